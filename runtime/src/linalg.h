@@ -1,0 +1,58 @@
+/*
+** linalg.h: the dense numerical kernels of libnsmrt.
+**
+** Small dense linear algebra (solve, inverse, product), the matrix
+** exponential and its Van Loan quadratic integral (the exact method of a
+** linear mode), and a linear complementarity solver for simultaneous
+** impacts. Matrices are row-major, n*n unless stated. No function prints,
+** exits or keeps state; workspace comes from the stack for small n and from
+** malloc otherwise.
+*/
+#ifndef NSM_LINALG_H
+#define NSM_LINALG_H
+
+/* Status codes shared with the runtime core (distinct from nsm.h's NSM_E*). */
+#define NSM_LA_OK 0
+#define NSM_LA_SINGULAR 1
+#define NSM_LA_NOCONV 2
+#define NSM_LA_NOMEM 3
+
+/* Solve A X = B in place: B is n*nrhs row-major and receives X. Gaussian
+** elimination with partial pivoting; A is destroyed. */
+int nsm_la_solve(int n, double *A, double *B, int nrhs);
+
+/* Ainv = A^-1 (A untouched). NSM_LA_SINGULAR if a pivot vanishes. */
+int nsm_la_inverse(int n, const double *A, double *Ainv);
+
+/* C(n*k) = A(n*m) B(m*k). C must not alias A or B. */
+void nsm_la_matmul(int n, int m, int k, const double *A, const double *B, double *C);
+
+/* y(n) = A(n*m) x(m). y must not alias x. */
+void nsm_la_matvec(int n, int m, const double *A, const double *x, double *y);
+
+/* Infinity norm (max row sum) and 1-norm (max column sum) of an n*n matrix. */
+double nsm_la_norm_inf(int n, const double *A);
+double nsm_la_norm1(int n, const double *A);
+
+/* E = exp(A h): scaling and squaring with the [13/13] Pade approximant
+** (N. J. Higham, SIAM J. Matrix Anal. Appl. 26(4), 2005), with the lower
+** order approximants [3/3]..[9/9] when ||A h||_1 is small. */
+int nsm_expm(int n, const double *A, double h, double *E);
+
+/* E = exp(A h) and I = integral_0^h exp(A^T s) Q exp(A s) ds, Q symmetric,
+** by Van Loan's block-matrix method (C. F. Van Loan, IEEE TAC 23(3), 1978).
+** Either output may be NULL if not wanted. */
+int nsm_expm_quad(int n, const double *A, const double *Q, double h, double *E, double *I);
+
+/* G = integral_0^h exp(A s) ds (n*n), again by Van Loan's block method:
+** the response of x' = A x + b to a constant forcing b over a step is
+** x(h) = exp(A h) x(0) + G b. */
+int nsm_expm_int(int n, const double *A, double h, double *E, double *G);
+
+/* Linear complementarity: find z >= 0 with w = M z + q >= 0 and z.w = 0.
+** Murty's least-index principal pivoting (finite for P-matrices), falling
+** back to enumeration of complementary index sets for n <= 12.
+** NSM_LA_NOCONV if no solution is found. w may be NULL. */
+int nsm_lcp_solve(int n, const double *M, const double *q, double *z, double *w);
+
+#endif
