@@ -1,0 +1,413 @@
+/*
+** expm.c: the matrix exponential and Van Loan's integrals of it.
+**
+** exp(A h) is computed by scaling and squaring with diagonal Pade
+** approximants, following N. J. Higham, "The scaling and squaring method for
+** the matrix exponential revisited", SIAM J. Matrix Anal. Appl. 26(4), 2005:
+** the degree m in {3, 5, 7, 9, 13} and the number of squarings s are chosen
+** from ||A h||_1 so that the backward error is below the unit roundoff.
+** Before that the matrix is balanced by an exact power-of-two diagonal
+** similarity (Parlett & Reinsch, Numer. Math. 13, 1969) when this lowers its
+** norm: the mode matrices of stiff contacts ([[0, 1], [-k/m, -c/m]] with
+** k/m ~ 1e8) are badly scaled, and balancing saves most of the squarings.
+**
+** Integrals of the exponential come from C. F. Van Loan, "Computing
+** integrals involving the matrix exponential", IEEE TAC 23(3), 1978: the
+** exponential of a block upper-triangular matrix holds them in its
+** off-diagonal block. We evaluate the Pade approximant of the block matrix at
+** the scaled step only, and then double the step with the recurrences
+**     E(2t) = E(t)^2,   I(2t) = I(t) + E(t)^T I(t) E(t),   G(2t) = G(t) + E(t) G(t),
+** which never form exp(-A^T t) for large t (it grows when A is stable).
+*/
+#include "linalg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Workspace up to this many doubles comes from the stack (n <= 8 even for
+** the 2n x 2n Van Loan blocks). */
+#define EXPM_STACK 2560
+
+/* Higham (2005), Table 2.3: largest ||A||_1 for which the [m/m] Pade
+** approximant has backward error below 2^-53. */
+static const double theta3 = 1.495585217958292e-2;
+static const double theta5 = 2.539398330063230e-1;
+static const double theta7 = 9.504178996162932e-1;
+static const double theta9 = 2.097847961257068e0;
+static const double theta13 = 5.371920351148152e0;
+
+/* Coefficients b_0..b_m of the numerator p_m(x) = sum b_j x^j of the
+** [m/m] Pade approximant of e^x (the denominator is p_m(-x)). */
+static const double b3[] = {120.0, 60.0, 12.0, 1.0};
+static const double b5[] = {30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0};
+static const double b7[] = {17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0};
+static const double b9[] = {17643225600.0, 8821612800.0, 2075673600.0, 302702400.0, 30270240.0,
+                            2162160.0, 110880.0, 3960.0, 90.0, 1.0};
+static const double b13[] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0,
+                             1187353796428800.0, 129060195264000.0, 10559470521600.0,
+                             670442572800.0, 33522128640.0, 1323241920.0, 40840800.0,
+                             960960.0, 16380.0, 182.0, 1.0};
+
+/* Below this ||A h||_1 the degree-4 Taylor polynomial T(X) = exp(X + dX) has
+** a backward error ||dX|| / ||X|| ~ ||X||^4 / 120 below 2^-53 (a forward
+** error of 1e-17 alone would not do: exp(X) - I must be accurate relative
+** to X, for the integrals of tiny steps). */
+static const double taylor_max = 2e-4;
+
+/* Largest number of balancing sweeps; a handful is enough in practice. */
+#define BALANCE_SWEEPS 40
+
+/* Set the n*n matrix I to the identity. */
+static void set_identity(int n, double *I)
+{
+    int i;
+
+    memset(I, 0, sizeof(double) * (size_t)n * (size_t)n);
+    for (i = 0; i < n; i++) I[i * n + i] = 1.0;
+}
+
+/*
+** Balance X in place by a diagonal similarity X <- D^-1 X D with powers of
+** two in d (so it is exact), equalising the off-diagonal row and column
+** 1-norms of each index. Parlett & Reinsch's iteration without permutations.
+*/
+static void balance(int n, double *X, double *d)
+{
+    int i, j, sweep, done = 0;
+
+    for (i = 0; i < n; i++) d[i] = 1.0;
+    for (sweep = 0; sweep < BALANCE_SWEEPS && !done; sweep++) {
+        done = 1;
+        for (i = 0; i < n; i++) {
+            double c = 0.0, r = 0.0, f = 1.0, s, g;
+            for (j = 0; j < n; j++) {
+                if (j == i) continue;
+                c += fabs(X[j * n + i]);
+                r += fabs(X[i * n + j]);
+            }
+            if (c == 0.0 || r == 0.0) continue;
+            s = c + r;
+            g = r / 2.0;
+            while (c < g && f < 0x1p100) { f *= 2.0; c *= 4.0; }
+            g = r * 2.0;
+            while (c >= g && f > 0x1p-100) { f /= 2.0; c /= 4.0; }
+            if ((c + r) / f < 0.95 * s) {
+                done = 0;
+                d[i] *= f;
+                for (j = 0; j < n; j++) X[i * n + j] /= f;
+                for (j = 0; j < n; j++) X[j * n + i] *= f;
+            }
+        }
+    }
+}
+
+/* acc += a * X, elementwise over n*n entries. */
+static void axpy(int n, double a, const double *X, double *acc)
+{
+    int i;
+
+    for (i = 0; i < n * n; i++) acc[i] += a * X[i];
+}
+
+/*
+** R = Pade (or Taylor) approximant of exp(X / 2^s), where s >= 0 is chosen
+** here from the 1-norm of X and returned in *s_out. X is overwritten by the
+** scaled matrix. work holds at least 6*n*n doubles.
+*/
+static int pade(int n, double *X, double *R, int *s_out, double *work)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    double *X2 = work, *X4 = work + nn, *X6 = work + 2 * nn;
+    double *U = work + 3 * nn, *V = work + 4 * nn, *T = work + 5 * nn;
+    double norm = nsm_la_norm1(n, X);
+    const double *b;
+    int i, m, s = 0;
+
+    *s_out = 0;
+    if (!(norm < INFINITY)) return NSM_LA_NOCONV;
+    if (norm <= taylor_max) {
+        /* R = I + X (I + X/2 (I + X/3 (I + X/4))), Horner form. */
+        set_identity(n, R);
+        axpy(n, 0.25, X, R);
+        for (m = 3; m >= 1; m--) {
+            nsm_la_matmul(n, n, n, X, R, T);
+            set_identity(n, R);
+            axpy(n, 1.0 / m, T, R);
+        }
+        return NSM_LA_OK;
+    }
+    if (norm <= theta3) { m = 3; b = b3; }
+    else if (norm <= theta5) { m = 5; b = b5; }
+    else if (norm <= theta7) { m = 7; b = b7; }
+    else if (norm <= theta9) { m = 9; b = b9; }
+    else {
+        m = 13; b = b13;
+        s = (int)ceil(log2(norm / theta13));
+        if (s < 0) s = 0;
+        if (s > 0) for (i = 0; i < (int)nn; i++) X[i] = ldexp(X[i], -s);
+    }
+    nsm_la_matmul(n, n, n, X, X, X2);
+    if (m == 13) {
+        nsm_la_matmul(n, n, n, X2, X2, X4);
+        nsm_la_matmul(n, n, n, X4, X2, X6);
+        /* U = X [X6 (b13 X6 + b11 X4 + b9 X2) + b7 X6 + b5 X4 + b3 X2 + b1 I] */
+        memset(T, 0, sizeof(double) * nn);
+        axpy(n, b[13], X6, T); axpy(n, b[11], X4, T); axpy(n, b[9], X2, T);
+        nsm_la_matmul(n, n, n, X6, T, V);
+        axpy(n, b[7], X6, V); axpy(n, b[5], X4, V); axpy(n, b[3], X2, V);
+        for (i = 0; i < n; i++) V[i * n + i] += b[1];
+        nsm_la_matmul(n, n, n, X, V, U);
+        /* V = X6 (b12 X6 + b10 X4 + b8 X2) + b6 X6 + b4 X4 + b2 X2 + b0 I */
+        memset(T, 0, sizeof(double) * nn);
+        axpy(n, b[12], X6, T); axpy(n, b[10], X4, T); axpy(n, b[8], X2, T);
+        nsm_la_matmul(n, n, n, X6, T, V);
+        axpy(n, b[6], X6, V); axpy(n, b[4], X4, V); axpy(n, b[2], X2, V);
+        for (i = 0; i < n; i++) V[i * n + i] += b[0];
+    } else {
+        /* Odd and even parts by powers of X2: P holds X2^k. */
+        double *P = X4;
+        int k;
+        set_identity(n, P);
+        memset(T, 0, sizeof(double) * nn);
+        memset(V, 0, sizeof(double) * nn);
+        for (k = 0; 2 * k <= m; k++) {
+            axpy(n, b[2 * k + 1], P, T);
+            axpy(n, b[2 * k], P, V);
+            if (2 * k + 2 <= m) {
+                nsm_la_matmul(n, n, n, P, X2, X6);
+                memcpy(P, X6, sizeof(double) * nn);
+            }
+        }
+        nsm_la_matmul(n, n, n, X, T, U);
+    }
+    /* (V - U) R = (V + U) */
+    for (i = 0; i < (int)nn; i++) {
+        R[i] = V[i] + U[i];
+        T[i] = V[i] - U[i];
+    }
+    *s_out = s;
+    return nsm_la_solve(n, T, R, n) == NSM_LA_OK ? NSM_LA_OK : NSM_LA_NOCONV;
+}
+
+/* Workspace: take it from buf if it fits, else from malloc. */
+static double *workspace(double *buf, size_t need)
+{
+    if (need <= EXPM_STACK) return buf;
+    return malloc(sizeof(double) * need);
+}
+
+/*
+** E = exp(A h). Balances A h when that lowers its norm, evaluates the Pade
+** approximant of the scaled matrix and squares it back.
+*/
+int nsm_expm(int n, const double *A, double h, double *E)
+{
+    double buf[EXPM_STACK], *w, *X, *d, *T;
+    size_t nn = (size_t)n * (size_t)n;
+    int i, j, s, rc;
+
+    if (n <= 0) return NSM_LA_OK;
+    if (h == 0.0) {
+        set_identity(n, E);
+        return NSM_LA_OK;
+    }
+    w = workspace(buf, 8 * nn + (size_t)n);
+    if (!w) return NSM_LA_NOMEM;
+    X = w + 6 * nn;
+    T = w + 7 * nn;
+    d = w + 8 * nn;
+    for (i = 0; i < (int)nn; i++) X[i] = A[i] * h;
+    memcpy(T, X, sizeof(double) * nn);
+    balance(n, T, d);
+    if (nsm_la_norm1(n, T) < nsm_la_norm1(n, X)) memcpy(X, T, sizeof(double) * nn);
+    else for (i = 0; i < n; i++) d[i] = 1.0;
+
+    rc = pade(n, X, E, &s, w);
+    for (; rc == NSM_LA_OK && s > 0; s--) {
+        nsm_la_matmul(n, n, n, E, E, T);
+        memcpy(E, T, sizeof(double) * nn);
+    }
+    /* Undo the balancing: exp(D B D^-1) = D exp(B) D^-1. */
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) E[i * n + j] *= d[i] / d[j];
+    if (w != buf) free(w);
+    return rc;
+}
+
+/*
+** Balanced copy of A h: Y = D^-1 (A h) D, with D = diag(d) from balance(),
+** or D = I when balancing does not lower the norm.
+*/
+static void balanced_step(int n, const double *A, double h, double *Y, double *d, double *T)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    int i;
+
+    for (i = 0; i < (int)nn; i++) Y[i] = A[i] * h;
+    memcpy(T, Y, sizeof(double) * nn);
+    balance(n, T, d);
+    if (nsm_la_norm1(n, T) < nsm_la_norm1(n, Y)) memcpy(Y, T, sizeof(double) * nn);
+    else for (i = 0; i < n; i++) d[i] = 1.0;
+}
+
+/*
+** E = exp(A h) and I = integral_0^h exp(A^T s) Q exp(A s) ds (Q symmetric).
+**
+** With B = D^-1 A D balanced, exp(A s) = D exp(B s) D^-1, so
+** I = D^-1 [integral exp(B^T s) (D Q D) exp(B s) ds] D^-1. Q is further scaled
+** by a power of two 2^q so that its norm matches that of B h (the integral is
+** linear in Q, and the block matrix's norm then reflects A alone). Van Loan:
+**     exp([[-B^T, Q'], [0, B]] t) = [[F, G], [0, exp(B t)]],
+**     integral_0^t exp(B^T s) Q' exp(B s) ds = exp(B t)^T G,
+** evaluated at t = h / 2^s, then doubled s times.
+*/
+int nsm_expm_quad(int n, const double *A, const double *Q, double h, double *E, double *I)
+{
+    double buf[EXPM_STACK], *w, *Y, *d, *C, *R, *Eb, *Ib, *T1, *T2;
+    size_t nn = (size_t)n * (size_t)n, n2 = 4 * nn;
+    int i, j, s, m = 2 * n, qexp = 0, rc;
+    double ny, nq;
+
+    if (n <= 0) return NSM_LA_OK;
+    if (h == 0.0) {
+        if (E) set_identity(n, E);
+        if (I) memset(I, 0, sizeof(double) * nn);
+        return NSM_LA_OK;
+    }
+    /* pade() needs 6 (2n)^2; then C, R (2n)^2 each; Y, Eb, Ib, T1, T2, and d. */
+    w = workspace(buf, 8 * n2 + 5 * nn + (size_t)n);
+    if (!w) return NSM_LA_NOMEM;
+    C = w + 6 * n2;
+    R = C + n2;
+    Y = R + n2;
+    Eb = Y + nn;
+    Ib = Eb + nn;
+    T1 = Ib + nn;
+    T2 = T1 + nn;
+    d = T2 + nn;
+
+    balanced_step(n, A, h, Y, d, T1);
+    /* Q' = D Q D h 2^-qexp, where h comes from the change of variable s = h u. */
+    ny = nsm_la_norm1(n, Y);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) T1[i * n + j] = d[i] * Q[i * n + j] * d[j] * h;
+    nq = nsm_la_norm1(n, T1);
+    if (nq > 0.0 && ny > 0.0) frexp(nq / ny, &qexp);
+    for (i = 0; i < (int)nn; i++) T1[i] = ldexp(T1[i], -qexp);
+
+    memset(C, 0, sizeof(double) * n2);
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            C[i * m + j] = -Y[j * n + i];
+            C[i * m + n + j] = T1[i * n + j];
+            C[(n + i) * m + n + j] = Y[i * n + j];
+        }
+    }
+    rc = pade(m, C, R, &s, w);
+    if (rc != NSM_LA_OK) goto done;
+    /* Step h/2^s: Eb = lower-right block, Ib = Eb^T (upper-right block). */
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            Eb[i * n + j] = R[(n + i) * m + n + j];
+            T1[i * n + j] = R[i * m + n + j];
+        }
+    }
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            double acc = 0.0;
+            int k;
+            for (k = 0; k < n; k++) acc += Eb[k * n + i] * T1[k * n + j];
+            Ib[i * n + j] = acc;
+        }
+    }
+    /* Doubling: I <- I + E^T I E, E <- E^2. */
+    for (; s > 0; s--) {
+        nsm_la_matmul(n, n, n, Ib, Eb, T1);
+        for (i = 0; i < n; i++) {
+            for (j = 0; j < n; j++) {
+                double acc = 0.0;
+                int k;
+                for (k = 0; k < n; k++) acc += Eb[k * n + i] * T1[k * n + j];
+                T2[i * n + j] = acc;
+            }
+        }
+        for (i = 0; i < (int)nn; i++) Ib[i] += T2[i];
+        nsm_la_matmul(n, n, n, Eb, Eb, T1);
+        memcpy(Eb, T1, sizeof(double) * nn);
+    }
+    /* Undo the scalings: E = D Eb D^-1, I = 2^qexp D^-1 sym(Ib) D^-1. */
+    if (E)
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++) E[i * n + j] = Eb[i * n + j] * d[i] / d[j];
+    if (I)
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++)
+                I[i * n + j] = ldexp(0.5 * (Ib[i * n + j] + Ib[j * n + i]), qexp) / (d[i] * d[j]);
+done:
+    if (w != buf) free(w);
+    return rc;
+}
+
+/*
+** E = exp(A h) and G = integral_0^h exp(A s) ds, from
+**     exp([[B, I'], [0, 0]] t) = [[exp(B t), integral_0^t exp(B s) ds I'], [0, I]]
+** with B = D^-1 A h D balanced and I' = 2^-q I scaled like B (see
+** nsm_expm_quad), at t = 1/2^s, then G(2t) = G(t) + E(t) G(t).
+*/
+int nsm_expm_int(int n, const double *A, double h, double *E, double *G)
+{
+    double buf[EXPM_STACK], *w, *Y, *d, *C, *R, *Eb, *Gb, *T1;
+    size_t nn = (size_t)n * (size_t)n, n2 = 4 * nn;
+    int i, j, s, m = 2 * n, qexp = 0, rc;
+    double ny;
+
+    if (n <= 0) return NSM_LA_OK;
+    if (h == 0.0) {
+        if (E) set_identity(n, E);
+        if (G) memset(G, 0, sizeof(double) * nn);
+        return NSM_LA_OK;
+    }
+    w = workspace(buf, 8 * n2 + 4 * nn + (size_t)n);
+    if (!w) return NSM_LA_NOMEM;
+    C = w + 6 * n2;
+    R = C + n2;
+    Y = R + n2;
+    Eb = Y + nn;
+    Gb = Eb + nn;
+    T1 = Gb + nn;
+    d = T1 + nn;
+
+    balanced_step(n, A, h, Y, d, T1);
+    ny = nsm_la_norm1(n, Y);
+    if (ny > 0.0) frexp(1.0 / ny, &qexp);
+    memset(C, 0, sizeof(double) * n2);
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) C[i * m + j] = Y[i * n + j];
+        C[i * m + n + i] = ldexp(1.0, -qexp);
+    }
+    rc = pade(m, C, R, &s, w);
+    if (rc != NSM_LA_OK) goto done;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            Eb[i * n + j] = R[i * m + j];
+            Gb[i * n + j] = R[i * m + n + j];
+        }
+    }
+    for (; s > 0; s--) {
+        nsm_la_matmul(n, n, n, Eb, Gb, T1);
+        for (i = 0; i < (int)nn; i++) Gb[i] += T1[i];
+        nsm_la_matmul(n, n, n, Eb, Eb, T1);
+        memcpy(Eb, T1, sizeof(double) * nn);
+    }
+    /* E = D Eb D^-1; G = h 2^q D Gb D^-1 (the integral in s = h u). */
+    if (E)
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++) E[i * n + j] = Eb[i * n + j] * d[i] / d[j];
+    if (G)
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++) G[i * n + j] = h * ldexp(Gb[i * n + j], qexp) * d[i] / d[j];
+done:
+    if (w != buf) free(w);
+    return rc;
+}

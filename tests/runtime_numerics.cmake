@@ -1,0 +1,13 @@
+# Unit tests of the runtime's numerical kernels (dense linear algebra, matrix
+# exponential, Van Loan integrals, LCP) against closed forms. The kernels are
+# compiled straight into the test so it does not depend on the rest of nsmrt.
+set(NSM_LINALG_SOURCES
+  ${NSM_SOURCE_DIR}/runtime/src/linalg.c
+  ${NSM_SOURCE_DIR}/runtime/src/expm.c
+  ${NSM_SOURCE_DIR}/runtime/src/lcp.c)
+
+add_executable(test_linalg ${NSM_SOURCE_DIR}/tests/unit/test_linalg.c ${NSM_LINALG_SOURCES})
+target_include_directories(test_linalg PRIVATE ${NSM_SOURCE_DIR}/runtime/src)
+target_link_libraries(test_linalg PRIVATE m)
+add_test(NAME runtime.linalg COMMAND test_linalg)
+set_tests_properties(runtime.linalg PROPERTIES LABELS "unit;runtime")
