@@ -112,4 +112,18 @@ void expr_print(FILE *out, const Expr *e, ExprStyle style, const ExprNamer *name
 /* Returns a NUL-terminated string allocated in the context's arena. */
 char *expr_to_string(ExprCtx *x, const Expr *e, ExprStyle style, const ExprNamer *namer);
 
+/* Canonical order used for terms and factors: negative, zero or positive like
+ * strcmp; structural, so it is the same on every run. */
+int expr_compare(const Expr *a, const Expr *b);
+
+/* Full expansion: products of sums and positive integer powers of sums are
+ * multiplied out (the constructors distribute only a sum times a monomial). */
+Expr *expr_expand(ExprCtx *x, Expr *e);
+
+/* Puts `e` over the least common denominator of its terms: returns the
+ * expanded numerator and stores the denominator (1 if none) in *den, so that
+ * e == numerator/den.  A zero numerator proves e is zero as a rational
+ * function, e.g. m1/(m1 + m2) + m2/(m1 + m2) - 1. */
+Expr *expr_together(ExprCtx *x, Expr *e, Expr **den);
+
 #endif
