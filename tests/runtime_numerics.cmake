@@ -11,3 +11,8 @@ target_include_directories(test_linalg PRIVATE ${NSM_SOURCE_DIR}/runtime/src)
 target_link_libraries(test_linalg PRIVATE m)
 add_test(NAME runtime.linalg COMMAND test_linalg)
 set_tests_properties(runtime.linalg PROPERTIES LABELS "unit;runtime")
+
+# Micro-benchmark (not a test): `cmake --build . --target bench_linalg`.
+add_executable(bench_linalg EXCLUDE_FROM_ALL ${NSM_SOURCE_DIR}/bench/bench_linalg.c ${NSM_LINALG_SOURCES})
+target_include_directories(bench_linalg PRIVATE ${NSM_SOURCE_DIR}/runtime/src)
+target_link_libraries(bench_linalg PRIVATE m)
