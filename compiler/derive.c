@@ -1,14 +1,724 @@
-/* derive.c - placeholder until the derivation lands: reports that it is missing. */
+/*
+ * derive.c - from a checked Model to every mode's equations.
+ *
+ * Assembly:  M a + C v + K x = f_ext(t) + f_const + W^T lambda.
+ * Modes:     bitmask over gaps; closed penalty gaps stiffen K and C, closed
+ *            impact gaps add the constraint w_j . a = 0 and solve for lambda:
+ *              lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F,  F = f - K x - C v.
+ * Events:    per gap and mode, the event function of runtime/include/nsm/model.h
+ *            and its exact time derivative along the flow.
+ * See docs/theory.md for the mathematics.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "derive.h"
 
-struct Derivation {
-    const Model *model;
-};
+/* ---- small helpers ---------------------------------------------------- */
+
+static void *dv_alloc(Derivation *dv, size_t n, size_t size)
+{
+    return arena_alloc(dv->arena, (n ? n : 1) * size);
+}
+
+static Expr **dv_exprs(Derivation *dv, int n)
+{
+    Expr **v = dv_alloc(dv, (size_t)n, sizeof *v);
+    for (int i = 0; i < n; i++)
+        v[i] = expr_num(dv->ex, 0);
+    return v;
+}
+
+/* Adds a hoisted constant c_k = value and returns the variable standing for it. */
+Expr *dv_add_const(Derivation *dv, Expr *value, const char *what)
+{
+    if (dv->n_consts == dv->cap_consts) {
+        int cap = dv->cap_consts ? 2 * dv->cap_consts : 32;
+        DvConst *nc = dv_alloc(dv, (size_t)cap, sizeof *nc);
+        if (dv->n_consts)
+            memcpy(nc, dv->consts, (size_t)dv->n_consts * sizeof *nc);
+        dv->consts = nc;
+        dv->cap_consts = cap;
+    }
+    dv->consts[dv->n_consts].value = value;
+    dv->consts[dv->n_consts].what = what;
+    return expr_var(dv->ex, dv->v_const + dv->n_consts++);
+}
+
+/* The default value of a parameter expression, for numeric sanity checks. */
+static double dv_default(const Derivation *dv, const Expr *e)
+{
+    const Model *m = dv->model;
+    double *p = arena_alloc(dv->arena, (size_t)(m->n_params + 1) * sizeof *p);
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].number;
+    ExprEnv env = {p, NULL, 0};
+    return expr_eval(e, &env);
+}
+
+static const char *body_name(const Model *m, int i)
+{
+    return i < 0 ? "ground" : m->bodies[i].name;
+}
+
+/* ---- assembly ----------------------------------------------------------- */
+
+/* Adds the symmetric stiffness pattern of a two-ended element to an n*n matrix. */
+static void stamp(Derivation *dv, Expr **A, int a, int b, Expr *k)
+{
+    ExprCtx *x = dv->ex;
+    int n = dv->n;
+    if (a >= 0)
+        A[a * n + a] = expr_add(x, A[a * n + a], k);
+    if (b >= 0)
+        A[b * n + b] = expr_add(x, A[b * n + b], k);
+    if (a >= 0 && b >= 0) {
+        A[a * n + b] = expr_sub(x, A[a * n + b], k);
+        A[b * n + a] = expr_sub(x, A[b * n + a], k);
+    }
+}
+
+/* Builds M, K, C, f_const and W, d from the model's statements. */
+static int dv_assemble(Derivation *dv, Diag *diag)
+{
+    const Model *m = dv->model;
+    ExprCtx *x = dv->ex;
+    int n = dv->n, bad = 0;
+
+    dv->mass = dv_alloc(dv, (size_t)n, sizeof *dv->mass);
+    dv->invm = dv_alloc(dv, (size_t)n, sizeof *dv->invm);
+    for (int i = 0; i < n; i++) {
+        double mv;
+        dv->mass[i] = m->bodies[i].mass;
+        if (expr_is_num(dv->mass[i], &mv) && !(mv > 0)) {
+            diag_error(diag, m->bodies[i].loc,
+                       "body '%s' has mass %g: every body needs a positive mass "
+                       "(M would be singular)", m->bodies[i].name, mv);
+            bad = 1;
+            continue;
+        }
+        dv->invm[i] = dv_add_const(dv, expr_div(x, expr_num(x, 1), dv->mass[i]),
+                                   arena_printf(dv->arena, "1/m of %s", m->bodies[i].name));
+    }
+    if (bad)
+        return 1;
+
+    dv->K = dv_exprs(dv, n * n);
+    dv->C = dv_exprs(dv, n * n);
+    dv->fconst = dv_exprs(dv, n);
+    for (int s = 0; s < m->n_springs; s++) {
+        const Spring *sp = &m->springs[s];
+        if (sp->k) {
+            stamp(dv, dv->K, sp->a, sp->b, sp->k);
+            if (sp->rest && !expr_is_zero(sp->rest)) {
+                /* tension k (x_b - x_a - rest): constant part -k rest pulls a, pushes b */
+                Expr *kr = expr_mul(x, sp->k, sp->rest);
+                if (sp->a >= 0)
+                    dv->fconst[sp->a] = expr_sub(x, dv->fconst[sp->a], kr);
+                if (sp->b >= 0)
+                    dv->fconst[sp->b] = expr_add(x, dv->fconst[sp->b], kr);
+            }
+        }
+        if (sp->c)
+            stamp(dv, dv->C, sp->a, sp->b, sp->c);
+    }
+    if (m->gravity)
+        for (int i = 0; i < n; i++)
+            dv->fconst[i] = expr_sub(x, dv->fconst[i], expr_mul(x, dv->mass[i], m->gravity));
+
+    dv->W = dv_alloc(dv, (size_t)(dv->g * n), sizeof *dv->W);
+    dv->d = dv_alloc(dv, (size_t)dv->g, sizeof *dv->d);
+    for (int j = 0; j < dv->g; j++) {
+        for (int i = 0; i < n; i++)
+            dv->W[j * n + i] = m->gaps[j].w[i] ? m->gaps[j].w[i] : expr_num(x, 0);
+        dv->d[j] = m->gaps[j].d ? m->gaps[j].d : expr_num(x, 0);
+    }
+    return 0;
+}
+
+/* Reports gaps that can never open or close, and gaps that repeat another. */
+static int dv_check_gaps(Derivation *dv, Diag *diag)
+{
+    const Model *m = dv->model;
+    ExprCtx *x = dv->ex;
+    int n = dv->n, bad = 0;
+
+    for (int j = 0; j < dv->g; j++) {
+        int nz = 0;
+        for (int i = 0; i < n; i++)
+            nz += !expr_is_zero(dv->W[j * n + i]);
+        if (!nz) {
+            diag_error(diag, m->gaps[j].loc,
+                       "gap '%s' does not depend on any body position: it can never open or close",
+                       m->gaps[j].name);
+            bad = 1;
+        }
+    }
+    if (bad)
+        return 1;
+    /* w_b = alpha w_a with alpha > 0 and d_b = alpha d_a: the same constraint twice */
+    for (int a = 0; a < dv->g; a++) {
+        for (int b = a + 1; b < dv->g; b++) {
+            int i0 = 0;
+            while (expr_is_zero(dv->W[a * n + i0]))
+                i0++;
+            Expr *alpha = expr_div(x, dv->W[b * n + i0], dv->W[a * n + i0]);
+            int parallel = 1;
+            for (int i = 0; i < n && parallel; i++)
+                parallel = expr_is_zero(expr_sub(x, dv->W[b * n + i],
+                                                 expr_mul(x, alpha, dv->W[a * n + i])));
+            if (!parallel || !(dv_default(dv, alpha) > 0))
+                continue;
+            if (expr_is_zero(expr_sub(x, dv->d[b], expr_mul(x, alpha, dv->d[a])))) {
+                diag_error(diag, m->gaps[b].loc,
+                           "gaps '%s' and '%s' are the same constraint (parallel, same offset)",
+                           m->gaps[a].name, m->gaps[b].name);
+                diag_note(diag, m->gaps[a].loc, "'%s' is defined here", m->gaps[a].name);
+                bad = 1;
+            }
+        }
+    }
+    return bad;
+}
+
+/* ---- time switches -------------------------------------------------------- */
+
+/* Rebuilds e bottom-up, replacing every comparison that involves t by its
+ * switch flag (registering new switches on the way). */
+static Expr *dv_switchify(Derivation *dv, Expr *e, SrcLoc loc)
+{
+    ExprCtx *x = dv->ex;
+    if (e->nargs == 0 || !expr_has_kind(e, EX_TIME))
+        return e;
+    if (e->kind == EX_CMP) {
+        for (int k = 0; k < dv->n_sw; k++)
+            if (dv->sw_list[k].cond == e)
+                return expr_var(x, dv->v_sw + k);
+        /* registered in a second pass once counted; here only during building */
+        int k = dv->n_sw++;
+        DvSwitch *s = &dv->sw_list[k];
+        s->cond = e;
+        s->fn = expr_sub(x, e->args[0], e->args[1]);
+        s->fn_dot = expr_diff(x, s->fn, expr_time(x));
+        s->loc = loc;
+        return expr_var(x, dv->v_sw + k);
+    }
+    Expr *a[3] = {NULL, NULL, NULL};
+    Expr *r = NULL;
+    switch (e->kind) {
+    case EX_ADD:
+    case EX_MUL:
+        r = dv_switchify(dv, e->args[0], loc);
+        for (int i = 1; i < e->nargs; i++) {
+            Expr *t = dv_switchify(dv, e->args[i], loc);
+            r = e->kind == EX_ADD ? expr_add(x, r, t) : expr_mul(x, r, t);
+        }
+        return r;
+    default:
+        break;
+    }
+    for (int i = 0; i < e->nargs && i < 3; i++)
+        a[i] = dv_switchify(dv, e->args[i], loc);
+    switch (e->kind) {
+    case EX_POW:  return expr_pow(x, a[0], a[1]);
+    case EX_CALL: return expr_call(x, (ExprFunc)e->op, a[0], e->nargs > 1 ? a[1] : NULL);
+    case EX_IF:   return expr_if(x, a[0], a[1], a[2]);
+    case EX_AND:  return expr_and(x, a[0], a[1]);
+    case EX_OR:   return expr_or(x, a[0], a[1]);
+    case EX_NOT:  return expr_not(x, a[0]);
+    default:      return e;
+    }
+}
+
+/* Counts the comparison nodes of e, an upper bound for the switches it adds. */
+static int dv_count_cmp(const Expr *e)
+{
+    int c = e->kind == EX_CMP;
+    for (int i = 0; i < e->nargs; i++)
+        c += dv_count_cmp(e->args[i]);
+    return c;
+}
+
+/* Sums the `force` statements per body, with time switches replaced by flags. */
+static void dv_forces(Derivation *dv)
+{
+    const Model *m = dv->model;
+    ExprCtx *x = dv->ex;
+    int bound = 0;
+    for (int f = 0; f < m->n_forces; f++)
+        bound += dv_count_cmp(m->forces[f].value);
+    dv->sw_list = dv_alloc(dv, (size_t)bound, sizeof *dv->sw_list);
+    dv->n_sw = 0;
+    dv->fext = dv_exprs(dv, dv->n);
+    for (int f = 0; f < m->n_forces; f++) {
+        const Force *fo = &m->forces[f];
+        Expr *v = dv_switchify(dv, fo->value, fo->loc);
+        dv->fext[fo->body] = expr_add(x, dv->fext[fo->body], v);
+    }
+    dv->fext_dot = dv_alloc(dv, (size_t)dv->n, sizeof *dv->fext_dot);
+    for (int i = 0; i < dv->n; i++)
+        dv->fext_dot[i] = expr_diff(x, dv->fext[i], expr_time(x));
+}
+
+/* ---- linear algebra on expressions ----------------------------------------- */
+
+/* Numeric rank test at the default parameters: are the rows of W_R independent? */
+static bool dv_rows_independent(Derivation *dv, const int *rows, int r)
+{
+    int n = dv->n;
+    double *A = dv_alloc(dv, (size_t)(r * n), sizeof *A);
+    double scale = 0;
+    for (int a = 0; a < r; a++)
+        for (int i = 0; i < n; i++) {
+            A[a * n + i] = dv_default(dv, dv->W[rows[a] * n + i]);
+            if (fabs(A[a * n + i]) > scale)
+                scale = fabs(A[a * n + i]);
+        }
+    int rank = 0;
+    for (int col = 0; col < n && rank < r; col++) {
+        int piv = -1;
+        double best = 1e-12 * scale;
+        for (int a = rank; a < r; a++)
+            if (fabs(A[a * n + col]) > best) {
+                best = fabs(A[a * n + col]);
+                piv = a;
+            }
+        if (piv < 0)
+            continue;
+        for (int i = 0; i < n; i++) {
+            double t = A[piv * n + i];
+            A[piv * n + i] = A[rank * n + i];
+            A[rank * n + i] = t;
+        }
+        for (int a = rank + 1; a < r; a++) {
+            double f = A[a * n + col] / A[rank * n + col];
+            for (int i = col; i < n; i++)
+                A[a * n + i] -= f * A[rank * n + i];
+        }
+        rank++;
+    }
+    return rank == r;
+}
+
+/* Inverts the symmetric positive definite r*r matrix S into hoisted constants,
+ * returning the index of the first one (row-major r*r).  r <= 2 uses cofactors;
+ * larger systems Gauss-Jordan elimination without pivoting (valid for SPD),
+ * every intermediate hoisted so that expressions stay small. */
+static int dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask)
+{
+    ExprCtx *x = dv->ex;
+    Arena *ar = dv->arena;
+    Expr **out = dv_alloc(dv, (size_t)(r * r), sizeof *out);
+    if (r == 1) {
+        out[0] = expr_div(x, expr_num(x, 1), S[0]);
+    } else if (r == 2) {
+        Expr *det = expr_sub(x, expr_mul(x, S[0], S[3]), expr_mul(x, S[1], S[2]));
+        Expr *idet = dv_add_const(dv, expr_div(x, expr_num(x, 1), det),
+                                  arena_printf(ar, "1/det S of mode %u", mask));
+        out[0] = expr_mul(x, S[3], idet);
+        out[1] = expr_neg(x, expr_mul(x, S[1], idet));
+        out[2] = expr_neg(x, expr_mul(x, S[2], idet));
+        out[3] = expr_mul(x, S[0], idet);
+    } else {
+        /* [S | I] -> [I | S^-1], row by row */
+        Expr **A = dv_alloc(dv, (size_t)(2 * r * r), sizeof *A);
+        for (int a = 0; a < r; a++)
+            for (int b = 0; b < 2 * r; b++)
+                A[a * 2 * r + b] = b < r ? S[a * r + b] : expr_num(x, a == b - r);
+        for (int k = 0; k < r; k++) {
+            Expr *ip = dv_add_const(dv, expr_div(x, expr_num(x, 1), A[k * 2 * r + k]),
+                                    arena_printf(ar, "elimination pivot %d of mode %u", k, mask));
+            for (int b = 0; b < 2 * r; b++)
+                A[k * 2 * r + b] = expr_mul(x, A[k * 2 * r + b], ip);
+            for (int a = 0; a < r; a++) {
+                if (a == k || expr_is_zero(A[a * 2 * r + k]))
+                    continue;
+                Expr *f = A[a * 2 * r + k];
+                for (int b = 0; b < 2 * r; b++) {
+                    Expr *e = expr_sub(x, A[a * 2 * r + b], expr_mul(x, f, A[k * 2 * r + b]));
+                    if (!expr_is_num(e, NULL) && e->kind != EX_VAR)
+                        e = dv_add_const(dv, e, arena_printf(ar, "elimination of mode %u", mask));
+                    A[a * 2 * r + b] = e;
+                }
+            }
+            for (int b = 0; b < 2 * r; b++) {
+                Expr *e = A[k * 2 * r + b];
+                if (!expr_is_num(e, NULL) && e->kind != EX_VAR)
+                    A[k * 2 * r + b] = dv_add_const(dv, e, arena_printf(ar, "elimination of mode %u", mask));
+            }
+        }
+        for (int a = 0; a < r; a++)
+            for (int b = 0; b < r; b++)
+                out[a * r + b] = A[a * 2 * r + r + b];
+    }
+    int first = dv->n_consts;
+    for (int a = 0; a < r; a++)
+        for (int b = 0; b < r; b++)
+            dv_add_const(dv, out[a * r + b],
+                         arena_printf(ar, "(S^-1)[%d][%d] of mode %u", a, b, mask));
+    return first;
+}
+
+/* ---- modes ---------------------------------------------------------------- */
+
+/* Describes which bodies a mode sticks together, e.g. "M1 and M2 stuck". */
+static void dv_describe(Derivation *dv, DvMode *md)
+{
+    const Model *m = dv->model;
+    Arena *ar = dv->arena;
+    int n = dv->n;
+    char *label = arena_strdup(ar, "{");
+    int first = 1;
+    for (int j = 0; j < dv->g; j++)
+        if (md->mask & (1u << j)) {
+            label = arena_printf(ar, "%s%s%s", label, first ? "" : ", ", m->gaps[j].name);
+            first = 0;
+        }
+    md->label = arena_printf(ar, "%s%s}", label, first ? "" : " closed");
+    if (first) {
+        md->story = "all gaps open, free flight";
+        return;
+    }
+    /* union-find over bodies joined by closed impact gaps; -1 = ground joins too */
+    int *root = dv_alloc(dv, (size_t)(n + 1), sizeof *root);
+    for (int i = 0; i <= n; i++)
+        root[i] = i;
+    int *grounded = dv_alloc(dv, (size_t)(n + 1), sizeof *grounded);
+    for (int k = 0; k < md->n_impact; k++) {
+        int j = md->impact[k], prev = -1, cnt = 0;
+        for (int i = 0; i < n; i++) {
+            if (expr_is_zero(dv->W[j * n + i]))
+                continue;
+            cnt++;
+            int ri = i;
+            while (root[ri] != ri)
+                ri = root[ri];
+            if (prev >= 0) {
+                int rp = prev;
+                while (root[rp] != rp)
+                    rp = root[rp];
+                root[ri] = rp;
+            }
+            prev = i;
+        }
+        if (cnt == 1)
+            grounded[prev] = 1;
+    }
+    char *story = arena_strdup(ar, "");
+    int parts = 0;
+    for (int r = 0; r < n; r++) {
+        int members = 0, ground = 0;
+        char *names = arena_strdup(ar, "");
+        int cnt = 0;
+        for (int i = 0; i < n; i++) {
+            int ri = i;
+            while (root[ri] != ri)
+                ri = root[ri];
+            if (ri == r)
+                cnt++;
+        }
+        for (int i = 0; i < n; i++) {
+            int ri = i;
+            while (root[ri] != ri)
+                ri = root[ri];
+            if (ri != r)
+                continue;
+            members++;
+            ground |= grounded[i];
+            names = arena_printf(ar, "%s%s%s", names,
+                                 members == 1 ? "" : members == cnt ? " and " : ", ",
+                                 body_name(m, i));
+        }
+        if (members > 1 || ground) {
+            story = arena_printf(ar, "%s%s%s %s", story, parts ? "; " : "", names,
+                                 ground ? (members > 1 ? "stuck and held at their stop"
+                                                       : "held at its stop")
+                                        : "stuck");
+            parts++;
+        }
+    }
+    for (int j = 0; j < dv->g; j++)
+        if ((md->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY) {
+            story = arena_printf(ar, "%s%s%s engaged", story, parts ? "; " : "", m->gaps[j].name);
+            parts++;
+        }
+    md->story = story;
+}
+
+/* gap_j = w_j . x + d_j, and its time derivative w_j . v. */
+static Expr *dv_gap(Derivation *dv, int j, Expr **pos)
+{
+    ExprCtx *x = dv->ex;
+    Expr *s = dv->d[j];
+    for (int i = 0; i < dv->n; i++)
+        s = expr_add(x, s, expr_mul(x, dv->W[j * dv->n + i], pos[i]));
+    return s;
+}
+
+/* Derives one mode: its program of locals, right-hand side, contact forces
+ * and event functions with their derivatives. */
+static void dv_mode(Derivation *dv, DvMode *md)
+{
+    const Model *m = dv->model;
+    ExprCtx *x = dv->ex;
+    int n = dv->n, g = dv->g;
+    unsigned mask = md->mask;
+
+    /* the mode's K, C and f_const: engaged penalty gaps add k w w^T, c w w^T, -k d w */
+    md->K = dv_alloc(dv, (size_t)(n * n), sizeof *md->K);
+    md->C = dv_alloc(dv, (size_t)(n * n), sizeof *md->C);
+    md->fconst = dv_alloc(dv, (size_t)n, sizeof *md->fconst);
+    memcpy(md->K, dv->K, (size_t)(n * n) * sizeof *md->K);
+    memcpy(md->C, dv->C, (size_t)(n * n) * sizeof *md->C);
+    memcpy(md->fconst, dv->fconst, (size_t)n * sizeof *md->fconst);
+    for (int j = 0; j < g; j++) {
+        const Gap *gp = &m->gaps[j];
+        if (!(mask & (1u << j)) || gp->law != LAW_PENALTY)
+            continue;
+        Expr *w = NULL;
+        for (int a = 0; a < n; a++) {
+            Expr *wa = dv->W[j * n + a];
+            if (expr_is_zero(wa))
+                continue;
+            md->fconst[a] = expr_sub(x, md->fconst[a], expr_mul(x, expr_mul(x, gp->k, dv->d[j]), wa));
+            for (int b = 0; b < n; b++) {
+                w = expr_mul(x, wa, dv->W[j * n + b]);
+                if (expr_is_zero(w))
+                    continue;
+                md->K[a * n + b] = expr_add(x, md->K[a * n + b], expr_mul(x, gp->k, w));
+                if (gp->c)
+                    md->C[a * n + b] = expr_add(x, md->C[a * n + b], expr_mul(x, gp->c, w));
+            }
+        }
+    }
+
+    md->prog = dv_alloc(dv, (size_t)(3 * n + g), sizeof *md->prog);
+    md->n_prog = 0;
+    /* F = f_ext(t) + f_const - K x - C v */
+    for (int i = 0; i < n; i++) {
+        Expr *f = expr_add(x, dv->fext[i], md->fconst[i]);
+        for (int k = 0; k < n; k++) {
+            f = expr_sub(x, f, expr_mul(x, md->K[i * n + k], dv->x[k]));
+            f = expr_sub(x, f, expr_mul(x, md->C[i * n + k], dv->v[k]));
+        }
+        md->prog[md->n_prog++] = (DvAssign){dv->F[i], f};
+    }
+    /* lambda_R = -S^-1 W_R M^-1 F, S = W_R M^-1 W_R^T */
+    int r = md->n_impact;
+    if (r) {
+        Expr **S = dv_alloc(dv, (size_t)(r * r), sizeof *S);
+        for (int a = 0; a < r; a++)
+            for (int b = 0; b < r; b++) {
+                Expr *s = expr_num(x, 0);
+                for (int i = 0; i < n; i++)
+                    s = expr_add(x, s, expr_mul(x, expr_mul(x, dv->W[md->impact[a] * n + i],
+                                                            dv->W[md->impact[b] * n + i]),
+                                                dv->invm[i]));
+                S[a * r + b] = s;
+            }
+        md->sinv = dv_invert_spd(dv, S, r, mask);
+        Expr **rhs = dv_alloc(dv, (size_t)r, sizeof *rhs);
+        for (int a = 0; a < r; a++) {
+            rhs[a] = expr_num(x, 0);
+            for (int i = 0; i < n; i++)
+                rhs[a] = expr_add(x, rhs[a], expr_mul(x, expr_mul(x, dv->W[md->impact[a] * n + i],
+                                                                  dv->invm[i]), dv->F[i]));
+        }
+        for (int a = 0; a < r; a++) {
+            Expr *l = expr_num(x, 0);
+            for (int b = 0; b < r; b++)
+                l = expr_sub(x, l, expr_mul(x, expr_var(x, dv->v_const + md->sinv + a * r + b), rhs[b]));
+            md->prog[md->n_prog++] = (DvAssign){dv->lam[md->impact[a]], l};
+        }
+    }
+    /* a = M^-1 (F + W_R^T lambda_R) */
+    for (int i = 0; i < n; i++) {
+        Expr *f = dv->F[i];
+        for (int a = 0; a < r; a++)
+            f = expr_add(x, f, expr_mul(x, dv->W[md->impact[a] * n + i], dv->lam[md->impact[a]]));
+        md->prog[md->n_prog++] = (DvAssign){dv->acc[i], expr_mul(x, dv->invm[i], f)};
+    }
+    /* F' = f_ext'(t) - K v - C a, needed by the derivative of lambda */
+    if (r)
+        for (int i = 0; i < n; i++) {
+            Expr *f = dv->fext_dot[i];
+            for (int k = 0; k < n; k++) {
+                f = expr_sub(x, f, expr_mul(x, md->K[i * n + k], dv->v[k]));
+                f = expr_sub(x, f, expr_mul(x, md->C[i * n + k], dv->acc[k]));
+            }
+            md->prog[md->n_prog++] = (DvAssign){dv->Fdot[i], f};
+        }
+
+    md->ydot = dv_alloc(dv, (size_t)(2 * n), sizeof *md->ydot);
+    for (int i = 0; i < n; i++) {
+        md->ydot[i] = dv->v[i];
+        md->ydot[n + i] = dv->acc[i];
+    }
+
+    md->lambda = dv_exprs(dv, g);
+    md->ev = dv_alloc(dv, (size_t)g, sizeof *md->ev);
+    md->evdot = dv_alloc(dv, (size_t)g, sizeof *md->evdot);
+    for (int j = 0; j < g; j++) {
+        const Gap *gp = &m->gaps[j];
+        Expr *gap = dv_gap(dv, j, dv->x);
+        Expr *gapd = expr_sub(x, dv_gap(dv, j, dv->v), dv->d[j]);
+        Expr *gapdd = expr_sub(x, dv_gap(dv, j, dv->acc), dv->d[j]);
+        bool closed = mask & (1u << j);
+        if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP)) {
+            md->ev[j] = gap;
+            md->evdot[j] = gapd;
+        } else if (!closed) {
+            /* re-entry after a force release: max(gap, k gap + c gap') */
+            Expr *c = gp->c ? gp->c : expr_num(x, 0);
+            Expr *alt = expr_add(x, expr_mul(x, gp->k, gap), expr_mul(x, c, gapd));
+            Expr *altd = expr_add(x, expr_mul(x, gp->k, gapd), expr_mul(x, c, gapdd));
+            md->ev[j] = expr_call(x, FN_MAX, gap, alt);
+            md->evdot[j] = expr_if(x, expr_cmp(x, CMP_GE, gap, alt), gapd, altd);
+        } else if (gp->law == LAW_IMPACT) {
+            Expr *l = NULL, *ld = expr_num(x, 0);
+            for (int k = 0; k < md->n_prog; k++)
+                if (md->prog[k].var == dv->lam[j])
+                    l = md->prog[k].value;
+            for (int i = 0; i < n; i++)
+                ld = expr_add(x, ld, expr_mul(x, expr_diff(x, l, dv->F[i]), dv->Fdot[i]));
+            md->lambda[j] = dv->lam[j];
+            md->ev[j] = dv->lam[j];
+            md->evdot[j] = ld;
+        } else {
+            /* penalty engaged: force k p + c p', p = -gap */
+            Expr *c = gp->c ? gp->c : expr_num(x, 0);
+            Expr *f = expr_neg(x, expr_add(x, expr_mul(x, gp->k, gap), expr_mul(x, c, gapd)));
+            Expr *fd = expr_neg(x, expr_add(x, expr_mul(x, gp->k, gapd), expr_mul(x, c, gapdd)));
+            md->lambda[j] = f;
+            if (gp->release == RELEASE_FORCE) {
+                md->ev[j] = f;
+                md->evdot[j] = fd;
+            } else {
+                md->ev[j] = expr_neg(x, gap);
+                md->evdot[j] = expr_neg(x, gapd);
+            }
+        }
+    }
+    md->status = DV_MODE_DERIVED;
+}
+
+/* ---- substitution and evaluation helpers ------------------------------------ */
+
+Expr *dv_full(const Derivation *dv, const DvMode *md, Expr *e)
+{
+    ExprCtx *x = dv->ex;
+    for (int k = md->n_prog - 1; k >= 0; k--)
+        if (expr_depends_on(e, md->prog[k].var))
+            e = expr_subst(x, e, md->prog[k].var, md->prog[k].value);
+    return e;
+}
+
+Expr *dv_expand_consts(const Derivation *dv, Expr *e)
+{
+    ExprCtx *x = dv->ex;
+    for (int k = dv->n_consts - 1; k >= 0; k--) {
+        Expr *c = expr_var(x, dv->v_const + k);
+        if (expr_depends_on(e, c))
+            e = expr_subst(x, e, c, dv->consts[k].value);
+    }
+    return e;
+}
+
+void dv_eval_vars(const Derivation *dv, const double *p, const double *y,
+                  const int *sw, double *vars)
+{
+    for (int i = 0; i < dv->n_vars; i++)
+        vars[i] = 0;
+    for (int i = 0; i < 2 * dv->n; i++)
+        vars[i] = y ? y[i] : 0;
+    for (int k = 0; k < dv->n_sw; k++)
+        vars[dv->v_sw + k] = sw ? sw[k] : 0;
+    ExprEnv env = {p, vars, 0};
+    for (int k = 0; k < dv->n_consts; k++)
+        vars[dv->v_const + k] = expr_eval(dv->consts[k].value, &env);
+}
+
+Expr *dv_flow_diff(const Derivation *dv, const DvMode *md, Expr *e)
+{
+    ExprCtx *x = dv->ex;
+    Expr *r = expr_diff(x, e, expr_time(x));
+    for (int i = 0; i < 2 * dv->n; i++) {
+        Expr *yi = i < dv->n ? dv->x[i] : dv->v[i - dv->n];
+        if (!expr_depends_on(e, yi))
+            continue;
+        r = expr_add(x, r, expr_mul(x, expr_diff(x, e, yi), dv_full(dv, md, md->ydot[i])));
+    }
+    return r;
+}
+
+/* ---- entry point -------------------------------------------------------------- */
 
 Derivation *derive_model(const Model *m, Arena *a, Diag *d)
 {
-    (void)a;
-    (void)m;
-    diag_error(d, (SrcLoc){0, 0, 0}, "the symbolic derivation is not available in this build");
-    return NULL;
+    Derivation *dv = arena_alloc(a, sizeof *dv);
+    ExprCtx *x = m->ex;
+    dv->model = m;
+    dv->ex = x;
+    dv->arena = a;
+    dv->n = m->n_bodies;
+    dv->g = m->n_gaps;
+    int n = dv->n, g = dv->g;
+
+    /* Switches are counted while the forces are rebuilt; number the variables
+     * with an upper bound first, then fix the layout. */
+    int bound = 0;
+    for (int f = 0; f < m->n_forces; f++)
+        bound += dv_count_cmp(m->forces[f].value);
+    dv->v_sw = 2 * n;
+    dv->v_f = dv->v_sw + bound;
+    dv->v_lam = dv->v_f + n;
+    dv->v_acc = dv->v_lam + g;
+    dv->v_fdot = dv->v_acc + n;
+    dv->v_const = dv->v_fdot + n;
+
+    dv->x = dv_alloc(dv, (size_t)n, sizeof *dv->x);
+    dv->v = dv_alloc(dv, (size_t)n, sizeof *dv->v);
+    dv->F = dv_alloc(dv, (size_t)n, sizeof *dv->F);
+    dv->acc = dv_alloc(dv, (size_t)n, sizeof *dv->acc);
+    dv->Fdot = dv_alloc(dv, (size_t)n, sizeof *dv->Fdot);
+    dv->lam = dv_alloc(dv, (size_t)g, sizeof *dv->lam);
+    for (int i = 0; i < n; i++) {
+        dv->x[i] = expr_var(x, i);
+        dv->v[i] = expr_var(x, n + i);
+        dv->F[i] = expr_var(x, dv->v_f + i);
+        dv->acc[i] = expr_var(x, dv->v_acc + i);
+        dv->Fdot[i] = expr_var(x, dv->v_fdot + i);
+    }
+    for (int j = 0; j < g; j++)
+        dv->lam[j] = expr_var(x, dv->v_lam + j);
+
+    if (dv_assemble(dv, d) || dv_check_gaps(dv, d))
+        return NULL;
+    dv_forces(dv);
+    dv->sw = dv_alloc(dv, (size_t)dv->n_sw, sizeof *dv->sw);
+    for (int k = 0; k < dv->n_sw; k++)
+        dv->sw[k] = expr_var(x, dv->v_sw + k);
+
+    dv->enumerated = g <= DV_MAX_ENUM_GAPS;
+    dv->n_modes = g < 31 ? 1 << g : 0;
+    int made = dv->enumerated ? dv->n_modes : 1;
+    dv->modes = dv_alloc(dv, (size_t)made, sizeof *dv->modes);
+    for (int k = 0; k < made; k++) {
+        DvMode *md = &dv->modes[k];
+        md->mask = (unsigned)k;
+        md->impact = dv_alloc(dv, (size_t)g, sizeof *md->impact);
+        for (int j = 0; j < g; j++)
+            if ((md->mask & (1u << j)) && m->gaps[j].law == LAW_IMPACT)
+                md->impact[md->n_impact++] = j;
+        dv_describe(dv, md);
+        if (!dv_rows_independent(dv, md->impact, md->n_impact)) {
+            md->status = DV_MODE_INADMISSIBLE;
+            continue;
+        }
+        dv_mode(dv, md);
+    }
+    dv_generator(dv);
+    dv->n_vars = dv->v_const + dv->n_consts;
+    return dv;
 }

@@ -1,18 +1,144 @@
 /*
  * derive.h - symbolic derivation: every mode's equations, event functions,
  * their time derivatives and the recasts, from a checked Model.
+ *
+ * Everything is an Expr in the model's ExprCtx.  Symbolic variables (EX_VAR)
+ * are numbered as follows (n bodies, g gaps, s time switches):
+ *
+ *   x_i      = var i                 positions
+ *   v_i      = var n + i             velocities
+ *   sw_k     = var dv->v_sw + k      time-switch flags (0 or 1)
+ *   F_i      = var dv->v_f + i       net force on body i in the mode (local)
+ *   lambda_j = var dv->v_lam + j     contact force of gap j (local)
+ *   a_i      = var dv->v_acc + i     acceleration of body i (local)
+ *   F'_i     = var dv->v_fdot + i    time derivative of F_i along the flow (local)
+ *   c_k      = var dv->v_const + k   hoisted constant, a function of p only
+ *
+ * The "locals" let the emitted code read like the equations (first the forces,
+ * then the contact forces, then the accelerations); dv_full() substitutes
+ * them away so that every expression becomes a function of (x, v, t, sw, c).
  */
 #ifndef NSM_DERIVE_H
 #define NSM_DERIVE_H
+
+#include <stdbool.h>
 
 #include "arena.h"
 #include "diag.h"
 #include "model.h"
 
-typedef struct Derivation Derivation;
+/* Modes are enumerated symbolically while there are at most this many gaps:
+ * 2^5 = 32 modes keep the generated file readable; beyond that only the
+ * all-open mode is written out (see docs/theory.md). */
+#define DV_MAX_ENUM_GAPS 5
+
+typedef enum DvModeStatus {
+    DV_MODE_DERIVED,      /* written out */
+    DV_MODE_INADMISSIBLE, /* closed impact gaps with dependent w: never entered */
+    DV_MODE_SKIPPED       /* not enumerated (too many gaps) */
+} DvModeStatus;
+
+/* A constant hoisted into the generated setup(): c[k] = value(p, c[0..k-1]). */
+typedef struct DvConst {
+    Expr *value;
+    const char *what;  /* comment, e.g. "1/m1" or "(S^-1)_00 of mode 3" */
+} DvConst;
+
+/* One local assignment of a mode's straight-line program: var = value. */
+typedef struct DvAssign {
+    Expr *var;
+    Expr *value;
+} DvAssign;
+
+typedef struct DvMode {
+    unsigned mask;         /* bit j set: gap j closed */
+    DvModeStatus status;
+    const char *label;     /* "{C closed}", "{} all open" */
+    const char *story;     /* "M1 and M2 stuck" */
+    int n_impact;          /* closed impact gaps ... */
+    int *impact;           /* ... their indices */
+    int sinv;              /* first const of S^-1 (n_impact^2 entries, row-major) */
+    Expr **K, **C;         /* n*n, the mode's stiffness and damping (penalty gaps added) */
+    Expr **fconst;         /* n, with the penalty offsets -k d w */
+    /* Straight-line program, in order: F (n), lambda (closed impact gaps), a (n),
+     * then F' (n) when some closed impact gap needs it. */
+    DvAssign *prog; int n_prog;
+    Expr **ydot;           /* 2n: (v, a) in terms of the locals */
+    Expr **lambda;         /* g: contact forces, locals allowed; 0 for open gaps */
+    Expr **ev, **evdot;    /* g: event functions and derivatives, locals allowed */
+} DvMode;
+
+/* A time switch: a comparison in a force that involves t. */
+typedef struct DvSwitch {
+    Expr *cond;            /* the comparison as written */
+    Expr *fn, *fn_dot;     /* switch function lhs - rhs and its time derivative */
+    SrcLoc loc;            /* of the force it was found in */
+} DvSwitch;
+
+/* One block of the exact method's forcing generator. */
+typedef struct DvGenBlock {
+    Expr *a, *w, *phi;     /* exponent rate, angular frequency, phase (w == NULL: no sinusoid) */
+    int kmax;              /* highest power of t */
+    int first;             /* index of its first component in z */
+} DvGenBlock;
+
+typedef struct Derivation {
+    const Model *model;
+    ExprCtx *ex;
+    Arena *arena;
+    int n, g, n_sw;
+
+    /* variable numbering, see above */
+    int v_sw, v_f, v_lam, v_acc, v_fdot, v_const, n_vars;
+    Expr **x, **v, **sw, **F, **lam, **acc, **Fdot;
+
+    /* assembled model: M a + C v + K x = f_ext(t) + f_const + W^T lambda */
+    Expr **mass, **invm;   /* n; invm are const vars c_k = 1/m_i */
+    Expr **K, **C;         /* n*n, row-major */
+    Expr **fconst;         /* n */
+    Expr **fext, **fext_dot; /* n, switches replaced by sw flags */
+    Expr **W, **d;         /* g*n and g */
+
+    DvSwitch *sw_list;
+
+    int n_modes;           /* 2^g (modes beyond the enumeration limit are DV_MODE_SKIPPED) */
+    bool enumerated;       /* g <= DV_MAX_ENUM_GAPS */
+    DvMode *modes;
+
+    DvConst *consts; int n_consts, cap_consts;
+
+    /* exact-method generator: f_ext(t) = B z(t), z' = G z; n_gen == 0 when not available */
+    int n_gen;
+    Expr **G, **B;         /* n_gen*n_gen and n*n_gen */
+    Expr **z;              /* n_gen: z(t) */
+    DvGenBlock *gen; int n_gen_blocks;
+    const char *gen_why;   /* why n_gen == 0, NULL otherwise */
+} Derivation;
 
 /* Derives what the emitters need.  Returns NULL after reporting through `d`
  * when the model is degenerate (singular stuck mode, zero gap vector, ...). */
 Derivation *derive_model(const Model *m, Arena *a, Diag *d);
+
+/* Substitutes a mode's locals (F', a, lambda, F) away: the result depends on
+ * x, v, t, sw, p and hoisted constants only. */
+Expr *dv_full(const Derivation *dv, const DvMode *md, Expr *e);
+
+/* Substitutes the hoisted constants by their definitions: a function of p. */
+Expr *dv_expand_consts(const Derivation *dv, Expr *e);
+
+/* Fills vars[0..dv->n_vars-1] for expr_eval: x, v from y (2n), sw flags, and
+ * every hoisted constant evaluated from p.  Locals are left 0. */
+void dv_eval_vars(const Derivation *dv, const double *p, const double *y,
+                  const int *sw, double *vars);
+
+/* Time derivative along the flow of a mode of an expression in (x, v, t, sw):
+ * de/dy . y' + de/dt, with y' the mode's full (substituted) right-hand side. */
+Expr *dv_flow_diff(const Derivation *dv, const DvMode *md, Expr *e);
+
+/* Builds the exact-method generator (derive_gen.c); sets dv->n_gen. */
+void dv_generator(Derivation *dv);
+
+/* Adds a hoisted constant and returns its variable. */
+Expr *dv_add_const(Derivation *dv, Expr *value, const char *what);
 
 #endif
