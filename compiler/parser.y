@@ -1,0 +1,278 @@
+/*
+ * parser.y - the grammar of .nsm files (lemon).  Actions only build the
+ * syntax tree (ast.h); every check of meaning is in sema.c.
+ */
+%include {
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+#include "expr.h"
+#include "lex.h"
+#include "parse.h"
+
+/* Copies a token's text into the arena. */
+static const char *tok_str(ParseState *ps, Token t)
+{
+    return arena_strndup(ps->ast->arena, t.text, (size_t)t.len);
+}
+
+typedef struct OptList {
+    Opt *head, *tail;
+} OptList;
+
+static OptList opt_list(Opt *o)
+{
+    return (OptList){o, o};
+}
+
+static OptList opt_append(OptList l, Opt *o)
+{
+    l.tail->next = o;
+    l.tail = o;
+    return l;
+}
+}
+
+%name NsmParse
+%token_prefix TK_
+%token_type {Token}
+%extra_argument {ParseState *ps}
+%start_symbol program
+%stack_size 1000
+
+%syntax_error {
+    parse_syntax_error(ps, TOKEN);
+}
+%stack_overflow {
+    parse_stack_overflow(ps);
+}
+%parse_failure {
+    ps->failed = true;
+}
+
+%token NEWLINE IDENT NUMBER UNIT STRING.
+%token MODEL PARAM MASS SPRING DAMPER FOR IN FORCE ON GRAVITY GAP IMPACT PENALTY INIT SIMULATE OUTPUT EVERY.
+%token ASSIGN COLON COMMA LINK DOTDOT DOT LPAREN RPAREN LBRACKET RBRACKET.
+
+%right IF THEN ELSE.
+%left OR.
+%left AND.
+%right NOT.
+%nonassoc EQ NE LT LE GT GE.
+%left PLUS MINUS.
+%left STAR SLASH.
+%right UMINUS.
+%right CARET.
+
+%type stmt {Stmt *}
+%type link {Stmt *}
+%type expr {Node *}
+%type primary {Node *}
+%type ref {Node *}
+%type opt {Opt *}
+%type init {Opt *}
+%type opts {OptList}
+%type opts_tail {OptList}
+%type law_opts {OptList}
+%type inits {OptList}
+%type args {NodeList}
+%type items {NodeList}
+
+program ::= lines.
+lines ::= .
+lines ::= lines line.
+line ::= NEWLINE.
+line ::= stmt(S) NEWLINE. { ast_append(ps->ast, S); }
+
+/* model NAME "title" */
+stmt(S) ::= MODEL(K) IDENT(N). {
+    S = ast_stmt(ps->ast, S_MODEL, K.loc);
+    S->name = tok_str(ps, N);
+    S->name_loc = N.loc;
+}
+stmt(S) ::= MODEL(K) IDENT(N) STRING(T). {
+    S = ast_stmt(ps->ast, S_MODEL, K.loc);
+    S->name = tok_str(ps, N);
+    S->name_loc = N.loc;
+    S->title = arena_strndup(ps->ast->arena, T.text + 1, (size_t)T.len - 2);
+}
+
+stmt(S) ::= PARAM(K) IDENT(N) ASSIGN expr(E). {
+    S = ast_stmt(ps->ast, S_PARAM, K.loc);
+    S->name = tok_str(ps, N);
+    S->name_loc = N.loc;
+    S->value = E;
+}
+
+stmt(S) ::= MASS(K) ref(R) ASSIGN expr(E). {
+    S = ast_stmt(ps->ast, S_MASS, K.loc);
+    S->label = R;
+    S->value = E;
+}
+
+/* spring [NAME:] A -- B, k = ..., c = ..., rest = ... */
+stmt(S) ::= SPRING(K) link(L) opts_tail(O). {
+    S = L;
+    S->kind = S_SPRING;
+    S->loc = K.loc;
+    S->opts = O.head;
+}
+stmt(S) ::= DAMPER(K) link(L) opts_tail(O). {
+    S = L;
+    S->kind = S_DAMPER;
+    S->loc = K.loc;
+    S->opts = O.head;
+}
+link(S) ::= ref(A) LINK ref(B). {
+    S = ast_stmt(ps->ast, S_SPRING, A->loc);
+    S->a = A;
+    S->b = B;
+}
+link(S) ::= ref(N) COLON ref(A) LINK ref(B). {
+    S = ast_stmt(ps->ast, S_SPRING, A->loc);
+    S->label = N;
+    S->a = A;
+    S->b = B;
+}
+opts_tail(L) ::= . { L = (OptList){NULL, NULL}; }
+opts_tail(L) ::= COMMA opts(O). { L = O; }
+opts(L) ::= opt(O). { L = opt_list(O); }
+opts(L) ::= opts(A) COMMA opt(O). { L = opt_append(A, O); }
+opt(O) ::= IDENT(K) ASSIGN expr(E). {
+    O = ast_opt(ps->ast, tok_str(ps, K), K.loc, NULL, E, NULL, ast_span(K.loc, E->loc));
+}
+opt(O) ::= IDENT(K) ASSIGN GAP(W). {
+    O = ast_opt(ps->ast, tok_str(ps, K), K.loc, NULL, NULL, "gap", ast_span(K.loc, W.loc));
+}
+opt(O) ::= IDENT(K) ASSIGN FORCE(W). {
+    O = ast_opt(ps->ast, tok_str(ps, K), K.loc, NULL, NULL, "force", ast_span(K.loc, W.loc));
+}
+
+/* force [NAME:] on BODY = EXPR */
+stmt(S) ::= FORCE(K) ON ref(B) ASSIGN expr(E). {
+    S = ast_stmt(ps->ast, S_FORCE, K.loc);
+    S->a = B;
+    S->value = E;
+}
+stmt(S) ::= FORCE(K) ref(N) COLON ON ref(B) ASSIGN expr(E). {
+    S = ast_stmt(ps->ast, S_FORCE, K.loc);
+    S->label = N;
+    S->a = B;
+    S->value = E;
+}
+
+stmt(S) ::= GRAVITY(K) expr(E). {
+    S = ast_stmt(ps->ast, S_GRAVITY, K.loc);
+    S->value = E;
+}
+
+/* gap [NAME:] CONDITION, impact(...) | penalty(...) */
+stmt(S) ::= GAP(K) ref(N) COLON expr(E) COMMA law(L). {
+    S = L;
+    S->loc = K.loc;
+    S->label = N;
+    S->value = E;
+}
+stmt(S) ::= GAP(K) expr(E) COMMA law(L). {
+    S = L;
+    S->loc = K.loc;
+    S->value = E;
+}
+%type law {Stmt *}
+law(S) ::= IMPACT(W) LPAREN law_opts(O) RPAREN. {
+    S = ast_stmt(ps->ast, S_GAP, W.loc);
+    S->law = "impact";
+    S->law_loc = W.loc;
+    S->opts = O.head;
+}
+law(S) ::= PENALTY(W) LPAREN law_opts(O) RPAREN. {
+    S = ast_stmt(ps->ast, S_GAP, W.loc);
+    S->law = "penalty";
+    S->law_loc = W.loc;
+    S->opts = O.head;
+}
+law_opts(L) ::= . { L = (OptList){NULL, NULL}; }
+law_opts(L) ::= opts(O). { L = O; }
+
+/* init TARGET = EXPR, ... */
+stmt(S) ::= INIT(K) inits(L). {
+    S = ast_stmt(ps->ast, S_INIT, K.loc);
+    S->opts = L.head;
+}
+inits(L) ::= init(O). { L = opt_list(O); }
+inits(L) ::= inits(A) COMMA init(O). { L = opt_append(A, O); }
+init(O) ::= expr(T) ASSIGN expr(E). {
+    O = ast_opt(ps->ast, NULL, T->loc, T, E, NULL, ast_span(T->loc, E->loc));
+}
+
+stmt(S) ::= SIMULATE(K) opts(O). {
+    S = ast_stmt(ps->ast, S_SIMULATE, K.loc);
+    S->opts = O.head;
+}
+
+/* output [every EXPR]: ITEM, ... */
+stmt(S) ::= OUTPUT(K) COLON items(I). {
+    S = ast_stmt(ps->ast, S_OUTPUT, K.loc);
+    S->items = I;
+}
+stmt(S) ::= OUTPUT(K) EVERY expr(E) COLON items(I). {
+    S = ast_stmt(ps->ast, S_OUTPUT, K.loc);
+    S->value = E;
+    S->items = I;
+}
+items(L) ::= expr(E). { L = (NodeList){0}; ast_list_push(ps->ast, &L, E); }
+items(L) ::= items(A) COMMA expr(E). { L = A; ast_list_push(ps->ast, &L, E); }
+
+/* for VAR in A..B: STATEMENT */
+stmt(S) ::= FOR(K) IDENT(V) IN expr(A) DOTDOT expr(B) COLON stmt(T). {
+    S = ast_stmt(ps->ast, S_FOR, K.loc);
+    S->name = tok_str(ps, V);
+    S->name_loc = V.loc;
+    S->a = A;
+    S->b = B;
+    S->body = T;
+}
+
+/* NAME, NAME[INDEX], NAME[LO..HI] */
+ref(R) ::= IDENT(N). { R = ast_name(ps->ast, N.loc, tok_str(ps, N)); }
+ref(R) ::= IDENT(N) LBRACKET expr(I) RBRACKET(E). {
+    R = ast_index(ps->ast, N.loc, tok_str(ps, N), I, E.loc);
+}
+ref(R) ::= IDENT(N) LBRACKET expr(A) DOTDOT expr(B) RBRACKET(E). {
+    R = ast_range(ps->ast, N.loc, tok_str(ps, N), A, B, E.loc);
+}
+
+expr(E) ::= primary(P). { E = P; }
+primary(E) ::= NUMBER(N). { E = ast_num(ps->ast, N.loc, N.num, NULL, N.loc); }
+primary(E) ::= NUMBER(N) UNIT(U). {
+    E = ast_num(ps->ast, N.loc, N.num, tok_str(ps, U), U.loc);
+}
+primary(E) ::= ref(R). { E = R; }
+primary(E) ::= ref(R) DOT IDENT(F). { E = ast_member(ps->ast, R, tok_str(ps, F), F.loc); }
+primary(E) ::= ref(R) DOT FORCE(F). { E = ast_member(ps->ast, R, "force", F.loc); }
+primary(E) ::= ref(R) DOT GAP(F). { E = ast_member(ps->ast, R, "gap", F.loc); }
+primary(E) ::= IDENT(N) LPAREN args(A) RPAREN(C). {
+    E = ast_call(ps->ast, N.loc, tok_str(ps, N), A, C.loc);
+}
+primary(E) ::= LPAREN(O) expr(A) RPAREN(C). { E = ast_paren(ps->ast, A, O.loc, C.loc); }
+args(L) ::= expr(E). { L = (NodeList){0}; ast_list_push(ps->ast, &L, E); }
+args(L) ::= args(A) COMMA expr(E). { L = A; ast_list_push(ps->ast, &L, E); }
+
+expr(E) ::= expr(A) PLUS expr(B). { E = ast_binary(ps->ast, N_BIN, '+', A, B); }
+expr(E) ::= expr(A) MINUS expr(B). { E = ast_binary(ps->ast, N_BIN, '-', A, B); }
+expr(E) ::= expr(A) STAR expr(B). { E = ast_binary(ps->ast, N_BIN, '*', A, B); }
+expr(E) ::= expr(A) SLASH expr(B). { E = ast_binary(ps->ast, N_BIN, '/', A, B); }
+expr(E) ::= expr(A) CARET expr(B). { E = ast_binary(ps->ast, N_BIN, '^', A, B); }
+expr(E) ::= MINUS(O) expr(A). [UMINUS] { E = ast_unary(ps->ast, N_NEG, O.loc, A); }
+expr(E) ::= expr(A) LT expr(B). { E = ast_binary(ps->ast, N_CMP, CMP_LT, A, B); }
+expr(E) ::= expr(A) LE expr(B). { E = ast_binary(ps->ast, N_CMP, CMP_LE, A, B); }
+expr(E) ::= expr(A) GT expr(B). { E = ast_binary(ps->ast, N_CMP, CMP_GT, A, B); }
+expr(E) ::= expr(A) GE expr(B). { E = ast_binary(ps->ast, N_CMP, CMP_GE, A, B); }
+expr(E) ::= expr(A) EQ expr(B). { E = ast_binary(ps->ast, N_CMP, CMP_EQ, A, B); }
+expr(E) ::= expr(A) NE expr(B). { E = ast_binary(ps->ast, N_CMP, CMP_NE, A, B); }
+expr(E) ::= expr(A) AND expr(B). { E = ast_binary(ps->ast, N_AND, 0, A, B); }
+expr(E) ::= expr(A) OR expr(B). { E = ast_binary(ps->ast, N_OR, 0, A, B); }
+expr(E) ::= NOT(O) expr(A). { E = ast_unary(ps->ast, N_NOT, O.loc, A); }
+expr(E) ::= IF(K) expr(C) THEN expr(A) ELSE expr(B). { E = ast_if(ps->ast, K.loc, C, A, B); }
