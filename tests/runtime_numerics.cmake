@@ -16,3 +16,11 @@ set_tests_properties(runtime.linalg PROPERTIES LABELS "unit;runtime")
 add_executable(bench_linalg EXCLUDE_FROM_ALL ${NSM_SOURCE_DIR}/bench/bench_linalg.c ${NSM_LINALG_SOURCES})
 target_include_directories(bench_linalg PRIVATE ${NSM_SOURCE_DIR}/runtime/src)
 target_link_libraries(bench_linalg PRIVATE m)
+
+# Energy terms: hand computations and the exact energy balance of a step.
+add_executable(test_energy ${NSM_SOURCE_DIR}/tests/unit/test_energy.c
+  ${NSM_SOURCE_DIR}/runtime/src/energy.c ${NSM_LINALG_SOURCES})
+target_include_directories(test_energy PRIVATE ${NSM_SOURCE_DIR}/runtime/src ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_energy PRIVATE m)
+add_test(NAME runtime.energy COMMAND test_energy)
+set_tests_properties(runtime.energy PROPERTIES LABELS "unit;runtime")
