@@ -1,9 +1,10 @@
 """Reference for ball_two_contacts (Siconos BouncingBallED-TwoContacts).
 
 g = 10, x0 = 1, v0 = +10, e = 0.8 at both stops; floor x >= 0, ceiling
-x <= 1.5.  The run goes to 7 s, past the Zeno point (~6.21 s).  The ball hits the ceiling first, at 1 - sqrt(0.9) s
-(1 + 10 t - 5 t^2 = 1.5), with speed sqrt(90); it ends in a Zeno cascade on
-the floor and rests there.
+x <= 1.5.  The run goes to 7 s, past the Zeno point (~6.21 s), not to the
+5 s of the original example.  The ball hits the ceiling first, at
+1 - sqrt(0.9) s (1 + 10 t - 5 t^2 = 1.5), with speed sqrt(90); it ends in a
+Zeno cascade on the floor and rests there.
 """
 from mpmath import mp, mpf
 

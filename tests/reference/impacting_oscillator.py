@@ -22,7 +22,7 @@ T_END = mpf("1.5")
 
 def compute():
     body = onebody.Body(m=M, k=K, g=G, e=E, lo=0)
-    rec, info = onebody.run(body, X0, 0, T_END, name="M")
+    rec, info = onebody.run(body, X0, 0, T_END, name="M", zeno_tau=mpf("1e-24"))
     w = mp.sqrt(K / M)
     d = M * G / K
     V = mp.sqrt((K * X0 ** 2 + 2 * M * G * X0) / M)

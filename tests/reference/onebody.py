@@ -39,7 +39,7 @@ class Body:
         return self.m * self.g + self.k * self.lo
 
 
-def run(body, x0, v0, t_end, name="B"):
+def run(body, x0, v0, t_end, name="B", zeno_tau=ZENO_TAU):
     """Simulates to t_end; returns the Record and a summary dict."""
     rec = pw.Record([name])
     t = mpf(0)
@@ -73,7 +73,7 @@ def run(body, x0, v0, t_end, name="B"):
         if acc >= 0:
             continue
         tau = 2 * v / -acc
-        if tau >= ZENO_TAU:
+        if tau >= zeno_tau:
             continue
         rec.segment(t, traj.y)
         ts = t + tau / (1 - body.e)
