@@ -596,6 +596,22 @@ static void test_lcp(void)
         check_true("lcp q=0 rc", nsm_lcp_solve(n, M, q, z, w) == NSM_LA_OK);
         check_lcp("lcp q=0", n, M, q, z, w, zref);
     }
+    /* Redundant contacts (two gaps on the same pair): M = [1 1; 1 1] is only
+     * positive semidefinite, Murty meets no singular block here but the
+     * solution set is a segment; any z >= 0 with z0 + z1 = 1 is right. */
+    M[0] = M[1] = M[2] = M[3] = 1; q[0] = q[1] = -1;
+    check_true("lcp redundant rc", nsm_lcp_solve(2, M, q, z, w) == NSM_LA_OK);
+    check_close("lcp redundant sum", z[0] + z[1], 1.0, 1e-15);
+    check_true("lcp redundant sign", z[0] >= 0 && z[1] >= 0 && w[0] == 0 && w[1] == 0);
+    /* Singular block on the pivoting path ({0, 1} with M = ones(3) and
+     * q = (-1, -1, -2)): the solution z = (0, 0, 2) is still found. */
+    for (i = 0; i < 9; i++) M[i] = 1;
+    q[0] = -1; q[1] = -1; q[2] = -2;
+    check_true("lcp singular path rc", nsm_lcp_solve(3, M, q, z, w) == NSM_LA_OK);
+    for (i = 0; i < 3; i++) {
+        double wi = q[i] + z[0] + z[1] + z[2];
+        check_true("lcp singular path feasible", z[i] >= 0 && wi >= -1e-15 && fabs(z[i] * wi) < 1e-15);
+    }
     /* No solution: w = -z - 1 can never be >= 0. */
     M[0] = -1; q[0] = -1;
     check_true("lcp infeasible", nsm_lcp_solve(1, M, q, z, w) == NSM_LA_NOCONV);
