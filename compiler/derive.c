@@ -720,5 +720,6 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     }
     dv_generator(dv);
     dv->n_vars = dv->v_const + dv->n_consts;
+    dv->v_report = dv->n_vars;
     return dv;
 }

@@ -13,6 +13,7 @@
  *   a_i      = var dv->v_acc + i     acceleration of body i (local)
  *   F'_i     = var dv->v_fdot + i    time derivative of F_i along the flow (local)
  *   c_k      = var dv->v_const + k   hoisted constant, a function of p only
+ *   report   = var dv->v_report + ...  q_i (n), q_i' (n), V_k (3 + g): see below
  *
  * The "locals" let the emitted code read like the equations (first the forces,
  * then the contact forces, then the accelerations); dv_full() substitutes
@@ -90,6 +91,7 @@ typedef struct Derivation {
 
     /* variable numbering, see above */
     int v_sw, v_f, v_lam, v_acc, v_fdot, v_const, n_vars;
+    int v_report;          /* first variable of the report's coordinates (q, q', V), >= n_vars */
     Expr **x, **v, **sw, **F, **lam, **acc, **Fdot;
 
     /* assembled model: M a + C v + K x = f_ext(t) + f_const + W^T lambda */
@@ -114,6 +116,45 @@ typedef struct Derivation {
     DvGenBlock *gen; int n_gen_blocks;
     const char *gen_why;   /* why n_gen == 0, NULL otherwise */
 } Derivation;
+
+/* The paper's forms (derive_paper.c).
+ *
+ * Relative coordinates (Dedow & Murphy Eq. 2): for each gap one body with a
+ * nonzero coefficient (the last one not yet taken) has its coordinate replaced
+ * by the gap, q_b = w_j . x + d_j; the other bodies keep x_i.  States are
+ * interleaved (q_0, q_0', q_1, q_1', ...) like the paper's Eq. 1:
+ * Y' = A Y + b(t), A and b of size 2n (row-major A). */
+typedef struct DvRelative {
+    int n;                 /* bodies */
+    int *gap_of;           /* n: gap whose coordinate replaces body i, -1 if kept */
+    Expr **q, **qd;        /* n: the new coordinates and velocities (variables) */
+    Expr **X, **V;         /* n: x_i and v_i in terms of q, q' */
+    Expr **A, **b;         /* 2n*2n and 2n, constants expanded (functions of p, t, sw) */
+} DvRelative;
+
+bool dv_relative(const Derivation *dv, const DvMode *md, DvRelative *rel);
+
+/* A stuck mode reduced to one degree of freedom (n - |R| = 1, R the closed
+ * impact gaps), with the contact forces as extra states (the paper's Eq. 11):
+ * V = (u, u', u'', lambda_R...), V' = A V + b(t), u = x of the one body whose
+ * coordinate is not replaced by a closed gap.  A is (3 + r) square. */
+typedef struct DvForceState {
+    int body;              /* u = x[body] */
+    int r;                 /* closed impact gaps */
+    int *gaps;             /* r of them */
+    Expr *meff, *keff, *ceff; /* reduced mass, stiffness, damping */
+    Expr *feff;            /* reduced forcing F_eff(t) (constants included) */
+    Expr *A32, *A33;       /* -K_eff/M_eff, -C_eff/M_eff */
+    Expr **A42, **A43;     /* per gap: lambda_j' = A42 u' + A43 u'' + b4 */
+    Expr *b3, **b4;        /* forcing terms of rows 3 and 4... */
+    Expr **alpha, **beta;  /* n: x = alpha u + beta */
+    Expr **V;              /* 3 + r state variables */
+} DvForceState;
+
+bool dv_force_state(const Derivation *dv, const DvMode *md, DvForceState *fs);
+
+/* A display form: the shorter of e and its form over a common denominator. */
+Expr *dv_pretty(const Derivation *dv, Expr *e);
 
 /* Derives what the emitters need.  Returns NULL after reporting through `d`
  * when the model is degenerate (singular stuck mode, zero gap vector, ...). */

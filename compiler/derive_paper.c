@@ -1,0 +1,245 @@
+/*
+ * derive_paper.c - the forms Dedow & Murphy (2021) print: equations of motion
+ * in relative coordinates (their Eq. 2) and a stuck mode with the contact
+ * force as a state (their Eq. 11), derived for any model of that shape.
+ */
+#include <string.h>
+
+#include "derive.h"
+
+/* The shorter, as printed, of e and e over a common denominator. */
+Expr *dv_pretty(const Derivation *dv, Expr *e)
+{
+    ExprCtx *x = dv->ex;
+    Expr *den;
+    Expr *num = expr_together(x, e, &den);
+    if (expr_is_num(den, NULL))
+        return e;
+    Expr *alt = expr_div(x, num, den);
+    size_t la = strlen(expr_to_string(x, e, EXPR_TEXT, NULL));
+    size_t lb = strlen(expr_to_string(x, alt, EXPR_TEXT, NULL));
+    return lb < la ? alt : e;
+}
+
+/* Chooses for each gap in `which` (bitmask) the last body with a nonzero
+ * coefficient not yet taken; fills gap_of[i]. */
+static void choose_bodies(const Derivation *dv, unsigned which, int *gap_of)
+{
+    int n = dv->n;
+    for (int i = 0; i < n; i++)
+        gap_of[i] = -1;
+    for (int j = 0; j < dv->g; j++) {
+        if (!(which & (1u << j)))
+            continue;
+        for (int i = n - 1; i >= 0; i--)
+            if (gap_of[i] < 0 && !expr_is_zero(dv->W[j * n + i])) {
+                gap_of[i] = j;
+                break;
+            }
+    }
+}
+
+/* Solves q_b = w_j . x + d_j for the chosen bodies by repeated substitution:
+ * X[i] becomes x_i in terms of the q's.  pos[i] is the variable standing for
+ * x_i in the result for kept bodies, q[i] the one for replaced bodies.
+ * Returns false when the substitution does not terminate (dependent gaps). */
+static bool solve_coords(const Derivation *dv, const int *gap_of, Expr **q, Expr **X)
+{
+    ExprCtx *x = dv->ex;
+    int n = dv->n;
+    for (int i = 0; i < n; i++) {
+        if (gap_of[i] < 0) {
+            X[i] = q[i];
+            continue;
+        }
+        int j = gap_of[i];
+        Expr *rest = expr_sub(x, q[i], dv->d[j]);
+        for (int k = 0; k < n; k++)
+            if (k != i)
+                rest = expr_sub(x, rest, expr_mul(x, dv->W[j * n + k], dv->x[k]));
+        X[i] = expr_div(x, rest, dv->W[j * n + i]);
+    }
+    for (int round = 0; round <= n; round++) {
+        bool left = false;
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < n; k++)
+                if (expr_depends_on(X[i], dv->x[k])) {
+                    X[i] = expr_subst(x, X[i], dv->x[k], X[k]);
+                    left = true;
+                }
+        if (!left)
+            return true;
+    }
+    return false;
+}
+
+bool dv_relative(const Derivation *dv, const DvMode *md, DvRelative *rel)
+{
+    ExprCtx *x = dv->ex;
+    Arena *ar = dv->arena;
+    int n = dv->n, N = 2 * n;
+    if (md->status != DV_MODE_DERIVED || dv->g == 0)
+        return false;
+    memset(rel, 0, sizeof *rel);
+    rel->n = n;
+    rel->gap_of = arena_alloc(ar, (size_t)n * sizeof *rel->gap_of);
+    rel->q = arena_alloc(ar, (size_t)n * sizeof *rel->q);
+    rel->qd = arena_alloc(ar, (size_t)n * sizeof *rel->qd);
+    rel->X = arena_alloc(ar, (size_t)n * sizeof *rel->X);
+    rel->V = arena_alloc(ar, (size_t)n * sizeof *rel->V);
+    choose_bodies(dv, (1u << dv->g) - 1u, rel->gap_of);
+    for (int i = 0; i < n; i++) {
+        rel->q[i] = expr_var(x, dv->v_report + i);
+        rel->qd[i] = expr_var(x, dv->v_report + n + i);
+    }
+    if (!solve_coords(dv, rel->gap_of, rel->q, rel->X))
+        return false;
+    /* velocities: the same linear map without the offsets */
+    for (int i = 0; i < n; i++) {
+        Expr *lin = expr_num(x, 0);
+        for (int k = 0; k < n; k++)
+            lin = expr_add(x, lin, expr_mul(x, expr_diff(x, rel->X[i], rel->q[k]), rel->qd[k]));
+        rel->V[i] = lin;
+    }
+    /* second derivatives of the new coordinates: T a, with a in (x, v) substituted */
+    Expr **E = arena_alloc(ar, (size_t)n * sizeof *E);
+    for (int i = 0; i < n; i++) {
+        Expr *e;
+        if (rel->gap_of[i] < 0) {
+            e = dv_full(dv, md, md->ydot[n + i]);
+        } else {
+            int j = rel->gap_of[i];
+            e = expr_num(x, 0);
+            for (int k = 0; k < n; k++)
+                e = expr_add(x, e, expr_mul(x, dv->W[j * n + k], dv_full(dv, md, md->ydot[n + k])));
+        }
+        e = dv_expand_consts(dv, e);
+        for (int k = 0; k < n; k++) {
+            e = expr_subst(x, e, dv->x[k], rel->X[k]);
+            e = expr_subst(x, e, dv->v[k], rel->V[k]);
+        }
+        E[i] = e;
+    }
+    rel->A = arena_alloc(ar, (size_t)(N * N) * sizeof *rel->A);
+    rel->b = arena_alloc(ar, (size_t)N * sizeof *rel->b);
+    for (int r = 0; r < N * N; r++)
+        rel->A[r] = expr_num(x, 0);
+    for (int i = 0; i < n; i++) {
+        rel->A[(2 * i) * N + 2 * i + 1] = expr_num(x, 1);
+        rel->b[2 * i] = expr_num(x, 0);
+        Expr *rest = E[i];
+        for (int k = 0; k < n; k++) {
+            rel->A[(2 * i + 1) * N + 2 * k] = dv_pretty(dv, expr_diff(x, E[i], rel->q[k]));
+            rel->A[(2 * i + 1) * N + 2 * k + 1] = dv_pretty(dv, expr_diff(x, E[i], rel->qd[k]));
+            rest = expr_subst(x, rest, rel->q[k], expr_num(x, 0));
+            rest = expr_subst(x, rest, rel->qd[k], expr_num(x, 0));
+        }
+        rel->b[2 * i + 1] = dv_pretty(dv, rest);
+    }
+    return true;
+}
+
+bool dv_force_state(const Derivation *dv, const DvMode *md, DvForceState *fs)
+{
+    ExprCtx *x = dv->ex;
+    Arena *ar = dv->arena;
+    int n = dv->n, r = md->n_impact;
+    if (md->status != DV_MODE_DERIVED || r == 0 || n - r != 1)
+        return false;
+    memset(fs, 0, sizeof *fs);
+    unsigned which = 0;
+    for (int k = 0; k < r; k++)
+        which |= 1u << md->impact[k];
+    int *gap_of = arena_alloc(ar, (size_t)n * sizeof *gap_of);
+    choose_bodies(dv, which, gap_of);
+    fs->body = -1;
+    for (int i = 0; i < n; i++)
+        if (gap_of[i] < 0)
+            fs->body = i;
+    if (fs->body < 0)
+        return false;
+    /* x = X(u, q_R = 0): alpha u + beta */
+    Expr **q = arena_alloc(ar, (size_t)n * sizeof *q);
+    Expr **X = arena_alloc(ar, (size_t)n * sizeof *X);
+    Expr *u = expr_var(x, dv->v_report + 2 * n);  /* = V[0] */
+    for (int i = 0; i < n; i++)
+        q[i] = gap_of[i] < 0 ? u : expr_num(x, 0);
+    if (!solve_coords(dv, gap_of, q, X))
+        return false;
+    fs->r = r;
+    fs->gaps = md->impact;
+    fs->alpha = arena_alloc(ar, (size_t)n * sizeof *fs->alpha);
+    fs->beta = arena_alloc(ar, (size_t)n * sizeof *fs->beta);
+    for (int i = 0; i < n; i++) {
+        fs->alpha[i] = expr_diff(x, X[i], u);
+        fs->beta[i] = expr_subst(x, X[i], u, expr_num(x, 0));
+    }
+    /* project M a + C v + K x = f on alpha: W_R alpha = 0 removes lambda */
+    Expr *meff = expr_num(x, 0), *keff = expr_num(x, 0), *ceff = expr_num(x, 0), *feff = expr_num(x, 0);
+    Expr **Ka = arena_alloc(ar, (size_t)n * sizeof *Ka);
+    Expr **Ca = arena_alloc(ar, (size_t)n * sizeof *Ca);
+    Expr **Kb = arena_alloc(ar, (size_t)n * sizeof *Kb);
+    for (int i = 0; i < n; i++) {
+        Ka[i] = Ca[i] = Kb[i] = expr_num(x, 0);
+        for (int k = 0; k < n; k++) {
+            Ka[i] = expr_add(x, Ka[i], expr_mul(x, md->K[i * n + k], fs->alpha[k]));
+            Ca[i] = expr_add(x, Ca[i], expr_mul(x, md->C[i * n + k], fs->alpha[k]));
+            Kb[i] = expr_add(x, Kb[i], expr_mul(x, md->K[i * n + k], fs->beta[k]));
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        Expr *al = fs->alpha[i];
+        meff = expr_add(x, meff, expr_mul(x, expr_mul(x, al, al), dv->mass[i]));
+        keff = expr_add(x, keff, expr_mul(x, al, Ka[i]));
+        ceff = expr_add(x, ceff, expr_mul(x, al, Ca[i]));
+        feff = expr_add(x, feff, expr_mul(x, al, expr_sub(x, expr_add(x, dv->fext[i], md->fconst[i]), Kb[i])));
+    }
+    fs->meff = meff;
+    fs->keff = keff;
+    fs->ceff = ceff;
+    fs->feff = feff;
+    Expr *t = expr_time(x);
+    Expr *feffd = expr_diff(x, feff, t);
+    fs->A32 = expr_neg(x, expr_div(x, keff, meff));
+    fs->A33 = expr_neg(x, expr_div(x, ceff, meff));
+    fs->b3 = expr_div(x, feffd, meff);
+    fs->A42 = arena_alloc(ar, (size_t)r * sizeof *fs->A42);
+    fs->A43 = arena_alloc(ar, (size_t)r * sizeof *fs->A43);
+    fs->b4 = arena_alloc(ar, (size_t)r * sizeof *fs->b4);
+    fs->V = arena_alloc(ar, (size_t)(3 + r) * sizeof *fs->V);
+    for (int k = 0; k < 3 + r; k++)
+        fs->V[k] = expr_var(x, dv->v_report + 2 * n + k);
+    for (int a = 0; a < r; a++) {
+        int j = md->impact[a];
+        int b = -1;
+        for (int i = 0; i < n; i++)
+            if (gap_of[i] == j)
+                b = i;
+        if (r == 1 && b >= 0) {
+            /* lambda from body b's own equation: w_b lambda = m_b a_b + (C v)_b + (K x)_b - f_b,
+             * with u'' = (F_eff - K_eff u - C_eff u')/M_eff, over the common denominator M_eff */
+            Expr *mba = expr_mul(x, dv->mass[b], fs->alpha[b]);
+            Expr *den = expr_mul(x, dv->W[j * n + b], meff);
+            Expr *n0 = expr_expand(x, expr_sub(x, expr_mul(x, Ka[b], meff), expr_mul(x, mba, keff)));
+            Expr *n1 = expr_expand(x, expr_sub(x, expr_mul(x, Ca[b], meff), expr_mul(x, mba, ceff)));
+            fs->A42[a] = expr_div(x, n0, den);
+            fs->A43[a] = expr_div(x, n1, den);
+            fs->b4[a] = expr_div(x, expr_sub(x, expr_mul(x, mba, expr_div(x, feffd, meff)),
+                                             expr_diff(x, dv->fext[b], t)),
+                                 dv->W[j * n + b]);
+        } else {
+            /* general: lambda_j(x, v, t) on the stuck manifold, affine in u and u' */
+            Expr *l = dv_expand_consts(dv, dv_full(dv, md, dv->lam[j]));
+            Expr *ud = fs->V[1];
+            for (int i = 0; i < n; i++) {
+                l = expr_subst(x, l, dv->x[i], X[i]);
+                l = expr_subst(x, l, dv->v[i], expr_mul(x, fs->alpha[i], ud));
+            }
+            fs->A42[a] = dv_pretty(dv, expr_diff(x, l, u));
+            fs->A43[a] = dv_pretty(dv, expr_diff(x, l, ud));
+            Expr *g0 = expr_subst(x, expr_subst(x, l, u, expr_num(x, 0)), ud, expr_num(x, 0));
+            fs->b4[a] = dv_pretty(dv, expr_diff(x, g0, t));
+        }
+    }
+    return true;
+}
