@@ -1435,6 +1435,12 @@ static int pr_power(Printer *p, Expr *base, Expr *exp, Buf *out)
         buf_puts(out, "}");
         return P_POW;
     case EXPR_TEXT:
+        if (num && v == 0.5) {
+            buf_puts(out, "sqrt(");
+            pr(p, base, P_LOW, out);
+            buf_puts(out, ")");
+            return P_ATOM;
+        }
         break;
     }
     pr(p, base, P_ATOM, out);

@@ -291,7 +291,7 @@ static void test_print(void)
            "\\text{otherwise} \\end{cases}");
 
     Expr *e8 = sub(expr_pow(x, y0, N(0.5)), expr_powi(x, sub(y1, N(1)), 3));
-    PRINTS(e8, EXPR_TEXT, "y0^0.5 - (y1 - 1)^3");
+    PRINTS(e8, EXPR_TEXT, "sqrt(y0) - (y1 - 1)^3");
     PRINTS(e8, EXPR_C, "sqrt(y[0]) - (y[1] - 1.0)*(y[1] - 1.0)*(y[1] - 1.0)");
     PRINTS(e8, EXPR_LATEX, "\\sqrt{y_{0}} - \\left(y_{1} - 1\\right)^{3}");
 
@@ -370,9 +370,10 @@ static Tree *gen(int depth)
 {
     Tree *t = &pool[npool++];
     memset(t, 0, sizeof *t);
-    if (depth == 0 || rnd() % 4 == 0) {
-        t->op = (int)(rnd() % 4);
-        t->leaf = (int)(rnd() % 3);
+    if (depth == 0 || rnd() % 10 == 0) {
+        static const int leaves[] = {T_NUM, T_PARAM, T_PARAM, T_VAR, T_VAR, T_TIME};
+        t->op = leaves[rnd() % 6];
+        t->leaf = (int)(rnd() % 2);
         t->c = (double)((int)(rnd() % 7) - 3) / (rnd() % 2 ? 1 : 2);
         return t;
     }
@@ -461,9 +462,10 @@ static void random_point(double *p, double *v, double *tm)
 static void test_random(void)
 {
     int nexpr = 400, bad_value = 0, bad_diff = 0, bad_swap = 0, kinks = 0, compared = 0;
+    int nonzero = 0;
     for (int k = 0; k < nexpr; k++) {
         npool = 0;
-        Tree *t = gen(1 + k % 5);
+        Tree *t = gen(2 + k % 5);
         Expr *e = tree_build(t, false);
         if (tree_build(t, true) != e)
             bad_swap++;
@@ -479,9 +481,9 @@ static void test_random(void)
                 fputc('\n', stderr);
             }
             /* derivative with respect to each kind of leaf */
-            for (int w = 0; w < 3; w++) {
-                Expr *leaf = w == 0 ? V(rep) : w == 1 ? P(rep) : expr_time(x);
-                double *slot = w == 0 ? &v[rep] : w == 1 ? &p[rep] : &tm;
+            for (int w = 0; w < 5; w++) {
+                Expr *leaf = w < 2 ? V(w) : w < 4 ? P(w - 2) : expr_time(x);
+                double *slot = w < 2 ? &v[w] : w < 4 ? &p[w - 2] : &tm;
                 double d = expr_eval(expr_diff(x, e, leaf), &env);
                 double save = *slot, fd[2];
                 for (int j = 0; j < 2; j++) {
@@ -498,6 +500,7 @@ static void test_random(void)
                     continue;
                 }
                 compared++;
+                nonzero += d != 0;
                 if (!close_to(d, fd[0], 1e-5)) {
                     bad_diff++;
                     fprintf(stderr, "derivative mismatch: %.17g vs %.17g for ", d, fd[0]);
@@ -510,6 +513,9 @@ static void test_random(void)
     CHECK(bad_value == 0);
     CHECK(bad_diff == 0);
     CHECK(bad_swap == 0);
+    printf("random: %d expressions, %d derivatives compared (%d nonzero), %d points near a kink\n",
+           nexpr, compared, nonzero, kinks);
+    CHECK(nonzero > 1500);
     CHECK(kinks * 20 < compared); /* the comparison really took place */
 }
 
