@@ -1,5 +1,6 @@
 # Thin driver around CMake. `make` sets up, builds and runs the main job;
-# `make test` sets up, builds and runs every test, then again under ASan+UBSan.
+# `make test` sets up, builds and runs every test, then again under ASan+UBSan
+# (all but the pure-Python reference checks, which run no C code).
 BUILD      ?= build
 BUILD_SAN  ?= build-asan
 JOBS       ?= 2
@@ -26,7 +27,7 @@ test-build: build
 test-asan: setup
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DNSM_SANITIZE=ON
 	cmake --build $(BUILD_SAN) -j $(JOBS)
-	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS) -LE '^reference$$'
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
