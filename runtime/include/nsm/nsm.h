@@ -79,6 +79,7 @@ void nsm_sim_free(nsm_sim *sim);
 int nsm_sim_set_param(nsm_sim *sim, const char *name, double value);
 int nsm_sim_get_param(const nsm_sim *sim, const char *name, double *value);
 int nsm_sim_set_method(nsm_sim *sim, int method);
+int nsm_sim_get_method(const nsm_sim *sim);
 int nsm_sim_set_dt(nsm_sim *sim, double dt);               /* rk4/exact step, adaptive max step */
 int nsm_sim_set_tolerances(nsm_sim *sim, double rtol, double atol);
 int nsm_sim_set_every(nsm_sim *sim, double every);         /* sampling period, 0 = every step */

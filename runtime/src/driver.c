@@ -1,0 +1,290 @@
+/*
+** driver.c: nsm_main, the command-line program of every generated
+** simulator.  Unlike the rest of the library it prints: it is the program.
+**
+**   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
+**   --rtol R  --atol A  --set NAME=VALUE (repeatable)
+**   --out FILE|-  (trajectory CSV)   --events FILE|-  (event CSV)
+**   --max-steps N  --max-event-rate R  --no-zeno  --help
+**
+** Without --out/--events the event log is printed as a table on stdout and a
+** one-line summary on stderr.  Exit status: 0 ok, 1 bad arguments, 3 the
+** simulation failed (files written so far hold complete, flushed lines).
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsm/nsm.h"
+
+typedef struct Driver {
+    const nsm_model *m;
+    const char *prog;
+    FILE *out, *events;   /* CSV streams, NULL if not requested */
+    int table;            /* print the event table on stdout */
+    long nev;
+} Driver;
+
+/* Parse a finite double that fills the whole string. */
+static int parse_num(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return *s && !*end && errno == 0 && isfinite(*v);
+}
+
+/* Print the valid parameter names to f. */
+static void list_params(const nsm_model *m, FILE *f)
+{
+    for (int k = 0; k < m->n_params; k++)
+        fprintf(f, "%s%s", k ? ", " : "", m->params[k].name);
+    if (m->n_params == 0)
+        fprintf(f, "(none)");
+}
+
+/* Usage text. */
+static void usage(const nsm_model *m, const char *prog, FILE *f)
+{
+    fprintf(f,
+            "usage: %s [options]\n"
+            "Simulate the model '%s'%s%s%s.\n\n"
+            "  --t-end T            end time in s (default %g)\n"
+            "  --dt H               step of rk4 and exact, largest step of adaptive (default %g)\n"
+            "  --method M           rk4, adaptive or exact (default %s)\n"
+            "  --every E            trajectory sampling period in s, 0 = every step (default %g)\n"
+            "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
+            "  --set NAME=VALUE     override a parameter (SI units); repeatable\n"
+            "  --out FILE|-         write the trajectory as CSV\n"
+            "  --events FILE|-      write the event log as CSV\n"
+            "  --max-steps N        fail after N steps\n"
+            "  --max-event-rate R   fail when events come faster than R per second\n"
+            "  --no-zeno            do not jump over Zeno cascades\n"
+            "  --help               this text\n\n"
+            "Parameters:\n",
+            prog, m->name, m->title ? " (" : "", m->title ? m->title : "", m->title ? ")" : "",
+            m->t_end, m->dt, nsm_method_name(m->method), m->every);
+    for (int k = 0; k < m->n_params; k++)
+        fprintf(f, "  %-20s %g %s\n", m->params[k].name, m->params[k].value, m->params[k].unit);
+    fprintf(f, "Exit status: 0 ok, 1 bad arguments, 3 simulation failed.\n");
+}
+
+/* Contact column text of an event. */
+static const char *contact_name(const nsm_model *m, const nsm_event *ev, char *buf, size_t len)
+{
+    if (ev->kind == NSM_EV_TIME) {
+        snprintf(buf, len, "switch%d", ev->contact);
+        return buf;
+    }
+    if (ev->contact >= 0 && ev->contact < m->n_gaps)
+        return m->gaps[ev->contact].name;
+    return "-";
+}
+
+/* Event handler: CSV line and/or table row. */
+static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
+{
+    Driver *d = ud;
+    char buf[32];
+    const char *cn = contact_name(d->m, ev, buf, sizeof buf);
+    (void)sim;
+    d->nev++;
+    if (d->events)
+        fprintf(d->events, "%.17g,%s,%s,%.12g,%.12g,%.12g,%.12g,%ld\n", ev->t,
+                nsm_event_kind_name(ev->kind), cn, ev->vrel_before, ev->vrel_after, ev->impulse,
+                ev->energy_lost, ev->count);
+    if (d->table) {
+        if (d->nev == 1)
+            printf("%-20s %-14s %-12s %14s %14s %14s %14s %6s\n", "t [s]", "event", "contact",
+                   "vrel- [m/s]", "vrel+ [m/s]", "impulse [N s]", "lost [J]", "count");
+        printf("%-20.15g %-14s %-12s %14.6g %14.6g %14.6g %14.6g %6ld\n", ev->t,
+               nsm_event_kind_name(ev->kind), cn, ev->vrel_before, ev->vrel_after, ev->impulse,
+               ev->energy_lost, ev->count);
+    }
+    return 0;
+}
+
+/* Sample handler: one trajectory CSV line. */
+static int on_sample(void *ud, const nsm_sim *sim, double t)
+{
+    Driver *d = ud;
+    if (!d->out)
+        return 0;
+    fprintf(d->out, "%.12g", t);
+    for (int k = 0; k < d->m->n_outputs; k++)
+        fprintf(d->out, ",%.12g", nsm_sim_output(sim, k));
+    fputc('\n', d->out);
+    return 0;
+}
+
+/* Open an output stream: "-" is stdout. */
+static FILE *open_out(const char *path)
+{
+    return strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+}
+
+/* Close a stream opened by open_out. */
+static void close_out(FILE *f)
+{
+    if (f && f != stdout)
+        fclose(f);
+    else if (f)
+        fflush(f);
+}
+
+/* Report a usage error; returns the exit status 1. */
+static int bad(const char *prog, const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "%s: error: ", prog);
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n(try --help)\n");
+    return 1;
+}
+
+/* The program: parse options, run, write CSV, report.  Returns the exit
+** status. */
+int nsm_main(const nsm_model *m, int argc, char **argv)
+{
+    Driver d = { m, argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), NULL, NULL, 1, 0 };
+    const char *out_path = NULL, *ev_path = NULL;
+    double t_end, v, rtol = 1e-9, atol = 1e-12;
+    if (!m)
+        return 1;
+    const char *slash = strrchr(d.prog, '/');
+    if (slash)
+        d.prog = slash + 1;
+    nsm_sim *sim = nsm_sim_create(m);
+    if (!sim) {
+        fprintf(stderr, "%s: error: cannot create the simulation (model ABI %d, runtime ABI %d, "
+                "or out of memory)\n", d.prog, m->abi, NSM_ABI_VERSION);
+        return 1;
+    }
+    t_end = m->t_end;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = strcmp(a, "--help") && strcmp(a, "-h") && strcmp(a, "--no-zeno");
+        if (takes && !val && strncmp(a, "--", 2) == 0) {
+            nsm_sim_free(sim);
+            return bad(d.prog, "option %s needs a value%s", a, "");
+        }
+        int rc = 0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(m, d.prog, stdout);
+            nsm_sim_free(sim);
+            return 0;
+        } else if (!strcmp(a, "--no-zeno")) {
+            nsm_sim_set_zeno(sim, 0);
+            continue;
+        } else if (!strcmp(a, "--t-end")) {
+            rc = !parse_num(val, &t_end) || t_end < 0;
+        } else if (!strcmp(a, "--dt")) {
+            rc = !parse_num(val, &v) || nsm_sim_set_dt(sim, v);
+        } else if (!strcmp(a, "--every")) {
+            rc = !parse_num(val, &v) || nsm_sim_set_every(sim, v);
+        } else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
+            rc = !parse_num(val, &v);
+            if (!rc) {
+                if (a[2] == 'r')
+                    rtol = v;
+                else
+                    atol = v;
+                rc = nsm_sim_set_tolerances(sim, rtol, atol) != 0;
+            }
+        } else if (!strcmp(a, "--method")) {
+            int meth = nsm_method_parse(val);
+            if (meth < 0) {
+                nsm_sim_free(sim);
+                return bad(d.prog, "unknown method '%s' (valid: rk4, adaptive, exact)%s", val, "");
+            }
+            nsm_sim_set_method(sim, meth);
+        } else if (!strcmp(a, "--set")) {
+            char name[128];
+            const char *eq = strchr(val, '=');
+            if (!eq || eq == val || (size_t)(eq - val) >= sizeof name) {
+                nsm_sim_free(sim);
+                return bad(d.prog, "--set needs NAME=VALUE, got '%s'%s", val, "");
+            }
+            memcpy(name, val, eq - val);
+            name[eq - val] = 0;
+            if (nsm_sim_get_param(sim, name, &v)) {
+                fprintf(stderr, "%s: error: unknown parameter '%s'; valid parameters: ", d.prog, name);
+                list_params(m, stderr);
+                fprintf(stderr, "\n");
+                nsm_sim_free(sim);
+                return 1;
+            }
+            if (!parse_num(eq + 1, &v)) {
+                nsm_sim_free(sim);
+                return bad(d.prog, "bad value '%s' for parameter '%s' (expected a number)", eq + 1, name);
+            }
+            nsm_sim_set_param(sim, name, v);
+        } else if (!strcmp(a, "--out")) {
+            out_path = val;
+        } else if (!strcmp(a, "--events")) {
+            ev_path = val;
+        } else if (!strcmp(a, "--max-steps")) {
+            rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_steps(sim, (long)v);
+        } else if (!strcmp(a, "--max-event-rate")) {
+            rc = !parse_num(val, &v) || nsm_sim_set_max_event_rate(sim, v);
+        } else {
+            nsm_sim_free(sim);
+            return bad(d.prog, "unknown option '%s'%s", a, "");
+        }
+        if (rc) {
+            nsm_sim_free(sim);
+            return bad(d.prog, "bad value '%s' for %s", val, a);
+        }
+        i++;
+    }
+    if (nsm_sim_reset(sim)) {
+        fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
+    if (out_path && !(d.out = open_out(out_path))) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "cannot write '%s'%s", out_path, "");
+    }
+    if (ev_path && !(d.events = open_out(ev_path))) {
+        close_out(d.out);
+        nsm_sim_free(sim);
+        return bad(d.prog, "cannot write '%s'%s", ev_path, "");
+    }
+    d.table = !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-"));
+    if (d.out) {
+        fprintf(d.out, "t [s]");
+        for (int k = 0; k < m->n_outputs; k++) {
+            const nsm_output_info *o = &m->outputs[k];
+            if (o->unit && *o->unit)
+                fprintf(d.out, ",%s [%s]", o->name, o->unit);
+            else
+                fprintf(d.out, ",%s", o->name);
+        }
+        fputc('\n', d.out);
+    }
+    if (d.events)
+        fprintf(d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
+    nsm_sim_set_event_handler(sim, on_event, &d);
+    nsm_sim_set_sample_handler(sim, on_sample, &d);
+    /* the reset above ran before the handlers were installed: replay the
+     * initial transitions by resetting again now that they are */
+    nsm_sim_reset(sim);
+    int rc = nsm_sim_run_until(sim, t_end);
+    close_out(d.out);
+    close_out(d.events);
+    fflush(stdout);
+    double kin, pot, diss, inj;
+    double err = nsm_sim_energy(sim, &kin, &pot, &diss, &inj);
+    if (rc) {
+        fprintf(stderr, "%s: error: simulation failed: %s\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 3;
+    }
+    fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s, energy error %.3g J\n",
+            d.prog, nsm_sim_events(sim), nsm_sim_steps(sim), nsm_sim_time(sim),
+            nsm_method_name(nsm_sim_get_method(sim)), err);
+    nsm_sim_free(sim);
+    return 0;
+}

@@ -1,0 +1,351 @@
+/*
+** dynamics.c: a mode's equations of motion, contact forces and event
+** functions, from the model's straight-line functions when it derived the
+** mode, else from the numeric tables (the generic path):
+**
+**   M a = F + W_R^T lambda_R,   F = f_ext + f_const - K x - C v + sum_pen w_j (k p + c p')
+**   W_R a = 0 for the closed impact gaps R  =>  (W_R M^-1 W_R^T) lambda_R = -W_R M^-1 F
+**
+** Also the complementarity problems the transitions solve (the force LCP that
+** decides which touching gaps stick) and the projection of velocities onto
+** the closed set.  Small arrays live on the stack (sizes n and g <= 32).
+*/
+#include <math.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+/* Dot product of two n-vectors. */
+double rt_dot(int n, const double *a, const double *b)
+{
+    double r = 0;
+    for (int i = 0; i < n; i++)
+        r += a[i] * b[i];
+    return r;
+}
+
+/* Gap j at positions x: w_j . x + d_j. */
+double rt_gap(const nsm_sim *s, int j, const double *x)
+{
+    return rt_dot(s->n, s->num.W + (size_t)j * s->n, x) + s->num.d[j];
+}
+
+/* True when gap j is a penalty gap engaged in mode. */
+static int is_pen(const nsm_sim *s, unsigned mode, int j)
+{
+    return s->m->gaps[j].law == NSM_LAW_PENALTY && (mode >> j & 1u);
+}
+
+/* True when gap j is an impact gap held shut in mode. */
+static int is_shut(const nsm_sim *s, unsigned mode, int j)
+{
+    return s->m->gaps[j].law == NSM_LAW_IMPACT && (mode >> j & 1u);
+}
+
+/* F = fext + cflag*f_const - K x - C v + engaged penalty forces.  With cflag 0
+** the affine constants (f_const, gap offsets d) are left out, which makes F
+** linear in (x, v, fext): the exact method builds its matrices that way. */
+void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                    const double *fext, int cflag, double *F)
+{
+    int n = s->n;
+    for (int i = 0; i < n; i++) {
+        const double *Ki = s->num.K + (size_t)i * n, *Ci = s->num.C + (size_t)i * n;
+        F[i] = (fext ? fext[i] : 0) + (cflag ? s->num.fconst[i] : 0)
+             - rt_dot(n, Ki, x) - rt_dot(n, Ci, v);
+    }
+    for (int j = 0; j < s->g; j++) {
+        if (!is_pen(s, mode, j))
+            continue;
+        const double *w = s->num.W + (size_t)j * n;
+        double p = -(rt_dot(n, w, x) + (cflag ? s->num.d[j] : 0));
+        double pd = -rt_dot(n, w, v);
+        double f = s->num.kc[j] * p + s->num.cc[j] * pd;
+        for (int i = 0; i < n; i++)
+            F[i] += w[i] * f;
+    }
+}
+
+/* Delassus matrix D = W_S M^-1 W_S^T over the gaps listed in idx[0..r-1]. */
+static void delassus(const nsm_sim *s, const int *idx, int r, double *D)
+{
+    int n = s->n;
+    for (int a = 0; a < r; a++)
+        for (int b = 0; b < r; b++) {
+            const double *wa = s->num.W + (size_t)idx[a] * n, *wb = s->num.W + (size_t)idx[b] * n;
+            double sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += wa[i] * s->minv[i] * wb[i];
+            D[a * r + b] = sum;
+        }
+}
+
+/* Gaps of a bitmask as an index list; returns their number. */
+static int set_list(const nsm_sim *s, unsigned set, int *idx)
+{
+    int r = 0;
+    for (int j = 0; j < s->g; j++)
+        if (set >> j & 1u)
+            idx[r++] = j;
+    return r;
+}
+
+/* Impact gaps held shut in mode, as a bitmask. */
+static unsigned shut_set(const nsm_sim *s, unsigned mode)
+{
+    unsigned r = 0;
+    for (int j = 0; j < s->g; j++)
+        if (is_shut(s, mode, j))
+            r |= 1u << j;
+    return r;
+}
+
+/* Accelerations a for the force F in mode, and the forces lambda of the
+** closed impact gaps (lam may be NULL; entries of other gaps are set to 0).
+** Returns NSM_ENUMERIC when the closed constraints are redundant. */
+int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam)
+{
+    int n = s->n, idx[RT_MAXG];
+    int r = set_list(s, shut_set(s, mode), idx);
+    for (int i = 0; i < n; i++)
+        a[i] = s->minv[i] * F[i];
+    if (lam)
+        for (int j = 0; j < s->g; j++)
+            lam[j] = 0;
+    if (r == 0)
+        return NSM_OK;
+    double D[RT_MAXG * RT_MAXG], mu[RT_MAXG];
+    delassus(s, idx, r, D);
+    for (int k = 0; k < r; k++)
+        mu[k] = -rt_dot(n, s->num.W + (size_t)idx[k] * n, a);
+    if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
+        return NSM_ENUMERIC;
+    for (int k = 0; k < r; k++) {
+        const double *w = s->num.W + (size_t)idx[k] * n;
+        for (int i = 0; i < n; i++)
+            a[i] += s->minv[i] * w[i] * mu[k];
+        if (lam)
+            lam[idx[k]] = mu[k];
+    }
+    return NSM_OK;
+}
+
+/* Energy rates appended to a derivative: dissipation v^T C v plus engaged
+** penalty dampers c (w.v)^2, and the power of the external forces. */
+static void energy_rates(const nsm_sim *s, unsigned mode, const double *v, const double *fext,
+                         double *Yd)
+{
+    int n = s->n;
+    double pd = 0;
+    for (int i = 0; i < n; i++)
+        pd += v[i] * rt_dot(n, s->num.C + (size_t)i * n, v);
+    for (int j = 0; j < s->g; j++)
+        if (is_pen(s, mode, j)) {
+            double wv = rt_dot(n, s->num.W + (size_t)j * n, v);
+            pd += s->num.cc[j] * wv * wv;
+        }
+    Yd[2 * n] = pd;
+    Yd[2 * n + 1] = rt_dot(n, fext, v);
+}
+
+/* External force at time t with the current switches (zeros if none). */
+static void ext_force(const nsm_sim *s, double t, double *f)
+{
+    for (int i = 0; i < s->n; i++)
+        f[i] = 0;
+    if (s->m->force)
+        s->m->force(t, s->sw, s->p, s->c, f);
+}
+
+/* Derivative of Y by the generic path. */
+int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd)
+{
+    int n = s->n;
+    double f[n], F[n];
+    ext_force(s, t, f);
+    rt_force_parts(s, mode, Y, Y + n, f, 1, F);
+    memcpy(Yd, Y + n, sizeof(double) * n);
+    int rc = rt_accel_from_force(s, mode, F, Yd + n, NULL);
+    energy_rates(s, mode, Y + n, f, Yd);
+    return rc;
+}
+
+/* Derivative of Y: the model's derived right-hand side of the mode if it has
+** one, else the generic path; energy rates appended either way. */
+int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd)
+{
+    const nsm_model *m = s->m;
+    if (m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
+        double f[s->n];
+        ext_force(s, t, f);
+        energy_rates(s, mode, Y + s->n, f, Yd);
+        return NSM_OK;
+    }
+    return rt_deriv_generic(s, mode, t, Y, Yd);
+}
+
+/* Contact forces of all gaps in mode (0 for open gaps): the constraint
+** forces of closed impact gaps, k p + c p' for engaged penalty gaps. */
+int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double *lam)
+{
+    const nsm_model *m = s->m;
+    int n = s->n;
+    if (m->lambda && m->lambda(mode, t, y, s->sw, s->p, s->c, lam) == 0)
+        return NSM_OK;
+    double f[n], F[n], a[n];
+    ext_force(s, t, f);
+    rt_force_parts(s, mode, y, y + n, f, 1, F);
+    int rc = rt_accel_from_force(s, mode, F, a, lam);
+    for (int j = 0; j < s->g; j++)
+        if (is_pen(s, mode, j)) {
+            const double *w = s->num.W + (size_t)j * n;
+            lam[j] = -s->num.kc[j] * rt_gap(s, j, y) - s->num.cc[j] * rt_dot(n, w, y + n);
+        }
+    return rc;
+}
+
+/* Event functions and their time derivatives by the generic path, per the
+** table in nsm/model.h. */
+int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev,
+                      double *evd)
+{
+    int n = s->n, g = s->g;
+    const double *x = y, *v = y + n;
+    double f[n], fd[n], F[n], a[n], lam[g + 1], dF[n], da[n], dlam[g + 1];
+    ext_force(s, t, f);
+    for (int i = 0; i < n; i++)
+        fd[i] = 0;
+    if (s->m->force_dot)
+        s->m->force_dot(t, s->sw, s->p, s->c, fd);
+    rt_force_parts(s, mode, x, v, f, 1, F);
+    int rc = rt_accel_from_force(s, mode, F, a, lam);
+    if (rc)
+        return rc;
+    /* dF/dt = f' - K v - C a + engaged penalty w (k p' + c p''), linear in (v, a) */
+    rt_force_parts(s, mode, v, a, fd, 0, dF);
+    rc = rt_accel_from_force(s, mode, dF, da, dlam);
+    if (rc)
+        return rc;
+    for (int j = 0; j < g; j++) {
+        const double *w = s->num.W + (size_t)j * n;
+        double gap = rt_gap(s, j, x), wv = rt_dot(n, w, v), wa = rt_dot(n, w, a);
+        double k = s->num.kc[j], c = s->num.cc[j];
+        int closed = mode >> j & 1u;
+        if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
+            ev[j] = closed ? lam[j] : gap;
+            evd[j] = closed ? dlam[j] : wv;
+        } else if (!closed) {
+            double fs = k * gap + c * wv;
+            if (s->m->gaps[j].release == NSM_RELEASE_GAP || gap >= fs) {
+                ev[j] = gap;
+                evd[j] = wv;
+            } else {
+                ev[j] = fs;
+                evd[j] = k * wv + c * wa;
+            }
+        } else if (s->m->gaps[j].release == NSM_RELEASE_FORCE) {
+            ev[j] = -k * gap - c * wv;
+            evd[j] = -k * wv - c * wa;
+        } else {
+            ev[j] = -gap;
+            evd[j] = -wv;
+        }
+    }
+    return NSM_OK;
+}
+
+/* Event functions of every gap in mode and their derivatives: the model's
+** derived ones if it has them, else the generic path. */
+int rt_events(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev, double *evd)
+{
+    const nsm_model *m = s->m;
+    if (m->event && m->event(mode, t, y, s->sw, s->p, s->c, ev, evd) == 0)
+        return NSM_OK;
+    return rt_events_generic(s, mode, t, y, ev, evd);
+}
+
+/* Size below which gap j counts as closed: rounding of w.x + d. */
+double rt_gap_tol(const nsm_sim *s, int j, const double *x)
+{
+    const double *w = s->num.W + (size_t)j * s->n;
+    double sc = fabs(s->num.d[j]);
+    for (int i = 0; i < s->n; i++)
+        sc += fabs(w[i] * x[i]);
+    return 1e-10 * sc + 1e-14;
+}
+
+/* Relative velocity below which gap j counts as at rest. */
+double rt_vel_tol(const nsm_sim *s, int j, const double *v)
+{
+    const double *w = s->num.W + (size_t)j * s->n;
+    double sc = 0;
+    for (int i = 0; i < s->n; i++)
+        sc += fabs(w[i] * v[i]);
+    return 1e-9 * sc + 1e-12;
+}
+
+/* Magnitude of the forces acting at (t, y): the scale of force rounding. */
+double rt_force_scale(const nsm_sim *s, double t, const double *y)
+{
+    int n = s->n;
+    double f[n], sc = 0;
+    ext_force(s, t, f);
+    for (int i = 0; i < n; i++) {
+        sc += fabs(f[i]) + fabs(s->num.fconst[i]);
+        for (int k = 0; k < n; k++)
+            sc += fabs(s->num.K[(size_t)i * n + k] * y[k]) + fabs(s->num.C[(size_t)i * n + k] * y[n + k]);
+    }
+    return sc;
+}
+
+/* The force LCP that decides which touching gaps of cand stick:
+** lambda >= 0 _|_ W_S a >= 0 with a = M^-1 (F + W_S^T lambda), F the forces of
+** mode's engaged penalty gaps and springs (impact constraints left out).
+** lam[j] gets lambda for j in cand, 0 elsewhere. */
+int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y, unsigned cand,
+                 double *lam)
+{
+    int n = s->n, idx[RT_MAXG];
+    int r = set_list(s, cand, idx);
+    for (int j = 0; j < s->g; j++)
+        lam[j] = 0;
+    if (r == 0)
+        return NSM_OK;
+    double f[n], F[n], a[n], D[RT_MAXG * RT_MAXG], q[RT_MAXG], z[RT_MAXG];
+    unsigned pen = mode & ~shut_set(s, mode);
+    ext_force(s, t, f);
+    rt_force_parts(s, pen, y, y + n, f, 1, F);
+    for (int i = 0; i < n; i++)
+        a[i] = s->minv[i] * F[i];
+    delassus(s, idx, r, D);
+    for (int k = 0; k < r; k++)
+        q[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, a);
+    if (nsm_lcp_solve(r, D, q, z, NULL) != NSM_LA_OK)
+        return NSM_ENUMERIC;
+    for (int k = 0; k < r; k++)
+        lam[idx[k]] = z[k];
+    return NSM_OK;
+}
+
+/* Remove the relative velocities of the gaps in set, in the metric of M
+** (the plastic projection): v -= M^-1 W^T D^-1 W v. */
+int rt_project(const nsm_sim *s, unsigned set, double *v)
+{
+    int n = s->n, idx[RT_MAXG];
+    int r = set_list(s, set, idx);
+    if (r == 0)
+        return NSM_OK;
+    double D[RT_MAXG * RT_MAXG], mu[RT_MAXG];
+    delassus(s, idx, r, D);
+    for (int k = 0; k < r; k++)
+        mu[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, v);
+    if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
+        return NSM_ENUMERIC;
+    for (int k = 0; k < r; k++) {
+        const double *w = s->num.W + (size_t)idx[k] * n;
+        for (int i = 0; i < n; i++)
+            v[i] -= s->minv[i] * w[i] * mu[k];
+    }
+    return NSM_OK;
+}

@@ -1,0 +1,109 @@
+/*
+** rt.h: internals of libnsmrt shared by its source files.
+**
+** The simulation object, the evaluation of a mode's dynamics and event
+** functions (dynamics.c), the integrators and event location (step.c), and
+** the transitions and run loop (run.c).  Not installed.
+**
+** The integrated state is Y = (x[n], v[n], Ed, Ew) with N = 2n + 2: the
+** mechanical state followed by the dissipated energy (dampers and engaged
+** penalty dampers) and the work of the external forces, integrated as ODE
+** states by the same method as the motion.
+*/
+#ifndef NSM_RT_H
+#define NSM_RT_H
+
+#include "nsm/nsm.h"
+
+#define RT_MAXG 32            /* gaps are a bitmask in an unsigned */
+#define RT_RING 32            /* event times kept for the rate guard */
+#define RT_CACHE 8            /* propagators kept by the exact method */
+
+/* One cached propagator of the exact method: exp(A h) of a mode's augmented
+** matrix and the Van Loan integrals of the dissipation and work forms. */
+typedef struct RtProp {
+    int used;
+    unsigned mode;
+    unsigned long swkey;
+    double h;
+    double *E, *Qd, *Qw;      /* na*na each */
+} RtProp;
+
+struct nsm_sim {
+    const nsm_model *m;
+    int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
+    int na;                   /* exact method: 2n + n_gen + 1 */
+    double *p, *c;            /* parameters (with overrides), constants */
+    nsm_numeric num;
+    double *minv;             /* 1/mass */
+
+    int method;
+    double dt, every, rtol, atol;
+    long max_steps;
+    double max_rate;
+    int zeno_on;
+    nsm_event_fn on_event;  void *ev_ud;
+    nsm_sample_fn on_sample; void *sa_ud;
+
+    int ready;                /* reset succeeded */
+    int failed;               /* status of the failure that stopped the run */
+    double t;
+    double *y;                /* N */
+    unsigned mode;
+    int *sw;
+    double *sw_last;          /* time of the last flip of each switch */
+    double h_adapt;           /* adaptive: next trial step */
+    double E0;                /* mechanical energy at t = 0 */
+    double Ejump;             /* energy removed by transitions (impacts, projections) */
+    long steps, nevents;
+    long sample_k;
+    double ring[RT_RING];
+    long ring_n;
+
+    /* Zeno detection, per gap */
+    double *z_last, *z_tau;
+    int *z_geo, *z_count;
+
+    RtProp cache[RT_CACHE];
+    int cache_next;
+
+    double *work;             /* scratch, see sim.c */
+    char msg[512];
+};
+
+/* sim.c */
+int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
+void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len);
+int rt_emit(nsm_sim *s, const nsm_event *ev);
+double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y);
+
+/* dynamics.c */
+double rt_gap(const nsm_sim *s, int j, const double *x);
+double rt_dot(int n, const double *a, const double *b);
+void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                    const double *fext, int cflag, double *F);
+int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam);
+int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd);
+int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd);
+int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double *lam);
+int rt_events(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev, double *evd);
+int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev, double *evd);
+double rt_gap_tol(const nsm_sim *s, int j, const double *x);
+double rt_vel_tol(const nsm_sim *s, int j, const double *v);
+double rt_force_scale(const nsm_sim *s, double t, const double *y);
+int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y,
+                 unsigned cand, double *lam);
+int rt_project(const nsm_sim *s, unsigned set, double *v);
+
+/* step.c */
+int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
+int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
+int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h,
+              double s0, double sd0, double *tau, double *Ys);
+void rt_cache_clear(nsm_sim *s);
+int rt_exact_check(nsm_sim *s, double t_end);
+
+/* run.c */
+int rt_initial_mode(nsm_sim *s);
+
+#endif

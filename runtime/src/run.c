@@ -1,0 +1,507 @@
+/*
+** run.c: the run loop and the transitions between modes.
+**
+** Steps inside the current mode, watches every event function (and the time
+** switches), lands on the earliest event and applies its transition.  Every
+** transition ends with settle(), which decides by complementarity which
+** touching impact gaps are held shut: the force LCP
+**     lambda >= 0  _|_  w.a >= 0
+** over gaps with zero gap and zero relative velocity.  Impacts solve the
+** impulse LCP  P >= 0 _|_ w.v+ + e w.v- >= 0  with  v+ = v- + M^-1 W^T P.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+/* Bit mask of the impact gaps. */
+static unsigned impact_bits(const nsm_sim *s)
+{
+    unsigned r = 0;
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_IMPACT)
+            r |= 1u << j;
+    return r;
+}
+
+static double wdot(const nsm_sim *s, int j, const double *v)
+{
+    return rt_dot(s->n, s->num.W + (size_t)j * s->n, v);
+}
+
+/* Log one event record. */
+static int log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                     long count)
+{
+    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
+    return rt_emit(s, &ev);
+}
+
+/* Forget the impact history of gap j (Zeno detection). */
+static void zeno_forget(nsm_sim *s, int j)
+{
+    s->z_last[j] = -1;
+    s->z_tau[j] = 0;
+    s->z_geo[j] = s->z_count[j] = 0;
+}
+
+/* Force rounding level at the current state: forces below it count as 0. */
+static double force_tol(const nsm_sim *s, unsigned mode, const double *y)
+{
+    double sc = rt_force_scale(s, s->t, y);
+    for (int j = 0; j < s->g; j++)
+        if (mode >> j & 1u)
+            sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * wdot(s, j, y + s->n));
+    return 1e-10 * sc + 1e-300;
+}
+
+/* Decide the closed set of impact gaps by the force LCP over the gaps that
+** touch at rest (or are held shut), project the velocities onto it and log
+** stick / separation against the mode ref.  Gaps in forced_open stay open
+** (a separation just located). */
+static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
+{
+    int n = s->n;
+    double *y = s->y, *v = s->y + n, lam[RT_MAXG], vb[RT_MAXG];
+    unsigned imp = impact_bits(s), cand = 0, closed = 0;
+    for (int j = 0; j < s->g; j++) {
+        vb[j] = wdot(s, j, v);
+        if (!(imp >> j & 1u) || (forced_open >> j & 1u))
+            continue;
+        if ((s->mode >> j & 1u) ||
+            (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && fabs(vb[j]) <= rt_vel_tol(s, j, v)))
+            cand |= 1u << j;
+    }
+    if (rt_force_lcp(s, s->mode, s->t, y, cand, lam))
+        return rt_fail(s, NSM_ENUMERIC, -1, "no solution of the contact force problem");
+    double tol = force_tol(s, s->mode, y);
+    for (int j = 0; j < s->g; j++)
+        if ((cand >> j & 1u) && lam[j] > tol)
+            closed |= 1u << j;
+    double Eb = rt_mech_energy(s, s->mode, y);
+    if (rt_project(s, closed, v))
+        return rt_fail(s, NSM_ENUMERIC, -1, "redundant closed contacts");
+    s->mode = (s->mode & ~imp) | closed;
+    double lost = Eb - rt_mech_energy(s, s->mode, y);
+    s->Ejump += lost;
+    for (int j = 0; j < s->g; j++) {
+        int rc = 0;
+        if ((closed >> j & 1u) && !(ref >> j & 1u)) {
+            zeno_forget(s, j);
+            rc = log_event(s, NSM_EV_STICK, j, vb[j], wdot(s, j, v), 0, lost, 1);
+            lost = 0;
+        } else if ((imp >> j & 1u) && !(closed >> j & 1u) && (ref >> j & 1u)) {
+            zeno_forget(s, j);
+            rc = log_event(s, NSM_EV_SEPARATION, j, vb[j], wdot(s, j, v), 0, 0, 1);
+        }
+        if (rc)
+            return rc;
+    }
+    return NSM_OK;
+}
+
+/* Jump over a Zeno cascade of gap j whose last impact was just applied: the
+** impacts accumulate at t* = t + e tau/(1 - e) (tau the last flight time);
+** remove the relative velocity (plastic projection), move to t* in the mode
+** the force LCP chooses there, log one zeno event, and settle. */
+static int zeno_jump(nsm_sim *s, int j, unsigned ref)
+{
+    int n = s->n, rc;
+    double e = s->num.e[j], tstar = s->t + e * s->z_tau[j] / (1 - e);
+    long count = s->z_count[j];
+    double *v = s->y + n, vb = wdot(s, j, v), lam[RT_MAXG];
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    unsigned imp = impact_bits(s), cand = (s->mode & imp) | 1u << j;
+    if (rt_project(s, 1u << j, v))
+        return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+    if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
+        return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
+    if (lam[j] > force_tol(s, s->mode, s->y))
+        s->mode |= 1u << j;
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    s->Ejump += lost;
+    double Y1[s->N];
+    while (s->t < tstar) {
+        double h = tstar - s->t;
+        if ((rc = rt_step(s, s->t, s->y, &h, Y1)))
+            return rc;
+        memcpy(s->y, Y1, sizeof Y1);
+        s->t = s->t + h >= tstar ? tstar : s->t + h;
+    }
+    zeno_forget(s, j);
+    if ((rc = log_event(s, NSM_EV_ZENO, j, vb, wdot(s, j, v), 0, lost, count)))
+        return rc;
+    return settle(s, ref, 0);
+}
+
+/* Impact of open impact gap j: the impulse LCP over the touching gaps, then
+** Zeno detection and settle. */
+static int impact(nsm_sim *s, int j)
+{
+    int n = s->n, idx[RT_MAXG], r = 0;
+    double *y = s->y, *v = s->y + n, vb[RT_MAXG];
+    unsigned imp = impact_bits(s), set = 0, ref = s->mode;
+    for (int i = 0; i < s->g; i++) {
+        vb[i] = wdot(s, i, v);
+        if (!(imp >> i & 1u))
+            continue;
+        if (i == j || (s->mode >> i & 1u) ||
+            (fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y) && vb[i] < 0)) {
+            set |= 1u << i;
+            idx[r++] = i;
+        }
+    }
+    double D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
+    for (int a = 0; a < r; a++) {
+        const double *wa = s->num.W + (size_t)idx[a] * n;
+        for (int b = 0; b < r; b++) {
+            const double *wb = s->num.W + (size_t)idx[b] * n;
+            double sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += wa[i] * s->minv[i] * wb[i];
+            D[a * r + b] = sum;
+        }
+        q[a] = (1 + s->num.e[idx[a]]) * vb[idx[a]];
+    }
+    if (nsm_lcp_solve(r, D, q, P, NULL) != NSM_LA_OK)
+        return rt_fail(s, NSM_ENUMERIC, j, "no solution of the impact problem");
+    double Eb = rt_mech_energy(s, s->mode, y);
+    for (int a = 0; a < r; a++) {
+        const double *w = s->num.W + (size_t)idx[a] * n;
+        for (int i = 0; i < n; i++)
+            v[i] += s->minv[i] * w[i] * P[a];
+    }
+    s->mode &= ~set;
+    s->Ejump += Eb - rt_mech_energy(s, s->mode, y);
+    for (int a = 0; a < r; a++) {
+        int i = idx[a];
+        double va = wdot(s, i, v);
+        if (P[a] <= 0 && i != j)
+            continue;
+        int rc = log_event(s, NSM_EV_IMPACT, i, vb[i], va, P[a], -P[a] * (vb[i] + va) / 2, 1);
+        if (rc)
+            return rc;
+    }
+    double e = s->num.e[j];
+    if (r == 1 && e > 0 && e < 1 && s->zeno_on) {
+        if (s->z_last[j] >= 0) {
+            double tau = s->t - s->z_last[j];
+            if (s->z_tau[j] > 0 && fabs(tau / (s->z_tau[j] * e) - 1) < 0.05) {
+                s->z_geo[j]++;
+            } else {
+                s->z_geo[j] = 0;
+                s->z_count[j] = 1;
+            }
+            s->z_tau[j] = tau;
+        }
+        s->z_last[j] = s->t;
+        s->z_count[j]++;
+        if (s->z_geo[j] >= 3 && s->z_tau[j] < s->dt)
+            return zeno_jump(s, j, ref);
+    }
+    return settle(s, ref, 0);
+}
+
+/* Apply the transition of event function j, just landed on. */
+static int transition(nsm_sim *s, int j)
+{
+    unsigned bit = 1u << j, ref = s->mode;
+    const double *v = s->y + s->n;
+    int closed = (s->mode & bit) != 0, rc;
+    if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
+        if (!closed)
+            return impact(s, j);
+        s->mode &= ~bit;
+        zeno_forget(s, j);
+        if ((rc = log_event(s, NSM_EV_SEPARATION, j, wdot(s, j, v), wdot(s, j, v), 0, 0, 1)))
+            return rc;
+        return settle(s, s->mode, bit);
+    }
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    s->mode ^= bit;
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    s->Ejump += lost;
+    rc = log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, wdot(s, j, v),
+                   wdot(s, j, v), 0, lost, 1);
+    if (rc)
+        return rc;
+    return settle(s, ref & ~bit, 0);
+}
+
+/* Initial mode at t = 0: penalty gaps penetrated (or touching and closing)
+** are engaged, touching impact gaps at rest are closed if the force LCP says
+** so, touching impact gaps closing get their impact now. */
+int rt_initial_mode(nsm_sim *s)
+{
+    int n = s->n, rc;
+    const double *y = s->y, *v = s->y + n;
+    s->mode = 0;
+    for (int j = 0; j < s->g; j++) {
+        double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = wdot(s, j, v);
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY) {
+            double f = -s->num.kc[j] * gap - s->num.cc[j] * wv;
+            int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
+                                                              : (gap <= tol && f > 0);
+            if (on)
+                s->mode |= 1u << j;
+        } else if (gap < -tol) {
+            return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
+        }
+    }
+    if ((rc = settle(s, 0, 0)))
+        return rc;
+    for (int j = 0; j < s->g; j++) {
+        if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
+            continue;
+        if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v))
+            if ((rc = impact(s, j)))
+                return rc;
+    }
+    return NSM_OK;
+}
+
+/* Rounding level of event function j at y (a gap, a force, or both for
+** penalty gaps). */
+static double event_tol(const nsm_sim *s, int j, const double *y)
+{
+    double gt = rt_gap_tol(s, j, y);
+    int closed = s->mode >> j & 1u;
+    if (s->m->gaps[j].law == NSM_LAW_IMPACT)
+        return closed ? force_tol(s, s->mode, y) : gt;
+    double k = s->num.kc[j], c = s->num.cc[j];
+    double ft = 1e-10 * (fabs(k * rt_gap(s, j, y)) + fabs(c * wdot(s, j, y + s->n))) + k * gt;
+    return fmax(gt, ft);
+}
+
+/* Minimum over theta in [0, 1] of the cubic Hermite interpolant of s on a
+** step h; returns theta and the value in *smin. */
+static double hermite_min(double s0, double d0, double s1, double d1, double h, double *smin)
+{
+    /* p(th) = s0 + th h d0 + th^2 (3(s1-s0) - h(2 d0 + d1)) + th^3 (2(s0-s1) + h(d0 + d1)) */
+    double b = h * d0, c = 3 * (s1 - s0) - h * (2 * d0 + d1), d = 2 * (s0 - s1) + h * (d0 + d1);
+    double best = 0, bv = s0;
+    /* roots of p' = b + 2 c th + 3 d th^2 */
+    double A = 3 * d, B = 2 * c, C = b, r[2];
+    int nr = 0;
+    if (fabs(A) < 1e-300) {
+        if (B != 0)
+            r[nr++] = -C / B;
+    } else {
+        double disc = B * B - 4 * A * C;
+        if (disc >= 0) {
+            double sq = sqrt(disc);
+            r[nr++] = (-B + sq) / (2 * A);
+            r[nr++] = (-B - sq) / (2 * A);
+        }
+    }
+    for (int k = 0; k < nr; k++)
+        if (r[k] > 0 && r[k] < 1) {
+            double th = r[k], val = s0 + th * (b + th * (c + th * d));
+            if (val < bv) {
+                bv = val;
+                best = th;
+            }
+        }
+    *smin = bv;
+    return best;
+}
+
+/* Look for events of the gaps inside the step (t0, Y0) -> (t0 + h, Y1):
+** s falling from > 0 to <= 0, from ~0 to clearly negative, or a grazing
+** dip the Hermite interpolant reveals.  On an event, *jev is the earliest
+** one, *tau its offset and Ys the state there; else *jev = -1. */
+static int detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int *jev,
+                  double *tau, double *Ys)
+{
+    int g = s->g, rc;
+    *jev = -1;
+    if (g == 0)
+        return NSM_OK;
+    double e0[g], d0[g], e1[g], d1[g], Yj[s->N], Yg[s->N], best = HUGE_VAL;
+    if ((rc = rt_events(s, s->mode, t0, Y0, e0, d0)) || (rc = rt_events(s, s->mode, t0 + h, Y1, e1, d1)))
+        return rt_fail(s, rc, -1, "event functions could not be evaluated");
+    for (int j = 0; j < g; j++) {
+        double nz0 = event_tol(s, j, Y0), nz1 = event_tol(s, j, Y1), hj = h, tj;
+        int cross = (e0[j] > nz0 && e1[j] <= 0) || (fabs(e0[j]) <= nz0 && e1[j] < -nz1);
+        if (!cross && e0[j] > nz0 && e1[j] > 0 && d0[j] < 0 && d1[j] > 0) {
+            double smin, th = hermite_min(e0[j], d0[j], e1[j], d1[j], h, &smin), em, dm;
+            if (smin < 0 && th > 0) {
+                double eg[g], dg[g];
+                hj = th * h;
+                if ((rc = rt_advance(s, t0, Y0, hj, Yg)))
+                    return rc;
+                if ((rc = rt_events(s, s->mode, t0 + hj, Yg, eg, dg)))
+                    return rc;
+                em = eg[j];
+                dm = dg[j];
+                (void)dm;
+                cross = em <= 0;
+            }
+        }
+        if (!cross)
+            continue;
+        if ((rc = rt_locate(s, j, t0, Y0, hj, e0[j], d0[j], &tj, Yj)))
+            return rt_fail(s, rc, j, "event location failed");
+        if (tj < best) {
+            best = tj;
+            *jev = j;
+            memcpy(Ys, Yj, sizeof Yj);
+        }
+    }
+    *tau = best;
+    return NSM_OK;
+}
+
+/* Earliest time-switch crossing in (t0, t1]: index, or -1; time in *ts.
+** Switch functions depend on time only, so the root is found by bracketing
+** (Illinois) to the last bit, and the step is cut to land on it. */
+static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
+{
+    int best = -1;
+    *ts = t1;
+    if (!s->m->switch_fn)
+        return -1;
+    for (int k = 0; k < s->ns; k++) {
+        double a = t0, b = t1, fa, fb, da;
+        if (fabs(t0 - s->sw_last[k]) <= 1e-12 * (1 + fabs(t0)))
+            continue;
+        s->m->switch_fn(k, a, s->p, s->c, &fa, &da);
+        s->m->switch_fn(k, b, s->p, s->c, &fb, &da);
+        if (fa == 0 || ((fa > 0) == (fb > 0) && fb != 0))
+            continue;
+        int side = 0;
+        for (int it = 0; it < 200 && fb != 0; it++) {
+            double x = fa - fb != 0 ? b - fb * (b - a) / (fb - fa) : 0.5 * (a + b);
+            if (!(x > a && x < b))
+                x = 0.5 * (a + b);
+            if (x == a || x == b)
+                break;
+            double fx, dx;
+            s->m->switch_fn(k, x, s->p, s->c, &fx, &dx);
+            if (fx == 0) {
+                b = x;
+                fb = 0;
+                break;
+            }
+            if ((fx > 0) == (fa > 0)) {
+                a = x;
+                fa = fx;
+                if (side == -1)
+                    fb /= 2;
+                side = -1;
+            } else {
+                b = x;
+                fb = fx;
+                if (side == 1)
+                    fa /= 2;
+                side = 1;
+            }
+        }
+        if (b < *ts || best < 0) {
+            if (b <= *ts) {
+                *ts = b;
+                best = k;
+            }
+        }
+    }
+    return best;
+}
+
+/* Emit a sample to the sample handler. */
+static int sample(nsm_sim *s)
+{
+    if (s->on_sample && s->on_sample(s->sa_ud, s, s->t))
+        return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the sample handler");
+    return NSM_OK;
+}
+
+/* Advance to time t_end: steps, events, transitions, samples at multiples of
+** every (and after every step when every is 0). */
+int nsm_sim_run_until(nsm_sim *s, double t_end)
+{
+    int rc, N = s->N, n = s->n;
+    if (!s->ready && (rc = nsm_sim_reset(s)))
+        return rc;
+    if (s->failed)
+        return s->failed;
+    if (!(t_end >= s->t) || !isfinite(t_end))
+        return NSM_EINVAL;
+    if (s->method == NSM_METHOD_EXACT && (rc = rt_exact_check(s, t_end)))
+        return rc;
+    if (s->sample_k == 0) {
+        s->sample_k = 1;
+        if ((rc = sample(s)))
+            return rc;
+    }
+    double Y1[N], Ys[N];
+    while (s->t < t_end) {
+        if (s->steps >= s->max_steps)
+            return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->max_steps);
+        double h = s->method == NSM_METHOD_ADAPTIVE ? s->h_adapt : s->dt, target = t_end, ts;
+        int land = 0, is_sample = 0;
+        if (s->every > 0) {
+            double tk = s->sample_k * s->every;
+            if (tk < target - 1e-9 * s->every) {
+                target = tk;
+                is_sample = 1;
+            }
+        }
+        if (s->t + h >= target) {
+            h = target - s->t;
+            land = 1;
+        }
+        int ksw = next_switch(s, s->t, s->t + h, &ts);
+        if (ksw >= 0 && ts < s->t + h) {
+            h = ts - s->t;
+            land = 0;
+        }
+        if (h <= 0) {
+            if (ksw < 0)
+                h = 0;
+        }
+        double hreq = h;
+        if (h > 0 && (rc = rt_step(s, s->t, s->y, &h, Y1)))
+            return rc == NSM_ENUMERIC && s->failed ? rc : rt_fail(s, rc, -1, "integration step failed");
+        if (h != hreq)
+            land = 0, ksw = -1;
+        if (h <= 0)
+            memcpy(Y1, s->y, sizeof Y1);
+        s->steps++;
+        for (int i = 0; i < N; i++)
+            if (!isfinite(Y1[i]))
+                return rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s of body %d)",
+                               i < n ? "position" : i < 2 * n ? "velocity" : "energy", i % n);
+        int j;
+        double tau;
+        if ((rc = detect(s, s->t, s->y, h, Y1, &j, &tau, Ys)))
+            return rc;
+        if (j >= 0) {
+            s->t += tau;
+            memcpy(s->y, Ys, sizeof Ys);
+            if ((rc = transition(s, j)))
+                return rc;
+            if (s->every == 0 && (rc = sample(s)))
+                return rc;
+            continue;
+        }
+        s->t = land ? target : (ksw >= 0 ? ts : s->t + h);
+        memcpy(s->y, Y1, sizeof Y1);
+        if (ksw >= 0 && s->t == ts) {
+            s->sw[ksw] = !s->sw[ksw];
+            s->sw_last[ksw] = s->t;
+            if ((rc = log_event(s, NSM_EV_TIME, ksw, 0, 0, 0, 0, 1)) || (rc = settle(s, s->mode, 0)))
+                return rc;
+        }
+        if (s->every == 0) {
+            if ((rc = sample(s)))
+                return rc;
+        } else if (s->sample_k * s->every <= s->t + 1e-9 * s->every) {
+            s->sample_k++;
+            if ((rc = sample(s)))
+                return rc;
+        }
+        (void)is_sample;
+    }
+    return NSM_OK;
+}

@@ -1,0 +1,447 @@
+/*
+** sim.c: the simulation object of libnsmrt: creation from a model table,
+** settings, reset to t = 0, queries (state, outputs, energies) and the
+** failure message.  The run loop and transitions are in run.c.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+static const char *const kind_names[] = {
+    "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time"
+};
+static const char *const method_names[] = { "rk4", "adaptive", "exact" };
+
+/* Name of an event kind, "?" if out of range. */
+const char *nsm_event_kind_name(int kind)
+{
+    if (kind < 0 || kind > NSM_EV_TIME)
+        return "?";
+    return kind_names[kind];
+}
+
+/* Name of an integration method, "?" if out of range. */
+const char *nsm_method_name(int method)
+{
+    if (method < 0 || method > NSM_METHOD_EXACT)
+        return "?";
+    return method_names[method];
+}
+
+/* Method number from its name, -1 if unknown. */
+int nsm_method_parse(const char *name)
+{
+    for (int i = 0; i <= NSM_METHOD_EXACT; i++)
+        if (strcmp(name, method_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Allocate n doubles (at least one) or record failure in *bad. */
+static double *dalloc(size_t n, int *bad)
+{
+    double *p = calloc(n ? n : 1, sizeof(double));
+    if (!p)
+        *bad = 1;
+    return p;
+}
+
+/* Create a simulation of model m at its defaults and reset it to t = 0.
+** NULL on allocation failure or a model built for another ABI.  A model
+** whose default parameters are invalid is still created; its run fails with
+** the setup message. */
+nsm_sim *nsm_sim_create(const nsm_model *m)
+{
+    if (!m || m->abi != NSM_ABI_VERSION || m->n_bodies <= 0 || m->n_gaps < 0 || m->n_gaps > RT_MAXG)
+        return NULL;
+    nsm_sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    int bad = 0, n = m->n_bodies, g = m->n_gaps;
+    s->m = m;
+    s->n = n;
+    s->g = g;
+    s->ns = m->n_switches;
+    s->N = 2 * n + 2;
+    s->na = 2 * n + m->n_gen + 1;
+    s->p = dalloc(m->n_params, &bad);
+    s->c = dalloc(m->n_consts, &bad);
+    s->num.mass = dalloc(n, &bad);
+    s->num.K = dalloc((size_t)n * n, &bad);
+    s->num.C = dalloc((size_t)n * n, &bad);
+    s->num.fconst = dalloc(n, &bad);
+    s->num.W = dalloc((size_t)g * n, &bad);
+    s->num.d = dalloc(g, &bad);
+    s->num.e = dalloc(g, &bad);
+    s->num.kc = dalloc(g, &bad);
+    s->num.cc = dalloc(g, &bad);
+    s->num.sk = dalloc(m->n_springs, &bad);
+    s->num.sc = dalloc(m->n_springs, &bad);
+    s->num.srest = dalloc(m->n_springs, &bad);
+    s->minv = dalloc(n, &bad);
+    s->y = dalloc(s->N, &bad);
+    s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
+    if (!s->sw)
+        bad = 1;
+    s->sw_last = dalloc(s->ns, &bad);
+    s->z_last = dalloc(g, &bad);
+    s->z_tau = dalloc(g, &bad);
+    s->z_geo = calloc(g ? g : 1, sizeof(int));
+    s->z_count = calloc(g ? g : 1, sizeof(int));
+    if (!s->z_geo || !s->z_count)
+        bad = 1;
+    for (int k = 0; k < RT_CACHE && !bad; k++) {
+        size_t na2 = (size_t)s->na * s->na;
+        s->cache[k].E = dalloc(na2, &bad);
+        s->cache[k].Qd = dalloc(na2, &bad);
+        s->cache[k].Qw = dalloc(na2, &bad);
+    }
+    if (bad) {
+        nsm_sim_free(s);
+        return NULL;
+    }
+    for (int k = 0; k < m->n_params; k++)
+        s->p[k] = m->params[k].value;
+    s->method = m->method;
+    s->dt = m->dt > 0 ? m->dt : 1e-3;
+    s->every = m->every > 0 ? m->every : 0;
+    s->rtol = 1e-9;
+    s->atol = 1e-12;
+    s->max_steps = 100000000L;
+    s->max_rate = 1e6;
+    s->zeno_on = 1;
+    nsm_sim_reset(s);
+    return s;
+}
+
+/* Free a simulation and everything it owns. */
+void nsm_sim_free(nsm_sim *s)
+{
+    if (!s)
+        return;
+    double *arrays[] = { s->p, s->c, s->num.mass, s->num.K, s->num.C, s->num.fconst, s->num.W,
+                         s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
+                         s->num.srest, s->minv, s->y, s->sw_last, s->z_last, s->z_tau };
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
+    for (int k = 0; k < RT_CACHE; k++) {
+        free(s->cache[k].E);
+        free(s->cache[k].Qd);
+        free(s->cache[k].Qw);
+    }
+    free(s->sw);
+    free(s->z_geo);
+    free(s->z_count);
+    free(s);
+}
+
+/* Index of parameter name, -1 if none. */
+static int param_index(const nsm_sim *s, const char *name)
+{
+    for (int k = 0; k < s->m->n_params; k++)
+        if (strcmp(s->m->params[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+/* Override a parameter; takes effect at the next reset (nsm_sim_run_until
+** resets by itself when a setting changed). */
+int nsm_sim_set_param(nsm_sim *s, const char *name, double value)
+{
+    int k = param_index(s, name);
+    if (k < 0 || !isfinite(value))
+        return NSM_EINVAL;
+    s->p[k] = value;
+    s->ready = 0;
+    return NSM_OK;
+}
+
+/* Current value of a parameter. */
+int nsm_sim_get_param(const nsm_sim *s, const char *name, double *value)
+{
+    int k = param_index(s, name);
+    if (k < 0)
+        return NSM_EINVAL;
+    *value = s->p[k];
+    return NSM_OK;
+}
+
+/* Choose the integrator. */
+int nsm_sim_set_method(nsm_sim *s, int method)
+{
+    if (method < NSM_METHOD_RK4 || method > NSM_METHOD_EXACT)
+        return NSM_EINVAL;
+    s->method = method;
+    s->ready = 0;
+    return NSM_OK;
+}
+
+/* The integrator in use. */
+int nsm_sim_get_method(const nsm_sim *s)
+{
+    return s->method;
+}
+
+/* Step of rk4 and exact, largest step of adaptive. */
+int nsm_sim_set_dt(nsm_sim *s, double dt)
+{
+    if (!(dt > 0) || !isfinite(dt))
+        return NSM_EINVAL;
+    s->dt = dt;
+    s->ready = 0;
+    return NSM_OK;
+}
+
+/* Tolerances of the adaptive method. */
+int nsm_sim_set_tolerances(nsm_sim *s, double rtol, double atol)
+{
+    if (!(rtol > 0) || !(atol >= 0) || !isfinite(rtol) || !isfinite(atol))
+        return NSM_EINVAL;
+    s->rtol = rtol;
+    s->atol = atol;
+    return NSM_OK;
+}
+
+/* Sampling period of the sample handler; 0 samples after every step. */
+int nsm_sim_set_every(nsm_sim *s, double every)
+{
+    if (!(every >= 0) || !isfinite(every))
+        return NSM_EINVAL;
+    s->every = every;
+    return NSM_OK;
+}
+
+/* Cap on the number of steps of a run. */
+int nsm_sim_set_max_steps(nsm_sim *s, long max_steps)
+{
+    if (max_steps <= 0)
+        return NSM_EINVAL;
+    s->max_steps = max_steps;
+    return NSM_OK;
+}
+
+/* Cap on the event rate: a run fails when RT_RING consecutive events fall in
+** less than RT_RING / rate seconds (a runaway cascade or an event loop). */
+int nsm_sim_set_max_event_rate(nsm_sim *s, double rate)
+{
+    if (!(rate > 0))
+        return NSM_EINVAL;
+    s->max_rate = rate;
+    return NSM_OK;
+}
+
+/* Enable or disable the Zeno jump. */
+int nsm_sim_set_zeno(nsm_sim *s, int enabled)
+{
+    s->zeno_on = enabled != 0;
+    return NSM_OK;
+}
+
+void nsm_sim_set_event_handler(nsm_sim *s, nsm_event_fn fn, void *ud)
+{
+    s->on_event = fn;
+    s->ev_ud = ud;
+}
+
+void nsm_sim_set_sample_handler(nsm_sim *s, nsm_sample_fn fn, void *ud)
+{
+    s->on_sample = fn;
+    s->sa_ud = ud;
+}
+
+/* Back to t = 0: setup on the current parameters, initial state and
+** switches, initial mode decided by complementarity. */
+int nsm_sim_reset(nsm_sim *s)
+{
+    const nsm_model *m = s->m;
+    s->ready = 0;
+    s->failed = 0;
+    s->msg[0] = 0;
+    s->t = 0;
+    s->mode = 0;
+    s->steps = s->nevents = 0;
+    s->sample_k = 0;
+    s->ring_n = 0;
+    s->Ejump = 0;
+    s->h_adapt = s->dt;
+    rt_cache_clear(s);
+    for (int j = 0; j < s->g; j++) {
+        s->z_last[j] = -1;
+        s->z_tau[j] = 0;
+        s->z_geo[j] = s->z_count[j] = 0;
+    }
+    int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
+    if (bad) {
+        const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";
+        snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s'",
+                 bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, pn);
+        s->failed = NSM_EMODEL;
+        return NSM_EMODEL;
+    }
+    for (int i = 0; i < s->n; i++) {
+        if (!(s->num.mass[i] > 0)) {
+            snprintf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",
+                     m->body_names ? m->body_names[i] : "?");
+            s->failed = NSM_EMODEL;
+            return NSM_EMODEL;
+        }
+        s->minv[i] = 1 / s->num.mass[i];
+    }
+    memset(s->y, 0, sizeof(double) * s->N);
+    if (m->initial)
+        m->initial(s->p, s->c, s->y);
+    for (int k = 0; k < s->ns; k++) {
+        s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
+        s->sw_last[k] = -HUGE_VAL;
+    }
+    int rc = rt_initial_mode(s);
+    if (rc)
+        return rc;
+    s->E0 = rt_mech_energy(s, s->mode, s->y);
+    s->ready = 1;
+    return NSM_OK;
+}
+
+/* Kinetic plus potential energy in mode: 1/2 v.Mv + 1/2 x.Kx - f_const.x
+** + 1/2 k p^2 for engaged penalty gaps (the potential of the linear field is
+** defined up to a constant, which cancels in the balance). */
+double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y)
+{
+    double kin, pot;
+    int n = s->n;
+    kin = pot = 0;
+    for (int i = 0; i < n; i++) {
+        kin += 0.5 * s->num.mass[i] * y[n + i] * y[n + i];
+        pot += 0.5 * y[i] * rt_dot(n, s->num.K + (size_t)i * n, y) - s->num.fconst[i] * y[i];
+    }
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY && (mode >> j & 1u)) {
+            double pj = -rt_gap(s, j, y);
+            pot += 0.5 * s->num.kc[j] * pj * pj;
+        }
+    return kin + pot;
+}
+
+/* Energies at the current state; returns the balance error
+** E0 + injected - dissipated - (kinetic + potential). */
+double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, double *inj)
+{
+    int n = s->n;
+    double k = 0;
+    for (int i = 0; i < n; i++)
+        k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
+    double e = rt_mech_energy(s, s->mode, s->y);
+    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1];
+    if (kin)
+        *kin = k;
+    if (pot)
+        *pot = e - k;
+    if (diss)
+        *diss = d;
+    if (inj)
+        *inj = w;
+    return s->E0 + w - d - e;
+}
+
+/* Value of output column k at the current state (NAN if out of range). */
+double nsm_sim_output(const nsm_sim *s, int k)
+{
+    if (k < 0 || k >= s->m->n_outputs)
+        return NAN;
+    const nsm_output_info *o = &s->m->outputs[k];
+    int n = s->n, i = o->index;
+    double kin, pot, diss, inj, err;
+    switch (o->kind) {
+    case NSM_OUT_X: return i >= 0 && i < n ? s->y[i] : NAN;
+    case NSM_OUT_V: return i >= 0 && i < n ? s->y[n + i] : NAN;
+    case NSM_OUT_A: {
+        double Yd[s->N];
+        if (i < 0 || i >= n || rt_deriv(s, s->mode, s->t, s->y, Yd))
+            return NAN;
+        return Yd[n + i];
+    }
+    case NSM_OUT_GAP: return i >= 0 && i < s->g ? rt_gap(s, i, s->y) : NAN;
+    case NSM_OUT_FORCE: {
+        double lam[s->g + 1];
+        if (i < 0 || i >= s->g || rt_lambda(s, s->mode, s->t, s->y, lam))
+            return NAN;
+        return lam[i];
+    }
+    case NSM_OUT_PARAM: return i >= 0 && i < s->m->n_params ? s->p[i] : NAN;
+    default: break;
+    }
+    err = nsm_sim_energy(s, &kin, &pot, &diss, &inj);
+    switch (o->kind) {
+    case NSM_OUT_KINETIC: return kin;
+    case NSM_OUT_POTENTIAL: return pot;
+    case NSM_OUT_DISSIPATED: return diss;
+    case NSM_OUT_INJECTED: return inj;
+    case NSM_OUT_ERROR: return err;
+    default: return NAN;
+    }
+}
+
+/* Contact forces of the gaps at the current state. */
+int nsm_sim_forces(const nsm_sim *s, double *lam)
+{
+    return rt_lambda(s, s->mode, s->t, s->y, lam);
+}
+
+double nsm_sim_time(const nsm_sim *s) { return s->t; }
+const double *nsm_sim_state(const nsm_sim *s) { return s->y; }
+unsigned nsm_sim_mode(const nsm_sim *s) { return s->mode; }
+const int *nsm_sim_switches(const nsm_sim *s) { return s->sw; }
+long nsm_sim_steps(const nsm_sim *s) { return s->steps; }
+long nsm_sim_events(const nsm_sim *s) { return s->nevents; }
+const char *nsm_sim_message(const nsm_sim *s) { return s->msg; }
+
+/* "free" or "closed: a, b" for a mode, into buf. */
+void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len)
+{
+    int used = snprintf(buf, len, "%s", mode ? "closed:" : "free");
+    for (int j = 0; j < s->g && used < len; j++)
+        if (mode >> j & 1u)
+            used += snprintf(buf + used, len - used, " %s", s->m->gaps[j].name);
+}
+
+/* Record a failure: the message names the time, the mode and the contact
+** (gap < 0 for none).  Returns code, which also stops further runs. */
+int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
+{
+    char what[256], mode[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    rt_mode_text(s, s->mode, mode, sizeof mode);
+    if (gap >= 0 && gap < s->g)
+        snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, contact '%s': %s", s->t, mode,
+                 s->m->gaps[gap].name, what);
+    else
+        snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s: %s", s->t, mode, what);
+    s->failed = code;
+    return code;
+}
+
+/* Count an event, apply the rate guard and hand it to the event handler. */
+int rt_emit(nsm_sim *s, const nsm_event *ev)
+{
+    s->nevents++;
+    if (s->ring_n >= RT_RING) {
+        double oldest = s->ring[s->ring_n % RT_RING];
+        if (ev->t - oldest < RT_RING / s->max_rate)
+            return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
+                           "%d events in %.3g s exceed the event rate cap of %.3g per second "
+                           "(%s)", RT_RING, ev->t - oldest, s->max_rate,
+                           nsm_event_kind_name(ev->kind));
+    }
+    s->ring[s->ring_n % RT_RING] = ev->t;
+    s->ring_n++;
+    if (s->on_event && s->on_event(s->ev_ud, s, ev))
+        return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
+    return NSM_OK;
+}

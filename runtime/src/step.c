@@ -1,0 +1,463 @@
+/*
+** step.c: integrators inside a mode and the location of events.
+**
+**   rk4       classical Runge-Kutta, fixed step dt
+**   adaptive  Dormand-Prince 5(4) with error control (J. R. Dormand and
+**             P. J. Prince, J. Comput. Appl. Math. 6(1), 1980)
+**   exact     the mode is linear, y' = A y + B z + b with z' = G z the
+**             forcing's generator: exp of the augmented matrix, energies by
+**             Van Loan's integrals of the quadratic rates
+**
+** Events are located by the recast of M. Henon (Physica D 5, 1982), written
+** once for every event function s: dY/ds = Y'/s', dt/ds = 1/s', one step from
+** s(t0) to 0 (the force step of Dedow and Murphy, 2021, is the same with
+** s = lambda).  The exact method polishes with Newton on s(exp(A tau) y0).
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+/* Y1 = Y + h * k, over N entries. */
+static void axpy(int N, const double *Y, double h, const double *k, double *Y1)
+{
+    for (int i = 0; i < N; i++)
+        Y1[i] = Y[i] + h * k[i];
+}
+
+/* One classical RK4 step of size h in the current mode. */
+static int rk4_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
+{
+    int N = s->N, rc;
+    double k1[N], k2[N], k3[N], k4[N], T[N];
+    if ((rc = rt_deriv(s, s->mode, t, Y, k1)))
+        return rc;
+    axpy(N, Y, h / 2, k1, T);
+    if ((rc = rt_deriv(s, s->mode, t + h / 2, T, k2)))
+        return rc;
+    axpy(N, Y, h / 2, k2, T);
+    if ((rc = rt_deriv(s, s->mode, t + h / 2, T, k3)))
+        return rc;
+    axpy(N, Y, h, k3, T);
+    if ((rc = rt_deriv(s, s->mode, t + h, T, k4)))
+        return rc;
+    for (int i = 0; i < N; i++)
+        Y1[i] = Y[i] + h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    return NSM_OK;
+}
+
+/* Dormand-Prince 5(4) tableau. */
+static const double dp_c[7] = { 0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1 };
+static const double dp_a[7][6] = {
+    { 0 },
+    { 1.0 / 5 },
+    { 3.0 / 40, 9.0 / 40 },
+    { 44.0 / 45, -56.0 / 15, 32.0 / 9 },
+    { 19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729 },
+    { 9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656 },
+    { 35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84 },
+};
+static const double dp_e[7] = { 71.0 / 57600, 0, -71.0 / 16695, 71.0 / 1920,
+                                -17253.0 / 339200, 22.0 / 525, -1.0 / 40 };
+
+/* One Dormand-Prince step of size h: the 5th order result in Y1 and the
+** weighted RMS norm of the embedded error estimate over (x, v) in *err. */
+static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, double *err)
+{
+    int N = s->N, rc;
+    double k[7][N], T[N];
+    if ((rc = rt_deriv(s, s->mode, t, Y, k[0])))
+        return rc;
+    for (int st = 1; st < 7; st++) {
+        for (int i = 0; i < N; i++) {
+            double acc = 0;
+            for (int q = 0; q < st; q++)
+                acc += dp_a[st][q] * k[q][i];
+            T[i] = Y[i] + h * acc;
+        }
+        if ((rc = rt_deriv(s, s->mode, t + dp_c[st] * h, T, k[st])))
+            return rc;
+    }
+    memcpy(Y1, T, sizeof(double) * N);   /* stage 7 is evaluated at the 5th order result */
+    double sum = 0;
+    int m = 2 * s->n;
+    for (int i = 0; i < m; i++) {
+        double e = 0;
+        for (int q = 0; q < 7; q++)
+            e += dp_e[q] * k[q][i];
+        double sc = s->atol + s->rtol * fmax(fabs(Y[i]), fabs(Y1[i]));
+        double r = h * e / (sc > 0 ? sc : 1e-300);
+        sum += r * r;
+    }
+    *err = sqrt(sum / m);
+    return NSM_OK;
+}
+
+/* Adaptive step: tries *h, shrinks it until the error test passes, and
+** leaves the next trial step in s->h_adapt. */
+static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
+{
+    for (;;) {
+        double err;
+        int rc = dp_step(s, t, Y, *h, Y1, &err);
+        if (rc)
+            return rc;
+        if (!isfinite(err))
+            err = 1e10;
+        if (err <= 1) {
+            double f = err > 0 ? 0.9 * pow(err, -0.2) : 5;
+            s->h_adapt = fmin(s->dt, *h * fmin(5, fmax(0.2, f)));
+            if (s->h_adapt < *h)
+                s->h_adapt = fmin(s->dt, fmax(s->h_adapt, *h));
+            return NSM_OK;
+        }
+        *h *= fmax(0.1, 0.9 * pow(err, -0.2));
+        if (*h < 1e-15 * (1 + fabs(t)))
+            return rt_fail(s, NSM_ENUMERIC, -1, "adaptive step size underflow (h = %.3g s)", *h);
+    }
+}
+
+/* ---- exact method ---------------------------------------------------- */
+
+/* Key of the switch states for the propagator cache. */
+static unsigned long sw_key(const nsm_sim *s)
+{
+    unsigned long k = 0;
+    for (int i = 0; i < s->ns && i < 64; i++)
+        k = k << 1 | (unsigned long)(s->sw[i] != 0);
+    return k;
+}
+
+/* Forget every cached propagator (parameters or settings changed). */
+void rt_cache_clear(nsm_sim *s)
+{
+    for (int k = 0; k < RT_CACHE; k++)
+        s->cache[k].used = 0;
+    s->cache_next = 0;
+}
+
+/* The augmented matrix A (na*na) of the current mode on Z = (x, v, z, 1) and
+** the quadratic forms whose integrals are the dissipated energy (Qd) and the
+** work of the external forces (Qw).  Columns of the velocity rows come from
+** the generic accelerations, which are linear in (x, v, f) when the affine
+** constants are switched off. */
+static int exact_matrices(nsm_sim *s, double *A, double *Qd, double *Qw)
+{
+    int n = s->n, ng = s->m->n_gen, na = s->na, rc;
+    size_t na2 = (size_t)na * na;
+    double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
+    double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
+    double zero[n], unit[n], F[n], a[n];
+    if (!G || !B) {
+        free(G);
+        free(B);
+        return NSM_ENOMEM;
+    }
+    if (ng && s->m->generator)
+        s->m->generator(s->sw, s->p, s->c, G, B);
+    memset(A, 0, sizeof(double) * na2);
+    memset(Qd, 0, sizeof(double) * na2);
+    memset(Qw, 0, sizeof(double) * na2);
+    for (int i = 0; i < n; i++)
+        zero[i] = 0;
+    for (int i = 0; i < n; i++)
+        A[(size_t)i * na + n + i] = 1;
+    for (int col = 0; col < na; col++) {
+        for (int i = 0; i < n; i++)
+            unit[i] = 0;
+        if (col < 2 * n) {
+            unit[col % n] = 1;
+            rt_force_parts(s, s->mode, col < n ? unit : zero, col < n ? zero : unit, NULL, 0, F);
+        } else if (col < 2 * n + ng) {
+            for (int i = 0; i < n; i++)
+                unit[i] = B[(size_t)i * ng + (col - 2 * n)];
+            rt_force_parts(s, s->mode, zero, zero, unit, 0, F);
+        } else {
+            rt_force_parts(s, s->mode, zero, zero, NULL, 1, F);
+        }
+        if ((rc = rt_accel_from_force(s, s->mode, F, a, NULL))) {
+            free(G);
+            free(B);
+            return rc;
+        }
+        for (int i = 0; i < n; i++)
+            A[(size_t)(n + i) * na + col] = a[i];
+    }
+    for (int r = 0; r < ng; r++)
+        for (int q = 0; q < ng; q++)
+            A[(size_t)(2 * n + r) * na + 2 * n + q] = G[r * ng + q];
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            double c = s->num.C[(size_t)i * n + k];
+            for (int j = 0; j < s->g; j++)
+                if (s->m->gaps[j].law == NSM_LAW_PENALTY && (s->mode >> j & 1u))
+                    c += s->num.cc[j] * s->num.W[(size_t)j * n + i] * s->num.W[(size_t)j * n + k];
+            Qd[(size_t)(n + i) * na + n + k] = c;
+        }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < ng; k++) {
+            double b = 0.5 * B[(size_t)i * ng + k];
+            Qw[(size_t)(n + i) * na + 2 * n + k] = b;
+            Qw[(size_t)(2 * n + k) * na + n + i] = b;
+        }
+    free(G);
+    free(B);
+    return NSM_OK;
+}
+
+/* exp(A h) and the two energy integrals of the current mode over a step h
+** into E, Id, Iw (na*na each). */
+static int exact_propagator(nsm_sim *s, double h, double *E, double *Id, double *Iw)
+{
+    size_t na2 = (size_t)s->na * s->na;
+    double *A = malloc(3 * na2 * sizeof(double));
+    if (!A)
+        return NSM_ENOMEM;
+    double *Qd = A + na2, *Qw = A + 2 * na2;
+    int rc = exact_matrices(s, A, Qd, Qw);
+    if (!rc && nsm_expm_quad(s->na, A, Qd, h, E, Id) != NSM_LA_OK)
+        rc = NSM_ENUMERIC;
+    if (!rc && nsm_expm_quad(s->na, A, Qw, h, NULL, Iw) != NSM_LA_OK)
+        rc = NSM_ENUMERIC;
+    free(A);
+    return rc;
+}
+
+/* Propagate Y over h with the given propagator. */
+static void exact_apply(nsm_sim *s, double t, const double *Y, const double *E, const double *Id,
+                        const double *Iw, double *Y1)
+{
+    int n = s->n, na = s->na, ng = s->m->n_gen;
+    double Z[na], Z1[na], QZ[na];
+    memcpy(Z, Y, sizeof(double) * 2 * n);
+    for (int k = 0; k < ng; k++)
+        Z[2 * n + k] = 0;
+    if (ng && s->m->generator_state)
+        s->m->generator_state(t, s->sw, s->p, s->c, Z + 2 * n);
+    Z[na - 1] = 1;
+    nsm_la_matvec(na, na, E, Z, Z1);
+    memcpy(Y1, Z1, sizeof(double) * 2 * n);
+    nsm_la_matvec(na, na, Id, Z, QZ);
+    Y1[2 * n] = Y[2 * n] + rt_dot(na, Z, QZ);
+    nsm_la_matvec(na, na, Iw, Z, QZ);
+    Y1[2 * n + 1] = Y[2 * n + 1] + rt_dot(na, Z, QZ);
+}
+
+/* Exact step of size h, the propagator taken from the cache when the same
+** mode, switches and step were seen before. */
+static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
+{
+    unsigned long key = sw_key(s);
+    RtProp *pr = NULL;
+    for (int k = 0; k < RT_CACHE; k++)
+        if (s->cache[k].used && s->cache[k].mode == s->mode && s->cache[k].swkey == key &&
+            s->cache[k].h == h)
+            pr = &s->cache[k];
+    if (!pr) {
+        pr = &s->cache[s->cache_next];
+        s->cache_next = (s->cache_next + 1) % RT_CACHE;
+        pr->used = 0;
+        int rc = exact_propagator(s, h, pr->E, pr->Qd, pr->Qw);
+        if (rc)
+            return rc;
+        pr->used = 1;
+        pr->mode = s->mode;
+        pr->swkey = key;
+        pr->h = h;
+    }
+    exact_apply(s, t, Y, pr->E, pr->Qd, pr->Qw, Y1);
+    return NSM_OK;
+}
+
+/* Exact propagation over an arbitrary tau, without caching (event location). */
+static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
+{
+    size_t na2 = (size_t)s->na * s->na;
+    double *E = malloc(3 * na2 * sizeof(double));
+    if (!E)
+        return NSM_ENOMEM;
+    int rc = exact_propagator(s, tau, E, E + na2, E + 2 * na2);
+    if (!rc)
+        exact_apply(s, t, Y, E, E + na2, E + 2 * na2, Y1);
+    free(E);
+    return rc;
+}
+
+/* The exact method needs the forcing's generator; refuse it when the model
+** has forcing but no generator (checked on a grid over [0, t_end]). */
+int rt_exact_check(nsm_sim *s, double t_end)
+{
+    if (s->m->n_gen > 0 || !s->m->force)
+        return NSM_OK;
+    int n = s->n;
+    double f[n];
+    for (int k = 0; k <= 16; k++) {
+        double t = t_end * k / 16.0;
+        for (int i = 0; i < n; i++)
+            f[i] = 0;
+        s->m->force(t, s->sw, s->p, s->c, f);
+        for (int i = 0; i < n; i++)
+            if (f[i] != 0)
+                return rt_fail(s, NSM_EMETHOD, -1,
+                               "method 'exact' needs the forcing as a linear generator, and "
+                               "this model's forcing has none; use --method rk4 or adaptive");
+    }
+    return NSM_OK;
+}
+
+/* ---- steps and location ---------------------------------------------- */
+
+/* One step of the current method from (t, Y).  The adaptive method may
+** shorten *h; the others take it as given. */
+int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
+{
+    switch (s->method) {
+    case NSM_METHOD_ADAPTIVE: return adaptive_step(s, t, Y, h, Y1);
+    case NSM_METHOD_EXACT: return exact_step(s, t, Y, *h, Y1);
+    default: return rk4_step(s, t, Y, *h, Y1);
+    }
+}
+
+/* A single step of size tau without error control (for event location). */
+int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
+{
+    double err;
+    if (tau == 0) {
+        memcpy(Y1, Y, sizeof(double) * s->N);
+        return NSM_OK;
+    }
+    switch (s->method) {
+    case NSM_METHOD_ADAPTIVE: return dp_step(s, t, Y, tau, Y1, &err);
+    case NSM_METHOD_EXACT: return exact_advance(s, t, Y, tau, Y1);
+    default: return rk4_step(s, t, Y, tau, Y1);
+    }
+}
+
+/* Event function j at (t, Y) and its derivative. */
+static int event_at(nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
+{
+    double e[s->g], ed[s->g];
+    int rc = rt_events(s, s->mode, t, Y, e, ed);
+    *ev = e[j];
+    *evd = ed[j];
+    return rc;
+}
+
+/* Right-hand side of the recast: dY/ds = Y'/s', dt/ds = 1/s'.  Fails (1)
+** when s' does not keep the sign of sd_ref or shrinks by more than a factor
+** 10 (grazing: the recast is ill-conditioned there). */
+static int recast_rhs(nsm_sim *s, int j, double t, const double *Y, double sd_ref, double *dY,
+                      double *dt)
+{
+    double ev, evd;
+    if (event_at(s, j, t, Y, &ev, &evd))
+        return 1;
+    if (!(evd * sd_ref > 0) || fabs(evd) < 0.1 * fabs(sd_ref) || fabs(evd) > 10 * fabs(sd_ref))
+        return 1;
+    if (rt_deriv(s, s->mode, t, Y, dY))
+        return 1;
+    for (int i = 0; i < s->N; i++)
+        dY[i] /= evd;
+    *dt = 1 / evd;
+    return 0;
+}
+
+/* The recast: nsub RK4 steps in s from s0 to 0.  Returns 1 if it does not
+** apply (then the caller falls back to root finding in time). */
+static int recast(nsm_sim *s, int j, double t0, const double *Y0, double s0, double sd0, int nsub,
+                  double *t1, double *Y1)
+{
+    int N = s->N;
+    double Y[N], T[N], k1[N], k2[N], k3[N], k4[N], t = t0, d1, d2, d3, d4;
+    double ds = -s0 / nsub;
+    memcpy(Y, Y0, sizeof(double) * N);
+    for (int q = 0; q < nsub; q++) {
+        if (recast_rhs(s, j, t, Y, sd0, k1, &d1))
+            return 1;
+        axpy(N, Y, ds / 2, k1, T);
+        if (recast_rhs(s, j, t + ds / 2 * d1, T, sd0, k2, &d2))
+            return 1;
+        axpy(N, Y, ds / 2, k2, T);
+        if (recast_rhs(s, j, t + ds / 2 * d2, T, sd0, k3, &d3))
+            return 1;
+        axpy(N, Y, ds, k3, T);
+        if (recast_rhs(s, j, t + ds * d3, T, sd0, k4, &d4))
+            return 1;
+        for (int i = 0; i < N; i++)
+            Y[i] += ds / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        t += ds / 6 * (d1 + 2 * d2 + 2 * d3 + d4);
+    }
+    *t1 = t;
+    memcpy(Y1, Y, sizeof(double) * N);
+    return 0;
+}
+
+/* Root of event j in time on [0, h] by safeguarded Newton (exact method)
+** or the Illinois variant of regula falsi (others), on s(advance(tau)). */
+static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0,
+                        double sd0, int newton, double *tau, double *Ys)
+{
+    double lo = 0, hi = h, flo = s0, fhi, ev, evd, x;
+    int rc, side = 0;
+    if ((rc = rt_advance(s, t0, Y0, h, Ys)) || (rc = event_at(s, j, t0 + h, Ys, &fhi, &evd)))
+        return rc;
+    if (newton && sd0 < 0 && -s0 / sd0 < h)
+        x = -s0 / sd0;
+    else
+        x = flo - fhi != 0 ? h * flo / (flo - fhi) : h / 2;
+    for (int it = 0; it < 200; it++) {
+        if (!(x > lo && x < hi))
+            x = 0.5 * (lo + hi);
+        if ((rc = rt_advance(s, t0, Y0, x, Ys)) || (rc = event_at(s, j, t0 + x, Ys, &ev, &evd)))
+            return rc;
+        if (ev > 0) {
+            lo = x;
+            flo = ev;
+            if (side == -1)
+                fhi /= 2;
+            side = -1;
+        } else {
+            hi = x;
+            fhi = ev;
+            if (side == 1)
+                flo /= 2;
+            side = 1;
+        }
+        double xn = newton && evd != 0 ? x - ev / evd : (flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi));
+        if (ev == 0 || hi - lo <= 4e-16 * (fabs(t0) + hi) || fabs(xn - x) <= 1e-16 * (fabs(t0) + x)) {
+            if (newton && xn > lo && xn < hi && xn != x) {
+                x = xn;
+                if ((rc = rt_advance(s, t0, Y0, x, Ys)))
+                    return rc;
+            }
+            *tau = x;
+            return NSM_OK;
+        }
+        x = xn;
+    }
+    *tau = x;
+    return rt_advance(s, t0, Y0, x, Ys);
+}
+
+/* Land on the zero of event function j inside the step [t0, t0 + h]
+** (s(t0) = s0 > 0 or ~0, s(t0 + h) <= 0): the recast for rk4 (one step) and
+** adaptive (several), Newton on the exact propagation for exact, root
+** finding in time when the recast does not apply.  Returns the time offset
+** and the state there. */
+int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0, double sd0,
+              double *tau, double *Ys)
+{
+    if (s->method == NSM_METHOD_EXACT)
+        return root_in_time(s, j, t0, Y0, h, s0, sd0, 1, tau, Ys);
+    double t1;
+    if (sd0 < 0 && !recast(s, j, t0, Y0, s0, sd0, s->method == NSM_METHOD_ADAPTIVE ? 8 : 1, &t1, Ys)) {
+        double d = t1 - t0;
+        if (d >= -1e-12 * h && d <= h * (1 + 1e-6)) {
+            *tau = fmax(0, d);
+            return NSM_OK;
+        }
+    }
+    return root_in_time(s, j, t0, Y0, h, s0, sd0, 0, tau, Ys);
+}
