@@ -236,6 +236,14 @@ bool expr_has_kind(const Expr *e, ExprKind kind)
     return false;
 }
 
+/* Number of terms of a sum (1 for anything else, 0 for zero). */
+static int nterms(const Expr *e)
+{
+    if (is_numv(e, 0))
+        return 0;
+    return e->kind == EX_ADD ? e->nargs : 1;
+}
+
 /* Logical-valued nodes: their value is always 0 or 1. */
 static bool is_boolean(const Expr *e)
 {
@@ -658,6 +666,44 @@ static Expr *one_if_null(ExprCtx *x, Expr *e)
     return e ? e : expr_num(x, 1);
 }
 
+/* Distributes the terms of sum `a` over the product b*rest, multiplying each
+ * term by the sum b as a whole first, so a denominator b cancels:
+ * (m1 + m2)*(x/(m1 + m2) + y/(m1 + m2)) is x + y. */
+static Expr *distribute_over(ExprCtx *x, Expr *a, Expr *b, Expr *rest)
+{
+    TermList tl = {0};
+    for (int i = 0; i < a->nargs; i++)
+        terms_add(x, &tl, expr_mul(x, expr_mul(x, a->args[i], b), rest), 1);
+    return sum_build(x, &tl);
+}
+
+/* A product of exactly two sums (factors f[0..k), coefficient c) is expanded
+ * when that cancels or collects terms (fewer terms than the product of the
+ * term counts, e.g. (a + b)*(a - b) or a sum times its own denominator);
+ * otherwise it stays a product, so nothing blows up.  Returns NULL to keep
+ * the product. */
+static Expr *mul_two_sums(ExprCtx *x, Expr **f, int k, double c)
+{
+    Expr *s[2], *others[64];
+    int ns = 0, no = 0;
+    if (k - 2 > 64)
+        return NULL;
+    for (int i = 0; i < k; i++) {
+        if (f[i]->kind == EX_ADD)
+            s[ns++] = f[i];
+        else
+            others[no++] = f[i];
+    }
+    int full = s[0]->nargs * s[1]->nargs;
+    if (full > 64)
+        return NULL;
+    Expr *rest = make_term(x, c, no ? mul_raw(x, others, no) : NULL);
+    Expr *r1 = distribute_over(x, s[0], s[1], rest);
+    Expr *r2 = distribute_over(x, s[1], s[0], rest);
+    Expr *best = nterms(r2) < nterms(r1) ? r2 : r1;
+    return nterms(best) < full ? best : NULL;
+}
+
 /* Builds the canonical product of the collected factors.  Frees l. */
 static Expr *mul_build(ExprCtx *x, FactorList *l)
 {
@@ -713,6 +759,8 @@ static Expr *mul_build(ExprCtx *x, FactorList *l)
         for (int i = 0; i < s->nargs; i++)
             terms_add(x, &tl, expr_mul(x, s->args[i], mono), 1);
         e = sum_build(x, &tl);
+    } else if (nsum == 2 && (e = mul_two_sums(x, out, k, c)) != NULL) {
+        /* expanded: it cancelled or collected something */
     } else if (k == 0) {
         e = expr_num(x, c);
     } else {
@@ -987,14 +1035,6 @@ Expr *expr_subst(ExprCtx *x, Expr *e, Expr *leaf, Expr *by)
     if (na != buf)
         free(na);
     return r;
-}
-
-/* Number of terms of a sum (1 for anything else, 0 for zero). */
-static int nterms(const Expr *e)
-{
-    if (is_numv(e, 0))
-        return 0;
-    return e->kind == EX_ADD ? e->nargs : 1;
 }
 
 /* Product of two expanded expressions, distributing over both sums.  Gives

@@ -148,6 +148,11 @@ static void test_simplify(void)
     /* a product of sums stays a product (no expansion blow-up) */
     Expr *ps = mul(add(a, b), add(c, d));
     CHECK(ps->kind == EX_MUL && ps->nargs == 2);
+    /* ... unless expanding cancels: a sum times its own denominator, or
+     * (a + b)*(a - b) */
+    Expr *cd = add(c, d);
+    CHECK(mul(cd, add(dvd(y, cd), dvd(a, cd))) == add(y, a));
+    CHECK(mul(add(a, b), sub(a, b)) == sub(expr_powi(x, a, 2), expr_powi(x, b, 2)));
     /* division by a sum is a power -1 factor; the content of the sum moves
      * into the coefficient so 1/(2a + 2b) meets 1/(a + b)/2 */
     Expr *inv = dvd(N(1), add(c, d));
