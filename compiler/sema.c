@@ -573,11 +573,6 @@ static Val conv_bin(Sema *s, const Node *n, int cx)
         return val(n->op == '+' ? expr_add(s->ex, a.e, b.e) : expr_sub(s->ex, a.e, b.e),
                    a.dim.known ? a.dim : b.dim);
     case '*':
-        if (expr_has_kind(a.e, EX_VAR) && expr_has_kind(b.e, EX_VAR)) {
-            diag_error(s->diag, n->loc,
-                       "a gap must be affine in body positions (like M2.x - M1.x + d), but a product of positions is not");
-            return bad();
-        }
         return val(expr_mul(s->ex, a.e, b.e), dim_mul(factor_dim(n->a, a), factor_dim(n->b, b)));
     default:
         if (!affine_guard(s, b, n, "dividing by"))
@@ -944,6 +939,20 @@ static void stmt_gravity(Sema *s, const Stmt *st)
     s->m->gravity = v.e;
 }
 
+/* Names leaves in messages as the user wrote them. */
+static const char *param_namer(void *ud, int index, ExprStyle style)
+{
+    (void)style;
+    return ((Sema *)ud)->m->params[index].name;
+}
+
+static const char *var_namer(void *ud, int index, ExprStyle style)
+{
+    (void)style;
+    Sema *s = ud;
+    return arena_printf(s->arena, "%s.x", s->m->bodies[index].name);
+}
+
 /* Splits g into slopes w[i] = dg/dx_i and offset d = g(x = 0), checking that
  * the slopes depend on parameters only: that is what "affine" means. */
 static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Expr **d)
@@ -958,9 +967,10 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
             continue;
         Expr *w = expr_diff(s->ex, g, var);
         if (expr_has_kind(w, EX_VAR) || expr_has_kind(w, EX_TIME)) {
+            ExprNamer namer = {param_namer, var_namer, s};
             diag_error(s->diag, loc,
-                       "gap '%s' is not affine in body positions: its slope with respect to %s.x depends on the positions",
-                       name, s->m->bodies[i].name);
+                       "gap '%s' is not affine in body positions (like M2.x - M1.x + d): its slope with respect to %s.x is %s, which depends on the positions",
+                       name, s->m->bodies[i].name, expr_to_string(s->ex, w, EXPR_TEXT, &namer));
             return false;
         }
         pg->terms[pg->n_terms++] = (GapTerm){i, w};
@@ -989,6 +999,13 @@ static void stmt_gap(Sema *s, const Stmt *st)
     Val a = conv(s, c->a, CX_POS), b = conv(s, c->b, CX_POS);
     if (!a.ok || !b.ok)
         return;
+    Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
+    Gap gap = {0};
+    gap.name = name;
+    gap.loc = st->label ? st->label->loc : st->loc;
+    PendingGap pg;
+    if (!split_gap(s, g, name, c->loc, &pg, &gap.d))
+        return;
     if (!dim_equal(a.dim, b.dim)) {
         diag_error(s->diag, c->loc, "unit mismatch: cannot compare %s with %s", dim_str(s, a.dim),
                    dim_str(s, b.dim));
@@ -999,13 +1016,6 @@ static void stmt_gap(Sema *s, const Stmt *st)
         diag_error(s->diag, c->loc, "unit mismatch: a gap must be in m, not %s", dim_str(s, gd));
         return;
     }
-    Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
-    Gap gap = {0};
-    gap.name = name;
-    gap.loc = st->label ? st->label->loc : st->loc;
-    PendingGap pg;
-    if (!split_gap(s, g, name, c->loc, &pg, &gap.d))
-        return;
     bool ok = true;
     if (strcmp(st->law, "impact") == 0) {
         static const char *const keys[] = {"e"};
