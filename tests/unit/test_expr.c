@@ -524,6 +524,47 @@ static void test_random(void)
     CHECK(kinks * 20 < compared); /* the comparison really took place */
 }
 
+static int sign(int v)
+{
+    return (v > 0) - (v < 0);
+}
+
+/* Collects `e` and its subexpressions, up to `cap`. */
+static void collect(Expr *e, Expr **out, int *n, int cap)
+{
+    if (*n >= cap)
+        return;
+    out[(*n)++] = e;
+    for (int i = 0; i < e->nargs; i++)
+        collect(e->args[i], out, n, cap);
+}
+
+/* expr_compare is a strict total order: sums and products are sorted with
+ * it, so an inconsistency would leave like terms apart. */
+static void test_order(void)
+{
+    enum { CAP = 600 };
+    static Expr *es[CAP];
+    int n = 0;
+    while (n < CAP) {
+        npool = 0;
+        collect(tree_build(gen(1 + n % 4), false), es, &n, CAP);
+    }
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int c = expr_compare(es[i], es[j]);
+            if ((c == 0) != (es[i] == es[j]) || sign(c) != -sign(expr_compare(es[j], es[i])))
+                bad++;
+        }
+    for (int k = 0; k < 200000; k++) {
+        Expr *a = es[rnd() % n], *b = es[rnd() % n], *c = es[rnd() % n];
+        if (expr_compare(a, b) < 0 && expr_compare(b, c) < 0 && !(expr_compare(a, c) < 0))
+            bad++;
+    }
+    CHECK(bad == 0);
+}
+
 /* The C style compiles and computes what expr_eval computes. */
 static void test_c_roundtrip(const char *cc, const char *dir)
 {
@@ -646,6 +687,7 @@ int main(int argc, char **argv)
     test_print();
     test_deterministic();
     test_random();
+    test_order();
     test_performance();
     if (argc >= 3)
         test_c_roundtrip(argv[1], argv[2]);
