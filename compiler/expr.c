@@ -45,6 +45,7 @@ static void *xmalloc(size_t n)
     return p;
 }
 
+/* realloc that aborts on failure. */
 static void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
@@ -186,6 +187,7 @@ Expr *expr_var(ExprCtx *x, int index)
 /* Small predicates                                                     */
 /* ------------------------------------------------------------------ */
 
+/* True when e is the number v. */
 static bool is_numv(const Expr *e, double v)
 {
     return e->kind == EX_NUM && e->num == v;
@@ -197,6 +199,7 @@ static bool is_integer(double v)
     return v == floor(v) && fabs(v) < 1e15;
 }
 
+/* True when e is an integer number. */
 static bool is_int_num(const Expr *e)
 {
     return e->kind == EX_NUM && is_integer(e->num);
@@ -283,6 +286,7 @@ static int kind_rank(ExprKind k)
     return 13;
 }
 
+/* Total order on doubles for the canonical order (NaN last). */
 static int cmp_double(double a, double b)
 {
     if (a < b)
@@ -407,6 +411,7 @@ typedef struct TermList {
     int n, cap;
 } TermList;
 
+/* Appends c*rest to a growing term list. */
 static void terms_push(TermList *l, double c, Expr *rest)
 {
     if (l->n == l->cap) {
@@ -476,6 +481,7 @@ static void terms_add(ExprCtx *x, TermList *l, Expr *e, double k)
     terms_push(l, t.c * k, t.rest);
 }
 
+/* Order of terms in a sum: the constant first, then by rest. */
 static int term_cmp(const Term *a, const Term *b)
 {
     if (a->rest == b->rest)
@@ -591,6 +597,7 @@ typedef struct FactorList {
     double c;
 } FactorList;
 
+/* Appends base^exp to a growing factor list. */
 static void factors_push(FactorList *l, Expr *base, Expr *exp)
 {
     if (l->n == l->cap) {
@@ -642,6 +649,7 @@ static void factors_add(ExprCtx *x, FactorList *l, Expr *e)
     }
 }
 
+/* Stable merge sort of factors by base, so equal bases become adjacent. */
 static void factors_sort(Factor *f, Factor *tmp, int n)
 {
     if (n < 2)
@@ -661,6 +669,7 @@ static void factors_sort(Factor *f, Factor *tmp, int n)
     memcpy(f, tmp, (size_t)n * sizeof *f);
 }
 
+/* An exponent, NULL standing for 1. */
 static Expr *one_if_null(ExprCtx *x, Expr *e)
 {
     return e ? e : expr_num(x, 1);
@@ -912,6 +921,7 @@ Expr *expr_if(ExprCtx *x, Expr *cond, Expr *then_, Expr *else_)
     return intern(x, EX_IF, 0, 0, 0, 3, args);
 }
 
+/* Value of a comparison; shared by folding and evaluation. */
 static bool cmp_value(ExprCmp op, double a, double b)
 {
     switch (op) {
@@ -1313,6 +1323,7 @@ typedef struct Buf {
     size_t len, cap;
 } Buf;
 
+/* Appends n bytes to a growing, always NUL-terminated string. */
 static void buf_putn(Buf *b, const char *s, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
@@ -1324,11 +1335,13 @@ static void buf_putn(Buf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
+/* Appends a C string. */
 static void buf_puts(Buf *b, const char *s)
 {
     buf_putn(b, s, strlen(s));
 }
 
+/* Appends another buffer. */
 static void buf_cat(Buf *b, const Buf *c)
 {
     if (c->len)
@@ -1518,6 +1531,7 @@ typedef struct Side {
     int prec; /* binding strength when there is one part */
 } Side;
 
+/* Appends a printed factor; LaTeX juxtaposes, with \cdot before a digit. */
 static void side_add(Printer *p, Side *s, const Buf *part, int prec)
 {
     if (s->parts) {
@@ -1531,6 +1545,7 @@ static void side_add(Printer *p, Side *s, const Buf *part, int prec)
     s->prec = prec;
 }
 
+/* Appends a number as a factor. */
 static void side_add_num(Printer *p, Side *s, double v)
 {
     Buf b = {0};
@@ -1808,6 +1823,7 @@ static const char *func_name(ExprFunc f, ExprStyle style)
     return style == EXPR_C ? c[f] : style == EXPR_LATEX ? latex[f] : text[f];
 }
 
+/* Prints an elementary function call (fabs/fmin/fmax in C, |x| in LaTeX). */
 static int pr_call(Printer *p, Expr *e, Buf *out)
 {
     ExprFunc f = (ExprFunc)e->op;
@@ -1835,6 +1851,7 @@ static int pr_call(Printer *p, Expr *e, Buf *out)
     return P_ATOM;
 }
 
+/* Prints a conditional: if(c, a, b), (c ? a : b) or a cases environment. */
 static int pr_if(Printer *p, Expr *e, Buf *out)
 {
     switch (p->style) {
@@ -1869,6 +1886,7 @@ static int pr_if(Printer *p, Expr *e, Buf *out)
     return P_ATOM;
 }
 
+/* Prints comparisons and logical connectives. */
 static int pr_logic(Printer *p, Expr *e, Buf *out)
 {
     static const char *const cmp_c[] = {" < ", " <= ", " > ", " >= ", " == ", " != "};
@@ -1898,6 +1916,7 @@ static int pr_logic(Printer *p, Expr *e, Buf *out)
     }
 }
 
+/* Prints any node without outer parentheses; returns its binding strength. */
 static int pr_raw(Printer *p, Expr *e, Buf *out)
 {
     switch (e->kind) {
@@ -1934,6 +1953,7 @@ typedef struct PtrMap {
     size_t cap, count;
 } PtrMap;
 
+/* Slot of key k (found or free) in the pointer map. */
 static size_t ptr_slot(const PtrMap *m, const Expr *k)
 {
     size_t i = ((uintptr_t)k >> 4) * 2654435761u & (m->cap - 1);
@@ -1942,6 +1962,7 @@ static size_t ptr_slot(const PtrMap *m, const Expr *k)
     return i;
 }
 
+/* Inserts or replaces k -> v, doubling the map when half full. */
 static void ptr_put(PtrMap *m, const Expr *k, Expr *v)
 {
     if ((m->count + 1) * 2 > m->cap) {
