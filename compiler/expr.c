@@ -576,9 +576,14 @@ static Expr *scale(ExprCtx *x, Expr *e, double k, bool divide)
 /* The coefficient of the first non-constant term of a canonical sum. */
 static double sum_lead(ExprCtx *x, const Expr *s)
 {
-    for (int i = 0; i < s->nargs; i++)
-        if (s->args[i]->kind != EX_NUM)
-            return split_term(x, s->args[i]).c;
+    (void)x;
+    for (int i = 0; i < s->nargs; i++) {
+        const Expr *t = s->args[i];
+        if (t->kind == EX_MUL && t->args[0]->kind == EX_NUM)
+            return t->args[0]->num;
+        if (t->kind != EX_NUM)
+            return 1;
+    }
     return 1;
 }
 
