@@ -847,6 +847,12 @@ Expr *expr_pow(ExprCtx *x, Expr *base, Expr *exponent)
     if (base->kind == EX_NUM)
         return expr_num(x, e == -1 ? 1 / base->num : pow(base->num, e));
     if (is_integer(e)) {
+        /* sqrt(a)^2 = a and |a|^2 = a^2 wherever they are defined */
+        bool even = fmod(e, 2) == 0;
+        if (even && base->kind == EX_CALL && base->op == FN_SQRT)
+            return expr_pow(x, base->args[0], expr_num(x, e / 2));
+        if (even && base->kind == EX_CALL && base->op == FN_ABS)
+            return expr_pow(x, base->args[0], exponent);
         if (base->kind == EX_POW)
             return expr_pow(x, base->args[0], expr_mul(x, base->args[1], exponent));
         if (base->kind == EX_MUL) {

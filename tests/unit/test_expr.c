@@ -127,6 +127,9 @@ static void test_simplify(void)
     CHECK(expr_pow(x, expr_pow(x, y, a), N(2)) == expr_pow(x, y, mul(N(2), a)));
     CHECK(mul(expr_powi(x, y, 2), expr_powi(x, y, -2)) == N(1));
     CHECK(expr_neg(x, expr_neg(x, y)) == y);
+    Expr *sqy = expr_call(x, FN_SQRT, y, NULL);
+    CHECK(mul(sqy, sqy) == y);
+    CHECK(expr_powi(x, expr_call(x, FN_ABS, y, NULL), 2) == expr_powi(x, y, 2));
     /* flattening */
     Expr *s1 = add(add(a, b), c), *s2 = add(a, add(b, c));
     CHECK(s1 == s2);
