@@ -7,14 +7,111 @@
 
 #include "derive.h"
 
+static double leaf_power(const Expr *t, const Expr *base);
+
+/* The largest parameter monomial dividing every term of a sum: m1*m2 + m1^2 -> m1. */
+static Expr *monomial_content(ExprCtx *x, Expr *sum)
+{
+    Expr *c = expr_num(x, 1);
+    if (sum->kind != EX_ADD)
+        return c;
+    Expr *t0 = sum->args[0];
+    int nf = t0->kind == EX_MUL ? t0->nargs : 1;
+    for (int i = 0; i < nf; i++) {
+        Expr *f = t0->kind == EX_MUL ? t0->args[i] : t0;
+        Expr *base = f->kind == EX_POW ? f->args[0] : f;
+        if (base->kind != EX_PARAM)
+            continue;
+        double k = leaf_power(t0, base);
+        for (int j = 1; j < sum->nargs && k > 0; j++) {
+            double pj = leaf_power(sum->args[j], base);
+            if (pj < k)
+                k = pj;
+        }
+        if (k > 0)
+            c = expr_mul(x, c, expr_pow(x, base, expr_num(x, k)));
+    }
+    return c;
+}
+
+/* Rewrites every sum raised to a negative power over a common denominator
+ * first, bottom-up: 1/(1/m1 + 1/m2) becomes m1*m2/(m1 + m2). */
+static Expr *rationalize(ExprCtx *x, Expr *e)
+{
+    double k;
+    if (e->nargs == 0)
+        return e;
+    if (e->kind == EX_POW && e->args[0]->kind == EX_ADD && expr_is_num(e->args[1], &k) && k < 0
+        && k == (int)k) {
+        Expr *den, *base = rationalize(x, e->args[0]);
+        Expr *num = expr_together(x, base, &den);
+        Expr *content = monomial_content(x, num);
+        num = expr_expand(x, expr_div(x, num, content));
+        return expr_powi(x, expr_div(x, den, expr_mul(x, content, num)), (int)-k);
+    }
+    if (e->kind == EX_ADD || e->kind == EX_MUL) {
+        Expr *r = rationalize(x, e->args[0]);
+        for (int i = 1; i < e->nargs; i++) {
+            Expr *t = rationalize(x, e->args[i]);
+            r = e->kind == EX_ADD ? expr_add(x, r, t) : expr_mul(x, r, t);
+        }
+        return r;
+    }
+    return e;
+}
+
+/* Power of leaf `base` in monomial t (0 when absent). */
+static double leaf_power(const Expr *t, const Expr *base)
+{
+    double k;
+    if (t == base)
+        return 1;
+    if (t->kind == EX_POW && t->args[0] == base && expr_is_num(t->args[1], &k))
+        return k;
+    if (t->kind == EX_MUL) {
+        double s = 0;
+        for (int i = 0; i < t->nargs; i++)
+            s += leaf_power(t->args[i], base);
+        return s;
+    }
+    return 0;
+}
+
+/* Cancels parameter factors common to every term of num and to den. */
+static void cancel_monomials(ExprCtx *x, Expr **num, Expr **den)
+{
+    Expr *d = *den;
+    int nf = d->kind == EX_MUL ? d->nargs : 1;
+    for (int i = 0; i < nf; i++) {
+        Expr *f = d->kind == EX_MUL ? d->args[i] : d;
+        Expr *base = f->kind == EX_POW ? f->args[0] : f;
+        if (base->kind != EX_PARAM)
+            continue;
+        double c = leaf_power(d, base);
+        int nt = (*num)->kind == EX_ADD ? (*num)->nargs : 1;
+        for (int j = 0; j < nt && c > 0; j++) {
+            double pj = leaf_power((*num)->kind == EX_ADD ? (*num)->args[j] : *num, base);
+            if (pj < c)
+                c = pj;
+        }
+        if (c > 0) {
+            Expr *q = expr_pow(x, base, expr_num(x, -c));
+            *num = expr_mul(x, *num, q);
+            *den = expr_mul(x, *den, q);
+        }
+    }
+    *num = expr_expand(x, *num);
+}
+
 /* The shorter, as printed, of e and e over a common denominator. */
 Expr *dv_pretty(const Derivation *dv, Expr *e)
 {
     ExprCtx *x = dv->ex;
     Expr *den;
-    Expr *num = expr_together(x, e, &den);
+    Expr *num = expr_together(x, rationalize(x, e), &den);
     if (expr_is_num(den, NULL))
-        return e;
+        return num;
+    cancel_monomials(x, &num, &den);
     Expr *alt = expr_div(x, num, den);
     size_t la = strlen(expr_to_string(x, e, EXPR_TEXT, NULL));
     size_t lb = strlen(expr_to_string(x, alt, EXPR_TEXT, NULL));

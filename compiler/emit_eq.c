@@ -1,10 +1,705 @@
-/* emit_eq.c - placeholder until the equations report lands. */
+/*
+ * emit_eq.c - the equations report (`nsmc --emit=equations`): for every mode
+ * its matrices y' = A y + b(t), the contact forces of the closed gaps, each
+ * gap's event function with its derivative and the recast that lands on it.
+ * For models shaped like Dedow & Murphy's it adds their forms: relative
+ * coordinates (Eq. 2), the gap recast (Eq. 3, corrected), the stuck mode with
+ * the contact force as a state (Eq. 11) and the force recast (Eq. 12,
+ * corrected).  Markdown with LaTeX by default, plain text for a terminal.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <string.h>
+
 #include "emit.h"
+
+typedef struct Eq {
+    const Derivation *dv;
+    const Model *m;
+    FILE *o;
+    EqFormat fmt;
+    ExprStyle style;
+    char **ptext, **platex;   /* parameter names */
+    char **vtext, **vlatex;   /* variable names */
+    int nv;
+    ExprNamer nm;
+} Eq;
+
+/* ---- names ------------------------------------------------------------------- */
+
+/* A LaTeX rendering of an identifier: k1 -> k_{1}, k_stop -> k_{\mathrm{stop}}. */
+static char *latex_ident(Arena *a, const char *name)
+{
+    size_t n = strlen(name), i = 0;
+    while (i < n && isalpha((unsigned char)name[i]))
+        i++;
+    char *base = i == 1 ? arena_strndup(a, name, 1)
+                : i == 0 ? arena_strdup(a, "")
+                : arena_printf(a, "\\mathrm{%.*s}", (int)i, name);
+    const char *rest = name + i;
+    if (*rest == '_')
+        rest++;
+    if (!*rest)
+        return base;
+    char *esc = arena_alloc(a, 2 * strlen(rest) + 1);
+    size_t k = 0;
+    bool digits = true;
+    for (const char *s = rest; *s; s++) {
+        if (*s == '_')
+            esc[k++] = '\\';
+        digits &= isdigit((unsigned char)*s) != 0;
+        esc[k++] = *s;
+    }
+    esc[k] = 0;
+    return digits ? arena_printf(a, "%s_{%s}", base, esc) : arena_printf(a, "%s_{\\mathrm{%s}}", base, esc);
+}
+
+static const char *eq_param(void *ud, int index, ExprStyle style)
+{
+    Eq *q = ud;
+    return style == EXPR_LATEX ? q->platex[index] : q->ptext[index];
+}
+
+static const char *eq_var(void *ud, int index, ExprStyle style)
+{
+    Eq *q = ud;
+    if (index < 0 || index >= q->nv || !q->vtext[index])
+        return "?";
+    return style == EXPR_LATEX ? q->vlatex[index] : q->vtext[index];
+}
+
+static void setv(Eq *q, int index, char *text, char *latex)
+{
+    q->vtext[index] = text;
+    q->vlatex[index] = latex;
+}
+
+static void eq_init(Eq *q, const Derivation *dv, FILE *out, EqFormat fmt)
+{
+    Arena *a = dv->arena;
+    const Model *m = dv->model;
+    int n = dv->n;
+    memset(q, 0, sizeof *q);
+    q->dv = dv;
+    q->m = m;
+    q->o = out;
+    q->fmt = fmt;
+    q->style = fmt == EQ_MARKDOWN ? EXPR_LATEX : EXPR_TEXT;
+    q->ptext = arena_alloc(a, (size_t)(m->n_params + 1) * sizeof *q->ptext);
+    q->platex = arena_alloc(a, (size_t)(m->n_params + 1) * sizeof *q->platex);
+    for (int i = 0; i < m->n_params; i++) {
+        q->ptext[i] = arena_strdup(a, m->params[i].name);
+        q->platex[i] = latex_ident(a, m->params[i].name);
+    }
+    q->nv = dv->v_report + 2 * n + 3 + dv->g + 3 + 3 * dv->g + 1;
+    q->vtext = arena_alloc(a, (size_t)q->nv * sizeof *q->vtext);
+    q->vlatex = arena_alloc(a, (size_t)q->nv * sizeof *q->vlatex);
+    for (int i = 0; i < n; i++) {
+        const char *b = m->bodies[i].name;
+        setv(q, i, arena_printf(a, "%s.x", b), arena_printf(a, "x_{\\mathrm{%s}}", b));
+        setv(q, n + i, arena_printf(a, "%s.v", b), arena_printf(a, "\\dot{x}_{\\mathrm{%s}}", b));
+        setv(q, dv->v_f + i, arena_printf(a, "F_%s", b), arena_printf(a, "F_{\\mathrm{%s}}", b));
+        setv(q, dv->v_acc + i, arena_printf(a, "%s.a", b), arena_printf(a, "\\ddot{x}_{\\mathrm{%s}}", b));
+        setv(q, dv->v_fdot + i, arena_printf(a, "F_%s'", b), arena_printf(a, "\\dot{F}_{\\mathrm{%s}}", b));
+    }
+    for (int k = 0; k < dv->n_sw; k++)
+        setv(q, dv->v_sw + k, arena_printf(a, "sw%d", k), arena_printf(a, "\\sigma_{%d}", k));
+    for (int j = 0; j < dv->g; j++) {
+        const char *g = m->gaps[j].name;
+        setv(q, dv->v_lam + j, arena_printf(a, "lambda_%s", g), arena_printf(a, "\\lambda_{\\mathrm{%s}}", g));
+    }
+    for (int k = 0; k < dv->n_consts; k++)
+        setv(q, dv->v_const + k, arena_printf(a, "c%d", k), arena_printf(a, "c_{%d}", k));
+    for (int k = 0; k < 3 + dv->g; k++)
+        setv(q, dv->v_report + 2 * n + k, arena_printf(a, "v%d", k + 1), arena_printf(a, "v_{%d}", k + 1));
+    int base = dv->v_report + 2 * n + 3 + dv->g;
+    setv(q, base, "A32", "A_{32}");
+    setv(q, base + 1, "A33", "A_{33}");
+    setv(q, base + 2, "b3(t)", "b_{3}(t)");
+    for (int k = 0; k < dv->g; k++) {
+        setv(q, base + 3 + 3 * k, arena_printf(a, "A%d2", 4 + k), arena_printf(a, "A_{%d2}", 4 + k));
+        setv(q, base + 4 + 3 * k, arena_printf(a, "A%d3", 4 + k), arena_printf(a, "A_{%d3}", 4 + k));
+        setv(q, base + 5 + 3 * k, arena_printf(a, "b%d(t)", 4 + k), arena_printf(a, "b_{%d}(t)", 4 + k));
+    }
+    q->nm.param = eq_param;
+    q->nm.var = eq_var;
+    q->nm.ud = q;
+}
+
+/* Names the relative coordinates: kept bodies u<i>, gap coordinates r (r_<gap>). */
+static void name_relative(Eq *q, const DvRelative *rel)
+{
+    const Derivation *dv = q->dv;
+    Arena *a = dv->arena;
+    int n = dv->n;
+    for (int i = 0; i < n; i++) {
+        int j = rel->gap_of[i];
+        if (j < 0) {
+            setv(q, dv->v_report + i, arena_printf(a, "u%d", i + 1), arena_printf(a, "u_{%d}", i + 1));
+            setv(q, dv->v_report + n + i, arena_printf(a, "u%d'", i + 1), arena_printf(a, "\\dot{u}_{%d}", i + 1));
+        } else if (dv->g == 1) {
+            setv(q, dv->v_report + i, "r", "r");
+            setv(q, dv->v_report + n + i, "r'", "\\dot{r}");
+        } else {
+            const char *g = q->m->gaps[j].name;
+            setv(q, dv->v_report + i, arena_printf(a, "r_%s", g), arena_printf(a, "r_{\\mathrm{%s}}", g));
+            setv(q, dv->v_report + n + i, arena_printf(a, "r_%s'", g), arena_printf(a, "\\dot{r}_{\\mathrm{%s}}", g));
+        }
+    }
+}
+
+/* ---- output primitives ---------------------------------------------------------- */
+
+static const char *sx(Eq *q, Expr *e)
+{
+    return expr_to_string(q->dv->ex, e, q->style, &q->nm);
+}
+
+static bool md(const Eq *q)
+{
+    return q->fmt == EQ_MARKDOWN;
+}
+
+/* An expression inside running text: $...$ in markdown. */
+static const char *inl(Eq *q, Expr *e)
+{
+    const char *s = sx(q, e);
+    return md(q) ? arena_printf(q->dv->arena, "$%s$", s) : s;
+}
+
+static void heading(Eq *q, int level, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (md(q)) {
+        fprintf(q->o, "%.*s %s\n\n", level, "######", buf);
+        return;
+    }
+    fprintf(q->o, "%s\n", buf);
+    size_t len = strlen(buf);
+    for (size_t i = 0; i < len; i++)
+        fputc(level == 1 ? '=' : level == 2 ? '-' : '.', q->o);
+    fprintf(q->o, "\n\n");
+}
+
+static void para(Eq *q, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(q->o, fmt, ap);
+    va_end(ap);
+    fprintf(q->o, "\n\n");
+}
+
+/* One displayed equation "lhs = rhs"; lhs given in both notations. */
+static void eqn(Eq *q, const char *lhs_text, const char *lhs_latex, Expr *rhs)
+{
+    if (md(q))
+        fprintf(q->o, "$$%s = %s$$\n\n", lhs_latex, sx(q, rhs));
+    else
+        fprintf(q->o, "    %s = %s\n", lhs_text, sx(q, rhs));
+}
+
+static void eqn_end(Eq *q)
+{
+    if (!md(q))
+        fputc('\n', q->o);
+}
+
+/* A matrix, rows x cols, with optional row labels (text) for readability. */
+static void matrix(Eq *q, const char *name_text, const char *name_latex, Expr **A, int rows, int cols)
+{
+    Arena *a = q->dv->arena;
+    const char **s = arena_alloc(a, (size_t)(rows * cols + 1) * sizeof *s);
+    for (int i = 0; i < rows * cols; i++)
+        s[i] = sx(q, A[i]);
+    if (md(q)) {
+        fprintf(q->o, "$$%s = \\begin{bmatrix}\n", name_latex);
+        for (int i = 0; i < rows; i++) {
+            for (int k = 0; k < cols; k++)
+                fprintf(q->o, "%s%s", k ? " & " : "", s[i * cols + k]);
+            fprintf(q->o, "%s\n", i + 1 < rows ? " \\\\" : "");
+        }
+        fprintf(q->o, "\\end{bmatrix}$$\n\n");
+        return;
+    }
+    int *w = arena_alloc(a, (size_t)(cols + 1) * sizeof *w);
+    for (int k = 0; k < cols; k++)
+        for (int i = 0; i < rows; i++) {
+            int l = (int)strlen(s[i * cols + k]);
+            if (l > w[k])
+                w[k] = l;
+        }
+    int lab = (int)strlen(name_text) + 3;
+    for (int i = 0; i < rows; i++) {
+        fprintf(q->o, "    %-*s[ ", lab, i == (rows - 1) / 2 ? arena_printf(a, "%s =", name_text) : "");
+        for (int k = 0; k < cols; k++)
+            fprintf(q->o, "%-*s%s", w[k], s[i * cols + k], k + 1 < cols ? "  " : "");
+        fprintf(q->o, " ]\n");
+    }
+    fputc('\n', q->o);
+}
+
+/* A list of names as a vector: "(a, b, c)" or "\begin{bmatrix}..." */
+static const char *vec_names(Eq *q, Expr **v, int n)
+{
+    Arena *a = q->dv->arena;
+    char *s = arena_strdup(a, md(q) ? "\\begin{bmatrix}" : "(");
+    for (int i = 0; i < n; i++)
+        s = arena_printf(a, "%s%s%s", s, i ? (md(q) ? " \\\\ " : ", ") : "", sx(q, v[i]));
+    return arena_printf(a, "%s%s", s, md(q) ? "\\end{bmatrix}" : ")");
+}
+
+/* "c1 Y1 + c2 Y2 + ... + b" with each coefficient kept as printed (the paper's
+ * row notation), instead of letting the simplifier merge the terms. */
+static const char *row_text(Eq *q, Expr **coef, Expr **Y, int n, Expr *b)
+{
+    Arena *a = q->dv->arena;
+    char *s = arena_strdup(a, "");
+    int terms = 0;
+    for (int k = 0; k <= n; k++) {
+        Expr *c = k < n ? coef[k] : b;
+        double v;
+        if (!c || expr_is_zero(c))
+            continue;
+        const char *var = k < n ? sx(q, Y[k]) : NULL;
+        const char *cs;
+        bool neg = false;
+        if (var && expr_is_num(c, &v) && (v == 1 || v == -1)) {
+            cs = "";
+            neg = v < 0;
+        } else {
+            cs = sx(q, c);
+            if (c->kind == EX_ADD && var)
+                cs = arena_printf(a, md(q) ? "\\left(%s\\right) " : "(%s) ", cs);
+            else if (cs[0] == '-') {
+                neg = true;
+                cs++;
+                if (var)
+                    cs = arena_printf(a, md(q) ? "%s\\," : "%s ", cs);
+            } else if (var)
+                cs = arena_printf(a, md(q) ? "%s\\," : "%s ", cs);
+        }
+        s = arena_printf(a, "%s%s%s%s", s, terms ? (neg ? " - " : " + ") : (neg ? "-" : ""), cs, var ? var : "");
+        terms++;
+    }
+    return terms ? s : "0";
+}
+
+/* Prints "lhs = (row)/den" in the report's notation. */
+static void eqn_frac(Eq *q, const char *lhs_text, const char *lhs_latex, const char *row, const char *den)
+{
+    if (md(q))
+        fprintf(q->o, "$$%s = \\frac{%s}{%s}$$\n\n", lhs_latex, row, den);
+    else
+        fprintf(q->o, strchr(row, ' ') ? "    %s = (%s) / (%s)\n" : "    %s = %s / (%s)\n", lhs_text, row, den);
+}
+
+/* ---- sections ---------------------------------------------------------------- */
+
+/* Interleaved state (x_0, v_0, x_1, v_1, ...) as the paper orders it. */
+static Expr **interleaved(const Derivation *dv)
+{
+    Expr **Y = arena_alloc(dv->arena, (size_t)(2 * dv->n) * sizeof *Y);
+    for (int i = 0; i < dv->n; i++) {
+        Y[2 * i] = dv->x[i];
+        Y[2 * i + 1] = dv->v[i];
+    }
+    return Y;
+}
+
+/* gap_j = w_j . x + d_j */
+static Expr *gap_expr(const Derivation *dv, int j)
+{
+    Expr *s = dv->d[j];
+    for (int k = 0; k < dv->n; k++)
+        s = expr_add(dv->ex, s, expr_mul(dv->ex, dv->W[j * dv->n + k], dv->x[k]));
+    return s;
+}
+
+/* Splits y' (interleaved) into A and b: A = dy'/dy, b = y' at y = 0. */
+static void split_linear(const Derivation *dv, Expr **rows, Expr **Y, int N, Expr **A, Expr **b)
+{
+    ExprCtx *x = dv->ex;
+    for (int i = 0; i < N; i++) {
+        Expr *rest = rows[i];
+        for (int k = 0; k < N; k++) {
+            A[i * N + k] = dv_pretty(dv, expr_diff(x, rows[i], Y[k]));
+            rest = expr_subst(x, rest, Y[k], expr_num(x, 0));
+        }
+        b[i] = dv_pretty(dv, rest);
+    }
+}
+
+static void section_model(Eq *q)
+{
+    const Derivation *dv = q->dv;
+    const Model *m = q->m;
+    Arena *a = dv->arena;
+    int n = dv->n, g = dv->g;
+    heading(q, 1, "Equations of model %s", m->name);
+    if (m->title && *m->title)
+        para(q, "%s", m->title);
+    para(q, "Generated by nsmc from %s. Every mode (set of closed gaps) is linear: "
+            "M a + C v + K x = f_ext(t) + f_const + sum_j w_j lambda_j, gap_j = w_j . x + d_j >= 0.",
+         strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path);
+    heading(q, 2, "Assembled system");
+    Expr **M = arena_alloc(a, (size_t)(n * n) * sizeof *M);
+    for (int i = 0; i < n * n; i++)
+        M[i] = i % (n + 1) == 0 ? dv->mass[i / (n + 1)] : expr_num(dv->ex, 0);
+    if (n <= 8) {
+        para(q, md(q) ? "Coordinates $%s$." : "Coordinates x = %s.", vec_names(q, dv->x, n));
+        matrix(q, "M", "M", M, n, n);
+        matrix(q, "K", "K", dv->K, n, n);
+        matrix(q, "C", "C", dv->C, n, n);
+    } else {
+        para(q, "%d bodies: M, K and C are listed by their nonzero entries.", n);
+        for (int i = 0; i < n * n; i++) {
+            if (!expr_is_zero(dv->K[i]))
+                eqn(q, arena_printf(a, "K[%d][%d]", i / n, i % n), arena_printf(a, "K_{%d,%d}", i / n, i % n), dv->K[i]);
+            if (!expr_is_zero(dv->C[i]))
+                eqn(q, arena_printf(a, "C[%d][%d]", i / n, i % n), arena_printf(a, "C_{%d,%d}", i / n, i % n), dv->C[i]);
+        }
+        for (int i = 0; i < n; i++)
+            eqn(q, arena_printf(a, "m[%d]", i), arena_printf(a, "m_{%d}", i), dv->mass[i]);
+        eqn_end(q);
+    }
+    for (int i = 0; i < n; i++) {
+        const char *b = m->bodies[i].name;
+        if (!expr_is_zero(dv->fconst[i]))
+            eqn(q, arena_printf(a, "f_const[%s]", b), arena_printf(a, "f^{\\mathrm{const}}_{\\mathrm{%s}}", b), dv->fconst[i]);
+        if (!expr_is_zero(dv->fext[i]))
+            eqn(q, arena_printf(a, "f_ext[%s](t)", b), arena_printf(a, "f_{\\mathrm{%s}}(t)", b), dv->fext[i]);
+    }
+    for (int j = 0; j < g; j++) {
+        Expr *gap = gap_expr(dv, j);
+        const char *gn = m->gaps[j].name;
+        eqn(q, arena_printf(a, "gap %s", gn), arena_printf(a, "g_{\\mathrm{%s}}", gn), gap);
+    }
+    eqn_end(q);
+    if (dv->n_sw) {
+        heading(q, 2, "Time switches");
+        para(q, "Each comparison of a force that involves t is a switch: its flag replaces the "
+                "comparison, the integrator lands on the zero of its switch function.");
+        for (int k = 0; k < dv->n_sw; k++) {
+            eqn(q, arena_printf(a, "sw%d: %s; s", k, expr_to_string(dv->ex, dv->sw_list[k].cond, EXPR_TEXT, &q->nm)),
+                arena_printf(a, "\\sigma_{%d} = [%s],\\quad s", k, expr_to_string(dv->ex, dv->sw_list[k].cond, EXPR_LATEX, &q->nm)),
+                dv->sw_list[k].fn);
+        }
+        eqn_end(q);
+    }
+}
+
+static const char *event_name(const Model *m, unsigned mask, int j)
+{
+    const Gap *gp = &m->gaps[j];
+    bool closed = mask & (1u << j);
+    if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP))
+        return "the gap (impact or entry when it reaches 0)";
+    if (!closed)
+        return "max(gap, k gap + c gap') (entry)";
+    if (gp->law == LAW_IMPACT)
+        return "the contact force (separation when it reaches 0)";
+    if (gp->release == RELEASE_FORCE)
+        return "the contact force k p + c p', p = -gap (exit when it reaches 0)";
+    return "the penetration p = -gap (exit when it reaches 0)";
+}
+
+/* The paper's Eq. 2 and the corrected Eq. 3 for the free mode. */
+static void section_relative(Eq *q, const DvMode *mo)
+{
+    const Derivation *dv = q->dv;
+    ExprCtx *x = dv->ex;
+    Arena *a = dv->arena;
+    int n = dv->n, N = 2 * n;
+    DvRelative rel;
+    if (!dv_relative(dv, mo, &rel))
+        return;
+    name_relative(q, &rel);
+    Expr **Y = arena_alloc(a, (size_t)N * sizeof *Y);
+    for (int i = 0; i < n; i++) {
+        Y[2 * i] = rel.q[i];
+        Y[2 * i + 1] = rel.qd[i];
+    }
+    heading(q, 3, "Relative coordinates (Dedow & Murphy Eq. 2)");
+    para(q, "Each gap replaces the coordinate of one body with a nonzero coefficient "
+            "(the last one), so the gap is itself a coordinate:");
+    for (int i = 0; i < n; i++)
+        eqn(q, sx(q, rel.q[i]), sx(q, rel.q[i]),
+            rel.gap_of[i] < 0 ? dv->x[i] : gap_expr(dv, rel.gap_of[i]));
+    eqn_end(q);
+    para(q, md(q) ? "$$\\frac{d}{dt}%s = A %s + b(t)$$" : "d/dt %s = A %s + b(t)", vec_names(q, Y, N), vec_names(q, Y, N));
+    matrix(q, "A", "A", rel.A, N, N);
+    matrix(q, "b", "b", rel.b, N, 1);
+
+    for (int i = 0; i < n; i++) {
+        int j = rel.gap_of[i];
+        if (j < 0)
+            continue;
+        heading(q, 3, "Gap recast on %s (Henon; Dedow & Murphy Eq. 3, corrected)", q->m->gaps[j].name);
+        para(q, "The gap coordinate %s becomes the independent variable: dt/d%s = 1/%s, and every other "
+                "state's equation is divided by %s. One step of size -%s lands on contact.",
+             inl(q, rel.q[i]), inl(q, rel.q[i]), inl(q, rel.qd[i]), inl(q, rel.qd[i]), inl(q, rel.q[i]));
+        for (int r = 0; r < N; r++) {
+            Expr *lhs = r == 2 * i ? expr_time(x) : Y[r];
+            const char *row = r == 2 * i ? "1" : row_text(q, &rel.A[r * N], Y, N, rel.b[r]);
+            eqn_frac(q, arena_printf(a, "d%s/d%s", sx(q, lhs), sx(q, rel.q[i])),
+                     arena_printf(a, "\\frac{d%s}{d%s}", sx(q, lhs), sx(q, rel.q[i])), row, sx(q, rel.qd[i]));
+        }
+        eqn_end(q);
+    }
+}
+
+/* The paper's Eq. 11 and the corrected Eq. 12 for a stuck mode. */
+static bool section_force_state(Eq *q, const DvMode *mo)
+{
+    const Derivation *dv = q->dv;
+    ExprCtx *x = dv->ex;
+    Arena *a = dv->arena;
+    const Model *m = q->m;
+    DvForceState fs;
+    if (!dv_force_state(dv, mo, &fs))
+        return false;
+    int r = fs.r, S = 3 + r;
+    const char *u = m->bodies[fs.body].name;
+    heading(q, 3, "Contact force as a state (Dedow & Murphy Eq. 11)");
+    para(q, "The stuck cluster moves with one coordinate u = %s.x; x = alpha u + beta with "
+            "alpha = %s. Projecting the equations of motion on alpha removes the contact force "
+            "(Eq. 5): M_eff u'' + C_eff u' + K_eff u = F_eff(t).",
+         u, md(q) ? arena_printf(a, "$%s$", vec_names(q, fs.alpha, dv->n)) : vec_names(q, fs.alpha, dv->n));
+    eqn(q, "M_eff", "M_{\\mathrm{eff}}", fs.meff);
+    eqn(q, "C_eff", "C_{\\mathrm{eff}}", fs.ceff);
+    eqn(q, "K_eff", "K_{\\mathrm{eff}}", fs.keff);
+    if (!expr_is_zero(fs.feff))
+        eqn(q, "F_eff(t)", "F_{\\mathrm{eff}}(t)", fs.feff);
+    eqn_end(q);
+    char *states = arena_printf(a, "v1 = %s.x, v2 = v1', v3 = v1''", u);
+    for (int k = 0; k < r; k++)
+        states = arena_printf(a, "%s, v%d = lambda_%s", states, 4 + k, m->gaps[fs.gaps[k]].name);
+    para(q, "States: %s.", states);
+    Expr **A = arena_alloc(a, (size_t)(S * S) * sizeof *A);
+    Expr **b = arena_alloc(a, (size_t)S * sizeof *b);
+    for (int i = 0; i < S * S; i++)
+        A[i] = expr_num(x, 0);
+    for (int i = 0; i < S; i++)
+        b[i] = expr_num(x, 0);
+    A[0 * S + 1] = expr_num(x, 1);
+    A[1 * S + 2] = expr_num(x, 1);
+    A[2 * S + 1] = fs.A32;
+    A[2 * S + 2] = fs.A33;
+    b[2] = fs.b3;
+    for (int k = 0; k < r; k++) {
+        A[(3 + k) * S + 1] = fs.A42[k];
+        A[(3 + k) * S + 2] = fs.A43[k];
+        b[3 + k] = fs.b4[k];
+    }
+    para(q, md(q) ? "$$\\frac{d}{dt}%s = A %s + b(t)$$" : "d/dt %s = A %s + b(t)",
+         vec_names(q, fs.V, S), vec_names(q, fs.V, S));
+    matrix(q, "A", "A", A, S, S);
+    bool forced = false;
+    for (int i = 0; i < S; i++)
+        forced |= !expr_is_zero(b[i]);
+    if (forced)
+        matrix(q, "b", "b", b, S, 1);
+    eqn(q, "A32", "A_{32}", fs.A32);
+    eqn(q, "A33", "A_{33}", fs.A33);
+    for (int k = 0; k < r; k++) {
+        eqn(q, arena_printf(a, "A%d2", 4 + k), arena_printf(a, "A_{%d2}", 4 + k), fs.A42[k]);
+        eqn(q, arena_printf(a, "A%d3", 4 + k), arena_printf(a, "A_{%d3}", 4 + k), fs.A43[k]);
+    }
+    eqn_end(q);
+    for (int k = 0; k < r; k++) {
+        int j = fs.gaps[k];
+        heading(q, 3, "Force recast on %s (Dedow & Murphy Eq. 12, corrected)", m->gaps[j].name);
+        Expr *v4 = fs.V[3 + k];
+        Expr *fd = expr_add(x, expr_add(x, expr_mul(x, fs.A42[k], fs.V[1]), expr_mul(x, fs.A43[k], fs.V[2])), fs.b4[k]);
+        para(q, "The contact force %s becomes the independent variable; every equation is divided by "
+                "its rate %s' = A%d2 v2 + A%d3 v3%s (not by a constant: the printed 1/A with "
+                "A = A42 + A43 is not even dimensionally consistent). One step of size -%s lands on separation.",
+             inl(q, v4), q->vtext[v4->index], 4 + k, 4 + k, expr_is_zero(fs.b4[k]) ? "" : " + b4(t)", inl(q, v4));
+        /* the coefficients by name, as the paper writes them */
+        Expr **Sym = arena_alloc(a, (size_t)(S * S) * sizeof *Sym);
+        Expr **bs = arena_alloc(a, (size_t)S * sizeof *bs);
+        for (int i = 0; i < S * S; i++)
+            Sym[i] = A[i];
+        for (int i = 0; i < S; i++)
+            bs[i] = b[i];
+        int base = dv->v_report + 2 * dv->n + 3 + dv->g;
+        Sym[2 * S + 1] = expr_var(x, base);
+        Sym[2 * S + 2] = expr_var(x, base + 1);
+        if (!expr_is_zero(b[2]))
+            bs[2] = expr_var(x, base + 2);
+        for (int c = 0; c < r; c++) {
+            Sym[(3 + c) * S + 1] = expr_var(x, base + 3 + 3 * c);
+            Sym[(3 + c) * S + 2] = expr_var(x, base + 4 + 3 * c);
+            if (!expr_is_zero(b[3 + c]))
+                bs[3 + c] = expr_var(x, base + 5 + 3 * c);
+        }
+        const char *den = row_text(q, &Sym[(3 + k) * S], fs.V, S, bs[3 + k]);
+        eqn(q, arena_printf(a, "%s'", sx(q, v4)), arena_printf(a, "\\dot{%s}", sx(q, v4)), fd);
+        for (int i = 0; i < S; i++) {
+            if (i == 3 + k) {
+                eqn_frac(q, arena_printf(a, "dt/d%s", sx(q, v4)), arena_printf(a, "\\frac{dt}{d%s}", sx(q, v4)),
+                         "1", den);
+                continue;
+            }
+            eqn_frac(q, arena_printf(a, "d%s/d%s", sx(q, fs.V[i]), sx(q, v4)),
+                     arena_printf(a, "\\frac{d%s}{d%s}", sx(q, fs.V[i]), sx(q, v4)),
+                     row_text(q, &Sym[i * S], fs.V, S, bs[i]), den);
+        }
+        eqn_end(q);
+    }
+    return true;
+}
+
+/* For closed impact gaps of other shapes: lambda as an extra state of the full system. */
+static void section_lambda_state(Eq *q, const DvMode *mo, Expr **Y)
+{
+    const Derivation *dv = q->dv;
+    ExprCtx *x = dv->ex;
+    Arena *a = dv->arena;
+    int N = 2 * dv->n;
+    heading(q, 3, "Contact forces as states");
+    para(q, "Appending each contact force to the state: lambda' = (dlambda/dy) y' + dlambda/dt, "
+            "a linear row in y (lambda itself is an output, its column is zero).");
+    for (int k = 0; k < mo->n_impact; k++) {
+        int j = mo->impact[k];
+        Expr *l = dv_expand_consts(dv, dv_full(dv, mo, dv->lam[j]));
+        Expr *ld = dv_expand_consts(dv, dv_flow_diff(dv, mo, dv_full(dv, mo, dv->lam[j])));
+        Expr *rest = ld;
+        Expr *row = expr_num(x, 0);
+        for (int c = 0; c < N; c++) {
+            row = expr_add(x, row, expr_mul(x, dv_pretty(dv, expr_diff(x, ld, Y[c])), Y[c]));
+            rest = expr_subst(x, rest, Y[c], expr_num(x, 0));
+        }
+        row = expr_add(x, row, dv_pretty(dv, rest));
+        const char *gn = q->m->gaps[j].name;
+        (void)l;
+        eqn(q, arena_printf(a, "lambda_%s'", gn), arena_printf(a, "\\dot{\\lambda}_{\\mathrm{%s}}", gn), row);
+    }
+    eqn_end(q);
+}
+
+static void section_mode(Eq *q, const DvMode *mo)
+{
+    const Derivation *dv = q->dv;
+    const Model *m = q->m;
+    ExprCtx *x = dv->ex;
+    Arena *a = dv->arena;
+    int n = dv->n, g = dv->g, N = 2 * n;
+    heading(q, 2, "Mode %u %s: %s", mo->mask, mo->label, mo->story);
+    if (mo->status == DV_MODE_INADMISSIBLE) {
+        para(q, "Inadmissible: the gaps held shut have linearly dependent directions, "
+                "W_R M^-1 W_R^T is singular (they cannot all be shut at once). The runtime never enters it.");
+        return;
+    }
+    Expr **Y = interleaved(dv);
+    Expr **rows = arena_alloc(a, (size_t)N * sizeof *rows);
+    for (int i = 0; i < n; i++) {
+        rows[2 * i] = dv->v[i];
+        rows[2 * i + 1] = dv_expand_consts(dv, dv_full(dv, mo, mo->ydot[n + i]));
+    }
+    Expr **A = arena_alloc(a, (size_t)(N * N) * sizeof *A);
+    Expr **b = arena_alloc(a, (size_t)N * sizeof *b);
+    split_linear(dv, rows, Y, N, A, b);
+    if (n <= 6) {
+        para(q, md(q) ? "$$\\frac{d}{dt}%s = A %s + b(t)$$" : "d/dt %s = A %s + b(t)",
+             vec_names(q, Y, N), vec_names(q, Y, N));
+        matrix(q, "A", "A", A, N, N);
+        matrix(q, "b", "b", b, N, 1);
+    } else {
+        para(q, "Accelerations (y' = A y + b(t) with y = (x, v)):");
+        for (int i = 0; i < n; i++)
+            eqn(q, arena_printf(a, "%s.a", m->bodies[i].name),
+                arena_printf(a, "\\ddot{x}_{\\mathrm{%s}}", m->bodies[i].name), dv_pretty(dv, rows[2 * i + 1]));
+        eqn_end(q);
+    }
+    if (mo->n_impact) {
+        para(q, "Contact forces of the gaps held shut, lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F:");
+        for (int k = 0; k < mo->n_impact; k++) {
+            int j = mo->impact[k];
+            const char *gn = m->gaps[j].name;
+            Expr *l = dv_expand_consts(dv, dv_full(dv, mo, dv->lam[j]));
+            eqn(q, arena_printf(a, "lambda_%s", gn), arena_printf(a, "\\lambda_{\\mathrm{%s}}", gn), dv_pretty(dv, l));
+        }
+        eqn_end(q);
+    }
+    bool pen = false;
+    for (int j = 0; j < g; j++)
+        pen |= (mo->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY;
+    if (pen) {
+        para(q, "Contact forces of the engaged compliant gaps, k p + c p' with p = -gap:");
+        for (int j = 0; j < g; j++)
+            if ((mo->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY) {
+                const char *gn = m->gaps[j].name;
+                eqn(q, arena_printf(a, "lambda_%s", gn), arena_printf(a, "\\lambda_{\\mathrm{%s}}", gn),
+                    dv_full(dv, mo, mo->lambda[j]));
+            }
+        eqn_end(q);
+    }
+    if (g) {
+        para(q, "Event functions s and their derivatives s' along the flow; the recast on s "
+                "(dy/ds = y'/s', dt/ds = 1/s') lands on s = 0 with one step of size -s:");
+        for (int j = 0; j < g; j++) {
+            const char *gn = m->gaps[j].name;
+            Expr *s = dv_expand_consts(dv, dv_full(dv, mo, mo->ev[j]));
+            Expr *sd = dv_expand_consts(dv, dv_full(dv, mo, mo->evdot[j]));
+            if (md(q))
+                fprintf(q->o, "%s: %s.\n\n", gn, event_name(m, mo->mask, j));
+            else
+                fprintf(q->o, "    %s: %s\n", gn, event_name(m, mo->mask, j));
+            eqn(q, arena_printf(a, "s_%s", gn), arena_printf(a, "s_{\\mathrm{%s}}", gn), dv_pretty(dv, s));
+            eqn(q, arena_printf(a, "s_%s'", gn), arena_printf(a, "\\dot{s}_{\\mathrm{%s}}", gn), dv_pretty(dv, sd));
+            eqn(q, arena_printf(a, "recast on %s: dt/ds", gn), arena_printf(a, "\\frac{dt}{ds_{\\mathrm{%s}}}", gn),
+                expr_div(x, expr_num(x, 1), dv_pretty(dv, sd)));
+            if (!md(q))
+                fputc('\n', q->o);
+        }
+        eqn_end(q);
+    }
+    if (mo->mask == 0 && g > 0)
+        section_relative(q, mo);
+    if (mo->n_impact && !section_force_state(q, mo))
+        section_lambda_state(q, mo, Y);
+}
+
+static void section_generator(Eq *q)
+{
+    const Derivation *dv = q->dv;
+    Arena *a = dv->arena;
+    heading(q, 2, "Exact method: forcing generator");
+    if (!dv->n_gen) {
+        para(q, "Not available: the force on %s is not a sum of c t^k exp(a t) {1, sin, cos}(w t + phi) pieces.",
+             dv->gen_why ? dv->gen_why : "a body");
+        return;
+    }
+    para(q, "f_ext(t) = B z(t), z' = G z, with %d components:", dv->n_gen);
+    for (int i = 0; i < dv->n_gen; i++)
+        eqn(q, arena_printf(a, "z%d", i), arena_printf(a, "z_{%d}", i), dv->z[i]);
+    eqn_end(q);
+    if (dv->n_gen <= 8) {
+        matrix(q, "G", "G", dv->G, dv->n_gen, dv->n_gen);
+        matrix(q, "B", "B", dv->B, dv->n, dv->n_gen);
+    }
+}
 
 int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt)
 {
-    (void)dv;
-    (void)out;
-    (void)fmt;
-    return 1;
+    Eq q;
+    if (!dv || !out)
+        return 1;
+    eq_init(&q, dv, out, fmt);
+    section_model(&q);
+    int made = dv->enumerated ? dv->n_modes : 1;
+    if (!dv->enumerated)
+        para(&q, "%d gaps: only the all-open mode is derived symbolically (2^%d modes would be "
+                 "enumerated otherwise); the runtime handles the others from the numeric tables.",
+             dv->g, dv->g);
+    for (int k = 0; k < made; k++)
+        section_mode(&q, &dv->modes[k]);
+    section_generator(&q);
+    return ferror(out) ? 1 : 0;
 }
