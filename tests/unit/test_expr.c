@@ -322,6 +322,22 @@ static void test_print(void)
     PRINTS(mul(N(-2), t), EXPR_TEXT, "-2*t");
     PRINTS(sub(N(1), y0), EXPR_TEXT, "1 - y0");
     PRINTS(sub(y0, N(1)), EXPR_TEXT, "y0 - 1");
+    PRINTS(expr_neg(x, dvd(k1, m1)), EXPR_TEXT, "-k1/m1");
+    PRINTS(expr_neg(x, dvd(k1, m1)), EXPR_C, "-p[0]/p[2]");
+    PRINTS(dvd(N(-1), m1), EXPR_C, "-1.0/p[2]");
+    PRINTS(dvd(mul(N(2), k1), N(3)), EXPR_TEXT, "2*k1/3");
+    PRINTS(mul(N(2), expr_pow(x, N(3), y0)), EXPR_LATEX, "2 \\cdot 3^{y_{0}}");
+    PRINTS(mul(N(2), expr_pow(x, N(3), y0)), EXPR_C, "2.0*pow(3.0, y[0])");
+    PRINTS(mul(expr_call(x, FN_EXP, y0, NULL), expr_call(x, FN_LOG, m1, NULL)), EXPR_C,
+           "exp(y[0])*log(p[2])");
+    PRINTS(mul(expr_call(x, FN_TAN, y0, NULL), add(k1, k2)), EXPR_LATEX,
+           "k_{1} \\tan\\left(y_{0}\\right) + k_{2} \\tan\\left(y_{0}\\right)");
+    PRINTS(mul(add(k1, k2), add(m1, y0)), EXPR_TEXT, "(k1 + k2)*(m1 + y0)");
+    PRINTS(mul(add(k1, k2), add(m1, y0)), EXPR_LATEX,
+           "\\left(k_{1} + k_{2}\\right) \\left(m_{1} + y_{0}\\right)");
+    PRINTS(expr_powi(x, mul(m1, y0), 2), EXPR_TEXT, "m1^2*y0^2");
+    PRINTS(expr_pow(x, mul(m1, y0), N(0.25)), EXPR_TEXT, "(m1*y0)^0.25");
+    PRINTS(mul(N(2), expr_cmp(x, CMP_LT, y0, N(1))), EXPR_C, "2.0*(y[0] < 1.0)");
     /* a rational identity prints as 0 */
     PRINTS(add(add(dvd(m1, M), dvd(m2, M)), N(-1)), EXPR_TEXT, "0");
 }
