@@ -486,7 +486,7 @@ static void random_point(double *p, double *v, double *tm)
 static void test_random(void)
 {
     int nexpr = 400, bad_value = 0, bad_diff = 0, bad_swap = 0, kinks = 0, compared = 0;
-    int nonzero = 0;
+    int nonzero = 0, bad_subst = 0;
     for (int k = 0; k < nexpr; k++) {
         npool = 0;
         Tree *t = gen(2 + k % 5);
@@ -504,6 +504,11 @@ static void test_random(void)
                 expr_print(stderr, e, EXPR_TEXT, &namer);
                 fputc('\n', stderr);
             }
+            /* substitution y0 -> p0 + t re-simplifies without changing the value */
+            Expr *se = expr_subst(x, e, V(0), add(P(0), expr_time(x)));
+            double v2[3] = {p[0] + tm, v[1], v[2]};
+            if (!close_to(expr_eval(se, &env), tree_eval(t, p, v2, tm), 1e-9))
+                bad_subst++;
             /* derivative with respect to each kind of leaf */
             for (int w = 0; w < 5; w++) {
                 Expr *leaf = w < 2 ? V(w) : w < 4 ? P(w - 2) : expr_time(x);
@@ -537,6 +542,7 @@ static void test_random(void)
     CHECK(bad_value == 0);
     CHECK(bad_diff == 0);
     CHECK(bad_swap == 0);
+    CHECK(bad_subst == 0);
     printf("random: %d expressions, %d derivatives compared (%d nonzero), %d points near a kink\n",
            nexpr, compared, nonzero, kinks);
     CHECK(nonzero > 1500);
