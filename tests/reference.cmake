@@ -1,0 +1,12 @@
+# Independent reference solutions (closed-form piecewise solutions in mpmath).
+# Each test recomputes one case and compares it with the committed data in
+# tests/reference/data, so the references are provably the scripts' output.
+set(NSM_REFERENCE_CASES
+  selftest two_mass_a two_mass_b two_mass_c sdnd121 sdnd108a sdnd108b sdld29
+  sdnd101 zeno_ball bouncing_ball impacting_oscillator ball_two_contacts e1_thousand)
+foreach(case ${NSM_REFERENCE_CASES})
+  add_test(NAME reference_${case}
+    COMMAND ${NSM_PYTHON} tests/reference/${case}.py --check
+    WORKING_DIRECTORY ${NSM_SOURCE_DIR})
+  set_tests_properties(reference_${case} PROPERTIES LABELS reference TIMEOUT 120)
+endforeach()
