@@ -349,7 +349,8 @@ static void check_model(const Model *m, const char *what)
                 for (int i = 0; i < n; i++) {
                     double w = expr_eval(dv->W[j * n + i], &env);
                     wa += w * yd[n + i];
-                    sc += fabs(w * yd[n + i]);
+                    /* scale: the unconstrained acceleration F/m */
+                    sc += fabs(w * expr_eval(dv_full(dv, md, dv->F[i]), &env) * expr_eval(dv->invm[i], &env));
                 }
                 CHECK(fabs(wa) <= 1e-12 * (1 + sc), "%s mode %u gap %d: w.a = %g", what, md->mask, j, wa);
             }

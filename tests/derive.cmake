@@ -1,0 +1,39 @@
+# The symbolic derivation: the paper's equations asserted symbolically, and
+# properties (event-function derivatives against finite differences along the
+# flow, w . a = 0 for closed impact gaps, the forcing generator) for every mode
+# of hand-built models and of every shipped model.
+#
+# Run as a script (cmake -P), this file compiles MODEL with NSMC into OUT and
+# fails when that takes more than a second or writes more than MAX_BYTES.
+if(CMAKE_SCRIPT_MODE_FILE)
+  string(TIMESTAMP t0 "%s%f")
+  execute_process(COMMAND ${NSMC} ${MODEL} -o ${OUT} RESULT_VARIABLE rc)
+  string(TIMESTAMP t1 "%s%f")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nsmc failed on ${MODEL}")
+  endif()
+  file(SIZE ${OUT} size)
+  if(size GREATER MAX_BYTES)
+    message(FATAL_ERROR "${OUT}: ${size} bytes, more than ${MAX_BYTES}")
+  endif()
+  math(EXPR ms "(${t1} - ${t0}) / 1000")
+  if(ms GREATER 1000)
+    message(FATAL_ERROR "nsmc took ${ms} ms on ${MODEL}")
+  endif()
+  message(STATUS "${MODEL}: ${size} bytes in ${ms} ms")
+  return()
+endif()
+
+add_executable(test_derive ${NSM_SOURCE_DIR}/tests/unit/test_derive.c)
+target_link_libraries(test_derive PRIVATE nsmcore)
+file(GLOB NSM_DERIVE_MODELS CONFIGURE_DEPENDS ${NSM_SOURCE_DIR}/models/*.nsm)
+list(SORT NSM_DERIVE_MODELS)
+add_test(NAME derive.unit COMMAND test_derive ${NSM_DERIVE_MODELS})
+set_tests_properties(derive.unit PROPERTIES LABELS "unit;derive")
+
+# chain20 (20 masses, 19 impact gaps) must compile fast into a small file.
+add_test(NAME derive.chain20_size
+  COMMAND ${CMAKE_COMMAND} -DNSMC=$<TARGET_FILE:nsmc> -DMODEL=${NSM_SOURCE_DIR}/models/chain20.nsm
+          -DOUT=${CMAKE_CURRENT_BINARY_DIR}/chain20_size.c -DMAX_BYTES=100000
+          -P ${NSM_SOURCE_DIR}/tests/derive.cmake)
+set_tests_properties(derive.chain20_size PROPERTIES LABELS derive TIMEOUT 10)
