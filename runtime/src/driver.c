@@ -164,8 +164,13 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     t_end = m->t_end;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = strcmp(a, "--help") && strcmp(a, "-h") && strcmp(a, "--no-zeno");
-        if (takes && !val && strncmp(a, "--", 2) == 0) {
+        static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
+                                              "--method", "--set", "--out", "--events",
+                                              "--max-steps", "--max-event-rate" };
+        int takes = 0;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            takes |= !strcmp(a, valued[k]);
+        if (takes && !val) {
             nsm_sim_free(sim);
             return bad(d.prog, "option %s needs a value%s", a, "");
         }

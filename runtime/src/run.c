@@ -152,6 +152,21 @@ static int impact(nsm_sim *s, int j)
             idx[r++] = i;
         }
     }
+    if (vb[j] >= 0) {
+        /* landed with the gap leaving 0 by a bounce smaller than the gap's
+         * rounding: the contact is at rest; remove the residual relative
+         * velocity (plastic) and let the force LCP decide */
+        double Eb = rt_mech_energy(s, s->mode, y), Djj = 0;
+        const double *w = s->num.W + (size_t)j * n;
+        for (int i = 0; i < n; i++)
+            Djj += w[i] * s->minv[i] * w[i];
+        if (rt_project(s, 1u << j, v))
+            return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+        double lost = Eb - rt_mech_energy(s, s->mode, y);
+        s->Ejump += lost;
+        int rc = log_event(s, NSM_EV_IMPACT, j, vb[j], wdot(s, j, v), -vb[j] / Djj, lost, 1);
+        return rc ? rc : settle(s, ref, 0);
+    }
     double D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
     for (int a = 0; a < r; a++) {
         const double *wa = s->num.W + (size_t)idx[a] * n;
@@ -290,9 +305,12 @@ static double hermite_min(double s0, double d0, double s1, double d1, double h, 
     } else {
         double disc = B * B - 4 * A * C;
         if (disc >= 0) {
-            double sq = sqrt(disc);
-            r[nr++] = (-B + sq) / (2 * A);
-            r[nr++] = (-B - sq) / (2 * A);
+            /* stable form: no cancellation when A is tiny (s nearly quadratic) */
+            double q = -0.5 * (B + (B >= 0 ? sqrt(disc) : -sqrt(disc)));
+            if (q != 0) {
+                r[nr++] = q / A;
+                r[nr++] = C / q;
+            }
         }
     }
     for (int k = 0; k < nr; k++)
@@ -341,8 +359,28 @@ static int detect(nsm_sim *s, double t0, const double *Y0, double h, const doubl
         }
         if (!cross)
             continue;
-        if ((rc = rt_locate(s, j, t0, Y0, hj, e0[j], d0[j], &tj, Yj)))
+        double ta = 0, sa = e0[j], sda = d0[j];
+        const double *Ya = Y0;
+        if (fabs(e0[j]) <= nz0 && d0[j] > 0) {
+            /* leaving 0 upwards and back below inside the step (a small
+             * bounce): the root sought is after the maximum */
+            double smax, th = hermite_min(-e0[j], -d0[j], -e1[j], -d1[j], h, &smax);
+            if (th > 0) {
+                double eg[g], dg[g];
+                if ((rc = rt_advance(s, t0, Y0, th * h, Yg)) ||
+                    (rc = rt_events(s, s->mode, t0 + th * h, Yg, eg, dg)))
+                    return rt_fail(s, rc, j, "event location failed");
+                if (eg[j] > nz0) {
+                    ta = th * h;
+                    sa = eg[j];
+                    sda = dg[j];
+                    Ya = Yg;
+                }
+            }
+        }
+        if ((rc = rt_locate(s, j, t0 + ta, Ya, hj - ta, sa, sda, &tj, Yj)))
             return rt_fail(s, rc, j, "event location failed");
+        tj += ta;
         if (tj < best) {
             best = tj;
             *jev = j;

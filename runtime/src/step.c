@@ -397,13 +397,15 @@ static int recast(nsm_sim *s, int j, double t0, const double *Y0, double s0, dou
 /* Root of event j in time on [0, h] by safeguarded Newton (exact method)
 ** or the Illinois variant of regula falsi (others), on s(advance(tau)). */
 static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0,
-                        double sd0, int newton, double *tau, double *Ys)
+                        double sd0, int newton, double guess, double *tau, double *Ys)
 {
     double lo = 0, hi = h, flo = s0, fhi, ev, evd, x;
     int rc, side = 0;
     if ((rc = rt_advance(s, t0, Y0, h, Ys)) || (rc = event_at(s, j, t0 + h, Ys, &fhi, &evd)))
         return rc;
-    if (newton && sd0 < 0 && -s0 / sd0 < h)
+    if (guess > 0 && guess < h)
+        x = guess;
+    else if (newton && sd0 < 0 && -s0 / sd0 < h)
         x = -s0 / sd0;
     else
         x = flo - fhi != 0 ? h * flo / (flo - fhi) : h / 2;
@@ -442,22 +444,22 @@ static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h
 }
 
 /* Land on the zero of event function j inside the step [t0, t0 + h]
-** (s(t0) = s0 > 0 or ~0, s(t0 + h) <= 0): the recast for rk4 (one step) and
-** adaptive (several), Newton on the exact propagation for exact, root
-** finding in time when the recast does not apply.  Returns the time offset
-** and the state there. */
+** (s(t0) = s0 > 0 or ~0, s(t0 + h) <= 0).  The recast (one RK4 step in s
+** for rk4, several for adaptive) gives the landing time; it is then
+** polished by safeguarded Newton on s(step(tau)), the method's own step
+** from t0, so that the landing state is the integrator's state at that time
+** (for exact, s(exp(A tau) y0) to machine precision).  When the recast does
+** not apply (s' small or changing sign: grazing) the root is bracketed in
+** time.  Returns the time offset and the state there. */
 int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0, double sd0,
               double *tau, double *Ys)
 {
-    if (s->method == NSM_METHOD_EXACT)
-        return root_in_time(s, j, t0, Y0, h, s0, sd0, 1, tau, Ys);
-    double t1;
-    if (sd0 < 0 && !recast(s, j, t0, Y0, s0, sd0, s->method == NSM_METHOD_ADAPTIVE ? 8 : 1, &t1, Ys)) {
+    double t1, guess = -1;
+    if (s->method != NSM_METHOD_EXACT && sd0 < 0 &&
+        !recast(s, j, t0, Y0, s0, sd0, s->method == NSM_METHOD_ADAPTIVE ? 8 : 1, &t1, Ys)) {
         double d = t1 - t0;
-        if (d >= -1e-12 * h && d <= h * (1 + 1e-6)) {
-            *tau = fmax(0, d);
-            return NSM_OK;
-        }
+        if (d >= -1e-12 * h && d <= h * (1 + 1e-6))
+            guess = d;
     }
-    return root_in_time(s, j, t0, Y0, h, s0, sd0, 0, tau, Ys);
+    return root_in_time(s, j, t0, Y0, h, s0, sd0, 1, guess, tau, Ys);
 }

@@ -1,0 +1,81 @@
+# Runtime tests (label runtime): closed-form numeric tests of libnsmrt on
+# hand-written model tables, and command-line tests of its driver.
+set(RT_DIR ${CMAKE_CURRENT_SOURCE_DIR}/runtime)
+add_library(rt_models OBJECT
+  ${RT_DIR}/models/ball.c ${RT_DIR}/models/two_mass.c ${RT_DIR}/models/two_mass_generic.c
+  ${RT_DIR}/models/penalty.c ${RT_DIR}/models/forced.c)
+target_link_libraries(rt_models PRIVATE nsmrt)
+
+add_executable(rt_tests ${RT_DIR}/rt_tests.c $<TARGET_OBJECTS:rt_models>)
+target_compile_definitions(rt_tests PRIVATE _POSIX_C_SOURCE=200809L _DEFAULT_SOURCE)
+target_link_libraries(rt_tests PRIVATE nsmrt m)
+
+set(RT_NUMERIC_TESTS
+  ball_rk4 ball_adaptive ball_exact
+  zeno_rk4 zeno_adaptive zeno_exact
+  case_a_derived_rk4 case_a_generic_rk4 case_a_generic_adaptive case_a_generic_exact
+  case_a_derived_exact agree_rk4 agree_adaptive
+  plastic_rk4 plastic_exact
+  penalty_rk4 penalty_adaptive penalty_exact
+  grazing_rk4 grazing_adaptive grazing_exact
+  switch_rk4 switch_adaptive switch_exact
+  exact_refused guards)
+foreach(t ${RT_NUMERIC_TESTS})
+  add_test(NAME runtime.${t} COMMAND rt_tests ${t})
+  set_tests_properties(runtime.${t} PROPERTIES LABELS runtime)
+endforeach()
+
+# Test simulators: sim_main.c + a model table, as nsmc's output would be.
+foreach(model ball two_mass penalty)
+  add_executable(rt_sim_${model} ${RT_DIR}/sim_main.c ${RT_DIR}/models/${model}.c)
+  target_compile_definitions(rt_sim_${model} PRIVATE NSM_TEST_MODEL=${model}_model)
+  target_link_libraries(rt_sim_${model} PRIVATE nsmrt)
+endforeach()
+
+set(RT_CLI ${NSM_PYTHON} ${RT_DIR}/cli_check.py)
+set(RT_OUT ${CMAKE_CURRENT_BINARY_DIR}/runtime-out)
+file(MAKE_DIRECTORY ${RT_OUT})
+function(rt_cli name)
+  add_test(NAME runtime.cli.${name} COMMAND ${RT_CLI} ${ARGN})
+  set_tests_properties(runtime.cli.${name} PROPERTIES LABELS runtime)
+endfunction()
+
+rt_cli(default_table --exit 0 --stdout "^t \\[s\\] +event" --stdout "separation +r"
+  --stderr "two_mass: [0-9]+ events, .*energy error"
+  -- $<TARGET_FILE:rt_sim_two_mass> --t-end 13)
+rt_cli(csv --exit 0 --file ${RT_OUT}/traj.csv "^t \\[s\\],M1.x \\[m\\],M2.x \\[m\\],r.force \\[N\\],E.error \\[J\\]$"
+  --file ${RT_OUT}/traj.csv "^13,"
+  --csv-lines ${RT_OUT}/traj.csv 1302
+  --file ${RT_OUT}/ev.csv "^t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count$"
+  --file ${RT_OUT}/ev.csv "^0,stick,r,"
+  --file ${RT_OUT}/ev.csv "^3\\.2[0-9]+,separation,r,"
+  --csv-lines ${RT_OUT}/ev.csv 4
+  -- $<TARGET_FILE:rt_sim_two_mass> --t-end 13 --out ${RT_OUT}/traj.csv --events ${RT_OUT}/ev.csv)
+rt_cli(events_stdout --exit 0 --stdout "^t,kind,contact" --stdout "zeno,floor" --no-stdout "event +contact"
+  -- $<TARGET_FILE:rt_sim_ball> --method exact --t-end 2 --events -)
+rt_cli(set_param --exit 0 --stdout "^0\\.45152364098[0-9]*,impact,floor,-4\\.429446918[0-9]*,"
+  -- $<TARGET_FILE:rt_sim_ball> --set e=0.8 --set h=1 --events - --t-end 0.5)
+rt_cli(unknown_param --exit 1 --stderr "unknown parameter 'q'. valid parameters: m, g, h, e, v0"
+  -- $<TARGET_FILE:rt_sim_ball> --set q=1)
+rt_cli(bad_value --exit 1 --stderr "bad value 'abc' for parameter 'e'"
+  -- $<TARGET_FILE:rt_sim_ball> --set e=abc)
+rt_cli(invalid_value --exit 1 --stderr "invalid value 2 of parameter 'e'"
+  -- $<TARGET_FILE:rt_sim_ball> --set e=2)
+rt_cli(bad_method --exit 1 --stderr "unknown method 'euler' \\(valid: rk4, adaptive, exact\\)"
+  -- $<TARGET_FILE:rt_sim_ball> --method euler)
+rt_cli(bad_option --exit 1 --stderr "unknown option '--frobnicate'"
+  -- $<TARGET_FILE:rt_sim_ball> --frobnicate)
+rt_cli(missing_value --exit 1 --stderr "option --dt needs a value"
+  -- $<TARGET_FILE:rt_sim_ball> --dt)
+rt_cli(bad_dt --exit 1 --stderr "bad value '-1' for --dt"
+  -- $<TARGET_FILE:rt_sim_ball> --dt -1)
+rt_cli(help --exit 0 --stdout "usage: rt_sim_ball" --stdout "--set NAME=VALUE" --stdout "^  e +0.5"
+  -- $<TARGET_FILE:rt_sim_ball> --help)
+rt_cli(step_cap --exit 3 --stderr "error: simulation failed: t = 0\\.0[0-9]* s, mode free: step cap of 50 steps"
+  --csv-lines ${RT_OUT}/cap.csv 2
+  -- $<TARGET_FILE:rt_sim_ball> --max-steps 50 --every 0.01 --out ${RT_OUT}/cap.csv)
+rt_cli(runaway --exit 3 --stderr "mode free, contact 'floor': 32 events in .* exceed the event rate cap"
+  --csv-lines ${RT_OUT}/runaway.csv 10
+  -- $<TARGET_FILE:rt_sim_ball> --no-zeno --set e=0.9 --max-event-rate 100 --t-end 30 --events ${RT_OUT}/runaway.csv)
+rt_cli(penalty --exit 0 --stdout "contact_enter +wall" --stdout "contact_exit +wall"
+  -- $<TARGET_FILE:rt_sim_penalty> --t-end 1)

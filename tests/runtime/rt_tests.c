@@ -1,0 +1,477 @@
+/*
+ * rt_tests.c: numeric tests of libnsmrt against closed forms, on the
+ * hand-written models of tests/runtime/models.  Usage: rt_tests NAME; exit 0
+ * when the test passes.  References are computed here, independently of the
+ * runtime: free flights, damped oscillators and their roots by bisection.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsm/nsm.h"
+
+extern const nsm_model ball_model, two_mass_model, two_mass_generic_model, penalty_model,
+    forced_model;
+
+#define MAXEV 4096
+
+typedef struct Log {
+    int n;
+    nsm_event ev[MAXEV];
+} Log;
+
+static int failures;
+
+/* Check |got - want| <= tol * max(1, |want|) (tol relative, absolute near 0). */
+static void check(const char *what, double got, double want, double tol)
+{
+    double err = fabs(got - want), sc = fmax(1.0, fabs(want));
+    int ok = err <= tol * sc;
+    printf("%s %-40s got %.17g want %.17g err %.3g\n", ok ? "ok  " : "FAIL", what, got, want, err / sc);
+    if (!ok)
+        failures++;
+}
+
+static void check_true(const char *what, int cond)
+{
+    printf("%s %s\n", cond ? "ok  " : "FAIL", what);
+    if (!cond)
+        failures++;
+}
+
+static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
+{
+    Log *l = ud;
+    (void)sim;
+    if (l->n < MAXEV)
+        l->ev[l->n++] = *ev;
+    return 0;
+}
+
+/* Create a simulation with the given method and step, logging events. */
+static nsm_sim *make(const nsm_model *m, int method, double dt, Log *log)
+{
+    nsm_sim *s = nsm_sim_create(m);
+    if (!s) {
+        printf("FAIL cannot create simulation\n");
+        exit(1);
+    }
+    nsm_sim_set_method(s, method);
+    nsm_sim_set_dt(s, dt);
+    log->n = 0;
+    nsm_sim_set_event_handler(s, on_event, log);
+    return s;
+}
+
+/* Run, failing the test with the message on error. */
+static void run(nsm_sim *s, double t)
+{
+    int rc = nsm_sim_reset(s);
+    if (!rc)
+        rc = nsm_sim_run_until(s, t);
+    if (rc) {
+        printf("FAIL run returned %d: %s\n", rc, nsm_sim_message(s));
+        failures++;
+    }
+}
+
+/* i-th event of a kind, NULL if missing. */
+static const nsm_event *nth(const Log *l, int kind, int i)
+{
+    for (int k = 0; k < l->n; k++)
+        if (l->ev[k].kind == kind && i-- == 0)
+            return &l->ev[k];
+    return NULL;
+}
+
+static int count(const Log *l, int kind)
+{
+    int c = 0;
+    for (int k = 0; k < l->n; k++)
+        c += l->ev[k].kind == kind;
+    return c;
+}
+
+static double ev_t(const Log *l, int kind, int i)
+{
+    const nsm_event *e = nth(l, kind, i);
+    return e ? e->t : NAN;
+}
+
+static int method_of(const char *name)
+{
+    const char *us = strrchr(name, '_');
+    return nsm_method_parse(us ? us + 1 : "rk4");
+}
+
+/* ---- ball ------------------------------------------------------------- */
+
+/* Impact times of the ball from h under g: t1 = sqrt(2h/g), flights 2 e^k t1. */
+static void test_ball(int method, double tol)
+{
+    Log l;
+    nsm_sim *s = make(&ball_model, method, 1e-3, &l);
+    nsm_sim_set_zeno(s, 0);
+    run(s, 1.5);
+    double g = 9.81, h = 1, e = 0.5, t1 = sqrt(2 * h / g), t = t1, fl = 2 * e * t1;
+    for (int k = 0; k < 4; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "impact %d time", k + 1);
+        check(what, ev_t(&l, NSM_EV_IMPACT, k), t, tol);
+        t += fl;
+        fl *= e;
+    }
+    const nsm_event *e1 = nth(&l, NSM_EV_IMPACT, 0);
+    if (e1) {
+        check("impact 1 vrel before", e1->vrel_before, -g * t1, tol);
+        check("impact 1 vrel after", e1->vrel_after, e * g * t1, tol);
+        check("impact 1 impulse", e1->impulse, (1 + e) * g * t1, tol);
+        check("impact 1 energy lost", e1->energy_lost, 0.5 * (1 - e * e) * g * g * t1 * t1, tol);
+    }
+    check("energy balance", nsm_sim_energy(s, NULL, NULL, NULL, NULL), 0, 1e3 * tol);
+    nsm_sim_free(s);
+}
+
+/* Zeno: the ball comes to rest at t* = t1 (1 + e)/(1 - e), one zeno event,
+** then sticks with contact force m g. */
+static void test_zeno(int method, double tol)
+{
+    Log l;
+    nsm_sim *s = make(&ball_model, method, 1e-3, &l);
+    run(s, 3.0);
+    double g = 9.81, e = 0.5, t1 = sqrt(2 / g), ts = t1 * (1 + e) / (1 - e);
+    check_true("exactly one zeno event", count(&l, NSM_EV_ZENO) == 1);
+    check("accumulation time", ev_t(&l, NSM_EV_ZENO, 0), ts, tol);
+    const nsm_event *z = nth(&l, NSM_EV_ZENO, 0);
+    check_true("zeno count covers the cascade", z && z->count >= 4);
+    check_true("stick after zeno", count(&l, NSM_EV_STICK) == 1 && ev_t(&l, NSM_EV_STICK, 0) == ev_t(&l, NSM_EV_ZENO, 0));
+    check_true("few impacts before the jump", count(&l, NSM_EV_IMPACT) < 40);
+    check("rest position", nsm_sim_state(s)[0], 0, 1e-9);
+    check("rest velocity", nsm_sim_state(s)[1], 0, 1e-12);
+    check("contact force m g", nsm_sim_output(s, 2), g, 1e-12);
+    check_true("mode stuck at the end", nsm_sim_mode(s) == 1u);
+    check("energy balance", nsm_sim_energy(s, NULL, NULL, NULL, NULL), 0, 1e-9);
+    nsm_sim_free(s);
+}
+
+/* ---- two masses ------------------------------------------------------ */
+
+static const double m1 = 5, m2 = 5, c1 = 1, c2 = 1, k1 = 2, k2 = 1;
+
+/* Damped oscillator m x'' + c x' + k x = 0 (underdamped) from (x0, v0): x(t), v(t). */
+static void damped(double m, double c, double k, double x0, double v0, double t, double *x,
+                   double *v)
+{
+    double a = c / (2 * m), wd = sqrt(k / m - a * a), ex = exp(-a * t);
+    double B = (v0 + a * x0) / wd, co = cos(wd * t), si = sin(wd * t);
+    *x = ex * (x0 * co + B * si);
+    *v = ex * (-a * (x0 * co + B * si) + wd * (-x0 * si + B * co));
+}
+
+/* Stuck motion of case A and its contact force F = m2 u'' + c2 u' + k2 u. */
+static double stuck_force(double t, double *u, double *ud)
+{
+    double x, v;
+    damped(m1 + m2, c1 + c2, k1 + k2, -1, 0, t, &x, &v);
+    double a = -((c1 + c2) * v + (k1 + k2) * x) / (m1 + m2);
+    if (u)
+        *u = x, *ud = v;
+    return m2 * a + c2 * v + k2 * x;
+}
+
+/* Root of f on [a, b] (sign change) by bisection to the last bit. */
+static double bisect(double (*f)(double, const void *), const void *ctx, double a, double b)
+{
+    double fa = f(a, ctx);
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (a + b);
+        if (mid <= a || mid >= b)
+            break;
+        double fm = f(mid, ctx);
+        if ((fm > 0) == (fa > 0))
+            a = mid, fa = fm;
+        else
+            b = mid;
+    }
+    return 0.5 * (a + b);
+}
+
+static double f_stuck(double t, const void *ctx)
+{
+    (void)ctx;
+    return stuck_force(t, NULL, NULL);
+}
+
+typedef struct Free2 {
+    double t0, x1, v1, x2, v2;
+} Free2;
+
+/* Gap u2 - u1 of the free motion from a state at t0. */
+static double f_gap(double t, const void *ctx)
+{
+    const Free2 *f = ctx;
+    double a, b, va, vb;
+    damped(m1, c1, k1, f->x1, f->v1, t - f->t0, &a, &va);
+    damped(m2, c2, k2, f->x2, f->v2, t - f->t0, &b, &vb);
+    return b - a;
+}
+
+/* First root of the gap after t0 (scan, then bisect). */
+static double first_gap_root(const Free2 *f, double tmax)
+{
+    double dt = 1e-3, t = f->t0 + dt;
+    while (t < tmax && f_gap(t, f) > 0)
+        t += dt;
+    return bisect(f_gap, f, t - dt, t);
+}
+
+/* Case A: stuck from t = 0 (initial stick by the force LCP), separation when
+** the stuck force reaches 0, free flight, impact with e = 0.9. */
+static void test_case_a(const nsm_model *m, int method, double tol)
+{
+    Log l;
+    nsm_sim *s = make(m, method, 1e-3, &l);
+    run(s, 13.0);
+    double tsep = bisect(f_stuck, NULL, 2.5, 4.0), u, ud;
+    stuck_force(tsep, &u, &ud);
+    Free2 fr = { tsep, u, ud, u, ud };
+    double timp = first_gap_root(&fr, 20);
+    check_true("initial stick at t = 0", l.n > 0 && l.ev[0].kind == NSM_EV_STICK && l.ev[0].t == 0);
+    check("separation time", ev_t(&l, NSM_EV_SEPARATION, 0), tsep, tol);
+    check("impact time", ev_t(&l, NSM_EV_IMPACT, 0), timp, tol);
+    const nsm_event *ei = nth(&l, NSM_EV_IMPACT, 0);
+    if (ei) {
+        double x1, v1, x2, v2;
+        damped(m1, c1, k1, u, ud, timp - tsep, &x1, &v1);
+        damped(m2, c2, k2, u, ud, timp - tsep, &x2, &v2);
+        check("impact vrel before", ei->vrel_before, v2 - v1, 1e3 * tol);
+        check("restitution", ei->vrel_after, -0.9 * ei->vrel_before, 1e-13);
+    }
+    check("energy balance", nsm_sim_energy(s, NULL, NULL, NULL, NULL), 0, method == NSM_METHOD_EXACT ? 1e-12 : 1e-8);
+    nsm_sim_free(s);
+}
+
+/* The derived per-mode functions and the generic path give the same run. */
+static void test_agree(int method)
+{
+    Log la, lb;
+    nsm_sim *a = make(&two_mass_model, method, 1e-3, &la);
+    nsm_sim *b = make(&two_mass_generic_model, method, 1e-3, &lb);
+    run(a, 20);
+    run(b, 20);
+    check_true("same number of events", la.n == lb.n && la.n >= 3);
+    for (int k = 0; k < la.n && k < lb.n; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "event %d (%s) time", k, nsm_event_kind_name(la.ev[k].kind));
+        check(what, la.ev[k].t, lb.ev[k].t, 1e-12);
+        check_true("same kind", la.ev[k].kind == lb.ev[k].kind);
+    }
+    for (int i = 0; i < 4; i++)
+        check("final state", nsm_sim_state(a)[i], nsm_sim_state(b)[i], 1e-11);
+    nsm_sim_free(a);
+    nsm_sim_free(b);
+}
+
+/* Plastic impact (e = 0) from rest at (u1, u2) with stiffnesses ka, kb: the
+** bodies stick only if the stuck-mode force at the impact is compressive:
+** lambda = (m2 F1 - m1 F2)/(m1 + m2) with the common velocity of the plastic
+** impact; everything from the closed-form free motion. */
+typedef struct Plastic {
+    double ka, kb, u1, u2;
+} Plastic;
+
+static double f_gap_k(double t, const void *ctx)
+{
+    const Plastic *p = ctx;
+    double a, b, va, vb;
+    damped(m1, c1, p->ka, p->u1, 0, t, &a, &va);
+    damped(m2, c2, p->kb, p->u2, 0, t, &b, &vb);
+    return b - a;
+}
+
+static void plastic_case(double ka, double kb, double u1, double u2, int method, int *stuck_seen,
+                         int *free_seen)
+{
+    Log l;
+    Plastic pc = { ka, kb, u1, u2 };
+    nsm_sim *s = make(&two_mass_generic_model, method, 1e-3, &l);
+    nsm_sim_set_param(s, "k1", ka);
+    nsm_sim_set_param(s, "k2", kb);
+    nsm_sim_set_param(s, "e", 0);
+    nsm_sim_set_param(s, "u1", u1);
+    nsm_sim_set_param(s, "u2", u2);
+    run(s, 8);
+    double t = 1e-3;
+    while (t < 8 && f_gap_k(t, &pc) > 0)
+        t += 1e-3;
+    double timp = bisect(f_gap_k, &pc, t - 1e-3, t), p1, q1, p2, q2;
+    damped(m1, c1, ka, u1, 0, timp, &p1, &q1);
+    damped(m2, c2, kb, u2, 0, timp, &p2, &q2);
+    double V = (m1 * q1 + m2 * q2) / (m1 + m2), u = 0.5 * (p1 + p2);
+    double F1 = -ka * u - c1 * V, F2 = -kb * u - c2 * V;
+    double lam = (m2 * F1 - m1 * F2) / (m1 + m2);
+    char what[96];
+    snprintf(what, sizeof what, "plastic impact (k1=%g k2=%g u1=%g u2=%g)", ka, kb, u1, u2);
+    check(what, ev_t(&l, NSM_EV_IMPACT, 0), timp, 1e-9);
+    const nsm_event *st = nth(&l, NSM_EV_STICK, 0);
+    printf("     stuck force at the impact %.6g N\n", lam);
+    if (lam > 0) {
+        *stuck_seen = 1;
+        check_true("compressive force: stick at the impact", st && st->t == ev_t(&l, NSM_EV_IMPACT, 0));
+    } else {
+        *free_seen = 1;
+        check_true("tensile force: no stick at the impact", !st || st->t != ev_t(&l, NSM_EV_IMPACT, 0));
+    }
+    nsm_sim_free(s);
+}
+
+static void test_plastic(int method)
+{
+    int st = 0, fr = 0;
+    plastic_case(2, 1, -1, 2, method, &st, &fr);
+    plastic_case(1, 2, -1, 2, method, &st, &fr);
+    plastic_case(2, 1, 1, 3, method, &st, &fr);
+    plastic_case(1, 2, 1, 3, method, &st, &fr);
+    check_true("both outcomes exercised", st && fr);
+}
+
+/* ---- penalty --------------------------------------------------------- */
+
+/* Mass on a spring (k) from x = 0 with v0 towards a penalty wall at d0:
+** entry at asin(d0 w / v0)/w, contact lasts 2 phi/w2 with w2^2 =
+** (k + kc)/m and phi = atan2(v_in/w2, d0 - x_e), x_e = kc d0/(k + kc). */
+static void test_penalty(int method, double tol, double dt, double d0)
+{
+    Log l;
+    nsm_sim *s = make(&penalty_model, method, dt, &l);
+    nsm_sim_set_param(s, "d0", d0);
+    run(s, 2);
+    double m = 1, k = 4, kc = 400, v0 = 1, w = sqrt(k / m), w2 = sqrt((k + kc) / m);
+    double tin = asin(d0 * w / v0) / w, vin = v0 * cos(w * tin), xe = kc * d0 / (k + kc);
+    double phi = atan2(vin / w2, d0 - xe), tc = 2 * phi / w2;
+    check("contact entry", ev_t(&l, NSM_EV_CONTACT_ENTER, 0), tin, tol);
+    check("contact exit", ev_t(&l, NSM_EV_CONTACT_EXIT, 0), tin + tc, tol);
+    const nsm_event *ex = nth(&l, NSM_EV_CONTACT_EXIT, 0);
+    if (ex)
+        check("exit relative velocity w.v", ex->vrel_before, vin, 1e3 * tol);
+    check("energy balance", nsm_sim_energy(s, NULL, NULL, NULL, NULL), 0, method == NSM_METHOD_EXACT ? 1e-12 : 1e-7);
+    nsm_sim_free(s);
+}
+
+/* Grazing: the amplitude v0/w exceeds d0 by 1e-7 m, the dip below the wall
+** lasts ~6e-4 s, far less than the step 0.01 s; the entry must be found. */
+static void test_grazing(int method)
+{
+    double d0 = 0.5 - 1e-7;
+    Log l;
+    nsm_sim *s = make(&penalty_model, method, 0.01, &l);
+    nsm_sim_set_param(s, "d0", d0);
+    run(s, 1.2);
+    double w = 2, tin = asin(d0 * w / 1.0) / w;
+    check_true("grazing contact found", count(&l, NSM_EV_CONTACT_ENTER) >= 1);
+    check("grazing entry time", ev_t(&l, NSM_EV_CONTACT_ENTER, 0), tin, 1e-6);
+    nsm_sim_free(s);
+}
+
+/* ---- time switch ----------------------------------------------------- */
+
+/* Step force F0 for t <= T on a damped oscillator: x(t_end) in closed form. */
+static void test_switch(int method, double tol)
+{
+    Log l;
+    nsm_sim *s = make(&forced_model, method, 1e-3, &l);
+    run(s, 1.5);
+    double m = 2, k = 50, c = 0.4, F0 = 3, T = 0.75, xs = F0 / k, x, v, x1, v1;
+    damped(m, c, k, -xs, 0, T, &x, &v);
+    damped(m, c, k, x + xs, v, 1.5 - T, &x1, &v1);
+    check_true("one time event", count(&l, NSM_EV_TIME) == 1);
+    check("switch time", ev_t(&l, NSM_EV_TIME, 0), T, 1e-15);
+    check("x(1.5)", nsm_sim_state(s)[0], x1, tol);
+    check("v(1.5)", nsm_sim_state(s)[1], v1, tol);
+    check("energy balance", nsm_sim_energy(s, NULL, NULL, NULL, NULL), 0, method == NSM_METHOD_EXACT ? 1e-13 : 1e-8);
+    nsm_sim_free(s);
+}
+
+/* The exact method is refused when the forcing has no generator. */
+static void test_exact_refused(void)
+{
+    nsm_model m = forced_model;
+    m.n_gen = 0;
+    m.generator = NULL;
+    m.generator_state = NULL;
+    Log l;
+    nsm_sim *s = make(&m, NSM_METHOD_EXACT, 1e-3, &l);
+    int rc = nsm_sim_run_until(s, 1);
+    check_true("exact refused with NSM_EMETHOD", rc == NSM_EMETHOD);
+    check_true("message names the method", strstr(nsm_sim_message(s), "exact") != NULL);
+    nsm_sim_free(s);
+}
+
+/* Guards: the step cap stops a run with a message naming time and mode. */
+static void test_guards(void)
+{
+    Log l;
+    nsm_sim *s = make(&ball_model, NSM_METHOD_RK4, 1e-3, &l);
+    nsm_sim_set_max_steps(s, 100);
+    int rc = nsm_sim_run_until(s, 1);
+    check_true("step cap returns NSM_ESTEPS", rc == NSM_ESTEPS);
+    check_true("message names time and mode", strstr(nsm_sim_message(s), "t = ") && strstr(nsm_sim_message(s), "mode free"));
+    check_true("run stays stopped", nsm_sim_run_until(s, 2) == NSM_ESTEPS);
+    nsm_sim_free(s);
+    s = make(&ball_model, NSM_METHOD_RK4, 1e-3, &l);
+    nsm_sim_set_zeno(s, 0);
+    nsm_sim_set_param(s, "e", 0.9);
+    nsm_sim_set_max_event_rate(s, 100);
+    rc = nsm_sim_run_until(s, 30);
+    check_true("event rate cap returns NSM_EEVENTS", rc == NSM_EEVENTS);
+    check_true("message names the contact", strstr(nsm_sim_message(s), "floor") != NULL);
+    nsm_sim_free(s);
+    s = make(&ball_model, NSM_METHOD_RK4, 1e-3, &l);
+    check_true("unknown parameter rejected", nsm_sim_set_param(s, "nope", 1) == NSM_EINVAL);
+    nsm_sim_set_param(s, "m", -1);
+    check_true("invalid parameter value rejected", nsm_sim_reset(s) == NSM_EMODEL && strstr(nsm_sim_message(s), "'m'"));
+    nsm_sim_free(s);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: rt_tests NAME\n");
+        return 2;
+    }
+    const char *t = argv[1];
+    int meth = method_of(t);
+    double tol = meth == NSM_METHOD_EXACT ? 1e-13 : meth == NSM_METHOD_ADAPTIVE ? 1e-8 : 1e-9;
+    if (!strncmp(t, "ball_", 5))
+        test_ball(meth, tol);
+    else if (!strcmp(t, "zeno_exact"))
+        test_zeno(NSM_METHOD_EXACT, 1e-12);
+    else if (!strcmp(t, "zeno_rk4"))
+        test_zeno(NSM_METHOD_RK4, 1e-10);
+    else if (!strcmp(t, "zeno_adaptive"))
+        test_zeno(NSM_METHOD_ADAPTIVE, 1e-8);
+    else if (!strncmp(t, "case_a_derived_", 15))
+        test_case_a(&two_mass_model, meth, meth == NSM_METHOD_EXACT ? 1e-12 : tol);
+    else if (!strncmp(t, "case_a_generic_", 15))
+        test_case_a(&two_mass_generic_model, meth, meth == NSM_METHOD_EXACT ? 1e-12 : tol);
+    else if (!strncmp(t, "agree_", 6))
+        test_agree(meth);
+    else if (!strncmp(t, "plastic_", 8))
+        test_plastic(meth);
+    else if (!strncmp(t, "penalty_", 8))
+        test_penalty(meth, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8, meth == NSM_METHOD_EXACT ? 1e-2 : 1e-4, 0.1);
+    else if (!strncmp(t, "grazing_", 8))
+        test_grazing(meth);
+    else if (!strncmp(t, "switch_", 7))
+        test_switch(meth, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8);
+    else if (!strcmp(t, "exact_refused"))
+        test_exact_refused();
+    else if (!strcmp(t, "guards"))
+        test_guards();
+    else {
+        fprintf(stderr, "unknown test %s\n", t);
+        return 2;
+    }
+    return failures ? 1 : 0;
+}
