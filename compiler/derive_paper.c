@@ -7,7 +7,87 @@
 
 #include "derive.h"
 
-static double leaf_power(const Expr *t, const Expr *base);
+/* Power of leaf `base` in monomial t (0 when absent). */
+static double leaf_power(const Expr *t, const Expr *base)
+{
+    double k;
+    if (t == base)
+        return 1;
+    if (t->kind == EX_POW && t->args[0] == base && expr_is_num(t->args[1], &k))
+        return k;
+    if (t->kind == EX_MUL) {
+        double s = 0;
+        for (int i = 0; i < t->nargs; i++)
+            s += leaf_power(t->args[i], base);
+        return s;
+    }
+    return 0;
+}
+
+/* Puts e over a common denominator kept in factored form: returns the
+ * expanded numerator and stores in *den_inv the product of base^-k over the
+ * least common denominator (bases: parameters or sums).  Factors common to
+ * the denominator and every numerator term are cancelled when the base is a
+ * parameter. */
+static Expr *together_factored(ExprCtx *x, Expr *e, Expr **den_inv)
+{
+    enum { MAXF = 32 };
+    Expr *base[MAXF];
+    double pw[MAXF];
+    int nb = 0;
+    int nt = e->kind == EX_ADD ? e->nargs : 1;
+    for (int i = 0; i < nt; i++) {
+        Expr *t = e->kind == EX_ADD ? e->args[i] : e;
+        int nf = t->kind == EX_MUL ? t->nargs : 1;
+        for (int j = 0; j < nf; j++) {
+            Expr *f = t->kind == EX_MUL ? t->args[j] : t;
+            double k;
+            if (f->kind != EX_POW || !expr_is_num(f->args[1], &k) || !(k < 0) || k != (int)k)
+                continue;
+            int b = 0;
+            while (b < nb && base[b] != f->args[0])
+                b++;
+            if (b == nb) {
+                if (nb == MAXF)
+                    continue;
+                base[nb] = f->args[0];
+                pw[nb++] = -k;
+            } else if (-k > pw[b]) {
+                pw[b] = -k;
+            }
+        }
+    }
+    Expr *num = expr_num(x, 0);
+    for (int i = 0; i < nt; i++) {
+        Expr *t = e->kind == EX_ADD ? e->args[i] : e;
+        for (int b = 0; b < nb; b++)
+            t = expr_mul(x, t, expr_pow(x, base[b], expr_num(x, pw[b])));
+        num = expr_add(x, num, expr_expand(x, t));
+    }
+    num = expr_expand(x, num);
+    /* cancel parameter factors */
+    for (int b = 0; b < nb; b++) {
+        if (base[b]->kind != EX_PARAM || expr_is_zero(num))
+            continue;
+        int n2 = num->kind == EX_ADD ? num->nargs : 1;
+        double c = pw[b];
+        for (int j = 0; j < n2 && c > 0; j++) {
+            double pj = leaf_power(num->kind == EX_ADD ? num->args[j] : num, base[b]);
+            if (pj < c)
+                c = pj;
+        }
+        if (c > 0) {
+            num = expr_expand(x, expr_mul(x, num, expr_pow(x, base[b], expr_num(x, -c))));
+            pw[b] -= c;
+        }
+    }
+    Expr *di = expr_num(x, 1);
+    for (int b = 0; b < nb; b++)
+        if (pw[b] > 0)
+            di = expr_mul(x, di, expr_pow(x, base[b], expr_num(x, -pw[b])));
+    *den_inv = di;
+    return num;
+}
 
 /* The largest parameter monomial dividing every term of a sum: m1*m2 + m1^2 -> m1. */
 static Expr *monomial_content(ExprCtx *x, Expr *sum)
@@ -43,11 +123,14 @@ static Expr *rationalize(ExprCtx *x, Expr *e)
         return e;
     if (e->kind == EX_POW && e->args[0]->kind == EX_ADD && expr_is_num(e->args[1], &k) && k < 0
         && k == (int)k) {
-        Expr *den, *base = rationalize(x, e->args[0]);
-        Expr *num = expr_together(x, base, &den);
+        Expr *di, *base = rationalize(x, e->args[0]);
+        Expr *num = together_factored(x, base, &di);
         Expr *content = monomial_content(x, num);
-        num = expr_expand(x, expr_div(x, num, content));
-        return expr_powi(x, expr_div(x, den, expr_mul(x, content, num)), (int)-k);
+        num = expr_expand(x, expr_mul(x, num, expr_powi(x, content, -1)));
+        /* (num * content * di)^-1 = content^-1 * num^-1 / di, without distributing */
+        Expr *inv = expr_mul(x, expr_powi(x, content, -1), expr_powi(x, num, -1));
+        inv = expr_mul(x, inv, expr_powi(x, di, -1));
+        return expr_powi(x, inv, (int)-k);
     }
     if (e->kind == EX_ADD || e->kind == EX_MUL) {
         Expr *r = rationalize(x, e->args[0]);
@@ -60,59 +143,13 @@ static Expr *rationalize(ExprCtx *x, Expr *e)
     return e;
 }
 
-/* Power of leaf `base` in monomial t (0 when absent). */
-static double leaf_power(const Expr *t, const Expr *base)
-{
-    double k;
-    if (t == base)
-        return 1;
-    if (t->kind == EX_POW && t->args[0] == base && expr_is_num(t->args[1], &k))
-        return k;
-    if (t->kind == EX_MUL) {
-        double s = 0;
-        for (int i = 0; i < t->nargs; i++)
-            s += leaf_power(t->args[i], base);
-        return s;
-    }
-    return 0;
-}
-
-/* Cancels parameter factors common to every term of num and to den. */
-static void cancel_monomials(ExprCtx *x, Expr **num, Expr **den)
-{
-    Expr *d = *den;
-    int nf = d->kind == EX_MUL ? d->nargs : 1;
-    for (int i = 0; i < nf; i++) {
-        Expr *f = d->kind == EX_MUL ? d->args[i] : d;
-        Expr *base = f->kind == EX_POW ? f->args[0] : f;
-        if (base->kind != EX_PARAM)
-            continue;
-        double c = leaf_power(d, base);
-        int nt = (*num)->kind == EX_ADD ? (*num)->nargs : 1;
-        for (int j = 0; j < nt && c > 0; j++) {
-            double pj = leaf_power((*num)->kind == EX_ADD ? (*num)->args[j] : *num, base);
-            if (pj < c)
-                c = pj;
-        }
-        if (c > 0) {
-            Expr *q = expr_pow(x, base, expr_num(x, -c));
-            *num = expr_mul(x, *num, q);
-            *den = expr_mul(x, *den, q);
-        }
-    }
-    *num = expr_expand(x, *num);
-}
-
 /* The shorter, as printed, of e and e over a common denominator. */
 Expr *dv_pretty(const Derivation *dv, Expr *e)
 {
     ExprCtx *x = dv->ex;
-    Expr *den;
-    Expr *num = expr_together(x, rationalize(x, e), &den);
-    if (expr_is_num(den, NULL))
-        return num;
-    cancel_monomials(x, &num, &den);
-    Expr *alt = expr_div(x, num, den);
+    Expr *di;
+    Expr *num = together_factored(x, rationalize(x, e), &di);
+    Expr *alt = expr_mul(x, num, di);
     size_t la = strlen(expr_to_string(x, e, EXPR_TEXT, NULL));
     size_t lb = strlen(expr_to_string(x, alt, EXPR_TEXT, NULL));
     return lb < la ? alt : e;

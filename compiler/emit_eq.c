@@ -653,8 +653,12 @@ static void section_mode(Eq *q, const DvMode *mo)
                 fprintf(q->o, "    %s: %s\n", gn, event_name(m, mo->mask, j));
             eqn(q, arena_printf(a, "s_%s", gn), arena_printf(a, "s_{\\mathrm{%s}}", gn), dv_pretty(dv, s));
             eqn(q, arena_printf(a, "s_%s'", gn), arena_printf(a, "\\dot{s}_{\\mathrm{%s}}", gn), dv_pretty(dv, sd));
-            eqn(q, arena_printf(a, "recast on %s: dt/ds", gn), arena_printf(a, "\\frac{dt}{ds_{\\mathrm{%s}}}", gn),
-                expr_div(x, expr_num(x, 1), dv_pretty(dv, sd)));
+            if (expr_is_zero(sd))
+                para(q, md(q) ? "No recast on %s: its event function is constant in this mode."
+                              : "    no recast on %s: its event function is constant in this mode", gn);
+            else
+                eqn(q, arena_printf(a, "recast on %s: dt/ds", gn), arena_printf(a, "\\frac{dt}{ds_{\\mathrm{%s}}}", gn),
+                    dv_pretty(dv, expr_div(x, expr_num(x, 1), sd)));
             if (!md(q))
                 fputc('\n', q->o);
         }
