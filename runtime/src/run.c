@@ -140,7 +140,7 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref)
 static int impact(nsm_sim *s, int j)
 {
     int n = s->n, idx[RT_MAXG], r = 0;
-    double *y = s->y, *v = s->y + n, vb[RT_MAXG];
+    double *y = s->y, *v = s->y + n, vb[RT_MAXG] = { 0 };
     unsigned imp = impact_bits(s), set = 0, ref = s->mode;
     for (int i = 0; i < s->g; i++) {
         vb[i] = wdot(s, i, v);
@@ -167,7 +167,7 @@ static int impact(nsm_sim *s, int j)
         int rc = log_event(s, NSM_EV_IMPACT, j, vb[j], wdot(s, j, v), -vb[j] / Djj, lost, 1);
         return rc ? rc : settle(s, ref, 0);
     }
-    double D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
+    double D[RT_MAXG * RT_MAXG] = { 0 }, q[RT_MAXG], P[RT_MAXG];
     for (int a = 0; a < r; a++) {
         const double *wa = s->num.W + (size_t)idx[a] * n;
         for (int b = 0; b < r; b++) {
@@ -511,7 +511,7 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
                 return rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s of body %d)",
                                i < n ? "position" : i < 2 * n ? "velocity" : "energy", i % n);
         int j;
-        double tau;
+        double tau = 0;
         if ((rc = detect(s, s->t, s->y, h, Y1, &j, &tau, Ys)))
             return rc;
         if (j >= 0) {
