@@ -1,12 +1,630 @@
-/* run.c - `nsmc run`: not available yet in this build. */
-#include "run.h"
-
+/*
+ * run.c - `nsmc run`: compile a model, build its simulator, run it, plot.
+ *
+ *     nsmc run FILE.nsm [--out-dir DIR] [--set NAME=VALUE]... [--set-file FILE]
+ *                       [--plot | --no-plot] [--phase] [-v] [-- SIMULATOR ARGS]
+ *
+ *   1. source → parse → sema → derive → emit, in memory;
+ *   2. build: the C text is compiled with $CC (default cc) against the
+ *      runtime's headers and libnsmrt.a, found relative to this executable
+ *      (build tree or install prefix).  The binary is cached under
+ *      $XDG_CACHE_HOME/nsm (default ~/.cache/nsm), keyed by a hash of the C
+ *      text, the runtime library, its headers and the compiler command, so a
+ *      model is rebuilt only when it or the runtime changed;
+ *   3. run it with --events DIR/events.csv --out DIR/trajectory.csv, the
+ *      --set values, then the extra arguments; the simulator prints the event
+ *      table and its summary;
+ *   4. summarise the events and energy, and plot into DIR (runtime/src/plot.h).
+ *
+ * Exit status: 0 ok, 1 an error in the model or the command line, 2 an
+ * internal error (the generated C did not compile, the runtime is missing),
+ * 3 the simulation failed (what it wrote so far is still plotted).
+ */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "derive.h"
+#include "diag.h"
+#include "emit.h"
+#include "nsm_paths.h"
+#include "parse.h"
+#include "plot.h"
+#include "run.h"
+#include "sema.h"
+#include "setfile.h"
+#include "source.h"
+
+enum { MAX_ARGS = 4096 };
+
+typedef struct RunOptions {
+    const char *input, *out_dir, *set_file;
+    int plot, phase, verbose;
+    const char **sets;      /* NAME=VALUE strings, in command-line order */
+    int nsets;
+    char **extra;           /* after "--" */
+    int nextra;
+} RunOptions;
+
+/* A growing argv for a child process. */
+typedef struct ArgList {
+    const char *arg[MAX_ARGS];
+    int n;
+} ArgList;
+
+/* Appends one argument; returns 0, or 1 when the list is full. */
+static int args_add(ArgList *l, const char *a)
+{
+    if (l->n >= MAX_ARGS - 1)
+        return 1;
+    l->arg[l->n++] = a;
+    l->arg[l->n] = NULL;
+    return 0;
+}
+
+static void run_usage(FILE *out)
+{
+    fputs("usage: nsmc run FILE.nsm [options] [-- SIMULATOR OPTIONS]\n"
+          "Compile the model, build its simulator (cached), run it, print the events\n"
+          "and plot the results.\n\n"
+          "  --out-dir DIR       where results go (default out/<model name>)\n"
+          "  --set NAME=VALUE    override a parameter (SI units); repeatable\n"
+          "  --set-file FILE     overrides from a file of NAME = VALUE lines (# comments);\n"
+          "                      --set options take precedence\n"
+          "  --plot, --no-plot   draw plots with gnuplot (default) or not\n"
+          "  --phase             also draw phase portraits v(x)\n"
+          "  -v, --verbose       show the compiler command\n"
+          "  -- ARGS             passed to the simulator (--t-end T, --dt H, --method M,\n"
+          "                      --every E, ...; see `-- --help`)\n\n"
+          "Results in DIR: trajectory.csv, events.csv, plot.png, plot.svg (phase.png,\n"
+          "phase.svg), plot.gp.  Environment: CC (the C compiler, default cc),\n"
+          "XDG_CACHE_HOME (simulator cache, default ~/.cache; under it nsm/).\n"
+          "Exit status: 0 ok, 1 error in the model or the command line, 2 internal error,\n"
+          "3 the simulation failed.\n",
+          out);
+}
+
+/* Parses `nsmc run` options (argv[0] is "run").  Returns -1 to go on, else
+ * an exit status. */
+static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
+{
+    o->sets = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
+    o->plot = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int has_val = i + 1 < argc;
+        if (!strcmp(s, "--")) {
+            o->extra = argv + i + 1;
+            o->nextra = argc - i - 1;
+            break;
+        } else if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            run_usage(stdout);
+            return 0;
+        } else if (!strcmp(s, "--plot")) {
+            o->plot = 1;
+        } else if (!strcmp(s, "--no-plot")) {
+            o->plot = 0;
+        } else if (!strcmp(s, "--phase")) {
+            o->phase = 1;
+        } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
+            o->verbose = 1;
+        } else if (!strcmp(s, "--out-dir") || !strcmp(s, "--set") || !strcmp(s, "--set-file")) {
+            if (!has_val) {
+                fprintf(stderr, "nsmc: error: '%s' needs a value (see nsmc run --help)\n", s);
+                return 1;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(s, "--out-dir"))
+                o->out_dir = v;
+            else if (!strcmp(s, "--set-file"))
+                o->set_file = v;
+            else if (!strchr(v, '=') || v[0] == '=') {
+                fprintf(stderr, "nsmc: error: --set needs NAME=VALUE, got '%s'\n", v);
+                return 1;
+            } else
+                o->sets[o->nsets++] = v;
+        } else if (s[0] == '-' && s[1] != '\0') {
+            fprintf(stderr, "nsmc: error: unknown option '%s' for 'nsmc run' (simulator options "
+                    "go after '--'; see nsmc run --help)\n", s);
+            return 1;
+        } else if (o->input) {
+            fprintf(stderr, "nsmc: error: more than one input file ('%s' and '%s')\n", o->input, s);
+            return 1;
+        } else {
+            o->input = s;
+        }
+    }
+    if (!o->input) {
+        fputs("nsmc: error: no input file (usage: nsmc run FILE.nsm [options])\n", stderr);
+        return 1;
+    }
+    for (int i = 0; i < o->nextra; i++)
+        if (!strcmp(o->extra[i], "--out") || !strcmp(o->extra[i], "--events")) {
+            fprintf(stderr, "nsmc: error: 'nsmc run' writes the trajectory and the events into "
+                    "its output folder; choose it with --out-dir instead of '%s'\n", o->extra[i]);
+            return 1;
+        }
+    return -1;
+}
+
+/* Runs the front end and the back end; returns the C text (in a), or NULL
+ * with *status set after the diagnostics were printed. */
+static char *generate(const char *input, Arena *a, const Model **model, size_t *len, int *status)
+{
+    Source src = {input, "", 0};
+    Diag diag;
+    diag_init(&diag, &src, stderr);
+    *status = 1;
+    if (!source_read(&src, input, a, &diag))
+        return NULL;
+    Ast *ast = parse_source(&src, a, &diag);
+    Model *m = ast ? sema_check(ast, &src, a, &diag) : NULL;
+    Derivation *dv = m ? derive_model(m, a, &diag) : NULL;
+    if (!dv)
+        return NULL;
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    int rc = f ? emit_c_model(dv, f) : 1;
+    if (f && fclose(f) != 0)
+        rc = 1;
+    if (rc != 0) {
+        fputs("nsmc: internal error: the C back end failed\n", stderr);
+        free(buf);
+        *status = 2;
+        return NULL;
+    }
+    char *text = arena_strndup(a, buf, *len);
+    free(buf);
+    *model = m;
+    return text;
+}
+
+/* Whether a regular file exists at path. */
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Creates a directory and its parents, like `mkdir -p`.  Returns 0 or -1. */
+static int make_dirs(const char *path, Arena *a)
+{
+    char *p = arena_strdup(a, path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+/* The runtime a simulator is built against. */
+typedef struct Runtime {
+    const char *include;    /* directory holding nsm/nsm.h */
+    const char *lib;        /* libnsmrt.a */
+} Runtime;
+
+/* Finds the runtime relative to this executable: libnsmrt.a next to it (the
+ * build tree, headers in the source tree), else <prefix>/<libdir> and
+ * <prefix>/<includedir> with prefix the parent of <bindir>.  Returns 0, or 2
+ * after a message. */
+static int find_runtime(Runtime *rt, Arena *a)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        fprintf(stderr, "nsmc: internal error: cannot locate the nsmc executable: %s\n",
+                strerror(errno));
+        return 2;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    *slash = '\0';
+    const char *bindir = exe;
+    rt->lib = arena_printf(a, "%s/libnsmrt.a", bindir);
+    rt->include = arena_printf(a, "%s/runtime/include", NSM_PATH_SOURCE_DIR);
+    if (file_exists(rt->lib) && file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
+        return 0;
+    /* install tree: one ".." per component of the bin directory */
+    char *prefix = arena_strdup(a, bindir);
+    const char *b = NSM_PATH_BINDIR;
+    do {
+        char *s = strrchr(prefix, '/');
+        if (s)
+            *s = '\0';
+        b = strchr(b, '/');
+    } while (b && *++b);
+    if (!*prefix)
+        prefix = "/";
+    const char *libdir = NSM_PATH_LIBDIR, *incdir = NSM_PATH_INCLUDEDIR;
+    rt->lib = libdir[0] == '/' ? arena_printf(a, "%s/libnsmrt.a", libdir)
+                               : arena_printf(a, "%s/%s/libnsmrt.a", prefix, libdir);
+    rt->include = incdir[0] == '/' ? incdir : arena_printf(a, "%s/%s", prefix, incdir);
+    if (file_exists(rt->lib) && file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
+        return 0;
+    fprintf(stderr, "nsmc: internal error: cannot find the runtime (looked for %s and "
+            "%s/nsm/nsm.h); is nsmc installed completely?\n", rt->lib, rt->include);
+    return 2;
+}
+
+/* 64-bit FNV-1a, continued from h over n bytes. */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 1099511628211u;
+    }
+    return h;
+}
+
+/* Continues the hash over a file's bytes (and its name when unreadable). */
+static uint64_t hash_file(uint64_t h, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char buf[65536];
+    size_t n;
+    if (!f)
+        return hash_bytes(h, path, strlen(path));
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        h = hash_bytes(h, buf, n);
+    fclose(f);
+    return h;
+}
+
+/* Splits a command such as $CC ("ccache gcc -m64") on blanks into l. */
+static void split_words(ArgList *l, const char *cmd, Arena *a)
+{
+    char *s = arena_strdup(a, cmd);
+    for (char *w = strtok(s, " \t"); w; w = strtok(NULL, " \t"))
+        args_add(l, w);
+}
+
+/* Runs argv as a child process (stdout redirected to stderr when to_stderr)
+ * and waits.  Returns its exit status, or -1 if it could not run or died
+ * by a signal (*sig set). */
+static int spawn(const ArgList *l, int to_stderr, int *sig)
+{
+    fflush(NULL);
+    *sig = 0;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (to_stderr)
+            dup2(2, 1);
+        execvp(l->arg[0], (char *const *)l->arg);
+        fprintf(stderr, "nsmc: error: cannot run '%s': %s\n", l->arg[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (WIFSIGNALED(status)) {
+        *sig = WTERMSIG(status);
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
+/* Writes n bytes to path through a temporary file renamed into place.
+ * Returns 0 or -1. */
+static int write_atomic(const char *path, const char *text, size_t n, Arena *a)
+{
+    char *tmp = arena_printf(a, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    int ok = fwrite(text, 1, n, f) == n;
+    ok &= fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* The cache directory: $XDG_CACHE_HOME/nsm, ~/.cache/nsm, else /tmp/nsm-cache-UID. */
+static const char *cache_root(Arena *a)
+{
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (x && x[0] == '/')
+        return arena_printf(a, "%s/nsm", x);
+    if (home && *home)
+        return arena_printf(a, "%s/.cache/nsm", home);
+    return arena_printf(a, "/tmp/nsm-cache-%ld", (long)getuid());
+}
+
+/* Builds the simulator for C text, or finds it in the cache.  Returns the
+ * binary's path in a, or NULL with *status set after a message. */
+static const char *build(const char *name, const char *ctext, size_t clen, const RunOptions *o,
+                         Arena *a, int *status)
+{
+    Runtime rt;
+    if ((*status = find_runtime(&rt, a)) != 0)
+        return NULL;
+    const char *cc = getenv("CC");
+    ArgList cmd = {{0}, 0};
+    split_words(&cmd, cc && *cc ? cc : "cc", a);
+    if (cmd.n == 0)
+        split_words(&cmd, "cc", a);
+    args_add(&cmd, "-O2");
+    args_add(&cmd, "-I");
+    args_add(&cmd, rt.include);
+    args_add(&cmd, "-o");
+    int out_slot = cmd.n;
+    args_add(&cmd, "");                 /* the output, set below */
+    int src_slot = cmd.n;
+    args_add(&cmd, "");                 /* the C file */
+    args_add(&cmd, rt.lib);
+    split_words(&cmd, NSM_RUNTIME_LINK_FLAGS, a);
+    args_add(&cmd, "-lm");
+
+    uint64_t h = 14695981039346656037u;
+    h = hash_bytes(h, ctext, clen);
+    h = hash_file(h, rt.lib);
+    h = hash_file(h, arena_printf(a, "%s/nsm/nsm.h", rt.include));
+    h = hash_file(h, arena_printf(a, "%s/nsm/model.h", rt.include));
+    for (int i = 0; i < cmd.n; i++)
+        h = hash_bytes(h, cmd.arg[i], strlen(cmd.arg[i]) + 1);
+
+    const char *root = cache_root(a);
+    const char *dir = arena_printf(a, "%s/%s-%016llx", root, name, (unsigned long long)h);
+    const char *bin = arena_printf(a, "%s/%s", dir, name);
+    const char *csrc = arena_printf(a, "%s/%s.c", dir, name);
+    if (access(bin, X_OK) == 0) {
+        fprintf(stderr, "nsmc: using the cached simulator %s\n", bin);
+        return bin;
+    }
+    if (make_dirs(dir, a) != 0 || write_atomic(csrc, ctext, clen, a) != 0) {
+        fprintf(stderr, "nsmc: error: cannot write the simulator's cache %s: %s "
+                "(set XDG_CACHE_HOME to a writable directory)\n", dir, strerror(errno));
+        *status = 1;
+        return NULL;
+    }
+    const char *tmp = arena_printf(a, "%s.tmp%ld", bin, (long)getpid());
+    cmd.arg[out_slot] = tmp;
+    cmd.arg[src_slot] = csrc;
+    fprintf(stderr, "nsmc: compiling the simulator %s\n", bin);
+    if (o->verbose) {
+        for (int i = 0; i < cmd.n; i++)
+            fprintf(stderr, "%s%s", i ? " " : "  ", cmd.arg[i]);
+        fputc('\n', stderr);
+    }
+    int sig, rc = spawn(&cmd, 1, &sig);
+    if (rc != 0) {
+        unlink(tmp);
+        if (rc == 127)
+            fprintf(stderr, "nsmc: error: the C compiler '%s' was not found (set CC to "
+                    "your C compiler)\n", cmd.arg[0]);
+        else
+            fprintf(stderr, "nsmc: internal error: the generated C (%s) did not compile with "
+                    "'%s'; please report this with the model\n", csrc, cmd.arg[0]);
+        *status = rc == 127 ? 1 : 2;
+        return NULL;
+    }
+    if (rename(tmp, bin) != 0) {
+        fprintf(stderr, "nsmc: error: cannot write %s: %s\n", bin, strerror(errno));
+        unlink(tmp);
+        *status = 1;
+        return NULL;
+    }
+    return bin;
+}
+
+/* --set-file: each assignment becomes a --set NAME=VALUE argument. */
+typedef struct SetFileCtx {
+    ArgList *args;
+    Arena *a;
+} SetFileCtx;
+
+static int add_set(void *ud, const char *name, double value, int line)
+{
+    SetFileCtx *c = ud;
+    (void)line;
+    return args_add(c->args, "--set") || args_add(c->args, arena_printf(c->a, "%s=%.17g", name, value));
+}
+
+/* Summary of the event log: counts per kind and the energy lost. */
+static void summarize_events(const char *path)
+{
+    static const char *const kinds[] = {
+        "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time"
+    };
+    long count[7] = {0}, total = 0;
+    double lost = 0;
+    char line[1024];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        double t, vb, va, imp, el;
+        char kind[32], contact[128];
+        if (sscanf(line, "%lf,%31[^,],%127[^,],%lf,%lf,%lf,%lf", &t, kind, contact, &vb, &va,
+                   &imp, &el) != 7)
+            continue;
+        total++;
+        lost += el;
+        for (int k = 0; k < 7; k++)
+            if (!strcmp(kind, kinds[k]))
+                count[k]++;
+    }
+    fclose(f);
+    printf("\nevents: %ld", total);
+    const char *sep = " (";
+    for (int k = 0; k < 7; k++)
+        if (count[k]) {
+            printf("%s%ld %s", sep, count[k], kinds[k]);
+            sep = ", ";
+        }
+    if (total)
+        printf(")");
+    printf("\nenergy lost in events: %.6g J\n", lost);
+}
+
+/* Energy columns of the trajectory: the first and last values of
+ * energy.error (the balance E0 + injected - dissipated - (T + V)). */
+static void summarize_energy(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[8192];
+    if (!f)
+        return;
+    int col = -1, k = 0;
+    if (fgets(line, sizeof line, f))
+        for (char *s = strtok(line, ",\n"); s; s = strtok(NULL, ",\n"), k++)
+            if (!strncmp(s, "energy.error", 12))
+                col = k;
+    double worst = 0, last = 0;
+    long rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        rows++;
+        if (col < 0)
+            continue;
+        char *s = line;
+        for (int i = 0; i < col && s; i++)
+            s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL;
+        if (!s)
+            continue;
+        last = strtod(s, NULL);
+        if (last > worst || -last > worst)
+            worst = last < 0 ? -last : last;
+    }
+    fclose(f);
+    printf("samples: %ld\n", rows);
+    if (col >= 0)
+        printf("energy balance error: %.3g J at the end, %.3g J at worst\n", last, worst);
+}
+
+/* Removes the plot files of an earlier run, so that none is left stale. */
+static void remove_old_plots(const char *dir, Arena *a)
+{
+    static const char *const files[] = {
+        "plot.png", "plot.svg", "phase.png", "phase.svg", "plot.gp", "plot.log"
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        unlink(arena_printf(a, "%s/%s", dir, files[i]));
+}
+
+/* Draws the plots and says where they are. */
+static void plot_results(const RunOptions *o, const Model *m, const char *dir, Arena *a)
+{
+    const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
+    const char *ev = arena_printf(a, "%s/events.csv", dir);
+    const char *title = m->title && *m->title ? arena_printf(a, "%s: %s", m->name, m->title)
+                                              : m->name;
+    char err[1024] = "";
+    int flags = NSM_PLOT_PNG | NSM_PLOT_SVG | (o->phase ? NSM_PLOT_PHASE : 0);
+    int rc = nsm_plot(dir, traj, ev, title, flags, err, sizeof err);
+    if (rc == NSM_PLOT_OK) {
+        printf("plots: %s/plot.png, %s/plot.svg", dir, dir);
+        if (o->phase)
+            printf(", %s/phase.png, %s/phase.svg", dir, dir);
+        printf(" (script %s/plot.gp)\n", dir);
+    } else if (rc == NSM_PLOT_EFAIL) {
+        fprintf(stderr, "nsmc: warning: no plot: %s\n", err);
+    } else {
+        printf("no plot: %s\n", err);
+    }
+}
+
+/* `nsmc run`; see the top of this file. */
+static int run(const RunOptions *o, Arena *a)
+{
+    const Model *m = NULL;
+    size_t clen = 0;
+    int status;
+    char *ctext = generate(o->input, a, &m, &clen, &status);
+    if (!ctext)
+        return status;
+    const char *bin = build(m->name, ctext, clen, o, a, &status);
+    if (!bin)
+        return status;
+    const char *dir = o->out_dir ? o->out_dir : arena_printf(a, "out/%s", m->name);
+    if (make_dirs(dir, a) != 0) {
+        fprintf(stderr, "nsmc: error: cannot create the output folder '%s': %s\n", dir,
+                strerror(errno));
+        return 1;
+    }
+    const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
+    const char *ev = arena_printf(a, "%s/events.csv", dir);
+    unlink(traj);
+    unlink(ev);
+    remove_old_plots(dir, a);
+
+    ArgList *args = arena_alloc(a, sizeof *args);
+    args->n = 0;
+    args_add(args, bin);
+    args_add(args, "--events");
+    args_add(args, ev);
+    args_add(args, "--out");
+    args_add(args, traj);
+    if (o->set_file) {
+        SetFileCtx ctx = {args, a};
+        char err[1024];
+        int rc = nsm_setfile_read(o->set_file, add_set, &ctx, err, sizeof err);
+        if (rc != 0) {
+            fprintf(stderr, "nsmc: error: %s\n", rc == 1 && args->n >= MAX_ARGS - 2
+                    ? "too many assignments in the --set-file" : err);
+            return 1;
+        }
+    }
+    for (int i = 0; i < o->nsets; i++)
+        if (args_add(args, "--set") || args_add(args, o->sets[i])) {
+            fputs("nsmc: error: too many --set options\n", stderr);
+            return 1;
+        }
+    for (int i = 0; i < o->nextra; i++)
+        if (args_add(args, o->extra[i])) {
+            fputs("nsmc: error: too many simulator arguments\n", stderr);
+            return 1;
+        }
+    int sig, rc = spawn(args, 0, &sig);
+    if (rc < 0) {
+        if (sig)
+            fprintf(stderr, "nsmc: internal error: the simulator %s died of signal %d\n", bin, sig);
+        else
+            fprintf(stderr, "nsmc: internal error: cannot run the simulator %s\n", bin);
+        return 2;
+    }
+    if (rc != 0 && rc != 3)
+        return rc == 127 ? 2 : 1;   /* bad arguments: the simulator said which */
+    if (!file_exists(traj))
+        return rc;                  /* e.g. `-- --help` */
+    summarize_events(ev);
+    summarize_energy(traj);
+    printf("results: %s/trajectory.csv, %s/events.csv\n", dir, dir);
+    if (o->plot)
+        plot_results(o, m, dir, a);
+    fflush(stdout);
+    if (rc == 3)
+        fprintf(stderr, "nsmc: the simulation failed; the results hold what was computed up "
+                "to the failure\n");
+    return rc;
+}
 
 int run_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fputs("nsmc: error: 'nsmc run' is not yet available; use 'nsmc FILE.nsm -o FILE.c'\n", stderr);
-    return 1;
+    Arena *a = arena_new();
+    RunOptions o;
+    memset(&o, 0, sizeof o);
+    int rc = run_parse_args(argc, argv, &o, a);
+    if (rc < 0)
+        rc = run(&o, a);
+    arena_free(a);
+    return rc;
 }
