@@ -79,3 +79,23 @@ rt_cli(runaway --exit 3 --stderr "mode free, contact 'floor': 32 events in .* ex
   -- $<TARGET_FILE:rt_sim_ball> --no-zeno --set e=0.9 --max-event-rate 100 --t-end 30 --events ${RT_OUT}/runaway.csv)
 rt_cli(penalty --exit 0 --stdout "contact_enter +wall" --stdout "contact_exit +wall"
   -- $<TARGET_FILE:rt_sim_penalty> --t-end 1)
+
+# The embedding example of docs/runtime.md, extracted at configure time and
+# compiled against the committed generated bouncing ball.
+set(RT_DOC ${NSM_SOURCE_DIR}/docs/runtime.md)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${RT_DOC})
+file(READ ${RT_DOC} RT_DOC_TEXT)
+string(REGEX MATCH "```c\n(/\\* sweep\\.c[^`]*)```" RT_DOC_MATCH "${RT_DOC_TEXT}")
+if(CMAKE_MATCH_1 AND EXISTS ${NSM_SOURCE_DIR}/generated/bouncing_ball.c)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/runtime_doc_example.c "${CMAKE_MATCH_1}")
+  add_executable(rt_doc_example ${CMAKE_CURRENT_BINARY_DIR}/runtime_doc_example.c
+    ${NSM_SOURCE_DIR}/generated/bouncing_ball.c)
+  target_compile_definitions(rt_doc_example PRIVATE NSM_NO_MAIN)
+  target_link_libraries(rt_doc_example PRIVATE nsmrt)
+  add_test(NAME runtime.doc_example COMMAND rt_doc_example)
+  set_tests_properties(runtime.doc_example PROPERTIES LABELS runtime
+    PASS_REGULAR_EXPRESSION "e = 0.5: at rest at t = 1\\.35457092295[67][0-9]* s")
+else()
+  add_test(NAME runtime.doc_example COMMAND ${CMAKE_COMMAND} -E false)
+  set_tests_properties(runtime.doc_example PROPERTIES LABELS runtime)
+endif()

@@ -54,7 +54,8 @@ typedef struct nsm_event {
     double vrel_after;        /* w.v after */
     double impulse;           /* impulse P (impact, zeno), else 0 */
     double energy_lost;       /* kinetic energy lost in the transition */
-    long count;               /* zeno: number of impacts summarized; else 1 */
+    long count;               /* zeno: impacts of the detected geometric cascade
+                                 (each also reported as an impact); else 1 */
 } nsm_event;
 
 typedef struct nsm_sim nsm_sim;
