@@ -15,7 +15,7 @@
 #include "diag.h"
 
 /* Deeper expressions are refused, so that every recursive walk is bounded. */
-enum { AST_MAX_DEPTH = 100 };
+enum { AST_MAX_DEPTH = 256 };
 
 typedef enum NodeKind {
     N_NUM,    /* num, optional unit text */

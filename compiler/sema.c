@@ -953,6 +953,26 @@ static const char *var_namer(void *ud, int index, ExprStyle style)
     return arena_printf(s->arena, "%s.x", s->m->bodies[index].name);
 }
 
+/* Lists, in increasing order, the bodies whose positions e mentions. */
+static void collect_vars(const Expr *e, int *out, int *n, int max)
+{
+    if (e->kind == EX_VAR) {
+        if (e->index < 0 || e->index >= max)
+            return;
+        int i = *n;
+        while (i > 0 && out[i - 1] > e->index)
+            i--;
+        if (i > 0 && out[i - 1] == e->index)
+            return;
+        memmove(out + i + 1, out + i, sizeof *out * (size_t)(*n - i));
+        out[i] = e->index;
+        (*n)++;
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        collect_vars(e->args[i], out, n, max);
+}
+
 /* Splits g into slopes w[i] = dg/dx_i and offset d = g(x = 0), checking that
  * the slopes depend on parameters only: that is what "affine" means. */
 static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Expr **d)
@@ -960,8 +980,12 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
     int n = s->m->n_bodies;
     pg->terms = arena_alloc(s->arena, sizeof(GapTerm) * (size_t)(n ? n : 1));
     pg->n_terms = 0;
+    int *bodies = arena_alloc(s->arena, sizeof(int) * (size_t)(n ? n : 1));
+    int nb = 0;
+    collect_vars(g, bodies, &nb, n);
     Expr *off = g;
-    for (int i = 0; i < n; i++) {
+    for (int k = 0; k < nb; k++) {
+        int i = bodies[k];
         Expr *var = expr_var(s->ex, i);
         if (!expr_depends_on(g, var))
             continue;
@@ -1068,6 +1092,12 @@ static void stmt_gap(Sema *s, const Stmt *st)
     }
     if (!ok)
         return;
+    if ((long)(s->m->n_gaps + 1) * s->m->n_bodies > SEMA_MAX_GAP_WEIGHTS) {
+        diag_error(s->diag, c->loc,
+                   "too many gaps: %d gaps on %d bodies exceed the limit of %d gap slopes",
+                   s->m->n_gaps + 1, s->m->n_bodies, SEMA_MAX_GAP_WEIGHTS);
+        return;
+    }
     if (!declare(s, name, SYM_GAP, s->m->n_gaps, gap.loc))
         return;
     Gap *p = vec_push(s->arena, (void **)&s->m->gaps, &s->m->n_gaps, &s->cap_gaps, sizeof *p);
@@ -1270,7 +1300,7 @@ static void stmt_for(Sema *s, const Stmt *st)
         diag_error(s->diag, st->loc, "'for' loops nested too deeply (at most %d)", MAX_LOOP_NEST);
         return;
     }
-    if (is_reserved(st->name) || table_get(&s->syms, st->name)) {
+    if (is_reserved(st->name) || table_get(&s->syms, st->name) || find_loop(s, st->name)) {
         diag_error(s->diag, st->name_loc, "the loop variable '%s' hides another name", st->name);
         return;
     }
