@@ -39,6 +39,14 @@ class Body:
         return self.m * self.g + self.k * self.lo
 
 
+def audit(body, rec, t_end):
+    """The body never goes through the floor or the ceiling."""
+    checks = {"flight": lambda t, s: s[0] - body.lo}
+    if body.hi is not None:
+        checks["flight"] = lambda t, s: min(s[0] - body.lo, body.hi - s[0])
+    rec.audit(t_end, checks)
+
+
 def run(body, x0, v0, t_end, name="B", zeno_tau=ZENO_TAU):
     """Simulates to t_end; returns the Record and a summary dict."""
     rec = pw.Record([name])
@@ -50,10 +58,11 @@ def run(body, x0, v0, t_end, name="B", zeno_tau=ZENO_TAU):
     summary = {"zeno": None, "impacts": impacts, "max_energy_drift": mpf(0)}
     while True:
         traj = body.mode.start(t, y)
-        rec.segment(t, traj.y)
+        rec.segment(t, traj.y, "flight")
         fns = [f for _, f in body.gaps]
         ti, idx = pw.first_zero(traj, fns, t, t_end, body.mode.h, tau)
         if ti is None:
+            audit(body, rec, t_end)
             return rec, summary
         x, v = traj.y(ti)
         e0 = body.energy(*y)
@@ -75,12 +84,13 @@ def run(body, x0, v0, t_end, name="B", zeno_tau=ZENO_TAU):
         tau = 2 * v / -acc
         if tau >= zeno_tau:
             continue
-        rec.segment(t, traj.y)
+        rec.segment(t, traj.y, "flight")
         ts = t + tau / (1 - body.e)
         summary["zeno"] = (ts, len(impacts))
         rec.event(ts, "zeno", "floor")
         pw.expect(body.floor_force_at_rest() > 0, "floor force compressive at rest")
         rec.event(ts, "stick", "floor")
         lo = body.lo
-        rec.segment(ts, lambda tt: [lo, mpf(0)])
+        rec.segment(ts, lambda tt: [lo, mpf(0)], "rest")
+        audit(body, rec, t_end)
         return rec, summary

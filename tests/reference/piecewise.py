@@ -300,16 +300,34 @@ class Record:
         self.events = []
         self.seg_t = []
         self.seg_f = []
+        self.seg_tag = []
 
     def event(self, t, kind, contact=""):
         self.events.append((mpf(t), kind, contact))
 
-    def segment(self, t0, state):
-        """From t0 on, the full state (x1, v1, x2, v2, ...) is state(t)."""
+    def segment(self, t0, state, tag=""):
+        """From t0 on, the full state (x1, v1, x2, v2, ...) is state(t); tag names the mode."""
         if self.seg_t and t0 < self.seg_t[-1]:
             raise ValueError("segments out of order")
         self.seg_t.append(mpf(t0))
         self.seg_f.append(state)
+        self.seg_tag.append(tag)
+
+    def audit(self, t_end, checks, points=16, tol=mpf("1e-35")):
+        """Physics audit: on every segment, at interior points, checks[tag](t, state) >= -tol.
+
+        Used to verify that no event was missed: gaps stay open in free
+        flight, contact forces stay compressive in contact.
+        """
+        ends = self.seg_t[1:] + [mpf(t_end)]
+        for t0, t1, f, tag in zip(self.seg_t, ends, self.seg_f, self.seg_tag):
+            if tag not in checks or t1 <= t0:
+                continue
+            for j in range(1, points):
+                t = t0 + (t1 - t0) * j / points
+                v = checks[tag](t, f(t))
+                if v < -tol:
+                    raise AssertionError("audit failed: %s at t = %s: %s" % (tag, mp.nstr(t, 20), mp.nstr(v, 5)))
 
     def state(self, t):
         i = bisect_right(self.seg_t, t) - 1

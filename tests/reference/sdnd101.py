@@ -29,7 +29,7 @@ def compute():
     while True:
         mode, fn = (contact, pen) if incontact else (free, gap)
         traj = mode.start(t, y)
-        rec.segment(t, traj.y)
+        rec.segment(t, traj.y, "contact" if incontact else "free")
         te, _ = pw.first_zero(traj, [fn], t, T_END, mode.h)
         if te is None:
             break
@@ -37,6 +37,7 @@ def compute():
         pw.expect(abs(M * v * v / 2 - M * V0 * V0 / 2) < mpf("1e-40"), "energy conserved")
         rec.event(te, "contact_exit" if incontact else "contact_enter", "stop")
         t, y, incontact = te, [mpf(0), v], not incontact
+    rec.audit(T_END, {"free": lambda t, s: -s[0], "contact": lambda t, s: s[0]})
     wc, wf = mp.sqrt((K + KS) / M), mp.sqrt(K / M)
     period = mp.pi / wc + mp.pi / wf
     for i, (te, kind, _) in enumerate(rec.events):

@@ -36,31 +36,45 @@ def simulate(c, semantics):
     while True:
         if incontact:
             traj = contact.start(t, y)
-            rec.segment(t, traj.y)
+            rec.segment(t, traj.y, "contact")
             fn = force if semantics == "force" else pen
             te, _ = pw.first_zero(traj, [fn], t, T_END, contact.h)
             if te is None:
-                return rec, log
+                return audit(rec, c, semantics), log
             rec.event(te, "contact_exit", "floor")
             log.append((te, "contact_exit", traj))
             t, y, incontact = te, traj.y(te), False
             continue
         traj = free.start(t, y)
-        rec.segment(t, traj.y)
+        rec.segment(t, traj.y, "below" if gap.at(traj, t) < 0 else "free")
         if gap.at(traj, t) < 0:
             # released below the ground level: rise out of it, no event
             tu, _ = pw.first_zero(traj, [pen], t, T_END, free.h)
             if tu is None:
-                return rec, log
+                return audit(rec, c, semantics), log
             log.append((tu, "emerge", traj))
             t, y = tu, [HG, traj.y(tu)[1]]
+            rec.segment(t, traj.y, "free")
             continue
         te, _ = pw.first_zero(traj, [gap], t, T_END, free.h)
         if te is None:
-            return rec, log
+            return audit(rec, c, semantics), log
         rec.event(te, "contact_enter", "floor")
         log.append((te, "contact_enter", traj))
         t, y, incontact = te, [HG, traj.y(te)[1]], True
+
+
+def audit(rec, c, semantics):
+    """Free flight stays above the ground (except rising out after a force
+    release); in contact the mass is below the ground level, and with the
+    force semantics the ground never pulls."""
+    checks = {"free": lambda t, s: s[0] - HG, "below": lambda t, s: s[1]}
+    if semantics == "force":
+        checks["contact"] = lambda t, s: K * (HG - s[0]) - c * s[1]
+    else:
+        checks["contact"] = lambda t, s: HG - s[0]
+    rec.audit(T_END, checks)
+    return rec
 
 
 def seed_checks(c, rec, log):

@@ -34,7 +34,7 @@ def compute():
     while True:
         mode, fn = (contact, pen) if incontact else (free, gap)
         traj = mode.start(t, y)
-        rec.segment(t, traj.y)
+        rec.segment(t, traj.y, "contact" if incontact else "free")
         te, _ = pw.first_zero(traj, [fn], t, T_END, mode.h)
         segs.append((t, te if te is not None else T_END, traj, incontact))
         if te is None:
@@ -44,6 +44,7 @@ def compute():
         rec.event(te, "contact_exit" if incontact else "contact_enter", "stop")
         t, y, incontact = te, [JEU, v], not incontact
     check(rec, segs)
+    rec.audit(T_END, {"free": lambda t, s: JEU - s[0], "contact": lambda t, s: s[0] - JEU})
     times = pw.grid(0, T_END, "0.1")
     return [("sdnd121", pw.events_text(rec), pw.samples_text(rec, times))]
 

@@ -3,6 +3,7 @@
 - a closed-form mode against the textbook damped oscillator with sinusoidal forcing;
 - a minimum that dips below zero between two grid points (grazing) is found;
 - a zero at the start of a mode (after an event) is divided out, whatever its order;
+- the physics audit flags a body going through the floor;
 - the comparison used by --check flags a change of 1e-19 and accepts 1e-22.
 """
 import os
@@ -55,6 +56,19 @@ def deflation():
     pw.expect(t is not None and abs(t - 1) < mpf("1e-45"), "zero at the start divided out")
 
 
+def audit():
+    # a flight that goes through the floor must fail the audit
+    rec = pw.Record(["B"])
+    mode = pw.NilpotentMode([[0, 1], [0, 0]], [0, -10])
+    rec.segment(0, mode.start(0, [1, 0]).y, "flight")
+    rec.audit(mpf("0.4"), {"flight": lambda t, s: s[0]})
+    try:
+        rec.audit(1, {"flight": lambda t, s: s[0]})
+    except AssertionError:
+        return
+    pw.expect(False, "audit flags a body below the floor")
+
+
 def compare():
     d = tempfile.mkdtemp()
     p = os.path.join(d, "x.csv")
@@ -73,5 +87,6 @@ if __name__ == "__main__":
     oscillator()
     grazing()
     deflation()
+    audit()
     compare()
     print("selftest: ok")

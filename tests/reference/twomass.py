@@ -65,7 +65,7 @@ def run(y0, e, t_end):
     while True:
         if stuck:
             traj = STUCK.start(t, [y[0], y[1]])
-            rec.segment(t, lambda tt, tr=traj: tr.y(tt) + tr.y(tt))
+            rec.segment(t, lambda tt, tr=traj: tr.y(tt) + tr.y(tt), "stuck")
             ts, _ = pw.first_zero(traj, [FORCE], t, t_end, H)
             if ts is None:
                 return rec, log
@@ -75,7 +75,7 @@ def run(y0, e, t_end):
             t, y, stuck, tau = ts, [u, v, u, v], False, None
             continue
         traj = FREE.start(t, y)
-        rec.segment(t, traj.y)
+        rec.segment(t, traj.y, "free")
         ti, _ = pw.first_zero(traj, [GAP], t, t_end, FREE.h if tau is None else H, tau)
         if ti is None:
             return rec, log
@@ -111,7 +111,7 @@ def run(y0, e, t_end):
         # the tail estimate is O(tau^2): the one made 1e4 times earlier agrees to ~1e-30
         pw.expect(abs(ts - early) < mpf("1e-28"), "Zeno tail estimate converged")
         early = None
-        rec.segment(t, traj.y)
+        rec.segment(t, traj.y, "free")
         ya = traj.y(ts)
         u = (M1 * ya[0] + M2 * ya[2]) / MT
         vcm = (M1 * ya[1] + M2 * ya[3]) / MT
@@ -136,6 +136,9 @@ def compute(name, y0, e, t_end=20):
             pw.expect(pw.close(d["dE"], -(1 - mpf(e) ** 2) * mu * d["w"] ** 2 / 2, "1e-40"),
                       "impact energy loss")
     check_free_energy(rec)
+    # free: the gap never closes; stuck: the contact force never pulls
+    rec.audit(t_end, {"free": lambda t, s: s[2] - s[0],
+                      "stuck": lambda t, s: stuck_force(t, s[0], s[1])})
     times = pw.grid(0, t_end, "0.5")
     return (name, pw.events_text(rec), pw.samples_text(rec, times)), log
 
