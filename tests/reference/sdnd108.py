@@ -9,7 +9,7 @@ above and ends, depending on the release semantics:
 - "gap": when z returns to h (code_aster's reference; with c > 0 the ground
   pulls just before release).
 Free flight is the exact parabola, the contact the exact damped oscillation.
-Self-checks against the seed's closed forms: fall time (eq. 3/10), contact
+Self-checks against the closed forms of the code_aster documentation: fall time (eq. 3/10), contact
 solution (eq. 5-6 / 12-13), release time for A (eq. 7).
 """
 from mpmath import mp, mpf
@@ -78,7 +78,7 @@ def audit(rec, c, semantics):
 
 
 def seed_checks(c, rec, log):
-    """The seed's closed forms for the fall, the contact motion and (A) the release."""
+    """The documented closed forms for the fall, the contact motion and (A) the release."""
     c = mpf(c)
     w = mp.sqrt(K / M)
     root = mp.sqrt(V0 ** 2 - 2 * G * HG)
