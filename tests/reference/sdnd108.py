@@ -77,7 +77,7 @@ def audit(rec, c, semantics):
     return rec
 
 
-def seed_checks(c, rec, log):
+def documented_checks(c, rec, log):
     """The documented closed forms for the fall, the contact motion and (A) the release."""
     c = mpf(c)
     w = mp.sqrt(K / M)
@@ -108,7 +108,7 @@ def compute(name, c):
     exits = {}
     for sem in ("force", "gap"):
         rec, log = simulate(c, sem)
-        z, t_fall = seed_checks(c, rec, log)
+        z, t_fall = documented_checks(c, rec, log)
         ex = [t for t, k, _ in log if k == "contact_exit"]
         pw.expect(len(ex) == 1, "one rebound before 1.1 s")
         exits[sem] = ex[0]
