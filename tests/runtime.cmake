@@ -74,7 +74,7 @@ rt_cli(help --exit 0 --stdout "usage: rt_sim_ball" --stdout "--set NAME=VALUE" -
 rt_cli(step_cap --exit 3 --stderr "error: simulation failed: t = 0\\.0[0-9]* s, mode free: step cap of 50 steps"
   --csv-lines ${RT_OUT}/cap.csv 2
   -- $<TARGET_FILE:rt_sim_ball> --max-steps 50 --every 0.01 --out ${RT_OUT}/cap.csv)
-rt_cli(runaway --exit 3 --stderr "mode free, contact 'floor': 32 events in .* exceed the event rate cap"
+rt_cli(runaway --exit 3 --stderr "mode free, contact 'floor': 20 events in .* exceed the event rate cap"
   --csv-lines ${RT_OUT}/runaway.csv 10
   -- $<TARGET_FILE:rt_sim_ball> --no-zeno --set e=0.9 --max-event-rate 100 --t-end 30 --events ${RT_OUT}/runaway.csv)
 rt_cli(penalty --exit 0 --stdout "contact_enter +wall" --stdout "contact_exit +wall"

@@ -16,7 +16,7 @@
 #include "nsm/nsm.h"
 
 #define RT_MAXG 32            /* gaps are a bitmask in an unsigned */
-#define RT_RING 32            /* event times kept for the rate guard */
+#define RT_RING (16 + 4 * RT_MAXG) /* event times kept for the rate guard */
 #define RT_CACHE 8            /* propagators kept by the exact method */
 
 /* One cached propagator of the exact method: exp(A h) of a mode's augmented
@@ -59,6 +59,7 @@ struct nsm_sim {
     long sample_k;
     double ring[RT_RING];
     long ring_n;
+    int window;               /* events the rate guard looks at: 16 + 4 g */
 
     /* Zeno detection, per gap */
     double *z_last, *z_tau;

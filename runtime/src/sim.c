@@ -114,6 +114,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->max_steps = 100000000L;
     s->max_rate = 1e6;
     s->zeno_on = 1;
+    s->window = 16 + 4 * g;
     nsm_sim_reset(s);
     return s;
 }
@@ -224,8 +225,9 @@ int nsm_sim_set_max_steps(nsm_sim *s, long max_steps)
     return NSM_OK;
 }
 
-/* Cap on the event rate: a run fails when RT_RING consecutive events fall in
-** less than RT_RING / rate seconds (a runaway cascade or an event loop). */
+/* Cap on the event rate: a run fails when W = 16 + 4 g consecutive events
+** fall in less than W / rate seconds (a runaway cascade or an event loop;
+** W grows with the gaps so that a chain's simultaneous impacts pass). */
 int nsm_sim_set_max_event_rate(nsm_sim *s, double rate)
 {
     if (!(rate > 0))
@@ -431,15 +433,15 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
 int rt_emit(nsm_sim *s, const nsm_event *ev)
 {
     s->nevents++;
-    if (s->ring_n >= RT_RING) {
-        double oldest = s->ring[s->ring_n % RT_RING];
-        if (ev->t - oldest < RT_RING / s->max_rate)
+    int W = s->window;
+    if (s->ring_n >= W) {
+        double oldest = s->ring[s->ring_n % W];
+        if (ev->t - oldest < W / s->max_rate)
             return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
                            "%d events in %.3g s exceed the event rate cap of %.3g per second "
-                           "(%s)", RT_RING, ev->t - oldest, s->max_rate,
-                           nsm_event_kind_name(ev->kind));
+                           "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
     }
-    s->ring[s->ring_n % RT_RING] = ev->t;
+    s->ring[s->ring_n % W] = ev->t;
     s->ring_n++;
     if (s->on_event && s->on_event(s->ev_ud, s, ev))
         return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
