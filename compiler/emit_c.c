@@ -19,6 +19,7 @@ typedef struct Cgen {
     FILE *out;
     char **vname;      /* per variable index */
     char **pname;      /* per parameter */
+    char **penum;      /* per parameter: its index constant P_<name>, NULL if none */
     ExprNamer nm;
 } Cgen;
 
@@ -107,8 +108,16 @@ static void cg_init(Cgen *cg, const Derivation *dv, FILE *out)
     cg->m = dv->model;
     cg->out = out;
     cg->pname = arena_alloc(a, (size_t)(cg->m->n_params + 1) * sizeof *cg->pname);
-    for (int i = 0; i < cg->m->n_params; i++)
-        cg->pname[i] = arena_printf(a, "p[%d]", i);
+    cg->penum = arena_alloc(a, (size_t)(cg->m->n_params + 1) * sizeof *cg->penum);
+    for (int i = 0; i < cg->m->n_params; i++) {
+        /* p[P_name] where the name makes a unique identifier, else p[i] */
+        char *id = arena_printf(a, "P_%s", c_ident(a, cg->m->params[i].name));
+        bool clash = false;
+        for (int k = 0; k < i; k++)
+            clash |= cg->penum[k] && strcmp(cg->penum[k], id) == 0;
+        cg->penum[i] = clash ? NULL : id;
+        cg->pname[i] = clash ? arena_printf(a, "p[%d]", i) : arena_printf(a, "p[%s]", id);
+    }
     cg->vname = arena_alloc(a, (size_t)(dv->n_vars + 1) * sizeof *cg->vname);
     for (int i = 0; i < dv->n_vars; i++)
         cg->vname[i] = "0";
@@ -176,6 +185,16 @@ static void emit_header(Cgen *cg)
         }
     }
     fprintf(o, " */\n#include <math.h>\n#include <stddef.h>\n\n#include \"nsm/model.h\"\n\n");
+    bool any = false;
+    for (int i = 0; i < m->n_params; i++)
+        any |= cg->penum[i] != NULL;
+    if (any) {
+        fprintf(o, "/* indices into p[] */\nenum {");
+        for (int i = 0; i < m->n_params; i++)
+            if (cg->penum[i])
+                fprintf(o, "%s\n    %s = %d", i ? "," : "", cg->penum[i], i);
+        fprintf(o, "\n};\n\n");
+    }
 }
 
 static const char *out_kind_name(OutputKind k)

@@ -54,6 +54,12 @@
 
 #include "nsm/model.h"
 
+/* indices into p[] */
+enum {
+    P_m = 0,
+    P_e = 1
+};
+
 static const char *const body_names[] = {"P[1]", "P[2]", "P[3]", "P[4]", "P[5]", "P[6]", "P[7]", "P[8]", "P[9]", "P[10]", "P[11]", "P[12]", "P[13]", "P[14]", "P[15]", "P[16]", "P[17]", "P[18]", "P[19]", "P[20]"};
 
 /* name, SI unit, default */
@@ -98,187 +104,187 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     (void)p;
     (void)c;
-    if (!(p[0] > 0)) /* mass of P[1] */
+    if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[2] */
+    if (!(p[P_m] > 0)) /* mass of P[2] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[3] */
+    if (!(p[P_m] > 0)) /* mass of P[3] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[4] */
+    if (!(p[P_m] > 0)) /* mass of P[4] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[5] */
+    if (!(p[P_m] > 0)) /* mass of P[5] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[6] */
+    if (!(p[P_m] > 0)) /* mass of P[6] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[7] */
+    if (!(p[P_m] > 0)) /* mass of P[7] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[8] */
+    if (!(p[P_m] > 0)) /* mass of P[8] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[9] */
+    if (!(p[P_m] > 0)) /* mass of P[9] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[10] */
+    if (!(p[P_m] > 0)) /* mass of P[10] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[11] */
+    if (!(p[P_m] > 0)) /* mass of P[11] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[12] */
+    if (!(p[P_m] > 0)) /* mass of P[12] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[13] */
+    if (!(p[P_m] > 0)) /* mass of P[13] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[14] */
+    if (!(p[P_m] > 0)) /* mass of P[14] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[15] */
+    if (!(p[P_m] > 0)) /* mass of P[15] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[16] */
+    if (!(p[P_m] > 0)) /* mass of P[16] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[17] */
+    if (!(p[P_m] > 0)) /* mass of P[17] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[18] */
+    if (!(p[P_m] > 0)) /* mass of P[18] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[19] */
+    if (!(p[P_m] > 0)) /* mass of P[19] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[20] */
+    if (!(p[P_m] > 0)) /* mass of P[20] */
         return 1;
-    if (!(p[1] >= 0)) /* restitution of G[1] */
+    if (!(p[P_e] >= 0)) /* restitution of G[1] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[1] */
+    if (!(p[P_e] <= 1)) /* restitution of G[1] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[2] */
+    if (!(p[P_e] >= 0)) /* restitution of G[2] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[2] */
+    if (!(p[P_e] <= 1)) /* restitution of G[2] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[3] */
+    if (!(p[P_e] >= 0)) /* restitution of G[3] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[3] */
+    if (!(p[P_e] <= 1)) /* restitution of G[3] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[4] */
+    if (!(p[P_e] >= 0)) /* restitution of G[4] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[4] */
+    if (!(p[P_e] <= 1)) /* restitution of G[4] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[5] */
+    if (!(p[P_e] >= 0)) /* restitution of G[5] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[5] */
+    if (!(p[P_e] <= 1)) /* restitution of G[5] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[6] */
+    if (!(p[P_e] >= 0)) /* restitution of G[6] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[6] */
+    if (!(p[P_e] <= 1)) /* restitution of G[6] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[7] */
+    if (!(p[P_e] >= 0)) /* restitution of G[7] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[7] */
+    if (!(p[P_e] <= 1)) /* restitution of G[7] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[8] */
+    if (!(p[P_e] >= 0)) /* restitution of G[8] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[8] */
+    if (!(p[P_e] <= 1)) /* restitution of G[8] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[9] */
+    if (!(p[P_e] >= 0)) /* restitution of G[9] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[9] */
+    if (!(p[P_e] <= 1)) /* restitution of G[9] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[10] */
+    if (!(p[P_e] >= 0)) /* restitution of G[10] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[10] */
+    if (!(p[P_e] <= 1)) /* restitution of G[10] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[11] */
+    if (!(p[P_e] >= 0)) /* restitution of G[11] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[11] */
+    if (!(p[P_e] <= 1)) /* restitution of G[11] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[12] */
+    if (!(p[P_e] >= 0)) /* restitution of G[12] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[12] */
+    if (!(p[P_e] <= 1)) /* restitution of G[12] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[13] */
+    if (!(p[P_e] >= 0)) /* restitution of G[13] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[13] */
+    if (!(p[P_e] <= 1)) /* restitution of G[13] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[14] */
+    if (!(p[P_e] >= 0)) /* restitution of G[14] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[14] */
+    if (!(p[P_e] <= 1)) /* restitution of G[14] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[15] */
+    if (!(p[P_e] >= 0)) /* restitution of G[15] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[15] */
+    if (!(p[P_e] <= 1)) /* restitution of G[15] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[16] */
+    if (!(p[P_e] >= 0)) /* restitution of G[16] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[16] */
+    if (!(p[P_e] <= 1)) /* restitution of G[16] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[17] */
+    if (!(p[P_e] >= 0)) /* restitution of G[17] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[17] */
+    if (!(p[P_e] <= 1)) /* restitution of G[17] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[18] */
+    if (!(p[P_e] >= 0)) /* restitution of G[18] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[18] */
+    if (!(p[P_e] <= 1)) /* restitution of G[18] */
         return 2;
-    if (!(p[1] >= 0)) /* restitution of G[19] */
+    if (!(p[P_e] >= 0)) /* restitution of G[19] */
         return 2;
-    if (!(p[1] <= 1)) /* restitution of G[19] */
+    if (!(p[P_e] <= 1)) /* restitution of G[19] */
         return 2;
 
     /* hoisted constants */
-    c[0] = 1.0/p[0]; /* 1/m of P[1] */
-    c[1] = 1.0/p[0]; /* 1/m of P[2] */
-    c[2] = 1.0/p[0]; /* 1/m of P[3] */
-    c[3] = 1.0/p[0]; /* 1/m of P[4] */
-    c[4] = 1.0/p[0]; /* 1/m of P[5] */
-    c[5] = 1.0/p[0]; /* 1/m of P[6] */
-    c[6] = 1.0/p[0]; /* 1/m of P[7] */
-    c[7] = 1.0/p[0]; /* 1/m of P[8] */
-    c[8] = 1.0/p[0]; /* 1/m of P[9] */
-    c[9] = 1.0/p[0]; /* 1/m of P[10] */
-    c[10] = 1.0/p[0]; /* 1/m of P[11] */
-    c[11] = 1.0/p[0]; /* 1/m of P[12] */
-    c[12] = 1.0/p[0]; /* 1/m of P[13] */
-    c[13] = 1.0/p[0]; /* 1/m of P[14] */
-    c[14] = 1.0/p[0]; /* 1/m of P[15] */
-    c[15] = 1.0/p[0]; /* 1/m of P[16] */
-    c[16] = 1.0/p[0]; /* 1/m of P[17] */
-    c[17] = 1.0/p[0]; /* 1/m of P[18] */
-    c[18] = 1.0/p[0]; /* 1/m of P[19] */
-    c[19] = 1.0/p[0]; /* 1/m of P[20] */
+    c[0] = 1.0/p[P_m]; /* 1/m of P[1] */
+    c[1] = 1.0/p[P_m]; /* 1/m of P[2] */
+    c[2] = 1.0/p[P_m]; /* 1/m of P[3] */
+    c[3] = 1.0/p[P_m]; /* 1/m of P[4] */
+    c[4] = 1.0/p[P_m]; /* 1/m of P[5] */
+    c[5] = 1.0/p[P_m]; /* 1/m of P[6] */
+    c[6] = 1.0/p[P_m]; /* 1/m of P[7] */
+    c[7] = 1.0/p[P_m]; /* 1/m of P[8] */
+    c[8] = 1.0/p[P_m]; /* 1/m of P[9] */
+    c[9] = 1.0/p[P_m]; /* 1/m of P[10] */
+    c[10] = 1.0/p[P_m]; /* 1/m of P[11] */
+    c[11] = 1.0/p[P_m]; /* 1/m of P[12] */
+    c[12] = 1.0/p[P_m]; /* 1/m of P[13] */
+    c[13] = 1.0/p[P_m]; /* 1/m of P[14] */
+    c[14] = 1.0/p[P_m]; /* 1/m of P[15] */
+    c[15] = 1.0/p[P_m]; /* 1/m of P[16] */
+    c[16] = 1.0/p[P_m]; /* 1/m of P[17] */
+    c[17] = 1.0/p[P_m]; /* 1/m of P[18] */
+    c[18] = 1.0/p[P_m]; /* 1/m of P[19] */
+    c[19] = 1.0/p[P_m]; /* 1/m of P[20] */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 400; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[0];
+    num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
-    num->mass[1] = p[0];
+    num->mass[1] = p[P_m];
     num->fconst[1] = 0.0;
-    num->mass[2] = p[0];
+    num->mass[2] = p[P_m];
     num->fconst[2] = 0.0;
-    num->mass[3] = p[0];
+    num->mass[3] = p[P_m];
     num->fconst[3] = 0.0;
-    num->mass[4] = p[0];
+    num->mass[4] = p[P_m];
     num->fconst[4] = 0.0;
-    num->mass[5] = p[0];
+    num->mass[5] = p[P_m];
     num->fconst[5] = 0.0;
-    num->mass[6] = p[0];
+    num->mass[6] = p[P_m];
     num->fconst[6] = 0.0;
-    num->mass[7] = p[0];
+    num->mass[7] = p[P_m];
     num->fconst[7] = 0.0;
-    num->mass[8] = p[0];
+    num->mass[8] = p[P_m];
     num->fconst[8] = 0.0;
-    num->mass[9] = p[0];
+    num->mass[9] = p[P_m];
     num->fconst[9] = 0.0;
-    num->mass[10] = p[0];
+    num->mass[10] = p[P_m];
     num->fconst[10] = 0.0;
-    num->mass[11] = p[0];
+    num->mass[11] = p[P_m];
     num->fconst[11] = 0.0;
-    num->mass[12] = p[0];
+    num->mass[12] = p[P_m];
     num->fconst[12] = 0.0;
-    num->mass[13] = p[0];
+    num->mass[13] = p[P_m];
     num->fconst[13] = 0.0;
-    num->mass[14] = p[0];
+    num->mass[14] = p[P_m];
     num->fconst[14] = 0.0;
-    num->mass[15] = p[0];
+    num->mass[15] = p[P_m];
     num->fconst[15] = 0.0;
-    num->mass[16] = p[0];
+    num->mass[16] = p[P_m];
     num->fconst[16] = 0.0;
-    num->mass[17] = p[0];
+    num->mass[17] = p[P_m];
     num->fconst[17] = 0.0;
-    num->mass[18] = p[0];
+    num->mass[18] = p[P_m];
     num->fconst[18] = 0.0;
-    num->mass[19] = p[0];
+    num->mass[19] = p[P_m];
     num->fconst[19] = 0.0;
     for (i = 0; i < 380; i++)
         num->W[i] = 0;
@@ -321,79 +327,79 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[378] = -1.0;
     num->W[379] = 1.0;
     num->d[0] = 0.0;
-    num->e[0] = p[1];
+    num->e[0] = p[P_e];
     num->kc[0] = 0;
     num->cc[0] = 0;
     num->d[1] = 0.0;
-    num->e[1] = p[1];
+    num->e[1] = p[P_e];
     num->kc[1] = 0;
     num->cc[1] = 0;
     num->d[2] = 0.0;
-    num->e[2] = p[1];
+    num->e[2] = p[P_e];
     num->kc[2] = 0;
     num->cc[2] = 0;
     num->d[3] = 0.0;
-    num->e[3] = p[1];
+    num->e[3] = p[P_e];
     num->kc[3] = 0;
     num->cc[3] = 0;
     num->d[4] = 0.0;
-    num->e[4] = p[1];
+    num->e[4] = p[P_e];
     num->kc[4] = 0;
     num->cc[4] = 0;
     num->d[5] = 0.0;
-    num->e[5] = p[1];
+    num->e[5] = p[P_e];
     num->kc[5] = 0;
     num->cc[5] = 0;
     num->d[6] = 0.0;
-    num->e[6] = p[1];
+    num->e[6] = p[P_e];
     num->kc[6] = 0;
     num->cc[6] = 0;
     num->d[7] = 0.0;
-    num->e[7] = p[1];
+    num->e[7] = p[P_e];
     num->kc[7] = 0;
     num->cc[7] = 0;
     num->d[8] = 0.0;
-    num->e[8] = p[1];
+    num->e[8] = p[P_e];
     num->kc[8] = 0;
     num->cc[8] = 0;
     num->d[9] = 0.0;
-    num->e[9] = p[1];
+    num->e[9] = p[P_e];
     num->kc[9] = 0;
     num->cc[9] = 0;
     num->d[10] = 0.0;
-    num->e[10] = p[1];
+    num->e[10] = p[P_e];
     num->kc[10] = 0;
     num->cc[10] = 0;
     num->d[11] = 0.0;
-    num->e[11] = p[1];
+    num->e[11] = p[P_e];
     num->kc[11] = 0;
     num->cc[11] = 0;
     num->d[12] = 0.0;
-    num->e[12] = p[1];
+    num->e[12] = p[P_e];
     num->kc[12] = 0;
     num->cc[12] = 0;
     num->d[13] = 0.0;
-    num->e[13] = p[1];
+    num->e[13] = p[P_e];
     num->kc[13] = 0;
     num->cc[13] = 0;
     num->d[14] = 0.0;
-    num->e[14] = p[1];
+    num->e[14] = p[P_e];
     num->kc[14] = 0;
     num->cc[14] = 0;
     num->d[15] = 0.0;
-    num->e[15] = p[1];
+    num->e[15] = p[P_e];
     num->kc[15] = 0;
     num->cc[15] = 0;
     num->d[16] = 0.0;
-    num->e[16] = p[1];
+    num->e[16] = p[P_e];
     num->kc[16] = 0;
     num->cc[16] = 0;
     num->d[17] = 0.0;
-    num->e[17] = p[1];
+    num->e[17] = p[P_e];
     num->kc[17] = 0;
     num->cc[17] = 0;
     num->d[18] = 0.0;
-    num->e[18] = p[1];
+    num->e[18] = p[P_e];
     num->kc[18] = 0;
     num->cc[18] = 0;
     num->gravity = 0;

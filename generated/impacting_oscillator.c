@@ -19,6 +19,14 @@
 
 #include "nsm/model.h"
 
+/* indices into p[] */
+enum {
+    P_m = 0,
+    P_k = 1,
+    P_g = 2,
+    P_e = 3
+};
+
 static const char *const body_names[] = {"M"};
 
 /* name, SI unit, default */
@@ -51,38 +59,38 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     (void)p;
     (void)c;
-    if (!(p[0] > 0)) /* mass of M */
+    if (!(p[P_m] > 0)) /* mass of M */
         return 1;
-    if (!(p[1] >= 0)) /* stiffness of S */
+    if (!(p[P_k] >= 0)) /* stiffness of S */
         return 2;
-    if (!(p[3] >= 0)) /* restitution of floor */
+    if (!(p[P_e] >= 0)) /* restitution of floor */
         return 4;
-    if (!(p[3] <= 1)) /* restitution of floor */
+    if (!(p[P_e] <= 1)) /* restitution of floor */
         return 4;
-    if (!(p[2] >= 0)) /* acceleration of gravity */
+    if (!(p[P_g] >= 0)) /* acceleration of gravity */
         return 3;
 
     /* hoisted constants */
-    c[0] = 1.0/p[0]; /* 1/m of M */
+    c[0] = 1.0/p[P_m]; /* 1/m of M */
     c[1] = 1.0/c[0]; /* (S^-1)[0][0] of mode 1 */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 1; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[0];
-    num->fconst[0] = -p[0]*p[2];
-    num->K[0] = p[1];
+    num->mass[0] = p[P_m];
+    num->fconst[0] = -p[P_m]*p[P_g];
+    num->K[0] = p[P_k];
     for (i = 0; i < 1; i++)
         num->W[i] = 0;
     num->W[0] = 1.0;
     num->d[0] = 0.0;
-    num->e[0] = p[3];
+    num->e[0] = p[P_e];
     num->kc[0] = 0;
     num->cc[0] = 0;
-    num->sk[0] = p[1];
+    num->sk[0] = p[P_k];
     num->sc[0] = 0;
     num->srest[0] = 0.0;
-    num->gravity = p[2];
+    num->gravity = p[P_g];
     return 0;
 }
 
@@ -125,7 +133,7 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[0]*p[2] - p[1]*y[0];
+    const double F0 = -p[P_m]*p[P_g] - p[P_k]*y[0];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     if (ydot) {
@@ -154,7 +162,7 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[0]*p[2] - p[1]*y[0];
+    const double F0 = -p[P_m]*p[P_g] - p[P_k]*y[0];
     /* contact forces of the gaps held shut */
     const double lam0 = -F0*c[0]*c[1];
     /* a = M^-1 (F + W_R^T lambda_R) */
@@ -168,7 +176,7 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = -p[1]*y[1];
+        const double Fd0 = -p[P_k]*y[1];
         /* floor held shut: s = lambda, s' = dlambda/dF . F' */
         s[0] = lam0;
         sdot[0] = -Fd0*c[0]*c[1];

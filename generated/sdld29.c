@@ -25,6 +25,15 @@
 
 #include "nsm/model.h"
 
+/* indices into p[] */
+enum {
+    P_m = 0,
+    P_k = 1,
+    P_c = 2,
+    P_cc = 3,
+    P_cd = 4
+};
+
 static const char *const body_names[] = {"P[1]", "P[2]", "P[3]", "P[4]", "P[5]", "P[6]", "P[7]", "P[8]"};
 
 /* name, SI unit, default */
@@ -60,158 +69,158 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     (void)p;
     (void)c;
-    if (!(p[0] > 0)) /* mass of P[1] */
+    if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[2] */
+    if (!(p[P_m] > 0)) /* mass of P[2] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[3] */
+    if (!(p[P_m] > 0)) /* mass of P[3] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[4] */
+    if (!(p[P_m] > 0)) /* mass of P[4] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[5] */
+    if (!(p[P_m] > 0)) /* mass of P[5] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[6] */
+    if (!(p[P_m] > 0)) /* mass of P[6] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[7] */
+    if (!(p[P_m] > 0)) /* mass of P[7] */
         return 1;
-    if (!(p[0] > 0)) /* mass of P[8] */
+    if (!(p[P_m] > 0)) /* mass of P[8] */
         return 1;
-    if (!(p[1] >= 0)) /* stiffness of A */
+    if (!(p[P_k] >= 0)) /* stiffness of A */
         return 2;
-    if (!(p[3] >= 0)) /* damping of A */
+    if (!(p[P_cc] >= 0)) /* damping of A */
         return 4;
-    if (!(p[1] >= 0)) /* stiffness of a spring */
+    if (!(p[P_k] >= 0)) /* stiffness of a spring */
         return 2;
-    if (!(p[2] >= 0)) /* damping of a spring */
+    if (!(p[P_c] >= 0)) /* damping of a spring */
         return 3;
-    if (!(p[1] >= 0)) /* stiffness of a spring */
+    if (!(p[P_k] >= 0)) /* stiffness of a spring */
         return 2;
-    if (!(p[2] >= 0)) /* damping of a spring */
+    if (!(p[P_c] >= 0)) /* damping of a spring */
         return 3;
-    if (!(p[1] >= 0)) /* stiffness of a spring */
+    if (!(p[P_k] >= 0)) /* stiffness of a spring */
         return 2;
-    if (!(p[2] >= 0)) /* damping of a spring */
+    if (!(p[P_c] >= 0)) /* damping of a spring */
         return 3;
-    if (!(p[1] >= 0)) /* stiffness of a spring */
+    if (!(p[P_k] >= 0)) /* stiffness of a spring */
         return 2;
-    if (!(p[2] >= 0)) /* damping of a spring */
+    if (!(p[P_c] >= 0)) /* damping of a spring */
         return 3;
-    if (!(p[1] >= 0)) /* stiffness of a spring */
+    if (!(p[P_k] >= 0)) /* stiffness of a spring */
         return 2;
-    if (!(p[2] >= 0)) /* damping of a spring */
+    if (!(p[P_c] >= 0)) /* damping of a spring */
         return 3;
-    if (!(p[1] >= 0)) /* stiffness of a spring */
+    if (!(p[P_k] >= 0)) /* stiffness of a spring */
         return 2;
-    if (!(p[2] >= 0)) /* damping of a spring */
+    if (!(p[P_c] >= 0)) /* damping of a spring */
         return 3;
-    if (!(p[1] >= 0)) /* stiffness of a spring */
+    if (!(p[P_k] >= 0)) /* stiffness of a spring */
         return 2;
-    if (!(p[2] >= 0)) /* damping of a spring */
+    if (!(p[P_c] >= 0)) /* damping of a spring */
         return 3;
-    if (!(p[1] >= 0)) /* stiffness of B */
+    if (!(p[P_k] >= 0)) /* stiffness of B */
         return 2;
-    if (!(p[4] >= 0)) /* damping of B */
+    if (!(p[P_cd] >= 0)) /* damping of B */
         return 5;
 
     /* hoisted constants */
-    c[0] = 1.0/p[0]; /* 1/m of P[1] */
-    c[1] = 1.0/p[0]; /* 1/m of P[2] */
-    c[2] = 1.0/p[0]; /* 1/m of P[3] */
-    c[3] = 1.0/p[0]; /* 1/m of P[4] */
-    c[4] = 1.0/p[0]; /* 1/m of P[5] */
-    c[5] = 1.0/p[0]; /* 1/m of P[6] */
-    c[6] = 1.0/p[0]; /* 1/m of P[7] */
-    c[7] = 1.0/p[0]; /* 1/m of P[8] */
+    c[0] = 1.0/p[P_m]; /* 1/m of P[1] */
+    c[1] = 1.0/p[P_m]; /* 1/m of P[2] */
+    c[2] = 1.0/p[P_m]; /* 1/m of P[3] */
+    c[3] = 1.0/p[P_m]; /* 1/m of P[4] */
+    c[4] = 1.0/p[P_m]; /* 1/m of P[5] */
+    c[5] = 1.0/p[P_m]; /* 1/m of P[6] */
+    c[6] = 1.0/p[P_m]; /* 1/m of P[7] */
+    c[7] = 1.0/p[P_m]; /* 1/m of P[8] */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 64; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[0];
+    num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
-    num->mass[1] = p[0];
+    num->mass[1] = p[P_m];
     num->fconst[1] = 0.0;
-    num->mass[2] = p[0];
+    num->mass[2] = p[P_m];
     num->fconst[2] = 0.0;
-    num->mass[3] = p[0];
+    num->mass[3] = p[P_m];
     num->fconst[3] = 0.0;
-    num->mass[4] = p[0];
+    num->mass[4] = p[P_m];
     num->fconst[4] = 0.0;
-    num->mass[5] = p[0];
+    num->mass[5] = p[P_m];
     num->fconst[5] = 0.0;
-    num->mass[6] = p[0];
+    num->mass[6] = p[P_m];
     num->fconst[6] = 0.0;
-    num->mass[7] = p[0];
+    num->mass[7] = p[P_m];
     num->fconst[7] = 0.0;
-    num->K[0] = 2.0*p[1];
-    num->K[1] = -p[1];
-    num->K[8] = -p[1];
-    num->K[9] = 2.0*p[1];
-    num->K[10] = -p[1];
-    num->K[17] = -p[1];
-    num->K[18] = 2.0*p[1];
-    num->K[19] = -p[1];
-    num->K[26] = -p[1];
-    num->K[27] = 2.0*p[1];
-    num->K[28] = -p[1];
-    num->K[35] = -p[1];
-    num->K[36] = 2.0*p[1];
-    num->K[37] = -p[1];
-    num->K[44] = -p[1];
-    num->K[45] = 2.0*p[1];
-    num->K[46] = -p[1];
-    num->K[53] = -p[1];
-    num->K[54] = 2.0*p[1];
-    num->K[55] = -p[1];
-    num->K[62] = -p[1];
-    num->K[63] = 2.0*p[1];
-    num->C[0] = p[2] + p[3];
-    num->C[1] = -p[2];
-    num->C[8] = -p[2];
-    num->C[9] = 2.0*p[2];
-    num->C[10] = -p[2];
-    num->C[17] = -p[2];
-    num->C[18] = 2.0*p[2];
-    num->C[19] = -p[2];
-    num->C[26] = -p[2];
-    num->C[27] = 2.0*p[2];
-    num->C[28] = -p[2];
-    num->C[35] = -p[2];
-    num->C[36] = 2.0*p[2];
-    num->C[37] = -p[2];
-    num->C[44] = -p[2];
-    num->C[45] = 2.0*p[2];
-    num->C[46] = -p[2];
-    num->C[53] = -p[2];
-    num->C[54] = 2.0*p[2];
-    num->C[55] = -p[2];
-    num->C[62] = -p[2];
-    num->C[63] = p[2] + p[4];
-    num->sk[0] = p[1];
-    num->sc[0] = p[3];
+    num->K[0] = 2.0*p[P_k];
+    num->K[1] = -p[P_k];
+    num->K[8] = -p[P_k];
+    num->K[9] = 2.0*p[P_k];
+    num->K[10] = -p[P_k];
+    num->K[17] = -p[P_k];
+    num->K[18] = 2.0*p[P_k];
+    num->K[19] = -p[P_k];
+    num->K[26] = -p[P_k];
+    num->K[27] = 2.0*p[P_k];
+    num->K[28] = -p[P_k];
+    num->K[35] = -p[P_k];
+    num->K[36] = 2.0*p[P_k];
+    num->K[37] = -p[P_k];
+    num->K[44] = -p[P_k];
+    num->K[45] = 2.0*p[P_k];
+    num->K[46] = -p[P_k];
+    num->K[53] = -p[P_k];
+    num->K[54] = 2.0*p[P_k];
+    num->K[55] = -p[P_k];
+    num->K[62] = -p[P_k];
+    num->K[63] = 2.0*p[P_k];
+    num->C[0] = p[P_c] + p[P_cc];
+    num->C[1] = -p[P_c];
+    num->C[8] = -p[P_c];
+    num->C[9] = 2.0*p[P_c];
+    num->C[10] = -p[P_c];
+    num->C[17] = -p[P_c];
+    num->C[18] = 2.0*p[P_c];
+    num->C[19] = -p[P_c];
+    num->C[26] = -p[P_c];
+    num->C[27] = 2.0*p[P_c];
+    num->C[28] = -p[P_c];
+    num->C[35] = -p[P_c];
+    num->C[36] = 2.0*p[P_c];
+    num->C[37] = -p[P_c];
+    num->C[44] = -p[P_c];
+    num->C[45] = 2.0*p[P_c];
+    num->C[46] = -p[P_c];
+    num->C[53] = -p[P_c];
+    num->C[54] = 2.0*p[P_c];
+    num->C[55] = -p[P_c];
+    num->C[62] = -p[P_c];
+    num->C[63] = p[P_c] + p[P_cd];
+    num->sk[0] = p[P_k];
+    num->sc[0] = p[P_cc];
     num->srest[0] = 0.0;
-    num->sk[1] = p[1];
-    num->sc[1] = p[2];
+    num->sk[1] = p[P_k];
+    num->sc[1] = p[P_c];
     num->srest[1] = 0.0;
-    num->sk[2] = p[1];
-    num->sc[2] = p[2];
+    num->sk[2] = p[P_k];
+    num->sc[2] = p[P_c];
     num->srest[2] = 0.0;
-    num->sk[3] = p[1];
-    num->sc[3] = p[2];
+    num->sk[3] = p[P_k];
+    num->sc[3] = p[P_c];
     num->srest[3] = 0.0;
-    num->sk[4] = p[1];
-    num->sc[4] = p[2];
+    num->sk[4] = p[P_k];
+    num->sc[4] = p[P_c];
     num->srest[4] = 0.0;
-    num->sk[5] = p[1];
-    num->sc[5] = p[2];
+    num->sk[5] = p[P_k];
+    num->sc[5] = p[P_c];
     num->srest[5] = 0.0;
-    num->sk[6] = p[1];
-    num->sc[6] = p[2];
+    num->sk[6] = p[P_k];
+    num->sc[6] = p[P_c];
     num->srest[6] = 0.0;
-    num->sk[7] = p[1];
-    num->sc[7] = p[2];
+    num->sk[7] = p[P_k];
+    num->sc[7] = p[P_c];
     num->srest[7] = 0.0;
-    num->sk[8] = p[1];
-    num->sc[8] = p[4];
+    num->sk[8] = p[P_k];
+    num->sc[8] = p[P_cd];
     num->srest[8] = 0.0;
     num->gravity = 0;
     return 0;
@@ -284,14 +293,14 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = p[1]*y[1] - 2.0*p[1]*y[0] - p[2]*y[8] + p[2]*y[9] - p[3]*y[8];
-    const double F1 = p[1]*y[0] - 2.0*p[1]*y[1] + p[1]*y[2] + p[2]*y[8] - 2.0*p[2]*y[9] + p[2]*y[10];
-    const double F2 = p[1]*y[1] - 2.0*p[1]*y[2] + p[1]*y[3] + p[2]*y[9] - 2.0*p[2]*y[10] + p[2]*y[11];
-    const double F3 = p[1]*y[2] - 2.0*p[1]*y[3] + p[1]*y[4] + p[2]*y[10] - 2.0*p[2]*y[11] + p[2]*y[12] + (sw[0] ? 1.0 : 0.0);
-    const double F4 = p[1]*y[3] - 2.0*p[1]*y[4] + p[1]*y[5] + p[2]*y[11] - 2.0*p[2]*y[12] + p[2]*y[13];
-    const double F5 = p[1]*y[4] - 2.0*p[1]*y[5] + p[1]*y[6] + p[2]*y[12] - 2.0*p[2]*y[13] + p[2]*y[14];
-    const double F6 = p[1]*y[5] - 2.0*p[1]*y[6] + p[1]*y[7] + p[2]*y[13] - 2.0*p[2]*y[14] + p[2]*y[15];
-    const double F7 = p[1]*y[6] - 2.0*p[1]*y[7] + p[2]*y[14] - p[2]*y[15] - p[4]*y[15];
+    const double F0 = p[P_k]*y[1] - 2.0*p[P_k]*y[0] - p[P_c]*y[8] + p[P_c]*y[9] - p[P_cc]*y[8];
+    const double F1 = p[P_k]*y[0] - 2.0*p[P_k]*y[1] + p[P_k]*y[2] + p[P_c]*y[8] - 2.0*p[P_c]*y[9] + p[P_c]*y[10];
+    const double F2 = p[P_k]*y[1] - 2.0*p[P_k]*y[2] + p[P_k]*y[3] + p[P_c]*y[9] - 2.0*p[P_c]*y[10] + p[P_c]*y[11];
+    const double F3 = p[P_k]*y[2] - 2.0*p[P_k]*y[3] + p[P_k]*y[4] + p[P_c]*y[10] - 2.0*p[P_c]*y[11] + p[P_c]*y[12] + (sw[0] ? 1.0 : 0.0);
+    const double F4 = p[P_k]*y[3] - 2.0*p[P_k]*y[4] + p[P_k]*y[5] + p[P_c]*y[11] - 2.0*p[P_c]*y[12] + p[P_c]*y[13];
+    const double F5 = p[P_k]*y[4] - 2.0*p[P_k]*y[5] + p[P_k]*y[6] + p[P_c]*y[12] - 2.0*p[P_c]*y[13] + p[P_c]*y[14];
+    const double F6 = p[P_k]*y[5] - 2.0*p[P_k]*y[6] + p[P_k]*y[7] + p[P_c]*y[13] - 2.0*p[P_c]*y[14] + p[P_c]*y[15];
+    const double F7 = p[P_k]*y[6] - 2.0*p[P_k]*y[7] + p[P_c]*y[14] - p[P_c]*y[15] - p[P_cd]*y[15];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     const double a1 = F1*c[1];

@@ -18,6 +18,13 @@
 
 #include "nsm/model.h"
 
+/* indices into p[] */
+enum {
+    P_m = 0,
+    P_k = 1,
+    P_k_stop = 2
+};
+
 static const char *const body_names[] = {"M"};
 
 /* name, SI unit, default */
@@ -49,32 +56,32 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     (void)p;
     (void)c;
-    if (!(p[0] > 0)) /* mass of M */
+    if (!(p[P_m] > 0)) /* mass of M */
         return 1;
-    if (!(p[1] >= 0)) /* stiffness of S */
+    if (!(p[P_k] >= 0)) /* stiffness of S */
         return 2;
-    if (!(p[2] >= 0)) /* contact stiffness of stop */
+    if (!(p[P_k_stop] >= 0)) /* contact stiffness of stop */
         return 3;
     if (!(0.0 >= 0)) /* contact damping of stop */
         return 1;
 
     /* hoisted constants */
-    c[0] = 1.0/p[0]; /* 1/m of M */
+    c[0] = 1.0/p[P_m]; /* 1/m of M */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 1; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[0];
+    num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
-    num->K[0] = p[1];
+    num->K[0] = p[P_k];
     for (i = 0; i < 1; i++)
         num->W[i] = 0;
     num->W[0] = -1.0;
     num->d[0] = 0.0;
     num->e[0] = 0;
-    num->kc[0] = p[2];
+    num->kc[0] = p[P_k_stop];
     num->cc[0] = 0.0;
-    num->sk[0] = p[1];
+    num->sk[0] = p[P_k];
     num->sc[0] = 0;
     num->srest[0] = 0.0;
     num->gravity = 0;
@@ -120,7 +127,7 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[1]*y[0];
+    const double F0 = -p[P_k]*y[0];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     if (ydot) {
@@ -132,8 +139,8 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     }
     if (s && sdot) {
         /* stop open, force release: s = max(gap, k gap + c gap') */
-        s[0] = fmax(-p[2]*y[0], -y[0]);
-        sdot[0] = (-y[0] >= -p[2]*y[0] ? -y[1] : -p[2]*y[1]);
+        s[0] = fmax(-p[P_k_stop]*y[0], -y[0]);
+        sdot[0] = (-y[0] >= -p[P_k_stop]*y[0] ? -y[1] : -p[P_k_stop]*y[1]);
     }
 }
 
@@ -147,7 +154,7 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v; engaged stop adds k w w^T to K, c w w^T to C, -k d w to f */
-    const double F0 = -p[1]*y[0] - p[2]*y[0];
+    const double F0 = -p[P_k]*y[0] - p[P_k_stop]*y[0];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     if (ydot) {
@@ -155,12 +162,12 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
         ydot[1] = a0;
     }
     if (lam) {
-        lam[0] = p[2]*y[0];
+        lam[0] = p[P_k_stop]*y[0];
     }
     if (s && sdot) {
         /* stop engaged: s = k p + c p', s' = k p' + c p'' */
-        s[0] = p[2]*y[0];
-        sdot[0] = p[2]*y[1];
+        s[0] = p[P_k_stop]*y[0];
+        sdot[0] = p[P_k_stop]*y[1];
     }
 }
 

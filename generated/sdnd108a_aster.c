@@ -20,6 +20,15 @@
 
 #include "nsm/model.h"
 
+/* indices into p[] */
+enum {
+    P_m = 0,
+    P_g = 1,
+    P_h = 2,
+    P_k = 3,
+    P_c = 4
+};
+
 static const char *const body_names[] = {"B"};
 
 /* name, SI unit, default */
@@ -48,31 +57,31 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     (void)p;
     (void)c;
-    if (!(p[0] > 0)) /* mass of B */
+    if (!(p[P_m] > 0)) /* mass of B */
         return 1;
-    if (!(p[3] >= 0)) /* contact stiffness of ground_contact */
+    if (!(p[P_k] >= 0)) /* contact stiffness of ground_contact */
         return 4;
-    if (!(p[4] >= 0)) /* contact damping of ground_contact */
+    if (!(p[P_c] >= 0)) /* contact damping of ground_contact */
         return 5;
-    if (!(p[1] >= 0)) /* acceleration of gravity */
+    if (!(p[P_g] >= 0)) /* acceleration of gravity */
         return 2;
 
     /* hoisted constants */
-    c[0] = 1.0/p[0]; /* 1/m of B */
+    c[0] = 1.0/p[P_m]; /* 1/m of B */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 1; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[0];
-    num->fconst[0] = -p[0]*p[1];
+    num->mass[0] = p[P_m];
+    num->fconst[0] = -p[P_m]*p[P_g];
     for (i = 0; i < 1; i++)
         num->W[i] = 0;
     num->W[0] = 1.0;
-    num->d[0] = -p[2];
+    num->d[0] = -p[P_h];
     num->e[0] = 0;
-    num->kc[0] = p[3];
-    num->cc[0] = p[4];
-    num->gravity = p[1];
+    num->kc[0] = p[P_k];
+    num->cc[0] = p[P_c];
+    num->gravity = p[P_g];
     return 0;
 }
 
@@ -115,7 +124,7 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[0]*p[1];
+    const double F0 = -p[P_m]*p[P_g];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     if (ydot) {
@@ -127,7 +136,7 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     }
     if (s && sdot) {
         /* ground_contact open: s = gap, s' = w.v */
-        s[0] = y[0] - p[2];
+        s[0] = y[0] - p[P_h];
         sdot[0] = y[1];
     }
 }
@@ -142,7 +151,7 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v; engaged ground_contact adds k w w^T to K, c w w^T to C, -k d w to f */
-    const double F0 = p[2]*p[3] - p[0]*p[1] - p[3]*y[0] - p[4]*y[1];
+    const double F0 = p[P_h]*p[P_k] - p[P_m]*p[P_g] - p[P_k]*y[0] - p[P_c]*y[1];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     if (ydot) {
@@ -150,11 +159,11 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
         ydot[1] = a0;
     }
     if (lam) {
-        lam[0] = p[2]*p[3] - p[3]*y[0] - p[4]*y[1];
+        lam[0] = p[P_h]*p[P_k] - p[P_k]*y[0] - p[P_c]*y[1];
     }
     if (s && sdot) {
         /* ground_contact engaged: s = p = -gap, s' = -w.v */
-        s[0] = p[2] - y[0];
+        s[0] = p[P_h] - y[0];
         sdot[0] = -y[1];
     }
 }

@@ -22,6 +22,17 @@
 
 #include "nsm/model.h"
 
+/* indices into p[] */
+enum {
+    P_m = 0,
+    P_k_rappel = 1,
+    P_k_choc = 2,
+    P_c_choc = 3,
+    P_jeu = 4,
+    P_F0 = 5,
+    P_f = 6
+};
+
 static const char *const body_names[] = {"M"};
 
 /* name, SI unit, default */
@@ -57,32 +68,32 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     (void)p;
     (void)c;
-    if (!(p[0] > 0)) /* mass of M */
+    if (!(p[P_m] > 0)) /* mass of M */
         return 1;
-    if (!(p[1] >= 0)) /* stiffness of R */
+    if (!(p[P_k_rappel] >= 0)) /* stiffness of R */
         return 2;
-    if (!(p[2] >= 0)) /* contact stiffness of stop */
+    if (!(p[P_k_choc] >= 0)) /* contact stiffness of stop */
         return 3;
-    if (!(p[3] >= 0)) /* contact damping of stop */
+    if (!(p[P_c_choc] >= 0)) /* contact damping of stop */
         return 4;
 
     /* hoisted constants */
-    c[0] = 1.0/p[0]; /* 1/m of M */
+    c[0] = 1.0/p[P_m]; /* 1/m of M */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 1; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[0];
+    num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
-    num->K[0] = p[1];
+    num->K[0] = p[P_k_rappel];
     for (i = 0; i < 1; i++)
         num->W[i] = 0;
     num->W[0] = -1.0;
-    num->d[0] = p[4];
+    num->d[0] = p[P_jeu];
     num->e[0] = 0;
-    num->kc[0] = p[2];
-    num->cc[0] = p[3];
-    num->sk[0] = p[1];
+    num->kc[0] = p[P_k_choc];
+    num->cc[0] = p[P_c_choc];
+    num->sk[0] = p[P_k_rappel];
     num->sc[0] = 0;
     num->srest[0] = 0.0;
     num->gravity = 0;
@@ -105,7 +116,7 @@ static void force(double t, const int *sw, const double *p, const double *c, dou
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = p[5]*sin(6.283185307179586*p[6]*t);
+    f[0] = p[P_F0]*sin(6.283185307179586*p[P_f]*t);
 }
 
 /* Their time derivative f_ext'(t). */
@@ -115,7 +126,7 @@ static void force_dot(double t, const int *sw, const double *p, const double *c,
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 6.283185307179586*p[5]*p[6]*cos(6.283185307179586*p[6]*t);
+    f[0] = 6.283185307179586*p[P_F0]*p[P_f]*cos(6.283185307179586*p[P_f]*t);
 }
 
 /* mode 0 {}: all gaps open, free flight */
@@ -128,7 +139,7 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = p[5]*sin(6.283185307179586*p[6]*t) - p[1]*y[0];
+    const double F0 = p[P_F0]*sin(6.283185307179586*p[P_f]*t) - p[P_k_rappel]*y[0];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     if (ydot) {
@@ -140,8 +151,8 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     }
     if (s && sdot) {
         /* stop open, force release: s = max(gap, k gap + c gap') */
-        s[0] = fmax(p[2]*p[4] - p[2]*y[0] - p[3]*y[1], p[4] - y[0]);
-        sdot[0] = (p[4] - y[0] >= p[2]*p[4] - p[2]*y[0] - p[3]*y[1] ? -y[1] : -p[2]*y[1] - p[3]*a0);
+        s[0] = fmax(p[P_k_choc]*p[P_jeu] - p[P_k_choc]*y[0] - p[P_c_choc]*y[1], p[P_jeu] - y[0]);
+        sdot[0] = (p[P_jeu] - y[0] >= p[P_k_choc]*p[P_jeu] - p[P_k_choc]*y[0] - p[P_c_choc]*y[1] ? -y[1] : -p[P_k_choc]*y[1] - p[P_c_choc]*a0);
     }
 }
 
@@ -155,7 +166,7 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v; engaged stop adds k w w^T to K, c w w^T to C, -k d w to f */
-    const double F0 = p[2]*p[4] - p[1]*y[0] - p[2]*y[0] - p[3]*y[1] + p[5]*sin(6.283185307179586*p[6]*t);
+    const double F0 = p[P_k_choc]*p[P_jeu] - p[P_k_rappel]*y[0] - p[P_k_choc]*y[0] - p[P_c_choc]*y[1] + p[P_F0]*sin(6.283185307179586*p[P_f]*t);
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     if (ydot) {
@@ -163,12 +174,12 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
         ydot[1] = a0;
     }
     if (lam) {
-        lam[0] = p[2]*y[0] - p[2]*p[4] + p[3]*y[1];
+        lam[0] = p[P_k_choc]*y[0] - p[P_k_choc]*p[P_jeu] + p[P_c_choc]*y[1];
     }
     if (s && sdot) {
         /* stop engaged: s = k p + c p', s' = k p' + c p'' */
-        s[0] = p[2]*y[0] - p[2]*p[4] + p[3]*y[1];
-        sdot[0] = p[2]*y[1] + p[3]*a0;
+        s[0] = p[P_k_choc]*y[0] - p[P_k_choc]*p[P_jeu] + p[P_c_choc]*y[1];
+        sdot[0] = p[P_k_choc]*y[1] + p[P_c_choc]*a0;
     }
 }
 
@@ -273,9 +284,9 @@ static void generator(const int *sw, const double *p, const double *c, double *G
         G[i] = 0;
     for (i = 0; i < 2; i++)
         B[i] = 0;
-    G[1] = 6.283185307179586*p[6];
-    G[2] = -6.283185307179586*p[6];
-    B[0] = p[5];
+    G[1] = 6.283185307179586*p[P_f];
+    G[2] = -6.283185307179586*p[P_f];
+    B[0] = p[P_F0];
 }
 
 static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
@@ -284,8 +295,8 @@ static void generator_state(double t, const int *sw, const double *p, const doub
     (void)sw;
     (void)p;
     (void)c;
-    z[0] = sin(6.283185307179586*p[6]*t);
-    z[1] = cos(6.283185307179586*p[6]*t);
+    z[0] = sin(6.283185307179586*p[P_f]*t);
+    z[1] = cos(6.283185307179586*p[P_f]*t);
 }
 
 const nsm_model nsm_model_sdnd121 = {

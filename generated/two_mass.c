@@ -23,6 +23,17 @@
 
 #include "nsm/model.h"
 
+/* indices into p[] */
+enum {
+    P_m1 = 0,
+    P_m2 = 1,
+    P_k1 = 2,
+    P_k2 = 3,
+    P_c1 = 4,
+    P_c2 = 5,
+    P_e = 6
+};
+
 static const char *const body_names[] = {"M1", "M2"};
 
 /* name, SI unit, default */
@@ -60,52 +71,52 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     (void)p;
     (void)c;
-    if (!(p[0] > 0)) /* mass of M1 */
+    if (!(p[P_m1] > 0)) /* mass of M1 */
         return 1;
-    if (!(p[1] > 0)) /* mass of M2 */
+    if (!(p[P_m2] > 0)) /* mass of M2 */
         return 2;
-    if (!(p[2] >= 0)) /* stiffness of S1 */
+    if (!(p[P_k1] >= 0)) /* stiffness of S1 */
         return 3;
-    if (!(p[4] >= 0)) /* damping of S1 */
+    if (!(p[P_c1] >= 0)) /* damping of S1 */
         return 5;
-    if (!(p[3] >= 0)) /* stiffness of S2 */
+    if (!(p[P_k2] >= 0)) /* stiffness of S2 */
         return 4;
-    if (!(p[5] >= 0)) /* damping of S2 */
+    if (!(p[P_c2] >= 0)) /* damping of S2 */
         return 6;
-    if (!(p[6] >= 0)) /* restitution of C */
+    if (!(p[P_e] >= 0)) /* restitution of C */
         return 7;
-    if (!(p[6] <= 1)) /* restitution of C */
+    if (!(p[P_e] <= 1)) /* restitution of C */
         return 7;
 
     /* hoisted constants */
-    c[0] = 1.0/p[0]; /* 1/m of M1 */
-    c[1] = 1.0/p[1]; /* 1/m of M2 */
+    c[0] = 1.0/p[P_m1]; /* 1/m of M1 */
+    c[1] = 1.0/p[P_m2]; /* 1/m of M2 */
     c[2] = 1.0/(c[0] + c[1]); /* (S^-1)[0][0] of mode 1 */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 4; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[0];
+    num->mass[0] = p[P_m1];
     num->fconst[0] = 0.0;
-    num->mass[1] = p[1];
+    num->mass[1] = p[P_m2];
     num->fconst[1] = 0.0;
-    num->K[0] = p[2];
-    num->K[3] = p[3];
-    num->C[0] = p[4];
-    num->C[3] = p[5];
+    num->K[0] = p[P_k1];
+    num->K[3] = p[P_k2];
+    num->C[0] = p[P_c1];
+    num->C[3] = p[P_c2];
     for (i = 0; i < 2; i++)
         num->W[i] = 0;
     num->W[0] = -1.0;
     num->W[1] = 1.0;
     num->d[0] = 0.0;
-    num->e[0] = p[6];
+    num->e[0] = p[P_e];
     num->kc[0] = 0;
     num->cc[0] = 0;
-    num->sk[0] = p[2];
-    num->sc[0] = p[4];
+    num->sk[0] = p[P_k1];
+    num->sc[0] = p[P_c1];
     num->srest[0] = 0.0;
-    num->sk[1] = p[3];
-    num->sc[1] = p[5];
+    num->sk[1] = p[P_k2];
+    num->sc[1] = p[P_c2];
     num->srest[1] = 0.0;
     num->gravity = 0;
     return 0;
@@ -154,8 +165,8 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[2]*y[0] - p[4]*y[2];
-    const double F1 = -p[3]*y[1] - p[5]*y[3];
+    const double F0 = -p[P_k1]*y[0] - p[P_c1]*y[2];
+    const double F1 = -p[P_k2]*y[1] - p[P_c2]*y[3];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0];
     const double a1 = F1*c[1];
@@ -187,8 +198,8 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[2]*y[0] - p[4]*y[2];
-    const double F1 = -p[3]*y[1] - p[5]*y[3];
+    const double F0 = -p[P_k1]*y[0] - p[P_c1]*y[2];
+    const double F1 = -p[P_k2]*y[1] - p[P_c2]*y[3];
     /* contact forces of the gaps held shut */
     const double lam0 = F0*c[0]*c[2] - F1*c[1]*c[2];
     /* a = M^-1 (F + W_R^T lambda_R) */
@@ -205,8 +216,8 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = -p[2]*y[2] - p[4]*a0;
-        const double Fd1 = -p[3]*y[3] - p[5]*a1;
+        const double Fd0 = -p[P_k1]*y[2] - p[P_c1]*a0;
+        const double Fd1 = -p[P_k2]*y[3] - p[P_c2]*a1;
         /* C held shut: s = lambda, s' = dlambda/dF . F' */
         s[0] = lam0;
         sdot[0] = Fd0*c[0]*c[2] - Fd1*c[1]*c[2];
