@@ -3,7 +3,7 @@
 set(RT_DIR ${CMAKE_CURRENT_SOURCE_DIR}/runtime)
 add_library(rt_models OBJECT
   ${RT_DIR}/models/ball.c ${RT_DIR}/models/two_mass.c ${RT_DIR}/models/two_mass_generic.c
-  ${RT_DIR}/models/penalty.c ${RT_DIR}/models/forced.c)
+  ${RT_DIR}/models/penalty.c ${RT_DIR}/models/forced.c ${RT_DIR}/models/stack.c)
 target_link_libraries(rt_models PRIVATE nsmrt)
 
 add_executable(rt_tests ${RT_DIR}/rt_tests.c $<TARGET_OBJECTS:rt_models>)
@@ -15,7 +15,7 @@ set(RT_NUMERIC_TESTS
   zeno_rk4 zeno_adaptive zeno_exact
   case_a_derived_rk4 case_a_generic_rk4 case_a_generic_adaptive case_a_generic_exact
   case_a_derived_exact agree_rk4 agree_adaptive
-  plastic_rk4 plastic_exact
+  plastic_rk4 plastic_exact stack_rk4 stack_exact
   penalty_rk4 penalty_adaptive penalty_exact
   grazing_rk4 grazing_adaptive grazing_exact
   switch_rk4 switch_adaptive switch_exact

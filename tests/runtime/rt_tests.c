@@ -12,7 +12,7 @@
 #include "nsm/nsm.h"
 
 extern const nsm_model ball_model, two_mass_model, two_mass_generic_model, penalty_model,
-    forced_model;
+    forced_model, stack_model;
 
 #define MAXEV 4096
 
@@ -336,6 +336,39 @@ static void test_plastic(int method)
     check_true("both outcomes exercised", st && fr);
 }
 
+/* A ball (m2) dropped from h onto a block (m1) resting on rigid ground: the
+** block starts stuck (force m1 g); at t = sqrt(2h/g) the impulse LCP over the
+** top gap (restitution e) and the closed floor (restitution 0) gives the ball
+** -e v-, the block stays, and the floor transmits the same impulse. */
+static void test_stack(int method, double tol)
+{
+    Log l;
+    nsm_sim *s = make(&stack_model, method, 1e-3, &l);
+    run(s, 0.5);
+    double g = 9.81, h = 0.8, e = 0.6, m2 = 0.5, t = sqrt(2 * h / g), v = g * t;
+    check_true("floor stuck at t = 0", l.n > 0 && l.ev[0].kind == NSM_EV_STICK && l.ev[0].contact == 0);
+    const nsm_event *top = NULL, *fl = NULL;
+    for (int k = 0; k < l.n; k++)
+        if (l.ev[k].kind == NSM_EV_IMPACT) {
+            if (l.ev[k].contact == 1 && !top)
+                top = &l.ev[k];
+            if (l.ev[k].contact == 0 && !fl)
+                fl = &l.ev[k];
+        }
+    check_true("impacts on both gaps", top && fl);
+    if (top && fl) {
+        check("top impact time", top->t, t, tol);
+        check("simultaneous floor impulse", fl->t, top->t, 0);
+        check("top vrel after", top->vrel_after, e * v, tol);
+        check("top impulse", top->impulse, m2 * (1 + e) * v, tol);
+        check("floor impulse", fl->impulse, m2 * (1 + e) * v, tol);
+        check("floor vrel after", fl->vrel_after, 0, tol);
+    }
+    check_true("floor still closed at the end", (nsm_sim_mode(s) & 1u) != 0);
+    check("block at rest", nsm_sim_state(s)[2], 0, 1e-14);
+    nsm_sim_free(s);
+}
+
 /* ---- penalty --------------------------------------------------------- */
 
 /* Mass on a spring (k) from x = 0 with v0 towards a penalty wall at d0:
@@ -465,6 +498,8 @@ int main(int argc, char **argv)
         test_grazing(meth);
     else if (!strncmp(t, "switch_", 7))
         test_switch(meth, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8);
+    else if (!strncmp(t, "stack_", 6))
+        test_stack(meth, tol);
     else if (!strcmp(t, "exact_refused"))
         test_exact_refused();
     else if (!strcmp(t, "guards"))
