@@ -793,8 +793,8 @@ static void stmt_mass(Sema *s, const Stmt *st)
         return;
     double m = eval_default(s, v.e);
     const Node *l = st->label;
-    if (!(m > 0)) {
-        diag_error(s->diag, st->value->loc, "the mass of '%s' must be positive (it is %g kg)",
+    if (!(m > 0) || !isfinite(m)) {
+        diag_error(s->diag, st->value->loc, "the mass of '%s' must be positive and finite (it is %g kg)",
                    l->name, m);
         return;
     }
@@ -1326,8 +1326,9 @@ static void stmt_check(Sema *s, const Stmt *st)
         return;
     }
     switch (st->kind) {
-    case S_MODEL:
-        break; /* handled by sema_check */
+    case S_MODEL: /* sema_check reads the first statement itself */
+        diag_error(s->diag, st->loc, "'model' must be the first statement");
+        break;
     case S_PARAM: stmt_param(s, st); break;
     case S_MASS: stmt_mass(s, st); break;
     case S_SPRING:
@@ -1448,11 +1449,7 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
     for (const Stmt *st = ast->first; st; st = st->next)
         collect_later(&s, st);
     for (const Stmt *st = ast->first; st; st = st->next) {
-        if (st->kind == S_MODEL) {
-            if (st != ast->first) {
-                diag_error(d, st->loc, "'model' must be the first statement");
-                continue;
-            }
+        if (st->kind == S_MODEL && st == ast->first) {
             m->name = st->name;
             m->title = st->title ? st->title : "";
             continue;
