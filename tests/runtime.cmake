@@ -99,3 +99,12 @@ else()
   add_test(NAME runtime.doc_example COMMAND ${CMAKE_COMMAND} -E false)
   set_tests_properties(runtime.doc_example PROPERTIES LABELS runtime)
 endif()
+file(WRITE ${RT_OUT}/good.set "# drop from 2 m\nh = 2   # m\ne = 0.8\n")
+file(WRITE ${RT_OUT}/bad.set "h = 2\nfoo = 1\n")
+file(WRITE ${RT_OUT}/syntax.set "h 2\n")
+rt_cli(set_file --exit 0 --stdout "^0\\.63855085[0-9]*,impact,floor,-6\\.264184[0-9]*,5\\.01134"
+  -- $<TARGET_FILE:rt_sim_ball> --set-file ${RT_OUT}/good.set --events - --t-end 0.7)
+rt_cli(set_file_unknown --exit 1 --stderr "bad.set:2: unknown parameter 'foo'. valid parameters: m, g, h, e, v0"
+  -- $<TARGET_FILE:rt_sim_ball> --set-file ${RT_OUT}/bad.set)
+rt_cli(set_file_syntax --exit 1 --stderr "syntax.set:1: .*NAME = VALUE"
+  -- $<TARGET_FILE:rt_sim_ball> --set-file ${RT_OUT}/syntax.set)

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "nsm/nsm.h"
+#include "progress.h"
+#include "setfile.h"
 
 typedef struct Driver {
     const nsm_model *m;
@@ -25,7 +27,16 @@ typedef struct Driver {
     FILE *out, *events;   /* CSV streams, NULL if not requested */
     int table;            /* print the event table on stdout */
     long nev;
+    double t_end;
+    nsm_progress pb;      /* bar on a terminal's stderr for long runs */
 } Driver;
+
+/* Context of a --set-file read. */
+typedef struct SetCtx {
+    nsm_sim *sim;
+    const nsm_model *m;
+    const char *prog, *path;
+} SetCtx;
 
 /* Parse a finite double that fills the whole string. */
 static int parse_num(const char *s, double *v)
@@ -45,6 +56,20 @@ static void list_params(const nsm_model *m, FILE *f)
         fprintf(f, "(none)");
 }
 
+/* One assignment of a --set-file: unknown names are errors listing the
+** valid ones (returns -1 to stop reading, already reported). */
+static int set_from_file(void *ud, const char *name, double value, int line)
+{
+    SetCtx *c = ud;
+    if (nsm_sim_set_param(c->sim, name, value) == NSM_OK)
+        return 0;
+    fprintf(stderr, "%s: error: %s:%d: unknown parameter '%s'; valid parameters: ", c->prog,
+            c->path, line, name);
+    list_params(c->m, stderr);
+    fprintf(stderr, "\n");
+    return -1;
+}
+
 /* Usage text. */
 static void usage(const nsm_model *m, const char *prog, FILE *f)
 {
@@ -57,6 +82,7 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --every E            trajectory sampling period in s, 0 = every step (default %g)\n"
             "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
             "  --set NAME=VALUE     override a parameter (SI units); repeatable\n"
+            "  --set-file FILE      overrides from a file of NAME = VALUE lines (# comments)\n"
             "  --out FILE|-         write the trajectory as CSV\n"
             "  --events FILE|-      write the event log as CSV\n"
             "  --max-steps N        fail after N steps\n"
@@ -110,6 +136,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
 static int on_sample(void *ud, const nsm_sim *sim, double t)
 {
     Driver *d = ud;
+    nsm_progress_update(&d->pb, d->t_end > 0 ? t / d->t_end : 1);
     if (!d->out)
         return 0;
     fprintf(d->out, "%.12g", t);
@@ -147,7 +174,7 @@ static int bad(const char *prog, const char *fmt, const char *a, const char *b)
 ** status. */
 int nsm_main(const nsm_model *m, int argc, char **argv)
 {
-    Driver d = { m, argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), NULL, NULL, 1, 0 };
+    Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1 };
     const char *out_path = NULL, *ev_path = NULL;
     double t_end, v, rtol = 1e-9, atol = 1e-12;
     if (!m)
@@ -165,7 +192,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
-                                              "--method", "--set", "--out", "--events",
+                                              "--method", "--set", "--set-file", "--out", "--events",
                                               "--max-steps", "--max-event-rate" };
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -225,6 +252,16 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                 return bad(d.prog, "bad value '%s' for parameter '%s' (expected a number)", eq + 1, name);
             }
             nsm_sim_set_param(sim, name, v);
+        } else if (!strcmp(a, "--set-file")) {
+            SetCtx ctx = { sim, m, d.prog, val };
+            char err[512];
+            int r = nsm_setfile_read(val, set_from_file, &ctx, err, sizeof err);
+            if (r) {
+                if (r != -1)
+                    fprintf(stderr, "%s: error: %s\n", d.prog, err);
+                nsm_sim_free(sim);
+                return 1;
+            }
         } else if (!strcmp(a, "--out")) {
             out_path = val;
         } else if (!strcmp(a, "--events")) {
@@ -276,7 +313,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     /* the reset above ran before the handlers were installed: replay the
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);
+    d.t_end = t_end;
+    nsm_progress_start(&d.pb, stderr);
     int rc = nsm_sim_run_until(sim, t_end);
+    nsm_progress_finish(&d.pb);
     close_out(d.out);
     close_out(d.events);
     fflush(stdout);
