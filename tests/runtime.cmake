@@ -102,7 +102,7 @@ endif()
 file(WRITE ${RT_OUT}/good.set "# drop from 2 m\nh = 2   # m\ne = 0.8\n")
 file(WRITE ${RT_OUT}/bad.set "h = 2\nfoo = 1\n")
 file(WRITE ${RT_OUT}/syntax.set "h 2\n")
-rt_cli(set_file --exit 0 --stdout "^0\\.63855085[0-9]*,impact,floor,-6\\.264184[0-9]*,5\\.01134"
+rt_cli(set_file --exit 0 --stdout "^0\\.63855085[0-9]*,impact,floor,-6\\.2641839[0-9]*,5\\.01134"
   -- $<TARGET_FILE:rt_sim_ball> --set-file ${RT_OUT}/good.set --events - --t-end 0.7)
 rt_cli(set_file_unknown --exit 1 --stderr "bad.set:2: unknown parameter 'foo'. valid parameters: m, g, h, e, v0"
   -- $<TARGET_FILE:rt_sim_ball> --set-file ${RT_OUT}/bad.set)
