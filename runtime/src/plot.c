@@ -127,7 +127,7 @@ static void panel_label(const Plot *p, int k, char *buf, size_t len)
 {
     static const char *const names[] = {
         "position", "velocity", "acceleration", "gap", "contact force", "energy",
-        "energy balance error", ""
+        "energy error", ""
     };
     const char *u = p->panel_unit[k];
     if (p->panel_kind[k] == K_OTHER)
@@ -399,7 +399,7 @@ static void put_time_plot(FILE *f, const Plot *p, int height)
     fputs("set multiplot title ", f);
     put_string(f, p->title);
     fputs(" font ',13'\n", f);
-    fprintf(f, "set lmargin at screen 0.09\nset rmargin at screen 0.82\n");
+    fprintf(f, "set lmargin at screen 0.11\nset rmargin at screen 0.82\n");
     fputs("set offsets 0, 0, graph 0.06, graph 0.06\n", f);
     fprintf(f, "set xrange [%.17g:%.17g]\n", p->tmin, p->tmax);
     for (int k = 0; k < p->npanel; k++) {

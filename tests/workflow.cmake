@@ -1,0 +1,19 @@
+# The newcomer's workflow: `nsmc run` end to end (build, cache, parameters,
+# plots, errors), the installed tree, the terminal progress bar and the
+# tutorial's commands.  See tests/workflow/.
+
+set(NSM_WORKFLOW_CASES run cache set_file errors no_plot no_progress_in_pipe install)
+foreach(case ${NSM_WORKFLOW_CASES})
+  add_test(NAME workflow/${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/workflow_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case} ${PROJECT_BINARY_DIR})
+  set_tests_properties(workflow/${case} PROPERTIES LABELS workflow TIMEOUT 600)
+endforeach()
+
+add_executable(progress_test ${NSM_SOURCE_DIR}/tests/workflow/progress_test.c)
+target_include_directories(progress_test PRIVATE ${NSM_SOURCE_DIR}/runtime/src)
+target_link_libraries(progress_test PRIVATE nsmrt)
+add_test(NAME workflow/progress
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/progress_test.py
+          $<TARGET_FILE:progress_test>)
+set_tests_properties(workflow/progress PROPERTIES LABELS workflow)

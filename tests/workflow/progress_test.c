@@ -1,0 +1,23 @@
+/*
+ * progress_test.c - drives the progress bar for about 1.6 s, as a long
+ * simulation would; progress_test.py runs it on a terminal and on a pipe.
+ */
+#define _POSIX_C_SOURCE 200809L   /* nanosleep */
+#include <stdio.h>
+#include <time.h>
+
+#include "progress.h"
+
+int main(void)
+{
+    nsm_progress pb;
+    struct timespec tick = {0, 1000000};   /* 1 ms */
+    nsm_progress_start(&pb, stderr);
+    for (int i = 0; i <= 1600; i++) {
+        nsm_progress_update(&pb, i / 1600.0);
+        nanosleep(&tick, NULL);
+    }
+    nsm_progress_finish(&pb);
+    fputs("done\n", stderr);
+    return 0;
+}
