@@ -6,7 +6,7 @@ set(NSM_REFERENCE_CASES
   sdnd101 zeno_ball bouncing_ball impacting_oscillator ball_two_contacts e1_thousand)
 foreach(case ${NSM_REFERENCE_CASES})
   add_test(NAME reference_${case}
-    COMMAND ${NSM_PYTHON} tests/reference/${case}.py --check
+    COMMAND ${NSM_PYTHON} -B tests/reference/${case}.py --check
     WORKING_DIRECTORY ${NSM_SOURCE_DIR})
   set_tests_properties(reference_${case} PROPERTIES LABELS reference TIMEOUT 120)
 endforeach()

@@ -12,7 +12,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     failed = []
     for case in CASES:
-        r = subprocess.run([sys.executable, os.path.join(here, case + ".py")] + sys.argv[1:])
+        r = subprocess.run([sys.executable, "-B", os.path.join(here, case + ".py")] + sys.argv[1:])
         if r.returncode != 0:
             failed.append(case)
     if failed:
