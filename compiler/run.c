@@ -426,17 +426,12 @@ static const char *build(const char *name, const char *ctext, size_t clen, const
     return bin;
 }
 
-/* --set-file: each assignment becomes a --set NAME=VALUE argument. */
-typedef struct SetFileCtx {
-    ArgList *args;
-    Arena *a;
-} SetFileCtx;
-
-static int add_set(void *ud, const char *name, double value, int line)
+/* --set-file is checked here, before any building, then read again by the
+ * simulator, which reports unknown names with the file's line. */
+static int accept_set(void *ud, const char *name, double value, int line)
 {
-    SetFileCtx *c = ud;
-    (void)line;
-    return args_add(c->args, "--set") || args_add(c->args, arena_printf(c->a, "%s=%.17g", name, value));
+    (void)ud, (void)name, (void)value, (void)line;
+    return 0;
 }
 
 /* Summary of the event log: counts per kind and the energy lost. */
@@ -548,6 +543,11 @@ static int run(const RunOptions *o, Arena *a)
     const Model *m = NULL;
     size_t clen = 0;
     int status;
+    char err[1024];
+    if (o->set_file && nsm_setfile_read(o->set_file, accept_set, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "nsmc: error: %s\n", err);
+        return 1;
+    }
     char *ctext = generate(o->input, a, &m, &clen, &status);
     if (!ctext)
         return status;
@@ -574,14 +574,8 @@ static int run(const RunOptions *o, Arena *a)
     args_add(args, "--out");
     args_add(args, traj);
     if (o->set_file) {
-        SetFileCtx ctx = {args, a};
-        char err[1024];
-        int rc = nsm_setfile_read(o->set_file, add_set, &ctx, err, sizeof err);
-        if (rc != 0) {
-            fprintf(stderr, "nsmc: error: %s\n", rc == 1 && args->n >= MAX_ARGS - 2
-                    ? "too many assignments in the --set-file" : err);
-            return 1;
-        }
+        args_add(args, "--set-file");
+        args_add(args, o->set_file);
     }
     for (int i = 0; i < o->nsets; i++)
         if (args_add(args, "--set") || args_add(args, o->sets[i])) {

@@ -152,8 +152,8 @@ def case_set_file(tmp):
     with open(sf, "w", encoding="utf-8") as f:
         f.write("stiffness = 3\n")
     p = nsmc_run(tmp, TWO_MASS, "--no-plot", "--set-file", sf)
-    check(p.returncode == 1 and "unknown parameter 'stiffness'" in p.stderr,
-          "an unknown parameter in the file is an error, exit 1", p)
+    check(p.returncode == 1 and "params.set:1: unknown parameter 'stiffness'" in p.stderr,
+          "an unknown parameter in the file is an error at its line, exit 1", p)
     p = nsmc_run(tmp, TWO_MASS, "--no-plot", "--set-file", os.path.join(tmp, "missing.set"))
     check(p.returncode == 1 and "missing.set" in p.stderr, "a missing file is an error", p)
 
