@@ -17,3 +17,9 @@ add_test(NAME workflow/progress
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/progress_test.py
           $<TARGET_FILE:progress_test>)
 set_tests_properties(workflow/progress PROPERTIES LABELS workflow)
+
+# Every command of the tutorial, against an installed nsmc.
+add_test(NAME workflow/tutorial
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/tutorial_test.py
+          ${PROJECT_BINARY_DIR} ${NSM_SOURCE_DIR}/docs/tutorial.md)
+set_tests_properties(workflow/tutorial PROPERTIES LABELS workflow TIMEOUT 600)

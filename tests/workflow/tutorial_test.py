@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Runs every command of docs/tutorial.md, in order, in a fresh folder.
+
+    tests/workflow/tutorial_test.py BUILD_DIR docs/tutorial.md
+
+nsmc is installed with `cmake --install BUILD_DIR` into a temporary prefix,
+which goes first on PATH, and the compiler finds the runtime there through
+CPATH and LIBRARY_PATH, as it would under /usr/local.  The document becomes
+one shell script: a ```nsm file=NAME block writes NAME, a ```sh block is
+pasted as it is; the script stops at the first failing command.  Then the
+files the tutorial promises must exist.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BLOCK = re.compile(r"^```(sh|nsm file=(\S+))[ \t]*\n(.*?)^```", re.S | re.M)
+
+
+def script_of(text):
+    """The shell script of the document and the number of command blocks."""
+    out = ["set -e -o pipefail"]
+    nsh = 0
+    for m in BLOCK.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        out.append("echo '### tutorial.md:%d' >&2" % line)
+        if m.group(1) == "sh":
+            nsh += 1
+            out.append(m.group(3))
+        else:
+            out.append("cat > '%s' <<'NSM_TUTORIAL_EOF'\n%sNSM_TUTORIAL_EOF" %
+                       (m.group(2), m.group(3)))
+    return "\n".join(out) + "\n", nsh
+
+
+def main():
+    build, doc = sys.argv[1], sys.argv[2]
+    script, nsh = script_of(open(doc, encoding="utf-8").read())
+    if nsh < 5:
+        sys.exit("FAIL: only %d sh blocks found in %s" % (nsh, doc))
+    tmp = tempfile.mkdtemp(prefix="nsm-tutorial-")
+    try:
+        prefix = os.path.join(tmp, "prefix")
+        p = subprocess.run(["cmake", "--install", build, "--prefix", prefix],
+                           capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            sys.exit("FAIL: cmake --install: %s%s" % (p.stdout, p.stderr))
+        work = os.path.join(tmp, "work")
+        os.mkdir(work)
+        env = dict(os.environ)
+        env["PATH"] = os.path.join(prefix, "bin") + os.pathsep + env.get("PATH", "")
+        env["CPATH"] = os.path.join(prefix, "include")
+        env["LIBRARY_PATH"] = os.path.join(prefix, "lib")
+        env["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+        p = subprocess.run(["bash", "-c", script], cwd=work, env=env, capture_output=True,
+                           text=True, timeout=600)
+        if p.returncode != 0:
+            sys.exit("FAIL: a tutorial command failed (exit %d); the last ### line names "
+                     "its block\n--- stdout:\n%s\n--- stderr:\n%s" %
+                     (p.returncode, p.stdout[-4000:], p.stderr[-4000:]))
+        print("ok: %d command blocks ran" % nsh)
+        t = os.path.join(work, "tutorial")
+        for f in ("out/oscillator/plot.png", "out/two_mass/plot.png", "out/two_mass/phase.png",
+                  "out/soft/events.csv", "out/plastic/events.csv", "out/long/plot.svg",
+                  "two_mass.c", "two_mass", "traj.csv"):
+            if not os.path.isfile(os.path.join(t, f)):
+                sys.exit("FAIL: the tutorial should have made tutorial/%s" % f)
+        print("ok: the plots and files the tutorial describes exist")
+        if "using the cached simulator" not in p.stderr:
+            sys.exit("FAIL: the --set run of section 3 should reuse the cached simulator")
+        print("ok: changing parameters reuses the simulator")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
