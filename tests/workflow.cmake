@@ -19,7 +19,11 @@ add_test(NAME workflow/progress
 set_tests_properties(workflow/progress PROPERTIES LABELS workflow)
 
 # Every command of the tutorial, against an installed nsmc.
+set(NSM_TUTORIAL_CC_FLAGS "")
+if(NSM_SANITIZE)
+  set(NSM_TUTORIAL_CC_FLAGS "-fsanitize=address,undefined")
+endif()
 add_test(NAME workflow/tutorial
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/tutorial_test.py
-          ${PROJECT_BINARY_DIR} ${NSM_SOURCE_DIR}/docs/tutorial.md)
+          ${PROJECT_BINARY_DIR} ${NSM_SOURCE_DIR}/docs/tutorial.md "${NSM_TUTORIAL_CC_FLAGS}")
 set_tests_properties(workflow/tutorial PROPERTIES LABELS workflow TIMEOUT 600)

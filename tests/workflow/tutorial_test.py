@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs every command of docs/tutorial.md, in order, in a fresh folder.
 
-    tests/workflow/tutorial_test.py BUILD_DIR docs/tutorial.md
+    tests/workflow/tutorial_test.py BUILD_DIR docs/tutorial.md [SANITIZE_FLAGS]
 
 nsmc is installed with `cmake --install BUILD_DIR` into a temporary prefix,
 which goes first on PATH, and the compiler finds the runtime there through
@@ -9,6 +9,10 @@ CPATH and LIBRARY_PATH, as it would under /usr/local.  The document becomes
 one shell script: a ```nsm file=NAME block writes NAME, a ```sh block is
 pasted as it is; the script stops at the first failing command.  Then the
 files the tutorial promises must exist.
+
+In a sanitizer build libnsmrt.a is instrumented, so programs linked against it
+by hand need the sanitizer flags too: then `cc` on PATH is a wrapper adding
+SANITIZE_FLAGS (what `nsmc run` does by itself in such a build).
 """
 import os
 import re
@@ -52,6 +56,14 @@ def main():
         os.mkdir(work)
         env = dict(os.environ)
         env["PATH"] = os.path.join(prefix, "bin") + os.pathsep + env.get("PATH", "")
+        if len(sys.argv) > 3 and sys.argv[3]:
+            wrap = os.path.join(tmp, "wrap")
+            os.mkdir(wrap)
+            real = shutil.which("cc")
+            with open(os.path.join(wrap, "cc"), "w") as f:
+                f.write('#!/bin/sh\nexec %s "$@" %s\n' % (real, sys.argv[3]))
+            os.chmod(os.path.join(wrap, "cc"), 0o755)
+            env["PATH"] = wrap + os.pathsep + env["PATH"]
         env["CPATH"] = os.path.join(prefix, "include")
         env["LIBRARY_PATH"] = os.path.join(prefix, "lib")
         env["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
