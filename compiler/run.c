@@ -526,10 +526,14 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
     int flags = NSM_PLOT_PNG | NSM_PLOT_SVG | (o->phase ? NSM_PLOT_PHASE : 0);
     int rc = nsm_plot(dir, traj, ev, title, flags, err, sizeof err);
     if (rc == NSM_PLOT_OK) {
+        int phase = o->phase && file_exists(arena_printf(a, "%s/phase.png", dir));
         printf("plots: %s/plot.png, %s/plot.svg", dir, dir);
-        if (o->phase)
+        if (phase)
             printf(", %s/phase.png, %s/phase.svg", dir, dir);
         printf(" (script %s/plot.gp)\n", dir);
+        if (o->phase && !phase)
+            printf("no phase portrait: no body has both its position and its velocity "
+                   "among the outputs\n");
     } else if (rc == NSM_PLOT_EFAIL) {
         fprintf(stderr, "nsmc: warning: no plot: %s\n", err);
     } else {

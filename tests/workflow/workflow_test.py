@@ -196,6 +196,14 @@ def case_no_plot(tmp):
     p = nsmc_run(tmp, TWO_MASS, "--", "--t-end", "0")
     check(p.returncode == 0 and "no plot:" in p.stdout and "no time interval" in p.stdout,
           "a single sample: no plot, and why", p)
+    only_x = os.path.join(tmp, "only_x.nsm")
+    with open(only_x, "w", encoding="utf-8") as f:
+        f.write("mass M = 1 kg\nspring S: ground -- M, k = 1 N/m\ninit M.x = 1 m\n"
+                "simulate t_end = 1 s\noutput every 10 ms: M.x\n")
+    p = nsmc_run(tmp, only_x, "--phase")
+    check(p.returncode == 0 and "no phase portrait" in p.stdout
+          and os.path.isfile(os.path.join(tmp, "out", "only_x", "plot.png")),
+          "--phase without velocities: the time plot, and why there is no portrait", p)
     # the simulator is cached now, so no compiler is needed: hide gnuplot
     p = nsmc_run(tmp, TWO_MASS, env={"PATH": "/nonexistent"})
     check(p.returncode == 0 and "gnuplot is not installed" in p.stdout,
@@ -203,6 +211,17 @@ def case_no_plot(tmp):
     check(os.path.isfile(os.path.join(tmp, "out", "two_mass", "plot.gp"))
           and not os.path.exists(os.path.join(tmp, "out", "two_mass", "plot.png")),
           "the script is left for later, no stale image")
+
+
+def case_sim_failure(tmp):
+    """A simulation that fails exits 3, and what it computed is still plotted."""
+    p = nsmc_run(tmp, TWO_MASS, "--", "--max-steps", "3000")
+    check(p.returncode == 3 and "step cap" in p.stderr and "simulation failed" in p.stderr,
+          "a step cap reached: exit 3 with the simulator's reason", p)
+    _, rows = read_csv(os.path.join(tmp, "out", "two_mass", "trajectory.csv"))
+    check(0 < len(rows) < 2001 and float(rows[-1][0]) <= 3.0,
+          "the trajectory holds the samples up to the failure (%d rows)" % len(rows))
+    check_plots(os.path.join(tmp, "out", "two_mass"))
 
 
 def case_no_progress_in_pipe(tmp):
