@@ -15,7 +15,7 @@ set(RT_NUMERIC_TESTS
   zeno_rk4 zeno_adaptive zeno_exact
   case_a_derived_rk4 case_a_generic_rk4 case_a_generic_adaptive case_a_generic_exact
   case_a_derived_exact agree_rk4 agree_adaptive
-  plastic_rk4 plastic_exact stack_rk4 stack_exact
+  plastic_rk4 plastic_exact stack_rk4 stack_exact tend_rk4 tend_adaptive tend_exact
   penalty_rk4 penalty_adaptive penalty_exact
   grazing_rk4 grazing_adaptive grazing_exact
   switch_rk4 switch_adaptive switch_exact

@@ -60,6 +60,7 @@ struct nsm_sim {
     double ring[RT_RING];
     long ring_n;
     int window;               /* events the rate guard looks at: 16 + 4 g */
+    int rate_exempt;          /* the event being logged is outside the rate guard */
 
     /* Zeno detection, per gap */
     double *z_last, *z_tau;

@@ -191,16 +191,8 @@ static int impact(nsm_sim *s, int j)
     }
     s->mode &= ~set;
     s->Ejump += Eb - rt_mech_energy(s, s->mode, y);
-    for (int a = 0; a < r; a++) {
-        int i = idx[a];
-        double va = wdot(s, i, v);
-        if (P[a] <= 0 && i != j)
-            continue;
-        int rc = log_event(s, NSM_EV_IMPACT, i, vb[i], va, P[a], -P[a] * (vb[i] + va) / 2, 1);
-        if (rc)
-            return rc;
-    }
     double e = s->num.e[j];
+    int cascade = 0;
     if (r == 1 && e > 0 && e < 1 && s->zeno_on) {
         if (s->z_last[j] >= 0) {
             double tau = s->t - s->z_last[j];
@@ -214,6 +206,24 @@ static int impact(nsm_sim *s, int j)
         }
         s->z_last[j] = s->t;
         s->z_count[j]++;
+        cascade = s->z_geo[j] >= 3;
+    }
+    /* impacts of a recognized geometric cascade are bounded (the jump comes
+     * after finitely many): the event-rate guard leaves them alone */
+    s->rate_exempt = cascade;
+    for (int a = 0; a < r; a++) {
+        int i = idx[a];
+        double va = wdot(s, i, v);
+        if (P[a] <= 0 && i != j)
+            continue;
+        int rc = log_event(s, NSM_EV_IMPACT, i, vb[i], va, P[a], -P[a] * (vb[i] + va) / 2, 1);
+        if (rc) {
+            s->rate_exempt = 0;
+            return rc;
+        }
+    }
+    s->rate_exempt = 0;
+    if (cascade) {
         if (s->z_geo[j] >= 3 && s->z_tau[j] < 1e-2 * s->dt)
             return zeno_jump(s, j, ref);
     }
@@ -329,10 +339,11 @@ static double hermite_min(double s0, double d0, double s1, double d1, double h, 
 
 /* Look for events of the gaps inside the step (t0, Y0) -> (t0 + h, Y1):
 ** s falling from > 0 to <= 0, from ~0 to clearly negative, or a grazing
-** dip the Hermite interpolant reveals.  On an event, *jev is the earliest
+** dip the Hermite interpolant reveals; on the final step of a run, also s
+** reaching 0 (within rounding) at the end.  On an event, *jev is the earliest
 ** one, *tau its offset and Ys the state there; else *jev = -1. */
-static int detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int *jev,
-                  double *tau, double *Ys)
+static int detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
+                  int *jev, double *tau, double *Ys)
 {
     int g = s->g, rc;
     *jev = -1;
@@ -358,6 +369,15 @@ static int detect(nsm_sim *s, double t0, const double *Y0, double h, const doubl
                 (void)dm;
                 cross = em <= 0;
             }
+        }
+        if (!cross && final && e0[j] > nz0 && fabs(e1[j]) <= nz1 && d1[j] < 0) {
+            /* the run ends on the event: land on the end of the step */
+            if (h < best) {
+                best = h;
+                *jev = j;
+                memcpy(Ys, Y1, sizeof Yj);
+            }
+            continue;
         }
         if (!cross)
             continue;
@@ -479,13 +499,11 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         if (s->steps >= s->max_steps)
             return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->max_steps);
         double h = s->method == NSM_METHOD_ADAPTIVE ? s->h_adapt : s->dt, target = t_end, ts;
-        int land = 0, is_sample = 0;
+        int land = 0;
         if (s->every > 0) {
             double tk = s->sample_k * s->every;
-            if (tk < target - 1e-9 * s->every) {
+            if (tk < target - 1e-9 * s->every)
                 target = tk;
-                is_sample = 1;
-            }
         }
         if (s->t + h >= target) {
             h = target - s->t;
@@ -514,34 +532,31 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
                                i < n ? "position" : i < 2 * n ? "velocity" : "energy", i % n);
         int j;
         double tau = 0;
-        if ((rc = detect(s, s->t, s->y, h, Y1, &j, &tau, Ys)))
+        if ((rc = detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;
         if (j >= 0) {
-            s->t += tau;
+            s->t = land && tau == h ? target : s->t + tau;
             memcpy(s->y, Ys, sizeof Ys);
             if ((rc = transition(s, j)))
                 return rc;
-            if (s->every == 0 && (rc = sample(s)))
-                return rc;
-            continue;
-        }
-        s->t = land ? target : (ksw >= 0 ? ts : s->t + h);
-        memcpy(s->y, Y1, sizeof Y1);
-        if (ksw >= 0 && s->t == ts) {
-            s->sw[ksw] = !s->sw[ksw];
-            s->sw_last[ksw] = s->t;
-            if ((rc = log_event(s, NSM_EV_TIME, ksw, 0, 0, 0, 0, 1)) || (rc = settle(s, s->mode, 0)))
-                return rc;
+        } else {
+            s->t = land ? target : (ksw >= 0 ? ts : s->t + h);
+            memcpy(s->y, Y1, sizeof Y1);
+            if (ksw >= 0 && s->t == ts) {
+                s->sw[ksw] = !s->sw[ksw];
+                s->sw_last[ksw] = s->t;
+                if ((rc = log_event(s, NSM_EV_TIME, ksw, 0, 0, 0, 0, 1)) || (rc = settle(s, s->mode, 0)))
+                    return rc;
+            }
         }
         if (s->every == 0) {
             if ((rc = sample(s)))
                 return rc;
-        } else if (s->sample_k * s->every <= s->t + 1e-9 * s->every) {
+        } else if (s->sample_k * s->every <= s->t + (j < 0 && land ? 1e-9 * s->every : 0)) {
             s->sample_k++;
             if ((rc = sample(s)))
                 return rc;
         }
-        (void)is_sample;
     }
     return NSM_OK;
 }

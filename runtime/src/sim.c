@@ -429,20 +429,23 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
     return code;
 }
 
-/* Count an event, apply the rate guard and hand it to the event handler. */
+/* Count an event, apply the rate guard (unless the event is exempt: an
+** impact of a recognized Zeno cascade) and hand it to the event handler. */
 int rt_emit(nsm_sim *s, const nsm_event *ev)
 {
-    s->nevents++;
     int W = s->window;
-    if (s->ring_n >= W) {
-        double oldest = s->ring[s->ring_n % W];
-        if (ev->t - oldest < W / s->max_rate)
-            return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
-                           "%d events in %.3g s exceed the event rate cap of %.3g per second "
-                           "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
+    s->nevents++;
+    if (!s->rate_exempt) {
+        if (s->ring_n >= W) {
+            double oldest = s->ring[s->ring_n % W];
+            if (ev->t - oldest < W / s->max_rate)
+                return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
+                               "%d events in %.3g s exceed the event rate cap of %.3g per second "
+                               "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
+        }
+        s->ring[s->ring_n % W] = ev->t;
+        s->ring_n++;
     }
-    s->ring[s->ring_n % W] = ev->t;
-    s->ring_n++;
     if (s->on_event && s->on_event(s->ev_ud, s, ev))
         return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
     return NSM_OK;

@@ -155,6 +155,33 @@ static void test_zeno(int method, double tol)
     nsm_sim_free(s);
 }
 
+static int count_samples(void *ud, const nsm_sim *sim, double t)
+{
+    (void)sim;
+    double *last = ud;
+    *last = t;
+    return 0;
+}
+
+/* An impact exactly at the end time (h = 1, g = 8: t = 1/2 = t_end) is
+** reported, and the last sample is at t_end. */
+static void test_tend(int method)
+{
+    Log l;
+    double last = -1;
+    nsm_sim *s = make(&ball_model, method, 1e-3, &l);
+    nsm_sim_set_param(s, "g", 8);
+    nsm_sim_set_every(s, 0.01);
+    nsm_sim_set_sample_handler(s, count_samples, &last);
+    run(s, 0.5);
+    check_true("one impact", count(&l, NSM_EV_IMPACT) == 1);
+    check("impact at t_end", ev_t(&l, NSM_EV_IMPACT, 0), 0.5, 1e-15);
+    check("last sample at t_end", last, 0.5, 0);
+    check("final time", nsm_sim_time(s), 0.5, 0);
+    check("velocity after the impact", nsm_sim_state(s)[1], 0.5 * 4, 1e-12);
+    nsm_sim_free(s);
+}
+
 /* ---- two masses ------------------------------------------------------ */
 
 static const double m1 = 5, m2 = 5, c1 = 1, c2 = 1, k1 = 2, k2 = 1;
@@ -498,6 +525,8 @@ int main(int argc, char **argv)
         test_grazing(meth);
     else if (!strncmp(t, "switch_", 7))
         test_switch(meth, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8);
+    else if (!strncmp(t, "tend_", 5))
+        test_tend(meth);
     else if (!strncmp(t, "stack_", 6))
         test_stack(meth, tol);
     else if (!strcmp(t, "exact_refused"))
