@@ -2,7 +2,7 @@
 # plots, errors), the installed tree, the terminal progress bar and the
 # tutorial's commands.  See tests/workflow/.
 
-set(NSM_WORKFLOW_CASES run cache set_file errors no_plot sim_failure no_progress_in_pipe
+set(NSM_WORKFLOW_CASES run cache set_file errors no_plot sim_failure run_progress
     install)
 foreach(case ${NSM_WORKFLOW_CASES})
   add_test(NAME workflow/${case}

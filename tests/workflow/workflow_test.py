@@ -224,12 +224,33 @@ def case_sim_failure(tmp):
     check_plots(os.path.join(tmp, "out", "two_mass"))
 
 
-def case_no_progress_in_pipe(tmp):
-    """A long run with stderr on a pipe has no progress bar in it."""
+def case_run_progress(tmp):
+    """A long run shows a progress bar on a terminal, never in a pipe."""
     p = nsmc_run(tmp, TWO_MASS, "--no-plot", "--", "--t-end", "1500", "--every", "1")
     check(p.returncode == 0, "a long run succeeds", p)
     check("\r" not in p.stderr and "%" not in p.stderr and "\r" not in p.stdout,
           "no progress bar in piped output", p)
+    # the same kind of run on a terminal does show it (so the check above means something)
+    import pty
+    master, slave = pty.openpty()
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+    proc = subprocess.Popen([NSMC, "run", TWO_MASS, "--no-plot", "--", "--t-end", "3000",
+                             "--every", "1"], cwd=tmp, env=env, stdin=slave,
+                            stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=300)
+    os.close(master)
+    check(proc.returncode == 0 and b"\r[#" in out and b"%" in out,
+          "a long run on a terminal shows the progress bar: %r" % out[-200:])
 
 
 def case_install(tmp):
