@@ -11,9 +11,10 @@
  *      $XDG_CACHE_HOME/nsm (default ~/.cache/nsm), keyed by a hash of the C
  *      text, the runtime library, its headers and the compiler command, so a
  *      model is rebuilt only when it or the runtime changed;
- *   3. run it with --events DIR/events.csv --out DIR/trajectory.csv, the
- *      --set values, then the extra arguments; the simulator prints the event
- *      table and its summary;
+ *   3. run it with --events DIR/events.csv --out DIR/trajectory.csv, then
+ *      --set-file and the --set values (later ones win), then the extra
+ *      arguments; the simulator prints the event table, its summary, and a
+ *      progress bar on a terminal;
  *   4. summarise the events and energy, and plot into DIR (runtime/src/plot.h).
  *
  * Exit status: 0 ok, 1 an error in the model or the command line, 2 an
@@ -69,6 +70,7 @@ static int args_add(ArgList *l, const char *a)
     return 0;
 }
 
+/* The text of `nsmc run --help`. */
 static void run_usage(FILE *out)
 {
     fputs("usage: nsmc run FILE.nsm [options] [-- SIMULATOR OPTIONS]\n"
@@ -471,8 +473,8 @@ static void summarize_events(const char *path)
     printf("\nenergy lost in events: %.6g J\n", lost);
 }
 
-/* Energy columns of the trajectory: the first and last values of
- * energy.error (the balance E0 + injected - dissipated - (T + V)). */
+/* The number of samples and, when the model outputs energy.error (the
+ * balance E0 + injected - dissipated - (T + V)), its last and largest values. */
 static void summarize_energy(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -615,6 +617,7 @@ static int run(const RunOptions *o, Arena *a)
     return rc;
 }
 
+/* Entry from main.c for `nsmc run ...` (argv[0] is "run"); returns the exit status. */
 int run_main(int argc, char **argv)
 {
     Arena *a = arena_new();
