@@ -19,7 +19,7 @@ set(RT_NUMERIC_TESTS
   penalty_rk4 penalty_adaptive penalty_exact
   grazing_rk4 grazing_adaptive grazing_exact
   switch_rk4 switch_adaptive switch_exact
-  exact_refused guards)
+  exact_refused guards resume)
 foreach(t ${RT_NUMERIC_TESTS})
   add_test(NAME runtime.${t} COMMAND rt_tests ${t})
   set_tests_properties(runtime.${t} PROPERTIES LABELS runtime)

@@ -150,7 +150,8 @@ static int param_index(const nsm_sim *s, const char *name)
 }
 
 /* Override a parameter; takes effect at the next reset (nsm_sim_run_until
-** resets by itself when a setting changed). */
+** resets first, back to t = 0, when a parameter changed since the last one).
+** Method, step and tolerances apply from the next step on. */
 int nsm_sim_set_param(nsm_sim *s, const char *name, double value)
 {
     int k = param_index(s, name);
@@ -177,7 +178,7 @@ int nsm_sim_set_method(nsm_sim *s, int method)
     if (method < NSM_METHOD_RK4 || method > NSM_METHOD_EXACT)
         return NSM_EINVAL;
     s->method = method;
-    s->ready = 0;
+    s->h_adapt = s->dt;
     return NSM_OK;
 }
 
@@ -193,7 +194,7 @@ int nsm_sim_set_dt(nsm_sim *s, double dt)
     if (!(dt > 0) || !isfinite(dt))
         return NSM_EINVAL;
     s->dt = dt;
-    s->ready = 0;
+    s->h_adapt = dt;
     return NSM_OK;
 }
 

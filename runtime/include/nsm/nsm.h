@@ -75,8 +75,9 @@ int nsm_method_parse(const char *name);
 nsm_sim *nsm_sim_create(const nsm_model *m);
 void nsm_sim_free(nsm_sim *sim);
 
-/* Parameter override by name (takes effect at the next nsm_sim_reset;
- * nsm_sim_set_param resets automatically if the run has not started). */
+/* Parameter override by name: takes effect at the next nsm_sim_reset, and
+ * nsm_sim_run_until resets first (back to t = 0) when a parameter changed
+ * since the last reset.  The other settings apply from the next step on. */
 int nsm_sim_set_param(nsm_sim *sim, const char *name, double value);
 int nsm_sim_get_param(const nsm_sim *sim, const char *name, double *value);
 int nsm_sim_set_method(nsm_sim *sim, int method);
