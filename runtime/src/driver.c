@@ -3,7 +3,7 @@
 ** simulator.  Unlike the rest of the library it prints: it is the program.
 **
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
-**   --rtol R  --atol A  --set NAME=VALUE (repeatable)
+**   --rtol R  --atol A  --set NAME=VALUE (repeatable)  --set-file FILE
 **   --out FILE|-  (trajectory CSV)   --events FILE|-  (event CSV)
 **   --max-steps N  --max-event-rate R  --no-zeno  --help
 **
