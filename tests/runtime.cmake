@@ -17,6 +17,8 @@ set(RT_NUMERIC_TESTS
   case_a_derived_exact agree_rk4 agree_adaptive
   plastic_rk4 plastic_exact stack_rk4 stack_exact tend_rk4 tend_adaptive tend_exact
   penalty_rk4 penalty_adaptive penalty_exact
+  pendamp_force_rk4 pendamp_force_adaptive pendamp_force_exact
+  pendamp_gap_rk4 pendamp_gap_adaptive pendamp_gap_exact
   grazing_rk4 grazing_adaptive grazing_exact
   switch_rk4 switch_adaptive switch_exact
   exact_refused guards resume)

@@ -442,6 +442,51 @@ static void test_penalty(int method, double tol, double dt, double d0)
     nsm_sim_free(s);
 }
 
+typedef struct PenCtx {
+    double xe, d0, y0, vin, kc, cc, k, m;
+    int release;
+} PenCtx;
+
+/* In contact: y = x - x_e is a damped oscillator; the release function is
+** the force kc p + cc p' (release = force) or the penetration p (gap). */
+static double f_release(double tau, const void *ctx)
+{
+    const PenCtx *c = ctx;
+    double y, yd;
+    damped(c->m, c->cc, c->k + c->kc, c->y0, c->vin, tau, &y, &yd);
+    double p = y + c->xe - c->d0;
+    return c->release == NSM_RELEASE_FORCE ? c->kc * p + c->cc * yd : p;
+}
+
+/* Damped penalty wall (cc = 2): the contact ends when the force reaches 0
+** (physical) or when the penetration does (code_aster's convention); both
+** against the closed form, and the energy balance closes. */
+static void test_penalty_damped(int method, int release, double tol)
+{
+    static const nsm_gap_info gap_release[2] = {
+        { "wall", NSM_LAW_PENALTY, NSM_RELEASE_FORCE }, { "wall", NSM_LAW_PENALTY, NSM_RELEASE_GAP },
+    };
+    nsm_model m = penalty_model;
+    m.gaps = &gap_release[release];
+    Log l;
+    nsm_sim *s = make(&m, method, method == NSM_METHOD_EXACT ? 1e-2 : 1e-4, &l);
+    nsm_sim_set_param(s, "cc", 2);
+    run(s, 1);
+    double mm = 1, k = 4, kc = 400, cc = 2, d0 = 0.1, v0 = 1, w = sqrt(k / mm);
+    double tin = asin(d0 * w / v0) / w, vin = v0 * cos(w * tin), xe = kc * d0 / (k + kc);
+    PenCtx c = { xe, d0, d0 - xe, vin, kc, cc, k, mm, release };
+    double tau = 1e-3;
+    while (f_release(tau, &c) > 0)
+        tau += 1e-3;
+    double tout = tin + bisect(f_release, &c, tau - 1e-3, tau);
+    check("entry", ev_t(&l, NSM_EV_CONTACT_ENTER, 0), tin, tol);
+    check(release == NSM_RELEASE_FORCE ? "exit on force" : "exit on gap",
+          ev_t(&l, NSM_EV_CONTACT_EXIT, 0), tout, tol);
+    check("energy balance", nsm_sim_energy(s, NULL, NULL, NULL, NULL), 0,
+          method == NSM_METHOD_EXACT ? 1e-13 : 1e-9);
+    nsm_sim_free(s);
+}
+
 /* Grazing: the amplitude v0/w exceeds d0 by 1e-7 m, the dip below the wall
 ** lasts ~6e-4 s, far less than the step 0.01 s; the entry must be found. */
 static void test_grazing(int method)
@@ -544,6 +589,10 @@ int main(int argc, char **argv)
         test_plastic(meth);
     else if (!strncmp(t, "penalty_", 8))
         test_penalty(meth, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8, meth == NSM_METHOD_EXACT ? 1e-2 : 1e-4, 0.1);
+    else if (!strncmp(t, "pendamp_force_", 14))
+        test_penalty_damped(meth, NSM_RELEASE_FORCE, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8);
+    else if (!strncmp(t, "pendamp_gap_", 12))
+        test_penalty_damped(meth, NSM_RELEASE_GAP, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8);
     else if (!strncmp(t, "grazing_", 8))
         test_grazing(meth);
     else if (!strncmp(t, "switch_", 7))
