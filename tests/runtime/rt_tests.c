@@ -521,6 +521,33 @@ static void test_switch(int method, double tol)
     nsm_sim_free(s);
 }
 
+/* Adaptive error control: with a large largest step, the error at t_end
+** follows the tolerance (and the step count grows as it tightens). */
+static void test_adaptive_tol(void)
+{
+    double err[2];
+    long steps[2];
+    const double rtol[2] = { 1e-6, 1e-10 };
+    double m = 2, k = 50, c = 0.4, F0 = 3, T = 0.75, xs = F0 / k, x, v, x1, v1;
+    damped(m, c, k, -xs, 0, T, &x, &v);
+    damped(m, c, k, x + xs, v, 1.5 - T, &x1, &v1);
+    for (int i = 0; i < 2; i++) {
+        Log l;
+        nsm_sim *s = make(&forced_model, NSM_METHOD_ADAPTIVE, 0.1, &l);
+        nsm_sim_set_tolerances(s, rtol[i], rtol[i] * 1e-3);
+        nsm_sim_set_every(s, 0);
+        run(s, 1.5);
+        err[i] = fabs(nsm_sim_state(s)[0] - x1) / fabs(x1);
+        steps[i] = nsm_sim_steps(s);
+        printf("     rtol %g: relative error %.3g in %ld steps\n", rtol[i], err[i], steps[i]);
+        nsm_sim_free(s);
+    }
+    check_true("loose tolerance met within a factor 100", err[0] < 100 * rtol[0]);
+    check_true("tight tolerance met within a factor 100", err[1] < 100 * rtol[1]);
+    check_true("tighter tolerance, smaller error", err[1] < 1e-2 * err[0]);
+    check_true("tighter tolerance, more steps", steps[1] > steps[0]);
+}
+
 /* The exact method is refused when the forcing has no generator. */
 static void test_exact_refused(void)
 {
@@ -597,6 +624,8 @@ int main(int argc, char **argv)
         test_grazing(meth);
     else if (!strncmp(t, "switch_", 7))
         test_switch(meth, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8);
+    else if (!strcmp(t, "adaptive_tol"))
+        test_adaptive_tol();
     else if (!strcmp(t, "resume"))
         test_resume();
     else if (!strncmp(t, "tend_", 5))
