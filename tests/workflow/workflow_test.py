@@ -270,6 +270,25 @@ def case_install(tmp):
           and os.path.join(prefix, "include") in p.stderr,
           "it builds against the installed runtime and headers", p)
     check_plots(os.path.join(tmp, "out", "two_mass"))
+    # the cache key covers the runtime: a changed library or header rebuilds
+    installed = os.path.join(prefix, "bin", "nsmc")
+    p = nsmc_run(tmp, TWO_MASS, "--no-plot", nsmc=installed)
+    check(p.returncode == 0 and "using the cached simulator" in p.stderr,
+          "unchanged model and runtime: cached", p)
+    extra = os.path.join(tmp, "extra.c")
+    with open(extra, "w") as f:
+        f.write("int nsm_workflow_test_extra;\n")
+    lib = os.path.join(prefix, "lib", "libnsmrt.a")
+    subprocess.run(["cc", "-c", extra, "-o", os.path.join(tmp, "extra.o")], check=True)
+    subprocess.run(["ar", "r", lib, os.path.join(tmp, "extra.o")], check=True)
+    p = nsmc_run(tmp, TWO_MASS, "--no-plot", nsmc=installed)
+    check(p.returncode == 0 and "compiling the simulator" in p.stderr,
+          "a changed runtime library: rebuilt", p)
+    with open(os.path.join(prefix, "include", "nsm", "nsm.h"), "a") as f:
+        f.write("/* changed */\n")
+    p = nsmc_run(tmp, TWO_MASS, "--no-plot", nsmc=installed)
+    check(p.returncode == 0 and "compiling the simulator" in p.stderr,
+          "a changed runtime header: rebuilt", p)
 
 
 def main():
