@@ -382,7 +382,7 @@ static void put_event_keys(FILE *f, const Plot *p)
         if (shaded) {
             fprintf(f, ", \\\n     keyentry with boxes fc rgb '%s' fs transparent solid 0.3 title ", col);
             char t[NAME_LEN + 16];
-            snprintf(t, sizeof t, "%s closed", p->contact[c]);
+            snprintf(t, sizeof t, "%s in contact", p->contact[c]);
             put_string(f, t);
         }
         if (marked) {
