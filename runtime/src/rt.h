@@ -54,6 +54,7 @@ struct nsm_sim {
     double *sw_last;          /* time of the last flip of each switch */
     double h_adapt;           /* adaptive: next trial step */
     double E0;                /* mechanical energy at t = 0 */
+    double Voff;              /* constant making the potential the physical one */
     double Ejump;             /* energy removed by transitions (impacts, projections) */
     long steps, nevents;
     long sample_k;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy.h"
 #include "rt.h"
 
 static const char *const kind_names[] = {
@@ -301,6 +302,12 @@ int nsm_sim_reset(nsm_sim *s)
         s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
         s->sw_last[k] = -HUGE_VAL;
     }
+    /* the potential below is the physical one (springs at rest length and
+     * gravity at x = 0 count zero), up to the constant fixed here */
+    s->Voff = 0;
+    s->Voff = nsm_energy_springs(s->n, m->n_springs, m->springs, s->num.sk, s->num.srest, s->y) +
+              nsm_energy_gravity(s->n, s->num.mass, s->num.gravity, s->y) -
+              (rt_mech_energy(s, 0, s->y) - nsm_energy_kinetic(s->n, s->num.mass, s->y));
     int rc = rt_initial_mode(s);
     if (rc)
         return rc;
@@ -310,8 +317,9 @@ int nsm_sim_reset(nsm_sim *s)
 }
 
 /* Kinetic plus potential energy in mode: 1/2 v.Mv + 1/2 x.Kx - f_const.x
-** + 1/2 k p^2 for engaged penalty gaps (the potential of the linear field is
-** defined up to a constant, which cancels in the balance). */
+** + 1/2 k p^2 for engaged penalty gaps.  The potential of the linear field
+** -K x + f_const is defined up to a constant; Voff (set at reset) makes it the
+** physical one of the springs and gravity when the model lists its springs. */
 double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y)
 {
     double kin, pot;
@@ -326,7 +334,7 @@ double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y)
             double pj = -rt_gap(s, j, y);
             pot += 0.5 * s->num.kc[j] * pj * pj;
         }
-    return kin + pot;
+    return kin + pot + s->Voff;
 }
 
 /* Energies at the current state; returns the balance error

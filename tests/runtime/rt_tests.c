@@ -548,6 +548,25 @@ static void test_adaptive_tol(void)
     check_true("tighter tolerance, more steps", steps[1] > steps[0]);
 }
 
+/* The potential is the physical one: a spring of rest length L = 0.1 m
+** stretched from x = 0 stores 1/2 k L^2 at t = 0, and the balance closes. */
+static void test_potential(int method)
+{
+    Log l;
+    double kin, pot;
+    nsm_sim *s = make(&forced_model, method, 1e-3, &l);
+    nsm_sim_set_param(s, "L", 0.1);
+    nsm_sim_reset(s);
+    nsm_sim_energy(s, &kin, &pot, NULL, NULL);
+    check("spring potential at t = 0", pot, 0.5 * 50 * 0.01, 1e-15);
+    run(s, 1.5);
+    check("energy balance with a rest length", nsm_sim_energy(s, &kin, &pot, NULL, NULL), 0,
+          method == NSM_METHOD_EXACT ? 1e-12 : 1e-9);
+    double x = nsm_sim_state(s)[0];
+    check("spring potential at t_end", pot, 0.5 * 50 * (x - 0.1) * (x - 0.1), 1e-12);
+    nsm_sim_free(s);
+}
+
 /* The exact method is refused when the forcing has no generator. */
 static void test_exact_refused(void)
 {
@@ -624,6 +643,8 @@ int main(int argc, char **argv)
         test_grazing(meth);
     else if (!strncmp(t, "switch_", 7))
         test_switch(meth, meth == NSM_METHOD_EXACT ? 1e-12 : 1e-8);
+    else if (!strncmp(t, "potential_", 10))
+        test_potential(meth);
     else if (!strcmp(t, "adaptive_tol"))
         test_adaptive_tol();
     else if (!strcmp(t, "resume"))

@@ -1,17 +1,20 @@
 /*
- * forced.c: hand-written model table, a mass on a spring (m, k, damper c)
- * under a step force F0 while t <= T, 0 after (one time switch, s = t - T).
+ * forced.c: hand-written model table, a mass on a spring (m, k, damper c,
+ * rest length L from the ground at x = 0) under a step force F0 while
+ * t <= T, 0 after (one time switch, s = t - T).
  * The forcing has the generator z' = 0, z(0) = 1, f = B z with B = F0 * sw,
  * so the exact method applies.
  */
 #include "nsm/model.h"
 
-enum { M, K, C, F0, T };
+enum { M, K, C, F0, T, L };
 
 static const char *const bodies[] = { "M" };
 static const nsm_param_info params[] = {
     { "m", "kg", 2 }, { "k", "N/m", 50 }, { "c", "N*s/m", 0.4 }, { "F0", "N", 3 }, { "T", "s", 0.75 },
+    { "L", "m", 0 },
 };
+static const nsm_spring_info springs[] = { { "S", -1, 0 } };
 static const nsm_output_info outputs[] = {
     { "M.x", "m", NSM_OUT_X, 0 }, { "E.injected", "J", NSM_OUT_INJECTED, 0 },
     { "E.dissipated", "J", NSM_OUT_DISSIPATED, 0 }, { "E.error", "J", NSM_OUT_ERROR, 0 },
@@ -25,7 +28,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->mass[0] = p[M];
     num->K[0] = p[K];
     num->C[0] = p[C];
-    num->fconst[0] = 0;
+    num->fconst[0] = p[K] * p[L];
+    num->sk[0] = p[K];
+    num->sc[0] = p[C];
+    num->srest[0] = p[L];
     return 0;
 }
 
@@ -75,7 +81,8 @@ static void generator_state(double t, const int *sw, const double *p, const doub
 
 const nsm_model forced_model = {
     .abi = NSM_ABI_VERSION, .name = "forced", .title = "step-forced oscillator",
-    .n_bodies = 1, .n_params = 5, .n_gaps = 0, .n_switches = 1, .n_outputs = 4,
+    .n_bodies = 1, .n_params = 6, .n_gaps = 0, .n_switches = 1, .n_outputs = 4,
+    .n_springs = 1, .springs = springs,
     .body_names = bodies, .params = params, .outputs = outputs, .t_end = 1.5, .dt = 1e-3,
     .every = 0.01, .method = NSM_METHOD_RK4, .setup = setup, .initial = initial, .force = force,
     .force_dot = force_dot, .switch_fn = switch_fn, .switch_state = switch_state,
