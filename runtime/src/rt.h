@@ -48,6 +48,7 @@ struct nsm_sim {
     int ready;                /* reset succeeded */
     int failed;               /* status of the failure that stopped the run */
     double t;
+    double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* N */
     unsigned mode;
     int *sw;

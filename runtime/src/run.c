@@ -223,10 +223,10 @@ static int impact(nsm_sim *s, int j)
         }
     }
     s->rate_exempt = 0;
-    if (cascade) {
-        if (s->z_geo[j] >= 3 && s->z_tau[j] < 1e-2 * s->dt)
-            return zeno_jump(s, j, ref);
-    }
+    /* jump when the flights are small enough, unless the accumulation point
+     * lies beyond the end of this run (the next run jumps) */
+    if (cascade && s->z_tau[j] < 1e-2 * s->dt && s->t + e * s->z_tau[j] / (1 - e) <= s->t_stop)
+        return zeno_jump(s, j, ref);
     return settle(s, ref, 0);
 }
 
@@ -489,6 +489,7 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         return NSM_EINVAL;
     if (s->method == NSM_METHOD_EXACT && (rc = rt_exact_check(s, t_end)))
         return rc;
+    s->t_stop = t_end;
     if (s->sample_k == 0) {
         s->sample_k = 1;
         if ((rc = sample(s)))

@@ -266,6 +266,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->failed = 0;
     s->msg[0] = 0;
     s->t = 0;
+    s->t_stop = HUGE_VAL;
     s->mode = 0;
     s->steps = s->nevents = 0;
     s->sample_k = 0;

@@ -153,6 +153,16 @@ static void test_zeno(int method, double tol)
     check_true("mode stuck at the end", nsm_sim_mode(s) == 1u);
     check("energy balance", nsm_sim_energy(s, NULL, NULL, NULL, NULL), 0, 1e-9);
     nsm_sim_free(s);
+    /* a run that ends inside the cascade stops at its end time; the next one
+     * jumps to the same accumulation point */
+    s = make(&ball_model, method, 1e-3, &l);
+    nsm_sim_reset(s);
+    check_true("run ending inside the cascade", nsm_sim_run_until(s, ts - 1e-6) == NSM_OK);
+    check("stops at its end time", nsm_sim_time(s), ts - 1e-6, 0);
+    check_true("no zeno yet", count(&l, NSM_EV_ZENO) == 0);
+    check_true("next run", nsm_sim_run_until(s, 2) == NSM_OK);
+    check("same accumulation time", ev_t(&l, NSM_EV_ZENO, 0), ts, tol);
+    nsm_sim_free(s);
 }
 
 static int count_samples(void *ud, const nsm_sim *sim, double t)
