@@ -71,7 +71,8 @@ const char *nsm_method_name(int method);
 int nsm_method_parse(const char *name);
 
 /* Create a simulation at the model's defaults (parameters, method, dt, every),
- * reset to t = 0.  NULL on allocation failure or ABI mismatch. */
+ * reset to t = 0.  NULL on allocation failure, ABI mismatch, or a model with
+ * more than 32 gaps (a mode is a bitmask in an unsigned). */
 nsm_sim *nsm_sim_create(const nsm_model *m);
 void nsm_sim_free(nsm_sim *sim);
 
