@@ -21,7 +21,7 @@ set(RT_NUMERIC_TESTS
   pendamp_gap_rk4 pendamp_gap_adaptive pendamp_gap_exact
   grazing_rk4 grazing_adaptive grazing_exact
   switch_rk4 switch_adaptive switch_exact
-  exact_refused guards resume adaptive_tol)
+  exact_refused guards resume adaptive_tol potential_rk4 potential_exact)
 foreach(t ${RT_NUMERIC_TESTS})
   add_test(NAME runtime.${t} COMMAND rt_tests ${t})
   set_tests_properties(runtime.${t} PROPERTIES LABELS runtime)
@@ -71,6 +71,8 @@ rt_cli(missing_value --exit 1 --stderr "option --dt needs a value"
   -- $<TARGET_FILE:rt_sim_ball> --dt)
 rt_cli(bad_dt --exit 1 --stderr "bad value '-1' for --dt"
   -- $<TARGET_FILE:rt_sim_ball> --dt -1)
+rt_cli(both_stdout --exit 1 --stderr "--out and --events cannot both write to stdout"
+  -- $<TARGET_FILE:rt_sim_ball> --out - --events -)
 rt_cli(help --exit 0 --stdout "usage: rt_sim_ball" --stdout "--set NAME=VALUE" --stdout "^  e +0.5"
   -- $<TARGET_FILE:rt_sim_ball> --help)
 rt_cli(step_cap --exit 3 --stderr "error: simulation failed: t = 0\\.0[0-9]* s, mode free: step cap of 50 steps"

@@ -280,6 +280,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         }
         i++;
     }
+    if (out_path && ev_path && !strcmp(out_path, "-") && !strcmp(ev_path, "-")) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "--out and --events cannot both write to stdout%s%s", "", "");
+    }
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
         nsm_sim_free(sim);
