@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Generates docs/validation.md from the JSON summaries of a validation run.
+
+    make_doc.py JSON_DIR OUT.md
+
+JSON_DIR holds the files validate.py writes with --json (the ctest tests
+write them into <build>/validation; runs that are measured but not registered
+as tests, because the simulator misses the stated tolerance, are named
+*.unregistered.json).  One table per benchmark: each quantity, its reference
+value, the value nsm computes with each method and the error; then the
+energy balance of every model, code_aster's SDND121 metrics and the plastic
+impacts.  The hand-written notes of notes.md (next to this script) are
+included at the end.  Nothing in the output is typed by hand but those notes.
+"""
+import glob
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+METHODS = ["exact", "rk4", "adaptive"]
+
+
+def load(d):
+    """All summaries: {case: {method: summary}} plus energy-only, aster and plastic runs."""
+    cases, energy, extra = {}, [], []
+    for path in sorted(glob.glob(os.path.join(d, "*.json"))):
+        with open(path) as f:
+            r = json.load(f)
+        r["registered"] = not path.endswith(".unregistered.json")
+        r["file"] = os.path.basename(path)
+        parts = r["file"].split(".")
+        tagged = len(parts) > 3 and parts[2] not in ("json",) and not parts[2].startswith("m")
+        if r.get("energy_only"):
+            energy.append(r)
+        elif "aster" in r or "plastic" in r or "conserved" in r or tagged:
+            extra.append(r)
+        else:
+            cases.setdefault(r["case"], {})[r["method"]] = r
+    return cases, energy, extra
+
+
+def g(x, digits=16):
+    """A number with the given significant digits, or a dash."""
+    if x is None:
+        return "–"
+    if isinstance(x, str):
+        return x
+    return "%.*g" % (digits, x)
+
+
+def e(x):
+    if x is None:
+        return "–"
+    return "%.1e" % x if x else "0"
+
+
+def status(r):
+    if not r["registered"]:
+        return "measured only: %s" % ("passes" if r["pass"] else "misses the tolerance")
+    return "test passes" if r["pass"] else "TEST FAILS"
+
+
+def key_events(runs):
+    """The events shown for a case: the first three, every non-impact one (at most eight), the last."""
+    base = None
+    for m in METHODS:
+        if m in runs and runs[m].get("event_pairs"):
+            base = runs[m]["event_pairs"]
+            break
+    if not base:
+        return []
+    keys = []
+    for i, p in enumerate(base):
+        if i < 3 or i == len(base) - 1:
+            keys.append((p[0], p[1]))
+    others = [(p[0], p[1]) for p in base if not p[0].startswith("impact")]
+    for k in others[:8]:
+        if k not in keys:
+            keys.append(k)
+    order = {(p[0], p[1]): i for i, p in enumerate(base)}
+    return sorted(keys, key=lambda k: order[k])
+
+
+def case_table(name, runs):
+    """Markdown for one benchmark."""
+    any_run = next(iter(runs.values()))
+    methods = [m for m in METHODS if m in runs]
+    out = ["### %s" % any_run.get("title", name), ""]
+    out.append("Case `%s`, run to t = %s s." % (name, g(any_run.get("t_end"), 6)))
+    for m in methods:
+        r = runs[m]
+        tol = []
+        if r.get("events", {}).get("tol") is not None:
+            tol.append("event times %s s" % g(r["events"]["tol"], 3))
+        if r.get("samples", {}).get("tol") is not None:
+            tol.append("positions %s relative" % g(r["samples"]["tol"], 3))
+        out.append("- %s: `%s`; tolerances: %s; %s." % (m, r.get("command", ""), ", ".join(tol) or "none",
+                                                       status(r)))
+    out.append("")
+    head = "| quantity | reference |" + "".join(" nsm %s | error |" % m for m in methods)
+    out += [head, "|---|---|" + "---|---|" * len(methods)]
+    pairs = {m: {(p[0], p[1]): p for p in runs[m].get("event_pairs", [])} for m in methods}
+    for k in key_events(runs):
+        row = "| t(%s) [s] | %s |" % (k[0], k[1])
+        for m in methods:
+            p = pairs[m].get(k)
+            row += " %s | %s |" % (g(p[2], 17) if p else "–", e(p[3]) if p else "–")
+        out.append(row)
+    finals = {m: runs[m].get("final", []) for m in methods}
+    nfin = max(len(v) for v in finals.values()) if finals else 0
+    for i in range(nfin):
+        ref = next((finals[m][i] for m in methods if i < len(finals[m])), None)
+        row = "| %s [m] | %s |" % (ref["name"], g(ref["ref"], 16))
+        for m in methods:
+            f = finals[m][i] if i < len(finals[m]) else None
+            if f and f.get("sim") is not None:
+                row += " %s | %s |" % (g(f["sim"], 12), e(abs(f["sim"] - f["ref"])))
+            else:
+                row += " – | – |"
+        out.append(row)
+    row = "| number of events compared | %s |" % g(any_run.get("events", {}).get("n_ref"))
+    for m in methods:
+        ev = runs[m].get("events", {})
+        row += " %s | %s |" % (g(ev.get("n_sim")), "same sequence" if ev.get("sequence_ok") else "DIFFERENT")
+    out.append(row)
+    row = "| largest event time error [s] | 0 |"
+    for m in methods:
+        ev = runs[m].get("events", {})
+        w = ev.get("worst") or {}
+        row += " %s | %s |" % (("at " + w["label"] + " t = " + g(w["ref"], 10)) if w else "–", e(ev.get("max_err")))
+    out.append(row)
+    row = "| largest position error (relative) | 0 |"
+    for m in methods:
+        sm = runs[m].get("samples", {})
+        row += " %s samples | %s |" % (g(sm.get("n")), e(sm.get("max_rel_err")))
+    out.append(row)
+    folded = [runs[m]["events"].get("zeno_folded") for m in methods if runs[m].get("events", {}).get("zeno_folded")]
+    out.append("")
+    if folded:
+        out.append("The reference resolves a Zeno cascade impact by impact until flights are shorter "
+                   "than 1e-20 s; nsm's `zeno` event summarises the tail (reference impacts folded "
+                   "into it: %s)." % ", ".join("%s %s" % (m, runs[m]["events"]["zeno_folded"])
+                                                for m in methods if runs[m].get("events", {}).get("zeno_folded")))
+        out.append("")
+    for m in methods:
+        for msg in runs[m].get("messages", [])[:6]:
+            out.append("    %s: %s" % (m, msg))
+    if any(runs[m].get("messages") for m in methods):
+        out.append("")
+    return out
+
+
+def energy_table(energy):
+    out = ["## Energy balance", "",
+           "Every model (its output list extended with the five energy columns), method `exact`, "
+           "to the model's own end time. Error: the largest |energy.error| over the run, relative "
+           "to the largest of |kinetic|, |potential|, |dissipated|, |injected|; the error column "
+           "is also checked against E0 + injected - dissipated - kinetic - potential.", "",
+           "| model | method | end time [s] | energy scale [J] | largest balance error | tolerance | status |",
+           "|---|---|---|---|---|---|---|"]
+    for r in sorted(energy, key=lambda r: (r["case"], r["method"], tuple(r.get("set", [])))):
+        en = r.get("energy", {})
+        name = r["case"] + ("" if not r.get("set") else " (" + ", ".join(r["set"]) + ")")
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            name, r["method"], g(r.get("t_end"), 6), g(en.get("scale"), 6), e(en.get("max_rel_err")),
+            g(en.get("tol"), 3), status(r)))
+    out.append("")
+    return out
+
+
+def extra_tables(extra):
+    out = []
+    cons = [r for r in extra if "conserved" in r]
+    if cons:
+        out += ["## e = 1: nothing lost over 1000 impacts", "",
+                "The ball of e1_thousand (bouncing_ball with e = 1, to 903 s) must keep its "
+                "kinetic + potential energy (m g h = 9.81 J) over its 1000 impacts. The energy "
+                "columns are printed with 12 digits, so 2e-12 (relative) is the rounding level.", "",
+                "| method | impacts | largest change of kinetic + potential (relative) | at t [s] | "
+                "loss logged by the impacts [J] | tolerance | status |",
+                "|---|---|---|---|---|---|---|"]
+        for r in cons:
+            c = r["conserved"]
+            out.append("| %s | %s | %s | %s | %s | %s | %s |" % (r["method"], c["impacts"], e(c["max_rel_change"]),
+                                                              g(c["t"], 6), g(c["logged_loss"], 3),
+                                                              g(c["tol"], 3), status(r)))
+        out.append("")
+    for r in extra:
+        if "aster" in r:
+            a = r["aster"]
+            out += ["## code_aster's SDND121 metrics", "",
+                    "Computed from the trajectory sampled at every step (`%s`), exactly as code_aster "
+                    "defines them: E_tot = m v^2/2 + k x^2/2 + k_choc p^2/2, E_inj = sum f_j v_j dt, "
+                    "energy error = 100 sqrt(sum (E_tot - E_inj)^2 / sum E_inj^2), force error = "
+                    "100 sqrt(sum (F_choc - k_choc p)^2 / sum (k_choc p)^2)." % r.get("command", ""), "",
+                    "| metric | code_aster's tolerance | nsm %s | status |" % r["method"],
+                    "|---|---|---|---|",
+                    "| global energy error [%%] | %s | %s | %s |" % (g(a["tol_energy_pct"], 3),
+                                                                   g(a["energy_error_pct"], 4), status(r)),
+                    "| force/kinematics error [%%] | %s | %s | %s |" % (g(a["tol_force_pct"], 3),
+                                                                      g(a["force_error_pct"], 4), status(r)),
+                    ""]
+        if "plastic" in r:
+            p = r["plastic"]
+            out += ["## Energy lost in plastic impacts (%s)" % r["case"], "",
+                    "Each impact with e = 0 must lose the kinetic energy of the relative motion, "
+                    "m1 m2/(2 (m1 + m2)) dv^2 (`%s`)." % r.get("command", ""), "",
+                    "| t [s] | dv [m/s] | expected [J] | energy_lost logged [J] | relative error |",
+                    "|---|---|---|---|---|"]
+            for i in p["impacts"]:
+                out.append("| %s | %s | %s | %s | %s |" % (g(i["t"], 15), g(i["dv"], 12), g(i["expected"], 12),
+                                                         g(i["logged"], 12), e(i["rel_err"])))
+            out.append("")
+    return out
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write("usage: make_doc.py JSON_DIR OUT.md\n")
+        return 1
+    cases, energy, extra = load(argv[1])
+    if not cases and not energy:
+        sys.stderr.write("make_doc: no JSON summaries in %s (run ctest -L validation first)\n" % argv[1])
+        return 1
+    out = ["# Validation", "",
+           "<!-- Generated by tests/validate/make_doc.py from a run of the validation tests "
+           "(`cmake --build BUILD --target validation_doc`); do not edit by hand. The notes at the "
+           "end come from tests/validate/notes.md. -->", "",
+           "Every benchmark is simulated by its generated simulator and compared with a reference "
+           "computed independently of nsm: closed-form piecewise solutions evaluated with mpmath to "
+           "50-60 digits (tests/reference, see its README), or for the edge cases exact rational "
+           "closed forms (tests/validate/edge_refs.py). Event times are compared after checking that "
+           "both logs hold the same events in the same order, of the same kind, on the same contact; "
+           "positions at the reference's sample times, relative to the largest magnitude of that "
+           "position over the run. Errors are absolute times in seconds and relative positions. "
+           "Trajectories are printed with 12 significant digits, so position errors below about "
+           "5e-12 are not resolved.", "",
+           "Rows marked *measured only* are runs that are not registered as tests because nsm misses "
+           "the stated tolerance there; they are listed so the gap is visible.", "",
+           "## Benchmarks", ""]
+    order = ["two_mass_a", "two_mass_b", "two_mass_c", "sdnd121", "sdnd108a_force", "sdnd108a_gap",
+             "sdnd108b_force", "sdnd108b_gap", "sdld29", "sdnd101", "zeno_ball", "bouncing_ball",
+             "impacting_oscillator", "ball_two_contacts", "e1_thousand", "closed_stuck", "closed_free",
+             "time_impact", "two_gaps", "tend_impact"]
+    for name in sorted(cases, key=lambda c: (order.index(c) if c in order else 99, c)):
+        out += case_table(name, cases[name])
+    out += energy_table(energy) if energy else []
+    out += extra_tables(extra)
+    with open(os.path.join(HERE, "notes.md")) as f:
+        out += [f.read().rstrip("\n"), ""]
+    with open(argv[2], "w") as f:
+        f.write("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
