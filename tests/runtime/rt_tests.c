@@ -592,6 +592,28 @@ static void test_exact_refused(void)
     nsm_sim_free(s);
 }
 
+static void nan_force(double t, const int *sw, const double *p, const double *c, double *f)
+{
+    (void)sw, (void)p, (void)c;
+    f[0] = t > 0.5 ? NAN : 1;
+}
+
+/* Guards: a force turning into NaN stops the run with NSM_ENUMERIC and a
+** message; the state stays at the last finite step. */
+static void test_nan(void)
+{
+    nsm_model m = forced_model;
+    m.force = nan_force;
+    Log l;
+    nsm_sim *s = make(&m, NSM_METHOD_RK4, 1e-3, &l);
+    int rc = nsm_sim_run_until(s, 1);
+    check_true("non-finite state returns NSM_ENUMERIC", rc == NSM_ENUMERIC);
+    check_true("message says so", strstr(nsm_sim_message(s), "not finite") != NULL);
+    check_true("stopped near t = 0.5", fabs(nsm_sim_time(s) - 0.5) < 2e-3);
+    check_true("state kept finite", isfinite(nsm_sim_state(s)[0]) && isfinite(nsm_sim_state(s)[1]));
+    nsm_sim_free(s);
+}
+
 /* Guards: the step cap stops a run with a message naming time and mode. */
 static void test_guards(void)
 {
@@ -657,6 +679,8 @@ int main(int argc, char **argv)
         test_potential(meth);
     else if (!strcmp(t, "adaptive_tol"))
         test_adaptive_tol();
+    else if (!strcmp(t, "nan"))
+        test_nan();
     else if (!strcmp(t, "resume"))
         test_resume();
     else if (!strncmp(t, "tend_", 5))
