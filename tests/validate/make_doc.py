@@ -233,7 +233,8 @@ def main(argv):
            "closed forms (tests/validate/edge_refs.py). Event times are compared after checking that "
            "both logs hold the same events in the same order, of the same kind, on the same contact; "
            "positions at the reference's sample times, relative to the largest magnitude of that "
-           "position over the run. Errors are absolute times in seconds and relative positions. "
+           "position over the run. Errors are absolute times in seconds and relative positions; the "
+           "event time tolerances are absolute up to t = 1 s and relative beyond. "
            "Trajectories are printed with 12 significant digits, so position errors below about "
            "5e-12 are not resolved.", "",
            "Rows marked *measured only* are runs that are not registered as tests because nsm misses "
