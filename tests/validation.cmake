@@ -81,7 +81,7 @@ function(nsm_validate case sim method)
   add_test(NAME validate.${id}
     COMMAND ${NSM_PYTHON} ${NSM_VALIDATE} --case ${case} --sim $<TARGET_FILE:sim_${sim}>
             --method ${method} --json ${NSM_VALIDATION_DIR}/${id}.json
-            --workdir ${NSM_VALIDATION_DIR}/work ${V_UNPARSED_ARGUMENTS})
+            --workdir ${NSM_VALIDATION_DIR}/work/${id} ${V_UNPARSED_ARGUMENTS})
   set_tests_properties(validate.${id} PROPERTIES LABELS "numeric;validation")
 endfunction()
 
@@ -176,7 +176,7 @@ function(nsm_measure case sim method)
     COMMAND ${NSM_PYTHON} ${NSM_VALIDATE} --case ${case} --sim $<TARGET_FILE:sim_${sim}>
             --method ${method} --measure-only
             --json ${NSM_VALIDATION_DIR}/${case}.${method}.m${k}.unregistered.json
-            --workdir ${NSM_VALIDATION_DIR}/work ${ARGN} PARENT_SCOPE)
+            --workdir ${NSM_VALIDATION_DIR}/work/m${k} ${ARGN} PARENT_SCOPE)
 endfunction()
 nsm_measure(two_mass_b           two_mass_grazing     exact    ${EXACT})
 nsm_measure(two_mass_b           two_mass_grazing     rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)

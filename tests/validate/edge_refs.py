@@ -95,6 +95,7 @@ def fmt(q):
 
 
 def _dec(q):
+    """A non-integer rational as a 25-digit decimal string."""
     from decimal import Decimal, getcontext
     getcontext().prec = 25
     return str(Decimal(q.numerator) / Decimal(q.denominator))

@@ -50,12 +50,14 @@ def g(x, digits=16):
 
 
 def e(x):
+    """An error in two digits, or a dash."""
     if x is None:
         return "–"
     return "%.1e" % x if x else "0"
 
 
 def status(r):
+    """Whether a run is a passing test, a failing one, or measured only."""
     if not r["registered"]:
         return "measured only: %s" % ("passes" if r["pass"] else "misses the tolerance")
     return "test passes" if r["pass"] else "TEST FAILS"
@@ -152,6 +154,7 @@ def case_table(name, runs):
 
 
 def energy_table(energy):
+    """The energy balance of every model."""
     out = ["## Energy balance", "",
            "Every model (its output list extended with the five energy columns), method `exact`, "
            "to the model's own end time. Error: the largest |energy.error| over the run, relative "
@@ -170,6 +173,7 @@ def energy_table(energy):
 
 
 def extra_tables(extra):
+    """e = 1 conservation, code_aster's metrics and the plastic impacts."""
     out = []
     cons = [r for r in extra if "conserved" in r]
     if cons:
@@ -216,6 +220,7 @@ def extra_tables(extra):
 
 
 def main(argv):
+    """Reads the summaries, writes the document."""
     if len(argv) != 3:
         sys.stderr.write("usage: make_doc.py JSON_DIR OUT.md\n")
         return 1

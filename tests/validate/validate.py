@@ -189,6 +189,7 @@ def canonical(evs, tol):
 
 
 def label(e):
+    """'kind contact' of an event, what the sequence comparison compares."""
     return "%s %s" % (e[1], e[2])
 
 
@@ -518,6 +519,7 @@ def reference(case, workdir):
 
 
 def main(argv=None):
+    """Parses the command line, runs the simulator once, runs the checks asked for."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--case", required=True)
     ap.add_argument("--sim", required=True)
