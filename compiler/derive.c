@@ -25,8 +25,9 @@ static void *dv_alloc(Derivation *dv, size_t n, size_t size)
 static Expr **dv_exprs(Derivation *dv, int n)
 {
     Expr **v = dv_alloc(dv, (size_t)n, sizeof *v);
+    Expr *zero = expr_num(dv->ex, 0);
     for (int i = 0; i < n; i++)
-        v[i] = expr_num(dv->ex, 0);
+        v[i] = zero;
     return v;
 }
 
@@ -47,13 +48,15 @@ Expr *dv_add_const(Derivation *dv, Expr *value, const char *what)
 }
 
 /* The default value of a parameter expression, for numeric sanity checks. */
-static double dv_default(const Derivation *dv, const Expr *e)
+static double dv_default(Derivation *dv, const Expr *e)
 {
     const Model *m = dv->model;
-    double *p = arena_alloc(dv->arena, (size_t)(m->n_params + 1) * sizeof *p);
-    for (int i = 0; i < m->n_params; i++)
-        p[i] = m->params[i].number;
-    ExprEnv env = {p, NULL, 0};
+    if (!dv->defaults) {
+        dv->defaults = arena_alloc(dv->arena, (size_t)(m->n_params + 1) * sizeof *dv->defaults);
+        for (int i = 0; i < m->n_params; i++)
+            dv->defaults[i] = m->params[i].number;
+    }
+    ExprEnv env = {dv->defaults, NULL, 0};
     return expr_eval(e, &env);
 }
 
@@ -157,12 +160,24 @@ static int dv_check_gaps(Derivation *dv, Diag *diag)
     }
     if (bad)
         return 1;
-    /* w_b = alpha w_a with alpha > 0 and d_b = alpha d_a: the same constraint twice */
+    /* w_b = alpha w_a with alpha > 0 and d_b = alpha d_a: the same constraint twice.
+     * Parallel rows have the same support: compare first nonzero and count first. */
+    int *first = dv_alloc(dv, (size_t)dv->g, sizeof *first);
+    int *count = dv_alloc(dv, (size_t)dv->g, sizeof *count);
+    for (int j = 0; j < dv->g; j++) {
+        first[j] = -1;
+        for (int i = 0; i < n; i++)
+            if (!expr_is_zero(dv->W[j * n + i])) {
+                if (first[j] < 0)
+                    first[j] = i;
+                count[j]++;
+            }
+    }
     for (int a = 0; a < dv->g; a++) {
         for (int b = a + 1; b < dv->g; b++) {
-            int i0 = 0;
-            while (expr_is_zero(dv->W[a * n + i0]))
-                i0++;
+            if (first[a] != first[b] || count[a] != count[b])
+                continue;
+            int i0 = first[a];
             Expr *alpha = expr_div(x, dv->W[b * n + i0], dv->W[a * n + i0]);
             int parallel = 1;
             for (int i = 0; i < n && parallel; i++)
@@ -452,7 +467,8 @@ static Expr *dv_gap(Derivation *dv, int j, Expr **pos)
     ExprCtx *x = dv->ex;
     Expr *s = dv->d[j];
     for (int i = 0; i < dv->n; i++)
-        s = expr_add(x, s, expr_mul(x, dv->W[j * dv->n + i], pos[i]));
+        if (!expr_is_zero(dv->W[j * dv->n + i]))
+            s = expr_add(x, s, expr_mul(x, dv->W[j * dv->n + i], pos[i]));
     return s;
 }
 
@@ -466,13 +482,21 @@ static void dv_mode(Derivation *dv, DvMode *md)
     unsigned mask = md->mask;
 
     /* the mode's K, C and f_const: engaged penalty gaps add k w w^T, c w w^T, -k d w */
-    md->K = dv_alloc(dv, (size_t)(n * n), sizeof *md->K);
-    md->C = dv_alloc(dv, (size_t)(n * n), sizeof *md->C);
-    md->fconst = dv_alloc(dv, (size_t)n, sizeof *md->fconst);
-    memcpy(md->K, dv->K, (size_t)(n * n) * sizeof *md->K);
-    memcpy(md->C, dv->C, (size_t)(n * n) * sizeof *md->C);
-    memcpy(md->fconst, dv->fconst, (size_t)n * sizeof *md->fconst);
-    for (int j = 0; j < g; j++) {
+    bool penalty = false;
+    for (int j = 0; j < g; j++)
+        penalty |= (mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY;
+    md->K = dv->K;
+    md->C = dv->C;
+    md->fconst = dv->fconst;
+    if (penalty) {
+        md->K = dv_alloc(dv, (size_t)(n * n), sizeof *md->K);
+        md->C = dv_alloc(dv, (size_t)(n * n), sizeof *md->C);
+        md->fconst = dv_alloc(dv, (size_t)n, sizeof *md->fconst);
+        memcpy(md->K, dv->K, (size_t)(n * n) * sizeof *md->K);
+        memcpy(md->C, dv->C, (size_t)(n * n) * sizeof *md->C);
+        memcpy(md->fconst, dv->fconst, (size_t)n * sizeof *md->fconst);
+    }
+    for (int j = 0; j < g && penalty; j++) {
         const Gap *gp = &m->gaps[j];
         if (!(mask & (1u << j)) || gp->law != LAW_PENALTY)
             continue;
@@ -499,8 +523,10 @@ static void dv_mode(Derivation *dv, DvMode *md)
     for (int i = 0; i < n; i++) {
         Expr *f = expr_add(x, dv->fext[i], md->fconst[i]);
         for (int k = 0; k < n; k++) {
-            f = expr_sub(x, f, expr_mul(x, md->K[i * n + k], dv->x[k]));
-            f = expr_sub(x, f, expr_mul(x, md->C[i * n + k], dv->v[k]));
+            if (!expr_is_zero(md->K[i * n + k]))
+                f = expr_sub(x, f, expr_mul(x, md->K[i * n + k], dv->x[k]));
+            if (!expr_is_zero(md->C[i * n + k]))
+                f = expr_sub(x, f, expr_mul(x, md->C[i * n + k], dv->v[k]));
         }
         md->prog[md->n_prog++] = (DvAssign){dv->F[i], f};
     }
@@ -512,9 +538,10 @@ static void dv_mode(Derivation *dv, DvMode *md)
             for (int b = 0; b < r; b++) {
                 Expr *s = expr_num(x, 0);
                 for (int i = 0; i < n; i++)
-                    s = expr_add(x, s, expr_mul(x, expr_mul(x, dv->W[md->impact[a] * n + i],
-                                                            dv->W[md->impact[b] * n + i]),
-                                                dv->invm[i]));
+                    if (!expr_is_zero(dv->W[md->impact[a] * n + i]) && !expr_is_zero(dv->W[md->impact[b] * n + i]))
+                        s = expr_add(x, s, expr_mul(x, expr_mul(x, dv->W[md->impact[a] * n + i],
+                                                                dv->W[md->impact[b] * n + i]),
+                                                    dv->invm[i]));
                 S[a * r + b] = s;
             }
         md->sinv = dv_invert_spd(dv, S, r, mask);
@@ -522,8 +549,9 @@ static void dv_mode(Derivation *dv, DvMode *md)
         for (int a = 0; a < r; a++) {
             rhs[a] = expr_num(x, 0);
             for (int i = 0; i < n; i++)
-                rhs[a] = expr_add(x, rhs[a], expr_mul(x, expr_mul(x, dv->W[md->impact[a] * n + i],
-                                                                  dv->invm[i]), dv->F[i]));
+                if (!expr_is_zero(dv->W[md->impact[a] * n + i]))
+                    rhs[a] = expr_add(x, rhs[a], expr_mul(x, expr_mul(x, dv->W[md->impact[a] * n + i],
+                                                                      dv->invm[i]), dv->F[i]));
         }
         for (int a = 0; a < r; a++) {
             Expr *l = expr_num(x, 0);
@@ -536,7 +564,8 @@ static void dv_mode(Derivation *dv, DvMode *md)
     for (int i = 0; i < n; i++) {
         Expr *f = dv->F[i];
         for (int a = 0; a < r; a++)
-            f = expr_add(x, f, expr_mul(x, dv->W[md->impact[a] * n + i], dv->lam[md->impact[a]]));
+            if (!expr_is_zero(dv->W[md->impact[a] * n + i]))
+                f = expr_add(x, f, expr_mul(x, dv->W[md->impact[a] * n + i], dv->lam[md->impact[a]]));
         md->prog[md->n_prog++] = (DvAssign){dv->acc[i], expr_mul(x, dv->invm[i], f)};
     }
     /* F' = f_ext'(t) - K v - C a, needed by the derivative of lambda */
@@ -544,8 +573,10 @@ static void dv_mode(Derivation *dv, DvMode *md)
         for (int i = 0; i < n; i++) {
             Expr *f = dv->fext_dot[i];
             for (int k = 0; k < n; k++) {
-                f = expr_sub(x, f, expr_mul(x, md->K[i * n + k], dv->v[k]));
-                f = expr_sub(x, f, expr_mul(x, md->C[i * n + k], dv->acc[k]));
+                if (!expr_is_zero(md->K[i * n + k]))
+                    f = expr_sub(x, f, expr_mul(x, md->K[i * n + k], dv->v[k]));
+                if (!expr_is_zero(md->C[i * n + k]))
+                    f = expr_sub(x, f, expr_mul(x, md->C[i * n + k], dv->acc[k]));
             }
             md->prog[md->n_prog++] = (DvAssign){dv->Fdot[i], f};
         }
@@ -693,6 +724,12 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     for (int j = 0; j < g; j++)
         dv->lam[j] = expr_var(x, dv->v_lam + j);
 
+    if (n > DV_MAX_BODIES) {
+        diag_error(d, m->bodies[DV_MAX_BODIES].loc,
+                   "%d bodies: the derivation keeps dense n x n matrices and supports at most %d",
+                   n, DV_MAX_BODIES);
+        return NULL;
+    }
     if (dv_assemble(dv, d) || dv_check_gaps(dv, d))
         return NULL;
     dv_forces(dv);

@@ -33,6 +33,10 @@
  * all-open mode is written out (see docs/theory.md). */
 #define DV_MAX_ENUM_GAPS 5
 
+/* The assembled matrices are dense (so are the runtime's tables): beyond this
+ * many bodies the model is refused with a diagnostic rather than exhausting memory. */
+#define DV_MAX_BODIES 2000
+
 typedef enum DvModeStatus {
     DV_MODE_DERIVED,      /* written out */
     DV_MODE_INADMISSIBLE, /* closed impact gaps with dependent w: never entered */
@@ -115,6 +119,7 @@ typedef struct Derivation {
     Expr **z;              /* n_gen: z(t) */
     DvGenBlock *gen; int n_gen_blocks;
     const char *gen_why;   /* why n_gen == 0, NULL otherwise */
+    double *defaults;      /* parameter defaults, for numeric sanity checks */
 } Derivation;
 
 /* The paper's forms (derive_paper.c).
