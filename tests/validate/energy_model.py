@@ -24,13 +24,20 @@ def rewrite(text):
     """The model text with the energy columns in its output list."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        m = re.match(r"^(\s*output\b[^:]*:)(.*?)(\s*(#.*)?)$", line)
+        if not re.match(r"^\s*output\b", line):
+            continue
+        # an output list may go on over lines that end with a comma
+        j = i
+        while j + 1 < len(lines) and re.sub(r"#.*", "", lines[j]).rstrip().endswith(","):
+            j += 1
+        stmt = " ".join(re.sub(r"#.*", "", l).strip() for l in lines[i:j + 1])
+        m = re.match(r"^(output\b[^:]*:)(.*)$", stmt)
         if not m:
             continue
         items = [x.strip() for x in m.group(2).split(",") if x.strip()]
         items += [e for e in ENERGY if e not in items]
         items += [g + ".gap" for g in gap_names(text) if g + ".gap" not in items]
-        lines[i] = m.group(1) + " " + ", ".join(items)
+        lines[i:j + 1] = [m.group(1) + " " + ", ".join(items)]
         return "\n".join(lines)
     bodies = re.findall(r"^\s*mass\s+(\w+)(\[\d+\s*\.\.\s*\d+\])?", text, re.M)
     items = []
