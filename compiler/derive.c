@@ -636,23 +636,76 @@ static void dv_mode(Derivation *dv, DvMode *md)
 
 /* ---- substitution and evaluation helpers ------------------------------------ */
 
-Expr *dv_full(const Derivation *dv, const DvMode *md, Expr *e)
+/* Marks in `seen` (indexed by variable) every variable e mentions. */
+static void mark_vars(const Expr *e, unsigned char *seen, int nv)
+{
+    if (e->kind == EX_VAR) {
+        if (e->index >= 0 && e->index < nv)
+            seen[e->index] = 1;
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        mark_vars(e->args[i], seen, nv);
+}
+
+/* Substitutes the variables vars[k] (k from last to first) by vals[k] where e
+ * mentions them, each expansion possibly introducing earlier ones. */
+static Expr *subst_chain(const Derivation *dv, Expr *e, int n, Expr *const *vars, Expr *const *vals)
 {
     ExprCtx *x = dv->ex;
-    for (int k = md->n_prog - 1; k >= 0; k--)
-        if (expr_depends_on(e, md->prog[k].var))
-            e = expr_subst(x, e, md->prog[k].var, md->prog[k].value);
+    int nv = dv->v_const + dv->n_consts + 1;
+    unsigned char *seen = calloc((size_t)nv, 1);
+    if (!seen)
+        return e;
+    mark_vars(e, seen, nv);
+    for (int k = n - 1; k >= 0; k--) {
+        int idx = vars[k]->index;
+        if (idx < 0 || idx >= nv || !seen[idx])
+            continue;
+        e = expr_subst(x, e, vars[k], vals[k]);
+        mark_vars(vals[k], seen, nv);
+    }
+    free(seen);
+    return e;
+}
+
+Expr *dv_full(const Derivation *dv, const DvMode *md, Expr *e)
+{
+    Expr **vars = malloc((size_t)(md->n_prog + 1) * sizeof *vars);
+    Expr **vals = malloc((size_t)(md->n_prog + 1) * sizeof *vals);
+    if (!vars || !vals) {
+        free(vars);
+        free(vals);
+        return e;
+    }
+    for (int k = 0; k < md->n_prog; k++) {
+        vars[k] = md->prog[k].var;
+        vals[k] = md->prog[k].value;
+    }
+    e = subst_chain(dv, e, md->n_prog, vars, vals);
+    free(vars);
+    free(vals);
     return e;
 }
 
 Expr *dv_expand_consts(const Derivation *dv, Expr *e)
 {
     ExprCtx *x = dv->ex;
-    for (int k = dv->n_consts - 1; k >= 0; k--) {
-        Expr *c = expr_var(x, dv->v_const + k);
-        if (expr_depends_on(e, c))
-            e = expr_subst(x, e, c, dv->consts[k].value);
+    int nc = dv->n_consts;
+    Expr **vars = malloc((size_t)(nc + 1) * sizeof *vars);
+    Expr **vals = malloc((size_t)(nc + 1) * sizeof *vals);
+    if (!vars || !vals) {
+        free(vars);
+        free(vals);
+        return e;
     }
+    for (int k = 0; k < nc; k++) {
+        vars[k] = dv->cvar && k < dv->n_cvar ? dv->cvar[k] : expr_var(x, dv->v_const + k);
+        vals[k] = dv->consts[k].value;
+    }
+    e = subst_chain(dv, e, nc, vars, vals);
+    free(vars);
+    free(vals);
     return e;
 }
 
@@ -758,5 +811,9 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     dv_generator(dv);
     dv->n_vars = dv->v_const + dv->n_consts;
     dv->v_report = dv->n_vars;
+    dv->n_cvar = dv->n_consts;
+    dv->cvar = dv_alloc(dv, (size_t)dv->n_consts, sizeof *dv->cvar);
+    for (int k = 0; k < dv->n_consts; k++)
+        dv->cvar[k] = expr_var(x, dv->v_const + k);
     return dv;
 }

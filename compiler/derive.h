@@ -112,6 +112,7 @@ typedef struct Derivation {
     DvMode *modes;
 
     DvConst *consts; int n_consts, cap_consts;
+    Expr **cvar; int n_cvar;  /* the variables of the constants */
 
     /* exact-method generator: f_ext(t) = B z(t), z' = G z; n_gen == 0 when not available */
     int n_gen;

@@ -602,10 +602,10 @@ static void section_mode(Eq *q, const DvMode *mo)
         rows[2 * i] = dv->v[i];
         rows[2 * i + 1] = dv_expand_consts(dv, dv_full(dv, mo, mo->ydot[n + i]));
     }
-    Expr **A = arena_alloc(a, (size_t)(N * N) * sizeof *A);
-    Expr **b = arena_alloc(a, (size_t)N * sizeof *b);
-    split_linear(dv, rows, Y, N, A, b);
     if (n <= 6) {
+        Expr **A = arena_alloc(a, (size_t)(N * N) * sizeof *A);
+        Expr **b = arena_alloc(a, (size_t)N * sizeof *b);
+        split_linear(dv, rows, Y, N, A, b);
         para(q, md(q) ? "$$\\frac{d}{dt}%s = A %s + b(t)$$" : "d/dt %s = A %s + b(t)",
              vec_names(q, Y, N), vec_names(q, Y, N));
         matrix(q, "A", "A", A, N, N);
@@ -664,7 +664,7 @@ static void section_mode(Eq *q, const DvMode *mo)
         }
         eqn_end(q);
     }
-    if (mo->mask == 0 && g > 0)
+    if (mo->mask == 0 && g > 0 && n <= 6)
         section_relative(q, mo);
     if (mo->n_impact && !section_force_state(q, mo))
         section_lambda_state(q, mo, Y);
