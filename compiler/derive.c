@@ -210,7 +210,7 @@ static Expr *dv_switchify(Derivation *dv, Expr *e, SrcLoc loc)
         for (int k = 0; k < dv->n_sw; k++)
             if (dv->sw_list[k].cond == e)
                 return expr_var(x, dv->v_sw + k);
-        /* registered in a second pass once counted; here only during building */
+        /* a new switch: the comparison's sides give its switch function */
         int k = dv->n_sw++;
         DvSwitch *s = &dv->sw_list[k];
         s->cond = e;
