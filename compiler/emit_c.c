@@ -21,12 +21,32 @@ typedef struct Cgen {
     char **pname;      /* per parameter */
     char **penum;      /* per parameter: its index constant P_<name>, NULL if none */
     ExprNamer nm;
+    char **tname;      /* "M1.x", "M1.v" for comments */
+    ExprNamer tnm;
 } Cgen;
 
 static const char *c_param(void *ud, int index, ExprStyle style)
 {
     (void)style;
     return ((Cgen *)ud)->pname[index];
+}
+
+/* Names for expressions quoted in comments: the user's names. */
+static const char *t_param(void *ud, int index, ExprStyle style)
+{
+    (void)style;
+    return ((Cgen *)ud)->m->params[index].name;
+}
+
+static const char *t_var(void *ud, int index, ExprStyle style)
+{
+    Cgen *cg = ud;
+    (void)style;
+    if (index >= 0 && index < 2 * cg->dv->n)
+        return cg->tname[index];
+    if (index >= cg->dv->v_sw && index < cg->dv->v_sw + cg->dv->n_sw)
+        return cg->vname[index];
+    return "?";
 }
 
 static const char *c_var(void *ud, int index, ExprStyle style)
@@ -137,6 +157,14 @@ static void cg_init(Cgen *cg, const Derivation *dv, FILE *out)
     cg->nm.param = c_param;
     cg->nm.var = c_var;
     cg->nm.ud = cg;
+    cg->tname = arena_alloc(a, (size_t)(2 * n + 1) * sizeof *cg->tname);
+    for (int i = 0; i < n; i++) {
+        cg->tname[i] = arena_printf(a, "%s.x", cg->m->bodies[i].name);
+        cg->tname[n + i] = arena_printf(a, "%s.v", cg->m->bodies[i].name);
+    }
+    cg->tnm.param = t_param;
+    cg->tnm.var = t_var;
+    cg->tnm.ud = cg;
 }
 
 /* ---- header and tables ---------------------------------------------------- */
@@ -461,6 +489,18 @@ static void emit_mode(Cgen *cg, const DvMode *md)
     if (md->n_impact)
         fprintf(o, ";\n * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,"
                    "\n * (W_R M^-1 W_R^T)^-1 = c[%d..%d]", md->sinv, md->sinv + md->n_impact * md->n_impact - 1);
+    for (int k = 0; k < md->n_impact; k++) {
+        /* the contact force written out, when it reads in one line */
+        int j = md->impact[k];
+        Expr *l = dv_pretty(dv, dv_expand_consts(dv, dv_full(dv, md, dv->lam[j])));
+        char *txt = expr_to_string(dv->ex, l, EXPR_TEXT, &cg->tnm);
+        if (strlen(txt) > 160)
+            continue;
+        fprintf(o, ";\n * lambda_");
+        pcomment(o, m->gaps[j].name);
+        fprintf(o, " = ");
+        pcomment(o, txt);
+    }
     fprintf(o, " */\n");
     fprintf(o, "static void mode_%u(double t, const double *y, const int *sw, const double *p,\n"
                "                   const double *c, double *ydot, double *lam, double *s, double *sdot)\n{\n",

@@ -158,7 +158,8 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
 
 /* mode 1 {floor closed}: B held at its stop;
  * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[1..1] */
+ * (W_R M^-1 W_R^T)^-1 = c[1..1];
+ * lambda_floor = m*g */
 static void mode_1(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
@@ -195,7 +196,8 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
 
 /* mode 2 {ceiling closed}: B held at its stop;
  * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[2..2] */
+ * (W_R M^-1 W_R^T)^-1 = c[2..2];
+ * lambda_ceiling = -m*g */
 static void mode_2(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {

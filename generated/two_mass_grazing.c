@@ -188,7 +188,8 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
 
 /* mode 1 {C closed}: M1 and M2 stuck;
  * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[2..2] */
+ * (W_R M^-1 W_R^T)^-1 = c[2..2];
+ * lambda_C = (m1*k2*M2.x + m1*c2*M2.v - m2*k1*M1.x - m2*c1*M1.v)/(m1 + m2) */
 static void mode_1(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
