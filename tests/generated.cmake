@@ -84,3 +84,21 @@ foreach(cc_name gcc clang)
     set_tests_properties(generated.compile/${cc_name}/${stem} PROPERTIES LABELS generated)
   endforeach()
 endforeach()
+
+# Properties of the C text itself: each committed simulator is compiled into a
+# checker (event derivatives against finite differences of the generated
+# event functions along the generated right-hand side, w . a = 0, force_dot,
+# switch derivatives, generator).
+foreach(src ${NSM_GENERATED})
+  get_filename_component(stem ${src} NAME_WE)
+  # the table's name comes from the `model` statement, not the file name
+  file(STRINGS ${src} table REGEX "^const nsm_model nsm_model_[A-Za-z0-9_]+ = {")
+  string(REGEX REPLACE "^const nsm_model nsm_model_([A-Za-z0-9_]+) = {.*" "\\1" ident "${table}")
+  add_executable(test_generated_${stem} ${NSM_SOURCE_DIR}/tests/unit/test_generated.c)
+  target_compile_definitions(test_generated_${stem} PRIVATE
+    NSM_GENERATED="${src}" NSM_MODEL=nsm_model_${ident})
+  target_include_directories(test_generated_${stem} PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+  target_link_libraries(test_generated_${stem} PRIVATE m)
+  add_test(NAME generated.check/${stem} COMMAND test_generated_${stem})
+  set_tests_properties(generated.check/${stem} PROPERTIES LABELS "generated;derive")
+endforeach()

@@ -1,0 +1,177 @@
+/*
+ * test_generated.c - properties of one generated simulator, compiled in with
+ * -DNSM_GENERATED="path/to/model.c" -DNSM_MODEL=nsm_model_<name>.
+ *
+ * At random states, times and switch flags, with the default parameters:
+ *  - every event derivative equals a central difference of the event function
+ *    along the generated right-hand side;
+ *  - closed impact gaps keep w . a = 0 (rows of W from setup);
+ *  - force_dot is the derivative of force, switch_fn's s' that of s;
+ *  - the generator reproduces the forces (f = B z, z' = G z);
+ *  - setup accepts the defaults and rejects a negative mass.
+ * This checks the C text the back end printed, independently of the
+ * symbolic engine's own evaluator.
+ */
+#define NSM_NO_MAIN
+#include NSM_GENERATED
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        checks++;                                                          \
+        if (!(cond)) {                                                     \
+            failures++;                                                    \
+            fprintf(stderr, "%s: ", NSM_GENERATED);                        \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fputc('\n', stderr);                                           \
+        }                                                                  \
+    } while (0)
+
+static unsigned long long rng = 0x2545f4914f6cdd1dull;
+static double urand(double lo, double hi)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static int close_to(double a, double b, double tol)
+{
+    return fabs(a - b) <= tol * (1 + fabs(a) + fabs(b));
+}
+
+int main(void)
+{
+    const nsm_model *m = &NSM_MODEL;
+    int n = m->n_bodies, g = m->n_gaps, ns = m->n_switches, ng = m->n_gen;
+    double *p = calloc((size_t)m->n_params + 1, sizeof *p);
+    double *c = calloc((size_t)m->n_consts + 1, sizeof *c);
+    double *y = calloc((size_t)(2 * n), sizeof *y), *y2 = calloc((size_t)(2 * n), sizeof *y2);
+    double *yd = calloc((size_t)(2 * n), sizeof *yd), *yd2 = calloc((size_t)(2 * n), sizeof *yd2);
+    double *s = calloc((size_t)g + 1, sizeof *s), *sd = calloc((size_t)g + 1, sizeof *sd);
+    double *sp = calloc((size_t)g + 1, sizeof *sp), *sm = calloc((size_t)g + 1, sizeof *sm);
+    double *lam = calloc((size_t)g + 1, sizeof *lam);
+    double *f = calloc((size_t)n, sizeof *f), *fd = calloc((size_t)n, sizeof *fd);
+    double *fp = calloc((size_t)n, sizeof *fp), *fm = calloc((size_t)n, sizeof *fm);
+    int *sw = calloc((size_t)ns + 1, sizeof *sw);
+    nsm_numeric num;
+    num.mass = calloc((size_t)n, sizeof(double));
+    num.K = calloc((size_t)(n * n), sizeof(double));
+    num.C = calloc((size_t)(n * n), sizeof(double));
+    num.fconst = calloc((size_t)n, sizeof(double));
+    num.W = calloc((size_t)(g * n) + 1, sizeof(double));
+    num.d = calloc((size_t)g + 1, sizeof(double));
+    num.e = calloc((size_t)g + 1, sizeof(double));
+    num.kc = calloc((size_t)g + 1, sizeof(double));
+    num.cc = calloc((size_t)g + 1, sizeof(double));
+    num.sk = calloc((size_t)m->n_springs + 1, sizeof(double));
+    num.sc = calloc((size_t)m->n_springs + 1, sizeof(double));
+    num.srest = calloc((size_t)m->n_springs + 1, sizeof(double));
+
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].value;
+    CHECK(m->setup(p, c, &num) == 0, "setup rejects the defaults");
+    CHECK(m->abi == NSM_ABI_VERSION, "abi");
+
+    unsigned modes = g <= 6 ? 1u << g : 64u;
+    for (unsigned mode = 0; mode < modes; mode++) {
+        if (m->rhs(mode, 0, y, sw, p, c, yd) != 0)
+            continue;
+        for (int trial = 0; trial < 4; trial++) {
+            double t = urand(0, 2), h = 1e-6;
+            for (int i = 0; i < 2 * n; i++)
+                y[i] = urand(-1, 1);
+            for (int k = 0; k < ns; k++)
+                sw[k] = urand(0, 1) < 0.5;
+            CHECK(m->rhs(mode, t, y, sw, p, c, yd) == 0, "rhs of mode %u", mode);
+            CHECK(m->event(mode, t, y, sw, p, c, s, sd) == 0, "event of mode %u", mode);
+            CHECK(m->lambda(mode, t, y, sw, p, c, lam) == 0, "lambda of mode %u", mode);
+            for (int i = 0; i < 2 * n; i++)
+                y2[i] = y[i] + h * yd[i];
+            m->event(mode, t + h, y2, sw, p, c, sp, yd2);
+            for (int i = 0; i < 2 * n; i++)
+                y2[i] = y[i] - h * yd[i];
+            m->event(mode, t - h, y2, sw, p, c, sm, yd2);
+            for (int j = 0; j < g; j++) {
+                double fdq = (sp[j] - sm[j]) / (2 * h);
+                CHECK(close_to(sd[j], fdq, 1e-5), "mode %u gap %d: s' = %.12g, finite difference %.12g",
+                      mode, j, sd[j], fdq);
+                if (!((mode >> j) & 1u)) {
+                    CHECK(lam[j] == 0, "mode %u: open gap %d has force %g", mode, j, lam[j]);
+                } else if (m->gaps[j].law == NSM_LAW_IMPACT) {
+                    double wa = 0, sc = 0;
+                    for (int i = 0; i < n; i++) {
+                        wa += num.W[j * n + i] * yd[n + i];
+                        sc += fabs(num.W[j * n + i] * lam[j] / num.mass[i]);
+                    }
+                    CHECK(fabs(wa) <= 1e-12 * (1 + sc), "mode %u gap %d: w.a = %g", mode, j, wa);
+                    CHECK(s[j] == lam[j], "mode %u gap %d: event is the contact force", mode, j);
+                }
+            }
+        }
+    }
+
+    for (int trial = 0; trial < 4; trial++) {
+        double t = urand(0, 2), h = 1e-6;
+        for (int k = 0; k < ns; k++)
+            sw[k] = urand(0, 1) < 0.5;
+        m->force(t, sw, p, c, f);
+        m->force_dot(t, sw, p, c, fd);
+        m->force(t + h, sw, p, c, fp);
+        m->force(t - h, sw, p, c, fm);
+        for (int i = 0; i < n; i++)
+            CHECK(close_to(fd[i], (fp[i] - fm[i]) / (2 * h), 1e-6), "force_dot[%d]", i);
+        for (int k = 0; k < ns; k++) {
+            double a, ad, b, bd, sa, sad;
+            m->switch_fn(k, t, p, c, &a, &ad);
+            m->switch_fn(k, t + h, p, c, &sa, &sad);
+            m->switch_fn(k, t - h, p, c, &b, &bd);
+            CHECK(close_to(ad, (sa - b) / (2 * h), 1e-6), "switch %d: s' = %g", k, ad);
+        }
+        if (ng) {
+            double *G = calloc((size_t)(ng * ng), sizeof *G), *B = calloc((size_t)(n * ng), sizeof *B);
+            double *z = calloc((size_t)ng, sizeof *z), *zp = calloc((size_t)ng, sizeof *zp);
+            double *zm = calloc((size_t)ng, sizeof *zm);
+            m->generator(sw, p, c, G, B);
+            m->generator_state(t, sw, p, c, z);
+            m->generator_state(t + h, sw, p, c, zp);
+            m->generator_state(t - h, sw, p, c, zm);
+            for (int i = 0; i < n; i++) {
+                double bz = 0;
+                for (int k = 0; k < ng; k++)
+                    bz += B[i * ng + k] * z[k];
+                CHECK(close_to(f[i], bz, 1e-12), "generator: f[%d] = %g, B z = %g", i, f[i], bz);
+            }
+            for (int r = 0; r < ng; r++) {
+                double gz = 0;
+                for (int k = 0; k < ng; k++)
+                    gz += G[r * ng + k] * z[k];
+                CHECK(close_to(gz, (zp[r] - zm[r]) / (2 * h), 1e-6), "generator: z'[%d]", r);
+            }
+            free(G);
+            free(B);
+            free(z);
+            free(zp);
+            free(zm);
+        }
+    }
+
+    /* negative values of every parameter are refused when a mass is a parameter */
+    int has_mass = 0;
+    for (int i = 0; i < m->n_params; i++)
+        has_mass |= strcmp(m->params[i].unit, "kg") == 0;
+    if (has_mass) {
+        for (int i = 0; i < m->n_params; i++)
+            p[i] = -fabs(p[i]) - 1;
+        int rc = m->setup(p, c, &num);
+        CHECK(rc >= 1 && rc <= m->n_params, "setup accepts negative parameters (rc %d)", rc);
+    }
+
+    printf("%s: %d checks, %d failures\n", m->name, checks, failures);
+    return failures ? 1 : 0;
+}
