@@ -22,6 +22,7 @@ static void *dv_alloc(Derivation *dv, size_t n, size_t size)
     return arena_alloc(dv->arena, (n ? n : 1) * size);
 }
 
+/* A vector of n zero expressions. */
 static Expr **dv_exprs(Derivation *dv, int n)
 {
     Expr **v = dv_alloc(dv, (size_t)n, sizeof *v);
@@ -60,6 +61,7 @@ static double dv_default(Derivation *dv, const Expr *e)
     return expr_eval(e, &env);
 }
 
+/* A body's name, "ground" for index -1. */
 static const char *body_name(const Model *m, int i)
 {
     return i < 0 ? "ground" : m->bodies[i].name;
@@ -669,6 +671,7 @@ static Expr *subst_chain(const Derivation *dv, Expr *e, int n, Expr *const *vars
     return e;
 }
 
+/* Substitutes the mode's locals (see derive.h). */
 Expr *dv_full(const Derivation *dv, const DvMode *md, Expr *e)
 {
     Expr **vars = malloc((size_t)(md->n_prog + 1) * sizeof *vars);
@@ -688,6 +691,7 @@ Expr *dv_full(const Derivation *dv, const DvMode *md, Expr *e)
     return e;
 }
 
+/* Substitutes the hoisted constants (see derive.h). */
 Expr *dv_expand_consts(const Derivation *dv, Expr *e)
 {
     ExprCtx *x = dv->ex;
@@ -709,6 +713,7 @@ Expr *dv_expand_consts(const Derivation *dv, Expr *e)
     return e;
 }
 
+/* Fills the variables expr_eval needs (see derive.h). */
 void dv_eval_vars(const Derivation *dv, const double *p, const double *y,
                   const int *sw, double *vars)
 {
@@ -723,6 +728,7 @@ void dv_eval_vars(const Derivation *dv, const double *p, const double *y,
         vars[dv->v_const + k] = expr_eval(dv->consts[k].value, &env);
 }
 
+/* Time derivative along the mode's flow: de/dy . y' + de/dt. */
 Expr *dv_flow_diff(const Derivation *dv, const DvMode *md, Expr *e)
 {
     ExprCtx *x = dv->ex;

@@ -27,6 +27,7 @@ typedef struct PieceList {
     Arena *arena;
 } PieceList;
 
+/* Appends a piece, growing the list in the arena. */
 static void pieces_push(PieceList *l, Piece pc)
 {
     if (l->n == l->cap) {
@@ -148,6 +149,7 @@ static Expr *basis(ExprCtx *x, const DvGenBlock *b, int k, int is_cos)
     return e;
 }
 
+/* Builds G, B and z(t) from the forces, or sets n_gen = 0 when a force does not fit. */
 void dv_generator(Derivation *dv)
 {
     ExprCtx *x = dv->ex;

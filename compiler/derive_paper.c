@@ -207,6 +207,7 @@ static bool solve_coords(const Derivation *dv, const int *gap_of, Expr **q, Expr
     return false;
 }
 
+/* The equations of motion of a mode in relative coordinates (the paper's Eq. 2). */
 bool dv_relative(const Derivation *dv, const DvMode *md, DvRelative *rel)
 {
     ExprCtx *x = dv->ex;
@@ -273,6 +274,7 @@ bool dv_relative(const Derivation *dv, const DvMode *md, DvRelative *rel)
     return true;
 }
 
+/* A stuck mode with one degree of freedom left, the contact force as a state (Eq. 11). */
 bool dv_force_state(const Derivation *dv, const DvMode *md, DvForceState *fs)
 {
     ExprCtx *x = dv->ex;

@@ -25,6 +25,7 @@ typedef struct Cgen {
     ExprNamer tnm;
 } Cgen;
 
+/* How a parameter reads in the generated C: p[P_name]. */
 static const char *c_param(void *ud, int index, ExprStyle style)
 {
     (void)style;
@@ -38,6 +39,7 @@ static const char *t_param(void *ud, int index, ExprStyle style)
     return ((Cgen *)ud)->m->params[index].name;
 }
 
+/* How a state reads in comments: M1.x, M1.v. */
 static const char *t_var(void *ud, int index, ExprStyle style)
 {
     Cgen *cg = ud;
@@ -49,6 +51,7 @@ static const char *t_var(void *ud, int index, ExprStyle style)
     return "?";
 }
 
+/* How a variable reads in the generated C: y[i], sw[k], locals, c[k]. */
 static const char *c_var(void *ud, int index, ExprStyle style)
 {
     Cgen *cg = ud;
@@ -110,6 +113,7 @@ static char *c_ident(Arena *a, const char *name)
     return s;
 }
 
+/* The file name without directories, so output does not depend on where it ran. */
 static const char *base_name(const char *path)
 {
     const char *b = path ? path : "";
@@ -225,6 +229,7 @@ static void emit_header(Cgen *cg)
     }
 }
 
+/* The runtime's name of an output kind. */
 static const char *out_kind_name(OutputKind k)
 {
     switch (k) {
@@ -243,6 +248,7 @@ static const char *out_kind_name(OutputKind k)
     return "NSM_OUT_X";
 }
 
+/* Body names, parameters, gaps, springs and outputs as static tables. */
 static void emit_tables(Cgen *cg)
 {
     const Model *m = cg->m;
@@ -323,6 +329,7 @@ static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, cons
     fprintf(o, " */\n        return %d;\n", blame(cg->m, e));
 }
 
+/* Assigns the nonzero entries of a matrix in nsm_numeric. */
 static void emit_matrix(Cgen *cg, const char *name, Expr **A, int rows, int cols)
 {
     for (int i = 0; i < rows; i++)
@@ -334,6 +341,7 @@ static void emit_matrix(Cgen *cg, const char *name, Expr **A, int rows, int cols
             }
 }
 
+/* setup(): parameter checks, hoisted constants and the numeric tables. */
 static void emit_setup(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
@@ -444,6 +452,7 @@ static void emit_initial(Cgen *cg)
     fprintf(o, "}\n\n");
 }
 
+/* force() or force_dot(): one line per body. */
 static void emit_force_fn(Cgen *cg, const char *name, const char *doc, Expr **f)
 {
     FILE *o = cg->out;
@@ -475,6 +484,7 @@ static const char *ev_doc(const Model *m, unsigned mask, int j)
     return "engaged: s = p = -gap, s' = -w.v";
 }
 
+/* One mode as a straight-line function: forces, contact forces, accelerations, events. */
 static void emit_mode(Cgen *cg, const DvMode *md)
 {
     const Derivation *dv = cg->dv;
@@ -644,6 +654,7 @@ static void emit_switches(Cgen *cg)
     fprintf(o, "    default:\n        return 0;\n    }\n}\n\n");
 }
 
+/* generator() and generator_state() of the exact method. */
 static void emit_generator(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
@@ -682,11 +693,13 @@ static void emit_generator(Cgen *cg)
     fprintf(o, "}\n\n");
 }
 
+/* The runtime's name of an integration method. */
 static const char *method_name(Method m)
 {
     return m == METHOD_EXACT ? "NSM_METHOD_EXACT" : m == METHOD_ADAPTIVE ? "NSM_METHOD_ADAPTIVE" : "NSM_METHOD_RK4";
 }
 
+/* The nsm_model table and the optional main(). */
 static void emit_table(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
@@ -715,6 +728,7 @@ static void emit_table(Cgen *cg)
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
 }
 
+/* Writes the whole simulator source. */
 int emit_c_model(const Derivation *dv, FILE *out)
 {
     Cgen cg;

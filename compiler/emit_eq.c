@@ -54,12 +54,14 @@ static char *latex_ident(Arena *a, const char *name)
     return digits ? arena_printf(a, "%s_{%s}", base, esc) : arena_printf(a, "%s_{\\mathrm{%s}}", base, esc);
 }
 
+/* A parameter's name in the report's notation. */
 static const char *eq_param(void *ud, int index, ExprStyle style)
 {
     Eq *q = ud;
     return style == EXPR_LATEX ? q->platex[index] : q->ptext[index];
 }
 
+/* A variable's name in the report's notation. */
 static const char *eq_var(void *ud, int index, ExprStyle style)
 {
     Eq *q = ud;
@@ -68,12 +70,14 @@ static const char *eq_var(void *ud, int index, ExprStyle style)
     return style == EXPR_LATEX ? q->vlatex[index] : q->vtext[index];
 }
 
+/* Sets the text and LaTeX names of a variable. */
 static void setv(Eq *q, int index, char *text, char *latex)
 {
     q->vtext[index] = text;
     q->vlatex[index] = latex;
 }
 
+/* Names every parameter and variable the report prints. */
 static void eq_init(Eq *q, const Derivation *dv, FILE *out, EqFormat fmt)
 {
     Arena *a = dv->arena;
@@ -155,6 +159,7 @@ static const char *sx(Eq *q, Expr *e)
     return expr_to_string(q->dv->ex, e, q->style, &q->nm);
 }
 
+/* True when writing markdown. */
 static bool md(const Eq *q)
 {
     return q->fmt == EQ_MARKDOWN;
@@ -167,6 +172,7 @@ static const char *inl(Eq *q, Expr *e)
     return md(q) ? arena_printf(q->dv->arena, "$%s$", s) : s;
 }
 
+/* A section heading: "#" levels in markdown, underlined in text. */
 static void heading(Eq *q, int level, const char *fmt, ...)
 {
     char buf[512];
@@ -185,6 +191,7 @@ static void heading(Eq *q, int level, const char *fmt, ...)
     fprintf(q->o, "\n\n");
 }
 
+/* A paragraph of running text. */
 static void para(Eq *q, const char *fmt, ...)
 {
     va_list ap;
@@ -203,6 +210,7 @@ static void eqn(Eq *q, const char *lhs_text, const char *lhs_latex, Expr *rhs)
         fprintf(q->o, "    %s = %s\n", lhs_text, sx(q, rhs));
 }
 
+/* Ends a block of equations. */
 static void eqn_end(Eq *q)
 {
     if (!md(q))
@@ -334,6 +342,7 @@ static void split_linear(const Derivation *dv, Expr **rows, Expr **Y, int N, Exp
     }
 }
 
+/* The assembled system: M, K, C, forces, gaps, time switches. */
 static void section_model(Eq *q)
 {
     const Derivation *dv = q->dv;
@@ -393,6 +402,7 @@ static void section_model(Eq *q)
     }
 }
 
+/* What a gap's event function is in a mode, in words. */
 static const char *event_name(const Model *m, unsigned mask, int j)
 {
     const Gap *gp = &m->gaps[j];
@@ -583,6 +593,7 @@ static void section_lambda_state(Eq *q, const DvMode *mo, Expr **Y)
     eqn_end(q);
 }
 
+/* One mode: matrices, contact forces, events, recasts, and the paper's forms. */
 static void section_mode(Eq *q, const DvMode *mo)
 {
     const Derivation *dv = q->dv;
@@ -670,6 +681,7 @@ static void section_mode(Eq *q, const DvMode *mo)
         section_lambda_state(q, mo, Y);
 }
 
+/* The exact method's forcing generator. */
 static void section_generator(Eq *q)
 {
     const Derivation *dv = q->dv;
@@ -690,6 +702,7 @@ static void section_generator(Eq *q)
     }
 }
 
+/* Writes the whole report. */
 int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt)
 {
     Eq q;
