@@ -28,7 +28,8 @@ add_executable(test_derive ${NSM_SOURCE_DIR}/tests/unit/test_derive.c)
 target_link_libraries(test_derive PRIVATE nsmcore)
 file(GLOB NSM_DERIVE_MODELS CONFIGURE_DEPENDS ${NSM_SOURCE_DIR}/models/*.nsm)
 list(SORT NSM_DERIVE_MODELS)
-add_test(NAME derive.unit COMMAND test_derive ${NSM_DERIVE_MODELS})
+add_test(NAME derive.unit COMMAND test_derive ${NSM_DERIVE_MODELS}
+  ${NSM_SOURCE_DIR}/tests/unit/chain5.nsm)
 set_tests_properties(derive.unit PROPERTIES LABELS "unit;derive")
 
 # chain20 (20 masses, 19 impact gaps) must compile fast into a small file.
