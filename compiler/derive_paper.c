@@ -3,6 +3,7 @@
  * in relative coordinates (their Eq. 2) and a stuck mode with the contact
  * force as a state (their Eq. 11), derived for any model of that shape.
  */
+#include <math.h>
 #include <string.h>
 
 #include "derive.h"
@@ -143,11 +144,46 @@ static Expr *rationalize(ExprCtx *x, Expr *e)
     return e;
 }
 
+/* A number within rounding of a simple fraction p/q (q <= 64) becomes the
+ * double nearest p/q, so that it prints as the fraction: elimination with
+ * floating coefficients leaves 0.16666666666666652 where 1/6 is meant. */
+static double snap_number(double v)
+{
+    if (v == (double)(long long)v || fabs(v) > 1e12)
+        return v;
+    for (int q = 2; q <= 64; q++) {
+        double pq = nearbyint(v * q);
+        if (fabs(v * q - pq) <= 1e-12 * fabs(v * q) + 1e-15)
+            return pq / q;
+    }
+    return v;
+}
+
+/* Rebuilds e with snap_number applied to its numbers (sums, products, powers). */
+static Expr *snap(ExprCtx *x, Expr *e)
+{
+    double v;
+    if (expr_is_num(e, &v))
+        return expr_num(x, snap_number(v));
+    if (e->kind == EX_ADD || e->kind == EX_MUL) {
+        Expr *r = snap(x, e->args[0]);
+        for (int i = 1; i < e->nargs; i++) {
+            Expr *t = snap(x, e->args[i]);
+            r = e->kind == EX_ADD ? expr_add(x, r, t) : expr_mul(x, r, t);
+        }
+        return r;
+    }
+    if (e->kind == EX_POW)
+        return expr_pow(x, snap(x, e->args[0]), e->args[1]);
+    return e;
+}
+
 /* The shorter, as printed, of e and e over a common denominator. */
 Expr *dv_pretty(const Derivation *dv, Expr *e)
 {
     ExprCtx *x = dv->ex;
     Expr *di;
+    e = snap(x, e);
     Expr *num = together_factored(x, rationalize(x, e), &di);
     Expr *alt = expr_mul(x, num, di);
     size_t la = strlen(expr_to_string(x, e, EXPR_TEXT, NULL));
