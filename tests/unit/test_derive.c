@@ -201,23 +201,26 @@ static bool num_equal(const Model *m, Expr *a, Expr *b)
 
 /* ---- the paper's equations ------------------------------------------------------- */
 
-static void test_paper(void)
+/* The paper's Eqs. 2, 5 and 11 for a two-mass model whose parameters m1, m2,
+ * k1, k2, c1, c2 have indices ix[0..5]. */
+static void test_paper(const Model *m, const int *ix, const char *what)
 {
     Arena *a = arena_new();
-    Model *m = two_mass(a, 0);
     ExprCtx *x = m->ex;
+    enum { I_M1, I_M2, I_K1, I_K2, I_C1, I_C2 };
+    printf("%s: the paper's equations\n", what);
     Diag d;
     diag_init(&d, NULL, stderr);
     Derivation *dv = derive_model(m, a, &d);
-    CHECK(dv != NULL, "two_mass derives");
+    CHECK(dv != NULL, "%s derives", what);
     if (!dv) {
         arena_free(a);
         return;
     }
     CHECK(dv->n_modes == 2 && dv->enumerated, "two modes");
-    Expr *m1 = expr_param(x, P_M1), *m2 = expr_param(x, P_M2);
-    Expr *k1 = expr_param(x, P_K1), *k2 = expr_param(x, P_K2);
-    Expr *c1 = expr_param(x, P_C1), *c2 = expr_param(x, P_C2);
+    Expr *m1 = expr_param(x, ix[I_M1]), *m2 = expr_param(x, ix[I_M2]);
+    Expr *k1 = expr_param(x, ix[I_K1]), *k2 = expr_param(x, ix[I_K2]);
+    Expr *c1 = expr_param(x, ix[I_C1]), *c2 = expr_param(x, ix[I_C2]);
     Expr *zero = expr_num(x, 0), *one = expr_num(x, 1);
 
     /* Eq. 2: states (u1, u1', r, r') */
@@ -263,8 +266,8 @@ static void test_paper(void)
 
     /* the contact force equals the paper's F_i = m2 u'' + c2 u' + k2 u on the stuck manifold */
     {
-        double p[NP], vars[256];
-        for (int i = 0; i < m->n_params; i++)
+        double p[64], vars[256];
+        for (int i = 0; i < m->n_params && i < 64; i++)
             p[i] = m->params[i].number;
         double u = 0.3, ud = -0.7;
         double y[4] = {u, u, ud, ud};
@@ -272,8 +275,9 @@ static void test_paper(void)
         ExprEnv env = {p, vars, 0};
         const DvMode *md = &dv->modes[1];
         double lam = expr_eval(dv_full(dv, md, md->lambda[0]), &env);
-        double udd = -((p[P_K1] + p[P_K2]) * u + (p[P_C1] + p[P_C2]) * ud) / (p[P_M1] + p[P_M2]);
-        double Fi = p[P_M2] * udd + p[P_C2] * ud + p[P_K2] * u;
+        double udd = -((p[ix[I_K1]] + p[ix[I_K2]]) * u + (p[ix[I_C1]] + p[ix[I_C2]]) * ud)
+                     / (p[ix[I_M1]] + p[ix[I_M2]]);
+        double Fi = p[ix[I_M2]] * udd + p[ix[I_C2]] * ud + p[ix[I_K2]] * u;
         CHECK(fabs(lam - Fi) < 1e-12, "lambda %g vs paper's F_i %g", lam, Fi);
         double acc1 = expr_eval(dv_full(dv, md, md->ydot[2]), &env);
         CHECK(fabs(acc1 - udd) < 1e-12, "stuck acceleration %g vs Eq. 5 %g", acc1, udd);
@@ -472,12 +476,29 @@ static void test_file(const char *path)
     CHECK(m != NULL, "%s parses and checks", path);
     if (m)
         check_model(m, path);
+    /* Dedow & Murphy's models: the paper's equations from the real file */
+    static const char *names[6] = {"m1", "m2", "k1", "k2", "c1", "c2"};
+    int ix[6], found = 0;
+    for (int k = 0; m && k < 6; k++)
+        for (int i = 0; i < m->n_params; i++)
+            if (strcmp(m->params[i].name, names[k]) == 0) {
+                ix[k] = i;
+                found++;
+            }
+    if (m && found == 6 && m->n_bodies == 2 && m->n_gaps == 1 && m->n_forces == 0
+        && strncmp(m->name, "two_mass", 8) == 0)
+        test_paper(m, ix, path);
     arena_free(a);
 }
 
 int main(int argc, char **argv)
 {
-    test_paper();
+    {
+        Arena *a = arena_new();
+        static const int ix[6] = {P_M1, P_M2, P_K1, P_K2, P_C1, P_C2};
+        test_paper(two_mass(a, 0), ix, "two_mass (built by hand)");
+        arena_free(a);
+    }
     test_hand_models();
     test_diagnostics();
     for (int i = 1; i < argc; i++)
