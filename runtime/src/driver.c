@@ -6,9 +6,11 @@
 **   --rtol R  --atol A  --set NAME=VALUE (repeatable)  --set-file FILE
 **   --out FILE|-  (trajectory CSV)   --events FILE|-  (event CSV)
 **   --max-steps N  --max-event-rate R  --no-zeno  --help
+**   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **
 ** Without --out/--events the event log is printed as a table on stdout and a
-** one-line summary on stderr.  Exit status: 0 ok, 1 bad arguments, 3 the
+** one-line summary on stderr; --summary adds the energy audit and the
+** per-contact statistics as a table on stdout (docs/energy.md).  Exit status: 0 ok, 1 bad arguments, 3 the
 ** simulation failed (files written so far hold complete, flushed lines).
 */
 #include <errno.h>
@@ -85,6 +87,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --set-file FILE      overrides from a file of NAME = VALUE lines (# comments)\n"
             "  --out FILE|-         write the trajectory as CSV\n"
             "  --events FILE|-      write the event log as CSV\n"
+            "  --stats FILE|-       write the per-contact statistics as CSV\n"
+            "  --summary            print the energy audit and contact statistics\n"
             "  --max-steps N        fail after N steps\n"
             "  --max-event-rate R   fail when events come faster than R per second\n"
             "  --no-zeno            do not jump over Zeno cascades\n"
@@ -170,12 +174,117 @@ static int bad(const char *prog, const char *fmt, const char *a, const char *b)
     return 1;
 }
 
+/* Mean of a total over count phases, 0 without phases. */
+static double mean(double total, long count)
+{
+    return count > 0 ? total / (double)count : 0.0;
+}
+
+/* Percent of a fraction, NAN kept. */
+static double pct(double x)
+{
+    return 100 * x;
+}
+
+/* Write the per-contact statistics CSV: one row per gap, with the run's
+** balance error and code_aster's global energy error repeated on every row.
+** Returns nonzero when the file cannot be written. */
+static int write_stats(const nsm_sim *sim, const nsm_model *m, const char *path)
+{
+    FILE *f = open_out(path);
+    nsm_audit au;
+    if (!f)
+        return 1;
+    nsm_sim_audit(sim, &au);
+    fprintf(f, "contact,law,impacts,zeno,phases,contact_time [s],mean_time [s],impulse [N s],"
+               "peak_force [N],max_speed [m/s],energy_lost [J],damper_energy [J],"
+               "aster_force_error [%%],aster_energy_error [%%],balance_error_rel\n");
+    for (int j = 0; j < m->n_gaps; j++) {
+        nsm_contact_stats cs;
+        nsm_sim_contact_stats(sim, j, &cs);
+        fprintf(f, "%s,%s,%ld,%ld,%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g\n",
+                m->gaps[j].name, m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact",
+                cs.impacts, cs.zeno, cs.phases, cs.contact_time, mean(cs.contact_time, cs.phases),
+                cs.impulse, cs.peak_force, cs.max_speed, cs.energy_lost, cs.damper_energy,
+                pct(cs.aster_force), pct(au.aster_energy),
+                au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
+    }
+    int bad = ferror(f);
+    close_out(f);
+    return bad;
+}
+
+/* One line of the audit table. */
+static void audit_line(FILE *f, int indent, const char *what, const char *name, double v,
+                       const char *unit)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%*s%s%s%s", indent, "", what, name ? " " : "", name ? name : "");
+    fprintf(f, "  %-36s %16.9g %s\n", label, v + 0.0, unit);
+}
+
+/* The --summary table: the energy audit, then one row per contact. */
+static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audit *a, FILE *f)
+{
+    double other = a->potential - a->springs - a->gravity - a->contacts;
+    fprintf(f, "\nenergy audit at t = %.12g s (%ld steps, method %s)\n", nsm_sim_time(sim),
+            a->steps, nsm_method_name(nsm_sim_get_method(sim)));
+    audit_line(f, 0, "kinetic", NULL, a->kinetic, "J");
+    audit_line(f, 0, "potential", NULL, a->potential, "J");
+    audit_line(f, 2, "springs", NULL, a->springs, "J");
+    audit_line(f, 2, "gravity", NULL, a->gravity, "J");
+    audit_line(f, 2, "penalty contacts", NULL, a->contacts, "J");
+    if (fabs(other) > 1e-9 * (fabs(a->potential) + 1e-300))
+        audit_line(f, 2, "other", NULL, other, "J");
+    audit_line(f, 0, "injected", NULL, a->injected, "J");
+    for (int i = 0; i < m->n_bodies && a->injected != 0; i++)
+        audit_line(f, 2, "on", m->body_names ? m->body_names[i] : "?", nsm_sim_body_work(sim, i), "J");
+    audit_line(f, 0, "dissipated", NULL, a->dissipated, "J");
+    for (int k = 0; k < m->n_springs; k++) {
+        double e = nsm_sim_damper_energy(sim, k);
+        char nm[64];
+        snprintf(nm, sizeof nm, "%s", m->springs[k].name ? m->springs[k].name : "?");
+        if (e != 0)
+            audit_line(f, 2, "damper", nm, e, "J");
+    }
+    for (int j = 0; j < m->n_gaps; j++) {
+        nsm_contact_stats cs;
+        nsm_sim_contact_stats(sim, j, &cs);
+        if (m->gaps[j].law == NSM_LAW_PENALTY && cs.damper_energy != 0)
+            audit_line(f, 2, "contact damper", m->gaps[j].name, cs.damper_energy, "J");
+    }
+    audit_line(f, 0, "lost in impacts and sticks", NULL, a->lost, "J");
+    audit_line(f, 0, "initial (kinetic + potential)", NULL, a->e0, "J");
+    audit_line(f, 0, "balance error now", NULL, a->error, "J");
+    audit_line(f, 0, "largest balance error", NULL, a->error_max, "J");
+    audit_line(f, 0, "  relative to the largest energy", NULL,
+               a->energy_max > 0 ? a->error_max / a->energy_max : 0.0, "");
+    audit_line(f, 0, "code_aster global energy error", NULL, pct(a->aster_energy),
+               fabs(a->dissipated) + fabs(a->lost) > 1e-9 * a->energy_max
+                   ? "% (counts no dissipation: not meaningful here)" : "%");
+    audit_line(f, 0, "code_aster force/kinematics error", NULL, pct(a->aster_force), "%");
+    if (m->n_gaps == 0)
+        return;
+    fprintf(f, "\n%-12s %-7s %8s %5s %7s %14s %14s %14s %14s %14s %14s %14s\n", "contact", "law",
+            "impacts", "zeno", "phases", "time [s]", "mean [s]", "impulse [N s]", "peak [N]",
+            "speed [m/s]", "lost [J]", "damper [J]");
+    for (int j = 0; j < m->n_gaps; j++) {
+        nsm_contact_stats cs;
+        nsm_sim_contact_stats(sim, j, &cs);
+        fprintf(f, "%-12s %-7s %8ld %5ld %7ld %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g\n",
+                m->gaps[j].name, m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact",
+                cs.impacts, cs.zeno, cs.phases, cs.contact_time, mean(cs.contact_time, cs.phases),
+                cs.impulse, cs.peak_force, cs.max_speed, cs.energy_lost, cs.damper_energy);
+    }
+}
+
 /* The program: parse options, run, write CSV, report.  Returns the exit
 ** status. */
 int nsm_main(const nsm_model *m, int argc, char **argv)
 {
     Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1 };
-    const char *out_path = NULL, *ev_path = NULL;
+    const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL;
+    int summary = 0;
     double t_end, v, rtol = 1e-9, atol = 1e-12;
     if (!m)
         return 1;
@@ -192,7 +301,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
-                                              "--method", "--set", "--set-file", "--out", "--events",
+                                              "--method", "--set", "--set-file", "--out", "--events", "--stats",
                                               "--max-steps", "--max-event-rate" };
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -206,6 +315,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             usage(m, d.prog, stdout);
             nsm_sim_free(sim);
             return 0;
+        } else if (!strcmp(a, "--summary")) {
+            summary = 1;
+            continue;
         } else if (!strcmp(a, "--no-zeno")) {
             nsm_sim_set_zeno(sim, 0);
             continue;
@@ -266,6 +378,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             out_path = val;
         } else if (!strcmp(a, "--events")) {
             ev_path = val;
+        } else if (!strcmp(a, "--stats")) {
+            stats_path = val;
         } else if (!strcmp(a, "--max-steps")) {
             rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_steps(sim, (long)v);
         } else if (!strcmp(a, "--max-event-rate")) {
@@ -283,6 +397,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     if (out_path && ev_path && !strcmp(out_path, "-") && !strcmp(ev_path, "-")) {
         nsm_sim_free(sim);
         return bad(d.prog, "--out and --events cannot both write to stdout%s%s", "", "");
+    }
+    if (stats_path && !strcmp(stats_path, "-") &&
+        ((out_path && !strcmp(out_path, "-")) || (ev_path && !strcmp(ev_path, "-")))) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "--stats cannot write to stdout with %s", out_path && !strcmp(out_path, "-")
+                   ? "--out" : "--events", "");
     }
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
@@ -324,16 +444,26 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     close_out(d.out);
     close_out(d.events);
     fflush(stdout);
-    double kin, pot, diss, inj;
-    double err = nsm_sim_energy(sim, &kin, &pot, &diss, &inj);
+    nsm_audit au;
+    nsm_sim_audit(sim, &au);
+    if (stats_path && write_stats(sim, m, stats_path)) {
+        fprintf(stderr, "%s: error: cannot write '%s'\n", d.prog, stats_path);
+        nsm_sim_free(sim);
+        return rc ? 3 : 1;
+    }
+    if (summary)
+        print_summary(sim, m, &au, stdout);
+    fflush(stdout);
     if (rc) {
         fprintf(stderr, "%s: error: simulation failed: %s\n", d.prog, nsm_sim_message(sim));
         nsm_sim_free(sim);
         return 3;
     }
-    fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s, energy error %.3g J\n",
+    fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s, energy error %.3g J "
+            "(%.2g of the largest energy)\n",
             d.prog, nsm_sim_events(sim), nsm_sim_steps(sim), nsm_sim_time(sim),
-            nsm_method_name(nsm_sim_get_method(sim)), err);
+            nsm_method_name(nsm_sim_get_method(sim)), au.error,
+            au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
     nsm_sim_free(sim);
     return 0;
 }

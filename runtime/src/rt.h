@@ -71,6 +71,7 @@ struct nsm_sim {
     RtProp cache[RT_CACHE];
     int cache_next;
 
+    struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     double *work;             /* scratch, see sim.c */
     char msg[512];
 };
@@ -109,5 +110,14 @@ int rt_exact_check(nsm_sim *s, double t_end);
 
 /* run.c */
 int rt_initial_mode(nsm_sim *s);
+
+/* stats.c: the audit follows every step (rt_stats_step, called by the run
+** loop with the step's start in s and its end (t1, Y1) before any
+** transition) and every event (rt_stats_event, called by rt_emit). */
+int rt_stats_alloc(nsm_sim *s);
+void rt_stats_free(nsm_sim *s);
+void rt_stats_reset(nsm_sim *s);
+void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
+void rt_stats_event(nsm_sim *s, const nsm_event *ev);
 
 #endif

@@ -536,12 +536,16 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         if ((rc = detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;
         if (j >= 0) {
-            s->t = land && tau == h ? target : s->t + tau;
+            double t1 = land && tau == h ? target : s->t + tau;
+            rt_stats_step(s, t1, Ys);
+            s->t = t1;
             memcpy(s->y, Ys, sizeof Ys);
             if ((rc = transition(s, j)))
                 return rc;
         } else {
-            s->t = land ? target : (ksw >= 0 ? ts : s->t + h);
+            double t1 = land ? target : (ksw >= 0 ? ts : s->t + h);
+            rt_stats_step(s, t1, Y1);
+            s->t = t1;
             memcpy(s->y, Y1, sizeof Y1);
             if (ksw >= 0 && s->t == ts) {
                 s->sw[ksw] = !s->sw[ksw];

@@ -101,6 +101,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         s->cache[k].Qd = dalloc(na2, &bad);
         s->cache[k].Qw = dalloc(na2, &bad);
     }
+    if (!bad && rt_stats_alloc(s))
+        bad = 1;
     if (bad) {
         nsm_sim_free(s);
         return NULL;
@@ -135,6 +137,7 @@ void nsm_sim_free(nsm_sim *s)
         free(s->cache[k].Qd);
         free(s->cache[k].Qw);
     }
+    rt_stats_free(s);
     free(s->sw);
     free(s->z_geo);
     free(s->z_count);
@@ -274,6 +277,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->Ejump = 0;
     s->h_adapt = s->dt;
     rt_cache_clear(s);
+    rt_stats_reset(s);
     for (int j = 0; j < s->g; j++) {
         s->z_last[j] = -1;
         s->z_tau[j] = 0;
@@ -444,6 +448,7 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
 int rt_emit(nsm_sim *s, const nsm_event *ev)
 {
     int W = s->window;
+    rt_stats_event(s, ev);
     s->nevents++;
     if (!s->rate_exempt) {
         if (s->ring_n >= W) {

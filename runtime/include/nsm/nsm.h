@@ -114,6 +114,60 @@ long nsm_sim_events(const nsm_sim *sim);
 /* Text of the last failure (time, mode, contact), "" if none. */
 const char *nsm_sim_message(const nsm_sim *sim);
 
+/* Energy audit of the run so far (see docs/energy.md).  The balance
+ *     kinetic + potential - injected + dissipated + lost = E0
+ * holds along an exact motion; error = E0 + injected - dissipated - lost -
+ * (kinetic + potential) at the current state, error_max the largest |error|
+ * met at the end of any step, energy_max the largest energy magnitude met
+ * there (kinetic, potential, injected, dissipated, lost, kinetic + potential),
+ * so error_max / energy_max is the balance error relative to the largest
+ * energy seen.  code_aster's SDND121 metrics are fractions (not percent),
+ * summed over the ends of every integrator step; NAN when their
+ * denominators are zero (no external work, no penetration). */
+typedef struct nsm_audit {
+    double kinetic;           /* 1/2 sum m v^2 */
+    double potential;         /* springs + gravity + engaged penalty contacts (+ other) */
+    double springs;           /* 1/2 sum k (extension - rest length)^2 */
+    double gravity;           /* sum m g x */
+    double contacts;          /* 1/2 sum k p^2 over engaged penalty contacts */
+    double injected;          /* work of the external forces (integrated state) */
+    double dissipated;        /* dampers and penalty dampers (integrated state) */
+    double lost;              /* kinetic energy lost at transitions (impacts, sticks, Zeno) */
+    double e0;                /* kinetic + potential at t = 0 */
+    double error;             /* balance error now, J */
+    double error_max;         /* largest |balance error| at a step end, J */
+    double energy_max;        /* largest energy magnitude at a step end, J */
+    double aster_energy;      /* code_aster's global energy error (fraction) */
+    double aster_force;       /* code_aster's force/kinematics error (fraction) */
+    long steps;               /* steps summed */
+} nsm_audit;
+int nsm_sim_audit(const nsm_sim *sim, nsm_audit *a);
+
+/* Share of the dissipated energy burnt in spring element k's damper
+ * (model->springs[k]) and share of the injected work done on body i.  The
+ * integrated totals are split step by step in proportion to a 4-point Gauss
+ * quadrature of each element's power on the step's cubic Hermite motion. */
+double nsm_sim_damper_energy(const nsm_sim *sim, int k);
+double nsm_sim_body_work(const nsm_sim *sim, int i);
+
+/* Statistics of one gap over the run so far (an open contact phase counts
+ * up to the current time). */
+typedef struct nsm_contact_stats {
+    long impacts;             /* impact gap: impacts (those of a Zeno cascade included) */
+    long zeno;                /* impact gap: Zeno jumps */
+    long phases;              /* impact gap: stick phases; penalty gap: contact phases */
+    double contact_time;      /* total time stuck (impact gap) or engaged (penalty gap), s */
+    double impulse;           /* impact gap: sum of the impact impulses; penalty gap: integral
+                                 of the contact force over the contact phases, N s */
+    double peak_force;        /* largest contact force at a step end while closed, N */
+    double max_speed;         /* largest closing speed at an impact or at a penalty entry, m/s */
+    double energy_lost;       /* energy lost at the gap's transitions, J */
+    double damper_energy;     /* penalty gap: energy dissipated in its contact damper, J */
+    double aster_force;       /* penalty gap: code_aster's force/kinematics error of this gap
+                                 (fraction); NAN for an impact gap or without penetration */
+} nsm_contact_stats;
+int nsm_sim_contact_stats(const nsm_sim *sim, int gap, nsm_contact_stats *st);
+
 /* The command-line program of a generated simulator (see docs/runtime.md).
  * Returns the process exit status: 0 ok, 1 bad arguments, 3 simulation failure. */
 int nsm_main(const nsm_model *m, int argc, char **argv);

@@ -1,0 +1,420 @@
+/*
+** stats.c: the energy audit and the per-contact statistics of a run.
+**
+** The run loop calls rt_stats_step at the end of every integrator step,
+** before the transition of an event landed on, with the step's start still in
+** the simulation (s->t, s->y, s->mode) and its end in (t1, Y1); rt_emit
+** calls rt_stats_event for every event record.  From these the audit keeps:
+**
+**   - the largest balance error and the largest energy met at a step end;
+**   - code_aster's SDND121 metrics (validation case SDND121, "Benchmark
+**     results"), summed over the step ends i:
+**         E_tot,i = kinetic + potential (springs, gravity, 1/2 k p^2)
+**         E_inj,i = E_tot,0 + sum_{j <= i} f(t_j) . v_j (t_j - t_{j-1})
+**         energy error = sqrt(sum (E_tot,i - E_inj,i)^2 / sum E_inj,i^2)
+**         force error  = sqrt(sum (F_i - k p_i)^2 / sum (k p_i)^2)
+**     (p the penetration max(0, -gap) of each penalty gap, F its force);
+**   - the split of the integrated dissipation over the dampers and of the
+**     integrated work over the bodies: each step's increment of the
+**     integrated state is shared in proportion to a 4-point Gauss quadrature
+**     of each element's power on the cubic Hermite interpolant of the
+**     velocities, so the shares always add up to the integrated total;
+**   - per gap: impacts, impulses, stick or contact phases and their time,
+**     peak force at step ends, largest closing speed, energy lost, and the
+**     energy of a penalty gap's damper.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy.h"
+#include "rt.h"
+
+typedef struct RtGapStats {
+    long impacts, zeno, phases;
+    double time, since;       /* closed time of finished phases; start of the open one */
+    int open;                 /* a stick or contact phase is under way */
+    double impulse, peak, vmax, lost, damper;
+    double fnum, fden;        /* code_aster's force error sums of this gap */
+} RtGapStats;
+
+typedef struct RtStats {
+    RtGapStats *gap;          /* g */
+    double *damper;           /* n_springs: energy burnt in each element's damper */
+    double *work;             /* n: work of the external forces on each body */
+    double other_d, other_w;  /* increments no element could be given */
+    double *a1, *ya;          /* N each: derivative at the last step's end, and that state */
+    double ta;                /* time of the cached derivative a1 */
+    unsigned mode_a;
+    long ev_a;                /* event count when a1 was cached */
+    int have_a;
+    double *f, *vq;           /* n each: forces and velocities at a node */
+    long steps;
+    double inj;               /* sum f . v dt */
+    double num, den, fnum, fden;
+    double err_max, e_max;
+} RtStats;
+
+/* 4-point Gauss-Legendre nodes and weights on [0, 1]. */
+static const double gl_x[4] = { 0.069431844202973713, 0.33000947820757187,
+                                0.66999052179242813, 0.93056815579702629 };
+static const double gl_w[4] = { 0.17392742256872693, 0.32607257743127307,
+                                0.32607257743127307, 0.17392742256872693 };
+
+/* Allocate the audit's storage; nonzero on failure. */
+int rt_stats_alloc(nsm_sim *s)
+{
+    RtStats *st = calloc(1, sizeof *st);
+    if (!st)
+        return 1;
+    s->st = st;
+    size_t N = (size_t)s->N, n = (size_t)s->n;
+    st->gap = calloc(s->g ? s->g : 1, sizeof *st->gap);
+    st->damper = calloc(s->m->n_springs ? s->m->n_springs : 1, sizeof(double));
+    st->work = calloc(n, sizeof(double));
+    st->a1 = calloc(N, sizeof(double));
+    st->ya = calloc(N, sizeof(double));
+    st->f = calloc(n, sizeof(double));
+    st->vq = calloc(n, sizeof(double));
+    return !st->gap || !st->damper || !st->work || !st->a1 || !st->ya || !st->f ||
+           !st->vq;
+}
+
+/* Free the audit's storage. */
+void rt_stats_free(nsm_sim *s)
+{
+    RtStats *st = s->st;
+    if (!st)
+        return;
+    free(st->gap);
+    free(st->damper);
+    free(st->work);
+    free(st->a1);
+    free(st->ya);
+    free(st->f);
+    free(st->vq);
+    free(st);
+    s->st = NULL;
+}
+
+/* Back to an empty audit (at t = 0). */
+void rt_stats_reset(nsm_sim *s)
+{
+    RtStats *st = s->st;
+    if (!st)
+        return;
+    memset(st->gap, 0, sizeof *st->gap * (size_t)(s->g ? s->g : 1));
+    memset(st->damper, 0, sizeof(double) * (size_t)(s->m->n_springs ? s->m->n_springs : 1));
+    memset(st->work, 0, sizeof(double) * (size_t)s->n);
+    st->other_d = st->other_w = 0;
+    st->have_a = 0;
+    st->steps = 0;
+    st->inj = st->num = st->den = st->fnum = st->fden = 0;
+    st->err_max = st->e_max = 0;
+}
+
+/* Penetration and its rate of gap j at y: p = -gap, p' = -w.v. */
+static void penetration(const nsm_sim *s, int j, const double *y, double *p, double *pd)
+{
+    *p = -rt_gap(s, j, y);
+    *pd = -rt_dot(s->n, s->num.W + (size_t)j * s->n, y + s->n);
+}
+
+/* Velocities at theta in [0, 1] of the step (cubic Hermite on v, a). */
+static void hermite_v(int n, const double *v0, const double *a0, const double *v1,
+                      const double *a1, double h, double th, double *v)
+{
+    double t2 = th * th, t3 = t2 * th;
+    double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + th, h01 = -2 * t3 + 3 * t2, h11 = t3 - t2;
+    for (int i = 0; i < n; i++)
+        v[i] = h00 * v0[i] + h10 * h * a0[i] + h01 * v1[i] + h11 * h * a1[i];
+}
+
+/* Number of elements that may dissipate in mode: dampers of the spring
+** elements and dampers of engaged penalty gaps; the last one in *which
+** (spring index, or n_springs + gap index). */
+static int dissipators(const nsm_sim *s, unsigned mode, int *which)
+{
+    int c = 0;
+    for (int k = 0; k < s->m->n_springs; k++)
+        if (s->num.sc[k] != 0)
+            c++, *which = k;
+    for (int j = 0; j < s->g; j++)
+        if ((mode >> j & 1u) && s->m->gaps[j].law == NSM_LAW_PENALTY && s->num.cc[j] != 0)
+            c++, *which = s->m->n_springs + j;
+    return c;
+}
+
+/* Share the step's increments of dissipated energy (dD) and injected work
+** (dW) among the dampers and the bodies. */
+static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double dD, double dW)
+{
+    RtStats *st = s->st;
+    int n = s->n, ns = s->m->n_springs, g = s->g, which = -1;
+    int nd = dissipators(s, s->mode, &which);
+    int need_d = nd > 1 && dD != 0, need_w = n > 1 && dW != 0 && s->m->force;
+    if (nd == 1) {
+        if (which < ns)
+            st->damper[which] += dD;
+        else
+            st->gap[which - ns].damper += dD;
+    } else if (nd == 0) {
+        st->other_d += dD;
+    }
+    if (n == 1)
+        st->work[0] += dW;
+    else if (!need_w)
+        st->other_w += dW;
+    if (!need_d && !need_w)
+        return;
+    double a0[s->N];
+    const double *v0 = s->y + n, *v1 = Y1 + n;
+    int cached = st->have_a && st->ta == s->t && st->mode_a == s->mode &&
+                 st->ev_a == s->nevents && memcmp(st->ya, s->y, sizeof a0) == 0;
+    /* derivatives at both ends in the step's mode; the start's is the last
+     * step's end when no transition came in between */
+    if (cached)
+        memcpy(a0, st->a1, sizeof a0);
+    st->have_a = 0;
+    if ((!cached && rt_deriv(s, s->mode, s->t, s->y, a0)) || rt_deriv(s, s->mode, t1, Y1, st->a1)) {
+        st->other_d += need_d ? dD : 0;
+        st->other_w += need_w ? dW : 0;
+        return;
+    }
+    memcpy(st->ya, Y1, sizeof a0);
+    st->ta = t1;
+    st->mode_a = s->mode;
+    st->ev_a = s->nevents;
+    st->have_a = 1;
+    double qd[ns + g], qw[n];
+    memset(qd, 0, sizeof qd);
+    memset(qw, 0, sizeof qw);
+    for (int q = 0; q < 4; q++) {
+        double *v = st->vq, wq = gl_w[q] * h;
+        hermite_v(n, v0, a0 + n, v1, st->a1 + n, h, gl_x[q], v);
+        if (need_d) {
+            for (int k = 0; k < ns; k++) {
+                const nsm_spring_info *e = &s->m->springs[k];
+                double dv = (e->b >= 0 ? v[e->b] : 0) - (e->a >= 0 ? v[e->a] : 0);
+                qd[k] += wq * s->num.sc[k] * dv * dv;
+            }
+            for (int j = 0; j < g; j++)
+                if ((s->mode >> j & 1u) && s->m->gaps[j].law == NSM_LAW_PENALTY) {
+                    double wv = rt_dot(n, s->num.W + (size_t)j * n, v);
+                    qd[ns + j] += wq * s->num.cc[j] * wv * wv;
+                }
+        }
+        if (need_w) {
+            s->m->force(s->t + gl_x[q] * h, s->sw, s->p, s->c, st->f);
+            for (int i = 0; i < n; i++)
+                qw[i] += wq * st->f[i] * v[i];
+        }
+    }
+    if (need_d) {
+        double sum = 0;
+        for (int k = 0; k < ns + g; k++)
+            sum += qd[k];
+        if (sum > 0) {
+            for (int k = 0; k < ns; k++)
+                st->damper[k] += dD * qd[k] / sum;
+            for (int j = 0; j < g; j++)
+                st->gap[j].damper += dD * qd[ns + j] / sum;
+        } else {
+            st->other_d += dD;
+        }
+    }
+    if (need_w) {
+        double sum = 0, mag = 0;
+        for (int i = 0; i < n; i++)
+            sum += qw[i], mag += fabs(qw[i]);
+        if (mag > 0) {
+            for (int i = 0; i < n; i++)
+                st->work[i] += qw[i] + (dW - sum) * fabs(qw[i]) / mag;
+        } else {
+            st->other_w += dW;
+        }
+    }
+}
+
+/* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode. */
+void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
+{
+    RtStats *st = s->st;
+    if (!st)
+        return;
+    int n = s->n, g = s->g;
+    double h = t1 - s->t, lam[RT_MAXG + 1];
+    st->steps++;
+    if (g == 0 || rt_lambda(s, s->mode, t1, Y1, lam))
+        memset(lam, 0, sizeof lam);
+    for (int j = 0; j < g; j++) {
+        RtGapStats *gs = &st->gap[j];
+        int closed = s->mode >> j & 1u, pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+        double p0, pd0, p1, pd1;
+        if (!closed)
+            continue;
+        if (!gs->open) {
+            /* closed without an event record (engaged at t = 0) */
+            gs->open = 1;
+            gs->since = s->t;
+            gs->phases++;
+        }
+        if (lam[j] > gs->peak)
+            gs->peak = lam[j];
+        if (pen && h > 0) {
+            /* integral of k p + c p' on the cubic Hermite interpolant of p */
+            penetration(s, j, s->y, &p0, &pd0);
+            penetration(s, j, Y1, &p1, &pd1);
+            gs->impulse += s->num.kc[j] * (h / 2 * (p0 + p1) + h * h / 12 * (pd0 - pd1)) +
+                           s->num.cc[j] * (p1 - p0);
+        }
+    }
+    double dD = Y1[2 * n] - s->y[2 * n], dW = Y1[2 * n + 1] - s->y[2 * n + 1];
+    if (h > 0)
+        split_step(s, h, t1, Y1, dD, dW);
+    else
+        st->other_d += dD, st->other_w += dW;
+
+    /* code_aster's SDND121 sums */
+    double T = nsm_energy_kinetic(n, s->num.mass, Y1);
+    double E = rt_mech_energy(s, s->mode, Y1);
+    if (s->m->force && h > 0) {
+        s->m->force(t1, s->sw, s->p, s->c, st->f);
+        st->inj += nsm_energy_power(n, st->f, Y1) * h;
+    }
+    double einj = s->E0 + st->inj;
+    st->num += (E - einj) * (E - einj);
+    st->den += einj * einj;
+    for (int j = 0; j < g; j++) {
+        if (s->m->gaps[j].law != NSM_LAW_PENALTY)
+            continue;
+        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = s->num.kc[j] * p;
+        double F = (s->mode >> j & 1u) ? lam[j] : 0;
+        st->fnum += (F - kp) * (F - kp);
+        st->fden += kp * kp;
+        st->gap[j].fnum += (F - kp) * (F - kp);
+        st->gap[j].fden += kp * kp;
+    }
+
+    /* the balance at the step's end */
+    double W = Y1[2 * n + 1], D = Y1[2 * n], L = s->Ejump;
+    double err = fabs(s->E0 + W - D - L - E);
+    double mags[] = { T, E - T, W, D, L, E, s->E0 };
+    for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
+        if (fabs(mags[k]) > st->e_max)
+            st->e_max = fabs(mags[k]);
+    if (err > st->err_max)
+        st->err_max = err;
+}
+
+/* The statistics of one event record. */
+void rt_stats_event(nsm_sim *s, const nsm_event *ev)
+{
+    RtStats *st = s->st;
+    if (!st || ev->kind == NSM_EV_TIME || ev->contact < 0 || ev->contact >= s->g)
+        return;
+    RtGapStats *gs = &st->gap[ev->contact];
+    gs->lost += ev->energy_lost;
+    switch (ev->kind) {
+    case NSM_EV_IMPACT:
+        gs->impacts++;
+        gs->impulse += ev->impulse;
+        if (-ev->vrel_before > gs->vmax)
+            gs->vmax = -ev->vrel_before;
+        break;
+    case NSM_EV_ZENO:
+        gs->zeno++;
+        gs->impulse += ev->impulse;
+        break;
+    case NSM_EV_CONTACT_ENTER:
+        if (-ev->vrel_before > gs->vmax)
+            gs->vmax = -ev->vrel_before;
+        /* fall through */
+    case NSM_EV_STICK:
+        if (!gs->open) {
+            gs->open = 1;
+            gs->since = ev->t;
+            gs->phases++;
+        }
+        break;
+    case NSM_EV_SEPARATION:
+    case NSM_EV_CONTACT_EXIT:
+        if (gs->open) {
+            gs->time += ev->t - gs->since;
+            gs->open = 0;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* The energy audit of the run so far. */
+int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
+{
+    const RtStats *st = s->st;
+    if (!a || !st)
+        return NSM_EINVAL;
+    int n = s->n;
+    memset(a, 0, sizeof *a);
+    double kin, pot, diss, inj;
+    a->error = nsm_sim_energy(s, &kin, &pot, &diss, &inj);
+    a->kinetic = kin;
+    a->potential = pot;
+    a->injected = inj;
+    a->lost = s->Ejump;
+    a->dissipated = diss - s->Ejump;
+    a->springs = nsm_energy_springs(n, s->m->n_springs, s->m->springs, s->num.sk, s->num.srest,
+                                    s->y);
+    a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gravity, s->y);
+    int law[RT_MAXG + 1];
+    for (int j = 0; j < s->g; j++)
+        law[j] = s->m->gaps[j].law;
+    a->contacts = nsm_energy_penalty(n, s->g, s->mode, law, s->num.W, s->num.d, s->num.kc, s->y);
+    a->e0 = s->E0;
+    a->error_max = fmax(st->err_max, fabs(a->error));
+    a->energy_max = st->e_max;
+    double mags[] = { kin, pot, inj, diss, s->Ejump, kin + pot, s->E0 };
+    for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
+        if (fabs(mags[k]) > a->energy_max)
+            a->energy_max = fabs(mags[k]);
+    a->aster_energy = st->den > 0 ? sqrt(st->num / st->den) : NAN;
+    a->aster_force = st->fden > 0 ? sqrt(st->fnum / st->fden) : NAN;
+    a->steps = st->steps;
+    return NSM_OK;
+}
+
+/* Energy burnt so far in the damper of spring element k (NAN if none). */
+double nsm_sim_damper_energy(const nsm_sim *s, int k)
+{
+    if (!s->st || k < 0 || k >= s->m->n_springs)
+        return NAN;
+    return s->st->damper[k];
+}
+
+/* Work done so far by the external forces on body i (NAN if none). */
+double nsm_sim_body_work(const nsm_sim *s, int i)
+{
+    if (!s->st || i < 0 || i >= s->n)
+        return NAN;
+    return s->st->work[i];
+}
+
+/* Statistics of gap j so far. */
+int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
+{
+    if (!s->st || !out || j < 0 || j >= s->g)
+        return NSM_EINVAL;
+    const RtGapStats *gs = &s->st->gap[j];
+    out->impacts = gs->impacts;
+    out->zeno = gs->zeno;
+    out->phases = gs->phases;
+    out->contact_time = gs->time + (gs->open ? s->t - gs->since : 0);
+    out->impulse = gs->impulse;
+    out->peak_force = gs->peak;
+    out->max_speed = gs->vmax;
+    out->energy_lost = gs->lost;
+    out->damper_energy = gs->damper;
+    out->aster_force = gs->fden > 0 ? sqrt(gs->fnum / gs->fden) : NAN;
+    return NSM_OK;
+}
