@@ -449,8 +449,8 @@ def aster_metrics(names, rows, p, res, tol_energy, tol_force):
         den += inj * inj
         fnum += (fc - p["kc"] * pen) ** 2
         fden += (p["kc"] * pen) ** 2
-    ee = 100 * math.sqrt(num / den)
-    fe = 100 * math.sqrt(fnum / fden)
+    ee = 100 * math.sqrt(num / den) if den > 0 else 0.0
+    fe = 100 * math.sqrt(fnum / fden) if fden > 0 else 100 * math.sqrt(fnum)
     res["aster"] = {"energy_error_pct": ee, "force_error_pct": fe, "tol_energy_pct": tol_energy,
                     "tol_force_pct": tol_force, "n": len(rows)}
     msgs = []
