@@ -24,7 +24,7 @@
    over the matched events.  Models with a reference run to the reference's
    end time.
 4. Accuracy against cost: rk4 and exact at the model's dt times 1, 10, 100
-   on two models.
+   on three models.
 5. Scaling: chains of 5, 10, 20, 33 and 40 masses (the chain20 model with
    another length, generated into the work directory): nsmc time, size of
    the generated C, C compile time, run time.
@@ -71,7 +71,7 @@ CASES = {
 }
 
 METHODS = ["rk4", "adaptive", "exact"]
-SWEEP_MODELS = ["two_mass", "sdnd121"]
+SWEEP_MODELS = ["two_mass", "two_mass_grazing", "sdnd121"]
 SWEEP_FACTORS = [1, 10, 100]
 CHAIN_SIZES = [5, 10, 20, 33, 40]
 # Shorter runs under callgrind (Ir is reported per simulated second): SDND121
