@@ -156,8 +156,11 @@ foreach(name ${NSM_VALIDATION_SIMS})
 endforeach()
 # code_aster's SDND121 metrics with rk4 at 4e-6 s, from every step.
 nsm_validate(sdnd121 sdnd121_energy rk4 TAG aster --dt 4e-6 --every 4e-6 --aster 0.1 1e-8)
-# e = 1: nothing lost over 1000 impacts (kinetic + potential to the 12
-# printed digits: 2e-12 relative).
+# e = 1: nothing lost over 1000 impacts, within rounding.  rk4 and adaptive
+# keep kinetic + potential to the 12 printed digits (2e-12 relative); exact is
+# held to the worst-case rounding of its 9.04e5 steps, 9.04e5 x 2.2e-16 = 2e-10
+# (it drifts steadily, see docs/validation.md, while the others do not).
+nsm_validate(e1_thousand bouncing_ball_energy exact TAG conserved --conserved 2e-10 --energy-tol 1e-10)
 nsm_validate(e1_thousand bouncing_ball_energy rk4 TAG conserved --dt 1e-3 --conserved 2e-12 --energy-tol 1e-10)
 nsm_validate(e1_thousand bouncing_ball_energy adaptive TAG conserved --conserved 2e-12 --energy-tol 1e-10)
 # A plastic impact loses exactly m1 m2/(2 (m1 + m2)) dv^2 (to the 12 digits
@@ -185,7 +188,6 @@ nsm_measure(sdnd121              sdnd121              exact    ${EXACT})
 nsm_measure(impacting_oscillator impacting_oscillator exact    ${EXACT})
 nsm_measure(impacting_oscillator impacting_oscillator adaptive --event-tol 1e-12 --pos-tol 1e-11)
 nsm_measure(e1_thousand          bouncing_ball        exact    ${EXACT})
-nsm_measure(e1_thousand          bouncing_ball_energy exact    --conserved 2e-12 --energy-tol 1e-10)
 
 # docs/validation.md from a fresh run: the validation tests, the measured-only
 # runs, then make_doc.py over the JSON summaries.
