@@ -7,12 +7,14 @@ simulator's CSV formats, either untouched or with one defect: an event time
 shifted, an event dropped, added or reclassified, a position perturbed, a
 Zeno cascade cut short, a spurious zero-impulse impact, an unbalanced energy
 column, a wrong plastic loss.  validate.py must pass the untouched copies and
-fail every defect, naming it.  Exit status 0 when it does; prints
+fail every defect, naming it.  code_aster's SDND121 metrics are checked on a
+closed-form forced oscillator.  Exit status 0 when all hold; prints
 'N passed, N failed'.
 """
 import argparse
 import contextlib
 import io
+import math
 import os
 import sys
 import tempfile
@@ -129,8 +131,46 @@ TESTS = [
 ]
 
 
+def aster_cases():
+    """code_aster's metrics on a closed-form forced oscillator sampled every 4e-6 s.
+
+    x = A (sin wt - (w/w0) sin w0 t) solves m x'' + k x = F0 sin wt from rest:
+    E_tot follows E_inj up to the Riemann sum (energy error far under 0.1 %),
+    and a force column equal to k_choc p gives a zero force error.  A 1 %
+    error on v, or a 1e-6 relative error on the force, must show."""
+    m, k, F0, f = 156.0, 2e6, 3000.0, 5.0
+    w, w0 = 2 * math.pi * f, math.sqrt(k / m)
+    A = F0 / (k - m * w * w)
+    names = ["t", "M.x", "M.v", "stop.force"]
+    out = []
+    # (v scale, force scale, jeu, text the failure must show or None to pass)
+    for vscale, fscale, jeu, text in ((1.0, 1.0, 1.0, None), (1.01, 1.0, 1.0, "energy error"),
+                                      (1.0, 1 + 1e-6, 1e-3, "force/kinematics error")):
+        p = dict(m=m, k=k, kc=1e10, jeu=jeu, F0=F0, f=f)
+        rows = []
+        for i in range(50001):
+            t = i * 4e-6
+            x = A * (math.sin(w * t) - w / w0 * math.sin(w0 * t))
+            v = A * w * (math.cos(w * t) - math.cos(w0 * t)) * vscale
+            rows.append([t, x, v, fscale * p["kc"] * max(x - p["jeu"], 0.0)])
+        res = {}
+        ok, msgs = validate.aster_metrics(names, rows, p, res, 0.1, 1e-8)
+        good = ok if text is None else (not ok and any(text in mm for mm in msgs))
+        out.append(("aster v x %g, force x %g" % (vscale, fscale), good,
+                    "energy %.3g %%, force %.3g %%" % (res["aster"]["energy_error_pct"],
+                                                       res["aster"]["force_error_pct"])))
+    return out
+
+
 def main():
     passed = failed = 0
+    for what, good, info in aster_cases():
+        if good:
+            passed += 1
+            print("ok   %-28s %s" % (what, info))
+        else:
+            failed += 1
+            print("FAIL %-28s %s" % (what, info))
     for case, defect, extra, must_pass, text in TESTS:
         rc, out = run(case, defect, extra)
         good = (rc == 0) == must_pass and (text is None or text in out)
