@@ -223,6 +223,19 @@ static void audit_line(FILE *f, int indent, const char *what, const char *name, 
     fprintf(f, "  %-36s %16.9g %s\n", label, v + 0.0, unit);
 }
 
+/* Name of spring or damper element k: its own, else "K (A -- B)", K its
+** number in the model's order from 1. */
+static void element_name(const nsm_model *m, int k, char *buf, size_t len)
+{
+    const nsm_spring_info *e = &m->springs[k];
+    if (e->name && *e->name) {
+        snprintf(buf, len, "%s", e->name);
+        return;
+    }
+    snprintf(buf, len, "%d (%s -- %s)", k + 1, e->a >= 0 && m->body_names ? m->body_names[e->a] : "ground",
+             e->b >= 0 && m->body_names ? m->body_names[e->b] : "ground");
+}
+
 /* The --summary table: the energy audit, then one row per contact. */
 static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audit *a, FILE *f)
 {
@@ -243,7 +256,7 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     for (int k = 0; k < m->n_springs; k++) {
         double e = nsm_sim_damper_energy(sim, k);
         char nm[64];
-        snprintf(nm, sizeof nm, "%s", m->springs[k].name ? m->springs[k].name : "?");
+        element_name(m, k, nm, sizeof nm);
         if (e != 0)
             audit_line(f, 2, "damper", nm, e, "J");
     }

@@ -128,8 +128,10 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref)
         double h = tstar - s->t;
         if ((rc = rt_step(s, s->t, s->y, &h, Y1)))
             return rc;
+        double t1 = s->t + h >= tstar ? tstar : s->t + h;
+        rt_stats_step(s, t1, Y1);
         memcpy(s->y, Y1, sizeof Y1);
-        s->t = s->t + h >= tstar ? tstar : s->t + h;
+        s->t = t1;
     }
     zeno_forget(s, j);
     if ((rc = log_event(s, NSM_EV_ZENO, j, vb, wdot(s, j, v), 0, lost, count)))

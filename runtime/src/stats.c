@@ -253,8 +253,9 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         double p0, pd0, p1, pd1;
         if (!closed)
             continue;
-        if (!gs->open) {
-            /* closed without an event record (engaged at t = 0) */
+        if (!gs->open && st->steps == 1) {
+            /* closed from the start without an event record (a penalty
+             * gap engaged at t = 0) */
             gs->open = 1;
             gs->since = s->t;
             gs->phases++;

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Checks of the runtime's energy audit and per-contact statistics.
+
+    energy_check.py CHECK SIM [options]
+
+Each CHECK runs the simulator SIM (its command line is printed), reads its
+--summary table, its --stats CSV and, where needed, its event log, and
+compares them with closed forms or with quantities recomputed here
+independently of the runtime:
+
+  balance    --method exact: the largest balance error over every step is
+             under 1e-10 of the largest energy; the dampers' shares add up
+             to the dissipated energy, the bodies' shares to the injected
+             work, the kinds of potential to the potential.
+  aster      SDND121 with rk4 at 4e-6 s: code_aster's global energy error
+             under 0.1 % and force/kinematics error under 1e-8 %, and the
+             energy error equal to the one recomputed here from the
+             trajectory at every step (code_aster's formulas, seed 000).
+  e1         the ball with e = 1: 1000 impacts lose nothing; impulse, speed
+             and final energy from the closed form.
+  plastic    every plastic impact loses m1 m2/(2 (m1 + m2)) w^2 (w the
+             logged closing velocity): the contact's energy lost, impulse and
+             the audit's loss equal the sums of the closed forms.
+  ball       bouncing ball e = 0.9: impact count, total impulse
+             sum m (1 + e) e^k sqrt(2 g h), energy lost, largest speed.
+  zeno       ball coming to rest: one Zeno jump and one stick phase from
+             t* = t1 (1 + e)/(1 - e), peak force m g, all of m g h lost.
+  penalty    mass against a penalty wall (tests/energy/models/penalty_wall):
+             contact time pi/wd, impulse m (v_in + v_out), peak force, entry
+             speed, damper energies, from the damped-oscillator closed form.
+
+Only the standard library is used.  Exit status 0 when every check passes.
+"""
+import csv
+import io
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(ok, what):
+    """Record and print one comparison."""
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        FAILS.append(what)
+
+
+def close(got, want, rtol, what, atol=0.0):
+    """got equals want to rtol relative (or atol absolute)."""
+    err = abs(got - want)
+    ok = err <= rtol * abs(want) + atol and math.isfinite(got)
+    check(ok, "%s: %.17g vs %.17g (error %.3g, tolerance %.3g relative%s)" %
+          (what, got, want, err, rtol, ", %.3g absolute" % atol if atol else ""))
+
+
+def run(sim, args, workdir):
+    """Run the simulator with --summary, --stats and --events into workdir;
+    returns (summary dict, label list, stats rows, event rows, stdout)."""
+    st = os.path.join(workdir, "stats.csv")
+    ev = os.path.join(workdir, "events.csv")
+    cmd = [sim] + args + ["--summary", "--stats", st, "--events", ev]
+    if "--out" not in args:
+        cmd += ["--out", os.devnull]
+    print("run: " + " ".join(cmd))
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    sys.stderr.write(r.stderr)
+    if r.returncode != 0:
+        check(False, "simulator exit status %d" % r.returncode)
+        return None
+    audit, order = parse_summary(r.stdout)
+    with open(st) as f:
+        stats = list(csv.DictReader(f))
+    with open(ev) as f:
+        events = list(csv.DictReader(f))
+    return audit, order, stats, events, r.stdout
+
+
+def parse_summary(text):
+    """The audit lines of --summary ("  %-36s %16.9g unit"): label -> value,
+    an indented label keeping its parent ('dissipated/damper D'); also the
+    labels in order."""
+    audit, order, parent = {}, [], None
+    part = text.split("energy audit at", 1)[1].split("\n\n", 1)[0]
+    for line in part.splitlines()[1:]:
+        raw, val = line[2:38], line[38:55].strip()
+        label = raw.strip()
+        if not label or not val:
+            continue
+        if raw.startswith(" "):
+            label = parent + "/" + label
+        else:
+            parent = label
+        audit[label] = float(val)
+        order.append(label)
+    return audit, order
+
+
+def stat(rows, contact, col):
+    """Column col of the stats row of a contact, as a number."""
+    for r in rows:
+        if r["contact"] == contact:
+            for k in r:
+                if k == col or k.startswith(col + " "):
+                    return float(r[k])
+    raise KeyError("%s.%s" % (contact, col))
+
+
+def do_balance(sim, extra, wd):
+    res = run(sim, ["--method", "exact"] + extra, wd)
+    if not res:
+        return
+    a, order, _, _, _ = res
+    rel = a.get("largest balance error/relative to the largest energy")
+    check(rel is not None and rel < 1e-10,
+          "largest balance error over every step %s of the largest energy, under 1e-10" % rel)
+    scale = max(abs(a["kinetic"]), abs(a["potential"]), abs(a["injected"]), abs(a["dissipated"]),
+                abs(a["lost in impacts and sticks"]), abs(a["initial (kinetic + potential)"]))
+    # the balance from the printed terms (9 digits)
+    bal = a["kinetic"] + a["potential"] - a["injected"] + a["dissipated"] + \
+        a["lost in impacts and sticks"] - a["initial (kinetic + potential)"]
+    close(bal, 0.0, 0, "T + V - W + D + L - E0 from the printed terms", atol=1e-8 * scale + 1e-300)
+    parts = [k for k in order if k.startswith("dissipated/")]
+    if parts:
+        close(sum(a[k] for k in parts), a["dissipated"], 1e-8, "dampers' shares add up to D",
+              atol=1e-9 * scale)
+    parts = [k for k in order if k.startswith("injected/")]
+    if parts:
+        close(sum(a[k] for k in parts), a["injected"], 1e-8, "bodies' shares add up to W",
+              atol=1e-9 * scale)
+    kinds = sum(a[k] for k in order if k.startswith("potential/"))
+    close(kinds, a["potential"], 1e-8, "kinds of potential add up to V", atol=1e-9 * scale)
+
+
+def do_aster(sim, extra, wd):
+    traj = os.path.join(wd, "traj.csv")
+    res = run(sim, ["--method", "rk4", "--dt", "4e-6", "--every", "0", "--out", traj] + extra, wd)
+    if not res:
+        return
+    a, _, stats, _, _ = res
+    ee, fe = a["code_aster global energy error"], a["code_aster force/kinematics error"]
+    check(0 < ee < 0.1, "code_aster global energy error %.6g %% under 0.1 %%" % ee)
+    check(0 <= fe < 1e-8, "code_aster force/kinematics error %.6g %% under 1e-8 %%" % fe)
+    close(stat(stats, "stop", "aster_force_error"), fe, 1e-5, "--stats force error = --summary's")
+    close(stat(stats, "stop", "aster_energy_error"), ee, 1e-5, "--stats energy error = --summary's")
+    # code_aster's energy error recomputed from the trajectory at every step
+    m, k, kc, jeu, F0, f = 156.0, 2e6, 1e10, 1e-3, 3000.0, 5.0
+    inj = num = den = 0.0
+    prev = None
+    with open(traj) as fh:
+        rd = csv.reader(fh)
+        head = next(rd)
+        ix = [h.split(" ")[0] for h in head].index("M.x")
+        iv = [h.split(" ")[0] for h in head].index("M.v")
+        for row in rd:
+            t, x, v = float(row[0]), float(row[ix]), float(row[iv])
+            if prev is not None and t > prev:
+                inj += F0 * math.sin(2 * math.pi * f * t) * v * (t - prev)
+            prev = t
+            p = max(x - jeu, 0.0)
+            et = 0.5 * m * v * v + 0.5 * k * x * x + 0.5 * kc * p * p
+            num += (et - inj) ** 2
+            den += inj * inj
+    mine = 100 * math.sqrt(num / den)
+    close(ee, mine, 1e-3, "runtime's energy error vs recomputed from the trajectory")
+
+
+def do_e1(sim, extra, wd):
+    m, g, h, n = 1.0, 9.81, 1.0, 1000
+    t1 = math.sqrt(2 * h / g)
+    t_end = t1 + (n - 0.5) * 2 * t1          # the 1000th impact, then half a flight
+    res = run(sim, ["--set", "e=1", "--t-end", repr(t_end)] + extra, wd)
+    if not res:
+        return
+    a, _, stats, events, _ = res
+    v0 = math.sqrt(2 * g * h)
+    check(stat(stats, "floor", "impacts") == n, "%d impacts" % n)
+    check(sum(1 for e in events if e["kind"] == "impact") == n, "%d impact rows in the log" % n)
+    close(stat(stats, "floor", "energy_lost"), 0.0, 0, "energy lost over %d impacts" % n,
+          atol=1e-12 * m * g * h)
+    close(a["lost in impacts and sticks"], 0.0, 0, "audit: lost in impacts", atol=1e-12 * m * g * h)
+    close(a["kinetic"] + a["potential"], m * g * h, 1e-9, "T + V at the end = m g h")
+    close(stat(stats, "floor", "impulse"), n * 2 * m * v0, 1e-9, "impulse = n 2 m sqrt(2 g h)")
+    close(stat(stats, "floor", "max_speed"), v0, 1e-9, "largest impact speed sqrt(2 g h)")
+
+
+def do_plastic(sim, extra, wd):
+    res = run(sim, extra, wd)
+    if not res:
+        return
+    a, _, stats, events, _ = res
+    m1 = m2 = 5.0
+    mu = m1 * m2 / (m1 + m2)
+    imp = [e for e in events if e["kind"] == "impact" and e["contact"] == "C"]
+    check(len(imp) >= 2, "%d plastic impacts" % len(imp))
+    lost = sum(0.5 * mu * float(e["vrel_before"]) ** 2 for e in imp)
+    impulse = sum(mu * abs(float(e["vrel_before"])) for e in imp)
+    close(stat(stats, "C", "energy_lost"), lost, 1e-10, "contact's loss = sum m1 m2/(2 (m1 + m2)) w^2")
+    close(a["lost in impacts and sticks"], lost, 1e-8, "audit's loss = the same sum")
+    close(stat(stats, "C", "impulse"), impulse, 1e-10, "impulse = sum m1 m2/(m1 + m2) |w|")
+    check(stat(stats, "C", "impacts") == len(imp), "impact count = impact rows")
+    check(stat(stats, "C", "phases") == sum(1 for e in events if e["kind"] == "stick"),
+          "stick phases = stick rows")
+
+
+def do_ball(sim, extra, wd):
+    m, g, h, e, t_end = 1.0, 9.81, 1.0, 0.9, 5.0
+    res = run(sim, ["--t-end", repr(t_end)] + extra, wd)
+    if not res:
+        return
+    a, _, stats, events, _ = res
+    t1, v0 = math.sqrt(2 * h / g), math.sqrt(2 * g * h)
+    n, t = 0, t1
+    while t <= t_end:
+        n += 1
+        t += 2 * t1 * e ** n
+    rows = sum(1 for ev in events if ev["kind"] == "impact")
+    check(stat(stats, "floor", "impacts") == rows, "impact count = impact rows (%d)" % rows)
+    check(rows == n, "%d impacts before t = %g s (closed form %d)" % (rows, t_end, n))
+    close(stat(stats, "floor", "impulse"), sum(m * (1 + e) * e ** k * v0 for k in range(n)), 1e-9,
+          "impulse = sum m (1 + e) e^k sqrt(2 g h)")
+    close(stat(stats, "floor", "energy_lost"),
+          sum(0.5 * m * (1 - e * e) * (e ** k * v0) ** 2 for k in range(n)), 1e-9,
+          "energy lost = sum (1 - e^2) m v_k^2 / 2")
+    close(stat(stats, "floor", "max_speed"), v0, 1e-9, "largest impact speed sqrt(2 g h)")
+    check(stat(stats, "floor", "phases") == 0 and stat(stats, "floor", "contact_time") == 0,
+          "no stick phase")
+
+
+def do_zeno(sim, extra, wd):
+    m, g, h, e, t_end = 1.0, 9.81, 1.0, 0.5, 3.0
+    res = run(sim, ["--t-end", repr(t_end)] + extra, wd)
+    if not res:
+        return
+    a, _, stats, _, _ = res
+    tstar = math.sqrt(2 * h / g) * (1 + e) / (1 - e)
+    check(stat(stats, "floor", "zeno") == 1, "one Zeno jump")
+    check(stat(stats, "floor", "phases") == 1, "one stick phase")
+    close(stat(stats, "floor", "contact_time"), t_end - tstar, 1e-9, "stuck time t_end - t*")
+    close(stat(stats, "floor", "peak_force"), m * g, 1e-9, "peak force while stuck m g")
+    close(stat(stats, "floor", "energy_lost"), m * g * h, 1e-9, "all of m g h lost")
+    close(a["lost in impacts and sticks"], m * g * h, 1e-8, "audit: all of m g h lost")
+
+
+def do_penalty(sim, extra, wd, cs):
+    m, k, c, v0, d = 2.0, 2e4, 20.0, 1.5, 0.1
+    res = run(sim, ["--dt", "1e-6", "--set", "cs=%r" % cs] + extra, wd)
+    if not res:
+        return
+    a, _, stats, _, _ = res
+    vin = v0 - cs * d / m                     # the ground damper in flight: dv/dx = -cs/m
+    al = (c + cs) / (2 * m)
+    wd_ = math.sqrt(k / m - al * al)
+    T = math.pi / wd_
+    vout = vin * math.exp(-al * T)
+    # peak of k p + c p' on a fine grid refined by golden sections
+    def force(s):
+        p = vin / wd_ * math.exp(-al * s) * math.sin(wd_ * s)
+        pd = vin * math.exp(-al * s) * (math.cos(wd_ * s) - al / wd_ * math.sin(wd_ * s))
+        return k * p + c * pd
+    grid = [T * i / 2000 for i in range(2001)]
+    s0 = max(grid, key=force)
+    lo, hi = max(0.0, s0 - T / 2000), min(T, s0 + T / 2000)
+    for _ in range(100):
+        a1, b1 = hi - 0.618 * (hi - lo), lo + 0.618 * (hi - lo)
+        if force(a1) > force(b1):
+            hi = b1
+        else:
+            lo = a1
+    peak = force(0.5 * (lo + hi))
+    dissip = 0.5 * m * (vin * vin - vout * vout)
+    check(stat(stats, "wall", "phases") == 1, "one contact phase")
+    close(stat(stats, "wall", "contact_time"), T, 1e-9, "contact time pi/wd")
+    close(stat(stats, "wall", "impulse"), m * (vin + vout), 1e-9, "impulse m (v_in + v_out)")
+    close(stat(stats, "wall", "max_speed"), vin, 1e-9, "entry speed")
+    close(stat(stats, "wall", "peak_force"), peak, 1e-6, "peak force at the step ends")
+    close(stat(stats, "wall", "damper_energy"), dissip * c / (c + cs), 1e-8,
+          "contact damper's energy c/(c + cs) of m (v_in^2 - v_out^2)/2")
+    if cs > 0:
+        # flight in (v falls linearly with x), contact share, flight out to
+        # t_end (v decays as exp(-cs t/m) from v_out)
+        t_in = -(m / cs) * math.log(1 - cs * d / (m * v0))
+        t_out = t_in + T
+        t_end = 0.2
+        ground = 0.5 * m * (v0 * v0 - vin * vin) + dissip * cs / (c + cs) + \
+            0.5 * m * vout * vout * (1 - math.exp(-2 * cs * (t_end - t_out) / m))
+        close(a["dissipated/damper D"], ground, 1e-8, "ground damper's energy over the run")
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    what, sim, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with tempfile.TemporaryDirectory() as wd:
+        if what == "balance":
+            do_balance(sim, extra, wd)
+        elif what == "aster":
+            do_aster(sim, extra, wd)
+        elif what == "e1":
+            do_e1(sim, extra, wd)
+        elif what == "plastic":
+            do_plastic(sim, extra, wd)
+        elif what == "ball":
+            do_ball(sim, extra, wd)
+        elif what == "zeno":
+            do_zeno(sim, extra, wd)
+        elif what == "penalty":
+            do_penalty(sim, extra, wd, 0.0)
+        elif what == "penalty_ground":
+            do_penalty(sim, extra, wd, 4.0)
+        else:
+            sys.exit("unknown check '%s'" % what)
+    if FAILS:
+        print("%d check(s) failed" % len(FAILS))
+        sys.exit(1)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
