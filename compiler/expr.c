@@ -703,11 +703,15 @@ static Expr *mul_two_sums(ExprCtx *x, Expr **f, int k, double c)
     if (k - 2 > 64)
         return NULL;
     for (int i = 0; i < k; i++) {
-        if (f[i]->kind == EX_ADD)
+        if (f[i]->kind != EX_ADD)
+            others[no++] = f[i];
+        else if (ns < 2)
             s[ns++] = f[i];
         else
-            others[no++] = f[i];
+            return NULL;
     }
+    if (ns != 2)
+        return NULL;
     int full = s[0]->nargs * s[1]->nargs;
     if (full > 64)
         return NULL;
@@ -1046,7 +1050,7 @@ Expr *expr_subst(ExprCtx *x, Expr *e, Expr *leaf, Expr *by)
         return by;
     if (e->nargs == 0)
         return e;
-    Expr *buf[8], **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
+    Expr *buf[8] = {0}, **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
     bool changed = false;
     for (int i = 0; i < e->nargs; i++) {
         na[i] = expr_subst(x, e->args[i], leaf, by);
@@ -2004,7 +2008,7 @@ static Expr *import(ExprCtx *x, const Expr *e, PtrMap *m)
         if (m->from[i])
             return m->to[i];
     }
-    Expr *buf[8], **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
+    Expr *buf[8] = {0}, **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
     for (int i = 0; i < e->nargs; i++)
         na[i] = import(x, e->args[i], m);
     Expr *r = intern(x, e->kind, e->op, e->index, e->num, e->nargs, na);
