@@ -241,7 +241,8 @@ def compare_events(sim, ref, contact_map):
         if d > worst or worst_at is None:
             worst, worst_at = d, r
     res = dict(matched=len(matched), n_sim=len(sim), n_ref=len(ref), skipped=skipped,
-               initial=initial, max_err=float(worst) if matched else None, worst_at=worst_at)
+               initial=initial, max_err=float(worst) if matched else None, worst_at=worst_at,
+               first_err=float(abs(matched[0][0][0] - matched[0][1][0])) if matched else None)
     if stop is None and i == len(sim) and j == len(ref):
         res["verdict"] = "all"
     elif stop is not None:
@@ -526,11 +527,13 @@ def sweep_table(rows):
             note = (r["status"] + "; " + note).strip("; ")
         out.append([r["model"], r["method"], "%g" % r["dt"], ms(r["median"] / r["t_end"]),
                     r["steps"] if r["steps"] is not None else "-",
+                    err(c["first_err"]) if c else "-",
                     err(c["max_err"], c["worst_at"]) if c else "-",
                     ("%d/%d" % (c["matched"], c["n_ref"]) if c else "-")
                     + ("; " + note if note else "")])
     return table(["model", "method", "dt [s]", "ms per sim. s", "steps",
-                  "max abs event-time error [s]", "matched / reference"], out)
+                  "first event's error [s]", "max abs event-time error [s]",
+                  "matched / reference"], out)
 
 
 def chain_table(rows):
