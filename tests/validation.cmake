@@ -108,6 +108,7 @@ nsm_validate(two_mass_a           two_mass             adaptive --event-tol 1e-1
 nsm_validate(two_mass_c           two_mass_plastic     exact    ${EXACT})
 nsm_validate(two_mass_c           two_mass_plastic     rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
 nsm_validate(two_mass_c           two_mass_plastic     adaptive --event-tol 1e-12 --pos-tol 1e-11)
+nsm_validate(sdnd121              sdnd121              exact    ${EXACT})
 nsm_validate(sdnd121              sdnd121              rk4      ${RK4} --dt 4e-6 --pos-tol 1e-7)
 nsm_validate(sdnd121              sdnd121              adaptive --event-tol 5e-11 --pos-tol 1e-8)
 foreach(c sdnd108a_force:sdnd108a sdnd108a_gap:sdnd108a_aster sdnd108b_force:sdnd108b
@@ -131,7 +132,9 @@ nsm_validate(zeno_ball            zeno_ball            adaptive --event-tol 1e-1
 nsm_validate(bouncing_ball        bouncing_ball        exact    ${EXACT})
 nsm_validate(bouncing_ball        bouncing_ball        rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
 nsm_validate(bouncing_ball        bouncing_ball        adaptive --event-tol 1e-12 --pos-tol 1e-11)
+nsm_validate(impacting_oscillator impacting_oscillator exact    ${EXACT})
 nsm_validate(impacting_oscillator impacting_oscillator rk4      ${RK4} --dt 1e-5 --pos-tol 1e-11)
+nsm_validate(impacting_oscillator impacting_oscillator adaptive --event-tol 1e-12 --pos-tol 1e-11)
 nsm_validate(ball_two_contacts    ball_two_contacts    exact    ${EXACT})
 nsm_validate(ball_two_contacts    ball_two_contacts    rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
 nsm_validate(ball_two_contacts    ball_two_contacts    adaptive --event-tol 1e-12 --pos-tol 1e-11)
@@ -184,9 +187,6 @@ endfunction()
 nsm_measure(two_mass_b           two_mass_grazing     exact    ${EXACT})
 nsm_measure(two_mass_b           two_mass_grazing     rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
 nsm_measure(two_mass_b           two_mass_grazing     adaptive --event-tol 1e-12 --pos-tol 1e-11)
-nsm_measure(sdnd121              sdnd121              exact    ${EXACT})
-nsm_measure(impacting_oscillator impacting_oscillator exact    ${EXACT})
-nsm_measure(impacting_oscillator impacting_oscillator adaptive --event-tol 1e-12 --pos-tol 1e-11)
 nsm_measure(e1_thousand          bouncing_ball        exact    ${EXACT})
 
 # docs/validation.md from a fresh run: the validation tests, the measured-only

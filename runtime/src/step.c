@@ -245,28 +245,141 @@ static void exact_apply(nsm_sim *s, double t, const double *Y, const double *E, 
     Y1[2 * n + 1] = Y[2 * n + 1] + rt_dot(na, Z, QZ);
 }
 
-/* Exact step of size h, the propagator taken from the cache when the same
-** mode, switches and step were seen before. */
-static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
+/* The cached propagator of step h in the current mode and switch state,
+** computed on a miss into one of the slots 0 .. RT_CACHE - 2 (the last slot
+** holds the anchor, below). */
+static int exact_prop(nsm_sim *s, double h, RtProp **out)
 {
     unsigned long key = sw_key(s);
-    RtProp *pr = NULL;
-    for (int k = 0; k < RT_CACHE; k++)
+    for (int k = 0; k < RT_CACHE - 1; k++)
         if (s->cache[k].used && s->cache[k].mode == s->mode && s->cache[k].swkey == key &&
-            s->cache[k].h == h)
-            pr = &s->cache[k];
-    if (!pr) {
-        pr = &s->cache[s->cache_next];
-        s->cache_next = (s->cache_next + 1) % RT_CACHE;
-        pr->used = 0;
-        int rc = exact_propagator(s, h, pr->E, pr->Qd, pr->Qw);
-        if (rc)
-            return rc;
-        pr->used = 1;
-        pr->mode = s->mode;
-        pr->swkey = key;
-        pr->h = h;
+            s->cache[k].h == h) {
+            *out = &s->cache[k];
+            return NSM_OK;
+        }
+    if (s->cache_next >= RT_CACHE - 1)
+        s->cache_next = 0;
+    RtProp *pr = &s->cache[s->cache_next];
+    s->cache_next = (s->cache_next + 1) % (RT_CACHE - 1);
+    pr->used = 0;
+    int rc = exact_propagator(s, h, pr->E, pr->Qd, pr->Qw);
+    if (rc)
+        return rc;
+    pr->used = 1;
+    pr->mode = s->mode;
+    pr->swkey = key;
+    pr->h = h;
+    *out = pr;
+    return NSM_OK;
+}
+
+/*
+** The anchor.  Applying the same rounded exp(A dt) a million times makes its
+** rounding grow a million-fold, and coherently: the e = 1 ball drifts by
+** 2e-8 s over 9e5 steps.  So the steps of size dt inside a mode are taken
+** on a grid from an anchor state (the state where the mode was entered, or
+** where the grid was left): the state at grid point k is the product of the
+** propagators of dt, 32 dt, 1024 dt and 32768 dt (each an exponential of its
+** own, cached like the others) that the digits of k in base 32 call for,
+** applied level by level, so at most 31 products per level separate any grid
+** point from the anchor instead of k.  The anchor lives in the cache's last
+** slot: E holds the current grid state Z0 = (x, v, z, 1) and the level-1
+** state, Qd the states of levels 2 and 3, Qw[0] the grid index k; mode,
+** swkey and h (the step) say where it applies.  Any change of the state
+** outside the grid steps (a transition, a landing, a sample off the grid)
+** shows as a current state that is not Z0, and the next step re-anchors.
+*/
+#define ANCHOR_BASE 32
+#define ANCHOR_LEVELS 4
+
+/* The anchor slot if it continues from (Y, h) in the current mode, else NULL. */
+static RtProp *anchor_get(nsm_sim *s, const double *Y, double h)
+{
+    RtProp *a = &s->cache[RT_CACHE - 1];
+    if (!a->used || a->mode != s->mode || a->swkey != sw_key(s) || a->h != h)
+        return NULL;
+    if (memcmp(a->E, Y, sizeof(double) * 2 * s->n) != 0)
+        return NULL;
+    return a;
+}
+
+/* Anchor the grid at (t, Y): every level's state is Z(t). */
+static RtProp *anchor_set(nsm_sim *s, double t, const double *Y, double h)
+{
+    int n = s->n, na = s->na, ng = s->m->n_gen;
+    RtProp *a = &s->cache[RT_CACHE - 1];
+    double *Z = a->E;
+    memcpy(Z, Y, sizeof(double) * 2 * n);
+    for (int k = 0; k < ng; k++)
+        Z[2 * n + k] = 0;
+    if (ng && s->m->generator_state)
+        s->m->generator_state(t, s->sw, s->p, s->c, Z + 2 * n);
+    Z[na - 1] = 1;
+    memcpy(a->E + na, Z, sizeof(double) * na);
+    memcpy(a->Qd, Z, sizeof(double) * na);
+    memcpy(a->Qd + na, Z, sizeof(double) * na);
+    a->Qw[0] = 0;
+    a->used = 1;
+    a->mode = s->mode;
+    a->swkey = sw_key(s);
+    a->h = h;
+    return a;
+}
+
+/* State vector of level L (0 the current grid point) in the anchor. */
+static double *anchor_level(RtProp *a, int na, int L)
+{
+    return L < 2 ? a->E + (size_t)L * na : a->Qd + (size_t)(L - 2) * na;
+}
+
+/* One grid step of size h from the anchored state Y: the grid index k
+** becomes k + 1, and the state there is the highest level whose period
+** divides k + 1, advanced by one propagator of that period; the lower
+** levels restart from it.  The energy integrals are those of the step h
+** from the current state. */
+static int anchor_step(nsm_sim *s, RtProp *a, const double *Y, double h, double *Y1)
+{
+    int n = s->n, na = s->na, L = 0, rc;
+    double k = a->Qw[0] + 1, period = 1, Zn[na], QZ[na], dD, dW;
+    RtProp *pr;
+    while (L + 1 < ANCHOR_LEVELS && fmod(k, period * ANCHOR_BASE) == 0) {
+        period *= ANCHOR_BASE;
+        L++;
     }
+    double *Z0 = anchor_level(a, na, 0);
+    if ((rc = exact_prop(s, h, &pr)))
+        return rc;
+    nsm_la_matvec(na, na, pr->Qd, Z0, QZ);
+    dD = rt_dot(na, Z0, QZ);
+    nsm_la_matvec(na, na, pr->Qw, Z0, QZ);
+    dW = rt_dot(na, Z0, QZ);
+    if (L > 0 && (rc = exact_prop(s, h * period, &pr)))
+        return rc;
+    nsm_la_matvec(na, na, pr->E, anchor_level(a, na, L), Zn);
+    for (int l = 0; l <= L; l++)
+        memcpy(anchor_level(a, na, l), Zn, sizeof Zn);
+    a->Qw[0] = k;
+    memcpy(Y1, Zn, sizeof(double) * 2 * n);
+    Y1[2 * n] = Y[2 * n] + dD;
+    Y1[2 * n + 1] = Y[2 * n + 1] + dW;
+    return NSM_OK;
+}
+
+/* Exact step of size h from (t, Y).  Steps of the run's step dt go on the
+** anchored grid; any other step (a landing on a sample time or a switch, the
+** Zeno jump) applies the propagator of h to Y. */
+static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
+{
+    if (h == s->dt) {
+        RtProp *a = anchor_get(s, Y, h);
+        if (!a)
+            a = anchor_set(s, t, Y, h);
+        return anchor_step(s, a, Y, h, Y1);
+    }
+    RtProp *pr;
+    int rc = exact_prop(s, h, &pr);
+    if (rc)
+        return rc;
     exact_apply(s, t, Y, pr->E, pr->Qd, pr->Qw, Y1);
     return NSM_OK;
 }
