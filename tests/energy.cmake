@@ -51,6 +51,9 @@ nsm_energy_sim(penalty_wall ${cfile})
 nsm_energy_test(balance.penalty_wall balance penalty_wall)
 nsm_energy_test(balance.penalty_wall_ground balance penalty_wall --set cs=4)
 
+# The simulator's options.
+nsm_energy_test(cli cli bouncing_ball)
+
 # code_aster's SDND121 metrics computed by the runtime.
 nsm_energy_test(sdnd121.rk4.aster aster sdnd121)
 

@@ -8,8 +8,8 @@
 **   --max-steps N  --max-event-rate R  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **
-** Without --out/--events the event log is printed as a table on stdout and a
-** one-line summary on stderr; --summary adds the energy audit and the
+** Unless --out, --events or --stats writes to stdout, the event log is
+** printed there as a table; a one-line summary goes to stderr; --summary adds the energy audit and the
 ** per-contact statistics as a table on stdout (docs/energy.md).  Exit status: 0 ok, 1 bad arguments, 3 the
 ** simulation failed (files written so far hold complete, flushed lines).
 */
@@ -188,13 +188,10 @@ static double pct(double x)
 
 /* Write the per-contact statistics CSV: one row per gap, with the run's
 ** balance error and code_aster's global energy error repeated on every row.
-** Returns nonzero when the file cannot be written. */
-static int write_stats(const nsm_sim *sim, const nsm_model *m, const char *path)
+** Returns nonzero on a write error. */
+static int write_stats(const nsm_sim *sim, const nsm_model *m, FILE *f)
 {
-    FILE *f = open_out(path);
     nsm_audit au;
-    if (!f)
-        return 1;
     nsm_sim_audit(sim, &au);
     fprintf(f, "contact,law,impacts,zeno,phases,contact_time [s],mean_time [s],impulse [N s],"
                "peak_force [N],max_speed [m/s],energy_lost [J],damper_energy [J],"
@@ -209,9 +206,8 @@ static int write_stats(const nsm_sim *sim, const nsm_model *m, const char *path)
                 pct(cs.aster_force), pct(au.aster_energy),
                 au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
     }
-    int bad = ferror(f);
-    close_out(f);
-    return bad;
+    fflush(f);
+    return ferror(f);
 }
 
 /* One line of the audit table. */
@@ -298,6 +294,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1 };
     const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL;
     int summary = 0;
+    FILE *stats = NULL;
     double t_end, v, rtol = 1e-9, atol = 1e-12;
     if (!m)
         return 1;
@@ -431,7 +428,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "cannot write '%s'%s", ev_path, "");
     }
-    d.table = !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-"));
+    if (stats_path && !(stats = open_out(stats_path))) {
+        close_out(d.out);
+        close_out(d.events);
+        nsm_sim_free(sim);
+        return bad(d.prog, "cannot write '%s'%s", stats_path, "");
+    }
+    d.table = !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
+              !(stats_path && !strcmp(stats_path, "-"));
     if (d.out) {
         fprintf(d.out, "t [s]");
         for (int k = 0; k < m->n_outputs; k++) {
@@ -459,10 +463,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     fflush(stdout);
     nsm_audit au;
     nsm_sim_audit(sim, &au);
-    if (stats_path && write_stats(sim, m, stats_path)) {
-        fprintf(stderr, "%s: error: cannot write '%s'\n", d.prog, stats_path);
-        nsm_sim_free(sim);
-        return rc ? 3 : 1;
+    if (stats) {
+        int werr = write_stats(sim, m, stats);
+        close_out(stats);
+        if (werr) {
+            fprintf(stderr, "%s: error: cannot write '%s'\n", d.prog, stats_path);
+            nsm_sim_free(sim);
+            return rc ? 3 : 1;
+        }
     }
     if (summary)
         print_summary(sim, m, &au, stdout);

@@ -245,7 +245,8 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     int n = s->n, g = s->g;
     double h = t1 - s->t, lam[RT_MAXG + 1];
     st->steps++;
-    if (g == 0 || rt_lambda(s, s->mode, t1, Y1, lam))
+    /* open gaps carry no force */
+    if (g == 0 || s->mode == 0 || rt_lambda(s, s->mode, t1, Y1, lam))
         memset(lam, 0, sizeof lam);
     for (int j = 0; j < g; j++) {
         RtGapStats *gs = &st->gap[j];

@@ -25,6 +25,8 @@ independently of the runtime:
              sum m (1 + e) e^k sqrt(2 g h), energy lost, largest speed.
   zeno       ball coming to rest: one Zeno jump and one stick phase from
              t* = t1 (1 + e)/(1 - e), peak force m g, all of m g h lost.
+  cli        the simulator's --stats and --summary options: CSV header with
+             units on a clean stdout, refusals, --help, the stderr line.
   penalty    mass against a penalty wall (tests/energy/models/penalty_wall):
              contact time pi/wd, impulse m (v_in + v_out), peak force, entry
              speed, damper energies, from the damped-oscillator closed form.
@@ -35,6 +37,7 @@ import csv
 import io
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -290,6 +293,36 @@ def do_penalty(sim, extra, wd, cs):
         close(a["dissipated/damper D"], ground, 1e-8, "ground damper's energy over the run")
 
 
+def do_cli(sim, extra, wd):
+    def go(args):
+        r = subprocess.run([sim] + args + extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        print("run: %s -> exit %d" % (" ".join([sim] + args + extra), r.returncode))
+        return r
+    r = go(["--stats", "-", "--t-end", "2"])
+    lines = r.stdout.splitlines()
+    check(r.returncode == 0 and lines and lines[0].startswith(
+        "contact,law,impacts,zeno,phases,contact_time [s],mean_time [s],impulse [N s],"
+        "peak_force [N],max_speed [m/s],energy_lost [J],damper_energy [J]"),
+        "--stats - writes the CSV header with units first")
+    check(len(lines) == 2 and lines[1].startswith("floor,impact,3,"),
+          "--stats - alone on stdout: one row, 3 impacts in 2 s")
+    check(re.search(r"energy error \S+ J \(\S+ of the largest energy\)", r.stderr) is not None,
+          "stderr line gives the balance error relative to the largest energy")
+    for bad in (["--stats", "-", "--out", "-"], ["--stats", "-", "--events", "-"],
+                ["--stats", os.path.join(wd, "no", "such", "dir.csv")], ["--stats"]):
+        r = go(bad)
+        check(r.returncode == 1 and "error" in r.stderr and not r.stdout.strip(),
+              "refused with exit 1 and nothing on stdout: %s" % " ".join(bad))
+    r = go(["--help"])
+    check(r.returncode == 0 and "--stats FILE|-" in r.stdout and "--summary" in r.stdout,
+          "--help lists --stats and --summary")
+    r = go(["--summary", "--t-end", "2", "--events", os.devnull])
+    audit = r.stdout.split("energy audit at t = 2 s", 1)
+    check(r.returncode == 0 and len(audit) == 2 and "\nfloor        impact         3 " in audit[1],
+          "--summary prints the audit and the contact table after the event table")
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -307,6 +340,8 @@ def main():
             do_ball(sim, extra, wd)
         elif what == "zeno":
             do_zeno(sim, extra, wd)
+        elif what == "cli":
+            do_cli(sim, extra, wd)
         elif what == "penalty":
             do_penalty(sim, extra, wd, 0.0)
         elif what == "penalty_ground":
