@@ -66,3 +66,15 @@ foreach(method rk4 adaptive exact)
   nsm_energy_test(penalty_stats.${method} penalty penalty_wall --method ${method})
   nsm_energy_test(penalty_ground_stats.${method} penalty_ground penalty_wall --method ${method})
 endforeach()
+
+# The audit through the library's API.
+add_executable(energy_api_test ${NSM_SOURCE_DIR}/tests/energy/api_test.c
+  ${NSM_SOURCE_DIR}/generated/bouncing_ball.c ${NSM_SOURCE_DIR}/generated/zeno_ball.c
+  ${NSM_SOURCE_DIR}/generated/sdnd121.c ${NSM_SOURCE_DIR}/generated/two_mass_plastic.c)
+target_compile_definitions(energy_api_test PRIVATE NSM_NO_MAIN)
+target_link_libraries(energy_api_test PRIVATE nsmrt m)
+set_target_properties(energy_api_test PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${NSM_ENERGY_DIR})
+foreach(t resume reset args peak zeno)
+  add_test(NAME energy.api.${t} COMMAND energy_api_test ${t})
+  set_tests_properties(energy.api.${t} PROPERTIES LABELS energy)
+endforeach()

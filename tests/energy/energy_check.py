@@ -15,7 +15,9 @@ independently of the runtime:
   aster      SDND121 with rk4 at 4e-6 s: code_aster's global energy error
              under 0.1 % and force/kinematics error under 1e-8 %, and the
              energy error equal to the one recomputed here from the
-             trajectory at every step (code_aster's formulas, seed 000).
+             trajectory at every step (code_aster's formulas, seed 000);
+             contact phases and total contact time from the reference's
+             entry and exit times.
   e1         the ball with e = 1: 1000 impacts lose nothing; impulse, speed
              and final energy from the closed form.
   plastic    every plastic impact loses m1 m2/(2 (m1 + m2)) w^2 (w the
@@ -169,6 +171,18 @@ def do_aster(sim, extra, wd):
             den += inj * inj
     mine = 100 * math.sqrt(num / den)
     close(ee, mine, 1e-3, "runtime's energy error vs recomputed from the trajectory")
+    # contact phases and time against the reference's entry and exit times
+    # (closed-form piecewise solution, tests/reference/data)
+    ref = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "reference", "data", "sdnd121.events.csv")
+    with open(ref) as fh:
+        rows = list(csv.DictReader(fh))
+    enters = [float(r["t"]) for r in rows if r["kind"] == "contact_enter"]
+    exits = [float(r["t"]) for r in rows if r["kind"] == "contact_exit"]
+    check(stat(stats, "stop", "phases") == len(enters) == len(exits),
+          "%d contact phases as in the reference" % len(enters))
+    close(stat(stats, "stop", "contact_time"), sum(exits) - sum(enters), 0,
+          "contact time = sum of the reference's exit - entry times", atol=1e-8)
 
 
 def do_e1(sim, extra, wd):
