@@ -27,6 +27,9 @@ independently of the runtime:
              sum m (1 + e) e^k sqrt(2 g h), energy lost, largest speed.
   zeno       ball coming to rest: one Zeno jump and one stick phase from
              t* = t1 (1 + e)/(1 - e), peak force m g, all of m g h lost.
+  split      two-mass case C before its first impact: each mass is a damped
+             oscillator of its own, so each damper burns exactly its mass's
+             loss of energy, D_i = E_i(0) - E_i(t), E_i = m v^2/2 + k x^2/2.
   cli        the simulator's --stats and --summary options: CSV header with
              units on a clean stdout, refusals, --help, the stderr line.
   penalty    mass against a penalty wall (tests/energy/models/penalty_wall):
@@ -307,6 +310,26 @@ def do_penalty(sim, extra, wd, cs):
         close(a["dissipated/damper D"], ground, 1e-8, "ground damper's energy over the run")
 
 
+def do_split(sim, extra, wd):
+    traj = os.path.join(wd, "traj.csv")
+    t_end = 3.5                               # the first impact is at 3.57 s
+    res = run(sim, ["--t-end", repr(t_end), "--every", repr(t_end), "--out", traj] + extra, wd)
+    if not res:
+        return
+    a, _, stats, events, _ = res
+    check(not events, "no event before t = %g s" % t_end)
+    with open(traj) as fh:
+        rows = list(csv.DictReader(fh))
+    last = rows[-1]
+    col = lambda name: float(next(v for k, v in last.items() if k.split(" ")[0] == name))
+    check(abs(float(last[next(iter(last))]) - t_end) < 1e-12, "last sample at t_end")
+    m1, m2, k1, k2 = 5.0, 5.0, 2.0, 1.0
+    e1 = 0.5 * m1 * col("M1.v") ** 2 + 0.5 * k1 * col("M1.x") ** 2
+    e2 = 0.5 * m2 * col("M2.v") ** 2 + 0.5 * k2 * col("M2.x") ** 2
+    close(a["dissipated/damper S1"], 0.5 * k1 * 1.0 - e1, 1e-8, "damper S1 = E1(0) - E1(t)")
+    close(a["dissipated/damper S2"], 0.5 * k2 * 4.0 - e2, 1e-8, "damper S2 = E2(0) - E2(t)")
+
+
 def do_cli(sim, extra, wd):
     def go(args):
         r = subprocess.run([sim] + args + extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -354,6 +377,8 @@ def main():
             do_ball(sim, extra, wd)
         elif what == "zeno":
             do_zeno(sim, extra, wd)
+        elif what == "split":
+            do_split(sim, extra, wd)
         elif what == "cli":
             do_cli(sim, extra, wd)
         elif what == "penalty":
