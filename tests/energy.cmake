@@ -3,7 +3,7 @@
 # --events and compares with closed forms (docs/energy.md).  Each model of
 # models/ gets its own simulator energy_<model> (from the committed
 # generated/<model>.c, or through nsmc when that file is missing), plus the
-# closed-form model tests/energy/models/penalty_wall.nsm.
+# closed-form models of tests/energy/models.
 set(NSM_ENERGY_CHECK ${NSM_SOURCE_DIR}/tests/energy/energy_check.py)
 set(NSM_ENERGY_DIR ${CMAKE_BINARY_DIR}/energy)
 file(MAKE_DIRECTORY ${NSM_ENERGY_DIR})
@@ -50,6 +50,9 @@ nsm_energy_generate(penalty_wall ${NSM_SOURCE_DIR}/tests/energy/models/penalty_w
 nsm_energy_sim(penalty_wall ${cfile})
 nsm_energy_test(balance.penalty_wall balance penalty_wall)
 nsm_energy_test(balance.penalty_wall_ground balance penalty_wall --set cs=4)
+nsm_energy_generate(two_forced ${NSM_SOURCE_DIR}/tests/energy/models/two_forced.nsm cfile)
+nsm_energy_sim(two_forced ${cfile})
+nsm_energy_test(balance.two_forced balance two_forced)
 
 # The simulator's options.
 nsm_energy_test(cli cli bouncing_ball)
@@ -62,6 +65,7 @@ foreach(method rk4 adaptive exact)
   nsm_energy_test(e1_thousand.${method} e1 bouncing_ball --method ${method})
   nsm_energy_test(plastic.${method} plastic two_mass_plastic --method ${method})
   nsm_energy_test(damper_split.${method} split two_mass_plastic --method ${method})
+  nsm_energy_test(work_split.${method} work two_forced --method ${method})
   nsm_energy_test(ball_stats.${method} ball bouncing_ball --method ${method})
   nsm_energy_test(zeno_stats.${method} zeno zeno_ball --method ${method})
   nsm_energy_test(penalty_stats.${method} penalty penalty_wall --method ${method})

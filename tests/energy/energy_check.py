@@ -30,6 +30,9 @@ independently of the runtime:
   split      two-mass case C before its first impact: each mass is a damped
              oscillator of its own, so each damper burns exactly its mass's
              loss of energy, D_i = E_i(0) - E_i(t), E_i = m v^2/2 + k x^2/2.
+  work       two forced oscillators side by side (tests/energy/models/
+             two_forced): the work done on each body is its own change of
+             energy, W_i = E_i(t) - E_i(0).
   cli        the simulator's --stats and --summary options: CSV header with
              units on a clean stdout, refusals, --help, the stderr line.
   penalty    mass against a penalty wall (tests/energy/models/penalty_wall):
@@ -330,6 +333,27 @@ def do_split(sim, extra, wd):
     close(a["dissipated/damper S2"], 0.5 * k2 * 4.0 - e2, 1e-8, "damper S2 = E2(0) - E2(t)")
 
 
+def last_row(path):
+    """The last row of a trajectory CSV: column name (without unit) -> value."""
+    with open(path) as fh:
+        rows = list(csv.DictReader(fh))
+    return {k.split(" ")[0]: float(v) for k, v in rows[-1].items()}
+
+
+def do_work(sim, extra, wd):
+    traj = os.path.join(wd, "traj.csv")
+    res = run(sim, ["--out", traj] + extra, wd)
+    if not res:
+        return
+    a, _, _, _, _ = res
+    r = last_row(traj)
+    check(abs(r["t"] - 3) < 1e-12, "last sample at t = 3 s")
+    ea = 0.5 * 2 * r["A.v"] ** 2 + 0.5 * 50 * r["A.x"] ** 2 - 0.5 * 50 * 0.1 ** 2
+    eb = 0.5 * 3 * r["B.v"] ** 2 + 0.5 * 20 * r["B.x"] ** 2 - (0.5 * 20 * 100 + 0.5 * 3 * 0.25)
+    close(a["injected/on A"], ea, 1e-7, "work on A = E_A(t) - E_A(0)", atol=1e-9)
+    close(a["injected/on B"], eb, 1e-7, "work on B = E_B(t) - E_B(0)", atol=1e-9)
+
+
 def do_cli(sim, extra, wd):
     def go(args):
         r = subprocess.run([sim] + args + extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -379,6 +403,8 @@ def main():
             do_zeno(sim, extra, wd)
         elif what == "split":
             do_split(sim, extra, wd)
+        elif what == "work":
+            do_work(sim, extra, wd)
         elif what == "cli":
             do_cli(sim, extra, wd)
         elif what == "penalty":
