@@ -131,7 +131,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
                    "vrel- [m/s]", "vrel+ [m/s]", "impulse [N s]", "lost [J]", "count");
         printf("%-20.15g %-14s %-12s %14.6g %14.6g %14.6g %14.6g %6ld\n", ev->t,
                nsm_event_kind_name(ev->kind), cn, ev->vrel_before, ev->vrel_after, ev->impulse,
-               ev->energy_lost, ev->count);
+               ev->energy_lost + 0.0, ev->count);
     }
     return 0;
 }

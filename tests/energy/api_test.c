@@ -6,6 +6,7 @@
 */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nsm/nsm.h"
@@ -60,7 +61,8 @@ static void test_resume(void)
     near("impulse of one run = of three pieces", sb.impulse, sa.impulse, 1e-12);
     near("energy lost of one run = of three pieces", sb.energy_lost, sa.energy_lost, 1e-12);
     near("largest speed of one run = of three pieces", sb.max_speed, sa.max_speed, 1e-12);
-    expect(ab.steps >= aa.steps && ab.steps <= aa.steps + 2, "steps: those of one run, + 2 cuts",
+    /* the cuts move the step grid: a step or two more or less */
+    expect(labs(ab.steps - aa.steps) <= 2, "steps: those of one run, within the 2 cuts",
            (double)ab.steps, (double)aa.steps);
     expect(ab.error_max <= 1e-10 * ab.energy_max, "pieces: balance closes", ab.error_max, 0);
     nsm_sim_free(a);
