@@ -582,6 +582,7 @@ def callgrind_table(rows):
 
 
 def main():
+    """Builds, runs every part, prints the report (and writes it with --markdown)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", help="build directory with (or for) nsmc and libnsmrt.a")
     ap.add_argument("--quick", action="store_true",
