@@ -248,6 +248,8 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     audit_line(f, 0, "injected", NULL, a->injected, "J");
     for (int i = 0; i < m->n_bodies && a->injected != 0; i++)
         audit_line(f, 2, "on", m->body_names ? m->body_names[i] : "?", nsm_sim_body_work(sim, i), "J");
+    if (a->injected_other != 0 && a->injected != 0)
+        audit_line(f, 2, "other", NULL, a->injected_other, "J");
     audit_line(f, 0, "dissipated", NULL, a->dissipated, "J");
     for (int k = 0; k < m->n_springs; k++) {
         double e = nsm_sim_damper_energy(sim, k);
@@ -262,6 +264,8 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
         if (m->gaps[j].law == NSM_LAW_PENALTY && cs.damper_energy != 0)
             audit_line(f, 2, "contact damper", m->gaps[j].name, cs.damper_energy, "J");
     }
+    if (a->dissipated_other != 0)
+        audit_line(f, 2, "other", NULL, a->dissipated_other, "J");
     audit_line(f, 0, "lost in impacts and sticks", NULL, a->lost, "J");
     audit_line(f, 0, "initial (kinetic + potential)", NULL, a->e0, "J");
     audit_line(f, 0, "balance error now", NULL, a->error, "J");

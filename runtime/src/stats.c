@@ -186,7 +186,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     st->mode_a = s->mode;
     st->ev_a = s->nevents;
     st->have_a = 1;
-    double qd[ns + g], qw[n];
+    double qd[ns + g + 1], qw[n];
     memset(qd, 0, sizeof qd);
     memset(qw, 0, sizeof qw);
     for (int q = 0; q < 4; q++) {
@@ -383,6 +383,8 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->aster_energy = st->den > 0 ? sqrt(st->num / st->den) : NAN;
     a->aster_force = st->fden > 0 ? sqrt(st->fnum / st->fden) : NAN;
     a->steps = st->steps;
+    a->dissipated_other = st->other_d;
+    a->injected_other = st->other_w;
     return NSM_OK;
 }
 

@@ -140,6 +140,9 @@ typedef struct nsm_audit {
     double aster_energy;      /* code_aster's global energy error (fraction) */
     double aster_force;       /* code_aster's force/kinematics error (fraction) */
     long steps;               /* steps summed */
+    double dissipated_other;  /* part of dissipated no damper could be given (0 when the
+                                 model's dampers are all listed as elements) */
+    double injected_other;    /* part of injected no body could be given (normally 0) */
 } nsm_audit;
 int nsm_sim_audit(const nsm_sim *sim, nsm_audit *a);
 
