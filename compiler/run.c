@@ -474,7 +474,8 @@ static void summarize_events(const char *path)
 }
 
 /* The number of samples and, when the model outputs energy.error (the
- * balance E0 + injected - dissipated - (T + V)), its last and largest values. */
+ * balance E0 + injected - dissipated - (T + V) relative to the largest
+ * energy met so far), its last and largest values. */
 static void summarize_energy(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -504,7 +505,8 @@ static void summarize_energy(const char *path)
     fclose(f);
     printf("samples: %ld\n", rows);
     if (col >= 0)
-        printf("energy balance error: %.3g J at the end, %.3g J at worst\n", last, worst);
+        printf("energy balance error: %.3g at the end, %.3g at worst (relative to the largest energy)\n",
+               last, worst);
 }
 
 /* Removes the plot files of an earlier run, so that none is left stale. */

@@ -1225,7 +1225,7 @@ static void output_item(Sema *s, const Node *n)
         for (int i = 0; i < 5; i++)
             if (strcmp(f, names[i]) == 0) {
                 add_output(s, (OutputKind)(OUT_KINETIC + i), 0,
-                           arena_printf(s->arena, "energy.%s", f), "J", n->loc);
+                           arena_printf(s->arena, "energy.%s", f), i == 4 ? "" : "J", n->loc);
                 return;
             }
         diag_error(s->diag, n->name_loc,

@@ -95,7 +95,7 @@ static const nsm_output_info outputs[] = {
     {"P[20].x", "m", NSM_OUT_X, 19},
     {"P[1].v", "m/s", NSM_OUT_V, 0},
     {"P[20].v", "m/s", NSM_OUT_V, 19},
-    {"energy.error", "J", NSM_OUT_ERROR, 0},
+    {"energy.error", "", NSM_OUT_ERROR, 0},
 };
 
 /* Checks the parameters, derives the constants c[] and the numeric tables. */

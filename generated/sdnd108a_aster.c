@@ -48,7 +48,7 @@ static const nsm_output_info outputs[] = {
     {"B.x", "m", NSM_OUT_X, 0},
     {"B.v", "m/s", NSM_OUT_V, 0},
     {"ground_contact.force", "N", NSM_OUT_FORCE, 0},
-    {"energy.error", "J", NSM_OUT_ERROR, 0},
+    {"energy.error", "", NSM_OUT_ERROR, 0},
 };
 
 /* Checks the parameters, derives the constants c[] and the numeric tables. */

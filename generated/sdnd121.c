@@ -59,7 +59,7 @@ static const nsm_output_info outputs[] = {
     {"M.x", "m", NSM_OUT_X, 0},
     {"M.v", "m/s", NSM_OUT_V, 0},
     {"stop.force", "N", NSM_OUT_FORCE, 0},
-    {"energy.error", "J", NSM_OUT_ERROR, 0},
+    {"energy.error", "", NSM_OUT_ERROR, 0},
 };
 
 /* Checks the parameters, derives the constants c[] and the numeric tables. */

@@ -119,5 +119,7 @@ void rt_stats_free(nsm_sim *s);
 void rt_stats_reset(nsm_sim *s);
 void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
 void rt_stats_event(nsm_sim *s, const nsm_event *ev);
+/* The largest energy magnitude met so far, at least `now`: the scale of energy.error. */
+double rt_stats_energy_scale(const nsm_sim *s, double now);
 
 #endif

@@ -396,7 +396,11 @@ double nsm_sim_output(const nsm_sim *s, int k)
     case NSM_OUT_POTENTIAL: return pot;
     case NSM_OUT_DISSIPATED: return diss;
     case NSM_OUT_INJECTED: return inj;
-    case NSM_OUT_ERROR: return err;
+    case NSM_OUT_ERROR: {
+        double now = fmax(fmax(fabs(kin), fabs(pot)), fmax(fabs(diss), fabs(inj)));
+        double scale = rt_stats_energy_scale(s, fmax(now, fabs(s->E0)));
+        return scale > 0 ? err / scale : err;
+    }
     default: return NAN;
     }
 }

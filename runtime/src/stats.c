@@ -309,6 +309,15 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         st->err_max = err;
 }
 
+/* The largest energy magnitude met at a step end so far, or `now` if larger:
+** energy.error is the balance relative to it, so that the column reads the
+** same for a 1 J toy and a 1 MJ machine. */
+double rt_stats_energy_scale(const nsm_sim *s, double now)
+{
+    double m = s->st ? s->st->e_max : 0;
+    return now > m ? now : m;
+}
+
 /* The statistics of one event record. */
 void rt_stats_event(nsm_sim *s, const nsm_event *ev)
 {

@@ -76,8 +76,9 @@ def fake(argv):
     with open(a.out, "w") as f:
         head = ["t [s]"] + ["%s%s [%s]" % (bmap.get(names[i][:-2], names[i][:-2]), names[i][-2:],
                                            "m" if names[i].endswith(".x") else "m/s") for i in cols]
-        head += ["%s [J]" % c for c in validate.ENERGY_COLS]
+        head += ["%s [%s]" % (c, "" if c == "energy.error" else "J") for c in validate.ENERGY_COLS]
         f.write(",".join(head) + "\n")
+        running = 0.0
         for n, r in enumerate(rows):
             vals = [r[i] for i in cols]
             if defect == "position" and n == len(rows) // 2:
@@ -88,6 +89,9 @@ def fake(argv):
             if defect == "energy" and n == 3:
                 kin += 1e-6
                 err -= 1e-6
+            # energy.error is relative to the largest energy met so far
+            running = max(running, 10.0, abs(kin), abs(pot), abs(inj), abs(diss))
+            err /= running
             f.write(",".join("%.17g" % x for x in [r[0]] + vals + [kin, pot, diss, inj, err]) + "\n")
     return 0
 
