@@ -7,8 +7,8 @@
  * also mention time (EX_TIME).  No expression here mentions a body state:
  * gaps are already split into their affine parts w.x + d.
  */
-#ifndef NSM_MODEL_H
-#define NSM_MODEL_H
+#ifndef NSMC_MODEL_H
+#define NSMC_MODEL_H
 
 #include <stdbool.h>
 

@@ -1,6 +1,8 @@
 /* sema.c - from syntax tree to checked Model: names, units, loops, gaps. */
 #include "sema.h"
 
+#include <nsm/model.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1092,6 +1094,12 @@ static void stmt_gap(Sema *s, const Stmt *st)
     }
     if (!ok)
         return;
+    if (s->m->n_gaps + 1 > NSM_MAX_GAPS) {
+        diag_error(s->diag, c->loc,
+                   "too many gaps: a model has at most %d (a mode is a set of closed gaps, "
+                   "kept as a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);
+        return;
+    }
     if ((long)(s->m->n_gaps + 1) * s->m->n_bodies > SEMA_MAX_GAP_WEIGHTS) {
         diag_error(s->diag, c->loc,
                    "too many gaps: %d gaps on %d bodies exceed the limit of %d gap slopes",

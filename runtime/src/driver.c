@@ -307,8 +307,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         d.prog = slash + 1;
     nsm_sim *sim = nsm_sim_create(m);
     if (!sim) {
-        fprintf(stderr, "%s: error: cannot create the simulation (model ABI %d, runtime ABI %d, "
-                "or out of memory)\n", d.prog, m->abi, NSM_ABI_VERSION);
+        if (m->abi != NSM_ABI_VERSION)
+            fprintf(stderr, "%s: error: the model was generated for runtime ABI %d, this runtime "
+                    "has ABI %d: regenerate it with this nsmc\n", d.prog, m->abi, NSM_ABI_VERSION);
+        else if (m->n_gaps > NSM_MAX_GAPS)
+            fprintf(stderr, "%s: error: the model has %d gaps, the runtime at most %d\n",
+                    d.prog, m->n_gaps, NSM_MAX_GAPS);
+        else
+            fprintf(stderr, "%s: error: cannot create the simulation: out of memory\n", d.prog);
         return 1;
     }
     t_end = m->t_end;

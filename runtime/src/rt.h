@@ -15,7 +15,7 @@
 
 #include "nsm/nsm.h"
 
-#define RT_MAXG 32            /* gaps are a bitmask in an unsigned */
+#define RT_MAXG NSM_MAX_GAPS  /* gaps are a bitmask in an unsigned */
 #define RT_RING (16 + 4 * RT_MAXG) /* event times kept for the rate guard */
 #define RT_CACHE 8            /* propagators kept by the exact method */
 

@@ -46,6 +46,10 @@ extern "C" {
  * built on nsm_numeric, which gives the same results. */
 #define NSM_NOT_DERIVED 1
 
+/* A mode is a bitmask in an unsigned int: a model has at most this many gaps.
+ * nsmc refuses larger models, and the runtime refuses tables that exceed it. */
+#define NSM_MAX_GAPS 32
+
 enum nsm_law { NSM_LAW_IMPACT = 0, NSM_LAW_PENALTY = 1 };
 enum nsm_release { NSM_RELEASE_FORCE = 0, NSM_RELEASE_GAP = 1 };
 enum nsm_method { NSM_METHOD_RK4 = 0, NSM_METHOD_ADAPTIVE = 1, NSM_METHOD_EXACT = 2 };
