@@ -214,6 +214,21 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref, double beta)
     return settle(s, ref, 0);
 }
 
+/* After an impact of gap j (now open): whether its rebound is too small to
+** leave the gap's rounding band (height u^2 / 2|a| below the gap tolerance,
+** u the relative velocity, a < 0 the relative acceleration pulling it back).
+** Such flights cannot be resolved; without a Zeno jump the contact is then
+** at rest (plastic). */
+static int rebound_unresolved(nsm_sim *s, int j)
+{
+    int n = s->n;
+    double Yd[s->N], u = wdot(s, j, s->y + n);
+    if (!(u > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
+        return 0;
+    double acc = wdot(s, j, Yd + n);
+    return acc < 0 && u * u <= -2 * acc * rt_gap_tol(s, j, s->y);
+}
+
 /* Impact of open impact gap j: the impulse LCP over the touching gaps, then
 ** Zeno detection and settle. */
 static int impact(nsm_sim *s, int j)
@@ -306,6 +321,12 @@ static int impact(nsm_sim *s, int j)
         double beta = zeno_beta(s, j, s->z_tau[j]);
         if (s->t + zeno_remaining(e, beta, s->z_tau[j]) <= s->t_stop)
             return zeno_jump(s, j, ref, beta);
+    }
+    if (!cascade && r == 1 && rebound_unresolved(s, j)) {
+        double Eb2 = rt_mech_energy(s, s->mode, y);
+        if (rt_project(s, 1u << j, v))
+            return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+        s->Ejump += Eb2 - rt_mech_energy(s, s->mode, y);
     }
     return settle(s, ref, 0);
 }
@@ -565,6 +586,31 @@ static int sample(nsm_sim *s)
     return NSM_OK;
 }
 
+/* The exact method does not cut its steps at the sample times: a landing
+** off the grid of steps would restart the grid there (see step.c), and the
+** rounding of each restart adds up over the samples.  Instead the samples
+** strictly inside the step (t0, t1) are states propagated from the step's
+** start (t0, Y0), shown to the sample handler and then put back. */
+static int side_samples(nsm_sim *s, double t0, double t1)
+{
+    int N = s->N, rc = NSM_OK;
+    double Y0[N], Yk[N], tk;
+    memcpy(Y0, s->y, sizeof Y0);
+    while ((tk = s->sample_k * s->every) < t1 && tk > t0) {
+        if ((rc = rt_advance(s, t0, Y0, tk - t0, Yk)))
+            return rt_fail(s, rc, -1, "sample state could not be computed");
+        s->t = tk;
+        memcpy(s->y, Yk, sizeof Yk);
+        s->sample_k++;
+        rc = sample(s);
+        s->t = t0;
+        memcpy(s->y, Y0, sizeof Y0);
+        if (rc)
+            return rc;
+    }
+    return NSM_OK;
+}
+
 /* Advance to time t_end: steps, events, transitions, samples at multiples of
 ** every (and after every step when every is 0). */
 int nsm_sim_run_until(nsm_sim *s, double t_end)
@@ -585,12 +631,13 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
             return rc;
     }
     double Y1[N], Ys[N], tlo = 0;
+    int side = s->method == NSM_METHOD_EXACT && s->every > 0;
     while (s->t < t_end) {
         if (s->steps >= s->max_steps)
             return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->max_steps);
         double h = s->method == NSM_METHOD_ADAPTIVE ? s->h_adapt : s->dt, target = t_end, ts;
         int land = 0;
-        if (s->every > 0) {
+        if (s->every > 0 && !side) {
             double tk = s->sample_k * s->every;
             if (tk < target - 1e-9 * s->every)
                 target = tk;
@@ -627,6 +674,8 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         if (j >= 0) {
             double lo = tlo, t1 = land && tau == h ? target : time_add(s->t, tau, &lo);
             tlo = land && tau == h ? 0 : lo;
+            if (side && (rc = side_samples(s, s->t, t1)))
+                return rc;
             rt_stats_step(s, t1, Ys);
             s->t = t1;
             memcpy(s->y, Ys, sizeof Ys);
@@ -637,6 +686,8 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         } else {
             double lo = tlo, t1 = land ? target : (ksw >= 0 ? ts : time_add(s->t, h, &lo));
             tlo = land || ksw >= 0 ? 0 : lo;
+            if (side && (rc = side_samples(s, s->t, t1)))
+                return rc;
             rt_stats_step(s, t1, Y1);
             s->t = t1;
             memcpy(s->y, Y1, sizeof Y1);
