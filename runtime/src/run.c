@@ -108,7 +108,8 @@ static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
 **     tau_{k+1} = e tau_k (1 + beta tau_k + O(tau_k^2)),
 ** and the geometric sum is off by about beta tau^2 e/(1 - e)^2 (1e-8 s on
 ** the two-mass grazing case at tau = 1e-5 s); with beta known the
-** recurrence is summed to its end, leaving an error of order tau^3. */
+** recurrence is summed to its end, leaving an error of order tau^3 (3e-11 s
+** there at tau = 3e-5 s). */
 static double zeno_remaining(double e, double beta, double tau)
 {
     double sum = 0, t = tau;
@@ -127,59 +128,70 @@ static double zeno_remaining(double e, double beta, double tau)
 static int zeno_flight(nsm_sim *s, int j, double t, const double *Y, double tg, double *tau,
                        double *Y1)
 {
-    double ev[RT_MAXG], evd[RT_MAXG], x = tg;
+    double ev[RT_MAXG], evd[RT_MAXG], x = tg, prev = HUGE_VAL;
     for (int it = 0; it < 50; it++) {
         if (rt_advance(s, t, Y, x, Y1) || rt_events(s, s->mode, t + x, Y1, ev, evd) || !(evd[j] < 0))
             return 1;
         double dx = ev[j] / evd[j];
+        if (fabs(dx) <= 1e-15 * x || (fabs(dx) < 1e-6 * x && fabs(dx) >= 0.5 * prev)) {
+            /* converged, or down to the rounding of the gap */
+            *tau = x;
+            return 0;
+        }
+        prev = fabs(dx);
         x -= dx;
         if (!(x > 0.5 * tg && x < 2 * tg))
             return 1;
-        if (fabs(dx) <= 1e-15 * x) {
-            *tau = x;
-            return rt_advance(s, t, Y, x, Y1) != NSM_OK;
-        }
     }
     return 1;
 }
 
-/* beta of zeno_remaining for the cascade of gap j at the current state (just
-** after an impact, gap j open): two flights launched from here at a relative
-** velocity that makes them ten times the last flight tau (long enough for
-** their times to be well conditioned, short enough for the O(tau^2) terms
-** to stay small), the second after an impact of restitution e; then
-** tau2 = e tau1 (1 + beta tau1).  The late flights of the cascade itself
-** cannot give beta: their times carry the gap's rounding divided by a
-** relative velocity of 1e-7 m/s.  0 (the geometric sum) on failure. */
-static double zeno_beta(nsm_sim *s, int j, double tau)
+/* Drift of the flight ratio of gap j's cascade measured at the current state
+** (just after an impact, gap j open): a pair of trial flights launched from
+** here at the relative velocity that makes the first last about tl, the
+** second after an impact of restitution e; returns q = tau2/(e tau1) - 1 and
+** the first flight in *tau1; NAN on failure. */
+static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
 {
     int n = s->n, N = s->N;
-    double Y[N], Y1[N], Y2[N], a[N], tau1, tau2, e = s->num.e[j], Djj = 0;
+    double Y[N], Y1[N], Y2[N], a[N], tau2, e = s->num.e[j], Djj = 0;
     const double *w = s->num.W + (size_t)j * n;
     for (int i = 0; i < n; i++)
         Djj += w[i] * s->minv[i] * w[i];
     memcpy(Y, s->y, sizeof Y);
     if (rt_deriv(s, s->mode, s->t, Y, a))
-        return 0;
-    double acc = rt_dot(n, w, a + n), U = -acc * 5 * tau, du = U - wdot(s, j, Y + n);
+        return NAN;
+    double acc = rt_dot(n, w, a + n), du = -acc * tl / 2 - wdot(s, j, Y + n);
     if (!(acc < 0) || !(Djj > 0))
-        return 0;
+        return NAN;
     for (int i = 0; i < n; i++)
         Y[n + i] += s->minv[i] * w[i] * du / Djj;
-    if (zeno_flight(s, j, s->t, Y, 10 * tau, &tau1, Y1))
-        return 0;
+    if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1))
+        return NAN;
     double dv = -(1 + e) * wdot(s, j, Y1 + n) / Djj;
     for (int i = 0; i < n; i++)
         Y1[n + i] += s->minv[i] * w[i] * dv;
-    if (zeno_flight(s, j, s->t + tau1, Y1, e * tau1, &tau2, Y2))
-        return 0;
-    return (tau2 / (e * tau1) - 1) / tau1;
+    if (zeno_flight(s, j, s->t + *tau1, Y1, e * *tau1, &tau2, Y2))
+        return NAN;
+    return tau2 / (e * *tau1) - 1;
+}
+
+/* beta of zeno_remaining for the cascade of gap j, from a pair of trial
+** flights as long as the last flight tau: q = beta tau1.  The flights of the
+** cascade itself cannot give it: their times carry the gap's rounding
+** divided by relative velocities down to 1e-7 m/s, while the trial flights
+** are located on the exact gap function of the method's own steps.  0 (the
+** geometric sum) on failure. */
+static double zeno_beta(nsm_sim *s, int j, double tau)
+{
+    double t1, q = zeno_pair(s, j, tau, &t1);
+    return isfinite(q) ? q / t1 : 0;
 }
 
 /* Jump over a Zeno cascade of gap j whose last impact was just applied: the
 ** impacts accumulate at t* = t + zeno_remaining (beta from zeno_beta,
 ** tau = s->z_tau[j] the last flight; the estimate is in error by
-** O(tau^3), and the jump waits until tau is below 1 % of the step);
+** O(tau^3), and the jump waits until tau is below 3 % of the step);
 ** remove the relative velocity (plastic projection), move to t* in the mode
 ** the force LCP chooses there, log one zeno event, and settle. */
 static int zeno_jump(nsm_sim *s, int j, unsigned ref, double beta)
@@ -317,7 +329,7 @@ static int impact(nsm_sim *s, int j)
     s->rate_exempt = 0;
     /* jump when the flights are small enough, unless the accumulation point
      * lies beyond the end of this run (the next run jumps) */
-    if (cascade && s->z_tau[j] < 1e-2 * s->dt) {
+    if (cascade && s->z_tau[j] < 3e-2 * s->dt) {
         double beta = zeno_beta(s, j, s->z_tau[j]);
         if (s->t + zeno_remaining(e, beta, s->z_tau[j]) <= s->t_stop)
             return zeno_jump(s, j, ref, beta);
