@@ -249,6 +249,24 @@ static const char *out_kind_name(OutputKind k)
 }
 
 /* Body names, parameters, gaps, springs and outputs as static tables. */
+/* Name of force statement k in the force table: its own, else "force on
+ * BODY", or "force K on BODY" (K its number from 1) when another unnamed
+ * force acts on the same body. */
+static const char *force_name(Cgen *cg, int k)
+{
+    const Model *m = cg->m;
+    const Force *f = &m->forces[k];
+    if (f->name && *f->name)
+        return f->name;
+    int twins = 0;
+    for (int i = 0; i < m->n_forces; i++)
+        twins += !(m->forces[i].name && *m->forces[i].name) && m->forces[i].body == f->body;
+    const char *b = m->bodies[f->body].name;
+    if (twins > 1)
+        return arena_printf(cg->dv->arena, "force %d on %s", k + 1, b);
+    return arena_printf(cg->dv->arena, "force on %s", b);
+}
+
 static void emit_tables(Cgen *cg)
 {
     const Model *m = cg->m;
@@ -289,6 +307,15 @@ static void emit_tables(Cgen *cg)
             else
                 fprintf(o, "NULL");
             fprintf(o, ", %d, %d},\n", m->springs[s].a, m->springs[s].b);
+        }
+        fprintf(o, "};\n\n");
+    }
+    if (m->n_forces) {
+        fprintf(o, "/* name, body */\nstatic const nsm_force_info forces[] = {\n");
+        for (int k = 0; k < m->n_forces; k++) {
+            fprintf(o, "    {");
+            pstr(o, force_name(cg, k));
+            fprintf(o, ", %d},\n", m->forces[k].body);
         }
         fprintf(o, "};\n\n");
     }
@@ -462,6 +489,62 @@ static void emit_force_fn(Cgen *cg, const char *name, const char *doc, Expr **f)
     for (int i = 0; i < cg->dv->n; i++) {
         fprintf(o, "    f[%d] = ", i);
         px(cg, f[i]);
+        fprintf(o, ";\n");
+    }
+    fprintf(o, "}\n\n");
+}
+
+/* A force statement's value with its comparisons in t replaced by the switch
+ * flags derive registered for them (comparisons are shared nodes, so the
+ * same ones), exactly as they read in force(). */
+static Expr *force_switched(Cgen *cg, Expr *e)
+{
+    const Derivation *dv = cg->dv;
+    ExprCtx *x = cg->m->ex;
+    if (e->nargs == 0 || !expr_has_kind(e, EX_TIME))
+        return e;
+    if (e->kind == EX_CMP) {
+        for (int k = 0; k < dv->n_sw; k++)
+            if (dv->sw_list[k].cond == e)
+                return expr_var(x, dv->v_sw + k);
+        return e;
+    }
+    if (e->kind == EX_ADD || e->kind == EX_MUL) {
+        Expr *r = force_switched(cg, e->args[0]);
+        for (int i = 1; i < e->nargs; i++) {
+            Expr *t = force_switched(cg, e->args[i]);
+            r = e->kind == EX_ADD ? expr_add(x, r, t) : expr_mul(x, r, t);
+        }
+        return r;
+    }
+    Expr *a[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < e->nargs && i < 3; i++)
+        a[i] = force_switched(cg, e->args[i]);
+    switch (e->kind) {
+    case EX_POW:  return expr_pow(x, a[0], a[1]);
+    case EX_CALL: return expr_call(x, (ExprFunc)e->op, a[0], e->nargs > 1 ? a[1] : NULL);
+    case EX_IF:   return expr_if(x, a[0], a[1], a[2]);
+    case EX_AND:  return expr_and(x, a[0], a[1]);
+    case EX_OR:   return expr_or(x, a[0], a[1]);
+    case EX_NOT:  return expr_not(x, a[0]);
+    default:      return e;
+    }
+}
+
+/* force_terms(): one line per `force` statement, for the energy audit's
+ * work of each force. */
+static void emit_force_terms(Cgen *cg)
+{
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    fprintf(o, "/* The `force` statements one by one (work of each force in the energy audit). */\n");
+    fprintf(o, "static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)\n{\n");
+    fprintf(o, "    (void)t;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
+    if (!m->n_forces)
+        fprintf(o, "    (void)fk;\n");
+    for (int k = 0; k < m->n_forces; k++) {
+        fprintf(o, "    fk[%d] = ", k);
+        px(cg, force_switched(cg, m->forces[k].value));
         fprintf(o, ";\n");
     }
     fprintf(o, "}\n\n");
@@ -722,8 +805,10 @@ static void emit_table(Cgen *cg)
     fprintf(o, "    .setup = setup,\n    .initial = initial,\n    .force = force,\n    .force_dot = force_dot,\n"
                "    .rhs = rhs,\n    .lambda = lambda,\n    .event = event,\n"
                "    .switch_fn = switch_fn,\n    .switch_state = switch_state,\n");
-    fprintf(o, "    .n_gen = %d,\n    .generator = generator,\n    .generator_state = generator_state,\n};\n\n",
+    fprintf(o, "    .n_gen = %d,\n    .generator = generator,\n    .generator_state = generator_state,\n",
             dv->n_gen);
+    fprintf(o, "    .n_forces = %d,\n    .forces = %s,\n    .force_terms = force_terms,\n};\n\n",
+            m->n_forces, m->n_forces ? "forces" : "NULL");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
 }
@@ -741,6 +826,7 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_initial(&cg);
     emit_force_fn(&cg, "force", "External forces f_ext(t) of the `force` statements.", dv->fext);
     emit_force_fn(&cg, "force_dot", "Their time derivative f_ext'(t).", dv->fext_dot);
+    emit_force_terms(&cg);
     int made = dv->enumerated ? dv->n_modes : 1;
     for (int k = 0; k < made; k++)
         if (dv->modes[k].status == DV_MODE_DERIVED)

@@ -125,6 +125,16 @@ static void force_dot(double t, const int *sw, const double *p, const double *c,
     f[0] = 0.0;
 }
 
+/* The `force` statements one by one (work of each force in the energy audit). */
+static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
+{
+    (void)t;
+    (void)sw;
+    (void)p;
+    (void)c;
+    (void)fk;
+}
+
 /* mode 0 {}: all gaps open, free flight */
 static void mode_0(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
@@ -391,6 +401,9 @@ const nsm_model nsm_model_ball_two_contacts = {
     .n_gen = 1,
     .generator = generator,
     .generator_state = generator_state,
+    .n_forces = 0,
+    .forces = NULL,
+    .force_terms = force_terms,
 };
 
 #ifndef NSM_NO_MAIN

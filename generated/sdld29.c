@@ -58,6 +58,11 @@ static const nsm_spring_info springs[] = {
     {"B", 7, -1},
 };
 
+/* name, body */
+static const nsm_force_info forces[] = {
+    {"F", 3},
+};
+
 static const nsm_output_info outputs[] = {
     {"P[4].x", "m", NSM_OUT_X, 3},
     {"P[4].v", "m/s", NSM_OUT_V, 3},
@@ -283,6 +288,16 @@ static void force_dot(double t, const int *sw, const double *p, const double *c,
     f[7] = 0.0;
 }
 
+/* The `force` statements one by one (work of each force in the energy audit). */
+static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
+{
+    (void)t;
+    (void)sw;
+    (void)p;
+    (void)c;
+    fk[0] = (sw[0] ? 1.0 : 0.0);
+}
+
 /* mode 0 {}: all gaps open, free flight */
 static void mode_0(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
@@ -475,6 +490,9 @@ const nsm_model nsm_model_sdld29 = {
     .n_gen = 1,
     .generator = generator,
     .generator_state = generator_state,
+    .n_forces = 1,
+    .forces = forces,
+    .force_terms = force_terms,
 };
 
 #ifndef NSM_NO_MAIN

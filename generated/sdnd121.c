@@ -55,6 +55,11 @@ static const nsm_spring_info springs[] = {
     {"R", 0, -1},
 };
 
+/* name, body */
+static const nsm_force_info forces[] = {
+    {"F", 0},
+};
+
 static const nsm_output_info outputs[] = {
     {"M.x", "m", NSM_OUT_X, 0},
     {"M.v", "m/s", NSM_OUT_V, 0},
@@ -127,6 +132,16 @@ static void force_dot(double t, const int *sw, const double *p, const double *c,
     (void)p;
     (void)c;
     f[0] = 6.283185307179586*p[P_F0]*p[P_f]*cos(6.283185307179586*p[P_f]*t);
+}
+
+/* The `force` statements one by one (work of each force in the energy audit). */
+static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
+{
+    (void)t;
+    (void)sw;
+    (void)p;
+    (void)c;
+    fk[0] = p[P_F0]*sin(6.283185307179586*p[P_f]*t);
 }
 
 /* mode 0 {}: all gaps open, free flight */
@@ -331,6 +346,9 @@ const nsm_model nsm_model_sdnd121 = {
     .n_gen = 2,
     .generator = generator,
     .generator_state = generator_state,
+    .n_forces = 1,
+    .forces = forces,
+    .force_terms = force_terms,
 };
 
 #ifndef NSM_NO_MAIN

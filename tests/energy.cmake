@@ -54,6 +54,11 @@ nsm_energy_generate(two_forced ${NSM_SOURCE_DIR}/tests/energy/models/two_forced.
 nsm_energy_sim(two_forced ${cfile})
 nsm_energy_test(balance.two_forced balance two_forced)
 
+nsm_energy_generate(force_work ${NSM_SOURCE_DIR}/tests/energy/models/force_work.nsm cfile)
+nsm_energy_sim(force_work ${cfile})
+nsm_energy_test(balance.force_work balance force_work)
+set(NSM_FORCE_WORK_C ${cfile})
+
 # The simulator's options.
 nsm_energy_test(cli cli bouncing_ball)
 
@@ -66,6 +71,7 @@ foreach(method rk4 adaptive exact)
   nsm_energy_test(plastic.${method} plastic two_mass_plastic --method ${method})
   nsm_energy_test(damper_split.${method} split two_mass_plastic --method ${method})
   nsm_energy_test(work_split.${method} work two_forced --method ${method})
+  nsm_energy_test(force_work.${method} force_work force_work --method ${method})
   nsm_energy_test(ball_stats.${method} ball bouncing_ball --method ${method})
   nsm_energy_test(zeno_stats.${method} zeno zeno_ball --method ${method})
   nsm_energy_test(penalty_stats.${method} penalty penalty_wall --method ${method})
@@ -75,11 +81,12 @@ endforeach()
 # The audit through the library's API.
 add_executable(energy_api_test ${NSM_SOURCE_DIR}/tests/energy/api_test.c
   ${NSM_SOURCE_DIR}/generated/bouncing_ball.c ${NSM_SOURCE_DIR}/generated/zeno_ball.c
-  ${NSM_SOURCE_DIR}/generated/sdnd121.c ${NSM_SOURCE_DIR}/generated/two_mass_plastic.c)
+  ${NSM_SOURCE_DIR}/generated/sdnd121.c ${NSM_SOURCE_DIR}/generated/two_mass_plastic.c
+  ${NSM_FORCE_WORK_C})
 target_compile_definitions(energy_api_test PRIVATE NSM_NO_MAIN)
 target_link_libraries(energy_api_test PRIVATE nsmrt m)
 set_target_properties(energy_api_test PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${NSM_ENERGY_DIR})
-foreach(t resume reset args peak zeno)
+foreach(t resume reset args peak zeno forces)
   add_test(NAME energy.api.${t} COMMAND energy_api_test ${t})
   set_tests_properties(energy.api.${t} PROPERTIES LABELS energy)
 endforeach()

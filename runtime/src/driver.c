@@ -250,6 +250,14 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
         audit_line(f, 2, "on", m->body_names ? m->body_names[i] : "?", nsm_sim_body_work(sim, i), "J");
     if (a->injected_other != 0 && a->injected != 0)
         audit_line(f, 2, "other", NULL, a->injected_other, "J");
+    for (int k = 0; k < m->n_forces && a->injected != 0; k++) {
+        double w;
+        if (nsm_sim_force_work(sim, k, &w) == NSM_OK)
+            audit_line(f, 2, "by", m->forces[k].name, w, "J");
+    }
+    double wf;
+    if (a->injected != 0 && nsm_sim_force_work(sim, -1, &wf) == NSM_OK && wf != 0)
+        audit_line(f, 2, "other (forces)", NULL, wf, "J");
     audit_line(f, 0, "dissipated", NULL, a->dissipated, "J");
     for (int k = 0; k < m->n_springs; k++) {
         double e = nsm_sim_damper_energy(sim, k);

@@ -15,10 +15,11 @@
 **         force error  = sqrt(sum (F_i - k p_i)^2 / sum (k p_i)^2)
 **     (p the penetration max(0, -gap) of each penalty gap, F its force);
 **   - the split of the integrated dissipation over the dampers and of the
-**     integrated work over the bodies: each step's increment of the
-**     integrated state is shared in proportion to a 4-point Gauss quadrature
-**     of each element's power on the cubic Hermite interpolant of the
-**     velocities, so the shares always add up to the integrated total;
+**     integrated work over the bodies and over the `force` statements (when
+**     the model lists them, nsm_model.forces): each step's increment of the
+**     integrated state is shared out by a 4-point Gauss quadrature of each
+**     element's power on the cubic Hermite interpolant of the velocities,
+**     so the shares always add up to the integrated total;
 **   - per gap: impacts, impulses, stick or contact phases and their time,
 **     peak force at step ends, largest closing speed, energy lost, and the
 **     energy of a penalty gap's damper.
@@ -42,7 +43,11 @@ typedef struct RtStats {
     RtGapStats *gap;          /* g */
     double *damper;           /* n_springs: energy burnt in each element's damper */
     double *work;             /* n: work of the external forces on each body */
+    int nf;                   /* force statements listed by the model, 0 if none (or unusable) */
+    double *fwork;            /* nf: work of each force statement */
+    double *fk, *qf;          /* nf each: the statements' values at a node, their quadrature */
     double other_d, other_w;  /* increments no element could be given */
+    double other_f;           /* increments no force statement could be given */
     double *a1, *ya;          /* N each: derivative at the last step's end, and that state */
     double ta;                /* time of the cached derivative a1 */
     unsigned mode_a;
@@ -61,6 +66,20 @@ static const double gl_x[4] = { 0.069431844202973713, 0.33000947820757187,
 static const double gl_w[4] = { 0.17392742256872693, 0.32607257743127307,
                                 0.32607257743127307, 0.17392742256872693 };
 
+/* Number of force statements the model's table lists usably: a force
+** table with its function and every body index in range, else 0 (the audit
+** then shares the work per body only). */
+static int force_count(const nsm_sim *s)
+{
+    const nsm_model *m = s->m;
+    if (m->n_forces <= 0 || !m->forces || !m->force_terms)
+        return 0;
+    for (int k = 0; k < m->n_forces; k++)
+        if (m->forces[k].body < 0 || m->forces[k].body >= s->n)
+            return 0;
+    return m->n_forces;
+}
+
 /* Allocate the audit's storage; nonzero on failure. */
 int rt_stats_alloc(nsm_sim *s)
 {
@@ -76,8 +95,13 @@ int rt_stats_alloc(nsm_sim *s)
     st->ya = calloc(N, sizeof(double));
     st->f = calloc(n, sizeof(double));
     st->vq = calloc(n, sizeof(double));
+    st->nf = force_count(s);
+    size_t nf = (size_t)(st->nf ? st->nf : 1);
+    st->fwork = calloc(nf, sizeof(double));
+    st->fk = calloc(nf, sizeof(double));
+    st->qf = calloc(nf, sizeof(double));
     return !st->gap || !st->damper || !st->work || !st->a1 || !st->ya || !st->f ||
-           !st->vq;
+           !st->vq || !st->fwork || !st->fk || !st->qf;
 }
 
 /* Free the audit's storage. */
@@ -93,6 +117,9 @@ void rt_stats_free(nsm_sim *s)
     free(st->ya);
     free(st->f);
     free(st->vq);
+    free(st->fwork);
+    free(st->fk);
+    free(st->qf);
     free(st);
     s->st = NULL;
 }
@@ -106,7 +133,8 @@ void rt_stats_reset(nsm_sim *s)
     memset(st->gap, 0, sizeof *st->gap * (size_t)(s->g ? s->g : 1));
     memset(st->damper, 0, sizeof(double) * (size_t)(s->m->n_springs ? s->m->n_springs : 1));
     memset(st->work, 0, sizeof(double) * (size_t)s->n);
-    st->other_d = st->other_w = 0;
+    memset(st->fwork, 0, sizeof(double) * (size_t)(st->nf ? st->nf : 1));
+    st->other_d = st->other_w = st->other_f = 0;
     st->have_a = 0;
     st->steps = 0;
     st->inj = st->num = st->den = st->fnum = st->fden = 0;
@@ -145,14 +173,34 @@ static int dissipators(const nsm_sim *s, unsigned mode, int *which)
     return c;
 }
 
+/* Share a step's increment dW of injected work among cnt recipients
+** (bodies or force statements) whose powers integrate to q[k] over the
+** step: each gets its q[k], and the difference between dW (the integrated
+** state) and the sum of the q[k] is shared in proportion to |q[k]|, so that
+** the shares add up to dW.  Without any power the whole increment goes to
+** *other. */
+static void share_work(double *acc, const double *q, int cnt, double dW, double *other)
+{
+    double sum = 0, mag = 0;
+    for (int k = 0; k < cnt; k++)
+        sum += q[k], mag += fabs(q[k]);
+    if (!(mag > 0)) {
+        *other += dW;
+        return;
+    }
+    for (int k = 0; k < cnt; k++)
+        acc[k] += q[k] + (dW - sum) * fabs(q[k]) / mag;
+}
+
 /* Share the step's increments of dissipated energy (dD) and injected work
-** (dW) among the dampers and the bodies. */
+** (dW) among the dampers, the bodies and the force statements. */
 static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double dD, double dW)
 {
     RtStats *st = s->st;
-    int n = s->n, ns = s->m->n_springs, g = s->g, which = -1;
+    int n = s->n, ns = s->m->n_springs, g = s->g, nf = st->nf, which = -1;
     int nd = dissipators(s, s->mode, &which);
-    int need_d = nd > 1 && dD != 0, need_w = n > 1 && dW != 0 && s->m->force;
+    int need_d = nd > 1 && dD != 0, need_b = n > 1 && dW != 0 && s->m->force;
+    int need_f = nf > 1 && dW != 0, need_w = need_b || need_f;
     if (nd == 1) {
         if (which < ns)
             st->damper[which] += dD;
@@ -163,8 +211,12 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     }
     if (n == 1)
         st->work[0] += dW;
-    else if (!need_w)
+    else if (!need_b)
         st->other_w += dW;
+    if (nf == 1)
+        st->fwork[0] += dW;
+    else if (nf > 1 && !need_f)
+        st->other_f += dW;
     if (!need_d && !need_w)
         return;
     double a0[s->N];
@@ -178,7 +230,8 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     st->have_a = 0;
     if ((!cached && rt_deriv(s, s->mode, s->t, s->y, a0)) || rt_deriv(s, s->mode, t1, Y1, st->a1)) {
         st->other_d += need_d ? dD : 0;
-        st->other_w += need_w ? dW : 0;
+        st->other_w += need_b ? dW : 0;
+        st->other_f += need_f ? dW : 0;
         return;
     }
     memcpy(st->ya, Y1, sizeof a0);
@@ -189,6 +242,8 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     double qd[ns + g + 1], qw[n];
     memset(qd, 0, sizeof qd);
     memset(qw, 0, sizeof qw);
+    if (need_f)
+        memset(st->qf, 0, sizeof(double) * (size_t)nf);
     for (int q = 0; q < 4; q++) {
         double *v = st->vq, wq = gl_w[q] * h;
         hermite_v(n, v0, a0 + n, v1, st->a1 + n, h, gl_x[q], v);
@@ -204,10 +259,15 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
                     qd[ns + j] += wq * s->num.cc[j] * wv * wv;
                 }
         }
-        if (need_w) {
+        if (need_b) {
             s->m->force(s->t + gl_x[q] * h, s->sw, s->p, s->c, st->f);
             for (int i = 0; i < n; i++)
                 qw[i] += wq * st->f[i] * v[i];
+        }
+        if (need_f) {
+            s->m->force_terms(s->t + gl_x[q] * h, s->sw, s->p, s->c, st->fk);
+            for (int k = 0; k < nf; k++)
+                st->qf[k] += wq * st->fk[k] * v[s->m->forces[k].body];
         }
     }
     if (need_d) {
@@ -223,17 +283,10 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
             st->other_d += dD;
         }
     }
-    if (need_w) {
-        double sum = 0, mag = 0;
-        for (int i = 0; i < n; i++)
-            sum += qw[i], mag += fabs(qw[i]);
-        if (mag > 0) {
-            for (int i = 0; i < n; i++)
-                st->work[i] += qw[i] + (dW - sum) * fabs(qw[i]) / mag;
-        } else {
-            st->other_w += dW;
-        }
-    }
+    if (need_b)
+        share_work(st->work, qw, n, dW, &st->other_w);
+    if (need_f)
+        share_work(st->fwork, st->qf, nf, dW, &st->other_f);
 }
 
 /* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode. */
@@ -275,7 +328,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     if (h > 0)
         split_step(s, h, t1, Y1, dD, dW);
     else
-        st->other_d += dD, st->other_w += dW;
+        st->other_d += dD, st->other_w += dW, st->other_f += st->nf ? dW : 0;
 
     /* code_aster's SDND121 sums */
     double T = nsm_energy_kinetic(n, s->num.mass, Y1);
@@ -411,6 +464,16 @@ double nsm_sim_body_work(const nsm_sim *s, int i)
     if (!s->st || i < 0 || i >= s->n)
         return NAN;
     return s->st->work[i];
+}
+
+/* Work done so far by force statement k (model->forces[k]), or for k = -1
+** the part of the injected work no statement could be given. */
+int nsm_sim_force_work(const nsm_sim *s, int k, double *w)
+{
+    if (!s || !s->st || !w || s->st->nf == 0 || k < -1 || k >= s->st->nf)
+        return NSM_EINVAL;
+    *w = k < 0 ? s->st->other_f : s->st->fwork[k];
+    return NSM_OK;
 }
 
 /* Statistics of gap j so far. */

@@ -1,8 +1,8 @@
 /*
 ** api_test.c: the energy audit and contact statistics through libnsmrt's
 ** API (nsm_sim_audit, nsm_sim_contact_stats, nsm_sim_damper_energy,
-** nsm_sim_body_work) on the generated simulators of models/ (compiled with
-** NSM_NO_MAIN).  One test per command-line argument; exit 0 when it passes.
+** nsm_sim_body_work, nsm_sim_force_work) on the generated simulators of
+** models/ and tests/energy/models/force_work (compiled with NSM_NO_MAIN).  One test per command-line argument; exit 0 when it passes.
 */
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "nsm/nsm.h"
 
 extern const nsm_model nsm_model_bouncing_ball, nsm_model_zeno_ball, nsm_model_sdnd121,
-    nsm_model_two_mass_plastic;
+    nsm_model_two_mass_plastic, nsm_model_force_work;
 
 static int fails;
 
@@ -166,13 +166,77 @@ static void test_zeno(void)
     nsm_sim_free(s);
 }
 
+/* Closed-form work of force_work's three forces at t = 2 s: A (2 kg, v0 =
+** 0.5 m/s) under push = 3 N and shake = 5 N sin(4 t), so v_A = v0 + (3 t +
+** 5 (1 - cos 4t)/4)/2; B (0.5 kg, v0 = -1 m/s) under 1.5 N until 1.25 s. */
+static void force_work_closed(double W[3])
+{
+    double m = 2, F0 = 3, F1 = 5, w = 4, v0 = 0.5, T = 2, s = sin(w * T), c = cos(w * T);
+    W[0] = F0 * (v0 * T + (F0 * T * T / 2 + F1 * (T - s / w) / w) / m);
+    W[1] = F1 * (v0 * (1 - c) / w +
+                 (F0 * (s - w * T * c) / (w * w) + F1 / w * ((1 - c) / w - s * s / (2 * w))) / m);
+    W[2] = 1.5 * (-1 * 1.25 + 1.5 * 1.25 * 1.25 / (2 * 0.5));
+}
+
+/* The work of each force statement: closed forms, shares adding up to the
+** injected work, range checks; a table without the force list (n_forces =
+** 0, as before it existed) still runs and shares per body only. */
+static void test_forces(void)
+{
+    double W[3], w, sum = 0;
+    nsm_audit a;
+    force_work_closed(W);
+    for (int method = NSM_METHOD_RK4; method <= NSM_METHOD_EXACT; method++) {
+        nsm_sim *s = nsm_sim_create(&nsm_model_force_work);
+        nsm_sim_set_method(s, method);
+        int rc = nsm_sim_run_until(s, 2);
+        expect(rc == NSM_OK && nsm_sim_time(s) == 2, "run to 2 s", nsm_sim_time(s), 2);
+        nsm_sim_audit(s, &a);
+        sum = 0;
+        for (int k = 0; k < 3; k++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s: work of %s", nsm_method_name(method),
+                     nsm_model_force_work.forces[k].name);
+            w = NAN;
+            nsm_sim_force_work(s, k, &w);
+            near(what, w, W[k], 1e-9);
+            sum += w;
+        }
+        near("shares add up to the injected work", sum, a.injected, 1e-12);
+        w = NAN;
+        rc = nsm_sim_force_work(s, -1, &w);
+        expect(rc == NSM_OK && w == 0, "nothing left to other", w, 0);
+        expect(nsm_sim_force_work(s, 3, &w) == NSM_EINVAL, "force 3 out of range", 0, 0);
+        near("work on A = push + shake", nsm_sim_body_work(s, 0), W[0] + W[1], 1e-9);
+        nsm_sim_free(s);
+    }
+    nsm_model old = nsm_model_force_work;
+    old.n_forces = 0;
+    old.forces = NULL;
+    old.force_terms = NULL;
+    nsm_sim *s = nsm_sim_create(&old);
+    expect(s && nsm_sim_run_until(s, 2) == NSM_OK, "table without forces runs", 0, 0);
+    expect(nsm_sim_force_work(s, 0, &w) == NSM_EINVAL, "no force list: EINVAL", 0, 0);
+    near("without the list, work on A still shared", nsm_sim_body_work(s, 0), W[0] + W[1], 1e-9);
+    near("without the list, work on B still shared", nsm_sim_body_work(s, 1), W[2], 1e-9);
+    nsm_sim_free(s);
+    /* one force on one body: all of the injected work */
+    s = nsm_sim_create(&nsm_model_sdnd121);
+    nsm_sim_run_until(s, 0.05);
+    nsm_sim_audit(s, &a);
+    w = NAN;
+    nsm_sim_force_work(s, 0, &w);
+    expect(w == a.injected && w != 0, "sdnd121: its one force does all the work", w, a.injected);
+    nsm_sim_free(s);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         void (*fn)(void);
     } tests[] = { { "resume", test_resume }, { "reset", test_reset }, { "args", test_args },
-                  { "peak", test_peak }, { "zeno", test_zeno } };
+                  { "peak", test_peak }, { "zeno", test_zeno }, { "forces", test_forces } };
     if (argc != 2)
         return 2;
     for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++)

@@ -10,8 +10,9 @@ independently of the runtime:
 
   balance    --method exact: the largest balance error over every step is
              under 1e-10 of the largest energy; the dampers' shares add up
-             to the dissipated energy, the bodies' shares to the injected
-             work, the kinds of potential to the potential.
+             to the dissipated energy, the bodies' shares and the force
+             statements' shares each to the injected work, the kinds of
+             potential to the potential.
   aster      SDND121 with rk4 at 4e-6 s: code_aster's global energy error
              under 0.1 % and force/kinematics error under 1e-8 %, and the
              energy error equal to the one recomputed here from the
@@ -33,6 +34,10 @@ independently of the runtime:
   work       two forced oscillators side by side (tests/energy/models/
              two_forced): the work done on each body is its own change of
              energy, W_i = E_i(t) - E_i(0).
+  force_work three forces on two free masses (tests/energy/models/
+             force_work): the work of each force statement is the closed-form
+             integral of f_k(t) v(t), v from the total force; the forces'
+             shares add up to the injected work.
   cli        the simulator's --stats and --summary options: CSV header with
              units on a clean stdout, refusals, --help, the stderr line.
   penalty    mass against a penalty wall (tests/energy/models/penalty_wall):
@@ -138,9 +143,13 @@ def do_balance(sim, extra, wd):
     if parts:
         close(sum(a[k] for k in parts), a["dissipated"], 1e-8, "dampers' shares add up to D",
               atol=1e-9 * scale)
-    parts = [k for k in order if k.startswith("injected/")]
+    parts = [k for k in order if k.startswith("injected/on ") or k == "injected/other"]
     if parts:
         close(sum(a[k] for k in parts), a["injected"], 1e-8, "bodies' shares add up to W",
+              atol=1e-9 * scale)
+    parts = [k for k in order if k.startswith("injected/by ") or k == "injected/other (forces)"]
+    if parts:
+        close(sum(a[k] for k in parts), a["injected"], 1e-8, "forces' shares add up to W",
               atol=1e-9 * scale)
     kinds = sum(a[k] for k in order if k.startswith("potential/"))
     close(kinds, a["potential"], 1e-8, "kinds of potential add up to V", atol=1e-9 * scale)
@@ -354,6 +363,30 @@ def do_work(sim, extra, wd):
     close(a["injected/on B"], eb, 1e-7, "work on B = E_B(t) - E_B(0)", atol=1e-9)
 
 
+def do_force_work(sim, extra, wd):
+    res = run(sim, extra, wd)
+    if not res:
+        return
+    a, _, _, _, _ = res
+    # A (2 kg, v0 = 0.5 m/s): push = 3 N and shake = 5 N sin(4 t), so
+    # v_A(t) = v0 + (3 t + 5 (1 - cos 4t)/4) / 2; B (0.5 kg, v0 = -1 m/s):
+    # 1.5 N while t <= 1.25 s.  W_k = integral over [0, 2 s] of f_k v.
+    m, F0, F1, w, v0, T = 2.0, 3.0, 5.0, 4.0, 0.5, 2.0
+    s, c = math.sin(w * T), math.cos(w * T)
+    w_push = F0 * (v0 * T + (F0 * T * T / 2 + F1 * (T - s / w) / w) / m)
+    w_shake = F1 * (v0 * (1 - c) / w + (F0 * (s - w * T * c) / w ** 2 +
+                                        F1 / w * ((1 - c) / w - s * s / (2 * w))) / m)
+    w_b = 1.5 * (-1.0 * 1.25 + 1.5 * 1.25 ** 2 / (2 * 0.5))
+    close(a["injected/by push"], w_push, 1e-7, "work of push = closed form")
+    close(a["injected/by shake"], w_shake, 1e-7, "work of shake = closed form")
+    close(a["injected/by force on B"], w_b, 1e-7, "work of the unnamed force on B = closed form")
+    close(a["injected/on A"], w_push + w_shake, 1e-7, "work on A = push + shake")
+    close(w_push + w_shake + w_b, a["injected"], 1e-7, "closed forms add up to the injected work")
+    close(a["injected/by push"] + a["injected/by shake"] + a["injected/by force on B"],
+          a["injected"], 1e-8, "forces' shares add up to the injected work", atol=1e-8)
+    check("injected/other (forces)" not in a, "no work left to other forces")
+
+
 def do_cli(sim, extra, wd):
     def go(args):
         r = subprocess.run([sim] + args + extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -405,6 +438,8 @@ def main():
             do_split(sim, extra, wd)
         elif what == "work":
             do_work(sim, extra, wd)
+        elif what == "force_work":
+            do_force_work(sim, extra, wd)
         elif what == "cli":
             do_cli(sim, extra, wd)
         elif what == "penalty":

@@ -100,6 +100,11 @@ typedef struct nsm_numeric {
     double gravity;    /* g >= 0, 0 when absent */
 } nsm_numeric;
 
+typedef struct nsm_force_info {
+    const char *name;  /* the statement's name, or "force on BODY" when unnamed */
+    int body;          /* body index the force acts on */
+} nsm_force_info;
+
 typedef struct nsm_model {
     int abi;                        /* NSM_ABI_VERSION */
     const char *name;
@@ -148,6 +153,17 @@ typedef struct nsm_model {
                       double *G /* n_gen*n_gen */, double *B /* n*n_gen */);
     void (*generator_state)(double t, const int *sw, const double *p, const double *c,
                             double *z /* n_gen */);
+
+    /* The `force` statements one by one (appended after ABI 1's first
+     * tables: a table that leaves them zero, n_forces = 0, still works and
+     * the energy audit then shares the injected work per body only).
+     * force_terms fills fk[k], the value of statement k at time t with the
+     * time switches in sw; the fk of the statements on body i add up to
+     * force()'s f[i]. */
+    int n_forces;
+    const nsm_force_info *forces;
+    void (*force_terms)(double t, const int *sw, const double *p, const double *c,
+                        double *fk /* n_forces */);
 } nsm_model;
 
 #ifdef __cplusplus

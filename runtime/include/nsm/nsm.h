@@ -171,6 +171,13 @@ typedef struct nsm_contact_stats {
 } nsm_contact_stats;
 int nsm_sim_contact_stats(const nsm_sim *sim, int gap, nsm_contact_stats *st);
 
+/* Share of the injected work done by force statement k (model->forces[k]),
+ * split like nsm_sim_body_work, the shares of all statements adding up to
+ * the injected work; k = -1 gives the part no statement could be given
+ * (normally 0).  NSM_EINVAL when the model lists no force statements
+ * (n_forces = 0, a table from before they were listed) or k is out of range. */
+int nsm_sim_force_work(const nsm_sim *sim, int k, double *work);
+
 /* The command-line program of a generated simulator (see docs/runtime.md).
  * Returns the process exit status: 0 ok, 1 bad arguments, 3 simulation failure. */
 int nsm_main(const nsm_model *m, int argc, char **argv);
