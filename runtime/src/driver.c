@@ -7,19 +7,27 @@
 **   --out FILE|-  (trajectory CSV)   --events FILE|-  (event CSV)
 **   --max-steps N  --max-event-rate R  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
+**   --plot DIR  --phase  (gnuplot plots of the trajectory and events)
 **
 ** Unless --out, --events or --stats writes to stdout, the event log is
 ** printed there as a table; a one-line summary goes to stderr; --summary adds the energy audit and the
-** per-contact statistics as a table on stdout (docs/energy.md).  Exit status: 0 ok, 1 bad arguments, 3 the
+** per-contact statistics as a table on stdout (docs/energy.md).  --plot DIR
+** also writes DIR/trajectory.csv and DIR/events.csv (or plots the files of
+** --out and --events) and draws DIR/plot.png and plot.svg with gnuplot
+** (plot.h); where they are, or why none was drawn, goes to stderr.  Exit
+** status: 0 ok, 1 bad arguments (or the plot could not be written), 3 the
 ** simulation failed (files written so far hold complete, flushed lines).
 */
+#define _POSIX_C_SOURCE 200809L   /* mkdir */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nsm/nsm.h"
+#include "plot.h"
 #include "progress.h"
 #include "setfile.h"
 
@@ -89,6 +97,11 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --events FILE|-      write the event log as CSV\n"
             "  --stats FILE|-       write the per-contact statistics as CSV\n"
             "  --summary            print the energy audit and contact statistics\n"
+            "  --plot DIR           also plot the trajectory and events with gnuplot into\n"
+            "                       DIR/plot.png and DIR/plot.svg (the CSV files go to\n"
+            "                       DIR/trajectory.csv and DIR/events.csv unless --out and\n"
+            "                       --events name files)\n"
+            "  --phase              with --plot: phase portraits DIR/phase.png, phase.svg\n"
             "  --max-steps N        fail after N steps\n"
             "  --max-event-rate R   fail when events come faster than R per second\n"
             "  --no-zeno            do not jump over Zeno cascades\n"
@@ -172,6 +185,81 @@ static int bad(const char *prog, const char *fmt, const char *a, const char *b)
     fprintf(stderr, fmt, a, b);
     fprintf(stderr, "\n(try --help)\n");
     return 1;
+}
+
+/* Create directory dir and its parents, like `mkdir -p`; 0 or -1. */
+static int make_dir(const char *dir)
+{
+    char p[4096];
+    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p)
+        return -1;
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    struct stat sb;
+    if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
+}
+
+/* Whether a file can be read. */
+static int readable(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* Remove the plot files of an earlier run in dir, so that none is left
+** stale when this one draws nothing. */
+static void remove_old_plots(const char *dir)
+{
+    static const char *const files[] = { "plot.png", "plot.svg", "phase.png", "phase.svg",
+                                         "plot.gp", "plot.log" };
+    char p[4200];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        remove(p);
+    }
+}
+
+/* Draw the plots of the run into dir and say on stderr where they are, or
+** why there are none (no gnuplot, nothing to plot: a note).  Returns
+** nonzero only when the plot files could not be written or gnuplot failed. */
+static int draw_plots(const nsm_model *m, const char *prog, const char *dir, const char *traj,
+                      const char *events, int phase)
+{
+    char title[512], err[1024] = "", pp[4200];
+    if (m->title && *m->title)
+        snprintf(title, sizeof title, "%s: %s", m->name, m->title);
+    else
+        snprintf(title, sizeof title, "%s", m->name);
+    int flags = NSM_PLOT_PNG | NSM_PLOT_SVG | (phase ? NSM_PLOT_PHASE : 0);
+    int rc = nsm_plot(dir, traj, events, title, flags, err, sizeof err);
+    if (rc == NSM_PLOT_EFAIL) {
+        fprintf(stderr, "%s: error: no plot: %s\n", prog, err);
+        return 1;
+    }
+    if (rc != NSM_PLOT_OK) {
+        fprintf(stderr, "%s: note: no plot: %s\n", prog, err);
+        return 0;
+    }
+    snprintf(pp, sizeof pp, "%s/phase.png", dir);
+    int have_phase = phase && readable(pp);
+    fprintf(stderr, "%s: plots: %s/plot.png, %s/plot.svg", prog, dir, dir);
+    if (have_phase)
+        fprintf(stderr, ", %s/phase.png, %s/phase.svg", dir, dir);
+    fprintf(stderr, " (script %s/plot.gp)\n", dir);
+    if (phase && !have_phase)
+        fprintf(stderr, "%s: note: no phase portrait: no body has both its position and its "
+                "velocity among the outputs\n", prog);
+    return 0;
 }
 
 /* Mean of a total over count phases, 0 without phases. */
@@ -304,8 +392,9 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
 int nsm_main(const nsm_model *m, int argc, char **argv)
 {
     Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1 };
-    const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL;
-    int summary = 0;
+    const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL, *plot_dir = NULL;
+    char plot_traj[4200], plot_ev[4200];
+    int summary = 0, phase = 0;
     FILE *stats = NULL;
     double t_end, v, rtol = 1e-9, atol = 1e-12;
     if (!m)
@@ -330,7 +419,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
                                               "--method", "--set", "--set-file", "--out", "--events", "--stats",
-                                              "--max-steps", "--max-event-rate" };
+                                              "--max-steps", "--max-event-rate", "--plot" };
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= !strcmp(a, valued[k]);
@@ -345,6 +434,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--summary")) {
             summary = 1;
+            continue;
+        } else if (!strcmp(a, "--phase")) {
+            phase = 1;
             continue;
         } else if (!strcmp(a, "--no-zeno")) {
             nsm_sim_set_zeno(sim, 0);
@@ -408,6 +500,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             ev_path = val;
         } else if (!strcmp(a, "--stats")) {
             stats_path = val;
+        } else if (!strcmp(a, "--plot")) {
+            plot_dir = val;
+            rc = !*val;
         } else if (!strcmp(a, "--max-steps")) {
             rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_steps(sim, (long)v);
         } else if (!strcmp(a, "--max-event-rate")) {
@@ -431,6 +526,29 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "--stats cannot write to stdout with %s", out_path && !strcmp(out_path, "-")
                    ? "--out" : "--events", "");
+    }
+    if (phase && !plot_dir) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "--phase needs --plot DIR%s%s", "", "");
+    }
+    if (plot_dir && ((out_path && !strcmp(out_path, "-")) || (ev_path && !strcmp(ev_path, "-")))) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "--plot reads the trajectory and events back from files: %s - cannot "
+                   "be used with --plot (give a file, or leave it out to write into %s)",
+                   out_path && !strcmp(out_path, "-") ? "--out" : "--events", plot_dir);
+    }
+    if (plot_dir) {
+        if (make_dir(plot_dir)) {
+            nsm_sim_free(sim);
+            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
+        }
+        remove_old_plots(plot_dir);
+        snprintf(plot_traj, sizeof plot_traj, "%s/trajectory.csv", plot_dir);
+        snprintf(plot_ev, sizeof plot_ev, "%s/events.csv", plot_dir);
+        if (!out_path)
+            out_path = plot_traj;
+        if (!ev_path)
+            ev_path = plot_ev;
     }
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
@@ -493,6 +611,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     if (summary)
         print_summary(sim, m, &au, stdout);
     fflush(stdout);
+    int plot_failed = plot_dir && draw_plots(m, d.prog, plot_dir, out_path, ev_path, phase);
     if (rc) {
         fprintf(stderr, "%s: error: simulation failed: %s\n", d.prog, nsm_sim_message(sim));
         nsm_sim_free(sim);
@@ -504,5 +623,5 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             nsm_method_name(nsm_sim_get_method(sim)), au.error,
             au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
     nsm_sim_free(sim);
-    return 0;
+    return plot_failed ? 1 : 0;
 }
