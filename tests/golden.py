@@ -12,9 +12,18 @@ its suite's default extension (the directory name), plus any expectation file
 already next to it; review the diff like code.
 
 To add a kind of golden test, add a line to KINDS.
+
+Simulator goldens (.simout) hold what a generated simulator prints: NAME.sim
+is one line `MODEL ARGS...`, run as SIMS/sim_MODEL ARGS (--sims names the
+folder the build puts them in); NAME.simout is its exit status, stdout and
+stderr. Numbers are compared rounded to 10 significant digits, and below
+1e-10 in size as 0: rounding noise is not behaviour, the event sequence and
+its instants are.
 """
 import argparse
 import os
+import re
+import shlex
 import subprocess
 import sys
 
@@ -28,6 +37,31 @@ KINDS = {
 }
 
 GOLDEN_DIR = os.path.join("tests", "golden")
+SIM_KIND = ".simout"
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+
+
+def round_numbers(text):
+    """Every number in text to 10 significant digits, and tiny ones to 0."""
+    def one(m):
+        v = float(m.group(0))
+        return "0" if abs(v) < 1e-10 else "%.10g" % v
+    return NUMBER.sub(one, text)
+
+
+def run_sim(sims, expect_path):
+    """Runs the simulator command of NAME.sim; returns (ok, message, actual)."""
+    source = os.path.splitext(expect_path)[0] + ".sim"
+    if not os.path.exists(source):
+        return False, "missing input %s" % source, None
+    if not sims:
+        return False, "simulator goldens need --sims DIR", None
+    words = shlex.split(open(source).read())
+    cmd = [os.path.join(sims, "sim_" + words[0])] + words[1:]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    actual = "exit %d\n--- stdout\n%s--- stderr\n%s" % (
+        proc.returncode, round_numbers(proc.stdout), round_numbers(proc.stderr))
+    return True, "", actual
 
 
 def run(nsmc, expect_path):
@@ -61,9 +95,9 @@ def all_expectations(update):
         for name in sorted(os.listdir(d)):
             stem, ext = os.path.splitext(name)
             path = os.path.join(d, name)
-            if ext in KINDS:
+            if ext in KINDS or ext == SIM_KIND:
                 found.add(path)
-            elif ext == ".nsm" and update and "." + suite in KINDS:
+            elif ext in (".nsm", ".sim") and update and "." + suite in (*KINDS, SIM_KIND):
                 found.add(os.path.join(d, stem + "." + suite))
     return sorted(found)
 
@@ -72,17 +106,22 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--nsmc", required=True, help="the nsmc executable")
+    ap.add_argument("--sims", help="folder of the built simulators sim_MODEL (for .simout)")
     ap.add_argument("--update", action="store_true", help="rewrite the expectations")
     ap.add_argument("files", nargs="*", help="expectation files (default: all)")
     opts = ap.parse_args()
     files = opts.files or all_expectations(opts.update)
     failed = 0
     for path in files:
-        if os.path.splitext(path)[1] not in KINDS:
+        ext = os.path.splitext(path)[1]
+        if ext not in KINDS and ext != SIM_KIND:
             print("%s: unknown golden extension" % path)
             failed += 1
             continue
-        ok, message, actual = run(opts.nsmc, path)
+        if ext == SIM_KIND:
+            ok, message, actual = run_sim(opts.sims, path)
+        else:
+            ok, message, actual = run(opts.nsmc, path)
         if opts.update:
             if actual is not None:
                 with open(path, "w") as f:

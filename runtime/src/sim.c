@@ -286,7 +286,8 @@ int nsm_sim_reset(nsm_sim *s)
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";
-        snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s'",
+        snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s' (the model needs "
+                 "masses > 0, restitutions in [0, 1], stiffnesses and dampings >= 0)",
                  bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, pn);
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
