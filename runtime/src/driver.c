@@ -18,7 +18,9 @@
 ** status: 0 ok, 1 bad arguments (or the plot could not be written), 3 the
 ** simulation failed (files written so far hold complete, flushed lines).
 */
-#define _POSIX_C_SOURCE 200809L   /* mkdir */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* mkdir (the build defines it too) */
+#endif
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
