@@ -106,6 +106,9 @@ nsm_validate(two_mass_a           two_mass             exact    ${EXACT})
 nsm_validate(two_mass_a           two_mass             rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
 nsm_validate(two_mass_a           two_mass             adaptive --event-tol 1e-12 --pos-tol 1e-11)
 nsm_validate(two_mass_b           two_mass_grazing     rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
+# At dt = 1e-4 the late bounces of the cascade rise less than the gap's
+# rounding band within a step: they must still be located in their step.
+nsm_validate(two_mass_b           two_mass_grazing     rk4      ${RK4} --dt 1e-4 --pos-tol 1e-11 TAG dt1e-4)
 nsm_validate(two_mass_c           two_mass_plastic     exact    ${EXACT})
 nsm_validate(two_mass_c           two_mass_plastic     rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
 nsm_validate(two_mass_c           two_mass_plastic     adaptive --event-tol 1e-12 --pos-tol 1e-11)
