@@ -612,15 +612,18 @@ static int sample(nsm_sim *s)
 /* The exact method does not cut its steps at the sample times: a landing
 ** off the grid of steps would restart the grid there (see step.c), and the
 ** rounding of each restart adds up over the samples.  Instead the samples
-** strictly inside the step (t0, t1) are states propagated from the step's
-** start (t0, Y0), shown to the sample handler and then put back. */
+** inside the step (t0, t1) are states propagated from the step's start
+** (t0, Y0), shown to the sample handler and then put back; one within
+** 1e-9 every of t1 is taken at the step's end, as a landing would. */
 static int side_samples(nsm_sim *s, double t0, double t1)
 {
     int N = s->N, rc = NSM_OK;
     double Y0[N], Yk[N], tk;
     memcpy(Y0, s->y, sizeof Y0);
-    while ((tk = s->sample_k * s->every) < t1 && tk > t0) {
-        if ((rc = rt_advance(s, t0, Y0, tk - t0, Yk)))
+    while ((tk = s->sample_k * s->every) < t1 - 1e-9 * s->every && tk > t0) {
+        double hk = tk - t0;    /* rt_step caches the propagator: between events
+                                 * the samples keep their offset from the grid */
+        if ((rc = rt_step(s, t0, Y0, &hk, Yk)))
             return rt_fail(s, rc, -1, "sample state could not be computed");
         s->t = tk;
         memcpy(s->y, Yk, sizeof Yk);
@@ -724,7 +727,7 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         if (s->every == 0) {
             if ((rc = sample(s)))
                 return rc;
-        } else if (s->sample_k * s->every <= s->t + (j < 0 && land ? 1e-9 * s->every : 0)) {
+        } else if (s->sample_k * s->every <= s->t + (j < 0 && (land || side) ? 1e-9 * s->every : 0)) {
             s->sample_k++;
             if ((rc = sample(s)))
                 return rc;
