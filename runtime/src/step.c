@@ -6,7 +6,8 @@
 **             P. J. Prince, J. Comput. Appl. Math. 6(1), 1980)
 **   exact     the mode is linear, y' = A y + B z + b with z' = G z the
 **             forcing's generator: exp of the augmented matrix, energies by
-**             Van Loan's integrals of the quadratic rates
+**             Van Loan's integrals of the quadratic rates; steps of dt on a
+**             grid anchored where the mode was entered (see "The anchor")
 **
 ** Events are located by the recast of M. Henon (Physica D 5, 1982), written
 ** once for every event function s: dY/ds = Y'/s', dt/ds = 1/s', one step from
@@ -286,8 +287,10 @@ static int exact_prop(nsm_sim *s, double h, RtProp **out)
 ** slot: E holds the current grid state Z0 = (x, v, z, 1) and the level-1
 ** state, Qd the states of levels 2 and 3, Qw[0] the grid index k; mode,
 ** swkey and h (the step) say where it applies.  Any change of the state
-** outside the grid steps (a transition, a landing, a sample off the grid)
-** shows as a current state that is not Z0, and the next step re-anchors.
+** outside the grid steps (a transition, a landing on a time switch or on the
+** end of a run) shows as a current state that is not Z0, and the next step
+** re-anchors.  (Samples do not leave the grid: run.c propagates them from
+** the step's start.)
 */
 #define ANCHOR_BASE 32
 #define ANCHOR_LEVELS 4
