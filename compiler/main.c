@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arena.h"
@@ -105,6 +106,11 @@ static int write_output(const char *path, const Derivation *dv, const Options *o
 {
     char *tmp = arena_printf(a, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
+    if (fd >= 0) { /* mkstemp creates 0600; give the usual permissions */
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    }
     FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
     if (!f) {
         fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", path, strerror(errno));

@@ -752,8 +752,8 @@ static void stmt_check(Sema *s, const Stmt *st);
 static void stmt_param(Sema *s, const Stmt *st)
 {
     Val v = conv(s, st->value, 0);
-    if (!v.ok)
-        return;
+    if (!v.ok) /* declared anyway (the model is rejected), so uses do not cascade */
+        v = val(expr_num(s->ex, 0), dim_free());
     int idx = s->m->n_params;
     if (!declare(s, st->name, SYM_PARAM, idx, st->name_loc))
         return;
@@ -790,16 +790,18 @@ static int add_body(Sema *s, const char *name, SrcLoc loc, Expr *mass)
 
 static void stmt_mass(Sema *s, const Stmt *st)
 {
-    Val v = conv_slot(s, st->value, 0, DIM_KG, "a mass");
-    if (!v.ok)
-        return;
-    double m = eval_default(s, v.e);
     const Node *l = st->label;
-    if (!(m > 0) || !isfinite(m)) {
-        diag_error(s->diag, st->value->loc, "the mass of '%s' must be positive and finite (it is %g kg)",
-                   l->name, m);
-        return;
+    Val v = conv_slot(s, st->value, 0, DIM_KG, "a mass");
+    if (v.ok) {
+        double m = eval_default(s, v.e);
+        if (!(m > 0) || !isfinite(m)) {
+            diag_error(s->diag, st->value->loc,
+                       "the mass of '%s' must be positive and finite (it is %g kg)", l->name, m);
+            v.ok = false;
+        }
     }
+    if (!v.ok) /* declared anyway (the model is rejected), so uses do not cascade */
+        v = val(expr_num(s->ex, 1), DIM_KG);
     if (l->kind == N_RANGE) {
         long lo, hi;
         if (!eval_int(s, l->a, &lo) || !eval_int(s, l->b, &hi))
