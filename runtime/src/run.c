@@ -691,8 +691,10 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         s->steps++;
         for (int i = 0; i < N; i++)
             if (!isfinite(Y1[i]))
-                return rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s of body %d)",
-                               i < n ? "position" : i < 2 * n ? "velocity" : "energy", i % n);
+                return i < 2 * n
+                           ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s of %s)",
+                                     i < n ? "position" : "velocity", s->m->body_names[i % n])
+                           : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");
         int j;
         double tau = 0;
         if ((rc = detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
