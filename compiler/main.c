@@ -37,7 +37,10 @@ static void usage(FILE *out)
           "       nsmc --dump=tokens|ast FILE.nsm     print the tokens or the syntax tree\n"
           "       nsmc --emit=equations [--format=text|markdown] [-o FILE] FILE.nsm\n"
           "                                           print every mode's equations\n"
-          "       nsmc run FILE.nsm [-- ARGS]         compile, build and run a model\n"
+          "       nsmc run FILE.nsm [--out-dir DIR] [--set NAME=VALUE]... [--set-file FILE]\n"
+          "                [--no-plot] [--phase] [-- SIMULATOR ARGS]\n"
+          "                                           compile, build (cached) and run a model,\n"
+          "                                           print its events, plot into out/NAME/\n"
           "       nsmc --help | --version\n"
           "exit status: 0 ok, 1 error in the model or the command line, 2 internal error\n",
           out);
@@ -155,11 +158,12 @@ static int compile(const Options *o, Arena *a)
     Model *model = sema_check(ast, &src, a, &diag);
     if (!model)
         return 1;
-    if (o->action == ACT_CHECK)
-        return 0;
+    /* --check derives too: a model it accepts must also compile. */
     Derivation *dv = derive_model(model, a, &diag);
     if (!dv)
         return 1;
+    if (o->action == ACT_CHECK)
+        return 0;
     if (o->action == ACT_EQUATIONS && !o->output) {
         if (emit_equations(dv, stdout, o->format) != 0) {
             fputs("nsmc: internal error: the equations report failed\n", stderr);

@@ -1005,7 +1005,7 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
         off = expr_subst(s->ex, off, var, expr_num(s->ex, 0));
     }
     if (pg->n_terms == 0) {
-        diag_error(s->diag, loc, "gap '%s' does not depend on any body position", name);
+        diag_error(s->diag, loc, "gap '%s' does not depend on any body position: it can never open or close", name);
         return false;
     }
     *d = off;

@@ -2,6 +2,7 @@
 ** progress.c: a one-line progress bar on a terminal (see progress.h).
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,11 +19,18 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Starts timing; inactive unless f is a terminal. */
+/* Starts timing; inactive unless f is a terminal.  NSM_PROGRESS_DELAY (in
+** seconds) overrides the one-second wait, so the bar can be tested without
+** depending on how fast the machine is. */
 void nsm_progress_start(nsm_progress *p, FILE *f)
 {
     memset(p, 0, sizeof *p);
     p->delay = 1.0;
+    const char *env = getenv("NSM_PROGRESS_DELAY");
+    char *end;
+    double d = env ? strtod(env, &end) : -1;
+    if (env && end != env && *end == '\0' && d >= 0)
+        p->delay = d;
     if (f && isatty(fileno(f))) {
         p->f = f;
         p->start = now();

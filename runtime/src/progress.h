@@ -7,7 +7,7 @@
  *     nsm_progress_finish(&pb);
  *
  * The bar appears only when the stream is a terminal and the run has lasted
- * about a second; it is redrawn at most ten times a second and erased by
+ * about a second (NSM_PROGRESS_DELAY, in seconds, overrides the wait); it is redrawn at most ten times a second and erased by
  * nsm_progress_finish, so nothing of it ever reaches a file or a pipe.
  * Internal to libnsmrt, for the command-line driver.
  */
