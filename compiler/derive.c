@@ -268,9 +268,11 @@ static void dv_forces(Derivation *dv)
     dv->sw_list = dv_alloc(dv, (size_t)bound, sizeof *dv->sw_list);
     dv->n_sw = 0;
     dv->fext = dv_exprs(dv, dv->n);
+    dv->force_each = dv_alloc(dv, (size_t)m->n_forces + 1, sizeof *dv->force_each);
     for (int f = 0; f < m->n_forces; f++) {
         const Force *fo = &m->forces[f];
         Expr *v = dv_switchify(dv, fo->value, fo->loc);
+        dv->force_each[f] = v;
         dv->fext[fo->body] = expr_add(x, dv->fext[fo->body], v);
     }
     dv->fext_dot = dv_alloc(dv, (size_t)dv->n, sizeof *dv->fext_dot);

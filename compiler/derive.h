@@ -103,6 +103,7 @@ typedef struct Derivation {
     Expr **K, **C;         /* n*n, row-major */
     Expr **fconst;         /* n */
     Expr **fext, **fext_dot; /* n, switches replaced by sw flags */
+    Expr **force_each;       /* Model.n_forces: each force statement, switches replaced */
     Expr **W, **d;         /* g*n and g */
 
     DvSwitch *sw_list;

@@ -494,43 +494,6 @@ static void emit_force_fn(Cgen *cg, const char *name, const char *doc, Expr **f)
     fprintf(o, "}\n\n");
 }
 
-/* A force statement's value with its comparisons in t replaced by the switch
- * flags derive registered for them (comparisons are shared nodes, so the
- * same ones), exactly as they read in force(). */
-static Expr *force_switched(Cgen *cg, Expr *e)
-{
-    const Derivation *dv = cg->dv;
-    ExprCtx *x = cg->m->ex;
-    if (e->nargs == 0 || !expr_has_kind(e, EX_TIME))
-        return e;
-    if (e->kind == EX_CMP) {
-        for (int k = 0; k < dv->n_sw; k++)
-            if (dv->sw_list[k].cond == e)
-                return expr_var(x, dv->v_sw + k);
-        return e;
-    }
-    if (e->kind == EX_ADD || e->kind == EX_MUL) {
-        Expr *r = force_switched(cg, e->args[0]);
-        for (int i = 1; i < e->nargs; i++) {
-            Expr *t = force_switched(cg, e->args[i]);
-            r = e->kind == EX_ADD ? expr_add(x, r, t) : expr_mul(x, r, t);
-        }
-        return r;
-    }
-    Expr *a[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < e->nargs && i < 3; i++)
-        a[i] = force_switched(cg, e->args[i]);
-    switch (e->kind) {
-    case EX_POW:  return expr_pow(x, a[0], a[1]);
-    case EX_CALL: return expr_call(x, (ExprFunc)e->op, a[0], e->nargs > 1 ? a[1] : NULL);
-    case EX_IF:   return expr_if(x, a[0], a[1], a[2]);
-    case EX_AND:  return expr_and(x, a[0], a[1]);
-    case EX_OR:   return expr_or(x, a[0], a[1]);
-    case EX_NOT:  return expr_not(x, a[0]);
-    default:      return e;
-    }
-}
-
 /* force_terms(): one line per `force` statement, for the energy audit's
  * work of each force. */
 static void emit_force_terms(Cgen *cg)
@@ -544,7 +507,7 @@ static void emit_force_terms(Cgen *cg)
         fprintf(o, "    (void)fk;\n");
     for (int k = 0; k < m->n_forces; k++) {
         fprintf(o, "    fk[%d] = ", k);
-        px(cg, force_switched(cg, m->forces[k].value));
+        px(cg, cg->dv->force_each[k]);
         fprintf(o, ";\n");
     }
     fprintf(o, "}\n\n");
