@@ -1,6 +1,7 @@
 # Thin driver around CMake. `make` sets up, builds and runs the main job;
 # `make test` sets up, builds and runs every test, then again under ASan+UBSan
-# (all but the pure-Python reference checks, which run no C code).
+# (all but the pure-Python reference checks, which run no C code), where
+# a compiler warning is an error.
 BUILD      ?= build
 BUILD_SAN  ?= build-asan
 JOBS       ?= 2
@@ -25,7 +26,7 @@ test-build: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 test-asan: setup
-	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DNSM_SANITIZE=ON
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DNSM_SANITIZE=ON -DNSM_WERROR=ON
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS) -LE '^reference$$'
 

@@ -1,0 +1,13 @@
+# The compiler and runtime sources are warning-free under clang too (the
+# build uses the system compiler; -DNSM_WERROR=ON makes its warnings errors).
+find_program(NSM_CLANG clang)
+if(NSM_CLANG)
+  file(GLOB NSM_OWN_SOURCES CONFIGURE_DEPENDS
+    ${NSM_SOURCE_DIR}/compiler/*.c ${NSM_SOURCE_DIR}/runtime/src/*.c)
+  add_test(NAME warnings/clang
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/clang_warnings.py ${NSM_CLANG}
+            "$<TARGET_PROPERTY:nsmcore,INCLUDE_DIRECTORIES>;$<TARGET_PROPERTY:nsmrt,INCLUDE_DIRECTORIES>;${NSM_SOURCE_DIR}/runtime/src"
+            "$<TARGET_PROPERTY:nsmcore,COMPILE_DEFINITIONS>"
+            ${NSM_OWN_SOURCES})
+  set_tests_properties(warnings/clang PROPERTIES LABELS "warnings")
+endif()
