@@ -22,6 +22,12 @@ add_test(NAME frontend/doc_examples
   WORKING_DIRECTORY ${NSM_SOURCE_DIR})
 set_tests_properties(frontend/doc_examples PROPERTIES LABELS frontend)
 
+# The model shown in the README.
+add_test(NAME frontend/readme_example
+  COMMAND ${NSM_PYTHON} tests/doc_examples.py $<TARGET_FILE:nsmc> README.md
+  WORKING_DIRECTORY ${NSM_SOURCE_DIR})
+set_tests_properties(frontend/readme_example PROPERTIES LABELS frontend)
+
 # Every shipped model is valid.
 file(GLOB NSM_MODELS CONFIGURE_DEPENDS ${NSM_SOURCE_DIR}/models/*.nsm)
 foreach(model ${NSM_MODELS})
