@@ -226,18 +226,26 @@ static int exact_propagator(nsm_sim *s, double h, double *E, double *Id, double 
     return rc;
 }
 
-/* Propagate Y over h with the given propagator. */
-static void exact_apply(nsm_sim *s, double t, const double *Y, const double *E, const double *Id,
-                        const double *Iw, double *Y1)
+/* The augmented state Z = (x, v, z(t), 1) the exact propagators act on: the
+** forcing generator's state at t, and the constant that carries f_const. */
+static void augment(const nsm_sim *s, double t, const double *Y, double *Z)
 {
-    int n = s->n, na = s->na, ng = s->m->n_gen;
-    double Z[na], Z1[na], QZ[na];
+    int n = s->n, ng = s->m->n_gen;
     memcpy(Z, Y, sizeof(double) * 2 * n);
     for (int k = 0; k < ng; k++)
         Z[2 * n + k] = 0;
     if (ng && s->m->generator_state)
         s->m->generator_state(t, s->sw, s->p, s->c, Z + 2 * n);
-    Z[na - 1] = 1;
+    Z[s->na - 1] = 1;
+}
+
+/* Propagate Y over h with the given propagator. */
+static void exact_apply(nsm_sim *s, double t, const double *Y, const double *E, const double *Id,
+                        const double *Iw, double *Y1)
+{
+    int n = s->n, na = s->na;
+    double Z[na], Z1[na], QZ[na];
+    augment(s, t, Y, Z);
     nsm_la_matvec(na, na, E, Z, Z1);
     memcpy(Y1, Z1, sizeof(double) * 2 * n);
     nsm_la_matvec(na, na, Id, Z, QZ);
@@ -309,15 +317,10 @@ static RtProp *anchor_get(nsm_sim *s, const double *Y, double h)
 /* Anchor the grid at (t, Y): every level's state is Z(t). */
 static RtProp *anchor_set(nsm_sim *s, double t, const double *Y, double h)
 {
-    int n = s->n, na = s->na, ng = s->m->n_gen;
+    int na = s->na;
     RtProp *a = &s->cache[RT_CACHE - 1];
     double *Z = a->E;
-    memcpy(Z, Y, sizeof(double) * 2 * n);
-    for (int k = 0; k < ng; k++)
-        Z[2 * n + k] = 0;
-    if (ng && s->m->generator_state)
-        s->m->generator_state(t, s->sw, s->p, s->c, Z + 2 * n);
-    Z[na - 1] = 1;
+    augment(s, t, Y, Z);
     memcpy(a->E + na, Z, sizeof(double) * na);
     memcpy(a->Qd, Z, sizeof(double) * na);
     memcpy(a->Qd + na, Z, sizeof(double) * na);
