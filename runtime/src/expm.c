@@ -252,6 +252,85 @@ static void balanced_step(int n, const double *A, double h, double *Y, double *d
 }
 
 /*
+** The exact method's propagators are applied thousands of times between
+** events, so their own rounding (a few units in the last place of a double
+** Pade approximant and its squarings) is what limits the method; the same
+** exponential in long double (64-bit significand on x86-64) leaves only the
+** final rounding of the state.  Scaling and squaring with a Taylor
+** polynomial: once ||X||_1 <= 1/8, degree LD_TAYLOR truncates below 1e-25.
+*/
+#define LD_TAYLOR 18
+
+/* C = A B for n*n long double matrices (C must not alias A or B). */
+static void matmul_ld(int n, const long double *A, const long double *B, long double *C)
+{
+    int i, j, k;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            long double sum = 0.0L;
+            for (k = 0; k < n; k++) sum += A[i * n + k] * B[k * n + j];
+            C[i * n + j] = sum;
+        }
+}
+
+/*
+** E = exp(A h) in long double: balance A h as nsm_expm does, scale it to
+** ||X||_1 <= 1/8, sum the Taylor series in Horner form, square back and
+** undo the balancing (exact: powers of two).
+*/
+int nsm_expm_ld(int n, const double *A, double h, long double *E)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    double *X, *T, *d, norm;
+    long double *XL, *R, *P;
+    int i, j, k, s = 0;
+
+    if (n <= 0) return NSM_LA_OK;
+    X = malloc(sizeof(double) * (2 * nn + (size_t)n));
+    XL = malloc(sizeof(long double) * 3 * nn);
+    if (!X || !XL) {
+        free(X);
+        free(XL);
+        return NSM_LA_NOMEM;
+    }
+    T = X + nn;
+    d = X + 2 * nn;
+    R = XL + nn;
+    P = XL + 2 * nn;
+    balanced_step(n, A, h, X, d, T);
+    norm = nsm_la_norm1(n, X);
+    if (!(norm < INFINITY)) {
+        free(X);
+        free(XL);
+        return NSM_LA_NOCONV;
+    }
+    if (norm > 0.125) s = (int)ceil(log2(norm / 0.125));
+    /* X again in long double: A h rounded to double would cost the result
+     * its extra digits (the balancing factors d are powers of two) */
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            XL[i * n + j] = ldexpl((long double)A[i * n + j] * h * ((long double)d[j] / d[i]), -s);
+    /* R = I + X (I + X/2 (... (I + X/m))) */
+    for (i = 0; i < (int)nn; i++) R[i] = 0.0L;
+    for (i = 0; i < n; i++) R[i * n + i] = 1.0L;
+    for (k = LD_TAYLOR; k >= 1; k--) {
+        matmul_ld(n, XL, R, P);
+        for (i = 0; i < (int)nn; i++) R[i] = P[i] / k;
+        for (i = 0; i < n; i++) R[i * n + i] += 1.0L;
+    }
+    for (; s > 0; s--) {
+        matmul_ld(n, R, R, P);
+        memcpy(R, P, sizeof(long double) * nn);
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) E[i * n + j] = R[i * n + j] * ((long double)d[i] / d[j]);
+    free(X);
+    free(XL);
+    return NSM_LA_OK;
+}
+
+/*
 ** E = exp(A h) and I = integral_0^h exp(A^T s) Q exp(A s) ds (Q symmetric).
 **
 ** With B = D^-1 A D balanced, exp(A s) = D exp(B s) D^-1, so

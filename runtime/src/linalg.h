@@ -39,6 +39,10 @@ double nsm_la_norm1(int n, const double *A);
 ** order approximants [3/3]..[9/9] when ||A h||_1 is small. */
 int nsm_expm(int n, const double *A, double h, double *E);
 
+/* E = exp(A h) computed in long double (Taylor with scaling and squaring),
+** for propagators applied many times over; see expm.c. */
+int nsm_expm_ld(int n, const double *A, double h, long double *E);
+
 /* E = exp(A h) and I = integral_0^h exp(A^T s) Q exp(A s) ds, Q symmetric,
 ** by Van Loan's block-matrix method (C. F. Van Loan, IEEE TAC 23(3), 1978).
 ** Either output may be NULL if not wanted. */

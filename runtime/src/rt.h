@@ -18,16 +18,45 @@
 #define RT_MAXG NSM_MAX_GAPS  /* gaps are a bitmask in an unsigned */
 #define RT_RING (16 + 4 * RT_MAXG) /* event times kept for the rate guard */
 #define RT_CACHE 8            /* propagators kept by the exact method */
+#define RT_ANCHOR_LEVELS 4
+#define RT_SHADOWS 8          /* long double states kept by the exact method */    /* levels of the exact method's grid (step.c) */
 
 /* One cached propagator of the exact method: exp(A h) of a mode's augmented
-** matrix and the Van Loan integrals of the dissipation and work forms. */
+** matrix (in long double, see expm.c) and the Van Loan integrals of the
+** dissipation and work forms. */
 typedef struct RtProp {
     int used;
     unsigned mode;
     unsigned long swkey;
     double h;
-    double *E, *Qd, *Qw;      /* na*na each */
+    long double *E;           /* na*na */
+    double *Qd, *Qw;          /* na*na each */
 } RtProp;
+
+/* The exact method's grid of steps dt inside a mode (step.c): where it
+** applies, the grid index k, the current grid state as the run holds it (y,
+** 2n doubles) and the state of each level in long double (Z, levels*na).
+** States are matched by time as well: a body at rest repeats its y. */
+/* A long double image of a state of the exact method (step.c): Z, the
+** augmented state (na), stands behind any y (2n doubles) that is exactly its
+** rounding.  The last RT_SHADOWS states computed are kept, so that the
+** samples and trial steps taken between a landing and its transition do not
+** push the landing's out. */
+typedef struct RtShadow {
+    int valid;
+    double t;
+    double *y;
+    long double *Z;
+} RtShadow;
+
+typedef struct RtAnchor {
+    int used;
+    unsigned mode;
+    unsigned long swkey;
+    double h, k, t;           /* t: time of the current grid point */
+    double *y;
+    long double *Z;
+} RtAnchor;
 
 struct nsm_sim {
     const nsm_model *m;
@@ -70,6 +99,9 @@ struct nsm_sim {
 
     RtProp cache[RT_CACHE];
     int cache_next;
+    RtAnchor anchor;
+    RtShadow shadow[RT_SHADOWS];
+    int shadow_next, shadow_used;
 
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     double *work;             /* scratch, see sim.c */
@@ -107,6 +139,8 @@ int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h,
               double s0, double sd0, double *tau, double *Ys);
 void rt_cache_clear(nsm_sim *s);
 int rt_exact_check(nsm_sim *s, double t_end);
+double rt_zeno_tail(nsm_sim *s, int j, double tau);
+void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, double *y);
 
 /* run.c */
 int rt_initial_mode(nsm_sim *s);

@@ -189,15 +189,14 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
 }
 
 /* Jump over a Zeno cascade of gap j whose last impact was just applied: the
-** impacts accumulate at t* = t + zeno_remaining (beta from zeno_beta,
-** tau = s->z_tau[j] the last flight; the estimate is in error by
-** O(tau^3); see impact() for when it jumps);
-** remove the relative velocity (plastic projection), move to t* in the mode
-** the force LCP chooses there, log one zeno event, and settle. */
-static int zeno_jump(nsm_sim *s, int j, unsigned ref, double beta)
+** impacts accumulate at t* = t + remaining (rt_zeno_tail, or zeno_remaining
+** where that does not apply; see impact() for when it jumps); remove the
+** relative velocity (plastic projection), move to t* in the mode the force
+** LCP chooses there, log one zeno event, and settle. */
+static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
 {
     int n = s->n, rc;
-    double e = s->num.e[j], tstar = s->t + zeno_remaining(e, beta, s->z_tau[j]);
+    double tstar = s->t + remaining;
     long count = s->z_count[j];
     double *v = s->y + n, vb = wdot(s, j, v), lam[RT_MAXG];
     double Eb = rt_mech_energy(s, s->mode, s->y);
@@ -258,10 +257,12 @@ static int impact(nsm_sim *s, int j)
             idx[r++] = i;
         }
     }
-    if (vb[j] >= 0) {
+    if (vb[j] >= -rt_vel_tol(s, j, v)) {
         /* landed with the gap leaving 0 by a bounce smaller than the gap's
-         * rounding: the contact is at rest; remove the residual relative
-         * velocity (plastic) and let the force LCP decide */
+         * rounding, or closing slower than the velocity tolerance (a contact
+         * just released, whose residual velocity is rounding): the contact
+         * is at rest; remove the residual relative velocity (plastic) and
+         * let the force LCP decide */
         double Eb = rt_mech_energy(s, s->mode, y), Djj = 0;
         const double *w = s->num.W + (size_t)j * n;
         for (int i = 0; i < n; i++)
@@ -288,11 +289,15 @@ static int impact(nsm_sim *s, int j)
     if (nsm_lcp_solve(r, D, q, P, NULL) != NSM_LA_OK)
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the impact problem");
     double Eb = rt_mech_energy(s, s->mode, y);
+    double y0[2 * n];
+    memcpy(y0, y, sizeof y0);
     for (int a = 0; a < r; a++) {
         const double *w = s->num.W + (size_t)idx[a] * n;
         for (int i = 0; i < n; i++)
             v[i] += s->minv[i] * w[i] * P[a];
     }
+    if (r == 1 && P[0] > 0 && s->method == NSM_METHOD_EXACT)
+        rt_shadow_impulse(s, idx[0], s->num.e[idx[0]], s->t, y0, y);
     s->mode &= ~set;
     s->Ejump += Eb - rt_mech_energy(s, s->mode, y);
     double e = s->num.e[j];
@@ -338,10 +343,17 @@ static int impact(nsm_sim *s, int j)
      * plastic. */
     int unresolved = r == 1 && rebound_unresolved(s, j);
     if (cascade && (unresolved || s->z_tau[j] < 1e-3 * s->dt)) {
-        double beta = zeno_beta(s, j, s->z_tau[j]);
-        if ((fabs(beta * s->z_tau[j]) < 2e-4 || s->z_tau[j] < 1e-3 * s->dt) &&
-            s->t + zeno_remaining(e, beta, s->z_tau[j]) <= s->t_stop)
-            return zeno_jump(s, j, ref, beta);
+        double rest = rt_zeno_tail(s, j, s->z_tau[j]);
+        if (isfinite(rest)) {
+            if (s->t + rest <= s->t_stop)
+                return zeno_jump(s, j, ref, rest);
+        } else {
+            double beta = zeno_beta(s, j, s->z_tau[j]);
+            rest = zeno_remaining(e, beta, s->z_tau[j]);
+            if ((fabs(beta * s->z_tau[j]) < 2e-4 || s->z_tau[j] < 1e-3 * s->dt) &&
+                s->t + rest <= s->t_stop)
+                return zeno_jump(s, j, ref, rest);
+        }
     }
     if (!cascade && unresolved) {
         double Eb2 = rt_mech_energy(s, s->mode, y);
@@ -537,7 +549,8 @@ static int detect(nsm_sim *s, double t0, const double *Y0, double h, const doubl
     return NSM_OK;
 }
 
-/* Earliest time-switch crossing in (t0, t1]: index, or -1; time in *ts.
+/* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
+** landed exactly on the switch: index, or -1; time in *ts.
 ** Switch functions depend on time only, so the root is found by bracketing
 ** (Illinois) to the last bit, and the step is cut to land on it. */
 static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
@@ -552,7 +565,17 @@ static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
             continue;
         s->m->switch_fn(k, a, s->p, s->c, &fa, &da);
         s->m->switch_fn(k, b, s->p, s->c, &fb, &da);
-        if (fa == 0 || ((fa > 0) == (fb > 0) && fb != 0))
+        if (fa == 0) {
+            /* zero at t0 itself (an event landed on the switch): it fires
+             * now if its condition already differs just after t0 */
+            if (fb != 0 && s->m->switch_state &&
+                (s->m->switch_state(k, b, s->p, s->c) != 0) != (s->sw[k] != 0)) {
+                *ts = t0;
+                best = k;
+            }
+            continue;
+        }
+        if ((fa > 0) == (fb > 0) && fb != 0)
             continue;
         int side = 0;
         for (int it = 0; it < 200 && fb != 0; it++) {
@@ -599,6 +622,16 @@ static double time_add(double t, double h, double *lo)
     double y = h + *lo, sum = t + y, bp = sum - t;
     *lo = (t - (sum - bp)) + (y - bp);
     return sum;
+}
+
+/* Time switch k, landed on: flip it, log it and settle the contacts under
+** the new forcing. */
+static int toggle_switch(nsm_sim *s, int k)
+{
+    s->sw[k] = !s->sw[k];
+    s->sw_last[k] = s->t;
+    int rc = log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
+    return rc ? rc : settle(s, s->mode, 0);
 }
 
 /* Emit a sample to the sample handler. */
@@ -700,8 +733,9 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         if ((rc = detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;
         if (j >= 0) {
-            double lo = tlo, t1 = land && tau == h ? target : time_add(s->t, tau, &lo);
-            tlo = land && tau == h ? 0 : lo;
+            int at_switch = ksw >= 0 && tau == h;     /* the event falls on the switch */
+            double lo = tlo, t1 = land && tau == h ? target : at_switch ? ts : time_add(s->t, tau, &lo);
+            tlo = (land && tau == h) || at_switch ? 0 : lo;
             if (side && (rc = side_samples(s, s->t, t1)))
                 return rc;
             rt_stats_step(s, t1, Ys);
@@ -711,6 +745,8 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
                 return rc;
             if (s->t != t1)
                 tlo = 0;            /* a Zeno jump moved the time */
+            else if (at_switch && (rc = toggle_switch(s, ksw)))
+                return rc;
         } else {
             double lo = tlo, t1 = land ? target : (ksw >= 0 ? ts : time_add(s->t, h, &lo));
             tlo = land || ksw >= 0 ? 0 : lo;
@@ -719,12 +755,8 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
             rt_stats_step(s, t1, Y1);
             s->t = t1;
             memcpy(s->y, Y1, sizeof Y1);
-            if (ksw >= 0 && s->t == ts) {
-                s->sw[ksw] = !s->sw[ksw];
-                s->sw_last[ksw] = s->t;
-                if ((rc = log_event(s, NSM_EV_TIME, ksw, 0, 0, 0, 0, 1)) || (rc = settle(s, s->mode, 0)))
-                    return rc;
-            }
+            if (ksw >= 0 && s->t == ts && (rc = toggle_switch(s, ksw)))
+                return rc;
         }
         if (s->every == 0) {
             if ((rc = sample(s)))

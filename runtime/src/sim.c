@@ -97,10 +97,22 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     for (int k = 0; k < RT_CACHE && !bad; k++) {
         size_t na2 = (size_t)s->na * s->na;
-        s->cache[k].E = dalloc(na2, &bad);
+        s->cache[k].E = calloc(na2, sizeof(long double));
+        if (!s->cache[k].E)
+            bad = 1;
         s->cache[k].Qd = dalloc(na2, &bad);
         s->cache[k].Qw = dalloc(na2, &bad);
     }
+    s->anchor.y = dalloc(2 * (size_t)n, &bad);
+    for (int k = 0; k < RT_SHADOWS && !bad; k++) {
+        s->shadow[k].y = dalloc(2 * (size_t)n, &bad);
+        s->shadow[k].Z = calloc((size_t)s->na, sizeof(long double));
+        if (!s->shadow[k].Z)
+            bad = 1;
+    }
+    s->anchor.Z = calloc((size_t)RT_ANCHOR_LEVELS * s->na, sizeof(long double));
+    if (!s->anchor.Z)
+        bad = 1;
     if (!bad && rt_stats_alloc(s))
         bad = 1;
     if (bad) {
@@ -136,6 +148,12 @@ void nsm_sim_free(nsm_sim *s)
         free(s->cache[k].E);
         free(s->cache[k].Qd);
         free(s->cache[k].Qw);
+    }
+    free(s->anchor.y);
+    free(s->anchor.Z);
+    for (int k = 0; k < RT_SHADOWS; k++) {
+        free(s->shadow[k].y);
+        free(s->shadow[k].Z);
     }
     rt_stats_free(s);
     free(s->sw);

@@ -137,6 +137,9 @@ void rt_cache_clear(nsm_sim *s)
     for (int k = 0; k < RT_CACHE; k++)
         s->cache[k].used = 0;
     s->cache_next = 0;
+    s->anchor.used = 0;
+    for (int k = 0; k < RT_SHADOWS; k++)
+        s->shadow[k].valid = 0;
 }
 
 /* The augmented matrix A (na*na) of the current mode on Z = (x, v, z, 1) and
@@ -208,9 +211,9 @@ static int exact_matrices(nsm_sim *s, double *A, double *Qd, double *Qw)
     return NSM_OK;
 }
 
-/* exp(A h) and the two energy integrals of the current mode over a step h
-** into E, Id, Iw (na*na each). */
-static int exact_propagator(nsm_sim *s, double h, double *E, double *Id, double *Iw)
+/* exp(A h) (long double) and the two energy integrals of the current mode
+** over a step h into E, Id, Iw (na*na each). */
+static int exact_propagator(nsm_sim *s, double h, long double *E, double *Id, double *Iw)
 {
     size_t na2 = (size_t)s->na * s->na;
     double *A = malloc(3 * na2 * sizeof(double));
@@ -218,7 +221,9 @@ static int exact_propagator(nsm_sim *s, double h, double *E, double *Id, double 
         return NSM_ENOMEM;
     double *Qd = A + na2, *Qw = A + 2 * na2;
     int rc = exact_matrices(s, A, Qd, Qw);
-    if (!rc && nsm_expm_quad(s->na, A, Qd, h, E, Id) != NSM_LA_OK)
+    if (!rc && nsm_expm_ld(s->na, A, h, E) != NSM_LA_OK)
+        rc = NSM_ENUMERIC;
+    if (!rc && nsm_expm_quad(s->na, A, Qd, h, NULL, Id) != NSM_LA_OK)
         rc = NSM_ENUMERIC;
     if (!rc && nsm_expm_quad(s->na, A, Qw, h, NULL, Iw) != NSM_LA_OK)
         rc = NSM_ENUMERIC;
@@ -239,37 +244,203 @@ static void augment(const nsm_sim *s, double t, const double *Y, double *Z)
     Z[s->na - 1] = 1;
 }
 
-/* Propagate Y over h with the given propagator. */
-static void exact_apply(nsm_sim *s, double t, const double *Y, const double *E, const double *Id,
-                        const double *Iw, double *Y1)
+/* y = A x for an n*n long double matrix. */
+static void matvec_ld(int n, const long double *A, const long double *x, long double *y)
+{
+    for (int i = 0; i < n; i++) {
+        long double sum = 0;
+        for (int k = 0; k < n; k++)
+            sum += A[(size_t)i * n + k] * x[k];
+        y[i] = sum;
+    }
+}
+
+/*
+** The anchor.  Applying the same rounded exp(A dt) a million times makes its
+** rounding grow a million-fold, and coherently: the e = 1 ball drifts by
+** 2e-8 s over 9e5 steps.  So the steps of size dt inside a mode are taken
+** on a grid from an anchor state (the state where the mode was entered, or
+** where the grid was left): the state at grid point k is the product of the
+** propagators of dt, 32 dt, 1024 dt and 32768 dt (each an exponential of its
+** own, cached like the others) that the digits of k in base 32 call for,
+** applied level by level, so at most 31 products per level separate any grid
+** point from the anchor instead of k.  The levels' states are kept in long
+** double, so that the run's double state is one rounding away from the
+** exact product; steps that leave the grid from its current point (event
+** location, samples) start from that long double state too.  Any change of
+** the state outside the grid steps (a transition, a landing on a time
+** switch or on the end of a run) shows as a current state that is not the
+** grid's, and the next step re-anchors.
+*/
+#define ANCHOR_BASE 32
+
+/* Whether two times name the same state (they may be summed differently). */
+static int same_time(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * (1 + fabs(a));
+}
+
+/* The anchor if it continues from (t, Y) with step h in the current mode,
+** else NULL (h = 0: any step). */
+static RtAnchor *anchor_get(nsm_sim *s, double t, const double *Y, double h)
+{
+    RtAnchor *a = &s->anchor;
+    if (!a->used || a->mode != s->mode || a->swkey != sw_key(s) || (h != 0 && a->h != h))
+        return NULL;
+    if (!same_time(a->t, t) || memcmp(a->y, Y, sizeof(double) * 2 * s->n) != 0)
+        return NULL;
+    return a;
+}
+
+/* Index of the shadow standing behind the state y (its first 2n entries) at
+** time t, or -1. */
+static int shadow_index(const nsm_sim *s, double t, const double *y)
+{
+    for (int k = 0; k < RT_SHADOWS; k++)
+        if (s->shadow[k].valid && same_time(s->shadow[k].t, t) &&
+            memcmp(s->shadow[k].y, y, sizeof(double) * 2 * s->n) == 0)
+            return k;
+    return -1;
+}
+
+/* The shadow standing behind (t, y), or NULL; it is kept from the next
+** overwrites (a root search advances many times from one state). */
+static RtShadow *shadow_find(nsm_sim *s, double t, const double *y)
+{
+    int k = shadow_index(s, t, y);
+    if (k < 0)
+        return NULL;
+    s->shadow_used = k;
+    return &s->shadow[k];
+}
+
+/* Y1's positions and velocities as the rounding of the long double Z, the
+** state at time t, which becomes a shadow. */
+static void shadow_set(nsm_sim *s, double t, const long double *Z, double *Y1)
+{
+    int n = s->n;
+    if (s->shadow_next == s->shadow_used)
+        s->shadow_next = (s->shadow_next + 1) % RT_SHADOWS;
+    RtShadow *sh = &s->shadow[s->shadow_next];
+    s->shadow_next = (s->shadow_next + 1) % RT_SHADOWS;
+    for (int i = 0; i < 2 * n; i++)
+        Y1[i] = (double)Z[i];
+    memcpy(sh->y, Y1, sizeof(double) * 2 * n);
+    memmove(sh->Z, Z, sizeof(long double) * s->na);
+    sh->t = t;
+    sh->valid = 1;
+}
+
+/* The impact of gap j alone with restitution e on the state y, whose
+** velocities have just been updated in double, when a shadow stood behind
+** y0 (its positions and velocities before the impact): Newton's law applied
+** to the shadow's long double velocities, whose rounding replaces y's.  In
+** a Zeno cascade the relative velocity falls to 1e-7 of the velocities, and
+** its rounding in double would be most of the next flight's error. */
+void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, double *y)
 {
     int n = s->n, na = s->na;
-    double Z[na], Z1[na], QZ[na];
+    const double *w = s->num.W + (size_t)j * n;
+    RtShadow *sh = shadow_find(s, t, y0);
+    if (!sh)
+        return;
+    long double Z[na], u = 0, D = 0;
+    memcpy(Z, sh->Z, sizeof Z);
+    for (int i = 0; i < n; i++) {
+        u += w[i] * Z[n + i];
+        D += w[i] * s->minv[i] * w[i];
+    }
+    if (!(u < 0) || !(D > 0))
+        return;
+    long double P = -(1 + (long double)e) * u / D;
+    for (int i = 0; i < n; i++)
+        Z[n + i] += s->minv[i] * w[i] * P;
+    shadow_set(s, t, Z, y);
+}
+
+/* The augmented state of (t, Y) in long double: the shadow's or the grid's
+** when Y is their rounding, else Y extended. */
+static void augment_ld(nsm_sim *s, double t, const double *Y, long double *ZL)
+{
+    int na = s->na;
+    RtShadow *sh = shadow_find(s, t, Y);
+    if (sh) {
+        memcpy(ZL, sh->Z, sizeof(long double) * na);
+        return;
+    }
+    RtAnchor *a = anchor_get(s, t, Y, 0);
+    if (a) {
+        memcpy(ZL, a->Z, sizeof(long double) * na);
+        return;
+    }
+    double Z[na];
     augment(s, t, Y, Z);
-    nsm_la_matvec(na, na, E, Z, Z1);
-    memcpy(Y1, Z1, sizeof(double) * 2 * n);
+    for (int i = 0; i < na; i++)
+        ZL[i] = Z[i];
+}
+
+/* Anchor the grid at (t, Y): every level's state is Z(t), the shadow's
+** when it stands behind Y. */
+static RtAnchor *anchor_set(nsm_sim *s, double t, const double *Y, double h)
+{
+    int na = s->na;
+    RtAnchor *a = &s->anchor;
+    long double Z[na];
+    augment_ld(s, t, Y, Z);
+    for (int l = 0; l < RT_ANCHOR_LEVELS; l++)
+        memcpy(a->Z + (size_t)l * na, Z, sizeof Z);
+    memcpy(a->y, Y, sizeof(double) * 2 * s->n);
+    a->t = t;
+    a->k = 0;
+    a->used = 1;
+    a->mode = s->mode;
+    a->swkey = sw_key(s);
+    a->h = h;
+    return a;
+}
+
+/* The energy integrals over a step from the augmented state Z: Y1's last
+** two entries from Y's. */
+static void exact_energy(nsm_sim *s, const double *Z, const double *Id, const double *Iw,
+                         const double *Y, double *Y1)
+{
+    int n = s->n, na = s->na;
+    double QZ[na];
     nsm_la_matvec(na, na, Id, Z, QZ);
     Y1[2 * n] = Y[2 * n] + rt_dot(na, Z, QZ);
     nsm_la_matvec(na, na, Iw, Z, QZ);
     Y1[2 * n + 1] = Y[2 * n + 1] + rt_dot(na, Z, QZ);
 }
 
+/* Propagate Y over h with the given propagator. */
+static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const long double *E,
+                        const double *Id, const double *Iw, double *Y1)
+{
+    int na = s->na;
+    long double ZL[na], Z1[na];
+    double Z[na];
+    augment_ld(s, t, Y, ZL);
+    matvec_ld(na, E, ZL, Z1);
+    augment(s, t, Y, Z);
+    shadow_set(s, t + h, Z1, Y1);
+    exact_energy(s, Z, Id, Iw, Y, Y1);
+}
+
 /* The cached propagator of step h in the current mode and switch state,
-** computed on a miss into one of the slots 0 .. RT_CACHE - 2 (the last slot
-** holds the anchor, below). */
+** computed on a miss. */
 static int exact_prop(nsm_sim *s, double h, RtProp **out)
 {
     unsigned long key = sw_key(s);
-    for (int k = 0; k < RT_CACHE - 1; k++)
+    for (int k = 0; k < RT_CACHE; k++)
         if (s->cache[k].used && s->cache[k].mode == s->mode && s->cache[k].swkey == key &&
             s->cache[k].h == h) {
             *out = &s->cache[k];
             return NSM_OK;
         }
-    if (s->cache_next >= RT_CACHE - 1)
+    if (s->cache_next >= RT_CACHE)
         s->cache_next = 0;
     RtProp *pr = &s->cache[s->cache_next];
-    s->cache_next = (s->cache_next + 1) % (RT_CACHE - 1);
+    s->cache_next = (s->cache_next + 1) % RT_CACHE;
     pr->used = 0;
     int rc = exact_propagator(s, h, pr->E, pr->Qd, pr->Qw);
     if (rc)
@@ -282,92 +453,34 @@ static int exact_prop(nsm_sim *s, double h, RtProp **out)
     return NSM_OK;
 }
 
-/*
-** The anchor.  Applying the same rounded exp(A dt) a million times makes its
-** rounding grow a million-fold, and coherently: the e = 1 ball drifts by
-** 2e-8 s over 9e5 steps.  So the steps of size dt inside a mode are taken
-** on a grid from an anchor state (the state where the mode was entered, or
-** where the grid was left): the state at grid point k is the product of the
-** propagators of dt, 32 dt, 1024 dt and 32768 dt (each an exponential of its
-** own, cached like the others) that the digits of k in base 32 call for,
-** applied level by level, so at most 31 products per level separate any grid
-** point from the anchor instead of k.  The anchor lives in the cache's last
-** slot: E holds the current grid state Z0 = (x, v, z, 1) and the level-1
-** state, Qd the states of levels 2 and 3, Qw[0] the grid index k; mode,
-** swkey and h (the step) say where it applies.  Any change of the state
-** outside the grid steps (a transition, a landing on a time switch or on the
-** end of a run) shows as a current state that is not Z0, and the next step
-** re-anchors.  (Samples do not leave the grid: run.c propagates them from
-** the step's start.)
-*/
-#define ANCHOR_BASE 32
-#define ANCHOR_LEVELS 4
-
-/* The anchor slot if it continues from (Y, h) in the current mode, else NULL. */
-static RtProp *anchor_get(nsm_sim *s, const double *Y, double h)
-{
-    RtProp *a = &s->cache[RT_CACHE - 1];
-    if (!a->used || a->mode != s->mode || a->swkey != sw_key(s) || a->h != h)
-        return NULL;
-    if (memcmp(a->E, Y, sizeof(double) * 2 * s->n) != 0)
-        return NULL;
-    return a;
-}
-
-/* Anchor the grid at (t, Y): every level's state is Z(t). */
-static RtProp *anchor_set(nsm_sim *s, double t, const double *Y, double h)
-{
-    int na = s->na;
-    RtProp *a = &s->cache[RT_CACHE - 1];
-    double *Z = a->E;
-    augment(s, t, Y, Z);
-    memcpy(a->E + na, Z, sizeof(double) * na);
-    memcpy(a->Qd, Z, sizeof(double) * na);
-    memcpy(a->Qd + na, Z, sizeof(double) * na);
-    a->Qw[0] = 0;
-    a->used = 1;
-    a->mode = s->mode;
-    a->swkey = sw_key(s);
-    a->h = h;
-    return a;
-}
-
-/* State vector of level L (0 the current grid point) in the anchor. */
-static double *anchor_level(RtProp *a, int na, int L)
-{
-    return L < 2 ? a->E + (size_t)L * na : a->Qd + (size_t)(L - 2) * na;
-}
-
 /* One grid step of size h from the anchored state Y: the grid index k
 ** becomes k + 1, and the state there is the highest level whose period
 ** divides k + 1, advanced by one propagator of that period; the lower
 ** levels restart from it.  The energy integrals are those of the step h
 ** from the current state. */
-static int anchor_step(nsm_sim *s, RtProp *a, const double *Y, double h, double *Y1)
+static int anchor_step(nsm_sim *s, RtAnchor *a, double t, const double *Y, double h, double *Y1)
 {
     int n = s->n, na = s->na, L = 0, rc;
-    double k = a->Qw[0] + 1, period = 1, Zn[na], QZ[na], dD, dW;
+    double k = a->k + 1, period = 1, Z[na];
+    long double Zn[na];
     RtProp *pr;
-    while (L + 1 < ANCHOR_LEVELS && fmod(k, period * ANCHOR_BASE) == 0) {
+    while (L + 1 < RT_ANCHOR_LEVELS && fmod(k, period * ANCHOR_BASE) == 0) {
         period *= ANCHOR_BASE;
         L++;
     }
-    double *Z0 = anchor_level(a, na, 0);
     if ((rc = exact_prop(s, h, &pr)))
         return rc;
-    nsm_la_matvec(na, na, pr->Qd, Z0, QZ);
-    dD = rt_dot(na, Z0, QZ);
-    nsm_la_matvec(na, na, pr->Qw, Z0, QZ);
-    dW = rt_dot(na, Z0, QZ);
+    augment(s, t, Y, Z);
+    exact_energy(s, Z, pr->Qd, pr->Qw, Y, Y1);
     if (L > 0 && (rc = exact_prop(s, h * period, &pr)))
         return rc;
-    nsm_la_matvec(na, na, pr->E, anchor_level(a, na, L), Zn);
+    matvec_ld(na, pr->E, a->Z + (size_t)L * na, Zn);
     for (int l = 0; l <= L; l++)
-        memcpy(anchor_level(a, na, l), Zn, sizeof Zn);
-    a->Qw[0] = k;
-    memcpy(Y1, Zn, sizeof(double) * 2 * n);
-    Y1[2 * n] = Y[2 * n] + dD;
-    Y1[2 * n + 1] = Y[2 * n + 1] + dW;
+        memcpy(a->Z + (size_t)l * na, Zn, sizeof Zn);
+    a->k = k;
+    shadow_set(s, t + h, Zn, Y1);
+    memcpy(a->y, Y1, sizeof(double) * 2 * n);
+    a->t = t + h;
     return NSM_OK;
 }
 
@@ -377,16 +490,16 @@ static int anchor_step(nsm_sim *s, RtProp *a, const double *Y, double h, double 
 static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
     if (h == s->dt) {
-        RtProp *a = anchor_get(s, Y, h);
+        RtAnchor *a = anchor_get(s, t, Y, h);
         if (!a)
             a = anchor_set(s, t, Y, h);
-        return anchor_step(s, a, Y, h, Y1);
+        return anchor_step(s, a, t, Y, h, Y1);
     }
     RtProp *pr;
     int rc = exact_prop(s, h, &pr);
     if (rc)
         return rc;
-    exact_apply(s, t, Y, pr->E, pr->Qd, pr->Qw, Y1);
+    exact_apply(s, t, h, Y, pr->E, pr->Qd, pr->Qw, Y1);
     return NSM_OK;
 }
 
@@ -394,14 +507,130 @@ static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y
 static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
 {
     size_t na2 = (size_t)s->na * s->na;
-    double *E = malloc(3 * na2 * sizeof(double));
-    if (!E)
-        return NSM_ENOMEM;
-    int rc = exact_propagator(s, tau, E, E + na2, E + 2 * na2);
-    if (!rc)
-        exact_apply(s, t, Y, E, E + na2, E + 2 * na2, Y1);
+    long double *E = malloc(na2 * sizeof(long double));
+    double *I = malloc(2 * na2 * sizeof(double));
+    int rc = NSM_ENOMEM;
+    if (E && I && !(rc = exact_propagator(s, tau, E, I, I + na2)))
+        exact_apply(s, t, tau, Y, E, I, I + na2, Y1);
     free(E);
+    free(I);
     return rc;
+}
+
+/*
+** The tail of a Zeno cascade.  Its last flights cannot be located on the
+** run's double state: the gap is a difference of positions rounded to 1e-16
+** of their size, and divided by relative velocities down to 1e-6 m/s that
+** rounding moves each landing by 1e-10 s, more than the flights left.  Here
+** the cascade is followed on the mode's own linear dynamics, in long double,
+** from the state just after an impact: over a flight of length s the
+** augmented state is Z(s) = sum_k A^k Z s^k / k! (Taylor, for ||A s|| <=
+** 1/2), and the gap's increment w.(x(s) - x(0)) = sum_{k>=1} c_k s^k, with
+** c_k = w.(A^k Z)_x / k!, has the flight time as the positive root of
+** sum c_k s^(k-1): no positions are subtracted.  Each landing applies
+** Newton's restitution to the long double velocities, and the flights are
+** followed until they are below 1e-8 of the elapsed time, when the
+** geometric remainder e s/(1 - e) is added (its error, of order beta s^2,
+** is then far below the double rounding of the result).
+*/
+#define TAIL_TERMS 24
+#define TAIL_FLIGHTS 5000
+
+/* Flight time of the cascade's next flight from the augmented state Z
+** (gap j just opened), its landing state into Z1, with guess s0; 0 if it
+** fails.  P holds TAIL_TERMS + 1 vectors of na. */
+static double tail_flight(nsm_sim *s, int j, const double *A, double normA, const long double *Z,
+                          double s0, long double *P, long double *Z1)
+{
+    int n = s->n, na = s->na;
+    const double *w = s->num.W + (size_t)j * n;
+    long double c[TAIL_TERMS + 1], x = s0;
+    memcpy(P, Z, sizeof(long double) * na);
+    c[0] = 0;
+    for (int k = 1; k <= TAIL_TERMS; k++) {
+        long double *Pk = P + (size_t)k * na, *Pp = Pk - na;
+        for (int i = 0; i < na; i++) {
+            long double sum = 0;
+            for (int q = 0; q < na; q++)
+                sum += A[(size_t)i * na + q] * Pp[q];
+            Pk[i] = sum / k;
+        }
+        c[k] = 0;
+        for (int i = 0; i < n; i++)
+            c[k] += w[i] * Pk[i];
+    }
+    if (!(c[1] > 0) || !(c[2] < 0))
+        return 0;
+    for (int it = 0; it < 60; it++) {
+        long double q = 0, dq = 0;
+        for (int k = TAIL_TERMS; k >= 1; k--) {
+            dq = dq * x + q;
+            q = q * x + c[k];
+        }
+        if (!(dq < 0) || !(x > 0) || normA * (double)x > 0.5)
+            return 0;
+        long double dx = q / dq;
+        x -= dx;
+        if (fabsl(dx) <= 1e-18L * x)
+            break;
+    }
+    if (!(x > 0) || normA * (double)x > 0.5)
+        return 0;
+    for (int i = 0; i < na; i++) {
+        long double sum = 0;
+        for (int k = TAIL_TERMS; k >= 0; k--)
+            sum = sum * x + P[(size_t)k * na + i];
+        Z1[i] = sum;
+    }
+    return (double)x;
+}
+
+/* Time from (s->t, s->y), just after an impact of gap j that opened it with
+** restitution e in (0, 1), to the accumulation point of its cascade, the
+** last flight having lasted tau; NAN when the mode's linear dynamics are not
+** available (forcing without a generator) or the flights do not shrink to a
+** point (then the caller estimates the tail otherwise). */
+double rt_zeno_tail(nsm_sim *s, int j, double tau)
+{
+    int n = s->n, na = s->na;
+    if (s->m->n_gen == 0 && s->m->force)
+        return NAN;
+    size_t na2 = (size_t)na * na;
+    double *A = malloc(3 * na2 * sizeof(double)), total = 0, e = s->num.e[j], D = 0;
+    long double *P = malloc((TAIL_TERMS + 1) * (size_t)na * sizeof(long double));
+    long double Z[na], Z1[na];
+    const double *w = s->num.W + (size_t)j * n;
+    double result = NAN;
+    if (!A || !P || exact_matrices(s, A, A + na2, A + 2 * na2))
+        goto done;
+    double normA = nsm_la_norm1(na, A);
+    for (int i = 0; i < n; i++)
+        D += w[i] * s->minv[i] * w[i];
+    augment_ld(s, s->t, s->y, Z);
+    for (int f = 0; f < TAIL_FLIGHTS; f++) {
+        double sf = tail_flight(s, j, A, normA, Z, e * tau, P, Z1);
+        if (!(sf > 0) || sf > 2 * tau)
+            goto done;
+        total += sf;
+        tau = sf;
+        if (sf <= 1e-8 * total) {
+            result = total + e * sf / (1 - e);
+            goto done;
+        }
+        long double u = 0;
+        for (int i = 0; i < n; i++)
+            u += w[i] * Z1[n + i];
+        if (!(u < 0))
+            goto done;
+        long double P1 = -(1 + e) * u / D;
+        for (int i = 0; i < n; i++)
+            Z1[n + i] += s->minv[i] * w[i] * P1;
+        memcpy(Z, Z1, sizeof Z);
+    }
+done:
+    free(A);
+    free(P);
+    return result;
 }
 
 /* The exact method needs the forcing's generator; refuse it when the model
@@ -454,6 +683,29 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
     }
 }
 
+/* An open impact gap j and its rate from the shadow of Y, when there is
+** one: a landing at a relative velocity u is then placed to within the long
+** double rounding of the positions over u, not the double one. */
+static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
+{
+    int n = s->n;
+    if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
+        return;
+    int k = shadow_index(s, t, Y);
+    if (k < 0)
+        return;
+    const RtShadow *sh = &s->shadow[k];
+    const double *w = s->num.W + (size_t)j * n;
+    const long double *Z = sh->Z;
+    long double g = s->num.d[j], u = 0;
+    for (int i = 0; i < n; i++) {
+        g += w[i] * Z[i];
+        u += w[i] * Z[n + i];
+    }
+    *ev = (double)g;
+    *evd = (double)u;
+}
+
 /* Event function j at (t, Y) and its derivative. */
 static int event_at(nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
@@ -461,6 +713,8 @@ static int event_at(nsm_sim *s, int j, double t, const double *Y, double *ev, do
     int rc = rt_events(s, s->mode, t, Y, e, ed);
     *ev = e[j];
     *evd = ed[j];
+    if (!rc && s->method == NSM_METHOD_EXACT)
+        shadow_gap(s, j, t, Y, ev, evd);
     return rc;
 }
 

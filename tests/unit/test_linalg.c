@@ -8,6 +8,7 @@
 */
 #include "linalg.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +220,70 @@ static void test_tiny(void)
     h = 3e-4; /* [3/3] Pade branch */
     check_true("small pade rc", nsm_expm(2, A, h, E) == NSM_LA_OK);
     check_close("small pade sin", E[1] / sin(3 * h), 1.0, 4e-16);
+}
+
+/* ---- expm in long double ---- */
+
+/* Unit roundoff the long double exponential is held to: that of long double
+** where it is wider than double. */
+static long double ld_eps(void)
+{
+    return LDBL_MANT_DIG > DBL_MANT_DIG ? LDBL_EPSILON : DBL_EPSILON;
+}
+
+/* Largest |X - Y| over nm long double entries, relative to scale. */
+static long double maxdiff_ld(int nm, const long double *X, const long double *Y, long double scale)
+{
+    long double d = 0;
+    for (int i = 0; i < nm; i++)
+        if (fabsl(X[i] - Y[i]) > d) d = fabsl(X[i] - Y[i]);
+    return d / scale;
+}
+
+/* exp([[0, w], [-w, 0]] h) against cosl and sinl, in units of the roundoff. */
+static void test_ld_rotation(double w, double h, double ulps)
+{
+    double A[4] = {0, w, -w, 0};
+    long double E[4], R[4], wh = (long double)w * h;
+    char what[80];
+
+    R[0] = cosl(wh); R[1] = sinl(wh); R[2] = -R[1]; R[3] = R[0];
+    snprintf(what, sizeof what, "ld rotation rc w=%g h=%g", w, h);
+    check_true(what, nsm_expm_ld(2, A, h, E) == NSM_LA_OK);
+    snprintf(what, sizeof what, "ld rotation w=%g h=%g (roundoffs)", w, h);
+    check_close(what, (double)(maxdiff_ld(4, E, R, 1) / ld_eps()), 0.0, ulps);
+}
+
+/* Free flight under gravity on (x, v, 1): the exact polynomial
+** [[1, h, -g h^2/2], [0, 1, -g h], [0, 0, 1]], to the roundoff. */
+static void test_ld_flight(double g, double h)
+{
+    double A[9] = {0, 1, 0, 0, 0, -g, 0, 0, 0};
+    long double E[9], R[9] = {1, h, -(long double)g * h * h / 2, 0, 1, -(long double)g * h, 0, 0, 1};
+    char what[80];
+
+    check_true("ld flight rc", nsm_expm_ld(3, A, h, E) == NSM_LA_OK);
+    for (int i = 0; i < 9; i++) {
+        snprintf(what, sizeof what, "ld flight g=%g h=%g entry %d (roundoffs)", g, h, i);
+        long double scale = R[i] != 0 ? fabsl(R[i]) : 1;
+        check_close(what, (double)(fabsl(E[i] - R[i]) / scale / ld_eps()), 0.0, 8);
+    }
+}
+
+/* The stiff stop of SDND121 (balancing and many squarings) against the
+** closed form, evaluated in double: agreement to double precision. */
+static void test_ld_oscillator(double k, double m, double h)
+{
+    double A[4] = {0, 1, -k / m, 0}, R[4], w0 = sqrt(k / m);
+    long double E[4];
+    char what[80];
+
+    oscillator_phi(k, m, 0.0, h, R);
+    check_true("ld oscillator rc", nsm_expm_ld(2, A, h, E) == NSM_LA_OK);
+    snprintf(what, sizeof what, "ld oscillator k=%g m=%g h=%g", k, m, h);
+    check_close(what, (double)E[0], R[0], 1e-14);
+    check_close(what, (double)E[1] * w0, R[1] * w0, 1e-14);
+    check_close(what, (double)E[2] / w0, R[2] / w0, 1e-14);
 }
 
 /*
@@ -674,6 +739,14 @@ int main(void)
     test_chain(0.09, 5e-14);
     test_chain(1.0, 2e-13);
     test_big_rotations();
+    test_ld_rotation(1.0, 0.001, 4);
+    test_ld_rotation(1.0, 1.0, 8);
+    test_ld_rotation(2.0, 3.0, 32);
+    test_ld_rotation(1.0, 32.768, 256);
+    test_ld_flight(9.81, 1e-3);
+    test_ld_flight(9.81, 0.9030472819714618);
+    test_ld_oscillator(1e10, 156.0, 1e-5);
+    test_ld_oscillator(1e10 + 2e6, 156.0, 3.9e-4);
 
     test_quad_oscillator(1.0, 0.5);
     test_quad_oscillator(3.0, 10.0);
