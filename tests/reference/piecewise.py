@@ -348,10 +348,12 @@ def fmt(x):
     return mp.nstr(x, 25, min_fixed=-6, max_fixed=25)
 
 
-def events_text(rec):
-    lines = ["t,kind,contact"]
-    for t, kind, contact in rec.events:
-        lines.append("%s,%s,%s" % (fmt(t), kind, contact))
+def events_text(rec, shift=None):
+    """Event CSV; shift, when given, is a fourth column input_shift per event."""
+    lines = ["t,kind,contact" + (",input_shift" if shift is not None else "")]
+    for i, (t, kind, contact) in enumerate(rec.events):
+        extra = "," + fmt(shift[i]) if shift is not None else ""
+        lines.append("%s,%s,%s%s" % (fmt(t), kind, contact, extra))
     return "\n".join(lines) + "\n"
 
 

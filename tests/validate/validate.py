@@ -140,6 +140,15 @@ def time_tol(t, tol):
     return tol * max(1.0, abs(t))
 
 
+def event_tol(r, tol):
+    """Tolerance of reference event r: time_tol, or twice the reference's
+    input_shift when that is larger (how far the event moves when the
+    initial state is rounded to double: below it no double-precision
+    simulator can be held; tests/reference/twomass.py)."""
+    shift = r[3].get("input_shift")
+    return max(time_tol(r[0], tol), 2 * float(shift) if shift else 0.0)
+
+
 def fold_zeno(ref, sim):
     """Lets a Zeno event of the simulator stand for the tail of the reference's cascade.
 
@@ -311,10 +320,13 @@ def compare_events(ref, sim, tol, case, res):
         info["worst"] = {"index": worst, "label": label(r), "ref": r[3].get("t", repr(r[0])),
                          "sim": repr(s[0]), "err": err}
     bad = [(i, r, s, err) for i, (r, s, err) in enumerate(pairs)
-           if tol is not None and err > time_tol(r[0], tol)]
+           if tol is not None and err > event_tol(r, tol)]
+    floored = sum(1 for r in ref_c if tol is not None and event_tol(r, tol) > time_tol(r[0], tol))
+    info["floored"] = floored
     if bad:
         ok = False
-        msgs.append("%d event times outside %g s (relative beyond 1 s); the worst:" % (len(bad), tol))
+        msgs.append("%d event times outside %g s (relative beyond 1 s%s); the worst:"
+                    % (len(bad), tol, ", or twice the input rounding shift" if floored else ""))
         for i, r, s, err in sorted(bad, key=lambda x: -x[3] / max(1, abs(x[1][0])))[:10]:
             msgs.append("  #%d %-22s reference %s  simulator %.17g  error %.3g s"
                         % (i, label(r), r[3].get("t", repr(r[0])), s[0], err))
@@ -538,8 +550,6 @@ def main(argv=None):
                     help="impacts must lose m1 m2/(2(m1+m2)) dv^2 to this relative error")
     ap.add_argument("--conserved", type=float, metavar="TOL",
                     help="kinetic + potential energy must stay at its initial value to TOL (relative)")
-    ap.add_argument("--measure-only", action="store_true",
-                    help="exit 0 whatever the checks find (runs kept out of the test suite)")
     ap.add_argument("--every", type=float, help="trajectory sampling period (default: the reference grid)")
     ap.add_argument("--json", help="write the summary here")
     ap.add_argument("--workdir", help="where the simulator's CSV files go (default: a temporary directory)")
@@ -599,7 +609,7 @@ def main(argv=None):
     if args.json:
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1, default=str)
-    return 0 if ok or args.measure_only else 1
+    return 0 if ok else 1
 
 
 def main_no_reference(args):
@@ -644,7 +654,7 @@ def main_no_reference(args):
     if args.json:
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1, default=str)
-    return 0 if ok or args.measure_only else 1
+    return 0 if ok else 1
 
 
 def summarize(res):
