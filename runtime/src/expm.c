@@ -257,7 +257,9 @@ static void balanced_step(int n, const double *A, double h, double *Y, double *d
 ** Pade approximant and its squarings) is what limits the method; the same
 ** exponential in long double (64-bit significand on x86-64) leaves only the
 ** final rounding of the state.  Scaling and squaring with a Taylor
-** polynomial: once ||X||_1 <= 1/8, degree LD_TAYLOR truncates below 1e-25.
+** polynomial: once ||X||_1 <= 1/8, degree LD_TAYLOR truncates below 1e-25,
+** and the degree is lowered to what ||X||_1 needs for 1e-21 (the steps of
+** event location are mostly short).
 */
 #define LD_TAYLOR 18
 
@@ -282,9 +284,9 @@ static void matmul_ld(int n, const long double *A, const long double *B, long do
 int nsm_expm_ld(int n, const double *A, double h, long double *E)
 {
     size_t nn = (size_t)n * (size_t)n;
-    double *X, *T, *d, norm;
+    double *X, *T, *d, norm, term, xs;
     long double *XL, *R, *P;
-    int i, j, k, s = 0;
+    int i, j, k, m, s = 0;
 
     if (n <= 0) return NSM_LA_OK;
     X = malloc(sizeof(double) * (2 * nn + (size_t)n));
@@ -314,7 +316,12 @@ int nsm_expm_ld(int n, const double *A, double h, long double *E)
     /* R = I + X (I + X/2 (... (I + X/m))) */
     for (i = 0; i < (int)nn; i++) R[i] = 0.0L;
     for (i = 0; i < n; i++) R[i * n + i] = 1.0L;
-    for (k = LD_TAYLOR; k >= 1; k--) {
+    /* smallest degree m with ||X||^(m+1) / (m+1)! below 1e-21 */
+    term = 1.0;
+    xs = ldexp(norm, -s);
+    m = 0;
+    while (m < LD_TAYLOR && (term *= xs / (m + 1)) > 1e-21) m++;
+    for (k = m; k >= 1; k--) {
         matmul_ld(n, XL, R, P);
         for (i = 0; i < (int)nn; i++) R[i] = P[i] / k;
         for (i = 0; i < n; i++) R[i * n + i] += 1.0L;

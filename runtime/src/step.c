@@ -212,7 +212,8 @@ static int exact_matrices(nsm_sim *s, double *A, double *Qd, double *Qw)
 }
 
 /* exp(A h) (long double) and the two energy integrals of the current mode
-** over a step h into E, Id, Iw (na*na each). */
+** over a step h into E, Id, Iw (na*na each; without the integrals when Id
+** is NULL). */
 static int exact_propagator(nsm_sim *s, double h, long double *E, double *Id, double *Iw)
 {
     size_t na2 = (size_t)s->na * s->na;
@@ -223,9 +224,9 @@ static int exact_propagator(nsm_sim *s, double h, long double *E, double *Id, do
     int rc = exact_matrices(s, A, Qd, Qw);
     if (!rc && nsm_expm_ld(s->na, A, h, E) != NSM_LA_OK)
         rc = NSM_ENUMERIC;
-    if (!rc && nsm_expm_quad(s->na, A, Qd, h, NULL, Id) != NSM_LA_OK)
+    if (!rc && Id && nsm_expm_quad(s->na, A, Qd, h, NULL, Id) != NSM_LA_OK)
         rc = NSM_ENUMERIC;
-    if (!rc && nsm_expm_quad(s->na, A, Qw, h, NULL, Iw) != NSM_LA_OK)
+    if (!rc && Id && nsm_expm_quad(s->na, A, Qw, h, NULL, Iw) != NSM_LA_OK)
         rc = NSM_ENUMERIC;
     free(A);
     return rc;
@@ -503,15 +504,29 @@ static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y
     return NSM_OK;
 }
 
-/* Exact propagation over an arbitrary tau, without caching (event location). */
-static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
+/* Exact propagation over an arbitrary tau, without caching (event
+** location); without the energy integrals unless energy is set (Y1's last
+** two entries are then Y's). */
+static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1, int energy)
 {
     size_t na2 = (size_t)s->na * s->na;
+    int n = s->n, na = s->na;
     long double *E = malloc(na2 * sizeof(long double));
     double *I = malloc(2 * na2 * sizeof(double));
     int rc = NSM_ENOMEM;
-    if (E && I && !(rc = exact_propagator(s, tau, E, I, I + na2)))
+    if (!E || !I || (rc = exact_propagator(s, tau, E, energy ? I : NULL, I + na2)))
+        goto done;
+    if (energy) {
         exact_apply(s, t, tau, Y, E, I, I + na2, Y1);
+    } else {
+        long double ZL[na], Z1[na];
+        augment_ld(s, t, Y, ZL);
+        matvec_ld(na, E, ZL, Z1);
+        shadow_set(s, t + tau, Z1, Y1);
+        Y1[2 * n] = Y[2 * n];
+        Y1[2 * n + 1] = Y[2 * n + 1];
+    }
+done:
     free(E);
     free(I);
     return rc;
@@ -678,7 +693,7 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
     }
     switch (s->method) {
     case NSM_METHOD_ADAPTIVE: return dp_step(s, t, Y, tau, Y1, &err);
-    case NSM_METHOD_EXACT: return exact_advance(s, t, Y, tau, Y1);
+    case NSM_METHOD_EXACT: return exact_advance(s, t, Y, tau, Y1, 1);
     default: return rk4_step(s, t, Y, tau, Y1);
     }
 }
@@ -767,6 +782,22 @@ static int recast(nsm_sim *s, int j, double t0, const double *Y0, double s0, dou
     return 0;
 }
 
+/* A trial step of tau from (t, Y) in event location: exact leaves out the
+** energy integrals, which only the landing needs. */
+static int probe(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
+{
+    if (s->method == NSM_METHOD_EXACT && tau != 0)
+        return exact_advance(s, t, Y, tau, Y1, 0);
+    return rt_advance(s, t, Y, tau, Y1);
+}
+
+/* The landing state at tau from (t0, Y0) after trial steps: for exact the
+** step again with its energy integrals, else the last trial's state. */
+static int landing(nsm_sim *s, double t0, const double *Y0, double tau, double *Ys)
+{
+    return s->method == NSM_METHOD_EXACT ? rt_advance(s, t0, Y0, tau, Ys) : NSM_OK;
+}
+
 /* Root of event j in time on [0, h] by safeguarded Newton (exact method)
 ** or the Illinois variant of regula falsi (others), on s(advance(tau)). */
 static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0,
@@ -774,7 +805,7 @@ static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h
 {
     double lo = 0, hi = h, flo = s0, fhi, ev, evd, x;
     int rc, side = 0;
-    if ((rc = rt_advance(s, t0, Y0, h, Ys)) || (rc = event_at(s, j, t0 + h, Ys, &fhi, &evd)))
+    if ((rc = probe(s, t0, Y0, h, Ys)) || (rc = event_at(s, j, t0 + h, Ys, &fhi, &evd)))
         return rc;
     if (guess > 0 && guess < h)
         x = guess;
@@ -785,7 +816,7 @@ static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h
     for (int it = 0; it < 200; it++) {
         if (!(x > lo && x < hi))
             x = 0.5 * (lo + hi);
-        if ((rc = rt_advance(s, t0, Y0, x, Ys)) || (rc = event_at(s, j, t0 + x, Ys, &ev, &evd)))
+        if ((rc = probe(s, t0, Y0, x, Ys)) || (rc = event_at(s, j, t0 + x, Ys, &ev, &evd)))
             return rc;
         if (ev > 0) {
             lo = x;
@@ -804,11 +835,11 @@ static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h
         if (ev == 0 || hi - lo <= 4e-16 * (fabs(t0) + hi) || fabs(xn - x) <= 1e-16 * (fabs(t0) + x)) {
             if (newton && xn > lo && xn < hi && xn != x) {
                 x = xn;
-                if ((rc = rt_advance(s, t0, Y0, x, Ys)))
+                if ((rc = probe(s, t0, Y0, x, Ys)))
                     return rc;
             }
             *tau = x;
-            return NSM_OK;
+            return landing(s, t0, Y0, x, Ys);
         }
         x = xn;
     }
