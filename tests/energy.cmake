@@ -1,9 +1,9 @@
 # Energy audit and per-contact statistics of the runtime (label energy):
 # tests/energy/energy_check.py runs a simulator with --summary, --stats and
-# --events and compares with closed forms (docs/energy.md).  Each model of
-# models/ gets its own simulator energy_<model> (from the committed
-# generated/<model>.c, or through nsmc when that file is missing), plus the
-# closed-form models of tests/energy/models.
+# --events and compares with closed forms (docs/energy.md).  The models of
+# models/ run on the simulators sim_<model> that tests/validation.cmake
+# builds; the closed-form models of tests/energy/models get their own
+# simulators energy_<model>.
 set(NSM_ENERGY_CHECK ${NSM_SOURCE_DIR}/tests/energy/energy_check.py)
 set(NSM_ENERGY_DIR ${CMAKE_BINARY_DIR}/energy)
 file(MAKE_DIRECTORY ${NSM_ENERGY_DIR})
@@ -26,10 +26,16 @@ function(nsm_energy_generate name model out_var)
   set(${out_var} ${c} PARENT_SCOPE)
 endfunction()
 
-# nsm_energy_test(ID CHECK SIM [simulator options]): test energy.ID.
+# nsm_energy_test(ID CHECK SIM [simulator options]): test energy.ID on the
+# simulator of model SIM (sim_SIM for a model of models/, else energy_SIM).
 function(nsm_energy_test id check sim)
+  if(EXISTS ${NSM_SOURCE_DIR}/models/${sim}.nsm)
+    set(exe $<TARGET_FILE:sim_${sim}>)
+  else()
+    set(exe $<TARGET_FILE:energy_${sim}>)
+  endif()
   add_test(NAME energy.${id}
-    COMMAND ${NSM_PYTHON} ${NSM_ENERGY_CHECK} ${check} $<TARGET_FILE:energy_${sim}> ${ARGN})
+    COMMAND ${NSM_PYTHON} ${NSM_ENERGY_CHECK} ${check} ${exe} ${ARGN})
   set_tests_properties(energy.${id} PROPERTIES LABELS energy)
 endfunction()
 
@@ -37,12 +43,6 @@ endfunction()
 file(GLOB NSM_ENERGY_MODELS ${NSM_SOURCE_DIR}/models/*.nsm)
 foreach(model ${NSM_ENERGY_MODELS})
   get_filename_component(name ${model} NAME_WE)
-  if(EXISTS ${NSM_SOURCE_DIR}/generated/${name}.c)
-    nsm_energy_sim(${name} ${NSM_SOURCE_DIR}/generated/${name}.c)
-  else()
-    nsm_energy_generate(${name} ${model} cfile)
-    nsm_energy_sim(${name} ${cfile})
-  endif()
   nsm_energy_test(balance.${name} balance ${name})
 endforeach()
 
