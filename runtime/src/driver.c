@@ -587,6 +587,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (d.events)
         fprintf(d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
+    /* only --summary and --stats print what the step-by-step audit sums */
+    nsm_sim_set_audit(sim, summary || stats);
     nsm_sim_set_event_handler(sim, on_event, &d);
     nsm_sim_set_sample_handler(sim, on_sample, &d);
     /* the reset above ran before the handlers were installed: replay the

@@ -71,6 +71,7 @@ struct nsm_sim {
     long max_steps;
     double max_rate;
     int zeno_on;
+    int audit;                /* the detailed energy audit and contact statistics (stats.c) */
     nsm_event_fn on_event;  void *ev_ud;
     nsm_sample_fn on_sample; void *sa_ud;
 

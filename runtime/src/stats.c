@@ -55,6 +55,7 @@ typedef struct RtStats {
     int have_a;
     double *f, *vq;           /* n each: forces and velocities at a node */
     long steps;
+    int partial;              /* some step ran without the detailed audit */
     double inj;               /* sum f . v dt */
     double num, den, fnum, fden;
     double err_max, e_max;
@@ -137,6 +138,7 @@ void rt_stats_reset(nsm_sim *s)
     st->other_d = st->other_w = st->other_f = 0;
     st->have_a = 0;
     st->steps = 0;
+    st->partial = 0;
     st->inj = st->num = st->den = st->fnum = st->fden = 0;
     st->err_max = st->e_max = 0;
 }
@@ -289,7 +291,27 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
         share_work(st->fwork, st->qf, nf, dW, &st->other_f);
 }
 
-/* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode. */
+/* The balance at the step's end (t1, Y1): the largest error and the largest
+** energy met, which energy.error needs whether or not the rest of the audit
+** runs. */
+static void balance_step(nsm_sim *s, const double *Y1)
+{
+    RtStats *st = s->st;
+    int n = s->n;
+    double T = nsm_energy_kinetic(n, s->num.mass, Y1);
+    double E = rt_mech_energy(s, s->mode, Y1);
+    double W = Y1[2 * n + 1], D = Y1[2 * n], L = s->Ejump;
+    double err = fabs(s->E0 + W - D - L - E);
+    double mags[] = { T, E - T, W, D, L, E, s->E0 };
+    for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
+        if (fabs(mags[k]) > st->e_max)
+            st->e_max = fabs(mags[k]);
+    if (err > st->err_max)
+        st->err_max = err;
+}
+
+/* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode: the
+** balance always, the rest when the detailed audit is on. */
 void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
 {
     RtStats *st = s->st;
@@ -298,6 +320,21 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     int n = s->n, g = s->g;
     double h = t1 - s->t, lam[RT_MAXG + 1];
     st->steps++;
+    for (int j = 0; j < g; j++) {
+        RtGapStats *gs = &st->gap[j];
+        if ((s->mode >> j & 1u) && !gs->open && st->steps == 1) {
+            /* closed from the start without an event record (a penalty
+             * gap engaged at t = 0) */
+            gs->open = 1;
+            gs->since = s->t;
+            gs->phases++;
+        }
+    }
+    if (!s->audit) {
+        st->partial = 1;
+        balance_step(s, Y1);
+        return;
+    }
     /* open gaps carry no force */
     if (g == 0 || s->mode == 0 || rt_lambda(s, s->mode, t1, Y1, lam))
         memset(lam, 0, sizeof lam);
@@ -307,13 +344,6 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         double p0, pd0, p1, pd1;
         if (!closed)
             continue;
-        if (!gs->open && st->steps == 1) {
-            /* closed from the start without an event record (a penalty
-             * gap engaged at t = 0) */
-            gs->open = 1;
-            gs->since = s->t;
-            gs->phases++;
-        }
         if (lam[j] > gs->peak)
             gs->peak = lam[j];
         if (pen && h > 0) {
@@ -331,7 +361,6 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         st->other_d += dD, st->other_w += dW, st->other_f += st->nf ? dW : 0;
 
     /* code_aster's SDND121 sums */
-    double T = nsm_energy_kinetic(n, s->num.mass, Y1);
     double E = rt_mech_energy(s, s->mode, Y1);
     if (s->m->force && h > 0) {
         s->m->force(t1, s->sw, s->p, s->c, st->f);
@@ -351,15 +380,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         st->gap[j].fden += kp * kp;
     }
 
-    /* the balance at the step's end */
-    double W = Y1[2 * n + 1], D = Y1[2 * n], L = s->Ejump;
-    double err = fabs(s->E0 + W - D - L - E);
-    double mags[] = { T, E - T, W, D, L, E, s->E0 };
-    for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
-        if (fabs(mags[k]) > st->e_max)
-            st->e_max = fabs(mags[k]);
-    if (err > st->err_max)
-        st->err_max = err;
+    balance_step(s, Y1);
 }
 
 /* The largest energy magnitude met at a step end so far, or `now` if larger:
@@ -442,18 +463,18 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
         if (fabs(mags[k]) > a->energy_max)
             a->energy_max = fabs(mags[k]);
-    a->aster_energy = st->den > 0 ? sqrt(st->num / st->den) : NAN;
-    a->aster_force = st->fden > 0 ? sqrt(st->fnum / st->fden) : NAN;
+    a->aster_energy = st->den > 0 && !st->partial ? sqrt(st->num / st->den) : NAN;
+    a->aster_force = st->fden > 0 && !st->partial ? sqrt(st->fnum / st->fden) : NAN;
     a->steps = st->steps;
-    a->dissipated_other = st->other_d;
-    a->injected_other = st->other_w;
+    a->dissipated_other = st->partial ? NAN : st->other_d;
+    a->injected_other = st->partial ? NAN : st->other_w;
     return NSM_OK;
 }
 
 /* Energy burnt so far in the damper of spring element k (NAN if none). */
 double nsm_sim_damper_energy(const nsm_sim *s, int k)
 {
-    if (!s->st || k < 0 || k >= s->m->n_springs)
+    if (!s->st || s->st->partial || k < 0 || k >= s->m->n_springs)
         return NAN;
     return s->st->damper[k];
 }
@@ -461,7 +482,7 @@ double nsm_sim_damper_energy(const nsm_sim *s, int k)
 /* Work done so far by the external forces on body i (NAN if none). */
 double nsm_sim_body_work(const nsm_sim *s, int i)
 {
-    if (!s->st || i < 0 || i >= s->n)
+    if (!s->st || s->st->partial || i < 0 || i >= s->n)
         return NAN;
     return s->st->work[i];
 }
@@ -470,7 +491,7 @@ double nsm_sim_body_work(const nsm_sim *s, int i)
 ** the part of the injected work no statement could be given. */
 int nsm_sim_force_work(const nsm_sim *s, int k, double *w)
 {
-    if (!s || !s->st || !w || s->st->nf == 0 || k < -1 || k >= s->st->nf)
+    if (!s || !s->st || !w || s->st->partial || s->st->nf == 0 || k < -1 || k >= s->st->nf)
         return NSM_EINVAL;
     *w = k < 0 ? s->st->other_f : s->st->fwork[k];
     return NSM_OK;
@@ -486,11 +507,12 @@ int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
     out->zeno = gs->zeno;
     out->phases = gs->phases;
     out->contact_time = gs->time + (gs->open ? s->t - gs->since : 0);
-    out->impulse = gs->impulse;
-    out->peak_force = gs->peak;
+    int pen = s->m->gaps[j].law == NSM_LAW_PENALTY, partial = s->st->partial;
+    out->impulse = pen && partial ? NAN : gs->impulse;
+    out->peak_force = partial ? NAN : gs->peak;
     out->max_speed = gs->vmax;
     out->energy_lost = gs->lost;
-    out->damper_energy = gs->damper;
-    out->aster_force = gs->fden > 0 ? sqrt(gs->fnum / gs->fden) : NAN;
+    out->damper_energy = partial ? NAN : gs->damper;
+    out->aster_force = gs->fden > 0 && !partial ? sqrt(gs->fnum / gs->fden) : NAN;
     return NSM_OK;
 }

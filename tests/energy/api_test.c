@@ -1,7 +1,7 @@
 /*
 ** api_test.c: the energy audit and contact statistics through libnsmrt's
 ** API (nsm_sim_audit, nsm_sim_contact_stats, nsm_sim_damper_energy,
-** nsm_sim_body_work, nsm_sim_force_work) on the generated simulators of
+** nsm_sim_body_work, nsm_sim_force_work, nsm_sim_set_audit) on the generated simulators of
 ** models/ and tests/energy/models/force_work (compiled with NSM_NO_MAIN).  One test per command-line argument; exit 0 when it passes.
 */
 #include <math.h>
@@ -230,13 +230,57 @@ static void test_forces(void)
     nsm_sim_free(s);
 }
 
+/* The audit switched off: the balance and its scale are kept step by step
+** as with the audit on (the run is the same), what the audit sums reads NAN
+** (force work: refused), the event statistics stay; a reset with the audit
+** back on gives the full audit again. */
+static void test_audit_off(void)
+{
+    nsm_sim *on = nsm_sim_create(&nsm_model_two_mass_plastic);
+    nsm_sim *off = nsm_sim_create(&nsm_model_two_mass_plastic);
+    nsm_contact_stats c_on, c_off;
+    nsm_audit a_on, a_off;
+    double w;
+    nsm_sim_set_audit(off, 0);
+    nsm_sim_run_until(on, 20);
+    nsm_sim_run_until(off, 20);
+    nsm_sim_audit(on, &a_on);
+    nsm_sim_audit(off, &a_off);
+    nsm_sim_contact_stats(on, 0, &c_on);
+    nsm_sim_contact_stats(off, 0, &c_off);
+    expect(a_off.error_max == a_on.error_max && a_off.error_max > 0, "balance error kept", a_off.error_max,
+           a_on.error_max);
+    expect(a_off.energy_max == a_on.energy_max, "energy scale kept", a_off.energy_max, a_on.energy_max);
+    expect(a_off.steps == a_on.steps, "same steps", (double)a_off.steps, (double)a_on.steps);
+    expect(isnan(a_off.dissipated_other) && isnan(a_off.injected_other), "shares: NAN",
+           a_off.dissipated_other, NAN);
+    expect(isnan(nsm_sim_damper_energy(off, 0)) && !isnan(nsm_sim_damper_energy(on, 0)),
+           "damper energy: NAN off, a number on", nsm_sim_damper_energy(off, 0), NAN);
+    expect(isnan(nsm_sim_body_work(off, 0)), "body work: NAN", nsm_sim_body_work(off, 0), NAN);
+    expect(nsm_sim_force_work(off, 0, &w) == NSM_EINVAL, "force work refused", 0, 0);
+    expect(isnan(c_off.peak_force) && !isnan(c_on.peak_force), "peak force: NAN off", c_off.peak_force,
+           NAN);
+    expect(c_off.impacts == c_on.impacts && c_off.phases == c_on.phases && c_off.impacts > 0,
+           "event statistics kept", (double)c_off.impacts, (double)c_on.impacts);
+    near("energy lost kept", c_off.energy_lost, c_on.energy_lost, 0);
+    nsm_sim_set_audit(off, 1);
+    nsm_sim_reset(off);
+    nsm_sim_run_until(off, 20);
+    expect(nsm_sim_damper_energy(off, 0) == nsm_sim_damper_energy(on, 0),
+           "after a reset with the audit on: the same damper energy", nsm_sim_damper_energy(off, 0),
+           nsm_sim_damper_energy(on, 0));
+    nsm_sim_free(on);
+    nsm_sim_free(off);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         void (*fn)(void);
     } tests[] = { { "resume", test_resume }, { "reset", test_reset }, { "args", test_args },
-                  { "peak", test_peak }, { "zeno", test_zeno }, { "forces", test_forces } };
+                  { "peak", test_peak }, { "zeno", test_zeno }, { "forces", test_forces },
+                  { "audit_off", test_audit_off } };
     if (argc != 2)
         return 2;
     for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++)

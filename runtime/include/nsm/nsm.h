@@ -89,6 +89,7 @@ int nsm_sim_set_every(nsm_sim *sim, double every);         /* sampling period, 0
 int nsm_sim_set_max_steps(nsm_sim *sim, long max_steps);
 int nsm_sim_set_max_event_rate(nsm_sim *sim, double events_per_second);
 int nsm_sim_set_zeno(nsm_sim *sim, int enabled);           /* default on */
+int nsm_sim_set_audit(nsm_sim *sim, int enabled);          /* step-by-step audit, default on */
 void nsm_sim_set_event_handler(nsm_sim *sim, nsm_event_fn fn, void *ud);
 void nsm_sim_set_sample_handler(nsm_sim *sim, nsm_sample_fn fn, void *ud);
 
@@ -114,7 +115,13 @@ long nsm_sim_events(const nsm_sim *sim);
 /* Text of the last failure (time, mode, contact), "" if none. */
 const char *nsm_sim_message(const nsm_sim *sim);
 
-/* Energy audit of the run so far (see docs/energy.md).  The balance
+/* Energy audit of the run so far (see docs/energy.md).  The balance,
+ * error_max and energy_max are kept at every step; the rest of what is
+ * summed step by step (code_aster's metrics, the shares of the dissipated
+ * and injected energy, a contact's peak force, a penalty contact's impulse
+ * and damper energy) only while nsm_sim_set_audit is on, and reads NAN
+ * (nsm_sim_force_work: NSM_EINVAL) after any step run with it off, until
+ * the next reset.  The balance
  *     kinetic + potential - injected + dissipated + lost = E0
  * holds along an exact motion; error = E0 + injected - dissipated - lost -
  * (kinetic + potential) at the current state, error_max the largest |error|
