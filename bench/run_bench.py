@@ -134,8 +134,9 @@ def make_simulator(nsmc, lib, model, work):
     r = subprocess.run([nsmc, model, "-o", c], capture_output=True, text=True)
     t1 = time.perf_counter()
     if r.returncode != 0:
-        return dict(error="nsmc: " + r.stderr.strip().splitlines()[-1] if r.stderr.strip()
-                    else "nsmc failed")
+        # the diagnostic's first line (file:line:col: error: ...), not its caret
+        errs = [ln for ln in r.stderr.splitlines() if "error:" in ln]
+        return dict(error="nsmc: " + (errs[0] if errs else "failed"))
     r = subprocess.run([CC] + CFLAGS + [c, "-I", os.path.join(ROOT, "runtime", "include"),
                         lib, "-lm", "-o", exe], capture_output=True, text=True)
     t2 = time.perf_counter()

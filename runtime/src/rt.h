@@ -17,7 +17,7 @@
 
 #define RT_MAXG NSM_MAX_GAPS  /* gaps are a bitmask in an unsigned */
 #define RT_RING (16 + 4 * RT_MAXG) /* event times kept for the rate guard */
-#define RT_CACHE 8            /* propagators kept by the exact method */
+#define RT_CACHE 16           /* propagators kept by the exact method */
 #define RT_ANCHOR_LEVELS 4
 #define RT_SHADOWS 8          /* long double states kept by the exact method */    /* levels of the exact method's grid (step.c) */
 
