@@ -169,6 +169,12 @@ foreach(c closed_stuck:closed_start closed_free:closed_start time_impact:time_im
   nsm_validate(${case} ${sim} adaptive --event-tol 1e-12 --pos-tol 1e-11)
 endforeach()
 
+# A force pulse (40 ms) inside one step and one sample period (100 ms): every
+# method at the model's own step must find both switches.
+nsm_validate(pulse                pulse                exact    ${EXACT})
+nsm_validate(pulse                pulse                rk4      ${RK4} --pos-tol 1e-11)
+nsm_validate(pulse                pulse                adaptive --event-tol 1e-12 --pos-tol 1e-11)
+
 # Energy (the models' energy variants): with exact the balance closes to 1e-10
 # relative on every model.
 foreach(name ${NSM_VALIDATION_SIMS})

@@ -549,6 +549,34 @@ static int detect(nsm_sim *s, double t0, const double *Y0, double h, const doubl
     return NSM_OK;
 }
 
+/* Switch k has the same sign at both ends of [a, *b] (value fa and slope
+** da at a, slope db at *b) but turns back inside: whether it crosses 0 on
+** the way (a pulse shorter than the step).  The turning point is bisected
+** on the slope; at the first midpoint past 0, *b and *fb become that point,
+** so that [a, *b] brackets the first crossing.  A switch function that
+** turns more than once inside one step is not seen. */
+static int switch_pulse(nsm_sim *s, int k, double a, double fa, double da, double db, double *b,
+                        double *fb)
+{
+    double sg = fa > 0 ? 1 : -1, lo = a, hi = *b, f, d;
+    if (!(sg * da < 0 && sg * db > 0))
+        return 0;
+    for (int it = 0; it < 100 && hi - lo > 1e-15 * (1 + fabs(hi)); it++) {
+        double m = 0.5 * (lo + hi);
+        s->m->switch_fn(k, m, s->p, s->c, &f, &d);
+        if (f == 0 || (f > 0) != (fa > 0)) {
+            *b = m;
+            *fb = f;
+            return 1;
+        }
+        if (sg * d < 0)
+            lo = m;
+        else
+            hi = m;
+    }
+    return 0;
+}
+
 /* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
 ** landed exactly on the switch: index, or -1; time in *ts.
 ** Switch functions depend on time only, so the root is found by bracketing
@@ -560,11 +588,16 @@ static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
     if (!s->m->switch_fn)
         return -1;
     for (int k = 0; k < s->ns; k++) {
-        double a = t0, b = t1, fa, fb, da;
-        if (fabs(t0 - s->sw_last[k]) <= 1e-12 * (1 + fabs(t0)))
-            continue;
+        double a = t0, b = t1, fa, fb, da, db;
+        if (fabs(t0 - s->sw_last[k]) <= 1e-12 * (1 + fabs(t0))) {
+            /* it switched at t0: its next crossing is sought from just
+             * after, where the function has left 0 */
+            a = t0 + 1e-9 * (t1 - t0);
+            if (!(a < t1))
+                continue;
+        }
         s->m->switch_fn(k, a, s->p, s->c, &fa, &da);
-        s->m->switch_fn(k, b, s->p, s->c, &fb, &da);
+        s->m->switch_fn(k, b, s->p, s->c, &fb, &db);
         if (fa == 0) {
             /* zero at t0 itself (an event landed on the switch): it fires
              * now if its condition already differs just after t0 */
@@ -575,7 +608,7 @@ static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
             }
             continue;
         }
-        if ((fa > 0) == (fb > 0) && fb != 0)
+        if ((fa > 0) == (fb > 0) && fb != 0 && !switch_pulse(s, k, a, fa, da, db, &b, &fb))
             continue;
         int side = 0;
         for (int it = 0; it < 200 && fb != 0; it++) {

@@ -2,7 +2,7 @@
 
 Every edge case moves under constant or polynomial forces, so its motion is a
 polynomial in time between events and the events fall on exact rational
-instants.  The references are evaluated with fractions.Fraction (exact
+instants (time switches too: their conditions have rational roots).  The references are evaluated with fractions.Fraction (exact
 rational arithmetic) and written, like those of tests/reference/data, as an
 event file `t,kind,contact` and a sample file `t,<BODY>.x,<BODY>.v,...`.
 Nothing here runs or imitates the simulator.
@@ -10,7 +10,7 @@ Nothing here runs or imitates the simulator.
 import os
 from fractions import Fraction as Q
 
-GRID = Q(1, 100)   # the models' output period, 10 ms
+GRID = Q(1, 100)   # the models' output period, 10 ms (unless a case says otherwise)
 
 
 def closed_stuck(t):
@@ -68,6 +68,22 @@ def tend_impact(t):
     return [(1 - 4 * t * t, -8 * t)]
 
 
+def pulse(t):
+    """pulse: 1 N on 1 kg while (t - 31/100)(35/100 - t) > 0, from rest.
+
+    The force acts from 0.31 s to 0.35 s (both roots rational): x = (t -
+    0.31)^2 / 2 during the pulse, then v = 1/25 m/s and x = 1/1250 m +
+    (t - 0.35) / 25.  The step and the sample period are 100 ms, so neither
+    end of the step that holds the pulse sees the force on.
+    """
+    on, off = Q(31, 100), Q(35, 100)
+    if t <= on:
+        return [(Q(0), Q(0))]
+    if t <= off:
+        return [((t - on) ** 2 / 2, t - on)]
+    return [((off - on) ** 2 / 2 + (off - on) * (t - off), off - on)]
+
+
 CASES = {
     "closed_stuck": dict(fn=closed_stuck, t_end=Q(1), bodies=["B"],
                          events=[(Q(0), "stick", "floor"), (Q(1, 2), "separation", "floor")],
@@ -84,6 +100,9 @@ CASES = {
     "tend_impact": dict(fn=tend_impact, t_end=Q(1, 2), bodies=["B"],
                         events=[(Q(1, 2), "impact", "floor")],
                         title="Edge case: a gap closing at t_end"),
+    "pulse": dict(fn=pulse, t_end=Q(1), bodies=["B"], grid=Q(1, 10),
+                  events=[(Q(31, 100), "time", "switch0"), (Q(35, 100), "time", "switch0")],
+                  title="Edge case: a force pulse shorter than the step (both switches inside one step)"),
 }
 
 
@@ -112,9 +131,9 @@ def write(name, workdir):
             f.write("%s,%s,%s\n" % (fmt(t), kind, contact))
     with open(sm, "w") as f:
         f.write("t," + ",".join("%s.x,%s.v" % (b, b) for b in c["bodies"]) + "\n")
-        k = 0
-        while k * GRID <= c["t_end"]:
-            t = k * GRID
+        k, grid = 0, c.get("grid", GRID)
+        while k * grid <= c["t_end"]:
+            t = k * grid
             vals = []
             for x, v in c["fn"](t):
                 vals += [fmt(x), fmt(v)]
