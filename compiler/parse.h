@@ -18,6 +18,8 @@ typedef struct ParseState {
     Diag *diag;
     bool failed;       /* a syntax error was reported: stop feeding tokens */
     bool line_start;   /* the token being fed starts a statement */
+    int *states;       /* the parser's stack before the token being fed */
+    int nstates;       /* (-1: not known) */
 } ParseState;
 
 /* Parses the whole file.  Returns NULL after reporting the first lexical or

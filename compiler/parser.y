@@ -35,6 +35,53 @@ static OptList opt_append(OptList l, Opt *o)
 }
 }
 
+%code {
+/* The state numbers on the parser's stack, bottom first, into st; how many,
+** or -1 when more than max.  parse.c keeps them from before each token, so
+** that a syntax error can say what would have been accepted there. */
+int NsmParseStates(void *parser, int *st, int max)
+{
+    yyParser *p = parser;
+    int n = (int)(p->yytos - p->yystack) + 1;
+    if (n > max)
+        return -1;
+    for (int i = 0; i < n; i++)
+        st[i] = p->yystack[i].stateno;
+    return n;
+}
+
+/* Number of terminal codes (0, the end of input, to NsmParseTerminals() - 1). */
+int NsmParseTerminals(void)
+{
+    return YYNTOKEN;
+}
+
+/* Whether a parser with the states st[0..n) on its stack would shift the
+** terminal `major`, after the reductions it calls for: the parser's own
+** loop, run on a copy of the stack with no semantic actions. */
+int NsmParseAccepts(const int *st, int n, int major)
+{
+    YYACTIONTYPE stack[YYSTACKDEPTH + 2];
+    int top = n - 1;
+    if (n <= 0 || n > YYSTACKDEPTH)
+        return 0;
+    for (int i = 0; i < n; i++)
+        stack[i] = (YYACTIONTYPE)st[i];
+    for (int guard = 0; guard < 100000; guard++) {
+        YYACTIONTYPE act = yy_find_shift_action((YYCODETYPE)major, stack[top]);
+        if (act < YY_MIN_REDUCE)
+            return act <= YY_MAX_SHIFTREDUCE || act == YY_ACCEPT_ACTION;
+        unsigned rule = act - YY_MIN_REDUCE;
+        top += yyRuleInfoNRhs[rule];
+        if (top < 0 || top + 1 >= YYSTACKDEPTH + 2)
+            return 0;
+        act = yy_find_reduce_action(stack[top], (YYCODETYPE)yyRuleInfoLhs[rule]);
+        stack[++top] = act;
+    }
+    return 0;
+}
+}
+
 %name NsmParse
 %token_prefix TK_
 %token_type {Token}
