@@ -97,6 +97,10 @@ struct nsm_sim {
     /* Zeno detection, per gap */
     double *z_last, *z_tau;
     int *z_geo, *z_count;
+    double jt;                /* time and gap of the last transition (run.c, detect) */
+    int jg;
+    double inst_t;            /* the instant inst_hits counts the impacts of */
+    int *inst_hits;           /* per gap (run.c, instant_collapse) */
 
     RtProp cache[RT_CACHE];
     int cache_next;

@@ -1,0 +1,17 @@
+# Random models through the whole pipeline (label property):
+# tests/property/random_models.py draws models (bodies, springs, dampers,
+# gravity, forces, impact and penalty contacts), compiles them with nsmc and
+# checks every method's run against what holds for any model: no error, no
+# interpenetration or pulling of an impact contact, the energy balance, the
+# same first event with every method.  The seeds here all pass; longer runs
+# (--seeds 1-300) are for looking for trouble (docs/status.md).
+set(NSM_PROPERTY_CFLAGS "-O2")
+if(NSM_SANITIZE)
+  set(NSM_PROPERTY_CFLAGS "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all")
+endif()
+add_test(NAME property.random_models
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/property/random_models.py
+          --nsmc $<TARGET_FILE:nsmc> --lib $<TARGET_FILE:nsmrt>
+          --include ${NSM_SOURCE_DIR}/runtime/include --seeds 1-40
+          --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_PROPERTY_CFLAGS}")
+set_tests_properties(property.random_models PROPERTIES LABELS property TIMEOUT 600)
