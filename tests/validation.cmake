@@ -169,6 +169,13 @@ foreach(c closed_stuck:closed_start closed_free:closed_start time_impact:time_im
   nsm_validate(${case} ${sim} adaptive --event-tol 1e-12 --pos-tol 1e-11)
 endforeach()
 
+# A contact touching and closing at t = 0: its impact comes first, and the
+# energy it takes is a loss (the energy test of every model checks the
+# balance from the initial state as given).
+nsm_validate(start_impact         start_impact         exact    ${EXACT})
+nsm_validate(start_impact         start_impact         rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
+nsm_validate(start_impact         start_impact         adaptive --event-tol 1e-12 --pos-tol 1e-11)
+
 # A force pulse (40 ms) inside one step and one sample period (100 ms): every
 # method at the model's own step must find both switches.
 nsm_validate(pulse                pulse                exact    ${EXACT})

@@ -353,7 +353,9 @@ int nsm_sim_reset(nsm_sim *s)
     int rc = rt_initial_mode(s);
     if (rc)
         return rc;
-    s->E0 = rt_mech_energy(s, s->mode, s->y);
+    /* the energy of the initial state as given: what an impact at t = 0
+     * (a contact touching and closing) took is in Ejump, a loss */
+    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->Ejump;
     s->ready = 1;
     return NSM_OK;
 }

@@ -6,9 +6,10 @@
 
 Each seed draws a model: one to four bodies on a line, springs to the
 ground and between neighbours (with dampers), gravity or not, forces
-(constant, sinusoidal, or switched on and off in time), and contacts
-between neighbours, on a floor or under a ceiling, either Newton impacts
-(e in [0, 1]) or penalty contacts (either release law).  nsmc must accept
+(constant, sinusoidal, decaying, ramps, or switched on and off in time),
+and contacts between neighbours, on a floor or under a ceiling, either
+Newton impacts (e in [0, 1]) or penalty contacts (either release law);
+some bodies start touching the one below or the floor.  nsmc must accept
 it; the simulator is then run with every method and must:
 
   - end without error (no guard, no failure);
@@ -20,7 +21,7 @@ it; the simulator is then run with every method and must:
     with rk4 at 1 ms, whose truncation error on the stiffest contacts drawn,
     omega dt ~ 0.5, is of order 1e-3);
   - with rk4 and adaptive, find the same first event as exact (kind,
-    contact, time within 1e-6 s).
+    contact, time within 1e-6 s with adaptive, 1e-4 s with rk4 at 1 ms).
 
 Nothing here knows the answer of a model; what is checked holds for every
 model.  Exit status 0 when every seed passes; the failures are printed with
@@ -67,9 +68,17 @@ def draw(seed):
                          % (i, i, t0, t0 + r.uniform(0.01, 0.5), r.uniform(-30, 30)))
         elif kind < 0.6:
             lines.append("force F%d: on B%d = %.3g N" % (i, i, r.uniform(-10, 10)))
+        elif kind < 0.7:
+            lines.append("force F%d: on B%d = %.3g N * exp(-t / %.3g s)" % (i, i, r.uniform(-20, 20),
+                                                                         r.uniform(0.1, 2)))
+        elif kind < 0.75:
+            lines.append("force F%d: on B%d = %.3g N/s * t" % (i, i, r.uniform(-10, 10)))
     # bodies start spread out, at x_i = i * spacing (+ a little), so every
-    # contact below starts open or touching
+    # contact below starts open; some start on the body below (touching)
     x0 = [i * spacing + r.uniform(0, 0.1) for i in range(n)]
+    for i in range(1, n):
+        if r.random() < 0.2:
+            x0[i] = x0[i - 1]
     gaps = []
 
     def law():
@@ -86,7 +95,8 @@ def draw(seed):
     if r.random() < 0.6:
         text, kind = law()
         gaps.append(("floor", kind))
-        lines.append("gap floor: B0.x >= %.6g m, %s" % (-r.uniform(0, 0.3), text))
+        low = x0[0] if r.random() < 0.2 else -r.uniform(0, 0.3)
+        lines.append("gap floor: B0.x >= %.6g m, %s" % (low, text))
     if r.random() < 0.4:
         text, kind = law()
         gaps.append(("ceiling", kind))
@@ -176,7 +186,8 @@ def check_seed(seed, args, work):
     for m in ("rk4", "adaptive"):
         if m in first and "exact" in first:
             got = first[m]
-            if (ref is None) != (got is None) or (ref and (ref[1:] != got[1:] or abs(ref[0] - got[0]) > 1e-6)):
+            tol = 1e-6 if m == "adaptive" else 1e-4     # rk4: truncation on the stiffest contacts
+            if (ref is None) != (got is None) or (ref and (ref[1:] != got[1:] or abs(ref[0] - got[0]) > tol)):
                 msgs.append("%s: first event %s, exact's %s" % (m, got, ref))
     return msgs
 

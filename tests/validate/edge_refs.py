@@ -68,6 +68,18 @@ def tend_impact(t):
     return [(1 - 4 * t * t, -8 * t)]
 
 
+def start_impact(t):
+    """start_impact: from x = 0 at -2 m/s, e = 1/2 at t = 0 gives +1 m/s.
+
+    Under g = 8, x = t - 4 t^2 lands at 1/4 s with v = -1, which e turns
+    into +1/2: then x = s/2 - 4 s^2 (s = t - 1/4) up to t_end = 0.3 s.
+    """
+    if t <= Q(1, 4):
+        return [(t - 4 * t * t, 1 - 8 * t)]
+    s = t - Q(1, 4)
+    return [(s / 2 - 4 * s * s, Q(1, 2) - 8 * s)]
+
+
 def pulse(t):
     """pulse: 1 N on 1 kg while (t - 31/100)(35/100 - t) > 0, from rest.
 
@@ -100,6 +112,9 @@ CASES = {
     "tend_impact": dict(fn=tend_impact, t_end=Q(1, 2), bodies=["B"],
                         events=[(Q(1, 2), "impact", "floor")],
                         title="Edge case: a gap closing at t_end"),
+    "start_impact": dict(fn=start_impact, t_end=Q(3, 10), bodies=["B"],
+                         events=[(Q(0), "impact", "floor"), (Q(1, 4), "impact", "floor")],
+                         title="Edge case: a contact touching and closing at t = 0 (impact at once)"),
     "pulse": dict(fn=pulse, t_end=Q(1), bodies=["B"], grid=Q(1, 10),
                   events=[(Q(31, 100), "time", "switch0"), (Q(35, 100), "time", "switch0")],
                   title="Edge case: a force pulse shorter than the step (both switches inside one step)"),

@@ -251,7 +251,7 @@ def main(argv):
     order = ["two_mass_a", "two_mass_b", "two_mass_c", "sdnd121", "sdnd108a_force", "sdnd108a_gap",
              "sdnd108b_force", "sdnd108b_gap", "sdld29", "sdnd101", "zeno_ball", "bouncing_ball",
              "impacting_oscillator", "ball_two_contacts", "e1_thousand", "closed_stuck", "closed_free",
-             "time_impact", "two_gaps", "tend_impact", "pulse"]
+             "time_impact", "two_gaps", "tend_impact", "start_impact", "pulse"]
     for name in sorted(cases, key=lambda c: (order.index(c) if c in order else 99, c)):
         out += case_table(name, cases[name])
     out += energy_table(energy) if energy else []
