@@ -97,6 +97,9 @@ struct nsm_sim {
     /* Zeno detection, per gap */
     double *z_last, *z_tau;
     int *z_geo, *z_count;
+    double c_last, c_tau, c_tau2, c_rho;  /* cascade over several contacts (run.c, cluster_track) */
+    int c_geo;
+    unsigned c_mask;
     double jt;                /* time and gap of the last transition (run.c, detect) */
     int jg;
     double inst_t;            /* the instant inst_hits counts the impacts of */

@@ -289,29 +289,23 @@ static void delassus_of(const nsm_sim *s, const int *idx, int r, double *D)
 /* Impacts of one gap at one instant after which the sequence is summed. */
 #define INSTANT_HITS 4
 
-/*
-** Contacts that drive each other shut at one instant: a body between two
-** contacts, each impulse closing the other, the closing speeds shrinking
-** geometrically (the impacts follow one another at the same time, since
-** each contact touches when the other's impulse lands).  Once gap j has
-** been hit INSTANT_HITS times at this instant, the rest of the sequence is
-** summed by its limit, where the touching contacts it reaches have no
-** relative velocity left: one impulse problem over them without
-** restitution (P >= 0 _|_ w.v+ >= 0), logged as one `zeno` record, then
-** the force LCP decides which stay shut.  A chain that passes an impact on
-** (Newton's cradle) hits each contact once and never gets here.
-*/
-static int instant_collapse(nsm_sim *s, int j, unsigned ref)
+/* The limit of a sequence of impacts that gap j is part of: the contacts
+** it reaches among those shut, touching or in extra have no relative
+** approach left: one impulse problem without restitution over them
+** (P >= 0 _|_ w.v+ >= 0), logged as one zeno record summing count impacts;
+** then the force LCP decides which stay shut. */
+static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
 {
-    int n = s->n, idx[RT_MAXG] = { 0 }, r = 0, hits = s->inst_hits[j];
+    int n = s->n, idx[RT_MAXG] = { 0 }, r = 0;
     double *y = s->y, *v = s->y + n, vb[RT_MAXG], D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
     unsigned imp = impact_bits(s), cand = 0;
     for (int i = 0; i < s->g; i++) {
         vb[i] = wdot(s, i, v);
-        if ((imp >> i & 1u) && (i == j || (s->mode >> i & 1u) ||
+        if ((imp >> i & 1u) && (i == j || (s->mode >> i & 1u) || (extra >> i & 1u) ||
                                 fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
             cand |= 1u << i;
     }
+
     unsigned set = impact_component(s, j, cand);
     for (int i = 0; i < s->g; i++)
         if (set >> i & 1u)
@@ -332,9 +326,62 @@ static int instant_collapse(nsm_sim *s, int j, unsigned ref)
     s->mode &= ~set;
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
-    memset(s->inst_hits, 0, sizeof(int) * (size_t)s->g);
-    int rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, hits);
+    s->c_geo = 0;
+    s->c_mask = 0;
+    int rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
     return rc ? rc : settle(s, ref, 0);
+}
+
+/*
+** Contacts that drive each other shut at one instant: a body between two
+** contacts, each impulse closing the other, the closing speeds shrinking
+** geometrically (the impacts follow one another at the same time, since
+** each contact touches when the other's impulse lands).  Once gap j has
+** been hit INSTANT_HITS times at this instant, the rest of the sequence is
+** summed by its limit, where the touching contacts it reaches have no
+** relative velocity left: one impulse problem over them without
+** restitution (P >= 0 _|_ w.v+ >= 0), logged as one `zeno` record, then
+** the force LCP decides which stay shut.  A chain that passes an impact on
+** (Newton's cradle) hits each contact once and never gets here.
+*/
+static int instant_collapse(nsm_sim *s, int j, unsigned ref)
+{
+    int hits = s->inst_hits[j];
+    memset(s->inst_hits, 0, sizeof(int) * (size_t)s->g);
+    return collapse(s, j, ref, 0, hits);
+}
+
+/* A cascade over several contacts: a light body between two others, or
+** between a body and the floor, the impacts alternating between the
+** contacts with intervals that shrink by a steady ratio (each contact on
+** its own is no geometric cascade, so the one-contact Zeno jump does not
+** see it).  The intervals are compared two apart, which covers a body
+** going back and forth between two contacts (and one contact, whose
+** intervals two apart shrink by e^2).  Six ratios in a row within 5 % of
+** one another and below 0.95, with intervals below 1e-3 dt: the rest of
+** the cascade, a few times the last interval, is not resolved; its
+** contacts are collapsed at once (collapse) and logged as one zeno record.
+** True when j's impact ends such a cascade. */
+static int cluster_track(nsm_sim *s, int j)
+{
+    double tau = s->t - s->c_last;
+    if (!(tau > 0))
+        return 0;               /* same instant: instant_collapse's business */
+    double ratio = s->c_last >= 0 && s->c_tau2 > 0 ? tau / s->c_tau2 : 0;
+    if (ratio > 0 && ratio < 0.95 && fabs(ratio - s->c_rho) < 0.05 * s->c_rho) {
+        s->c_geo++;
+        s->c_mask |= 1u << j;
+    } else {
+        s->c_geo = 0;
+        s->c_mask = 1u << j;
+    }
+    s->c_rho = ratio;
+    s->c_tau2 = s->c_tau;
+    s->c_tau = s->c_last >= 0 ? tau : 0;
+    s->c_last = s->t;
+    unsigned m = s->c_mask;
+    int several = (m & (m - 1)) != 0;
+    return s->zeno_on && several && s->c_geo >= 6 && tau < 1e-3 * s->dt;
 }
 
 /* Impact of open impact gap j: the impulse LCP over the touching gaps it
@@ -422,9 +469,12 @@ static int impact(nsm_sim *s, int j)
         s->z_count[j]++;
         cascade = s->z_geo[j] >= 3;
     }
-    /* impacts of a recognized geometric cascade are bounded (the jump comes
-     * after finitely many): the event-rate guard leaves them alone */
-    s->rate_exempt = cascade;
+    /* impacts of a recognized geometric cascade, of one contact or of
+     * several, are bounded (the jump comes after finitely many): the
+     * event-rate guard leaves them alone */
+    int ends_cluster = cluster_track(s, j);
+    unsigned cm = s->c_mask;
+    s->rate_exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->c_geo >= 3);
     for (int a = 0; a < r; a++) {
         int i = idx[a];
         double va = wdot(s, i, v);
@@ -437,6 +487,8 @@ static int impact(nsm_sim *s, int j)
         }
     }
     s->rate_exempt = 0;
+    if (ends_cluster)
+        return collapse(s, j, ref, s->c_mask, s->c_geo + 2);
     /* jump once the rebounds stay inside the gap's rounding band (the
      * trajectory then differs from the stuck one by less than the band) and
      * the flight ratio is within 2e-4 of e (|beta tau| < 2e-4: the
@@ -596,11 +648,12 @@ static int detect(nsm_sim *s, double t0, const double *Y0, double h, const doubl
     for (int j = 0; j < g; j++) {
         double nz0 = event_tol(s, j, Y0), nz1 = event_tol(s, j, Y1), hj = h, tj;
         if (t0 == s->jt && j != s->jg && s->m->gaps[j].law == NSM_LAW_IMPACT &&
-            !(s->mode >> j & 1u) && fabs(e0[j]) <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
+            !(s->mode >> j & 1u) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
-             * driven it shut): its impact is now, before it can dip below
-             * 0 and come back within the step.  (Not in general: the last
+             * driven it shut; or found below 0, which it must not go
+             * further): its impact is now, before it can dip below 0 and
+             * come back within the step.  (Not in general: the last
              * flights of a cascade stay inside the rounding band.) */
             best = 0;
             *jev = j;
@@ -610,7 +663,10 @@ static int detect(nsm_sim *s, double t0, const double *Y0, double h, const doubl
         int cross = (e0[j] > nz0 && e1[j] <= 0) || (fabs(e0[j]) <= nz0 && e1[j] < -nz1);
         if (!cross && fabs(e0[j]) <= nz0 && d0[j] > 0 && e1[j] <= 0 && d1[j] < 0)
             cross = 1;      /* a bounce from ~0 back to ~0 within the step */
-        if (!cross && e0[j] > nz0 && e1[j] > 0 && d0[j] < 0 && d1[j] > 0) {
+        if (!cross && e1[j] > 0 && d1[j] > 0 &&
+            ((e0[j] > nz0 && d0[j] < 0) || (fabs(e0[j]) <= nz0 && d0[j] > 0))) {
+            /* a dip below 0 inside the step: from above, or after leaving 0
+             * (a small rebound that falls back before the step ends) */
             double smin, th = hermite_min(e0[j], d0[j], e1[j], d1[j], h, &smin), em, dm;
             if (smin < 0 && th > 0) {
                 double eg[g], dg[g];

@@ -319,6 +319,10 @@ int nsm_sim_reset(nsm_sim *s)
     s->inst_t = -1;
     s->jt = -1;
     s->jg = -1;
+    s->c_last = -1;
+    s->c_tau = s->c_tau2 = s->c_rho = 0;
+    s->c_geo = 0;
+    s->c_mask = 0;
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";
