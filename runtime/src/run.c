@@ -571,12 +571,19 @@ int rt_initial_mode(nsm_sim *s)
     }
     if ((rc = settle(s, 0, 0)))
         return rc;
-    for (int j = 0; j < s->g; j++) {
-        if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
-            continue;
-        if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v))
-            if ((rc = impact(s, j)))
-                return rc;
+    /* until none is left: an impact can drive another touching contact
+     * shut (a repeated ping-pong is summed by instant_collapse) */
+    for (int again = 1, rounds = 0; again && rounds < 1000; rounds++) {
+        again = 0;
+        for (int j = 0; j < s->g; j++) {
+            if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
+                continue;
+            if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
+                if ((rc = impact(s, j)))
+                    return rc;
+                again = 1;
+            }
+        }
     }
     return NSM_OK;
 }
@@ -944,6 +951,10 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
             int at_switch = ksw >= 0 && tau == h;     /* the event falls on the switch */
             double lo = tlo, t1 = land && tau == h ? target : at_switch ? ts : time_add(s->t, tau, &lo);
             tlo = (land && tau == h) || at_switch ? 0 : lo;
+            if (t1 < s->t) {
+                t1 = s->t;              /* time never runs back (an event at tau = 0) */
+                tlo = 0;
+            }
             if (side && (rc = side_samples(s, s->t, t1)))
                 return rc;
             rt_stats_step(s, t1, Ys);
