@@ -19,6 +19,7 @@
 #define RT_RING (16 + 4 * RT_MAXG) /* event times kept for the rate guard */
 #define RT_CACHE 16           /* propagators kept by the exact method */
 #define RT_ANCHOR_LEVELS 4
+#define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (run.c) */
 #define RT_SHADOWS 8          /* long double states kept by the exact method */    /* levels of the exact method's grid (step.c) */
 
 /* One cached propagator of the exact method: exp(A h) of a mode's augmented
@@ -97,8 +98,11 @@ struct nsm_sim {
     /* Zeno detection, per gap */
     double *z_last, *z_tau;
     int *z_geo, *z_count;
-    double c_last, c_tau, c_tau2, c_rho;  /* cascade over several contacts (run.c, cluster_track) */
-    int c_geo;
+    double c_last;            /* cascade over several contacts (run.c, cluster_track): */
+    double c_hist[RT_CLUSTER_LAGS];       /* the last intervals, newest first */
+    double c_rho[RT_CLUSTER_LAGS + 1];    /* per lag: the last ratio */
+    int c_steady[RT_CLUSTER_LAGS + 1];    /* and how many in a row kept it */
+    int c_geo;                /* the most of those */
     unsigned c_mask;
     double jt;                /* time and gap of the last transition (run.c, detect) */
     int jg;

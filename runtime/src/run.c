@@ -326,6 +326,7 @@ static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
     s->mode &= ~set;
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
+    memset(s->c_steady, 0, sizeof s->c_steady);
     s->c_geo = 0;
     s->c_mask = 0;
     int rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
@@ -352,36 +353,40 @@ static int instant_collapse(nsm_sim *s, int j, unsigned ref)
 }
 
 /* A cascade over several contacts: a light body between two others, or
-** between a body and the floor, the impacts alternating between the
-** contacts with intervals that shrink by a steady ratio (each contact on
-** its own is no geometric cascade, so the one-contact Zeno jump does not
-** see it).  The intervals are compared two apart, which covers a body
-** going back and forth between two contacts (and one contact, whose
-** intervals two apart shrink by e^2).  Six ratios in a row within 5 % of
-** one another and below 0.95, with intervals below 1e-3 dt: the rest of
-** the cascade, a few times the last interval, is not resolved; its
-** contacts are collapsed at once (collapse) and logged as one zeno record.
-** True when j's impact ends such a cascade. */
+** between a body and the floor, or a stack whose contacts hit in turn, the
+** impacts cycling through the contacts with intervals that shrink by a
+** steady ratio (each contact on its own is no geometric cascade, so the
+** one-contact Zeno jump does not see it).  The intervals are compared 2, 3
+** and 4 apart (RT_CLUSTER_LAGS), the length of the cycle: six ratios in a
+** row within 5 % of one another and below 0.95 at one of those lags, with
+** intervals below 1e-3 dt, and the rest of the cascade, a few cycles of the
+** last intervals, is not resolved: its contacts are collapsed at once
+** (collapse) and logged as one zeno record.  True when j's impact ends
+** such a cascade. */
 static int cluster_track(nsm_sim *s, int j)
 {
     double tau = s->t - s->c_last;
     if (!(tau > 0))
         return 0;               /* same instant: instant_collapse's business */
-    double ratio = s->c_last >= 0 && s->c_tau2 > 0 ? tau / s->c_tau2 : 0;
-    if (ratio > 0 && ratio < 0.95 && fabs(ratio - s->c_rho) < 0.05 * s->c_rho) {
-        s->c_geo++;
-        s->c_mask |= 1u << j;
-    } else {
-        s->c_geo = 0;
-        s->c_mask = 1u << j;
+    int best = 0;
+    for (int lag = 2; lag <= RT_CLUSTER_LAGS; lag++) {
+        double prev = s->c_hist[lag - 1], ratio = s->c_last >= 0 && prev > 0 ? tau / prev : 0;
+        if (ratio > 0 && ratio < 0.95 && fabs(ratio - s->c_rho[lag]) < 0.05 * s->c_rho[lag])
+            s->c_steady[lag]++;
+        else
+            s->c_steady[lag] = 0;
+        s->c_rho[lag] = ratio;
+        if (s->c_steady[lag] > best)
+            best = s->c_steady[lag];
     }
-    s->c_rho = ratio;
-    s->c_tau2 = s->c_tau;
-    s->c_tau = s->c_last >= 0 ? tau : 0;
+    s->c_mask = best > 0 ? s->c_mask | 1u << j : 1u << j;
+    s->c_geo = best;
+    memmove(s->c_hist + 1, s->c_hist, sizeof(double) * (RT_CLUSTER_LAGS - 1));
+    s->c_hist[0] = s->c_last >= 0 ? tau : 0;
     s->c_last = s->t;
     unsigned m = s->c_mask;
     int several = (m & (m - 1)) != 0;
-    return s->zeno_on && several && s->c_geo >= 6 && tau < 1e-3 * s->dt;
+    return s->zeno_on && several && best >= 6 && tau < 1e-3 * s->dt;
 }
 
 /* Impact of open impact gap j: the impulse LCP over the touching gaps it

@@ -320,7 +320,9 @@ int nsm_sim_reset(nsm_sim *s)
     s->jt = -1;
     s->jg = -1;
     s->c_last = -1;
-    s->c_tau = s->c_tau2 = s->c_rho = 0;
+    memset(s->c_hist, 0, sizeof s->c_hist);
+    memset(s->c_rho, 0, sizeof s->c_rho);
+    memset(s->c_steady, 0, sizeof s->c_steady);
     s->c_geo = 0;
     s->c_mask = 0;
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
