@@ -270,6 +270,29 @@ static unsigned impact_component(const nsm_sim *s, int j, unsigned cand)
     return comp;
 }
 
+/* The impact gaps of an impulse problem for gap j: j, the contacts shut,
+** those in extra and those touching (and approaching, unless resting is
+** set), as far as j reaches them through shared bodies; into idx (their
+** count returned) and *set, with every gap's relative velocity in vb. */
+static int impact_set(nsm_sim *s, int j, unsigned extra, int resting, double *vb, int *idx,
+                      unsigned *set)
+{
+    const double *y = s->y, *v = s->y + s->n;
+    unsigned imp = impact_bits(s), cand = 0;
+    int r = 0;
+    for (int i = 0; i < s->g; i++) {
+        vb[i] = wdot(s, i, v);
+        if ((imp >> i & 1u) && (i == j || (s->mode >> i & 1u) || (extra >> i & 1u) ||
+                                (fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y) && (resting || vb[i] < 0))))
+            cand |= 1u << i;
+    }
+    *set = impact_component(s, j, cand);
+    for (int i = 0; i < s->g; i++)
+        if (*set >> i & 1u)
+            idx[r++] = i;
+    return r;
+}
+
 /* The Delassus matrix D = W M^-1 W^T (r*r) of the gaps idx[0..r). */
 static void delassus_of(const nsm_sim *s, const int *idx, int r, double *D)
 {
@@ -296,20 +319,10 @@ static void delassus_of(const nsm_sim *s, const int *idx, int r, double *D)
 ** then the force LCP decides which stay shut. */
 static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
 {
-    int n = s->n, idx[RT_MAXG] = { 0 }, r = 0;
+    int n = s->n, idx[RT_MAXG] = { 0 };
     double *y = s->y, *v = s->y + n, vb[RT_MAXG], D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
-    unsigned imp = impact_bits(s), cand = 0;
-    for (int i = 0; i < s->g; i++) {
-        vb[i] = wdot(s, i, v);
-        if ((imp >> i & 1u) && (i == j || (s->mode >> i & 1u) || (extra >> i & 1u) ||
-                                fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
-            cand |= 1u << i;
-    }
-
-    unsigned set = impact_component(s, j, cand);
-    for (int i = 0; i < s->g; i++)
-        if (set >> i & 1u)
-            idx[r++] = i;
+    unsigned set;
+    int r = impact_set(s, j, extra, 1, vb, idx, &set);
     delassus_of(s, idx, r, D);
     for (int a = 0; a < r; a++)
         q[a] = vb[idx[a]];
@@ -393,25 +406,16 @@ static int cluster_track(nsm_sim *s, int j)
 ** reaches, then Zeno detection and settle. */
 static int impact(nsm_sim *s, int j)
 {
-    int n = s->n, idx[RT_MAXG] = { 0 }, r = 0;
+    int n = s->n, idx[RT_MAXG] = { 0 };
     double *y = s->y, *v = s->y + n, vb[RT_MAXG] = { 0 };
-    unsigned imp = impact_bits(s), set = 0, cand = 0, ref = s->mode;
+    unsigned set, ref = s->mode;
     if (s->t != s->inst_t) {
         memset(s->inst_hits, 0, sizeof(int) * (size_t)s->g);
         s->inst_t = s->t;
     }
     if (++s->inst_hits[j] > INSTANT_HITS)
         return instant_collapse(s, j, ref);
-    for (int i = 0; i < s->g; i++) {
-        vb[i] = wdot(s, i, v);
-        if ((imp >> i & 1u) && (i == j || (s->mode >> i & 1u) ||
-                                (fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y) && vb[i] < 0)))
-            cand |= 1u << i;
-    }
-    set = impact_component(s, j, cand);
-    for (int i = 0; i < s->g; i++)
-        if (set >> i & 1u)
-            idx[r++] = i;
+    int r = impact_set(s, j, 0, 0, vb, idx, &set);
     if (vb[j] >= -rt_vel_tol(s, j, v)) {
         /* landed with the gap leaving 0 by a bounce smaller than the gap's
          * rounding, or closing slower than the velocity tolerance (a contact

@@ -413,18 +413,31 @@ static void exact_energy(nsm_sim *s, const double *Z, const double *Id, const do
     Y1[2 * n + 1] = Y[2 * n + 1] + rt_dot(na, Z, QZ);
 }
 
-/* Propagate Y over h with the given propagator. */
+/* The double copy of a long double augmented state (for the energy forms). */
+static void round_state(int na, const long double *ZL, double *Z)
+{
+    for (int i = 0; i < na; i++)
+        Z[i] = (double)ZL[i];
+}
+
+/* Propagate Y over h with the given propagator; without the energy
+** integrals when Id is NULL (Y1's last two entries are then Y's). */
 static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const long double *E,
                         const double *Id, const double *Iw, double *Y1)
 {
-    int na = s->na;
+    int n = s->n, na = s->na;
     long double ZL[na], Z1[na];
     double Z[na];
     augment_ld(s, t, Y, ZL);
     matvec_ld(na, E, ZL, Z1);
-    augment(s, t, Y, Z);
     shadow_set(s, t + h, Z1, Y1);
-    exact_energy(s, Z, Id, Iw, Y, Y1);
+    if (Id) {
+        round_state(na, ZL, Z);
+        exact_energy(s, Z, Id, Iw, Y, Y1);
+    } else {
+        Y1[2 * n] = Y[2 * n];
+        Y1[2 * n + 1] = Y[2 * n + 1];
+    }
 }
 
 /* The cached propagator of step h in the current mode and switch state,
@@ -471,7 +484,7 @@ static int anchor_step(nsm_sim *s, RtAnchor *a, double t, const double *Y, doubl
     }
     if ((rc = exact_prop(s, h, &pr)))
         return rc;
-    augment(s, t, Y, Z);
+    round_state(na, a->Z, Z);
     exact_energy(s, Z, pr->Qd, pr->Qw, Y, Y1);
     if (L > 0 && (rc = exact_prop(s, h * period, &pr)))
         return rc;
@@ -510,23 +523,11 @@ static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y
 static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1, int energy)
 {
     size_t na2 = (size_t)s->na * s->na;
-    int n = s->n, na = s->na;
     long double *E = malloc(na2 * sizeof(long double));
-    double *I = malloc(2 * na2 * sizeof(double));
+    double *I = malloc(2 * na2 * sizeof(double)), *Id = energy ? I : NULL;
     int rc = NSM_ENOMEM;
-    if (!E || !I || (rc = exact_propagator(s, tau, E, energy ? I : NULL, I + na2)))
-        goto done;
-    if (energy) {
-        exact_apply(s, t, tau, Y, E, I, I + na2, Y1);
-    } else {
-        long double ZL[na], Z1[na];
-        augment_ld(s, t, Y, ZL);
-        matvec_ld(na, E, ZL, Z1);
-        shadow_set(s, t + tau, Z1, Y1);
-        Y1[2 * n] = Y[2 * n];
-        Y1[2 * n + 1] = Y[2 * n + 1];
-    }
-done:
+    if (E && I && !(rc = exact_propagator(s, tau, E, Id, I + na2)))
+        exact_apply(s, t, tau, Y, E, Id, I + na2, Y1);
     free(E);
     free(I);
     return rc;
