@@ -1448,7 +1448,7 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
     m->name = base_name(&s, src->path);
     m->title = "";
     m->t_end = 10;
-    m->dt = 1e-3;
+    m->dt = 0;
     m->method = METHOD_RK4;
     int errors = d->errors;
 

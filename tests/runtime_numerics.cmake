@@ -24,3 +24,10 @@ target_include_directories(test_energy PRIVATE ${NSM_SOURCE_DIR}/runtime/src ${N
 target_link_libraries(test_energy PRIVATE m)
 add_test(NAME runtime.energy COMMAND test_energy)
 set_tests_properties(runtime.energy PROPERTIES LABELS "unit;runtime")
+
+# The exact method's first-zero search on polynomials with known zeros.
+add_executable(test_taylor ${NSM_SOURCE_DIR}/tests/unit/test_taylor.c)
+target_include_directories(test_taylor PRIVATE ${NSM_SOURCE_DIR}/runtime/src ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_taylor PRIVATE nsmrt m)
+add_test(NAME runtime.taylor COMMAND test_taylor)
+set_tests_properties(runtime.taylor PROPERTIES LABELS "unit;runtime")

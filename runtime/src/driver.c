@@ -89,7 +89,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "usage: %s [options]\n"
             "Simulate the model '%s'%s%s%s.\n\n"
             "  --t-end T            end time in s (default %g)\n"
-            "  --dt H               step of rk4 and exact, largest step of adaptive (default %g)\n"
+            "  --dt H               rk4's step, the largest of exact and adaptive; 0: each mode\n"
+            "                       chooses from its spectrum (default %g)\n"
             "  --method M           rk4, adaptive or exact (default %s)\n"
             "  --every E            trajectory sampling period in s, 0 = every step (default %g)\n"
             "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
@@ -126,6 +127,14 @@ static const char *contact_name(const nsm_model *m, const nsm_event *ev, char *b
     if (ev->contact >= 0 && ev->contact < m->n_gaps)
         return m->gaps[ev->contact].name;
     return "-";
+}
+
+/* Warning handler: one line on stderr, after the program's name. */
+static void on_warning(void *ud, const nsm_sim *sim, const char *text)
+{
+    const Driver *d = ud;
+    (void)sim;
+    fprintf(stderr, "%s: warning: %s\n", d->prog, text);
 }
 
 /* Event handler: CSV line and/or table row. */
@@ -591,6 +600,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_set_audit(sim, summary || stats);
     nsm_sim_set_event_handler(sim, on_event, &d);
     nsm_sim_set_sample_handler(sim, on_sample, &d);
+    nsm_sim_set_warning_handler(sim, on_warning, &d);
     /* the reset above ran before the handlers were installed: replay the
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);

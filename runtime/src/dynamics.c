@@ -349,3 +349,16 @@ int rt_project(const nsm_sim *s, unsigned set, double *v)
     }
     return NSM_OK;
 }
+
+/* Force rounding level at the state y of mode: forces below it count as 0
+** (the scale of the applied forces and of the engaged penalty forces). */
+double rt_force_tol(const nsm_sim *s, unsigned mode, const double *y)
+{
+    double sc = rt_force_scale(s, s->t, y);
+    for (int j = 0; j < s->g; j++)
+        if (mode >> j & 1u) {
+            const double *w = s->num.W + (size_t)j * s->n;
+            sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * rt_dot(s->n, w, y + s->n));
+        }
+    return 1e-10 * sc + 1e-300;
+}

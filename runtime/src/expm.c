@@ -56,7 +56,7 @@ static const double b13[] = {64764752532480000.0, 32382376266240000.0, 777177030
 static const double taylor_max = 2e-4;
 
 /* Largest number of balancing sweeps; a handful is enough in practice. */
-#define BALANCE_SWEEPS 40
+
 
 /* Set the n*n matrix I to the identity. */
 static void set_identity(int n, double *I)
@@ -65,41 +65,6 @@ static void set_identity(int n, double *I)
 
     memset(I, 0, sizeof(double) * (size_t)n * (size_t)n);
     for (i = 0; i < n; i++) I[i * n + i] = 1.0;
-}
-
-/*
-** Balance X in place by a diagonal similarity X <- D^-1 X D with powers of
-** two in d (so it is exact), equalising the off-diagonal row and column
-** 1-norms of each index. Parlett & Reinsch's iteration without permutations.
-*/
-static void balance(int n, double *X, double *d)
-{
-    int i, j, sweep, done = 0;
-
-    for (i = 0; i < n; i++) d[i] = 1.0;
-    for (sweep = 0; sweep < BALANCE_SWEEPS && !done; sweep++) {
-        done = 1;
-        for (i = 0; i < n; i++) {
-            double c = 0.0, r = 0.0, f = 1.0, s, g;
-            for (j = 0; j < n; j++) {
-                if (j == i) continue;
-                c += fabs(X[j * n + i]);
-                r += fabs(X[i * n + j]);
-            }
-            if (c == 0.0 || r == 0.0) continue;
-            s = c + r;
-            g = r / 2.0;
-            while (c < g && f < 0x1p100) { f *= 2.0; c *= 4.0; }
-            g = r * 2.0;
-            while (c >= g && f > 0x1p-100) { f /= 2.0; c /= 4.0; }
-            if ((c + r) / f < 0.95 * s) {
-                done = 0;
-                d[i] *= f;
-                for (j = 0; j < n; j++) X[i * n + j] /= f;
-                for (j = 0; j < n; j++) X[j * n + i] *= f;
-            }
-        }
-    }
 }
 
 /* acc += a * X, elementwise over n*n entries. */
@@ -219,7 +184,7 @@ int nsm_expm(int n, const double *A, double h, double *E)
     d = w + 8 * nn;
     for (i = 0; i < (int)nn; i++) X[i] = A[i] * h;
     memcpy(T, X, sizeof(double) * nn);
-    balance(n, T, d);
+    nsm_la_balance(n, T, d);
     if (nsm_la_norm1(n, T) < nsm_la_norm1(n, X)) memcpy(X, T, sizeof(double) * nn);
     else for (i = 0; i < n; i++) d[i] = 1.0;
 
@@ -246,7 +211,7 @@ static void balanced_step(int n, const double *A, double h, double *Y, double *d
 
     for (i = 0; i < (int)nn; i++) Y[i] = A[i] * h;
     memcpy(T, Y, sizeof(double) * nn);
-    balance(n, T, d);
+    nsm_la_balance(n, T, d);
     if (nsm_la_norm1(n, T) < nsm_la_norm1(n, Y)) memcpy(Y, T, sizeof(double) * nn);
     else for (i = 0; i < n; i++) d[i] = 1.0;
 }

@@ -7,6 +7,7 @@
 */
 #include "linalg.h"
 
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 /* Matrices up to this many entries get their workspace from the stack. */
 #define LA_STACK 64
+#define LA_BALANCE_SWEEPS 40
 
 /*
 ** Solve A X = B by Gaussian elimination with partial pivoting (row
@@ -144,4 +146,155 @@ double nsm_la_norm1(int n, const double *A)
         if (s > best || s != s) best = s;
     }
     return best;
+}
+
+/*
+** Balance X in place by a diagonal similarity X <- D^-1 X D with powers of
+** two in d (so it is exact), equalising the off-diagonal row and column
+** 1-norms of each index. Parlett & Reinsch's iteration without permutations.
+*/
+void nsm_la_balance(int n, double *X, double *d)
+{
+    int i, j, sweep, done = 0;
+
+    for (i = 0; i < n; i++) d[i] = 1.0;
+    for (sweep = 0; sweep < LA_BALANCE_SWEEPS && !done; sweep++) {
+        done = 1;
+        for (i = 0; i < n; i++) {
+            double c = 0.0, r = 0.0, f = 1.0, s, g;
+            for (j = 0; j < n; j++) {
+                if (j == i) continue;
+                c += fabs(X[j * n + i]);
+                r += fabs(X[i * n + j]);
+            }
+            if (c == 0.0 || r == 0.0) continue;
+            s = c + r;
+            g = r / 2.0;
+            while (c < g && f < 0x1p100) { f *= 2.0; c *= 4.0; }
+            g = r * 2.0;
+            while (c >= g && f > 0x1p-100) { f /= 2.0; c /= 4.0; }
+            if ((c + r) / f < 0.95 * s) {
+                done = 0;
+                d[i] *= f;
+                for (j = 0; j < n; j++) X[i * n + j] /= f;
+                for (j = 0; j < n; j++) X[j * n + i] *= f;
+            }
+        }
+    }
+}
+
+/* Householder reflection of H (n*n, upper Hessenberg below column k) that
+** zeroes H[k+2.., k]; applied from both sides (a similarity). */
+static void hessenberg_column(int n, double *H, int k, double *u)
+{
+    double alpha = 0, norm;
+    int i, j, m = n - k - 1;
+    for (i = 0; i < m; i++) {
+        u[i] = H[(k + 1 + i) * n + k];
+        alpha += u[i] * u[i];
+    }
+    norm = sqrt(alpha);
+    if (norm == 0) return;
+    if (u[0] > 0) norm = -norm;
+    u[0] -= norm;
+    alpha = 0;
+    for (i = 0; i < m; i++) alpha += u[i] * u[i];
+    if (alpha == 0) return;
+    for (j = 0; j < n; j++) {            /* H = (I - 2uu'/u'u) H */
+        double s = 0;
+        for (i = 0; i < m; i++) s += u[i] * H[(k + 1 + i) * n + j];
+        s *= 2 / alpha;
+        for (i = 0; i < m; i++) H[(k + 1 + i) * n + j] -= s * u[i];
+    }
+    for (i = 0; i < n; i++) {            /* H = H (I - 2uu'/u'u) */
+        double s = 0;
+        for (j = 0; j < m; j++) s += H[i * n + k + 1 + j] * u[j];
+        s *= 2 / alpha;
+        for (j = 0; j < m; j++) H[i * n + k + 1 + j] -= s * u[j];
+    }
+}
+
+/*
+** Eigenvalues (re[i], im[i]) of the n*n matrix A: balancing, Householder
+** reduction to Hessenberg form, then the single-shift QR iteration in
+** complex arithmetic with Wilkinson's shift and deflation (Golub & Van
+** Loan, Matrix Computations, 4th ed., sections 7.4-7.5).  O(n^3); the
+** runtime asks it once per mode for the step bounds of its integrators.
+** NSM_LA_NOCONV when an eigenvalue takes more than 60 iterations.
+*/
+int nsm_la_eigvals(int n, const double *A, double *re, double *im)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    double *R = malloc(sizeof(double) * (nn + 2 * (size_t)n));
+    double complex *H = malloc(sizeof(double complex) * nn);
+    int i, j, k, rc = NSM_LA_OK;
+
+    if (!R || !H) {
+        free(R);
+        free(H);
+        return NSM_LA_NOMEM;
+    }
+    memcpy(R, A, sizeof(double) * nn);
+    nsm_la_balance(n, R, R + nn);
+    for (k = 0; k + 2 < n; k++) hessenberg_column(n, R, k, R + nn);
+    for (i = 0; i < (int)nn; i++) H[i] = R[i];
+    for (int hi = n - 1; hi >= 0;) {
+        int lo = hi, its = 0;
+        for (;;) {
+            for (lo = hi; lo > 0; lo--) {   /* deflate at a negligible subdiagonal */
+                double s = cabs(H[(lo - 1) * n + lo - 1]) + cabs(H[lo * n + lo]);
+                if (cabs(H[lo * n + lo - 1]) <= DBL_EPSILON * (s > 0 ? s : 1)) {
+                    H[lo * n + lo - 1] = 0;
+                    break;
+                }
+            }
+            if (lo == hi) break;
+            if (++its > 60) {
+                rc = NSM_LA_NOCONV;
+                goto done;
+            }
+            /* Wilkinson's shift: the eigenvalue of the trailing 2x2 block
+             * closer to its last diagonal entry (an exceptional shift every
+             * 11 iterations breaks cycles) */
+            double complex a = H[(hi - 1) * n + hi - 1], b = H[(hi - 1) * n + hi];
+            double complex c = H[hi * n + hi - 1], d = H[hi * n + hi];
+            double complex tr = 0.5 * (a - d), disc = csqrt(tr * tr + b * c);
+            double complex mu = cabs(tr + disc) > cabs(tr - disc) ? d - b * c / (tr + disc)
+                                                                   : d - b * c / (tr - disc);
+            if (tr + disc == 0 && tr - disc == 0) mu = d;
+            if (its % 11 == 0) mu = d + cabs(c);
+            /* one QR step on the active block H[lo..hi] - mu I by Givens
+             * rotations (the blocks beside it do not change its eigenvalues) */
+            double complex cs[n], sn[n];
+            for (k = lo; k <= hi; k++) H[k * n + k] -= mu;
+            for (k = lo; k < hi; k++) {
+                double complex x = H[k * n + k], y = H[(k + 1) * n + k];
+                double r = hypot(cabs(x), cabs(y));
+                double complex cc = r > 0 ? x / r : 1, ss = r > 0 ? y / r : 0;
+                cs[k] = cc;
+                sn[k] = ss;
+                for (j = k; j <= hi; j++) {
+                    double complex u = H[k * n + j], v = H[(k + 1) * n + j];
+                    H[k * n + j] = conj(cc) * u + conj(ss) * v;
+                    H[(k + 1) * n + j] = -ss * u + cc * v;
+                }
+            }
+            for (k = lo; k < hi; k++) {
+                double complex cc = cs[k], ss = sn[k];
+                for (i = lo; i <= (k + 1 < hi ? k + 1 : hi); i++) {
+                    double complex u = H[i * n + k], v = H[i * n + k + 1];
+                    H[i * n + k] = u * cc + v * ss;
+                    H[i * n + k + 1] = -u * conj(ss) + v * conj(cc);
+                }
+            }
+            for (k = lo; k <= hi; k++) H[k * n + k] += mu;
+        }
+        re[hi] = creal(H[hi * n + hi]);
+        im[hi] = cimag(H[hi * n + hi]);
+        hi--;
+    }
+done:
+    free(R);
+    free(H);
+    return rc;
 }

@@ -30,6 +30,14 @@ void nsm_la_matmul(int n, int m, int k, const double *A, const double *B, double
 /* y(n) = A(n*m) x(m). y must not alias x. */
 void nsm_la_matvec(int n, int m, const double *A, const double *x, double *y);
 
+/* Balance X in place: X <- D^-1 X D with d = diag(D) in powers of two
+** (exact), equalising row and column norms (Parlett & Reinsch). */
+void nsm_la_balance(int n, double *X, double *d);
+
+/* Eigenvalues of A (re[i] + i im[i], in no particular order): balancing,
+** Hessenberg reduction, shifted QR. NSM_LA_NOCONV if it does not converge. */
+int nsm_la_eigvals(int n, const double *A, double *re, double *im);
+
 /* Infinity norm (max row sum) and 1-norm (max column sum) of an n*n matrix. */
 double nsm_la_norm_inf(int n, const double *A);
 double nsm_la_norm1(int n, const double *A);

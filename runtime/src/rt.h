@@ -20,7 +20,37 @@
 #define RT_CACHE 16           /* propagators kept by the exact method */
 #define RT_ANCHOR_LEVELS 4
 #define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (run.c) */
-#define RT_SHADOWS 8          /* long double states kept by the exact method */    /* levels of the exact method's grid (step.c) */
+#define RT_SHADOWS 8          /* long double states kept by the exact method */
+#define RT_MODES 8            /* modes whose matrices and step bounds are kept (mode.c) */
+#define RT_TAYLOR_K 24        /* degree of a step's Taylor expansion (taylor.c) */
+#define RT_TAYLOR_REACH 1.0   /* the exact method's step is at most this over nu (mode.c) */
+
+/* What the runtime knows of a mode (mode.c): on Z = (x, v, z, 1), Z' = A Z;
+** the quadratic forms of the dissipated power (Qd) and of the external
+** work (Qw); event function j is ev[j] . Z (max with ev2[j] . Z when
+** has2[j], an open penalty gap released by force); the balancing scales
+** bal of A and nu = ||bal^-1 A bal||_inf; the exact method's step h_exact;
+** the stability bounds h_rk4 and h_dp5 and the eigenvalue lam that sets
+** h_rk4.  Built once per mode and switch state. */
+typedef struct RtModeInfo {
+    int used, warned;
+    unsigned mode;
+    unsigned long swkey;
+    long stamp;
+    double *A, *Qd, *Qw, *bal, *ev, *ev2;
+    int *has2;
+    double nu, h_exact, h_rk4, h_dp5, lam_re, lam_im;
+} RtModeInfo;
+
+/* The Taylor expansion of the current step (taylor.c): Z(t0 + x h) =
+** sum_k P_k x^k for x in [0, 1] (P_k already scaled by h^k), the tail
+** factors, and on demand the coefficients of the energy integrands. */
+typedef struct RtTaylor {
+    int valid, energy;
+    double t0, h, tail, tail1;
+    const RtModeInfo *mi;
+    long double *P, *ed, *ew;
+} RtTaylor;
 
 /* One cached propagator of the exact method: exp(A h) of a mode's augmented
 ** matrix (in long double, see expm.c) and the Van Loan integrals of the
@@ -68,7 +98,8 @@ struct nsm_sim {
     double *minv;             /* 1/mass */
 
     int method;
-    double dt, every, rtol, atol;
+    double dt, every, rtol, atol; /* dt: the user's step (0: none, the steps come from the modes) */
+    double etol;              /* balance error (relative) that stops a run with the audit on */
     long max_steps;
     double max_rate;
     int zeno_on;
@@ -85,6 +116,7 @@ struct nsm_sim {
     int *sw;
     double *sw_last;          /* time of the last flip of each switch */
     double h_adapt;           /* adaptive: next trial step */
+    double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     double E0;                /* mechanical energy at t = 0 */
     double Voff;              /* constant making the potential the physical one */
     double Ejump;             /* energy removed by transitions (impacts, projections) */
@@ -108,6 +140,12 @@ struct nsm_sim {
     int jg;
     double inst_t;            /* the instant inst_hits counts the impacts of */
     int *inst_hits;           /* per gap (run.c, instant_collapse) */
+
+    RtModeInfo modes[RT_MODES];
+    long mode_clock;
+    RtTaylor tay;
+    void (*on_warn)(void *, const nsm_sim *, const char *);
+    void *warn_ud;
 
     RtProp cache[RT_CACHE];
     int cache_next;
@@ -144,7 +182,32 @@ int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y,
                  unsigned cand, double *lam);
 int rt_project(const nsm_sim *s, unsigned set, double *v);
 
+double rt_force_tol(const nsm_sim *s, unsigned mode, const double *y);
+
+/* mode.c */
+unsigned long rt_switch_key(const nsm_sim *s);
+const RtModeInfo *rt_mode_info(nsm_sim *s);
+void rt_mode_clear(nsm_sim *s);
+void rt_mode_free(nsm_sim *s);
+
+/* taylor.c */
+int rt_taylor_alloc(nsm_sim *s);
+void rt_taylor_free(nsm_sim *s);
+int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h);
+void rt_taylor_state(const nsm_sim *s, double x, long double *Z);
+void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1);
+void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew);
+int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double r1, double *x);
+int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double *x);
+
+/* events.c */
+int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
+              int *jev, double *tau, double *Ys);
+void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk);
+
 /* step.c */
+void rt_exact_state(nsm_sim *s, double t, const double *Y, long double *ZL);
+void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1);
 int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
 int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
 int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h,
@@ -167,5 +230,6 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
 void rt_stats_event(nsm_sim *s, const nsm_event *ev);
 /* The largest energy magnitude met so far, at least `now`: the scale of energy.error. */
 double rt_stats_energy_scale(const nsm_sim *s, double now);
+double rt_stats_relative_error(const nsm_sim *s);
 
 #endif

@@ -10,6 +10,7 @@
 ** impulse LCP  P >= 0 _|_ w.v+ + e w.v- >= 0  with  v+ = v- + M^-1 W^T P.
 */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "linalg.h"
@@ -46,16 +47,6 @@ static void zeno_forget(nsm_sim *s, int j)
     s->z_geo[j] = s->z_count[j] = 0;
 }
 
-/* Force rounding level at the current state: forces below it count as 0. */
-static double force_tol(const nsm_sim *s, unsigned mode, const double *y)
-{
-    double sc = rt_force_scale(s, s->t, y);
-    for (int j = 0; j < s->g; j++)
-        if (mode >> j & 1u)
-            sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * wdot(s, j, y + s->n));
-    return 1e-10 * sc + 1e-300;
-}
-
 /* Decide the closed set of impact gaps by the force LCP over the gaps that
 ** touch at rest (or are held shut), project the velocities onto it and log
 ** stick / separation against the mode ref.  Gaps in forced_open stay open
@@ -75,7 +66,7 @@ static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
     }
     if (rt_force_lcp(s, s->mode, s->t, y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, -1, "no solution of the contact force problem");
-    double tol = force_tol(s, s->mode, y);
+    double tol = rt_force_tol(s, s->mode, y);
     for (int j = 0; j < s->g; j++)
         if ((cand >> j & 1u) && lam[j] > tol)
             closed |= 1u << j;
@@ -205,7 +196,7 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
-    if (lam[j] > force_tol(s, s->mode, s->y))
+    if (lam[j] > rt_force_tol(s, s->mode, s->y))
         s->mode |= 1u << j;
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
@@ -365,6 +356,13 @@ static int instant_collapse(nsm_sim *s, int j, unsigned ref)
     return collapse(s, j, ref, 0, hits);
 }
 
+/* The time scale a cascade's flights are compared with: the step of the
+** mode (1 ms when the method has no bound of its own there). */
+static double zeno_scale(const nsm_sim *s)
+{
+    return isfinite(s->h_step) && s->h_step > 0 ? s->h_step : 1e-3;
+}
+
 /* A cascade over several contacts: a light body between two others, or
 ** between a body and the floor, or a stack whose contacts hit in turn, the
 ** impacts cycling through the contacts with intervals that shrink by a
@@ -399,7 +397,7 @@ static int cluster_track(nsm_sim *s, int j)
     s->c_last = s->t;
     unsigned m = s->c_mask;
     int several = (m & (m - 1)) != 0;
-    return s->zeno_on && several && best >= 6 && tau < 1e-3 * s->dt;
+    return s->zeno_on && several && best >= 6 && tau < 1e-3 * zeno_scale(s);
 }
 
 /* Impact of open impact gap j: the impulse LCP over the touching gaps it
@@ -510,7 +508,7 @@ static int impact(nsm_sim *s, int j)
      * against a body held by another contact is not jumped: its rebounds
      * end plastic in the band. */
     int unresolved = single && rebound_unresolved(s, j);
-    if (cascade && !held && (unresolved || s->z_tau[j] < 1e-3 * s->dt)) {
+    if (cascade && !held && (unresolved || s->z_tau[j] < 1e-3 * zeno_scale(s))) {
         double rest = rt_zeno_tail(s, j, s->z_tau[j]);
         if (isfinite(rest)) {
             if (s->t + rest <= s->t_stop)
@@ -518,7 +516,7 @@ static int impact(nsm_sim *s, int j)
         } else {
             double beta = zeno_beta(s, j, s->z_tau[j]);
             rest = zeno_remaining(e, beta, s->z_tau[j]);
-            if ((fabs(beta * s->z_tau[j]) < 2e-4 || s->z_tau[j] < 1e-3 * s->dt) &&
+            if ((fabs(beta * s->z_tau[j]) < 2e-4 || s->z_tau[j] < 1e-3 * zeno_scale(s)) &&
                 s->t + rest <= s->t_stop)
                 return zeno_jump(s, j, ref, rest);
         }
@@ -594,149 +592,6 @@ int rt_initial_mode(nsm_sim *s)
             }
         }
     }
-    return NSM_OK;
-}
-
-/* Rounding level of event function j at y (a gap, a force, or both for
-** penalty gaps). */
-static double event_tol(const nsm_sim *s, int j, const double *y)
-{
-    double gt = rt_gap_tol(s, j, y);
-    int closed = s->mode >> j & 1u;
-    if (s->m->gaps[j].law == NSM_LAW_IMPACT)
-        return closed ? force_tol(s, s->mode, y) : gt;
-    double k = s->num.kc[j], c = s->num.cc[j];
-    double ft = 1e-10 * (fabs(k * rt_gap(s, j, y)) + fabs(c * wdot(s, j, y + s->n))) + k * gt;
-    return fmax(gt, ft);
-}
-
-/* Minimum over theta in [0, 1] of the cubic Hermite interpolant of s on a
-** step h; returns theta and the value in *smin. */
-static double hermite_min(double s0, double d0, double s1, double d1, double h, double *smin)
-{
-    /* p(th) = s0 + th h d0 + th^2 (3(s1-s0) - h(2 d0 + d1)) + th^3 (2(s0-s1) + h(d0 + d1)) */
-    double b = h * d0, c = 3 * (s1 - s0) - h * (2 * d0 + d1), d = 2 * (s0 - s1) + h * (d0 + d1);
-    double best = 0, bv = s0;
-    /* roots of p' = b + 2 c th + 3 d th^2 */
-    double A = 3 * d, B = 2 * c, C = b, r[2];
-    int nr = 0;
-    if (fabs(A) < 1e-300) {
-        if (B != 0)
-            r[nr++] = -C / B;
-    } else {
-        double disc = B * B - 4 * A * C;
-        if (disc >= 0) {
-            /* stable form: no cancellation when A is tiny (s nearly quadratic) */
-            double q = -0.5 * (B + (B >= 0 ? sqrt(disc) : -sqrt(disc)));
-            if (q != 0) {
-                r[nr++] = q / A;
-                r[nr++] = C / q;
-            }
-        }
-    }
-    for (int k = 0; k < nr; k++)
-        if (r[k] > 0 && r[k] < 1) {
-            double th = r[k], val = s0 + th * (b + th * (c + th * d));
-            if (val < bv) {
-                bv = val;
-                best = th;
-            }
-        }
-    *smin = bv;
-    return best;
-}
-
-/* Look for events of the gaps inside the step (t0, Y0) -> (t0 + h, Y1):
-** s falling from > 0 to <= 0, from ~0 to clearly negative, or a grazing
-** dip the Hermite interpolant reveals; on the final step of a run, also s
-** reaching 0 (within rounding) at the end.  On an event, *jev is the earliest
-** one, *tau its offset and Ys the state there; else *jev = -1. */
-static int detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
-                  int *jev, double *tau, double *Ys)
-{
-    int g = s->g, rc;
-    *jev = -1;
-    if (g == 0)
-        return NSM_OK;
-    double e0[g], d0[g], e1[g], d1[g], Yj[s->N], Yg[s->N], best = HUGE_VAL;
-    if ((rc = rt_events(s, s->mode, t0, Y0, e0, d0)) || (rc = rt_events(s, s->mode, t0 + h, Y1, e1, d1)))
-        return rt_fail(s, rc, -1, "event functions could not be evaluated");
-    for (int j = 0; j < g; j++) {
-        double nz0 = event_tol(s, j, Y0), nz1 = event_tol(s, j, Y1), hj = h, tj;
-        if (t0 == s->jt && j != s->jg && s->m->gaps[j].law == NSM_LAW_IMPACT &&
-            !(s->mode >> j & 1u) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
-            /* right after another contact's transition, an open impact
-             * contact touching and closing (that contact's impulse has
-             * driven it shut; or found below 0, which it must not go
-             * further): its impact is now, before it can dip below 0 and
-             * come back within the step.  (Not in general: the last
-             * flights of a cascade stay inside the rounding band.) */
-            best = 0;
-            *jev = j;
-            memcpy(Ys, Y0, sizeof Yj);
-            break;
-        }
-        int cross = (e0[j] > nz0 && e1[j] <= 0) || (fabs(e0[j]) <= nz0 && e1[j] < -nz1);
-        if (!cross && fabs(e0[j]) <= nz0 && d0[j] > 0 && e1[j] <= 0 && d1[j] < 0)
-            cross = 1;      /* a bounce from ~0 back to ~0 within the step */
-        if (!cross && e1[j] > 0 && d1[j] > 0 &&
-            ((e0[j] > nz0 && d0[j] < 0) || (fabs(e0[j]) <= nz0 && d0[j] > 0))) {
-            /* a dip below 0 inside the step: from above, or after leaving 0
-             * (a small rebound that falls back before the step ends) */
-            double smin, th = hermite_min(e0[j], d0[j], e1[j], d1[j], h, &smin), em, dm;
-            if (smin < 0 && th > 0) {
-                double eg[g], dg[g];
-                hj = th * h;
-                if ((rc = rt_advance(s, t0, Y0, hj, Yg)))
-                    return rc;
-                if ((rc = rt_events(s, s->mode, t0 + hj, Yg, eg, dg)))
-                    return rc;
-                em = eg[j];
-                dm = dg[j];
-                (void)dm;
-                cross = em <= 0;
-            }
-        }
-        if (!cross && final && e0[j] > nz0 && fabs(e1[j]) <= nz1 && d1[j] < 0) {
-            /* the run ends on the event: land on the end of the step */
-            if (h < best) {
-                best = h;
-                *jev = j;
-                memcpy(Ys, Y1, sizeof Yj);
-            }
-            continue;
-        }
-        if (!cross)
-            continue;
-        double ta = 0, sa = e0[j], sda = d0[j];
-        const double *Ya = Y0;
-        if (fabs(e0[j]) <= nz0 && d0[j] > 0) {
-            /* leaving 0 upwards and back to 0 or below inside the step (a
-             * small bounce): the root sought is after the maximum */
-            double smax, th = hermite_min(-e0[j], -d0[j], -e1[j], -d1[j], h, &smax);
-            if (th > 0) {
-                double eg[g], dg[g];
-                if ((rc = rt_advance(s, t0, Y0, th * h, Yg)) ||
-                    (rc = rt_events(s, s->mode, t0 + th * h, Yg, eg, dg)))
-                    return rt_fail(s, rc, j, "event location failed");
-                if (eg[j] > fmax(e0[j], 0)) {
-                    ta = th * h;
-                    sa = eg[j];
-                    sda = dg[j];
-                    Ya = Yg;
-                }
-            }
-        }
-        if ((rc = rt_locate(s, j, t0 + ta, Ya, hj - ta, sa, sda, &tj, Yj)))
-            return rt_fail(s, rc, j, "event location failed");
-        tj += ta;
-        if (tj < best) {
-            best = tj;
-            *jev = j;
-            memcpy(Ys, Yj, sizeof Yj);
-        }
-    }
-    *tau = best;
     return NSM_OK;
 }
 
@@ -869,8 +724,8 @@ static int sample(nsm_sim *s)
 /* The exact method does not cut its steps at the sample times: a landing
 ** off the grid of steps would restart the grid there (see step.c), and the
 ** rounding of each restart adds up over the samples.  Instead the samples
-** inside the step (t0, t1) are states propagated from the step's start
-** (t0, Y0), shown to the sample handler and then put back; one within
+** inside the step (t0, t1) are states of the step's Taylor expansion
+** (events.c), shown to the sample handler and then put back; one within
 ** 1e-9 every of t1 is taken at the step's end, as a landing would. */
 static int side_samples(nsm_sim *s, double t0, double t1)
 {
@@ -878,10 +733,7 @@ static int side_samples(nsm_sim *s, double t0, double t1)
     double Y0[N], Yk[N], tk;
     memcpy(Y0, s->y, sizeof Y0);
     while ((tk = s->sample_k * s->every) < t1 - 1e-9 * s->every && tk > t0) {
-        double hk = tk - t0;    /* rt_step caches the propagator: between events
-                                 * the samples keep their offset from the grid */
-        if ((rc = rt_step(s, t0, Y0, &hk, Yk)))
-            return rt_fail(s, rc, -1, "sample state could not be computed");
+        rt_detect_sample(s, tk - t0, Y0, Yk);
         s->t = tk;
         memcpy(s->y, Yk, sizeof Yk);
         s->sample_k++;
@@ -892,6 +744,71 @@ static int side_samples(nsm_sim *s, double t0, double t1)
             return rc;
     }
     return NSM_OK;
+}
+
+/* Say text through the warning handler. */
+static void warn(nsm_sim *s, const char *text)
+{
+    if (s->on_warn)
+        s->on_warn(s->warn_ud, s, text);
+}
+
+/* The step of the current mode: exact, its reach 1/nu (mode.c), at most
+** the user's dt; rk4, the user's dt or, without one, 0.1/nu capped at
+** 1 ms; adaptive, its trial step up to the user's dt.  rk4 and adaptive
+** never step past 0.9 times the mode's stability bound, and say once per
+** mode when that cuts the user's dt.  Leaves the mode's step in h_step;
+** returns the step to try, or -1 when the mode could not be formed. */
+static double step_size(nsm_sim *s)
+{
+    RtModeInfo *mi = (RtModeInfo *)rt_mode_info(s);
+    if (!mi)
+        return -1;
+    double h, bound = s->method == NSM_METHOD_RK4 ? mi->h_rk4
+                    : s->method == NSM_METHOD_ADAPTIVE ? mi->h_dp5 : INFINITY;
+    if (s->method == NSM_METHOD_EXACT) {
+        h = isfinite(mi->h_exact) ? mi->h_exact : 1.0;
+        if (s->dt > 0 && s->dt < h)
+            h = s->dt;
+    } else if (s->method == NSM_METHOD_RK4) {
+        h = s->dt > 0 ? s->dt : fmin(1e-3, mi->nu > 0 ? 0.1 / mi->nu : 1e-3);
+    } else {
+        h = s->dt > 0 ? s->dt : INFINITY;
+    }
+    if (h > 0.9 * bound) {
+        if (s->dt > 0 && !mi->warned) {
+            char text[512], mode[200];
+            rt_mode_text(s, s->mode, mode, sizeof mode);
+            snprintf(text, sizeof text,
+                     "t = %.9g s, mode %s: fastest eigenvalue %.6g %s %.6gi 1/s; %s is stable "
+                     "for steps up to %.6g s, so the step %.6g s is cut to %.6g s in this mode",
+                     s->t, mode, mi->lam_re, mi->lam_im < 0 ? "-" : "+", fabs(mi->lam_im),
+                     nsm_method_name(s->method), bound, s->dt, 0.9 * bound);
+            warn(s, text);
+        }
+        mi->warned = 1;
+        h = 0.9 * bound;
+    }
+    s->h_step = h;
+    if (s->method == NSM_METHOD_ADAPTIVE)
+        return s->h_adapt > 0 && s->h_adapt < h ? s->h_adapt : h;
+    return h;
+}
+
+/* A balance error beyond the tolerance (relative to the largest energy met;
+** the balance is kept at every step, audit or not) stops the run: the
+** motion is no longer the model's. */
+static int check_balance(nsm_sim *s)
+{
+    double tol = s->etol >= 0 ? s->etol
+               : s->method == NSM_METHOD_EXACT ? 1e-6 : s->method == NSM_METHOD_ADAPTIVE ? 1e-2 : 5e-2;
+    double rel = rt_stats_relative_error(s);
+    if (tol == 0 || !(rel > tol))
+        return NSM_OK;
+    return rt_fail(s, NSM_ENUMERIC, -1,
+                   "the energy balance is off by %.3g of the largest energy (tolerance %.3g): the "
+                   "motion is not the model's; give a smaller --dt or use --method exact",
+                   rel, tol);
 }
 
 /* Advance to time t_end: steps, events, transitions, samples at multiples of
@@ -918,7 +835,9 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
     while (s->t < t_end) {
         if (s->steps >= s->max_steps)
             return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->max_steps);
-        double h = s->method == NSM_METHOD_ADAPTIVE ? s->h_adapt : s->dt, target = t_end, ts;
+        double h = step_size(s), target = t_end, ts;
+        if (h < 0)
+            return s->failed;
         int land = 0;
         if (s->every > 0 && !side) {
             double tk = s->sample_k * s->every;
@@ -954,7 +873,7 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
                            : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");
         int j;
         double tau = 0;
-        if ((rc = detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
+        if ((rc = rt_detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;
         if (j >= 0) {
             int at_switch = ksw >= 0 && tau == h;     /* the event falls on the switch */
@@ -968,6 +887,8 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
                 return rc;
             rt_stats_step(s, t1, Ys);
             s->t = t1;
+            if ((rc = check_balance(s)))
+                return rc;
             memcpy(s->y, Ys, sizeof Ys);
             if ((rc = transition(s, j)))
                 return rc;
@@ -985,6 +906,8 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
             rt_stats_step(s, t1, Y1);
             s->t = t1;
             memcpy(s->y, Y1, sizeof Y1);
+            if ((rc = check_balance(s)))
+                return rc;
             if (ksw >= 0 && s->t == ts && (rc = toggle_switch(s, ksw)))
                 return rc;
         }

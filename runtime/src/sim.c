@@ -118,6 +118,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     if (!bad && rt_stats_alloc(s))
         bad = 1;
+    if (!bad && rt_taylor_alloc(s))
+        bad = 1;
     if (bad) {
         nsm_sim_free(s);
         return NULL;
@@ -125,7 +127,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     for (int k = 0; k < m->n_params; k++)
         s->p[k] = m->params[k].value;
     s->method = m->method;
-    s->dt = m->dt > 0 ? m->dt : 1e-3;
+    s->dt = m->dt > 0 ? m->dt : 0;
+    s->etol = -1;
     s->every = m->every > 0 ? m->every : 0;
     s->rtol = 1e-9;
     s->atol = 1e-12;
@@ -160,6 +163,8 @@ void nsm_sim_free(nsm_sim *s)
         free(s->shadow[k].Z);
     }
     rt_stats_free(s);
+    rt_taylor_free(s);
+    rt_mode_free(s);
     free(s->sw);
     free(s->z_geo);
     free(s->inst_hits);
@@ -205,7 +210,7 @@ int nsm_sim_set_method(nsm_sim *s, int method)
     if (method < NSM_METHOD_RK4 || method > NSM_METHOD_EXACT)
         return NSM_EINVAL;
     s->method = method;
-    s->h_adapt = s->dt;
+    s->h_adapt = 0;
     return NSM_OK;
 }
 
@@ -215,14 +220,33 @@ int nsm_sim_get_method(const nsm_sim *s)
     return s->method;
 }
 
-/* Step of rk4 and exact, largest step of adaptive. */
+/* The user's step: rk4's step and the largest step of exact and adaptive,
+** each reduced where a mode needs it (docs/runtime.md); 0 lets every
+** mode choose its own. */
 int nsm_sim_set_dt(nsm_sim *s, double dt)
 {
-    if (!(dt > 0) || !isfinite(dt))
+    if (!(dt >= 0) || !isfinite(dt))
         return NSM_EINVAL;
     s->dt = dt;
-    s->h_adapt = dt;
+    s->h_adapt = 0;
     return NSM_OK;
+}
+
+/* Relative balance error that stops a run while the audit is on; 0 never
+** stops, a negative value restores the method's default. */
+int nsm_sim_set_energy_tolerance(nsm_sim *s, double tol)
+{
+    if (isnan(tol))
+        return NSM_EINVAL;
+    s->etol = tol;
+    return NSM_OK;
+}
+
+/* Where warnings go (a step reduced below the user's for stability). */
+void nsm_sim_set_warning_handler(nsm_sim *s, nsm_warning_fn fn, void *ud)
+{
+    s->on_warn = fn;
+    s->warn_ud = ud;
 }
 
 /* Tolerances of the adaptive method. */
@@ -307,7 +331,8 @@ int nsm_sim_reset(nsm_sim *s)
     s->sample_k = 0;
     s->ring_n = 0;
     s->Ejump = 0;
-    s->h_adapt = s->dt;
+    s->h_adapt = 0;
+    s->h_step = 0;
     rt_cache_clear(s);
     rt_stats_reset(s);
     for (int j = 0; j < s->g; j++) {

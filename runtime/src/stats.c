@@ -58,7 +58,7 @@ typedef struct RtStats {
     int partial;              /* some step ran without the detailed audit */
     double inj;               /* sum f . v dt */
     double num, den, fnum, fden;
-    double err_max, e_max;
+    double err_max, e_max, err_last; /* err_last: |balance error| at the last step end */
 } RtStats;
 
 /* 4-point Gauss-Legendre nodes and weights on [0, 1]. */
@@ -140,7 +140,7 @@ void rt_stats_reset(nsm_sim *s)
     st->steps = 0;
     st->partial = 0;
     st->inj = st->num = st->den = st->fnum = st->fden = 0;
-    st->err_max = st->e_max = 0;
+    st->err_max = st->e_max = st->err_last = 0;
 }
 
 /* Penetration and its rate of gap j at y: p = -gap, p' = -w.v. */
@@ -307,6 +307,15 @@ static void balance_step(nsm_sim *s, const double *Y1, double E)
             st->e_max = fabs(mags[k]);
     if (err > st->err_max)
         st->err_max = err;
+    st->err_last = err;
+}
+
+/* The balance error at the last step end relative to the largest energy
+** met (0 before any step). */
+double rt_stats_relative_error(const nsm_sim *s)
+{
+    const RtStats *st = s->st;
+    return st && st->e_max > 0 ? st->err_last / st->e_max : 0;
 }
 
 /* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode: the

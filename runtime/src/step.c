@@ -109,9 +109,9 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
             err = 1e10;
         if (err <= 1) {
             double f = err > 0 ? 0.9 * pow(err, -0.2) : 5;
-            s->h_adapt = fmin(s->dt, *h * fmin(5, fmax(0.2, f)));
+            s->h_adapt = fmin(s->h_step, *h * fmin(5, fmax(0.2, f)));
             if (s->h_adapt < *h)
-                s->h_adapt = fmin(s->dt, fmax(s->h_adapt, *h));
+                s->h_adapt = fmin(s->h_step, fmax(s->h_adapt, *h));
             return NSM_OK;
         }
         *h *= fmax(0.1, 0.9 * pow(err, -0.2));
@@ -122,15 +122,6 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
 
 /* ---- exact method ---------------------------------------------------- */
 
-/* Key of the switch states for the propagator cache. */
-static unsigned long sw_key(const nsm_sim *s)
-{
-    unsigned long k = 0;
-    for (int i = 0; i < s->ns && i < 64; i++)
-        k = k << 1 | (unsigned long)(s->sw[i] != 0);
-    return k;
-}
-
 /* Forget every cached propagator (parameters or settings changed). */
 void rt_cache_clear(nsm_sim *s)
 {
@@ -140,75 +131,8 @@ void rt_cache_clear(nsm_sim *s)
     s->anchor.used = 0;
     for (int k = 0; k < RT_SHADOWS; k++)
         s->shadow[k].valid = 0;
-}
-
-/* The augmented matrix A (na*na) of the current mode on Z = (x, v, z, 1) and
-** the quadratic forms whose integrals are the dissipated energy (Qd) and the
-** work of the external forces (Qw).  Columns of the velocity rows come from
-** the generic accelerations, which are linear in (x, v, f) when the affine
-** constants are switched off. */
-static int exact_matrices(nsm_sim *s, double *A, double *Qd, double *Qw)
-{
-    int n = s->n, ng = s->m->n_gen, na = s->na, rc;
-    size_t na2 = (size_t)na * na;
-    double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
-    double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
-    double zero[n], unit[n], F[n], a[n];
-    if (!G || !B) {
-        free(G);
-        free(B);
-        return NSM_ENOMEM;
-    }
-    if (ng && s->m->generator)
-        s->m->generator(s->sw, s->p, s->c, G, B);
-    memset(A, 0, sizeof(double) * na2);
-    memset(Qd, 0, sizeof(double) * na2);
-    memset(Qw, 0, sizeof(double) * na2);
-    for (int i = 0; i < n; i++)
-        zero[i] = 0;
-    for (int i = 0; i < n; i++)
-        A[(size_t)i * na + n + i] = 1;
-    for (int col = 0; col < na; col++) {
-        for (int i = 0; i < n; i++)
-            unit[i] = 0;
-        if (col < 2 * n) {
-            unit[col % n] = 1;
-            rt_force_parts(s, s->mode, col < n ? unit : zero, col < n ? zero : unit, NULL, 0, F);
-        } else if (col < 2 * n + ng) {
-            for (int i = 0; i < n; i++)
-                unit[i] = B[(size_t)i * ng + (col - 2 * n)];
-            rt_force_parts(s, s->mode, zero, zero, unit, 0, F);
-        } else {
-            rt_force_parts(s, s->mode, zero, zero, NULL, 1, F);
-        }
-        if ((rc = rt_accel_from_force(s, s->mode, F, a, NULL))) {
-            free(G);
-            free(B);
-            return rc;
-        }
-        for (int i = 0; i < n; i++)
-            A[(size_t)(n + i) * na + col] = a[i];
-    }
-    for (int r = 0; r < ng; r++)
-        for (int q = 0; q < ng; q++)
-            A[(size_t)(2 * n + r) * na + 2 * n + q] = G[r * ng + q];
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < n; k++) {
-            double c = s->num.C[(size_t)i * n + k];
-            for (int j = 0; j < s->g; j++)
-                if (s->m->gaps[j].law == NSM_LAW_PENALTY && (s->mode >> j & 1u))
-                    c += s->num.cc[j] * s->num.W[(size_t)j * n + i] * s->num.W[(size_t)j * n + k];
-            Qd[(size_t)(n + i) * na + n + k] = c;
-        }
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < ng; k++) {
-            double b = 0.5 * B[(size_t)i * ng + k];
-            Qw[(size_t)(n + i) * na + 2 * n + k] = b;
-            Qw[(size_t)(2 * n + k) * na + n + i] = b;
-        }
-    free(G);
-    free(B);
-    return NSM_OK;
+    rt_mode_clear(s);
+    s->tay.valid = 0;
 }
 
 /* exp(A h) (long double) and the two energy integrals of the current mode
@@ -216,20 +140,16 @@ static int exact_matrices(nsm_sim *s, double *A, double *Qd, double *Qw)
 ** is NULL). */
 static int exact_propagator(nsm_sim *s, double h, long double *E, double *Id, double *Iw)
 {
-    size_t na2 = (size_t)s->na * s->na;
-    double *A = malloc(3 * na2 * sizeof(double));
-    if (!A)
-        return NSM_ENOMEM;
-    double *Qd = A + na2, *Qw = A + 2 * na2;
-    int rc = exact_matrices(s, A, Qd, Qw);
-    if (!rc && nsm_expm_ld(s->na, A, h, E) != NSM_LA_OK)
-        rc = NSM_ENUMERIC;
-    if (!rc && Id && nsm_expm_quad(s->na, A, Qd, h, NULL, Id) != NSM_LA_OK)
-        rc = NSM_ENUMERIC;
-    if (!rc && Id && nsm_expm_quad(s->na, A, Qw, h, NULL, Iw) != NSM_LA_OK)
-        rc = NSM_ENUMERIC;
-    free(A);
-    return rc;
+    const RtModeInfo *mi = rt_mode_info(s);
+    if (!mi)
+        return s->failed;
+    if (nsm_expm_ld(s->na, mi->A, h, E) != NSM_LA_OK)
+        return NSM_ENUMERIC;
+    if (Id && nsm_expm_quad(s->na, mi->A, mi->Qd, h, NULL, Id) != NSM_LA_OK)
+        return NSM_ENUMERIC;
+    if (Id && nsm_expm_quad(s->na, mi->A, mi->Qw, h, NULL, Iw) != NSM_LA_OK)
+        return NSM_ENUMERIC;
+    return NSM_OK;
 }
 
 /* The augmented state Z = (x, v, z(t), 1) the exact propagators act on: the
@@ -286,7 +206,7 @@ static int same_time(double a, double b)
 static RtAnchor *anchor_get(nsm_sim *s, double t, const double *Y, double h)
 {
     RtAnchor *a = &s->anchor;
-    if (!a->used || a->mode != s->mode || a->swkey != sw_key(s) || (h != 0 && a->h != h))
+    if (!a->used || a->mode != s->mode || a->swkey != rt_switch_key(s) || (h != 0 && a->h != h))
         return NULL;
     if (!same_time(a->t, t) || memcmp(a->y, Y, sizeof(double) * 2 * s->n) != 0)
         return NULL;
@@ -317,7 +237,7 @@ static RtShadow *shadow_find(nsm_sim *s, double t, const double *y)
 
 /* Y1's positions and velocities as the rounding of the long double Z, the
 ** state at time t, which becomes a shadow. */
-static void shadow_set(nsm_sim *s, double t, const long double *Z, double *Y1)
+void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1)
 {
     int n = s->n;
     if (s->shadow_next == s->shadow_used)
@@ -356,12 +276,12 @@ void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, 
     long double P = -(1 + (long double)e) * u / D;
     for (int i = 0; i < n; i++)
         Z[n + i] += s->minv[i] * w[i] * P;
-    shadow_set(s, t, Z, y);
+    rt_exact_land(s, t, Z, y);
 }
 
 /* The augmented state of (t, Y) in long double: the shadow's or the grid's
 ** when Y is their rounding, else Y extended. */
-static void augment_ld(nsm_sim *s, double t, const double *Y, long double *ZL)
+void rt_exact_state(nsm_sim *s, double t, const double *Y, long double *ZL)
 {
     int na = s->na;
     RtShadow *sh = shadow_find(s, t, Y);
@@ -387,7 +307,7 @@ static RtAnchor *anchor_set(nsm_sim *s, double t, const double *Y, double h)
     int na = s->na;
     RtAnchor *a = &s->anchor;
     long double Z[na];
-    augment_ld(s, t, Y, Z);
+    rt_exact_state(s, t, Y, Z);
     for (int l = 0; l < RT_ANCHOR_LEVELS; l++)
         memcpy(a->Z + (size_t)l * na, Z, sizeof Z);
     memcpy(a->y, Y, sizeof(double) * 2 * s->n);
@@ -395,7 +315,7 @@ static RtAnchor *anchor_set(nsm_sim *s, double t, const double *Y, double h)
     a->k = 0;
     a->used = 1;
     a->mode = s->mode;
-    a->swkey = sw_key(s);
+    a->swkey = rt_switch_key(s);
     a->h = h;
     return a;
 }
@@ -428,9 +348,9 @@ static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const l
     int n = s->n, na = s->na;
     long double ZL[na], Z1[na];
     double Z[na];
-    augment_ld(s, t, Y, ZL);
+    rt_exact_state(s, t, Y, ZL);
     matvec_ld(na, E, ZL, Z1);
-    shadow_set(s, t + h, Z1, Y1);
+    rt_exact_land(s, t + h, Z1, Y1);
     if (Id) {
         round_state(na, ZL, Z);
         exact_energy(s, Z, Id, Iw, Y, Y1);
@@ -444,7 +364,7 @@ static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const l
 ** computed on a miss. */
 static int exact_prop(nsm_sim *s, double h, RtProp **out)
 {
-    unsigned long key = sw_key(s);
+    unsigned long key = rt_switch_key(s);
     for (int k = 0; k < RT_CACHE; k++)
         if (s->cache[k].used && s->cache[k].mode == s->mode && s->cache[k].swkey == key &&
             s->cache[k].h == h) {
@@ -492,18 +412,18 @@ static int anchor_step(nsm_sim *s, RtAnchor *a, double t, const double *Y, doubl
     for (int l = 0; l <= L; l++)
         memcpy(a->Z + (size_t)l * na, Zn, sizeof Zn);
     a->k = k;
-    shadow_set(s, t + h, Zn, Y1);
+    rt_exact_land(s, t + h, Zn, Y1);
     memcpy(a->y, Y1, sizeof(double) * 2 * n);
     a->t = t + h;
     return NSM_OK;
 }
 
-/* Exact step of size h from (t, Y).  Steps of the run's step dt go on the
-** anchored grid; any other step (a landing on a sample time or a switch, the
+/* Exact step of size h from (t, Y).  Steps of the mode's step (run.c) go on
+** the anchored grid; any other step (a landing on a sample time or a switch, the
 ** Zeno jump) applies the propagator of h to Y. */
 static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
-    if (h == s->dt) {
+    if (h == s->h_step) {
         RtAnchor *a = anchor_get(s, t, Y, h);
         if (!a)
             a = anchor_set(s, t, Y, h);
@@ -611,18 +531,18 @@ double rt_zeno_tail(nsm_sim *s, int j, double tau)
     int n = s->n, na = s->na;
     if (s->m->n_gen == 0 && s->m->force)
         return NAN;
-    size_t na2 = (size_t)na * na;
-    double *A = malloc(3 * na2 * sizeof(double)), total = 0, e = s->num.e[j], D = 0;
+    const RtModeInfo *mi = rt_mode_info(s);
+    double total = 0, e = s->num.e[j], D = 0;
     long double *P = malloc((TAIL_TERMS + 1) * (size_t)na * sizeof(long double));
     long double Z[na], Z1[na];
-    const double *w = s->num.W + (size_t)j * n;
+    const double *w = s->num.W + (size_t)j * n, *A = mi ? mi->A : NULL;
     double result = NAN;
-    if (!A || !P || exact_matrices(s, A, A + na2, A + 2 * na2))
+    if (!A || !P)
         goto done;
     double normA = nsm_la_norm1(na, A);
     for (int i = 0; i < n; i++)
         D += w[i] * s->minv[i] * w[i];
-    augment_ld(s, s->t, s->y, Z);
+    rt_exact_state(s, s->t, s->y, Z);
     for (int f = 0; f < TAIL_FLIGHTS; f++) {
         double sf = tail_flight(s, j, A, normA, Z, e * tau, P, Z1);
         if (!(sf > 0) || sf > 2 * tau)
@@ -644,7 +564,6 @@ double rt_zeno_tail(nsm_sim *s, int j, double tau)
         memcpy(Z, Z1, sizeof Z);
     }
 done:
-    free(A);
     free(P);
     return result;
 }

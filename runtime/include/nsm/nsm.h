@@ -63,6 +63,8 @@ typedef struct nsm_sim nsm_sim;
 /* Callbacks: return 0 to continue, nonzero to stop the run (NSM_ESTOPPED). */
 typedef int (*nsm_event_fn)(void *ud, const nsm_sim *sim, const nsm_event *ev);
 typedef int (*nsm_sample_fn)(void *ud, const nsm_sim *sim, double t);
+/* A warning: one line of text, without a newline (the run goes on). */
+typedef void (*nsm_warning_fn)(void *ud, const nsm_sim *sim, const char *text);
 
 /* Name of an event kind ("impact", "stick", ...). */
 const char *nsm_event_kind_name(int kind);
@@ -83,13 +85,22 @@ int nsm_sim_set_param(nsm_sim *sim, const char *name, double value);
 int nsm_sim_get_param(const nsm_sim *sim, const char *name, double *value);
 int nsm_sim_set_method(nsm_sim *sim, int method);
 int nsm_sim_get_method(const nsm_sim *sim);
-int nsm_sim_set_dt(nsm_sim *sim, double dt);               /* rk4/exact step, adaptive max step */
+/* The step: rk4's, the largest of exact and adaptive; 0 (the default when the
+ * model gives none) lets each mode choose from its spectrum.  In a mode whose
+ * stability bound is below it, rk4 and adaptive step at 0.9 times the bound
+ * and say so once through the warning handler. */
+int nsm_sim_set_dt(nsm_sim *sim, double dt);
 int nsm_sim_set_tolerances(nsm_sim *sim, double rtol, double atol);
 int nsm_sim_set_every(nsm_sim *sim, double every);         /* sampling period, 0 = every step */
 int nsm_sim_set_max_steps(nsm_sim *sim, long max_steps);
 int nsm_sim_set_max_event_rate(nsm_sim *sim, double events_per_second);
 int nsm_sim_set_zeno(nsm_sim *sim, int enabled);           /* default on */
 int nsm_sim_set_audit(nsm_sim *sim, int enabled);          /* step-by-step audit, default on */
+/* A balance error above tol relative to the largest energy met (the balance is
+ * kept at every step, audit or not) stops the run (NSM_ENUMERIC); defaults 1e-6 (exact), 1e-2 (adaptive),
+ * 5e-2 (rk4); 0 never stops, a negative value restores the default. */
+int nsm_sim_set_energy_tolerance(nsm_sim *sim, double tol);
+void nsm_sim_set_warning_handler(nsm_sim *sim, nsm_warning_fn fn, void *ud);
 void nsm_sim_set_event_handler(nsm_sim *sim, nsm_event_fn fn, void *ud);
 void nsm_sim_set_sample_handler(nsm_sim *sim, nsm_sample_fn fn, void *ud);
 

@@ -1,0 +1,447 @@
+/*
+** events.c: finding the earliest event inside a step.
+**
+** Given a step (t0, Y0) -> (t0 + h, Y1) of the current mode, every event
+** function of the mode (model.h's table: gaps, contact forces, release
+** conditions) is examined for a sign change inside the step, and the
+** earliest one is landed on:
+**
+**   exact     the mode's motion over the step is its Taylor expansion
+**             (taylor.c); each event function is a polynomial with a
+**             bounded tail, whose first zero is isolated with a proof, so
+**             that no crossing is missed however many there are in the
+**             step; the landing state is the expansion's, in long double;
+**   rk4,      the event functions at both ends with their derivatives give
+**   adaptive  a cubic Hermite interpolant; a crossing, a dip below zero and
+**             back, or a small bounce are found on it and located on the
+**             method's own steps by the recast (step.c).  Their steps are
+**             bounded by the mode's spectrum (run.c), which keeps the
+**             interpolant faithful.
+**
+** A step after which an open contact is found clearly through its event
+** function without an event stops the run: nothing is ever passed through
+** silently.
+*/
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "rt.h"
+
+/* Rounding level of event function j at y: the gap's for a gap or a
+** penetration, the forces' for a contact force; an open penalty gap
+** released by force has the event function max(gap, k gap + c gap'), and
+** the level of the branch in use. */
+static double event_tol(const nsm_sim *s, int j, const double *y)
+{
+    double gt = rt_gap_tol(s, j, y);
+    int closed = s->mode >> j & 1u;
+    if (s->m->gaps[j].law == NSM_LAW_IMPACT)
+        return closed ? rt_force_tol(s, s->mode, y) : gt;
+    if (s->m->gaps[j].release == NSM_RELEASE_GAP)
+        return gt;
+    double k = s->num.kc[j], c = s->num.cc[j], gap = rt_gap(s, j, y);
+    double wv = rt_dot(s->n, s->num.W + (size_t)j * s->n, y + s->n);
+    double ft = 1e-10 * (fabs(k * gap) + fabs(c * wv)) + k * gt;
+    if (closed)
+        return ft;
+    return gap >= k * gap + c * wv ? gt : ft;
+}
+
+/* Minimum over theta in [0, 1] of the cubic Hermite interpolant of s on a
+** step h; returns theta and the value in *smin. */
+static double hermite_min(double s0, double d0, double s1, double d1, double h, double *smin)
+{
+    /* p(th) = s0 + th h d0 + th^2 (3(s1-s0) - h(2 d0 + d1)) + th^3 (2(s0-s1) + h(d0 + d1)) */
+    double b = h * d0, c = 3 * (s1 - s0) - h * (2 * d0 + d1), d = 2 * (s0 - s1) + h * (d0 + d1);
+    double best = 0, bv = s0;
+    /* roots of p' = b + 2 c th + 3 d th^2 */
+    double A = 3 * d, B = 2 * c, C = b, r[2];
+    int nr = 0;
+    if (fabs(A) < 1e-300) {
+        if (B != 0)
+            r[nr++] = -C / B;
+    } else {
+        double disc = B * B - 4 * A * C;
+        if (disc >= 0) {
+            /* stable form: no cancellation when A is tiny (s nearly quadratic) */
+            double q = -0.5 * (B + (B >= 0 ? sqrt(disc) : -sqrt(disc)));
+            if (q != 0) {
+                r[nr++] = q / A;
+                r[nr++] = C / q;
+            }
+        }
+    }
+    for (int k = 0; k < nr; k++)
+        if (r[k] > 0 && r[k] < 1) {
+            double th = r[k], val = s0 + th * (b + th * (c + th * d));
+            if (val < bv) {
+                bv = val;
+                best = th;
+            }
+        }
+    *smin = bv;
+    return best;
+}
+
+/* Look for events of the gaps inside the step (t0, Y0) -> (t0 + h, Y1):
+** s falling from > 0 to <= 0, from ~0 to clearly negative, or a grazing
+** dip the Hermite interpolant reveals; on the final step of a run, also s
+** reaching 0 (within rounding) at the end.  On an event, *jev is the earliest
+** one, *tau its offset and Ys the state there; else *jev = -1. */
+static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
+                  int *jev, double *tau, double *Ys)
+{
+    int g = s->g, rc;
+    *jev = -1;
+    if (g == 0)
+        return NSM_OK;
+    double e0[g], d0[g], e1[g], d1[g], Yj[s->N], Yg[s->N], best = HUGE_VAL;
+    if ((rc = rt_events(s, s->mode, t0, Y0, e0, d0)) || (rc = rt_events(s, s->mode, t0 + h, Y1, e1, d1)))
+        return rt_fail(s, rc, -1, "event functions could not be evaluated");
+    for (int j = 0; j < g; j++) {
+        double nz0 = event_tol(s, j, Y0), nz1 = event_tol(s, j, Y1), hj = h, tj;
+        if (t0 == s->jt && j != s->jg && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+            !(s->mode >> j & 1u) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
+            /* right after another contact's transition, an open impact
+             * contact touching and closing (that contact's impulse has
+             * driven it shut; or found below 0, which it must not go
+             * further): its impact is now, before it can dip below 0 and
+             * come back within the step.  (Not in general: the last
+             * flights of a cascade stay inside the rounding band.) */
+            best = 0;
+            *jev = j;
+            memcpy(Ys, Y0, sizeof Yj);
+            break;
+        }
+        int cross = (e0[j] > nz0 && e1[j] <= 0) || (fabs(e0[j]) <= nz0 && e1[j] < -nz1);
+        if (!cross && fabs(e0[j]) <= nz0 && d0[j] > 0 && e1[j] <= 0 && d1[j] < 0)
+            cross = 1;      /* a bounce from ~0 back to ~0 within the step */
+        if (!cross && e1[j] > 0 && d1[j] > 0 &&
+            ((e0[j] > nz0 && d0[j] < 0) || (fabs(e0[j]) <= nz0 && d0[j] > 0))) {
+            /* a dip below 0 inside the step: from above, or after leaving 0
+             * (a small rebound that falls back before the step ends) */
+            double smin, th = hermite_min(e0[j], d0[j], e1[j], d1[j], h, &smin), em, dm;
+            if (smin < 0 && th > 0) {
+                double eg[g], dg[g];
+                hj = th * h;
+                if ((rc = rt_advance(s, t0, Y0, hj, Yg)))
+                    return rc;
+                if ((rc = rt_events(s, s->mode, t0 + hj, Yg, eg, dg)))
+                    return rc;
+                em = eg[j];
+                dm = dg[j];
+                (void)dm;
+                cross = em <= 0;
+            }
+        }
+        if (!cross && final && e0[j] > nz0 && fabs(e1[j]) <= nz1 && d1[j] < 0) {
+            /* the run ends on the event: land on the end of the step */
+            if (h < best) {
+                best = h;
+                *jev = j;
+                memcpy(Ys, Y1, sizeof Yj);
+            }
+            continue;
+        }
+        if (!cross)
+            continue;
+        double ta = 0, sa = e0[j], sda = d0[j];
+        const double *Ya = Y0;
+        if (fabs(e0[j]) <= nz0 && d0[j] > 0) {
+            /* leaving 0 upwards and back to 0 or below inside the step (a
+             * small bounce): the root sought is after the maximum */
+            double smax, th = hermite_min(-e0[j], -d0[j], -e1[j], -d1[j], h, &smax);
+            if (th > 0) {
+                double eg[g], dg[g];
+                if ((rc = rt_advance(s, t0, Y0, th * h, Yg)) ||
+                    (rc = rt_events(s, s->mode, t0 + th * h, Yg, eg, dg)))
+                    return rt_fail(s, rc, j, "event location failed");
+                if (eg[j] > fmax(e0[j], 0)) {
+                    ta = th * h;
+                    sa = eg[j];
+                    sda = dg[j];
+                    Ya = Yg;
+                }
+            }
+        }
+        if ((rc = rt_locate(s, j, t0 + ta, Ya, hj - ta, sa, sda, &tj, Yj)))
+            return rt_fail(s, rc, j, "event location failed");
+        tj += ta;
+        if (tj < best) {
+            best = tj;
+            *jev = j;
+            memcpy(Ys, Yj, sizeof Yj);
+        }
+    }
+    *tau = best;
+    return NSM_OK;
+}
+
+
+/* ---- exact: first zeros along the step's Taylor expansion ------------- */
+
+/* The first x >= lo in [0, 1] where the polynomial a is <= 0 (x = lo when
+** it is there already); 1 and *x if there is one. */
+static int first_below(const long double *a, double lo, double r0, double r1, double *x)
+{
+    long double p = a[RT_TAYLOR_K];
+    for (int k = RT_TAYLOR_K - 1; k >= 0; k--)
+        p = p * lo + a[k];
+    if (p <= 0) {
+        *x = lo;
+        return 1;
+    }
+    return rt_poly_first_zero(a, RT_TAYLOR_K, lo, r0, r1, x);
+}
+
+/* Value of the polynomial a at x. */
+static long double poly_at(const long double *a, double x)
+{
+    long double p = a[RT_TAYLOR_K];
+    for (int k = RT_TAYLOR_K - 1; k >= 0; k--)
+        p = p * x + a[k];
+    return p;
+}
+
+/* Whether the polynomial a is <= 0 at x to within its tail bound r0 and
+** the rounding of x itself (a zero of another form, rounded to double). */
+static int below_at(const long double *a, double x, double r0)
+{
+    long double p = a[RT_TAYLOR_K], d = 0;
+    for (int k = RT_TAYLOR_K - 1; k >= 0; k--) {
+        d = d * x + p;
+        p = p * x + a[k];
+    }
+    return p <= 2 * r0 + 4 * fabsl(d) * DBL_EPSILON * fabs(x);
+}
+
+/* The first x >= lo where max(a, b) <= 0: alternately the first point
+** where one is <= 0 and then the other, until both are. */
+static int first_both_below(const long double *a, const double *ra, const long double *b,
+                            const double *rb, double lo, double *x)
+{
+    for (int it = 0; it < 64; it++) {
+        double xa, xb;
+        if (!first_below(a, lo, ra[0], ra[1], &xa) || !first_below(b, lo, rb[0], rb[1], &xb))
+            return 0;
+        double xm = fmax(xa, xb);
+        if (below_at(a, xm, ra[0]) && below_at(b, xm, rb[0])) {
+            *x = xm;
+            return 1;
+        }
+        if (!(xm > lo))
+            return 0;
+        lo = xm;
+    }
+    return 0;
+}
+
+/* The event of an open penalty gap released by force: its event function
+** is max(gap, k gap + c gap') (nsm/model.h), zero when both forms are;
+** each form has its own rounding level (a length, a force).  a and ra are
+** the gap's polynomial and tail bounds. */
+static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double *a,
+                           const double *ra, double *x)
+{
+    int na = s->na, K = RT_TAYLOR_K;
+    long double b[K + 1];
+    double rb[2], lo = 0;
+    rt_taylor_form(s, mi->ev2 + (size_t)j * na, b, &rb[0], &rb[1]);
+    double ta = rt_gap_tol(s, j, s->y), tb = s->num.kc[j] * ta + rt_force_tol(s, s->mode, s->y);
+    if (a[0] < -ta && b[0] < -tb)
+        return 0;                       /* inside, released: not a state it can start from */
+    if (!(a[0] > ta || b[0] > tb)) {
+        if (a[1] > 0 || b[1] > 0) {     /* at 0 and leaving upwards: beyond the peak */
+            long double *up = a[1] > 0 ? a : b;
+            if (!rt_poly_first_peak(up, K, 0, up == a ? ra[1] : rb[1], &lo))
+                return 0;
+        } else {                        /* at 0 going down: once both are clearly below */
+            long double a2[K + 1], b2[K + 1];
+            double xn;
+            memcpy(a2, a, sizeof a2);
+            memcpy(b2, b, sizeof b2);
+            a2[0] += ta;
+            b2[0] += tb;
+            if (!first_both_below(a2, ra, b2, rb, 0, &xn))
+                return 0;
+            if (!first_both_below(a, ra, b, rb, 0, x))
+                *x = 0;
+            return 1;
+        }
+    }
+    return first_both_below(a, ra, b, rb, lo, x);
+}
+
+/* The event of function j along the expansion: the first x in [0, 1]
+** where it falls through zero (the same cases as detect_generic: from
+** above; from ~0 after rising, beyond its peak; from ~0 downwards, once
+** it is clearly below); 1 and *x if there is one, -1 when an open impact
+** contact starts clearly through (a missed impact: the caller fails). */
+static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int final, double *x)
+{
+    int na = s->na, K = RT_TAYLOR_K;
+    long double a[K + 1];
+    double ra[2];
+    rt_taylor_form(s, mi->ev + (size_t)j * na, a, &ra[0], &ra[1]);
+    if (mi->has2[j])
+        return exact_event_max(s, mi, j, a, ra, x);
+    double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
+    int impact = s->m->gaps[j].law == NSM_LAW_IMPACT, closed = s->mode >> j & 1u;
+    if (s0 < -nz) {
+        if (impact && !closed)
+            return -1;
+        if (impact) {                   /* a held contact pulling: it separates now */
+            *x = 0;
+            return 1;
+        }
+        return 0;
+    }
+    if (s0 > nz) {
+        if (first_below(a, 0, r0, r1, x))
+            return 1;
+    } else if (a[1] > 0) {
+        double xc;                      /* leaving 0 upwards: a zero after its peak */
+        if (rt_poly_first_peak(a, K, 0, r1, &xc) && poly_at(a, xc) > 0 &&
+            first_below(a, xc, r0, r1, x))
+            return 1;
+    } else {
+        long double c[K + 1];           /* at ~0 going down: once it is clearly below */
+        memcpy(c, a, sizeof c);
+        c[0] += nz;
+        double xn;
+        if (first_below(c, 0, r0, r1, &xn)) {
+            if (s0 <= 0 || !first_below(a, 0, r0, r1, x))
+                *x = 0;
+            return 1;
+        }
+    }
+    if (final && s0 > nz) {
+        long double d;
+        long double p1 = a[K];
+        d = 0;
+        for (int k = K - 1; k >= 0; k--) {
+            d = d * 1 + p1;
+            p1 = p1 * 1 + a[k];
+        }
+        if (fabsl(p1) <= nz && d < 0) {  /* the run ends on the event */
+            *x = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The exact method's detection over the step [t0, t0 + h] from Y0: the
+** expansion, each event function's first zero, the earliest landed on (its
+** state from the expansion, energies by its quadrature).  The expansion
+** stays in s->tay for the samples inside the step. */
+static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int final, int *jev,
+                        double *tau, double *Ys)
+{
+    int na = s->na, n = s->n, rc;
+    const RtModeInfo *mi = rt_mode_info(s);
+    if (!mi)
+        return s->failed;
+    long double Z0[na];
+    rt_exact_state(s, t0, Y0, Z0);
+    if ((rc = rt_taylor_build(s, mi, t0, Z0, h)))
+        return rt_fail(s, rc, -1, "the step's expansion could not be formed");
+    double best = HUGE_VAL;
+    *jev = -1;
+    for (int j = 0; j < s->g; j++) {
+        double nz = event_tol(s, j, Y0), x;
+        const double *v0 = Y0 + n, *w = s->num.W + (size_t)j * n;
+        if (t0 == s->jt && j != s->jg && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+            !(s->mode >> j & 1u) && rt_gap(s, j, Y0) <= nz &&
+            rt_dot(n, w, v0) < -rt_vel_tol(s, j, v0)) {
+            /* another contact's impulse has driven it shut: its impact is now */
+            best = 0;
+            *jev = j;
+            break;
+        }
+        int r = exact_event(s, mi, j, nz, final, &x);
+        if (r < 0)
+            return rt_fail(s, NSM_ENUMERIC, j,
+                           "the contact is penetrated (gap %.6g m) at the start of a step: an "
+                           "impact was missed", rt_gap(s, j, Y0));
+        if (r > 0 && x * h < best) {
+            best = x * h;
+            *jev = j;
+        }
+    }
+    if (*jev < 0)
+        return NSM_OK;
+    double x = best / h, Ed, Ew;
+    long double Z[na];
+    *tau = best;
+    rt_taylor_state(s, x, Z);
+    rt_exact_land(s, t0 + best, Z, Ys);
+    rt_taylor_energy(s, x, &Ed, &Ew);
+    Ys[2 * n] = Y0[2 * n] + Ed;
+    Ys[2 * n + 1] = Y0[2 * n + 1] + Ew;
+    return NSM_OK;
+}
+
+/* The state at t0 + tau inside the step the last detect_exact expanded
+** (a sample): the expansion's, energies by its quadrature from Y0's. */
+void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk)
+{
+    int na = s->na, n = s->n;
+    long double Z[na];
+    double x = tau / s->tay.h, Ed, Ew;
+    rt_taylor_state(s, x, Z);
+    for (int i = 0; i < 2 * n; i++)
+        Yk[i] = (double)Z[i];
+    rt_taylor_energy(s, x, &Ed, &Ew);
+    Yk[2 * n] = Y0[2 * n] + Ed;
+    Yk[2 * n + 1] = Y0[2 * n + 1] + Ew;
+}
+
+/* After a step without an event: an open contact found clearly through
+** (its event function below zero by far more than its rounding), or a
+** held contact penetrated, means a crossing was missed; stop rather than
+** go on through the floor. */
+static int check_through(nsm_sim *s, double t1, const double *Y1)
+{
+    int g = s->g, rc;
+    if (g == 0)
+        return NSM_OK;
+    double ev[g], evd[g];
+    if ((rc = rt_events(s, s->mode, t1, Y1, ev, evd)))
+        return NSM_OK;                  /* the next step's evaluation reports it */
+    for (int j = 0; j < g; j++) {
+        int closed = s->mode >> j & 1u, impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
+        double gt = rt_gap_tol(s, j, Y1), gap = rt_gap(s, j, Y1);
+        if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
+            s->t = t1;
+            return rt_fail(s, NSM_ENUMERIC, j,
+                           "the contact is passed through without an event (gap %.6g m, "
+                           "event function %.6g): the step is too long for this contact's "
+                           "dynamics", gap, ev[j]);
+        }
+    }
+    return NSM_OK;
+}
+
+/* The earliest event inside the step (t0, Y0) -> (t0 + h, Y1) of the
+** current method: *jev its gap (-1: none), *tau its offset, Ys the state
+** there; on the final step of a run an event function reaching 0 at its
+** end counts.  Without an event, the step's end is checked for a contact
+** passed through. */
+int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
+              int *jev, double *tau, double *Ys)
+{
+    int rc;
+    *jev = -1;
+    *tau = h;
+    if (s->method == NSM_METHOD_EXACT)
+        rc = detect_exact(s, t0, Y0, h, final, jev, tau, Ys);   /* also the samples' expansion */
+    else if (s->g == 0)
+        return NSM_OK;
+    else
+        rc = detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys);
+    if (rc || *jev >= 0)
+        return rc;
+    return check_through(s, t0 + h, Y1);
+}

@@ -1,0 +1,357 @@
+/*
+** mode.c: what the runtime knows of a mode once it has met it.
+**
+** Inside a mode the motion is linear.  On the augmented state
+** Z = (x, v, z, 1) (z the forcing generator's state, 1 the constant that
+** carries gravity, rest lengths and gap offsets) it is Z' = A Z, and every
+** event function of the mode is a linear form c_j . Z.  This file builds,
+** once per mode and switch state, the augmented matrix A, the quadratic
+** forms of the dissipated power and of the external work, the event forms,
+** and the figures the integrators' steps are bounded by:
+**
+**   nu       ||D^-1 A D||_inf after balancing (D diagonal, powers of two):
+**            the Taylor series of exp(A tau) Z converges like (nu tau)^k/k!,
+**            which is what the exact method's step and its guarantee on
+**            event detection rest on (docs/theory.md, "No missed event");
+**   h_rk4    the largest step for which h lambda lies in classical RK4's
+**   h_dp5    (or Dormand-Prince 5's) stability region for every eigenvalue
+**            lambda of the mechanical block of A.
+**
+** The cache holds RT_MODES modes, least recently used out.  It is the one
+** place where a mode's matrices are formed (the exact method's propagators
+** and the Zeno tail use them too).
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+#define NSM_ERANGE_MODE 100     /* mode_spectrum: a matrix entry is not finite */
+
+/* Key of the switch states (the forcing of each piece differs). */
+unsigned long rt_switch_key(const nsm_sim *s)
+{
+    unsigned long k = 0;
+    for (int i = 0; i < s->ns && i < 64; i++)
+        k = k << 1 | (unsigned long)(s->sw[i] != 0);
+    return k;
+}
+
+/* The augmented matrix A (na*na) of mode on Z = (x, v, z, 1) and the
+** quadratic forms whose integrals are the dissipated energy (Qd) and the
+** work of the external forces (Qw).  Columns of the velocity rows come from
+** the generic accelerations, which are linear in (x, v, f) when the affine
+** constants are switched off.  Without a forcing generator (n_gen = 0) the
+** forcing is left out: A is then the homogeneous part, which is all the
+** step bounds of rk4 and adaptive need. */
+static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, double *Qw)
+{
+    int n = s->n, ng = s->m->n_gen, na = s->na, rc = NSM_OK;
+    size_t na2 = (size_t)na * na;
+    double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
+    double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
+    double zero[n], unit[n], F[n], a[n];
+    if (!G || !B) {
+        free(G);
+        free(B);
+        return NSM_ENOMEM;
+    }
+    if (ng && s->m->generator)
+        s->m->generator(s->sw, s->p, s->c, G, B);
+    memset(A, 0, sizeof(double) * na2);
+    memset(Qd, 0, sizeof(double) * na2);
+    memset(Qw, 0, sizeof(double) * na2);
+    memset(zero, 0, sizeof zero);
+    for (int i = 0; i < n; i++)
+        A[(size_t)i * na + n + i] = 1;
+    for (int col = 0; col < na && !rc; col++) {
+        memset(unit, 0, sizeof unit);
+        if (col < 2 * n) {
+            unit[col % n] = 1;
+            rt_force_parts(s, mode, col < n ? unit : zero, col < n ? zero : unit, NULL, 0, F);
+        } else if (col < 2 * n + ng) {
+            for (int i = 0; i < n; i++)
+                unit[i] = B[(size_t)i * ng + (col - 2 * n)];
+            rt_force_parts(s, mode, zero, zero, unit, 0, F);
+        } else {
+            rt_force_parts(s, mode, zero, zero, NULL, 1, F);
+        }
+        rc = rt_accel_from_force(s, mode, F, a, NULL);
+        for (int i = 0; i < n; i++)
+            A[(size_t)(n + i) * na + col] = a[i];
+    }
+    for (int r = 0; r < ng; r++)
+        for (int q = 0; q < ng; q++)
+            A[(size_t)(2 * n + r) * na + 2 * n + q] = G[r * ng + q];
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            double c = s->num.C[(size_t)i * n + k];
+            for (int j = 0; j < s->g; j++)
+                if (s->m->gaps[j].law == NSM_LAW_PENALTY && (mode >> j & 1u))
+                    c += s->num.cc[j] * s->num.W[(size_t)j * n + i] * s->num.W[(size_t)j * n + k];
+            Qd[(size_t)(n + i) * na + n + k] = c;
+        }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < ng; k++) {
+            double b = 0.5 * B[(size_t)i * ng + k];
+            Qw[(size_t)(n + i) * na + 2 * n + k] = b;
+            Qw[(size_t)(2 * n + k) * na + n + i] = b;
+        }
+    free(G);
+    free(B);
+    return rc;
+}
+
+/* The event forms of mode: event function j is ev[j] . Z, and for an open
+** penalty gap released by force, max(ev[j] . Z, ev2[j] . Z) (has2[j] set),
+** as in the table of nsm/model.h.  A closed impact gap's force is linear
+** in Z: its column by column values come from the constrained accelerations
+** of unit states. */
+static int event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int *has2)
+{
+    int n = s->n, g = s->g, ng = s->m->n_gen, na = s->na, rc = NSM_OK;
+    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1];
+    double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
+    double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
+    if (!B || !G) {
+        free(B);
+        free(G);
+        return NSM_ENOMEM;
+    }
+    if (ng && s->m->generator)
+        s->m->generator(s->sw, s->p, s->c, G, B);
+    memset(zero, 0, sizeof zero);
+    memset(ev, 0, sizeof(double) * (size_t)g * na);
+    memset(ev2, 0, sizeof(double) * (size_t)g * na);
+    for (int j = 0; j < g; j++) {
+        const double *w = s->num.W + (size_t)j * n;
+        double k = s->num.kc[j], c = s->num.cc[j], d = s->num.d[j];
+        double *e = ev + (size_t)j * na, *e2 = ev2 + (size_t)j * na;
+        int closed = mode >> j & 1u, pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+        int byforce = s->m->gaps[j].release == NSM_RELEASE_FORCE;
+        has2[j] = 0;
+        if (!pen && closed)
+            continue;                   /* filled below, from the constrained system */
+        double sx = 1, sv = 0, sd = 1;  /* open: the gap */
+        if (pen && closed && byforce)
+            sx = -k, sv = -c, sd = -k;  /* the contact force k p + c p' */
+        else if (pen && closed)
+            sx = -1, sd = -1;           /* the penetration */
+        for (int i = 0; i < n; i++) {
+            e[i] = sx * w[i];
+            e[n + i] = sv * w[i];
+        }
+        e[na - 1] = sd * d;
+        if (pen && !closed && byforce) {
+            has2[j] = 1;                /* re-entry after a force release: k gap + c gap' */
+            for (int i = 0; i < n; i++) {
+                e2[i] = k * w[i];
+                e2[n + i] = c * w[i];
+            }
+            e2[na - 1] = k * d;
+        }
+    }
+    for (int col = 0; col < na && !rc; col++) {
+        memset(unit, 0, sizeof unit);
+        if (col < 2 * n) {
+            unit[col % n] = 1;
+            rt_force_parts(s, mode, col < n ? unit : zero, col < n ? zero : unit, NULL, 0, F);
+        } else if (col < 2 * n + ng) {
+            for (int i = 0; i < n; i++)
+                unit[i] = B[(size_t)i * ng + (col - 2 * n)];
+            rt_force_parts(s, mode, zero, zero, unit, 0, F);
+        } else {
+            rt_force_parts(s, mode, zero, zero, NULL, 1, F);
+        }
+        rc = rt_accel_from_force(s, mode, F, a, lam);
+        for (int j = 0; j < g; j++)
+            if (s->m->gaps[j].law == NSM_LAW_IMPACT && (mode >> j & 1u))
+                ev[(size_t)j * na + col] = lam[j];
+    }
+    free(B);
+    free(G);
+    return rc;
+}
+
+/* |R(z)| of a stability polynomial with coefficients 1/k! up to degree 4
+** (classical RK4), or Dormand-Prince 5's 1 + ... + z^5/120 + z^6/600. */
+static double stab_abs(int dp5, double zr, double zi)
+{
+    static const double rk4[] = { 1, 1, 1.0 / 2, 1.0 / 6, 1.0 / 24 };
+    static const double dp[] = { 1, 1, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 600 };
+    const double *c = dp5 ? dp : rk4;
+    int deg = dp5 ? 6 : 4;
+    double pr = c[deg], pi = 0;
+    for (int k = deg - 1; k >= 0; k--) {
+        double t = pr * zr - pi * zi + c[k];
+        pi = pr * zi + pi * zr;
+        pr = t;
+    }
+    return hypot(pr, pi);
+}
+
+/* Largest h with h lambda inside the method's stability region (scanned
+** from 0 outwards, then bisected); eigenvalues with a positive real part
+** (motion that grows in its own right) bound the step by 1/|lambda|, for
+** accuracy.  A real part within rounding of 0 counts as 0 (an undamped
+** oscillator sits on the imaginary axis, inside RK4's region up to
+** |h lambda| = 2 sqrt 2). */
+static double stab_step(int dp5, double re, double im)
+{
+    double mod = hypot(re, im);
+    if (mod == 0)
+        return INFINITY;
+    if (re > 1e-9 * mod)
+        return 1 / mod;
+    if (re > -1e-9 * mod)
+        re = 0;
+    double lo = 0, hi = 0, step = 4.0 / 400 / mod;
+    for (int k = 1; k <= 400; k++) {
+        double h = k * step;
+        if (stab_abs(dp5, h * re, h * im) > 1 + 1e-12) {
+            hi = h;
+            break;
+        }
+        lo = h;
+    }
+    if (hi == 0)
+        return lo;
+    for (int it = 0; it < 60; it++) {
+        double m = 0.5 * (lo + hi);
+        if (stab_abs(dp5, m * re, m * im) > 1 + 1e-12)
+            hi = m;
+        else
+            lo = m;
+    }
+    return lo;
+}
+
+/* The spectrum's figures of mode info mi from its matrix: nu, the exact
+** method's step 1/nu, and the stability steps with the eigenvalue that
+** sets rk4's (the mechanical block only: the forcing generator's
+** eigenvalues do not make the motion unstable). */
+static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
+{
+    int n = s->n, na = s->na, m2 = 2 * n;
+    size_t na2 = (size_t)na * na;
+    double *T = malloc(sizeof(double) * (na2 + (size_t)(m2 * m2) + 2 * (size_t)m2));
+    if (!T)
+        return NSM_ENOMEM;
+    memcpy(T, mi->A, sizeof(double) * na2);
+    nsm_la_balance(na, T, mi->bal);
+    mi->nu = nsm_la_norm_inf(na, T);
+    if (!isfinite(mi->nu)) {
+        free(T);
+        return NSM_ERANGE_MODE;
+    }
+    mi->h_exact = mi->nu > 0 ? RT_TAYLOR_REACH / mi->nu : INFINITY;
+    double *M = T + na2, *re = M + (size_t)m2 * m2, *im = re + m2;
+    for (int i = 0; i < m2; i++)
+        for (int k = 0; k < m2; k++)
+            M[(size_t)i * m2 + k] = mi->A[(size_t)i * na + k];
+    mi->h_rk4 = mi->h_dp5 = INFINITY;
+    mi->lam_re = mi->lam_im = 0;
+    if (nsm_la_eigvals(m2, M, re, im) != NSM_LA_OK) {
+        /* no eigenvalues: the balanced norm bounds every |lambda| */
+        mi->h_rk4 = 2.5 / mi->nu;
+        mi->h_dp5 = 2.5 / mi->nu;
+        mi->lam_re = -mi->nu;
+    } else {
+        for (int i = 0; i < m2; i++) {
+            double h4 = stab_step(0, re[i], im[i]), h5 = stab_step(1, re[i], im[i]);
+            if (h4 < mi->h_rk4) {
+                mi->h_rk4 = h4;
+                mi->lam_re = re[i];
+                mi->lam_im = fabs(im[i]);
+            }
+            if (h5 < mi->h_dp5)
+                mi->h_dp5 = h5;
+        }
+    }
+    free(T);
+    return NSM_OK;
+}
+
+/* Allocate the arrays of cache slot mi (on its first use). */
+static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
+{
+    if (mi->A)
+        return NSM_OK;
+    size_t na = (size_t)s->na, na2 = na * na, g = (size_t)s->g;
+    mi->A = malloc(sizeof(double) * (3 * na2 + na + 2 * g * na + 1));
+    mi->has2 = malloc(sizeof(int) * (g + 1));
+    if (!mi->A || !mi->has2) {
+        free(mi->A);
+        free(mi->has2);
+        mi->A = NULL;
+        mi->has2 = NULL;
+        return NSM_ENOMEM;
+    }
+    mi->Qd = mi->A + na2;
+    mi->Qw = mi->Qd + na2;
+    mi->bal = mi->Qw + na2;
+    mi->ev = mi->bal + na;
+    mi->ev2 = mi->ev + g * na;
+    return NSM_OK;
+}
+
+/* What the runtime knows of the current mode and switch state, built on
+** its first use; NULL on failure (out of memory, a redundant closed set),
+** with the run failed. */
+const RtModeInfo *rt_mode_info(nsm_sim *s)
+{
+    unsigned long key = rt_switch_key(s);
+    RtModeInfo *mi = NULL, *old = &s->modes[0];
+    for (int k = 0; k < RT_MODES; k++) {
+        RtModeInfo *c = &s->modes[k];
+        if (c->used && c->mode == s->mode && c->swkey == key) {
+            c->stamp = ++s->mode_clock;
+            return c;
+        }
+        if (!c->used || c->stamp < old->stamp)
+            old = c;
+    }
+    mi = old;
+    mi->used = 0;
+    int rc = mode_alloc(s, mi);
+    if (!rc)
+        rc = mode_matrices(s, s->mode, mi->A, mi->Qd, mi->Qw);
+    if (!rc)
+        rc = event_forms(s, s->mode, mi->ev, mi->ev2, mi->has2);
+    if (!rc)
+        rc = mode_spectrum(s, mi);
+    if (rc) {
+        rt_fail(s, rc == NSM_ENOMEM ? NSM_ENOMEM : NSM_ENUMERIC, -1, "%s",
+                rc == NSM_ENOMEM        ? "out of memory forming the mode's matrices"
+                : rc == NSM_ERANGE_MODE ? "the mode's equations are not finite (a stiffness, "
+                                          "damping or mass out of the range of doubles)"
+                                        : "the mode's closed contacts are redundant");
+        return NULL;
+    }
+    mi->used = 1;
+    mi->mode = s->mode;
+    mi->swkey = key;
+    mi->stamp = ++s->mode_clock;
+    mi->warned = 0;
+    return mi;
+}
+
+/* Forget every mode met (parameters changed). */
+void rt_mode_clear(nsm_sim *s)
+{
+    for (int k = 0; k < RT_MODES; k++)
+        s->modes[k].used = 0;
+}
+
+/* Free the mode cache's arrays. */
+void rt_mode_free(nsm_sim *s)
+{
+    for (int k = 0; k < RT_MODES; k++) {
+        free(s->modes[k].A);
+        free(s->modes[k].has2);
+        s->modes[k].A = NULL;
+        s->modes[k].has2 = NULL;
+    }
+}

@@ -1,0 +1,299 @@
+/*
+** taylor.c: the Taylor expansion of a linear mode's motion over one step,
+** and the first zero of an event function along it, found with a proof.
+**
+** Inside a mode Z' = A Z (mode.c), so over a step of length h from Z0
+**
+**     Z(t0 + tau) = sum_k P_k tau^k,   P_0 = Z0,  P_k = A P_{k-1} / k,
+**
+** and every event function c . Z is the polynomial sum_k (c . P_k) tau^k plus
+** the tail of the series.  The step is at most RT_TAYLOR_REACH / nu, with nu
+** the norm of the balanced matrix D^-1 A D (mode.c), so the terms fall like
+** (nu h)^k / k! and the tail past degree K is bounded by
+**
+**     |sum_{k>K} c . P_k tau^k| <= ||c D||_1 ||D^-1 P_K||_inf h^K q / (1 - q),
+**     q = nu h / (K + 1)
+**
+** (because D^-1 P_{K+m} = (D^-1 A D)^m D^-1 P_K K!/(K+m)!).  The zeros of
+** the polynomial are isolated by interval subdivision: on [u, v] the
+** polynomial re-expanded at the midpoint bounds the function's range and
+** its slope; an interval where the function stays above its tail bound is
+** excluded, one where the slope keeps its sign holds at most one zero, found
+** by Newton's method inside its bracket, and intervals are searched from the
+** left, so the zero found is the first.  Two, three or more crossings inside
+** one step are all seen, and the earliest is returned.
+**
+** The same expansion is the step's dense output: a probe of the state at
+** any tau costs K n-vector updates, with no exponential (samples, landings),
+** and the energy integrals over [0, tau] are polynomials too.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+/* Coefficients of p(x + u) from those of p(x) (degree K), by repeated
+** synthetic division: O(K^2). */
+static void poly_shift(const long double *a, int K, long double u, long double *b)
+{
+    memcpy(b, a, sizeof(long double) * (size_t)(K + 1));
+    for (int i = 0; i < K; i++)
+        for (int k = K - 1; k >= i; k--)
+            b[k] += u * b[k + 1];
+}
+
+/* p(x) and p'(x) by Horner's rule. */
+static long double poly_eval(const long double *a, int K, long double x, long double *dp)
+{
+    long double p = a[K], d = 0;
+    for (int k = K - 1; k >= 0; k--) {
+        d = d * x + p;
+        p = p * x + a[k];
+    }
+    if (dp)
+        *dp = d;
+    return p;
+}
+
+/* The zero of p in [u, v], where p(u) > 0 >= p(v) and p is monotone:
+** Newton's method kept inside the bracket (bisection where it leaves it). */
+static double poly_polish(const long double *a, int K, long double u, long double v)
+{
+    long double lo = u, hi = v, pu = poly_eval(a, K, u, NULL), pv = poly_eval(a, K, v, NULL);
+    long double x = pu - pv > 0 ? u + (v - u) * (pu / (pu - pv)) : 0.5L * (u + v);
+    for (int it = 0; it < 200; it++) {
+        long double d, p = poly_eval(a, K, x, &d);
+        if (p == 0)
+            return (double)x;
+        if (p > 0)
+            lo = x;
+        else
+            hi = x;
+        long double xn = d != 0 ? x - p / d : 0.5L * (lo + hi);
+        if (!(xn > lo && xn < hi))
+            xn = 0.5L * (lo + hi);
+        if (fabsl(xn - x) <= 1e-19L * (fabsl(x) + 1e-300L) || hi - lo <= 1e-19L * hi) {
+            x = xn;
+            break;
+        }
+        x = xn;
+    }
+    /* the first point found where p <= 0: a step past the zero if need be */
+    for (int it = 0; it < 16 && poly_eval(a, K, x, NULL) > 0 && x < hi; it++)
+        x = nextafterl(x, hi);
+    if (poly_eval(a, K, x, NULL) > 0)
+        x = hi;
+    double xd = (double)x;
+    if (xd < x && poly_eval(a, K, xd, NULL) > 0)
+        xd = nextafter(xd, 2.0);
+    return xd;
+}
+
+/* The first point of [u, v] where p <= 0, given p > 0 just left of u (or at
+** u); r0 and r1 bound the tail of the function and of its slope.  Returns 1
+** with *root, or 0 when p stays positive on [u, v]. */
+static int first_zero(const long double *a, int K, double u, double v, double r0, double r1,
+                      int depth, double *root)
+{
+    long double b[K + 1];
+    long double m = 0.5L * ((long double)u + v), r = 0.5L * ((long double)v - u);
+    poly_shift(a, K, m, b);
+    long double B0 = r0, B1 = r1, rk = 1;
+    for (int k = 1; k <= K; k++) {
+        B1 += k * fabsl(b[k]) * rk * (k > 1);   /* |p'(m + d) - p'(m)| bound */
+        rk *= r;
+        B0 += fabsl(b[k]) * rk;
+    }
+    if (b[0] - B0 > 0)
+        return 0;                               /* positive on the whole interval */
+    if (fabsl(b[1]) > B1) {                     /* monotone: at most one zero */
+        long double pu = poly_eval(a, K, u, NULL), pv = poly_eval(a, K, v, NULL);
+        if (pu <= 0) {
+            *root = u;
+            return 1;
+        }
+        if (pv > 0)
+            return 0;
+        *root = poly_polish(a, K, u, v);
+        return 1;
+    }
+    if (B0 - r0 <= r0 || depth >= 60 || v - u <= 1e-17 * (1 + fabs(v))) {
+        /* the function comes within its tail bound of 0 here and its own
+         * variation over the interval is below that bound: whether it
+         * touches 0 cannot be told, so it counts as touching (a graze at
+         * the resolution is reported, never skipped) */
+        *root = u;
+        return 1;
+    }
+    if (first_zero(a, K, u, (double)m, r0, r1, depth + 1, root))
+        return 1;
+    return first_zero(a, K, (double)m, v, r0, r1, depth + 1, root);
+}
+
+/* The first x in (lo, 1] where p(x) <= 0 for a polynomial of degree K on the
+** step's unit interval, p(lo) > 0, with tail bounds r0 (value) and r1
+** (slope); 1 and *x if there is one.  The search may report a point where
+** |p| is within the tail bound of 0 when p grazes 0 there. */
+int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double r1, double *x)
+{
+    if (!(lo < 1))
+        return 0;
+    return first_zero(a, K, lo, 1, r0, r1, 0, x);
+}
+
+/* The first point of (lo, 1] where p turns from rising to falling (p' <= 0
+** after p' > 0 at lo): the first zero of the derivative polynomial. */
+int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double *x)
+{
+    long double d[K > 0 ? K : 1];
+    if (K == 0)
+        return 0;
+    for (int k = 0; k < K; k++)
+        d[k] = (k + 1) * a[k + 1];
+    return rt_poly_first_zero(d, K - 1, lo, r1, r1 * (K + 2), x);
+}
+
+/* Expand the motion of the current mode (mi) over [t0, t0 + h] from the
+** augmented state Z0: the step's P_k, the tail factor, and nothing of the
+** energy yet (rt_taylor_energy does that on demand). */
+int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h)
+{
+    RtTaylor *T = &s->tay;
+    int na = s->na, K = RT_TAYLOR_K;
+    long double *P = T->P;
+    memcpy(P, Z0, sizeof(long double) * na);
+    for (int k = 1; k <= K; k++) {
+        const long double *Pp = P + (size_t)(k - 1) * na;
+        long double *Pk = P + (size_t)k * na;
+        for (int i = 0; i < na; i++) {
+            const double *Ai = mi->A + (size_t)i * na;
+            long double sum = 0;
+            for (int q = 0; q < na; q++)
+                sum += Ai[q] * Pp[q];
+            Pk[i] = sum / k;
+        }
+    }
+    /* scale to the unit interval: coefficient k times h^k */
+    long double hk = 1;
+    for (int k = 1; k <= K; k++) {
+        hk *= h;
+        for (int i = 0; i < na; i++)
+            P[(size_t)k * na + i] *= hk;
+    }
+    double pk = 0;
+    for (int i = 0; i < na; i++) {
+        double v = fabs((double)P[(size_t)K * na + i]) / mi->bal[i];
+        if (v > pk)
+            pk = v;
+    }
+    double q = mi->nu * h / (K + 1);
+    T->tail = q < 0.5 ? pk * q / (1 - q) : INFINITY;
+    T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) : INFINITY;
+    T->mi = mi;
+    T->t0 = t0;
+    T->h = h;
+    T->energy = 0;
+    T->valid = 1;
+    return NSM_OK;
+}
+
+/* The state at t0 + x h (x in [0, 1]) of the expansion, in long double. */
+void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
+{
+    const RtTaylor *T = &s->tay;
+    int na = s->na, K = RT_TAYLOR_K;
+    for (int i = 0; i < na; i++) {
+        long double sum = T->P[(size_t)K * na + i];
+        for (int k = K - 1; k >= 0; k--)
+            sum = sum * x + T->P[(size_t)k * na + i];
+        Z[i] = sum;
+    }
+}
+
+/* The polynomial (on the unit interval) of the linear form c . Z and the
+** bounds of its tail and of its slope's tail. */
+void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
+{
+    const RtTaylor *T = &s->tay;
+    int na = s->na, K = RT_TAYLOR_K;
+    double cn = 0;
+    for (int k = 0; k <= K; k++) {
+        const long double *Pk = T->P + (size_t)k * na;
+        long double sum = 0;
+        for (int i = 0; i < na; i++)
+            sum += c[i] * Pk[i];
+        a[k] = sum;
+    }
+    for (int i = 0; i < na; i++)
+        cn += fabs(c[i]) * T->mi->bal[i];
+    /* the tail of the series, plus the rounding of the sums (long double) */
+    double mag = 0;
+    for (int k = 0; k <= K; k++)
+        mag += fabs((double)a[k]);
+    *r0 = cn * T->tail + 1e-17 * mag;
+    *r1 = cn * T->tail1 + 1e-17 * K * mag;
+}
+
+/* The dissipated energy and the external work over [t0, t0 + x h] along the
+** expansion: integrals of the quadratic forms Z^T Q Z, whose polynomial
+** coefficients (up to degree K) are formed on the first call of a step. */
+void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
+{
+    RtTaylor *T = &s->tay;
+    int na = s->na, K = RT_TAYLOR_K;
+    if (!T->energy) {
+        const double *Q[2] = { T->mi->Qd, T->mi->Qw };
+        long double *out[2] = { T->ed, T->ew };
+        long double qp[na];
+        for (int f = 0; f < 2; f++) {
+            for (int m = 0; m <= K; m++)
+                out[f][m] = 0;
+            for (int l = 0; l <= K; l++) {
+                const long double *Pl = T->P + (size_t)l * na;
+                for (int i = 0; i < na; i++) {
+                    long double sum = 0;
+                    for (int q = 0; q < na; q++)
+                        sum += Q[f][(size_t)i * na + q] * Pl[q];
+                    qp[i] = sum;
+                }
+                for (int k = 0; k + l <= K; k++) {
+                    const long double *Pk = T->P + (size_t)k * na;
+                    long double sum = 0;
+                    for (int i = 0; i < na; i++)
+                        sum += Pk[i] * qp[i];
+                    out[f][k + l] += sum;
+                }
+            }
+        }
+        T->energy = 1;
+    }
+    /* integral over [0, x h] of sum_m e_m (s/h)^m ds = h sum_m e_m x^(m+1)/(m+1) */
+    long double d = 0, w = 0;
+    for (int m = K; m >= 0; m--) {
+        d = d * x + T->ed[m] / (m + 1);
+        w = w * x + T->ew[m] / (m + 1);
+    }
+    *Ed = (double)(d * x * T->h);
+    *Ew = (double)(w * x * T->h);
+}
+
+/* Allocate the expansion's arrays. */
+int rt_taylor_alloc(nsm_sim *s)
+{
+    int K = RT_TAYLOR_K;
+    s->tay.P = malloc(sizeof(long double) * ((size_t)(K + 1) * s->na + 2 * (size_t)(K + 1)));
+    if (!s->tay.P)
+        return NSM_ENOMEM;
+    s->tay.ed = s->tay.P + (size_t)(K + 1) * s->na;
+    s->tay.ew = s->tay.ed + K + 1;
+    s->tay.valid = 0;
+    return NSM_OK;
+}
+
+/* Free them. */
+void rt_taylor_free(nsm_sim *s)
+{
+    free(s->tay.P);
+    s->tay.P = NULL;
+}
