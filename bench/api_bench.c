@@ -224,7 +224,8 @@ int main(int argc, char **argv)
         else
             return usage();
     }
-    if (o.reps < 1 || o.reps > MAX_REPS || !(o.dt >= 0))
+    if ((strcmp(which, "all") && strcmp(which, "two_mass") && strcmp(which, "sdnd121")) ||
+        o.reps < 1 || o.reps > MAX_REPS || !(o.dt >= 0))
         return usage();
     for (char *tok = strtok(methods, ","); tok && !rc; tok = strtok(NULL, ",")) {
         int method = nsm_method_parse(tok);

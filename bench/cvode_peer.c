@@ -168,13 +168,14 @@ static int peer_restart(Peer *p, double t, Log *lg)
 ** CVODE fails. */
 static int peer_advance(Peer *p, double *t, Log *lg)
 {
-    int flag = CVode(p->mem, p->t_end, p->y, t, CV_NORMAL);
-    if (flag == CV_ROOT_RETURN)
-        return 1;
-    if (flag < 0)
-        return -1;
-    if (*t < p->t_end)
-        return peer_advance(p, t, lg);
+    int flag;
+    do {
+        flag = CVode(p->mem, p->t_end, p->y, t, CV_NORMAL);
+        if (flag == CV_ROOT_RETURN)
+            return 1;
+        if (flag < 0)
+            return -1;
+    } while (*t < p->t_end);
     long nst = 0;
     CVodeGetNumSteps(p->mem, &nst);
     lg->steps += nst;
@@ -525,7 +526,8 @@ int main(int argc, char **argv)
         else
             return usage();
     }
-    if (o.reps < 1 || o.reps > MAX_REPS || !(o.rtol > 0) || !(o.atol > 0) || !(o.vstick >= 0))
+    if ((strcmp(which, "all") && strcmp(which, "two_mass") && strcmp(which, "sdnd121")) ||
+        o.reps < 1 || o.reps > MAX_REPS || !(o.rtol > 0) || !(o.atol > 0) || !(o.vstick >= 0))
         return usage();
     printf("# SUNDIALS %s\n", SUNDIALS_VERSION);
     if (SUNContext_Create(NULL, &ctx)) {

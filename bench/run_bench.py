@@ -40,7 +40,9 @@
    physics written for CVODE with rootfinding (Adams and BDF, rtol 1e-10,
    atol 1e-12).  Both time themselves with clock_gettime (median of the
    repetitions; A+B+C timed together), and their events are compared with
-   the references as in 3.  --update-doc writes the table into
+   the references as in 3.  With --peer --callgrind, also the instructions
+   of one run of nsm's exact and of CVODE per case (--callgrind-models
+   two_mass_abc,sdnd121 to choose).  --update-doc writes the section into
    docs/performance.md between its markers.
 
 Only the standard library is used.  Exit status 0 unless the build fails.
@@ -656,6 +658,7 @@ def peer_table(res):
 def peer_ratios(res):
     """nsm exact against CVODE Adams, case by case, as sentences."""
     lines = []
+    cg = res.get("ir", {})
     for case, label, _ in PEER_CASES:
         ex = [r for r in res["rows"] if r["case"] == case and r["tool"] == "nsm"
               and r["method"].startswith("exact")]
@@ -663,20 +666,26 @@ def peer_ratios(res):
               and r["method"].startswith("Adams")]
         if not ex or not cv:
             continue
-        we, wc = peer_worst(ex[0])[2], peer_worst(cv[0])[2]
-        acc = ("; event-time error %.1e s against %.1e s" % (we, wc)
-               if we is not None and wc is not None else "")
-        lines.append("- %s: nsm exact takes %.2f× CVODE's (Adams) wall time (median)%s."
-                     % (label, ex[0]["median"] / cv[0]["median"], acc))
+        ex, cv = ex[0], cv[0]
+        text = ("- %s: nsm exact takes %.3g times CVODE's (Adams) wall time, %.3g times its CPU "
+                "time" % (label, ex["median"] / cv["median"], ex["cpu"] / cv["cpu"]))
+        ie, ic = cg.get((case, ex["tool"], ex["method"])), cg.get((case, cv["tool"], cv["method"]))
+        if ie and ic:
+            text += ", %.3g times its instructions" % (ie / ic)
+        we, wc = peer_worst(ex)[2], peer_worst(cv)[2]
+        if we is not None and wc is not None:
+            text += "; largest event-time error %.1e s against %.1e s" % (we, wc)
+        lines.append(text + ".")
     return "\n".join(lines)
 
 
 def peer_report(res, reps, info):
     """The section "Against CVODE" of the report, in Markdown."""
-    head = ("All in one process per tool (bench/api_bench.c through nsm's API, "
-            "bench/cvode_peer.c through CVODE's), median of %d repetitions; "
-            "%s; %s; load average at start %s."
-            % (reps, res["sundials"] or "CVODE not run", info["date"], info["load"]))
+    head = ("%s; %s, %s logical cores; load average at start %s; %s; median of %d "
+            "repetitions, each tool in one process (bench/api_bench.c through nsm's API, "
+            "bench/cvode_peer.c through CVODE's); A+B+C timed together."
+            % (info["date"], info["cpu"], info["cores"], info["load"],
+               res["sundials"] or "CVODE not run", reps))
     parts = [head, peer_table(res)]
     ratios = peer_ratios(res)
     if ratios:
