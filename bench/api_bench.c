@@ -21,6 +21,9 @@
 ** --reps times and the median is printed, with the fastest run and the
 ** median CPU time (CLOCK_PROCESS_CPUTIME_ID).  The two-mass cases are timed
 ** together (A, then B, then C in one run).
+** bench/run_bench.py counts instructions with callgrind inside the
+** functions named bench* only (--toggle-collect=bench*): keep the timed runs
+** there.
 **
 ** Output (stdout), one tab-separated line per case and method:
 **     case  tool  method  median_s  min_s  cpu_median_s  reps  events  steps

@@ -37,6 +37,9 @@
 ** whole integration with its events, and freeing it; the median is printed,
 ** with the fastest run and the median CPU time (CLOCK_PROCESS_CPUTIME_ID).
 ** The two-mass cases are timed together (A, then B, then C in one run).
+** bench/run_bench.py counts instructions with callgrind inside the
+** functions named bench* only (--toggle-collect=bench*): keep the timed runs
+** there.
 **
 ** Output (stdout): a line `# SUNDIALS <version>`, then one tab-separated line
 ** per case:

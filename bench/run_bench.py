@@ -41,7 +41,8 @@
    atol 1e-12).  Both time themselves with clock_gettime (median of the
    repetitions; A+B+C timed together), and their events are compared with
    the references as in 3.  With --peer --callgrind, also the instructions
-   of one run of nsm's exact and of CVODE per case (--callgrind-models
+   of one run of nsm's exact and of CVODE per case, start-up excluded
+   (--callgrind-models
    two_mass_abc,sdnd121 to choose).  --update-doc writes the section into
    docs/performance.md between its markers.
 
@@ -594,14 +595,27 @@ def peer_callgrind(built, rows, cases, work):
         else:
             continue
         log("callgrind %s %s %s" % (r["case"], r["tool"], r["method"]))
-        cg_out = os.path.join(work, "peer", "callgrind.out")
-        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg_out]
-                           + cmd + ["--reps", "1", "--case", case],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        m = re.search(r"Collected : (\d+)", p.stderr)
-        if p.returncode == 0 and m:
-            out[(r["case"], r["tool"], r["method"])] = int(m.group(1))
+        ir = callgrind_ir(cmd + ["--reps", "1", "--case", case], work)
+        if ir:
+            out[(r["case"], r["tool"], r["method"])] = ir
     return out
+
+
+def callgrind_ir(cmd, work):
+    """Instructions of api_bench or cvode_peer under callgrind, counted only
+    inside their functions bench* (the timed runs, without the process's
+    start-up); the whole process's when the compiler inlined them away."""
+    cg_out = os.path.join(work, "peer", "callgrind.out")
+    for toggle in (["--toggle-collect=bench*"], []):
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg_out]
+                           + toggle + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+        m = re.search(r"Collected : (\d+)", p.stderr)
+        if p.returncode != 0 or not m:
+            return None
+        if int(m.group(1)) > 0:
+            return int(m.group(1))
+    return None
 
 
 def peer_worst(row):
