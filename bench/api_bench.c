@@ -204,7 +204,7 @@ int main(int argc, char **argv)
     Opts o = { 5, 0, 0, NULL };
     const char *which = "all";
     char methods[256] = "exact,rk4,adaptive";
-    int rc = 0;
+    int method[3], nm = 0, rc = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--audit")) {
@@ -230,14 +230,15 @@ int main(int argc, char **argv)
     if ((strcmp(which, "all") && strcmp(which, "two_mass") && strcmp(which, "sdnd121")) ||
         o.reps < 1 || o.reps > MAX_REPS || !(o.dt >= 0))
         return usage();
-    for (char *tok = strtok(methods, ","); tok && !rc; tok = strtok(NULL, ",")) {
-        int method = nsm_method_parse(tok);
-        if (method < 0)
+    for (char *tok = strtok(methods, ","); tok; tok = strtok(NULL, ","))
+        if (nm == 3 || (method[nm++] = nsm_method_parse(tok)) < 0)
             return usage();
+    /* a failed case prints no line; the others still run */
+    for (int i = 0; i < nm; i++) {
         if (!strcmp(which, "all") || !strcmp(which, "two_mass"))
-            rc |= bench("two_mass_abc", two_mass_cases, 3, method, &o);
-        if (!rc && (!strcmp(which, "all") || !strcmp(which, "sdnd121")))
-            rc |= bench("sdnd121", &sdnd121_case, 1, method, &o);
+            rc |= bench("two_mass_abc", two_mass_cases, 3, method[i], &o);
+        if (!strcmp(which, "all") || !strcmp(which, "sdnd121"))
+            rc |= bench("sdnd121", &sdnd121_case, 1, method[i], &o);
     }
     return rc ? 1 : 0;
 }
