@@ -16,9 +16,16 @@
 ** on the mode's event function, the program applies the transition and
 ** restarts the integrator there (CVodeReInit).
 **
+** Defaults: Adams with fixed-point iteration (--lmm bdf: BDF, Newton on a
+** dense matrix), rtol 1e-10, atol 1e-12, --vstick 1e-6 m/s.
+**
 ** Two masses (y = x1, x2, v1, v2): free, or stuck (a1 = a2, the same four
 ** states).  Free: event function the gap r = x2 - x1; an impact applies
-** Newton's law r'+ = -e r'- with momentum conserved.  Stuck: event function
+** Newton's law r'+ = -e r'- with momentum conserved, and puts both bodies at
+** their centre of mass (the gap exactly 0, not CVODE's root to its
+** tolerance).  A second event function, the gap plus 1e-9 m, stops the run
+** with a message if CVODE steps over an impact (a flight too short for it)
+** instead of letting the bodies pass through each other.  Stuck: event function
 ** the contact force lambda = (m1 F2 - m2 F1) / (m1 + m2), F_i = k_i x_i +
 ** c_i v_i; it falling through 0 is a separation.  After an impact with e = 0,
 ** or one whose rebound velocity is below --vstick (a Zeno cascade whose flights
