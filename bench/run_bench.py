@@ -3,6 +3,7 @@
 
     python3 bench/run_bench.py [--build DIR] [--quick] [--reps N]
                                [--callgrind] [--callgrind-models a,b]
+                               [--peer | --no-peer] [--update-doc]
                                [--markdown FILE] [--keep DIR]
 
 1. Builds nsmc and libnsmrt (Release) in DIR (default: build-bench at the top
@@ -31,6 +32,19 @@
 6. With --callgrind: instruction counts (valgrind --tool=callgrind, Ir of the
    whole process, independent of the machine's load) per simulated second,
    for every model and chain length (or the models named).
+7. Against CVODE (run when SUNDIALS' CVODE is found, Debian's
+   libsundials-dev; --peer runs this part alone, --no-peer skips it):
+   bench/api_bench.c runs nsm in process through its API (the generated
+   simulators of the two-mass cases A, B, C and SDND121 linked into one
+   program) with exact, rk4 and adaptive; bench/cvode_peer.c runs the same
+   physics written for CVODE with rootfinding (Adams and BDF, rtol 1e-10,
+   atol 1e-12).  Both time themselves with clock_gettime (median of the
+   repetitions; A+B+C timed together), and their events are compared with
+   the references as in 3.  With --peer --callgrind, also the instructions
+   of one run of nsm's exact and of CVODE per case, start-up excluded
+   (--callgrind-models
+   two_mass_abc,sdnd121 to choose).  --update-doc writes the section into
+   docs/performance.md between its markers.
 
 Only the standard library is used.  Exit status 0 unless the build fails.
 """
@@ -439,6 +453,280 @@ def profile(out):
     return dict(top=top, printf=100.0 * fmt / total)
 
 
+# ------------------------------------------------------------------ against CVODE
+
+# The cases of the comparison with CVODE, timed in process: a label, the
+# models of models/ compiled into bench/api_bench.c (in the order it runs
+# them), and their references.
+PEER_CASES = [
+    ("two_mass_abc", "Dedow & Murphy A+B+C (3 × 20 s)",
+     ["two_mass_a", "two_mass_b", "two_mass_c"]),
+    ("sdnd121", "SDND121 (4 s)", ["sdnd121"]),
+]
+PEER_MODELS = ["two_mass", "two_mass_grazing", "two_mass_plastic", "sdnd121"]
+PEER_METHODS = "exact,rk4,adaptive"
+# CVODE's settings: Adams with fixed-point iteration (the nonstiff choice,
+# what the table compares with) and BDF with Newton on a dense matrix.
+PEER_CVODE = [["--lmm", "adams"], ["--lmm", "bdf"]]
+CVODE_LIBS = ["-lsundials_cvode", "-lsundials_nvecserial", "-lm"]
+
+
+def build_peer(nsmc, lib, work):
+    """Builds bench/api_bench.c with the four generated simulators (nsmc run on
+    models/ now, compiled with NSM_NO_MAIN) and bench/cvode_peer.c against
+    SUNDIALS; returns dict(api=exe or None, cvode=exe or None, notes=[...])."""
+    out = dict(api=None, cvode=None, notes=[])
+    d = os.path.join(work, "peer")
+    os.makedirs(d, exist_ok=True)
+    cfiles = []
+    for name in PEER_MODELS:
+        c = os.path.join(d, name + ".c")
+        r = subprocess.run([nsmc, os.path.join(ROOT, "models", name + ".nsm"), "-o", c],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            out["notes"].append("nsmc failed on %s: %s" % (name, r.stderr.strip()[-300:]))
+            break
+        cfiles.append(c)
+    if len(cfiles) == len(PEER_MODELS):
+        exe = os.path.join(d, "api_bench")
+        r = subprocess.run([CC] + CFLAGS + ["-DNSM_NO_MAIN", "-I",
+                            os.path.join(ROOT, "runtime", "include"),
+                            os.path.join(ROOT, "bench", "api_bench.c")] + cfiles
+                           + [lib, "-lm", "-o", exe], capture_output=True, text=True)
+        if r.returncode == 0:
+            out["api"] = exe
+        else:
+            out["notes"].append("building api_bench failed: " + r.stderr.strip()[-500:])
+    exe = os.path.join(d, "cvode_peer")
+    r = subprocess.run([CC] + CFLAGS + [os.path.join(ROOT, "bench", "cvode_peer.c")]
+                       + CVODE_LIBS + ["-o", exe], capture_output=True, text=True)
+    if r.returncode == 0:
+        out["cvode"] = exe
+    else:
+        out["notes"].append("CVODE not found (Debian package libsundials-dev, installed by "
+                            "scripts/setup.sh): no CVODE rows. " + r.stderr.strip()[-300:])
+    return out
+
+
+def run_peer_exe(cmd):
+    """Runs api_bench or cvode_peer; returns (rows, version, error). A row:
+    dict(case, tool, method, median, min, cpu, reps, events, steps)."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    rows, version = [], None
+    for line in r.stdout.splitlines():
+        if line.startswith("# SUNDIALS"):
+            version = line[2:].strip()
+            continue
+        f = line.split("\t")
+        if len(f) == 9:
+            rows.append(dict(case=f[0], tool=f[1], method=f[2], median=float(f[3]),
+                             min=float(f[4]), cpu=float(f[5]), reps=int(f[6]),
+                             events=int(f[7]), steps=int(f[8])))
+    error = None if r.returncode == 0 else (r.stderr.strip() or "exit %d" % r.returncode)
+    return rows, version, error
+
+
+def peer_compare(row, evdir, suffix):
+    """Compares the events of one row's cases with their references; sets
+    row["cmp"] to a list of (reference case, compare_events result)."""
+    refs = next(c[2] for c in PEER_CASES if c[0] == row["case"])
+    row["cmp"] = []
+    for ref in refs:
+        path = os.path.join(evdir, ref + suffix + ".events.csv")
+        if os.path.exists(path):
+            row["cmp"].append((ref, compare_events(read_events(path),
+                                                   read_events(os.path.join(REF_DIR, ref + ".events.csv")),
+                                                   {})))
+
+
+def bench_peer(nsmc, lib, work, reps, callgrind=None):
+    """nsm (through the API, in process) and CVODE on the same cases; returns
+    dict(rows, notes, sundials, ir).  With callgrind (a list of case labels,
+    empty for all), the instructions of one run of nsm's exact and of CVODE on
+    those cases too, whole process (start-up included)."""
+    built = build_peer(nsmc, lib, work)
+    res = dict(rows=[], notes=list(built["notes"]), sundials=None)
+    evdir = os.path.join(work, "peer", "events")
+    os.makedirs(evdir, exist_ok=True)
+    if built["api"]:
+        log("against CVODE: nsm through the API (%s), %d repetitions" % (PEER_METHODS, reps))
+        rows, _, error = run_peer_exe([built["api"], "--reps", str(reps), "--events", evdir,
+                                       "--methods", PEER_METHODS])
+        for row in rows:
+            peer_compare(row, evdir, "." + row["method"].split()[0])
+        res["rows"] += rows
+        if error:
+            res["notes"].append("api_bench: " + error)
+    if built["cvode"]:
+        for opts in PEER_CVODE:
+            log("against CVODE: CVODE %s, %d repetitions" % (" ".join(opts), reps))
+            d = os.path.join(evdir, "cvode_" + opts[-1])
+            os.makedirs(d, exist_ok=True)
+            rows, version, error = run_peer_exe([built["cvode"], "--reps", str(reps),
+                                                 "--events", d] + opts)
+            for row in rows:
+                peer_compare(row, d, "")
+            res["rows"] += rows
+            res["sundials"] = version or res["sundials"]
+            if error:
+                res["notes"].append("cvode_peer %s: %s" % (" ".join(opts), error))
+    order = {c[0]: i for i, c in enumerate(PEER_CASES)}
+    res["rows"].sort(key=lambda r: order.get(r["case"], 99))   # stable: tools keep their order
+    if callgrind is not None:
+        res["ir"] = peer_callgrind(built, res["rows"], callgrind, work)
+    return res
+
+
+def peer_callgrind(built, rows, cases, work):
+    """{(case, tool, method): Ir} of one run under callgrind, for nsm's exact
+    and CVODE's rows of the cases named (all when empty)."""
+    if shutil.which("valgrind") is None:
+        log("valgrind not found: no instruction counts")
+        return {}
+    out = {}
+    for r in rows:
+        if cases and r["case"] not in cases:
+            continue
+        case = "two_mass" if r["case"] == "two_mass_abc" else r["case"]
+        if r["tool"] == "nsm" and r["method"].startswith("exact"):
+            cmd = [built["api"], "--methods", "exact"]
+        elif r["tool"] == "CVODE":
+            cmd = [built["cvode"], "--lmm", "adams" if r["method"].startswith("Adams") else "bdf"]
+        else:
+            continue
+        log("callgrind %s %s %s" % (r["case"], r["tool"], r["method"]))
+        ir = callgrind_ir(cmd + ["--reps", "1", "--case", case], work)
+        if ir:
+            out[(r["case"], r["tool"], r["method"])] = ir
+    return out
+
+
+def callgrind_ir(cmd, work):
+    """Instructions of api_bench or cvode_peer under callgrind, counted only
+    inside their functions bench* (the timed runs, without the process's
+    start-up); the whole process's when the compiler inlined them away."""
+    cg_out = os.path.join(work, "peer", "callgrind.out")
+    for toggle in (["--toggle-collect=bench*"], []):
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg_out]
+                           + toggle + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+        m = re.search(r"Collected : (\d+)", p.stderr)
+        if p.returncode != 0 or not m:
+            return None
+        if int(m.group(1)) > 0:
+            return int(m.group(1))
+    return None
+
+
+def peer_worst(row):
+    """(matched, reference events, largest error, where, verdicts) over a row's cases."""
+    matched = sum(c["matched"] for _, c in row["cmp"])
+    n_ref = sum(c["n_ref"] for _, c in row["cmp"])
+    worst, where, verdicts = None, None, []
+    for ref, c in row["cmp"]:
+        if c["max_err"] is not None and (worst is None or c["max_err"] > worst):
+            worst, where = c["max_err"], (ref, c["worst_at"])
+        if c["verdict"] != "all":
+            verdicts.append("%s: %s" % (ref, c["verdict"]))
+    return matched, n_ref, worst, where, verdicts
+
+
+def ref_short(ref):
+    """A reference case as the table names it: A, B, C for the two masses."""
+    return {"two_mass_a": "A", "two_mass_b": "B", "two_mass_c": "C"}.get(ref, ref)
+
+
+def peer_table(res):
+    """The comparison with CVODE: one line per case, tool and method."""
+    out = []
+    labels = {c[0]: c[1] for c in PEER_CASES}
+    cg = res.get("ir", {})
+    for r in res["rows"]:
+        matched, n_ref, worst, where, verdicts = peer_worst(r)
+        if worst is None:
+            e = "-"
+        else:
+            e = "0" if worst == 0 else "%.1e" % worst
+            if where and worst != 0:
+                e += " (%s%s at %.4g s)" % ("" if len(r["cmp"]) == 1 else ref_short(where[0]) + " ",
+                                           where[1][1], float(where[1][0]))
+        if len(r["cmp"]) > 1:
+            e += "; " + ", ".join("%s %s" % (ref_short(ref), "-" if c["max_err"] is None
+                                             else "%.1e" % c["max_err"]) for ref, c in r["cmp"])
+        skipped = sum(c["skipped"] for _, c in r["cmp"])
+        m = "%d/%d" % (matched, n_ref)
+        if skipped:
+            m += " (%d cascade impacts jumped)" % skipped
+        if verdicts:
+            m += "; " + "; ".join(verdicts)
+        ir = cg.get((r["case"], r["tool"], r["method"]))
+        out.append([labels.get(r["case"], r["case"]), r["tool"], r["method"], ms(r["median"]),
+                    ms(r["min"]), ms(r["cpu"])] + (["%.3g" % ir if ir else "-"] if cg else [])
+                   + [r["steps"], r["events"], m, e])
+    return table(["case", "tool", "method", "wall time in process [ms], median", "fastest [ms]",
+                  "CPU time [ms], median"] + (["instructions (callgrind)"] if cg else [])
+                 + ["steps", "events", "events matched / reference",
+                    "max event-time error [s] (where; per case)"], out)
+
+
+def peer_ratios(res):
+    """nsm exact against CVODE Adams, case by case, as sentences."""
+    lines = []
+    cg = res.get("ir", {})
+    for case, label, _ in PEER_CASES:
+        ex = [r for r in res["rows"] if r["case"] == case and r["tool"] == "nsm"
+              and r["method"].startswith("exact")]
+        cv = [r for r in res["rows"] if r["case"] == case and r["tool"] == "CVODE"
+              and r["method"].startswith("Adams")]
+        if not ex or not cv:
+            continue
+        ex, cv = ex[0], cv[0]
+        text = ("- %s: nsm exact takes %.3g times CVODE's (Adams) wall time, %.3g times its CPU "
+                "time" % (label, ex["median"] / cv["median"], ex["cpu"] / cv["cpu"]))
+        ie, ic = cg.get((case, ex["tool"], ex["method"])), cg.get((case, cv["tool"], cv["method"]))
+        if ie and ic:
+            text += ", %.3g times its instructions" % (ie / ic)
+        we, wc = peer_worst(ex)[2], peer_worst(cv)[2]
+        if we is not None and wc is not None:
+            text += "; largest event-time error %.1e s against %.1e s" % (we, wc)
+        lines.append(text + ".")
+    return "\n".join(lines)
+
+
+def peer_report(res, reps, info):
+    """The section "Against CVODE" of the report, in Markdown."""
+    head = ("%s; %s, %s logical cores; load average at start %s; %s; median of %d "
+            "repetitions, each tool in one process (bench/api_bench.c through nsm's API, "
+            "bench/cvode_peer.c through CVODE's); A+B+C timed together."
+            % (info["date"], info["cpu"], info["cores"], info["load"],
+               res["sundials"] or "CVODE not run", reps))
+    parts = [head, peer_table(res)]
+    ratios = peer_ratios(res)
+    if ratios:
+        parts.append(ratios)
+    if res["notes"]:
+        parts.append("\n".join("- note: " + n for n in res["notes"]))
+    return "\n\n".join(parts)
+
+
+PEER_BEGIN = "<!-- begin: run_bench.py --peer -->"
+PEER_END = "<!-- end: run_bench.py --peer -->"
+
+
+def update_doc(path, text):
+    """Replaces what lies between the markers PEER_BEGIN and PEER_END in path
+    with text; False when the markers are missing."""
+    with open(path) as f:
+        doc = f.read()
+    i, j = doc.find(PEER_BEGIN), doc.find(PEER_END)
+    if i < 0 or j < i:
+        return False
+    doc = doc[:i + len(PEER_BEGIN)] + "\n" + text + "\n" + doc[j:]
+    with open(path, "w") as f:
+        f.write(doc)
+    return True
+
+
 # ------------------------------------------------------------------ report
 
 def machine():
@@ -591,7 +879,13 @@ def main():
     ap.add_argument("--reps", type=int, help="repetitions per run (default 5, 1 with --quick)")
     ap.add_argument("--callgrind", action="store_true", help="also count instructions")
     ap.add_argument("--callgrind-models", default=None,
-                    help="comma-separated models for --callgrind (default: all)")
+                    help="comma-separated models for --callgrind (default: all); with "
+                         "--peer, cases (two_mass_abc, sdnd121)")
+    ap.add_argument("--peer", action="store_true",
+                    help="only the comparison with CVODE (part 7)")
+    ap.add_argument("--no-peer", action="store_true", help="skip the comparison with CVODE")
+    ap.add_argument("--update-doc", action="store_true",
+                    help="write the CVODE comparison into docs/performance.md")
     ap.add_argument("--markdown", help="also write the report as Markdown to this file")
     ap.add_argument("--keep", help="work directory to keep (default: a temporary one)")
     args = ap.parse_args()
@@ -607,12 +901,21 @@ def main():
         work = os.path.abspath(args.keep)
     else:
         work = tempfile.mkdtemp(prefix="nsm-bench-")
+    rows, sweep, chains, cg, peer = [], [], [], [], None
     try:
-        rows = bench_models(nsmc, lib, work, reps)
-        sweep = [] if args.quick else bench_sweep(nsmc, lib, work, max(1, reps // 2))
-        chains = bench_chains(nsmc, lib, work, reps)
-        cg = []
-        if args.callgrind:
+        if not args.peer:
+            rows = bench_models(nsmc, lib, work, reps)
+            sweep = [] if args.quick else bench_sweep(nsmc, lib, work, max(1, reps // 2))
+            chains = bench_chains(nsmc, lib, work, reps)
+        if args.peer or not args.no_peer:
+            cg_cases = None
+            if args.callgrind:
+                cg_cases = args.callgrind_models.split(",") if args.callgrind_models else []
+            peer = bench_peer(nsmc, lib, work, reps, cg_cases if args.peer else None)
+            if not args.peer and not any(r["tool"] == "CVODE" for r in peer["rows"]):
+                log("CVODE not found: no comparison with it (" + "; ".join(peer["notes"]) + ")")
+                peer = None
+        if args.callgrind and not args.peer:
             if shutil.which("valgrind") is None:
                 log("valgrind not found: no instruction counts")
             else:
@@ -635,12 +938,23 @@ def main():
         "- date: %s; load average at start %s, at end %s; benchmark took %.0f s"
         % (info["date"], info["load"], info["load_end"], info["elapsed"]),
         "- repetitions per run: %d (median reported)" % reps]))
-    parts.append("## Models\n\n" + model_table(rows))
+    if rows:
+        parts.append("## Models\n\n" + model_table(rows))
     if sweep:
         parts.append("## Accuracy against cost\n\n" + sweep_table(sweep))
-    parts.append("## Scaling with the chain length\n\n" + chain_table(chains))
+    if chains:
+        parts.append("## Scaling with the chain length\n\n" + chain_table(chains))
     if cg:
         parts.append("## Instruction counts (callgrind)\n\n" + callgrind_table(cg))
+    if peer:
+        section = peer_report(peer, reps, info)
+        parts.append("## Against CVODE\n\n" + section)
+        if args.update_doc:
+            doc = os.path.join(ROOT, "docs", "performance.md")
+            if update_doc(doc, section):
+                log("wrote the comparison with CVODE into %s" % doc)
+            else:
+                log("%s has no markers %s ... %s: not updated" % (doc, PEER_BEGIN, PEER_END))
     text = "\n\n".join(parts) + "\n"
     print(text)
     if args.markdown:
