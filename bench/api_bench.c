@@ -16,7 +16,8 @@
 ** through an event handler, runs to the reference's end time (20 s, 4 s) and
 ** frees the simulation.  Everything else is the model's default: its dt (the
 ** exact method's step, rk4's step, adaptive's largest step) unless --dt is
-** given, its output period, with no sample handler.  The wall time of each
+** given (--dt 0: no dt, each mode chooses its steps), its output period,
+** with no sample handler.  The wall time of each
 ** run (clock_gettime, CLOCK_MONOTONIC) covers all of it; each case is run
 ** --reps times and the median is printed, with the fastest run and the
 ** median CPU time (CLOCK_PROCESS_CPUTIME_ID).  The two-mass cases are timed
@@ -61,7 +62,7 @@ static const Case sdnd121_case = { &nsm_model_sdnd121, "sdnd121", 4 };
 
 typedef struct Opts {
     int reps, audit;
-    double dt;               /* 0: the model's */
+    double dt;               /* < 0: the model's; 0: each mode chooses (no dt) */
     const char *events_dir;
 } Opts;
 
@@ -93,7 +94,7 @@ static int run_case(const Case *c, int method, const Opts *o, Log *lg)
     lg->n = 0;
     nsm_sim_set_method(s, method);
     nsm_sim_set_audit(s, o->audit);
-    if (o->dt > 0)
+    if (o->dt >= 0)
         nsm_sim_set_dt(s, o->dt);
     nsm_sim_set_event_handler(s, on_event, lg);
     rc = nsm_sim_run_until(s, c->t_end);
@@ -186,7 +187,7 @@ static int bench(const char *label, const Case *cs, int nc, int method, const Op
             return -1;
     }
     snprintf(name, sizeof name, "%s dt=%g%s", nsm_method_name(method),
-             o->dt > 0 ? o->dt : cs[0].m->dt, o->audit ? " audit" : "");
+             o->dt >= 0 ? o->dt : cs[0].m->dt, o->audit ? " audit" : "");
     print_result(label, "nsm", name, wall, cpu, o->reps, events, steps);
     return 0;
 }
@@ -201,7 +202,7 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-    Opts o = { 5, 0, 0, NULL };
+    Opts o = { 5, 0, -1, NULL };
     const char *which = "all";
     char methods[256] = "exact,rk4,adaptive";
     int method[3], nm = 0, rc = 0;
@@ -228,7 +229,7 @@ int main(int argc, char **argv)
             return usage();
     }
     if ((strcmp(which, "all") && strcmp(which, "two_mass") && strcmp(which, "sdnd121")) ||
-        o.reps < 1 || o.reps > MAX_REPS || !(o.dt >= 0))
+        o.reps < 1 || o.reps > MAX_REPS || !(o.dt >= 0 || o.dt == -1))
         return usage();
     for (char *tok = strtok(methods, ","); tok; tok = strtok(NULL, ","))
         if (nm == 3 || (method[nm++] = nsm_method_parse(tok)) < 0)

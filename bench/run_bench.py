@@ -550,13 +550,15 @@ def bench_peer(nsmc, lib, work, reps, callgrind=None):
     os.makedirs(evdir, exist_ok=True)
     if built["api"]:
         log("against CVODE: nsm through the API (%s), %d repetitions" % (PEER_METHODS, reps))
-        rows, _, error = run_peer_exe([built["api"], "--reps", str(reps), "--events", evdir,
-                                       "--methods", PEER_METHODS])
-        for row in rows:
-            peer_compare(row, evdir, "." + row["method"].split()[0])
-        res["rows"] += rows
-        if error:
-            res["notes"].append("api_bench: " + error)
+        for extra in ([], ["--dt", "0"]):
+            rows, _, error = run_peer_exe([built["api"], "--reps", str(reps), "--events", evdir,
+                                           "--methods", PEER_METHODS if not extra else "exact,rk4"]
+                                          + extra)
+            for row in rows:
+                peer_compare(row, evdir, "." + row["method"].split()[0])
+            res["rows"] += rows
+            if error:
+                res["notes"].append("api_bench: " + error)
     if built["cvode"]:
         for opts in PEER_CVODE:
             log("against CVODE: CVODE %s, %d repetitions" % (" ".join(opts), reps))
@@ -589,7 +591,7 @@ def peer_callgrind(built, rows, cases, work):
             continue
         case = "two_mass" if r["case"] == "two_mass_abc" else r["case"]
         if r["tool"] == "nsm" and r["method"].startswith("exact"):
-            cmd = [built["api"], "--methods", "exact"]
+            cmd = [built["api"], "--methods", "exact"] + (["--dt", "0"] if "dt=0" in r["method"] else [])
         elif r["tool"] == "CVODE":
             cmd = [built["cvode"], "--lmm", "adams" if r["method"].startswith("Adams") else "bdf"]
         else:

@@ -1418,7 +1418,7 @@ static void finish(Sema *s)
             g->w[s->pgaps[j].terms[k].body] = s->pgaps[j].terms[k].w;
     }
     if (!s->every_set)
-        m->every = m->dt;
+        m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */
     if (!s->have_output) {
         for (int i = 0; i < n; i++) {
             add_output(s, OUT_X, i, arena_printf(s->arena, "%s.x", m->bodies[i].name), "m",

@@ -183,33 +183,33 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
 
 /* The first x >= lo in [0, 1] where the polynomial a is <= 0 (x = lo when
 ** it is there already); 1 and *x if there is one. */
-static int first_below(const long double *a, double lo, double r0, double r1, double *x)
+static int first_below(const long double *a, int K, double lo, double r0, double r1, double *x)
 {
-    long double p = a[RT_TAYLOR_K];
-    for (int k = RT_TAYLOR_K - 1; k >= 0; k--)
+    long double p = a[K];
+    for (int k = K - 1; k >= 0; k--)
         p = p * lo + a[k];
     if (p <= 0) {
         *x = lo;
         return 1;
     }
-    return rt_poly_first_zero(a, RT_TAYLOR_K, lo, r0, r1, x);
+    return rt_poly_first_zero(a, K, lo, r0, r1, x);
 }
 
 /* Value of the polynomial a at x. */
-static long double poly_at(const long double *a, double x)
+static long double poly_at(const long double *a, int K, double x)
 {
-    long double p = a[RT_TAYLOR_K];
-    for (int k = RT_TAYLOR_K - 1; k >= 0; k--)
+    long double p = a[K];
+    for (int k = K - 1; k >= 0; k--)
         p = p * x + a[k];
     return p;
 }
 
 /* Whether the polynomial a is <= 0 at x to within its tail bound r0 and
 ** the rounding of x itself (a zero of another form, rounded to double). */
-static int below_at(const long double *a, double x, double r0)
+static int below_at(const long double *a, int K, double x, double r0)
 {
-    long double p = a[RT_TAYLOR_K], d = 0;
-    for (int k = RT_TAYLOR_K - 1; k >= 0; k--) {
+    long double p = a[K], d = 0;
+    for (int k = K - 1; k >= 0; k--) {
         d = d * x + p;
         p = p * x + a[k];
     }
@@ -219,14 +219,14 @@ static int below_at(const long double *a, double x, double r0)
 /* The first x >= lo where max(a, b) <= 0: alternately the first point
 ** where one is <= 0 and then the other, until both are. */
 static int first_both_below(const long double *a, const double *ra, const long double *b,
-                            const double *rb, double lo, double *x)
+                            const double *rb, int K, double lo, double *x)
 {
     for (int it = 0; it < 64; it++) {
         double xa, xb;
-        if (!first_below(a, lo, ra[0], ra[1], &xa) || !first_below(b, lo, rb[0], rb[1], &xb))
+        if (!first_below(a, K, lo, ra[0], ra[1], &xa) || !first_below(b, K, lo, rb[0], rb[1], &xb))
             return 0;
         double xm = fmax(xa, xb);
-        if (below_at(a, xm, ra[0]) && below_at(b, xm, rb[0])) {
+        if (below_at(a, K, xm, ra[0]) && below_at(b, K, xm, rb[0])) {
             *x = xm;
             return 1;
         }
@@ -244,7 +244,7 @@ static int first_both_below(const long double *a, const double *ra, const long d
 static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double *a,
                            const double *ra, double *x)
 {
-    int na = s->na, K = RT_TAYLOR_K;
+    int na = s->na, K = s->tay.K;
     long double b[K + 1];
     double rb[2], lo = 0;
     rt_taylor_form(s, mi->ev2 + (size_t)j * na, b, &rb[0], &rb[1]);
@@ -263,14 +263,14 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
             memcpy(b2, b, sizeof b2);
             a2[0] += ta;
             b2[0] += tb;
-            if (!first_both_below(a2, ra, b2, rb, 0, &xn))
+            if (!first_both_below(a2, ra, b2, rb, K, 0, &xn))
                 return 0;
-            if (!first_both_below(a, ra, b, rb, 0, x))
+            if (!first_both_below(a, ra, b, rb, K, 0, x))
                 *x = 0;
             return 1;
         }
     }
-    return first_both_below(a, ra, b, rb, lo, x);
+    return first_both_below(a, ra, b, rb, K, lo, x);
 }
 
 /* The event of function j along the expansion: the first x in [0, 1]
@@ -280,7 +280,7 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
 ** contact starts clearly through (a missed impact: the caller fails). */
 static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int final, double *x)
 {
-    int na = s->na, K = RT_TAYLOR_K;
+    int na = s->na, K = s->tay.K;
     long double a[K + 1];
     double ra[2];
     rt_taylor_form(s, mi->ev + (size_t)j * na, a, &ra[0], &ra[1]);
@@ -298,20 +298,20 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         return 0;
     }
     if (s0 > nz) {
-        if (first_below(a, 0, r0, r1, x))
+        if (first_below(a, K, 0, r0, r1, x))
             return 1;
     } else if (a[1] > 0) {
         double xc;                      /* leaving 0 upwards: a zero after its peak */
-        if (rt_poly_first_peak(a, K, 0, r1, &xc) && poly_at(a, xc) > 0 &&
-            first_below(a, xc, r0, r1, x))
+        if (rt_poly_first_peak(a, K, 0, r1, &xc) && poly_at(a, K, xc) > 0 &&
+            first_below(a, K, xc, r0, r1, x))
             return 1;
     } else {
         long double c[K + 1];           /* at ~0 going down: once it is clearly below */
         memcpy(c, a, sizeof c);
         c[0] += nz;
         double xn;
-        if (first_below(c, 0, r0, r1, &xn)) {
-            if (s0 <= 0 || !first_below(a, 0, r0, r1, x))
+        if (first_below(c, K, 0, r0, r1, &xn)) {
+            if (s0 <= 0 || !first_below(a, K, 0, r0, r1, x))
                 *x = 0;
             return 1;
         }

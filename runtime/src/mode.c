@@ -207,8 +207,8 @@ static double stab_step(int dp5, double re, double im)
         return 1 / mod;
     if (re > -1e-9 * mod)
         re = 0;
-    double lo = 0, hi = 0, step = 4.0 / 400 / mod;
-    for (int k = 1; k <= 400; k++) {
+    double lo = 0, hi = 0, step = 4.0 / 64 / mod;
+    for (int k = 1; k <= 64; k++) {
         double h = k * step;
         if (stab_abs(dp5, h * re, h * im) > 1 + 1e-12) {
             hi = h;
@@ -253,7 +253,9 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
             M[(size_t)i * m2 + k] = mi->A[(size_t)i * na + k];
     mi->h_rk4 = mi->h_dp5 = INFINITY;
     mi->lam_re = mi->lam_im = 0;
-    if (nsm_la_eigvals(m2, M, re, im) != NSM_LA_OK) {
+    if (s->method == NSM_METHOD_EXACT) {
+        /* no stability bound to keep (nsm_sim_set_method clears the cache) */
+    } else if (nsm_la_eigvals(m2, M, re, im) != NSM_LA_OK) {
         /* no eigenvalues: the balanced norm bounds every |lambda| */
         mi->h_rk4 = 2.5 / mi->nu;
         mi->h_dp5 = 2.5 / mi->nu;

@@ -46,7 +46,7 @@ typedef struct RtModeInfo {
 ** sum_k P_k x^k for x in [0, 1] (P_k already scaled by h^k), the tail
 ** factors, and on demand the coefficients of the energy integrands. */
 typedef struct RtTaylor {
-    int valid, energy;
+    int valid, energy, K;     /* K: the step's degree, at most RT_TAYLOR_K */
     double t0, h, tail, tail1;
     const RtModeInfo *mi;
     long double *P, *ed, *ew;

@@ -733,6 +733,10 @@ static int side_samples(nsm_sim *s, double t0, double t1)
     double Y0[N], Yk[N], tk;
     memcpy(Y0, s->y, sizeof Y0);
     while ((tk = s->sample_k * s->every) < t1 - 1e-9 * s->every && tk > t0) {
+        if (!s->on_sample) {    /* nobody looks: no state to compute */
+            s->sample_k++;
+            continue;
+        }
         rt_detect_sample(s, tk - t0, Y0, Yk);
         s->t = tk;
         memcpy(s->y, Yk, sizeof Yk);

@@ -211,6 +211,7 @@ int nsm_sim_set_method(nsm_sim *s, int method)
         return NSM_EINVAL;
     s->method = method;
     s->h_adapt = 0;
+    rt_mode_clear(s);       /* the stability bounds are the method's */
     return NSM_OK;
 }
 

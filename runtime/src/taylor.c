@@ -98,6 +98,15 @@ static int first_zero(const long double *a, int K, double u, double v, double r0
 {
     long double b[K + 1];
     long double m = 0.5L * ((long double)u + v), r = 0.5L * ((long double)v - u);
+    /* a cheap exclusion first, O(K): |p(x) - p(m)| <= r max|p'| on [u, v],
+     * with max|p'| <= sum k |a_k| v^(k-1) (0 <= u < v) */
+    long double dmax = 0, vk = 1, pm = poly_eval(a, K, m, NULL);
+    for (int k = 1; k <= K; k++) {
+        dmax += k * fabsl(a[k]) * vk;
+        vk *= v;
+    }
+    if (pm - r * dmax - r0 > 0)
+        return 0;
     poly_shift(a, K, m, b);
     long double B0 = r0, B1 = r1, rk = 1;
     for (int k = 1; k <= K; k++) {
@@ -154,13 +163,26 @@ int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double
     return rt_poly_first_zero(d, K - 1, lo, r1, r1 * (K + 2), x);
 }
 
+/* The degree that carries a step of nu h <= 1 to below 1e-22 of its size:
+** the first K with (nu h)^(K+1)/(K+1)! under that (at most RT_TAYLOR_K). */
+static int taylor_degree(double nuh)
+{
+    double term = 1;
+    for (int k = 1; k <= RT_TAYLOR_K; k++) {
+        term *= nuh / k;
+        if (term < 1e-22 && k >= 4)
+            return k - 1 > 4 ? k - 1 : 4;
+    }
+    return RT_TAYLOR_K;
+}
+
 /* Expand the motion of the current mode (mi) over [t0, t0 + h] from the
 ** augmented state Z0: the step's P_k, the tail factor, and nothing of the
 ** energy yet (rt_taylor_energy does that on demand). */
 int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h)
 {
     RtTaylor *T = &s->tay;
-    int na = s->na, K = RT_TAYLOR_K;
+    int na = s->na, K = taylor_degree(mi->nu * h);
     long double *P = T->P;
     memcpy(P, Z0, sizeof(long double) * na);
     for (int k = 1; k <= K; k++) {
@@ -191,6 +213,7 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
     T->tail = q < 0.5 ? pk * q / (1 - q) : INFINITY;
     T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) : INFINITY;
     T->mi = mi;
+    T->K = K;
     T->t0 = t0;
     T->h = h;
     T->energy = 0;
@@ -202,7 +225,7 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
 void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = RT_TAYLOR_K;
+    int na = s->na, K = T->K;
     for (int i = 0; i < na; i++) {
         long double sum = T->P[(size_t)K * na + i];
         for (int k = K - 1; k >= 0; k--)
@@ -211,12 +234,12 @@ void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
     }
 }
 
-/* The polynomial (on the unit interval) of the linear form c . Z and the
-** bounds of its tail and of its slope's tail. */
+/* The polynomial (on the unit interval, degree s->tay.K) of the linear form
+** c . Z and the bounds of its tail and of its slope's tail. */
 void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = RT_TAYLOR_K;
+    int na = s->na, K = T->K;
     double cn = 0;
     for (int k = 0; k <= K; k++) {
         const long double *Pk = T->P + (size_t)k * na;
@@ -241,7 +264,7 @@ void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r
 void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
 {
     RtTaylor *T = &s->tay;
-    int na = s->na, K = RT_TAYLOR_K;
+    int na = s->na, K = T->K;
     if (!T->energy) {
         const double *Q[2] = { T->mi->Qd, T->mi->Qw };
         long double *out[2] = { T->ed, T->ew };
@@ -252,16 +275,22 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
             for (int l = 0; l <= K; l++) {
                 const long double *Pl = T->P + (size_t)l * na;
                 for (int i = 0; i < na; i++) {
+                    const double *Qi = Q[f] + (size_t)i * na;
                     long double sum = 0;
                     for (int q = 0; q < na; q++)
-                        sum += Q[f][(size_t)i * na + q] * Pl[q];
+                        if (Qi[q] != 0)     /* the forms are mostly zero */
+                            sum += Qi[q] * Pl[q];
                     qp[i] = sum;
                 }
+                int nz[na], nnz = 0;
+                for (int i = 0; i < na; i++)
+                    if (qp[i] != 0)
+                        nz[nnz++] = i;
                 for (int k = 0; k + l <= K; k++) {
                     const long double *Pk = T->P + (size_t)k * na;
                     long double sum = 0;
-                    for (int i = 0; i < na; i++)
-                        sum += Pk[i] * qp[i];
+                    for (int q = 0; q < nnz; q++)
+                        sum += Pk[nz[q]] * qp[nz[q]];
                     out[f][k + l] += sum;
                 }
             }
