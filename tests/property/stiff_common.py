@@ -49,14 +49,15 @@ def time_tol(method, t, h, w):
     exact: 1e-9 (1 + t) (the closed form carried in double; the events of
     these short runs are well conditioned).  adaptive: 1e-7 (1 + t), a
     hundred times its default rtol of 1e-9.  rk4 with step h: 1e-8 +
-    (1 + t) (w h)^4 / 10, w = rk4_rate(): ten times the order of rk4's phase
-    error, t (w h)^4 / 120, on the motion it integrates with its own step.
+    (1 + t) (w h)^4, w = rk4_rate(): a hundred times the order of rk4's
+    phase error, t (w h)^4 / 120, on the motion it integrates with its own
+    step (impacts amplify the error of the state they start from).
     """
     if method == "exact":
         return 1e-9 * (1 + t)
     if method == "adaptive":
         return 1e-7 * (1 + t)
-    return 1e-8 + (1 + t) * (w * h) ** 4 / 10
+    return 1e-8 + (1 + t) * (w * h) ** 4
 
 
 def duration_tol(method, t, duration, wc_h=0.0):

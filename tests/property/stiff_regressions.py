@@ -104,6 +104,7 @@ def main():
     sc.add_arguments(ap)
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     args = ap.parse_args()
+    ed.selfcheck()     # the generic reference agrees with the dedicated ones
     table = cases()
     names = args.cases.split(",") if args.cases else list(table)
     for n in names:

@@ -201,6 +201,7 @@ def run(system, t_end, y0):
         engaged = frozenset(j for j, s in enumerate(status) if s == "engaged")
         mode = system.mode(engaged)
         traj = mode.start(t, y)
+        seg = (t, traj, list(status))
         fns, what = [], []
         for j, ct in enumerate(cts):
             if status[j] == "open":
@@ -216,6 +217,7 @@ def run(system, t_end, y0):
                 what.append((j, "reengage"))
         t_lim = min(t_end, t + MAX_GRID * mode.h)
         te, idx = pw.first_zero(traj, fns, t, t_lim, mode.h)
+        audit(system, seg, te if te is not None else t_lim, fns)
         if te is None:
             if t_lim < t_end:
                 return events, (t_lim, "persistent contact (mode lasts over %d grid steps)" % MAX_GRID)
@@ -265,3 +267,50 @@ def neg(fn):
     """-fn."""
     return pw.LinearFn([-x for x in fn.cy], [-x for x in fn.cdy] if fn.cdy else None, -fn.const)
 
+
+
+def audit(system, seg, t1, fns):
+    """Physics audit of a segment: at interior points every watched function
+    is still positive (open gaps open, engaged contacts pressing or
+    penetrated, released ones still below), so no event was skipped."""
+    t0, traj, status = seg
+    if t1 <= t0:
+        return
+    for i in range(1, 16):
+        t = t0 + (t1 - t0) * i / 16
+        for fn in fns:
+            v = fn.at(traj, t)
+            if v < 0:
+                raise AssertionError("reference audit: an event function is %s at t = %s (statuses %s)"
+                                     % (mp.nstr(v, 5), mp.nstr(t, 20), status))
+
+
+def data_events(name):
+    """Events (t, kind, contact) of a committed reference, data/<name>.events.csv."""
+    import csv
+    import os
+    with open(os.path.join(pw.DATA_DIR, name + ".events.csv"), newline="") as f:
+        rows = list(csv.reader(f))
+    return [(mpf(r[0]), r[1], r[2]) for r in rows[1:] if r]
+
+
+def selfcheck():
+    """This generic reference against the dedicated ones on what they share:
+    SDND108 B (damped penalty floor, both release laws, a mass released
+    below the ground level with release = force) and the first 0.5 s of
+    SDND121 (stiff undamped stop, forced).  Raises AssertionError on a
+    difference above 1e-20 s."""
+    cases = []
+    for rel in ("force", "gap"):
+        floor = Contact("floor", [1], 2, "penalty", k=100, c=5, release=rel)
+        cases.append(("sdnd108b_" + rel, System([1], [[0]], [[0]], 10, [0], [0], 0, [floor]),
+                      [0, -1], "1.1"))
+    stop = Contact("stop", [-1], "1e-3", "penalty", k="1e10", c=0)
+    cases.append(("sdnd121", System([156], [["2e6"]], [[0]], 0, [0], [3000], 10 * mp.pi, [stop]),
+                  [0, 0], "0.5"))
+    for name, system, y0, t_end in cases:
+        got, _ = run(system, t_end, y0)
+        want = [e for e in data_events(name) if e[0] <= mpf(t_end)]
+        if len(got) != len(want) or any(a[1:] != b[1:] or abs(a[0] - b[0]) > mpf("1e-20")
+                                         for a, b in zip(got, want)):
+            raise AssertionError("eventdriven.selfcheck: %s: %s, data %s" % (name, got, want))
