@@ -183,6 +183,27 @@ class FlightTrajectory:
         return self.d(t, 0)
 
 
+class Cached:
+    """A trajectory whose state derivatives are remembered per (t, order):
+    every watched function evaluated at one instant shares them."""
+
+    def __init__(self, traj):
+        self.traj = traj
+        self.memo = {}
+
+    def d(self, t, k=0):
+        key = (t, k)
+        r = self.memo.get(key)
+        if r is None:
+            if len(self.memo) > 256:
+                self.memo.clear()
+            r = self.memo[key] = self.traj.d(t, k)
+        return r
+
+    def y(self, t):
+        return self.d(t, 0)
+
+
 def run(system, t_end, y0):
     """Events (t, kind, contact) of the run from y0 at t = 0, and (horizon, stop reason).
 
@@ -200,7 +221,7 @@ def run(system, t_end, y0):
     while True:
         engaged = frozenset(j for j, s in enumerate(status) if s == "engaged")
         mode = system.mode(engaged)
-        traj = mode.start(t, y)
+        traj = Cached(mode.start(t, y))
         seg = (t, traj, list(status))
         fns, what = [], []
         for j, ct in enumerate(cts):
