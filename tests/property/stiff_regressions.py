@@ -12,7 +12,10 @@ Cases (models in tests/property/stiff/):
   sdnd121_exact_1e-3    code_aster SDND121 (0.39 ms contacts) with exact, --dt 1e-3;
   sdnd121_exact_1e-2    ... exact, --dt 1e-2;
   sdnd121_rk4_2e-4      ... rk4, --dt 2e-4 (beyond rk4's stability in contact);
-  sdnd121_rk4_5e-4      ... rk4, --dt 5e-4.
+  sdnd121_rk4_5e-4      ... rk4, --dt 5e-4;
+  sdnd121_rk4_2e-4_every1e-2, sdnd121_rk4_5e-4_every0
+                        the same with --every 1e-2 and --every 0, so that the
+                        0.1 ms output period does not cut rk4's steps.
 
 The balls' reference is the closed form: free fall for t1 = sqrt(2h/g) to
 V = g t1, then the contact x'' = -(k/m) x - g from x = 0, x' = -V, which
@@ -93,9 +96,13 @@ def cases():
             # which rk4 integrates exactly
             out["%s_%s" % (stem, m)] = (stem + ".nsm", m, [], ref, 5, 1e-3, 0.0, {"floor": float(k) ** 0.5})
     ref = sdnd121_events()
-    for m, dt in (("exact", "1e-3"), ("exact", "1e-2"), ("rk4", "2e-4"), ("rk4", "5e-4")):
-        out["sdnd121_%s_%s" % (m, dt)] = ("sdnd121.nsm", m, ["--dt", dt], ref, 4, float(dt), SDND121_WFREE,
-                                          {"stop": (1e10 / 156) ** 0.5})
+    # the output period (0.1 ms in the model) cuts the steps: --every 1e-2 and
+    # --every 0 (no sampling) let rk4 take its whole step
+    for m, dt, every in (("exact", "1e-3", None), ("exact", "1e-2", None), ("rk4", "2e-4", None),
+                         ("rk4", "5e-4", None), ("rk4", "2e-4", "1e-2"), ("rk4", "5e-4", "0")):
+        name = "sdnd121_%s_%s" % (m, dt) + ("_every%s" % every if every else "")
+        extra = ["--dt", dt] + (["--every", every] if every else [])
+        out[name] = ("sdnd121.nsm", m, extra, ref, 4, float(dt), SDND121_WFREE, {"stop": (1e10 / 156) ** 0.5})
     return out
 
 
