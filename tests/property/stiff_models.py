@@ -95,11 +95,13 @@ class Draw:
         lines.append("param f = %s Hz" % freq)
         for i in range(n):
             kind = r.random()
+            # a body in free flight stays under gravity's control: it must come back
+            cap = 0.5 * float(masses[i]) * float(g) if flying else None
             if kind < 0.35:
-                fs[i] = num(r.uniform(-20, 20))
+                fs[i] = num(r.uniform(-1, 1) * (cap or 20))
                 lines.append("force F%d: on B%d = %s N * sin(2*pi*f*t)" % (i, i, fs[i]))
             elif kind < 0.6:
-                f0[i] = num(r.uniform(-10, 10))
+                f0[i] = num(r.uniform(-1, 1) * (cap or 10))
                 lines.append("force F%d: on B%d = %s N" % (i, i, f0[i]))
         # the motion between contacts: an oscillation about the static
         # equilibrium xe (or a throw when flying), whose amplitude sets where

@@ -42,7 +42,7 @@ import piecewise as pw
 
 ZENO_SPEED = mpf("1e-2")     # m/s
 ZENO_FLIGHT = mpf("2e-2")    # s
-MAX_GRID = 20000
+MAX_GRID = 4000
 MAX_EVENTS = 40
 
 
@@ -237,7 +237,7 @@ def run(system, t_end, y0):
                 fns.append(neg(system.force_fn(ct)))
                 what.append((j, "reengage"))
         t_lim = min(t_end, t + MAX_GRID * mode.h)
-        te, idx = pw.first_zero(traj, fns, t, t_lim, mode.h)
+        te, idx = pw.first_zero(traj, fns, t, t_lim, mode.h, approach(traj, fns, t))
         audit(system, seg, te if te is not None else t_lim, fns)
         if te is None:
             if t_lim < t_end:
@@ -288,6 +288,22 @@ def neg(fn):
     """-fn."""
     return pw.LinearFn([-x for x in fn.cy], [-x for x in fn.cdy] if fn.cdy else None, -fn.const)
 
+
+
+def approach(traj, fns, t0):
+    """Shortest time s/(-s') in which a watched function heading for zero
+    would reach it at its present rate, or None.
+
+    first_zero brackets minima only after its first grid step; a function
+    starting just above zero (a body released a hair below the surface) can
+    cross zero and come back within that step.  Given this time scale,
+    first_zero starts its grid at a fraction of it and doubles the step."""
+    tau = None
+    for fn in fns:
+        v, dv = fn.at(traj, t0), fn.at(traj, t0, 1)
+        if v > pw.tiny() and dv < 0:
+            tau = v / -dv if tau is None else min(tau, v / -dv)
+    return tau
 
 
 def audit(system, seg, t1, fns):
