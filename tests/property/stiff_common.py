@@ -171,7 +171,8 @@ def match(ref, sim):
 
 
 def compare(method, ref, horizon, sim, h, wfree, rates):
-    """Messages for every disagreement of sim with ref up to the horizon ([] when none).
+    """Messages for every disagreement of sim with ref up to the horizon ([] when
+    none), earliest first.
 
     ref, sim: lists of (t, kind, contact); h: rk4's step; wfree: the fastest
     rate of the free motion; rates: {contact: its undamped rate sqrt(k/m)}
@@ -227,7 +228,17 @@ def compare(method, ref, horizon, sim, h, wfree, rates):
                 msgs.append("%s contact_exit %s at t = %.17g by %+.3g s: contact lasts %.6g s, "
                             "reference %.6g s (tolerances %.2g s on the time, %.2g s on the duration)"
                             % ("LATE" if d > 0 else "EARLY", contact, rb, d, sb - sa, rb - ra, tt, td))
-    return msgs
+    return sorted(msgs, key=message_time)
+
+
+def message_time(msg):
+    """The instant a message is about (its first "t = "): the earliest
+    disagreement comes first, the others are often its consequences."""
+    _, _, rest = msg.partition("t = ")
+    try:
+        return float(rest.split()[0].rstrip(":"))
+    except (ValueError, IndexError):
+        return float("inf")
 
 
 def summary(msgs, limit=8):
