@@ -384,15 +384,22 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
 }
 
 /* The state at t0 + tau inside the step the last detect_exact expanded
-** (a sample): the expansion's, energies by its quadrature from Y0's. */
+** (a sample): the expansion's, energies by its quadrature from Y0's.  At
+** the step's end (tau = h) only the energies are set: the positions and
+** velocities are the grid's (step.c).  The quadrature integrates v^T C v
+** and f . v on the long double expansion: the Van Loan form on the
+** augmented state, a difference of large terms for a stiff contact held at
+** an offset, loses the energy of a resting body to rounding. */
 void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk)
 {
     int na = s->na, n = s->n;
     long double Z[na];
     double x = tau / s->tay.h, Ed, Ew;
-    rt_taylor_state(s, x, Z);
-    for (int i = 0; i < 2 * n; i++)
-        Yk[i] = (double)Z[i];
+    if (tau != s->tay.h) {
+        rt_taylor_state(s, x, Z);
+        for (int i = 0; i < 2 * n; i++)
+            Yk[i] = (double)Z[i];
+    }
     rt_taylor_energy(s, x, &Ed, &Ew);
     Yk[2 * n] = Y0[2 * n] + Ed;
     Yk[2 * n + 1] = Y0[2 * n + 1] + Ew;

@@ -15,7 +15,9 @@
 **            event detection rest on (docs/theory.md, "No missed event");
 **   h_rk4    the largest step for which h lambda lies in classical RK4's
 **   h_dp5    (or Dormand-Prince 5's) stability region for every eigenvalue
-**            lambda of the mechanical block of A.
+**            lambda of the mechanical block of A;
+**   rho      the largest |lambda| of A (the forcing's included): rk4
+**            resolves the mode's motion with steps up to RT_RK4_REACH/rho.
 **
 ** The cache holds RT_MODES modes, least recently used out.  It is the one
 ** place where a mode's matrices are formed (the exact method's propagators
@@ -252,7 +254,7 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
         for (int k = 0; k < m2; k++)
             M[(size_t)i * m2 + k] = mi->A[(size_t)i * na + k];
     mi->h_rk4 = mi->h_dp5 = INFINITY;
-    mi->lam_re = mi->lam_im = 0;
+    mi->lam_re = mi->lam_im = mi->rho = 0;
     if (s->method == NSM_METHOD_EXACT) {
         /* no stability bound to keep (nsm_sim_set_method clears the cache) */
     } else if (nsm_la_eigvals(m2, M, re, im) != NSM_LA_OK) {
@@ -260,8 +262,20 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
         mi->h_rk4 = 2.5 / mi->nu;
         mi->h_dp5 = 2.5 / mi->nu;
         mi->lam_re = -mi->nu;
+        mi->rho = mi->nu;
     } else {
+        /* the fastest motion of the mode, forcing included: what rk4 must
+         * resolve (its eigenvalues with the generator's) */
+        double *F = malloc(sizeof(double) * (na2 + 2 * (size_t)na));
+        if (F) {
+            memcpy(F, mi->A, sizeof(double) * na2);
+            if (nsm_la_eigvals(na, F, F + na2, F + na2 + na) == NSM_LA_OK)
+                for (int i = 0; i < na; i++)
+                    mi->rho = fmax(mi->rho, hypot(F[na2 + i], F[na2 + na + i]));
+            free(F);
+        }
         for (int i = 0; i < m2; i++) {
+            mi->rho = fmax(mi->rho, hypot(re[i], im[i]));
             double h4 = stab_step(0, re[i], im[i]), h5 = stab_step(1, re[i], im[i]);
             if (h4 < mi->h_rk4) {
                 mi->h_rk4 = h4;

@@ -24,6 +24,9 @@
 #define RT_MODES 8            /* modes whose matrices and step bounds are kept (mode.c) */
 #define RT_TAYLOR_K 24        /* degree of a step's Taylor expansion (taylor.c) */
 #define RT_TAYLOR_REACH 1.0   /* the exact method's step is at most this over nu (mode.c) */
+#define RT_RK4_REACH 0.5      /* a user's rk4 step resolves a mode while rho h is below this */
+#define RT_DP5_OWN 0.1        /* adaptive's largest step in a mode: this over rho */
+#define RT_RK4_OWN 0.02       /* rk4's own step in a mode it must resolve: this over rho */
 
 /* What the runtime knows of a mode (mode.c): on Z = (x, v, z, 1), Z' = A Z;
 ** the quadratic forms of the dissipated power (Qd) and of the external
@@ -39,7 +42,7 @@ typedef struct RtModeInfo {
     long stamp;
     double *A, *Qd, *Qw, *bal, *ev, *ev2;
     int *has2;
-    double nu, h_exact, h_rk4, h_dp5, lam_re, lam_im;
+    double nu, h_exact, h_rk4, h_dp5, lam_re, lam_im, rho;
 } RtModeInfo;
 
 /* The Taylor expansion of the current step (taylor.c): Z(t0 + x h) =

@@ -758,16 +758,19 @@ static void warn(nsm_sim *s, const char *text)
 }
 
 /* The step of the current mode: exact, its reach 1/nu (mode.c), at most
-** the user's dt; rk4, the user's dt or, without one, 0.1/nu capped at
-** 1 ms; adaptive, its trial step up to the user's dt.  rk4 and adaptive
-** never step past 0.9 times the mode's stability bound, and say once per
-** mode when that cuts the user's dt.  Leaves the mode's step in h_step;
-** returns the step to try, or -1 when the mode could not be formed. */
+** the user's dt; rk4, the user's dt while it resolves the mode's fastest
+** motion (rho dt < RT_RK4_REACH), else, and without a dt, its own step
+** RT_RK4_OWN/rho (at most 1 ms); adaptive, its trial step up to the user's
+** dt and up to RT_DP5_OWN/rho.  rk4 and adaptive never step past 0.9 times the mode's stability
+** bound either.  A user's dt cut in a mode is said once per mode.  Leaves
+** the mode's step in h_step; returns the step to try, or -1 when the mode
+** could not be formed. */
 static double step_size(nsm_sim *s)
 {
     RtModeInfo *mi = (RtModeInfo *)rt_mode_info(s);
     if (!mi)
         return -1;
+    double own = mi->rho > 0 ? RT_RK4_OWN / mi->rho : INFINITY;
     double h, bound = s->method == NSM_METHOD_RK4 ? mi->h_rk4
                     : s->method == NSM_METHOD_ADAPTIVE ? mi->h_dp5 : INFINITY;
     if (s->method == NSM_METHOD_EXACT) {
@@ -775,19 +778,28 @@ static double step_size(nsm_sim *s)
         if (s->dt > 0 && s->dt < h)
             h = s->dt;
     } else if (s->method == NSM_METHOD_RK4) {
-        h = s->dt > 0 ? s->dt : fmin(1e-3, mi->nu > 0 ? 0.1 / mi->nu : 1e-3);
+        h = s->dt > 0 ? s->dt : fmin(1e-3, own);
+        if (s->dt > 0 && mi->rho * s->dt >= RT_RK4_REACH)
+            bound = fmin(bound, own / 0.9);
     } else {
+        /* the error control weighs positions by their size, not by a
+         * contact's penetration: a stiff contact's motion is followed at
+         * RT_DP5_OWN/rho at most, whatever the control would allow */
         h = s->dt > 0 ? s->dt : INFINITY;
+        if (mi->rho > 0 && h > RT_DP5_OWN / mi->rho && RT_DP5_OWN / mi->rho < 0.9 * bound)
+            h = RT_DP5_OWN / mi->rho;
     }
     if (h > 0.9 * bound) {
         if (s->dt > 0 && !mi->warned) {
-            char text[512], mode[200];
+            char text[600], mode[200];
             rt_mode_text(s, s->mode, mode, sizeof mode);
             snprintf(text, sizeof text,
-                     "t = %.9g s, mode %s: fastest eigenvalue %.6g %s %.6gi 1/s; %s is stable "
-                     "for steps up to %.6g s, so the step %.6g s is cut to %.6g s in this mode",
+                     "t = %.9g s, mode %s: fastest eigenvalue %.6g %s %.6gi 1/s (|lambda| up to "
+                     "%.6g 1/s); %s is stable for steps up to %.6g s; the step %.6g s is cut to "
+                     "%.6g s in this mode",
                      s->t, mode, mi->lam_re, mi->lam_im < 0 ? "-" : "+", fabs(mi->lam_im),
-                     nsm_method_name(s->method), bound, s->dt, 0.9 * bound);
+                     mi->rho, nsm_method_name(s->method),
+                     s->method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->dt, 0.9 * bound);
             warn(s, text);
         }
         mi->warned = 1;
@@ -879,6 +891,8 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
         double tau = 0;
         if ((rc = rt_detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;
+        if (j < 0 && s->method == NSM_METHOD_EXACT && h > 0)
+            rt_detect_sample(s, h, s->y, Y1);   /* the step's energies by its expansion */
         if (j >= 0) {
             int at_switch = ksw >= 0 && tau == h;     /* the event falls on the switch */
             double lo = tlo, t1 = land && tau == h ? target : at_switch ? ts : time_add(s->t, tau, &lo);
