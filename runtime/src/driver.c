@@ -40,7 +40,7 @@ typedef struct Driver {
     int table;            /* print the event table on stdout */
     long nev;
     double t_end;
-    nsm_progress pb;      /* bar on a terminal's stderr for long runs */
+    Progress pb;      /* bar on a terminal's stderr for long runs */
 } Driver;
 
 /* Context of a --set-file read. */
@@ -155,7 +155,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
 static int on_sample(void *ud, const nsm_sim *sim, double t)
 {
     Driver *d = ud;
-    nsm_progress_update(&d->pb, d->t_end > 0 ? t / d->t_end : 1);
+    progress_update(&d->pb, d->t_end > 0 ? t / d->t_end : 1);
     if (!d->out)
         return 0;
     fprintf(d->out, "%.12g", t);
@@ -242,13 +242,13 @@ static int draw_plots(const nsm_model *m, const char *prog, const char *dir, con
         snprintf(title, sizeof title, "%s: %s", m->name, m->title);
     else
         snprintf(title, sizeof title, "%s", m->name);
-    int flags = NSM_PLOT_PNG | NSM_PLOT_SVG | (phase ? NSM_PLOT_PHASE : 0);
-    int rc = nsm_plot(dir, traj, events, title, flags, err, sizeof err);
-    if (rc == NSM_PLOT_EFAIL) {
+    int flags = PLOT_PNG | PLOT_SVG | (phase ? PLOT_PHASE : 0);
+    int rc = plot_draw(dir, traj, events, title, flags, err, sizeof err);
+    if (rc == PLOT_EFAIL) {
         fprintf(stderr, "%s: error: no plot: %s\n", prog, err);
         return 1;
     }
-    if (rc != NSM_PLOT_OK) {
+    if (rc != PLOT_OK) {
         fprintf(stderr, "%s: note: no plot: %s\n", prog, err);
         return 0;
     }
@@ -489,7 +489,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--set-file")) {
             SetCtx ctx = { sim, m, d.prog, val };
             char err[512];
-            int r = nsm_setfile_read(val, set_from_file, &ctx, err, sizeof err);
+            int r = setfile_read(val, set_from_file, &ctx, err, sizeof err);
             if (r) {
                 if (r != -1)
                     fprintf(stderr, "%s: error: %s\n", d.prog, err);
@@ -595,9 +595,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);
     d.t_end = t_end;
-    nsm_progress_start(&d.pb, stderr);
+    progress_start(&d.pb, stderr);
     int rc = nsm_sim_run_until(sim, t_end);
-    nsm_progress_finish(&d.pb);
+    progress_finish(&d.pb);
     close_out(d.out);
     close_out(d.events);
     fflush(stdout);

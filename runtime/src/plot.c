@@ -196,16 +196,16 @@ static void find_bodies(Plot *p)
 }
 
 /* Reads the header, the first and the last time of the trajectory.
-** Returns NSM_PLOT_OK, NSM_PLOT_NOTHING or NSM_PLOT_EFAIL. */
+** Returns PLOT_OK, PLOT_NOTHING or PLOT_EFAIL. */
 static int read_trajectory(Plot *p, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     char line[8192];
     if (!f)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+        return fail(err, errlen, PLOT_EFAIL, "cannot read '%s': %s", path, strerror(errno));
     if (!fgets(line, sizeof line, f)) {
         fclose(f);
-        return fail(err, errlen, NSM_PLOT_NOTHING, "the trajectory '%s' is empty", path);
+        return fail(err, errlen, PLOT_NOTHING, "the trajectory '%s' is empty", path);
     }
     const char *s = strchr(line, ',');
     while (s && p->ncol < MAX_COLS) {
@@ -219,12 +219,12 @@ static int read_trajectory(Plot *p, const char *path, char *err, size_t errlen)
     }
     if (p->ncol == 0) {
         fclose(f);
-        return fail(err, errlen, NSM_PLOT_NOTHING,
+        return fail(err, errlen, PLOT_NOTHING,
                     "the model has no output columns to plot (add an `output` statement)");
     }
     if (!fgets(line, sizeof line, f) || sscanf(line, "%lf", &p->tmin) != 1) {
         fclose(f);
-        return fail(err, errlen, NSM_PLOT_NOTHING, "the trajectory has no samples to plot");
+        return fail(err, errlen, PLOT_NOTHING, "the trajectory has no samples to plot");
     }
     /* the last line: read the file's tail */
     long back = 8192;
@@ -240,9 +240,9 @@ static int read_trajectory(Plot *p, const char *path, char *err, size_t errlen)
     }
     fclose(f);
     if (!(p->tmax > p->tmin))
-        return fail(err, errlen, NSM_PLOT_NOTHING,
+        return fail(err, errlen, PLOT_NOTHING,
                     "the trajectory covers no time interval (one sample), nothing to plot");
-    return NSM_PLOT_OK;
+    return PLOT_OK;
 }
 
 /* Index of a contact name, added if new (the last colour is shared beyond
@@ -474,27 +474,27 @@ static void put_terminal(FILE *f, int svg, int width, int height, const char *ou
     fprintf(f, "set output '%s'\n", out);
 }
 
-/* Writes DIR/plot.gp.  Returns NSM_PLOT_OK or NSM_PLOT_EFAIL. */
+/* Writes DIR/plot.gp.  Returns PLOT_OK or PLOT_EFAIL. */
 static int write_script(const Plot *p, int flags, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
     if (!f)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
+        return fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
     int height = 110 + 210 * p->npanel;
     fputs("# Plots of a simulation written by nsmc; rerun with `gnuplot plot.gp` in this folder.\n"
           "# Shaded: intervals where a contact is closed.  Dashed lines: impacts.\n", f);
     put_style(f);
     put_events(f, p);
     for (int svg = 0; svg <= 1; svg++) {
-        if (!(flags & (svg ? NSM_PLOT_SVG : NSM_PLOT_PNG)))
+        if (!(flags & (svg ? PLOT_SVG : PLOT_PNG)))
             continue;
         put_terminal(f, svg, 1000, height, svg ? "plot.svg" : "plot.png");
         put_time_plot(f, p, height);
     }
-    if ((flags & NSM_PLOT_PHASE) && p->nbody > 0) {
+    if ((flags & PLOT_PHASE) && p->nbody > 0) {
         fputs("unset object\nunset arrow\n", f);
         for (int svg = 0; svg <= 1; svg++) {
-            if (!(flags & (svg ? NSM_PLOT_SVG : NSM_PLOT_PNG)))
+            if (!(flags & (svg ? PLOT_SVG : PLOT_PNG)))
                 continue;
             put_terminal(f, svg, 80 + 420 * p->nbody, 480, svg ? "phase.svg" : "phase.png");
             put_phase_plot(f, p);
@@ -502,8 +502,8 @@ static int write_script(const Plot *p, int flags, const char *path, char *err, s
     }
     fputs("set output\n", f);
     if (fclose(f) != 0)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
-    return NSM_PLOT_OK;
+        return fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
+    return PLOT_OK;
 }
 
 /* Whether an executable named prog is on PATH. */
@@ -548,7 +548,7 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "cannot start gnuplot: %s", strerror(errno));
+        return fail(err, errlen, PLOT_EFAIL, "cannot start gnuplot: %s", strerror(errno));
     if (pid == 0) {
         if (chdir(dir) != 0)
             _exit(126);
@@ -565,29 +565,29 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
-            return fail(err, errlen, NSM_PLOT_EFAIL, "waiting for gnuplot: %s", strerror(errno));
+            return fail(err, errlen, PLOT_EFAIL, "waiting for gnuplot: %s", strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return NSM_PLOT_OK;
+        return PLOT_OK;
     char msg[512];
     last_line(log, msg, sizeof msg);
-    return fail(err, errlen, NSM_PLOT_EFAIL, "gnuplot failed on %s/plot.gp%s%s (see %s)", dir,
+    return fail(err, errlen, PLOT_EFAIL, "gnuplot failed on %s/plot.gp%s%s (see %s)", dir,
                 *msg ? ": " : "", msg, log);
 }
 
 /* Plots a trajectory and its events; see plot.h. */
-int nsm_plot(const char *dir, const char *traj_csv, const char *events_csv, const char *title,
+int plot_draw(const char *dir, const char *traj_csv, const char *events_csv, const char *title,
              int flags, char *err, size_t errlen)
 {
     char script[4096];
-    if (!(flags & (NSM_PLOT_PNG | NSM_PLOT_SVG)))
-        flags |= NSM_PLOT_PNG | NSM_PLOT_SVG;
+    if (!(flags & (PLOT_PNG | PLOT_SVG)))
+        flags |= PLOT_PNG | PLOT_SVG;
     Plot *p = calloc(1, sizeof *p);
     if (!p)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "out of memory");
+        return fail(err, errlen, PLOT_EFAIL, "out of memory");
     p->dir = dir;
     snprintf(p->title, sizeof p->title, "%s", title ? title : "");
     int rc = read_trajectory(p, traj_csv, err, errlen);
-    if (rc == NSM_PLOT_OK) {
+    if (rc == PLOT_OK) {
         assign_panels(p);
         find_bodies(p);
         read_events(p, events_csv);
@@ -595,11 +595,11 @@ int nsm_plot(const char *dir, const char *traj_csv, const char *events_csv, cons
         snprintf(script, sizeof script, "%s/plot.gp", dir);
         rc = write_script(p, flags, script, err, errlen);
     }
-    if (rc == NSM_PLOT_OK && !on_path("gnuplot"))
-        rc = fail(err, errlen, NSM_PLOT_NOGNUPLOT,
+    if (rc == PLOT_OK && !on_path("gnuplot"))
+        rc = fail(err, errlen, PLOT_NOGNUPLOT,
                   "gnuplot is not installed, so no plot was drawn (the script is %s/plot.gp; "
                   "on Debian: apt-get install gnuplot-nox)", dir);
-    if (rc == NSM_PLOT_OK)
+    if (rc == PLOT_OK)
         rc = run_gnuplot(dir, err, errlen);
     free(p);
     return rc;
