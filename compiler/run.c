@@ -544,6 +544,8 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
         if (phase)
             printf(", %s/phase.png, %s/phase.svg", dir, dir);
         printf(" (script %s/plot.gp)\n", dir);
+        if (*err)
+            printf("note: %s\n", err);
         if (o->phase && !phase)
             printf("no phase portrait: no body has both its position and its velocity "
                    "among the outputs\n");

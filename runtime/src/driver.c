@@ -265,6 +265,8 @@ static int draw_plots(const nsm_model *m, const char *prog, const char *dir, con
     if (have_phase)
         fprintf(stderr, ", %s/phase.png, %s/phase.svg", dir, dir);
     fprintf(stderr, " (script %s/plot.gp)\n", dir);
+    if (*err)
+        fprintf(stderr, "%s: note: %s\n", prog, err);
     if (phase && !have_phase)
         fprintf(stderr, "%s: note: no phase portrait: no body has both its position and its "
                 "velocity among the outputs\n", prog);
