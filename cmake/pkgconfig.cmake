@@ -10,8 +10,8 @@
 # (~/.local/lib, /opt/...), Libs carries -Wl,-rpath so that the programs find
 # the shared libnsmrt when they run, with no LD_LIBRARY_PATH.
 # Inputs (set by install.cmake): NSM_PC_SOURCE_DIR, NSM_PC_BINARY_DIR,
-# NSM_PC_LIBDIR, NSM_PC_INCLUDEDIR, NSM_PC_IMPLICIT_DIRS, NSM_PC_EXTRA_LIBS,
-# NSM_PC_VERSION.
+# NSM_PC_LIBDIR, NSM_PC_INCLUDEDIR, NSM_PC_IMPLICIT_DIRS, NSM_PC_EXTRA_LIBS (after
+# libnsmcli: HDF5, the sanitizers), NSM_PC_CORE_EXTRA (the sanitizers), NSM_PC_VERSION.
 
 # Absolute path of an install directory, relative ones under the prefix.
 function(nsm_pc_abs dir out)
@@ -46,7 +46,8 @@ set(PC_LIBS "-lnsmcli -lnsmrt ${NSM_PC_EXTRA_LIBS} -lm")
 configure_file("${NSM_PC_SOURCE_DIR}/cmake/nsm.pc.in" "${NSM_PC_BINARY_DIR}/pc/nsm.pc" @ONLY)
 set(PC_NAME nsmrt)
 set(PC_DESCRIPTION "Simulation core of nsm (libnsmrt) for programs that embed a model")
-set(PC_LIBS "-lnsmrt -lm")
+set(PC_LIBS "-lnsmrt -lm ${NSM_PC_CORE_EXTRA}")
+string(STRIP "${PC_LIBS}" PC_LIBS)
 configure_file("${NSM_PC_SOURCE_DIR}/cmake/nsm.pc.in" "${NSM_PC_BINARY_DIR}/pc/nsmrt.pc" @ONLY)
 file(INSTALL "${NSM_PC_BINARY_DIR}/pc/nsm.pc" "${NSM_PC_BINARY_DIR}/pc/nsmrt.pc"
      DESTINATION "${PC_LIBDIR_ABS}/pkgconfig")
