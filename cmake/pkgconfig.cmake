@@ -40,14 +40,17 @@ set(PROJECT_VERSION "${NSM_PC_VERSION}")
 set(PC_LIBDIR "${PC_LIBDIR_TEXT}")
 set(PC_INCLUDEDIR "${PC_INCLUDEDIR_TEXT}")
 
+# one folder per prefix: installs to several prefixes may run at once
+string(MD5 PC_KEY "${CMAKE_INSTALL_PREFIX}")
+set(PC_OUT "${NSM_PC_BINARY_DIR}/pc/${PC_KEY}")
 set(PC_NAME nsm)
 set(PC_DESCRIPTION "Runtime and command line of the nonsmooth mechanics simulators nsmc generates")
 set(PC_LIBS "-lnsmcli -lnsmrt ${NSM_PC_EXTRA_LIBS} -lm")
-configure_file("${NSM_PC_SOURCE_DIR}/cmake/nsm.pc.in" "${NSM_PC_BINARY_DIR}/pc/nsm.pc" @ONLY)
+configure_file("${NSM_PC_SOURCE_DIR}/cmake/nsm.pc.in" "${PC_OUT}/nsm.pc" @ONLY)
 set(PC_NAME nsmrt)
 set(PC_DESCRIPTION "Simulation core of nsm (libnsmrt) for programs that embed a model")
 set(PC_LIBS "-lnsmrt -lm ${NSM_PC_CORE_EXTRA}")
 string(STRIP "${PC_LIBS}" PC_LIBS)
-configure_file("${NSM_PC_SOURCE_DIR}/cmake/nsm.pc.in" "${NSM_PC_BINARY_DIR}/pc/nsmrt.pc" @ONLY)
-file(INSTALL "${NSM_PC_BINARY_DIR}/pc/nsm.pc" "${NSM_PC_BINARY_DIR}/pc/nsmrt.pc"
+configure_file("${NSM_PC_SOURCE_DIR}/cmake/nsm.pc.in" "${PC_OUT}/nsmrt.pc" @ONLY)
+file(INSTALL "${PC_OUT}/nsm.pc" "${PC_OUT}/nsmrt.pc"
      DESTINATION "${PC_LIBDIR_ABS}/pkgconfig")
