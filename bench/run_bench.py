@@ -110,7 +110,7 @@ def build_tools(build):
         cmd.append("-DCMAKE_BUILD_TYPE=Release")
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     log("building nsmc and nsmrt in %s" % build)
-    r = subprocess.run(["cmake", "--build", build, "--target", "nsmc", "nsmrt", "-j1"],
+    r = subprocess.run(["cmake", "--build", build, "--target", "nsmc", "nsmcli", "nsmrt", "-j1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     nsmc = os.path.join(build, "nsmc")
     lib = os.path.join(build, "libnsmrt.a")
@@ -120,7 +120,13 @@ def build_tools(build):
                 + r.stderr[-2000:])
         else:
             sys.exit("run_bench: building nsmc and nsmrt failed:\n" + r.stderr[-4000:])
-    return nsmc, lib
+    # a simulator links libnsmcli (nsm_main, and HDF5 output when built with it)
+    # and the core libnsmrt
+    libs = [os.path.join(build, "libnsmcli.a"), lib]
+    h5 = subprocess.run(["pkg-config", "--libs", "hdf5"], capture_output=True, text=True)
+    if h5.returncode == 0:
+        libs += h5.stdout.split()
+    return nsmc, libs
 
 
 def build_type(build):
@@ -152,7 +158,7 @@ def make_simulator(nsmc, lib, model, work):
         errs = [ln for ln in r.stderr.splitlines() if "error:" in ln]
         return dict(error="nsmc: " + (errs[0] if errs else "failed"))
     r = subprocess.run([CC] + CFLAGS + [c, "-I", os.path.join(ROOT, "runtime", "include"),
-                        lib, "-lm", "-o", exe], capture_output=True, text=True)
+                        ] + lib + ["-lm", "-o", exe], capture_output=True, text=True)
     t2 = time.perf_counter()
     if r.returncode != 0:
         return dict(error="cc: " + r.stderr.strip()[-500:])

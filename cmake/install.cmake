@@ -1,16 +1,22 @@
 # install.cmake - what `nsmc run` needs to find at run time, and the install
-# rules for the manual pages.
+# rules for the manual pages, pkg-config and the CMake package.
 #
-# `nsmc run` compiles the generated simulator against the runtime's headers and
-# libnsmrt.a.  It finds them relative to its own executable: in the build tree
-# libnsmrt.a sits next to nsmc and the headers are in the source tree; in an
-# install tree they are <prefix>/<libdir> and <prefix>/<includedir>.  What it
-# cannot work out by itself is written into a generated header, nsm_paths.h.
+# `nsmc run` compiles the generated simulator against the runtime's headers,
+# libnsmcli.a and libnsmrt.a.  It finds them relative to its own executable:
+# in the build tree the libraries sit next to nsmc and the headers are in the
+# source tree; in an install tree they are <prefix>/<libdir> and
+# <prefix>/<includedir>.  What it cannot work out by itself is written into
+# a generated header, nsm_paths.h.
 
 set(NSM_RUNTIME_LINK_FLAGS "")
 if(NSM_SANITIZE)
-  # libnsmrt.a is instrumented: simulators linked against it must be too.
+  # the runtime is instrumented: simulators linked against it must be too.
   set(NSM_RUNTIME_LINK_FLAGS "-fsanitize=address,undefined")
+endif()
+# libraries libnsmcli needs after it (the HDF5 writer's)
+set(NSM_CLI_LIBS "")
+if(NSM_HAVE_HDF5)
+  set(NSM_CLI_LIBS "${NSM_HDF5_LIBRARY}")
 endif()
 set(NSM_PATHS_DIR ${PROJECT_BINARY_DIR}/generated-include)
 file(CONFIGURE OUTPUT ${NSM_PATHS_DIR}/nsm_paths.h @ONLY CONTENT
@@ -24,14 +30,43 @@ file(CONFIGURE OUTPUT ${NSM_PATHS_DIR}/nsm_paths.h @ONLY CONTENT
 #define NSM_PATH_LIBDIR "@CMAKE_INSTALL_LIBDIR@"
 #define NSM_PATH_INCLUDEDIR "@CMAKE_INSTALL_INCLUDEDIR@"
 #define NSM_RUNTIME_LINK_FLAGS "@NSM_RUNTIME_LINK_FLAGS@"
+#define NSM_CLI_LIBS "@NSM_CLI_LIBS@"
 
 #endif
 ]])
 target_include_directories(nsmcore PRIVATE ${NSM_PATHS_DIR}
                                    ${PROJECT_SOURCE_DIR}/runtime/src)
-# `nsmc run` reads set files and draws plots with the runtime's own helpers,
-# so that nsmc and the simulators behave alike.
-target_link_libraries(nsmcore PUBLIC nsmrt)
+# `nsmc run` reads set files and draws plots with the programs' library
+# (libnsmcli), so that nsmc and the simulators behave alike.
+target_link_libraries(nsmcore PUBLIC nsmcli)
 
 install(FILES ${PROJECT_SOURCE_DIR}/docs/man/nsmc.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/man/nsm.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
+
+# pkg-config files, written at install time for the prefix installed to.
+set(NSM_PC_EXTRA "${NSM_CLI_LIBS} ${NSM_RUNTIME_LINK_FLAGS}")
+string(STRIP "${NSM_PC_EXTRA}" NSM_PC_EXTRA)
+install(CODE "
+  set(NSM_PC_SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")
+  set(NSM_PC_BINARY_DIR \"${PROJECT_BINARY_DIR}\")
+  set(NSM_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+  set(NSM_PC_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+  set(NSM_PC_IMPLICIT_DIRS \"${CMAKE_C_IMPLICIT_LINK_DIRECTORIES}\")
+  set(NSM_PC_EXTRA_LIBS \"${NSM_PC_EXTRA}\")
+  set(NSM_PC_CORE_EXTRA \"${NSM_RUNTIME_LINK_FLAGS}\")
+  set(NSM_PC_VERSION \"${PROJECT_VERSION}\")
+  include(\"${PROJECT_SOURCE_DIR}/cmake/pkgconfig.cmake\")
+")
+
+# The CMake package: find_package(nsm) with targets nsm::nsmrt,
+# nsm::nsmrt_shared, nsm::nsmcli and the helper nsm_add_simulator.
+include(CMakePackageConfigHelpers)
+set(NSM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nsm)
+install(EXPORT nsmTargets NAMESPACE nsm:: DESTINATION ${NSM_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/nsmConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/nsmConfig.cmake INSTALL_DESTINATION ${NSM_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_BINDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/nsmConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/nsmConfig.cmake ${PROJECT_BINARY_DIR}/nsmConfigVersion.cmake
+  DESTINATION ${NSM_CMAKE_DIR})

@@ -6,7 +6,7 @@
  *
  *   1. source → parse → sema → derive → emit, in memory;
  *   2. build: the C text is compiled with $CC (default cc) against the
- *      runtime's headers and libnsmrt.a, found relative to this executable
+ *      runtime's headers, libnsmcli.a and libnsmrt.a, found relative to this executable
  *      (build tree or install prefix).  The binary is cached under
  *      $XDG_CACHE_HOME/nsm (default ~/.cache/nsm), keyed by a hash of the C
  *      text, the runtime library, its headers and the compiler command, so a
@@ -217,6 +217,7 @@ static int make_dirs(const char *path, Arena *a)
 typedef struct Runtime {
     const char *include;    /* directory holding nsm/nsm.h */
     const char *lib;        /* libnsmrt.a */
+    const char *cli;        /* libnsmcli.a, next to it */
 } Runtime;
 
 /* Finds the runtime relative to this executable: libnsmrt.a next to it (the
@@ -238,7 +239,9 @@ static int find_runtime(Runtime *rt, Arena *a)
     const char *bindir = exe;
     rt->lib = arena_printf(a, "%s/libnsmrt.a", bindir);
     rt->include = arena_printf(a, "%s/runtime/include", NSM_PATH_SOURCE_DIR);
-    if (file_exists(rt->lib) && file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
+    rt->cli = arena_printf(a, "%s/libnsmcli.a", bindir);
+    if (file_exists(rt->lib) && file_exists(rt->cli) &&
+        file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
         return 0;
     /* install tree: one ".." per component of the bin directory */
     char *prefix = arena_strdup(a, bindir);
@@ -255,7 +258,10 @@ static int find_runtime(Runtime *rt, Arena *a)
     rt->lib = libdir[0] == '/' ? arena_printf(a, "%s/libnsmrt.a", libdir)
                                : arena_printf(a, "%s/%s/libnsmrt.a", prefix, libdir);
     rt->include = incdir[0] == '/' ? incdir : arena_printf(a, "%s/%s", prefix, incdir);
-    if (file_exists(rt->lib) && file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
+    rt->cli = libdir[0] == '/' ? arena_printf(a, "%s/libnsmcli.a", libdir)
+                               : arena_printf(a, "%s/%s/libnsmcli.a", prefix, libdir);
+    if (file_exists(rt->lib) && file_exists(rt->cli) &&
+        file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
         return 0;
     fprintf(stderr, "nsmc: internal error: cannot find the runtime (looked for %s and "
             "%s/nsm/nsm.h); is nsmc installed completely?\n", rt->lib, rt->include);
@@ -372,13 +378,16 @@ static const char *build(const char *name, const char *ctext, size_t clen, const
     args_add(&cmd, "");                 /* the output, set below */
     int src_slot = cmd.n;
     args_add(&cmd, "");                 /* the C file */
+    args_add(&cmd, rt.cli);
     args_add(&cmd, rt.lib);
+    split_words(&cmd, NSM_CLI_LIBS, a);
     split_words(&cmd, NSM_RUNTIME_LINK_FLAGS, a);
     args_add(&cmd, "-lm");
 
     uint64_t h = 14695981039346656037u;
     h = hash_bytes(h, ctext, clen);
     h = hash_file(h, rt.lib);
+    h = hash_file(h, rt.cli);
     h = hash_file(h, arena_printf(a, "%s/nsm/nsm.h", rt.include));
     h = hash_file(h, arena_printf(a, "%s/nsm/model.h", rt.include));
     for (int i = 0; i < cmd.n; i++)
@@ -527,18 +536,20 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
     const char *title = m->title && *m->title ? arena_printf(a, "%s: %s", m->name, m->title)
                                               : m->name;
     char err[1024] = "";
-    int flags = NSM_PLOT_PNG | NSM_PLOT_SVG | (o->phase ? NSM_PLOT_PHASE : 0);
-    int rc = nsm_plot(dir, traj, ev, title, flags, err, sizeof err);
-    if (rc == NSM_PLOT_OK) {
+    int flags = PLOT_PNG | PLOT_SVG | (o->phase ? PLOT_PHASE : 0);
+    int rc = plot_draw(dir, traj, ev, title, flags, err, sizeof err);
+    if (rc == PLOT_OK) {
         int phase = o->phase && file_exists(arena_printf(a, "%s/phase.png", dir));
         printf("plots: %s/plot.png, %s/plot.svg", dir, dir);
         if (phase)
             printf(", %s/phase.png, %s/phase.svg", dir, dir);
         printf(" (script %s/plot.gp)\n", dir);
+        if (*err)
+            printf("note: %s\n", err);
         if (o->phase && !phase)
             printf("no phase portrait: no body has both its position and its velocity "
                    "among the outputs\n");
-    } else if (rc == NSM_PLOT_EFAIL) {
+    } else if (rc == PLOT_EFAIL) {
         fprintf(stderr, "nsmc: warning: no plot: %s\n", err);
     } else {
         printf("no plot: %s\n", err);
@@ -552,7 +563,7 @@ static int run(const RunOptions *o, Arena *a)
     size_t clen = 0;
     int status;
     char err[1024];
-    if (o->set_file && nsm_setfile_read(o->set_file, accept_set, NULL, err, sizeof err) != 0) {
+    if (o->set_file && setfile_read(o->set_file, accept_set, NULL, err, sizeof err) != 0) {
         fprintf(stderr, "nsmc: error: %s\n", err);
         return 1;
     }

@@ -11,7 +11,7 @@ file(MAKE_DIRECTORY ${NSM_ENERGY_DIR})
 # Simulator energy_<name> from a C file.
 function(nsm_energy_sim name cfile)
   add_executable(energy_${name} ${cfile})
-  target_link_libraries(energy_${name} PRIVATE nsmrt)
+  target_link_libraries(energy_${name} PRIVATE nsmcli)
   set_target_properties(energy_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${NSM_ENERGY_DIR})
 endfunction()
 

@@ -13,9 +13,14 @@ set(NSM_PROPERTY_CFLAGS "-O2")
 if(NSM_SANITIZE)
   set(NSM_PROPERTY_CFLAGS "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all")
 endif()
+# a simulator links libnsmcli, libnsmrt and what libnsmcli needs (HDF5)
+set(NSM_PROPERTY_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
+if(NSM_HAVE_HDF5)
+  string(APPEND NSM_PROPERTY_LIBS ":${NSM_HDF5_LIBRARY}")
+endif()
 add_test(NAME property.random_models
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/property/random_models.py
-          --nsmc $<TARGET_FILE:nsmc> --lib $<TARGET_FILE:nsmrt>
+          --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_PROPERTY_LIBS}
           --include ${NSM_SOURCE_DIR}/runtime/include --seeds 1-40,97,148,217,294,408
           --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_PROPERTY_CFLAGS}")
 set_tests_properties(property.random_models PROPERTIES LABELS property TIMEOUT 600)

@@ -31,7 +31,7 @@ endforeach()
 foreach(model ball two_mass penalty)
   add_executable(rt_sim_${model} ${RT_DIR}/sim_main.c ${RT_DIR}/models/${model}.c)
   target_compile_definitions(rt_sim_${model} PRIVATE NSM_TEST_MODEL=${model}_model)
-  target_link_libraries(rt_sim_${model} PRIVATE nsmrt)
+  target_link_libraries(rt_sim_${model} PRIVATE nsmcli)
 endforeach()
 
 set(RT_CLI ${NSM_PYTHON} ${RT_DIR}/cli_check.py)

@@ -13,7 +13,7 @@ file(MAKE_DIRECTORY ${NSM_VALIDATION_DIR} ${NSM_VALIDATION_GEN})
 # One simulator executable sim_<name> in ${CMAKE_BINARY_DIR}/sims.
 function(nsm_validation_sim name cfile)
   add_executable(sim_${name} ${cfile})
-  target_link_libraries(sim_${name} PRIVATE nsmrt)
+  target_link_libraries(sim_${name} PRIVATE nsmcli)
   set_target_properties(sim_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${NSM_SIMS_DIR})
 endfunction()
 

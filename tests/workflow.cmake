@@ -13,7 +13,7 @@ endforeach()
 
 add_executable(progress_test ${NSM_SOURCE_DIR}/tests/workflow/progress_test.c)
 target_include_directories(progress_test PRIVATE ${NSM_SOURCE_DIR}/runtime/src)
-target_link_libraries(progress_test PRIVATE nsmrt)
+target_link_libraries(progress_test PRIVATE nsmcli)
 add_test(NAME workflow/progress
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/progress_test.py
           $<TARGET_FILE:progress_test>)

@@ -4,7 +4,7 @@
 **
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
 **   --rtol R  --atol A  --set NAME=VALUE (repeatable)  --set-file FILE
-**   --out FILE|-  (trajectory CSV)   --events FILE|-  (event CSV)
+**   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5)   --events FILE|-  (event CSV)
 **   --max-steps N  --max-event-rate R  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **   --plot DIR  --phase  (gnuplot plots of the trajectory and events)
@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 
 #include "nsm/nsm.h"
+#include "h5out.h"
 #include "plot.h"
 #include "progress.h"
 #include "setfile.h"
@@ -40,7 +41,8 @@ typedef struct Driver {
     int table;            /* print the event table on stdout */
     long nev;
     double t_end;
-    nsm_progress pb;      /* bar on a terminal's stderr for long runs */
+    Progress pb;      /* bar on a terminal's stderr for long runs */
+    H5Out *h5;            /* --out FILE.h5: the HDF5 writer, else NULL */
 } Driver;
 
 /* Context of a --set-file read. */
@@ -96,7 +98,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
             "  --set NAME=VALUE     override a parameter (SI units); repeatable\n"
             "  --set-file FILE      overrides from a file of NAME = VALUE lines (# comments)\n"
-            "  --out FILE|-         write the trajectory as CSV\n"
+            "  --out FILE|-         write the trajectory as CSV, or as HDF5 for FILE.h5\n"
+            "                       (with the events and the model's description)\n"
             "  --events FILE|-      write the event log as CSV\n"
             "  --stats FILE|-       write the per-contact statistics as CSV\n"
             "  --summary            print the energy audit and contact statistics\n"
@@ -145,6 +148,8 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
     const char *cn = contact_name(d->m, ev, buf, sizeof buf);
     (void)sim;
     d->nev++;
+    if (d->h5 && h5out_event(d->h5, ev))
+        return 1;   /* stops the run; h5out_close says why */
     if (d->events)
         fprintf(d->events, "%.17g,%s,%s,%.12g,%.12g,%.12g,%.12g,%ld\n", ev->t,
                 nsm_event_kind_name(ev->kind), cn, ev->vrel_before, ev->vrel_after, ev->impulse,
@@ -164,7 +169,9 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
 static int on_sample(void *ud, const nsm_sim *sim, double t)
 {
     Driver *d = ud;
-    nsm_progress_update(&d->pb, d->t_end > 0 ? t / d->t_end : 1);
+    progress_update(&d->pb, d->t_end > 0 ? t / d->t_end : 1);
+    if (d->h5 && h5out_sample(d->h5, sim, t))
+        return 1;
     if (!d->out)
         return 0;
     fprintf(d->out, "%.12g", t);
@@ -251,13 +258,13 @@ static int draw_plots(const nsm_model *m, const char *prog, const char *dir, con
         snprintf(title, sizeof title, "%s: %s", m->name, m->title);
     else
         snprintf(title, sizeof title, "%s", m->name);
-    int flags = NSM_PLOT_PNG | NSM_PLOT_SVG | (phase ? NSM_PLOT_PHASE : 0);
-    int rc = nsm_plot(dir, traj, events, title, flags, err, sizeof err);
-    if (rc == NSM_PLOT_EFAIL) {
+    int flags = PLOT_PNG | PLOT_SVG | (phase ? PLOT_PHASE : 0);
+    int rc = plot_draw(dir, traj, events, title, flags, err, sizeof err);
+    if (rc == PLOT_EFAIL) {
         fprintf(stderr, "%s: error: no plot: %s\n", prog, err);
         return 1;
     }
-    if (rc != NSM_PLOT_OK) {
+    if (rc != PLOT_OK) {
         fprintf(stderr, "%s: note: no plot: %s\n", prog, err);
         return 0;
     }
@@ -267,6 +274,8 @@ static int draw_plots(const nsm_model *m, const char *prog, const char *dir, con
     if (have_phase)
         fprintf(stderr, ", %s/phase.png, %s/phase.svg", dir, dir);
     fprintf(stderr, " (script %s/plot.gp)\n", dir);
+    if (*err)
+        fprintf(stderr, "%s: note: %s\n", prog, err);
     if (phase && !have_phase)
         fprintf(stderr, "%s: note: no phase portrait: no body has both its position and its "
                 "velocity among the outputs\n", prog);
@@ -404,6 +413,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
 {
     Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1 };
     const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL, *plot_dir = NULL;
+    const char *h5_path = NULL;   /* --out FILE.h5 */
     char plot_traj[4200], plot_ev[4200];
     int summary = 0, phase = 0;
     FILE *stats = NULL;
@@ -498,7 +508,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--set-file")) {
             SetCtx ctx = { sim, m, d.prog, val };
             char err[512];
-            int r = nsm_setfile_read(val, set_from_file, &ctx, err, sizeof err);
+            int r = setfile_read(val, set_from_file, &ctx, err, sizeof err);
             if (r) {
                 if (r != -1)
                     fprintf(stderr, "%s: error: %s\n", d.prog, err);
@@ -548,6 +558,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                    "be used with --plot (give a file, or leave it out to write into %s)",
                    out_path && !strcmp(out_path, "-") ? "--out" : "--events", plot_dir);
     }
+    if (out_path && h5out_is_h5(out_path)) {
+        h5_path = out_path;   /* HDF5; with --plot, the plot's CSV goes into DIR */
+        out_path = NULL;
+    }
     if (plot_dir) {
         if (make_dir(plot_dir)) {
             nsm_sim_free(sim);
@@ -581,6 +595,17 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "cannot write '%s'%s", stats_path, "");
     }
+    if (h5_path) {
+        char err[1024];
+        if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err))) {
+            fprintf(stderr, "%s: error: %s\n", d.prog, err);
+            close_out(d.out);
+            close_out(d.events);
+            close_out(stats);
+            nsm_sim_free(sim);
+            return 1;
+        }
+    }
     d.table = !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
               !(stats_path && !strcmp(stats_path, "-"));
     if (d.out) {
@@ -605,12 +630,21 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);
     d.t_end = t_end;
-    nsm_progress_start(&d.pb, stderr);
+    progress_start(&d.pb, stderr);
     int rc = nsm_sim_run_until(sim, t_end);
-    nsm_progress_finish(&d.pb);
+    progress_finish(&d.pb);
     close_out(d.out);
     close_out(d.events);
     fflush(stdout);
+    if (d.h5) {
+        char err[1024];
+        if (h5out_close(d.h5, sim, rc, t_end, err, sizeof err)) {
+            fprintf(stderr, "%s: error: %s\n", d.prog, err);
+            close_out(stats);
+            nsm_sim_free(sim);
+            return rc && rc != NSM_ESTOPPED ? 3 : 1;
+        }
+    }
     nsm_audit au;
     nsm_sim_audit(sim, &au);
     if (stats) {

@@ -1,11 +1,24 @@
 /*
 ** plot.c: plots of a trajectory and its events with gnuplot (see plot.h).
 **
-** The C side only reads the CSV header, the time range and the event log;
-** gnuplot reads the samples itself.  The script is written out in full so
-** that the user can edit and rerun it.
+** The C side reads the CSV header, the time range and the event log; gnuplot
+** reads the samples itself.  The script is written out in full so that the
+** user can edit and rerun it, and it begins with a map of every trajectory
+** column: the panel that draws it, or why it is not drawn.
+**
+** Layout.  One panel per kind of output and unit (positions, velocities,
+** accelerations, gaps, contact forces, energies, the energy error, others),
+** stacked over a shared time axis, at most PLOT_MAX_PANELS of them.  A panel
+** of a few lines gives each its colour and its name in the legend; a panel of
+** many (a family such as P[1].x .. P[20].x) colours them in order along a
+** gradient and names the first and the last.  The contacts: with few
+** contacts and impacts, closed intervals are shaded behind the panels and
+** impacts drawn as dashed lines; with more, a timeline panel at the bottom
+** gives every contact its own row, with a bar while it is closed and a tick
+** at each impact.  Marks closer than the resolution of the picture are
+** thinned (with a note), never cut.
 */
-#define _XOPEN_SOURCE 700   /* realpath */
+#define _XOPEN_SOURCE 700   /* realpath, getline */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,20 +34,21 @@
 #include "plot.h"
 
 enum {
-    MAX_COLS = 64,      /* trajectory columns read */
-    MAX_PANELS = 6,     /* stacked panels of the time plot */
-    MAX_CONTACTS = 32,  /* contacts with their own colour */
-    MAX_SHADES = 400,   /* contact intervals shaded */
-    MAX_MARKS = 400,    /* impacts marked */
-    MAX_BODIES = 4,     /* phase portraits */
-    NAME_LEN = 96
+    MAX_PANELS = PLOT_MAX_PANELS,  /* stacked panels of the time plot (besides the timeline) */
+    FEW_LINES = 8,      /* up to this many lines in a panel: one legend entry each */
+    FEW_CONTACTS = 3,   /* up to this many contacts: shading behind the panels */
+    FEW_MARKS = 100,    /* up to this many impacts: lines behind the panels */
+    THIN_BINS = 1500,   /* marks per contact beyond which close ones are merged */
+    PHASE_GRID = 24,    /* bodies drawn in a grid of phase portraits; more share one */
+    NOTE_LEN = 2048
 };
 
 /* Panel kinds, in the order the panels are stacked. */
 enum { K_X, K_V, K_A, K_GAP, K_FORCE, K_ENERGY, K_ERROR, K_OTHER };
 
 typedef struct Column {
-    char name[NAME_LEN], unit[32];
+    char *name;
+    char unit[32];
     int kind, panel;
 } Column;
 
@@ -49,21 +63,23 @@ typedef struct Mark {
 } Mark;
 
 typedef struct Plot {
-    const char *dir;
-    char data[4096], events[4096];    /* file names as the script writes them */
+    char data[4096];          /* the trajectory file as the script names it */
     char title[256];
-    Column col[MAX_COLS];
+    Column *col;
     int ncol, npanel;
     int panel_kind[MAX_PANELS];
     char panel_unit[MAX_PANELS][32];
     double tmin, tmax;
-    char contact[MAX_CONTACTS][NAME_LEN];
+    char **contact;           /* contact names, in order of first event */
     int ncontact;
-    Shade shade[MAX_SHADES];
-    int nshade;
-    Mark mark[MAX_MARKS];
-    int nmark, dropped_marks;
-    int body_x[MAX_BODIES], body_v[MAX_BODIES], nbody;
+    Shade *shade;
+    long nshade, shade_cap;
+    Mark *mark;
+    long nmark, mark_cap;
+    long marks_read, shades_read;   /* before thinning */
+    int timeline;             /* contacts get their own panel */
+    int *body_x, *body_v, nbody;
+    char note[NOTE_LEN];      /* what was left out or thinned */
 } Plot;
 
 static const char *const line_colors[] = {
@@ -86,13 +102,18 @@ static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
     return code;
 }
 
-/* Copies at most n-1 bytes of s[0..len) into d, NUL-terminated. */
-static void copy_span(char *d, size_t n, const char *s, size_t len)
+/* Appends a sentence to the plot's note. */
+static void add_note(Plot *p, const char *fmt, ...)
 {
-    if (len >= n)
-        len = n - 1;
-    memcpy(d, s, len);
-    d[len] = '\0';
+    size_t n = strlen(p->note);
+    if (n && n + 2 < sizeof p->note) {
+        strcat(p->note, "; ");
+        n += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->note + n, sizeof p->note - n, fmt, ap);
+    va_end(ap);
 }
 
 /* Whether name ends with "." suffix. */
@@ -138,26 +159,43 @@ static void panel_label(const Plot *p, int k, char *buf, size_t len)
         snprintf(buf, len, "%s", names[p->panel_kind[k]]);
 }
 
-/* Splits one header field "NAME [UNIT]" into a column. */
-static void parse_header_field(Column *c, const char *s, size_t len)
+/* Splits one header field "NAME [UNIT]" into a column.  The unit is the
+** bracketed text at the end after a blank, so that indexed names such as
+** "P[1].x [m]" keep their index.  0, or -1 when out of memory. */
+static int parse_header_field(Column *c, const char *s, size_t len)
 {
     while (len && (s[len - 1] == ' ' || s[len - 1] == '\r' || s[len - 1] == '\n'))
         len--;
-    const char *open = memchr(s, '[', len);
     c->unit[0] = '\0';
-    if (open && s[len - 1] == ']') {
-        copy_span(c->unit, sizeof c->unit, open + 1, (size_t)(s + len - 1 - (open + 1)));
-        len = (size_t)(open - s);
-        while (len && s[len - 1] == ' ')
-            len--;
+    if (len > 2 && s[len - 1] == ']') {
+        size_t open = len - 1;
+        while (open > 0 && s[open] != '[')
+            open--;
+        if (s[open] == '[' && open > 0 && s[open - 1] == ' ') {
+            size_t ulen = len - 1 - (open + 1);
+            if (ulen >= sizeof c->unit)
+                ulen = sizeof c->unit - 1;
+            memcpy(c->unit, s + open + 1, ulen);
+            c->unit[ulen] = '\0';
+            len = open;
+            while (len && s[len - 1] == ' ')
+                len--;
+        }
     }
-    copy_span(c->name, sizeof c->name, s, len);
+    c->name = malloc(len + 1);
+    if (!c->name)
+        return -1;
+    memcpy(c->name, s, len);
+    c->name[len] = '\0';
+    return 0;
 }
 
 /* Assigns every column to a panel: one per (kind, unit), stacked by kind.
-** Columns beyond MAX_PANELS panels are left out (panel -1). */
+** Columns beyond MAX_PANELS panels are left out (panel -1), with a note. */
 static void assign_panels(Plot *p)
 {
+    int left = 0;
+    const char *first = NULL;
     for (int kind = K_X; kind <= K_OTHER; kind++)
         for (int i = 0; i < p->ncol; i++) {
             Column *c = &p->col[i];
@@ -167,20 +205,32 @@ static void assign_panels(Plot *p)
             while (k < p->npanel && !(p->panel_kind[k] == kind && !strcmp(p->panel_unit[k], c->unit)))
                 k++;
             if (k == p->npanel) {
-                if (p->npanel == MAX_PANELS)
+                if (p->npanel == MAX_PANELS) {
+                    if (!left++)
+                        first = c->name;
                     continue;
+                }
                 p->panel_kind[k] = kind;
                 snprintf(p->panel_unit[k], sizeof p->panel_unit[k], "%s", c->unit);
                 p->npanel++;
             }
             c->panel = k;
         }
+    if (left)
+        add_note(p, "%d column%s not drawn (%s%s): more than %d kinds of output and units; "
+                 "plot.gp lists them", left, left > 1 ? "s" : "", first, left > 1 ? ", ..." : "",
+                 MAX_PANELS);
 }
 
-/* Pairs each body's position and velocity columns for the phase portraits. */
-static void find_bodies(Plot *p)
+/* Pairs each body's position and velocity columns (NAME.x with NAME.v, the
+** name with its indices) for the phase portraits. */
+static int find_bodies(Plot *p)
 {
-    for (int i = 0; i < p->ncol && p->nbody < MAX_BODIES; i++) {
+    p->body_x = malloc(sizeof(int) * (size_t)(p->ncol + 1));
+    p->body_v = malloc(sizeof(int) * (size_t)(p->ncol + 1));
+    if (!p->body_x || !p->body_v)
+        return -1;
+    for (int i = 0; i < p->ncol; i++) {
         const char *xn = p->col[i].name;
         if (p->col[i].kind != K_X)
             continue;
@@ -193,116 +243,234 @@ static void find_bodies(Plot *p)
                 break;
             }
     }
+    return 0;
+}
+
+/* The time of the last complete line of a trajectory file f of the given
+** size, whose lines are up to about linelen bytes; NAN if none. */
+static double last_time(FILE *f, long size, size_t linelen)
+{
+    long back = (long)(4 * linelen + 65536);
+    char *line = NULL;
+    size_t cap = 0;
+    double last = NAN;
+    if (fseek(f, size > back ? size - back : 0, SEEK_SET) != 0)
+        return NAN;
+    while (getline(&line, &cap, f) > 0) {
+        double t;
+        if (sscanf(line, "%lf,", &t) == 1 && strchr(line, '\n'))
+            last = t;
+    }
+    free(line);
+    return last;
 }
 
 /* Reads the header, the first and the last time of the trajectory.
-** Returns NSM_PLOT_OK, NSM_PLOT_NOTHING or NSM_PLOT_EFAIL. */
+** Returns PLOT_OK, PLOT_NOTHING or PLOT_EFAIL. */
 static int read_trajectory(Plot *p, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
-    char line[8192];
+    char *line = NULL;
+    size_t cap = 0;
     if (!f)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "cannot read '%s': %s", path, strerror(errno));
-    if (!fgets(line, sizeof line, f)) {
+        return fail(err, errlen, PLOT_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+    ssize_t hlen = getline(&line, &cap, f);
+    if (hlen <= 0) {
         fclose(f);
-        return fail(err, errlen, NSM_PLOT_NOTHING, "the trajectory '%s' is empty", path);
+        free(line);
+        return fail(err, errlen, PLOT_NOTHING, "the trajectory '%s' is empty", path);
+    }
+    int n = 0;
+    for (const char *s = line; *s; s++)
+        n += *s == ',';
+    p->col = calloc((size_t)n + 1, sizeof *p->col);
+    if (!p->col) {
+        fclose(f);
+        free(line);
+        return fail(err, errlen, PLOT_EFAIL, "out of memory");
     }
     const char *s = strchr(line, ',');
-    while (s && p->ncol < MAX_COLS) {
+    while (s) {
         const char *e = strchr(s + 1, ',');
         size_t len = e ? (size_t)(e - s - 1) : strlen(s + 1);
-        Column *c = &p->col[p->ncol++];
-        parse_header_field(c, s + 1, len);
+        Column *c = &p->col[p->ncol];
+        if (parse_header_field(c, s + 1, len)) {
+            fclose(f);
+            free(line);
+            return fail(err, errlen, PLOT_EFAIL, "out of memory");
+        }
+        p->ncol++;
         c->kind = column_kind(c->name);
         c->panel = -1;
         s = e;
     }
     if (p->ncol == 0) {
         fclose(f);
-        return fail(err, errlen, NSM_PLOT_NOTHING,
+        free(line);
+        return fail(err, errlen, PLOT_NOTHING,
                     "the model has no output columns to plot (add an `output` statement)");
     }
-    if (!fgets(line, sizeof line, f) || sscanf(line, "%lf", &p->tmin) != 1) {
+    if (getline(&line, &cap, f) <= 0 || sscanf(line, "%lf", &p->tmin) != 1) {
         fclose(f);
-        return fail(err, errlen, NSM_PLOT_NOTHING, "the trajectory has no samples to plot");
+        free(line);
+        return fail(err, errlen, PLOT_NOTHING, "the trajectory has no samples to plot");
     }
-    /* the last line: read the file's tail */
-    long back = 8192;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        fseek(f, size > back ? size - back : 0, SEEK_SET);
-    }
-    p->tmax = p->tmin;
-    while (fgets(line, sizeof line, f)) {
-        double t;
-        if (sscanf(line, "%lf,", &t) == 1 && strchr(line, '\n'))
-            p->tmax = t;
-    }
+    free(line);
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
+    p->tmax = last_time(f, size, (size_t)hlen);
     fclose(f);
     if (!(p->tmax > p->tmin))
-        return fail(err, errlen, NSM_PLOT_NOTHING,
+        return fail(err, errlen, PLOT_NOTHING,
                     "the trajectory covers no time interval (one sample), nothing to plot");
-    return NSM_PLOT_OK;
+    return PLOT_OK;
 }
 
-/* Index of a contact name, added if new (the last colour is shared beyond
-** MAX_CONTACTS). */
+/* Index of a contact name, added if new; -1 when out of memory. */
 static int contact_index(Plot *p, const char *name)
 {
     for (int i = 0; i < p->ncontact; i++)
         if (strcmp(p->contact[i], name) == 0)
             return i;
-    if (p->ncontact == MAX_CONTACTS)
-        return MAX_CONTACTS - 1;
-    snprintf(p->contact[p->ncontact], NAME_LEN, "%s", name);
+    char **c = realloc(p->contact, sizeof *c * (size_t)(p->ncontact + 1));
+    if (!c)
+        return -1;
+    p->contact = c;
+    if (!(c[p->ncontact] = strdup(name)))
+        return -1;
     return p->ncontact++;
 }
 
-/* Adds a shaded interval of a closed contact. */
-static void add_shade(Plot *p, int c, double t0, double t1)
+/* Appends one item of size sz to a growing array; 0 or -1. */
+static int push(void **arr, long *n, long *cap, size_t sz, const void *item)
 {
-    if (p->nshade < MAX_SHADES && t1 > t0)
-        p->shade[p->nshade++] = (Shade){t0, t1, c};
+    if (*n == *cap) {
+        long nc = *cap ? 2 * *cap : 256;
+        void *a = realloc(*arr, (size_t)nc * sz);
+        if (!a)
+            return -1;
+        *arr = a;
+        *cap = nc;
+    }
+    memcpy((char *)*arr + (size_t)*n * sz, item, sz);
+    (*n)++;
+    return 0;
 }
 
-/* Reads the event log into shaded contact intervals and impact marks.  A
-** missing file just means no events. */
-static void read_events(Plot *p, const char *path)
+/* Adds a closed interval of contact c. */
+static int add_shade(Plot *p, int c, double t0, double t1)
+{
+    Shade s = { t0, t1, c };
+    if (!(t1 > t0))
+        return 0;
+    p->shades_read++;
+    return push((void **)&p->shade, &p->nshade, &p->shade_cap, sizeof s, &s);
+}
+
+/* Reads the event log into closed intervals and impact marks.  A missing
+** file just means no events.  0, or -1 when out of memory. */
+static int read_events(Plot *p, const char *path)
 {
     FILE *f = path ? fopen(path, "r") : NULL;
-    char line[1024];
-    double open[MAX_CONTACTS];
-    for (int i = 0; i < MAX_CONTACTS; i++)
-        open[i] = NAN;
+    char *line = NULL, kind[32];
+    size_t cap = 0;
+    double *open = NULL;
+    int rc = 0;
     if (!f)
-        return;
-    while (fgets(line, sizeof line, f)) {
-        char kind[32], name[NAME_LEN];
+        return 0;
+    while (!rc && getline(&line, &cap, f) > 0) {
         double t;
-        if (sscanf(line, "%lf,%31[^,],%95[^,]", &t, kind, name) != 3)
+        int at = 0;
+        if (sscanf(line, "%lf,%31[^,],%n", &t, kind, &at) != 2 || !at)
             continue;   /* the header */
         if (!strcmp(kind, "time"))
             continue;
-        int c = contact_index(p, name);
+        char *name = line + at, *end = strchr(name, ',');
+        if (end)
+            *end = '\0';
+        int known = p->ncontact, c = contact_index(p, name);
+        double *o = c < 0 ? NULL : realloc(open, sizeof *open * (size_t)p->ncontact);
+        if (!o) {
+            rc = -1;
+            break;
+        }
+        open = o;
+        if (c >= known)
+            open[c] = NAN;   /* a new contact: open since nothing */
         if (!strcmp(kind, "impact") || !strcmp(kind, "zeno")) {
-            if (p->nmark < MAX_MARKS)
-                p->mark[p->nmark++] = (Mark){t, c, kind[0] == 'z'};
-            else
-                p->dropped_marks++;
+            Mark m = { t, c, kind[0] == 'z' };
+            p->marks_read++;
+            rc = push((void **)&p->mark, &p->nmark, &p->mark_cap, sizeof m, &m);
         }
         if (!strcmp(kind, "stick") || !strcmp(kind, "contact_enter") || !strcmp(kind, "zeno")) {
             if (isnan(open[c]))
                 open[c] = t;
         } else if (!strcmp(kind, "separation") || !strcmp(kind, "contact_exit")) {
             if (!isnan(open[c]))
-                add_shade(p, c, open[c], t);
+                rc = add_shade(p, c, open[c], t);
             open[c] = NAN;
         }
     }
     fclose(f);
-    for (int c = 0; c < p->ncontact; c++)
+    free(line);
+    for (int c = 0; !rc && c < p->ncontact; c++)
         if (!isnan(open[c]))
-            add_shade(p, c, open[c], p->tmax);
+            rc = add_shade(p, c, open[c], p->tmax);
+    free(open);
+    return rc;
+}
+
+/* Merges marks and intervals closer than the picture can show (a bin of
+** (tmax - tmin) / THIN_BINS) for contacts with more than THIN_BINS of them,
+** and says so in the note. */
+static void thin_events(Plot *p)
+{
+    double bin = (p->tmax - p->tmin) / THIN_BINS;
+    long *count = calloc((size_t)p->ncontact + 1, sizeof *count);
+    double *last = malloc(sizeof *last * ((size_t)p->ncontact + 1));
+    if (!count || !last) {
+        free(count);
+        free(last);
+        return;
+    }
+    for (long i = 0; i < p->nmark; i++)
+        count[p->mark[i].contact]++;
+    for (int c = 0; c < p->ncontact; c++)
+        last[c] = -INFINITY;
+    long kept = 0;
+    for (long i = 0; i < p->nmark; i++) {
+        Mark *m = &p->mark[i];
+        if (count[m->contact] > THIN_BINS && !m->zeno && m->t - last[m->contact] < bin)
+            continue;
+        last[m->contact] = m->t;
+        p->mark[kept++] = *m;
+    }
+    if (kept < p->nmark)
+        add_note(p, "%ld of %ld impact marks drawn: impacts less than %.3g s apart on a "
+                 "contact share one mark (events.csv has them all)", kept, p->nmark, bin);
+    p->nmark = kept;
+    memset(count, 0, sizeof *count * (size_t)p->ncontact);
+    for (long i = 0; i < p->nshade; i++)
+        count[p->shade[i].contact]++;
+    kept = 0;
+    for (long i = 0; i < p->nshade; i++) {
+        Shade *s = &p->shade[i];
+        Shade *prev = NULL;
+        for (long j = kept - 1; j >= 0 && j >= kept - p->ncontact; j--)
+            if (p->shade[j].contact == s->contact) {
+                prev = &p->shade[j];
+                break;
+            }
+        if (count[s->contact] > THIN_BINS && prev && s->t0 - prev->t1 < bin) {
+            prev->t1 = s->t1;
+            continue;
+        }
+        p->shade[kept++] = *s;
+    }
+    if (kept < p->nshade)
+        add_note(p, "contact intervals less than %.3g s apart drawn as one", bin);
+    p->nshade = kept;
+    free(count);
+    free(last);
 }
 
 /* Writes s as a double-quoted gnuplot string. */
@@ -348,23 +516,42 @@ static void put_style(FILE *f)
           f);
 }
 
-/* Shaded contact intervals and impact lines, drawn behind every panel. */
-static void put_events(FILE *f, const Plot *p)
+/* The map of the trajectory's columns: where each is drawn, or why not. */
+static void put_column_map(FILE *f, const Plot *p)
+{
+    fprintf(f, "# Columns of %s (column 1 is t):\n", p->data);
+    for (int i = 0; i < p->ncol; i++) {
+        const Column *c = &p->col[i];
+        char label[96] = "";
+        if (c->panel >= 0)
+            panel_label(p, c->panel, label, sizeof label);
+        fprintf(f, "#   column %d: %s%s%s%s -> %s%s%s\n", i + 2, c->name, *c->unit ? " [" : "",
+                c->unit, *c->unit ? "]" : "", c->panel >= 0 ? "panel " : "not drawn: ",
+                c->panel >= 0 ? "" : "too many kinds of output and units",
+                c->panel >= 0 ? label : "");
+    }
+    if (p->note[0])
+        fprintf(f, "# Note: %s\n", p->note);
+}
+
+/* Shaded contact intervals and impact lines behind every panel (few
+** contacts and impacts; else the timeline panel shows them). */
+static void put_events_behind(FILE *f, const Plot *p)
 {
     int obj = 1;
-    for (int i = 0; i < p->nshade; i++) {
+    if (p->timeline)
+        return;
+    for (long i = 0; i < p->nshade; i++) {
         const Shade *s = &p->shade[i];
         fprintf(f, "set object %d rect from %.17g, graph 0 to %.17g, graph 1 behind "
                 "fc rgb '%s' fs transparent solid 0.16 noborder\n",
                 obj++, s->t0, s->t1, contact_colors[s->contact % NCONTACT_COLORS]);
     }
-    /* many impacts: short ticks along the top instead of full-height lines */
-    const char *from = p->nmark > 100 ? "0.94" : "0";
-    for (int i = 0; i < p->nmark; i++) {
+    for (long i = 0; i < p->nmark; i++) {
         const Mark *m = &p->mark[i];
-        fprintf(f, "set arrow from %.17g, graph %s to %.17g, graph 1 nohead back "
+        fprintf(f, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead back "
                 "lw %s dt %s lc rgb '%s'\n",
-                m->t, from, m->t, m->zeno ? "2" : "1", m->zeno ? "1" : "'- '",
+                m->t, m->t, m->zeno ? "2" : "1", m->zeno ? "1" : "'- '",
                 contact_colors[m->contact % NCONTACT_COLORS]);
     }
 }
@@ -372,38 +559,163 @@ static void put_events(FILE *f, const Plot *p)
 /* Legend entries of the shading and the impact lines (keyentry, gnuplot >= 5.2.6). */
 static void put_event_keys(FILE *f, const Plot *p)
 {
+    if (p->timeline)
+        return;
     for (int c = 0; c < p->ncontact; c++) {
         int shaded = 0, marked = 0;
-        for (int i = 0; i < p->nshade; i++)
+        for (long i = 0; i < p->nshade; i++)
             shaded |= p->shade[i].contact == c;
-        for (int i = 0; i < p->nmark; i++)
+        for (long i = 0; i < p->nmark; i++)
             marked |= p->mark[i].contact == c;
         const char *col = contact_colors[c % NCONTACT_COLORS];
+        char t[300];
         if (shaded) {
             fprintf(f, ", \\\n     keyentry with boxes fc rgb '%s' fs transparent solid 0.3 title ", col);
-            char t[NAME_LEN + 16];
             snprintf(t, sizeof t, "%s in contact", p->contact[c]);
             put_string(f, t);
         }
         if (marked) {
             fprintf(f, ", \\\n     keyentry with lines dt '- ' lw 1.5 lc rgb '%s' title ", col);
-            char t[NAME_LEN + 16];
             snprintf(t, sizeof t, "%s impact", p->contact[c]);
             put_string(f, t);
         }
     }
 }
 
+/* The colour of line i of n in a panel of many: a gradient from dark blue
+** through teal to orange, so that neighbours in a family look alike. */
+static void gradient(int i, int n, char *buf, size_t len)
+{
+    static const double stops[3][3] = { { 0.15, 0.20, 0.55 }, { 0.10, 0.60, 0.55 },
+                                        { 0.95, 0.55, 0.10 } };
+    double u = n > 1 ? (double)i / (n - 1) : 0, w = u * 2;
+    int k = w >= 1 ? 1 : 0;
+    double s = w - k, rgb[3];
+    for (int j = 0; j < 3; j++)
+        rgb[j] = stops[k][j] + (stops[k + 1][j] - stops[k][j]) * s;
+    snprintf(buf, len, "#%02x%02x%02x", (int)(rgb[0] * 255 + 0.5), (int)(rgb[1] * 255 + 0.5),
+             (int)(rgb[2] * 255 + 0.5));
+}
+
+/* The lines of panel k: one legend entry each when few, else the first and
+** the last named and the others counted. */
+static void put_panel_lines(FILE *f, const Plot *p, int k)
+{
+    int n = 0, j = 0;
+    for (int i = 0; i < p->ncol; i++)
+        n += p->col[i].panel == k;
+    for (int i = 0; i < p->ncol; i++) {
+        if (p->col[i].panel != k)
+            continue;
+        char color[16];
+        if (n <= FEW_LINES)
+            snprintf(color, sizeof color, "%s", line_colors[j % NLINE_COLORS]);
+        else
+            gradient(j, n, color, sizeof color);
+        fprintf(f, "%s", j ? ", \\\n     " : "");
+        put_string(f, p->data);
+        fprintf(f, " skip 1 using 1:%d with lines lw %s lc rgb '%s' ", i + 2,
+                n <= FEW_LINES ? "1.8" : "1.2", color);
+        if (n <= FEW_LINES || j == 0 || j == n - 1) {
+            fputs("title ", f);
+            put_string(f, p->col[i].name);
+        } else
+            fputs("notitle", f);
+        j++;
+    }
+    if (n > FEW_LINES) {
+        char t[300];
+        snprintf(t, sizeof t, "(%d lines in order)", n);
+        fputs(", \\\n     keyentry with lines lc rgb '#ffffff' title ", f);
+        put_string(f, t);
+    }
+}
+
+/* The timeline panel: one row per contact, a bar while it is closed, a
+** tick at each impact, a triangle at each Zeno jump. */
+static void put_timeline(FILE *f, const Plot *p)
+{
+    fputs("$closed << EOD\n", f);
+    for (long i = 0; i < p->nshade; i++) {
+        const Shade *s = &p->shade[i];
+        unsigned rgb = (unsigned)strtoul(contact_colors[s->contact % NCONTACT_COLORS] + 1, NULL, 16);
+        fprintf(f, "%.17g,%.17g,%d,%u\n", s->t0, s->t1, p->ncontact - s->contact, rgb);
+    }
+    fputs("EOD\n$impacts << EOD\n", f);
+    for (long i = 0; i < p->nmark; i++)
+        if (!p->mark[i].zeno)
+            fprintf(f, "%.17g,%d\n", p->mark[i].t, p->ncontact - p->mark[i].contact);
+    fputs("EOD\n$zeno << EOD\n", f);
+    for (long i = 0; i < p->nmark; i++)
+        if (p->mark[i].zeno)
+            fprintf(f, "%.17g,%d\n", p->mark[i].t, p->ncontact - p->mark[i].contact);
+    fputs("EOD\n", f);
+}
+
+/* Draws the timeline panel (after put_timeline's data blocks). */
+static void put_timeline_plot(FILE *f, const Plot *p)
+{
+    int step = p->ncontact > 24 ? (p->ncontact + 23) / 24 : 1;
+    fprintf(f, "set yrange [0.4:%g]\nset offsets 0, 0, 0, 0\nset ylabel 'contact'\n",
+            p->ncontact + 0.6);
+    fputs("set ytics (", f);
+    for (int c = 0; c < p->ncontact; c++) {
+        if (c % step != 0)
+            continue;
+        fprintf(f, "%s", c ? ", " : "");
+        put_string(f, p->contact[c]);
+        fprintf(f, " %d", p->ncontact - c);
+    }
+    fputs(") font ',8'\nset grid noytics\n", f);
+    fprintf(f, "set key at screen 0.84, graph 1 left top\n");
+    long nimp = 0, nzeno = 0;
+    for (long i = 0; i < p->nmark; i++)
+        nzeno += p->mark[i].zeno, nimp += !p->mark[i].zeno;
+    const char *sep = "plot ";
+    if (p->nshade) {
+        fprintf(f, "%s$closed using 1:3:($2-$1):(0):4 with vectors nohead lw %g lc rgb variable "
+                "notitle, \\\n     keyentry with lines lw 5 lc rgb '#999999' title 'closed'",
+                sep, p->ncontact > 40 ? 2.0 : 5.0);
+        sep = ", \\\n     ";
+    }
+    if (nimp) {
+        fprintf(f, "%s$impacts using 1:($2-0.38):(0):(0.76) with vectors nohead lw 1 "
+                "lc rgb '#b22222' title 'impact'", sep);
+        sep = ", \\\n     ";
+    }
+    if (nzeno)
+        fprintf(f, "%s$zeno using 1:2 with points pt 9 ps 1.2 lc rgb '#222222' title 'Zeno jump'",
+                sep);
+    fputs("\n", f);
+    fputs("set autoscale y\nset ytics autofreq font ''\nset grid ytics\n", f);
+}
+
+/* Height in pixels of the timeline panel. */
+static double timeline_height(const Plot *p)
+{
+    double h = 40.0 + 14.0 * p->ncontact;
+    return h < 120 ? 120 : h > 520 ? 520 : h;
+}
+
 /* One stacked time plot for the current terminal.  height: pixels. */
 static void put_time_plot(FILE *f, const Plot *p, int height)
 {
-    const double top = 58.0, bottom = 52.0, h = (height - top - bottom) / p->npanel;
+    double top = 58.0, bottom = p->note[0] ? 70.0 : 52.0;
+    double th = p->timeline ? timeline_height(p) : 0;
+    double h = (height - top - bottom - th) / p->npanel;
     fputs("set multiplot title ", f);
     put_string(f, p->title);
     fputs(" font ',13'\n", f);
     fprintf(f, "set lmargin at screen 0.11\nset rmargin at screen 0.82\n");
     fputs("set offsets 0, 0, graph 0.06, graph 0.06\n", f);
     fprintf(f, "set xrange [%.17g:%.17g]\n", p->tmin, p->tmax);
+    if (p->note[0]) {
+        fputs("set label 99 ", f);
+        char t[NOTE_LEN + 16];
+        snprintf(t, sizeof t, "Note: %s", p->note);
+        put_string(f, t);
+        fputs(" at screen 0.01, screen 0.012 left font ',8' textcolor rgb '#666666'\n", f);
+    }
     for (int k = 0; k < p->npanel; k++) {
         char label[96];
         panel_label(p, k, label, sizeof label);
@@ -412,39 +724,74 @@ static void put_time_plot(FILE *f, const Plot *p, int height)
         fputs("set ylabel ", f);
         put_string(f, label);
         fputs("\n", f);
-        if (k == p->npanel - 1)
+        if (k == p->npanel - 1 && !p->timeline)
             fputs("set format x '%g'\nset xlabel 'time [s]'\n", f);
         else
             fputs("set format x ''\nunset xlabel\n", f);
         fputs("plot ", f);
-        int first = 1, color = 0;
-        for (int i = 0; i < p->ncol; i++) {
-            if (p->col[i].panel != k)
-                continue;
-            fprintf(f, "%s", first ? "" : ", \\\n     ");
-            put_string(f, p->data);
-            fprintf(f, " skip 1 using 1:%d with lines lw 1.8 lc rgb '%s' title ", i + 2,
-                    line_colors[color++ % NLINE_COLORS]);
-            put_string(f, p->col[i].name);
-            first = 0;
-        }
+        put_panel_lines(f, p, k);
         if (k == 0)
             put_event_keys(f, p);
         fputs("\n", f);
+        if (k == 0)
+            fputs("unset label 99\n", f);
+    }
+    if (p->timeline) {
+        double y0 = top + p->npanel * h;
+        fprintf(f, "set tmargin at screen %.5f\nset bmargin at screen %.5f\n",
+                1 - (y0 + 9) / height, 1 - (y0 + th - 9) / height);
+        fputs("set format x '%g'\nset xlabel 'time [s]'\n", f);
+        put_timeline_plot(f, p);
     }
     fputs("unset multiplot\n", f);
 }
 
-/* Phase portraits v(x), one square panel per body, for the current terminal. */
-static void put_phase_plot(FILE *f, const Plot *p)
+/* Phase portraits v(x): one square panel per body in a grid, or, for more
+** than PHASE_GRID bodies, all of them in one panel coloured in order. */
+static void put_phase_plot(FILE *f, const Plot *p, int cols, int rows, int height_per)
 {
     fputs("set multiplot title ", f);
     put_string(f, p->title);
-    fprintf(f, " font ',13' layout 1,%d margins 0.08,0.98,0.14,0.86 spacing 0.08,0\n", p->nbody);
-    fputs("set autoscale x\nset offsets 0, 0, 0, 0\nset format x '%g'\nunset key\n", f);
+    if (p->nbody > PHASE_GRID)
+        fputs(" font ',13' layout 1,1 margins 0.10,0.80,0.10,0.90\n", f);
+    else
+        fprintf(f, " font ',13' layout %d,%d margins 0.07,0.98,%.4f,%.4f spacing 0.07,%.4f\n",
+                rows, cols, 60.0 / (60 + height_per * rows), 1 - 50.0 / (60 + height_per * rows),
+                70.0 / (60 + height_per * rows));
+    fputs("set autoscale x\nset autoscale y\nset offsets 0, 0, 0, 0\nset format x '%g'\n"
+          "unset object\nunset arrow\nunset label\n", f);
+    if (cols >= 5 && p->nbody <= PHASE_GRID)
+        fputs("set tics font ',8'\nset format x '%.2g'\nset format y '%.2g'\n", f);
+    if (p->nbody > PHASE_GRID) {
+        const Column *x = &p->col[p->body_x[0]], *v = &p->col[p->body_v[0]];
+        char label[160];
+        snprintf(label, sizeof label, "position [%s]", x->unit);
+        fputs("set xlabel ", f);
+        put_string(f, label);
+        snprintf(label, sizeof label, "velocity [%s]", v->unit);
+        fputs("\nset ylabel ", f);
+        put_string(f, label);
+        fputs("\nset key at screen 0.82, graph 1 left top\nplot ", f);
+        for (int b = 0; b < p->nbody; b++) {
+            char color[16];
+            gradient(b, p->nbody, color, sizeof color);
+            fprintf(f, "%s", b ? ", \\\n     " : "");
+            put_string(f, p->data);
+            fprintf(f, " skip 1 using %d:%d with lines lw 1 lc rgb '%s' ", p->body_x[b] + 2,
+                    p->body_v[b] + 2, color);
+            if (b == 0 || b == p->nbody - 1) {
+                fputs("title ", f);
+                put_string(f, p->col[p->body_x[b]].name);
+            } else
+                fputs("notitle", f);
+        }
+        fputs("\nunset multiplot\n", f);
+        return;
+    }
+    fputs("unset key\n", f);
     for (int b = 0; b < p->nbody; b++) {
         const Column *x = &p->col[p->body_x[b]], *v = &p->col[p->body_v[b]];
-        char label[160];
+        char label[300];
         snprintf(label, sizeof label, "%s [%s]", x->name, x->unit);
         fputs("set xlabel ", f);
         put_string(f, label);
@@ -459,7 +806,7 @@ static void put_phase_plot(FILE *f, const Plot *p)
         fprintf(f, " skip 1 every ::0::0 using %d:%d with points pt 7 ps 1.2 lc rgb '#222222'\n",
                 p->body_x[b] + 2, p->body_v[b] + 2);
     }
-    fputs("unset multiplot\n", f);
+    fputs("unset multiplot\nset tics font ''\nset format y '%g'\n", f);
 }
 
 /* Sets a terminal and its output file. */
@@ -474,36 +821,46 @@ static void put_terminal(FILE *f, int svg, int width, int height, const char *ou
     fprintf(f, "set output '%s'\n", out);
 }
 
-/* Writes DIR/plot.gp.  Returns NSM_PLOT_OK or NSM_PLOT_EFAIL. */
+/* Writes DIR/plot.gp.  Returns PLOT_OK or PLOT_EFAIL. */
 static int write_script(const Plot *p, int flags, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
     if (!f)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
-    int height = 110 + 210 * p->npanel;
-    fputs("# Plots of a simulation written by nsmc; rerun with `gnuplot plot.gp` in this folder.\n"
-          "# Shaded: intervals where a contact is closed.  Dashed lines: impacts.\n", f);
+        return fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
+    int height = (int)(110 + 210 * p->npanel + (p->timeline ? timeline_height(p) : 0));
+    fputs("# Plots of a simulation written by nsm; rerun with `gnuplot plot.gp` in this folder.\n", f);
+    if (p->timeline)
+        fputs("# Bottom panel: one row per contact; bars: closed, ticks: impacts.\n", f);
+    else
+        fputs("# Shaded: intervals where a contact is closed.  Dashed lines: impacts.\n", f);
+    put_column_map(f, p);
     put_style(f);
-    put_events(f, p);
+    if (p->timeline)
+        put_timeline(f, p);
+    put_events_behind(f, p);
     for (int svg = 0; svg <= 1; svg++) {
-        if (!(flags & (svg ? NSM_PLOT_SVG : NSM_PLOT_PNG)))
+        if (!(flags & (svg ? PLOT_SVG : PLOT_PNG)))
             continue;
         put_terminal(f, svg, 1000, height, svg ? "plot.svg" : "plot.png");
         put_time_plot(f, p, height);
     }
-    if ((flags & NSM_PLOT_PHASE) && p->nbody > 0) {
-        fputs("unset object\nunset arrow\n", f);
+    if ((flags & PLOT_PHASE) && p->nbody > 0) {
+        int cols = p->nbody > PHASE_GRID ? 1 : p->nbody <= 4 ? p->nbody : p->nbody <= 9 ? 3 : 5;
+        int rows = p->nbody > PHASE_GRID ? 1 : (p->nbody + cols - 1) / cols;
+        int w = p->nbody > PHASE_GRID ? 900 : 80 + (cols <= 4 ? 420 : 300) * cols;
+        int h = p->nbody > PHASE_GRID ? 700 : 60 + (cols <= 4 ? 420 : 300) * rows;
         for (int svg = 0; svg <= 1; svg++) {
-            if (!(flags & (svg ? NSM_PLOT_SVG : NSM_PLOT_PNG)))
+            if (!(flags & (svg ? PLOT_SVG : PLOT_PNG)))
                 continue;
-            put_terminal(f, svg, 80 + 420 * p->nbody, 480, svg ? "phase.svg" : "phase.png");
-            put_phase_plot(f, p);
+            put_terminal(f, svg, w, h, svg ? "phase.svg" : "phase.png");
+            put_phase_plot(f, p, cols, rows, cols <= 4 ? 420 : 300);
         }
     }
     fputs("set output\n", f);
-    if (fclose(f) != 0)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
-    return NSM_PLOT_OK;
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
+    return PLOT_OK;
 }
 
 /* Whether an executable named prog is on PATH. */
@@ -548,7 +905,7 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "cannot start gnuplot: %s", strerror(errno));
+        return fail(err, errlen, PLOT_EFAIL, "cannot start gnuplot: %s", strerror(errno));
     if (pid == 0) {
         if (chdir(dir) != 0)
             _exit(126);
@@ -565,42 +922,65 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
-            return fail(err, errlen, NSM_PLOT_EFAIL, "waiting for gnuplot: %s", strerror(errno));
+            return fail(err, errlen, PLOT_EFAIL, "waiting for gnuplot: %s", strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return NSM_PLOT_OK;
+        return PLOT_OK;
     char msg[512];
     last_line(log, msg, sizeof msg);
-    return fail(err, errlen, NSM_PLOT_EFAIL, "gnuplot failed on %s/plot.gp%s%s (see %s)", dir,
+    return fail(err, errlen, PLOT_EFAIL, "gnuplot failed on %s/plot.gp%s%s (see %s)", dir,
                 *msg ? ": " : "", msg, log);
 }
 
+/* Frees a plot and what it holds. */
+static void plot_free(Plot *p)
+{
+    for (int i = 0; p->col && i < p->ncol; i++)
+        free(p->col[i].name);
+    for (int c = 0; c < p->ncontact; c++)
+        free(p->contact[c]);
+    free(p->col);
+    free(p->contact);
+    free(p->shade);
+    free(p->mark);
+    free(p->body_x);
+    free(p->body_v);
+    free(p);
+}
+
 /* Plots a trajectory and its events; see plot.h. */
-int nsm_plot(const char *dir, const char *traj_csv, const char *events_csv, const char *title,
-             int flags, char *err, size_t errlen)
+int plot_draw(const char *dir, const char *traj_csv, const char *events_csv, const char *title,
+              int flags, char *err, size_t errlen)
 {
     char script[4096];
-    if (!(flags & (NSM_PLOT_PNG | NSM_PLOT_SVG)))
-        flags |= NSM_PLOT_PNG | NSM_PLOT_SVG;
+    if (!(flags & (PLOT_PNG | PLOT_SVG)))
+        flags |= PLOT_PNG | PLOT_SVG;
+    if (err && errlen)
+        err[0] = '\0';
     Plot *p = calloc(1, sizeof *p);
     if (!p)
-        return fail(err, errlen, NSM_PLOT_EFAIL, "out of memory");
-    p->dir = dir;
+        return fail(err, errlen, PLOT_EFAIL, "out of memory");
     snprintf(p->title, sizeof p->title, "%s", title ? title : "");
     int rc = read_trajectory(p, traj_csv, err, errlen);
-    if (rc == NSM_PLOT_OK) {
+    if (rc == PLOT_OK) {
         assign_panels(p);
-        find_bodies(p);
-        read_events(p, events_csv);
+        if (find_bodies(p) || read_events(p, events_csv))
+            rc = fail(err, errlen, PLOT_EFAIL, "out of memory");
+    }
+    if (rc == PLOT_OK) {
+        thin_events(p);
+        p->timeline = p->ncontact > 0 && (p->ncontact > FEW_CONTACTS || p->nmark > FEW_MARKS);
         script_path(dir, traj_csv, p->data, sizeof p->data);
         snprintf(script, sizeof script, "%s/plot.gp", dir);
         rc = write_script(p, flags, script, err, errlen);
     }
-    if (rc == NSM_PLOT_OK && !on_path("gnuplot"))
-        rc = fail(err, errlen, NSM_PLOT_NOGNUPLOT,
+    if (rc == PLOT_OK && !on_path("gnuplot"))
+        rc = fail(err, errlen, PLOT_NOGNUPLOT,
                   "gnuplot is not installed, so no plot was drawn (the script is %s/plot.gp; "
                   "on Debian: apt-get install gnuplot-nox)", dir);
-    if (rc == NSM_PLOT_OK)
+    if (rc == PLOT_OK)
         rc = run_gnuplot(dir, err, errlen);
-    free(p);
+    if (rc == PLOT_OK && err && errlen)
+        snprintf(err, errlen, "%s", p->note);
+    plot_free(p);
     return rc;
 }

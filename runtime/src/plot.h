@@ -1,42 +1,53 @@
 /*
  * plot.h - plots of a simulation's trajectory and events with gnuplot.
  *
- * nsm_plot reads the header of a trajectory CSV written by the simulator
- * (`t [s],M1.x [m],...`) and its event CSV, writes a gnuplot script
- * DIR/plot.gp and runs gnuplot on it in DIR.  The time plot stacks one panel
- * per kind of output (positions, velocities, contact forces, gaps, energy ...)
- * over a shared time axis; intervals where a contact is closed (stick ..
- * separation, contact_enter .. contact_exit, a Zeno accumulation ..
- * separation) are shaded, impacts are marked by vertical lines.  Files:
+ * plot_draw reads the header of a trajectory CSV written by the simulator
+ * (`t [s],M1.x [m],P[1].x [m],...`) and its event CSV, writes a gnuplot
+ * script DIR/plot.gp and runs gnuplot on it in DIR.  The time plot stacks one
+ * panel per kind of output and unit (positions, velocities, contact forces,
+ * gaps, energy ...) over a shared time axis, at most PLOT_MAX_PANELS; a
+ * family of many columns (P[1].x .. P[20].x) shares its panel, coloured in
+ * order.  With few contacts and impacts, intervals where a contact is closed
+ * (stick .. separation, contact_enter .. contact_exit, a Zeno accumulation ..
+ * separation) are shaded and impacts marked by dashed lines; with more, a
+ * timeline panel gives each contact its own row.  Every column is drawn, or
+ * the script's column map and the note say why not; marks too close to be
+ * told apart are merged, with a note.  Files:
  *
  *     DIR/plot.gp                       the script (rerun with `gnuplot plot.gp` in DIR)
- *     DIR/plot.png, DIR/plot.svg        time histories     (NSM_PLOT_PNG, NSM_PLOT_SVG)
+ *     DIR/plot.png, DIR/plot.svg        time histories     (PLOT_PNG, PLOT_SVG)
  *     DIR/phase.png, DIR/phase.svg      phase portraits v(x) of every body with both
- *                                       columns            (NSM_PLOT_PHASE)
+ *                                       columns            (PLOT_PHASE)
  *
- * Internal to libnsmrt: called by `nsmc run` and by the simulator's driver.
- * Never prints: gnuplot's own messages go to DIR/plot.log.
+ * Part of libnsmcli (the programs' library): called by `nsmc run` and by
+ * the simulator's driver.  Never prints: gnuplot's own messages go to
+ * DIR/plot.log.
  */
 #ifndef NSM_PLOT_H
 #define NSM_PLOT_H
 
 #include <stddef.h>
 
-/* Flags of nsm_plot (0 means NSM_PLOT_PNG | NSM_PLOT_SVG). */
-#define NSM_PLOT_PNG    1
-#define NSM_PLOT_SVG    2
-#define NSM_PLOT_PHASE  4
+/* Panels of the time plot, besides the contacts' timeline. */
+#define PLOT_MAX_PANELS 8
 
-/* Results of nsm_plot.  Only NSM_PLOT_EFAIL is an error of the run; the
+/* Flags of plot_draw (0 means PLOT_PNG | PLOT_SVG). */
+#define PLOT_PNG    1
+#define PLOT_SVG    2
+#define PLOT_PHASE  4
+
+/* Results of plot_draw.  Only PLOT_EFAIL is an error of the run; the
  * others say why there is no plot (err holds a sentence to show the user). */
-#define NSM_PLOT_OK          0
-#define NSM_PLOT_NOTHING     1   /* no plottable column, or no sample */
-#define NSM_PLOT_NOGNUPLOT   2   /* gnuplot is not installed */
-#define NSM_PLOT_EFAIL       3   /* cannot read or write a file, or gnuplot failed */
+#define PLOT_OK          0
+#define PLOT_NOTHING     1   /* no plottable column, or no sample */
+#define PLOT_NOGNUPLOT   2   /* gnuplot is not installed */
+#define PLOT_EFAIL       3   /* cannot read or write a file, or gnuplot failed */
 
 /* Plots traj_csv (and events_csv, which may be NULL or missing) into dir,
- * with title as the heading (may be NULL).  Returns one of NSM_PLOT_*. */
-int nsm_plot(const char *dir, const char *traj_csv, const char *events_csv, const char *title,
+ * with title as the heading (may be NULL).  Returns one of PLOT_*; with
+ * PLOT_OK, err holds a note to show the user ("" if none): which columns
+ * were left out and why, which marks were merged. */
+int plot_draw(const char *dir, const char *traj_csv, const char *events_csv, const char *title,
              int flags, char *err, size_t errlen);
 
 #endif

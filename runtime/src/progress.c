@@ -22,7 +22,7 @@ static double now(void)
 /* Starts timing; inactive unless f is a terminal.  NSM_PROGRESS_DELAY (in
 ** seconds) overrides the one-second wait, so the bar can be tested without
 ** depending on how fast the machine is. */
-void nsm_progress_start(nsm_progress *p, FILE *f)
+void progress_start(Progress *p, FILE *f)
 {
     memset(p, 0, sizeof *p);
     p->delay = 1.0;
@@ -40,7 +40,7 @@ void nsm_progress_start(nsm_progress *p, FILE *f)
 /* Draws the bar for the given fraction, at most ten times a second, and
 ** only after the first second of the run.  Reads the clock only every
 ** CLOCK_EVERY calls, so that calling it at every step costs nothing. */
-void nsm_progress_update(nsm_progress *p, double fraction)
+void progress_update(Progress *p, double fraction)
 {
     if (!p->f || ++p->calls < CLOCK_EVERY)
         return;
@@ -68,7 +68,7 @@ void nsm_progress_update(nsm_progress *p, double fraction)
 }
 
 /* Erases the bar so that the next message starts on a clean line. */
-void nsm_progress_finish(nsm_progress *p)
+void progress_finish(Progress *p)
 {
     if (p->f && p->last > 0) {
         fprintf(p->f, "\r%*s\r", BAR_WIDTH + 24, "");

@@ -66,7 +66,7 @@ static int parse_line(char *s, char **name, double *value, const char **msg)
 }
 
 /* Reads a parameter file; see setfile.h. */
-int nsm_setfile_read(const char *path, nsm_setfile_fn fn, void *ud, char *err, size_t errlen)
+int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     char buf[1024];

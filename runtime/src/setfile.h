@@ -6,7 +6,7 @@
  *     e  = 0.5
  *
  * Values are plain numbers in SI units, as for --set NAME=VALUE.  Used by the
- * simulator's --set-file and by `nsmc run --set-file`.  Internal to libnsmrt.
+ * simulator's --set-file and by `nsmc run --set-file`.  Part of libnsmcli.
  */
 #ifndef NSM_SETFILE_H
 #define NSM_SETFILE_H
@@ -14,12 +14,12 @@
 #include <stddef.h>
 
 /* Called once per assignment, in file order; return nonzero to stop reading
- * (nsm_setfile_read then returns that value). */
-typedef int (*nsm_setfile_fn)(void *ud, const char *name, double value, int line);
+ * (setfile_read then returns that value). */
+typedef int (*SetfileFn)(void *ud, const char *name, double value, int line);
 
 /* Reads the file at path and calls fn for every assignment.  Returns 0, or
  * nonzero with a message such as "p.set:3: expected NAME = VALUE" (or the
  * callback's nonzero value, err untouched).  Never prints. */
-int nsm_setfile_read(const char *path, nsm_setfile_fn fn, void *ud, char *err, size_t errlen);
+int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t errlen);
 
 #endif

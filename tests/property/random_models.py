@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random models through the whole pipeline, checked against the physics.
 
-    random_models.py --nsmc NSMC --lib LIBNSMRT --include DIR [--seeds A-B,N,...] [--keep DIR]
+    random_models.py --nsmc NSMC --lib LIBNSMCLI:LIBNSMRT[:...] --include DIR [--seeds A-B,N,...] [--keep DIR]
                      [--cc CC] [--cflags="FLAGS"]
 
 Each seed draws a model: one to four bodies on a line, springs to the
@@ -170,7 +170,7 @@ def check_seed(seed, args, work):
     rc, err = run([args.nsmc, src, "-o", c])
     if rc != 0:
         return ["nsmc refused it:\n" + err]
-    rc, err = run([args.cc] + args.cflags.split() + [c, "-I", args.include, args.lib, "-lm", "-o", exe])
+    rc, err = run([args.cc] + args.cflags.split() + [c, "-I", args.include] + args.lib.split(os.pathsep) + ["-lm", "-o", exe])
     if rc != 0:
         return ["cc failed:\n" + err]
     msgs, first = [], {}
@@ -195,7 +195,8 @@ def check_seed(seed, args, work):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--lib", required=True, help="libnsmrt.a")
+    ap.add_argument("--lib", required=True,
+                    help="libnsmcli.a:libnsmrt.a[:more libraries], in link order")
     ap.add_argument("--include", required=True, help="runtime/include")
     ap.add_argument("--seeds", default="1-20", help="seeds: N, A-B (inclusive), comma-separated")
     ap.add_argument("--cc", default="cc", help="C compiler for the simulators")

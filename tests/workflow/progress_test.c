@@ -10,14 +10,14 @@
 
 int main(void)
 {
-    nsm_progress pb;
+    Progress pb;
     struct timespec tick = {0, 1000000};   /* 1 ms */
-    nsm_progress_start(&pb, stderr);
+    progress_start(&pb, stderr);
     for (int i = 0; i <= 1600; i++) {
-        nsm_progress_update(&pb, i / 1600.0);
+        progress_update(&pb, i / 1600.0);
         nanosleep(&tick, NULL);
     }
-    nsm_progress_finish(&pb);
+    progress_finish(&pb);
     fputs("done\n", stderr);
     return 0;
 }

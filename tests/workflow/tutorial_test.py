@@ -4,15 +4,15 @@
     tests/workflow/tutorial_test.py BUILD_DIR docs/tutorial.md [SANITIZE_FLAGS]
 
 nsmc is installed with `cmake --install BUILD_DIR` into a temporary prefix,
-which goes first on PATH, and the compiler finds the runtime there through
-CPATH and LIBRARY_PATH, as it would under /usr/local.  The document becomes
+which goes first on PATH, and pkg-config finds the runtime there through
+PKG_CONFIG_PATH, as the tutorial says for such a prefix.  The document becomes
 one shell script: a ```nsm file=NAME block writes NAME, a ```sh block is
 pasted as it is; the script stops at the first failing command.  Then the
 files the tutorial promises must exist.
 
-In a sanitizer build libnsmrt.a is instrumented, so programs linked against it
+In a sanitizer build the runtime is instrumented, so programs linked against it
 by hand need the sanitizer flags too: then `cc` on PATH is a wrapper adding
-SANITIZE_FLAGS (what `nsmc run` does by itself in such a build).
+SANITIZE_FLAGS (what `nsmc run` and nsm.pc do by themselves in such a build).
 """
 import os
 import re
@@ -64,8 +64,8 @@ def main():
                 f.write('#!/bin/sh\nexec %s "$@" %s\n' % (real, sys.argv[3]))
             os.chmod(os.path.join(wrap, "cc"), 0o755)
             env["PATH"] = wrap + os.pathsep + env["PATH"]
-        env["CPATH"] = os.path.join(prefix, "include")
-        env["LIBRARY_PATH"] = os.path.join(prefix, "lib")
+        # as the tutorial says for a prefix outside the default paths
+        env["PKG_CONFIG_PATH"] = os.path.join(prefix, "lib", "pkgconfig")
         env["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
         p = subprocess.run(["bash", "-c", script], cwd=work, env=env, capture_output=True,
                            text=True, timeout=600)

@@ -1,0 +1,243 @@
+/*
+** _record.c: compiled by the Python package nsm into every model's shared
+** object, next to the generated simulator (built with -DNSM_NO_MAIN and
+** -DNSMPY_MODEL=nsm_model_<name>).
+**
+** It keeps what Python needs from a run in C arrays, so that Python is not
+** called back once per sample: every sample (t, the output columns, the
+** state y) and every event (eight numbers) is appended to a growing buffer
+** that Python copies into numpy arrays after the run.  It also describes
+** the model table as JSON and copies the audit and contact statistics into
+** flat arrays, so that the Python side depends on no C struct layout.
+** Nothing here prints.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsm/nsm.h"
+
+#ifndef NSMPY_MODEL
+#error "compile with -DNSMPY_MODEL=<the model table's name>"
+#endif
+extern const nsm_model NSMPY_MODEL;
+
+/* What one run collected; allocated and freed here. */
+typedef struct NsmpyRec {
+    int ncol;                 /* numbers per sample: 1 + n_outputs + 2n */
+    long nsamples, scap;
+    double *samples;
+    long nevents, ecap;
+    double *events;           /* NSMPY_EVFIELDS per event */
+    int oom;                  /* a buffer could not grow: the run was stopped */
+} NsmpyRec;
+
+#define NSMPY_EVFIELDS 8
+
+/* The model table this object was built with. */
+const nsm_model *nsmpy_model(void)
+{
+    return &NSMPY_MODEL;
+}
+
+/* Grows a buffer of n items of size sz to hold one more; 0 or -1. */
+static int grow(double **buf, long *cap, long n, size_t per)
+{
+    if (n < *cap)
+        return 0;
+    long nc = *cap ? 2 * *cap : 1024;
+    double *b = realloc(*buf, (size_t)nc * per * sizeof(double));
+    if (!b)
+        return -1;
+    *buf = b;
+    *cap = nc;
+    return 0;
+}
+
+/* Sample handler: t, every output column, the state. */
+static int on_sample(void *ud, const nsm_sim *sim, double t)
+{
+    NsmpyRec *r = ud;
+    const nsm_model *m = &NSMPY_MODEL;
+    if (grow(&r->samples, &r->scap, r->nsamples, (size_t)r->ncol)) {
+        r->oom = 1;
+        return 1;
+    }
+    double *row = r->samples + (size_t)r->nsamples * (size_t)r->ncol;
+    const double *y = nsm_sim_state(sim);
+    row[0] = t;
+    for (int k = 0; k < m->n_outputs; k++)
+        row[1 + k] = nsm_sim_output(sim, k);
+    memcpy(row + 1 + m->n_outputs, y, sizeof(double) * 2 * (size_t)m->n_bodies);
+    r->nsamples++;
+    return 0;
+}
+
+/* Event handler: the record's fields as numbers. */
+static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
+{
+    NsmpyRec *r = ud;
+    (void)sim;
+    if (grow(&r->events, &r->ecap, r->nevents, NSMPY_EVFIELDS)) {
+        r->oom = 1;
+        return 1;
+    }
+    double *e = r->events + (size_t)r->nevents * NSMPY_EVFIELDS;
+    e[0] = ev->t;
+    e[1] = ev->kind;
+    e[2] = ev->contact;
+    e[3] = ev->vrel_before;
+    e[4] = ev->vrel_after;
+    e[5] = ev->impulse;
+    e[6] = ev->energy_lost;
+    e[7] = (double)ev->count;
+    r->nevents++;
+    return 0;
+}
+
+/* A new, empty record for runs of this model; NULL when out of memory. */
+NsmpyRec *nsmpy_rec_new(void)
+{
+    NsmpyRec *r = calloc(1, sizeof *r);
+    if (r)
+        r->ncol = 1 + NSMPY_MODEL.n_outputs + 2 * NSMPY_MODEL.n_bodies;
+    return r;
+}
+
+/* Frees a record and its buffers. */
+void nsmpy_rec_free(NsmpyRec *r)
+{
+    if (!r)
+        return;
+    free(r->samples);
+    free(r->events);
+    free(r);
+}
+
+/* Accessors of a record, for Python. */
+int nsmpy_rec_ncol(const NsmpyRec *r) { return r->ncol; }
+long nsmpy_rec_nsamples(const NsmpyRec *r) { return r->nsamples; }
+const double *nsmpy_rec_samples(const NsmpyRec *r) { return r->samples; }
+long nsmpy_rec_nevents(const NsmpyRec *r) { return r->nevents; }
+const double *nsmpy_rec_events(const NsmpyRec *r) { return r->events; }
+int nsmpy_rec_oom(const NsmpyRec *r) { return r->oom; }
+
+/* Resets sim (replaying the initial transitions into r) and runs it to
+** t_end, recording every sample and event.  Returns the runtime's status. */
+int nsmpy_run(nsm_sim *sim, NsmpyRec *r, double t_end)
+{
+    nsm_sim_set_event_handler(sim, on_event, r);
+    nsm_sim_set_sample_handler(sim, on_sample, r);
+    int rc = nsm_sim_reset(sim);
+    if (rc == NSM_OK)
+        rc = nsm_sim_run_until(sim, t_end);
+    nsm_sim_set_event_handler(sim, NULL, NULL);
+    nsm_sim_set_sample_handler(sim, NULL, NULL);
+    return rc;
+}
+
+/* The energy audit as NSMPY_AUDIT numbers, in nsm_audit's order. */
+#define NSMPY_AUDIT 17
+int nsmpy_audit(const nsm_sim *sim, double *out)
+{
+    nsm_audit a;
+    int rc = nsm_sim_audit(sim, &a);
+    double v[NSMPY_AUDIT] = {
+        a.kinetic, a.potential, a.springs, a.gravity, a.contacts, a.injected, a.dissipated,
+        a.lost, a.e0, a.error, a.error_max, a.energy_max, a.aster_energy, a.aster_force,
+        (double)a.steps, a.dissipated_other, a.injected_other
+    };
+    memcpy(out, v, sizeof v);
+    return rc;
+}
+
+/* The statistics of gap j as NSMPY_STATS numbers, in nsm_contact_stats's order. */
+#define NSMPY_STATS 10
+int nsmpy_contact_stats(const nsm_sim *sim, int j, double *out)
+{
+    nsm_contact_stats c;
+    int rc = nsm_sim_contact_stats(sim, j, &c);
+    double v[NSMPY_STATS] = {
+        (double)c.impacts, (double)c.zeno, (double)c.phases, c.contact_time, c.impulse,
+        c.peak_force, c.max_speed, c.energy_lost, c.damper_energy, c.aster_force
+    };
+    memcpy(out, v, sizeof v);
+    return rc;
+}
+
+/* Appends s to the JSON buffer as a string. */
+static void json_str(char **p, char *end, const char *s)
+{
+    if (*p < end)
+        *(*p)++ = '"';
+    for (; s && *s && *p < end - 6; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            *(*p)++ = '\\';
+            *(*p)++ = (char)c;
+        } else if (c < 0x20) {
+            *p += snprintf(*p, (size_t)(end - *p), "\\u%04x", c);
+        } else {
+            *(*p)++ = (char)c;
+        }
+    }
+    if (*p < end)
+        *(*p)++ = '"';
+}
+
+/* Appends formatted text to the JSON buffer. */
+#define JSON(...) (p += snprintf(p, p < end ? (size_t)(end - p) : 0, __VA_ARGS__))
+
+/* Describes the model table as JSON into buf: name, title, bodies,
+** parameters (name, unit, default), gaps (name, law), outputs (name, unit),
+** defaults of the run.  Returns the length needed (>= len: buffer too small). */
+long nsmpy_describe(char *buf, long len)
+{
+    const nsm_model *m = &NSMPY_MODEL;
+    char *p = buf, *end = buf + len;
+    JSON("{\"abi\": %d, \"name\": ", m->abi);
+    json_str(&p, end, m->name);
+    JSON(", \"title\": ");
+    json_str(&p, end, m->title ? m->title : "");
+    JSON(", \"t_end\": %.17g, \"dt\": %.17g, \"every\": %.17g, \"method\": ", m->t_end, m->dt,
+         m->every);
+    json_str(&p, end, nsm_method_name(m->method));
+    JSON(", \"bodies\": [");
+    for (int i = 0; i < m->n_bodies; i++) {
+        JSON("%s", i ? ", " : "");
+        json_str(&p, end, m->body_names ? m->body_names[i] : "");
+    }
+    JSON("], \"params\": [");
+    for (int k = 0; k < m->n_params; k++) {
+        JSON("%s[", k ? ", " : "");
+        json_str(&p, end, m->params[k].name);
+        JSON(", ");
+        json_str(&p, end, m->params[k].unit);
+        JSON(", %.17g]", m->params[k].value);
+    }
+    JSON("], \"gaps\": [");
+    for (int j = 0; j < m->n_gaps; j++) {
+        JSON("%s[", j ? ", " : "");
+        json_str(&p, end, m->gaps[j].name);
+        JSON(", \"%s\"]", m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact");
+    }
+    JSON("], \"outputs\": [");
+    for (int k = 0; k < m->n_outputs; k++) {
+        JSON("%s[", k ? ", " : "");
+        json_str(&p, end, m->outputs[k].name);
+        JSON(", ");
+        json_str(&p, end, m->outputs[k].unit);
+        JSON("]");
+    }
+    JSON("], \"kinds\": [");
+    for (int k = 0; k <= NSM_EV_TIME; k++) {
+        JSON("%s", k ? ", " : "");
+        json_str(&p, end, nsm_event_kind_name(k));
+    }
+    JSON("]}");
+    if (p < end)
+        *p = '\0';
+    else if (len > 0)
+        buf[len - 1] = '\0';
+    return (long)(p - buf) + 1;
+}

@@ -1,0 +1,516 @@
+/*
+** h5out.c: the simulator's HDF5 output (see h5out.h for the file's layout).
+**
+** Samples and events are kept in memory buffers and appended to chunked,
+** extensible datasets a block at a time.  The HDF5 library's own error
+** printing is turned off: failures come back as messages, which the driver
+** prints.  The model's description is written when the file is created, the
+** run's summary (status, audit, contact statistics) when it is closed.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "h5out.h"
+
+enum {
+    SAMPLE_BLOCK = 4096,    /* samples buffered before a write */
+    EVENT_BLOCK = 1024,     /* events buffered before a write */
+    KIND_LEN = 16,
+    NAME_LEN = 64,
+    UNIT_LEN = 32
+};
+
+/* One event as stored: the CSV's columns. */
+typedef struct EvRec {
+    double t;
+    char kind[KIND_LEN];
+    char contact[NAME_LEN];
+    double vrel_before, vrel_after, impulse, energy_lost;
+    long long count;
+} EvRec;
+
+/* One parameter as stored. */
+typedef struct ParRec {
+    char name[NAME_LEN];
+    char unit[UNIT_LEN];
+    double def, value;
+} ParRec;
+
+/* One contact's statistics as stored (nsm_contact_stats). */
+typedef struct StatRec {
+    char name[NAME_LEN];
+    char law[KIND_LEN];
+    long long impacts, zeno, phases;
+    double contact_time, impulse, peak_force, max_speed, energy_lost, damper_energy,
+        aster_force;
+} StatRec;
+
+struct H5Out {
+    char path[4096];
+    const nsm_model *m;
+    hid_t file, traj, events, evtype;
+    int ncol;
+    double *rows;
+    long nrows;
+    hsize_t traj_len;
+    EvRec *evs;
+    long nev;
+    hsize_t ev_len;
+    int failed;
+    char msg[4400];
+};
+
+/* Records the first failure; returns -1. */
+static int h5_fail(H5Out *h, const char *what)
+{
+    if (!h->failed)
+        snprintf(h->msg, sizeof h->msg, "cannot write '%s': %s", h->path, what);
+    h->failed = 1;
+    return -1;
+}
+
+/* A fixed-length string type of n bytes (NUL-terminated). */
+static hid_t str_type(size_t n)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, n < 1 ? 1 : n);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    return t;
+}
+
+/* Writes a scalar string attribute; 0 or -1. */
+static int attr_str(hid_t loc, const char *name, const char *s)
+{
+    s = s ? s : "";
+    hid_t t = str_type(strlen(s) + 1), sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = a < 0 || H5Awrite(a, t, s) < 0 ? -1 : 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    return rc;
+}
+
+/* Writes a scalar attribute of a native type; 0 or -1. */
+static int attr_num(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                    const void *v)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(loc, name, file_type, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = a < 0 || H5Awrite(a, mem_type, v) < 0 ? -1 : 0;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    return rc;
+}
+
+/* Writes a double attribute. */
+static int attr_double(hid_t loc, const char *name, double v)
+{
+    return attr_num(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v);
+}
+
+/* Writes a 64-bit integer attribute. */
+static int attr_long(hid_t loc, const char *name, long long v)
+{
+    return attr_num(loc, name, H5T_STD_I64LE, H5T_NATIVE_LLONG, &v);
+}
+
+/* Writes n strings as a one-dimensional fixed-length string array, an
+** attribute of loc (as_attr) or a dataset in it; 0 or -1. */
+static int str_array(hid_t loc, const char *name, const char *const *s, int n, int as_attr)
+{
+    size_t w = 1;
+    for (int i = 0; i < n; i++)
+        if (s[i] && strlen(s[i]) + 1 > w)
+            w = strlen(s[i]) + 1;
+    char *buf = calloc((size_t)(n > 0 ? n : 1), w);
+    if (!buf)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (s[i])
+            memcpy(buf + (size_t)i * w, s[i], strlen(s[i]));
+    hsize_t dim = (hsize_t)n;
+    hid_t t = str_type(w), sp = H5Screate_simple(1, &dim, NULL);
+    int rc;
+    if (as_attr) {
+        hid_t a = H5Acreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+        rc = a < 0 || H5Awrite(a, t, buf) < 0 ? -1 : 0;
+        if (a >= 0)
+            H5Aclose(a);
+    } else {
+        hid_t d = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        rc = d < 0 || (n > 0 && H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) ? -1 : 0;
+        if (d >= 0)
+            H5Dclose(d);
+    }
+    H5Sclose(sp);
+    H5Tclose(t);
+    free(buf);
+    return rc;
+}
+
+/* Writes n records of a compound type as a dataset; 0 or -1. */
+static int records(hid_t loc, const char *name, hid_t type, const void *rec, int n)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t sp = H5Screate_simple(1, &dim, NULL);
+    hid_t d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 || (n > 0 && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rec) < 0)
+                 ? -1 : 0;
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(sp);
+    return rc;
+}
+
+/* The compound type of an event record. */
+static hid_t event_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(EvRec));
+    hid_t k = str_type(KIND_LEN), c = str_type(NAME_LEN);
+    H5Tinsert(t, "t", HOFFSET(EvRec, t), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "kind", HOFFSET(EvRec, kind), k);
+    H5Tinsert(t, "contact", HOFFSET(EvRec, contact), c);
+    H5Tinsert(t, "vrel_before", HOFFSET(EvRec, vrel_before), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "vrel_after", HOFFSET(EvRec, vrel_after), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "impulse", HOFFSET(EvRec, impulse), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "energy_lost", HOFFSET(EvRec, energy_lost), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "count", HOFFSET(EvRec, count), H5T_NATIVE_LLONG);
+    H5Tclose(k);
+    H5Tclose(c);
+    return t;
+}
+
+/* An empty, extensible dataset of rank 1 (width 0) or 2 (width columns),
+** chunked by block rows. */
+static hid_t growing(hid_t loc, const char *name, hid_t type, int width, hsize_t block)
+{
+    int rank = width > 0 ? 2 : 1;
+    hsize_t dims[2] = { 0, (hsize_t)width }, maxd[2] = { H5S_UNLIMITED, (hsize_t)width };
+    hsize_t chunk[2] = { block, (hsize_t)width };
+    hid_t sp = H5Screate_simple(rank, dims, maxd), pl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(pl, rank, chunk);
+    hid_t d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    H5Pclose(pl);
+    H5Sclose(sp);
+    return d;
+}
+
+/* Appends n rows (of width columns, 0 for rank 1) from buf to dataset d,
+** whose length is *len; 0 or -1. */
+static int append(hid_t d, hid_t mem_type, int width, hsize_t *len, const void *buf, long n)
+{
+    if (n <= 0)
+        return 0;
+    int rank = width > 0 ? 2 : 1;
+    hsize_t size[2] = { *len + (hsize_t)n, (hsize_t)width };
+    hsize_t start[2] = { *len, 0 }, count[2] = { (hsize_t)n, (hsize_t)width };
+    if (H5Dset_extent(d, size) < 0)
+        return -1;
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(rank, count, NULL);
+    int rc = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+             H5Dwrite(d, mem_type, ms, fs, H5P_DEFAULT, buf) < 0 ? -1 : 0;
+    H5Sclose(ms);
+    H5Sclose(fs);
+    if (rc == 0)
+        *len += (hsize_t)n;
+    return rc;
+}
+
+/* Writes the buffered samples and events. */
+static int flush(H5Out *h)
+{
+    if (h->failed)
+        return -1;
+    if (append(h->traj, H5T_NATIVE_DOUBLE, h->ncol, &h->traj_len, h->rows, h->nrows))
+        return h5_fail(h, "writing the trajectory failed");
+    h->nrows = 0;
+    if (append(h->events, h->evtype, 0, &h->ev_len, h->evs, h->nev))
+        return h5_fail(h, "writing the events failed");
+    h->nev = 0;
+    return 0;
+}
+
+/* /model: the model's description and the parameters of this run. */
+static int write_model(H5Out *h, const nsm_sim *sim)
+{
+    const nsm_model *m = h->m;
+    hid_t g = H5Gcreate2(h->file, "model", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int rc = attr_str(g, "name", m->name) | attr_str(g, "title", m->title) |
+             attr_long(g, "abi", m->abi) | attr_str(g, "method", nsm_method_name(m->method)) |
+             attr_double(g, "dt", m->dt) | attr_double(g, "every", m->every) |
+             attr_double(g, "t_end", m->t_end);
+    rc |= str_array(g, "bodies", m->body_names, m->n_bodies, 0);
+    const char **names = calloc((size_t)m->n_gaps + 1, sizeof *names);
+    const char **laws = calloc((size_t)m->n_gaps + 1, sizeof *laws);
+    ParRec *pr = calloc((size_t)m->n_params + 1, sizeof *pr);
+    if (!names || !laws || !pr)
+        rc = -1;
+    for (int j = 0; !rc && j < m->n_gaps; j++) {
+        names[j] = m->gaps[j].name;
+        laws[j] = m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact";
+    }
+    if (!rc)
+        rc |= str_array(g, "contacts", names, m->n_gaps, 0) |
+              str_array(g, "laws", laws, m->n_gaps, 0);
+    for (int k = 0; !rc && k < m->n_params; k++) {
+        snprintf(pr[k].name, NAME_LEN, "%s", m->params[k].name);
+        snprintf(pr[k].unit, UNIT_LEN, "%s", m->params[k].unit ? m->params[k].unit : "");
+        pr[k].def = m->params[k].value;
+        if (nsm_sim_get_param(sim, m->params[k].name, &pr[k].value) != NSM_OK)
+            pr[k].value = NAN;
+    }
+    if (!rc) {
+        hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ParRec));
+        hid_t n = str_type(NAME_LEN), u = str_type(UNIT_LEN);
+        H5Tinsert(t, "name", HOFFSET(ParRec, name), n);
+        H5Tinsert(t, "unit", HOFFSET(ParRec, unit), u);
+        H5Tinsert(t, "default", HOFFSET(ParRec, def), H5T_NATIVE_DOUBLE);
+        H5Tinsert(t, "value", HOFFSET(ParRec, value), H5T_NATIVE_DOUBLE);
+        rc |= records(g, "parameters", t, pr, m->n_params);
+        H5Tclose(n);
+        H5Tclose(u);
+        H5Tclose(t);
+    }
+    free(names);
+    free(laws);
+    free(pr);
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
+/* /trajectory and /events, empty, with the column names and units. */
+static int create_series(H5Out *h)
+{
+    const nsm_model *m = h->m;
+    h->traj = growing(h->file, "trajectory", H5T_IEEE_F64LE, h->ncol, SAMPLE_BLOCK);
+    h->evtype = event_type();
+    h->events = growing(h->file, "events", h->evtype, 0, EVENT_BLOCK);
+    if (h->traj < 0 || h->events < 0)
+        return -1;
+    const char **cols = calloc((size_t)h->ncol, sizeof *cols);
+    const char **units = calloc((size_t)h->ncol, sizeof *units);
+    int rc = !cols || !units;
+    if (!rc) {
+        cols[0] = "t";
+        units[0] = "s";
+        for (int k = 0; k < m->n_outputs; k++) {
+            cols[k + 1] = m->outputs[k].name;
+            units[k + 1] = m->outputs[k].unit ? m->outputs[k].unit : "";
+        }
+        rc = str_array(h->traj, "columns", cols, h->ncol, 1) |
+             str_array(h->traj, "units", units, h->ncol, 1);
+    }
+    free(cols);
+    free(units);
+    return rc ? -1 : 0;
+}
+
+/* Frees the handles and buffers of h (not h->file's contents). */
+static void release(H5Out *h)
+{
+    if (h->traj >= 0)
+        H5Dclose(h->traj);
+    if (h->events >= 0)
+        H5Dclose(h->events);
+    if (h->evtype >= 0)
+        H5Tclose(h->evtype);
+    if (h->file >= 0)
+        H5Fclose(h->file);
+    free(h->rows);
+    free(h->evs);
+    free(h);
+}
+
+/* Creates the file; see h5out.h. */
+H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char *err,
+                  size_t errlen)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    H5Out *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, errlen, "cannot write '%s': out of memory", path);
+        return NULL;
+    }
+    snprintf(h->path, sizeof h->path, "%s", path);
+    h->m = m;
+    h->ncol = 1 + m->n_outputs;
+    h->traj = h->events = h->evtype = -1;
+    h->rows = malloc(sizeof(double) * (size_t)h->ncol * SAMPLE_BLOCK);
+    h->evs = malloc(sizeof(EvRec) * EVENT_BLOCK);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    /* 1.8's format: attributes larger than 64 KiB (the column names of big models) */
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+    h->file = h->rows && h->evs ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+    H5Pclose(fapl);
+    if (h->file < 0) {
+        snprintf(err, errlen, "cannot write '%s'%s", path,
+                 h->rows && h->evs ? "" : ": out of memory");
+        release(h);
+        return NULL;
+    }
+    if (write_model(h, sim) || create_series(h)) {
+        snprintf(err, errlen, "cannot write '%s': creating the datasets failed", path);
+        release(h);
+        unlink(path);
+        return NULL;
+    }
+    return h;
+}
+
+/* Buffers one sample; see h5out.h. */
+int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
+{
+    if (h->failed)
+        return -1;
+    if (h->nrows == SAMPLE_BLOCK && flush(h))
+        return -1;
+    double *row = h->rows + (size_t)h->nrows * (size_t)h->ncol;
+    row[0] = t;
+    for (int k = 0; k < h->m->n_outputs; k++)
+        row[k + 1] = nsm_sim_output(sim, k);
+    h->nrows++;
+    return 0;
+}
+
+/* Buffers one event; see h5out.h. */
+int h5out_event(H5Out *h, const nsm_event *ev)
+{
+    if (h->failed)
+        return -1;
+    if (h->nev == EVENT_BLOCK && flush(h))
+        return -1;
+    EvRec *r = &h->evs[h->nev++];
+    memset(r, 0, sizeof *r);
+    r->t = ev->t;
+    snprintf(r->kind, KIND_LEN, "%s", nsm_event_kind_name(ev->kind));
+    if (ev->kind == NSM_EV_TIME)
+        snprintf(r->contact, NAME_LEN, "switch%d", ev->contact);
+    else
+        snprintf(r->contact, NAME_LEN, "%s", ev->contact >= 0 && ev->contact < h->m->n_gaps
+                                                 ? h->m->gaps[ev->contact].name : "-");
+    r->vrel_before = ev->vrel_before;
+    r->vrel_after = ev->vrel_after;
+    r->impulse = ev->impulse;
+    r->energy_lost = ev->energy_lost;
+    r->count = ev->count;
+    return 0;
+}
+
+/* /run/contacts: the statistics of every gap. */
+static int write_contacts(hid_t g, const nsm_model *m, const nsm_sim *sim)
+{
+    StatRec *st = calloc((size_t)m->n_gaps + 1, sizeof *st);
+    if (!st)
+        return -1;
+    for (int j = 0; j < m->n_gaps; j++) {
+        nsm_contact_stats cs;
+        nsm_sim_contact_stats(sim, j, &cs);
+        snprintf(st[j].name, NAME_LEN, "%s", m->gaps[j].name);
+        snprintf(st[j].law, KIND_LEN, "%s", m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact");
+        st[j].impacts = cs.impacts;
+        st[j].zeno = cs.zeno;
+        st[j].phases = cs.phases;
+        st[j].contact_time = cs.contact_time;
+        st[j].impulse = cs.impulse;
+        st[j].peak_force = cs.peak_force;
+        st[j].max_speed = cs.max_speed;
+        st[j].energy_lost = cs.energy_lost;
+        st[j].damper_energy = cs.damper_energy;
+        st[j].aster_force = cs.aster_force;
+    }
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(StatRec));
+    hid_t n = str_type(NAME_LEN), l = str_type(KIND_LEN);
+    H5Tinsert(t, "contact", HOFFSET(StatRec, name), n);
+    H5Tinsert(t, "law", HOFFSET(StatRec, law), l);
+    H5Tinsert(t, "impacts", HOFFSET(StatRec, impacts), H5T_NATIVE_LLONG);
+    H5Tinsert(t, "zeno", HOFFSET(StatRec, zeno), H5T_NATIVE_LLONG);
+    H5Tinsert(t, "phases", HOFFSET(StatRec, phases), H5T_NATIVE_LLONG);
+    H5Tinsert(t, "contact_time", HOFFSET(StatRec, contact_time), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "impulse", HOFFSET(StatRec, impulse), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "peak_force", HOFFSET(StatRec, peak_force), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "max_speed", HOFFSET(StatRec, max_speed), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "energy_lost", HOFFSET(StatRec, energy_lost), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "damper_energy", HOFFSET(StatRec, damper_energy), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "aster_force", HOFFSET(StatRec, aster_force), H5T_NATIVE_DOUBLE);
+    int rc = records(g, "contacts", t, st, m->n_gaps);
+    H5Tclose(n);
+    H5Tclose(l);
+    H5Tclose(t);
+    free(st);
+    return rc;
+}
+
+/* /run: how the run went, its audit and contact statistics. */
+static int write_run(H5Out *h, const nsm_sim *sim, int status, double t_end)
+{
+    hid_t g = H5Gcreate2(h->file, "run", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    nsm_audit a;
+    nsm_sim_audit(sim, &a);
+    int rc = attr_double(g, "t_end", t_end) | attr_double(g, "t_reached", nsm_sim_time(sim)) |
+             attr_str(g, "method", nsm_method_name(nsm_sim_get_method(sim))) |
+             attr_long(g, "steps", nsm_sim_steps(sim)) |
+             attr_long(g, "events", nsm_sim_events(sim)) | attr_long(g, "status", status) |
+             attr_str(g, "message", status ? nsm_sim_message(sim) : "");
+    hid_t ag = H5Gcreate2(g, "audit", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (ag < 0)
+        rc = -1;
+    else {
+        const struct { const char *n; double v; } f[] = {
+            { "kinetic", a.kinetic }, { "potential", a.potential }, { "springs", a.springs },
+            { "gravity", a.gravity }, { "contacts", a.contacts }, { "injected", a.injected },
+            { "dissipated", a.dissipated }, { "lost", a.lost }, { "e0", a.e0 },
+            { "error", a.error }, { "error_max", a.error_max }, { "energy_max", a.energy_max },
+            { "aster_energy", a.aster_energy }, { "aster_force", a.aster_force },
+            { "dissipated_other", a.dissipated_other }, { "injected_other", a.injected_other },
+        };
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+            rc |= attr_double(ag, f[i].n, f[i].v);
+        rc |= attr_long(ag, "steps", a.steps);
+        H5Gclose(ag);
+    }
+    rc |= write_contacts(g, h->m, sim);
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
+/* Finishes the file; see h5out.h. */
+int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end, char *err,
+                size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", h->path);
+    flush(h);
+    if (!h->failed && write_run(h, sim, status, t_end))
+        h5_fail(h, "writing the run's summary failed");
+    int failed = h->failed;
+    if (failed)
+        snprintf(err, errlen, "%s", h->msg);
+    /* the datasets first: the file closes only when nothing in it is open */
+    if (h->traj >= 0)
+        H5Dclose(h->traj);
+    if (h->events >= 0)
+        H5Dclose(h->events);
+    h->traj = h->events = -1;
+    hid_t file = h->file;
+    h->file = -1;
+    if (file >= 0 && H5Fclose(file) < 0 && !failed) {
+        snprintf(err, errlen, "cannot write '%s': closing the file failed", path);
+        failed = 1;
+    }
+    release(h);
+    if (failed)
+        unlink(path);
+    return failed ? -1 : 0;
+}

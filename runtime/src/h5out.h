@@ -1,0 +1,87 @@
+/*
+ * h5out.h - the simulator's HDF5 output (--out FILE.h5), for large runs.
+ *
+ * One file holds the whole run, in full double precision, readable by h5py:
+ *
+ *   /trajectory            float64 [samples, 1 + outputs]: t, then the output
+ *                          columns; attributes columns, units (string arrays)
+ *   /events                compound [events]: t, kind, contact, vrel_before,
+ *                          vrel_after, impulse, energy_lost, count (as the CSV)
+ *   /model                 attributes name, title, abi, method, dt, every,
+ *                          t_end (the model's defaults)
+ *   /model/parameters      compound [params]: name, unit, default, value (the
+ *                          value this run used)
+ *   /model/bodies, /model/contacts, /model/laws   string arrays
+ *   /run                   attributes t_end, t_reached, method, dt, every,
+ *                          steps, events, status (0, or the runtime's NSM_E*
+ *                          code), message (the runtime's failure text, "" if
+ *                          none); /run/audit: the energy audit as attributes;
+ *                          /run/contacts: compound [gaps] of the contact
+ *                          statistics (docs/energy.md)
+ *
+ * Samples and events are buffered and appended in chunks.  Part of
+ * libnsmcli; compiled only when HDF5 is found (NSM_HAVE_HDF5), else the
+ * functions below are stubs that refuse with a message.  Never prints.
+ */
+#ifndef NSM_H5OUT_H
+#define NSM_H5OUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nsm/nsm.h"
+
+typedef struct H5Out H5Out;
+
+/* Whether path names an HDF5 file (.h5 or .hdf5): --out picks the format by it. */
+static inline int h5out_is_h5(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return (n > 3 && strcmp(path + n - 3, ".h5") == 0) ||
+           (n > 5 && strcmp(path + n - 5, ".hdf5") == 0);
+}
+
+#ifdef NSM_HAVE_HDF5
+/* Creates path (replacing it) with the model's description; the run's
+ * parameter values are read from sim.  NULL with a message in err. */
+H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char *err,
+                  size_t errlen);
+/* Appends the sample at time t (the output columns at sim's state).  0, or
+ * -1 after a write error (the message is kept for h5out_close). */
+int h5out_sample(H5Out *h, const nsm_sim *sim, double t);
+/* Appends one event.  0 or -1, as h5out_sample. */
+int h5out_event(H5Out *h, const nsm_event *ev);
+/* Writes what is buffered and the run's summary (status: nsm_sim_run_until's
+ * result; t_end: the time asked for), closes and frees.  0, or -1 with a
+ * message in err: the file is then removed, no half-written file stays. */
+int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end, char *err,
+                size_t errlen);
+#else
+static inline H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim,
+                                char *err, size_t errlen)
+{
+    (void)m, (void)sim;
+    snprintf(err, errlen, "cannot write '%s': this program was built without HDF5 "
+             "(install libhdf5-dev and rebuild), use a .csv file", path);
+    return NULL;
+}
+static inline int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
+{
+    (void)h, (void)sim, (void)t;
+    return -1;
+}
+static inline int h5out_event(H5Out *h, const nsm_event *ev)
+{
+    (void)h, (void)ev;
+    return -1;
+}
+static inline int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end,
+                              char *err, size_t errlen)
+{
+    (void)h, (void)sim, (void)status, (void)t_end, (void)err, (void)errlen;
+    return 0;
+}
+#endif
+
+#endif

@@ -1,0 +1,10 @@
+# The installed runtime as users build against it (label packaging):
+# libnsmrt.so's exported symbols, pkg-config and find_package(nsm) builds of
+# the tutorial's simulator against an install in a temporary prefix
+# (tests/packaging/packaging_test.py).
+foreach(case exports pkgconfig find_package)
+  add_test(NAME packaging.${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/packaging/packaging_test.py
+            ${case} ${PROJECT_BINARY_DIR} ${NSM_SOURCE_DIR})
+  set_tests_properties(packaging.${case} PROPERTIES LABELS packaging TIMEOUT 600)
+endforeach()

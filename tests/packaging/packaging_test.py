@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""The installed runtime as a user builds against it (label packaging).
+
+    tests/packaging/packaging_test.py CASE BUILD_DIR SOURCE_DIR
+
+  exports        libnsmrt.so exports exactly the functions nsm/nsm.h declares
+                 (nsm_main, the programs' entry, lives in libnsmcli), and
+                 calls no I/O, process or environment function of the C
+                 library; libnsmcli.a defines nsm_main.
+  pkgconfig      `cmake --install` into a temporary prefix outside the default
+                 paths; with PKG_CONFIG_PATH only (no CPATH, LIBRARY_PATH or
+                 LD_LIBRARY_PATH) the tutorial's
+                 `cc two_mass.c $(pkg-config --cflags --libs nsm)` builds a
+                 simulator that loads the prefix's shared libnsmrt and
+                 reproduces the two-mass events of the independent
+                 reference; `pkg-config nsmrt` builds docs/runtime.md's
+                 embedding example, which prints the documented rest time.
+  find_package   the CMake project of docs/tutorial.md, against the same
+                 kind of install: nsm_add_simulator and nsm::nsmrt.
+
+Only the standard library; nm and ldd from binutils and libc-bin.
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what, p=None):
+    """Records one check; p (a CompletedProcess) is shown when it fails."""
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        FAILS.append(what)
+        if p is not None:
+            print("  exit %s\n  stdout: %s\n  stderr: %s" % (p.returncode, p.stdout[-3000:],
+                                                           p.stderr[-3000:]))
+
+
+def run(cmd, **kw):
+    """Runs a command, capturing its output as text."""
+    shown = cmd if isinstance(cmd, str) else " ".join(cmd)
+    print("run:", shown)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, **kw)
+
+
+def public_functions(src):
+    """The function names nsm/nsm.h declares."""
+    text = open(os.path.join(src, "runtime", "include", "nsm", "nsm.h")).read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    names = set(re.findall(r"^[A-Za-z_][\w \*]*?\b(nsm_\w+)\s*\(", text, flags=re.M))
+    return names
+
+
+def case_exports(build, src):
+    so = os.path.join(build, "libnsmrt.so")
+    declared = public_functions(src)
+    check(len(declared) > 30 and "nsm_sim_create" in declared and "nsm_main" in declared,
+          "nsm.h parsed: %d functions" % len(declared))
+    p = run(["nm", "-D", "--defined-only", so])
+    exported = {l.split()[-1] for l in p.stdout.splitlines()
+                if len(l.split()) == 3 and l.split()[1] in "TWDBRV"}
+    want = declared - {"nsm_main"}
+    check(exported == want, "libnsmrt.so exports exactly nsm.h's functions but nsm_main "
+          "(extra: %s; missing: %s)" % (sorted(exported - want), sorted(want - exported)))
+    p = run(["nm", "-D", "--undefined-only", so])
+    undef = {l.split()[-1].split("@")[0] for l in p.stdout.splitlines()}
+    forbidden = {"fopen", "fclose", "fprintf", "printf", "puts", "fputs", "fputc", "fwrite",
+                 "putchar", "perror", "fflush", "fork", "execvp", "execlp", "execl", "execv",
+                 "system", "popen", "getenv", "secure_getenv", "exit", "_exit", "abort",
+                 "mkdir", "open", "write", "isatty"}
+    check(not (undef & forbidden), "libnsmrt.so calls no I/O, process or environment "
+          "function (found: %s)" % sorted(undef & forbidden))
+    p = run(["nm", "--defined-only", os.path.join(build, "libnsmcli.a")])
+    check(re.search(r" T nsm_main$", p.stdout, re.M) is not None, "libnsmcli.a defines nsm_main")
+    check(re.search(r" T nsm_main$", run(["nm", "--defined-only",
+                                            os.path.join(build, "libnsmrt.a")]).stdout, re.M)
+          is None, "libnsmrt.a does not")
+
+
+def install(build, tmp):
+    """cmake --install into tmp/prefix; returns the prefix."""
+    prefix = os.path.join(tmp, "prefix")
+    p = run(["cmake", "--install", build, "--prefix", prefix])
+    check(p.returncode == 0, "cmake --install --prefix %s" % prefix, p)
+    return prefix
+
+
+def clean_env(prefix, tmp):
+    """An environment that knows the prefix only through PATH and pkg-config."""
+    env = dict(os.environ)
+    for k in ("CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "LD_LIBRARY_PATH",
+              "PKG_CONFIG_PATH", "CMAKE_PREFIX_PATH"):
+        env.pop(k, None)
+    env["PATH"] = os.path.join(prefix, "bin") + os.pathsep + env.get("PATH", "")
+    env["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+    return env
+
+
+def reference_events(src):
+    """(t, kind) of the independent two-mass reference, e = 0.9."""
+    with open(os.path.join(src, "tests", "reference", "data", "two_mass_a.events.csv")) as f:
+        return [(float(r["t"]), r["kind"]) for r in csv.DictReader(f)]
+
+
+def check_two_mass_events(path, src, what):
+    """The simulator's events (exact method) against the reference."""
+    with open(path) as f:
+        got = [(float(r["t"]), r["kind"]) for r in csv.DictReader(f) if r["kind"] != "stick"]
+    ref = reference_events(src)
+    ok = len(got) == len(ref) and all(k == rk and abs(t - rt) < 1e-9
+                                      for (t, k), (rt, rk) in zip(got, ref))
+    check(ok, "%s: events match the reference within 1e-9 s (%s vs %s)" % (what, got, ref))
+
+
+def sweep_source(src):
+    """The embedding example of docs/runtime.md."""
+    text = open(os.path.join(src, "docs", "runtime.md")).read()
+    m = re.search(r"```c\n(/\* sweep\.c.*?)```", text, re.S)
+    return m.group(1)
+
+
+def case_pkgconfig(build, src):
+    tmp = tempfile.mkdtemp(prefix="nsm-pkgconfig-")
+    try:
+        prefix = install(build, tmp)
+        lib = os.path.join(prefix, "lib")
+        for f in ("lib/libnsmrt.a", "lib/libnsmrt.so", "lib/libnsmcli.a",
+                  "lib/pkgconfig/nsm.pc", "lib/pkgconfig/nsmrt.pc",
+                  "lib/cmake/nsm/nsmConfig.cmake", "lib/cmake/nsm/nsmTargets.cmake"):
+            check(os.path.exists(os.path.join(prefix, f)), "installed %s" % f)
+        env = clean_env(prefix, tmp)
+        env["PKG_CONFIG_PATH"] = os.path.join(lib, "pkgconfig")
+        work = os.path.join(tmp, "work")
+        os.mkdir(work)
+        p = run(["nsmc", os.path.join(src, "models", "two_mass.nsm"), "-o", "two_mass.c"],
+                cwd=work, env=env)
+        check(p.returncode == 0, "the installed nsmc generates two_mass.c", p)
+        p = run("cc two_mass.c $(pkg-config --cflags --libs nsm) -o two_mass", shell=True,
+                cwd=work, env=env)
+        check(p.returncode == 0, "cc two_mass.c $(pkg-config --cflags --libs nsm)", p)
+        p = run(["ldd", "./two_mass"], cwd=work, env=env)
+        check(re.search(re.escape(lib) + r"/libnsmrt\.so", p.stdout) is not None,
+              "the simulator loads the prefix's shared libnsmrt (run path)", p)
+        p = run(["./two_mass", "--method", "exact", "--events", "events.csv"], cwd=work, env=env)
+        check(p.returncode == 0, "the simulator runs without LD_LIBRARY_PATH", p)
+        if p.returncode == 0:
+            check_two_mass_events(os.path.join(work, "events.csv"), src, "pkg-config build")
+        # the core alone, for a program that embeds a model
+        with open(os.path.join(work, "sweep.c"), "w") as f:
+            f.write(sweep_source(src))
+        p = run(["nsmc", os.path.join(src, "models", "bouncing_ball.nsm"), "-o", "ball.c"],
+                cwd=work, env=env)
+        p = run("cc -DNSM_NO_MAIN ball.c sweep.c $(pkg-config --cflags --libs nsmrt) -o sweep",
+                shell=True, cwd=work, env=env)
+        check(p.returncode == 0, "pkg-config nsmrt builds the embedding example", p)
+        p = run(["./sweep"], cwd=work, env=env)
+        check(p.returncode == 0 and re.search(r"e = 0.5: at rest at t = 1\.35457092295[67]",
+                                              p.stdout) is not None,
+              "the embedding example finds the ball's rest time t1 (1 + e)/(1 - e)", p)
+        p = run(["nm", "-u", "./sweep"], cwd=work, env=env)
+        check("nsm_main" not in p.stdout, "it needs no nsm_main", p)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def tutorial_cmake(src):
+    """The ```cmake block of docs/tutorial.md."""
+    text = open(os.path.join(src, "docs", "tutorial.md")).read()
+    m = re.search(r"```cmake\n(.*?)```", text, re.S)
+    return m.group(1)
+
+
+def case_find_package(build, src):
+    tmp = tempfile.mkdtemp(prefix="nsm-cmake-")
+    try:
+        prefix = install(build, tmp)
+        env = clean_env(prefix, tmp)
+        proj = os.path.join(tmp, "proj")
+        os.mkdir(proj)
+        with open(os.path.join(proj, "CMakeLists.txt"), "w") as f:
+            f.write(tutorial_cmake(src))
+        shutil.copy(os.path.join(src, "models", "two_mass.nsm"), proj)
+        with open(os.path.join(proj, "sweep.c"), "w") as f:
+            f.write(sweep_source(src))
+        p = run([os.path.join(prefix, "bin", "nsmc"),
+                 os.path.join(src, "models", "bouncing_ball.nsm"), "-o",
+                 os.path.join(proj, "ball.c")], env=env)
+        check(p.returncode == 0, "nsmc generates ball.c", p)
+        b = os.path.join(tmp, "b")
+        p = run(["cmake", "-S", proj, "-B", b, "-DCMAKE_PREFIX_PATH=" + prefix], env=env)
+        check(p.returncode == 0, "find_package(nsm) with CMAKE_PREFIX_PATH", p)
+        p = run(["cmake", "--build", b], env=env)
+        check(p.returncode == 0, "the tutorial's CMake project builds", p)
+        p = run([os.path.join(b, "two_mass"), "--method", "exact", "--events",
+                 os.path.join(tmp, "events.csv")], env=env)
+        check(p.returncode == 0, "nsm_add_simulator's program runs", p)
+        if p.returncode == 0:
+            check_two_mass_events(os.path.join(tmp, "events.csv"), src, "find_package build")
+        p = run([os.path.join(b, "sweep")], env=env)
+        check(p.returncode == 0 and "e = 0.5: at rest at t = 1.35457092295" in p.stdout,
+              "the embedding example linked with nsm::nsmrt runs", p)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    case, build, src = sys.argv[1:4]
+    globals()["case_" + case](build, src)
+    if FAILS:
+        sys.exit("%d check(s) failed" % len(FAILS))
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
