@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs, with apt-get, every Debian package the build, the tests, the plots,
-# the Python package and the benchmark against CVODE need, and nothing when they are all present already. Run by `make` and `make test`.
+# the Python package and the benchmark against CVODE need, and nothing when they
+# are all present already. Run by `make` and `make test`.
 set -eu
 pkgs="cmake make gcc clang re2c lemon pkgconf python3 python3-mpmath gnuplot-nox
       libhdf5-dev python3-numpy python3-pytest python3-h5py python3-matplotlib libsundials-dev"

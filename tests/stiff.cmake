@@ -14,12 +14,12 @@ if(NSM_SANITIZE)
 endif()
 add_test(NAME property.stiff_models
   COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/property/stiff_models.py
-          --nsmc $<TARGET_FILE:nsmc> --lib $<TARGET_FILE:nsmrt>
+          --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_PROPERTY_LIBS}
           --include ${NSM_SOURCE_DIR}/runtime/include --seeds 1-40
           --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_STIFF_CFLAGS}")
 add_test(NAME property.stiff_regressions
   COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/property/stiff_regressions.py
-          --nsmc $<TARGET_FILE:nsmc> --lib $<TARGET_FILE:nsmrt>
+          --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_PROPERTY_LIBS}
           --include ${NSM_SOURCE_DIR}/runtime/include
           --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_STIFF_CFLAGS}")
 set_tests_properties(property.stiff_models property.stiff_regressions

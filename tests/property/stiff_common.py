@@ -89,7 +89,8 @@ def build(args, src, work, stem):
     rc, err = run([args.nsmc, src, "-o", c])
     if rc != 0:
         return None, "nsmc refused it:\n" + err
-    rc, err = run([args.cc] + args.cflags.split() + [c, "-I", args.include, args.lib, "-lm", "-o", exe])
+    rc, err = run([args.cc] + args.cflags.split() + [c, "-I", args.include]
+                  + args.lib.split(os.pathsep) + ["-lm", "-o", exe])
     if rc != 0:
         return None, "cc failed:\n" + err
     return exe, None
@@ -256,7 +257,8 @@ def summary(msgs, limit=8):
 def add_arguments(ap):
     """The command line shared with random_models.py."""
     ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--lib", required=True, help="libnsmrt.a")
+    ap.add_argument("--lib", required=True,
+                    help="the libraries a simulator links, separated by ':' (libnsmcli.a:libnsmrt.a)")
     ap.add_argument("--include", required=True, help="runtime/include")
     ap.add_argument("--cc", default="cc", help="C compiler for the simulators")
     ap.add_argument("--cflags", default="-O2", help="its flags (one string)")

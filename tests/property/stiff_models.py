@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random models with stiff contacts, every event checked against an independent reference.
 
-    stiff_models.py --nsmc NSMC --lib LIBNSMRT --include DIR [--seeds A-B,N,...] [--keep DIR]
+    stiff_models.py --nsmc NSMC --lib LIBNSMCLI:LIBNSMRT[:...] --include DIR [--seeds A-B,N,...] [--keep DIR]
                     [--cc CC] [--cflags="FLAGS"]
 
 Each seed draws a model: one or two bodies on a line, each held by springs

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Stiff contacts with steps far longer than a contact, against independent references.
 
-    stiff_regressions.py --nsmc NSMC --lib LIBNSMRT --include DIR [--cases NAME,...]
+    stiff_regressions.py --nsmc NSMC --lib LIBNSMCLI:LIBNSMRT[:...] --include DIR [--cases NAME,...]
                          [--keep DIR] [--cc CC] [--cflags="FLAGS"]
 
 Cases (models in tests/property/stiff/):
