@@ -624,6 +624,18 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     }
 }
 
+/* Tell `nsmc run` (which passes a pipe's descriptor in NSM_REPORT_FD) that
+** the outputs could not be written, so that it summarises nothing. */
+static void report_to_parent(const char *what)
+{
+    const char *v = getenv("NSM_REPORT_FD");
+    char *end;
+    long fd = v && *v ? strtol(v, &end, 10) : -1;
+    if (fd < 3 || *end)
+        return;
+    (void)!write((int)fd, what, strlen(what));
+}
+
 /* After the run: close the outputs and check them, write the statistics and
 ** the summary, plot, and report.  Returns the exit status. */
 static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stats_path,
@@ -649,6 +661,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
     if (fflush(stdout) != 0 || ferror(stdout))
         write_failed(d, errno, "standard output");
     if (d->werr) {
+        report_to_parent("write-failed\n");
         fprintf(stderr, "%s: error: cannot write '%s': %s; the run stopped at t = %.12g s "
                 "(the files end with a whole line)\n", d->prog, d->werr_path,
                 strerror(d->werr), t);

@@ -183,6 +183,172 @@ def case_set_file_limits(tmp):
           "nsmc run --set-file /dev/zero: exit 1", p)
 
 
+# ---- nsmc run ---------------------------------------------------------------
+
+
+def simulators_of(tmp):
+    """Pids of the processes running a simulator out of tmp's cache."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            argv0 = open("/proc/%s/cmdline" % d, "rb").read().split(b"\0")[0].decode()
+        except OSError:
+            continue
+        if argv0.startswith(os.path.join(tmp, "cache", "nsm")):
+            pids.append(int(d))
+    return pids
+
+
+def wait_for(cond, what, limit=120):
+    """Polls cond() until true (a failure after limit seconds)."""
+    end = time.monotonic() + limit
+    while not cond():
+        if time.monotonic() > end:
+            raise Failure("gave up waiting: " + what)
+        time.sleep(0.05)
+
+
+def build_cache(tmp):
+    """Builds the two-mass simulator into tmp's cache; returns its path."""
+    p = run([NSMC, "run", TWO_MASS, "--no-plot", "--", "--t-end", "1"], tmp)
+    check(p.returncode == 0, "the simulator is built and cached", p)
+    root = os.path.join(tmp, "cache", "nsm")
+    entry = [d for d in os.listdir(root) if d.startswith("two_mass-")]
+    check(len(entry) == 1, "one cache entry")
+    return os.path.join(root, entry[0], "two_mass")
+
+
+def start_run(tmp, *args):
+    """Starts `nsmc run two_mass.nsm ARGS` in tmp in the background."""
+    e = dict(os.environ)
+    e["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+    return subprocess.Popen([NSMC, "run", TWO_MASS, "--no-plot", *args], cwd=tmp, env=e,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc, what):
+    """Waits for a started run; returns it with stdout and stderr set."""
+    out, err = proc.communicate(timeout=120)
+    proc.stdout, proc.stderr = out, err
+    return proc
+
+
+def case_run_disk_full(tmp):
+    """nsmc run under a file-size limit: exit 3, the reason, no results."""
+    build_cache(tmp)
+    p = run([NSMC, "run", TWO_MASS, "--no-plot", "--", "--every", "1e-4"], tmp,
+            limit_fsize=100000)
+    check(p.returncode == 3 and "File too large" in p.stderr,
+          "nsmc run with a 100 kB file-size limit: exit 3, 'File too large'", p)
+    check("results:" not in p.stdout and "samples:" not in p.stdout,
+          "no results are announced after a failed write", p)
+    check("could not write" in p.stderr, "nsmc says the simulator could not write", p)
+    check_whole_csv(os.path.join(tmp, "out", "two_mass", "trajectory.csv"), TRAJ_COLS,
+                    "trajectory cut by the limit under nsmc run")
+
+
+def case_run_signals(tmp):
+    """A signal to nsmc alone reaches the simulator; the simulator killed
+    alone is reported as such, never as an internal error."""
+    build_cache(tmp)
+    traj = os.path.join(tmp, "out", "two_mass", "trajectory.csv")
+    rng = random.Random(7)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        proc = start_run(tmp, "--", "--t-end", "5e4")
+        wait_for(lambda: simulators_of(tmp), "the simulator to start")
+        time.sleep(rng.uniform(0.05, 0.5))
+        proc.send_signal(sig)          # nsmc alone, as `timeout` does
+        finish(proc, "run")
+        check(proc.returncode == 128 + sig and "interrupted" in proc.stderr
+              and "results:" not in proc.stdout,
+              "signal %d to nsmc alone: exit %d, reported as an interruption" % (sig, 128 + sig),
+              proc)
+        check(not simulators_of(tmp), "no simulator is left running after signal %d" % sig)
+        check_whole_csv(traj, TRAJ_COLS, "trajectory after signal %d to nsmc" % sig)
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        proc = start_run(tmp, "--", "--t-end", "5e4")
+        wait_for(lambda: simulators_of(tmp), "the simulator to start")
+        time.sleep(0.2)
+        for pid in simulators_of(tmp):
+            os.kill(pid, sig)
+        finish(proc, "run")
+        check(proc.returncode == 128 + sig and "internal error" not in proc.stderr
+              and "results:" not in proc.stdout,
+              "signal %d to the simulator alone: nsmc exits %d, no internal error"
+              % (sig, 128 + sig), proc)
+        if sig == signal.SIGTERM:
+            check_whole_csv(traj, TRAJ_COLS, "trajectory after SIGTERM to the simulator")
+
+
+def case_run_concurrent(tmp):
+    """Two runs into one folder: the second is refused, naming the first."""
+    build_cache(tmp)
+    first = start_run(tmp, "--", "--t-end", "5e4")
+    wait_for(lambda: simulators_of(tmp), "the first simulator to start")
+    p = run([NSMC, "run", TWO_MASS, "--no-plot"], tmp)
+    check(p.returncode == 1 and ("process %d" % first.pid) in p.stderr and "--out-dir" in p.stderr,
+          "a second run into out/two_mass: exit 1, names process %d" % first.pid, p)
+    other = run([NSMC, "run", TWO_MASS, "--no-plot", "--out-dir", "elsewhere"], tmp)
+    check(other.returncode == 0, "a run into another folder goes ahead", other)
+    first.send_signal(signal.SIGTERM)
+    finish(first, "first")
+    check(first.returncode == 143, "the first run was only interrupted by the test", first)
+    check_whole_csv(os.path.join(tmp, "out", "two_mass", "trajectory.csv"), TRAJ_COLS,
+                    "the first run's trajectory, unmixed")
+    p = run([NSMC, "run", TWO_MASS, "--no-plot"], tmp)
+    check(p.returncode == 0 and "samples: 2001" in p.stdout,
+          "after the first run ends, the folder is free again", p)
+
+
+def case_cache_damage(tmp):
+    """A damaged cached simulator is found and rebuilt, with a note."""
+    bin_path = build_cache(tmp)
+    whole = open(bin_path, "rb").read()
+    damages = {
+        "truncated": lambda: open(bin_path, "wb").write(whole[:len(whole) // 2]),
+        "empty": lambda: open(bin_path, "wb").close(),
+        "one byte changed": lambda: open(bin_path, "wb").write(
+            whole[:4000] + bytes([whole[4000] ^ 0x40]) + whole[4001:]),
+        "checksum missing": lambda: os.unlink(bin_path + ".sum"),
+    }
+    for what, damage in damages.items():
+        damage()
+        os.chmod(bin_path, 0o755)
+        p = run([NSMC, "run", TWO_MASS, "--no-plot"], tmp)
+        check(p.returncode == 0 and "is damaged" in p.stderr and "rebuilding" in p.stderr
+              and "samples: 2001" in p.stdout,
+              "cached simulator %s: rebuilt with a note, the run is whole" % what, p)
+        p = run([NSMC, "run", TWO_MASS, "--no-plot"], tmp)
+        check(p.returncode == 0 and "using the cached simulator" in p.stderr
+              and "damaged" not in p.stderr, "then the rebuilt one is used", p)
+
+
+def case_run_summaries(tmp):
+    """nsmc run's summary reads any header and any gap name: a 200-character
+    gap name and a header over 8 KiB."""
+    body = "B" + "o" * 199
+    gap = "G" + "a" * 199
+    fam = "P" + "q" * 59
+    outs = ", ".join(["%s[%d].%s" % (fam, i, c) for i in range(1, 81) for c in "xv"]
+                     + ["%s.v" % body, "energy.error"])
+    model = os.path.join(tmp, "long.nsm")
+    with open(model, "w") as f:
+        f.write("model longnames\nparam m = 1 kg\nmass %s = m\nmass %s[1..80] = m\n"
+                "gap %s: %s.x + 1 m >= 0, impact(e = 0.5)\ninit %s.v = -1 m/s\n"
+                "simulate t_end = 3 s, dt = 1 ms\noutput every 10 ms: %s\n"
+                % (body, fam, gap, body, body, outs))
+    p = run([NSMC, "run", model, "--no-plot"], tmp)
+    # free flight from x = 0 at -1 m/s meets x = -1 m at t = 1 s: one impact, then away
+    check(p.returncode == 0 and "events: 1 (1 impact)" in p.stdout,
+          "a 200-character gap name: the summary counts its impact", p)
+    head = open(os.path.join(tmp, "out", "longnames", "trajectory.csv")).readline()
+    check(len(head) > 8192, "the trajectory header is %d bytes" % len(head))
+    check("samples: 301\n" in p.stdout and "energy balance error:" in p.stdout,
+          "the summary counts 301 samples and finds energy.error past 8 KiB", p)
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
