@@ -183,6 +183,67 @@ def case_set_file_limits(tmp):
           "nsmc run --set-file /dev/zero: exit 1", p)
 
 
+# ---- nsmc -o ------------------------------------------------------------------
+
+
+def case_output_targets(tmp):
+    """-o writes into a FIFO, a device or a symlink's target; never replaces
+    them by a regular file; refuses a folder; stdout writes are checked."""
+    import threading
+    plain = os.path.join(tmp, "plain.c")
+    p = run([NSMC, TWO_MASS, "-o", plain], tmp)
+    check(p.returncode == 0, "nsmc -o plain.c", p)
+    want = open(plain, "rb").read()
+
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    p = run([NSMC, TWO_MASS, "-o", fifo], tmp)
+    reader.join(60)
+    check(p.returncode == 0 and got == [want], "-o onto a FIFO: the reader gets the C text", p)
+    check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO is still a FIFO")
+
+    target = os.path.join(tmp, "target.c")
+    open(target, "w").write("old\n")
+    link = os.path.join(tmp, "link.c")
+    os.symlink("target.c", link)
+    p = run([NSMC, TWO_MASS, "-o", link], tmp)
+    check(p.returncode == 0 and os.path.islink(link) and open(target, "rb").read() == want,
+          "-o onto a symlink: the link stays, its target gets the C text", p)
+    check(not [f for f in os.listdir(tmp) if "tmp" in f], "no temporary file is left")
+
+    dangling = os.path.join(tmp, "dangling.c")
+    os.symlink("missing/none.c", dangling)
+    p = run([NSMC, TWO_MASS, "-o", dangling], tmp)
+    check(p.returncode == 1 and "symbolic link" in p.stderr and os.path.islink(dangling),
+          "-o onto a dangling symlink: refused with a message, the link kept", p)
+
+    p = run([NSMC, TWO_MASS, "-o", tmp], tmp)
+    check(p.returncode == 1 and "directory" in p.stderr and os.path.isdir(tmp),
+          "-o onto a folder: refused", p)
+
+    if os.geteuid() == 0:
+        dev = os.path.join(tmp, "null")
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    else:
+        dev = "/dev/null"      # cannot be replaced by a user, but check anyway
+    p = run([NSMC, TWO_MASS, "-o", dev], tmp)
+    check(p.returncode == 0 and stat.S_ISCHR(os.stat(dev).st_mode),
+          "-o onto a character device (a null device): written, still a device", p)
+
+    for args in (["--emit=equations"], ["--dump=ast"], ["--dump=tokens"]):
+        with open("/dev/full", "w") as full:
+            q = subprocess.run([NSMC, *args, TWO_MASS], stdout=full, stderr=subprocess.PIPE,
+                               text=True, timeout=120)
+        check(q.returncode == 1 and "No space left on device" in q.stderr,
+              "nsmc %s onto a full stdout: exit 1 with the reason" % args[0], q)
+    p = run([NSMC, TWO_MASS, "-o", "/dev/full"], tmp)
+    check(p.returncode == 1 and "No space left on device" in p.stderr,
+          "nsmc -o /dev/full: exit 1 with the reason", p)
+
+
 # ---- nsmc run ---------------------------------------------------------------
 
 
