@@ -790,6 +790,9 @@ static Expr *mul_build(ExprCtx *x, FactorList *l)
 
 Expr *expr_mul(ExprCtx *x, Expr *a, Expr *b)
 {
+    /* numbers first, in IEEE arithmetic: 0*inf is NaN, not 0 */
+    if (a->kind == EX_NUM && b->kind == EX_NUM)
+        return expr_num(x, a->num * b->num);
     if (is_numv(a, 0) || is_numv(b, 0))
         return expr_num(x, 0);
     if (is_numv(a, 1))
