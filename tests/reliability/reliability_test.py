@@ -244,6 +244,31 @@ def case_output_targets(tmp):
           "nsmc -o /dev/full: exit 1 with the reason", p)
 
 
+def case_messages(tmp):
+    """Messages stay a screen wide and say where: an error on a 10^6-character
+    line is cut around the caret; nesting too deep for the parser has a
+    line and a column."""
+    far = os.path.join(tmp, "far.nsm")
+    with open(far, "w") as f:
+        f.write("model d\nparam a = 1" + " " * 999990 + "qq\n")
+    p = run([NSMC, "--check", far], tmp)
+    lines = p.stderr.splitlines()
+    check(p.returncode == 1 and lines and lines[0].startswith(far + ":2:1000002: error:"),
+          "an error at column 1000002 is reported there", p)
+    check(len(p.stderr) < 1000 and all(len(l) < 200 for l in lines),
+          "its message is %d bytes, every line under 200 columns" % len(p.stderr), p)
+    check(len(lines) == 3 and lines[1].rstrip().endswith("qq")
+          and lines[2].index("^") == lines[1].index("qq"),
+          "the excerpt keeps the offending text with the caret under it", p)
+    deep = os.path.join(tmp, "deep.nsm")
+    with open(deep, "w") as f:
+        f.write("model d\nparam a = " + "(" * 3000 + "1" + ")" * 3000 + "\n")
+    p = run([NSMC, "--check", deep], tmp)
+    check(p.returncode == 1 and (deep + ":2:") in p.stderr and "nested too deeply" in p.stderr
+          and len(p.stderr) < 1000,
+          "nesting too deep to parse: line and column, a short message", p)
+
+
 # ---- nsmc run ---------------------------------------------------------------
 
 
