@@ -716,6 +716,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             fprintf(stderr, "%s: error: cannot create the simulation: out of memory\n", d.prog);
         return 1;
     }
+    /* from here on a stop signal is a flag: the files are created below and
+     * must end whole whenever it comes */
+    signals_install();
     t_end = m->t_end;
     every = m->every;
     for (int i = 1; i < argc; i++) {
@@ -897,13 +900,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_set_audit(sim, summary || stats);
     nsm_sim_set_event_handler(sim, on_event, &d);
     nsm_sim_set_sample_handler(sim, on_sample, &d);
-    signals_install();
     /* the reset above ran before the handlers were installed: replay the
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);
     d.t_end = t_end;
     nsm_progress_start(&d.pb, stderr);
-    int rc = nsm_sim_run_until(sim, t_end);
+    int rc = stop_signal ? 0 : nsm_sim_run_until(sim, t_end);
     nsm_progress_finish(&d.pb);
     return finish(&d, sim, rc, stats, stats_path, summary, plot_dir, out_path, ev_path, phase);
 }

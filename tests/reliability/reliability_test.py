@@ -127,7 +127,8 @@ def signal_at_random(tmp, rng, sig, k):
     proc = subprocess.Popen([SIM, "--t-end", "5e4", "--every", "1e-3", "--out", traj,
                              "--events", ev], cwd=tmp, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-    time.sleep(rng.uniform(0.02, 0.6))
+    wait_for(lambda: os.path.exists(traj), "the simulator to create its files")
+    time.sleep(rng.uniform(0.0, 0.6))
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
     name = "SIGINT" if sig == signal.SIGINT else "SIGTERM"
@@ -343,8 +344,8 @@ def case_run_signals(tmp):
     rng = random.Random(7)
     for sig in (signal.SIGTERM, signal.SIGINT):
         proc = start_run(tmp, "--", "--t-end", "5e4")
-        wait_for(lambda: simulators_of(tmp), "the simulator to start")
-        time.sleep(rng.uniform(0.05, 0.5))
+        wait_for(lambda: simulators_of(tmp) and os.path.exists(traj), "the simulator to start")
+        time.sleep(rng.uniform(0.0, 0.5))
         proc.send_signal(sig)          # nsmc alone, as `timeout` does
         finish(proc, "run")
         check(proc.returncode == 128 + sig and "interrupted" in proc.stderr
@@ -355,7 +356,7 @@ def case_run_signals(tmp):
         check_whole_csv(traj, TRAJ_COLS, "trajectory after signal %d to nsmc" % sig)
     for sig in (signal.SIGTERM, signal.SIGKILL):
         proc = start_run(tmp, "--", "--t-end", "5e4")
-        wait_for(lambda: simulators_of(tmp), "the simulator to start")
+        wait_for(lambda: simulators_of(tmp) and os.path.exists(traj), "the simulator to start")
         time.sleep(0.2)
         for pid in simulators_of(tmp):
             os.kill(pid, sig)
