@@ -21,3 +21,21 @@ target_compile_definitions(expr_dag_test PRIVATE _POSIX_C_SOURCE=200809L)
 target_link_libraries(expr_dag_test PRIVATE m)
 add_test(NAME reliability/expr_dag COMMAND expr_dag_test)
 set_tests_properties(reliability/expr_dag PROPERTIES LABELS "reliability;unit" TIMEOUT 120)
+
+# The whole compiler (front end, derivation, both back ends) on the fuzz
+# corpus and regressions, without libFuzzer; with -DNSM_FUZZ=ON also the
+# libFuzzer harness fuzz_pipeline (docs/fuzzing.md).
+add_executable(fuzz_pipeline_replay ${NSM_SOURCE_DIR}/tests/fuzz/fuzz_pipeline.c
+                                    ${NSM_SOURCE_DIR}/tests/fuzz/replay.c)
+target_link_libraries(fuzz_pipeline_replay PRIVATE nsmcore)
+file(GLOB NSM_PIPELINE_INPUTS CONFIGURE_DEPENDS ${NSM_SOURCE_DIR}/tests/fuzz/regressions/*
+                                               ${NSM_SOURCE_DIR}/tests/fuzz/corpus/*)
+add_test(NAME reliability/fuzz_pipeline_regressions COMMAND fuzz_pipeline_replay ${NSM_PIPELINE_INPUTS})
+set_tests_properties(reliability/fuzz_pipeline_regressions PROPERTIES LABELS "reliability;frontend"
+                     TIMEOUT 600)
+if(NSM_FUZZ)
+  add_executable(fuzz_pipeline ${NSM_SOURCE_DIR}/tests/fuzz/fuzz_pipeline.c)
+  target_link_libraries(fuzz_pipeline PRIVATE nsmcore)
+  target_compile_options(fuzz_pipeline PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_options(fuzz_pipeline PRIVATE -fsanitize=fuzzer,address,undefined)
+endif()
