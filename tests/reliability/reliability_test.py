@@ -199,7 +199,8 @@ def case_output_targets(tmp):
     fifo = os.path.join(tmp, "fifo")
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    # a daemon: if nsmc never opens the FIFO, the case fails instead of hanging
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
     reader.start()
     p = run([NSMC, TWO_MASS, "-o", fifo], tmp)
     reader.join(60)
@@ -315,11 +316,27 @@ def start_run(tmp, *args):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def finish(proc, what):
-    """Waits for a started run; returns it with stdout and stderr set."""
-    out, err = proc.communicate(timeout=120)
+def finish(proc, what, tmp):
+    """Waits for a started run; returns it with stdout and stderr set.  A run
+    that does not end (a simulator left running holds its pipes) fails the
+    case, and whatever is left of it is killed."""
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        kill_leftovers(tmp)
+        proc.kill()
+        raise Failure("%s: nsmc run did not end (a simulator was left running)" % what)
     proc.stdout, proc.stderr = out, err
     return proc
+
+
+def kill_leftovers(tmp):
+    """Kills the simulators still running out of tmp's cache."""
+    for pid in simulators_of(tmp):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def case_run_disk_full(tmp):
@@ -347,7 +364,7 @@ def case_run_signals(tmp):
         wait_for(lambda: simulators_of(tmp) and os.path.exists(traj), "the simulator to start")
         time.sleep(rng.uniform(0.0, 0.5))
         proc.send_signal(sig)          # nsmc alone, as `timeout` does
-        finish(proc, "run")
+        finish(proc, "run", tmp)
         check(proc.returncode == 128 + sig and "interrupted" in proc.stderr
               and "results:" not in proc.stdout,
               "signal %d to nsmc alone: exit %d, reported as an interruption" % (sig, 128 + sig),
@@ -360,7 +377,7 @@ def case_run_signals(tmp):
         time.sleep(0.2)
         for pid in simulators_of(tmp):
             os.kill(pid, sig)
-        finish(proc, "run")
+        finish(proc, "run", tmp)
         check(proc.returncode == 128 + sig and "internal error" not in proc.stderr
               and "results:" not in proc.stdout,
               "signal %d to the simulator alone: nsmc exits %d, no internal error"
@@ -380,7 +397,7 @@ def case_run_concurrent(tmp):
     other = run([NSMC, "run", TWO_MASS, "--no-plot", "--out-dir", "elsewhere"], tmp)
     check(other.returncode == 0, "a run into another folder goes ahead", other)
     first.send_signal(signal.SIGTERM)
-    finish(first, "first")
+    finish(first, "first", tmp)
     check(first.returncode == 143, "the first run was only interrupted by the test", first)
     check_whole_csv(os.path.join(tmp, "out", "two_mass", "trajectory.csv"), TRAJ_COLS,
                     "the first run's trajectory, unmixed")
@@ -447,6 +464,8 @@ def main():
         except Failure as e:
             print("FAIL:", e)
             return 1
+        finally:
+            kill_leftovers(tmp)
     print("%s: all checks passed" % case)
     return 0
 
