@@ -21,8 +21,8 @@
 #include "sema.h"
 #include "source.h"
 
-#define FUZZ_MAX_BODIES 8
-#define FUZZ_MAX_GAPS 4
+#define FUZZ_MAX_BODIES 6
+#define FUZZ_MAX_GAPS 3
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
