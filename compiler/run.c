@@ -905,7 +905,11 @@ static int run(const RunOptions *o, Arena *a)
     printf("results: %s/trajectory.csv, %s/events.csv\n", dir, dir);
     if (o->plot)
         plot_results(o, m, dir, a);
-    fflush(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "nsmc: error: cannot write the summary to standard output: %s\n",
+                strerror(errno));
+        return rc ? rc : 1;
+    }
     if (rc == 3)
         fprintf(stderr, "nsmc: the simulation failed; the results hold what was computed up "
                 "to the failure\n");

@@ -351,6 +351,12 @@ def case_run_disk_full(tmp):
     check("could not write" in p.stderr, "nsmc says the simulator could not write", p)
     check_whole_csv(os.path.join(tmp, "out", "two_mass", "trajectory.csv"), TRAJ_COLS,
                     "trajectory cut by the limit under nsmc run")
+    e = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+    with open("/dev/full", "w") as full:
+        q = subprocess.run([NSMC, "run", TWO_MASS, "--no-plot"], cwd=tmp, env=e, stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+    check(q.returncode != 0 and "No space left on device" in q.stderr,
+          "nsmc run with a full stdout: an error with the reason", q)
 
 
 def case_run_signals(tmp):
