@@ -31,26 +31,45 @@ static const char *find_line(const Source *src, int line, int *len)
     return p;
 }
 
-/* Prints the offending line and a caret under columns [col, col+len). */
+/* Widest source excerpt shown: a longer line is cut around the caret, with
+ * "..." where it was cut, so a 10^6-character line costs one screen line. */
+enum { DIAG_MAX_SHOWN = 160 };
+
+/* Prints the offending line and a caret under columns [col, col+len); a line
+ * longer than DIAG_MAX_SHOWN is cut to a window around the caret. */
 static void show_line(Diag *d, SrcLoc loc)
 {
     int n = 0;
     const char *line = find_line(d->src, loc.line, &n);
     if (!line)
         return;
-    fprintf(d->out, "%5d | ", loc.line);
-    for (int i = 0; i < n; i++) {
+    int col = loc.col < 1 ? 1 : loc.col;
+    int from = 0, to = n;
+    if (n > DIAG_MAX_SHOWN) {
+        from = col - 1 <= DIAG_MAX_SHOWN / 2 ? 0 : col - 1 - DIAG_MAX_SHOWN / 3;
+        if (from > n - DIAG_MAX_SHOWN)
+            from = n - DIAG_MAX_SHOWN;
+        if (from < 0)
+            from = 0;
+        while (from > 0 && from < col - 1 && ((unsigned char)line[from] & 0xC0) == 0x80)
+            from++;   /* not inside a UTF-8 sequence */
+        to = from + DIAG_MAX_SHOWN;
+        while (to < n && to > from && ((unsigned char)line[to] & 0xC0) == 0x80)
+            to--;
+    }
+    const char *pre = from > 0 ? "..." : "", *post = to < n ? "..." : "";
+    fprintf(d->out, "%5d | %s", loc.line, pre);
+    for (int i = from; i < to; i++) {
         unsigned char c = (unsigned char)line[i];
         fputc(c == '\t' ? ' ' : (c < 32 || c == 127) ? '?' : c, d->out);
     }
-    fputs("\n      | ", d->out);
-    int col = loc.col < 1 ? 1 : loc.col;
-    for (int i = 1; i < col; i++)
+    fprintf(d->out, "%s\n      | %s", post, from > 0 ? "   " : "");
+    for (int i = from + 1; i < col; i++)
         fputc(' ', d->out);
     fputc('^', d->out);
     int len = loc.len;
-    if (col - 1 + len > n)
-        len = n - (col - 1);
+    if (col - 1 + len > to)
+        len = to - (col - 1);
     for (int i = 1; i < len; i++)
         fputc('~', d->out);
     fputc('\n', d->out);

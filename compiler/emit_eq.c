@@ -23,6 +23,8 @@ typedef struct Eq {
     char **vtext, **vlatex;   /* variable names */
     int nv;
     ExprNamer nm;
+    ExprChain *consts;        /* the hoisted constants, for all modes */
+    ExprChain *locals;        /* the current mode's locals */
 } Eq;
 
 /* ---- names ------------------------------------------------------------------- */
@@ -153,6 +155,48 @@ static void name_relative(Eq *q, const DvRelative *rel)
 }
 
 /* ---- output primitives ---------------------------------------------------------- */
+
+/* e with the hoisted constants substituted (dv_expand_consts), through one
+ * memo for the whole report, so that shared subexpressions are expanded
+ * once: linear in the size of the expression graph. */
+static Expr *consts_of(Eq *q, Expr *e)
+{
+    return expr_chain_apply(q->dv->ex, q->consts, e);
+}
+
+/* e with the current mode's locals substituted (dv_full), memoized per mode. */
+static Expr *full_of(Eq *q, Expr *e)
+{
+    return expr_chain_apply(q->dv->ex, q->locals, e);
+}
+
+/* Starts the memos: the constants' once, the locals' for each mode. */
+static void chains_begin(Eq *q, const DvMode *mo)
+{
+    const Derivation *dv = q->dv;
+    Arena *a = dv->arena;
+    if (!q->consts) {
+        int nc = dv->n_consts;
+        Expr **vars = arena_alloc(a, (size_t)(nc + 1) * sizeof *vars);
+        Expr **vals = arena_alloc(a, (size_t)(nc + 1) * sizeof *vals);
+        for (int k = 0; k < nc; k++) {
+            vars[k] = dv->cvar && k < dv->n_cvar ? dv->cvar[k] : expr_var(dv->ex, dv->v_const + k);
+            vals[k] = dv->consts[k].value;
+        }
+        q->consts = expr_chain_new(nc, vars, vals);
+    }
+    expr_chain_free(q->locals);
+    q->locals = NULL;
+    if (!mo)
+        return;
+    Expr **vars = arena_alloc(a, (size_t)(mo->n_prog + 1) * sizeof *vars);
+    Expr **vals = arena_alloc(a, (size_t)(mo->n_prog + 1) * sizeof *vals);
+    for (int k = 0; k < mo->n_prog; k++) {
+        vars[k] = mo->prog[k].var;
+        vals[k] = mo->prog[k].value;
+    }
+    q->locals = expr_chain_new(mo->n_prog, vars, vals);
+}
 
 static const char *sx(Eq *q, Expr *e)
 {
@@ -577,8 +621,8 @@ static void section_lambda_state(Eq *q, const DvMode *mo, Expr **Y)
             "a linear row in y (lambda itself is an output, its column is zero).");
     for (int k = 0; k < mo->n_impact; k++) {
         int j = mo->impact[k];
-        Expr *l = dv_expand_consts(dv, dv_full(dv, mo, dv->lam[j]));
-        Expr *ld = dv_expand_consts(dv, dv_flow_diff(dv, mo, dv_full(dv, mo, dv->lam[j])));
+        Expr *l = consts_of(q, full_of(q, dv->lam[j]));
+        Expr *ld = consts_of(q, dv_flow_diff(dv, mo, full_of(q, dv->lam[j])));
         Expr *rest = ld;
         Expr *row = expr_num(x, 0);
         for (int c = 0; c < N; c++) {
@@ -607,11 +651,12 @@ static void section_mode(Eq *q, const DvMode *mo)
                 "W_R M^-1 W_R^T is singular (they cannot all be shut at once). The runtime never enters it.");
         return;
     }
+    chains_begin(q, mo);
     Expr **Y = interleaved(dv);
     Expr **rows = arena_alloc(a, (size_t)N * sizeof *rows);
     for (int i = 0; i < n; i++) {
         rows[2 * i] = dv->v[i];
-        rows[2 * i + 1] = dv_expand_consts(dv, dv_full(dv, mo, mo->ydot[n + i]));
+        rows[2 * i + 1] = consts_of(q, full_of(q, mo->ydot[n + i]));
     }
     if (n <= 6) {
         Expr **A = arena_alloc(a, (size_t)(N * N) * sizeof *A);
@@ -633,7 +678,7 @@ static void section_mode(Eq *q, const DvMode *mo)
         for (int k = 0; k < mo->n_impact; k++) {
             int j = mo->impact[k];
             const char *gn = m->gaps[j].name;
-            Expr *l = dv_expand_consts(dv, dv_full(dv, mo, dv->lam[j]));
+            Expr *l = consts_of(q, full_of(q, dv->lam[j]));
             eqn(q, arena_printf(a, "lambda_%s", gn), arena_printf(a, "\\lambda_{\\mathrm{%s}}", gn), dv_pretty(dv, l));
         }
         eqn_end(q);
@@ -647,7 +692,7 @@ static void section_mode(Eq *q, const DvMode *mo)
             if ((mo->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY) {
                 const char *gn = m->gaps[j].name;
                 eqn(q, arena_printf(a, "lambda_%s", gn), arena_printf(a, "\\lambda_{\\mathrm{%s}}", gn),
-                    dv_full(dv, mo, mo->lambda[j]));
+                    full_of(q, mo->lambda[j]));
             }
         eqn_end(q);
     }
@@ -656,8 +701,8 @@ static void section_mode(Eq *q, const DvMode *mo)
                 "(dy/ds = y'/s', dt/ds = 1/s') lands on s = 0 with one step of size -s:");
         for (int j = 0; j < g; j++) {
             const char *gn = m->gaps[j].name;
-            Expr *s = dv_expand_consts(dv, dv_full(dv, mo, mo->ev[j]));
-            Expr *sd = dv_expand_consts(dv, dv_full(dv, mo, mo->evdot[j]));
+            Expr *s = consts_of(q, full_of(q, mo->ev[j]));
+            Expr *sd = consts_of(q, full_of(q, mo->evdot[j]));
             if (md(q))
                 fprintf(q->o, "%s: %s.\n\n", gn, event_name(m, mo->mask, j));
             else
@@ -718,5 +763,7 @@ int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt)
     for (int k = 0; k < made; k++)
         section_mode(&q, &dv->modes[k]);
     section_generator(&q);
+    expr_chain_free(q.consts);
+    expr_chain_free(q.locals);
     return ferror(out) ? 1 : 0;
 }

@@ -104,6 +104,19 @@ static bool node_same(const Expr *e, ExprKind kind, int op, int index, double nu
     return true;
 }
 
+/* The table slot of a hash: its bits mixed (murmur3's finaliser) so that
+ * the low bits the mask keeps depend on all of them; hash_mix alone leaves
+ * long runs of neighbouring slots, and linear probing then walks them. */
+static size_t slot_of(unsigned h, size_t mask)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h & mask;
+}
+
 /* Doubles the table.  The old array stays in the arena, unused. */
 static void table_grow(ExprCtx *x)
 {
@@ -113,7 +126,7 @@ static void table_grow(ExprCtx *x)
         Expr *e = x->tab[i];
         if (!e)
             continue;
-        size_t j = e->hash & (ncap - 1);
+        size_t j = slot_of(e->hash, ncap - 1);
         while (nt[j])
             j = (j + 1) & (ncap - 1);
         nt[j] = e;
@@ -134,7 +147,7 @@ static Expr *intern(ExprCtx *x, ExprKind kind, int op, int index, double num, in
     if ((x->count + 1) * 2 > x->cap)
         table_grow(x);
     unsigned h = node_hash(kind, op, index, num, nargs, args);
-    size_t mask = x->cap - 1, i = h & mask;
+    size_t mask = x->cap - 1, i = slot_of(h, mask);
     for (; x->tab[i]; i = (i + 1) & mask)
         if (x->tab[i]->hash == h && node_same(x->tab[i], kind, op, index, num, nargs, args))
             return x->tab[i];
@@ -790,6 +803,9 @@ static Expr *mul_build(ExprCtx *x, FactorList *l)
 
 Expr *expr_mul(ExprCtx *x, Expr *a, Expr *b)
 {
+    /* numbers first, in IEEE arithmetic: 0*inf is NaN, not 0 */
+    if (a->kind == EX_NUM && b->kind == EX_NUM)
+        return expr_num(x, a->num * b->num);
     if (is_numv(a, 0) || is_numv(b, 0))
         return expr_num(x, 0);
     if (is_numv(a, 1))
@@ -1017,6 +1033,44 @@ Expr *expr_not(ExprCtx *x, Expr *a)
 /* Rebuilding, substitution, expansion                                  */
 /* ------------------------------------------------------------------ */
 
+/* Maps nodes of one context to their copies in another. */
+typedef struct PtrMap {
+    const Expr **from;
+    Expr **to;
+    size_t cap, count;
+} PtrMap;
+
+/* Slot of key k (found or free) in the pointer map. */
+static size_t ptr_slot(const PtrMap *m, const Expr *k)
+{
+    size_t i = ((uintptr_t)k >> 4) * 2654435761u & (m->cap - 1);
+    while (m->from[i] && m->from[i] != k)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+/* Inserts or replaces k -> v, doubling the map when half full. */
+static void ptr_put(PtrMap *m, const Expr *k, Expr *v)
+{
+    if ((m->count + 1) * 2 > m->cap) {
+        PtrMap n = {calloc(m->cap ? m->cap * 2 : 256, sizeof *n.from),
+                    calloc(m->cap ? m->cap * 2 : 256, sizeof *n.to), m->cap ? m->cap * 2 : 256, 0};
+        if (!n.from || !n.to)
+            abort();
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->from[i])
+                ptr_put(&n, m->from[i], m->to[i]);
+        free(m->from);
+        free(m->to);
+        *m = n;
+    }
+    size_t i = ptr_slot(m, k);
+    if (!m->from[i])
+        m->count++;
+    m->from[i] = k;
+    m->to[i] = v;
+}
+
 /* Builds node `e` again through the constructors, with new operands. */
 static Expr *rebuild(ExprCtx *x, const Expr *e, Expr **na)
 {
@@ -1044,21 +1098,114 @@ static Expr *rebuild(ExprCtx *x, const Expr *e, Expr **na)
     }
 }
 
+/* expr_subst on one node, each shared subexpression substituted once (memo
+ * maps nodes to their results), so the cost is linear in the number of
+ * distinct nodes, not in the size of the tree they unfold to. */
+static Expr *subst_memo(ExprCtx *x, Expr *e, Expr *leaf, Expr *by, PtrMap *memo)
+{
+    if (e == leaf)
+        return by;
+    if (e->nargs == 0)
+        return e;
+    if (memo->cap) {
+        size_t i = ptr_slot(memo, e);
+        if (memo->from[i])
+            return memo->to[i];
+    }
+    Expr *buf[8] = {0}, **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
+    bool changed = false;
+    for (int i = 0; i < e->nargs; i++) {
+        na[i] = subst_memo(x, e->args[i], leaf, by, memo);
+        changed |= na[i] != e->args[i];
+    }
+    Expr *r = changed ? rebuild(x, e, na) : e;
+    if (na != buf)
+        free(na);
+    ptr_put(memo, e, r);
+    return r;
+}
+
 Expr *expr_subst(ExprCtx *x, Expr *e, Expr *leaf, Expr *by)
 {
     if (e == leaf)
         return by;
     if (e->nargs == 0)
         return e;
+    PtrMap memo = {0};
+    Expr *r = subst_memo(x, e, leaf, by, &memo);
+    free(memo.from);
+    free(memo.to);
+    return r;
+}
+
+/* One pass of expr_subst_chain: e with every variable of vars replaced by
+ * its value, itself expanded the same way; memo maps nodes (and the
+ * variables) to their results, vals the variables to their values. */
+static Expr *chain_memo(ExprCtx *x, Expr *e, PtrMap *vals, PtrMap *memo)
+{
+    if (memo->cap) {
+        size_t i = ptr_slot(memo, e);
+        if (memo->from[i])
+            return memo->to[i];
+    }
+    if (e->nargs == 0) {
+        if (!vals->cap || !vals->from[ptr_slot(vals, e)])
+            return e;
+        ptr_put(memo, e, e);   /* a value that mentions its own variable keeps it */
+        Expr *r = chain_memo(x, vals->to[ptr_slot(vals, e)], vals, memo);
+        ptr_put(memo, e, r);
+        return r;
+    }
     Expr *buf[8] = {0}, **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
     bool changed = false;
     for (int i = 0; i < e->nargs; i++) {
-        na[i] = expr_subst(x, e->args[i], leaf, by);
+        na[i] = chain_memo(x, e->args[i], vals, memo);
         changed |= na[i] != e->args[i];
     }
     Expr *r = changed ? rebuild(x, e, na) : e;
     if (na != buf)
         free(na);
+    ptr_put(memo, e, r);
+    return r;
+}
+
+/* A chain of definitions for expr_chain_apply, with the memo of what was
+ * substituted so far. */
+struct ExprChain {
+    PtrMap vals, memo;
+};
+
+ExprChain *expr_chain_new(int n, Expr *const *vars, Expr *const *vals)
+{
+    ExprChain *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    for (int k = 0; k < n; k++)
+        ptr_put(&c->vals, vars[k], vals[k]);
+    return c;
+}
+
+Expr *expr_chain_apply(ExprCtx *x, ExprChain *c, Expr *e)
+{
+    return c->vals.count ? chain_memo(x, e, &c->vals, &c->memo) : e;
+}
+
+void expr_chain_free(ExprChain *c)
+{
+    if (!c)
+        return;
+    free(c->vals.from);
+    free(c->vals.to);
+    free(c->memo.from);
+    free(c->memo.to);
+    free(c);
+}
+
+Expr *expr_subst_chain(ExprCtx *x, Expr *e, int n, Expr *const *vars, Expr *const *vals)
+{
+    ExprChain *c = expr_chain_new(n, vars, vals);
+    Expr *r = expr_chain_apply(x, c, e);
+    expr_chain_free(c);
     return r;
 }
 
@@ -1959,44 +2106,6 @@ static int pr_raw(Printer *p, Expr *e, Buf *out)
     default:
         return pr_logic(p, e, out);
     }
-}
-
-/* Maps nodes of one context to their copies in another. */
-typedef struct PtrMap {
-    const Expr **from;
-    Expr **to;
-    size_t cap, count;
-} PtrMap;
-
-/* Slot of key k (found or free) in the pointer map. */
-static size_t ptr_slot(const PtrMap *m, const Expr *k)
-{
-    size_t i = ((uintptr_t)k >> 4) * 2654435761u & (m->cap - 1);
-    while (m->from[i] && m->from[i] != k)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-/* Inserts or replaces k -> v, doubling the map when half full. */
-static void ptr_put(PtrMap *m, const Expr *k, Expr *v)
-{
-    if ((m->count + 1) * 2 > m->cap) {
-        PtrMap n = {calloc(m->cap ? m->cap * 2 : 256, sizeof *n.from),
-                    calloc(m->cap ? m->cap * 2 : 256, sizeof *n.to), m->cap ? m->cap * 2 : 256, 0};
-        if (!n.from || !n.to)
-            abort();
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->from[i])
-                ptr_put(&n, m->from[i], m->to[i]);
-        free(m->from);
-        free(m->to);
-        *m = n;
-    }
-    size_t i = ptr_slot(m, k);
-    if (!m->from[i])
-        m->count++;
-    m->from[i] = k;
-    m->to[i] = v;
 }
 
 /* Copies `e` node for node into context x (no simplification, so the copy

@@ -84,6 +84,17 @@ Expr *expr_not(ExprCtx *x, Expr *a);
 /* Calculus and rewriting. `leaf` is an EX_PARAM, EX_TIME or EX_VAR node. */
 Expr *expr_diff(ExprCtx *x, Expr *e, Expr *leaf);
 Expr *expr_subst(ExprCtx *x, Expr *e, Expr *leaf, Expr *by);
+/* Substitutes every leaf vars[k] by vals[k] at once, the values themselves
+ * expanded the same way (a chain of definitions, each in terms of earlier
+ * ones); each distinct node is rebuilt once, so the cost is linear in the
+ * size of the expression graph. */
+Expr *expr_subst_chain(ExprCtx *x, Expr *e, int n, Expr *const *vars, Expr *const *vals);
+/* The same for many expressions: the memo is kept between calls, so what
+ * they share is substituted once. */
+typedef struct ExprChain ExprChain;
+ExprChain *expr_chain_new(int n, Expr *const *vars, Expr *const *vals);
+Expr *expr_chain_apply(ExprCtx *x, ExprChain *c, Expr *e);
+void expr_chain_free(ExprChain *c);
 
 /* Queries. */
 bool expr_is_num(const Expr *e, double *value); /* true for EX_NUM, value optional */

@@ -4,9 +4,16 @@
  *     source → parse → sema → derive → emit
  *
  * Exit status: 0 success, 1 an error in the model or the command line,
- * 2 an internal error.  A failed compilation leaves no output file.
+ * 2 an internal error.  A failed compilation leaves no output file; -o
+ * never replaces what is not a regular file (see write_output_text), and
+ * every write, to a file or to stdout, is checked.
  */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700   /* realpath */
+#endif
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,39 +110,135 @@ static char *default_output(Arena *a, const char *input)
     return arena_printf(a, "%.*s.c", (int)n, b);
 }
 
-/* Writes through a temporary file in the same directory, renamed into place
- * only when the emitter succeeds, so no half-written file is ever left. */
-static int write_output(const char *path, const Derivation *dv, const Options *o, Arena *a)
+/* Writes n bytes to the open descriptor fd; 0, or -1 with errno set. */
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Replaces the regular file (or new name) path by text through a temporary
+ * file in the same directory, renamed into place, so no half-written file
+ * is ever left.  Returns 0, or 1 after a message naming shown. */
+static int replace_file(const char *path, const char *shown, const char *text, size_t n, Arena *a)
 {
     char *tmp = arena_printf(a, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
-    if (fd >= 0) { /* mkstemp creates 0600; give the usual permissions */
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(fd, 0666 & ~mask);
+    if (fd < 0) {
+        fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", shown, strerror(errno));
+        return 1;
     }
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    mode_t mask = umask(0); /* mkstemp creates 0600; give the usual permissions */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    int bad = write_all(fd, text, n) != 0;
+    int e = errno;
+    if (close(fd) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && rename(tmp, path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad)
+        return 0;
+    unlink(tmp);
+    fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", shown, strerror(e));
+    return 1;
+}
+
+/* Writes text to path without replacing what is not a regular file: a FIFO
+ * or a character device (/dev/null, a terminal) is written directly, a
+ * symbolic link's target is replaced (the link stays), anything else is
+ * refused.  Returns 0 or 1 after a message. */
+static int write_output_text(const char *path, const char *text, size_t n, Arena *a)
+{
+    struct stat st;
+    const char *target = path;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (!real) {
+            fprintf(stderr, "nsmc: error: cannot write '%s': it is a symbolic link to a missing "
+                    "file (%s); write to its target instead\n", path, strerror(errno));
+            return 1;
+        }
+        target = arena_strdup(a, real);
+        free(real);
+    }
+    if (stat(target, &st) != 0) {
+        if (errno != ENOENT) {
+            fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", path, strerror(errno));
+            return 1;
+        }
+        return replace_file(target, path, text, n, a);
+    }
+    if (S_ISREG(st.st_mode))
+        return replace_file(target, path, text, n, a);
+    if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+        int fd = open(target, O_WRONLY | O_CLOEXEC);
+        int bad = fd < 0 || write_all(fd, text, n) != 0;
+        int e = errno;
+        if (fd >= 0 && close(fd) != 0 && !bad) {
+            bad = 1;
+            e = errno;
+        }
+        if (bad)
+            fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", path, strerror(e));
+        return bad;
+    }
+    fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", path,
+            S_ISDIR(st.st_mode) ? "it is a directory" : "it is not a regular file, FIFO or "
+            "character device");
+    return 1;
+}
+
+/* Emits the C simulator or the equations into memory, then writes them to
+ * path (write_output_text).  Returns the exit status. */
+static int write_output(const char *path, const Derivation *dv, const Options *o, Arena *a)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
     if (!f) {
         fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
         return 1;
     }
     int rc = o->action == ACT_EQUATIONS ? emit_equations(dv, f, o->format) : emit_c_model(dv, f);
     if (fclose(f) != 0 && rc == 0) {
-        fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", path, strerror(errno));
-        rc = 1;
-    } else if (rc != 0)
+        fprintf(stderr, "nsmc: error: cannot write '%s': out of memory\n", path);
+        free(buf);
+        return 1;
+    }
+    if (rc != 0) {
         fprintf(stderr, "nsmc: internal error: the back end failed writing '%s'\n", path);
-    else if (rename(tmp, path) != 0) {
-        fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", path, strerror(errno));
-        rc = 1;
-    } else
+        free(buf);
+        return 2;
+    }
+    rc = write_output_text(path, buf, n, a);
+    free(buf);
+    return rc;
+}
+
+/* Flushes stdout; 0, or 1 after a message when anything written to it was
+ * lost (a full disk, a closed pipe). */
+static int check_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
         return 0;
-    unlink(tmp);
-    return rc == 1 ? 1 : 2;
+    fprintf(stderr, "nsmc: error: cannot write to standard output: %s\n", strerror(errno));
+    return 1;
 }
 
 /* Runs the pipeline for one file; returns the exit status. */
@@ -146,14 +249,16 @@ static int compile(const Options *o, Arena *a)
     diag_init(&diag, &src, stderr);
     if (!source_read(&src, o->input, a, &diag))
         return 1;
-    if (o->action == ACT_TOKENS)
-        return parse_dump_tokens(&src, &diag, stdout) ? 0 : 1;
+    if (o->action == ACT_TOKENS) {
+        int ok = parse_dump_tokens(&src, &diag, stdout);
+        return check_stdout() || !ok;
+    }
     Ast *ast = parse_source(&src, a, &diag);
     if (!ast)
         return 1;
     if (o->action == ACT_AST) {
         ast_dump(ast, stdout);
-        return 0;
+        return check_stdout();
     }
     Model *model = sema_check(ast, &src, a, &diag);
     if (!model)
@@ -166,10 +271,12 @@ static int compile(const Options *o, Arena *a)
         return 0;
     if (o->action == ACT_EQUATIONS && !o->output) {
         if (emit_equations(dv, stdout, o->format) != 0) {
+            if (check_stdout())
+                return 1;
             fputs("nsmc: internal error: the equations report failed\n", stderr);
             return 2;
         }
-        return 0;
+        return check_stdout();
     }
     return write_output(o->output ? o->output : default_output(a, o->input), dv, o, a);
 }

@@ -138,7 +138,8 @@ void parse_stack_overflow(ParseState *ps)
     if (ps->failed)
         return;
     ps->failed = true;
-    diag_error(ps->diag, (SrcLoc){0, 0, 0}, "the model is nested too deeply to parse");
+    diag_error(ps->diag, ps->loc, "the model is nested too deeply to parse (more than %d "
+               "levels of brackets and operators)", PARSE_MAX_STATES);
 }
 
 Ast *parse_source(const Source *src, Arena *a, Diag *d)
@@ -146,7 +147,7 @@ Ast *parse_source(const Source *src, Arena *a, Diag *d)
     Lexer lx;
     lex_init(&lx, src, d);
     int states[PARSE_MAX_STATES];
-    ParseState ps = {ast_new(a), d, false, true, states, -1};
+    ParseState ps = {ast_new(a), d, false, true, states, -1, {0, 0, 0}};
     void *parser = NsmParseAlloc(malloc);
     if (!parser) {
         diag_error(d, (SrcLoc){0, 0, 0}, "out of memory");
@@ -159,6 +160,7 @@ Ast *parse_source(const Source *src, Arena *a, Diag *d)
             break;
         }
         ps.nstates = NsmParseStates(parser, states, PARSE_MAX_STATES);
+        ps.loc = t.loc;
         NsmParse(parser, t.kind, t, &ps);
         if (!ps.failed && ps.ast->too_deep) {
             diag_error(d, ps.ast->deep_loc, "expression nested too deeply (more than %d levels)",

@@ -20,6 +20,7 @@ typedef struct ParseState {
     bool line_start;   /* the token being fed starts a statement */
     int *states;       /* the parser's stack before the token being fed */
     int nstates;       /* (-1: not known) */
+    SrcLoc loc;        /* where the token being fed is */
 } ParseState;
 
 /* Parses the whole file.  Returns NULL after reporting the first lexical or

@@ -17,11 +17,26 @@
  *      progress bar on a terminal;
  *   4. summarise the events and energy, and plot into DIR (runtime/src/plot.h).
  *
- * Exit status: 0 ok, 1 an error in the model or the command line, 2 an
- * internal error (the generated C did not compile, the runtime is missing),
- * 3 the simulation failed (what it wrote so far is still plotted).
+ * Nothing is lost silently: one run at a time writes into a folder (a lock,
+ * DIR/.nsm-run.lock, names the other run); cached binaries carry a checksum
+ * checked before every run, and a damaged one is rebuilt with a note;
+ * SIGINT, SIGTERM and SIGHUP sent to nsmc are forwarded to the simulator,
+ * which stops with whole lines, and nsmc waits for it and reports the
+ * interruption; a simulator that could not write its files makes nsmc report
+ * that and print no results (the simulator says why through a pipe named by
+ * the environment variable NSM_REPORT_FD; see runtime/src/driver.c).
+ *
+ * Exit status: 0 ok, 1 an error in the model or the command line (or
+ * another run holds the folder), 2 an internal error (the generated C did
+ * not compile, the runtime is missing, the simulator crashed), 3 the
+ * simulation failed (what it wrote so far is still plotted) or its files
+ * could not be written (nothing is summarised), 128 + N interrupted by
+ * signal N.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +103,9 @@ static void run_usage(FILE *out)
           "Results in DIR: trajectory.csv, events.csv, plot.png, plot.svg (phase.png,\n"
           "phase.svg), plot.gp.  Environment: CC (the C compiler, default cc),\n"
           "XDG_CACHE_HOME (simulator cache, default ~/.cache; under it nsm/).\n"
-          "Exit status: 0 ok, 1 error in the model or the command line, 2 internal error,\n"
-          "3 the simulation failed.\n",
+          "Exit status: 0 ok, 1 error in the model or the command line (or another run\n"
+          "holds DIR), 2 internal error, 3 the simulation failed or its files could not be\n"
+          "written, 128 + N interrupted by signal N (forwarded to the simulator).\n",
           out);
 }
 
@@ -301,27 +317,85 @@ static void split_words(ArgList *l, const char *cmd, Arena *a)
         args_add(l, w);
 }
 
-/* Runs argv as a child process (stdout redirected to stderr when to_stderr)
- * and waits.  Returns its exit status, or -1 if it could not run or died
- * by a signal (*sig set). */
-static int spawn(const ArgList *l, int to_stderr, int *sig)
+/* The running child, and the first stop signal nsmc received. */
+static volatile sig_atomic_t child_pid, got_signal;
+
+/* Passes a stop signal on to the child and remembers it.  A signal the
+ * terminal sent (Ctrl-C: si_code > 0, from the kernel) reached the child's
+ * process group already and is not sent twice. */
+static void forward_signal(int sig, siginfo_t *info, void *ctx)
+{
+    (void)ctx;
+    if (!got_signal)
+        got_signal = sig;
+    if (child_pid > 0 && !(info && info->si_code > 0))
+        kill((pid_t)child_pid, sig);
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Installs forward_signal for the stop signals (those not ignored), saving
+ * the old actions in old. */
+static void forward_install(struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = forward_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++) {
+        sigaction(stop_signals[i], NULL, &old[i]);
+        if (old[i].sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+/* Restores the actions forward_install saved. */
+static void forward_restore(const struct sigaction *old)
+{
+    for (int i = 0; i < 3; i++)
+        sigaction(stop_signals[i], &old[i], NULL);
+}
+
+/* Runs argv as a child process (stdout redirected to stderr when to_stderr,
+ * report_fd left open in it when >= 0) and waits for it, passing SIGINT,
+ * SIGTERM and SIGHUP on.  Returns its exit status, or -1 if it could not run
+ * or died by a signal (*sig set). */
+static int spawn(const ArgList *l, int to_stderr, int report_fd, int *sig)
 {
     fflush(NULL);
     *sig = 0;
+    struct sigaction old[3];
+    forward_install(old);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        forward_restore(old);
         return -1;
+    }
     if (pid == 0) {
+        forward_restore(old);
         if (to_stderr)
             dup2(2, 1);
+        if (report_fd >= 0) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%d", report_fd);
+            setenv("NSM_REPORT_FD", buf, 1);
+        } else
+            unsetenv("NSM_REPORT_FD");
         execvp(l->arg[0], (char *const *)l->arg);
         fprintf(stderr, "nsmc: error: cannot run '%s': %s\n", l->arg[0], strerror(errno));
         _exit(127);
     }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
+    child_pid = pid;
+    if (got_signal)   /* arrived between fork and here */
+        kill(pid, got_signal);
+    int status, rc;
+    while ((rc = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    child_pid = 0;
+    forward_restore(old);
+    if (rc < 0)
+        return -1;
     if (WIFSIGNALED(status)) {
         *sig = WTERMSIG(status);
         return -1;
@@ -355,6 +429,109 @@ static const char *cache_root(Arena *a)
     if (home && *home)
         return arena_printf(a, "%s/.cache/nsm", home);
     return arena_printf(a, "/tmp/nsm-cache-%ld", (long)getuid());
+}
+
+/* Hash (FNV-1a) and size of a file's bytes.  Returns 0, or -1 if it cannot
+ * be read. */
+static int file_digest(const char *path, uint64_t *h, long long *size)
+{
+    FILE *f = fopen(path, "rb");
+    char buf[65536];
+    size_t n;
+    if (!f)
+        return -1;
+    *h = 14695981039346656037u;
+    *size = 0;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        *h = hash_bytes(*h, buf, n);
+        *size += (long long)n;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? -1 : 0;
+}
+
+/* Compiles the C text into bin, through a temporary renamed into place
+ * after its checksum was written to sum.  Returns bin, or NULL with *status
+ * set after a message. */
+static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const char *bin,
+                               const char *csrc, const char *sum, const char *ctext, size_t clen,
+                               const RunOptions *o, Arena *a, int *status)
+{
+    if (write_atomic(csrc, ctext, clen, a) != 0) {
+        fprintf(stderr, "nsmc: error: cannot write the simulator's cache %s: %s "
+                "(set XDG_CACHE_HOME to a writable directory)\n", csrc, strerror(errno));
+        *status = 1;
+        return NULL;
+    }
+    const char *tmp = arena_printf(a, "%s.tmp%ld", bin, (long)getpid());
+    cmd->arg[out_slot] = tmp;
+    cmd->arg[src_slot] = csrc;
+    fprintf(stderr, "nsmc: compiling the simulator %s\n", bin);
+    if (o->verbose) {
+        for (int i = 0; i < cmd->n; i++)
+            fprintf(stderr, "%s%s", i ? " " : "  ", cmd->arg[i]);
+        fputc('\n', stderr);
+    }
+    int sig, rc = spawn(cmd, 1, -1, &sig);
+    if (got_signal) {
+        unlink(tmp);
+        *status = 128 + got_signal;
+        fprintf(stderr, "nsmc: interrupted while compiling the simulator\n");
+        return NULL;
+    }
+    if (rc != 0) {
+        unlink(tmp);
+        if (rc == 127)
+            fprintf(stderr, "nsmc: error: the C compiler '%s' was not found (set CC to "
+                    "your C compiler)\n", cmd->arg[0]);
+        else
+            fprintf(stderr, "nsmc: internal error: the generated C (%s) did not compile with "
+                    "'%s'; please report this with the model\n", csrc, cmd->arg[0]);
+        *status = rc == 127 ? 1 : 2;
+        return NULL;
+    }
+    uint64_t h;
+    long long size;
+    if (file_digest(tmp, &h, &size) != 0 ||
+        write_atomic(sum, arena_printf(a, "%016llx %lld\n", (unsigned long long)h, size),
+                     strlen(arena_printf(a, "%016llx %lld\n", (unsigned long long)h, size)), a) != 0 ||
+        rename(tmp, bin) != 0) {
+        fprintf(stderr, "nsmc: error: cannot write %s: %s\n", bin, strerror(errno));
+        unlink(tmp);
+        *status = 1;
+        return NULL;
+    }
+    return bin;
+}
+
+/* Checks a cached binary against the checksum written when it was built.
+ * Returns 1 when it is whole, 0 when there is none, -1 when it is damaged
+ * (*why says how). */
+static int cache_verify(const char *bin, const char *sum, const char **why)
+{
+    struct stat st;
+    if (stat(bin, &st) != 0)
+        return 0;
+    uint64_t h, want_h = 0;
+    long long size, want_size = -1;
+    FILE *f = fopen(sum, "r");
+    int ok = f && fscanf(f, "%16" SCNx64 " %lld", &want_h, &want_size) == 2;
+    if (f)
+        fclose(f);
+    if (!ok)
+        *why = "no checksum";
+    else if (!S_ISREG(st.st_mode) || access(bin, X_OK) != 0)
+        *why = "not an executable file";
+    else if (file_digest(bin, &h, &size) != 0)
+        *why = "unreadable";
+    else if (size != want_size)
+        *why = size == 0 ? "empty" : "truncated or grown";
+    else if (h != want_h)
+        *why = "checksum mismatch";
+    else
+        return 1;
+    return -1;
 }
 
 /* Builds the simulator for C text, or finds it in the cache.  Returns the
@@ -397,43 +574,36 @@ static const char *build(const char *name, const char *ctext, size_t clen, const
     const char *dir = arena_printf(a, "%s/%s-%016llx", root, name, (unsigned long long)h);
     const char *bin = arena_printf(a, "%s/%s", dir, name);
     const char *csrc = arena_printf(a, "%s/%s.c", dir, name);
-    if (access(bin, X_OK) == 0) {
-        fprintf(stderr, "nsmc: using the cached simulator %s\n", bin);
-        return bin;
-    }
-    if (make_dirs(dir, a) != 0 || write_atomic(csrc, ctext, clen, a) != 0) {
+    const char *sum = arena_printf(a, "%s/%s.sum", dir, name);
+    if (make_dirs(dir, a) != 0) {
         fprintf(stderr, "nsmc: error: cannot write the simulator's cache %s: %s "
                 "(set XDG_CACHE_HOME to a writable directory)\n", dir, strerror(errno));
         *status = 1;
         return NULL;
     }
-    const char *tmp = arena_printf(a, "%s.tmp%ld", bin, (long)getpid());
-    cmd.arg[out_slot] = tmp;
-    cmd.arg[src_slot] = csrc;
-    fprintf(stderr, "nsmc: compiling the simulator %s\n", bin);
-    if (o->verbose) {
-        for (int i = 0; i < cmd.n; i++)
-            fprintf(stderr, "%s%s", i ? " " : "  ", cmd.arg[i]);
-        fputc('\n', stderr);
+    /* one nsmc at a time checks and builds an entry */
+    int lock = open(arena_printf(a, "%s/.lock", dir), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    if (lock >= 0)
+        while (fcntl(lock, F_SETLKW, &fl) != 0 && errno == EINTR && !got_signal)
+            ;
+    const char *bad = NULL;
+    int v = cache_verify(bin, sum, &bad);
+    if (v > 0) {
+        if (lock >= 0)
+            close(lock);
+        fprintf(stderr, "nsmc: using the cached simulator %s\n", bin);
+        return bin;
     }
-    int sig, rc = spawn(&cmd, 1, &sig);
-    if (rc != 0) {
-        unlink(tmp);
-        if (rc == 127)
-            fprintf(stderr, "nsmc: error: the C compiler '%s' was not found (set CC to "
-                    "your C compiler)\n", cmd.arg[0]);
-        else
-            fprintf(stderr, "nsmc: internal error: the generated C (%s) did not compile with "
-                    "'%s'; please report this with the model\n", csrc, cmd.arg[0]);
-        *status = rc == 127 ? 1 : 2;
-        return NULL;
+    if (v < 0) {
+        fprintf(stderr, "nsmc: note: the cached simulator %s is damaged (%s); rebuilding it\n",
+                bin, bad);
+        unlink(bin);
+        unlink(sum);
     }
-    if (rename(tmp, bin) != 0) {
-        fprintf(stderr, "nsmc: error: cannot write %s: %s\n", bin, strerror(errno));
-        unlink(tmp);
-        *status = 1;
-        return NULL;
-    }
+    bin = compile_sim(&cmd, out_slot, src_slot, bin, csrc, sum, ctext, clen, o, a, status);
+    if (lock >= 0)
+        close(lock);
     return bin;
 }
 
@@ -445,7 +615,25 @@ static int accept_set(void *ud, const char *name, double value, int line)
     return 0;
 }
 
-/* Summary of the event log: counts per kind and the energy lost. */
+/* Splits line (its newline cut) at commas in place; returns the number of
+ * fields, at most max. */
+static int split_csv(char *line, char **field, int max)
+{
+    int n = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *p = line; n < max;) {
+        field[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+/* Summary of the event log: counts per kind and the energy lost.  Lines of
+ * any length are read (a gap's name is not limited). */
 static void summarize_events(const char *path)
 {
     static const char *const kinds[] = {
@@ -453,22 +641,25 @@ static void summarize_events(const char *path)
     };
     long count[7] = {0}, total = 0;
     double lost = 0;
-    char line[1024];
+    char *line = NULL, *field[8];
+    size_t cap = 0;
     FILE *f = fopen(path, "r");
     if (!f)
         return;
-    while (fgets(line, sizeof line, f)) {
-        double t, vb, va, imp, el;
-        char kind[32], contact[128];
-        if (sscanf(line, "%lf,%31[^,],%127[^,],%lf,%lf,%lf,%lf", &t, kind, contact, &vb, &va,
-                   &imp, &el) != 7)
+    for (int first = 1; getline(&line, &cap, f) > 0; first = 0) {
+        if (first || split_csv(line, field, 8) < 7)
+            continue;
+        char *end;
+        double el = strtod(field[6], &end);
+        if (end == field[6])
             continue;
         total++;
         lost += el;
         for (int k = 0; k < 7; k++)
-            if (!strcmp(kind, kinds[k]))
+            if (!strcmp(field[1], kinds[k]))
                 count[k]++;
     }
+    free(line);
     fclose(f);
     printf("\nevents: %ld", total);
     const char *sep = " (";
@@ -484,33 +675,41 @@ static void summarize_events(const char *path)
 
 /* The number of samples and, when the model outputs energy.error (the
  * balance E0 + injected - dissipated - (T + V) relative to the largest
- * energy met so far), its last and largest values. */
+ * energy met so far), its last and largest values.  The header and the rows
+ * may be of any length. */
 static void summarize_energy(const char *path)
 {
     FILE *f = fopen(path, "r");
-    char line[8192];
+    char *line = NULL;
+    size_t cap = 0;
     if (!f)
         return;
     int col = -1, k = 0;
-    if (fgets(line, sizeof line, f))
-        for (char *s = strtok(line, ",\n"); s; s = strtok(NULL, ",\n"), k++)
-            if (!strncmp(s, "energy.error", 12))
+    if (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\r\n")] = '\0';
+        for (char *p = line; p; k++) {
+            if (!strncmp(p, "energy.error", 12))
                 col = k;
+            p = strchr(p, ',');
+            p = p ? p + 1 : NULL;
+        }
+    }
     double worst = 0, last = 0;
     long rows = 0;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) > 0) {
         rows++;
         if (col < 0)
             continue;
-        char *s = line;
-        for (int i = 0; i < col && s; i++)
-            s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL;
-        if (!s)
+        char *p = line;
+        for (int i = 0; i < col && p; i++)
+            p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+        if (!p)
             continue;
-        last = strtod(s, NULL);
+        last = strtod(p, NULL);
         if (last > worst || -last > worst)
             worst = last < 0 ? -last : last;
     }
+    free(line);
     fclose(f);
     printf("samples: %ld\n", rows);
     if (col >= 0)
@@ -556,6 +755,91 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
     }
 }
 
+/* Takes the lock of the output folder, DIR/.nsm-run.lock, for the rest of
+ * this process.  Returns its descriptor, or -1 after a message naming the
+ * run that holds it. */
+static int lock_folder(const char *dir, Arena *a)
+{
+    const char *path = arena_printf(a, "%s/.nsm-run.lock", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "nsmc: error: cannot create the lock %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    if (fcntl(fd, F_SETLK, &fl) == 0) {
+        char pid[32];
+        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n)
+            fprintf(stderr, "nsmc: warning: cannot write the lock %s: %s\n", path,
+                    strerror(errno));
+        return fd;
+    }
+    struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    long other = fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? (long)q.l_pid : -1;
+    if (other > 0)
+        fprintf(stderr, "nsmc: error: another run (process %ld) is writing into '%s'; wait for "
+                "it to end or choose another folder with --out-dir\n", other, dir);
+    else
+        fprintf(stderr, "nsmc: error: another run is writing into '%s' (%s is locked); wait "
+                "for it to end or choose another folder with --out-dir\n", dir, path);
+    close(fd);
+    return -1;
+}
+
+/* Reads what the simulator reported through the pipe (nonblocking, its
+ * writer closed) into buf. */
+static void read_report(int fd, char *buf, size_t len)
+{
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < len && ((r = read(fd, buf + n, len - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+        if (r > 0)
+            n += (size_t)r;
+    buf[n] = '\0';
+}
+
+/* Name of a signal for messages. */
+static const char *sig_text(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
+         : sig == SIGKILL ? "SIGKILL" : strsignal(sig);
+}
+
+/* Says how the simulator ended when it did not end by itself (a signal or an
+ * interruption, a failed write); returns the exit status, or -1 to go on
+ * with the results. */
+static int run_outcome(int rc, int sig, const char *report, const char *bin, const char *dir)
+{
+    if (rc < 0 && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGKILL)) {
+        fprintf(stderr, "nsmc: the simulator was killed by %s; %s holds what it wrote, "
+                "not summarised\n", sig_text(sig), dir);
+        return 128 + sig;
+    }
+    if (rc < 0 && sig) {
+        fprintf(stderr, "nsmc: internal error: the simulator %s died of signal %d (%s)\n", bin,
+                sig, strsignal(sig));
+        return 2;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "nsmc: internal error: cannot run the simulator %s\n", bin);
+        return 2;
+    }
+    if (rc > 128 || got_signal) {
+        int s = rc > 128 ? rc - 128 : got_signal;
+        fprintf(stderr, "nsmc: interrupted by %s: the simulation stopped early; %s/trajectory.csv "
+                "and events.csv hold whole lines up to where it stopped, not summarised\n",
+                sig_text(s), dir);
+        return rc > 128 ? rc : 128 + s;
+    }
+    if (strstr(report, "write-failed")) {
+        fprintf(stderr, "nsmc: error: the simulator could not write its results into %s (see "
+                "above); nothing is summarised\n", dir);
+        return 3;
+    }
+    return -1;
+}
+
 /* `nsmc run`; see the top of this file. */
 static int run(const RunOptions *o, Arena *a)
 {
@@ -579,6 +863,8 @@ static int run(const RunOptions *o, Arena *a)
                 strerror(errno));
         return 1;
     }
+    if (lock_folder(dir, a) < 0)
+        return 1;
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
     unlink(traj);
@@ -606,14 +892,21 @@ static int run(const RunOptions *o, Arena *a)
             fputs("nsmc: error: too many simulator arguments\n", stderr);
             return 1;
         }
-    int sig, rc = spawn(args, 0, &sig);
-    if (rc < 0) {
-        if (sig)
-            fprintf(stderr, "nsmc: internal error: the simulator %s died of signal %d\n", bin, sig);
-        else
-            fprintf(stderr, "nsmc: internal error: cannot run the simulator %s\n", bin);
+    int pfd[2] = {-1, -1};
+    if (pipe(pfd) != 0) {
+        fprintf(stderr, "nsmc: internal error: cannot create a pipe: %s\n", strerror(errno));
         return 2;
     }
+    fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
+    fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+    int sig, rc = spawn(args, 0, pfd[1], &sig);
+    char report[256];
+    close(pfd[1]);
+    read_report(pfd[0], report, sizeof report);
+    close(pfd[0]);
+    int end = run_outcome(rc, sig, report, bin, dir);
+    if (end >= 0)
+        return end;
     if (rc != 0 && rc != 3)
         return rc == 127 ? 2 : 1;   /* bad arguments: the simulator said which */
     if (!file_exists(traj))
@@ -623,7 +916,11 @@ static int run(const RunOptions *o, Arena *a)
     printf("results: %s/trajectory.csv, %s/events.csv\n", dir, dir);
     if (o->plot)
         plot_results(o, m, dir, a);
-    fflush(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "nsmc: error: cannot write the summary to standard output: %s\n",
+                strerror(errno));
+        return rc ? rc : 1;
+    }
     if (rc == 3)
         fprintf(stderr, "nsmc: the simulation failed; the results hold what was computed up "
                 "to the failure\n");

@@ -333,20 +333,45 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
 
 enum { CX_TIME = 1, CX_POS = 2 }; /* what an expression may mention */
 
+/* A converted value: its expression (simplified as it is built), unit, and,
+ * when it depends on parameters only, its number at the parameters'
+ * defaults computed in IEEE arithmetic on the source as written, so that no
+ * simplification (x/x = 1, 0*x = 0) hides a NaN or an infinity. */
 typedef struct Val {
     Expr *e;
     Dim dim;
     bool ok;
+    bool has_num;   /* num is known: no position, no time */
+    double num;
 } Val;
 
 static Val bad(void)
 {
-    return (Val){NULL, {false, 0, 0, 0}, false};
+    return (Val){NULL, {false, 0, 0, 0}, false, false, 0};
 }
 
 static Val val(Expr *e, Dim d)
 {
-    return (Val){e, d, true};
+    return (Val){e, d, true, false, 0};
+}
+
+static double num_of(Sema *s, const Expr *e);
+
+/* v with its number at the defaults. */
+static Val with_num(Val v, double num)
+{
+    if (v.ok) {
+        v.has_num = true;
+        v.num = num;
+    }
+    return v;
+}
+
+/* v with the number of a one- or two-argument operation on a and b, when
+ * both are known. */
+static Val with_num2(Val v, Val a, Val b, double num)
+{
+    return a.has_num && b.has_num ? with_num(v, num) : v;
 }
 
 static const char *dim_str(Sema *s, Dim d)
@@ -444,7 +469,12 @@ static Val conv_call(Sema *s, const Node *n, int cx)
         d = a.dim.known ? a.dim : b.dim;
         break;
     }
-    return val(expr_call(s->ex, fn, a.e, fn == FN_MIN || fn == FN_MAX ? b.e : NULL), d);
+    bool two = fn == FN_MIN || fn == FN_MAX;
+    Val r = val(expr_call(s->ex, fn, a.e, two ? b.e : NULL), d);
+    if (!a.has_num || !b.has_num)
+        return r;
+    return with_num(r, num_of(s, expr_call(s->ex, fn, expr_num(s->ex, a.num),
+                                           two ? expr_num(s->ex, b.num) : NULL)));
 }
 
 /* Converts `BODY.x` and friends; only a gap may mention positions. */
@@ -482,7 +512,7 @@ static Val conv_member(Sema *s, const Node *n, int cx)
         return bad();
     }
     if (body < 0)
-        return val(expr_num(s->ex, 0), dim_make(1, 0, 0));
+        return with_num(val(expr_num(s->ex, 0), dim_make(1, 0, 0)), 0);
     return val(expr_var(s->ex, body), dim_make(1, 0, 0));
 }
 
@@ -490,9 +520,9 @@ static Val conv_name(Sema *s, const Node *n, int cx)
 {
     const LoopVar *lv = find_loop(s, n->name);
     if (lv)
-        return val(expr_num(s->ex, (double)lv->value), dim_none());
+        return with_num(val(expr_num(s->ex, (double)lv->value), dim_none()), (double)lv->value);
     if (strcmp(n->name, "pi") == 0)
-        return val(expr_num(s->ex, M_PI), dim_none());
+        return with_num(val(expr_num(s->ex, M_PI), dim_none()), M_PI);
     if (strcmp(n->name, "t") == 0) {
         if (!(cx & CX_TIME)) {
             diag_error(s->diag, n->loc, "time 't' may only appear in a force");
@@ -508,7 +538,8 @@ static Val conv_name(Sema *s, const Node *n, int cx)
     if (!sym)
         return bad();
     if (sym->kind == SYM_PARAM)
-        return val(expr_param(s->ex, sym->index), s->m->params[sym->index].dim);
+        return with_num(val(expr_param(s->ex, sym->index), s->m->params[sym->index].dim),
+                        s->m->params[sym->index].number);
     if (sym->kind == SYM_BODY || sym->kind == SYM_FAMILY)
         diag_error(s->diag, n->loc, "'%s' is a body, not a value (its position is %s.x)",
                    sym->name, sym->name);
@@ -546,7 +577,7 @@ static Val conv_pow(Sema *s, const Node *n, int cx)
         }
         d = dim_pow(a.dim, (int)p);
     }
-    return val(expr_pow(s->ex, a.e, b.e), d);
+    return with_num2(val(expr_pow(s->ex, a.e, b.e), d), a, b, pow(a.num, b.num));
 }
 
 /* A bare number literal is dimensionless in a product ("2*k" has k's unit). */
@@ -572,14 +603,17 @@ static Val conv_bin(Sema *s, const Node *n, int cx)
                        n->op == '+' ? "add" : "subtract", dim_str(s, a.dim), dim_str(s, b.dim));
             return bad();
         }
-        return val(n->op == '+' ? expr_add(s->ex, a.e, b.e) : expr_sub(s->ex, a.e, b.e),
-                   a.dim.known ? a.dim : b.dim);
+        return with_num2(val(n->op == '+' ? expr_add(s->ex, a.e, b.e) : expr_sub(s->ex, a.e, b.e),
+                             a.dim.known ? a.dim : b.dim), a, b,
+                         n->op == '+' ? a.num + b.num : a.num - b.num);
     case '*':
-        return val(expr_mul(s->ex, a.e, b.e), dim_mul(factor_dim(n->a, a), factor_dim(n->b, b)));
+        return with_num2(val(expr_mul(s->ex, a.e, b.e),
+                             dim_mul(factor_dim(n->a, a), factor_dim(n->b, b))), a, b, a.num * b.num);
     default:
         if (!affine_guard(s, b, n, "dividing by"))
             return bad();
-        return val(expr_div(s->ex, a.e, b.e), dim_div(factor_dim(n->a, a), factor_dim(n->b, b)));
+        return with_num2(val(expr_div(s->ex, a.e, b.e),
+                             dim_div(factor_dim(n->a, a), factor_dim(n->b, b))), a, b, a.num / b.num);
     }
 }
 
@@ -588,7 +622,7 @@ static Val conv(Sema *s, const Node *n, int cx)
     switch (n->kind) {
     case N_NUM: {
         if (!n->unit)
-            return val(expr_num(s->ex, n->num), dim_free());
+            return with_num(val(expr_num(s->ex, n->num), dim_free()), n->num);
         double scale;
         Dim d;
         if (!unit_parse(n->unit, &scale, &d)) {
@@ -600,7 +634,7 @@ static Val conv(Sema *s, const Node *n, int cx)
             diag_error(s->diag, n->loc, "number out of range");
             return bad();
         }
-        return val(expr_num(s->ex, v), d);
+        return with_num(val(expr_num(s->ex, v), d), v);
     }
     case N_NAME:
         return conv_name(s, n, cx);
@@ -620,7 +654,7 @@ static Val conv(Sema *s, const Node *n, int cx)
         return conv_member(s, n, cx);
     case N_NEG: {
         Val a = conv(s, n->a, cx);
-        return a.ok ? val(expr_neg(s->ex, a.e), a.dim) : a;
+        return a.ok ? with_num2(val(expr_neg(s->ex, a.e), a.dim), a, a, -a.num) : a;
     }
     case N_BIN:
         return conv_bin(s, n, cx);
@@ -635,19 +669,22 @@ static Val conv(Sema *s, const Node *n, int cx)
                        dim_str(s, a.dim), dim_str(s, b.dim));
             return bad();
         }
-        return val(expr_cmp(s->ex, (ExprCmp)n->op, a.e, b.e), dim_none());
+        return with_num2(val(expr_cmp(s->ex, (ExprCmp)n->op, a.e, b.e), dim_none()), a, b,
+                         num_of(s, expr_cmp(s->ex, (ExprCmp)n->op, expr_num(s->ex, a.num),
+                                            expr_num(s->ex, b.num))));
     }
     case N_AND:
     case N_OR: {
         Val a = conv(s, n->a, cx), b = conv(s, n->b, cx);
         if (!a.ok || !b.ok)
             return bad();
-        return val(n->kind == N_AND ? expr_and(s->ex, a.e, b.e) : expr_or(s->ex, a.e, b.e),
-                   dim_none());
+        bool x = a.num != 0, y = b.num != 0;
+        return with_num2(val(n->kind == N_AND ? expr_and(s->ex, a.e, b.e) : expr_or(s->ex, a.e, b.e),
+                             dim_none()), a, b, n->kind == N_AND ? (x && y) : (x || y));
     }
     case N_NOT: {
         Val a = conv(s, n->a, cx);
-        return a.ok ? val(expr_not(s->ex, a.e), dim_none()) : a;
+        return a.ok ? with_num2(val(expr_not(s->ex, a.e), dim_none()), a, a, a.num == 0) : a;
     }
     case N_CALL:
         return conv_call(s, n, cx);
@@ -663,7 +700,10 @@ static Val conv(Sema *s, const Node *n, int cx)
                        dim_str(s, a.dim), dim_str(s, b.dim));
             return bad();
         }
-        return val(expr_if(s->ex, c.e, a.e, b.e), a.dim.known ? a.dim : b.dim);
+        Val r = val(expr_if(s->ex, c.e, a.e, b.e), a.dim.known ? a.dim : b.dim);
+        if (c.has_num && (c.num != 0 ? a.has_num : b.has_num))
+            r = with_num(r, c.num != 0 ? a.num : b.num);
+        return r;
     }
     }
     return bad();
@@ -686,6 +726,54 @@ static double eval_default(Sema *s, const Expr *e)
 {
     ExprEnv env = {s->pvals, NULL, 0};
     return expr_eval(e, &env);
+}
+
+/* Value of an expression of numbers only (a call or comparison of the
+ * numbers of converted values). */
+static double num_of(Sema *s, const Expr *e)
+{
+    return eval_default(s, e);
+}
+
+/* The number of a value at the defaults: as computed on the source (see
+ * Val), else from its expression. */
+static double value_of(Sema *s, Val v)
+{
+    return v.has_num ? v.num : eval_default(s, v.e);
+}
+
+/* The shortest text that reads back as exactly v ("1.0000001", "nan"). */
+static const char *num_text(Sema *s, double v)
+{
+    char buf[40];
+    if (isnan(v))
+        return "nan";
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (!isfinite(v) || strtod(buf, NULL) == v)
+            break;
+    }
+    return arena_strdup(s->arena, buf);
+}
+
+/* Checks that a value (its number at the defaults, see Val) is finite and
+ * at least lo (above lo when strict), at most hi; reports at n otherwise,
+ * with the value exactly.  Returns whether it holds. */
+static bool check_range(Sema *s, Val v, const Node *n, const char *what, double lo, bool strict,
+                        double hi, const char *unit)
+{
+    double x = value_of(s, v);
+    bool ok = isfinite(x) && (strict ? x > lo : x >= lo) && x <= hi;
+    if (ok)
+        return true;
+    const char *range = hi < INFINITY ? arena_printf(s->arena, "lie in [%g, %g]", lo, hi)
+                      : strict && lo == 0 ? "be positive and finite"
+                      : strict ? arena_printf(s->arena, "be finite and > %g", lo)
+                      : lo > -INFINITY ? arena_printf(s->arena, "be finite and >= %g", lo)
+                      : "be finite";
+    diag_error(s->diag, n->loc, "%s must %s (it is %s%s%s)", what, range, num_text(s, x),
+               *unit ? " " : "", unit);
+    return false;
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -765,10 +853,11 @@ static void stmt_param(Sema *s, const Stmt *st)
     p->dim = v.dim;
     char buf[64];
     p->unit = arena_strdup(s->arena, dim_text(v.dim, buf, sizeof buf));
-    p->number = eval_default(s, v.e);
+    p->number = value_of(s, v);
     if (!isfinite(p->number)) {
-        diag_error(s->diag, st->value->loc, "the value of parameter '%s' is not a finite number",
-                   st->name);
+        diag_error(s->diag, st->value->loc,
+                   "the value of parameter '%s' is not a finite number (it is %s)", st->name,
+                   num_text(s, p->number));
         p->number = 0;
     }
     int n = idx;
@@ -792,14 +881,9 @@ static void stmt_mass(Sema *s, const Stmt *st)
 {
     const Node *l = st->label;
     Val v = conv_slot(s, st->value, 0, DIM_KG, "a mass");
-    if (v.ok) {
-        double m = eval_default(s, v.e);
-        if (!(m > 0) || !isfinite(m)) {
-            diag_error(s->diag, st->value->loc,
-                       "the mass of '%s' must be positive and finite (it is %g kg)", l->name, m);
-            v.ok = false;
-        }
-    }
+    if (v.ok)
+        v.ok = check_range(s, v, st->value, arena_printf(s->arena, "the mass of '%s'", l->name),
+                           0, true, INFINITY, "kg");
     if (!v.ok) /* declared anyway (the model is rejected), so uses do not cascade */
         v = val(expr_num(s->ex, 1), DIM_KG);
     if (l->kind == N_RANGE) {
@@ -869,7 +953,8 @@ static void stmt_spring(Sema *s, const Stmt *st)
             return;
         }
         Val c = conv_slot(s, found[0]->value, 0, DIM_C, "the damping 'c'");
-        ok = c.ok;
+        ok = c.ok && check_range(s, c, found[0]->value, "the damping 'c'", 0, false, INFINITY,
+                                 "N*s/m");
         sp.c = c.e;
     } else {
         if (!found[0]) {
@@ -878,16 +963,19 @@ static void stmt_spring(Sema *s, const Stmt *st)
             return;
         }
         Val k = conv_slot(s, found[0]->value, 0, DIM_K, "the stiffness 'k'");
-        ok = k.ok;
+        ok = k.ok && check_range(s, k, found[0]->value, "the stiffness 'k'", 0, false, INFINITY,
+                                 "N/m");
         sp.k = k.e;
         if (found[1]) {
             Val c = conv_slot(s, found[1]->value, 0, DIM_C, "the damping 'c'");
-            ok = ok && c.ok;
+            ok = c.ok && check_range(s, c, found[1]->value, "the damping 'c'", 0, false,
+                                     INFINITY, "N*s/m") && ok;
             sp.c = c.e;
         }
         if (found[2]) {
             Val r = conv_slot(s, found[2]->value, 0, DIM_M, "the rest length");
-            ok = ok && r.ok;
+            ok = r.ok && check_range(s, r, found[2]->value, "the rest length", -INFINITY, false,
+                                     INFINITY, "m") && ok;
             sp.rest = r.e;
         }
     }
@@ -915,7 +1003,8 @@ static void stmt_force(Sema *s, const Stmt *st)
         return;
     }
     Val v = conv_slot(s, st->value, CX_TIME, DIM_N, "a force");
-    if (!v.ok)
+    if (!v.ok || (v.has_num && !check_range(s, v, st->value, "a constant force", -INFINITY, false,
+                                            INFINITY, "N")))
         return;
     SrcLoc loc = st->label ? st->label->loc : st->loc;
     if (name && !declare(s, name, SYM_FORCE, s->m->n_forces, loc))
@@ -936,7 +1025,7 @@ static void stmt_gravity(Sema *s, const Stmt *st)
         return;
     }
     Val v = conv_slot(s, st->value, 0, DIM_A, "gravity");
-    if (!v.ok)
+    if (!v.ok || !check_range(s, v, st->value, "gravity", 0, false, INFINITY, "m/s^2"))
         return;
     s->have_gravity = true;
     s->gravity_loc = st->loc;
@@ -1058,12 +1147,8 @@ static void stmt_gap(Sema *s, const Stmt *st)
         Val e = conv_slot(s, found[0]->value, 0, dim_none(), "the restitution 'e'");
         if (!e.ok)
             return;
-        double ev = eval_default(s, e.e);
-        if (!(ev >= 0 && ev <= 1)) {
-            diag_error(s->diag, found[0]->value->loc,
-                       "the coefficient of restitution must lie in [0, 1] (it is %g)", ev);
+        if (!check_range(s, e, found[0]->value, "the coefficient of restitution", 0, false, 1, ""))
             return;
-        }
         gap.law = LAW_IMPACT;
         gap.e = e.e;
     } else {
@@ -1076,12 +1161,14 @@ static void stmt_gap(Sema *s, const Stmt *st)
             return;
         }
         Val k = conv_slot(s, found[0]->value, 0, DIM_K, "the contact stiffness 'k'");
-        ok = k.ok;
+        ok = k.ok && check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,
+                                 INFINITY, "N/m");
         gap.k = k.e;
         gap.c = expr_num(s->ex, 0);
         if (found[1]) {
             Val cv = conv_slot(s, found[1]->value, 0, DIM_C, "the contact damping 'c'");
-            ok = ok && cv.ok;
+            ok = cv.ok && check_range(s, cv, found[1]->value, "the contact damping 'c'", 0, false,
+                                      INFINITY, "N*s/m") && ok;
             gap.c = cv.e;
         }
         gap.law = LAW_PENALTY;
@@ -1134,7 +1221,8 @@ static void stmt_init(Sema *s, const Stmt *st)
         bool pos = strcmp(t->name, "x") == 0;
         Val v = conv_slot(s, o->value, 0, pos ? DIM_M : DIM_V,
                           pos ? "an initial position" : "an initial velocity");
-        if (!v.ok)
+        if (!v.ok || !check_range(s, v, o->value, pos ? "an initial position" : "an initial velocity",
+                                  -INFINITY, false, INFINITY, pos ? "m" : "m/s"))
             continue;
         Expr **slot = pos ? &s->init_x[body] : &s->init_v[body];
         SrcLoc *where = pos ? &s->init_x_loc[body] : &s->init_v_loc[body];
@@ -1155,9 +1243,9 @@ static bool time_value(Sema *s, const Node *n, const char *what, double *out)
     Val v = conv_slot(s, n, 0, DIM_S, what);
     if (!v.ok)
         return false;
-    double x = eval_default(s, v.e);
+    double x = value_of(s, v);
     if (!(x > 0) || !isfinite(x)) {
-        diag_error(s->diag, n->loc, "%s must be a positive time (it is %g s)", what, x);
+        diag_error(s->diag, n->loc, "%s must be a positive time (it is %s s)", what, num_text(s, x));
         return false;
     }
     *out = x;

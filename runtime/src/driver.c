@@ -14,19 +14,36 @@
 ** per-contact statistics as a table on stdout (docs/energy.md).  --plot DIR
 ** also writes DIR/trajectory.csv and DIR/events.csv (or plots the files of
 ** --out and --events) and draws DIR/plot.png and plot.svg with gnuplot
-** (plot.h); where they are, or why none was drawn, goes to stderr.  Exit
-** status: 0 ok, 1 bad arguments (or the plot could not be written), 3 the
-** simulation failed (files written so far hold complete, flushed lines).
+** (plot.h); where they are, or why none was drawn, goes to stderr.
+**
+** Nothing is lost silently.  The CSV files are written in whole lines with
+** write(2) (sink_*), every write is checked and the files are closed and
+** checked at the end; a failed write (a full disk, a file-size limit) stops
+** the run and is reported with the system's reason, and the file is cut back
+** to its last whole line.  SIGINT, SIGTERM and SIGHUP stop the run at the next
+** sample or event: the files are flushed and closed with whole lines, a note
+** says where the run stopped, and the exit status is 128 + the signal (a
+** second signal kills at once).
+**
+** Exit status: 0 ok, 1 bad arguments or an output file that cannot be opened
+** (or the plot could not be written), 3 the simulation failed or an output
+** could not be written (files written so far hold whole lines), 129/130/143
+** interrupted by SIGHUP/SIGINT/SIGTERM.
 */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* mkdir (the build defines it too) */
 #endif
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "nsm/nsm.h"
 #include "h5out.h"
@@ -34,16 +51,190 @@
 #include "progress.h"
 #include "setfile.h"
 
+/* Most samples a run may write: a typo in --every (1e-300) must not fill
+** the disk. */
+#define DRIVER_MAX_SAMPLES 1e8
+
+/* A CSV output written in whole lines: the buffer is handed to write(2) only
+** at a line end, so a process killed at any moment leaves whole lines. */
+typedef struct Sink {
+    int fd;               /* -1 when not requested */
+    int own;              /* close fd at the end (not stdout) */
+    const char *path;     /* as given, for messages */
+    char *buf;
+    size_t n, cap;
+    off_t done;           /* bytes written so far, all of them whole lines */
+    int err;              /* errno of the first failure, 0 if none */
+} Sink;
+
 typedef struct Driver {
     const nsm_model *m;
     const char *prog;
-    FILE *out, *events;   /* CSV streams, NULL if not requested */
+    Sink out, events;     /* CSV outputs, fd -1 if not requested */
     int table;            /* print the event table on stdout */
     long nev;
     double t_end;
-    Progress pb;      /* bar on a terminal's stderr for long runs */
+    Progress pb;          /* bar on a terminal's stderr for long runs */
     H5Out *h5;            /* --out FILE.h5: the HDF5 writer, else NULL */
+    int werr;             /* errno of the first failed write, 0 if none */
+    const char *werr_path;
 } Driver;
+
+/* The signal that asked the run to stop, 0 if none. */
+static volatile sig_atomic_t stop_signal;
+
+/* Signal handler: remember the signal; the callbacks stop the run. */
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+/* Catch SIGINT, SIGTERM and SIGHUP once (a second one kills), and ignore
+** SIGXFSZ so that a file-size limit is a failed write we can report. */
+static void signals_install(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        /* a signal ignored by the parent (nohup, `cmd &`) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+/* Name of a stop signal for messages. */
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
+                                                                                  : "a signal";
+}
+
+/* Open a sink on path ("-" is stdout).  Returns 0, or -1 with errno set. */
+static int sink_open(Sink *s, const char *path)
+{
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->fd = -1;
+    s->cap = 65536;
+    if (!(s->buf = malloc(s->cap)))
+        return -1;
+    if (strcmp(path, "-") == 0) {
+        s->fd = 1;
+        return 0;
+    }
+    s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (s->fd < 0) {
+        int e = errno;
+        free(s->buf);
+        s->buf = NULL;
+        errno = e;
+        return -1;
+    }
+    s->own = 1;
+    return 0;
+}
+
+/* Write the buffer out (it ends at a line end).  On a failure, remember the
+** reason, cut a regular file back to its last whole line and drop the rest. */
+static int sink_flush(Sink *s)
+{
+    size_t off = 0;
+    while (!s->err && off < s->n) {
+        ssize_t w = write(s->fd, s->buf + off, s->n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            s->err = w < 0 ? errno : EIO;
+            break;
+        }
+        off += (size_t)w;
+    }
+    if (s->err) {
+        size_t whole = off;
+        while (whole > 0 && s->buf[whole - 1] != '\n')
+            whole--;
+        struct stat st;
+        if (whole < off && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode))
+            (void)!ftruncate(s->fd, s->done + (off_t)whole);
+        s->n = 0;
+        return -1;
+    }
+    s->done += (off_t)s->n;
+    s->n = 0;
+    return 0;
+}
+
+/* Append formatted text to the current line; the buffer grows rather than
+** being written in the middle of a line. */
+static void sink_printf(Sink *s, const char *fmt, ...)
+{
+    if (s->fd < 0 || s->err)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(s->buf + s->n, s->cap - s->n, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            s->err = EINVAL;
+            return;
+        }
+        if ((size_t)k < s->cap - s->n) {
+            s->n += (size_t)k;
+            return;
+        }
+        char *b = realloc(s->buf, s->cap * 2 + (size_t)k);
+        if (!b) {
+            s->err = ENOMEM;
+            return;
+        }
+        s->buf = b;
+        s->cap = s->cap * 2 + (size_t)k;
+    }
+}
+
+/* End of a line: write the buffer once it holds enough.  Returns nonzero
+** once the sink has failed. */
+static int sink_endline(Sink *s)
+{
+    if (s->fd < 0)
+        return 0;
+    if (!s->err && s->n >= 32768)
+        sink_flush(s);
+    return s->err != 0;
+}
+
+/* Write what is left and close.  Returns 0, or -1 with s->err set. */
+static int sink_close(Sink *s)
+{
+    if (s->fd < 0)
+        return 0;
+    if (!s->err)
+        sink_flush(s);
+    if (s->own && close(s->fd) != 0 && !s->err)
+        s->err = errno;
+    s->fd = -1;
+    free(s->buf);
+    s->buf = NULL;
+    return s->err ? -1 : 0;
+}
+
+/* Note the first failed write (errno e on path); returns 1. */
+static int write_failed(Driver *d, int e, const char *path)
+{
+    if (!d->werr) {
+        d->werr = e ? e : EIO;
+        d->werr_path = path;
+    }
+    return 1;
+}
 
 /* Context of a --set-file read. */
 typedef struct SetCtx {
@@ -117,7 +308,9 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             m->t_end, m->dt, nsm_method_name(m->method), m->every);
     for (int k = 0; k < m->n_params; k++)
         fprintf(f, "  %-20s %g %s\n", m->params[k].name, m->params[k].value, m->params[k].unit);
-    fprintf(f, "Exit status: 0 ok, 1 bad arguments, 3 simulation failed.\n");
+    fprintf(f, "Exit status: 0 ok, 1 bad arguments or an output that cannot be opened, 3 the\n"
+               "simulation failed or an output could not be written, 128 + N stopped by signal N\n"
+               "(SIGINT, SIGTERM, SIGHUP: the files hold whole lines up to where it stopped).\n");
 }
 
 /* Contact column text of an event. */
@@ -140,7 +333,8 @@ static void on_warning(void *ud, const nsm_sim *sim, const char *text)
     fprintf(stderr, "%s: warning: %s\n", d->prog, text);
 }
 
-/* Event handler: CSV line and/or table row. */
+/* Event handler: CSV line and/or table row.  Stops the run (nonzero) after
+** a failed write or a stop signal. */
 static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
 {
     Driver *d = ud;
@@ -150,10 +344,11 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
     d->nev++;
     if (d->h5 && h5out_event(d->h5, ev))
         return 1;   /* stops the run; h5out_close says why */
-    if (d->events)
-        fprintf(d->events, "%.17g,%s,%s,%.12g,%.12g,%.12g,%.12g,%ld\n", ev->t,
+    sink_printf(&d->events, "%.17g,%s,%s,%.12g,%.12g,%.12g,%.12g,%ld\n", ev->t,
                 nsm_event_kind_name(ev->kind), cn, ev->vrel_before, ev->vrel_after, ev->impulse,
                 ev->energy_lost, ev->count);
+    if (sink_endline(&d->events))
+        return write_failed(d, d->events.err, d->events.path);
     if (d->table) {
         if (d->nev == 1)
             printf("%-20s %-14s %-12s %14s %14s %14s %14s %6s\n", "t [s]", "event", "contact",
@@ -161,39 +356,81 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
         printf("%-20.15g %-14s %-12s %14.6g %14.6g %14.6g %14.6g %6ld\n", ev->t,
                nsm_event_kind_name(ev->kind), cn, ev->vrel_before, ev->vrel_after, ev->impulse,
                ev->energy_lost + 0.0, ev->count);
+        if (ferror(stdout))
+            return write_failed(d, errno, "standard output");
     }
-    return 0;
+    return stop_signal != 0;
 }
 
-/* Sample handler: one trajectory CSV line. */
+/* Sample handler: one trajectory CSV line.  Stops the run (nonzero) after a
+** failed write or a stop signal. */
 static int on_sample(void *ud, const nsm_sim *sim, double t)
 {
     Driver *d = ud;
     progress_update(&d->pb, d->t_end > 0 ? t / d->t_end : 1);
     if (d->h5 && h5out_sample(d->h5, sim, t))
-        return 1;
-    if (!d->out)
-        return 0;
-    fprintf(d->out, "%.12g", t);
-    for (int k = 0; k < d->m->n_outputs; k++)
-        fprintf(d->out, ",%.12g", nsm_sim_output(sim, k));
-    fputc('\n', d->out);
-    return 0;
+        return 1;   /* stops the run; h5out_close says why */
+    if (d->out.fd >= 0) {
+        sink_printf(&d->out, "%.12g", t);
+        for (int k = 0; k < d->m->n_outputs; k++)
+            sink_printf(&d->out, ",%.12g", nsm_sim_output(sim, k));
+        sink_printf(&d->out, "\n");
+        if (sink_endline(&d->out))
+            return write_failed(d, d->out.err, d->out.path);
+    }
+    return stop_signal != 0;
 }
 
-/* Open an output stream: "-" is stdout. */
+/* Open the statistics stream: "-" is stdout. */
 static FILE *open_out(const char *path)
 {
     return strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
 }
 
-/* Close a stream opened by open_out. */
-static void close_out(FILE *f)
+/* Flush and close a stream opened by open_out; nonzero (errno set) when
+** any write to it failed. */
+static int close_out(FILE *f)
 {
-    if (f && f != stdout)
-        fclose(f);
-    else if (f)
-        fflush(f);
+    if (!f)
+        return 0;
+    int bad = fflush(f) != 0 || ferror(f);
+    int e = errno;
+    if (f != stdout && fclose(f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    errno = e;
+    return bad;
+}
+
+/* Report an output that cannot be opened; returns the exit status 1. */
+static int cannot_open(const char *prog, const char *path, int e)
+{
+    fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(e));
+    return 1;
+}
+
+/* Check a sampling period: more than DRIVER_MAX_SAMPLES samples, or a period
+** below the time resolution at t_end, is a typo, not a run.  Returns 0 or
+** the exit status 1 after a message. */
+static int check_every(const char *prog, double every, double t_end)
+{
+    if (every <= 0 || t_end <= 0)
+        return 0;
+    double samples = t_end / every;
+    if (every < 4 * DBL_EPSILON * t_end) {
+        fprintf(stderr, "%s: error: the sampling period %g s is below the time resolution at "
+                "t = %g s (%g s): about %.3g samples; choose a larger --every\n", prog, every,
+                t_end, 4 * DBL_EPSILON * t_end, samples);
+        return 1;
+    }
+    if (samples > DRIVER_MAX_SAMPLES) {
+        fprintf(stderr, "%s: error: the sampling period %g s gives about %.3g samples over "
+                "%g s (at most %.0e): choose a larger --every\n", prog, every, samples, t_end,
+                DRIVER_MAX_SAMPLES);
+        return 1;
+    }
+    return 0;
 }
 
 /* Report a usage error; returns the exit status 1. */
@@ -296,8 +533,8 @@ static double pct(double x)
 
 /* Write the per-contact statistics CSV: one row per gap, with the run's
 ** balance error and code_aster's global energy error repeated on every row.
-** Returns nonzero on a write error. */
-static int write_stats(const nsm_sim *sim, const nsm_model *m, FILE *f)
+** The caller checks the stream when it closes it. */
+static void write_stats(const nsm_sim *sim, const nsm_model *m, FILE *f)
 {
     nsm_audit au;
     nsm_sim_audit(sim, &au);
@@ -314,8 +551,6 @@ static int write_stats(const nsm_sim *sim, const nsm_model *m, FILE *f)
                 pct(cs.aster_force), pct(au.aster_energy),
                 au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
     }
-    fflush(f);
-    return ferror(f);
 }
 
 /* One line of the audit table. */
@@ -407,6 +642,80 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     }
 }
 
+/* Tell `nsmc run` (which passes a pipe's descriptor in NSM_REPORT_FD) that
+** the outputs could not be written, so that it summarises nothing. */
+static void report_to_parent(const char *what)
+{
+    const char *v = getenv("NSM_REPORT_FD");
+    char *end;
+    long fd = v && *v ? strtol(v, &end, 10) : -1;
+    if (fd < 3 || *end)
+        return;
+    (void)!write((int)fd, what, strlen(what));
+}
+
+/* After the run: close the outputs and check them, write the statistics and
+** the summary, plot, and report.  Returns the exit status. */
+static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stats_path,
+                  int summary, const char *plot_dir, const char *out_path, const char *ev_path,
+                  int phase)
+{
+    const nsm_model *m = d->m;
+    double t = nsm_sim_time(sim);
+    if (sink_close(&d->out))
+        write_failed(d, d->out.err, d->out.path);
+    if (sink_close(&d->events))
+        write_failed(d, d->events.err, d->events.path);
+    int sig = stop_signal;
+    if (d->h5) {
+        char err[1024];
+        if (h5out_close(d->h5, sim, rc, d->t_end, err, sizeof err)) {
+            fprintf(stderr, "%s: error: %s\n", d->prog, err);
+            close_out(stats);
+            nsm_sim_free(sim);
+            return rc && rc != NSM_ESTOPPED ? 3 : 1;
+        }
+    }
+    nsm_audit au;
+    nsm_sim_audit(sim, &au);
+    if (stats) {
+        write_stats(sim, m, stats);
+        if (close_out(stats))
+            write_failed(d, errno, strcmp(stats_path, "-") ? stats_path : "standard output");
+    }
+    if (summary && !d->werr && !sig)
+        print_summary(sim, m, &au, stdout);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        write_failed(d, errno, "standard output");
+    if (d->werr) {
+        report_to_parent("write-failed\n");
+        fprintf(stderr, "%s: error: cannot write '%s': %s; the run stopped at t = %.12g s "
+                "(the files end with a whole line)\n", d->prog, d->werr_path,
+                strerror(d->werr), t);
+        nsm_sim_free(sim);
+        return 3;
+    }
+    if (sig) {
+        fprintf(stderr, "%s: interrupted by %s at t = %.12g s; the output files hold whole "
+                "lines up to there\n", d->prog, signal_name(sig), t);
+        nsm_sim_free(sim);
+        return 128 + sig;
+    }
+    int plot_failed = plot_dir && draw_plots(m, d->prog, plot_dir, out_path, ev_path, phase);
+    if (rc) {
+        fprintf(stderr, "%s: error: simulation failed: %s\n", d->prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 3;
+    }
+    fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s, energy error %.3g J "
+            "(%.2g of the largest energy)\n",
+            d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
+            nsm_method_name(nsm_sim_get_method(sim)), au.error,
+            au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
+    nsm_sim_free(sim);
+    return plot_failed ? 1 : 0;
+}
+
 /* The program: parse options, run, write CSV, report.  Returns the exit
 ** status. */
 int nsm_main(const nsm_model *m, int argc, char **argv)
@@ -417,7 +726,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     char plot_traj[4200], plot_ev[4200];
     int summary = 0, phase = 0;
     FILE *stats = NULL;
-    double t_end, v, rtol = 1e-9, atol = 1e-12;
+    double t_end, v, rtol = 1e-9, atol = 1e-12, every;
     if (!m)
         return 1;
     const char *slash = strrchr(d.prog, '/');
@@ -435,7 +744,11 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             fprintf(stderr, "%s: error: cannot create the simulation: out of memory\n", d.prog);
         return 1;
     }
+    /* from here on a stop signal is a flag: the files are created below and
+     * must end whole whenever it comes */
+    signals_install();
     t_end = m->t_end;
+    every = m->every;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
@@ -468,6 +781,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             rc = !parse_num(val, &v) || nsm_sim_set_dt(sim, v);
         } else if (!strcmp(a, "--every")) {
             rc = !parse_num(val, &v) || nsm_sim_set_every(sim, v);
+            every = v;
         } else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
             rc = !parse_num(val, &v);
             if (!rc) {
@@ -575,32 +889,39 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         if (!ev_path)
             ev_path = plot_ev;
     }
+    if (check_every(d.prog, every, t_end)) {
+        nsm_sim_free(sim);
+        return 1;
+    }
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
         nsm_sim_free(sim);
         return 1;
     }
-    if (out_path && !(d.out = open_out(out_path))) {
+    d.out.fd = d.events.fd = -1;
+    if (out_path && sink_open(&d.out, out_path)) {
         nsm_sim_free(sim);
-        return bad(d.prog, "cannot write '%s'%s", out_path, "");
+        return cannot_open(d.prog, out_path, errno);
     }
-    if (ev_path && !(d.events = open_out(ev_path))) {
-        close_out(d.out);
+    if (ev_path && sink_open(&d.events, ev_path)) {
+        int e = errno;
+        sink_close(&d.out);
         nsm_sim_free(sim);
-        return bad(d.prog, "cannot write '%s'%s", ev_path, "");
+        return cannot_open(d.prog, ev_path, e);
     }
     if (stats_path && !(stats = open_out(stats_path))) {
-        close_out(d.out);
-        close_out(d.events);
+        int e = errno;
+        sink_close(&d.out);
+        sink_close(&d.events);
         nsm_sim_free(sim);
-        return bad(d.prog, "cannot write '%s'%s", stats_path, "");
+        return cannot_open(d.prog, stats_path, e);
     }
     if (h5_path) {
         char err[1024];
         if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err))) {
             fprintf(stderr, "%s: error: %s\n", d.prog, err);
-            close_out(d.out);
-            close_out(d.events);
+            sink_close(&d.out);
+            sink_close(&d.events);
             close_out(stats);
             nsm_sim_free(sim);
             return 1;
@@ -608,19 +929,16 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     d.table = !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
               !(stats_path && !strcmp(stats_path, "-"));
-    if (d.out) {
-        fprintf(d.out, "t [s]");
-        for (int k = 0; k < m->n_outputs; k++) {
-            const nsm_output_info *o = &m->outputs[k];
-            if (o->unit && *o->unit)
-                fprintf(d.out, ",%s [%s]", o->name, o->unit);
-            else
-                fprintf(d.out, ",%s", o->name);
-        }
-        fputc('\n', d.out);
+    sink_printf(&d.out, "t [s]");
+    for (int k = 0; k < m->n_outputs; k++) {
+        const nsm_output_info *o = &m->outputs[k];
+        if (o->unit && *o->unit)
+            sink_printf(&d.out, ",%s [%s]", o->name, o->unit);
+        else
+            sink_printf(&d.out, ",%s", o->name);
     }
-    if (d.events)
-        fprintf(d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
+    sink_printf(&d.out, "\n");
+    sink_printf(&d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
     /* only --summary and --stats print what the step-by-step audit sums */
     nsm_sim_set_audit(sim, summary || stats);
     nsm_sim_set_event_handler(sim, on_event, &d);
@@ -631,45 +949,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_reset(sim);
     d.t_end = t_end;
     progress_start(&d.pb, stderr);
-    int rc = nsm_sim_run_until(sim, t_end);
+    int rc = stop_signal ? 0 : nsm_sim_run_until(sim, t_end);
     progress_finish(&d.pb);
-    close_out(d.out);
-    close_out(d.events);
-    fflush(stdout);
-    if (d.h5) {
-        char err[1024];
-        if (h5out_close(d.h5, sim, rc, t_end, err, sizeof err)) {
-            fprintf(stderr, "%s: error: %s\n", d.prog, err);
-            close_out(stats);
-            nsm_sim_free(sim);
-            return rc && rc != NSM_ESTOPPED ? 3 : 1;
-        }
-    }
-    nsm_audit au;
-    nsm_sim_audit(sim, &au);
-    if (stats) {
-        int werr = write_stats(sim, m, stats);
-        close_out(stats);
-        if (werr) {
-            fprintf(stderr, "%s: error: cannot write '%s'\n", d.prog, stats_path);
-            nsm_sim_free(sim);
-            return rc ? 3 : 1;
-        }
-    }
-    if (summary)
-        print_summary(sim, m, &au, stdout);
-    fflush(stdout);
-    int plot_failed = plot_dir && draw_plots(m, d.prog, plot_dir, out_path, ev_path, phase);
-    if (rc) {
-        fprintf(stderr, "%s: error: simulation failed: %s\n", d.prog, nsm_sim_message(sim));
-        nsm_sim_free(sim);
-        return 3;
-    }
-    fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s, energy error %.3g J "
-            "(%.2g of the largest energy)\n",
-            d.prog, nsm_sim_events(sim), nsm_sim_steps(sim), nsm_sim_time(sim),
-            nsm_method_name(nsm_sim_get_method(sim)), au.error,
-            au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
-    nsm_sim_free(sim);
-    return plot_failed ? 1 : 0;
+    return finish(&d, sim, rc, stats, stats_path, summary, plot_dir, out_path, ev_path, phase);
 }

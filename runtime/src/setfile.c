@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nsm/nsm.h"
 #include "setfile.h"
@@ -65,42 +68,83 @@ static int parse_line(char *s, char **name, double *value, const char **msg)
     return 0;
 }
 
+/* Reads a regular file of at most NSM_SETFILE_MAX bytes into a new
+** NUL-terminated buffer.  Returns it, or NULL with err set. */
+static char *read_small_file(const char *path, size_t *size, char *err, size_t errlen)
+{
+    /* non-blocking open: a FIFO without a writer must not hang */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    /* only a regular file of bounded size: /dev/zero or a FIFO must not hang */
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "cannot read '%s': not a regular file", path);
+        fclose(f);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (st.st_size > NSM_SETFILE_MAX) {
+        snprintf(err, errlen, "cannot read '%s': %lld bytes, more than the %d a parameter "
+                 "file may hold", path, (long long)st.st_size, NSM_SETFILE_MAX);
+        fclose(f);
+        return NULL;
+    }
+    char *buf = malloc(NSM_SETFILE_MAX + 2);
+    size_t n = buf ? fread(buf, 1, NSM_SETFILE_MAX + 1, f) : 0;
+    int bad = !buf || ferror(f);
+    int e = errno;
+    fclose(f);
+    if (bad || n > NSM_SETFILE_MAX) {
+        snprintf(err, errlen, "cannot read '%s': %s", path,
+                 !buf ? "out of memory" : bad ? strerror(e) : "the file grew while read");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *size = n;
+    return buf;
+}
+
 /* Reads a parameter file; see setfile.h. */
 int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    char buf[1024];
+    size_t size = 0;
+    char *text = read_small_file(path, &size, err, errlen);
     int line = 0, rc = 0;
-    if (!f) {
-        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+    if (!text)
         return NSM_EINVAL;
-    }
-    while (rc == 0 && fgets(buf, sizeof buf, f)) {
+    char *nul = memchr(text, '\0', size);
+    for (char *p = text; rc == 0 && p < text + size;) {
+        char *nl = memchr(p, '\n', (size_t)(text + size - p));
+        char *end = nl ? nl : text + size;
         line++;
-        size_t n = strlen(buf);
-        if (n == sizeof buf - 1 && buf[n - 1] != '\n' && !feof(f)) {
-            snprintf(err, errlen, "%s:%d: line too long", path, line);
+        if (nul && nul < end) {
+            snprintf(err, errlen, "%s:%d: not a text file (NUL byte)", path, line);
             rc = NSM_EINVAL;
             break;
         }
-        char *hash = strchr(buf, '#');
+        *end = '\0';
+        char *hash = strchr(p, '#');
         if (hash)
             *hash = '\0';
         char *name = NULL;
         double value = 0;
         const char *msg = "";
-        int k = parse_line(buf, &name, &value, &msg);
+        int k = parse_line(p, &name, &value, &msg);
         if (k < 0) {
             snprintf(err, errlen, "%s:%d: %s; lines are NAME = VALUE", path, line, msg);
             rc = NSM_EINVAL;
         } else if (k == 0) {
             rc = fn(ud, name, value, line);
         }
+        p = end + 1;
     }
-    if (rc == 0 && ferror(f)) {
-        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-        rc = NSM_EINVAL;
-    }
-    fclose(f);
+    free(text);
     return rc;
 }

@@ -13,6 +13,9 @@
 
 #include <stddef.h>
 
+/* Largest parameter file read, in bytes; only regular files are read. */
+#define NSM_SETFILE_MAX (1 << 20)
+
 /* Called once per assignment, in file order; return nonzero to stop reading
  * (setfile_read then returns that value). */
 typedef int (*SetfileFn)(void *ud, const char *name, double value, int line);

@@ -1,0 +1,41 @@
+# Fault injection: a full disk, signals at random moments, two runs into one
+# folder, damaged cache entries, `-o` onto FIFOs, symlinks and devices, and
+# the limits on what a typo can cost.  See tests/reliability/.
+
+set(NSM_RELIABILITY_CASES disk_full open_error signals every_limit set_file_limits
+    run_disk_full run_signals run_concurrent cache_damage run_summaries output_targets
+    messages)
+foreach(case ${NSM_RELIABILITY_CASES})
+  add_test(NAME reliability/${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/reliability_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/${case} PROPERTIES LABELS reliability TIMEOUT 600)
+endforeach()
+
+# Substitution is linear in the expression graph (the equations report of a
+# 6-body, 5-gap model took 4.1 s and 324 MB when it walked trees).
+add_executable(expr_dag_test ${NSM_SOURCE_DIR}/tests/reliability/expr_dag_test.c
+  ${NSM_SOURCE_DIR}/compiler/expr.c ${NSM_SOURCE_DIR}/compiler/arena.c)
+target_include_directories(expr_dag_test PRIVATE ${NSM_SOURCE_DIR}/compiler)
+target_compile_definitions(expr_dag_test PRIVATE _POSIX_C_SOURCE=200809L)
+target_link_libraries(expr_dag_test PRIVATE m)
+add_test(NAME reliability/expr_dag COMMAND expr_dag_test)
+set_tests_properties(reliability/expr_dag PROPERTIES LABELS "reliability;unit" TIMEOUT 120)
+
+# The whole compiler (front end, derivation, both back ends) on the fuzz
+# corpus and regressions, without libFuzzer; with -DNSM_FUZZ=ON also the
+# libFuzzer harness fuzz_pipeline (docs/fuzzing.md).
+add_executable(fuzz_pipeline_replay ${NSM_SOURCE_DIR}/tests/fuzz/fuzz_pipeline.c
+                                    ${NSM_SOURCE_DIR}/tests/fuzz/replay.c)
+target_link_libraries(fuzz_pipeline_replay PRIVATE nsmcore)
+file(GLOB NSM_PIPELINE_INPUTS CONFIGURE_DEPENDS ${NSM_SOURCE_DIR}/tests/fuzz/regressions/*
+                                               ${NSM_SOURCE_DIR}/tests/fuzz/corpus/*)
+add_test(NAME reliability/fuzz_pipeline_regressions COMMAND fuzz_pipeline_replay ${NSM_PIPELINE_INPUTS})
+set_tests_properties(reliability/fuzz_pipeline_regressions PROPERTIES LABELS "reliability;frontend"
+                     TIMEOUT 600)
+if(NSM_FUZZ)
+  add_executable(fuzz_pipeline ${NSM_SOURCE_DIR}/tests/fuzz/fuzz_pipeline.c)
+  target_link_libraries(fuzz_pipeline PRIVATE nsmcore)
+  target_compile_options(fuzz_pipeline PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_options(fuzz_pipeline PRIVATE -fsanitize=fuzzer,address,undefined)
+endif()
