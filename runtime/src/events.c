@@ -31,7 +31,8 @@
 /* Rounding level of event function j at y: the gap's for a gap or a
 ** penetration, the forces' for a contact force; an open penalty gap
 ** released by force has the event function max(gap, k gap + c gap'), and
-** the level of the branch in use. */
+** the level of the branch in use, none while the gap is clearly open (the
+** force form then crossing 0 is no event: the maximum is still the gap). */
 static double event_tol(const nsm_sim *s, int j, const double *y)
 {
     double gt = rt_gap_tol(s, j, y);
@@ -45,6 +46,8 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
     double ft = 1e-10 * (fabs(k * gap) + fabs(c * wv)) + k * gt;
     if (closed)
         return ft;
+    if (gap > gt)
+        return 1e-300;  /* max(gap, ...) >= gap: clearly positive, whatever the other form */
     return gap >= k * gap + c * wv ? gt : ft;
 }
 

@@ -752,7 +752,16 @@ static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h
             side = 1;
         }
         double xn = newton && evd != 0 ? x - ev / evd : (flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi));
-        if (ev == 0 || hi - lo <= 4e-16 * (fabs(t0) + hi) || fabs(xn - x) <= 1e-16 * (fabs(t0) + x)) {
+        int small = fabs(xn - x) <= 1e-16 * (fabs(t0) + x);
+        if (small && ev > 0 && hi - lo > 4e-16 * (fabs(t0) + hi)) {
+            /* a Newton step below the time's resolution while s is still
+             * positive: s may have a kink here (max(gap, k gap + c gap'),
+             * whose force branch vanishes before the gap does), so look
+             * just past it rather than call this the zero */
+            x += 4e-16 * (fabs(t0) + x);
+            continue;
+        }
+        if (ev == 0 || hi - lo <= 4e-16 * (fabs(t0) + hi) || small) {
             if (newton && xn > lo && xn < hi && xn != x) {
                 x = xn;
                 if ((rc = probe(s, t0, Y0, x, Ys)))
