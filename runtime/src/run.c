@@ -61,15 +61,17 @@ static double force_tol(const nsm_sim *s, unsigned mode, const double *y)
 ** flight has just carried it into the gap with no closing speed (a zero-speed
 ** landing), so it is a persistent contact unless holding it shut needs a
 ** pull.  The contact force of j in the mode with j shut decides: held when
-** it is positive, or zero to rounding and growing (lambda_j' > 0, a support
-** that starts to push, like a sprung table under a resting ball). */
+** it is positive beyond rounding, or zero to rounding and growing
+** (lambda_j' > 0, a support that starts to push, like a sprung table under
+** a resting ball).  A force zero and not growing (touching bodies with no
+** force between them, a contact just released) leaves it open. */
 static int settle_hold(nsm_sim *s, int j, unsigned mode, double tol)
 {
     double ev[RT_MAXG], evd[RT_MAXG];
     unsigned m = mode | 1u << j;
     if (rt_events(s, m, s->t, s->y, ev, evd))
         return 0;
-    return ev[j] > 0 || (ev[j] >= -tol && evd[j] > 0);
+    return ev[j] > tol || (ev[j] >= -tol && evd[j] > 0);
 }
 
 /* Decide the closed set of impact gaps by the force LCP over the gaps that
@@ -488,16 +490,17 @@ static int seq_collide(nsm_sim *s, const Seq *q, int a, double *P)
     return NSM_OK;
 }
 
-/* The limit of the cycle set (positions of q) just recognized, after
-** count collisions: the cycle's contacts, and the held ones that push, end
-** with no relative velocity (W_C v = 0: D_CC P = -u_C); one zeno record on
-** the gap of the last collision. */
+/* The limit of the cycle set (positions of q) just recognized: the cycle's
+** contacts, and the held ones not separating, end with no relative velocity
+** (W_C v = 0: D_CC P = -u_C); one zeno record on the gap of the last
+** collision, counting the collisions so far. */
 static int seq_collapse(nsm_sim *s, Seq *q, unsigned set, int last, double *v)
 {
     int r = q->r, sub[RT_MAXG], m = 0;
     double Dm[RT_MAXG * RT_MAXG], z[RT_MAXG], P[RT_MAXG] = { 0 };
     for (int b = 0; b < r; b++)
-        if ((set | q->held) >> b & 1u)
+        if ((set >> b & 1u) ||
+            ((q->held >> b & 1u) && q->u[b] <= rt_vel_tol(s, q->idx[b], v)))
             sub[m++] = b;
     for (int x = 0; x < m; x++) {
         for (int y = 0; y < m; y++)
