@@ -577,7 +577,7 @@ static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1
         for (int b = 0; b < r; b++) {
             if (b != a && !(P[b] > 0))
                 continue;
-            double va = b == a ? q->u[a] : wdot(s, idx[b], v);
+            double va = wdot(s, idx[b], v);
             s->rate_exempt = q->n > 1 || (b != a) || exempt1;
             rc = log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], -P[b] * (ub[b] + va) / 2, 1);
             s->rate_exempt = 0;
