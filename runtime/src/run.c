@@ -447,7 +447,7 @@ static int seq_cycle(const Seq *q, double *rho, unsigned *set)
     return 0;
 }
 
-/* Apply impulses P (per position of q, NULL entries 0) to v and u. */
+/* Apply the impulses P (one per position of q) to v and to u. */
 static void seq_apply(nsm_sim *s, Seq *q, const double *P, double *v)
 {
     int n = s->n;
@@ -507,14 +507,26 @@ static int seq_collapse(nsm_sim *s, Seq *q, unsigned set, int last, double *v)
             Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
         z[x] = -q->u[sub[x]];
     }
-    if (nsm_la_solve(m, Dm, z, 1) != NSM_LA_OK)
-        return rt_fail(s, NSM_ENUMERIC, q->idx[last], "redundant contacts in a collapse");
+    if (nsm_la_solve(m, Dm, z, 1) != NSM_LA_OK) {
+        /* dependent contacts (a body squeezed between a floor and a
+         * ceiling): D_CC is singular, and the impulse problem without
+         * restitution, P >= 0 _|_ u + D P >= 0, brings them to rest */
+        double qm[RT_MAXG];
+        for (int x = 0; x < m; x++) {
+            for (int y = 0; y < m; y++)
+                Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+            qm[x] = q->u[sub[x]];
+        }
+        if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK)
+            return rt_fail(s, NSM_ENUMERIC, q->idx[last], "no solution of the collapse's impulse problem");
+    }
     for (int x = 0; x < m; x++)
         P[sub[x]] = z[x];
     double Eb = rt_mech_energy(s, s->mode, s->y), ub = q->u[last];
     seq_apply(s, q, P, v);
     for (int x = 0; x < m; x++)
-        q->u[sub[x]] = 0;
+        if (q->u[sub[x]] <= rt_vel_tol(s, q->idx[sub[x]], v))
+            q->u[sub[x]] = 0;           /* at rest, to rounding */
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
     return log_event(s, NSM_EV_ZENO, q->idx[last], ub, 0, P[last], lost, q->n);

@@ -32,7 +32,7 @@ import subprocess
 import sys
 from fractions import Fraction as F
 
-CAP = 400
+CAP = 1000
 
 
 def sequential(n, e, v0, cap=CAP):
