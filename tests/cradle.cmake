@@ -15,6 +15,9 @@
 #    limit to 1e-9.
 #  - sprung_table.<method>: one stick, no impact, no chatter, no guard; the
 #    motion to 1e-9 m.
+#  - cradle.squeeze.<method>: a ball touching a floor and a ceiling at once
+#    (tests/cradle/squeeze.nsm): its collapse onto two dependent contacts
+#    stops it, and with e = 1 the run stops with an error.
 set(NSM_CRADLE_PY ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/reference/cradle.py)
 set(NSM_METHODS rk4 adaptive exact)
 
@@ -27,6 +30,15 @@ foreach(model cradle3 cradle5 cradle6 cradle10 cradle20 sprung_table)
   target_compile_definitions(cradle_run_${model} PRIVATE NSM_NO_MAIN NSM_MODEL=nsm_model_${model})
   target_link_libraries(cradle_run_${model} PRIVATE nsmrt m)
 endforeach()
+
+set(NSM_SQUEEZE_C ${CMAKE_CURRENT_BINARY_DIR}/squeeze.c)
+add_custom_command(OUTPUT ${NSM_SQUEEZE_C}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/cradle/squeeze.nsm -o ${NSM_SQUEEZE_C}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/cradle/squeeze.nsm
+  VERBATIM)
+add_executable(cradle_run_squeeze ${NSM_SOURCE_DIR}/tests/cradle/cradle_run.c ${NSM_SQUEEZE_C})
+target_compile_definitions(cradle_run_squeeze PRIVATE NSM_NO_MAIN NSM_MODEL=nsm_model_squeeze)
+target_link_libraries(cradle_run_squeeze PRIVATE nsmrt m)
 
 # nsm_cradle(NAME BALLS METHOD [cradle.py options])
 function(nsm_cradle name balls method)
@@ -55,4 +67,8 @@ foreach(method ${NSM_METHODS})
     COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/reference/sprung_table.py
             --sim $<TARGET_FILE:cradle_run_sprung_table> --method ${method})
   set_tests_properties(sprung_table.${method} PROPERTIES LABELS "cradle;numeric")
+  add_test(NAME cradle.squeeze.${method}
+    COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/cradle/squeeze_check.py
+            --sim $<TARGET_FILE:cradle_run_squeeze> --method ${method})
+  set_tests_properties(cradle.squeeze.${method} PROPERTIES LABELS "cradle;numeric")
 endforeach()
