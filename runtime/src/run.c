@@ -47,11 +47,30 @@ static void zeno_forget(nsm_sim *s, int j)
     s->z_geo[j] = s->z_count[j] = 0;
 }
 
+/* Whether touching gap j, which the force LCP leaves open with no force
+** (lambda_j within rounding of 0), is to be held shut all the same: free
+** flight has just carried it into the gap with no closing speed (a zero-speed
+** landing), so it is a persistent contact unless holding it shut needs a
+** pull.  The contact force of j in the mode with j shut decides: held when
+** it is positive beyond rounding, or zero to rounding and growing
+** (lambda_j' > 0, a support that starts to push, like a sprung table under
+** a resting ball).  A force zero and not growing (touching bodies with no
+** force between them, a contact just released) leaves it open. */
+static int settle_hold(nsm_sim *s, int j, unsigned mode, double tol)
+{
+    double ev[RT_MAXG], evd[RT_MAXG];
+    unsigned m = mode | 1u << j;
+    if (rt_events(s, m, s->t, s->y, ev, evd))
+        return 0;
+    return ev[j] > tol || (ev[j] >= -tol && evd[j] > 0);
+}
+
 /* Decide the closed set of impact gaps by the force LCP over the gaps that
 ** touch at rest (or are held shut), project the velocities onto it and log
 ** stick / separation against the mode ref.  Gaps in forced_open stay open
-** (a separation just located). */
-static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
+** (a separation just located); gaps in favour (just landed with no closing
+** speed) are held shut unless that needs a pull (settle_hold). */
+static int settle_favour(nsm_sim *s, unsigned ref, unsigned forced_open, unsigned favour)
 {
     int n = s->n;
     double *y = s->y, *v = s->y + n, lam[RT_MAXG], vb[RT_MAXG];
@@ -69,6 +88,9 @@ static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
     double tol = rt_force_tol(s, s->mode, y);
     for (int j = 0; j < s->g; j++)
         if ((cand >> j & 1u) && lam[j] > tol)
+            closed |= 1u << j;
+    for (int j = 0; j < s->g; j++)
+        if ((cand & favour & ~closed) >> j & 1u && settle_hold(s, j, (s->mode & ~imp) | closed, tol))
             closed |= 1u << j;
     double Eb = rt_mech_energy(s, s->mode, y);
     if (rt_project(s, closed, v))
@@ -90,6 +112,13 @@ static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
             return rc;
     }
     return NSM_OK;
+}
+
+/* settle without favoured gaps: after every transition but a zero-speed
+** landing. */
+static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
+{
+    return settle_favour(s, ref, forced_open, 0);
 }
 
 /* Time from the last impact of a Zeno cascade to its accumulation point.
@@ -262,11 +291,10 @@ static unsigned impact_component(const nsm_sim *s, int j, unsigned cand)
 }
 
 /* The impact gaps of an impulse problem for gap j: j, the contacts shut,
-** those in extra and those touching (and approaching, unless resting is
-** set), as far as j reaches them through shared bodies; into idx (their
-** count returned) and *set, with every gap's relative velocity in vb. */
-static int impact_set(nsm_sim *s, int j, unsigned extra, int resting, double *vb, int *idx,
-                      unsigned *set)
+** those in extra and those touching, as far as j reaches them through
+** shared bodies; into idx (their count returned, ascending) and *set, with
+** every gap's relative velocity in vb. */
+static int impact_set(nsm_sim *s, int j, unsigned extra, double *vb, int *idx, unsigned *set)
 {
     const double *y = s->y, *v = s->y + s->n;
     unsigned imp = impact_bits(s), cand = 0;
@@ -274,7 +302,7 @@ static int impact_set(nsm_sim *s, int j, unsigned extra, int resting, double *vb
     for (int i = 0; i < s->g; i++) {
         vb[i] = wdot(s, i, v);
         if ((imp >> i & 1u) && (i == j || (s->mode >> i & 1u) || (extra >> i & 1u) ||
-                                (fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y) && (resting || vb[i] < 0))))
+                                fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
             cand |= 1u << i;
     }
     *set = impact_component(s, j, cand);
@@ -300,9 +328,6 @@ static void delassus_of(const nsm_sim *s, const int *idx, int r, double *D)
     }
 }
 
-/* Impacts of one gap at one instant after which the sequence is summed. */
-#define INSTANT_HITS 4
-
 /* The limit of a sequence of impacts that gap j is part of: the contacts
 ** it reaches among those shut, touching or in extra have no relative
 ** approach left: one impulse problem without restitution over them
@@ -313,7 +338,7 @@ static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
     int n = s->n, idx[RT_MAXG] = { 0 };
     double *y = s->y, *v = s->y + n, vb[RT_MAXG], D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
     unsigned set;
-    int r = impact_set(s, j, extra, 1, vb, idx, &set);
+    int r = impact_set(s, j, extra, vb, idx, &set);
     delassus_of(s, idx, r, D);
     for (int a = 0; a < r; a++)
         q[a] = vb[idx[a]];
@@ -338,22 +363,253 @@ static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
 }
 
 /*
-** Contacts that drive each other shut at one instant: a body between two
-** contacts, each impulse closing the other, the closing speeds shrinking
-** geometrically (the impacts follow one another at the same time, since
-** each contact touches when the other's impulse lands).  Once gap j has
-** been hit INSTANT_HITS times at this instant, the rest of the sequence is
-** summed by its limit, where the touching contacts it reaches have no
-** relative velocity left: one impulse problem over them without
-** restitution (P >= 0 _|_ w.v+ >= 0), logged as one `zeno` record, then
-** the force LCP decides which stay shut.  A chain that passes an impact on
-** (Newton's cradle) hits each contact once and never gets here.
+** Sequential impacts.  The contacts that touch at the instant of an impact
+** (open and touching, or held shut), as far as the impact reaches them
+** through shared bodies, take the impulse one pair at a time: binary
+** collisions, each with Newton's law on its own contact, one after another
+** at the same instant, until no touching contact approaches (faster than
+** its velocity tolerance).  Order: the contact closing fastest (the most
+** negative w.v) goes first, the lower gap index on a tie; in a chain hit
+** at one end this follows the wave.  Contacts held shut (stuck under a
+** force) are rigid supports in every collision: each collision is the
+** impulse LCP over the colliding contact (restitution e) and the held ones
+** (no restitution).  The relative velocities u = W v of the touching
+** contacts are carried along (u += D p, D = W M^-1 W^T): they shrink by
+** many orders below the velocities themselves without losing digits.
+**
+** Collapse (McNamara & Young, Phys. Fluids A 4 (1992) 496): the sequence
+** may never end (three equal beads in a row do so for e < 7 - 4 sqrt(3)).
+** It is declared collapsed, from the collisions themselves, when the last
+** SEQ_PERIODS periods of p collisions repeat the same contacts and every
+** collision's closing speed is the one a period earlier times one ratio
+** rho < 1, the same to SEQ_RHO_TOL for all of them: the relative velocities
+** then lie along an eigenvector of the period's linear map, and the cycle
+** repeats for ever with speeds shrinking by rho.  Its limit is summed at
+** once: the contacts of the cycle end with no relative velocity, the unique
+** state v + M^-1 W_C^T P with W_C v = 0 (a projection), logged as one zeno
+** record; the sequence then goes on with what is left.  Without Zeno jumps
+** (nsm_sim_set_zeno 0) nothing is summed: every collision is resolved until
+** the closing speeds fall below the velocity tolerance.  Closing speeds
+** below it are rounding, not impacts: such contacts lose their residual
+** approach plastically without an impact record.
 */
-static int instant_collapse(nsm_sim *s, int j, unsigned ref)
+#define SEQ_MAX 200000       /* collisions at one instant before the run stops */
+#define SEQ_PERIODS 3        /* periods of a cycle compared */
+#define SEQ_MAXP 96          /* longest cycle looked for, in collisions */
+#define SEQ_HIST (SEQ_PERIODS * SEQ_MAXP)
+#define SEQ_RHO_TOL 1e-6     /* steadiness of the cycle's ratio */
+
+/* One instant's sequence of collisions over the touching gaps idx[0..r). */
+typedef struct Seq {
+    int r, idx[RT_MAXG];
+    unsigned held;           /* positions a whose gap is held shut */
+    double D[RT_MAXG * RT_MAXG], u[RT_MAXG];
+    long n;                  /* collisions so far */
+    int hg[SEQ_HIST];        /* ring: position hit, its closing speed */
+    double hu[SEQ_HIST];
+} Seq;
+
+/* The cycle the last collisions of q repeat, or 0: its period p (the
+** positions hit repeat p apart over SEQ_PERIODS periods) with the ratio of
+** every closing speed to the one a period earlier steady to SEQ_RHO_TOL and
+** below 1 (in *rho); the positions of the cycle in *set. */
+static int seq_cycle(const Seq *q, double *rho, unsigned *set)
 {
-    int hits = s->inst_hits[j];
-    memset(s->inst_hits, 0, sizeof(int) * (size_t)s->g);
-    return collapse(s, j, ref, 0, hits);
+    long n = q->n;
+    int pmax = 4 * q->r < SEQ_MAXP ? 4 * q->r : SEQ_MAXP;
+    for (int p = 1; p <= pmax && (long)SEQ_PERIODS * p <= n; p++) {
+        double lo = HUGE_VAL, hi = 0;
+        int ok = 1;
+        for (long k = n - (long)(SEQ_PERIODS - 1) * p; k < n && ok; k++) {
+            int a = (int)(k % SEQ_HIST), b = (int)((k - p) % SEQ_HIST);
+            double ratio = q->hu[a] / q->hu[b];
+            ok = q->hg[a] == q->hg[b] && ratio > 0;
+            lo = fmin(lo, ratio);
+            hi = fmax(hi, ratio);
+        }
+        if (!ok || !(hi < 1) || hi - lo > SEQ_RHO_TOL * hi)
+            continue;
+        *rho = hi;
+        *set = 0;
+        for (long k = n - p; k < n; k++)
+            *set |= 1u << q->hg[k % SEQ_HIST];
+        return p;
+    }
+    return 0;
+}
+
+/* Apply the impulses P (one per position of q) to v and to u. */
+static void seq_apply(nsm_sim *s, Seq *q, const double *P, double *v)
+{
+    int n = s->n;
+    for (int a = 0; a < q->r; a++) {
+        if (P[a] == 0)
+            continue;
+        const double *w = s->num.W + (size_t)q->idx[a] * n;
+        for (int i = 0; i < n; i++)
+            v[i] += s->minv[i] * w[i] * P[a];
+        for (int b = 0; b < q->r; b++)
+            q->u[b] += q->D[b * q->r + a] * P[a];
+    }
+}
+
+/* One collision of position a of q: the impulse LCP over a (restitution)
+** and the held contacts (none), into P (zero elsewhere). */
+static int seq_collide(nsm_sim *s, const Seq *q, int a, double *P)
+{
+    int r = q->r, sub[RT_MAXG], m = 0;
+    double Dm[RT_MAXG * RT_MAXG], qm[RT_MAXG], z[RT_MAXG];
+    for (int b = 0; b < r; b++)
+        P[b] = 0;
+    sub[m++] = a;
+    for (int b = 0; b < r; b++)
+        if (q->held >> b & 1u)
+            sub[m++] = b;
+    if (m == 1) {
+        P[a] = -(1 + s->num.e[q->idx[a]]) * q->u[a] / q->D[a * r + a];
+        return NSM_OK;
+    }
+    for (int x = 0; x < m; x++) {
+        for (int y = 0; y < m; y++)
+            Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+        qm[x] = x == 0 ? (1 + s->num.e[q->idx[a]]) * q->u[a] : q->u[sub[x]];
+    }
+    if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK)
+        return rt_fail(s, NSM_ENUMERIC, q->idx[a], "no solution of the impact problem");
+    for (int x = 0; x < m; x++)
+        P[sub[x]] = z[x];
+    return NSM_OK;
+}
+
+/* The limit of the cycle set (positions of q) just recognized: the cycle's
+** contacts, and the held ones not separating, end with no relative velocity
+** (W_C v = 0: D_CC P = -u_C); one zeno record on the gap of the last
+** collision, counting the collisions so far. */
+static int seq_collapse(nsm_sim *s, Seq *q, unsigned set, int last, double *v)
+{
+    int r = q->r, sub[RT_MAXG], m = 0;
+    double Dm[RT_MAXG * RT_MAXG], z[RT_MAXG], P[RT_MAXG] = { 0 };
+    for (int b = 0; b < r; b++)
+        if ((set >> b & 1u) ||
+            ((q->held >> b & 1u) && q->u[b] <= rt_vel_tol(s, q->idx[b], v)))
+            sub[m++] = b;
+    for (int x = 0; x < m; x++) {
+        for (int y = 0; y < m; y++)
+            Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+        z[x] = -q->u[sub[x]];
+    }
+    if (nsm_la_solve(m, Dm, z, 1) != NSM_LA_OK) {
+        /* dependent contacts (a body squeezed between a floor and a
+         * ceiling): D_CC is singular, and the impulse problem without
+         * restitution, P >= 0 _|_ u + D P >= 0, brings them to rest */
+        double qm[RT_MAXG];
+        for (int x = 0; x < m; x++) {
+            for (int y = 0; y < m; y++)
+                Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+            qm[x] = q->u[sub[x]];
+        }
+        if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK)
+            return rt_fail(s, NSM_ENUMERIC, q->idx[last], "no solution of the collapse's impulse problem");
+    }
+    for (int x = 0; x < m; x++)
+        P[sub[x]] = z[x];
+    double Eb = rt_mech_energy(s, s->mode, s->y), ub = q->u[last];
+    seq_apply(s, q, P, v);
+    for (int x = 0; x < m; x++)
+        if (q->u[sub[x]] <= rt_vel_tol(s, q->idx[sub[x]], v))
+            q->u[sub[x]] = 0;           /* at rest, to rounding */
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    s->Ejump += lost;
+    return log_event(s, NSM_EV_ZENO, q->idx[last], ub, 0, P[last], lost, q->n);
+}
+
+/* The touching open position of q closing fastest beyond its velocity
+** tolerance (lowest gap index on a tie), or -1. */
+static int seq_next(const nsm_sim *s, const Seq *q, const double *v)
+{
+    int best = -1;
+    for (int a = 0; a < q->r; a++) {
+        if (q->held >> a & 1u)
+            continue;
+        if (q->u[a] < -rt_vel_tol(s, q->idx[a], v) && (best < 0 || q->u[a] < q->u[best]))
+            best = a;
+    }
+    return best;
+}
+
+/* Resolve the sequence of collisions at this instant over the touching
+** gaps idx[0..r) (j, the landed one, among them), logging each collision
+** and each contact held shut that transmits an impulse; the first record
+** is exempt from the event-rate guard if exempt1, the others always (a
+** sequence at one instant is finite or summed).  *count gets the number of
+** collisions. */
+static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
+{
+    int n = s->n, rc;
+    double *v = s->y + n, y0[2 * n];
+    Seq seq, *q = &seq;
+    q->r = r;
+    q->n = 0;
+    q->held = 0;
+    memcpy(q->idx, idx, sizeof(int) * (size_t)r);
+    delassus_of(s, idx, r, q->D);
+    for (int a = 0; a < r; a++) {
+        q->u[a] = wdot(s, idx[a], v);
+        if (s->mode >> idx[a] & 1u)
+            q->held |= 1u << a;
+    }
+    for (int a; (a = seq_next(s, q, v)) >= 0;) {
+        double P[RT_MAXG], ub[RT_MAXG], E0 = rt_mech_energy(s, s->mode, s->y);
+        if (q->n >= SEQ_MAX)
+            return rt_fail(s, NSM_EEVENTS, idx[a], "%d impacts at one instant and no end in sight "
+                           "(elastic contacts squeezing a body?)", SEQ_MAX);
+        if ((rc = seq_collide(s, q, a, P)))
+            return rc;
+        memcpy(ub, q->u, sizeof(double) * (size_t)r);
+        memcpy(y0, s->y, sizeof y0);
+        seq_apply(s, q, P, v);
+        if (q->held == 0)
+            q->u[a] = -s->num.e[idx[a]] * ub[a];     /* Newton's law, exactly */
+        if (q->held == 0 && s->method == NSM_METHOD_EXACT && q->n == 0 &&
+            seq_next(s, q, v) < 0)
+            rt_shadow_impulse(s, idx[a], s->num.e[idx[a]], s->t, y0, s->y);
+        s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
+        q->hg[q->n % SEQ_HIST] = a;
+        q->hu[q->n % SEQ_HIST] = ub[a];
+        q->n++;
+        for (int b = 0; b < r; b++) {
+            if (b != a && !(P[b] > 0))
+                continue;
+            double va = wdot(s, idx[b], v);
+            s->rate_exempt = q->n > 1 || (b != a) || exempt1;
+            rc = log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], -P[b] * (ub[b] + va) / 2, 1);
+            s->rate_exempt = 0;
+            if (rc)
+                return rc;
+        }
+        double rho;
+        unsigned set;
+        if (s->zeno_on && seq_cycle(q, &rho, &set)) {
+            s->rate_exempt = 1;
+            rc = seq_collapse(s, q, set, a, v);
+            s->rate_exempt = 0;
+            if (rc)
+                return rc;
+        }
+    }
+    /* what still approaches does so within rounding: at rest, not impacts */
+    unsigned rest = 0;
+    for (int a = 0; a < r; a++)
+        if (!(q->held >> a & 1u) && q->u[a] < 0)
+            rest |= 1u << idx[a];
+    if (rest) {
+        double Eb = rt_mech_energy(s, s->mode, s->y);
+        if (rt_project(s, rest, v))
+            return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+        s->Ejump += Eb - rt_mech_energy(s, s->mode, s->y);
+    }
+    *count = q->n;
+    return NSM_OK;
 }
 
 /* The time scale a cascade's flights are compared with: the step of the
@@ -378,7 +634,7 @@ static int cluster_track(nsm_sim *s, int j)
 {
     double tau = s->t - s->c_last;
     if (!(tau > 0))
-        return 0;               /* same instant: instant_collapse's business */
+        return 0;               /* same instant: impact_sequence's business */
     int best = 0;
     for (int lag = 2; lag <= RT_CLUSTER_LAGS; lag++) {
         double prev = s->c_hist[lag - 1], ratio = s->c_last >= 0 && prev > 0 ? tau / prev : 0;
@@ -400,65 +656,38 @@ static int cluster_track(nsm_sim *s, int j)
     return s->zeno_on && several && best >= 6 && tau < 1e-3 * zeno_scale(s);
 }
 
-/* Impact of open impact gap j: the impulse LCP over the touching gaps it
-** reaches, then Zeno detection and settle. */
+/* Impact of open impact gap j: the sequence of collisions over the touching
+** gaps it reaches (impact_sequence), then Zeno detection and settle.  A
+** landing with no closing speed is no impact: the contact is at rest. */
 static int impact(nsm_sim *s, int j)
 {
     int n = s->n, idx[RT_MAXG] = { 0 };
     double *y = s->y, *v = s->y + n, vb[RT_MAXG] = { 0 };
     unsigned set, ref = s->mode;
-    if (s->t != s->inst_t) {
-        memset(s->inst_hits, 0, sizeof(int) * (size_t)s->g);
-        s->inst_t = s->t;
-    }
-    if (++s->inst_hits[j] > INSTANT_HITS)
-        return instant_collapse(s, j, ref);
-    int r = impact_set(s, j, 0, 0, vb, idx, &set);
+    int r = impact_set(s, j, 0, vb, idx, &set);
     if (vb[j] >= -rt_vel_tol(s, j, v)) {
         /* landed with the gap leaving 0 by a bounce smaller than the gap's
          * rounding, or closing slower than the velocity tolerance (a contact
-         * just released, whose residual velocity is rounding): the contact
-         * is at rest; remove the residual relative velocity (plastic) and
-         * let the force LCP decide */
-        double Eb = rt_mech_energy(s, s->mode, y), Djj = 0;
-        const double *w = s->num.W + (size_t)j * n;
-        for (int i = 0; i < n; i++)
-            Djj += w[i] * s->minv[i] * w[i];
+         * just released, whose residual velocity is rounding; or carried
+         * into the gap by its support with no closing speed): the contact
+         * is at rest; remove the residual relative velocity (plastic), and
+         * hold it shut unless that needs a pull */
+        double Eb = rt_mech_energy(s, s->mode, y);
         if (rt_project(s, 1u << j, v))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
-        double lost = Eb - rt_mech_energy(s, s->mode, y);
-        s->Ejump += lost;
-        int rc = log_event(s, NSM_EV_IMPACT, j, vb[j], wdot(s, j, v), -vb[j] / Djj, lost, 1);
-        return rc ? rc : settle(s, ref, 0);
+        s->Ejump += Eb - rt_mech_energy(s, s->mode, y);
+        return settle_favour(s, ref, 0, 1u << j);
     }
-    double D[RT_MAXG * RT_MAXG] = { 0 }, q[RT_MAXG], P[RT_MAXG];
-    delassus_of(s, idx, r, D);
-    for (int a = 0; a < r; a++)
-        q[a] = (1 + s->num.e[idx[a]]) * vb[idx[a]];
-    if (nsm_lcp_solve(r, D, q, P, NULL) != NSM_LA_OK)
-        return rt_fail(s, NSM_ENUMERIC, j, "no solution of the impact problem");
-    double Eb = rt_mech_energy(s, s->mode, y);
-    double y0[2 * n];
-    memcpy(y0, y, sizeof y0);
-    for (int a = 0; a < r; a++) {
-        const double *w = s->num.W + (size_t)idx[a] * n;
-        for (int i = 0; i < n; i++)
-            v[i] += s->minv[i] * w[i] * P[a];
-    }
-    if (r == 1 && P[0] > 0 && s->method == NSM_METHOD_EXACT)
-        rt_shadow_impulse(s, idx[0], s->num.e[idx[0]], s->t, y0, y);
-    /* contacts already shut stay in the mode (settle decides whether they
-     * hold); single: j is the only contact hitting, the others of the
-     * problem were shut; held: one of those shares a body with j */
+    /* single: j is the only open contact it touches (the others of the
+     * problem are shut); held: one of those shares a body with j */
     int single = 1, held = 0;
     for (int a = 0; a < r; a++)
         if (idx[a] != j) {
-            if (ref >> idx[a] & 1u)
-                held = 1;
-            else
+            if (!(ref >> idx[a] & 1u))
                 single = 0;
+            else if (coupled(s, idx[a], j))
+                held = 1;
         }
-    s->Ejump += Eb - rt_mech_energy(s, s->mode, y);
     double e = s->num.e[j];
     int cascade = 0;
     if (single && e > 0 && e < 1 && s->zeno_on) {
@@ -479,21 +708,13 @@ static int impact(nsm_sim *s, int j)
     /* impacts of a recognized geometric cascade, of one contact or of
      * several, are bounded (the jump comes after finitely many): the
      * event-rate guard leaves them alone */
-    int ends_cluster = cluster_track(s, j);
+    int ends_cluster = cluster_track(s, j), rc;
     unsigned cm = s->c_mask;
-    s->rate_exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->c_geo >= 3);
-    for (int a = 0; a < r; a++) {
-        int i = idx[a];
-        double va = wdot(s, i, v);
-        if (P[a] <= 0 && i != j)
-            continue;
-        int rc = log_event(s, NSM_EV_IMPACT, i, vb[i], va, P[a], -P[a] * (vb[i] + va) / 2, 1);
-        if (rc) {
-            s->rate_exempt = 0;
-            return rc;
-        }
-    }
-    s->rate_exempt = 0;
+    long count;
+    int exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->c_geo >= 3);
+    if ((rc = impact_sequence(s, j, idx, r, exempt, &count)))
+        return rc;
+    single = single && count == 1;
     if (ends_cluster)
         return collapse(s, j, ref, s->c_mask, s->c_geo + 2);
     /* jump once the rebounds stay inside the gap's rounding band (the
@@ -507,8 +728,8 @@ static int impact(nsm_sim *s, int j)
      * plastic.  The tail's flights take j's impulse alone, so a cascade
      * against a body held by another contact is not jumped: its rebounds
      * end plastic in the band. */
-    int unresolved = single && rebound_unresolved(s, j);
-    if (cascade && !held && (unresolved || s->z_tau[j] < 1e-3 * zeno_scale(s))) {
+    int unresolved = rebound_unresolved(s, j);
+    if (cascade && single && !held && (unresolved || s->z_tau[j] < 1e-3 * zeno_scale(s))) {
         double rest = rt_zeno_tail(s, j, s->z_tau[j]);
         if (isfinite(rest)) {
             if (s->t + rest <= s->t_stop)
@@ -521,9 +742,16 @@ static int impact(nsm_sim *s, int j)
                 return zeno_jump(s, j, ref, rest);
         }
     }
-    if (unresolved && (!cascade || held)) {
+    /* every contact of the sequence whose rebound cannot leave the rounding
+     * band ends at rest (j's too, unless a cascade of j alone goes on) */
+    unsigned plastic = 0;
+    for (int a = 0; a < r; a++)
+        if (!(ref >> idx[a] & 1u) && (idx[a] != j || !cascade || held || !single) &&
+            rebound_unresolved(s, idx[a]))
+            plastic |= 1u << idx[a];
+    if (plastic) {
         double Eb2 = rt_mech_energy(s, s->mode, y);
-        if (rt_project(s, 1u << j, v))
+        if (rt_project(s, plastic, v))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
         s->Ejump += Eb2 - rt_mech_energy(s, s->mode, y);
     }
@@ -578,8 +806,8 @@ int rt_initial_mode(nsm_sim *s)
     }
     if ((rc = settle(s, 0, 0)))
         return rc;
-    /* until none is left: an impact can drive another touching contact
-     * shut (a repeated ping-pong is summed by instant_collapse) */
+    /* until none is left (each impact resolves the whole sequence of
+     * collisions it starts, see impact_sequence) */
     for (int again = 1, rounds = 0; again && rounds < 1000; rounds++) {
         again = 0;
         for (int j = 0; j < s->g; j++) {

@@ -9,10 +9,12 @@
 **             Van Loan's integrals of the quadratic rates; steps of dt on a
 **             grid anchored where the mode was entered (see "The anchor")
 **
-** Events are located by the recast of M. Henon (Physica D 5, 1982), written
-** once for every event function s: dY/ds = Y'/s', dt/ds = 1/s', one step from
-** s(t0) to 0 (the force step of Dedow and Murphy, 2021, is the same with
-** s = lambda).  The exact method polishes with Newton on s(exp(A tau) y0).
+** rk4 and adaptive locate events by the recast of M. Henon (Physica D 5,
+** 1982), written once for every event function s: dY/ds = Y'/s', dt/ds =
+** 1/s', one step from s(t0) to 0 (the force step of Dedow and Murphy, 2021,
+** is the same with s = lambda), polished by Newton on the method's own step.
+** The exact method finds its zeros on the step's Taylor expansion
+** (taylor.c, events.c) and lands with the states this file keeps.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -702,30 +704,15 @@ static int recast(nsm_sim *s, int j, double t0, const double *Y0, double s0, dou
     return 0;
 }
 
-/* A trial step of tau from (t, Y) in event location: exact leaves out the
-** energy integrals, which only the landing needs. */
-static int probe(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
-{
-    if (s->method == NSM_METHOD_EXACT && tau != 0)
-        return exact_advance(s, t, Y, tau, Y1, 0);
-    return rt_advance(s, t, Y, tau, Y1);
-}
-
-/* The landing state at tau from (t0, Y0) after trial steps: for exact the
-** step again with its energy integrals, else the last trial's state. */
-static int landing(nsm_sim *s, double t0, const double *Y0, double tau, double *Ys)
-{
-    return s->method == NSM_METHOD_EXACT ? rt_advance(s, t0, Y0, tau, Ys) : NSM_OK;
-}
-
-/* Root of event j in time on [0, h] by safeguarded Newton (exact method)
-** or the Illinois variant of regula falsi (others), on s(advance(tau)). */
+/* Root of event j in time on [0, h] by safeguarded Newton (newton set) or
+** the Illinois variant of regula falsi, on s(advance(tau)): rk4 and
+** adaptive (exact finds its zeros on the step's expansion, events.c). */
 static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0,
                         double sd0, int newton, double guess, double *tau, double *Ys)
 {
     double lo = 0, hi = h, flo = s0, fhi, ev, evd, x;
     int rc, side = 0;
-    if ((rc = probe(s, t0, Y0, h, Ys)) || (rc = event_at(s, j, t0 + h, Ys, &fhi, &evd)))
+    if ((rc = rt_advance(s, t0, Y0, h, Ys)) || (rc = event_at(s, j, t0 + h, Ys, &fhi, &evd)))
         return rc;
     if (guess > 0 && guess < h)
         x = guess;
@@ -736,7 +723,7 @@ static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h
     for (int it = 0; it < 200; it++) {
         if (!(x > lo && x < hi))
             x = 0.5 * (lo + hi);
-        if ((rc = probe(s, t0, Y0, x, Ys)) || (rc = event_at(s, j, t0 + x, Ys, &ev, &evd)))
+        if ((rc = rt_advance(s, t0, Y0, x, Ys)) || (rc = event_at(s, j, t0 + x, Ys, &ev, &evd)))
             return rc;
         if (ev > 0) {
             lo = x;
@@ -764,11 +751,11 @@ static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h
         if (ev == 0 || hi - lo <= 4e-16 * (fabs(t0) + hi) || small) {
             if (newton && xn > lo && xn < hi && xn != x) {
                 x = xn;
-                if ((rc = probe(s, t0, Y0, x, Ys)))
+                if ((rc = rt_advance(s, t0, Y0, x, Ys)))
                     return rc;
             }
             *tau = x;
-            return landing(s, t0, Y0, x, Ys);
+            return NSM_OK;
         }
         x = xn;
     }
@@ -780,15 +767,15 @@ static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h
 ** (s(t0) = s0 > 0 or ~0, s(t0 + h) <= 0).  The recast (one RK4 step in s
 ** for rk4, several for adaptive) gives the landing time; it is then
 ** polished by safeguarded Newton on s(step(tau)), the method's own step
-** from t0, so that the landing state is the integrator's state at that time
-** (for exact, s(exp(A tau) y0) to machine precision).  When the recast does
-** not apply (s' small or changing sign: grazing) the root is bracketed in
-** time.  Returns the time offset and the state there. */
+** from t0, so that the landing state is the integrator's state at that time.
+** When the recast does not apply (s' small or changing sign: grazing) the
+** root is bracketed in time.  Returns the time offset and the state there.
+** rk4 and adaptive only (events.c). */
 int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0, double sd0,
               double *tau, double *Ys)
 {
     double t1, guess = -1;
-    if (s->method != NSM_METHOD_EXACT && sd0 < 0 &&
+    if (sd0 < 0 &&
         !recast(s, j, t0, Y0, s0, sd0, s->method == NSM_METHOD_ADAPTIVE ? 8 : 1, &t1, Ys)) {
         double d = t1 - t0;
         if (d >= -1e-12 * h && d <= h * (1 + 1e-6))

@@ -53,9 +53,12 @@ def time_impact(t):
 def two_gaps(t):
     """two_gaps: M1 and M3 reach the resting M2 together at t = 1 s.
 
-    Newton's law on both contacts at once (equal masses, e = 1): the impulses
-    P1 = P2 = 2 m (1 m/s) reverse the outer masses and leave M2 at rest, the
-    unique solution of the impact problem (both gaps open at 1 m/s after).
+    Sequential impacts (docs/theory.md section 10), equal masses, e = 1: both
+    gaps close at 1 m/s, G1 goes first on the tie (M1 stops, M2 takes 1 m/s),
+    then G2 closing at 2 m/s (M2 and M3 swap: -1 and 1 m/s), then G1 again
+    at 1 m/s (M1 takes -1 m/s, M2 stops): the outer masses reversed, M2 at
+    rest, both gaps opening at 1 m/s, as one impulse problem over both
+    contacts at once would give too.
     """
     if t <= 1:
         return [(-1 + t, Q(1)), (Q(0), Q(0)), (1 - t, Q(-1))]
@@ -107,7 +110,7 @@ CASES = {
                                 (Q(5, 6), "impact", "floor")],
                         title="Edge case: impact exactly at a time event"),
     "two_gaps": dict(fn=two_gaps, t_end=Q(2), bodies=["M1", "M2", "M3"],
-                     events=[(Q(1), "impact", "G1"), (Q(1), "impact", "G2")],
+                     events=[(Q(1), "impact", "G1"), (Q(1), "impact", "G2"), (Q(1), "impact", "G1")],
                      title="Edge case: two gaps closing at the same instant"),
     "tend_impact": dict(fn=tend_impact, t_end=Q(1, 2), bodies=["B"],
                         events=[(Q(1, 2), "impact", "floor")],
