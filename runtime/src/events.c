@@ -207,6 +207,25 @@ static long double poly_at(const long double *a, int K, double x)
     return p;
 }
 
+/* The sign change of the polynomial a just before hi, where it is below
+** zero, starting from 0, where it is positive: bisection keeping p(lo) > 0
+** >= p(hi), so that a touch of zero before the crossing is passed over;
+** the point returned has p <= 0. */
+static double zero_before(const long double *a, int K, double hi)
+{
+    double lo = 0;
+    for (int it = 0; it < 200 && hi - lo > 0; it++) {
+        double m = 0.5 * (lo + hi);
+        if (m <= lo || m >= hi)
+            break;
+        if (poly_at(a, K, m) > 0)
+            lo = m;
+        else
+            hi = m;
+    }
+    return hi;
+}
+
 /* Whether the polynomial a is <= 0 at x to within its tail bound r0 and
 ** the rounding of x itself (a zero of another form, rounded to double). */
 static int below_at(const long double *a, int K, double x, double r0)
@@ -301,8 +320,17 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         return 0;
     }
     if (s0 > nz) {
-        if (first_below(a, K, 0, r0, r1, x))
+        /* through 0 for real: to below -nz (a touch of 0 within rounding,
+         * as a held contact's force at the top of a swing, is no event),
+         * and the zero is the sign change just before that */
+        long double c[K + 1];
+        double xn;
+        memcpy(c, a, sizeof c);
+        c[0] += nz;
+        if (first_below(c, K, 0, r0, r1, &xn)) {
+            *x = zero_before(a, K, xn);
             return 1;
+        }
     } else if (a[1] > 0) {
         double xc;                      /* leaving 0 upwards: a zero after its peak */
         if (rt_poly_first_peak(a, K, 0, r1, &xc) && poly_at(a, K, xc) > 0 &&
@@ -316,6 +344,14 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         if (first_below(c, K, 0, r0, r1, &xn)) {
             if (s0 <= 0 || !first_below(a, K, 0, r0, r1, x))
                 *x = 0;
+            if (*x == 0 && s->t == s->jt && j == s->jg) {
+                /* its transition here left it open (touching, with no force
+                 * yet): land where it is just below 0, by a ten-thousandth
+                 * of its rounding level, so that the landing is at rest */
+                c[0] = a[0] + 1e-4 * nz;
+                if (!first_below(c, K, 0, r0, r1, x))
+                    *x = xn;
+            }
             return 1;
         }
     }
