@@ -4,7 +4,7 @@
 
 set(NSM_RELIABILITY_CASES disk_full open_error signals every_limit set_file_limits
     run_disk_full run_signals run_concurrent cache_damage run_summaries output_targets
-    messages)
+    messages run_group_signal)
 foreach(case ${NSM_RELIABILITY_CASES})
   add_test(NAME reliability/${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/reliability_test.py

@@ -23,7 +23,7 @@
 ** to its last whole line.  SIGINT, SIGTERM and SIGHUP stop the run at the next
 ** sample or event: the files are flushed and closed with whole lines, a note
 ** says where the run stopped, and the exit status is 128 + the signal (a
-** second signal kills at once).
+** second signal more than a second later kills at once).
 **
 ** Exit status: 0 ok, 1 bad arguments or an output file that cannot be opened
 ** (or the plot could not be written), 3 the simulation failed or an output
@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nsm/nsm.h"
@@ -83,22 +84,43 @@ typedef struct Driver {
 /* The signal that asked the run to stop, 0 if none. */
 static volatile sig_atomic_t stop_signal;
 
-/* Signal handler: remember the signal; the callbacks stop the run. */
+/* When the first stop signal came (touched by on_signal only). */
+static struct timespec stop_time;
+
+/* Signal handler: the first stop signal is remembered and the callbacks stop
+** the run.  Repeats within a second are the same request delivered twice
+** (`kill` of the process group and `nsmc run` passing it on, as under
+** `timeout`) and are ignored; a later one kills at once. */
 static void on_signal(int sig)
 {
-    stop_signal = sig;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!stop_signal) {
+        stop_signal = sig;
+        stop_time = now;
+        return;
+    }
+    double since = (double)(now.tv_sec - stop_time.tv_sec) +
+                   1e-9 * (double)(now.tv_nsec - stop_time.tv_nsec);
+    if (since < 1.0)
+        return;
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
-/* Catch SIGINT, SIGTERM and SIGHUP once (a second one kills), and ignore
-** SIGXFSZ so that a file-size limit is a failed write we can report. */
+/* Catch SIGINT, SIGTERM and SIGHUP (none interrupting the handler of
+** another), and ignore SIGXFSZ so that a file-size limit is a failed write
+** we can report. */
 static void signals_install(void)
 {
     static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&sa.sa_mask, sigs[i]);
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old;
         /* a signal ignored by the parent (nohup, `cmd &`) stays ignored */

@@ -392,6 +392,32 @@ def case_run_signals(tmp):
             check_whole_csv(traj, TRAJ_COLS, "trajectory after SIGTERM to the simulator")
 
 
+def case_run_group_signal(tmp):
+    """A signal to the whole process group (what `timeout` sends): the
+    simulator gets it twice, from the group and from nsmc, and still stops
+    with whole lines."""
+    build_cache(tmp)
+    traj = os.path.join(tmp, "out", "two_mass", "trajectory.csv")
+    ev = os.path.join(tmp, "out", "two_mass", "events.csv")
+    rng = random.Random(11)
+    e = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+    for k in range(4):
+        sig = signal.SIGTERM if k % 2 == 0 else signal.SIGINT
+        proc = subprocess.Popen([NSMC, "run", TWO_MASS, "--no-plot", "--", "--t-end", "5e4"],
+                                cwd=tmp, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
+        wait_for(lambda: simulators_of(tmp) and os.path.exists(traj), "the simulator to start")
+        time.sleep(rng.uniform(0.0, 0.5))
+        os.killpg(proc.pid, sig)
+        finish(proc, "run", tmp)
+        check(proc.returncode == 128 + sig and "interrupted" in proc.stderr
+              and "killed" not in proc.stderr,
+              "signal %d to the process group (run %d): exit %d, an interruption"
+              % (sig, k, 128 + sig), proc)
+        check_whole_csv(traj, TRAJ_COLS, "trajectory after a group signal (run %d)" % k)
+        check_whole_csv(ev, EVENT_COLS, "events after a group signal (run %d)" % k)
+
+
 def case_run_concurrent(tmp):
     """Two runs into one folder: the second is refused, naming the first."""
     build_cache(tmp)
