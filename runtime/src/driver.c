@@ -5,7 +5,7 @@
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
 **   --rtol R  --atol A  --set NAME=VALUE (repeatable)  --set-file FILE
 **   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5)   --events FILE|-  (event CSV)
-**   --max-steps N  --max-event-rate R  --no-zeno  --help
+**   --max-steps N  --max-event-rate R  --energy-tol E  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **   --plot DIR  --phase  (gnuplot plots of the trajectory and events)
 **
@@ -309,6 +309,9 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --method M           rk4, adaptive or exact (default %s)\n"
             "  --every E            trajectory sampling period in s, 0 = every step (default %g)\n"
             "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
+            "  --energy-tol E       energy balance error, relative to the largest energy, that\n"
+            "                       stops the run (default 1e-6 exact, 1e-2 adaptive, 5e-2\n"
+            "                       rk4; 0: never)\n"
             "  --set NAME=VALUE     override a parameter (SI units); repeatable\n"
             "  --set-file FILE      overrides from a file of NAME = VALUE lines (# comments)\n"
             "  --out FILE|-         write the trajectory as CSV, or as HDF5 for FILE.h5\n"
@@ -775,7 +778,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
                                               "--method", "--set", "--set-file", "--out", "--events", "--stats",
-                                              "--max-steps", "--max-event-rate", "--plot" };
+                                              "--max-steps", "--max-event-rate", "--plot", "--energy-tol" };
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= !strcmp(a, valued[k]);
@@ -804,6 +807,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--every")) {
             rc = !parse_num(val, &v) || nsm_sim_set_every(sim, v);
             every = v;
+        } else if (!strcmp(a, "--energy-tol")) {
+            rc = !parse_num(val, &v) || v < 0 || nsm_sim_set_energy_tolerance(sim, v);
         } else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
             rc = !parse_num(val, &v);
             if (!rc) {

@@ -346,9 +346,9 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
                 *x = 0;
             if (*x == 0 && s->t == s->jt && j == s->jg) {
                 /* its transition here left it open (touching, with no force
-                 * yet): land where it is just below 0, by a ten-thousandth
-                 * of its rounding level, so that the landing is at rest */
-                c[0] = a[0] + 1e-4 * nz;
+                 * yet): land where it is just below 0, by 1e-8 of its
+                 * rounding level, so that the landing is at rest */
+                c[0] = a[0] + 1e-8 * nz;
                 if (!first_below(c, K, 0, r0, r1, x))
                     *x = xn;
             }

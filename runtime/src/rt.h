@@ -141,8 +141,6 @@ struct nsm_sim {
     unsigned c_mask;
     double jt;                /* time and gap of the last transition (run.c, detect) */
     int jg;
-    double inst_t;            /* the instant inst_hits counts the impacts of */
-    int *inst_hits;           /* per gap (run.c, instant_collapse) */
 
     RtModeInfo modes[RT_MODES];
     long mode_clock;

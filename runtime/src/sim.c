@@ -93,9 +93,6 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->z_tau = dalloc(g, &bad);
     s->z_geo = calloc(g ? g : 1, sizeof(int));
     s->z_count = calloc(g ? g : 1, sizeof(int));
-    s->inst_hits = calloc(g ? g : 1, sizeof(int));
-    if (!s->inst_hits)
-        bad = 1;
     if (!s->z_geo || !s->z_count)
         bad = 1;
     for (int k = 0; k < RT_CACHE && !bad; k++) {
@@ -167,7 +164,6 @@ void nsm_sim_free(nsm_sim *s)
     rt_mode_free(s);
     free(s->sw);
     free(s->z_geo);
-    free(s->inst_hits);
     free(s->z_count);
     free(s);
 }
@@ -340,9 +336,7 @@ int nsm_sim_reset(nsm_sim *s)
         s->z_last[j] = -1;
         s->z_tau[j] = 0;
         s->z_geo[j] = s->z_count[j] = 0;
-        s->inst_hits[j] = 0;
     }
-    s->inst_t = -1;
     s->jt = -1;
     s->jg = -1;
     s->c_last = -1;
