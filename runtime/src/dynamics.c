@@ -67,8 +67,9 @@ void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const doub
     }
 }
 
-/* Delassus matrix D = W_S M^-1 W_S^T over the gaps listed in idx[0..r-1]. */
-static void delassus(const nsm_sim *s, const int *idx, int r, double *D)
+/* Delassus matrix D = W_S M^-1 W_S^T over the gaps listed in idx[0..r-1]:
+** the one place it is formed (constraint forces, projections, impulses). */
+void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D)
 {
     int n = s->n;
     for (int a = 0; a < r; a++)
@@ -116,7 +117,7 @@ int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double
     if (r == 0)
         return NSM_OK;
     double D[RT_MAXG * RT_MAXG], mu[RT_MAXG];
-    delassus(s, idx, r, D);
+    rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
         mu[k] = -rt_dot(n, s->num.W + (size_t)idx[k] * n, a);
     if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
@@ -318,7 +319,7 @@ int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y, uns
     rt_force_parts(s, pen, y, y + n, f, 1, F);
     for (int i = 0; i < n; i++)
         a[i] = s->minv[i] * F[i];
-    delassus(s, idx, r, D);
+    rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
         q[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, a);
     if (nsm_lcp_solve(r, D, q, z, NULL) != NSM_LA_OK)
@@ -337,7 +338,7 @@ int rt_project(const nsm_sim *s, unsigned set, double *v)
     if (r == 0)
         return NSM_OK;
     double D[RT_MAXG * RT_MAXG], mu[RT_MAXG];
-    delassus(s, idx, r, D);
+    rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
         mu[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, v);
     if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
@@ -361,4 +362,25 @@ double rt_force_tol(const nsm_sim *s, unsigned mode, const double *y)
             sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * rt_dot(s->n, w, y + s->n));
         }
     return 1e-10 * sc + 1e-300;
+}
+
+/* Kinetic plus potential energy in mode: 1/2 v.Mv + 1/2 x.Kx - f_const.x
+** + 1/2 k p^2 for engaged penalty gaps.  The potential of the linear field
+** -K x + f_const is defined up to a constant; Voff (set at reset) makes it the
+** physical one of the springs and gravity when the model lists its springs. */
+double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y)
+{
+    double kin, pot;
+    int n = s->n;
+    kin = pot = 0;
+    for (int i = 0; i < n; i++) {
+        kin += 0.5 * s->num.mass[i] * y[n + i] * y[n + i];
+        pot += 0.5 * y[i] * rt_dot(n, s->num.K + (size_t)i * n, y) - s->num.fconst[i] * y[i];
+    }
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY && (mode >> j & 1u)) {
+            double pj = -rt_gap(s, j, y);
+            pot += 0.5 * s->num.kc[j] * pj * pj;
+        }
+    return kin + pot + s->Voff;
 }

@@ -159,11 +159,9 @@ struct nsm_sim {
     char msg[512];
 };
 
-/* sim.c */
+/* message.c */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len);
-int rt_emit(nsm_sim *s, const nsm_event *ev);
-double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y);
 
 /* dynamics.c */
 double rt_gap(const nsm_sim *s, int j, const double *x);
@@ -184,6 +182,8 @@ int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y,
 int rt_project(const nsm_sim *s, unsigned set, double *v);
 
 double rt_force_tol(const nsm_sim *s, unsigned mode, const double *y);
+void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
+double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y);
 
 /* mode.c */
 unsigned long rt_switch_key(const nsm_sim *s);
@@ -220,10 +220,11 @@ void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, 
 
 /* run.c */
 int rt_initial_mode(nsm_sim *s);
+int rt_run(nsm_sim *s, double t_end);
 
 /* stats.c: the audit follows every step (rt_stats_step, called by the run
 ** loop with the step's start in s and its end (t1, Y1) before any
-** transition) and every event (rt_stats_event, called by rt_emit). */
+** transition) and every event (rt_stats_event, called by the run loop's emit). */
 int rt_stats_alloc(nsm_sim *s);
 void rt_stats_free(nsm_sim *s);
 void rt_stats_reset(nsm_sim *s);

@@ -31,12 +31,35 @@ static double wdot(const nsm_sim *s, int j, const double *v)
     return rt_dot(s->n, s->num.W + (size_t)j * s->n, v);
 }
 
+/* Count an event, apply the rate guard (unless the event is exempt: an
+** impact of a recognized Zeno cascade) and hand it to the event handler. */
+static int emit(nsm_sim *s, const nsm_event *ev)
+{
+    int W = s->window;
+    rt_stats_event(s, ev);
+    s->nevents++;
+    if (!s->rate_exempt) {
+        if (s->ring_n >= W) {
+            double oldest = s->ring[s->ring_n % W];
+            if (ev->t - oldest < W / s->max_rate)
+                return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
+                               "%d events in %.3g s exceed the event rate cap of %.3g per second "
+                               "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
+        }
+        s->ring[s->ring_n % W] = ev->t;
+        s->ring_n++;
+    }
+    if (s->on_event && s->on_event(s->ev_ud, s, ev))
+        return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
+    return NSM_OK;
+}
+
 /* Log one event record. */
 static int log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
                      long count)
 {
     nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
-    return rt_emit(s, &ev);
+    return emit(s, &ev);
 }
 
 /* Forget the impact history of gap j (Zeno detection). */
@@ -174,10 +197,9 @@ static int zeno_flight(nsm_sim *s, int j, double t, const double *Y, double tg, 
 static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
 {
     int n = s->n, N = s->N;
-    double Y[N], Y1[N], Y2[N], a[N], tau2, e = s->num.e[j], Djj = 0;
+    double Y[N], Y1[N], Y2[N], a[N], tau2, e = s->num.e[j], Djj;
     const double *w = s->num.W + (size_t)j * n;
-    for (int i = 0; i < n; i++)
-        Djj += w[i] * s->minv[i] * w[i];
+    rt_delassus(s, &j, 1, &Djj);
     memcpy(Y, s->y, sizeof Y);
     if (rt_deriv(s, s->mode, s->t, Y, a))
         return NAN;
@@ -312,21 +334,6 @@ static int impact_set(nsm_sim *s, int j, unsigned extra, double *vb, int *idx, u
     return r;
 }
 
-/* The Delassus matrix D = W M^-1 W^T (r*r) of the gaps idx[0..r). */
-static void delassus_of(const nsm_sim *s, const int *idx, int r, double *D)
-{
-    int n = s->n;
-    for (int a = 0; a < r; a++) {
-        const double *wa = s->num.W + (size_t)idx[a] * n;
-        for (int b = 0; b < r; b++) {
-            const double *wb = s->num.W + (size_t)idx[b] * n;
-            double sum = 0;
-            for (int i = 0; i < n; i++)
-                sum += wa[i] * s->minv[i] * wb[i];
-            D[a * r + b] = sum;
-        }
-    }
-}
 
 /* The limit of a sequence of impacts that gap j is part of: the contacts
 ** it reaches among those shut, touching or in extra have no relative
@@ -339,7 +346,7 @@ static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
     double *y = s->y, *v = s->y + n, vb[RT_MAXG], D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
     unsigned set;
     int r = impact_set(s, j, extra, vb, idx, &set);
-    delassus_of(s, idx, r, D);
+    rt_delassus(s, idx, r, D);
     for (int a = 0; a < r; a++)
         q[a] = vb[idx[a]];
     if (nsm_lcp_solve(r, D, q, P, NULL) != NSM_LA_OK)
@@ -552,7 +559,7 @@ static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1
     q->n = 0;
     q->held = 0;
     memcpy(q->idx, idx, sizeof(int) * (size_t)r);
-    delassus_of(s, idx, r, q->D);
+    rt_delassus(s, idx, r, q->D);
     for (int a = 0; a < r; a++) {
         q->u[a] = wdot(s, idx[a], v);
         if (s->mode >> idx[a] & 1u)
@@ -1057,11 +1064,9 @@ static int check_balance(nsm_sim *s)
 
 /* Advance to time t_end: steps, events, transitions, samples at multiples of
 ** every (and after every step when every is 0). */
-int nsm_sim_run_until(nsm_sim *s, double t_end)
+int rt_run(nsm_sim *s, double t_end)
 {
     int rc, N = s->N, n = s->n;
-    if (!s->ready && (rc = nsm_sim_reset(s)))
-        return rc;
     if (s->failed)
         return s->failed;
     if (!(t_end >= s->t) || !isfinite(t_end))

@@ -4,43 +4,12 @@
 ** failure message.  The run loop and transitions are in run.c.
 */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "energy.h"
 #include "rt.h"
-
-static const char *const kind_names[] = {
-    "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time"
-};
-static const char *const method_names[] = { "rk4", "adaptive", "exact" };
-
-/* Name of an event kind, "?" if out of range. */
-const char *nsm_event_kind_name(int kind)
-{
-    if (kind < 0 || kind > NSM_EV_TIME)
-        return "?";
-    return kind_names[kind];
-}
-
-/* Name of an integration method, "?" if out of range. */
-const char *nsm_method_name(int method)
-{
-    if (method < 0 || method > NSM_METHOD_EXACT)
-        return "?";
-    return method_names[method];
-}
-
-/* Method number from its name, -1 if unknown. */
-int nsm_method_parse(const char *name)
-{
-    for (int i = 0; i <= NSM_METHOD_EXACT; i++)
-        if (strcmp(name, method_names[i]) == 0)
-            return i;
-    return -1;
-}
 
 /* Allocate n doubles (at least one) or record failure in *bad. */
 static double *dalloc(size_t n, int *bad)
@@ -386,47 +355,6 @@ int nsm_sim_reset(nsm_sim *s)
     return NSM_OK;
 }
 
-/* Kinetic plus potential energy in mode: 1/2 v.Mv + 1/2 x.Kx - f_const.x
-** + 1/2 k p^2 for engaged penalty gaps.  The potential of the linear field
-** -K x + f_const is defined up to a constant; Voff (set at reset) makes it the
-** physical one of the springs and gravity when the model lists its springs. */
-double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y)
-{
-    double kin, pot;
-    int n = s->n;
-    kin = pot = 0;
-    for (int i = 0; i < n; i++) {
-        kin += 0.5 * s->num.mass[i] * y[n + i] * y[n + i];
-        pot += 0.5 * y[i] * rt_dot(n, s->num.K + (size_t)i * n, y) - s->num.fconst[i] * y[i];
-    }
-    for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_PENALTY && (mode >> j & 1u)) {
-            double pj = -rt_gap(s, j, y);
-            pot += 0.5 * s->num.kc[j] * pj * pj;
-        }
-    return kin + pot + s->Voff;
-}
-
-/* Energies at the current state; returns the balance error
-** E0 + injected - dissipated - (kinetic + potential). */
-double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, double *inj)
-{
-    int n = s->n;
-    double k = 0;
-    for (int i = 0; i < n; i++)
-        k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
-    double e = rt_mech_energy(s, s->mode, s->y);
-    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1];
-    if (kin)
-        *kin = k;
-    if (pot)
-        *pot = e - k;
-    if (diss)
-        *diss = d;
-    if (inj)
-        *inj = w;
-    return s->E0 + w - d - e;
-}
 
 /* Value of output column k at the current state (NAN if out of range). */
 double nsm_sim_output(const nsm_sim *s, int k)
@@ -484,53 +412,12 @@ long nsm_sim_steps(const nsm_sim *s) { return s->steps; }
 long nsm_sim_events(const nsm_sim *s) { return s->nevents; }
 const char *nsm_sim_message(const nsm_sim *s) { return s->msg; }
 
-/* "free" or "closed: a, b" for a mode, into buf. */
-void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len)
+/* Advance to time t_end: reset first when a parameter changed (or never
+** ran), then the run loop (run.c). */
+int nsm_sim_run_until(nsm_sim *s, double t_end)
 {
-    int used = snprintf(buf, len, "%s", mode ? "closed:" : "free");
-    for (int j = 0; j < s->g && used < len; j++)
-        if (mode >> j & 1u)
-            used += snprintf(buf + used, len - used, " %s", s->m->gaps[j].name);
-}
-
-/* Record a failure: the message names the time, the mode and the contact
-** (gap < 0 for none).  Returns code, which also stops further runs. */
-int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
-{
-    char what[256], mode[160];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    rt_mode_text(s, s->mode, mode, sizeof mode);
-    if (gap >= 0 && gap < s->g)
-        snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, contact '%s': %s", s->t, mode,
-                 s->m->gaps[gap].name, what);
-    else
-        snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s: %s", s->t, mode, what);
-    s->failed = code;
-    return code;
-}
-
-/* Count an event, apply the rate guard (unless the event is exempt: an
-** impact of a recognized Zeno cascade) and hand it to the event handler. */
-int rt_emit(nsm_sim *s, const nsm_event *ev)
-{
-    int W = s->window;
-    rt_stats_event(s, ev);
-    s->nevents++;
-    if (!s->rate_exempt) {
-        if (s->ring_n >= W) {
-            double oldest = s->ring[s->ring_n % W];
-            if (ev->t - oldest < W / s->max_rate)
-                return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
-                               "%d events in %.3g s exceed the event rate cap of %.3g per second "
-                               "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
-        }
-        s->ring[s->ring_n % W] = ev->t;
-        s->ring_n++;
-    }
-    if (s->on_event && s->on_event(s->ev_ud, s, ev))
-        return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
-    return NSM_OK;
+    int rc;
+    if (!s->ready && (rc = nsm_sim_reset(s)))
+        return rc;
+    return rt_run(s, t_end);
 }

@@ -3,7 +3,7 @@
 **
 ** The run loop calls rt_stats_step at the end of every integrator step,
 ** before the transition of an event landed on, with the step's start still in
-** the simulation (s->t, s->y, s->mode) and its end in (t1, Y1); rt_emit
+** the simulation (s->t, s->y, s->mode) and its end in (t1, Y1); emit (run.c)
 ** calls rt_stats_event for every event record.  From these the audit keeps:
 **
 **   - the largest balance error and the largest energy met at a step end;
@@ -523,4 +523,25 @@ int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
     out->damper_energy = partial ? NAN : gs->damper;
     out->aster_force = gs->fden > 0 && !partial ? sqrt(gs->fnum / gs->fden) : NAN;
     return NSM_OK;
+}
+
+/* Energies at the current state; returns the balance error
+** E0 + injected - dissipated - (kinetic + potential). */
+double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, double *inj)
+{
+    int n = s->n;
+    double k = 0;
+    for (int i = 0; i < n; i++)
+        k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
+    double e = rt_mech_energy(s, s->mode, s->y);
+    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1];
+    if (kin)
+        *kin = k;
+    if (pot)
+        *pot = e - k;
+    if (diss)
+        *diss = d;
+    if (inj)
+        *inj = w;
+    return s->E0 + w - d - e;
 }
