@@ -45,16 +45,17 @@ unsigned long rt_switch_key(const nsm_sim *s)
 ** quadratic forms whose integrals are the dissipated energy (Qd) and the
 ** work of the external forces (Qw).  Columns of the velocity rows come from
 ** the generic accelerations, which are linear in (x, v, f) when the affine
-** constants are switched off.  Without a forcing generator (n_gen = 0) the
-** forcing is left out: A is then the homogeneous part, which is all the
-** step bounds of rk4 and adaptive need. */
-static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, double *Qw)
+** constants are switched off; the same solves give the rows of ev of the
+** held impact contacts (their forces).  Without a forcing generator
+** (n_gen = 0) the forcing is left out: A is then the homogeneous part,
+** which is all the step bounds of rk4 and adaptive need. */
+static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, double *Qw, double *ev)
 {
-    int n = s->n, ng = s->m->n_gen, na = s->na, rc = NSM_OK;
+    int n = s->n, g = s->g, ng = s->m->n_gen, na = s->na, rc = NSM_OK;
     size_t na2 = (size_t)na * na;
     double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
     double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
-    double zero[n], unit[n], F[n], a[n];
+    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1];
     if (!G || !B) {
         free(G);
         free(B);
@@ -80,9 +81,12 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
         } else {
             rt_force_parts(s, mode, zero, zero, NULL, 1, F);
         }
-        rc = rt_accel_from_force(s, mode, F, a, NULL);
+        rc = rt_accel_from_force(s, mode, F, a, lam);
         for (int i = 0; i < n; i++)
             A[(size_t)(n + i) * na + col] = a[i];
+        for (int j = 0; j < g; j++)     /* a held contact's force, column by column */
+            if (s->m->gaps[j].law == NSM_LAW_IMPACT && (mode >> j & 1u))
+                ev[(size_t)j * na + col] = lam[j];
     }
     for (int r = 0; r < ng; r++)
         for (int q = 0; q < ng; q++)
@@ -109,22 +113,11 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
 /* The event forms of mode: event function j is ev[j] . Z, and for an open
 ** penalty gap released by force, max(ev[j] . Z, ev2[j] . Z) (has2[j] set),
 ** as in the table of nsm/model.h.  A closed impact gap's force is linear
-** in Z: its column by column values come from the constrained accelerations
-** of unit states. */
-static int event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int *has2)
+** in Z too; mode_matrices fills its row, column by column, from the
+** constrained accelerations of unit states. */
+static void event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int *has2)
 {
-    int n = s->n, g = s->g, ng = s->m->n_gen, na = s->na, rc = NSM_OK;
-    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1];
-    double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
-    double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
-    if (!B || !G) {
-        free(B);
-        free(G);
-        return NSM_ENOMEM;
-    }
-    if (ng && s->m->generator)
-        s->m->generator(s->sw, s->p, s->c, G, B);
-    memset(zero, 0, sizeof zero);
+    int n = s->n, g = s->g, na = s->na;
     memset(ev, 0, sizeof(double) * (size_t)g * na);
     memset(ev2, 0, sizeof(double) * (size_t)g * na);
     for (int j = 0; j < g; j++) {
@@ -135,7 +128,7 @@ static int event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int *
         int byforce = s->m->gaps[j].release == NSM_RELEASE_FORCE;
         has2[j] = 0;
         if (!pen && closed)
-            continue;                   /* filled below, from the constrained system */
+            continue;                   /* a force: mode_matrices fills it */
         double sx = 1, sv = 0, sd = 1;  /* open: the gap */
         if (pen && closed && byforce)
             sx = -k, sv = -c, sd = -k;  /* the contact force k p + c p' */
@@ -155,26 +148,6 @@ static int event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int *
             e2[na - 1] = k * d;
         }
     }
-    for (int col = 0; col < na && !rc; col++) {
-        memset(unit, 0, sizeof unit);
-        if (col < 2 * n) {
-            unit[col % n] = 1;
-            rt_force_parts(s, mode, col < n ? unit : zero, col < n ? zero : unit, NULL, 0, F);
-        } else if (col < 2 * n + ng) {
-            for (int i = 0; i < n; i++)
-                unit[i] = B[(size_t)i * ng + (col - 2 * n)];
-            rt_force_parts(s, mode, zero, zero, unit, 0, F);
-        } else {
-            rt_force_parts(s, mode, zero, zero, NULL, 1, F);
-        }
-        rc = rt_accel_from_force(s, mode, F, a, lam);
-        for (int j = 0; j < g; j++)
-            if (s->m->gaps[j].law == NSM_LAW_IMPACT && (mode >> j & 1u))
-                ev[(size_t)j * na + col] = lam[j];
-    }
-    free(B);
-    free(G);
-    return rc;
 }
 
 /* |R(z)| of a stability polynomial with coefficients 1/k! up to degree 4
@@ -332,10 +305,10 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
     mi = old;
     mi->used = 0;
     int rc = mode_alloc(s, mi);
-    if (!rc)
-        rc = mode_matrices(s, s->mode, mi->A, mi->Qd, mi->Qw);
-    if (!rc)
-        rc = event_forms(s, s->mode, mi->ev, mi->ev2, mi->has2);
+    if (!rc) {
+        event_forms(s, s->mode, mi->ev, mi->ev2, mi->has2);
+        rc = mode_matrices(s, s->mode, mi->A, mi->Qd, mi->Qw, mi->ev);
+    }
     if (!rc)
         rc = mode_spectrum(s, mi);
     if (rc) {
