@@ -739,6 +739,28 @@ static void emit_generator(Cgen *cg)
     fprintf(o, "}\n\n");
 }
 
+/* settings(): `simulate` and `output every` from the parameters, so that a
+ * --set of a parameter they use moves them too. */
+static void emit_settings(Cgen *cg)
+{
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    Expr *e[3] = { m->t_end_e, m->dt_e, m->every_e };
+    const double num[3] = { m->t_end, m->dt, m->every };
+    const char *name[3] = { "t_end", "dt", "every" };
+    fprintf(o, "/* t_end, dt (0: none) and the output period from the parameters. */\n");
+    fprintf(o, "static void settings(const double *p, double *t)\n{\n    (void)p;\n");
+    for (int k = 0; k < 3; k++) {
+        fprintf(o, "    t[%d] = ", k);
+        if (e[k])
+            px(cg, e[k]);
+        else
+            fprintf(o, "%.17g", num[k]);
+        fprintf(o, ";   /* %s */\n", name[k]);
+    }
+    fprintf(o, "}\n\n");
+}
+
 /* The runtime's name of an integration method. */
 static const char *method_name(Method m)
 {
@@ -770,7 +792,8 @@ static void emit_table(Cgen *cg)
                "    .switch_fn = switch_fn,\n    .switch_state = switch_state,\n");
     fprintf(o, "    .n_gen = %d,\n    .generator = generator,\n    .generator_state = generator_state,\n",
             dv->n_gen);
-    fprintf(o, "    .n_forces = %d,\n    .forces = %s,\n    .force_terms = force_terms,\n};\n\n",
+    fprintf(o, "    .n_forces = %d,\n    .forces = %s,\n    .force_terms = force_terms,\n"
+               "    .settings = settings,\n};\n\n",
             m->n_forces, m->n_forces ? "forces" : "NULL");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
@@ -797,6 +820,7 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_dispatch(&cg);
     emit_switches(&cg);
     emit_generator(&cg);
+    emit_settings(&cg);
     emit_table(&cg);
     return ferror(out) ? 1 : 0;
 }

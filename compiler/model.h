@@ -97,6 +97,8 @@ typedef struct Model {
     Expr **init_v;
 
     double t_end, dt, every; /* seconds; every = 0 means "every step" */
+    Expr *t_end_e, *dt_e, *every_e; /* the same as expressions of the parameters, NULL
+                                       where the number above is a default */
     Method method;
     Output *outputs; int n_outputs;
 

@@ -1238,7 +1238,7 @@ static void stmt_init(Sema *s, const Stmt *st)
 }
 
 /* Evaluates a time setting of `simulate` or `output`; must be positive. */
-static bool time_value(Sema *s, const Node *n, const char *what, double *out)
+static bool time_value(Sema *s, const Node *n, const char *what, double *out, Expr **eout)
 {
     Val v = conv_slot(s, n, 0, DIM_S, what);
     if (!v.ok)
@@ -1249,6 +1249,7 @@ static bool time_value(Sema *s, const Node *n, const char *what, double *out)
         return false;
     }
     *out = x;
+    *eout = v.e;    /* evaluated again at run time, after --set */
     return true;
 }
 
@@ -1266,9 +1267,9 @@ static void stmt_simulate(Sema *s, const Stmt *st)
     if (!take_opts(s, st->opts, keys, 3, found, "simulate"))
         return;
     if (found[0])
-        time_value(s, found[0]->value, "t_end", &s->m->t_end);
+        time_value(s, found[0]->value, "t_end", &s->m->t_end, &s->m->t_end_e);
     if (found[1])
-        time_value(s, found[1]->value, "dt", &s->m->dt);
+        time_value(s, found[1]->value, "dt", &s->m->dt, &s->m->dt_e);
     if (found[2]) {
         const Node *v = found[2]->value;
         if (v->kind == N_NAME && strcmp(v->name, "rk4") == 0)
@@ -1378,7 +1379,7 @@ static void stmt_output(Sema *s, const Stmt *st)
     }
     s->have_output = true;
     s->output_loc = st->loc;
-    if (st->value && time_value(s, st->value, "the output interval", &s->m->every))
+    if (st->value && time_value(s, st->value, "the output interval", &s->m->every, &s->m->every_e))
         s->every_set = true;
     for (int i = 0; i < st->items.n; i++)
         output_item(s, st->items.items[i]);
@@ -1505,8 +1506,10 @@ static void finish(Sema *s)
         for (int k = 0; k < s->pgaps[j].n_terms; k++)
             g->w[s->pgaps[j].terms[k].body] = s->pgaps[j].terms[k].w;
     }
-    if (!s->every_set)
+    if (!s->every_set) {
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */
+        m->every_e = m->dt_e;
+    }
     if (!s->have_output) {
         for (int i = 0; i < n; i++) {
             add_output(s, OUT_X, i, arena_printf(s->arena, "%s.x", m->bodies[i].name), "m",

@@ -523,6 +523,15 @@ static void generator_state(double t, const int *sw, const double *p, const doub
     z[0] = 1.0;
 }
 
+/* t_end, dt (0: none) and the output period from the parameters. */
+static void settings(const double *p, double *t)
+{
+    (void)p;
+    t[0] = 1.0;   /* t_end */
+    t[1] = 0.001;   /* dt */
+    t[2] = 0.001;   /* every */
+}
+
 const nsm_model nsm_model_cradle10 = {
     .abi = NSM_ABI_VERSION,
     .name = "cradle10",
@@ -558,6 +567,7 @@ const nsm_model nsm_model_cradle10 = {
     .n_forces = 0,
     .forces = NULL,
     .force_terms = force_terms,
+    .settings = settings,
 };
 
 #ifndef NSM_NO_MAIN

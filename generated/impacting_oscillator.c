@@ -306,6 +306,15 @@ static void generator_state(double t, const int *sw, const double *p, const doub
     z[0] = 1.0;
 }
 
+/* t_end, dt (0: none) and the output period from the parameters. */
+static void settings(const double *p, double *t)
+{
+    (void)p;
+    t[0] = 0.5;   /* t_end */
+    t[1] = 1e-05;   /* dt */
+    t[2] = 0.0001;   /* every */
+}
+
 const nsm_model nsm_model_impacting_oscillator = {
     .abi = NSM_ABI_VERSION,
     .name = "impacting_oscillator",
@@ -341,6 +350,7 @@ const nsm_model nsm_model_impacting_oscillator = {
     .n_forces = 0,
     .forces = NULL,
     .force_terms = force_terms,
+    .settings = settings,
 };
 
 #ifndef NSM_NO_MAIN

@@ -458,6 +458,15 @@ static void generator_state(double t, const int *sw, const double *p, const doub
     z[0] = 1.0;
 }
 
+/* t_end, dt (0: none) and the output period from the parameters. */
+static void settings(const double *p, double *t)
+{
+    (void)p;
+    t[0] = 1.5;   /* t_end */
+    t[1] = 0.0001;   /* dt */
+    t[2] = 0.01;   /* every */
+}
+
 const nsm_model nsm_model_sdld29 = {
     .abi = NSM_ABI_VERSION,
     .name = "sdld29",
@@ -493,6 +502,7 @@ const nsm_model nsm_model_sdld29 = {
     .n_forces = 1,
     .forces = forces,
     .force_terms = force_terms,
+    .settings = settings,
 };
 
 #ifndef NSM_NO_MAIN

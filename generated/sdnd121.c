@@ -314,6 +314,15 @@ static void generator_state(double t, const int *sw, const double *p, const doub
     z[1] = cos(6.283185307179586*p[P_f]*t);
 }
 
+/* t_end, dt (0: none) and the output period from the parameters. */
+static void settings(const double *p, double *t)
+{
+    (void)p;
+    t[0] = 4.0;   /* t_end */
+    t[1] = 4e-06;   /* dt */
+    t[2] = 0.0001;   /* every */
+}
+
 const nsm_model nsm_model_sdnd121 = {
     .abi = NSM_ABI_VERSION,
     .name = "sdnd121",
@@ -349,6 +358,7 @@ const nsm_model nsm_model_sdnd121 = {
     .n_forces = 1,
     .forces = forces,
     .force_terms = force_terms,
+    .settings = settings,
 };
 
 #ifndef NSM_NO_MAIN

@@ -347,6 +347,15 @@ static void generator_state(double t, const int *sw, const double *p, const doub
     z[0] = 1.0;
 }
 
+/* t_end, dt (0: none) and the output period from the parameters. */
+static void settings(const double *p, double *t)
+{
+    (void)p;
+    t[0] = 2e+01;   /* t_end */
+    t[1] = 0.001;   /* dt */
+    t[2] = 0.01;   /* every */
+}
+
 const nsm_model nsm_model_two_mass_plastic = {
     .abi = NSM_ABI_VERSION,
     .name = "two_mass_plastic",
@@ -382,6 +391,7 @@ const nsm_model nsm_model_two_mass_plastic = {
     .n_forces = 0,
     .forces = NULL,
     .force_terms = force_terms,
+    .settings = settings,
 };
 
 #ifndef NSM_NO_MAIN

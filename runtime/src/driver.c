@@ -752,6 +752,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     int summary = 0, phase = 0;
     FILE *stats = NULL;
     double t_end, v, rtol = 1e-9, atol = 1e-12, every;
+    int t_end_given = 0, every_given = 0;
     if (!m)
         return 1;
     const char *slash = strrchr(d.prog, '/');
@@ -802,11 +803,13 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             continue;
         } else if (!strcmp(a, "--t-end")) {
             rc = !parse_num(val, &t_end) || t_end < 0;
+            t_end_given = 1;
         } else if (!strcmp(a, "--dt")) {
             rc = !parse_num(val, &v) || nsm_sim_set_dt(sim, v);
         } else if (!strcmp(a, "--every")) {
             rc = !parse_num(val, &v) || nsm_sim_set_every(sim, v);
             every = v;
+            every_given = 1;
         } else if (!strcmp(a, "--energy-tol")) {
             rc = !parse_num(val, &v) || v < 0 || nsm_sim_set_energy_tolerance(sim, v);
         } else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
@@ -915,6 +918,13 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             out_path = plot_traj;
         if (!ev_path)
             ev_path = plot_ev;
+    }
+    /* the model's t_end and output period may use parameters set above */
+    if (nsm_sim_model_times(sim, t_end_given ? NULL : &t_end, NULL, every_given ? NULL : &every)) {
+        fprintf(stderr, "%s: error: the model's t_end, dt or output period is not a positive "
+                "time with these parameter values\n", d.prog);
+        nsm_sim_free(sim);
+        return 1;
     }
     if (check_every(d.prog, every, t_end)) {
         nsm_sim_free(sim);

@@ -103,6 +103,7 @@ struct nsm_sim {
     int method;
     double dt, every, rtol, atol; /* dt: the user's step (0: none, the steps come from the modes) */
     double etol;              /* balance error (relative) that stops a run with the audit on */
+    int dt_set, every_set;    /* dt and every given through the API (else the model's, at reset) */
     long max_steps;
     double max_rate;
     int zeno_on;

@@ -194,6 +194,7 @@ int nsm_sim_set_dt(nsm_sim *s, double dt)
     if (!(dt >= 0) || !isfinite(dt))
         return NSM_EINVAL;
     s->dt = dt;
+    s->dt_set = 1;
     s->h_adapt = 0;
     return NSM_OK;
 }
@@ -231,6 +232,29 @@ int nsm_sim_set_every(nsm_sim *s, double every)
     if (!(every >= 0) || !isfinite(every))
         return NSM_EINVAL;
     s->every = every;
+    s->every_set = 1;
+    return NSM_OK;
+}
+
+/* The model's t_end, dt (0: none) and output period with the current
+** parameters: its `simulate` and `output every` expressions evaluated
+** again (they may use parameters that --set changed).  NSM_EMODEL when one
+** of them is not a positive time (dt may be 0). */
+int nsm_sim_model_times(const nsm_sim *s, double *t_end, double *dt, double *every)
+{
+    const nsm_model *m = s->m;
+    double t[3] = { m->t_end, m->dt, m->every };
+    if (m->settings)
+        m->settings(s->p, t);
+    if (t_end)
+        *t_end = t[0];
+    if (dt)
+        *dt = t[1];
+    if (every)
+        *every = t[2];
+    if (!(t[0] > 0) || !isfinite(t[0]) || !(t[1] >= 0) || !isfinite(t[1]) || !(t[2] >= 0) ||
+        !isfinite(t[2]))
+        return NSM_EMODEL;
     return NSM_OK;
 }
 
@@ -314,6 +338,18 @@ int nsm_sim_reset(nsm_sim *s)
     memset(s->c_steady, 0, sizeof s->c_steady);
     s->c_geo = 0;
     s->c_mask = 0;
+    double tt[3];
+    if (nsm_sim_model_times(s, &tt[0], &tt[1], &tt[2]) != NSM_OK) {
+        snprintf(s->msg, sizeof s->msg, "the model's t_end, dt or output period is not a "
+                 "positive time with these parameters (t_end %.12g s, dt %.12g s, every %.12g s)",
+                 tt[0], tt[1], tt[2]);
+        s->failed = NSM_EMODEL;
+        return NSM_EMODEL;
+    }
+    if (!s->dt_set)
+        s->dt = tt[1];
+    if (!s->every_set)
+        s->every = tt[2];
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";

@@ -164,6 +164,11 @@ typedef struct nsm_model {
     const nsm_force_info *forces;
     void (*force_terms)(double t, const int *sw, const double *p, const double *c,
                         double *fk /* n_forces */);
+
+    /* t[0] = t_end, t[1] = dt (0: none), t[2] = the output period, from the
+     * parameters p (appended after ABI 1's tables too: NULL means the
+     * numbers t_end, dt and every above hold for every parameter value). */
+    void (*settings)(const double *p, double *t);
 } nsm_model;
 
 #ifdef __cplusplus

@@ -92,6 +92,11 @@ int nsm_sim_get_method(const nsm_sim *sim);
 int nsm_sim_set_dt(nsm_sim *sim, double dt);
 int nsm_sim_set_tolerances(nsm_sim *sim, double rtol, double atol);
 int nsm_sim_set_every(nsm_sim *sim, double every);         /* sampling period, 0 = every step */
+/* The model's t_end, dt (0: none) and output period with the current
+ * parameters (its `simulate` and `output every` may use parameters); any
+ * pointer may be NULL.  dt and every apply at each reset unless set above.
+ * NSM_EMODEL when one is not a positive time (dt: 0 allowed). */
+int nsm_sim_model_times(const nsm_sim *sim, double *t_end, double *dt, double *every);
 int nsm_sim_set_max_steps(nsm_sim *sim, long max_steps);
 int nsm_sim_set_max_event_rate(nsm_sim *sim, double events_per_second);
 int nsm_sim_set_zeno(nsm_sim *sim, int enabled);           /* default on */
