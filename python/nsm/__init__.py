@@ -181,6 +181,7 @@ def _declare(lib):
         "nsm_sim_time": (D, [P]), "nsm_sim_mode": (ctypes.c_uint, [P]),
         "nsm_sim_steps": (L, [P]), "nsm_sim_events": (L, [P]),
         "nsm_sim_get_method": (I, [P]),
+        "nsm_sim_model_times": (I, [P, DP, DP, DP]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -255,8 +256,7 @@ class Model:
         max_event_rate: the guards; zeno: jump over Zeno cascades.  Returns
         a Result; raises ParameterError for a bad parameter and
         SimulationError (with the partial result) when the run fails."""
-        t_end = self.defaults["t_end"] if t_end is None else float(t_end)
-        if not t_end >= 0:
+        if t_end is not None and not float(t_end) >= 0:
             raise ValueError("t_end must be >= 0, got %r" % t_end)
         lib = self._lib
         sim = lib.nsm_sim_create(self._table)
@@ -268,6 +268,14 @@ class Model:
                 raise MemoryError("cannot allocate the run's record")
             self._configure(sim, method, params, dt, every, rtol, atol, max_steps,
                             max_event_rate, zeno)
+            if t_end is None:
+                # the model's `simulate` t_end with these parameters (it may use them)
+                te = ctypes.c_double(self.defaults["t_end"])
+                if lib.nsm_sim_model_times(sim, ctypes.byref(te), None, None) != 0:
+                    raise ParameterError("the model's t_end is not a positive time with "
+                                         "these parameters")
+                t_end = te.value
+            t_end = float(t_end)
             rc = lib.nsmpy_run(sim, rec, t_end)
             if rc == 3:   # NSM_EMODEL: setup rejected a parameter value
                 raise ParameterError(lib.nsm_sim_message(sim).decode())
