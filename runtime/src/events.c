@@ -51,6 +51,36 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
     return gap >= k * gap + c * wv ? gt : ft;
 }
 
+/* After a step without an event: an open contact found clearly through
+** (its event function below zero by far more than its rounding), or a
+** held contact penetrated, means a crossing was missed; stop rather than
+** go on through the floor.  ev: the event functions at (t1, Y1), or NULL to
+** evaluate them here. */
+static int check_through(nsm_sim *s, double t1, const double *Y1, const double *ev)
+{
+    int g = s->g;
+    if (g == 0)
+        return NSM_OK;
+    double evb[g], evd[g];
+    if (!ev) {
+        if (rt_events(s, s->mode, t1, Y1, evb, evd))
+            return NSM_OK;              /* the next step's evaluation reports it */
+        ev = evb;
+    }
+    for (int j = 0; j < g; j++) {
+        int closed = s->mode >> j & 1u, impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
+        double gt = rt_gap_tol(s, j, Y1), gap = rt_gap(s, j, Y1);
+        if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
+            s->t = t1;
+            return rt_fail(s, NSM_ENUMERIC, j,
+                           "the contact is passed through without an event (gap %.6g m, "
+                           "event function %.6g): the step is too long for this contact's "
+                           "dynamics", gap, ev[j]);
+        }
+    }
+    return NSM_OK;
+}
+
 /* Minimum over theta in [0, 1] of the cubic Hermite interpolant of s on a
 ** step h; returns theta and the value in *smin. */
 static double hermite_min(double s0, double d0, double s1, double d1, double h, double *smin)
@@ -178,7 +208,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
         }
     }
     *tau = best;
-    return NSM_OK;
+    return *jev < 0 ? check_through(s, t0 + h, Y1, e1) : NSM_OK;
 }
 
 
@@ -444,32 +474,6 @@ void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk)
     Yk[2 * n + 1] = Y0[2 * n + 1] + Ew;
 }
 
-/* After a step without an event: an open contact found clearly through
-** (its event function below zero by far more than its rounding), or a
-** held contact penetrated, means a crossing was missed; stop rather than
-** go on through the floor. */
-static int check_through(nsm_sim *s, double t1, const double *Y1)
-{
-    int g = s->g, rc;
-    if (g == 0)
-        return NSM_OK;
-    double ev[g], evd[g];
-    if ((rc = rt_events(s, s->mode, t1, Y1, ev, evd)))
-        return NSM_OK;                  /* the next step's evaluation reports it */
-    for (int j = 0; j < g; j++) {
-        int closed = s->mode >> j & 1u, impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
-        double gt = rt_gap_tol(s, j, Y1), gap = rt_gap(s, j, Y1);
-        if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
-            s->t = t1;
-            return rt_fail(s, NSM_ENUMERIC, j,
-                           "the contact is passed through without an event (gap %.6g m, "
-                           "event function %.6g): the step is too long for this contact's "
-                           "dynamics", gap, ev[j]);
-        }
-    }
-    return NSM_OK;
-}
-
 /* The earliest event inside the step (t0, Y0) -> (t0 + h, Y1) of the
 ** current method: *jev its gap (-1: none), *tau its offset, Ys the state
 ** there; on the final step of a run an event function reaching 0 at its
@@ -481,13 +485,10 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
     int rc;
     *jev = -1;
     *tau = h;
-    if (s->method == NSM_METHOD_EXACT)
-        rc = detect_exact(s, t0, Y0, h, final, jev, tau, Ys);   /* also the samples' expansion */
-    else if (s->g == 0)
-        return NSM_OK;
-    else
-        rc = detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys);
+    if (s->method != NSM_METHOD_EXACT)
+        return s->g ? detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys) : NSM_OK;
+    rc = detect_exact(s, t0, Y0, h, final, jev, tau, Ys);   /* also the samples' expansion */
     if (rc || *jev >= 0)
         return rc;
-    return check_through(s, t0 + h, Y1);
+    return check_through(s, t0 + h, Y1, NULL);
 }
