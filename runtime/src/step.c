@@ -514,7 +514,7 @@ static int tail_terms(double r)
 ** (gap j just opened), its landing state into Z1, with guess s0; 0 if it
 ** fails or lasts more than smax (the series is cut for flights up to
 ** smax).  P holds TAIL_TERMS + 1 vectors of na. */
-static double tail_flight(nsm_sim *s, int j, const double *A, double normA, const long double *Z,
+static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA, const long double *Z,
                           double s0, double smax, long double *P, long double *Z1)
 {
     int n = s->n, na = s->na, K = tail_terms(normA * smax);
@@ -526,8 +526,8 @@ static double tail_flight(nsm_sim *s, int j, const double *A, double normA, cons
         long double *Pk = P + (size_t)k * na, *Pp = Pk - na;
         for (int i = 0; i < na; i++) {
             long double sum = 0;
-            for (int q = 0; q < na; q++)
-                sum += A[(size_t)i * na + q] * Pp[q];
+            for (int e = mi->rows[i]; e < mi->rows[i + 1]; e++)
+                sum += mi->vals[e] * Pp[mi->cols[e]];
             Pk[i] = sum / k;
         }
         c[k] = 0;
@@ -583,7 +583,7 @@ double rt_zeno_tail(nsm_sim *s, int j, double tau)
         D += w[i] * s->minv[i] * w[i];
     rt_exact_state(s, s->t, s->y, Z);
     for (int f = 0; f < TAIL_FLIGHTS; f++) {
-        double sf = tail_flight(s, j, A, normA, Z, e * tau, 2 * tau, P, Z1);
+        double sf = tail_flight(s, j, mi, normA, Z, e * tau, 2 * tau, P, Z1);
         if (!(sf > 0) || sf > 2 * tau)
             goto done;
         total += sf;
