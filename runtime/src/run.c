@@ -966,9 +966,16 @@ static int side_samples(nsm_sim *s, double t0, double t1)
 {
     int N = s->N, rc = NSM_OK;
     double Y0[N], Yk[N], tk;
+    if (!s->on_sample && s->sample_k * s->every > t0) {
+        /* nobody looks: no state to compute, and the count moves to just
+         * short of the step's last sample at once (the loop ends it) */
+        double k = floor((t1 - 1e-9 * s->every) / s->every) - 1;
+        if (k > (double)s->sample_k)
+            s->sample_k = (long)k;
+    }
     memcpy(Y0, s->y, sizeof Y0);
     while ((tk = s->sample_k * s->every) < t1 - 1e-9 * s->every && tk > t0) {
-        if (!s->on_sample) {    /* nobody looks: no state to compute */
+        if (!s->on_sample) {
             s->sample_k++;
             continue;
         }
