@@ -35,6 +35,8 @@
 ** force form then crossing 0 is no event: the maximum is still the gap). */
 static double event_tol(const nsm_sim *s, int j, const double *y)
 {
+    if (j >= s->g)
+        return rt_fric_event_tol(s, j, y);
     double gt = rt_gap_tol(s, j, y);
     int closed = s->mode >> j & 1u;
     if (s->m->gaps[j].law == NSM_LAW_IMPACT)
@@ -59,9 +61,11 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
 static int check_through(nsm_sim *s, double t1, const double *Y1, const double *ev)
 {
     int g = s->g;
+    if (s->nf && rt_fric_check(s, t1, Y1))
+        return s->failed;
     if (g == 0)
         return NSM_OK;
-    double evb[g], evd[g];
+    double evb[s->ge], evd[s->ge];
     if (!ev) {
         if (rt_events(s, s->mode, t1, Y1, evb, evd))
             return NSM_OK;              /* the next step's evaluation reports it */
@@ -125,7 +129,7 @@ static double hermite_min(double s0, double d0, double s1, double d1, double h, 
 static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
                   int *jev, double *tau, double *Ys)
 {
-    int g = s->g, rc;
+    int g = s->ge, rc;
     *jev = -1;
     if (g == 0)
         return NSM_OK;
@@ -134,7 +138,17 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
         return rt_fail(s, rc, -1, "event functions could not be evaluated");
     for (int j = 0; j < g; j++) {
         double nz0 = event_tol(s, j, Y0), nz1 = event_tol(s, j, Y1), hj = h, tj;
-        if (t0 == s->jt && j != s->jg && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        if (j >= s->g && e0[j] < -nz0) {
+            /* a friction element found beyond its cone or slipping the
+             * wrong way at the step's start: its transition is now */
+            if (0 < best) {
+                best = 0;
+                *jev = j;
+                memcpy(Ys, Y0, sizeof Yj);
+            }
+            continue;
+        }
+        if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
             !(s->mode >> j & 1u) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
@@ -339,7 +353,8 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
     if (mi->has2[j])
         return exact_event_max(s, mi, j, a, ra, x);
     double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
-    int impact = s->m->gaps[j].law == NSM_LAW_IMPACT, closed = s->mode >> j & 1u;
+    int fric = j >= s->g;
+    int impact = fric || s->m->gaps[j].law == NSM_LAW_IMPACT, closed = fric || (s->mode >> j & 1u);
     if (s0 < -nz) {
         if (impact && !closed)
             return -1;
@@ -418,10 +433,10 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
         return rt_fail(s, rc, -1, "the step's expansion could not be formed");
     double best = HUGE_VAL;
     *jev = -1;
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->ge; j++) {
         double nz = event_tol(s, j, Y0), x;
-        const double *v0 = Y0 + n, *w = s->num.W + (size_t)j * n;
-        if (t0 == s->jt && j != s->jg && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        const double *v0 = Y0 + n, *w = s->num.W + (size_t)(j < s->g ? j : 0) * n;
+        if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
             !(s->mode >> j & 1u) && rt_gap(s, j, Y0) <= nz &&
             rt_dot(n, w, v0) < -rt_vel_tol(s, j, v0)) {
             /* another contact's impulse has driven it shut: its impact is now */
@@ -486,7 +501,7 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
     *jev = -1;
     *tau = h;
     if (s->method != NSM_METHOD_EXACT)
-        return s->g ? detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys) : NSM_OK;
+        return s->ge ? detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys) : NSM_OK;
     rc = detect_exact(s, t0, Y0, h, final, jev, tau, Ys);   /* also the samples' expansion */
     if (rc || *jev >= 0)
         return rc;
