@@ -220,7 +220,7 @@ static int fric_multipliers(nsm_sim *s, unsigned mode, double *lamf)
 ** until every stuck one is within its cone).  Element forced (>= 0) slips
 ** with sign fsign whatever its slip (its force has just reached the cone).
 ** Logs stick, slip and reversal against the mode before. */
-static int fric_settle(nsm_sim *s, int forced, int fsign)
+static int fric_settle(nsm_sim *s, int forced, int fsign, unsigned fresh)
 {
     int n = s->n, nf = s->nf, rc;
     unsigned ref = s->mode, mode = s->mode;
@@ -259,7 +259,9 @@ static int fric_settle(nsm_sim *s, int forced, int fsign)
     for (int k = 0; k < nf; k++) {
         int was = rt_fric_stuck(s, ref, k), now = rt_fric_stuck(s, mode, k);
         int kind = -1;
-        if (!was && now)
+        if (fresh >> k & 1u)
+            kind = now ? NSM_EV_STICK : NSM_EV_SLIP;
+        else if (!was && now)
             kind = NSM_EV_STICK;
         else if (was && !now)
             kind = NSM_EV_SLIP;
@@ -292,15 +294,30 @@ int rt_fric_transition(nsm_sim *s, int j)
 {
     int k = (j - s->g) / 2, second = (j - s->g) % 2;
     if (!rt_fric_stuck(s, s->mode, k))
-        return fric_settle(s, -1, 0);
-    return fric_settle(s, k, second ? 1 : -1);
+        return fric_settle(s, -1, 0, 0);
+    return fric_settle(s, k, second ? 1 : -1, 0);
 }
 
 /* Decide the friction states after any other transition (an impact changes
-** the slip velocities) and at the start of a run. */
+** the slip velocities). */
 int rt_fric_update(nsm_sim *s)
 {
-    return s->nf ? fric_settle(s, -1, 0) : NSM_OK;
+    return s->nf ? fric_settle(s, -1, 0, 0) : NSM_OK;
+}
+
+/* The friction states at the start of a run: an element slipping keeps its
+** sign without an event; one at rest relative to its surface is logged as
+** stick, or as slip when sticking would need more than mu_s N. */
+int rt_fric_initial(nsm_sim *s)
+{
+    unsigned fresh = 0;
+    for (int k = 0; k < s->nf; k++) {
+        double u = rt_fric_slip(s, k, s->y + s->n);
+        s->mode = fric_set(s, s->mode, k, u < 0 ? -1 : 1);
+        if (fabs(u) <= slip_tol(s, k, s->y + s->n))
+            fresh |= 1u << k;
+    }
+    return s->nf ? fric_settle(s, -1, 0, fresh) : NSM_OK;
 }
 
 /* The audit of one step from (s->t, s->y) to (t1, Y1) in s->mode: each

@@ -238,6 +238,7 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y);
 int rt_fric_check(nsm_sim *s, double t1, const double *Y1);
 int rt_fric_transition(nsm_sim *s, int j);
 int rt_fric_update(nsm_sim *s);
+int rt_fric_initial(nsm_sim *s);
 void rt_fric_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW);
 int rt_fric_alloc(nsm_sim *s);
 void rt_fric_free(nsm_sim *s);

@@ -844,7 +844,7 @@ int rt_initial_mode(nsm_sim *s)
             }
         }
     }
-    return rt_fric_update(s);
+    return rt_fric_initial(s);
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope
