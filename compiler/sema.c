@@ -823,7 +823,8 @@ static bool take_opts(Sema *s, const Opt *opts, const char *const *keys, int nke
             ok = false;
             continue;
         }
-        if (o->word && strcmp(o->key, "release") != 0) {
+        if ((o->word && strcmp(o->key, "release") != 0 && strcmp(o->key, "normal") != 0) ||
+            (o->target && strcmp(o->key, "normal") != 0)) {
             diag_error(s->diag, o->loc, "option '%s' expects a value, not '%s'", o->key, o->word);
             ok = false;
             continue;
