@@ -114,6 +114,8 @@ class Trajectory:
 
     def state(self, t):
         t = mpf(t)
+        if self.last is not None and self.last[0] == t:
+            return self.last[1]
         if self.last is not None and self.last[0] < t <= self.last[0] + mpf("0.05"):
             key = mp.nstr(t - self.last[0], 40)
             E = self.cache.get(key)

@@ -88,6 +88,8 @@ CASES = {
                                title="Coulomb oscillator x'' + x in -sign(x') (Siconos FrictionOscillator)"),
     "belt_friction": dict(ref="belt_friction", bodies=["M"],
                           title="Mass on a belt: stick-slip limit cycle"),
+    "friction_two_mass": dict(ref="friction_two_mass", bodies=["M1", "M2"],
+                              title="Forced two-mass oscillator with dry friction"),
 }
 
 
