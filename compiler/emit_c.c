@@ -299,11 +299,12 @@ static void emit_tables(Cgen *cg)
         fprintf(o, "};\n\n");
     }
     if (m->n_frictions) {
-        fprintf(o, "static const nsm_friction_info frictions[] = {\n");
+        fprintf(o, "/* name, gap whose contact force is the normal force (-1: a constant) */\n"
+                   "static const nsm_friction_info frictions[] = {\n");
         for (int k = 0; k < m->n_frictions; k++) {
             fprintf(o, "    {");
             pstr(o, m->frictions[k].name);
-            fprintf(o, "},\n");
+            fprintf(o, ", %d},\n", m->frictions[k].normal_gap);
         }
         fprintf(o, "};\n\n");
     }
@@ -480,7 +481,10 @@ static void emit_setup(Cgen *cg)
         fprintf(o, "    num->ut[%d] = ", k);
         px(cg, fr->u);
         fprintf(o, ";\n    num->fn[%d] = ", k);
-        px(cg, fr->normal);
+        if (fr->normal)
+            px(cg, fr->normal);
+        else
+            fprintf(o, "0");
         fprintf(o, ";\n    num->mus[%d] = ", k);
         px(cg, fr->mus);
         fprintf(o, ";\n    num->muk[%d] = ", k);

@@ -776,15 +776,21 @@ static void section_friction(Eq *q)
             if (!expr_is_zero(f->w[i]))
                 u = expr_add(x, u, expr_mul(x, f->w[i], dv->v[i]));
         eqn(q, arena_printf(a, "u[%s]", f->name), arena_printf(a, "u_{\\mathrm{%s}}", f->name), u);
-        eqn(q, arena_printf(a, "N[%s]", f->name), arena_printf(a, "N_{\\mathrm{%s}}", f->name),
-            f->normal);
+        if (f->normal)
+            eqn(q, arena_printf(a, "N[%s]", f->name),
+                arena_printf(a, "N_{\\mathrm{%s}}", f->name), f->normal);
+        else
+            eqn(q, arena_printf(a, "N[%s]", f->name),
+                arena_printf(a, "N_{\\mathrm{%s}}", f->name),
+                expr_var(x, dv->v_lam + f->normal_gap));
         eqn(q, arena_printf(a, "mu_s[%s]", f->name),
             arena_printf(a, "\\mu^s_{\\mathrm{%s}}", f->name), f->mus);
         eqn(q, arena_printf(a, "mu_k[%s]", f->name),
             arena_printf(a, "\\mu^k_{\\mathrm{%s}}", f->name), f->muk);
         eqn(q, arena_printf(a, "slip force on %s (slip+)", f->name),
             arena_printf(a, "F^{+}_{\\mathrm{%s}}", f->name),
-            expr_neg(x, expr_mul(x, f->muk, f->normal)));
+            expr_neg(x, expr_mul(x, f->muk, f->normal ? f->normal
+                                                      : expr_var(x, dv->v_lam + f->normal_gap))));
     }
     eqn_end(q);
 }

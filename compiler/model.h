@@ -72,7 +72,8 @@ typedef struct Friction {
     Expr **w;         /* n_bodies coefficients, expressions of parameters */
     Expr *u;          /* the surface's velocity, expression of parameters, m/s */
     Expr *mus, *muk;  /* dimensionless */
-    Expr *normal;     /* newtons */
+    Expr *normal;     /* newtons; NULL when normal_gap >= 0 */
+    int normal_gap;   /* -1, or the gap whose contact force is the normal force */
 } Friction;
 
 typedef enum OutputKind {

@@ -1367,23 +1367,45 @@ static void stmt_friction(Sema *s, const Stmt *st)
                    name);
         return;
     }
+    fr.normal_gap = -1;
     if (f[4]->word) {
-        diag_error(s->diag, f[4]->loc, "'normal = gap G' (the contact force of a gap as the "
-                   "normal force) is not supported yet: give a constant normal force");
-        return;
+        if (strcmp(f[4]->word, "gap") != 0 || !f[4]->target) {
+            diag_error(s->diag, f[4]->loc, "the normal force is a value or 'gap NAME' (the "
+                       "contact force of that gap)");
+            return;
+        }
+        const char *gname = label_name(s, f[4]->target);
+        Sym *gs = gname ? table_get(&s->syms, gname) : NULL;
+        if (!gs || gs->kind != SYM_GAP) {
+            if (gname)
+                diag_error(s->diag, f[4]->target->loc, "'%s' is not a gap declared before this "
+                           "friction element", gname);
+            return;
+        }
+        const Gap *gp = &s->m->gaps[gs->index];
+        if (gp->law == LAW_PENALTY && gp->release == RELEASE_GAP) {
+            diag_error(s->diag, f[4]->target->loc, "gap '%s' is released on the gap, so its "
+                       "contact force can turn tensile: Coulomb friction needs a compressive "
+                       "normal force (use release = force)", gname);
+            return;
+        }
+        fr.normal_gap = gs->index;
     }
-    Val nv = conv_slot(s, f[4]->value, 0, DIM_N, "the normal force");
-    if (!nv.ok)
+    Val nv = {0};
+    if (fr.normal_gap < 0)
+        nv = conv_slot(s, f[4]->value, 0, DIM_N, "the normal force");
+    if (fr.normal_gap < 0 && !nv.ok)
         return;
-    if (!(value_of(s, nv) > 0)) {
+    if (fr.normal_gap < 0 && !(value_of(s, nv) > 0)) {
         diag_error(s->diag, f[4]->value->loc, "the normal force must be positive (it is %s N): "
                    "Coulomb friction needs a compressive normal force",
                    num_text(s, value_of(s, nv)));
         return;
     }
-    if (!check_range(s, nv, f[4]->value, "the normal force", 0, true, INFINITY, "N"))
+    if (fr.normal_gap < 0 &&
+        !check_range(s, nv, f[4]->value, "the normal force", 0, true, INFINITY, "N"))
         return;
-    fr.normal = nv.e;
+    fr.normal = fr.normal_gap < 0 ? nv.e : NULL;
     if (s->m->n_gaps + 2 * (s->m->n_frictions + 1) > NSM_MAX_GAPS) {
         diag_error(s->diag, st->loc, "too many contacts: gaps plus twice the friction elements "
                    "must be at most %d (a mode is a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);

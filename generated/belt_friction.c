@@ -41,8 +41,9 @@ static const nsm_param_info params[] = {
     {"mu_k", "", 0.29999999999999999},
 };
 
+/* name, gap whose contact force is the normal force (-1: a constant) */
 static const nsm_friction_info frictions[] = {
-    {"F"},
+    {"F", -1},
 };
 
 /* name, body a, body b (-1 = ground) */

@@ -42,9 +42,10 @@ static const nsm_param_info params[] = {
     {"w", "", 0.80000000000000004},
 };
 
+/* name, gap whose contact force is the normal force (-1: a constant) */
 static const nsm_friction_info frictions[] = {
-    {"F1"},
-    {"F2"},
+    {"F1", -1},
+    {"F2", -1},
 };
 
 /* name, body a, body b (-1 = ground) */

@@ -159,7 +159,7 @@ nsm_validate(e1_thousand          bouncing_ball        rk4      ${RK4} --dt 1e-3
 nsm_validate(e1_thousand          bouncing_ball        adaptive --event-tol 5e-11 --pos-tol 1e-10)
 # Coulomb friction (tests/reference/friction.py): stick, slip and reversal
 # events, a touch of the belt's velocity from below included.
-foreach(case coulomb_oscillator belt_friction friction_two_mass)
+foreach(case coulomb_oscillator belt_friction friction_two_mass sliding_block)
   nsm_validate(${case} ${case} exact    ${EXACT})
   nsm_validate(${case} ${case} rk4      ${RK4} --dt 1e-3 --pos-tol 1e-10)
   nsm_validate(${case} ${case} adaptive --event-tol 1e-10 --pos-tol 1e-9)

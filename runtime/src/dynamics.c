@@ -65,7 +65,8 @@ void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const doub
         for (int i = 0; i < n; i++)
             F[i] += w[i] * f;
     }
-    rt_fric_forces(s, mode, cflag, F);
+    if (s->nf)
+        rt_fric_forces(s, mode, x, v, cflag, F);
 }
 
 /* Delassus matrix D = W_S M^-1 W_S^T over the gaps listed in idx[0..r-1]:
@@ -113,7 +114,8 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
                   double *lamf)
 {
     int n = s->n, idx[RT_MAXG], r = 0;
-    const double *row[RT_MAXG];
+    const double *row[RT_MAXG], *dir[RT_MAXG];
+    double dirs[s->nf ? RT_MAXG * n : 1];
     for (int i = 0; i < n; i++)
         a[i] = s->minv[i] * F[i];
     if (lam)
@@ -122,15 +124,25 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
     if (lamf)
         for (int k = 0; k < s->nf; k++)
             lamf[k] = 0;
+    /* a closed gap's force acts along w_j, plus the slip forces of the
+     * friction elements it presses (their normal force is its force) */
     for (int j = 0; j < s->g; j++)
         if (is_shut(s, mode, j)) {
             idx[r] = j;
-            row[r++] = s->num.W + (size_t)j * n;
+            row[r] = dir[r] = s->num.W + (size_t)j * n;
+            if (s->nf) {
+                double *d = dirs + (size_t)r * n;
+                memcpy(d, row[r], sizeof(double) * n);
+                rt_fric_gap_dir(s, mode, j, d);
+                dir[r] = d;
+            }
+            r++;
         }
     for (int k = 0; k < s->nf && r < RT_MAXG; k++)
         if (rt_fric_stuck(s, mode, k)) {
             idx[r] = s->g + k;
-            row[r++] = s->num.Wt + (size_t)k * n;
+            row[r] = dir[r] = s->num.Wt + (size_t)k * n;
+            r++;
         }
     if (r == 0)
         return NSM_OK;
@@ -139,7 +151,7 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
         for (int q = 0; q < r; q++) {
             double sum = 0;
             for (int i = 0; i < n; i++)
-                sum += row[p][i] * s->minv[i] * row[q][i];
+                sum += row[p][i] * s->minv[i] * dir[q][i];
             D[p * r + q] = sum;
         }
     for (int k = 0; k < r; k++)
@@ -148,7 +160,7 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
         return NSM_ENUMERIC;
     for (int k = 0; k < r; k++) {
         for (int i = 0; i < n; i++)
-            a[i] += s->minv[i] * row[k][i] * mu[k];
+            a[i] += s->minv[i] * dir[k][i] * mu[k];
         if (idx[k] < s->g) {
             if (lam)
                 lam[idx[k]] = mu[k];
@@ -169,8 +181,8 @@ int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double
 
 /* Energy rates appended to a derivative: dissipation v^T C v plus engaged
 ** penalty dampers c (w.v)^2, and the power of the external forces. */
-static void energy_rates(const nsm_sim *s, unsigned mode, const double *v, const double *fext,
-                         const double *lamf, double *Yd)
+static void energy_rates(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                         const double *fext, const double *lam, const double *lamf, double *Yd)
 {
     int n = s->n;
     double pd = 0;
@@ -183,7 +195,7 @@ static void energy_rates(const nsm_sim *s, unsigned mode, const double *v, const
         }
     double fd = 0, fw = 0;
     if (s->nf)
-        rt_fric_power(s, mode, v, lamf, &fd, &fw);
+        rt_fric_power(s, mode, x, v, lam, lamf, &fd, &fw);
     Yd[2 * n] = pd + fd;
     Yd[2 * n + 1] = rt_dot(n, fext, v) + fw;
 }
@@ -201,12 +213,12 @@ static void ext_force(const nsm_sim *s, double t, double *f)
 int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd)
 {
     int n = s->n;
-    double f[n], F[n], lamf[RT_MAXG];
+    double f[n], F[n], lamf[RT_MAXG], lam[RT_MAXG];
     ext_force(s, t, f);
     rt_force_parts(s, mode, Y, Y + n, f, 1, F);
     memcpy(Yd, Y + n, sizeof(double) * n);
-    int rc = rt_accel_full(s, mode, F, Yd + n, NULL, lamf);
-    energy_rates(s, mode, Y + n, f, lamf, Yd);
+    int rc = rt_accel_full(s, mode, F, Yd + n, lam, lamf);
+    energy_rates(s, mode, Y, Y + n, f, lam, lamf, Yd);
     return rc;
 }
 
@@ -218,7 +230,7 @@ int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double 
     if (!s->nf && m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
         double f[s->n];
         ext_force(s, t, f);
-        energy_rates(s, mode, Y + s->n, f, NULL, Yd);
+        energy_rates(s, mode, Y, Y + s->n, f, NULL, NULL, Yd);
         return NSM_OK;
     }
     return rt_deriv_generic(s, mode, t, Y, Yd);
@@ -269,7 +281,7 @@ int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y
     if (rc)
         return rc;
     if (s->nf)
-        rt_fric_events(s, mode, v, a, lamf, dlamf, ev + g, evd + g);
+        rt_fric_events(s, mode, x, v, a, lam, dlam, lamf, dlamf, ev + g, evd + g);
     for (int j = 0; j < g; j++) {
         const double *w = s->num.W + (size_t)j * n;
         double gap = rt_gap(s, j, x), wv = rt_dot(n, w, v), wa = rt_dot(n, w, a);

@@ -78,40 +78,86 @@ static double slip_tol(const nsm_sim *s, int k, const double *v)
     return 1e-9 * sc + 1e-12;
 }
 
-/* Add the slip forces of mode to F (constants: only with cflag, like the
-** other affine terms of rt_force_parts). */
-void rt_fric_forces(const nsm_sim *s, unsigned mode, int cflag, double *F)
+/* Gap whose contact force is element k's normal force, or -1. */
+static int normal_gap(const nsm_sim *s, int k)
 {
-    if (!cflag)
-        return;
+    return s->m->frictions[k].normal_gap;
+}
+
+/* Normal force of element k at (x, v) in mode: its constant, or the contact
+** force of its gap (lam: the closed impact gaps' forces, for an impact
+** gap; a penalty gap's k p + c p'; 0 while the gap is open).  With cflag 0
+** the constants (fn, the gap's offset) are left out: the linear part. */
+static double fric_normal(const nsm_sim *s, unsigned mode, int k, const double *x,
+                          const double *v, const double *lam, int cflag)
+{
+    int j = normal_gap(s, k);
+    if (j < 0)
+        return cflag ? s->num.fn[k] : 0;
+    if (!(mode >> j & 1u))
+        return 0;
+    if (s->m->gaps[j].law == NSM_LAW_IMPACT)
+        return lam ? lam[j] : 0;
+    const double *w = s->num.W + (size_t)j * s->n;
+    return -s->num.kc[j] * (rt_dot(s->n, w, x) + (cflag ? s->num.d[j] : 0)) -
+           s->num.cc[j] * rt_dot(s->n, w, v);
+}
+
+/* Add the slip forces of mode at (x, v) to F: constants (only with cflag,
+** like the other affine terms of rt_force_parts), or linear in the state
+** when the normal is a penalty gap's force.  Those whose normal is an
+** impact gap's force are in that gap's force direction (rt_fric_gap_dir). */
+void rt_fric_forces(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                    int cflag, double *F)
+{
     for (int k = 0; k < s->nf; k++) {
-        if (rt_fric_stuck(s, mode, k))
+        int j = normal_gap(s, k);
+        if (rt_fric_stuck(s, mode, k) || (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT))
             continue;
-        double f = -rt_fric_sign(s, mode, k) * s->num.muk[k] * s->num.fn[k];
+        double f = -rt_fric_sign(s, mode, k) * s->num.muk[k] *
+                   fric_normal(s, mode, k, x, v, NULL, cflag);
         const double *w = s->num.Wt + (size_t)k * s->n;
         for (int i = 0; i < s->n; i++)
             F[i] += w[i] * f;
     }
 }
 
-/* Event functions g + 2k, g + 2k + 1 of every element and their rates, from
-** the velocities v, accelerations a, and the stuck elements' multipliers
-** lamf and their rates dlamf. */
-void rt_fric_events(const nsm_sim *s, unsigned mode, const double *v, const double *a,
-                    const double *lamf, const double *dlamf, double *ev, double *evd)
+/* Add to dir (n values, initially w_j) the slip forces per unit contact
+** force of closed impact gap j: the elements slipping on j's force. */
+void rt_fric_gap_dir(const nsm_sim *s, unsigned mode, int j, double *dir)
 {
     for (int k = 0; k < s->nf; k++) {
-        double cap = s->num.mus[k] * s->num.fn[k];
+        if (normal_gap(s, k) != j || rt_fric_stuck(s, mode, k))
+            continue;
+        double f = -rt_fric_sign(s, mode, k) * s->num.muk[k];
+        const double *w = s->num.Wt + (size_t)k * s->n;
+        for (int i = 0; i < s->n; i++)
+            dir[i] += w[i] * f;
+    }
+}
+
+/* Event functions g + 2k, g + 2k + 1 of every element and their rates, from
+** the state (x, v), accelerations a, the closed impact gaps' forces lam and
+** their rates dlam, and the stuck elements' multipliers lamf and their
+** rates dlamf.  A slipping element's second function is the constant 1. */
+void rt_fric_events(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                    const double *a, const double *lam, const double *dlam, const double *lamf,
+                    const double *dlamf, double *ev, double *evd)
+{
+    for (int k = 0; k < s->nf; k++) {
         if (rt_fric_stuck(s, mode, k)) {
-            ev[2 * k] = cap - lamf[k];
-            evd[2 * k] = -dlamf[k];
-            ev[2 * k + 1] = cap + lamf[k];
-            evd[2 * k + 1] = dlamf[k];
+            double ms = s->num.mus[k];
+            double N = fric_normal(s, mode, k, x, v, lam, 1);
+            double Nd = fric_normal(s, mode, k, v, a, dlam, 0);
+            ev[2 * k] = ms * N - lamf[k];
+            evd[2 * k] = ms * Nd - dlamf[k];
+            ev[2 * k + 1] = ms * N + lamf[k];
+            evd[2 * k + 1] = ms * Nd + dlamf[k];
         } else {
             int sg = rt_fric_sign(s, mode, k);
             ev[2 * k] = sg * rt_fric_slip(s, k, v);
             evd[2 * k] = sg * rt_dot(s->n, s->num.Wt + (size_t)k * s->n, a);
-            ev[2 * k + 1] = cap;
+            ev[2 * k + 1] = 1;
             evd[2 * k + 1] = 0;
         }
     }
@@ -119,8 +165,8 @@ void rt_fric_events(const nsm_sim *s, unsigned mode, const double *v, const doub
 
 /* Friction's dissipated power and the power of the moving surfaces in mode
 ** at velocities v (lamf: the stuck elements' multipliers). */
-void rt_fric_power(const nsm_sim *s, unsigned mode, const double *v, const double *lamf,
-                   double *pd, double *pw)
+void rt_fric_power(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                   const double *lam, const double *lamf, double *pd, double *pw)
 {
     *pd = *pw = 0;
     for (int k = 0; k < s->nf; k++) {
@@ -128,48 +174,80 @@ void rt_fric_power(const nsm_sim *s, unsigned mode, const double *v, const doubl
             *pw += lamf[k] * s->num.ut[k];
             continue;
         }
-        double f = s->num.muk[k] * s->num.fn[k];
+        double f = s->num.muk[k] * fric_normal(s, mode, k, x, v, lam, 1);
         int sg = rt_fric_sign(s, mode, k);
         *pd += sg * f * rt_fric_slip(s, k, v);
         *pw -= sg * f * s->num.ut[k];
     }
 }
 
+/* Element k's normal force as a row over Z = (x, v, z, 1) in mode: its
+** constant, a penalty gap's k p + c p', or a held impact gap's force (the
+** row lg of that gap, from the constrained accelerations). */
+static void normal_row(const nsm_sim *s, unsigned mode, int k, const double *lg, double *row)
+{
+    int n = s->n, na = s->na, j = normal_gap(s, k);
+    memset(row, 0, sizeof(double) * (size_t)na);
+    if (j < 0) {
+        row[na - 1] = s->num.fn[k];
+    } else if (!(mode >> j & 1u)) {
+        return;
+    } else if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
+        memcpy(row, lg + (size_t)j * na, sizeof(double) * (size_t)na);
+    } else {
+        const double *w = s->num.W + (size_t)j * n;
+        for (int i = 0; i < n; i++) {
+            row[i] = -s->num.kc[j] * w[i];
+            row[n + i] = -s->num.cc[j] * w[i];
+        }
+        row[na - 1] = -s->num.kc[j] * s->num.d[j];
+    }
+}
+
 /* The rows of the friction elements' event functions and the friction
 ** terms of the quadratic forms of mode on Z = (x, v, z, 1): L holds the
-** stuck elements' multipliers as rows over Z (nf*na), ev the event rows
-** (2 nf of them), Qd and Qw the forms of rt_fric_power. */
-void rt_fric_forms(const nsm_sim *s, unsigned mode, const double *L, double *ev, double *Qd,
-                   double *Qw)
+** stuck elements' multipliers as rows over Z (nf*na), lg the closed impact
+** gaps' forces (g rows), ev the event rows (2 nf of them), Qd and Qw the
+** forms of rt_fric_power. */
+void rt_fric_forms(const nsm_sim *s, unsigned mode, const double *L, const double *lg, double *ev,
+                   double *Qd, double *Qw)
 {
     int n = s->n, na = s->na, one = na - 1;
+    double nr[na], ur[na];
     for (int k = 0; k < s->nf; k++) {
         double *ea = ev + (size_t)(2 * k) * na, *eb = ea + na;
         const double *w = s->num.Wt + (size_t)k * n, *l = L + (size_t)k * na;
-        double cap = s->num.mus[k] * s->num.fn[k], c = s->num.ut[k];
+        double ms = s->num.mus[k], c = s->num.ut[k];
         memset(ea, 0, sizeof(double) * 2 * (size_t)na);
+        normal_row(s, mode, k, lg, nr);
         if (rt_fric_stuck(s, mode, k)) {
             for (int q = 0; q < na; q++) {
-                ea[q] = -l[q];
-                eb[q] = l[q];
+                ea[q] = ms * nr[q] - l[q];
+                eb[q] = ms * nr[q] + l[q];
                 Qw[(size_t)one * na + q] += 0.5 * c * l[q];
                 Qw[(size_t)q * na + one] += 0.5 * c * l[q];
             }
-            ea[one] += cap;
-            eb[one] += cap;
             continue;
         }
+        /* dissipation s mu_k N u and surface work -s mu_k N c, N = nr . Z,
+         * u = ur . Z: symmetric quadratic forms */
         int sg = rt_fric_sign(s, mode, k);
-        double f = s->num.muk[k] * s->num.fn[k];
-        for (int i = 0; i < n; i++) {
-            ea[n + i] = sg * w[i];
-            Qd[(size_t)(n + i) * na + one] += 0.5 * sg * f * w[i];
-            Qd[(size_t)one * na + n + i] += 0.5 * sg * f * w[i];
+        double f = sg * s->num.muk[k];
+        memset(ur, 0, sizeof ur);
+        for (int i = 0; i < n; i++)
+            ur[n + i] = w[i];
+        ur[one] = -c;
+        for (int q = 0; q < na; q++)
+            ea[q] = sg * ur[q];
+        eb[one] = 1;
+        for (int p = 0; p < na; p++) {
+            if (nr[p] == 0 && ur[p] == 0)
+                continue;
+            for (int q = 0; q < na; q++)
+                Qd[(size_t)p * na + q] += 0.5 * f * (nr[p] * ur[q] + ur[p] * nr[q]);
+            Qw[(size_t)one * na + p] -= 0.5 * f * c * nr[p];
+            Qw[(size_t)p * na + one] -= 0.5 * f * c * nr[p];
         }
-        ea[one] = -sg * c;
-        eb[one] = cap;
-        Qd[(size_t)one * na + one] -= sg * f * c;
-        Qw[(size_t)one * na + one] -= sg * f * c;
     }
 }
 
@@ -178,7 +256,7 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 {
     int k = (j - s->g) / 2;
     if (!rt_fric_stuck(s, s->mode, k))
-        return slip_tol(s, k, y + s->n);
+        return (j - s->g) % 2 ? 1e-10 : slip_tol(s, k, y + s->n);
     return rt_force_tol(s, s->mode, y) + 1e-10 * s->num.mus[k] * s->num.fn[k];
 }
 
@@ -200,17 +278,19 @@ int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
     return NSM_OK;
 }
 
-/* The multipliers of the stuck elements of mode at the current state. */
-static int fric_multipliers(nsm_sim *s, unsigned mode, double *lamf)
+/* The multipliers of the stuck elements of mode at (t, y), and the
+** closed impact gaps' forces (lam, may be NULL). */
+static int fric_multipliers(nsm_sim *s, unsigned mode, double t, const double *y, double *lam,
+                            double *lamf)
 {
     int n = s->n;
     double f[n], F[n], a[n];
     for (int i = 0; i < n; i++)
         f[i] = 0;
     if (s->m->force)
-        s->m->force(s->t, s->sw, s->p, s->c, f);
-    rt_force_parts(s, mode, s->y, s->y + n, f, 1, F);
-    return rt_accel_full(s, mode, F, a, NULL, lamf);
+        s->m->force(t, s->sw, s->p, s->c, f);
+    rt_force_parts(s, mode, y, y + n, f, 1, F);
+    return rt_accel_full(s, mode, F, a, lam, lamf);
 }
 
 /* Decide the friction state of every element at the current state: an
@@ -225,7 +305,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, unsigned fresh)
     int n = s->n, nf = s->nf, rc;
     unsigned ref = s->mode, mode = s->mode;
     const double *v = s->y + n;
-    double lamf[RT_MAXG];
+    double lamf[RT_MAXG], lam[RT_MAXG];
     for (int k = 0; k < nf; k++) {
         double u = rt_fric_slip(s, k, v);
         if (k == forced)
@@ -236,16 +316,16 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, unsigned fresh)
             mode = fric_set(s, mode, k, 0);
     }
     for (int round = 0; round <= nf; round++) {
-        if ((rc = fric_multipliers(s, mode, lamf)))
+        if ((rc = fric_multipliers(s, mode, s->t, s->y, lam, lamf)))
             return rt_fail(s, rc, -1, "the stuck friction elements are redundant");
         int worst = -1;
         double over = 1;
         for (int k = 0; k < nf; k++) {
             if (!rt_fric_stuck(s, mode, k))
                 continue;
-            double cap = s->num.mus[k] * s->num.fn[k];
+            double cap = s->num.mus[k] * fric_normal(s, mode, k, s->y, v, lam, 1);
             double tol = rt_force_tol(s, mode, s->y) + 1e-12 * cap;
-            double r = fabs(lamf[k]) / (cap + tol);
+            double r = fabs(lamf[k]) / (cap + tol) + (cap <= 0);
             if (fabs(lamf[k]) > cap + tol && r > over) {
                 over = r;
                 worst = k;
@@ -320,53 +400,69 @@ int rt_fric_initial(nsm_sim *s)
     return s->nf ? fric_settle(s, -1, 0, fresh) : NSM_OK;
 }
 
-/* The audit of one step from (s->t, s->y) to (t1, Y1) in s->mode: each
-** slipping element dissipates mu_k N s (w . dx - c h) exactly (its force is
-** constant over the step), the surface does -s mu_k N c h; a stuck element's
-** surface work c times the integral of its multiplier, by the trapezoid on
-** the step's ends (exact for the multiplier's linear part).  Returns the
-** totals, which the rest of the audit leaves out of the dampers' and
-** bodies' shares. */
+/* The audit of one step from (s->t, s->y) to (t1, Y1) in s->mode: a
+** slipping element with a constant normal force dissipates
+** mu_k N s (w . dx - c h) exactly (its force is constant over the step),
+** and the surface does -s mu_k N c h; with a gap's force as its normal, the
+** trapezoid on the step's ends.  A stuck element's surface work is c times
+** the integral of its multiplier, by the trapezoid.  Returns the totals,
+** which the rest of the audit leaves out of the dampers' and bodies'
+** shares. */
 void rt_fric_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW)
 {
     int n = s->n;
-    double h = t1 - s->t, l0[RT_MAXG], l1[RT_MAXG];
-    int have = 0;
+    double h = t1 - s->t, l0[RT_MAXG], l1[RT_MAXG], g0[RT_MAXG], g1[RT_MAXG];
+    int need = 0;
     *dD = *dW = 0;
+    for (int k = 0; k < s->nf; k++)
+        need |= rt_fric_stuck(s, s->mode, k) ? s->num.ut[k] != 0 : normal_gap(s, k) >= 0;
+    if (need && (fric_multipliers(s, s->mode, s->t, s->y, g0, l0) ||
+                 fric_multipliers(s, s->mode, t1, Y1, g1, l1)))
+        return;
     for (int k = 0; k < s->nf; k++) {
         const double *w = s->num.Wt + (size_t)k * n;
         double c = s->num.ut[k], d = 0, w_ = 0;
         if (rt_fric_stuck(s, s->mode, k)) {
-            if (c == 0)
-                continue;
-            if (!have) {
-                double f[n], F[n], a[n], Y[s->N];
-                memcpy(Y, Y1, sizeof Y);
-                if (fric_multipliers(s, s->mode, l0))
-                    return;
-                for (int i = 0; i < n; i++)
-                    f[i] = 0;
-                if (s->m->force)
-                    s->m->force(t1, s->sw, s->p, s->c, f);
-                rt_force_parts(s, s->mode, Y, Y + n, f, 1, F);
-                if (rt_accel_full(s, s->mode, F, a, NULL, l1))
-                    return;
-                have = 1;
-            }
             w_ = c * 0.5 * (l0[k] + l1[k]) * h;
-        } else {
+        } else if (normal_gap(s, k) < 0) {
             double f = s->num.muk[k] * s->num.fn[k], dx = 0;
             int sg = rt_fric_sign(s, s->mode, k);
             for (int i = 0; i < n; i++)
                 dx += w[i] * (Y1[i] - s->y[i]);
             d = sg * f * (dx - c * h);
             w_ = -sg * f * c * h;
+        } else {
+            int sg = rt_fric_sign(s, s->mode, k);
+            double N0 = fric_normal(s, s->mode, k, s->y, s->y + n, g0, 1);
+            double N1 = fric_normal(s, s->mode, k, Y1, Y1 + n, g1, 1);
+            double mk = sg * s->num.muk[k];
+            d = 0.5 * h * mk * (N0 * rt_fric_slip(s, k, s->y + n) + N1 * rt_fric_slip(s, k, Y1 + n));
+            w_ = -0.5 * h * mk * c * (N0 + N1);
         }
         s->fr->diss[k] += d;
         s->fr->work[k] += w_;
         *dD += d;
         *dW += w_;
     }
+}
+
+/* An impact of gap j just resolved (v0: the velocities before it): an
+** element whose normal force is j's contact force and that slips before or
+** after would need a tangential impulse, which is not modelled: the run
+** stops rather than go on without it. */
+int rt_fric_impact(nsm_sim *s, int j, const double *v0)
+{
+    for (int k = 0; k < s->nf; k++) {
+        if (normal_gap(s, k) != j)
+            continue;
+        const double *v = s->y + s->n;
+        double u0 = rt_fric_slip(s, k, v0), u1 = rt_fric_slip(s, k, v);
+        if (fabs(u0) > slip_tol(s, k, v0) || fabs(u1) > slip_tol(s, k, v))
+            return rt_fail(s, NSM_EMODEL, j, "an impact while friction '%s' slips (slip velocity "
+                           "%.6g m/s before, %.6g m/s after): impacts with friction (a tangential "
+                           "impulse) are not supported yet", s->m->frictions[k].name, u0, u1);
+    }
+    return NSM_OK;
 }
 
 /* Allocate the accumulators (nf may be 0). */
@@ -416,6 +512,17 @@ int rt_fric_validate(nsm_sim *s)
 {
     for (int k = 0; k < s->nf; k++) {
         double ms = s->num.mus[k], mk = s->num.muk[k], fn = s->num.fn[k];
+        int j = normal_gap(s, k);
+        if (j >= s->g || (j >= 0 && s->m->gaps[j].law == NSM_LAW_PENALTY &&
+                          s->m->gaps[j].release == NSM_RELEASE_GAP)) {
+            snprintf(s->msg, sizeof s->msg, "friction '%s': its normal force must be a gap's "
+                     "contact force that never pulls (an impact gap, or a penalty gap released "
+                     "by force)", s->m->frictions[k].name);
+            s->failed = NSM_EMODEL;
+            return NSM_EMODEL;
+        }
+        if (j >= 0)
+            fn = 1;
         if (!(mk >= 0) || !(ms >= mk) || !(fn > 0) || !isfinite(ms) || !isfinite(fn) ||
             !isfinite(s->num.ut[k])) {
             snprintf(s->msg, sizeof s->msg, "friction '%s': needs mu_s >= mu_k >= 0 and a "

@@ -110,7 +110,7 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
             Qw[(size_t)(2 * n + k) * na + n + i] = b;
         }
     if (s->nf)
-        rt_fric_forms(s, mode, L, ev + (size_t)g * na, Qd, Qw);
+        rt_fric_forms(s, mode, L, ev, ev + (size_t)g * na, Qd, Qw);
     free(G);
     free(B);
     free(L);

@@ -230,13 +230,17 @@ void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, 
 int rt_fric_stuck(const nsm_sim *s, unsigned mode, int k);
 int rt_fric_sign(const nsm_sim *s, unsigned mode, int k);
 double rt_fric_slip(const nsm_sim *s, int k, const double *v);
-void rt_fric_forces(const nsm_sim *s, unsigned mode, int cflag, double *F);
-void rt_fric_events(const nsm_sim *s, unsigned mode, const double *v, const double *a,
-                    const double *lamf, const double *dlamf, double *ev, double *evd);
-void rt_fric_power(const nsm_sim *s, unsigned mode, const double *v, const double *lamf,
-                   double *pd, double *pw);
-void rt_fric_forms(const nsm_sim *s, unsigned mode, const double *L, double *ev, double *Qd,
-                   double *Qw);
+void rt_fric_forces(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                    int cflag, double *F);
+void rt_fric_gap_dir(const nsm_sim *s, unsigned mode, int j, double *dir);
+void rt_fric_events(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                    const double *a, const double *lam, const double *dlam, const double *lamf,
+                    const double *dlamf, double *ev, double *evd);
+void rt_fric_power(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+                   const double *lam, const double *lamf, double *pd, double *pw);
+void rt_fric_forms(const nsm_sim *s, unsigned mode, const double *L, const double *lg, double *ev,
+                   double *Qd, double *Qw);
+int rt_fric_impact(nsm_sim *s, int j, const double *v0);
 double rt_fric_event_tol(const nsm_sim *s, int j, const double *y);
 int rt_fric_check(nsm_sim *s, double t1, const double *Y1);
 int rt_fric_transition(nsm_sim *s, int j);

@@ -778,7 +778,13 @@ static int transition(nsm_sim *s, int j)
         rc = rt_fric_transition(s, j);
         return rc ? rc : settle(s, s->mode, 0);
     }
+    int imp = s->nf && s->m->gaps[j].law == NSM_LAW_IMPACT && !(s->mode >> j & 1u);
+    double v0[imp ? s->n : 1];
+    if (imp)
+        memcpy(v0, s->y + s->n, sizeof v0);
     rc = transition_gap(s, j);
+    if (!rc && imp)
+        rc = rt_fric_impact(s, j, v0);
     return rc ? rc : rt_fric_update(s);
 }
 

@@ -2,7 +2,8 @@
 
 n bodies (masses m_i) on linear springs K, a forcing f(t) = f0 + fs sin(w t),
 and friction elements k acting on slip velocities u_k = w_k . v - c_k (c_k a
-constant surface velocity), with normal force N_k and coefficients
+constant surface velocity), with normal force N_k = N0_k + Ns_k sin(w t)
+(given in closed form: a body held on a floor by a known force) and coefficients
 mu_s >= mu_k (the switch model of Leine et al., Nonlinear Dynamics 16, 1998):
 
   slip s = +-1:  generalized force -s mu_k N w_k;
@@ -40,7 +41,8 @@ class System:
         self.fr = []
         for f in frictions:
             self.fr.append(dict(name=f["name"], w=[mpf(x) for x in f["w"]], c=mpf(f.get("c", 0)),
-                                N=mpf(f["N"]), mus=mpf(f["mus"]), muk=mpf(f["muk"])))
+                                N=mpf(f["N"]), Ns=mpf(f.get("Ns", 0)), mus=mpf(f["mus"]),
+                                muk=mpf(f["muk"])))
         self.dim = 2 * self.n + 3          # x, v interleaved, then S, C, 1
 
     def xi(self, i):
@@ -63,6 +65,7 @@ class System:
             for k, f in enumerate(self.fr):
                 if state[k] != 0:
                     row[D - 1] -= state[k] * f["muk"] * f["N"] * f["w"][i]
+                    row[2 * n] -= state[k] * f["muk"] * f["Ns"] * f["w"][i]
             F.append(row)
         stuck = [k for k in range(len(self.fr)) if state[k] == 0]
         r = len(stuck)
@@ -204,8 +207,10 @@ def run(sys_, x0, v0, t_end, h=mpf("0.05")):
             if state[k] == 0:
                 up = [-c for c in lam[k]]
                 up[-1] += cap
+                up[2 * n] += f["mus"] * f["Ns"]
                 dn = list(lam[k])
                 dn[-1] += cap
+                dn[2 * n] += f["mus"] * f["Ns"]
                 fns += [up, dn]
                 which += [(k, "up"), (k, "down")]
             else:
@@ -245,7 +250,8 @@ def decide(sys_, state, Y, rec, t, ref=None, forced=None, fresh=()):
         worst, over = None, mpf(1)
         for k, form in lam.items():
             l = mp.fsum(a * b for a, b in zip(form, Y))
-            cap = sys_.fr[k]["mus"] * sys_.fr[k]["N"]
+            f = sys_.fr[k]
+            cap = f["mus"] * (f["N"] + f["Ns"] * Y[2 * sys_.n])
             if abs(l) > cap * (1 + mpf(10) ** -30) and abs(l) / cap > over:
                 worst, over, sign = k, abs(l) / cap, (-1 if l > 0 else 1)
         if worst is None:

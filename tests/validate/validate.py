@@ -90,6 +90,8 @@ CASES = {
                           title="Mass on a belt: stick-slip limit cycle"),
     "friction_two_mass": dict(ref="friction_two_mass", bodies=["M1", "M2"],
                               title="Forced two-mass oscillator with dry friction"),
+    "sliding_block": dict(ref="sliding_block", bodies=["X"], initial=[("stick", "floor")],
+                          title="Block on a floor: friction with the floor's contact force as normal"),
 }
 
 

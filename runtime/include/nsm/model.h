@@ -100,7 +100,8 @@ typedef struct nsm_numeric {
     double gravity;    /* g >= 0, 0 when absent */
     /* Coulomb friction elements (n_frictions of them, see nsm_model): the
      * slip velocity of element k is Wt[k] . v - ut[k] (ut: the surface's
-     * velocity, constant), its normal force fn[k] > 0, its static and
+     * velocity, constant), its normal force fn[k] > 0 (unless it is a gap's
+     * contact force, nsm_friction_info.normal_gap), its static and
      * kinetic coefficients mus[k] >= muk[k] >= 0. */
     double *Wt;        /* nf*n */
     double *ut, *fn, *mus, *muk; /* nf each */
@@ -112,6 +113,8 @@ typedef struct nsm_numeric {
  * the event functions n_gaps + 2k and n_gaps + 2k + 1 (docs/theory.md). */
 typedef struct nsm_friction_info {
     const char *name;
+    int normal_gap;    /* -1: the normal force is fn[k]; else the contact force of this gap
+                          (an impact gap held shut or a penalty gap released by force) */
 } nsm_friction_info;
 
 typedef struct nsm_force_info {
