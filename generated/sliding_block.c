@@ -14,6 +14,9 @@
  *   p[3] = Q [N]
  *   p[4] = A [N]
  *   p[5] = w [-]
+ *   p[6] = mu_s [-]
+ *   p[7] = mu_k [-]
+ *   p[8] = y0 [m]
  * Gaps (gap_j = w_j . x + d_j >= 0):
  *   0 floor: impact
  */
@@ -29,7 +32,10 @@ enum {
     P_P = 2,
     P_Q = 3,
     P_A = 4,
-    P_w = 5
+    P_w = 5,
+    P_mu_s = 6,
+    P_mu_k = 7,
+    P_y0 = 8
 };
 
 static const char *const body_names[] = {"X", "Y"};
@@ -42,6 +48,9 @@ static const nsm_param_info params[] = {
     {"Q", "N", 3},
     {"A", "N", 8},
     {"w", "", 1},
+    {"mu_s", "", 0.40000000000000002},
+    {"mu_k", "", 0.29999999999999999},
+    {"y0", "m", 0},
 };
 
 static const nsm_gap_info gaps[] = {
@@ -86,10 +95,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(0.0 <= 1)) /* restitution of floor */
         return 1;
-    if (!(0.3 >= 0)) /* kinetic coefficient of F */
-        return 1;
-    if (!(0.10000000000000003 >= 0)) /* static minus kinetic coefficient of F */
-        return 1;
+    if (!(p[P_mu_k] >= 0)) /* kinetic coefficient of F */
+        return 8;
+    if (!(p[P_mu_s] - p[P_mu_k] >= 0)) /* static minus kinetic coefficient of F */
+        return 7;
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of X */
@@ -119,8 +128,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->Wt[1] = 0.0;
     num->ut[0] = 0.0;
     num->fn[0] = 0;
-    num->mus[0] = 0.4;
-    num->muk[0] = 0.3;
+    num->mus[0] = p[P_mu_s];
+    num->muk[0] = p[P_mu_k];
     num->gravity = 0;
     return 0;
 }
@@ -132,7 +141,7 @@ static void initial(const double *p, const double *c, double *y)
     (void)c;
     y[0] = 0.0;
     y[2] = 0.0;
-    y[1] = 0.0;
+    y[1] = p[P_y0];
     y[3] = 0.0;
 }
 
@@ -287,7 +296,7 @@ const nsm_model nsm_model_sliding_block = {
     .name = "sliding_block",
     .title = "Block on a floor: friction whose normal force is the floor's contact force",
     .n_bodies = 2,
-    .n_params = 6,
+    .n_params = 9,
     .n_gaps = 1,
     .n_switches = 0,
     .n_springs = 1,
