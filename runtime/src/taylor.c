@@ -330,21 +330,10 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
     RtTaylor *T = &s->tay;
     int na = s->na, K = taylor_degree(mi->nu * h);
     long double *P = T->P;
-    /* the mode matrix's nonzeros by rows (a mechanical mode is mostly
-     * zero: x' = v, the forcing's generator, the constant) */
-    int start[na + 1], col[na * na];
-    double val[na * na];
-    int nnz = 0;
-    for (int i = 0; i < na; i++) {
-        start[i] = nnz;
-        for (int q = 0; q < na; q++)
-            if (mi->A[(size_t)i * na + q] != 0) {
-                col[nnz] = q;
-                val[nnz++] = mi->A[(size_t)i * na + q];
-            }
-    }
-    start[na] = nnz;
-    /* P_k = A P_(k-1) h / k: the coefficients on the unit interval */
+    const int *start = mi->rows, *col = mi->cols;
+    const double *val = mi->vals;
+    /* P_k = A P_(k-1) h / k over A's nonzeros: the coefficients on the unit
+     * interval */
     memcpy(P, Z0, sizeof(long double) * na);
     for (int k = 1; k <= K; k++) {
         const long double *Pp = P + (size_t)(k - 1) * na;
