@@ -298,6 +298,16 @@ static void emit_tables(Cgen *cg)
         }
         fprintf(o, "};\n\n");
     }
+    if (m->n_frictions) {
+        fprintf(o, "/* name, gap whose contact force is the normal force (-1: a constant) */\n"
+                   "static const nsm_friction_info frictions[] = {\n");
+        for (int k = 0; k < m->n_frictions; k++) {
+            fprintf(o, "    {");
+            pstr(o, m->frictions[k].name);
+            fprintf(o, ", %d},\n", m->frictions[k].normal_gap);
+        }
+        fprintf(o, "};\n\n");
+    }
     if (m->n_springs) {
         fprintf(o, "/* name, body a, body b (-1 = ground) */\nstatic const nsm_spring_info springs[] = {\n");
         for (int s = 0; s < m->n_springs; s++) {
@@ -397,6 +407,13 @@ static void emit_setup(Cgen *cg)
     }
     if (m->gravity)
         emit_check(cg, m->gravity, ">= 0", "acceleration", "gravity");
+    for (int k = 0; k < m->n_frictions; k++) {
+        const Friction *fr = &m->frictions[k];
+        emit_check(cg, fr->muk, ">= 0", "kinetic coefficient", fr->name);
+        emit_check(cg, expr_sub(m->ex, fr->mus, fr->muk), ">= 0", "static minus kinetic coefficient",
+                   fr->name);
+        emit_check(cg, fr->normal, "> 0", "normal force", fr->name);
+    }
     if (dv->n_consts)
         fprintf(o, "\n    /* hoisted constants */\n");
     for (int k = 0; k < dv->n_consts; k++) {
@@ -449,6 +466,29 @@ static void emit_setup(Cgen *cg)
         if (sp->c) px(cg, sp->c); else fprintf(o, "0");
         fprintf(o, ";\n    num->srest[%d] = ", s);
         if (sp->rest) px(cg, sp->rest); else fprintf(o, "0");
+        fprintf(o, ";\n");
+    }
+    for (int k = 0; k < m->n_frictions; k++) {
+        const Friction *fr = &m->frictions[k];
+        fprintf(o, "    /* friction ");
+        pcomment(o, fr->name);
+        fprintf(o, " */\n");
+        for (int i = 0; i < n; i++) {
+            fprintf(o, "    num->Wt[%d] = ", k * n + i);
+            px(cg, fr->w[i]);
+            fprintf(o, ";\n");
+        }
+        fprintf(o, "    num->ut[%d] = ", k);
+        px(cg, fr->u);
+        fprintf(o, ";\n    num->fn[%d] = ", k);
+        if (fr->normal)
+            px(cg, fr->normal);
+        else
+            fprintf(o, "0");
+        fprintf(o, ";\n    num->mus[%d] = ", k);
+        px(cg, fr->mus);
+        fprintf(o, ";\n    num->muk[%d] = ", k);
+        px(cg, fr->muk);
         fprintf(o, ";\n");
     }
     fprintf(o, "    num->gravity = ");
@@ -636,7 +676,7 @@ static void emit_dispatch(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
-    int made = dv->enumerated ? dv->n_modes : 1;
+    int made = cg->m->n_frictions ? 0 : dv->enumerated ? dv->n_modes : 1;
     static const char *fn[3] = {"rhs", "lambda", "event"};
     static const char *args[3] = {
         "double *ydot", "double *lam", "double *s, double *sdot"};
@@ -656,7 +696,9 @@ static void emit_dispatch(Cgen *cg)
                     md->mask, md->mask, call[f]);
         }
         fprintf(o, "    default:\n");
-        if (!dv->enumerated)
+        if (cg->m->n_frictions)
+            fprintf(o, "        /* friction: every mode is left to the runtime's generic path */\n");
+        else if (!dv->enumerated)
             fprintf(o, "        /* %d gaps: modes beyond the all-open one are left to the runtime */\n", dv->g);
         fprintf(o, "        (void)t;\n        (void)y;\n        (void)sw;\n        (void)p;\n        (void)c;\n");
         if (f == 0)
@@ -793,8 +835,11 @@ static void emit_table(Cgen *cg)
     fprintf(o, "    .n_gen = %d,\n    .generator = generator,\n    .generator_state = generator_state,\n",
             dv->n_gen);
     fprintf(o, "    .n_forces = %d,\n    .forces = %s,\n    .force_terms = force_terms,\n"
-               "    .settings = settings,\n};\n\n",
+               "    .settings = settings,\n",
             m->n_forces, m->n_forces ? "forces" : "NULL");
+    if (m->n_frictions)
+        fprintf(o, "    .n_frictions = %d,\n    .frictions = frictions,\n", m->n_frictions);
+    fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
 }
@@ -813,7 +858,7 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_force_fn(&cg, "force", "External forces f_ext(t) of the `force` statements.", dv->fext);
     emit_force_fn(&cg, "force_dot", "Their time derivative f_ext'(t).", dv->fext_dot);
     emit_force_terms(&cg);
-    int made = dv->enumerated ? dv->n_modes : 1;
+    int made = dv->model->n_frictions ? 0 : dv->enumerated ? dv->n_modes : 1;
     for (int k = 0; k < made; k++)
         if (dv->modes[k].status == DV_MODE_DERIVED)
             emit_mode(&cg, &dv->modes[k]);

@@ -121,7 +121,7 @@ void parse_syntax_error(ParseState *ps, Token t)
     if (ps->line_start && t.kind == TK_IDENT) {
         diag_error(ps->diag, t.loc,
                    "unknown statement '%.*s' (expected model, param, mass, spring, damper, "
-                   "force, gravity, gap, init, simulate, output or for)",
+                   "force, gravity, gap, friction, init, simulate, output or for)",
                    t.len > 40 ? 40 : t.len, t.text);
         return;
     }

@@ -35,6 +35,12 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->m = m;
     s->n = n;
     s->g = g;
+    s->nf = m->n_frictions > 0 ? m->n_frictions : 0;
+    s->ge = g + 2 * s->nf;
+    if (s->ge > RT_MAXG || (s->nf && !m->frictions)) {
+        free(s);
+        return NULL;
+    }
     s->ns = m->n_switches;
     s->N = 2 * n + 2;
     s->na = 2 * n + m->n_gen + 1;
@@ -52,6 +58,11 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.sk = dalloc(m->n_springs, &bad);
     s->num.sc = dalloc(m->n_springs, &bad);
     s->num.srest = dalloc(m->n_springs, &bad);
+    s->num.Wt = dalloc((size_t)s->nf * n, &bad);
+    s->num.ut = dalloc(s->nf, &bad);
+    s->num.fn = dalloc(s->nf, &bad);
+    s->num.mus = dalloc(s->nf, &bad);
+    s->num.muk = dalloc(s->nf, &bad);
     s->minv = dalloc(n, &bad);
     s->y = dalloc(s->N, &bad);
     s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
@@ -84,6 +95,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     if (!bad && rt_stats_alloc(s))
         bad = 1;
+    if (!bad && rt_fric_alloc(s))
+        bad = 1;
     if (!bad && rt_taylor_alloc(s))
         bad = 1;
     if (bad) {
@@ -114,7 +127,8 @@ void nsm_sim_free(nsm_sim *s)
         return;
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.K, s->num.C, s->num.fconst, s->num.W,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
-                         s->num.srest, s->minv, s->y, s->sw_last, s->z_last, s->z_tau };
+                         s->num.srest, s->minv, s->y, s->sw_last, s->z_last, s->z_tau,
+                         s->num.Wt, s->num.ut, s->num.fn, s->num.mus, s->num.muk };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     for (int k = 0; k < RT_CACHE; k++) {
@@ -129,6 +143,7 @@ void nsm_sim_free(nsm_sim *s)
         free(s->shadow[k].Z);
     }
     rt_stats_free(s);
+    rt_fric_free(s);
     rt_taylor_free(s);
     rt_mode_free(s);
     free(s->sw);
@@ -326,6 +341,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->h_step = 0;
     rt_cache_clear(s);
     rt_stats_reset(s);
+    rt_fric_reset(s);
     for (int j = 0; j < s->g; j++) {
         s->z_last[j] = -1;
         s->z_tau[j] = 0;
@@ -355,11 +371,14 @@ int nsm_sim_reset(nsm_sim *s)
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";
         snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s' (the model needs "
-                 "masses > 0, restitutions in [0, 1], stiffnesses and dampings >= 0)",
+                 "masses > 0, restitutions in [0, 1], stiffnesses and dampings >= 0, friction "
+                 "coefficients mu_s >= mu_k >= 0 and normal forces > 0)",
                  bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, pn);
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
+    if (rt_fric_validate(s))
+        return NSM_EMODEL;
     for (int i = 0; i < s->n; i++) {
         if (!(s->num.mass[i] > 0)) {
             snprintf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",

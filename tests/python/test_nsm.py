@@ -1,6 +1,7 @@
 """The Python package nsm against independent results: the mpmath reference
-of the two-mass system, Newton's impact law, the bouncing ball's closed-form
+of the two-mass system and of the friction oscillator, Newton's impact law, the bouncing ball's closed-form
 rest time; its errors; its cache; an installed copy."""
+import csv
 import math
 import os
 import re
@@ -185,3 +186,19 @@ def test_installed_package(model_path):
         assert first.startswith(site) and os.path.join(prefix, "lib", "libnsmrt.so") in first
         assert second == "stick@0.000000000 separation@3.257839639 impact@11.828417819 " \
                          "impact@17.744776306"
+
+
+@pytest.mark.parametrize("method", ["exact", "rk4"])
+def test_friction_events_match_reference(model_path, src, method):
+    """The forced two-mass friction oscillator: stick, slip and reversal
+    records named by their friction element, at the mpmath reference's
+    times (tests/reference/friction_two_mass.py)."""
+    m = nsm.compile(model_path("friction_two_mass"))
+    assert m.frictions == ["F1", "F2"] and m.contacts == []
+    r = m.run(method=method, every=0.01)
+    with open(os.path.join(src, "tests", "reference", "data",
+                           "friction_two_mass.events.csv")) as f:
+        ref = [(float(x["t"]), x["kind"], x["contact"]) for x in csv.DictReader(f)]
+    assert [(k, c) for _, k, c in ref] == list(zip(r.events["kind"], r.events["contact"]))
+    tol = 1e-11 if method == "exact" else 1e-8
+    np.testing.assert_allclose(r.events["t"], [t for t, _, _ in ref], rtol=0, atol=tol)

@@ -98,7 +98,24 @@ typedef struct nsm_numeric {
     double *kc, *cc;   /* g: penalty stiffness and damping */
     double *sk, *sc, *srest; /* n_springs: stiffness, damping, rest length, per element */
     double gravity;    /* g >= 0, 0 when absent */
+    /* Coulomb friction elements (n_frictions of them, see nsm_model): the
+     * slip velocity of element k is Wt[k] . v - ut[k] (ut: the surface's
+     * velocity, constant), its normal force fn[k] > 0 (unless it is a gap's
+     * contact force, nsm_friction_info.normal_gap), its static and
+     * kinetic coefficients mus[k] >= muk[k] >= 0. */
+    double *Wt;        /* nf*n */
+    double *ut, *fn, *mus, *muk; /* nf each */
 } nsm_numeric;
+
+/* A Coulomb friction element.  Its state is carried in the mode's bits
+ * above the gaps': bit n_gaps + 2k set = element k stuck, bit n_gaps + 2k + 1
+ * set = slipping backwards (slip velocity < 0); its two event functions are
+ * the event functions n_gaps + 2k and n_gaps + 2k + 1 (docs/theory.md). */
+typedef struct nsm_friction_info {
+    const char *name;
+    int normal_gap;    /* -1: the normal force is fn[k]; else the contact force of this gap
+                          (an impact gap held shut or a penalty gap released by force) */
+} nsm_friction_info;
 
 typedef struct nsm_force_info {
     const char *name;  /* the statement's name, or "force on BODY" when unnamed */
@@ -169,6 +186,13 @@ typedef struct nsm_model {
      * parameters p (appended after ABI 1's tables too: NULL means the
      * numbers t_end, dt and every above hold for every parameter value). */
     void (*settings)(const double *p, double *t);
+
+    /* Coulomb friction elements (appended after the settings: a table that
+     * leaves them zero has none).  A model with friction leaves its modes
+     * to the runtime's generic path (rhs, lambda and event return
+     * NSM_NOT_DERIVED), and n_gaps + 2 n_frictions <= NSM_MAX_GAPS. */
+    int n_frictions;
+    const nsm_friction_info *frictions;
 } nsm_model;
 
 #ifdef __cplusplus
