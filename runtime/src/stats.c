@@ -459,7 +459,7 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->dissipated = diss - s->Ejump;
     a->springs = nsm_energy_springs(n, s->m->n_springs, s->m->springs, s->num.sk, s->num.srest,
                                     s->y);
-    a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gravity, s->y);
+    a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
     int law[RT_MAXG + 1];
     for (int j = 0; j < s->g; j++)
         law[j] = s->m->gaps[j].law;

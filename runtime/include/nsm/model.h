@@ -98,7 +98,28 @@ typedef struct nsm_numeric {
     double *kc, *cc;   /* g: penalty stiffness and damping */
     double *sk, *sc, *srest; /* n_springs: stiffness, damping, rest length, per element */
     double gravity;    /* g >= 0, 0 when absent */
+    /* Appended after ABI 1's first fields (the runtime fills them with
+     * defaults before setup, so a table that leaves them works as before): */
+    double *gfac;      /* n: body i's weight is -mass[i] gravity gfac[i]; 1 on the line
+                          (the default), the direction's component for planar coordinates */
+    double *radius;    /* n_planar: a disc's radius, 0 for a planar body without one */
 } nsm_numeric;
+
+/* A body moving in the plane: its coordinates x, y, phi are the bodies ix,
+ * iy, iphi (each with the body's mass, and its moment of inertia for phi). */
+typedef struct nsm_planar_info {
+    const char *name;
+    int ix, iy, iphi;
+    int disc;          /* 1 when it has a radius (num->radius) */
+} nsm_planar_info;
+
+/* A flat wall against planar body `planar`: its gap is gap `gap`, whose row
+ * of W holds the wall's unit normal n on (ix, iy), so that the wall's line
+ * is n . (x, y) + d + radius = 0. */
+typedef struct nsm_wall_info {
+    const char *name;
+    int planar, gap;
+} nsm_wall_info;
 
 typedef struct nsm_force_info {
     const char *name;  /* the statement's name, or "force on BODY" when unnamed */
@@ -169,6 +190,12 @@ typedef struct nsm_model {
      * parameters p (appended after ABI 1's tables too: NULL means the
      * numbers t_end, dt and every above hold for every parameter value). */
     void (*settings)(const double *p, double *t);
+
+    /* Planar bodies and their walls (appended too: 0 on the line). */
+    int n_planar;
+    const nsm_planar_info *planar;
+    int n_walls;
+    const nsm_wall_info *walls;
 } nsm_model;
 
 #ifdef __cplusplus
