@@ -575,7 +575,7 @@ static bool section_force_state(Eq *q, const DvMode *mo)
     if (!expr_is_zero(fs.feff))
         eqn(q, "F_eff(t)", "F_{\\mathrm{eff}}(t)", fs.feff);
     eqn_end(q);
-    char *states = arena_printf(a, "v1 = %s.x, v2 = v1', v3 = v1''", u);
+    char *states = arena_printf(a, "v1 = %s, v2 = v1', v3 = v1''", u);
     for (int k = 0; k < r; k++)
         states = arena_printf(a, "%s, v%d = lambda_%s", states, 4 + k, m->gaps[fs.gaps[k]].name);
     para(q, "States: %s.", states);

@@ -841,6 +841,19 @@ static Val conv_slot(Sema *s, const Node *n, int cx, Dim want, const char *what)
     return v;
 }
 
+/* conv_slot for a slot whose unit reads better as `unit` than as SI base
+ * units (a torque in N*m rather than J, an angular velocity in rad/s). */
+static Val conv_slot_u(Sema *s, const Node *n, int cx, Dim want, const char *what, const char *unit)
+{
+    Val v = conv(s, n, cx);
+    if (v.ok && !dim_equal(v.dim, want)) {
+        diag_error(s->diag, n->loc, "unit mismatch: %s must be in %s, not %s", what, unit,
+                   dim_str(s, v.dim));
+        return bad();
+    }
+    return v;
+}
+
 /* Value of an expression with every parameter at its default. */
 static double eval_default(Sema *s, const Expr *e)
 {
@@ -1204,7 +1217,8 @@ static void stmt_wall(Sema *s, const Stmt *st)
                    "a wall stops a disc, and '%s' is %s: for other bodies write a gap linear in "
                    "their coordinates (gap G: B.y - h >= 0, impact(e = ...))",
                    ps->name, ps->kind == SYM_PLANAR ? "a planar body without a radius"
-                                                     : arena_printf(s->arena, "a %s", kind_word(ps->kind)));
+                             : ps->kind == SYM_BODY ? "a mass on the line"
+                             : arena_printf(s->arena, "a %s", kind_word(ps->kind)));
         return;
     }
     static const char *const keys[] = {"normal", "through"};
@@ -1282,7 +1296,7 @@ static void stmt_spring(Sema *s, const Stmt *st)
             diag_error(s->diag, st->loc, "a damper needs a damping coefficient: c = ...");
             return;
         }
-        Val c = conv_slot(s, found[0]->value, 0, dc, "the damping 'c'");
+        Val c = conv_slot_u(s, found[0]->value, 0, dc, "the damping 'c'", uc);
         ok = c.ok && check_range(s, c, found[0]->value, "the damping 'c'", 0, false, INFINITY, uc);
         sp.c = c.e;
     } else {
@@ -1291,17 +1305,17 @@ static void stmt_spring(Sema *s, const Stmt *st)
                        "a spring needs a stiffness: k = ... (use 'damper' for a damper alone)");
             return;
         }
-        Val k = conv_slot(s, found[0]->value, 0, dk, "the stiffness 'k'");
+        Val k = conv_slot_u(s, found[0]->value, 0, dk, "the stiffness 'k'", uk);
         ok = k.ok && check_range(s, k, found[0]->value, "the stiffness 'k'", 0, false, INFINITY, uk);
         sp.k = k.e;
         if (found[1]) {
-            Val c = conv_slot(s, found[1]->value, 0, dc, "the damping 'c'");
+            Val c = conv_slot_u(s, found[1]->value, 0, dc, "the damping 'c'", uc);
             ok = c.ok && check_range(s, c, found[1]->value, "the damping 'c'", 0, false,
                                      INFINITY, uc) && ok;
             sp.c = c.e;
         }
         if (found[2]) {
-            Val r = conv_slot(s, found[2]->value, 0, dr, "the rest length");
+            Val r = conv_slot_u(s, found[2]->value, 0, dr, "the rest length", ur);
             ok = r.ok && check_range(s, r, found[2]->value, "the rest length", -INFINITY, false,
                                      INFINITY, ur) && ok;
             sp.rest = r.e;
@@ -1331,7 +1345,8 @@ static void stmt_force(Sema *s, const Stmt *st)
         return;
     }
     bool rot = s->m->bodies[body].coord == COORD_PHI;
-    Val v = conv_slot(s, st->value, CX_TIME, rot ? DIM_TORQUE : DIM_N, rot ? "a torque" : "a force");
+    Val v = conv_slot_u(s, st->value, CX_TIME, rot ? DIM_TORQUE : DIM_N, rot ? "a torque" : "a force",
+                        rot ? "N*m" : "N");
     if (!v.ok || (v.has_num && !check_range(s, v, st->value, rot ? "a constant torque" : "a constant force",
                                             -INFINITY, false, INFINITY, rot ? "N*m" : "N")))
         return;
@@ -1628,7 +1643,7 @@ static void stmt_init(Sema *s, const Stmt *st)
         const char *what = pos ? (rot ? "an initial angle" : "an initial position")
                                : (rot ? "an initial angular velocity" : "an initial velocity");
         Dim want = pos ? (rot ? dim_none() : DIM_M) : (rot ? DIM_RATE : DIM_V);
-        Val v = conv_slot(s, o->value, 0, want, what);
+        Val v = conv_slot_u(s, o->value, 0, want, what, pos ? b->xunit : b->vunit);
         if (!v.ok || !check_range(s, v, o->value, what, -INFINITY, false, INFINITY,
                                   pos ? b->xunit : b->vunit))
             continue;
