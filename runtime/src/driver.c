@@ -607,6 +607,12 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     fprintf(f, "\nenergy audit at t = %.12g s (%ld steps, method %s)\n", nsm_sim_time(sim),
             a->steps, nsm_method_name(nsm_sim_get_method(sim)));
     audit_line(f, 0, "kinetic", NULL, a->kinetic, "J");
+    for (int k = 0; k < m->n_planar; k++) {
+        const nsm_planar_info *pl = &m->planar[k];
+        audit_line(f, 2, "translation", pl->name,
+                   nsm_sim_body_kinetic(sim, pl->ix) + nsm_sim_body_kinetic(sim, pl->iy), "J");
+        audit_line(f, 2, "rotation", pl->name, nsm_sim_body_kinetic(sim, pl->iphi), "J");
+    }
     audit_line(f, 0, "potential", NULL, a->potential, "J");
     audit_line(f, 2, "springs", NULL, a->springs, "J");
     audit_line(f, 2, "gravity", NULL, a->gravity, "J");

@@ -495,6 +495,15 @@ double nsm_sim_body_work(const nsm_sim *s, int i)
     return s->st->work[i];
 }
 
+/* Kinetic energy of body i in the current state (NAN if none). */
+double nsm_sim_body_kinetic(const nsm_sim *s, int i)
+{
+    if (i < 0 || i >= s->n)
+        return NAN;
+    double v = s->y[s->n + i];
+    return 0.5 * s->num.mass[i] * v * v;
+}
+
 /* Work done so far by force statement k (model->forces[k]), or for k = -1
 ** the part of the injected work no statement could be given. */
 int nsm_sim_force_work(const nsm_sim *s, int k, double *w)

@@ -72,6 +72,8 @@ int main(void)
     num.sk = calloc((size_t)m->n_springs + 1, sizeof(double));
     num.sc = calloc((size_t)m->n_springs + 1, sizeof(double));
     num.srest = calloc((size_t)m->n_springs + 1, sizeof(double));
+    num.gfac = calloc((size_t)n + 1, sizeof(double));
+    num.radius = calloc((size_t)m->n_planar + 1, sizeof(double));
 
     for (int i = 0; i < m->n_params; i++)
         p[i] = m->params[i].value;

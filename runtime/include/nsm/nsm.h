@@ -175,6 +175,10 @@ int nsm_sim_audit(const nsm_sim *sim, nsm_audit *a);
  * quadrature of each element's power on the step's cubic Hermite motion. */
 double nsm_sim_damper_energy(const nsm_sim *sim, int k);
 double nsm_sim_body_work(const nsm_sim *sim, int i);
+/* Kinetic energy 1/2 m_i v_i^2 of body i now: for a planar body's
+ * coordinates (model->planar) the translation along x and y and the
+ * rotation 1/2 th omega^2.  NAN for an index out of range. */
+double nsm_sim_body_kinetic(const nsm_sim *sim, int i);
 
 /* Statistics of one gap over the run so far (an open contact phase counts
  * up to the current time). */
