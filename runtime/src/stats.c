@@ -504,6 +504,24 @@ double nsm_sim_body_kinetic(const nsm_sim *s, int i)
     return 0.5 * s->num.mass[i] * v * v;
 }
 
+/* Wall k's line from its gap's row: gap = n . (x, y) + d = n . ((x, y) - p) - R,
+** so the wall n . (x, y) = n . p = -(d + R). */
+int nsm_sim_wall_line(const nsm_sim *s, int k, double *nx, double *ny, double *c, double *r)
+{
+    if (k < 0 || k >= s->m->n_walls || !s->m->walls)
+        return NSM_EINVAL;
+    const nsm_wall_info *w = &s->m->walls[k];
+    if (w->planar < 0 || w->planar >= s->m->n_planar || w->gap < 0 || w->gap >= s->g)
+        return NSM_EINVAL;
+    const nsm_planar_info *pl = &s->m->planar[w->planar];
+    const double *row = s->num.W + (size_t)w->gap * s->n;
+    *nx = row[pl->ix];
+    *ny = row[pl->iy];
+    *r = s->num.radius[w->planar];
+    *c = -(s->num.d[w->gap] + *r);
+    return NSM_OK;
+}
+
 /* Work done so far by force statement k (model->forces[k]), or for k = -1
 ** the part of the injected work no statement could be given. */
 int nsm_sim_force_work(const nsm_sim *s, int k, double *w)
