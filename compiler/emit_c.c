@@ -416,6 +416,17 @@ static void emit_setup(Cgen *cg)
     }
     if (m->gravity)
         emit_check(cg, m->gravity, ">= 0", "acceleration", "gravity");
+    for (int k = 0; k < m->n_planars; k++)
+        if (m->planars[k].radius && expr_has_kind(m->planars[k].radius, EX_PARAM))
+            emit_check(cg, m->planars[k].radius, "> 0", "radius", m->planars[k].name);
+    for (int k = 0; k < m->n_walls; k++) {
+        /* a normal (0, 0) after --set: its normalised components are NaN */
+        const Wall *w = &m->walls[k];
+        Expr *len2 = expr_add(cg->dv->ex, expr_mul(cg->dv->ex, w->nx, w->nx),
+                              expr_mul(cg->dv->ex, w->ny, w->ny));
+        if (expr_has_kind(len2, EX_PARAM))
+            emit_check(cg, len2, "> 0", "normal", w->name);
+    }
     if (dv->n_consts)
         fprintf(o, "\n    /* hoisted constants */\n");
     for (int k = 0; k < dv->n_consts; k++) {

@@ -1124,8 +1124,7 @@ static void stmt_planar(Sema *s, const Stmt *st)
     const char *name = label_name(s, st->label);
     if (!name)
         return;
-    if (!take_opts(s, st->opts, disc ? disc_keys : body_keys, disc ? 3 : 2, disc ? found : found,
-                   what))
+    if (!take_opts(s, st->opts, disc ? disc_keys : body_keys, disc ? 3 : 2, found, what))
         return;
     const Opt *om = found[0], *or = disc ? found[1] : NULL, *oi = disc ? found[2] : found[1];
     if (!om || !oi || (disc && !or)) {

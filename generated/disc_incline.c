@@ -85,6 +85,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 5;
     if (!(p[P_g] >= 0)) /* acceleration of gravity */
         return 3;
+    if (!(p[P_R] > 0)) /* radius of D */
+        return 2;
+    if (!((sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) > 0)) /* normal of slope */
+        return 4;
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of D.x */

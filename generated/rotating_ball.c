@@ -81,6 +81,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 4;
     if (!(p[P_g] >= 0)) /* acceleration of gravity */
         return 3;
+    if (!(p[P_R] > 0)) /* radius of D */
+        return 2;
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of D.x */

@@ -359,8 +359,9 @@ int nsm_sim_reset(nsm_sim *s)
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";
         snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s' (the model needs "
-                 "masses > 0, restitutions in [0, 1], stiffnesses and dampings >= 0)",
-                 bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, pn);
+                 "masses > 0, restitutions in [0, 1], stiffnesses and dampings >= 0%s)",
+                 bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, pn,
+                 m->n_planar ? ", radii > 0, wall normals other than (0, 0)" : "");
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
