@@ -279,7 +279,7 @@ static const char *stmt_word(StmtKind k)
 {
     static const char *const words[] = {"model", "param", "mass", "spring", "damper", "force",
                                         "gravity", "gap", "init", "simulate", "output", "for",
-                                        "disc", "body", "wall"};
+                                        "friction", "disc", "body", "wall"};
     return words[k];
 }
 
@@ -288,14 +288,18 @@ static void dump_opts(const Opt *o, int indent, FILE *out)
 {
     for (; o; o = o->next) {
         fprintf(out, "%*s", indent + 2, "");
-        if (o->target)
+        if (o->target && !o->key)
             dump_node(o->target, out);
         else
             fputs(o->key, out);
         fputs(" = ", out);
-        if (o->word)
+        if (o->word) {
             fputs(o->word, out);
-        else
+            if (o->target && o->key) {
+                fputc(' ', out);
+                dump_node(o->target, out);
+            }
+        } else
             dump_node(o->value, out);
         fputc('\n', out);
     }
@@ -404,6 +408,26 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
             dump_node(s->items.items[i], out);
             fputc('\n', out);
         }
+        return;
+    case S_FRICTION:
+        fputc(' ', out);
+        dump_node(s->label, out);
+        fputc(':', out);
+        if (s->a) {
+            fputc(' ', out);
+            dump_node(s->a, out);
+            fputs(" -- ", out);
+            if (s->b)
+                dump_node(s->b, out);
+            else
+                fprintf(out, "%s(\n", s->law);
+            if (s->surface)
+                dump_opts(s->surface, indent + 2, out);
+            if (!s->b)
+                fprintf(out, "%*s)", indent + 2, "");
+        }
+        fputc('\n', out);
+        dump_opts(s->opts, indent, out);
         return;
     case S_FOR:
         fprintf(out, " %s in ", s->name);

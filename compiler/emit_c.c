@@ -317,6 +317,15 @@ static void emit_tables(Cgen *cg)
         }
         fprintf(o, "};\n\n");
     }
+    if (m->n_frictions) {
+        fprintf(o, "static const nsm_friction_info frictions[] = {\n");
+        for (int k = 0; k < m->n_frictions; k++) {
+            fprintf(o, "    {");
+            pstr(o, m->frictions[k].name);
+            fprintf(o, "},\n");
+        }
+        fprintf(o, "};\n\n");
+    }
     if (m->n_springs) {
         fprintf(o, "/* name, body a, body b (-1 = ground) */\nstatic const nsm_spring_info springs[] = {\n");
         for (int s = 0; s < m->n_springs; s++) {
@@ -427,6 +436,13 @@ static void emit_setup(Cgen *cg)
         if (expr_has_kind(len2, EX_PARAM))
             emit_check(cg, len2, "> 0", "normal", w->name);
     }
+    for (int k = 0; k < m->n_frictions; k++) {
+        const Friction *fr = &m->frictions[k];
+        emit_check(cg, fr->muk, ">= 0", "kinetic coefficient", fr->name);
+        emit_check(cg, expr_sub(m->ex, fr->mus, fr->muk), ">= 0", "static minus kinetic coefficient",
+                   fr->name);
+        emit_check(cg, fr->normal, "> 0", "normal force", fr->name);
+    }
     if (dv->n_consts)
         fprintf(o, "\n    /* hoisted constants */\n");
     for (int k = 0; k < dv->n_consts; k++) {
@@ -479,6 +495,26 @@ static void emit_setup(Cgen *cg)
         if (sp->c) px(cg, sp->c); else fprintf(o, "0");
         fprintf(o, ";\n    num->srest[%d] = ", s);
         if (sp->rest) px(cg, sp->rest); else fprintf(o, "0");
+        fprintf(o, ";\n");
+    }
+    for (int k = 0; k < m->n_frictions; k++) {
+        const Friction *fr = &m->frictions[k];
+        fprintf(o, "    /* friction ");
+        pcomment(o, fr->name);
+        fprintf(o, " */\n");
+        for (int i = 0; i < n; i++) {
+            fprintf(o, "    num->Wt[%d] = ", k * n + i);
+            px(cg, fr->w[i]);
+            fprintf(o, ";\n");
+        }
+        fprintf(o, "    num->ut[%d] = ", k);
+        px(cg, fr->u);
+        fprintf(o, ";\n    num->fn[%d] = ", k);
+        px(cg, fr->normal);
+        fprintf(o, ";\n    num->mus[%d] = ", k);
+        px(cg, fr->mus);
+        fprintf(o, ";\n    num->muk[%d] = ", k);
+        px(cg, fr->muk);
         fprintf(o, ";\n");
     }
     fprintf(o, "    num->gravity = ");
@@ -686,7 +722,7 @@ static void emit_dispatch(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
-    int made = dv->enumerated ? dv->n_modes : 1;
+    int made = cg->m->n_frictions ? 0 : dv->enumerated ? dv->n_modes : 1;
     static const char *fn[3] = {"rhs", "lambda", "event"};
     static const char *args[3] = {
         "double *ydot", "double *lam", "double *s, double *sdot"};
@@ -706,7 +742,9 @@ static void emit_dispatch(Cgen *cg)
                     md->mask, md->mask, call[f]);
         }
         fprintf(o, "    default:\n");
-        if (!dv->enumerated)
+        if (cg->m->n_frictions)
+            fprintf(o, "        /* friction: every mode is left to the runtime's generic path */\n");
+        else if (!dv->enumerated)
             fprintf(o, "        /* %d gaps: modes beyond the all-open one are left to the runtime */\n", dv->g);
         fprintf(o, "        (void)t;\n        (void)y;\n        (void)sw;\n        (void)p;\n        (void)c;\n");
         if (f == 0)
@@ -845,6 +883,8 @@ static void emit_table(Cgen *cg)
     fprintf(o, "    .n_forces = %d,\n    .forces = %s,\n    .force_terms = force_terms,\n"
                "    .settings = settings,\n",
             m->n_forces, m->n_forces ? "forces" : "NULL");
+    if (m->n_frictions)
+        fprintf(o, "    .n_frictions = %d,\n    .frictions = frictions,\n", m->n_frictions);
     if (m->n_planars)
         fprintf(o, "    .n_planar = %d,\n    .planar = planar,\n    .n_walls = %d,\n    .walls = %s,\n",
                 m->n_planars, m->n_walls, m->n_walls ? "walls" : "NULL");
@@ -867,7 +907,7 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_force_fn(&cg, "force", "External forces f_ext(t) of the `force` statements.", dv->fext);
     emit_force_fn(&cg, "force_dot", "Their time derivative f_ext'(t).", dv->fext_dot);
     emit_force_terms(&cg);
-    int made = dv->enumerated ? dv->n_modes : 1;
+    int made = dv->model->n_frictions ? 0 : dv->enumerated ? dv->n_modes : 1;
     for (int k = 0; k < made; k++)
         if (dv->modes[k].status == DV_MODE_DERIVED)
             emit_mode(&cg, &dv->modes[k]);

@@ -791,6 +791,48 @@ static void section_generator(Eq *q)
     }
 }
 
+/* The friction elements: each one's slip velocity, forces and event
+** functions in its three states.  The gap modes above are those of the
+** elements' forces left out; the runtime forms every combination of gap
+** mode and friction states from the numeric tables (docs/theory.md). */
+static void section_friction(Eq *q)
+{
+    const Derivation *dv = q->dv;
+    const Model *m = q->m;
+    Arena *a = dv->arena;
+    ExprCtx *x = dv->ex;
+    if (!m->n_frictions)
+        return;
+    heading(q, 2, "Coulomb friction");
+    para(q, "Each friction element k acts on its slip velocity u_k = w_k . v - c_k with normal "
+            "force N_k. In the states slip+ and slip- (s = +1, -1) it adds the constant generalized "
+            "force -s mu_k N_k w_k to the right-hand side and its event function is s u_k (the slip "
+            "velocity reaching 0, a crossing or a touch); stuck, it adds the constraint "
+            "w_k . a = 0 with its multiplier lambda_k (solved with the closed gaps' forces), and "
+            "its event functions are mu_s N_k - lambda_k and mu_s N_k + lambda_k (the force "
+            "reaching the friction cone). Every combination of the gaps' mode and the elements' "
+            "states is a linear mode; the runtime forms it from the numeric tables. The gap modes "
+            "below leave the friction forces out.");
+    for (int k = 0; k < m->n_frictions; k++) {
+        const Friction *f = &m->frictions[k];
+        Expr *u = expr_neg(x, f->u);
+        for (int i = 0; i < dv->n; i++)
+            if (!expr_is_zero(f->w[i]))
+                u = expr_add(x, u, expr_mul(x, f->w[i], dv->v[i]));
+        eqn(q, arena_printf(a, "u[%s]", f->name), arena_printf(a, "u_{\\mathrm{%s}}", f->name), u);
+        eqn(q, arena_printf(a, "N[%s]", f->name), arena_printf(a, "N_{\\mathrm{%s}}", f->name),
+            f->normal);
+        eqn(q, arena_printf(a, "mu_s[%s]", f->name),
+            arena_printf(a, "\\mu^s_{\\mathrm{%s}}", f->name), f->mus);
+        eqn(q, arena_printf(a, "mu_k[%s]", f->name),
+            arena_printf(a, "\\mu^k_{\\mathrm{%s}}", f->name), f->muk);
+        eqn(q, arena_printf(a, "slip force on %s (slip+)", f->name),
+            arena_printf(a, "F^{+}_{\\mathrm{%s}}", f->name),
+            expr_neg(x, expr_mul(x, f->muk, f->normal)));
+    }
+    eqn_end(q);
+}
+
 /* Writes the whole report. */
 int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt)
 {
@@ -799,6 +841,7 @@ int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt)
         return 1;
     eq_init(&q, dv, out, fmt);
     section_model(&q);
+    section_friction(&q);
     int made = dv->enumerated ? dv->n_modes : 1;
     if (!dv->enumerated)
         para(&q, "%d gaps: only the all-open mode is derived symbolically (2^%d modes would be "

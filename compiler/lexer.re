@@ -84,7 +84,7 @@ static const struct {
     {"penalty", TK_PENALTY}, {"init", TK_INIT},     {"simulate", TK_SIMULATE},
     {"output", TK_OUTPUT},   {"every", TK_EVERY},   {"if", TK_IF},
     {"then", TK_THEN},       {"else", TK_ELSE},     {"and", TK_AND},
-    {"or", TK_OR},           {"not", TK_NOT},
+    {"or", TK_OR},           {"not", TK_NOT},       {"friction", TK_FRICTION},
 };
 
 /* Words that are keywords only where the grammar expects them (a statement's

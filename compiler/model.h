@@ -94,6 +94,17 @@ typedef struct Gap {
     Release release;  /* penalty: when engagement ends */
 } Gap;
 
+/* A Coulomb friction element on the slip velocity sum_i w[i] * v[i] - u,
+ * with normal force `normal` (> 0) and coefficients mu_s >= mu_k >= 0. */
+typedef struct Friction {
+    const char *name;
+    SrcLoc loc;
+    Expr **w;         /* n_bodies coefficients, expressions of parameters */
+    Expr *u;          /* the surface's velocity, expression of parameters, m/s */
+    Expr *mus, *muk;  /* dimensionless */
+    Expr *normal;     /* newtons */
+} Friction;
+
 typedef enum OutputKind {
     OUT_X, OUT_V, OUT_A,          /* index: body */
     OUT_GAP, OUT_FORCE,           /* index: gap */
@@ -121,6 +132,7 @@ typedef struct Model {
     Spring *springs; int n_springs;   /* dampers are springs with k == NULL */
     Force *forces;   int n_forces;
     Gap *gaps;       int n_gaps;
+    Friction *frictions; int n_frictions;
     Expr *gravity;   /* NULL when absent; acceleration magnitude g, weight -m g on every body
                         of the line, along the direction's (Body.gfac) for planar ones */
     Planar *planars; int n_planars;

@@ -121,7 +121,7 @@ void parse_syntax_error(ParseState *ps, Token t)
     if (ps->line_start && t.kind == TK_IDENT) {
         diag_error(ps->diag, t.loc,
                    "unknown statement '%.*s' (expected model, param, mass, disc, body, spring, "
-                   "damper, force, gravity, gap, wall, init, simulate, output or for)",
+                   "damper, force, gravity, gap, wall, friction, init, simulate, output or for)",
                    t.len > 40 ? 40 : t.len, t.text);
         return;
     }

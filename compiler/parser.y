@@ -101,6 +101,7 @@ int NsmParseAccepts(const int *st, int n, int major)
 
 %token NEWLINE IDENT NUMBER UNIT STRING.
 %token MODEL PARAM MASS SPRING DAMPER FOR IN FORCE ON GRAVITY GAP IMPACT PENALTY INIT SIMULATE OUTPUT EVERY.
+%token FRICTION.
 %token DISC BODY WALL ALONG.
 %token ASSIGN COLON COMMA LINK DOTDOT DOT LPAREN RPAREN LBRACKET RBRACKET.
 
@@ -197,6 +198,9 @@ opt(O) ::= MASS(K) ASSIGN expr(E). {
 opt(O) ::= IDENT(K) ASSIGN GAP(W). {
     O = ast_opt(ps->ast, tok_str(ps, K), K.loc, NULL, NULL, "gap", ast_span(K.loc, W.loc));
 }
+opt(O) ::= IDENT(K) ASSIGN GAP ref(R). {
+    O = ast_opt(ps->ast, tok_str(ps, K), K.loc, R, NULL, "gap", ast_span(K.loc, R->loc));
+}
 opt(O) ::= IDENT(K) ASSIGN FORCE(W). {
     O = ast_opt(ps->ast, tok_str(ps, K), K.loc, NULL, NULL, "force", ast_span(K.loc, W.loc));
 }
@@ -282,6 +286,31 @@ law(S) ::= PENALTY(W) LPAREN law_opts(O) RPAREN. {
 }
 law_opts(L) ::= . { L = (OptList){NULL, NULL}; }
 law_opts(L) ::= opts(O). { L = O; }
+
+/* friction NAME: A -- B, OPTIONS       (slip velocity A.v - B.v)
+ * friction NAME: A -- SURFACE(v = EXPR), OPTIONS   (A.v minus the surface's velocity)
+ * friction NAME: slip = EXPR, OPTIONS   (any linear combination of body velocities) */
+stmt(S) ::= FRICTION(K) ref(N) COLON ref(A) LINK ref(B) opts_tail(O). {
+    S = ast_stmt(ps->ast, S_FRICTION, K.loc);
+    S->label = N;
+    S->a = A;
+    S->b = B;
+    S->opts = O.head;
+}
+stmt(S) ::= FRICTION(K) ref(N) COLON ref(A) LINK IDENT(W) LPAREN opts(V) RPAREN opts_tail(O). {
+    S = ast_stmt(ps->ast, S_FRICTION, K.loc);
+    S->label = N;
+    S->a = A;
+    S->law = tok_str(ps, W);
+    S->law_loc = W.loc;
+    S->surface = V.head;
+    S->opts = O.head;
+}
+stmt(S) ::= FRICTION(K) ref(N) COLON opts(O). {
+    S = ast_stmt(ps->ast, S_FRICTION, K.loc);
+    S->label = N;
+    S->opts = O.head;
+}
 
 /* init TARGET = EXPR, ... */
 stmt(S) ::= INIT(K) inits(L). {

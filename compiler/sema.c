@@ -15,7 +15,8 @@
 /* ---- symbols ------------------------------------------------------------ */
 
 typedef enum SymKind {
-    SYM_PARAM, SYM_BODY, SYM_FAMILY, SYM_SPRING, SYM_DAMPER, SYM_FORCE, SYM_GAP, SYM_PLANAR
+    SYM_PARAM, SYM_BODY, SYM_FAMILY, SYM_SPRING, SYM_DAMPER, SYM_FORCE, SYM_GAP, SYM_PLANAR,
+    SYM_FRICTION
 } SymKind;
 
 typedef struct Sym {
@@ -108,6 +109,8 @@ typedef struct Sema {
     Expr **init_x, **init_v;
     SrcLoc *init_x_loc, *init_v_loc; /* SEMA_MAX_BODIES each */
     int n_pgaps, cap_pgaps;
+    PendingGap *pfrics;  /* the friction elements' slip rows, sparse like pgaps */
+    int n_pfrics, cap_pfrics, cap_frictions;
     double *pvals;  /* parameter defaults, for constant checks */
     int cap_pvals;
     int cap_planars, cap_walls;
@@ -142,6 +145,7 @@ static const char *kind_word(SymKind k)
     case SYM_DAMPER: return "damper";
     case SYM_FORCE: return "force";
     case SYM_PLANAR: return "planar body";
+    case SYM_FRICTION: return "friction element";
     default: return "gap";
     }
 }
@@ -374,7 +378,8 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
 
 /* ---- expressions -------------------------------------------------------- */
 
-enum { CX_TIME = 1, CX_POS = 2 }; /* what an expression may mention */
+enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4 }; /* what an expression may mention */
+static Dim DIM_V, DIM_RATE; /* defined with the other units below */
 
 /* A converted value: its expression (simplified as it is built), unit, and,
  * when it depends on parameters only, its number at the parameters'
@@ -559,10 +564,24 @@ static Val conv_planar_member(Sema *s, const Node *n, const Sym *ps, int cx)
                    n->name);
         return bad();
     }
+    if (cx & CX_VEL) {
+        /* a slip velocity: vx, vy (m/s) and omega (rad/s, times a length) */
+        int vb = -1;
+        static const char *const vel[] = {"vx", "vy", "omega"};
+        for (int k = 0; k < 3; k++)
+            if (strcmp(n->name, vel[k]) == 0)
+                vb = planar_coord(s, ps->index, k == 0 ? "x" : k == 1 ? "y" : "phi");
+        if (vb < 0) {
+            diag_error(s->diag, n->loc, "a slip velocity may depend on velocities only (vx, vy, "
+                       "omega), not on '%s.%s'", ps->name, n->name);
+            return bad();
+        }
+        return val(expr_var(s->ex, vb), s->m->bodies[vb].coord == COORD_PHI ? DIM_RATE : DIM_V);
+    }
     if (!(cx & CX_POS)) {
         diag_error(s->diag, n->loc,
-                   "body states like '%s.%s' may only appear in a gap or an output list",
-                   ps->name, n->name);
+                   "body states like '%s.%s' may only appear in a gap, a slip velocity or an "
+                   "output list", ps->name, n->name);
         return bad();
     }
     if (rate) {
@@ -611,9 +630,20 @@ static Val conv_member(Sema *s, const Node *n, int cx)
         diag_error(s->diag, n->name_loc, "a body has no field '%s' (expected x, v or a)", n->name);
         return bad();
     }
+    if (cx & CX_VEL) {
+        if (strcmp(n->name, "v") != 0) {
+            diag_error(s->diag, n->loc, "a slip velocity may depend on velocities only, not on "
+                       "'%s.%s'", body < 0 ? "ground" : s->m->bodies[body].name, n->name);
+            return bad();
+        }
+        if (body < 0)
+            return with_num(val(expr_num(s->ex, 0), dim_make(1, 0, -1)), 0);
+        return val(expr_var(s->ex, body), dim_make(1, 0, -1));
+    }
     if (!(cx & CX_POS)) {
         diag_error(s->diag, n->loc,
-                   "body states like '%s.%s' may only appear in a gap or an output list",
+                   "body states like '%s.%s' may only appear in a gap, a slip velocity or an "
+                   "output list",
                    body < 0 ? "ground" : s->m->bodies[body].name, n->name);
         return bad();
     }
@@ -942,7 +972,8 @@ static bool take_opts(Sema *s, const Opt *opts, const char *const *keys, int nke
             ok = false;
             continue;
         }
-        if (o->word && strcmp(o->key, "release") != 0) {
+        if ((o->word && strcmp(o->key, "release") != 0 && strcmp(o->key, "normal") != 0) ||
+            (o->target && strcmp(o->key, "normal") != 0)) {
             diag_error(s->diag, o->loc, "option '%s' expects a value, not '%s'", o->key, o->word);
             ok = false;
             continue;
@@ -1515,7 +1546,7 @@ static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, Pendin
     }
     if (!ok)
         return -1;
-    if (s->m->n_gaps + 1 > NSM_MAX_GAPS) {
+    if (s->m->n_gaps + 1 + 2 * s->m->n_frictions > NSM_MAX_GAPS) {
         diag_error(s->diag, cloc,
                    "too many gaps: a model has at most %d (a mode is a set of closed gaps, "
                    "kept as a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);
@@ -1627,6 +1658,187 @@ static bool init_target(Sema *s, const Node *t, int *body, bool *pos)
     }
     *pos = strcmp(t->name, "x") == 0;
     return true;
+}
+
+/* Splits a slip velocity into its slopes w[i] = du/dv_i (parameters only)
+** and the surface velocity -u(v = 0), which must not depend on time. */
+static bool split_slip(Sema *s, Expr *u, const char *name, SrcLoc loc, PendingGap *pg,
+                       Expr **surf)
+{
+    int n = s->m->n_bodies;
+    pg->terms = arena_alloc(s->arena, sizeof(GapTerm) * (size_t)(n ? n : 1));
+    pg->n_terms = 0;
+    int *bodies = arena_alloc(s->arena, sizeof(int) * (size_t)(n ? n : 1));
+    int nb = 0;
+    collect_vars(u, bodies, &nb, n);
+    Expr *off = u;
+    for (int k = 0; k < nb; k++) {
+        int i = bodies[k];
+        Expr *var = expr_var(s->ex, i);
+        if (!expr_depends_on(u, var))
+            continue;
+        Expr *w = expr_diff(s->ex, u, var);
+        if (expr_has_kind(w, EX_VAR) || expr_has_kind(w, EX_TIME)) {
+            diag_error(s->diag, loc, "the slip velocity of friction '%s' must be linear in body "
+                       "velocities with constant coefficients (like A.v - B.v + R*W.v)", name);
+            return false;
+        }
+        pg->terms[pg->n_terms++] = (GapTerm){i, w};
+        off = expr_subst(s->ex, off, var, expr_num(s->ex, 0));
+    }
+    if (pg->n_terms == 0) {
+        diag_error(s->diag, loc, "the slip velocity of friction '%s' does not depend on any "
+                   "body velocity", name);
+        return false;
+    }
+    if (expr_has_kind(off, EX_TIME)) {
+        diag_error(s->diag, loc, "friction '%s': a surface velocity that changes with time is "
+                   "not supported yet (give a constant or parameter expression)", name);
+        return false;
+    }
+    *surf = expr_neg(s->ex, off);
+    return true;
+}
+
+/* The slip velocity of a friction statement as one expression: `slip =`,
+** A.v - B.v for `A -- B`, A.v - V for `A -- SURFACE(v = V)`. */
+static bool friction_slip(Sema *s, const Stmt *st, const Opt *slip, Val *out)
+{
+    if (slip && st->a) {
+        diag_error(s->diag, slip->key_loc, "option 'slip' given with 'A -- B': give one or the "
+                   "other");
+        return false;
+    }
+    if (slip) {
+        *out = conv_slot(s, slip->value, CX_VEL, DIM_V, "a slip velocity");
+        return out->ok;
+    }
+    if (!st->a) {
+        diag_error(s->diag, st->loc, "a friction element needs its slip velocity: 'friction F: "
+                   "A -- B, ...' or 'friction F: slip = EXPRESSION, ...'");
+        return false;
+    }
+    int a, b = -1;
+    if (!resolve_body(s, st->a, &a) || (st->b && !resolve_body(s, st->b, &b)))
+        return false;
+    if (a < 0 && b < 0) {
+        diag_error(s->diag, st->a->loc, "a friction element between ground and ground has no "
+                   "slip velocity");
+        return false;
+    }
+    Expr *u = a >= 0 ? expr_var(s->ex, a) : expr_num(s->ex, 0);
+    if (b >= 0)
+        u = expr_sub(s->ex, u, expr_var(s->ex, b));
+    if (!st->b) {
+        static const char *const keys[] = {"v"};
+        const Opt *found[1];
+        if (!take_opts(s, st->surface, keys, 1, found, "a moving surface"))
+            return false;
+        if (!found[0]) {
+            diag_error(s->diag, st->law_loc, "a moving surface needs its velocity: %s(v = ...)",
+                       st->law);
+            return false;
+        }
+        Val v = conv_slot(s, found[0]->value, CX_TIME, DIM_V, "a surface velocity");
+        if (!v.ok)
+            return false;
+        u = expr_sub(s->ex, u, v.e);
+    }
+    *out = val(u, DIM_V);
+    return true;
+}
+
+/* A coefficient of friction: dimensionless, finite, >= 0. */
+static bool friction_mu(Sema *s, const Opt *o, const char *what, Expr **out)
+{
+    Val v = conv_slot(s, o->value, 0, dim_none(), what);
+    if (!v.ok || !check_range(s, v, o->value, what, 0, false, INFINITY, ""))
+        return false;
+    *out = v.e;
+    return true;
+}
+
+/* friction NAME: (A -- B | A -- SURFACE(v = V) | slip = U), mu_s, mu_k | mu,
+** normal = N: a Coulomb friction element. */
+static void stmt_friction(Sema *s, const Stmt *st)
+{
+    const char *name = label_name(s, st->label);
+    if (!name)
+        return;
+    static const char *const keys[] = {"slip", "mu", "mu_s", "mu_k", "normal"};
+    const Opt *f[5];
+    if (!take_opts(s, st->opts, keys, 5, f, "a friction element"))
+        return;
+    Val u;
+    if (!friction_slip(s, st, f[0], &u))
+        return;
+    Friction fr = {0};
+    fr.name = name;
+    fr.loc = st->label->loc;
+    PendingGap pg;
+    if (!split_slip(s, u.e, name, f[0] ? f[0]->value->loc : st->a->loc, &pg, &fr.u))
+        return;
+    if (f[1] && (f[2] || f[3])) {
+        diag_error(s->diag, f[1]->key_loc, "give either 'mu' or 'mu_s' and 'mu_k', not both");
+        return;
+    }
+    if (!f[1] && !(f[2] && f[3])) {
+        diag_error(s->diag, st->label->loc, "friction '%s' needs its coefficients: mu = ... "
+                   "(static and kinetic alike) or mu_s = ..., mu_k = ...", name);
+        return;
+    }
+    if (f[1]) {
+        if (!friction_mu(s, f[1], "the coefficient of friction 'mu'", &fr.mus))
+            return;
+        fr.muk = fr.mus;
+    } else {
+        if (!friction_mu(s, f[2], "the static coefficient 'mu_s'", &fr.mus) ||
+            !friction_mu(s, f[3], "the kinetic coefficient 'mu_k'", &fr.muk))
+            return;
+        double ms = eval_default(s, fr.mus), mk = eval_default(s, fr.muk);
+        if (ms < mk) {
+            diag_error(s->diag, f[2]->value->loc, "the static coefficient mu_s (%s) is below "
+                       "the kinetic one mu_k (%s): sticking would hold less than sliding pulls",
+                       num_text(s, ms), num_text(s, mk));
+            diag_note(s->diag, f[3]->value->loc, "mu_k given here");
+            return;
+        }
+    }
+    if (!f[4]) {
+        diag_error(s->diag, st->label->loc, "friction '%s' needs its normal force: normal = ...",
+                   name);
+        return;
+    }
+    if (f[4]->word) {
+        diag_error(s->diag, f[4]->loc, "'normal = gap G' (the contact force of a gap as the "
+                   "normal force) is not supported yet: give a constant normal force");
+        return;
+    }
+    Val nv = conv_slot(s, f[4]->value, 0, DIM_N, "the normal force");
+    if (!nv.ok)
+        return;
+    if (!(value_of(s, nv) > 0)) {
+        diag_error(s->diag, f[4]->value->loc, "the normal force must be positive (it is %s N): "
+                   "Coulomb friction needs a compressive normal force",
+                   num_text(s, value_of(s, nv)));
+        return;
+    }
+    if (!check_range(s, nv, f[4]->value, "the normal force", 0, true, INFINITY, "N"))
+        return;
+    fr.normal = nv.e;
+    if (s->m->n_gaps + 2 * (s->m->n_frictions + 1) > NSM_MAX_GAPS) {
+        diag_error(s->diag, st->loc, "too many contacts: gaps plus twice the friction elements "
+                   "must be at most %d (a mode is a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);
+        return;
+    }
+    if (!declare(s, name, SYM_FRICTION, s->m->n_frictions, fr.loc))
+        return;
+    Friction *p = vec_push(s->arena, (void **)&s->m->frictions, &s->m->n_frictions,
+                           &s->cap_frictions, sizeof *p);
+    *p = fr;
+    PendingGap *q = vec_push(s->arena, (void **)&s->pfrics, &s->n_pfrics, &s->cap_pfrics,
+                             sizeof *q);
+    *q = pg;
 }
 
 static void stmt_init(Sema *s, const Stmt *st)
@@ -1878,6 +2090,7 @@ static void stmt_check(Sema *s, const Stmt *st)
     case S_FORCE: stmt_force(s, st); break;
     case S_GRAVITY: stmt_gravity(s, st); break;
     case S_GAP: stmt_gap(s, st); break;
+    case S_FRICTION: stmt_friction(s, st); break;
     case S_INIT: stmt_init(s, st); break;
     case S_SIMULATE: stmt_simulate(s, st); break;
     case S_OUTPUT: stmt_output(s, st); break;
@@ -1906,6 +2119,7 @@ static void collect_later(Sema *s, const Stmt *st)
     case S_DISC:
     case S_BODY:
     case S_WALL:
+    case S_FRICTION:
         if (st->label && st->label->name) {
             name = st->label->name;
             loc = st->label->loc;
@@ -1954,6 +2168,14 @@ static void finish(Sema *s)
             g->w[i] = expr_num(s->ex, 0);
         for (int k = 0; k < s->pgaps[j].n_terms; k++)
             g->w[s->pgaps[j].terms[k].body] = s->pgaps[j].terms[k].w;
+    }
+    for (int k = 0; k < m->n_frictions; k++) {
+        Friction *f = &m->frictions[k];
+        f->w = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++)
+            f->w[i] = expr_num(s->ex, 0);
+        for (int q = 0; q < s->pfrics[k].n_terms; q++)
+            f->w[s->pfrics[k].terms[q].body] = s->pfrics[k].terms[q].w;
     }
     if (!s->every_set) {
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */

@@ -4,10 +4,14 @@
 set(NSM_REFERENCE_CASES
   selftest two_mass_a two_mass_b two_mass_c sdnd121 sdnd108a sdnd108b sdld29
   sdnd101 zeno_ball bouncing_ball impacting_oscillator ball_two_contacts e1_thousand
-  rotating_ball disc_incline disc_walls)
+  rotating_ball disc_incline disc_walls coulomb_oscillator belt_friction friction_two_mass)
 foreach(case ${NSM_REFERENCE_CASES})
   add_test(NAME reference_${case}
     COMMAND ${NSM_PYTHON} -B tests/reference/${case}.py --check
     WORKING_DIRECTORY ${NSM_SOURCE_DIR})
   set_tests_properties(reference_${case} PROPERTIES LABELS reference TIMEOUT 120)
 endforeach()
+# The friction references search their events on mpmath's matrix exponential
+# (tests/reference/friction.py): slower than the eigen-decompositions above.
+set_tests_properties(reference_coulomb_oscillator reference_belt_friction
+  reference_friction_two_mass PROPERTIES TIMEOUT 600)

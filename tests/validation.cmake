@@ -157,6 +157,13 @@ nsm_validate(ball_two_contacts    ball_two_contacts    adaptive --event-tol 1e-1
 nsm_validate(e1_thousand          bouncing_ball        exact    ${EXACT})
 nsm_validate(e1_thousand          bouncing_ball        rk4      ${RK4} --dt 1e-3 --pos-tol 1e-10)
 nsm_validate(e1_thousand          bouncing_ball        adaptive --event-tol 5e-11 --pos-tol 1e-10)
+# Coulomb friction (tests/reference/friction.py): stick, slip and reversal
+# events, a touch of the belt's velocity from below included.
+foreach(case coulomb_oscillator belt_friction friction_two_mass)
+  nsm_validate(${case} ${case} exact    ${EXACT})
+  nsm_validate(${case} ${case} rk4      ${RK4} --dt 1e-3 --pos-tol 1e-10)
+  nsm_validate(${case} ${case} adaptive --event-tol 1e-10 --pos-tol 1e-9)
+endforeach()
 
 # Edge cases against exact rational closed forms (tests/validate/edge_refs.py).
 foreach(c closed_stuck:closed_start closed_free:closed_start time_impact:time_impact

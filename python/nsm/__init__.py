@@ -209,6 +209,7 @@ class Model:
         self.outputs = [Output(n, u) for n, u in d["outputs"]]
         self.contacts = [n for n, _ in d["gaps"]]
         self.laws = dict((n, law) for n, law in d["gaps"])
+        self.frictions = list(d.get("frictions", []))
         self.defaults = dict(t_end=d["t_end"], dt=d["dt"], every=d["every"],
                              method=d["method"])
         self._kinds = list(d["kinds"])
@@ -314,7 +315,9 @@ class Model:
             kind, contact = int(e[1]), int(e[2])
             events[i] = (e[0], self._kinds[kind] if 0 <= kind < len(self._kinds) else "?",
                          "switch%d" % contact if kind == 6 else
-                         (self.contacts[contact] if 0 <= contact < len(self.contacts) else "-"),
+                         (self.contacts[contact] if 0 <= contact < len(self.contacts) else
+                          self.frictions[contact - len(self.contacts)]
+                          if 0 <= contact - len(self.contacts) < len(self.frictions) else "-"),
                          e[3], e[4], e[5], e[6], int(e[7]))
         buf = (ctypes.c_double * len(AUDIT_FIELDS))()
         lib.nsmpy_audit(sim, buf)

@@ -229,8 +229,13 @@ long nsmpy_describe(char *buf, long len)
         json_str(&p, end, m->outputs[k].unit);
         JSON("]");
     }
+    JSON("], \"frictions\": [");
+    for (int k = 0; k < m->n_frictions; k++) {
+        JSON("%s", k ? ", " : "");
+        json_str(&p, end, m->frictions[k].name);
+    }
     JSON("], \"kinds\": [");
-    for (int k = 0; k <= NSM_EV_TIME; k++) {
+    for (int k = 0; k <= NSM_EV_REVERSAL; k++) {
         JSON("%s", k ? ", " : "");
         json_str(&p, end, nsm_event_kind_name(k));
     }

@@ -347,6 +347,8 @@ static const char *contact_name(const nsm_model *m, const nsm_event *ev, char *b
     }
     if (ev->contact >= 0 && ev->contact < m->n_gaps)
         return m->gaps[ev->contact].name;
+    if (ev->contact >= m->n_gaps && ev->contact < m->n_gaps + m->n_frictions)
+        return m->frictions[ev->contact - m->n_gaps].name;
     return "-";
 }
 
@@ -645,6 +647,11 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     double wf;
     if (a->injected != 0 && nsm_sim_force_work(sim, -1, &wf) == NSM_OK && wf != 0)
         audit_line(f, 2, "other (forces)", NULL, wf, "J");
+    for (int k = 0; k < m->n_frictions; k++) {
+        nsm_friction_stats fs;
+        if (nsm_sim_friction_stats(sim, k, &fs) == NSM_OK && fs.surface_work != 0)
+            audit_line(f, 2, "surface of", m->frictions[k].name, fs.surface_work, "J");
+    }
     audit_line(f, 0, "dissipated", NULL, a->dissipated, "J");
     for (int k = 0; k < m->n_springs; k++) {
         double e = nsm_sim_damper_energy(sim, k);
@@ -659,6 +666,11 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
         if (m->gaps[j].law == NSM_LAW_PENALTY && cs.damper_energy != 0)
             audit_line(f, 2, "contact damper", m->gaps[j].name, cs.damper_energy, "J");
     }
+    for (int k = 0; k < m->n_frictions; k++) {
+        nsm_friction_stats fs;
+        if (nsm_sim_friction_stats(sim, k, &fs) == NSM_OK)
+            audit_line(f, 2, "friction", m->frictions[k].name, fs.dissipated, "J");
+    }
     if (a->dissipated_other != 0)
         audit_line(f, 2, "other", NULL, a->dissipated_other, "J");
     audit_line(f, 0, "lost in impacts and sticks", NULL, a->lost, "J");
@@ -671,6 +683,18 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
                fabs(a->dissipated) + fabs(a->lost) > 1e-9 * a->energy_max
                    ? "% (counts no dissipation: not meaningful here)" : "%");
     audit_line(f, 0, "code_aster force/kinematics error", NULL, pct(a->aster_force), "%");
+    if (m->n_frictions) {
+        fprintf(f, "\n%-12s %6s %6s %9s %14s %14s %14s %6s\n", "friction", "sticks", "slips",
+                "reversals", "stuck [s]", "dissipated [J]", "surface [J]", "state");
+        for (int k = 0; k < m->n_frictions; k++) {
+            nsm_friction_stats fs;
+            if (nsm_sim_friction_stats(sim, k, &fs) != NSM_OK)
+                continue;
+            fprintf(f, "%-12s %6ld %6ld %9ld %14.8g %14.8g %14.8g %6s\n", m->frictions[k].name,
+                    fs.sticks, fs.slips, fs.reversals, fs.stick_time, fs.dissipated,
+                    fs.surface_work, fs.state == 0 ? "stuck" : fs.state > 0 ? "slip+" : "slip-");
+        }
+    }
     if (m->n_gaps == 0)
         return;
     fprintf(f, "\n%-12s %-7s %8s %5s %7s %14s %14s %14s %14s %14s %14s %14s\n", "contact", "law",

@@ -65,6 +65,7 @@ void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const doub
         for (int i = 0; i < n; i++)
             F[i] += w[i] * f;
     }
+    rt_fric_forces(s, mode, cflag, F);
 }
 
 /* Delassus matrix D = W_S M^-1 W_S^T over the gaps listed in idx[0..r-1]:
@@ -102,40 +103,74 @@ static unsigned shut_set(const nsm_sim *s, unsigned mode)
     return r;
 }
 
-/* Accelerations a for the force F in mode, and the forces lambda of the
-** closed impact gaps (lam may be NULL; entries of other gaps are set to 0).
-** Returns NSM_ENUMERIC when the closed constraints are redundant. */
-int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam)
+/* Accelerations a for the force F in mode, the forces lambda of the
+** closed impact gaps (lam may be NULL; entries of other gaps are set to 0)
+** and the multipliers of the stuck friction elements (lamf, nf entries, may
+** be NULL; 0 for slipping ones): the constraint rows are the closed gaps'
+** w_j and the stuck elements' slip rows, all with w . a = 0.  Returns
+** NSM_ENUMERIC when the constraints are redundant. */
+int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam,
+                  double *lamf)
 {
-    int n = s->n, idx[RT_MAXG];
-    int r = set_list(s, shut_set(s, mode), idx);
+    int n = s->n, idx[RT_MAXG], r = 0;
+    const double *row[RT_MAXG];
     for (int i = 0; i < n; i++)
         a[i] = s->minv[i] * F[i];
     if (lam)
         for (int j = 0; j < s->g; j++)
             lam[j] = 0;
+    if (lamf)
+        for (int k = 0; k < s->nf; k++)
+            lamf[k] = 0;
+    for (int j = 0; j < s->g; j++)
+        if (is_shut(s, mode, j)) {
+            idx[r] = j;
+            row[r++] = s->num.W + (size_t)j * n;
+        }
+    for (int k = 0; k < s->nf && r < RT_MAXG; k++)
+        if (rt_fric_stuck(s, mode, k)) {
+            idx[r] = s->g + k;
+            row[r++] = s->num.Wt + (size_t)k * n;
+        }
     if (r == 0)
         return NSM_OK;
     double D[RT_MAXG * RT_MAXG], mu[RT_MAXG];
-    rt_delassus(s, idx, r, D);
+    for (int p = 0; p < r; p++)
+        for (int q = 0; q < r; q++) {
+            double sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += row[p][i] * s->minv[i] * row[q][i];
+            D[p * r + q] = sum;
+        }
     for (int k = 0; k < r; k++)
-        mu[k] = -rt_dot(n, s->num.W + (size_t)idx[k] * n, a);
+        mu[k] = -rt_dot(n, row[k], a);
     if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
         return NSM_ENUMERIC;
     for (int k = 0; k < r; k++) {
-        const double *w = s->num.W + (size_t)idx[k] * n;
         for (int i = 0; i < n; i++)
-            a[i] += s->minv[i] * w[i] * mu[k];
-        if (lam)
-            lam[idx[k]] = mu[k];
+            a[i] += s->minv[i] * row[k][i] * mu[k];
+        if (idx[k] < s->g) {
+            if (lam)
+                lam[idx[k]] = mu[k];
+        } else if (lamf) {
+            lamf[idx[k] - s->g] = mu[k];
+        }
     }
     return NSM_OK;
+}
+
+/* Accelerations a for the force F in mode, and the forces lambda of the
+** closed impact gaps (lam may be NULL; entries of other gaps are set to 0).
+** Returns NSM_ENUMERIC when the closed constraints are redundant. */
+int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam)
+{
+    return rt_accel_full(s, mode, F, a, lam, NULL);
 }
 
 /* Energy rates appended to a derivative: dissipation v^T C v plus engaged
 ** penalty dampers c (w.v)^2, and the power of the external forces. */
 static void energy_rates(const nsm_sim *s, unsigned mode, const double *v, const double *fext,
-                         double *Yd)
+                         const double *lamf, double *Yd)
 {
     int n = s->n;
     double pd = 0;
@@ -146,8 +181,11 @@ static void energy_rates(const nsm_sim *s, unsigned mode, const double *v, const
             double wv = rt_dot(n, s->num.W + (size_t)j * n, v);
             pd += s->num.cc[j] * wv * wv;
         }
-    Yd[2 * n] = pd;
-    Yd[2 * n + 1] = rt_dot(n, fext, v);
+    double fd = 0, fw = 0;
+    if (s->nf)
+        rt_fric_power(s, mode, v, lamf, &fd, &fw);
+    Yd[2 * n] = pd + fd;
+    Yd[2 * n + 1] = rt_dot(n, fext, v) + fw;
 }
 
 /* External force at time t with the current switches (zeros if none). */
@@ -163,12 +201,12 @@ static void ext_force(const nsm_sim *s, double t, double *f)
 int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd)
 {
     int n = s->n;
-    double f[n], F[n];
+    double f[n], F[n], lamf[RT_MAXG];
     ext_force(s, t, f);
     rt_force_parts(s, mode, Y, Y + n, f, 1, F);
     memcpy(Yd, Y + n, sizeof(double) * n);
-    int rc = rt_accel_from_force(s, mode, F, Yd + n, NULL);
-    energy_rates(s, mode, Y + n, f, Yd);
+    int rc = rt_accel_full(s, mode, F, Yd + n, NULL, lamf);
+    energy_rates(s, mode, Y + n, f, lamf, Yd);
     return rc;
 }
 
@@ -177,10 +215,10 @@ int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y,
 int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
-    if (m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
+    if (!s->nf && m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
         double f[s->n];
         ext_force(s, t, f);
-        energy_rates(s, mode, Y + s->n, f, Yd);
+        energy_rates(s, mode, Y + s->n, f, NULL, Yd);
         return NSM_OK;
     }
     return rt_deriv_generic(s, mode, t, Y, Yd);
@@ -192,7 +230,7 @@ int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double
 {
     const nsm_model *m = s->m;
     int n = s->n;
-    if (m->lambda && m->lambda(mode, t, y, s->sw, s->p, s->c, lam) == 0)
+    if (!s->nf && m->lambda && m->lambda(mode, t, y, s->sw, s->p, s->c, lam) == 0)
         return NSM_OK;
     double f[n], F[n], a[n];
     ext_force(s, t, f);
@@ -207,27 +245,31 @@ int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double
 }
 
 /* Event functions and their time derivatives by the generic path, per the
-** table in nsm/model.h. */
+** table in nsm/model.h; the friction elements' follow the gaps' (ev and
+** evd hold ge entries). */
 int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev,
                       double *evd)
 {
     int n = s->n, g = s->g;
     const double *x = y, *v = y + n;
     double f[n], fd[n], F[n], a[n], lam[g + 1], dF[n], da[n], dlam[g + 1];
+    double lamf[RT_MAXG], dlamf[RT_MAXG];
     ext_force(s, t, f);
     for (int i = 0; i < n; i++)
         fd[i] = 0;
     if (s->m->force_dot)
         s->m->force_dot(t, s->sw, s->p, s->c, fd);
     rt_force_parts(s, mode, x, v, f, 1, F);
-    int rc = rt_accel_from_force(s, mode, F, a, lam);
+    int rc = rt_accel_full(s, mode, F, a, lam, lamf);
     if (rc)
         return rc;
     /* dF/dt = f' - K v - C a + engaged penalty w (k p' + c p''), linear in (v, a) */
     rt_force_parts(s, mode, v, a, fd, 0, dF);
-    rc = rt_accel_from_force(s, mode, dF, da, dlam);
+    rc = rt_accel_full(s, mode, dF, da, dlam, dlamf);
     if (rc)
         return rc;
+    if (s->nf)
+        rt_fric_events(s, mode, v, a, lamf, dlamf, ev + g, evd + g);
     for (int j = 0; j < g; j++) {
         const double *w = s->num.W + (size_t)j * n;
         double gap = rt_gap(s, j, x), wv = rt_dot(n, w, v), wa = rt_dot(n, w, a);
@@ -261,7 +303,7 @@ int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y
 int rt_events(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev, double *evd)
 {
     const nsm_model *m = s->m;
-    if (m->event && m->event(mode, t, y, s->sw, s->p, s->c, ev, evd) == 0)
+    if (!s->nf && m->event && m->event(mode, t, y, s->sw, s->p, s->c, ev, evd) == 0)
         return NSM_OK;
     return rt_events_generic(s, mode, t, y, ev, evd);
 }

@@ -35,6 +35,8 @@
 ** force form then crossing 0 is no event: the maximum is still the gap). */
 static double event_tol(const nsm_sim *s, int j, const double *y)
 {
+    if (j >= s->g)
+        return rt_fric_event_tol(s, j, y);
     double gt = rt_gap_tol(s, j, y);
     int closed = s->mode >> j & 1u;
     if (s->m->gaps[j].law == NSM_LAW_IMPACT)
@@ -59,9 +61,11 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
 static int check_through(nsm_sim *s, double t1, const double *Y1, const double *ev)
 {
     int g = s->g;
+    if (s->nf && rt_fric_check(s, t1, Y1))
+        return s->failed;
     if (g == 0)
         return NSM_OK;
-    double evb[g], evd[g];
+    double evb[s->ge], evd[s->ge];
     if (!ev) {
         if (rt_events(s, s->mode, t1, Y1, evb, evd))
             return NSM_OK;              /* the next step's evaluation reports it */
@@ -117,6 +121,55 @@ static double hermite_min(double s0, double d0, double s1, double d1, double h, 
     return best;
 }
 
+/* True when event function j is a slipping friction element's slip. */
+static int fric_slip_slot(const nsm_sim *s, int j)
+{
+    return j >= s->g && (j - s->g) % 2 == 0 && !rt_fric_stuck(s, s->mode, (j - s->g) / 2);
+}
+
+/* A slipping friction element whose slip velocity comes down to 0 and turns
+** back without crossing (it touches the surface's velocity, as a mass
+** released from rest on a belt does when its speed peaks at the belt's) has
+** an event there too: sticking may hold.  rk4 and adaptive: the minimum of
+** the slip inside the step, from the Hermite interpolant, then by the
+** secant on its rate along the method's own steps; 1 and (*tau, Ys) when it
+** is within nz of 0. */
+static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, double h,
+                              double e0, double d0, double e1, double d1, double nz,
+                              double *tau, double *Ys)
+{
+    int g = s->ge;
+    double smin, eg[g], dg[g];
+    if (!(e0 > nz && d0 < 0 && d1 > 0 && e1 > 0))
+        return 0;
+    double th = hermite_min(e0, d0, e1, d1, h, &smin);
+    if (!(smin <= 2 * nz) || th <= 0)
+        return 0;
+    double lo = 0, hi = h, dlo = d0, dhi = d1, x = th * h;
+    for (int it = 0; it < 100; it++) {
+        if (rt_advance(s, t0, Y0, x, Ys) || rt_events(s, s->mode, t0 + x, Ys, eg, dg))
+            return 0;
+        if (dg[j] == 0)
+            break;
+        if (dg[j] < 0)
+            lo = x, dlo = dg[j];
+        else
+            hi = x, dhi = dg[j];
+        double xn = lo - dlo * (hi - lo) / (dhi - dlo);
+        if (!(xn > lo && xn < hi))
+            xn = 0.5 * (lo + hi);
+        if (fabs(xn - x) <= 1e-16 * (fabs(t0) + h) || hi - lo <= 4e-16 * (fabs(t0) + hi)) {
+            x = xn;
+            break;
+        }
+        x = xn;
+    }
+    if (rt_advance(s, t0, Y0, x, Ys) || rt_events(s, s->mode, t0 + x, Ys, eg, dg) || eg[j] > nz)
+        return 0;
+    *tau = x;
+    return 1;
+}
+
 /* Look for events of the gaps inside the step (t0, Y0) -> (t0 + h, Y1):
 ** s falling from > 0 to <= 0, from ~0 to clearly negative, or a grazing
 ** dip the Hermite interpolant reveals; on the final step of a run, also s
@@ -125,7 +178,7 @@ static double hermite_min(double s0, double d0, double s1, double d1, double h, 
 static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
                   int *jev, double *tau, double *Ys)
 {
-    int g = s->g, rc;
+    int g = s->ge, rc;
     *jev = -1;
     if (g == 0)
         return NSM_OK;
@@ -134,7 +187,17 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
         return rt_fail(s, rc, -1, "event functions could not be evaluated");
     for (int j = 0; j < g; j++) {
         double nz0 = event_tol(s, j, Y0), nz1 = event_tol(s, j, Y1), hj = h, tj;
-        if (t0 == s->jt && j != s->jg && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        if (j >= s->g && e0[j] < -nz0) {
+            /* a friction element found beyond its cone or slipping the
+             * wrong way at the step's start: its transition is now */
+            if (0 < best) {
+                best = 0;
+                *jev = j;
+                memcpy(Ys, Y0, sizeof Yj);
+            }
+            continue;
+        }
+        if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
             !(s->mode >> j & 1u) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
@@ -146,6 +209,15 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             *jev = j;
             memcpy(Ys, Y0, sizeof Yj);
             break;
+        }
+        if (fric_slip_slot(s, j) &&
+            fric_touch_generic(s, j, t0, Y0, h, e0[j], d0[j], e1[j], d1[j], fmax(nz0, nz1), &tj, Yj)) {
+            if (tj < best) {
+                best = tj;
+                *jev = j;
+                memcpy(Ys, Yj, sizeof Yj);
+            }
+            continue;
         }
         int cross = (e0[j] > nz0 && e1[j] <= 0) || (fabs(e0[j]) <= nz0 && e1[j] < -nz1);
         if (!cross && fabs(e0[j]) <= nz0 && d0[j] > 0 && e1[j] <= 0 && d1[j] < 0)
@@ -339,7 +411,8 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
     if (mi->has2[j])
         return exact_event_max(s, mi, j, a, ra, x);
     double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
-    int impact = s->m->gaps[j].law == NSM_LAW_IMPACT, closed = s->mode >> j & 1u;
+    int fric = j >= s->g;
+    int impact = fric || s->m->gaps[j].law == NSM_LAW_IMPACT, closed = fric || (s->mode >> j & 1u);
     if (s0 < -nz) {
         if (impact && !closed)
             return -1;
@@ -401,6 +474,26 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
     return 0;
 }
 
+/* The exact method's counterpart of fric_touch_generic: the first minimum
+** of the slip of slipping element j along the expansion, when it is within
+** nz of 0 (and the slip starts clearly above it); 1 and *x if there is one. */
+static int fric_touch_exact(nsm_sim *s, const RtModeInfo *mi, int j, double nz, double *x)
+{
+    int na = s->na, K = s->tay.K;
+    long double a[K + 1], b[K + 1];
+    double ra[2], lo = 0;
+    rt_taylor_form(s, mi->ev + (size_t)j * na, a, &ra[0], &ra[1]);
+    if (!(a[0] > nz))
+        return 0;
+    for (int k = 0; k <= K; k++)
+        b[k] = -a[k];
+    if (a[1] >= 0 && !rt_poly_first_peak(a, K, 0, ra[1], &lo))
+        return 0;                       /* rising over the whole step */
+    if (!rt_poly_first_peak(b, K, lo, ra[1], x))
+        return 0;                       /* falling over the rest of the step */
+    return poly_at(a, K, *x) <= nz + ra[0];
+}
+
 /* The exact method's detection over the step [t0, t0 + h] from Y0: the
 ** expansion, each event function's first zero, the earliest landed on (its
 ** state from the expansion, energies by its quadrature).  The expansion
@@ -418,10 +511,10 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
         return rt_fail(s, rc, -1, "the step's expansion could not be formed");
     double best = HUGE_VAL;
     *jev = -1;
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->ge; j++) {
         double nz = event_tol(s, j, Y0), x;
-        const double *v0 = Y0 + n, *w = s->num.W + (size_t)j * n;
-        if (t0 == s->jt && j != s->jg && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        const double *v0 = Y0 + n, *w = s->num.W + (size_t)(j < s->g ? j : 0) * n;
+        if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
             !(s->mode >> j & 1u) && rt_gap(s, j, Y0) <= nz &&
             rt_dot(n, w, v0) < -rt_vel_tol(s, j, v0)) {
             /* another contact's impulse has driven it shut: its impact is now */
@@ -435,6 +528,10 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
                            "the contact is penetrated (gap %.6g m) at the start of a step: an "
                            "impact was missed", rt_gap(s, j, Y0));
         if (r > 0 && x * h < best) {
+            best = x * h;
+            *jev = j;
+        }
+        if (fric_slip_slot(s, j) && fric_touch_exact(s, mi, j, nz, &x) && x * h < best) {
             best = x * h;
             *jev = j;
         }
@@ -486,7 +583,7 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
     *jev = -1;
     *tau = h;
     if (s->method != NSM_METHOD_EXACT)
-        return s->g ? detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys) : NSM_OK;
+        return s->ge ? detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys) : NSM_OK;
     rc = detect_exact(s, t0, Y0, h, final, jev, tau, Ys);   /* also the samples' expansion */
     if (rc || *jev >= 0)
         return rc;

@@ -396,8 +396,10 @@ int h5out_event(H5Out *h, const nsm_event *ev)
     if (ev->kind == NSM_EV_TIME)
         snprintf(r->contact, NAME_LEN, "switch%d", ev->contact);
     else
-        snprintf(r->contact, NAME_LEN, "%s", ev->contact >= 0 && ev->contact < h->m->n_gaps
-                                                 ? h->m->gaps[ev->contact].name : "-");
+        snprintf(r->contact, NAME_LEN, "%s",
+                 ev->contact >= 0 && ev->contact < h->m->n_gaps ? h->m->gaps[ev->contact].name
+                 : ev->contact >= h->m->n_gaps && ev->contact < h->m->n_gaps + h->m->n_frictions
+                     ? h->m->frictions[ev->contact - h->m->n_gaps].name : "-");
     r->vrel_before = ev->vrel_before;
     r->vrel_after = ev->vrel_after;
     r->impulse = ev->impulse;

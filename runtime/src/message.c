@@ -15,10 +15,16 @@
 /* "free" or "closed: a, b" for a mode, into buf. */
 void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len)
 {
-    int used = snprintf(buf, len, "%s", mode ? "closed:" : "free");
+    unsigned gm = s->g < 32 ? mode & ((1u << s->g) - 1) : mode;
+    int used = snprintf(buf, len, "%s", gm ? "closed:" : "free");
     for (int j = 0; j < s->g && used < len; j++)
         if (mode >> j & 1u)
             used += snprintf(buf + used, len - used, " %s", s->m->gaps[j].name);
+    for (int k = 0; k < s->nf && used < len; k++)
+        used += snprintf(buf + used, len - used, "%s %s %s", k ? "," : ";",
+                         s->m->frictions[k].name,
+                         rt_fric_stuck(s, mode, k) ? "stuck"
+                         : rt_fric_sign(s, mode, k) > 0 ? "slip+" : "slip-");
 }
 
 /* Record a failure: the message names the time, the mode and the contact
@@ -34,6 +40,9 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
     if (gap >= 0 && gap < s->g)
         snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, contact '%s': %s", s->t, mode,
                  s->m->gaps[gap].name, what);
+    else if (gap >= s->g && gap < s->ge)
+        snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, friction '%s': %s", s->t, mode,
+                 s->m->frictions[(gap - s->g) / 2].name, what);
     else
         snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s: %s", s->t, mode, what);
     s->failed = code;
@@ -41,14 +50,15 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
 }
 
 static const char *const kind_names[] = {
-    "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time"
+    "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time", "slip",
+    "reversal"
 };
 static const char *const method_names[] = { "rk4", "adaptive", "exact" };
 
 /* Name of an event kind, "?" if out of range. */
 const char *nsm_event_kind_name(int kind)
 {
-    if (kind < 0 || kind > NSM_EV_TIME)
+    if (kind < 0 || kind > NSM_EV_REVERSAL)
         return "?";
     return kind_names[kind];
 }

@@ -55,10 +55,12 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
     size_t na2 = (size_t)na * na;
     double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
     double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
-    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1];
-    if (!G || !B) {
+    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1], lamf[RT_MAXG];
+    double *L = calloc((size_t)(s->nf ? s->nf * na : 1), sizeof(double));
+    if (!G || !B || !L) {
         free(G);
         free(B);
+        free(L);
         return NSM_ENOMEM;
     }
     if (ng && s->m->generator)
@@ -81,9 +83,11 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
         } else {
             rt_force_parts(s, mode, zero, zero, NULL, 1, F);
         }
-        rc = rt_accel_from_force(s, mode, F, a, lam);
+        rc = rt_accel_full(s, mode, F, a, lam, lamf);
         for (int i = 0; i < n; i++)
             A[(size_t)(n + i) * na + col] = a[i];
+        for (int k = 0; k < s->nf; k++)  /* a stuck friction element's force */
+            L[(size_t)k * na + col] = lamf[k];
         for (int j = 0; j < g; j++)     /* a held contact's force, column by column */
             if (s->m->gaps[j].law == NSM_LAW_IMPACT && (mode >> j & 1u))
                 ev[(size_t)j * na + col] = lam[j];
@@ -105,8 +109,11 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
             Qw[(size_t)(n + i) * na + 2 * n + k] = b;
             Qw[(size_t)(2 * n + k) * na + n + i] = b;
         }
+    if (s->nf)
+        rt_fric_forms(s, mode, L, ev + (size_t)g * na, Qd, Qw);
     free(G);
     free(B);
+    free(L);
     return rc;
 }
 
@@ -118,8 +125,10 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
 static void event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int *has2)
 {
     int n = s->n, g = s->g, na = s->na;
-    memset(ev, 0, sizeof(double) * (size_t)g * na);
-    memset(ev2, 0, sizeof(double) * (size_t)g * na);
+    memset(ev, 0, sizeof(double) * (size_t)s->ge * na);
+    memset(ev2, 0, sizeof(double) * (size_t)s->ge * na);
+    for (int j = g; j < s->ge; j++)
+        has2[j] = 0;                    /* friction: rt_fric_forms fills its rows */
     for (int j = 0; j < g; j++) {
         const double *w = s->num.W + (size_t)j * n;
         double k = s->num.kc[j], c = s->num.cc[j], d = s->num.d[j];
@@ -268,7 +277,7 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
 {
     if (mi->A)
         return NSM_OK;
-    size_t na = (size_t)s->na, na2 = na * na, g = (size_t)s->g;
+    size_t na = (size_t)s->na, na2 = na * na, g = (size_t)s->ge;
     mi->A = malloc(sizeof(double) * (3 * na2 + na + 2 * g * na + 1));
     mi->has2 = malloc(sizeof(int) * (g + 1));
     if (!mi->A || !mi->has2) {

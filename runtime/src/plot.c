@@ -439,7 +439,8 @@ static int read_events(Plot *p, const char *path)
         if (!strcmp(kind, "stick") || !strcmp(kind, "contact_enter") || !strcmp(kind, "zeno")) {
             if (isnan(open[c]))
                 open[c] = t;
-        } else if (!strcmp(kind, "separation") || !strcmp(kind, "contact_exit")) {
+        } else if (!strcmp(kind, "separation") || !strcmp(kind, "contact_exit") ||
+                   !strcmp(kind, "slip")) {
             if (!isnan(open[c]))
                 rc = add_shade(p, c, open[c], t);
             open[c] = NAN;

@@ -96,6 +96,8 @@ typedef struct RtAnchor {
 struct nsm_sim {
     const nsm_model *m;
     int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
+    int nf, ge;               /* friction elements; event functions g + 2 nf (friction.c) */
+    struct RtFric *fr;        /* friction accumulators, friction.c */
     int na;                   /* exact method: 2n + n_gen + 1 */
     double *p, *c;            /* parameters (with overrides), constants */
     nsm_numeric num;
@@ -173,6 +175,8 @@ double rt_dot(int n, const double *a, const double *b);
 void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F);
 int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam);
+int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam,
+                  double *lamf);
 int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd);
 int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd);
 int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double *lam);
@@ -222,7 +226,31 @@ int rt_exact_check(nsm_sim *s, double t_end);
 double rt_zeno_tail(nsm_sim *s, int j, double tau);
 void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, double *y);
 
+/* friction.c: Coulomb friction elements (event functions g .. ge - 1) */
+int rt_fric_stuck(const nsm_sim *s, unsigned mode, int k);
+int rt_fric_sign(const nsm_sim *s, unsigned mode, int k);
+double rt_fric_slip(const nsm_sim *s, int k, const double *v);
+void rt_fric_forces(const nsm_sim *s, unsigned mode, int cflag, double *F);
+void rt_fric_events(const nsm_sim *s, unsigned mode, const double *v, const double *a,
+                    const double *lamf, const double *dlamf, double *ev, double *evd);
+void rt_fric_power(const nsm_sim *s, unsigned mode, const double *v, const double *lamf,
+                   double *pd, double *pw);
+void rt_fric_forms(const nsm_sim *s, unsigned mode, const double *L, double *ev, double *Qd,
+                   double *Qw);
+double rt_fric_event_tol(const nsm_sim *s, int j, const double *y);
+int rt_fric_check(nsm_sim *s, double t1, const double *Y1);
+int rt_fric_transition(nsm_sim *s, int j);
+int rt_fric_update(nsm_sim *s);
+int rt_fric_initial(nsm_sim *s);
+void rt_fric_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW);
+int rt_fric_alloc(nsm_sim *s);
+void rt_fric_free(nsm_sim *s);
+void rt_fric_reset(nsm_sim *s);
+int rt_fric_validate(nsm_sim *s);
+
 /* run.c */
+int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                 long count);
 int rt_initial_mode(nsm_sim *s);
 int rt_run(nsm_sim *s, double t_end);
 

@@ -55,12 +55,13 @@ static int emit(nsm_sim *s, const nsm_event *ev)
 }
 
 /* Log one event record. */
-static int log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
-                     long count)
+int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                 long count)
 {
     nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
     return emit(s, &ev);
 }
+#define log_event rt_log_event
 
 /* Forget the impact history of gap j (Zeno detection). */
 static void zeno_forget(nsm_sim *s, int j)
@@ -765,8 +766,24 @@ static int impact(nsm_sim *s, int j)
     return settle(s, ref, 0);
 }
 
-/* Apply the transition of event function j, just landed on. */
+/* Apply the transition of event function j, just landed on: a gap's, or a
+** friction element's (friction.c), after which the gaps settle under the
+** new friction forces; after a gap's, the friction elements are decided
+** again (an impact changes the slip velocities). */
+static int transition_gap(nsm_sim *s, int j);
 static int transition(nsm_sim *s, int j)
+{
+    int rc;
+    if (j >= s->g) {
+        rc = rt_fric_transition(s, j);
+        return rc ? rc : settle(s, s->mode, 0);
+    }
+    rc = transition_gap(s, j);
+    return rc ? rc : rt_fric_update(s);
+}
+
+/* The transition of gap j. */
+static int transition_gap(nsm_sim *s, int j)
 {
     unsigned bit = 1u << j, ref = s->mode;
     const double *v = s->y + s->n;
@@ -827,7 +844,7 @@ int rt_initial_mode(nsm_sim *s)
             }
         }
     }
-    return NSM_OK;
+    return rt_fric_initial(s);
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope

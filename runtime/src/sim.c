@@ -35,6 +35,12 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->m = m;
     s->n = n;
     s->g = g;
+    s->nf = m->n_frictions > 0 ? m->n_frictions : 0;
+    s->ge = g + 2 * s->nf;
+    if (s->ge > RT_MAXG || (s->nf && !m->frictions)) {
+        free(s);
+        return NULL;
+    }
     s->ns = m->n_switches;
     s->N = 2 * n + 2;
     s->na = 2 * n + m->n_gen + 1;
@@ -52,6 +58,11 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.sk = dalloc(m->n_springs, &bad);
     s->num.sc = dalloc(m->n_springs, &bad);
     s->num.srest = dalloc(m->n_springs, &bad);
+    s->num.Wt = dalloc((size_t)s->nf * n, &bad);
+    s->num.ut = dalloc(s->nf, &bad);
+    s->num.fn = dalloc(s->nf, &bad);
+    s->num.mus = dalloc(s->nf, &bad);
+    s->num.muk = dalloc(s->nf, &bad);
     s->num.gfac = dalloc(n, &bad);
     s->num.radius = dalloc(m->n_planar, &bad);
     s->minv = dalloc(n, &bad);
@@ -86,6 +97,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     if (!bad && rt_stats_alloc(s))
         bad = 1;
+    if (!bad && rt_fric_alloc(s))
+        bad = 1;
     if (!bad && rt_taylor_alloc(s))
         bad = 1;
     if (bad) {
@@ -116,7 +129,9 @@ void nsm_sim_free(nsm_sim *s)
         return;
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.K, s->num.C, s->num.fconst, s->num.W,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
-                         s->num.srest, s->num.gfac, s->num.radius, s->minv, s->y, s->sw_last, s->z_last, s->z_tau };
+                         s->num.srest, s->minv, s->y, s->sw_last, s->z_last, s->z_tau,
+                         s->num.Wt, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
+                         s->num.gfac, s->num.radius };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     for (int k = 0; k < RT_CACHE; k++) {
@@ -131,6 +146,7 @@ void nsm_sim_free(nsm_sim *s)
         free(s->shadow[k].Z);
     }
     rt_stats_free(s);
+    rt_fric_free(s);
     rt_taylor_free(s);
     rt_mode_free(s);
     free(s->sw);
@@ -328,6 +344,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->h_step = 0;
     rt_cache_clear(s);
     rt_stats_reset(s);
+    rt_fric_reset(s);
     for (int j = 0; j < s->g; j++) {
         s->z_last[j] = -1;
         s->z_tau[j] = 0;
@@ -365,6 +382,8 @@ int nsm_sim_reset(nsm_sim *s)
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
+    if (rt_fric_validate(s))
+        return NSM_EMODEL;
     for (int i = 0; i < s->n; i++) {
         if (!(s->num.mass[i] > 0)) {
             snprintf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",

@@ -363,7 +363,10 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
                            s->num.cc[j] * (p1 - p0);
         }
     }
-    double dD = Y1[2 * n] - s->y[2 * n], dW = Y1[2 * n + 1] - s->y[2 * n + 1];
+    double fd = 0, fw = 0;
+    if (s->nf)              /* friction's share, in closed form (friction.c) */
+        rt_fric_step(s, t1, Y1, &fd, &fw);
+    double dD = Y1[2 * n] - s->y[2 * n] - fd, dW = Y1[2 * n + 1] - s->y[2 * n + 1] - fw;
     if (h > 0)
         split_step(s, h, t1, Y1, dD, dW);
     else

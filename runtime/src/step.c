@@ -645,7 +645,7 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
 static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
     int n = s->n;
-    if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
+    if (j >= s->g || s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
         return;
     int k = shadow_index(s, t, Y);
     if (k < 0)
@@ -665,7 +665,7 @@ static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, doubl
 /* Event function j at (t, Y) and its derivative. */
 static int event_at(nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
-    double e[s->g], ed[s->g];
+    double e[s->ge], ed[s->ge];
     int rc = rt_events(s, s->mode, t, Y, e, ed);
     *ev = e[j];
     *evd = ed[j];

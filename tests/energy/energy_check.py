@@ -143,12 +143,15 @@ def do_balance(sim, extra, wd):
     if parts:
         close(sum(a[k] for k in parts), a["dissipated"], 1e-8, "dampers' shares add up to D",
               atol=1e-9 * scale)
+    # the moving surfaces of friction elements do work besides the forces
+    surf = [k for k in order if k.startswith("injected/surface of ")]
     parts = [k for k in order if k.startswith("injected/on ") or k == "injected/other"]
     if parts:
-        close(sum(a[k] for k in parts), a["injected"], 1e-8, "bodies' shares add up to W",
-              atol=1e-9 * scale)
+        close(sum(a[k] for k in parts + surf), a["injected"], 1e-8,
+              "bodies' and surfaces' shares add up to W", atol=1e-9 * scale)
     parts = [k for k in order if k.startswith("injected/by ") or k == "injected/other (forces)"]
     if parts:
+        parts += surf
         close(sum(a[k] for k in parts), a["injected"], 1e-8, "forces' shares add up to W",
               atol=1e-9 * scale)
     kinds = sum(a[k] for k in order if k.startswith("potential/"))

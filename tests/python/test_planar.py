@@ -7,7 +7,11 @@ precision: the frictionless cases the language expresses today.
   scenario 1 (dropped at rest: its contact point never slips, so friction
   never acts);
 - models/disc_incline.nsm: a disc dropped on a frictionless incline;
-- models/disc_walls.nsm: a spinning disc between two frictionless walls.
+- models/disc_walls.nsm: a spinning disc between two frictionless walls;
+- models/disc_incline_roll.nsm, disc_incline_slide.nsm: a disc launched
+  down an incline with Coulomb friction (a friction element on the slip of
+  its contact point, with the slope's constant contact force as its normal
+  force): rolling from the reference's instant, or sliding for ever.
 
 Events: every impact of the simulator at the reference's instant, in order,
 on the same wall (the simulator jumps a Zeno cascade once it recognises it:
@@ -97,3 +101,39 @@ def test_planar_energy_names_rotation(models):
     expected = 0.5 * th * w0 ** 2 + 0.5 * (v0 * e ** n) ** 2
     assert abs(r.audit["kinetic"] - expected) < 1e-12 * expected
     assert r.bodies == ["D.x", "D.y", "D.phi"]
+
+
+FRICTION_CASES = [("disc_incline_roll", "incline_roll"), ("disc_incline_slide", "incline_slide")]
+
+
+@pytest.fixture(scope="module")
+def friction_models(model_path):
+    return {m: nsm.compile(model_path(m)) for m, _ in FRICTION_CASES}
+
+
+@pytest.mark.parametrize("method", ["exact", "rk4", "adaptive"])
+@pytest.mark.parametrize("model,ref", FRICTION_CASES)
+def test_planar_friction_against_reference(friction_models, src, model, ref, method):
+    """A disc launched down a 30 degree incline at 1 m/s without spin, held on
+    it (gap `slope`, its contact from t = 0) with Coulomb friction on the slip
+    of its contact point, cos(a) vx - sin(a) vy + R omega, under the constant
+    normal force m g cos(a) (which is the contact force of the slope here):
+    with mu = 0.2 the slip reaches zero and the friction element sticks (the
+    disc rolls) at the reference's instant; with mu = 0.1 it slides for
+    ever.  Samples as above."""
+    ev_ref, samples = reference(src, ref)
+    t_tol, x_tol = TOL[method]
+    r = friction_models[model].run(method=method, every=0.01)
+    ev = r.events
+    assert (ev["kind"][0], ev["contact"][0], ev["t"][0]) == ("stick", "slope", 0.0)
+    roll = [e for e in ev_ref if e["kind"] == "roll"]
+    assert len(ev_ref) == len(roll) and len(ev) == 1 + len(roll)
+    for s, e in zip(ev[1:], roll):
+        assert (s["kind"], s["contact"]) == ("stick", "F")
+        assert abs(s["t"] - float(e["t"])) <= t_tol * max(1, float(e["t"])), (s["t"], e["t"])
+    for c in COLS:
+        scale = max(abs(row[c]) for row in samples) or 1.0
+        for row in samples:
+            i = int(round(row["t"] / 0.01))
+            assert abs(r.t[i] - row["t"]) < 1e-12
+            assert abs(r[c][i] - row[c]) <= x_tol * scale, (c, row["t"], r[c][i], row[c])

@@ -72,6 +72,11 @@ int main(void)
     num.sk = calloc((size_t)m->n_springs + 1, sizeof(double));
     num.sc = calloc((size_t)m->n_springs + 1, sizeof(double));
     num.srest = calloc((size_t)m->n_springs + 1, sizeof(double));
+    num.Wt = calloc((size_t)(m->n_frictions * n) + 1, sizeof(double));
+    num.ut = calloc((size_t)m->n_frictions + 1, sizeof(double));
+    num.fn = calloc((size_t)m->n_frictions + 1, sizeof(double));
+    num.mus = calloc((size_t)m->n_frictions + 1, sizeof(double));
+    num.muk = calloc((size_t)m->n_frictions + 1, sizeof(double));
     num.gfac = calloc((size_t)n + 1, sizeof(double));
     num.radius = calloc((size_t)m->n_planar + 1, sizeof(double));
 
@@ -177,7 +182,7 @@ int main(void)
     printf("%s: %d checks, %d failures\n", m->name, checks, failures);
     double *bufs[] = { p, c, y, y2, yd, yd2, s, sd, sp, sm, lam, f, fd, fp, fm,
                        num.mass, num.K, num.C, num.fconst, num.W, num.d, num.e, num.kc, num.cc,
-                       num.sk, num.sc, num.srest };
+                       num.sk, num.sc, num.srest, num.Wt, num.ut, num.fn, num.mus, num.muk };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
     free(sw);

@@ -84,6 +84,12 @@ CASES = {
                               title="Ball between floor and ceiling (Siconos TwoContacts)"),
     "e1_thousand": dict(ref="e1_thousand", bodies=["B"], set=["e=1"],
                         title="Ball with e = 1: 1000 impacts"),
+    "coulomb_oscillator": dict(ref="coulomb_oscillator", bodies=["M"],
+                               title="Coulomb oscillator x'' + x in -sign(x') (Siconos FrictionOscillator)"),
+    "belt_friction": dict(ref="belt_friction", bodies=["M"],
+                          title="Mass on a belt: stick-slip limit cycle"),
+    "friction_two_mass": dict(ref="friction_two_mass", bodies=["M1", "M2"],
+                              title="Forced two-mass oscillator with dry friction"),
 }
 
 

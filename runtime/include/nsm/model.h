@@ -98,12 +98,26 @@ typedef struct nsm_numeric {
     double *kc, *cc;   /* g: penalty stiffness and damping */
     double *sk, *sc, *srest; /* n_springs: stiffness, damping, rest length, per element */
     double gravity;    /* g >= 0, 0 when absent */
-    /* Appended after ABI 1's first fields (the runtime fills them with
-     * defaults before setup, so a table that leaves them works as before): */
+    /* Coulomb friction elements (n_frictions of them, see nsm_model): the
+     * slip velocity of element k is Wt[k] . v - ut[k] (ut: the surface's
+     * velocity, constant), its normal force fn[k] > 0, its static and
+     * kinetic coefficients mus[k] >= muk[k] >= 0. */
+    double *Wt;        /* nf*n */
+    double *ut, *fn, *mus, *muk; /* nf each */
+    /* Planar bodies (appended too; the runtime fills them with defaults
+     * before setup, so a table that leaves them works as before): */
     double *gfac;      /* n: body i's weight is -mass[i] gravity gfac[i]; 1 on the line
                           (the default), the direction's component for planar coordinates */
     double *radius;    /* n_planar: a disc's radius, 0 for a planar body without one */
 } nsm_numeric;
+
+/* A Coulomb friction element.  Its state is carried in the mode's bits
+ * above the gaps': bit n_gaps + 2k set = element k stuck, bit n_gaps + 2k + 1
+ * set = slipping backwards (slip velocity < 0); its two event functions are
+ * the event functions n_gaps + 2k and n_gaps + 2k + 1 (docs/theory.md). */
+typedef struct nsm_friction_info {
+    const char *name;
+} nsm_friction_info;
 
 /* A body moving in the plane: its coordinates x, y, phi are the bodies ix,
  * iy, iphi (each with the body's mass, and its moment of inertia for phi). */
@@ -190,6 +204,13 @@ typedef struct nsm_model {
      * parameters p (appended after ABI 1's tables too: NULL means the
      * numbers t_end, dt and every above hold for every parameter value). */
     void (*settings)(const double *p, double *t);
+
+    /* Coulomb friction elements (appended after the settings: a table that
+     * leaves them zero has none).  A model with friction leaves its modes
+     * to the runtime's generic path (rhs, lambda and event return
+     * NSM_NOT_DERIVED), and n_gaps + 2 n_frictions <= NSM_MAX_GAPS. */
+    int n_frictions;
+    const nsm_friction_info *frictions;
 
     /* Planar bodies and their walls (appended too: 0 on the line). */
     int n_planar;

@@ -43,13 +43,17 @@ enum nsm_event_kind {
     NSM_EV_SEPARATION,        /* closed impact gap opens (force reached 0) */
     NSM_EV_CONTACT_ENTER,     /* penalty gap engages */
     NSM_EV_CONTACT_EXIT,      /* penalty gap releases */
-    NSM_EV_TIME               /* a time switch flipped */
+    NSM_EV_TIME,              /* a time switch flipped */
+    NSM_EV_SLIP,              /* a stuck friction element starts to slip (|force| reached mu_s N) */
+    NSM_EV_REVERSAL           /* a slipping friction element reverses (stick not admissible) */
 };
+/* A friction element that sticks is logged as NSM_EV_STICK; the contact of a
+ * friction event is n_gaps + the element's index. */
 
 typedef struct nsm_event {
     double t;
     int kind;                 /* enum nsm_event_kind */
-    int contact;              /* gap index, or switch index for NSM_EV_TIME */
+    int contact;              /* gap index, n_gaps + friction index, or switch index for NSM_EV_TIME */
     double vrel_before;       /* w.v before the transition */
     double vrel_after;        /* w.v after */
     double impulse;           /* impulse P (impact, zeno), else 0 */
@@ -201,6 +205,18 @@ typedef struct nsm_contact_stats {
                                  (fraction); NAN for an impact gap or without penetration */
 } nsm_contact_stats;
 int nsm_sim_contact_stats(const nsm_sim *sim, int gap, nsm_contact_stats *st);
+
+/* Statistics of Coulomb friction element k (model->frictions[k]) over the
+ * run so far.  Its dissipation is part of nsm_audit.dissipated and the work
+ * of its moving surface part of nsm_audit.injected. */
+typedef struct nsm_friction_stats {
+    double dissipated;        /* mu_k N |slip| integrated over the slip phases, J */
+    double surface_work;      /* work of the moving surface on the bodies, J */
+    double stick_time;        /* total time stuck, s */
+    long sticks, slips, reversals; /* events of the element */
+    int state;                /* now: 0 stuck, +1 / -1 slipping forwards / backwards */
+} nsm_friction_stats;
+int nsm_sim_friction_stats(const nsm_sim *sim, int k, nsm_friction_stats *st);
 
 /* Share of the injected work done by force statement k (model->forces[k]),
  * split like nsm_sim_body_work, the shares of all statements adding up to
