@@ -182,7 +182,8 @@ int main(void)
     printf("%s: %d checks, %d failures\n", m->name, checks, failures);
     double *bufs[] = { p, c, y, y2, yd, yd2, s, sd, sp, sm, lam, f, fd, fp, fm,
                        num.mass, num.K, num.C, num.fconst, num.W, num.d, num.e, num.kc, num.cc,
-                       num.sk, num.sc, num.srest, num.Wt, num.ut, num.fn, num.mus, num.muk };
+                       num.sk, num.sc, num.srest, num.Wt, num.ut, num.fn, num.mus, num.muk,
+                       num.gfac, num.radius };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
     free(sw);
