@@ -126,6 +126,12 @@ Node *ast_if(Ast *ast, SrcLoc loc, Node *c, Node *a, Node *b)
     return node_new(ast, N_IF, ast_span(loc, b->loc), c, a, b);
 }
 
+/* A pair (a, b), spanning its parentheses. */
+Node *ast_tuple(Ast *ast, Node *a, Node *b, SrcLoc open, SrcLoc close)
+{
+    return node_new(ast, N_TUPLE, ast_span(open, close), a, b, NULL);
+}
+
 /* Parentheses only widen the location (so carets cover them); nesting still
  * counts towards the depth limit, since the parser recursed on it. */
 Node *ast_paren(Ast *ast, Node *a, SrcLoc open, SrcLoc close)
@@ -242,6 +248,13 @@ static void dump_node(const Node *n, FILE *out)
         dump_node(n->b, out);
         fputc(')', out);
         return;
+    case N_TUPLE:
+        fputs("(tuple ", out);
+        dump_node(n->a, out);
+        fputc(' ', out);
+        dump_node(n->b, out);
+        fputc(')', out);
+        return;
     case N_CALL:
         fprintf(out, "(call %s", n->name);
         for (int i = 0; i < n->nargs; i++) {
@@ -266,7 +279,7 @@ static const char *stmt_word(StmtKind k)
 {
     static const char *const words[] = {"model", "param", "mass", "spring", "damper", "force",
                                         "gravity", "gap", "init", "simulate", "output", "for",
-                                        "friction"};
+                                        "friction", "disc", "body", "wall"};
     return words[k];
 }
 
@@ -343,7 +356,30 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
     case S_GRAVITY:
         fputc(' ', out);
         dump_node(s->value, out);
+        if (s->a) {
+            fputs(" along ", out);
+            dump_node(s->a, out);
+        }
         fputc('\n', out);
+        return;
+    case S_DISC:
+    case S_BODY:
+        fputc(' ', out);
+        dump_node(s->label, out);
+        fputc('\n', out);
+        dump_opts(s->opts, indent, out);
+        return;
+    case S_WALL:
+        if (s->label) {
+            fputc(' ', out);
+            dump_node(s->label, out);
+            fputc(':', out);
+        }
+        fputc(' ', out);
+        dump_node(s->a, out);
+        fprintf(out, " %s\n", s->law);
+        dump_opts(s->opts, indent, out);
+        dump_opts(s->law_opts, indent, out);
         return;
     case S_GAP:
         if (s->label) {

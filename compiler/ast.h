@@ -28,7 +28,8 @@ typedef enum NodeKind {
     N_CMP,    /* a op b, op is an ExprCmp */
     N_AND, N_OR, N_NOT,
     N_CALL,   /* name(args) */
-    N_IF      /* if a then b else c */
+    N_IF,     /* if a then b else c */
+    N_TUPLE   /* (a, b): a direction or a point in the plane */
 } NodeKind;
 
 typedef struct Node Node;
@@ -67,7 +68,8 @@ typedef struct NodeList {
 
 typedef enum StmtKind {
     S_MODEL, S_PARAM, S_MASS, S_SPRING, S_DAMPER, S_FORCE, S_GRAVITY,
-    S_GAP, S_INIT, S_SIMULATE, S_OUTPUT, S_FOR, S_FRICTION
+    S_GAP, S_INIT, S_SIMULATE, S_OUTPUT, S_FOR, S_FRICTION,
+    S_DISC, S_BODY, S_WALL   /* planar bodies and walls */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -78,9 +80,11 @@ struct Stmt {
     SrcLoc name_loc;
     const char *title; /* S_MODEL, NULL when absent */
     Node *label;       /* optional name of spring/damper/force/gap; the body of mass */
-    Node *a, *b;       /* link ends; force target (a); loop bounds */
+    Node *a, *b;       /* link ends; force target (a); loop bounds; gravity's direction (a);
+                          wall: its body (a) */
     Node *value;       /* param, mass, force, gravity, gap condition, output every */
-    Opt *opts;         /* spring/damper/simulate options, init items, law options */
+    Opt *opts;         /* spring/damper/simulate/disc/wall options, init items, law options */
+    Opt *law_opts;     /* S_WALL: the options of its law (opts holds its geometry) */
     const char *law;   /* S_GAP: "impact" or "penalty"; S_FRICTION: the surface's word */
     Opt *surface;      /* S_FRICTION: the surface's options, NULL for none */
     SrcLoc law_loc;
@@ -113,6 +117,7 @@ Node *ast_binary(Ast *ast, NodeKind kind, int op, Node *a, Node *b);
 Node *ast_call(Ast *ast, SrcLoc loc, const char *name, NodeList args, SrcLoc end);
 Node *ast_if(Ast *ast, SrcLoc loc, Node *c, Node *a, Node *b);
 Node *ast_paren(Ast *ast, Node *a, SrcLoc open, SrcLoc close);
+Node *ast_tuple(Ast *ast, Node *a, Node *b, SrcLoc open, SrcLoc close);
 void ast_list_push(Ast *ast, NodeList *l, Node *n);
 
 Stmt *ast_stmt(Ast *ast, StmtKind kind, SrcLoc loc);

@@ -129,8 +129,13 @@ static int dv_assemble(Derivation *dv, Diag *diag)
             stamp(dv, dv->C, sp->a, sp->b, sp->c);
     }
     if (m->gravity)
-        for (int i = 0; i < n; i++)
-            dv->fconst[i] = expr_sub(x, dv->fconst[i], expr_mul(x, dv->mass[i], m->gravity));
+        for (int i = 0; i < n; i++) {
+            /* weight -m g on the line; -m g gfac along a planar body's coordinate */
+            Expr *wt = expr_mul(x, dv->mass[i], m->gravity);
+            if (m->bodies[i].gfac)
+                wt = expr_mul(x, wt, m->bodies[i].gfac);
+            dv->fconst[i] = expr_sub(x, dv->fconst[i], wt);
+        }
 
     dv->W = dv_alloc(dv, (size_t)(dv->g * n), sizeof *dv->W);
     dv->d = dv_alloc(dv, (size_t)dv->g, sizeof *dv->d);

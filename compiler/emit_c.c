@@ -163,8 +163,8 @@ static void cg_init(Cgen *cg, const Derivation *dv, FILE *out)
     cg->nm.ud = cg;
     cg->tname = arena_alloc(a, (size_t)(2 * n + 1) * sizeof *cg->tname);
     for (int i = 0; i < n; i++) {
-        cg->tname[i] = arena_printf(a, "%s.x", cg->m->bodies[i].name);
-        cg->tname[n + i] = arena_printf(a, "%s.v", cg->m->bodies[i].name);
+        cg->tname[i] = (char *)cg->m->bodies[i].xname;
+        cg->tname[n + i] = (char *)cg->m->bodies[i].vname;
     }
     cg->tnm.param = t_param;
     cg->tnm.var = t_var;
@@ -193,10 +193,10 @@ static void emit_header(Cgen *cg)
     fprintf(o, " * State y = (x, v):\n");
     for (int i = 0; i < dv->n; i++) {
         fprintf(o, " *   y[%d] = ", i);
-        pcomment(o, m->bodies[i].name);
-        fprintf(o, ".x   y[%d] = ", dv->n + i);
-        pcomment(o, m->bodies[i].name);
-        fprintf(o, ".v\n");
+        pcomment(o, m->bodies[i].xname);
+        fprintf(o, "   y[%d] = ", dv->n + i);
+        pcomment(o, m->bodies[i].vname);
+        fprintf(o, "\n");
     }
     if (m->n_params) {
         fprintf(o, " * Parameters p[] (SI):\n");
@@ -285,6 +285,25 @@ static void emit_tables(Cgen *cg)
             fprintf(o, ", ");
             pstr(o, m->params[i].unit ? m->params[i].unit : "");
             fprintf(o, ", %.17g},\n", m->params[i].number);
+        }
+        fprintf(o, "};\n\n");
+    }
+    if (m->n_planars) {
+        fprintf(o, "/* name, bodies of x, y, phi, has a radius */\nstatic const nsm_planar_info planar[] = {\n");
+        for (int k = 0; k < m->n_planars; k++) {
+            const Planar *pl = &m->planars[k];
+            fprintf(o, "    {");
+            pstr(o, pl->name);
+            fprintf(o, ", %d, %d, %d, %d},\n", pl->ix, pl->iy, pl->iphi, pl->disc ? 1 : 0);
+        }
+        fprintf(o, "};\n\n");
+    }
+    if (m->n_walls) {
+        fprintf(o, "/* name, planar body, gap */\nstatic const nsm_wall_info walls[] = {\n");
+        for (int k = 0; k < m->n_walls; k++) {
+            fprintf(o, "    {");
+            pstr(o, m->walls[k].name);
+            fprintf(o, ", %d, %d},\n", m->walls[k].planar, m->walls[k].gap);
         }
         fprintf(o, "};\n\n");
     }
@@ -407,6 +426,17 @@ static void emit_setup(Cgen *cg)
     }
     if (m->gravity)
         emit_check(cg, m->gravity, ">= 0", "acceleration", "gravity");
+    for (int k = 0; k < m->n_planars; k++)
+        if (m->planars[k].radius && expr_has_kind(m->planars[k].radius, EX_PARAM))
+            emit_check(cg, m->planars[k].radius, "> 0", "radius", m->planars[k].name);
+    for (int k = 0; k < m->n_walls; k++) {
+        /* a normal (0, 0) after --set: its normalised components are NaN */
+        const Wall *w = &m->walls[k];
+        Expr *len2 = expr_add(cg->dv->ex, expr_mul(cg->dv->ex, w->nx, w->nx),
+                              expr_mul(cg->dv->ex, w->ny, w->ny));
+        if (expr_has_kind(len2, EX_PARAM))
+            emit_check(cg, len2, "> 0", "normal", w->name);
+    }
     for (int k = 0; k < m->n_frictions; k++) {
         const Friction *fr = &m->frictions[k];
         emit_check(cg, fr->muk, ">= 0", "kinetic coefficient", fr->name);
@@ -496,7 +526,27 @@ static void emit_setup(Cgen *cg)
         px(cg, m->gravity);
     else
         fprintf(o, "0");
-    fprintf(o, ";\n    return 0;\n}\n\n");
+    fprintf(o, ";\n");
+    if (m->n_planars) {
+        fprintf(o, "    /* planar bodies: gravity's share per coordinate, radii */\n");
+        for (int i = 0; i < n; i++) {
+            fprintf(o, "    num->gfac[%d] = ", i);
+            if (m->bodies[i].gfac)
+                px(cg, m->bodies[i].gfac);
+            else
+                fprintf(o, "1");
+            fprintf(o, ";\n");
+        }
+        for (int k = 0; k < m->n_planars; k++) {
+            fprintf(o, "    num->radius[%d] = ", k);
+            if (m->planars[k].radius)
+                px(cg, m->planars[k].radius);
+            else
+                fprintf(o, "0");
+            fprintf(o, ";\n");
+        }
+    }
+    fprintf(o, "    return 0;\n}\n\n");
 }
 
 /* ---- initial state and forces ---------------------------------------------- */
@@ -839,6 +889,9 @@ static void emit_table(Cgen *cg)
             m->n_forces, m->n_forces ? "forces" : "NULL");
     if (m->n_frictions)
         fprintf(o, "    .n_frictions = %d,\n    .frictions = frictions,\n", m->n_frictions);
+    if (m->n_planars)
+        fprintf(o, "    .n_planar = %d,\n    .planar = planar,\n    .n_walls = %d,\n    .walls = %s,\n",
+                m->n_planars, m->n_walls, m->n_walls ? "walls" : "NULL");
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);

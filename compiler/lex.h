@@ -39,5 +39,8 @@ void lex_init(Lexer *lx, const Source *src, Diag *d);
 Token lex_next(Lexer *lx);
 /* Name of a token kind for `--dump=tokens` ("IDENT", "NUMBER", "'--'"). */
 const char *lex_token_name(int kind);
+/* The token kind of a word that is a keyword only in some places (disc,
+ * body, wall, along), or 0. */
+int lex_context_keyword(const char *s, int len);
 
 #endif

@@ -87,6 +87,25 @@ static const struct {
     {"or", TK_OR},           {"not", TK_NOT},       {"friction", TK_FRICTION},
 };
 
+/* Words that are keywords only where the grammar expects them (a statement's
+ * first word, `along` after gravity's value) and names everywhere else, so
+ * that a gap may still be called `wall`.  parse.c turns an IDENT into one of
+ * these when the parser would shift the keyword there and not a name. */
+static const struct {
+    const char *word;
+    int kind;
+} context_words[] = {
+    {"disc", TK_DISC}, {"body", TK_BODY}, {"wall", TK_WALL}, {"along", TK_ALONG},
+};
+
+int lex_context_keyword(const char *s, int len)
+{
+    for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
+        if ((int)strlen(context_words[i].word) == len && memcmp(context_words[i].word, s, (size_t)len) == 0)
+            return context_words[i].kind;
+    return 0;
+}
+
 static int keyword(const char *s, int len)
 {
     for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
@@ -273,6 +292,9 @@ const char *lex_token_name(int kind)
         for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
             if (keywords[i].kind == kind)
                 return keywords[i].word;
+        for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
+            if (context_words[i].kind == kind)
+                return context_words[i].word;
         return "?";
     }
 }

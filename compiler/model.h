@@ -25,11 +25,41 @@ typedef struct Param {
     const char *unit; /* SI unit text for headers and help, e.g. "N/m"; "" if none */
 } Param;
 
+/* Which coordinate a body is: a mass on the line, or one of the three
+ * coordinates of a planar body (each its own one-coordinate state, with the
+ * planar body's mass for x and y and its moment of inertia for phi). */
+typedef enum Coord { COORD_LINE, COORD_X, COORD_Y, COORD_PHI } Coord;
+
 typedef struct Body {
+    const char *name;  /* "M1"; a planar body's coordinates: "D.x", "D.y", "D.phi" */
+    SrcLoc loc;
+    Expr *mass;        /* kg; kg*m^2 for COORD_PHI */
+    Coord coord;
+    int planar;        /* index into Model.planars, -1 on the line */
+    const char *xname, *vname, *aname; /* "M1.x" "M1.v" "M1.a"; "D.phi" "D.omega" "D.alpha" */
+    const char *xunit, *vunit, *aunit; /* "m" "m/s" "m/s^2"; "rad" "rad/s" "rad/s^2" */
+    Expr *gfac;        /* weight = -mass * gravity * gfac; 1 on the line, the
+                          direction's component for planar coordinates */
+} Body;
+
+/* A body moving in the plane (x, y up, phi counter-clockwise): a disc has a
+ * radius, a general `body` none.  Its coordinates are bodies ix, iy, iphi. */
+typedef struct Planar {
     const char *name;
     SrcLoc loc;
-    Expr *mass;
-} Body;
+    bool disc;
+    Expr *mass, *inertia, *radius; /* radius NULL for a body */
+    int ix, iy, iphi;
+} Planar;
+
+/* A flat wall against a disc: gap `gap` is n.(x, y) - n.p - R, n the unit
+ * normal pointing from the wall into the disc's side, p a point of the wall. */
+typedef struct Wall {
+    const char *name;
+    SrcLoc loc;
+    int planar, gap;
+    Expr *nx, *ny, *px, *py;       /* n normalised */
+} Wall;
 
 /* A spring and/or damper between two bodies; body index -1 is `ground` (x = 0).
  * Its tension is k*(x[b] - x[a] - rest) + c*(v[b] - v[a]); it pulls a towards b. */
@@ -104,7 +134,10 @@ typedef struct Model {
     Force *forces;   int n_forces;
     Gap *gaps;       int n_gaps;
     Friction *frictions; int n_frictions;
-    Expr *gravity;   /* NULL when absent; acceleration magnitude g, weight -m g on every body */
+    Expr *gravity;   /* NULL when absent; acceleration magnitude g, weight -m g on every body
+                        of the line, along the direction's (Body.gfac) for planar ones */
+    Planar *planars; int n_planars;
+    Wall *walls;     int n_walls;
 
     Expr **init_x;   /* n_bodies, expressions of parameters; number 0 when unset */
     Expr **init_v;

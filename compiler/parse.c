@@ -120,8 +120,8 @@ void parse_syntax_error(ParseState *ps, Token t)
     char buf[80];
     if (ps->line_start && t.kind == TK_IDENT) {
         diag_error(ps->diag, t.loc,
-                   "unknown statement '%.*s' (expected model, param, mass, spring, damper, "
-                   "force, gravity, gap, friction, init, simulate, output or for)",
+                   "unknown statement '%.*s' (expected model, param, mass, disc, body, spring, "
+                   "damper, force, gravity, gap, wall, friction, init, simulate, output or for)",
                    t.len > 40 ? 40 : t.len, t.text);
         return;
     }
@@ -161,6 +161,12 @@ Ast *parse_source(const Source *src, Arena *a, Diag *d)
         }
         ps.nstates = NsmParseStates(parser, states, PARSE_MAX_STATES);
         ps.loc = t.loc;
+        if (t.kind == TK_IDENT) {
+            int k = lex_context_keyword(t.text, t.len);
+            if (k && ps.nstates > 0 && NsmParseAccepts(states, ps.nstates, k) &&
+                !NsmParseAccepts(states, ps.nstates, TK_IDENT))
+                t.kind = k;
+        }
         NsmParse(parser, t.kind, t, &ps);
         if (!ps.failed && ps.ast->too_deep) {
             diag_error(d, ps.ast->deep_loc, "expression nested too deeply (more than %d levels)",

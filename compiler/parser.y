@@ -102,6 +102,7 @@ int NsmParseAccepts(const int *st, int n, int major)
 %token NEWLINE IDENT NUMBER UNIT STRING.
 %token MODEL PARAM MASS SPRING DAMPER FOR IN FORCE ON GRAVITY GAP IMPACT PENALTY INIT SIMULATE OUTPUT EVERY.
 %token FRICTION.
+%token DISC BODY WALL ALONG.
 %token ASSIGN COLON COMMA LINK DOTDOT DOT LPAREN RPAREN LBRACKET RBRACKET.
 
 %right IF THEN ELSE.
@@ -173,12 +174,12 @@ stmt(S) ::= DAMPER(K) link(L) opts_tail(O). {
     S->loc = K.loc;
     S->opts = O.head;
 }
-link(S) ::= ref(A) LINK ref(B). {
+link(S) ::= target(A) LINK target(B). {
     S = ast_stmt(ps->ast, S_SPRING, A->loc);
     S->a = A;
     S->b = B;
 }
-link(S) ::= ref(N) COLON ref(A) LINK ref(B). {
+link(S) ::= ref(N) COLON target(A) LINK target(B). {
     S = ast_stmt(ps->ast, S_SPRING, A->loc);
     S->label = N;
     S->a = A;
@@ -191,6 +192,9 @@ opts(L) ::= opts(A) COMMA opt(O). { L = opt_append(A, O); }
 opt(O) ::= IDENT(K) ASSIGN expr(E). {
     O = ast_opt(ps->ast, tok_str(ps, K), K.loc, NULL, E, NULL, ast_span(K.loc, E->loc));
 }
+opt(O) ::= MASS(K) ASSIGN expr(E). {
+    O = ast_opt(ps->ast, "mass", K.loc, NULL, E, NULL, ast_span(K.loc, E->loc));
+}
 opt(O) ::= IDENT(K) ASSIGN GAP(W). {
     O = ast_opt(ps->ast, tok_str(ps, K), K.loc, NULL, NULL, "gap", ast_span(K.loc, W.loc));
 }
@@ -202,12 +206,12 @@ opt(O) ::= IDENT(K) ASSIGN FORCE(W). {
 }
 
 /* force [NAME:] on BODY = EXPR */
-stmt(S) ::= FORCE(K) ON ref(B) ASSIGN expr(E). {
+stmt(S) ::= FORCE(K) ON target(B) ASSIGN expr(E). {
     S = ast_stmt(ps->ast, S_FORCE, K.loc);
     S->a = B;
     S->value = E;
 }
-stmt(S) ::= FORCE(K) ref(N) COLON ON ref(B) ASSIGN expr(E). {
+stmt(S) ::= FORCE(K) ref(N) COLON ON target(B) ASSIGN expr(E). {
     S = ast_stmt(ps->ast, S_FORCE, K.loc);
     S->label = N;
     S->a = B;
@@ -217,6 +221,42 @@ stmt(S) ::= FORCE(K) ref(N) COLON ON ref(B) ASSIGN expr(E). {
 stmt(S) ::= GRAVITY(K) expr(E). {
     S = ast_stmt(ps->ast, S_GRAVITY, K.loc);
     S->value = E;
+}
+stmt(S) ::= GRAVITY(K) expr(E) ALONG expr(D). {
+    S = ast_stmt(ps->ast, S_GRAVITY, K.loc);
+    S->value = E;
+    S->a = D;
+}
+
+/* disc NAME: mass = ..., radius = ..., inertia = ...;  body NAME: mass = ..., inertia = ... */
+stmt(S) ::= DISC(K) ref(N) COLON opts(O). {
+    S = ast_stmt(ps->ast, S_DISC, K.loc);
+    S->label = N;
+    S->opts = O.head;
+}
+stmt(S) ::= BODY(K) ref(N) COLON opts(O). {
+    S = ast_stmt(ps->ast, S_BODY, K.loc);
+    S->label = N;
+    S->opts = O.head;
+}
+
+/* wall [NAME:] DISC, normal = (nx, ny), through = (px, py), impact(...) | penalty(...) */
+stmt(S) ::= WALL(K) ref(N) COLON ref(B) COMMA opts(O) COMMA law(L). {
+    S = L;
+    S->kind = S_WALL;
+    S->loc = K.loc;
+    S->label = N;
+    S->a = B;
+    S->law_opts = S->opts;
+    S->opts = O.head;
+}
+stmt(S) ::= WALL(K) ref(B) COMMA opts(O) COMMA law(L). {
+    S = L;
+    S->kind = S_WALL;
+    S->loc = K.loc;
+    S->a = B;
+    S->law_opts = S->opts;
+    S->opts = O.head;
 }
 
 /* gap [NAME:] CONDITION, impact(...) | penalty(...) */
@@ -311,6 +351,12 @@ stmt(S) ::= FOR(K) IDENT(V) IN expr(A) DOTDOT expr(B) COLON stmt(T). {
     S->body = T;
 }
 
+/* What a spring, damper or force acts on: a body, or one coordinate of a
+ * planar body (D.x, D.y, D.phi). */
+%type target {Node *}
+target(R) ::= ref(B). { R = B; }
+target(R) ::= ref(B) DOT IDENT(F). { R = ast_member(ps->ast, B, tok_str(ps, F), F.loc); }
+
 /* NAME, NAME[INDEX], NAME[LO..HI] */
 ref(R) ::= IDENT(N). { R = ast_name(ps->ast, N.loc, tok_str(ps, N)); }
 ref(R) ::= IDENT(N) LBRACKET expr(I) RBRACKET(E). {
@@ -333,6 +379,7 @@ primary(E) ::= IDENT(N) LPAREN args(A) RPAREN(C). {
     E = ast_call(ps->ast, N.loc, tok_str(ps, N), A, C.loc);
 }
 primary(E) ::= LPAREN(O) expr(A) RPAREN(C). { E = ast_paren(ps->ast, A, O.loc, C.loc); }
+primary(E) ::= LPAREN(O) expr(A) COMMA expr(B) RPAREN(C). { E = ast_tuple(ps->ast, A, B, O.loc, C.loc); }
 args(L) ::= expr(E). { L = (NodeList){0}; ast_list_push(ps->ast, &L, E); }
 args(L) ::= args(A) COMMA expr(E). { L = A; ast_list_push(ps->ast, &L, E); }
 

@@ -721,10 +721,64 @@ static void summarize_energy(const char *path)
 static void remove_old_plots(const char *dir, Arena *a)
 {
     static const char *const files[] = {
-        "plot.png", "plot.svg", "phase.png", "phase.svg", "plot.gp", "plot.log"
+        "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log"
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         unlink(arena_printf(a, "%s/%s", dir, files[i]));
+}
+
+/* Sets parameter `name` of the model to v in p (for plot_walls). */
+static int wall_param(void *ud, const char *name, double v, int line)
+{
+    (void)line;
+    const void **ctx = ud;
+    const Model *m = ctx[0];
+    double *p = (double *)ctx[1];
+    for (int i = 0; i < m->n_params; i++)
+        if (!strcmp(m->params[i].name, name))
+            p[i] = v;
+    return 0;
+}
+
+/* The walls of a planar model with the run's parameters (the defaults, then
+ * --set-file, then every --set, as the simulator takes them), for the path
+ * picture.  Returns how many, or -1 when the parameters are not all known
+ * here (a --set or --set-file among the simulator's own arguments). */
+static int plot_walls(const RunOptions *o, const Model *m, PlotWall *walls, int max, Arena *a)
+{
+    for (int i = 0; i < o->nextra; i++)
+        if (!strncmp(o->extra[i], "--set", 5))
+            return -1;
+    double *p = arena_alloc(a, sizeof(double) * (size_t)(m->n_params + 1));
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].number;
+    const void *ctx[2] = {m, p};
+    char err[256];
+    if (o->set_file && setfile_read(o->set_file, wall_param, ctx, err, sizeof err))
+        return -1;
+    for (int k = 0; k < o->nsets; k++) {
+        const char *eq = strchr(o->sets[k], '=');
+        if (!eq)
+            return -1;
+        char *end;
+        double v = strtod(eq + 1, &end);
+        if (*end)
+            return -1;
+        wall_param(ctx, arena_strndup(a, o->sets[k], (size_t)(eq - o->sets[k])), v, 0);
+    }
+    ExprEnv env = {p, NULL, 0};
+    int n = 0;
+    for (int k = 0; k < m->n_walls && n < max; k++) {
+        const Wall *w = &m->walls[k];
+        PlotWall *pw = &walls[n++];
+        snprintf(pw->name, sizeof pw->name, "%s", w->name);
+        snprintf(pw->body, sizeof pw->body, "%s", m->planars[w->planar].name);
+        pw->nx = expr_eval(w->nx, &env);
+        pw->ny = expr_eval(w->ny, &env);
+        pw->c = pw->nx * expr_eval(w->px, &env) + pw->ny * expr_eval(w->py, &env);
+        pw->r = expr_eval(m->planars[w->planar].radius, &env);
+    }
+    return n;
 }
 
 /* Draws the plots and says where they are. */
@@ -736,15 +790,22 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
                                               : m->name;
     char err[1024] = "";
     int flags = PLOT_PNG | PLOT_SVG | (o->phase ? PLOT_PHASE : 0);
-    int rc = plot_draw(dir, traj, ev, title, flags, err, sizeof err);
+    PlotWall walls[64];
+    int nw = plot_walls(o, m, walls, 64, a);
+    int rc = plot_draw_walls(dir, traj, ev, title, flags, walls, nw > 0 ? nw : 0, err, sizeof err);
     if (rc == PLOT_OK) {
         int phase = o->phase && file_exists(arena_printf(a, "%s/phase.png", dir));
         printf("plots: %s/plot.png, %s/plot.svg", dir, dir);
         if (phase)
             printf(", %s/phase.png, %s/phase.svg", dir, dir);
+        if (file_exists(arena_printf(a, "%s/path.png", dir)))
+            printf(", %s/path.png, %s/path.svg", dir, dir);
         printf(" (script %s/plot.gp)\n", dir);
         if (*err)
             printf("note: %s\n", err);
+        if (nw < 0 && m->n_walls)
+            printf("note: the walls are not drawn in path.png: the simulator's own arguments "
+                   "set parameters\n");
         if (o->phase && !phase)
             printf("no phase portrait: no body has both its position and its velocity "
                    "among the outputs\n");

@@ -15,13 +15,14 @@
 /* ---- symbols ------------------------------------------------------------ */
 
 typedef enum SymKind {
-    SYM_PARAM, SYM_BODY, SYM_FAMILY, SYM_SPRING, SYM_DAMPER, SYM_FORCE, SYM_GAP, SYM_FRICTION
+    SYM_PARAM, SYM_BODY, SYM_FAMILY, SYM_SPRING, SYM_DAMPER, SYM_FORCE, SYM_GAP, SYM_PLANAR,
+    SYM_FRICTION
 } SymKind;
 
 typedef struct Sym {
     const char *name;
     SymKind kind;
-    int index;     /* param, body, gap index; family: first body */
+    int index;     /* param, body, gap, planar body index; family: first body */
     int lo, hi;    /* family index range */
     SrcLoc loc;
 } Sym;
@@ -112,6 +113,9 @@ typedef struct Sema {
     int n_pfrics, cap_pfrics, cap_frictions;
     double *pvals;  /* parameter defaults, for constant checks */
     int cap_pvals;
+    int cap_planars, cap_walls;
+    const Node *gravity_dir;   /* `along` of gravity, NULL when not given */
+    Expr *gdx, *gdy;           /* its unit direction */
     bool have_gravity, have_simulate, have_output;
     SrcLoc gravity_loc, simulate_loc, output_loc;
     bool every_set;
@@ -140,6 +144,7 @@ static const char *kind_word(SymKind k)
     case SYM_SPRING: return "spring";
     case SYM_DAMPER: return "damper";
     case SYM_FORCE: return "force";
+    case SYM_PLANAR: return "planar body";
     case SYM_FRICTION: return "friction element";
     default: return "gap";
     }
@@ -309,11 +314,44 @@ static Sym *resolve(Sema *s, const Node *n)
     return sym;
 }
 
-/* Resolves a body reference; -1 is ground.  Returns false after an error. */
+/* The body that holds coordinate `field` of planar body p (x, y or phi);
+ * -1 when there is no such coordinate. */
+static int planar_coord(const Sema *s, int p, const char *field)
+{
+    const Planar *pl = &s->m->planars[p];
+    if (strcmp(field, "x") == 0)
+        return pl->ix;
+    if (strcmp(field, "y") == 0)
+        return pl->iy;
+    if (strcmp(field, "phi") == 0)
+        return pl->iphi;
+    return -1;
+}
+
+/* Resolves a body reference; -1 is ground.  A coordinate of a planar body
+ * (D.x, D.y, D.phi) is the body that holds it.  Returns false after an error. */
 static bool resolve_body(Sema *s, const Node *n, int *body)
 {
     if (n->kind == N_NAME && strcmp(n->name, "ground") == 0) {
         *body = -1;
+        return true;
+    }
+    if (n->kind == N_MEMBER) {
+        Sym *ps = resolve(s, n->a);
+        if (!ps)
+            return false;
+        if (ps->kind != SYM_PLANAR) {
+            diag_error(s->diag, n->loc,
+                       "'%s.%s' is not a body: only a planar body's coordinates (like D.x) are named with a '.' here",
+                       ps->name, n->name);
+            return false;
+        }
+        *body = planar_coord(s, ps->index, n->name);
+        if (*body < 0) {
+            diag_error(s->diag, n->name_loc,
+                       "a planar body's coordinates are x, y and phi, not '%s'", n->name);
+            return false;
+        }
         return true;
     }
     Sym *sym = resolve(s, n);
@@ -322,6 +360,12 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
     if (sym->kind == SYM_FAMILY) {
         diag_error(s->diag, n->loc, "'%s' is a family of bodies; name one of them, e.g. %s[%d]",
                    sym->name, sym->name, sym->lo);
+        return false;
+    }
+    if (sym->kind == SYM_PLANAR) {
+        diag_error(s->diag, n->loc,
+                   "'%s' is a planar body: name the coordinate this acts along, %s.x, %s.y or %s.phi",
+                   sym->name, sym->name, sym->name, sym->name);
         return false;
     }
     if (sym->kind != SYM_BODY) {
@@ -335,6 +379,7 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
 /* ---- expressions -------------------------------------------------------- */
 
 enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4 }; /* what an expression may mention */
+static Dim DIM_V, DIM_RATE; /* defined with the other units below */
 
 /* A converted value: its expression (simplified as it is built), unit, and,
  * when it depends on parameters only, its number at the parameters'
@@ -395,6 +440,29 @@ static bool dim_is_none(Dim d)
 
 static Val conv(Sema *s, const Node *n, int cx);
 
+/* Whether e mentions a coordinate of a planar body. */
+static bool mentions_planar(const Sema *s, const Expr *e)
+{
+    if (e->kind == EX_VAR)
+        return e->index >= 0 && e->index < s->m->n_bodies && s->m->bodies[e->index].planar >= 0;
+    for (int i = 0; i < e->nargs; i++)
+        if (mentions_planar(s, e->args[i]))
+            return true;
+    return false;
+}
+
+/* After a gap found not affine: when it is about planar bodies, says what
+ * the language supports instead. */
+static void planar_note(Sema *s, SrcLoc loc, const Expr *a, const Expr *b)
+{
+    if ((a && mentions_planar(s, a)) || (b && mentions_planar(s, b)))
+        diag_note(s->diag, loc,
+                  "gaps must be linear in the coordinates: a disc against a flat wall or floor at a "
+                  "fixed angle ('wall W: D, normal = (nx, ny), through = (px, py), impact(e = ...)', "
+                  "or a gap like D.y - R >= 0); two discs against each other (the distance of their "
+                  "centres) are not linear and not supported");
+}
+
 /* Rejects positions inside constructs that cannot be affine. */
 static bool affine_guard(Sema *s, Val v, const Node *n, const char *what)
 {
@@ -402,6 +470,7 @@ static bool affine_guard(Sema *s, Val v, const Node *n, const char *what)
         diag_error(s->diag, n->loc,
                    "a gap must be affine in body positions (like M2.x - M1.x + d), but %s a position is not",
                    what);
+        planar_note(s, n->loc, v.e, NULL);
         return false;
     }
     return true;
@@ -480,6 +549,50 @@ static Val conv_call(Sema *s, const Node *n, int cx)
                                            two ? expr_num(s->ex, b.num) : NULL)));
 }
 
+/* Converts a coordinate of a planar body (D.x, D.y, D.phi) in a gap; its
+ * velocities and accelerations belong to `init` and `output` only. */
+static Val conv_planar_member(Sema *s, const Node *n, const Sym *ps, int cx)
+{
+    int body = planar_coord(s, ps->index, n->name);
+    static const char *const rates[] = {"vx", "vy", "omega", "ax", "ay", "alpha"};
+    bool rate = false;
+    for (int i = 0; i < 6; i++)
+        rate = rate || strcmp(n->name, rates[i]) == 0;
+    if (body < 0 && !rate) {
+        diag_error(s->diag, n->name_loc,
+                   "a planar body has no field '%s' (expected x, y, phi, vx, vy, omega, ax, ay or alpha)",
+                   n->name);
+        return bad();
+    }
+    if (cx & CX_VEL) {
+        /* a slip velocity: vx, vy (m/s) and omega (rad/s, times a length) */
+        int vb = -1;
+        static const char *const vel[] = {"vx", "vy", "omega"};
+        for (int k = 0; k < 3; k++)
+            if (strcmp(n->name, vel[k]) == 0)
+                vb = planar_coord(s, ps->index, k == 0 ? "x" : k == 1 ? "y" : "phi");
+        if (vb < 0) {
+            diag_error(s->diag, n->loc, "a slip velocity may depend on velocities only (vx, vy, "
+                       "omega), not on '%s.%s'", ps->name, n->name);
+            return bad();
+        }
+        return val(expr_var(s->ex, vb), s->m->bodies[vb].coord == COORD_PHI ? DIM_RATE : DIM_V);
+    }
+    if (!(cx & CX_POS)) {
+        diag_error(s->diag, n->loc,
+                   "body states like '%s.%s' may only appear in a gap, a slip velocity or an "
+                   "output list", ps->name, n->name);
+        return bad();
+    }
+    if (rate) {
+        diag_error(s->diag, n->loc, "a gap may depend on positions only, not on '%s.%s'", ps->name,
+                   n->name);
+        return bad();
+    }
+    return val(expr_var(s->ex, body), s->m->bodies[body].coord == COORD_PHI ? dim_none()
+                                                                           : dim_make(1, 0, 0));
+}
+
 /* Converts `BODY.x` and friends; only a gap may mention positions. */
 static Val conv_member(Sema *s, const Node *n, int cx)
 {
@@ -490,10 +603,24 @@ static Val conv_member(Sema *s, const Node *n, int cx)
     }
     if (base->kind == N_NAME && strcmp(base->name, "ground") != 0) {
         Sym *sym = table_get(&s->syms, base->name);
-        if (sym && sym->kind != SYM_BODY && sym->kind != SYM_FAMILY) {
+        if (sym && sym->kind != SYM_BODY && sym->kind != SYM_FAMILY && sym->kind != SYM_PLANAR) {
             diag_error(s->diag, n->loc, "'%s.%s' can only be used in an output list", base->name,
                        n->name);
             return bad();
+        }
+    }
+    if (base->kind == N_NAME) {
+        Sym *ps = table_get(&s->syms, base->name);
+        if (ps && ps->kind == SYM_PLANAR)
+            return conv_planar_member(s, n, ps, cx);
+    } else if (base->kind == N_INDEX) {
+        Sym *fam = table_get(&s->syms, base->name);
+        if (!fam || fam->kind != SYM_FAMILY) { /* D[2]: declared one by one */
+            Sym *ps = resolve(s, base);
+            if (!ps)
+                return bad();
+            if (ps->kind == SYM_PLANAR)
+                return conv_planar_member(s, n, ps, cx);
         }
     }
     int body;
@@ -557,6 +684,10 @@ static Val conv_name(Sema *s, const Node *n, int cx)
     if (sym->kind == SYM_BODY || sym->kind == SYM_FAMILY)
         diag_error(s->diag, n->loc, "'%s' is a body, not a value (its position is %s.x)",
                    sym->name, sym->name);
+    else if (sym->kind == SYM_PLANAR)
+        diag_error(s->diag, n->loc,
+                   "'%s' is a planar body, not a value (its coordinates are %s.x, %s.y and %s.phi)",
+                   sym->name, sym->name, sym->name, sym->name);
     else
         diag_error(s->diag, n->loc, "'%s' is a %s, not a value", sym->name, kind_word(sym->kind));
     return bad();
@@ -577,6 +708,7 @@ static Val conv_pow(Sema *s, const Node *n, int cx)
     if (expr_has_kind(a.e, EX_VAR) && !(constant && p == 1)) {
         diag_error(s->diag, n->loc,
                    "a gap must be affine in body positions (like M2.x - M1.x + d), but a power of a position is not");
+        planar_note(s, n->loc, a.e, NULL);
         return bad();
     }
     if (!affine_guard(s, b, n->b, "an exponent with"))
@@ -702,6 +834,10 @@ static Val conv(Sema *s, const Node *n, int cx)
     }
     case N_CALL:
         return conv_call(s, n, cx);
+    case N_TUPLE:
+        diag_error(s->diag, n->loc,
+                   "a pair (a, b) is only a wall's 'normal' or 'through', or gravity's direction");
+        return bad();
     case N_IF: {
         Val c = conv(s, n->a, cx), a = conv(s, n->b, cx), b = conv(s, n->c, cx);
         if (!c.ok || !a.ok || !b.ok)
@@ -730,6 +866,19 @@ static Val conv_slot(Sema *s, const Node *n, int cx, Dim want, const char *what)
     if (v.ok && !dim_equal(v.dim, want)) {
         diag_error(s->diag, n->loc, "unit mismatch: %s must be in %s, not %s", what,
                    dim_str(s, want), dim_str(s, v.dim));
+        return bad();
+    }
+    return v;
+}
+
+/* conv_slot for a slot whose unit reads better as `unit` than as SI base
+ * units (a torque in N*m rather than J, an angular velocity in rad/s). */
+static Val conv_slot_u(Sema *s, const Node *n, int cx, Dim want, const char *what, const char *unit)
+{
+    Val v = conv(s, n, cx);
+    if (v.ok && !dim_equal(v.dim, want)) {
+        diag_error(s->diag, n->loc, "unit mismatch: %s must be in %s, not %s", what, unit,
+                   dim_str(s, v.dim));
         return bad();
     }
     return v;
@@ -835,6 +984,7 @@ static bool take_opts(Sema *s, const Opt *opts, const char *const *keys, int nke
 }
 
 static Dim DIM_M, DIM_KG, DIM_S, DIM_N, DIM_K, DIM_C, DIM_V, DIM_A;
+static Dim DIM_INERTIA, DIM_TORQUE, DIM_KROT, DIM_CROT, DIM_RATE;
 
 static void init_dims(void)
 {
@@ -846,6 +996,11 @@ static void init_dims(void)
     DIM_C = dim_make(0, 1, -1);
     DIM_V = dim_make(1, 0, -1);
     DIM_A = dim_make(1, 0, -2);
+    DIM_INERTIA = dim_make(2, 1, 0);
+    DIM_TORQUE = dim_make(2, 1, -2);
+    DIM_KROT = dim_make(2, 1, -2);
+    DIM_CROT = dim_make(2, 1, -1);
+    DIM_RATE = dim_make(0, 0, -1);
 }
 
 /* ---- statements --------------------------------------------------------- */
@@ -889,6 +1044,15 @@ static int add_body(Sema *s, const char *name, SrcLoc loc, Expr *mass)
     b->name = name;
     b->loc = loc;
     b->mass = mass;
+    b->coord = COORD_LINE;
+    b->planar = -1;
+    b->xname = arena_printf(s->arena, "%s.x", name);
+    b->vname = arena_printf(s->arena, "%s.v", name);
+    b->aname = arena_printf(s->arena, "%s.a", name);
+    b->xunit = "m";
+    b->vunit = "m/s";
+    b->aunit = "m/s^2";
+    b->gfac = NULL;
     return idx;
 }
 
@@ -938,6 +1102,189 @@ static void stmt_mass(Sema *s, const Stmt *st)
     add_body(s, name, l->loc, v.e);
 }
 
+static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Expr **d);
+static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg, SrcLoc cloc);
+
+/* Adds coordinate `c` of planar body p as a one-coordinate body: x and y
+ * with the body's mass, phi with its moment of inertia. */
+static int add_coord(Sema *s, int p, Coord c, Expr *mass)
+{
+    const Planar *pl = &s->m->planars[p];
+    static const char *const x[] = {"", "x", "y", "phi"}, *const v[] = {"", "vx", "vy", "omega"},
+                             *const acc[] = {"", "ax", "ay", "alpha"};
+    int i = add_body(s, arena_printf(s->arena, "%s.%s", pl->name, x[c]), pl->loc, mass);
+    Body *b = &s->m->bodies[i];
+    b->coord = c;
+    b->planar = p;
+    b->xname = b->name;
+    b->vname = arena_printf(s->arena, "%s.%s", pl->name, v[c]);
+    b->aname = arena_printf(s->arena, "%s.%s", pl->name, acc[c]);
+    if (c == COORD_PHI) {
+        b->xunit = "rad";
+        b->vunit = "rad/s";
+        b->aunit = "rad/s^2";
+    }
+    return i;
+}
+
+/* Reads one option of a planar body: a value of unit `want` that is
+ * positive (or >= 0 when !strict); NULL after an error. */
+static Expr *planar_opt(Sema *s, const Opt *o, Dim want, const char *what, const char *unit)
+{
+    Val v = conv_slot(s, o->value, 0, want, what);
+    if (!v.ok || !check_range(s, v, o->value, what, 0, true, INFINITY, unit))
+        return NULL;
+    return v.e;
+}
+
+/* disc NAME: mass = M, radius = R, inertia = I;  body NAME: mass = M, inertia = I.
+ * A body in the plane with coordinates x, y (m) and phi (rad). */
+static void stmt_planar(Sema *s, const Stmt *st)
+{
+    bool disc = st->kind == S_DISC;
+    static const char *const disc_keys[] = {"mass", "radius", "inertia"};
+    static const char *const body_keys[] = {"mass", "inertia"};
+    const Opt *found[3] = {NULL, NULL, NULL};
+    const char *what = disc ? "a disc" : "a planar body";
+    if (st->label->kind == N_RANGE) {
+        diag_error(s->diag, st->label->loc,
+                   "a range of indices is only allowed in 'mass'; declare planar bodies one by one "
+                   "(for i in 1..3: disc D[i]: ...)");
+        return;
+    }
+    const char *name = label_name(s, st->label);
+    if (!name)
+        return;
+    if (!take_opts(s, st->opts, disc ? disc_keys : body_keys, disc ? 3 : 2, found, what))
+        return;
+    const Opt *om = found[0], *or = disc ? found[1] : NULL, *oi = disc ? found[2] : found[1];
+    if (!om || !oi || (disc && !or)) {
+        diag_error(s->diag, st->loc, "%s needs %s", what,
+                   disc ? "mass = ..., radius = ... and inertia = ... (its moment of inertia: "
+                          "1/2*m*R^2 for a uniform disc, 2/5*m*R^2 for a ball)"
+                        : "mass = ... and inertia = ... (its moment of inertia about its centre)");
+        return;
+    }
+    Expr *mass = planar_opt(s, om, DIM_KG, arena_printf(s->arena, "the mass of '%s'", name), "kg");
+    Expr *inertia = planar_opt(s, oi, DIM_INERTIA,
+                               arena_printf(s->arena, "the moment of inertia of '%s'", name),
+                               "kg*m^2");
+    Expr *radius = disc ? planar_opt(s, or, DIM_M,
+                                     arena_printf(s->arena, "the radius of '%s'", name), "m")
+                        : NULL;
+    if (!mass || !inertia || (disc && !radius))
+        return;
+    if (s->m->n_bodies + 3 > SEMA_MAX_BODIES) {
+        diag_error(s->diag, st->label->loc, "too many bodies (at most %d coordinates in a model)",
+                   SEMA_MAX_BODIES);
+        return;
+    }
+    int p = s->m->n_planars;
+    if (!declare(s, name, SYM_PLANAR, p, st->label->loc))
+        return;
+    Planar *pl = vec_push(s->arena, (void **)&s->m->planars, &s->m->n_planars, &s->cap_planars,
+                          sizeof *pl);
+    *pl = (Planar){name, st->label->loc, disc, mass, inertia, radius, -1, -1, -1};
+    int ix = add_coord(s, p, COORD_X, mass);
+    int iy = add_coord(s, p, COORD_Y, mass);
+    int iphi = add_coord(s, p, COORD_PHI, inertia);
+    pl = &s->m->planars[p];
+    pl->ix = ix;
+    pl->iy = iy;
+    pl->iphi = iphi;
+}
+
+/* Reads a pair (a, b) whose components have unit `want` (or are bare
+ * numbers); false after an error. */
+static bool pair_value(Sema *s, const Node *n, Dim want, const char *what, Val *a, Val *b)
+{
+    if (n->kind != N_TUPLE) {
+        diag_error(s->diag, n->loc, "%s is a pair: (a, b)", what);
+        return false;
+    }
+    *a = conv_slot(s, n->a, 0, want, what);
+    *b = conv_slot(s, n->b, 0, want, what);
+    if (!a->ok || !b->ok)
+        return false;
+    return check_range(s, *a, n->a, what, -INFINITY, false, INFINITY, "") &&
+           check_range(s, *b, n->b, what, -INFINITY, false, INFINITY, "");
+}
+
+/* A direction (a, b) divided by its length; false (reported) when its
+ * length is zero at the parameters' defaults. */
+static bool unit_pair(Sema *s, const Node *n, const char *what, Expr **ux, Expr **uy)
+{
+    Val a, b;
+    if (!pair_value(s, n, dim_none(), what, &a, &b))
+        return false;
+    double na = value_of(s, a), nb = value_of(s, b);
+    if (!(na * na + nb * nb > 0)) {
+        diag_error(s->diag, n->loc, "%s must not be (0, 0)", what);
+        return false;
+    }
+    Expr *len = expr_call(s->ex, FN_SQRT,
+                          expr_add(s->ex, expr_mul(s->ex, a.e, a.e), expr_mul(s->ex, b.e, b.e)), NULL);
+    *ux = expr_div(s->ex, a.e, len);
+    *uy = expr_div(s->ex, b.e, len);
+    return true;
+}
+
+/* wall [NAME:] D, normal = (nx, ny), through = (px, py), LAW: the gap
+ * n.(D.x, D.y) - n.p - R between disc D and the flat wall through p with unit
+ * normal n (pointing to the disc's side). */
+static void stmt_wall(Sema *s, const Stmt *st)
+{
+    const char *name = NULL;
+    if (st->label && !(name = label_name(s, st->label)))
+        return;
+    if (!name)
+        name = arena_printf(s->arena, "wall%d", s->m->n_walls + 1);
+    Sym *ps = resolve(s, st->a);
+    if (!ps)
+        return;
+    if (ps->kind != SYM_PLANAR || !s->m->planars[ps->index].disc) {
+        diag_error(s->diag, st->a->loc,
+                   "a wall stops a disc, and '%s' is %s: for other bodies write a gap linear in "
+                   "their coordinates (gap G: B.y - h >= 0, impact(e = ...))",
+                   ps->name, ps->kind == SYM_PLANAR ? "a planar body without a radius"
+                             : ps->kind == SYM_BODY ? "a mass on the line"
+                             : arena_printf(s->arena, "a %s", kind_word(ps->kind)));
+        return;
+    }
+    static const char *const keys[] = {"normal", "through"};
+    const Opt *found[2];
+    if (!take_opts(s, st->opts, keys, 2, found, "a wall"))
+        return;
+    if (!found[0] || !found[1]) {
+        diag_error(s->diag, st->loc,
+                   "a wall needs normal = (nx, ny), its direction towards the disc, and "
+                   "through = (px, py), a point on it");
+        return;
+    }
+    Expr *nx, *ny;
+    Val px, py;
+    bool ok = found[0]->value && unit_pair(s, found[0]->value, "a wall's normal", &nx, &ny);
+    ok = found[1]->value && pair_value(s, found[1]->value, DIM_M, "a wall's point 'through'", &px, &py) && ok;
+    if (!ok)
+        return;
+    const Planar *pl = &s->m->planars[ps->index];
+    ExprCtx *x = s->ex;
+    Expr *g = expr_sub(x, expr_add(x, expr_mul(x, nx, expr_sub(x, expr_var(x, pl->ix), px.e)),
+                                   expr_mul(x, ny, expr_sub(x, expr_var(x, pl->iy), py.e))),
+                       pl->radius);
+    Gap gap = {0};
+    gap.name = name;
+    gap.loc = st->label ? st->label->loc : st->loc;
+    PendingGap pg;
+    if (!split_gap(s, g, name, st->loc, &pg, &gap.d))
+        return;
+    int j = gap_add(s, st, st->law_opts, gap, pg, st->loc);
+    if (j < 0)
+        return;
+    Wall *w = vec_push(s->arena, (void **)&s->m->walls, &s->m->n_walls, &s->cap_walls, sizeof *w);
+    *w = (Wall){name, gap.loc, ps->index, j, nx, ny, px.e, py.e};
+}
+
 static void stmt_spring(Sema *s, const Stmt *st)
 {
     bool damper = st->kind == S_DAMPER;
@@ -960,6 +1307,18 @@ static void stmt_spring(Sema *s, const Stmt *st)
                    "%s must connect two different bodies", what);
         return;
     }
+    bool rot_a = a >= 0 && s->m->bodies[a].coord == COORD_PHI;
+    bool rot_b = b >= 0 && s->m->bodies[b].coord == COORD_PHI;
+    if ((a >= 0 && b >= 0 && rot_a != rot_b)) {
+        diag_error(s->diag, ast_span(st->a->loc, st->b->loc),
+                   "%s cannot connect a rotation (%s) with a translation (%s)", what,
+                   s->m->bodies[rot_a ? a : b].name, s->m->bodies[rot_a ? b : a].name);
+        return;
+    }
+    bool rot = rot_a || rot_b;
+    Dim dk = rot ? DIM_KROT : DIM_K, dc = rot ? DIM_CROT : DIM_C, dr = rot ? dim_none() : DIM_M;
+    const char *uk = rot ? "N*m/rad" : "N/m", *uc = rot ? "N*m*s/rad" : "N*s/m",
+               *ur = rot ? "rad" : "m";
     Spring sp = {name, st->label ? st->label->loc : st->loc, a, b, NULL, NULL, NULL};
     bool ok = true;
     if (damper) {
@@ -967,9 +1326,8 @@ static void stmt_spring(Sema *s, const Stmt *st)
             diag_error(s->diag, st->loc, "a damper needs a damping coefficient: c = ...");
             return;
         }
-        Val c = conv_slot(s, found[0]->value, 0, DIM_C, "the damping 'c'");
-        ok = c.ok && check_range(s, c, found[0]->value, "the damping 'c'", 0, false, INFINITY,
-                                 "N*s/m");
+        Val c = conv_slot_u(s, found[0]->value, 0, dc, "the damping 'c'", uc);
+        ok = c.ok && check_range(s, c, found[0]->value, "the damping 'c'", 0, false, INFINITY, uc);
         sp.c = c.e;
     } else {
         if (!found[0]) {
@@ -977,20 +1335,19 @@ static void stmt_spring(Sema *s, const Stmt *st)
                        "a spring needs a stiffness: k = ... (use 'damper' for a damper alone)");
             return;
         }
-        Val k = conv_slot(s, found[0]->value, 0, DIM_K, "the stiffness 'k'");
-        ok = k.ok && check_range(s, k, found[0]->value, "the stiffness 'k'", 0, false, INFINITY,
-                                 "N/m");
+        Val k = conv_slot_u(s, found[0]->value, 0, dk, "the stiffness 'k'", uk);
+        ok = k.ok && check_range(s, k, found[0]->value, "the stiffness 'k'", 0, false, INFINITY, uk);
         sp.k = k.e;
         if (found[1]) {
-            Val c = conv_slot(s, found[1]->value, 0, DIM_C, "the damping 'c'");
+            Val c = conv_slot_u(s, found[1]->value, 0, dc, "the damping 'c'", uc);
             ok = c.ok && check_range(s, c, found[1]->value, "the damping 'c'", 0, false,
-                                     INFINITY, "N*s/m") && ok;
+                                     INFINITY, uc) && ok;
             sp.c = c.e;
         }
         if (found[2]) {
-            Val r = conv_slot(s, found[2]->value, 0, DIM_M, "the rest length");
+            Val r = conv_slot_u(s, found[2]->value, 0, dr, "the rest length", ur);
             ok = r.ok && check_range(s, r, found[2]->value, "the rest length", -INFINITY, false,
-                                     INFINITY, "m") && ok;
+                                     INFINITY, ur) && ok;
             sp.rest = r.e;
         }
     }
@@ -1017,9 +1374,11 @@ static void stmt_force(Sema *s, const Stmt *st)
         diag_error(s->diag, st->a->loc, "a force on 'ground' has no effect: ground is fixed");
         return;
     }
-    Val v = conv_slot(s, st->value, CX_TIME, DIM_N, "a force");
-    if (!v.ok || (v.has_num && !check_range(s, v, st->value, "a constant force", -INFINITY, false,
-                                            INFINITY, "N")))
+    bool rot = s->m->bodies[body].coord == COORD_PHI;
+    Val v = conv_slot_u(s, st->value, CX_TIME, rot ? DIM_TORQUE : DIM_N, rot ? "a torque" : "a force",
+                        rot ? "N*m" : "N");
+    if (!v.ok || (v.has_num && !check_range(s, v, st->value, rot ? "a constant torque" : "a constant force",
+                                            -INFINITY, false, INFINITY, rot ? "N*m" : "N")))
         return;
     SrcLoc loc = st->label ? st->label->loc : st->loc;
     if (name && !declare(s, name, SYM_FORCE, s->m->n_forces, loc))
@@ -1045,6 +1404,21 @@ static void stmt_gravity(Sema *s, const Stmt *st)
     s->have_gravity = true;
     s->gravity_loc = st->loc;
     s->m->gravity = v.e;
+    if (!st->a)
+        return;
+    const Node *d = st->a;
+    const Node *axis = d->kind == N_NEG ? d->a : d;
+    double sign = d->kind == N_NEG ? -1 : 1;
+    if (axis->kind == N_NAME && (strcmp(axis->name, "x") == 0 || strcmp(axis->name, "y") == 0)) {
+        bool isx = axis->name[0] == 'x';
+        s->gdx = expr_num(s->ex, isx ? sign : 0);
+        s->gdy = expr_num(s->ex, isx ? 0 : sign);
+    } else if (d->kind != N_TUPLE) {
+        diag_error(s->diag, d->loc, "gravity's direction is x, -x, y, -y or a pair (dx, dy)");
+        return;
+    } else if (!unit_pair(s, d, "gravity's direction", &s->gdx, &s->gdy))
+        return;
+    s->gravity_dir = d;
 }
 
 /* Names leaves in messages as the user wrote them. */
@@ -1058,7 +1432,7 @@ static const char *var_namer(void *ud, int index, ExprStyle style)
 {
     (void)style;
     Sema *s = ud;
-    return arena_printf(s->arena, "%s.x", s->m->bodies[index].name);
+    return s->m->bodies[index].xname;
 }
 
 /* Lists, in increasing order, the bodies whose positions e mentions. */
@@ -1101,8 +1475,9 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
         if (expr_has_kind(w, EX_VAR) || expr_has_kind(w, EX_TIME)) {
             ExprNamer namer = {param_namer, var_namer, s};
             diag_error(s->diag, loc,
-                       "gap '%s' is not affine in body positions (like M2.x - M1.x + d): its slope with respect to %s.x is %s, which depends on the positions",
-                       name, s->m->bodies[i].name, expr_to_string(s->ex, w, EXPR_TEXT, &namer));
+                       "gap '%s' is not affine in body positions (like M2.x - M1.x + d): its slope with respect to %s is %s, which depends on the positions",
+                       name, s->m->bodies[i].xname, expr_to_string(s->ex, w, EXPR_TEXT, &namer));
+            planar_note(s, loc, g, NULL);
             return false;
         }
         pg->terms[pg->n_terms++] = (GapTerm){i, w};
@@ -1114,6 +1489,82 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
     }
     *d = off;
     return true;
+}
+
+/* Reads a gap's law (its options law_opts) and adds the gap; returns its
+ * index, or -1 after an error. */
+static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg, SrcLoc cloc)
+{
+    const char *name = gap.name;
+    bool ok = true;
+    if (strcmp(st->law, "impact") == 0) {
+        static const char *const keys[] = {"e"};
+        const Opt *found[1];
+        if (!take_opts(s, law_opts, keys, 1, found, "an impact"))
+            return -1;
+        if (!found[0]) {
+            diag_error(s->diag, st->law_loc,
+                       "an impact needs a coefficient of restitution: impact(e = ...)");
+            return -1;
+        }
+        Val e = conv_slot(s, found[0]->value, 0, dim_none(), "the restitution 'e'");
+        if (!e.ok)
+            return -1;
+        if (!check_range(s, e, found[0]->value, "the coefficient of restitution", 0, false, 1, ""))
+            return -1;
+        gap.law = LAW_IMPACT;
+        gap.e = e.e;
+    } else {
+        static const char *const keys[] = {"k", "c", "release"};
+        const Opt *found[3];
+        if (!take_opts(s, law_opts, keys, 3, found, "a penalty contact"))
+            return -1;
+        if (!found[0]) {
+            diag_error(s->diag, st->law_loc, "a penalty contact needs a stiffness: penalty(k = ...)");
+            return -1;
+        }
+        Val k = conv_slot(s, found[0]->value, 0, DIM_K, "the contact stiffness 'k'");
+        ok = k.ok && check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,
+                                 INFINITY, "N/m");
+        gap.k = k.e;
+        gap.c = expr_num(s->ex, 0);
+        if (found[1]) {
+            Val cv = conv_slot(s, found[1]->value, 0, DIM_C, "the contact damping 'c'");
+            ok = cv.ok && check_range(s, cv, found[1]->value, "the contact damping 'c'", 0, false,
+                                      INFINITY, "N*s/m") && ok;
+            gap.c = cv.e;
+        }
+        gap.law = LAW_PENALTY;
+        gap.release = RELEASE_FORCE;
+        if (found[2]) {
+            if (!found[2]->word) {
+                diag_error(s->diag, found[2]->value->loc, "release must be 'force' or 'gap'");
+                ok = false;
+            } else if (strcmp(found[2]->word, "gap") == 0)
+                gap.release = RELEASE_GAP;
+        }
+    }
+    if (!ok)
+        return -1;
+    if (s->m->n_gaps + 1 + 2 * s->m->n_frictions > NSM_MAX_GAPS) {
+        diag_error(s->diag, cloc,
+                   "too many gaps: a model has at most %d (a mode is a set of closed gaps, "
+                   "kept as a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);
+        return -1;
+    }
+    if ((long)(s->m->n_gaps + 1) * s->m->n_bodies > SEMA_MAX_GAP_WEIGHTS) {
+        diag_error(s->diag, cloc,
+                   "too many gaps: %d gaps on %d bodies exceed the limit of %d gap slopes",
+                   s->m->n_gaps + 1, s->m->n_bodies, SEMA_MAX_GAP_WEIGHTS);
+        return -1;
+    }
+    if (!declare(s, name, SYM_GAP, s->m->n_gaps, gap.loc))
+        return -1;
+    Gap *p = vec_push(s->arena, (void **)&s->m->gaps, &s->m->n_gaps, &s->cap_gaps, sizeof *p);
+    *p = gap;
+    PendingGap *q = vec_push(s->arena, (void **)&s->pgaps, &s->n_pgaps, &s->cap_pgaps, sizeof *q);
+    *q = pg;
+    return s->m->n_gaps - 1;
 }
 
 static void stmt_gap(Sema *s, const Stmt *st)
@@ -1148,74 +1599,65 @@ static void stmt_gap(Sema *s, const Stmt *st)
         diag_error(s->diag, c->loc, "unit mismatch: a gap must be in m, not %s", dim_str(s, gd));
         return;
     }
-    bool ok = true;
-    if (strcmp(st->law, "impact") == 0) {
-        static const char *const keys[] = {"e"};
-        const Opt *found[1];
-        if (!take_opts(s, st->opts, keys, 1, found, "an impact"))
-            return;
-        if (!found[0]) {
-            diag_error(s->diag, st->law_loc,
-                       "an impact needs a coefficient of restitution: impact(e = ...)");
-            return;
-        }
-        Val e = conv_slot(s, found[0]->value, 0, dim_none(), "the restitution 'e'");
-        if (!e.ok)
-            return;
-        if (!check_range(s, e, found[0]->value, "the coefficient of restitution", 0, false, 1, ""))
-            return;
-        gap.law = LAW_IMPACT;
-        gap.e = e.e;
-    } else {
-        static const char *const keys[] = {"k", "c", "release"};
-        const Opt *found[3];
-        if (!take_opts(s, st->opts, keys, 3, found, "a penalty contact"))
-            return;
-        if (!found[0]) {
-            diag_error(s->diag, st->law_loc, "a penalty contact needs a stiffness: penalty(k = ...)");
-            return;
-        }
-        Val k = conv_slot(s, found[0]->value, 0, DIM_K, "the contact stiffness 'k'");
-        ok = k.ok && check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,
-                                 INFINITY, "N/m");
-        gap.k = k.e;
-        gap.c = expr_num(s->ex, 0);
-        if (found[1]) {
-            Val cv = conv_slot(s, found[1]->value, 0, DIM_C, "the contact damping 'c'");
-            ok = cv.ok && check_range(s, cv, found[1]->value, "the contact damping 'c'", 0, false,
-                                      INFINITY, "N*s/m") && ok;
-            gap.c = cv.e;
-        }
-        gap.law = LAW_PENALTY;
-        gap.release = RELEASE_FORCE;
-        if (found[2]) {
-            if (!found[2]->word) {
-                diag_error(s->diag, found[2]->value->loc, "release must be 'force' or 'gap'");
-                ok = false;
-            } else if (strcmp(found[2]->word, "gap") == 0)
-                gap.release = RELEASE_GAP;
-        }
+    gap_add(s, st, st->opts, gap, pg, c->loc);
+}
+
+/* The planar body a member's base names, or NULL; *failed says whether
+ * resolving it reported an error (D[2] that does not exist). */
+static Sym *planar_base(Sema *s, const Node *base, bool *failed)
+{
+    *failed = false;
+    if (base->kind == N_NAME) {
+        Sym *p = table_get(&s->syms, base->name);
+        return p && p->kind == SYM_PLANAR ? p : NULL;
     }
-    if (!ok)
-        return;
-    if (s->m->n_gaps + 1 + 2 * s->m->n_frictions > NSM_MAX_GAPS) {
-        diag_error(s->diag, c->loc,
-                   "too many gaps: a model has at most %d (a mode is a set of closed gaps, "
-                   "kept as a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);
-        return;
+    if (base->kind != N_INDEX)
+        return NULL;
+    Sym *fam = table_get(&s->syms, base->name);
+    if (fam && fam->kind == SYM_FAMILY)
+        return NULL;
+    Sym *p = resolve(s, base);
+    if (!p) {
+        *failed = true;
+        return NULL;
     }
-    if ((long)(s->m->n_gaps + 1) * s->m->n_bodies > SEMA_MAX_GAP_WEIGHTS) {
-        diag_error(s->diag, c->loc,
-                   "too many gaps: %d gaps on %d bodies exceed the limit of %d gap slopes",
-                   s->m->n_gaps + 1, s->m->n_bodies, SEMA_MAX_GAP_WEIGHTS);
-        return;
+    return p->kind == SYM_PLANAR ? p : NULL;
+}
+
+/* The state an `init` target names: a body and whether it is the position;
+ * false after an error. */
+static bool init_target(Sema *s, const Node *t, int *body, bool *pos)
+{
+    bool failed;
+    Sym *ps = t->kind == N_MEMBER ? planar_base(s, t->a, &failed) : NULL;
+    if (t->kind == N_MEMBER && failed)
+        return false;
+    if (ps) {
+        static const char *const pos_f[] = {"x", "y", "phi"}, *const vel_f[] = {"vx", "vy", "omega"};
+        const Planar *pl = &s->m->planars[ps->index];
+        int coords[] = {pl->ix, pl->iy, pl->iphi};
+        for (int k = 0; k < 3; k++)
+            if (strcmp(t->name, pos_f[k]) == 0 || strcmp(t->name, vel_f[k]) == 0) {
+                *body = coords[k];
+                *pos = strcmp(t->name, pos_f[k]) == 0;
+                return true;
+            }
+        diag_error(s->diag, t->name_loc,
+                   "'init' sets a planar body's x, y, phi, vx, vy or omega, not '%s'", t->name);
+        return false;
     }
-    if (!declare(s, name, SYM_GAP, s->m->n_gaps, gap.loc))
-        return;
-    Gap *p = vec_push(s->arena, (void **)&s->m->gaps, &s->m->n_gaps, &s->cap_gaps, sizeof *p);
-    *p = gap;
-    PendingGap *q = vec_push(s->arena, (void **)&s->pgaps, &s->n_pgaps, &s->cap_pgaps, sizeof *q);
-    *q = pg;
+    if (t->kind != N_MEMBER || (strcmp(t->name, "x") != 0 && strcmp(t->name, "v") != 0)) {
+        diag_error(s->diag, t->loc, "'init' sets BODY.x or BODY.v");
+        return false;
+    }
+    if (!resolve_body(s, t->a, body))
+        return false;
+    if (*body < 0) {
+        diag_error(s->diag, t->loc, "ground is fixed at x = 0 and cannot be given a state");
+        return false;
+    }
+    *pos = strcmp(t->name, "x") == 0;
+    return true;
 }
 
 /* Splits a slip velocity into its slopes w[i] = du/dv_i (parameters only)
@@ -1425,28 +1867,23 @@ static void stmt_init(Sema *s, const Stmt *st)
 {
     for (const Opt *o = st->opts; o; o = o->next) {
         const Node *t = o->target;
-        if (t->kind != N_MEMBER || (strcmp(t->name, "x") != 0 && strcmp(t->name, "v") != 0)) {
-            diag_error(s->diag, t->loc, "'init' sets BODY.x or BODY.v");
-            continue;
-        }
         int body;
-        if (!resolve_body(s, t->a, &body))
+        bool pos;
+        if (!init_target(s, t, &body, &pos))
             continue;
-        if (body < 0) {
-            diag_error(s->diag, t->loc, "ground is fixed at x = 0 and cannot be given a state");
-            continue;
-        }
-        bool pos = strcmp(t->name, "x") == 0;
-        Val v = conv_slot(s, o->value, 0, pos ? DIM_M : DIM_V,
-                          pos ? "an initial position" : "an initial velocity");
-        if (!v.ok || !check_range(s, v, o->value, pos ? "an initial position" : "an initial velocity",
-                                  -INFINITY, false, INFINITY, pos ? "m" : "m/s"))
+        const Body *b = &s->m->bodies[body];
+        bool rot = b->coord == COORD_PHI;
+        const char *what = pos ? (rot ? "an initial angle" : "an initial position")
+                               : (rot ? "an initial angular velocity" : "an initial velocity");
+        Dim want = pos ? (rot ? dim_none() : DIM_M) : (rot ? DIM_RATE : DIM_V);
+        Val v = conv_slot_u(s, o->value, 0, want, what, pos ? b->xunit : b->vunit);
+        if (!v.ok || !check_range(s, v, o->value, what, -INFINITY, false, INFINITY,
+                                  pos ? b->xunit : b->vunit))
             continue;
         Expr **slot = pos ? &s->init_x[body] : &s->init_v[body];
         SrcLoc *where = pos ? &s->init_x_loc[body] : &s->init_v_loc[body];
         if (*slot) {
-            diag_error(s->diag, t->loc, "'%s.%s' is initialised twice", s->m->bodies[body].name,
-                       t->name);
+            diag_error(s->diag, t->loc, "'%s' is initialised twice", pos ? b->xname : b->vname);
             diag_note(s->diag, *where, "first initialised here");
             continue;
         }
@@ -1525,6 +1962,10 @@ static void output_item(Sema *s, const Node *n)
         }
         if (!sym)
             unknown_name(s, n->name, n->name, n->loc);
+        else if (sym->kind == SYM_PLANAR)
+            diag_error(s->diag, n->loc,
+                       "cannot output the planar body '%s' itself (write %s.x, .y, .phi, .vx, .vy, "
+                       ".omega, .ax, .ay or .alpha)", n->name, n->name);
         else
             diag_error(s->diag, n->loc, "cannot output the %s '%s' itself (write %s.x, .v or .a)",
                        kind_word(sym->kind), n->name, n->name);
@@ -1557,6 +1998,24 @@ static void output_item(Sema *s, const Node *n)
     Sym *sym = resolve(s, base);
     if (!sym)
         return;
+    if (sym->kind == SYM_PLANAR) {
+        static const char *const fields[] = {"x", "y", "phi", "vx", "vy", "omega", "ax", "ay", "alpha"};
+        const Planar *pl = &s->m->planars[sym->index];
+        int coords[] = {pl->ix, pl->iy, pl->iphi};
+        for (int i = 0; i < 9; i++)
+            if (strcmp(f, fields[i]) == 0) {
+                const Body *b = &s->m->bodies[coords[i % 3]];
+                int kind = i / 3;
+                add_output(s, (OutputKind)(OUT_X + kind), coords[i % 3],
+                           kind == 0 ? b->xname : kind == 1 ? b->vname : b->aname,
+                           kind == 0 ? b->xunit : kind == 1 ? b->vunit : b->aunit, n->loc);
+                return;
+            }
+        diag_error(s->diag, n->name_loc,
+                   "a planar body has no field '%s' (expected x, y, phi, vx, vy, omega, ax, ay or alpha)",
+                   f);
+        return;
+    }
     if (sym->kind == SYM_GAP) {
         if (strcmp(f, "gap") == 0 || strcmp(f, "force") == 0) {
             bool gap = f[0] == 'g';
@@ -1658,6 +2117,9 @@ static void stmt_check(Sema *s, const Stmt *st)
     case S_SIMULATE: stmt_simulate(s, st); break;
     case S_OUTPUT: stmt_output(s, st); break;
     case S_FOR: stmt_for(s, st); break;
+    case S_DISC:
+    case S_BODY: stmt_planar(s, st); break;
+    case S_WALL: stmt_wall(s, st); break;
     }
 }
 
@@ -1676,6 +2138,9 @@ static void collect_later(Sema *s, const Stmt *st)
     case S_DAMPER:
     case S_FORCE:
     case S_GAP:
+    case S_DISC:
+    case S_BODY:
+    case S_WALL:
     case S_FRICTION:
         if (st->label && st->label->name) {
             name = st->label->name;
@@ -1738,12 +2203,19 @@ static void finish(Sema *s)
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */
         m->every_e = m->dt_e;
     }
+    for (int i = 0; i < n; i++) {
+        Body *b = &m->bodies[i];
+        if (b->coord == COORD_LINE)
+            continue;
+        /* weight m g d: gfac = -d along x and y (-d_y = 1 without `along`), 0 for phi */
+        Expr *d = b->coord == COORD_PHI ? NULL : b->coord == COORD_X ? s->gdx : s->gdy;
+        b->gfac = d ? expr_neg(s->ex, d)
+                    : expr_num(s->ex, b->coord == COORD_Y && !s->gravity_dir ? 1 : 0);
+    }
     if (!s->have_output) {
         for (int i = 0; i < n; i++) {
-            add_output(s, OUT_X, i, arena_printf(s->arena, "%s.x", m->bodies[i].name), "m",
-                       m->bodies[i].loc);
-            add_output(s, OUT_V, i, arena_printf(s->arena, "%s.v", m->bodies[i].name), "m/s",
-                       m->bodies[i].loc);
+            add_output(s, OUT_X, i, m->bodies[i].xname, m->bodies[i].xunit, m->bodies[i].loc);
+            add_output(s, OUT_V, i, m->bodies[i].vname, m->bodies[i].vunit, m->bodies[i].loc);
         }
     }
 }
@@ -1788,6 +2260,14 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
     if (d->errors == errors && m->n_bodies == 0)
         diag_error(d, (SrcLoc){0, 0, 0},
                    "the model has no mass: declare at least one body with 'mass NAME = VALUE'");
+    for (int i = 0; s.gravity_dir && i < m->n_bodies; i++)
+        if (m->bodies[i].coord == COORD_LINE) {
+            diag_error(d, s.gravity_dir->loc,
+                       "a direction of gravity is for planar bodies, and '%s' is a mass on the "
+                       "line (its weight acts along it): write 'gravity g' without 'along'",
+                       m->bodies[i].name);
+            break;
+        }
     if (d->errors > errors)
         return NULL;
     finish(&s);

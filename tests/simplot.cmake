@@ -23,7 +23,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
   endforeach()
   # Models that used to break the plots (tests/plot/plot_test.py): indexed
   # families, more kinds of output than panels, 2000 impacts, 32 contacts.
-  foreach(case columns left_out impacts contacts)
+  foreach(case columns left_out impacts contacts planar)
     add_test(NAME workflow/plot.${case}
       COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/plot/plot_test.py $<TARGET_FILE:nsmc>
               ${NSM_SOURCE_DIR} ${CMAKE_BINARY_DIR}/plot-tests/${case} ${case})

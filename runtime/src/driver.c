@@ -503,7 +503,7 @@ static int readable(const char *path)
 static void remove_old_plots(const char *dir)
 {
     static const char *const files[] = { "plot.png", "plot.svg", "phase.png", "phase.svg",
-                                         "plot.gp", "plot.log" };
+                                         "path.png", "path.svg", "plot.gp", "plot.log" };
     char p[4200];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
@@ -514,16 +514,26 @@ static void remove_old_plots(const char *dir)
 /* Draw the plots of the run into dir and say on stderr where they are, or
 ** why there are none (no gnuplot, nothing to plot: a note).  Returns
 ** nonzero only when the plot files could not be written or gnuplot failed. */
-static int draw_plots(const nsm_model *m, const char *prog, const char *dir, const char *traj,
-                      const char *events, int phase)
+static int draw_plots(const nsm_model *m, const nsm_sim *sim, const char *prog, const char *dir,
+                      const char *traj, const char *events, int phase)
 {
+    PlotWall walls[64];
+    int nw = 0;
+    for (int k = 0; k < m->n_walls && nw < 64; k++) {
+        PlotWall *w = &walls[nw];
+        if (nsm_sim_wall_line(sim, k, &w->nx, &w->ny, &w->c, &w->r) != NSM_OK)
+            continue;
+        snprintf(w->name, sizeof w->name, "%s", m->walls[k].name);
+        snprintf(w->body, sizeof w->body, "%s", m->planar[m->walls[k].planar].name);
+        nw++;
+    }
     char title[512], err[1024] = "", pp[4200];
     if (m->title && *m->title)
         snprintf(title, sizeof title, "%s: %s", m->name, m->title);
     else
         snprintf(title, sizeof title, "%s", m->name);
     int flags = PLOT_PNG | PLOT_SVG | (phase ? PLOT_PHASE : 0);
-    int rc = plot_draw(dir, traj, events, title, flags, err, sizeof err);
+    int rc = plot_draw_walls(dir, traj, events, title, flags, walls, nw, err, sizeof err);
     if (rc == PLOT_EFAIL) {
         fprintf(stderr, "%s: error: no plot: %s\n", prog, err);
         return 1;
@@ -537,6 +547,9 @@ static int draw_plots(const nsm_model *m, const char *prog, const char *dir, con
     fprintf(stderr, "%s: plots: %s/plot.png, %s/plot.svg", prog, dir, dir);
     if (have_phase)
         fprintf(stderr, ", %s/phase.png, %s/phase.svg", dir, dir);
+    snprintf(pp, sizeof pp, "%s/path.png", dir);
+    if (readable(pp))
+        fprintf(stderr, ", %s/path.png, %s/path.svg", dir, dir);
     fprintf(stderr, " (script %s/plot.gp)\n", dir);
     if (*err)
         fprintf(stderr, "%s: note: %s\n", prog, err);
@@ -609,6 +622,12 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     fprintf(f, "\nenergy audit at t = %.12g s (%ld steps, method %s)\n", nsm_sim_time(sim),
             a->steps, nsm_method_name(nsm_sim_get_method(sim)));
     audit_line(f, 0, "kinetic", NULL, a->kinetic, "J");
+    for (int k = 0; k < m->n_planar; k++) {
+        const nsm_planar_info *pl = &m->planar[k];
+        audit_line(f, 2, "translation", pl->name,
+                   nsm_sim_body_kinetic(sim, pl->ix) + nsm_sim_body_kinetic(sim, pl->iy), "J");
+        audit_line(f, 2, "rotation", pl->name, nsm_sim_body_kinetic(sim, pl->iphi), "J");
+    }
     audit_line(f, 0, "potential", NULL, a->potential, "J");
     audit_line(f, 2, "springs", NULL, a->springs, "J");
     audit_line(f, 2, "gravity", NULL, a->gravity, "J");
@@ -750,7 +769,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         nsm_sim_free(sim);
         return 128 + sig;
     }
-    int plot_failed = plot_dir && draw_plots(m, d->prog, plot_dir, out_path, ev_path, phase);
+    int plot_failed = plot_dir && draw_plots(m, sim, d->prog, plot_dir, out_path, ev_path, phase);
     if (rc) {
         fprintf(stderr, "%s: error: simulation failed: %s\n", d->prog, nsm_sim_message(sim));
         nsm_sim_free(sim);

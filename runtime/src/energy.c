@@ -53,13 +53,15 @@ double nsm_energy_springs(int n, int n_springs, const nsm_spring_info *sp, const
     return 0.5 * e;
 }
 
-/* sum m g x: the potential of the weight -m g. */
-double nsm_energy_gravity(int n, const double *mass, double g, const double *y)
+/* sum m g gfac x: the potential of the weight -m g gfac (gfac NULL: 1, the
+** line; a planar coordinate's gfac is minus gravity's direction along it). */
+double nsm_energy_gravity(int n, const double *mass, const double *gfac, double g,
+                          const double *y)
 {
     double e = 0.0;
     int i;
 
-    for (i = 0; i < n; i++) e += mass[i] * y[i];
+    for (i = 0; i < n; i++) e += mass[i] * (gfac ? gfac[i] : 1.0) * y[i];
     return g * e;
 }
 

@@ -20,7 +20,8 @@ double nsm_energy_springs(int n, int n_springs, const nsm_spring_info *sp, const
                           const double *srest, const double *y);
 
 /* Gravity potential sum m_i g x_i. */
-double nsm_energy_gravity(int n, const double *mass, double g, const double *y);
+double nsm_energy_gravity(int n, const double *mass, const double *gfac, double g,
+                          const double *y);
 
 /* Potential of the engaged penalty gaps: sum 1/2 kc_j p_j^2 (p not clamped:
 ** it is the potential of the engaged mode's linear contact spring). */

@@ -79,6 +79,9 @@ typedef struct Plot {
     long marks_read, shades_read;   /* before thinning */
     int timeline;             /* contacts get their own panel */
     int *body_x, *body_v, nbody;
+    int *path_x, *path_y, npath;  /* planar bodies: their x and y columns */
+    const PlotWall *walls;
+    int nwalls;
     char note[NOTE_LEN];      /* what was left out or thinned */
 } Plot;
 
@@ -130,11 +133,14 @@ static int column_kind(const char *name)
         return K_ERROR;
     if (strncmp(name, "energy.", 7) == 0)
         return K_ENERGY;
-    if (has_suffix(name, "x"))
+    /* a line body's x, v, a; a planar body's x, y, phi, vx, vy, omega, ax, ay, alpha */
+    if (has_suffix(name, "x") || has_suffix(name, "y") || has_suffix(name, "phi"))
         return K_X;
-    if (has_suffix(name, "v"))
+    if (has_suffix(name, "v") || has_suffix(name, "vx") || has_suffix(name, "vy") ||
+        has_suffix(name, "omega"))
         return K_V;
-    if (has_suffix(name, "a"))
+    if (has_suffix(name, "a") || has_suffix(name, "ax") || has_suffix(name, "ay") ||
+        has_suffix(name, "alpha"))
         return K_A;
     if (has_suffix(name, "gap"))
         return K_GAP;
@@ -150,8 +156,11 @@ static void panel_label(const Plot *p, int k, char *buf, size_t len)
         "position", "velocity", "acceleration", "gap", "contact force", "energy",
         "energy error", ""
     };
+    static const char *const angular[] = {"angle", "angular velocity", "angular acceleration"};
     const char *u = p->panel_unit[k];
-    if (p->panel_kind[k] == K_OTHER)
+    if (p->panel_kind[k] <= K_A && !strncmp(u, "rad", 3))
+        snprintf(buf, len, "%s [%s]", angular[p->panel_kind[k]], u);
+    else if (p->panel_kind[k] == K_OTHER)
         snprintf(buf, len, "[%s]", *u ? u : "-");
     else if (*u)
         snprintf(buf, len, "%s [%s]", names[p->panel_kind[k]], u);
@@ -222,26 +231,52 @@ static void assign_panels(Plot *p)
                  MAX_PANELS);
 }
 
+/* The column named stem + suffix ("D." + "vx"), or -1. */
+static int find_column(const Plot *p, const char *name, size_t stem, const char *suffix)
+{
+    for (int j = 0; j < p->ncol; j++) {
+        const char *c = p->col[j].name;
+        if (strlen(c) == stem + strlen(suffix) && !strncmp(c, name, stem) &&
+            !strcmp(c + stem, suffix))
+            return j;
+    }
+    return -1;
+}
+
 /* Pairs each body's position and velocity columns (NAME.x with NAME.v, the
-** name with its indices) for the phase portraits. */
+** name with its indices; a planar body's D.x with D.vx, D.y with D.vy, D.phi
+** with D.omega) for the phase portraits, and a planar body's D.x with D.y
+** (both in m) for its path. */
 static int find_bodies(Plot *p)
 {
     p->body_x = malloc(sizeof(int) * (size_t)(p->ncol + 1));
     p->body_v = malloc(sizeof(int) * (size_t)(p->ncol + 1));
-    if (!p->body_x || !p->body_v)
+    p->path_x = malloc(sizeof(int) * (size_t)(p->ncol + 1));
+    p->path_y = malloc(sizeof(int) * (size_t)(p->ncol + 1));
+    if (!p->body_x || !p->body_v || !p->path_x || !p->path_y)
         return -1;
+    static const char *const pos[] = {"x", "x", "y", "phi"}, *const vel[] = {"v", "vx", "vy", "omega"};
     for (int i = 0; i < p->ncol; i++) {
         const char *xn = p->col[i].name;
         if (p->col[i].kind != K_X)
             continue;
-        size_t stem = strlen(xn) - 1;
-        for (int j = 0; j < p->ncol; j++)
-            if (p->col[j].kind == K_V && strlen(p->col[j].name) == stem + 1 &&
-                strncmp(p->col[j].name, xn, stem) == 0) {
+        for (int k = 0; k < 4; k++) {
+            if (!has_suffix(xn, pos[k]))
+                continue;
+            int j = find_column(p, xn, strlen(xn) - strlen(pos[k]), vel[k]);
+            if (j >= 0 && p->col[j].kind == K_V) {
                 p->body_x[p->nbody] = i;
                 p->body_v[p->nbody++] = j;
                 break;
             }
+        }
+        if (has_suffix(xn, "x") && !strcmp(p->col[i].unit, "m")) {
+            int j = find_column(p, xn, strlen(xn) - 1, "y");
+            if (j >= 0 && !strcmp(p->col[j].unit, "m")) {
+                p->path_x[p->npath] = i;
+                p->path_y[p->npath++] = j;
+            }
+        }
     }
     return 0;
 }
@@ -810,6 +845,82 @@ static void put_phase_plot(FILE *f, const Plot *p, int cols, int rows, int heigh
     fputs("unset multiplot\nset tics font ''\nset format y '%g'\n", f);
 }
 
+/* The path picture: y against x of every planar body at true scale, its
+** start and end marked, with the walls drawn as lines (each a wall's line
+** n . (x, y) = c; the centre's path keeps a radius off it). */
+static void put_path_plot(FILE *f, const Plot *p)
+{
+    fputs("unset multiplot\nunset object\nunset arrow\nunset label\n"
+          "set lmargin\nset rmargin\nset tmargin\nset bmargin\n"
+          "set key default\nset key inside top right box opaque noautotitle\n"
+          "set size ratio -1\nset offsets 0, 0, 0, 0\nset format x '%g'\nset format y '%g'\n"
+          "set xlabel 'x [m]'\nset ylabel 'y [m]'\nset title ", f);
+    put_string(f, p->title);
+    fputs("\n", f);
+    double pad = 0;
+    for (int w = 0; w < p->nwalls; w++)
+        pad = fmax(pad, 1.5 * p->walls[w].r);
+    /* the range of every path, from the data, with room for the radius */
+    fputs("set autoscale\nxlo = 1e300; xhi = -1e300; ylo = 1e300; yhi = -1e300\n", f);
+    for (int b = 0; b < p->npath; b++) {
+        fputs("stats ", f);
+        put_string(f, p->data);
+        fprintf(f, " skip 1 using %d:%d nooutput\n", p->path_x[b] + 2, p->path_y[b] + 2);
+        fputs("xlo = (STATS_min_x < xlo) ? STATS_min_x : xlo; "
+              "xhi = (STATS_max_x > xhi) ? STATS_max_x : xhi\n"
+              "ylo = (STATS_min_y < ylo) ? STATS_min_y : ylo; "
+              "yhi = (STATS_max_y > yhi) ? STATS_max_y : yhi\n", f);
+    }
+    fprintf(f, "pad = %.17g + 0.08 * ((xhi - xlo > yhi - ylo) ? xhi - xlo : yhi - ylo) + 1e-9\n"
+               "set xrange [xlo - pad:xhi + pad]\nset yrange [ylo - pad:yhi + pad]\n", pad);
+    for (int w = 0; w < p->nwalls; w++) {
+        const PlotWall *wl = &p->walls[w];
+        if (fabs(wl->ny) > 1e-12)
+            continue;
+        fprintf(f, "set arrow from first %.17g, graph 0 to first %.17g, graph 1 nohead lw 2.5 "
+                "lc rgb '#555555'\n", wl->c / wl->nx, wl->c / wl->nx);
+    }
+    fputs("plot ", f);
+    int first = 1;
+    for (int w = 0; w < p->nwalls; w++) {
+        const PlotWall *wl = &p->walls[w];
+        if (fabs(wl->ny) <= 1e-12)
+            continue;
+        fprintf(f, "%s(%.17g - %.17g * x) / %.17g with lines lw 2.5 lc rgb '#555555' title ",
+                first ? "" : ", \\\n     ", wl->c, wl->nx, wl->ny);
+        put_string(f, wl->name);
+        first = 0;
+    }
+    for (int b = 0; b < p->npath; b++) {
+        int x = p->path_x[b] + 2, y = p->path_y[b] + 2;
+        const char *xn = p->col[p->path_x[b]].name;
+        char stem[160];
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(xn) - 2), xn);
+        const char *color = line_colors[b % NLINE_COLORS];
+        fprintf(f, "%s", first ? "" : ", \\\n     ");
+        put_string(f, p->data);
+        fprintf(f, " skip 1 using %d:%d with lines lw 1.4 lc rgb '%s' title ", x, y, color);
+        put_string(f, stem);
+        fputs(", \\\n     ", f);
+        put_string(f, p->data);
+        fprintf(f, " skip 1 every ::0::0 using %d:%d with points pt 7 ps 1.2 lc rgb '#222222' "
+                "notitle", x, y);
+        double r = 0;
+        for (int w = 0; w < p->nwalls; w++)
+            if (!strcmp(p->walls[w].body, stem))
+                r = p->walls[w].r;
+        if (r > 0) {
+            /* the disc itself where it starts */
+            fputs(", \\\n     ", f);
+            put_string(f, p->data);
+            fprintf(f, " skip 1 every ::0::0 using %d:%d:(%.17g) with circles lc rgb '%s' "
+                    "notitle", x, y, r, color);
+        }
+        first = 0;
+    }
+    fputs("\nset size noratio\nunset title\nunset arrow\nset autoscale\n", f);
+}
+
 /* Sets a terminal and its output file. */
 static void put_terminal(FILE *f, int svg, int width, int height, const char *out)
 {
@@ -855,6 +966,14 @@ static int write_script(const Plot *p, int flags, const char *path, char *err, s
                 continue;
             put_terminal(f, svg, w, h, svg ? "phase.svg" : "phase.png");
             put_phase_plot(f, p, cols, rows, cols <= 4 ? 420 : 300);
+        }
+    }
+    if (p->npath > 0) {
+        for (int svg = 0; svg <= 1; svg++) {
+            if (!(flags & (svg ? PLOT_SVG : PLOT_PNG)))
+                continue;
+            put_terminal(f, svg, 900, 800, svg ? "path.svg" : "path.png");
+            put_path_plot(f, p);
         }
     }
     fputs("set output\n", f);
@@ -945,12 +1064,22 @@ static void plot_free(Plot *p)
     free(p->mark);
     free(p->body_x);
     free(p->body_v);
+    free(p->path_x);
+    free(p->path_y);
     free(p);
 }
 
 /* Plots a trajectory and its events; see plot.h. */
 int plot_draw(const char *dir, const char *traj_csv, const char *events_csv, const char *title,
               int flags, char *err, size_t errlen)
+{
+    return plot_draw_walls(dir, traj_csv, events_csv, title, flags, NULL, 0, err, errlen);
+}
+
+/* plot_draw with the walls of a planar model; see plot.h. */
+int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_csv,
+                    const char *title, int flags, const PlotWall *walls, int nwalls, char *err,
+                    size_t errlen)
 {
     char script[4096];
     if (!(flags & (PLOT_PNG | PLOT_SVG)))
@@ -961,6 +1090,8 @@ int plot_draw(const char *dir, const char *traj_csv, const char *events_csv, con
     if (!p)
         return fail(err, errlen, PLOT_EFAIL, "out of memory");
     snprintf(p->title, sizeof p->title, "%s", title ? title : "");
+    p->walls = walls;
+    p->nwalls = walls ? nwalls : 0;
     int rc = read_trajectory(p, traj_csv, err, errlen);
     if (rc == PLOT_OK) {
         assign_panels(p);

@@ -18,6 +18,9 @@
  *     DIR/plot.png, DIR/plot.svg        time histories     (PLOT_PNG, PLOT_SVG)
  *     DIR/phase.png, DIR/phase.svg      phase portraits v(x) of every body with both
  *                                       columns            (PLOT_PHASE)
+ *     DIR/path.png, DIR/path.svg        for planar bodies (columns D.x and D.y in m):
+ *                                       each body's path, y against x at true scale,
+ *                                       with the walls given to plot_draw_walls
  *
  * Part of libnsmcli (the programs' library): called by `nsmc run` and by
  * the simulator's driver.  Never prints: gnuplot's own messages go to
@@ -49,5 +52,18 @@
  * were left out and why, which marks were merged. */
 int plot_draw(const char *dir, const char *traj_csv, const char *events_csv, const char *title,
              int flags, char *err, size_t errlen);
+
+/* A flat wall of a planar model, for the path picture: the line
+ * nx x + ny y = c, against body `body` of radius r. */
+typedef struct PlotWall {
+    char name[64], body[64];
+    double nx, ny, c, r;
+} PlotWall;
+
+/* plot_draw, with the walls drawn in the path picture (walls may be NULL
+ * when nwalls is 0). */
+int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_csv,
+                    const char *title, int flags, const PlotWall *walls, int nwalls, char *err,
+                    size_t errlen);
 
 #endif

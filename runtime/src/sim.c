@@ -63,6 +63,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.fn = dalloc(s->nf, &bad);
     s->num.mus = dalloc(s->nf, &bad);
     s->num.muk = dalloc(s->nf, &bad);
+    s->num.gfac = dalloc(n, &bad);
+    s->num.radius = dalloc(m->n_planar, &bad);
     s->minv = dalloc(n, &bad);
     s->y = dalloc(s->N, &bad);
     s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
@@ -128,7 +130,8 @@ void nsm_sim_free(nsm_sim *s)
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.K, s->num.C, s->num.fconst, s->num.W,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
                          s->num.srest, s->minv, s->y, s->sw_last, s->z_last, s->z_tau,
-                         s->num.Wt, s->num.ut, s->num.fn, s->num.mus, s->num.muk };
+                         s->num.Wt, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
+                         s->num.gfac, s->num.radius };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     for (int k = 0; k < RT_CACHE; k++) {
@@ -367,13 +370,16 @@ int nsm_sim_reset(nsm_sim *s)
         s->dt = tt[1];
     if (!s->every_set)
         s->every = tt[2];
+    for (int i = 0; i < s->n; i++)
+        s->num.gfac[i] = 1;
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";
         snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s' (the model needs "
                  "masses > 0, restitutions in [0, 1], stiffnesses and dampings >= 0, friction "
-                 "coefficients mu_s >= mu_k >= 0 and normal forces > 0)",
-                 bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, pn);
+                 "coefficients mu_s >= mu_k >= 0 and normal forces > 0%s)",
+                 bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, pn,
+                 m->n_planar ? ", radii > 0, wall normals other than (0, 0)" : "");
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
@@ -399,7 +405,7 @@ int nsm_sim_reset(nsm_sim *s)
      * gravity at x = 0 count zero), up to the constant fixed here */
     s->Voff = 0;
     s->Voff = nsm_energy_springs(s->n, m->n_springs, m->springs, s->num.sk, s->num.srest, s->y) +
-              nsm_energy_gravity(s->n, s->num.mass, s->num.gravity, s->y) -
+              nsm_energy_gravity(s->n, s->num.mass, s->num.gfac, s->num.gravity, s->y) -
               (rt_mech_energy(s, 0, s->y) - nsm_energy_kinetic(s->n, s->num.mass, s->y));
     int rc = rt_initial_mode(s);
     if (rc)

@@ -463,7 +463,7 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->dissipated = diss - s->Ejump;
     a->springs = nsm_energy_springs(n, s->m->n_springs, s->m->springs, s->num.sk, s->num.srest,
                                     s->y);
-    a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gravity, s->y);
+    a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
     int law[RT_MAXG + 1];
     for (int j = 0; j < s->g; j++)
         law[j] = s->m->gaps[j].law;
@@ -497,6 +497,33 @@ double nsm_sim_body_work(const nsm_sim *s, int i)
     if (!s->st || s->st->partial || i < 0 || i >= s->n)
         return NAN;
     return s->st->work[i];
+}
+
+/* Kinetic energy of body i in the current state (NAN if none). */
+double nsm_sim_body_kinetic(const nsm_sim *s, int i)
+{
+    if (i < 0 || i >= s->n)
+        return NAN;
+    double v = s->y[s->n + i];
+    return 0.5 * s->num.mass[i] * v * v;
+}
+
+/* Wall k's line from its gap's row: gap = n . (x, y) + d = n . ((x, y) - p) - R,
+** so the wall n . (x, y) = n . p = -(d + R). */
+int nsm_sim_wall_line(const nsm_sim *s, int k, double *nx, double *ny, double *c, double *r)
+{
+    if (k < 0 || k >= s->m->n_walls || !s->m->walls)
+        return NSM_EINVAL;
+    const nsm_wall_info *w = &s->m->walls[k];
+    if (w->planar < 0 || w->planar >= s->m->n_planar || w->gap < 0 || w->gap >= s->g)
+        return NSM_EINVAL;
+    const nsm_planar_info *pl = &s->m->planar[w->planar];
+    const double *row = s->num.W + (size_t)w->gap * s->n;
+    *nx = row[pl->ix];
+    *ny = row[pl->iy];
+    *r = s->num.radius[w->planar];
+    *c = -(s->num.d[w->gap] + *r);
+    return NSM_OK;
 }
 
 /* Work done so far by force statement k (model->forces[k]), or for k = -1

@@ -21,6 +21,7 @@ the gnuplot script, the CSV files and what nsmc printed:
              every stick of events.csv starts a bar on its contact's row.
 """
 import csv
+import math
 import os
 import re
 import subprocess
@@ -178,6 +179,53 @@ def case_contacts(nsmc, src, work):
                  for t, c in sticks)
         check(ok, "every stick starts a bar on its contact's own row")
         check(set(rows) <= set(range(1, 33)), "bars only on the 32 rows")
+
+
+def case_planar(nsmc, src, work):
+    """A planar model: x, y, phi and their velocities in their panels, phase
+    portraits pairing D.x with D.vx and D.phi with D.omega, and path.png with
+    both walls where the run's parameters put them (--set alpha moves the
+    tilted floor); parameters set behind "--" leave the walls out, with a note."""
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache"))
+    model = os.path.join(src, "tests", "plot", "planar.nsm")
+    out = os.path.join(work, "planar")
+    p = subprocess.run([nsmc, "run", model, "--out-dir", out, "--phase", "--set", "alpha=0.3"],
+                       capture_output=True, text=True, env=env, timeout=600)
+    print(p.stdout[-2000:], p.stderr[-2000:])
+    check(p.returncode == 0, "planar: nsmc run exit status 0 (got %d)" % p.returncode)
+    png = os.path.join(out, "path.png")
+    check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n",
+          "planar: path.png drawn")
+    check(os.path.exists(os.path.join(out, "path.svg")), "planar: path.svg drawn")
+    check("path.png" in p.stdout, "planar: nsmc run names path.png")
+    gp, cols = script(out), header(out)
+    check([c for c, _ in cols] == ["D.x", "D.vx", "D.y", "D.vy", "D.phi", "D.omega"],
+          "planar: default outputs are the coordinates and their velocities (%s)" % cols)
+    check(dict(cols) == {"D.x": "m", "D.vx": "m/s", "D.y": "m", "D.vy": "m/s",
+                         "D.phi": "rad", "D.omega": "rad/s"}, "planar: units")
+    for name, label in (("D.y", "position [m]"), ("D.phi", "angle [rad]"),
+                        ("D.vy", "velocity [m/s]"), ("D.omega", "angular velocity [rad/s]")):
+        check(re.search(r"^#   column \d+: %s \[[^\]]*\] -> panel %s$"
+                        % (re.escape(name), re.escape(label)), gp, re.M) is not None,
+              "planar: %s in the panel '%s'" % (name, label))
+    idx = {name: k for k, (name, _) in enumerate(cols, start=2)}
+    for x, v in (("D.x", "D.vx"), ("D.y", "D.vy"), ("D.phi", "D.omega")):
+        check(re.search(r"using %d:%d with lines" % (idx[x], idx[v]), gp) is not None,
+              "planar: phase portrait %s against %s" % (v, x))
+    check(re.search(r"using %d:%d with lines lw 1.4 lc rgb '[^']*' title \"D\"" % (idx["D.x"], idx["D.y"]), gp)
+          is not None, "planar: the path y against x")
+    # the tilted floor sin(a) x + cos(a) y = 0 with a = 0.3 (the --set), the side wall x = -1
+    m = re.search(r"\(([-0-9.e]+) - ([-0-9.e]+) \* x\) / ([-0-9.e]+) with lines", gp)
+    check(m is not None and abs(float(m.group(1))) < 1e-15 and
+          abs(float(m.group(2)) - math.sin(0.3)) < 1e-15 and abs(float(m.group(3)) - math.cos(0.3)) < 1e-15,
+          "planar: the floor drawn with alpha = 0.3 from --set")
+    check(re.search(r"set arrow from first -1, graph 0 to first -1, graph 1 nohead", gp) is not None,
+          "planar: the side wall x = -1 drawn")
+    # the simulator's own --set behind "--": walls unknown here, left out with a note
+    p = subprocess.run([nsmc, "run", model, "--out-dir", out + "2", "--", "--set", "L=2"],
+                       capture_output=True, text=True, env=env, timeout=600)
+    check(p.returncode == 0 and "walls are not drawn" in p.stdout,
+          "planar: walls left out with a note when the simulator's arguments set parameters")
 
 
 def main():

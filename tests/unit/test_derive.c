@@ -25,6 +25,19 @@
 #include "source.h"
 
 static int failures;
+
+/* A body on the line as sema makes it: states NAME.x, NAME.v, NAME.a. */
+static Body line_body(const char *name, int line, Expr *mass)
+{
+    static char names[4][3][16];
+    static int used;
+    char (*nm)[16] = names[used++ % 4];
+    snprintf(nm[0], sizeof nm[0], "%s.x", name);
+    snprintf(nm[1], sizeof nm[1], "%s.v", name);
+    snprintf(nm[2], sizeof nm[2], "%s.a", name);
+    Body b = {name, {line, 1, 1}, mass, COORD_LINE, -1, nm[0], nm[1], nm[2], "m", "m/s", "m/s^2", NULL};
+    return b;
+}
 static int checks;
 
 #define CHECK(cond, ...)                                                   \
@@ -73,8 +86,8 @@ static Model *two_mass(Arena *a, int forced)
     }
     m->n_bodies = 2;
     m->bodies = arena_alloc(a, 2 * sizeof *m->bodies);
-    m->bodies[0] = (Body){"M1", {1, 1, 1}, expr_param(x, P_M1)};
-    m->bodies[1] = (Body){"M2", {2, 1, 1}, expr_param(x, P_M2)};
+    m->bodies[0] = line_body("M1", 1, expr_param(x, P_M1));
+    m->bodies[1] = line_body("M2", 2, expr_param(x, P_M2));
     m->n_springs = 2;
     m->springs = arena_alloc(a, 2 * sizeof *m->springs);
     m->springs[0] = (Spring){"left", {3, 1, 1}, -1, 0, expr_param(x, P_K1), expr_param(x, P_C1), expr_num(x, 0)};
@@ -131,7 +144,7 @@ static Model *ball(Arena *a)
     }
     m->n_bodies = 1;
     m->bodies = arena_alloc(a, sizeof *m->bodies);
-    m->bodies[0] = (Body){"B", {1, 1, 1}, expr_param(x, 0)};
+    m->bodies[0] = line_body("B", 1, expr_param(x, 0));
     m->gravity = expr_param(x, 1);
     m->n_gaps = 3;
     m->gaps = arena_alloc(a, 3 * sizeof *m->gaps);

@@ -88,7 +88,7 @@ static void test_hand(void)
     /* ext = 0.4, -0.95, 0.25: 0.8 + 1.805 + 0.1875 */
     check_close("springs", nsm_energy_springs(N, 3, springs, sk, srest, ystate), 2.7925, 1e-15);
     /* 2 g 0.5 + 3 g (-0.25) = 0.25 g */
-    check_close("gravity", nsm_energy_gravity(N, mass, 9.81, ystate), 2.4525, 1e-15);
+    check_close("gravity", nsm_energy_gravity(N, mass, NULL, 9.81, ystate), 2.4525, 1e-15);
     /* gap 0 = -0.25 - 0.5 + 0.5 = -0.25, p = 0.25: 1/2 100 0.0625 */
     check_close("penalty mode 011", nsm_energy_penalty(N, G, 3u, law, W, d, kc, ystate), 3.125, 1e-15);
     /* gap 2 = -0.25 + 1 = 0.75, p = -0.75: + 1/2 8 0.5625 */
@@ -187,8 +187,8 @@ static void test_balance(double h)
          nsm_energy_penalty(N, G, mode, law, W, d, kc, Y0);
     m1 = nsm_energy_kinetic(N, mass, Y1) + nsm_energy_springs(N, 3, springs, sk, srest, Y1) +
          nsm_energy_penalty(N, G, mode, law, W, d, kc, Y1);
-    e0 = m0 + nsm_energy_gravity(N, mass, g, Y0);
-    e1 = m1 + nsm_energy_gravity(N, mass, g, Y1);
+    e0 = m0 + nsm_energy_gravity(N, mass, NULL, g, Y0);
+    e1 = m1 + nsm_energy_gravity(N, mass, NULL, g, Y1);
     scale = fabs(e0) + fabs(diss);
     /* Rounding in the Van Loan integral grows about linearly with h (the
      * equilibrium is a neutral direction of the doubling), hence the h term. */

@@ -105,6 +105,11 @@ typedef struct nsm_numeric {
      * kinetic coefficients mus[k] >= muk[k] >= 0. */
     double *Wt;        /* nf*n */
     double *ut, *fn, *mus, *muk; /* nf each */
+    /* Planar bodies (appended too; the runtime fills them with defaults
+     * before setup, so a table that leaves them works as before): */
+    double *gfac;      /* n: body i's weight is -mass[i] gravity gfac[i]; 1 on the line
+                          (the default), the direction's component for planar coordinates */
+    double *radius;    /* n_planar: a disc's radius, 0 for a planar body without one */
 } nsm_numeric;
 
 /* A Coulomb friction element.  Its state is carried in the mode's bits
@@ -116,6 +121,22 @@ typedef struct nsm_friction_info {
     int normal_gap;    /* -1: the normal force is fn[k]; else the contact force of this gap
                           (an impact gap held shut or a penalty gap released by force) */
 } nsm_friction_info;
+
+/* A body moving in the plane: its coordinates x, y, phi are the bodies ix,
+ * iy, iphi (each with the body's mass, and its moment of inertia for phi). */
+typedef struct nsm_planar_info {
+    const char *name;
+    int ix, iy, iphi;
+    int disc;          /* 1 when it has a radius (num->radius) */
+} nsm_planar_info;
+
+/* A flat wall against planar body `planar`: its gap is gap `gap`, whose row
+ * of W holds the wall's unit normal n on (ix, iy), so that the wall's line
+ * is n . (x, y) + d + radius = 0. */
+typedef struct nsm_wall_info {
+    const char *name;
+    int planar, gap;
+} nsm_wall_info;
 
 typedef struct nsm_force_info {
     const char *name;  /* the statement's name, or "force on BODY" when unnamed */
@@ -193,6 +214,12 @@ typedef struct nsm_model {
      * NSM_NOT_DERIVED), and n_gaps + 2 n_frictions <= NSM_MAX_GAPS. */
     int n_frictions;
     const nsm_friction_info *frictions;
+
+    /* Planar bodies and their walls (appended too: 0 on the line). */
+    int n_planar;
+    const nsm_planar_info *planar;
+    int n_walls;
+    const nsm_wall_info *walls;
 } nsm_model;
 
 #ifdef __cplusplus

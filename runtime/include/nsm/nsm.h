@@ -186,6 +186,14 @@ int nsm_sim_audit(const nsm_sim *sim, nsm_audit *a);
  * quadrature of each element's power on the step's cubic Hermite motion. */
 double nsm_sim_damper_energy(const nsm_sim *sim, int k);
 double nsm_sim_body_work(const nsm_sim *sim, int i);
+/* Kinetic energy 1/2 m_i v_i^2 of body i now: for a planar body's
+ * coordinates (model->planar) the translation along x and y and the
+ * rotation 1/2 th omega^2.  NAN for an index out of range. */
+double nsm_sim_body_kinetic(const nsm_sim *sim, int i);
+/* The line of wall k (model->walls[k]) with the parameters of the run:
+ * nx x + ny y = c, (nx, ny) its unit normal towards its disc's side, and
+ * the disc's radius r.  NSM_OK, or NSM_EINVAL for k out of range. */
+int nsm_sim_wall_line(const nsm_sim *sim, int k, double *nx, double *ny, double *c, double *r);
 
 /* Statistics of one gap over the run so far (an open contact phase counts
  * up to the current time). */
