@@ -59,8 +59,9 @@ static const nsm_gap_info gaps[] = {
     {"slope", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
 };
 
+/* name, gap whose contact force is the normal force (-1: a constant) */
 static const nsm_friction_info frictions[] = {
-    {"F"},
+    {"F", -1},
 };
 
 static const nsm_output_info outputs[] = {
