@@ -267,6 +267,15 @@ static const char *force_name(Cgen *cg, int k)
     return arena_printf(cg->dv->arena, "force on %s", b);
 }
 
+/* Does some parameter size a family or a loop (Param.size)? */
+static bool model_has_sizes(const Model *m)
+{
+    for (int i = 0; i < m->n_params; i++)
+        if (m->params[i].size)
+            return true;
+    return false;
+}
+
 static void emit_tables(Cgen *cg)
 {
     const Model *m = cg->m;
@@ -286,6 +295,13 @@ static void emit_tables(Cgen *cg)
             pstr(o, m->params[i].unit ? m->params[i].unit : "");
             fprintf(o, ", %.17g},\n", m->params[i].number);
         }
+        fprintf(o, "};\n\n");
+    }
+    if (model_has_sizes(m)) {
+        fprintf(o, "/* 1: the parameter sizes an indexed family or a loop, fixed in this file */\n"
+                   "static const unsigned char param_size[] = {");
+        for (int i = 0; i < m->n_params; i++)
+            fprintf(o, "%s%d", i ? ", " : "", m->params[i].size ? 1 : 0);
         fprintf(o, "};\n\n");
     }
     if (m->n_gaps) {
@@ -793,8 +809,11 @@ static void emit_table(Cgen *cg)
     fprintf(o, "    .n_gen = %d,\n    .generator = generator,\n    .generator_state = generator_state,\n",
             dv->n_gen);
     fprintf(o, "    .n_forces = %d,\n    .forces = %s,\n    .force_terms = force_terms,\n"
-               "    .settings = settings,\n};\n\n",
+               "    .settings = settings,\n",
             m->n_forces, m->n_forces ? "forces" : "NULL");
+    if (model_has_sizes(m))
+        fprintf(o, "    .param_size = param_size,\n");
+    fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
 }

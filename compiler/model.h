@@ -23,6 +23,7 @@ typedef struct Param {
     double number;    /* `value` evaluated with every default, SI */
     Dim dim;          /* physical dimension, see units.h */
     const char *unit; /* SI unit text for headers and help, e.g. "N/m"; "" if none */
+    bool size;        /* used in an index or a range bound: fixed when generated */
 } Param;
 
 typedef struct Body {

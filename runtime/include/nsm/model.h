@@ -169,6 +169,13 @@ typedef struct nsm_model {
      * parameters p (appended after ABI 1's tables too: NULL means the
      * numbers t_end, dt and every above hold for every parameter value). */
     void (*settings)(const double *p, double *t);
+
+    /* n_params flags, 1 for a parameter that sizes an indexed family or a
+     * `for` loop (`mass P[1..N]`): the tables above were generated for its
+     * default, so the runtime refuses any other value (a new size needs the
+     * simulator generated again).  Appended after ABI 1's tables too: NULL
+     * means no parameter is a size. */
+    const unsigned char *param_size;
 } nsm_model;
 
 #ifdef __cplusplus
