@@ -372,14 +372,14 @@ static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, cons
     fprintf(o, " */\n        return %d;\n", blame(cg->m, e));
 }
 
-/* Assigns the nonzero entries of a matrix in nsm_numeric. */
-static void emit_matrix(Cgen *cg, const char *name, Expr **A, int rows, int cols)
+/* Assigns the nonzero entries of a matrix in nsm_numeric (row-major there). */
+static void emit_matrix(Cgen *cg, const char *name, const DvMat *A)
 {
-    for (int i = 0; i < rows; i++)
-        for (int k = 0; k < cols; k++)
-            if (!expr_is_zero(A[i * cols + k])) {
-                fprintf(cg->out, "    num->%s[%d] = ", name, i * cols + k);
-                px(cg, A[i * cols + k]);
+    for (int i = 0; i < A->rows; i++)
+        for (int k = 0; k < A->nnz[i]; k++)
+            if (!expr_is_zero(A->val[i][k])) {
+                fprintf(cg->out, "    num->%s[%ld] = ", name, (long)i * A->cols + A->col[i][k]);
+                px(cg, A->val[i][k]);
                 fprintf(cg->out, ";\n");
             }
 }
@@ -431,11 +431,11 @@ static void emit_setup(Cgen *cg)
         px(cg, dv->fconst[i]);
         fprintf(o, ";\n");
     }
-    emit_matrix(cg, "K", dv->K, n, n);
-    emit_matrix(cg, "C", dv->C, n, n);
+    emit_matrix(cg, "K", dv->K);
+    emit_matrix(cg, "C", dv->C);
     if (g)
         fprintf(o, "    for (i = 0; i < %d; i++)\n        num->W[i] = 0;\n", g * n);
-    emit_matrix(cg, "W", dv->W, g, n);
+    emit_matrix(cg, "W", dv->W);
     for (int j = 0; j < g; j++) {
         const Gap *gp = &m->gaps[j];
         fprintf(o, "    num->d[%d] = ", j);
@@ -534,7 +534,7 @@ static void emit_force_terms(Cgen *cg)
 static const char *ev_doc(const Model *m, unsigned mask, int j)
 {
     const Gap *gp = &m->gaps[j];
-    bool closed = mask & (1u << j);
+    bool closed = dv_closed(mask, j);
     if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP))
         return "open: s = gap, s' = w.v";
     if (!closed)
@@ -581,7 +581,7 @@ static void emit_mode(Cgen *cg, const DvMode *md)
     int k = 0;
     fprintf(o, "    /* F = f_ext(t) + f_const - K x - C v");
     for (int j = 0; j < g; j++)
-        if ((md->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY)
+        if (dv_closed(md->mask, j) && m->gaps[j].law == LAW_PENALTY)
             fprintf(o, "; engaged %s adds k w w^T to K, c w w^T to C, -k d w to f", m->gaps[j].name);
     fprintf(o, " */\n");
     for (; k < n; k++) {

@@ -57,7 +57,9 @@ typedef enum Release { RELEASE_FORCE, RELEASE_GAP } Release;
 typedef struct Gap {
     const char *name;
     SrcLoc loc;
-    Expr **w;         /* n_bodies coefficients, expressions of parameters (often 0, 1, -1) */
+    int n_w;          /* bodies the gap depends on ... */
+    int *w_body;      /* ... in increasing order ... */
+    Expr **w;         /* ... and their nonzero coefficients, expressions of parameters (often 1, -1) */
     Expr *d;          /* offset, expression of parameters, metres */
     LawKind law;
     Expr *e;          /* impact: restitution in [0, 1] */

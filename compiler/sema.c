@@ -108,6 +108,8 @@ typedef struct Sema {
     Expr **init_x, **init_v;
     SrcLoc *init_x_loc, *init_v_loc; /* SEMA_MAX_BODIES each */
     int n_pgaps, cap_pgaps;
+    int *gap_bodies;  /* scratch for split_gap: the bodies a gap mentions */
+    int cap_gap_bodies;
     double *pvals;  /* parameter defaults, for constant checks */
     int cap_pvals;
     const Node **pdefs; /* each parameter's value as written, for sizes */
@@ -1167,11 +1169,15 @@ static void collect_vars(const Expr *e, int *out, int *n, int max)
 static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Expr **d)
 {
     int n = s->m->n_bodies;
-    pg->terms = arena_alloc(s->arena, sizeof(GapTerm) * (size_t)(n ? n : 1));
-    pg->n_terms = 0;
-    int *bodies = arena_alloc(s->arena, sizeof(int) * (size_t)(n ? n : 1));
+    if (s->cap_gap_bodies < n) {
+        s->cap_gap_bodies = n;
+        s->gap_bodies = arena_alloc(s->arena, sizeof(int) * (size_t)n);
+    }
+    int *bodies = s->gap_bodies;
     int nb = 0;
     collect_vars(g, bodies, &nb, n);
+    pg->terms = arena_alloc(s->arena, sizeof(GapTerm) * (size_t)(nb ? nb : 1));
+    pg->n_terms = 0;
     Expr *off = g;
     for (int k = 0; k < nb; k++) {
         int i = bodies[k];
@@ -1279,18 +1285,13 @@ static void stmt_gap(Sema *s, const Stmt *st)
     }
     if (!ok)
         return;
-    if (s->m->n_gaps + 1 > NSM_MAX_GAPS) {
-        diag_error(s->diag, c->loc,
-                   "too many gaps: a model has at most %d (a mode is a set of closed gaps, "
-                   "kept as a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);
-        return;
-    }
-    if ((long)(s->m->n_gaps + 1) * s->m->n_bodies > SEMA_MAX_GAP_WEIGHTS) {
-        diag_error(s->diag, c->loc,
-                   "too many gaps: %d gaps on %d bodies exceed the limit of %d gap slopes",
-                   s->m->n_gaps + 1, s->m->n_bodies, SEMA_MAX_GAP_WEIGHTS);
-        return;
-    }
+#ifdef NSM_MAX_GAPS
+    if (s->m->n_gaps == NSM_MAX_GAPS)
+        diag_warning(s->diag, c->loc,
+                     "more than %d gaps: the runtime this nsmc was built with keeps a mode as a "
+                     "%d-bit mask and will refuse to start the simulator (it is generated anyway)",
+                     NSM_MAX_GAPS, NSM_MAX_GAPS);
+#endif
     if (!declare(s, name, SYM_GAP, s->m->n_gaps, gap.loc))
         return;
     Gap *p = vec_push(s->arena, (void **)&s->m->gaps, &s->m->n_gaps, &s->cap_gaps, sizeof *p);
@@ -1596,11 +1597,15 @@ static void finish(Sema *s)
     }
     for (int j = 0; j < m->n_gaps; j++) {
         Gap *g = &m->gaps[j];
-        g->w = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
-        for (int i = 0; i < n; i++)
-            g->w[i] = expr_num(s->ex, 0);
-        for (int k = 0; k < s->pgaps[j].n_terms; k++)
-            g->w[s->pgaps[j].terms[k].body] = s->pgaps[j].terms[k].w;
+        const PendingGap *pg = &s->pgaps[j];
+        g->w_body = arena_alloc(s->arena, sizeof(int) * (size_t)(pg->n_terms + 1));
+        g->w = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(pg->n_terms + 1));
+        for (int k = 0; k < pg->n_terms; k++) {
+            if (expr_is_zero(pg->terms[k].w))
+                continue;
+            g->w_body[g->n_w] = pg->terms[k].body;
+            g->w[g->n_w++] = pg->terms[k].w;
+        }
     }
     if (!s->every_set) {
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */
