@@ -52,6 +52,8 @@ typedef struct RtTaylor {
     int valid, energy, K;     /* K: the step's degree, at most RT_TAYLOR_K */
     double t0, h, tail, tail1;
     const RtModeInfo *mi;
+    unsigned mode;            /* mi's mode and switch key when built (mi may be reused) */
+    unsigned long swkey;
     long double *P, *ed, *ew;
 } RtTaylor;
 
@@ -63,6 +65,7 @@ typedef struct RtProp {
     unsigned mode;
     unsigned long swkey;
     double h;
+    int quad;                 /* Qd, Qw were formed (only when the run keeps energies) */
     long double *E;           /* na*na */
     double *Qd, *Qw;          /* na*na each */
 } RtProp;
@@ -108,6 +111,8 @@ struct nsm_sim {
     double max_rate;
     int zeno_on;
     int audit;                /* the detailed energy audit and contact statistics (stats.c) */
+    int energy;               /* the energy integrals y[2n], y[2n+1] are kept in this run (run.c) */
+    int energy_lost;          /* some part of the run since the reset went without them */
     nsm_event_fn on_event;  void *ev_ud;
     nsm_sample_fn on_sample; void *sa_ud;
 
@@ -196,6 +201,8 @@ void rt_mode_free(nsm_sim *s);
 int rt_taylor_alloc(nsm_sim *s);
 void rt_taylor_free(nsm_sim *s);
 int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h);
+int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0,
+                 double h);
 void rt_taylor_state(const nsm_sim *s, double x, long double *Z);
 void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1);
 void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew);
