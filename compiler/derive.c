@@ -506,38 +506,43 @@ static void dv_describe(Derivation *dv, DvMode *md)
         if (cnt == 1)
             grounded[prev] = 1;
     }
+    /* each body's root once, and the members of each root in increasing
+     * order (next[]), so the story costs O(n) rather than O(n^2) */
+    int *cnt = dv_alloc(dv, (size_t)n, sizeof *cnt), *gnd = dv_alloc(dv, (size_t)n, sizeof *gnd);
+    int *head = dv_alloc(dv, (size_t)n, sizeof *head), *tail = dv_alloc(dv, (size_t)n, sizeof *tail);
+    int *next = dv_alloc(dv, (size_t)n, sizeof *next);
+    for (int i = 0; i < n; i++)
+        head[i] = tail[i] = next[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int ri = i;
+        while (root[ri] != ri)
+            ri = root[ri];
+        cnt[ri]++;
+        gnd[ri] |= grounded[i];
+        if (tail[ri] < 0)
+            head[ri] = i;
+        else
+            next[tail[ri]] = i;
+        tail[ri] = i;
+    }
     char *story = arena_strdup(ar, "");
     int parts = 0;
     for (int r = 0; r < n; r++) {
-        int members = 0, ground = 0;
+        if (cnt[r] == 0 || (cnt[r] == 1 && !gnd[r]))
+            continue;
         char *names = arena_strdup(ar, "");
-        int cnt = 0;
-        for (int i = 0; i < n; i++) {
-            int ri = i;
-            while (root[ri] != ri)
-                ri = root[ri];
-            if (ri == r)
-                cnt++;
-        }
-        for (int i = 0; i < n; i++) {
-            int ri = i;
-            while (root[ri] != ri)
-                ri = root[ri];
-            if (ri != r)
-                continue;
+        int members = 0;
+        for (int i = head[r]; i >= 0; i = next[i]) {
             members++;
-            ground |= grounded[i];
             names = arena_printf(ar, "%s%s%s", names,
-                                 members == 1 ? "" : members == cnt ? " and " : ", ",
+                                 members == 1 ? "" : members == cnt[r] ? " and " : ", ",
                                  body_name(m, i));
         }
-        if (members > 1 || ground) {
-            story = arena_printf(ar, "%s%s%s %s", story, parts ? "; " : "", names,
-                                 ground ? (members > 1 ? "stuck and held at their stop"
-                                                       : "held at its stop")
-                                        : "stuck");
-            parts++;
-        }
+        story = arena_printf(ar, "%s%s%s %s", story, parts ? "; " : "", names,
+                             gnd[r] ? (members > 1 ? "stuck and held at their stop"
+                                                   : "held at its stop")
+                                    : "stuck");
+        parts++;
     }
     for (int j = 0; j < dv->g; j++)
         if (dv_closed(md->mask, j) && m->gaps[j].law == LAW_PENALTY) {
