@@ -67,20 +67,98 @@ static const char *body_name(const Model *m, int i)
     return i < 0 ? "ground" : m->bodies[i].name;
 }
 
+/* ---- sparse matrices ------------------------------------------------------ */
+
+/* An empty rows x cols matrix. */
+static DvMat *dvm_new(Derivation *dv, int rows, int cols)
+{
+    DvMat *A = arena_alloc(dv->arena, sizeof *A);
+    A->rows = rows;
+    A->cols = cols;
+    A->nnz = dv_alloc(dv, (size_t)rows, sizeof *A->nnz);
+    A->cap = dv_alloc(dv, (size_t)rows, sizeof *A->cap);
+    A->col = dv_alloc(dv, (size_t)rows, sizeof *A->col);
+    A->val = dv_alloc(dv, (size_t)rows, sizeof *A->val);
+    A->zero = expr_num(dv->ex, 0);
+    return A;
+}
+
+/* Position of column j in row i, or where it would be inserted. */
+static int dvm_find(const DvMat *A, int i, int j)
+{
+    int lo = 0, hi = A->nnz[i];
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (A->col[i][mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+Expr *dvm_get(const DvMat *A, int i, int j)
+{
+    int k = dvm_find(A, i, j);
+    return k < A->nnz[i] && A->col[i][k] == j ? A->val[i][k] : A->zero;
+}
+
+/* Sets entry (i, j), inserting it in column order. */
+static void dvm_set(Derivation *dv, DvMat *A, int i, int j, Expr *e)
+{
+    int k = dvm_find(A, i, j);
+    if (k < A->nnz[i] && A->col[i][k] == j) {
+        A->val[i][k] = e;
+        return;
+    }
+    if (A->nnz[i] == A->cap[i]) {
+        int cap = A->cap[i] ? 2 * A->cap[i] : 4;
+        int *nc = dv_alloc(dv, (size_t)cap, sizeof *nc);
+        Expr **nv = dv_alloc(dv, (size_t)cap, sizeof *nv);
+        if (A->nnz[i]) {
+            memcpy(nc, A->col[i], (size_t)A->nnz[i] * sizeof *nc);
+            memcpy(nv, A->val[i], (size_t)A->nnz[i] * sizeof *nv);
+        }
+        A->col[i] = nc;
+        A->val[i] = nv;
+        A->cap[i] = cap;
+    }
+    memmove(A->col[i] + k + 1, A->col[i] + k, (size_t)(A->nnz[i] - k) * sizeof **A->col);
+    memmove(A->val[i] + k + 1, A->val[i] + k, (size_t)(A->nnz[i] - k) * sizeof **A->val);
+    A->col[i][k] = j;
+    A->val[i][k] = e;
+    A->nnz[i]++;
+}
+
+/* A copy whose rows can be changed without touching A. */
+static DvMat *dvm_copy(Derivation *dv, const DvMat *A)
+{
+    DvMat *B = dvm_new(dv, A->rows, A->cols);
+    for (int i = 0; i < A->rows; i++) {
+        B->nnz[i] = B->cap[i] = A->nnz[i];
+        B->col[i] = dv_alloc(dv, (size_t)A->nnz[i], sizeof **B->col);
+        B->val[i] = dv_alloc(dv, (size_t)A->nnz[i], sizeof **B->val);
+        if (A->nnz[i]) {
+            memcpy(B->col[i], A->col[i], (size_t)A->nnz[i] * sizeof **B->col);
+            memcpy(B->val[i], A->val[i], (size_t)A->nnz[i] * sizeof **B->val);
+        }
+    }
+    return B;
+}
+
 /* ---- assembly ----------------------------------------------------------- */
 
-/* Adds the symmetric stiffness pattern of a two-ended element to an n*n matrix. */
-static void stamp(Derivation *dv, Expr **A, int a, int b, Expr *k)
+/* Adds the symmetric stiffness pattern of a two-ended element to a matrix. */
+static void stamp(Derivation *dv, DvMat *A, int a, int b, Expr *k)
 {
     ExprCtx *x = dv->ex;
-    int n = dv->n;
     if (a >= 0)
-        A[a * n + a] = expr_add(x, A[a * n + a], k);
+        dvm_set(dv, A, a, a, expr_add(x, dvm_get(A, a, a), k));
     if (b >= 0)
-        A[b * n + b] = expr_add(x, A[b * n + b], k);
+        dvm_set(dv, A, b, b, expr_add(x, dvm_get(A, b, b), k));
     if (a >= 0 && b >= 0) {
-        A[a * n + b] = expr_sub(x, A[a * n + b], k);
-        A[b * n + a] = expr_sub(x, A[b * n + a], k);
+        dvm_set(dv, A, a, b, expr_sub(x, dvm_get(A, a, b), k));
+        dvm_set(dv, A, b, a, expr_sub(x, dvm_get(A, b, a), k));
     }
 }
 
@@ -109,8 +187,8 @@ static int dv_assemble(Derivation *dv, Diag *diag)
     if (bad)
         return 1;
 
-    dv->K = dv_exprs(dv, n * n);
-    dv->C = dv_exprs(dv, n * n);
+    dv->K = dvm_new(dv, n, n);
+    dv->C = dvm_new(dv, n, n);
     dv->fconst = dv_exprs(dv, n);
     for (int s = 0; s < m->n_springs; s++) {
         const Spring *sp = &m->springs[s];
@@ -137,11 +215,11 @@ static int dv_assemble(Derivation *dv, Diag *diag)
             dv->fconst[i] = expr_sub(x, dv->fconst[i], wt);
         }
 
-    dv->W = dv_alloc(dv, (size_t)(dv->g * n), sizeof *dv->W);
+    dv->W = dvm_new(dv, dv->g, n);
     dv->d = dv_alloc(dv, (size_t)dv->g, sizeof *dv->d);
     for (int j = 0; j < dv->g; j++) {
-        for (int i = 0; i < n; i++)
-            dv->W[j * n + i] = m->gaps[j].w[i] ? m->gaps[j].w[i] : expr_num(x, 0);
+        for (int k = 0; k < m->gaps[j].n_w; k++)
+            dvm_set(dv, dv->W, j, m->gaps[j].w_body[k], m->gaps[j].w[k]);
         dv->d[j] = m->gaps[j].d ? m->gaps[j].d : expr_num(x, 0);
     }
     return 0;
@@ -152,12 +230,13 @@ static int dv_check_gaps(Derivation *dv, Diag *diag)
 {
     const Model *m = dv->model;
     ExprCtx *x = dv->ex;
-    int n = dv->n, bad = 0;
+    int bad = 0;
+    const DvMat *W = dv->W;
 
     for (int j = 0; j < dv->g; j++) {
         int nz = 0;
-        for (int i = 0; i < n; i++)
-            nz += !expr_is_zero(dv->W[j * n + i]);
+        for (int k = 0; k < W->nnz[j]; k++)
+            nz += !expr_is_zero(W->val[j][k]);
         if (!nz) {
             diag_error(diag, m->gaps[j].loc,
                        "gap '%s' does not depend on any body position: it can never open or close",
@@ -173,10 +252,10 @@ static int dv_check_gaps(Derivation *dv, Diag *diag)
     int *count = dv_alloc(dv, (size_t)dv->g, sizeof *count);
     for (int j = 0; j < dv->g; j++) {
         first[j] = -1;
-        for (int i = 0; i < n; i++)
-            if (!expr_is_zero(dv->W[j * n + i])) {
+        for (int k = 0; k < W->nnz[j]; k++)
+            if (!expr_is_zero(W->val[j][k])) {
                 if (first[j] < 0)
-                    first[j] = i;
+                    first[j] = W->col[j][k];
                 count[j]++;
             }
     }
@@ -185,11 +264,13 @@ static int dv_check_gaps(Derivation *dv, Diag *diag)
             if (first[a] != first[b] || count[a] != count[b])
                 continue;
             int i0 = first[a];
-            Expr *alpha = expr_div(x, dv->W[b * n + i0], dv->W[a * n + i0]);
+            Expr *alpha = expr_div(x, dvm_get(W, b, i0), dvm_get(W, a, i0));
             int parallel = 1;
-            for (int i = 0; i < n && parallel; i++)
-                parallel = expr_is_zero(expr_sub(x, dv->W[b * n + i],
-                                                 expr_mul(x, alpha, dv->W[a * n + i])));
+            for (int k = 0; k < W->nnz[a] && parallel; k++) {
+                int i = W->col[a][k];
+                parallel = expr_is_zero(expr_sub(x, dvm_get(W, b, i),
+                                                 expr_mul(x, alpha, W->val[a][k])));
+            }
             if (!parallel || !(dv_default(dv, alpha) > 0))
                 continue;
             if (expr_is_zero(expr_sub(x, dv->d[b], expr_mul(x, alpha, dv->d[a])))) {
@@ -295,7 +376,7 @@ static bool dv_rows_independent(Derivation *dv, const int *rows, int r)
     double scale = 0;
     for (int a = 0; a < r; a++)
         for (int i = 0; i < n; i++) {
-            A[a * n + i] = dv_default(dv, dv->W[rows[a] * n + i]);
+            A[a * n + i] = dv_default(dv, dvm_get(dv->W, rows[a], i));
             if (fabs(A[a * n + i]) > scale)
                 scale = fabs(A[a * n + i]);
         }
@@ -395,7 +476,7 @@ static void dv_describe(Derivation *dv, DvMode *md)
     char *label = arena_strdup(ar, "{");
     int first = 1;
     for (int j = 0; j < dv->g; j++)
-        if (md->mask & (1u << j)) {
+        if (dv_closed(md->mask, j)) {
             label = arena_printf(ar, "%s%s%s", label, first ? "" : ", ", m->gaps[j].name);
             first = 0;
         }
@@ -411,8 +492,9 @@ static void dv_describe(Derivation *dv, DvMode *md)
     int *grounded = dv_alloc(dv, (size_t)(n + 1), sizeof *grounded);
     for (int k = 0; k < md->n_impact; k++) {
         int j = md->impact[k], prev = -1, cnt = 0;
-        for (int i = 0; i < n; i++) {
-            if (expr_is_zero(dv->W[j * n + i]))
+        for (int t = 0; t < dv->W->nnz[j]; t++) {
+            int i = dv->W->col[j][t];
+            if (expr_is_zero(dv->W->val[j][t]))
                 continue;
             cnt++;
             int ri = i;
@@ -429,41 +511,46 @@ static void dv_describe(Derivation *dv, DvMode *md)
         if (cnt == 1)
             grounded[prev] = 1;
     }
+    /* each body's root once, and the members of each root in increasing
+     * order (next[]), so the story costs O(n) rather than O(n^2) */
+    int *cnt = dv_alloc(dv, (size_t)n, sizeof *cnt), *gnd = dv_alloc(dv, (size_t)n, sizeof *gnd);
+    int *head = dv_alloc(dv, (size_t)n, sizeof *head), *tail = dv_alloc(dv, (size_t)n, sizeof *tail);
+    int *next = dv_alloc(dv, (size_t)n, sizeof *next);
+    for (int i = 0; i < n; i++)
+        head[i] = tail[i] = next[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int ri = i;
+        while (root[ri] != ri)
+            ri = root[ri];
+        cnt[ri]++;
+        gnd[ri] |= grounded[i];
+        if (tail[ri] < 0)
+            head[ri] = i;
+        else
+            next[tail[ri]] = i;
+        tail[ri] = i;
+    }
     char *story = arena_strdup(ar, "");
     int parts = 0;
     for (int r = 0; r < n; r++) {
-        int members = 0, ground = 0;
+        if (cnt[r] == 0 || (cnt[r] == 1 && !gnd[r]))
+            continue;
         char *names = arena_strdup(ar, "");
-        int cnt = 0;
-        for (int i = 0; i < n; i++) {
-            int ri = i;
-            while (root[ri] != ri)
-                ri = root[ri];
-            if (ri == r)
-                cnt++;
-        }
-        for (int i = 0; i < n; i++) {
-            int ri = i;
-            while (root[ri] != ri)
-                ri = root[ri];
-            if (ri != r)
-                continue;
+        int members = 0;
+        for (int i = head[r]; i >= 0; i = next[i]) {
             members++;
-            ground |= grounded[i];
             names = arena_printf(ar, "%s%s%s", names,
-                                 members == 1 ? "" : members == cnt ? " and " : ", ",
+                                 members == 1 ? "" : members == cnt[r] ? " and " : ", ",
                                  body_name(m, i));
         }
-        if (members > 1 || ground) {
-            story = arena_printf(ar, "%s%s%s %s", story, parts ? "; " : "", names,
-                                 ground ? (members > 1 ? "stuck and held at their stop"
-                                                       : "held at its stop")
-                                        : "stuck");
-            parts++;
-        }
+        story = arena_printf(ar, "%s%s%s %s", story, parts ? "; " : "", names,
+                             gnd[r] ? (members > 1 ? "stuck and held at their stop"
+                                                   : "held at its stop")
+                                    : "stuck");
+        parts++;
     }
     for (int j = 0; j < dv->g; j++)
-        if ((md->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY) {
+        if (dv_closed(md->mask, j) && m->gaps[j].law == LAW_PENALTY) {
             story = arena_printf(ar, "%s%s%s engaged", story, parts ? "; " : "", m->gaps[j].name);
             parts++;
         }
@@ -475,10 +562,19 @@ static Expr *dv_gap(Derivation *dv, int j, Expr **pos)
 {
     ExprCtx *x = dv->ex;
     Expr *s = dv->d[j];
-    for (int i = 0; i < dv->n; i++)
-        if (!expr_is_zero(dv->W[j * dv->n + i]))
-            s = expr_add(x, s, expr_mul(x, dv->W[j * dv->n + i], pos[i]));
+    for (int k = 0; k < dv->W->nnz[j]; k++)
+        if (!expr_is_zero(dv->W->val[j][k]))
+            s = expr_add(x, s, expr_mul(x, dv->W->val[j][k], pos[dv->W->col[j][k]]));
     return s;
+}
+
+/* f - sum_k A[i][k] q[k] over the nonzero entries of row i. */
+static Expr *dv_row_sub(Derivation *dv, Expr *f, const DvMat *A, int i, Expr **q)
+{
+    for (int k = 0; k < A->nnz[i]; k++)
+        if (!expr_is_zero(A->val[i][k]))
+            f = expr_sub(dv->ex, f, expr_mul(dv->ex, A->val[i][k], q[A->col[i][k]]));
+    return f;
 }
 
 /* Derives one mode: its program of locals, right-hand side, contact forces
@@ -493,35 +589,36 @@ static void dv_mode(Derivation *dv, DvMode *md)
     /* the mode's K, C and f_const: engaged penalty gaps add k w w^T, c w w^T, -k d w */
     bool penalty = false;
     for (int j = 0; j < g; j++)
-        penalty |= (mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY;
+        penalty |= dv_closed(mask, j) && m->gaps[j].law == LAW_PENALTY;
     md->K = dv->K;
     md->C = dv->C;
     md->fconst = dv->fconst;
     if (penalty) {
-        md->K = dv_alloc(dv, (size_t)(n * n), sizeof *md->K);
-        md->C = dv_alloc(dv, (size_t)(n * n), sizeof *md->C);
+        md->K = dvm_copy(dv, dv->K);
+        md->C = dvm_copy(dv, dv->C);
         md->fconst = dv_alloc(dv, (size_t)n, sizeof *md->fconst);
-        memcpy(md->K, dv->K, (size_t)(n * n) * sizeof *md->K);
-        memcpy(md->C, dv->C, (size_t)(n * n) * sizeof *md->C);
         memcpy(md->fconst, dv->fconst, (size_t)n * sizeof *md->fconst);
     }
+    const DvMat *W = dv->W;
     for (int j = 0; j < g && penalty; j++) {
         const Gap *gp = &m->gaps[j];
-        if (!(mask & (1u << j)) || gp->law != LAW_PENALTY)
+        if (!dv_closed(mask, j) || gp->law != LAW_PENALTY)
             continue;
         Expr *w = NULL;
-        for (int a = 0; a < n; a++) {
-            Expr *wa = dv->W[j * n + a];
+        for (int ka = 0; ka < W->nnz[j]; ka++) {
+            int a = W->col[j][ka];
+            Expr *wa = W->val[j][ka];
             if (expr_is_zero(wa))
                 continue;
             md->fconst[a] = expr_sub(x, md->fconst[a], expr_mul(x, expr_mul(x, gp->k, dv->d[j]), wa));
-            for (int b = 0; b < n; b++) {
-                w = expr_mul(x, wa, dv->W[j * n + b]);
+            for (int kb = 0; kb < W->nnz[j]; kb++) {
+                int b = W->col[j][kb];
+                w = expr_mul(x, wa, W->val[j][kb]);
                 if (expr_is_zero(w))
                     continue;
-                md->K[a * n + b] = expr_add(x, md->K[a * n + b], expr_mul(x, gp->k, w));
+                dvm_set(dv, md->K, a, b, expr_add(x, dvm_get(md->K, a, b), expr_mul(x, gp->k, w)));
                 if (gp->c)
-                    md->C[a * n + b] = expr_add(x, md->C[a * n + b], expr_mul(x, gp->c, w));
+                    dvm_set(dv, md->C, a, b, expr_add(x, dvm_get(md->C, a, b), expr_mul(x, gp->c, w)));
             }
         }
     }
@@ -531,12 +628,8 @@ static void dv_mode(Derivation *dv, DvMode *md)
     /* F = f_ext(t) + f_const - K x - C v */
     for (int i = 0; i < n; i++) {
         Expr *f = expr_add(x, dv->fext[i], md->fconst[i]);
-        for (int k = 0; k < n; k++) {
-            if (!expr_is_zero(md->K[i * n + k]))
-                f = expr_sub(x, f, expr_mul(x, md->K[i * n + k], dv->x[k]));
-            if (!expr_is_zero(md->C[i * n + k]))
-                f = expr_sub(x, f, expr_mul(x, md->C[i * n + k], dv->v[k]));
-        }
+        f = dv_row_sub(dv, f, md->K, i, dv->x);
+        f = dv_row_sub(dv, f, md->C, i, dv->v);
         md->prog[md->n_prog++] = (DvAssign){dv->F[i], f};
     }
     /* lambda_R = -S^-1 W_R M^-1 F, S = W_R M^-1 W_R^T */
@@ -546,21 +639,26 @@ static void dv_mode(Derivation *dv, DvMode *md)
         for (int a = 0; a < r; a++)
             for (int b = 0; b < r; b++) {
                 Expr *s = expr_num(x, 0);
-                for (int i = 0; i < n; i++)
-                    if (!expr_is_zero(dv->W[md->impact[a] * n + i]) && !expr_is_zero(dv->W[md->impact[b] * n + i]))
-                        s = expr_add(x, s, expr_mul(x, expr_mul(x, dv->W[md->impact[a] * n + i],
-                                                                dv->W[md->impact[b] * n + i]),
-                                                    dv->invm[i]));
+                int ja = md->impact[a], jb = md->impact[b];
+                for (int k = 0; k < W->nnz[ja]; k++) {
+                    int i = W->col[ja][k];
+                    Expr *wb = dvm_get(W, jb, i);
+                    if (!expr_is_zero(W->val[ja][k]) && !expr_is_zero(wb))
+                        s = expr_add(x, s, expr_mul(x, expr_mul(x, W->val[ja][k], wb), dv->invm[i]));
+                }
                 S[a * r + b] = s;
             }
         md->sinv = dv_invert_spd(dv, S, r, mask);
         Expr **rhs = dv_alloc(dv, (size_t)r, sizeof *rhs);
         for (int a = 0; a < r; a++) {
             rhs[a] = expr_num(x, 0);
-            for (int i = 0; i < n; i++)
-                if (!expr_is_zero(dv->W[md->impact[a] * n + i]))
-                    rhs[a] = expr_add(x, rhs[a], expr_mul(x, expr_mul(x, dv->W[md->impact[a] * n + i],
-                                                                      dv->invm[i]), dv->F[i]));
+            int ja = md->impact[a];
+            for (int k = 0; k < W->nnz[ja]; k++) {
+                int i = W->col[ja][k];
+                if (!expr_is_zero(W->val[ja][k]))
+                    rhs[a] = expr_add(x, rhs[a], expr_mul(x, expr_mul(x, W->val[ja][k], dv->invm[i]),
+                                                          dv->F[i]));
+            }
         }
         for (int a = 0; a < r; a++) {
             Expr *l = expr_num(x, 0);
@@ -572,21 +670,19 @@ static void dv_mode(Derivation *dv, DvMode *md)
     /* a = M^-1 (F + W_R^T lambda_R) */
     for (int i = 0; i < n; i++) {
         Expr *f = dv->F[i];
-        for (int a = 0; a < r; a++)
-            if (!expr_is_zero(dv->W[md->impact[a] * n + i]))
-                f = expr_add(x, f, expr_mul(x, dv->W[md->impact[a] * n + i], dv->lam[md->impact[a]]));
+        for (int a = 0; a < r; a++) {
+            Expr *w = dvm_get(W, md->impact[a], i);
+            if (!expr_is_zero(w))
+                f = expr_add(x, f, expr_mul(x, w, dv->lam[md->impact[a]]));
+        }
         md->prog[md->n_prog++] = (DvAssign){dv->acc[i], expr_mul(x, dv->invm[i], f)};
     }
     /* F' = f_ext'(t) - K v - C a, needed by the derivative of lambda */
     if (r)
         for (int i = 0; i < n; i++) {
             Expr *f = dv->fext_dot[i];
-            for (int k = 0; k < n; k++) {
-                if (!expr_is_zero(md->K[i * n + k]))
-                    f = expr_sub(x, f, expr_mul(x, md->K[i * n + k], dv->v[k]));
-                if (!expr_is_zero(md->C[i * n + k]))
-                    f = expr_sub(x, f, expr_mul(x, md->C[i * n + k], dv->acc[k]));
-            }
+            f = dv_row_sub(dv, f, md->K, i, dv->v);
+            f = dv_row_sub(dv, f, md->C, i, dv->acc);
             md->prog[md->n_prog++] = (DvAssign){dv->Fdot[i], f};
         }
 
@@ -604,7 +700,7 @@ static void dv_mode(Derivation *dv, DvMode *md)
         Expr *gap = dv_gap(dv, j, dv->x);
         Expr *gapd = expr_sub(x, dv_gap(dv, j, dv->v), dv->d[j]);
         Expr *gapdd = expr_sub(x, dv_gap(dv, j, dv->acc), dv->d[j]);
-        bool closed = mask & (1u << j);
+        bool closed = dv_closed(mask, j);
         if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP)) {
             md->ev[j] = gap;
             md->evdot[j] = gapd;
@@ -790,12 +886,6 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     for (int j = 0; j < g; j++)
         dv->lam[j] = expr_var(x, dv->v_lam + j);
 
-    if (n > DV_MAX_BODIES) {
-        diag_error(d, m->bodies[DV_MAX_BODIES].loc,
-                   "%d bodies: the derivation keeps dense n x n matrices and supports at most %d",
-                   n, DV_MAX_BODIES);
-        return NULL;
-    }
     if (dv_assemble(dv, d) || dv_check_gaps(dv, d))
         return NULL;
     dv_forces(dv);
@@ -812,7 +902,7 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         md->mask = (unsigned)k;
         md->impact = dv_alloc(dv, (size_t)g, sizeof *md->impact);
         for (int j = 0; j < g; j++)
-            if ((md->mask & (1u << j)) && m->gaps[j].law == LAW_IMPACT)
+            if (dv_closed(md->mask, j) && m->gaps[j].law == LAW_IMPACT)
                 md->impact[md->n_impact++] = j;
         dv_describe(dv, md);
         if (!dv_rows_independent(dv, md->impact, md->n_impact)) {

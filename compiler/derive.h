@@ -33,9 +33,26 @@
  * all-open mode is written out (see docs/theory.md). */
 #define DV_MAX_ENUM_GAPS 5
 
-/* The assembled matrices are dense (so are the runtime's tables): beyond this
- * many bodies the model is refused with a diagnostic rather than exhausting memory. */
-#define DV_MAX_BODIES 2000
+/* A sparse matrix of expressions: row i holds nnz[i] entries in increasing
+ * column order; absent entries are zero.  Chains and other sparse models keep
+ * O(elements) entries instead of n*n. */
+typedef struct DvMat {
+    int rows, cols;
+    int *nnz, *cap;        /* per row */
+    int **col;             /* per row: the columns of its entries */
+    Expr ***val;           /* per row: their values */
+    Expr *zero;
+} DvMat;
+
+/* Entry (i, j), the number 0 when absent: O(log nnz of the row). */
+Expr *dvm_get(const DvMat *A, int i, int j);
+
+/* Is gap j closed in mode `mask`?  Modes are enumerated as masks only while
+ * there are few gaps; beyond 32 gaps only the all-open mode 0 exists here. */
+static inline bool dv_closed(unsigned mask, int j)
+{
+    return j >= 0 && j < 32 && ((mask >> j) & 1u);
+}
 
 typedef enum DvModeStatus {
     DV_MODE_DERIVED,      /* written out */
@@ -63,7 +80,7 @@ typedef struct DvMode {
     int n_impact;          /* closed impact gaps ... */
     int *impact;           /* ... their indices */
     int sinv;              /* first const of S^-1 (n_impact^2 entries, row-major) */
-    Expr **K, **C;         /* n*n, the mode's stiffness and damping (penalty gaps added) */
+    DvMat *K, *C;          /* n*n, the mode's stiffness and damping (penalty gaps added) */
     Expr **fconst;         /* n, with the penalty offsets -k d w */
     /* Straight-line program, in order: F (n), lambda (closed impact gaps), a (n),
      * then F' (n) when some closed impact gap needs it. */
@@ -100,11 +117,12 @@ typedef struct Derivation {
 
     /* assembled model: M a + C v + K x = f_ext(t) + f_const + W^T lambda */
     Expr **mass, **invm;   /* n; invm are const vars c_k = 1/m_i */
-    Expr **K, **C;         /* n*n, row-major */
+    DvMat *K, *C;          /* n*n, sparse */
     Expr **fconst;         /* n */
     Expr **fext, **fext_dot; /* n, switches replaced by sw flags */
     Expr **force_each;       /* Model.n_forces: each force statement, switches replaced */
-    Expr **W, **d;         /* g*n and g */
+    DvMat *W;              /* g*n, sparse: row j is w_j */
+    Expr **d;              /* g */
 
     DvSwitch *sw_list;
 

@@ -199,10 +199,10 @@ static void choose_bodies(const Derivation *dv, unsigned which, int *gap_of)
     for (int i = 0; i < n; i++)
         gap_of[i] = -1;
     for (int j = 0; j < dv->g; j++) {
-        if (!(which & (1u << j)))
+        if (!dv_closed(which, j))
             continue;
         for (int i = n - 1; i >= 0; i--)
-            if (gap_of[i] < 0 && !expr_is_zero(dv->W[j * n + i])) {
+            if (gap_of[i] < 0 && !expr_is_zero(dvm_get(dv->W, j, i))) {
                 gap_of[i] = j;
                 break;
             }
@@ -226,8 +226,8 @@ static bool solve_coords(const Derivation *dv, const int *gap_of, Expr **q, Expr
         Expr *rest = expr_sub(x, q[i], dv->d[j]);
         for (int k = 0; k < n; k++)
             if (k != i)
-                rest = expr_sub(x, rest, expr_mul(x, dv->W[j * n + k], dv->x[k]));
-        X[i] = expr_div(x, rest, dv->W[j * n + i]);
+                rest = expr_sub(x, rest, expr_mul(x, dvm_get(dv->W, j, k), dv->x[k]));
+        X[i] = expr_div(x, rest, dvm_get(dv->W, j, i));
     }
     for (int round = 0; round <= n; round++) {
         bool left = false;
@@ -258,7 +258,7 @@ bool dv_relative(const Derivation *dv, const DvMode *md, DvRelative *rel)
     rel->qd = arena_alloc(ar, (size_t)n * sizeof *rel->qd);
     rel->X = arena_alloc(ar, (size_t)n * sizeof *rel->X);
     rel->V = arena_alloc(ar, (size_t)n * sizeof *rel->V);
-    choose_bodies(dv, (1u << dv->g) - 1u, rel->gap_of);
+    choose_bodies(dv, ~0u, rel->gap_of);
     for (int i = 0; i < n; i++) {
         rel->q[i] = expr_var(x, dv->v_report + i);
         rel->qd[i] = expr_var(x, dv->v_report + n + i);
@@ -282,7 +282,7 @@ bool dv_relative(const Derivation *dv, const DvMode *md, DvRelative *rel)
             int j = rel->gap_of[i];
             e = expr_num(x, 0);
             for (int k = 0; k < n; k++)
-                e = expr_add(x, e, expr_mul(x, dv->W[j * n + k], dv_full(dv, md, md->ydot[n + k])));
+                e = expr_add(x, e, expr_mul(x, dvm_get(dv->W, j, k), dv_full(dv, md, md->ydot[n + k])));
         }
         e = dv_expand_consts(dv, e);
         for (int k = 0; k < n; k++) {
@@ -321,7 +321,7 @@ bool dv_force_state(const Derivation *dv, const DvMode *md, DvForceState *fs)
     memset(fs, 0, sizeof *fs);
     unsigned which = 0;
     for (int k = 0; k < r; k++)
-        which |= 1u << md->impact[k];
+        which |= md->impact[k] < 32 ? 1u << md->impact[k] : 0u;
     int *gap_of = arena_alloc(ar, (size_t)n * sizeof *gap_of);
     choose_bodies(dv, which, gap_of);
     fs->body = -1;
@@ -354,9 +354,9 @@ bool dv_force_state(const Derivation *dv, const DvMode *md, DvForceState *fs)
     for (int i = 0; i < n; i++) {
         Ka[i] = Ca[i] = Kb[i] = expr_num(x, 0);
         for (int k = 0; k < n; k++) {
-            Ka[i] = expr_add(x, Ka[i], expr_mul(x, md->K[i * n + k], fs->alpha[k]));
-            Ca[i] = expr_add(x, Ca[i], expr_mul(x, md->C[i * n + k], fs->alpha[k]));
-            Kb[i] = expr_add(x, Kb[i], expr_mul(x, md->K[i * n + k], fs->beta[k]));
+            Ka[i] = expr_add(x, Ka[i], expr_mul(x, dvm_get(md->K, i, k), fs->alpha[k]));
+            Ca[i] = expr_add(x, Ca[i], expr_mul(x, dvm_get(md->C, i, k), fs->alpha[k]));
+            Kb[i] = expr_add(x, Kb[i], expr_mul(x, dvm_get(md->K, i, k), fs->beta[k]));
         }
     }
     for (int i = 0; i < n; i++) {
@@ -391,14 +391,14 @@ bool dv_force_state(const Derivation *dv, const DvMode *md, DvForceState *fs)
             /* lambda from body b's own equation: w_b lambda = m_b a_b + (C v)_b + (K x)_b - f_b,
              * with u'' = (F_eff - K_eff u - C_eff u')/M_eff, over the common denominator M_eff */
             Expr *mba = expr_mul(x, dv->mass[b], fs->alpha[b]);
-            Expr *den = expr_mul(x, dv->W[j * n + b], meff);
+            Expr *den = expr_mul(x, dvm_get(dv->W, j, b), meff);
             Expr *n0 = expr_expand(x, expr_sub(x, expr_mul(x, Ka[b], meff), expr_mul(x, mba, keff)));
             Expr *n1 = expr_expand(x, expr_sub(x, expr_mul(x, Ca[b], meff), expr_mul(x, mba, ceff)));
             fs->A42[a] = expr_div(x, n0, den);
             fs->A43[a] = expr_div(x, n1, den);
             fs->b4[a] = expr_div(x, expr_sub(x, expr_mul(x, mba, expr_div(x, feffd, meff)),
                                              expr_diff(x, dv->fext[b], t)),
-                                 dv->W[j * n + b]);
+                                 dvm_get(dv->W, j, b));
         } else {
             /* general: lambda_j(x, v, t) on the stuck manifold, affine in u and u' */
             Expr *l = dv_expand_consts(dv, dv_full(dv, md, dv->lam[j]));

@@ -6,7 +6,14 @@
  * carries a comment with the equation it implements.  Names in the code:
  * p[i] parameters, c[k] hoisted constants, y[i] state (x then v), sw[k] time
  * switch flags; inside a mode F<i> net forces, lam<j> contact forces, a<i>
- * accelerations and Fd<i> force derivatives.
+ * accelerations and Fd<i> force derivatives (arrays F[], L[], a[], Fd[] in a
+ * mode that has loops).
+ *
+ * Loops: a run of assignments that differ only by a shift of every index
+ * (the springs of a chain, the gaps between its beads, the masses of a
+ * family) is written as one `for` loop over i, so the generated code grows
+ * with the model's text rather than its size.  Each iteration evaluates the
+ * same expression, in the same order, as the assignment it replaces.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +30,32 @@ typedef struct Cgen {
     ExprNamer nm;
     char **tname;      /* "M1.x", "M1.v" for comments */
     ExprNamer tnm;
+    char **aname;      /* per variable index, with a mode's locals as arrays: F[3] */
+    bool arrays;       /* locals are arrays (the mode being written has loops) */
+    bool rolling;      /* printing the body of a loop over i ... */
+    long shift;        /* ... in which every variable index moves by shift*i */
+    struct { Expr *e; const char *op; } *checked; /* setup's checks written so far */
+    int n_checked, cap_checked;
 } Cgen;
+
+/* One assignment of generated code, dst[index] = value (or a local). */
+typedef struct Line {
+    const char *dst;   /* the array written ("ydot", "num->K", a local array "F") */
+    long index;        /* element of dst */
+    int var;           /* a mode's local: its variable index (a scalar unless arrays); else -1 */
+    Expr *value;
+    const char *name;  /* what the element is, for its comment; NULL: none */
+    const char *doc;   /* the equation, shared by a loop's iterations; NULL: none */
+    bool trailing;     /* comment after the statement rather than before */
+} Line;
+
+/* A run of lines written as one loop: `period` lines repeated `count` times. */
+typedef struct Seg {
+    int start, period, count;
+    long shift[4];     /* per line of the period: variable index step per iteration */
+} Seg;
+
+enum { ROLL_MAX_PERIOD = 4, ROLL_MIN_COUNT = 4 };
 
 /* How a parameter reads in the generated C: p[P_name]. */
 static const char *c_param(void *ud, int index, ExprStyle style)
@@ -51,14 +83,49 @@ static const char *t_var(void *ud, int index, ExprStyle style)
     return "?";
 }
 
-/* How a variable reads in the generated C: y[i], sw[k], locals, c[k]. */
+/* The array a variable lives in and its element there: y, sw, c or a
+ * mode's local array (F, L, a, Fd). */
+static const char *var_slot(const Cgen *cg, int index, long *elem)
+{
+    const Derivation *dv = cg->dv;
+    struct { int first, count; const char *arr; } slot[] = {
+        {0, 2 * dv->n, "y"}, {dv->v_sw, dv->n_sw, "sw"}, {dv->v_f, dv->n, "F"},
+        {dv->v_lam, dv->g, "L"}, {dv->v_acc, dv->n, "a"}, {dv->v_fdot, dv->n, "Fd"},
+        {dv->v_const, dv->n_consts, "c"}};
+    for (size_t k = 0; k < sizeof slot / sizeof slot[0]; k++)
+        if (index >= slot[k].first && index < slot[k].first + slot[k].count) {
+            *elem = index - slot[k].first;
+            return slot[k].arr;
+        }
+    *elem = 0;
+    return NULL;
+}
+
+/* The index text base + step*i: "i", "i + 3", "2*i + 3", "3". */
+static char *idx_text(Arena *a, long base, long step)
+{
+    if (step == 0)
+        return arena_printf(a, "%ld", base);
+    const char *i = step == 1 ? "i" : step == -1 ? "-i" : arena_printf(a, "%ld*i", step);
+    if (base == 0)
+        return (char *)i;
+    return arena_printf(a, "%s %c %ld", i, base < 0 ? '-' : '+', base < 0 ? -base : base);
+}
+
+/* How a variable reads in the generated C: y[i], sw[k], locals, c[k]; inside
+ * a loop, its element moved by shift*i. */
 static const char *c_var(void *ud, int index, ExprStyle style)
 {
     Cgen *cg = ud;
     (void)style;
     if (index < 0 || index >= cg->dv->n_vars)
         return "0";
-    return cg->vname[index];
+    if (cg->rolling && cg->shift != 0) {
+        long elem;
+        const char *arr = var_slot(cg, index, &elem);
+        return arena_printf(cg->dv->arena, "%s[%s]", arr, idx_text(cg->dv->arena, elem, cg->shift));
+    }
+    return cg->arrays ? cg->aname[index] : cg->vname[index];
 }
 
 /* Prints an expression as C. */
@@ -158,6 +225,16 @@ static void cg_init(Cgen *cg, const Derivation *dv, FILE *out)
         cg->vname[dv->v_lam + j] = arena_printf(a, "lam%d", j);
     for (int k = 0; k < dv->n_consts; k++)
         cg->vname[dv->v_const + k] = arena_printf(a, "c[%d]", k);
+    cg->aname = arena_alloc(a, (size_t)(dv->n_vars + 1) * sizeof *cg->aname);
+    for (int i = 0; i < dv->n_vars; i++) {
+        long elem;
+        const char *arr = var_slot(cg, i, &elem);
+        cg->aname[i] = arr ? arena_printf(a, "%s[%ld]", arr, elem) : cg->vname[i];
+    }
+    cg->arrays = cg->rolling = false;
+    cg->shift = 0;
+    cg->checked = NULL;
+    cg->n_checked = cg->cap_checked = 0;
     cg->nm.param = c_param;
     cg->nm.var = c_var;
     cg->nm.ud = cg;
@@ -267,6 +344,15 @@ static const char *force_name(Cgen *cg, int k)
     return arena_printf(cg->dv->arena, "force on %s", b);
 }
 
+/* Does some parameter size a family or a loop (Param.size)? */
+static bool model_has_sizes(const Model *m)
+{
+    for (int i = 0; i < m->n_params; i++)
+        if (m->params[i].size)
+            return true;
+    return false;
+}
+
 static void emit_tables(Cgen *cg)
 {
     const Model *m = cg->m;
@@ -305,6 +391,13 @@ static void emit_tables(Cgen *cg)
             pstr(o, m->walls[k].name);
             fprintf(o, ", %d, %d},\n", m->walls[k].planar, m->walls[k].gap);
         }
+        fprintf(o, "};\n\n");
+    }
+    if (model_has_sizes(m)) {
+        fprintf(o, "/* 1: the parameter sizes an indexed family or a loop, fixed in this file */\n"
+                   "static const unsigned char param_size[] = {");
+        for (int i = 0; i < m->n_params; i++)
+            fprintf(o, "%s%d", i ? ", " : "", m->params[i].size ? 1 : 0);
         fprintf(o, "};\n\n");
     }
     if (m->n_gaps) {
@@ -361,6 +454,249 @@ static void emit_tables(Cgen *cg)
     }
 }
 
+/* ---- loops ------------------------------------------------------------------ */
+
+/* Are a and b the same expression but for every variable index moved by the
+ * same amount (*delta, fixed by the first variable met when *set is false),
+ * each staying in its array? */
+static bool same_shifted(const Cgen *cg, const Expr *a, const Expr *b, long *delta, bool *set)
+{
+    if (a->kind != b->kind || a->op != b->op || a->nargs != b->nargs)
+        return false;
+    switch (a->kind) {
+    case EX_NUM:
+    case EX_PARAM:
+    case EX_TIME:
+        return a == b;
+    case EX_VAR: {
+        long ea, eb;
+        const char *sa = var_slot(cg, a->index, &ea), *sb = var_slot(cg, b->index, &eb);
+        if (!sa || sa != sb)
+            return false;
+        if (!*set) {
+            *delta = eb - ea;
+            *set = true;
+        }
+        return eb - ea == *delta;
+    }
+    default:
+        for (int k = 0; k < a->nargs; k++)
+            if (!same_shifted(cg, a->args[k], b->args[k], delta, set))
+                return false;
+        return true;
+    }
+}
+
+/* Do two optional comment texts agree? */
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* How many times the period of `period` lines starting at lines[0] repeats
+ * (at least 1), each repetition moving every index by the same steps; fills
+ * the variable index steps per line of the period. */
+static int roll_count(const Cgen *cg, const Line *lines, int n, int period, long *shift)
+{
+    if (2 * period > n)
+        return 1;
+    long step[ROLL_MAX_PERIOD];
+    for (int q = 0; q < period; q++) {
+        const Line *a = &lines[q], *b = &lines[period + q];
+        if (strcmp(a->dst, b->dst) != 0 || !same_text(a->doc, b->doc))
+            return 1;
+        step[q] = b->index - a->index;
+        bool set = false;
+        shift[q] = 0;
+        if (step[q] == 0 || !same_shifted(cg, a->value, b->value, &shift[q], &set))
+            return 1;
+    }
+    int count = 2;
+    for (; (count + 1) * period <= n; count++) {
+        for (int q = 0; q < period; q++) {
+            const Line *a = &lines[q], *b = &lines[count * period + q];
+            long d = 0;
+            bool set = false;
+            if (strcmp(a->dst, b->dst) != 0 || !same_text(a->doc, b->doc) ||
+                b->index - a->index != count * step[q] ||
+                !same_shifted(cg, a->value, b->value, &d, &set) || (set && d != count * shift[q]))
+                return count;
+        }
+    }
+    return count;
+}
+
+/* Splits lines into runs written as loops and single lines (count 1).
+ * Returns the number of segments; *any says whether some run is a loop. */
+static int roll_plan(const Cgen *cg, const Line *lines, int n, Seg *segs, bool *any)
+{
+    int ns = 0;
+    for (int k = 0; k < n;) {
+        Seg best = {k, 1, 1, {0}};
+        for (int period = 1; period <= ROLL_MAX_PERIOD; period++) {
+            long shift[ROLL_MAX_PERIOD] = {0};
+            int count = roll_count(cg, lines + k, n - k, period, shift);
+            if (count >= ROLL_MIN_COUNT && count * period > best.count * best.period) {
+                best = (Seg){k, period, count, {0}};
+                memcpy(best.shift, shift, sizeof shift);
+            }
+        }
+        if (best.count == 1)
+            best.period = 1;
+        *any |= best.count > 1;
+        segs[ns++] = best;
+        k += best.count * best.period;
+    }
+    return ns;
+}
+
+/* Writes the comment of a line, or of a loop from line a to line b. */
+static void line_comment(Cgen *cg, const Line *a, const Line *b)
+{
+    FILE *o = cg->out;
+    if (!a->name && !a->doc)
+        return;
+    fprintf(o, "/* ");
+    if (a->name) {
+        pcomment(o, a->name);
+        if (b) {
+            fprintf(o, " .. ");
+            pcomment(o, b->name);
+        }
+    }
+    if (a->doc) {
+        fprintf(o, "%s", a->name ? " " : "");
+        pcomment(o, a->doc);
+    }
+    fprintf(o, " */");
+}
+
+/* The left side of an assignment: dst[index], or a scalar local's declaration. */
+static void line_target(Cgen *cg, const Line *l, const char *index)
+{
+    if (l->var >= 0 && !cg->arrays)
+        fprintf(cg->out, "const double %s = ", cg->vname[l->var]);
+    else
+        fprintf(cg->out, "%s[%s] = ", l->dst, index);
+}
+
+/* Writes lines as planned: single statements, and loops over i. */
+static void emit_lines(Cgen *cg, const Line *lines, const Seg *segs, int ns, const char *indent)
+{
+    FILE *o = cg->out;
+    Arena *a = cg->dv->arena;
+    for (int s = 0; s < ns; s++) {
+        const Seg *sg = &segs[s];
+        const Line *first = &lines[sg->start];
+        if (sg->count == 1) {
+            if (!first->trailing && (first->name || first->doc)) {
+                fprintf(o, "%s", indent);
+                line_comment(cg, first, NULL);
+                fprintf(o, "\n");
+            }
+            fprintf(o, "%s", indent);
+            line_target(cg, first, arena_printf(a, "%ld", first->index));
+            px(cg, first->value);
+            fprintf(o, ";");
+            if (first->trailing) {
+                fprintf(o, " ");
+                line_comment(cg, first, NULL);
+            }
+            fprintf(o, "\n");
+            continue;
+        }
+        const Line *last = &lines[sg->start + (sg->count - 1) * sg->period];
+        fprintf(o, "%s", indent);
+        line_comment(cg, first, last);
+        if (first->name || first->doc)
+            fprintf(o, "\n%s", indent);
+        fprintf(o, "for (i = 0; i < %d; i++)%s\n", sg->count, sg->period > 1 ? " {" : "");
+        for (int q = 0; q < sg->period; q++) {
+            const Line *l = &lines[sg->start + q];
+            long step = lines[sg->start + sg->period + q].index - l->index;
+            fprintf(o, "%s    ", indent);
+            line_target(cg, l, idx_text(a, l->index, step));
+            cg->rolling = true;
+            cg->shift = sg->shift[q];
+            px(cg, l->value);
+            cg->rolling = false;
+            cg->shift = 0;
+            fprintf(o, ";\n");
+        }
+        if (sg->period > 1)
+            fprintf(o, "%s}\n", indent);
+    }
+}
+
+/* A growing list of lines. */
+typedef struct Lines {
+    Line *v;
+    int n, cap;
+} Lines;
+
+static void lines_put(Lines *ls, Line l);
+
+/* Appends one line. */
+static void lines_add(Lines *ls, const char *dst, long index, Expr *value, const char *name,
+                      const char *doc, bool trailing)
+{
+    lines_put(ls, (Line){dst, index, -1, value, name, doc, trailing});
+}
+
+/* Appends an assignment to a mode's local variable. */
+static void lines_local(const Cgen *cg, Lines *ls, int var, Expr *value)
+{
+    long elem;
+    const char *arr = var_slot(cg, var, &elem);
+    lines_put(ls, (Line){arr, elem, var, value, NULL, NULL, false});
+}
+
+/* Appends a line to the list. */
+static void lines_put(Lines *ls, Line l)
+{
+    if (ls->n == ls->cap) {
+        ls->cap = ls->cap ? 2 * ls->cap : 64;
+        Line *nv = realloc(ls->v, (size_t)ls->cap * sizeof *nv);
+        if (!nv) {
+            fputs("nsmc: fatal: out of memory\n", stderr);
+            abort();
+        }
+        ls->v = nv;
+    }
+    ls->v[ls->n++] = l;
+}
+
+/* Plans and writes a list of lines, then empties it.  Returns whether a loop
+ * was written. */
+static bool lines_flush(Cgen *cg, Lines *ls, const char *indent)
+{
+    Seg *segs = malloc((size_t)(ls->n + 1) * sizeof *segs);
+    if (!segs) {
+        fputs("nsmc: fatal: out of memory\n", stderr);
+        abort();
+    }
+    bool any = false;
+    int ns = roll_plan(cg, ls->v, ls->n, segs, &any);
+    emit_lines(cg, ls->v, segs, ns, indent);
+    free(segs);
+    ls->n = 0;
+    return any;
+}
+
+/* Would these lines hold a loop? */
+static bool lines_roll(const Cgen *cg, const Lines *ls)
+{
+    Seg *segs = malloc((size_t)(ls->n + 1) * sizeof *segs);
+    if (!segs) {
+        fputs("nsmc: fatal: out of memory\n", stderr);
+        abort();
+    }
+    bool any = false;
+    roll_plan(cg, ls->v, ls->n, segs, &any);
+    free(segs);
+    return any;
+}
+
 /* ---- setup ------------------------------------------------------------------ */
 
 /* 1 + the first parameter an expression depends on (1 when it depends on none). */
@@ -372,12 +708,25 @@ static int blame(const Model *m, const Expr *e)
     return 1;
 }
 
-/* One validity check in setup: `if (!(e OP bound)) return k;` */
+/* One validity check in setup: `if (!(e OP bound)) return k;`, written once
+ * for all the elements it covers (a family's masses share one). */
 static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, const char *name)
 {
     FILE *o = cg->out;
     if (!e)
         return;
+    for (int k = 0; k < cg->n_checked; k++)
+        if (cg->checked[k].e == e && cg->checked[k].op == op)
+            return;
+    if (cg->n_checked == cg->cap_checked) {
+        cg->cap_checked = cg->cap_checked ? 2 * cg->cap_checked : 16;
+        void *nc = arena_alloc(cg->dv->arena, (size_t)cg->cap_checked * sizeof *cg->checked);
+        if (cg->n_checked)
+            memcpy(nc, cg->checked, (size_t)cg->n_checked * sizeof *cg->checked);
+        cg->checked = nc;
+    }
+    cg->checked[cg->n_checked].e = e;
+    cg->checked[cg->n_checked++].op = op;
     fprintf(o, "    if (!(");
     px(cg, e);
     fprintf(o, " %s)) /* %s of ", op, what);
@@ -385,16 +734,13 @@ static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, cons
     fprintf(o, " */\n        return %d;\n", blame(cg->m, e));
 }
 
-/* Assigns the nonzero entries of a matrix in nsm_numeric. */
-static void emit_matrix(Cgen *cg, const char *name, Expr **A, int rows, int cols)
+/* The nonzero entries of a matrix of nsm_numeric (row-major there). */
+static void lines_matrix(Lines *ls, const char *name, const DvMat *A)
 {
-    for (int i = 0; i < rows; i++)
-        for (int k = 0; k < cols; k++)
-            if (!expr_is_zero(A[i * cols + k])) {
-                fprintf(cg->out, "    num->%s[%d] = ", name, i * cols + k);
-                px(cg, A[i * cols + k]);
-                fprintf(cg->out, ";\n");
-            }
+    for (int i = 0; i < A->rows; i++)
+        for (int k = 0; k < A->nnz[i]; k++)
+            if (!expr_is_zero(A->val[i][k]))
+                lines_add(ls, name, (long)i * A->cols + A->col[i][k], A->val[i][k], NULL, NULL, false);
 }
 
 /* setup(): parameter checks, hoisted constants and the numeric tables. */
@@ -444,60 +790,40 @@ static void emit_setup(Cgen *cg)
                    fr->name);
         emit_check(cg, fr->normal, "> 0", "normal force", fr->name);
     }
+    Lines ls = {0};
     if (dv->n_consts)
         fprintf(o, "\n    /* hoisted constants */\n");
-    for (int k = 0; k < dv->n_consts; k++) {
-        fprintf(o, "    c[%d] = ", k);
-        px(cg, dv->consts[k].value);
-        fprintf(o, "; /* ");
-        pcomment(o, dv->consts[k].what);
-        fprintf(o, " */\n");
-    }
+    for (int k = 0; k < dv->n_consts; k++)
+        lines_add(&ls, "c", k, dv->consts[k].value, dv->consts[k].what, NULL, true);
+    lines_flush(cg, &ls, "    ");
     fprintf(o, "\n    /* numeric ingredients for the runtime's generic paths */\n");
-    fprintf(o, "    for (i = 0; i < %d; i++)\n        num->K[i] = num->C[i] = 0;\n", n * n);
+    fprintf(o, "    for (i = 0; i < %ld; i++)\n        num->K[i] = num->C[i] = 0;\n", (long)n * n);
     for (int i = 0; i < n; i++) {
-        fprintf(o, "    num->mass[%d] = ", i);
-        px(cg, dv->mass[i]);
-        fprintf(o, ";\n    num->fconst[%d] = ", i);
-        px(cg, dv->fconst[i]);
-        fprintf(o, ";\n");
+        lines_add(&ls, "num->mass", i, dv->mass[i], NULL, NULL, false);
+        lines_add(&ls, "num->fconst", i, dv->fconst[i], NULL, NULL, false);
     }
-    emit_matrix(cg, "K", dv->K, n, n);
-    emit_matrix(cg, "C", dv->C, n, n);
+    lines_matrix(&ls, "num->K", dv->K);
+    lines_matrix(&ls, "num->C", dv->C);
+    lines_flush(cg, &ls, "    ");
     if (g)
-        fprintf(o, "    for (i = 0; i < %d; i++)\n        num->W[i] = 0;\n", g * n);
-    emit_matrix(cg, "W", dv->W, g, n);
+        fprintf(o, "    for (i = 0; i < %ld; i++)\n        num->W[i] = 0;\n", (long)g * n);
+    lines_matrix(&ls, "num->W", dv->W);
+    Expr *zero = expr_num(dv->ex, 0);
     for (int j = 0; j < g; j++) {
         const Gap *gp = &m->gaps[j];
-        fprintf(o, "    num->d[%d] = ", j);
-        px(cg, dv->d[j]);
-        fprintf(o, ";\n    num->e[%d] = ", j);
-        if (gp->law == LAW_IMPACT && gp->e)
-            px(cg, gp->e);
-        else
-            fprintf(o, "0");
-        fprintf(o, ";\n    num->kc[%d] = ", j);
-        if (gp->law == LAW_PENALTY && gp->k)
-            px(cg, gp->k);
-        else
-            fprintf(o, "0");
-        fprintf(o, ";\n    num->cc[%d] = ", j);
-        if (gp->law == LAW_PENALTY && gp->c)
-            px(cg, gp->c);
-        else
-            fprintf(o, "0");
-        fprintf(o, ";\n");
+        lines_add(&ls, "num->d", j, dv->d[j], NULL, NULL, false);
+        lines_add(&ls, "num->e", j, gp->law == LAW_IMPACT && gp->e ? gp->e : zero, NULL, NULL, false);
+        lines_add(&ls, "num->kc", j, gp->law == LAW_PENALTY && gp->k ? gp->k : zero, NULL, NULL, false);
+        lines_add(&ls, "num->cc", j, gp->law == LAW_PENALTY && gp->c ? gp->c : zero, NULL, NULL, false);
     }
-    for (int s = 0; s < m->n_springs; s++) {
-        const Spring *sp = &m->springs[s];
-        fprintf(o, "    num->sk[%d] = ", s);
-        if (sp->k) px(cg, sp->k); else fprintf(o, "0");
-        fprintf(o, ";\n    num->sc[%d] = ", s);
-        if (sp->c) px(cg, sp->c); else fprintf(o, "0");
-        fprintf(o, ";\n    num->srest[%d] = ", s);
-        if (sp->rest) px(cg, sp->rest); else fprintf(o, "0");
-        fprintf(o, ";\n");
+    for (int k = 0; k < m->n_springs; k++) {
+        const Spring *sp = &m->springs[k];
+        lines_add(&ls, "num->sk", k, sp->k ? sp->k : zero, NULL, NULL, false);
+        lines_add(&ls, "num->sc", k, sp->c ? sp->c : zero, NULL, NULL, false);
+        lines_add(&ls, "num->srest", k, sp->rest ? sp->rest : zero, NULL, NULL, false);
     }
+    lines_flush(cg, &ls, "    ");
+    free(ls.v);
     for (int k = 0; k < m->n_frictions; k++) {
         const Friction *fr = &m->frictions[k];
         fprintf(o, "    /* friction ");
@@ -558,14 +884,16 @@ static void emit_initial(Cgen *cg)
     int n = cg->dv->n;
     fprintf(o, "/* Initial state from the `init` statements. */\n");
     fprintf(o, "static void initial(const double *p, const double *c, double *y)\n{\n");
-    fprintf(o, "    (void)p;\n    (void)c;\n");
+    Lines ls = {0};
     for (int i = 0; i < n; i++) {
-        fprintf(o, "    y[%d] = ", i);
-        px(cg, m->init_x && m->init_x[i] ? m->init_x[i] : expr_num(m->ex, 0));
-        fprintf(o, ";\n    y[%d] = ", n + i);
-        px(cg, m->init_v && m->init_v[i] ? m->init_v[i] : expr_num(m->ex, 0));
-        fprintf(o, ";\n");
+        lines_add(&ls, "y", i, m->init_x && m->init_x[i] ? m->init_x[i] : expr_num(m->ex, 0),
+                  NULL, NULL, false);
+        lines_add(&ls, "y", n + i, m->init_v && m->init_v[i] ? m->init_v[i] : expr_num(m->ex, 0),
+                  NULL, NULL, false);
     }
+    fprintf(o, "%s    (void)p;\n    (void)c;\n", lines_roll(cg, &ls) ? "    int i;\n" : "");
+    lines_flush(cg, &ls, "    ");
+    free(ls.v);
     fprintf(o, "}\n\n");
 }
 
@@ -575,12 +903,13 @@ static void emit_force_fn(Cgen *cg, const char *name, const char *doc, Expr **f)
     FILE *o = cg->out;
     fprintf(o, "/* %s */\n", doc);
     fprintf(o, "static void %s(double t, const int *sw, const double *p, const double *c, double *f)\n{\n", name);
-    fprintf(o, "    (void)t;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
-    for (int i = 0; i < cg->dv->n; i++) {
-        fprintf(o, "    f[%d] = ", i);
-        px(cg, f[i]);
-        fprintf(o, ";\n");
-    }
+    Lines ls = {0};
+    for (int i = 0; i < cg->dv->n; i++)
+        lines_add(&ls, "f", i, f[i], NULL, NULL, false);
+    fprintf(o, "%s    (void)t;\n    (void)sw;\n    (void)p;\n    (void)c;\n",
+            lines_roll(cg, &ls) ? "    int i;\n" : "");
+    lines_flush(cg, &ls, "    ");
+    free(ls.v);
     fprintf(o, "}\n\n");
 }
 
@@ -608,7 +937,7 @@ static void emit_force_terms(Cgen *cg)
 static const char *ev_doc(const Model *m, unsigned mask, int j)
 {
     const Gap *gp = &m->gaps[j];
-    bool closed = mask & (1u << j);
+    bool closed = dv_closed(mask, j);
     if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP))
         return "open: s = gap, s' = w.v";
     if (!closed)
@@ -648,77 +977,81 @@ static void emit_mode(Cgen *cg, const DvMode *md)
         pcomment(o, txt);
     }
     fprintf(o, " */\n");
+    /* the program's sections, planned before anything is written: a mode
+     * with a loop keeps its locals in arrays */
+    Lines sec[7] = {{0}};
+    enum { S_F, S_LAM, S_ACC, S_YDOT, S_LOUT, S_FD, S_EV };
+    int k = 0;
+    for (; k < n; k++)
+        lines_local(cg, &sec[S_F], md->prog[k].var->index, md->prog[k].value);
+    for (; k < n + md->n_impact; k++)
+        lines_local(cg, &sec[S_LAM], md->prog[k].var->index, md->prog[k].value);
+    for (; k < 2 * n + md->n_impact; k++)
+        lines_local(cg, &sec[S_ACC], md->prog[k].var->index, md->prog[k].value);
+    for (int i = 0; i < 2 * n; i++)
+        lines_add(&sec[S_YDOT], "ydot", i, md->ydot[i], NULL, NULL, false);
+    for (int j = 0; j < g; j++)
+        lines_add(&sec[S_LOUT], "lam", j, md->lambda[j], NULL, NULL, false);
+    if (md->n_impact)
+        for (; k < md->n_prog; k++) {
+            bool used = false;
+            for (int j = 0; j < g && !used; j++)
+                used |= expr_depends_on(md->evdot[j], md->prog[k].var);
+            if (used)
+                lines_local(cg, &sec[S_FD], md->prog[k].var->index, md->prog[k].value);
+        }
+    for (int j = 0; j < g; j++) {
+        lines_add(&sec[S_EV], "s", j, md->ev[j], m->gaps[j].name, ev_doc(m, md->mask, j), false);
+        lines_add(&sec[S_EV], "sdot", j, md->evdot[j], NULL, NULL, false);
+    }
+    bool loops = false;
+    for (int q = 0; q < 7; q++)
+        loops |= lines_roll(cg, &sec[q]);
+    cg->arrays = loops;
+
     fprintf(o, "static void mode_%u(double t, const double *y, const int *sw, const double *p,\n"
                "                   const double *c, double *ydot, double *lam, double *s, double *sdot)\n{\n",
             md->mask);
+    if (loops) {
+        fprintf(o, "    int i;\n    double F[%d], a[%d];\n", n, n);
+        if (md->n_impact)
+            fprintf(o, "    double L[%d];\n", g);
+        if (sec[S_FD].n)
+            fprintf(o, "    double Fd[%d];\n", n);
+    }
     fprintf(o, "    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
-    int k = 0;
     fprintf(o, "    /* F = f_ext(t) + f_const - K x - C v");
     for (int j = 0; j < g; j++)
-        if ((md->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY)
+        if (dv_closed(md->mask, j) && m->gaps[j].law == LAW_PENALTY)
             fprintf(o, "; engaged %s adds k w w^T to K, c w w^T to C, -k d w to f", m->gaps[j].name);
     fprintf(o, " */\n");
-    for (; k < n; k++) {
-        fprintf(o, "    const double %s = ", c_var(cg, md->prog[k].var->index, EXPR_C));
-        px(cg, md->prog[k].value);
-        fprintf(o, ";\n");
-    }
+    lines_flush(cg, &sec[S_F], "    ");
     if (md->n_impact)
         fprintf(o, "    /* contact forces of the gaps held shut */\n");
-    for (; k < n + md->n_impact; k++) {
-        fprintf(o, "    const double %s = ", c_var(cg, md->prog[k].var->index, EXPR_C));
-        px(cg, md->prog[k].value);
-        fprintf(o, ";\n");
-    }
+    lines_flush(cg, &sec[S_LAM], "    ");
     fprintf(o, "    /* a = M^-1 (F + W_R^T lambda_R) */\n");
-    for (; k < 2 * n + md->n_impact; k++) {
-        fprintf(o, "    const double %s = ", c_var(cg, md->prog[k].var->index, EXPR_C));
-        px(cg, md->prog[k].value);
-        fprintf(o, ";\n");
-    }
+    lines_flush(cg, &sec[S_ACC], "    ");
     fprintf(o, "    if (ydot) {\n");
-    for (int i = 0; i < 2 * n; i++) {
-        fprintf(o, "        ydot[%d] = ", i);
-        px(cg, md->ydot[i]);
-        fprintf(o, ";\n");
-    }
+    lines_flush(cg, &sec[S_YDOT], "        ");
     fprintf(o, "    }\n");
     if (g) {
         fprintf(o, "    if (lam) {\n");
-        for (int j = 0; j < g; j++) {
-            fprintf(o, "        lam[%d] = ", j);
-            px(cg, md->lambda[j]);
-            fprintf(o, ";\n");
-        }
+        lines_flush(cg, &sec[S_LOUT], "        ");
         fprintf(o, "    }\n");
         fprintf(o, "    if (s && sdot) {\n");
         if (md->n_impact) {
             fprintf(o, "        /* F' = f_ext'(t) - K v - C a */\n");
-            for (; k < md->n_prog; k++) {
-                bool used = false;
-                for (int j = 0; j < g; j++)
-                    used |= expr_depends_on(md->evdot[j], md->prog[k].var);
-                if (!used)
-                    continue;
-                fprintf(o, "        const double %s = ", c_var(cg, md->prog[k].var->index, EXPR_C));
-                px(cg, md->prog[k].value);
-                fprintf(o, ";\n");
-            }
+            lines_flush(cg, &sec[S_FD], "        ");
         }
-        for (int j = 0; j < g; j++) {
-            fprintf(o, "        /* ");
-            pcomment(o, m->gaps[j].name);
-            fprintf(o, " %s */\n        s[%d] = ", ev_doc(m, md->mask, j), j);
-            px(cg, md->ev[j]);
-            fprintf(o, ";\n        sdot[%d] = ", j);
-            px(cg, md->evdot[j]);
-            fprintf(o, ";\n");
-        }
+        lines_flush(cg, &sec[S_EV], "        ");
         fprintf(o, "    }\n");
     } else {
         fprintf(o, "    (void)lam;\n    (void)s;\n    (void)sdot;\n");
     }
     fprintf(o, "}\n\n");
+    for (int q = 0; q < 7; q++)
+        free(sec[q].v);
+    cg->arrays = false;
 }
 
 /* The three per-mode entry points dispatch to the mode functions. */
@@ -892,6 +1225,8 @@ static void emit_table(Cgen *cg)
     if (m->n_planars)
         fprintf(o, "    .n_planar = %d,\n    .planar = planar,\n    .n_walls = %d,\n    .walls = %s,\n",
                 m->n_planars, m->n_walls, m->n_walls ? "walls" : "NULL");
+    if (model_has_sizes(m))
+        fprintf(o, "    .param_size = param_size,\n");
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);

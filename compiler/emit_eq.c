@@ -411,8 +411,8 @@ static Expr **interleaved(const Derivation *dv)
 static Expr *gap_expr(const Derivation *dv, int j)
 {
     Expr *s = dv->d[j];
-    for (int k = 0; k < dv->n; k++)
-        s = expr_add(dv->ex, s, expr_mul(dv->ex, dv->W[j * dv->n + k], dv->x[k]));
+    for (int k = 0; k < dv->W->nnz[j]; k++)
+        s = expr_add(dv->ex, s, expr_mul(dv->ex, dv->W->val[j][k], dv->x[dv->W->col[j][k]]));
     return s;
 }
 
@@ -428,6 +428,18 @@ static void split_linear(const Derivation *dv, Expr **rows, Expr **Y, int N, Exp
         }
         b[i] = dv_pretty(dv, rest);
     }
+}
+
+/* A sparse matrix written out densely, for the small models shown whole. */
+static Expr **dense(const Derivation *dv, const DvMat *A)
+{
+    Expr **D = arena_alloc(dv->arena, (size_t)(A->rows * A->cols + 1) * sizeof *D);
+    for (int i = 0; i < A->rows * A->cols; i++)
+        D[i] = A->zero;
+    for (int i = 0; i < A->rows; i++)
+        for (int k = 0; k < A->nnz[i]; k++)
+            D[i * A->cols + A->col[i][k]] = A->val[i][k];
+    return D;
 }
 
 /* The assembled system: M, K, C, forces, gaps, time switches. */
@@ -451,15 +463,24 @@ static void section_model(Eq *q)
     if (n <= 8) {
         para(q, md(q) ? "Coordinates $%s$." : "Coordinates x = %s.", vec_names(q, dv->x, n));
         matrix(q, "M", "M", M, n, n);
-        matrix(q, "K", "K", dv->K, n, n);
-        matrix(q, "C", "C", dv->C, n, n);
+        matrix(q, "K", "K", dense(dv, dv->K), n, n);
+        matrix(q, "C", "C", dense(dv, dv->C), n, n);
     } else {
         para(q, "%d bodies: M, K and C are listed by their nonzero entries.", n);
-        for (int i = 0; i < n * n; i++) {
-            if (!expr_is_zero(dv->K[i]))
-                eqn(q, arena_printf(a, "K[%d][%d]", i / n, i % n), arena_printf(a, "K_{%d,%d}", i / n, i % n), dv->K[i]);
-            if (!expr_is_zero(dv->C[i]))
-                eqn(q, arena_printf(a, "C[%d][%d]", i / n, i % n), arena_printf(a, "C_{%d,%d}", i / n, i % n), dv->C[i]);
+        for (int r = 0; r < n; r++) {
+            /* the nonzero entries of row r of K and C, interleaved by column */
+            const DvMat *K = dv->K, *C = dv->C;
+            int ik = 0, ic = 0;
+            while (ik < K->nnz[r] || ic < C->nnz[r]) {
+                int kc = ik < K->nnz[r] ? K->col[r][ik] : n, cc = ic < C->nnz[r] ? C->col[r][ic] : n;
+                int k = kc < cc ? kc : cc;
+                if (kc == k && !expr_is_zero(K->val[r][ik]))
+                    eqn(q, arena_printf(a, "K[%d][%d]", r, k), arena_printf(a, "K_{%d,%d}", r, k), K->val[r][ik]);
+                if (cc == k && !expr_is_zero(C->val[r][ic]))
+                    eqn(q, arena_printf(a, "C[%d][%d]", r, k), arena_printf(a, "C_{%d,%d}", r, k), C->val[r][ic]);
+                ik += kc == k;
+                ic += cc == k;
+            }
         }
         for (int i = 0; i < n; i++)
             eqn(q, arena_printf(a, "m[%d]", i), arena_printf(a, "m_{%d}", i), dv->mass[i]);
@@ -495,7 +516,7 @@ static void section_model(Eq *q)
 static const char *event_name(const Model *m, unsigned mask, int j)
 {
     const Gap *gp = &m->gaps[j];
-    bool closed = mask & (1u << j);
+    bool closed = dv_closed(mask, j);
     if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP))
         return "the gap (impact or entry when it reaches 0)";
     if (!closed)
@@ -729,11 +750,11 @@ static void section_mode(Eq *q, const DvMode *mo)
     }
     bool pen = false;
     for (int j = 0; j < g; j++)
-        pen |= (mo->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY;
+        pen |= dv_closed(mo->mask, j) && m->gaps[j].law == LAW_PENALTY;
     if (pen) {
         para(q, "Contact forces of the engaged compliant gaps, k p + c p' with p = -gap:");
         for (int j = 0; j < g; j++)
-            if ((mo->mask & (1u << j)) && m->gaps[j].law == LAW_PENALTY) {
+            if (dv_closed(mo->mask, j) && m->gaps[j].law == LAW_PENALTY) {
                 const char *gn = m->gaps[j].name;
                 eqn(q, arena_printf(a, "lambda_%s", gn), arena_printf(a, "\\lambda_{\\mathrm{%s}}", gn),
                     full_of(q, mo->lambda[j]));

@@ -2108,10 +2108,20 @@ static int pr_raw(Printer *p, Expr *e, Buf *out)
     }
 }
 
+/* The nodes an import has put into its map, so that the map can be emptied
+ * in time proportional to them rather than to its capacity. */
+typedef struct KeyLog {
+    const Expr **key;
+    size_t n, cap;
+} KeyLog;
+
 /* Copies `e` node for node into context x (no simplification, so the copy
- * has exactly the same structure). */
-static Expr *import(ExprCtx *x, const Expr *e, PtrMap *m)
+ * has exactly the same structure).  Leaves are not memoised: interning one
+ * again costs no more than looking it up. */
+static Expr *import(ExprCtx *x, const Expr *e, PtrMap *m, KeyLog *log)
 {
+    if (e->nargs == 0)
+        return intern(x, e->kind, e->op, e->index, e->num, 0, NULL);
     if (m->cap) {
         size_t i = ptr_slot(m, e);
         if (m->from[i])
@@ -2119,27 +2129,70 @@ static Expr *import(ExprCtx *x, const Expr *e, PtrMap *m)
     }
     Expr *buf[8] = {0}, **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
     for (int i = 0; i < e->nargs; i++)
-        na[i] = import(x, e->args[i], m);
+        na[i] = import(x, e->args[i], m, log);
     Expr *r = intern(x, e->kind, e->op, e->index, e->num, e->nargs, na);
     if (na != buf)
         free(na);
     ptr_put(m, e, r);
+    if (log->n == log->cap) {
+        log->cap = log->cap ? 2 * log->cap : 256;
+        log->key = xrealloc(log->key, log->cap * sizeof *log->key);
+    }
+    log->key[log->n++] = e;
     return r;
 }
 
-/* Renders `e` into a malloc'd string, working in a scratch context so that
+/* Empties an import map for the next expression: the slots of the logged
+ * keys are found first and cleared after, so no probe chain is cut while
+ * it is still needed. */
+static void import_reset(PtrMap *m, KeyLog *log)
+{
+    size_t *slot = xmalloc((log->n ? log->n : 1) * sizeof *slot);
+    for (size_t k = 0; k < log->n; k++)
+        slot[k] = ptr_slot(m, log->key[k]);
+    for (size_t k = 0; k < log->n; k++)
+        m->from[slot[k]] = NULL;
+    free(slot);
+    m->count = 0;
+    log->n = 0;
+}
+
+/* The printer's scratch context: the forms it builds (common denominators,
+ * split terms) are hash-consed there, never in the caller's context.  It is
+ * kept from one expression to the next (a fresh arena and table per
+ * expression cost most of nsmc's time on large models) and started afresh
+ * once it holds this many nodes, so its memory stays bounded.  Printing is a
+ * function of the expression's structure only, so what an earlier call left
+ * in it never changes the text. */
+enum { SCRATCH_MAX_NODES = 1 << 18 };
+static Arena *scratch_arena;
+static ExprCtx *scratch_ctx;
+
+/* The scratch context, renewed when it has grown past its bound. */
+static ExprCtx *scratch_get(void)
+{
+    if (scratch_ctx && scratch_ctx->count > SCRATCH_MAX_NODES) {
+        arena_free(scratch_arena);
+        scratch_ctx = NULL;
+    }
+    if (!scratch_ctx) {
+        scratch_arena = arena_new();
+        scratch_ctx = expr_ctx_new(scratch_arena);
+    }
+    return scratch_ctx;
+}
+
+/* Renders `e` into a malloc'd string, working in the scratch context so that
  * printing never adds nodes to the caller's context. */
 static char *render(const Expr *e, ExprStyle style, const ExprNamer *namer)
 {
-    Arena *a = arena_new();
-    Printer p = {expr_ctx_new(a), style, namer};
-    PtrMap m = {0};
-    Expr *c = import(p.x, e, &m);
-    free(m.from);
-    free(m.to);
+    static PtrMap map;
+    static KeyLog log;
+    Printer p = {scratch_get(), style, namer};
+    Expr *c = import(p.x, e, &map, &log);
+    import_reset(&map, &log);
     Buf b = {0};
     pr(&p, c, P_LOW, &b);
-    arena_free(a);
     if (!b.s)
         buf_puts(&b, "");
     return b.s;

@@ -23,6 +23,7 @@ typedef struct Param {
     double number;    /* `value` evaluated with every default, SI */
     Dim dim;          /* physical dimension, see units.h */
     const char *unit; /* SI unit text for headers and help, e.g. "N/m"; "" if none */
+    bool size;        /* used in an index or a range bound: fixed when generated */
 } Param;
 
 /* Which coordinate a body is: a mass on the line, or one of the three
@@ -86,7 +87,9 @@ typedef enum Release { RELEASE_FORCE, RELEASE_GAP } Release;
 typedef struct Gap {
     const char *name;
     SrcLoc loc;
-    Expr **w;         /* n_bodies coefficients, expressions of parameters (often 0, 1, -1) */
+    int n_w;          /* bodies the gap depends on ... */
+    int *w_body;      /* ... in increasing order ... */
+    Expr **w;         /* ... and their nonzero coefficients, expressions of parameters (often 1, -1) */
     Expr *d;          /* offset, expression of parameters, metres */
     LawKind law;
     Expr *e;          /* impact: restitution in [0, 1] */

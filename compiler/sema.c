@@ -116,6 +116,10 @@ typedef struct Sema {
     int cap_planars, cap_walls;
     const Node *gravity_dir;   /* `along` of gravity, NULL when not given */
     Expr *gdx, *gdy;           /* its unit direction */
+    int *gap_bodies;  /* scratch for split_gap: the bodies a gap mentions */
+    int cap_gap_bodies;
+    const Node **pdefs; /* each parameter's value as written, for sizes */
+    int n_pdefs, cap_pdefs;
     bool have_gravity, have_simulate, have_output;
     SrcLoc gravity_loc, simulate_loc, output_loc;
     bool every_set;
@@ -209,8 +213,96 @@ static const LoopVar *find_loop(const Sema *s, const char *name)
 
 enum { INDEX_LIMIT = 1000000000 };
 
-/* Evaluates an index built from integers, loop variables, + - * and
- * parentheses.  Reports and returns false otherwise. */
+/* Why a parameter cannot be a size: the node at fault and what is wrong. */
+typedef struct SizeFault {
+    const Node *at;
+    const char *why;
+} SizeFault;
+
+/* Evaluates a parameter's value as a size without reporting: whole numbers
+ * without unit and other size parameters, joined by + - *.  Fills *f and
+ * returns false otherwise. */
+static bool size_value(Sema *s, const Node *n, long *out, SizeFault *f)
+{
+    long a, b;
+    switch (n->kind) {
+    case N_NUM:
+        if (n->unit) {
+            *f = (SizeFault){n, "has a unit"};
+            return false;
+        }
+        if (n->num != floor(n->num) || fabs(n->num) > INDEX_LIMIT) {
+            *f = (SizeFault){n, "is not a whole number"};
+            return false;
+        }
+        *out = (long)n->num;
+        return true;
+    case N_NAME: {
+        Sym *sym = table_get(&s->syms, n->name);
+        if (!sym || sym->kind != SYM_PARAM || sym->index >= s->n_pdefs) {
+            *f = (SizeFault){n, "is not a parameter"};
+            return false;
+        }
+        return size_value(s, s->pdefs[sym->index], out, f);
+    }
+    case N_NEG:
+        if (!size_value(s, n->a, &a, f))
+            return false;
+        *out = -a;
+        return true;
+    case N_BIN:
+        if (n->op == '+' || n->op == '-' || n->op == '*') {
+            if (!size_value(s, n->a, &a, f) || !size_value(s, n->b, &b, f))
+                return false;
+            double r = n->op == '+' ? (double)a + (double)b
+                     : n->op == '-' ? (double)a - (double)b : (double)a * (double)b;
+            if (fabs(r) > INDEX_LIMIT) {
+                *f = (SizeFault){n, "is too large"};
+                return false;
+            }
+            *out = (long)r;
+            return true;
+        }
+        break;
+    default:
+        break;
+    }
+    *f = (SizeFault){n, "is not built from whole numbers and parameters with '+', '-' and '*'"};
+    return false;
+}
+
+/* A parameter used in an index or a range bound (`mass P[1..N]`): its value
+ * must be a whole number >= 0 known from the text, and it is then a size,
+ * fixed when the simulator is generated (Param.size).  Reports and returns
+ * false otherwise. */
+static bool size_param(Sema *s, const Node *use, int k, long *out)
+{
+    Param *p = &s->m->params[k];
+    SizeFault f = {0};
+    if (k >= s->n_pdefs || !s->pdefs[k]) {
+        diag_error(s->diag, use->loc, "parameter '%s' cannot be a size", p->name);
+        return false;
+    }
+    if (!size_value(s, s->pdefs[k], out, &f)) {
+        diag_error(s->diag, use->loc,
+                   "parameter '%s' cannot be a size: its value must be a whole number without "
+                   "unit, built from numbers and other size parameters with '+', '-' and '*'",
+                   p->name);
+        diag_note(s->diag, f.at->loc, "this %s", f.why);
+        return false;
+    }
+    if (*out < 0) {
+        diag_error(s->diag, use->loc, "parameter '%s' is a size and must not be negative (it is %ld)",
+                   p->name, *out);
+        diag_note(s->diag, p->loc, "'%s' is defined here", p->name);
+        return false;
+    }
+    p->size = true;
+    return true;
+}
+
+/* Evaluates an index built from integers, loop variables, size parameters,
+ * + - * and parentheses.  Reports and returns false otherwise. */
 static bool eval_int(Sema *s, const Node *n, long *out)
 {
     long a, b;
@@ -224,10 +316,13 @@ static bool eval_int(Sema *s, const Node *n, long *out)
         return true;
     case N_NAME: {
         const LoopVar *v = find_loop(s, n->name);
+        const Sym *sym = v ? NULL : table_get(&s->syms, n->name);
+        if (sym && sym->kind == SYM_PARAM)
+            return size_param(s, n, sym->index, out);
         if (!v) {
             diag_error(s->diag, n->loc,
-                       "'%s' is not a loop variable: an index is built from whole numbers and loop variables",
-                       n->name);
+                       "'%s' is not a loop variable or a parameter: an index is built from whole "
+                       "numbers, loop variables and parameters", n->name);
             return false;
         }
         *out = v->value;
@@ -256,7 +351,7 @@ static bool eval_int(Sema *s, const Node *n, long *out)
         break;
     }
     diag_error(s->diag, n->loc,
-               "an index must be built from whole numbers, loop variables, '+', '-' and '*'");
+               "an index must be built from whole numbers, loop variables, parameters, '+', '-' and '*'");
     return false;
 }
 
@@ -1033,6 +1128,9 @@ static void stmt_param(Sema *s, const Stmt *st)
     int n = idx;
     double *slot = vec_push(s->arena, (void **)&s->pvals, &n, &s->cap_pvals, sizeof(double));
     *slot = p->number;
+    const Node **def = vec_push(s->arena, (void **)&s->pdefs, &s->n_pdefs, &s->cap_pdefs,
+                                sizeof *def);
+    *def = st->value;
 }
 
 /* Appends one body. */
@@ -1460,11 +1558,15 @@ static void collect_vars(const Expr *e, int *out, int *n, int max)
 static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Expr **d)
 {
     int n = s->m->n_bodies;
-    pg->terms = arena_alloc(s->arena, sizeof(GapTerm) * (size_t)(n ? n : 1));
-    pg->n_terms = 0;
-    int *bodies = arena_alloc(s->arena, sizeof(int) * (size_t)(n ? n : 1));
+    if (s->cap_gap_bodies < n) {
+        s->cap_gap_bodies = n;
+        s->gap_bodies = arena_alloc(s->arena, sizeof(int) * (size_t)n);
+    }
+    int *bodies = s->gap_bodies;
     int nb = 0;
     collect_vars(g, bodies, &nb, n);
+    pg->terms = arena_alloc(s->arena, sizeof(GapTerm) * (size_t)(nb ? nb : 1));
+    pg->n_terms = 0;
     Expr *off = g;
     for (int k = 0; k < nb; k++) {
         int i = bodies[k];
@@ -1546,18 +1648,13 @@ static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, Pendin
     }
     if (!ok)
         return -1;
-    if (s->m->n_gaps + 1 + 2 * s->m->n_frictions > NSM_MAX_GAPS) {
-        diag_error(s->diag, cloc,
-                   "too many gaps: a model has at most %d (a mode is a set of closed gaps, "
-                   "kept as a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);
-        return -1;
-    }
-    if ((long)(s->m->n_gaps + 1) * s->m->n_bodies > SEMA_MAX_GAP_WEIGHTS) {
-        diag_error(s->diag, cloc,
-                   "too many gaps: %d gaps on %d bodies exceed the limit of %d gap slopes",
-                   s->m->n_gaps + 1, s->m->n_bodies, SEMA_MAX_GAP_WEIGHTS);
-        return -1;
-    }
+#ifdef NSM_MAX_GAPS
+    if (s->m->n_gaps + 2 * s->m->n_frictions == NSM_MAX_GAPS)
+        diag_warning(s->diag, cloc,
+                     "more than %d gaps: the runtime this nsmc was built with keeps a mode as a "
+                     "%d-bit mask and will refuse to start the simulator (it is generated anyway)",
+                     NSM_MAX_GAPS, NSM_MAX_GAPS);
+#endif
     if (!declare(s, name, SYM_GAP, s->m->n_gaps, gap.loc))
         return -1;
     Gap *p = vec_push(s->arena, (void **)&s->m->gaps, &s->m->n_gaps, &s->cap_gaps, sizeof *p);
@@ -2185,11 +2282,15 @@ static void finish(Sema *s)
     }
     for (int j = 0; j < m->n_gaps; j++) {
         Gap *g = &m->gaps[j];
-        g->w = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
-        for (int i = 0; i < n; i++)
-            g->w[i] = expr_num(s->ex, 0);
-        for (int k = 0; k < s->pgaps[j].n_terms; k++)
-            g->w[s->pgaps[j].terms[k].body] = s->pgaps[j].terms[k].w;
+        const PendingGap *pg = &s->pgaps[j];
+        g->w_body = arena_alloc(s->arena, sizeof(int) * (size_t)(pg->n_terms + 1));
+        g->w = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(pg->n_terms + 1));
+        for (int k = 0; k < pg->n_terms; k++) {
+            if (expr_is_zero(pg->terms[k].w))
+                continue;
+            g->w_body[g->n_w] = pg->terms[k].body;
+            g->w[g->n_w++] = pg->terms[k].w;
+        }
     }
     for (int k = 0; k < m->n_frictions; k++) {
         Friction *f = &m->frictions[k];

@@ -14,8 +14,7 @@
 enum {
     SEMA_MAX_BODIES = 10000,      /* bodies after expanding families */
     SEMA_MAX_STATEMENTS = 100000, /* statements after expanding `for` loops */
-    SEMA_MAX_RANGE = 100000,      /* iterations of one `for` loop */
-    SEMA_MAX_GAP_WEIGHTS = 10000000 /* gaps times bodies (each gap has a slope per body) */
+    SEMA_MAX_RANGE = 100000       /* iterations of one `for` loop */
 };
 
 /* Returns the checked model, or NULL after reporting every error found. */

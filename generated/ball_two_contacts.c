@@ -63,10 +63,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 3;
     if (!(p[P_e] <= 1)) /* restitution of floor */
         return 3;
-    if (!(p[P_e] >= 0)) /* restitution of ceiling */
-        return 3;
-    if (!(p[P_e] <= 1)) /* restitution of ceiling */
-        return 3;
     if (!(p[P_g] >= 0)) /* acceleration of gravity */
         return 2;
 
@@ -86,12 +82,12 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[1] = -1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     num->d[1] = p[P_ceiling_height];
     num->e[1] = p[P_e];
-    num->kc[1] = 0;
-    num->cc[1] = 0;
+    num->kc[1] = 0.0;
+    num->cc[1] = 0.0;
     num->gravity = p[P_g];
     return 0;
 }

@@ -74,8 +74,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[0] = 1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     num->gravity = p[P_g];
     return 0;
 }

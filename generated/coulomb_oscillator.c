@@ -79,7 +79,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->fconst[0] = 0.0;
     num->K[0] = p[P_k];
     num->sk[0] = p[P_k];
-    num->sc[0] = 0;
+    num->sc[0] = 0.0;
     num->srest[0] = 0.0;
     /* friction F */
     num->Wt[0] = 1.0;

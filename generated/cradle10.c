@@ -97,152 +97,35 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of P[2] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[3] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[4] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[5] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[6] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[7] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[8] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[9] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[10] */
-        return 1;
     if (!(p[P_e] >= 0)) /* restitution of G[1] */
         return 2;
     if (!(p[P_e] <= 1)) /* restitution of G[1] */
         return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[3] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[3] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[4] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[4] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[5] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[5] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[6] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[6] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[7] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[7] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[8] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[8] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[9] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[9] */
-        return 2;
 
     /* hoisted constants */
-    c[0] = 1.0/p[P_m]; /* 1/m of P[1] */
-    c[1] = 1.0/p[P_m]; /* 1/m of P[2] */
-    c[2] = 1.0/p[P_m]; /* 1/m of P[3] */
-    c[3] = 1.0/p[P_m]; /* 1/m of P[4] */
-    c[4] = 1.0/p[P_m]; /* 1/m of P[5] */
-    c[5] = 1.0/p[P_m]; /* 1/m of P[6] */
-    c[6] = 1.0/p[P_m]; /* 1/m of P[7] */
-    c[7] = 1.0/p[P_m]; /* 1/m of P[8] */
-    c[8] = 1.0/p[P_m]; /* 1/m of P[9] */
-    c[9] = 1.0/p[P_m]; /* 1/m of P[10] */
+    /* 1/m of P[1] .. 1/m of P[10] */
+    for (i = 0; i < 10; i++)
+        c[i] = 1.0/p[P_m];
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 100; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[P_m];
-    num->fconst[0] = 0.0;
-    num->mass[1] = p[P_m];
-    num->fconst[1] = 0.0;
-    num->mass[2] = p[P_m];
-    num->fconst[2] = 0.0;
-    num->mass[3] = p[P_m];
-    num->fconst[3] = 0.0;
-    num->mass[4] = p[P_m];
-    num->fconst[4] = 0.0;
-    num->mass[5] = p[P_m];
-    num->fconst[5] = 0.0;
-    num->mass[6] = p[P_m];
-    num->fconst[6] = 0.0;
-    num->mass[7] = p[P_m];
-    num->fconst[7] = 0.0;
-    num->mass[8] = p[P_m];
-    num->fconst[8] = 0.0;
-    num->mass[9] = p[P_m];
-    num->fconst[9] = 0.0;
+    for (i = 0; i < 10; i++) {
+        num->mass[i] = p[P_m];
+        num->fconst[i] = 0.0;
+    }
     for (i = 0; i < 90; i++)
         num->W[i] = 0;
-    num->W[0] = -1.0;
-    num->W[1] = 1.0;
-    num->W[11] = -1.0;
-    num->W[12] = 1.0;
-    num->W[22] = -1.0;
-    num->W[23] = 1.0;
-    num->W[33] = -1.0;
-    num->W[34] = 1.0;
-    num->W[44] = -1.0;
-    num->W[45] = 1.0;
-    num->W[55] = -1.0;
-    num->W[56] = 1.0;
-    num->W[66] = -1.0;
-    num->W[67] = 1.0;
-    num->W[77] = -1.0;
-    num->W[78] = 1.0;
-    num->W[88] = -1.0;
-    num->W[89] = 1.0;
-    num->d[0] = 0.0;
-    num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
-    num->d[1] = 0.0;
-    num->e[1] = p[P_e];
-    num->kc[1] = 0;
-    num->cc[1] = 0;
-    num->d[2] = 0.0;
-    num->e[2] = p[P_e];
-    num->kc[2] = 0;
-    num->cc[2] = 0;
-    num->d[3] = 0.0;
-    num->e[3] = p[P_e];
-    num->kc[3] = 0;
-    num->cc[3] = 0;
-    num->d[4] = 0.0;
-    num->e[4] = p[P_e];
-    num->kc[4] = 0;
-    num->cc[4] = 0;
-    num->d[5] = 0.0;
-    num->e[5] = p[P_e];
-    num->kc[5] = 0;
-    num->cc[5] = 0;
-    num->d[6] = 0.0;
-    num->e[6] = p[P_e];
-    num->kc[6] = 0;
-    num->cc[6] = 0;
-    num->d[7] = 0.0;
-    num->e[7] = p[P_e];
-    num->kc[7] = 0;
-    num->cc[7] = 0;
-    num->d[8] = 0.0;
-    num->e[8] = p[P_e];
-    num->kc[8] = 0;
-    num->cc[8] = 0;
+    for (i = 0; i < 9; i++) {
+        num->W[11*i] = -1.0;
+        num->W[11*i + 1] = 1.0;
+    }
+    for (i = 0; i < 9; i++) {
+        num->d[i] = 0.0;
+        num->e[i] = p[P_e];
+        num->kc[i] = 0.0;
+        num->cc[i] = 0.0;
+    }
     num->gravity = 0;
     return 0;
 }
@@ -250,66 +133,39 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
+    int i;
     (void)p;
     (void)c;
     y[0] = -p[P_d];
     y[10] = p[P_v0];
-    y[1] = 0.0;
-    y[11] = 0.0;
-    y[2] = 0.0;
-    y[12] = 0.0;
-    y[3] = 0.0;
-    y[13] = 0.0;
-    y[4] = 0.0;
-    y[14] = 0.0;
-    y[5] = 0.0;
-    y[15] = 0.0;
-    y[6] = 0.0;
-    y[16] = 0.0;
-    y[7] = 0.0;
-    y[17] = 0.0;
-    y[8] = 0.0;
-    y[18] = 0.0;
-    y[9] = 0.0;
-    y[19] = 0.0;
+    for (i = 0; i < 9; i++) {
+        y[i + 1] = 0.0;
+        y[i + 11] = 0.0;
+    }
 }
 
 /* External forces f_ext(t) of the `force` statements. */
 static void force(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
-    f[5] = 0.0;
-    f[6] = 0.0;
-    f[7] = 0.0;
-    f[8] = 0.0;
-    f[9] = 0.0;
+    for (i = 0; i < 10; i++)
+        f[i] = 0.0;
 }
 
 /* Their time derivative f_ext'(t). */
 static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
-    f[5] = 0.0;
-    f[6] = 0.0;
-    f[7] = 0.0;
-    f[8] = 0.0;
-    f[9] = 0.0;
+    for (i = 0; i < 10; i++)
+        f[i] = 0.0;
 }
 
 /* The `force` statements one by one (work of each force in the energy audit). */
@@ -326,94 +182,35 @@ static void force_terms(double t, const int *sw, const double *p, const double *
 static void mode_0(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[10], a[10];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
-    const double F6 = 0.0;
-    const double F7 = 0.0;
-    const double F8 = 0.0;
-    const double F9 = 0.0;
+    for (i = 0; i < 10; i++)
+        F[i] = 0.0;
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
-    const double a6 = F6*c[6];
-    const double a7 = F7*c[7];
-    const double a8 = F8*c[8];
-    const double a9 = F9*c[9];
+    for (i = 0; i < 10; i++)
+        a[i] = F[i]*c[i];
     if (ydot) {
-        ydot[0] = y[10];
-        ydot[1] = y[11];
-        ydot[2] = y[12];
-        ydot[3] = y[13];
-        ydot[4] = y[14];
-        ydot[5] = y[15];
-        ydot[6] = y[16];
-        ydot[7] = y[17];
-        ydot[8] = y[18];
-        ydot[9] = y[19];
-        ydot[10] = a0;
-        ydot[11] = a1;
-        ydot[12] = a2;
-        ydot[13] = a3;
-        ydot[14] = a4;
-        ydot[15] = a5;
-        ydot[16] = a6;
-        ydot[17] = a7;
-        ydot[18] = a8;
-        ydot[19] = a9;
+        for (i = 0; i < 10; i++)
+            ydot[i] = y[i + 10];
+        for (i = 0; i < 10; i++)
+            ydot[i + 10] = a[i];
     }
     if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-        lam[5] = 0.0;
-        lam[6] = 0.0;
-        lam[7] = 0.0;
-        lam[8] = 0.0;
+        for (i = 0; i < 9; i++)
+            lam[i] = 0.0;
     }
     if (s && sdot) {
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[11] - y[10];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[12] - y[11];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[13] - y[12];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[14] - y[13];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[15] - y[14];
-        /* G[6] open: s = gap, s' = w.v */
-        s[5] = y[6] - y[5];
-        sdot[5] = y[16] - y[15];
-        /* G[7] open: s = gap, s' = w.v */
-        s[6] = y[7] - y[6];
-        sdot[6] = y[17] - y[16];
-        /* G[8] open: s = gap, s' = w.v */
-        s[7] = y[8] - y[7];
-        sdot[7] = y[18] - y[17];
-        /* G[9] open: s = gap, s' = w.v */
-        s[8] = y[9] - y[8];
-        sdot[8] = y[19] - y[18];
+        /* G[1] .. G[9] open: s = gap, s' = w.v */
+        for (i = 0; i < 9; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 11] - y[i + 10];
+        }
     }
 }
 

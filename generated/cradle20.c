@@ -147,302 +147,35 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of P[2] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[3] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[4] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[5] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[6] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[7] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[8] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[9] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[10] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[11] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[12] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[13] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[14] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[15] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[16] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[17] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[18] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[19] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[20] */
-        return 1;
     if (!(p[P_e] >= 0)) /* restitution of G[1] */
         return 2;
     if (!(p[P_e] <= 1)) /* restitution of G[1] */
         return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[3] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[3] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[4] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[4] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[5] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[5] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[6] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[6] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[7] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[7] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[8] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[8] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[9] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[9] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[10] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[10] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[11] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[11] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[12] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[12] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[13] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[13] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[14] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[14] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[15] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[15] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[16] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[16] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[17] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[17] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[18] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[18] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[19] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[19] */
-        return 2;
 
     /* hoisted constants */
-    c[0] = 1.0/p[P_m]; /* 1/m of P[1] */
-    c[1] = 1.0/p[P_m]; /* 1/m of P[2] */
-    c[2] = 1.0/p[P_m]; /* 1/m of P[3] */
-    c[3] = 1.0/p[P_m]; /* 1/m of P[4] */
-    c[4] = 1.0/p[P_m]; /* 1/m of P[5] */
-    c[5] = 1.0/p[P_m]; /* 1/m of P[6] */
-    c[6] = 1.0/p[P_m]; /* 1/m of P[7] */
-    c[7] = 1.0/p[P_m]; /* 1/m of P[8] */
-    c[8] = 1.0/p[P_m]; /* 1/m of P[9] */
-    c[9] = 1.0/p[P_m]; /* 1/m of P[10] */
-    c[10] = 1.0/p[P_m]; /* 1/m of P[11] */
-    c[11] = 1.0/p[P_m]; /* 1/m of P[12] */
-    c[12] = 1.0/p[P_m]; /* 1/m of P[13] */
-    c[13] = 1.0/p[P_m]; /* 1/m of P[14] */
-    c[14] = 1.0/p[P_m]; /* 1/m of P[15] */
-    c[15] = 1.0/p[P_m]; /* 1/m of P[16] */
-    c[16] = 1.0/p[P_m]; /* 1/m of P[17] */
-    c[17] = 1.0/p[P_m]; /* 1/m of P[18] */
-    c[18] = 1.0/p[P_m]; /* 1/m of P[19] */
-    c[19] = 1.0/p[P_m]; /* 1/m of P[20] */
+    /* 1/m of P[1] .. 1/m of P[20] */
+    for (i = 0; i < 20; i++)
+        c[i] = 1.0/p[P_m];
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 400; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[P_m];
-    num->fconst[0] = 0.0;
-    num->mass[1] = p[P_m];
-    num->fconst[1] = 0.0;
-    num->mass[2] = p[P_m];
-    num->fconst[2] = 0.0;
-    num->mass[3] = p[P_m];
-    num->fconst[3] = 0.0;
-    num->mass[4] = p[P_m];
-    num->fconst[4] = 0.0;
-    num->mass[5] = p[P_m];
-    num->fconst[5] = 0.0;
-    num->mass[6] = p[P_m];
-    num->fconst[6] = 0.0;
-    num->mass[7] = p[P_m];
-    num->fconst[7] = 0.0;
-    num->mass[8] = p[P_m];
-    num->fconst[8] = 0.0;
-    num->mass[9] = p[P_m];
-    num->fconst[9] = 0.0;
-    num->mass[10] = p[P_m];
-    num->fconst[10] = 0.0;
-    num->mass[11] = p[P_m];
-    num->fconst[11] = 0.0;
-    num->mass[12] = p[P_m];
-    num->fconst[12] = 0.0;
-    num->mass[13] = p[P_m];
-    num->fconst[13] = 0.0;
-    num->mass[14] = p[P_m];
-    num->fconst[14] = 0.0;
-    num->mass[15] = p[P_m];
-    num->fconst[15] = 0.0;
-    num->mass[16] = p[P_m];
-    num->fconst[16] = 0.0;
-    num->mass[17] = p[P_m];
-    num->fconst[17] = 0.0;
-    num->mass[18] = p[P_m];
-    num->fconst[18] = 0.0;
-    num->mass[19] = p[P_m];
-    num->fconst[19] = 0.0;
+    for (i = 0; i < 20; i++) {
+        num->mass[i] = p[P_m];
+        num->fconst[i] = 0.0;
+    }
     for (i = 0; i < 380; i++)
         num->W[i] = 0;
-    num->W[0] = -1.0;
-    num->W[1] = 1.0;
-    num->W[21] = -1.0;
-    num->W[22] = 1.0;
-    num->W[42] = -1.0;
-    num->W[43] = 1.0;
-    num->W[63] = -1.0;
-    num->W[64] = 1.0;
-    num->W[84] = -1.0;
-    num->W[85] = 1.0;
-    num->W[105] = -1.0;
-    num->W[106] = 1.0;
-    num->W[126] = -1.0;
-    num->W[127] = 1.0;
-    num->W[147] = -1.0;
-    num->W[148] = 1.0;
-    num->W[168] = -1.0;
-    num->W[169] = 1.0;
-    num->W[189] = -1.0;
-    num->W[190] = 1.0;
-    num->W[210] = -1.0;
-    num->W[211] = 1.0;
-    num->W[231] = -1.0;
-    num->W[232] = 1.0;
-    num->W[252] = -1.0;
-    num->W[253] = 1.0;
-    num->W[273] = -1.0;
-    num->W[274] = 1.0;
-    num->W[294] = -1.0;
-    num->W[295] = 1.0;
-    num->W[315] = -1.0;
-    num->W[316] = 1.0;
-    num->W[336] = -1.0;
-    num->W[337] = 1.0;
-    num->W[357] = -1.0;
-    num->W[358] = 1.0;
-    num->W[378] = -1.0;
-    num->W[379] = 1.0;
-    num->d[0] = 0.0;
-    num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
-    num->d[1] = 0.0;
-    num->e[1] = p[P_e];
-    num->kc[1] = 0;
-    num->cc[1] = 0;
-    num->d[2] = 0.0;
-    num->e[2] = p[P_e];
-    num->kc[2] = 0;
-    num->cc[2] = 0;
-    num->d[3] = 0.0;
-    num->e[3] = p[P_e];
-    num->kc[3] = 0;
-    num->cc[3] = 0;
-    num->d[4] = 0.0;
-    num->e[4] = p[P_e];
-    num->kc[4] = 0;
-    num->cc[4] = 0;
-    num->d[5] = 0.0;
-    num->e[5] = p[P_e];
-    num->kc[5] = 0;
-    num->cc[5] = 0;
-    num->d[6] = 0.0;
-    num->e[6] = p[P_e];
-    num->kc[6] = 0;
-    num->cc[6] = 0;
-    num->d[7] = 0.0;
-    num->e[7] = p[P_e];
-    num->kc[7] = 0;
-    num->cc[7] = 0;
-    num->d[8] = 0.0;
-    num->e[8] = p[P_e];
-    num->kc[8] = 0;
-    num->cc[8] = 0;
-    num->d[9] = 0.0;
-    num->e[9] = p[P_e];
-    num->kc[9] = 0;
-    num->cc[9] = 0;
-    num->d[10] = 0.0;
-    num->e[10] = p[P_e];
-    num->kc[10] = 0;
-    num->cc[10] = 0;
-    num->d[11] = 0.0;
-    num->e[11] = p[P_e];
-    num->kc[11] = 0;
-    num->cc[11] = 0;
-    num->d[12] = 0.0;
-    num->e[12] = p[P_e];
-    num->kc[12] = 0;
-    num->cc[12] = 0;
-    num->d[13] = 0.0;
-    num->e[13] = p[P_e];
-    num->kc[13] = 0;
-    num->cc[13] = 0;
-    num->d[14] = 0.0;
-    num->e[14] = p[P_e];
-    num->kc[14] = 0;
-    num->cc[14] = 0;
-    num->d[15] = 0.0;
-    num->e[15] = p[P_e];
-    num->kc[15] = 0;
-    num->cc[15] = 0;
-    num->d[16] = 0.0;
-    num->e[16] = p[P_e];
-    num->kc[16] = 0;
-    num->cc[16] = 0;
-    num->d[17] = 0.0;
-    num->e[17] = p[P_e];
-    num->kc[17] = 0;
-    num->cc[17] = 0;
-    num->d[18] = 0.0;
-    num->e[18] = p[P_e];
-    num->kc[18] = 0;
-    num->cc[18] = 0;
+    for (i = 0; i < 19; i++) {
+        num->W[21*i] = -1.0;
+        num->W[21*i + 1] = 1.0;
+    }
+    for (i = 0; i < 19; i++) {
+        num->d[i] = 0.0;
+        num->e[i] = p[P_e];
+        num->kc[i] = 0.0;
+        num->cc[i] = 0.0;
+    }
     num->gravity = 0;
     return 0;
 }
@@ -450,106 +183,39 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
+    int i;
     (void)p;
     (void)c;
     y[0] = -p[P_d];
     y[20] = p[P_v0];
-    y[1] = 0.0;
-    y[21] = 0.0;
-    y[2] = 0.0;
-    y[22] = 0.0;
-    y[3] = 0.0;
-    y[23] = 0.0;
-    y[4] = 0.0;
-    y[24] = 0.0;
-    y[5] = 0.0;
-    y[25] = 0.0;
-    y[6] = 0.0;
-    y[26] = 0.0;
-    y[7] = 0.0;
-    y[27] = 0.0;
-    y[8] = 0.0;
-    y[28] = 0.0;
-    y[9] = 0.0;
-    y[29] = 0.0;
-    y[10] = 0.0;
-    y[30] = 0.0;
-    y[11] = 0.0;
-    y[31] = 0.0;
-    y[12] = 0.0;
-    y[32] = 0.0;
-    y[13] = 0.0;
-    y[33] = 0.0;
-    y[14] = 0.0;
-    y[34] = 0.0;
-    y[15] = 0.0;
-    y[35] = 0.0;
-    y[16] = 0.0;
-    y[36] = 0.0;
-    y[17] = 0.0;
-    y[37] = 0.0;
-    y[18] = 0.0;
-    y[38] = 0.0;
-    y[19] = 0.0;
-    y[39] = 0.0;
+    for (i = 0; i < 19; i++) {
+        y[i + 1] = 0.0;
+        y[i + 21] = 0.0;
+    }
 }
 
 /* External forces f_ext(t) of the `force` statements. */
 static void force(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
-    f[5] = 0.0;
-    f[6] = 0.0;
-    f[7] = 0.0;
-    f[8] = 0.0;
-    f[9] = 0.0;
-    f[10] = 0.0;
-    f[11] = 0.0;
-    f[12] = 0.0;
-    f[13] = 0.0;
-    f[14] = 0.0;
-    f[15] = 0.0;
-    f[16] = 0.0;
-    f[17] = 0.0;
-    f[18] = 0.0;
-    f[19] = 0.0;
+    for (i = 0; i < 20; i++)
+        f[i] = 0.0;
 }
 
 /* Their time derivative f_ext'(t). */
 static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
-    f[5] = 0.0;
-    f[6] = 0.0;
-    f[7] = 0.0;
-    f[8] = 0.0;
-    f[9] = 0.0;
-    f[10] = 0.0;
-    f[11] = 0.0;
-    f[12] = 0.0;
-    f[13] = 0.0;
-    f[14] = 0.0;
-    f[15] = 0.0;
-    f[16] = 0.0;
-    f[17] = 0.0;
-    f[18] = 0.0;
-    f[19] = 0.0;
+    for (i = 0; i < 20; i++)
+        f[i] = 0.0;
 }
 
 /* The `force` statements one by one (work of each force in the energy audit). */
@@ -566,174 +232,35 @@ static void force_terms(double t, const int *sw, const double *p, const double *
 static void mode_0(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[20], a[20];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
-    const double F6 = 0.0;
-    const double F7 = 0.0;
-    const double F8 = 0.0;
-    const double F9 = 0.0;
-    const double F10 = 0.0;
-    const double F11 = 0.0;
-    const double F12 = 0.0;
-    const double F13 = 0.0;
-    const double F14 = 0.0;
-    const double F15 = 0.0;
-    const double F16 = 0.0;
-    const double F17 = 0.0;
-    const double F18 = 0.0;
-    const double F19 = 0.0;
+    for (i = 0; i < 20; i++)
+        F[i] = 0.0;
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
-    const double a6 = F6*c[6];
-    const double a7 = F7*c[7];
-    const double a8 = F8*c[8];
-    const double a9 = F9*c[9];
-    const double a10 = F10*c[10];
-    const double a11 = F11*c[11];
-    const double a12 = F12*c[12];
-    const double a13 = F13*c[13];
-    const double a14 = F14*c[14];
-    const double a15 = F15*c[15];
-    const double a16 = F16*c[16];
-    const double a17 = F17*c[17];
-    const double a18 = F18*c[18];
-    const double a19 = F19*c[19];
+    for (i = 0; i < 20; i++)
+        a[i] = F[i]*c[i];
     if (ydot) {
-        ydot[0] = y[20];
-        ydot[1] = y[21];
-        ydot[2] = y[22];
-        ydot[3] = y[23];
-        ydot[4] = y[24];
-        ydot[5] = y[25];
-        ydot[6] = y[26];
-        ydot[7] = y[27];
-        ydot[8] = y[28];
-        ydot[9] = y[29];
-        ydot[10] = y[30];
-        ydot[11] = y[31];
-        ydot[12] = y[32];
-        ydot[13] = y[33];
-        ydot[14] = y[34];
-        ydot[15] = y[35];
-        ydot[16] = y[36];
-        ydot[17] = y[37];
-        ydot[18] = y[38];
-        ydot[19] = y[39];
-        ydot[20] = a0;
-        ydot[21] = a1;
-        ydot[22] = a2;
-        ydot[23] = a3;
-        ydot[24] = a4;
-        ydot[25] = a5;
-        ydot[26] = a6;
-        ydot[27] = a7;
-        ydot[28] = a8;
-        ydot[29] = a9;
-        ydot[30] = a10;
-        ydot[31] = a11;
-        ydot[32] = a12;
-        ydot[33] = a13;
-        ydot[34] = a14;
-        ydot[35] = a15;
-        ydot[36] = a16;
-        ydot[37] = a17;
-        ydot[38] = a18;
-        ydot[39] = a19;
+        for (i = 0; i < 20; i++)
+            ydot[i] = y[i + 20];
+        for (i = 0; i < 20; i++)
+            ydot[i + 20] = a[i];
     }
     if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-        lam[5] = 0.0;
-        lam[6] = 0.0;
-        lam[7] = 0.0;
-        lam[8] = 0.0;
-        lam[9] = 0.0;
-        lam[10] = 0.0;
-        lam[11] = 0.0;
-        lam[12] = 0.0;
-        lam[13] = 0.0;
-        lam[14] = 0.0;
-        lam[15] = 0.0;
-        lam[16] = 0.0;
-        lam[17] = 0.0;
-        lam[18] = 0.0;
+        for (i = 0; i < 19; i++)
+            lam[i] = 0.0;
     }
     if (s && sdot) {
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[21] - y[20];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[22] - y[21];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[23] - y[22];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[24] - y[23];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[25] - y[24];
-        /* G[6] open: s = gap, s' = w.v */
-        s[5] = y[6] - y[5];
-        sdot[5] = y[26] - y[25];
-        /* G[7] open: s = gap, s' = w.v */
-        s[6] = y[7] - y[6];
-        sdot[6] = y[27] - y[26];
-        /* G[8] open: s = gap, s' = w.v */
-        s[7] = y[8] - y[7];
-        sdot[7] = y[28] - y[27];
-        /* G[9] open: s = gap, s' = w.v */
-        s[8] = y[9] - y[8];
-        sdot[8] = y[29] - y[28];
-        /* G[10] open: s = gap, s' = w.v */
-        s[9] = y[10] - y[9];
-        sdot[9] = y[30] - y[29];
-        /* G[11] open: s = gap, s' = w.v */
-        s[10] = y[11] - y[10];
-        sdot[10] = y[31] - y[30];
-        /* G[12] open: s = gap, s' = w.v */
-        s[11] = y[12] - y[11];
-        sdot[11] = y[32] - y[31];
-        /* G[13] open: s = gap, s' = w.v */
-        s[12] = y[13] - y[12];
-        sdot[12] = y[33] - y[32];
-        /* G[14] open: s = gap, s' = w.v */
-        s[13] = y[14] - y[13];
-        sdot[13] = y[34] - y[33];
-        /* G[15] open: s = gap, s' = w.v */
-        s[14] = y[15] - y[14];
-        sdot[14] = y[35] - y[34];
-        /* G[16] open: s = gap, s' = w.v */
-        s[15] = y[16] - y[15];
-        sdot[15] = y[36] - y[35];
-        /* G[17] open: s = gap, s' = w.v */
-        s[16] = y[17] - y[16];
-        sdot[16] = y[37] - y[36];
-        /* G[18] open: s = gap, s' = w.v */
-        s[17] = y[18] - y[17];
-        sdot[17] = y[38] - y[37];
-        /* G[19] open: s = gap, s' = w.v */
-        s[18] = y[19] - y[18];
-        sdot[18] = y[39] - y[38];
+        /* G[1] .. G[19] open: s = gap, s' = w.v */
+        for (i = 0; i < 19; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 21] - y[i + 20];
+        }
     }
 }
 

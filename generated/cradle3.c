@@ -62,17 +62,9 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of P[2] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[3] */
-        return 1;
     if (!(p[P_e] >= 0)) /* restitution of G[1] */
         return 2;
     if (!(p[P_e] <= 1)) /* restitution of G[1] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[2] */
         return 2;
 
     /* hoisted constants */
@@ -104,12 +96,12 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[5] = 1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     num->d[1] = 0.0;
     num->e[1] = p[P_e];
-    num->kc[1] = 0;
-    num->cc[1] = 0;
+    num->kc[1] = 0.0;
+    num->cc[1] = 0.0;
     num->gravity = 0;
     return 0;
 }

@@ -72,37 +72,15 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of P[2] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[3] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[4] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[5] */
-        return 1;
     if (!(p[P_e] >= 0)) /* restitution of G[1] */
         return 2;
     if (!(p[P_e] <= 1)) /* restitution of G[1] */
         return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[3] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[3] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[4] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[4] */
-        return 2;
 
     /* hoisted constants */
-    c[0] = 1.0/p[P_m]; /* 1/m of P[1] */
-    c[1] = 1.0/p[P_m]; /* 1/m of P[2] */
-    c[2] = 1.0/p[P_m]; /* 1/m of P[3] */
-    c[3] = 1.0/p[P_m]; /* 1/m of P[4] */
-    c[4] = 1.0/p[P_m]; /* 1/m of P[5] */
+    /* 1/m of P[1] .. 1/m of P[5] */
+    for (i = 0; i < 5; i++)
+        c[i] = 1.0/p[P_m];
     c[5] = 1.0/(c[0] + c[1]); /* (S^-1)[0][0] of mode 1 */
     c[6] = 1.0/(c[1] + c[2]); /* (S^-1)[0][0] of mode 2 */
     c[7] = -1.0/(c[1]*c[1] - (c[0] + c[1])*(c[1] + c[2])); /* 1/det S of mode 3 */
@@ -368,18 +346,15 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[267] = c[229]*c[238]; /* elimination of mode 15 */
     c[268] = c[230]*c[238]; /* elimination of mode 15 */
     c[269] = c[231]*c[238]; /* elimination of mode 15 */
-    c[270] = c[243]; /* (S^-1)[0][0] of mode 15 */
-    c[271] = c[244]; /* (S^-1)[0][1] of mode 15 */
-    c[272] = c[245]; /* (S^-1)[0][2] of mode 15 */
-    c[273] = c[246]; /* (S^-1)[0][3] of mode 15 */
-    c[274] = c[251]; /* (S^-1)[1][0] of mode 15 */
-    c[275] = c[252]; /* (S^-1)[1][1] of mode 15 */
-    c[276] = c[253]; /* (S^-1)[1][2] of mode 15 */
-    c[277] = c[254]; /* (S^-1)[1][3] of mode 15 */
-    c[278] = c[259]; /* (S^-1)[2][0] of mode 15 */
-    c[279] = c[260]; /* (S^-1)[2][1] of mode 15 */
-    c[280] = c[261]; /* (S^-1)[2][2] of mode 15 */
-    c[281] = c[262]; /* (S^-1)[2][3] of mode 15 */
+    /* (S^-1)[0][0] of mode 15 .. (S^-1)[0][3] of mode 15 */
+    for (i = 0; i < 4; i++)
+        c[i + 270] = c[i + 243];
+    /* (S^-1)[1][0] of mode 15 .. (S^-1)[1][3] of mode 15 */
+    for (i = 0; i < 4; i++)
+        c[i + 274] = c[i + 251];
+    /* (S^-1)[2][0] of mode 15 .. (S^-1)[2][3] of mode 15 */
+    for (i = 0; i < 4; i++)
+        c[i + 278] = c[i + 259];
     c[282] = c[267]; /* (S^-1)[3][0] of mode 15 */
     c[283] = c[268]; /* (S^-1)[3][1] of mode 15 */
     c[284] = c[269]; /* (S^-1)[3][2] of mode 15 */
@@ -388,42 +363,22 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 25; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[P_m];
-    num->fconst[0] = 0.0;
-    num->mass[1] = p[P_m];
-    num->fconst[1] = 0.0;
-    num->mass[2] = p[P_m];
-    num->fconst[2] = 0.0;
-    num->mass[3] = p[P_m];
-    num->fconst[3] = 0.0;
-    num->mass[4] = p[P_m];
-    num->fconst[4] = 0.0;
+    for (i = 0; i < 5; i++) {
+        num->mass[i] = p[P_m];
+        num->fconst[i] = 0.0;
+    }
     for (i = 0; i < 20; i++)
         num->W[i] = 0;
-    num->W[0] = -1.0;
-    num->W[1] = 1.0;
-    num->W[6] = -1.0;
-    num->W[7] = 1.0;
-    num->W[12] = -1.0;
-    num->W[13] = 1.0;
-    num->W[18] = -1.0;
-    num->W[19] = 1.0;
-    num->d[0] = 0.0;
-    num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
-    num->d[1] = 0.0;
-    num->e[1] = p[P_e];
-    num->kc[1] = 0;
-    num->cc[1] = 0;
-    num->d[2] = 0.0;
-    num->e[2] = p[P_e];
-    num->kc[2] = 0;
-    num->cc[2] = 0;
-    num->d[3] = 0.0;
-    num->e[3] = p[P_e];
-    num->kc[3] = 0;
-    num->cc[3] = 0;
+    for (i = 0; i < 4; i++) {
+        num->W[6*i] = -1.0;
+        num->W[6*i + 1] = 1.0;
+    }
+    for (i = 0; i < 4; i++) {
+        num->d[i] = 0.0;
+        num->e[i] = p[P_e];
+        num->kc[i] = 0.0;
+        num->cc[i] = 0.0;
+    }
     num->gravity = 0;
     return 0;
 }
@@ -431,46 +386,39 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
+    int i;
     (void)p;
     (void)c;
     y[0] = -p[P_d];
     y[5] = p[P_v0];
-    y[1] = 0.0;
-    y[6] = 0.0;
-    y[2] = 0.0;
-    y[7] = 0.0;
-    y[3] = 0.0;
-    y[8] = 0.0;
-    y[4] = 0.0;
-    y[9] = 0.0;
+    for (i = 0; i < 4; i++) {
+        y[i + 1] = 0.0;
+        y[i + 6] = 0.0;
+    }
 }
 
 /* External forces f_ext(t) of the `force` statements. */
 static void force(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
+    for (i = 0; i < 5; i++)
+        f[i] = 0.0;
 }
 
 /* Their time derivative f_ext'(t). */
 static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
+    for (i = 0; i < 5; i++)
+        f[i] = 0.0;
 }
 
 /* The `force` statements one by one (work of each force in the energy audit). */
@@ -487,54 +435,35 @@ static void force_terms(double t, const int *sw, const double *p, const double *
 static void mode_0(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
+    for (i = 0; i < 5; i++)
+        a[i] = F[i]*c[i];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
+        for (i = 0; i < 4; i++)
+            lam[i] = 0.0;
     }
     if (s && sdot) {
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
+        /* G[1] .. G[4] open: s = gap, s' = w.v */
+        for (i = 0; i < 4; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 6] - y[i + 5];
+        }
     }
 }
 
@@ -545,50 +474,45 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
 static void mode_1(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[5] - F1*c[1]*c[5];
+    L[0] = F[0]*c[0]*c[5] - F[1]*c[1]*c[5];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2];
+    a[3] = F[3]*c[3];
+    a[4] = F[4]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
         lam[2] = 0.0;
         lam[3] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[5] - Fd1*c[1]*c[5];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[5] - Fd[1]*c[1]*c[5];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[7] - y[6];
@@ -608,53 +532,48 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
 static void mode_2(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[6] - F2*c[2]*c[6];
+    L[1] = F[1]*c[1]*c[6] - F[2]*c[2]*c[6];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3];
+    a[4] = F[4]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
+        lam[1] = L[1];
         lam[2] = 0.0;
         lam[3] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
+        Fd[1] = 0.0;
+        Fd[2] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[6] - y[5];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[6] - Fd2*c[2]*c[6];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[6] - Fd[2]*c[2]*c[6];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[8] - y[7];
@@ -672,55 +591,50 @@ static void mode_2(double t, const double *y, const int *sw, const double *p,
 static void mode_3(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[8] - F1*c[1]*c[8] + F1*c[1]*c[9] - F2*c[2]*c[9];
-    const double lam1 = F0*c[0]*c[10] - F1*c[1]*c[10] + F1*c[1]*c[11] - F2*c[2]*c[11];
+    L[0] = F[0]*c[0]*c[8] - F[1]*c[1]*c[8] + F[1]*c[1]*c[9] - F[2]*c[2]*c[9];
+    L[1] = F[0]*c[0]*c[10] - F[1]*c[1]*c[10] + F[1]*c[1]*c[11] - F[2]*c[2]*c[11];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3];
+    a[4] = F[4]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
+        lam[0] = L[0];
+        lam[1] = L[1];
         lam[2] = 0.0;
         lam[3] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
+        Fd[2] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[8] - Fd1*c[1]*c[8] + Fd1*c[1]*c[9] - Fd2*c[2]*c[9];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[8] - Fd[1]*c[1]*c[8] + Fd[1]*c[1]*c[9] - Fd[2]*c[2]*c[9];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[10] - Fd1*c[1]*c[10] + Fd1*c[1]*c[11] - Fd2*c[2]*c[11];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[10] - Fd[1]*c[1]*c[10] + Fd[1]*c[1]*c[11] - Fd[2]*c[2]*c[11];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[8] - y[7];
@@ -737,47 +651,42 @@ static void mode_3(double t, const double *y, const int *sw, const double *p,
 static void mode_4(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam2 = F2*c[2]*c[12] - F3*c[3]*c[12];
+    L[2] = F[2]*c[2]*c[12] - F[3]*c[3]*c[12];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
-        lam[2] = lam2;
+        lam[2] = L[2];
         lam[3] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
+        Fd[2] = 0.0;
+        Fd[3] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[6] - y[5];
@@ -785,8 +694,8 @@ static void mode_4(double t, const double *y, const int *sw, const double *p,
         s[1] = y[2] - y[1];
         sdot[1] = y[7] - y[6];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd2*c[2]*c[12] - Fd3*c[3]*c[12];
+        s[2] = L[2];
+        sdot[2] = Fd[2]*c[2]*c[12] - Fd[3]*c[3]*c[12];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[9] - y[8];
@@ -801,59 +710,52 @@ static void mode_4(double t, const double *y, const int *sw, const double *p,
 static void mode_5(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[14] - F1*c[1]*c[14] + F2*c[2]*c[15] - F3*c[3]*c[15];
-    const double lam2 = F0*c[0]*c[16] - F1*c[1]*c[16] + F2*c[2]*c[17] - F3*c[3]*c[17];
+    L[0] = F[0]*c[0]*c[14] - F[1]*c[1]*c[14] + F[2]*c[2]*c[15] - F[3]*c[3]*c[15];
+    L[2] = F[0]*c[0]*c[16] - F[1]*c[1]*c[16] + F[2]*c[2]*c[17] - F[3]*c[3]*c[17];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
-        lam[2] = lam2;
+        lam[2] = L[2];
         lam[3] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[14] - Fd1*c[1]*c[14] + Fd2*c[2]*c[15] - Fd3*c[3]*c[15];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[14] - Fd[1]*c[1]*c[14] + Fd[2]*c[2]*c[15] - Fd[3]*c[3]*c[15];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[7] - y[6];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[16] - Fd1*c[1]*c[16] + Fd2*c[2]*c[17] - Fd3*c[3]*c[17];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[16] - Fd[1]*c[1]*c[16] + Fd[2]*c[2]*c[17] - Fd[3]*c[3]*c[17];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[9] - y[8];
@@ -868,58 +770,53 @@ static void mode_5(double t, const double *y, const int *sw, const double *p,
 static void mode_6(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[19] - F2*c[2]*c[19] + F2*c[2]*c[20] - F3*c[3]*c[20];
-    const double lam2 = F1*c[1]*c[21] - F2*c[2]*c[21] + F2*c[2]*c[22] - F3*c[3]*c[22];
+    L[1] = F[1]*c[1]*c[19] - F[2]*c[2]*c[19] + F[2]*c[2]*c[20] - F[3]*c[3]*c[20];
+    L[2] = F[1]*c[1]*c[21] - F[2]*c[2]*c[21] + F[2]*c[2]*c[22] - F[3]*c[3]*c[22];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
-        lam[2] = lam2;
+        lam[1] = L[1];
+        lam[2] = L[2];
         lam[3] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
+        Fd[1] = 0.0;
+        Fd[2] = 0.0;
+        Fd[3] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[6] - y[5];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[19] - Fd2*c[2]*c[19] + Fd2*c[2]*c[20] - Fd3*c[3]*c[20];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[19] - Fd[2]*c[2]*c[19] + Fd[2]*c[2]*c[20] - Fd[3]*c[3]*c[20];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd1*c[1]*c[21] - Fd2*c[2]*c[21] + Fd2*c[2]*c[22] - Fd3*c[3]*c[22];
+        s[2] = L[2];
+        sdot[2] = Fd[1]*c[1]*c[21] - Fd[2]*c[2]*c[21] + Fd[2]*c[2]*c[22] - Fd[3]*c[3]*c[22];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[9] - y[8];
@@ -935,60 +832,53 @@ static void mode_6(double t, const double *y, const int *sw, const double *p,
 static void mode_7(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[63] - F1*c[1]*c[63] + F1*c[1]*c[64] - F2*c[2]*c[64] + F2*c[2]*c[65] - F3*c[3]*c[65];
-    const double lam1 = F0*c[0]*c[66] - F1*c[1]*c[66] + F1*c[1]*c[67] - F2*c[2]*c[67] + F2*c[2]*c[68] - F3*c[3]*c[68];
-    const double lam2 = F0*c[0]*c[69] - F1*c[1]*c[69] + F1*c[1]*c[70] - F2*c[2]*c[70] + F2*c[2]*c[71] - F3*c[3]*c[71];
+    L[0] = F[0]*c[0]*c[63] - F[1]*c[1]*c[63] + F[1]*c[1]*c[64] - F[2]*c[2]*c[64] + F[2]*c[2]*c[65] - F[3]*c[3]*c[65];
+    L[1] = F[0]*c[0]*c[66] - F[1]*c[1]*c[66] + F[1]*c[1]*c[67] - F[2]*c[2]*c[67] + F[2]*c[2]*c[68] - F[3]*c[3]*c[68];
+    L[2] = F[0]*c[0]*c[69] - F[1]*c[1]*c[69] + F[1]*c[1]*c[70] - F[2]*c[2]*c[70] + F[2]*c[2]*c[71] - F[3]*c[3]*c[71];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
-        lam[2] = lam2;
+        lam[0] = L[0];
+        lam[1] = L[1];
+        lam[2] = L[2];
         lam[3] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[63] - Fd1*c[1]*c[63] + Fd1*c[1]*c[64] - Fd2*c[2]*c[64] + Fd2*c[2]*c[65] - Fd3*c[3]*c[65];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[63] - Fd[1]*c[1]*c[63] + Fd[1]*c[1]*c[64] - Fd[2]*c[2]*c[64] + Fd[2]*c[2]*c[65] - Fd[3]*c[3]*c[65];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[66] - Fd1*c[1]*c[66] + Fd1*c[1]*c[67] - Fd2*c[2]*c[67] + Fd2*c[2]*c[68] - Fd3*c[3]*c[68];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[66] - Fd[1]*c[1]*c[66] + Fd[1]*c[1]*c[67] - Fd[2]*c[2]*c[67] + Fd[2]*c[2]*c[68] - Fd[3]*c[3]*c[68];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[69] - Fd1*c[1]*c[69] + Fd1*c[1]*c[70] - Fd2*c[2]*c[70] + Fd2*c[2]*c[71] - Fd3*c[3]*c[71];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[69] - Fd[1]*c[1]*c[69] + Fd[1]*c[1]*c[70] - Fd[2]*c[2]*c[70] + Fd[2]*c[2]*c[71] - Fd[3]*c[3]*c[71];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[9] - y[8];
@@ -1002,47 +892,42 @@ static void mode_7(double t, const double *y, const int *sw, const double *p,
 static void mode_8(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam3 = F3*c[3]*c[72] - F4*c[4]*c[72];
+    L[3] = F[3]*c[3]*c[72] - F[4]*c[4]*c[72];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
         lam[2] = 0.0;
-        lam[3] = lam3;
+        lam[3] = L[3];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        Fd[3] = 0.0;
+        Fd[4] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[6] - y[5];
@@ -1053,8 +938,8 @@ static void mode_8(double t, const double *y, const int *sw, const double *p,
         s[2] = y[3] - y[2];
         sdot[2] = y[8] - y[7];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd3*c[3]*c[72] - Fd4*c[4]*c[72];
+        s[3] = L[3];
+        sdot[3] = Fd[3]*c[3]*c[72] - Fd[4]*c[4]*c[72];
     }
 }
 
@@ -1066,53 +951,48 @@ static void mode_8(double t, const double *y, const int *sw, const double *p,
 static void mode_9(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[74] - F1*c[1]*c[74] + F3*c[3]*c[75] - F4*c[4]*c[75];
-    const double lam3 = F0*c[0]*c[76] - F1*c[1]*c[76] + F3*c[3]*c[77] - F4*c[4]*c[77];
+    L[0] = F[0]*c[0]*c[74] - F[1]*c[1]*c[74] + F[3]*c[3]*c[75] - F[4]*c[4]*c[75];
+    L[3] = F[0]*c[0]*c[76] - F[1]*c[1]*c[76] + F[3]*c[3]*c[77] - F[4]*c[4]*c[77];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
         lam[2] = 0.0;
-        lam[3] = lam3;
+        lam[3] = L[3];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
+        Fd[3] = 0.0;
+        Fd[4] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[74] - Fd1*c[1]*c[74] + Fd3*c[3]*c[75] - Fd4*c[4]*c[75];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[74] - Fd[1]*c[1]*c[74] + Fd[3]*c[3]*c[75] - Fd[4]*c[4]*c[75];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[7] - y[6];
@@ -1120,8 +1000,8 @@ static void mode_9(double t, const double *y, const int *sw, const double *p,
         s[2] = y[3] - y[2];
         sdot[2] = y[8] - y[7];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[76] - Fd1*c[1]*c[76] + Fd3*c[3]*c[77] - Fd4*c[4]*c[77];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[76] - Fd[1]*c[1]*c[76] + Fd[3]*c[3]*c[77] - Fd[4]*c[4]*c[77];
     }
 }
 
@@ -1133,62 +1013,55 @@ static void mode_9(double t, const double *y, const int *sw, const double *p,
 static void mode_10(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[79] - F2*c[2]*c[79] + F3*c[3]*c[80] - F4*c[4]*c[80];
-    const double lam3 = F1*c[1]*c[81] - F2*c[2]*c[81] + F3*c[3]*c[82] - F4*c[4]*c[82];
+    L[1] = F[1]*c[1]*c[79] - F[2]*c[2]*c[79] + F[3]*c[3]*c[80] - F[4]*c[4]*c[80];
+    L[3] = F[1]*c[1]*c[81] - F[2]*c[2]*c[81] + F[3]*c[3]*c[82] - F[4]*c[4]*c[82];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
+        lam[1] = L[1];
         lam[2] = 0.0;
-        lam[3] = lam3;
+        lam[3] = L[3];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i + 1] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[6] - y[5];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[79] - Fd2*c[2]*c[79] + Fd3*c[3]*c[80] - Fd4*c[4]*c[80];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[79] - Fd[2]*c[2]*c[79] + Fd[3]*c[3]*c[80] - Fd[4]*c[4]*c[80];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[8] - y[7];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd1*c[1]*c[81] - Fd2*c[2]*c[81] + Fd3*c[3]*c[82] - Fd4*c[4]*c[82];
+        s[3] = L[3];
+        sdot[3] = Fd[1]*c[1]*c[81] - Fd[2]*c[2]*c[81] + Fd[3]*c[3]*c[82] - Fd[4]*c[4]*c[82];
     }
 }
 
@@ -1201,64 +1074,56 @@ static void mode_10(double t, const double *y, const int *sw, const double *p,
 static void mode_11(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[99] - F1*c[1]*c[99] + F1*c[1]*c[100] - F2*c[2]*c[100] + F3*c[3]*c[101] - F4*c[4]*c[101];
-    const double lam1 = F0*c[0]*c[102] - F1*c[1]*c[102] + F1*c[1]*c[103] - F2*c[2]*c[103] + F3*c[3]*c[104] - F4*c[4]*c[104];
-    const double lam3 = F0*c[0]*c[105] - F1*c[1]*c[105] + F1*c[1]*c[106] - F2*c[2]*c[106] + F3*c[3]*c[107] - F4*c[4]*c[107];
+    L[0] = F[0]*c[0]*c[99] - F[1]*c[1]*c[99] + F[1]*c[1]*c[100] - F[2]*c[2]*c[100] + F[3]*c[3]*c[101] - F[4]*c[4]*c[101];
+    L[1] = F[0]*c[0]*c[102] - F[1]*c[1]*c[102] + F[1]*c[1]*c[103] - F[2]*c[2]*c[103] + F[3]*c[3]*c[104] - F[4]*c[4]*c[104];
+    L[3] = F[0]*c[0]*c[105] - F[1]*c[1]*c[105] + F[1]*c[1]*c[106] - F[2]*c[2]*c[106] + F[3]*c[3]*c[107] - F[4]*c[4]*c[107];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
+        lam[0] = L[0];
+        lam[1] = L[1];
         lam[2] = 0.0;
-        lam[3] = lam3;
+        lam[3] = L[3];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[99] - Fd1*c[1]*c[99] + Fd1*c[1]*c[100] - Fd2*c[2]*c[100] + Fd3*c[3]*c[101] - Fd4*c[4]*c[101];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[99] - Fd[1]*c[1]*c[99] + Fd[1]*c[1]*c[100] - Fd[2]*c[2]*c[100] + Fd[3]*c[3]*c[101] - Fd[4]*c[4]*c[101];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[102] - Fd1*c[1]*c[102] + Fd1*c[1]*c[103] - Fd2*c[2]*c[103] + Fd3*c[3]*c[104] - Fd4*c[4]*c[104];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[102] - Fd[1]*c[1]*c[102] + Fd[1]*c[1]*c[103] - Fd[2]*c[2]*c[103] + Fd[3]*c[3]*c[104] - Fd[4]*c[4]*c[104];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[8] - y[7];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[105] - Fd1*c[1]*c[105] + Fd1*c[1]*c[106] - Fd2*c[2]*c[106] + Fd3*c[3]*c[107] - Fd4*c[4]*c[107];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[105] - Fd[1]*c[1]*c[105] + Fd[1]*c[1]*c[106] - Fd[2]*c[2]*c[106] + Fd[3]*c[3]*c[107] - Fd[4]*c[4]*c[107];
     }
 }
 
@@ -1270,49 +1135,44 @@ static void mode_11(double t, const double *y, const int *sw, const double *p,
 static void mode_12(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam2 = F2*c[2]*c[109] - F3*c[3]*c[109] + F3*c[3]*c[110] - F4*c[4]*c[110];
-    const double lam3 = F2*c[2]*c[111] - F3*c[3]*c[111] + F3*c[3]*c[112] - F4*c[4]*c[112];
+    L[2] = F[2]*c[2]*c[109] - F[3]*c[3]*c[109] + F[3]*c[3]*c[110] - F[4]*c[4]*c[110];
+    L[3] = F[2]*c[2]*c[111] - F[3]*c[3]*c[111] + F[3]*c[3]*c[112] - F[4]*c[4]*c[112];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
-        lam[2] = lam2;
-        lam[3] = lam3;
+        lam[2] = L[2];
+        lam[3] = L[3];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        Fd[2] = 0.0;
+        Fd[3] = 0.0;
+        Fd[4] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[6] - y[5];
@@ -1320,11 +1180,11 @@ static void mode_12(double t, const double *y, const int *sw, const double *p,
         s[1] = y[2] - y[1];
         sdot[1] = y[7] - y[6];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd2*c[2]*c[109] - Fd3*c[3]*c[109] + Fd3*c[3]*c[110] - Fd4*c[4]*c[110];
+        s[2] = L[2];
+        sdot[2] = Fd[2]*c[2]*c[109] - Fd[3]*c[3]*c[109] + Fd[3]*c[3]*c[110] - Fd[4]*c[4]*c[110];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd2*c[2]*c[111] - Fd3*c[3]*c[111] + Fd3*c[3]*c[112] - Fd4*c[4]*c[112];
+        s[3] = L[3];
+        sdot[3] = Fd[2]*c[2]*c[111] - Fd[3]*c[3]*c[111] + Fd[3]*c[3]*c[112] - Fd[4]*c[4]*c[112];
     }
 }
 
@@ -1337,64 +1197,56 @@ static void mode_12(double t, const double *y, const int *sw, const double *p,
 static void mode_13(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[129] - F1*c[1]*c[129] + F2*c[2]*c[130] - F3*c[3]*c[130] + F3*c[3]*c[131] - F4*c[4]*c[131];
-    const double lam2 = F0*c[0]*c[132] - F1*c[1]*c[132] + F2*c[2]*c[133] - F3*c[3]*c[133] + F3*c[3]*c[134] - F4*c[4]*c[134];
-    const double lam3 = F0*c[0]*c[135] - F1*c[1]*c[135] + F2*c[2]*c[136] - F3*c[3]*c[136] + F3*c[3]*c[137] - F4*c[4]*c[137];
+    L[0] = F[0]*c[0]*c[129] - F[1]*c[1]*c[129] + F[2]*c[2]*c[130] - F[3]*c[3]*c[130] + F[3]*c[3]*c[131] - F[4]*c[4]*c[131];
+    L[2] = F[0]*c[0]*c[132] - F[1]*c[1]*c[132] + F[2]*c[2]*c[133] - F[3]*c[3]*c[133] + F[3]*c[3]*c[134] - F[4]*c[4]*c[134];
+    L[3] = F[0]*c[0]*c[135] - F[1]*c[1]*c[135] + F[2]*c[2]*c[136] - F[3]*c[3]*c[136] + F[3]*c[3]*c[137] - F[4]*c[4]*c[137];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
-        lam[2] = lam2;
-        lam[3] = lam3;
+        lam[2] = L[2];
+        lam[3] = L[3];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[129] - Fd1*c[1]*c[129] + Fd2*c[2]*c[130] - Fd3*c[3]*c[130] + Fd3*c[3]*c[131] - Fd4*c[4]*c[131];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[129] - Fd[1]*c[1]*c[129] + Fd[2]*c[2]*c[130] - Fd[3]*c[3]*c[130] + Fd[3]*c[3]*c[131] - Fd[4]*c[4]*c[131];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[7] - y[6];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[132] - Fd1*c[1]*c[132] + Fd2*c[2]*c[133] - Fd3*c[3]*c[133] + Fd3*c[3]*c[134] - Fd4*c[4]*c[134];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[132] - Fd[1]*c[1]*c[132] + Fd[2]*c[2]*c[133] - Fd[3]*c[3]*c[133] + Fd[3]*c[3]*c[134] - Fd[4]*c[4]*c[134];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[135] - Fd1*c[1]*c[135] + Fd2*c[2]*c[136] - Fd3*c[3]*c[136] + Fd3*c[3]*c[137] - Fd4*c[4]*c[137];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[135] - Fd[1]*c[1]*c[135] + Fd[2]*c[2]*c[136] - Fd[3]*c[3]*c[136] + Fd[3]*c[3]*c[137] - Fd[4]*c[4]*c[137];
     }
 }
 
@@ -1407,63 +1259,56 @@ static void mode_13(double t, const double *y, const int *sw, const double *p,
 static void mode_14(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[178] - F2*c[2]*c[178] + F2*c[2]*c[179] - F3*c[3]*c[179] + F3*c[3]*c[180] - F4*c[4]*c[180];
-    const double lam2 = F1*c[1]*c[181] - F2*c[2]*c[181] + F2*c[2]*c[182] - F3*c[3]*c[182] + F3*c[3]*c[183] - F4*c[4]*c[183];
-    const double lam3 = F1*c[1]*c[184] - F2*c[2]*c[184] + F2*c[2]*c[185] - F3*c[3]*c[185] + F3*c[3]*c[186] - F4*c[4]*c[186];
+    L[1] = F[1]*c[1]*c[178] - F[2]*c[2]*c[178] + F[2]*c[2]*c[179] - F[3]*c[3]*c[179] + F[3]*c[3]*c[180] - F[4]*c[4]*c[180];
+    L[2] = F[1]*c[1]*c[181] - F[2]*c[2]*c[181] + F[2]*c[2]*c[182] - F[3]*c[3]*c[182] + F[3]*c[3]*c[183] - F[4]*c[4]*c[183];
+    L[3] = F[1]*c[1]*c[184] - F[2]*c[2]*c[184] + F[2]*c[2]*c[185] - F[3]*c[3]*c[185] + F[3]*c[3]*c[186] - F[4]*c[4]*c[186];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
-        lam[2] = lam2;
-        lam[3] = lam3;
+        lam[1] = L[1];
+        lam[2] = L[2];
+        lam[3] = L[3];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i + 1] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[6] - y[5];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[178] - Fd2*c[2]*c[178] + Fd2*c[2]*c[179] - Fd3*c[3]*c[179] + Fd3*c[3]*c[180] - Fd4*c[4]*c[180];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[178] - Fd[2]*c[2]*c[178] + Fd[2]*c[2]*c[179] - Fd[3]*c[3]*c[179] + Fd[3]*c[3]*c[180] - Fd[4]*c[4]*c[180];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd1*c[1]*c[181] - Fd2*c[2]*c[181] + Fd2*c[2]*c[182] - Fd3*c[3]*c[182] + Fd3*c[3]*c[183] - Fd4*c[4]*c[183];
+        s[2] = L[2];
+        sdot[2] = Fd[1]*c[1]*c[181] - Fd[2]*c[2]*c[181] + Fd[2]*c[2]*c[182] - Fd[3]*c[3]*c[182] + Fd[3]*c[3]*c[183] - Fd[4]*c[4]*c[183];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd1*c[1]*c[184] - Fd2*c[2]*c[184] + Fd2*c[2]*c[185] - Fd3*c[3]*c[185] + Fd3*c[3]*c[186] - Fd4*c[4]*c[186];
+        s[3] = L[3];
+        sdot[3] = Fd[1]*c[1]*c[184] - Fd[2]*c[2]*c[184] + Fd[2]*c[2]*c[185] - Fd[3]*c[3]*c[185] + Fd[3]*c[3]*c[186] - Fd[4]*c[4]*c[186];
     }
 }
 
@@ -1477,65 +1322,55 @@ static void mode_14(double t, const double *y, const int *sw, const double *p,
 static void mode_15(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[5], a[5];
+    double L[4];
+    double Fd[5];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
+    for (i = 0; i < 5; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[270] - F1*c[1]*c[270] + F1*c[1]*c[271] - F2*c[2]*c[271] + F2*c[2]*c[272] - F3*c[3]*c[272] + F3*c[3]*c[273] - F4*c[4]*c[273];
-    const double lam1 = F0*c[0]*c[274] - F1*c[1]*c[274] + F1*c[1]*c[275] - F2*c[2]*c[275] + F2*c[2]*c[276] - F3*c[3]*c[276] + F3*c[3]*c[277] - F4*c[4]*c[277];
-    const double lam2 = F0*c[0]*c[278] - F1*c[1]*c[278] + F1*c[1]*c[279] - F2*c[2]*c[279] + F2*c[2]*c[280] - F3*c[3]*c[280] + F3*c[3]*c[281] - F4*c[4]*c[281];
-    const double lam3 = F0*c[0]*c[282] - F1*c[1]*c[282] + F1*c[1]*c[283] - F2*c[2]*c[283] + F2*c[2]*c[284] - F3*c[3]*c[284] + F3*c[3]*c[285] - F4*c[4]*c[285];
+    L[0] = F[0]*c[0]*c[270] - F[1]*c[1]*c[270] + F[1]*c[1]*c[271] - F[2]*c[2]*c[271] + F[2]*c[2]*c[272] - F[3]*c[3]*c[272] + F[3]*c[3]*c[273] - F[4]*c[4]*c[273];
+    L[1] = F[0]*c[0]*c[274] - F[1]*c[1]*c[274] + F[1]*c[1]*c[275] - F[2]*c[2]*c[275] + F[2]*c[2]*c[276] - F[3]*c[3]*c[276] + F[3]*c[3]*c[277] - F[4]*c[4]*c[277];
+    L[2] = F[0]*c[0]*c[278] - F[1]*c[1]*c[278] + F[1]*c[1]*c[279] - F[2]*c[2]*c[279] + F[2]*c[2]*c[280] - F[3]*c[3]*c[280] + F[3]*c[3]*c[281] - F[4]*c[4]*c[281];
+    L[3] = F[0]*c[0]*c[282] - F[1]*c[1]*c[282] + F[1]*c[1]*c[283] - F[2]*c[2]*c[283] + F[2]*c[2]*c[284] - F[3]*c[3]*c[284] + F[3]*c[3]*c[285] - F[4]*c[4]*c[285];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
-        ydot[0] = y[5];
-        ydot[1] = y[6];
-        ydot[2] = y[7];
-        ydot[3] = y[8];
-        ydot[4] = y[9];
-        ydot[5] = a0;
-        ydot[6] = a1;
-        ydot[7] = a2;
-        ydot[8] = a3;
-        ydot[9] = a4;
+        for (i = 0; i < 5; i++)
+            ydot[i] = y[i + 5];
+        for (i = 0; i < 5; i++)
+            ydot[i + 5] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
-        lam[2] = lam2;
-        lam[3] = lam3;
+        for (i = 0; i < 4; i++)
+            lam[i] = L[i];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[270] - Fd1*c[1]*c[270] + Fd1*c[1]*c[271] - Fd2*c[2]*c[271] + Fd2*c[2]*c[272] - Fd3*c[3]*c[272] + Fd3*c[3]*c[273] - Fd4*c[4]*c[273];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[270] - Fd[1]*c[1]*c[270] + Fd[1]*c[1]*c[271] - Fd[2]*c[2]*c[271] + Fd[2]*c[2]*c[272] - Fd[3]*c[3]*c[272] + Fd[3]*c[3]*c[273] - Fd[4]*c[4]*c[273];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[274] - Fd1*c[1]*c[274] + Fd1*c[1]*c[275] - Fd2*c[2]*c[275] + Fd2*c[2]*c[276] - Fd3*c[3]*c[276] + Fd3*c[3]*c[277] - Fd4*c[4]*c[277];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[274] - Fd[1]*c[1]*c[274] + Fd[1]*c[1]*c[275] - Fd[2]*c[2]*c[275] + Fd[2]*c[2]*c[276] - Fd[3]*c[3]*c[276] + Fd[3]*c[3]*c[277] - Fd[4]*c[4]*c[277];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[278] - Fd1*c[1]*c[278] + Fd1*c[1]*c[279] - Fd2*c[2]*c[279] + Fd2*c[2]*c[280] - Fd3*c[3]*c[280] + Fd3*c[3]*c[281] - Fd4*c[4]*c[281];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[278] - Fd[1]*c[1]*c[278] + Fd[1]*c[1]*c[279] - Fd[2]*c[2]*c[279] + Fd[2]*c[2]*c[280] - Fd[3]*c[3]*c[280] + Fd[3]*c[3]*c[281] - Fd[4]*c[4]*c[281];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[282] - Fd1*c[1]*c[282] + Fd1*c[1]*c[283] - Fd2*c[2]*c[283] + Fd2*c[2]*c[284] - Fd3*c[3]*c[284] + Fd3*c[3]*c[285] - Fd4*c[4]*c[285];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[282] - Fd[1]*c[1]*c[282] + Fd[1]*c[1]*c[283] - Fd[2]*c[2]*c[283] + Fd[2]*c[2]*c[284] - Fd[3]*c[3]*c[284] + Fd[3]*c[3]*c[285] - Fd[4]*c[4]*c[285];
     }
 }
 

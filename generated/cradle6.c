@@ -77,44 +77,15 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of P[2] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[3] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[4] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[5] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[6] */
-        return 1;
     if (!(p[P_e] >= 0)) /* restitution of G[1] */
         return 2;
     if (!(p[P_e] <= 1)) /* restitution of G[1] */
         return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[2] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[3] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[3] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[4] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[4] */
-        return 2;
-    if (!(p[P_e] >= 0)) /* restitution of G[5] */
-        return 2;
-    if (!(p[P_e] <= 1)) /* restitution of G[5] */
-        return 2;
 
     /* hoisted constants */
-    c[0] = 1.0/p[P_m]; /* 1/m of P[1] */
-    c[1] = 1.0/p[P_m]; /* 1/m of P[2] */
-    c[2] = 1.0/p[P_m]; /* 1/m of P[3] */
-    c[3] = 1.0/p[P_m]; /* 1/m of P[4] */
-    c[4] = 1.0/p[P_m]; /* 1/m of P[5] */
-    c[5] = 1.0/p[P_m]; /* 1/m of P[6] */
+    /* 1/m of P[1] .. 1/m of P[6] */
+    for (i = 0; i < 6; i++)
+        c[i] = 1.0/p[P_m];
     c[6] = 1.0/(c[0] + c[1]); /* (S^-1)[0][0] of mode 1 */
     c[7] = 1.0/(c[1] + c[2]); /* (S^-1)[0][0] of mode 2 */
     c[8] = -1.0/(c[1]*c[1] - (c[0] + c[1])*(c[1] + c[2])); /* 1/det S of mode 3 */
@@ -380,18 +351,15 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[268] = c[230]*c[239]; /* elimination of mode 15 */
     c[269] = c[231]*c[239]; /* elimination of mode 15 */
     c[270] = c[232]*c[239]; /* elimination of mode 15 */
-    c[271] = c[244]; /* (S^-1)[0][0] of mode 15 */
-    c[272] = c[245]; /* (S^-1)[0][1] of mode 15 */
-    c[273] = c[246]; /* (S^-1)[0][2] of mode 15 */
-    c[274] = c[247]; /* (S^-1)[0][3] of mode 15 */
-    c[275] = c[252]; /* (S^-1)[1][0] of mode 15 */
-    c[276] = c[253]; /* (S^-1)[1][1] of mode 15 */
-    c[277] = c[254]; /* (S^-1)[1][2] of mode 15 */
-    c[278] = c[255]; /* (S^-1)[1][3] of mode 15 */
-    c[279] = c[260]; /* (S^-1)[2][0] of mode 15 */
-    c[280] = c[261]; /* (S^-1)[2][1] of mode 15 */
-    c[281] = c[262]; /* (S^-1)[2][2] of mode 15 */
-    c[282] = c[263]; /* (S^-1)[2][3] of mode 15 */
+    /* (S^-1)[0][0] of mode 15 .. (S^-1)[0][3] of mode 15 */
+    for (i = 0; i < 4; i++)
+        c[i + 271] = c[i + 244];
+    /* (S^-1)[1][0] of mode 15 .. (S^-1)[1][3] of mode 15 */
+    for (i = 0; i < 4; i++)
+        c[i + 275] = c[i + 252];
+    /* (S^-1)[2][0] of mode 15 .. (S^-1)[2][3] of mode 15 */
+    for (i = 0; i < 4; i++)
+        c[i + 279] = c[i + 260];
     c[283] = c[268]; /* (S^-1)[3][0] of mode 15 */
     c[284] = c[269]; /* (S^-1)[3][1] of mode 15 */
     c[285] = c[270]; /* (S^-1)[3][2] of mode 15 */
@@ -530,10 +498,9 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[418] = c[406]; /* (S^-1)[2][0] of mode 23 */
     c[419] = c[407]; /* (S^-1)[2][1] of mode 23 */
     c[420] = c[390]; /* (S^-1)[2][2] of mode 23 */
-    c[421] = 0.0; /* (S^-1)[2][3] of mode 23 */
-    c[422] = 0.0; /* (S^-1)[3][0] of mode 23 */
-    c[423] = 0.0; /* (S^-1)[3][1] of mode 23 */
-    c[424] = 0.0; /* (S^-1)[3][2] of mode 23 */
+    /* (S^-1)[2][3] of mode 23 .. (S^-1)[3][2] of mode 23 */
+    for (i = 0; i < 4; i++)
+        c[i + 421] = 0.0;
     c[425] = c[408]; /* (S^-1)[3][3] of mode 23 */
     c[426] = -1.0/(c[4]*c[4] - (c[3] + c[4])*(c[4] + c[5])); /* 1/det S of mode 24 */
     c[427] = c[4]*c[426] + c[5]*c[426]; /* (S^-1)[0][0] of mode 24 */
@@ -624,10 +591,9 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[512] = 0.0; /* (S^-1)[0][3] of mode 27 */
     c[513] = c[494]; /* (S^-1)[1][0] of mode 27 */
     c[514] = c[487]; /* (S^-1)[1][1] of mode 27 */
-    c[515] = 0.0; /* (S^-1)[1][2] of mode 27 */
-    c[516] = 0.0; /* (S^-1)[1][3] of mode 27 */
-    c[517] = 0.0; /* (S^-1)[2][0] of mode 27 */
-    c[518] = 0.0; /* (S^-1)[2][1] of mode 27 */
+    /* (S^-1)[1][2] of mode 27 .. (S^-1)[2][1] of mode 27 */
+    for (i = 0; i < 4; i++)
+        c[i + 515] = 0.0;
     c[519] = c[504]; /* (S^-1)[2][2] of mode 27 */
     c[520] = c[505]; /* (S^-1)[2][3] of mode 27 */
     c[521] = 0.0; /* (S^-1)[3][0] of mode 27 */
@@ -726,10 +692,9 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[614] = c[592]*c[598]; /* elimination of mode 29 */
     c[615] = c[593]*c[598]; /* elimination of mode 29 */
     c[616] = c[574]; /* (S^-1)[0][0] of mode 29 */
-    c[617] = 0.0; /* (S^-1)[0][1] of mode 29 */
-    c[618] = 0.0; /* (S^-1)[0][2] of mode 29 */
-    c[619] = 0.0; /* (S^-1)[0][3] of mode 29 */
-    c[620] = 0.0; /* (S^-1)[1][0] of mode 29 */
+    /* (S^-1)[0][1] of mode 29 .. (S^-1)[1][0] of mode 29 */
+    for (i = 0; i < 4; i++)
+        c[i + 617] = 0.0;
     c[621] = c[602]; /* (S^-1)[1][1] of mode 29 */
     c[622] = c[603]; /* (S^-1)[1][2] of mode 29 */
     c[623] = c[604]; /* (S^-1)[1][3] of mode 29 */
@@ -824,18 +789,15 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[712] = c[674]*c[683]; /* elimination of mode 30 */
     c[713] = c[675]*c[683]; /* elimination of mode 30 */
     c[714] = c[676]*c[683]; /* elimination of mode 30 */
-    c[715] = c[688]; /* (S^-1)[0][0] of mode 30 */
-    c[716] = c[689]; /* (S^-1)[0][1] of mode 30 */
-    c[717] = c[690]; /* (S^-1)[0][2] of mode 30 */
-    c[718] = c[691]; /* (S^-1)[0][3] of mode 30 */
-    c[719] = c[696]; /* (S^-1)[1][0] of mode 30 */
-    c[720] = c[697]; /* (S^-1)[1][1] of mode 30 */
-    c[721] = c[698]; /* (S^-1)[1][2] of mode 30 */
-    c[722] = c[699]; /* (S^-1)[1][3] of mode 30 */
-    c[723] = c[704]; /* (S^-1)[2][0] of mode 30 */
-    c[724] = c[705]; /* (S^-1)[2][1] of mode 30 */
-    c[725] = c[706]; /* (S^-1)[2][2] of mode 30 */
-    c[726] = c[707]; /* (S^-1)[2][3] of mode 30 */
+    /* (S^-1)[0][0] of mode 30 .. (S^-1)[0][3] of mode 30 */
+    for (i = 0; i < 4; i++)
+        c[i + 715] = c[i + 688];
+    /* (S^-1)[1][0] of mode 30 .. (S^-1)[1][3] of mode 30 */
+    for (i = 0; i < 4; i++)
+        c[i + 719] = c[i + 696];
+    /* (S^-1)[2][0] of mode 30 .. (S^-1)[2][3] of mode 30 */
+    for (i = 0; i < 4; i++)
+        c[i + 723] = c[i + 704];
     c[727] = c[712]; /* (S^-1)[3][0] of mode 30 */
     c[728] = c[713]; /* (S^-1)[3][1] of mode 30 */
     c[729] = c[714]; /* (S^-1)[3][2] of mode 30 */
@@ -987,79 +949,42 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[875] = c[817]*c[828]; /* elimination of mode 31 */
     c[876] = c[818]*c[828]; /* elimination of mode 31 */
     c[877] = c[819]*c[828]; /* elimination of mode 31 */
-    c[878] = c[834]; /* (S^-1)[0][0] of mode 31 */
-    c[879] = c[835]; /* (S^-1)[0][1] of mode 31 */
-    c[880] = c[836]; /* (S^-1)[0][2] of mode 31 */
-    c[881] = c[837]; /* (S^-1)[0][3] of mode 31 */
-    c[882] = c[838]; /* (S^-1)[0][4] of mode 31 */
-    c[883] = c[844]; /* (S^-1)[1][0] of mode 31 */
-    c[884] = c[845]; /* (S^-1)[1][1] of mode 31 */
-    c[885] = c[846]; /* (S^-1)[1][2] of mode 31 */
-    c[886] = c[847]; /* (S^-1)[1][3] of mode 31 */
-    c[887] = c[848]; /* (S^-1)[1][4] of mode 31 */
-    c[888] = c[854]; /* (S^-1)[2][0] of mode 31 */
-    c[889] = c[855]; /* (S^-1)[2][1] of mode 31 */
-    c[890] = c[856]; /* (S^-1)[2][2] of mode 31 */
-    c[891] = c[857]; /* (S^-1)[2][3] of mode 31 */
-    c[892] = c[858]; /* (S^-1)[2][4] of mode 31 */
-    c[893] = c[864]; /* (S^-1)[3][0] of mode 31 */
-    c[894] = c[865]; /* (S^-1)[3][1] of mode 31 */
-    c[895] = c[866]; /* (S^-1)[3][2] of mode 31 */
-    c[896] = c[867]; /* (S^-1)[3][3] of mode 31 */
-    c[897] = c[868]; /* (S^-1)[3][4] of mode 31 */
-    c[898] = c[874]; /* (S^-1)[4][0] of mode 31 */
-    c[899] = c[875]; /* (S^-1)[4][1] of mode 31 */
-    c[900] = c[876]; /* (S^-1)[4][2] of mode 31 */
-    c[901] = c[877]; /* (S^-1)[4][3] of mode 31 */
+    /* (S^-1)[0][0] of mode 31 .. (S^-1)[0][4] of mode 31 */
+    for (i = 0; i < 5; i++)
+        c[i + 878] = c[i + 834];
+    /* (S^-1)[1][0] of mode 31 .. (S^-1)[1][4] of mode 31 */
+    for (i = 0; i < 5; i++)
+        c[i + 883] = c[i + 844];
+    /* (S^-1)[2][0] of mode 31 .. (S^-1)[2][4] of mode 31 */
+    for (i = 0; i < 5; i++)
+        c[i + 888] = c[i + 854];
+    /* (S^-1)[3][0] of mode 31 .. (S^-1)[3][4] of mode 31 */
+    for (i = 0; i < 5; i++)
+        c[i + 893] = c[i + 864];
+    /* (S^-1)[4][0] of mode 31 .. (S^-1)[4][3] of mode 31 */
+    for (i = 0; i < 4; i++)
+        c[i + 898] = c[i + 874];
     c[902] = c[828]; /* (S^-1)[4][4] of mode 31 */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 36; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[P_m];
-    num->fconst[0] = 0.0;
-    num->mass[1] = p[P_m];
-    num->fconst[1] = 0.0;
-    num->mass[2] = p[P_m];
-    num->fconst[2] = 0.0;
-    num->mass[3] = p[P_m];
-    num->fconst[3] = 0.0;
-    num->mass[4] = p[P_m];
-    num->fconst[4] = 0.0;
-    num->mass[5] = p[P_m];
-    num->fconst[5] = 0.0;
+    for (i = 0; i < 6; i++) {
+        num->mass[i] = p[P_m];
+        num->fconst[i] = 0.0;
+    }
     for (i = 0; i < 30; i++)
         num->W[i] = 0;
-    num->W[0] = -1.0;
-    num->W[1] = 1.0;
-    num->W[7] = -1.0;
-    num->W[8] = 1.0;
-    num->W[14] = -1.0;
-    num->W[15] = 1.0;
-    num->W[21] = -1.0;
-    num->W[22] = 1.0;
-    num->W[28] = -1.0;
-    num->W[29] = 1.0;
-    num->d[0] = 0.0;
-    num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
-    num->d[1] = 0.0;
-    num->e[1] = p[P_e];
-    num->kc[1] = 0;
-    num->cc[1] = 0;
-    num->d[2] = 0.0;
-    num->e[2] = p[P_e];
-    num->kc[2] = 0;
-    num->cc[2] = 0;
-    num->d[3] = 0.0;
-    num->e[3] = p[P_e];
-    num->kc[3] = 0;
-    num->cc[3] = 0;
-    num->d[4] = 0.0;
-    num->e[4] = p[P_e];
-    num->kc[4] = 0;
-    num->cc[4] = 0;
+    for (i = 0; i < 5; i++) {
+        num->W[7*i] = -1.0;
+        num->W[7*i + 1] = 1.0;
+    }
+    for (i = 0; i < 5; i++) {
+        num->d[i] = 0.0;
+        num->e[i] = p[P_e];
+        num->kc[i] = 0.0;
+        num->cc[i] = 0.0;
+    }
     num->gravity = 0;
     return 0;
 }
@@ -1067,50 +992,39 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
+    int i;
     (void)p;
     (void)c;
     y[0] = -p[P_d];
     y[6] = p[P_v0];
-    y[1] = 0.0;
-    y[7] = 0.0;
-    y[2] = 0.0;
-    y[8] = 0.0;
-    y[3] = 0.0;
-    y[9] = 0.0;
-    y[4] = 0.0;
-    y[10] = 0.0;
-    y[5] = 0.0;
-    y[11] = 0.0;
+    for (i = 0; i < 5; i++) {
+        y[i + 1] = 0.0;
+        y[i + 7] = 0.0;
+    }
 }
 
 /* External forces f_ext(t) of the `force` statements. */
 static void force(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
-    f[5] = 0.0;
+    for (i = 0; i < 6; i++)
+        f[i] = 0.0;
 }
 
 /* Their time derivative f_ext'(t). */
 static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
-    f[5] = 0.0;
+    for (i = 0; i < 6; i++)
+        f[i] = 0.0;
 }
 
 /* The `force` statements one by one (work of each force in the energy audit). */
@@ -1127,62 +1041,35 @@ static void force_terms(double t, const int *sw, const double *p, const double *
 static void mode_0(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
+    for (i = 0; i < 6; i++)
+        a[i] = F[i]*c[i];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = 0.0;
+        for (i = 0; i < 5; i++)
+            lam[i] = 0.0;
     }
     if (s && sdot) {
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
+        /* G[1] .. G[5] open: s = gap, s' = w.v */
+        for (i = 0; i < 5; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 7] - y[i + 6];
+        }
     }
 }
 
@@ -1193,67 +1080,48 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
 static void mode_1(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[6] - F1*c[1]*c[6];
+    L[0] = F[0]*c[0]*c[6] - F[1]*c[1]*c[6];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    for (i = 0; i < 4; i++)
+        a[i + 2] = F[i + 2]*c[i + 2];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = 0.0;
+        lam[0] = L[0];
+        for (i = 0; i < 4; i++)
+            lam[i + 1] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[6] - Fd1*c[1]*c[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[6] - Fd[1]*c[1]*c[6];
+        /* G[2] .. G[5] open: s = gap, s' = w.v */
+        for (i = 0; i < 4; i++) {
+            s[i + 1] = y[i + 2] - y[i + 1];
+            sdot[i + 1] = y[i + 8] - y[i + 7];
+        }
     }
 }
 
@@ -1264,58 +1132,50 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
 static void mode_2(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[7] - F2*c[2]*c[7];
+    L[1] = F[1]*c[1]*c[7] - F[2]*c[2]*c[7];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3];
+    a[4] = F[4]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
+        lam[1] = L[1];
         lam[2] = 0.0;
         lam[3] = 0.0;
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
+        Fd[1] = 0.0;
+        Fd[2] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[7] - Fd2*c[2]*c[7];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[7] - Fd[2]*c[2]*c[7];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
@@ -1336,60 +1196,52 @@ static void mode_2(double t, const double *y, const int *sw, const double *p,
 static void mode_3(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[9] - F1*c[1]*c[9] + F1*c[1]*c[10] - F2*c[2]*c[10];
-    const double lam1 = F0*c[0]*c[11] - F1*c[1]*c[11] + F1*c[1]*c[12] - F2*c[2]*c[12];
+    L[0] = F[0]*c[0]*c[9] - F[1]*c[1]*c[9] + F[1]*c[1]*c[10] - F[2]*c[2]*c[10];
+    L[1] = F[0]*c[0]*c[11] - F[1]*c[1]*c[11] + F[1]*c[1]*c[12] - F[2]*c[2]*c[12];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3];
+    a[4] = F[4]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
+        lam[0] = L[0];
+        lam[1] = L[1];
         lam[2] = 0.0;
         lam[3] = 0.0;
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
+        Fd[2] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[9] - Fd1*c[1]*c[9] + Fd1*c[1]*c[10] - Fd2*c[2]*c[10];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[9] - Fd[1]*c[1]*c[9] + Fd[1]*c[1]*c[10] - Fd[2]*c[2]*c[10];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[11] - Fd1*c[1]*c[11] + Fd1*c[1]*c[12] - Fd2*c[2]*c[12];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[11] - Fd[1]*c[1]*c[11] + Fd[1]*c[1]*c[12] - Fd[2]*c[2]*c[12];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
@@ -1409,52 +1261,44 @@ static void mode_3(double t, const double *y, const int *sw, const double *p,
 static void mode_4(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam2 = F2*c[2]*c[13] - F3*c[3]*c[13];
+    L[2] = F[2]*c[2]*c[13] - F[3]*c[3]*c[13];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
-        lam[2] = lam2;
+        lam[2] = L[2];
         lam[3] = 0.0;
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
+        Fd[2] = 0.0;
+        Fd[3] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
@@ -1462,8 +1306,8 @@ static void mode_4(double t, const double *y, const int *sw, const double *p,
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd2*c[2]*c[13] - Fd3*c[3]*c[13];
+        s[2] = L[2];
+        sdot[2] = Fd[2]*c[2]*c[13] - Fd[3]*c[3]*c[13];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
@@ -1481,64 +1325,54 @@ static void mode_4(double t, const double *y, const int *sw, const double *p,
 static void mode_5(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[15] - F1*c[1]*c[15] + F2*c[2]*c[16] - F3*c[3]*c[16];
-    const double lam2 = F0*c[0]*c[17] - F1*c[1]*c[17] + F2*c[2]*c[18] - F3*c[3]*c[18];
+    L[0] = F[0]*c[0]*c[15] - F[1]*c[1]*c[15] + F[2]*c[2]*c[16] - F[3]*c[3]*c[16];
+    L[2] = F[0]*c[0]*c[17] - F[1]*c[1]*c[17] + F[2]*c[2]*c[18] - F[3]*c[3]*c[18];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
-        lam[2] = lam2;
+        lam[2] = L[2];
         lam[3] = 0.0;
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[15] - Fd1*c[1]*c[15] + Fd2*c[2]*c[16] - Fd3*c[3]*c[16];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[15] - Fd[1]*c[1]*c[15] + Fd[2]*c[2]*c[16] - Fd[3]*c[3]*c[16];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[17] - Fd1*c[1]*c[17] + Fd2*c[2]*c[18] - Fd3*c[3]*c[18];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[17] - Fd[1]*c[1]*c[17] + Fd[2]*c[2]*c[18] - Fd[3]*c[3]*c[18];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
@@ -1556,63 +1390,55 @@ static void mode_5(double t, const double *y, const int *sw, const double *p,
 static void mode_6(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[20] - F2*c[2]*c[20] + F2*c[2]*c[21] - F3*c[3]*c[21];
-    const double lam2 = F1*c[1]*c[22] - F2*c[2]*c[22] + F2*c[2]*c[23] - F3*c[3]*c[23];
+    L[1] = F[1]*c[1]*c[20] - F[2]*c[2]*c[20] + F[2]*c[2]*c[21] - F[3]*c[3]*c[21];
+    L[2] = F[1]*c[1]*c[22] - F[2]*c[2]*c[22] + F[2]*c[2]*c[23] - F[3]*c[3]*c[23];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
-        lam[2] = lam2;
+        lam[1] = L[1];
+        lam[2] = L[2];
         lam[3] = 0.0;
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
+        Fd[1] = 0.0;
+        Fd[2] = 0.0;
+        Fd[3] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[20] - Fd2*c[2]*c[20] + Fd2*c[2]*c[21] - Fd3*c[3]*c[21];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[20] - Fd[2]*c[2]*c[20] + Fd[2]*c[2]*c[21] - Fd[3]*c[3]*c[21];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd1*c[1]*c[22] - Fd2*c[2]*c[22] + Fd2*c[2]*c[23] - Fd3*c[3]*c[23];
+        s[2] = L[2];
+        sdot[2] = Fd[1]*c[1]*c[22] - Fd[2]*c[2]*c[22] + Fd[2]*c[2]*c[23] - Fd[3]*c[3]*c[23];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
@@ -1631,65 +1457,55 @@ static void mode_6(double t, const double *y, const int *sw, const double *p,
 static void mode_7(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[64] - F1*c[1]*c[64] + F1*c[1]*c[65] - F2*c[2]*c[65] + F2*c[2]*c[66] - F3*c[3]*c[66];
-    const double lam1 = F0*c[0]*c[67] - F1*c[1]*c[67] + F1*c[1]*c[68] - F2*c[2]*c[68] + F2*c[2]*c[69] - F3*c[3]*c[69];
-    const double lam2 = F0*c[0]*c[70] - F1*c[1]*c[70] + F1*c[1]*c[71] - F2*c[2]*c[71] + F2*c[2]*c[72] - F3*c[3]*c[72];
+    L[0] = F[0]*c[0]*c[64] - F[1]*c[1]*c[64] + F[1]*c[1]*c[65] - F[2]*c[2]*c[65] + F[2]*c[2]*c[66] - F[3]*c[3]*c[66];
+    L[1] = F[0]*c[0]*c[67] - F[1]*c[1]*c[67] + F[1]*c[1]*c[68] - F[2]*c[2]*c[68] + F[2]*c[2]*c[69] - F[3]*c[3]*c[69];
+    L[2] = F[0]*c[0]*c[70] - F[1]*c[1]*c[70] + F[1]*c[1]*c[71] - F[2]*c[2]*c[71] + F[2]*c[2]*c[72] - F[3]*c[3]*c[72];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
-        lam[2] = lam2;
+        lam[0] = L[0];
+        lam[1] = L[1];
+        lam[2] = L[2];
         lam[3] = 0.0;
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[64] - Fd1*c[1]*c[64] + Fd1*c[1]*c[65] - Fd2*c[2]*c[65] + Fd2*c[2]*c[66] - Fd3*c[3]*c[66];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[64] - Fd[1]*c[1]*c[64] + Fd[1]*c[1]*c[65] - Fd[2]*c[2]*c[65] + Fd[2]*c[2]*c[66] - Fd[3]*c[3]*c[66];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[67] - Fd1*c[1]*c[67] + Fd1*c[1]*c[68] - Fd2*c[2]*c[68] + Fd2*c[2]*c[69] - Fd3*c[3]*c[69];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[67] - Fd[1]*c[1]*c[67] + Fd[1]*c[1]*c[68] - Fd[2]*c[2]*c[68] + Fd[2]*c[2]*c[69] - Fd[3]*c[3]*c[69];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[70] - Fd1*c[1]*c[70] + Fd1*c[1]*c[71] - Fd2*c[2]*c[71] + Fd2*c[2]*c[72] - Fd3*c[3]*c[72];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[70] - Fd[1]*c[1]*c[70] + Fd[1]*c[1]*c[71] - Fd[2]*c[2]*c[71] + Fd[2]*c[2]*c[72] - Fd[3]*c[3]*c[72];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
@@ -1706,52 +1522,44 @@ static void mode_7(double t, const double *y, const int *sw, const double *p,
 static void mode_8(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam3 = F3*c[3]*c[73] - F4*c[4]*c[73];
+    L[3] = F[3]*c[3]*c[73] - F[4]*c[4]*c[73];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
         lam[2] = 0.0;
-        lam[3] = lam3;
+        lam[3] = L[3];
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        Fd[3] = 0.0;
+        Fd[4] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
@@ -1762,8 +1570,8 @@ static void mode_8(double t, const double *y, const int *sw, const double *p,
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd3*c[3]*c[73] - Fd4*c[4]*c[73];
+        s[3] = L[3];
+        sdot[3] = Fd[3]*c[3]*c[73] - Fd[4]*c[4]*c[73];
         /* G[5] open: s = gap, s' = w.v */
         s[4] = y[5] - y[4];
         sdot[4] = y[11] - y[10];
@@ -1778,58 +1586,50 @@ static void mode_8(double t, const double *y, const int *sw, const double *p,
 static void mode_9(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[75] - F1*c[1]*c[75] + F3*c[3]*c[76] - F4*c[4]*c[76];
-    const double lam3 = F0*c[0]*c[77] - F1*c[1]*c[77] + F3*c[3]*c[78] - F4*c[4]*c[78];
+    L[0] = F[0]*c[0]*c[75] - F[1]*c[1]*c[75] + F[3]*c[3]*c[76] - F[4]*c[4]*c[76];
+    L[3] = F[0]*c[0]*c[77] - F[1]*c[1]*c[77] + F[3]*c[3]*c[78] - F[4]*c[4]*c[78];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
         lam[2] = 0.0;
-        lam[3] = lam3;
+        lam[3] = L[3];
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
+        Fd[3] = 0.0;
+        Fd[4] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[75] - Fd1*c[1]*c[75] + Fd3*c[3]*c[76] - Fd4*c[4]*c[76];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[75] - Fd[1]*c[1]*c[75] + Fd[3]*c[3]*c[76] - Fd[4]*c[4]*c[76];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
@@ -1837,8 +1637,8 @@ static void mode_9(double t, const double *y, const int *sw, const double *p,
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[77] - Fd1*c[1]*c[77] + Fd3*c[3]*c[78] - Fd4*c[4]*c[78];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[77] - Fd[1]*c[1]*c[77] + Fd[3]*c[3]*c[78] - Fd[4]*c[4]*c[78];
         /* G[5] open: s = gap, s' = w.v */
         s[4] = y[5] - y[4];
         sdot[4] = y[11] - y[10];
@@ -1853,67 +1653,57 @@ static void mode_9(double t, const double *y, const int *sw, const double *p,
 static void mode_10(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[80] - F2*c[2]*c[80] + F3*c[3]*c[81] - F4*c[4]*c[81];
-    const double lam3 = F1*c[1]*c[82] - F2*c[2]*c[82] + F3*c[3]*c[83] - F4*c[4]*c[83];
+    L[1] = F[1]*c[1]*c[80] - F[2]*c[2]*c[80] + F[3]*c[3]*c[81] - F[4]*c[4]*c[81];
+    L[3] = F[1]*c[1]*c[82] - F[2]*c[2]*c[82] + F[3]*c[3]*c[83] - F[4]*c[4]*c[83];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
+        lam[1] = L[1];
         lam[2] = 0.0;
-        lam[3] = lam3;
+        lam[3] = L[3];
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i + 1] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[80] - Fd2*c[2]*c[80] + Fd3*c[3]*c[81] - Fd4*c[4]*c[81];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[80] - Fd[2]*c[2]*c[80] + Fd[3]*c[3]*c[81] - Fd[4]*c[4]*c[81];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd1*c[1]*c[82] - Fd2*c[2]*c[82] + Fd3*c[3]*c[83] - Fd4*c[4]*c[83];
+        s[3] = L[3];
+        sdot[3] = Fd[1]*c[1]*c[82] - Fd[2]*c[2]*c[82] + Fd[3]*c[3]*c[83] - Fd[4]*c[4]*c[83];
         /* G[5] open: s = gap, s' = w.v */
         s[4] = y[5] - y[4];
         sdot[4] = y[11] - y[10];
@@ -1929,69 +1719,58 @@ static void mode_10(double t, const double *y, const int *sw, const double *p,
 static void mode_11(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[100] - F1*c[1]*c[100] + F1*c[1]*c[101] - F2*c[2]*c[101] + F3*c[3]*c[102] - F4*c[4]*c[102];
-    const double lam1 = F0*c[0]*c[103] - F1*c[1]*c[103] + F1*c[1]*c[104] - F2*c[2]*c[104] + F3*c[3]*c[105] - F4*c[4]*c[105];
-    const double lam3 = F0*c[0]*c[106] - F1*c[1]*c[106] + F1*c[1]*c[107] - F2*c[2]*c[107] + F3*c[3]*c[108] - F4*c[4]*c[108];
+    L[0] = F[0]*c[0]*c[100] - F[1]*c[1]*c[100] + F[1]*c[1]*c[101] - F[2]*c[2]*c[101] + F[3]*c[3]*c[102] - F[4]*c[4]*c[102];
+    L[1] = F[0]*c[0]*c[103] - F[1]*c[1]*c[103] + F[1]*c[1]*c[104] - F[2]*c[2]*c[104] + F[3]*c[3]*c[105] - F[4]*c[4]*c[105];
+    L[3] = F[0]*c[0]*c[106] - F[1]*c[1]*c[106] + F[1]*c[1]*c[107] - F[2]*c[2]*c[107] + F[3]*c[3]*c[108] - F[4]*c[4]*c[108];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
+        lam[0] = L[0];
+        lam[1] = L[1];
         lam[2] = 0.0;
-        lam[3] = lam3;
+        lam[3] = L[3];
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[100] - Fd1*c[1]*c[100] + Fd1*c[1]*c[101] - Fd2*c[2]*c[101] + Fd3*c[3]*c[102] - Fd4*c[4]*c[102];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[100] - Fd[1]*c[1]*c[100] + Fd[1]*c[1]*c[101] - Fd[2]*c[2]*c[101] + Fd[3]*c[3]*c[102] - Fd[4]*c[4]*c[102];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[103] - Fd1*c[1]*c[103] + Fd1*c[1]*c[104] - Fd2*c[2]*c[104] + Fd3*c[3]*c[105] - Fd4*c[4]*c[105];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[103] - Fd[1]*c[1]*c[103] + Fd[1]*c[1]*c[104] - Fd[2]*c[2]*c[104] + Fd[3]*c[3]*c[105] - Fd[4]*c[4]*c[105];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[106] - Fd1*c[1]*c[106] + Fd1*c[1]*c[107] - Fd2*c[2]*c[107] + Fd3*c[3]*c[108] - Fd4*c[4]*c[108];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[106] - Fd[1]*c[1]*c[106] + Fd[1]*c[1]*c[107] - Fd[2]*c[2]*c[107] + Fd[3]*c[3]*c[108] - Fd[4]*c[4]*c[108];
         /* G[5] open: s = gap, s' = w.v */
         s[4] = y[5] - y[4];
         sdot[4] = y[11] - y[10];
@@ -2006,54 +1785,46 @@ static void mode_11(double t, const double *y, const int *sw, const double *p,
 static void mode_12(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam2 = F2*c[2]*c[110] - F3*c[3]*c[110] + F3*c[3]*c[111] - F4*c[4]*c[111];
-    const double lam3 = F2*c[2]*c[112] - F3*c[3]*c[112] + F3*c[3]*c[113] - F4*c[4]*c[113];
+    L[2] = F[2]*c[2]*c[110] - F[3]*c[3]*c[110] + F[3]*c[3]*c[111] - F[4]*c[4]*c[111];
+    L[3] = F[2]*c[2]*c[112] - F[3]*c[3]*c[112] + F[3]*c[3]*c[113] - F[4]*c[4]*c[113];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
-        lam[2] = lam2;
-        lam[3] = lam3;
+        lam[2] = L[2];
+        lam[3] = L[3];
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        Fd[2] = 0.0;
+        Fd[3] = 0.0;
+        Fd[4] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
@@ -2061,11 +1832,11 @@ static void mode_12(double t, const double *y, const int *sw, const double *p,
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd2*c[2]*c[110] - Fd3*c[3]*c[110] + Fd3*c[3]*c[111] - Fd4*c[4]*c[111];
+        s[2] = L[2];
+        sdot[2] = Fd[2]*c[2]*c[110] - Fd[3]*c[3]*c[110] + Fd[3]*c[3]*c[111] - Fd[4]*c[4]*c[111];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd2*c[2]*c[112] - Fd3*c[3]*c[112] + Fd3*c[3]*c[113] - Fd4*c[4]*c[113];
+        s[3] = L[3];
+        sdot[3] = Fd[2]*c[2]*c[112] - Fd[3]*c[3]*c[112] + Fd[3]*c[3]*c[113] - Fd[4]*c[4]*c[113];
         /* G[5] open: s = gap, s' = w.v */
         s[4] = y[5] - y[4];
         sdot[4] = y[11] - y[10];
@@ -2081,69 +1852,58 @@ static void mode_12(double t, const double *y, const int *sw, const double *p,
 static void mode_13(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[130] - F1*c[1]*c[130] + F2*c[2]*c[131] - F3*c[3]*c[131] + F3*c[3]*c[132] - F4*c[4]*c[132];
-    const double lam2 = F0*c[0]*c[133] - F1*c[1]*c[133] + F2*c[2]*c[134] - F3*c[3]*c[134] + F3*c[3]*c[135] - F4*c[4]*c[135];
-    const double lam3 = F0*c[0]*c[136] - F1*c[1]*c[136] + F2*c[2]*c[137] - F3*c[3]*c[137] + F3*c[3]*c[138] - F4*c[4]*c[138];
+    L[0] = F[0]*c[0]*c[130] - F[1]*c[1]*c[130] + F[2]*c[2]*c[131] - F[3]*c[3]*c[131] + F[3]*c[3]*c[132] - F[4]*c[4]*c[132];
+    L[2] = F[0]*c[0]*c[133] - F[1]*c[1]*c[133] + F[2]*c[2]*c[134] - F[3]*c[3]*c[134] + F[3]*c[3]*c[135] - F[4]*c[4]*c[135];
+    L[3] = F[0]*c[0]*c[136] - F[1]*c[1]*c[136] + F[2]*c[2]*c[137] - F[3]*c[3]*c[137] + F[3]*c[3]*c[138] - F[4]*c[4]*c[138];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
-        lam[2] = lam2;
-        lam[3] = lam3;
+        lam[2] = L[2];
+        lam[3] = L[3];
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[130] - Fd1*c[1]*c[130] + Fd2*c[2]*c[131] - Fd3*c[3]*c[131] + Fd3*c[3]*c[132] - Fd4*c[4]*c[132];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[130] - Fd[1]*c[1]*c[130] + Fd[2]*c[2]*c[131] - Fd[3]*c[3]*c[131] + Fd[3]*c[3]*c[132] - Fd[4]*c[4]*c[132];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[133] - Fd1*c[1]*c[133] + Fd2*c[2]*c[134] - Fd3*c[3]*c[134] + Fd3*c[3]*c[135] - Fd4*c[4]*c[135];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[133] - Fd[1]*c[1]*c[133] + Fd[2]*c[2]*c[134] - Fd[3]*c[3]*c[134] + Fd[3]*c[3]*c[135] - Fd[4]*c[4]*c[135];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[136] - Fd1*c[1]*c[136] + Fd2*c[2]*c[137] - Fd3*c[3]*c[137] + Fd3*c[3]*c[138] - Fd4*c[4]*c[138];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[136] - Fd[1]*c[1]*c[136] + Fd[2]*c[2]*c[137] - Fd[3]*c[3]*c[137] + Fd[3]*c[3]*c[138] - Fd[4]*c[4]*c[138];
         /* G[5] open: s = gap, s' = w.v */
         s[4] = y[5] - y[4];
         sdot[4] = y[11] - y[10];
@@ -2159,68 +1919,58 @@ static void mode_13(double t, const double *y, const int *sw, const double *p,
 static void mode_14(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[179] - F2*c[2]*c[179] + F2*c[2]*c[180] - F3*c[3]*c[180] + F3*c[3]*c[181] - F4*c[4]*c[181];
-    const double lam2 = F1*c[1]*c[182] - F2*c[2]*c[182] + F2*c[2]*c[183] - F3*c[3]*c[183] + F3*c[3]*c[184] - F4*c[4]*c[184];
-    const double lam3 = F1*c[1]*c[185] - F2*c[2]*c[185] + F2*c[2]*c[186] - F3*c[3]*c[186] + F3*c[3]*c[187] - F4*c[4]*c[187];
+    L[1] = F[1]*c[1]*c[179] - F[2]*c[2]*c[179] + F[2]*c[2]*c[180] - F[3]*c[3]*c[180] + F[3]*c[3]*c[181] - F[4]*c[4]*c[181];
+    L[2] = F[1]*c[1]*c[182] - F[2]*c[2]*c[182] + F[2]*c[2]*c[183] - F[3]*c[3]*c[183] + F[3]*c[3]*c[184] - F[4]*c[4]*c[184];
+    L[3] = F[1]*c[1]*c[185] - F[2]*c[2]*c[185] + F[2]*c[2]*c[186] - F[3]*c[3]*c[186] + F[3]*c[3]*c[187] - F[4]*c[4]*c[187];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
-        lam[2] = lam2;
-        lam[3] = lam3;
+        lam[1] = L[1];
+        lam[2] = L[2];
+        lam[3] = L[3];
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i + 1] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[179] - Fd2*c[2]*c[179] + Fd2*c[2]*c[180] - Fd3*c[3]*c[180] + Fd3*c[3]*c[181] - Fd4*c[4]*c[181];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[179] - Fd[2]*c[2]*c[179] + Fd[2]*c[2]*c[180] - Fd[3]*c[3]*c[180] + Fd[3]*c[3]*c[181] - Fd[4]*c[4]*c[181];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd1*c[1]*c[182] - Fd2*c[2]*c[182] + Fd2*c[2]*c[183] - Fd3*c[3]*c[183] + Fd3*c[3]*c[184] - Fd4*c[4]*c[184];
+        s[2] = L[2];
+        sdot[2] = Fd[1]*c[1]*c[182] - Fd[2]*c[2]*c[182] + Fd[2]*c[2]*c[183] - Fd[3]*c[3]*c[183] + Fd[3]*c[3]*c[184] - Fd[4]*c[4]*c[184];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd1*c[1]*c[185] - Fd2*c[2]*c[185] + Fd2*c[2]*c[186] - Fd3*c[3]*c[186] + Fd3*c[3]*c[187] - Fd4*c[4]*c[187];
+        s[3] = L[3];
+        sdot[3] = Fd[1]*c[1]*c[185] - Fd[2]*c[2]*c[185] + Fd[2]*c[2]*c[186] - Fd[3]*c[3]*c[186] + Fd[3]*c[3]*c[187] - Fd[4]*c[4]*c[187];
         /* G[5] open: s = gap, s' = w.v */
         s[4] = y[5] - y[4];
         sdot[4] = y[11] - y[10];
@@ -2237,70 +1987,57 @@ static void mode_14(double t, const double *y, const int *sw, const double *p,
 static void mode_15(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[271] - F1*c[1]*c[271] + F1*c[1]*c[272] - F2*c[2]*c[272] + F2*c[2]*c[273] - F3*c[3]*c[273] + F3*c[3]*c[274] - F4*c[4]*c[274];
-    const double lam1 = F0*c[0]*c[275] - F1*c[1]*c[275] + F1*c[1]*c[276] - F2*c[2]*c[276] + F2*c[2]*c[277] - F3*c[3]*c[277] + F3*c[3]*c[278] - F4*c[4]*c[278];
-    const double lam2 = F0*c[0]*c[279] - F1*c[1]*c[279] + F1*c[1]*c[280] - F2*c[2]*c[280] + F2*c[2]*c[281] - F3*c[3]*c[281] + F3*c[3]*c[282] - F4*c[4]*c[282];
-    const double lam3 = F0*c[0]*c[283] - F1*c[1]*c[283] + F1*c[1]*c[284] - F2*c[2]*c[284] + F2*c[2]*c[285] - F3*c[3]*c[285] + F3*c[3]*c[286] - F4*c[4]*c[286];
+    L[0] = F[0]*c[0]*c[271] - F[1]*c[1]*c[271] + F[1]*c[1]*c[272] - F[2]*c[2]*c[272] + F[2]*c[2]*c[273] - F[3]*c[3]*c[273] + F[3]*c[3]*c[274] - F[4]*c[4]*c[274];
+    L[1] = F[0]*c[0]*c[275] - F[1]*c[1]*c[275] + F[1]*c[1]*c[276] - F[2]*c[2]*c[276] + F[2]*c[2]*c[277] - F[3]*c[3]*c[277] + F[3]*c[3]*c[278] - F[4]*c[4]*c[278];
+    L[2] = F[0]*c[0]*c[279] - F[1]*c[1]*c[279] + F[1]*c[1]*c[280] - F[2]*c[2]*c[280] + F[2]*c[2]*c[281] - F[3]*c[3]*c[281] + F[3]*c[3]*c[282] - F[4]*c[4]*c[282];
+    L[3] = F[0]*c[0]*c[283] - F[1]*c[1]*c[283] + F[1]*c[1]*c[284] - F[2]*c[2]*c[284] + F[2]*c[2]*c[285] - F[3]*c[3]*c[285] + F[3]*c[3]*c[286] - F[4]*c[4]*c[286];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4];
-    const double a5 = F5*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4];
+    a[5] = F[5]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
-        lam[2] = lam2;
-        lam[3] = lam3;
+        for (i = 0; i < 4; i++)
+            lam[i] = L[i];
         lam[4] = 0.0;
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[271] - Fd1*c[1]*c[271] + Fd1*c[1]*c[272] - Fd2*c[2]*c[272] + Fd2*c[2]*c[273] - Fd3*c[3]*c[273] + Fd3*c[3]*c[274] - Fd4*c[4]*c[274];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[271] - Fd[1]*c[1]*c[271] + Fd[1]*c[1]*c[272] - Fd[2]*c[2]*c[272] + Fd[2]*c[2]*c[273] - Fd[3]*c[3]*c[273] + Fd[3]*c[3]*c[274] - Fd[4]*c[4]*c[274];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[275] - Fd1*c[1]*c[275] + Fd1*c[1]*c[276] - Fd2*c[2]*c[276] + Fd2*c[2]*c[277] - Fd3*c[3]*c[277] + Fd3*c[3]*c[278] - Fd4*c[4]*c[278];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[275] - Fd[1]*c[1]*c[275] + Fd[1]*c[1]*c[276] - Fd[2]*c[2]*c[276] + Fd[2]*c[2]*c[277] - Fd[3]*c[3]*c[277] + Fd[3]*c[3]*c[278] - Fd[4]*c[4]*c[278];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[279] - Fd1*c[1]*c[279] + Fd1*c[1]*c[280] - Fd2*c[2]*c[280] + Fd2*c[2]*c[281] - Fd3*c[3]*c[281] + Fd3*c[3]*c[282] - Fd4*c[4]*c[282];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[279] - Fd[1]*c[1]*c[279] + Fd[1]*c[1]*c[280] - Fd[2]*c[2]*c[280] + Fd[2]*c[2]*c[281] - Fd[3]*c[3]*c[281] + Fd[3]*c[3]*c[282] - Fd[4]*c[4]*c[282];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[283] - Fd1*c[1]*c[283] + Fd1*c[1]*c[284] - Fd2*c[2]*c[284] + Fd2*c[2]*c[285] - Fd3*c[3]*c[285] + Fd3*c[3]*c[286] - Fd4*c[4]*c[286];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[283] - Fd[1]*c[1]*c[283] + Fd[1]*c[1]*c[284] - Fd[2]*c[2]*c[284] + Fd[2]*c[2]*c[285] - Fd[3]*c[3]*c[285] + Fd[3]*c[3]*c[286] - Fd[4]*c[4]*c[286];
         /* G[5] open: s = gap, s' = w.v */
         s[4] = y[5] - y[4];
         sdot[4] = y[11] - y[10];
@@ -2314,67 +2051,48 @@ static void mode_15(double t, const double *y, const int *sw, const double *p,
 static void mode_16(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam4 = F4*c[4]*c[287] - F5*c[5]*c[287];
+    L[4] = F[4]*c[4]*c[287] - F[5]*c[5]*c[287];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    for (i = 0; i < 4; i++)
+        a[i] = F[i]*c[i];
+    a[4] = F[4]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = lam4;
+        for (i = 0; i < 4; i++)
+            lam[i] = 0.0;
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
+        Fd[4] = 0.0;
+        Fd[5] = 0.0;
+        /* G[1] .. G[4] open: s = gap, s' = w.v */
+        for (i = 0; i < 4; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 7] - y[i + 6];
+        }
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd4*c[4]*c[287] - Fd5*c[5]*c[287];
+        s[4] = L[4];
+        sdot[4] = Fd[4]*c[4]*c[287] - Fd[5]*c[5]*c[287];
     }
 }
 
@@ -2386,58 +2104,50 @@ static void mode_16(double t, const double *y, const int *sw, const double *p,
 static void mode_17(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[289] - F1*c[1]*c[289] + F4*c[4]*c[290] - F5*c[5]*c[290];
-    const double lam4 = F0*c[0]*c[291] - F1*c[1]*c[291] + F4*c[4]*c[292] - F5*c[5]*c[292];
+    L[0] = F[0]*c[0]*c[289] - F[1]*c[1]*c[289] + F[4]*c[4]*c[290] - F[5]*c[5]*c[290];
+    L[4] = F[0]*c[0]*c[291] - F[1]*c[1]*c[291] + F[4]*c[4]*c[292] - F[5]*c[5]*c[292];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2];
+    a[3] = F[3]*c[3];
+    a[4] = F[4]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
         lam[2] = 0.0;
         lam[3] = 0.0;
-        lam[4] = lam4;
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
+        Fd[4] = 0.0;
+        Fd[5] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[289] - Fd1*c[1]*c[289] + Fd4*c[4]*c[290] - Fd5*c[5]*c[290];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[289] - Fd[1]*c[1]*c[289] + Fd[4]*c[4]*c[290] - Fd[5]*c[5]*c[290];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
@@ -2448,8 +2158,8 @@ static void mode_17(double t, const double *y, const int *sw, const double *p,
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd0*c[0]*c[291] - Fd1*c[1]*c[291] + Fd4*c[4]*c[292] - Fd5*c[5]*c[292];
+        s[4] = L[4];
+        sdot[4] = Fd[0]*c[0]*c[291] - Fd[1]*c[1]*c[291] + Fd[4]*c[4]*c[292] - Fd[5]*c[5]*c[292];
     }
 }
 
@@ -2461,61 +2171,53 @@ static void mode_17(double t, const double *y, const int *sw, const double *p,
 static void mode_18(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[294] - F2*c[2]*c[294] + F4*c[4]*c[295] - F5*c[5]*c[295];
-    const double lam4 = F1*c[1]*c[296] - F2*c[2]*c[296] + F4*c[4]*c[297] - F5*c[5]*c[297];
+    L[1] = F[1]*c[1]*c[294] - F[2]*c[2]*c[294] + F[4]*c[4]*c[295] - F[5]*c[5]*c[295];
+    L[4] = F[1]*c[1]*c[296] - F[2]*c[2]*c[296] + F[4]*c[4]*c[297] - F[5]*c[5]*c[297];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3];
+    a[4] = F[4]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
+        lam[1] = L[1];
         lam[2] = 0.0;
         lam[3] = 0.0;
-        lam[4] = lam4;
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        Fd[1] = 0.0;
+        Fd[2] = 0.0;
+        Fd[4] = 0.0;
+        Fd[5] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[294] - Fd2*c[2]*c[294] + Fd4*c[4]*c[295] - Fd5*c[5]*c[295];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[294] - Fd[2]*c[2]*c[294] + Fd[4]*c[4]*c[295] - Fd[5]*c[5]*c[295];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
@@ -2523,8 +2225,8 @@ static void mode_18(double t, const double *y, const int *sw, const double *p,
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd1*c[1]*c[296] - Fd2*c[2]*c[296] + Fd4*c[4]*c[297] - Fd5*c[5]*c[297];
+        s[4] = L[4];
+        sdot[4] = Fd[1]*c[1]*c[296] - Fd[2]*c[2]*c[296] + Fd[4]*c[4]*c[297] - Fd[5]*c[5]*c[297];
     }
 }
 
@@ -2537,63 +2239,55 @@ static void mode_18(double t, const double *y, const int *sw, const double *p,
 static void mode_19(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[314] - F1*c[1]*c[314] + F1*c[1]*c[315] - F2*c[2]*c[315] + F4*c[4]*c[316] - F5*c[5]*c[316];
-    const double lam1 = F0*c[0]*c[317] - F1*c[1]*c[317] + F1*c[1]*c[318] - F2*c[2]*c[318] + F4*c[4]*c[319] - F5*c[5]*c[319];
-    const double lam4 = F0*c[0]*c[320] - F1*c[1]*c[320] + F1*c[1]*c[321] - F2*c[2]*c[321] + F4*c[4]*c[322] - F5*c[5]*c[322];
+    L[0] = F[0]*c[0]*c[314] - F[1]*c[1]*c[314] + F[1]*c[1]*c[315] - F[2]*c[2]*c[315] + F[4]*c[4]*c[316] - F[5]*c[5]*c[316];
+    L[1] = F[0]*c[0]*c[317] - F[1]*c[1]*c[317] + F[1]*c[1]*c[318] - F[2]*c[2]*c[318] + F[4]*c[4]*c[319] - F[5]*c[5]*c[319];
+    L[4] = F[0]*c[0]*c[320] - F[1]*c[1]*c[320] + F[1]*c[1]*c[321] - F[2]*c[2]*c[321] + F[4]*c[4]*c[322] - F[5]*c[5]*c[322];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3];
+    a[4] = F[4]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
+        lam[0] = L[0];
+        lam[1] = L[1];
         lam[2] = 0.0;
         lam[3] = 0.0;
-        lam[4] = lam4;
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
+        Fd[2] = 0.0;
+        Fd[4] = 0.0;
+        Fd[5] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[314] - Fd1*c[1]*c[314] + Fd1*c[1]*c[315] - Fd2*c[2]*c[315] + Fd4*c[4]*c[316] - Fd5*c[5]*c[316];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[314] - Fd[1]*c[1]*c[314] + Fd[1]*c[1]*c[315] - Fd[2]*c[2]*c[315] + Fd[4]*c[4]*c[316] - Fd[5]*c[5]*c[316];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[317] - Fd1*c[1]*c[317] + Fd1*c[1]*c[318] - Fd2*c[2]*c[318] + Fd4*c[4]*c[319] - Fd5*c[5]*c[319];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[317] - Fd[1]*c[1]*c[317] + Fd[1]*c[1]*c[318] - Fd[2]*c[2]*c[318] + Fd[4]*c[4]*c[319] - Fd[5]*c[5]*c[319];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
@@ -2601,8 +2295,8 @@ static void mode_19(double t, const double *y, const int *sw, const double *p,
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd0*c[0]*c[320] - Fd1*c[1]*c[320] + Fd1*c[1]*c[321] - Fd2*c[2]*c[321] + Fd4*c[4]*c[322] - Fd5*c[5]*c[322];
+        s[4] = L[4];
+        sdot[4] = Fd[0]*c[0]*c[320] - Fd[1]*c[1]*c[320] + Fd[1]*c[1]*c[321] - Fd[2]*c[2]*c[321] + Fd[4]*c[4]*c[322] - Fd[5]*c[5]*c[322];
     }
 }
 
@@ -2614,55 +2308,45 @@ static void mode_19(double t, const double *y, const int *sw, const double *p,
 static void mode_20(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam2 = F2*c[2]*c[324] - F3*c[3]*c[324] + F4*c[4]*c[325] - F5*c[5]*c[325];
-    const double lam4 = F2*c[2]*c[326] - F3*c[3]*c[326] + F4*c[4]*c[327] - F5*c[5]*c[327];
+    L[2] = F[2]*c[2]*c[324] - F[3]*c[3]*c[324] + F[4]*c[4]*c[325] - F[5]*c[5]*c[325];
+    L[4] = F[2]*c[2]*c[326] - F[3]*c[3]*c[326] + F[4]*c[4]*c[327] - F[5]*c[5]*c[327];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
-        lam[2] = lam2;
+        lam[2] = L[2];
         lam[3] = 0.0;
-        lam[4] = lam4;
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i + 2] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
@@ -2670,14 +2354,14 @@ static void mode_20(double t, const double *y, const int *sw, const double *p,
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd2*c[2]*c[324] - Fd3*c[3]*c[324] + Fd4*c[4]*c[325] - Fd5*c[5]*c[325];
+        s[2] = L[2];
+        sdot[2] = Fd[2]*c[2]*c[324] - Fd[3]*c[3]*c[324] + Fd[4]*c[4]*c[325] - Fd[5]*c[5]*c[325];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd2*c[2]*c[326] - Fd3*c[3]*c[326] + Fd4*c[4]*c[327] - Fd5*c[5]*c[327];
+        s[4] = L[4];
+        sdot[4] = Fd[2]*c[2]*c[326] - Fd[3]*c[3]*c[326] + Fd[4]*c[4]*c[327] - Fd[5]*c[5]*c[327];
     }
 }
 
@@ -2690,73 +2374,61 @@ static void mode_20(double t, const double *y, const int *sw, const double *p,
 static void mode_21(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[334] - F1*c[1]*c[334] + F2*c[2]*c[335] - F3*c[3]*c[335] + F4*c[4]*c[336] - F5*c[5]*c[336];
-    const double lam2 = F0*c[0]*c[337] - F1*c[1]*c[337] + F2*c[2]*c[338] - F3*c[3]*c[338] + F4*c[4]*c[339] - F5*c[5]*c[339];
-    const double lam4 = F0*c[0]*c[340] - F1*c[1]*c[340] + F2*c[2]*c[341] - F3*c[3]*c[341] + F4*c[4]*c[342] - F5*c[5]*c[342];
+    L[0] = F[0]*c[0]*c[334] - F[1]*c[1]*c[334] + F[2]*c[2]*c[335] - F[3]*c[3]*c[335] + F[4]*c[4]*c[336] - F[5]*c[5]*c[336];
+    L[2] = F[0]*c[0]*c[337] - F[1]*c[1]*c[337] + F[2]*c[2]*c[338] - F[3]*c[3]*c[338] + F[4]*c[4]*c[339] - F[5]*c[5]*c[339];
+    L[4] = F[0]*c[0]*c[340] - F[1]*c[1]*c[340] + F[2]*c[2]*c[341] - F[3]*c[3]*c[341] + F[4]*c[4]*c[342] - F[5]*c[5]*c[342];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
-        lam[2] = lam2;
+        lam[2] = L[2];
         lam[3] = 0.0;
-        lam[4] = lam4;
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 6; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[334] - Fd1*c[1]*c[334] + Fd2*c[2]*c[335] - Fd3*c[3]*c[335] + Fd4*c[4]*c[336] - Fd5*c[5]*c[336];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[334] - Fd[1]*c[1]*c[334] + Fd[2]*c[2]*c[335] - Fd[3]*c[3]*c[335] + Fd[4]*c[4]*c[336] - Fd[5]*c[5]*c[336];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[337] - Fd1*c[1]*c[337] + Fd2*c[2]*c[338] - Fd3*c[3]*c[338] + Fd4*c[4]*c[339] - Fd5*c[5]*c[339];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[337] - Fd[1]*c[1]*c[337] + Fd[2]*c[2]*c[338] - Fd[3]*c[3]*c[338] + Fd[4]*c[4]*c[339] - Fd[5]*c[5]*c[339];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd0*c[0]*c[340] - Fd1*c[1]*c[340] + Fd2*c[2]*c[341] - Fd3*c[3]*c[341] + Fd4*c[4]*c[342] - Fd5*c[5]*c[342];
+        s[4] = L[4];
+        sdot[4] = Fd[0]*c[0]*c[340] - Fd[1]*c[1]*c[340] + Fd[2]*c[2]*c[341] - Fd[3]*c[3]*c[341] + Fd[4]*c[4]*c[342] - Fd[5]*c[5]*c[342];
     }
 }
 
@@ -2769,72 +2441,61 @@ static void mode_21(double t, const double *y, const int *sw, const double *p,
 static void mode_22(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[359] - F2*c[2]*c[359] + F2*c[2]*c[360] - F3*c[3]*c[360] + F4*c[4]*c[361] - F5*c[5]*c[361];
-    const double lam2 = F1*c[1]*c[362] - F2*c[2]*c[362] + F2*c[2]*c[363] - F3*c[3]*c[363] + F4*c[4]*c[364] - F5*c[5]*c[364];
-    const double lam4 = F1*c[1]*c[365] - F2*c[2]*c[365] + F2*c[2]*c[366] - F3*c[3]*c[366] + F4*c[4]*c[367] - F5*c[5]*c[367];
+    L[1] = F[1]*c[1]*c[359] - F[2]*c[2]*c[359] + F[2]*c[2]*c[360] - F[3]*c[3]*c[360] + F[4]*c[4]*c[361] - F[5]*c[5]*c[361];
+    L[2] = F[1]*c[1]*c[362] - F[2]*c[2]*c[362] + F[2]*c[2]*c[363] - F[3]*c[3]*c[363] + F[4]*c[4]*c[364] - F[5]*c[5]*c[364];
+    L[4] = F[1]*c[1]*c[365] - F[2]*c[2]*c[365] + F[2]*c[2]*c[366] - F[3]*c[3]*c[366] + F[4]*c[4]*c[367] - F[5]*c[5]*c[367];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
-        lam[2] = lam2;
+        lam[1] = L[1];
+        lam[2] = L[2];
         lam[3] = 0.0;
-        lam[4] = lam4;
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i + 1] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[359] - Fd2*c[2]*c[359] + Fd2*c[2]*c[360] - Fd3*c[3]*c[360] + Fd4*c[4]*c[361] - Fd5*c[5]*c[361];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[359] - Fd[2]*c[2]*c[359] + Fd[2]*c[2]*c[360] - Fd[3]*c[3]*c[360] + Fd[4]*c[4]*c[361] - Fd[5]*c[5]*c[361];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd1*c[1]*c[362] - Fd2*c[2]*c[362] + Fd2*c[2]*c[363] - Fd3*c[3]*c[363] + Fd4*c[4]*c[364] - Fd5*c[5]*c[364];
+        s[2] = L[2];
+        sdot[2] = Fd[1]*c[1]*c[362] - Fd[2]*c[2]*c[362] + Fd[2]*c[2]*c[363] - Fd[3]*c[3]*c[363] + Fd[4]*c[4]*c[364] - Fd[5]*c[5]*c[364];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd1*c[1]*c[365] - Fd2*c[2]*c[365] + Fd2*c[2]*c[366] - Fd3*c[3]*c[366] + Fd4*c[4]*c[367] - Fd5*c[5]*c[367];
+        s[4] = L[4];
+        sdot[4] = Fd[1]*c[1]*c[365] - Fd[2]*c[2]*c[365] + Fd[2]*c[2]*c[366] - Fd[3]*c[3]*c[366] + Fd[4]*c[4]*c[367] - Fd[5]*c[5]*c[367];
     }
 }
 
@@ -2848,74 +2509,62 @@ static void mode_22(double t, const double *y, const int *sw, const double *p,
 static void mode_23(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[410] - F1*c[1]*c[410] + F1*c[1]*c[411] - F2*c[2]*c[411] + F2*c[2]*c[412] - F3*c[3]*c[412] + F4*c[4]*c[413] - F5*c[5]*c[413];
-    const double lam1 = F0*c[0]*c[414] - F1*c[1]*c[414] + F1*c[1]*c[415] - F2*c[2]*c[415] + F2*c[2]*c[416] - F3*c[3]*c[416] + F4*c[4]*c[417] - F5*c[5]*c[417];
-    const double lam2 = F0*c[0]*c[418] - F1*c[1]*c[418] + F1*c[1]*c[419] - F2*c[2]*c[419] + F2*c[2]*c[420] - F3*c[3]*c[420] + F4*c[4]*c[421] - F5*c[5]*c[421];
-    const double lam4 = F0*c[0]*c[422] - F1*c[1]*c[422] + F1*c[1]*c[423] - F2*c[2]*c[423] + F2*c[2]*c[424] - F3*c[3]*c[424] + F4*c[4]*c[425] - F5*c[5]*c[425];
+    L[0] = F[0]*c[0]*c[410] - F[1]*c[1]*c[410] + F[1]*c[1]*c[411] - F[2]*c[2]*c[411] + F[2]*c[2]*c[412] - F[3]*c[3]*c[412] + F[4]*c[4]*c[413] - F[5]*c[5]*c[413];
+    L[1] = F[0]*c[0]*c[414] - F[1]*c[1]*c[414] + F[1]*c[1]*c[415] - F[2]*c[2]*c[415] + F[2]*c[2]*c[416] - F[3]*c[3]*c[416] + F[4]*c[4]*c[417] - F[5]*c[5]*c[417];
+    L[2] = F[0]*c[0]*c[418] - F[1]*c[1]*c[418] + F[1]*c[1]*c[419] - F[2]*c[2]*c[419] + F[2]*c[2]*c[420] - F[3]*c[3]*c[420] + F[4]*c[4]*c[421] - F[5]*c[5]*c[421];
+    L[4] = F[0]*c[0]*c[422] - F[1]*c[1]*c[422] + F[1]*c[1]*c[423] - F[2]*c[2]*c[423] + F[2]*c[2]*c[424] - F[3]*c[3]*c[424] + F[4]*c[4]*c[425] - F[5]*c[5]*c[425];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3];
-    const double a4 = F4*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3];
+    a[4] = F[4]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
-        lam[2] = lam2;
+        lam[0] = L[0];
+        lam[1] = L[1];
+        lam[2] = L[2];
         lam[3] = 0.0;
-        lam[4] = lam4;
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 6; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[410] - Fd1*c[1]*c[410] + Fd1*c[1]*c[411] - Fd2*c[2]*c[411] + Fd2*c[2]*c[412] - Fd3*c[3]*c[412] + Fd4*c[4]*c[413] - Fd5*c[5]*c[413];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[410] - Fd[1]*c[1]*c[410] + Fd[1]*c[1]*c[411] - Fd[2]*c[2]*c[411] + Fd[2]*c[2]*c[412] - Fd[3]*c[3]*c[412] + Fd[4]*c[4]*c[413] - Fd[5]*c[5]*c[413];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[414] - Fd1*c[1]*c[414] + Fd1*c[1]*c[415] - Fd2*c[2]*c[415] + Fd2*c[2]*c[416] - Fd3*c[3]*c[416] + Fd4*c[4]*c[417] - Fd5*c[5]*c[417];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[414] - Fd[1]*c[1]*c[414] + Fd[1]*c[1]*c[415] - Fd[2]*c[2]*c[415] + Fd[2]*c[2]*c[416] - Fd[3]*c[3]*c[416] + Fd[4]*c[4]*c[417] - Fd[5]*c[5]*c[417];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[418] - Fd1*c[1]*c[418] + Fd1*c[1]*c[419] - Fd2*c[2]*c[419] + Fd2*c[2]*c[420] - Fd3*c[3]*c[420] + Fd4*c[4]*c[421] - Fd5*c[5]*c[421];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[418] - Fd[1]*c[1]*c[418] + Fd[1]*c[1]*c[419] - Fd[2]*c[2]*c[419] + Fd[2]*c[2]*c[420] - Fd[3]*c[3]*c[420] + Fd[4]*c[4]*c[421] - Fd[5]*c[5]*c[421];
         /* G[4] open: s = gap, s' = w.v */
         s[3] = y[4] - y[3];
         sdot[3] = y[10] - y[9];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd0*c[0]*c[422] - Fd1*c[1]*c[422] + Fd1*c[1]*c[423] - Fd2*c[2]*c[423] + Fd2*c[2]*c[424] - Fd3*c[3]*c[424] + Fd4*c[4]*c[425] - Fd5*c[5]*c[425];
+        s[4] = L[4];
+        sdot[4] = Fd[0]*c[0]*c[422] - Fd[1]*c[1]*c[422] + Fd[1]*c[1]*c[423] - Fd[2]*c[2]*c[423] + Fd[2]*c[2]*c[424] - Fd[3]*c[3]*c[424] + Fd[4]*c[4]*c[425] - Fd[5]*c[5]*c[425];
     }
 }
 
@@ -2927,54 +2576,46 @@ static void mode_23(double t, const double *y, const int *sw, const double *p,
 static void mode_24(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam3 = F3*c[3]*c[427] - F4*c[4]*c[427] + F4*c[4]*c[428] - F5*c[5]*c[428];
-    const double lam4 = F3*c[3]*c[429] - F4*c[4]*c[429] + F4*c[4]*c[430] - F5*c[5]*c[430];
+    L[3] = F[3]*c[3]*c[427] - F[4]*c[4]*c[427] + F[4]*c[4]*c[428] - F[5]*c[5]*c[428];
+    L[4] = F[3]*c[3]*c[429] - F[4]*c[4]*c[429] + F[4]*c[4]*c[430] - F[5]*c[5]*c[430];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
         lam[2] = 0.0;
-        lam[3] = lam3;
-        lam[4] = lam4;
+        lam[3] = L[3];
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        Fd[3] = 0.0;
+        Fd[4] = 0.0;
+        Fd[5] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
@@ -2985,11 +2626,11 @@ static void mode_24(double t, const double *y, const int *sw, const double *p,
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd3*c[3]*c[427] - Fd4*c[4]*c[427] + Fd4*c[4]*c[428] - Fd5*c[5]*c[428];
+        s[3] = L[3];
+        sdot[3] = Fd[3]*c[3]*c[427] - Fd[4]*c[4]*c[427] + Fd[4]*c[4]*c[428] - Fd[5]*c[5]*c[428];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd3*c[3]*c[429] - Fd4*c[4]*c[429] + Fd4*c[4]*c[430] - Fd5*c[5]*c[430];
+        s[4] = L[4];
+        sdot[4] = Fd[3]*c[3]*c[429] - Fd[4]*c[4]*c[429] + Fd[4]*c[4]*c[430] - Fd[5]*c[5]*c[430];
     }
 }
 
@@ -3002,60 +2643,52 @@ static void mode_24(double t, const double *y, const int *sw, const double *p,
 static void mode_25(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[447] - F1*c[1]*c[447] + F3*c[3]*c[448] - F4*c[4]*c[448] + F4*c[4]*c[449] - F5*c[5]*c[449];
-    const double lam3 = F0*c[0]*c[450] - F1*c[1]*c[450] + F3*c[3]*c[451] - F4*c[4]*c[451] + F4*c[4]*c[452] - F5*c[5]*c[452];
-    const double lam4 = F0*c[0]*c[453] - F1*c[1]*c[453] + F3*c[3]*c[454] - F4*c[4]*c[454] + F4*c[4]*c[455] - F5*c[5]*c[455];
+    L[0] = F[0]*c[0]*c[447] - F[1]*c[1]*c[447] + F[3]*c[3]*c[448] - F[4]*c[4]*c[448] + F[4]*c[4]*c[449] - F[5]*c[5]*c[449];
+    L[3] = F[0]*c[0]*c[450] - F[1]*c[1]*c[450] + F[3]*c[3]*c[451] - F[4]*c[4]*c[451] + F[4]*c[4]*c[452] - F[5]*c[5]*c[452];
+    L[4] = F[0]*c[0]*c[453] - F[1]*c[1]*c[453] + F[3]*c[3]*c[454] - F[4]*c[4]*c[454] + F[4]*c[4]*c[455] - F[5]*c[5]*c[455];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
         lam[2] = 0.0;
-        lam[3] = lam3;
-        lam[4] = lam4;
+        lam[3] = L[3];
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        Fd[0] = 0.0;
+        Fd[1] = 0.0;
+        Fd[3] = 0.0;
+        Fd[4] = 0.0;
+        Fd[5] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[447] - Fd1*c[1]*c[447] + Fd3*c[3]*c[448] - Fd4*c[4]*c[448] + Fd4*c[4]*c[449] - Fd5*c[5]*c[449];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[447] - Fd[1]*c[1]*c[447] + Fd[3]*c[3]*c[448] - Fd[4]*c[4]*c[448] + Fd[4]*c[4]*c[449] - Fd[5]*c[5]*c[449];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
@@ -3063,11 +2696,11 @@ static void mode_25(double t, const double *y, const int *sw, const double *p,
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[450] - Fd1*c[1]*c[450] + Fd3*c[3]*c[451] - Fd4*c[4]*c[451] + Fd4*c[4]*c[452] - Fd5*c[5]*c[452];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[450] - Fd[1]*c[1]*c[450] + Fd[3]*c[3]*c[451] - Fd[4]*c[4]*c[451] + Fd[4]*c[4]*c[452] - Fd[5]*c[5]*c[452];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd0*c[0]*c[453] - Fd1*c[1]*c[453] + Fd3*c[3]*c[454] - Fd4*c[4]*c[454] + Fd4*c[4]*c[455] - Fd5*c[5]*c[455];
+        s[4] = L[4];
+        sdot[4] = Fd[0]*c[0]*c[453] - Fd[1]*c[1]*c[453] + Fd[3]*c[3]*c[454] - Fd[4]*c[4]*c[454] + Fd[4]*c[4]*c[455] - Fd[5]*c[5]*c[455];
     }
 }
 
@@ -3080,72 +2713,61 @@ static void mode_25(double t, const double *y, const int *sw, const double *p,
 static void mode_26(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[472] - F2*c[2]*c[472] + F3*c[3]*c[473] - F4*c[4]*c[473] + F4*c[4]*c[474] - F5*c[5]*c[474];
-    const double lam3 = F1*c[1]*c[475] - F2*c[2]*c[475] + F3*c[3]*c[476] - F4*c[4]*c[476] + F4*c[4]*c[477] - F5*c[5]*c[477];
-    const double lam4 = F1*c[1]*c[478] - F2*c[2]*c[478] + F3*c[3]*c[479] - F4*c[4]*c[479] + F4*c[4]*c[480] - F5*c[5]*c[480];
+    L[1] = F[1]*c[1]*c[472] - F[2]*c[2]*c[472] + F[3]*c[3]*c[473] - F[4]*c[4]*c[473] + F[4]*c[4]*c[474] - F[5]*c[5]*c[474];
+    L[3] = F[1]*c[1]*c[475] - F[2]*c[2]*c[475] + F[3]*c[3]*c[476] - F[4]*c[4]*c[476] + F[4]*c[4]*c[477] - F[5]*c[5]*c[477];
+    L[4] = F[1]*c[1]*c[478] - F[2]*c[2]*c[478] + F[3]*c[3]*c[479] - F[4]*c[4]*c[479] + F[4]*c[4]*c[480] - F[5]*c[5]*c[480];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
+        lam[1] = L[1];
         lam[2] = 0.0;
-        lam[3] = lam3;
-        lam[4] = lam4;
+        lam[3] = L[3];
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i + 1] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[472] - Fd2*c[2]*c[472] + Fd3*c[3]*c[473] - Fd4*c[4]*c[473] + Fd4*c[4]*c[474] - Fd5*c[5]*c[474];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[472] - Fd[2]*c[2]*c[472] + Fd[3]*c[3]*c[473] - Fd[4]*c[4]*c[473] + Fd[4]*c[4]*c[474] - Fd[5]*c[5]*c[474];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd1*c[1]*c[475] - Fd2*c[2]*c[475] + Fd3*c[3]*c[476] - Fd4*c[4]*c[476] + Fd4*c[4]*c[477] - Fd5*c[5]*c[477];
+        s[3] = L[3];
+        sdot[3] = Fd[1]*c[1]*c[475] - Fd[2]*c[2]*c[475] + Fd[3]*c[3]*c[476] - Fd[4]*c[4]*c[476] + Fd[4]*c[4]*c[477] - Fd[5]*c[5]*c[477];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd1*c[1]*c[478] - Fd2*c[2]*c[478] + Fd3*c[3]*c[479] - Fd4*c[4]*c[479] + Fd4*c[4]*c[480] - Fd5*c[5]*c[480];
+        s[4] = L[4];
+        sdot[4] = Fd[1]*c[1]*c[478] - Fd[2]*c[2]*c[478] + Fd[3]*c[3]*c[479] - Fd[4]*c[4]*c[479] + Fd[4]*c[4]*c[480] - Fd[5]*c[5]*c[480];
     }
 }
 
@@ -3159,74 +2781,62 @@ static void mode_26(double t, const double *y, const int *sw, const double *p,
 static void mode_27(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[509] - F1*c[1]*c[509] + F1*c[1]*c[510] - F2*c[2]*c[510] + F3*c[3]*c[511] - F4*c[4]*c[511] + F4*c[4]*c[512] - F5*c[5]*c[512];
-    const double lam1 = F0*c[0]*c[513] - F1*c[1]*c[513] + F1*c[1]*c[514] - F2*c[2]*c[514] + F3*c[3]*c[515] - F4*c[4]*c[515] + F4*c[4]*c[516] - F5*c[5]*c[516];
-    const double lam3 = F0*c[0]*c[517] - F1*c[1]*c[517] + F1*c[1]*c[518] - F2*c[2]*c[518] + F3*c[3]*c[519] - F4*c[4]*c[519] + F4*c[4]*c[520] - F5*c[5]*c[520];
-    const double lam4 = F0*c[0]*c[521] - F1*c[1]*c[521] + F1*c[1]*c[522] - F2*c[2]*c[522] + F3*c[3]*c[523] - F4*c[4]*c[523] + F4*c[4]*c[524] - F5*c[5]*c[524];
+    L[0] = F[0]*c[0]*c[509] - F[1]*c[1]*c[509] + F[1]*c[1]*c[510] - F[2]*c[2]*c[510] + F[3]*c[3]*c[511] - F[4]*c[4]*c[511] + F[4]*c[4]*c[512] - F[5]*c[5]*c[512];
+    L[1] = F[0]*c[0]*c[513] - F[1]*c[1]*c[513] + F[1]*c[1]*c[514] - F[2]*c[2]*c[514] + F[3]*c[3]*c[515] - F[4]*c[4]*c[515] + F[4]*c[4]*c[516] - F[5]*c[5]*c[516];
+    L[3] = F[0]*c[0]*c[517] - F[1]*c[1]*c[517] + F[1]*c[1]*c[518] - F[2]*c[2]*c[518] + F[3]*c[3]*c[519] - F[4]*c[4]*c[519] + F[4]*c[4]*c[520] - F[5]*c[5]*c[520];
+    L[4] = F[0]*c[0]*c[521] - F[1]*c[1]*c[521] + F[1]*c[1]*c[522] - F[2]*c[2]*c[522] + F[3]*c[3]*c[523] - F[4]*c[4]*c[523] + F[4]*c[4]*c[524] - F[5]*c[5]*c[524];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    const double a3 = F3*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2];
+    a[3] = F[3]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
+        lam[0] = L[0];
+        lam[1] = L[1];
         lam[2] = 0.0;
-        lam[3] = lam3;
-        lam[4] = lam4;
+        lam[3] = L[3];
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 6; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[509] - Fd1*c[1]*c[509] + Fd1*c[1]*c[510] - Fd2*c[2]*c[510] + Fd3*c[3]*c[511] - Fd4*c[4]*c[511] + Fd4*c[4]*c[512] - Fd5*c[5]*c[512];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[509] - Fd[1]*c[1]*c[509] + Fd[1]*c[1]*c[510] - Fd[2]*c[2]*c[510] + Fd[3]*c[3]*c[511] - Fd[4]*c[4]*c[511] + Fd[4]*c[4]*c[512] - Fd[5]*c[5]*c[512];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[513] - Fd1*c[1]*c[513] + Fd1*c[1]*c[514] - Fd2*c[2]*c[514] + Fd3*c[3]*c[515] - Fd4*c[4]*c[515] + Fd4*c[4]*c[516] - Fd5*c[5]*c[516];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[513] - Fd[1]*c[1]*c[513] + Fd[1]*c[1]*c[514] - Fd[2]*c[2]*c[514] + Fd[3]*c[3]*c[515] - Fd[4]*c[4]*c[515] + Fd[4]*c[4]*c[516] - Fd[5]*c[5]*c[516];
         /* G[3] open: s = gap, s' = w.v */
         s[2] = y[3] - y[2];
         sdot[2] = y[9] - y[8];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[517] - Fd1*c[1]*c[517] + Fd1*c[1]*c[518] - Fd2*c[2]*c[518] + Fd3*c[3]*c[519] - Fd4*c[4]*c[519] + Fd4*c[4]*c[520] - Fd5*c[5]*c[520];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[517] - Fd[1]*c[1]*c[517] + Fd[1]*c[1]*c[518] - Fd[2]*c[2]*c[518] + Fd[3]*c[3]*c[519] - Fd[4]*c[4]*c[519] + Fd[4]*c[4]*c[520] - Fd[5]*c[5]*c[520];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd0*c[0]*c[521] - Fd1*c[1]*c[521] + Fd1*c[1]*c[522] - Fd2*c[2]*c[522] + Fd3*c[3]*c[523] - Fd4*c[4]*c[523] + Fd4*c[4]*c[524] - Fd5*c[5]*c[524];
+        s[4] = L[4];
+        sdot[4] = Fd[0]*c[0]*c[521] - Fd[1]*c[1]*c[521] + Fd[1]*c[1]*c[522] - Fd[2]*c[2]*c[522] + Fd[3]*c[3]*c[523] - Fd[4]*c[4]*c[523] + Fd[4]*c[4]*c[524] - Fd[5]*c[5]*c[524];
     }
 }
 
@@ -3239,56 +2849,46 @@ static void mode_27(double t, const double *y, const int *sw, const double *p,
 static void mode_28(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam2 = F2*c[2]*c[565] - F3*c[3]*c[565] + F3*c[3]*c[566] - F4*c[4]*c[566] + F4*c[4]*c[567] - F5*c[5]*c[567];
-    const double lam3 = F2*c[2]*c[568] - F3*c[3]*c[568] + F3*c[3]*c[569] - F4*c[4]*c[569] + F4*c[4]*c[570] - F5*c[5]*c[570];
-    const double lam4 = F2*c[2]*c[571] - F3*c[3]*c[571] + F3*c[3]*c[572] - F4*c[4]*c[572] + F4*c[4]*c[573] - F5*c[5]*c[573];
+    L[2] = F[2]*c[2]*c[565] - F[3]*c[3]*c[565] + F[3]*c[3]*c[566] - F[4]*c[4]*c[566] + F[4]*c[4]*c[567] - F[5]*c[5]*c[567];
+    L[3] = F[2]*c[2]*c[568] - F[3]*c[3]*c[568] + F[3]*c[3]*c[569] - F[4]*c[4]*c[569] + F[4]*c[4]*c[570] - F[5]*c[5]*c[570];
+    L[4] = F[2]*c[2]*c[571] - F[3]*c[3]*c[571] + F[3]*c[3]*c[572] - F[4]*c[4]*c[572] + F[4]*c[4]*c[573] - F[5]*c[5]*c[573];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
         lam[1] = 0.0;
-        lam[2] = lam2;
-        lam[3] = lam3;
-        lam[4] = lam4;
+        lam[2] = L[2];
+        lam[3] = L[3];
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 4; i++)
+            Fd[i + 2] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
@@ -3296,14 +2896,14 @@ static void mode_28(double t, const double *y, const int *sw, const double *p,
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd2*c[2]*c[565] - Fd3*c[3]*c[565] + Fd3*c[3]*c[566] - Fd4*c[4]*c[566] + Fd4*c[4]*c[567] - Fd5*c[5]*c[567];
+        s[2] = L[2];
+        sdot[2] = Fd[2]*c[2]*c[565] - Fd[3]*c[3]*c[565] + Fd[3]*c[3]*c[566] - Fd[4]*c[4]*c[566] + Fd[4]*c[4]*c[567] - Fd[5]*c[5]*c[567];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd2*c[2]*c[568] - Fd3*c[3]*c[568] + Fd3*c[3]*c[569] - Fd4*c[4]*c[569] + Fd4*c[4]*c[570] - Fd5*c[5]*c[570];
+        s[3] = L[3];
+        sdot[3] = Fd[2]*c[2]*c[568] - Fd[3]*c[3]*c[568] + Fd[3]*c[3]*c[569] - Fd[4]*c[4]*c[569] + Fd[4]*c[4]*c[570] - Fd[5]*c[5]*c[570];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd2*c[2]*c[571] - Fd3*c[3]*c[571] + Fd3*c[3]*c[572] - Fd4*c[4]*c[572] + Fd4*c[4]*c[573] - Fd5*c[5]*c[573];
+        s[4] = L[4];
+        sdot[4] = Fd[2]*c[2]*c[571] - Fd[3]*c[3]*c[571] + Fd[3]*c[3]*c[572] - Fd[4]*c[4]*c[572] + Fd[4]*c[4]*c[573] - Fd[5]*c[5]*c[573];
     }
 }
 
@@ -3317,74 +2917,62 @@ static void mode_28(double t, const double *y, const int *sw, const double *p,
 static void mode_29(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[616] - F1*c[1]*c[616] + F2*c[2]*c[617] - F3*c[3]*c[617] + F3*c[3]*c[618] - F4*c[4]*c[618] + F4*c[4]*c[619] - F5*c[5]*c[619];
-    const double lam2 = F0*c[0]*c[620] - F1*c[1]*c[620] + F2*c[2]*c[621] - F3*c[3]*c[621] + F3*c[3]*c[622] - F4*c[4]*c[622] + F4*c[4]*c[623] - F5*c[5]*c[623];
-    const double lam3 = F0*c[0]*c[624] - F1*c[1]*c[624] + F2*c[2]*c[625] - F3*c[3]*c[625] + F3*c[3]*c[626] - F4*c[4]*c[626] + F4*c[4]*c[627] - F5*c[5]*c[627];
-    const double lam4 = F0*c[0]*c[628] - F1*c[1]*c[628] + F2*c[2]*c[629] - F3*c[3]*c[629] + F3*c[3]*c[630] - F4*c[4]*c[630] + F4*c[4]*c[631] - F5*c[5]*c[631];
+    L[0] = F[0]*c[0]*c[616] - F[1]*c[1]*c[616] + F[2]*c[2]*c[617] - F[3]*c[3]*c[617] + F[3]*c[3]*c[618] - F[4]*c[4]*c[618] + F[4]*c[4]*c[619] - F[5]*c[5]*c[619];
+    L[2] = F[0]*c[0]*c[620] - F[1]*c[1]*c[620] + F[2]*c[2]*c[621] - F[3]*c[3]*c[621] + F[3]*c[3]*c[622] - F[4]*c[4]*c[622] + F[4]*c[4]*c[623] - F[5]*c[5]*c[623];
+    L[3] = F[0]*c[0]*c[624] - F[1]*c[1]*c[624] + F[2]*c[2]*c[625] - F[3]*c[3]*c[625] + F[3]*c[3]*c[626] - F[4]*c[4]*c[626] + F[4]*c[4]*c[627] - F[5]*c[5]*c[627];
+    L[4] = F[0]*c[0]*c[628] - F[1]*c[1]*c[628] + F[2]*c[2]*c[629] - F[3]*c[3]*c[629] + F[3]*c[3]*c[630] - F[4]*c[4]*c[630] + F[4]*c[4]*c[631] - F[5]*c[5]*c[631];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    a[1] = F[1]*c[1] + L[0]*c[1];
+    a[2] = F[2]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
         lam[1] = 0.0;
-        lam[2] = lam2;
-        lam[3] = lam3;
-        lam[4] = lam4;
+        lam[2] = L[2];
+        lam[3] = L[3];
+        lam[4] = L[4];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 6; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[616] - Fd1*c[1]*c[616] + Fd2*c[2]*c[617] - Fd3*c[3]*c[617] + Fd3*c[3]*c[618] - Fd4*c[4]*c[618] + Fd4*c[4]*c[619] - Fd5*c[5]*c[619];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[616] - Fd[1]*c[1]*c[616] + Fd[2]*c[2]*c[617] - Fd[3]*c[3]*c[617] + Fd[3]*c[3]*c[618] - Fd[4]*c[4]*c[618] + Fd[4]*c[4]*c[619] - Fd[5]*c[5]*c[619];
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[8] - y[7];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[620] - Fd1*c[1]*c[620] + Fd2*c[2]*c[621] - Fd3*c[3]*c[621] + Fd3*c[3]*c[622] - Fd4*c[4]*c[622] + Fd4*c[4]*c[623] - Fd5*c[5]*c[623];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[620] - Fd[1]*c[1]*c[620] + Fd[2]*c[2]*c[621] - Fd[3]*c[3]*c[621] + Fd[3]*c[3]*c[622] - Fd[4]*c[4]*c[622] + Fd[4]*c[4]*c[623] - Fd[5]*c[5]*c[623];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[624] - Fd1*c[1]*c[624] + Fd2*c[2]*c[625] - Fd3*c[3]*c[625] + Fd3*c[3]*c[626] - Fd4*c[4]*c[626] + Fd4*c[4]*c[627] - Fd5*c[5]*c[627];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[624] - Fd[1]*c[1]*c[624] + Fd[2]*c[2]*c[625] - Fd[3]*c[3]*c[625] + Fd[3]*c[3]*c[626] - Fd[4]*c[4]*c[626] + Fd[4]*c[4]*c[627] - Fd[5]*c[5]*c[627];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd0*c[0]*c[628] - Fd1*c[1]*c[628] + Fd2*c[2]*c[629] - Fd3*c[3]*c[629] + Fd3*c[3]*c[630] - Fd4*c[4]*c[630] + Fd4*c[4]*c[631] - Fd5*c[5]*c[631];
+        s[4] = L[4];
+        sdot[4] = Fd[0]*c[0]*c[628] - Fd[1]*c[1]*c[628] + Fd[2]*c[2]*c[629] - Fd[3]*c[3]*c[629] + Fd[3]*c[3]*c[630] - Fd[4]*c[4]*c[630] + Fd[4]*c[4]*c[631] - Fd[5]*c[5]*c[631];
     }
 }
 
@@ -3398,73 +2986,60 @@ static void mode_29(double t, const double *y, const int *sw, const double *p,
 static void mode_30(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[715] - F2*c[2]*c[715] + F2*c[2]*c[716] - F3*c[3]*c[716] + F3*c[3]*c[717] - F4*c[4]*c[717] + F4*c[4]*c[718] - F5*c[5]*c[718];
-    const double lam2 = F1*c[1]*c[719] - F2*c[2]*c[719] + F2*c[2]*c[720] - F3*c[3]*c[720] + F3*c[3]*c[721] - F4*c[4]*c[721] + F4*c[4]*c[722] - F5*c[5]*c[722];
-    const double lam3 = F1*c[1]*c[723] - F2*c[2]*c[723] + F2*c[2]*c[724] - F3*c[3]*c[724] + F3*c[3]*c[725] - F4*c[4]*c[725] + F4*c[4]*c[726] - F5*c[5]*c[726];
-    const double lam4 = F1*c[1]*c[727] - F2*c[2]*c[727] + F2*c[2]*c[728] - F3*c[3]*c[728] + F3*c[3]*c[729] - F4*c[4]*c[729] + F4*c[4]*c[730] - F5*c[5]*c[730];
+    L[1] = F[1]*c[1]*c[715] - F[2]*c[2]*c[715] + F[2]*c[2]*c[716] - F[3]*c[3]*c[716] + F[3]*c[3]*c[717] - F[4]*c[4]*c[717] + F[4]*c[4]*c[718] - F[5]*c[5]*c[718];
+    L[2] = F[1]*c[1]*c[719] - F[2]*c[2]*c[719] + F[2]*c[2]*c[720] - F[3]*c[3]*c[720] + F[3]*c[3]*c[721] - F[4]*c[4]*c[721] + F[4]*c[4]*c[722] - F[5]*c[5]*c[722];
+    L[3] = F[1]*c[1]*c[723] - F[2]*c[2]*c[723] + F[2]*c[2]*c[724] - F[3]*c[3]*c[724] + F[3]*c[3]*c[725] - F[4]*c[4]*c[725] + F[4]*c[4]*c[726] - F[5]*c[5]*c[726];
+    L[4] = F[1]*c[1]*c[727] - F[2]*c[2]*c[727] + F[2]*c[2]*c[728] - F[3]*c[3]*c[728] + F[3]*c[3]*c[729] - F[4]*c[4]*c[729] + F[4]*c[4]*c[730] - F[5]*c[5]*c[730];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1] - L[1]*c[1];
+    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
+    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
+    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
         lam[0] = 0.0;
-        lam[1] = lam1;
-        lam[2] = lam2;
-        lam[3] = lam3;
-        lam[4] = lam4;
+        for (i = 0; i < 4; i++)
+            lam[i + 1] = L[i + 1];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 5; i++)
+            Fd[i + 1] = 0.0;
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[7] - y[6];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[715] - Fd2*c[2]*c[715] + Fd2*c[2]*c[716] - Fd3*c[3]*c[716] + Fd3*c[3]*c[717] - Fd4*c[4]*c[717] + Fd4*c[4]*c[718] - Fd5*c[5]*c[718];
+        s[1] = L[1];
+        sdot[1] = Fd[1]*c[1]*c[715] - Fd[2]*c[2]*c[715] + Fd[2]*c[2]*c[716] - Fd[3]*c[3]*c[716] + Fd[3]*c[3]*c[717] - Fd[4]*c[4]*c[717] + Fd[4]*c[4]*c[718] - Fd[5]*c[5]*c[718];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd1*c[1]*c[719] - Fd2*c[2]*c[719] + Fd2*c[2]*c[720] - Fd3*c[3]*c[720] + Fd3*c[3]*c[721] - Fd4*c[4]*c[721] + Fd4*c[4]*c[722] - Fd5*c[5]*c[722];
+        s[2] = L[2];
+        sdot[2] = Fd[1]*c[1]*c[719] - Fd[2]*c[2]*c[719] + Fd[2]*c[2]*c[720] - Fd[3]*c[3]*c[720] + Fd[3]*c[3]*c[721] - Fd[4]*c[4]*c[721] + Fd[4]*c[4]*c[722] - Fd[5]*c[5]*c[722];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd1*c[1]*c[723] - Fd2*c[2]*c[723] + Fd2*c[2]*c[724] - Fd3*c[3]*c[724] + Fd3*c[3]*c[725] - Fd4*c[4]*c[725] + Fd4*c[4]*c[726] - Fd5*c[5]*c[726];
+        s[3] = L[3];
+        sdot[3] = Fd[1]*c[1]*c[723] - Fd[2]*c[2]*c[723] + Fd[2]*c[2]*c[724] - Fd[3]*c[3]*c[724] + Fd[3]*c[3]*c[725] - Fd[4]*c[4]*c[725] + Fd[4]*c[4]*c[726] - Fd[5]*c[5]*c[726];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd1*c[1]*c[727] - Fd2*c[2]*c[727] + Fd2*c[2]*c[728] - Fd3*c[3]*c[728] + Fd3*c[3]*c[729] - Fd4*c[4]*c[729] + Fd4*c[4]*c[730] - Fd5*c[5]*c[730];
+        s[4] = L[4];
+        sdot[4] = Fd[1]*c[1]*c[727] - Fd[2]*c[2]*c[727] + Fd[2]*c[2]*c[728] - Fd[3]*c[3]*c[728] + Fd[3]*c[3]*c[729] - Fd[4]*c[4]*c[729] + Fd[4]*c[4]*c[730] - Fd[5]*c[5]*c[730];
     }
 }
 
@@ -3479,75 +3054,58 @@ static void mode_30(double t, const double *y, const int *sw, const double *p,
 static void mode_31(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[6], a[6];
+    double L[5];
+    double Fd[6];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    const double F3 = 0.0;
-    const double F4 = 0.0;
-    const double F5 = 0.0;
+    for (i = 0; i < 6; i++)
+        F[i] = 0.0;
     /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[878] - F1*c[1]*c[878] + F1*c[1]*c[879] - F2*c[2]*c[879] + F2*c[2]*c[880] - F3*c[3]*c[880] + F3*c[3]*c[881] - F4*c[4]*c[881] + F4*c[4]*c[882] - F5*c[5]*c[882];
-    const double lam1 = F0*c[0]*c[883] - F1*c[1]*c[883] + F1*c[1]*c[884] - F2*c[2]*c[884] + F2*c[2]*c[885] - F3*c[3]*c[885] + F3*c[3]*c[886] - F4*c[4]*c[886] + F4*c[4]*c[887] - F5*c[5]*c[887];
-    const double lam2 = F0*c[0]*c[888] - F1*c[1]*c[888] + F1*c[1]*c[889] - F2*c[2]*c[889] + F2*c[2]*c[890] - F3*c[3]*c[890] + F3*c[3]*c[891] - F4*c[4]*c[891] + F4*c[4]*c[892] - F5*c[5]*c[892];
-    const double lam3 = F0*c[0]*c[893] - F1*c[1]*c[893] + F1*c[1]*c[894] - F2*c[2]*c[894] + F2*c[2]*c[895] - F3*c[3]*c[895] + F3*c[3]*c[896] - F4*c[4]*c[896] + F4*c[4]*c[897] - F5*c[5]*c[897];
-    const double lam4 = F0*c[0]*c[898] - F1*c[1]*c[898] + F1*c[1]*c[899] - F2*c[2]*c[899] + F2*c[2]*c[900] - F3*c[3]*c[900] + F3*c[3]*c[901] - F4*c[4]*c[901] + F4*c[4]*c[902] - F5*c[5]*c[902];
+    L[0] = F[0]*c[0]*c[878] - F[1]*c[1]*c[878] + F[1]*c[1]*c[879] - F[2]*c[2]*c[879] + F[2]*c[2]*c[880] - F[3]*c[3]*c[880] + F[3]*c[3]*c[881] - F[4]*c[4]*c[881] + F[4]*c[4]*c[882] - F[5]*c[5]*c[882];
+    L[1] = F[0]*c[0]*c[883] - F[1]*c[1]*c[883] + F[1]*c[1]*c[884] - F[2]*c[2]*c[884] + F[2]*c[2]*c[885] - F[3]*c[3]*c[885] + F[3]*c[3]*c[886] - F[4]*c[4]*c[886] + F[4]*c[4]*c[887] - F[5]*c[5]*c[887];
+    L[2] = F[0]*c[0]*c[888] - F[1]*c[1]*c[888] + F[1]*c[1]*c[889] - F[2]*c[2]*c[889] + F[2]*c[2]*c[890] - F[3]*c[3]*c[890] + F[3]*c[3]*c[891] - F[4]*c[4]*c[891] + F[4]*c[4]*c[892] - F[5]*c[5]*c[892];
+    L[3] = F[0]*c[0]*c[893] - F[1]*c[1]*c[893] + F[1]*c[1]*c[894] - F[2]*c[2]*c[894] + F[2]*c[2]*c[895] - F[3]*c[3]*c[895] + F[3]*c[3]*c[896] - F[4]*c[4]*c[896] + F[4]*c[4]*c[897] - F[5]*c[5]*c[897];
+    L[4] = F[0]*c[0]*c[898] - F[1]*c[1]*c[898] + F[1]*c[1]*c[899] - F[2]*c[2]*c[899] + F[2]*c[2]*c[900] - F[3]*c[3]*c[900] + F[3]*c[3]*c[901] - F[4]*c[4]*c[901] + F[4]*c[4]*c[902] - F[5]*c[5]*c[902];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2] - lam2*c[2];
-    const double a3 = F3*c[3] + lam2*c[3] - lam3*c[3];
-    const double a4 = F4*c[4] + lam3*c[4] - lam4*c[4];
-    const double a5 = F5*c[5] + lam4*c[5];
+    a[0] = F[0]*c[0] - L[0]*c[0];
+    for (i = 0; i < 4; i++)
+        a[i + 1] = F[i + 1]*c[i + 1] + L[i]*c[i + 1] - L[i + 1]*c[i + 1];
+    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
-        ydot[0] = y[6];
-        ydot[1] = y[7];
-        ydot[2] = y[8];
-        ydot[3] = y[9];
-        ydot[4] = y[10];
-        ydot[5] = y[11];
-        ydot[6] = a0;
-        ydot[7] = a1;
-        ydot[8] = a2;
-        ydot[9] = a3;
-        ydot[10] = a4;
-        ydot[11] = a5;
+        for (i = 0; i < 6; i++)
+            ydot[i] = y[i + 6];
+        for (i = 0; i < 6; i++)
+            ydot[i + 6] = a[i];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
-        lam[2] = lam2;
-        lam[3] = lam3;
-        lam[4] = lam4;
+        for (i = 0; i < 5; i++)
+            lam[i] = L[i];
     }
     if (s && sdot) {
         /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        const double Fd3 = 0.0;
-        const double Fd4 = 0.0;
-        const double Fd5 = 0.0;
+        for (i = 0; i < 6; i++)
+            Fd[i] = 0.0;
         /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[878] - Fd1*c[1]*c[878] + Fd1*c[1]*c[879] - Fd2*c[2]*c[879] + Fd2*c[2]*c[880] - Fd3*c[3]*c[880] + Fd3*c[3]*c[881] - Fd4*c[4]*c[881] + Fd4*c[4]*c[882] - Fd5*c[5]*c[882];
+        s[0] = L[0];
+        sdot[0] = Fd[0]*c[0]*c[878] - Fd[1]*c[1]*c[878] + Fd[1]*c[1]*c[879] - Fd[2]*c[2]*c[879] + Fd[2]*c[2]*c[880] - Fd[3]*c[3]*c[880] + Fd[3]*c[3]*c[881] - Fd[4]*c[4]*c[881] + Fd[4]*c[4]*c[882] - Fd[5]*c[5]*c[882];
         /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[883] - Fd1*c[1]*c[883] + Fd1*c[1]*c[884] - Fd2*c[2]*c[884] + Fd2*c[2]*c[885] - Fd3*c[3]*c[885] + Fd3*c[3]*c[886] - Fd4*c[4]*c[886] + Fd4*c[4]*c[887] - Fd5*c[5]*c[887];
+        s[1] = L[1];
+        sdot[1] = Fd[0]*c[0]*c[883] - Fd[1]*c[1]*c[883] + Fd[1]*c[1]*c[884] - Fd[2]*c[2]*c[884] + Fd[2]*c[2]*c[885] - Fd[3]*c[3]*c[885] + Fd[3]*c[3]*c[886] - Fd[4]*c[4]*c[886] + Fd[4]*c[4]*c[887] - Fd[5]*c[5]*c[887];
         /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = lam2;
-        sdot[2] = Fd0*c[0]*c[888] - Fd1*c[1]*c[888] + Fd1*c[1]*c[889] - Fd2*c[2]*c[889] + Fd2*c[2]*c[890] - Fd3*c[3]*c[890] + Fd3*c[3]*c[891] - Fd4*c[4]*c[891] + Fd4*c[4]*c[892] - Fd5*c[5]*c[892];
+        s[2] = L[2];
+        sdot[2] = Fd[0]*c[0]*c[888] - Fd[1]*c[1]*c[888] + Fd[1]*c[1]*c[889] - Fd[2]*c[2]*c[889] + Fd[2]*c[2]*c[890] - Fd[3]*c[3]*c[890] + Fd[3]*c[3]*c[891] - Fd[4]*c[4]*c[891] + Fd[4]*c[4]*c[892] - Fd[5]*c[5]*c[892];
         /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = lam3;
-        sdot[3] = Fd0*c[0]*c[893] - Fd1*c[1]*c[893] + Fd1*c[1]*c[894] - Fd2*c[2]*c[894] + Fd2*c[2]*c[895] - Fd3*c[3]*c[895] + Fd3*c[3]*c[896] - Fd4*c[4]*c[896] + Fd4*c[4]*c[897] - Fd5*c[5]*c[897];
+        s[3] = L[3];
+        sdot[3] = Fd[0]*c[0]*c[893] - Fd[1]*c[1]*c[893] + Fd[1]*c[1]*c[894] - Fd[2]*c[2]*c[894] + Fd[2]*c[2]*c[895] - Fd[3]*c[3]*c[895] + Fd[3]*c[3]*c[896] - Fd[4]*c[4]*c[896] + Fd[4]*c[4]*c[897] - Fd[5]*c[5]*c[897];
         /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = lam4;
-        sdot[4] = Fd0*c[0]*c[898] - Fd1*c[1]*c[898] + Fd1*c[1]*c[899] - Fd2*c[2]*c[899] + Fd2*c[2]*c[900] - Fd3*c[3]*c[900] + Fd3*c[3]*c[901] - Fd4*c[4]*c[901] + Fd4*c[4]*c[902] - Fd5*c[5]*c[902];
+        s[4] = L[4];
+        sdot[4] = Fd[0]*c[0]*c[898] - Fd[1]*c[1]*c[898] + Fd[1]*c[1]*c[899] - Fd[2]*c[2]*c[899] + Fd[2]*c[2]*c[900] - Fd[3]*c[3]*c[900] + Fd[3]*c[3]*c[901] - Fd[4]*c[4]*c[901] + Fd[4]*c[4]*c[902] - Fd[5]*c[5]*c[902];
     }
 }
 

@@ -75,8 +75,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of D.y */
-        return 1;
     if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) /* mass of D.phi */
         return 1;
     if (!(p[P_eN] >= 0)) /* restitution of slope */
@@ -111,8 +109,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[1] = cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
     num->d[0] = -p[P_R];
     num->e[0] = p[P_eN];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     num->gravity = p[P_g];
     /* planar bodies: gravity's share per coordinate, radii */
     num->gfac[0] = 0.0;

@@ -82,8 +82,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of D.y */
-        return 1;
     if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) /* mass of D.phi */
         return 1;
     if (!(0.0 >= 0)) /* restitution of slope */
@@ -98,8 +96,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 4;
     if (!(p[P_mu] >= 0)) /* kinetic coefficient of F */
         return 5;
-    if (!(0.0 >= 0)) /* static minus kinetic coefficient of F */
-        return 1;
     if (!(p[P_m]*p[P_g]*cos(p[P_alpha]) > 0)) /* normal force of F */
         return 1;
 
@@ -124,8 +120,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[1] = cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
     num->d[0] = -p[P_R];
     num->e[0] = 0.0;
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     /* friction F */
     num->Wt[0] = cos(p[P_alpha]);
     num->Wt[1] = -sin(p[P_alpha]);

@@ -73,17 +73,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of D.y */
-        return 1;
     if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) /* mass of D.phi */
         return 1;
     if (!(p[P_e] >= 0)) /* restitution of left */
         return 4;
     if (!(p[P_e] <= 1)) /* restitution of left */
-        return 4;
-    if (!(p[P_e] >= 0)) /* restitution of right */
-        return 4;
-    if (!(p[P_e] <= 1)) /* restitution of right */
         return 4;
     if (!(p[P_R] > 0)) /* radius of D */
         return 2;
@@ -110,12 +104,12 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[3] = -1.0;
     num->d[0] = p[P_L] - p[P_R];
     num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     num->d[1] = p[P_L] - p[P_R];
     num->e[1] = p[P_e];
-    num->kc[1] = 0;
-    num->cc[1] = 0;
+    num->kc[1] = 0.0;
+    num->cc[1] = 0.0;
     num->gravity = 0;
     /* planar bodies: gravity's share per coordinate, radii */
     num->gfac[0] = 0.0;

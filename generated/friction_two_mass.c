@@ -90,8 +90,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(0.15000000000000002 >= 0)) /* static minus kinetic coefficient of F2 */
         return 1;
-    if (!(1.0 > 0)) /* normal force of F2 */
-        return 1;
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m1]; /* 1/m of M1 */
@@ -109,10 +107,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->K[2] = -p[P_k2];
     num->K[3] = p[P_k2];
     num->sk[0] = p[P_k1];
-    num->sc[0] = 0;
+    num->sc[0] = 0.0;
     num->srest[0] = 0.0;
     num->sk[1] = p[P_k2];
-    num->sc[1] = 0;
+    num->sc[1] = 0.0;
     num->srest[1] = 0.0;
     /* friction F1 */
     num->Wt[0] = 1.0;

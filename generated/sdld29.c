@@ -76,153 +76,49 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of P[2] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[3] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[4] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[5] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[6] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[7] */
-        return 1;
-    if (!(p[P_m] > 0)) /* mass of P[8] */
-        return 1;
     if (!(p[P_k] >= 0)) /* stiffness of A */
         return 2;
     if (!(p[P_cc] >= 0)) /* damping of A */
         return 4;
-    if (!(p[P_k] >= 0)) /* stiffness of a spring */
-        return 2;
     if (!(p[P_c] >= 0)) /* damping of a spring */
         return 3;
-    if (!(p[P_k] >= 0)) /* stiffness of a spring */
-        return 2;
-    if (!(p[P_c] >= 0)) /* damping of a spring */
-        return 3;
-    if (!(p[P_k] >= 0)) /* stiffness of a spring */
-        return 2;
-    if (!(p[P_c] >= 0)) /* damping of a spring */
-        return 3;
-    if (!(p[P_k] >= 0)) /* stiffness of a spring */
-        return 2;
-    if (!(p[P_c] >= 0)) /* damping of a spring */
-        return 3;
-    if (!(p[P_k] >= 0)) /* stiffness of a spring */
-        return 2;
-    if (!(p[P_c] >= 0)) /* damping of a spring */
-        return 3;
-    if (!(p[P_k] >= 0)) /* stiffness of a spring */
-        return 2;
-    if (!(p[P_c] >= 0)) /* damping of a spring */
-        return 3;
-    if (!(p[P_k] >= 0)) /* stiffness of a spring */
-        return 2;
-    if (!(p[P_c] >= 0)) /* damping of a spring */
-        return 3;
-    if (!(p[P_k] >= 0)) /* stiffness of B */
-        return 2;
     if (!(p[P_cd] >= 0)) /* damping of B */
         return 5;
 
     /* hoisted constants */
-    c[0] = 1.0/p[P_m]; /* 1/m of P[1] */
-    c[1] = 1.0/p[P_m]; /* 1/m of P[2] */
-    c[2] = 1.0/p[P_m]; /* 1/m of P[3] */
-    c[3] = 1.0/p[P_m]; /* 1/m of P[4] */
-    c[4] = 1.0/p[P_m]; /* 1/m of P[5] */
-    c[5] = 1.0/p[P_m]; /* 1/m of P[6] */
-    c[6] = 1.0/p[P_m]; /* 1/m of P[7] */
-    c[7] = 1.0/p[P_m]; /* 1/m of P[8] */
+    /* 1/m of P[1] .. 1/m of P[8] */
+    for (i = 0; i < 8; i++)
+        c[i] = 1.0/p[P_m];
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 64; i++)
         num->K[i] = num->C[i] = 0;
-    num->mass[0] = p[P_m];
-    num->fconst[0] = 0.0;
-    num->mass[1] = p[P_m];
-    num->fconst[1] = 0.0;
-    num->mass[2] = p[P_m];
-    num->fconst[2] = 0.0;
-    num->mass[3] = p[P_m];
-    num->fconst[3] = 0.0;
-    num->mass[4] = p[P_m];
-    num->fconst[4] = 0.0;
-    num->mass[5] = p[P_m];
-    num->fconst[5] = 0.0;
-    num->mass[6] = p[P_m];
-    num->fconst[6] = 0.0;
-    num->mass[7] = p[P_m];
-    num->fconst[7] = 0.0;
-    num->K[0] = 2.0*p[P_k];
-    num->K[1] = -p[P_k];
-    num->K[8] = -p[P_k];
-    num->K[9] = 2.0*p[P_k];
-    num->K[10] = -p[P_k];
-    num->K[17] = -p[P_k];
-    num->K[18] = 2.0*p[P_k];
-    num->K[19] = -p[P_k];
-    num->K[26] = -p[P_k];
-    num->K[27] = 2.0*p[P_k];
-    num->K[28] = -p[P_k];
-    num->K[35] = -p[P_k];
-    num->K[36] = 2.0*p[P_k];
-    num->K[37] = -p[P_k];
-    num->K[44] = -p[P_k];
-    num->K[45] = 2.0*p[P_k];
-    num->K[46] = -p[P_k];
-    num->K[53] = -p[P_k];
-    num->K[54] = 2.0*p[P_k];
-    num->K[55] = -p[P_k];
-    num->K[62] = -p[P_k];
+    for (i = 0; i < 8; i++) {
+        num->mass[i] = p[P_m];
+        num->fconst[i] = 0.0;
+    }
+    for (i = 0; i < 7; i++) {
+        num->K[9*i] = 2.0*p[P_k];
+        num->K[9*i + 1] = -p[P_k];
+        num->K[9*i + 8] = -p[P_k];
+    }
     num->K[63] = 2.0*p[P_k];
     num->C[0] = p[P_c] + p[P_cc];
-    num->C[1] = -p[P_c];
-    num->C[8] = -p[P_c];
-    num->C[9] = 2.0*p[P_c];
-    num->C[10] = -p[P_c];
-    num->C[17] = -p[P_c];
-    num->C[18] = 2.0*p[P_c];
-    num->C[19] = -p[P_c];
-    num->C[26] = -p[P_c];
-    num->C[27] = 2.0*p[P_c];
-    num->C[28] = -p[P_c];
-    num->C[35] = -p[P_c];
-    num->C[36] = 2.0*p[P_c];
-    num->C[37] = -p[P_c];
-    num->C[44] = -p[P_c];
-    num->C[45] = 2.0*p[P_c];
-    num->C[46] = -p[P_c];
-    num->C[53] = -p[P_c];
-    num->C[54] = 2.0*p[P_c];
+    for (i = 0; i < 6; i++) {
+        num->C[9*i + 1] = -p[P_c];
+        num->C[9*i + 8] = -p[P_c];
+        num->C[9*i + 9] = 2.0*p[P_c];
+    }
     num->C[55] = -p[P_c];
     num->C[62] = -p[P_c];
     num->C[63] = p[P_c] + p[P_cd];
     num->sk[0] = p[P_k];
     num->sc[0] = p[P_cc];
-    num->srest[0] = 0.0;
-    num->sk[1] = p[P_k];
-    num->sc[1] = p[P_c];
-    num->srest[1] = 0.0;
-    num->sk[2] = p[P_k];
-    num->sc[2] = p[P_c];
-    num->srest[2] = 0.0;
-    num->sk[3] = p[P_k];
-    num->sc[3] = p[P_c];
-    num->srest[3] = 0.0;
-    num->sk[4] = p[P_k];
-    num->sc[4] = p[P_c];
-    num->srest[4] = 0.0;
-    num->sk[5] = p[P_k];
-    num->sc[5] = p[P_c];
-    num->srest[5] = 0.0;
-    num->sk[6] = p[P_k];
-    num->sc[6] = p[P_c];
-    num->srest[6] = 0.0;
-    num->sk[7] = p[P_k];
-    num->sc[7] = p[P_c];
+    for (i = 0; i < 7; i++) {
+        num->srest[i] = 0.0;
+        num->sk[i + 1] = p[P_k];
+        num->sc[i + 1] = p[P_c];
+    }
     num->srest[7] = 0.0;
     num->sk[8] = p[P_k];
     num->sc[8] = p[P_cd];
@@ -234,29 +130,19 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
+    int i;
     (void)p;
     (void)c;
-    y[0] = 0.0;
-    y[8] = 0.0;
-    y[1] = 0.0;
-    y[9] = 0.0;
-    y[2] = 0.0;
-    y[10] = 0.0;
-    y[3] = 0.0;
-    y[11] = 0.0;
-    y[4] = 0.0;
-    y[12] = 0.0;
-    y[5] = 0.0;
-    y[13] = 0.0;
-    y[6] = 0.0;
-    y[14] = 0.0;
-    y[7] = 0.0;
-    y[15] = 0.0;
+    for (i = 0; i < 8; i++) {
+        y[i] = 0.0;
+        y[i + 8] = 0.0;
+    }
 }
 
 /* External forces f_ext(t) of the `force` statements. */
 static void force(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
@@ -265,27 +151,20 @@ static void force(double t, const int *sw, const double *p, const double *c, dou
     f[1] = 0.0;
     f[2] = 0.0;
     f[3] = (sw[0] ? 1.0 : 0.0);
-    f[4] = 0.0;
-    f[5] = 0.0;
-    f[6] = 0.0;
-    f[7] = 0.0;
+    for (i = 0; i < 4; i++)
+        f[i + 4] = 0.0;
 }
 
 /* Their time derivative f_ext'(t). */
 static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
 {
+    int i;
     (void)t;
     (void)sw;
     (void)p;
     (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-    f[3] = 0.0;
-    f[4] = 0.0;
-    f[5] = 0.0;
-    f[6] = 0.0;
-    f[7] = 0.0;
+    for (i = 0; i < 8; i++)
+        f[i] = 0.0;
 }
 
 /* The `force` statements one by one (work of each force in the energy audit). */
@@ -302,46 +181,30 @@ static void force_terms(double t, const int *sw, const double *p, const double *
 static void mode_0(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    int i;
+    double F[8], a[8];
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = p[P_k]*y[1] - 2.0*p[P_k]*y[0] - p[P_c]*y[8] + p[P_c]*y[9] - p[P_cc]*y[8];
-    const double F1 = p[P_k]*y[0] - 2.0*p[P_k]*y[1] + p[P_k]*y[2] + p[P_c]*y[8] - 2.0*p[P_c]*y[9] + p[P_c]*y[10];
-    const double F2 = p[P_k]*y[1] - 2.0*p[P_k]*y[2] + p[P_k]*y[3] + p[P_c]*y[9] - 2.0*p[P_c]*y[10] + p[P_c]*y[11];
-    const double F3 = p[P_k]*y[2] - 2.0*p[P_k]*y[3] + p[P_k]*y[4] + p[P_c]*y[10] - 2.0*p[P_c]*y[11] + p[P_c]*y[12] + (sw[0] ? 1.0 : 0.0);
-    const double F4 = p[P_k]*y[3] - 2.0*p[P_k]*y[4] + p[P_k]*y[5] + p[P_c]*y[11] - 2.0*p[P_c]*y[12] + p[P_c]*y[13];
-    const double F5 = p[P_k]*y[4] - 2.0*p[P_k]*y[5] + p[P_k]*y[6] + p[P_c]*y[12] - 2.0*p[P_c]*y[13] + p[P_c]*y[14];
-    const double F6 = p[P_k]*y[5] - 2.0*p[P_k]*y[6] + p[P_k]*y[7] + p[P_c]*y[13] - 2.0*p[P_c]*y[14] + p[P_c]*y[15];
-    const double F7 = p[P_k]*y[6] - 2.0*p[P_k]*y[7] + p[P_c]*y[14] - p[P_c]*y[15] - p[P_cd]*y[15];
+    F[0] = p[P_k]*y[1] - 2.0*p[P_k]*y[0] - p[P_c]*y[8] + p[P_c]*y[9] - p[P_cc]*y[8];
+    F[1] = p[P_k]*y[0] - 2.0*p[P_k]*y[1] + p[P_k]*y[2] + p[P_c]*y[8] - 2.0*p[P_c]*y[9] + p[P_c]*y[10];
+    F[2] = p[P_k]*y[1] - 2.0*p[P_k]*y[2] + p[P_k]*y[3] + p[P_c]*y[9] - 2.0*p[P_c]*y[10] + p[P_c]*y[11];
+    F[3] = p[P_k]*y[2] - 2.0*p[P_k]*y[3] + p[P_k]*y[4] + p[P_c]*y[10] - 2.0*p[P_c]*y[11] + p[P_c]*y[12] + (sw[0] ? 1.0 : 0.0);
+    F[4] = p[P_k]*y[3] - 2.0*p[P_k]*y[4] + p[P_k]*y[5] + p[P_c]*y[11] - 2.0*p[P_c]*y[12] + p[P_c]*y[13];
+    F[5] = p[P_k]*y[4] - 2.0*p[P_k]*y[5] + p[P_k]*y[6] + p[P_c]*y[12] - 2.0*p[P_c]*y[13] + p[P_c]*y[14];
+    F[6] = p[P_k]*y[5] - 2.0*p[P_k]*y[6] + p[P_k]*y[7] + p[P_c]*y[13] - 2.0*p[P_c]*y[14] + p[P_c]*y[15];
+    F[7] = p[P_k]*y[6] - 2.0*p[P_k]*y[7] + p[P_c]*y[14] - p[P_c]*y[15] - p[P_cd]*y[15];
     /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    const double a3 = F3*c[3];
-    const double a4 = F4*c[4];
-    const double a5 = F5*c[5];
-    const double a6 = F6*c[6];
-    const double a7 = F7*c[7];
+    for (i = 0; i < 8; i++)
+        a[i] = F[i]*c[i];
     if (ydot) {
-        ydot[0] = y[8];
-        ydot[1] = y[9];
-        ydot[2] = y[10];
-        ydot[3] = y[11];
-        ydot[4] = y[12];
-        ydot[5] = y[13];
-        ydot[6] = y[14];
-        ydot[7] = y[15];
-        ydot[8] = a0;
-        ydot[9] = a1;
-        ydot[10] = a2;
-        ydot[11] = a3;
-        ydot[12] = a4;
-        ydot[13] = a5;
-        ydot[14] = a6;
-        ydot[15] = a7;
+        for (i = 0; i < 8; i++)
+            ydot[i] = y[i + 8];
+        for (i = 0; i < 8; i++)
+            ydot[i + 8] = a[i];
     }
     (void)lam;
     (void)s;

@@ -78,7 +78,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         num->W[i] = 0;
     num->W[0] = 1.0;
     num->d[0] = -p[P_h];
-    num->e[0] = 0;
+    num->e[0] = 0.0;
     num->kc[0] = p[P_k];
     num->cc[0] = p[P_c];
     num->gravity = p[P_g];

@@ -87,8 +87,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     (void)c;
     if (!(p[P_m] > 0)) /* mass of X */
         return 1;
-    if (!(p[P_m] > 0)) /* mass of Y */
-        return 1;
     if (!(p[P_k] >= 0)) /* stiffness of a spring */
         return 2;
     if (!(0.0 >= 0)) /* restitution of floor */
@@ -118,10 +116,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[1] = 1.0;
     num->d[0] = 0.0;
     num->e[0] = 0.0;
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     num->sk[0] = p[P_k];
-    num->sc[0] = 0;
+    num->sc[0] = 0.0;
     num->srest[0] = 0.0;
     /* friction F */
     num->Wt[0] = 1.0;

@@ -110,8 +110,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[1] = 1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     num->sk[0] = p[P_k1];
     num->sc[0] = p[P_c1];
     num->srest[0] = 0.0;

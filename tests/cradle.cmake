@@ -40,6 +40,26 @@ add_executable(cradle_run_squeeze ${NSM_SOURCE_DIR}/tests/cradle/cradle_run.c ${
 target_compile_definitions(cradle_run_squeeze PRIVATE NSM_NO_MAIN NSM_MODEL=nsm_model_squeeze)
 target_link_libraries(cradle_run_squeeze PRIVATE nsmrt m)
 
+# A cradle sized by a parameter (param N = 12; mass P[1..N]): the same
+# references as the cradles above, and a run that asks for another N is
+# refused with the message that the simulator must be generated again.
+set(NSM_SIZED_C ${CMAKE_CURRENT_BINARY_DIR}/cradle_sized.c)
+add_custom_command(OUTPUT ${NSM_SIZED_C}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/cradle/cradle_sized.nsm -o ${NSM_SIZED_C}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/cradle/cradle_sized.nsm
+  VERBATIM)
+add_executable(cradle_run_cradle12 ${NSM_SOURCE_DIR}/tests/cradle/cradle_run.c ${NSM_SIZED_C})
+target_compile_definitions(cradle_run_cradle12 PRIVATE NSM_NO_MAIN NSM_MODEL=nsm_model_cradle_sized)
+target_link_libraries(cradle_run_cradle12 PRIVATE nsmrt m)
+add_test(NAME cradle.sized.refuses_new_size
+  COMMAND $<TARGET_FILE:cradle_run_cradle12> rk4 1 N=13)
+set_tests_properties(cradle.sized.refuses_new_size PROPERTIES LABELS "cradle"
+  PASS_REGULAR_EXPRESSION "parameter 'N' sizes the model.*fixed at 12.*generate the simulator again")
+add_test(NAME cradle.sized.same_size_accepted
+  COMMAND $<TARGET_FILE:cradle_run_cradle12> rk4 0.01 N=12)
+set_tests_properties(cradle.sized.same_size_accepted PROPERTIES LABELS "cradle"
+  PASS_REGULAR_EXPRESSION "status 0")
+
 # nsm_cradle(NAME BALLS METHOD [cradle.py options])
 function(nsm_cradle name balls method)
   add_test(NAME cradle.${name}.${method}
@@ -53,6 +73,8 @@ foreach(method ${NSM_METHODS})
     nsm_cradle(${balls}.e1 ${balls} ${method} --e 1 --expect finite)
     nsm_cradle(${balls}.e0.9 ${balls} ${method} --e 0.9 --expect finite)
   endforeach()
+  nsm_cradle(sized12.e1 12 ${method} --e 1 --expect finite)
+  nsm_cradle(sized12.e0.9 12 ${method} --e 0.9 --expect finite)
   nsm_cradle(10.e0.9.d0 10 ${method} --e 0.9 --d 0 --expect finite)
   nsm_cradle(20.e1.d0 20 ${method} --e 1 --d 0 --expect finite)
   nsm_cradle(10.e0.9.nozeno 10 ${method} --e 0.9 --no-zeno --expect finite)

@@ -61,3 +61,9 @@ if(NSM_FUZZ)
   target_compile_options(fuzz_frontend PRIVATE -fsanitize=fuzzer,address,undefined)
   target_link_options(fuzz_frontend PRIVATE -fsanitize=fuzzer,address,undefined)
 endif()
+
+# More gaps than the runtime's 32-bit mode mask: generated, with a warning.
+add_test(NAME frontend/gaps33_warning
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/unit/gaps33.nsm -o ${CMAKE_CURRENT_BINARY_DIR}/gaps33.c)
+set_tests_properties(frontend/gaps33_warning PROPERTIES LABELS frontend
+  PASS_REGULAR_EXPRESSION "gaps33.nsm:4:21: warning: more than 32 gaps: the runtime .* will refuse to start the simulator")

@@ -228,7 +228,8 @@ class Model:
             if name not in self.params:
                 raise ParameterError("unknown parameter '%s'; valid parameters: %s"
                                      % (name, ", ".join(self.params) or "(none)"))
-            lib.nsm_sim_set_param(sim, name.encode(), float(value))
+            if lib.nsm_sim_set_param(sim, name.encode(), float(value)) != 0:
+                raise ParameterError(lib.nsm_sim_message(sim).decode())
         if method is not None:
             if method not in METHODS:
                 raise ValueError("unknown method '%s' (valid: rk4, adaptive, exact)" % method)

@@ -288,8 +288,13 @@ static void list_params(const nsm_model *m, FILE *f)
 static int set_from_file(void *ud, const char *name, double value, int line)
 {
     SetCtx *c = ud;
-    if (nsm_sim_set_param(c->sim, name, value) == NSM_OK)
+    int rc = nsm_sim_set_param(c->sim, name, value);
+    if (rc == NSM_OK)
         return 0;
+    if (rc == NSM_EMODEL) {
+        fprintf(stderr, "%s: error: %s:%d: %s\n", c->prog, c->path, line, nsm_sim_message(c->sim));
+        return -1;
+    }
     fprintf(stderr, "%s: error: %s:%d: unknown parameter '%s'; valid parameters: ", c->prog,
             c->path, line, name);
     list_params(c->m, stderr);
@@ -897,7 +902,11 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                 nsm_sim_free(sim);
                 return bad(d.prog, "bad value '%s' for parameter '%s' (expected a number)", eq + 1, name);
             }
-            nsm_sim_set_param(sim, name, v);
+            if (nsm_sim_set_param(sim, name, v) != NSM_OK) {
+                fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+                nsm_sim_free(sim);
+                return 1;
+            }
         } else if (!strcmp(a, "--set-file")) {
             SetCtx ctx = { sim, m, d.prog, val };
             char err[512];

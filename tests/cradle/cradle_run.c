@@ -53,8 +53,12 @@ int main(int argc, char **argv)
         }
         memcpy(name, argv[k], (size_t)(eq - argv[k]));
         name[eq - argv[k]] = 0;
-        if (nsm_sim_set_param(s, name, strtod(eq + 1, NULL))) {
-            fprintf(stderr, "%s: unknown parameter '%s'\n", argv[0], name);
+        int src = nsm_sim_set_param(s, name, strtod(eq + 1, NULL));
+        if (src) {
+            if (src == NSM_EMODEL)
+                fprintf(stderr, "%s: %s\n", argv[0], nsm_sim_message(s));
+            else
+                fprintf(stderr, "%s: unknown parameter '%s'\n", argv[0], name);
             return 1;
         }
     }

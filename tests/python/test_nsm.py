@@ -118,6 +118,21 @@ def test_rejected_value_carries_runtime_message(ball):
         ball.run(params={"e": 2})
 
 
+def test_size_parameter_is_refused_at_run_time(tmp_path):
+    """A parameter that sizes a family is fixed in the compiled simulator:
+    another value is refused with the runtime's message, its own value runs."""
+    src = tmp_path / "sized.nsm"
+    src.write_text("param N = 3\nmass P[1..N] = 1 kg\n"
+                   "for i in 1..N-1: spring P[i] -- P[i+1], k = 1 N/m\n"
+                   "init P[1].v = 1 m/s\nsimulate t_end = 0.1 s, dt = 1 ms\n")
+    model = nsm.compile(str(src))
+    with pytest.raises(nsm.ParameterError,
+                       match=r"parameter 'N' sizes the model.*fixed at 3.*generate the simulator again"):
+        model.run(params={"N": 4})
+    r = model.run(params={"N": 3})
+    assert r.t[-1] == pytest.approx(0.1)
+
+
 def test_bad_settings(ball):
     with pytest.raises(ValueError, match="unknown method 'euler'"):
         ball.run(method="euler")

@@ -96,6 +96,9 @@ static Model *two_mass(Arena *a, int forced)
     m->gaps = arena_alloc(a, sizeof *m->gaps);
     m->gaps[0].name = "C";
     m->gaps[0].loc = (SrcLoc){5, 1, 1};
+    m->gaps[0].n_w = 2;
+    m->gaps[0].w_body = arena_alloc(a, 2 * sizeof(int));
+    m->gaps[0].w_body[1] = 1;
     m->gaps[0].w = arena_alloc(a, 2 * sizeof(Expr *));
     m->gaps[0].w[0] = expr_num(x, -1);
     m->gaps[0].w[1] = expr_num(x, 1);
@@ -149,6 +152,8 @@ static Model *ball(Arena *a)
     m->n_gaps = 3;
     m->gaps = arena_alloc(a, 3 * sizeof *m->gaps);
     for (int j = 0; j < 3; j++) {
+        m->gaps[j].n_w = 1;
+        m->gaps[j].w_body = arena_alloc(a, sizeof(int));
         m->gaps[j].w = arena_alloc(a, sizeof(Expr *));
         m->gaps[j].loc = (SrcLoc){2 + j, 1, 1};
     }
@@ -364,7 +369,7 @@ static void check_model(const Model *m, const char *what)
                 int j = md->impact[r];
                 double wa = 0, sc = 0;
                 for (int i = 0; i < n; i++) {
-                    double w = expr_eval(dv->W[j * n + i], &env);
+                    double w = expr_eval(dvm_get(dv->W, j, i), &env);
                     wa += w * yd[n + i];
                     /* scale: the unconstrained acceleration F/m */
                     sc += fabs(w * expr_eval(dv_full(dv, md, dv->F[i]), &env) * expr_eval(dv->invm[i], &env));

@@ -220,6 +220,13 @@ typedef struct nsm_model {
     const nsm_planar_info *planar;
     int n_walls;
     const nsm_wall_info *walls;
+
+    /* n_params flags, 1 for a parameter that sizes an indexed family or a
+     * `for` loop (`mass P[1..N]`): the tables above were generated for its
+     * default, so the runtime refuses any other value (a new size needs the
+     * simulator generated again).  Appended after ABI 1's tables too: NULL
+     * means no parameter is a size. */
+    const unsigned char *param_size;
 } nsm_model;
 
 #ifdef __cplusplus
