@@ -129,6 +129,7 @@ void nsm_sim_free(nsm_sim *s)
         free(s->shadow[k].Z);
     }
     rt_stats_free(s);
+    rt_section_free(s);
     rt_taylor_free(s);
     rt_mode_free(s);
     free(s->sw);
@@ -382,7 +383,7 @@ int nsm_sim_reset(nsm_sim *s)
               nsm_energy_gravity(s->n, s->num.mass, s->num.gravity, s->y) -
               (rt_mech_energy(s, 0, s->y) - nsm_energy_kinetic(s->n, s->num.mass, s->y));
     int rc = rt_initial_mode(s);
-    if (rc)
+    if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;
     /* the energy of the initial state as given: what an impact at t = 0
      * (a contact touching and closing) took is in Ejump, a loss */
