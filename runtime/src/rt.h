@@ -157,6 +157,7 @@ struct nsm_sim {
 
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
+    double *y0;               /* initial state replacing the model's (2n), or NULL */
     double *work;             /* scratch, see sim.c */
     char msg[512];
 };

@@ -457,6 +457,37 @@ long nsm_sim_section_count(const nsm_sim *s)
     return s->sec ? s->sec->count : 0;
 }
 
+/* Value of an expression of the parameters; NSM_EINVAL with the reason in
+** the message. */
+int nsm_sim_eval(nsm_sim *s, const char *expr, double *v)
+{
+    char err[256];
+    if (!expr || const_read(s, expr, v, err, sizeof err)) {
+        snprintf(s->msg, sizeof s->msg, "expression '%.200s': %s", expr ? expr : "", expr ? err : "none");
+        return NSM_EINVAL;
+    }
+    return NSM_OK;
+}
+
+/* The initial state of the next resets (NULL: the model's). */
+int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
+{
+    if (!y) {
+        free(s->y0);
+        s->y0 = NULL;
+        s->ready = 0;
+        return NSM_OK;
+    }
+    for (int i = 0; i < 2 * s->n; i++)
+        if (!isfinite(y[i]))
+            return NSM_EINVAL;
+    if (!s->y0 && !(s->y0 = malloc(sizeof(double) * 2 * s->n)))
+        return NSM_ENOMEM;
+    memcpy(s->y0, y, sizeof(double) * 2 * s->n);
+    s->ready = 0;
+    return NSM_OK;
+}
+
 void rt_section_free(nsm_sim *s)
 {
     nsm_sim_set_section(s, NULL);

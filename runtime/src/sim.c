@@ -130,6 +130,7 @@ void nsm_sim_free(nsm_sim *s)
     }
     rt_stats_free(s);
     rt_section_free(s);
+    free(s->y0);
     rt_taylor_free(s);
     rt_mode_free(s);
     free(s->sw);
@@ -372,6 +373,8 @@ int nsm_sim_reset(nsm_sim *s)
     memset(s->y, 0, sizeof(double) * s->N);
     if (m->initial)
         m->initial(s->p, s->c, s->y);
+    if (s->y0)                  /* nsm_sim_set_initial_state */
+        memcpy(s->y, s->y0, sizeof(double) * 2 * s->n);
     for (int k = 0; k < s->ns; k++) {
         s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
         s->sw_last[k] = -HUGE_VAL;

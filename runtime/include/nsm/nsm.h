@@ -240,6 +240,14 @@ int nsm_sim_set_section_period(nsm_sim *sim, const char *expr);
 void nsm_sim_set_section_handler(nsm_sim *sim, nsm_section_fn fn, void *ud);
 /* Records handed out since the last reset. */
 long nsm_sim_section_count(const nsm_sim *sim);
+/* Value of an expression of the parameters (the syntax of the sections,
+ * without state names) with the current parameter values. */
+int nsm_sim_eval(nsm_sim *sim, const char *expr, double *value);
+/* Start the next resets from the state y (2n values: positions, then
+ * velocities) instead of the model's `init` (NULL: the model's again); a
+ * continuation of a parameter study starts each point from the attractor of
+ * the one before. */
+int nsm_sim_set_initial_state(nsm_sim *sim, const double *y);
 
 /* The command-line program of a generated simulator (see docs/runtime.md).
  * Returns the process exit status: 0 ok, 1 bad arguments, 3 simulation failure. */
