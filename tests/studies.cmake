@@ -18,3 +18,13 @@ add_test(NAME reference_forced_impact_oscillator
   COMMAND ${NSM_PYTHON} -B tests/reference/forced_impact_oscillator.py --check
   WORKING_DIRECTORY ${NSM_SOURCE_DIR})
 set_tests_properties(reference_forced_impact_oscillator PROPERTIES LABELS reference TIMEOUT 300)
+# nsmc sweep: reference orbits, the doubling, identical files for --jobs 1,
+# --jobs 2 and mpirun -np 2 (MPI is installed by scripts/setup.sh)
+set(NSM_SWEEP_MPIRUN "")
+if(NSM_HAVE_MPI AND MPIEXEC_EXECUTABLE)
+  set(NSM_SWEEP_MPIRUN "--mpirun=${MPIEXEC_EXECUTABLE}")
+endif()
+add_test(NAME studies.sweep
+  COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/sweep_test.py
+          --nsmc $<TARGET_FILE:nsmc> ${NSM_SWEEP_MPIRUN})
+set_tests_properties(studies.sweep PROPERTIES LABELS studies TIMEOUT 600)
