@@ -28,3 +28,13 @@ add_test(NAME studies.sweep
   COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/sweep_test.py
           --nsmc $<TARGET_FILE:nsmc> ${NSM_SWEEP_MPIRUN})
 set_tests_properties(studies.sweep PROPERTIES LABELS studies TIMEOUT 600)
+# Floquet multipliers from the monodromy matrices and the first period
+# doubling by bisection, against the mpmath reference
+add_executable(floquet_test ${NSM_SOURCE_DIR}/tests/studies/floquet_test.c
+  ${NSM_SOURCE_DIR}/generated/forced_impact_oscillator.c)
+target_compile_definitions(floquet_test PRIVATE NSM_NO_MAIN)
+target_link_libraries(floquet_test PRIVATE nsmrt m)
+add_test(NAME studies.floquet
+  COMMAND floquet_test ${NSM_SOURCE_DIR}/tests/reference/data/forced_impact_oscillator.period1.csv
+          ${NSM_SOURCE_DIR}/tests/reference/data/forced_impact_oscillator.doubling.csv)
+set_tests_properties(studies.floquet PROPERTIES LABELS studies)

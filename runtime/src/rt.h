@@ -232,6 +232,9 @@ int rt_section_reset(nsm_sim *s);
 void rt_section_free(nsm_sim *s);
 int rt_section_target(nsm_sim *s, double *target);
 int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j);
+typedef int (*rt_track_fn)(nsm_sim *s, double t1, const double *Y1, int j, void *ud);
+int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud);
+void rt_section_untrack(nsm_sim *s);
 
 /* stats.c: the audit follows every step (rt_stats_step, called by the run
 ** loop with the step's start in s and its end (t1, Y1) before any

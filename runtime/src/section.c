@@ -54,7 +54,12 @@ struct RtSection {
     long count;               /* records handed out since the reset */
     nsm_section_fn fn;
     void *ud;
+    rt_track_fn track;        /* kind SEC_TRACK: a tracker (floquet.c) */
+    void *track_ud;
+    struct RtSection *saved;  /* the section it stands in for */
 };
+
+#define SEC_TRACK (-1)
 
 /* ---- affine forms of the state ------------------------------------------ */
 
@@ -488,6 +493,29 @@ int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
     return NSM_OK;
 }
 
+/* Stand a tracker in for the section while a run follows an orbit
+** (floquet.c): fn sees every step's end before its transition. */
+int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud)
+{
+    struct RtSection *t = calloc(1, sizeof *t);
+    if (!t)
+        return NSM_ENOMEM;
+    t->kind = SEC_TRACK;
+    t->track = fn;
+    t->track_ud = ud;
+    t->saved = s->sec;
+    s->sec = t;
+    return NSM_OK;
+}
+
+/* Put the section back. */
+void rt_section_untrack(nsm_sim *s)
+{
+    struct RtSection *t = s->sec;
+    s->sec = t->saved;
+    free(t);
+}
+
 void rt_section_free(nsm_sim *s)
 {
     nsm_sim_set_section(s, NULL);
@@ -850,6 +878,8 @@ int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j)
     struct RtSection *sec = s->sec;
     int n = s->n;
     switch (sec->kind) {
+    case SEC_TRACK:
+        return sec->track(s, t1, Y1, j, sec->track_ud);
     case NSM_SECTION_IMPACT:
         if (j == sec->gap && !(s->mode >> j & 1u) &&
             rt_dot(n, s->num.W + (size_t)j * n, Y1 + n) < -rt_vel_tol(s, j, Y1 + n))

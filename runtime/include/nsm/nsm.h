@@ -249,6 +249,29 @@ int nsm_sim_eval(nsm_sim *sim, const char *expr, double *value);
  * the one before. */
 int nsm_sim_set_initial_state(nsm_sim *sim, const double *y);
 
+/* Periodic orbits and their Floquet multipliers (docs/studies.md).  The
+ * monodromy matrix Phi (2n x 2n, row-major) of the motion from the current
+ * state over `period` is the product of the exact flow's Jacobians between
+ * the impacts, exp(A dt) of the free-flight mode matrix A, and the saltation
+ * matrices at the impacts,
+ *     S = R + (f+ - R f-) n^T / (n^T f-),
+ * R the Jacobian of Newton's impact law, f-/f+ the vector fields just
+ * before/after, n the gap's gradient (P. C. Mueller, Chaos Solitons Fractals
+ * 5 (1995) 1671; R. I. Leine & H. Nijmeijer, Dynamics and Bifurcations of
+ * Non-Smooth Mechanical Systems, Springer 2004, ch. 7).  The run advances
+ * the simulation to t + period (the section handler is not called); y_end
+ * (may be NULL) receives the state there.  NSM_EMETHOD, with the reason in
+ * nsm_sim_message, when the motion leaves free flight other than by single
+ * impacts (sticking, penalty contact, simultaneous impacts, time switches). */
+int nsm_sim_monodromy(nsm_sim *sim, double period, double *phi, double *y_end);
+/* The periodic orbit of the given period through t = 0, by Newton's method
+ * on y(period) = y(0) with the monodromy matrix (shooting), from the guess
+ * y (2n, replaced by the orbit's state at t = 0), and its multipliers (the
+ * eigenvalues of Phi, 2n each, in no particular order).  Unstable orbits
+ * converge too.  The next resets start from the orbit's state.  NSM_ENUMERIC
+ * when Newton's method does not converge. */
+int nsm_sim_periodic_orbit(nsm_sim *sim, double period, double *y, double *mu_re, double *mu_im);
+
 /* The command-line program of a generated simulator (see docs/runtime.md).
  * Returns the process exit status: 0 ok, 1 bad arguments, 3 simulation failure. */
 int nsm_main(const nsm_model *m, int argc, char **argv);
