@@ -169,6 +169,7 @@ int main(int argc, char **argv)
         if (g_of(mm) > 0) {
             lo = mid;
             memcpy(ylo, ym, sizeof ylo);
+            memcpy(mlo, mm, sizeof mlo);
         } else {
             hi = mid;
         }
