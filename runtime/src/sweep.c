@@ -86,7 +86,8 @@ typedef struct Sweep {
     long transient, record;
     int jobs;
     long npoints, nouter, nunits;
-    Text *sec_text, *sum_text; /* per unit */
+    Text *sec_text, *sum_text, *bif_text; /* per unit */
+    int floquet;              /* --floquet: multipliers and their crossings */
     int *unit_failed;
     /* work sharing */
     pthread_mutex_t lock;
@@ -197,7 +198,7 @@ static void usage(const char *prog, FILE *f)
             "usage: %s --param NAME=START:STOP:COUNT [--param ...] --section SPEC --out-dir DIR\n"
             "         [--section-period EXPR] [--transient N] [--record N]\n"
             "         [--continue up|down|both] [--jobs N] [--set NAME=VALUE]... [--method M]\n"
-            "         [--t-max EXPR] [--plot COLUMN]\n"
+            "         [--t-max EXPR] [--plot COLUMN] [--floquet]\n"
             "Run the model over a grid of parameters and record a Poincare section per point\n"
             "(SPEC: impact:GAP, period:T[:T0] or plane:F[:up|down|both]); see docs/studies.md.\n",
             prog);
@@ -328,7 +329,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
         return 2;
     }
     long need = sw->transient + sw->record;
-    if (sw->cont && Tp > 0) {
+    if ((sw->cont || sw->floquet) && Tp > 0) {
         /* a forcing period at a time: the run ends at a multiple of it */
         c->stop_when_done = 0;
         for (long k = 1; c->count < need; k++) {
@@ -355,7 +356,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
 
 /* Append one point's rows and summary to the unit's texts. */
 static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv, const char *branch,
-                        const Collect *c, int status, const char *msg, double Tp)
+                        const Collect *c, int status, const char *msg, double Tp, const char *mult)
 {
     for (long k = 0; k < c->kept; k++) {
         for (int a = 0; a < sw->nax; a++)
@@ -371,33 +372,122 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
         text_printf(sum, "%.17g,", pv[a]);
     if (sw->cont)
         text_printf(sum, "%s,", branch);
+    char clean[600] = "";
     if (status == 2) {
-        char clean[600];
         size_t k = 0;
         for (const char *q = msg; *q && k + 1 < sizeof clean; q++)
             clean[k++] = *q == '"' ? '\'' : *q;
         clean[k] = 0;
-        text_printf(sum, "failed,%ld,,,,\"%s\"\n", c->kept, clean);
-        return;
+    } else if (status == 1) {
+        snprintf(clean, sizeof clean, "fewer than %ld records before t = t-max",
+                 sw->transient + sw->record);
+    } else if (mult && mult[0] == '!') {
+        snprintf(clean, sizeof clean, "%.500s", mult + 1);
+        mult = "";
     }
     long p = status == 0 ? orbit_records(c) : 0;
-    text_printf(sum, "%s,%ld,", status == 0 ? "ok" : "short", c->kept);
-    if (status != 0) {
-        text_printf(sum, ",,,\"fewer than %ld records before t = t-max\"\n",
-                    sw->transient + sw->record);
-        return;
-    }
-    if (p == 0) {
-        text_printf(sum, "none,,,\n");
-        return;
-    }
-    /* the orbit's duration in forcing periods when there is a period: its
-     * phase repeats, so the time between repeats is a whole number of them */
-    if (Tp > 0)
-        text_printf(sum, "%.0f,", floor((c->rec[p].t - c->rec[0].t) / Tp + 0.5));
+    text_printf(sum, "%s,%ld,", status == 0 ? "ok" : status == 1 ? "short" : "failed", c->kept);
+    if (status != 0)
+        text_printf(sum, ",,");
+    else if (p == 0)
+        text_printf(sum, "none,,");
+    else if (Tp > 0)
+        /* the orbit's duration in forcing periods: its phase repeats, so the
+         * time between repeats is a whole number of them */
+        text_printf(sum, "%.0f,%ld,", floor((c->rec[p].t - c->rec[0].t) / Tp + 0.5), p);
     else
-        text_printf(sum, "%ld,", p);
-    text_printf(sum, "%ld,%ld,\n", p, c->rec[p].impacts - c->rec[0].impacts);
+        text_printf(sum, "%ld,%ld,", p, p);
+    if (p > 0)
+        text_printf(sum, "%ld", c->rec[p].impacts - c->rec[0].impacts);
+    if (sw->floquet)
+        text_printf(sum, ",%s", mult ? mult : "");
+    text_printf(sum, clean[0] ? ",\"%s\"\n" : ",\n", clean);
+}
+
+/* The orbit's period in forcing periods (0: none found, or no period). */
+static long orbit_periods(const Collect *c, double Tp)
+{
+    long p = Tp > 0 ? orbit_records(c) : 0;
+    return p > 0 ? (long)floor((c->rec[p].t - c->rec[0].t) / Tp + 0.5) : 0;
+}
+
+/* An orbit found on a branch: the parameter, its period, its state at
+** t = 0 and det(I + Phi), det(Phi - I) (signs: a multiplier through -1, +1). */
+typedef struct Orbit {
+    int ok;
+    long k;
+    double par, gm, gp;
+    double y[2 * 64];
+} Orbit;
+
+/* det(I + Phi) and det(Phi - I) from the multipliers: products of
+** (1 + mu) and (mu - 1) over them, real for a real matrix. */
+static void orbit_dets(int n2, const double *re, const double *im, double *gm, double *gp)
+{
+    double ar = 1, ai = 0, br = 1, bi = 0;
+    for (int i = 0; i < n2; i++) {
+        double r = ar * (1 + re[i]) - ai * im[i], q = ar * im[i] + ai * (1 + re[i]);
+        ar = r, ai = q;
+        r = br * (re[i] - 1) - bi * im[i], q = br * im[i] + bi * (re[i] - 1);
+        br = r, bi = q;
+    }
+    *gm = ar;
+    *gp = br;
+}
+
+/* The periodic orbit of k forcing periods at the first parameter = par
+** (the other parameters as set), from the guess in o->y; multipliers into
+** re, im.  0 ok. */
+static int orbit_at(const Sweep *sw, nsm_sim *sim, double par, long k, double Tp, Orbit *o,
+                    double *re, double *im)
+{
+    int n2 = 2 * sw->m->n_bodies;
+    if (nsm_sim_set_param(sim, sw->ax[0].name, par))
+        return 1;
+    double T = Tp;
+    if (nsm_sim_eval(sim, sw->period_expr, &T) || !(T > 0))
+        return 1;
+    if (nsm_sim_periodic_orbit(sim, (double)k * T, o->y, re, im))
+        return 1;
+    o->ok = 1;
+    o->k = k;
+    o->par = par;
+    orbit_dets(n2, re, im, &o->gm, &o->gp);
+    return 0;
+}
+
+/* A multiplier crosses -1 (which = 0) or +1 (which = 1) between orbits a
+** and b of the same period: bisect on the first parameter to 1e-10 of its
+** scale, each orbit by shooting from the last one on a's side, and append
+** the point to the unit's bifurcation text. */
+static void crossing(const Sweep *sw, nsm_sim *sim, Text *bif, const double *pv, const char *branch,
+                     const Orbit *a, const Orbit *b, int which)
+{
+    int n2 = 2 * sw->m->n_bodies;
+    Orbit lo = *a, hi = *b, mid;
+    double re[2 * 64], im[2 * 64], tol = 1e-10 * (1 + fabs(a->par));
+    int ok = 1;
+    while (fabs(hi.par - lo.par) > tol && ok) {
+        mid = lo;
+        double m = 0.5 * (lo.par + hi.par);
+        if (orbit_at(sw, sim, m, lo.k, 0, &mid, re, im)) {
+            ok = 0;
+            break;
+        }
+        double gl = which ? lo.gp : lo.gm, gm = which ? mid.gp : mid.gm;
+        if ((gm > 0) == (gl > 0))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (int x = 1; x < sw->nax; x++)
+        text_printf(bif, "%.17g,", pv[x]);
+    if (sw->cont)
+        text_printf(bif, "%s,", branch);
+    text_printf(bif, "%s,%ld,%.17g,%.17g,%s\n", which ? "multiplier +1" : "period doubling (-1)",
+                a->k, 0.5 * (lo.par + hi.par), fabs(hi.par - lo.par),
+                ok ? "bisected" : "bracket only (shooting failed inside)");
+    (void)n2;
 }
 
 /* ---- units and workers ------------------------------------------------- */
@@ -426,8 +516,10 @@ static int unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
     int n2 = c->n2, branch, failed = 0, have = 0;
     long outer;
     double pv[SW_MAX_AXES], ystate[n2 > 0 ? n2 : 1], yend[n2 > 0 ? n2 : 1];
-    char msg[600];
+    char msg[600], mult[64 * 2 * 60];
+    Orbit prev = { 0 }, cur;
     unit_shape(sw, u, &branch, &outer);
+    const char *bname = branch == 0 ? "-" : branch == 1 ? "up" : "down";
     long n0 = sw->ax[0].n, count = sw->cont ? n0 : 1;
     for (long k = 0; k < count; k++) {
         long point = !sw->cont ? outer : outer * n0 + (branch == 2 ? n0 - 1 - k : k);
@@ -440,8 +532,41 @@ static int unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
         } else {
             status = point_run(sw, sim, c, yend, msg, sizeof msg, &Tp);
         }
-        point_write(sw, &sw->sec_text[u], &sw->sum_text[u], pv,
-                    branch == 0 ? "-" : branch == 1 ? "up" : "down", c, status, msg, Tp);
+        mult[0] = 0;
+        cur.ok = 0;
+        long kper = status == 0 && sw->floquet ? orbit_periods(c, Tp) : 0;
+        if (kper > 0 && n2 <= 2 * 64) {
+            double re[2 * 64], im[2 * 64];
+            memcpy(cur.y, yend, sizeof(double) * n2);
+            if (orbit_at(sw, sim, pv[0], kper, Tp, &cur, re, im)) {
+                snprintf(mult, sizeof mult, "!no multipliers: %s", nsm_sim_message(sim));
+                cur.ok = 0;
+            } else {
+                size_t used = 0;
+                for (int i = 0; i < n2 && used + 60 < sizeof mult; i++)
+                    used += (size_t)snprintf(mult + used, sizeof mult - used, "%s%.10g%+.10gi",
+                                             i ? " " : "", re[i], im[i]);
+            }
+        }
+        point_write(sw, &sw->sec_text[u], &sw->sum_text[u], pv, bname, c, status, msg, Tp, mult);
+        /* a multiplier through -1 or +1 between the last orbit of the branch
+         * and its continuation here by shooting (the same orbit, stable or
+         * not, whatever the run settled on) */
+        if (sw->floquet && prev.ok && (sw->cont || point % n0 != 0)) {
+            Orbit next = prev;
+            double re[2 * 64], im[2 * 64];
+            if (cur.ok && cur.k == prev.k)
+                next = cur;
+            else if (orbit_at(sw, sim, pv[0], prev.k, 0, &next, re, im))
+                next.ok = 0;
+            if (next.ok && (prev.gm > 0) != (next.gm > 0))
+                crossing(sw, sim, &sw->bif_text[u], pv, bname, &prev, &next, 0);
+            if (next.ok && (prev.gp > 0) != (next.gp > 0))
+                crossing(sw, sim, &sw->bif_text[u], pv, bname, &prev, &next, 1);
+            if (!cur.ok && next.ok && next.k == prev.k && sw->cont)
+                cur = next;             /* follow the branch on */
+        }
+        prev = cur;
         failed |= status == 2;
         have = sw->cont && status == 0;
         if (have)
@@ -539,7 +664,8 @@ static void headers(const Sweep *sw, Text *sec, Text *sum)
         text_printf(sec, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
                     q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
     text_printf(sec, "\n");
-    text_printf(sum, "status,records,period,crossings,impacts,message\n");
+    text_printf(sum, "status,records,period,crossings,impacts,%smessage\n",
+                sw->floquet ? "multipliers," : "");
 }
 
 /* The plot: gnuplot script, then gnuplot run in DIR. */
@@ -633,9 +759,9 @@ static void mpi_gather(Sweep *sw)
         int owner = (int)(u % sw->size);
         if (owner == 0)
             continue;
-        Text *tt[2] = { &sw->sec_text[u], &sw->sum_text[u] };
+        Text *tt[3] = { &sw->sec_text[u], &sw->sum_text[u], &sw->bif_text[u] };
         if (sw->rank == owner) {
-            for (int k = 0; k < 2; k++) {
+            for (int k = 0; k < 3; k++) {
                 long n = (long)tt[k]->n;
                 MPI_Send(&n, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD);
                 if (n)
@@ -644,7 +770,7 @@ static void mpi_gather(Sweep *sw)
             int f = sw->unit_failed[u];
             MPI_Send(&f, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
         } else if (sw->rank == 0) {
-            for (int k = 0; k < 2; k++) {
+            for (int k = 0; k < 3; k++) {
                 long n;
                 MPI_Recv(&n, 1, MPI_LONG, owner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 tt[k]->s = malloc((size_t)n + 1);
@@ -668,6 +794,10 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(sw->prog, stdout);
             return -1;
+        }
+        if (!strcmp(a, "--floquet")) {
+            sw->floquet = 1;
+            continue;
         }
         if (!val)
             return bad(sw->prog, "option %s needs a value (see --help)", a);
@@ -753,7 +883,10 @@ static int sweep_check(Sweep *sw)
             snprintf(sw->period_expr, sizeof sw->period_expr, "%.*s",
                      (int)(colon ? colon - e : (long)strlen(e)), e);
         }
-        if (sw->cont && !sw->period_expr[0])
+        if (sw->floquet && !sw->period_expr[0])
+            rc = bad(sw->prog, "--floquet follows orbits over whole forcing periods: give the "
+                     "period with --section-period EXPR");
+        else if (sw->cont && !sw->period_expr[0])
             rc = bad(sw->prog, "--continue starts each point at the phase the last one ended "
                      "at: give the forcing period with --section-period EXPR");
     }
@@ -806,8 +939,9 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
         sw.npoints *= 2;
     sw.sec_text = calloc((size_t)sw.nunits, sizeof(Text));
     sw.sum_text = calloc((size_t)sw.nunits, sizeof(Text));
+    sw.bif_text = calloc((size_t)sw.nunits, sizeof(Text));
     sw.unit_failed = calloc((size_t)sw.nunits, sizeof(int));
-    if (!rc && (!sw.sec_text || !sw.sum_text || !sw.unit_failed))
+    if (!rc && (!sw.sec_text || !sw.sum_text || !sw.bif_text || !sw.unit_failed))
         rc = bad(sw.prog, "out of memory");
     if (!rc) {
         pthread_t th[1024];
@@ -848,7 +982,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
         size_t *lens = malloc(sizeof(size_t) * (size_t)(sw.nunits + 1));
         int terr = hs.err || hm.err || !parts || !lens;
         for (long u = 0; u < sw.nunits; u++) {
-            terr |= sw.sec_text[u].err || sw.sum_text[u].err;
+            terr |= sw.sec_text[u].err || sw.sum_text[u].err || sw.bif_text[u].err;
             failed += sw.unit_failed[u];
         }
         if (terr) {
@@ -865,6 +999,23 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
                 parts[u + 1] = sw.sum_text[u].s, lens[u + 1] = sw.sum_text[u].n;
             if (!rc)
                 rc = write_file(&sw, "summary.csv", parts, lens, sw.nunits + 1);
+            if (!rc && sw.floquet) {
+                Text hb = { 0 };
+                for (int a = 1; a < sw.nax; a++)
+                    text_printf(&hb, "%s,", sw.ax[a].name);
+                text_printf(&hb, "%skind,period,%s,width,note\n", sw.cont ? "branch," : "",
+                            sw.ax[0].name);
+                parts[0] = hb.s;
+                lens[0] = hb.n;
+                for (long u = 0; u < sw.nunits; u++)
+                    parts[u + 1] = sw.bif_text[u].s, lens[u + 1] = sw.bif_text[u].n;
+                rc = hb.err ? bad(sw.prog, "out of memory")
+                            : write_file(&sw, "bifurcations.csv", parts, lens, sw.nunits + 1);
+                for (long u = 0; u < sw.nunits && !rc; u++)
+                    if (sw.bif_text[u].n)
+                        fprintf(stderr, "%s: %.*s", sw.prog, (int)sw.bif_text[u].n, sw.bif_text[u].s);
+                free(hb.s);
+            }
             if (!rc)
                 rc = draw(&sw);
         }
@@ -881,9 +1032,11 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     for (long u = 0; u < sw.nunits; u++) {
         free(sw.sec_text[u].s);
         free(sw.sum_text[u].s);
+        free(sw.bif_text[u].s);
     }
     free(sw.sec_text);
     free(sw.sum_text);
+    free(sw.bif_text);
     free(sw.unit_failed);
 #ifdef NSM_HAVE_MPI
     if (mpi) {

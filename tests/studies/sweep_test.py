@@ -98,10 +98,49 @@ def doubling_test(nsmc, d):
                  got == [("ok", "1", "1"), ("ok", "2", "2")], str(got))
 
 
+def floquet_test(nsmc, d):
+    """--floquet: the multipliers in the summary and the bisected doubling."""
+    with open(REF % "doubling") as f:
+        wpd = float(next(csv.DictReader(f))["omega_pd"])
+    with open(REF % "period1") as f:
+        ref = dict((float(r["omega"]), r) for r in csv.DictReader(f))
+    out = os.path.join(d, "fq")
+    r = sweep(nsmc, out, ["--param", "omega=2.4:2.8:9", "--section", "impact:stop", "--section-period",
+                          "2*pi/omega", "--transient", "200", "--record", "40", "--t-max",
+                          "1000*2*pi/omega", "--floquet", "--continue", "up"])
+    if r.returncode != 0:
+        return check("--floquet", False, r.stderr.strip())
+    fails = 0
+    worst = 0.0
+    summ = read(os.path.join(out, "summary.csv"))
+    col = summ[0].index("multipliers")
+    for row in summ[1:]:
+        w = float(row[0])
+        k = min(ref, key=lambda z: abs(z - w))
+        if abs(k - w) > 1e-12:
+            continue
+        got = sorted(complex(z.replace("i", "j")) for z in row[col].split()) if row[col] else []
+        want = [complex(float(ref[k]["mu1_re"]), float(ref[k]["mu1_im"])),
+                complex(float(ref[k]["mu2_re"]), float(ref[k]["mu2_im"]))]
+        if len(got) != 2:
+            worst = float("inf")
+            continue
+        worst = max(worst, min(max(abs(got[0] - want[0]), abs(got[1] - want[1])),
+                               max(abs(got[0] - want[1]), abs(got[1] - want[0]))))
+    fails += check("--floquet: multipliers in the summary", worst <= 1e-9,
+                   "worst %.3g against the reference (printed to 10 digits)" % worst)
+    bif = read(os.path.join(out, "bifurcations.csv"))
+    first = [b for b in bif[1:] if b[1] == "period doubling (-1)" and b[2] == "1"]
+    ok = len(first) == 1 and abs(float(first[0][3]) - wpd) <= 1e-8 and first[0][5] == "bisected"
+    fails += check("--floquet: first period doubling", ok, "%s (reference %.12f)"
+                   % (first[0][3] if first else bif, wpd))
+    return fails
+
+
 def identity_test(nsmc, d, mpirun):
     args = ["--param", "omega=2.5:3.3:9", "--param", "e=0.7:0.8:2", "--section", "impact:stop",
             "--section-period", "2*pi/omega", "--transient", "40", "--record", "30",
-            "--continue", "both", "--t-max", "200*2*pi/omega"]
+            "--continue", "both", "--t-max", "200*2*pi/omega", "--floquet"]
     runs = [("--jobs 1", [], ["--jobs", "1"], None), ("--jobs 2", [], ["--jobs", "2"], None)]
     if mpirun:
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -117,7 +156,7 @@ def identity_test(nsmc, d, mpirun):
             fails += check(label, False, "exit %d: %s" % (r.returncode, r.stderr.strip()[-800:]))
             continue
         files = {}
-        for name in ("section.csv", "summary.csv"):
+        for name in ("section.csv", "summary.csv", "bifurcations.csv"):
             with open(os.path.join(out, name), "rb") as f:
                 files[name] = f.read()
         plots = all(os.path.getsize(os.path.join(out, p)) > 1000 for p in ("bifurcation.png", "bifurcation.svg"))
@@ -160,6 +199,7 @@ def main():
         os.environ["XDG_CACHE_HOME"] = os.path.join(d, "cache")
         fails = reference_test(args.nsmc, d)
         fails += doubling_test(args.nsmc, d)
+        fails += floquet_test(args.nsmc, d)
         fails += identity_test(args.nsmc, d, args.mpirun)
         fails += refusal_test(args.nsmc, d)
     print("%d failed" % fails)
