@@ -119,7 +119,7 @@ def floquet_test(nsmc, d):
         k = min(ref, key=lambda z: abs(z - w))
         if abs(k - w) > 1e-12:
             continue
-        got = sorted(complex(z.replace("i", "j")) for z in row[col].split()) if row[col] else []
+        got = [complex(z.replace("i", "j")) for z in row[col].split()] if row[col] else []
         want = [complex(float(ref[k]["mu1_re"]), float(ref[k]["mu1_im"])),
                 complex(float(ref[k]["mu2_re"]), float(ref[k]["mu2_im"]))]
         if len(got) != 2:
