@@ -758,11 +758,17 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         nsm_sim_free(sim);
         return 3;
     }
-    fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s, energy error %.3g J "
-            "(%.2g of the largest energy)\n",
-            d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
-            nsm_method_name(nsm_sim_get_method(sim)), au.error,
-            au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
+    if (isnan(au.error))         /* exact without the audit keeps no energy integrals */
+        fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
+                "not kept: --summary keeps it)\n",
+                d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
+                nsm_method_name(nsm_sim_get_method(sim)));
+    else
+        fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s, energy error %.3g J "
+                "(%.2g of the largest energy)\n",
+                d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
+                nsm_method_name(nsm_sim_get_method(sim)), au.error,
+                au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
     nsm_sim_free(sim);
     return plot_failed ? 1 : 0;
 }

@@ -63,6 +63,7 @@ typedef struct RtProp {
     unsigned mode;
     unsigned long swkey;
     double h;
+    int quad;                 /* Qd, Qw were formed (only when the run keeps energies) */
     long double *E;           /* na*na */
     double *Qd, *Qw;          /* na*na each */
 } RtProp;
@@ -108,6 +109,8 @@ struct nsm_sim {
     double max_rate;
     int zeno_on;
     int audit;                /* the detailed energy audit and contact statistics (stats.c) */
+    int energy;               /* the energy integrals y[2n], y[2n+1] are kept in this run (run.c) */
+    int energy_lost;          /* some part of the run since the reset went without them */
     nsm_event_fn on_event;  void *ev_ud;
     nsm_sample_fn on_sample; void *sa_ud;
 

@@ -323,6 +323,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->sample_k = 0;
     s->ring_n = 0;
     s->Ejump = 0;
+    s->energy_lost = 0;
     s->h_adapt = 0;
     s->h_step = 0;
     rt_cache_clear(s);

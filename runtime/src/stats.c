@@ -340,7 +340,8 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     }
     if (!s->audit) {
         st->partial = 1;
-        balance_step(s, Y1, rt_mech_energy(s, s->mode, Y1));
+        if (s->energy)
+            balance_step(s, Y1, rt_mech_energy(s, s->mode, Y1));
         return;
     }
     /* open gaps carry no force */
@@ -535,6 +536,8 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
         k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
     double e = rt_mech_energy(s, s->mode, s->y);
     double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1];
+    if (s->energy_lost)
+        d = w = NAN;            /* integrals not kept (exact without the audit) */
     if (kin)
         *kin = k;
     if (pot)

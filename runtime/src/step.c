@@ -369,7 +369,7 @@ static int exact_prop(nsm_sim *s, double h, RtProp **out)
     unsigned long key = rt_switch_key(s);
     for (int k = 0; k < RT_CACHE; k++)
         if (s->cache[k].used && s->cache[k].mode == s->mode && s->cache[k].swkey == key &&
-            s->cache[k].h == h) {
+            s->cache[k].h == h && s->cache[k].quad >= s->energy) {
             *out = &s->cache[k];
             return NSM_OK;
         }
@@ -378,10 +378,11 @@ static int exact_prop(nsm_sim *s, double h, RtProp **out)
     RtProp *pr = &s->cache[s->cache_next];
     s->cache_next = (s->cache_next + 1) % RT_CACHE;
     pr->used = 0;
-    int rc = exact_propagator(s, h, pr->E, pr->Qd, pr->Qw);
+    int rc = exact_propagator(s, h, pr->E, s->energy ? pr->Qd : NULL, pr->Qw);
     if (rc)
         return rc;
     pr->used = 1;
+    pr->quad = s->energy;
     pr->mode = s->mode;
     pr->swkey = key;
     pr->h = h;
@@ -407,7 +408,10 @@ static int anchor_step(nsm_sim *s, RtAnchor *a, double t, const double *Y, doubl
     if ((rc = exact_prop(s, h, &pr)))
         return rc;
     round_state(na, a->Z, Z);
-    exact_energy(s, Z, pr->Qd, pr->Qw, Y, Y1);
+    if (s->energy)
+        exact_energy(s, Z, pr->Qd, pr->Qw, Y, Y1);
+    else
+        memcpy(Y1 + 2 * n, Y + 2 * n, 2 * sizeof(double));
     if (L > 0 && (rc = exact_prop(s, h * period, &pr)))
         return rc;
     matvec_ld(na, pr->E, a->Z + (size_t)L * na, Zn);
@@ -435,7 +439,7 @@ static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y
     int rc = exact_prop(s, h, &pr);
     if (rc)
         return rc;
-    exact_apply(s, t, h, Y, pr->E, pr->Qd, pr->Qw, Y1);
+    exact_apply(s, t, h, Y, pr->E, s->energy ? pr->Qd : NULL, pr->Qw, Y1);
     return NSM_OK;
 }
 
@@ -474,18 +478,33 @@ static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, doub
 #define TAIL_TERMS 24
 #define TAIL_FLIGHTS 5000
 
+/* The number of terms that carries a flight of ||A|| s <= r (r <= 1/2) to
+** below 1e-24 of its size: (r^(K+1)/(K+1)!) < 1e-24, at most TAIL_TERMS.  The
+** cascade's flights shrink geometrically, so most need a handful. */
+static int tail_terms(double r)
+{
+    double term = r;
+    for (int k = 1; k < TAIL_TERMS; k++) {
+        term *= r / (k + 1);
+        if (term < 1e-24)
+            return k < 3 ? 3 : k;
+    }
+    return TAIL_TERMS;
+}
+
 /* Flight time of the cascade's next flight from the augmented state Z
 ** (gap j just opened), its landing state into Z1, with guess s0; 0 if it
-** fails.  P holds TAIL_TERMS + 1 vectors of na. */
+** fails or lasts more than smax (the series is cut for flights up to
+** smax).  P holds TAIL_TERMS + 1 vectors of na. */
 static double tail_flight(nsm_sim *s, int j, const double *A, double normA, const long double *Z,
-                          double s0, long double *P, long double *Z1)
+                          double s0, double smax, long double *P, long double *Z1)
 {
-    int n = s->n, na = s->na;
+    int n = s->n, na = s->na, K = tail_terms(normA * smax);
     const double *w = s->num.W + (size_t)j * n;
     long double c[TAIL_TERMS + 1], x = s0;
     memcpy(P, Z, sizeof(long double) * na);
     c[0] = 0;
-    for (int k = 1; k <= TAIL_TERMS; k++) {
+    for (int k = 1; k <= K; k++) {
         long double *Pk = P + (size_t)k * na, *Pp = Pk - na;
         for (int i = 0; i < na; i++) {
             long double sum = 0;
@@ -501,7 +520,7 @@ static double tail_flight(nsm_sim *s, int j, const double *A, double normA, cons
         return 0;
     for (int it = 0; it < 60; it++) {
         long double q = 0, dq = 0;
-        for (int k = TAIL_TERMS; k >= 1; k--) {
+        for (int k = K; k >= 1; k--) {
             dq = dq * x + q;
             q = q * x + c[k];
         }
@@ -512,11 +531,11 @@ static double tail_flight(nsm_sim *s, int j, const double *A, double normA, cons
         if (fabsl(dx) <= 1e-18L * x)
             break;
     }
-    if (!(x > 0) || normA * (double)x > 0.5)
+    if (!(x > 0) || normA * (double)x > 0.5 || x > smax)
         return 0;
     for (int i = 0; i < na; i++) {
         long double sum = 0;
-        for (int k = TAIL_TERMS; k >= 0; k--)
+        for (int k = K; k >= 0; k--)
             sum = sum * x + P[(size_t)k * na + i];
         Z1[i] = sum;
     }
@@ -546,7 +565,7 @@ double rt_zeno_tail(nsm_sim *s, int j, double tau)
         D += w[i] * s->minv[i] * w[i];
     rt_exact_state(s, s->t, s->y, Z);
     for (int f = 0; f < TAIL_FLIGHTS; f++) {
-        double sf = tail_flight(s, j, A, normA, Z, e * tau, P, Z1);
+        double sf = tail_flight(s, j, A, normA, Z, e * tau, 2 * tau, P, Z1);
         if (!(sf > 0) || sf > 2 * tau)
             goto done;
         total += sf;
@@ -615,7 +634,7 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
     }
     switch (s->method) {
     case NSM_METHOD_ADAPTIVE: return dp_step(s, t, Y, tau, Y1, &err);
-    case NSM_METHOD_EXACT: return exact_advance(s, t, Y, tau, Y1, 1);
+    case NSM_METHOD_EXACT: return exact_advance(s, t, Y, tau, Y1, s->energy);
     default: return rk4_step(s, t, Y, tau, Y1);
     }
 }

@@ -260,11 +260,16 @@ void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r
 
 /* The dissipated energy and the external work over [t0, t0 + x h] along the
 ** expansion: integrals of the quadratic forms Z^T Q Z, whose polynomial
-** coefficients (up to degree K) are formed on the first call of a step. */
+** coefficients (up to degree K) are formed on the first call of a step;
+** 0 when the run keeps no energy integrals (s->energy, run.c). */
 void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
 {
     RtTaylor *T = &s->tay;
     int na = s->na, K = T->K;
+    if (!s->energy) {
+        *Ed = *Ew = 0;          /* the run keeps no energy integrals */
+        return;
+    }
     if (!T->energy) {
         const double *Q[2] = { T->mi->Qd, T->mi->Qw };
         long double *out[2] = { T->ed, T->ew };
