@@ -418,6 +418,7 @@ typedef struct Orbit {
     long k;
     double par, gm, gp;
     double y[2 * 64];
+    double near[2];           /* distance of the nearest multiplier to -1, to +1 */
 } Orbit;
 
 /* det(I + Phi) and det(Phi - I) from the multipliers: products of
@@ -453,6 +454,11 @@ static int orbit_at(const Sweep *sw, nsm_sim *sim, double par, long k, double Tp
     o->k = k;
     o->par = par;
     orbit_dets(n2, re, im, &o->gm, &o->gp);
+    o->near[0] = o->near[1] = HUGE_VAL;
+    for (int i = 0; i < n2; i++) {
+        o->near[0] = fmin(o->near[0], hypot(re[i] + 1, im[i]));
+        o->near[1] = fmin(o->near[1], hypot(re[i] - 1, im[i]));
+    }
     return 0;
 }
 
@@ -484,9 +490,14 @@ static void crossing(const Sweep *sw, nsm_sim *sim, Text *bif, const double *pv,
         text_printf(bif, "%.17g,", pv[x]);
     if (sw->cont)
         text_printf(bif, "%s,", branch);
+    /* a true crossing leaves a multiplier at -1 (+1) at the bisected
+     * point; a sign change without one is the orbit changing under the
+     * shooting (an impact appearing at a grazing, say) */
+    const char *note = !ok ? "bracket only (shooting failed inside)"
+                       : fmin(lo.near[which], hi.near[which]) <= 1e-4 ? "bisected"
+                       : "no multiplier there: the orbit changes (a grazing?)";
     text_printf(bif, "%s,%ld,%.17g,%.17g,%s\n", which ? "multiplier +1" : "period doubling (-1)",
-                a->k, 0.5 * (lo.par + hi.par), fabs(hi.par - lo.par),
-                ok ? "bisected" : "bracket only (shooting failed inside)");
+                a->k, 0.5 * (lo.par + hi.par), fabs(hi.par - lo.par), note);
     (void)n2;
 }
 
