@@ -21,6 +21,7 @@ The files of 1, 2 and 3 are compared byte for byte and the result printed.
 """
 import argparse
 import filecmp
+import resource
 import math
 import os
 import shutil
@@ -35,10 +36,16 @@ ROOT = os.path.dirname(HERE)
 MODEL = os.path.join(ROOT, "models", "forced_impact_oscillator.nsm")
 
 
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(cmd, env=None):
-    t0 = time.perf_counter()
+    """Wall time and CPU time (of all the command's processes) of one run."""
+    c0, t0 = cpu(), time.perf_counter()
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, cpu() - c0
 
 
 def main():
@@ -67,7 +74,8 @@ def main():
             cmd = prefix + [args.nsmc, "sweep", MODEL] + common + extra + ["--out-dir", out]
             timed(cmd, env)                       # warm-up: builds the cached program
             times = [timed(cmd, env) for _ in range(args.reps)]
-            rows.append((label, statistics.median(times)))
+            rows.append((label, statistics.median(t for t, _ in times),
+                         statistics.median(c for _, c in times)))
             outs.append(out)
         same = all(filecmp.cmp(os.path.join(outs[0], f), os.path.join(o, f), shallow=False)
                    for o in outs[1:] for f in ("section.csv", "summary.csv"))
@@ -86,7 +94,7 @@ def main():
                        + ["-lm", "-o", sim], check=True)
 
         def loop():
-            t0 = time.perf_counter()
+            c0, t0 = cpu(), time.perf_counter()
             for i in range(args.points):
                 w = 1.5 + 3.0 * i / (args.points - 1)
                 T = 2 * math.pi / w
@@ -94,14 +102,17 @@ def main():
                                 "--section-out", os.path.join(d, "loop.csv"), "--t-end",
                                 repr((args.periods - 1) * T), "--events", "/dev/null"], check=True, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-            return time.perf_counter() - t0
+            return time.perf_counter() - t0, cpu() - c0
         loop()
+        times = [loop() for _ in range(args.reps)]
         rows.append(("loop of %d simulator processes" % args.points,
-                     statistics.median([loop() for _ in range(args.reps)])))
-    print("| %d frequencies x %d forcing periods, exact | wall time [s] |" % (args.points, args.periods))
-    print("|---|---|")
-    for label, t in rows:
-        print("| %s | %.2f |" % (label, t))
+                     statistics.median(t for t, _ in times), statistics.median(c for _, c in times)))
+    print("| %d frequencies x %d forcing periods, exact | wall time [s] | CPU time [s] |"
+          % (args.points, args.periods))
+    print("|---|---|---|")
+    for label, t, c in rows:
+        print("| %s | %.2f | %.2f |" % (label, t, c))
+    print("\nload average when done: %.1f on %d cores" % (os.getloadavg()[0], os.cpu_count()))
     print("\nfiles of the sweeps identical: %s" % ("yes" if same else "NO"))
     return 0
 
