@@ -52,6 +52,8 @@ typedef struct RtTaylor {
     int valid, energy, K;     /* K: the step's degree, at most RT_TAYLOR_K */
     double t0, h, tail, tail1;
     const RtModeInfo *mi;
+    unsigned mode;            /* mi's mode and switch key when built (mi may be reused) */
+    unsigned long swkey;
     long double *P, *ed, *ew;
 } RtTaylor;
 
@@ -201,6 +203,8 @@ void rt_mode_free(nsm_sim *s);
 int rt_taylor_alloc(nsm_sim *s);
 void rt_taylor_free(nsm_sim *s);
 int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h);
+int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0,
+                 double h);
 void rt_taylor_state(const nsm_sim *s, double x, long double *Z);
 void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1);
 void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew);

@@ -1070,11 +1070,13 @@ static int check_balance(nsm_sim *s)
 ** method's propagation conserves the balance by construction (every
 ** transition's loss is booked in Ejump from the velocities), and its
 ** integrals are a third of its cost: it keeps them only when the audit is
-** on or an output column needs them. */
+** on or a sample handler receives an output column that needs them. */
 static int keeps_energy(const nsm_sim *s)
 {
     if (s->method != NSM_METHOD_EXACT || s->audit)
         return 1;
+    if (!s->on_sample)
+        return 0;
     for (int k = 0; k < s->m->n_outputs; k++) {
         int kind = s->m->outputs[k].kind;
         if (kind == NSM_OUT_DISSIPATED || kind == NSM_OUT_INJECTED || kind == NSM_OUT_ERROR)

@@ -424,23 +424,41 @@ static int anchor_step(nsm_sim *s, RtAnchor *a, double t, const double *Y, doubl
     return NSM_OK;
 }
 
-/* Exact step of size h from (t, Y).  Steps of the mode's step (run.c) go on
-** the anchored grid; any other step (a landing on a sample time or a switch, the
-** Zeno jump) applies the propagator of h to Y. */
+/* Exact step of size h by the step's Taylor expansion (taylor.c), which the
+** event detection then reuses: the end state in long double, the energies
+** by its quadrature.  No exponential is formed. */
+static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
+{
+    int n = s->n, na = s->na, rc;
+    const RtModeInfo *mi = rt_mode_info(s);
+    if (!mi)
+        return s->failed;
+    long double Z0[na], Z1[na];
+    rt_exact_state(s, t, Y, Z0);
+    if ((rc = rt_taylor_build(s, mi, t, Z0, h)))
+        return rc;
+    rt_taylor_state(s, 1, Z1);
+    rt_exact_land(s, t + h, Z1, Y1);
+    double Ed, Ew;
+    rt_taylor_energy(s, 1, &Ed, &Ew);
+    Y1[2 * n] = Y[2 * n] + Ed;
+    Y1[2 * n + 1] = Y[2 * n + 1] + Ew;
+    return NSM_OK;
+}
+
+/* Exact step of size h from (t, Y).  Steps of a user's dt go on the
+** anchored grid (a million steps of one rounded propagator would drift
+** coherently); the steps the modes choose, and the landings on samples and
+** switches, follow the step's Taylor expansion. */
 static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
-    if (h == s->h_step) {
+    if (h == s->h_step && h == s->dt) {
         RtAnchor *a = anchor_get(s, t, Y, h);
         if (!a)
             a = anchor_set(s, t, Y, h);
         return anchor_step(s, a, t, Y, h, Y1);
     }
-    RtProp *pr;
-    int rc = exact_prop(s, h, &pr);
-    if (rc)
-        return rc;
-    exact_apply(s, t, h, Y, pr->E, s->energy ? pr->Qd : NULL, pr->Qw, Y1);
-    return NSM_OK;
+    return taylor_step(s, t, Y, h, Y1);
 }
 
 /* Exact propagation over an arbitrary tau, without caching (event

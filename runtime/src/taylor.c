@@ -57,15 +57,20 @@ static long double poly_eval(const long double *a, int K, long double x, long do
 }
 
 /* The zero of p in [u, v], where p(u) > 0 >= p(v) and p is monotone:
-** Newton's method kept inside the bracket (bisection where it leaves it). */
-static double poly_polish(const long double *a, int K, long double u, long double v)
+** Newton's method kept inside the bracket (bisection where it leaves it).
+** The coefficients are those of p(o + t), expanded at o: near o the terms
+** are small and the rounding of p with them, so an expansion at a point
+** next to the zero places it to the zero's conditioning. */
+static double poly_polish(const long double *a, int K, long double o, long double u,
+                          long double v)
 {
-    long double lo = u, hi = v, pu = poly_eval(a, K, u, NULL), pv = poly_eval(a, K, v, NULL);
-    long double x = pu - pv > 0 ? u + (v - u) * (pu / (pu - pv)) : 0.5L * (u + v);
+    long double lo = u - o, hi = v - o, pu = poly_eval(a, K, lo, NULL), pv = poly_eval(a, K, hi, NULL);
+    long double x = pu - pv > 0 ? lo + (hi - lo) * (pu / (pu - pv)) : 0.5L * (lo + hi);
+    long double scale = fabsl(o) + fabsl(v) + 1e-300L;
     for (int it = 0; it < 200; it++) {
         long double d, p = poly_eval(a, K, x, &d);
         if (p == 0)
-            return (double)x;
+            break;
         if (p > 0)
             lo = x;
         else
@@ -73,7 +78,7 @@ static double poly_polish(const long double *a, int K, long double u, long doubl
         long double xn = d != 0 ? x - p / d : 0.5L * (lo + hi);
         if (!(xn > lo && xn < hi))
             xn = 0.5L * (lo + hi);
-        if (fabsl(xn - x) <= 1e-19L * (fabsl(x) + 1e-300L) || hi - lo <= 1e-19L * hi) {
+        if (fabsl(xn - x) <= 1e-19L * scale || hi - lo <= 1e-19L * scale) {
             x = xn;
             break;
         }
@@ -81,13 +86,53 @@ static double poly_polish(const long double *a, int K, long double u, long doubl
     }
     /* the first point found where p <= 0: a step past the zero if need be */
     for (int it = 0; it < 16 && poly_eval(a, K, x, NULL) > 0 && x < hi; it++)
-        x = nextafterl(x, hi);
+        x = nextafterl(o + x, o + hi) - o;
     if (poly_eval(a, K, x, NULL) > 0)
         x = hi;
-    double xd = (double)x;
-    if (xd < x && poly_eval(a, K, xd, NULL) > 0)
+    long double X = o + x;
+    double xd = (double)X;
+    if (xd < X && poly_eval(a, K, (long double)xd - o, NULL) > 0)
         xd = nextafter(xd, 2.0);
     return xd;
+}
+
+/* Bounds of p and p' over [u, v], 0 <= u < v, from the coefficients' signs:
+** each term a_k x^k (and k a_k x^(k-1)) is monotone for x >= 0, so its least
+** and greatest values are at u and v.  O(K) and no shift: looser than the
+** centred form on a narrow interval, and enough to settle most of a step. */
+static void poly_range(const long double *a, int K, long double u, long double v,
+                       long double *lo, long double *dlo, long double *dhi)
+{
+    long double uk = 1, vk = 1, l = a[0], dl = 0, dh = 0;
+    for (int k = 1; k <= K; k++) {
+        long double du = k * a[k] * uk, dv = k * a[k] * vk;   /* slope terms at u, v */
+        dl += du < dv ? du : dv;
+        dh += du < dv ? dv : du;
+        uk *= u;
+        vk *= v;
+        long double tu = a[k] * uk, tv = a[k] * vk;
+        l += tu < tv ? tu : tv;
+    }
+    *lo = l;
+    *dlo = dl;
+    *dhi = dh;
+}
+
+/* The zero of p on [u, v] when p is monotone there, from the coefficients
+** a of p(o + t): 1 with *root (u itself when p(u) <= 0), 0 when p stays
+** positive. */
+static int monotone_zero(const long double *a, int K, long double o, double u, double v,
+                         double *root)
+{
+    long double pu = poly_eval(a, K, u - o, NULL), pv = poly_eval(a, K, v - o, NULL);
+    if (pu <= 0) {
+        *root = u;
+        return 1;
+    }
+    if (pv > 0)
+        return 0;
+    *root = poly_polish(a, K, o, u, v);
+    return 1;
 }
 
 /* The first point of [u, v] where p <= 0, given p > 0 just left of u (or at
@@ -96,6 +141,12 @@ static double poly_polish(const long double *a, int K, long double u, long doubl
 static int first_zero(const long double *a, int K, double u, double v, double r0, double r1,
                       int depth, double *root)
 {
+    long double lo, dlo, dhi;
+    poly_range(a, K, u, v, &lo, &dlo, &dhi);
+    if (lo - r0 > 0)
+        return 0;                               /* positive on the whole interval */
+    if (dlo > r1 || dhi < -r1)
+        return monotone_zero(a, K, 0, u, v, root); /* at most one zero */
     long double b[K + 1];
     long double m = 0.5L * ((long double)u + v), r = 0.5L * ((long double)v - u);
     /* a cheap exclusion first, O(K): |p(x) - p(m)| <= r max|p'| on [u, v],
@@ -116,17 +167,8 @@ static int first_zero(const long double *a, int K, double u, double v, double r0
     }
     if (b[0] - B0 > 0)
         return 0;                               /* positive on the whole interval */
-    if (fabsl(b[1]) > B1) {                     /* monotone: at most one zero */
-        long double pu = poly_eval(a, K, u, NULL), pv = poly_eval(a, K, v, NULL);
-        if (pu <= 0) {
-            *root = u;
-            return 1;
-        }
-        if (pv > 0)
-            return 0;
-        *root = poly_polish(a, K, u, v);
-        return 1;
-    }
+    if (fabsl(b[1]) > B1)                       /* monotone: at most one zero */
+        return monotone_zero(b, K, m, u, v, root);
     if (B0 - r0 <= r0 || depth >= 60 || v - u <= 1e-17 * (1 + fabs(v))) {
         /* the function comes within its tail bound of 0 here and its own
          * variation over the interval is below that bound: whether it
@@ -140,6 +182,104 @@ static int first_zero(const long double *a, int K, double u, double v, double r0
     return first_zero(a, K, (double)m, v, r0, r1, depth + 1, root);
 }
 
+/* Lower bound of b(t) = sum_k b_k t^k over [0, t] (the terms of negative
+** coefficient at t, the others at 0), decreasing in t. */
+static long double lower_from(const long double *b, int K, long double t)
+{
+    long double l = 0;
+    for (int k = K; k >= 1; k--)
+        l = l * t + (b[k] < 0 ? b[k] : 0);
+    return b[0] + l * t;
+}
+
+/* Upper bound of b'(t) over [0, t] (the terms of positive coefficient at t),
+** increasing in t. */
+static long double slope_above(const long double *b, int K, long double t)
+{
+    long double d = 0;
+    for (int k = K; k >= 2; k--)
+        d = d * t + (b[k] > 0 ? k * b[k] : 0);
+    return b[1] + d * t;
+}
+
+/* The longest t in [0, W] over which lower_from stays above r0 (0 if it
+** does not at 0), from below: the bound is concave, so its chord falls
+** short of the crossing and its tangent from the right passes it; points
+** just short of the chord's are tried, so that a bound linear to rounding
+** still moves. */
+static long double exclusion_length(const long double *b, int K, long double W, double r0)
+{
+    long double lo = 0, hi = W, flo = b[0] - r0, fhi = lower_from(b, K, W) - r0;
+    if (!(flo > 0))
+        return 0;
+    for (int it = 0; it < 8 && hi - lo > 1e-3L * hi; it++) {
+        long double c = lo + 0.999L * (hi - lo) * flo / (flo - fhi);
+        long double fc = lower_from(b, K, c) - r0;
+        if (fc > 0)
+            lo = c, flo = fc;
+        else
+            hi = c, fhi = fc;
+        long double d = 0;                                          /* tangent at hi */
+        for (int k = K; k >= 1; k--)
+            d = d * hi + (b[k] < 0 ? k * b[k] : 0);
+        if (d < 0) {
+            long double t = hi - fhi / d;
+            if (t > lo && t < hi) {
+                long double ft = lower_from(b, K, t) - r0;
+                if (ft > 0)
+                    lo = t, flo = ft;
+                else
+                    hi = t, fhi = ft;
+            }
+        }
+    }
+    return lo;
+}
+
+/* The first zero by marching from lo: at each point u, the expansion of p at
+** u bounds p from below over [u, u + t] one-sidedly (tight where p is
+** stationary at u, as after a peak, where the centred bounds of first_zero
+** need many halvings); the march skips the length proved positive, and
+** stops at a stretch from u where p falls monotonically through 0.
+** Returns 1 with *root, 0 when p stays positive to 1, and -1 with *lo
+** moved forward (p > 0 on the stretch skipped) when the march stalls. */
+static int march_zero(const long double *a, int K, double *lo, double r0, double r1, double *root)
+{
+    long double b[K + 1], mag = 0;
+    double u = *lo;
+    for (int k = 0; k <= K; k++)
+        mag += fabsl(a[k]);
+    r0 += 1e-18 * (double)mag;                      /* the rounding of the shifts */
+    r1 += 1e-18 * K * (double)mag;
+    for (int it = 0; it < 12 && u < 1; it++) {
+        long double W = 1 - (long double)u;
+        poly_shift(a, K, u, b);
+        if (lower_from(b, K, W) - r0 > 0)
+            return 0;                               /* positive to the end */
+        if (b[1] < -r1) {
+            /* falling at u: a stretch where p' < -r1 and p ends below 0 */
+            long double w = b[0] > 0 ? 4 * b[0] / -b[1] : 0;
+            if (w > W)
+                w = W;
+            if (w > 0 && slope_above(b, K, w) < -r1 && poly_eval(b, K, w, NULL) < 0) {
+                *root = b[0] <= 0 ? u : poly_polish(b, K, u, u, (long double)u + w);
+                return 1;
+            }
+        }
+        long double t = exclusion_length(b, K, W, r0);
+        if (!(t > 1e-6L * W))
+            break;                                  /* little progress: hand over */
+        double un = (double)((long double)u + t);
+        if (un > (long double)u + t)
+            un = nextafter(un, 0.0);               /* stay inside the proved stretch */
+        if (!(un > u))
+            break;
+        u = un;
+    }
+    *lo = u;
+    return -1;
+}
+
 /* The first x in (lo, 1] where p(x) <= 0 for a polynomial of degree K on the
 ** step's unit interval, p(lo) > 0, with tail bounds r0 (value) and r1
 ** (slope); 1 and *x if there is one.  The search may report a point where
@@ -148,7 +288,10 @@ int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double
 {
     if (!(lo < 1))
         return 0;
-    return first_zero(a, K, lo, 1, r0, r1, 0, x);
+    int r = march_zero(a, K, &lo, r0, r1, x);
+    if (r >= 0)
+        return r;
+    return lo < 1 ? first_zero(a, K, lo, 1, r0, r1, 0, x) : 0;
 }
 
 /* The first point of (lo, 1] where p turns from rising to falling (p' <= 0
@@ -213,12 +356,29 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
     T->tail = q < 0.5 ? pk * q / (1 - q) : INFINITY;
     T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) : INFINITY;
     T->mi = mi;
+    T->mode = mi->mode;
+    T->swkey = mi->swkey;
     T->K = K;
     T->t0 = t0;
     T->h = h;
     T->energy = 0;
     T->valid = 1;
     return NSM_OK;
+}
+
+/* Whether the expansion in s->tay is the one from Z0 at t0 over h in mode
+** mi (the step just taken by it: the detection reuses it). */
+int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0,
+                 double h)
+{
+    const RtTaylor *T = &s->tay;
+    if (!T->valid || T->mi != mi || T->mode != mi->mode || T->swkey != mi->swkey ||
+        T->t0 != t0 || T->h != h)
+        return 0;
+    for (int i = 0; i < s->na; i++)
+        if (T->P[i] != Z0[i])
+            return 0;
+    return 1;
 }
 
 /* The state at t0 + x h (x in [0, 1]) of the expansion, in long double. */
@@ -258,6 +418,35 @@ void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r
     *r1 = cn * T->tail1 + 1e-17 * K * mag;
 }
 
+/* The coefficients e_m (m <= K) of the integrand Z(x)^T Q Z(x) along the
+** expansion: for each nonzero entry Q_iq (the forms are mostly zero: the
+** dampers' and the forcing's couplings), the truncated product of the
+** series of Z_i and Z_q.  In double: the integrals feed a balance checked
+** to 1e-6 and printed to 1e-12, and their terms do not cancel. */
+static void energy_series(const nsm_sim *s, const double *Q, long double *e)
+{
+    const RtTaylor *T = &s->tay;
+    int na = s->na, K = T->K;
+    double acc[K + 1];
+    for (int m = 0; m <= K; m++)
+        acc[m] = 0;
+    for (int i = 0; i < na; i++)
+        for (int q = 0; q < na; q++) {
+            double c = Q[(size_t)i * na + q];
+            if (c == 0)
+                continue;
+            for (int k = 0; k <= K; k++) {
+                double zi = c * (double)T->P[(size_t)k * na + i];
+                if (zi == 0)
+                    continue;
+                for (int l = 0; k + l <= K; l++)
+                    acc[k + l] += zi * (double)T->P[(size_t)l * na + q];
+            }
+        }
+    for (int m = 0; m <= K; m++)
+        e[m] = acc[m];
+}
+
 /* The dissipated energy and the external work over [t0, t0 + x h] along the
 ** expansion: integrals of the quadratic forms Z^T Q Z, whose polynomial
 ** coefficients (up to degree K) are formed on the first call of a step;
@@ -265,41 +454,14 @@ void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r
 void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
 {
     RtTaylor *T = &s->tay;
-    int na = s->na, K = T->K;
+    int K = T->K;
     if (!s->energy) {
         *Ed = *Ew = 0;          /* the run keeps no energy integrals */
         return;
     }
     if (!T->energy) {
-        const double *Q[2] = { T->mi->Qd, T->mi->Qw };
-        long double *out[2] = { T->ed, T->ew };
-        long double qp[na];
-        for (int f = 0; f < 2; f++) {
-            for (int m = 0; m <= K; m++)
-                out[f][m] = 0;
-            for (int l = 0; l <= K; l++) {
-                const long double *Pl = T->P + (size_t)l * na;
-                for (int i = 0; i < na; i++) {
-                    const double *Qi = Q[f] + (size_t)i * na;
-                    long double sum = 0;
-                    for (int q = 0; q < na; q++)
-                        if (Qi[q] != 0)     /* the forms are mostly zero */
-                            sum += Qi[q] * Pl[q];
-                    qp[i] = sum;
-                }
-                int nz[na], nnz = 0;
-                for (int i = 0; i < na; i++)
-                    if (qp[i] != 0)
-                        nz[nnz++] = i;
-                for (int k = 0; k + l <= K; k++) {
-                    const long double *Pk = T->P + (size_t)k * na;
-                    long double sum = 0;
-                    for (int q = 0; q < nnz; q++)
-                        sum += Pk[nz[q]] * qp[nz[q]];
-                    out[f][k + l] += sum;
-                }
-            }
-        }
+        energy_series(s, T->mi->Qd, T->ed);
+        energy_series(s, T->mi->Qw, T->ew);
         T->energy = 1;
     }
     /* integral over [0, x h] of sum_m e_m (s/h)^m ds = h sum_m e_m x^(m+1)/(m+1) */

@@ -102,7 +102,9 @@ int nsm_sim_set_max_event_rate(nsm_sim *sim, double events_per_second);
 int nsm_sim_set_zeno(nsm_sim *sim, int enabled);           /* default on */
 int nsm_sim_set_audit(nsm_sim *sim, int enabled);          /* step-by-step audit, default on */
 /* A balance error above tol relative to the largest energy met (the balance is
- * kept at every step, audit or not) stops the run (NSM_ENUMERIC); defaults 1e-6 (exact), 1e-2 (adaptive),
+ * kept at every step, audit or not, except by an exact run with the audit off
+ * and no sample handler needing an energy column, which keeps no energy
+ * integrals) stops the run (NSM_ENUMERIC); defaults 1e-6 (exact), 1e-2 (adaptive),
  * 5e-2 (rk4); 0 never stops, a negative value restores the default. */
 int nsm_sim_set_energy_tolerance(nsm_sim *sim, double tol);
 void nsm_sim_set_warning_handler(nsm_sim *sim, nsm_warning_fn fn, void *ud);
@@ -119,7 +121,10 @@ double nsm_sim_time(const nsm_sim *sim);
 const double *nsm_sim_state(const nsm_sim *sim);            /* y, length 2n */
 unsigned nsm_sim_mode(const nsm_sim *sim);
 const int *nsm_sim_switches(const nsm_sim *sim);
-/* Value of output column k (model->outputs[k]) at the current state. */
+/* Value of output column k (model->outputs[k]) at the current state.  The
+** columns of energy integrals (dissipated, injected, error) read NAN after
+** an exact run with the audit off and no sample handler: such a run keeps
+** no energy integrals. */
 double nsm_sim_output(const nsm_sim *sim, int k);
 /* Energies at the current state: kinetic, potential, dissipated, injected,
  * and the balance error E0 + injected - dissipated - (T + V). */
@@ -132,7 +137,9 @@ long nsm_sim_events(const nsm_sim *sim);
 const char *nsm_sim_message(const nsm_sim *sim);
 
 /* Energy audit of the run so far (see docs/energy.md).  The balance,
- * error_max and energy_max are kept at every step; the rest of what is
+ * error_max and energy_max are kept at every step (exact with the audit off
+ * and no sample handler needing them keeps no energy integrals: dissipated,
+ * injected and the error read NAN); the rest of what is
  * summed step by step (code_aster's metrics, the shares of the dissipated
  * and injected energy, a contact's peak force, a penalty contact's impulse
  * and damper energy) only while nsm_sim_set_audit is on, and reads NAN
