@@ -753,9 +753,11 @@ static double hermite_min(double q0, double d0, double q1, double d1, double h, 
 
 /* rk4 and adaptive: the crossings of the plane inside the step (t0, Y0)
 ** -> (t0 + h, Y1), in time order, each recorded.  A crossing of sg F
-** falling through 0 is a sign change over the step, or a dip of the Hermite
-** interpolant below 0 and back; F at exactly 0 at the step's start was
-** counted at the end of the step before. */
+** falling through 0 is a sign change over the step, a dip of the Hermite
+** interpolant below 0 and back, or a rise above 0 and back (the crossing
+** after the peak); F at exactly 0 at the step's start was counted at the
+** end of the step before.  More turns of F inside one step are not seen
+** (the steps are bounded by the mode's spectrum). */
 static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1)
 {
     struct RtSection *sec = s->sec;
@@ -767,10 +769,23 @@ static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, cons
         double sg = pass == 0 ? -1 : 1;   /* -F falling: F up; F falling: F down */
         if ((sec->dir == 1 && sg > 0) || (sec->dir == -1 && sg < 0))
             continue;
-        double q0 = sg * f0, q1 = sg * f1, e0 = sg * d0, e1 = sg * d1, hi = h;
-        if (!(q0 > 0))
-            continue;
-        if (!(q1 <= 0)) {
+        double q0 = sg * f0, q1 = sg * f1, e0 = sg * d0, e1 = sg * d1, hi = h, lo = 0;
+        if (!(q0 > 0)) {
+            /* on the other side at the start: a crossing this way needs q
+             * to rise above 0 and fall back inside the step, a peak of the
+             * interpolant above 0 with q1 <= 0; it is after the peak */
+            double qmax, fl;
+            if (!(q1 <= 0))
+                continue;
+            th = hermite_min(-q0, -e0, -q1, -e1, h, &qmax);
+            if (!(-qmax > 0 && th > 0))
+                continue;
+            lo = th * h;
+            if ((rc = rt_advance(s, t0, Y0, lo, Ys)) || (rc = plane_value(s, t0 + lo, Ys, &fl, NULL)))
+                return rt_fail(s, rc, -1, "the section's function could not be evaluated");
+            if (!(sg * fl > 0))
+                continue;
+        } else if (!(q1 <= 0)) {
             th = hermite_min(q0, e0, q1, e1, h, &qmin);
             if (!(qmin < 0 && th > 0))
                 continue;
@@ -784,7 +799,7 @@ static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, cons
             tau[nfound++] = h;
             continue;
         }
-        if ((rc = plane_land(s, t0, Y0, 0, hi, sg, &tau[nfound], Ys)))
+        if ((rc = plane_land(s, t0, Y0, lo, hi, sg, &tau[nfound], Ys)))
             return rt_fail(s, rc, -1, "the section's crossing could not be located");
         nfound++;
     }

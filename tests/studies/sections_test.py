@@ -10,6 +10,9 @@
   --set x0=..., v0=... (the initial state follows --set); the plane M.v = 0
   (both directions) and M.x - 0.25 = 0 (up) must give the closed form's
   crossings, all of them, in order.
+- free.nsm (an oscillator stepped at 0.2 s): the plane M.x = -0.99, which
+  x crosses down and up inside one step, must give both crossings, in
+  each direction, with rk4 and exact.
 - ball.nsm (a ball dropped from h onto a floor, restitution e): the impact
   map is t_1 = sqrt(2 h/g), u_1 = sqrt(2 g h), u_{k+1} = e u_k,
   t_{k+1} = t_k + 2 u_{k+1}/g, the state just before each impact
@@ -148,6 +151,28 @@ def forced_tests(exe, d):
     return fails
 
 
+def coarse_tests(exe, d):
+    """Both crossings of M.x = -0.99 inside the 0.2 s step [1.4, 1.6]."""
+    fails = 0
+    x0, v0 = mp.mpf("0.9899924966004454"), mp.mpf("-0.2822400161197344")
+    x = lambda t: x0 * mp.cos(2 * t) + v0 / 2 * mp.sin(2 * t) + mp.mpf("0.99")
+    for method, tol in (("rk4", 2e-2), ("exact", 1e-11)):
+        for direction in ("both", "up", "down"):
+            spec = "plane:M.x + 0.99:" + direction
+            rows, head = run_section(exe, d, ["--method", method, "--section", spec])
+            label = "%s, %s, dt 0.2 s" % (spec, method)
+            if rows is None:
+                fails += check(label, False, head)
+                continue
+            want = crossings(x, None, 3, direction)
+            got = [float(r[0]) for r in rows[1:]]
+            err = max([abs(g - float(w)) for g, w in zip(got, want)] or [0])
+            ok = len(got) == len(want) and len(want) >= 1 and err <= tol
+            fails += check(label, ok, "%d crossings (want %d), time error %.3g s"
+                           % (len(got), len(want), err))
+    return fails
+
+
 def ball_tests(exe, d):
     fails = 0
     g, e, h = mp.mpf("9.81"), mp.mpf("0.8"), mp.mpf(1)
@@ -194,6 +219,7 @@ def main():
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         fails = forced_tests(build(args, d, "damped_forced"), d)
+        fails += coarse_tests(build(args, d, "free"), d)
         ball = build(args, d, "ball")
         fails += ball_tests(ball, d)
         fails += error_tests(ball, d)
