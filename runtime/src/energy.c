@@ -79,25 +79,6 @@ double nsm_energy_penalty(int n, int g, unsigned mode, const int *law, const dou
     return 0.5 * e;
 }
 
-/* v^T C v + sum cc (w . v)^2 over engaged penalty gaps. */
-double nsm_energy_dissipation_rate(int n, int g, unsigned mode, const int *law, const double *C,
-                                   const double *W, const double *cc, const double *y)
-{
-    const double *v = y + n;
-    double r = 0.0;
-    int i, j;
-
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++) r += v[i] * C[i * n + j] * v[j];
-    for (j = 0; j < g; j++) {
-        double wv;
-        if (!penalty_engaged(j, mode, law)) continue;
-        wv = row_dot(n, W, j, v);
-        r += cc[j] * wv * wv;
-    }
-    return r;
-}
-
 /* f . v. */
 double nsm_energy_power(int n, const double *f, const double *y)
 {
@@ -106,33 +87,4 @@ double nsm_energy_power(int n, const double *f, const double *y)
 
     for (i = 0; i < n; i++) p += f[i] * y[n + i];
     return p;
-}
-
-/* Q = [[0, 0], [0, sym(C) + sum cc_j w_j w_j^T]] embedded in ld x ld zeros. */
-void nsm_energy_dissipation_form(int n, int g, unsigned mode, const int *law, const double *C,
-                                 const double *W, const double *cc, int ld, double *Q)
-{
-    int i, j, l;
-
-    memset(Q, 0, sizeof(double) * (size_t)ld * (size_t)ld);
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++) Q[(n + i) * ld + n + j] = 0.5 * (C[i * n + j] + C[j * n + i]);
-    for (l = 0; l < g; l++) {
-        if (!penalty_engaged(l, mode, law)) continue;
-        for (i = 0; i < n; i++)
-            for (j = 0; j < n; j++) Q[(n + i) * ld + n + j] += cc[l] * W[l * n + i] * W[l * n + j];
-    }
-}
-
-/* Q[v_i][z_k] = Q[z_k][v_i] = B_ik / 2, zero elsewhere. */
-void nsm_energy_power_form(int n, int n_gen, const double *B, int ld, double *Q)
-{
-    int i, k;
-
-    memset(Q, 0, sizeof(double) * (size_t)ld * (size_t)ld);
-    for (i = 0; i < n; i++)
-        for (k = 0; k < n_gen; k++) {
-            Q[(n + i) * ld + 2 * n + k] = 0.5 * B[i * n_gen + k];
-            Q[(2 * n + k) * ld + n + i] = 0.5 * B[i * n_gen + k];
-        }
 }

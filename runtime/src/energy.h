@@ -27,23 +27,7 @@ double nsm_energy_gravity(int n, const double *mass, double g, const double *y);
 double nsm_energy_penalty(int n, int g, unsigned mode, const int *law, const double *W,
                           const double *d, const double *kc, const double *y);
 
-/* Dissipated power v^T C v + sum over engaged penalty gaps cc_j (w_j . v)^2. */
-double nsm_energy_dissipation_rate(int n, int g, unsigned mode, const int *law, const double *C,
-                                   const double *W, const double *cc, const double *y);
-
 /* Power of external forces f . v (f has n entries). */
 double nsm_energy_power(int n, const double *f, const double *y);
-
-/* Quadratic form of the dissipated power on an augmented state of dimension
-** ld >= 2n whose first 2n entries are y: Q (ld*ld, row-major, symmetric) with
-** y^T Q y = nsm_energy_dissipation_rate. For the Van Loan integral
-** integral_0^h y(s)^T Q y(s) ds = y0^T [nsm_expm_quad(A, Q, h)] y0. */
-void nsm_energy_dissipation_form(int n, int g, unsigned mode, const int *law, const double *C,
-                                 const double *W, const double *cc, int ld, double *Q);
-
-/* Quadratic form of the power of forces f = B z on the augmented state
-** (x, v, z, ...) of dimension ld >= 2n + n_gen, z at offset 2n: Q symmetric
-** with Q[v_i][z_k] = Q[z_k][v_i] = B_ik / 2, so that y^T Q y = (B z) . v. */
-void nsm_energy_power_form(int n, int n_gen, const double *B, int ld, double *Q);
 
 #endif

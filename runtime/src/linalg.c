@@ -72,25 +72,6 @@ int nsm_la_solve(int n, double *A, double *B, int nrhs)
     return NSM_LA_OK;
 }
 
-/* Ainv = A^-1, by solving A X = I on a copy of A. */
-int nsm_la_inverse(int n, const double *A, double *Ainv)
-{
-    double buf[LA_STACK], *W = buf;
-    int i, rc;
-
-    if (n <= 0) return NSM_LA_OK;
-    if (n * n > LA_STACK) {
-        W = malloc(sizeof(double) * (size_t)n * (size_t)n);
-        if (!W) return NSM_LA_NOMEM;
-    }
-    memcpy(W, A, sizeof(double) * (size_t)n * (size_t)n);
-    memset(Ainv, 0, sizeof(double) * (size_t)n * (size_t)n);
-    for (i = 0; i < n; i++) Ainv[i * n + i] = 1.0;
-    rc = nsm_la_solve(n, W, Ainv, n);
-    if (W != buf) free(W);
-    return rc;
-}
-
 /* C(n*k) = A(n*m) B(m*k), in i-p-j order so the inner loop runs along rows. */
 void nsm_la_matmul(int n, int m, int k, const double *A, const double *B, double *C)
 {

@@ -1,7 +1,7 @@
 /*
 ** linalg.h: the dense numerical kernels of libnsmrt.
 **
-** Small dense linear algebra (solve, inverse, product), the matrix
+** Small dense linear algebra (solve, product), the matrix
 ** exponential and its Van Loan quadratic integral (the exact method of a
 ** linear mode), and a linear complementarity solver for simultaneous
 ** impacts. Matrices are row-major, n*n unless stated. No function prints,
@@ -20,9 +20,6 @@
 /* Solve A X = B in place: B is n*nrhs row-major and receives X. Gaussian
 ** elimination with partial pivoting; A is destroyed. */
 int nsm_la_solve(int n, double *A, double *B, int nrhs);
-
-/* Ainv = A^-1 (A untouched). NSM_LA_SINGULAR if a pivot vanishes. */
-int nsm_la_inverse(int n, const double *A, double *Ainv);
 
 /* C(n*k) = A(n*m) B(m*k). C must not alias A or B. */
 void nsm_la_matmul(int n, int m, int k, const double *A, const double *B, double *C);
@@ -55,11 +52,6 @@ int nsm_expm_ld(int n, const double *A, double h, long double *E);
 ** by Van Loan's block-matrix method (C. F. Van Loan, IEEE TAC 23(3), 1978).
 ** Either output may be NULL if not wanted. */
 int nsm_expm_quad(int n, const double *A, const double *Q, double h, double *E, double *I);
-
-/* G = integral_0^h exp(A s) ds (n*n), again by Van Loan's block method:
-** the response of x' = A x + b to a constant forcing b over a step is
-** x(h) = exp(A h) x(0) + G b. */
-int nsm_expm_int(int n, const double *A, double h, double *E, double *G);
 
 /* Linear complementarity: find z >= 0 with w = M z + q >= 0 and z.w = 0.
 ** Murty's least-index principal pivoting (finite for P-matrices), falling

@@ -269,8 +269,8 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
     if (mi->A)
         return NSM_OK;
     size_t na = (size_t)s->na, na2 = na * na, g = (size_t)s->g;
-    mi->A = malloc(sizeof(double) * (3 * na2 + na + 2 * g * na + 1));
-    mi->has2 = malloc(sizeof(int) * (g + 1));
+    mi->A = malloc(sizeof(double) * (4 * na2 + na + 2 * g * na + 1));
+    mi->has2 = malloc(sizeof(int) * (g + 1 + na + 1 + na2));
     if (!mi->A || !mi->has2) {
         free(mi->A);
         free(mi->has2);
@@ -283,7 +283,27 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
     mi->bal = mi->Qw + na2;
     mi->ev = mi->bal + na;
     mi->ev2 = mi->ev + g * na;
+    mi->vals = mi->ev2 + g * na;
+    mi->rows = mi->has2 + g + 1;
+    mi->cols = mi->rows + na + 1;
     return NSM_OK;
+}
+
+/* The nonzeros of the mode matrix by rows: a mechanical mode is mostly
+** zero (x' = v, the forcing's generator, the constant), and the Taylor
+** expansions (taylor.c, the Zeno tail) run over them only. */
+static void mode_rows(const nsm_sim *s, RtModeInfo *mi)
+{
+    int na = s->na, nnz = 0;
+    for (int i = 0; i < na; i++) {
+        mi->rows[i] = nnz;
+        for (int q = 0; q < na; q++)
+            if (mi->A[(size_t)i * na + q] != 0) {
+                mi->cols[nnz] = q;
+                mi->vals[nnz++] = mi->A[(size_t)i * na + q];
+            }
+    }
+    mi->rows[na] = nnz;
 }
 
 /* What the runtime knows of the current mode and switch state, built on
@@ -309,8 +329,10 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
         event_forms(s, s->mode, mi->ev, mi->ev2, mi->has2);
         rc = mode_matrices(s, s->mode, mi->A, mi->Qd, mi->Qw, mi->ev);
     }
-    if (!rc)
+    if (!rc) {
+        mode_rows(s, mi);
         rc = mode_spectrum(s, mi);
+    }
     if (rc) {
         rt_fail(s, rc == NSM_ENOMEM ? NSM_ENOMEM : NSM_ENUMERIC, -1, "%s",
                 rc == NSM_ENOMEM        ? "out of memory forming the mode's matrices"

@@ -42,6 +42,8 @@ typedef struct RtModeInfo {
     long stamp;
     double *A, *Qd, *Qw, *bal, *ev, *ev2;
     int *has2;
+    int *rows, *cols;         /* A's nonzeros by rows: row i is vals[rows[i] .. rows[i+1]) */
+    double *vals;
     double nu, h_exact, h_rk4, h_dp5, lam_re, lam_im, rho;
 } RtModeInfo;
 

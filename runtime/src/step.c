@@ -67,6 +67,31 @@ static const double dp_e[7] = { 71.0 / 57600, 0, -71.0 / 16695, 71.0 / 1920,
 
 /* One Dormand-Prince step of size h: the 5th order result in Y1 and the
 ** weighted RMS norm of the embedded error estimate over (x, v) in *err. */
+/* The error estimate E (positions, velocities) seen by the engaged penalty
+** contacts: their penetration and its rate, each relative to its own size.
+** Weighed by the positions' size alone, a stiff contact's exit velocity
+** carries the positions' tolerance divided by a penetration a thousand
+** times smaller, and the motion after a hundred contacts drifts by that
+** much (the sum of squares added to the step's norm). */
+static double dp_contact_error(const nsm_sim *s, const double *Y, const double *Y1,
+                               const double *E)
+{
+    int n = s->n;
+    double sum = 0;
+    for (int j = 0; j < s->g; j++) {
+        if (!(s->mode >> j & 1u) || s->m->gaps[j].law != NSM_LAW_PENALTY)
+            continue;
+        const double *w = s->num.W + (size_t)j * n;
+        double p0 = rt_dot(n, w, Y) + s->num.d[j], p1 = rt_dot(n, w, Y1) + s->num.d[j];
+        double r0 = rt_dot(n, w, Y + n), r1 = rt_dot(n, w, Y1 + n);
+        double sp = s->atol + s->rtol * fmax(fabs(p0), fabs(p1));
+        double sr = s->atol + s->rtol * fmax(fabs(r0), fabs(r1));
+        double ep = rt_dot(n, w, E) / sp, er = rt_dot(n, w, E + n) / sr;
+        sum += ep * ep + er * er;
+    }
+    return sum;
+}
+
 static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, double *err)
 {
     int N = s->N, rc;
@@ -84,16 +109,18 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
             return rc;
     }
     memcpy(Y1, T, sizeof(double) * N);   /* stage 7 is evaluated at the 5th order result */
-    double sum = 0;
+    double sum = 0, E[2 * s->n];
     int m = 2 * s->n;
     for (int i = 0; i < m; i++) {
         double e = 0;
         for (int q = 0; q < 7; q++)
             e += dp_e[q] * k[q][i];
+        E[i] = h * e;
         double sc = s->atol + s->rtol * fmax(fabs(Y[i]), fabs(Y1[i]));
-        double r = h * e / (sc > 0 ? sc : 1e-300);
+        double r = E[i] / (sc > 0 ? sc : 1e-300);
         sum += r * r;
     }
+    sum += dp_contact_error(s, Y, Y1, E);
     *err = sqrt(sum / m);
     return NSM_OK;
 }
@@ -514,7 +541,7 @@ static int tail_terms(double r)
 ** (gap j just opened), its landing state into Z1, with guess s0; 0 if it
 ** fails or lasts more than smax (the series is cut for flights up to
 ** smax).  P holds TAIL_TERMS + 1 vectors of na. */
-static double tail_flight(nsm_sim *s, int j, const double *A, double normA, const long double *Z,
+static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA, const long double *Z,
                           double s0, double smax, long double *P, long double *Z1)
 {
     int n = s->n, na = s->na, K = tail_terms(normA * smax);
@@ -526,8 +553,8 @@ static double tail_flight(nsm_sim *s, int j, const double *A, double normA, cons
         long double *Pk = P + (size_t)k * na, *Pp = Pk - na;
         for (int i = 0; i < na; i++) {
             long double sum = 0;
-            for (int q = 0; q < na; q++)
-                sum += A[(size_t)i * na + q] * Pp[q];
+            for (int e = mi->rows[i]; e < mi->rows[i + 1]; e++)
+                sum += mi->vals[e] * Pp[mi->cols[e]];
             Pk[i] = sum / k;
         }
         c[k] = 0;
@@ -583,7 +610,7 @@ double rt_zeno_tail(nsm_sim *s, int j, double tau)
         D += w[i] * s->minv[i] * w[i];
     rt_exact_state(s, s->t, s->y, Z);
     for (int f = 0; f < TAIL_FLIGHTS; f++) {
-        double sf = tail_flight(s, j, A, normA, Z, e * tau, 2 * tau, P, Z1);
+        double sf = tail_flight(s, j, mi, normA, Z, e * tau, 2 * tau, P, Z1);
         if (!(sf > 0) || sf > 2 * tau)
             goto done;
         total += sf;

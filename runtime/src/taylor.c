@@ -202,17 +202,19 @@ static long double slope_above(const long double *b, int K, long double t)
     return b[1] + d * t;
 }
 
-/* The longest t in [0, W] over which lower_from stays above r0 (0 if it
-** does not at 0), from below: the bound is concave, so its chord falls
+/* A long t in [0, W] over which lower_from stays above r0 (0 if it does
+** not at 0; within 1 % of the longest, fW being the bound at W), from
+** below: the bound is concave, so its chord falls
 ** short of the crossing and its tangent from the right passes it; points
 ** just short of the chord's are tried, so that a bound linear to rounding
 ** still moves. */
-static long double exclusion_length(const long double *b, int K, long double W, double r0)
+static long double exclusion_length(const long double *b, int K, long double W, long double fW,
+                                    double r0)
 {
-    long double lo = 0, hi = W, flo = b[0] - r0, fhi = lower_from(b, K, W) - r0;
+    long double lo = 0, hi = W, flo = b[0] - r0, fhi = fW - r0;
     if (!(flo > 0))
         return 0;
-    for (int it = 0; it < 8 && hi - lo > 1e-3L * hi; it++) {
+    for (int it = 0; it < 6 && hi - lo > 1e-2L * hi; it++) {
         long double c = lo + 0.999L * (hi - lo) * flo / (flo - fhi);
         long double fc = lower_from(b, K, c) - r0;
         if (fc > 0)
@@ -254,7 +256,8 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
     for (int it = 0; it < 12 && u < 1; it++) {
         long double W = 1 - (long double)u;
         poly_shift(a, K, u, b);
-        if (lower_from(b, K, W) - r0 > 0)
+        long double fW = lower_from(b, K, W);
+        if (fW - r0 > 0)
             return 0;                               /* positive to the end */
         if (b[1] < -r1) {
             /* falling at u: a stretch where p' < -r1 and p ends below 0 */
@@ -266,7 +269,7 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
                 return 1;
             }
         }
-        long double t = exclusion_length(b, K, W, r0);
+        long double t = exclusion_length(b, K, W, fW, r0);
         if (!(t > 1e-6L * W))
             break;                                  /* little progress: hand over */
         double un = (double)((long double)u + t);
@@ -327,24 +330,20 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
     RtTaylor *T = &s->tay;
     int na = s->na, K = taylor_degree(mi->nu * h);
     long double *P = T->P;
+    const int *start = mi->rows, *col = mi->cols;
+    const double *val = mi->vals;
+    /* P_k = A P_(k-1) h / k over A's nonzeros: the coefficients on the unit
+     * interval */
     memcpy(P, Z0, sizeof(long double) * na);
     for (int k = 1; k <= K; k++) {
         const long double *Pp = P + (size_t)(k - 1) * na;
-        long double *Pk = P + (size_t)k * na;
+        long double *Pk = P + (size_t)k * na, hk = (long double)h / k;
         for (int i = 0; i < na; i++) {
-            const double *Ai = mi->A + (size_t)i * na;
             long double sum = 0;
-            for (int q = 0; q < na; q++)
-                sum += Ai[q] * Pp[q];
-            Pk[i] = sum / k;
+            for (int e = start[i]; e < start[i + 1]; e++)
+                sum += val[e] * Pp[col[e]];
+            Pk[i] = sum * hk;
         }
-    }
-    /* scale to the unit interval: coefficient k times h^k */
-    long double hk = 1;
-    for (int k = 1; k <= K; k++) {
-        hk *= h;
-        for (int i = 0; i < na; i++)
-            P[(size_t)k * na + i] *= hk;
     }
     double pk = 0;
     for (int i = 0; i < na; i++) {
