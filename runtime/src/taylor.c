@@ -291,6 +291,17 @@ int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double
 {
     if (!(lo < 1))
         return 0;
+    /* the last terms, below a tenth of the tail bound together, join
+     * the tail: on [0, 1] they add at most their sum to the value and
+     * sum k |a_k| to the slope, and every search step is O(K) or O(K^2) */
+    double cut = 0, cut1 = 0;
+    while (K > 1 && cut + fabsl(a[K]) <= 0.1 * r0) {
+        cut += fabsl(a[K]);
+        cut1 += K * fabsl(a[K]);
+        K--;
+    }
+    r0 += cut;
+    r1 += cut1;
     int r = march_zero(a, K, &lo, r0, r1, x);
     if (r >= 0)
         return r;
