@@ -48,6 +48,11 @@ static void usage(FILE *out)
           "                [--no-plot] [--phase] [-- SIMULATOR ARGS]\n"
           "                                           compile, build (cached) and run a model,\n"
           "                                           print its events, plot into out/NAME/\n"
+          "       nsmc sweep FILE.nsm --param NAME=START:STOP:COUNT [--param ...]\n"
+          "                --section impact:GAP|period:EXPR|plane:EXPR --out-dir DIR\n"
+          "                [--transient N] [--record N] [--continue up|down|both] [--jobs N]\n"
+          "                                           a parameter study: Poincare sections over\n"
+          "                                           a grid, summary, bifurcation diagram\n"
           "       nsmc --help | --version\n"
           "exit status: 0 ok, 1 error in the model or the command line, 2 internal error\n",
           out);
@@ -285,6 +290,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "sweep") == 0)
+        return sweep_main(argc - 1, argv + 1);
     Options o = {ACT_COMPILE, EQ_MARKDOWN, NULL, NULL};
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)

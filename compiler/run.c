@@ -537,7 +537,7 @@ static int cache_verify(const char *bin, const char *sum, const char **why)
 /* Builds the simulator for C text, or finds it in the cache.  Returns the
  * binary's path in a, or NULL with *status set after a message. */
 static const char *build(const char *name, const char *ctext, size_t clen, const RunOptions *o,
-                         Arena *a, int *status)
+                         const char *extra_libs, Arena *a, int *status)
 {
     Runtime rt;
     if ((*status = find_runtime(&rt, a)) != 0)
@@ -559,6 +559,8 @@ static const char *build(const char *name, const char *ctext, size_t clen, const
     args_add(&cmd, rt.lib);
     split_words(&cmd, NSM_CLI_LIBS, a);
     split_words(&cmd, NSM_RUNTIME_LINK_FLAGS, a);
+    if (extra_libs)
+        split_words(&cmd, extra_libs, a);
     args_add(&cmd, "-lm");
 
     uint64_t h = 14695981039346656037u;
@@ -915,7 +917,7 @@ static int run(const RunOptions *o, Arena *a)
     char *ctext = generate(o->input, a, &m, &clen, &status);
     if (!ctext)
         return status;
-    const char *bin = build(m->name, ctext, clen, o, a, &status);
+    const char *bin = build(m->name, ctext, clen, o, NULL, a, &status);
     if (!bin)
         return status;
     const char *dir = o->out_dir ? o->out_dir : arena_printf(a, "out/%s", m->name);
@@ -999,4 +1001,33 @@ int run_main(int argc, char **argv)
         rc = run(&o, a);
     arena_free(a);
     return rc;
+}
+
+/* For `nsmc sweep` (sweep.c): the model's C text with the sweep program's
+ * main instead of the simulator's, built (cached) like a simulator, with the
+ * threads and MPI libraries besides.  Returns the program's path in a, or
+ * NULL with *status set after a message. */
+const char *run_build_sweep(const char *input, int verbose, Arena *a, int *status)
+{
+    const Model *m = NULL;
+    size_t clen = 0;
+    char *ctext = generate(input, a, &m, &clen, status);
+    if (!ctext)
+        return NULL;
+    static const char tag[] = "return nsm_main(&";
+    const char *at = strstr(ctext, tag), *end = at ? strchr(at, ',') : NULL;
+    if (!end) {
+        fputs("nsmc: internal error: the generated C has no simulator main\n", stderr);
+        *status = 2;
+        return NULL;
+    }
+    at += sizeof tag - 1;
+    char *text = arena_printf(a, "#define NSM_NO_MAIN 1\n%s\nint nsm_sweep_main(const nsm_model *m, "
+                              "int argc, char **argv);\nint main(int argc, char **argv) { return "
+                              "nsm_sweep_main(&%.*s, argc, argv); }\n", ctext, (int)(end - at), at);
+    RunOptions o;
+    memset(&o, 0, sizeof o);
+    o.verbose = verbose;
+    return build(arena_printf(a, "%s-sweep", m->name), text, strlen(text), &o, NSM_SWEEP_LIBS, a,
+                 status);
 }

@@ -7,4 +7,11 @@
 /* argv[0] is "run"; returns the process exit code. */
 int run_main(int argc, char **argv);
 
+/* argv[0] is "sweep"; returns the process exit code (sweep.c). */
+int sweep_main(int argc, char **argv);
+
+struct Arena;
+/* The sweep program of a model, built or found in the cache (run.c). */
+const char *run_build_sweep(const char *input, int verbose, struct Arena *a, int *status);
+
 #endif

@@ -8,6 +8,8 @@
 **   --max-steps N  --max-event-rate R  --energy-tol E  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **   --plot DIR  --phase  (gnuplot plots of the trajectory and events)
+**   --section SPEC  --section-period EXPR  --section-out FILE|-  (a Poincare
+**   section's records as CSV: t, phase, the state; docs/studies.md)
 **
 ** Unless --out, --events or --stats writes to stdout, the event log is
 ** printed there as a table; a one-line summary goes to stderr; --summary adds the energy audit and the
@@ -72,6 +74,7 @@ typedef struct Driver {
     const nsm_model *m;
     const char *prog;
     Sink out, events;     /* CSV outputs, fd -1 if not requested */
+    Sink sec;             /* --section records, fd -1 if not requested */
     int table;            /* print the event table on stdout */
     long nev;
     double t_end;
@@ -329,6 +332,12 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "                       DIR/trajectory.csv and DIR/events.csv unless --out and\n"
             "                       --events name files)\n"
             "  --phase              with --plot: phase portraits DIR/phase.png, phase.svg\n"
+            "  --section SPEC       record a Poincare section: impact:GAP (the state before\n"
+            "                       each impact of GAP), period:T[:T0] (t = T0 + k T),\n"
+            "                       plane:F[:up|down|both] (F = 0, F affine in BODY.x,\n"
+            "                       BODY.v); T, T0 and F may use parameters and pi\n"
+            "  --section-period T   measure the records' phase in periods T\n"
+            "  --section-out FILE|- the section's CSV: t, phase, the state (default -)\n"
             "  --max-steps N        fail after N steps\n"
             "  --max-event-rate R   fail when events come faster than R per second\n"
             "  --no-zeno            do not jump over Zeno cascades\n"
@@ -410,6 +419,21 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
         if (sink_endline(&d->out))
             return write_failed(d, d->out.err, d->out.path);
     }
+    return stop_signal != 0;
+}
+
+/* Section handler: one CSV line, t, phase and the state.  Stops the run
+** (nonzero) after a failed write or a stop signal. */
+static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
+{
+    Driver *d = ud;
+    (void)sim;
+    sink_printf(&d->sec, "%.17g,%.17g", r->t, r->phase);
+    for (int i = 0; i < 2 * d->m->n_bodies; i++)
+        sink_printf(&d->sec, ",%.17g", r->y[i]);
+    sink_printf(&d->sec, "\n");
+    if (sink_endline(&d->sec))
+        return write_failed(d, d->sec.err, d->sec.path);
     return stop_signal != 0;
 }
 
@@ -739,6 +763,8 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         write_failed(d, d->out.err, d->out.path);
     if (sink_close(&d->events))
         write_failed(d, d->events.err, d->events.path);
+    if (sink_close(&d->sec))
+        write_failed(d, d->sec.err, d->sec.path);
     int sig = stop_signal;
     if (d->h5) {
         char err[1024];
@@ -802,6 +828,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1 };
     const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL, *plot_dir = NULL;
     const char *h5_path = NULL;   /* --out FILE.h5 */
+    const char *sec_spec = NULL, *sec_period = NULL, *sec_path = NULL;
     char plot_traj[4200], plot_ev[4200];
     int summary = 0, phase = 0;
     FILE *stats = NULL;
@@ -833,7 +860,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
                                               "--method", "--set", "--set-file", "--out", "--events", "--stats",
-                                              "--max-steps", "--max-event-rate", "--plot", "--energy-tol" };
+                                              "--max-steps", "--max-event-rate", "--plot", "--energy-tol",
+                                              "--section", "--section-period", "--section-out" };
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= !strcmp(a, valued[k]);
@@ -923,6 +951,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             ev_path = val;
         } else if (!strcmp(a, "--stats")) {
             stats_path = val;
+        } else if (!strcmp(a, "--section")) {
+            sec_spec = val;
+        } else if (!strcmp(a, "--section-period")) {
+            sec_period = val;
+        } else if (!strcmp(a, "--section-out")) {
+            sec_path = val;
         } else if (!strcmp(a, "--plot")) {
             plot_dir = val;
             rc = !*val;
@@ -949,6 +983,25 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "--stats cannot write to stdout with %s", out_path && !strcmp(out_path, "-")
                    ? "--out" : "--events", "");
+    }
+    if ((sec_period || sec_path) && !sec_spec) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "%s needs --section%s", sec_period ? "--section-period" : "--section-out", "");
+    }
+    if (sec_spec && !sec_path)
+        sec_path = "-";
+    if (sec_spec && !strcmp(sec_path, "-") && ((out_path && !strcmp(out_path, "-")) ||
+                                               (ev_path && !strcmp(ev_path, "-")) ||
+                                               (stats_path && !strcmp(stats_path, "-")))) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "the section and another output cannot both write to stdout "
+                   "(give --section-out FILE)%s%s", "", "");
+    }
+    if (sec_spec && (nsm_sim_set_section(sim, sec_spec) ||
+                     (sec_period && nsm_sim_set_section_period(sim, sec_period)))) {
+        fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
     }
     if (phase && !plot_dir) {
         nsm_sim_free(sim);
@@ -993,7 +1046,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
-    d.out.fd = d.events.fd = -1;
+    d.out.fd = d.events.fd = d.sec.fd = -1;
     if (out_path && sink_open(&d.out, out_path)) {
         nsm_sim_free(sim);
         return cannot_open(d.prog, out_path, errno);
@@ -1004,10 +1057,18 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return cannot_open(d.prog, ev_path, e);
     }
+    if (sec_spec && sink_open(&d.sec, sec_path)) {
+        int e = errno;
+        sink_close(&d.out);
+        sink_close(&d.events);
+        nsm_sim_free(sim);
+        return cannot_open(d.prog, sec_path, e);
+    }
     if (stats_path && !(stats = open_out(stats_path))) {
         int e = errno;
         sink_close(&d.out);
         sink_close(&d.events);
+        sink_close(&d.sec);
         nsm_sim_free(sim);
         return cannot_open(d.prog, stats_path, e);
     }
@@ -1017,13 +1078,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             fprintf(stderr, "%s: error: %s\n", d.prog, err);
             sink_close(&d.out);
             sink_close(&d.events);
+            sink_close(&d.sec);
             close_out(stats);
             nsm_sim_free(sim);
             return 1;
         }
     }
     d.table = !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
-              !(stats_path && !strcmp(stats_path, "-"));
+              !(stats_path && !strcmp(stats_path, "-")) && !(sec_spec && !strcmp(sec_path, "-"));
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {
         const nsm_output_info *o = &m->outputs[k];
@@ -1034,10 +1096,16 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     sink_printf(&d.out, "\n");
     sink_printf(&d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
+    sink_printf(&d.sec, "t [s],phase");
+    for (int q = 0; q < 2 * m->n_bodies; q++)
+        sink_printf(&d.sec, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
+                    q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
+    sink_printf(&d.sec, "\n");
     /* only --summary and --stats print what the step-by-step audit sums */
     nsm_sim_set_audit(sim, summary || stats);
     nsm_sim_set_event_handler(sim, on_event, &d);
     nsm_sim_set_sample_handler(sim, on_sample, &d);
+    nsm_sim_set_section_handler(sim, on_section, &d);
     nsm_sim_set_warning_handler(sim, on_warning, &d);
     /* the reset above ran before the handlers were installed: replay the
      * initial transitions by resetting again now that they are */

@@ -165,6 +165,8 @@ struct nsm_sim {
     int shadow_next, shadow_used;
 
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
+    struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
+    double *y0;               /* initial state replacing the model's (2n), or NULL */
     double *work;             /* scratch, see sim.c */
     char msg[512];
 };
@@ -263,6 +265,17 @@ int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, do
                  long count);
 int rt_initial_mode(nsm_sim *s);
 int rt_run(nsm_sim *s, double t_end);
+
+/* section.c: the run loop asks for the next stroboscopic time before a step
+** (rt_section_target) and hands over each step's end before its transition
+** (rt_section_step; j the event landed on, -1 none); both only with s->sec. */
+int rt_section_reset(nsm_sim *s);
+void rt_section_free(nsm_sim *s);
+int rt_section_target(nsm_sim *s, double *target);
+int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j);
+typedef int (*rt_track_fn)(nsm_sim *s, double t1, const double *Y1, int j, void *ud);
+int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud);
+void rt_section_untrack(nsm_sim *s);
 
 /* stats.c: the audit follows every step (rt_stats_step, called by the run
 ** loop with the step's start in s and its end (t1, Y1) before any

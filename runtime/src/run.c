@@ -1149,6 +1149,8 @@ int rt_run(nsm_sim *s, double t_end)
             if (tk < target - 1e-9 * s->every)
                 target = tk;
         }
+        if (s->sec && (rc = rt_section_target(s, &target)))
+            return rc;
         if (s->t + h >= target) {
             h = target - s->t;
             land = 1;
@@ -1192,6 +1194,8 @@ int rt_run(nsm_sim *s, double t_end)
             }
             if (side && (rc = side_samples(s, s->t, t1)))
                 return rc;
+            if (s->sec && (rc = rt_section_step(s, t1, Ys, j)))
+                return rc;
             rt_stats_step(s, t1, Ys);
             s->t = t1;
             if ((rc = check_balance(s)))
@@ -1209,6 +1213,8 @@ int rt_run(nsm_sim *s, double t_end)
             double lo = tlo, t1 = land ? target : (ksw >= 0 ? ts : time_add(s->t, h, &lo));
             tlo = land || ksw >= 0 ? 0 : lo;
             if (side && (rc = side_samples(s, s->t, t1)))
+                return rc;
+            if (s->sec && (rc = rt_section_step(s, t1, Y1, -1)))
                 return rc;
             rt_stats_step(s, t1, Y1);
             s->t = t1;

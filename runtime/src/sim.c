@@ -147,6 +147,8 @@ void nsm_sim_free(nsm_sim *s)
     }
     rt_stats_free(s);
     rt_fric_free(s);
+    rt_section_free(s);
+    free(s->y0);
     rt_taylor_free(s);
     rt_mode_free(s);
     free(s->sw);
@@ -405,6 +407,8 @@ int nsm_sim_reset(nsm_sim *s)
     memset(s->y, 0, sizeof(double) * s->N);
     if (m->initial)
         m->initial(s->p, s->c, s->y);
+    if (s->y0)                  /* nsm_sim_set_initial_state */
+        memcpy(s->y, s->y0, sizeof(double) * 2 * s->n);
     for (int k = 0; k < s->ns; k++) {
         s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
         s->sw_last[k] = -HUGE_VAL;
@@ -416,7 +420,7 @@ int nsm_sim_reset(nsm_sim *s)
               nsm_energy_gravity(s->n, s->num.mass, s->num.gfac, s->num.gravity, s->y) -
               (rt_mech_energy(s, 0, s->y) - nsm_energy_kinetic(s->n, s->num.mass, s->y));
     int rc = rt_initial_mode(s);
-    if (rc)
+    if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;
     /* the energy of the initial state as given: what an impact at t = 0
      * (a contact touching and closing) took is in Ejump, a loss */

@@ -235,6 +235,77 @@ int nsm_sim_friction_stats(const nsm_sim *sim, int k, nsm_friction_stats *st);
  * (n_forces = 0, a table from before they were listed) or k is out of range. */
 int nsm_sim_force_work(const nsm_sim *sim, int k, double *work);
 
+/* Poincare sections (see docs/studies.md): besides samples and events, a
+ * run can hand out records of one section, each landed exactly:
+ *   "impact:GAP"        the state just before every impact of GAP;
+ *   "period:T[:T0]"     the states at t = T0 + k T (T, T0 expressions of the
+ *                       parameters, evaluated at every reset), landed as
+ *                       time events;
+ *   "plane:F[:DIR]"     the crossings of F = 0, F an affine form of the
+ *                       positions and velocities (e.g. "M.v", "M1.x - M2.x"),
+ *                       in direction DIR: up (F rising, the default), down
+ *                       or both; landed with Henon's recast on F (exact:
+ *                       on the step's Taylor expansion, none missed).
+ * Expressions: numbers, pi, parameter names, BODY.x and BODY.v (plane
+ * only), + - * / ^, parentheses, sqrt sin cos tan exp log of constants. */
+enum nsm_section_kind { NSM_SECTION_IMPACT = 0, NSM_SECTION_PERIOD, NSM_SECTION_PLANE };
+
+typedef struct nsm_section_record {
+    double t;
+    double phase;             /* (t - T0)/Tp mod 1 in [0, 1) with the phase period Tp
+                                 (nsm_sim_set_section_period; a period section's own
+                                 records: 0); NAN without one */
+    long index;               /* 0, 1, ... since the last reset */
+    const double *y;          /* the state, length 2n (positions, then velocities) */
+} nsm_section_record;
+
+/* Return 0 to continue, nonzero to stop the run (NSM_ESTOPPED). */
+typedef int (*nsm_section_fn)(void *ud, const nsm_sim *sim, const nsm_section_record *rec);
+
+/* Set the section (NULL or "" removes it); NSM_EINVAL with the reason in
+ * nsm_sim_message for a bad specification, NSM_ENOMEM.  The next run starts
+ * over from t = 0.  At a reset, an expression that is not a positive time
+ * with the parameters then is NSM_EMODEL. */
+int nsm_sim_set_section(nsm_sim *sim, const char *spec);
+/* The period the records' phase is measured in (an expression of the
+ * parameters, e.g. "2*pi/omega"; NULL or "" for none).  Needs a section. */
+int nsm_sim_set_section_period(nsm_sim *sim, const char *expr);
+/* The record handler (set after nsm_sim_set_section; kept when it is replaced). */
+void nsm_sim_set_section_handler(nsm_sim *sim, nsm_section_fn fn, void *ud);
+/* Records handed out since the last reset. */
+long nsm_sim_section_count(const nsm_sim *sim);
+/* Value of an expression of the parameters (the syntax of the sections,
+ * without state names) with the current parameter values. */
+int nsm_sim_eval(nsm_sim *sim, const char *expr, double *value);
+/* Start the next resets from the state y (2n values: positions, then
+ * velocities) instead of the model's `init` (NULL: the model's again); a
+ * continuation of a parameter study starts each point from the attractor of
+ * the one before. */
+int nsm_sim_set_initial_state(nsm_sim *sim, const double *y);
+
+/* Periodic orbits and their Floquet multipliers (docs/studies.md).  The
+ * monodromy matrix Phi (2n x 2n, row-major) of the motion from the current
+ * state over `period` is the product of the exact flow's Jacobians between
+ * the impacts, exp(A dt) of the free-flight mode matrix A, and the saltation
+ * matrices at the impacts,
+ *     S = R + (f+ - R f-) n^T / (n^T f-),
+ * R the Jacobian of Newton's impact law, f-/f+ the vector fields just
+ * before/after, n the gap's gradient (P. C. Mueller, Chaos Solitons Fractals
+ * 5 (1995) 1671; R. I. Leine & H. Nijmeijer, Dynamics and Bifurcations of
+ * Non-Smooth Mechanical Systems, Springer 2004, ch. 7).  The run advances
+ * the simulation to t + period (the section handler is not called); y_end
+ * (may be NULL) receives the state there.  NSM_EMETHOD, with the reason in
+ * nsm_sim_message, when the motion leaves free flight other than by single
+ * impacts (sticking, penalty contact, simultaneous impacts, time switches). */
+int nsm_sim_monodromy(nsm_sim *sim, double period, double *phi, double *y_end);
+/* The periodic orbit of the given period through t = 0, by Newton's method
+ * on y(period) = y(0) with the monodromy matrix (shooting), from the guess
+ * y (2n, replaced by the orbit's state at t = 0), and its multipliers (the
+ * eigenvalues of Phi, 2n each, in no particular order).  Unstable orbits
+ * converge too.  The next resets start from the orbit's state.  NSM_ENUMERIC
+ * when Newton's method does not converge. */
+int nsm_sim_periodic_orbit(nsm_sim *sim, double period, double *y, double *mu_re, double *mu_im);
+
 /* The command-line program of a generated simulator (see docs/runtime.md).
  * Returns the process exit status: 0 ok, 1 bad arguments, 3 simulation failure. */
 int nsm_main(const nsm_model *m, int argc, char **argv);

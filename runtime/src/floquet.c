@@ -1,0 +1,233 @@
+/*
+** floquet.c: monodromy matrices, periodic orbits by shooting, and their
+** Floquet multipliers, for motions in free flight between single impacts.
+**
+** Between impacts the state y = (x, v) follows the free mode's linear
+** dynamics, whose Jacobian over dt is exp(A dt) with A the mechanical block
+** of the mode matrix (mode.c; the forcing enters through the generator
+** states, which do not depend on y).  At an impact of gap j at state y-
+** (gap zero, closing speed u = w.v- < 0) Newton's law v+ = v- - (1 + e)
+** M^-1 w u / (w^T M^-1 w) has the Jacobian R; the impact time moves with
+** y, which the saltation matrix accounts for:
+**
+**     S = R + (f+ - R f-) n^T / (n^T f-),    n = (w, 0),  n^T f- = u,
+**
+** f- and f+ the vector fields just before and after (P. C. Mueller,
+** "Calculation of Lyapunov exponents for dynamic systems with
+** discontinuities", Chaos Solitons Fractals 5 (1995) 1671-1681; R. I. Leine
+** and H. Nijmeijer, "Dynamics and Bifurcations of Non-Smooth Mechanical
+** Systems", Springer 2004, ch. 7).  The monodromy matrix over a period is
+** the ordered product of the flows and saltation matrices; its eigenvalues
+** are the orbit's Floquet multipliers.  A periodic orbit is found by
+** Newton's method on y(T) - y(0) with Phi - I as Jacobian (shooting), which
+** converges to unstable orbits as well: what a bisection on a multiplier
+** crossing -1 (period doubling) needs, where the orbit is barely attracting.
+**
+** The run that follows the orbit records, through a tracker standing in for
+** the section (section.c), each landing and the modes it passes through.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+/* The impacts met along a run and whatever makes the method not apply. */
+typedef struct Track {
+    int n2, m, cap;
+    double *t, *y;            /* m times, m pre-impact states (n2 each) */
+    int *gap;
+    char why[200];
+} Track;
+
+/* Tracker: every step's end before its transition. */
+static int track_step(nsm_sim *s, double t1, const double *Y1, int j, void *ud)
+{
+    Track *k = ud;
+    if (k->why[0])
+        return NSM_OK;
+    if (s->mode != 0) {
+        snprintf(k->why, sizeof k->why, "the motion is not in free flight at t = %.17g s "
+                 "(a contact is held shut or engaged)", s->t);
+        return NSM_OK;
+    }
+    if (j < 0)
+        return NSM_OK;
+    int n = s->n;
+    const double *w = s->num.W + (size_t)j * n;
+    if (s->m->gaps[j].law != NSM_LAW_IMPACT) {
+        snprintf(k->why, sizeof k->why, "a penalty contact engages at t = %.17g s", t1);
+        return NSM_OK;
+    }
+    if (!(rt_dot(n, w, Y1 + n) < -rt_vel_tol(s, j, Y1 + n))) {
+        snprintf(k->why, sizeof k->why, "a contact lands at rest at t = %.17g s (sticking)", t1);
+        return NSM_OK;
+    }
+    if (k->m > 0 && k->t[k->m - 1] == t1) {
+        snprintf(k->why, sizeof k->why, "simultaneous impacts at t = %.17g s", t1);
+        return NSM_OK;
+    }
+    if (k->m == k->cap) {
+        int cap = k->cap ? 2 * k->cap : 16;
+        double *t = realloc(k->t, sizeof(double) * cap), *y;
+        if (t)
+            k->t = t;
+        y = t ? realloc(k->y, sizeof(double) * cap * k->n2) : NULL;
+        if (y)
+            k->y = y;
+        int *g = y ? realloc(k->gap, sizeof(int) * cap) : NULL;
+        if (!g)
+            return rt_fail(s, NSM_ENOMEM, -1, "out of memory");
+        k->gap = g;
+        k->cap = cap;
+    }
+    k->t[k->m] = t1;
+    memcpy(k->y + (size_t)k->m * k->n2, Y1, sizeof(double) * k->n2);
+    k->gap[k->m] = j;
+    k->m++;
+    return NSM_OK;
+}
+
+/* Phi <- exp(A dt) Phi, A the free mode's mechanical block (n2 x n2). */
+static int flow_apply(int n2, const double *A, double dt, double *Phi, double *E, double *T)
+{
+    if (dt <= 0)
+        return NSM_OK;
+    if (nsm_expm(n2, A, dt, E))
+        return NSM_ENUMERIC;
+    nsm_la_matmul(n2, n2, n2, E, Phi, T);
+    memcpy(Phi, T, sizeof(double) * n2 * n2);
+    return NSM_OK;
+}
+
+/* Phi <- S Phi for the impact of gap j at (t, y-) (n2 values). */
+static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi, double *S, double *T)
+{
+    int n = s->n, n2 = 2 * n, N = s->N;
+    const double *w = s->num.W + (size_t)j * n;
+    double e = s->num.e[j], Ym[N], Yp[N], fm[N], fp[N], Rf[n2 > 0 ? n2 : 1], q[n], D = 0;
+    memset(Ym, 0, sizeof Ym);
+    memcpy(Ym, ym, sizeof(double) * n2);
+    for (int i = 0; i < n; i++) {
+        q[i] = s->minv[i] * w[i];
+        D += w[i] * q[i];
+    }
+    double u = rt_dot(n, w, ym + n);
+    memcpy(Yp, Ym, sizeof Yp);
+    for (int i = 0; i < n; i++)
+        Yp[n + i] = ym[n + i] - (1 + e) * q[i] * u / D;
+    if (rt_deriv(s, 0, t, Ym, fm) || rt_deriv(s, 0, t, Yp, fp))
+        return NSM_ENUMERIC;
+    /* R = [[I, 0], [0, I - (1 + e) q w^T / D]] */
+    memset(S, 0, sizeof(double) * n2 * n2);
+    for (int i = 0; i < n2; i++)
+        S[i * n2 + i] = 1;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            S[(n + a) * n2 + n + b] -= (1 + e) * q[a] * w[b] / D;
+    nsm_la_matvec(n2, n2, S, fm, Rf);
+    /* + (f+ - R f-) n^T / u, n = (w, 0) */
+    for (int a = 0; a < n2; a++)
+        for (int b = 0; b < n; b++)
+            S[a * n2 + b] += (fp[a] - Rf[a]) * w[b] / u;
+    nsm_la_matmul(n2, n2, n2, S, Phi, T);
+    memcpy(Phi, T, sizeof(double) * n2 * n2);
+    return NSM_OK;
+}
+
+/* Say why the method does not apply, without stopping the simulation. */
+static int refuse(nsm_sim *s, int code, const char *why)
+{
+    snprintf(s->msg, sizeof s->msg, "monodromy: %s", why);
+    return code;
+}
+
+int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
+{
+    int n2 = 2 * s->n, rc;
+    if (!(period > 0) || !isfinite(period) || !Phi)
+        return NSM_EINVAL;
+    if (!s->ready && (rc = nsm_sim_reset(s)))
+        return rc;
+    if (s->failed)
+        return s->failed;
+    if (s->ns > 0)
+        return refuse(s, NSM_EMETHOD, "models with time switches are not handled");
+    if (s->mode != 0)
+        return refuse(s, NSM_EMETHOD, "the motion does not start in free flight");
+    Track k = { n2, 0, 0, NULL, NULL, NULL, "" };
+    double t0 = s->t;
+    if ((rc = rt_section_track(s, track_step, &k)))
+        return rc;
+    rc = rt_run(s, t0 + period);
+    rt_section_untrack(s);
+    if (!rc && s->mode != 0 && !k.why[0])
+        snprintf(k.why, sizeof k.why, "the motion ends with a contact held shut");
+    if (rc || k.why[0]) {
+        free(k.t), free(k.y), free(k.gap);
+        return rc ? rc : refuse(s, NSM_EMETHOD, k.why);
+    }
+    const RtModeInfo *mi = rt_mode_info(s);
+    double *A = malloc(sizeof(double) * n2 * n2 * 4);
+    if (!mi || !A) {
+        free(k.t), free(k.y), free(k.gap), free(A);
+        return mi ? NSM_ENOMEM : s->failed;
+    }
+    double *E = A + n2 * n2, *T = E + n2 * n2, *S = T + n2 * n2, tp = t0;
+    for (int a = 0; a < n2; a++)
+        for (int b = 0; b < n2; b++)
+            A[a * n2 + b] = mi->A[(size_t)a * s->na + b];
+    memset(Phi, 0, sizeof(double) * n2 * n2);
+    for (int a = 0; a < n2; a++)
+        Phi[a * n2 + a] = 1;
+    rc = NSM_OK;
+    for (int i = 0; i < k.m && !rc; i++) {
+        rc = flow_apply(n2, A, k.t[i] - tp, Phi, E, T);
+        if (!rc)
+            rc = salt_apply(s, k.gap[i], k.t[i], k.y + (size_t)i * n2, Phi, S, T);
+        tp = k.t[i];
+    }
+    if (!rc)
+        rc = flow_apply(n2, A, s->t - tp, Phi, E, T);
+    if (!rc && y_end)
+        memcpy(y_end, s->y, sizeof(double) * n2);
+    free(k.t), free(k.y), free(k.gap), free(A);
+    return rc ? refuse(s, rc, "the matrix exponential or a vector field failed") : NSM_OK;
+}
+
+int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, double *mu_im)
+{
+    int n2 = 2 * s->n, rc;
+    double Phi[n2 * n2], J[n2 * n2], yT[n2], r[n2], best = HUGE_VAL;
+    for (int it = 0; it < 40; it++) {
+        if ((rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)) ||
+            (rc = nsm_sim_monodromy(s, period, Phi, yT)))
+            return rc;
+        double rn = 0, yn = 1;
+        for (int i = 0; i < n2; i++) {
+            r[i] = yT[i] - y[i];
+            rn = fmax(rn, fabs(r[i]));
+            yn = fmax(yn, fabs(y[i]));
+        }
+        /* converged once the residual stops shrinking at the level of the
+         * run's rounding, or is below it */
+        if (rn <= 1e-14 * yn || (rn <= 1e-11 * yn && rn >= 0.5 * best)) {
+            if (nsm_la_eigvals(n2, Phi, mu_re, mu_im))
+                return refuse(s, NSM_ENUMERIC, "the multipliers could not be computed");
+            return NSM_OK;
+        }
+        best = fmin(best, rn);
+        for (int a = 0; a < n2; a++)
+            for (int b = 0; b < n2; b++)
+                J[a * n2 + b] = Phi[a * n2 + b] - (a == b);
+        for (int i = 0; i < n2; i++)
+            r[i] = -r[i];
+        if (nsm_la_solve(n2, J, r, 1))
+            return refuse(s, NSM_ENUMERIC, "a multiplier is 1: the orbit is not isolated");
+        for (int i = 0; i < n2; i++)
+            y[i] += r[i];
+    }
+    return refuse(s, NSM_ENUMERIC, "Newton's method on the periodic orbit did not converge");
+}

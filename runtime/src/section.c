@@ -1,0 +1,916 @@
+/*
+** section.c: Poincare sections recorded during a run, each landed exactly.
+**
+**   impact:GAP         the impact map: the state just before every impact of
+**                      GAP (the landing state the run loop hands over before
+**                      the transition);
+**   period:T[:T0]      the stroboscopic section t = T0 + k T (T and T0
+**                      expressions of the parameters, evaluated at every
+**                      reset): each t_k is a time event the run loop's steps
+**                      are cut at, never an interpolation between samples;
+**   plane:F[:DIR]      the hyperplane F(y) = 0, F an affine form of the
+**                      positions and velocities (`M.v`, `M1.x - M2.x - 0.1`),
+**                      crossed in direction DIR (up: F rising through 0, the
+**                      default; down; both).  rk4 and adaptive look for a
+**                      sign change of F over the step or a dip the cubic
+**                      Hermite interpolant of F shows, and land with Henon's
+**                      recast (M. Henon, "On the numerical computation of
+**                      Poincare maps", Physica D 5 (1982) 412-414): one RK4
+**                      step with F as the independent variable from the
+**                      bracket's start to F = 0, polished by Newton on F of
+**                      the method's own step; exact finds the first zero of
+**                      F along the step's Taylor expansion with its bounded
+**                      tail (taylor.c), so no crossing inside a step is
+**                      missed, and lands on the expansion's state.
+**
+** The run loop calls rt_section_target before each step (a stroboscopic
+** time cuts the step) and rt_section_step with the step's end before any
+** transition.  Each record goes to the section handler with t, the phase
+** (t - T0)/Tp mod 1 when a phase period Tp is set, else NAN) and the state.
+** The expressions are parsed by a small recursive-descent reader of affine
+** forms: numbers, pi, parameters, BODY.x, BODY.v, + - * / ^, parentheses and
+** sqrt sin cos tan exp log of constants.  No I/O: errors go to the message.
+*/
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+#define SEC_TEXT 256
+
+struct RtSection {
+    int kind;                 /* enum nsm_section_kind */
+    int gap;                  /* impact: the gap */
+    int dir;                  /* plane: +1 up, -1 down, 0 both */
+    char expr[SEC_TEXT];      /* period: T; plane: F */
+    char t0expr[SEC_TEXT];    /* period: T0 ("" = 0) */
+    char pexpr[SEC_TEXT];     /* phase period ("" = none; a period section's own T) */
+    double T, t0, Tp;         /* evaluated at reset */
+    double *a, b;             /* plane: F = a . y + b, a of length 2n */
+    long k;                   /* period: index of the next t_k */
+    long count;               /* records handed out since the reset */
+    nsm_section_fn fn;
+    void *ud;
+    rt_track_fn track;        /* kind SEC_TRACK: a tracker (floquet.c) */
+    void *track_ud;
+    struct RtSection *saved;  /* the section it stands in for */
+};
+
+#define SEC_TRACK (-1)
+
+/* ---- affine forms of the state ------------------------------------------ */
+
+typedef struct Reader {
+    const nsm_sim *s;
+    const char *p;
+    int state_ok;             /* state names allowed (plane) */
+    char err[200];
+} Reader;
+
+static int aff_expr(Reader *r, double *a, double *b);
+
+/* Whether the form has a state part. */
+static int aff_has_state(const Reader *r, const double *a)
+{
+    for (int i = 0; i < 2 * r->s->n; i++)
+        if (a[i] != 0)
+            return 1;
+    return 0;
+}
+
+static void skip_space(Reader *r)
+{
+    while (isspace((unsigned char)*r->p))
+        r->p++;
+}
+
+/* Record the first error of a reading. */
+static int read_fail(Reader *r, const char *what)
+{
+    if (!r->err[0])
+        snprintf(r->err, sizeof r->err, "%s at '%.40s'", what, r->p);
+    return 1;
+}
+
+/* A name: letters, digits, _, an optional [index] and dotted parts. */
+static int read_name(Reader *r, char *name, size_t len)
+{
+    size_t k = 0;
+    const char *q = r->p;
+    while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '[' || *q == ']') {
+        if (k + 1 >= len)
+            return read_fail(r, "name too long");
+        name[k++] = *q++;
+    }
+    name[k] = 0;
+    r->p = q;
+    return 0;
+}
+
+/* Value of a name: pi, a parameter, or BODY.x / BODY.v (plane only). */
+static int name_value(Reader *r, const char *name, double *a, double *b)
+{
+    const nsm_sim *s = r->s;
+    const nsm_model *m = s->m;
+    int n = s->n;
+    memset(a, 0, sizeof(double) * 2 * n);
+    *b = 0;
+    if (!strcmp(name, "pi")) {
+        *b = 3.14159265358979323846;
+        return 0;
+    }
+    for (int k = 0; k < m->n_params; k++)
+        if (!strcmp(name, m->params[k].name)) {
+            *b = s->p[k];
+            return 0;
+        }
+    size_t L = strlen(name);
+    if (L > 2 && name[L - 2] == '.' && (name[L - 1] == 'x' || name[L - 1] == 'v') && m->body_names)
+        for (int i = 0; i < n; i++)
+            if (strlen(m->body_names[i]) == L - 2 && !strncmp(name, m->body_names[i], L - 2)) {
+                if (!r->state_ok) {
+                    snprintf(r->err, sizeof r->err, "'%s' is a state: only parameters may appear here",
+                             name);
+                    return 1;
+                }
+                a[(name[L - 1] == 'v' ? n : 0) + i] = 1;
+                return 0;
+            }
+    snprintf(r->err, sizeof r->err, "unknown name '%s' (a parameter, pi, or BODY.x / BODY.v)", name);
+    return 1;
+}
+
+/* A primary: number, name, function call, parenthesis, or unary minus. */
+static int aff_primary(Reader *r, double *a, double *b)
+{
+    int n2 = 2 * r->s->n;
+    skip_space(r);
+    if (*r->p == '-' || *r->p == '+') {
+        int neg = *r->p == '-';
+        r->p++;
+        if (aff_primary(r, a, b))
+            return 1;
+        if (neg) {
+            for (int i = 0; i < n2; i++)
+                a[i] = -a[i];
+            *b = -*b;
+        }
+        return 0;
+    }
+    if (*r->p == '(') {
+        r->p++;
+        if (aff_expr(r, a, b))
+            return 1;
+        skip_space(r);
+        if (*r->p != ')')
+            return read_fail(r, "')' expected");
+        r->p++;
+        return 0;
+    }
+    if (isdigit((unsigned char)*r->p) || *r->p == '.') {
+        char *end;
+        memset(a, 0, sizeof(double) * n2);
+        *b = strtod(r->p, &end);
+        if (end == r->p)
+            return read_fail(r, "number expected");
+        r->p = end;
+        return 0;
+    }
+    if (isalpha((unsigned char)*r->p) || *r->p == '_') {
+        char name[128];
+        if (read_name(r, name, sizeof name))
+            return 1;
+        skip_space(r);
+        if (*r->p == '(') {
+            static const char *const fns[] = { "sqrt", "sin", "cos", "tan", "exp", "log" };
+            int f = -1;
+            for (int k = 0; k < 6; k++)
+                if (!strcmp(name, fns[k]))
+                    f = k;
+            if (f < 0) {
+                snprintf(r->err, sizeof r->err, "unknown function '%s'", name);
+                return 1;
+            }
+            if (aff_primary(r, a, b))
+                return 1;
+            if (aff_has_state(r, a)) {
+                snprintf(r->err, sizeof r->err, "%s() of the state is not an affine form", name);
+                return 1;
+            }
+            double x = *b;
+            *b = f == 0 ? sqrt(x) : f == 1 ? sin(x) : f == 2 ? cos(x) : f == 3 ? tan(x)
+                 : f == 4 ? exp(x) : log(x);
+            return 0;
+        }
+        return name_value(r, name, a, b);
+    }
+    return read_fail(r, *r->p ? "unexpected character" : "unexpected end");
+}
+
+/* A power: primary [^ primary], constants only. */
+static int aff_power(Reader *r, double *a, double *b)
+{
+    int n2 = 2 * r->s->n;
+    if (aff_primary(r, a, b))
+        return 1;
+    skip_space(r);
+    if (*r->p != '^')
+        return 0;
+    r->p++;
+    double a2[n2 > 0 ? n2 : 1], b2;
+    if (aff_power(r, a2, &b2))
+        return 1;
+    if (aff_has_state(r, a) || aff_has_state(r, a2)) {
+        snprintf(r->err, sizeof r->err, "a power of the state is not an affine form");
+        return 1;
+    }
+    *b = pow(*b, b2);
+    return 0;
+}
+
+/* A term: powers joined by * and /; one factor of a product may hold the
+** state, a divisor may not. */
+static int aff_term(Reader *r, double *a, double *b)
+{
+    int n2 = 2 * r->s->n;
+    if (aff_power(r, a, b))
+        return 1;
+    for (;;) {
+        skip_space(r);
+        char op = *r->p;
+        if (op != '*' && op != '/')
+            return 0;
+        r->p++;
+        double a2[n2 > 0 ? n2 : 1], b2;
+        if (aff_power(r, a2, &b2))
+            return 1;
+        int s1 = aff_has_state(r, a), s2 = aff_has_state(r, a2);
+        if (op == '/' ? s2 : (s1 && s2)) {
+            snprintf(r->err, sizeof r->err, "%s of the state is not an affine form",
+                     op == '/' ? "a division by a function" : "a product");
+            return 1;
+        }
+        if (op == '/') {
+            for (int i = 0; i < n2; i++)
+                a[i] /= b2;
+            *b /= b2;
+        } else if (s2) {
+            for (int i = 0; i < n2; i++)
+                a[i] = a2[i] * *b;
+            *b *= b2;
+        } else {
+            for (int i = 0; i < n2; i++)
+                a[i] *= b2;
+            *b *= b2;
+        }
+    }
+}
+
+/* An expression: terms joined by + and -. */
+static int aff_expr(Reader *r, double *a, double *b)
+{
+    int n2 = 2 * r->s->n;
+    if (aff_term(r, a, b))
+        return 1;
+    for (;;) {
+        skip_space(r);
+        char op = *r->p;
+        if (op != '+' && op != '-')
+            return 0;
+        r->p++;
+        double a2[n2 > 0 ? n2 : 1], b2;
+        if (aff_term(r, a2, &b2))
+            return 1;
+        double sg = op == '-' ? -1 : 1;
+        for (int i = 0; i < n2; i++)
+            a[i] += sg * a2[i];
+        *b += sg * b2;
+    }
+}
+
+/* Read text whole as an affine form a . y + b (state_ok: state names
+** allowed).  Returns 0, or 1 with the reason in err. */
+static int aff_read(const nsm_sim *s, const char *text, int state_ok, double *a, double *b,
+                    char *err, size_t len)
+{
+    Reader r = { s, text, state_ok, "" };
+    int rc = aff_expr(&r, a, b);
+    skip_space(&r);
+    if (!rc && *r.p)
+        rc = read_fail(&r, "unexpected text");
+    if (!rc && !isfinite(*b))
+        rc = 1, snprintf(r.err, sizeof r.err, "the value is not finite");
+    if (rc)
+        snprintf(err, len, "%s", r.err);
+    return rc;
+}
+
+/* A constant expression of the parameters (no state). */
+static int const_read(const nsm_sim *s, const char *text, double *v, char *err, size_t len)
+{
+    double a[2 * s->n];
+    return aff_read(s, text, 0, a, v, err, len);
+}
+
+/* ---- setting up ------------------------------------------------------- */
+
+/* Record a bad section specification (no run is started). */
+static int spec_fail(nsm_sim *s, const char *fmt, const char *what, const char *why)
+{
+    snprintf(s->msg, sizeof s->msg, fmt, what, why);
+    return NSM_EINVAL;
+}
+
+/* Copy the field of text up to the next ':' (or the end) into out. */
+static const char *spec_field(const char *text, char *out, size_t len, int *too_long)
+{
+    size_t k = 0;
+    *too_long = 0;
+    while (*text && *text != ':') {
+        if (k + 1 >= len)
+            *too_long = 1;
+        else
+            out[k++] = *text;
+        text++;
+    }
+    out[k] = 0;
+    return *text == ':' ? text + 1 : NULL;
+}
+
+/* Parse spec into sec; 0 or NSM_EINVAL with the reason in the message. */
+static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
+{
+    char kind[16], f1[SEC_TEXT], f2[SEC_TEXT], err[256];
+    int tl1 = 0, tl2 = 0;
+    const char *rest = spec_field(spec, kind, sizeof kind, &tl1);
+    if (!rest)
+        return spec_fail(s, "section '%s': %s", spec, "expected impact:GAP, period:T[:T0] or plane:F[:up|down|both]");
+    rest = spec_field(rest, f1, sizeof f1, &tl1);
+    f2[0] = 0;
+    if (rest)
+        rest = spec_field(rest, f2, sizeof f2, &tl2);
+    if (rest || tl1 || tl2)
+        return spec_fail(s, "section '%s': %s", spec, rest ? "too many fields" : "a field is too long");
+    if (!strcmp(kind, "impact")) {
+        sec->kind = NSM_SECTION_IMPACT;
+        sec->gap = -1;
+        for (int j = 0; j < s->g; j++)
+            if (!strcmp(s->m->gaps[j].name, f1))
+                sec->gap = j;
+        if (sec->gap < 0 || f2[0])
+            return spec_fail(s, "section '%s': %s", spec, f2[0] ? "impact takes one gap name" : "no such gap");
+        if (s->m->gaps[sec->gap].law != NSM_LAW_IMPACT)
+            return spec_fail(s, "section '%s': %s", spec, "the gap is a penalty contact (no impacts)");
+        return NSM_OK;
+    }
+    if (!strcmp(kind, "period")) {
+        double v;
+        sec->kind = NSM_SECTION_PERIOD;
+        snprintf(sec->expr, sizeof sec->expr, "%s", f1);
+        snprintf(sec->t0expr, sizeof sec->t0expr, "%s", f2);
+        if (const_read(s, f1, &v, err, sizeof err) || (f2[0] && const_read(s, f2, &v, err, sizeof err)))
+            return spec_fail(s, "section '%s': %s", spec, err);
+        return NSM_OK;
+    }
+    if (!strcmp(kind, "plane")) {
+        double a[2 * s->n], b;
+        sec->kind = NSM_SECTION_PLANE;
+        snprintf(sec->expr, sizeof sec->expr, "%s", f1);
+        sec->dir = 1;
+        if (f2[0])
+            sec->dir = !strcmp(f2, "up") ? 1 : !strcmp(f2, "down") ? -1 : !strcmp(f2, "both") ? 0 : 2;
+        if (sec->dir == 2)
+            return spec_fail(s, "section '%s': %s", spec, "the direction is up, down or both");
+        if (aff_read(s, f1, 1, a, &b, err, sizeof err))
+            return spec_fail(s, "section '%s': %s", spec, err);
+        if (!aff_has_state(&(Reader){ s, "", 1, "" }, a))
+            return spec_fail(s, "section '%s': %s", spec, "the plane's function does not depend on the state");
+        return NSM_OK;
+    }
+    return spec_fail(s, "section '%s': %s", spec, "the kind is impact, period or plane");
+}
+
+/* Record the given section (NULL or "" removes it).  Parsed now against the
+** model's names; the expressions are evaluated at every reset. */
+int nsm_sim_set_section(nsm_sim *s, const char *spec)
+{
+    if (!spec || !*spec) {
+        if (s->sec) {
+            free(s->sec->a);
+            free(s->sec);
+            s->sec = NULL;
+        }
+        return NSM_OK;
+    }
+    struct RtSection *sec = calloc(1, sizeof *sec);
+    if (!sec)
+        return NSM_ENOMEM;
+    if (!(sec->a = calloc(2 * (size_t)s->n, sizeof(double)))) {
+        free(sec);
+        return NSM_ENOMEM;
+    }
+    int rc = spec_parse(s, sec, spec);
+    if (rc) {
+        free(sec->a);
+        free(sec);
+        return rc;
+    }
+    if (s->sec) {
+        sec->fn = s->sec->fn;
+        sec->ud = s->sec->ud;
+        snprintf(sec->pexpr, sizeof sec->pexpr, "%s", s->sec->pexpr);
+        free(s->sec->a);
+        free(s->sec);
+    }
+    s->sec = sec;
+    s->ready = 0;             /* the next run starts over with it */
+    return NSM_OK;
+}
+
+/* The period the phase of the records is measured in (an expression of
+** the parameters; NULL or "" for none: the phase is then NAN, except on a
+** stroboscopic section, whose records are at phase 0). */
+int nsm_sim_set_section_period(nsm_sim *s, const char *expr)
+{
+    char err[256];
+    double v;
+    if (!s->sec)
+        return spec_fail(s, "section period '%s': %s", expr ? expr : "", "no section is set");
+    if (expr && strlen(expr) >= SEC_TEXT)
+        return spec_fail(s, "section period '%.40s...': %s", expr, "too long");
+    if (expr && *expr && const_read(s, expr, &v, err, sizeof err))
+        return spec_fail(s, "section period '%s': %s", expr, err);
+    snprintf(s->sec->pexpr, sizeof s->sec->pexpr, "%s", expr ? expr : "");
+    s->ready = 0;
+    return NSM_OK;
+}
+
+void nsm_sim_set_section_handler(nsm_sim *s, nsm_section_fn fn, void *ud)
+{
+    if (s->sec) {
+        s->sec->fn = fn;
+        s->sec->ud = ud;
+    }
+}
+
+/* Number of records handed out since the last reset. */
+long nsm_sim_section_count(const nsm_sim *s)
+{
+    return s->sec ? s->sec->count : 0;
+}
+
+/* Value of an expression of the parameters; NSM_EINVAL with the reason in
+** the message. */
+int nsm_sim_eval(nsm_sim *s, const char *expr, double *v)
+{
+    char err[256];
+    if (!expr || const_read(s, expr, v, err, sizeof err)) {
+        snprintf(s->msg, sizeof s->msg, "expression '%.200s': %s", expr ? expr : "", expr ? err : "none");
+        return NSM_EINVAL;
+    }
+    return NSM_OK;
+}
+
+/* The initial state of the next resets (NULL: the model's). */
+int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
+{
+    if (!y) {
+        free(s->y0);
+        s->y0 = NULL;
+        s->ready = 0;
+        return NSM_OK;
+    }
+    for (int i = 0; i < 2 * s->n; i++)
+        if (!isfinite(y[i]))
+            return NSM_EINVAL;
+    if (!s->y0 && !(s->y0 = malloc(sizeof(double) * 2 * s->n)))
+        return NSM_ENOMEM;
+    memcpy(s->y0, y, sizeof(double) * 2 * s->n);
+    s->ready = 0;
+    return NSM_OK;
+}
+
+/* Stand a tracker in for the section while a run follows an orbit
+** (floquet.c): fn sees every step's end before its transition. */
+int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud)
+{
+    struct RtSection *t = calloc(1, sizeof *t);
+    if (!t)
+        return NSM_ENOMEM;
+    t->kind = SEC_TRACK;
+    t->track = fn;
+    t->track_ud = ud;
+    t->saved = s->sec;
+    s->sec = t;
+    return NSM_OK;
+}
+
+/* Put the section back. */
+void rt_section_untrack(nsm_sim *s)
+{
+    struct RtSection *t = s->sec;
+    s->sec = t->saved;
+    free(t);
+}
+
+void rt_section_free(nsm_sim *s)
+{
+    nsm_sim_set_section(s, NULL);
+}
+
+/* At a reset: evaluate the expressions with the current parameters. */
+int rt_section_reset(nsm_sim *s)
+{
+    struct RtSection *sec = s->sec;
+    char err[256];
+    sec->count = 0;
+    sec->k = 0;
+    sec->t0 = 0;
+    sec->Tp = NAN;
+    if (sec->kind == NSM_SECTION_PERIOD) {
+        if (const_read(s, sec->expr, &sec->T, err, sizeof err) ||
+            (sec->t0expr[0] && const_read(s, sec->t0expr, &sec->t0, err, sizeof err)))
+            return rt_fail(s, NSM_EMODEL, -1, "section period: %s", err);
+        if (!(sec->T > 0) || !isfinite(sec->T) || !(sec->t0 >= 0) || !isfinite(sec->t0))
+            return rt_fail(s, NSM_EMODEL, -1, "the section's period %.17g s and start %.17g s "
+                           "must be a positive and a non-negative time", sec->T, sec->t0);
+        sec->Tp = sec->T;
+    }
+    if (sec->kind == NSM_SECTION_PLANE &&
+        aff_read(s, sec->expr, 1, sec->a, &sec->b, err, sizeof err))
+        return rt_fail(s, NSM_EMODEL, -1, "section plane: %s", err);
+    if (sec->pexpr[0]) {
+        if (const_read(s, sec->pexpr, &sec->Tp, err, sizeof err))
+            return rt_fail(s, NSM_EMODEL, -1, "section period: %s", err);
+        if (!(sec->Tp > 0) || !isfinite(sec->Tp))
+            return rt_fail(s, NSM_EMODEL, -1, "the section's phase period %.17g s is not a "
+                           "positive time", sec->Tp);
+    }
+    return NSM_OK;
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+/* Hand one record (time t, state y) to the handler. */
+static int emit_record(nsm_sim *s, double t, const double *y)
+{
+    struct RtSection *sec = s->sec;
+    nsm_section_record r;
+    r.t = t;
+    r.index = sec->count++;
+    if (sec->kind == NSM_SECTION_PERIOD) {
+        r.phase = 0;
+    } else if (isfinite(sec->Tp)) {
+        double u = (t - sec->t0) / sec->Tp;
+        r.phase = u - floor(u);
+        if (r.phase >= 1)
+            r.phase = 0;
+    } else {
+        r.phase = NAN;
+    }
+    r.y = y;
+    if (sec->fn && sec->fn(sec->ud, s, &r))
+        return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the section handler");
+    return NSM_OK;
+}
+
+/* The next stroboscopic time, t0 + k T. */
+static double strobe_time(const struct RtSection *sec)
+{
+    return sec->t0 + (double)sec->k * sec->T;
+}
+
+/* Before a step: a stroboscopic time ahead of *target becomes the step's
+** target; one at the current time (the start, or after an event landed on
+** it) is recorded now; one behind it (jumped over with a Zeno tail) stops
+** the run, since its state was never computed. */
+int rt_section_target(nsm_sim *s, double *target)
+{
+    struct RtSection *sec = s->sec;
+    int rc;
+    if (sec->kind != NSM_SECTION_PERIOD)
+        return NSM_OK;
+    double tk;
+    while ((tk = strobe_time(sec)) <= s->t) {
+        if (tk < s->t)
+            return rt_fail(s, NSM_ENUMERIC, -1, "the stroboscopic time %.17g s fell inside a Zeno "
+                           "cascade that was jumped over: its state is not known (run with "
+                           "--no-zeno)", tk);
+        if ((rc = emit_record(s, tk, s->y)))
+            return rc;
+        sec->k++;
+    }
+    if (tk < *target)
+        *target = tk;
+    return NSM_OK;
+}
+
+/* F and its rate at (t, Y). */
+static int plane_value(nsm_sim *s, double t, const double *Y, double *f, double *fd)
+{
+    int n2 = 2 * s->n;
+    double Yd[s->N];
+    *f = s->sec->b + rt_dot(n2, s->sec->a, Y);
+    if (!fd)
+        return NSM_OK;
+    if (rt_deriv(s, s->mode, t, Y, Yd))
+        return NSM_ENUMERIC;
+    *fd = rt_dot(n2, s->sec->a, Yd);
+    return NSM_OK;
+}
+
+/* Right-hand side of Henon's recast on F: dY/dF = Y'/F', dt/dF = 1/F'.  1
+** when F' is not of the sign of fd_ref or changes by more than a factor 10
+** (a graze: the recast does not apply there). */
+static int henon_rhs(nsm_sim *s, double t, const double *Y, double fd_ref, double *dY, double *dt)
+{
+    double f, fd;
+    if (plane_value(s, t, Y, &f, &fd) || !(fd * fd_ref > 0) || fabs(fd) < 0.1 * fabs(fd_ref) ||
+        fabs(fd) > 10 * fabs(fd_ref))
+        return 1;
+    if (rt_deriv(s, s->mode, t, Y, dY))
+        return 1;
+    for (int i = 0; i < s->N; i++)
+        dY[i] /= fd;
+    *dt = 1 / fd;
+    return 0;
+}
+
+/* One RK4 step of the recast from (t0, Y0), F = f0, to F = 0: the time
+** offset of the crossing in *dt.  1 if the recast does not apply. */
+static int henon_step(nsm_sim *s, double t0, const double *Y0, double f0, double fd0, double *dt)
+{
+    int N = s->N;
+    double T[N], k1[N], k2[N], k3[N], k4[N], d1, d2, d3, d4, df = -f0;
+    if (henon_rhs(s, t0, Y0, fd0, k1, &d1))
+        return 1;
+    for (int i = 0; i < N; i++)
+        T[i] = Y0[i] + df / 2 * k1[i];
+    if (henon_rhs(s, t0 + df / 2 * d1, T, fd0, k2, &d2))
+        return 1;
+    for (int i = 0; i < N; i++)
+        T[i] = Y0[i] + df / 2 * k2[i];
+    if (henon_rhs(s, t0 + df / 2 * d2, T, fd0, k3, &d3))
+        return 1;
+    for (int i = 0; i < N; i++)
+        T[i] = Y0[i] + df * k3[i];
+    if (henon_rhs(s, t0 + df * d3, T, fd0, k4, &d4))
+        return 1;
+    *dt = df / 6 * (d1 + 2 * d2 + 2 * d3 + d4);
+    return 0;
+}
+
+/* Land on the crossing of sg F (sg = +-1) falling through 0 inside [lo, hi]
+** of the step from (t0, Y0) (sg F(lo) > 0 >= sg F(hi)): Henon's recast from
+** lo gives the first guess; Newton on F of the method's own step from t0
+** (safeguarded by the bracket) lands on the integrator's state there. */
+static int plane_land(nsm_sim *s, double t0, const double *Y0, double lo, double hi, double sg,
+                      double *tau, double *Ys)
+{
+    double f, fd, flo, fdlo, fhi, x, dx, Ya[s->N];
+    int rc;
+    if ((rc = rt_advance(s, t0, Y0, lo, Ya)) || (rc = plane_value(s, t0 + lo, Ya, &flo, &fdlo)))
+        return rc;
+    if ((rc = rt_advance(s, t0, Y0, hi, Ys)) || (rc = plane_value(s, t0 + hi, Ys, &fhi, NULL)))
+        return rc;
+    /* the recast from the bracket's start, F from F(lo) to 0 */
+    if (!henon_step(s, t0 + lo, Ya, flo, fdlo, &dx) && lo + dx > lo && lo + dx < hi)
+        x = lo + dx;
+    else
+        x = flo != fhi ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi);
+    flo *= sg;
+    fhi *= sg;
+    int side = 0;
+    for (int it = 0; it < 200; it++) {
+        if (!(x > lo && x < hi))
+            x = 0.5 * (lo + hi);
+        if ((rc = rt_advance(s, t0, Y0, x, Ys)) || (rc = plane_value(s, t0 + x, Ys, &f, &fd)))
+            return rc;
+        f *= sg;
+        fd *= sg;
+        if (f > 0) {
+            lo = x, flo = f;
+            if (side == -1)
+                fhi /= 2;
+            side = -1;
+        } else {
+            hi = x, fhi = f;
+            if (side == 1)
+                flo /= 2;
+            side = 1;
+        }
+        double xn = fd != 0 ? x - f / fd : 0.5 * (lo + hi);
+        if (!(xn > lo && xn < hi))
+            xn = flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi);
+        if (f == 0 || hi - lo <= 4e-16 * (fabs(t0) + hi) || fabs(xn - x) <= 1e-16 * (fabs(t0) + x)) {
+            if (xn != x && xn > lo && xn < hi && fabs(xn - x) <= 1e-16 * (fabs(t0) + x) * 4) {
+                x = xn;
+                if ((rc = rt_advance(s, t0, Y0, x, Ys)))
+                    return rc;
+            }
+            *tau = x;
+            return NSM_OK;
+        }
+        x = xn;
+    }
+    *tau = x;
+    return rt_advance(s, t0, Y0, x, Ys);
+}
+
+/* Minimum over theta in [0, 1] of the cubic Hermite interpolant of q on a
+** step h (values q0, q1, rates d0, d1): theta in the return, the value in
+** *qmin. */
+static double hermite_min(double q0, double d0, double q1, double d1, double h, double *qmin)
+{
+    double b = h * d0, c = 3 * (q1 - q0) - h * (2 * d0 + d1), d = 2 * (q0 - q1) + h * (d0 + d1);
+    double best = 0, bv = q0, A = 3 * d, B = 2 * c, C = b, r[2];
+    int nr = 0;
+    if (fabs(A) < 1e-300) {
+        if (B != 0)
+            r[nr++] = -C / B;
+    } else {
+        double disc = B * B - 4 * A * C;
+        if (disc >= 0) {
+            double q = -0.5 * (B + (B >= 0 ? sqrt(disc) : -sqrt(disc)));
+            if (q != 0) {
+                r[nr++] = q / A;
+                r[nr++] = C / q;
+            }
+        }
+    }
+    for (int k = 0; k < nr; k++)
+        if (r[k] > 0 && r[k] < 1) {
+            double th = r[k], v = q0 + th * (b + th * (c + th * d));
+            if (v < bv)
+                bv = v, best = th;
+        }
+    *qmin = bv;
+    return best;
+}
+
+/* rk4 and adaptive: the crossings of the plane inside the step (t0, Y0)
+** -> (t0 + h, Y1), in time order, each recorded.  A crossing of sg F
+** falling through 0 is a sign change over the step, a dip of the Hermite
+** interpolant below 0 and back, or a rise above 0 and back (the crossing
+** after the peak); F at exactly 0 at the step's start was counted at the
+** end of the step before.  More turns of F inside one step are not seen
+** (the steps are bounded by the mode's spectrum). */
+static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1)
+{
+    struct RtSection *sec = s->sec;
+    double f0, d0, f1, d1, Ys[s->N], tau[2], th, qmin;
+    int rc, nfound = 0;
+    if ((rc = plane_value(s, t0, Y0, &f0, &d0)) || (rc = plane_value(s, t0 + h, Y1, &f1, &d1)))
+        return rt_fail(s, rc, -1, "the section's function could not be evaluated");
+    for (int pass = 0; pass < 2; pass++) {
+        double sg = pass == 0 ? -1 : 1;   /* -F falling: F up; F falling: F down */
+        if ((sec->dir == 1 && sg > 0) || (sec->dir == -1 && sg < 0))
+            continue;
+        double q0 = sg * f0, q1 = sg * f1, e0 = sg * d0, e1 = sg * d1, hi = h, lo = 0;
+        if (!(q0 > 0)) {
+            /* on the other side at the start: a crossing this way needs q
+             * to rise above 0 and fall back inside the step, a peak of the
+             * interpolant above 0 with q1 <= 0; it is after the peak */
+            double qmax, fl;
+            if (!(q1 <= 0))
+                continue;
+            th = hermite_min(-q0, -e0, -q1, -e1, h, &qmax);
+            if (!(-qmax > 0 && th > 0))
+                continue;
+            lo = th * h;
+            if ((rc = rt_advance(s, t0, Y0, lo, Ys)) || (rc = plane_value(s, t0 + lo, Ys, &fl, NULL)))
+                return rt_fail(s, rc, -1, "the section's function could not be evaluated");
+            if (!(sg * fl > 0))
+                continue;
+        } else if (!(q1 <= 0)) {
+            th = hermite_min(q0, e0, q1, e1, h, &qmin);
+            if (!(qmin < 0 && th > 0))
+                continue;
+            hi = th * h;
+            if ((rc = rt_advance(s, t0, Y0, hi, Ys)) || (rc = plane_value(s, t0 + hi, Ys, &q1, NULL)))
+                return rt_fail(s, rc, -1, "the section's function could not be evaluated");
+            if (!(sg * q1 <= 0))
+                continue;
+        }
+        if (hi == h && q1 == 0) {
+            tau[nfound++] = h;
+            continue;
+        }
+        if ((rc = plane_land(s, t0, Y0, lo, hi, sg, &tau[nfound], Ys)))
+            return rt_fail(s, rc, -1, "the section's crossing could not be located");
+        nfound++;
+    }
+    if (nfound == 2 && tau[1] < tau[0]) {
+        double x = tau[0];
+        tau[0] = tau[1];
+        tau[1] = x;
+    }
+    for (int k = 0; k < nfound; k++) {
+        if (tau[k] == h)
+            memcpy(Ys, Y1, sizeof Ys);
+        else if ((rc = rt_advance(s, t0, Y0, tau[k], Ys)))
+            return rt_fail(s, rc, -1, "the section's crossing could not be located");
+        if ((rc = emit_record(s, t0 + tau[k], Ys)))
+            return rc;
+    }
+    return NSM_OK;
+}
+
+/* Value of the polynomial a (degree K) at x. */
+static long double poly_at(const long double *a, int K, double x)
+{
+    long double p = a[K];
+    for (int k = K - 1; k >= 0; k--)
+        p = p * x + a[k];
+    return p;
+}
+
+/* exact: the crossings along the step's Taylor expansion (built by the
+** event detection for this very step) up to x1 = the step's end, each the
+** first zero of +-F past the last, with the tail bound: none is missed. */
+static int plane_exact(nsm_sim *s, double t0, double t1, const double *Y1)
+{
+    struct RtSection *sec = s->sec;
+    const RtTaylor *T = &s->tay;
+    int na = s->na, n2 = 2 * s->n, K = T->K, rc;
+    if (!T->valid || T->t0 != t0 || !(T->h > 0))
+        return rt_fail(s, NSM_ENUMERIC, -1, "the step's expansion is not there for the section");
+    double c[na], r0, r1, x1 = (t1 - t0) / T->h, lo = 0, x;
+    long double a[K + 1], q[K + 1], Z[na];
+    memset(c, 0, sizeof c);
+    memcpy(c, sec->a, sizeof(double) * n2);
+    c[na - 1] = sec->b;
+    rt_taylor_form(s, c, a, &r0, &r1);
+    if (x1 > 1)
+        x1 = 1;
+    for (int guard = 0; guard < 1000; guard++) {
+        long double f = poly_at(a, K, lo);
+        /* sg: the sign of F now; the next crossing is F falling through 0
+         * from sg > 0 (down) or rising from sg < 0 (up) */
+        double sg = f > 0 ? 1 : -1;
+        if (f == 0) {
+            long double d = 0;
+            for (int k = K; k >= 1; k--)
+                d = d * lo + k * a[k];
+            sg = d > 0 ? 1 : -1;      /* leaving 0: on the side it goes to */
+        }
+        for (int k = 0; k <= K; k++)
+            q[k] = sg * a[k];
+        if (f == 0)
+            q[0] += 1e-300;           /* strictly on its side at lo */
+        if (!rt_poly_first_zero(q, K, lo, r0, r1, &x) || x > x1)
+            return NSM_OK;
+        int dir = sg > 0 ? -1 : 1;    /* the direction of this crossing */
+        if (x > 0 && (sec->dir == 0 || sec->dir == dir)) {
+            double Ys[s->N];
+            if (x == x1) {
+                memcpy(Ys, Y1, sizeof Ys);
+            } else {
+                rt_taylor_state(s, x, Z);
+                for (int i = 0; i < n2; i++)
+                    Ys[i] = (double)Z[i];
+                Ys[n2] = Ys[n2 + 1] = 0;
+            }
+            if ((rc = emit_record(s, x == x1 ? t1 : t0 + x * T->h, Ys)))
+                return rc;
+        }
+        double nx = x + 1e-12;
+        if (!(nx < x1))
+            return NSM_OK;
+        lo = nx;
+    }
+    return NSM_OK;
+}
+
+/* After a step (t0, Y0 = s->t, s->y) -> (t1, Y1), before the transition of
+** event j (-1: none): impacts of the section's gap, a stroboscopic time
+** landed on, crossings of the plane. */
+int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j)
+{
+    struct RtSection *sec = s->sec;
+    int n = s->n;
+    switch (sec->kind) {
+    case SEC_TRACK:
+        return sec->track(s, t1, Y1, j, sec->track_ud);
+    case NSM_SECTION_IMPACT:
+        if (j == sec->gap && !(s->mode >> j & 1u) &&
+            rt_dot(n, s->num.W + (size_t)j * n, Y1 + n) < -rt_vel_tol(s, j, Y1 + n))
+            return emit_record(s, t1, Y1);
+        return NSM_OK;
+    case NSM_SECTION_PERIOD:
+        if (t1 == strobe_time(sec)) {
+            sec->k++;
+            return emit_record(s, t1, Y1);
+        }
+        return NSM_OK;
+    default:
+        if (!(t1 > s->t))
+            return NSM_OK;
+        if (s->method == NSM_METHOD_EXACT)
+            return plane_exact(s, s->t, t1, Y1);
+        return plane_generic(s, s->t, s->y, t1 - s->t, Y1);
+    }
+}
