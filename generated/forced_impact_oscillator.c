@@ -96,8 +96,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->W[0] = -1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
-    num->kc[0] = 0;
-    num->cc[0] = 0;
+    num->kc[0] = 0.0;
+    num->cc[0] = 0.0;
     num->sk[0] = p[P_k];
     num->sc[0] = 2.0*p[P_zeta]*sqrt(p[P_m]*p[P_k]);
     num->srest[0] = 0.0;
