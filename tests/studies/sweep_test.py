@@ -2,7 +2,7 @@
 """nsmc sweep: records against the mpmath reference, identical files for any
 number of jobs and MPI ranks, the summary's periods, refused arguments.
 
-    sweep_test.py --nsmc NSMC [--mpirun MPIRUN]
+    sweep_test.py --nsmc NSMC [--mpirun MPIRUN | --no-mpi]
 
 1. The forced impact oscillator (models/forced_impact_oscillator.nsm) swept
    over the reference's frequencies (tests/reference/data/
@@ -191,10 +191,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nsmc", required=True)
     ap.add_argument("--mpirun", default="")
+    ap.add_argument("--no-mpi", action="store_true",
+                    help="the build left MPI out on purpose (-DNSM_MPI=OFF)")
     args = ap.parse_args()
-    if not args.mpirun:
-        print("note: built without MPI (apt-get install libopenmpi-dev openmpi-bin): the "
-              "mpirun -np 2 case is not run")
+    if not args.mpirun and not args.no_mpi:
+        print("FAIL: MPI was not found (scripts/setup.sh installs libopenmpi-dev and "
+              "openmpi-bin; -DNSM_MPI=OFF builds without it on purpose)")
+        return 1
+    if args.no_mpi:
+        print("note: built with -DNSM_MPI=OFF: the mpirun -np 2 case is not run")
     with tempfile.TemporaryDirectory() as d:
         os.environ["XDG_CACHE_HOME"] = os.path.join(d, "cache")
         fails = reference_test(args.nsmc, d)
