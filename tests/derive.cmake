@@ -4,11 +4,10 @@
 # of hand-built models and of every shipped model.
 #
 # Run as a script (cmake -P), this file compiles MODEL with NSMC into OUT and
-# fails when that takes more than a second or writes more than MAX_BYTES.
+# fails when that writes more than MAX_BYTES (the C grows with the model's
+# text; how long nsmc takes is measured in bench/scale_bench.py, not here).
 if(CMAKE_SCRIPT_MODE_FILE)
-  string(TIMESTAMP t0 "%s%f")
   execute_process(COMMAND ${NSMC} ${MODEL} -o ${OUT} RESULT_VARIABLE rc)
-  string(TIMESTAMP t1 "%s%f")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "nsmc failed on ${MODEL}")
   endif()
@@ -16,11 +15,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   if(size GREATER MAX_BYTES)
     message(FATAL_ERROR "${OUT}: ${size} bytes, more than ${MAX_BYTES}")
   endif()
-  math(EXPR ms "(${t1} - ${t0}) / 1000")
-  if(ms GREATER 1000)
-    message(FATAL_ERROR "nsmc took ${ms} ms on ${MODEL}")
-  endif()
-  message(STATUS "${MODEL}: ${size} bytes in ${ms} ms")
+  message(STATUS "${MODEL}: ${size} bytes")
   return()
 endif()
 
@@ -32,7 +27,7 @@ add_test(NAME derive.unit COMMAND test_derive ${NSM_DERIVE_MODELS}
   ${NSM_SOURCE_DIR}/tests/unit/chain5.nsm)
 set_tests_properties(derive.unit PROPERTIES LABELS "unit;derive")
 
-# chain20 (20 masses, 19 impact gaps) must compile fast into a small file.
+# chain20 (20 masses, 19 impact gaps) must compile into a small file.
 add_test(NAME derive.chain20_size
   COMMAND ${CMAKE_COMMAND} -DNSMC=$<TARGET_FILE:nsmc> -DMODEL=${NSM_SOURCE_DIR}/models/chain20.nsm
           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/chain20_size.c -DMAX_BYTES=100000
