@@ -508,12 +508,22 @@ int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud)
     return NSM_OK;
 }
 
-/* Put the section back. */
+/* Put the section back.  The tracked run moved the time on without
+** recording: a stroboscopic section resumes at its first time from now
+** (else its next time would lie behind the run, which means a Zeno jump
+** over it). */
 void rt_section_untrack(nsm_sim *s)
 {
-    struct RtSection *t = s->sec;
-    s->sec = t->saved;
+    struct RtSection *t = s->sec, *sec;
+    s->sec = sec = t->saved;
     free(t);
+    if (!sec || sec->kind != NSM_SECTION_PERIOD || !(sec->T > 0) || !(s->t > sec->t0))
+        return;
+    double k = ceil((s->t - sec->t0) / sec->T) - 1;
+    if (k > (double)sec->k)
+        sec->k = (long)k;
+    while (sec->t0 + (double)sec->k * sec->T < s->t)
+        sec->k++;
 }
 
 void rt_section_free(nsm_sim *s)

@@ -47,6 +47,43 @@ static int on_rec(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     return 0;
 }
 
+/* Times of a stroboscopic section's records. */
+typedef struct Strobe {
+    double t[64];
+    int n;
+} Strobe;
+
+static int on_strobe(void *ud, const nsm_sim *sim, const nsm_section_record *r)
+{
+    Strobe *st = ud;
+    (void)sim;
+    st->t[st->n++ % 64] = r->t;     /* the last 64 */
+    return 0;
+}
+
+/* A stroboscopic section set before a monodromy (which runs the motion on
+** without recording) resumes after it at its first time from then on, on
+** the same grid k T. */
+static int strobe_after_monodromy(nsm_sim *s, double w)
+{
+    double T = 2 * PI / w, Phi[4];
+    Strobe st = { { 0 }, 0 };
+    nsm_sim_set_initial_state(s, NULL);
+    nsm_sim_set_param(s, "omega", w);
+    nsm_sim_set_section(s, "period:2*pi/omega");
+    nsm_sim_set_section_handler(s, on_strobe, &st);
+    int rc = nsm_sim_reset(s) || nsm_sim_run_until(s, 200 * T);
+    int before = st.n;
+    rc = rc || nsm_sim_monodromy(s, 1.5 * T, Phi, NULL) || nsm_sim_run_until(s, 204.25 * T);
+    int ok = !rc && st.n - before == 3;
+    for (int k = before; ok && k < st.n; k++)
+        ok = fabs(st.t[k % 64] - (202 + k - before) * T) <= 1e-9 * T;
+    printf("%s a stroboscopic section resumes after a monodromy: %d records before, %d after it (t = %.6g T)%s%s\n",
+           ok ? "ok  " : "FAIL", before, st.n - before, nsm_sim_time(s) / T, rc ? ": " : "", rc ? nsm_sim_message(s) : "");
+    nsm_sim_set_section(s, NULL);
+    return !ok;
+}
+
 /* The orbit at omega by shooting from y; multipliers sorted by (re, im). */
 static int orbit(nsm_sim *s, double omega, double *y, double *mu)
 {
@@ -180,6 +217,7 @@ int main(int argc, char **argv)
            "multipliers there %.12f, %.12f\n", ok ? "ok  " : "FAIL", wpd, wpd_ref,
            fabs(wpd - wpd_ref), mlo[0], mlo[2]);
     fails += !ok;
+    fails += strobe_after_monodromy(s, ref[0].omega);
     printf("worst: multipliers %.2g, impact speed %.2g, phase %.2g\n%d failed\n", worst_mu,
            worst_u, worst_ph, fails);
     nsm_sim_free(s);
