@@ -321,11 +321,11 @@ static void mode_rows(const nsm_sim *s, RtModeInfo *mi)
 const RtModeInfo *rt_mode_info(nsm_sim *s)
 {
     unsigned long key = rt_switch_key(s);
-    RtModeInfo *mi = NULL, *old = &s->modes[0];
+    RtModeInfo *mi = NULL, *old = &s->md.info[0];
     for (int k = 0; k < RT_MODES; k++) {
-        RtModeInfo *c = &s->modes[k];
+        RtModeInfo *c = &s->md.info[k];
         if (c->used && c->mode == s->mode && c->swkey == key) {
-            c->stamp = ++s->mode_clock;
+            c->stamp = ++s->md.clock;
             return c;
         }
         if (!c->used || c->stamp < old->stamp)
@@ -353,7 +353,7 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
     mi->used = 1;
     mi->mode = s->mode;
     mi->swkey = key;
-    mi->stamp = ++s->mode_clock;
+    mi->stamp = ++s->md.clock;
     mi->warned = 0;
     return mi;
 }
@@ -362,16 +362,16 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
 void rt_mode_clear(nsm_sim *s)
 {
     for (int k = 0; k < RT_MODES; k++)
-        s->modes[k].used = 0;
+        s->md.info[k].used = 0;
 }
 
 /* Free the mode cache's arrays. */
 void rt_mode_free(nsm_sim *s)
 {
     for (int k = 0; k < RT_MODES; k++) {
-        free(s->modes[k].A);
-        free(s->modes[k].has2);
-        s->modes[k].A = NULL;
-        s->modes[k].has2 = NULL;
+        free(s->md.info[k].A);
+        free(s->md.info[k].has2);
+        s->md.info[k].A = NULL;
+        s->md.info[k].has2 = NULL;
     }
 }

@@ -97,6 +97,45 @@ typedef struct RtAnchor {
     long double *Z;
 } RtAnchor;
 
+/* Zeno and cascade detection (run.c): per gap, the time of its last
+** impact, the last flight, how many flights in a row shrank by e, and the
+** impacts counted; over several contacts (cluster_track) the last
+** intervals, their ratios per lag and how steady they stay. */
+typedef struct RtZeno {
+    double *last, *tau;
+    int *geo, *count;
+    double c_last;
+    double c_hist[RT_CLUSTER_LAGS];       /* the last intervals, newest first */
+    double c_rho[RT_CLUSTER_LAGS + 1];    /* per lag: the last ratio */
+    int c_steady[RT_CLUSTER_LAGS + 1];    /* and how many in a row kept it */
+    int c_geo;                /* the most of those */
+    unsigned c_mask;
+} RtZeno;
+
+/* The event-rate guard (run.c): the times of the last events. */
+typedef struct RtRate {
+    double ring[RT_RING];
+    long n;
+    int window;               /* events the guard looks at: 16 + 4 g */
+    int exempt;               /* the event being logged is outside the guard */
+} RtRate;
+
+/* The exact method's state (step.c): cached propagators, the anchored grid
+** and the long double shadows of the states the run holds. */
+typedef struct RtExact {
+    RtProp cache[RT_CACHE];
+    int cache_next;
+    RtAnchor anchor;
+    RtShadow shadow[RT_SHADOWS];
+    int shadow_next, shadow_used;
+} RtExact;
+
+/* The modes met, least recently used replaced (mode.c). */
+typedef struct RtModes {
+    RtModeInfo info[RT_MODES];
+    long clock;
+} RtModes;
+
 struct nsm_sim {
     const nsm_model *m;
     int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
@@ -135,34 +174,18 @@ struct nsm_sim {
     double Ejump;             /* energy removed by transitions (impacts, projections) */
     long steps, nevents;
     long sample_k;
-    double ring[RT_RING];
-    long ring_n;
-    int window;               /* events the rate guard looks at: 16 + 4 g */
-    int rate_exempt;          /* the event being logged is outside the rate guard */
+    RtRate rate;              /* the event-rate guard, run.c */
 
-    /* Zeno detection, per gap */
-    double *z_last, *z_tau;
-    int *z_geo, *z_count;
-    double c_last;            /* cascade over several contacts (run.c, cluster_track): */
-    double c_hist[RT_CLUSTER_LAGS];       /* the last intervals, newest first */
-    double c_rho[RT_CLUSTER_LAGS + 1];    /* per lag: the last ratio */
-    int c_steady[RT_CLUSTER_LAGS + 1];    /* and how many in a row kept it */
-    int c_geo;                /* the most of those */
-    unsigned c_mask;
+    RtZeno zeno;              /* Zeno and cascade detection, run.c */
     double jt;                /* time and gap of the last transition (run.c, detect) */
     int jg;
 
-    RtModeInfo modes[RT_MODES];
-    long mode_clock;
+    RtModes md;               /* the modes met, mode.c */
     RtTaylor tay;
     void (*on_warn)(void *, const nsm_sim *, const char *);
     void *warn_ud;
 
-    RtProp cache[RT_CACHE];
-    int cache_next;
-    RtAnchor anchor;
-    RtShadow shadow[RT_SHADOWS];
-    int shadow_next, shadow_used;
+    RtExact ex;               /* the exact method's propagators, grid and shadows, step.c */
 
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
@@ -229,6 +252,8 @@ int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
 int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
 int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h,
               double s0, double sd0, double *tau, double *Ys);
+int rt_exact_alloc(nsm_sim *s);
+void rt_exact_free(nsm_sim *s);
 void rt_cache_clear(nsm_sim *s);
 int rt_exact_check(nsm_sim *s, double t_end);
 double rt_zeno_tail(nsm_sim *s, int j, double tau);
@@ -261,6 +286,9 @@ void rt_fric_reset(nsm_sim *s);
 int rt_fric_validate(nsm_sim *s);
 
 /* run.c */
+int rt_zeno_alloc(nsm_sim *s);
+void rt_zeno_free(nsm_sim *s);
+void rt_zeno_reset(nsm_sim *s);
 int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
                  long count);
 int rt_initial_mode(nsm_sim *s);

@@ -11,6 +11,7 @@
 */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linalg.h"
@@ -31,23 +32,62 @@ static double wdot(const nsm_sim *s, int j, const double *v)
     return rt_dot(s->n, s->num.W + (size_t)j * s->n, v);
 }
 
+/* Allocate the Zeno detection's per-gap arrays and size the rate guard's
+** window; nonzero on failure. */
+int rt_zeno_alloc(nsm_sim *s)
+{
+    int g = s->g ? s->g : 1;
+    s->zeno.last = calloc((size_t)g, sizeof(double));
+    s->zeno.tau = calloc((size_t)g, sizeof(double));
+    s->zeno.geo = calloc((size_t)g, sizeof(int));
+    s->zeno.count = calloc((size_t)g, sizeof(int));
+    s->rate.window = 16 + 4 * s->g;
+    return !s->zeno.last || !s->zeno.tau || !s->zeno.geo || !s->zeno.count;
+}
+
+/* Free them. */
+void rt_zeno_free(nsm_sim *s)
+{
+    free(s->zeno.last);
+    free(s->zeno.tau);
+    free(s->zeno.geo);
+    free(s->zeno.count);
+}
+
+/* Forget every impact history and the events the rate guard saw (a reset). */
+void rt_zeno_reset(nsm_sim *s)
+{
+    for (int j = 0; j < s->g; j++) {
+        s->zeno.last[j] = -1;
+        s->zeno.tau[j] = 0;
+        s->zeno.geo[j] = s->zeno.count[j] = 0;
+    }
+    s->zeno.c_last = -1;
+    memset(s->zeno.c_hist, 0, sizeof s->zeno.c_hist);
+    memset(s->zeno.c_rho, 0, sizeof s->zeno.c_rho);
+    memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
+    s->zeno.c_geo = 0;
+    s->zeno.c_mask = 0;
+    s->rate.n = 0;
+}
+
 /* Count an event, apply the rate guard (unless the event is exempt: an
 ** impact of a recognized Zeno cascade) and hand it to the event handler. */
 static int emit(nsm_sim *s, const nsm_event *ev)
 {
-    int W = s->window;
+    int W = s->rate.window;
     rt_stats_event(s, ev);
     s->nevents++;
-    if (!s->rate_exempt) {
-        if (s->ring_n >= W) {
-            double oldest = s->ring[s->ring_n % W];
+    if (!s->rate.exempt) {
+        if (s->rate.n >= W) {
+            double oldest = s->rate.ring[s->rate.n % W];
             if (ev->t - oldest < W / s->max_rate)
                 return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
                                "%d events in %.3g s exceed the event rate cap of %.3g per second "
                                "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
         }
-        s->ring[s->ring_n % W] = ev->t;
-        s->ring_n++;
+        s->rate.ring[s->rate.n % W] = ev->t;
+        s->rate.n++;
     }
     if (s->on_event && s->on_event(s->ev_ud, s, ev))
         return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
@@ -66,9 +106,9 @@ int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, do
 /* Forget the impact history of gap j (Zeno detection). */
 static void zeno_forget(nsm_sim *s, int j)
 {
-    s->z_last[j] = -1;
-    s->z_tau[j] = 0;
-    s->z_geo[j] = s->z_count[j] = 0;
+    s->zeno.last[j] = -1;
+    s->zeno.tau[j] = 0;
+    s->zeno.geo[j] = s->zeno.count[j] = 0;
 }
 
 /* Whether touching gap j, which the force LCP leaves open with no force
@@ -240,7 +280,7 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
 {
     int n = s->n, rc;
     double tstar = s->t + remaining;
-    long count = s->z_count[j];
+    long count = s->zeno.count[j];
     double *v = s->y + n, vb = wdot(s, j, v), lam[RT_MAXG];
     double Eb = rt_mech_energy(s, s->mode, s->y);
     unsigned imp = impact_bits(s), cand = (s->mode & imp) | 1u << j;
@@ -363,9 +403,9 @@ static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
     s->mode &= ~set;
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
-    memset(s->c_steady, 0, sizeof s->c_steady);
-    s->c_geo = 0;
-    s->c_mask = 0;
+    memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
+    s->zeno.c_geo = 0;
+    s->zeno.c_mask = 0;
     int rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
     return rc ? rc : settle(s, ref, 0);
 }
@@ -589,18 +629,18 @@ static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1
             if (b != a && !(P[b] > 0))
                 continue;
             double va = wdot(s, idx[b], v);
-            s->rate_exempt = q->n > 1 || (b != a) || exempt1;
+            s->rate.exempt = q->n > 1 || (b != a) || exempt1;
             rc = log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], -P[b] * (ub[b] + va) / 2, 1);
-            s->rate_exempt = 0;
+            s->rate.exempt = 0;
             if (rc)
                 return rc;
         }
         double rho;
         unsigned set;
         if (s->zeno_on && seq_cycle(q, &rho, &set)) {
-            s->rate_exempt = 1;
+            s->rate.exempt = 1;
             rc = seq_collapse(s, q, set, a, v);
-            s->rate_exempt = 0;
+            s->rate.exempt = 0;
             if (rc)
                 return rc;
         }
@@ -640,26 +680,26 @@ static double zeno_scale(const nsm_sim *s)
 ** such a cascade. */
 static int cluster_track(nsm_sim *s, int j)
 {
-    double tau = s->t - s->c_last;
+    double tau = s->t - s->zeno.c_last;
     if (!(tau > 0))
         return 0;               /* same instant: impact_sequence's business */
     int best = 0;
     for (int lag = 2; lag <= RT_CLUSTER_LAGS; lag++) {
-        double prev = s->c_hist[lag - 1], ratio = s->c_last >= 0 && prev > 0 ? tau / prev : 0;
-        if (ratio > 0 && ratio < 0.95 && fabs(ratio - s->c_rho[lag]) < 0.05 * s->c_rho[lag])
-            s->c_steady[lag]++;
+        double prev = s->zeno.c_hist[lag - 1], ratio = s->zeno.c_last >= 0 && prev > 0 ? tau / prev : 0;
+        if (ratio > 0 && ratio < 0.95 && fabs(ratio - s->zeno.c_rho[lag]) < 0.05 * s->zeno.c_rho[lag])
+            s->zeno.c_steady[lag]++;
         else
-            s->c_steady[lag] = 0;
-        s->c_rho[lag] = ratio;
-        if (s->c_steady[lag] > best)
-            best = s->c_steady[lag];
+            s->zeno.c_steady[lag] = 0;
+        s->zeno.c_rho[lag] = ratio;
+        if (s->zeno.c_steady[lag] > best)
+            best = s->zeno.c_steady[lag];
     }
-    s->c_mask = best > 0 ? s->c_mask | 1u << j : 1u << j;
-    s->c_geo = best;
-    memmove(s->c_hist + 1, s->c_hist, sizeof(double) * (RT_CLUSTER_LAGS - 1));
-    s->c_hist[0] = s->c_last >= 0 ? tau : 0;
-    s->c_last = s->t;
-    unsigned m = s->c_mask;
+    s->zeno.c_mask = best > 0 ? s->zeno.c_mask | 1u << j : 1u << j;
+    s->zeno.c_geo = best;
+    memmove(s->zeno.c_hist + 1, s->zeno.c_hist, sizeof(double) * (RT_CLUSTER_LAGS - 1));
+    s->zeno.c_hist[0] = s->zeno.c_last >= 0 ? tau : 0;
+    s->zeno.c_last = s->t;
+    unsigned m = s->zeno.c_mask;
     int several = (m & (m - 1)) != 0;
     return s->zeno_on && several && best >= 6 && tau < 1e-3 * zeno_scale(s);
 }
@@ -699,32 +739,32 @@ static int impact(nsm_sim *s, int j)
     double e = s->num.e[j];
     int cascade = 0;
     if (single && e > 0 && e < 1 && s->zeno_on) {
-        if (s->z_last[j] >= 0) {
-            double tau = s->t - s->z_last[j];
-            if (s->z_tau[j] > 0 && fabs(tau / (s->z_tau[j] * e) - 1) < 0.05) {
-                s->z_geo[j]++;
+        if (s->zeno.last[j] >= 0) {
+            double tau = s->t - s->zeno.last[j];
+            if (s->zeno.tau[j] > 0 && fabs(tau / (s->zeno.tau[j] * e) - 1) < 0.05) {
+                s->zeno.geo[j]++;
             } else {
-                s->z_geo[j] = 0;
-                s->z_count[j] = 1;
+                s->zeno.geo[j] = 0;
+                s->zeno.count[j] = 1;
             }
-            s->z_tau[j] = tau;
+            s->zeno.tau[j] = tau;
         }
-        s->z_last[j] = s->t;
-        s->z_count[j]++;
-        cascade = s->z_geo[j] >= 3;
+        s->zeno.last[j] = s->t;
+        s->zeno.count[j]++;
+        cascade = s->zeno.geo[j] >= 3;
     }
     /* impacts of a recognized geometric cascade, of one contact or of
      * several, are bounded (the jump comes after finitely many): the
      * event-rate guard leaves them alone */
     int ends_cluster = cluster_track(s, j), rc;
-    unsigned cm = s->c_mask;
+    unsigned cm = s->zeno.c_mask;
     long count;
-    int exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->c_geo >= 3);
+    int exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->zeno.c_geo >= 3);
     if ((rc = impact_sequence(s, j, idx, r, exempt, &count)))
         return rc;
     single = single && count == 1;
     if (ends_cluster)
-        return collapse(s, j, ref, s->c_mask, s->c_geo + 2);
+        return collapse(s, j, ref, s->zeno.c_mask, s->zeno.c_geo + 2);
     /* jump once the rebounds stay inside the gap's rounding band (the
      * trajectory then differs from the stuck one by less than the band) and
      * the flight ratio is within 2e-4 of e (|beta tau| < 2e-4: the
@@ -737,15 +777,15 @@ static int impact(nsm_sim *s, int j)
      * against a body held by another contact is not jumped: its rebounds
      * end plastic in the band. */
     int unresolved = rebound_unresolved(s, j);
-    if (cascade && single && !held && (unresolved || s->z_tau[j] < 1e-3 * zeno_scale(s))) {
-        double rest = rt_zeno_tail(s, j, s->z_tau[j]);
+    if (cascade && single && !held && (unresolved || s->zeno.tau[j] < 1e-3 * zeno_scale(s))) {
+        double rest = rt_zeno_tail(s, j, s->zeno.tau[j]);
         if (isfinite(rest)) {
             if (s->t + rest <= s->t_stop)
                 return zeno_jump(s, j, ref, rest);
         } else {
-            double beta = zeno_beta(s, j, s->z_tau[j]);
-            rest = zeno_remaining(e, beta, s->z_tau[j]);
-            if ((fabs(beta * s->z_tau[j]) < 2e-4 || s->z_tau[j] < 1e-3 * zeno_scale(s)) &&
+            double beta = zeno_beta(s, j, s->zeno.tau[j]);
+            rest = zeno_remaining(e, beta, s->zeno.tau[j]);
+            if ((fabs(beta * s->zeno.tau[j]) < 2e-4 || s->zeno.tau[j] < 1e-3 * zeno_scale(s)) &&
                 s->t + rest <= s->t_stop)
                 return zeno_jump(s, j, ref, rest);
         }

@@ -71,29 +71,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     if (!s->sw)
         bad = 1;
     s->sw_last = dalloc(s->ns, &bad);
-    s->z_last = dalloc(g, &bad);
-    s->z_tau = dalloc(g, &bad);
-    s->z_geo = calloc(g ? g : 1, sizeof(int));
-    s->z_count = calloc(g ? g : 1, sizeof(int));
-    if (!s->z_geo || !s->z_count)
-        bad = 1;
-    for (int k = 0; k < RT_CACHE && !bad; k++) {
-        size_t na2 = (size_t)s->na * s->na;
-        s->cache[k].E = calloc(na2, sizeof(long double));
-        if (!s->cache[k].E)
-            bad = 1;
-        s->cache[k].Qd = dalloc(na2, &bad);
-        s->cache[k].Qw = dalloc(na2, &bad);
-    }
-    s->anchor.y = dalloc(2 * (size_t)n, &bad);
-    for (int k = 0; k < RT_SHADOWS && !bad; k++) {
-        s->shadow[k].y = dalloc(2 * (size_t)n, &bad);
-        s->shadow[k].Z = calloc((size_t)s->na, sizeof(long double));
-        if (!s->shadow[k].Z)
-            bad = 1;
-    }
-    s->anchor.Z = calloc((size_t)RT_ANCHOR_LEVELS * s->na, sizeof(long double));
-    if (!s->anchor.Z)
+    if (!bad && (rt_zeno_alloc(s) || rt_exact_alloc(s)))
         bad = 1;
     if (!bad && rt_stats_alloc(s))
         bad = 1;
@@ -117,7 +95,6 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->max_rate = 1e6;
     s->zeno_on = 1;
     s->audit = 1;
-    s->window = 16 + 4 * g;
     nsm_sim_reset(s);
     return s;
 }
@@ -129,22 +106,12 @@ void nsm_sim_free(nsm_sim *s)
         return;
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.K, s->num.C, s->num.fconst, s->num.W,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
-                         s->num.srest, s->minv, s->y, s->sw_last, s->z_last, s->z_tau,
-                         s->num.Wt, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
+                         s->num.srest, s->minv, s->y, s->sw_last, s->num.Wt, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
                          s->num.gfac, s->num.radius };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
-    for (int k = 0; k < RT_CACHE; k++) {
-        free(s->cache[k].E);
-        free(s->cache[k].Qd);
-        free(s->cache[k].Qw);
-    }
-    free(s->anchor.y);
-    free(s->anchor.Z);
-    for (int k = 0; k < RT_SHADOWS; k++) {
-        free(s->shadow[k].y);
-        free(s->shadow[k].Z);
-    }
+    rt_exact_free(s);
+    rt_zeno_free(s);
     rt_stats_free(s);
     rt_fric_free(s);
     rt_section_free(s);
@@ -152,8 +119,6 @@ void nsm_sim_free(nsm_sim *s)
     rt_taylor_free(s);
     rt_mode_free(s);
     free(s->sw);
-    free(s->z_geo);
-    free(s->z_count);
     free(s);
 }
 
@@ -347,7 +312,6 @@ int nsm_sim_reset(nsm_sim *s)
     s->mode = 0;
     s->steps = s->nevents = 0;
     s->sample_k = 0;
-    s->ring_n = 0;
     s->Ejump = 0;
     s->energy_lost = 0;
     s->h_adapt = 0;
@@ -355,19 +319,9 @@ int nsm_sim_reset(nsm_sim *s)
     rt_cache_clear(s);
     rt_stats_reset(s);
     rt_fric_reset(s);
-    for (int j = 0; j < s->g; j++) {
-        s->z_last[j] = -1;
-        s->z_tau[j] = 0;
-        s->z_geo[j] = s->z_count[j] = 0;
-    }
+    rt_zeno_reset(s);
     s->jt = -1;
     s->jg = -1;
-    s->c_last = -1;
-    memset(s->c_hist, 0, sizeof s->c_hist);
-    memset(s->c_rho, 0, sizeof s->c_rho);
-    memset(s->c_steady, 0, sizeof s->c_steady);
-    s->c_geo = 0;
-    s->c_mask = 0;
     double tt[3];
     if (nsm_sim_model_times(s, &tt[0], &tt[1], &tt[2]) != NSM_OK) {
         snprintf(s->msg, sizeof s->msg, "the model's t_end, dt or output period is not a "

@@ -151,15 +151,56 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
 
 /* ---- exact method ---------------------------------------------------- */
 
+/* Allocate the exact method's propagators, grid and shadows; nonzero on
+** failure (what was allocated is freed by rt_exact_free). */
+int rt_exact_alloc(nsm_sim *s)
+{
+    size_t na = (size_t)s->na, na2 = na * na, n2 = 2 * (size_t)s->n;
+    RtExact *x = &s->ex;
+    int bad = 0;
+    for (int k = 0; k < RT_CACHE; k++) {
+        x->cache[k].E = calloc(na2, sizeof(long double));
+        x->cache[k].Qd = calloc(na2 ? na2 : 1, sizeof(double));
+        x->cache[k].Qw = calloc(na2 ? na2 : 1, sizeof(double));
+        bad |= !x->cache[k].E || !x->cache[k].Qd || !x->cache[k].Qw;
+    }
+    x->anchor.y = calloc(n2 ? n2 : 1, sizeof(double));
+    x->anchor.Z = calloc((size_t)RT_ANCHOR_LEVELS * na, sizeof(long double));
+    bad |= !x->anchor.y || !x->anchor.Z;
+    for (int k = 0; k < RT_SHADOWS; k++) {
+        x->shadow[k].y = calloc(n2 ? n2 : 1, sizeof(double));
+        x->shadow[k].Z = calloc(na, sizeof(long double));
+        bad |= !x->shadow[k].y || !x->shadow[k].Z;
+    }
+    return bad;
+}
+
+/* Free them. */
+void rt_exact_free(nsm_sim *s)
+{
+    RtExact *x = &s->ex;
+    for (int k = 0; k < RT_CACHE; k++) {
+        free(x->cache[k].E);
+        free(x->cache[k].Qd);
+        free(x->cache[k].Qw);
+    }
+    free(x->anchor.y);
+    free(x->anchor.Z);
+    for (int k = 0; k < RT_SHADOWS; k++) {
+        free(x->shadow[k].y);
+        free(x->shadow[k].Z);
+    }
+}
+
 /* Forget every cached propagator (parameters or settings changed). */
 void rt_cache_clear(nsm_sim *s)
 {
     for (int k = 0; k < RT_CACHE; k++)
-        s->cache[k].used = 0;
-    s->cache_next = 0;
-    s->anchor.used = 0;
+        s->ex.cache[k].used = 0;
+    s->ex.cache_next = 0;
+    s->ex.anchor.used = 0;
     for (int k = 0; k < RT_SHADOWS; k++)
-        s->shadow[k].valid = 0;
+        s->ex.shadow[k].valid = 0;
     rt_mode_clear(s);
     s->tay.valid = 0;
 }
@@ -234,7 +275,7 @@ static int same_time(double a, double b)
 ** else NULL (h = 0: any step). */
 static RtAnchor *anchor_get(nsm_sim *s, double t, const double *Y, double h)
 {
-    RtAnchor *a = &s->anchor;
+    RtAnchor *a = &s->ex.anchor;
     if (!a->used || a->mode != s->mode || a->swkey != rt_switch_key(s) || (h != 0 && a->h != h))
         return NULL;
     if (!same_time(a->t, t) || memcmp(a->y, Y, sizeof(double) * 2 * s->n) != 0)
@@ -247,8 +288,8 @@ static RtAnchor *anchor_get(nsm_sim *s, double t, const double *Y, double h)
 static int shadow_index(const nsm_sim *s, double t, const double *y)
 {
     for (int k = 0; k < RT_SHADOWS; k++)
-        if (s->shadow[k].valid && same_time(s->shadow[k].t, t) &&
-            memcmp(s->shadow[k].y, y, sizeof(double) * 2 * s->n) == 0)
+        if (s->ex.shadow[k].valid && same_time(s->ex.shadow[k].t, t) &&
+            memcmp(s->ex.shadow[k].y, y, sizeof(double) * 2 * s->n) == 0)
             return k;
     return -1;
 }
@@ -260,8 +301,8 @@ static RtShadow *shadow_find(nsm_sim *s, double t, const double *y)
     int k = shadow_index(s, t, y);
     if (k < 0)
         return NULL;
-    s->shadow_used = k;
-    return &s->shadow[k];
+    s->ex.shadow_used = k;
+    return &s->ex.shadow[k];
 }
 
 /* Y1's positions and velocities as the rounding of the long double Z, the
@@ -269,10 +310,10 @@ static RtShadow *shadow_find(nsm_sim *s, double t, const double *y)
 void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1)
 {
     int n = s->n;
-    if (s->shadow_next == s->shadow_used)
-        s->shadow_next = (s->shadow_next + 1) % RT_SHADOWS;
-    RtShadow *sh = &s->shadow[s->shadow_next];
-    s->shadow_next = (s->shadow_next + 1) % RT_SHADOWS;
+    if (s->ex.shadow_next == s->ex.shadow_used)
+        s->ex.shadow_next = (s->ex.shadow_next + 1) % RT_SHADOWS;
+    RtShadow *sh = &s->ex.shadow[s->ex.shadow_next];
+    s->ex.shadow_next = (s->ex.shadow_next + 1) % RT_SHADOWS;
     for (int i = 0; i < 2 * n; i++)
         Y1[i] = (double)Z[i];
     memcpy(sh->y, Y1, sizeof(double) * 2 * n);
@@ -334,7 +375,7 @@ void rt_exact_state(nsm_sim *s, double t, const double *Y, long double *ZL)
 static RtAnchor *anchor_set(nsm_sim *s, double t, const double *Y, double h)
 {
     int na = s->na;
-    RtAnchor *a = &s->anchor;
+    RtAnchor *a = &s->ex.anchor;
     long double Z[na];
     rt_exact_state(s, t, Y, Z);
     for (int l = 0; l < RT_ANCHOR_LEVELS; l++)
@@ -395,15 +436,15 @@ static int exact_prop(nsm_sim *s, double h, RtProp **out)
 {
     unsigned long key = rt_switch_key(s);
     for (int k = 0; k < RT_CACHE; k++)
-        if (s->cache[k].used && s->cache[k].mode == s->mode && s->cache[k].swkey == key &&
-            s->cache[k].h == h && s->cache[k].quad >= s->energy) {
-            *out = &s->cache[k];
+        if (s->ex.cache[k].used && s->ex.cache[k].mode == s->mode && s->ex.cache[k].swkey == key &&
+            s->ex.cache[k].h == h && s->ex.cache[k].quad >= s->energy) {
+            *out = &s->ex.cache[k];
             return NSM_OK;
         }
-    if (s->cache_next >= RT_CACHE)
-        s->cache_next = 0;
-    RtProp *pr = &s->cache[s->cache_next];
-    s->cache_next = (s->cache_next + 1) % RT_CACHE;
+    if (s->ex.cache_next >= RT_CACHE)
+        s->ex.cache_next = 0;
+    RtProp *pr = &s->ex.cache[s->ex.cache_next];
+    s->ex.cache_next = (s->ex.cache_next + 1) % RT_CACHE;
     pr->used = 0;
     int rc = exact_propagator(s, h, pr->E, s->energy ? pr->Qd : NULL, pr->Qw);
     if (rc)
@@ -695,7 +736,7 @@ static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, doubl
     int k = shadow_index(s, t, Y);
     if (k < 0)
         return;
-    const RtShadow *sh = &s->shadow[k];
+    const RtShadow *sh = &s->ex.shadow[k];
     const double *w = s->num.W + (size_t)j * n;
     const long double *Z = sh->Z;
     long double g = s->num.d[j], u = 0;
