@@ -369,28 +369,19 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         fputc('\n', out);
         dump_opts(s->opts, indent, out);
         return;
-    case S_WALL:
+    case S_WALL:   /* a wall: its disc, then the wall's options and the law's */
+    case S_GAP:    /* a gap: its expression, then the law's options */
         if (s->label) {
             fputc(' ', out);
             dump_node(s->label, out);
             fputc(':', out);
         }
         fputc(' ', out);
-        dump_node(s->a, out);
+        dump_node(s->kind == S_WALL ? s->a : s->value, out);
         fprintf(out, " %s\n", s->law);
         dump_opts(s->opts, indent, out);
-        dump_opts(s->law_opts, indent, out);
-        return;
-    case S_GAP:
-        if (s->label) {
-            fputc(' ', out);
-            dump_node(s->label, out);
-            fputc(':', out);
-        }
-        fputc(' ', out);
-        dump_node(s->value, out);
-        fprintf(out, " %s\n", s->law);
-        dump_opts(s->opts, indent, out);
+        if (s->kind == S_WALL)
+            dump_opts(s->law_opts, indent, out);
         return;
     case S_INIT:
     case S_SIMULATE:

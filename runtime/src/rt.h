@@ -231,6 +231,7 @@ void rt_mode_free(nsm_sim *s);
 /* taylor.c */
 int rt_taylor_alloc(nsm_sim *s);
 void rt_taylor_free(nsm_sim *s);
+void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P);
 int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h);
 int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0,
                  double h);

@@ -589,18 +589,12 @@ static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA,
     const double *w = s->num.W + (size_t)j * n;
     long double c[TAIL_TERMS + 1], x = s0;
     memcpy(P, Z, sizeof(long double) * na);
+    rt_taylor_terms(mi, na, K, 1, P);
     c[0] = 0;
     for (int k = 1; k <= K; k++) {
-        long double *Pk = P + (size_t)k * na, *Pp = Pk - na;
-        for (int i = 0; i < na; i++) {
-            long double sum = 0;
-            for (int e = mi->rows[i]; e < mi->rows[i + 1]; e++)
-                sum += mi->vals[e] * Pp[mi->cols[e]];
-            Pk[i] = sum / k;
-        }
         c[k] = 0;
         for (int i = 0; i < n; i++)
-            c[k] += w[i] * Pk[i];
+            c[k] += w[i] * P[(size_t)k * na + i];
     }
     if (!(c[1] > 0) || !(c[2] < 0))
         return 0;

@@ -333,6 +333,23 @@ static int taylor_degree(double nuh)
     return RT_TAYLOR_K;
 }
 
+/* The Taylor coefficients P_k = A P_(k-1) h / k, k = 1 .. K, of mode mi's
+** motion from P_0 (P holds K + 1 vectors of na), over A's nonzeros: the
+** step's expansion here, the Zeno tail's flights in step.c. */
+void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P)
+{
+    for (int k = 1; k <= K; k++) {
+        const long double *Pp = P + (size_t)(k - 1) * na;
+        long double *Pk = P + (size_t)k * na, hk = (long double)h / k;
+        for (int i = 0; i < na; i++) {
+            long double sum = 0;
+            for (int e = mi->rows[i]; e < mi->rows[i + 1]; e++)
+                sum += mi->vals[e] * Pp[mi->cols[e]];
+            Pk[i] = sum * hk;
+        }
+    }
+}
+
 /* Expand the motion of the current mode (mi) over [t0, t0 + h] from the
 ** augmented state Z0: the step's P_k, the tail factor, and nothing of the
 ** energy yet (rt_taylor_energy does that on demand). */
@@ -341,21 +358,8 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
     RtTaylor *T = &s->tay;
     int na = s->na, K = taylor_degree(mi->nu * h);
     long double *P = T->P;
-    const int *start = mi->rows, *col = mi->cols;
-    const double *val = mi->vals;
-    /* P_k = A P_(k-1) h / k over A's nonzeros: the coefficients on the unit
-     * interval */
     memcpy(P, Z0, sizeof(long double) * na);
-    for (int k = 1; k <= K; k++) {
-        const long double *Pp = P + (size_t)(k - 1) * na;
-        long double *Pk = P + (size_t)k * na, hk = (long double)h / k;
-        for (int i = 0; i < na; i++) {
-            long double sum = 0;
-            for (int e = start[i]; e < start[i + 1]; e++)
-                sum += val[e] * Pp[col[e]];
-            Pk[i] = sum * hk;
-        }
-    }
+    rt_taylor_terms(mi, na, K, h, P);      /* the coefficients on the unit interval */
     double pk = 0;
     for (int i = 0; i < na; i++) {
         double v = fabs((double)P[(size_t)K * na + i]) / mi->bal[i];
