@@ -1201,7 +1201,7 @@ static void stmt_mass(Sema *s, const Stmt *st)
 }
 
 static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Expr **d);
-static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg, SrcLoc cloc);
+static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg);
 
 /* Adds coordinate `c` of planar body p as a one-coordinate body: x and y
  * with the body's mass, phi with its moment of inertia. */
@@ -1376,7 +1376,7 @@ static void stmt_wall(Sema *s, const Stmt *st)
     PendingGap pg;
     if (!split_gap(s, g, name, st->loc, &pg, &gap.d))
         return;
-    int j = gap_add(s, st, st->law_opts, gap, pg, st->loc);
+    int j = gap_add(s, st, st->law_opts, gap, pg);
     if (j < 0)
         return;
     Wall *w = vec_push(s->arena, (void **)&s->m->walls, &s->m->n_walls, &s->cap_walls, sizeof *w);
@@ -1595,7 +1595,7 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
 
 /* Reads a gap's law (its options law_opts) and adds the gap; returns its
  * index, or -1 after an error. */
-static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg, SrcLoc cloc)
+static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg)
 {
     const char *name = gap.name;
     bool ok = true;
@@ -1648,13 +1648,6 @@ static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, Pendin
     }
     if (!ok)
         return -1;
-#ifdef NSM_MAX_GAPS
-    if (s->m->n_gaps + 2 * s->m->n_frictions == NSM_MAX_GAPS)
-        diag_warning(s->diag, cloc,
-                     "more than %d gaps: the runtime this nsmc was built with keeps a mode as a "
-                     "%d-bit mask and will refuse to start the simulator (it is generated anyway)",
-                     NSM_MAX_GAPS, NSM_MAX_GAPS);
-#endif
     if (!declare(s, name, SYM_GAP, s->m->n_gaps, gap.loc))
         return -1;
     Gap *p = vec_push(s->arena, (void **)&s->m->gaps, &s->m->n_gaps, &s->cap_gaps, sizeof *p);
@@ -1696,7 +1689,7 @@ static void stmt_gap(Sema *s, const Stmt *st)
         diag_error(s->diag, c->loc, "unit mismatch: a gap must be in m, not %s", dim_str(s, gd));
         return;
     }
-    gap_add(s, st, st->opts, gap, pg, c->loc);
+    gap_add(s, st, st->opts, gap, pg);
 }
 
 /* The planar body a member's base names, or NULL; *failed says whether
@@ -1945,11 +1938,6 @@ static void stmt_friction(Sema *s, const Stmt *st)
         !check_range(s, nv, f[4]->value, "the normal force", 0, true, INFINITY, "N"))
         return;
     fr.normal = fr.normal_gap < 0 ? nv.e : NULL;
-    if (s->m->n_gaps + 2 * (s->m->n_frictions + 1) > NSM_MAX_GAPS) {
-        diag_error(s->diag, st->loc, "too many contacts: gaps plus twice the friction elements "
-                   "must be at most %d (a mode is a %d-bit mask)", NSM_MAX_GAPS, NSM_MAX_GAPS);
-        return;
-    }
     if (!declare(s, name, SYM_FRICTION, s->m->n_frictions, fr.loc))
         return;
     Friction *p = vec_push(s->arena, (void **)&s->m->frictions, &s->m->n_frictions,

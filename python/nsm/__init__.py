@@ -178,7 +178,7 @@ def _declare(lib):
         "nsm_sim_set_tolerances": (I, [P, D, D]), "nsm_sim_set_max_steps": (I, [P, L]),
         "nsm_sim_set_max_event_rate": (I, [P, D]), "nsm_sim_set_zeno": (I, [P, I]),
         "nsm_sim_set_audit": (I, [P, I]), "nsm_sim_message": (S, [P]),
-        "nsm_sim_time": (D, [P]), "nsm_sim_mode": (ctypes.c_uint, [P]),
+        "nsm_sim_time": (D, [P]), "nsm_sim_mode_has": (I, [P, I]),
         "nsm_sim_steps": (L, [P]), "nsm_sim_events": (L, [P]),
         "nsm_sim_get_method": (I, [P]),
         "nsm_sim_model_times": (I, [P, DP, DP, DP]),
@@ -289,16 +289,16 @@ class Model:
                 msg = lib.nsm_sim_message(sim).decode()
                 m = re.search(r"contact '([^']*)'", msg)
                 raise SimulationError(msg, STATUS.get(rc, str(rc)), lib.nsm_sim_time(sim),
-                                      self._mode_names(lib.nsm_sim_mode(sim)),
+                                      self._mode_names(lambda j: lib.nsm_sim_mode_has(sim, j)),
                                       m.group(1) if m else None, result)
             return result
         finally:
             lib.nsmpy_rec_free(rec)
             lib.nsm_sim_free(sim)
 
-    def _mode_names(self, mode):
-        """Names of the contacts closed in a mode bitmask."""
-        return [c for j, c in enumerate(self.contacts) if mode >> j & 1]
+    def _mode_names(self, closed):
+        """Names of the contacts closed in a mode (closed(j): gap j closed)."""
+        return [c for j, c in enumerate(self.contacts) if closed(j)]
 
     def _result(self, sim, rec):
         """Copies a run's samples, events, audit and statistics into a Result."""

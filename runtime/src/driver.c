@@ -844,9 +844,6 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         if (m->abi != NSM_ABI_VERSION)
             fprintf(stderr, "%s: error: the model was generated for runtime ABI %d, this runtime "
                     "has ABI %d: regenerate it with this nsmc\n", d.prog, m->abi, NSM_ABI_VERSION);
-        else if (m->n_gaps > NSM_MAX_GAPS)
-            fprintf(stderr, "%s: error: the model has %d gaps, the runtime at most %d\n",
-                    d.prog, m->n_gaps, NSM_MAX_GAPS);
         else
             fprintf(stderr, "%s: error: cannot create the simulation: out of memory\n", d.prog);
         return 1;

@@ -8,9 +8,11 @@
 **
 ** Also the complementarity problems the transitions solve (the force LCP that
 ** decides which touching gaps stick) and the projection of velocities onto
-** the closed set.  Small arrays live on the stack (sizes n and g <= 32).
+** the closed set.  Arrays of n or g entries live on the stack, matrices
+** over the closed set on the heap.
 */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linalg.h"
@@ -32,21 +34,21 @@ double rt_gap(const nsm_sim *s, int j, const double *x)
 }
 
 /* True when gap j is a penalty gap engaged in mode. */
-static int is_pen(const nsm_sim *s, unsigned mode, int j)
+static int is_pen(const nsm_sim *s, const unsigned *mode, int j)
 {
-    return s->m->gaps[j].law == NSM_LAW_PENALTY && (mode >> j & 1u);
+    return s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j);
 }
 
 /* True when gap j is an impact gap held shut in mode. */
-static int is_shut(const nsm_sim *s, unsigned mode, int j)
+static int is_shut(const nsm_sim *s, const unsigned *mode, int j)
 {
-    return s->m->gaps[j].law == NSM_LAW_IMPACT && (mode >> j & 1u);
+    return s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(mode, j);
 }
 
 /* F = fext + cflag*f_const - K x - C v + engaged penalty forces.  With cflag 0
 ** the affine constants (f_const, gap offsets d) are left out, which makes F
 ** linear in (x, v, fext): the exact method builds its matrices that way. */
-void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F)
 {
     int n = s->n;
@@ -84,25 +86,18 @@ void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D)
         }
 }
 
-/* Gaps of a bitmask as an index list; returns their number. */
-static int set_list(const nsm_sim *s, unsigned set, int *idx)
+/* Gaps of a set as an index list; returns their number. */
+static int set_list(const nsm_sim *s, const unsigned *set, int *idx)
 {
     int r = 0;
     for (int j = 0; j < s->g; j++)
-        if (set >> j & 1u)
+        if (rt_mode_has(set, j))
             idx[r++] = j;
     return r;
 }
 
-/* Impact gaps held shut in mode, as a bitmask. */
-static unsigned shut_set(const nsm_sim *s, unsigned mode)
-{
-    unsigned r = 0;
-    for (int j = 0; j < s->g; j++)
-        if (is_shut(s, mode, j))
-            r |= 1u << j;
-    return r;
-}
+static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, double *a, double *lam,
+                             double *lamf);
 
 /* Accelerations a for the force F in mode, the forces lambda of the
 ** closed impact gaps (lam may be NULL; entries of other gaps are set to 0)
@@ -110,12 +105,10 @@ static unsigned shut_set(const nsm_sim *s, unsigned mode)
 ** be NULL; 0 for slipping ones): the constraint rows are the closed gaps'
 ** w_j and the stuck elements' slip rows, all with w . a = 0.  Returns
 ** NSM_ENUMERIC when the constraints are redundant. */
-int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam,
+int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam,
                   double *lamf)
 {
-    int n = s->n, idx[RT_MAXG], r = 0;
-    const double *row[RT_MAXG], *dir[RT_MAXG];
-    double dirs[s->nf ? RT_MAXG * n : 1];
+    int n = s->n, r = 0;
     for (int i = 0; i < n; i++)
         a[i] = s->minv[i] * F[i];
     if (lam)
@@ -124,6 +117,32 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
     if (lamf)
         for (int k = 0; k < s->nf; k++)
             lamf[k] = 0;
+    for (int j = 0; j < s->g; j++)
+        r += is_shut(s, mode, j);
+    for (int k = 0; k < s->nf; k++)
+        r += rt_fric_stuck(s, mode, k);
+    if (r == 0)
+        return NSM_OK;
+    return accel_constrained(s, mode, r, a, lam, lamf);
+}
+
+/* The constrained part of rt_accel_full over its r constraint rows: a holds
+** M^-1 F on entry and the constrained accelerations on return. */
+static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, double *a, double *lam,
+                             double *lamf)
+{
+    int n = s->n, *idx = malloc(sizeof(int) * (size_t)r);
+    const double **row = malloc(sizeof(double *) * 2 * (size_t)r), **dir;
+    double *dirs = s->nf ? malloc(sizeof(double) * (size_t)r * n) : NULL;
+    double *D = malloc(sizeof(double) * ((size_t)r * r + r)), *mu;
+    int rc = NSM_OK;
+    if (!idx || !row || !D || (s->nf && !dirs)) {
+        rc = NSM_ENOMEM;
+        goto out;
+    }
+    dir = row + r;
+    mu = D + (size_t)r * r;
+    r = 0;
     /* a closed gap's force acts along w_j, plus the slip forces of the
      * friction elements it presses (their normal force is its force) */
     for (int j = 0; j < s->g; j++)
@@ -138,15 +157,12 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
             }
             r++;
         }
-    for (int k = 0; k < s->nf && r < RT_MAXG; k++)
+    for (int k = 0; k < s->nf; k++)
         if (rt_fric_stuck(s, mode, k)) {
             idx[r] = s->g + k;
             row[r] = dir[r] = s->num.Wt + (size_t)k * n;
             r++;
         }
-    if (r == 0)
-        return NSM_OK;
-    double D[RT_MAXG * RT_MAXG], mu[RT_MAXG];
     for (int p = 0; p < r; p++)
         for (int q = 0; q < r; q++) {
             double sum = 0;
@@ -156,8 +172,10 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
         }
     for (int k = 0; k < r; k++)
         mu[k] = -rt_dot(n, row[k], a);
-    if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
-        return NSM_ENUMERIC;
+    if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK) {
+        rc = NSM_ENUMERIC;
+        goto out;
+    }
     for (int k = 0; k < r; k++) {
         for (int i = 0; i < n; i++)
             a[i] += s->minv[i] * dir[k][i] * mu[k];
@@ -168,20 +186,25 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
             lamf[idx[k] - s->g] = mu[k];
         }
     }
-    return NSM_OK;
+out:
+    free(idx);
+    free(row);
+    free(dirs);
+    free(D);
+    return rc;
 }
 
 /* Accelerations a for the force F in mode, and the forces lambda of the
 ** closed impact gaps (lam may be NULL; entries of other gaps are set to 0).
 ** Returns NSM_ENUMERIC when the closed constraints are redundant. */
-int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam)
+int rt_accel_from_force(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam)
 {
     return rt_accel_full(s, mode, F, a, lam, NULL);
 }
 
 /* Energy rates appended to a derivative: dissipation v^T C v plus engaged
 ** penalty dampers c (w.v)^2, and the power of the external forces. */
-static void energy_rates(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                          const double *fext, const double *lam, const double *lamf, double *Yd)
 {
     int n = s->n;
@@ -210,10 +233,10 @@ static void ext_force(const nsm_sim *s, double t, double *f)
 }
 
 /* Derivative of Y by the generic path. */
-int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd)
+int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     int n = s->n;
-    double f[n], F[n], lamf[RT_MAXG], lam[RT_MAXG];
+    double f[n], F[n], lamf[s->nf + 1], lam[s->g + 1];
     ext_force(s, t, f);
     rt_force_parts(s, mode, Y, Y + n, f, 1, F);
     memcpy(Yd, Y + n, sizeof(double) * n);
@@ -224,7 +247,7 @@ int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y,
 
 /* Derivative of Y: the model's derived right-hand side of the mode if it has
 ** one, else the generic path; energy rates appended either way. */
-int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd)
+int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
     if (!s->nf && m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
@@ -238,7 +261,7 @@ int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double 
 
 /* Contact forces of all gaps in mode (0 for open gaps): the constraint
 ** forces of closed impact gaps, k p + c p' for engaged penalty gaps. */
-int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double *lam)
+int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam)
 {
     const nsm_model *m = s->m;
     int n = s->n;
@@ -259,13 +282,13 @@ int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double
 /* Event functions and their time derivatives by the generic path, per the
 ** table in nsm/model.h; the friction elements' follow the gaps' (ev and
 ** evd hold ge entries). */
-int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev,
+int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev,
                       double *evd)
 {
     int n = s->n, g = s->g;
     const double *x = y, *v = y + n;
     double f[n], fd[n], F[n], a[n], lam[g + 1], dF[n], da[n], dlam[g + 1];
-    double lamf[RT_MAXG], dlamf[RT_MAXG];
+    double lamf[s->nf + 1], dlamf[s->nf + 1];
     ext_force(s, t, f);
     for (int i = 0; i < n; i++)
         fd[i] = 0;
@@ -286,7 +309,7 @@ int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y
         const double *w = s->num.W + (size_t)j * n;
         double gap = rt_gap(s, j, x), wv = rt_dot(n, w, v), wa = rt_dot(n, w, a);
         double k = s->num.kc[j], c = s->num.cc[j];
-        int closed = mode >> j & 1u;
+        int closed = rt_mode_has(mode, j);
         if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
             ev[j] = closed ? lam[j] : gap;
             evd[j] = closed ? dlam[j] : wv;
@@ -312,7 +335,7 @@ int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y
 
 /* Event functions of every gap in mode and their derivatives: the model's
 ** derived ones if it has them, else the generic path. */
-int rt_events(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev, double *evd)
+int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd)
 {
     const nsm_model *m = s->m;
     if (!s->nf && m->event && m->event(mode, t, y, s->sw, s->p, s->c, ev, evd) == 0)
@@ -358,17 +381,24 @@ double rt_force_scale(const nsm_sim *s, double t, const double *y)
 ** lambda >= 0 _|_ W_S a >= 0 with a = M^-1 (F + W_S^T lambda), F the forces of
 ** mode's engaged penalty gaps and springs (impact constraints left out).
 ** lam[j] gets lambda for j in cand, 0 elsewhere. */
-int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y, unsigned cand,
+int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double *y, const unsigned *cand,
                  double *lam)
 {
-    int n = s->n, idx[RT_MAXG];
+    int n = s->n, idx[s->g + 1];
     int r = set_list(s, cand, idx);
     for (int j = 0; j < s->g; j++)
         lam[j] = 0;
     if (r == 0)
         return NSM_OK;
-    double f[n], F[n], a[n], D[RT_MAXG * RT_MAXG], q[RT_MAXG], z[RT_MAXG];
-    unsigned pen = mode & ~shut_set(s, mode);
+    double f[n], F[n], a[n], *D = malloc(sizeof(double) * ((size_t)r * r + 2 * (size_t)r));
+    if (!D)
+        return NSM_ENOMEM;
+    double *q = D + (size_t)r * r, *z = q + r;
+    unsigned pen[s->mw];            /* mode without its impact constraints */
+    rt_mode_copy(s, pen, mode);
+    for (int j = 0; j < s->g; j++)
+        if (is_shut(s, mode, j))
+            rt_mode_del(pen, j);
     ext_force(s, t, f);
     rt_force_parts(s, pen, y, y + n, f, 1, F);
     for (int i = 0; i < n; i++)
@@ -376,42 +406,45 @@ int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y, uns
     rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
         q[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, a);
-    if (nsm_lcp_solve(r, D, q, z, NULL) != NSM_LA_OK)
-        return NSM_ENUMERIC;
-    for (int k = 0; k < r; k++)
+    int rc = nsm_lcp_solve(r, D, q, z, NULL) != NSM_LA_OK ? NSM_ENUMERIC : NSM_OK;
+    for (int k = 0; k < r && !rc; k++)
         lam[idx[k]] = z[k];
-    return NSM_OK;
+    free(D);
+    return rc;
 }
 
 /* Remove the relative velocities of the gaps in set, in the metric of M
 ** (the plastic projection): v -= M^-1 W^T D^-1 W v. */
-int rt_project(const nsm_sim *s, unsigned set, double *v)
+int rt_project(const nsm_sim *s, const unsigned *set, double *v)
 {
-    int n = s->n, idx[RT_MAXG];
+    int n = s->n, idx[s->g + 1];
     int r = set_list(s, set, idx);
     if (r == 0)
         return NSM_OK;
-    double D[RT_MAXG * RT_MAXG], mu[RT_MAXG];
+    double *D = malloc(sizeof(double) * ((size_t)r * r + r));
+    if (!D)
+        return NSM_ENOMEM;
+    double *mu = D + (size_t)r * r;
     rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
         mu[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, v);
-    if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
-        return NSM_ENUMERIC;
-    for (int k = 0; k < r; k++) {
+    int rc = nsm_la_solve(r, D, mu, 1) != NSM_LA_OK ? NSM_ENUMERIC : NSM_OK;
+    for (int k = 0; k < r && !rc; k++) {
         const double *w = s->num.W + (size_t)idx[k] * n;
         for (int i = 0; i < n; i++)
             v[i] -= s->minv[i] * w[i] * mu[k];
     }
-    return NSM_OK;
+    free(D);
+    return rc;
 }
 
 /* Force rounding level at the state y of mode: forces below it count as 0
 ** (the scale of the applied forces and of the engaged penalty forces). */
-double rt_force_tol(const nsm_sim *s, unsigned mode, const double *y)
+double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double sc = rt_force_scale(s, s->t, y);
     for (int j = 0; j < s->g; j++)
-        if (mode >> j & 1u) {
+        if (rt_mode_has(mode, j)) {
             const double *w = s->num.W + (size_t)j * s->n;
             sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * rt_dot(s->n, w, y + s->n));
         }
@@ -422,7 +455,7 @@ double rt_force_tol(const nsm_sim *s, unsigned mode, const double *y)
 ** + 1/2 k p^2 for engaged penalty gaps.  The potential of the linear field
 ** -K x + f_const is defined up to a constant; Voff (set at reset) makes it the
 ** physical one of the springs and gravity when the model lists its springs. */
-double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y)
+double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double kin, pot;
     int n = s->n;
@@ -432,7 +465,7 @@ double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y)
         pot += 0.5 * y[i] * rt_dot(n, s->num.K + (size_t)i * n, y) - s->num.fconst[i] * y[i];
     }
     for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_PENALTY && (mode >> j & 1u)) {
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j)) {
             double pj = -rt_gap(s, j, y);
             pot += 0.5 * s->num.kc[j] * pj * pj;
         }

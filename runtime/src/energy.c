@@ -11,9 +11,9 @@
 #include <string.h>
 
 /* Is gap j an engaged penalty gap in this mode? */
-static int penalty_engaged(int j, unsigned mode, const int *law)
+static int penalty_engaged(int j, const unsigned *mode, const int *law)
 {
-    return j < (int)(8 * sizeof mode) && (mode >> j & 1u) && law[j] == NSM_LAW_PENALTY;
+    return (mode[j / 32] >> (j % 32) & 1u) && law[j] == NSM_LAW_PENALTY;
 }
 
 /* w_j . u for row j of W (g*n). */
@@ -66,7 +66,7 @@ double nsm_energy_gravity(int n, const double *mass, const double *gfac, double 
 }
 
 /* 1/2 sum kc p^2 over engaged penalty gaps, p = -(w . x + d). */
-double nsm_energy_penalty(int n, int g, unsigned mode, const int *law, const double *W,
+double nsm_energy_penalty(int n, int g, const unsigned *mode, const int *law, const double *W,
                           const double *d, const double *kc, const double *y)
 {
     double e = 0.0;

@@ -38,7 +38,7 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
     if (j >= s->g)
         return rt_fric_event_tol(s, j, y);
     double gt = rt_gap_tol(s, j, y);
-    int closed = s->mode >> j & 1u;
+    int closed = rt_mode_has(s->mode, j);
     if (s->m->gaps[j].law == NSM_LAW_IMPACT)
         return closed ? rt_force_tol(s, s->mode, y) : gt;
     if (s->m->gaps[j].release == NSM_RELEASE_GAP)
@@ -72,7 +72,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
         ev = evb;
     }
     for (int j = 0; j < g; j++) {
-        int closed = s->mode >> j & 1u, impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
+        int closed = rt_mode_has(s->mode, j), impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
         double gt = rt_gap_tol(s, j, Y1), gap = rt_gap(s, j, Y1);
         if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
             s->t = t1;
@@ -198,7 +198,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             continue;
         }
         if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
-            !(s->mode >> j & 1u) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
+            !rt_mode_has(s->mode, j) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
              * driven it shut; or found below 0, which it must not go
@@ -412,7 +412,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         return exact_event_max(s, mi, j, a, ra, x);
     double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
     int fric = j >= s->g;
-    int impact = fric || s->m->gaps[j].law == NSM_LAW_IMPACT, closed = fric || (s->mode >> j & 1u);
+    int impact = fric || s->m->gaps[j].law == NSM_LAW_IMPACT, closed = fric || rt_mode_has(s->mode, j);
     if (s0 < -nz) {
         if (impact && !closed)
             return -1;
@@ -515,7 +515,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
         double nz = event_tol(s, j, Y0), x;
         const double *v0 = Y0 + n, *w = s->num.W + (size_t)(j < s->g ? j : 0) * n;
         if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
-            !(s->mode >> j & 1u) && rt_gap(s, j, Y0) <= nz &&
+            !rt_mode_has(s->mode, j) && rt_gap(s, j, Y0) <= nz &&
             rt_dot(n, w, v0) < -rt_vel_tol(s, j, v0)) {
             /* another contact's impulse has driven it shut: its impact is now */
             best = 0;

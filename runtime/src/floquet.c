@@ -48,7 +48,7 @@ static int track_step(nsm_sim *s, double t1, const double *Y1, int j, void *ud)
     Track *k = ud;
     if (k->why[0])
         return NSM_OK;
-    if (s->mode != 0) {
+    if (!rt_mode_empty(s, s->mode)) {
         snprintf(k->why, sizeof k->why, "the motion is not in free flight at t = %.17g s "
                  "(a contact is held shut or engaged)", s->t);
         return NSM_OK;
@@ -118,7 +118,9 @@ static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi
     memcpy(Yp, Ym, sizeof Yp);
     for (int i = 0; i < n; i++)
         Yp[n + i] = ym[n + i] - (1 + e) * q[i] * u / D;
-    if (rt_deriv(s, 0, t, Ym, fm) || rt_deriv(s, 0, t, Yp, fp))
+    unsigned free_mode[s->mw];
+    rt_mode_none(s, free_mode);
+    if (rt_deriv(s, free_mode, t, Ym, fm) || rt_deriv(s, free_mode, t, Yp, fp))
         return NSM_ENUMERIC;
     /* R = [[I, 0], [0, I - (1 + e) q w^T / D]] */
     memset(S, 0, sizeof(double) * n2 * n2);
@@ -155,7 +157,7 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
         return s->failed;
     if (s->ns > 0)
         return refuse(s, NSM_EMETHOD, "models with time switches are not handled");
-    if (s->mode != 0)
+    if (!rt_mode_empty(s, s->mode))
         return refuse(s, NSM_EMETHOD, "the motion does not start in free flight");
     Track k = { n2, 0, 0, NULL, NULL, NULL, "" };
     double t0 = s->t;
@@ -163,7 +165,7 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
         return rc;
     rc = rt_run(s, t0 + period);
     rt_section_untrack(s);
-    if (!rc && s->mode != 0 && !k.why[0])
+    if (!rc && !rt_mode_empty(s, s->mode) && !k.why[0])
         snprintf(k.why, sizeof k.why, "the motion ends with a contact held shut");
     if (rc || k.why[0]) {
         free(k.t), free(k.y), free(k.gap);

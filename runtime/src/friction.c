@@ -41,25 +41,27 @@ struct RtFric {
 };
 
 /* True when element k is stuck in mode. */
-int rt_fric_stuck(const nsm_sim *s, unsigned mode, int k)
+int rt_fric_stuck(const nsm_sim *s, const unsigned *mode, int k)
 {
-    return (int)(mode >> (s->g + 2 * k) & 1u);
+    return rt_mode_has(mode, s->g + 2 * k);
 }
 
 /* Slip sign of element k in mode: +1 or -1 (meaningless while stuck). */
-int rt_fric_sign(const nsm_sim *s, unsigned mode, int k)
+int rt_fric_sign(const nsm_sim *s, const unsigned *mode, int k)
 {
-    return (mode >> (s->g + 2 * k + 1) & 1u) ? -1 : 1;
+    return rt_mode_has(mode, s->g + 2 * k + 1) ? -1 : 1;
 }
 
-/* Mode with element k set to stuck (sign 0) or slipping with sign sg. */
-static unsigned fric_set(const nsm_sim *s, unsigned mode, int k, int sg)
+/* Set element k of mode to stuck (sign 0) or slipping with sign sg. */
+static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
 {
-    unsigned b = 1u << (s->g + 2 * k), b2 = 1u << (s->g + 2 * k + 1);
-    mode &= ~(b | b2);
+    int b = s->g + 2 * k;
+    rt_mode_del(mode, b);
+    rt_mode_del(mode, b + 1);
     if (sg == 0)
-        return mode | b;
-    return sg < 0 ? mode | b2 : mode;
+        rt_mode_add(mode, b);
+    else if (sg < 0)
+        rt_mode_add(mode, b + 1);
 }
 
 /* Slip velocity of element k at velocities v. */
@@ -88,13 +90,13 @@ static int normal_gap(const nsm_sim *s, int k)
 ** force of its gap (lam: the closed impact gaps' forces, for an impact
 ** gap; a penalty gap's k p + c p'; 0 while the gap is open).  With cflag 0
 ** the constants (fn, the gap's offset) are left out: the linear part. */
-static double fric_normal(const nsm_sim *s, unsigned mode, int k, const double *x,
+static double fric_normal(const nsm_sim *s, const unsigned *mode, int k, const double *x,
                           const double *v, const double *lam, int cflag)
 {
     int j = normal_gap(s, k);
     if (j < 0)
         return cflag ? s->num.fn[k] : 0;
-    if (!(mode >> j & 1u))
+    if (!rt_mode_has(mode, j))
         return 0;
     if (s->m->gaps[j].law == NSM_LAW_IMPACT)
         return lam ? lam[j] : 0;
@@ -107,7 +109,7 @@ static double fric_normal(const nsm_sim *s, unsigned mode, int k, const double *
 ** like the other affine terms of rt_force_parts), or linear in the state
 ** when the normal is a penalty gap's force.  Those whose normal is an
 ** impact gap's force are in that gap's force direction (rt_fric_gap_dir). */
-void rt_fric_forces(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     int cflag, double *F)
 {
     for (int k = 0; k < s->nf; k++) {
@@ -124,7 +126,7 @@ void rt_fric_forces(const nsm_sim *s, unsigned mode, const double *x, const doub
 
 /* Add to dir (n values, initially w_j) the slip forces per unit contact
 ** force of closed impact gap j: the elements slipping on j's force. */
-void rt_fric_gap_dir(const nsm_sim *s, unsigned mode, int j, double *dir)
+void rt_fric_gap_dir(const nsm_sim *s, const unsigned *mode, int j, double *dir)
 {
     for (int k = 0; k < s->nf; k++) {
         if (normal_gap(s, k) != j || rt_fric_stuck(s, mode, k))
@@ -140,7 +142,7 @@ void rt_fric_gap_dir(const nsm_sim *s, unsigned mode, int j, double *dir)
 ** the state (x, v), accelerations a, the closed impact gaps' forces lam and
 ** their rates dlam, and the stuck elements' multipliers lamf and their
 ** rates dlamf.  A slipping element's second function is the constant 1. */
-void rt_fric_events(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *a, const double *lam, const double *dlam, const double *lamf,
                     const double *dlamf, double *ev, double *evd)
 {
@@ -165,7 +167,7 @@ void rt_fric_events(const nsm_sim *s, unsigned mode, const double *x, const doub
 
 /* Friction's dissipated power and the power of the moving surfaces in mode
 ** at velocities v (lamf: the stuck elements' multipliers). */
-void rt_fric_power(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                    const double *lam, const double *lamf, double *pd, double *pw)
 {
     *pd = *pw = 0;
@@ -184,13 +186,13 @@ void rt_fric_power(const nsm_sim *s, unsigned mode, const double *x, const doubl
 /* Element k's normal force as a row over Z = (x, v, z, 1) in mode: its
 ** constant, a penalty gap's k p + c p', or a held impact gap's force (the
 ** row lg of that gap, from the constrained accelerations). */
-static void normal_row(const nsm_sim *s, unsigned mode, int k, const double *lg, double *row)
+static void normal_row(const nsm_sim *s, const unsigned *mode, int k, const double *lg, double *row)
 {
     int n = s->n, na = s->na, j = normal_gap(s, k);
     memset(row, 0, sizeof(double) * (size_t)na);
     if (j < 0) {
         row[na - 1] = s->num.fn[k];
-    } else if (!(mode >> j & 1u)) {
+    } else if (!rt_mode_has(mode, j)) {
         return;
     } else if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
         memcpy(row, lg + (size_t)j * na, sizeof(double) * (size_t)na);
@@ -209,7 +211,7 @@ static void normal_row(const nsm_sim *s, unsigned mode, int k, const double *lg,
 ** stuck elements' multipliers as rows over Z (nf*na), lg the closed impact
 ** gaps' forces (g rows), ev the event rows (2 nf of them), Qd and Qw the
 ** forms of rt_fric_power. */
-void rt_fric_forms(const nsm_sim *s, unsigned mode, const double *L, const double *lg, double *ev,
+void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, const double *lg, double *ev,
                    double *Qd, double *Qw)
 {
     int n = s->n, na = s->na, one = na - 1;
@@ -280,7 +282,7 @@ int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
 
 /* The multipliers of the stuck elements of mode at (t, y), and the
 ** closed impact gaps' forces (lam, may be NULL). */
-static int fric_multipliers(nsm_sim *s, unsigned mode, double t, const double *y, double *lam,
+static int fric_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam,
                             double *lamf)
 {
     int n = s->n;
@@ -300,20 +302,22 @@ static int fric_multipliers(nsm_sim *s, unsigned mode, double t, const double *y
 ** until every stuck one is within its cone).  Element forced (>= 0) slips
 ** with sign fsign whatever its slip (its force has just reached the cone).
 ** Logs stick, slip and reversal against the mode before. */
-static int fric_settle(nsm_sim *s, int forced, int fsign, unsigned fresh)
+static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
 {
     int n = s->n, nf = s->nf, rc;
-    unsigned ref = s->mode, mode = s->mode;
+    unsigned ref[s->mw], mode[s->mw];
+    rt_mode_copy(s, ref, s->mode);
+    rt_mode_copy(s, mode, s->mode);
     const double *v = s->y + n;
-    double lamf[RT_MAXG], lam[RT_MAXG];
+    double lamf[nf + 1], lam[s->g + 1];
     for (int k = 0; k < nf; k++) {
         double u = rt_fric_slip(s, k, v);
         if (k == forced)
-            mode = fric_set(s, mode, k, fsign);
+            fric_set(s, mode, k, fsign);
         else if (fabs(u) > slip_tol(s, k, v))
-            mode = fric_set(s, mode, k, u > 0 ? 1 : -1);
+            fric_set(s, mode, k, u > 0 ? 1 : -1);
         else
-            mode = fric_set(s, mode, k, 0);
+            fric_set(s, mode, k, 0);
     }
     for (int round = 0; round <= nf; round++) {
         if ((rc = fric_multipliers(s, mode, s->t, s->y, lam, lamf)))
@@ -333,13 +337,13 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, unsigned fresh)
         }
         if (worst < 0)
             break;
-        mode = fric_set(s, mode, worst, lamf[worst] > 0 ? -1 : 1);
+        fric_set(s, mode, worst, lamf[worst] > 0 ? -1 : 1);
     }
-    s->mode = mode;
+    rt_mode_copy(s, s->mode, mode);
     for (int k = 0; k < nf; k++) {
         int was = rt_fric_stuck(s, ref, k), now = rt_fric_stuck(s, mode, k);
         int kind = -1;
-        if (fresh >> k & 1u)
+        if (fresh && rt_mode_has(fresh, k))
             kind = now ? NSM_EV_STICK : NSM_EV_SLIP;
         else if (!was && now)
             kind = NSM_EV_STICK;
@@ -374,15 +378,15 @@ int rt_fric_transition(nsm_sim *s, int j)
 {
     int k = (j - s->g) / 2, second = (j - s->g) % 2;
     if (!rt_fric_stuck(s, s->mode, k))
-        return fric_settle(s, -1, 0, 0);
-    return fric_settle(s, k, second ? 1 : -1, 0);
+        return fric_settle(s, -1, 0, NULL);
+    return fric_settle(s, k, second ? 1 : -1, NULL);
 }
 
 /* Decide the friction states after any other transition (an impact changes
 ** the slip velocities). */
 int rt_fric_update(nsm_sim *s)
 {
-    return s->nf ? fric_settle(s, -1, 0, 0) : NSM_OK;
+    return s->nf ? fric_settle(s, -1, 0, NULL) : NSM_OK;
 }
 
 /* The friction states at the start of a run: an element slipping keeps its
@@ -390,12 +394,13 @@ int rt_fric_update(nsm_sim *s)
 ** stick, or as slip when sticking would need more than mu_s N. */
 int rt_fric_initial(nsm_sim *s)
 {
-    unsigned fresh = 0;
+    unsigned fresh[s->mw];          /* the elements at rest: bit k */
+    rt_mode_none(s, fresh);
     for (int k = 0; k < s->nf; k++) {
         double u = rt_fric_slip(s, k, s->y + s->n);
-        s->mode = fric_set(s, s->mode, k, u < 0 ? -1 : 1);
+        fric_set(s, s->mode, k, u < 0 ? -1 : 1);
         if (fabs(u) <= slip_tol(s, k, s->y + s->n))
-            fresh |= 1u << k;
+            rt_mode_add(fresh, k);
     }
     return s->nf ? fric_settle(s, -1, 0, fresh) : NSM_OK;
 }
@@ -411,7 +416,7 @@ int rt_fric_initial(nsm_sim *s)
 void rt_fric_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW)
 {
     int n = s->n;
-    double h = t1 - s->t, l0[RT_MAXG], l1[RT_MAXG], g0[RT_MAXG], g1[RT_MAXG];
+    double h = t1 - s->t, l0[s->nf + 1], l1[s->nf + 1], g0[s->g + 1], g1[s->g + 1];
     int need = 0;
     *dD = *dW = 0;
     for (int k = 0; k < s->nf; k++)

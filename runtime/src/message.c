@@ -13,12 +13,14 @@
 #include "rt.h"
 
 /* "free" or "closed: a, b" for a mode, into buf. */
-void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len)
+void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len)
 {
-    unsigned gm = s->g < 32 ? mode & ((1u << s->g) - 1) : mode;
-    int used = snprintf(buf, len, "%s", gm ? "closed:" : "free");
+    int any = 0;
+    for (int j = 0; j < s->g && !any; j++)
+        any = rt_mode_has(mode, j);
+    int used = snprintf(buf, len, "%s", any ? "closed:" : "free");
     for (int j = 0; j < s->g && used < len; j++)
-        if (mode >> j & 1u)
+        if (rt_mode_has(mode, j))
             used += snprintf(buf + used, len - used, " %s", s->m->gaps[j].name);
     for (int k = 0; k < s->nf && used < len; k++)
         used += snprintf(buf + used, len - used, "%s %s %s", k ? "," : ";",

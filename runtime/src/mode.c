@@ -32,6 +32,38 @@
 
 #define NSM_ERANGE_MODE 100     /* mode_spectrum: a matrix entry is not finite */
 
+/* True when no bit of mode m is set (every gap open, every friction element
+** slipping forwards). */
+int rt_mode_empty(const nsm_sim *s, const unsigned *m)
+{
+    for (int w = 0; w < s->mw; w++)
+        if (m[w])
+            return 0;
+    return 1;
+}
+
+/* Number of bits set in m. */
+int rt_mode_count(const nsm_sim *s, const unsigned *m)
+{
+    int c = 0;
+    for (int w = 0; w < s->mw; w++)
+        for (unsigned b = m[w]; b; b &= b - 1)
+            c++;
+    return c;
+}
+
+/* Hash of mode m (FNV-1a over its words): the caches keyed by a mode
+** compare hashes first, then the words. */
+unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m)
+{
+    unsigned long h = 14695981039346656037ul;
+    for (int w = 0; w < s->mw; w++) {
+        h ^= m[w];
+        h *= 1099511628211ul;
+    }
+    return h;
+}
+
 /* Key of the switch states (the forcing of each piece differs). */
 unsigned long rt_switch_key(const nsm_sim *s)
 {
@@ -49,13 +81,13 @@ unsigned long rt_switch_key(const nsm_sim *s)
 ** held impact contacts (their forces).  Without a forcing generator
 ** (n_gen = 0) the forcing is left out: A is then the homogeneous part,
 ** which is all the step bounds of rk4 and adaptive need. */
-static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, double *Qw, double *ev)
+static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd, double *Qw, double *ev)
 {
     int n = s->n, g = s->g, ng = s->m->n_gen, na = s->na, rc = NSM_OK;
     size_t na2 = (size_t)na * na;
     double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
     double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
-    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1], lamf[RT_MAXG];
+    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1], lamf[s->nf + 1];
     double *L = calloc((size_t)(s->nf ? s->nf * na : 1), sizeof(double));
     if (!G || !B || !L) {
         free(G);
@@ -89,7 +121,7 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
         for (int k = 0; k < s->nf; k++)  /* a stuck friction element's force */
             L[(size_t)k * na + col] = lamf[k];
         for (int j = 0; j < g; j++)     /* a held contact's force, column by column */
-            if (s->m->gaps[j].law == NSM_LAW_IMPACT && (mode >> j & 1u))
+            if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(mode, j))
                 ev[(size_t)j * na + col] = lam[j];
     }
     for (int r = 0; r < ng; r++)
@@ -99,7 +131,7 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
         for (int k = 0; k < n; k++) {
             double c = s->num.C[(size_t)i * n + k];
             for (int j = 0; j < s->g; j++)
-                if (s->m->gaps[j].law == NSM_LAW_PENALTY && (mode >> j & 1u))
+                if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j))
                     c += s->num.cc[j] * s->num.W[(size_t)j * n + i] * s->num.W[(size_t)j * n + k];
             Qd[(size_t)(n + i) * na + n + k] = c;
         }
@@ -122,7 +154,7 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
 ** as in the table of nsm/model.h.  A closed impact gap's force is linear
 ** in Z too; mode_matrices fills its row, column by column, from the
 ** constrained accelerations of unit states. */
-static void event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int *has2)
+static void event_forms(nsm_sim *s, const unsigned *mode, double *ev, double *ev2, int *has2)
 {
     int n = s->n, g = s->g, na = s->na;
     memset(ev, 0, sizeof(double) * (size_t)s->ge * na);
@@ -133,7 +165,7 @@ static void event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int 
         const double *w = s->num.W + (size_t)j * n;
         double k = s->num.kc[j], c = s->num.cc[j], d = s->num.d[j];
         double *e = ev + (size_t)j * na, *e2 = ev2 + (size_t)j * na;
-        int closed = mode >> j & 1u, pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+        int closed = rt_mode_has(mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
         int byforce = s->m->gaps[j].release == NSM_RELEASE_FORCE;
         has2[j] = 0;
         if (!pen && closed)
@@ -280,11 +312,14 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
     size_t na = (size_t)s->na, na2 = na * na, g = (size_t)s->ge;
     mi->A = malloc(sizeof(double) * (4 * na2 + na + 2 * g * na + 1));
     mi->has2 = malloc(sizeof(int) * (g + 1 + na + 1 + na2));
-    if (!mi->A || !mi->has2) {
+    mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw);
+    if (!mi->A || !mi->has2 || !mi->mode) {
         free(mi->A);
         free(mi->has2);
+        free(mi->mode);
         mi->A = NULL;
         mi->has2 = NULL;
+        mi->mode = NULL;
         return NSM_ENOMEM;
     }
     mi->Qd = mi->A + na2;
@@ -320,11 +355,11 @@ static void mode_rows(const nsm_sim *s, RtModeInfo *mi)
 ** with the run failed. */
 const RtModeInfo *rt_mode_info(nsm_sim *s)
 {
-    unsigned long key = rt_switch_key(s);
+    unsigned long key = rt_switch_key(s), hash = rt_mode_hash(s, s->mode);
     RtModeInfo *mi = NULL, *old = &s->md.info[0];
     for (int k = 0; k < RT_MODES; k++) {
         RtModeInfo *c = &s->md.info[k];
-        if (c->used && c->mode == s->mode && c->swkey == key) {
+        if (c->used && c->hash == hash && c->swkey == key && rt_mode_eq(s, c->mode, s->mode)) {
             c->stamp = ++s->md.clock;
             return c;
         }
@@ -351,9 +386,11 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
         return NULL;
     }
     mi->used = 1;
-    mi->mode = s->mode;
+    rt_mode_copy(s, mi->mode, s->mode);
+    mi->hash = hash;
     mi->swkey = key;
     mi->stamp = ++s->md.clock;
+    mi->built = mi->stamp;
     mi->warned = 0;
     return mi;
 }
@@ -371,7 +408,9 @@ void rt_mode_free(nsm_sim *s)
     for (int k = 0; k < RT_MODES; k++) {
         free(s->md.info[k].A);
         free(s->md.info[k].has2);
+        free(s->md.info[k].mode);
         s->md.info[k].A = NULL;
         s->md.info[k].has2 = NULL;
+        s->md.info[k].mode = NULL;
     }
 }

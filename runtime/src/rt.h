@@ -15,8 +15,8 @@
 
 #include "nsm/nsm.h"
 
-#define RT_MAXG NSM_MAX_GAPS  /* gaps are a bitmask in an unsigned */
-#define RT_RING (16 + 4 * RT_MAXG) /* event times kept for the rate guard */
+#include <string.h>
+
 #define RT_CACHE 16           /* propagators kept by the exact method */
 #define RT_ANCHOR_LEVELS 4
 #define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (run.c) */
@@ -37,9 +37,9 @@
 ** h_rk4.  Built once per mode and switch state. */
 typedef struct RtModeInfo {
     int used, warned;
-    unsigned mode;
-    unsigned long swkey;
-    long stamp;
+    unsigned *mode;           /* mw words */
+    unsigned long hash, swkey;
+    long stamp, built;        /* last use; when the slot was filled (clock of RtModes) */
     double *A, *Qd, *Qw, *bal, *ev, *ev2;
     int *has2;
     int *rows, *cols;         /* A's nonzeros by rows: row i is vals[rows[i] .. rows[i+1]) */
@@ -54,8 +54,7 @@ typedef struct RtTaylor {
     int valid, energy, K;     /* K: the step's degree, at most RT_TAYLOR_K */
     double t0, h, tail, tail1;
     const RtModeInfo *mi;
-    unsigned mode;            /* mi's mode and switch key when built (mi may be reused) */
-    unsigned long swkey;
+    long built;               /* mi->built when this was built (mi's slot may be refilled) */
     long double *P, *ed, *ew;
 } RtTaylor;
 
@@ -64,8 +63,8 @@ typedef struct RtTaylor {
 ** dissipation and work forms. */
 typedef struct RtProp {
     int used;
-    unsigned mode;
-    unsigned long swkey;
+    unsigned *mode;           /* mw words */
+    unsigned long hash, swkey;
     double h;
     int quad;                 /* Qd, Qw were formed (only when the run keeps energies) */
     long double *E;           /* na*na */
@@ -90,8 +89,8 @@ typedef struct RtShadow {
 
 typedef struct RtAnchor {
     int used;
-    unsigned mode;
-    unsigned long swkey;
+    unsigned *mode;           /* mw words */
+    unsigned long hash, swkey;
     double h, k, t;           /* t: time of the current grid point */
     double *y;
     long double *Z;
@@ -109,12 +108,12 @@ typedef struct RtZeno {
     double c_rho[RT_CLUSTER_LAGS + 1];    /* per lag: the last ratio */
     int c_steady[RT_CLUSTER_LAGS + 1];    /* and how many in a row kept it */
     int c_geo;                /* the most of those */
-    unsigned c_mask;
+    unsigned *c_mask;         /* the contacts of the cascade (a set of mw words) */
 } RtZeno;
 
 /* The event-rate guard (run.c): the times of the last events. */
 typedef struct RtRate {
-    double ring[RT_RING];
+    double *ring;             /* window entries */
     long n;
     int window;               /* events the guard looks at: 16 + 4 g */
     int exempt;               /* the event being logged is outside the guard */
@@ -140,6 +139,7 @@ struct nsm_sim {
     const nsm_model *m;
     int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
     int nf, ge;               /* friction elements; event functions g + 2 nf (friction.c) */
+    int mw;                   /* words of a mode: NSM_MODE_WORDS(ge) */
     struct RtFric *fr;        /* friction accumulators, friction.c */
     int na;                   /* exact method: 2n + n_gen + 1 */
     double *p, *c;            /* parameters (with overrides), constants */
@@ -164,7 +164,7 @@ struct nsm_sim {
     double t;
     double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* N */
-    unsigned mode;
+    unsigned *mode;           /* the current mode, mw words (see rt_mode_has) */
     int *sw;
     double *sw_last;          /* time of the last flip of each switch */
     double h_adapt;           /* adaptive: next trial step */
@@ -194,33 +194,53 @@ struct nsm_sim {
     char msg[512];
 };
 
+/* A mode, and any set of gaps and friction states, is a bitset of s->mw
+** words (nsm/model.h): bit j is bit j % 32 of word j / 32.  Sets made on the
+** fly are arrays on the stack: unsigned set[s->mw], cleared by rt_mode_none. */
+static inline int rt_mode_has(const unsigned *m, int j) { return (int)(m[j >> 5] >> (j & 31) & 1u); }
+static inline void rt_mode_add(unsigned *m, int j) { m[j >> 5] |= 1u << (j & 31); }
+static inline void rt_mode_del(unsigned *m, int j) { m[j >> 5] &= ~(1u << (j & 31)); }
+static inline void rt_mode_flip(unsigned *m, int j) { m[j >> 5] ^= 1u << (j & 31); }
+static inline void rt_mode_none(const nsm_sim *s, unsigned *m) { memset(m, 0, sizeof(unsigned) * (size_t)s->mw); }
+static inline void rt_mode_copy(const nsm_sim *s, unsigned *d, const unsigned *a)
+{
+    memmove(d, a, sizeof(unsigned) * (size_t)s->mw);
+}
+static inline int rt_mode_eq(const nsm_sim *s, const unsigned *a, const unsigned *b)
+{
+    return memcmp(a, b, sizeof(unsigned) * (size_t)s->mw) == 0;
+}
+int rt_mode_empty(const nsm_sim *s, const unsigned *m);
+unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m);
+int rt_mode_count(const nsm_sim *s, const unsigned *m);
+
 /* message.c */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
-void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len);
+void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len);
 
 /* dynamics.c */
 double rt_gap(const nsm_sim *s, int j, const double *x);
 double rt_dot(int n, const double *a, const double *b);
-void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F);
-int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam);
-int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam,
+int rt_accel_from_force(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam);
+int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam,
                   double *lamf);
-int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd);
-int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd);
-int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double *lam);
-int rt_events(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev, double *evd);
-int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y, double *ev, double *evd);
+int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd);
+int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd);
+int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam);
+int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd);
+int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd);
 double rt_gap_tol(const nsm_sim *s, int j, const double *x);
 double rt_vel_tol(const nsm_sim *s, int j, const double *v);
 double rt_force_scale(const nsm_sim *s, double t, const double *y);
-int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y,
-                 unsigned cand, double *lam);
-int rt_project(const nsm_sim *s, unsigned set, double *v);
+int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double *y,
+                 const unsigned *cand, double *lam);
+int rt_project(const nsm_sim *s, const unsigned *set, double *v);
 
-double rt_force_tol(const nsm_sim *s, unsigned mode, const double *y);
+double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
-double rt_mech_energy(const nsm_sim *s, unsigned mode, const double *y);
+double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y);
 
 /* mode.c */
 unsigned long rt_switch_key(const nsm_sim *s);
@@ -261,18 +281,18 @@ double rt_zeno_tail(nsm_sim *s, int j, double tau);
 void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, double *y);
 
 /* friction.c: Coulomb friction elements (event functions g .. ge - 1) */
-int rt_fric_stuck(const nsm_sim *s, unsigned mode, int k);
-int rt_fric_sign(const nsm_sim *s, unsigned mode, int k);
+int rt_fric_stuck(const nsm_sim *s, const unsigned *mode, int k);
+int rt_fric_sign(const nsm_sim *s, const unsigned *mode, int k);
 double rt_fric_slip(const nsm_sim *s, int k, const double *v);
-void rt_fric_forces(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     int cflag, double *F);
-void rt_fric_gap_dir(const nsm_sim *s, unsigned mode, int j, double *dir);
-void rt_fric_events(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+void rt_fric_gap_dir(const nsm_sim *s, const unsigned *mode, int j, double *dir);
+void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *a, const double *lam, const double *dlam, const double *lamf,
                     const double *dlamf, double *ev, double *evd);
-void rt_fric_power(const nsm_sim *s, unsigned mode, const double *x, const double *v,
+void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                    const double *lam, const double *lamf, double *pd, double *pw);
-void rt_fric_forms(const nsm_sim *s, unsigned mode, const double *L, const double *lg, double *ev,
+void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, const double *lg, double *ev,
                    double *Qd, double *Qw);
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
 double rt_fric_event_tol(const nsm_sim *s, int j, const double *y);

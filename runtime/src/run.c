@@ -17,14 +17,10 @@
 #include "linalg.h"
 #include "rt.h"
 
-/* Bit mask of the impact gaps. */
-static unsigned impact_bits(const nsm_sim *s)
+/* Whether gap j is an impact gap. */
+static int is_impact(const nsm_sim *s, int j)
 {
-    unsigned r = 0;
-    for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_IMPACT)
-            r |= 1u << j;
-    return r;
+    return s->m->gaps[j].law == NSM_LAW_IMPACT;
 }
 
 static double wdot(const nsm_sim *s, int j, const double *v)
@@ -42,7 +38,8 @@ int rt_zeno_alloc(nsm_sim *s)
     s->zeno.geo = calloc((size_t)g, sizeof(int));
     s->zeno.count = calloc((size_t)g, sizeof(int));
     s->rate.window = 16 + 4 * s->g;
-    return !s->zeno.last || !s->zeno.tau || !s->zeno.geo || !s->zeno.count;
+    s->rate.ring = calloc((size_t)s->rate.window, sizeof(double));
+    return !s->zeno.last || !s->zeno.tau || !s->zeno.geo || !s->zeno.count || !s->rate.ring;
 }
 
 /* Free them. */
@@ -52,6 +49,7 @@ void rt_zeno_free(nsm_sim *s)
     free(s->zeno.tau);
     free(s->zeno.geo);
     free(s->zeno.count);
+    free(s->rate.ring);
 }
 
 /* Forget every impact history and the events the rate guard saw (a reset). */
@@ -67,7 +65,7 @@ void rt_zeno_reset(nsm_sim *s)
     memset(s->zeno.c_rho, 0, sizeof s->zeno.c_rho);
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
-    s->zeno.c_mask = 0;
+    rt_mode_none(s, s->zeno.c_mask);
     s->rate.n = 0;
 }
 
@@ -120,10 +118,12 @@ static void zeno_forget(nsm_sim *s, int j)
 ** (lambda_j' > 0, a support that starts to push, like a sprung table under
 ** a resting ball).  A force zero and not growing (touching bodies with no
 ** force between them, a contact just released) leaves it open. */
-static int settle_hold(nsm_sim *s, int j, unsigned mode, double tol)
+static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol)
 {
-    double ev[RT_MAXG], evd[RT_MAXG];
-    unsigned m = mode | 1u << j;
+    double ev[s->ge + 1], evd[s->ge + 1];
+    unsigned m[s->mw];
+    rt_mode_copy(s, m, mode);
+    rt_mode_add(m, j);
     if (rt_events(s, m, s->t, s->y, ev, evd))
         return 0;
     return ev[j] > tol || (ev[j] >= -tol && evd[j] > 0);
@@ -133,42 +133,62 @@ static int settle_hold(nsm_sim *s, int j, unsigned mode, double tol)
 ** touch at rest (or are held shut), project the velocities onto it and log
 ** stick / separation against the mode ref.  Gaps in forced_open stay open
 ** (a separation just located); gaps in favour (just landed with no closing
-** speed) are held shut unless that needs a pull (settle_hold). */
-static int settle_favour(nsm_sim *s, unsigned ref, unsigned forced_open, unsigned favour)
+** speed) are held shut unless that needs a pull (settle_hold).  The sets
+** forced_open and favour may be NULL (none); ref may be s->mode itself. */
+static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *forced_open,
+                         const unsigned *favour)
 {
-    int n = s->n;
-    double *y = s->y, *v = s->y + n, lam[RT_MAXG], vb[RT_MAXG];
-    unsigned imp = impact_bits(s), cand = 0, closed = 0;
-    for (int j = 0; j < s->g; j++) {
+    int n = s->n, g = s->g;
+    double *y = s->y, *v = s->y + n, lam[g + 1], vb[g + 1];
+    unsigned ref[s->mw], cand[s->mw], closed[s->mw], held[s->mw];
+    rt_mode_copy(s, ref, ref_in);
+    rt_mode_none(s, cand);
+    rt_mode_none(s, closed);
+    for (int j = 0; j < g; j++) {
         vb[j] = wdot(s, j, v);
-        if (!(imp >> j & 1u) || (forced_open >> j & 1u))
+        if (!is_impact(s, j) || (forced_open && rt_mode_has(forced_open, j)))
             continue;
-        if ((s->mode >> j & 1u) ||
+        if (rt_mode_has(s->mode, j) ||
             (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && fabs(vb[j]) <= rt_vel_tol(s, j, v)))
-            cand |= 1u << j;
+            rt_mode_add(cand, j);
     }
     if (rt_force_lcp(s, s->mode, s->t, y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, -1, "no solution of the contact force problem");
     double tol = rt_force_tol(s, s->mode, y);
-    for (int j = 0; j < s->g; j++)
-        if ((cand >> j & 1u) && lam[j] > tol)
-            closed |= 1u << j;
-    for (int j = 0; j < s->g; j++)
-        if ((cand & favour & ~closed) >> j & 1u && settle_hold(s, j, (s->mode & ~imp) | closed, tol))
-            closed |= 1u << j;
+    for (int j = 0; j < g; j++)
+        if (rt_mode_has(cand, j) && lam[j] > tol)
+            rt_mode_add(closed, j);
+    /* the mode tried for a favoured gap: s->mode's penalty and friction
+     * states, the impact gaps closed so far */
+    rt_mode_copy(s, held, s->mode);
+    for (int j = 0; j < g; j++)
+        if (is_impact(s, j) && !rt_mode_has(closed, j))
+            rt_mode_del(held, j);
+    for (int j = 0; favour && j < g; j++)
+        if (rt_mode_has(cand, j) && rt_mode_has(favour, j) && !rt_mode_has(closed, j) &&
+            settle_hold(s, j, held, tol)) {
+            rt_mode_add(closed, j);
+            rt_mode_add(held, j);
+        }
     double Eb = rt_mech_energy(s, s->mode, y);
     if (rt_project(s, closed, v))
         return rt_fail(s, NSM_ENUMERIC, -1, "redundant closed contacts");
-    s->mode = (s->mode & ~imp) | closed;
+    for (int j = 0; j < g; j++)
+        if (is_impact(s, j)) {
+            if (rt_mode_has(closed, j))
+                rt_mode_add(s->mode, j);
+            else
+                rt_mode_del(s->mode, j);
+        }
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < g; j++) {
         int rc = 0;
-        if ((closed >> j & 1u) && !(ref >> j & 1u)) {
+        if (rt_mode_has(closed, j) && !rt_mode_has(ref, j)) {
             zeno_forget(s, j);
             rc = log_event(s, NSM_EV_STICK, j, vb[j], wdot(s, j, v), 0, lost, 1);
             lost = 0;
-        } else if ((imp >> j & 1u) && !(closed >> j & 1u) && (ref >> j & 1u)) {
+        } else if (is_impact(s, j) && !rt_mode_has(closed, j) && rt_mode_has(ref, j)) {
             zeno_forget(s, j);
             rc = log_event(s, NSM_EV_SEPARATION, j, vb[j], wdot(s, j, v), 0, 0, 1);
         }
@@ -180,9 +200,9 @@ static int settle_favour(nsm_sim *s, unsigned ref, unsigned forced_open, unsigne
 
 /* settle without favoured gaps: after every transition but a zero-speed
 ** landing. */
-static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
+static int settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open)
 {
-    return settle_favour(s, ref, forced_open, 0);
+    return settle_favour(s, ref, forced_open, NULL);
 }
 
 /* Time from the last impact of a Zeno cascade to its accumulation point.
@@ -212,7 +232,7 @@ static double zeno_remaining(double e, double beta, double tau)
 static int zeno_flight(nsm_sim *s, int j, double t, const double *Y, double tg, double *tau,
                        double *Y1)
 {
-    double ev[RT_MAXG], evd[RT_MAXG], x = tg, prev = HUGE_VAL;
+    double ev[s->ge + 1], evd[s->ge + 1], x = tg, prev = HUGE_VAL;
     for (int it = 0; it < 50; it++) {
         if (rt_advance(s, t, Y, x, Y1) || rt_events(s, s->mode, t + x, Y1, ev, evd) || !(evd[j] < 0))
             return 1;
@@ -276,20 +296,26 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
 ** where that does not apply; see impact() for when it jumps); remove the
 ** relative velocity (plastic projection), move to t* in the mode the force
 ** LCP chooses there, log one zeno event, and settle. */
-static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
+static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 {
     int n = s->n, rc;
     double tstar = s->t + remaining;
     long count = s->zeno.count[j];
-    double *v = s->y + n, vb = wdot(s, j, v), lam[RT_MAXG];
+    double *v = s->y + n, vb = wdot(s, j, v), lam[s->g + 1];
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    unsigned imp = impact_bits(s), cand = (s->mode & imp) | 1u << j;
-    if (rt_project(s, 1u << j, v))
+    unsigned cand[s->mw], one[s->mw];
+    rt_mode_none(s, cand);
+    rt_mode_none(s, one);
+    rt_mode_add(one, j);
+    for (int i = 0; i < s->g; i++)
+        if (is_impact(s, i) && (i == j || rt_mode_has(s->mode, i)))
+            rt_mode_add(cand, i);
+    if (rt_project(s, one, v))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
     if (lam[j] > rt_force_tol(s, s->mode, s->y))
-        s->mode |= 1u << j;
+        rt_mode_add(s->mode, j);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
     double Y1[s->N];
@@ -305,7 +331,7 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
     zeno_forget(s, j);
     if ((rc = log_event(s, NSM_EV_ZENO, j, vb, wdot(s, j, v), 0, lost, count)))
         return rc;
-    return settle(s, ref, 0);
+    return settle(s, ref, NULL);
 }
 
 /* After an impact of gap j (now open): whether its rebound is too small to
@@ -337,40 +363,41 @@ static int coupled(const nsm_sim *s, int a, int b)
 /* The gaps of cand that an impact of gap j reaches through shared bodies
 ** (j's connected component): a contact elsewhere, stuck or touching, takes
 ** no impulse from it and stays out of its impulse problem. */
-static unsigned impact_component(const nsm_sim *s, int j, unsigned cand)
+static void impact_component(const nsm_sim *s, int j, const unsigned *cand, unsigned *comp)
 {
-    unsigned comp = 1u << j;
+    rt_mode_none(s, comp);
+    rt_mode_add(comp, j);
     for (int grown = 1; grown;) {
         grown = 0;
         for (int a = 0; a < s->g; a++) {
-            if (!(cand >> a & 1u) || (comp >> a & 1u))
+            if (!rt_mode_has(cand, a) || rt_mode_has(comp, a))
                 continue;
-            for (int b = 0; b < s->g && !(comp >> a & 1u); b++)
-                if ((comp >> b & 1u) && coupled(s, a, b))
-                    comp |= 1u << a, grown = 1;
+            for (int b = 0; b < s->g && !rt_mode_has(comp, a); b++)
+                if (rt_mode_has(comp, b) && coupled(s, a, b))
+                    rt_mode_add(comp, a), grown = 1;
         }
     }
-    return comp;
 }
 
 /* The impact gaps of an impulse problem for gap j: j, the contacts shut,
 ** those in extra and those touching, as far as j reaches them through
 ** shared bodies; into idx (their count returned, ascending) and *set, with
 ** every gap's relative velocity in vb. */
-static int impact_set(nsm_sim *s, int j, unsigned extra, double *vb, int *idx, unsigned *set)
+static int impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx, unsigned *set)
 {
     const double *y = s->y, *v = s->y + s->n;
-    unsigned imp = impact_bits(s), cand = 0;
+    unsigned cand[s->mw];
     int r = 0;
+    rt_mode_none(s, cand);
     for (int i = 0; i < s->g; i++) {
         vb[i] = wdot(s, i, v);
-        if ((imp >> i & 1u) && (i == j || (s->mode >> i & 1u) || (extra >> i & 1u) ||
+        if (is_impact(s, i) && (i == j || rt_mode_has(s->mode, i) || (extra && rt_mode_has(extra, i)) ||
                                 fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
-            cand |= 1u << i;
+            rt_mode_add(cand, i);
     }
-    *set = impact_component(s, j, cand);
+    impact_component(s, j, cand, set);
     for (int i = 0; i < s->g; i++)
-        if (*set >> i & 1u)
+        if (rt_mode_has(set, i))
             idx[r++] = i;
     return r;
 }
@@ -381,16 +408,25 @@ static int impact_set(nsm_sim *s, int j, unsigned extra, double *vb, int *idx, u
 ** approach left: one impulse problem without restitution over them
 ** (P >= 0 _|_ w.v+ >= 0), logged as one zeno record summing count impacts;
 ** then the force LCP decides which stay shut. */
-static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
+static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extra, int count)
 {
-    int n = s->n, idx[RT_MAXG] = { 0 };
-    double *y = s->y, *v = s->y + n, vb[RT_MAXG], D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
-    unsigned set;
-    int r = impact_set(s, j, extra, vb, idx, &set);
+    int n = s->n, idx[s->g + 1];
+    double *y = s->y, *v = s->y + n, vb[s->g + 1];
+    unsigned set[s->mw];
+    int r = impact_set(s, j, extra, vb, idx, set);
+    double *D = malloc(sizeof(double) * ((size_t)r * r + 2 * (size_t)r));
+    if (!D)
+        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    double *q = D + (size_t)r * r, *P = q + r;
     rt_delassus(s, idx, r, D);
     for (int a = 0; a < r; a++)
         q[a] = vb[idx[a]];
-    if (nsm_lcp_solve(r, D, q, P, NULL) != NSM_LA_OK)
+    int bad = nsm_lcp_solve(r, D, q, P, NULL) != NSM_LA_OK;
+    double Pr[r];
+    memcpy(Pr, P, sizeof Pr);
+    free(D);
+    P = Pr;
+    if (bad)
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the impact problem");
     double Eb = rt_mech_energy(s, s->mode, y), Pj = 0;
     for (int a = 0; a < r; a++) {
@@ -400,14 +436,15 @@ static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
         if (idx[a] == j)
             Pj = P[a];
     }
-    s->mode &= ~set;
+    for (int a = 0; a < r; a++)
+        rt_mode_del(s->mode, idx[a]);
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
-    s->zeno.c_mask = 0;
+    rt_mode_none(s, s->zeno.c_mask);
     int rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
-    return rc ? rc : settle(s, ref, 0);
+    return rc ? rc : settle(s, ref, NULL);
 }
 
 /*
@@ -449,9 +486,10 @@ static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
 
 /* One instant's sequence of collisions over the touching gaps idx[0..r). */
 typedef struct Seq {
-    int r, idx[RT_MAXG];
-    unsigned held;           /* positions a whose gap is held shut */
-    double D[RT_MAXG * RT_MAXG], u[RT_MAXG];
+    int r, *idx;
+    int nheld;               /* positions whose gap is held shut: how many, */
+    char *held;              /* and which (held[a]) */
+    double *D, *u;           /* r*r, r */
     long n;                  /* collisions so far */
     int hg[SEQ_HIST];        /* ring: position hit, its closing speed */
     double hu[SEQ_HIST];
@@ -461,7 +499,7 @@ typedef struct Seq {
 ** positions hit repeat p apart over SEQ_PERIODS periods) with the ratio of
 ** every closing speed to the one a period earlier steady to SEQ_RHO_TOL and
 ** below 1 (in *rho); the positions of the cycle in *set. */
-static int seq_cycle(const Seq *q, double *rho, unsigned *set)
+static int seq_cycle(const Seq *q, double *rho, char *set)
 {
     long n = q->n;
     int pmax = 4 * q->r < SEQ_MAXP ? 4 * q->r : SEQ_MAXP;
@@ -478,9 +516,9 @@ static int seq_cycle(const Seq *q, double *rho, unsigned *set)
         if (!ok || !(hi < 1) || hi - lo > SEQ_RHO_TOL * hi)
             continue;
         *rho = hi;
-        *set = 0;
+        memset(set, 0, (size_t)q->r);
         for (long k = n - p; k < n; k++)
-            *set |= 1u << q->hg[k % SEQ_HIST];
+            set[q->hg[k % SEQ_HIST]] = 1;
         return p;
     }
     return 0;
@@ -497,7 +535,7 @@ static void seq_apply(nsm_sim *s, Seq *q, const double *P, double *v)
         for (int i = 0; i < n; i++)
             v[i] += s->minv[i] * w[i] * P[a];
         for (int b = 0; b < q->r; b++)
-            q->u[b] += q->D[b * q->r + a] * P[a];
+            q->u[b] += q->D[(size_t)b * q->r + a] * P[a];
     }
 }
 
@@ -505,62 +543,71 @@ static void seq_apply(nsm_sim *s, Seq *q, const double *P, double *v)
 ** and the held contacts (none), into P (zero elsewhere). */
 static int seq_collide(nsm_sim *s, const Seq *q, int a, double *P)
 {
-    int r = q->r, sub[RT_MAXG], m = 0;
-    double Dm[RT_MAXG * RT_MAXG], qm[RT_MAXG], z[RT_MAXG];
+    int r = q->r, sub[r], m = 0;
     for (int b = 0; b < r; b++)
         P[b] = 0;
-    sub[m++] = a;
-    for (int b = 0; b < r; b++)
-        if (q->held >> b & 1u)
-            sub[m++] = b;
-    if (m == 1) {
-        P[a] = -(1 + s->num.e[q->idx[a]]) * q->u[a] / q->D[a * r + a];
+    if (q->nheld == 0) {
+        P[a] = -(1 + s->num.e[q->idx[a]]) * q->u[a] / q->D[(size_t)a * r + a];
         return NSM_OK;
     }
+    sub[m++] = a;
+    for (int b = 0; b < r; b++)
+        if (q->held[b])
+            sub[m++] = b;
+    double *Dm = malloc(sizeof(double) * ((size_t)m * m + 2 * (size_t)m));
+    if (!Dm)
+        return rt_fail(s, NSM_ENOMEM, q->idx[a], "out of memory forming the impact problem");
+    double *qm = Dm + (size_t)m * m, *z = qm + m;
     for (int x = 0; x < m; x++) {
         for (int y = 0; y < m; y++)
-            Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+            Dm[(size_t)x * m + y] = q->D[(size_t)sub[x] * r + sub[y]];
         qm[x] = x == 0 ? (1 + s->num.e[q->idx[a]]) * q->u[a] : q->u[sub[x]];
     }
-    if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK)
-        return rt_fail(s, NSM_ENUMERIC, q->idx[a], "no solution of the impact problem");
-    for (int x = 0; x < m; x++)
+    int bad = nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK;
+    for (int x = 0; x < m && !bad; x++)
         P[sub[x]] = z[x];
-    return NSM_OK;
+    free(Dm);
+    return bad ? rt_fail(s, NSM_ENUMERIC, q->idx[a], "no solution of the impact problem") : NSM_OK;
 }
 
 /* The limit of the cycle set (positions of q) just recognized: the cycle's
 ** contacts, and the held ones not separating, end with no relative velocity
 ** (W_C v = 0: D_CC P = -u_C); one zeno record on the gap of the last
 ** collision, counting the collisions so far. */
-static int seq_collapse(nsm_sim *s, Seq *q, unsigned set, int last, double *v)
+static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v)
 {
-    int r = q->r, sub[RT_MAXG], m = 0;
-    double Dm[RT_MAXG * RT_MAXG], z[RT_MAXG], P[RT_MAXG] = { 0 };
+    int r = q->r, sub[r], m = 0;
+    double P[r];
+    memset(P, 0, sizeof P);
     for (int b = 0; b < r; b++)
-        if ((set >> b & 1u) ||
-            ((q->held >> b & 1u) && q->u[b] <= rt_vel_tol(s, q->idx[b], v)))
+        if (set[b] || (q->held[b] && q->u[b] <= rt_vel_tol(s, q->idx[b], v)))
             sub[m++] = b;
+    double *Dm = malloc(sizeof(double) * ((size_t)m * m + 2 * (size_t)m + 1));
+    if (!Dm)
+        return rt_fail(s, NSM_ENOMEM, q->idx[last], "out of memory forming the impact problem");
+    double *z = Dm + (size_t)m * m, *qm = z + m;
     for (int x = 0; x < m; x++) {
         for (int y = 0; y < m; y++)
-            Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+            Dm[(size_t)x * m + y] = q->D[(size_t)sub[x] * r + sub[y]];
         z[x] = -q->u[sub[x]];
     }
     if (nsm_la_solve(m, Dm, z, 1) != NSM_LA_OK) {
         /* dependent contacts (a body squeezed between a floor and a
          * ceiling): D_CC is singular, and the impulse problem without
          * restitution, P >= 0 _|_ u + D P >= 0, brings them to rest */
-        double qm[RT_MAXG];
         for (int x = 0; x < m; x++) {
             for (int y = 0; y < m; y++)
-                Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+                Dm[(size_t)x * m + y] = q->D[(size_t)sub[x] * r + sub[y]];
             qm[x] = q->u[sub[x]];
         }
-        if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK)
+        if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK) {
+            free(Dm);
             return rt_fail(s, NSM_ENUMERIC, q->idx[last], "no solution of the collapse's impulse problem");
+        }
     }
     for (int x = 0; x < m; x++)
         P[sub[x]] = z[x];
+    free(Dm);
     double Eb = rt_mech_energy(s, s->mode, s->y), ub = q->u[last];
     seq_apply(s, q, P, v);
     for (int x = 0; x < m; x++)
@@ -577,13 +624,15 @@ static int seq_next(const nsm_sim *s, const Seq *q, const double *v)
 {
     int best = -1;
     for (int a = 0; a < q->r; a++) {
-        if (q->held >> a & 1u)
+        if (q->held[a])
             continue;
         if (q->u[a] < -rt_vel_tol(s, q->idx[a], v) && (best < 0 || q->u[a] < q->u[best]))
             best = a;
     }
     return best;
 }
+
+static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long *count);
 
 /* Resolve the sequence of collisions at this instant over the touching
 ** gaps idx[0..r) (j, the landed one, among them), logging each collision
@@ -593,21 +642,52 @@ static int seq_next(const nsm_sim *s, const Seq *q, const double *v)
 ** collisions. */
 static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
 {
-    int n = s->n, rc;
-    double *v = s->y + n, y0[2 * n];
-    Seq seq, *q = &seq;
+    Seq *q = calloc(1, sizeof *q);
+    if (q) {
+        q->D = malloc(sizeof(double) * ((size_t)r * r + 3 * (size_t)r));
+        q->idx = malloc(sizeof(int) * (size_t)r);
+        q->held = calloc((size_t)r + 1, 1);
+    }
+    if (!q || !q->D || !q->idx || !q->held) {
+        if (q) {
+            free(q->D);
+            free(q->idx);
+            free(q->held);
+        }
+        free(q);
+        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    }
     q->r = r;
+    q->u = q->D + (size_t)r * r;
+    int rc = seq_run(s, q, j, idx, exempt1, count);
+    free(q->D);
+    free(q->idx);
+    free(q->held);
+    free(q);
+    return rc;
+}
+
+/* impact_sequence's work on its sequence q (allocated, r set): P and ub
+** live after u in q->D. */
+static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long *count)
+{
+    int n = s->n, r = q->r, rc;
+    double *v = s->y + n, y0[2 * n];
+    double *P = q->u + r, *ub = P + r;
+    char set[r];
     q->n = 0;
-    q->held = 0;
+    q->nheld = 0;
     memcpy(q->idx, idx, sizeof(int) * (size_t)r);
     rt_delassus(s, idx, r, q->D);
     for (int a = 0; a < r; a++) {
         q->u[a] = wdot(s, idx[a], v);
-        if (s->mode >> idx[a] & 1u)
-            q->held |= 1u << a;
+        if (rt_mode_has(s->mode, idx[a])) {
+            q->held[a] = 1;
+            q->nheld++;
+        }
     }
     for (int a; (a = seq_next(s, q, v)) >= 0;) {
-        double P[RT_MAXG], ub[RT_MAXG], E0 = rt_mech_energy(s, s->mode, s->y);
+        double E0 = rt_mech_energy(s, s->mode, s->y);
         if (q->n >= SEQ_MAX)
             return rt_fail(s, NSM_EEVENTS, idx[a], "%d impacts at one instant and no end in sight "
                            "(elastic contacts squeezing a body?)", SEQ_MAX);
@@ -616,9 +696,9 @@ static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1
         memcpy(ub, q->u, sizeof(double) * (size_t)r);
         memcpy(y0, s->y, sizeof y0);
         seq_apply(s, q, P, v);
-        if (q->held == 0)
+        if (q->nheld == 0)
             q->u[a] = -s->num.e[idx[a]] * ub[a];     /* Newton's law, exactly */
-        if (q->held == 0 && s->method == NSM_METHOD_EXACT && q->n == 0 &&
+        if (q->nheld == 0 && s->method == NSM_METHOD_EXACT && q->n == 0 &&
             seq_next(s, q, v) < 0)
             rt_shadow_impulse(s, idx[a], s->num.e[idx[a]], s->t, y0, s->y);
         s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
@@ -636,8 +716,7 @@ static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1
                 return rc;
         }
         double rho;
-        unsigned set;
-        if (s->zeno_on && seq_cycle(q, &rho, &set)) {
+        if (s->zeno_on && seq_cycle(q, &rho, set)) {
             s->rate.exempt = 1;
             rc = seq_collapse(s, q, set, a, v);
             s->rate.exempt = 0;
@@ -646,11 +725,15 @@ static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1
         }
     }
     /* what still approaches does so within rounding: at rest, not impacts */
-    unsigned rest = 0;
+    unsigned rest[s->mw];
+    int any = 0;
+    rt_mode_none(s, rest);
     for (int a = 0; a < r; a++)
-        if (!(q->held >> a & 1u) && q->u[a] < 0)
-            rest |= 1u << idx[a];
-    if (rest) {
+        if (!q->held[a] && q->u[a] < 0) {
+            rt_mode_add(rest, idx[a]);
+            any = 1;
+        }
+    if (any) {
         double Eb = rt_mech_energy(s, s->mode, s->y);
         if (rt_project(s, rest, v))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
@@ -694,13 +777,14 @@ static int cluster_track(nsm_sim *s, int j)
         if (s->zeno.c_steady[lag] > best)
             best = s->zeno.c_steady[lag];
     }
-    s->zeno.c_mask = best > 0 ? s->zeno.c_mask | 1u << j : 1u << j;
+    if (best == 0)
+        rt_mode_none(s, s->zeno.c_mask);
+    rt_mode_add(s->zeno.c_mask, j);
     s->zeno.c_geo = best;
     memmove(s->zeno.c_hist + 1, s->zeno.c_hist, sizeof(double) * (RT_CLUSTER_LAGS - 1));
     s->zeno.c_hist[0] = s->zeno.c_last >= 0 ? tau : 0;
     s->zeno.c_last = s->t;
-    unsigned m = s->zeno.c_mask;
-    int several = (m & (m - 1)) != 0;
+    int several = rt_mode_count(s, s->zeno.c_mask) > 1;
     return s->zeno_on && several && best >= 6 && tau < 1e-3 * zeno_scale(s);
 }
 
@@ -709,10 +793,13 @@ static int cluster_track(nsm_sim *s, int j)
 ** landing with no closing speed is no impact: the contact is at rest. */
 static int impact(nsm_sim *s, int j)
 {
-    int n = s->n, idx[RT_MAXG] = { 0 };
-    double *y = s->y, *v = s->y + n, vb[RT_MAXG] = { 0 };
-    unsigned set, ref = s->mode;
-    int r = impact_set(s, j, 0, vb, idx, &set);
+    int n = s->n, idx[s->g + 1];
+    double *y = s->y, *v = s->y + n, vb[s->g + 1];
+    unsigned set[s->mw], ref[s->mw], one[s->mw];
+    rt_mode_copy(s, ref, s->mode);
+    rt_mode_none(s, one);
+    rt_mode_add(one, j);
+    int r = impact_set(s, j, NULL, vb, idx, set);
     if (vb[j] >= -rt_vel_tol(s, j, v)) {
         /* landed with the gap leaving 0 by a bounce smaller than the gap's
          * rounding, or closing slower than the velocity tolerance (a contact
@@ -721,17 +808,17 @@ static int impact(nsm_sim *s, int j)
          * is at rest; remove the residual relative velocity (plastic), and
          * hold it shut unless that needs a pull */
         double Eb = rt_mech_energy(s, s->mode, y);
-        if (rt_project(s, 1u << j, v))
+        if (rt_project(s, one, v))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
         s->Ejump += Eb - rt_mech_energy(s, s->mode, y);
-        return settle_favour(s, ref, 0, 1u << j);
+        return settle_favour(s, ref, NULL, one);
     }
     /* single: j is the only open contact it touches (the others of the
      * problem are shut); held: one of those shares a body with j */
     int single = 1, held = 0;
     for (int a = 0; a < r; a++)
         if (idx[a] != j) {
-            if (!(ref >> idx[a] & 1u))
+            if (!rt_mode_has(ref, idx[a]))
                 single = 0;
             else if (coupled(s, idx[a], j))
                 held = 1;
@@ -757,9 +844,8 @@ static int impact(nsm_sim *s, int j)
      * several, are bounded (the jump comes after finitely many): the
      * event-rate guard leaves them alone */
     int ends_cluster = cluster_track(s, j), rc;
-    unsigned cm = s->zeno.c_mask;
-    long count;
-    int exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->zeno.c_geo >= 3);
+    long count = 0;
+    int exempt = cascade || (s->zeno_on && rt_mode_count(s, s->zeno.c_mask) > 1 && s->zeno.c_geo >= 3);
     if ((rc = impact_sequence(s, j, idx, r, exempt, &count)))
         return rc;
     single = single && count == 1;
@@ -792,18 +878,22 @@ static int impact(nsm_sim *s, int j)
     }
     /* every contact of the sequence whose rebound cannot leave the rounding
      * band ends at rest (j's too, unless a cascade of j alone goes on) */
-    unsigned plastic = 0;
+    unsigned plastic[s->mw];
+    int any = 0;
+    rt_mode_none(s, plastic);
     for (int a = 0; a < r; a++)
-        if (!(ref >> idx[a] & 1u) && (idx[a] != j || !cascade || held || !single) &&
-            rebound_unresolved(s, idx[a]))
-            plastic |= 1u << idx[a];
-    if (plastic) {
+        if (!rt_mode_has(ref, idx[a]) && (idx[a] != j || !cascade || held || !single) &&
+            rebound_unresolved(s, idx[a])) {
+            rt_mode_add(plastic, idx[a]);
+            any = 1;
+        }
+    if (any) {
         double Eb2 = rt_mech_energy(s, s->mode, y);
         if (rt_project(s, plastic, v))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
         s->Ejump += Eb2 - rt_mech_energy(s, s->mode, y);
     }
-    return settle(s, ref, 0);
+    return settle(s, ref, NULL);
 }
 
 /* Apply the transition of event function j, just landed on: a gap's, or a
@@ -816,9 +906,9 @@ static int transition(nsm_sim *s, int j)
     int rc;
     if (j >= s->g) {
         rc = rt_fric_transition(s, j);
-        return rc ? rc : settle(s, s->mode, 0);
+        return rc ? rc : settle(s, s->mode, NULL);
     }
-    int imp = s->nf && s->m->gaps[j].law == NSM_LAW_IMPACT && !(s->mode >> j & 1u);
+    int imp = s->nf && s->m->gaps[j].law == NSM_LAW_IMPACT && !rt_mode_has(s->mode, j);
     double v0[imp ? s->n : 1];
     if (imp)
         memcpy(v0, s->y + s->n, sizeof v0);
@@ -831,27 +921,31 @@ static int transition(nsm_sim *s, int j)
 /* The transition of gap j. */
 static int transition_gap(nsm_sim *s, int j)
 {
-    unsigned bit = 1u << j, ref = s->mode;
+    unsigned bit[s->mw], ref[s->mw];
     const double *v = s->y + s->n;
-    int closed = (s->mode & bit) != 0, rc;
+    int closed = rt_mode_has(s->mode, j), rc;
+    rt_mode_none(s, bit);
+    rt_mode_add(bit, j);
+    rt_mode_copy(s, ref, s->mode);
     if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
         if (!closed)
             return impact(s, j);
-        s->mode &= ~bit;
+        rt_mode_del(s->mode, j);
         zeno_forget(s, j);
         if ((rc = log_event(s, NSM_EV_SEPARATION, j, wdot(s, j, v), wdot(s, j, v), 0, 0, 1)))
             return rc;
         return settle(s, s->mode, bit);
     }
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    s->mode ^= bit;
+    rt_mode_flip(s->mode, j);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
     rc = log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, wdot(s, j, v),
                    wdot(s, j, v), 0, lost, 1);
     if (rc)
         return rc;
-    return settle(s, ref & ~bit, 0);
+    rt_mode_del(ref, j);
+    return settle(s, ref, NULL);
 }
 
 /* Initial mode at t = 0: penalty gaps penetrated (or touching and closing)
@@ -861,7 +955,7 @@ int rt_initial_mode(nsm_sim *s)
 {
     int n = s->n, rc;
     const double *y = s->y, *v = s->y + n;
-    s->mode = 0;
+    rt_mode_none(s, s->mode);
     for (int j = 0; j < s->g; j++) {
         double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = wdot(s, j, v);
         if (s->m->gaps[j].law == NSM_LAW_PENALTY) {
@@ -869,19 +963,21 @@ int rt_initial_mode(nsm_sim *s)
             int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
                                                               : (gap <= tol && f > 0);
             if (on)
-                s->mode |= 1u << j;
+                rt_mode_add(s->mode, j);
         } else if (gap < -tol) {
             return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
         }
     }
-    if ((rc = settle(s, 0, 0)))
+    unsigned none[s->mw];
+    rt_mode_none(s, none);
+    if ((rc = settle(s, none, NULL)))
         return rc;
     /* until none is left (each impact resolves the whole sequence of
      * collisions it starts, see impact_sequence) */
     for (int again = 1, rounds = 0; again && rounds < 1000; rounds++) {
         again = 0;
         for (int j = 0; j < s->g; j++) {
-            if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
+            if (s->m->gaps[j].law != NSM_LAW_IMPACT || rt_mode_has(s->mode, j))
                 continue;
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
                 if ((rc = impact(s, j)))
@@ -1008,7 +1104,7 @@ static int toggle_switch(nsm_sim *s, int k)
     s->sw[k] = !s->sw[k];
     s->sw_last[k] = s->t;
     int rc = log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
-    return rc ? rc : settle(s, s->mode, 0);
+    return rc ? rc : settle(s, s->mode, NULL);
 }
 
 /* Emit a sample to the sample handler. */

@@ -26,7 +26,7 @@ static double *dalloc(size_t n, int *bad)
 ** the setup message. */
 nsm_sim *nsm_sim_create(const nsm_model *m)
 {
-    if (!m || m->abi != NSM_ABI_VERSION || m->n_bodies <= 0 || m->n_gaps < 0 || m->n_gaps > RT_MAXG)
+    if (!m || m->abi != NSM_ABI_VERSION || m->n_bodies <= 0 || m->n_gaps < 0)
         return NULL;
     nsm_sim *s = calloc(1, sizeof *s);
     if (!s)
@@ -37,7 +37,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->g = g;
     s->nf = m->n_frictions > 0 ? m->n_frictions : 0;
     s->ge = g + 2 * s->nf;
-    if (s->ge > RT_MAXG || (s->nf && !m->frictions)) {
+    s->mw = NSM_MODE_WORDS(s->ge);
+    if (s->nf && !m->frictions) {
         free(s);
         return NULL;
     }
@@ -68,7 +69,9 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->minv = dalloc(n, &bad);
     s->y = dalloc(s->N, &bad);
     s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
-    if (!s->sw)
+    s->mode = calloc((size_t)s->mw, sizeof(unsigned));
+    s->zeno.c_mask = calloc((size_t)s->mw, sizeof(unsigned));
+    if (!s->sw || !s->mode || !s->zeno.c_mask)
         bad = 1;
     s->sw_last = dalloc(s->ns, &bad);
     if (!bad && (rt_zeno_alloc(s) || rt_exact_alloc(s)))
@@ -119,6 +122,8 @@ void nsm_sim_free(nsm_sim *s)
     rt_taylor_free(s);
     rt_mode_free(s);
     free(s->sw);
+    free(s->mode);
+    free(s->zeno.c_mask);
     free(s);
 }
 
@@ -309,7 +314,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->msg[0] = 0;
     s->t = 0;
     s->t_stop = HUGE_VAL;
-    s->mode = 0;
+    rt_mode_none(s, s->mode);
     s->steps = s->nevents = 0;
     s->sample_k = 0;
     s->Ejump = 0;
@@ -370,9 +375,11 @@ int nsm_sim_reset(nsm_sim *s)
     /* the potential below is the physical one (springs at rest length and
      * gravity at x = 0 count zero), up to the constant fixed here */
     s->Voff = 0;
+    unsigned free_mode[s->mw];
+    rt_mode_none(s, free_mode);
     s->Voff = nsm_energy_springs(s->n, m->n_springs, m->springs, s->num.sk, s->num.srest, s->y) +
               nsm_energy_gravity(s->n, s->num.mass, s->num.gfac, s->num.gravity, s->y) -
-              (rt_mech_energy(s, 0, s->y) - nsm_energy_kinetic(s->n, s->num.mass, s->y));
+              (rt_mech_energy(s, free_mode, s->y) - nsm_energy_kinetic(s->n, s->num.mass, s->y));
     int rc = rt_initial_mode(s);
     if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;
@@ -434,7 +441,8 @@ int nsm_sim_forces(const nsm_sim *s, double *lam)
 
 double nsm_sim_time(const nsm_sim *s) { return s->t; }
 const double *nsm_sim_state(const nsm_sim *s) { return s->y; }
-unsigned nsm_sim_mode(const nsm_sim *s) { return s->mode; }
+unsigned nsm_sim_mode(const nsm_sim *s) { return s->mode[0]; }
+int nsm_sim_mode_has(const nsm_sim *s, int j) { return j >= 0 && j < s->ge && rt_mode_has(s->mode, j); }
 const int *nsm_sim_switches(const nsm_sim *s) { return s->sw; }
 long nsm_sim_steps(const nsm_sim *s) { return s->steps; }
 long nsm_sim_events(const nsm_sim *s) { return s->nevents; }

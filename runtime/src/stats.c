@@ -50,7 +50,7 @@ typedef struct RtStats {
     double other_f;           /* increments no force statement could be given */
     double *a1, *ya;          /* N each: derivative at the last step's end, and that state */
     double ta;                /* time of the cached derivative a1 */
-    unsigned mode_a;
+    unsigned *mode_a;         /* mw words */
     long ev_a;                /* event count when a1 was cached */
     int have_a;
     double *f, *vq;           /* n each: forces and velocities at a node */
@@ -101,8 +101,9 @@ int rt_stats_alloc(nsm_sim *s)
     st->fwork = calloc(nf, sizeof(double));
     st->fk = calloc(nf, sizeof(double));
     st->qf = calloc(nf, sizeof(double));
+    st->mode_a = calloc((size_t)s->mw, sizeof(unsigned));
     return !st->gap || !st->damper || !st->work || !st->a1 || !st->ya || !st->f ||
-           !st->vq || !st->fwork || !st->fk || !st->qf;
+           !st->vq || !st->fwork || !st->fk || !st->qf || !st->mode_a;
 }
 
 /* Free the audit's storage. */
@@ -112,6 +113,7 @@ void rt_stats_free(nsm_sim *s)
     if (!st)
         return;
     free(st->gap);
+    free(st->mode_a);
     free(st->damper);
     free(st->work);
     free(st->a1);
@@ -163,14 +165,14 @@ static void hermite_v(int n, const double *v0, const double *a0, const double *v
 /* Number of elements that may dissipate in mode: dampers of the spring
 ** elements and dampers of engaged penalty gaps; the last one in *which
 ** (spring index, or n_springs + gap index). */
-static int dissipators(const nsm_sim *s, unsigned mode, int *which)
+static int dissipators(const nsm_sim *s, const unsigned *mode, int *which)
 {
     int c = 0;
     for (int k = 0; k < s->m->n_springs; k++)
         if (s->num.sc[k] != 0)
             c++, *which = k;
     for (int j = 0; j < s->g; j++)
-        if ((mode >> j & 1u) && s->m->gaps[j].law == NSM_LAW_PENALTY && s->num.cc[j] != 0)
+        if (rt_mode_has(mode, j) && s->m->gaps[j].law == NSM_LAW_PENALTY && s->num.cc[j] != 0)
             c++, *which = s->m->n_springs + j;
     return c;
 }
@@ -223,7 +225,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
         return;
     double a0[s->N];
     const double *v0 = s->y + n, *v1 = Y1 + n;
-    int cached = st->have_a && st->ta == s->t && st->mode_a == s->mode &&
+    int cached = st->have_a && st->ta == s->t && rt_mode_eq(s, st->mode_a, s->mode) &&
                  st->ev_a == s->nevents && memcmp(st->ya, s->y, sizeof a0) == 0;
     /* derivatives at both ends in the step's mode; the start's is the last
      * step's end when no transition came in between */
@@ -238,7 +240,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     }
     memcpy(st->ya, Y1, sizeof a0);
     st->ta = t1;
-    st->mode_a = s->mode;
+    rt_mode_copy(s, st->mode_a, s->mode);
     st->ev_a = s->nevents;
     st->have_a = 1;
     double qd[ns + g + 1], qw[n];
@@ -256,7 +258,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
                 qd[k] += wq * s->num.sc[k] * dv * dv;
             }
             for (int j = 0; j < g; j++)
-                if ((s->mode >> j & 1u) && s->m->gaps[j].law == NSM_LAW_PENALTY) {
+                if (rt_mode_has(s->mode, j) && s->m->gaps[j].law == NSM_LAW_PENALTY) {
                     double wv = rt_dot(n, s->num.W + (size_t)j * n, v);
                     qd[ns + j] += wq * s->num.cc[j] * wv * wv;
                 }
@@ -326,11 +328,11 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     if (!st)
         return;
     int n = s->n, g = s->g;
-    double h = t1 - s->t, lam[RT_MAXG + 1];
+    double h = t1 - s->t, lam[s->g + 1];
     st->steps++;
     for (int j = 0; j < g; j++) {
         RtGapStats *gs = &st->gap[j];
-        if ((s->mode >> j & 1u) && !gs->open && st->steps == 1) {
+        if (rt_mode_has(s->mode, j) && !gs->open && st->steps == 1) {
             /* closed from the start without an event record (a penalty
              * gap engaged at t = 0) */
             gs->open = 1;
@@ -345,11 +347,11 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         return;
     }
     /* open gaps carry no force */
-    if (g == 0 || s->mode == 0 || rt_lambda(s, s->mode, t1, Y1, lam))
+    if (g == 0 || rt_mode_empty(s, s->mode) || rt_lambda(s, s->mode, t1, Y1, lam))
         memset(lam, 0, sizeof lam);
     for (int j = 0; j < g; j++) {
         RtGapStats *gs = &st->gap[j];
-        int closed = s->mode >> j & 1u, pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+        int closed = rt_mode_has(s->mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
         double p0, pd0, p1, pd1;
         if (!closed)
             continue;
@@ -385,7 +387,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         if (s->m->gaps[j].law != NSM_LAW_PENALTY)
             continue;
         double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = s->num.kc[j] * p;
-        double F = (s->mode >> j & 1u) ? lam[j] : 0;
+        double F = rt_mode_has(s->mode, j) ? lam[j] : 0;
         st->fnum += (F - kp) * (F - kp);
         st->fden += kp * kp;
         st->gap[j].fnum += (F - kp) * (F - kp);
@@ -464,7 +466,7 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->springs = nsm_energy_springs(n, s->m->n_springs, s->m->springs, s->num.sk, s->num.srest,
                                     s->y);
     a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
-    int law[RT_MAXG + 1];
+    int law[s->g + 1];
     for (int j = 0; j < s->g; j++)
         law[j] = s->m->gaps[j].law;
     a->contacts = nsm_energy_penalty(n, s->g, s->mode, law, s->num.W, s->num.d, s->num.kc, s->y);

@@ -79,7 +79,7 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
     int n = s->n;
     double sum = 0;
     for (int j = 0; j < s->g; j++) {
-        if (!(s->mode >> j & 1u) || s->m->gaps[j].law != NSM_LAW_PENALTY)
+        if (!rt_mode_has(s->mode, j) || s->m->gaps[j].law != NSM_LAW_PENALTY)
             continue;
         const double *w = s->num.W + (size_t)j * n;
         double p0 = rt_dot(n, w, Y) + s->num.d[j], p1 = rt_dot(n, w, Y1) + s->num.d[j];
@@ -155,15 +155,15 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
 ** failure (what was allocated is freed by rt_exact_free). */
 int rt_exact_alloc(nsm_sim *s)
 {
-    size_t na = (size_t)s->na, na2 = na * na, n2 = 2 * (size_t)s->n;
+    size_t na = (size_t)s->na, n2 = 2 * (size_t)s->n;
     RtExact *x = &s->ex;
     int bad = 0;
-    for (int k = 0; k < RT_CACHE; k++) {
-        x->cache[k].E = calloc(na2, sizeof(long double));
-        x->cache[k].Qd = calloc(na2 ? na2 : 1, sizeof(double));
-        x->cache[k].Qw = calloc(na2 ? na2 : 1, sizeof(double));
-        bad |= !x->cache[k].E || !x->cache[k].Qd || !x->cache[k].Qw;
+    for (int k = 0; k < RT_CACHE; k++) {  /* the propagators on their first use */
+        x->cache[k].mode = calloc((size_t)s->mw, sizeof(unsigned));
+        bad |= !x->cache[k].mode;
     }
+    x->anchor.mode = calloc((size_t)s->mw, sizeof(unsigned));
+    bad |= !x->anchor.mode;
     x->anchor.y = calloc(n2 ? n2 : 1, sizeof(double));
     x->anchor.Z = calloc((size_t)RT_ANCHOR_LEVELS * na, sizeof(long double));
     bad |= !x->anchor.y || !x->anchor.Z;
@@ -183,7 +183,9 @@ void rt_exact_free(nsm_sim *s)
         free(x->cache[k].E);
         free(x->cache[k].Qd);
         free(x->cache[k].Qw);
+        free(x->cache[k].mode);
     }
+    free(x->anchor.mode);
     free(x->anchor.y);
     free(x->anchor.Z);
     for (int k = 0; k < RT_SHADOWS; k++) {
@@ -276,7 +278,8 @@ static int same_time(double a, double b)
 static RtAnchor *anchor_get(nsm_sim *s, double t, const double *Y, double h)
 {
     RtAnchor *a = &s->ex.anchor;
-    if (!a->used || a->mode != s->mode || a->swkey != rt_switch_key(s) || (h != 0 && a->h != h))
+    if (!a->used || !rt_mode_eq(s, a->mode, s->mode) || a->swkey != rt_switch_key(s) ||
+        (h != 0 && a->h != h))
         return NULL;
     if (!same_time(a->t, t) || memcmp(a->y, Y, sizeof(double) * 2 * s->n) != 0)
         return NULL;
@@ -384,7 +387,7 @@ static RtAnchor *anchor_set(nsm_sim *s, double t, const double *Y, double h)
     a->t = t;
     a->k = 0;
     a->used = 1;
-    a->mode = s->mode;
+    rt_mode_copy(s, a->mode, s->mode);
     a->swkey = rt_switch_key(s);
     a->h = h;
     return a;
@@ -434,10 +437,11 @@ static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const l
 ** computed on a miss. */
 static int exact_prop(nsm_sim *s, double h, RtProp **out)
 {
-    unsigned long key = rt_switch_key(s);
+    unsigned long key = rt_switch_key(s), hash = rt_mode_hash(s, s->mode);
     for (int k = 0; k < RT_CACHE; k++)
-        if (s->ex.cache[k].used && s->ex.cache[k].mode == s->mode && s->ex.cache[k].swkey == key &&
-            s->ex.cache[k].h == h && s->ex.cache[k].quad >= s->energy) {
+        if (s->ex.cache[k].used && s->ex.cache[k].hash == hash && s->ex.cache[k].swkey == key &&
+            s->ex.cache[k].h == h && s->ex.cache[k].quad >= s->energy &&
+            rt_mode_eq(s, s->ex.cache[k].mode, s->mode)) {
             *out = &s->ex.cache[k];
             return NSM_OK;
         }
@@ -446,12 +450,27 @@ static int exact_prop(nsm_sim *s, double h, RtProp **out)
     RtProp *pr = &s->ex.cache[s->ex.cache_next];
     s->ex.cache_next = (s->ex.cache_next + 1) % RT_CACHE;
     pr->used = 0;
+    if (!pr->E) {
+        size_t na2 = (size_t)s->na * s->na;
+        pr->E = calloc(na2, sizeof(long double));
+        pr->Qd = calloc(na2, sizeof(double));
+        pr->Qw = calloc(na2, sizeof(double));
+        if (!pr->E || !pr->Qd || !pr->Qw) {
+            free(pr->E);
+            free(pr->Qd);
+            free(pr->Qw);
+            pr->E = NULL;
+            pr->Qd = pr->Qw = NULL;
+            return NSM_ENOMEM;
+        }
+    }
     int rc = exact_propagator(s, h, pr->E, s->energy ? pr->Qd : NULL, pr->Qw);
     if (rc)
         return rc;
     pr->used = 1;
     pr->quad = s->energy;
-    pr->mode = s->mode;
+    rt_mode_copy(s, pr->mode, s->mode);
+    pr->hash = hash;
     pr->swkey = key;
     pr->h = h;
     *out = pr;
@@ -725,7 +744,7 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
 static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
     int n = s->n;
-    if (j >= s->g || s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
+    if (j >= s->g || s->m->gaps[j].law != NSM_LAW_IMPACT || rt_mode_has(s->mode, j))
         return;
     int k = shadow_index(s, t, Y);
     if (k < 0)

@@ -370,8 +370,7 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
     T->tail = q < 0.5 ? pk * q / (1 - q) : INFINITY;
     T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) : INFINITY;
     T->mi = mi;
-    T->mode = mi->mode;
-    T->swkey = mi->swkey;
+    T->built = mi->built;
     T->K = K;
     T->t0 = t0;
     T->h = h;
@@ -386,7 +385,7 @@ int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long d
                  double h)
 {
     const RtTaylor *T = &s->tay;
-    if (!T->valid || T->mi != mi || T->mode != mi->mode || T->swkey != mi->swkey ||
+    if (!T->valid || T->mi != mi || T->built != mi->built ||
         T->t0 != t0 || T->h != h)
         return 0;
     for (int i = 0; i < s->na; i++)

@@ -87,7 +87,8 @@ int main(void)
 
     unsigned modes = g <= 6 ? 1u << g : 64u;
     for (unsigned mode = 0; mode < modes; mode++) {
-        if (m->rhs(mode, 0, y, sw, p, c, yd) != 0)
+        unsigned mw[64] = { mode };  /* the mode's words (the rest zero) */
+        if (m->rhs(mw, 0, y, sw, p, c, yd) != 0)
             continue;
         for (int trial = 0; trial < 4; trial++) {
             double t = urand(0, 2), h = 1e-6;
@@ -95,15 +96,15 @@ int main(void)
                 y[i] = urand(-1, 1);
             for (int k = 0; k < ns; k++)
                 sw[k] = urand(0, 1) < 0.5;
-            CHECK(m->rhs(mode, t, y, sw, p, c, yd) == 0, "rhs of mode %u", mode);
-            CHECK(m->event(mode, t, y, sw, p, c, s, sd) == 0, "event of mode %u", mode);
-            CHECK(m->lambda(mode, t, y, sw, p, c, lam) == 0, "lambda of mode %u", mode);
+            CHECK(m->rhs(mw, t, y, sw, p, c, yd) == 0, "rhs of mode %u", mode);
+            CHECK(m->event(mw, t, y, sw, p, c, s, sd) == 0, "event of mode %u", mode);
+            CHECK(m->lambda(mw, t, y, sw, p, c, lam) == 0, "lambda of mode %u", mode);
             for (int i = 0; i < 2 * n; i++)
                 y2[i] = y[i] + h * yd[i];
-            m->event(mode, t + h, y2, sw, p, c, sp, yd2);
+            m->event(mw, t + h, y2, sw, p, c, sp, yd2);
             for (int i = 0; i < 2 * n; i++)
                 y2[i] = y[i] - h * yd[i];
-            m->event(mode, t - h, y2, sw, p, c, sm, yd2);
+            m->event(mw, t - h, y2, sw, p, c, sm, yd2);
             for (int j = 0; j < g; j++) {
                 double fdq = (sp[j] - sm[j]) / (2 * h);
                 CHECK(close_to(sd[j], fdq, 1e-5), "mode %u gap %d: s' = %.12g, finite difference %.12g",

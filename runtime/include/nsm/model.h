@@ -12,8 +12,11 @@
  *   p[n_params]                           parameter values, SI, after overrides
  *   c[n_consts]                           constants the model's setup derives from p
  *   sw[s]                                 0/1 state of each time-switch condition
- *   mode                                  bitmask over gaps: bit j set = gap j closed
- *                                         (an impact gap held shut, a penalty gap engaged)
+ *   mode[NSM_MODE_WORDS(g + 2 nf)]        the mode, a set of bits in 32-bit words (bit b is
+ *                                         bit b % 32 of mode[b / 32]): bit j set = gap j
+ *                                         closed (an impact gap held shut, a penalty gap
+ *                                         engaged); above the gaps, two bits per friction
+ *                                         element (nsm_friction_info).  Any number of gaps.
  *
  * Equations of motion in every mode:
  *   M a = f_ext(t) + f_const - K x - C v + sum_j w_j lambda_j
@@ -39,16 +42,16 @@
 extern "C" {
 #endif
 
-#define NSM_ABI_VERSION 1
+#define NSM_ABI_VERSION 2
 
 /* Return of the per-mode functions when the compiler did not write this mode
  * out (too many gaps to enumerate): the runtime then uses its generic path,
  * built on nsm_numeric, which gives the same results. */
 #define NSM_NOT_DERIVED 1
 
-/* A mode is a bitmask in an unsigned int: a model has at most this many gaps.
- * nsmc refuses larger models, and the runtime refuses tables that exceed it. */
-#define NSM_MAX_GAPS 32
+/* Words of a mode over `bits` bits (gaps plus twice the friction elements):
+ * always at least one, so that word 0 exists for a model without gaps. */
+#define NSM_MODE_WORDS(bits) ((bits) / 32 + 1)
 
 enum nsm_law { NSM_LAW_IMPACT = 0, NSM_LAW_PENALTY = 1 };
 enum nsm_release { NSM_RELEASE_FORCE = 0, NSM_RELEASE_GAP = 1 };
@@ -171,11 +174,11 @@ typedef struct nsm_model {
 
     /* Per mode, straight-line code derived by the compiler; each returns 0, or
      * NSM_NOT_DERIVED for a mode it did not write out. */
-    int (*rhs)(unsigned mode, double t, const double *y, const int *sw,
+    int (*rhs)(const unsigned *mode, double t, const double *y, const int *sw,
                const double *p, const double *c, double *ydot);          /* 2n */
-    int (*lambda)(unsigned mode, double t, const double *y, const int *sw,
+    int (*lambda)(const unsigned *mode, double t, const double *y, const int *sw,
                   const double *p, const double *c, double *lam);        /* g, 0 for open gaps */
-    int (*event)(unsigned mode, double t, const double *y, const int *sw,
+    int (*event)(const unsigned *mode, double t, const double *y, const int *sw,
                  const double *p, const double *c, double *s, double *sdot); /* g each */
 
     /* Time switches: the switch function of condition k and its derivative,
@@ -211,7 +214,7 @@ typedef struct nsm_model {
     /* Coulomb friction elements (appended after the settings: a table that
      * leaves them zero has none).  A model with friction leaves its modes
      * to the runtime's generic path (rhs, lambda and event return
-     * NSM_NOT_DERIVED), and n_gaps + 2 n_frictions <= NSM_MAX_GAPS. */
+     * NSM_NOT_DERIVED). */
     int n_frictions;
     const nsm_friction_info *frictions;
 

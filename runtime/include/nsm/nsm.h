@@ -77,8 +77,7 @@ const char *nsm_method_name(int method);
 int nsm_method_parse(const char *name);
 
 /* Create a simulation at the model's defaults (parameters, method, dt, every),
- * reset to t = 0.  NULL on allocation failure, ABI mismatch, or a model with
- * more than 32 gaps (a mode is a bitmask in an unsigned). */
+ * reset to t = 0.  NULL on allocation failure or ABI mismatch. */
 nsm_sim *nsm_sim_create(const nsm_model *m);
 void nsm_sim_free(nsm_sim *sim);
 
@@ -126,6 +125,11 @@ int nsm_sim_run_until(nsm_sim *sim, double t);
 
 double nsm_sim_time(const nsm_sim *sim);
 const double *nsm_sim_state(const nsm_sim *sim);            /* y, length 2n */
+/* The current mode: whether bit j is set (gap j closed for j < n_gaps; then
+ * two bits per friction element, nsm/model.h), and the mode's first word
+ * (bits 0 to 31, all of it for a model with fewer than 32 gaps and
+ * friction bits). */
+int nsm_sim_mode_has(const nsm_sim *sim, int j);
 unsigned nsm_sim_mode(const nsm_sim *sim);
 const int *nsm_sim_switches(const nsm_sim *sim);
 /* Value of output column k (model->outputs[k]) at the current state.  The

@@ -58,13 +58,13 @@ static void force(double t, const int *sw, const double *p, const double *c, dou
 
 #ifndef TWO_MASS_GENERIC
 /* Per mode: free (mode 0), stuck (mode 1, Eq. 5 of the paper). */
-static int rhs(unsigned mode, double t, const double *y, const int *sw, const double *p,
+static int rhs(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
                const double *c, double *yd)
 {
     (void)t, (void)sw, (void)c;
     double F1 = -p[K1] * y[0] - p[C1] * y[2], F2 = -p[K2] * y[1] - p[C2] * y[3];
     yd[0] = y[2], yd[1] = y[3];
-    if (mode == 0) {
+    if (mode[0] == 0) {
         yd[2] = F1 / p[M1];
         yd[3] = F2 / p[M2];
     } else {
@@ -73,20 +73,20 @@ static int rhs(unsigned mode, double t, const double *y, const int *sw, const do
     return 0;
 }
 
-static int lambda(unsigned mode, double t, const double *y, const int *sw, const double *p,
+static int lambda(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
                   const double *c, double *lam)
 {
     (void)t, (void)sw, (void)c;
     double F1 = -p[K1] * y[0] - p[C1] * y[2], F2 = -p[K2] * y[1] - p[C2] * y[3];
-    lam[0] = mode ? p[M2] * (F1 + F2) / (p[M1] + p[M2]) - F2 : 0;
+    lam[0] = mode[0] ? p[M2] * (F1 + F2) / (p[M1] + p[M2]) - F2 : 0;
     return 0;
 }
 
-static int event(unsigned mode, double t, const double *y, const int *sw, const double *p,
+static int event(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
                  const double *c, double *s, double *sd)
 {
     (void)t, (void)sw, (void)c;
-    if (mode == 0) {
+    if (mode[0] == 0) {
         s[0] = y[1] - y[0];
         sd[0] = y[3] - y[2];
         return 0;
@@ -102,13 +102,13 @@ static int event(unsigned mode, double t, const double *y, const int *sw, const 
 #define NAME two_mass_model
 #define FUNCS .rhs = rhs, .lambda = lambda, .event = event,
 #else
-static int not_derived(unsigned mode, double t, const double *y, const int *sw, const double *p,
+static int not_derived(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
                        const double *c, double *out)
 {
     (void)mode, (void)t, (void)y, (void)sw, (void)p, (void)c, (void)out;
     return NSM_NOT_DERIVED;
 }
-static int not_derived2(unsigned mode, double t, const double *y, const int *sw, const double *p,
+static int not_derived2(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
                         const double *c, double *s, double *sd)
 {
     (void)s;
