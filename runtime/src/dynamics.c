@@ -30,7 +30,15 @@ double rt_dot(int n, const double *a, const double *b)
 /* Gap j at positions x: w_j . x + d_j. */
 double rt_gap(const nsm_sim *s, int j, const double *x)
 {
-    return rt_dot(s->n, s->num.W + (size_t)j * s->n, x) + s->num.d[j];
+    return rt_wdot(s, j, x) + s->num.d[j];
+}
+
+/* u += f w_j over the nonzeros of gap j's row. */
+static void add_w(const nsm_sim *s, int j, double f, double *u)
+{
+    const RtCsr *W = &s->sp.W;
+    for (int k = W->p[j]; k < W->p[j + 1]; k++)
+        u[W->i[k]] += W->x[k] * f;
 }
 
 /* True when gap j is a penalty gap engaged in mode. */
@@ -52,20 +60,15 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
                     const double *fext, int cflag, double *F)
 {
     int n = s->n;
-    for (int i = 0; i < n; i++) {
-        const double *Ki = s->num.K + (size_t)i * n, *Ci = s->num.C + (size_t)i * n;
+    for (int i = 0; i < n; i++)
         F[i] = (fext ? fext[i] : 0) + (cflag ? s->num.fconst[i] : 0)
-             - rt_dot(n, Ki, x) - rt_dot(n, Ci, v);
-    }
+             - rt_csr_dot(&s->sp.K, i, x) - rt_csr_dot(&s->sp.C, i, v);
     for (int j = 0; j < s->g; j++) {
         if (!is_pen(s, mode, j))
             continue;
-        const double *w = s->num.W + (size_t)j * n;
-        double p = -(rt_dot(n, w, x) + (cflag ? s->num.d[j] : 0));
-        double pd = -rt_dot(n, w, v);
-        double f = s->num.kc[j] * p + s->num.cc[j] * pd;
-        for (int i = 0; i < n; i++)
-            F[i] += w[i] * f;
+        double p = -(rt_wdot(s, j, x) + (cflag ? s->num.d[j] : 0));
+        double pd = -rt_wdot(s, j, v);
+        add_w(s, j, s->num.kc[j] * p + s->num.cc[j] * pd, F);
     }
     if (s->nf)
         rt_fric_forces(s, mode, x, v, cflag, F);
@@ -75,14 +78,23 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
 ** the one place it is formed (constraint forces, projections, impulses). */
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D)
 {
-    int n = s->n;
+    const RtCsr *W = &s->sp.W;
     for (int a = 0; a < r; a++)
         for (int b = 0; b < r; b++) {
-            const double *wa = s->num.W + (size_t)idx[a] * n, *wb = s->num.W + (size_t)idx[b] * n;
+            /* the rows' nonzeros merged (columns ascending) */
+            int ka = W->p[idx[a]], ea = W->p[idx[a] + 1], kb = W->p[idx[b]], eb = W->p[idx[b] + 1];
             double sum = 0;
-            for (int i = 0; i < n; i++)
-                sum += wa[i] * s->minv[i] * wb[i];
-            D[a * r + b] = sum;
+            while (ka < ea && kb < eb) {
+                if (W->i[ka] == W->i[kb]) {
+                    sum += W->x[ka] * s->minv[W->i[ka]] * W->x[kb];
+                    ka++, kb++;
+                } else if (W->i[ka] < W->i[kb]) {
+                    ka++;
+                } else {
+                    kb++;
+                }
+            }
+            D[(size_t)a * r + b] = sum;
         }
 }
 
@@ -210,10 +222,10 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
     int n = s->n;
     double pd = 0;
     for (int i = 0; i < n; i++)
-        pd += v[i] * rt_dot(n, s->num.C + (size_t)i * n, v);
+        pd += v[i] * rt_csr_dot(&s->sp.C, i, v);
     for (int j = 0; j < s->g; j++)
         if (is_pen(s, mode, j)) {
-            double wv = rt_dot(n, s->num.W + (size_t)j * n, v);
+            double wv = rt_wdot(s, j, v);
             pd += s->num.cc[j] * wv * wv;
         }
     double fd = 0, fw = 0;
@@ -272,10 +284,8 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
     rt_force_parts(s, mode, y, y + n, f, 1, F);
     int rc = rt_accel_from_force(s, mode, F, a, lam);
     for (int j = 0; j < s->g; j++)
-        if (is_pen(s, mode, j)) {
-            const double *w = s->num.W + (size_t)j * n;
-            lam[j] = -s->num.kc[j] * rt_gap(s, j, y) - s->num.cc[j] * rt_dot(n, w, y + n);
-        }
+        if (is_pen(s, mode, j))
+            lam[j] = -s->num.kc[j] * rt_gap(s, j, y) - s->num.cc[j] * rt_wdot(s, j, y + n);
     return rc;
 }
 
@@ -306,8 +316,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
     if (s->nf)
         rt_fric_events(s, mode, x, v, a, lam, dlam, lamf, dlamf, ev + g, evd + g);
     for (int j = 0; j < g; j++) {
-        const double *w = s->num.W + (size_t)j * n;
-        double gap = rt_gap(s, j, x), wv = rt_dot(n, w, v), wa = rt_dot(n, w, a);
+        double gap = rt_gap(s, j, x), wv = rt_wdot(s, j, v), wa = rt_wdot(s, j, a);
         double k = s->num.kc[j], c = s->num.cc[j];
         int closed = rt_mode_has(mode, j);
         if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
@@ -346,20 +355,20 @@ int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y,
 /* Size below which gap j counts as closed: rounding of w.x + d. */
 double rt_gap_tol(const nsm_sim *s, int j, const double *x)
 {
-    const double *w = s->num.W + (size_t)j * s->n;
+    const RtCsr *W = &s->sp.W;
     double sc = fabs(s->num.d[j]);
-    for (int i = 0; i < s->n; i++)
-        sc += fabs(w[i] * x[i]);
+    for (int k = W->p[j]; k < W->p[j + 1]; k++)
+        sc += fabs(W->x[k] * x[W->i[k]]);
     return 1e-10 * sc + 1e-14;
 }
 
 /* Relative velocity below which gap j counts as at rest. */
 double rt_vel_tol(const nsm_sim *s, int j, const double *v)
 {
-    const double *w = s->num.W + (size_t)j * s->n;
+    const RtCsr *W = &s->sp.W;
     double sc = 0;
-    for (int i = 0; i < s->n; i++)
-        sc += fabs(w[i] * v[i]);
+    for (int k = W->p[j]; k < W->p[j + 1]; k++)
+        sc += fabs(W->x[k] * v[W->i[k]]);
     return 1e-9 * sc + 1e-12;
 }
 
@@ -369,10 +378,13 @@ double rt_force_scale(const nsm_sim *s, double t, const double *y)
     int n = s->n;
     double f[n], sc = 0;
     ext_force(s, t, f);
+    const RtCsr *K = &s->sp.K, *C = &s->sp.C;
     for (int i = 0; i < n; i++) {
         sc += fabs(f[i]) + fabs(s->num.fconst[i]);
-        for (int k = 0; k < n; k++)
-            sc += fabs(s->num.K[(size_t)i * n + k] * y[k]) + fabs(s->num.C[(size_t)i * n + k] * y[n + k]);
+        for (int k = K->p[i]; k < K->p[i + 1]; k++)
+            sc += fabs(K->x[k] * y[K->i[k]]);
+        for (int k = C->p[i]; k < C->p[i + 1]; k++)
+            sc += fabs(C->x[k] * y[n + C->i[k]]);
     }
     return sc;
 }
@@ -405,7 +417,7 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
         a[i] = s->minv[i] * F[i];
     rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
-        q[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, a);
+        q[k] = rt_wdot(s, idx[k], a);
     int rc = nsm_lcp_solve(r, D, q, z, NULL) != NSM_LA_OK ? NSM_ENUMERIC : NSM_OK;
     for (int k = 0; k < r && !rc; k++)
         lam[idx[k]] = z[k];
@@ -417,7 +429,7 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
 ** (the plastic projection): v -= M^-1 W^T D^-1 W v. */
 int rt_project(const nsm_sim *s, const unsigned *set, double *v)
 {
-    int n = s->n, idx[s->g + 1];
+    int idx[s->g + 1];
     int r = set_list(s, set, idx);
     if (r == 0)
         return NSM_OK;
@@ -427,12 +439,12 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v)
     double *mu = D + (size_t)r * r;
     rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
-        mu[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, v);
+        mu[k] = rt_wdot(s, idx[k], v);
     int rc = nsm_la_solve(r, D, mu, 1) != NSM_LA_OK ? NSM_ENUMERIC : NSM_OK;
     for (int k = 0; k < r && !rc; k++) {
-        const double *w = s->num.W + (size_t)idx[k] * n;
-        for (int i = 0; i < n; i++)
-            v[i] -= s->minv[i] * w[i] * mu[k];
+        const RtCsr *W = &s->sp.W;
+        for (int q = W->p[idx[k]]; q < W->p[idx[k] + 1]; q++)
+            v[W->i[q]] -= s->minv[W->i[q]] * W->x[q] * mu[k];
     }
     free(D);
     return rc;
@@ -444,10 +456,8 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double sc = rt_force_scale(s, s->t, y);
     for (int j = 0; j < s->g; j++)
-        if (rt_mode_has(mode, j)) {
-            const double *w = s->num.W + (size_t)j * s->n;
-            sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * rt_dot(s->n, w, y + s->n));
-        }
+        if (rt_mode_has(mode, j))
+            sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * rt_wdot(s, j, y + s->n));
     return 1e-10 * sc + 1e-300;
 }
 
@@ -462,7 +472,7 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
     kin = pot = 0;
     for (int i = 0; i < n; i++) {
         kin += 0.5 * s->num.mass[i] * y[n + i] * y[n + i];
-        pot += 0.5 * y[i] * rt_dot(n, s->num.K + (size_t)i * n, y) - s->num.fconst[i] * y[i];
+        pot += 0.5 * y[i] * rt_csr_dot(&s->sp.K, i, y) - s->num.fconst[i] * y[i];
     }
     for (int j = 0; j < s->g; j++)
         if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j)) {

@@ -44,7 +44,7 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
     if (s->m->gaps[j].release == NSM_RELEASE_GAP)
         return gt;
     double k = s->num.kc[j], c = s->num.cc[j], gap = rt_gap(s, j, y);
-    double wv = rt_dot(s->n, s->num.W + (size_t)j * s->n, y + s->n);
+    double wv = rt_wdot(s, j, y + s->n);
     double ft = 1e-10 * (fabs(k * gap) + fabs(c * wv)) + k * gt;
     if (closed)
         return ft;

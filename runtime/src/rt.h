@@ -129,6 +129,19 @@ typedef struct RtExact {
     int shadow_next, shadow_used;
 } RtExact;
 
+/* A matrix by rows (sparse.c): row r's nonzeros are x[p[r] .. p[r+1]),
+** in the columns i[...] (ascending). */
+typedef struct RtCsr {
+    int rows;
+    int *p, *i;               /* i points into p's allocation */
+    double *x;
+} RtCsr;
+
+/* The nonzeros of the numeric tables K, C and W (sparse.c). */
+typedef struct RtSparse {
+    RtCsr K, C, W;
+} RtSparse;
+
 /* The modes met, least recently used replaced (mode.c). */
 typedef struct RtModes {
     RtModeInfo info[RT_MODES];
@@ -144,6 +157,7 @@ struct nsm_sim {
     int na;                   /* exact method: 2n + n_gen + 1 */
     double *p, *c;            /* parameters (with overrides), constants */
     nsm_numeric num;
+    RtSparse sp;              /* num's K, C and W by rows, after each setup (sparse.c) */
     double *minv;             /* 1/mass */
 
     int method;
@@ -241,6 +255,13 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v);
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
 double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y);
+
+/* sparse.c */
+int rt_sparse_build(nsm_sim *s);
+void rt_sparse_free(nsm_sim *s);
+double rt_csr_dot(const RtCsr *A, int r, const double *u);
+double rt_wdot(const nsm_sim *s, int j, const double *u);
+int rt_gaps_coupled(const nsm_sim *s, int a, int b);
 
 /* mode.c */
 unsigned long rt_switch_key(const nsm_sim *s);

@@ -25,7 +25,7 @@ static int is_impact(const nsm_sim *s, int j)
 
 static double wdot(const nsm_sim *s, int j, const double *v)
 {
-    return rt_dot(s->n, s->num.W + (size_t)j * s->n, v);
+    return rt_wdot(s, j, v);
 }
 
 /* Allocate the Zeno detection's per-gap arrays and size the rate guard's
@@ -353,11 +353,7 @@ static int rebound_unresolved(nsm_sim *s, int j)
 ** other). */
 static int coupled(const nsm_sim *s, int a, int b)
 {
-    const double *wa = s->num.W + (size_t)a * s->n, *wb = s->num.W + (size_t)b * s->n;
-    for (int i = 0; i < s->n; i++)
-        if (wa[i] != 0 && wb[i] != 0)
-            return 1;
-    return 0;
+    return rt_gaps_coupled(s, a, b);
 }
 
 /* The gaps of cand that an impact of gap j reaches through shared bodies

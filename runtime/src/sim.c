@@ -121,6 +121,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->y0);
     rt_taylor_free(s);
     rt_mode_free(s);
+    rt_sparse_free(s);
     free(s->sw);
     free(s->mode);
     free(s->zeno.c_mask);
@@ -354,6 +355,11 @@ int nsm_sim_reset(nsm_sim *s)
     }
     if (rt_fric_validate(s))
         return NSM_EMODEL;
+    if (rt_sparse_build(s)) {
+        snprintf(s->msg, sizeof s->msg, "out of memory listing the model's nonzeros");
+        s->failed = NSM_ENOMEM;
+        return NSM_ENOMEM;
+    }
     for (int i = 0; i < s->n; i++) {
         if (!(s->num.mass[i] > 0)) {
             snprintf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",

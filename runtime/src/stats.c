@@ -149,7 +149,7 @@ void rt_stats_reset(nsm_sim *s)
 static void penetration(const nsm_sim *s, int j, const double *y, double *p, double *pd)
 {
     *p = -rt_gap(s, j, y);
-    *pd = -rt_dot(s->n, s->num.W + (size_t)j * s->n, y + s->n);
+    *pd = -rt_wdot(s, j, y + s->n);
 }
 
 /* Velocities at theta in [0, 1] of the step (cubic Hermite on v, a). */
@@ -259,7 +259,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
             }
             for (int j = 0; j < g; j++)
                 if (rt_mode_has(s->mode, j) && s->m->gaps[j].law == NSM_LAW_PENALTY) {
-                    double wv = rt_dot(n, s->num.W + (size_t)j * n, v);
+                    double wv = rt_wdot(s, j, v);
                     qd[ns + j] += wq * s->num.cc[j] * wv * wv;
                 }
         }
