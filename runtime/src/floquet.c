@@ -172,6 +172,11 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
         return rc ? rc : refuse(s, NSM_EMETHOD, k.why);
     }
     const RtModeInfo *mi = rt_mode_info(s);
+    if (mi && !mi->A) {
+        free(k.t), free(k.y), free(k.gap);
+        return refuse(s, NSM_EMETHOD, "the model is too large for the dense monodromy matrix "
+                      "(its free-flight matrix is not formed past 400 states with rk4 and adaptive)");
+    }
     double *A = malloc(sizeof(double) * n2 * n2 * 4);
     if (!mi || !A) {
         free(k.t), free(k.y), free(k.gap), free(A);

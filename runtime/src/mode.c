@@ -31,6 +31,7 @@
 #include "rt.h"
 
 #define NSM_ERANGE_MODE 100     /* mode_spectrum: a matrix entry is not finite */
+#define RT_PI 3.14159265358979323846
 
 /* True when no bit of mode m is set (every gap open, every friction element
 ** slipping forwards). */
@@ -304,6 +305,96 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
     return NSM_OK;
 }
 
+/* Whether the mode's figures come from bounds over the model's nonzeros
+** (mode_bounds) instead of its dense matrix: a large model (na above
+** RT_DENSE_NA) stepped by rk4 or adaptive in a mode without held impact
+** contacts and without friction, whose matrix is then
+**     [[0, I], [-M^-1 K', -M^-1 C']]  (K', C': K and C with the engaged
+** penalty contacts' k w w^T and c w w^T), symmetric K', C' >= 0. */
+static int mode_sparse(const nsm_sim *s)
+{
+    if (s->na <= RT_DENSE_NA || s->method == NSM_METHOD_EXACT || s->nf)
+        return 0;
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(s->mode, j))
+            return 0;
+    return 1;
+}
+
+/* The step figures of a mode_sparse mode without its matrix, in O(nonzeros).
+** The similarity diag(I, sigma I) turns the mechanical block into
+** [[0, sigma I], [-M^-1 K' / sigma, -M^-1 C']], whose infinity norm is at
+** most max(sigma, a / sigma + c) with a >= ||M^-1 K'||_inf, c >=
+** ||M^-1 C'||_inf (row sums over the nonzeros, a penalty contact's rows by
+** the triangle inequality); sigma = sqrt(a) makes every eigenvalue satisfy
+** |lambda| <= R = sqrt(a) + c.  K' and C' are symmetric and nonnegative and
+** M > 0, so Re lambda <= 0 as well: the eigenvalues lie in the left half of
+** the disc of radius R, and the stability steps are the smallest over that
+** half disc's rim (16 directions from the imaginary axis to the negative
+** real axis, whose steps vary slowly with the direction), the run loop's
+** 0.9 on top.  rho adds the forcing generator's eigenvalues (a small
+** matrix).  The exact method never comes here: its step rests on nu. */
+static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
+{
+    int n = s->n, ng = s->m->n_gen;
+    double a = 0, c = 0;
+    const RtCsr *K = &s->sp.K, *C = &s->sp.C, *W = &s->sp.W;
+    double wl1[s->g + 1];
+    for (int j = 0; j < s->g; j++) {
+        wl1[j] = 0;
+        for (int k = W->p[j]; k < W->p[j + 1]; k++)
+            wl1[j] += fabs(W->x[k]);
+    }
+    double ka[n], ca[n];
+    for (int i = 0; i < n; i++) {
+        ka[i] = ca[i] = 0;
+        for (int k = K->p[i]; k < K->p[i + 1]; k++)
+            ka[i] += fabs(K->x[k]);
+        for (int k = C->p[i]; k < C->p[i + 1]; k++)
+            ca[i] += fabs(C->x[k]);
+    }
+    for (int j = 0; j < s->g; j++)
+        if (rt_mode_has(s->mode, j))   /* an engaged penalty contact */
+            for (int k = W->p[j]; k < W->p[j + 1]; k++) {
+                ka[W->i[k]] += fabs(s->num.kc[j] * W->x[k]) * wl1[j];
+                ca[W->i[k]] += fabs(s->num.cc[j] * W->x[k]) * wl1[j];
+            }
+    for (int i = 0; i < n; i++) {
+        a = fmax(a, s->minv[i] * ka[i]);
+        c = fmax(c, s->minv[i] * ca[i]);
+    }
+    double R = sqrt(a) + c;
+    if (!isfinite(R))
+        return NSM_ERANGE_MODE;
+    mi->nu = R;
+    mi->h_exact = R > 0 ? RT_TAYLOR_REACH / R : INFINITY;
+    mi->h_rk4 = mi->h_dp5 = INFINITY;
+    mi->lam_re = mi->lam_im = 0;
+    mi->rho = R;
+    for (int d = 0; d <= 16 && R > 0; d++) {
+        double th = RT_PI / 2 + d * (RT_PI / 2) / 16, re = R * cos(th), im = R * sin(th);
+        double h4 = stab_step(0, re, im), h5 = stab_step(1, re, im);
+        if (h4 < mi->h_rk4) {
+            mi->h_rk4 = h4;
+            mi->lam_re = re;
+            mi->lam_im = fabs(im);
+        }
+        mi->h_dp5 = fmin(mi->h_dp5, h5);
+    }
+    if (ng > 0 && s->m->generator) {
+        double *G = calloc((size_t)ng * ng + (size_t)n * ng + 2 * (size_t)ng, sizeof(double));
+        if (!G)
+            return NSM_ENOMEM;
+        double *B = G + (size_t)ng * ng, *re = B + (size_t)n * ng, *im = re + ng;
+        s->m->generator(s->sw, s->p, s->c, G, B);
+        if (nsm_la_eigvals(ng, G, re, im) == NSM_LA_OK)
+            for (int i = 0; i < ng; i++)
+                mi->rho = fmax(mi->rho, hypot(re[i], im[i]));
+        free(G);
+    }
+    return NSM_OK;
+}
+
 /* Allocate the arrays of cache slot mi (on its first use). */
 static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
 {
@@ -312,7 +403,8 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
     size_t na = (size_t)s->na, na2 = na * na, g = (size_t)s->ge;
     mi->A = malloc(sizeof(double) * (4 * na2 + na + 2 * g * na + 1));
     mi->has2 = malloc(sizeof(int) * (g + 1 + na + 1 + na2));
-    mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw);
+    if (!mi->mode)
+        mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw);
     if (!mi->A || !mi->has2 || !mi->mode) {
         free(mi->A);
         free(mi->has2);
@@ -368,7 +460,23 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
     }
     mi = old;
     mi->used = 0;
-    int rc = mode_alloc(s, mi);
+    int rc;
+    if (mode_sparse(s)) {
+        /* no matrix: A stays NULL, which its users (the exact method, the
+         * Zeno tail, Floquet) check */
+        free(mi->A);
+        free(mi->has2);
+        mi->A = NULL;
+        mi->has2 = NULL;
+        if (!mi->mode && !(mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw)))
+            rc = NSM_ENOMEM;
+        else
+            rc = mode_bounds(s, mi);
+        mi->dense = 0;
+        goto built;
+    }
+    mi->dense = 1;
+    rc = mode_alloc(s, mi);
     if (!rc) {
         event_forms(s, s->mode, mi->ev, mi->ev2, mi->has2);
         rc = mode_matrices(s, s->mode, mi->A, mi->Qd, mi->Qw, mi->ev);
@@ -377,6 +485,7 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
         mode_rows(s, mi);
         rc = mode_spectrum(s, mi);
     }
+built:
     if (rc) {
         rt_fail(s, rc == NSM_ENOMEM ? NSM_ENOMEM : NSM_ENUMERIC, -1, "%s",
                 rc == NSM_ENOMEM        ? "out of memory forming the mode's matrices"

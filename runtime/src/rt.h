@@ -22,6 +22,7 @@
 #define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (run.c) */
 #define RT_SHADOWS 8          /* long double states kept by the exact method */
 #define RT_MODES 8            /* modes whose matrices and step bounds are kept (mode.c) */
+#define RT_DENSE_NA 400       /* larger models: rk4 and adaptive bound a mode's steps without its matrix */
 #define RT_TAYLOR_K 24        /* degree of a step's Taylor expansion (taylor.c) */
 #define RT_TAYLOR_REACH 1.0   /* the exact method's step is at most this over nu (mode.c) */
 #define RT_RK4_REACH 0.5      /* a user's rk4 step resolves a mode while rho h is below this */
@@ -37,6 +38,7 @@
 ** h_rk4.  Built once per mode and switch state. */
 typedef struct RtModeInfo {
     int used, warned;
+    int dense;                /* A, Qd, Qw, ev, bal were formed (else A is NULL: mode.c) */
     unsigned *mode;           /* mw words */
     unsigned long hash, swkey;
     long stamp, built;        /* last use; when the slot was filled (clock of RtModes) */
