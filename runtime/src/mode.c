@@ -307,33 +307,33 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
 
 /* Whether the mode's figures come from bounds over the model's nonzeros
 ** (mode_bounds) instead of its dense matrix: a large model (na above
-** RT_DENSE_NA) stepped by rk4 or adaptive in a mode without held impact
-** contacts and without friction, whose matrix is then
-**     [[0, I], [-M^-1 K', -M^-1 C']]  (K', C': K and C with the engaged
-** penalty contacts' k w w^T and c w w^T), symmetric K', C' >= 0. */
+** RT_DENSE_NA) without friction, stepped by rk4 or adaptive, whose K and C
+** are symmetric (springs and dampers with stiffnesses and dampings >= 0,
+** which setup enforces, make them nonnegative too). */
 static int mode_sparse(const nsm_sim *s)
 {
-    if (s->na <= RT_DENSE_NA || s->method == NSM_METHOD_EXACT || s->nf)
-        return 0;
-    for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(s->mode, j))
-            return 0;
-    return 1;
+    return s->na > RT_DENSE_NA && s->method != NSM_METHOD_EXACT && !s->nf && s->sp.sym;
 }
 
 /* The step figures of a mode_sparse mode without its matrix, in O(nonzeros).
-** The similarity diag(I, sigma I) turns the mechanical block into
-** [[0, sigma I], [-M^-1 K' / sigma, -M^-1 C']], whose infinity norm is at
-** most max(sigma, a / sigma + c) with a >= ||M^-1 K'||_inf, c >=
-** ||M^-1 C'||_inf (row sums over the nonzeros, a penalty contact's rows by
-** the triangle inequality); sigma = sqrt(a) makes every eigenvalue satisfy
-** |lambda| <= R = sqrt(a) + c.  K' and C' are symmetric and nonnegative and
-** M > 0, so Re lambda <= 0 as well: the eigenvalues lie in the left half of
-** the disc of radius R, and the stability steps are the smallest over that
-** half disc's rim (16 directions from the imaginary axis to the negative
-** real axis, whose steps vary slowly with the direction), the run loop's
-** 0.9 on top.  rho adds the forcing generator's eigenvalues (a small
-** matrix).  The exact method never comes here: its step rests on nu. */
+** Let K' and C' be K and C with the engaged penalty contacts' k w w^T and
+** c w w^T (symmetric, nonnegative).  The mode's eigenvalues are 0 (the
+** directions the held impact contacts fix) and those of the motion along
+** the held constraints W_R x = 0: with Z a basis of their null space, the
+** quadratic eigenproblem (lambda^2 Z'MZ + lambda Z'C'Z + Z'K'Z) u = 0.  For
+** its eigenvector u, with m = u*Z'MZu > 0, c = u*Z'C'Zu >= 0 and
+** k = u*Z'K'Zu >= 0, lambda solves m lambda^2 + c lambda + k = 0, so
+** Re lambda <= 0 and |lambda| <= c/m + sqrt(k/m); and c/m, k/m are
+** Rayleigh quotients, at most the largest eigenvalues of M^-1 C' and M^-1 K',
+** at most their infinity norms (row sums over the nonzeros, a penalty
+** contact's rows by the triangle inequality).  So every eigenvalue lies in
+** the left half of the disc of radius R = sqrt(||M^-1 K'||) + ||M^-1 C'||,
+** and the stability steps are the smallest over that half disc's rim (16
+** directions from the imaginary axis to the negative real axis: the steps
+** vary slowly with the direction, 0.04 % below the 16 directions' least at
+** worst), the run loop's 0.9 on top.  rho adds the forcing generator's
+** eigenvalues (a small matrix).  The exact method never comes here: its
+** step rests on nu (docs/theory.md section 4a). */
 static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
 {
     int n = s->n, ng = s->m->n_gen;
@@ -354,7 +354,7 @@ static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
             ca[i] += fabs(C->x[k]);
     }
     for (int j = 0; j < s->g; j++)
-        if (rt_mode_has(s->mode, j))   /* an engaged penalty contact */
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(s->mode, j))
             for (int k = W->p[j]; k < W->p[j + 1]; k++) {
                 ka[W->i[k]] += fabs(s->num.kc[j] * W->x[k]) * wl1[j];
                 ca[W->i[k]] += fabs(s->num.cc[j] * W->x[k]) * wl1[j];

@@ -144,6 +144,7 @@ typedef struct RtCsr {
 /* The nonzeros of the numeric tables K, C and W (sparse.c). */
 typedef struct RtSparse {
     RtCsr K, C, W;
+    int sym;                  /* K and C are symmetric */
 } RtSparse;
 
 /* The modes met, least recently used replaced (mode.c). */

@@ -48,8 +48,18 @@ static int csr_build(const double *A, int rows, int cols, RtCsr *out)
     return NSM_OK;
 }
 
-/* List the nonzeros of K, C and W, and the gaps that act on each body
-** (after every setup: the values change with the parameters).  0, or
+/* Whether the n x n matrix listed in A is symmetric (entry by entry). */
+static int csr_symmetric(const RtCsr *A, const double *dense, int n)
+{
+    for (int r = 0; r < n; r++)
+        for (int k = A->p[r]; k < A->p[r + 1]; k++)
+            if (dense[(size_t)A->i[k] * n + r] != A->x[k])
+                return 0;
+    return 1;
+}
+
+/* List the nonzeros of K, C and W (after every setup: the values change
+** with the parameters), and whether K and C are symmetric.  0, or
 ** NSM_ENOMEM. */
 int rt_sparse_build(nsm_sim *s)
 {
@@ -58,6 +68,9 @@ int rt_sparse_build(nsm_sim *s)
         rc = csr_build(s->num.C, s->n, s->n, &s->sp.C);
     if (!rc)
         rc = csr_build(s->num.W, s->g, s->n, &s->sp.W);
+    if (!rc)
+        s->sp.sym = csr_symmetric(&s->sp.K, s->num.K, s->n) &&
+                    csr_symmetric(&s->sp.C, s->num.C, s->n);
     return rc;
 }
 
