@@ -535,11 +535,13 @@ static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *
 
 /* Exact step of size h from (t, Y).  Steps of a user's dt go on the
 ** anchored grid (a million steps of one rounded propagator would drift
-** coherently); the steps the modes choose, and the landings on samples and
-** switches, follow the step's Taylor expansion. */
+** coherently), but for models past RT_DENSE_NA states, whose dense
+** exponential would cost O(na^3); the steps the modes choose, the landings
+** on samples and switches, and a large model's every step follow the
+** step's Taylor expansion over the mode matrix's nonzeros. */
 static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
-    if (h == s->h_step && h == s->dt) {
+    if (h == s->h_step && h == s->dt && s->na <= RT_DENSE_NA) {
         RtAnchor *a = anchor_get(s, t, Y, h);
         if (!a)
             a = anchor_set(s, t, Y, h);

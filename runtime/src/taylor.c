@@ -412,17 +412,29 @@ void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
 void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = T->K;
+    int na = s->na, K = T->K, nz = 0, *ix = malloc(sizeof(int) * (size_t)na);
     double cn = 0;
+    /* the form's nonzeros (a gap's: its bodies' x and v and the constant),
+     * so that a large model's forms cost O(na + K nnz), not O(K na) */
+    for (int i = 0; i < na; i++)
+        if (c[i] != 0 && ix)
+            ix[nz++] = i;
     for (int k = 0; k <= K; k++) {
         const long double *Pk = T->P + (size_t)k * na;
         long double sum = 0;
-        for (int i = 0; i < na; i++)
-            sum += c[i] * Pk[i];
+        if (ix)
+            for (int q = 0; q < nz; q++)
+                sum += c[ix[q]] * Pk[ix[q]];
+        else
+            for (int i = 0; i < na; i++)
+                sum += c[i] * Pk[i];
         a[k] = sum;
     }
-    for (int i = 0; i < na; i++)
+    for (int q = 0; q < (ix ? nz : na); q++) {
+        int i = ix ? ix[q] : q;
         cn += fabs(c[i]) * T->mi->bal[i];
+    }
+    free(ix);
     /* the tail of the series, plus the rounding of the sums (long double) */
     double mag = 0;
     for (int k = 0; k <= K; k++)
