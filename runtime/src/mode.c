@@ -19,6 +19,11 @@
 **   rho      the largest |lambda| of A (the forcing's included): rk4
 **            resolves the mode's motion with steps up to RT_RK4_REACH/rho.
 **
+** A model past RT_DENSE_NA states stepped by rk4 or adaptive (without
+** friction, K and C symmetric) gets h_rk4, h_dp5 and rho from a bound on
+** the spectrum over the nonzeros instead (mode_bounds); its A is not
+** formed (NULL).
+**
 ** The cache holds RT_MODES modes, least recently used out.  It is the one
 ** place where a mode's matrices are formed (the exact method's propagators
 ** and the Zeno tail use them too).
