@@ -1174,6 +1174,10 @@ static void emit_gap_motion(Cgen *cg)
     int g = dv->g, ng = dv->n_gen;
     if (!dv->n_moving)
         return;
+    fprintf(o, "/* 1 for a gap whose surface moves with time */\nstatic const unsigned char gap_moving[] = {");
+    for (int j = 0; j < g; j++)
+        fprintf(o, "%s%d", j ? ", " : "", dv->h[j] != NULL);
+    fprintf(o, "};\n\n");
     fprintf(o, "/* Moving surfaces: gap_j = w_j . x + d_j + h_j(t); h[j + k g] = the k-th time\n"
                "   derivative of h_j, k = 0..3 (0 for a fixed gap). */\n");
     fprintf(o, "static void gap_motion(double t, const double *p, const double *c, double *h)\n{\n");
@@ -1270,7 +1274,8 @@ static void emit_table(Cgen *cg)
     if (model_has_sizes(m))
         fprintf(o, "    .param_size = param_size,\n");
     if (dv->n_moving)
-        fprintf(o, "    .n_moving = %d,\n    .gap_motion = gap_motion,\n    .gap_generator = gap_generator,\n",
+        fprintf(o, "    .n_moving = %d,\n    .gap_moving = gap_moving,\n    .gap_motion = gap_motion,\n"
+                   "    .gap_generator = gap_generator,\n",
                 dv->n_moving);
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"

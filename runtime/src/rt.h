@@ -187,6 +187,9 @@ struct nsm_sim {
 
     RtExact ex;               /* the exact method's propagators, grid and shadows, step.c */
 
+    int moving;               /* some gap moves with time (surface.c) */
+    double *hgen;             /* 4 g n_gen: rows H G^k of the moving surfaces, surface.c */
+    double Wsurf;             /* work of the moving surfaces on the bodies through impacts */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *y0;               /* initial state replacing the model's (2n), or NULL */
@@ -198,8 +201,21 @@ struct nsm_sim {
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len);
 
+/* surface.c */
+int rt_surface_alloc(nsm_sim *s);
+void rt_surface_free(nsm_sim *s);
+void rt_surface_setup(nsm_sim *s);
+void rt_surface(const nsm_sim *s, double t, double *h);
+double rt_surface_of(const nsm_sim *s, int j, int k, double t);
+int rt_surface_moves(const nsm_sim *s, int j);
+const double *rt_surface_row(const nsm_sim *s, int j, int k);
+
 /* dynamics.c */
 double rt_gap(const nsm_sim *s, int j, const double *x);
+double rt_gap_at(const nsm_sim *s, int j, double t, const double *x);
+double rt_gap_rate(const nsm_sim *s, int j, double t, const double *v);
+int rt_accel_surf(const nsm_sim *s, unsigned mode, const double *F, const double *hdd,
+                  double *a, double *lam, double *lamf);
 double rt_dot(int n, const double *a, const double *b);
 void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F);

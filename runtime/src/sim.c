@@ -79,6 +79,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     if (!bad && rt_taylor_alloc(s))
         bad = 1;
+    if (!bad && rt_surface_alloc(s))
+        bad = 1;
     if (bad) {
         nsm_sim_free(s);
         return NULL;
@@ -117,6 +119,7 @@ void nsm_sim_free(nsm_sim *s)
     rt_section_free(s);
     free(s->y0);
     rt_taylor_free(s);
+    rt_surface_free(s);
     rt_mode_free(s);
     free(s->sw);
     free(s);
@@ -349,6 +352,7 @@ int nsm_sim_reset(nsm_sim *s)
     }
     if (rt_fric_validate(s))
         return NSM_EMODEL;
+    rt_surface_setup(s);
     for (int i = 0; i < s->n; i++) {
         if (!(s->num.mass[i] > 0)) {
             snprintf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",

@@ -238,6 +238,7 @@ typedef struct nsm_model {
      * its event functions include h_j and h_j', and impacts act on the
      * relative normal velocity w_j . v + h_j'. */
     int n_moving;
+    const unsigned char *gap_moving;   /* g flags: 1 for a moving gap */
     void (*gap_motion)(double t, const double *p, const double *c, double *h /* 4g */);
     void (*gap_generator)(const double *p, const double *c, double *H /* g*n_gen */);
 } nsm_model;
