@@ -209,6 +209,7 @@ void rt_surface(const nsm_sim *s, double t, double *h);
 double rt_surface_of(const nsm_sim *s, int j, int k, double t);
 int rt_surface_moves(const nsm_sim *s, int j);
 const double *rt_surface_row(const nsm_sim *s, int j, int k);
+void rt_surface_book(nsm_sim *s, const double *vb);
 
 /* dynamics.c */
 double rt_gap(const nsm_sim *s, int j, const double *x);

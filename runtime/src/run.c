@@ -27,9 +27,19 @@ static unsigned impact_bits(const nsm_sim *s)
     return r;
 }
 
+/* Relative normal velocity of gap j at velocities v, now: w_j . v, plus
+** the surface's h_j' when it moves (impacts act on this). */
 static double wdot(const nsm_sim *s, int j, const double *v)
 {
-    return rt_dot(s->n, s->num.W + (size_t)j * s->n, v);
+    return rt_gap_rate(s, j, s->t, v);
+}
+
+/* Relative normal acceleration of gap j for accelerations a, now: w_j . a,
+** plus the surface's h_j'' when it moves. */
+static double wacc(const nsm_sim *s, int j, const double *a)
+{
+    double r = rt_dot(s->n, s->num.W + (size_t)j * s->n, a);
+    return s->moving ? r + rt_surface_of(s, j, 2, s->t) : r;
 }
 
 /* Allocate the Zeno detection's per-gap arrays and size the rate guard's
@@ -244,7 +254,7 @@ static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
     memcpy(Y, s->y, sizeof Y);
     if (rt_deriv(s, s->mode, s->t, Y, a))
         return NAN;
-    double acc = rt_dot(n, w, a + n), du = -acc * tl / 2 - wdot(s, j, Y + n);
+    double acc = wacc(s, j, a + n), du = -acc * tl / 2 - wdot(s, j, Y + n);
     if (!(acc < 0) || !(Djj > 0))
         return NAN;
     for (int i = 0; i < n; i++)
@@ -319,7 +329,7 @@ static int rebound_unresolved(nsm_sim *s, int j)
     double Yd[s->N], u = wdot(s, j, s->y + n);
     if (!(u > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
         return 0;
-    double acc = wdot(s, j, Yd + n);
+    double acc = wacc(s, j, Yd + n);
     return acc < 0 && u * u <= -2 * acc * rt_gap_tol(s, j, s->y);
 }
 
@@ -818,12 +828,14 @@ static int transition(nsm_sim *s, int j)
         rc = rt_fric_transition(s, j);
         return rc ? rc : settle(s, s->mode, 0);
     }
-    int imp = s->nf && s->m->gaps[j].law == NSM_LAW_IMPACT && !(s->mode >> j & 1u);
+    int imp = (s->nf || s->moving) && s->m->gaps[j].law == NSM_LAW_IMPACT && !(s->mode >> j & 1u);
     double v0[imp ? s->n : 1];
     if (imp)
         memcpy(v0, s->y + s->n, sizeof v0);
     rc = transition_gap(s, j);
     if (!rc && imp)
+        rt_surface_book(s, v0);
+    if (!rc && imp && s->nf)
         rc = rt_fric_impact(s, j, v0);
     return rc ? rc : rt_fric_update(s);
 }
@@ -884,8 +896,11 @@ int rt_initial_mode(nsm_sim *s)
             if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
                 continue;
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
+                double v0[n];
+                memcpy(v0, v, sizeof v0);
                 if ((rc = impact(s, j)))
                     return rc;
+                rt_surface_book(s, v0);
                 again = 1;
             }
         }

@@ -299,7 +299,7 @@ static void balance_step(nsm_sim *s, const double *Y1, double E)
     RtStats *st = s->st;
     int n = s->n;
     double T = nsm_energy_kinetic(n, s->num.mass, Y1);
-    double W = Y1[2 * n + 1], D = Y1[2 * n], L = s->Ejump;
+    double W = Y1[2 * n + 1] + s->Wsurf, D = Y1[2 * n], L = s->Ejump;
     double err = fabs(s->E0 + W - D - L - E);
     double mags[] = { T, E - T, W, D, L, E, s->E0 };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
@@ -565,7 +565,7 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
     for (int i = 0; i < n; i++)
         k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
     double e = rt_mech_energy(s, s->mode, s->y);
-    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1];
+    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1] + s->Wsurf;
     if (s->energy_lost)
         d = w = NAN;            /* integrals not kept (exact without the audit) */
     if (kin)

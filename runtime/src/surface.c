@@ -10,9 +10,11 @@
 ** keeps H and its products with the generator, H G^k for k = 0..3, whose
 ** rows give the k-th derivative of h_j as a linear form of z.
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "linalg.h"
 #include "rt.h"
 
 /* Allocates the surfaces' generator rows (none for a model whose gaps are
@@ -97,4 +99,42 @@ const double *rt_surface_row(const nsm_sim *s, int j, int k)
         if (r[q] != 0)
             return r;
     return NULL;
+}
+
+/* Books the work of the moving surfaces through the impulses of a
+** transition that took the velocities from vb to the current ones: the
+** impulses P solve W_S M^-1 W_S^T P = W_S (v - vb) over the impact gaps S
+** that touch now (the velocity change lies in the span of their
+** directions), and the surfaces' work is sum_j P_j (-h_j'), j moving.  The
+** bodies' mechanical energy changed by that work minus what the impacts
+** dissipated, so the work is added to Wsurf (injected by the surfaces) and
+** to Ejump (which then holds the dissipation proper). */
+void rt_surface_book(nsm_sim *s, const double *vb)
+{
+    int n = s->n, idx[RT_MAXG], r = 0, any = 0;
+    if (!s->moving)
+        return;
+    const double *v = s->y + n;
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_IMPACT &&
+            fabs(rt_gap(s, j, s->y)) <= 1e3 * rt_gap_tol(s, j, s->y)) {
+            idx[r++] = j;
+            any |= s->m->gap_moving[j];
+        }
+    if (!r || !any)
+        return;
+    double D[RT_MAXG * RT_MAXG], P[RT_MAXG], dv[n];
+    for (int i = 0; i < n; i++)
+        dv[i] = v[i] - vb[i];
+    rt_delassus(s, idx, r, D);
+    for (int k = 0; k < r; k++)
+        P[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, dv);
+    if (nsm_la_solve(r, D, P, 1) != NSM_LA_OK)
+        return;
+    double w = 0;
+    for (int k = 0; k < r; k++)
+        if (s->m->gap_moving[idx[k]])
+            w -= P[k] * rt_surface_of(s, idx[k], 1, s->t);
+    s->Wsurf += w;
+    s->Ejump += w;
 }
