@@ -189,6 +189,9 @@ struct nsm_sim {
 
     int moving;               /* some gap moves with time (surface.c) */
     double *hgen;             /* 4 g n_gen: rows H G^k of the moving surfaces, surface.c */
+    double *swork;            /* g: each moving surface's work on the bodies so far */
+    double *vbook;            /* n: velocities at the last booking of impulse work */
+    int vbook_on;             /* a transition's impulses are being booked */
     double Wsurf;             /* work of the moving surfaces on the bodies through impacts */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
@@ -209,7 +212,13 @@ void rt_surface(const nsm_sim *s, double t, double *h);
 double rt_surface_of(const nsm_sim *s, int j, int k, double t);
 int rt_surface_moves(const nsm_sim *s, int j);
 const double *rt_surface_row(const nsm_sim *s, int j, int k);
-void rt_surface_book(nsm_sim *s, const double *vb);
+double rt_surface_book(nsm_sim *s);
+void rt_surface_begin(nsm_sim *s);
+void rt_surface_mark(nsm_sim *s);
+void rt_surface_end(nsm_sim *s);
+void rt_surface_step(nsm_sim *s, double t1, const double *Y1, double *dW);
+double rt_surface_work(const nsm_sim *s, int j);
+void rt_surface_reset(nsm_sim *s);
 
 /* dynamics.c */
 double rt_gap(const nsm_sim *s, int j, const double *x);

@@ -294,14 +294,17 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
     double *v = s->y + n, vb = wdot(s, j, v), lam[RT_MAXG];
     double Eb = rt_mech_energy(s, s->mode, s->y);
     unsigned imp = impact_bits(s), cand = (s->mode & imp) | 1u << j;
+    rt_surface_book(s);             /* a moving surface: the impacts so far */
     if (rt_project(s, 1u << j, v))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+    double ws = rt_surface_book(s); /* ... and its work through the projection */
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
     if (lam[j] > rt_force_tol(s, s->mode, s->y))
         s->mode |= 1u << j;
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
+    lost += ws;                     /* the energy dissipated, as impacts log it */
     double Y1[s->N];
     while (s->t < tstar) {
         double h = tstar - s->t;
@@ -312,6 +315,7 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
         memcpy(s->y, Y1, sizeof Y1);
         s->t = t1;
     }
+    rt_surface_mark(s);             /* the flight to t* is the integrals' */
     zeno_forget(s, j);
     if ((rc = log_event(s, NSM_EV_ZENO, j, vb, wdot(s, j, v), 0, lost, count)))
         return rc;
@@ -828,14 +832,14 @@ static int transition(nsm_sim *s, int j)
         rc = rt_fric_transition(s, j);
         return rc ? rc : settle(s, s->mode, 0);
     }
-    int imp = (s->nf || s->moving) && s->m->gaps[j].law == NSM_LAW_IMPACT && !(s->mode >> j & 1u);
+    int imp = s->nf && s->m->gaps[j].law == NSM_LAW_IMPACT && !(s->mode >> j & 1u);
     double v0[imp ? s->n : 1];
     if (imp)
         memcpy(v0, s->y + s->n, sizeof v0);
+    rt_surface_begin(s);
     rc = transition_gap(s, j);
+    rt_surface_end(s);
     if (!rc && imp)
-        rt_surface_book(s, v0);
-    if (!rc && imp && s->nf)
         rc = rt_fric_impact(s, j, v0);
     return rc ? rc : rt_fric_update(s);
 }
@@ -896,11 +900,11 @@ int rt_initial_mode(nsm_sim *s)
             if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
                 continue;
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
-                double v0[n];
-                memcpy(v0, v, sizeof v0);
-                if ((rc = impact(s, j)))
+                rt_surface_begin(s);
+                rc = impact(s, j);
+                rt_surface_end(s);
+                if (rc)
                     return rc;
-                rt_surface_book(s, v0);
                 again = 1;
             }
         }

@@ -316,7 +316,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->steps = s->nevents = 0;
     s->sample_k = 0;
     s->Ejump = 0;
-    s->Wsurf = 0;
+    rt_surface_reset(s);
     s->energy_lost = 0;
     s->h_adapt = 0;
     s->h_step = 0;

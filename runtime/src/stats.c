@@ -363,9 +363,12 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
                            s->num.cc[j] * (p1 - p0);
         }
     }
-    double fd = 0, fw = 0;
+    double fd = 0, fw = 0, sw = 0;
     if (s->nf)              /* friction's share, in closed form (friction.c) */
         rt_fric_step(s, t1, Y1, &fd, &fw);
+    if (s->moving)          /* the moving surfaces' share (surface.c) */
+        rt_surface_step(s, t1, Y1, &sw);
+    fw += sw;
     double dD = Y1[2 * n] - s->y[2 * n] - fd, dW = Y1[2 * n + 1] - s->y[2 * n + 1] - fw;
     if (h > 0)
         split_step(s, h, t1, Y1, dD, dW);
@@ -553,6 +556,7 @@ int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
     out->energy_lost = gs->lost;
     out->damper_energy = partial ? NAN : gs->damper;
     out->aster_force = gs->fden > 0 && !partial ? sqrt(gs->fnum / gs->fden) : NAN;
+    out->surface_work = partial ? NAN : rt_surface_work(s, j);
     return NSM_OK;
 }
 

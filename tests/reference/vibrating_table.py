@@ -114,6 +114,8 @@ def compute():
     energy = [M_BALL * v * v / 2 + M_BALL * G * x]   # kinetic + gravity
     work = mpf(0)
     lost = mpf(0)
+    jumps = []          # (t, work, lost) of each impulse
+    held = []           # (t_stick, t_liftoff) of each stuck phase
     while True:
         ti = first_zero(fl, start, T_END)
         if ti is None:
@@ -129,6 +131,7 @@ def compute():
         # energy: the impulse m (vp - vi) does work m (vp - vi) tv; loss (1 - e^2) m um^2 / 2
         work += M_BALL * (vp - vi) * tv
         lost += (1 - E * E) * M_BALL * um * um / 2
+        jumps.append((ti, M_BALL * (vp - vi) * tv, (1 - E * E) * M_BALL * um * um / 2))
         ek = M_BALL * vp * vp / 2 + M_BALL * G * xi
         pw.expect(abs(ek - (energy[0] + work - lost)) < mpf("1e-30"), "energy balance at an impact")
         if up < U_STOP:
@@ -136,11 +139,13 @@ def compute():
             # up, below 1e-18, is taken out by a plastic impulse), then lift off
             work += -M_BALL * up * tv
             lost += M_BALL * up * up / 2
+            jumps.append((ti, -M_BALL * up * tv, M_BALL * up * up / 2))
             rec.event(ti, "zeno", "floor")
             rec.event(ti, "stick", "floor")
             pw.expect(G + table(ti, 2) > 0, "compressive force where the ball sticks")
             rec.segment(ti, lambda s: [table(s), table(s, 1)], "stuck")
             ts = liftoff_after(ti)
+            held.append((ti, min(ts, T_END)))
             if ts > T_END:
                 break
             pw.expect(abs(G + table(ts, 2)) < mpf("1e-45"), "table's downward acceleration is g at lift-off")
@@ -165,7 +170,25 @@ def compute():
     })
     pw.expect(impacts > 10, "a chattering cascade")
     times = pw.grid(0, T_END, "0.01")
-    return [("vibrating_table", pw.events_text(rec), pw.samples_text(rec, times))]
+    return [("vibrating_table", pw.events_text(rec), pw.samples_text(rec, times))], \
+        work_text(times, jumps, held)
+
+
+def held_work(t0, t1):
+    """Work of the table on the held ball over [t0, t1]: the contact force
+    m (g + a_t) times v_t, integrated: m g (x_t(t1) - x_t(t0)) + m (v_t^2 / 2)."""
+    return M_BALL * G * (table(t1) - table(t0)) + M_BALL * (table(t1, 1) ** 2 - table(t0, 1) ** 2) / 2
+
+
+def work_text(times, jumps, held):
+    """The table's work on the ball and the impacts' dissipation up to each sample time."""
+    lines = ["t,injected,dissipated"]
+    for t in times:
+        w = mp.fsum(dw for tj, dw, _ in jumps if tj <= t)
+        d = mp.fsum(dl for tj, _, dl in jumps if tj <= t)
+        w += mp.fsum(held_work(a, min(b, t)) for a, b in held if a < t)
+        lines.append("%s,%s,%s" % (pw.fmt(t), pw.fmt(w), pw.fmt(d)))
+    return "\n".join(lines) + "\n"
 
 
 # ------------------------------------------------------------ moving wall
@@ -191,5 +214,22 @@ def moving_wall():
     return [("moving_wall", pw.events_text(rec), pw.samples_text(rec, times))]
 
 
+def main():
+    import os
+    import sys
+    out, work = compute()
+    path = os.path.join(pw.DATA_DIR, "vibrating_table.work.csv")
+    if "--check" in sys.argv[1:]:
+        errs = pw.compare(path, work)
+        if errs:
+            for e in errs:
+                print(e, file=sys.stderr)
+            sys.exit(1)
+    else:
+        with open(path, "w") as f:
+            f.write(work)
+    pw.main(out + moving_wall())
+
+
 if __name__ == "__main__":
-    pw.main(compute() + moving_wall())
+    main()

@@ -92,6 +92,10 @@ CASES = {
                               title="Forced two-mass oscillator with dry friction"),
     "sliding_block": dict(ref="sliding_block", bodies=["X"], initial=[("stick", "floor")],
                           title="Block on a floor: friction with the floor's contact force as normal"),
+    "vibrating_table": dict(ref="vibrating_table", bodies=["B"], work="vibrating_table",
+                            title="Ball on a vibrating table: chattering, sticking, lift-off"),
+    "moving_wall": dict(ref="moving_wall", bodies=["B"],
+                        title="Block hit by a wall moving at constant velocity"),
 }
 
 
@@ -387,6 +391,28 @@ def compare_samples(ref_names, ref_rows, names, rows, case, tol, res):
 
 # ---------------------------------------------------------------- energy
 
+def check_work(names, rows, case, tol, res):
+    """The injected and dissipated columns against the reference's work of the
+    surfaces and the impacts' dissipation (data/<work>.work.csv) at its sample
+    times, to tol relative to the largest energy in the run."""
+    _, ref = read_csv(os.path.join(REF_DIR, case["work"] + ".work.csv"))
+    ix = [names.index(c) for c in ENERGY_COLS]
+    scale = max(max(abs(r[i]) for i in ix[:4]) for r in rows) or 1.0
+    times = [r[0] for r in rows]
+    worst, msgs = 0.0, []
+    for t, w, d in ((float(a), float(b), float(c)) for a, b, c in ref):
+        k = min(range(len(times)), key=lambda i: abs(times[i] - t))
+        if abs(times[k] - t) > 1e-9 * max(1.0, t):
+            return False, ["no trajectory row at the reference's t = %g" % t]
+        err = max(abs(rows[k][ix[3]] - w), abs(rows[k][ix[2]] - d)) / scale
+        worst = max(worst, err)
+    res["work"] = {"max_rel_err": worst, "tol": tol}
+    if worst > tol:
+        msgs.append("injected/dissipated differ from the reference's work and dissipation by "
+                    "%.3g (relative), over %g" % (worst, tol))
+    return not msgs, msgs
+
+
 def check_energy(names, rows, tol, res):
     """The energy balance columns close to tol relative to the largest energy in the run."""
     missing = [c for c in ENERGY_COLS if c not in names]
@@ -598,6 +624,8 @@ def main(argv=None):
                                                       args.pos_tol, res))]
         if args.energy_tol is not None:
             checks.append(("energy", lambda: check_energy(names, rows, args.energy_tol, res)))
+        if args.energy_tol is not None and "work" in case:
+            checks.append(("work", lambda: check_work(names, rows, case, args.energy_tol, res)))
         if args.aster:
             p = dict(m=156.0, k=2e6, kc=1e10, jeu=1e-3, F0=3000.0, f=5.0)
             checks.append(("aster", lambda: aster_metrics(names, rows, p, res, *args.aster)))
