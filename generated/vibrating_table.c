@@ -8,8 +8,8 @@
  *   y[0] = B.x   y[1] = B.v
  * Parameters p[] (SI):
  *   p[0] = m [kg]
- *   p[1] = A [m]
- *   p[2] = w [Hz]
+ *   p[1] = amp [m]
+ *   p[2] = omega [Hz]
  *   p[3] = g [m/s^2]
  *   p[4] = e [-]
  * Gaps (gap_j = w_j . x + d_j >= 0):
@@ -23,8 +23,8 @@
 /* indices into p[] */
 enum {
     P_m = 0,
-    P_A = 1,
-    P_w = 2,
+    P_amp = 1,
+    P_omega = 2,
     P_g = 3,
     P_e = 4
 };
@@ -34,8 +34,8 @@ static const char *const body_names[] = {"B"};
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"m", "kg", 1},
-    {"A", "m", 0.01},
-    {"w", "Hz", 40},
+    {"amp", "m", 0.01},
+    {"omega", "Hz", 40},
     {"g", "m/s^2", 9.8100000000000005},
     {"e", "", 0.29999999999999999},
 };
@@ -148,15 +148,15 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     }
     if (s && sdot) {
         /* floor open: s = gap, s' = w.v */
-        s[0] = y[0] - p[P_A]*sin(p[P_w]*t);
-        sdot[0] = y[1] - p[P_A]*p[P_w]*cos(p[P_w]*t);
+        s[0] = y[0] - p[P_amp]*sin(p[P_omega]*t);
+        sdot[0] = y[1] - p[P_amp]*p[P_omega]*cos(p[P_omega]*t);
     }
 }
 
 /* mode 1 {floor closed}: B held at its stop;
  * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
  * (W_R M^-1 W_R^T)^-1 = c[1..1];
- * lambda_floor = m*g - m*A*w^2*sin(w*t) */
+ * lambda_floor = m*g - m*amp*omega^2*sin(omega*t) */
 static void mode_1(double t, const double *y, const int *sw, const double *p,
                    const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
@@ -168,7 +168,7 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
     /* F = f_ext(t) + f_const - K x - C v */
     const double F0 = -p[P_m]*p[P_g];
     /* contact forces of the gaps held shut */
-    const double lam0 = -p[P_A]*p[P_w]*p[P_w]*c[1]*sin(p[P_w]*t) - F0*c[0]*c[1];
+    const double lam0 = -p[P_amp]*p[P_omega]*p[P_omega]*c[1]*sin(p[P_omega]*t) - F0*c[0]*c[1];
     /* a = M^-1 (F + W_R^T lambda_R) */
     const double a0 = F0*c[0] + lam0*c[0];
     if (ydot) {
@@ -183,7 +183,7 @@ static void mode_1(double t, const double *y, const int *sw, const double *p,
         const double Fd0 = 0.0;
         /* floor held shut: s = lambda, s' = dlambda/dF . F' */
         s[0] = lam0;
-        sdot[0] = -p[P_A]*p[P_w]*p[P_w]*p[P_w]*c[1]*cos(p[P_w]*t) - Fd0*c[0]*c[1];
+        sdot[0] = -p[P_amp]*p[P_omega]*p[P_omega]*p[P_omega]*c[1]*cos(p[P_omega]*t) - Fd0*c[0]*c[1];
     }
 }
 
@@ -288,8 +288,8 @@ static void generator(const int *sw, const double *p, const double *c, double *G
         G[i] = 0;
     for (i = 0; i < 2; i++)
         B[i] = 0;
-    G[1] = p[P_w];
-    G[2] = -p[P_w];
+    G[1] = p[P_omega];
+    G[2] = -p[P_omega];
 }
 
 static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
@@ -298,8 +298,8 @@ static void generator_state(double t, const int *sw, const double *p, const doub
     (void)sw;
     (void)p;
     (void)c;
-    z[0] = sin(p[P_w]*t);
-    z[1] = cos(p[P_w]*t);
+    z[0] = sin(p[P_omega]*t);
+    z[1] = cos(p[P_omega]*t);
 }
 
 /* 1 for a gap whose surface moves with time */
@@ -315,10 +315,10 @@ static void gap_motion(double t, const double *p, const double *c, double *h)
     (void)c;
     for (i = 0; i < 4; i++)
         h[i] = 0;
-    h[0] = -p[P_A]*sin(p[P_w]*t);   /* floor */
-    h[1] = -p[P_A]*p[P_w]*cos(p[P_w]*t);
-    h[2] = p[P_A]*p[P_w]*p[P_w]*sin(p[P_w]*t);
-    h[3] = p[P_A]*p[P_w]*p[P_w]*p[P_w]*cos(p[P_w]*t);
+    h[0] = -p[P_amp]*sin(p[P_omega]*t);   /* floor */
+    h[1] = -p[P_amp]*p[P_omega]*cos(p[P_omega]*t);
+    h[2] = p[P_amp]*p[P_omega]*p[P_omega]*sin(p[P_omega]*t);
+    h[3] = p[P_amp]*p[P_omega]*p[P_omega]*p[P_omega]*cos(p[P_omega]*t);
 }
 
 /* Exact method: h_j(t) = H_j z(t) on the forcing generator's state. */
@@ -329,7 +329,7 @@ static void gap_generator(const double *p, const double *c, double *H)
     (void)c;
     for (i = 0; i < 2; i++)
         H[i] = 0;
-    H[0] = -p[P_A];
+    H[0] = -p[P_amp];
 }
 
 /* t_end, dt (0: none) and the output period from the parameters. */
