@@ -179,9 +179,16 @@ nsm_validate(vibrating_table      vibrating_table      adaptive --event-tol 1e-1
 nsm_validate(vibrating_table vibrating_table_energy exact TAG work --energy-tol 1e-10)
 nsm_validate(vibrating_table vibrating_table_energy rk4 TAG energy --dt 1e-3 --energy-tol 1e-8)
 nsm_validate(vibrating_table vibrating_table_energy adaptive TAG energy --energy-tol 1e-8)
+# The same through the runtime's generic path (a friction element elsewhere
+# makes every mode generic): the numeric tables' moving surface.
+nsm_validate(vibrating_table_generic vibrating_table_generic exact ${EXACT})
+nsm_validate(vibrating_table_generic vibrating_table_generic rk4 ${RK4} --dt 1e-3 --pos-tol 1e-9)
+nsm_validate(vibrating_table_generic vibrating_table_generic adaptive --event-tol 1e-10 --pos-tol 1e-9)
+nsm_validate(vibrating_table_generic vibrating_table_generic_energy exact TAG work --energy-tol 1e-10)
 nsm_validate(moving_wall          moving_wall          exact    ${EXACT})
 nsm_validate(moving_wall          moving_wall          rk4      ${RK4} --dt 1e-3 --pos-tol 1e-11)
 nsm_validate(moving_wall          moving_wall          adaptive --event-tol 1e-12 --pos-tol 1e-11)
+nsm_validate(moving_wall          moving_wall_energy   exact TAG work --energy-tol 1e-10)
 
 # Edge cases against exact rational closed forms (tests/validate/edge_refs.py).
 foreach(c closed_stuck:closed_start closed_free:closed_start time_impact:time_impact

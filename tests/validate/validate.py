@@ -94,7 +94,10 @@ CASES = {
                           title="Block on a floor: friction with the floor's contact force as normal"),
     "vibrating_table": dict(ref="vibrating_table", bodies=["B"], work="vibrating_table",
                             title="Ball on a vibrating table: chattering, sticking, lift-off"),
-    "moving_wall": dict(ref="moving_wall", bodies=["B"],
+    "vibrating_table_generic": dict(ref="vibrating_table", bodies=["B"], work="vibrating_table",
+                                    initial=[("stick", "F")],
+                                    title="Ball on a vibrating table, the runtime's generic path"),
+    "moving_wall": dict(ref="moving_wall", bodies=["B"], work="moving_wall",
                         title="Block hit by a wall moving at constant velocity"),
 }
 
