@@ -167,11 +167,13 @@ static int settle_favour(nsm_sim *s, unsigned ref, unsigned forced_open, unsigne
         if ((cand & favour & ~closed) >> j & 1u && settle_hold(s, j, (s->mode & ~imp) | closed, tol))
             closed |= 1u << j;
     double Eb = rt_mech_energy(s, s->mode, y);
+    rt_surface_book(s);             /* a moving surface: the impulses so far */
     if (rt_project(s, closed, v))
         return rt_fail(s, NSM_ENUMERIC, -1, "redundant closed contacts");
     s->mode = (s->mode & ~imp) | closed;
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
+    lost += rt_surface_book(s);     /* ... and the projection's: what it dissipates */
     for (int j = 0; j < s->g; j++) {
         int rc = 0;
         if ((closed >> j & 1u) && !(ref >> j & 1u)) {
@@ -825,7 +827,17 @@ static int impact(nsm_sim *s, int j)
 ** new friction forces; after a gap's, the friction elements are decided
 ** again (an impact changes the slip velocities). */
 static int transition_gap(nsm_sim *s, int j);
+static int transition_fric(nsm_sim *s, int j);
 static int transition(nsm_sim *s, int j)
+{
+    rt_surface_begin(s);            /* a moving surface's work through the impulses */
+    int rc = transition_fric(s, j);
+    rt_surface_end(s);
+    return rc;
+}
+
+/* The transition of event function j (see transition). */
+static int transition_fric(nsm_sim *s, int j)
 {
     int rc;
     if (j >= s->g) {
@@ -836,9 +848,7 @@ static int transition(nsm_sim *s, int j)
     double v0[imp ? s->n : 1];
     if (imp)
         memcpy(v0, s->y + s->n, sizeof v0);
-    rt_surface_begin(s);
     rc = transition_gap(s, j);
-    rt_surface_end(s);
     if (!rc && imp)
         rc = rt_fric_impact(s, j, v0);
     return rc ? rc : rt_fric_update(s);
@@ -890,7 +900,10 @@ int rt_initial_mode(nsm_sim *s)
             return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
         }
     }
-    if ((rc = settle(s, 0, 0)))
+    rt_surface_begin(s);            /* a moving surface's work through the impulses */
+    rc = settle(s, 0, 0);
+    rt_surface_end(s);
+    if (rc)
         return rc;
     /* until none is left (each impact resolves the whole sequence of
      * collisions it starts, see impact_sequence) */
@@ -909,7 +922,10 @@ int rt_initial_mode(nsm_sim *s)
             }
         }
     }
-    return rt_fric_initial(s);
+    rt_surface_begin(s);
+    rc = rt_fric_initial(s);
+    rt_surface_end(s);
+    return rc;
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope

@@ -382,8 +382,9 @@ int nsm_sim_reset(nsm_sim *s)
     if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;
     /* the energy of the initial state as given: what an impact at t = 0
-     * (a contact touching and closing) took is in Ejump, a loss */
-    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->Ejump;
+     * (a contact touching and closing) took is in Ejump, a loss, and a
+     * moving surface's work through it in Wsurf */
+    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->Ejump - s->Wsurf;
     s->ready = 1;
     return NSM_OK;
 }
