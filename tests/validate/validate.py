@@ -3,7 +3,7 @@
 
     validate.py --case NAME --sim PATH --method rk4|adaptive|exact [--dt H]
                 [--event-tol S] [--pos-tol R] [--energy-tol R] [--aster]
-                [--plastic] [--json OUT] [--workdir DIR]
+                [--plastic] [--work-tol R] [--json OUT] [--workdir DIR]
 
 The simulator is run once (its command line is printed), then:
 - the event log is compared with the reference event list: the same events,
@@ -18,7 +18,10 @@ The simulator is run once (its command line is printed), then:
 - with --aster, code_aster's SDND121 metrics (seed 000) are computed from the
   trajectory: global energy error and force/kinematics error, in percent;
 - with --plastic, each impact of the event log must lose exactly the kinetic
-  energy of the relative motion, m1 m2/(2 (m1 + m2)) dv^2.
+  energy of the relative motion, m1 m2/(2 (m1 + m2)) dv^2;
+- with --energy-tol on a case with reference work (a moving surface's, in
+  data/<work>.work.csv), the injected and dissipated columns must match it
+  at its sample times to --work-tol (default --energy-tol).
 
 The references are the 25-digit files of tests/reference/data (closed-form
 piecewise solutions computed with mpmath), or for the edge cases the closed
@@ -583,6 +586,9 @@ def main(argv=None):
     ap.add_argument("--event-tol", type=float, help="event time tolerance in s (relative beyond 1 s)")
     ap.add_argument("--pos-tol", type=float, help="relative position tolerance")
     ap.add_argument("--energy-tol", type=float, help="check the energy balance to this relative error")
+    ap.add_argument("--work-tol", type=float, default=None,
+                    help="with a case's reference work: injected and dissipated to TOL relative "
+                         "(default: --energy-tol)")
     ap.add_argument("--aster", nargs=2, type=float, metavar=("ENERGY_PCT", "FORCE_PCT"),
                     help="code_aster SDND121 metrics must be under these percentages")
     ap.add_argument("--plastic", type=float, metavar="TOL",
@@ -628,7 +634,8 @@ def main(argv=None):
         if args.energy_tol is not None:
             checks.append(("energy", lambda: check_energy(names, rows, args.energy_tol, res)))
         if args.energy_tol is not None and "work" in case:
-            checks.append(("work", lambda: check_work(names, rows, case, args.energy_tol, res)))
+            wt = args.work_tol if args.work_tol is not None else args.energy_tol
+            checks.append(("work", lambda: check_work(names, rows, case, wt, res)))
         if args.aster:
             p = dict(m=156.0, k=2e6, kc=1e10, jeu=1e-3, F0=3000.0, f=5.0)
             checks.append(("aster", lambda: aster_metrics(names, rows, p, res, *args.aster)))
