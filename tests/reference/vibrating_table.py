@@ -8,9 +8,9 @@ Between events everything is closed form:
   f(t) = x(t) - A sin(w t);
 - impact at t_i: Newton's law on the velocity relative to the table,
   u = v - A w cos(w t_i), u+ = -e u-;
-- a cascade of impacts whose relative velocity falls below 1e-18 has
+- a cascade of impacts whose relative velocity falls below 5e-20 has
   reached its accumulation point (its remaining flights last less than
-  4e-19 s): the ball sticks there (zeno, stick);
+  1e-20 s): the ball sticks there (zeno, stick);
 - stuck on the table, x = A sin(w t) and the contact force is
   m (g - A w^2 sin(w t)): the ball lifts off when the table's downward
   acceleration reaches g, at w t = asin(g / (A w^2)) + 2 pi k (the force
@@ -43,7 +43,7 @@ M_BALL = mpf(1)
 A, W, G, E = mpf("0.01"), mpf(40), mpf("9.81"), mpf("0.3")
 X0 = mpf("0.05")
 T_END = mpf("0.6")
-U_STOP = mpf("1e-18")       # relative velocity at which a cascade has accumulated
+U_STOP = mpf("5e-20")       # relative velocity at which a cascade has accumulated
 
 
 def table(t, k=0):
@@ -136,7 +136,7 @@ def compute():
         pw.expect(abs(ek - (energy[0] + work - lost)) < mpf("1e-30"), "energy balance at an impact")
         if up < U_STOP:
             # the cascade has accumulated: stick (the last relative velocity
-            # up, below 1e-18, is taken out by a plastic impulse), then lift off
+            # up, below 5e-20, is taken out by a plastic impulse), then lift off
             work += -M_BALL * up * tv
             lost += M_BALL * up * up / 2
             jumps.append((ti, -M_BALL * up * tv, M_BALL * up * up / 2))
