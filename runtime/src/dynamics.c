@@ -8,8 +8,7 @@
 **
 ** Also the complementarity problems the transitions solve (the force LCP that
 ** decides which touching gaps stick) and the projection of velocities onto
-** the closed set.  Arrays of n or g entries live on the stack, matrices
-** over the closed set on the heap.
+** the closed set.  Small arrays live on the stack (sizes n and g <= 32).
 */
 #include <math.h>
 #include <stdlib.h>
@@ -27,10 +26,26 @@ double rt_dot(int n, const double *a, const double *b)
     return r;
 }
 
-/* Gap j at positions x: w_j . x + d_j. */
+/* Gap j at positions x and time t: w_j . x + d_j + h_j(t), h_j the moving
+** surface's term (surface.c; 0 for a fixed gap). */
+double rt_gap_at(const nsm_sim *s, int j, double t, const double *x)
+{
+    double g = rt_wrow(s, j, x) + s->num.d[j];
+    return s->moving ? g + rt_surface_of(s, j, 0, t) : g;
+}
+
+/* Gap j at positions x at the current time. */
 double rt_gap(const nsm_sim *s, int j, const double *x)
 {
-    return rt_wdot(s, j, x) + s->num.d[j];
+    return rt_gap_at(s, j, s->t, x);
+}
+
+/* Rate of gap j at velocities v and time t: the relative normal velocity
+** w_j . v + h_j'(t). */
+double rt_gap_rate(const nsm_sim *s, int j, double t, const double *v)
+{
+    double u = rt_wrow(s, j, v);
+    return s->moving ? u + rt_surface_of(s, j, 1, t) : u;
 }
 
 /* u += f w_j over the nonzeros of gap j's row. */
@@ -66,8 +81,8 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
     for (int j = 0; j < s->g; j++) {
         if (!is_pen(s, mode, j))
             continue;
-        double p = -(rt_wdot(s, j, x) + (cflag ? s->num.d[j] : 0));
-        double pd = -rt_wdot(s, j, v);
+        double p = -(rt_wrow(s, j, x) + (cflag ? s->num.d[j] : 0));
+        double pd = -rt_wrow(s, j, v);
         add_w(s, j, s->num.kc[j] * p + s->num.cc[j] * pd, F);
     }
     if (s->nf)
@@ -108,17 +123,18 @@ static int set_list(const nsm_sim *s, const unsigned *set, int *idx)
     return r;
 }
 
-static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, double *a, double *lam,
-                             double *lamf);
-
 /* Accelerations a for the force F in mode, the forces lambda of the
 ** closed impact gaps (lam may be NULL; entries of other gaps are set to 0)
 ** and the multipliers of the stuck friction elements (lamf, nf entries, may
 ** be NULL; 0 for slipping ones): the constraint rows are the closed gaps'
-** w_j and the stuck elements' slip rows, all with w . a = 0.  Returns
-** NSM_ENUMERIC when the constraints are redundant. */
-int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam,
-                  double *lamf)
+** w_j and the stuck elements' slip rows, with w . a = -hdd[j] for a gap
+** (a moving surface's acceleration; hdd NULL: all 0) and w . a = 0 for a
+** stuck element.  Returns NSM_ENUMERIC when the constraints are redundant. */
+static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, const double *hdd,
+                             double *a, double *lam, double *lamf);
+
+int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const double *hdd,
+                  double *a, double *lam, double *lamf)
 {
     int n = s->n, r = 0;
     for (int i = 0; i < n; i++)
@@ -135,13 +151,13 @@ int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, doubl
         r += rt_fric_stuck(s, mode, k);
     if (r == 0)
         return NSM_OK;
-    return accel_constrained(s, mode, r, a, lam, lamf);
+    return accel_constrained(s, mode, r, hdd, a, lam, lamf);
 }
 
-/* The constrained part of rt_accel_full over its r constraint rows: a holds
+/* The constrained part of rt_accel_surf over its r constraint rows: a holds
 ** M^-1 F on entry and the constrained accelerations on return. */
-static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, double *a, double *lam,
-                             double *lamf)
+static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, const double *hdd,
+                             double *a, double *lam, double *lamf)
 {
     int n = s->n, *idx = malloc(sizeof(int) * (size_t)r);
     const double **row = malloc(sizeof(double *) * 2 * (size_t)r), **dir;
@@ -183,7 +199,7 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, doub
             D[p * r + q] = sum;
         }
     for (int k = 0; k < r; k++)
-        mu[k] = -rt_dot(n, row[k], a);
+        mu[k] = -rt_dot(n, row[k], a) - (hdd && idx[k] < s->g ? hdd[idx[k]] : 0);
     if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK) {
         rc = NSM_ENUMERIC;
         goto out;
@@ -206,6 +222,13 @@ out:
     return rc;
 }
 
+/* rt_accel_surf for fixed surfaces (or the homogeneous part of a moving one). */
+int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam,
+                  double *lamf)
+{
+    return rt_accel_surf(s, mode, F, NULL, a, lam, lamf);
+}
+
 /* Accelerations a for the force F in mode, and the forces lambda of the
 ** closed impact gaps (lam may be NULL; entries of other gaps are set to 0).
 ** Returns NSM_ENUMERIC when the closed constraints are redundant. */
@@ -215,7 +238,9 @@ int rt_accel_from_force(const nsm_sim *s, const unsigned *mode, const double *F,
 }
 
 /* Energy rates appended to a derivative: dissipation v^T C v plus engaged
-** penalty dampers c (w.v)^2, and the power of the external forces. */
+** penalty dampers c (w.v)^2, and the power of the external forces (with
+** friction's surface work and the moving surfaces' work lambda_j w_j . v
+** through their held contacts; lam NULL: none held on a moving one). */
 static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                          const double *fext, const double *lam, const double *lamf, double *Yd)
 {
@@ -225,12 +250,16 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
         pd += v[i] * rt_csr_dot(&s->sp.C, i, v);
     for (int j = 0; j < s->g; j++)
         if (is_pen(s, mode, j)) {
-            double wv = rt_wdot(s, j, v);
+            double wv = rt_wrow(s, j, v);
             pd += s->num.cc[j] * wv * wv;
         }
     double fd = 0, fw = 0;
     if (s->nf)
         rt_fric_power(s, mode, x, v, lam, lamf, &fd, &fw);
+    if (s->moving && lam)
+        for (int j = 0; j < s->g; j++)
+            if (is_shut(s, mode, j) && s->m->gap_moving[j])
+                fw += lam[j] * rt_wrow(s, j, v);
     Yd[2 * n] = pd + fd;
     Yd[2 * n + 1] = rt_dot(n, fext, v) + fw;
 }
@@ -248,11 +277,12 @@ static void ext_force(const nsm_sim *s, double t, double *f)
 int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     int n = s->n;
-    double f[n], F[n], lamf[s->nf + 1], lam[s->g + 1];
+    double f[n], F[n], lamf[s->nf + 1], lam[s->g + 1], h[4 * s->g + 1];
     ext_force(s, t, f);
+    rt_surface(s, t, h);
     rt_force_parts(s, mode, Y, Y + n, f, 1, F);
     memcpy(Yd, Y + n, sizeof(double) * n);
-    int rc = rt_accel_full(s, mode, F, Yd + n, lam, lamf);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, Yd + n, lam, lamf);
     energy_rates(s, mode, Y, Y + n, f, lam, lamf, Yd);
     return rc;
 }
@@ -263,9 +293,10 @@ int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, 
 {
     const nsm_model *m = s->m;
     if (!s->nf && m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
-        double f[s->n];
+        double f[s->n], lam[s->g + 1];
         ext_force(s, t, f);
-        energy_rates(s, mode, Y, Y + s->n, f, NULL, NULL, Yd);
+        int held = s->moving && m->lambda && m->lambda(mode, t, Y, s->sw, s->p, s->c, lam) == 0;
+        energy_rates(s, mode, Y, Y + s->n, f, held ? lam : NULL, NULL, Yd);
         return NSM_OK;
     }
     return rt_deriv_generic(s, mode, t, Y, Yd);
@@ -279,13 +310,15 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
     int n = s->n;
     if (!s->nf && m->lambda && m->lambda(mode, t, y, s->sw, s->p, s->c, lam) == 0)
         return NSM_OK;
-    double f[n], F[n], a[n];
+    double f[n], F[n], a[n], h[4 * s->g + 1];
     ext_force(s, t, f);
+    rt_surface(s, t, h);
     rt_force_parts(s, mode, y, y + n, f, 1, F);
-    int rc = rt_accel_from_force(s, mode, F, a, lam);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, NULL);
     for (int j = 0; j < s->g; j++)
-        if (is_pen(s, mode, j))
-            lam[j] = -s->num.kc[j] * rt_gap(s, j, y) - s->num.cc[j] * rt_wdot(s, j, y + n);
+        if (is_pen(s, mode, j)) {
+            lam[j] = -s->num.kc[j] * rt_gap_at(s, j, t, y) - s->num.cc[j] * rt_wrow(s, j, y + n);
+        }
     return rc;
 }
 
@@ -298,25 +331,28 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
     int n = s->n, g = s->g;
     const double *x = y, *v = y + n;
     double f[n], fd[n], F[n], a[n], lam[g + 1], dF[n], da[n], dlam[g + 1];
-    double lamf[s->nf + 1], dlamf[s->nf + 1];
+    double lamf[s->nf + 1], dlamf[s->nf + 1], h[4 * g + 1];
     ext_force(s, t, f);
+    rt_surface(s, t, h);
     for (int i = 0; i < n; i++)
         fd[i] = 0;
     if (s->m->force_dot)
         s->m->force_dot(t, s->sw, s->p, s->c, fd);
     rt_force_parts(s, mode, x, v, f, 1, F);
-    int rc = rt_accel_full(s, mode, F, a, lam, lamf);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * g, a, lam, lamf);
     if (rc)
         return rc;
-    /* dF/dt = f' - K v - C a + engaged penalty w (k p' + c p''), linear in (v, a) */
+    /* dF/dt = f' - K v - C a + engaged penalty w (k p' + c p''), linear in (v, a);
+     * a held moving gap's constraint w . a = -h'' differentiates to w . da = -(the third derivative of h) */
     rt_force_parts(s, mode, v, a, fd, 0, dF);
-    rc = rt_accel_full(s, mode, dF, da, dlam, dlamf);
+    rc = rt_accel_surf(s, mode, dF, h + 3 * g, da, dlam, dlamf);
     if (rc)
         return rc;
     if (s->nf)
         rt_fric_events(s, mode, x, v, a, lam, dlam, lamf, dlamf, ev + g, evd + g);
     for (int j = 0; j < g; j++) {
-        double gap = rt_gap(s, j, x), wv = rt_wdot(s, j, v), wa = rt_wdot(s, j, a);
+        double gap = rt_wrow(s, j, x) + s->num.d[j] + h[j], wv = rt_wrow(s, j, v) + h[g + j];
+        double wa = rt_wrow(s, j, a) + h[2 * g + j];
         double k = s->num.kc[j], c = s->num.cc[j];
         int closed = rt_mode_has(mode, j);
         if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
@@ -356,7 +392,7 @@ int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y,
 double rt_gap_tol(const nsm_sim *s, int j, const double *x)
 {
     const RtCsr *W = &s->sp.W;
-    double sc = fabs(s->num.d[j]);
+    double sc = fabs(s->num.d[j]) + (s->moving ? fabs(rt_surface_of(s, j, 0, s->t)) : 0);
     for (int k = W->p[j]; k < W->p[j + 1]; k++)
         sc += fabs(W->x[k] * x[W->i[k]]);
     return 1e-10 * sc + 1e-14;
@@ -393,8 +429,8 @@ double rt_force_scale(const nsm_sim *s, double t, const double *y)
 ** lambda >= 0 _|_ W_S a >= 0 with a = M^-1 (F + W_S^T lambda), F the forces of
 ** mode's engaged penalty gaps and springs (impact constraints left out).
 ** lam[j] gets lambda for j in cand, 0 elsewhere. */
-int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double *y, const unsigned *cand,
-                 double *lam)
+int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double *y,
+                 const unsigned *cand, double *lam)
 {
     int n = s->n, idx[s->g + 1];
     int r = set_list(s, cand, idx);
@@ -416,8 +452,8 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
     for (int i = 0; i < n; i++)
         a[i] = s->minv[i] * F[i];
     rt_delassus(s, idx, r, D);
-    for (int k = 0; k < r; k++)
-        q[k] = rt_wdot(s, idx[k], a);
+    for (int k = 0; k < r; k++)     /* the relative acceleration, the surface's included */
+        q[k] = rt_wrow(s, idx[k], a) + rt_surface_of(s, idx[k], 2, t);
     int rc = nsm_lcp_solve(r, D, q, z, NULL) != NSM_LA_OK ? NSM_ENUMERIC : NSM_OK;
     for (int k = 0; k < r && !rc; k++)
         lam[idx[k]] = z[k];
@@ -426,7 +462,8 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
 }
 
 /* Remove the relative velocities of the gaps in set, in the metric of M
-** (the plastic projection): v -= M^-1 W^T D^-1 W v. */
+** (the plastic projection): v -= M^-1 W^T D^-1 (W v + h'), h' the moving
+** surfaces' velocities at the current time (the gaps then move with them). */
 int rt_project(const nsm_sim *s, const unsigned *set, double *v)
 {
     int idx[s->g + 1];
@@ -439,7 +476,7 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v)
     double *mu = D + (size_t)r * r;
     rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
-        mu[k] = rt_wdot(s, idx[k], v);
+        mu[k] = rt_gap_rate(s, idx[k], s->t, v);
     int rc = nsm_la_solve(r, D, mu, 1) != NSM_LA_OK ? NSM_ENUMERIC : NSM_OK;
     for (int k = 0; k < r && !rc; k++) {
         const RtCsr *W = &s->sp.W;
@@ -457,7 +494,7 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
     double sc = rt_force_scale(s, s->t, y);
     for (int j = 0; j < s->g; j++)
         if (rt_mode_has(mode, j))
-            sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * rt_wdot(s, j, y + s->n));
+            sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * rt_wrow(s, j, y + s->n));
     return 1e-10 * sc + 1e-300;
 }
 

@@ -96,7 +96,7 @@ double rt_csr_dot(const RtCsr *A, int r, const double *u)
 }
 
 /* w_j . u over the nonzeros of gap j's row. */
-double rt_wdot(const nsm_sim *s, int j, const double *u)
+double rt_wrow(const nsm_sim *s, int j, const double *u)
 {
     return rt_csr_dot(&s->sp.W, j, u);
 }

@@ -26,6 +26,21 @@ int rt_is_impact(const nsm_sim *s, int j)
     return s->m->gaps[j].law == NSM_LAW_IMPACT;
 }
 #define is_impact rt_is_impact
+
+/* Relative normal velocity of gap j at velocities v, now: w_j . v, plus
+** the surface's h_j' when it moves (impacts act on this). */
+double rt_wdot(const nsm_sim *s, int j, const double *v)
+{
+    return rt_gap_rate(s, j, s->t, v);
+}
+
+/* Relative normal acceleration of gap j for accelerations a, now: w_j . a,
+** plus the surface's h_j'' when it moves. */
+double rt_wacc(const nsm_sim *s, int j, const double *a)
+{
+    double r = rt_wrow(s, j, a);
+    return s->moving ? r + rt_surface_of(s, j, 2, s->t) : r;
+}
 #define wdot rt_wdot
 
 /* Count an event, apply the rate guard (unless the event is exempt: an
@@ -124,6 +139,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
             rt_mode_add(held, j);
         }
     double Eb = rt_mech_energy(s, s->mode, y);
+    rt_surface_book(s);             /* a moving surface: the impulses so far */
     if (rt_project(s, closed, v))
         return rt_fail(s, NSM_ENUMERIC, -1, "redundant closed contacts");
     for (int j = 0; j < g; j++)
@@ -135,6 +151,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
         }
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
+    lost += rt_surface_book(s);     /* ... and the projection's: what it dissipates */
     for (int j = 0; j < g; j++) {
         int rc = 0;
         if (rt_mode_has(closed, j) && !rt_mode_has(ref, j)) {
@@ -169,7 +186,7 @@ int rt_rebound_unresolved(nsm_sim *s, int j)
     double Yd[s->N], u = wdot(s, j, s->y + n);
     if (!(u > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
         return 0;
-    double acc = wdot(s, j, Yd + n);
+    double acc = rt_wacc(s, j, Yd + n);
     return acc < 0 && u * u <= -2 * acc * rt_gap_tol(s, j, s->y);
 }
 
