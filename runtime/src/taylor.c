@@ -38,6 +38,8 @@
 static void poly_shift(const long double *a, int K, long double u, long double *b)
 {
     memcpy(b, a, sizeof(long double) * (size_t)(K + 1));
+    if (u == 0)
+        return;
     for (int i = 0; i < K; i++)
         for (int k = K - 1; k >= i; k--)
             b[k] += u * b[k + 1];
