@@ -7,7 +7,7 @@
 **     Z(t0 + tau) = sum_k P_k tau^k,   P_0 = Z0,  P_k = A P_{k-1} / k,
 **
 ** and every event function c . Z is the polynomial sum_k (c . P_k) tau^k plus
-** the tail of the series.  The step is at most RT_TAYLOR_REACH / nu, with nu
+** the tail of the series.  The step is at most RT_TAYLOR_REACH / nu (2 / nu), with nu
 ** the norm of the balanced matrix D^-1 A D (mode.c), so the terms fall like
 ** (nu h)^k / k! and the tail past degree K is bounded by
 **
@@ -339,7 +339,7 @@ int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double
     return rt_poly_first_zero(d, K - 1, lo, r1, r1 * (K + 2), x);
 }
 
-/* The degree that carries a step of nu h <= 1 to below 1e-22 of its size:
+/* The degree that carries a step of nu h <= 2 to below 1e-22 of its size:
 ** the first K with (nu h)^(K+1)/(K+1)! under that (at most RT_TAYLOR_K). */
 static int taylor_degree(double nuh)
 {
