@@ -128,6 +128,7 @@ typedef struct RtExact {
     RtAnchor anchor;
     RtShadow shadow[RT_SHADOWS];
     int shadow_next, shadow_used;
+    void *block;              /* the arrays above, one allocation (step.c) */
 } RtExact;
 
 /* The modes met, least recently used replaced (mode.c). */

@@ -151,45 +151,42 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
 
 /* ---- exact method ---------------------------------------------------- */
 
-/* Allocate the exact method's propagators, grid and shadows; nonzero on
-** failure (what was allocated is freed by rt_exact_free). */
+/* Allocate the exact method's propagators, grid and shadows, zeroed, in
+** one block (the long double arrays first, for their alignment): a
+** simulation is created per run of a parameter study, and some sixty
+** small allocations cost more than the run of a small model.  Nonzero on
+** failure. */
 int rt_exact_alloc(nsm_sim *s)
 {
     size_t na = (size_t)s->na, na2 = na * na, n2 = 2 * (size_t)s->n;
+    size_t q2 = na2 ? na2 : 1, m2 = n2 ? n2 : 1;
+    size_t nld = RT_CACHE * na2 + RT_ANCHOR_LEVELS * na + RT_SHADOWS * na;
+    size_t nd = RT_CACHE * 2 * q2 + m2 + RT_SHADOWS * m2;
     RtExact *x = &s->ex;
-    int bad = 0;
+    x->block = calloc(1, nld * sizeof(long double) + nd * sizeof(double));
+    if (!x->block)
+        return 1;
+    long double *L = x->block;
+    double *D = (double *)(L + nld);
     for (int k = 0; k < RT_CACHE; k++) {
-        x->cache[k].E = calloc(na2, sizeof(long double));
-        x->cache[k].Qd = calloc(na2 ? na2 : 1, sizeof(double));
-        x->cache[k].Qw = calloc(na2 ? na2 : 1, sizeof(double));
-        bad |= !x->cache[k].E || !x->cache[k].Qd || !x->cache[k].Qw;
+        x->cache[k].E = L, L += na2;
+        x->cache[k].Qd = D, D += q2;
+        x->cache[k].Qw = D, D += q2;
     }
-    x->anchor.y = calloc(n2 ? n2 : 1, sizeof(double));
-    x->anchor.Z = calloc((size_t)RT_ANCHOR_LEVELS * na, sizeof(long double));
-    bad |= !x->anchor.y || !x->anchor.Z;
+    x->anchor.y = D, D += m2;
+    x->anchor.Z = L, L += RT_ANCHOR_LEVELS * na;
     for (int k = 0; k < RT_SHADOWS; k++) {
-        x->shadow[k].y = calloc(n2 ? n2 : 1, sizeof(double));
-        x->shadow[k].Z = calloc(na, sizeof(long double));
-        bad |= !x->shadow[k].y || !x->shadow[k].Z;
+        x->shadow[k].y = D, D += m2;
+        x->shadow[k].Z = L, L += na;
     }
-    return bad;
+    return 0;
 }
 
 /* Free them. */
 void rt_exact_free(nsm_sim *s)
 {
-    RtExact *x = &s->ex;
-    for (int k = 0; k < RT_CACHE; k++) {
-        free(x->cache[k].E);
-        free(x->cache[k].Qd);
-        free(x->cache[k].Qw);
-    }
-    free(x->anchor.y);
-    free(x->anchor.Z);
-    for (int k = 0; k < RT_SHADOWS; k++) {
-        free(x->shadow[k].y);
-        free(x->shadow[k].Z);
-    }
+    free(s->ex.block);
+    s->ex.block = NULL;
 }
 
 /* Forget every cached propagator (parameters or settings changed). */
