@@ -151,11 +151,12 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
 
 /* ---- exact method ---------------------------------------------------- */
 
-/* Allocate the exact method's propagators, grid and shadows, zeroed, in
-** one block (the long double arrays first, for their alignment): a
-** simulation is created per run of a parameter study, and some sixty
-** small allocations cost more than the run of a small model.  Nonzero on
-** failure. */
+/* Allocate the exact method's propagators, grid and shadows in one block
+** (the long double arrays first, for their alignment): a simulation is
+** created per run of a parameter study, and some sixty small allocations,
+** or zeroing them, cost more than the run of a small model.  Nothing is
+** read before it is written: the entries' flags (used, valid, quad) say
+** what holds data.  Nonzero on failure. */
 int rt_exact_alloc(nsm_sim *s)
 {
     size_t na = (size_t)s->na, na2 = na * na, n2 = 2 * (size_t)s->n;
@@ -163,7 +164,7 @@ int rt_exact_alloc(nsm_sim *s)
     size_t nld = RT_CACHE * na2 + RT_ANCHOR_LEVELS * na + RT_SHADOWS * na;
     size_t nd = RT_CACHE * 2 * q2 + m2 + RT_SHADOWS * m2;
     RtExact *x = &s->ex;
-    x->block = calloc(1, nld * sizeof(long double) + nd * sizeof(double));
+    x->block = malloc(nld * sizeof(long double) + nd * sizeof(double));
     if (!x->block)
         return 1;
     long double *L = x->block;
