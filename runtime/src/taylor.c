@@ -339,14 +339,15 @@ int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double
     return rt_poly_first_zero(d, K - 1, lo, r1, r1 * (K + 2), x);
 }
 
-/* The degree that carries a step of nu h <= 2 to below 1e-22 of its size:
+/* The degree that carries a step of nu h <= 2 to below 1e-20 of its size
+** (a tenth of the long double rounding):
 ** the first K with (nu h)^(K+1)/(K+1)! under that (at most RT_TAYLOR_K). */
 static int taylor_degree(double nuh)
 {
     double term = 1;
     for (int k = 1; k <= RT_TAYLOR_K; k++) {
         term *= nuh / k;
-        if (term < 1e-22 && k >= 4)
+        if (term < 1e-20 && k >= 4)
             return k - 1 > 4 ? k - 1 : 4;
     }
     return RT_TAYLOR_K;
@@ -419,6 +420,15 @@ void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
 {
     const RtTaylor *T = &s->tay;
     int na = s->na, K = T->K;
+    if (x == 1) {                       /* the step's end: the sum, as Horner's at 1 */
+        for (int i = 0; i < na; i++) {
+            long double sum = T->P[(size_t)K * na + i];
+            for (int k = K - 1; k >= 0; k--)
+                sum += T->P[(size_t)k * na + i];
+            Z[i] = sum;
+        }
+        return;
+    }
     for (int i = 0; i < na; i++) {
         long double sum = T->P[(size_t)K * na + i];
         for (int k = K - 1; k >= 0; k--)
