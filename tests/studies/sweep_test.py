@@ -61,7 +61,7 @@ def reference_test(nsmc, d):
     rows = read(os.path.join(out, "section.csv"))
     summ = read(os.path.join(out, "summary.csv"))
     fails = 0
-    fails += check("section.csv header", rows[0] == ["omega [Hz]", "t [s]", "phase", "M.x [m]", "M.v [m/s]"],
+    fails += check("section.csv header", rows[0] == ["omega [rad/s]", "t [s]", "phase", "M.x [m]", "M.v [m/s]"],
                    ",".join(rows[0]))
     worst_u = worst_p = worst_x = 0.0
     count = {}
