@@ -279,6 +279,8 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
 static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
 {
     int n = s->n, rc;
+    if (s->nf && (rc = rt_fric_zeno_check(s, j)))
+        return rc;
     double tstar = s->t + remaining;
     long count = s->zeno.count[j];
     double *v = s->y + n, vb = wdot(s, j, v), lam[RT_MAXG];
@@ -383,7 +385,10 @@ static int impact_set(nsm_sim *s, int j, unsigned extra, double *vb, int *idx, u
 ** then the force LCP decides which stay shut. */
 static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
 {
-    int n = s->n, idx[RT_MAXG] = { 0 };
+    int n = s->n, idx[RT_MAXG] = { 0 }, rc;
+    for (int a = 0; a < s->g && s->nf; a++)
+        if (((extra | 1u << j) >> a & 1u) && (rc = rt_fric_zeno_check(s, a)))
+            return rc;
     double *y = s->y, *v = s->y + n, vb[RT_MAXG], D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
     unsigned set;
     int r = impact_set(s, j, extra, vb, idx, &set);
@@ -406,7 +411,7 @@ static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
     s->zeno.c_mask = 0;
-    int rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
+    rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
     return rc ? rc : settle(s, ref, 0);
 }
 
@@ -759,8 +764,12 @@ static int impact(nsm_sim *s, int j)
     int ends_cluster = cluster_track(s, j), rc;
     unsigned cm = s->zeno.c_mask;
     long count;
-    int exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->zeno.c_geo >= 3);
-    if ((rc = impact_sequence(s, j, idx, r, exempt, &count)))
+    int exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->zeno.c_geo >= 3), frictional;
+    /* with friction on j, alone: the frictional impact law (friction.c) */
+    if ((rc = rt_fric_impulse(s, j, r, exempt, &frictional)))
+        return rc;
+    count = 1;
+    if (!frictional && (rc = impact_sequence(s, j, idx, r, exempt, &count)))
         return rc;
     single = single && count == 1;
     if (ends_cluster)
