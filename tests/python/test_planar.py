@@ -137,3 +137,159 @@ def test_planar_friction_against_reference(friction_models, src, model, ref, met
             i = int(round(row["t"] / 0.01))
             assert abs(r.t[i] - row["t"]) < 1e-12
             assert abs(r[c][i] - row[c]) <= x_tol * scale, (c, row["t"], r[c][i], row[c])
+
+
+# Frictional impacts: model, reference, wall normals, each wall's friction
+# element.  The reference's events: impact, stick and zeno on walls, roll
+# when the slip reaches zero in contact; the simulator's: impact, stick and
+# zeno on walls, and its friction elements' records (stick or slip with the
+# tangential impulse at an impact, stick when the slip reaches zero later).
+FRICTIONAL_IMPACT_CASES = [
+    ("rotating_ball_2", "rotating_ball_2", {"floor": (0.0, 1.0)}, {"floor": "F"}),
+    ("rotating_ball_3", "rotating_ball_3", {"floor": (0.0, 1.0)}, {"floor": "F"}),
+    ("rotating_ball_4", "rotating_ball_4", {"floor": (0.0, 1.0)}, {"floor": "F"}),
+    ("disc_walls_friction", "walls_friction", {"left": (1.0, 0.0), "right": (-1.0, 0.0)},
+     {"left": "FL", "right": "FR"}),
+]
+R_DISC = 0.1
+
+
+@pytest.fixture(scope="module")
+def fimpact_models(model_path):
+    return {m: nsm.compile(model_path(m)) for m, _, _, _ in FRICTIONAL_IMPACT_CASES}
+
+
+def slip_of(row, n):
+    """The slip of the contact point on the wall of normal n, t.v + R omega
+    with t = (n_y, -n_x), from a reference row's velocities."""
+    return n[1] * float(row["D.vx"]) - n[0] * float(row["D.vy"]) + R_DISC * float(row["D.omega"])
+
+
+@pytest.mark.parametrize("method", ["exact", "rk4", "adaptive"])
+@pytest.mark.parametrize("model,ref,normals,elements", FRICTIONAL_IMPACT_CASES)
+def test_frictional_impacts_against_reference(fimpact_models, src, model, ref, normals, elements,
+                                              method):
+    """The rotating bouncing ball's scenarios 2 (a sliding impact, sliding,
+    rolling), 3 (a sticking impact, rolling) and 4 (a sliding impact, a
+    sticking one, rolling bounces accumulating at 3 t1: a Zeno jump with a
+    stuck friction element) and a spinning disc between two walls with
+    friction (sliding and sticking impacts on alternate walls): every
+    impact at the reference's instant on its wall with its normal velocity
+    after; the slip after each impact (the friction element's record, or
+    no record when the slip was zero and stays so) and its kind (stick when
+    the reference's slip after is zero); every start of rolling (the
+    reference's roll, the element's stick) at its instant; the samples as
+    above, which check vx, vy and omega after every impact."""
+    ev_ref, samples = reference(src, ref)
+    t_tol, x_tol = TOL[method]
+    r = fimpact_models[model].run(method=method, every=0.01)
+    ev = r.events
+    walls = [e for e in ev if e["contact"] in normals]
+    fric = [e for e in ev if e["contact"] in elements.values()]
+    assert len(walls) + len(fric) == len(ev)
+    imp = [e for e in walls if e["kind"] == "impact"]
+    rimp = [e for e in ev_ref if e["kind"] == "impact"]
+    zeno_ref = [e for e in ev_ref if e["kind"] == "zeno"]
+    assert 0 < len(imp) <= len(rimp)
+    if not zeno_ref:
+        assert len(imp) == len(rimp)
+    vscale = max(abs(float(e[c])) for e in ev_ref for c in ("D.vx", "D.vy")) + \
+        R_DISC * max(abs(float(e["D.omega"])) for e in ev_ref)
+    slip_before = {w: None for w in normals}
+    for k, (s, e) in enumerate(zip(imp, rimp)):
+        w = e["contact"]
+        assert s["contact"] == w, k
+        assert abs(s["t"] - float(e["t"])) <= t_tol * max(1, float(e["t"])), (k, s["t"], e["t"])
+        n = normals[w]
+        vn = n[0] * float(e["D.vx"]) + n[1] * float(e["D.vy"])
+        assert abs(s["vrel_after"] - vn) <= 10 * x_tol * abs(imp[0]["vrel_after"] or 1), (k, s, vn)
+        g_after = slip_of(e, n)
+        rec = [f for f in fric if f["t"] == s["t"] and f["contact"] == elements[w]]
+        if rec:
+            assert len(rec) == 1
+            assert rec[0]["kind"] == ("stick" if abs(g_after) < 1e-15 * vscale else "slip"), (k, rec)
+            assert abs(rec[0]["vrel_after"] - g_after) <= 10 * x_tol * vscale, (k, rec, g_after)
+        else:
+            # an impulse that leaves the element alone: a rolling bounce
+            assert abs(g_after) < 1e-15 * vscale, (k, g_after)
+    # the walls' other events (stick, zeno) as the reference's
+    assert [(e["kind"], e["contact"]) for e in ev_ref if e["kind"] not in ("impact", "roll")] == \
+        [(e["kind"], e["contact"]) for e in walls if e["kind"] != "impact"]
+    for s, e in zip([e for e in walls if e["kind"] != "impact"],
+                    [e for e in ev_ref if e["kind"] not in ("impact", "roll")]):
+        assert abs(s["t"] - float(e["t"])) <= t_tol * max(1, float(e["t"])), (s, e)
+    # rolling starts: the elements' stick records away from any impact
+    imp_t = {e["t"] for e in imp}
+    rolls = [e for e in fric if e["kind"] == "stick" and e["t"] not in imp_t]
+    rroll = [e for e in ev_ref if e["kind"] == "roll"]
+    assert len(rolls) == len(rroll), (rolls, rroll)
+    for s, e in zip(rolls, rroll):
+        assert s["contact"] == elements[e["contact"]]
+        assert abs(s["t"] - float(e["t"])) <= t_tol * max(1, float(e["t"])), (s["t"], e["t"])
+    at_event = [float(e["t"]) for e in ev_ref]
+    for c in COLS:
+        scale = max(abs(row[c]) for row in samples) or 1.0
+        for row in samples:
+            if min(abs(row["t"] - te) for te in at_event) < 1e-9:
+                continue
+            i = int(round(row["t"] / 0.01))
+            assert abs(r.t[i] - row["t"]) < 1e-12
+            assert abs(r[c][i] - row[c]) <= x_tol * scale, (c, row["t"], r[c][i], row[c])
+    # the energy balance closes through the impacts' losses
+    assert abs(r.audit["error_max"]) <= 1e-12 * r.audit["energy_max"]
+
+
+def test_frictional_impact_rolling_speed(fimpact_models):
+    """Scenarios 2, 3 and 4 end rolling at vx = -R L / (th + m R^2), L = th
+    omega0 - m R vx0 the angular momentum about the contact point, which no
+    impact and no sliding phase changes: -1/0.7, -2/7 and -5/7 m/s, to
+    1e-12 with exact."""
+    th = 0.4 * 0.1 ** 2
+    for model, w0, vx0 in (("rotating_ball_2", 50, 0), ("rotating_ball_3", 10, 0),
+                           ("rotating_ball_4", 50, 1)):
+        r = fimpact_models[model].run(method="exact", every=0.01)
+        speed = -R_DISC * (th * w0 - R_DISC * vx0) / (th + R_DISC ** 2)
+        assert abs(r["D.vx"][-1] - speed) <= 1e-12 * abs(speed), (model, r["D.vx"][-1], speed)
+        assert abs(r["D.vx"][-1] + R_DISC * r["D.omega"][-1]) <= 1e-12 * abs(speed)
+
+
+@pytest.mark.parametrize("method", ["exact", "rk4", "adaptive"])
+def test_block_dropped_while_sliding(model_path, method):
+    """A block (X horizontal, Y vertical, m = 1) dropped from h = 0.2 m on a
+    floor with e = 0 while sliding at v0 = 2 m/s, friction mu = 0.3 with the
+    floor's contact force, and impulse, as normal (models/block_drop.nsm).
+    Closed form: the impact at t1 = sqrt(2 h / g) takes P_N = m sqrt(2 g h)
+    and, as m v0 > mu P_N, P_T = -mu P_N: vx+ = v0 - mu sqrt(2 g h); then
+    the block slides at -mu g to rest at t1 + vx+/(mu g) and sticks.  The
+    impact's loss is m g h + 1/2 m (v0^2 - vx+^2); the balance closes."""
+    g, h, v0, mu = 9.81, 0.2, 2.0, 0.3
+    t1 = (2 * h / g) ** 0.5
+    vn = (2 * g * h) ** 0.5
+    vx1 = v0 - mu * vn
+    t2 = t1 + vx1 / (mu * g)
+    t_tol, x_tol = TOL[method]
+    r = nsm.compile(model_path("block_drop")).run(method=method, every=0.01)
+    ev = r.events
+    got = [(e["kind"], e["contact"]) for e in ev]
+    assert got == [("impact", "floor"), ("slip", "F"), ("stick", "floor"), ("stick", "F")], got
+    assert abs(ev["t"][0] - t1) <= t_tol and ev["t"][1] == ev["t"][0]
+    assert abs(ev["impulse"][0] - vn) <= 10 * x_tol * vn
+    assert abs(ev["impulse"][1] + mu * vn) <= 10 * x_tol * vn
+    assert abs(ev["vrel_after"][1] - vx1) <= 10 * x_tol * v0
+    lost = g * h + 0.5 * (v0 ** 2 - vx1 ** 2)
+    assert abs(ev["energy_lost"][0] - lost) <= 10 * x_tol * lost
+    assert abs(ev["t"][3] - t2) <= t_tol
+    for i, t in enumerate(r.t):
+        if min(abs(t - t1), abs(t - t2)) < 1e-9:
+            continue
+        if t < t1:
+            x, vx, y = v0 * t, v0, h - g * t * t / 2
+        elif t < t2:
+            s = t - t1
+            x, vx, y = v0 * t1 + vx1 * s - mu * g * s * s / 2, vx1 - mu * g * s, 0.0
+        else:
+            x, vx, y = v0 * t1 + vx1 * vx1 / (2 * mu * g), 0.0, 0.0
+        assert abs(r["X.x"][i] - x) <= x_tol * 2, (t, r["X.x"][i], x)
+        assert abs(r["X.v"][i] - vx) <= x_tol * 2, (t, r["X.v"][i], vx)
+        assert abs(r["Y.x"][i] - y) <= x_tol * 2, (t, r["Y.x"][i], y)
+    assert abs(r.audit["error_max"]) <= 1e-12 * r.audit["energy_max"]
