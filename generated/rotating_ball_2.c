@@ -14,6 +14,7 @@
  *   p[2] = g [m/s^2]
  *   p[3] = eN [-]
  *   p[4] = mu [-]
+ *   p[5] = eT [-]
  * Gaps (gap_j = w_j . x + d_j >= 0):
  *   0 floor: impact
  */
@@ -28,7 +29,8 @@ enum {
     P_R = 1,
     P_g = 2,
     P_eN = 3,
-    P_mu = 4
+    P_mu = 4,
+    P_eT = 5
 };
 
 static const char *const body_names[] = {"D.x", "D.y", "D.phi"};
@@ -40,6 +42,7 @@ static const nsm_param_info params[] = {
     {"g", "m/s^2", 9.8100000000000005},
     {"eN", "", 0},
     {"mu", "", 0.20000000000000001},
+    {"eT", "", 0},
 };
 
 /* name, bodies of x, y, phi, has a radius */
@@ -93,6 +96,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 5;
     if (!(0.0 >= 0)) /* static minus kinetic coefficient of F */
         return 1;
+    if (!(p[P_eT] >= 0)) /* tangential restitution of F */
+        return 6;
+    if (!(1.0 - p[P_eT] >= 0)) /* tangential restitution of F */
+        return 6;
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of D.x */
@@ -124,7 +131,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->fn[0] = 0;
     num->mus[0] = p[P_mu];
     num->muk[0] = p[P_mu];
-    num->et[0] = 0.0;
+    num->et[0] = p[P_eT];
     num->gravity = p[P_g];
     /* planar bodies: gravity's share per coordinate, radii */
     num->gfac[0] = 0.0;
@@ -292,7 +299,7 @@ const nsm_model nsm_model_rotating_ball_2 = {
     .name = "rotating_ball_2",
     .title = "Rotating bouncing ball, scenario 2: spin 50 rad/s, e_N = 0: a sliding impact, then sliding on the floor until it rolls (PyNonsmooth)",
     .n_bodies = 3,
-    .n_params = 5,
+    .n_params = 6,
     .n_gaps = 1,
     .n_switches = 0,
     .n_springs = 0,
