@@ -597,26 +597,56 @@ int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
     return rc;
 }
 
+/* Whether impact gaps a and b act on a common body. */
+static int gaps_coupled(const nsm_sim *s, int a, int b)
+{
+    const double *wa = s->num.W + (size_t)a * s->n, *wb = s->num.W + (size_t)b * s->n;
+    for (int i = 0; i < s->n; i++)
+        if (wa[i] != 0 && wb[i] != 0)
+            return 1;
+    return 0;
+}
+
 /* An impact of gap j just resolved (v0: the velocities before it).  When
 ** rt_fric_impulse applied the frictional law, nothing to check.  Otherwise
 ** (j met other contacts at that instant and the impulses were solved
-** without friction) an element whose normal force is j's contact force must
-** have had nothing to do: no slip before and after; else the run stops
-** rather than go on without the tangential impulse. */
+** without friction) every element whose normal gap may have taken an
+** impulse (a touching impact gap that j reaches through shared bodies: a
+** contact held shut passes the impulse on without a change of velocity)
+** must have had nothing to do: no slip before and after; else the run
+** stops rather than go on without the tangential impulse. */
 int rt_fric_impact(nsm_sim *s, int j, const double *v0)
 {
+    int n = s->n;
+    const double *v = s->y + n;
     if (s->fr->done_j == j && s->fr->done_t == s->t)
         return NSM_OK;
+    unsigned reach = 1u << j;
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int a = 0; a < s->g; a++) {
+            if ((reach >> a & 1u) || s->m->gaps[a].law != NSM_LAW_IMPACT ||
+                fabs(rt_gap(s, a, s->y)) > rt_gap_tol(s, a, s->y))
+                continue;
+            for (int b = 0; b < s->g; b++)
+                if ((reach >> b & 1u) && gaps_coupled(s, a, b)) {
+                    reach |= 1u << a;
+                    grown = 1;
+                    break;
+                }
+        }
+    }
     for (int k = 0; k < s->nf; k++) {
-        if (normal_gap(s, k) != j)
+        int G = normal_gap(s, k);
+        if (G < 0 || !(reach >> G & 1u))
             continue;
-        const double *v = s->y + s->n;
         double u0 = rt_fric_slip(s, k, v0), u1 = rt_fric_slip(s, k, v);
         if (fabs(u0) > slip_tol(s, k, v0) || fabs(u1) > slip_tol(s, k, v))
-            return rt_fail(s, NSM_EMODEL, j, "an impact on gap '%s' together with other contacts "
-                           "while friction '%s' slips (slip velocity %.6g m/s before, %.6g m/s "
-                           "after): frictional impacts are supported for one contact at a time",
-                           s->m->gaps[j].name, s->m->frictions[k].name, u0, u1);
+            return rt_fail(s, NSM_EMODEL, j, "an impact on gap '%s' reaching other contacts at "
+                           "the same instant while friction '%s' (on gap '%s') slips (slip velocity "
+                           "%.6g m/s before, %.6g m/s after): frictional impacts are supported for "
+                           "one contact at a time", s->m->gaps[j].name, s->m->frictions[k].name,
+                           s->m->gaps[G].name, u0, u1);
     }
     return NSM_OK;
 }

@@ -893,7 +893,9 @@ int rt_initial_mode(nsm_sim *s)
             if (s->m->gaps[j].law != NSM_LAW_IMPACT || (s->mode >> j & 1u))
                 continue;
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
-                if ((rc = impact(s, j)))
+                double v0[n];
+                memcpy(v0, v, sizeof v0);
+                if ((rc = impact(s, j)) || (s->nf && (rc = rt_fric_impact(s, j, v0))))
                     return rc;
                 again = 1;
             }

@@ -293,3 +293,133 @@ def test_block_dropped_while_sliding(model_path, method):
         assert abs(r["X.v"][i] - vx) <= x_tol * 2, (t, r["X.v"][i], vx)
         assert abs(r["Y.x"][i] - y) <= x_tol * 2, (t, r["Y.x"][i], y)
     assert abs(r.audit["error_max"]) <= 1e-12 * r.audit["energy_max"]
+
+
+def test_tangential_restitution(model_path):
+    """Scenario 3 with e_T = 1 and 1/2 (`et = eT`): the impact still sticks
+    (|P_T| = (1 + e_T) W gamma- <= mu P_N, W = 1/(1/m + R^2/th) = 2/7 kg)
+    and ends with the slip at -e_T gamma- = -e_T m/s: vx+ = P_T/m,
+    omega+ = omega0 + R P_T/th; then the floor holds the ball (e_N = 0) and
+    it slides (friction pushing vx up by mu g) back to rolling at t1 + e_T/(mu g (1 + m R^2/th)), at the
+    same -2/7 m/s (the angular momentum about the contact point is kept).
+    Closed forms, exact to 1e-12."""
+    g, mu, th, w0 = 9.81, 0.2, 0.4 * 0.1 ** 2, 10.0
+    t1 = (2 * 0.9 / g) ** 0.5
+    W = 1 / (1 + R_DISC ** 2 / th)
+    m = nsm.compile(model_path("rotating_ball_3"))
+    for et in (1.0, 0.5):
+        r = m.run(method="exact", every=0.01, params={"eT": et})
+        ev = r.events
+        got = [(e["kind"], e["contact"]) for e in ev]
+        assert got == [("impact", "floor"), ("stick", "F"), ("stick", "floor"), ("stick", "F")], got
+        PT = -(1 + et) * W * (R_DISC * w0)
+        assert abs(ev["impulse"][1] - PT) <= 1e-12 * abs(PT)
+        assert abs(ev["vrel_after"][1] + et * R_DISC * w0) <= 1e-12
+        troll = t1 + et / (mu * g * (1 + R_DISC ** 2 / th))
+        assert abs(ev["t"][3] - troll) <= 1e-12, (ev["t"][3], troll)
+        i = int(round(t1 / 0.01)) + 1
+        assert abs(r["D.vx"][i] - (PT + mu * g * (r.t[i] - t1))) <= 1e-12
+        speed = -R_DISC * th * w0 / (th + R_DISC ** 2)
+        assert abs(r["D.vx"][-1] - speed) <= 1e-12 * abs(speed)
+
+
+ECCENTRIC = """model eccentric "A body hitting a floor at a point off its centre, with friction"
+param m = 2 kg
+param I = 0.5 kg*m^2
+param d = 0.3 m
+param h = 0.4 m
+param mu = 0.5
+param e = 0.5
+param eT = 0
+param v0 = 3 m/s
+body P: mass = m, inertia = I
+gap floor: P.y - d*P.phi >= 0, impact(e = e)
+friction F: slip = P.vx + h*P.omega, mu = mu, et = eT, normal = gap floor
+init P.y = 0.5 m, P.vy = -1 m/s, P.vx = v0
+simulate t_end = 1 s, dt = 1 ms, method = exact
+output every 0.5 s: P.vx, P.vy, P.omega
+"""
+
+
+def coupled_reference(v0, mu, et):
+    """The frictional impact of ECCENTRIC in exact rationals, by trying the
+    three candidates of the law one by one (stick: both velocities given,
+    the 2 x 2 system solved; slide with sign s: P_T = -s mu P_N, Newton's
+    law alone) and keeping the one whose conditions hold (P_N >= 0 and
+    |P_T| <= mu P_N; or s xi_T > 0): w_n = (0, 1, -d), w_t = (1, 0, h), the
+    normal and tangential directions coupled through the rotation
+    (G_nt = -d h / I)."""
+    from fractions import Fraction as Fr
+    m, I, d, h, e = Fr(2), Fr(1, 2), Fr(3, 10), Fr(2, 5), Fr(1, 2)
+    mu, et = Fr(mu), Fr(et)
+    minv = [1 / m, 1 / m, 1 / I]
+    wn, wt = [0, 1, -d], [1, 0, h]
+    v = [Fr(v0), Fr(-1), Fr(0)]
+    dot = lambda a, b: sum(x * y for x, y in zip(a, b))
+    G = lambda a, b: sum(x * mi * y for x, mi, y in zip(a, minv, b))
+    Gnn, Gnt, Gtt = G(wn, wn), G(wn, wt), G(wt, wt)
+    un, ut = dot(wn, v), dot(wt, v)
+    found = []
+    det = Gnn * Gtt - Gnt * Gnt
+    rn, rt = -(1 + e) * un, -(1 + et) * ut
+    PN, PT = (rn * Gtt - Gnt * rt) / det, (Gnn * rt - Gnt * rn) / det
+    if PN >= 0 and abs(PT) <= mu * PN:
+        found.append((PN, PT, "stick"))
+    for s in (1, -1):
+        PN = rn / (Gnn - s * mu * Gnt)
+        PT = -s * mu * PN
+        xi = ut + Gnt * PN + Gtt * PT + et * ut
+        if PN >= 0 and s * xi > 0:
+            found.append((PN, PT, "slip"))
+    assert len(found) == 1, found
+    PN, PT, kind = found[0]
+    after = [v[i] + minv[i] * (wn[i] * PN + wt[i] * PT) for i in range(3)]
+    return float(PN), float(PT), kind, [float(x) for x in after]
+
+
+@pytest.mark.parametrize("v0,mu,et", [(3, "1/2", 0), ("1/5", "1/2", 0), (-3, "1/2", 0),
+                                      ("1/5", "1/2", 1), (1, "1/10", "1/2")])
+def test_frictional_impact_coupled(tmp_path, v0, mu, et):
+    """A body whose contact point is off its centre (linearised: the gap
+    y - d phi, the slip vx + h omega) hits a floor: the normal and
+    tangential impulses are coupled through its rotation.  Sliding either
+    way, sticking, sticking with e_T = 1, and sliding with e_T = 1/2 against
+    the rational reference above, to 1e-12 (exact method, no gravity: the
+    velocities after the impact are those at t = 1 s)."""
+    from fractions import Fraction as Fr
+    PN, PT, kind, after = coupled_reference(Fr(v0), Fr(mu), Fr(et))
+    path = tmp_path / "eccentric.nsm"
+    path.write_text(ECCENTRIC)
+    r = nsm.compile(str(path)).run(method="exact",
+                                   params={"v0": float(Fr(v0)), "mu": float(Fr(mu)),
+                                           "eT": float(Fr(et))})
+    ev = r.events
+    assert [(e["kind"], e["contact"]) for e in ev][:2] == [("impact", "floor"), (kind, "F")]
+    assert abs(ev["impulse"][0] - PN) <= 1e-12 * abs(PN)
+    assert abs(ev["impulse"][1] - PT) <= 1e-12 * max(abs(PT), PN)
+    for c, x in zip(["P.vx", "P.vy", "P.omega"], after):
+        assert abs(r[c][-1] - x) <= 1e-12 * 3, (c, r[c][-1], x)
+    assert r.audit["error_max"] <= 1e-12 * r.audit["energy_max"]
+
+
+def test_frictional_impact_refusals(tmp_path):
+    """What the law does not do stops the run with its reason: mu_s |r| >= 1
+    (no unique solution); an impact reaching a contact held shut whose
+    friction element slips (several contacts: the hammer on a sliding block)."""
+    path = tmp_path / "eccentric.nsm"
+    path.write_text(ECCENTRIC)
+    with pytest.raises(nsm.Error, match="no unique solution"):
+        nsm.compile(str(path)).run(method="exact", params={"mu": 3.0})
+    hammer = tmp_path / "hammer.nsm"
+    hammer.write_text("""mass X = 1 kg
+mass Y = 1 kg
+mass H = 1 kg
+force weight: on Y = -9.81 N
+gap floor: Y.x >= 0, impact(e = 0)
+gap hit: H.x - Y.x >= 0.1 m, impact(e = 0.5)
+friction F: X -- ground, mu = 0.3, normal = gap floor
+init X.v = 2 m/s, H.x = 0.5 m, H.v = -3 m/s
+simulate t_end = 0.5 s, dt = 1 ms, method = exact
+""")
+    with pytest.raises(nsm.Error, match="one contact at a time"):
+        nsm.compile(str(hammer)).run(method="exact")
