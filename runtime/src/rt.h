@@ -3,7 +3,8 @@
 **
 ** The simulation object, the evaluation of a mode's dynamics and event
 ** functions (dynamics.c), the integrators and event location (step.c), and
-** the transitions and run loop (run.c).  Not installed.
+** the transitions (transition.c), the Zeno handling (zeno.c) and the run
+** loop (run.c).  Not installed.
 **
 ** The integrated state is Y = (x[n], v[n], Ed, Ew) with N = 2n + 2: the
 ** mechanical state followed by the dissipated energy (dampers and engaged
@@ -19,7 +20,7 @@
 #define RT_RING (16 + 4 * RT_MAXG) /* event times kept for the rate guard */
 #define RT_CACHE 16           /* propagators kept by the exact method */
 #define RT_ANCHOR_LEVELS 4
-#define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (run.c) */
+#define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (zeno.c) */
 #define RT_SHADOWS 8          /* long double states kept by the exact method */
 #define RT_MODES 8            /* modes whose matrices and step bounds are kept (mode.c) */
 #define RT_TAYLOR_K 24        /* degree of a step's Taylor expansion (taylor.c) */
@@ -97,7 +98,7 @@ typedef struct RtAnchor {
     long double *Z;
 } RtAnchor;
 
-/* Zeno and cascade detection (run.c): per gap, the time of its last
+/* Zeno and cascade detection (zeno.c): per gap, the time of its last
 ** impact, the last flight, how many flights in a row shrank by e, and the
 ** impacts counted; over several contacts (cluster_track) the last
 ** intervals, their ratios per lag and how steady they stay. */
@@ -112,7 +113,8 @@ typedef struct RtZeno {
     unsigned c_mask;
 } RtZeno;
 
-/* The event-rate guard (run.c): the times of the last events. */
+/* The event-rate guard (transition.c logs through it; zeno.c sizes and
+** resets it): the times of the last events. */
 typedef struct RtRate {
     double ring[RT_RING];
     long n;
@@ -174,9 +176,9 @@ struct nsm_sim {
     double Ejump;             /* energy removed by transitions (impacts, projections) */
     long steps, nevents;
     long sample_k;
-    RtRate rate;              /* the event-rate guard, run.c */
+    RtRate rate;              /* the event-rate guard, zeno.c */
 
-    RtZeno zeno;              /* Zeno and cascade detection, run.c */
+    RtZeno zeno;              /* Zeno and cascade detection, zeno.c */
     double jt;                /* time and gap of the last transition (run.c, detect) */
     int jg;
 
@@ -288,12 +290,47 @@ void rt_fric_free(nsm_sim *s);
 void rt_fric_reset(nsm_sim *s);
 int rt_fric_validate(nsm_sim *s);
 
-/* run.c */
+/* transition.c: the transitions.  An impact is applied in parts, between
+** which the run loop hands its RtImpact to the Zeno handling (zeno.c):
+** rt_impact_begin, rt_zeno_track, rt_impact_apply, rt_zeno_resolve and,
+** unless that ended it (done), rt_impact_end.  Whatever settles reports the
+** gaps that stuck or separated in *forget, for rt_zeno_forget. */
+typedef struct RtImpact {
+    int j;                    /* the gap landed on, open and closing */
+    unsigned ref;             /* the mode before */
+    int r, idx[RT_MAXG];      /* the gaps of its impulse problem, ascending */
+    unsigned set;             /* the same as a mask */
+    double vb[RT_MAXG];       /* every gap's relative velocity before */
+    int single;               /* j the only open one (and one collision) */
+    int held;                 /* one held shut shares a body with j */
+    int cascade;              /* zeno.c: a one-contact cascade goes on */
+    int ends_cluster;         /* zeno.c: it ends a cascade over several */
+    int exempt;               /* zeno.c: its records skip the rate guard */
+    long count;               /* collisions of its sequence */
+    int done;                 /* the transition is complete (settled) */
+} RtImpact;
+unsigned rt_impact_bits(const nsm_sim *s);
+double rt_wdot(const nsm_sim *s, int j, const double *v);
+int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                 long count);
+int rt_settle(nsm_sim *s, unsigned ref, unsigned forced_open, unsigned *forget);
+int rt_rebound_unresolved(nsm_sim *s, int j);
+int rt_impact_set(nsm_sim *s, int j, unsigned extra, double *vb, int *idx, unsigned *set);
+int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget);
+int rt_impact_apply(nsm_sim *s, RtImpact *im);
+int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget);
+int rt_transition_gap(nsm_sim *s, int j, unsigned *forget);
+int rt_initial_contacts(nsm_sim *s, unsigned *forget);
+
+/* zeno.c: the Zeno and cascade handling */
 int rt_zeno_alloc(nsm_sim *s);
 void rt_zeno_free(nsm_sim *s);
 void rt_zeno_reset(nsm_sim *s);
-int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
-                 long count);
+void rt_zeno_forget(nsm_sim *s, unsigned gaps);
+void rt_zeno_track(nsm_sim *s, RtImpact *im);
+int rt_zeno_resolve(nsm_sim *s, RtImpact *im);
+
+/* run.c: the run loop */
 int rt_initial_mode(nsm_sim *s);
 int rt_run(nsm_sim *s, double t_end);
 
@@ -310,7 +347,7 @@ void rt_section_untrack(nsm_sim *s);
 
 /* stats.c: the audit follows every step (rt_stats_step, called by the run
 ** loop with the step's start in s and its end (t1, Y1) before any
-** transition) and every event (rt_stats_event, called by the run loop's emit). */
+** transition) and every event (rt_stats_event, called by transition.c's emit). */
 int rt_stats_alloc(nsm_sim *s);
 void rt_stats_free(nsm_sim *s);
 void rt_stats_reset(nsm_sim *s);

@@ -1,7 +1,8 @@
 /*
 ** sim.c: the simulation object of libnsmrt: creation from a model table,
 ** settings, reset to t = 0, queries (state, outputs, energies) and the
-** failure message.  The run loop and transitions are in run.c.
+** failure message.  The run loop is in run.c, the transitions in
+** transition.c, the Zeno handling in zeno.c.
 */
 #include <math.h>
 #include <stdio.h>

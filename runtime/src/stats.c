@@ -3,7 +3,7 @@
 **
 ** The run loop calls rt_stats_step at the end of every integrator step,
 ** before the transition of an event landed on, with the step's start still in
-** the simulation (s->t, s->y, s->mode) and its end in (t1, Y1); emit (run.c)
+** the simulation (s->t, s->y, s->mode) and its end in (t1, Y1); emit (transition.c)
 ** calls rt_stats_event for every event record.  From these the audit keeps:
 **
 **   - the largest balance error and the largest energy met at a step end;

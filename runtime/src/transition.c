@@ -1,0 +1,605 @@
+/*
+** transition.c: the transitions between modes.
+**
+** Every transition ends with settle, which decides by complementarity which
+** touching impact gaps are held shut: the force LCP
+**     lambda >= 0  _|_  w.a >= 0
+** over gaps with zero gap and zero relative velocity.  Impacts solve the
+** impulse LCP  P >= 0 _|_ w.v+ + e w.v- >= 0  with  v+ = v- + M^-1 W^T P,
+** one collision at a time (impact_sequence).  Events are logged here,
+** through the event-rate guard.  Nothing here calls up into the Zeno
+** handling (zeno.c) or the run loop (run.c): a transition returns what it
+** did (RtImpact, and the gaps that stuck or separated, whose impact
+** histories the run loop has zeno.c forget).
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+/* Bit mask of the impact gaps. */
+unsigned rt_impact_bits(const nsm_sim *s)
+{
+    unsigned r = 0;
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_IMPACT)
+            r |= 1u << j;
+    return r;
+}
+
+/* Relative velocity w.v of gap j. */
+double rt_wdot(const nsm_sim *s, int j, const double *v)
+{
+    return rt_dot(s->n, s->num.W + (size_t)j * s->n, v);
+}
+#define impact_bits rt_impact_bits
+#define wdot rt_wdot
+
+/* Count an event, apply the rate guard (unless the event is exempt: an
+** impact of a recognized Zeno cascade) and hand it to the event handler. */
+static int emit(nsm_sim *s, const nsm_event *ev)
+{
+    int W = s->rate.window;
+    rt_stats_event(s, ev);
+    s->nevents++;
+    if (!s->rate.exempt) {
+        if (s->rate.n >= W) {
+            double oldest = s->rate.ring[s->rate.n % W];
+            if (ev->t - oldest < W / s->max_rate)
+                return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
+                               "%d events in %.3g s exceed the event rate cap of %.3g per second "
+                               "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
+        }
+        s->rate.ring[s->rate.n % W] = ev->t;
+        s->rate.n++;
+    }
+    if (s->on_event && s->on_event(s->ev_ud, s, ev))
+        return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
+    return NSM_OK;
+}
+
+/* Log one event record. */
+int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                 long count)
+{
+    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
+    return emit(s, &ev);
+}
+#define log_event rt_log_event
+
+/* Whether touching gap j, which the force LCP leaves open with no force
+** (lambda_j within rounding of 0), is to be held shut all the same: free
+** flight has just carried it into the gap with no closing speed (a zero-speed
+** landing), so it is a persistent contact unless holding it shut needs a
+** pull.  The contact force of j in the mode with j shut decides: held when
+** it is positive beyond rounding, or zero to rounding and growing
+** (lambda_j' > 0, a support that starts to push, like a sprung table under
+** a resting ball).  A force zero and not growing (touching bodies with no
+** force between them, a contact just released) leaves it open. */
+static int settle_hold(nsm_sim *s, int j, unsigned mode, double tol)
+{
+    double ev[RT_MAXG], evd[RT_MAXG];
+    unsigned m = mode | 1u << j;
+    if (rt_events(s, m, s->t, s->y, ev, evd))
+        return 0;
+    return ev[j] > tol || (ev[j] >= -tol && evd[j] > 0);
+}
+
+/* Decide the closed set of impact gaps by the force LCP over the gaps that
+** touch at rest (or are held shut), project the velocities onto it and log
+** stick / separation against the mode ref.  Gaps in forced_open stay open
+** (a separation just located); gaps in favour (just landed with no closing
+** speed) are held shut unless that needs a pull (settle_hold).  The gaps
+** that stick or separate are added to *forget: their impact histories are
+** to be forgotten by the Zeno detection above (zeno.c). */
+static int settle_favour(nsm_sim *s, unsigned ref, unsigned forced_open, unsigned favour,
+                         unsigned *forget)
+{
+    int n = s->n;
+    double *y = s->y, *v = s->y + n, lam[RT_MAXG], vb[RT_MAXG];
+    unsigned imp = impact_bits(s), cand = 0, closed = 0;
+    for (int j = 0; j < s->g; j++) {
+        vb[j] = wdot(s, j, v);
+        if (!(imp >> j & 1u) || (forced_open >> j & 1u))
+            continue;
+        if ((s->mode >> j & 1u) ||
+            (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && fabs(vb[j]) <= rt_vel_tol(s, j, v)))
+            cand |= 1u << j;
+    }
+    if (rt_force_lcp(s, s->mode, s->t, y, cand, lam))
+        return rt_fail(s, NSM_ENUMERIC, -1, "no solution of the contact force problem");
+    double tol = rt_force_tol(s, s->mode, y);
+    for (int j = 0; j < s->g; j++)
+        if ((cand >> j & 1u) && lam[j] > tol)
+            closed |= 1u << j;
+    for (int j = 0; j < s->g; j++)
+        if ((cand & favour & ~closed) >> j & 1u && settle_hold(s, j, (s->mode & ~imp) | closed, tol))
+            closed |= 1u << j;
+    double Eb = rt_mech_energy(s, s->mode, y);
+    if (rt_project(s, closed, v))
+        return rt_fail(s, NSM_ENUMERIC, -1, "redundant closed contacts");
+    s->mode = (s->mode & ~imp) | closed;
+    double lost = Eb - rt_mech_energy(s, s->mode, y);
+    s->Ejump += lost;
+    for (int j = 0; j < s->g; j++) {
+        int rc = 0;
+        if ((closed >> j & 1u) && !(ref >> j & 1u)) {
+            *forget |= 1u << j;
+            rc = log_event(s, NSM_EV_STICK, j, vb[j], wdot(s, j, v), 0, lost, 1);
+            lost = 0;
+        } else if ((imp >> j & 1u) && !(closed >> j & 1u) && (ref >> j & 1u)) {
+            *forget |= 1u << j;
+            rc = log_event(s, NSM_EV_SEPARATION, j, vb[j], wdot(s, j, v), 0, 0, 1);
+        }
+        if (rc)
+            return rc;
+    }
+    return NSM_OK;
+}
+
+/* settle without favoured gaps: after every transition but a zero-speed
+** landing; the gaps that stick or separate added to *forget. */
+int rt_settle(nsm_sim *s, unsigned ref, unsigned forced_open, unsigned *forget)
+{
+    return settle_favour(s, ref, forced_open, 0, forget);
+}
+
+/* After an impact of gap j (now open): whether its rebound is too small to
+** leave the gap's rounding band (height u^2 / 2|a| below the gap tolerance,
+** u the relative velocity, a < 0 the relative acceleration pulling it back).
+** Such flights cannot be resolved; without a Zeno jump the contact is then
+** at rest (plastic). */
+int rt_rebound_unresolved(nsm_sim *s, int j)
+{
+    int n = s->n;
+    double Yd[s->N], u = wdot(s, j, s->y + n);
+    if (!(u > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
+        return 0;
+    double acc = wdot(s, j, Yd + n);
+    return acc < 0 && u * u <= -2 * acc * rt_gap_tol(s, j, s->y);
+}
+
+/* Whether gaps a and b act on a common body (an impulse on one moves the
+** other). */
+static int coupled(const nsm_sim *s, int a, int b)
+{
+    const double *wa = s->num.W + (size_t)a * s->n, *wb = s->num.W + (size_t)b * s->n;
+    for (int i = 0; i < s->n; i++)
+        if (wa[i] != 0 && wb[i] != 0)
+            return 1;
+    return 0;
+}
+
+/* The gaps of cand that an impact of gap j reaches through shared bodies
+** (j's connected component): a contact elsewhere, stuck or touching, takes
+** no impulse from it and stays out of its impulse problem. */
+static unsigned impact_component(const nsm_sim *s, int j, unsigned cand)
+{
+    unsigned comp = 1u << j;
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int a = 0; a < s->g; a++) {
+            if (!(cand >> a & 1u) || (comp >> a & 1u))
+                continue;
+            for (int b = 0; b < s->g && !(comp >> a & 1u); b++)
+                if ((comp >> b & 1u) && coupled(s, a, b))
+                    comp |= 1u << a, grown = 1;
+        }
+    }
+    return comp;
+}
+
+/* The impact gaps of an impulse problem for gap j: j, the contacts shut,
+** those in extra and those touching, as far as j reaches them through
+** shared bodies; into idx (their count returned, ascending) and *set, with
+** every gap's relative velocity in vb. */
+int rt_impact_set(nsm_sim *s, int j, unsigned extra, double *vb, int *idx, unsigned *set)
+{
+    const double *y = s->y, *v = s->y + s->n;
+    unsigned imp = impact_bits(s), cand = 0;
+    int r = 0;
+    for (int i = 0; i < s->g; i++) {
+        vb[i] = wdot(s, i, v);
+        if ((imp >> i & 1u) && (i == j || (s->mode >> i & 1u) || (extra >> i & 1u) ||
+                                fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
+            cand |= 1u << i;
+    }
+    *set = impact_component(s, j, cand);
+    for (int i = 0; i < s->g; i++)
+        if (*set >> i & 1u)
+            idx[r++] = i;
+    return r;
+}
+#define rebound_unresolved rt_rebound_unresolved
+#define impact_set rt_impact_set
+
+/*
+** Sequential impacts.  The contacts that touch at the instant of an impact
+** (open and touching, or held shut), as far as the impact reaches them
+** through shared bodies, take the impulse one pair at a time: binary
+** collisions, each with Newton's law on its own contact, one after another
+** at the same instant, until no touching contact approaches (faster than
+** its velocity tolerance).  Order: the contact closing fastest (the most
+** negative w.v) goes first, the lower gap index on a tie; in a chain hit
+** at one end this follows the wave.  Contacts held shut (stuck under a
+** force) are rigid supports in every collision: each collision is the
+** impulse LCP over the colliding contact (restitution e) and the held ones
+** (no restitution).  The relative velocities u = W v of the touching
+** contacts are carried along (u += D p, D = W M^-1 W^T): they shrink by
+** many orders below the velocities themselves without losing digits.
+**
+** Collapse (McNamara & Young, Phys. Fluids A 4 (1992) 496): the sequence
+** may never end (three equal beads in a row do so for e < 7 - 4 sqrt(3)).
+** It is declared collapsed, from the collisions themselves, when the last
+** SEQ_PERIODS periods of p collisions repeat the same contacts and every
+** collision's closing speed is the one a period earlier times one ratio
+** rho < 1, the same to SEQ_RHO_TOL for all of them: the relative velocities
+** then lie along an eigenvector of the period's linear map, and the cycle
+** repeats for ever with speeds shrinking by rho.  Its limit is summed at
+** once: the contacts of the cycle end with no relative velocity, the unique
+** state v + M^-1 W_C^T P with W_C v = 0 (a projection), logged as one zeno
+** record; the sequence then goes on with what is left.  Without Zeno jumps
+** (nsm_sim_set_zeno 0) nothing is summed: every collision is resolved until
+** the closing speeds fall below the velocity tolerance.  Closing speeds
+** below it are rounding, not impacts: such contacts lose their residual
+** approach plastically without an impact record.
+*/
+#define SEQ_MAX 200000       /* collisions at one instant before the run stops */
+#define SEQ_PERIODS 3        /* periods of a cycle compared */
+#define SEQ_MAXP 96          /* longest cycle looked for, in collisions */
+#define SEQ_HIST (SEQ_PERIODS * SEQ_MAXP)
+#define SEQ_RHO_TOL 1e-6     /* steadiness of the cycle's ratio */
+
+/* One instant's sequence of collisions over the touching gaps idx[0..r). */
+typedef struct Seq {
+    int r, idx[RT_MAXG];
+    unsigned held;           /* positions a whose gap is held shut */
+    double D[RT_MAXG * RT_MAXG], u[RT_MAXG];
+    long n;                  /* collisions so far */
+    int hg[SEQ_HIST];        /* ring: position hit, its closing speed */
+    double hu[SEQ_HIST];
+} Seq;
+
+/* The cycle the last collisions of q repeat, or 0: its period p (the
+** positions hit repeat p apart over SEQ_PERIODS periods) with the ratio of
+** every closing speed to the one a period earlier steady to SEQ_RHO_TOL and
+** below 1 (in *rho); the positions of the cycle in *set. */
+static int seq_cycle(const Seq *q, double *rho, unsigned *set)
+{
+    long n = q->n;
+    int pmax = 4 * q->r < SEQ_MAXP ? 4 * q->r : SEQ_MAXP;
+    for (int p = 1; p <= pmax && (long)SEQ_PERIODS * p <= n; p++) {
+        double lo = HUGE_VAL, hi = 0;
+        int ok = 1;
+        for (long k = n - (long)(SEQ_PERIODS - 1) * p; k < n && ok; k++) {
+            int a = (int)(k % SEQ_HIST), b = (int)((k - p) % SEQ_HIST);
+            double ratio = q->hu[a] / q->hu[b];
+            ok = q->hg[a] == q->hg[b] && ratio > 0;
+            lo = fmin(lo, ratio);
+            hi = fmax(hi, ratio);
+        }
+        if (!ok || !(hi < 1) || hi - lo > SEQ_RHO_TOL * hi)
+            continue;
+        *rho = hi;
+        *set = 0;
+        for (long k = n - p; k < n; k++)
+            *set |= 1u << q->hg[k % SEQ_HIST];
+        return p;
+    }
+    return 0;
+}
+
+/* Apply the impulses P (one per position of q) to v and to u. */
+static void seq_apply(nsm_sim *s, Seq *q, const double *P, double *v)
+{
+    int n = s->n;
+    for (int a = 0; a < q->r; a++) {
+        if (P[a] == 0)
+            continue;
+        const double *w = s->num.W + (size_t)q->idx[a] * n;
+        for (int i = 0; i < n; i++)
+            v[i] += s->minv[i] * w[i] * P[a];
+        for (int b = 0; b < q->r; b++)
+            q->u[b] += q->D[b * q->r + a] * P[a];
+    }
+}
+
+/* One collision of position a of q: the impulse LCP over a (restitution)
+** and the held contacts (none), into P (zero elsewhere). */
+static int seq_collide(nsm_sim *s, const Seq *q, int a, double *P)
+{
+    int r = q->r, sub[RT_MAXG], m = 0;
+    double Dm[RT_MAXG * RT_MAXG], qm[RT_MAXG], z[RT_MAXG];
+    for (int b = 0; b < r; b++)
+        P[b] = 0;
+    sub[m++] = a;
+    for (int b = 0; b < r; b++)
+        if (q->held >> b & 1u)
+            sub[m++] = b;
+    if (m == 1) {
+        P[a] = -(1 + s->num.e[q->idx[a]]) * q->u[a] / q->D[a * r + a];
+        return NSM_OK;
+    }
+    for (int x = 0; x < m; x++) {
+        for (int y = 0; y < m; y++)
+            Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+        qm[x] = x == 0 ? (1 + s->num.e[q->idx[a]]) * q->u[a] : q->u[sub[x]];
+    }
+    if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK)
+        return rt_fail(s, NSM_ENUMERIC, q->idx[a], "no solution of the impact problem");
+    for (int x = 0; x < m; x++)
+        P[sub[x]] = z[x];
+    return NSM_OK;
+}
+
+/* The limit of the cycle set (positions of q) just recognized: the cycle's
+** contacts, and the held ones not separating, end with no relative velocity
+** (W_C v = 0: D_CC P = -u_C); one zeno record on the gap of the last
+** collision, counting the collisions so far. */
+static int seq_collapse(nsm_sim *s, Seq *q, unsigned set, int last, double *v)
+{
+    int r = q->r, sub[RT_MAXG], m = 0;
+    double Dm[RT_MAXG * RT_MAXG], z[RT_MAXG], P[RT_MAXG] = { 0 };
+    for (int b = 0; b < r; b++)
+        if ((set >> b & 1u) ||
+            ((q->held >> b & 1u) && q->u[b] <= rt_vel_tol(s, q->idx[b], v)))
+            sub[m++] = b;
+    for (int x = 0; x < m; x++) {
+        for (int y = 0; y < m; y++)
+            Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+        z[x] = -q->u[sub[x]];
+    }
+    if (nsm_la_solve(m, Dm, z, 1) != NSM_LA_OK) {
+        /* dependent contacts (a body squeezed between a floor and a
+         * ceiling): D_CC is singular, and the impulse problem without
+         * restitution, P >= 0 _|_ u + D P >= 0, brings them to rest */
+        double qm[RT_MAXG];
+        for (int x = 0; x < m; x++) {
+            for (int y = 0; y < m; y++)
+                Dm[x * m + y] = q->D[sub[x] * r + sub[y]];
+            qm[x] = q->u[sub[x]];
+        }
+        if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK)
+            return rt_fail(s, NSM_ENUMERIC, q->idx[last], "no solution of the collapse's impulse problem");
+    }
+    for (int x = 0; x < m; x++)
+        P[sub[x]] = z[x];
+    double Eb = rt_mech_energy(s, s->mode, s->y), ub = q->u[last];
+    seq_apply(s, q, P, v);
+    for (int x = 0; x < m; x++)
+        if (q->u[sub[x]] <= rt_vel_tol(s, q->idx[sub[x]], v))
+            q->u[sub[x]] = 0;           /* at rest, to rounding */
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    s->Ejump += lost;
+    return log_event(s, NSM_EV_ZENO, q->idx[last], ub, 0, P[last], lost, q->n);
+}
+
+/* The touching open position of q closing fastest beyond its velocity
+** tolerance (lowest gap index on a tie), or -1. */
+static int seq_next(const nsm_sim *s, const Seq *q, const double *v)
+{
+    int best = -1;
+    for (int a = 0; a < q->r; a++) {
+        if (q->held >> a & 1u)
+            continue;
+        if (q->u[a] < -rt_vel_tol(s, q->idx[a], v) && (best < 0 || q->u[a] < q->u[best]))
+            best = a;
+    }
+    return best;
+}
+
+/* Resolve the sequence of collisions at this instant over the touching
+** gaps idx[0..r) (j, the landed one, among them), logging each collision
+** and each contact held shut that transmits an impulse; the first record
+** is exempt from the event-rate guard if exempt1, the others always (a
+** sequence at one instant is finite or summed).  *count gets the number of
+** collisions. */
+static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
+{
+    int n = s->n, rc;
+    double *v = s->y + n, y0[2 * n];
+    Seq seq, *q = &seq;
+    q->r = r;
+    q->n = 0;
+    q->held = 0;
+    memcpy(q->idx, idx, sizeof(int) * (size_t)r);
+    rt_delassus(s, idx, r, q->D);
+    for (int a = 0; a < r; a++) {
+        q->u[a] = wdot(s, idx[a], v);
+        if (s->mode >> idx[a] & 1u)
+            q->held |= 1u << a;
+    }
+    for (int a; (a = seq_next(s, q, v)) >= 0;) {
+        double P[RT_MAXG], ub[RT_MAXG], E0 = rt_mech_energy(s, s->mode, s->y);
+        if (q->n >= SEQ_MAX)
+            return rt_fail(s, NSM_EEVENTS, idx[a], "%d impacts at one instant and no end in sight "
+                           "(elastic contacts squeezing a body?)", SEQ_MAX);
+        if ((rc = seq_collide(s, q, a, P)))
+            return rc;
+        memcpy(ub, q->u, sizeof(double) * (size_t)r);
+        memcpy(y0, s->y, sizeof y0);
+        seq_apply(s, q, P, v);
+        if (q->held == 0)
+            q->u[a] = -s->num.e[idx[a]] * ub[a];     /* Newton's law, exactly */
+        if (q->held == 0 && s->method == NSM_METHOD_EXACT && q->n == 0 &&
+            seq_next(s, q, v) < 0)
+            rt_shadow_impulse(s, idx[a], s->num.e[idx[a]], s->t, y0, s->y);
+        s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
+        q->hg[q->n % SEQ_HIST] = a;
+        q->hu[q->n % SEQ_HIST] = ub[a];
+        q->n++;
+        for (int b = 0; b < r; b++) {
+            if (b != a && !(P[b] > 0))
+                continue;
+            double va = wdot(s, idx[b], v);
+            s->rate.exempt = q->n > 1 || (b != a) || exempt1;
+            rc = log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], -P[b] * (ub[b] + va) / 2, 1);
+            s->rate.exempt = 0;
+            if (rc)
+                return rc;
+        }
+        double rho;
+        unsigned set;
+        if (s->zeno_on && seq_cycle(q, &rho, &set)) {
+            s->rate.exempt = 1;
+            rc = seq_collapse(s, q, set, a, v);
+            s->rate.exempt = 0;
+            if (rc)
+                return rc;
+        }
+    }
+    /* what still approaches does so within rounding: at rest, not impacts */
+    unsigned rest = 0;
+    for (int a = 0; a < r; a++)
+        if (!(q->held >> a & 1u) && q->u[a] < 0)
+            rest |= 1u << idx[a];
+    if (rest) {
+        double Eb = rt_mech_energy(s, s->mode, s->y);
+        if (rt_project(s, rest, v))
+            return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+        s->Ejump += Eb - rt_mech_energy(s, s->mode, s->y);
+    }
+    *count = q->n;
+    return NSM_OK;
+}
+
+/* Impact of open impact gap j, first part: the touching gaps it reaches
+** (its impulse problem, into im) and whether it is alone among the open
+** ones (single) or shares a body with one held shut (held).  A landing with
+** no closing speed is no impact: the contact is at rest, settled here
+** (im->done); the gaps that stick or separate are added to *forget.  The
+** run loop then hands im to the Zeno detection (rt_zeno_track) and on to
+** rt_impact_apply. */
+int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
+{
+    int n = s->n;
+    double *y = s->y, *v = s->y + n;
+    memset(im, 0, sizeof *im);
+    im->j = j;
+    im->ref = s->mode;
+    im->r = impact_set(s, j, 0, im->vb, im->idx, &im->set);
+    unsigned ref = im->ref;
+    if (im->vb[j] >= -rt_vel_tol(s, j, v)) {
+        /* landed with the gap leaving 0 by a bounce smaller than the gap's
+         * rounding, or closing slower than the velocity tolerance (a contact
+         * just released, whose residual velocity is rounding; or carried
+         * into the gap by its support with no closing speed): the contact
+         * is at rest; remove the residual relative velocity (plastic), and
+         * hold it shut unless that needs a pull */
+        double Eb = rt_mech_energy(s, s->mode, y);
+        im->done = 1;
+        if (rt_project(s, 1u << j, v))
+            return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+        s->Ejump += Eb - rt_mech_energy(s, s->mode, y);
+        return settle_favour(s, ref, 0, 1u << j, forget);
+    }
+    /* single: j is the only open contact it touches (the others of the
+     * problem are shut); held: one of those shares a body with j */
+    im->single = 1;
+    for (int a = 0; a < im->r; a++)
+        if (im->idx[a] != j) {
+            if (!(ref >> im->idx[a] & 1u))
+                im->single = 0;
+            else if (coupled(s, im->idx[a], j))
+                im->held = 1;
+        }
+    return NSM_OK;
+}
+
+/* Impact, second part: the sequence of collisions over the gaps of im
+** (impact_sequence), its first record exempt from the event-rate guard as
+** the Zeno detection said (im->exempt); single stays only if it took one
+** collision.  With friction on j and j alone in its impulse problem, the
+** frictional impact law instead (friction.c, one collision). */
+int rt_impact_apply(nsm_sim *s, RtImpact *im)
+{
+    int rc, frictional;
+    if ((rc = rt_fric_impulse(s, im->j, im->r, im->exempt, &frictional)))
+        return rc;
+    im->count = 1;
+    if (!frictional && (rc = impact_sequence(s, im->j, im->idx, im->r, im->exempt, &im->count)))
+        return rc;
+    im->single = im->single && im->count == 1;
+    return NSM_OK;
+}
+
+/* Impact, last part, when the Zeno handling did not end it: every contact
+** of the sequence whose rebound cannot leave the rounding band ends at rest
+** (j's too, unless a cascade of j alone goes on), then settle; the gaps
+** that stick or separate are added to *forget. */
+int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget)
+{
+    int n = s->n, j = im->j, r = im->r, cascade = im->cascade, held = im->held,
+        single = im->single;
+    const int *idx = im->idx;
+    double *y = s->y, *v = s->y + n;
+    unsigned ref = im->ref;
+    /* every contact of the sequence whose rebound cannot leave the rounding
+     * band ends at rest (j's too, unless a cascade of j alone goes on) */
+    unsigned plastic = 0;
+    for (int a = 0; a < r; a++)
+        if (!(ref >> idx[a] & 1u) && (idx[a] != j || !cascade || held || !single) &&
+            rebound_unresolved(s, idx[a]))
+            plastic |= 1u << idx[a];
+    if (plastic) {
+        double Eb2 = rt_mech_energy(s, s->mode, y);
+        if (rt_project(s, plastic, v))
+            return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+        s->Ejump += Eb2 - rt_mech_energy(s, s->mode, y);
+    }
+    return rt_settle(s, ref, 0, forget);
+}
+
+/* The transition of gap j, but for the impact of an open impact gap (the
+** run loop's impact: rt_impact_begin and on): a separation of an impact
+** gap, or a penalty contact's engagement or release; the gaps that stick or
+** separate (j's separation too) are added to *forget. */
+int rt_transition_gap(nsm_sim *s, int j, unsigned *forget)
+{
+    unsigned bit = 1u << j, ref = s->mode;
+    const double *v = s->y + s->n;
+    int closed = (s->mode & bit) != 0, rc;
+    if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
+        s->mode &= ~bit;
+        *forget |= bit;
+        if ((rc = log_event(s, NSM_EV_SEPARATION, j, wdot(s, j, v), wdot(s, j, v), 0, 0, 1)))
+            return rc;
+        return rt_settle(s, s->mode, bit, forget);
+    }
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    s->mode ^= bit;
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    s->Ejump += lost;
+    rc = log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, wdot(s, j, v),
+                   wdot(s, j, v), 0, lost, 1);
+    if (rc)
+        return rc;
+    return rt_settle(s, ref & ~bit, 0, forget);
+}
+
+/* Initial mode at t = 0, first part: penalty gaps penetrated (or touching
+** and closing) are engaged, touching impact gaps at rest are closed if the
+** force LCP says so (the gaps that stick added to *forget); the run loop's
+** rt_initial_mode then gives touching impact gaps closing their impact. */
+int rt_initial_contacts(nsm_sim *s, unsigned *forget)
+{
+    int n = s->n;
+    const double *y = s->y, *v = s->y + n;
+    s->mode = 0;
+    for (int j = 0; j < s->g; j++) {
+        double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = wdot(s, j, v);
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY) {
+            double f = -s->num.kc[j] * gap - s->num.cc[j] * wv;
+            int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
+                                                              : (gap <= tol && f > 0);
+            if (on)
+                s->mode |= 1u << j;
+        } else if (gap < -tol) {
+            return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
+        }
+    }
+    return rt_settle(s, 0, 0, forget);
+}

@@ -1,0 +1,375 @@
+/*
+** zeno.c: the Zeno and cascade handling, above the transitions.
+**
+** Follows every impact (rt_zeno_track, before its sequence of collisions:
+** the flights of one contact shrinking by e, the intervals of several
+** contacts shrinking by a steady ratio) and, once the impact is applied
+** (rt_zeno_resolve), jumps over a one-contact cascade to its accumulation
+** point or collapses a cascade over several contacts.  Owns the zeno
+** sub-struct and sizes and resets the event-rate guard (whose exemption for
+** the impacts of a recognized cascade it decides).  Calls the transitions
+** (transition.c) and the stepping below; the run loop calls it.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+#define impact_bits rt_impact_bits
+#define wdot rt_wdot
+#define log_event rt_log_event
+#define impact_set rt_impact_set
+#define rebound_unresolved rt_rebound_unresolved
+
+/* Allocate the Zeno detection's per-gap arrays and size the rate guard's
+** window; nonzero on failure. */
+int rt_zeno_alloc(nsm_sim *s)
+{
+    int g = s->g ? s->g : 1;
+    s->zeno.last = calloc((size_t)g, sizeof(double));
+    s->zeno.tau = calloc((size_t)g, sizeof(double));
+    s->zeno.geo = calloc((size_t)g, sizeof(int));
+    s->zeno.count = calloc((size_t)g, sizeof(int));
+    s->rate.window = 16 + 4 * s->g;
+    return !s->zeno.last || !s->zeno.tau || !s->zeno.geo || !s->zeno.count;
+}
+
+/* Free them. */
+void rt_zeno_free(nsm_sim *s)
+{
+    free(s->zeno.last);
+    free(s->zeno.tau);
+    free(s->zeno.geo);
+    free(s->zeno.count);
+}
+
+/* Forget every impact history and the events the rate guard saw (a reset). */
+void rt_zeno_reset(nsm_sim *s)
+{
+    for (int j = 0; j < s->g; j++) {
+        s->zeno.last[j] = -1;
+        s->zeno.tau[j] = 0;
+        s->zeno.geo[j] = s->zeno.count[j] = 0;
+    }
+    s->zeno.c_last = -1;
+    memset(s->zeno.c_hist, 0, sizeof s->zeno.c_hist);
+    memset(s->zeno.c_rho, 0, sizeof s->zeno.c_rho);
+    memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
+    s->zeno.c_geo = 0;
+    s->zeno.c_mask = 0;
+    s->rate.n = 0;
+}
+
+/* Forget the impact history of gap j (Zeno detection). */
+static void zeno_forget(nsm_sim *s, int j)
+{
+    s->zeno.last[j] = -1;
+    s->zeno.tau[j] = 0;
+    s->zeno.geo[j] = s->zeno.count[j] = 0;
+}
+
+/* Forget the impact histories of the gaps in the mask (those a transition
+** reports as stuck or separated). */
+void rt_zeno_forget(nsm_sim *s, unsigned gaps)
+{
+    for (int j = 0; j < s->g; j++)
+        if (gaps >> j & 1u)
+            zeno_forget(s, j);
+}
+
+/* rt_settle, with the impact histories of the gaps that stick or separate
+** forgotten. */
+static int settle(nsm_sim *s, unsigned ref, unsigned forced_open)
+{
+    unsigned forget = 0;
+    int rc = rt_settle(s, ref, forced_open, &forget);
+    rt_zeno_forget(s, forget);
+    return rc;
+}
+
+/* Time from the last impact of a Zeno cascade to its accumulation point.
+** Under a constant force the flight times shrink by exactly e, and the rest
+** of the cascade lasts e tau/(1 - e).  Otherwise (springs, dampers) the
+** ratio of successive flights drifts with the flight time itself,
+**     tau_{k+1} = e tau_k (1 + beta tau_k + O(tau_k^2)),
+** and the geometric sum is off by about beta tau^2 e/(1 - e)^2 (1e-8 s on
+** the two-mass grazing case at tau = 1e-5 s); with beta known the
+** recurrence is summed to its end, leaving an error of order tau^3 (3e-11 s
+** there at tau = 3e-5 s). */
+static double zeno_remaining(double e, double beta, double tau)
+{
+    double sum = 0, t = tau;
+    if (!isfinite(beta) || !(e * (1 + beta * tau) < 1 - 1e-3) || fabs(beta * tau) > 0.05)
+        return e * tau / (1 - e);
+    for (int k = 0; k < 100000 && t > 1e-18 * sum; k++) {
+        t *= e * (1 + beta * t);
+        sum += t;
+    }
+    return sum;
+}
+
+/* One free flight of gap j from (t, Y) (gap ~0, opening at w.v > 0) to its
+** next touchdown, by Newton on the gap from the constant-acceleration
+** guess tg; the flight time in *tau, the state there in Y1.  1 if it fails. */
+static int zeno_flight(nsm_sim *s, int j, double t, const double *Y, double tg, double *tau,
+                       double *Y1)
+{
+    double ev[RT_MAXG], evd[RT_MAXG], x = tg, prev = HUGE_VAL;
+    for (int it = 0; it < 50; it++) {
+        if (rt_advance(s, t, Y, x, Y1) || rt_events(s, s->mode, t + x, Y1, ev, evd) || !(evd[j] < 0))
+            return 1;
+        double dx = ev[j] / evd[j];
+        if (fabs(dx) <= 1e-15 * x || (fabs(dx) < 1e-6 * x && fabs(dx) >= 0.5 * prev)) {
+            /* converged, or down to the rounding of the gap */
+            *tau = x;
+            return 0;
+        }
+        prev = fabs(dx);
+        x -= dx;
+        if (!(x > 0.5 * tg && x < 2 * tg))
+            return 1;
+    }
+    return 1;
+}
+
+/* Drift of the flight ratio of gap j's cascade measured at the current state
+** (just after an impact, gap j open): a pair of trial flights launched from
+** here at the relative velocity that makes the first last about tl, the
+** second after an impact of restitution e; returns q = tau2/(e tau1) - 1 and
+** the first flight in *tau1; NAN on failure. */
+static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
+{
+    int n = s->n, N = s->N;
+    double Y[N], Y1[N], Y2[N], a[N], tau2, e = s->num.e[j], Djj;
+    const double *w = s->num.W + (size_t)j * n;
+    rt_delassus(s, &j, 1, &Djj);
+    memcpy(Y, s->y, sizeof Y);
+    if (rt_deriv(s, s->mode, s->t, Y, a))
+        return NAN;
+    double acc = rt_dot(n, w, a + n), du = -acc * tl / 2 - wdot(s, j, Y + n);
+    if (!(acc < 0) || !(Djj > 0))
+        return NAN;
+    for (int i = 0; i < n; i++)
+        Y[n + i] += s->minv[i] * w[i] * du / Djj;
+    if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1))
+        return NAN;
+    double dv = -(1 + e) * wdot(s, j, Y1 + n) / Djj;
+    for (int i = 0; i < n; i++)
+        Y1[n + i] += s->minv[i] * w[i] * dv;
+    if (zeno_flight(s, j, s->t + *tau1, Y1, e * *tau1, &tau2, Y2))
+        return NAN;
+    return tau2 / (e * *tau1) - 1;
+}
+
+/* beta of zeno_remaining for the cascade of gap j, from a pair of trial
+** flights as long as the last flight tau: q = beta tau1.  The flights of the
+** cascade itself cannot give it: their times carry the gap's rounding
+** divided by relative velocities down to 1e-7 m/s, while the trial flights
+** are located on the exact gap function of the method's own steps.  NAN on
+** failure (zeno_remaining then takes the geometric sum). */
+static double zeno_beta(nsm_sim *s, int j, double tau)
+{
+    double t1, q = zeno_pair(s, j, tau, &t1);
+    return isfinite(q) ? q / t1 : NAN;
+}
+
+/* Jump over a Zeno cascade of gap j whose last impact was just applied: the
+** impacts accumulate at t* = t + remaining (rt_zeno_tail, or zeno_remaining
+** where that does not apply; see impact() for when it jumps); remove the
+** relative velocity (plastic projection), move to t* in the mode the force
+** LCP chooses there, log one zeno event, and settle. */
+static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
+{
+    int n = s->n, rc;
+    if (s->nf && (rc = rt_fric_zeno_check(s, j)))
+        return rc;
+    double tstar = s->t + remaining;
+    long count = s->zeno.count[j];
+    double *v = s->y + n, vb = wdot(s, j, v), lam[RT_MAXG];
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    unsigned imp = impact_bits(s), cand = (s->mode & imp) | 1u << j;
+    if (rt_project(s, 1u << j, v))
+        return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+    if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
+        return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
+    if (lam[j] > rt_force_tol(s, s->mode, s->y))
+        s->mode |= 1u << j;
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    s->Ejump += lost;
+    double Y1[s->N];
+    while (s->t < tstar) {
+        double h = tstar - s->t;
+        if ((rc = rt_step(s, s->t, s->y, &h, Y1)))
+            return rc;
+        double t1 = s->t + h >= tstar ? tstar : s->t + h;
+        rt_stats_step(s, t1, Y1);
+        memcpy(s->y, Y1, sizeof Y1);
+        s->t = t1;
+    }
+    zeno_forget(s, j);
+    if ((rc = log_event(s, NSM_EV_ZENO, j, vb, wdot(s, j, v), 0, lost, count)))
+        return rc;
+    return settle(s, ref, 0);
+}
+
+/* The limit of a sequence of impacts that gap j is part of: the contacts
+** it reaches among those shut, touching or in extra have no relative
+** approach left: one impulse problem without restitution over them
+** (P >= 0 _|_ w.v+ >= 0), logged as one zeno record summing count impacts;
+** then the force LCP decides which stay shut. */
+static int collapse(nsm_sim *s, int j, unsigned ref, unsigned extra, int count)
+{
+    int n = s->n, idx[RT_MAXG] = { 0 }, rc;
+    for (int a = 0; a < s->g && s->nf; a++)
+        if (((extra | 1u << j) >> a & 1u) && (rc = rt_fric_zeno_check(s, a)))
+            return rc;
+    double *y = s->y, *v = s->y + n, vb[RT_MAXG], D[RT_MAXG * RT_MAXG], q[RT_MAXG], P[RT_MAXG];
+    unsigned set;
+    int r = impact_set(s, j, extra, vb, idx, &set);
+    rt_delassus(s, idx, r, D);
+    for (int a = 0; a < r; a++)
+        q[a] = vb[idx[a]];
+    if (nsm_lcp_solve(r, D, q, P, NULL) != NSM_LA_OK)
+        return rt_fail(s, NSM_ENUMERIC, j, "no solution of the impact problem");
+    double Eb = rt_mech_energy(s, s->mode, y), Pj = 0;
+    for (int a = 0; a < r; a++) {
+        const double *w = s->num.W + (size_t)idx[a] * n;
+        for (int i = 0; i < n; i++)
+            v[i] += s->minv[i] * w[i] * P[a];
+        if (idx[a] == j)
+            Pj = P[a];
+    }
+    s->mode &= ~set;
+    double lost = Eb - rt_mech_energy(s, s->mode, y);
+    s->Ejump += lost;
+    memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
+    s->zeno.c_geo = 0;
+    s->zeno.c_mask = 0;
+    rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
+    return rc ? rc : settle(s, ref, 0);
+}
+
+/* The time scale a cascade's flights are compared with: the step of the
+** mode (1 ms when the method has no bound of its own there). */
+static double zeno_scale(const nsm_sim *s)
+{
+    return isfinite(s->h_step) && s->h_step > 0 ? s->h_step : 1e-3;
+}
+
+/* A cascade over several contacts: a light body between two others, or
+** between a body and the floor, or a stack whose contacts hit in turn, the
+** impacts cycling through the contacts with intervals that shrink by a
+** steady ratio (each contact on its own is no geometric cascade, so the
+** one-contact Zeno jump does not see it).  The intervals are compared 2, 3
+** and 4 apart (RT_CLUSTER_LAGS), the length of the cycle: six ratios in a
+** row within 5 % of one another and below 0.95 at one of those lags, with
+** intervals below 1e-3 dt, and the rest of the cascade, a few cycles of the
+** last intervals, is not resolved: its contacts are collapsed at once
+** (collapse) and logged as one zeno record.  True when j's impact ends
+** such a cascade. */
+static int cluster_track(nsm_sim *s, int j)
+{
+    double tau = s->t - s->zeno.c_last;
+    if (!(tau > 0))
+        return 0;               /* same instant: impact_sequence's business */
+    int best = 0;
+    for (int lag = 2; lag <= RT_CLUSTER_LAGS; lag++) {
+        double prev = s->zeno.c_hist[lag - 1], ratio = s->zeno.c_last >= 0 && prev > 0 ? tau / prev : 0;
+        if (ratio > 0 && ratio < 0.95 && fabs(ratio - s->zeno.c_rho[lag]) < 0.05 * s->zeno.c_rho[lag])
+            s->zeno.c_steady[lag]++;
+        else
+            s->zeno.c_steady[lag] = 0;
+        s->zeno.c_rho[lag] = ratio;
+        if (s->zeno.c_steady[lag] > best)
+            best = s->zeno.c_steady[lag];
+    }
+    s->zeno.c_mask = best > 0 ? s->zeno.c_mask | 1u << j : 1u << j;
+    s->zeno.c_geo = best;
+    memmove(s->zeno.c_hist + 1, s->zeno.c_hist, sizeof(double) * (RT_CLUSTER_LAGS - 1));
+    s->zeno.c_hist[0] = s->zeno.c_last >= 0 ? tau : 0;
+    s->zeno.c_last = s->t;
+    unsigned m = s->zeno.c_mask;
+    int several = (m & (m - 1)) != 0;
+    return s->zeno_on && several && best >= 6 && tau < 1e-3 * zeno_scale(s);
+}
+
+/* The Zeno detection of the impact im (its gap j open and closing, before
+** its sequence of collisions): counts the flights of a single contact that
+** shrink by e (a cascade after three in a row), follows the intervals over
+** several contacts (cluster_track), and says whether the impact's records
+** are exempt from the event-rate guard: the impacts of a recognized
+** geometric cascade, of one contact or of several, are bounded (the jump
+** comes after finitely many). */
+void rt_zeno_track(nsm_sim *s, RtImpact *im)
+{
+    int j = im->j, single = im->single;
+    double e = s->num.e[j];
+    int cascade = 0;
+    if (single && e > 0 && e < 1 && s->zeno_on) {
+        if (s->zeno.last[j] >= 0) {
+            double tau = s->t - s->zeno.last[j];
+            if (s->zeno.tau[j] > 0 && fabs(tau / (s->zeno.tau[j] * e) - 1) < 0.05) {
+                s->zeno.geo[j]++;
+            } else {
+                s->zeno.geo[j] = 0;
+                s->zeno.count[j] = 1;
+            }
+            s->zeno.tau[j] = tau;
+        }
+        s->zeno.last[j] = s->t;
+        s->zeno.count[j]++;
+        cascade = s->zeno.geo[j] >= 3;
+    }
+    /* impacts of a recognized geometric cascade, of one contact or of
+     * several, are bounded (the jump comes after finitely many): the
+     * event-rate guard leaves them alone */
+    int ends_cluster = cluster_track(s, j);
+    unsigned cm = s->zeno.c_mask;
+    im->cascade = cascade;
+    im->ends_cluster = ends_cluster;
+    im->exempt = cascade || (s->zeno_on && (cm & (cm - 1)) && s->zeno.c_geo >= 3);
+}
+
+/* After the impact im is applied: collapse a cascade over several contacts
+** that it ends, or jump over a one-contact cascade to its accumulation
+** point; either ends the transition (im->done, settled here).  Otherwise
+** the transition goes on (rt_impact_end). */
+int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
+{
+    int j = im->j, cascade = im->cascade, single = im->single, held = im->held;
+    unsigned ref = im->ref;
+    double e = s->num.e[j];
+    if (im->ends_cluster) {
+        im->done = 1;
+        return collapse(s, j, ref, s->zeno.c_mask, s->zeno.c_geo + 2);
+    }
+    /* jump once the rebounds stay inside the gap's rounding band (the
+     * trajectory then differs from the stuck one by less than the band) and
+     * the flight ratio is within 2e-4 of e (|beta tau| < 2e-4: the
+     * beta-corrected sum is good to about 1e-9 s on the two-mass grazing
+     * case, while every further impact resolved adds the noise of a landing
+     * at a smaller relative velocity), or when the flights fall below 1e-3
+     * of the step; never past the end of this run (the next run jumps).
+     * Outside a recognized cascade, a rebound inside the band ends as
+     * plastic (rt_impact_end).  The tail's flights take j's impulse alone,
+     * so a cascade against a body held by another contact is not jumped:
+     * its rebounds end plastic in the band. */
+    int unresolved = rebound_unresolved(s, j);
+    if (cascade && single && !held && (unresolved || s->zeno.tau[j] < 1e-3 * zeno_scale(s))) {
+        double rest = rt_zeno_tail(s, j, s->zeno.tau[j]);
+        if (isfinite(rest)) {
+            if (s->t + rest <= s->t_stop)
+                return im->done = 1, zeno_jump(s, j, ref, rest);
+        } else {
+            double beta = zeno_beta(s, j, s->zeno.tau[j]);
+            rest = zeno_remaining(e, beta, s->zeno.tau[j]);
+            if ((fabs(beta * s->zeno.tau[j]) < 2e-4 || s->zeno.tau[j] < 1e-3 * zeno_scale(s)) &&
+                s->t + rest <= s->t_stop)
+                return im->done = 1, zeno_jump(s, j, ref, rest);
+        }
+    }
+    return NSM_OK;
+}
