@@ -222,6 +222,20 @@ static int dv_assemble(Derivation *dv, Diag *diag)
             dvm_set(dv, dv->W, j, m->gaps[j].w_body[k], m->gaps[j].w[k]);
         dv->d[j] = m->gaps[j].d ? m->gaps[j].d : expr_num(x, 0);
     }
+    dv->h = dv_alloc(dv, (size_t)dv->g + 1, sizeof *dv->h);
+    dv->hd = dv_alloc(dv, (size_t)dv->g + 1, sizeof *dv->hd);
+    dv->hdd = dv_alloc(dv, (size_t)dv->g + 1, sizeof *dv->hdd);
+    dv->hddd = dv_alloc(dv, (size_t)dv->g + 1, sizeof *dv->hddd);
+    for (int j = 0; j < dv->g; j++) {
+        if (!m->gaps[j].h)
+            continue;
+        Expr *t = expr_time(x);
+        dv->h[j] = m->gaps[j].h;
+        dv->hd[j] = expr_diff(x, dv->h[j], t);
+        dv->hdd[j] = expr_diff(x, dv->hd[j], t);
+        dv->hddd[j] = expr_diff(x, dv->hdd[j], t);
+        dv->n_moving++;
+    }
     return 0;
 }
 
@@ -273,6 +287,8 @@ static int dv_check_gaps(Derivation *dv, Diag *diag)
             }
             if (!parallel || !(dv_default(dv, alpha) > 0))
                 continue;
+            if (dv->h[a] || dv->h[b])
+                continue;       /* a moving surface is not the same constraint as another */
             if (expr_is_zero(expr_sub(x, dv->d[b], expr_mul(x, alpha, dv->d[a])))) {
                 diag_error(diag, m->gaps[b].loc,
                            "gaps '%s' and '%s' are the same constraint (parallel, same offset)",
@@ -557,11 +573,23 @@ static void dv_describe(Derivation *dv, DvMode *md)
     md->story = story;
 }
 
-/* gap_j = w_j . x + d_j, and its time derivative w_j . v. */
+/* gap_j = w_j . x + d_j + h_j: with pos = v (or a) and the surface term
+ * hsurf = h_j' (or h_j''), its time derivatives. */
+static Expr *dv_gap_with(Derivation *dv, int j, Expr **pos, Expr *hsurf)
+{
+    ExprCtx *x = dv->ex;
+    Expr *s = hsurf ? hsurf : expr_num(x, 0);
+    for (int k = 0; k < dv->W->nnz[j]; k++)
+        if (!expr_is_zero(dv->W->val[j][k]))
+            s = expr_add(x, s, expr_mul(x, dv->W->val[j][k], pos[dv->W->col[j][k]]));
+    return s;
+}
+
+/* gap_j = w_j . x + d_j + h_j(t) (h_j only for a moving surface). */
 static Expr *dv_gap(Derivation *dv, int j, Expr **pos)
 {
     ExprCtx *x = dv->ex;
-    Expr *s = dv->d[j];
+    Expr *s = dv->h[j] ? expr_add(x, dv->d[j], dv->h[j]) : dv->d[j];
     for (int k = 0; k < dv->W->nnz[j]; k++)
         if (!expr_is_zero(dv->W->val[j][k]))
             s = expr_add(x, s, expr_mul(x, dv->W->val[j][k], pos[dv->W->col[j][k]]));
@@ -659,6 +687,9 @@ static void dv_mode(Derivation *dv, DvMode *md)
                     rhs[a] = expr_add(x, rhs[a], expr_mul(x, expr_mul(x, W->val[ja][k], dv->invm[i]),
                                                           dv->F[i]));
             }
+            /* a moving surface: the held gap follows it, w . a = -h'' */
+            if (dv->hdd[ja])
+                rhs[a] = expr_add(x, rhs[a], dv->hdd[ja]);
         }
         for (int a = 0; a < r; a++) {
             Expr *l = expr_num(x, 0);
@@ -698,8 +729,8 @@ static void dv_mode(Derivation *dv, DvMode *md)
     for (int j = 0; j < g; j++) {
         const Gap *gp = &m->gaps[j];
         Expr *gap = dv_gap(dv, j, dv->x);
-        Expr *gapd = expr_sub(x, dv_gap(dv, j, dv->v), dv->d[j]);
-        Expr *gapdd = expr_sub(x, dv_gap(dv, j, dv->acc), dv->d[j]);
+        Expr *gapd = dv_gap_with(dv, j, dv->v, dv->hd[j]);
+        Expr *gapdd = dv_gap_with(dv, j, dv->acc, dv->hdd[j]);
         bool closed = dv_closed(mask, j);
         if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP)) {
             md->ev[j] = gap;
@@ -718,6 +749,8 @@ static void dv_mode(Derivation *dv, DvMode *md)
                     l = md->prog[k].value;
             for (int i = 0; i < n; i++)
                 ld = expr_add(x, ld, expr_mul(x, expr_diff(x, l, dv->F[i]), dv->Fdot[i]));
+            /* the surfaces' acceleration h'' enters lambda explicitly in t */
+            ld = expr_add(x, ld, expr_diff(x, l, expr_time(x)));
             md->lambda[j] = dv->lam[j];
             md->ev[j] = dv->lam[j];
             md->evdot[j] = ld;

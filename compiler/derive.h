@@ -123,6 +123,10 @@ typedef struct Derivation {
     Expr **force_each;       /* Model.n_forces: each force statement, switches replaced */
     DvMat *W;              /* g*n, sparse: row j is w_j */
     Expr **d;              /* g */
+    /* moving surfaces: gap_j = w_j . x + d_j + h_j(t); h[j] NULL for a fixed gap,
+     * hd, hdd, hddd its first three time derivatives */
+    Expr **h, **hd, **hdd, **hddd;
+    int n_moving;          /* gaps with h */
 
     DvSwitch *sw_list;
 
@@ -136,6 +140,7 @@ typedef struct Derivation {
     /* exact-method generator: f_ext(t) = B z(t), z' = G z; n_gen == 0 when not available */
     int n_gen;
     Expr **G, **B;         /* n_gen*n_gen and n*n_gen */
+    Expr **H;              /* g*n_gen: h_j(t) = H_j z(t) */
     Expr **z;              /* n_gen: z(t) */
     DvGenBlock *gen; int n_gen_blocks;
     const char *gen_why;   /* why n_gen == 0, NULL otherwise */
@@ -203,6 +208,10 @@ Expr *dv_flow_diff(const Derivation *dv, const DvMode *md, Expr *e);
 
 /* Builds the exact-method generator (derive_gen.c); sets dv->n_gen. */
 void dv_generator(Derivation *dv);
+
+/* Does h(t) fit the generator (constants, t^k, exp/sin/cos of linear t and
+ * products, no switches)?  The check sema makes on a moving gap. */
+bool dv_time_function_ok(ExprCtx *x, Expr *h);
 
 /* Adds a hoisted constant and returns its variable. */
 Expr *dv_add_const(Derivation *dv, Expr *value, const char *what);

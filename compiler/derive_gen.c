@@ -3,6 +3,7 @@
  *
  * When every force is a sum of pieces c * t^k * exp(a t) * {1, sin(w t + phi),
  * cos(w t + phi)} (c, a, w, phi free of t), f_ext(t) = B z(t) with z' = G z.
+ * The moving surfaces' time functions h_j(t) = H_j z(t) use the same blocks.
  * Pieces sharing (a, w, phi) share one block of z:
  *   no sinusoid:  z_k = t^k e^{a t},                   z_k' = k z_{k-1} + a z_k
  *   sinusoid:     S_k = t^k e^{a t} sin(w t + phi),    S_k' = k S_{k-1} + a S_k + w C_k
@@ -137,6 +138,17 @@ static bool decompose(ExprCtx *x, PieceList *l, Expr *e, Expr *scale, int body)
     return true;
 }
 
+/* Can the moving surface's time function h(t) be written with the generator
+ * (the pieces a force may have, without time switches)?  Used by sema. */
+bool dv_time_function_ok(ExprCtx *x, Expr *h)
+{
+    Arena *a = arena_new();
+    PieceList l = {NULL, 0, 0, a};
+    bool ok = decompose(x, &l, h, expr_num(x, 1), 0);
+    arena_free(a);
+    return ok;
+}
+
 /* Expression of block component k (sinusoid: 2k = sin part, 2k+1 = cos part). */
 static Expr *basis(ExprCtx *x, const DvGenBlock *b, int k, int is_cos)
 {
@@ -162,6 +174,12 @@ void dv_generator(Derivation *dv)
             return;
         }
     }
+    /* the moving surfaces' time functions: rows n + j (sema checked they fit) */
+    for (int j = 0; j < dv->g; j++)
+        if (dv->h[j] && !decompose(x, &l, dv->h[j], expr_num(x, 1), n + j)) {
+            dv->gen_why = dv->model->gaps[j].name;
+            return;
+        }
     /* blocks keyed by (a, w, phi) */
     DvGenBlock *bl = arena_alloc(dv->arena, (size_t)(l.n + 1) * sizeof *bl);
     int nb = 0;
@@ -196,6 +214,9 @@ void dv_generator(Derivation *dv)
     dv->n_gen = dim;
     dv->G = arena_alloc(dv->arena, (size_t)(dim * dim + 1) * sizeof *dv->G);
     dv->B = arena_alloc(dv->arena, (size_t)(n * dim + 1) * sizeof *dv->B);
+    dv->H = arena_alloc(dv->arena, (size_t)(dv->g * dim + 1) * sizeof *dv->H);
+    for (int i = 0; i < dv->g * dim; i++)
+        dv->H[i] = expr_num(x, 0);
     dv->z = arena_alloc(dv->arena, (size_t)(dim + 1) * sizeof *dv->z);
     for (int i = 0; i < dim * dim; i++)
         dv->G[i] = expr_num(x, 0);
@@ -223,7 +244,8 @@ void dv_generator(Derivation *dv)
         DvGenBlock *B = &bl[which[k]];
         int per = B->w ? 2 : 1;
         int col = B->first + pc->k * per + (B->w ? pc->is_cos : 0);
-        Expr **slot = &dv->B[pc->body * dim + col];
+        Expr **slot = pc->body < n ? &dv->B[pc->body * dim + col]
+                                   : &dv->H[(pc->body - n) * dim + col];
         *slot = expr_add(x, *slot, pc->coef);
     }
 }

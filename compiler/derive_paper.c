@@ -249,8 +249,8 @@ bool dv_relative(const Derivation *dv, const DvMode *md, DvRelative *rel)
     ExprCtx *x = dv->ex;
     Arena *ar = dv->arena;
     int n = dv->n, N = 2 * n;
-    if (md->status != DV_MODE_DERIVED || dv->g == 0)
-        return false;
+    if (md->status != DV_MODE_DERIVED || dv->g == 0 || dv->n_moving)
+        return false;     /* the paper's forms have fixed gaps */
     memset(rel, 0, sizeof *rel);
     rel->n = n;
     rel->gap_of = arena_alloc(ar, (size_t)n * sizeof *rel->gap_of);
@@ -316,7 +316,7 @@ bool dv_force_state(const Derivation *dv, const DvMode *md, DvForceState *fs)
     ExprCtx *x = dv->ex;
     Arena *ar = dv->arena;
     int n = dv->n, r = md->n_impact;
-    if (md->status != DV_MODE_DERIVED || r == 0 || n - r != 1)
+    if (md->status != DV_MODE_DERIVED || r == 0 || n - r != 1 || dv->n_moving)
         return false;
     memset(fs, 0, sizeof *fs);
     unsigned which = 0;

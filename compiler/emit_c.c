@@ -1174,6 +1174,52 @@ static void emit_generator(Cgen *cg)
     fprintf(o, "}\n\n");
 }
 
+/* gap_motion() and gap_generator(): the moving surfaces' time functions
+ * h_j(t) and their derivatives, and h_j = H_j z for the exact method.
+ * Written only when a gap moves. */
+static void emit_gap_motion(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    int g = dv->g, ng = dv->n_gen;
+    if (!dv->n_moving)
+        return;
+    fprintf(o, "/* 1 for a gap whose surface moves with time */\nstatic const unsigned char gap_moving[] = {");
+    for (int j = 0; j < g; j++)
+        fprintf(o, "%s%d", j ? ", " : "", dv->h[j] != NULL);
+    fprintf(o, "};\n\n");
+    fprintf(o, "/* Moving surfaces: gap_j = w_j . x + d_j + h_j(t); h[j + k g] = the k-th time\n"
+               "   derivative of h_j, k = 0..3 (0 for a fixed gap). */\n");
+    fprintf(o, "static void gap_motion(double t, const double *p, const double *c, double *h)\n{\n");
+    fprintf(o, "    int i;\n    (void)t;\n    (void)p;\n    (void)c;\n");
+    fprintf(o, "    for (i = 0; i < %d; i++)\n        h[i] = 0;\n", 4 * g);
+    for (int j = 0; j < g; j++) {
+        if (!dv->h[j])
+            continue;
+        Expr *e[4] = { dv->h[j], dv->hd[j], dv->hdd[j], dv->hddd[j] };
+        for (int k = 0; k < 4; k++) {
+            fprintf(o, "    h[%d] = ", j + k * g);
+            px(cg, e[k]);
+            if (k == 0)
+                fprintf(o, ";   /* %s */\n", dv->model->gaps[j].name);
+            else
+                fprintf(o, ";\n");
+        }
+    }
+    fprintf(o, "}\n\n");
+    fprintf(o, "/* Exact method: h_j(t) = H_j z(t) on the forcing generator's state. */\n");
+    fprintf(o, "static void gap_generator(const double *p, const double *c, double *H)\n{\n");
+    fprintf(o, "    int i;\n    (void)p;\n    (void)c;\n");
+    fprintf(o, "    for (i = 0; i < %d; i++)\n        H[i] = 0;\n", g * ng);
+    for (int i = 0; i < g * ng && dv->H; i++)
+        if (!expr_is_zero(dv->H[i])) {
+            fprintf(o, "    H[%d] = ", i);
+            px(cg, dv->H[i]);
+            fprintf(o, ";\n");
+        }
+    fprintf(o, "}\n\n");
+}
+
 /* settings(): `simulate` and `output every` from the parameters, so that a
  * --set of a parameter they use moves them too. */
 static void emit_settings(Cgen *cg)
@@ -1237,6 +1283,10 @@ static void emit_table(Cgen *cg)
                 m->n_planars, m->n_walls, m->n_walls ? "walls" : "NULL");
     if (model_has_sizes(m))
         fprintf(o, "    .param_size = param_size,\n");
+    if (dv->n_moving)
+        fprintf(o, "    .n_moving = %d,\n    .gap_moving = gap_moving,\n    .gap_motion = gap_motion,\n"
+                   "    .gap_generator = gap_generator,\n",
+                dv->n_moving);
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
@@ -1263,6 +1313,7 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_dispatch(&cg);
     emit_switches(&cg);
     emit_generator(&cg);
+    emit_gap_motion(&cg);
     emit_settings(&cg);
     emit_table(&cg);
     return ferror(out) ? 1 : 0;

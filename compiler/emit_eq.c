@@ -407,10 +407,10 @@ static Expr **interleaved(const Derivation *dv)
     return Y;
 }
 
-/* gap_j = w_j . x + d_j */
+/* gap_j = w_j . x + d_j (+ h_j(t) for a moving surface) */
 static Expr *gap_expr(const Derivation *dv, int j)
 {
-    Expr *s = dv->d[j];
+    Expr *s = dv->h[j] ? expr_add(dv->ex, dv->d[j], dv->h[j]) : dv->d[j];
     for (int k = 0; k < dv->W->nnz[j]; k++)
         s = expr_add(dv->ex, s, expr_mul(dv->ex, dv->W->val[j][k], dv->x[dv->W->col[j][k]]));
     return s;
@@ -499,6 +499,26 @@ static void section_model(Eq *q)
         eqn(q, arena_printf(a, "gap %s", gn), arena_printf(a, "g_{\\mathrm{%s}}", gn), gap);
     }
     eqn_end(q);
+    if (dv->n_moving) {
+        heading(q, 2, "Moving surfaces");
+        para(q, "A gap that depends on time moves with its surface: gap_j = w_j . x + d_j + h_j(t). "
+                "Its rate is w_j . v + h_j'(t), the relative normal velocity on which impacts act "
+                "(after an impact w_j . v + h_j' = -e (w_j . v + h_j') before it). Held shut, it "
+                "follows the surface: w_j . a = -h_j''(t), so the contact force carries the "
+                "surface's acceleration and separation comes when that force reaches 0.");
+        for (int j = 0; j < g; j++) {
+            if (!dv->h[j])
+                continue;
+            const char *gn = m->gaps[j].name;
+            eqn(q, arena_printf(a, "h_%s(t)", gn), arena_printf(a, "h_{\\mathrm{%s}}(t)", gn),
+                dv_pretty(dv, dv->h[j]));
+            eqn(q, arena_printf(a, "h_%s'(t)", gn), arena_printf(a, "\\dot h_{\\mathrm{%s}}(t)", gn),
+                dv_pretty(dv, dv->hd[j]));
+            eqn(q, arena_printf(a, "h_%s''(t)", gn), arena_printf(a, "\\ddot h_{\\mathrm{%s}}(t)", gn),
+                dv_pretty(dv, dv->hdd[j]));
+        }
+        eqn_end(q);
+    }
     if (dv->n_sw) {
         heading(q, 2, "Time switches");
         para(q, "Each comparison of a force that involves t is a switch: its flag replaces the "
@@ -809,6 +829,12 @@ static void section_generator(Eq *q)
     if (dv->n_gen <= 8) {
         matrix(q, "G", "G", dv->G, dv->n_gen, dv->n_gen);
         matrix(q, "B", "B", dv->B, dv->n, dv->n_gen);
+    }
+    if (dv->n_moving && dv->H) {
+        para(q, "The moving surfaces' time functions share the generator: h(t) = H z(t), so every "
+                "event function stays a linear form of (x, v, z, 1).");
+        if (dv->n_gen <= 8)
+            matrix(q, "H", "H", dv->H, dv->g, dv->n_gen);
     }
 }
 

@@ -91,6 +91,9 @@ typedef struct Gap {
     int *w_body;      /* ... in increasing order ... */
     Expr **w;         /* ... and their nonzero coefficients, expressions of parameters (often 1, -1) */
     Expr *d;          /* offset, expression of parameters, metres */
+    Expr *h;          /* moving surface: the part of the gap that depends on time t
+                         (a function of the kinds a force's generator accepts), or NULL */
+    SrcLoc h_loc;     /* where h was written */
     LawKind law;
     Expr *e;          /* impact: restitution in [0, 1] */
     Expr *k, *c;      /* penalty: stiffness and damping (c may be the number 0) */

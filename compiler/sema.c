@@ -1,5 +1,6 @@
 /* sema.c - from syntax tree to checked Model: names, units, loops, gaps. */
 #include "sema.h"
+#include "derive.h"
 
 #include <nsm/model.h>
 
@@ -761,7 +762,7 @@ static Val conv_name(Sema *s, const Node *n, int cx)
         return with_num(val(expr_num(s->ex, M_PI), dim_none()), M_PI);
     if (strcmp(n->name, "t") == 0) {
         if (!(cx & CX_TIME)) {
-            diag_error(s->diag, n->loc, "time 't' may only appear in a force");
+            diag_error(s->diag, n->loc, "time 't' may only appear in a force or a gap");
             return bad();
         }
         return val(expr_time(s->ex), dim_make(0, 0, 1));
@@ -1577,8 +1578,9 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
         if (expr_has_kind(w, EX_VAR) || expr_has_kind(w, EX_TIME)) {
             ExprNamer namer = {param_namer, var_namer, s};
             diag_error(s->diag, loc,
-                       "gap '%s' is not affine in body positions (like M2.x - M1.x + d): its slope with respect to %s is %s, which depends on the positions",
-                       name, s->m->bodies[i].xname, expr_to_string(s->ex, w, EXPR_TEXT, &namer));
+                       "gap '%s' is not affine in body positions (like M2.x - M1.x + d): its slope with respect to %s is %s, which depends on the %s",
+                       name, s->m->bodies[i].xname, expr_to_string(s->ex, w, EXPR_TEXT, &namer),
+                       expr_has_kind(w, EX_VAR) ? "positions" : "time (only the offset may move)");
             planar_note(s, loc, g, NULL);
             return false;
         }
@@ -1648,6 +1650,11 @@ static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, Pendin
     }
     if (!ok)
         return -1;
+    if (gap.h && gap.law != LAW_IMPACT) {
+        diag_error(s->diag, gap.h_loc, "gap '%s' moves with time: a moving surface needs an "
+                   "impact law (penalty contacts against moving surfaces are not supported)", name);
+        return -1;
+    }
 #ifdef NSM_MAX_GAPS
     if (s->m->n_gaps + 2 * s->m->n_frictions == NSM_MAX_GAPS)
         diag_warning(s->diag, cloc,
@@ -1664,6 +1671,51 @@ static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, Pendin
     return s->m->n_gaps - 1;
 }
 
+/* The side of comparison c that mentions time, for the caret of an error. */
+static const Node *time_side(Sema *s, const Node *c)
+{
+    Val b = conv(s, c->b, CX_POS | CX_TIME);
+    return b.ok && expr_has_kind(b.e, EX_TIME) ? c->b : c->a;
+}
+
+/* Splits a gap's offset d into its part free of time (kept in d) and the
+ * moving surface's part h(t), which must be a sum of the pieces the exact
+ * method's generator accepts (constants, powers of t, exponentials and
+ * sinusoids of linear functions of t, and their products): the gap's rate
+ * and its second derivative are then exact, and its event function stays
+ * a linear form of (x, v, z, 1).  Time switches (`if` on t) are refused. */
+static bool split_time(Sema *s, const Node *c, const char *name, Gap *gap)
+{
+    Expr *off = gap->d;
+    if (!expr_has_kind(off, EX_TIME))
+        return true;
+    const Node *side = time_side(s, c);
+    Expr *d = expr_num(s->ex, 0), *h = expr_num(s->ex, 0);
+    if (off->kind == EX_ADD) {
+        for (int i = 0; i < off->nargs; i++) {
+            if (expr_has_kind(off->args[i], EX_TIME))
+                h = expr_add(s->ex, h, off->args[i]);
+            else
+                d = expr_add(s->ex, d, off->args[i]);
+        }
+    } else {
+        h = off;
+    }
+    if (!dv_time_function_ok(s->ex, h)) {
+        ExprNamer namer = {param_namer, var_namer, s};
+        diag_error(s->diag, side->loc,
+                   "gap '%s' moves with time as %s, which is not a sum of constants, powers of t, "
+                   "and exp, sin or cos of a linear function of t (and their products): the "
+                   "surface's motion needs a linear generator", name,
+                   expr_to_string(s->ex, h, EXPR_TEXT, &namer));
+        return false;
+    }
+    gap->d = d;
+    gap->h = h;
+    gap->h_loc = side->loc;
+    return true;
+}
+
 static void stmt_gap(Sema *s, const Stmt *st)
 {
     const char *name = NULL;
@@ -1676,7 +1728,7 @@ static void stmt_gap(Sema *s, const Stmt *st)
         diag_error(s->diag, c->loc, "a gap is written 'EXPRESSION >= EXPRESSION' (or '<=')");
         return;
     }
-    Val a = conv(s, c->a, CX_POS), b = conv(s, c->b, CX_POS);
+    Val a = conv(s, c->a, CX_POS | CX_TIME), b = conv(s, c->b, CX_POS | CX_TIME);
     if (!a.ok || !b.ok)
         return;
     Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
@@ -1685,6 +1737,8 @@ static void stmt_gap(Sema *s, const Stmt *st)
     gap.loc = st->label ? st->label->loc : st->loc;
     PendingGap pg;
     if (!split_gap(s, g, name, c->loc, &pg, &gap.d))
+        return;
+    if (!split_time(s, c, name, &gap))
         return;
     if (!dim_equal(a.dim, b.dim)) {
         diag_error(s->diag, c->loc, "unit mismatch: cannot compare %s with %s", dim_str(s, a.dim),
@@ -1922,6 +1976,11 @@ static void stmt_friction(Sema *s, const Stmt *st)
             return;
         }
         const Gap *gp = &s->m->gaps[gs->index];
+        if (gp->h) {
+            diag_error(s->diag, f[4]->target->loc, "gap '%s' moves with time: friction whose "
+                       "normal force is a moving surface's contact force is not supported", gname);
+            return;
+        }
         if (gp->law == LAW_PENALTY && gp->release == RELEASE_GAP) {
             diag_error(s->diag, f[4]->target->loc, "gap '%s' is released on the gap, so its "
                        "contact force can turn tensile: Coulomb friction needs a compressive "

@@ -681,6 +681,12 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
         if (nsm_sim_friction_stats(sim, k, &fs) == NSM_OK && fs.surface_work != 0)
             audit_line(f, 2, "surface of", m->frictions[k].name, fs.surface_work, "J");
     }
+    for (int j = 0; j < m->n_gaps; j++) {
+        nsm_contact_stats cs;
+        if (nsm_sim_contact_stats(sim, j, &cs) == NSM_OK && cs.surface_work != 0 &&
+            isfinite(cs.surface_work))
+            audit_line(f, 2, "surface of", m->gaps[j].name, cs.surface_work, "J");
+    }
     audit_line(f, 0, "dissipated", NULL, a->dissipated, "J");
     for (int k = 0; k < m->n_springs; k++) {
         double e = nsm_sim_damper_energy(sim, k);

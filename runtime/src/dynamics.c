@@ -25,10 +25,26 @@ double rt_dot(int n, const double *a, const double *b)
     return r;
 }
 
-/* Gap j at positions x: w_j . x + d_j. */
+/* Gap j at positions x and time t: w_j . x + d_j + h_j(t), h_j the moving
+** surface's term (surface.c; 0 for a fixed gap). */
+double rt_gap_at(const nsm_sim *s, int j, double t, const double *x)
+{
+    double g = rt_dot(s->n, s->num.W + (size_t)j * s->n, x) + s->num.d[j];
+    return s->moving ? g + rt_surface_of(s, j, 0, t) : g;
+}
+
+/* Gap j at positions x at the current time. */
 double rt_gap(const nsm_sim *s, int j, const double *x)
 {
-    return rt_dot(s->n, s->num.W + (size_t)j * s->n, x) + s->num.d[j];
+    return rt_gap_at(s, j, s->t, x);
+}
+
+/* Rate of gap j at velocities v and time t: the relative normal velocity
+** w_j . v + h_j'(t). */
+double rt_gap_rate(const nsm_sim *s, int j, double t, const double *v)
+{
+    double u = rt_dot(s->n, s->num.W + (size_t)j * s->n, v);
+    return s->moving ? u + rt_surface_of(s, j, 1, t) : u;
 }
 
 /* True when gap j is a penalty gap engaged in mode. */
@@ -108,10 +124,11 @@ static unsigned shut_set(const nsm_sim *s, unsigned mode)
 ** closed impact gaps (lam may be NULL; entries of other gaps are set to 0)
 ** and the multipliers of the stuck friction elements (lamf, nf entries, may
 ** be NULL; 0 for slipping ones): the constraint rows are the closed gaps'
-** w_j and the stuck elements' slip rows, all with w . a = 0.  Returns
-** NSM_ENUMERIC when the constraints are redundant. */
-int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam,
-                  double *lamf)
+** w_j and the stuck elements' slip rows, with w . a = -hdd[j] for a gap
+** (a moving surface's acceleration; hdd NULL: all 0) and w . a = 0 for a
+** stuck element.  Returns NSM_ENUMERIC when the constraints are redundant. */
+int rt_accel_surf(const nsm_sim *s, unsigned mode, const double *F, const double *hdd,
+                  double *a, double *lam, double *lamf)
 {
     int n = s->n, idx[RT_MAXG], r = 0;
     const double *row[RT_MAXG], *dir[RT_MAXG];
@@ -155,7 +172,7 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
             D[p * r + q] = sum;
         }
     for (int k = 0; k < r; k++)
-        mu[k] = -rt_dot(n, row[k], a);
+        mu[k] = -rt_dot(n, row[k], a) - (hdd && idx[k] < s->g ? hdd[idx[k]] : 0);
     if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
         return NSM_ENUMERIC;
     for (int k = 0; k < r; k++) {
@@ -171,6 +188,13 @@ int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, d
     return NSM_OK;
 }
 
+/* rt_accel_surf for fixed surfaces (or the homogeneous part of a moving one). */
+int rt_accel_full(const nsm_sim *s, unsigned mode, const double *F, double *a, double *lam,
+                  double *lamf)
+{
+    return rt_accel_surf(s, mode, F, NULL, a, lam, lamf);
+}
+
 /* Accelerations a for the force F in mode, and the forces lambda of the
 ** closed impact gaps (lam may be NULL; entries of other gaps are set to 0).
 ** Returns NSM_ENUMERIC when the closed constraints are redundant. */
@@ -180,7 +204,9 @@ int rt_accel_from_force(const nsm_sim *s, unsigned mode, const double *F, double
 }
 
 /* Energy rates appended to a derivative: dissipation v^T C v plus engaged
-** penalty dampers c (w.v)^2, and the power of the external forces. */
+** penalty dampers c (w.v)^2, and the power of the external forces (with
+** friction's surface work and the moving surfaces' work lambda_j w_j . v
+** through their held contacts; lam NULL: none held on a moving one). */
 static void energy_rates(const nsm_sim *s, unsigned mode, const double *x, const double *v,
                          const double *fext, const double *lam, const double *lamf, double *Yd)
 {
@@ -196,6 +222,10 @@ static void energy_rates(const nsm_sim *s, unsigned mode, const double *x, const
     double fd = 0, fw = 0;
     if (s->nf)
         rt_fric_power(s, mode, x, v, lam, lamf, &fd, &fw);
+    if (s->moving && lam)
+        for (int j = 0; j < s->g; j++)
+            if (is_shut(s, mode, j) && s->m->gap_moving[j])
+                fw += lam[j] * rt_dot(n, s->num.W + (size_t)j * n, v);
     Yd[2 * n] = pd + fd;
     Yd[2 * n + 1] = rt_dot(n, fext, v) + fw;
 }
@@ -213,11 +243,12 @@ static void ext_force(const nsm_sim *s, double t, double *f)
 int rt_deriv_generic(const nsm_sim *s, unsigned mode, double t, const double *Y, double *Yd)
 {
     int n = s->n;
-    double f[n], F[n], lamf[RT_MAXG], lam[RT_MAXG];
+    double f[n], F[n], lamf[RT_MAXG], lam[RT_MAXG], h[4 * s->g + 1];
     ext_force(s, t, f);
+    rt_surface(s, t, h);
     rt_force_parts(s, mode, Y, Y + n, f, 1, F);
     memcpy(Yd, Y + n, sizeof(double) * n);
-    int rc = rt_accel_full(s, mode, F, Yd + n, lam, lamf);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, Yd + n, lam, lamf);
     energy_rates(s, mode, Y, Y + n, f, lam, lamf, Yd);
     return rc;
 }
@@ -228,9 +259,10 @@ int rt_deriv(const nsm_sim *s, unsigned mode, double t, const double *Y, double 
 {
     const nsm_model *m = s->m;
     if (!s->nf && m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
-        double f[s->n];
+        double f[s->n], lam[s->g + 1];
         ext_force(s, t, f);
-        energy_rates(s, mode, Y, Y + s->n, f, NULL, NULL, Yd);
+        int held = s->moving && m->lambda && m->lambda(mode, t, Y, s->sw, s->p, s->c, lam) == 0;
+        energy_rates(s, mode, Y, Y + s->n, f, held ? lam : NULL, NULL, Yd);
         return NSM_OK;
     }
     return rt_deriv_generic(s, mode, t, Y, Yd);
@@ -244,14 +276,15 @@ int rt_lambda(const nsm_sim *s, unsigned mode, double t, const double *y, double
     int n = s->n;
     if (!s->nf && m->lambda && m->lambda(mode, t, y, s->sw, s->p, s->c, lam) == 0)
         return NSM_OK;
-    double f[n], F[n], a[n];
+    double f[n], F[n], a[n], h[4 * s->g + 1];
     ext_force(s, t, f);
+    rt_surface(s, t, h);
     rt_force_parts(s, mode, y, y + n, f, 1, F);
-    int rc = rt_accel_from_force(s, mode, F, a, lam);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, NULL);
     for (int j = 0; j < s->g; j++)
         if (is_pen(s, mode, j)) {
             const double *w = s->num.W + (size_t)j * n;
-            lam[j] = -s->num.kc[j] * rt_gap(s, j, y) - s->num.cc[j] * rt_dot(n, w, y + n);
+            lam[j] = -s->num.kc[j] * rt_gap_at(s, j, t, y) - s->num.cc[j] * rt_dot(n, w, y + n);
         }
     return rc;
 }
@@ -265,26 +298,29 @@ int rt_events_generic(const nsm_sim *s, unsigned mode, double t, const double *y
     int n = s->n, g = s->g;
     const double *x = y, *v = y + n;
     double f[n], fd[n], F[n], a[n], lam[g + 1], dF[n], da[n], dlam[g + 1];
-    double lamf[RT_MAXG], dlamf[RT_MAXG];
+    double lamf[RT_MAXG], dlamf[RT_MAXG], h[4 * g + 1];
     ext_force(s, t, f);
+    rt_surface(s, t, h);
     for (int i = 0; i < n; i++)
         fd[i] = 0;
     if (s->m->force_dot)
         s->m->force_dot(t, s->sw, s->p, s->c, fd);
     rt_force_parts(s, mode, x, v, f, 1, F);
-    int rc = rt_accel_full(s, mode, F, a, lam, lamf);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * g, a, lam, lamf);
     if (rc)
         return rc;
-    /* dF/dt = f' - K v - C a + engaged penalty w (k p' + c p''), linear in (v, a) */
+    /* dF/dt = f' - K v - C a + engaged penalty w (k p' + c p''), linear in (v, a);
+     * a held moving gap's constraint w . a = -h'' differentiates to w . da = -(the third derivative of h) */
     rt_force_parts(s, mode, v, a, fd, 0, dF);
-    rc = rt_accel_full(s, mode, dF, da, dlam, dlamf);
+    rc = rt_accel_surf(s, mode, dF, h + 3 * g, da, dlam, dlamf);
     if (rc)
         return rc;
     if (s->nf)
         rt_fric_events(s, mode, x, v, a, lam, dlam, lamf, dlamf, ev + g, evd + g);
     for (int j = 0; j < g; j++) {
         const double *w = s->num.W + (size_t)j * n;
-        double gap = rt_gap(s, j, x), wv = rt_dot(n, w, v), wa = rt_dot(n, w, a);
+        double gap = rt_dot(n, w, x) + s->num.d[j] + h[j], wv = rt_dot(n, w, v) + h[g + j];
+        double wa = rt_dot(n, w, a) + h[2 * g + j];
         double k = s->num.kc[j], c = s->num.cc[j];
         int closed = mode >> j & 1u;
         if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
@@ -324,7 +360,7 @@ int rt_events(const nsm_sim *s, unsigned mode, double t, const double *y, double
 double rt_gap_tol(const nsm_sim *s, int j, const double *x)
 {
     const double *w = s->num.W + (size_t)j * s->n;
-    double sc = fabs(s->num.d[j]);
+    double sc = fabs(s->num.d[j]) + (s->moving ? fabs(rt_surface_of(s, j, 0, s->t)) : 0);
     for (int i = 0; i < s->n; i++)
         sc += fabs(w[i] * x[i]);
     return 1e-10 * sc + 1e-14;
@@ -374,8 +410,8 @@ int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y, uns
     for (int i = 0; i < n; i++)
         a[i] = s->minv[i] * F[i];
     rt_delassus(s, idx, r, D);
-    for (int k = 0; k < r; k++)
-        q[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, a);
+    for (int k = 0; k < r; k++)     /* the relative acceleration, the surface's included */
+        q[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, a) + rt_surface_of(s, idx[k], 2, t);
     if (nsm_lcp_solve(r, D, q, z, NULL) != NSM_LA_OK)
         return NSM_ENUMERIC;
     for (int k = 0; k < r; k++)
@@ -384,7 +420,8 @@ int rt_force_lcp(const nsm_sim *s, unsigned mode, double t, const double *y, uns
 }
 
 /* Remove the relative velocities of the gaps in set, in the metric of M
-** (the plastic projection): v -= M^-1 W^T D^-1 W v. */
+** (the plastic projection): v -= M^-1 W^T D^-1 (W v + h'), h' the moving
+** surfaces' velocities at the current time (the gaps then move with them). */
 int rt_project(const nsm_sim *s, unsigned set, double *v)
 {
     int n = s->n, idx[RT_MAXG];
@@ -394,7 +431,7 @@ int rt_project(const nsm_sim *s, unsigned set, double *v)
     double D[RT_MAXG * RT_MAXG], mu[RT_MAXG];
     rt_delassus(s, idx, r, D);
     for (int k = 0; k < r; k++)
-        mu[k] = rt_dot(n, s->num.W + (size_t)idx[k] * n, v);
+        mu[k] = rt_gap_rate(s, idx[k], s->t, v);
     if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK)
         return NSM_ENUMERIC;
     for (int k = 0; k < r; k++) {

@@ -73,7 +73,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
     }
     for (int j = 0; j < g; j++) {
         int closed = s->mode >> j & 1u, impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
-        double gt = rt_gap_tol(s, j, Y1), gap = rt_gap(s, j, Y1);
+        double gt = rt_gap_tol(s, j, Y1), gap = rt_gap_at(s, j, t1, Y1);
         if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
             s->t = t1;
             return rt_fail(s, NSM_ENUMERIC, j,
@@ -513,10 +513,10 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
     *jev = -1;
     for (int j = 0; j < s->ge; j++) {
         double nz = event_tol(s, j, Y0), x;
-        const double *v0 = Y0 + n, *w = s->num.W + (size_t)(j < s->g ? j : 0) * n;
+        const double *v0 = Y0 + n;
         if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
-            !(s->mode >> j & 1u) && rt_gap(s, j, Y0) <= nz &&
-            rt_dot(n, w, v0) < -rt_vel_tol(s, j, v0)) {
+            !(s->mode >> j & 1u) && rt_gap_at(s, j, t0, Y0) <= nz &&
+            rt_gap_rate(s, j, t0, v0) < -rt_vel_tol(s, j, v0)) {
             /* another contact's impulse has driven it shut: its impact is now */
             best = 0;
             *jev = j;
@@ -526,7 +526,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
         if (r < 0)
             return rt_fail(s, NSM_ENUMERIC, j,
                            "the contact is penetrated (gap %.6g m) at the start of a step: an "
-                           "impact was missed", rt_gap(s, j, Y0));
+                           "impact was missed", rt_gap_at(s, j, t0, Y0));
         if (r > 0 && x * h < best) {
             best = x * h;
             *jev = j;

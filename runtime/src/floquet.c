@@ -161,6 +161,9 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
         return s->failed;
     if (s->ns > 0)
         return refuse(s, NSM_EMETHOD, "models with time switches are not handled");
+    if (s->moving)
+        return refuse(s, NSM_EMETHOD, "models with moving surfaces are not handled (the "
+                      "saltation matrices assume fixed gaps)");
     if (s->mode != 0)
         return refuse(s, NSM_EMETHOD, "the motion does not start in free flight");
     Track k = { n2, 0, 0, NULL, NULL, NULL, "" };

@@ -55,7 +55,7 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
     size_t na2 = (size_t)na * na;
     double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
     double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
-    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1], lamf[RT_MAXG];
+    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1], lamf[RT_MAXG], hdd[g > 0 ? g : 1];
     double *L = calloc((size_t)(s->nf ? s->nf * na : 1), sizeof(double));
     if (!G || !B || !L) {
         free(G);
@@ -73,6 +73,11 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
         A[(size_t)i * na + n + i] = 1;
     for (int col = 0; col < na && !rc; col++) {
         memset(unit, 0, sizeof unit);
+        /* a moving surface's acceleration h_j'' = (H G^2)_j . z: its z columns */
+        for (int j = 0; j < g; j++) {
+            const double *r2 = col >= 2 * n && col < 2 * n + ng ? rt_surface_row(s, j, 2) : NULL;
+            hdd[j] = r2 ? r2[col - 2 * n] : 0;
+        }
         if (col < 2 * n) {
             unit[col % n] = 1;
             rt_force_parts(s, mode, col < n ? unit : zero, col < n ? zero : unit, NULL, 0, F);
@@ -83,7 +88,7 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
         } else {
             rt_force_parts(s, mode, zero, zero, NULL, 1, F);
         }
-        rc = rt_accel_full(s, mode, F, a, lam, lamf);
+        rc = rt_accel_surf(s, mode, F, hdd, a, lam, lamf);
         for (int i = 0; i < n; i++)
             A[(size_t)(n + i) * na + col] = a[i];
         for (int k = 0; k < s->nf; k++)  /* a stuck friction element's force */
@@ -111,6 +116,18 @@ static int mode_matrices(nsm_sim *s, unsigned mode, double *A, double *Qd, doubl
         }
     if (s->nf)
         rt_fric_forms(s, mode, L, ev, ev + (size_t)g * na, Qd, Qw);
+    /* the work of a moving surface through its held contact: lambda_j w_j . v */
+    for (int j = 0; j < g && s->moving; j++) {
+        if (!s->m->gap_moving[j] || s->m->gaps[j].law != NSM_LAW_IMPACT || !(mode >> j & 1u))
+            continue;
+        const double *w = s->num.W + (size_t)j * n, *lr = ev + (size_t)j * na;
+        for (int i = 0; i < n; i++)
+            for (int q = 0; q < na; q++) {
+                double h = 0.5 * w[i] * lr[q];
+                Qw[(size_t)(n + i) * na + q] += h;
+                Qw[(size_t)q * na + n + i] += h;
+            }
+    }
     free(G);
     free(B);
     free(L);
@@ -148,6 +165,9 @@ static void event_forms(nsm_sim *s, unsigned mode, double *ev, double *ev2, int 
             e[n + i] = sv * w[i];
         }
         e[na - 1] = sd * d;
+        const double *hz = s->moving ? rt_surface_row(s, j, 0) : NULL;
+        for (int q = 0; hz && q < s->m->n_gen; q++)   /* a moving surface: h_j = H_j . z */
+            e[2 * n + q] = hz[q];
         if (pen && !closed && byforce) {
             has2[j] = 1;                /* re-entry after a force release: k gap + c gap' */
             for (int i = 0; i < n; i++) {

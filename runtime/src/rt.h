@@ -189,6 +189,12 @@ struct nsm_sim {
 
     RtExact ex;               /* the exact method's propagators, grid and shadows, step.c */
 
+    int moving;               /* some gap moves with time (surface.c) */
+    double *hgen;             /* 4 g n_gen: rows H G^k of the moving surfaces, surface.c */
+    double *swork;            /* g: each moving surface's work on the bodies so far */
+    double *vbook;            /* n: velocities at the last booking of impulse work */
+    int vbook_on;             /* a transition's impulses are being booked */
+    double Wsurf;             /* work of the moving surfaces on the bodies through impacts */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *y0;               /* initial state replacing the model's (2n), or NULL */
@@ -200,8 +206,28 @@ struct nsm_sim {
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 void rt_mode_text(const nsm_sim *s, unsigned mode, char *buf, int len);
 
+/* surface.c */
+int rt_surface_alloc(nsm_sim *s);
+void rt_surface_free(nsm_sim *s);
+void rt_surface_setup(nsm_sim *s);
+void rt_surface(const nsm_sim *s, double t, double *h);
+double rt_surface_of(const nsm_sim *s, int j, int k, double t);
+int rt_surface_moves(const nsm_sim *s, int j);
+const double *rt_surface_row(const nsm_sim *s, int j, int k);
+double rt_surface_book(nsm_sim *s);
+void rt_surface_begin(nsm_sim *s);
+void rt_surface_mark(nsm_sim *s);
+void rt_surface_end(nsm_sim *s);
+void rt_surface_step(nsm_sim *s, double t1, const double *Y1, double *dW);
+double rt_surface_work(const nsm_sim *s, int j);
+void rt_surface_reset(nsm_sim *s);
+
 /* dynamics.c */
 double rt_gap(const nsm_sim *s, int j, const double *x);
+double rt_gap_at(const nsm_sim *s, int j, double t, const double *x);
+double rt_gap_rate(const nsm_sim *s, int j, double t, const double *v);
+int rt_accel_surf(const nsm_sim *s, unsigned mode, const double *F, const double *hdd,
+                  double *a, double *lam, double *lamf);
 double rt_dot(int n, const double *a, const double *b);
 void rt_force_parts(const nsm_sim *s, unsigned mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F);
@@ -311,6 +337,7 @@ typedef struct RtImpact {
 } RtImpact;
 unsigned rt_impact_bits(const nsm_sim *s);
 double rt_wdot(const nsm_sim *s, int j, const double *v);
+double rt_wacc(const nsm_sim *s, int j, const double *a);
 int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
                  long count);
 int rt_settle(nsm_sim *s, unsigned ref, unsigned forced_open, unsigned *forget);

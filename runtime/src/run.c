@@ -52,7 +52,17 @@ static int impact(nsm_sim *s, int j)
 ** new friction forces; after a gap's, the friction elements are decided
 ** again (an impact changes the slip velocities). */
 static int transition_gap(nsm_sim *s, int j);
+static int transition_fric(nsm_sim *s, int j);
 static int transition(nsm_sim *s, int j)
+{
+    rt_surface_begin(s);            /* a moving surface's work through the impulses */
+    int rc = transition_fric(s, j);
+    rt_surface_end(s);
+    return rc;
+}
+
+/* The transition of event function j (see transition). */
+static int transition_fric(nsm_sim *s, int j)
 {
     int rc;
     if (j >= s->g) {
@@ -91,7 +101,9 @@ int rt_initial_mode(nsm_sim *s)
     int n = s->n, rc;
     const double *y = s->y, *v = s->y + n;
     unsigned forget = 0;
+    rt_surface_begin(s);            /* a moving surface's work through the impulses */
     rc = rt_initial_contacts(s, &forget);
+    rt_surface_end(s);
     rt_zeno_forget(s, forget);
     if (rc)
         return rc;
@@ -105,13 +117,19 @@ int rt_initial_mode(nsm_sim *s)
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
                 double v0[n];
                 memcpy(v0, v, sizeof v0);
-                if ((rc = impact(s, j)) || (s->nf && (rc = rt_fric_impact(s, j, v0))))
+                rt_surface_begin(s);
+                rc = impact(s, j);
+                rt_surface_end(s);
+                if (rc || (s->nf && (rc = rt_fric_impact(s, j, v0))))
                     return rc;
                 again = 1;
             }
         }
     }
-    return rt_fric_initial(s);
+    rt_surface_begin(s);
+    rc = rt_fric_initial(s);
+    rt_surface_end(s);
+    return rc;
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope

@@ -907,7 +907,7 @@ int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j)
         return sec->track(s, t1, Y1, j, sec->track_ud);
     case NSM_SECTION_IMPACT:
         if (j == sec->gap && !(s->mode >> j & 1u) &&
-            rt_dot(n, s->num.W + (size_t)j * n, Y1 + n) < -rt_vel_tol(s, j, Y1 + n))
+            rt_gap_rate(s, j, t1, Y1 + n) < -rt_vel_tol(s, j, Y1 + n))
             return emit_record(s, t1, Y1);
         return NSM_OK;
     case NSM_SECTION_PERIOD:

@@ -81,6 +81,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     if (!bad && rt_taylor_alloc(s))
         bad = 1;
+    if (!bad && rt_surface_alloc(s))
+        bad = 1;
     if (bad) {
         nsm_sim_free(s);
         return NULL;
@@ -119,6 +121,7 @@ void nsm_sim_free(nsm_sim *s)
     rt_section_free(s);
     free(s->y0);
     rt_taylor_free(s);
+    rt_surface_free(s);
     rt_mode_free(s);
     free(s->sw);
     free(s);
@@ -315,6 +318,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->steps = s->nevents = 0;
     s->sample_k = 0;
     s->Ejump = 0;
+    rt_surface_reset(s);
     s->energy_lost = 0;
     s->h_adapt = 0;
     s->h_step = 0;
@@ -353,6 +357,7 @@ int nsm_sim_reset(nsm_sim *s)
     }
     if (rt_fric_validate(s))
         return NSM_EMODEL;
+    rt_surface_setup(s);
     for (int i = 0; i < s->n; i++) {
         if (!(s->num.mass[i] > 0)) {
             snprintf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",
@@ -381,8 +386,9 @@ int nsm_sim_reset(nsm_sim *s)
     if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;
     /* the energy of the initial state as given: what an impact at t = 0
-     * (a contact touching and closing) took is in Ejump, a loss */
-    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->Ejump;
+     * (a contact touching and closing) took is in Ejump, a loss, and a
+     * moving surface's work through it in Wsurf */
+    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->Ejump - s->Wsurf;
     s->ready = 1;
     return NSM_OK;
 }

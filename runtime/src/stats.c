@@ -299,7 +299,7 @@ static void balance_step(nsm_sim *s, const double *Y1, double E)
     RtStats *st = s->st;
     int n = s->n;
     double T = nsm_energy_kinetic(n, s->num.mass, Y1);
-    double W = Y1[2 * n + 1], D = Y1[2 * n], L = s->Ejump;
+    double W = Y1[2 * n + 1] + s->Wsurf, D = Y1[2 * n], L = s->Ejump;
     double err = fabs(s->E0 + W - D - L - E);
     double mags[] = { T, E - T, W, D, L, E, s->E0 };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
@@ -363,9 +363,12 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
                            s->num.cc[j] * (p1 - p0);
         }
     }
-    double fd = 0, fw = 0;
+    double fd = 0, fw = 0, sw = 0;
     if (s->nf)              /* friction's share, in closed form (friction.c) */
         rt_fric_step(s, t1, Y1, &fd, &fw);
+    if (s->moving)          /* the moving surfaces' share (surface.c) */
+        rt_surface_step(s, t1, Y1, &sw);
+    fw += sw;
     double dD = Y1[2 * n] - s->y[2 * n] - fd, dW = Y1[2 * n + 1] - s->y[2 * n + 1] - fw;
     if (h > 0)
         split_step(s, h, t1, Y1, dD, dW);
@@ -553,6 +556,7 @@ int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
     out->energy_lost = gs->lost;
     out->damper_energy = partial ? NAN : gs->damper;
     out->aster_force = gs->fden > 0 && !partial ? sqrt(gs->fnum / gs->fden) : NAN;
+    out->surface_work = partial ? NAN : rt_surface_work(s, j);
     return NSM_OK;
 }
 
@@ -565,7 +569,7 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
     for (int i = 0; i < n; i++)
         k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
     double e = rt_mech_energy(s, s->mode, s->y);
-    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1];
+    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1] + s->Wsurf;
     if (s->energy_lost)
         d = w = NAN;            /* integrals not kept (exact without the audit) */
     if (kin)

@@ -322,6 +322,17 @@ void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1)
     sh->valid = 1;
 }
 
+/* The moving surface's part of gap j's k-th derivative on the augmented
+** state Z: (H G^k)_j . z (0 for a fixed gap). */
+static long double surf_form(const nsm_sim *s, int j, int k, const long double *Z)
+{
+    const double *row = s->moving ? rt_surface_row(s, j, k) : NULL;
+    long double sum = 0;
+    for (int q = 0; row && q < s->m->n_gen; q++)
+        sum += row[q] * Z[2 * s->n + q];
+    return sum;
+}
+
 /* The impact of gap j alone with restitution e on the state y, whose
 ** velocities have just been updated in double, when a shadow stood behind
 ** y0 (its positions and velocities before the impact): Newton's law applied
@@ -341,6 +352,7 @@ void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, 
         u += w[i] * Z[n + i];
         D += w[i] * s->minv[i] * w[i];
     }
+    u += surf_form(s, j, 1, Z);     /* relative to a moving surface */
     if (!(u < 0) || !(D > 0))
         return;
     long double P = -(1 + (long double)e) * u / D;
@@ -592,7 +604,7 @@ static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA,
     rt_taylor_terms(mi, na, K, 1, P);
     c[0] = 0;
     for (int k = 1; k <= K; k++) {
-        c[k] = 0;
+        c[k] = surf_form(s, j, 0, P + (size_t)k * na);
         for (int i = 0; i < n; i++)
             c[k] += w[i] * P[(size_t)k * na + i];
     }
@@ -654,7 +666,7 @@ double rt_zeno_tail(nsm_sim *s, int j, double tau)
             result = total + e * sf / (1 - e);
             goto done;
         }
-        long double u = 0;
+        long double u = surf_form(s, j, 1, Z1);
         for (int i = 0; i < n; i++)
             u += w[i] * Z1[n + i];
         if (!(u < 0))
@@ -733,7 +745,7 @@ static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, doubl
     const RtShadow *sh = &s->ex.shadow[k];
     const double *w = s->num.W + (size_t)j * n;
     const long double *Z = sh->Z;
-    long double g = s->num.d[j], u = 0;
+    long double g = s->num.d[j] + surf_form(s, j, 0, Z), u = surf_form(s, j, 1, Z);
     for (int i = 0; i < n; i++) {
         g += w[i] * Z[i];
         u += w[i] * Z[n + i];

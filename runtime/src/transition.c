@@ -30,10 +30,19 @@ unsigned rt_impact_bits(const nsm_sim *s)
     return r;
 }
 
-/* Relative velocity w.v of gap j. */
+/* Relative normal velocity of gap j at velocities v, now: w_j . v, plus
+** the surface's h_j' when it moves (impacts act on this). */
 double rt_wdot(const nsm_sim *s, int j, const double *v)
 {
-    return rt_dot(s->n, s->num.W + (size_t)j * s->n, v);
+    return rt_gap_rate(s, j, s->t, v);
+}
+
+/* Relative normal acceleration of gap j for accelerations a, now: w_j . a,
+** plus the surface's h_j'' when it moves. */
+double rt_wacc(const nsm_sim *s, int j, const double *a)
+{
+    double r = rt_dot(s->n, s->num.W + (size_t)j * s->n, a);
+    return s->moving ? r + rt_surface_of(s, j, 2, s->t) : r;
 }
 #define impact_bits rt_impact_bits
 #define wdot rt_wdot
@@ -119,11 +128,13 @@ static int settle_favour(nsm_sim *s, unsigned ref, unsigned forced_open, unsigne
         if ((cand & favour & ~closed) >> j & 1u && settle_hold(s, j, (s->mode & ~imp) | closed, tol))
             closed |= 1u << j;
     double Eb = rt_mech_energy(s, s->mode, y);
+    rt_surface_book(s);             /* a moving surface: the impulses so far */
     if (rt_project(s, closed, v))
         return rt_fail(s, NSM_ENUMERIC, -1, "redundant closed contacts");
     s->mode = (s->mode & ~imp) | closed;
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
+    lost += rt_surface_book(s);     /* ... and the projection's: what it dissipates */
     for (int j = 0; j < s->g; j++) {
         int rc = 0;
         if ((closed >> j & 1u) && !(ref >> j & 1u)) {
@@ -158,7 +169,7 @@ int rt_rebound_unresolved(nsm_sim *s, int j)
     double Yd[s->N], u = wdot(s, j, s->y + n);
     if (!(u > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
         return 0;
-    double acc = wdot(s, j, Yd + n);
+    double acc = rt_wacc(s, j, Yd + n);
     return acc < 0 && u * u <= -2 * acc * rt_gap_tol(s, j, s->y);
 }
 

@@ -149,7 +149,7 @@ static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
     memcpy(Y, s->y, sizeof Y);
     if (rt_deriv(s, s->mode, s->t, Y, a))
         return NAN;
-    double acc = rt_dot(n, w, a + n), du = -acc * tl / 2 - wdot(s, j, Y + n);
+    double acc = rt_wacc(s, j, a + n), du = -acc * tl / 2 - wdot(s, j, Y + n);
     if (!(acc < 0) || !(Djj > 0))
         return NAN;
     for (int i = 0; i < n; i++)
@@ -191,14 +191,17 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
     double *v = s->y + n, vb = wdot(s, j, v), lam[RT_MAXG];
     double Eb = rt_mech_energy(s, s->mode, s->y);
     unsigned imp = impact_bits(s), cand = (s->mode & imp) | 1u << j;
+    rt_surface_book(s);             /* a moving surface: the impacts so far */
     if (rt_project(s, 1u << j, v))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+    double ws = rt_surface_book(s); /* ... and its work through the projection */
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
     if (lam[j] > rt_force_tol(s, s->mode, s->y))
         s->mode |= 1u << j;
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
+    lost += ws;                     /* the energy dissipated, as impacts log it */
     double Y1[s->N];
     while (s->t < tstar) {
         double h = tstar - s->t;
@@ -209,6 +212,7 @@ static int zeno_jump(nsm_sim *s, int j, unsigned ref, double remaining)
         memcpy(s->y, Y1, sizeof Y1);
         s->t = t1;
     }
+    rt_surface_mark(s);             /* the flight to t* is the integrals' */
     zeno_forget(s, j);
     if ((rc = log_event(s, NSM_EV_ZENO, j, vb, wdot(s, j, v), 0, lost, count)))
         return rc;

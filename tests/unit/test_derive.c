@@ -364,10 +364,10 @@ static void check_model(const Model *m, const char *what)
                       what, md->mask, j, der, num);
                 dv_eval_vars(dv, p, y, sw, vars);
             }
-            /* closed impact gaps: w_j . a = 0 */
+            /* closed impact gaps: w_j . a = 0, or -h_j'' on a moving surface */
             for (int r = 0; r < md->n_impact; r++) {
                 int j = md->impact[r];
-                double wa = 0, sc = 0;
+                double wa = dv->hdd[j] ? expr_eval(dv->hdd[j], &env) : 0, sc = fabs(wa);
                 for (int i = 0; i < n; i++) {
                     double w = expr_eval(dvm_get(dv->W, j, i), &env);
                     wa += w * yd[n + i];
@@ -393,6 +393,23 @@ static void check_model(const Model *m, const char *what)
                 for (int c = 0; c < ng; c++)
                     bz += expr_eval(dv->B[i * ng + c], &env) * expr_eval(dv->z[c], &env);
                 CHECK(fabs(f - bz) <= 1e-12 * (1 + fabs(f)), "%s: f_ext[%d] %g vs B z %g", what, i, f, bz);
+            }
+            /* moving surfaces: h_j(t) = H_j z(t), and h', h'' its derivatives */
+            for (int j = 0; j < g; j++) {
+                if (!dv->h[j])
+                    continue;
+                double hz = 0, hv = expr_eval(dv->h[j], &env), dh = 1e-5;
+                for (int c = 0; c < ng; c++)
+                    hz += expr_eval(dv->H[j * ng + c], &env) * expr_eval(dv->z[c], &env);
+                CHECK(fabs(hv - hz) <= 1e-12 * (1 + fabs(hv)), "%s: h[%d] %g vs H z %g", what, j, hv, hz);
+                Expr *hk[3] = { dv->h[j], dv->hd[j], dv->hdd[j] };
+                for (int k = 0; k < 2; k++) {
+                    ExprEnv ep = {p, vars, t + dh}, em = {p, vars, t - dh};
+                    double num = (expr_eval(hk[k], &ep) - expr_eval(hk[k], &em)) / (2 * dh);
+                    double der = expr_eval(hk[k + 1], &env);
+                    CHECK(fabs(num - der) <= 1e-6 * (1 + fabs(der)), "%s: derivative %d of h[%d]: %g vs %g",
+                          what, k + 1, j, der, num);
+                }
             }
             for (int r = 0; r < ng; r++) {
                 double h = 1e-6;

@@ -113,6 +113,12 @@ int main(void)
                     CHECK(lam[j] == 0, "mode %u: open gap %d has force %g", mode, j, lam[j]);
                 } else if (m->gaps[j].law == NSM_LAW_IMPACT) {
                     double wa = 0, sc = 0;
+                    if (m->n_moving && m->gap_motion) {     /* w . a = -h'' on a moving surface */
+                        double hm[4 * NSM_MAX_GAPS];
+                        m->gap_motion(t, p, c, hm);
+                        wa = hm[2 * m->n_gaps + j];
+                        sc = fabs(wa);
+                    }
                     for (int i = 0; i < n; i++) {
                         wa += num.W[j * n + i] * yd[n + i];
                         sc += fabs(num.W[j * n + i] * lam[j] / num.mass[i]);
@@ -140,6 +146,31 @@ int main(void)
             m->switch_fn(k, t + h, p, c, &sa, &sad);
             m->switch_fn(k, t - h, p, c, &b, &bd);
             CHECK(close_to(ad, (sa - b) / (2 * h), 1e-6), "switch %d: s' = %g", k, ad);
+        }
+        if (m->n_moving && m->gap_motion) {
+            /* the surfaces' derivatives, and h = H z */
+            int g = m->n_gaps;
+            double h0[4 * NSM_MAX_GAPS], hp[4 * NSM_MAX_GAPS], hm[4 * NSM_MAX_GAPS];
+            m->gap_motion(t, p, c, h0);
+            m->gap_motion(t + h, p, c, hp);
+            m->gap_motion(t - h, p, c, hm);
+            for (int j = 0; j < g; j++)
+                for (int k = 0; k < 3; k++)
+                    CHECK(close_to(h0[j + (k + 1) * g], (hp[j + k * g] - hm[j + k * g]) / (2 * h), 1e-6),
+                          "gap_motion: derivative %d of gap %d", k + 1, j);
+            if (ng && m->gap_generator) {
+                double *H = calloc((size_t)(g * ng), sizeof *H), *z = calloc((size_t)ng, sizeof *z);
+                m->gap_generator(p, c, H);
+                m->generator_state(t, sw, p, c, z);
+                for (int j = 0; j < g; j++) {
+                    double hz = 0;
+                    for (int k = 0; k < ng; k++)
+                        hz += H[j * ng + k] * z[k];
+                    CHECK(close_to(h0[j], hz, 1e-12), "gap_generator: h[%d] = %g, H z = %g", j, h0[j], hz);
+                }
+                free(H);
+                free(z);
+            }
         }
         if (ng) {
             double *G = calloc((size_t)(ng * ng), sizeof *G), *B = calloc((size_t)(n * ng), sizeof *B);

@@ -191,6 +191,23 @@ def extra_tables(extra):
                                                               g(c["t"], 6), g(c["logged_loss"], 3),
                                                               g(c["tol"], 3), status(r)))
         out.append("")
+    work = [r for r in extra if "work" in r]
+    if work:
+        out += ["## Work of moving surfaces", "",
+                "A moving surface does work on the bodies through its contact force and its "
+                "impulses (energy.md). The energy columns `injected` (the surface's work) and "
+                "`dissipated` (the impacts' losses) against the reference's, at every sample time, "
+                "relative to the largest energy of the run; the balance itself as in the table "
+                "above.", "",
+                "| case | method | largest error (relative) | tolerance | balance error | status |",
+                "|---|---|---|---|---|---|"]
+        for r in sorted(work, key=lambda r: (r["case"], r["method"])):
+            w = r["work"]
+            out.append("| %s | %s | %s | %s | %s | %s |" % (r["case"], r["method"], e(w["max_rel_err"]),
+                                                         g(w["tol"], 3),
+                                                         e(r.get("energy", {}).get("max_rel_err")),
+                                                         status(r)))
+        out.append("")
     for r in extra:
         if "aster" in r:
             a = r["aster"]
@@ -251,7 +268,8 @@ def main(argv):
     order = ["two_mass_a", "two_mass_b", "two_mass_c", "sdnd121", "sdnd108a_force", "sdnd108a_gap",
              "sdnd108b_force", "sdnd108b_gap", "sdld29", "sdnd101", "zeno_ball", "bouncing_ball",
              "impacting_oscillator", "ball_two_contacts", "e1_thousand", "closed_stuck", "closed_free",
-             "time_impact", "two_gaps", "tend_impact", "start_impact", "pulse"]
+             "time_impact", "two_gaps", "tend_impact", "start_impact", "pulse", "vibrating_table",
+             "vibrating_table_generic", "moving_wall"]
     for name in sorted(cases, key=lambda c: (order.index(c) if c in order else 99, c)):
         out += case_table(name, cases[name])
     out += energy_table(energy) if energy else []

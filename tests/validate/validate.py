@@ -3,7 +3,7 @@
 
     validate.py --case NAME --sim PATH --method rk4|adaptive|exact [--dt H]
                 [--event-tol S] [--pos-tol R] [--energy-tol R] [--aster]
-                [--plastic] [--json OUT] [--workdir DIR]
+                [--plastic] [--work-tol R] [--json OUT] [--workdir DIR]
 
 The simulator is run once (its command line is printed), then:
 - the event log is compared with the reference event list: the same events,
@@ -18,7 +18,10 @@ The simulator is run once (its command line is printed), then:
 - with --aster, code_aster's SDND121 metrics (seed 000) are computed from the
   trajectory: global energy error and force/kinematics error, in percent;
 - with --plastic, each impact of the event log must lose exactly the kinetic
-  energy of the relative motion, m1 m2/(2 (m1 + m2)) dv^2.
+  energy of the relative motion, m1 m2/(2 (m1 + m2)) dv^2;
+- with --energy-tol on a case with reference work (a moving surface's, in
+  data/<work>.work.csv), the injected and dissipated columns must match it
+  at its sample times to --work-tol (default --energy-tol).
 
 The references are the 25-digit files of tests/reference/data (closed-form
 piecewise solutions computed with mpmath), or for the edge cases the closed
@@ -92,6 +95,13 @@ CASES = {
                               title="Forced two-mass oscillator with dry friction"),
     "sliding_block": dict(ref="sliding_block", bodies=["X"], initial=[("stick", "floor")],
                           title="Block on a floor: friction with the floor's contact force as normal"),
+    "vibrating_table": dict(ref="vibrating_table", bodies=["B"], work="vibrating_table",
+                            title="Ball on a vibrating table: chattering, sticking, lift-off"),
+    "vibrating_table_generic": dict(ref="vibrating_table", bodies=["B"], work="vibrating_table",
+                                    initial=[("stick", "F")],
+                                    title="Ball on a vibrating table, the runtime's generic path"),
+    "moving_wall": dict(ref="moving_wall", bodies=["B"], work="moving_wall",
+                        title="Block hit by a wall moving at constant velocity"),
 }
 
 
@@ -387,6 +397,28 @@ def compare_samples(ref_names, ref_rows, names, rows, case, tol, res):
 
 # ---------------------------------------------------------------- energy
 
+def check_work(names, rows, case, tol, res):
+    """The injected and dissipated columns against the reference's work of the
+    surfaces and the impacts' dissipation (data/<work>.work.csv) at its sample
+    times, to tol relative to the largest energy in the run."""
+    _, ref = read_csv(os.path.join(REF_DIR, case["work"] + ".work.csv"))
+    ix = [names.index(c) for c in ENERGY_COLS]
+    scale = max(max(abs(r[i]) for i in ix[:4]) for r in rows) or 1.0
+    times = [r[0] for r in rows]
+    worst, msgs = 0.0, []
+    for t, w, d in ((float(a), float(b), float(c)) for a, b, c in ref):
+        k = min(range(len(times)), key=lambda i: abs(times[i] - t))
+        if abs(times[k] - t) > 1e-9 * max(1.0, t):
+            return False, ["no trajectory row at the reference's t = %g" % t]
+        err = max(abs(rows[k][ix[3]] - w), abs(rows[k][ix[2]] - d)) / scale
+        worst = max(worst, err)
+    res["work"] = {"max_rel_err": worst, "tol": tol}
+    if worst > tol:
+        msgs.append("injected/dissipated differ from the reference's work and dissipation by "
+                    "%.3g (relative), over %g" % (worst, tol))
+    return not msgs, msgs
+
+
 def check_energy(names, rows, tol, res):
     """The energy balance columns close to tol relative to the largest energy in the run."""
     missing = [c for c in ENERGY_COLS if c not in names]
@@ -554,6 +586,9 @@ def main(argv=None):
     ap.add_argument("--event-tol", type=float, help="event time tolerance in s (relative beyond 1 s)")
     ap.add_argument("--pos-tol", type=float, help="relative position tolerance")
     ap.add_argument("--energy-tol", type=float, help="check the energy balance to this relative error")
+    ap.add_argument("--work-tol", type=float, default=None,
+                    help="with a case's reference work: injected and dissipated to TOL relative "
+                         "(default: --energy-tol)")
     ap.add_argument("--aster", nargs=2, type=float, metavar=("ENERGY_PCT", "FORCE_PCT"),
                     help="code_aster SDND121 metrics must be under these percentages")
     ap.add_argument("--plastic", type=float, metavar="TOL",
@@ -598,6 +633,9 @@ def main(argv=None):
                                                       args.pos_tol, res))]
         if args.energy_tol is not None:
             checks.append(("energy", lambda: check_energy(names, rows, args.energy_tol, res)))
+        if args.energy_tol is not None and "work" in case:
+            wt = args.work_tol if args.work_tol is not None else args.energy_tol
+            checks.append(("work", lambda: check_work(names, rows, case, wt, res)))
         if args.aster:
             p = dict(m=156.0, k=2e6, kc=1e10, jeu=1e-3, F0=3000.0, f=5.0)
             checks.append(("aster", lambda: aster_metrics(names, rows, p, res, *args.aster)))

@@ -230,6 +230,20 @@ typedef struct nsm_model {
      * simulator generated again).  Appended after ABI 1's tables too: NULL
      * means no parameter is a size. */
     const unsigned char *param_size;
+
+    /* Moving surfaces (appended too: 0 when every gap is fixed).  A gap
+     * may move with time, gap_j = w_j . x + d_j + h_j(t), h_j built like a
+     * force from constants, powers of t, exponentials and sinusoids (no
+     * switches); only impact gaps move.  gap_motion fills h[j + k g] with
+     * the k-th derivative of h_j at t (k = 0..3; 0 for a fixed gap).  With
+     * a generator (n_gen > 0), h_j(t) = H_j . z(t): gap_generator fills H
+     * (g*n_gen).  The held gap then follows the surface (w_j . a = -h_j''),
+     * its event functions include h_j and h_j', and impacts act on the
+     * relative normal velocity w_j . v + h_j'. */
+    int n_moving;
+    const unsigned char *gap_moving;   /* g flags: 1 for a moving gap */
+    void (*gap_motion)(double t, const double *p, const double *c, double *h /* 4g */);
+    void (*gap_generator)(const double *p, const double *c, double *H /* g*n_gen */);
 } nsm_model;
 
 #ifdef __cplusplus

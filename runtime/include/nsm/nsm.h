@@ -213,6 +213,8 @@ typedef struct nsm_contact_stats {
     double damper_energy;     /* penalty gap: energy dissipated in its contact damper, J */
     double aster_force;       /* penalty gap: code_aster's force/kinematics error of this gap
                                  (fraction); NAN for an impact gap or without penetration */
+    double surface_work;      /* a moving gap: its surface's work on the bodies (held contact
+                                 and impacts), part of nsm_audit.injected, J; 0 when fixed */
 } nsm_contact_stats;
 int nsm_sim_contact_stats(const nsm_sim *sim, int gap, nsm_contact_stats *st);
 
