@@ -454,9 +454,10 @@ static int file_digest(const char *path, uint64_t *h, long long *size)
 /* Compiles the C text into bin, through a temporary renamed into place
  * after its checksum was written to sum.  Returns bin, or NULL with *status
  * set after a message. */
-static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const char *bin,
-                               const char *csrc, const char *sum, const char *ctext, size_t clen,
-                               const RunOptions *o, Arena *a, int *status)
+static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const char *what,
+                               const char *bin, const char *csrc, const char *sum,
+                               const char *ctext, size_t clen, const RunOptions *o, Arena *a,
+                               int *status)
 {
     if (write_atomic(csrc, ctext, clen, a) != 0) {
         fprintf(stderr, "nsmc: error: cannot write the simulator's cache %s: %s "
@@ -467,7 +468,7 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     const char *tmp = arena_printf(a, "%s.tmp%ld", bin, (long)getpid());
     cmd->arg[out_slot] = tmp;
     cmd->arg[src_slot] = csrc;
-    fprintf(stderr, "nsmc: compiling the simulator %s\n", bin);
+    fprintf(stderr, "nsmc: compiling the %s %s\n", what, bin);
     if (o->verbose) {
         for (int i = 0; i < cmd->n; i++)
             fprintf(stderr, "%s%s", i ? " " : "  ", cmd->arg[i]);
@@ -477,7 +478,7 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     if (got_signal) {
         unlink(tmp);
         *status = 128 + got_signal;
-        fprintf(stderr, "nsmc: interrupted while compiling the simulator\n");
+        fprintf(stderr, "nsmc: interrupted while compiling the %s\n", what);
         return NULL;
     }
     if (rc != 0) {
@@ -534,10 +535,11 @@ static int cache_verify(const char *bin, const char *sum, const char **why)
     return -1;
 }
 
-/* Builds the simulator for C text, or finds it in the cache.  Returns the
+/* Builds the program for C text (`what` names it in messages: the
+ * simulator or the sweep program), or finds it in the cache.  Returns the
  * binary's path in a, or NULL with *status set after a message. */
-static const char *build(const char *name, const char *ctext, size_t clen, const RunOptions *o,
-                         const char *extra_libs, Arena *a, int *status)
+static const char *build(const char *what, const char *name, const char *ctext, size_t clen,
+                         const RunOptions *o, const char *extra_libs, Arena *a, int *status)
 {
     Runtime rt;
     if ((*status = find_runtime(&rt, a)) != 0)
@@ -594,16 +596,16 @@ static const char *build(const char *name, const char *ctext, size_t clen, const
     if (v > 0) {
         if (lock >= 0)
             close(lock);
-        fprintf(stderr, "nsmc: using the cached simulator %s\n", bin);
+        fprintf(stderr, "nsmc: using the cached %s %s\n", what, bin);
         return bin;
     }
     if (v < 0) {
-        fprintf(stderr, "nsmc: note: the cached simulator %s is damaged (%s); rebuilding it\n",
-                bin, bad);
+        fprintf(stderr, "nsmc: note: the cached %s %s is damaged (%s); rebuilding it\n",
+                what, bin, bad);
         unlink(bin);
         unlink(sum);
     }
-    bin = compile_sim(&cmd, out_slot, src_slot, bin, csrc, sum, ctext, clen, o, a, status);
+    bin = compile_sim(&cmd, out_slot, src_slot, what, bin, csrc, sum, ctext, clen, o, a, status);
     if (lock >= 0)
         close(lock);
     return bin;
@@ -917,7 +919,7 @@ static int run(const RunOptions *o, Arena *a)
     char *ctext = generate(o->input, a, &m, &clen, &status);
     if (!ctext)
         return status;
-    const char *bin = build(m->name, ctext, clen, o, NULL, a, &status);
+    const char *bin = build("simulator", m->name, ctext, clen, o, NULL, a, &status);
     if (!bin)
         return status;
     const char *dir = o->out_dir ? o->out_dir : arena_printf(a, "out/%s", m->name);
@@ -1028,6 +1030,6 @@ const char *run_build_sweep(const char *input, int verbose, Arena *a, int *statu
     RunOptions o;
     memset(&o, 0, sizeof o);
     o.verbose = verbose;
-    return build(arena_printf(a, "%s-sweep", m->name), text, strlen(text), &o, NSM_SWEEP_LIBS, a,
+    return build("sweep program", arena_printf(a, "%s-sweep", m->name), text, strlen(text), &o, NSM_SWEEP_LIBS, a,
                  status);
 }

@@ -1103,6 +1103,23 @@ static void init_dims(void)
 
 static void stmt_check(Sema *s, const Stmt *st);
 
+/* The unit a parameter is reported in (generated tables, CSV headers, sweep
+ * axes): the unit as written when the value is a number with a coherent SI
+ * unit ("rad/s", "Hz", "N*s/m"), so an angular frequency is not shown as Hz;
+ * otherwise the SI text of its dimension ("1 kN" is reported in N, since the
+ * value is stored in SI). */
+static const char *param_unit(Sema *s, const Node *value, Dim dim)
+{
+    double scale;
+    Dim written;
+    if (value->kind == N_NUM && value->unit && unit_parse(value->unit, &scale, &written) &&
+        scale == 1 && written.known && dim.known && written.m == dim.m &&
+        written.kg == dim.kg && written.s == dim.s)
+        return value->unit;
+    char buf[64];
+    return arena_strdup(s->arena, dim_text(dim, buf, sizeof buf));
+}
+
 static void stmt_param(Sema *s, const Stmt *st)
 {
     Val v = conv(s, st->value, 0);
@@ -1117,8 +1134,7 @@ static void stmt_param(Sema *s, const Stmt *st)
     p->loc = st->name_loc;
     p->value = v.e;
     p->dim = v.dim;
-    char buf[64];
-    p->unit = arena_strdup(s->arena, dim_text(v.dim, buf, sizeof buf));
+    p->unit = param_unit(s, st->value, v.dim);
     p->number = value_of(s, v);
     if (!isfinite(p->number)) {
         diag_error(s->diag, st->value->loc,

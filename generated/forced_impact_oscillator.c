@@ -11,7 +11,7 @@
  *   p[1] = k [N/m]
  *   p[2] = zeta [-]
  *   p[3] = F [N]
- *   p[4] = omega [Hz]
+ *   p[4] = omega [rad/s]
  *   p[5] = e [-]
  * Gaps (gap_j = w_j . x + d_j >= 0):
  *   0 stop: impact
@@ -39,7 +39,7 @@ static const nsm_param_info params[] = {
     {"k", "N/m", 1},
     {"zeta", "", 0.050000000000000003},
     {"F", "N", 1},
-    {"omega", "Hz", 2.5},
+    {"omega", "rad/s", 2.5},
     {"e", "", 0.80000000000000004},
 };
 

@@ -9,7 +9,7 @@
  * Parameters p[] (SI):
  *   p[0] = m [kg]
  *   p[1] = amp [m]
- *   p[2] = omega [Hz]
+ *   p[2] = omega [rad/s]
  *   p[3] = g [m/s^2]
  *   p[4] = e [-]
  * Gaps (gap_j = w_j . x + d_j >= 0):
@@ -35,7 +35,7 @@ static const char *const body_names[] = {"B"};
 static const nsm_param_info params[] = {
     {"m", "kg", 1},
     {"amp", "m", 0.01},
-    {"omega", "Hz", 40},
+    {"omega", "rad/s", 40},
     {"g", "m/s^2", 9.8100000000000005},
     {"e", "", 0.29999999999999999},
 };

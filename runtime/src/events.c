@@ -310,20 +310,30 @@ static long double poly_at(const long double *a, int K, double x)
 }
 
 /* The sign change of the polynomial a just before hi, where it is below
-** zero, starting from 0, where it is positive: bisection keeping p(lo) > 0
-** >= p(hi), so that a touch of zero before the crossing is passed over;
-** the point returned has p <= 0. */
+** zero, starting from 0, where it is positive: Newton's method from hi kept
+** inside the bracket [lo, hi] with p(lo) > 0 >= p(hi) (bisection where it
+** leaves it, a step of one double where it stalls), to two adjacent
+** doubles; the point returned has p <= 0. */
 static double zero_before(const long double *a, int K, double hi)
 {
-    double lo = 0;
-    for (int it = 0; it < 200 && hi - lo > 0; it++) {
+    double lo = 0, x = hi;
+    for (int it = 0; it < 200; it++) {
+        long double p = a[K], d = 0;
+        for (int k = K - 1; k >= 0; k--) {
+            d = d * x + p;
+            p = p * x + a[k];
+        }
+        if (p > 0)
+            lo = x;
+        else
+            hi = x;
         double m = 0.5 * (lo + hi);
         if (m <= lo || m >= hi)
             break;
-        if (poly_at(a, K, m) > 0)
-            lo = m;
-        else
-            hi = m;
+        double xn = d != 0 ? (double)(x - p / d) : m;
+        if (xn == x)
+            xn = nextafter(x, p > 0 ? hi : lo);
+        x = xn > lo && xn < hi ? xn : m;
     }
     return hi;
 }

@@ -233,7 +233,7 @@ static double stab_step(int dp5, double re, double im)
 }
 
 /* The spectrum's figures of mode info mi from its matrix: nu, the exact
-** method's step 1/nu, and the stability steps with the eigenvalue that
+** method's step 2/nu, and the stability steps with the eigenvalue that
 ** sets rk4's (the mechanical block only: the forcing generator's
 ** eigenvalues do not make the motion unstable). */
 static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)

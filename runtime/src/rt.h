@@ -23,8 +23,8 @@
 #define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (zeno.c) */
 #define RT_SHADOWS 8          /* long double states kept by the exact method */
 #define RT_MODES 8            /* modes whose matrices and step bounds are kept (mode.c) */
-#define RT_TAYLOR_K 24        /* degree of a step's Taylor expansion (taylor.c) */
-#define RT_TAYLOR_REACH 1.0   /* the exact method's step is at most this over nu (mode.c) */
+#define RT_TAYLOR_K 32        /* degree of a step's Taylor expansion (taylor.c) */
+#define RT_TAYLOR_REACH 2.0   /* the exact method's step is at most this over nu (mode.c) */
 #define RT_RK4_REACH 0.5      /* a user's rk4 step resolves a mode while rho h is below this */
 #define RT_DP5_OWN 0.1        /* adaptive's largest step in a mode: this over rho */
 #define RT_RK4_OWN 0.02       /* rk4's own step in a mode it must resolve: this over rho */
@@ -130,6 +130,7 @@ typedef struct RtExact {
     RtAnchor anchor;
     RtShadow shadow[RT_SHADOWS];
     int shadow_next, shadow_used;
+    void *block;              /* the arrays above, one allocation (step.c) */
 } RtExact;
 
 /* The modes met, least recently used replaced (mode.c). */

@@ -301,7 +301,7 @@ static void warn(nsm_sim *s, const char *text)
         s->on_warn(s->warn_ud, s, text);
 }
 
-/* The step of the current mode: exact, its reach 1/nu (mode.c), at most
+/* The step of the current mode: exact, its reach 2/nu (mode.c), at most
 ** the user's dt; rk4, the user's dt while it resolves the mode's fastest
 ** motion (rho dt < RT_RK4_REACH), else, and without a dt, its own step
 ** RT_RK4_OWN/rho (at most 1 ms); adaptive, its trial step up to the user's

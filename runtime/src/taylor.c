@@ -7,7 +7,7 @@
 **     Z(t0 + tau) = sum_k P_k tau^k,   P_0 = Z0,  P_k = A P_{k-1} / k,
 **
 ** and every event function c . Z is the polynomial sum_k (c . P_k) tau^k plus
-** the tail of the series.  The step is at most RT_TAYLOR_REACH / nu, with nu
+** the tail of the series.  The step is at most RT_TAYLOR_REACH / nu (2 / nu), with nu
 ** the norm of the balanced matrix D^-1 A D (mode.c), so the terms fall like
 ** (nu h)^k / k! and the tail past degree K is bounded by
 **
@@ -38,6 +38,8 @@
 static void poly_shift(const long double *a, int K, long double u, long double *b)
 {
     memcpy(b, a, sizeof(long double) * (size_t)(K + 1));
+    if (u == 0)
+        return;
     for (int i = 0; i < K; i++)
         for (int k = K - 1; k >= i; k--)
             b[k] += u * b[k + 1];
@@ -182,32 +184,51 @@ static int first_zero(const long double *a, int K, double u, double v, double r0
     return first_zero(a, K, (double)m, v, r0, r1, depth + 1, root);
 }
 
-/* Lower bound of b(t) = sum_k b_k t^k over [0, t] (the terms of negative
-** coefficient at t, the others at 0), decreasing in t. */
-static long double lower_from(const long double *b, int K, long double t)
+/* Lower bound of b(s) = sum_k b_k s^k over s in [0, t]: Horner's scheme in
+** interval arithmetic, q_K = b_K, q_k = b_k + [0, t] q_(k+1), of which only
+** the lower ends are needed (l_k = b_k + min(0, t l_(k+1)), since s >= 0).
+** It is at least the bound of the terms of negative coefficient taken at t
+** (by induction on k), exact where the positive leading terms dominate, and
+** nonincreasing in t.  *dl is its derivative in t (0 where it is flat). */
+static long double lower_from(const long double *b, int K, long double t, long double *dl)
 {
-    long double l = 0;
-    for (int k = K; k >= 1; k--)
-        l = l * t + (b[k] < 0 ? b[k] : 0);
-    return b[0] + l * t;
+    long double l = b[K], d = 0;
+    for (int k = K - 1; k >= 0; k--) {
+        long double tl = t * l;
+        if (tl < 0) {
+            d = l + t * d;
+            l = b[k] + tl;
+        } else {
+            d = 0;
+            l = b[k];
+        }
+    }
+    if (dl)
+        *dl = d;
+    return l;
 }
 
-/* Upper bound of b'(t) over [0, t] (the terms of positive coefficient at t),
-** increasing in t. */
+/* Upper bound of b'(s) over s in [0, t]: the upper ends of the same
+** interval Horner scheme on the derivative's coefficients k b_k;
+** nondecreasing in t. */
 static long double slope_above(const long double *b, int K, long double t)
 {
-    long double d = 0;
-    for (int k = K; k >= 2; k--)
-        d = d * t + (b[k] > 0 ? k * b[k] : 0);
-    return b[1] + d * t;
+    long double u = K * b[K];
+    for (int k = K - 1; k >= 1; k--) {
+        long double tu = t * u;
+        u = k * b[k] + (tu > 0 ? tu : 0);
+    }
+    return u;
 }
 
 /* A long t in [0, W] over which lower_from stays above r0 (0 if it does
 ** not at 0; within 1 % of the longest, fW being the bound at W), from
-** below: the bound is concave, so its chord falls
-** short of the crossing and its tangent from the right passes it; points
-** just short of the chord's are tried, so that a bound linear to rounding
-** still moves. */
+** below: a chord from the last point proved towards the first point
+** refuted, and the bound's tangent at that point (the bound is mostly
+** concave: the chord falls short of the crossing, the tangent passes it);
+** every point is checked, so the result is proved whatever the shape;
+** points just short of the chord's are tried, so that a bound linear to
+** rounding still moves. */
 static long double exclusion_length(const long double *b, int K, long double W, long double fW,
                                     double r0)
 {
@@ -215,19 +236,17 @@ static long double exclusion_length(const long double *b, int K, long double W, 
     if (!(flo > 0))
         return 0;
     for (int it = 0; it < 6 && hi - lo > 1e-2L * hi; it++) {
-        long double c = lo + 0.999L * (hi - lo) * flo / (flo - fhi);
-        long double fc = lower_from(b, K, c) - r0;
+        long double c = lo + 0.999L * (hi - lo) * flo / (flo - fhi), d;
+        long double fc = lower_from(b, K, c, NULL) - r0;
         if (fc > 0)
             lo = c, flo = fc;
         else
             hi = c, fhi = fc;
-        long double d = 0;                                          /* tangent at hi */
-        for (int k = K; k >= 1; k--)
-            d = d * hi + (b[k] < 0 ? k * b[k] : 0);
+        lower_from(b, K, hi, &d);                                   /* tangent at hi */
         if (d < 0) {
             long double t = hi - fhi / d;
             if (t > lo && t < hi) {
-                long double ft = lower_from(b, K, t) - r0;
+                long double ft = lower_from(b, K, t, NULL) - r0;
                 if (ft > 0)
                     lo = t, flo = ft;
                 else
@@ -256,7 +275,7 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
     for (int it = 0; it < 12 && u < 1; it++) {
         long double W = 1 - (long double)u;
         poly_shift(a, K, u, b);
-        long double fW = lower_from(b, K, W);
+        long double fW = lower_from(b, K, W, NULL);
         if (fW - r0 > 0)
             return 0;                               /* positive to the end */
         if (b[1] < -r1) {
@@ -320,14 +339,15 @@ int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double
     return rt_poly_first_zero(d, K - 1, lo, r1, r1 * (K + 2), x);
 }
 
-/* The degree that carries a step of nu h <= 1 to below 1e-22 of its size:
+/* The degree that carries a step of nu h <= 2 to below 1e-20 of its size
+** (a tenth of the long double rounding):
 ** the first K with (nu h)^(K+1)/(K+1)! under that (at most RT_TAYLOR_K). */
 static int taylor_degree(double nuh)
 {
     double term = 1;
     for (int k = 1; k <= RT_TAYLOR_K; k++) {
         term *= nuh / k;
-        if (term < 1e-22 && k >= 4)
+        if (term < 1e-20 && k >= 4)
             return k - 1 > 4 ? k - 1 : 4;
     }
     return RT_TAYLOR_K;
@@ -400,6 +420,15 @@ void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
 {
     const RtTaylor *T = &s->tay;
     int na = s->na, K = T->K;
+    if (x == 1) {                       /* the step's end: the sum, as Horner's at 1 */
+        for (int i = 0; i < na; i++) {
+            long double sum = T->P[(size_t)K * na + i];
+            for (int k = K - 1; k >= 0; k--)
+                sum += T->P[(size_t)k * na + i];
+            Z[i] = sum;
+        }
+        return;
+    }
     for (int i = 0; i < na; i++) {
         long double sum = T->P[(size_t)K * na + i];
         for (int k = K - 1; k >= 0; k--)

@@ -61,7 +61,9 @@ def reference_test(nsmc, d):
     rows = read(os.path.join(out, "section.csv"))
     summ = read(os.path.join(out, "summary.csv"))
     fails = 0
-    fails += check("section.csv header", rows[0] == ["omega [Hz]", "t [s]", "phase", "M.x [m]", "M.v [m/s]"],
+    fails += check("nsmc names the sweep program it builds or reuses",
+                   "the sweep program" in r.stderr and "simulator" not in r.stderr, r.stderr.strip())
+    fails += check("section.csv header", rows[0] == ["omega [rad/s]", "t [s]", "phase", "M.x [m]", "M.v [m/s]"],
                    ",".join(rows[0]))
     worst_u = worst_p = worst_x = 0.0
     count = {}
