@@ -789,6 +789,11 @@ static void emit_setup(Cgen *cg)
         emit_check(cg, expr_sub(m->ex, fr->mus, fr->muk), ">= 0", "static minus kinetic coefficient",
                    fr->name);
         emit_check(cg, fr->normal, "> 0", "normal force", fr->name);
+        if (fr->et && expr_has_kind(fr->et, EX_PARAM)) {
+            emit_check(cg, fr->et, ">= 0", "tangential restitution", fr->name);
+            emit_check(cg, expr_sub(m->ex, expr_num(m->ex, 1), fr->et), ">= 0",
+                       "tangential restitution", fr->name);
+        }
     }
     Lines ls = {0};
     if (dv->n_consts)
@@ -846,6 +851,11 @@ static void emit_setup(Cgen *cg)
         fprintf(o, ";\n    num->muk[%d] = ", k);
         px(cg, fr->muk);
         fprintf(o, ";\n");
+        if (fr->et) {
+            fprintf(o, "    num->et[%d] = ", k);
+            px(cg, fr->et);
+            fprintf(o, ";\n");
+        }
     }
     fprintf(o, "    num->gravity = ");
     if (m->gravity)

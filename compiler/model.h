@@ -110,6 +110,7 @@ typedef struct Friction {
     Expr *mus, *muk;  /* dimensionless */
     Expr *normal;     /* newtons; NULL when normal_gap >= 0 */
     int normal_gap;   /* -1, or the gap whose contact force is the normal force */
+    Expr *et;         /* tangential restitution of impacts on normal_gap, in [0, 1]; NULL: 0 */
 } Friction;
 
 typedef enum OutputKind {

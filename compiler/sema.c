@@ -1925,9 +1925,9 @@ static void stmt_friction(Sema *s, const Stmt *st)
     const char *name = label_name(s, st->label);
     if (!name)
         return;
-    static const char *const keys[] = {"slip", "mu", "mu_s", "mu_k", "normal"};
-    const Opt *f[5];
-    if (!take_opts(s, st->opts, keys, 5, f, "a friction element"))
+    static const char *const keys[] = {"slip", "mu", "mu_s", "mu_k", "normal", "et"};
+    const Opt *f[6];
+    if (!take_opts(s, st->opts, keys, 6, f, "a friction element"))
         return;
     Val u;
     if (!friction_slip(s, st, f[0], &u))
@@ -2013,6 +2013,20 @@ static void stmt_friction(Sema *s, const Stmt *st)
         !check_range(s, nv, f[4]->value, "the normal force", 0, true, INFINITY, "N"))
         return;
     fr.normal = fr.normal_gap < 0 ? nv.e : NULL;
+    if (f[5]) {
+        /* tangential restitution: only an impact gap's impulse has a
+         * tangential part for it to act on */
+        if (fr.normal_gap < 0 || s->m->gaps[fr.normal_gap].law != LAW_IMPACT) {
+            diag_error(s->diag, f[5]->key_loc, "the tangential restitution 'et' acts at impacts: "
+                       "it needs 'normal = gap G' with G an impact gap");
+            return;
+        }
+        Val ev = conv_slot(s, f[5]->value, 0, dim_none(), "the tangential restitution 'et'");
+        if (!ev.ok || !check_range(s, ev, f[5]->value, "the tangential restitution 'et'", 0, false,
+                                   1, ""))
+            return;
+        fr.et = ev.e;
+    }
     if (!declare(s, name, SYM_FRICTION, s->m->n_frictions, fr.loc))
         return;
     Friction *p = vec_push(s->arena, (void **)&s->m->frictions, &s->m->n_frictions,

@@ -48,6 +48,12 @@ static int track_step(nsm_sim *s, double t1, const double *Y1, int j, void *ud)
     Track *k = ud;
     if (k->why[0])
         return NSM_OK;
+    if (s->nf) {
+        /* slip forces and frictional impulses are not in the flow's
+         * matrix nor in the saltation matrices */
+        snprintf(k->why, sizeof k->why, "the model has friction elements");
+        return NSM_OK;
+    }
     if (!rt_mode_empty(s, s->mode)) {
         snprintf(k->why, sizeof k->why, "the motion is not in free flight at t = %.17g s "
                  "(a contact is held shut or engaged)", s->t);

@@ -38,6 +38,8 @@ struct RtFric {
     double *diss, *work;      /* nf each: friction dissipation, work of the surface */
     double *since, *time;     /* nf each: start of the current stick phase, total stuck time */
     long *sticks, *slips, *reversals;
+    int done_j;               /* gap and time of the last impact rt_fric_impulse resolved */
+    double done_t;
 };
 
 /* True when element k is stuck in mode. */
@@ -451,21 +453,239 @@ void rt_fric_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *d
     }
 }
 
-/* An impact of gap j just resolved (v0: the velocities before it): an
-** element whose normal force is j's contact force and that slips before or
-** after would need a tangential impulse, which is not modelled: the run
-** stops rather than go on without it. */
+/* The friction element whose normal force is impact gap j's contact force:
+** its index, -1 when there is none, -2 when there are several. */
+static int gap_element(const nsm_sim *s, int j)
+{
+    int found = -1;
+    for (int k = 0; k < s->nf; k++)
+        if (normal_gap(s, k) == j)
+            found = found < 0 ? k : -2;
+    return found;
+}
+
+/* a . M^-1 b over the bodies. */
+static long double mdot(const nsm_sim *s, const double *a, const double *b)
+{
+    long double r = 0;
+    for (int i = 0; i < s->n; i++)
+        r += (long double)a[i] * s->minv[i] * b[i];
+    return r;
+}
+
+/* The frictional impact law of one contact (Glocker and Pfeiffer's impact
+** law with Coulomb friction on the impulses; theory.md section 11): gap j
+** closing at un = w_n . v < 0, its element k slipping at ut = w_t . v - c,
+** the Delassus matrix G = [Gnn Gnt; Gnt Gtt] of (w_n, w_t).  On the line
+** where Newton's law holds, un+ = -e un-, the normal impulse is
+** PN(PT) = c0 - r PT (c0 = -(1 + e) un / Gnn, r = Gnt / Gnn) and the
+** tangential velocity to be zeroed, xi = ut+ + et ut, is a + b PT with
+** b = Gtt - Gnt^2 / Gnn > 0: sticking needs PT* = -a / b within the cone
+** |PT| <= mu_s PN(PT), the interval [-mu c0 / (1 - mu r), mu c0 / (1 + mu r)];
+** outside it the impulse slides on the cone's edge with mu_k, on the side
+** of PT* (xi then keeps the sign that impulse opposes: the solution is
+** unique when mu |r| < 1).  Returns 0 and (PN, PT, stuck), or 1 with a
+** message when mu |r| >= 1 or b <= 0 (no unique solution). */
+static int impulse_law(nsm_sim *s, int j, int k, const long double *v, long double *PN,
+                       long double *PT, int *stuck)
+{
+    int n = s->n;
+    const double *wn = s->num.W + (size_t)j * n, *wt = s->num.Wt + (size_t)k * n;
+    long double un = 0, ut = -(long double)s->num.ut[k];
+    for (int i = 0; i < n; i++) {
+        un += wn[i] * v[i];
+        ut += wt[i] * v[i];
+    }
+    long double Gnn = mdot(s, wn, wn), Gnt = mdot(s, wn, wt), Gtt = mdot(s, wt, wt);
+    long double e = s->num.e[j], et = s->num.et[k], ms = s->num.mus[k], mk = s->num.muk[k];
+    long double c0 = -(1 + e) * un / Gnn, r = Gnt / Gnn, b = Gtt - Gnt * r;
+    if (!(Gnn > 0) || !(b > 1e-12L * Gtt)) {
+        rt_fail(s, NSM_EMODEL, j, "friction '%s': its slip velocity moves along gap '%s''s normal "
+                "(the Delassus matrix of the contact is singular): no frictional impact law",
+                s->m->frictions[k].name, s->m->gaps[j].name);
+        return 1;
+    }
+    if (!(ms * fabsl(r) < 1)) {
+        rt_fail(s, NSM_EMODEL, j, "friction '%s': mu_s %.6g times the coupling %.6g of its slip "
+                "with gap '%s' is at least 1: the frictional impact has no unique solution "
+                "(Painleve's paradox at impacts)", s->m->frictions[k].name, (double)ms, (double)r,
+                s->m->gaps[j].name);
+        return 1;
+    }
+    long double a = (1 + et) * ut + Gnt * c0, pt = -a / b;
+    long double lo = -ms * c0 / (1 - ms * r), hi = ms * c0 / (1 + ms * r);
+    long double slack = 1e-13L * (fabsl(lo) + fabsl(hi));
+    *stuck = pt >= lo - slack && pt <= hi + slack;
+    if (!*stuck)
+        pt = pt < lo ? -mk * c0 / (1 - mk * r) : mk * c0 / (1 + mk * r);
+    *PT = pt;
+    *PN = c0 - r * pt;
+    return 0;
+}
+
+/* Impact of gap j (closing, found alone in its impulse problem: r is the
+** number of contacts the impact reaches) when a friction element has j's
+** contact force as its normal force: the impulses (PN, PT) of impulse_law
+** applied at once (in the long double state of the exact method when one
+** stands behind the state), logged as an impact of j (its impulse PN, the
+** energy lost in both directions) and a record of the element: stick when
+** the impulse brought the slip to -et times its value within mu_s PN,
+** slip when it saturated (impulse PT; no record when the slip and the
+** element's state are unchanged); the element's state follows, to be
+** decided again by rt_fric_update once the gaps are settled.  *handled is
+** 0 when the law does not apply (no such element, or several contacts:
+** rt_fric_impact then checks that friction had nothing to do). */
+int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
+{
+    int n = s->n, na = s->na, k = s->nf ? gap_element(s, j) : -1, stuck, rc;
+    *handled = 0;
+    if (k == -1 || r != 1)
+        return NSM_OK;
+    if (k < 0)
+        return rt_fail(s, NSM_EMODEL, j, "an impact on gap '%s', the normal of several friction "
+                       "elements: impacts with friction take one element per gap",
+                       s->m->gaps[j].name);
+    double *v = s->y + n;
+    const double *wn = s->num.W + (size_t)j * n, *wt = s->num.Wt + (size_t)k * n;
+    long double Z[na > 0 ? na : 1], PN, PT;
+    int exact = s->method == NSM_METHOD_EXACT;
+    if (exact) {
+        rt_exact_state(s, s->t, s->y, Z);
+    } else {
+        for (int i = 0; i < 2 * n; i++)
+            Z[i] = s->y[i];
+    }
+    double un0 = rt_dot(n, wn, v), ut0 = rt_fric_slip(s, k, v);
+    if (impulse_law(s, j, k, Z + n, &PN, &PT, &stuck))
+        return s->failed;
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    for (int i = 0; i < n; i++)
+        Z[n + i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
+    if (exact)
+        rt_exact_land(s, s->t, Z, s->y);
+    else
+        for (int i = 0; i < n; i++)
+            v[i] = (double)Z[n + i];
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    s->Ejump += lost;
+    double un1 = rt_dot(n, wn, v), ut1 = rt_fric_slip(s, k, v);
+    s->rate.exempt = exempt;
+    rc = rt_log_event(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);
+    s->rate.exempt = 0;
+    if (rc)
+        return rc;
+    /* the element's state after the impulse: stuck when its slip is gone */
+    int was = rt_fric_stuck(s, s->mode, k);
+    int sg = fabs(ut1) <= slip_tol(s, k, v) ? 0 : ut1 > 0 ? 1 : -1;
+    fric_set(s, s->mode, k, sg);
+    struct RtFric *fr = s->fr;
+    if (!was && sg == 0) {
+        fr->sticks[k]++;
+        fr->since[k] = s->t;
+    } else if (was && sg != 0) {
+        fr->slips[k]++;
+        fr->time[k] += s->t - fr->since[k];
+    }
+    /* no record for an impulse that left the element alone (a rolling
+     * disc bouncing: its slip unchanged to rounding, still stuck) */
+    rc = NSM_OK;
+    if (fabs(ut1 - ut0) > slip_tol(s, k, v) || was != (sg == 0)) {
+        s->rate.exempt = 1;
+        rc = rt_log_event(s, stuck ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, ut0, ut1,
+                          (double)PT + 0.0, 0, 1);
+        s->rate.exempt = 0;
+    }
+    fr->done_j = j;
+    fr->done_t = s->t;
+    *handled = 1;
+    return rc;
+}
+
+/* Whether impact gaps a and b act on a common body. */
+static int gaps_coupled(const nsm_sim *s, int a, int b)
+{
+    const double *wa = s->num.W + (size_t)a * s->n, *wb = s->num.W + (size_t)b * s->n;
+    for (int i = 0; i < s->n; i++)
+        if (wa[i] != 0 && wb[i] != 0)
+            return 1;
+    return 0;
+}
+
+/* An impact of gap j just resolved (v0: the velocities before it).  When
+** rt_fric_impulse applied the frictional law, nothing to check.  Otherwise
+** (j met other contacts at that instant and the impulses were solved
+** without friction) every element whose normal gap may have taken an
+** impulse (a touching impact gap that j reaches through shared bodies: a
+** contact held shut passes the impulse on without a change of velocity)
+** must have had nothing to do: no slip before and after; else the run
+** stops rather than go on without the tangential impulse. */
 int rt_fric_impact(nsm_sim *s, int j, const double *v0)
 {
+    int n = s->n;
+    const double *v = s->y + n;
+    if (s->fr->done_j == j && s->fr->done_t == s->t)
+        return NSM_OK;
+    unsigned reach[s->mw];
+    rt_mode_none(s, reach);
+    rt_mode_add(reach, j);
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int a = 0; a < s->g; a++) {
+            if (rt_mode_has(reach, a) || s->m->gaps[a].law != NSM_LAW_IMPACT ||
+                fabs(rt_gap(s, a, s->y)) > rt_gap_tol(s, a, s->y))
+                continue;
+            for (int b = 0; b < s->g; b++)
+                if (rt_mode_has(reach, b) && gaps_coupled(s, a, b)) {
+                    rt_mode_add(reach, a);
+                    grown = 1;
+                    break;
+                }
+        }
+    }
+    for (int k = 0; k < s->nf; k++) {
+        int G = normal_gap(s, k);
+        if (G < 0 || !rt_mode_has(reach, G))
+            continue;
+        double u0 = rt_fric_slip(s, k, v0), u1 = rt_fric_slip(s, k, v);
+        if (fabs(u0) > slip_tol(s, k, v0) || fabs(u1) > slip_tol(s, k, v))
+            return rt_fail(s, NSM_EMODEL, j, "an impact on gap '%s' reaching other contacts at "
+                           "the same instant while friction '%s' (on gap '%s') slips (slip velocity "
+                           "%.6g m/s before, %.6g m/s after): frictional impacts are supported for "
+                           "one contact at a time", s->m->gaps[j].name, s->m->frictions[k].name,
+                           s->m->gaps[G].name, u0, u1);
+    }
+    return NSM_OK;
+}
+
+/* Whether the rest of a Zeno cascade of impact gap j may be jumped with
+** friction on j: every element whose normal force is j's contact force is
+** stuck (no slip), impulses on j leave its slip alone (w_n M^-1 w_t = 0, a
+** disc on a flat wall) and the motion in flight keeps it at zero (its
+** multiplier, with no normal force, is zero: no tangential force to
+** hold).  Then every impact of the tail has no tangential impulse and the
+** frictionless jump is exact.  Otherwise the run stops (the tail's
+** tangential impulses are not summed). */
+int rt_fric_zeno_check(nsm_sim *s, int j)
+{
+    int n = s->n;
+    const double *v = s->y + n;
+    double lam[s->g + 1], lamf[s->nf + 1];
     for (int k = 0; k < s->nf; k++) {
         if (normal_gap(s, k) != j)
             continue;
-        const double *v = s->y + s->n;
-        double u0 = rt_fric_slip(s, k, v0), u1 = rt_fric_slip(s, k, v);
-        if (fabs(u0) > slip_tol(s, k, v0) || fabs(u1) > slip_tol(s, k, v))
-            return rt_fail(s, NSM_EMODEL, j, "an impact while friction '%s' slips (slip velocity "
-                           "%.6g m/s before, %.6g m/s after): impacts with friction (a tangential "
-                           "impulse) are not supported yet", s->m->frictions[k].name, u0, u1);
+        const double *wn = s->num.W + (size_t)j * n, *wt = s->num.Wt + (size_t)k * n;
+        double Gnt = (double)mdot(s, wn, wt), Gnn = (double)mdot(s, wn, wn),
+               Gtt = (double)mdot(s, wt, wt);
+        int ok = rt_fric_stuck(s, s->mode, k) && fabs(rt_fric_slip(s, k, v)) <= slip_tol(s, k, v) &&
+                 fabs(Gnt) <= 1e-12 * sqrt(Gnn * Gtt);
+        if (ok && fric_multipliers(s, s->mode, s->t, s->y, lam, lamf) == 0)
+            ok = fabs(lamf[k]) <= rt_force_tol(s, s->mode, s->y);
+        if (!ok)
+            return rt_fail(s, NSM_EMODEL, j, "a Zeno cascade of gap '%s' with friction '%s' "
+                           "slipping, or with tangential impulses or forces in its flights: "
+                           "summing its tail's frictional impulses is not supported (--no-zeno "
+                           "resolves the impacts one by one)",
+                           s->m->gaps[j].name, s->m->frictions[k].name);
     }
     return NSM_OK;
 }
@@ -482,6 +702,7 @@ int rt_fric_alloc(nsm_sim *s)
     fr->sticks = calloc(3 * nf, sizeof(long));
     if (!fr->diss || !fr->sticks)
         return NSM_ENOMEM;
+    fr->done_j = -1;
     fr->work = fr->diss + nf;
     fr->since = fr->work + nf;
     fr->time = fr->since + nf;
@@ -509,6 +730,7 @@ void rt_fric_reset(nsm_sim *s)
         return;
     memset(s->fr->diss, 0, 4 * nf * sizeof(double));
     memset(s->fr->sticks, 0, 3 * nf * sizeof(long));
+    s->fr->done_j = -1;
 }
 
 /* Check the friction tables the setup filled: 0, or a message in s->msg
@@ -528,6 +750,12 @@ int rt_fric_validate(nsm_sim *s)
         }
         if (j >= 0)
             fn = 1;
+        if (!(s->num.et[k] >= 0 && s->num.et[k] <= 1)) {
+            snprintf(s->msg, sizeof s->msg, "friction '%s': its tangential restitution et must "
+                     "lie in [0, 1] (it is %.12g)", s->m->frictions[k].name, s->num.et[k]);
+            s->failed = NSM_EMODEL;
+            return NSM_EMODEL;
+        }
         if (!(mk >= 0) || !(ms >= mk) || !(fn > 0) || !isfinite(ms) || !isfinite(fn) ||
             !isfinite(s->num.ut[k])) {
             snprintf(s->msg, sizeof s->msg, "friction '%s': needs mu_s >= mu_k >= 0 and a "

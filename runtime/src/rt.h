@@ -348,7 +348,9 @@ void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, cons
                    const double *lam, const double *lamf, double *pd, double *pw);
 void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, const double *lg, double *ev,
                    double *Qd, double *Qw);
+int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled);
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
+int rt_fric_zeno_check(nsm_sim *s, int j);
 double rt_fric_event_tol(const nsm_sim *s, int j, const double *y);
 int rt_fric_check(nsm_sim *s, double t1, const double *Y1);
 int rt_fric_transition(nsm_sim *s, int j);

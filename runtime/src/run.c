@@ -121,10 +121,12 @@ int rt_initial_mode(nsm_sim *s)
             if (s->m->gaps[j].law != NSM_LAW_IMPACT || rt_mode_has(s->mode, j))
                 continue;
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
+                double v0[n];
+                memcpy(v0, v, sizeof v0);
                 rt_surface_begin(s);
                 rc = impact(s, j);
                 rt_surface_end(s);
-                if (rc)
+                if (rc || (s->nf && (rc = rt_fric_impact(s, j, v0))))
                     return rc;
                 again = 1;
             }

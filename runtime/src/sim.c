@@ -67,6 +67,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.muk = dalloc(s->nf, &bad);
     s->num.gfac = dalloc(n, &bad);
     s->num.radius = dalloc(m->n_planar, &bad);
+    s->num.et = dalloc(s->nf, &bad);
     s->minv = dalloc(n, &bad);
     s->y = dalloc(s->N, &bad);
     s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
@@ -113,7 +114,7 @@ void nsm_sim_free(nsm_sim *s)
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.K, s->num.C, s->num.fconst, s->num.W,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
                          s->num.srest, s->minv, s->y, s->sw_last, s->num.Wt, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
-                         s->num.gfac, s->num.radius };
+                         s->num.gfac, s->num.radius, s->num.et };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     rt_exact_free(s);
@@ -347,6 +348,8 @@ int nsm_sim_reset(nsm_sim *s)
         s->every = tt[2];
     for (int i = 0; i < s->n; i++)
         s->num.gfac[i] = 1;
+    for (int k = 0; k < s->nf; k++)
+        s->num.et[k] = 0;
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";

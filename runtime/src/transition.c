@@ -590,11 +590,15 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
 /* Impact, second part: the sequence of collisions over the gaps of im
 ** (impact_sequence), its first record exempt from the event-rate guard as
 ** the Zeno detection said (im->exempt); single stays only if it took one
-** collision. */
+** collision.  With friction on j and j alone in its impulse problem, the
+** frictional impact law instead (friction.c, one collision). */
 int rt_impact_apply(nsm_sim *s, RtImpact *im)
 {
-    int rc;
-    if ((rc = impact_sequence(s, im->j, im->idx, im->r, im->exempt, &im->count)))
+    int rc, frictional;
+    if ((rc = rt_fric_impulse(s, im->j, im->r, im->exempt, &frictional)))
+        return rc;
+    im->count = 1;
+    if (!frictional && (rc = impact_sequence(s, im->j, im->idx, im->r, im->exempt, &im->count)))
         return rc;
     im->single = im->single && im->count == 1;
     return NSM_OK;

@@ -186,6 +186,8 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
 static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 {
     int n = s->n, rc;
+    if (s->nf && (rc = rt_fric_zeno_check(s, j)))
+        return rc;
     double tstar = s->t + remaining;
     long count = s->zeno.count[j];
     double *v = s->y + n, vb = wdot(s, j, v), lam[s->g + 1];
@@ -232,7 +234,10 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 ** then the force LCP decides which stay shut. */
 static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extra, int count)
 {
-    int n = s->n, idx[s->g + 1];
+    int n = s->n, idx[s->g + 1], rc;
+    for (int a = 0; a < s->g && s->nf; a++)
+        if ((a == j || (extra && rt_mode_has(extra, a))) && (rc = rt_fric_zeno_check(s, a)))
+            return rc;
     double *y = s->y, *v = s->y + n, vb[s->g + 1];
     unsigned set[s->mw];
     int r = impact_set(s, j, extra, vb, idx, set);
@@ -263,7 +268,7 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
     rt_mode_none(s, s->zeno.c_mask);
-    int rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
+    rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
     return rc ? rc : settle(s, ref, NULL);
 }
 

@@ -79,6 +79,7 @@ int main(void)
     num.muk = calloc((size_t)m->n_frictions + 1, sizeof(double));
     num.gfac = calloc((size_t)n + 1, sizeof(double));
     num.radius = calloc((size_t)m->n_planar + 1, sizeof(double));
+    num.et = calloc((size_t)m->n_frictions + 1, sizeof(double));
 
     for (int i = 0; i < m->n_params; i++)
         p[i] = m->params[i].value;
@@ -215,7 +216,7 @@ int main(void)
     double *bufs[] = { p, c, y, y2, yd, yd2, s, sd, sp, sm, lam, f, fd, fp, fm,
                        num.mass, num.K, num.C, num.fconst, num.W, num.d, num.e, num.kc, num.cc,
                        num.sk, num.sc, num.srest, num.Wt, num.ut, num.fn, num.mus, num.muk,
-                       num.gfac, num.radius };
+                       num.gfac, num.radius, num.et };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
     free(sw);

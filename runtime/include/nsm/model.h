@@ -113,6 +113,9 @@ typedef struct nsm_numeric {
     double *gfac;      /* n: body i's weight is -mass[i] gravity gfac[i]; 1 on the line
                           (the default), the direction's component for planar coordinates */
     double *radius;    /* n_planar: a disc's radius, 0 for a planar body without one */
+    /* Frictional impacts (appended; 0 by default): element k's tangential
+     * restitution at impacts on its normal gap, in [0, 1]. */
+    double *et;        /* nf */
 } nsm_numeric;
 
 /* A Coulomb friction element.  Its state is carried in the mode's bits
