@@ -114,8 +114,9 @@ typedef struct RtZeno {
     unsigned *c_mask;         /* the contacts of the cascade (a set of mw words) */
 } RtZeno;
 
-/* The event-rate guard (transition.c logs through it; zeno.c sizes and
-** resets it): the times of the last events. */
+/* The event-rate guard of the event log (stats.c owns, sizes and resets
+** it; zeno.c and friction.c set `exempt` around a recognized cascade's
+** records): the times of the last events. */
 typedef struct RtRate {
     double *ring;             /* window entries */
     long n;
@@ -195,7 +196,7 @@ struct nsm_sim {
     double Ejump;             /* energy removed by transitions (impacts, projections) */
     long steps, nevents;
     long sample_k;
-    RtRate rate;              /* the event-rate guard, zeno.c */
+    RtRate rate;              /* the event log's rate guard, stats.c */
 
     RtZeno zeno;              /* Zeno and cascade detection, zeno.c */
     double jt;                /* time and gap of the last transition (run.c, detect) */

@@ -3,8 +3,11 @@
 **
 ** The run loop calls rt_stats_step at the end of every integrator step,
 ** before the transition of an event landed on, with the step's start still in
-** the simulation (s->t, s->y, s->mode) and its end in (t1, Y1); emit (transition.c)
-** calls rt_stats_event for every event record.  From these the audit keeps:
+** the simulation (s->t, s->y, s->mode) and its end in (t1, Y1).  Every event
+** record, from the transitions, friction, sections and the Zeno handling, is
+** logged here (rt_log_event), through the event-rate guard (the `rate`
+** sub-struct, owned here; a caller sets rate.exempt for the records of a
+** recognized Zeno cascade), and counted by rt_stats_event.  From these the audit keeps:
 **
 **   - the largest balance error and the largest energy met at a step end;
 **   - code_aster's SDND121 metrics (validation case SDND121, "Benchmark
@@ -102,13 +105,17 @@ int rt_stats_alloc(nsm_sim *s)
     st->fk = calloc(nf, sizeof(double));
     st->qf = calloc(nf, sizeof(double));
     st->mode_a = calloc((size_t)s->mw, sizeof(unsigned));
-    return !st->gap || !st->damper || !st->work || !st->a1 || !st->ya || !st->f ||
+    s->rate.window = 16 + 4 * s->g;
+    s->rate.ring = calloc((size_t)s->rate.window, sizeof(double));
+    return !s->rate.ring || !st->gap || !st->damper || !st->work || !st->a1 || !st->ya || !st->f ||
            !st->vq || !st->fwork || !st->fk || !st->qf || !st->mode_a;
 }
 
 /* Free the audit's storage. */
 void rt_stats_free(nsm_sim *s)
 {
+    free(s->rate.ring);
+    s->rate.ring = NULL;
     RtStats *st = s->st;
     if (!st)
         return;
@@ -130,6 +137,7 @@ void rt_stats_free(nsm_sim *s)
 /* Back to an empty audit (at t = 0). */
 void rt_stats_reset(nsm_sim *s)
 {
+    s->rate.n = 0;
     RtStats *st = s->st;
     if (!st)
         return;
@@ -583,4 +591,35 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
     if (inj)
         *inj = w;
     return s->E0 + w - d - e;
+}
+
+/* Count an event, apply the rate guard (unless the event is exempt: an
+** impact of a recognized Zeno cascade) and hand it to the event handler. */
+static int log_emit(nsm_sim *s, const nsm_event *ev)
+{
+    int W = s->rate.window;
+    rt_stats_event(s, ev);
+    s->nevents++;
+    if (!s->rate.exempt) {
+        if (s->rate.n >= W) {
+            double oldest = s->rate.ring[s->rate.n % W];
+            if (ev->t - oldest < W / s->max_rate)
+                return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
+                               "%d events in %.3g s exceed the event rate cap of %.3g per second "
+                               "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
+        }
+        s->rate.ring[s->rate.n % W] = ev->t;
+        s->rate.n++;
+    }
+    if (s->on_event && s->on_event(s->ev_ud, s, ev))
+        return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
+    return NSM_OK;
+}
+
+/* Log one event record. */
+int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                 long count)
+{
+    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
+    return log_emit(s, &ev);
 }

@@ -6,8 +6,8 @@
 **     lambda >= 0  _|_  w.a >= 0
 ** over gaps with zero gap and zero relative velocity.  Impacts solve the
 ** impulse LCP  P >= 0 _|_ w.v+ + e w.v- >= 0  with  v+ = v- + M^-1 W^T P,
-** one collision at a time (impact_sequence).  Events are logged here,
-** through the event-rate guard.  Nothing here calls up into the Zeno
+** one collision at a time (impact_sequence).  Events are logged through
+** the event log and its rate guard (stats.c).  Nothing here calls up into the Zeno
 ** handling (zeno.c) or the run loop (run.c): a transition returns what it
 ** did (RtImpact, and the gaps that stuck or separated, whose impact
 ** histories the run loop has zeno.c forget).
@@ -43,36 +43,6 @@ double rt_wacc(const nsm_sim *s, int j, const double *a)
 }
 #define wdot rt_wdot
 
-/* Count an event, apply the rate guard (unless the event is exempt: an
-** impact of a recognized Zeno cascade) and hand it to the event handler. */
-static int emit(nsm_sim *s, const nsm_event *ev)
-{
-    int W = s->rate.window;
-    rt_stats_event(s, ev);
-    s->nevents++;
-    if (!s->rate.exempt) {
-        if (s->rate.n >= W) {
-            double oldest = s->rate.ring[s->rate.n % W];
-            if (ev->t - oldest < W / s->max_rate)
-                return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
-                               "%d events in %.3g s exceed the event rate cap of %.3g per second "
-                               "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
-        }
-        s->rate.ring[s->rate.n % W] = ev->t;
-        s->rate.n++;
-    }
-    if (s->on_event && s->on_event(s->ev_ud, s, ev))
-        return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
-    return NSM_OK;
-}
-
-/* Log one event record. */
-int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
-                 long count)
-{
-    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
-    return emit(s, &ev);
-}
 #define log_event rt_log_event
 
 /* Whether touching gap j, which the force LCP leaves open with no force

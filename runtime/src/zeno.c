@@ -6,8 +6,8 @@
 ** contacts shrinking by a steady ratio) and, once the impact is applied
 ** (rt_zeno_resolve), jumps over a one-contact cascade to its accumulation
 ** point or collapses a cascade over several contacts.  Owns the zeno
-** sub-struct and sizes and resets the event-rate guard (whose exemption for
-** the impacts of a recognized cascade it decides).  Calls the transitions
+** sub-struct and decides the event-rate guard's exemption (stats.c) for
+** the impacts of a recognized cascade.  Calls the transitions
 ** (transition.c) and the stepping below; the run loop calls it.
 */
 #include <math.h>
@@ -23,8 +23,7 @@
 #define impact_set rt_impact_set
 #define rebound_unresolved rt_rebound_unresolved
 
-/* Allocate the Zeno detection's per-gap arrays and size the rate guard's
-** window; nonzero on failure. */
+/* Allocate the Zeno detection's per-gap arrays; nonzero on failure. */
 int rt_zeno_alloc(nsm_sim *s)
 {
     int g = s->g ? s->g : 1;
@@ -32,9 +31,7 @@ int rt_zeno_alloc(nsm_sim *s)
     s->zeno.tau = calloc((size_t)g, sizeof(double));
     s->zeno.geo = calloc((size_t)g, sizeof(int));
     s->zeno.count = calloc((size_t)g, sizeof(int));
-    s->rate.window = 16 + 4 * s->g;
-    s->rate.ring = calloc((size_t)s->rate.window, sizeof(double));
-    return !s->zeno.last || !s->zeno.tau || !s->zeno.geo || !s->zeno.count || !s->rate.ring;
+    return !s->zeno.last || !s->zeno.tau || !s->zeno.geo || !s->zeno.count;
 }
 
 /* Free them. */
@@ -44,10 +41,9 @@ void rt_zeno_free(nsm_sim *s)
     free(s->zeno.tau);
     free(s->zeno.geo);
     free(s->zeno.count);
-    free(s->rate.ring);
 }
 
-/* Forget every impact history and the events the rate guard saw (a reset). */
+/* Forget every impact history (a reset). */
 void rt_zeno_reset(nsm_sim *s)
 {
     for (int j = 0; j < s->g; j++) {
@@ -61,7 +57,6 @@ void rt_zeno_reset(nsm_sim *s)
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
     rt_mode_none(s, s->zeno.c_mask);
-    s->rate.n = 0;
 }
 
 /* Forget the impact history of gap j (Zeno detection). */
