@@ -400,6 +400,7 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget);
 int rt_zeno_alloc(nsm_sim *s);
 void rt_zeno_free(nsm_sim *s);
 void rt_zeno_reset(nsm_sim *s);
+int rt_zeno_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open);
 void rt_zeno_forget(nsm_sim *s, const unsigned *gaps);
 void rt_zeno_track(nsm_sim *s, RtImpact *im);
 int rt_zeno_resolve(nsm_sim *s, RtImpact *im);

@@ -17,16 +17,7 @@
 #define wdot rt_wdot
 #define log_event rt_log_event
 
-/* rt_settle (transition.c), with the impact histories of the gaps that
-** stick or separate forgotten (zeno.c). */
-static int settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open)
-{
-    unsigned forget[s->mw];
-    rt_mode_none(s, forget);
-    int rc = rt_settle(s, ref, forced_open, forget);
-    rt_zeno_forget(s, forget);
-    return rc;
-}
+#define settle rt_zeno_settle
 
 /* Impact of open impact gap j: the transition's first part (its impulse
 ** problem, or a landing at rest settled at once), the Zeno detection, the

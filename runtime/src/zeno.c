@@ -76,9 +76,10 @@ void rt_zeno_forget(nsm_sim *s, const unsigned *gaps)
             zeno_forget(s, j);
 }
 
-/* rt_settle, with the impact histories of the gaps that stick or separate
-** forgotten. */
-static int settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open)
+/* rt_settle (transition.c), with the impact histories of the gaps that
+** stick or separate forgotten: the settle every caller above the
+** transitions uses (zeno.c itself and the run loop). */
+int rt_zeno_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open)
 {
     unsigned forget[s->mw];
     rt_mode_none(s, forget);
@@ -86,6 +87,7 @@ static int settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open)
     rt_zeno_forget(s, forget);
     return rc;
 }
+#define settle rt_zeno_settle
 
 /* Time from the last impact of a Zeno cascade to its accumulation point.
 ** Under a constant force the flight times shrink by exactly e, and the rest
