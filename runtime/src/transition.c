@@ -406,7 +406,8 @@ static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long 
 ** collisions. */
 static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
 {
-    Seq *q = calloc(1, sizeof *q);
+    Seq *q = malloc(sizeof *q);     /* not zeroed: seq_run sets the counts, and the
+                                     * history rings are read only where written */
     if (q) {
         q->D = malloc(sizeof(double) * ((size_t)r * r + 3 * (size_t)r));
         q->idx = malloc(sizeof(int) * (size_t)r);
