@@ -14,10 +14,7 @@
 #include "linalg.h"
 #include "rt.h"
 
-#define wdot rt_wdot
-#define log_event rt_log_event
 
-#define settle rt_zeno_settle
 
 /* Impact of open impact gap j: the transition's first part (its impulse
 ** problem, or a landing at rest settled at once), the Zeno detection, the
@@ -62,7 +59,7 @@ static int transition_fric(nsm_sim *s, int j)
     int rc;
     if (j >= s->g) {
         rc = rt_fric_transition(s, j);
-        return rc ? rc : settle(s, s->mode, NULL);
+        return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
     }
     int imp = s->nf && s->m->gaps[j].law == NSM_LAW_IMPACT && !rt_mode_has(s->mode, j);
     double v0[imp ? s->n : 1];
@@ -111,7 +108,7 @@ int rt_initial_mode(nsm_sim *s)
         for (int j = 0; j < s->g; j++) {
             if (s->m->gaps[j].law != NSM_LAW_IMPACT || rt_mode_has(s->mode, j))
                 continue;
-            if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
+            if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && rt_wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
                 double v0[n];
                 memcpy(v0, v, sizeof v0);
                 rt_surface_begin(s);
@@ -243,8 +240,8 @@ static int toggle_switch(nsm_sim *s, int k)
 {
     s->sw[k] = !s->sw[k];
     s->sw_last[k] = s->t;
-    int rc = log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
-    return rc ? rc : settle(s, s->mode, NULL);
+    int rc = rt_log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
+    return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
 }
 
 /* Emit a sample to the sample handler. */

@@ -25,7 +25,6 @@ int rt_is_impact(const nsm_sim *s, int j)
 {
     return s->m->gaps[j].law == NSM_LAW_IMPACT;
 }
-#define is_impact rt_is_impact
 
 /* Relative normal velocity of gap j at velocities v, now: w_j . v, plus
 ** the surface's h_j' when it moves (impacts act on this). */
@@ -41,9 +40,7 @@ double rt_wacc(const nsm_sim *s, int j, const double *a)
     double r = rt_wrow(s, j, a);
     return s->moving ? r + rt_surface_of(s, j, 2, s->t) : r;
 }
-#define wdot rt_wdot
 
-#define log_event rt_log_event
 
 /* Whether touching gap j, which the force LCP leaves open with no force
 ** (lambda_j within rounding of 0), is to be held shut all the same: free
@@ -83,8 +80,8 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
     rt_mode_none(s, cand);
     rt_mode_none(s, closed);
     for (int j = 0; j < g; j++) {
-        vb[j] = wdot(s, j, v);
-        if (!is_impact(s, j) || (forced_open && rt_mode_has(forced_open, j)))
+        vb[j] = rt_wdot(s, j, v);
+        if (!rt_is_impact(s, j) || (forced_open && rt_mode_has(forced_open, j)))
             continue;
         if (rt_mode_has(s->mode, j) ||
             (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && fabs(vb[j]) <= rt_vel_tol(s, j, v)))
@@ -100,7 +97,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
      * states, the impact gaps closed so far */
     rt_mode_copy(s, held, s->mode);
     for (int j = 0; j < g; j++)
-        if (is_impact(s, j) && !rt_mode_has(closed, j))
+        if (rt_is_impact(s, j) && !rt_mode_has(closed, j))
             rt_mode_del(held, j);
     for (int j = 0; favour && j < g; j++)
         if (rt_mode_has(cand, j) && rt_mode_has(favour, j) && !rt_mode_has(closed, j) &&
@@ -113,7 +110,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
     if (rt_project(s, closed, v))
         return rt_fail(s, NSM_ENUMERIC, -1, "redundant closed contacts");
     for (int j = 0; j < g; j++)
-        if (is_impact(s, j)) {
+        if (rt_is_impact(s, j)) {
             if (rt_mode_has(closed, j))
                 rt_mode_add(s->mode, j);
             else
@@ -126,11 +123,11 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
         int rc = 0;
         if (rt_mode_has(closed, j) && !rt_mode_has(ref, j)) {
             rt_mode_add(forget, j);
-            rc = log_event(s, NSM_EV_STICK, j, vb[j], wdot(s, j, v), 0, lost, 1);
+            rc = rt_log_event(s, NSM_EV_STICK, j, vb[j], rt_wdot(s, j, v), 0, lost, 1);
             lost = 0;
-        } else if (is_impact(s, j) && !rt_mode_has(closed, j) && rt_mode_has(ref, j)) {
+        } else if (rt_is_impact(s, j) && !rt_mode_has(closed, j) && rt_mode_has(ref, j)) {
             rt_mode_add(forget, j);
-            rc = log_event(s, NSM_EV_SEPARATION, j, vb[j], wdot(s, j, v), 0, 0, 1);
+            rc = rt_log_event(s, NSM_EV_SEPARATION, j, vb[j], rt_wdot(s, j, v), 0, 0, 1);
         }
         if (rc)
             return rc;
@@ -153,7 +150,7 @@ int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsi
 int rt_rebound_unresolved(nsm_sim *s, int j)
 {
     int n = s->n;
-    double Yd[s->N], u = wdot(s, j, s->y + n);
+    double Yd[s->N], u = rt_wdot(s, j, s->y + n);
     if (!(u > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
         return 0;
     double acc = rt_wacc(s, j, Yd + n);
@@ -197,8 +194,8 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
     int r = 0;
     rt_mode_none(s, cand);
     for (int i = 0; i < s->g; i++) {
-        vb[i] = wdot(s, i, v);
-        if (is_impact(s, i) && (i == j || rt_mode_has(s->mode, i) || (extra && rt_mode_has(extra, i)) ||
+        vb[i] = rt_wdot(s, i, v);
+        if (rt_is_impact(s, i) && (i == j || rt_mode_has(s->mode, i) || (extra && rt_mode_has(extra, i)) ||
                                 fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
             rt_mode_add(cand, i);
     }
@@ -208,8 +205,6 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
             idx[r++] = i;
     return r;
 }
-#define rebound_unresolved rt_rebound_unresolved
-#define impact_set rt_impact_set
 
 /*
 ** Sequential impacts.  The contacts that touch at the instant of an impact
@@ -379,7 +374,7 @@ static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v
             q->u[sub[x]] = 0;           /* at rest, to rounding */
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
-    return log_event(s, NSM_EV_ZENO, q->idx[last], ub, 0, P[last], lost, q->n);
+    return rt_log_event(s, NSM_EV_ZENO, q->idx[last], ub, 0, P[last], lost, q->n);
 }
 
 /* The touching open position of q closing fastest beyond its velocity
@@ -445,7 +440,7 @@ static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long 
     memcpy(q->idx, idx, sizeof(int) * (size_t)r);
     rt_delassus(s, idx, r, q->D);
     for (int a = 0; a < r; a++) {
-        q->u[a] = wdot(s, idx[a], v);
+        q->u[a] = rt_wdot(s, idx[a], v);
         if (rt_mode_has(s->mode, idx[a])) {
             q->held[a] = 1;
             q->nheld++;
@@ -473,9 +468,9 @@ static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long 
         for (int b = 0; b < r; b++) {
             if (b != a && !(P[b] > 0))
                 continue;
-            double va = wdot(s, idx[b], v);
+            double va = rt_wdot(s, idx[b], v);
             s->rate.exempt = q->n > 1 || (b != a) || exempt1;
-            rc = log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], -P[b] * (ub[b] + va) / 2, 1);
+            rc = rt_log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], -P[b] * (ub[b] + va) / 2, 1);
             s->rate.exempt = 0;
             if (rc)
                 return rc;
@@ -527,7 +522,7 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
     im->ref = ref, im->set = set, im->idx = idx, im->vb = vb;
     im->j = j;
     rt_mode_copy(s, im->ref, s->mode);
-    im->r = impact_set(s, j, NULL, im->vb, im->idx, im->set);
+    im->r = rt_impact_set(s, j, NULL, im->vb, im->idx, im->set);
     if (im->vb[j] >= -rt_vel_tol(s, j, v)) {
         /* landed with the gap leaving 0 by a bounce smaller than the gap's
          * rounding, or closing slower than the velocity tolerance (a contact
@@ -593,7 +588,7 @@ int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget)
     rt_mode_none(s, plastic);
     for (int a = 0; a < r; a++)
         if (!rt_mode_has(ref, idx[a]) && (idx[a] != j || !cascade || held || !single) &&
-            rebound_unresolved(s, idx[a])) {
+            rt_rebound_unresolved(s, idx[a])) {
             rt_mode_add(plastic, idx[a]);
             any = 1;
         }
@@ -621,7 +616,7 @@ int rt_transition_gap(nsm_sim *s, int j, unsigned *forget)
     if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
         rt_mode_del(s->mode, j);
         rt_mode_add(forget, j);
-        if ((rc = log_event(s, NSM_EV_SEPARATION, j, wdot(s, j, v), wdot(s, j, v), 0, 0, 1)))
+        if ((rc = rt_log_event(s, NSM_EV_SEPARATION, j, rt_wdot(s, j, v), rt_wdot(s, j, v), 0, 0, 1)))
             return rc;
         return rt_settle(s, s->mode, bit, forget);
     }
@@ -629,8 +624,8 @@ int rt_transition_gap(nsm_sim *s, int j, unsigned *forget)
     rt_mode_flip(s->mode, j);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
-    rc = log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, wdot(s, j, v),
-                   wdot(s, j, v), 0, lost, 1);
+    rc = rt_log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, rt_wdot(s, j, v),
+                   rt_wdot(s, j, v), 0, lost, 1);
     if (rc)
         return rc;
     rt_mode_del(ref, j);
@@ -647,7 +642,7 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget)
     const double *y = s->y, *v = s->y + n;
     rt_mode_none(s, s->mode);
     for (int j = 0; j < s->g; j++) {
-        double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = wdot(s, j, v);
+        double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = rt_wdot(s, j, v);
         if (s->m->gaps[j].law == NSM_LAW_PENALTY) {
             double f = -s->num.kc[j] * gap - s->num.cc[j] * wv;
             int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))

@@ -18,10 +18,6 @@
 #include "linalg.h"
 #include "rt.h"
 
-#define wdot rt_wdot
-#define log_event rt_log_event
-#define impact_set rt_impact_set
-#define rebound_unresolved rt_rebound_unresolved
 
 /* Allocate the Zeno detection's per-gap arrays; nonzero on failure. */
 int rt_zeno_alloc(nsm_sim *s)
@@ -87,7 +83,6 @@ int rt_zeno_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open)
     rt_zeno_forget(s, forget);
     return rc;
 }
-#define settle rt_zeno_settle
 
 /* Time from the last impact of a Zeno cascade to its accumulation point.
 ** Under a constant force the flight times shrink by exactly e, and the rest
@@ -148,14 +143,14 @@ static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
     memcpy(Y, s->y, sizeof Y);
     if (rt_deriv(s, s->mode, s->t, Y, a))
         return NAN;
-    double acc = rt_wacc(s, j, a + n), du = -acc * tl / 2 - wdot(s, j, Y + n);
+    double acc = rt_wacc(s, j, a + n), du = -acc * tl / 2 - rt_wdot(s, j, Y + n);
     if (!(acc < 0) || !(Djj > 0))
         return NAN;
     for (int i = 0; i < n; i++)
         Y[n + i] += s->minv[i] * w[i] * du / Djj;
     if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1))
         return NAN;
-    double dv = -(1 + e) * wdot(s, j, Y1 + n) / Djj;
+    double dv = -(1 + e) * rt_wdot(s, j, Y1 + n) / Djj;
     for (int i = 0; i < n; i++)
         Y1[n + i] += s->minv[i] * w[i] * dv;
     if (zeno_flight(s, j, s->t + *tau1, Y1, e * *tau1, &tau2, Y2))
@@ -187,7 +182,7 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
         return rc;
     double tstar = s->t + remaining;
     long count = s->zeno.count[j];
-    double *v = s->y + n, vb = wdot(s, j, v), lam[s->g + 1];
+    double *v = s->y + n, vb = rt_wdot(s, j, v), lam[s->g + 1];
     double Eb = rt_mech_energy(s, s->mode, s->y);
     unsigned cand[s->mw], one[s->mw];
     rt_mode_none(s, cand);
@@ -219,9 +214,9 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
     }
     rt_surface_mark(s);             /* the flight to t* is the integrals' */
     zeno_forget(s, j);
-    if ((rc = log_event(s, NSM_EV_ZENO, j, vb, wdot(s, j, v), 0, lost, count)))
+    if ((rc = rt_log_event(s, NSM_EV_ZENO, j, vb, rt_wdot(s, j, v), 0, lost, count)))
         return rc;
-    return settle(s, ref, NULL);
+    return rt_zeno_settle(s, ref, NULL);
 }
 
 /* The limit of a sequence of impacts that gap j is part of: the contacts
@@ -237,7 +232,7 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
             return rc;
     double *y = s->y, *v = s->y + n, vb[s->g + 1];
     unsigned set[s->mw];
-    int r = impact_set(s, j, extra, vb, idx, set);
+    int r = rt_impact_set(s, j, extra, vb, idx, set);
     double *D = malloc(sizeof(double) * ((size_t)r * r + 2 * (size_t)r));
     if (!D)
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
@@ -265,8 +260,8 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
     rt_mode_none(s, s->zeno.c_mask);
-    rc = log_event(s, NSM_EV_ZENO, j, vb[j], wdot(s, j, v), Pj, lost, count);
-    return rc ? rc : settle(s, ref, NULL);
+    rc = rt_log_event(s, NSM_EV_ZENO, j, vb[j], rt_wdot(s, j, v), Pj, lost, count);
+    return rc ? rc : rt_zeno_settle(s, ref, NULL);
 }
 
 /* The time scale a cascade's flights are compared with: the step of the
@@ -374,7 +369,7 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
      * plastic (rt_impact_end).  The tail's flights take j's impulse alone,
      * so a cascade against a body held by another contact is not jumped:
      * its rebounds end plastic in the band. */
-    int unresolved = rebound_unresolved(s, j);
+    int unresolved = rt_rebound_unresolved(s, j);
     if (cascade && single && !held && (unresolved || s->zeno.tau[j] < 1e-3 * zeno_scale(s))) {
         double rest = rt_zeno_tail(s, j, s->zeno.tau[j]);
         if (isfinite(rest)) {
