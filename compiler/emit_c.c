@@ -36,6 +36,7 @@ typedef struct Cgen {
     long shift;        /* ... in which every variable index moves by shift*i */
     struct { Expr *e; const char *op; } *checked; /* setup's checks written so far */
     int n_checked, cap_checked;
+    int nnz_K, nnz_C, nnz_W, nnz_Wt; /* entries setup lists in num->K, C, W, Wt */
 } Cgen;
 
 /* One assignment of generated code, dst[index] = value (or a local). */
@@ -47,12 +48,15 @@ typedef struct Line {
     const char *name;  /* what the element is, for its comment; NULL: none */
     const char *doc;   /* the equation, shared by a loop's iterations; NULL: none */
     bool trailing;     /* comment after the statement rather than before */
+    bool is_int;       /* the value is the integer ival (a sparse entry's row or column) */
+    long ival;
 } Line;
 
 /* A run of lines written as one loop: `period` lines repeated `count` times. */
 typedef struct Seg {
     int start, period, count;
     long shift[4];     /* per line of the period: variable index step per iteration */
+    long istep[4];     /* per integer line of the period: its value's step per iteration */
 } Seg;
 
 enum { ROLL_MAX_PERIOD = 4, ROLL_MIN_COUNT = 4 };
@@ -232,6 +236,7 @@ static void cg_init(Cgen *cg, const Derivation *dv, FILE *out)
         cg->aname[i] = arr ? arena_printf(a, "%s[%ld]", arr, elem) : cg->vname[i];
     }
     cg->arrays = cg->rolling = false;
+    cg->nnz_K = cg->nnz_C = cg->nnz_W = cg->nnz_Wt = 0;
     cg->shift = 0;
     cg->checked = NULL;
     cg->n_checked = cg->cap_checked = 0;
@@ -496,19 +501,24 @@ static bool same_text(const char *a, const char *b)
 /* How many times the period of `period` lines starting at lines[0] repeats
  * (at least 1), each repetition moving every index by the same steps; fills
  * the variable index steps per line of the period. */
-static int roll_count(const Cgen *cg, const Line *lines, int n, int period, long *shift)
+static int roll_count(const Cgen *cg, const Line *lines, int n, int period, long *shift,
+                      long *istep)
 {
     if (2 * period > n)
         return 1;
     long step[ROLL_MAX_PERIOD];
     for (int q = 0; q < period; q++) {
         const Line *a = &lines[q], *b = &lines[period + q];
-        if (strcmp(a->dst, b->dst) != 0 || !same_text(a->doc, b->doc))
+        if (strcmp(a->dst, b->dst) != 0 || !same_text(a->doc, b->doc) || a->is_int != b->is_int)
             return 1;
         step[q] = b->index - a->index;
         bool set = false;
-        shift[q] = 0;
-        if (step[q] == 0 || !same_shifted(cg, a->value, b->value, &shift[q], &set))
+        shift[q] = istep[q] = 0;
+        if (step[q] == 0)
+            return 1;
+        if (a->is_int)
+            istep[q] = b->ival - a->ival;
+        else if (!same_shifted(cg, a->value, b->value, &shift[q], &set))
             return 1;
     }
     int count = 2;
@@ -518,8 +528,11 @@ static int roll_count(const Cgen *cg, const Line *lines, int n, int period, long
             long d = 0;
             bool set = false;
             if (strcmp(a->dst, b->dst) != 0 || !same_text(a->doc, b->doc) ||
-                b->index - a->index != count * step[q] ||
-                !same_shifted(cg, a->value, b->value, &d, &set) || (set && d != count * shift[q]))
+                a->is_int != b->is_int || b->index - a->index != count * step[q])
+                return count;
+            if (a->is_int ? b->ival - a->ival != count * istep[q]
+                          : !same_shifted(cg, a->value, b->value, &d, &set) ||
+                                (set && d != count * shift[q]))
                 return count;
         }
     }
@@ -532,13 +545,14 @@ static int roll_plan(const Cgen *cg, const Line *lines, int n, Seg *segs, bool *
 {
     int ns = 0;
     for (int k = 0; k < n;) {
-        Seg best = {k, 1, 1, {0}};
+        Seg best = {k, 1, 1, {0}, {0}};
         for (int period = 1; period <= ROLL_MAX_PERIOD; period++) {
-            long shift[ROLL_MAX_PERIOD] = {0};
-            int count = roll_count(cg, lines + k, n - k, period, shift);
+            long shift[ROLL_MAX_PERIOD] = {0}, istep[ROLL_MAX_PERIOD] = {0};
+            int count = roll_count(cg, lines + k, n - k, period, shift, istep);
             if (count >= ROLL_MIN_COUNT && count * period > best.count * best.period) {
-                best = (Seg){k, period, count, {0}};
+                best = (Seg){k, period, count, {0}, {0}};
                 memcpy(best.shift, shift, sizeof shift);
+                memcpy(best.istep, istep, sizeof istep);
             }
         }
         if (best.count == 1)
@@ -596,7 +610,10 @@ static void emit_lines(Cgen *cg, const Line *lines, const Seg *segs, int ns, con
             }
             fprintf(o, "%s", indent);
             line_target(cg, first, arena_printf(a, "%ld", first->index));
-            px(cg, first->value);
+            if (first->is_int)
+                fprintf(o, "%ld", first->ival);
+            else
+                px(cg, first->value);
             fprintf(o, ";");
             if (first->trailing) {
                 fprintf(o, " ");
@@ -616,11 +633,15 @@ static void emit_lines(Cgen *cg, const Line *lines, const Seg *segs, int ns, con
             long step = lines[sg->start + sg->period + q].index - l->index;
             fprintf(o, "%s    ", indent);
             line_target(cg, l, idx_text(a, l->index, step));
-            cg->rolling = true;
-            cg->shift = sg->shift[q];
-            px(cg, l->value);
-            cg->rolling = false;
-            cg->shift = 0;
+            if (l->is_int) {
+                fprintf(o, "%s", idx_text(a, l->ival, sg->istep[q]));
+            } else {
+                cg->rolling = true;
+                cg->shift = sg->shift[q];
+                px(cg, l->value);
+                cg->rolling = false;
+                cg->shift = 0;
+            }
             fprintf(o, ";\n");
         }
         if (sg->period > 1)
@@ -640,7 +661,13 @@ static void lines_put(Lines *ls, Line l);
 static void lines_add(Lines *ls, const char *dst, long index, Expr *value, const char *name,
                       const char *doc, bool trailing)
 {
-    lines_put(ls, (Line){dst, index, -1, value, name, doc, trailing});
+    lines_put(ls, (Line){dst, index, -1, value, name, doc, trailing, false, 0});
+}
+
+/* Appends an assignment of an integer, dst[index] = ival. */
+static void lines_int(Lines *ls, const char *dst, long index, long ival)
+{
+    lines_put(ls, (Line){dst, index, -1, NULL, NULL, NULL, false, true, ival});
 }
 
 /* Appends an assignment to a mode's local variable. */
@@ -648,7 +675,7 @@ static void lines_local(const Cgen *cg, Lines *ls, int var, Expr *value)
 {
     long elem;
     const char *arr = var_slot(cg, var, &elem);
-    lines_put(ls, (Line){arr, elem, var, value, NULL, NULL, false});
+    lines_put(ls, (Line){arr, elem, var, value, NULL, NULL, false, false, 0});
 }
 
 /* Appends a line to the list. */
@@ -734,13 +761,56 @@ static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, cons
     fprintf(o, " */\n        return %d;\n", blame(cg->m, e));
 }
 
-/* The nonzero entries of a matrix of nsm_numeric (row-major there). */
-static void lines_matrix(Lines *ls, const char *name, const DvMat *A)
+/* A sparse table of nsm_numeric as a list of entries (nsm/model.h): the
+ * rows, then the columns, then the values of its nonzero entries, each a run
+ * of lines that rolls into loops.  `name` is "num->K"; returns the count. */
+static int lines_entries(Lines *ls, Arena *a, const char *name, int rows, int cols,
+                         Expr *(*at)(const void *, int, int, int *), const void *A)
 {
-    for (int i = 0; i < A->rows; i++)
-        for (int k = 0; k < A->nnz[i]; k++)
-            if (!expr_is_zero(A->val[i][k]))
-                lines_add(ls, name, (long)i * A->cols + A->col[i][k], A->val[i][k], NULL, NULL, false);
+    const char *rn = arena_printf(a, "%s.row", name), *cn = arena_printf(a, "%s.col", name);
+    const char *vn = arena_printf(a, "%s.val", name);
+    int count = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        count = 0;
+        for (int i = 0; i < rows; i++)
+            for (int k = 0;; k++) {
+                int c;
+                Expr *v = at(A, i, k, &c);
+                if (!v)
+                    break;
+                if (c < 0 || c >= cols || expr_is_zero(v))
+                    continue;
+                if (pass == 0)
+                    lines_int(ls, rn, count, i);
+                else if (pass == 1)
+                    lines_int(ls, cn, count, c);
+                else
+                    lines_add(ls, vn, count, v, NULL, NULL, false);
+                count++;
+            }
+    }
+    return count;
+}
+
+/* Entry k of row i of a DvMat (NULL past its end), its column in *c. */
+static Expr *dvmat_at(const void *A, int i, int k, int *c)
+{
+    const DvMat *M = A;
+    if (k >= M->nnz[i])
+        return NULL;
+    *c = M->col[i][k];
+    return M->val[i][k];
+}
+
+/* Entry k of row i of the friction elements' Wt: body k's coefficient of
+ * element i (NULL past the last body). */
+static Expr *wt_at(const void *A, int i, int k, int *c)
+{
+    const Model *m = A;
+    if (k >= m->n_bodies)
+        return NULL;
+    *c = k;
+    return m->frictions[i].w[k];
 }
 
 /* setup(): parameter checks, hoisted constants and the numeric tables. */
@@ -752,7 +822,7 @@ static void emit_setup(Cgen *cg)
     int n = dv->n, g = dv->g;
     fprintf(o, "/* Checks the parameters, derives the constants c[] and the numeric tables. */\n");
     fprintf(o, "static int setup(const double *p, double *c, nsm_numeric *num)\n{\n");
-    fprintf(o, "    int i;\n    (void)p;\n    (void)c;\n");
+    fprintf(o, "    int i;\n    (void)i;\n    (void)p;\n    (void)c;\n");
     for (int i = 0; i < n; i++)
         emit_check(cg, m->bodies[i].mass, "> 0", "mass", m->bodies[i].name);
     for (int s = 0; s < m->n_springs; s++) {
@@ -802,17 +872,18 @@ static void emit_setup(Cgen *cg)
         lines_add(&ls, "c", k, dv->consts[k].value, dv->consts[k].what, NULL, true);
     lines_flush(cg, &ls, "    ");
     fprintf(o, "\n    /* numeric ingredients for the runtime's generic paths */\n");
-    fprintf(o, "    for (i = 0; i < %ld; i++)\n        num->K[i] = num->C[i] = 0;\n", (long)n * n);
     for (int i = 0; i < n; i++) {
         lines_add(&ls, "num->mass", i, dv->mass[i], NULL, NULL, false);
         lines_add(&ls, "num->fconst", i, dv->fconst[i], NULL, NULL, false);
     }
-    lines_matrix(&ls, "num->K", dv->K);
-    lines_matrix(&ls, "num->C", dv->C);
     lines_flush(cg, &ls, "    ");
-    if (g)
-        fprintf(o, "    for (i = 0; i < %ld; i++)\n        num->W[i] = 0;\n", (long)g * n);
-    lines_matrix(&ls, "num->W", dv->W);
+    /* the sparse tables, entry by entry: row, column, value */
+    Arena *ar = dv->arena;
+    cg->nnz_K = lines_entries(&ls, ar, "num->K", n, n, dvmat_at, dv->K);
+    cg->nnz_C = lines_entries(&ls, ar, "num->C", n, n, dvmat_at, dv->C);
+    cg->nnz_W = lines_entries(&ls, ar, "num->W", g, n, dvmat_at, dv->W);
+    cg->nnz_Wt = lines_entries(&ls, ar, "num->Wt", m->n_frictions, n, wt_at, m);
+    lines_flush(cg, &ls, "    ");
     Expr *zero = expr_num(dv->ex, 0);
     for (int j = 0; j < g; j++) {
         const Gap *gp = &m->gaps[j];
@@ -834,11 +905,6 @@ static void emit_setup(Cgen *cg)
         fprintf(o, "    /* friction ");
         pcomment(o, fr->name);
         fprintf(o, " */\n");
-        for (int i = 0; i < n; i++) {
-            fprintf(o, "    num->Wt[%d] = ", k * n + i);
-            px(cg, fr->w[i]);
-            fprintf(o, ";\n");
-        }
         fprintf(o, "    num->ut[%d] = ", k);
         px(cg, fr->u);
         fprintf(o, ";\n    num->fn[%d] = ", k);
@@ -1291,6 +1357,8 @@ static void emit_table(Cgen *cg)
         fprintf(o, "    .n_moving = %d,\n    .gap_moving = gap_moving,\n    .gap_motion = gap_motion,\n"
                    "    .gap_generator = gap_generator,\n",
                 dv->n_moving);
+    fprintf(o, "    .nnz_K = %d,\n    .nnz_C = %d,\n    .nnz_W = %d,\n    .nnz_Wt = %d,\n",
+            cg->nnz_K, cg->nnz_C, cg->nnz_W, cg->nnz_Wt);
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);

@@ -60,6 +60,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of M */
@@ -77,16 +78,18 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[0] = 1.0/p[P_m]; /* 1/m of M */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 1; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
-    num->K[0] = p[P_k];
+    num->K.row[0] = 0;
+    num->K.col[0] = 0;
+    num->K.val[0] = p[P_k];
+    num->Wt.row[0] = 0;
+    num->Wt.col[0] = 0;
+    num->Wt.val[0] = 1.0;
     num->sk[0] = p[P_k];
     num->sc[0] = 0.0;
     num->srest[0] = 0.0;
     /* friction F */
-    num->Wt[0] = 1.0;
     num->ut[0] = p[P_v_b];
     num->fn[0] = p[P_N];
     num->mus[0] = p[P_mu_s];
@@ -278,6 +281,10 @@ const nsm_model nsm_model_belt_friction = {
     .settings = settings,
     .n_frictions = 1,
     .frictions = frictions,
+    .nnz_K = 1,
+    .nnz_C = 0,
+    .nnz_W = 0,
+    .nnz_Wt = 1,
 };
 
 #ifndef NSM_NO_MAIN

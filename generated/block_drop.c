@@ -70,6 +70,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of X */
@@ -89,22 +90,21 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[2] = 1.0/c[1]; /* (S^-1)[0][0] of mode 1 */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 4; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
     num->mass[1] = p[P_m];
     num->fconst[1] = 0.0;
-    for (i = 0; i < 2; i++)
-        num->W[i] = 0;
-    num->W[1] = 1.0;
+    num->W.row[0] = 0;
+    num->W.col[0] = 1;
+    num->W.val[0] = 1.0;
+    num->Wt.row[0] = 0;
+    num->Wt.col[0] = 0;
+    num->Wt.val[0] = 1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
     num->kc[0] = 0.0;
     num->cc[0] = 0.0;
     /* friction F */
-    num->Wt[0] = 1.0;
-    num->Wt[1] = 0.0;
     num->ut[0] = 0.0;
     num->fn[0] = 0;
     num->mus[0] = p[P_mu];
@@ -301,6 +301,10 @@ const nsm_model nsm_model_block_drop = {
     .settings = settings,
     .n_frictions = 1,
     .frictions = frictions,
+    .nnz_K = 0,
+    .nnz_C = 0,
+    .nnz_W = 1,
+    .nnz_Wt = 1,
 };
 
 #ifndef NSM_NO_MAIN

@@ -93,6 +93,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
@@ -108,17 +109,21 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         c[i] = 1.0/p[P_m];
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 100; i++)
-        num->K[i] = num->C[i] = 0;
     for (i = 0; i < 10; i++) {
         num->mass[i] = p[P_m];
         num->fconst[i] = 0.0;
     }
-    for (i = 0; i < 90; i++)
-        num->W[i] = 0;
     for (i = 0; i < 9; i++) {
-        num->W[11*i] = -1.0;
-        num->W[11*i + 1] = 1.0;
+        num->W.row[2*i] = i;
+        num->W.row[2*i + 1] = i;
+    }
+    for (i = 0; i < 9; i++) {
+        num->W.col[2*i] = i;
+        num->W.col[2*i + 1] = i + 1;
+    }
+    for (i = 0; i < 9; i++) {
+        num->W.val[2*i] = -1.0;
+        num->W.val[2*i + 1] = 1.0;
     }
     for (i = 0; i < 9; i++) {
         num->d[i] = 0.0;
@@ -365,6 +370,10 @@ const nsm_model nsm_model_cradle10 = {
     .forces = NULL,
     .force_terms = force_terms,
     .settings = settings,
+    .nnz_K = 0,
+    .nnz_C = 0,
+    .nnz_W = 18,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

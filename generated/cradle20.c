@@ -143,6 +143,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
@@ -158,17 +159,21 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         c[i] = 1.0/p[P_m];
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 400; i++)
-        num->K[i] = num->C[i] = 0;
     for (i = 0; i < 20; i++) {
         num->mass[i] = p[P_m];
         num->fconst[i] = 0.0;
     }
-    for (i = 0; i < 380; i++)
-        num->W[i] = 0;
     for (i = 0; i < 19; i++) {
-        num->W[21*i] = -1.0;
-        num->W[21*i + 1] = 1.0;
+        num->W.row[2*i] = i;
+        num->W.row[2*i + 1] = i;
+    }
+    for (i = 0; i < 19; i++) {
+        num->W.col[2*i] = i;
+        num->W.col[2*i + 1] = i + 1;
+    }
+    for (i = 0; i < 19; i++) {
+        num->W.val[2*i] = -1.0;
+        num->W.val[2*i + 1] = 1.0;
     }
     for (i = 0; i < 19; i++) {
         num->d[i] = 0.0;
@@ -415,6 +420,10 @@ const nsm_model nsm_model_cradle20 = {
     .forces = NULL,
     .force_terms = force_terms,
     .settings = settings,
+    .nnz_K = 0,
+    .nnz_C = 0,
+    .nnz_W = 38,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

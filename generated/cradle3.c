@@ -58,6 +58,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
@@ -80,20 +81,24 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[9] = c[0]*c[5] + c[1]*c[5]; /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 9; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
     num->mass[1] = p[P_m];
     num->fconst[1] = 0.0;
     num->mass[2] = p[P_m];
     num->fconst[2] = 0.0;
-    for (i = 0; i < 6; i++)
-        num->W[i] = 0;
-    num->W[0] = -1.0;
-    num->W[1] = 1.0;
-    num->W[4] = -1.0;
-    num->W[5] = 1.0;
+    num->W.row[0] = 0;
+    num->W.row[1] = 0;
+    num->W.row[2] = 1;
+    num->W.row[3] = 1;
+    num->W.col[0] = 0;
+    num->W.col[1] = 1;
+    num->W.col[2] = 1;
+    num->W.col[3] = 2;
+    num->W.val[0] = -1.0;
+    num->W.val[1] = 1.0;
+    num->W.val[2] = -1.0;
+    num->W.val[3] = 1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
     num->kc[0] = 0.0;
@@ -511,6 +516,10 @@ const nsm_model nsm_model_cradle3 = {
     .forces = NULL,
     .force_terms = force_terms,
     .settings = settings,
+    .nnz_K = 0,
+    .nnz_C = 0,
+    .nnz_W = 4,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

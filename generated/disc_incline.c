@@ -71,6 +71,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of D.x */
@@ -95,18 +96,18 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[3] = 1.0/((c[0]*sin(p[P_alpha])*sin(p[P_alpha]) + c[1]*cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))); /* (S^-1)[0][0] of mode 1 */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 9; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
     num->mass[1] = p[P_m];
     num->fconst[1] = -p[P_m]*p[P_g];
     num->mass[2] = 0.4*p[P_m]*p[P_R]*p[P_R];
     num->fconst[2] = 0.0;
-    for (i = 0; i < 3; i++)
-        num->W[i] = 0;
-    num->W[0] = sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
-    num->W[1] = cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+    num->W.row[0] = 0;
+    num->W.row[1] = 0;
+    num->W.col[0] = 0;
+    num->W.col[1] = 1;
+    num->W.val[0] = sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+    num->W.val[1] = cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
     num->d[0] = -p[P_R];
     num->e[0] = p[P_eN];
     num->kc[0] = 0.0;
@@ -406,6 +407,10 @@ const nsm_model nsm_model_disc_incline = {
     .planar = planar,
     .n_walls = 1,
     .walls = walls,
+    .nnz_K = 0,
+    .nnz_C = 0,
+    .nnz_W = 2,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

@@ -69,6 +69,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of D.x */
@@ -90,18 +91,18 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[4] = 1.0/c[0]; /* (S^-1)[0][0] of mode 2 */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 9; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
     num->mass[1] = p[P_m];
     num->fconst[1] = 0.0;
     num->mass[2] = 0.4*p[P_m]*p[P_R]*p[P_R];
     num->fconst[2] = 0.0;
-    for (i = 0; i < 6; i++)
-        num->W[i] = 0;
-    num->W[0] = 1.0;
-    num->W[3] = -1.0;
+    num->W.row[0] = 0;
+    num->W.row[1] = 1;
+    num->W.col[0] = 0;
+    num->W.col[1] = 0;
+    num->W.val[0] = 1.0;
+    num->W.val[1] = -1.0;
     num->d[0] = p[P_L] - p[P_R];
     num->e[0] = p[P_e];
     num->kc[0] = 0.0;
@@ -473,6 +474,10 @@ const nsm_model nsm_model_disc_walls = {
     .planar = planar,
     .n_walls = 2,
     .walls = walls,
+    .nnz_K = 0,
+    .nnz_C = 0,
+    .nnz_W = 2,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

@@ -67,6 +67,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of M */
@@ -85,15 +86,17 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[1] = 1.0/c[0]; /* (S^-1)[0][0] of mode 1 */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 1; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m];
     num->fconst[0] = 0.0;
-    num->K[0] = p[P_k];
-    num->C[0] = 2.0*p[P_zeta]*sqrt(p[P_m]*p[P_k]);
-    for (i = 0; i < 1; i++)
-        num->W[i] = 0;
-    num->W[0] = -1.0;
+    num->K.row[0] = 0;
+    num->K.col[0] = 0;
+    num->K.val[0] = p[P_k];
+    num->C.row[0] = 0;
+    num->C.col[0] = 0;
+    num->C.val[0] = 2.0*p[P_zeta]*sqrt(p[P_m]*p[P_k]);
+    num->W.row[0] = 0;
+    num->W.col[0] = 0;
+    num->W.val[0] = -1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
     num->kc[0] = 0.0;
@@ -366,6 +369,10 @@ const nsm_model nsm_model_forced_impact_oscillator = {
     .forces = forces,
     .force_terms = force_terms,
     .settings = settings,
+    .nnz_K = 1,
+    .nnz_C = 1,
+    .nnz_W = 1,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

@@ -70,6 +70,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m1] > 0)) /* mass of M1 */
@@ -96,16 +97,31 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[1] = 1.0/p[P_m2]; /* 1/m of M2 */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 4; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m1];
     num->fconst[0] = 0.0;
     num->mass[1] = p[P_m2];
     num->fconst[1] = 0.0;
-    num->K[0] = p[P_k1] + p[P_k2];
-    num->K[1] = -p[P_k2];
-    num->K[2] = -p[P_k2];
-    num->K[3] = p[P_k2];
+    num->K.row[0] = 0;
+    num->K.row[1] = 0;
+    num->K.row[2] = 1;
+    num->K.row[3] = 1;
+    num->K.col[0] = 0;
+    num->K.col[1] = 1;
+    num->K.col[2] = 0;
+    num->K.col[3] = 1;
+    num->K.val[0] = p[P_k1] + p[P_k2];
+    num->K.val[1] = -p[P_k2];
+    num->K.val[2] = -p[P_k2];
+    num->K.val[3] = p[P_k2];
+    num->Wt.row[0] = 0;
+    num->Wt.row[1] = 1;
+    num->Wt.row[2] = 1;
+    num->Wt.col[0] = 0;
+    num->Wt.col[1] = 0;
+    num->Wt.col[2] = 1;
+    num->Wt.val[0] = 1.0;
+    num->Wt.val[1] = -1.0;
+    num->Wt.val[2] = 1.0;
     num->sk[0] = p[P_k1];
     num->sc[0] = 0.0;
     num->srest[0] = 0.0;
@@ -113,15 +129,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->sc[1] = 0.0;
     num->srest[1] = 0.0;
     /* friction F1 */
-    num->Wt[0] = 1.0;
-    num->Wt[1] = 0.0;
     num->ut[0] = 0.0;
     num->fn[0] = 1.0;
     num->mus[0] = 0.4;
     num->muk[0] = 0.3;
     /* friction F2 */
-    num->Wt[2] = -1.0;
-    num->Wt[3] = 1.0;
     num->ut[1] = 0.0;
     num->fn[1] = 1.0;
     num->mus[1] = 0.5;
@@ -321,6 +333,10 @@ const nsm_model nsm_model_friction_two_mass = {
     .settings = settings,
     .n_frictions = 2,
     .frictions = frictions,
+    .nnz_K = 4,
+    .nnz_C = 0,
+    .nnz_W = 0,
+    .nnz_Wt = 3,
 };
 
 #ifndef NSM_NO_MAIN

@@ -72,6 +72,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
@@ -91,27 +92,49 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         c[i] = 1.0/p[P_m];
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 64; i++)
-        num->K[i] = num->C[i] = 0;
     for (i = 0; i < 8; i++) {
         num->mass[i] = p[P_m];
         num->fconst[i] = 0.0;
     }
     for (i = 0; i < 7; i++) {
-        num->K[9*i] = 2.0*p[P_k];
-        num->K[9*i + 1] = -p[P_k];
-        num->K[9*i + 8] = -p[P_k];
+        num->K.row[3*i] = i;
+        num->K.row[3*i + 1] = i;
+        num->K.row[3*i + 2] = i + 1;
     }
-    num->K[63] = 2.0*p[P_k];
-    num->C[0] = p[P_c] + p[P_cc];
+    num->K.row[21] = 7;
+    for (i = 0; i < 7; i++) {
+        num->K.col[3*i] = i;
+        num->K.col[3*i + 1] = i + 1;
+        num->K.col[3*i + 2] = i;
+    }
+    num->K.col[21] = 7;
+    for (i = 0; i < 7; i++) {
+        num->K.val[3*i] = 2.0*p[P_k];
+        num->K.val[3*i + 1] = -p[P_k];
+        num->K.val[3*i + 2] = -p[P_k];
+    }
+    num->K.val[21] = 2.0*p[P_k];
+    for (i = 0; i < 7; i++) {
+        num->C.row[3*i] = i;
+        num->C.row[3*i + 1] = i;
+        num->C.row[3*i + 2] = i + 1;
+    }
+    num->C.row[21] = 7;
+    for (i = 0; i < 7; i++) {
+        num->C.col[3*i] = i;
+        num->C.col[3*i + 1] = i + 1;
+        num->C.col[3*i + 2] = i;
+    }
+    num->C.col[21] = 7;
+    num->C.val[0] = p[P_c] + p[P_cc];
     for (i = 0; i < 6; i++) {
-        num->C[9*i + 1] = -p[P_c];
-        num->C[9*i + 8] = -p[P_c];
-        num->C[9*i + 9] = 2.0*p[P_c];
+        num->C.val[3*i + 1] = -p[P_c];
+        num->C.val[3*i + 2] = -p[P_c];
+        num->C.val[3*i + 3] = 2.0*p[P_c];
     }
-    num->C[55] = -p[P_c];
-    num->C[62] = -p[P_c];
-    num->C[63] = p[P_c] + p[P_cd];
+    num->C.val[19] = -p[P_c];
+    num->C.val[20] = -p[P_c];
+    num->C.val[21] = p[P_c] + p[P_cd];
     num->sk[0] = p[P_k];
     num->sc[0] = p[P_cc];
     for (i = 0; i < 7; i++) {
@@ -366,6 +389,10 @@ const nsm_model nsm_model_sdld29 = {
     .forces = forces,
     .force_terms = force_terms,
     .settings = settings,
+    .nnz_K = 22,
+    .nnz_C = 22,
+    .nnz_W = 0,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

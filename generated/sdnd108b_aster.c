@@ -55,6 +55,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of B */
@@ -70,13 +71,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[0] = 1.0/p[P_m]; /* 1/m of B */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 1; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m];
     num->fconst[0] = -p[P_m]*p[P_g];
-    for (i = 0; i < 1; i++)
-        num->W[i] = 0;
-    num->W[0] = 1.0;
+    num->W.row[0] = 0;
+    num->W.col[0] = 0;
+    num->W.val[0] = 1.0;
     num->d[0] = -p[P_h];
     num->e[0] = 0.0;
     num->kc[0] = p[P_k];
@@ -335,6 +334,10 @@ const nsm_model nsm_model_sdnd108b_aster = {
     .forces = NULL,
     .force_terms = force_terms,
     .settings = settings,
+    .nnz_K = 0,
+    .nnz_C = 0,
+    .nnz_W = 1,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

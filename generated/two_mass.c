@@ -69,6 +69,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m1] > 0)) /* mass of M1 */
@@ -94,20 +95,28 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[2] = 1.0/(c[0] + c[1]); /* (S^-1)[0][0] of mode 1 */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 4; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m1];
     num->fconst[0] = 0.0;
     num->mass[1] = p[P_m2];
     num->fconst[1] = 0.0;
-    num->K[0] = p[P_k1];
-    num->K[3] = p[P_k2];
-    num->C[0] = p[P_c1];
-    num->C[3] = p[P_c2];
-    for (i = 0; i < 2; i++)
-        num->W[i] = 0;
-    num->W[0] = -1.0;
-    num->W[1] = 1.0;
+    num->K.row[0] = 0;
+    num->K.row[1] = 1;
+    num->K.col[0] = 0;
+    num->K.col[1] = 1;
+    num->K.val[0] = p[P_k1];
+    num->K.val[1] = p[P_k2];
+    num->C.row[0] = 0;
+    num->C.row[1] = 1;
+    num->C.col[0] = 0;
+    num->C.col[1] = 1;
+    num->C.val[0] = p[P_c1];
+    num->C.val[1] = p[P_c2];
+    num->W.row[0] = 0;
+    num->W.row[1] = 0;
+    num->W.col[0] = 0;
+    num->W.col[1] = 1;
+    num->W.val[0] = -1.0;
+    num->W.val[1] = 1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
     num->kc[0] = 0.0;
@@ -392,6 +401,10 @@ const nsm_model nsm_model_two_mass = {
     .forces = NULL,
     .force_terms = force_terms,
     .settings = settings,
+    .nnz_K = 2,
+    .nnz_C = 2,
+    .nnz_W = 2,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

@@ -56,6 +56,7 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
+    (void)i;
     (void)p;
     (void)c;
     if (!(p[P_m] > 0)) /* mass of B */
@@ -72,13 +73,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[1] = 1.0/c[0]; /* (S^-1)[0][0] of mode 1 */
 
     /* numeric ingredients for the runtime's generic paths */
-    for (i = 0; i < 1; i++)
-        num->K[i] = num->C[i] = 0;
     num->mass[0] = p[P_m];
     num->fconst[0] = -p[P_m]*p[P_g];
-    for (i = 0; i < 1; i++)
-        num->W[i] = 0;
-    num->W[0] = 1.0;
+    num->W.row[0] = 0;
+    num->W.col[0] = 0;
+    num->W.val[0] = 1.0;
     num->d[0] = 0.0;
     num->e[0] = p[P_e];
     num->kc[0] = 0.0;
@@ -381,6 +380,10 @@ const nsm_model nsm_model_vibrating_table = {
     .gap_moving = gap_moving,
     .gap_motion = gap_motion,
     .gap_generator = gap_generator,
+    .nnz_K = 0,
+    .nnz_C = 0,
+    .nnz_W = 1,
+    .nnz_Wt = 0,
 };
 
 #ifndef NSM_NO_MAIN

@@ -8,7 +8,9 @@
 **
 ** Also the complementarity problems the transitions solve (the force LCP that
 ** decides which touching gaps stick) and the projection of velocities onto
-** the closed set.  Small arrays live on the stack (sizes n and g <= 32).
+** the closed set.  Small arrays live on the stack; the constraint problems
+** are split into clusters of coupled contacts (gaps and stuck friction
+** elements acting on a common body) and solved in scratch the sim owns.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -89,21 +91,181 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
         rt_fric_forces(s, mode, x, v, cflag, F);
 }
 
-/* Delassus matrix D = W_S M^-1 W_S^T over the gaps listed in idx[0..r-1]:
-** the one place it is formed (constraint forces, projections, impulses). */
-void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D)
+/* Scratch of the constraint problems of the generic path, sized by the
+** model when the simulation is created, so that no call allocates: the
+** constraint rows and force directions of a closed set (sparse), its
+** split into clusters, and the largest cluster's Delassus matrix so far. */
+typedef struct RtClus {
+    int cap;                  /* constraints at most: g + nf */
+    int *root, *cid, *order, *start, *lidx; /* cap (start: cap + 1): clus_split */
+    int *gk, *seq;            /* cap: each row's constraint (gap j, g + element k); 0, 1, 2 .. */
+    int *owner;               /* n: a constraint acting on the body, -1 */
+    int *mark;                /* n: the body is in the direction being summed */
+    double *acc;              /* n: a force direction being summed */
+    RtCsr rows, dirs;         /* per constraint: its row, the direction of its force */
+    double *rhs;              /* cap */
+    double *D;                /* the Delassus matrix of a cluster and its right side */
+    size_t dcap;
+} RtClus;
+
+/* Allocate the scratch (its Delassus matrix grows on first use). */
+int rt_clus_alloc(nsm_sim *s)
 {
-    const RtCsr *W = &s->sp.W;
+    const nsm_model *m = s->m;
+    RtClus *cl = calloc(1, sizeof *cl);
+    if (!cl)
+        return NSM_ENOMEM;
+    s->cl = cl;
+    size_t cap = (size_t)s->g + s->nf + 1, n = (size_t)s->n;
+    size_t nnz = (size_t)(m->nnz_W > 0 ? m->nnz_W : 0) + (m->nnz_Wt > 0 ? m->nnz_Wt : 0) + 1;
+    cl->cap = s->g + s->nf;
+    cl->root = malloc(sizeof(int) * (8 * cap + 1 + 2 * n));
+    cl->acc = calloc(n + 2 * cap, sizeof(double));
+    RtCsr *c[2] = { &cl->rows, &cl->dirs };
+    for (int k = 0; k < 2; k++) {
+        c[k]->p = malloc(sizeof(int) * (cap + 1 + nnz));
+        c[k]->x = malloc(sizeof(double) * nnz);
+        if (!c[k]->p || !c[k]->x)
+            return NSM_ENOMEM;
+        c[k]->i = c[k]->p + cap + 1;
+        c[k]->cols = s->n;
+    }
+    if (!cl->root || !cl->acc)
+        return NSM_ENOMEM;
+    cl->cid = cl->root + cap;
+    cl->order = cl->cid + cap;
+    cl->lidx = cl->order + cap;
+    cl->start = cl->lidx + cap;
+    cl->owner = cl->start + cap + 1;
+    cl->mark = cl->owner + n;
+    cl->gk = cl->mark + n;
+    cl->seq = cl->gk + cap;
+    for (size_t i = 0; i < n; i++)
+        cl->owner[i] = -1, cl->mark[i] = 0;
+    for (size_t k = 0; k < cap; k++)
+        cl->seq[k] = (int)k;
+    cl->rhs = cl->acc + n;
+    return NSM_OK;
+}
+
+/* Free the scratch. */
+void rt_clus_free(nsm_sim *s)
+{
+    RtClus *cl = s->cl;
+    if (!cl)
+        return;
+    free(cl->root);
+    free(cl->acc);
+    free(cl->rows.p);
+    free(cl->rows.x);
+    free(cl->dirs.p);
+    free(cl->dirs.x);
+    free(cl->D);
+    free(cl);
+    s->cl = NULL;
+}
+
+/* Room for an r x r Delassus matrix and two right sides; NULL when out of memory. */
+static double *clus_dmat(RtClus *cl, int r)
+{
+    size_t need = (size_t)r * r + 2 * (size_t)r + 1;
+    if (need > cl->dcap) {
+        double *D = realloc(cl->D, sizeof(double) * need);
+        if (!D)
+            return NULL;
+        cl->D = D;
+        cl->dcap = need;
+    }
+    return cl->D;
+}
+
+/* Representative of constraint a's cluster (path halving). */
+static int clus_find(int *root, int a)
+{
+    while (root[a] != a)
+        a = root[a] = root[root[a]];
+    return a;
+}
+
+/* Mark constraint a (row R[ra], direction Dd[ra]) as acting on its bodies,
+** joining it to the clusters of the constraints already there. */
+static void clus_touch(RtClus *cl, const RtCsr *A, int ra, int a)
+{
+    for (int k = A->p[ra]; k < A->p[ra + 1]; k++) {
+        int i = A->i[k], *o = &cl->owner[i];
+        if (*o < 0) {
+            *o = a;
+        } else {
+            int x = clus_find(cl->root, a), y = clus_find(cl->root, *o);
+            if (x != y)
+                cl->root[x > y ? x : y] = x < y ? x : y;
+        }
+    }
+}
+
+/* Split the r constraints idx[0..r-1] (rows R, force directions Dd) into
+** clusters: two constraints are coupled (their Delassus entry is nonzero)
+** only when a force of one moves a body the other's row reads, M being
+** diagonal, so the system is block diagonal over the clusters of
+** constraints linked through shared bodies.  Cluster c is order[start[c]
+** .. start[c+1]) (positions in idx, ascending); returns the number of
+** clusters.  O(the rows' nonzeros). */
+static int clus_split(RtClus *cl, const RtCsr *R, const RtCsr *Dd, const int *idx, int r)
+{
+    for (int a = 0; a < r; a++)
+        cl->root[a] = a;
+    for (int a = 0; a < r; a++) {
+        clus_touch(cl, R, idx[a], a);
+        if (Dd != R)
+            clus_touch(cl, Dd, idx[a], a);
+    }
+    for (int a = 0; a < r; a++) {   /* the bodies' owners back to none */
+        const RtCsr *A[2] = { R, Dd };
+        for (int t = 0; t < 2; t++)
+            for (int k = A[t]->p[idx[a]]; k < A[t]->p[idx[a] + 1]; k++)
+                cl->owner[A[t]->i[k]] = -1;
+    }
+    int nc = 0;
+    for (int a = 0; a < r; a++)     /* a representative is its cluster's first member */
+        cl->cid[a] = clus_find(cl->root, a) == a ? nc++ : cl->cid[clus_find(cl->root, a)];
+    for (int c = 0; c <= nc; c++)
+        cl->start[c] = 0;
+    for (int a = 0; a < r; a++)
+        cl->start[cl->cid[a] + 1]++;
+    for (int c = 0; c < nc; c++)
+        cl->start[c + 1] += cl->start[c];
+    for (int a = 0; a < r; a++)
+        cl->order[cl->start[cl->cid[a]]++] = a;
+    for (int c = nc; c > 0; c--)
+        cl->start[c] = cl->start[c - 1];
+    cl->start[0] = 0;
+    return nc;
+}
+
+/* The rows idx of cluster c, listed in cl->lidx; returns how many. */
+static int clus_rows(RtClus *cl, const int *idx, int c)
+{
+    int m = cl->start[c + 1] - cl->start[c];
+    for (int k = 0; k < m; k++)
+        cl->lidx[k] = idx[cl->order[cl->start[c] + k]];
+    return m;
+}
+
+/* Delassus matrix D = R_S M^-1 Dd_S^T over the rows listed in idx[0..r-1]
+** of R (the constraints' rows) and Dd (the directions of their forces):
+** the one place it is formed.  Each entry merges two sorted rows. */
+static void delassus_rows(const nsm_sim *s, const RtCsr *R, const RtCsr *Dd, const int *idx, int r,
+                          double *D)
+{
     for (int a = 0; a < r; a++)
         for (int b = 0; b < r; b++) {
-            /* the rows' nonzeros merged (columns ascending) */
-            int ka = W->p[idx[a]], ea = W->p[idx[a] + 1], kb = W->p[idx[b]], eb = W->p[idx[b] + 1];
+            int ka = R->p[idx[a]], ea = R->p[idx[a] + 1], kb = Dd->p[idx[b]], eb = Dd->p[idx[b] + 1];
             double sum = 0;
             while (ka < ea && kb < eb) {
-                if (W->i[ka] == W->i[kb]) {
-                    sum += W->x[ka] * s->minv[W->i[ka]] * W->x[kb];
+                if (R->i[ka] == Dd->i[kb]) {
+                    sum += R->x[ka] * s->minv[R->i[ka]] * Dd->x[kb];
                     ka++, kb++;
-                } else if (W->i[ka] < W->i[kb]) {
+                } else if (R->i[ka] < Dd->i[kb]) {
                     ka++;
                 } else {
                     kb++;
@@ -111,6 +273,13 @@ void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D)
             }
             D[(size_t)a * r + b] = sum;
         }
+}
+
+/* Delassus matrix D = W_S M^-1 W_S^T over the gaps listed in idx[0..r-1]
+** (constraint forces, projections, impulses). */
+void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D)
+{
+    delassus_rows(s, &s->sp.W, &s->sp.W, idx, r, D);
 }
 
 /* Gaps of a set as an index list; returns their number. */
@@ -154,72 +323,107 @@ int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const
     return accel_constrained(s, mode, r, hdd, a, lam, lamf);
 }
 
+/* Append row ra of A as row r of B (B's rows so far end at B->p[r]). */
+static void rows_copy(RtCsr *B, int r, const RtCsr *A, int ra)
+{
+    int w = B->p[r];
+    for (int k = A->p[ra]; k < A->p[ra + 1]; k++, w++) {
+        B->i[w] = A->i[k];
+        B->x[w] = A->x[k];
+    }
+    B->p[r + 1] = w;
+}
+
+/* Append as row r of cl->dirs the direction of closed gap j's force: w_j
+** plus the slip forces of the friction elements it presses
+** (rt_fric_gap_dir), summed in cl->acc over the bodies they act on. */
+static void dir_of_gap(const nsm_sim *s, const unsigned *mode, RtClus *cl, int r, int j)
+{
+    RtCsr *B = &cl->dirs;
+    const RtCsr *W = &s->sp.W, *Wt = &s->sp.Wt;
+    int w = B->p[r], w0 = w;
+    for (int k = W->p[j]; k < W->p[j + 1]; k++) {
+        cl->acc[W->i[k]] = W->x[k];
+        cl->mark[W->i[k]] = 1;
+        B->i[w++] = W->i[k];
+    }
+    for (int e = 0; e < s->nf; e++)
+        if (s->m->frictions[e].normal_gap == j)
+            for (int k = Wt->p[e]; k < Wt->p[e + 1]; k++)
+                if (!cl->mark[Wt->i[k]]) {
+                    cl->mark[Wt->i[k]] = 1;
+                    B->i[w++] = Wt->i[k];
+                }
+    rt_fric_gap_dir(s, mode, j, cl->acc);
+    for (int q = w0 + 1; q < w; q++) {  /* columns ascending */
+        int c = B->i[q], t = q;
+        for (; t > w0 && B->i[t - 1] > c; t--)
+            B->i[t] = B->i[t - 1];
+        B->i[t] = c;
+    }
+    for (int q = w0; q < w; q++) {
+        B->x[q] = cl->acc[B->i[q]];
+        cl->acc[B->i[q]] = 0;
+        cl->mark[B->i[q]] = 0;
+    }
+    B->p[r + 1] = w;
+}
+
 /* The constrained part of rt_accel_surf over its r constraint rows: a holds
-** M^-1 F on entry and the constrained accelerations on return. */
+** M^-1 F on entry and the constrained accelerations on return.  Solved
+** cluster by cluster (clus_split) in the sim's scratch. */
 static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, const double *hdd,
                              double *a, double *lam, double *lamf)
 {
-    int n = s->n, *idx = malloc(sizeof(int) * (size_t)r);
-    const double **row = malloc(sizeof(double *) * 2 * (size_t)r), **dir;
-    double *dirs = s->nf ? malloc(sizeof(double) * (size_t)r * n) : NULL;
-    double *D = malloc(sizeof(double) * ((size_t)r * r + r)), *mu;
-    int rc = NSM_OK;
-    if (!idx || !row || !D || (s->nf && !dirs)) {
-        rc = NSM_ENOMEM;
-        goto out;
-    }
-    dir = row + r;
-    mu = D + (size_t)r * r;
-    r = 0;
-    /* a closed gap's force acts along w_j, plus the slip forces of the
-     * friction elements it presses (their normal force is its force) */
+    RtClus *cl = s->cl;
+    RtCsr *R = &cl->rows, *Dd = &cl->dirs;
+    int *gk = cl->gk, nr = 0;
+    (void)r;
+    /* the constraint rows: closed gaps (the force acts along w_j, plus the
+     * slip forces of the friction elements it presses), then stuck elements */
+    R->p[0] = Dd->p[0] = 0;
     for (int j = 0; j < s->g; j++)
         if (is_shut(s, mode, j)) {
-            idx[r] = j;
-            row[r] = dir[r] = s->num.W + (size_t)j * n;
-            if (s->nf) {
-                double *d = dirs + (size_t)r * n;
-                memcpy(d, row[r], sizeof(double) * n);
-                rt_fric_gap_dir(s, mode, j, d);
-                dir[r] = d;
-            }
-            r++;
+            rows_copy(R, nr, &s->sp.W, j);
+            if (s->nf)
+                dir_of_gap(s, mode, cl, nr, j);
+            else
+                rows_copy(Dd, nr, &s->sp.W, j);
+            gk[nr++] = j;
         }
     for (int k = 0; k < s->nf; k++)
         if (rt_fric_stuck(s, mode, k)) {
-            idx[r] = s->g + k;
-            row[r] = dir[r] = s->num.Wt + (size_t)k * n;
-            r++;
+            rows_copy(R, nr, &s->sp.Wt, k);
+            rows_copy(Dd, nr, &s->sp.Wt, k);
+            gk[nr++] = s->g + k;
         }
-    for (int p = 0; p < r; p++)
-        for (int q = 0; q < r; q++) {
-            double sum = 0;
-            for (int i = 0; i < n; i++)
-                sum += row[p][i] * s->minv[i] * dir[q][i];
-            D[p * r + q] = sum;
+    int nc = clus_split(cl, R, Dd, cl->seq, nr);
+    for (int c = 0; c < nc; c++) {
+        int m = clus_rows(cl, cl->seq, c);
+        double *D = clus_dmat(cl, m), *mu;
+        if (!D)
+            return NSM_ENOMEM;
+        mu = D + (size_t)m * m;
+        delassus_rows(s, R, Dd, cl->lidx, m, D);
+        for (int k = 0; k < m; k++) {
+            int q = cl->lidx[k];
+            mu[k] = -rt_csr_dot(R, q, a) - (hdd && gk[q] < s->g ? hdd[gk[q]] : 0);
         }
-    for (int k = 0; k < r; k++)
-        mu[k] = -rt_dot(n, row[k], a) - (hdd && idx[k] < s->g ? hdd[idx[k]] : 0);
-    if (nsm_la_solve(r, D, mu, 1) != NSM_LA_OK) {
-        rc = NSM_ENUMERIC;
-        goto out;
+        if (nsm_la_solve(m, D, mu, 1) != NSM_LA_OK)
+            return NSM_ENUMERIC;
+        for (int k = 0; k < m; k++) {
+            int q = cl->lidx[k];
+            for (int t = Dd->p[q]; t < Dd->p[q + 1]; t++)
+                a[Dd->i[t]] += s->minv[Dd->i[t]] * Dd->x[t] * mu[k];
+            if (gk[q] < s->g) {
+                if (lam)
+                    lam[gk[q]] = mu[k];
+            } else if (lamf) {
+                lamf[gk[q] - s->g] = mu[k];
+            }
+        }
     }
-    for (int k = 0; k < r; k++) {
-        for (int i = 0; i < n; i++)
-            a[i] += s->minv[i] * dir[k][i] * mu[k];
-        if (idx[k] < s->g) {
-            if (lam)
-                lam[idx[k]] = mu[k];
-        } else if (lamf) {
-            lamf[idx[k] - s->g] = mu[k];
-        }
-    }
-out:
-    free(idx);
-    free(row);
-    free(dirs);
-    free(D);
-    return rc;
+    return NSM_OK;
 }
 
 /* rt_accel_surf for fixed surfaces (or the homogeneous part of a moving one). */
@@ -432,16 +636,14 @@ double rt_force_scale(const nsm_sim *s, double t, const double *y)
 int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double *y,
                  const unsigned *cand, double *lam)
 {
-    int n = s->n, idx[s->g + 1];
+    RtClus *cl = s->cl;
+    int n = s->n, *idx = cl->gk;
     int r = set_list(s, cand, idx);
     for (int j = 0; j < s->g; j++)
         lam[j] = 0;
     if (r == 0)
         return NSM_OK;
-    double f[n], F[n], a[n], *D = malloc(sizeof(double) * ((size_t)r * r + 2 * (size_t)r));
-    if (!D)
-        return NSM_ENOMEM;
-    double *q = D + (size_t)r * r, *z = q + r;
+    double f[n], F[n], a[n];
     unsigned pen[s->mw];            /* mode without its impact constraints */
     rt_mode_copy(s, pen, mode);
     for (int j = 0; j < s->g; j++)
@@ -451,14 +653,26 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
     rt_force_parts(s, pen, y, y + n, f, 1, F);
     for (int i = 0; i < n; i++)
         a[i] = s->minv[i] * F[i];
-    rt_delassus(s, idx, r, D);
-    for (int k = 0; k < r; k++)     /* the relative acceleration, the surface's included */
-        q[k] = rt_wrow(s, idx[k], a) + rt_surface_of(s, idx[k], 2, t);
-    int rc = nsm_lcp_solve(r, D, q, z, NULL) != NSM_LA_OK ? NSM_ENUMERIC : NSM_OK;
-    for (int k = 0; k < r && !rc; k++)
-        lam[idx[k]] = z[k];
-    free(D);
-    return rc;
+    /* one LCP per cluster of coupled gaps: the matrix is block diagonal */
+    int nc = clus_split(cl, &s->sp.W, &s->sp.W, idx, r);
+    for (int c = 0; c < nc; c++) {
+        int m = clus_rows(cl, idx, c);
+        double *D = clus_dmat(cl, m);
+        if (!D)
+            return NSM_ENOMEM;
+        double *q = D + (size_t)m * m, *z = q + m;
+        rt_delassus(s, cl->lidx, m, D);
+        for (int k = 0; k < m; k++) /* the relative acceleration, the surface's included */
+            q[k] = rt_wrow(s, cl->lidx[k], a) + rt_surface_of(s, cl->lidx[k], 2, t);
+        if (nsm_lcp_solve(m, D, q, z, NULL) != NSM_LA_OK) {
+            for (int j = 0; j < s->g; j++)
+                lam[j] = 0;
+            return NSM_ENUMERIC;
+        }
+        for (int k = 0; k < m; k++)
+            lam[cl->lidx[k]] = z[k];
+    }
+    return NSM_OK;
 }
 
 /* Remove the relative velocities of the gaps in set, in the metric of M
@@ -466,25 +680,36 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
 ** surfaces' velocities at the current time (the gaps then move with them). */
 int rt_project(const nsm_sim *s, const unsigned *set, double *v)
 {
-    int idx[s->g + 1];
+    RtClus *cl = s->cl;
+    int *idx = cl->gk;
     int r = set_list(s, set, idx);
     if (r == 0)
         return NSM_OK;
-    double *D = malloc(sizeof(double) * ((size_t)r * r + r));
-    if (!D)
-        return NSM_ENOMEM;
-    double *mu = D + (size_t)r * r;
-    rt_delassus(s, idx, r, D);
+    /* cluster by cluster; v changes once every cluster is solved, so that a
+     * failure leaves it as it was */
+    int nc = clus_split(cl, &s->sp.W, &s->sp.W, idx, r);
+    double *mu = cl->rhs;
     for (int k = 0; k < r; k++)
         mu[k] = rt_gap_rate(s, idx[k], s->t, v);
-    int rc = nsm_la_solve(r, D, mu, 1) != NSM_LA_OK ? NSM_ENUMERIC : NSM_OK;
-    for (int k = 0; k < r && !rc; k++) {
-        const RtCsr *W = &s->sp.W;
+    for (int c = 0; c < nc; c++) {
+        int m = clus_rows(cl, idx, c), *pos = cl->order + cl->start[c];
+        double *D = clus_dmat(cl, m), *x;
+        if (!D)
+            return NSM_ENOMEM;
+        x = D + (size_t)m * m;
+        rt_delassus(s, cl->lidx, m, D);
+        for (int k = 0; k < m; k++)
+            x[k] = mu[pos[k]];
+        if (nsm_la_solve(m, D, x, 1) != NSM_LA_OK)
+            return NSM_ENUMERIC;
+        for (int k = 0; k < m; k++)
+            mu[pos[k]] = x[k];
+    }
+    const RtCsr *W = &s->sp.W;
+    for (int k = 0; k < r; k++)
         for (int q = W->p[idx[k]]; q < W->p[idx[k] + 1]; q++)
             v[W->i[q]] -= s->minv[W->i[q]] * W->x[q] * mu[k];
-    }
-    free(D);
-    return rc;
+    return NSM_OK;
 }
 
 /* Force rounding level at the state y of mode: forces below it count as 0

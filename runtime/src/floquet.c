@@ -61,13 +61,11 @@ static int track_step(nsm_sim *s, double t1, const double *Y1, int j, void *ud)
     }
     if (j < 0)
         return NSM_OK;
-    int n = s->n;
-    const double *w = s->num.W + (size_t)j * n;
     if (s->m->gaps[j].law != NSM_LAW_IMPACT) {
         snprintf(k->why, sizeof k->why, "a penalty contact engages at t = %.17g s", t1);
         return NSM_OK;
     }
-    if (!(rt_dot(n, w, Y1 + n) < -rt_vel_tol(s, j, Y1 + n))) {
+    if (!(rt_wrow(s, j, Y1 + s->n) < -rt_vel_tol(s, j, Y1 + s->n))) {
         snprintf(k->why, sizeof k->why, "a contact lands at rest at t = %.17g s (sticking)", t1);
         return NSM_OK;
     }
@@ -112,7 +110,8 @@ static int flow_apply(int n2, const double *A, double dt, double *Phi, double *E
 static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi, double *S, double *T)
 {
     int n = s->n, n2 = 2 * n, N = s->N;
-    const double *w = s->num.W + (size_t)j * n;
+    double wd[n];
+    const double *w = rt_dense_wrow(s, j, wd);
     double e = s->num.e[j], Ym[N], Yp[N], fm[N], fp[N], Rf[n2 > 0 ? n2 : 1], q[n], D = 0;
     memset(Ym, 0, sizeof Ym);
     memcpy(Ym, ym, sizeof(double) * n2);

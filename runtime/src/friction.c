@@ -69,16 +69,16 @@ static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
 /* Slip velocity of element k at velocities v. */
 double rt_fric_slip(const nsm_sim *s, int k, const double *v)
 {
-    return rt_dot(s->n, s->num.Wt + (size_t)k * s->n, v) - s->num.ut[k];
+    return rt_wtrow(s, k, v) - s->num.ut[k];
 }
 
 /* Velocity below which element k counts as at zero slip. */
 static double slip_tol(const nsm_sim *s, int k, const double *v)
 {
-    const double *w = s->num.Wt + (size_t)k * s->n;
+    const RtCsr *W = &s->sp.Wt;
     double sc = fabs(s->num.ut[k]);
-    for (int i = 0; i < s->n; i++)
-        sc += fabs(w[i] * v[i]);
+    for (int q = W->p[k]; q < W->p[k + 1]; q++)
+        sc += fabs(W->x[q] * v[W->i[q]]);
     return 1e-9 * sc + 1e-12;
 }
 
@@ -102,9 +102,8 @@ static double fric_normal(const nsm_sim *s, const unsigned *mode, int k, const d
         return 0;
     if (s->m->gaps[j].law == NSM_LAW_IMPACT)
         return lam ? lam[j] : 0;
-    const double *w = s->num.W + (size_t)j * s->n;
-    return -s->num.kc[j] * (rt_dot(s->n, w, x) + (cflag ? s->num.d[j] : 0)) -
-           s->num.cc[j] * rt_dot(s->n, w, v);
+    return -s->num.kc[j] * (rt_wrow(s, j, x) + (cflag ? s->num.d[j] : 0)) -
+           s->num.cc[j] * rt_wrow(s, j, v);
 }
 
 /* Add the slip forces of mode at (x, v) to F: constants (only with cflag,
@@ -120,9 +119,7 @@ void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, con
             continue;
         double f = -rt_fric_sign(s, mode, k) * s->num.muk[k] *
                    fric_normal(s, mode, k, x, v, NULL, cflag);
-        const double *w = s->num.Wt + (size_t)k * s->n;
-        for (int i = 0; i < s->n; i++)
-            F[i] += w[i] * f;
+        rt_csr_axpy(&s->sp.Wt, k, f, F);
     }
 }
 
@@ -134,9 +131,7 @@ void rt_fric_gap_dir(const nsm_sim *s, const unsigned *mode, int j, double *dir)
         if (normal_gap(s, k) != j || rt_fric_stuck(s, mode, k))
             continue;
         double f = -rt_fric_sign(s, mode, k) * s->num.muk[k];
-        const double *w = s->num.Wt + (size_t)k * s->n;
-        for (int i = 0; i < s->n; i++)
-            dir[i] += w[i] * f;
+        rt_csr_axpy(&s->sp.Wt, k, f, dir);
     }
 }
 
@@ -160,7 +155,7 @@ void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, con
         } else {
             int sg = rt_fric_sign(s, mode, k);
             ev[2 * k] = sg * rt_fric_slip(s, k, v);
-            evd[2 * k] = sg * rt_dot(s->n, s->num.Wt + (size_t)k * s->n, a);
+            evd[2 * k] = sg * rt_wtrow(s, k, a);
             ev[2 * k + 1] = 1;
             evd[2 * k + 1] = 0;
         }
@@ -199,10 +194,10 @@ static void normal_row(const nsm_sim *s, const unsigned *mode, int k, const doub
     } else if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
         memcpy(row, lg + (size_t)j * na, sizeof(double) * (size_t)na);
     } else {
-        const double *w = s->num.W + (size_t)j * n;
-        for (int i = 0; i < n; i++) {
-            row[i] = -s->num.kc[j] * w[i];
-            row[n + i] = -s->num.cc[j] * w[i];
+        const RtCsr *W = &s->sp.W;
+        for (int q = W->p[j]; q < W->p[j + 1]; q++) {
+            row[W->i[q]] = -s->num.kc[j] * W->x[q];
+            row[n + W->i[q]] = -s->num.cc[j] * W->x[q];
         }
         row[na - 1] = -s->num.kc[j] * s->num.d[j];
     }
@@ -220,7 +215,8 @@ void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, cons
     double nr[na], ur[na];
     for (int k = 0; k < s->nf; k++) {
         double *ea = ev + (size_t)(2 * k) * na, *eb = ea + na;
-        const double *w = s->num.Wt + (size_t)k * n, *l = L + (size_t)k * na;
+        double wd[n];
+        const double *w = rt_dense_wtrow(s, k, wd), *l = L + (size_t)k * na;
         double ms = s->num.mus[k], c = s->num.ut[k];
         memset(ea, 0, sizeof(double) * 2 * (size_t)na);
         normal_row(s, mode, k, lg, nr);
@@ -427,15 +423,14 @@ void rt_fric_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *d
                  fric_multipliers(s, s->mode, t1, Y1, g1, l1)))
         return;
     for (int k = 0; k < s->nf; k++) {
-        const double *w = s->num.Wt + (size_t)k * n;
         double c = s->num.ut[k], d = 0, w_ = 0;
         if (rt_fric_stuck(s, s->mode, k)) {
             w_ = c * 0.5 * (l0[k] + l1[k]) * h;
         } else if (normal_gap(s, k) < 0) {
             double f = s->num.muk[k] * s->num.fn[k], dx = 0;
             int sg = rt_fric_sign(s, s->mode, k);
-            for (int i = 0; i < n; i++)
-                dx += w[i] * (Y1[i] - s->y[i]);
+            for (int q = s->sp.Wt.p[k]; q < s->sp.Wt.p[k + 1]; q++)
+                dx += s->sp.Wt.x[q] * (Y1[s->sp.Wt.i[q]] - s->y[s->sp.Wt.i[q]]);
             d = sg * f * (dx - c * h);
             w_ = -sg * f * c * h;
         } else {
@@ -490,7 +485,8 @@ static int impulse_law(nsm_sim *s, int j, int k, const long double *v, long doub
                        long double *PT, int *stuck)
 {
     int n = s->n;
-    const double *wn = s->num.W + (size_t)j * n, *wt = s->num.Wt + (size_t)k * n;
+    double wnd[n], wtd[n];
+    const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
     long double un = 0, ut = -(long double)s->num.ut[k];
     for (int i = 0; i < n; i++) {
         un += wn[i] * v[i];
@@ -546,7 +542,8 @@ int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
                        "elements: impacts with friction take one element per gap",
                        s->m->gaps[j].name);
     double *v = s->y + n;
-    const double *wn = s->num.W + (size_t)j * n, *wt = s->num.Wt + (size_t)k * n;
+    double wnd[n], wtd[n];
+    const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
     long double Z[na > 0 ? na : 1], PN, PT;
     int exact = s->method == NSM_METHOD_EXACT;
     if (exact) {
@@ -604,11 +601,7 @@ int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
 /* Whether impact gaps a and b act on a common body. */
 static int gaps_coupled(const nsm_sim *s, int a, int b)
 {
-    const double *wa = s->num.W + (size_t)a * s->n, *wb = s->num.W + (size_t)b * s->n;
-    for (int i = 0; i < s->n; i++)
-        if (wa[i] != 0 && wb[i] != 0)
-            return 1;
-    return 0;
+    return rt_gaps_coupled(s, a, b);
 }
 
 /* An impact of gap j just resolved (v0: the velocities before it).  When
@@ -673,7 +666,8 @@ int rt_fric_zeno_check(nsm_sim *s, int j)
     for (int k = 0; k < s->nf; k++) {
         if (normal_gap(s, k) != j)
             continue;
-        const double *wn = s->num.W + (size_t)j * n, *wt = s->num.Wt + (size_t)k * n;
+        double wnd[n], wtd[n];
+        const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
         double Gnt = (double)mdot(s, wn, wt), Gnn = (double)mdot(s, wn, wn),
                Gtt = (double)mdot(s, wt, wt);
         int ok = rt_fric_stuck(s, s->mode, k) && fabs(rt_fric_slip(s, k, v)) <= slip_tol(s, k, v) &&

@@ -140,10 +140,10 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
             A[(size_t)(2 * n + r) * na + 2 * n + q] = G[r * ng + q];
     for (int i = 0; i < n; i++)
         for (int k = 0; k < n; k++) {
-            double c = s->num.C[(size_t)i * n + k];
+            double c = rt_csr_get(&s->sp.C, i, k);
             for (int j = 0; j < s->g; j++)
                 if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j))
-                    c += s->num.cc[j] * s->num.W[(size_t)j * n + i] * s->num.W[(size_t)j * n + k];
+                    c += s->num.cc[j] * rt_csr_get(&s->sp.W, j, i) * rt_csr_get(&s->sp.W, j, k);
             Qd[(size_t)(n + i) * na + n + k] = c;
         }
     for (int i = 0; i < n; i++)
@@ -158,7 +158,8 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
     for (int j = 0; j < g && s->moving; j++) {
         if (!s->m->gap_moving[j] || s->m->gaps[j].law != NSM_LAW_IMPACT || !rt_mode_has(mode, j))
             continue;
-        const double *w = s->num.W + (size_t)j * n, *lr = ev + (size_t)j * na;
+        double wd[n];
+        const double *w = rt_dense_wrow(s, j, wd), *lr = ev + (size_t)j * na;
         for (int i = 0; i < n; i++)
             for (int q = 0; q < na; q++) {
                 double h = 0.5 * w[i] * lr[q];
@@ -185,7 +186,8 @@ static void event_forms(nsm_sim *s, const unsigned *mode, double *ev, double *ev
     for (int j = g; j < s->ge; j++)
         has2[j] = 0;                    /* friction: rt_fric_forms fills its rows */
     for (int j = 0; j < g; j++) {
-        const double *w = s->num.W + (size_t)j * n;
+        double wd[n];
+        const double *w = rt_dense_wrow(s, j, wd);
         double k = s->num.kc[j], c = s->num.cc[j], d = s->num.d[j];
         double *e = ev + (size_t)j * na, *e2 = ev2 + (size_t)j * na;
         int closed = rt_mode_has(mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;

@@ -139,14 +139,14 @@ typedef struct RtExact {
 /* A matrix by rows (sparse.c): row r's nonzeros are x[p[r] .. p[r+1]),
 ** in the columns i[...] (ascending). */
 typedef struct RtCsr {
-    int rows;
+    int rows, cols;
     int *p, *i;               /* i points into p's allocation */
     double *x;
 } RtCsr;
 
-/* The nonzeros of the numeric tables K, C and W (sparse.c). */
+/* The nonzeros of the numeric tables K, C, W and Wt (sparse.c). */
 typedef struct RtSparse {
-    RtCsr K, C, W;
+    RtCsr K, C, W, Wt;
     int sym;                  /* K and C are symmetric */
 } RtSparse;
 
@@ -165,7 +165,7 @@ struct nsm_sim {
     int na;                   /* exact method: 2n + n_gen + 1 */
     double *p, *c;            /* parameters (with overrides), constants */
     nsm_numeric num;
-    RtSparse sp;              /* num's K, C and W by rows, after each setup (sparse.c) */
+    RtSparse sp;              /* num's K, C, W and Wt by rows, after each setup (sparse.c) */
     double *minv;             /* 1/mass */
 
     int method;
@@ -216,6 +216,7 @@ struct nsm_sim {
     int vbook_on;             /* a transition's impulses are being booked */
     double Wsurf;             /* work of the moving surfaces on the bodies through impacts */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
+    struct RtClus *cl;        /* scratch of the generic path's constraint problems, dynamics.c */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *y0;               /* initial state replacing the model's (2n), or NULL */
     double *work;             /* scratch, see sim.c */
@@ -288,14 +289,30 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v);
 
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
+int rt_clus_alloc(nsm_sim *s);
+void rt_clus_free(nsm_sim *s);
 double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y);
 
-/* sparse.c */
+/* sparse.c.  The dense forms are for small models only: a path that needs
+** n x n matrices asks rt_dense_ok first, which fails the run with a message
+** above RT_DENSE_MAX bodies. */
+#define RT_DENSE_MAX 2000
+int rt_sparse_alloc(nsm_sim *s);
 int rt_sparse_build(nsm_sim *s);
 void rt_sparse_free(nsm_sim *s);
 double rt_csr_dot(const RtCsr *A, int r, const double *u);
+void rt_csr_axpy(const RtCsr *A, int r, double f, double *u);
+double rt_csr_get(const RtCsr *A, int r, int c);
+int rt_csr_share(const RtCsr *A, int a, int b);
 double rt_wrow(const nsm_sim *s, int j, const double *u);
+double rt_wtrow(const nsm_sim *s, int k, const double *u);
 int rt_gaps_coupled(const nsm_sim *s, int a, int b);
+int rt_dense_ok(nsm_sim *s, const char *what);
+void rt_dense_K(const nsm_sim *s, double *out);
+void rt_dense_C(const nsm_sim *s, double *out);
+void rt_dense_W(const nsm_sim *s, double *out);
+const double *rt_dense_wrow(const nsm_sim *s, int j, double *out);
+const double *rt_dense_wtrow(const nsm_sim *s, int k, double *out);
 
 /* mode.c */
 unsigned long rt_switch_key(const nsm_sim *s);

@@ -49,10 +49,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->p = dalloc(m->n_params, &bad);
     s->c = dalloc(m->n_consts, &bad);
     s->num.mass = dalloc(n, &bad);
-    s->num.K = dalloc((size_t)n * n, &bad);
-    s->num.C = dalloc((size_t)n * n, &bad);
     s->num.fconst = dalloc(n, &bad);
-    s->num.W = dalloc((size_t)g * n, &bad);
     s->num.d = dalloc(g, &bad);
     s->num.e = dalloc(g, &bad);
     s->num.kc = dalloc(g, &bad);
@@ -60,7 +57,6 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.sk = dalloc(m->n_springs, &bad);
     s->num.sc = dalloc(m->n_springs, &bad);
     s->num.srest = dalloc(m->n_springs, &bad);
-    s->num.Wt = dalloc((size_t)s->nf * n, &bad);
     s->num.ut = dalloc(s->nf, &bad);
     s->num.fn = dalloc(s->nf, &bad);
     s->num.mus = dalloc(s->nf, &bad);
@@ -76,6 +72,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     if (!s->sw || !s->mode || !s->zeno.c_mask)
         bad = 1;
     s->sw_last = dalloc(s->ns, &bad);
+    if (!bad && (rt_sparse_alloc(s) || rt_clus_alloc(s)))
+        bad = 1;
     if (!bad && (rt_zeno_alloc(s) || rt_exact_alloc(s)))
         bad = 1;
     if (!bad && rt_stats_alloc(s))
@@ -111,9 +109,9 @@ void nsm_sim_free(nsm_sim *s)
 {
     if (!s)
         return;
-    double *arrays[] = { s->p, s->c, s->num.mass, s->num.K, s->num.C, s->num.fconst, s->num.W,
+    double *arrays[] = { s->p, s->c, s->num.mass, s->num.fconst,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
-                         s->num.srest, s->minv, s->y, s->sw_last, s->num.Wt, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
+                         s->num.srest, s->minv, s->y, s->sw_last, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
                          s->num.gfac, s->num.radius, s->num.et };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
@@ -127,6 +125,7 @@ void nsm_sim_free(nsm_sim *s)
     rt_surface_free(s);
     rt_mode_free(s);
     rt_sparse_free(s);
+    rt_clus_free(s);
     free(s->sw);
     free(s->mode);
     free(s->zeno.c_mask);
@@ -361,13 +360,10 @@ int nsm_sim_reset(nsm_sim *s)
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
+    if (rt_sparse_build(s))
+        return s->failed;
     if (rt_fric_validate(s))
         return NSM_EMODEL;
-    if (rt_sparse_build(s)) {
-        snprintf(s->msg, sizeof s->msg, "out of memory listing the model's nonzeros");
-        s->failed = NSM_ENOMEM;
-        return NSM_ENOMEM;
-    }
     rt_surface_setup(s);
     for (int i = 0; i < s->n; i++) {
         if (!(s->num.mass[i] > 0)) {

@@ -1,84 +1,178 @@
 /*
 ** sparse.c: the nonzeros of the model's numeric tables.
 **
-** The model's setup fills K, C (n x n) and W (g x n) as dense arrays
-** (nsm/model.h); a chain of N beads has about 3N nonzeros in K and 2 per
-** row of W.  After each setup the runtime lists them by rows (compressed
-** sparse rows), and every force, gap, energy and tolerance of the run goes
-** over those lists: an rk4 step costs O(n + g + nonzeros), not O(n^2).
+** The model's setup lists the entries of K, C (n x n), W (g x n) and Wt
+** (nf x n) as (row, column, value) triplets (nsm/model.h, ABI 3); a chain
+** of N beads has about 3N entries in K and 2 per row of W.  After each
+** setup the runtime sorts them into compressed sparse rows (entries of one
+** element added up, zeros dropped), and every force, gap, energy and
+** tolerance of the run goes over those lists: memory and an rk4 step cost
+** O(n + g + nonzeros), never O(n^2).  The few paths that need a dense
+** matrix (the exact method's small-model matrices) materialise it here, in
+** storage of their own, and only up to RT_DENSE_MAX bodies.
 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt.h"
 
-/* The nonzeros of the rows x cols dense matrix A by rows into *out; 0, or
-** NSM_ENOMEM. */
-static int csr_build(const double *A, int rows, int cols, RtCsr *out)
+/* The entries T (nnz of them) of a rows x cols matrix by rows into *out,
+** each row's columns ascending, entries of one element summed, zeros
+** dropped.  0, NSM_ENOMEM, or NSM_EMODEL for an entry out of range. */
+static int csr_build(const nsm_entries *T, int nnz, int rows, int cols, RtCsr *out)
 {
-    size_t nnz = 0;
-    for (size_t k = 0; k < (size_t)rows * cols; k++)
-        nnz += A[k] != 0;
-    int *p = malloc(sizeof(int) * ((size_t)rows + 1 + nnz + 1));
-    double *x = malloc(sizeof(double) * (nnz + 1));
+    size_t m = nnz > 0 ? (size_t)nnz : 0;
+    int *p = malloc(sizeof(int) * ((size_t)rows + 2 + m));
+    double *x = malloc(sizeof(double) * (m + 1));
     if (!p || !x) {
         free(p);
         free(x);
         return NSM_ENOMEM;
     }
     int *ix = p + rows + 1;
-    size_t k = 0;
-    for (int i = 0; i < rows; i++) {
-        p[i] = (int)k;
-        for (int c = 0; c < cols; c++) {
-            double v = A[(size_t)i * cols + c];
+    memset(p, 0, sizeof(int) * ((size_t)rows + 1));
+    for (size_t k = 0; k < m; k++) {
+        if (T->row[k] < 0 || T->row[k] >= rows || T->col[k] < 0 || T->col[k] >= cols) {
+            free(p);
+            free(x);
+            return NSM_EMODEL;
+        }
+        p[T->row[k] + 1]++;
+    }
+    for (int r = 0; r < rows; r++)
+        p[r + 1] += p[r];
+    /* place by rows (p[r] runs through row r's slots, then is shifted back) */
+    for (size_t k = 0; k < m; k++) {
+        int at = p[T->row[k]]++;
+        ix[at] = T->col[k];
+        x[at] = T->val[k];
+    }
+    for (int r = rows; r > 0; r--)
+        p[r] = p[r - 1];
+    p[0] = 0;
+    /* per row: insertion sort by column (rows are short), then merge */
+    int w = 0;
+    for (int r = 0; r < rows; r++) {
+        int b = p[r], e = p[r + 1];
+        for (int a = b + 1; a < e; a++) {
+            int c = ix[a], q = a;
+            double v = x[a];
+            for (; q > b && ix[q - 1] > c; q--) {
+                ix[q] = ix[q - 1];
+                x[q] = x[q - 1];
+            }
+            ix[q] = c;
+            x[q] = v;
+        }
+        p[r] = w;
+        for (int a = b; a < e;) {
+            int c = ix[a];
+            double v = 0;
+            for (; a < e && ix[a] == c; a++)
+                v += x[a];
             if (v != 0) {
-                ix[k] = c;
-                x[k++] = v;
+                ix[w] = c;
+                x[w++] = v;
             }
         }
     }
-    p[rows] = (int)k;
+    p[rows] = w;
     free(out->p);
     free(out->x);
     out->p = p;
     out->i = ix;
     out->x = x;
     out->rows = rows;
+    out->cols = cols;
     return NSM_OK;
 }
 
-/* Whether the n x n matrix listed in A is symmetric (entry by entry). */
-static int csr_symmetric(const RtCsr *A, const double *dense, int n)
+/* Entry (r, c) of A, 0 when absent: a binary search in row r. */
+double rt_csr_get(const RtCsr *A, int r, int c)
 {
-    for (int r = 0; r < n; r++)
+    int lo = A->p[r], hi = A->p[r + 1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (A->i[mid] == c)
+            return A->x[mid];
+        if (A->i[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+/* Whether the square matrix A is symmetric (entry by entry). */
+static int csr_symmetric(const RtCsr *A)
+{
+    for (int r = 0; r < A->rows; r++)
         for (int k = A->p[r]; k < A->p[r + 1]; k++)
-            if (dense[(size_t)A->i[k] * n + r] != A->x[k])
+            if (rt_csr_get(A, A->i[k], r) != A->x[k])
                 return 0;
     return 1;
 }
 
-/* List the nonzeros of K, C and W (after every setup: the values change
-** with the parameters), and whether K and C are symmetric.  0, or
-** NSM_ENOMEM. */
+/* Sort the entries of K, C, W and Wt into rows (after every setup: the
+** values change with the parameters), and whether K and C are symmetric.
+** 0, NSM_ENOMEM, or NSM_EMODEL (with the message) when setup listed an
+** entry outside its table. */
 int rt_sparse_build(nsm_sim *s)
 {
-    int rc = csr_build(s->num.K, s->n, s->n, &s->sp.K);
-    if (!rc)
-        rc = csr_build(s->num.C, s->n, s->n, &s->sp.C);
-    if (!rc)
-        rc = csr_build(s->num.W, s->g, s->n, &s->sp.W);
-    if (!rc)
-        s->sp.sym = csr_symmetric(&s->sp.K, s->num.K, s->n) &&
-                    csr_symmetric(&s->sp.C, s->num.C, s->n);
-    return rc;
+    const nsm_model *m = s->m;
+    struct { const nsm_entries *T; int nnz, rows; RtCsr *out; const char *name; } t[] = {
+        { &s->num.K, m->nnz_K, s->n, &s->sp.K, "K" },
+        { &s->num.C, m->nnz_C, s->n, &s->sp.C, "C" },
+        { &s->num.W, m->nnz_W, s->g, &s->sp.W, "W" },
+        { &s->num.Wt, m->nnz_Wt, s->nf, &s->sp.Wt, "Wt" },
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        int rc = csr_build(t[k].T, t[k].nnz, t[k].rows, s->n, t[k].out);
+        if (rc == NSM_EMODEL)
+            snprintf(s->msg, sizeof s->msg, "the model's setup listed an entry of %s outside its "
+                     "%d x %d table: regenerate the simulator with this nsmc", t[k].name,
+                     t[k].rows, s->n);
+        else if (rc)
+            snprintf(s->msg, sizeof s->msg, "out of memory listing the model's nonzeros");
+        if (rc)
+            return s->failed = rc;
+    }
+    s->sp.sym = csr_symmetric(&s->sp.K) && csr_symmetric(&s->sp.C);
+    return NSM_OK;
 }
 
-/* Free the lists. */
+/* Allocate the entry lists setup fills (sizes from the model).  0, or
+** NSM_ENOMEM. */
+int rt_sparse_alloc(nsm_sim *s)
+{
+    const nsm_model *m = s->m;
+    nsm_entries *T[] = { &s->num.K, &s->num.C, &s->num.W, &s->num.Wt };
+    int nnz[] = { m->nnz_K, m->nnz_C, m->nnz_W, m->nnz_Wt };
+    for (int k = 0; k < 4; k++) {
+        size_t c = nnz[k] > 0 ? (size_t)nnz[k] : 1;
+        T[k]->row = calloc(2 * c, sizeof(int));
+        T[k]->col = T[k]->row ? T[k]->row + c : NULL;
+        T[k]->val = calloc(c, sizeof(double));
+        if (!T[k]->row || !T[k]->val)
+            return NSM_ENOMEM;
+    }
+    return NSM_OK;
+}
+
+/* Free the entry lists and the rows. */
 void rt_sparse_free(nsm_sim *s)
 {
-    RtCsr *m[] = { &s->sp.K, &s->sp.C, &s->sp.W };
-    for (int k = 0; k < 3; k++) {
+    nsm_entries *T[] = { &s->num.K, &s->num.C, &s->num.W, &s->num.Wt };
+    for (int k = 0; k < 4; k++) {
+        free(T[k]->row);
+        free(T[k]->val);
+        T[k]->row = T[k]->col = NULL;
+        T[k]->val = NULL;
+    }
+    RtCsr *m[] = { &s->sp.K, &s->sp.C, &s->sp.W, &s->sp.Wt };
+    for (int k = 0; k < 4; k++) {
         free(m[k]->p);
         free(m[k]->x);
         m[k]->p = NULL;
@@ -95,25 +189,99 @@ double rt_csr_dot(const RtCsr *A, int r, const double *u)
     return sum;
 }
 
+/* u += f (row r of A) over its nonzeros. */
+void rt_csr_axpy(const RtCsr *A, int r, double f, double *u)
+{
+    for (int k = A->p[r]; k < A->p[r + 1]; k++)
+        u[A->i[k]] += A->x[k] * f;
+}
+
 /* w_j . u over the nonzeros of gap j's row. */
 double rt_wrow(const nsm_sim *s, int j, const double *u)
 {
     return rt_csr_dot(&s->sp.W, j, u);
 }
 
-/* Whether gaps a and b act on a common body (an impulse on one moves the
-** other): their rows' columns merged, both being sorted. */
-int rt_gaps_coupled(const nsm_sim *s, int a, int b)
+/* Wt[k] . u over the nonzeros of friction element k's row. */
+double rt_wtrow(const nsm_sim *s, int k, const double *u)
 {
-    const RtCsr *W = &s->sp.W;
-    int ka = W->p[a], kb = W->p[b];
-    while (ka < W->p[a + 1] && kb < W->p[b + 1]) {
-        if (W->i[ka] == W->i[kb])
+    return rt_csr_dot(&s->sp.Wt, k, u);
+}
+
+/* Whether rows a and b of A share a column (both sorted). */
+int rt_csr_share(const RtCsr *A, int a, int b)
+{
+    int ka = A->p[a], kb = A->p[b];
+    while (ka < A->p[a + 1] && kb < A->p[b + 1]) {
+        if (A->i[ka] == A->i[kb])
             return 1;
-        if (W->i[ka] < W->i[kb])
+        if (A->i[ka] < A->i[kb])
             ka++;
         else
             kb++;
     }
     return 0;
+}
+
+/* Whether gaps a and b act on a common body (an impulse on one moves the
+** other). */
+int rt_gaps_coupled(const nsm_sim *s, int a, int b)
+{
+    return rt_csr_share(&s->sp.W, a, b);
+}
+
+/* ---- dense forms, for the paths that need them on small models ---------- */
+
+/* Rows r0 .. r1-1 of A as a dense (r1 - r0) x cols block into out. */
+static void csr_dense(const RtCsr *A, int r0, int r1, double *out)
+{
+    size_t cols = (size_t)A->cols;
+    memset(out, 0, sizeof(double) * (size_t)(r1 - r0) * cols);
+    for (int r = r0; r < r1; r++)
+        for (int k = A->p[r]; k < A->p[r + 1]; k++)
+            out[(size_t)(r - r0) * cols + A->i[k]] = A->x[k];
+}
+
+/* Whether a dense path may form n x n matrices for this model; else it
+** fails the run with a message naming `what` (never a silent fallback). */
+int rt_dense_ok(nsm_sim *s, const char *what)
+{
+    if (s->n <= RT_DENSE_MAX)
+        return 1;
+    rt_fail(s, NSM_EMETHOD, -1, "%s forms dense %d x %d matrices; this model has %d bodies, "
+            "above the %d it is built for: use method rk4 or adaptive", what, s->n, s->n, s->n,
+            RT_DENSE_MAX);
+    return 0;
+}
+
+/* K as a dense row-major n x n matrix into out (n*n doubles). */
+void rt_dense_K(const nsm_sim *s, double *out)
+{
+    csr_dense(&s->sp.K, 0, s->n, out);
+}
+
+/* C as a dense row-major n x n matrix into out. */
+void rt_dense_C(const nsm_sim *s, double *out)
+{
+    csr_dense(&s->sp.C, 0, s->n, out);
+}
+
+/* W as a dense row-major g x n matrix into out. */
+void rt_dense_W(const nsm_sim *s, double *out)
+{
+    csr_dense(&s->sp.W, 0, s->g, out);
+}
+
+/* Gap j's row w_j as a dense n-vector into out; returns out. */
+const double *rt_dense_wrow(const nsm_sim *s, int j, double *out)
+{
+    csr_dense(&s->sp.W, j, j + 1, out);
+    return out;
+}
+
+/* Friction element k's row Wt[k] as a dense n-vector into out; returns out. */
+const double *rt_dense_wtrow(const nsm_sim *s, int k, double *out)
+{
+    csr_dense(&s->sp.Wt, k, k + 1, out);
+    return out;
 }

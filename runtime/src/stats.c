@@ -477,10 +477,13 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->springs = nsm_energy_springs(n, s->m->n_springs, s->m->springs, s->num.sk, s->num.srest,
                                     s->y);
     a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
-    int law[s->g + 1];
-    for (int j = 0; j < s->g; j++)
-        law[j] = s->m->gaps[j].law;
-    a->contacts = nsm_energy_penalty(n, s->g, s->mode, law, s->num.W, s->num.d, s->num.kc, s->y);
+    a->contacts = 0;
+    for (int j = 0; j < s->g; j++)   /* 1/2 k p^2 of the engaged penalty gaps */
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(s->mode, j)) {
+            double p = -(rt_wrow(s, j, s->y) + s->num.d[j]);
+            a->contacts += s->num.kc[j] * p * p;
+        }
+    a->contacts *= 0.5;
     a->e0 = s->E0;
     a->error_max = fmax(st->err_max, fabs(a->error));
     a->energy_max = st->e_max;
@@ -531,9 +534,8 @@ int nsm_sim_wall_line(const nsm_sim *s, int k, double *nx, double *ny, double *c
     if (w->planar < 0 || w->planar >= s->m->n_planar || w->gap < 0 || w->gap >= s->g)
         return NSM_EINVAL;
     const nsm_planar_info *pl = &s->m->planar[w->planar];
-    const double *row = s->num.W + (size_t)w->gap * s->n;
-    *nx = row[pl->ix];
-    *ny = row[pl->iy];
+    *nx = rt_csr_get(&s->sp.W, w->gap, pl->ix);
+    *ny = rt_csr_get(&s->sp.W, w->gap, pl->iy);
     *r = s->num.radius[w->planar];
     *c = -(s->num.d[w->gap] + *r);
     return NSM_OK;

@@ -81,7 +81,8 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
     for (int j = 0; j < s->g; j++) {
         if (!rt_mode_has(s->mode, j) || s->m->gaps[j].law != NSM_LAW_PENALTY)
             continue;
-        const double *w = s->num.W + (size_t)j * n;
+        double wd[n];
+        const double *w = rt_dense_wrow(s, j, wd);
         double p0 = rt_dot(n, w, Y) + s->num.d[j], p1 = rt_dot(n, w, Y1) + s->num.d[j];
         double r0 = rt_dot(n, w, Y + n), r1 = rt_dot(n, w, Y1 + n);
         double sp = s->atol + s->rtol * fmax(fabs(p0), fabs(p1));
@@ -364,7 +365,8 @@ static long double surf_form(const nsm_sim *s, int j, int k, const long double *
 void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, double *y)
 {
     int n = s->n, na = s->na;
-    const double *w = s->num.W + (size_t)j * n;
+    double wd[n];
+    const double *w = rt_dense_wrow(s, j, wd);
     RtShadow *sh = shadow_find(s, t, y0);
     if (!sh)
         return;
@@ -639,7 +641,8 @@ static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA,
                           double s0, double smax, long double *P, long double *Z1)
 {
     int n = s->n, na = s->na, K = tail_terms(normA * smax);
-    const double *w = s->num.W + (size_t)j * n;
+    double wd[n];
+    const double *w = rt_dense_wrow(s, j, wd);
     long double c[TAIL_TERMS + 1], x = s0;
     memcpy(P, Z, sizeof(long double) * na);
     rt_taylor_terms(mi, na, K, 1, P);
@@ -689,7 +692,8 @@ double rt_zeno_tail(nsm_sim *s, int j, double tau)
     double total = 0, e = s->num.e[j], D = 0;
     long double *P = malloc((TAIL_TERMS + 1) * (size_t)na * sizeof(long double));
     long double Z[na], Z1[na];
-    const double *w = s->num.W + (size_t)j * n, *A = mi ? mi->A : NULL;
+    double wd[n];
+    const double *w = rt_dense_wrow(s, j, wd), *A = mi ? mi->A : NULL;
     double result = NAN;
     if (!A || !P)
         goto done;
@@ -796,7 +800,8 @@ static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, doubl
     if (k < 0)
         return;
     const RtShadow *sh = &s->ex.shadow[k];
-    const double *w = s->num.W + (size_t)j * n;
+    double wd[n];
+    const double *w = rt_dense_wrow(s, j, wd);
     const long double *Z = sh->Z;
     long double g = s->num.d[j] + surf_form(s, j, 0, Z), u = surf_form(s, j, 1, Z);
     for (int i = 0; i < n; i++) {

@@ -286,13 +286,12 @@ static int seq_cycle(const Seq *q, double *rho, char *set)
 /* Apply the impulses P (one per position of q) to v and to u. */
 static void seq_apply(nsm_sim *s, Seq *q, const double *P, double *v)
 {
-    int n = s->n;
     for (int a = 0; a < q->r; a++) {
         if (P[a] == 0)
             continue;
-        const double *w = s->num.W + (size_t)q->idx[a] * n;
-        for (int i = 0; i < n; i++)
-            v[i] += s->minv[i] * w[i] * P[a];
+        const RtCsr *W = &s->sp.W;
+        for (int k = W->p[q->idx[a]]; k < W->p[q->idx[a] + 1]; k++)
+            v[W->i[k]] += s->minv[W->i[k]] * W->x[k] * P[a];
         for (int b = 0; b < q->r; b++)
             q->u[b] += q->D[(size_t)b * q->r + a] * P[a];
     }

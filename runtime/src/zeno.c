@@ -138,7 +138,6 @@ static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
 {
     int n = s->n, N = s->N;
     double Y[N], Y1[N], Y2[N], a[N], tau2, e = s->num.e[j], Djj;
-    const double *w = s->num.W + (size_t)j * n;
     rt_delassus(s, &j, 1, &Djj);
     memcpy(Y, s->y, sizeof Y);
     if (rt_deriv(s, s->mode, s->t, Y, a))
@@ -146,13 +145,13 @@ static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
     double acc = rt_wacc(s, j, a + n), du = -acc * tl / 2 - rt_wdot(s, j, Y + n);
     if (!(acc < 0) || !(Djj > 0))
         return NAN;
-    for (int i = 0; i < n; i++)
-        Y[n + i] += s->minv[i] * w[i] * du / Djj;
+    for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
+        Y[n + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * du / Djj;
     if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1))
         return NAN;
     double dv = -(1 + e) * rt_wdot(s, j, Y1 + n) / Djj;
-    for (int i = 0; i < n; i++)
-        Y1[n + i] += s->minv[i] * w[i] * dv;
+    for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
+        Y1[n + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * dv;
     if (zeno_flight(s, j, s->t + *tau1, Y1, e * *tau1, &tau2, Y2))
         return NAN;
     return tau2 / (e * *tau1) - 1;

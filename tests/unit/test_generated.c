@@ -45,6 +45,17 @@ static int close_to(double a, double b, double tol)
     return fabs(a - b) <= tol * (1 + fabs(a) + fabs(b));
 }
 
+/* Room for a sparse table of nnz entries (row and col in one block). */
+static nsm_entries entries_alloc(int nnz)
+{
+    size_t c = nnz > 0 ? (size_t)nnz : 1;
+    nsm_entries t;
+    t.row = calloc(2 * c, sizeof(int));
+    t.col = t.row + c;
+    t.val = calloc(c, sizeof(double));
+    return t;
+}
+
 int main(void)
 {
     const nsm_model *m = &NSM_MODEL;
@@ -61,10 +72,10 @@ int main(void)
     int *sw = calloc((size_t)ns + 1, sizeof *sw);
     nsm_numeric num;
     num.mass = calloc((size_t)n, sizeof(double));
-    num.K = calloc((size_t)(n * n), sizeof(double));
-    num.C = calloc((size_t)(n * n), sizeof(double));
+    num.K = entries_alloc(m->nnz_K);
+    num.C = entries_alloc(m->nnz_C);
     num.fconst = calloc((size_t)n, sizeof(double));
-    num.W = calloc((size_t)(g * n) + 1, sizeof(double));
+    num.W = entries_alloc(m->nnz_W);
     num.d = calloc((size_t)g + 1, sizeof(double));
     num.e = calloc((size_t)g + 1, sizeof(double));
     num.kc = calloc((size_t)g + 1, sizeof(double));
@@ -72,7 +83,7 @@ int main(void)
     num.sk = calloc((size_t)m->n_springs + 1, sizeof(double));
     num.sc = calloc((size_t)m->n_springs + 1, sizeof(double));
     num.srest = calloc((size_t)m->n_springs + 1, sizeof(double));
-    num.Wt = calloc((size_t)(m->n_frictions * n) + 1, sizeof(double));
+    num.Wt = entries_alloc(m->nnz_Wt);
     num.ut = calloc((size_t)m->n_frictions + 1, sizeof(double));
     num.fn = calloc((size_t)m->n_frictions + 1, sizeof(double));
     num.mus = calloc((size_t)m->n_frictions + 1, sizeof(double));
@@ -120,9 +131,12 @@ int main(void)
                         wa = hm[2 * m->n_gaps + j];
                         sc = fabs(wa);
                     }
-                    for (int i = 0; i < n; i++) {
-                        wa += num.W[j * n + i] * yd[n + i];
-                        sc += fabs(num.W[j * n + i] * lam[j] / num.mass[i]);
+                    for (int k = 0; k < m->nnz_W; k++) {
+                        int i = num.W.col[k];
+                        if (num.W.row[k] != j)
+                            continue;
+                        wa += num.W.val[k] * yd[n + i];
+                        sc += fabs(num.W.val[k] * lam[j] / num.mass[i]);
                     }
                     CHECK(fabs(wa) <= 1e-12 * (1 + sc), "mode %u gap %d: w.a = %g", mode, j, wa);
                     CHECK(s[j] == lam[j], "mode %u gap %d: event is the contact force", mode, j);
@@ -214,11 +228,14 @@ int main(void)
 
     printf("%s: %d checks, %d failures\n", m->name, checks, failures);
     double *bufs[] = { p, c, y, y2, yd, yd2, s, sd, sp, sm, lam, f, fd, fp, fm,
-                       num.mass, num.K, num.C, num.fconst, num.W, num.d, num.e, num.kc, num.cc,
-                       num.sk, num.sc, num.srest, num.Wt, num.ut, num.fn, num.mus, num.muk,
+                       num.mass, num.K.val, num.C.val, num.fconst, num.W.val, num.d, num.e, num.kc,
+                       num.cc, num.sk, num.sc, num.srest, num.Wt.val, num.ut, num.fn, num.mus, num.muk,
                        num.gfac, num.radius, num.et };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
+    nsm_entries *lists[] = { &num.K, &num.C, &num.W, &num.Wt };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        free(lists[i]->row);
     free(sw);
     return failures ? 1 : 0;
 }

@@ -34,6 +34,17 @@
  *   closed penalty, release = gap:   s = p,                       s' = p'
  * Time switch k: s = the switch function (e.g. t - T for `t <= T`), s' its derivative;
  * the runtime keeps sw[k] and flips it when s crosses 0.
+ *
+ * Sparse tables (ABI 3).  K, C (n x n), W (g x n) and Wt (nf x n) are
+ * lists of entries (nsm_entries, coordinate form): entry k adds val[k] to
+ * the element (row[k], col[k]).  The model states how many entries each
+ * list has (nnz_K, nnz_C, nnz_W, nnz_Wt in nsm_model, fixed when the file
+ * is generated); setup fills that many, in any order.  Entries of the same
+ * element add up, and an entry may be 0 (a coefficient that vanishes for
+ * some parameter values).  The runtime sorts the lists into rows after
+ * every setup and refuses a row or column out of range, so memory and the
+ * cost of forces, gaps and energies grow with the model's elements, never
+ * with n^2.
  */
 #ifndef NSM_MODEL_H
 #define NSM_MODEL_H
@@ -42,7 +53,7 @@
 extern "C" {
 #endif
 
-#define NSM_ABI_VERSION 2
+#define NSM_ABI_VERSION 3
 
 /* Return of the per-mode functions when the compiler did not write this mode
  * out (too many gaps to enumerate): the runtime then uses its generic path,
@@ -88,14 +99,21 @@ typedef struct nsm_output_info {
     int index;
 } nsm_output_info;
 
+/* A sparse matrix as a list of entries: entry k adds val[k] to element
+ * (row[k], col[k]); see "Sparse tables" above. */
+typedef struct nsm_entries {
+    int *row, *col;
+    double *val;
+} nsm_entries;
+
 /* Numbers the runtime's generic paths (impact LCP, sticking checks, exact
  * method, energy) need; the model's setup fills them from p.  The runtime
  * allocates every array with the sizes in nsm_model. */
 typedef struct nsm_numeric {
     double *mass;      /* n */
-    double *K, *C;     /* n*n, row-major: springs and dampers only */
+    nsm_entries K, C;  /* n x n, nnz_K and nnz_C entries: springs and dampers only */
     double *fconst;    /* n: gravity and rest-length forces */
-    double *W;         /* g*n, row j is w_j */
+    nsm_entries W;     /* g x n, nnz_W entries: row j is w_j */
     double *d;         /* g */
     double *e;         /* g: restitution of impact gaps */
     double *kc, *cc;   /* g: penalty stiffness and damping */
@@ -106,7 +124,7 @@ typedef struct nsm_numeric {
      * velocity, constant), its normal force fn[k] > 0 (unless it is a gap's
      * contact force, nsm_friction_info.normal_gap), its static and
      * kinetic coefficients mus[k] >= muk[k] >= 0. */
-    double *Wt;        /* nf*n */
+    nsm_entries Wt;    /* nf x n, nnz_Wt entries: row k is Wt[k] */
     double *ut, *fn, *mus, *muk; /* nf each */
     /* Planar bodies (appended too; the runtime fills them with defaults
      * before setup, so a table that leaves them works as before): */
@@ -247,6 +265,9 @@ typedef struct nsm_model {
     const unsigned char *gap_moving;   /* g flags: 1 for a moving gap */
     void (*gap_motion)(double t, const double *p, const double *c, double *h /* 4g */);
     void (*gap_generator)(const double *p, const double *c, double *H /* g*n_gen */);
+
+    /* The number of entries setup lists in num->K, C, W and Wt. */
+    int nnz_K, nnz_C, nnz_W, nnz_Wt;
 } nsm_model;
 
 #ifdef __cplusplus

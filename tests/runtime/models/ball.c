@@ -17,6 +17,9 @@ static const nsm_output_info outputs[] = {
 };
 
 /* Numeric tables from p = (m, g, h, e, v0). */
+/* Entry k of a sparse table: element (r, c) gets v (nsm/model.h). */
+#define ENTRY(T, k, r, c, v) ((T).row[k] = (r), (T).col[k] = (c), (T).val[k] = (v))
+
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     (void)c;
@@ -25,10 +28,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     if (!(p[3] >= 0 && p[3] <= 1))
         return 4;
     num->mass[0] = p[0];
-    num->K[0] = 0;
-    num->C[0] = 0;
     num->fconst[0] = -p[0] * p[1];
-    num->W[0] = 1;
+    ENTRY(num->W, 0, 0, 0, 1);
     num->d[0] = 0;
     num->e[0] = p[3];
     num->kc[0] = num->cc[0] = 0;
@@ -49,4 +50,5 @@ const nsm_model ball_model = {
     .body_names = bodies, .params = params, .gaps = gaps, .springs = 0,
     .n_outputs = 4, .outputs = outputs, .t_end = 2.0, .dt = 1e-3, .every = 0.01,
     .method = NSM_METHOD_RK4, .setup = setup, .initial = initial,
+    .nnz_W = 1,
 };

@@ -20,14 +20,17 @@ static const nsm_output_info outputs[] = {
     { "E.dissipated", "J", NSM_OUT_DISSIPATED, 0 }, { "E.error", "J", NSM_OUT_ERROR, 0 },
 };
 
+/* Entry k of a sparse table: element (r, c) gets v (nsm/model.h). */
+#define ENTRY(T, k, r, c, v) ((T).row[k] = (r), (T).col[k] = (c), (T).val[k] = (v))
+
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     (void)c;
     if (!(p[M] > 0))
         return 1 + M;
     num->mass[0] = p[M];
-    num->K[0] = p[K];
-    num->C[0] = p[C];
+    ENTRY(num->K, 0, 0, 0, p[K]);
+    ENTRY(num->C, 0, 0, 0, p[C]);
     num->fconst[0] = p[K] * p[L];
     num->sk[0] = p[K];
     num->sc[0] = p[C];
@@ -87,4 +90,5 @@ const nsm_model forced_model = {
     .every = 0.01, .method = NSM_METHOD_RK4, .setup = setup, .initial = initial, .force = force,
     .force_dot = force_dot, .switch_fn = switch_fn, .switch_state = switch_state,
     .n_gen = 1, .generator = generator, .generator_state = generator_state,
+    .nnz_K = 1, .nnz_C = 1,
 };

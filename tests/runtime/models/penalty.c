@@ -19,16 +19,18 @@ static const nsm_output_info outputs[] = {
     { "E.error", "J", NSM_OUT_ERROR, 0 },
 };
 
+/* Entry k of a sparse table: element (r, c) gets v (nsm/model.h). */
+#define ENTRY(T, k, r, c, v) ((T).row[k] = (r), (T).col[k] = (c), (T).val[k] = (v))
+
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     (void)c;
     if (!(p[M] > 0))
         return 1 + M;
     num->mass[0] = p[M];
-    num->K[0] = p[K];
-    num->C[0] = 0;
+    ENTRY(num->K, 0, 0, 0, p[K]);
     num->fconst[0] = 0;
-    num->W[0] = -1;
+    ENTRY(num->W, 0, 0, 0, -1);
     num->d[0] = p[D0];
     num->e[0] = 0;
     num->kc[0] = p[KC];
@@ -48,4 +50,5 @@ const nsm_model penalty_model = {
     .n_bodies = 1, .n_params = 6, .n_gaps = 1, .n_outputs = 3, .body_names = bodies,
     .params = params, .gaps = gaps, .outputs = outputs, .t_end = 2, .dt = 1e-4, .every = 0.01,
     .method = NSM_METHOD_RK4, .setup = setup, .initial = initial,
+    .nnz_K = 1, .nnz_W = 1,
 };

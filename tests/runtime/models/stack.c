@@ -21,6 +21,9 @@ static const nsm_output_info outputs[] = {
     { "floor.force", "N", NSM_OUT_FORCE, 0 },
 };
 
+/* Entry k of a sparse table: element (r, c) gets v (nsm/model.h). */
+#define ENTRY(T, k, r, c, v) ((T).row[k] = (r), (T).col[k] = (c), (T).val[k] = (v))
+
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     (void)c;
@@ -30,12 +33,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1 + M2;
     num->mass[0] = p[M1];
     num->mass[1] = p[M2];
-    for (int i = 0; i < 4; i++)
-        num->K[i] = num->C[i] = 0;
     num->fconst[0] = -p[M1] * p[G];
     num->fconst[1] = -p[M2] * p[G];
-    num->W[0] = 1, num->W[1] = 0;     /* floor: x1 */
-    num->W[2] = -1, num->W[3] = 1;    /* top: x2 - x1 */
+    ENTRY(num->W, 0, 0, 0, 1);                            /* floor: x1 */
+    ENTRY(num->W, 1, 1, 0, -1), ENTRY(num->W, 2, 1, 1, 1); /* top: x2 - x1 */
     num->d[0] = num->d[1] = 0;
     num->e[0] = p[EF];
     num->e[1] = p[E];
@@ -55,4 +56,5 @@ const nsm_model stack_model = {
     .n_bodies = 2, .n_params = 6, .n_gaps = 2, .n_outputs = 3, .body_names = bodies,
     .params = params, .gaps = gaps, .outputs = outputs, .t_end = 0.6, .dt = 1e-3, .every = 0.01,
     .method = NSM_METHOD_RK4, .setup = setup, .initial = initial,
+    .nnz_W = 3,
 };

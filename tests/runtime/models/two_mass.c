@@ -22,6 +22,9 @@ static const nsm_output_info outputs[] = {
     { "r.force", "N", NSM_OUT_FORCE, 0 }, { "E.error", "J", NSM_OUT_ERROR, 0 },
 };
 
+/* Entry k of a sparse table: element (r, c) gets v (nsm/model.h). */
+#define ENTRY(T, k, r, c, v) ((T).row[k] = (r), (T).col[k] = (c), (T).val[k] = (v))
+
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     (void)c;
@@ -33,10 +36,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1 + E;
     num->mass[0] = p[M1];
     num->mass[1] = p[M2];
-    num->K[0] = p[K1], num->K[1] = 0, num->K[2] = 0, num->K[3] = p[K2];
-    num->C[0] = p[C1], num->C[1] = 0, num->C[2] = 0, num->C[3] = p[C2];
+    ENTRY(num->K, 0, 0, 0, p[K1]), ENTRY(num->K, 1, 1, 1, p[K2]);
+    ENTRY(num->C, 0, 0, 0, p[C1]), ENTRY(num->C, 1, 1, 1, p[C2]);
     num->fconst[0] = num->fconst[1] = 0;
-    num->W[0] = -1, num->W[1] = 1;
+    ENTRY(num->W, 0, 0, 0, -1), ENTRY(num->W, 1, 0, 1, 1);
     num->d[0] = 0;
     num->e[0] = p[E];
     num->kc[0] = num->cc[0] = 0;
@@ -125,4 +128,5 @@ const nsm_model NAME = {
     .n_outputs = 4, .outputs = outputs, .t_end = 20, .dt = 1e-3, .every = 0.01,
     .method = NSM_METHOD_RK4, .setup = setup, .initial = initial, .force = force,
     FUNCS
+    .nnz_K = 2, .nnz_C = 2, .nnz_W = 2,
 };
