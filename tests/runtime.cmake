@@ -112,3 +112,16 @@ rt_cli(set_file_unknown --exit 1 --stderr "bad.set:2: unknown parameter 'foo'. v
   -- $<TARGET_FILE:rt_sim_ball> --set-file ${RT_OUT}/bad.set)
 rt_cli(set_file_syntax --exit 1 --stderr "syntax.set:1: .*NAME = VALUE"
   -- $<TARGET_FILE:rt_sim_ball> --set-file ${RT_OUT}/syntax.set)
+
+# Memory linear in the model's elements: a 10000-bead chain under an
+# address-space cap and a peak resident set bound (tests/runtime/mem_check.c).
+set(NSM_CHAIN10000_C ${CMAKE_CURRENT_BINARY_DIR}/chain10000.c)
+add_custom_command(OUTPUT ${NSM_CHAIN10000_C}
+  COMMAND nsmc ${RT_DIR}/chain10000.nsm -o ${NSM_CHAIN10000_C}
+  DEPENDS nsmc ${RT_DIR}/chain10000.nsm
+  VERBATIM)
+add_executable(rt_mem_check ${RT_DIR}/mem_check.c ${NSM_CHAIN10000_C})
+target_compile_definitions(rt_mem_check PRIVATE NSM_NO_MAIN)
+target_link_libraries(rt_mem_check PRIVATE nsmrt m)
+add_test(NAME runtime.memory_linear COMMAND rt_mem_check)
+set_tests_properties(runtime.memory_linear PROPERTIES LABELS runtime)
