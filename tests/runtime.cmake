@@ -21,7 +21,7 @@ set(RT_NUMERIC_TESTS
   pendamp_gap_rk4 pendamp_gap_adaptive pendamp_gap_exact
   grazing_rk4 grazing_adaptive grazing_exact
   switch_rk4 switch_adaptive switch_exact
-  exact_refused guards nan resume adaptive_tol potential_rk4 potential_exact)
+  exact_refused guards entries nan resume adaptive_tol potential_rk4 potential_exact)
 foreach(t ${RT_NUMERIC_TESTS})
   add_test(NAME runtime.${t} COMMAND rt_tests ${t})
   set_tests_properties(runtime.${t} PROPERTIES LABELS runtime)

@@ -308,9 +308,9 @@ double rt_wrow(const nsm_sim *s, int j, const double *u);
 double rt_wtrow(const nsm_sim *s, int k, const double *u);
 int rt_gaps_coupled(const nsm_sim *s, int a, int b);
 int rt_dense_ok(nsm_sim *s, const char *what);
-void rt_dense_K(const nsm_sim *s, double *out);
-void rt_dense_C(const nsm_sim *s, double *out);
-void rt_dense_W(const nsm_sim *s, double *out);
+int rt_dense_K(nsm_sim *s, double *out, const char *what);
+int rt_dense_C(nsm_sim *s, double *out, const char *what);
+int rt_dense_W(nsm_sim *s, double *out, const char *what);
 const double *rt_dense_wrow(const nsm_sim *s, int j, double *out);
 const double *rt_dense_wtrow(const nsm_sim *s, int k, double *out);
 

@@ -7,9 +7,10 @@
 ** setup the runtime sorts them into compressed sparse rows (entries of one
 ** element added up, zeros dropped), and every force, gap, energy and
 ** tolerance of the run goes over those lists: memory and an rk4 step cost
-** O(n + g + nonzeros), never O(n^2).  The few paths that need a dense
-** matrix (the exact method's small-model matrices) materialise it here, in
-** storage of their own, and only up to RT_DENSE_MAX bodies.
+** O(n + g + nonzeros), never O(n^2).  A path that needs a dense matrix
+** materialises it here (rt_dense_K, rt_dense_C, rt_dense_W), in storage of
+** its own, and only up to RT_DENSE_MAX bodies; one dense row of W or Wt
+** (rt_dense_wrow, rt_dense_wtrow) costs O(n) at any size.
 */
 #include <math.h>
 #include <stdio.h>
@@ -242,34 +243,43 @@ static void csr_dense(const RtCsr *A, int r0, int r1, double *out)
             out[(size_t)(r - r0) * cols + A->i[k]] = A->x[k];
 }
 
-/* Whether a dense path may form n x n matrices for this model; else it
-** fails the run with a message naming `what` (never a silent fallback). */
+/* Whether a dense path (`what`, for the message) may form n x n matrices
+** for this model; else the run fails with a message saying so (never a
+** silent fallback). */
 int rt_dense_ok(nsm_sim *s, const char *what)
 {
     if (s->n <= RT_DENSE_MAX)
         return 1;
     rt_fail(s, NSM_EMETHOD, -1, "%s forms dense %d x %d matrices; this model has %d bodies, "
-            "above the %d it is built for: use method rk4 or adaptive", what, s->n, s->n, s->n,
-            RT_DENSE_MAX);
+            "above the %d it is built for (rk4 and adaptive run any size)", what, s->n, s->n,
+            s->n, RT_DENSE_MAX);
     return 0;
 }
 
-/* K as a dense row-major n x n matrix into out (n*n doubles). */
-void rt_dense_K(const nsm_sim *s, double *out)
+/* One of K, C (n x n) or W (g x n), `which`, as a dense row-major matrix
+** into out, for the path `what` that needs it on a small model.  NSM_OK,
+** or NSM_EMETHOD (rt_dense_ok's message) above RT_DENSE_MAX bodies. */
+static int dense_of(nsm_sim *s, const RtCsr *A, double *out, const char *what)
 {
-    csr_dense(&s->sp.K, 0, s->n, out);
+    if (!rt_dense_ok(s, what))
+        return NSM_EMETHOD;
+    csr_dense(A, 0, A->rows, out);
+    return NSM_OK;
 }
 
-/* C as a dense row-major n x n matrix into out. */
-void rt_dense_C(const nsm_sim *s, double *out)
+int rt_dense_K(nsm_sim *s, double *out, const char *what)
 {
-    csr_dense(&s->sp.C, 0, s->n, out);
+    return dense_of(s, &s->sp.K, out, what);
 }
 
-/* W as a dense row-major g x n matrix into out. */
-void rt_dense_W(const nsm_sim *s, double *out)
+int rt_dense_C(nsm_sim *s, double *out, const char *what)
 {
-    csr_dense(&s->sp.W, 0, s->g, out);
+    return dense_of(s, &s->sp.C, out, what);
+}
+
+int rt_dense_W(nsm_sim *s, double *out, const char *what)
+{
+    return dense_of(s, &s->sp.W, out, what);
 }
 
 /* Gap j's row w_j as a dense n-vector into out; returns out. */
