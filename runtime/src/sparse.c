@@ -250,9 +250,10 @@ int rt_dense_ok(nsm_sim *s, const char *what)
 {
     if (s->n <= RT_DENSE_MAX)
         return 1;
-    rt_fail(s, NSM_EMETHOD, -1, "%s forms dense %d x %d matrices; this model has %d bodies, "
-            "above the %d it is built for (rk4 and adaptive run any size)", what, s->n, s->n,
-            s->n, RT_DENSE_MAX);
+    snprintf(s->msg, sizeof s->msg, "%s forms dense %d x %d matrices; this model has %d "
+             "bodies, above the %d it is built for (rk4 and adaptive run any size)", what, s->n,
+             s->n, s->n, RT_DENSE_MAX);
+    s->failed = NSM_EMETHOD;
     return 0;
 }
 
