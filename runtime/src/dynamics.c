@@ -108,7 +108,9 @@ int rt_clus_alloc(nsm_sim *s)
         return NSM_ENOMEM;
     s->cl = cl;
     size_t cap = (size_t)s->g + s->nf + 1, n = (size_t)s->n;
-    size_t nnz = (size_t)(m->nnz_W > 0 ? m->nnz_W : 0) + (m->nnz_Wt > 0 ? m->nnz_Wt : 0) + 1;
+    /* a row per closed gap and stuck element; a direction adds to its
+     * gap's row those of the elements slipping on it (each at most once) */
+    size_t nnz = (size_t)(m->nnz_W > 0 ? m->nnz_W : 0) + 2 * (size_t)(m->nnz_Wt > 0 ? m->nnz_Wt : 0) + 1;
     cl->cap = s->g + s->nf;
     cl->root = malloc(sizeof(int) * (8 * cap + 1 + 2 * n));
     cl->acc = calloc(n + 2 * cap, sizeof(double));
@@ -339,7 +341,7 @@ static void dir_of_gap(const nsm_sim *s, const unsigned *mode, RtClus *cl, int r
         B->i[w++] = W->i[k];
     }
     for (int e = 0; e < s->nf; e++)
-        if (s->m->frictions[e].normal_gap == j)
+        if (s->m->frictions[e].normal_gap == j && !rt_fric_stuck(s, mode, e))
             for (int k = Wt->p[e]; k < Wt->p[e + 1]; k++)
                 if (!cl->mark[Wt->i[k]]) {
                     cl->mark[Wt->i[k]] = 1;
