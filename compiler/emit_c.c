@@ -14,6 +14,9 @@
  * family) is written as one `for` loop over i, so the generated code grows
  * with the model's text rather than its size.  Each iteration evaluates the
  * same expression, in the same order, as the assignment it replaces.
+ * The sparse tables K, C, W and Wt are written as lists of entries (row,
+ * column, value; nsm/model.h): their integer rows and columns roll too,
+ * each by a constant step per iteration.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +44,7 @@ typedef struct Cgen {
 
 /* One assignment of generated code, dst[index] = value (or a local). */
 typedef struct Line {
-    const char *dst;   /* the array written ("ydot", "num->K", a local array "F") */
+    const char *dst;   /* the array written ("ydot", "num->K.val", a local array "F") */
     long index;        /* element of dst */
     int var;           /* a mode's local: its variable index (a scalar unless arrays); else -1 */
     Expr *value;
