@@ -292,7 +292,7 @@ static int set_list(const nsm_sim *s, const unsigned *set, int *idx)
 ** w_j and the stuck elements' slip rows, with w . a = -hdd[j] for a gap
 ** (a moving surface's acceleration; hdd NULL: all 0) and w . a = 0 for a
 ** stuck element.  Returns NSM_ENUMERIC when the constraints are redundant. */
-static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, const double *hdd,
+static int accel_constrained(const nsm_sim *s, const unsigned *mode, const double *hdd,
                              double *a, double *lam, double *lamf);
 
 int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const double *hdd,
@@ -313,7 +313,7 @@ int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const
         r += rt_fric_stuck(s, mode, k);
     if (r == 0)
         return NSM_OK;
-    return accel_constrained(s, mode, r, hdd, a, lam, lamf);
+    return accel_constrained(s, mode, hdd, a, lam, lamf);
 }
 
 /* Append row ra of A as row r of B (B's rows so far end at B->p[r]). */
@@ -362,16 +362,15 @@ static void dir_of_gap(const nsm_sim *s, const unsigned *mode, RtClus *cl, int r
     B->p[r + 1] = w;
 }
 
-/* The constrained part of rt_accel_surf over its r constraint rows: a holds
+/* The constrained part of rt_accel_surf over its constraint rows: a holds
 ** M^-1 F on entry and the constrained accelerations on return.  Solved
 ** cluster by cluster (clus_split) in the sim's scratch. */
-static int accel_constrained(const nsm_sim *s, const unsigned *mode, int r, const double *hdd,
+static int accel_constrained(const nsm_sim *s, const unsigned *mode, const double *hdd,
                              double *a, double *lam, double *lamf)
 {
     RtClus *cl = s->cl;
     RtCsr *R = &cl->rows, *Dd = &cl->dirs;
     int *gk = cl->gk, nr = 0;
-    (void)r;
     /* the constraint rows: closed gaps (the force acts along w_j, plus the
      * slip forces of the friction elements it presses), then stuck elements */
     R->p[0] = Dd->p[0] = 0;
