@@ -473,14 +473,14 @@ static double op_norm(const nsm_sim *s, const RtModeOp *op, const long double *Z
     return fmax(fmax(op->omega * sqrt((double)sx), sqrt((double)sv)), op->mu * (double)zm);
 }
 
-/* The step's expansion in s->tay over [0, h] from Z0 by the operator: P_k,
-** the forces lambda(P_k) for k = 0 .. K, the degree and the tail factors
-** (the callers set the rest). */
-int rt_modeop_taylor(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h)
+/* The step's expansion of degree K (taylor.c's for nu h) in s->tay over
+** [0, h] from Z0 by the operator: P_k, the forces lambda(P_k) for k = 0 ..
+** K and the tail factors (the caller sets the rest). */
+int rt_modeop_taylor(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h, int K)
 {
     RtTaylor *T = &s->tay;
     const RtModeOp *op = mi->op;
-    int na = s->na, K = rt_taylor_degree(mi->nu * h), nr = op->nr;
+    int na = s->na, nr = op->nr;
     size_t need = (size_t)(RT_TAYLOR_K + 1) * (nr ? nr : 1);
     if ((size_t)T->lam_cap < need) {
         long double *l = realloc(T->lam, sizeof(long double) * need);
@@ -645,20 +645,18 @@ void rt_modeop_energy(const nsm_sim *s, long double *ed, long double *ew)
     }
 }
 
-/* Z1 = exp(A tau) Z0 by the operator's series, in pieces of at most
-** RT_TAYLOR_REACH / nu, without touching the step's expansion in s->tay
-** (an advance inside a step: Zeno checks, sections); *Ed (if Ed) and *Ew
-** the dissipated energy and the external work over it. */
-int rt_modeop_advance(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double tau,
-                      long double *Z1, double *Ed, double *Ew)
+/* Z1 = exp(A pieces h) Z0 by the operator's series of degree K over each
+** of the pieces (the caller makes nu h at most RT_TAYLOR_REACH), without
+** touching the step's expansion in s->tay (an advance inside a step: Zeno
+** checks, sections); *Ed (if Ed) and *Ew the dissipated energy and the
+** external work over it. */
+int rt_modeop_advance(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h,
+                      int pieces, int K, long double *Z1, double *Ed, double *Ew)
 {
     const RtModeOp *op = mi->op;
     int na = s->na, nr = op->nr;
-    int pieces = (int)ceil(tau * mi->nu / RT_TAYLOR_REACH);
-    if (pieces < 1)
-        pieces = 1;
-    double h = tau / pieces, ed = 0, ew = 0;
-    int K = rt_taylor_degree(mi->nu * h), keep = Ed && (op->damped || op->nb);
+    double ed = 0, ew = 0;
+    int keep = Ed && (op->damped || op->nb);
     int nv = keep ? K + 1 : 2;
     long double *P = malloc(sizeof(long double) * ((size_t)nv * na + (nr ? nr : 1)));
     if (!P)

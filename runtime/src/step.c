@@ -596,7 +596,12 @@ static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, doub
         long double Z0[s->na], Z1[s->na];
         double Ed = 0, Ew = 0;
         rt_exact_state(s, t, Y, Z0);
-        if ((rc = rt_modeop_advance(s, mi, Z0, tau, Z1, energy ? &Ed : NULL, &Ew)))
+        int pieces = (int)ceil(tau * mi->nu / RT_TAYLOR_REACH);  /* each within the reach */
+        if (pieces < 1)
+            pieces = 1;
+        if ((rc = rt_modeop_advance(s, mi, Z0, tau / pieces, pieces,
+                                    rt_taylor_degree(mi->nu * tau / pieces), Z1,
+                                    energy ? &Ed : NULL, &Ew)))
             return rc;
         rt_exact_land(s, t + tau, Z1, Y1);
         Y1[2 * n] = Y[2 * n] + Ed;

@@ -385,7 +385,7 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
 {
     RtTaylor *T = &s->tay;
     if (mi->op) {                          /* a large mode: by its operator (modeop.c) */
-        int rc = rt_modeop_taylor(s, mi, Z0, h);
+        int rc = rt_modeop_taylor(s, mi, Z0, h, taylor_degree(mi->nu * h));
         if (rc)
             return rc;
         goto done;
