@@ -546,6 +546,25 @@ static int fric_touch_exact(nsm_sim *s, const RtModeInfo *mi, int j, double nz, 
     return poly_at(a, K, *x) <= nz + ra[0];
 }
 
+/* Whether event function j of a large mode (modeop.c) stays above nz over
+** the whole step by a bound of O(K): p(x) >= a_0 - sum_(k>=1) |a_k| - r0 on
+** [0, 1].  exact_event then finds nothing (it looks for p <= -nz, or for
+** p(1) within nz on the final step), so the search is skipped: most gaps
+** of a large model are far from closing in any one step. */
+static int op_clear(const nsm_sim *s, const RtModeInfo *mi, int j, double nz)
+{
+    int K = s->tay.K;
+    long double a[K + 1], lo;
+    double r[2];
+    if (mi->has2[j])
+        return 0;
+    event_form(s, mi, j, 0, a, r);
+    lo = a[0] - r[0];
+    for (int k = 1; k <= K; k++)
+        lo -= fabsl(a[k]);
+    return lo > nz;
+}
+
 /* The exact method's detection over the step [t0, t0 + h] from Y0: the
 ** expansion, each event function's first zero, the earliest landed on (its
 ** state from the expansion, energies by its quadrature).  The expansion
@@ -574,6 +593,8 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
             *jev = j;
             break;
         }
+        if (mi->op && op_clear(s, mi, j, nz))
+            continue;
         int r = exact_event(s, mi, j, nz, final, &x);
         if (r < 0)
             return rt_fail(s, NSM_ENUMERIC, j,

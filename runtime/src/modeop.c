@@ -37,6 +37,8 @@
 
 #include "rt.h"
 
+#define RT_FLUSH 1e-300L     /* coefficients below this are 0 (op_scale) */
+
 /* Whether the current mode of the exact method is taken as an operator:
 ** a model past s->dense_na states of the kind this file handles. */
 int rt_modeop_wanted(const nsm_sim *s)
@@ -391,6 +393,15 @@ int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
     if (rc)
         return rc;
     mi->nu = fmax(fmax(op->omega, vrow + op->beta / op->mu), gn);
+    /* the coefficients flushed (op_scale): each entry of each P_k moves by
+     * at most RT_FLUSH, a vector of such entries has norm at most RT_FLUSH
+     * max(omega, 1, mu) sqrt(sum m_i + 1) and the flow over a step (nu h
+     * <= RT_TAYLOR_REACH) grows it by at most e^2 < 8; K + 1 of them */
+    double msum = 1;
+    for (int i = 0; i < n; i++)
+        msum += s->num.mass[i];
+    op->flush = 8.0 * (RT_TAYLOR_K + 1) * (double)RT_FLUSH *
+                fmax(fmax(op->omega, 1), op->mu) * sqrt(msum);
     mi->h_exact = RT_TAYLOR_REACH / mi->nu;
     mi->h_rk4 = mi->h_dp5 = INFINITY;
     mi->lam_re = mi->lam_im = 0;
@@ -459,6 +470,23 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
     }
 }
 
+/* P *= hk, entries below RT_FLUSH in magnitude set to 0.  A wave's
+** influence reaches the bodies k springs away through the k-th term only,
+** so far from it the coefficients fall like (nu h)^k / k! from one step to
+** the next, below the range of doubles within a few steps and into the
+** long double's subnormals after some hundred (1e-4000 m/s: each operation
+** and each rounding to the double state on them costs a microcode assist,
+** a hundred times a normal one).  The entries flushed are far below the
+** rounding of the double state; their effect on the motion over a step is
+** bounded in op->flush, which the tail bounds include. */
+static void op_scale(long double *P, int na, long double hk)
+{
+    for (int i = 0; i < na; i++) {
+        long double v = P[i] * hk;
+        P[i] = fabsl(v) < RT_FLUSH ? 0 : v;
+    }
+}
+
 /* ||Z|| = max(omega ||x||_M, ||v||_M, mu ||z||_inf) of a coefficient
 ** (its constant 0). */
 static double op_norm(const nsm_sim *s, const RtModeOp *op, const long double *Z)
@@ -496,12 +524,11 @@ int rt_modeop_taylor(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, do
         rt_modeop_apply(s, op, P + (size_t)(k - 1) * na, Pk, T->lam + (size_t)(k - 1) * nr);
         if (k > K)
             break;                      /* lambda(P_K) only: P_(K+1) is scratch */
-        for (int i = 0; i < na; i++)
-            Pk[i] *= hk;
+        op_scale(Pk, na, hk);
     }
     double pk = op_norm(s, op, P + (size_t)K * na), q = mi->nu * h / (K + 1);
-    T->tail = q < 0.5 ? pk * q / (1 - q) : INFINITY;
-    T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) : INFINITY;
+    T->tail = q < 0.5 ? pk * q / (1 - q) + op->flush : INFINITY;
+    T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) + (K + 1) * op->flush : INFINITY;
     T->K = K;
     return NSM_OK;
 }
@@ -543,9 +570,10 @@ void rt_modeop_form(const nsm_sim *s, int j, int second, long double *a, double 
         }
         cn = (fabs(sx) / op->omega + fabs(sv)) * op->wn[j];
     }
-    double mag = 0;
+    long double sum = 0;                /* in long double: one conversion, not K */
     for (int k = 0; k <= K; k++)
-        mag += fabs((double)a[k]);
+        sum += fabsl(a[k]);
+    double mag = (double)sum;
     *r0 = cn * T->tail + 1e-17 * mag;
     *r1 = cn * T->tail1 + 1e-17 * K * mag;
 }
@@ -669,10 +697,9 @@ int rt_modeop_advance(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, d
             long double *prev = P + (size_t)((k - 1) % nv) * na;
             long double *cur = P + (size_t)(k % nv) * na, hk = (long double)h / k;
             rt_modeop_apply(s, op, prev, cur, lam);
-            for (int i = 0; i < na; i++) {
-                cur[i] *= hk;
+            op_scale(cur, na, hk);
+            for (int i = 0; i < na; i++)
                 Z1[i] += cur[i];
-            }
         }
         if (keep) {                     /* h sum_m e_m / (m + 1) */
             double dd[K + 1], dw[K + 1];

@@ -72,6 +72,7 @@ typedef struct RtModeOp {
     double *wn;               /* g: ||M^-1/2 w_j||_2 */
     double kap, damp, omega;  /* ||M^-1 K'||_inf, ||M^-1 C'||_inf, the x weight */
     double beta, mu;          /* ||M^-1/2 B||_(inf->2), the z weight */
+    double flush;             /* bound of the flushed coefficients' effect (modeop.c) */
     int ng, nb;               /* the forcing generator's states; B's nonzeros */
     int *bi, *bk;             /* B's nonzeros: f_ext[bi] += bx z[bk] */
     double *bx, *G;           /* and G (ng x ng) */
