@@ -342,14 +342,6 @@ int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double
 /* The degree that carries a step of nu h <= 2 to below 1e-20 of its size
 ** (a tenth of the long double rounding):
 ** the first K with (nu h)^(K+1)/(K+1)! under that (at most RT_TAYLOR_K). */
-static int taylor_degree(double nuh);
-
-/* taylor_degree for modeop.c. */
-int rt_taylor_degree(double nuh)
-{
-    return taylor_degree(nuh);
-}
-
 static int taylor_degree(double nuh)
 {
     double term = 1;
@@ -359,6 +351,12 @@ static int taylor_degree(double nuh)
             return k - 1 > 4 ? k - 1 : 4;
     }
     return RT_TAYLOR_K;
+}
+
+/* taylor_degree for the callers of modeop.c's series (step.c). */
+int rt_taylor_degree(double nuh)
+{
+    return taylor_degree(nuh);
 }
 
 /* The Taylor coefficients P_k = A P_(k-1) h / k, k = 1 .. K, of mode mi's
