@@ -24,6 +24,7 @@ LAYERS = [
     "message.c sparse.c surface.c setfile.c",  # the model's tables, messages
     "coulomb.c",                               # friction elements' forces
     "dynamics.c",                              # forces, Delassus matrix, energies
+    "modeop.c",                                # a large mode as an operator (exact)
     "mode.c",                                  # per-mode matrices and caches
     "taylor.c",                                # Taylor expansion, guaranteed search
     "step.c",                                  # stepping (rk4, adaptive, exact)

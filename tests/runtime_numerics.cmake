@@ -31,3 +31,18 @@ target_include_directories(test_taylor PRIVATE ${NSM_SOURCE_DIR}/runtime/src ${N
 target_link_libraries(test_taylor PRIVATE nsmrt m)
 add_test(NAME runtime.taylor COMMAND test_taylor)
 set_tests_properties(runtime.taylor PROPERTIES LABELS "unit;runtime")
+
+# The exact method's large-model path (the mode as an operator, modeop.c)
+# against closed forms and against its dense path, forced on a 20-bead
+# chain (tests/unit/beads20.nsm) through the simulation's dense_na.
+set(NSM_BEADS20_C ${CMAKE_CURRENT_BINARY_DIR}/beads20.c)
+add_custom_command(OUTPUT ${NSM_BEADS20_C}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/unit/beads20.nsm -o ${NSM_BEADS20_C}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/unit/beads20.nsm
+  VERBATIM)
+add_executable(test_exact_large ${NSM_SOURCE_DIR}/tests/unit/test_exact_large.c ${NSM_BEADS20_C})
+target_compile_definitions(test_exact_large PRIVATE NSM_NO_MAIN)
+target_include_directories(test_exact_large PRIVATE ${NSM_SOURCE_DIR}/runtime/src ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_exact_large PRIVATE nsmrt m)
+add_test(NAME runtime.exact_large COMMAND test_exact_large)
+set_tests_properties(runtime.exact_large PROPERTIES LABELS "unit;runtime;numeric")

@@ -53,6 +53,35 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
     return gap >= k * gap + c * wv ? gt : ft;
 }
 
+/* event_tol with the force rounding level of the held contacts computed
+** once (*ftol < 0: not yet) for all of them: it is O(n + g), and a large
+** mode holds many (modeop.c). */
+static double event_tol_once(const nsm_sim *s, int j, const double *y, double *ftol)
+{
+    if (j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(s->mode, j)) {
+        if (*ftol < 0)
+            *ftol = rt_force_tol(s, s->mode, y);
+        return *ftol;
+    }
+    return event_tol(s, j, y);
+}
+
+/* The open gaps' event functions at (t, y) (the others 0), for
+** check_through after a large mode's step (modeop.c): the generic path
+** would solve the held contacts' forces over dense rows. */
+static void open_events(const nsm_sim *s, double t, const double *y, double *ev)
+{
+    for (int j = 0; j < s->ge; j++) {
+        ev[j] = 0;
+        if (j >= s->g || rt_mode_has(s->mode, j))
+            continue;
+        double gap = rt_gap_at(s, j, t, y), k = s->num.kc[j], c = s->num.cc[j];
+        ev[j] = gap;
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY && s->m->gaps[j].release == NSM_RELEASE_FORCE)
+            ev[j] = fmax(gap, k * gap + c * rt_gap_rate(s, j, t, y + s->n));
+    }
+}
+
 /* After a step without an event: an open contact found clearly through
 ** (its event function below zero by far more than its rounding), or a
 ** held contact penetrated, means a crossing was missed; stop rather than
@@ -371,6 +400,19 @@ static int first_both_below(const long double *a, const double *ra, const long d
     return 0;
 }
 
+/* The polynomial of event function j of mode mi along the step's
+** expansion and its tail bounds (second: the re-entry form of an open
+** penalty gap released by force): from the dense form, or a large mode's
+** operator (modeop.c). */
+static void event_form(const nsm_sim *s, const RtModeInfo *mi, int j, int second, long double *a,
+                       double *r)
+{
+    if (mi->op)
+        rt_modeop_form(s, j, second, a, &r[0], &r[1]);
+    else
+        rt_taylor_form(s, (second ? mi->ev2 : mi->ev) + (size_t)j * s->na, a, &r[0], &r[1]);
+}
+
 /* The event of an open penalty gap released by force: its event function
 ** is max(gap, k gap + c gap') (nsm/model.h), zero when both forms are;
 ** each form has its own rounding level (a length, a force).  a and ra are
@@ -378,10 +420,10 @@ static int first_both_below(const long double *a, const double *ra, const long d
 static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double *a,
                            const double *ra, double *x)
 {
-    int na = s->na, K = s->tay.K;
+    int K = s->tay.K;
     long double b[K + 1];
     double rb[2], lo = 0;
-    rt_taylor_form(s, mi->ev2 + (size_t)j * na, b, &rb[0], &rb[1]);
+    event_form(s, mi, j, 1, b, rb);
     double ta = rt_gap_tol(s, j, s->y), tb = s->num.kc[j] * ta + rt_force_tol(s, s->mode, s->y);
     if (a[0] < -ta && b[0] < -tb)
         return 0;                       /* inside, released: not a state it can start from */
@@ -414,10 +456,10 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
 ** contact starts clearly through (a missed impact: the caller fails). */
 static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int final, double *x)
 {
-    int na = s->na, K = s->tay.K;
+    int K = s->tay.K;
     long double a[K + 1];
     double ra[2];
-    rt_taylor_form(s, mi->ev + (size_t)j * na, a, &ra[0], &ra[1]);
+    event_form(s, mi, j, 0, a, ra);
     if (mi->has2[j])
         return exact_event_max(s, mi, j, a, ra, x);
     double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
@@ -504,6 +546,25 @@ static int fric_touch_exact(nsm_sim *s, const RtModeInfo *mi, int j, double nz, 
     return poly_at(a, K, *x) <= nz + ra[0];
 }
 
+/* Whether event function j of a large mode (modeop.c) stays above nz over
+** the whole step by a bound of O(K): p(x) >= a_0 - sum_(k>=1) |a_k| - r0 on
+** [0, 1].  exact_event then finds nothing (it looks for p <= -nz, or for
+** p(1) within nz on the final step), so the search is skipped: most gaps
+** of a large model are far from closing in any one step. */
+static int op_clear(const nsm_sim *s, const RtModeInfo *mi, int j, double nz)
+{
+    int K = s->tay.K;
+    long double a[K + 1], lo;
+    double r[2];
+    if (mi->has2[j])
+        return 0;
+    event_form(s, mi, j, 0, a, r);
+    lo = a[0] - r[0];
+    for (int k = 1; k <= K; k++)
+        lo -= fabsl(a[k]);
+    return lo > nz;
+}
+
 /* The exact method's detection over the step [t0, t0 + h] from Y0: the
 ** expansion, each event function's first zero, the earliest landed on (its
 ** state from the expansion, energies by its quadrature).  The expansion
@@ -519,10 +580,10 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
     rt_exact_state(s, t0, Y0, Z0);
     if (!rt_taylor_is(s, mi, t0, Z0, h) && (rc = rt_taylor_build(s, mi, t0, Z0, h)))
         return rt_fail(s, rc, -1, "the step's expansion could not be formed");
-    double best = HUGE_VAL;
+    double best = HUGE_VAL, ftol = -1;
     *jev = -1;
     for (int j = 0; j < s->ge; j++) {
-        double nz = event_tol(s, j, Y0), x;
+        double nz = mi->op ? event_tol_once(s, j, Y0, &ftol) : event_tol(s, j, Y0), x;
         const double *v0 = Y0 + n;
         if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
             !rt_mode_has(s->mode, j) && rt_gap_at(s, j, t0, Y0) <= nz &&
@@ -532,6 +593,8 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
             *jev = j;
             break;
         }
+        if (mi->op && op_clear(s, mi, j, nz))
+            continue;
         int r = exact_event(s, mi, j, nz, final, &x);
         if (r < 0)
             return rt_fail(s, NSM_ENUMERIC, j,
@@ -597,6 +660,11 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
     rc = detect_exact(s, t0, Y0, h, final, jev, tau, Ys);   /* also the samples' expansion */
     if (rc || *jev >= 0)
         return rc;
+    if (s->tay.valid && s->tay.mi->op) {
+        double ev[s->ge];
+        open_events(s, t0 + h, Y1, ev);
+        return check_through(s, t0 + h, Y1, ev);
+    }
     return check_through(s, t0 + h, Y1, NULL);
 }
 

@@ -183,7 +183,7 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
     if (mi && !mi->A) {
         free(k.t), free(k.y), free(k.gap);
         return refuse(s, NSM_EMETHOD, "the model is too large for the dense monodromy matrix "
-                      "(its free-flight matrix is not formed past 400 states with rk4 and adaptive)");
+                      "(its free-flight matrix is not formed past 400 states)");
     }
     double *A = malloc(sizeof(double) * n2 * n2 * 4);
     if (!mi || !A) {

@@ -24,6 +24,10 @@
 ** the spectrum over the nonzeros instead (mode_bounds); its A is not
 ** formed (NULL).
 **
+** The exact method past s->dense_na states (without friction, moving
+** surfaces or a forcing generator; K, C symmetric) takes the mode as an
+** operator instead (modeop.c): no matrix, no dense event forms.
+**
 ** The cache holds RT_MODES modes, least recently used out.  It is the one
 ** place where a mode's matrices are formed (the exact method's propagators
 ** and the Zeno tail use them too).
@@ -488,6 +492,26 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
     mi = old;
     mi->used = 0;
     int rc;
+    if (rt_modeop_wanted(s)) {
+        /* the exact method on a large model: the mode as an operator
+         * (modeop.c), no matrix; has2 points into the operator */
+        if (mi->A) {
+            free(mi->A);
+            free(mi->has2);
+        }
+        mi->A = NULL;
+        mi->has2 = NULL;
+        if (!mi->mode && !(mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw)))
+            rc = NSM_ENOMEM;
+        else
+            rc = rt_modeop_build(s, mi);
+        mi->dense = 0;
+        goto built;
+    }
+    if (mi->op) {
+        rt_modeop_free(mi);             /* the slot held an operator: its has2 went with it */
+        mi->has2 = NULL;
+    }
     if (mode_sparse(s)) {
         /* no matrix: A stays NULL, which its users (the exact method, the
          * Zeno tail, Floquet) check */
@@ -542,6 +566,10 @@ void rt_mode_clear(nsm_sim *s)
 void rt_mode_free(nsm_sim *s)
 {
     for (int k = 0; k < RT_MODES; k++) {
+        if (s->md.info[k].op) {
+            rt_modeop_free(&s->md.info[k]);
+            s->md.info[k].has2 = NULL;
+        }
         free(s->md.info[k].A);
         free(s->md.info[k].has2);
         free(s->md.info[k].mode);

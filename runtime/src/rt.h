@@ -48,7 +48,37 @@ typedef struct RtModeInfo {
     int *rows, *cols;         /* A's nonzeros by rows: row i is vals[rows[i] .. rows[i+1]) */
     double *vals;
     double nu, h_exact, h_rk4, h_dp5, lam_re, lam_im, rho;
+    struct RtModeOp *op;      /* a large model's mode as an operator (modeop.c), else NULL */
 } RtModeInfo;
+
+/* A large model's mode as an operator on Z = (x, v, 1) (modeop.c): the
+** closed impact gaps grouped into clusters (gaps coupled through shared
+** bodies), each with the band Cholesky factor of its Delassus matrix, the
+** engaged penalty gaps, the forcing generator's B and G, and the weights
+** of the norm its Taylor tails are bounded in, ||Z|| = max(omega ||x||_M,
+** ||v||_M, mu ||z||_inf). */
+typedef struct RtModeOp {
+    int nr, nc;               /* closed impact gaps; clusters */
+    int *gap;                 /* nr: the closed impact gaps, cluster by cluster */
+    int *cstart;              /* nc + 1: cluster c is gap[cstart[c] .. cstart[c + 1]) */
+    int *band;                /* nc: its half bandwidth */
+    int *lstart;              /* nc + 1: its factor is L[lstart[c] ..), (band + 1) per row */
+    long double *L;
+    double *sigma;            /* nc: a bound of ||L^-1||_2 (the cluster's forces per force) */
+    int *slot;                /* g: gap j's index in gap[] (-1: not a closed impact gap) */
+    int *clus;                /* g: its cluster */
+    int npen, *pen;           /* the engaged penalty gaps */
+    int *has2;                /* g: as RtModeInfo's */
+    double *wn;               /* g: ||M^-1/2 w_j||_2 */
+    double kap, damp, omega;  /* ||M^-1 K'||_inf, ||M^-1 C'||_inf, the x weight */
+    double beta, mu;          /* ||M^-1/2 B||_(inf->2), the z weight */
+    double flush;             /* bound of the flushed coefficients' effect (modeop.c) */
+    int ng, nb;               /* the forcing generator's states; B's nonzeros */
+    int *bi, *bk;             /* B's nonzeros: f_ext[bi] += bx z[bk] */
+    double *bx, *G;           /* and G (ng x ng) */
+    int damped;               /* C' has nonzeros: the dissipated energy is not 0 */
+    long double *work;        /* nr: the clusters' right-hand sides */
+} RtModeOp;
 
 /* The Taylor expansion of the current step (taylor.c): Z(t0 + x h) =
 ** sum_k P_k x^k for x in [0, 1] (P_k already scaled by h^k), the tail
@@ -59,6 +89,8 @@ typedef struct RtTaylor {
     const RtModeInfo *mi;
     long built;               /* mi->built when this was built (mi's slot may be refilled) */
     long double *P, *ed, *ew;
+    long double *lam;         /* a large mode's (mi->op): lambda of P_k, k = 0 .. K, nr each */
+    int lam_cap;              /* entries allocated in lam */
 } RtTaylor;
 
 /* One cached propagator of the exact method: exp(A h) of a mode's augmented
@@ -171,6 +203,7 @@ struct nsm_sim {
     struct RtFric *fr;        /* friction's transition state, friction.c */
     struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
     int na;                   /* exact method: 2n + n_gen + 1 */
+    int dense_na;             /* exact: past this na a mode is an operator (RT_DENSE_NA; modeop.c) */
     double *p, *c;            /* parameters (with overrides), constants */
     nsm_numeric num;
     RtSparse sp;              /* num's K, C, W and Wt by rows, after each setup (sparse.c) */
@@ -356,7 +389,21 @@ const RtModeInfo *rt_mode_info(nsm_sim *s);
 void rt_mode_clear(nsm_sim *s);
 void rt_mode_free(nsm_sim *s);
 
+/* modeop.c: a large model's mode as an operator (the exact method) */
+int rt_modeop_wanted(const nsm_sim *s);
+int rt_modeop_build(nsm_sim *s, RtModeInfo *mi);
+void rt_modeop_free(RtModeInfo *mi);
+void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z, long double *AZ,
+                     long double *lam);
+int rt_modeop_taylor(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h, int K);
+void rt_modeop_form(const nsm_sim *s, int j, int second, long double *a, double *r0, double *r1);
+double rt_modeop_dual(const nsm_sim *s, const double *c);
+void rt_modeop_energy(const nsm_sim *s, long double *ed, long double *ew);
+int rt_modeop_advance(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h,
+                      int pieces, int K, long double *Z1, double *Ed, double *Ew);
+
 /* taylor.c */
+int rt_taylor_degree(double nuh);
 int rt_taylor_alloc(nsm_sim *s);
 void rt_taylor_free(nsm_sim *s);
 void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P);

@@ -46,6 +46,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->ns = m->n_switches;
     s->N = 2 * n + 2;
     s->na = 2 * n + m->n_gen + 1;
+    s->dense_na = RT_DENSE_NA;
     s->p = dalloc(m->n_params, &bad);
     s->c = dalloc(m->n_consts, &bad);
     s->num.mass = dalloc(n, &bad);

@@ -571,10 +571,11 @@ static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *
 ** coherently), but for models past RT_DENSE_NA states, whose dense
 ** exponential would cost O(na^3); the steps the modes choose, the landings
 ** on samples and switches, and a large model's every step follow the
-** step's Taylor expansion over the mode matrix's nonzeros. */
+** step's Taylor expansion (over the mode matrix's nonzeros, or a large
+** mode's operator: modeop.c). */
 static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
-    if (h == s->h_step && h == s->dt && s->na <= RT_DENSE_NA) {
+    if (h == s->h_step && h == s->dt && s->na <= s->dense_na) {
         RtAnchor *a = anchor_get(s, t, Y, h);
         if (!a)
             a = anchor_set(s, t, Y, h);
@@ -588,6 +589,27 @@ static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y
 ** two entries are then Y's). */
 static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1, int energy)
 {
+    const RtModeInfo *mi = s->na > s->dense_na ? rt_mode_info(s) : NULL;
+    if (s->na > s->dense_na && !mi)
+        return s->failed;
+    if (mi && mi->op) {
+        /* a large mode (modeop.c): its series, without an exponential */
+        int n = s->n, rc;
+        long double Z0[s->na], Z1[s->na];
+        double Ed = 0, Ew = 0;
+        rt_exact_state(s, t, Y, Z0);
+        int pieces = (int)ceil(tau * mi->nu / RT_TAYLOR_REACH);  /* each within the reach */
+        if (pieces < 1)
+            pieces = 1;
+        if ((rc = rt_modeop_advance(s, mi, Z0, tau / pieces, pieces,
+                                    rt_taylor_degree(mi->nu * tau / pieces), Z1,
+                                    energy ? &Ed : NULL, &Ew)))
+            return rc;
+        rt_exact_land(s, t + tau, Z1, Y1);
+        Y1[2 * n] = Y[2 * n] + Ed;
+        Y1[2 * n + 1] = Y[2 * n + 1] + Ew;
+        return NSM_OK;
+    }
     size_t na2 = (size_t)s->na * s->na;
     long double *E = malloc(na2 * sizeof(long double));
     double *I = malloc(2 * na2 * sizeof(double)), *Id = energy ? I : NULL;

@@ -353,6 +353,12 @@ static int taylor_degree(double nuh)
     return RT_TAYLOR_K;
 }
 
+/* taylor_degree for the callers of modeop.c's series (step.c). */
+int rt_taylor_degree(double nuh)
+{
+    return taylor_degree(nuh);
+}
+
 /* The Taylor coefficients P_k = A P_(k-1) h / k, k = 1 .. K, of mode mi's
 ** motion from P_0 (P holds K + 1 vectors of na), over A's nonzeros: the
 ** step's expansion here, the Zeno tail's flights in step.c. */
@@ -376,6 +382,12 @@ void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double 
 int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h)
 {
     RtTaylor *T = &s->tay;
+    if (mi->op) {                          /* a large mode: by its operator (modeop.c) */
+        int rc = rt_modeop_taylor(s, mi, Z0, h, taylor_degree(mi->nu * h));
+        if (rc)
+            return rc;
+        goto done;
+    }
     int na = s->na, K = taylor_degree(mi->nu * h);
     long double *P = T->P;
     memcpy(P, Z0, sizeof(long double) * na);
@@ -389,9 +401,10 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
     double q = mi->nu * h / (K + 1);
     T->tail = q < 0.5 ? pk * q / (1 - q) : INFINITY;
     T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) : INFINITY;
+    T->K = K;
+done:
     T->mi = mi;
     T->built = mi->built;
-    T->K = K;
     T->t0 = t0;
     T->h = h;
     T->energy = 0;
@@ -459,10 +472,12 @@ void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r
                 sum += c[i] * Pk[i];
         a[k] = sum;
     }
-    for (int q = 0; q < (ix ? nz : na); q++) {
+    for (int q = 0; q < (ix ? nz : na) && !T->mi->op; q++) {
         int i = ix ? ix[q] : q;
         cn += fabs(c[i]) * T->mi->bal[i];
     }
+    if (T->mi->op)
+        cn = rt_modeop_dual(s, c);     /* a large mode's norm (modeop.c) */
     free(ix);
     /* the tail of the series, plus the rounding of the sums (long double) */
     double mag = 0;
@@ -514,8 +529,12 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
         return;
     }
     if (!T->energy) {
-        energy_series(s, T->mi->Qd, T->ed);
-        energy_series(s, T->mi->Qw, T->ew);
+        if (T->mi->op) {               /* a large mode (modeop.c) */
+            rt_modeop_energy(s, T->ed, T->ew);
+        } else {
+            energy_series(s, T->mi->Qd, T->ed);
+            energy_series(s, T->mi->Qw, T->ew);
+        }
         T->energy = 1;
     }
     /* integral over [0, x h] of sum_m e_m (s/h)^m ds = h sum_m e_m x^(m+1)/(m+1) */
@@ -532,10 +551,11 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
 int rt_taylor_alloc(nsm_sim *s)
 {
     int K = RT_TAYLOR_K;
-    s->tay.P = malloc(sizeof(long double) * ((size_t)(K + 1) * s->na + 2 * (size_t)(K + 1)));
+    /* K + 2 vectors: a large mode's expansion uses the last as scratch */
+    s->tay.P = malloc(sizeof(long double) * ((size_t)(K + 2) * s->na + 2 * (size_t)(K + 1)));
     if (!s->tay.P)
         return NSM_ENOMEM;
-    s->tay.ed = s->tay.P + (size_t)(K + 1) * s->na;
+    s->tay.ed = s->tay.P + (size_t)(K + 2) * s->na;
     s->tay.ew = s->tay.ed + K + 1;
     s->tay.valid = 0;
     return NSM_OK;
@@ -545,5 +565,8 @@ int rt_taylor_alloc(nsm_sim *s)
 void rt_taylor_free(nsm_sim *s)
 {
     free(s->tay.P);
+    free(s->tay.lam);
     s->tay.P = NULL;
+    s->tay.lam = NULL;
+    s->tay.lam_cap = 0;
 }
