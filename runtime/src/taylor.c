@@ -257,6 +257,95 @@ static long double exclusion_length(const long double *b, int K, long double W, 
     return lo;
 }
 
+/* Whether p, of coefficients b on [0, w] (an expansion at the march's
+** point), falls through 0 there with p' < -r1 throughout: then it holds
+** exactly one zero. */
+static int falling_on(const long double *b, int K, double r1, long double w)
+{
+    return slope_above(b, K, w) < -r1 && poly_eval(b, K, w, NULL) < 0;
+}
+
+/* When p(w) < 0 but the slope's bound fails over [0, w] (w past a
+** minimum: the convex approach to a graze, where the exclusion's steps
+** shrink geometrically), a shorter stretch on which p falls through 0, from
+** regula falsi (the Illinois variant) towards the sign change, where the
+** bound is tighter; each candidate is checked (falling_on), *w set to the
+** one proved.  O(K) per candidate. */
+static int falling_nearer(const long double *b, int K, double r1, long double *w)
+{
+    long double lo = 0, hi = *w, plo = b[0], phi = poly_eval(b, K, hi, NULL);
+    int side = 0;
+    if (!(phi < 0) || !(plo > 0))
+        return 0;
+    for (int it = 0; it < 10; it++) {
+        long double c = lo + (hi - lo) * (plo / (plo - phi)), pc;
+        if (!(c > lo && c < hi))
+            return 0;
+        pc = poly_eval(b, K, c, NULL);
+        if (pc < 0) {
+            if (slope_above(b, K, c) < -r1) {
+                *w = c;
+                return 1;
+            }
+            hi = c, phi = pc;
+            if (side < 0)
+                plo /= 2;
+            side = -1;
+        } else {
+            lo = c, plo = pc;
+            if (side > 0)
+                phi /= 2;
+            side = 1;
+        }
+    }
+    return 0;
+}
+
+/* Upper bound of b''(s) over s in [0, t]: the upper ends of the interval
+** Horner scheme on the second derivative's coefficients k (k - 1) b_k;
+** nondecreasing in t. */
+static long double curvature_above(const long double *b, int K, long double t)
+{
+    long double u = (long double)K * (K - 1) * b[K];
+    for (int k = K - 1; k >= 2; k--) {
+        long double tu = t * u;
+        u = (long double)k * (k - 1) * b[k] + (tu > 0 ? tu : 0);
+    }
+    return u;
+}
+
+/* Whether p, of coefficients b on [0, W] (an expansion at the march's
+** point, b_0 > 0), is concave on a stretch [0, w] at whose end it is below
+** 0, the tail of p'' (r2) included: the function is then positive up to
+** one zero there and negative past it (a concave function's positive set
+** is an interval), and the polynomial likewise.  The stretch is tried
+** just past the zero of the quadratic b_0 + b_1 t + b_2 t^2, then a
+** Newton step further: a flight's fall after its peak (a rebound in a
+** Zeno cascade), which the exclusion's bounds reach only after several
+** re-expansions, is settled by one.  *w set to the stretch proved. */
+static int concave_stretch(const long double *b, int K, long double W, double r2, long double *w)
+{
+    if (!(b[0] > 0) || !(b[2] < 0) || K < 2)
+        return 0;
+    long double D = b[1] * b[1] - 4 * b[0] * b[2], d;
+    long double t = 2 * b[0] / (sqrtl(D) - b[1]) * (1 + 1.0L / 64);
+    for (int it = 0; it < 3 && t > 0; it++) {
+        if (t > W)
+            t = W;
+        long double p = poly_eval(b, K, t, &d);
+        if (p < 0) {
+            if (!(curvature_above(b, K, t) < -r2))
+                return 0;
+            *w = t;
+            return 1;
+        }
+        if (t == W || !(d < 0))
+            return 0;
+        t -= 2 * p / d;                 /* past the zero: Newton's step, doubled */
+    }
+    return 0;
+}
+
 /* The first zero by marching from lo: at each point u, the expansion of p at
 ** u bounds p from below over [u, u + t] one-sidedly (tight where p is
 ** stationary at u, as after a peak, where the centred bounds of first_zero
@@ -272,21 +361,25 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
         mag += fabsl(a[k]);
     r0 += 1e-18 * (double)mag;                      /* the rounding of the shifts */
     r1 += 1e-18 * K * (double)mag;
+    /* the tail of p'': the tails are series whose terms fall at least by
+     * q <= 1/2 from one degree to the next (taylor_degree: q <= 1/10), so
+     * their second derivative's is at most 3 K times their slope's */
+    double r2 = 3.0 * K * r1;
     for (int it = 0; it < 12 && u < 1; it++) {
         long double W = 1 - (long double)u;
         poly_shift(a, K, u, b);
         long double fW = lower_from(b, K, W, NULL);
         if (fW - r0 > 0)
             return 0;                               /* positive to the end */
-        if (b[1] < -r1) {
-            /* falling at u: a stretch where p' < -r1 and p ends below 0 */
-            long double w = b[0] > 0 ? 4 * b[0] / -b[1] : 0;
-            if (w > W)
-                w = W;
-            if (w > 0 && slope_above(b, K, w) < -r1 && poly_eval(b, K, w, NULL) < 0) {
-                *root = b[0] <= 0 ? u : poly_polish(b, K, u, u, (long double)u + w);
-                return 1;
-            }
+        /* falling at u: a stretch where p' < -r1 and p ends below 0; or
+         * a concave one; or a shorter falling one */
+        long double w = b[0] > 0 && b[1] < -r1 ? 4 * b[0] / -b[1] : 0;
+        if (w > W)
+            w = W;
+        if ((w > 0 && falling_on(b, K, r1, w)) || concave_stretch(b, K, W, r2, &w) ||
+            (w > 0 && falling_nearer(b, K, r1, &w))) {
+            *root = poly_polish(b, K, u, u, (long double)u + w);
+            return 1;
         }
         long double t = exclusion_length(b, K, W, fW, r0);
         if (!(t > 1e-6L * W))
