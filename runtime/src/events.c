@@ -414,10 +414,10 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
 ** contact starts clearly through (a missed impact: the caller fails). */
 static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int final, double *x)
 {
-    int na = s->na, K = s->tay.K;
+    int K = s->tay.K;
     long double a[K + 1];
     double ra[2];
-    rt_taylor_form(s, mi->ev + (size_t)j * na, a, &ra[0], &ra[1]);
+    rt_taylor_event(s, j, a, &ra[0], &ra[1]);
     if (mi->has2[j])
         return exact_event_max(s, mi, j, a, ra, x);
     double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
@@ -487,12 +487,12 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
 /* The exact method's counterpart of fric_touch_generic: the first minimum
 ** of the slip of slipping element j along the expansion, when it is within
 ** nz of 0 (and the slip starts clearly above it); 1 and *x if there is one. */
-static int fric_touch_exact(nsm_sim *s, const RtModeInfo *mi, int j, double nz, double *x)
+static int fric_touch_exact(nsm_sim *s, int j, double nz, double *x)
 {
-    int na = s->na, K = s->tay.K;
+    int K = s->tay.K;
     long double a[K + 1], b[K + 1];
     double ra[2], lo = 0;
-    rt_taylor_form(s, mi->ev + (size_t)j * na, a, &ra[0], &ra[1]);
+    rt_taylor_event(s, j, a, &ra[0], &ra[1]);
     if (!(a[0] > nz))
         return 0;
     for (int k = 0; k <= K; k++)
@@ -541,7 +541,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
             best = x * h;
             *jev = j;
         }
-        if (fric_slip_slot(s, j) && fric_touch_exact(s, mi, j, nz, &x) && x * h < best) {
+        if (fric_slip_slot(s, j) && fric_touch_exact(s, j, nz, &x) && x * h < best) {
             best = x * h;
             *jev = j;
         }

@@ -463,6 +463,131 @@ void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double 
     }
 }
 
+/* The rows r_k = r_(k-1) (A h / k), k = 1 .. K, from r_0 (R holds K + 1
+** rows of na), over A's nonzeros: the transposed recursion of
+** rt_taylor_terms, so that r_k . Z0 = r_0 . P_k. */
+static void row_terms(const RtModeInfo *mi, int na, int K, double h, long double *R)
+{
+    for (int k = 1; k <= K; k++) {
+        const long double *Rp = R + (size_t)(k - 1) * na;
+        long double *Rk = R + (size_t)k * na, hk = (long double)h / k;
+        for (int i = 0; i < na; i++)
+            Rk[i] = 0;
+        for (int i = 0; i < na; i++) {
+            if (Rp[i] == 0)
+                continue;
+            for (int e = mi->rows[i]; e < mi->rows[i + 1]; e++)
+                Rk[mi->cols[e]] += mi->vals[e] * Rp[i];
+        }
+        for (int i = 0; i < na; i++)
+            Rk[i] *= hk;
+    }
+}
+
+/* Form propagator pr of mode mi's step h at degree K: E's and G_K's rows
+** from the unit rows (each E row summed from its smallest terms up, as
+** rt_taylor_state sums a step's end), and the event forms' rows.  Nonzero
+** when out of memory. */
+static int prop_form(nsm_sim *s, RtTayProp *pr, const RtModeInfo *mi, double h, int K)
+{
+    int na = s->na, ge = s->ge;
+    size_t na2 = (size_t)na * na, rows = (size_t)ge * (K + 1) * na;
+    size_t need = 2 * na2 + rows + (sizeof(double) * ge + sizeof(long double) - 1) / sizeof(long double);
+    if (pr->cap < need) {
+        long double *b = realloc(pr->E, need * sizeof(long double));
+        if (!b)
+            return 1;
+        pr->E = b;
+        pr->cap = need;
+    }
+    pr->GK = pr->E + na2;
+    pr->R = pr->GK + na2;
+    pr->cn = (double *)(pr->R + rows);
+    long double T[(size_t)(K + 1) * na];
+    for (int i = 0; i < na; i++) {
+        for (int q = 0; q < na; q++)
+            T[q] = q == i;
+        row_terms(mi, na, K, h, T);
+        for (int q = 0; q < na; q++) {
+            long double sum = T[(size_t)K * na + q];
+            for (int k = K - 1; k >= 0; k--)
+                sum += T[(size_t)k * na + q];
+            pr->E[(size_t)i * na + q] = sum;
+            pr->GK[(size_t)i * na + q] = T[(size_t)K * na + q];
+        }
+    }
+    for (int j = 0; j < ge; j++) {
+        const double *c = mi->ev + (size_t)j * na;
+        long double *R = pr->R + (size_t)j * (K + 1) * na;
+        double cn = 0;
+        for (int q = 0; q < na; q++) {
+            R[q] = c[q];
+            cn += fabs(c[q]) * mi->bal[q];
+        }
+        row_terms(mi, na, K, h, R);
+        pr->cn[j] = cn;
+    }
+    return 0;
+}
+
+/* The propagator of mode mi's step h at degree K, or NULL: formed once as
+** many steps of that key went without their terms as forming it costs
+** (na + ge steps' terms: the rule of renting skis until their price is
+** paid, never more than twice the better choice; a mode whose every step
+** lands on an event, as a Zeno cascade's flights, or a step length met
+** once, never pays), kept for the next ones; only for small models with
+** the mode's matrix.  T->key is set to
+** the key's entry, formed or not.  The least recently used key is
+** replaced, keys not formed first. */
+static const RtTayProp *prop_get(nsm_sim *s, const RtModeInfo *mi, double h, int K)
+{
+    RtTaylor *T = &s->tay;
+    T->key = NULL;
+    if (s->na > RT_TAYLOR_PROP_NA || !mi->dense || !mi->A)
+        return NULL;
+    RtTayProp *old = NULL;
+    for (int k = 0; k < RT_TAYLOR_PROPS; k++) {
+        RtTayProp *pr = &T->props[k];
+        if (pr->mi == mi && pr->built == mi->built && pr->h == h && pr->K == K) {
+            pr->stamp = ++T->clock;
+            T->key = pr;
+            if (!pr->ready && pr->quiet >= s->na + s->ge) {
+                if (prop_form(s, pr, mi, h, K)) {
+                    pr->mi = NULL;
+                    T->key = NULL;
+                    return NULL;
+                }
+                pr->ready = 1;
+            }
+            return pr->ready ? pr : NULL;
+        }
+        if (!old || (old->ready && !pr->ready) ||
+            (old->ready == pr->ready && pr->stamp < old->stamp))
+            old = pr;
+    }
+    old->mi = mi;
+    old->built = mi->built;
+    old->h = h;
+    old->K = K;
+    old->ready = 0;
+    old->quiet = 0;
+    old->stamp = ++T->clock;
+    T->key = old;
+    return NULL;
+}
+
+/* The terms P_1 .. P_K of the current step, formed now if its propagator
+** stood for them; the step counts as one that needed them. */
+static void taylor_need_terms(nsm_sim *s)
+{
+    RtTaylor *T = &s->tay;
+    T->touched = 1;
+    if (!T->lazy)
+        return;
+    rt_taylor_terms(T->mi, s->na, T->K, T->h, T->P);
+    T->lazy = 0;
+}
+
 /* Expand the motion of the current mode (mi) over [t0, t0 + h] from the
 ** augmented state Z0: the step's P_k, the tail factor, and nothing of the
 ** energy yet (rt_taylor_energy does that on demand). */
@@ -471,14 +596,32 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
     RtTaylor *T = &s->tay;
     int na = s->na, K = taylor_degree(mi->nu * h);
     long double *P = T->P;
-    memcpy(P, Z0, sizeof(long double) * na);
-    rt_taylor_terms(mi, na, K, h, P);      /* the coefficients on the unit interval */
+    if (T->valid && T->key && !T->touched)
+        T->key->quiet++;                /* the last step went without its terms */
+    const RtTayProp *pr = prop_get(s, mi, h, K);
     double pk = 0;
-    for (int i = 0; i < na; i++) {
-        double v = fabs((double)P[(size_t)K * na + i]) / mi->bal[i];
-        if (v > pk)
-            pk = v;
+    memcpy(P, Z0, sizeof(long double) * na);
+    if (pr) {
+        /* P_K = G_K Z0 for the tail; the other terms only if asked for */
+        for (int i = 0; i < na; i++) {
+            long double sum = 0;
+            for (int q = 0; q < na; q++)
+                sum += pr->GK[(size_t)i * na + q] * Z0[q];
+            double v = fabs((double)sum) / mi->bal[i];
+            if (v > pk)
+                pk = v;
+        }
+    } else {
+        rt_taylor_terms(mi, na, K, h, P);  /* the coefficients on the unit interval */
+        for (int i = 0; i < na; i++) {
+            double v = fabs((double)P[(size_t)K * na + i]) / mi->bal[i];
+            if (v > pk)
+                pk = v;
+        }
     }
+    T->lazy = pr != NULL;
+    T->prop = pr;
+    T->touched = 0;
     double q = mi->nu * h / (K + 1);
     T->tail = q < 0.5 ? pk * q / (1 - q) : INFINITY;
     T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) : INFINITY;
@@ -507,11 +650,24 @@ int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long d
     return 1;
 }
 
-/* The state at t0 + x h (x in [0, 1]) of the expansion, in long double. */
-void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
+/* The state at t0 + x h (x in [0, 1]) of the expansion, in long double
+** (the step's end by its propagator when it has one). */
+void rt_taylor_state(nsm_sim *s, double x, long double *Z)
 {
     const RtTaylor *T = &s->tay;
     int na = s->na, K = T->K;
+    if (x == 1 && T->prop) {
+        const long double *E = T->prop->E;
+        for (int i = 0; i < na; i++) {
+            long double sum = 0;
+            for (int q = 0; q < na; q++)
+                sum += E[(size_t)i * na + q] * T->P[q];
+            Z[i] = sum;
+        }
+        return;
+    }
+    if (x != 1)
+        taylor_need_terms(s);
     if (x == 1) {                       /* the step's end: the sum, as Horner's at 1 */
         for (int i = 0; i < na; i++) {
             long double sum = T->P[(size_t)K * na + i];
@@ -529,9 +685,8 @@ void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
     }
 }
 
-/* The polynomial (on the unit interval, degree s->tay.K) of the linear form
-** c . Z and the bounds of its tail and of its slope's tail. */
-void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
+/* rt_taylor_form on the step's terms as they stand (formed). */
+static void taylor_form(nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
 {
     const RtTaylor *T = &s->tay;
     int na = s->na, K = T->K, nz = 0, *ix = malloc(sizeof(int) * (size_t)na);
@@ -561,6 +716,39 @@ void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r
     double mag = 0;
     for (int k = 0; k <= K; k++)
         mag += fabs((double)a[k]);
+    *r0 = cn * T->tail + 1e-17 * mag;
+    *r1 = cn * T->tail1 + 1e-17 * K * mag;
+}
+
+/* The polynomial (on the unit interval, degree s->tay.K) of the linear form
+** c . Z and the bounds of its tail and of its slope's tail. */
+void rt_taylor_form(nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
+{
+    taylor_need_terms(s);
+    taylor_form(s, c, a, r0, r1);
+}
+
+/* The polynomial and tail bounds of event function j of the step's mode
+** (rt_taylor_form on its row of mi->ev), from the propagator's rows when
+** the step has one: (K + 1) na products, no terms. */
+void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
+{
+    const RtTaylor *T = &s->tay;
+    int na = s->na, K = T->K;
+    if (!T->prop) {
+        taylor_form(s, T->mi->ev + (size_t)j * na, a, r0, r1);
+        return;
+    }
+    const long double *R = T->prop->R + (size_t)j * (K + 1) * na;
+    double mag = 0, cn = T->prop->cn[j];
+    for (int k = 0; k <= K; k++) {
+        long double sum = 0;
+        for (int i = 0; i < na; i++)
+            sum += R[(size_t)k * na + i] * T->P[i];
+        a[k] = sum;
+        mag += fabs((double)sum);
+    }
+    /* as rt_taylor_form: the tail, plus the rounding of the sums */
     *r0 = cn * T->tail + 1e-17 * mag;
     *r1 = cn * T->tail1 + 1e-17 * K * mag;
 }
@@ -607,6 +795,7 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
         return;
     }
     if (!T->energy) {
+        taylor_need_terms(s);
         energy_series(s, T->mi->Qd, T->ed);
         energy_series(s, T->mi->Qw, T->ew);
         T->energy = 1;
@@ -621,6 +810,24 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
     *Ew = (double)(w * x * T->h);
 }
 
+/* Forget the expansion and the propagators' keys (a new run, or new
+** parameters): a run's steps must not depend on what ran before it on the
+** same simulation (a parameter study's points, on one or more threads). */
+void rt_taylor_forget(nsm_sim *s)
+{
+    RtTaylor *T = &s->tay;
+    T->valid = 0;
+    T->prop = NULL;
+    T->key = NULL;
+    for (int k = 0; k < RT_TAYLOR_PROPS; k++) {
+        T->props[k].mi = NULL;
+        T->props[k].ready = 0;
+        T->props[k].quiet = 0;
+        T->props[k].stamp = 0;
+    }
+    T->clock = 0;
+}
+
 /* Allocate the expansion's arrays. */
 int rt_taylor_alloc(nsm_sim *s)
 {
@@ -631,6 +838,11 @@ int rt_taylor_alloc(nsm_sim *s)
     s->tay.ed = s->tay.P + (size_t)(K + 1) * s->na;
     s->tay.ew = s->tay.ed + K + 1;
     s->tay.valid = 0;
+    s->tay.lazy = 0;
+    s->tay.prop = NULL;
+    s->tay.key = NULL;
+    memset(s->tay.props, 0, sizeof s->tay.props);
+    s->tay.clock = 0;
     return NSM_OK;
 }
 
@@ -639,4 +851,11 @@ void rt_taylor_free(nsm_sim *s)
 {
     free(s->tay.P);
     s->tay.P = NULL;
+    for (int k = 0; k < RT_TAYLOR_PROPS; k++) {
+        free(s->tay.props[k].E);
+        s->tay.props[k].E = NULL;
+        s->tay.props[k].cap = 0;
+        s->tay.props[k].mi = NULL;
+    }
+    s->tay.prop = NULL;
 }
