@@ -689,7 +689,8 @@ void rt_taylor_state(nsm_sim *s, double x, long double *Z)
 static void taylor_form(nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = T->K, nz = 0, *ix = malloc(sizeof(int) * (size_t)na);
+    int na = s->na, K = T->K, nz = 0, ixs[na <= 256 ? na : 1];
+    int *ix = na <= 256 ? ixs : malloc(sizeof(int) * (size_t)na);   /* no allocation when small */
     double cn = 0;
     /* the form's nonzeros (a gap's: its bodies' x and v and the constant),
      * so that a large model's forms cost O(na + K nnz), not O(K na) */
@@ -711,7 +712,8 @@ static void taylor_form(nsm_sim *s, const double *c, long double *a, double *r0,
         int i = ix ? ix[q] : q;
         cn += fabs(c[i]) * T->mi->bal[i];
     }
-    free(ix);
+    if (ix != ixs)
+        free(ix);
     /* the tail of the series, plus the rounding of the sums (long double) */
     double mag = 0;
     for (int k = 0; k <= K; k++)
