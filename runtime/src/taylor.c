@@ -78,6 +78,15 @@ static double poly_polish(const long double *a, int K, long double o, long doubl
         else
             hi = x;
         long double xn = d != 0 ? x - p / d : 0.5L * (lo + hi);
+        if (d != 0 && fabsl(xn - x) <= 1e-19L * scale) {
+            /* converged: Newton's step is below the tolerance (or the
+             * rounding of x, when xn == x, which the bracket's test below
+             * would take for a step out of it and bisect from the other
+             * end for sixty halvings) */
+            if (xn > lo && xn < hi)
+                x = xn;
+            break;
+        }
         if (!(xn > lo && xn < hi))
             xn = 0.5L * (lo + hi);
         if (fabsl(xn - x) <= 1e-19L * scale || hi - lo <= 1e-19L * scale) {
