@@ -460,13 +460,15 @@ static int taylor_degree(double nuh)
 ** step's expansion here, the Zeno tail's flights in step.c. */
 void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P)
 {
+    const int *rows = mi->rows, *cols = mi->cols;
+    const double *vals = mi->vals;
     for (int k = 1; k <= K; k++) {
         const long double *Pp = P + (size_t)(k - 1) * na;
         long double *Pk = P + (size_t)k * na, hk = (long double)h / k;
-        for (int i = 0; i < na; i++) {
+        for (int i = 0, e = rows[0]; i < na; i++) {
             long double sum = 0;
-            for (int e = mi->rows[i]; e < mi->rows[i + 1]; e++)
-                sum += mi->vals[e] * Pp[mi->cols[e]];
+            for (int end = rows[i + 1]; e < end; e++)
+                sum += vals[e] * Pp[cols[e]];
             Pk[i] = sum * hk;
         }
     }
