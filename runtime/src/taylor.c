@@ -323,27 +323,36 @@ static long double curvature_above(const long double *b, int K, long double t)
     return u;
 }
 
-/* Whether p, of coefficients b on [0, W] (an expansion at the march's
-** point, b_0 > 0), is concave on a stretch [0, w] at whose end it is below
-** 0, the tail of p'' (r2) included: the function is then positive up to
-** one zero there and negative past it (a concave function's positive set
-** is an interval), and the polynomial likewise.  The stretch is tried
-** just past the zero of the quadratic b_0 + b_1 t + b_2 t^2, then a
-** Newton step further: a flight's fall after its peak (a rebound in a
-** Zeno cascade), which the exclusion's bounds reach only after several
-** re-expansions, is settled by one.  *w set to the stretch proved. */
-static int concave_stretch(const long double *b, int K, long double W, double r2, long double *w)
+/* Whether p, of coefficients b on [u, u + W] (b expanded at 0: u = 0 at
+** the march's point, or u > 0 at its start, which spares the expansion
+** there), with p(u) > 0, is concave on a stretch [u, u + w] at whose end it
+** is below 0, the tail of p'' (r2) included (over [0, u + w]): the function
+** is then positive up to one zero there and negative past it (a concave
+** function's positive set is an interval), and the polynomial likewise.
+** The stretch is tried just past the zero of the local quadratic
+** p(u) + p'(u) t + p''(u) t^2 / 2, then a Newton step further: a flight's
+** fall after its peak (a rebound in a Zeno cascade), which the exclusion's
+** bounds reach only after several re-expansions, is settled by one.  *w
+** set to the stretch proved. */
+static int concave_stretch(const long double *b, int K, long double u, long double W, double r2,
+                           long double *w)
 {
-    if (!(b[0] > 0) || !(b[2] < 0) || K < 2)
+    long double c0 = b[K], c1 = 0, c2 = 0, d;
+    for (int k = K - 1; k >= 0; k--) {      /* p(u), p'(u), p''(u) / 2 */
+        c2 = c2 * u + c1;
+        c1 = c1 * u + c0;
+        c0 = c0 * u + b[k];
+    }
+    if (!(c0 > 0) || !(c2 < 0) || K < 2)
         return 0;
-    long double D = b[1] * b[1] - 4 * b[0] * b[2], d;
-    long double t = 2 * b[0] / (sqrtl(D) - b[1]) * (1 + 1.0L / 64);
+    long double D = c1 * c1 - 4 * c0 * c2;
+    long double t = 2 * c0 / (sqrtl(D) - c1) * (1 + 1.0L / 64);
     for (int it = 0; it < 3 && t > 0; it++) {
         if (t > W)
             t = W;
-        long double p = poly_eval(b, K, t, &d);
+        long double p = poly_eval(b, K, u + t, &d);
         if (p < 0) {
-            if (!(curvature_above(b, K, t) < -r2))
+            if (!(curvature_above(b, K, u + t) < -r2))
                 return 0;
             *w = t;
             return 1;
@@ -374,6 +383,11 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
      * q <= 1/2 from one degree to the next (taylor_degree: q <= 1/10), so
      * their second derivative's is at most 3 K times their slope's */
     double r2 = 3.0 * K * r1;
+    long double w;
+    if (u > 0 && concave_stretch(a, K, u, 1 - (long double)u, r2, &w)) {
+        *root = poly_polish(a, K, 0, u, (long double)u + w);
+        return 1;
+    }
     for (int it = 0; it < 12 && u < 1; it++) {
         long double W = 1 - (long double)u;
         poly_shift(a, K, u, b);
@@ -382,10 +396,10 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
             return 0;                               /* positive to the end */
         /* falling at u: a stretch where p' < -r1 and p ends below 0; or
          * a concave one; or a shorter falling one */
-        long double w = b[0] > 0 && b[1] < -r1 ? 4 * b[0] / -b[1] : 0;
+        w = b[0] > 0 && b[1] < -r1 ? 4 * b[0] / -b[1] : 0;
         if (w > W)
             w = W;
-        if ((w > 0 && falling_on(b, K, r1, w)) || concave_stretch(b, K, W, r2, &w) ||
+        if ((w > 0 && falling_on(b, K, r1, w)) || concave_stretch(b, K, 0, W, r2, &w) ||
             (w > 0 && falling_nearer(b, K, r1, &w))) {
             *root = poly_polish(b, K, u, u, (long double)u + w);
             return 1;
