@@ -364,14 +364,15 @@ static int concave_stretch(const long double *b, int K, long double u, long doub
     return 0;
 }
 
-/* The first zero by marching from lo: at each point u, the expansion of p at
+/* The first zero by marching from lo (r2 bounds the tail of p''): at each point u, the expansion of p at
 ** u bounds p from below over [u, u + t] one-sidedly (tight where p is
 ** stationary at u, as after a peak, where the centred bounds of first_zero
 ** need many halvings); the march skips the length proved positive, and
 ** stops at a stretch from u where p falls monotonically through 0.
 ** Returns 1 with *root, 0 when p stays positive to 1, and -1 with *lo
 ** moved forward (p > 0 on the stretch skipped) when the march stalls. */
-static int march_zero(const long double *a, int K, double *lo, double r0, double r1, double *root)
+static int march_zero(const long double *a, int K, double *lo, double r0, double r1, double r2,
+                      double *root)
 {
     long double b[K + 1], mag = 0;
     double u = *lo;
@@ -379,10 +380,7 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
         mag += fabsl(a[k]);
     r0 += 1e-18 * (double)mag;                      /* the rounding of the shifts */
     r1 += 1e-18 * K * (double)mag;
-    /* the tail of p'': the tails are series whose terms fall at least by
-     * q <= 1/2 from one degree to the next (taylor_degree: q <= 1/10), so
-     * their second derivative's is at most 3 K times their slope's */
-    double r2 = 3.0 * K * r1;
+    r2 += 1e-18 * K * K * (double)mag;
     long double w;
     if (u > 0 && concave_stretch(a, K, u, 1 - (long double)u, r2, &w)) {
         *root = poly_polish(a, K, 0, u, (long double)u + w);
@@ -429,15 +427,20 @@ int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double
     /* the last terms, below a tenth of the tail bound together, join
      * the tail: on [0, 1] they add at most their sum to the value and
      * sum k |a_k| to the slope, and every search step is O(K) or O(K^2) */
-    double cut = 0, cut1 = 0;
+    /* the tail of p'' (for the concave stretches): the tails are series
+     * whose terms fall at least by q <= 1/2 from one degree to the next
+     * (taylor_degree: q <= 1/10), so their second derivative's is at most
+     * 3 K times their slope's; and the cut terms' k (k - 1) |a_k| */
+    double cut = 0, cut1 = 0, r2 = 3.0 * K * r1;
     while (K > 1 && cut + fabsl(a[K]) <= 0.1 * r0) {
         cut += fabsl(a[K]);
         cut1 += K * fabsl(a[K]);
+        r2 += (double)K * (K - 1) * fabsl(a[K]);
         K--;
     }
     r0 += cut;
     r1 += cut1;
-    int r = march_zero(a, K, &lo, r0, r1, x);
+    int r = march_zero(a, K, &lo, r0, r1, r2, x);
     if (r >= 0)
         return r;
     return lo < 1 ? first_zero(a, K, lo, 1, r0, r1, 0, x) : 0;
