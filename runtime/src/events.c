@@ -404,13 +404,15 @@ static int first_both_below(const long double *a, const double *ra, const long d
 ** expansion and its tail bounds (second: the re-entry form of an open
 ** penalty gap released by force): from the dense form, or a large mode's
 ** operator (modeop.c). */
-static void event_form(const nsm_sim *s, const RtModeInfo *mi, int j, int second, long double *a,
+static void event_form(nsm_sim *s, const RtModeInfo *mi, int j, int second, long double *a,
                        double *r)
 {
     if (mi->op)
         rt_modeop_form(s, j, second, a, &r[0], &r[1]);
+    else if (!second)
+        rt_taylor_event(s, j, a, &r[0], &r[1]);   /* from the step's propagator when it has one */
     else
-        rt_taylor_form(s, (second ? mi->ev2 : mi->ev) + (size_t)j * s->na, a, &r[0], &r[1]);
+        rt_taylor_form(s, mi->ev2 + (size_t)j * s->na, a, &r[0], &r[1]);
 }
 
 /* The event of an open penalty gap released by force: its event function
@@ -529,12 +531,12 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
 /* The exact method's counterpart of fric_touch_generic: the first minimum
 ** of the slip of slipping element j along the expansion, when it is within
 ** nz of 0 (and the slip starts clearly above it); 1 and *x if there is one. */
-static int fric_touch_exact(nsm_sim *s, const RtModeInfo *mi, int j, double nz, double *x)
+static int fric_touch_exact(nsm_sim *s, int j, double nz, double *x)
 {
-    int na = s->na, K = s->tay.K;
+    int K = s->tay.K;
     long double a[K + 1], b[K + 1];
     double ra[2], lo = 0;
-    rt_taylor_form(s, mi->ev + (size_t)j * na, a, &ra[0], &ra[1]);
+    rt_taylor_event(s, j, a, &ra[0], &ra[1]);
     if (!(a[0] > nz))
         return 0;
     for (int k = 0; k <= K; k++)
@@ -551,7 +553,7 @@ static int fric_touch_exact(nsm_sim *s, const RtModeInfo *mi, int j, double nz, 
 ** [0, 1].  exact_event then finds nothing (it looks for p <= -nz, or for
 ** p(1) within nz on the final step), so the search is skipped: most gaps
 ** of a large model are far from closing in any one step. */
-static int op_clear(const nsm_sim *s, const RtModeInfo *mi, int j, double nz)
+static int op_clear(nsm_sim *s, const RtModeInfo *mi, int j, double nz)
 {
     int K = s->tay.K;
     long double a[K + 1], lo;
@@ -604,7 +606,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
             best = x * h;
             *jev = j;
         }
-        if (fric_slip_slot(s, j) && fric_touch_exact(s, mi, j, nz, &x) && x * h < best) {
+        if (fric_slip_slot(s, j) && fric_touch_exact(s, j, nz, &x) && x * h < best) {
             best = x * h;
             *jev = j;
         }

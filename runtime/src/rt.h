@@ -26,6 +26,8 @@
 #define RT_DENSE_NA 400       /* larger models: rk4 and adaptive bound a mode's steps without its matrix */
 #define RT_TAYLOR_K 32        /* degree of a step's Taylor expansion (taylor.c) */
 #define RT_TAYLOR_REACH 2.0   /* the exact method's step is at most this over nu (mode.c) */
+#define RT_TAYLOR_PROPS 8     /* full steps' propagators kept (taylor.c) */
+#define RT_TAYLOR_PROP_NA 24  /* ... for models of at most this many augmented states */
 #define RT_RK4_REACH 0.5      /* a user's rk4 step resolves a mode while rho h is below this */
 #define RT_DP5_OWN 0.1        /* adaptive's largest step in a mode: this over rho */
 #define RT_RK4_OWN 0.02       /* rk4's own step in a mode it must resolve: this over rho */
@@ -83,14 +85,36 @@ typedef struct RtModeOp {
 /* The Taylor expansion of the current step (taylor.c): Z(t0 + x h) =
 ** sum_k P_k x^k for x in [0, 1] (P_k already scaled by h^k), the tail
 ** factors, and on demand the coefficients of the energy integrands. */
+/* A propagator of the exact method's full step h in a mode (taylor.c), for
+** a small model: the expansion's operators applied once to every state of
+** a step instead of forming its terms, which a step without an event never
+** needs.  E = sum_k G_k and G_K, with G_k = (A h)^k / k!, and the rows
+** c_j G_k of every event function (ge * (K + 1) rows of na). */
+typedef struct RtTayProp {
+    const RtModeInfo *mi;
+    long built, stamp;        /* mi->built it was formed for; last use */
+    double h;
+    int K, ready;             /* ready: formed (else the key is only counted) */
+    int quiet;                /* its steps whose terms nothing asked for */
+    size_t cap;               /* long doubles in E */
+    long double *E, *GK, *R;  /* one block: na*na, na*na, ge*(K+1)*na */
+    double *cn;               /* ge: sum_i |c_j,i| bal_i (the tail's factor) */
+} RtTayProp;
+
 typedef struct RtTaylor {
     int valid, energy, K;     /* K: the step's degree, at most RT_TAYLOR_K */
+    int lazy;                 /* P_1 .. P_K not formed yet (prop stands for them) */
     double t0, h, tail, tail1;
     const RtModeInfo *mi;
     long built;               /* mi->built when this was built (mi's slot may be refilled) */
     long double *P, *ed, *ew;
     long double *lam;         /* a large mode's (mi->op): lambda of P_k, k = 0 .. K, nr each */
     int lam_cap;              /* entries allocated in lam */
+    const RtTayProp *prop;    /* the step's propagator, or NULL */
+    RtTayProp *key;           /* the step's entry (formed or not), or NULL */
+    int touched;              /* the step's terms were asked for */
+    RtTayProp props[RT_TAYLOR_PROPS];
+    long clock;
 } RtTaylor;
 
 /* One cached propagator of the exact method: exp(A h) of a mode's augmented
@@ -406,12 +430,14 @@ int rt_modeop_advance(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, d
 int rt_taylor_degree(double nuh);
 int rt_taylor_alloc(nsm_sim *s);
 void rt_taylor_free(nsm_sim *s);
+void rt_taylor_forget(nsm_sim *s);
 void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P);
 int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h);
 int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0,
                  double h);
-void rt_taylor_state(const nsm_sim *s, double x, long double *Z);
-void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1);
+void rt_taylor_state(nsm_sim *s, double x, long double *Z);
+void rt_taylor_form(nsm_sim *s, const double *c, long double *a, double *r0, double *r1);
+void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1);
 void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew);
 int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double r1, double *x);
 int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double *x);

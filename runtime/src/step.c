@@ -224,7 +224,7 @@ void rt_cache_clear(nsm_sim *s)
     for (int k = 0; k < RT_SHADOWS; k++)
         s->ex.shadow[k].valid = 0;
     rt_mode_clear(s);
-    s->tay.valid = 0;
+    rt_taylor_forget(s);
 }
 
 /* exp(A h) (long double) and the two energy integrals of the current mode

@@ -78,6 +78,15 @@ static double poly_polish(const long double *a, int K, long double o, long doubl
         else
             hi = x;
         long double xn = d != 0 ? x - p / d : 0.5L * (lo + hi);
+        if (d != 0 && fabsl(xn - x) <= 1e-19L * scale) {
+            /* converged: Newton's step is below the tolerance (or the
+             * rounding of x, when xn == x, which the bracket's test below
+             * would take for a step out of it and bisect from the other
+             * end for sixty halvings) */
+            if (xn > lo && xn < hi)
+                x = xn;
+            break;
+        }
         if (!(xn > lo && xn < hi))
             xn = 0.5L * (lo + hi);
         if (fabsl(xn - x) <= 1e-19L * scale || hi - lo <= 1e-19L * scale) {
@@ -257,14 +266,113 @@ static long double exclusion_length(const long double *b, int K, long double W, 
     return lo;
 }
 
-/* The first zero by marching from lo: at each point u, the expansion of p at
+/* Whether p, of coefficients b on [0, w] (an expansion at the march's
+** point), falls through 0 there with p' < -r1 throughout: then it holds
+** exactly one zero. */
+static int falling_on(const long double *b, int K, double r1, long double w)
+{
+    return slope_above(b, K, w) < -r1 && poly_eval(b, K, w, NULL) < 0;
+}
+
+/* When p(w) < 0 but the slope's bound fails over [0, w] (w past a
+** minimum: the convex approach to a graze, where the exclusion's steps
+** shrink geometrically), a shorter stretch on which p falls through 0, from
+** regula falsi (the Illinois variant) towards the sign change, where the
+** bound is tighter; each candidate is checked (falling_on), *w set to the
+** one proved.  O(K) per candidate. */
+static int falling_nearer(const long double *b, int K, double r1, long double *w)
+{
+    long double lo = 0, hi = *w, plo = b[0], phi = poly_eval(b, K, hi, NULL);
+    int side = 0;
+    if (!(phi < 0) || !(plo > 0))
+        return 0;
+    for (int it = 0; it < 10; it++) {
+        long double c = lo + (hi - lo) * (plo / (plo - phi)), pc;
+        if (!(c > lo && c < hi))
+            return 0;
+        pc = poly_eval(b, K, c, NULL);
+        if (pc < 0) {
+            if (slope_above(b, K, c) < -r1) {
+                *w = c;
+                return 1;
+            }
+            hi = c, phi = pc;
+            if (side < 0)
+                plo /= 2;
+            side = -1;
+        } else {
+            lo = c, plo = pc;
+            if (side > 0)
+                phi /= 2;
+            side = 1;
+        }
+    }
+    return 0;
+}
+
+/* Upper bound of b''(s) over s in [0, t]: the upper ends of the interval
+** Horner scheme on the second derivative's coefficients k (k - 1) b_k;
+** nondecreasing in t. */
+static long double curvature_above(const long double *b, int K, long double t)
+{
+    long double u = (long double)K * (K - 1) * b[K];
+    for (int k = K - 1; k >= 2; k--) {
+        long double tu = t * u;
+        u = (long double)k * (k - 1) * b[k] + (tu > 0 ? tu : 0);
+    }
+    return u;
+}
+
+/* Whether p, of coefficients b on [u, u + W] (b expanded at 0: u = 0 at
+** the march's point, or u > 0 at its start, which spares the expansion
+** there), with p(u) > 0, is concave on a stretch [u, u + w] at whose end it
+** is below 0, the tail of p'' (r2) included (over [0, u + w]): the function
+** is then positive up to one zero there and negative past it (a concave
+** function's positive set is an interval), and the polynomial likewise.
+** The stretch is tried just past the zero of the local quadratic
+** p(u) + p'(u) t + p''(u) t^2 / 2, then a Newton step further: a flight's
+** fall after its peak (a rebound in a Zeno cascade), which the exclusion's
+** bounds reach only after several re-expansions, is settled by one.  *w
+** set to the stretch proved. */
+static int concave_stretch(const long double *b, int K, long double u, long double W, double r2,
+                           long double *w)
+{
+    long double c0 = b[K], c1 = 0, c2 = 0, d;
+    for (int k = K - 1; k >= 0; k--) {      /* p(u), p'(u), p''(u) / 2 */
+        c2 = c2 * u + c1;
+        c1 = c1 * u + c0;
+        c0 = c0 * u + b[k];
+    }
+    if (!(c0 > 0) || !(c2 < 0) || K < 2)
+        return 0;
+    long double D = c1 * c1 - 4 * c0 * c2;
+    long double t = 2 * c0 / (sqrtl(D) - c1) * (1 + 1.0L / 64);
+    for (int it = 0; it < 3 && t > 0; it++) {
+        if (t > W)
+            t = W;
+        long double p = poly_eval(b, K, u + t, &d);
+        if (p < 0) {
+            if (!(curvature_above(b, K, u + t) < -r2))
+                return 0;
+            *w = t;
+            return 1;
+        }
+        if (t == W || !(d < 0))
+            return 0;
+        t -= 2 * p / d;                 /* past the zero: Newton's step, doubled */
+    }
+    return 0;
+}
+
+/* The first zero by marching from lo (r2 bounds the tail of p''): at each point u, the expansion of p at
 ** u bounds p from below over [u, u + t] one-sidedly (tight where p is
 ** stationary at u, as after a peak, where the centred bounds of first_zero
 ** need many halvings); the march skips the length proved positive, and
 ** stops at a stretch from u where p falls monotonically through 0.
 ** Returns 1 with *root, 0 when p stays positive to 1, and -1 with *lo
 ** moved forward (p > 0 on the stretch skipped) when the march stalls. */
-static int march_zero(const long double *a, int K, double *lo, double r0, double r1, double *root)
+static int march_zero(const long double *a, int K, double *lo, double r0, double r1, double r2,
+                      double *root)
 {
     long double b[K + 1], mag = 0;
     double u = *lo;
@@ -272,21 +380,27 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
         mag += fabsl(a[k]);
     r0 += 1e-18 * (double)mag;                      /* the rounding of the shifts */
     r1 += 1e-18 * K * (double)mag;
+    r2 += 1e-18 * K * K * (double)mag;
+    long double w;
+    if (u > 0 && concave_stretch(a, K, u, 1 - (long double)u, r2, &w)) {
+        *root = poly_polish(a, K, 0, u, (long double)u + w);
+        return 1;
+    }
     for (int it = 0; it < 12 && u < 1; it++) {
         long double W = 1 - (long double)u;
         poly_shift(a, K, u, b);
         long double fW = lower_from(b, K, W, NULL);
         if (fW - r0 > 0)
             return 0;                               /* positive to the end */
-        if (b[1] < -r1) {
-            /* falling at u: a stretch where p' < -r1 and p ends below 0 */
-            long double w = b[0] > 0 ? 4 * b[0] / -b[1] : 0;
-            if (w > W)
-                w = W;
-            if (w > 0 && slope_above(b, K, w) < -r1 && poly_eval(b, K, w, NULL) < 0) {
-                *root = b[0] <= 0 ? u : poly_polish(b, K, u, u, (long double)u + w);
-                return 1;
-            }
+        /* falling at u: a stretch where p' < -r1 and p ends below 0; or
+         * a concave one; or a shorter falling one */
+        w = b[0] > 0 && b[1] < -r1 ? 4 * b[0] / -b[1] : 0;
+        if (w > W)
+            w = W;
+        if ((w > 0 && falling_on(b, K, r1, w)) || concave_stretch(b, K, 0, W, r2, &w) ||
+            (w > 0 && falling_nearer(b, K, r1, &w))) {
+            *root = poly_polish(b, K, u, u, (long double)u + w);
+            return 1;
         }
         long double t = exclusion_length(b, K, W, fW, r0);
         if (!(t > 1e-6L * W))
@@ -313,15 +427,20 @@ int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double
     /* the last terms, below a tenth of the tail bound together, join
      * the tail: on [0, 1] they add at most their sum to the value and
      * sum k |a_k| to the slope, and every search step is O(K) or O(K^2) */
-    double cut = 0, cut1 = 0;
+    /* the tail of p'' (for the concave stretches): the tails are series
+     * whose terms fall at least by q <= 1/2 from one degree to the next
+     * (taylor_degree: q <= 1/10), so their second derivative's is at most
+     * 3 K times their slope's; and the cut terms' k (k - 1) |a_k| */
+    double cut = 0, cut1 = 0, r2 = 3.0 * K * r1;
     while (K > 1 && cut + fabsl(a[K]) <= 0.1 * r0) {
         cut += fabsl(a[K]);
         cut1 += K * fabsl(a[K]);
+        r2 += (double)K * (K - 1) * fabsl(a[K]);
         K--;
     }
     r0 += cut;
     r1 += cut1;
-    int r = march_zero(a, K, &lo, r0, r1, x);
+    int r = march_zero(a, K, &lo, r0, r1, r2, x);
     if (r >= 0)
         return r;
     return lo < 1 ? first_zero(a, K, lo, 1, r0, r1, 0, x) : 0;
@@ -364,16 +483,143 @@ int rt_taylor_degree(double nuh)
 ** step's expansion here, the Zeno tail's flights in step.c. */
 void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P)
 {
+    const int *rows = mi->rows, *cols = mi->cols;
+    const double *vals = mi->vals;
     for (int k = 1; k <= K; k++) {
         const long double *Pp = P + (size_t)(k - 1) * na;
         long double *Pk = P + (size_t)k * na, hk = (long double)h / k;
-        for (int i = 0; i < na; i++) {
+        for (int i = 0, e = rows[0]; i < na; i++) {
             long double sum = 0;
-            for (int e = mi->rows[i]; e < mi->rows[i + 1]; e++)
-                sum += mi->vals[e] * Pp[mi->cols[e]];
+            for (int end = rows[i + 1]; e < end; e++)
+                sum += vals[e] * Pp[cols[e]];
             Pk[i] = sum * hk;
         }
     }
+}
+
+/* The rows r_k = r_(k-1) (A h / k), k = 1 .. K, from r_0 (R holds K + 1
+** rows of na), over A's nonzeros: the transposed recursion of
+** rt_taylor_terms, so that r_k . Z0 = r_0 . P_k. */
+static void row_terms(const RtModeInfo *mi, int na, int K, double h, long double *R)
+{
+    for (int k = 1; k <= K; k++) {
+        const long double *Rp = R + (size_t)(k - 1) * na;
+        long double *Rk = R + (size_t)k * na, hk = (long double)h / k;
+        for (int i = 0; i < na; i++)
+            Rk[i] = 0;
+        for (int i = 0; i < na; i++) {
+            if (Rp[i] == 0)
+                continue;
+            for (int e = mi->rows[i]; e < mi->rows[i + 1]; e++)
+                Rk[mi->cols[e]] += mi->vals[e] * Rp[i];
+        }
+        for (int i = 0; i < na; i++)
+            Rk[i] *= hk;
+    }
+}
+
+/* Form propagator pr of mode mi's step h at degree K: E's and G_K's rows
+** from the unit rows (each E row summed from its smallest terms up, as
+** rt_taylor_state sums a step's end), and the event forms' rows.  Nonzero
+** when out of memory. */
+static int prop_form(nsm_sim *s, RtTayProp *pr, const RtModeInfo *mi, double h, int K)
+{
+    int na = s->na, ge = s->ge;
+    size_t na2 = (size_t)na * na, rows = (size_t)ge * (K + 1) * na;
+    size_t need = 2 * na2 + rows + (sizeof(double) * ge + sizeof(long double) - 1) / sizeof(long double);
+    if (pr->cap < need) {
+        long double *b = realloc(pr->E, need * sizeof(long double));
+        if (!b)
+            return 1;
+        pr->E = b;
+        pr->cap = need;
+    }
+    pr->GK = pr->E + na2;
+    pr->R = pr->GK + na2;
+    pr->cn = (double *)(pr->R + rows);
+    long double T[(size_t)(K + 1) * na];
+    for (int i = 0; i < na; i++) {
+        for (int q = 0; q < na; q++)
+            T[q] = q == i;
+        row_terms(mi, na, K, h, T);
+        for (int q = 0; q < na; q++) {
+            long double sum = T[(size_t)K * na + q];
+            for (int k = K - 1; k >= 0; k--)
+                sum += T[(size_t)k * na + q];
+            pr->E[(size_t)i * na + q] = sum;
+            pr->GK[(size_t)i * na + q] = T[(size_t)K * na + q];
+        }
+    }
+    for (int j = 0; j < ge; j++) {
+        const double *c = mi->ev + (size_t)j * na;
+        long double *R = pr->R + (size_t)j * (K + 1) * na;
+        double cn = 0;
+        for (int q = 0; q < na; q++) {
+            R[q] = c[q];
+            cn += fabs(c[q]) * mi->bal[q];
+        }
+        row_terms(mi, na, K, h, R);
+        pr->cn[j] = cn;
+    }
+    return 0;
+}
+
+/* The propagator of mode mi's step h at degree K, or NULL: formed once as
+** many steps of that key went without their terms as forming it costs
+** (na + ge steps' terms: the rule of renting skis until their price is
+** paid, never more than twice the better choice; a mode whose every step
+** lands on an event, as a Zeno cascade's flights, or a step length met
+** once, never pays), kept for the next ones; only for small models with
+** the mode's matrix.  T->key is set to
+** the key's entry, formed or not.  The least recently used key is
+** replaced, keys not formed first. */
+static const RtTayProp *prop_get(nsm_sim *s, const RtModeInfo *mi, double h, int K)
+{
+    RtTaylor *T = &s->tay;
+    T->key = NULL;
+    if (s->na > RT_TAYLOR_PROP_NA || !mi->dense || !mi->A)
+        return NULL;
+    RtTayProp *old = NULL;
+    for (int k = 0; k < RT_TAYLOR_PROPS; k++) {
+        RtTayProp *pr = &T->props[k];
+        if (pr->mi == mi && pr->built == mi->built && pr->h == h && pr->K == K) {
+            pr->stamp = ++T->clock;
+            T->key = pr;
+            if (!pr->ready && pr->quiet >= s->na + s->ge) {
+                if (prop_form(s, pr, mi, h, K)) {
+                    pr->mi = NULL;
+                    T->key = NULL;
+                    return NULL;
+                }
+                pr->ready = 1;
+            }
+            return pr->ready ? pr : NULL;
+        }
+        if (!old || (old->ready && !pr->ready) ||
+            (old->ready == pr->ready && pr->stamp < old->stamp))
+            old = pr;
+    }
+    old->mi = mi;
+    old->built = mi->built;
+    old->h = h;
+    old->K = K;
+    old->ready = 0;
+    old->quiet = 0;
+    old->stamp = ++T->clock;
+    T->key = old;
+    return NULL;
+}
+
+/* The terms P_1 .. P_K of the current step, formed now if its propagator
+** stood for them; the step counts as one that needed them. */
+static void taylor_need_terms(nsm_sim *s)
+{
+    RtTaylor *T = &s->tay;
+    T->touched = 1;
+    if (!T->lazy)
+        return;
+    rt_taylor_terms(T->mi, s->na, T->K, T->h, T->P);
+    T->lazy = 0;
 }
 
 /* Expand the motion of the current mode (mi) over [t0, t0 + h] from the
@@ -386,18 +632,39 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
         int rc = rt_modeop_taylor(s, mi, Z0, h, taylor_degree(mi->nu * h));
         if (rc)
             return rc;
+        T->lazy = 0;                       /* no propagator: its terms are formed */
+        T->prop = NULL;
+        T->key = NULL;
         goto done;
     }
     int na = s->na, K = taylor_degree(mi->nu * h);
     long double *P = T->P;
-    memcpy(P, Z0, sizeof(long double) * na);
-    rt_taylor_terms(mi, na, K, h, P);      /* the coefficients on the unit interval */
+    if (T->valid && T->key && !T->touched)
+        T->key->quiet++;                /* the last step went without its terms */
+    const RtTayProp *pr = prop_get(s, mi, h, K);
     double pk = 0;
-    for (int i = 0; i < na; i++) {
-        double v = fabs((double)P[(size_t)K * na + i]) / mi->bal[i];
-        if (v > pk)
-            pk = v;
+    memcpy(P, Z0, sizeof(long double) * na);
+    if (pr) {
+        /* P_K = G_K Z0 for the tail; the other terms only if asked for */
+        for (int i = 0; i < na; i++) {
+            long double sum = 0;
+            for (int q = 0; q < na; q++)
+                sum += pr->GK[(size_t)i * na + q] * Z0[q];
+            double v = fabs((double)sum) / mi->bal[i];
+            if (v > pk)
+                pk = v;
+        }
+    } else {
+        rt_taylor_terms(mi, na, K, h, P);  /* the coefficients on the unit interval */
+        for (int i = 0; i < na; i++) {
+            double v = fabs((double)P[(size_t)K * na + i]) / mi->bal[i];
+            if (v > pk)
+                pk = v;
+        }
     }
+    T->lazy = pr != NULL;
+    T->prop = pr;
+    T->touched = 0;
     double q = mi->nu * h / (K + 1);
     T->tail = q < 0.5 ? pk * q / (1 - q) : INFINITY;
     T->tail1 = q < 0.5 ? pk * (K + 1) * q / ((1 - q) * (1 - q)) : INFINITY;
@@ -427,11 +694,24 @@ int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long d
     return 1;
 }
 
-/* The state at t0 + x h (x in [0, 1]) of the expansion, in long double. */
-void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
+/* The state at t0 + x h (x in [0, 1]) of the expansion, in long double
+** (the step's end by its propagator when it has one). */
+void rt_taylor_state(nsm_sim *s, double x, long double *Z)
 {
     const RtTaylor *T = &s->tay;
     int na = s->na, K = T->K;
+    if (x == 1 && T->prop) {
+        const long double *E = T->prop->E;
+        for (int i = 0; i < na; i++) {
+            long double sum = 0;
+            for (int q = 0; q < na; q++)
+                sum += E[(size_t)i * na + q] * T->P[q];
+            Z[i] = sum;
+        }
+        return;
+    }
+    if (x != 1)
+        taylor_need_terms(s);
     if (x == 1) {                       /* the step's end: the sum, as Horner's at 1 */
         for (int i = 0; i < na; i++) {
             long double sum = T->P[(size_t)K * na + i];
@@ -449,12 +729,12 @@ void rt_taylor_state(const nsm_sim *s, double x, long double *Z)
     }
 }
 
-/* The polynomial (on the unit interval, degree s->tay.K) of the linear form
-** c . Z and the bounds of its tail and of its slope's tail. */
-void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
+/* rt_taylor_form on the step's terms as they stand (formed). */
+static void taylor_form(nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = T->K, nz = 0, *ix = malloc(sizeof(int) * (size_t)na);
+    int na = s->na, K = T->K, nz = 0, ixs[na <= 256 ? na : 1];
+    int *ix = na <= 256 ? ixs : malloc(sizeof(int) * (size_t)na);   /* no allocation when small */
     double cn = 0;
     /* the form's nonzeros (a gap's: its bodies' x and v and the constant),
      * so that a large model's forms cost O(na + K nnz), not O(K na) */
@@ -478,11 +758,45 @@ void rt_taylor_form(const nsm_sim *s, const double *c, long double *a, double *r
     }
     if (T->mi->op)
         cn = rt_modeop_dual(s, c);     /* a large mode's norm (modeop.c) */
-    free(ix);
+    if (ix != ixs)
+        free(ix);
     /* the tail of the series, plus the rounding of the sums (long double) */
     double mag = 0;
     for (int k = 0; k <= K; k++)
         mag += fabs((double)a[k]);
+    *r0 = cn * T->tail + 1e-17 * mag;
+    *r1 = cn * T->tail1 + 1e-17 * K * mag;
+}
+
+/* The polynomial (on the unit interval, degree s->tay.K) of the linear form
+** c . Z and the bounds of its tail and of its slope's tail. */
+void rt_taylor_form(nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
+{
+    taylor_need_terms(s);
+    taylor_form(s, c, a, r0, r1);
+}
+
+/* The polynomial and tail bounds of event function j of the step's mode
+** (rt_taylor_form on its row of mi->ev), from the propagator's rows when
+** the step has one: (K + 1) na products, no terms. */
+void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
+{
+    const RtTaylor *T = &s->tay;
+    int na = s->na, K = T->K;
+    if (!T->prop) {
+        taylor_form(s, T->mi->ev + (size_t)j * na, a, r0, r1);
+        return;
+    }
+    const long double *R = T->prop->R + (size_t)j * (K + 1) * na;
+    double mag = 0, cn = T->prop->cn[j];
+    for (int k = 0; k <= K; k++) {
+        long double sum = 0;
+        for (int i = 0; i < na; i++)
+            sum += R[(size_t)k * na + i] * T->P[i];
+        a[k] = sum;
+        mag += fabs((double)sum);
+    }
+    /* as rt_taylor_form: the tail, plus the rounding of the sums */
     *r0 = cn * T->tail + 1e-17 * mag;
     *r1 = cn * T->tail1 + 1e-17 * K * mag;
 }
@@ -529,6 +843,7 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
         return;
     }
     if (!T->energy) {
+        taylor_need_terms(s);
         if (T->mi->op) {               /* a large mode (modeop.c) */
             rt_modeop_energy(s, T->ed, T->ew);
         } else {
@@ -547,6 +862,24 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
     *Ew = (double)(w * x * T->h);
 }
 
+/* Forget the expansion and the propagators' keys (a new run, or new
+** parameters): a run's steps must not depend on what ran before it on the
+** same simulation (a parameter study's points, on one or more threads). */
+void rt_taylor_forget(nsm_sim *s)
+{
+    RtTaylor *T = &s->tay;
+    T->valid = 0;
+    T->prop = NULL;
+    T->key = NULL;
+    for (int k = 0; k < RT_TAYLOR_PROPS; k++) {
+        T->props[k].mi = NULL;
+        T->props[k].ready = 0;
+        T->props[k].quiet = 0;
+        T->props[k].stamp = 0;
+    }
+    T->clock = 0;
+}
+
 /* Allocate the expansion's arrays. */
 int rt_taylor_alloc(nsm_sim *s)
 {
@@ -558,6 +891,11 @@ int rt_taylor_alloc(nsm_sim *s)
     s->tay.ed = s->tay.P + (size_t)(K + 2) * s->na;
     s->tay.ew = s->tay.ed + K + 1;
     s->tay.valid = 0;
+    s->tay.lazy = 0;
+    s->tay.prop = NULL;
+    s->tay.key = NULL;
+    memset(s->tay.props, 0, sizeof s->tay.props);
+    s->tay.clock = 0;
     return NSM_OK;
 }
 
@@ -569,4 +907,11 @@ void rt_taylor_free(nsm_sim *s)
     s->tay.P = NULL;
     s->tay.lam = NULL;
     s->tay.lam_cap = 0;
+    for (int k = 0; k < RT_TAYLOR_PROPS; k++) {
+        free(s->tay.props[k].E);
+        s->tay.props[k].E = NULL;
+        s->tay.props[k].cap = 0;
+        s->tay.props[k].mi = NULL;
+    }
+    s->tay.prop = NULL;
 }

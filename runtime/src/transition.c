@@ -242,6 +242,7 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
 #define SEQ_MAXP 96          /* longest cycle looked for, in collisions */
 #define SEQ_HIST (SEQ_PERIODS * SEQ_MAXP)
 #define SEQ_RHO_TOL 1e-6     /* steadiness of the cycle's ratio */
+#define SEQ_STACK_R 16       /* sequences over at most this many gaps live on the stack */
 
 /* One instant's sequence of collisions over the touching gaps idx[0..r). */
 typedef struct Seq {
@@ -400,6 +401,21 @@ static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long 
 ** collisions. */
 static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
 {
+    if (r <= SEQ_STACK_R) {
+        /* a few touching gaps (the rule): the sequence on the stack, as the
+         * allocations cost more than the impulse problem they hold */
+        Seq qs;
+        double D[(size_t)r * r + 3 * (size_t)r];
+        int ix[r];
+        char held[r + 1];
+        memset(held, 0, sizeof held);
+        qs.r = r;
+        qs.D = D;
+        qs.u = D + (size_t)r * r;
+        qs.idx = ix;
+        qs.held = held;
+        return seq_run(s, &qs, j, idx, exempt1, count);
+    }
     Seq *q = malloc(sizeof *q);     /* not zeroed: seq_run sets the counts, and the
                                      * history rings are read only where written */
     if (q) {

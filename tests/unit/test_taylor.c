@@ -8,7 +8,8 @@
 ** known exactly: two, three and four crossings inside one step, zeros
 ** bunched within 1e-9 of each other, a dip that stays above zero by less
 ** than the tail bound allows and one that goes below by a little, the
-** peak search that starts a rebound's search, and the tail bound itself
+** peak search that starts a rebound's search, a concave fall after a rise,
+** a convex approach to a graze, and the tail bound itself
 ** (a zero the tail could hide is reported, never skipped).
 */
 #include <math.h>
@@ -104,6 +105,22 @@ int main(void)
     check_close("peak at the vertex", x, 0.25, 1e-15);
     check_true("zero after the peak", rt_poly_first_zero(a, K, x, 1e-30, 1e-30, &x));
     check_close("zero after the peak: 0.5", x, 0.5, 4e-16);
+
+    /* rising, then falling through 0 concavely, from the search's start:
+     * 0.01 + 0.1 x - x^2, zero at (0.1 + sqrt(0.05)) / 2 */
+    memset(a, 0, sizeof a);
+    a[0] = 0.01, a[1] = 0.1, a[2] = -1;
+    check_true("concave fall from a rise", rt_poly_first_zero(a, K, 0, 1e-30, 1e-30, &x));
+    check_close("concave fall from a rise: zero", x, (0.1 + sqrt(0.05)) / 2, 4e-16);
+    /* a convex approach to a graze: zeros 0.25 and 0.2501 (the minimum
+     * between them 2.5e-9 below 0), times 1 + x; the first taken */
+    from_roots(a, (const double[]){ 0.25, 0.2501, -1.0 }, 3, 1);
+    check_true("convex approach to a graze", rt_poly_first_zero(a, K, 0, 1e-30, 1e-30, &x));
+    check_close("convex approach to a graze: first zero", x, 0.25, 1e-15);
+    /* and one whose dip stays 2.5e-9 above 0: no zero */
+    from_roots(a, (const double[]){ 0.25, 0.25, -1.0 }, 3, 1);
+    a[0] += 2.5e-9, a[1] += 2.5e-9;
+    check_true("convex approach, dip above: none", !rt_poly_first_zero(a, K, 0, 1e-30, 1e-30, &x));
 
     /* a polynomial of full degree with a fast oscillation: sum of the
      * Taylor terms of cos(6 x) - 0.95 over the unit interval (its zeros
