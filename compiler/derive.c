@@ -662,7 +662,14 @@ static void dv_mode(Derivation *dv, DvMode *md)
     }
     /* lambda_R = -S^-1 W_R M^-1 F, S = W_R M^-1 W_R^T */
     int r = md->n_impact;
-    if (r) {
+    unsigned rmask = 0;
+    for (int a = 0; a < r; a++)
+        rmask |= 1u << md->impact[a];
+    if (r && rmask != mask) {
+        /* S^-1 depends on R only: the mode R itself (derived before, its mask
+         * is smaller) has it; its engaged penalty gaps change F, not S */
+        md->sinv = dv->modes[rmask].sinv;
+    } else if (r) {
         Expr **S = dv_alloc(dv, (size_t)(r * r), sizeof *S);
         for (int a = 0; a < r; a++)
             for (int b = 0; b < r; b++) {
@@ -677,6 +684,8 @@ static void dv_mode(Derivation *dv, DvMode *md)
                 S[a * r + b] = s;
             }
         md->sinv = dv_invert_spd(dv, S, r, mask);
+    }
+    if (r) {
         Expr **rhs = dv_alloc(dv, (size_t)r, sizeof *rhs);
         for (int a = 0; a < r; a++) {
             rhs[a] = expr_num(x, 0);
@@ -770,6 +779,68 @@ static void dv_mode(Derivation *dv, DvMode *md)
         }
     }
     md->status = DV_MODE_DERIVED;
+}
+
+/* The modes as corrections of the free mode (DvCorr in derive.h): the
+ * pieces every mode shares, per gap and per closed set, instead of each
+ * mode's own program.  lambda_R = -S^-1 W_R M^-1 F (dv_mode) reads
+ * -S^-1 u_R with u_j = w_j . M^-1 F + h_j'' = w_j . a + h_j'', a = M^-1 F
+ * the acceleration before the contact forces; its time derivative is
+ * -S^-1 u_R' with u_j' = w_j . M^-1 F' + h_j'''. */
+static void dv_corrections(Derivation *dv)
+{
+    const Model *m = dv->model;
+    ExprCtx *x = dv->ex;
+    int n = dv->n, g = dv->g;
+    DvCorr *cr = &dv->corr;
+
+    /* F' = f_ext'(t) - K v - C a of the free mode, and M^-1 F' */
+    cr->fdot = dv_alloc(dv, (size_t)n, sizeof *cr->fdot);
+    Expr **jerk = dv_alloc(dv, (size_t)n, sizeof *jerk);
+    for (int i = 0; i < n; i++) {
+        Expr *f = dv_row_sub(dv, dv->fext_dot[i], dv->K, i, dv->v);
+        cr->fdot[i] = dv_row_sub(dv, f, dv->C, i, dv->acc);
+        jerk[i] = expr_mul(x, dv->invm[i], dv->Fdot[i]);
+    }
+    cr->u = dv_alloc(dv, (size_t)g + 1, sizeof *cr->u);
+    cr->ud = dv_alloc(dv, (size_t)g + 1, sizeof *cr->ud);
+    cr->pen = dv_alloc(dv, (size_t)g + 1, sizeof *cr->pen);
+    cr->pen_dot = dv_alloc(dv, (size_t)g + 1, sizeof *cr->pen_dot);
+    for (int j = 0; j < g; j++) {
+        const Gap *gp = &m->gaps[j];
+        if (gp->law == LAW_IMPACT) {
+            cr->u[j] = dv_gap_with(dv, j, dv->acc, dv->hdd[j]);
+            cr->ud[j] = dv_gap_with(dv, j, jerk, dv->hddd[j]);
+            continue;
+        }
+        /* engaged penalty: lambda_j = k p + c p', p = -gap (a penalty gap never moves) */
+        Expr *c = gp->c ? gp->c : expr_num(x, 0);
+        Expr *gap = dv_gap(dv, j, dv->x);
+        Expr *gapd = dv_gap_with(dv, j, dv->v, NULL);
+        Expr *gapdd = dv_gap_with(dv, j, dv->acc, NULL);
+        cr->pen[j] = expr_neg(x, expr_add(x, expr_mul(x, gp->k, gap), expr_mul(x, c, gapd)));
+        cr->pen_dot[j] = expr_neg(x, expr_add(x, expr_mul(x, gp->k, gapd), expr_mul(x, c, gapdd)));
+    }
+    if (!dv->enumerated)
+        return;
+    for (int k = 0; k < dv->n_modes; k++) {
+        DvMode *md = &dv->modes[k];
+        int r = md->n_impact;
+        if (md->status != DV_MODE_DERIVED || r == 0)
+            continue;
+        md->lam_u = dv_alloc(dv, (size_t)r, sizeof *md->lam_u);
+        md->lamd_u = dv_alloc(dv, (size_t)r, sizeof *md->lamd_u);
+        for (int a = 0; a < r; a++) {
+            Expr *l = expr_num(x, 0), *ld = expr_num(x, 0);
+            for (int b = 0; b < r; b++) {
+                Expr *sinv = expr_var(x, dv->v_const + md->sinv + a * r + b);
+                l = expr_sub(x, l, expr_mul(x, sinv, dv->u[md->impact[b]]));
+                ld = expr_sub(x, ld, expr_mul(x, sinv, dv->ud[md->impact[b]]));
+            }
+            md->lam_u[a] = l;
+            md->lamd_u[a] = ld;
+        }
+    }
 }
 
 /* ---- substitution and evaluation helpers ------------------------------------ */
@@ -901,7 +972,9 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     dv->v_lam = dv->v_f + n;
     dv->v_acc = dv->v_lam + g;
     dv->v_fdot = dv->v_acc + n;
-    dv->v_const = dv->v_fdot + n;
+    dv->v_u = dv->v_fdot + n;
+    dv->v_ud = dv->v_u + g;
+    dv->v_const = dv->v_ud + g;
 
     dv->x = dv_alloc(dv, (size_t)n, sizeof *dv->x);
     dv->v = dv_alloc(dv, (size_t)n, sizeof *dv->v);
@@ -909,6 +982,8 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     dv->acc = dv_alloc(dv, (size_t)n, sizeof *dv->acc);
     dv->Fdot = dv_alloc(dv, (size_t)n, sizeof *dv->Fdot);
     dv->lam = dv_alloc(dv, (size_t)g, sizeof *dv->lam);
+    dv->u = dv_alloc(dv, (size_t)g, sizeof *dv->u);
+    dv->ud = dv_alloc(dv, (size_t)g, sizeof *dv->ud);
     for (int i = 0; i < n; i++) {
         dv->x[i] = expr_var(x, i);
         dv->v[i] = expr_var(x, n + i);
@@ -916,8 +991,11 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         dv->acc[i] = expr_var(x, dv->v_acc + i);
         dv->Fdot[i] = expr_var(x, dv->v_fdot + i);
     }
-    for (int j = 0; j < g; j++)
+    for (int j = 0; j < g; j++) {
         dv->lam[j] = expr_var(x, dv->v_lam + j);
+        dv->u[j] = expr_var(x, dv->v_u + j);
+        dv->ud[j] = expr_var(x, dv->v_ud + j);
+    }
 
     if (dv_assemble(dv, d) || dv_check_gaps(dv, d))
         return NULL;
@@ -944,6 +1022,7 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         }
         dv_mode(dv, md);
     }
+    dv_corrections(dv);
     dv_generator(dv);
     dv->n_vars = dv->v_const + dv->n_consts;
     dv->v_report = dv->n_vars;

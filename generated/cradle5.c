@@ -431,12 +431,38 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {G[1] closed}: P[1] and P[2] stuck
+ *   2 {G[2] closed}: P[2] and P[3] stuck
+ *   3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck
+ *   4 {G[3] closed}: P[3] and P[4] stuck
+ *   5 {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck
+ *   6 {G[2], G[3] closed}: P[2], P[3] and P[4] stuck
+ *   7 {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck
+ *   8 {G[4] closed}: P[4] and P[5] stuck
+ *   9 {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck
+ *   10 {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck
+ *   11 {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck
+ *   12 {G[3], G[4] closed}: P[3], P[4] and P[5] stuck
+ *   13 {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck
+ *   14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck
+ *   15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck
+ */
+static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                  const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[5], a[5];
+    double L[4];
+    double u[4], Fd[5], ud[4];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
@@ -445,906 +471,131 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     /* F = f_ext(t) + f_const - K x - C v */
     for (i = 0; i < 5; i++)
         F[i] = 0.0;
-    /* a = M^-1 (F + W_R^T lambda_R) */
+    /* lambda_j = 0 while gap j is open */
+    for (i = 0; i < 4; i++)
+        L[i] = 0.0;
+    /* a = M^-1 F */
     for (i = 0; i < 5; i++)
         a[i] = F[i]*c[i];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
+    if (m & 15u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */
         for (i = 0; i < 4; i++)
-            lam[i] = 0.0;
-    }
-    if (s && sdot) {
-        /* G[1] .. G[4] open: s = gap, s' = w.v */
-        for (i = 0; i < 4; i++) {
-            s[i] = y[i + 1] - y[i];
-            sdot[i] = y[i + 6] - y[i + 5];
+            u[i] = a[i + 1] - a[i];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 15u) {
+        case 1u: /* {G[1] closed}: P[1] and P[2] stuck, S^-1 = c[5];
+           lambda_G[1] = 0 */
+            L[0] = -u[0]*c[5];
+            break;
+        case 2u: /* {G[2] closed}: P[2] and P[3] stuck, S^-1 = c[6];
+           lambda_G[2] = 0 */
+            L[1] = -u[1]*c[6];
+            break;
+        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck, S^-1 = c[8..11] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0 */
+            L[0] = -u[0]*c[8] - u[1]*c[9];
+            L[1] = -u[0]*c[10] - u[1]*c[11];
+            break;
+        case 4u: /* {G[3] closed}: P[3] and P[4] stuck, S^-1 = c[12];
+           lambda_G[3] = 0 */
+            L[2] = -u[2]*c[12];
+            break;
+        case 5u: /* {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck, S^-1 = c[14..17] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[3] = 0 */
+            L[0] = -u[0]*c[14] - u[2]*c[15];
+            L[2] = -u[0]*c[16] - u[2]*c[17];
+            break;
+        case 6u: /* {G[2], G[3] closed}: P[2], P[3] and P[4] stuck, S^-1 = c[19..22] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[3] = 0 */
+            L[1] = -u[1]*c[19] - u[2]*c[20];
+            L[2] = -u[1]*c[21] - u[2]*c[22];
+            break;
+        case 7u: /* {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck, S^-1 = c[63..71] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[3] = 0 */
+            L[0] = -u[0]*c[63] - u[1]*c[64] - u[2]*c[65];
+            L[1] = -u[0]*c[66] - u[1]*c[67] - u[2]*c[68];
+            L[2] = -u[0]*c[69] - u[1]*c[70] - u[2]*c[71];
+            break;
+        case 8u: /* {G[4] closed}: P[4] and P[5] stuck, S^-1 = c[72];
+           lambda_G[4] = 0 */
+            L[3] = -u[3]*c[72];
+            break;
+        case 9u: /* {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck, S^-1 = c[74..77] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[4] = 0 */
+            L[0] = -u[0]*c[74] - u[3]*c[75];
+            L[3] = -u[0]*c[76] - u[3]*c[77];
+            break;
+        case 10u: /* {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck, S^-1 = c[79..82] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[4] = 0 */
+            L[1] = -u[1]*c[79] - u[3]*c[80];
+            L[3] = -u[1]*c[81] - u[3]*c[82];
+            break;
+        case 11u: /* {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck, S^-1 = c[99..107] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[4] = 0 */
+            L[0] = -u[0]*c[99] - u[1]*c[100] - u[3]*c[101];
+            L[1] = -u[0]*c[102] - u[1]*c[103] - u[3]*c[104];
+            L[3] = -u[0]*c[105] - u[1]*c[106] - u[3]*c[107];
+            break;
+        case 12u: /* {G[3], G[4] closed}: P[3], P[4] and P[5] stuck, S^-1 = c[109..112] (row-major);
+           lambda_G[3] = 0;
+           lambda_G[4] = 0 */
+            L[2] = -u[2]*c[109] - u[3]*c[110];
+            L[3] = -u[2]*c[111] - u[3]*c[112];
+            break;
+        case 13u: /* {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck, S^-1 = c[129..137] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0 */
+            L[0] = -u[0]*c[129] - u[2]*c[130] - u[3]*c[131];
+            L[2] = -u[0]*c[132] - u[2]*c[133] - u[3]*c[134];
+            L[3] = -u[0]*c[135] - u[2]*c[136] - u[3]*c[137];
+            break;
+        case 14u: /* {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck, S^-1 = c[178..186] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0 */
+            L[1] = -u[1]*c[178] - u[2]*c[179] - u[3]*c[180];
+            L[2] = -u[1]*c[181] - u[2]*c[182] - u[3]*c[183];
+            L[3] = -u[1]*c[184] - u[2]*c[185] - u[3]*c[186];
+            break;
+        case 15u: /* {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck, S^-1 = c[270..285] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0 */
+            L[0] = -u[0]*c[270] - u[1]*c[271] - u[2]*c[272] - u[3]*c[273];
+            L[1] = -u[0]*c[274] - u[1]*c[275] - u[2]*c[276] - u[3]*c[277];
+            L[2] = -u[0]*c[278] - u[1]*c[279] - u[2]*c[280] - u[3]*c[281];
+            L[3] = -u[0]*c[282] - u[1]*c[283] - u[2]*c[284] - u[3]*c[285];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[0] -= L[0]*c[0];
+            a[1] += L[0]*c[1];
+        }
+        if (m & 2u) {
+            a[1] -= L[1]*c[1];
+            a[2] += L[1]*c[2];
+        }
+        if (m & 4u) {
+            a[2] -= L[2]*c[2];
+            a[3] += L[2]*c[3];
+        }
+        if (m & 8u) {
+            a[3] -= L[3]*c[3];
+            a[4] += L[3]*c[4];
         }
     }
-}
-
-/* mode 1 {G[1] closed}: P[1] and P[2] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[5..5];
- * lambda_G[1] = 0 */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[5] - F[1]*c[1]*c[5];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[5] - Fd[1]*c[1]*c[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 2 {G[2] closed}: P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[6..6];
- * lambda_G[2] = 0 */
-static void mode_2(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[6] - F[2]*c[2]*c[6];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[6] - Fd[2]*c[2]*c[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[8..11];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0 */
-static void mode_3(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[8] - F[1]*c[1]*c[8] + F[1]*c[1]*c[9] - F[2]*c[2]*c[9];
-    L[1] = F[0]*c[0]*c[10] - F[1]*c[1]*c[10] + F[1]*c[1]*c[11] - F[2]*c[2]*c[11];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[8] - Fd[1]*c[1]*c[8] + Fd[1]*c[1]*c[9] - Fd[2]*c[2]*c[9];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[10] - Fd[1]*c[1]*c[10] + Fd[1]*c[1]*c[11] - Fd[2]*c[2]*c[11];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 4 {G[3] closed}: P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[12..12];
- * lambda_G[3] = 0 */
-static void mode_4(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[12] - F[3]*c[3]*c[12];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[12] - Fd[3]*c[3]*c[12];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 5 {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[14..17];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0 */
-static void mode_5(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[14] - F[1]*c[1]*c[14] + F[2]*c[2]*c[15] - F[3]*c[3]*c[15];
-    L[2] = F[0]*c[0]*c[16] - F[1]*c[1]*c[16] + F[2]*c[2]*c[17] - F[3]*c[3]*c[17];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[14] - Fd[1]*c[1]*c[14] + Fd[2]*c[2]*c[15] - Fd[3]*c[3]*c[15];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[16] - Fd[1]*c[1]*c[16] + Fd[2]*c[2]*c[17] - Fd[3]*c[3]*c[17];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 6 {G[2], G[3] closed}: P[2], P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[19..22];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0 */
-static void mode_6(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[19] - F[2]*c[2]*c[19] + F[2]*c[2]*c[20] - F[3]*c[3]*c[20];
-    L[2] = F[1]*c[1]*c[21] - F[2]*c[2]*c[21] + F[2]*c[2]*c[22] - F[3]*c[3]*c[22];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[19] - Fd[2]*c[2]*c[19] + Fd[2]*c[2]*c[20] - Fd[3]*c[3]*c[20];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[21] - Fd[2]*c[2]*c[21] + Fd[2]*c[2]*c[22] - Fd[3]*c[3]*c[22];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 7 {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[63..71];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0 */
-static void mode_7(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[63] - F[1]*c[1]*c[63] + F[1]*c[1]*c[64] - F[2]*c[2]*c[64] + F[2]*c[2]*c[65] - F[3]*c[3]*c[65];
-    L[1] = F[0]*c[0]*c[66] - F[1]*c[1]*c[66] + F[1]*c[1]*c[67] - F[2]*c[2]*c[67] + F[2]*c[2]*c[68] - F[3]*c[3]*c[68];
-    L[2] = F[0]*c[0]*c[69] - F[1]*c[1]*c[69] + F[1]*c[1]*c[70] - F[2]*c[2]*c[70] + F[2]*c[2]*c[71] - F[3]*c[3]*c[71];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[63] - Fd[1]*c[1]*c[63] + Fd[1]*c[1]*c[64] - Fd[2]*c[2]*c[64] + Fd[2]*c[2]*c[65] - Fd[3]*c[3]*c[65];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[66] - Fd[1]*c[1]*c[66] + Fd[1]*c[1]*c[67] - Fd[2]*c[2]*c[67] + Fd[2]*c[2]*c[68] - Fd[3]*c[3]*c[68];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[69] - Fd[1]*c[1]*c[69] + Fd[1]*c[1]*c[70] - Fd[2]*c[2]*c[70] + Fd[2]*c[2]*c[71] - Fd[3]*c[3]*c[71];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 8 {G[4] closed}: P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[72..72];
- * lambda_G[4] = 0 */
-static void mode_8(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[3] = F[3]*c[3]*c[72] - F[4]*c[4]*c[72];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[3]*c[3]*c[72] - Fd[4]*c[4]*c[72];
-    }
-}
-
-/* mode 9 {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[74..77];
- * lambda_G[1] = 0;
- * lambda_G[4] = 0 */
-static void mode_9(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[74] - F[1]*c[1]*c[74] + F[3]*c[3]*c[75] - F[4]*c[4]*c[75];
-    L[3] = F[0]*c[0]*c[76] - F[1]*c[1]*c[76] + F[3]*c[3]*c[77] - F[4]*c[4]*c[77];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[74] - Fd[1]*c[1]*c[74] + Fd[3]*c[3]*c[75] - Fd[4]*c[4]*c[75];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[76] - Fd[1]*c[1]*c[76] + Fd[3]*c[3]*c[77] - Fd[4]*c[4]*c[77];
-    }
-}
-
-/* mode 10 {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[79..82];
- * lambda_G[2] = 0;
- * lambda_G[4] = 0 */
-static void mode_10(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[79] - F[2]*c[2]*c[79] + F[3]*c[3]*c[80] - F[4]*c[4]*c[80];
-    L[3] = F[1]*c[1]*c[81] - F[2]*c[2]*c[81] + F[3]*c[3]*c[82] - F[4]*c[4]*c[82];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[79] - Fd[2]*c[2]*c[79] + Fd[3]*c[3]*c[80] - Fd[4]*c[4]*c[80];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[81] - Fd[2]*c[2]*c[81] + Fd[3]*c[3]*c[82] - Fd[4]*c[4]*c[82];
-    }
-}
-
-/* mode 11 {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[99..107];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[4] = 0 */
-static void mode_11(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[99] - F[1]*c[1]*c[99] + F[1]*c[1]*c[100] - F[2]*c[2]*c[100] + F[3]*c[3]*c[101] - F[4]*c[4]*c[101];
-    L[1] = F[0]*c[0]*c[102] - F[1]*c[1]*c[102] + F[1]*c[1]*c[103] - F[2]*c[2]*c[103] + F[3]*c[3]*c[104] - F[4]*c[4]*c[104];
-    L[3] = F[0]*c[0]*c[105] - F[1]*c[1]*c[105] + F[1]*c[1]*c[106] - F[2]*c[2]*c[106] + F[3]*c[3]*c[107] - F[4]*c[4]*c[107];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[99] - Fd[1]*c[1]*c[99] + Fd[1]*c[1]*c[100] - Fd[2]*c[2]*c[100] + Fd[3]*c[3]*c[101] - Fd[4]*c[4]*c[101];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[102] - Fd[1]*c[1]*c[102] + Fd[1]*c[1]*c[103] - Fd[2]*c[2]*c[103] + Fd[3]*c[3]*c[104] - Fd[4]*c[4]*c[104];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[105] - Fd[1]*c[1]*c[105] + Fd[1]*c[1]*c[106] - Fd[2]*c[2]*c[106] + Fd[3]*c[3]*c[107] - Fd[4]*c[4]*c[107];
-    }
-}
-
-/* mode 12 {G[3], G[4] closed}: P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[109..112];
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_12(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[109] - F[3]*c[3]*c[109] + F[3]*c[3]*c[110] - F[4]*c[4]*c[110];
-    L[3] = F[2]*c[2]*c[111] - F[3]*c[3]*c[111] + F[3]*c[3]*c[112] - F[4]*c[4]*c[112];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[109] - Fd[3]*c[3]*c[109] + Fd[3]*c[3]*c[110] - Fd[4]*c[4]*c[110];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[2]*c[2]*c[111] - Fd[3]*c[3]*c[111] + Fd[3]*c[3]*c[112] - Fd[4]*c[4]*c[112];
-    }
-}
-
-/* mode 13 {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[129..137];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_13(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[129] - F[1]*c[1]*c[129] + F[2]*c[2]*c[130] - F[3]*c[3]*c[130] + F[3]*c[3]*c[131] - F[4]*c[4]*c[131];
-    L[2] = F[0]*c[0]*c[132] - F[1]*c[1]*c[132] + F[2]*c[2]*c[133] - F[3]*c[3]*c[133] + F[3]*c[3]*c[134] - F[4]*c[4]*c[134];
-    L[3] = F[0]*c[0]*c[135] - F[1]*c[1]*c[135] + F[2]*c[2]*c[136] - F[3]*c[3]*c[136] + F[3]*c[3]*c[137] - F[4]*c[4]*c[137];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[129] - Fd[1]*c[1]*c[129] + Fd[2]*c[2]*c[130] - Fd[3]*c[3]*c[130] + Fd[3]*c[3]*c[131] - Fd[4]*c[4]*c[131];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[132] - Fd[1]*c[1]*c[132] + Fd[2]*c[2]*c[133] - Fd[3]*c[3]*c[133] + Fd[3]*c[3]*c[134] - Fd[4]*c[4]*c[134];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[135] - Fd[1]*c[1]*c[135] + Fd[2]*c[2]*c[136] - Fd[3]*c[3]*c[136] + Fd[3]*c[3]*c[137] - Fd[4]*c[4]*c[137];
-    }
-}
-
-/* mode 14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[178..186];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_14(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[178] - F[2]*c[2]*c[178] + F[2]*c[2]*c[179] - F[3]*c[3]*c[179] + F[3]*c[3]*c[180] - F[4]*c[4]*c[180];
-    L[2] = F[1]*c[1]*c[181] - F[2]*c[2]*c[181] + F[2]*c[2]*c[182] - F[3]*c[3]*c[182] + F[3]*c[3]*c[183] - F[4]*c[4]*c[183];
-    L[3] = F[1]*c[1]*c[184] - F[2]*c[2]*c[184] + F[2]*c[2]*c[185] - F[3]*c[3]*c[185] + F[3]*c[3]*c[186] - F[4]*c[4]*c[186];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[178] - Fd[2]*c[2]*c[178] + Fd[2]*c[2]*c[179] - Fd[3]*c[3]*c[179] + Fd[3]*c[3]*c[180] - Fd[4]*c[4]*c[180];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[181] - Fd[2]*c[2]*c[181] + Fd[2]*c[2]*c[182] - Fd[3]*c[3]*c[182] + Fd[3]*c[3]*c[183] - Fd[4]*c[4]*c[183];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[184] - Fd[2]*c[2]*c[184] + Fd[2]*c[2]*c[185] - Fd[3]*c[3]*c[185] + Fd[3]*c[3]*c[186] - Fd[4]*c[4]*c[186];
-    }
-}
-
-/* mode 15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[270..285];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_15(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[270] - F[1]*c[1]*c[270] + F[1]*c[1]*c[271] - F[2]*c[2]*c[271] + F[2]*c[2]*c[272] - F[3]*c[3]*c[272] + F[3]*c[3]*c[273] - F[4]*c[4]*c[273];
-    L[1] = F[0]*c[0]*c[274] - F[1]*c[1]*c[274] + F[1]*c[1]*c[275] - F[2]*c[2]*c[275] + F[2]*c[2]*c[276] - F[3]*c[3]*c[276] + F[3]*c[3]*c[277] - F[4]*c[4]*c[277];
-    L[2] = F[0]*c[0]*c[278] - F[1]*c[1]*c[278] + F[1]*c[1]*c[279] - F[2]*c[2]*c[279] + F[2]*c[2]*c[280] - F[3]*c[3]*c[280] + F[3]*c[3]*c[281] - F[4]*c[4]*c[281];
-    L[3] = F[0]*c[0]*c[282] - F[1]*c[1]*c[282] + F[1]*c[1]*c[283] - F[2]*c[2]*c[283] + F[2]*c[2]*c[284] - F[3]*c[3]*c[284] + F[3]*c[3]*c[285] - F[4]*c[4]*c[285];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
         for (i = 0; i < 5; i++)
             ydot[i] = y[i + 5];
@@ -1356,212 +607,133 @@ static void mode_15(double t, const double *y, const int *sw, const double *p,
             lam[i] = L[i];
     }
     if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[270] - Fd[1]*c[1]*c[270] + Fd[1]*c[1]*c[271] - Fd[2]*c[2]*c[271] + Fd[2]*c[2]*c[272] - Fd[3]*c[3]*c[272] + Fd[3]*c[3]*c[273] - Fd[4]*c[4]*c[273];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[274] - Fd[1]*c[1]*c[274] + Fd[1]*c[1]*c[275] - Fd[2]*c[2]*c[275] + Fd[2]*c[2]*c[276] - Fd[3]*c[3]*c[276] + Fd[3]*c[3]*c[277] - Fd[4]*c[4]*c[277];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[278] - Fd[1]*c[1]*c[278] + Fd[1]*c[1]*c[279] - Fd[2]*c[2]*c[279] + Fd[2]*c[2]*c[280] - Fd[3]*c[3]*c[280] + Fd[3]*c[3]*c[281] - Fd[4]*c[4]*c[281];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[282] - Fd[1]*c[1]*c[282] + Fd[1]*c[1]*c[283] - Fd[2]*c[2]*c[283] + Fd[2]*c[2]*c[284] - Fd[3]*c[3]*c[284] + Fd[3]*c[3]*c[285] - Fd[4]*c[4]*c[285];
+        /* G[1] .. G[4] open: s = gap, s' = w.v */
+        for (i = 0; i < 4; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 6] - y[i + 5];
+        }
+        if (m & 1u) { /* G[1] held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 2u) { /* G[2] held shut: s = lambda, s' = lambda' (below) */
+            s[1] = L[1];
+        }
+        if (m & 4u) { /* G[3] held shut: s = lambda, s' = lambda' (below) */
+            s[2] = L[2];
+        }
+        if (m & 8u) { /* G[4] held shut: s = lambda, s' = lambda' (below) */
+            s[3] = L[3];
+        }
+        if (m & 15u) {
+            /* F' = f_ext'(t) - K v - C a */
+            for (i = 0; i < 5; i++)
+                Fd[i] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''' */
+            for (i = 0; i < 4; i++)
+                ud[i] = Fd[i + 1]*c[i + 1] - Fd[i]*c[i];
+            /* s' = lambda_R' = -S_R^-1 u_R' */
+            switch (m & 15u) {
+            case 1u: /* {G[1] closed} */
+                sdot[0] = -ud[0]*c[5];
+                break;
+            case 2u: /* {G[2] closed} */
+                sdot[1] = -ud[1]*c[6];
+                break;
+            case 3u: /* {G[1], G[2] closed} */
+                sdot[0] = -ud[0]*c[8] - ud[1]*c[9];
+                sdot[1] = -ud[0]*c[10] - ud[1]*c[11];
+                break;
+            case 4u: /* {G[3] closed} */
+                sdot[2] = -ud[2]*c[12];
+                break;
+            case 5u: /* {G[1], G[3] closed} */
+                sdot[0] = -ud[0]*c[14] - ud[2]*c[15];
+                sdot[2] = -ud[0]*c[16] - ud[2]*c[17];
+                break;
+            case 6u: /* {G[2], G[3] closed} */
+                sdot[1] = -ud[1]*c[19] - ud[2]*c[20];
+                sdot[2] = -ud[1]*c[21] - ud[2]*c[22];
+                break;
+            case 7u: /* {G[1], G[2], G[3] closed} */
+                sdot[0] = -ud[0]*c[63] - ud[1]*c[64] - ud[2]*c[65];
+                sdot[1] = -ud[0]*c[66] - ud[1]*c[67] - ud[2]*c[68];
+                sdot[2] = -ud[0]*c[69] - ud[1]*c[70] - ud[2]*c[71];
+                break;
+            case 8u: /* {G[4] closed} */
+                sdot[3] = -ud[3]*c[72];
+                break;
+            case 9u: /* {G[1], G[4] closed} */
+                sdot[0] = -ud[0]*c[74] - ud[3]*c[75];
+                sdot[3] = -ud[0]*c[76] - ud[3]*c[77];
+                break;
+            case 10u: /* {G[2], G[4] closed} */
+                sdot[1] = -ud[1]*c[79] - ud[3]*c[80];
+                sdot[3] = -ud[1]*c[81] - ud[3]*c[82];
+                break;
+            case 11u: /* {G[1], G[2], G[4] closed} */
+                sdot[0] = -ud[0]*c[99] - ud[1]*c[100] - ud[3]*c[101];
+                sdot[1] = -ud[0]*c[102] - ud[1]*c[103] - ud[3]*c[104];
+                sdot[3] = -ud[0]*c[105] - ud[1]*c[106] - ud[3]*c[107];
+                break;
+            case 12u: /* {G[3], G[4] closed} */
+                sdot[2] = -ud[2]*c[109] - ud[3]*c[110];
+                sdot[3] = -ud[2]*c[111] - ud[3]*c[112];
+                break;
+            case 13u: /* {G[1], G[3], G[4] closed} */
+                sdot[0] = -ud[0]*c[129] - ud[2]*c[130] - ud[3]*c[131];
+                sdot[2] = -ud[0]*c[132] - ud[2]*c[133] - ud[3]*c[134];
+                sdot[3] = -ud[0]*c[135] - ud[2]*c[136] - ud[3]*c[137];
+                break;
+            case 14u: /* {G[2], G[3], G[4] closed} */
+                sdot[1] = -ud[1]*c[178] - ud[2]*c[179] - ud[3]*c[180];
+                sdot[2] = -ud[1]*c[181] - ud[2]*c[182] - ud[3]*c[183];
+                sdot[3] = -ud[1]*c[184] - ud[2]*c[185] - ud[3]*c[186];
+                break;
+            case 15u: /* {G[1], G[2], G[3], G[4] closed} */
+                sdot[0] = -ud[0]*c[270] - ud[1]*c[271] - ud[2]*c[272] - ud[3]*c[273];
+                sdot[1] = -ud[0]*c[274] - ud[1]*c[275] - ud[2]*c[276] - ud[3]*c[277];
+                sdot[2] = -ud[0]*c[278] - ud[1]*c[279] - ud[2]*c[280] - ud[3]*c[281];
+                sdot[3] = -ud[0]*c[282] - ud[1]*c[283] - ud[2]*c[284] - ud[3]*c[285];
+                break;
+            }
+        }
     }
+}
+
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
+{
+    if (mode[0] >= 16u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

@@ -1037,12 +1037,54 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {G[1] closed}: P[1] and P[2] stuck
+ *   2 {G[2] closed}: P[2] and P[3] stuck
+ *   3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck
+ *   4 {G[3] closed}: P[3] and P[4] stuck
+ *   5 {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck
+ *   6 {G[2], G[3] closed}: P[2], P[3] and P[4] stuck
+ *   7 {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck
+ *   8 {G[4] closed}: P[4] and P[5] stuck
+ *   9 {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck
+ *   10 {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck
+ *   11 {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck
+ *   12 {G[3], G[4] closed}: P[3], P[4] and P[5] stuck
+ *   13 {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck
+ *   14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck
+ *   15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck
+ *   16 {G[5] closed}: P[5] and P[6] stuck
+ *   17 {G[1], G[5] closed}: P[1] and P[2] stuck; P[5] and P[6] stuck
+ *   18 {G[2], G[5] closed}: P[2] and P[3] stuck; P[5] and P[6] stuck
+ *   19 {G[1], G[2], G[5] closed}: P[1], P[2] and P[3] stuck; P[5] and P[6] stuck
+ *   20 {G[3], G[5] closed}: P[3] and P[4] stuck; P[5] and P[6] stuck
+ *   21 {G[1], G[3], G[5] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck; P[5] and P[6] stuck
+ *   22 {G[2], G[3], G[5] closed}: P[2], P[3] and P[4] stuck; P[5] and P[6] stuck
+ *   23 {G[1], G[2], G[3], G[5] closed}: P[1], P[2], P[3] and P[4] stuck; P[5] and P[6] stuck
+ *   24 {G[4], G[5] closed}: P[4], P[5] and P[6] stuck
+ *   25 {G[1], G[4], G[5] closed}: P[1] and P[2] stuck; P[4], P[5] and P[6] stuck
+ *   26 {G[2], G[4], G[5] closed}: P[2] and P[3] stuck; P[4], P[5] and P[6] stuck
+ *   27 {G[1], G[2], G[4], G[5] closed}: P[1], P[2] and P[3] stuck; P[4], P[5] and P[6] stuck
+ *   28 {G[3], G[4], G[5] closed}: P[3], P[4], P[5] and P[6] stuck
+ *   29 {G[1], G[3], G[4], G[5] closed}: P[1] and P[2] stuck; P[3], P[4], P[5] and P[6] stuck
+ *   30 {G[2], G[3], G[4], G[5] closed}: P[2], P[3], P[4], P[5] and P[6] stuck
+ *   31 {G[1], G[2], G[3], G[4], G[5] closed}: P[1], P[2], P[3], P[4], P[5] and P[6] stuck
+ */
+static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                  const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[6], a[6];
+    double L[5];
+    double u[5], Fd[6], ud[5];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
@@ -1051,9 +1093,263 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     /* F = f_ext(t) + f_const - K x - C v */
     for (i = 0; i < 6; i++)
         F[i] = 0.0;
-    /* a = M^-1 (F + W_R^T lambda_R) */
+    /* lambda_j = 0 while gap j is open */
+    for (i = 0; i < 5; i++)
+        L[i] = 0.0;
+    /* a = M^-1 F */
     for (i = 0; i < 6; i++)
         a[i] = F[i]*c[i];
+    if (m & 31u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */
+        for (i = 0; i < 5; i++)
+            u[i] = a[i + 1] - a[i];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 31u) {
+        case 1u: /* {G[1] closed}: P[1] and P[2] stuck, S^-1 = c[6];
+           lambda_G[1] = 0 */
+            L[0] = -u[0]*c[6];
+            break;
+        case 2u: /* {G[2] closed}: P[2] and P[3] stuck, S^-1 = c[7];
+           lambda_G[2] = 0 */
+            L[1] = -u[1]*c[7];
+            break;
+        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck, S^-1 = c[9..12] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0 */
+            L[0] = -u[0]*c[9] - u[1]*c[10];
+            L[1] = -u[0]*c[11] - u[1]*c[12];
+            break;
+        case 4u: /* {G[3] closed}: P[3] and P[4] stuck, S^-1 = c[13];
+           lambda_G[3] = 0 */
+            L[2] = -u[2]*c[13];
+            break;
+        case 5u: /* {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck, S^-1 = c[15..18] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[3] = 0 */
+            L[0] = -u[0]*c[15] - u[2]*c[16];
+            L[2] = -u[0]*c[17] - u[2]*c[18];
+            break;
+        case 6u: /* {G[2], G[3] closed}: P[2], P[3] and P[4] stuck, S^-1 = c[20..23] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[3] = 0 */
+            L[1] = -u[1]*c[20] - u[2]*c[21];
+            L[2] = -u[1]*c[22] - u[2]*c[23];
+            break;
+        case 7u: /* {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck, S^-1 = c[64..72] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[3] = 0 */
+            L[0] = -u[0]*c[64] - u[1]*c[65] - u[2]*c[66];
+            L[1] = -u[0]*c[67] - u[1]*c[68] - u[2]*c[69];
+            L[2] = -u[0]*c[70] - u[1]*c[71] - u[2]*c[72];
+            break;
+        case 8u: /* {G[4] closed}: P[4] and P[5] stuck, S^-1 = c[73];
+           lambda_G[4] = 0 */
+            L[3] = -u[3]*c[73];
+            break;
+        case 9u: /* {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck, S^-1 = c[75..78] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[4] = 0 */
+            L[0] = -u[0]*c[75] - u[3]*c[76];
+            L[3] = -u[0]*c[77] - u[3]*c[78];
+            break;
+        case 10u: /* {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck, S^-1 = c[80..83] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[4] = 0 */
+            L[1] = -u[1]*c[80] - u[3]*c[81];
+            L[3] = -u[1]*c[82] - u[3]*c[83];
+            break;
+        case 11u: /* {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck, S^-1 = c[100..108] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[4] = 0 */
+            L[0] = -u[0]*c[100] - u[1]*c[101] - u[3]*c[102];
+            L[1] = -u[0]*c[103] - u[1]*c[104] - u[3]*c[105];
+            L[3] = -u[0]*c[106] - u[1]*c[107] - u[3]*c[108];
+            break;
+        case 12u: /* {G[3], G[4] closed}: P[3], P[4] and P[5] stuck, S^-1 = c[110..113] (row-major);
+           lambda_G[3] = 0;
+           lambda_G[4] = 0 */
+            L[2] = -u[2]*c[110] - u[3]*c[111];
+            L[3] = -u[2]*c[112] - u[3]*c[113];
+            break;
+        case 13u: /* {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck, S^-1 = c[130..138] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0 */
+            L[0] = -u[0]*c[130] - u[2]*c[131] - u[3]*c[132];
+            L[2] = -u[0]*c[133] - u[2]*c[134] - u[3]*c[135];
+            L[3] = -u[0]*c[136] - u[2]*c[137] - u[3]*c[138];
+            break;
+        case 14u: /* {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck, S^-1 = c[179..187] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0 */
+            L[1] = -u[1]*c[179] - u[2]*c[180] - u[3]*c[181];
+            L[2] = -u[1]*c[182] - u[2]*c[183] - u[3]*c[184];
+            L[3] = -u[1]*c[185] - u[2]*c[186] - u[3]*c[187];
+            break;
+        case 15u: /* {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck, S^-1 = c[271..286] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0 */
+            L[0] = -u[0]*c[271] - u[1]*c[272] - u[2]*c[273] - u[3]*c[274];
+            L[1] = -u[0]*c[275] - u[1]*c[276] - u[2]*c[277] - u[3]*c[278];
+            L[2] = -u[0]*c[279] - u[1]*c[280] - u[2]*c[281] - u[3]*c[282];
+            L[3] = -u[0]*c[283] - u[1]*c[284] - u[2]*c[285] - u[3]*c[286];
+            break;
+        case 16u: /* {G[5] closed}: P[5] and P[6] stuck, S^-1 = c[287];
+           lambda_G[5] = 0 */
+            L[4] = -u[4]*c[287];
+            break;
+        case 17u: /* {G[1], G[5] closed}: P[1] and P[2] stuck; P[5] and P[6] stuck, S^-1 = c[289..292] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[5] = 0 */
+            L[0] = -u[0]*c[289] - u[4]*c[290];
+            L[4] = -u[0]*c[291] - u[4]*c[292];
+            break;
+        case 18u: /* {G[2], G[5] closed}: P[2] and P[3] stuck; P[5] and P[6] stuck, S^-1 = c[294..297] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[5] = 0 */
+            L[1] = -u[1]*c[294] - u[4]*c[295];
+            L[4] = -u[1]*c[296] - u[4]*c[297];
+            break;
+        case 19u: /* {G[1], G[2], G[5] closed}: P[1], P[2] and P[3] stuck; P[5] and P[6] stuck, S^-1 = c[314..322] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[5] = 0 */
+            L[0] = -u[0]*c[314] - u[1]*c[315] - u[4]*c[316];
+            L[1] = -u[0]*c[317] - u[1]*c[318] - u[4]*c[319];
+            L[4] = -u[0]*c[320] - u[1]*c[321] - u[4]*c[322];
+            break;
+        case 20u: /* {G[3], G[5] closed}: P[3] and P[4] stuck; P[5] and P[6] stuck, S^-1 = c[324..327] (row-major);
+           lambda_G[3] = 0;
+           lambda_G[5] = 0 */
+            L[2] = -u[2]*c[324] - u[4]*c[325];
+            L[4] = -u[2]*c[326] - u[4]*c[327];
+            break;
+        case 21u: /* {G[1], G[3], G[5] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck; P[5] and P[6] stuck, S^-1 = c[334..342] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[3] = 0;
+           lambda_G[5] = 0 */
+            L[0] = -u[0]*c[334] - u[2]*c[335] - u[4]*c[336];
+            L[2] = -u[0]*c[337] - u[2]*c[338] - u[4]*c[339];
+            L[4] = -u[0]*c[340] - u[2]*c[341] - u[4]*c[342];
+            break;
+        case 22u: /* {G[2], G[3], G[5] closed}: P[2], P[3] and P[4] stuck; P[5] and P[6] stuck, S^-1 = c[359..367] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[3] = 0;
+           lambda_G[5] = 0 */
+            L[1] = -u[1]*c[359] - u[2]*c[360] - u[4]*c[361];
+            L[2] = -u[1]*c[362] - u[2]*c[363] - u[4]*c[364];
+            L[4] = -u[1]*c[365] - u[2]*c[366] - u[4]*c[367];
+            break;
+        case 23u: /* {G[1], G[2], G[3], G[5] closed}: P[1], P[2], P[3] and P[4] stuck; P[5] and P[6] stuck, S^-1 = c[410..425] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[3] = 0;
+           lambda_G[5] = 0 */
+            L[0] = -u[0]*c[410] - u[1]*c[411] - u[2]*c[412] - u[4]*c[413];
+            L[1] = -u[0]*c[414] - u[1]*c[415] - u[2]*c[416] - u[4]*c[417];
+            L[2] = -u[0]*c[418] - u[1]*c[419] - u[2]*c[420] - u[4]*c[421];
+            L[4] = -u[0]*c[422] - u[1]*c[423] - u[2]*c[424] - u[4]*c[425];
+            break;
+        case 24u: /* {G[4], G[5] closed}: P[4], P[5] and P[6] stuck, S^-1 = c[427..430] (row-major);
+           lambda_G[4] = 0;
+           lambda_G[5] = 0 */
+            L[3] = -u[3]*c[427] - u[4]*c[428];
+            L[4] = -u[3]*c[429] - u[4]*c[430];
+            break;
+        case 25u: /* {G[1], G[4], G[5] closed}: P[1] and P[2] stuck; P[4], P[5] and P[6] stuck, S^-1 = c[447..455] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[4] = 0;
+           lambda_G[5] = 0 */
+            L[0] = -u[0]*c[447] - u[3]*c[448] - u[4]*c[449];
+            L[3] = -u[0]*c[450] - u[3]*c[451] - u[4]*c[452];
+            L[4] = -u[0]*c[453] - u[3]*c[454] - u[4]*c[455];
+            break;
+        case 26u: /* {G[2], G[4], G[5] closed}: P[2] and P[3] stuck; P[4], P[5] and P[6] stuck, S^-1 = c[472..480] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[4] = 0;
+           lambda_G[5] = 0 */
+            L[1] = -u[1]*c[472] - u[3]*c[473] - u[4]*c[474];
+            L[3] = -u[1]*c[475] - u[3]*c[476] - u[4]*c[477];
+            L[4] = -u[1]*c[478] - u[3]*c[479] - u[4]*c[480];
+            break;
+        case 27u: /* {G[1], G[2], G[4], G[5] closed}: P[1], P[2] and P[3] stuck; P[4], P[5] and P[6] stuck, S^-1 = c[509..524] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[4] = 0;
+           lambda_G[5] = 0 */
+            L[0] = -u[0]*c[509] - u[1]*c[510] - u[3]*c[511] - u[4]*c[512];
+            L[1] = -u[0]*c[513] - u[1]*c[514] - u[3]*c[515] - u[4]*c[516];
+            L[3] = -u[0]*c[517] - u[1]*c[518] - u[3]*c[519] - u[4]*c[520];
+            L[4] = -u[0]*c[521] - u[1]*c[522] - u[3]*c[523] - u[4]*c[524];
+            break;
+        case 28u: /* {G[3], G[4], G[5] closed}: P[3], P[4], P[5] and P[6] stuck, S^-1 = c[565..573] (row-major);
+           lambda_G[3] = 0;
+           lambda_G[4] = 0;
+           lambda_G[5] = 0 */
+            L[2] = -u[2]*c[565] - u[3]*c[566] - u[4]*c[567];
+            L[3] = -u[2]*c[568] - u[3]*c[569] - u[4]*c[570];
+            L[4] = -u[2]*c[571] - u[3]*c[572] - u[4]*c[573];
+            break;
+        case 29u: /* {G[1], G[3], G[4], G[5] closed}: P[1] and P[2] stuck; P[3], P[4], P[5] and P[6] stuck, S^-1 = c[616..631] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0;
+           lambda_G[5] = 0 */
+            L[0] = -u[0]*c[616] - u[2]*c[617] - u[3]*c[618] - u[4]*c[619];
+            L[2] = -u[0]*c[620] - u[2]*c[621] - u[3]*c[622] - u[4]*c[623];
+            L[3] = -u[0]*c[624] - u[2]*c[625] - u[3]*c[626] - u[4]*c[627];
+            L[4] = -u[0]*c[628] - u[2]*c[629] - u[3]*c[630] - u[4]*c[631];
+            break;
+        case 30u: /* {G[2], G[3], G[4], G[5] closed}: P[2], P[3], P[4], P[5] and P[6] stuck, S^-1 = c[715..730] (row-major);
+           lambda_G[2] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0;
+           lambda_G[5] = 0 */
+            L[1] = -u[1]*c[715] - u[2]*c[716] - u[3]*c[717] - u[4]*c[718];
+            L[2] = -u[1]*c[719] - u[2]*c[720] - u[3]*c[721] - u[4]*c[722];
+            L[3] = -u[1]*c[723] - u[2]*c[724] - u[3]*c[725] - u[4]*c[726];
+            L[4] = -u[1]*c[727] - u[2]*c[728] - u[3]*c[729] - u[4]*c[730];
+            break;
+        case 31u: /* {G[1], G[2], G[3], G[4], G[5] closed}: P[1], P[2], P[3], P[4], P[5] and P[6] stuck, S^-1 = c[878..902] (row-major);
+           lambda_G[1] = 0;
+           lambda_G[2] = 0;
+           lambda_G[3] = 0;
+           lambda_G[4] = 0;
+           lambda_G[5] = 0 */
+            L[0] = -u[0]*c[878] - u[1]*c[879] - u[2]*c[880] - u[3]*c[881] - u[4]*c[882];
+            L[1] = -u[0]*c[883] - u[1]*c[884] - u[2]*c[885] - u[3]*c[886] - u[4]*c[887];
+            L[2] = -u[0]*c[888] - u[1]*c[889] - u[2]*c[890] - u[3]*c[891] - u[4]*c[892];
+            L[3] = -u[0]*c[893] - u[1]*c[894] - u[2]*c[895] - u[3]*c[896] - u[4]*c[897];
+            L[4] = -u[0]*c[898] - u[1]*c[899] - u[2]*c[900] - u[3]*c[901] - u[4]*c[902];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[0] -= L[0]*c[0];
+            a[1] += L[0]*c[1];
+        }
+        if (m & 2u) {
+            a[1] -= L[1]*c[1];
+            a[2] += L[1]*c[2];
+        }
+        if (m & 4u) {
+            a[2] -= L[2]*c[2];
+            a[3] += L[2]*c[3];
+        }
+        if (m & 8u) {
+            a[3] -= L[3]*c[3];
+            a[4] += L[3]*c[4];
+        }
+        if (m & 16u) {
+            a[4] -= L[4]*c[4];
+            a[5] += L[4]*c[5];
+        }
+    }
     if (ydot) {
         for (i = 0; i < 6; i++)
             ydot[i] = y[i + 6];
@@ -1062,7 +1358,7 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     }
     if (lam) {
         for (i = 0; i < 5; i++)
-            lam[i] = 0.0;
+            lam[i] = L[i];
     }
     if (s && sdot) {
         /* G[1] .. G[5] open: s = gap, s' = w.v */
@@ -1070,2377 +1366,211 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
             s[i] = y[i + 1] - y[i];
             sdot[i] = y[i + 7] - y[i + 6];
         }
-    }
-}
-
-/* mode 1 {G[1] closed}: P[1] and P[2] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[6..6];
- * lambda_G[1] = 0 */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[6] - F[1]*c[1]*c[6];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    for (i = 0; i < 4; i++)
-        a[i + 2] = F[i + 2]*c[i + 2];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        for (i = 0; i < 4; i++)
-            lam[i + 1] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[6] - Fd[1]*c[1]*c[6];
-        /* G[2] .. G[5] open: s = gap, s' = w.v */
-        for (i = 0; i < 4; i++) {
-            s[i + 1] = y[i + 2] - y[i + 1];
-            sdot[i + 1] = y[i + 8] - y[i + 7];
+        if (m & 1u) { /* G[1] held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 2u) { /* G[2] held shut: s = lambda, s' = lambda' (below) */
+            s[1] = L[1];
+        }
+        if (m & 4u) { /* G[3] held shut: s = lambda, s' = lambda' (below) */
+            s[2] = L[2];
+        }
+        if (m & 8u) { /* G[4] held shut: s = lambda, s' = lambda' (below) */
+            s[3] = L[3];
+        }
+        if (m & 16u) { /* G[5] held shut: s = lambda, s' = lambda' (below) */
+            s[4] = L[4];
+        }
+        if (m & 31u) {
+            /* F' = f_ext'(t) - K v - C a */
+            for (i = 0; i < 6; i++)
+                Fd[i] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''' */
+            for (i = 0; i < 5; i++)
+                ud[i] = Fd[i + 1]*c[i + 1] - Fd[i]*c[i];
+            /* s' = lambda_R' = -S_R^-1 u_R' */
+            switch (m & 31u) {
+            case 1u: /* {G[1] closed} */
+                sdot[0] = -ud[0]*c[6];
+                break;
+            case 2u: /* {G[2] closed} */
+                sdot[1] = -ud[1]*c[7];
+                break;
+            case 3u: /* {G[1], G[2] closed} */
+                sdot[0] = -ud[0]*c[9] - ud[1]*c[10];
+                sdot[1] = -ud[0]*c[11] - ud[1]*c[12];
+                break;
+            case 4u: /* {G[3] closed} */
+                sdot[2] = -ud[2]*c[13];
+                break;
+            case 5u: /* {G[1], G[3] closed} */
+                sdot[0] = -ud[0]*c[15] - ud[2]*c[16];
+                sdot[2] = -ud[0]*c[17] - ud[2]*c[18];
+                break;
+            case 6u: /* {G[2], G[3] closed} */
+                sdot[1] = -ud[1]*c[20] - ud[2]*c[21];
+                sdot[2] = -ud[1]*c[22] - ud[2]*c[23];
+                break;
+            case 7u: /* {G[1], G[2], G[3] closed} */
+                sdot[0] = -ud[0]*c[64] - ud[1]*c[65] - ud[2]*c[66];
+                sdot[1] = -ud[0]*c[67] - ud[1]*c[68] - ud[2]*c[69];
+                sdot[2] = -ud[0]*c[70] - ud[1]*c[71] - ud[2]*c[72];
+                break;
+            case 8u: /* {G[4] closed} */
+                sdot[3] = -ud[3]*c[73];
+                break;
+            case 9u: /* {G[1], G[4] closed} */
+                sdot[0] = -ud[0]*c[75] - ud[3]*c[76];
+                sdot[3] = -ud[0]*c[77] - ud[3]*c[78];
+                break;
+            case 10u: /* {G[2], G[4] closed} */
+                sdot[1] = -ud[1]*c[80] - ud[3]*c[81];
+                sdot[3] = -ud[1]*c[82] - ud[3]*c[83];
+                break;
+            case 11u: /* {G[1], G[2], G[4] closed} */
+                sdot[0] = -ud[0]*c[100] - ud[1]*c[101] - ud[3]*c[102];
+                sdot[1] = -ud[0]*c[103] - ud[1]*c[104] - ud[3]*c[105];
+                sdot[3] = -ud[0]*c[106] - ud[1]*c[107] - ud[3]*c[108];
+                break;
+            case 12u: /* {G[3], G[4] closed} */
+                sdot[2] = -ud[2]*c[110] - ud[3]*c[111];
+                sdot[3] = -ud[2]*c[112] - ud[3]*c[113];
+                break;
+            case 13u: /* {G[1], G[3], G[4] closed} */
+                sdot[0] = -ud[0]*c[130] - ud[2]*c[131] - ud[3]*c[132];
+                sdot[2] = -ud[0]*c[133] - ud[2]*c[134] - ud[3]*c[135];
+                sdot[3] = -ud[0]*c[136] - ud[2]*c[137] - ud[3]*c[138];
+                break;
+            case 14u: /* {G[2], G[3], G[4] closed} */
+                sdot[1] = -ud[1]*c[179] - ud[2]*c[180] - ud[3]*c[181];
+                sdot[2] = -ud[1]*c[182] - ud[2]*c[183] - ud[3]*c[184];
+                sdot[3] = -ud[1]*c[185] - ud[2]*c[186] - ud[3]*c[187];
+                break;
+            case 15u: /* {G[1], G[2], G[3], G[4] closed} */
+                sdot[0] = -ud[0]*c[271] - ud[1]*c[272] - ud[2]*c[273] - ud[3]*c[274];
+                sdot[1] = -ud[0]*c[275] - ud[1]*c[276] - ud[2]*c[277] - ud[3]*c[278];
+                sdot[2] = -ud[0]*c[279] - ud[1]*c[280] - ud[2]*c[281] - ud[3]*c[282];
+                sdot[3] = -ud[0]*c[283] - ud[1]*c[284] - ud[2]*c[285] - ud[3]*c[286];
+                break;
+            case 16u: /* {G[5] closed} */
+                sdot[4] = -ud[4]*c[287];
+                break;
+            case 17u: /* {G[1], G[5] closed} */
+                sdot[0] = -ud[0]*c[289] - ud[4]*c[290];
+                sdot[4] = -ud[0]*c[291] - ud[4]*c[292];
+                break;
+            case 18u: /* {G[2], G[5] closed} */
+                sdot[1] = -ud[1]*c[294] - ud[4]*c[295];
+                sdot[4] = -ud[1]*c[296] - ud[4]*c[297];
+                break;
+            case 19u: /* {G[1], G[2], G[5] closed} */
+                sdot[0] = -ud[0]*c[314] - ud[1]*c[315] - ud[4]*c[316];
+                sdot[1] = -ud[0]*c[317] - ud[1]*c[318] - ud[4]*c[319];
+                sdot[4] = -ud[0]*c[320] - ud[1]*c[321] - ud[4]*c[322];
+                break;
+            case 20u: /* {G[3], G[5] closed} */
+                sdot[2] = -ud[2]*c[324] - ud[4]*c[325];
+                sdot[4] = -ud[2]*c[326] - ud[4]*c[327];
+                break;
+            case 21u: /* {G[1], G[3], G[5] closed} */
+                sdot[0] = -ud[0]*c[334] - ud[2]*c[335] - ud[4]*c[336];
+                sdot[2] = -ud[0]*c[337] - ud[2]*c[338] - ud[4]*c[339];
+                sdot[4] = -ud[0]*c[340] - ud[2]*c[341] - ud[4]*c[342];
+                break;
+            case 22u: /* {G[2], G[3], G[5] closed} */
+                sdot[1] = -ud[1]*c[359] - ud[2]*c[360] - ud[4]*c[361];
+                sdot[2] = -ud[1]*c[362] - ud[2]*c[363] - ud[4]*c[364];
+                sdot[4] = -ud[1]*c[365] - ud[2]*c[366] - ud[4]*c[367];
+                break;
+            case 23u: /* {G[1], G[2], G[3], G[5] closed} */
+                sdot[0] = -ud[0]*c[410] - ud[1]*c[411] - ud[2]*c[412] - ud[4]*c[413];
+                sdot[1] = -ud[0]*c[414] - ud[1]*c[415] - ud[2]*c[416] - ud[4]*c[417];
+                sdot[2] = -ud[0]*c[418] - ud[1]*c[419] - ud[2]*c[420] - ud[4]*c[421];
+                sdot[4] = -ud[0]*c[422] - ud[1]*c[423] - ud[2]*c[424] - ud[4]*c[425];
+                break;
+            case 24u: /* {G[4], G[5] closed} */
+                sdot[3] = -ud[3]*c[427] - ud[4]*c[428];
+                sdot[4] = -ud[3]*c[429] - ud[4]*c[430];
+                break;
+            case 25u: /* {G[1], G[4], G[5] closed} */
+                sdot[0] = -ud[0]*c[447] - ud[3]*c[448] - ud[4]*c[449];
+                sdot[3] = -ud[0]*c[450] - ud[3]*c[451] - ud[4]*c[452];
+                sdot[4] = -ud[0]*c[453] - ud[3]*c[454] - ud[4]*c[455];
+                break;
+            case 26u: /* {G[2], G[4], G[5] closed} */
+                sdot[1] = -ud[1]*c[472] - ud[3]*c[473] - ud[4]*c[474];
+                sdot[3] = -ud[1]*c[475] - ud[3]*c[476] - ud[4]*c[477];
+                sdot[4] = -ud[1]*c[478] - ud[3]*c[479] - ud[4]*c[480];
+                break;
+            case 27u: /* {G[1], G[2], G[4], G[5] closed} */
+                sdot[0] = -ud[0]*c[509] - ud[1]*c[510] - ud[3]*c[511] - ud[4]*c[512];
+                sdot[1] = -ud[0]*c[513] - ud[1]*c[514] - ud[3]*c[515] - ud[4]*c[516];
+                sdot[3] = -ud[0]*c[517] - ud[1]*c[518] - ud[3]*c[519] - ud[4]*c[520];
+                sdot[4] = -ud[0]*c[521] - ud[1]*c[522] - ud[3]*c[523] - ud[4]*c[524];
+                break;
+            case 28u: /* {G[3], G[4], G[5] closed} */
+                sdot[2] = -ud[2]*c[565] - ud[3]*c[566] - ud[4]*c[567];
+                sdot[3] = -ud[2]*c[568] - ud[3]*c[569] - ud[4]*c[570];
+                sdot[4] = -ud[2]*c[571] - ud[3]*c[572] - ud[4]*c[573];
+                break;
+            case 29u: /* {G[1], G[3], G[4], G[5] closed} */
+                sdot[0] = -ud[0]*c[616] - ud[2]*c[617] - ud[3]*c[618] - ud[4]*c[619];
+                sdot[2] = -ud[0]*c[620] - ud[2]*c[621] - ud[3]*c[622] - ud[4]*c[623];
+                sdot[3] = -ud[0]*c[624] - ud[2]*c[625] - ud[3]*c[626] - ud[4]*c[627];
+                sdot[4] = -ud[0]*c[628] - ud[2]*c[629] - ud[3]*c[630] - ud[4]*c[631];
+                break;
+            case 30u: /* {G[2], G[3], G[4], G[5] closed} */
+                sdot[1] = -ud[1]*c[715] - ud[2]*c[716] - ud[3]*c[717] - ud[4]*c[718];
+                sdot[2] = -ud[1]*c[719] - ud[2]*c[720] - ud[3]*c[721] - ud[4]*c[722];
+                sdot[3] = -ud[1]*c[723] - ud[2]*c[724] - ud[3]*c[725] - ud[4]*c[726];
+                sdot[4] = -ud[1]*c[727] - ud[2]*c[728] - ud[3]*c[729] - ud[4]*c[730];
+                break;
+            case 31u: /* {G[1], G[2], G[3], G[4], G[5] closed} */
+                sdot[0] = -ud[0]*c[878] - ud[1]*c[879] - ud[2]*c[880] - ud[3]*c[881] - ud[4]*c[882];
+                sdot[1] = -ud[0]*c[883] - ud[1]*c[884] - ud[2]*c[885] - ud[3]*c[886] - ud[4]*c[887];
+                sdot[2] = -ud[0]*c[888] - ud[1]*c[889] - ud[2]*c[890] - ud[3]*c[891] - ud[4]*c[892];
+                sdot[3] = -ud[0]*c[893] - ud[1]*c[894] - ud[2]*c[895] - ud[3]*c[896] - ud[4]*c[897];
+                sdot[4] = -ud[0]*c[898] - ud[1]*c[899] - ud[2]*c[900] - ud[3]*c[901] - ud[4]*c[902];
+                break;
+            }
         }
     }
 }
 
-/* mode 2 {G[2] closed}: P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[7..7];
- * lambda_G[2] = 0 */
-static void mode_2(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
 {
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[7] - F[2]*c[2]*c[7];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[7] - Fd[2]*c[2]*c[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[9..12];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0 */
-static void mode_3(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[9] - F[1]*c[1]*c[9] + F[1]*c[1]*c[10] - F[2]*c[2]*c[10];
-    L[1] = F[0]*c[0]*c[11] - F[1]*c[1]*c[11] + F[1]*c[1]*c[12] - F[2]*c[2]*c[12];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[9] - Fd[1]*c[1]*c[9] + Fd[1]*c[1]*c[10] - Fd[2]*c[2]*c[10];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[11] - Fd[1]*c[1]*c[11] + Fd[1]*c[1]*c[12] - Fd[2]*c[2]*c[12];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 4 {G[3] closed}: P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[13..13];
- * lambda_G[3] = 0 */
-static void mode_4(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[13] - F[3]*c[3]*c[13];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[13] - Fd[3]*c[3]*c[13];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 5 {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[15..18];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0 */
-static void mode_5(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[15] - F[1]*c[1]*c[15] + F[2]*c[2]*c[16] - F[3]*c[3]*c[16];
-    L[2] = F[0]*c[0]*c[17] - F[1]*c[1]*c[17] + F[2]*c[2]*c[18] - F[3]*c[3]*c[18];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[15] - Fd[1]*c[1]*c[15] + Fd[2]*c[2]*c[16] - Fd[3]*c[3]*c[16];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[17] - Fd[1]*c[1]*c[17] + Fd[2]*c[2]*c[18] - Fd[3]*c[3]*c[18];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 6 {G[2], G[3] closed}: P[2], P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[20..23];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0 */
-static void mode_6(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[20] - F[2]*c[2]*c[20] + F[2]*c[2]*c[21] - F[3]*c[3]*c[21];
-    L[2] = F[1]*c[1]*c[22] - F[2]*c[2]*c[22] + F[2]*c[2]*c[23] - F[3]*c[3]*c[23];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[20] - Fd[2]*c[2]*c[20] + Fd[2]*c[2]*c[21] - Fd[3]*c[3]*c[21];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[22] - Fd[2]*c[2]*c[22] + Fd[2]*c[2]*c[23] - Fd[3]*c[3]*c[23];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 7 {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[64..72];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0 */
-static void mode_7(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[64] - F[1]*c[1]*c[64] + F[1]*c[1]*c[65] - F[2]*c[2]*c[65] + F[2]*c[2]*c[66] - F[3]*c[3]*c[66];
-    L[1] = F[0]*c[0]*c[67] - F[1]*c[1]*c[67] + F[1]*c[1]*c[68] - F[2]*c[2]*c[68] + F[2]*c[2]*c[69] - F[3]*c[3]*c[69];
-    L[2] = F[0]*c[0]*c[70] - F[1]*c[1]*c[70] + F[1]*c[1]*c[71] - F[2]*c[2]*c[71] + F[2]*c[2]*c[72] - F[3]*c[3]*c[72];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[64] - Fd[1]*c[1]*c[64] + Fd[1]*c[1]*c[65] - Fd[2]*c[2]*c[65] + Fd[2]*c[2]*c[66] - Fd[3]*c[3]*c[66];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[67] - Fd[1]*c[1]*c[67] + Fd[1]*c[1]*c[68] - Fd[2]*c[2]*c[68] + Fd[2]*c[2]*c[69] - Fd[3]*c[3]*c[69];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[70] - Fd[1]*c[1]*c[70] + Fd[1]*c[1]*c[71] - Fd[2]*c[2]*c[71] + Fd[2]*c[2]*c[72] - Fd[3]*c[3]*c[72];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 8 {G[4] closed}: P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[73..73];
- * lambda_G[4] = 0 */
-static void mode_8(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[3] = F[3]*c[3]*c[73] - F[4]*c[4]*c[73];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[3]*c[3]*c[73] - Fd[4]*c[4]*c[73];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 9 {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[75..78];
- * lambda_G[1] = 0;
- * lambda_G[4] = 0 */
-static void mode_9(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[75] - F[1]*c[1]*c[75] + F[3]*c[3]*c[76] - F[4]*c[4]*c[76];
-    L[3] = F[0]*c[0]*c[77] - F[1]*c[1]*c[77] + F[3]*c[3]*c[78] - F[4]*c[4]*c[78];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[75] - Fd[1]*c[1]*c[75] + Fd[3]*c[3]*c[76] - Fd[4]*c[4]*c[76];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[77] - Fd[1]*c[1]*c[77] + Fd[3]*c[3]*c[78] - Fd[4]*c[4]*c[78];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 10 {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[80..83];
- * lambda_G[2] = 0;
- * lambda_G[4] = 0 */
-static void mode_10(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[80] - F[2]*c[2]*c[80] + F[3]*c[3]*c[81] - F[4]*c[4]*c[81];
-    L[3] = F[1]*c[1]*c[82] - F[2]*c[2]*c[82] + F[3]*c[3]*c[83] - F[4]*c[4]*c[83];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[80] - Fd[2]*c[2]*c[80] + Fd[3]*c[3]*c[81] - Fd[4]*c[4]*c[81];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[82] - Fd[2]*c[2]*c[82] + Fd[3]*c[3]*c[83] - Fd[4]*c[4]*c[83];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 11 {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[100..108];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[4] = 0 */
-static void mode_11(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[100] - F[1]*c[1]*c[100] + F[1]*c[1]*c[101] - F[2]*c[2]*c[101] + F[3]*c[3]*c[102] - F[4]*c[4]*c[102];
-    L[1] = F[0]*c[0]*c[103] - F[1]*c[1]*c[103] + F[1]*c[1]*c[104] - F[2]*c[2]*c[104] + F[3]*c[3]*c[105] - F[4]*c[4]*c[105];
-    L[3] = F[0]*c[0]*c[106] - F[1]*c[1]*c[106] + F[1]*c[1]*c[107] - F[2]*c[2]*c[107] + F[3]*c[3]*c[108] - F[4]*c[4]*c[108];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[100] - Fd[1]*c[1]*c[100] + Fd[1]*c[1]*c[101] - Fd[2]*c[2]*c[101] + Fd[3]*c[3]*c[102] - Fd[4]*c[4]*c[102];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[103] - Fd[1]*c[1]*c[103] + Fd[1]*c[1]*c[104] - Fd[2]*c[2]*c[104] + Fd[3]*c[3]*c[105] - Fd[4]*c[4]*c[105];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[106] - Fd[1]*c[1]*c[106] + Fd[1]*c[1]*c[107] - Fd[2]*c[2]*c[107] + Fd[3]*c[3]*c[108] - Fd[4]*c[4]*c[108];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 12 {G[3], G[4] closed}: P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[110..113];
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_12(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[110] - F[3]*c[3]*c[110] + F[3]*c[3]*c[111] - F[4]*c[4]*c[111];
-    L[3] = F[2]*c[2]*c[112] - F[3]*c[3]*c[112] + F[3]*c[3]*c[113] - F[4]*c[4]*c[113];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[110] - Fd[3]*c[3]*c[110] + Fd[3]*c[3]*c[111] - Fd[4]*c[4]*c[111];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[2]*c[2]*c[112] - Fd[3]*c[3]*c[112] + Fd[3]*c[3]*c[113] - Fd[4]*c[4]*c[113];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 13 {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[130..138];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_13(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[130] - F[1]*c[1]*c[130] + F[2]*c[2]*c[131] - F[3]*c[3]*c[131] + F[3]*c[3]*c[132] - F[4]*c[4]*c[132];
-    L[2] = F[0]*c[0]*c[133] - F[1]*c[1]*c[133] + F[2]*c[2]*c[134] - F[3]*c[3]*c[134] + F[3]*c[3]*c[135] - F[4]*c[4]*c[135];
-    L[3] = F[0]*c[0]*c[136] - F[1]*c[1]*c[136] + F[2]*c[2]*c[137] - F[3]*c[3]*c[137] + F[3]*c[3]*c[138] - F[4]*c[4]*c[138];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[130] - Fd[1]*c[1]*c[130] + Fd[2]*c[2]*c[131] - Fd[3]*c[3]*c[131] + Fd[3]*c[3]*c[132] - Fd[4]*c[4]*c[132];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[133] - Fd[1]*c[1]*c[133] + Fd[2]*c[2]*c[134] - Fd[3]*c[3]*c[134] + Fd[3]*c[3]*c[135] - Fd[4]*c[4]*c[135];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[136] - Fd[1]*c[1]*c[136] + Fd[2]*c[2]*c[137] - Fd[3]*c[3]*c[137] + Fd[3]*c[3]*c[138] - Fd[4]*c[4]*c[138];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[179..187];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_14(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[179] - F[2]*c[2]*c[179] + F[2]*c[2]*c[180] - F[3]*c[3]*c[180] + F[3]*c[3]*c[181] - F[4]*c[4]*c[181];
-    L[2] = F[1]*c[1]*c[182] - F[2]*c[2]*c[182] + F[2]*c[2]*c[183] - F[3]*c[3]*c[183] + F[3]*c[3]*c[184] - F[4]*c[4]*c[184];
-    L[3] = F[1]*c[1]*c[185] - F[2]*c[2]*c[185] + F[2]*c[2]*c[186] - F[3]*c[3]*c[186] + F[3]*c[3]*c[187] - F[4]*c[4]*c[187];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[179] - Fd[2]*c[2]*c[179] + Fd[2]*c[2]*c[180] - Fd[3]*c[3]*c[180] + Fd[3]*c[3]*c[181] - Fd[4]*c[4]*c[181];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[182] - Fd[2]*c[2]*c[182] + Fd[2]*c[2]*c[183] - Fd[3]*c[3]*c[183] + Fd[3]*c[3]*c[184] - Fd[4]*c[4]*c[184];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[185] - Fd[2]*c[2]*c[185] + Fd[2]*c[2]*c[186] - Fd[3]*c[3]*c[186] + Fd[3]*c[3]*c[187] - Fd[4]*c[4]*c[187];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[271..286];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_15(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[271] - F[1]*c[1]*c[271] + F[1]*c[1]*c[272] - F[2]*c[2]*c[272] + F[2]*c[2]*c[273] - F[3]*c[3]*c[273] + F[3]*c[3]*c[274] - F[4]*c[4]*c[274];
-    L[1] = F[0]*c[0]*c[275] - F[1]*c[1]*c[275] + F[1]*c[1]*c[276] - F[2]*c[2]*c[276] + F[2]*c[2]*c[277] - F[3]*c[3]*c[277] + F[3]*c[3]*c[278] - F[4]*c[4]*c[278];
-    L[2] = F[0]*c[0]*c[279] - F[1]*c[1]*c[279] + F[1]*c[1]*c[280] - F[2]*c[2]*c[280] + F[2]*c[2]*c[281] - F[3]*c[3]*c[281] + F[3]*c[3]*c[282] - F[4]*c[4]*c[282];
-    L[3] = F[0]*c[0]*c[283] - F[1]*c[1]*c[283] + F[1]*c[1]*c[284] - F[2]*c[2]*c[284] + F[2]*c[2]*c[285] - F[3]*c[3]*c[285] + F[3]*c[3]*c[286] - F[4]*c[4]*c[286];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        for (i = 0; i < 4; i++)
-            lam[i] = L[i];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[271] - Fd[1]*c[1]*c[271] + Fd[1]*c[1]*c[272] - Fd[2]*c[2]*c[272] + Fd[2]*c[2]*c[273] - Fd[3]*c[3]*c[273] + Fd[3]*c[3]*c[274] - Fd[4]*c[4]*c[274];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[275] - Fd[1]*c[1]*c[275] + Fd[1]*c[1]*c[276] - Fd[2]*c[2]*c[276] + Fd[2]*c[2]*c[277] - Fd[3]*c[3]*c[277] + Fd[3]*c[3]*c[278] - Fd[4]*c[4]*c[278];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[279] - Fd[1]*c[1]*c[279] + Fd[1]*c[1]*c[280] - Fd[2]*c[2]*c[280] + Fd[2]*c[2]*c[281] - Fd[3]*c[3]*c[281] + Fd[3]*c[3]*c[282] - Fd[4]*c[4]*c[282];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[283] - Fd[1]*c[1]*c[283] + Fd[1]*c[1]*c[284] - Fd[2]*c[2]*c[284] + Fd[2]*c[2]*c[285] - Fd[3]*c[3]*c[285] + Fd[3]*c[3]*c[286] - Fd[4]*c[4]*c[286];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 16 {G[5] closed}: P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[287..287];
- * lambda_G[5] = 0 */
-static void mode_16(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[4] = F[4]*c[4]*c[287] - F[5]*c[5]*c[287];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    for (i = 0; i < 4; i++)
-        a[i] = F[i]*c[i];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        for (i = 0; i < 4; i++)
-            lam[i] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] .. G[4] open: s = gap, s' = w.v */
-        for (i = 0; i < 4; i++) {
-            s[i] = y[i + 1] - y[i];
-            sdot[i] = y[i + 7] - y[i + 6];
-        }
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[4]*c[4]*c[287] - Fd[5]*c[5]*c[287];
-    }
-}
-
-/* mode 17 {G[1], G[5] closed}: P[1] and P[2] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[289..292];
- * lambda_G[1] = 0;
- * lambda_G[5] = 0 */
-static void mode_17(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[289] - F[1]*c[1]*c[289] + F[4]*c[4]*c[290] - F[5]*c[5]*c[290];
-    L[4] = F[0]*c[0]*c[291] - F[1]*c[1]*c[291] + F[4]*c[4]*c[292] - F[5]*c[5]*c[292];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[289] - Fd[1]*c[1]*c[289] + Fd[4]*c[4]*c[290] - Fd[5]*c[5]*c[290];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[291] - Fd[1]*c[1]*c[291] + Fd[4]*c[4]*c[292] - Fd[5]*c[5]*c[292];
-    }
-}
-
-/* mode 18 {G[2], G[5] closed}: P[2] and P[3] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[294..297];
- * lambda_G[2] = 0;
- * lambda_G[5] = 0 */
-static void mode_18(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[294] - F[2]*c[2]*c[294] + F[4]*c[4]*c[295] - F[5]*c[5]*c[295];
-    L[4] = F[1]*c[1]*c[296] - F[2]*c[2]*c[296] + F[4]*c[4]*c[297] - F[5]*c[5]*c[297];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[294] - Fd[2]*c[2]*c[294] + Fd[4]*c[4]*c[295] - Fd[5]*c[5]*c[295];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[1]*c[1]*c[296] - Fd[2]*c[2]*c[296] + Fd[4]*c[4]*c[297] - Fd[5]*c[5]*c[297];
-    }
-}
-
-/* mode 19 {G[1], G[2], G[5] closed}: P[1], P[2] and P[3] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[314..322];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[5] = 0 */
-static void mode_19(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[314] - F[1]*c[1]*c[314] + F[1]*c[1]*c[315] - F[2]*c[2]*c[315] + F[4]*c[4]*c[316] - F[5]*c[5]*c[316];
-    L[1] = F[0]*c[0]*c[317] - F[1]*c[1]*c[317] + F[1]*c[1]*c[318] - F[2]*c[2]*c[318] + F[4]*c[4]*c[319] - F[5]*c[5]*c[319];
-    L[4] = F[0]*c[0]*c[320] - F[1]*c[1]*c[320] + F[1]*c[1]*c[321] - F[2]*c[2]*c[321] + F[4]*c[4]*c[322] - F[5]*c[5]*c[322];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[314] - Fd[1]*c[1]*c[314] + Fd[1]*c[1]*c[315] - Fd[2]*c[2]*c[315] + Fd[4]*c[4]*c[316] - Fd[5]*c[5]*c[316];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[317] - Fd[1]*c[1]*c[317] + Fd[1]*c[1]*c[318] - Fd[2]*c[2]*c[318] + Fd[4]*c[4]*c[319] - Fd[5]*c[5]*c[319];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[320] - Fd[1]*c[1]*c[320] + Fd[1]*c[1]*c[321] - Fd[2]*c[2]*c[321] + Fd[4]*c[4]*c[322] - Fd[5]*c[5]*c[322];
-    }
-}
-
-/* mode 20 {G[3], G[5] closed}: P[3] and P[4] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[324..327];
- * lambda_G[3] = 0;
- * lambda_G[5] = 0 */
-static void mode_20(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[324] - F[3]*c[3]*c[324] + F[4]*c[4]*c[325] - F[5]*c[5]*c[325];
-    L[4] = F[2]*c[2]*c[326] - F[3]*c[3]*c[326] + F[4]*c[4]*c[327] - F[5]*c[5]*c[327];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 2] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[324] - Fd[3]*c[3]*c[324] + Fd[4]*c[4]*c[325] - Fd[5]*c[5]*c[325];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[2]*c[2]*c[326] - Fd[3]*c[3]*c[326] + Fd[4]*c[4]*c[327] - Fd[5]*c[5]*c[327];
-    }
-}
-
-/* mode 21 {G[1], G[3], G[5] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[334..342];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0;
- * lambda_G[5] = 0 */
-static void mode_21(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[334] - F[1]*c[1]*c[334] + F[2]*c[2]*c[335] - F[3]*c[3]*c[335] + F[4]*c[4]*c[336] - F[5]*c[5]*c[336];
-    L[2] = F[0]*c[0]*c[337] - F[1]*c[1]*c[337] + F[2]*c[2]*c[338] - F[3]*c[3]*c[338] + F[4]*c[4]*c[339] - F[5]*c[5]*c[339];
-    L[4] = F[0]*c[0]*c[340] - F[1]*c[1]*c[340] + F[2]*c[2]*c[341] - F[3]*c[3]*c[341] + F[4]*c[4]*c[342] - F[5]*c[5]*c[342];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[334] - Fd[1]*c[1]*c[334] + Fd[2]*c[2]*c[335] - Fd[3]*c[3]*c[335] + Fd[4]*c[4]*c[336] - Fd[5]*c[5]*c[336];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[337] - Fd[1]*c[1]*c[337] + Fd[2]*c[2]*c[338] - Fd[3]*c[3]*c[338] + Fd[4]*c[4]*c[339] - Fd[5]*c[5]*c[339];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[340] - Fd[1]*c[1]*c[340] + Fd[2]*c[2]*c[341] - Fd[3]*c[3]*c[341] + Fd[4]*c[4]*c[342] - Fd[5]*c[5]*c[342];
-    }
-}
-
-/* mode 22 {G[2], G[3], G[5] closed}: P[2], P[3] and P[4] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[359..367];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[5] = 0 */
-static void mode_22(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[359] - F[2]*c[2]*c[359] + F[2]*c[2]*c[360] - F[3]*c[3]*c[360] + F[4]*c[4]*c[361] - F[5]*c[5]*c[361];
-    L[2] = F[1]*c[1]*c[362] - F[2]*c[2]*c[362] + F[2]*c[2]*c[363] - F[3]*c[3]*c[363] + F[4]*c[4]*c[364] - F[5]*c[5]*c[364];
-    L[4] = F[1]*c[1]*c[365] - F[2]*c[2]*c[365] + F[2]*c[2]*c[366] - F[3]*c[3]*c[366] + F[4]*c[4]*c[367] - F[5]*c[5]*c[367];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[359] - Fd[2]*c[2]*c[359] + Fd[2]*c[2]*c[360] - Fd[3]*c[3]*c[360] + Fd[4]*c[4]*c[361] - Fd[5]*c[5]*c[361];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[362] - Fd[2]*c[2]*c[362] + Fd[2]*c[2]*c[363] - Fd[3]*c[3]*c[363] + Fd[4]*c[4]*c[364] - Fd[5]*c[5]*c[364];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[1]*c[1]*c[365] - Fd[2]*c[2]*c[365] + Fd[2]*c[2]*c[366] - Fd[3]*c[3]*c[366] + Fd[4]*c[4]*c[367] - Fd[5]*c[5]*c[367];
-    }
-}
-
-/* mode 23 {G[1], G[2], G[3], G[5] closed}: P[1], P[2], P[3] and P[4] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[410..425];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[5] = 0 */
-static void mode_23(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[410] - F[1]*c[1]*c[410] + F[1]*c[1]*c[411] - F[2]*c[2]*c[411] + F[2]*c[2]*c[412] - F[3]*c[3]*c[412] + F[4]*c[4]*c[413] - F[5]*c[5]*c[413];
-    L[1] = F[0]*c[0]*c[414] - F[1]*c[1]*c[414] + F[1]*c[1]*c[415] - F[2]*c[2]*c[415] + F[2]*c[2]*c[416] - F[3]*c[3]*c[416] + F[4]*c[4]*c[417] - F[5]*c[5]*c[417];
-    L[2] = F[0]*c[0]*c[418] - F[1]*c[1]*c[418] + F[1]*c[1]*c[419] - F[2]*c[2]*c[419] + F[2]*c[2]*c[420] - F[3]*c[3]*c[420] + F[4]*c[4]*c[421] - F[5]*c[5]*c[421];
-    L[4] = F[0]*c[0]*c[422] - F[1]*c[1]*c[422] + F[1]*c[1]*c[423] - F[2]*c[2]*c[423] + F[2]*c[2]*c[424] - F[3]*c[3]*c[424] + F[4]*c[4]*c[425] - F[5]*c[5]*c[425];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[410] - Fd[1]*c[1]*c[410] + Fd[1]*c[1]*c[411] - Fd[2]*c[2]*c[411] + Fd[2]*c[2]*c[412] - Fd[3]*c[3]*c[412] + Fd[4]*c[4]*c[413] - Fd[5]*c[5]*c[413];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[414] - Fd[1]*c[1]*c[414] + Fd[1]*c[1]*c[415] - Fd[2]*c[2]*c[415] + Fd[2]*c[2]*c[416] - Fd[3]*c[3]*c[416] + Fd[4]*c[4]*c[417] - Fd[5]*c[5]*c[417];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[418] - Fd[1]*c[1]*c[418] + Fd[1]*c[1]*c[419] - Fd[2]*c[2]*c[419] + Fd[2]*c[2]*c[420] - Fd[3]*c[3]*c[420] + Fd[4]*c[4]*c[421] - Fd[5]*c[5]*c[421];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[422] - Fd[1]*c[1]*c[422] + Fd[1]*c[1]*c[423] - Fd[2]*c[2]*c[423] + Fd[2]*c[2]*c[424] - Fd[3]*c[3]*c[424] + Fd[4]*c[4]*c[425] - Fd[5]*c[5]*c[425];
-    }
-}
-
-/* mode 24 {G[4], G[5] closed}: P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[427..430];
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_24(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[3] = F[3]*c[3]*c[427] - F[4]*c[4]*c[427] + F[4]*c[4]*c[428] - F[5]*c[5]*c[428];
-    L[4] = F[3]*c[3]*c[429] - F[4]*c[4]*c[429] + F[4]*c[4]*c[430] - F[5]*c[5]*c[430];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[3]*c[3]*c[427] - Fd[4]*c[4]*c[427] + Fd[4]*c[4]*c[428] - Fd[5]*c[5]*c[428];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[3]*c[3]*c[429] - Fd[4]*c[4]*c[429] + Fd[4]*c[4]*c[430] - Fd[5]*c[5]*c[430];
-    }
-}
-
-/* mode 25 {G[1], G[4], G[5] closed}: P[1] and P[2] stuck; P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[447..455];
- * lambda_G[1] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_25(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[447] - F[1]*c[1]*c[447] + F[3]*c[3]*c[448] - F[4]*c[4]*c[448] + F[4]*c[4]*c[449] - F[5]*c[5]*c[449];
-    L[3] = F[0]*c[0]*c[450] - F[1]*c[1]*c[450] + F[3]*c[3]*c[451] - F[4]*c[4]*c[451] + F[4]*c[4]*c[452] - F[5]*c[5]*c[452];
-    L[4] = F[0]*c[0]*c[453] - F[1]*c[1]*c[453] + F[3]*c[3]*c[454] - F[4]*c[4]*c[454] + F[4]*c[4]*c[455] - F[5]*c[5]*c[455];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[447] - Fd[1]*c[1]*c[447] + Fd[3]*c[3]*c[448] - Fd[4]*c[4]*c[448] + Fd[4]*c[4]*c[449] - Fd[5]*c[5]*c[449];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[450] - Fd[1]*c[1]*c[450] + Fd[3]*c[3]*c[451] - Fd[4]*c[4]*c[451] + Fd[4]*c[4]*c[452] - Fd[5]*c[5]*c[452];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[453] - Fd[1]*c[1]*c[453] + Fd[3]*c[3]*c[454] - Fd[4]*c[4]*c[454] + Fd[4]*c[4]*c[455] - Fd[5]*c[5]*c[455];
-    }
-}
-
-/* mode 26 {G[2], G[4], G[5] closed}: P[2] and P[3] stuck; P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[472..480];
- * lambda_G[2] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_26(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[472] - F[2]*c[2]*c[472] + F[3]*c[3]*c[473] - F[4]*c[4]*c[473] + F[4]*c[4]*c[474] - F[5]*c[5]*c[474];
-    L[3] = F[1]*c[1]*c[475] - F[2]*c[2]*c[475] + F[3]*c[3]*c[476] - F[4]*c[4]*c[476] + F[4]*c[4]*c[477] - F[5]*c[5]*c[477];
-    L[4] = F[1]*c[1]*c[478] - F[2]*c[2]*c[478] + F[3]*c[3]*c[479] - F[4]*c[4]*c[479] + F[4]*c[4]*c[480] - F[5]*c[5]*c[480];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[472] - Fd[2]*c[2]*c[472] + Fd[3]*c[3]*c[473] - Fd[4]*c[4]*c[473] + Fd[4]*c[4]*c[474] - Fd[5]*c[5]*c[474];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[475] - Fd[2]*c[2]*c[475] + Fd[3]*c[3]*c[476] - Fd[4]*c[4]*c[476] + Fd[4]*c[4]*c[477] - Fd[5]*c[5]*c[477];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[1]*c[1]*c[478] - Fd[2]*c[2]*c[478] + Fd[3]*c[3]*c[479] - Fd[4]*c[4]*c[479] + Fd[4]*c[4]*c[480] - Fd[5]*c[5]*c[480];
-    }
-}
-
-/* mode 27 {G[1], G[2], G[4], G[5] closed}: P[1], P[2] and P[3] stuck; P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[509..524];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_27(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[509] - F[1]*c[1]*c[509] + F[1]*c[1]*c[510] - F[2]*c[2]*c[510] + F[3]*c[3]*c[511] - F[4]*c[4]*c[511] + F[4]*c[4]*c[512] - F[5]*c[5]*c[512];
-    L[1] = F[0]*c[0]*c[513] - F[1]*c[1]*c[513] + F[1]*c[1]*c[514] - F[2]*c[2]*c[514] + F[3]*c[3]*c[515] - F[4]*c[4]*c[515] + F[4]*c[4]*c[516] - F[5]*c[5]*c[516];
-    L[3] = F[0]*c[0]*c[517] - F[1]*c[1]*c[517] + F[1]*c[1]*c[518] - F[2]*c[2]*c[518] + F[3]*c[3]*c[519] - F[4]*c[4]*c[519] + F[4]*c[4]*c[520] - F[5]*c[5]*c[520];
-    L[4] = F[0]*c[0]*c[521] - F[1]*c[1]*c[521] + F[1]*c[1]*c[522] - F[2]*c[2]*c[522] + F[3]*c[3]*c[523] - F[4]*c[4]*c[523] + F[4]*c[4]*c[524] - F[5]*c[5]*c[524];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[509] - Fd[1]*c[1]*c[509] + Fd[1]*c[1]*c[510] - Fd[2]*c[2]*c[510] + Fd[3]*c[3]*c[511] - Fd[4]*c[4]*c[511] + Fd[4]*c[4]*c[512] - Fd[5]*c[5]*c[512];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[513] - Fd[1]*c[1]*c[513] + Fd[1]*c[1]*c[514] - Fd[2]*c[2]*c[514] + Fd[3]*c[3]*c[515] - Fd[4]*c[4]*c[515] + Fd[4]*c[4]*c[516] - Fd[5]*c[5]*c[516];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[517] - Fd[1]*c[1]*c[517] + Fd[1]*c[1]*c[518] - Fd[2]*c[2]*c[518] + Fd[3]*c[3]*c[519] - Fd[4]*c[4]*c[519] + Fd[4]*c[4]*c[520] - Fd[5]*c[5]*c[520];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[521] - Fd[1]*c[1]*c[521] + Fd[1]*c[1]*c[522] - Fd[2]*c[2]*c[522] + Fd[3]*c[3]*c[523] - Fd[4]*c[4]*c[523] + Fd[4]*c[4]*c[524] - Fd[5]*c[5]*c[524];
-    }
-}
-
-/* mode 28 {G[3], G[4], G[5] closed}: P[3], P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[565..573];
- * lambda_G[3] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_28(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[565] - F[3]*c[3]*c[565] + F[3]*c[3]*c[566] - F[4]*c[4]*c[566] + F[4]*c[4]*c[567] - F[5]*c[5]*c[567];
-    L[3] = F[2]*c[2]*c[568] - F[3]*c[3]*c[568] + F[3]*c[3]*c[569] - F[4]*c[4]*c[569] + F[4]*c[4]*c[570] - F[5]*c[5]*c[570];
-    L[4] = F[2]*c[2]*c[571] - F[3]*c[3]*c[571] + F[3]*c[3]*c[572] - F[4]*c[4]*c[572] + F[4]*c[4]*c[573] - F[5]*c[5]*c[573];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 2] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[565] - Fd[3]*c[3]*c[565] + Fd[3]*c[3]*c[566] - Fd[4]*c[4]*c[566] + Fd[4]*c[4]*c[567] - Fd[5]*c[5]*c[567];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[2]*c[2]*c[568] - Fd[3]*c[3]*c[568] + Fd[3]*c[3]*c[569] - Fd[4]*c[4]*c[569] + Fd[4]*c[4]*c[570] - Fd[5]*c[5]*c[570];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[2]*c[2]*c[571] - Fd[3]*c[3]*c[571] + Fd[3]*c[3]*c[572] - Fd[4]*c[4]*c[572] + Fd[4]*c[4]*c[573] - Fd[5]*c[5]*c[573];
-    }
-}
-
-/* mode 29 {G[1], G[3], G[4], G[5] closed}: P[1] and P[2] stuck; P[3], P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[616..631];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_29(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[616] - F[1]*c[1]*c[616] + F[2]*c[2]*c[617] - F[3]*c[3]*c[617] + F[3]*c[3]*c[618] - F[4]*c[4]*c[618] + F[4]*c[4]*c[619] - F[5]*c[5]*c[619];
-    L[2] = F[0]*c[0]*c[620] - F[1]*c[1]*c[620] + F[2]*c[2]*c[621] - F[3]*c[3]*c[621] + F[3]*c[3]*c[622] - F[4]*c[4]*c[622] + F[4]*c[4]*c[623] - F[5]*c[5]*c[623];
-    L[3] = F[0]*c[0]*c[624] - F[1]*c[1]*c[624] + F[2]*c[2]*c[625] - F[3]*c[3]*c[625] + F[3]*c[3]*c[626] - F[4]*c[4]*c[626] + F[4]*c[4]*c[627] - F[5]*c[5]*c[627];
-    L[4] = F[0]*c[0]*c[628] - F[1]*c[1]*c[628] + F[2]*c[2]*c[629] - F[3]*c[3]*c[629] + F[3]*c[3]*c[630] - F[4]*c[4]*c[630] + F[4]*c[4]*c[631] - F[5]*c[5]*c[631];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[616] - Fd[1]*c[1]*c[616] + Fd[2]*c[2]*c[617] - Fd[3]*c[3]*c[617] + Fd[3]*c[3]*c[618] - Fd[4]*c[4]*c[618] + Fd[4]*c[4]*c[619] - Fd[5]*c[5]*c[619];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[620] - Fd[1]*c[1]*c[620] + Fd[2]*c[2]*c[621] - Fd[3]*c[3]*c[621] + Fd[3]*c[3]*c[622] - Fd[4]*c[4]*c[622] + Fd[4]*c[4]*c[623] - Fd[5]*c[5]*c[623];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[624] - Fd[1]*c[1]*c[624] + Fd[2]*c[2]*c[625] - Fd[3]*c[3]*c[625] + Fd[3]*c[3]*c[626] - Fd[4]*c[4]*c[626] + Fd[4]*c[4]*c[627] - Fd[5]*c[5]*c[627];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[628] - Fd[1]*c[1]*c[628] + Fd[2]*c[2]*c[629] - Fd[3]*c[3]*c[629] + Fd[3]*c[3]*c[630] - Fd[4]*c[4]*c[630] + Fd[4]*c[4]*c[631] - Fd[5]*c[5]*c[631];
-    }
-}
-
-/* mode 30 {G[2], G[3], G[4], G[5] closed}: P[2], P[3], P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[715..730];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_30(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[715] - F[2]*c[2]*c[715] + F[2]*c[2]*c[716] - F[3]*c[3]*c[716] + F[3]*c[3]*c[717] - F[4]*c[4]*c[717] + F[4]*c[4]*c[718] - F[5]*c[5]*c[718];
-    L[2] = F[1]*c[1]*c[719] - F[2]*c[2]*c[719] + F[2]*c[2]*c[720] - F[3]*c[3]*c[720] + F[3]*c[3]*c[721] - F[4]*c[4]*c[721] + F[4]*c[4]*c[722] - F[5]*c[5]*c[722];
-    L[3] = F[1]*c[1]*c[723] - F[2]*c[2]*c[723] + F[2]*c[2]*c[724] - F[3]*c[3]*c[724] + F[3]*c[3]*c[725] - F[4]*c[4]*c[725] + F[4]*c[4]*c[726] - F[5]*c[5]*c[726];
-    L[4] = F[1]*c[1]*c[727] - F[2]*c[2]*c[727] + F[2]*c[2]*c[728] - F[3]*c[3]*c[728] + F[3]*c[3]*c[729] - F[4]*c[4]*c[729] + F[4]*c[4]*c[730] - F[5]*c[5]*c[730];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        for (i = 0; i < 4; i++)
-            lam[i + 1] = L[i + 1];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[715] - Fd[2]*c[2]*c[715] + Fd[2]*c[2]*c[716] - Fd[3]*c[3]*c[716] + Fd[3]*c[3]*c[717] - Fd[4]*c[4]*c[717] + Fd[4]*c[4]*c[718] - Fd[5]*c[5]*c[718];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[719] - Fd[2]*c[2]*c[719] + Fd[2]*c[2]*c[720] - Fd[3]*c[3]*c[720] + Fd[3]*c[3]*c[721] - Fd[4]*c[4]*c[721] + Fd[4]*c[4]*c[722] - Fd[5]*c[5]*c[722];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[723] - Fd[2]*c[2]*c[723] + Fd[2]*c[2]*c[724] - Fd[3]*c[3]*c[724] + Fd[3]*c[3]*c[725] - Fd[4]*c[4]*c[725] + Fd[4]*c[4]*c[726] - Fd[5]*c[5]*c[726];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[1]*c[1]*c[727] - Fd[2]*c[2]*c[727] + Fd[2]*c[2]*c[728] - Fd[3]*c[3]*c[728] + Fd[3]*c[3]*c[729] - Fd[4]*c[4]*c[729] + Fd[4]*c[4]*c[730] - Fd[5]*c[5]*c[730];
-    }
-}
-
-/* mode 31 {G[1], G[2], G[3], G[4], G[5] closed}: P[1], P[2], P[3], P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[878..902];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_31(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[878] - F[1]*c[1]*c[878] + F[1]*c[1]*c[879] - F[2]*c[2]*c[879] + F[2]*c[2]*c[880] - F[3]*c[3]*c[880] + F[3]*c[3]*c[881] - F[4]*c[4]*c[881] + F[4]*c[4]*c[882] - F[5]*c[5]*c[882];
-    L[1] = F[0]*c[0]*c[883] - F[1]*c[1]*c[883] + F[1]*c[1]*c[884] - F[2]*c[2]*c[884] + F[2]*c[2]*c[885] - F[3]*c[3]*c[885] + F[3]*c[3]*c[886] - F[4]*c[4]*c[886] + F[4]*c[4]*c[887] - F[5]*c[5]*c[887];
-    L[2] = F[0]*c[0]*c[888] - F[1]*c[1]*c[888] + F[1]*c[1]*c[889] - F[2]*c[2]*c[889] + F[2]*c[2]*c[890] - F[3]*c[3]*c[890] + F[3]*c[3]*c[891] - F[4]*c[4]*c[891] + F[4]*c[4]*c[892] - F[5]*c[5]*c[892];
-    L[3] = F[0]*c[0]*c[893] - F[1]*c[1]*c[893] + F[1]*c[1]*c[894] - F[2]*c[2]*c[894] + F[2]*c[2]*c[895] - F[3]*c[3]*c[895] + F[3]*c[3]*c[896] - F[4]*c[4]*c[896] + F[4]*c[4]*c[897] - F[5]*c[5]*c[897];
-    L[4] = F[0]*c[0]*c[898] - F[1]*c[1]*c[898] + F[1]*c[1]*c[899] - F[2]*c[2]*c[899] + F[2]*c[2]*c[900] - F[3]*c[3]*c[900] + F[3]*c[3]*c[901] - F[4]*c[4]*c[901] + F[4]*c[4]*c[902] - F[5]*c[5]*c[902];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    for (i = 0; i < 4; i++)
-        a[i + 1] = F[i + 1]*c[i + 1] + L[i]*c[i + 1] - L[i + 1]*c[i + 1];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        for (i = 0; i < 5; i++)
-            lam[i] = L[i];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[878] - Fd[1]*c[1]*c[878] + Fd[1]*c[1]*c[879] - Fd[2]*c[2]*c[879] + Fd[2]*c[2]*c[880] - Fd[3]*c[3]*c[880] + Fd[3]*c[3]*c[881] - Fd[4]*c[4]*c[881] + Fd[4]*c[4]*c[882] - Fd[5]*c[5]*c[882];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[883] - Fd[1]*c[1]*c[883] + Fd[1]*c[1]*c[884] - Fd[2]*c[2]*c[884] + Fd[2]*c[2]*c[885] - Fd[3]*c[3]*c[885] + Fd[3]*c[3]*c[886] - Fd[4]*c[4]*c[886] + Fd[4]*c[4]*c[887] - Fd[5]*c[5]*c[887];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[888] - Fd[1]*c[1]*c[888] + Fd[1]*c[1]*c[889] - Fd[2]*c[2]*c[889] + Fd[2]*c[2]*c[890] - Fd[3]*c[3]*c[890] + Fd[3]*c[3]*c[891] - Fd[4]*c[4]*c[891] + Fd[4]*c[4]*c[892] - Fd[5]*c[5]*c[892];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[893] - Fd[1]*c[1]*c[893] + Fd[1]*c[1]*c[894] - Fd[2]*c[2]*c[894] + Fd[2]*c[2]*c[895] - Fd[3]*c[3]*c[895] + Fd[3]*c[3]*c[896] - Fd[4]*c[4]*c[896] + Fd[4]*c[4]*c[897] - Fd[5]*c[5]*c[897];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[898] - Fd[1]*c[1]*c[898] + Fd[1]*c[1]*c[899] - Fd[2]*c[2]*c[899] + Fd[2]*c[2]*c[900] - Fd[3]*c[3]*c[900] + Fd[3]*c[3]*c[901] - Fd[4]*c[4]*c[901] + Fd[4]*c[4]*c[902] - Fd[5]*c[5]*c[902];
-    }
+    if (mode[0] >= 32u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 16:
-        mode_16(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 17:
-        mode_17(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 18:
-        mode_18(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 19:
-        mode_19(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 20:
-        mode_20(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 21:
-        mode_21(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 22:
-        mode_22(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 23:
-        mode_23(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 24:
-        mode_24(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 25:
-        mode_25(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 26:
-        mode_26(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 27:
-        mode_27(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 28:
-        mode_28(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 29:
-        mode_29(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 30:
-        mode_30(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 31:
-        mode_31(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 16:
-        mode_16(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 17:
-        mode_17(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 18:
-        mode_18(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 19:
-        mode_19(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 20:
-        mode_20(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 21:
-        mode_21(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 22:
-        mode_22(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 23:
-        mode_23(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 24:
-        mode_24(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 25:
-        mode_25(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 26:
-        mode_26(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 27:
-        mode_27(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 28:
-        mode_28(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 29:
-        mode_29(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 30:
-        mode_30(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 31:
-        mode_31(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 16:
-        mode_16(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 17:
-        mode_17(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 18:
-        mode_18(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 19:
-        mode_19(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 20:
-        mode_20(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 21:
-        mode_21(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 22:
-        mode_22(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 23:
-        mode_23(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 24:
-        mode_24(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 25:
-        mode_25(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 26:
-        mode_26(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 27:
-        mode_27(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 28:
-        mode_28(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 29:
-        mode_29(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 30:
-        mode_30(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 31:
-        mode_31(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */
