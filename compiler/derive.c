@@ -422,63 +422,67 @@ static bool dv_rows_independent(Derivation *dv, const int *rows, int r)
     return rank == r;
 }
 
-/* Inverts the symmetric positive definite r*r matrix S into hoisted constants,
- * returning the index of the first one (row-major r*r).  r <= 2 uses cofactors;
- * larger systems Gauss-Jordan elimination without pivoting (valid for SPD),
- * every intermediate hoisted so that expressions stay small. */
-static int dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask)
+/* An entry of S^-1 as the mode's code reads it: 0 stays 0, a number or a
+ * single constant is used as it is, anything else is hoisted into c[]. */
+static Expr *dv_hoist(Derivation *dv, Expr *e, const char *what)
+{
+    if (expr_is_num(e, NULL) || e->kind == EX_VAR)
+        return e;
+    return dv_add_const(dv, e, what);
+}
+
+/* The inverse of the symmetric positive definite r*r Delassus matrix S of
+ * the closed impact gaps R (mask), as r*r expressions (row-major, symmetric:
+ * one constant per pair), hoisted into constants.  r <= 2 uses cofactors.
+ * For larger R, S is bordered from S_Q of Q = R without its last gap (a
+ * smaller mask, derived before; Qinv its inverse):
+ *   S = [S_Q b; b^T d],  z = Qinv b,  sigma = d - b . z  (> 0, a Schur complement of SPD S),
+ *   S^-1 = [Qinv + z z^T / sigma, -z / sigma; -z^T / sigma, 1 / sigma],
+ * O(r^2) constants per closed set, and none where a gap touches no other
+ * gap of R (b = 0: the inverse is block diagonal). */
+static Expr **dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask, Expr *const *Qinv)
 {
     ExprCtx *x = dv->ex;
     Arena *ar = dv->arena;
     Expr **out = dv_alloc(dv, (size_t)(r * r), sizeof *out);
     if (r == 1) {
-        out[0] = expr_div(x, expr_num(x, 1), S[0]);
-    } else if (r == 2) {
+        out[0] = dv_hoist(dv, expr_div(x, expr_num(x, 1), S[0]),
+                          arena_printf(ar, "(S^-1)[0][0] of mode %u", mask));
+        return out;
+    }
+    if (r == 2) {
         Expr *det = expr_sub(x, expr_mul(x, S[0], S[3]), expr_mul(x, S[1], S[2]));
         Expr *idet = dv_add_const(dv, expr_div(x, expr_num(x, 1), det),
                                   arena_printf(ar, "1/det S of mode %u", mask));
-        out[0] = expr_mul(x, S[3], idet);
-        out[1] = expr_neg(x, expr_mul(x, S[1], idet));
-        out[2] = expr_neg(x, expr_mul(x, S[2], idet));
-        out[3] = expr_mul(x, S[0], idet);
-    } else {
-        /* [S | I] -> [I | S^-1], row by row */
-        Expr **A = dv_alloc(dv, (size_t)(2 * r * r), sizeof *A);
-        for (int a = 0; a < r; a++)
-            for (int b = 0; b < 2 * r; b++)
-                A[a * 2 * r + b] = b < r ? S[a * r + b] : expr_num(x, a == b - r);
-        for (int k = 0; k < r; k++) {
-            Expr *ip = dv_add_const(dv, expr_div(x, expr_num(x, 1), A[k * 2 * r + k]),
-                                    arena_printf(ar, "elimination pivot %d of mode %u", k, mask));
-            for (int b = 0; b < 2 * r; b++)
-                A[k * 2 * r + b] = expr_mul(x, A[k * 2 * r + b], ip);
-            for (int a = 0; a < r; a++) {
-                if (a == k || expr_is_zero(A[a * 2 * r + k]))
-                    continue;
-                Expr *f = A[a * 2 * r + k];
-                for (int b = 0; b < 2 * r; b++) {
-                    Expr *e = expr_sub(x, A[a * 2 * r + b], expr_mul(x, f, A[k * 2 * r + b]));
-                    if (!expr_is_num(e, NULL) && e->kind != EX_VAR)
-                        e = dv_add_const(dv, e, arena_printf(ar, "elimination of mode %u", mask));
-                    A[a * 2 * r + b] = e;
-                }
-            }
-            for (int b = 0; b < 2 * r; b++) {
-                Expr *e = A[k * 2 * r + b];
-                if (!expr_is_num(e, NULL) && e->kind != EX_VAR)
-                    A[k * 2 * r + b] = dv_add_const(dv, e, arena_printf(ar, "elimination of mode %u", mask));
-            }
-        }
-        for (int a = 0; a < r; a++)
-            for (int b = 0; b < r; b++)
-                out[a * r + b] = A[a * 2 * r + r + b];
+        out[0] = dv_hoist(dv, expr_mul(x, S[3], idet), arena_printf(ar, "(S^-1)[0][0] of mode %u", mask));
+        out[1] = out[2] = dv_hoist(dv, expr_neg(x, expr_mul(x, S[1], idet)),
+                                   arena_printf(ar, "(S^-1)[0][1] of mode %u", mask));
+        out[3] = dv_hoist(dv, expr_mul(x, S[0], idet), arena_printf(ar, "(S^-1)[1][1] of mode %u", mask));
+        return out;
     }
-    int first = dv->n_consts;
-    for (int a = 0; a < r; a++)
-        for (int b = 0; b < r; b++)
-            dv_add_const(dv, out[a * r + b],
+    int q = r - 1;
+    Expr **z = dv_alloc(dv, (size_t)q, sizeof *z);
+    Expr *sigma = S[q * r + q];
+    for (int a = 0; a < q; a++) {
+        Expr *za = expr_num(x, 0);
+        for (int b = 0; b < q; b++)
+            za = expr_add(x, za, expr_mul(x, Qinv[a * q + b], S[b * r + q]));
+        z[a] = dv_hoist(dv, za, arena_printf(ar, "z[%d] = (S_Q^-1 b)[%d] of mode %u", a, a, mask));
+        sigma = expr_sub(x, sigma, expr_mul(x, S[a * r + q], z[a]));
+    }
+    Expr *is = dv_hoist(dv, expr_div(x, expr_num(x, 1), sigma),
+                        arena_printf(ar, "1/sigma of mode %u: (S^-1)[%d][%d]", mask, q, q));
+    for (int a = 0; a < q; a++) {
+        for (int b = a; b < q; b++)
+            out[a * r + b] = out[b * r + a] =
+                dv_hoist(dv, expr_add(x, Qinv[a * q + b], expr_mul(x, expr_mul(x, z[a], z[b]), is)),
                          arena_printf(ar, "(S^-1)[%d][%d] of mode %u", a, b, mask));
-    return first;
+        out[a * r + q] = out[q * r + a] =
+            dv_hoist(dv, expr_neg(x, expr_mul(x, z[a], is)),
+                     arena_printf(ar, "(S^-1)[%d][%d] of mode %u", a, q, mask));
+    }
+    out[q * r + q] = is;
+    return out;
 }
 
 /* ---- modes ---------------------------------------------------------------- */
@@ -668,7 +672,7 @@ static void dv_mode(Derivation *dv, DvMode *md)
     if (r && rmask != mask) {
         /* S^-1 depends on R only: the mode R itself (derived before, its mask
          * is smaller) has it; its engaged penalty gaps change F, not S */
-        md->sinv = dv->modes[rmask].sinv;
+        md->Sinv = dv->modes[rmask].Sinv;
     } else if (r) {
         Expr **S = dv_alloc(dv, (size_t)(r * r), sizeof *S);
         for (int a = 0; a < r; a++)
@@ -683,7 +687,8 @@ static void dv_mode(Derivation *dv, DvMode *md)
                 }
                 S[a * r + b] = s;
             }
-        md->sinv = dv_invert_spd(dv, S, r, mask);
+        unsigned top = 1u << md->impact[r - 1];
+        md->Sinv = dv_invert_spd(dv, S, r, mask, r > 2 ? dv->modes[rmask & ~top].Sinv : NULL);
     }
     if (r) {
         Expr **rhs = dv_alloc(dv, (size_t)r, sizeof *rhs);
@@ -703,7 +708,7 @@ static void dv_mode(Derivation *dv, DvMode *md)
         for (int a = 0; a < r; a++) {
             Expr *l = expr_num(x, 0);
             for (int b = 0; b < r; b++)
-                l = expr_sub(x, l, expr_mul(x, expr_var(x, dv->v_const + md->sinv + a * r + b), rhs[b]));
+                l = expr_sub(x, l, expr_mul(x, md->Sinv[a * r + b], rhs[b]));
             md->prog[md->n_prog++] = (DvAssign){dv->lam[md->impact[a]], l};
         }
     }
@@ -833,7 +838,7 @@ static void dv_corrections(Derivation *dv)
         for (int a = 0; a < r; a++) {
             Expr *l = expr_num(x, 0), *ld = expr_num(x, 0);
             for (int b = 0; b < r; b++) {
-                Expr *sinv = expr_var(x, dv->v_const + md->sinv + a * r + b);
+                Expr *sinv = md->Sinv[a * r + b];
                 l = expr_sub(x, l, expr_mul(x, sinv, dv->u[md->impact[b]]));
                 ld = expr_sub(x, ld, expr_mul(x, sinv, dv->ud[md->impact[b]]));
             }

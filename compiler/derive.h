@@ -81,7 +81,8 @@ typedef struct DvMode {
     const char *story;     /* "M1 and M2 stuck" */
     int n_impact;          /* closed impact gaps ... */
     int *impact;           /* ... their indices */
-    int sinv;              /* first const of S^-1 (n_impact^2 entries, row-major) */
+    Expr **Sinv;           /* n_impact^2, row-major: S^-1, S = W_R M^-1 W_R^T, entries 0 or
+                              hoisted constants; shared by the modes with the same R */
     DvMat *K, *C;          /* n*n, the mode's stiffness and damping (penalty gaps added) */
     Expr **fconst;         /* n, with the penalty offsets -k d w */
     /* Straight-line program, in order: F (n), lambda (closed impact gaps), a (n),

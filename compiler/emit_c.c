@@ -1000,8 +1000,8 @@ static void mode_title(Cgen *cg, const DvMode *md)
     pcomment(cg->out, md->story);
 }
 
-/* The comment over a closed set's contact forces: its modes' story, where
- * S^-1 lives, and each force written out when it reads in one line. */
+/* The comment over a closed set's contact forces: its modes' story, and
+ * each force written out when it reads in one line and is not 0. */
 static void closed_set_comment(Cgen *cg, const DvMode *md, const char *indent)
 {
     const Derivation *dv = cg->dv;
@@ -1009,15 +1009,11 @@ static void closed_set_comment(Cgen *cg, const DvMode *md, const char *indent)
     int r = md->n_impact;
     fprintf(o, "%scase %uu: /* ", indent, md->mask);
     mode_title(cg, md);
-    if (r == 1)
-        fprintf(o, ", S^-1 = c[%d]", md->sinv);
-    else
-        fprintf(o, ", S^-1 = c[%d..%d] (row-major)", md->sinv, md->sinv + r * r - 1);
     for (int k = 0; k < r; k++) {
         int j = md->impact[k];
         Expr *l = dv_pretty(dv, dv_expand_consts(dv, dv_full(dv, md, dv->lam[j])));
         char *txt = expr_to_string(dv->ex, l, EXPR_TEXT, &cg->tnm);
-        if (strlen(txt) > 160)
+        if (strlen(txt) > 160 || expr_is_zero(l))
             continue;
         fprintf(o, ";\n%s   lambda_", indent);
         pcomment(o, cg->m->gaps[j].name);

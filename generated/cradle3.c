@@ -76,8 +76,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[5] = -1.0/(c[1]*c[1] - (c[0] + c[1])*(c[1] + c[2])); /* 1/det S of mode 3 */
     c[6] = c[1]*c[5] + c[2]*c[5]; /* (S^-1)[0][0] of mode 3 */
     c[7] = c[1]*c[5]; /* (S^-1)[0][1] of mode 3 */
-    c[8] = c[1]*c[5]; /* (S^-1)[1][0] of mode 3 */
-    c[9] = c[0]*c[5] + c[1]*c[5]; /* (S^-1)[1][1] of mode 3 */
+    c[8] = c[0]*c[5] + c[1]*c[5]; /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 9; i++)
@@ -194,19 +193,15 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         u[1] = a[2] - a[1];
         /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
         switch (m & 3u) {
-        case 1u: /* {G[1] closed}: P[1] and P[2] stuck, S^-1 = c[3];
-           lambda_G[1] = 0 */
+        case 1u: /* {G[1] closed}: P[1] and P[2] stuck */
             L[0] = -u[0]*c[3];
             break;
-        case 2u: /* {G[2] closed}: P[2] and P[3] stuck, S^-1 = c[4];
-           lambda_G[2] = 0 */
+        case 2u: /* {G[2] closed}: P[2] and P[3] stuck */
             L[1] = -u[1]*c[4];
             break;
-        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck, S^-1 = c[6..9] (row-major);
-           lambda_G[1] = 0;
-           lambda_G[2] = 0 */
+        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck */
             L[0] = -u[0]*c[6] - u[1]*c[7];
-            L[1] = -u[0]*c[8] - u[1]*c[9];
+            L[1] = -u[0]*c[7] - u[1]*c[8];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -262,7 +257,7 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
                 break;
             case 3u: /* {G[1], G[2] closed} */
                 sdot[0] = -ud[0]*c[6] - ud[1]*c[7];
-                sdot[1] = -ud[0]*c[8] - ud[1]*c[9];
+                sdot[1] = -ud[0]*c[7] - ud[1]*c[8];
                 break;
             }
         }
@@ -371,7 +366,7 @@ const nsm_model nsm_model_cradle3 = {
     .n_gaps = 2,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 10,
+    .n_consts = 9,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

@@ -86,279 +86,60 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[7] = -1.0/(c[1]*c[1] - (c[0] + c[1])*(c[1] + c[2])); /* 1/det S of mode 3 */
     c[8] = c[1]*c[7] + c[2]*c[7]; /* (S^-1)[0][0] of mode 3 */
     c[9] = c[1]*c[7]; /* (S^-1)[0][1] of mode 3 */
-    c[10] = c[1]*c[7]; /* (S^-1)[1][0] of mode 3 */
-    c[11] = c[0]*c[7] + c[1]*c[7]; /* (S^-1)[1][1] of mode 3 */
-    c[12] = 1.0/(c[2] + c[3]); /* (S^-1)[0][0] of mode 4 */
-    c[13] = 1.0/((c[0] + c[1])*(c[2] + c[3])); /* 1/det S of mode 5 */
-    c[14] = c[2]*c[13] + c[3]*c[13]; /* (S^-1)[0][0] of mode 5 */
-    c[15] = 0.0; /* (S^-1)[0][1] of mode 5 */
-    c[16] = 0.0; /* (S^-1)[1][0] of mode 5 */
-    c[17] = c[0]*c[13] + c[1]*c[13]; /* (S^-1)[1][1] of mode 5 */
-    c[18] = -1.0/(c[2]*c[2] - (c[1] + c[2])*(c[2] + c[3])); /* 1/det S of mode 6 */
-    c[19] = c[2]*c[18] + c[3]*c[18]; /* (S^-1)[0][0] of mode 6 */
-    c[20] = c[2]*c[18]; /* (S^-1)[0][1] of mode 6 */
-    c[21] = c[2]*c[18]; /* (S^-1)[1][0] of mode 6 */
-    c[22] = c[1]*c[18] + c[2]*c[18]; /* (S^-1)[1][1] of mode 6 */
-    c[23] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 7 */
-    c[24] = c[0]*c[1]*c[23] - c[1] + c[1]*c[1]*c[23]; /* elimination of mode 7 */
-    c[25] = c[1] - c[1]*c[1]*c[23] + c[2]; /* elimination of mode 7 */
-    c[26] = -c[2]; /* elimination of mode 7 */
-    c[27] = c[1]*c[23]; /* elimination of mode 7 */
-    c[28] = c[0]*c[23] + c[1]*c[23]; /* elimination of mode 7 */
-    c[29] = -c[1]*c[23]; /* elimination of mode 7 */
-    c[30] = 1.0/c[25]; /* elimination pivot 1 of mode 7 */
-    c[31] = c[28] - c[24]*c[29]*c[30]; /* elimination of mode 7 */
-    c[32] = c[29] - c[25]*c[29]*c[30]; /* elimination of mode 7 */
-    c[33] = -c[26]*c[29]*c[30]; /* elimination of mode 7 */
-    c[34] = c[23] - c[27]*c[29]*c[30]; /* elimination of mode 7 */
-    c[35] = -c[29]*c[30]; /* elimination of mode 7 */
-    c[36] = c[2]*c[24]*c[30]; /* elimination of mode 7 */
-    c[37] = c[2]*c[25]*c[30] - c[2]; /* elimination of mode 7 */
-    c[38] = c[2] + c[2]*c[26]*c[30] + c[3]; /* elimination of mode 7 */
-    c[39] = c[2]*c[27]*c[30]; /* elimination of mode 7 */
-    c[40] = c[2]*c[30]; /* elimination of mode 7 */
-    c[41] = c[24]*c[30]; /* elimination of mode 7 */
-    c[42] = c[25]*c[30]; /* elimination of mode 7 */
-    c[43] = c[26]*c[30]; /* elimination of mode 7 */
-    c[44] = c[27]*c[30]; /* elimination of mode 7 */
-    c[45] = 1.0/c[38]; /* elimination pivot 2 of mode 7 */
-    c[46] = c[31] - c[33]*c[36]*c[45]; /* elimination of mode 7 */
-    c[47] = c[32] - c[33]*c[37]*c[45]; /* elimination of mode 7 */
-    c[48] = c[33] - c[33]*c[38]*c[45]; /* elimination of mode 7 */
-    c[49] = c[34] - c[33]*c[39]*c[45]; /* elimination of mode 7 */
-    c[50] = c[35] - c[33]*c[40]*c[45]; /* elimination of mode 7 */
-    c[51] = -c[33]*c[45]; /* elimination of mode 7 */
-    c[52] = c[41] - c[36]*c[43]*c[45]; /* elimination of mode 7 */
-    c[53] = c[42] - c[37]*c[43]*c[45]; /* elimination of mode 7 */
-    c[54] = c[43] - c[38]*c[43]*c[45]; /* elimination of mode 7 */
-    c[55] = c[44] - c[39]*c[43]*c[45]; /* elimination of mode 7 */
-    c[56] = c[30] - c[40]*c[43]*c[45]; /* elimination of mode 7 */
-    c[57] = -c[43]*c[45]; /* elimination of mode 7 */
-    c[58] = c[36]*c[45]; /* elimination of mode 7 */
-    c[59] = c[37]*c[45]; /* elimination of mode 7 */
-    c[60] = c[38]*c[45]; /* elimination of mode 7 */
-    c[61] = c[39]*c[45]; /* elimination of mode 7 */
-    c[62] = c[40]*c[45]; /* elimination of mode 7 */
-    c[63] = c[49]; /* (S^-1)[0][0] of mode 7 */
-    c[64] = c[50]; /* (S^-1)[0][1] of mode 7 */
-    c[65] = c[51]; /* (S^-1)[0][2] of mode 7 */
-    c[66] = c[55]; /* (S^-1)[1][0] of mode 7 */
-    c[67] = c[56]; /* (S^-1)[1][1] of mode 7 */
-    c[68] = c[57]; /* (S^-1)[1][2] of mode 7 */
-    c[69] = c[61]; /* (S^-1)[2][0] of mode 7 */
-    c[70] = c[62]; /* (S^-1)[2][1] of mode 7 */
-    c[71] = c[45]; /* (S^-1)[2][2] of mode 7 */
-    c[72] = 1.0/(c[3] + c[4]); /* (S^-1)[0][0] of mode 8 */
-    c[73] = 1.0/((c[0] + c[1])*(c[3] + c[4])); /* 1/det S of mode 9 */
-    c[74] = c[3]*c[73] + c[4]*c[73]; /* (S^-1)[0][0] of mode 9 */
-    c[75] = 0.0; /* (S^-1)[0][1] of mode 9 */
-    c[76] = 0.0; /* (S^-1)[1][0] of mode 9 */
-    c[77] = c[0]*c[73] + c[1]*c[73]; /* (S^-1)[1][1] of mode 9 */
-    c[78] = 1.0/((c[1] + c[2])*(c[3] + c[4])); /* 1/det S of mode 10 */
-    c[79] = c[3]*c[78] + c[4]*c[78]; /* (S^-1)[0][0] of mode 10 */
-    c[80] = 0.0; /* (S^-1)[0][1] of mode 10 */
-    c[81] = 0.0; /* (S^-1)[1][0] of mode 10 */
-    c[82] = c[1]*c[78] + c[2]*c[78]; /* (S^-1)[1][1] of mode 10 */
-    c[83] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 11 */
-    c[84] = c[0]*c[1]*c[83] - c[1] + c[1]*c[1]*c[83]; /* elimination of mode 11 */
-    c[85] = c[1] - c[1]*c[1]*c[83] + c[2]; /* elimination of mode 11 */
-    c[86] = c[1]*c[83]; /* elimination of mode 11 */
-    c[87] = c[0]*c[83] + c[1]*c[83]; /* elimination of mode 11 */
-    c[88] = -c[1]*c[83]; /* elimination of mode 11 */
-    c[89] = 1.0/c[85]; /* elimination pivot 1 of mode 11 */
-    c[90] = c[87] - c[84]*c[88]*c[89]; /* elimination of mode 11 */
-    c[91] = c[88] - c[85]*c[88]*c[89]; /* elimination of mode 11 */
-    c[92] = c[83] - c[86]*c[88]*c[89]; /* elimination of mode 11 */
-    c[93] = -c[88]*c[89]; /* elimination of mode 11 */
-    c[94] = c[84]*c[89]; /* elimination of mode 11 */
-    c[95] = c[85]*c[89]; /* elimination of mode 11 */
-    c[96] = c[86]*c[89]; /* elimination of mode 11 */
-    c[97] = 1.0/(c[3] + c[4]); /* elimination pivot 2 of mode 11 */
-    c[98] = c[3]*c[97] + c[4]*c[97]; /* elimination of mode 11 */
-    c[99] = c[92]; /* (S^-1)[0][0] of mode 11 */
-    c[100] = c[93]; /* (S^-1)[0][1] of mode 11 */
-    c[101] = 0.0; /* (S^-1)[0][2] of mode 11 */
-    c[102] = c[96]; /* (S^-1)[1][0] of mode 11 */
-    c[103] = c[89]; /* (S^-1)[1][1] of mode 11 */
-    c[104] = 0.0; /* (S^-1)[1][2] of mode 11 */
-    c[105] = 0.0; /* (S^-1)[2][0] of mode 11 */
-    c[106] = 0.0; /* (S^-1)[2][1] of mode 11 */
-    c[107] = c[97]; /* (S^-1)[2][2] of mode 11 */
-    c[108] = -1.0/(c[3]*c[3] - (c[2] + c[3])*(c[3] + c[4])); /* 1/det S of mode 12 */
-    c[109] = c[3]*c[108] + c[4]*c[108]; /* (S^-1)[0][0] of mode 12 */
-    c[110] = c[3]*c[108]; /* (S^-1)[0][1] of mode 12 */
-    c[111] = c[3]*c[108]; /* (S^-1)[1][0] of mode 12 */
-    c[112] = c[2]*c[108] + c[3]*c[108]; /* (S^-1)[1][1] of mode 12 */
-    c[113] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 13 */
-    c[114] = c[0]*c[113] + c[1]*c[113]; /* elimination of mode 13 */
-    c[115] = 1.0/(c[2] + c[3]); /* elimination pivot 1 of mode 13 */
-    c[116] = c[2]*c[3]*c[115] - c[3] + c[3]*c[3]*c[115]; /* elimination of mode 13 */
-    c[117] = c[3] - c[3]*c[3]*c[115] + c[4]; /* elimination of mode 13 */
-    c[118] = c[3]*c[115]; /* elimination of mode 13 */
-    c[119] = c[2]*c[115] + c[3]*c[115]; /* elimination of mode 13 */
-    c[120] = -c[3]*c[115]; /* elimination of mode 13 */
-    c[121] = 1.0/c[117]; /* elimination pivot 2 of mode 13 */
-    c[122] = c[119] - c[116]*c[120]*c[121]; /* elimination of mode 13 */
-    c[123] = c[120] - c[117]*c[120]*c[121]; /* elimination of mode 13 */
-    c[124] = c[115] - c[118]*c[120]*c[121]; /* elimination of mode 13 */
-    c[125] = -c[120]*c[121]; /* elimination of mode 13 */
-    c[126] = c[116]*c[121]; /* elimination of mode 13 */
-    c[127] = c[117]*c[121]; /* elimination of mode 13 */
-    c[128] = c[118]*c[121]; /* elimination of mode 13 */
-    c[129] = c[113]; /* (S^-1)[0][0] of mode 13 */
-    c[130] = 0.0; /* (S^-1)[0][1] of mode 13 */
-    c[131] = 0.0; /* (S^-1)[0][2] of mode 13 */
-    c[132] = 0.0; /* (S^-1)[1][0] of mode 13 */
-    c[133] = c[124]; /* (S^-1)[1][1] of mode 13 */
-    c[134] = c[125]; /* (S^-1)[1][2] of mode 13 */
-    c[135] = 0.0; /* (S^-1)[2][0] of mode 13 */
-    c[136] = c[128]; /* (S^-1)[2][1] of mode 13 */
-    c[137] = c[121]; /* (S^-1)[2][2] of mode 13 */
-    c[138] = 1.0/(c[1] + c[2]); /* elimination pivot 0 of mode 14 */
-    c[139] = c[1]*c[2]*c[138] - c[2] + c[2]*c[2]*c[138]; /* elimination of mode 14 */
-    c[140] = c[2] - c[2]*c[2]*c[138] + c[3]; /* elimination of mode 14 */
-    c[141] = -c[3]; /* elimination of mode 14 */
-    c[142] = c[2]*c[138]; /* elimination of mode 14 */
-    c[143] = c[1]*c[138] + c[2]*c[138]; /* elimination of mode 14 */
-    c[144] = -c[2]*c[138]; /* elimination of mode 14 */
-    c[145] = 1.0/c[140]; /* elimination pivot 1 of mode 14 */
-    c[146] = c[143] - c[139]*c[144]*c[145]; /* elimination of mode 14 */
-    c[147] = c[144] - c[140]*c[144]*c[145]; /* elimination of mode 14 */
-    c[148] = -c[141]*c[144]*c[145]; /* elimination of mode 14 */
-    c[149] = c[138] - c[142]*c[144]*c[145]; /* elimination of mode 14 */
-    c[150] = -c[144]*c[145]; /* elimination of mode 14 */
-    c[151] = c[3]*c[139]*c[145]; /* elimination of mode 14 */
-    c[152] = c[3]*c[140]*c[145] - c[3]; /* elimination of mode 14 */
-    c[153] = c[3] + c[3]*c[141]*c[145] + c[4]; /* elimination of mode 14 */
-    c[154] = c[3]*c[142]*c[145]; /* elimination of mode 14 */
-    c[155] = c[3]*c[145]; /* elimination of mode 14 */
-    c[156] = c[139]*c[145]; /* elimination of mode 14 */
-    c[157] = c[140]*c[145]; /* elimination of mode 14 */
-    c[158] = c[141]*c[145]; /* elimination of mode 14 */
-    c[159] = c[142]*c[145]; /* elimination of mode 14 */
-    c[160] = 1.0/c[153]; /* elimination pivot 2 of mode 14 */
-    c[161] = c[146] - c[148]*c[151]*c[160]; /* elimination of mode 14 */
-    c[162] = c[147] - c[148]*c[152]*c[160]; /* elimination of mode 14 */
-    c[163] = c[148] - c[148]*c[153]*c[160]; /* elimination of mode 14 */
-    c[164] = c[149] - c[148]*c[154]*c[160]; /* elimination of mode 14 */
-    c[165] = c[150] - c[148]*c[155]*c[160]; /* elimination of mode 14 */
-    c[166] = -c[148]*c[160]; /* elimination of mode 14 */
-    c[167] = c[156] - c[151]*c[158]*c[160]; /* elimination of mode 14 */
-    c[168] = c[157] - c[152]*c[158]*c[160]; /* elimination of mode 14 */
-    c[169] = c[158] - c[153]*c[158]*c[160]; /* elimination of mode 14 */
-    c[170] = c[159] - c[154]*c[158]*c[160]; /* elimination of mode 14 */
-    c[171] = c[145] - c[155]*c[158]*c[160]; /* elimination of mode 14 */
-    c[172] = -c[158]*c[160]; /* elimination of mode 14 */
-    c[173] = c[151]*c[160]; /* elimination of mode 14 */
-    c[174] = c[152]*c[160]; /* elimination of mode 14 */
-    c[175] = c[153]*c[160]; /* elimination of mode 14 */
-    c[176] = c[154]*c[160]; /* elimination of mode 14 */
-    c[177] = c[155]*c[160]; /* elimination of mode 14 */
-    c[178] = c[164]; /* (S^-1)[0][0] of mode 14 */
-    c[179] = c[165]; /* (S^-1)[0][1] of mode 14 */
-    c[180] = c[166]; /* (S^-1)[0][2] of mode 14 */
-    c[181] = c[170]; /* (S^-1)[1][0] of mode 14 */
-    c[182] = c[171]; /* (S^-1)[1][1] of mode 14 */
-    c[183] = c[172]; /* (S^-1)[1][2] of mode 14 */
-    c[184] = c[176]; /* (S^-1)[2][0] of mode 14 */
-    c[185] = c[177]; /* (S^-1)[2][1] of mode 14 */
-    c[186] = c[160]; /* (S^-1)[2][2] of mode 14 */
-    c[187] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 15 */
-    c[188] = c[0]*c[1]*c[187] - c[1] + c[1]*c[1]*c[187]; /* elimination of mode 15 */
-    c[189] = c[1] - c[1]*c[1]*c[187] + c[2]; /* elimination of mode 15 */
-    c[190] = -c[2]; /* elimination of mode 15 */
-    c[191] = c[1]*c[187]; /* elimination of mode 15 */
-    c[192] = c[0]*c[187] + c[1]*c[187]; /* elimination of mode 15 */
-    c[193] = -c[1]*c[187]; /* elimination of mode 15 */
-    c[194] = 1.0/c[189]; /* elimination pivot 1 of mode 15 */
-    c[195] = c[192] - c[188]*c[193]*c[194]; /* elimination of mode 15 */
-    c[196] = c[193] - c[189]*c[193]*c[194]; /* elimination of mode 15 */
-    c[197] = -c[190]*c[193]*c[194]; /* elimination of mode 15 */
-    c[198] = c[187] - c[191]*c[193]*c[194]; /* elimination of mode 15 */
-    c[199] = -c[193]*c[194]; /* elimination of mode 15 */
-    c[200] = c[2]*c[188]*c[194]; /* elimination of mode 15 */
-    c[201] = c[2]*c[189]*c[194] - c[2]; /* elimination of mode 15 */
-    c[202] = c[2] + c[2]*c[190]*c[194] + c[3]; /* elimination of mode 15 */
-    c[203] = -c[3]; /* elimination of mode 15 */
-    c[204] = c[2]*c[191]*c[194]; /* elimination of mode 15 */
-    c[205] = c[2]*c[194]; /* elimination of mode 15 */
-    c[206] = c[188]*c[194]; /* elimination of mode 15 */
-    c[207] = c[189]*c[194]; /* elimination of mode 15 */
-    c[208] = c[190]*c[194]; /* elimination of mode 15 */
-    c[209] = c[191]*c[194]; /* elimination of mode 15 */
-    c[210] = 1.0/c[202]; /* elimination pivot 2 of mode 15 */
-    c[211] = c[195] - c[197]*c[200]*c[210]; /* elimination of mode 15 */
-    c[212] = c[196] - c[197]*c[201]*c[210]; /* elimination of mode 15 */
-    c[213] = c[197] - c[197]*c[202]*c[210]; /* elimination of mode 15 */
-    c[214] = -c[197]*c[203]*c[210]; /* elimination of mode 15 */
-    c[215] = c[198] - c[197]*c[204]*c[210]; /* elimination of mode 15 */
-    c[216] = c[199] - c[197]*c[205]*c[210]; /* elimination of mode 15 */
-    c[217] = -c[197]*c[210]; /* elimination of mode 15 */
-    c[218] = c[206] - c[200]*c[208]*c[210]; /* elimination of mode 15 */
-    c[219] = c[207] - c[201]*c[208]*c[210]; /* elimination of mode 15 */
-    c[220] = c[208] - c[202]*c[208]*c[210]; /* elimination of mode 15 */
-    c[221] = -c[203]*c[208]*c[210]; /* elimination of mode 15 */
-    c[222] = c[209] - c[204]*c[208]*c[210]; /* elimination of mode 15 */
-    c[223] = c[194] - c[205]*c[208]*c[210]; /* elimination of mode 15 */
-    c[224] = -c[208]*c[210]; /* elimination of mode 15 */
-    c[225] = c[3]*c[200]*c[210]; /* elimination of mode 15 */
-    c[226] = c[3]*c[201]*c[210]; /* elimination of mode 15 */
-    c[227] = c[3]*c[202]*c[210] - c[3]; /* elimination of mode 15 */
-    c[228] = c[3] + c[3]*c[203]*c[210] + c[4]; /* elimination of mode 15 */
-    c[229] = c[3]*c[204]*c[210]; /* elimination of mode 15 */
-    c[230] = c[3]*c[205]*c[210]; /* elimination of mode 15 */
-    c[231] = c[3]*c[210]; /* elimination of mode 15 */
-    c[232] = c[200]*c[210]; /* elimination of mode 15 */
-    c[233] = c[201]*c[210]; /* elimination of mode 15 */
-    c[234] = c[202]*c[210]; /* elimination of mode 15 */
-    c[235] = c[203]*c[210]; /* elimination of mode 15 */
-    c[236] = c[204]*c[210]; /* elimination of mode 15 */
-    c[237] = c[205]*c[210]; /* elimination of mode 15 */
-    c[238] = 1.0/c[228]; /* elimination pivot 3 of mode 15 */
-    c[239] = c[211] - c[214]*c[225]*c[238]; /* elimination of mode 15 */
-    c[240] = c[212] - c[214]*c[226]*c[238]; /* elimination of mode 15 */
-    c[241] = c[213] - c[214]*c[227]*c[238]; /* elimination of mode 15 */
-    c[242] = c[214] - c[214]*c[228]*c[238]; /* elimination of mode 15 */
-    c[243] = c[215] - c[214]*c[229]*c[238]; /* elimination of mode 15 */
-    c[244] = c[216] - c[214]*c[230]*c[238]; /* elimination of mode 15 */
-    c[245] = c[217] - c[214]*c[231]*c[238]; /* elimination of mode 15 */
-    c[246] = -c[214]*c[238]; /* elimination of mode 15 */
-    c[247] = c[218] - c[221]*c[225]*c[238]; /* elimination of mode 15 */
-    c[248] = c[219] - c[221]*c[226]*c[238]; /* elimination of mode 15 */
-    c[249] = c[220] - c[221]*c[227]*c[238]; /* elimination of mode 15 */
-    c[250] = c[221] - c[221]*c[228]*c[238]; /* elimination of mode 15 */
-    c[251] = c[222] - c[221]*c[229]*c[238]; /* elimination of mode 15 */
-    c[252] = c[223] - c[221]*c[230]*c[238]; /* elimination of mode 15 */
-    c[253] = c[224] - c[221]*c[231]*c[238]; /* elimination of mode 15 */
-    c[254] = -c[221]*c[238]; /* elimination of mode 15 */
-    c[255] = c[232] - c[225]*c[235]*c[238]; /* elimination of mode 15 */
-    c[256] = c[233] - c[226]*c[235]*c[238]; /* elimination of mode 15 */
-    c[257] = c[234] - c[227]*c[235]*c[238]; /* elimination of mode 15 */
-    c[258] = c[235] - c[228]*c[235]*c[238]; /* elimination of mode 15 */
-    c[259] = c[236] - c[229]*c[235]*c[238]; /* elimination of mode 15 */
-    c[260] = c[237] - c[230]*c[235]*c[238]; /* elimination of mode 15 */
-    c[261] = c[210] - c[231]*c[235]*c[238]; /* elimination of mode 15 */
-    c[262] = -c[235]*c[238]; /* elimination of mode 15 */
-    c[263] = c[225]*c[238]; /* elimination of mode 15 */
-    c[264] = c[226]*c[238]; /* elimination of mode 15 */
-    c[265] = c[227]*c[238]; /* elimination of mode 15 */
-    c[266] = c[228]*c[238]; /* elimination of mode 15 */
-    c[267] = c[229]*c[238]; /* elimination of mode 15 */
-    c[268] = c[230]*c[238]; /* elimination of mode 15 */
-    c[269] = c[231]*c[238]; /* elimination of mode 15 */
-    /* (S^-1)[0][0] of mode 15 .. (S^-1)[0][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 270] = c[i + 243];
-    /* (S^-1)[1][0] of mode 15 .. (S^-1)[1][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 274] = c[i + 251];
-    /* (S^-1)[2][0] of mode 15 .. (S^-1)[2][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 278] = c[i + 259];
-    c[282] = c[267]; /* (S^-1)[3][0] of mode 15 */
-    c[283] = c[268]; /* (S^-1)[3][1] of mode 15 */
-    c[284] = c[269]; /* (S^-1)[3][2] of mode 15 */
-    c[285] = c[238]; /* (S^-1)[3][3] of mode 15 */
+    c[10] = c[0]*c[7] + c[1]*c[7]; /* (S^-1)[1][1] of mode 3 */
+    c[11] = 1.0/(c[2] + c[3]); /* (S^-1)[0][0] of mode 4 */
+    c[12] = 1.0/((c[0] + c[1])*(c[2] + c[3])); /* 1/det S of mode 5 */
+    c[13] = c[2]*c[12] + c[3]*c[12]; /* (S^-1)[0][0] of mode 5 */
+    c[14] = c[0]*c[12] + c[1]*c[12]; /* (S^-1)[1][1] of mode 5 */
+    c[15] = -1.0/(c[2]*c[2] - (c[1] + c[2])*(c[2] + c[3])); /* 1/det S of mode 6 */
+    c[16] = c[2]*c[15] + c[3]*c[15]; /* (S^-1)[0][0] of mode 6 */
+    c[17] = c[2]*c[15]; /* (S^-1)[0][1] of mode 6 */
+    c[18] = c[1]*c[15] + c[2]*c[15]; /* (S^-1)[1][1] of mode 6 */
+    c[19] = -c[2]*c[9]; /* z[0] = (S_Q^-1 b)[0] of mode 7 */
+    c[20] = -c[2]*c[10]; /* z[1] = (S_Q^-1 b)[1] of mode 7 */
+    c[21] = 1.0/(c[2] + c[2]*c[20] + c[3]); /* 1/sigma of mode 7: (S^-1)[2][2] */
+    c[22] = c[8] + c[19]*c[19]*c[21]; /* (S^-1)[0][0] of mode 7 */
+    c[23] = c[9] + c[19]*c[20]*c[21]; /* (S^-1)[0][1] of mode 7 */
+    c[24] = -c[19]*c[21]; /* (S^-1)[0][2] of mode 7 */
+    c[25] = c[10] + c[20]*c[20]*c[21]; /* (S^-1)[1][1] of mode 7 */
+    c[26] = -c[20]*c[21]; /* (S^-1)[1][2] of mode 7 */
+    c[27] = 1.0/(c[3] + c[4]); /* (S^-1)[0][0] of mode 8 */
+    c[28] = 1.0/((c[0] + c[1])*(c[3] + c[4])); /* 1/det S of mode 9 */
+    c[29] = c[3]*c[28] + c[4]*c[28]; /* (S^-1)[0][0] of mode 9 */
+    c[30] = c[0]*c[28] + c[1]*c[28]; /* (S^-1)[1][1] of mode 9 */
+    c[31] = 1.0/((c[1] + c[2])*(c[3] + c[4])); /* 1/det S of mode 10 */
+    c[32] = c[3]*c[31] + c[4]*c[31]; /* (S^-1)[0][0] of mode 10 */
+    c[33] = c[1]*c[31] + c[2]*c[31]; /* (S^-1)[1][1] of mode 10 */
+    c[34] = 1.0/(c[3] + c[4]); /* 1/sigma of mode 11: (S^-1)[2][2] */
+    c[35] = -1.0/(c[3]*c[3] - (c[2] + c[3])*(c[3] + c[4])); /* 1/det S of mode 12 */
+    c[36] = c[3]*c[35] + c[4]*c[35]; /* (S^-1)[0][0] of mode 12 */
+    c[37] = c[3]*c[35]; /* (S^-1)[0][1] of mode 12 */
+    c[38] = c[2]*c[35] + c[3]*c[35]; /* (S^-1)[1][1] of mode 12 */
+    c[39] = -c[3]*c[14]; /* z[1] = (S_Q^-1 b)[1] of mode 13 */
+    c[40] = 1.0/(c[3] + c[3]*c[39] + c[4]); /* 1/sigma of mode 13: (S^-1)[2][2] */
+    c[41] = c[14] + c[39]*c[39]*c[40]; /* (S^-1)[1][1] of mode 13 */
+    c[42] = -c[39]*c[40]; /* (S^-1)[1][2] of mode 13 */
+    c[43] = -c[3]*c[17]; /* z[0] = (S_Q^-1 b)[0] of mode 14 */
+    c[44] = -c[3]*c[18]; /* z[1] = (S_Q^-1 b)[1] of mode 14 */
+    c[45] = 1.0/(c[3] + c[3]*c[44] + c[4]); /* 1/sigma of mode 14: (S^-1)[2][2] */
+    c[46] = c[16] + c[43]*c[43]*c[45]; /* (S^-1)[0][0] of mode 14 */
+    c[47] = c[17] + c[43]*c[44]*c[45]; /* (S^-1)[0][1] of mode 14 */
+    c[48] = -c[43]*c[45]; /* (S^-1)[0][2] of mode 14 */
+    c[49] = c[18] + c[44]*c[44]*c[45]; /* (S^-1)[1][1] of mode 14 */
+    c[50] = -c[44]*c[45]; /* (S^-1)[1][2] of mode 14 */
+    c[51] = -c[3]*c[24]; /* z[0] = (S_Q^-1 b)[0] of mode 15 */
+    c[52] = -c[3]*c[26]; /* z[1] = (S_Q^-1 b)[1] of mode 15 */
+    c[53] = -c[3]*c[21]; /* z[2] = (S_Q^-1 b)[2] of mode 15 */
+    c[54] = 1.0/(c[3] + c[3]*c[53] + c[4]); /* 1/sigma of mode 15: (S^-1)[3][3] */
+    c[55] = c[22] + c[51]*c[51]*c[54]; /* (S^-1)[0][0] of mode 15 */
+    c[56] = c[23] + c[51]*c[52]*c[54]; /* (S^-1)[0][1] of mode 15 */
+    c[57] = c[24] + c[51]*c[53]*c[54]; /* (S^-1)[0][2] of mode 15 */
+    c[58] = -c[51]*c[54]; /* (S^-1)[0][3] of mode 15 */
+    c[59] = c[25] + c[52]*c[52]*c[54]; /* (S^-1)[1][1] of mode 15 */
+    c[60] = c[26] + c[52]*c[53]*c[54]; /* (S^-1)[1][2] of mode 15 */
+    c[61] = -c[52]*c[54]; /* (S^-1)[1][3] of mode 15 */
+    c[62] = c[21] + c[53]*c[53]*c[54]; /* (S^-1)[2][2] of mode 15 */
+    c[63] = -c[53]*c[54]; /* (S^-1)[2][3] of mode 15 */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 25; i++)
@@ -483,99 +264,67 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
             u[i] = a[i + 1] - a[i];
         /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
         switch (m & 15u) {
-        case 1u: /* {G[1] closed}: P[1] and P[2] stuck, S^-1 = c[5];
-           lambda_G[1] = 0 */
+        case 1u: /* {G[1] closed}: P[1] and P[2] stuck */
             L[0] = -u[0]*c[5];
             break;
-        case 2u: /* {G[2] closed}: P[2] and P[3] stuck, S^-1 = c[6];
-           lambda_G[2] = 0 */
+        case 2u: /* {G[2] closed}: P[2] and P[3] stuck */
             L[1] = -u[1]*c[6];
             break;
-        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck, S^-1 = c[8..11] (row-major);
-           lambda_G[1] = 0;
-           lambda_G[2] = 0 */
+        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck */
             L[0] = -u[0]*c[8] - u[1]*c[9];
-            L[1] = -u[0]*c[10] - u[1]*c[11];
+            L[1] = -u[0]*c[9] - u[1]*c[10];
             break;
-        case 4u: /* {G[3] closed}: P[3] and P[4] stuck, S^-1 = c[12];
-           lambda_G[3] = 0 */
-            L[2] = -u[2]*c[12];
+        case 4u: /* {G[3] closed}: P[3] and P[4] stuck */
+            L[2] = -u[2]*c[11];
             break;
-        case 5u: /* {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck, S^-1 = c[14..17] (row-major);
-           lambda_G[1] = 0;
-           lambda_G[3] = 0 */
-            L[0] = -u[0]*c[14] - u[2]*c[15];
-            L[2] = -u[0]*c[16] - u[2]*c[17];
+        case 5u: /* {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck */
+            L[0] = -u[0]*c[13];
+            L[2] = -u[2]*c[14];
             break;
-        case 6u: /* {G[2], G[3] closed}: P[2], P[3] and P[4] stuck, S^-1 = c[19..22] (row-major);
-           lambda_G[2] = 0;
-           lambda_G[3] = 0 */
-            L[1] = -u[1]*c[19] - u[2]*c[20];
-            L[2] = -u[1]*c[21] - u[2]*c[22];
+        case 6u: /* {G[2], G[3] closed}: P[2], P[3] and P[4] stuck */
+            L[1] = -u[1]*c[16] - u[2]*c[17];
+            L[2] = -u[1]*c[17] - u[2]*c[18];
             break;
-        case 7u: /* {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck, S^-1 = c[63..71] (row-major);
-           lambda_G[1] = 0;
-           lambda_G[2] = 0;
-           lambda_G[3] = 0 */
-            L[0] = -u[0]*c[63] - u[1]*c[64] - u[2]*c[65];
-            L[1] = -u[0]*c[66] - u[1]*c[67] - u[2]*c[68];
-            L[2] = -u[0]*c[69] - u[1]*c[70] - u[2]*c[71];
+        case 7u: /* {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck */
+            L[0] = -u[0]*c[22] - u[1]*c[23] - u[2]*c[24];
+            L[1] = -u[0]*c[23] - u[1]*c[25] - u[2]*c[26];
+            L[2] = -u[0]*c[24] - u[1]*c[26] - u[2]*c[21];
             break;
-        case 8u: /* {G[4] closed}: P[4] and P[5] stuck, S^-1 = c[72];
-           lambda_G[4] = 0 */
-            L[3] = -u[3]*c[72];
+        case 8u: /* {G[4] closed}: P[4] and P[5] stuck */
+            L[3] = -u[3]*c[27];
             break;
-        case 9u: /* {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck, S^-1 = c[74..77] (row-major);
-           lambda_G[1] = 0;
-           lambda_G[4] = 0 */
-            L[0] = -u[0]*c[74] - u[3]*c[75];
-            L[3] = -u[0]*c[76] - u[3]*c[77];
+        case 9u: /* {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck */
+            L[0] = -u[0]*c[29];
+            L[3] = -u[3]*c[30];
             break;
-        case 10u: /* {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck, S^-1 = c[79..82] (row-major);
-           lambda_G[2] = 0;
-           lambda_G[4] = 0 */
-            L[1] = -u[1]*c[79] - u[3]*c[80];
-            L[3] = -u[1]*c[81] - u[3]*c[82];
+        case 10u: /* {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck */
+            L[1] = -u[1]*c[32];
+            L[3] = -u[3]*c[33];
             break;
-        case 11u: /* {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck, S^-1 = c[99..107] (row-major);
-           lambda_G[1] = 0;
-           lambda_G[2] = 0;
-           lambda_G[4] = 0 */
-            L[0] = -u[0]*c[99] - u[1]*c[100] - u[3]*c[101];
-            L[1] = -u[0]*c[102] - u[1]*c[103] - u[3]*c[104];
-            L[3] = -u[0]*c[105] - u[1]*c[106] - u[3]*c[107];
+        case 11u: /* {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck */
+            L[0] = -u[0]*c[8] - u[1]*c[9];
+            L[1] = -u[0]*c[9] - u[1]*c[10];
+            L[3] = -u[3]*c[34];
             break;
-        case 12u: /* {G[3], G[4] closed}: P[3], P[4] and P[5] stuck, S^-1 = c[109..112] (row-major);
-           lambda_G[3] = 0;
-           lambda_G[4] = 0 */
-            L[2] = -u[2]*c[109] - u[3]*c[110];
-            L[3] = -u[2]*c[111] - u[3]*c[112];
+        case 12u: /* {G[3], G[4] closed}: P[3], P[4] and P[5] stuck */
+            L[2] = -u[2]*c[36] - u[3]*c[37];
+            L[3] = -u[2]*c[37] - u[3]*c[38];
             break;
-        case 13u: /* {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck, S^-1 = c[129..137] (row-major);
-           lambda_G[1] = 0;
-           lambda_G[3] = 0;
-           lambda_G[4] = 0 */
-            L[0] = -u[0]*c[129] - u[2]*c[130] - u[3]*c[131];
-            L[2] = -u[0]*c[132] - u[2]*c[133] - u[3]*c[134];
-            L[3] = -u[0]*c[135] - u[2]*c[136] - u[3]*c[137];
+        case 13u: /* {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck */
+            L[0] = -u[0]*c[13];
+            L[2] = -u[2]*c[41] - u[3]*c[42];
+            L[3] = -u[2]*c[42] - u[3]*c[40];
             break;
-        case 14u: /* {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck, S^-1 = c[178..186] (row-major);
-           lambda_G[2] = 0;
-           lambda_G[3] = 0;
-           lambda_G[4] = 0 */
-            L[1] = -u[1]*c[178] - u[2]*c[179] - u[3]*c[180];
-            L[2] = -u[1]*c[181] - u[2]*c[182] - u[3]*c[183];
-            L[3] = -u[1]*c[184] - u[2]*c[185] - u[3]*c[186];
+        case 14u: /* {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck */
+            L[1] = -u[1]*c[46] - u[2]*c[47] - u[3]*c[48];
+            L[2] = -u[1]*c[47] - u[2]*c[49] - u[3]*c[50];
+            L[3] = -u[1]*c[48] - u[2]*c[50] - u[3]*c[45];
             break;
-        case 15u: /* {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck, S^-1 = c[270..285] (row-major);
-           lambda_G[1] = 0;
-           lambda_G[2] = 0;
-           lambda_G[3] = 0;
-           lambda_G[4] = 0 */
-            L[0] = -u[0]*c[270] - u[1]*c[271] - u[2]*c[272] - u[3]*c[273];
-            L[1] = -u[0]*c[274] - u[1]*c[275] - u[2]*c[276] - u[3]*c[277];
-            L[2] = -u[0]*c[278] - u[1]*c[279] - u[2]*c[280] - u[3]*c[281];
-            L[3] = -u[0]*c[282] - u[1]*c[283] - u[2]*c[284] - u[3]*c[285];
+        case 15u: /* {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck */
+            L[0] = -u[0]*c[55] - u[1]*c[56] - u[2]*c[57] - u[3]*c[58];
+            L[1] = -u[0]*c[56] - u[1]*c[59] - u[2]*c[60] - u[3]*c[61];
+            L[2] = -u[0]*c[57] - u[1]*c[60] - u[2]*c[62] - u[3]*c[63];
+            L[3] = -u[0]*c[58] - u[1]*c[61] - u[2]*c[63] - u[3]*c[54];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -641,59 +390,59 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
                 break;
             case 3u: /* {G[1], G[2] closed} */
                 sdot[0] = -ud[0]*c[8] - ud[1]*c[9];
-                sdot[1] = -ud[0]*c[10] - ud[1]*c[11];
+                sdot[1] = -ud[0]*c[9] - ud[1]*c[10];
                 break;
             case 4u: /* {G[3] closed} */
-                sdot[2] = -ud[2]*c[12];
+                sdot[2] = -ud[2]*c[11];
                 break;
             case 5u: /* {G[1], G[3] closed} */
-                sdot[0] = -ud[0]*c[14] - ud[2]*c[15];
-                sdot[2] = -ud[0]*c[16] - ud[2]*c[17];
+                sdot[0] = -ud[0]*c[13];
+                sdot[2] = -ud[2]*c[14];
                 break;
             case 6u: /* {G[2], G[3] closed} */
-                sdot[1] = -ud[1]*c[19] - ud[2]*c[20];
-                sdot[2] = -ud[1]*c[21] - ud[2]*c[22];
+                sdot[1] = -ud[1]*c[16] - ud[2]*c[17];
+                sdot[2] = -ud[1]*c[17] - ud[2]*c[18];
                 break;
             case 7u: /* {G[1], G[2], G[3] closed} */
-                sdot[0] = -ud[0]*c[63] - ud[1]*c[64] - ud[2]*c[65];
-                sdot[1] = -ud[0]*c[66] - ud[1]*c[67] - ud[2]*c[68];
-                sdot[2] = -ud[0]*c[69] - ud[1]*c[70] - ud[2]*c[71];
+                sdot[0] = -ud[0]*c[22] - ud[1]*c[23] - ud[2]*c[24];
+                sdot[1] = -ud[0]*c[23] - ud[1]*c[25] - ud[2]*c[26];
+                sdot[2] = -ud[0]*c[24] - ud[1]*c[26] - ud[2]*c[21];
                 break;
             case 8u: /* {G[4] closed} */
-                sdot[3] = -ud[3]*c[72];
+                sdot[3] = -ud[3]*c[27];
                 break;
             case 9u: /* {G[1], G[4] closed} */
-                sdot[0] = -ud[0]*c[74] - ud[3]*c[75];
-                sdot[3] = -ud[0]*c[76] - ud[3]*c[77];
+                sdot[0] = -ud[0]*c[29];
+                sdot[3] = -ud[3]*c[30];
                 break;
             case 10u: /* {G[2], G[4] closed} */
-                sdot[1] = -ud[1]*c[79] - ud[3]*c[80];
-                sdot[3] = -ud[1]*c[81] - ud[3]*c[82];
+                sdot[1] = -ud[1]*c[32];
+                sdot[3] = -ud[3]*c[33];
                 break;
             case 11u: /* {G[1], G[2], G[4] closed} */
-                sdot[0] = -ud[0]*c[99] - ud[1]*c[100] - ud[3]*c[101];
-                sdot[1] = -ud[0]*c[102] - ud[1]*c[103] - ud[3]*c[104];
-                sdot[3] = -ud[0]*c[105] - ud[1]*c[106] - ud[3]*c[107];
+                sdot[0] = -ud[0]*c[8] - ud[1]*c[9];
+                sdot[1] = -ud[0]*c[9] - ud[1]*c[10];
+                sdot[3] = -ud[3]*c[34];
                 break;
             case 12u: /* {G[3], G[4] closed} */
-                sdot[2] = -ud[2]*c[109] - ud[3]*c[110];
-                sdot[3] = -ud[2]*c[111] - ud[3]*c[112];
+                sdot[2] = -ud[2]*c[36] - ud[3]*c[37];
+                sdot[3] = -ud[2]*c[37] - ud[3]*c[38];
                 break;
             case 13u: /* {G[1], G[3], G[4] closed} */
-                sdot[0] = -ud[0]*c[129] - ud[2]*c[130] - ud[3]*c[131];
-                sdot[2] = -ud[0]*c[132] - ud[2]*c[133] - ud[3]*c[134];
-                sdot[3] = -ud[0]*c[135] - ud[2]*c[136] - ud[3]*c[137];
+                sdot[0] = -ud[0]*c[13];
+                sdot[2] = -ud[2]*c[41] - ud[3]*c[42];
+                sdot[3] = -ud[2]*c[42] - ud[3]*c[40];
                 break;
             case 14u: /* {G[2], G[3], G[4] closed} */
-                sdot[1] = -ud[1]*c[178] - ud[2]*c[179] - ud[3]*c[180];
-                sdot[2] = -ud[1]*c[181] - ud[2]*c[182] - ud[3]*c[183];
-                sdot[3] = -ud[1]*c[184] - ud[2]*c[185] - ud[3]*c[186];
+                sdot[1] = -ud[1]*c[46] - ud[2]*c[47] - ud[3]*c[48];
+                sdot[2] = -ud[1]*c[47] - ud[2]*c[49] - ud[3]*c[50];
+                sdot[3] = -ud[1]*c[48] - ud[2]*c[50] - ud[3]*c[45];
                 break;
             case 15u: /* {G[1], G[2], G[3], G[4] closed} */
-                sdot[0] = -ud[0]*c[270] - ud[1]*c[271] - ud[2]*c[272] - ud[3]*c[273];
-                sdot[1] = -ud[0]*c[274] - ud[1]*c[275] - ud[2]*c[276] - ud[3]*c[277];
-                sdot[2] = -ud[0]*c[278] - ud[1]*c[279] - ud[2]*c[280] - ud[3]*c[281];
-                sdot[3] = -ud[0]*c[282] - ud[1]*c[283] - ud[2]*c[284] - ud[3]*c[285];
+                sdot[0] = -ud[0]*c[55] - ud[1]*c[56] - ud[2]*c[57] - ud[3]*c[58];
+                sdot[1] = -ud[0]*c[56] - ud[1]*c[59] - ud[2]*c[60] - ud[3]*c[61];
+                sdot[2] = -ud[0]*c[57] - ud[1]*c[60] - ud[2]*c[62] - ud[3]*c[63];
+                sdot[3] = -ud[0]*c[58] - ud[1]*c[61] - ud[2]*c[63] - ud[3]*c[54];
                 break;
             }
         }
@@ -802,7 +551,7 @@ const nsm_model nsm_model_cradle5 = {
     .n_gaps = 4,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 286,
+    .n_consts = 64,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

@@ -204,7 +204,7 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         u[0] = (a[0]*sin(p[P_alpha]) + a[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
         /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
         switch (m & 1u) {
-        case 1u: /* {slope closed}: D.x and D.y stuck, S^-1 = c[3];
+        case 1u: /* {slope closed}: D.x and D.y stuck;
            lambda_slope = g*cos(alpha)/(sqrt(sin(alpha)^2 + cos(alpha)^2)*(sin(alpha)^2 + cos(alpha)^2)/(m*sin(alpha)^2 + m*cos(alpha)^2)) */
             L[0] = -u[0]*c[3];
             break;

@@ -207,12 +207,10 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         u[1] = -a[0];
         /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
         switch (m & 3u) {
-        case 1u: /* {left closed}: D.x held at its stop, S^-1 = c[3];
-           lambda_left = 0 */
+        case 1u: /* {left closed}: D.x held at its stop */
             L[0] = -u[0]*c[3];
             break;
-        case 2u: /* {right closed}: D.x held at its stop, S^-1 = c[4];
-           lambda_right = 0 */
+        case 2u: /* {right closed}: D.x held at its stop */
             L[1] = -u[1]*c[4];
             break;
         }

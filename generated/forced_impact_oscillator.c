@@ -177,7 +177,7 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         u[0] = -a[0];
         /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
         switch (m & 1u) {
-        case 1u: /* {stop closed}: M held at its stop, S^-1 = c[1];
+        case 1u: /* {stop closed}: M held at its stop;
            lambda_stop = F*cos(omega*t) - k*M.x - 2*zeta*M.v*sqrt(m*k) */
             L[0] = -u[0]*c[1];
             break;

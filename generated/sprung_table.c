@@ -184,7 +184,7 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         u[0] = a[1] - a[0];
         /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
         switch (m & 1u) {
-        case 1u: /* {C closed}: T and B stuck, S^-1 = c[2];
+        case 1u: /* {C closed}: T and B stuck;
            lambda_C = -m*k*T.x/(m + M) */
             L[0] = -u[0]*c[2];
             break;

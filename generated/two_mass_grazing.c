@@ -200,7 +200,7 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         u[0] = a[1] - a[0];
         /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
         switch (m & 1u) {
-        case 1u: /* {C closed}: M1 and M2 stuck, S^-1 = c[2];
+        case 1u: /* {C closed}: M1 and M2 stuck;
            lambda_C = (m1*k2*M2.x + m1*c2*M2.v - m2*k1*M1.x - m2*c1*M1.v)/(m1 + m2) */
             L[0] = -u[0]*c[2];
             break;
