@@ -1090,6 +1090,27 @@ static void modes_comment(Cgen *cg, unsigned imask, unsigned pmask)
     fprintf(o, " */\n");
 }
 
+/* Does e mention a variable of index lo..hi-1 (a mode's locals)? */
+static bool uses_vars(const Expr *e, int lo, int hi)
+{
+    if (e->kind == EX_VAR)
+        return e->index >= lo && e->index < hi;
+    for (int k = 0; k < e->nargs; k++)
+        if (uses_vars(e->args[k], lo, hi))
+            return true;
+    return false;
+}
+
+/* The event functions of the open gaps (those of the free mode), as lines. */
+static void open_events(Cgen *cg, Lines *ls)
+{
+    const DvMode *md0 = &cg->dv->modes[0];
+    for (int j = 0; j < cg->dv->g; j++) {
+        lines_add(ls, "s", j, md0->ev[j], cg->m->gaps[j].name, ev_doc(cg->m, 0, j), false);
+        lines_add(ls, "sdot", j, md0->evdot[j], NULL, NULL, false);
+    }
+}
+
 /* The body of modes(), into cg->out; returns whether it holds a loop. */
 static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
 {
@@ -1103,6 +1124,19 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
     bool en = dv->enumerated && g > 0, loops = false;
     Lines ls = {0};
 
+    /* the open gaps' event functions first when they need no acceleration:
+     * event() then returns in the free mode before any dynamics */
+    bool early = g > 0;
+    for (int j = 0; j < g && early; j++)
+        early = !uses_vars(md0->ev[j], dv->v_f, dv->v_const) && !uses_vars(md0->evdot[j], dv->v_f, dv->v_const);
+    if (early) {
+        fprintf(o, "    if (s && sdot) {\n");
+        open_events(cg, &ls);
+        loops |= lines_flush(cg, &ls, "        ");
+        fprintf(o, "        if (!ydot && !lam && m == 0u)\n"
+                   "            return; /* the free mode's event functions need nothing else */\n"
+                   "    }\n");
+    }
     fprintf(o, "    /* F = f_ext(t) + f_const - K x - C v */\n");
     for (int i = 0; i < n; i++)
         lines_local(cg, &ls, md0->prog[i].var->index, md0->prog[i].value);
@@ -1167,11 +1201,10 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
     loops |= lines_flush(cg, &ls, "        ");
     fprintf(o, "    }\n");
     fprintf(o, "    if (s && sdot) {\n");
-    for (int j = 0; j < g; j++) {
-        lines_add(&ls, "s", j, md0->ev[j], m->gaps[j].name, ev_doc(m, 0, j), false);
-        lines_add(&ls, "sdot", j, md0->evdot[j], NULL, NULL, false);
+    if (!early) {
+        open_events(cg, &ls);
+        loops |= lines_flush(cg, &ls, "        ");
     }
-    loops |= lines_flush(cg, &ls, "        ");
     for (int j = 0; j < g && en; j++) {
         const DvMode *mj = &dv->modes[1u << j];
         fprintf(o, "        if (m & %s) { /* ", gap_bit(cg, j));
@@ -1248,8 +1281,11 @@ static void emit_modes(Cgen *cg)
     fclose(o);
 
     modes_comment(cg, imask, pmask);
-    fprintf(out, "static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,\n"
-                 "                  const double *c, double *ydot, double *lam, double *s, double *sdot)\n{\n");
+    /* inlined into each entry point, whose NULL outputs drop what it does not
+     * need (as fast as a function per mode and entry point) */
+    fprintf(out, "#if defined(__GNUC__)\n__attribute__((always_inline))\n#endif\n");
+    fprintf(out, "static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,\n"
+                 "                         const double *c, double *ydot, double *lam, double *s, double *sdot)\n{\n");
     if (loops)
         fprintf(out, "    int i;\n");
     fprintf(out, "    double F[%d], a[%d];\n", n, n);

@@ -143,8 +143,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   2 {ceiling closed}: B held at its stop
  *   3 {floor, ceiling closed}: B held at its stop (inadmissible: the closed gaps' w are dependent, never entered)
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[1], a[1];
     double L[2];
@@ -155,6 +158,16 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* floor open: s = gap, s' = w.v */
+        s[0] = y[0];
+        sdot[0] = y[1];
+        /* ceiling open: s = gap, s' = w.v */
+        s[1] = p[P_ceiling_height] - y[0];
+        sdot[1] = -y[1];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = -p[P_m]*p[P_g];
     /* lambda_j = 0 while gap j is open */
@@ -194,12 +207,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         lam[1] = L[1];
     }
     if (s && sdot) {
-        /* floor open: s = gap, s' = w.v */
-        s[0] = y[0];
-        sdot[0] = y[1];
-        /* ceiling open: s = gap, s' = w.v */
-        s[1] = p[P_ceiling_height] - y[0];
-        sdot[1] = -y[1];
         if (m & 1u) { /* floor held shut: s = lambda, s' = lambda' (below) */
             s[0] = L[0];
         }

@@ -184,8 +184,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  * Event functions: those of the open gaps, replaced by the closed gaps' own.
  * 9 gaps: only the free mode is written out, the runtime's generic path
  * solves the others (docs/theory.md). */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[10], a[10];
@@ -195,6 +198,15 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* G[1] .. G[9] open: s = gap, s' = w.v */
+        for (i = 0; i < 9; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 11] - y[i + 10];
+        }
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     for (i = 0; i < 10; i++)
         F[i] = 0.0;
@@ -212,11 +224,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
             lam[i] = 0.0;
     }
     if (s && sdot) {
-        /* G[1] .. G[9] open: s = gap, s' = w.v */
-        for (i = 0; i < 9; i++) {
-            s[i] = y[i + 1] - y[i];
-            sdot[i] = y[i + 11] - y[i + 10];
-        }
     }
 }
 

@@ -164,8 +164,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   2 {G[2] closed}: P[2] and P[3] stuck
  *   3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[3], a[3];
     double L[2];
@@ -176,6 +179,16 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* G[1] open: s = gap, s' = w.v */
+        s[0] = y[1] - y[0];
+        sdot[0] = y[4] - y[3];
+        /* G[2] open: s = gap, s' = w.v */
+        s[1] = y[2] - y[1];
+        sdot[1] = y[5] - y[4];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = 0.0;
     F[1] = 0.0;
@@ -227,12 +240,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         lam[1] = L[1];
     }
     if (s && sdot) {
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[4] - y[3];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[5] - y[4];
         if (m & 1u) { /* G[1] held shut: s = lambda, s' = lambda' (below) */
             s[0] = L[0];
         }

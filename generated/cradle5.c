@@ -236,8 +236,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck
  *   15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[5], a[5];
@@ -249,6 +252,15 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* G[1] .. G[4] open: s = gap, s' = w.v */
+        for (i = 0; i < 4; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 6] - y[i + 5];
+        }
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     for (i = 0; i < 5; i++)
         F[i] = 0.0;
@@ -356,11 +368,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
             lam[i] = L[i];
     }
     if (s && sdot) {
-        /* G[1] .. G[4] open: s = gap, s' = w.v */
-        for (i = 0; i < 4; i++) {
-            s[i] = y[i + 1] - y[i];
-            sdot[i] = y[i + 6] - y[i + 5];
-        }
         if (m & 1u) { /* G[1] held shut: s = lambda, s' = lambda' (below) */
             s[0] = L[0];
         }

@@ -177,8 +177,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {slope closed}: D.x and D.y stuck
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[3], a[3];
     double L[1];
@@ -189,6 +192,13 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* slope open: s = gap, s' = w.v */
+        s[0] = (y[0]*sin(p[P_alpha]) + y[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) - p[P_R];
+        sdot[0] = (y[3]*sin(p[P_alpha]) + y[4]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = 0.0;
     F[1] = -p[P_m]*p[P_g];
@@ -225,9 +235,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         lam[0] = L[0];
     }
     if (s && sdot) {
-        /* slope open: s = gap, s' = w.v */
-        s[0] = (y[0]*sin(p[P_alpha]) + y[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) - p[P_R];
-        sdot[0] = (y[3]*sin(p[P_alpha]) + y[4]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
         if (m & 1u) { /* slope held shut: s = lambda, s' = lambda' (below) */
             s[0] = L[0];
         }

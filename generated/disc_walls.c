@@ -178,8 +178,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   2 {right closed}: D.x held at its stop
  *   3 {left, right closed}: D.x held at its stop (inadmissible: the closed gaps' w are dependent, never entered)
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[3], a[3];
     double L[2];
@@ -190,6 +193,16 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* left open: s = gap, s' = w.v */
+        s[0] = p[P_L] - p[P_R] + y[0];
+        sdot[0] = y[3];
+        /* right open: s = gap, s' = w.v */
+        s[1] = p[P_L] - p[P_R] - y[0];
+        sdot[1] = -y[3];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = 0.0;
     F[1] = 0.0;
@@ -235,12 +248,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         lam[1] = L[1];
     }
     if (s && sdot) {
-        /* left open: s = gap, s' = w.v */
-        s[0] = p[P_L] - p[P_R] + y[0];
-        sdot[0] = y[3];
-        /* right open: s = gap, s' = w.v */
-        s[1] = p[P_L] - p[P_R] - y[0];
-        sdot[1] = -y[3];
         if (m & 1u) { /* left held shut: s = lambda, s' = lambda' (below) */
             s[0] = L[0];
         }

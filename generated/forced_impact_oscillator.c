@@ -154,8 +154,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {stop closed}: M held at its stop
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[1], a[1];
     double L[1];
@@ -166,6 +169,13 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* stop open: s = gap, s' = w.v */
+        s[0] = -y[0];
+        sdot[0] = -y[1];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = p[P_F]*cos(p[P_omega]*t) - p[P_k]*y[0] - 2.0*p[P_zeta]*y[1]*sqrt(p[P_m]*p[P_k]);
     /* lambda_j = 0 while gap j is open */
@@ -193,9 +203,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         lam[0] = L[0];
     }
     if (s && sdot) {
-        /* stop open: s = gap, s' = w.v */
-        s[0] = -y[0];
-        sdot[0] = -y[1];
         if (m & 1u) { /* stop held shut: s = lambda, s' = lambda' (below) */
             s[0] = L[0];
         }

@@ -184,8 +184,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  * The modes:
  *   0 {}: all gaps open, free flight
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[8], a[8];

@@ -136,8 +136,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {stop closed}: stop engaged
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[1], a[1];
     double L[1];
@@ -147,6 +150,13 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* stop open, force release: s = max(gap, k gap + c gap') */
+        s[0] = fmax(-p[P_k_stop]*y[0], -y[0]);
+        sdot[0] = (-y[0] >= -p[P_k_stop]*y[0] ? -y[1] : -p[P_k_stop]*y[1]);
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = -p[P_k]*y[0];
     /* lambda_j = 0 while gap j is open */
@@ -165,9 +175,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         lam[0] = L[0];
     }
     if (s && sdot) {
-        /* stop open, force release: s = max(gap, k gap + c gap') */
-        s[0] = fmax(-p[P_k_stop]*y[0], -y[0]);
-        sdot[0] = (-y[0] >= -p[P_k_stop]*y[0] ? -y[1] : -p[P_k_stop]*y[1]);
         if (m & 1u) { /* stop engaged: s = k p + c p', s' = k p' + c p'' */
             s[0] = L[0];
             sdot[0] = p[P_k_stop]*y[1];

@@ -133,8 +133,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {ground_contact closed}: ground_contact engaged
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[1], a[1];
     double L[1];
@@ -144,6 +147,13 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* ground_contact open: s = gap, s' = w.v */
+        s[0] = y[0] - p[P_h];
+        sdot[0] = y[1];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = -p[P_m]*p[P_g];
     /* lambda_j = 0 while gap j is open */
@@ -162,9 +172,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         lam[0] = L[0];
     }
     if (s && sdot) {
-        /* ground_contact open: s = gap, s' = w.v */
-        s[0] = y[0] - p[P_h];
-        sdot[0] = y[1];
         if (m & 1u) { /* ground_contact engaged: s = p = -gap, s' = -w.v */
             s[0] = p[P_h] - y[0];
             sdot[0] = -y[1];

@@ -153,8 +153,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {stop closed}: stop engaged
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[1], a[1];
     double L[1];

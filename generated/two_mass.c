@@ -175,8 +175,11 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {C closed}: M1 and M2 stuck
  */
-static void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *ydot, double *lam, double *s, double *sdot)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     double F[2], a[2];
     double L[1];
@@ -187,6 +190,13 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* C open: s = gap, s' = w.v */
+        s[0] = y[1] - y[0];
+        sdot[0] = y[3] - y[2];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = -p[P_k1]*y[0] - p[P_c1]*y[2];
     F[1] = -p[P_k2]*y[1] - p[P_c2]*y[3];
@@ -219,9 +229,6 @@ static void modes(unsigned m, double t, const double *y, const int *sw, const do
         lam[0] = L[0];
     }
     if (s && sdot) {
-        /* C open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[3] - y[2];
         if (m & 1u) { /* C held shut: s = lambda, s' = lambda' (below) */
             s[0] = L[0];
         }
