@@ -17,15 +17,6 @@
 #include "linalg.h"
 #include "rt.h"
 
-/* Dot product of two n-vectors. */
-double rt_dot(int n, const double *a, const double *b)
-{
-    double r = 0;
-    for (int i = 0; i < n; i++)
-        r += a[i] * b[i];
-    return r;
-}
-
 /* Gap j at positions x and time t: w_j . x + d_j + h_j(t), h_j the moving
 ** surface's term (surface.c; 0 for a fixed gap). */
 double rt_gap_at(const nsm_sim *s, int j, double t, const double *x)
@@ -517,4 +508,19 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
             pot += 0.5 * s->num.kc[j] * pj * pj;
         }
     return kin + pot + s->Voff;
+}
+
+/* The multipliers of the stuck elements of mode at (t, y), and the
+** closed impact gaps' forces (lam, may be NULL). */
+int rt_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam,
+                            double *lamf)
+{
+    int n = s->n;
+    double f[n], F[n], a[n];
+    for (int i = 0; i < n; i++)
+        f[i] = 0;
+    if (s->m->force)
+        s->m->force(t, s->sw, s->p, s->c, f);
+    rt_force_parts(s, mode, y, y + n, f, 1, F);
+    return rt_accel_full(s, mode, F, a, lam, lamf);
 }

@@ -599,3 +599,30 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
         return rc;
     return check_through(s, t0 + h, Y1, NULL);
 }
+
+/* Rounding level of friction event function j (g <= j < ge) at y. */
+double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
+{
+    int k = (j - s->g) / 2;
+    if (!rt_fric_stuck(s, s->mode, k))
+        return (j - s->g) % 2 ? 1e-10 : rt_fric_slip_tol(s, k, y + s->n);
+    return rt_force_tol(s, s->mode, y) + 1e-10 * s->num.mus[k] * s->num.fn[k];
+}
+
+/* After a step without an event: a slipping element found slipping the
+** other way by far more than its rounding means a missed reversal. */
+int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
+{
+    for (int k = 0; k < s->nf; k++) {
+        if (rt_fric_stuck(s, s->mode, k))
+            continue;
+        double u = rt_fric_slip(s, k, Y1 + s->n);
+        if (rt_fric_sign(s, s->mode, k) * u < -100 * rt_fric_slip_tol(s, k, Y1 + s->n)) {
+            s->t = t1;
+            return rt_fail(s, NSM_ENUMERIC, s->g + 2 * k,
+                           "the slip velocity changed sign without an event (%.6g m/s): the "
+                           "step is too long for this friction element", u);
+        }
+    }
+    return NSM_OK;
+}

@@ -33,27 +33,11 @@
 
 #include "rt.h"
 
-/* Per-element accumulators of the audit. */
+/* The impact rt_fric_impulse resolved last (an impact is resolved once). */
 struct RtFric {
-    double *diss, *work;      /* nf each: friction dissipation, work of the surface */
-    double *since, *time;     /* nf each: start of the current stick phase, total stuck time */
-    long *sticks, *slips, *reversals;
-    int done_j;               /* gap and time of the last impact rt_fric_impulse resolved */
-    double done_t;
+    int done_j;               /* its gap, -1 for none */
+    double done_t;            /* and time */
 };
-
-/* True when element k is stuck in mode. */
-int rt_fric_stuck(const nsm_sim *s, const unsigned *mode, int k)
-{
-    return rt_mode_has(mode, s->g + 2 * k);
-}
-
-/* Slip sign of element k in mode: +1 or -1 (meaningless while stuck). */
-int rt_fric_sign(const nsm_sim *s, const unsigned *mode, int k)
-{
-    return rt_mode_has(mode, s->g + 2 * k + 1) ? -1 : 1;
-}
-
 /* Set element k of mode to stuck (sign 0) or slipping with sign sg. */
 static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
 {
@@ -64,237 +48,6 @@ static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
         rt_mode_add(mode, b);
     else if (sg < 0)
         rt_mode_add(mode, b + 1);
-}
-
-/* Slip velocity of element k at velocities v. */
-double rt_fric_slip(const nsm_sim *s, int k, const double *v)
-{
-    return rt_dot(s->n, s->num.Wt + (size_t)k * s->n, v) - s->num.ut[k];
-}
-
-/* Velocity below which element k counts as at zero slip. */
-static double slip_tol(const nsm_sim *s, int k, const double *v)
-{
-    const double *w = s->num.Wt + (size_t)k * s->n;
-    double sc = fabs(s->num.ut[k]);
-    for (int i = 0; i < s->n; i++)
-        sc += fabs(w[i] * v[i]);
-    return 1e-9 * sc + 1e-12;
-}
-
-/* Gap whose contact force is element k's normal force, or -1. */
-static int normal_gap(const nsm_sim *s, int k)
-{
-    return s->m->frictions[k].normal_gap;
-}
-
-/* Normal force of element k at (x, v) in mode: its constant, or the contact
-** force of its gap (lam: the closed impact gaps' forces, for an impact
-** gap; a penalty gap's k p + c p'; 0 while the gap is open).  With cflag 0
-** the constants (fn, the gap's offset) are left out: the linear part. */
-static double fric_normal(const nsm_sim *s, const unsigned *mode, int k, const double *x,
-                          const double *v, const double *lam, int cflag)
-{
-    int j = normal_gap(s, k);
-    if (j < 0)
-        return cflag ? s->num.fn[k] : 0;
-    if (!rt_mode_has(mode, j))
-        return 0;
-    if (s->m->gaps[j].law == NSM_LAW_IMPACT)
-        return lam ? lam[j] : 0;
-    const double *w = s->num.W + (size_t)j * s->n;
-    return -s->num.kc[j] * (rt_dot(s->n, w, x) + (cflag ? s->num.d[j] : 0)) -
-           s->num.cc[j] * rt_dot(s->n, w, v);
-}
-
-/* Add the slip forces of mode at (x, v) to F: constants (only with cflag,
-** like the other affine terms of rt_force_parts), or linear in the state
-** when the normal is a penalty gap's force.  Those whose normal is an
-** impact gap's force are in that gap's force direction (rt_fric_gap_dir). */
-void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
-                    int cflag, double *F)
-{
-    for (int k = 0; k < s->nf; k++) {
-        int j = normal_gap(s, k);
-        if (rt_fric_stuck(s, mode, k) || (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT))
-            continue;
-        double f = -rt_fric_sign(s, mode, k) * s->num.muk[k] *
-                   fric_normal(s, mode, k, x, v, NULL, cflag);
-        const double *w = s->num.Wt + (size_t)k * s->n;
-        for (int i = 0; i < s->n; i++)
-            F[i] += w[i] * f;
-    }
-}
-
-/* Add to dir (n values, initially w_j) the slip forces per unit contact
-** force of closed impact gap j: the elements slipping on j's force. */
-void rt_fric_gap_dir(const nsm_sim *s, const unsigned *mode, int j, double *dir)
-{
-    for (int k = 0; k < s->nf; k++) {
-        if (normal_gap(s, k) != j || rt_fric_stuck(s, mode, k))
-            continue;
-        double f = -rt_fric_sign(s, mode, k) * s->num.muk[k];
-        const double *w = s->num.Wt + (size_t)k * s->n;
-        for (int i = 0; i < s->n; i++)
-            dir[i] += w[i] * f;
-    }
-}
-
-/* Event functions g + 2k, g + 2k + 1 of every element and their rates, from
-** the state (x, v), accelerations a, the closed impact gaps' forces lam and
-** their rates dlam, and the stuck elements' multipliers lamf and their
-** rates dlamf.  A slipping element's second function is the constant 1. */
-void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
-                    const double *a, const double *lam, const double *dlam, const double *lamf,
-                    const double *dlamf, double *ev, double *evd)
-{
-    for (int k = 0; k < s->nf; k++) {
-        if (rt_fric_stuck(s, mode, k)) {
-            double ms = s->num.mus[k];
-            double N = fric_normal(s, mode, k, x, v, lam, 1);
-            double Nd = fric_normal(s, mode, k, v, a, dlam, 0);
-            ev[2 * k] = ms * N - lamf[k];
-            evd[2 * k] = ms * Nd - dlamf[k];
-            ev[2 * k + 1] = ms * N + lamf[k];
-            evd[2 * k + 1] = ms * Nd + dlamf[k];
-        } else {
-            int sg = rt_fric_sign(s, mode, k);
-            ev[2 * k] = sg * rt_fric_slip(s, k, v);
-            evd[2 * k] = sg * rt_dot(s->n, s->num.Wt + (size_t)k * s->n, a);
-            ev[2 * k + 1] = 1;
-            evd[2 * k + 1] = 0;
-        }
-    }
-}
-
-/* Friction's dissipated power and the power of the moving surfaces in mode
-** at velocities v (lamf: the stuck elements' multipliers). */
-void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
-                   const double *lam, const double *lamf, double *pd, double *pw)
-{
-    *pd = *pw = 0;
-    for (int k = 0; k < s->nf; k++) {
-        if (rt_fric_stuck(s, mode, k)) {
-            *pw += lamf[k] * s->num.ut[k];
-            continue;
-        }
-        double f = s->num.muk[k] * fric_normal(s, mode, k, x, v, lam, 1);
-        int sg = rt_fric_sign(s, mode, k);
-        *pd += sg * f * rt_fric_slip(s, k, v);
-        *pw -= sg * f * s->num.ut[k];
-    }
-}
-
-/* Element k's normal force as a row over Z = (x, v, z, 1) in mode: its
-** constant, a penalty gap's k p + c p', or a held impact gap's force (the
-** row lg of that gap, from the constrained accelerations). */
-static void normal_row(const nsm_sim *s, const unsigned *mode, int k, const double *lg, double *row)
-{
-    int n = s->n, na = s->na, j = normal_gap(s, k);
-    memset(row, 0, sizeof(double) * (size_t)na);
-    if (j < 0) {
-        row[na - 1] = s->num.fn[k];
-    } else if (!rt_mode_has(mode, j)) {
-        return;
-    } else if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
-        memcpy(row, lg + (size_t)j * na, sizeof(double) * (size_t)na);
-    } else {
-        const double *w = s->num.W + (size_t)j * n;
-        for (int i = 0; i < n; i++) {
-            row[i] = -s->num.kc[j] * w[i];
-            row[n + i] = -s->num.cc[j] * w[i];
-        }
-        row[na - 1] = -s->num.kc[j] * s->num.d[j];
-    }
-}
-
-/* The rows of the friction elements' event functions and the friction
-** terms of the quadratic forms of mode on Z = (x, v, z, 1): L holds the
-** stuck elements' multipliers as rows over Z (nf*na), lg the closed impact
-** gaps' forces (g rows), ev the event rows (2 nf of them), Qd and Qw the
-** forms of rt_fric_power. */
-void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, const double *lg, double *ev,
-                   double *Qd, double *Qw)
-{
-    int n = s->n, na = s->na, one = na - 1;
-    double nr[na], ur[na];
-    for (int k = 0; k < s->nf; k++) {
-        double *ea = ev + (size_t)(2 * k) * na, *eb = ea + na;
-        const double *w = s->num.Wt + (size_t)k * n, *l = L + (size_t)k * na;
-        double ms = s->num.mus[k], c = s->num.ut[k];
-        memset(ea, 0, sizeof(double) * 2 * (size_t)na);
-        normal_row(s, mode, k, lg, nr);
-        if (rt_fric_stuck(s, mode, k)) {
-            for (int q = 0; q < na; q++) {
-                ea[q] = ms * nr[q] - l[q];
-                eb[q] = ms * nr[q] + l[q];
-                Qw[(size_t)one * na + q] += 0.5 * c * l[q];
-                Qw[(size_t)q * na + one] += 0.5 * c * l[q];
-            }
-            continue;
-        }
-        /* dissipation s mu_k N u and surface work -s mu_k N c, N = nr . Z,
-         * u = ur . Z: symmetric quadratic forms */
-        int sg = rt_fric_sign(s, mode, k);
-        double f = sg * s->num.muk[k];
-        memset(ur, 0, sizeof ur);
-        for (int i = 0; i < n; i++)
-            ur[n + i] = w[i];
-        ur[one] = -c;
-        for (int q = 0; q < na; q++)
-            ea[q] = sg * ur[q];
-        eb[one] = 1;
-        for (int p = 0; p < na; p++) {
-            if (nr[p] == 0 && ur[p] == 0)
-                continue;
-            for (int q = 0; q < na; q++)
-                Qd[(size_t)p * na + q] += 0.5 * f * (nr[p] * ur[q] + ur[p] * nr[q]);
-            Qw[(size_t)one * na + p] -= 0.5 * f * c * nr[p];
-            Qw[(size_t)p * na + one] -= 0.5 * f * c * nr[p];
-        }
-    }
-}
-
-/* Rounding level of friction event function j (g <= j < ge) at y. */
-double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
-{
-    int k = (j - s->g) / 2;
-    if (!rt_fric_stuck(s, s->mode, k))
-        return (j - s->g) % 2 ? 1e-10 : slip_tol(s, k, y + s->n);
-    return rt_force_tol(s, s->mode, y) + 1e-10 * s->num.mus[k] * s->num.fn[k];
-}
-
-/* After a step without an event: a slipping element found slipping the
-** other way by far more than its rounding means a missed reversal. */
-int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
-{
-    for (int k = 0; k < s->nf; k++) {
-        if (rt_fric_stuck(s, s->mode, k))
-            continue;
-        double u = rt_fric_slip(s, k, Y1 + s->n);
-        if (rt_fric_sign(s, s->mode, k) * u < -100 * slip_tol(s, k, Y1 + s->n)) {
-            s->t = t1;
-            return rt_fail(s, NSM_ENUMERIC, s->g + 2 * k,
-                           "the slip velocity changed sign without an event (%.6g m/s): the "
-                           "step is too long for this friction element", u);
-        }
-    }
-    return NSM_OK;
-}
-
-/* The multipliers of the stuck elements of mode at (t, y), and the
-** closed impact gaps' forces (lam, may be NULL). */
-static int fric_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam,
-                            double *lamf)
-{
-    int n = s->n;
-    double f[n], F[n], a[n];
-    for (int i = 0; i < n; i++)
-        f[i] = 0;
-    if (s->m->force)
-        s->m->force(t, s->sw, s->p, s->c, f);
-    rt_force_parts(s, mode, y, y + n, f, 1, F);
-    return rt_accel_full(s, mode, F, a, lam, lamf);
 }
 
 /* Decide the friction state of every element at the current state: an
@@ -316,20 +69,20 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
         double u = rt_fric_slip(s, k, v);
         if (k == forced)
             fric_set(s, mode, k, fsign);
-        else if (fabs(u) > slip_tol(s, k, v))
+        else if (fabs(u) > rt_fric_slip_tol(s, k, v))
             fric_set(s, mode, k, u > 0 ? 1 : -1);
         else
             fric_set(s, mode, k, 0);
     }
     for (int round = 0; round <= nf; round++) {
-        if ((rc = fric_multipliers(s, mode, s->t, s->y, lam, lamf)))
+        if ((rc = rt_multipliers(s, mode, s->t, s->y, lam, lamf)))
             return rt_fail(s, rc, -1, "the stuck friction elements are redundant");
         int worst = -1;
         double over = 1;
         for (int k = 0; k < nf; k++) {
             if (!rt_fric_stuck(s, mode, k))
                 continue;
-            double cap = s->num.mus[k] * fric_normal(s, mode, k, s->y, v, lam, 1);
+            double cap = s->num.mus[k] * rt_fric_normal(s, mode, k, s->y, v, lam, 1);
             double tol = rt_force_tol(s, mode, s->y) + 1e-12 * cap;
             double r = fabs(lamf[k]) / (cap + tol) + (cap <= 0);
             if (fabs(lamf[k]) > cap + tol && r > over) {
@@ -355,16 +108,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
             kind = NSM_EV_REVERSAL;
         if (kind < 0)
             continue;
-        struct RtFric *fr = s->fr;
-        if (kind == NSM_EV_STICK) {
-            fr->sticks[k]++;
-            fr->since[k] = s->t;
-        } else if (kind == NSM_EV_SLIP) {
-            fr->slips[k]++;
-            fr->time[k] += s->t - fr->since[k];
-        } else {
-            fr->reversals[k]++;
-        }
+        rt_fricstat_change(s, k, kind);
         double u = rt_fric_slip(s, k, v);
         if ((rc = rt_log_event(s, kind, s->g + k, u, u, 0, 0, 1)))
             return rc;
@@ -401,56 +145,10 @@ int rt_fric_initial(nsm_sim *s)
     for (int k = 0; k < s->nf; k++) {
         double u = rt_fric_slip(s, k, s->y + s->n);
         fric_set(s, s->mode, k, u < 0 ? -1 : 1);
-        if (fabs(u) <= slip_tol(s, k, s->y + s->n))
+        if (fabs(u) <= rt_fric_slip_tol(s, k, s->y + s->n))
             rt_mode_add(fresh, k);
     }
     return s->nf ? fric_settle(s, -1, 0, fresh) : NSM_OK;
-}
-
-/* The audit of one step from (s->t, s->y) to (t1, Y1) in s->mode: a
-** slipping element with a constant normal force dissipates
-** mu_k N s (w . dx - c h) exactly (its force is constant over the step),
-** and the surface does -s mu_k N c h; with a gap's force as its normal, the
-** trapezoid on the step's ends.  A stuck element's surface work is c times
-** the integral of its multiplier, by the trapezoid.  Returns the totals,
-** which the rest of the audit leaves out of the dampers' and bodies'
-** shares. */
-void rt_fric_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW)
-{
-    int n = s->n;
-    double h = t1 - s->t, l0[s->nf + 1], l1[s->nf + 1], g0[s->g + 1], g1[s->g + 1];
-    int need = 0;
-    *dD = *dW = 0;
-    for (int k = 0; k < s->nf; k++)
-        need |= rt_fric_stuck(s, s->mode, k) ? s->num.ut[k] != 0 : normal_gap(s, k) >= 0;
-    if (need && (fric_multipliers(s, s->mode, s->t, s->y, g0, l0) ||
-                 fric_multipliers(s, s->mode, t1, Y1, g1, l1)))
-        return;
-    for (int k = 0; k < s->nf; k++) {
-        const double *w = s->num.Wt + (size_t)k * n;
-        double c = s->num.ut[k], d = 0, w_ = 0;
-        if (rt_fric_stuck(s, s->mode, k)) {
-            w_ = c * 0.5 * (l0[k] + l1[k]) * h;
-        } else if (normal_gap(s, k) < 0) {
-            double f = s->num.muk[k] * s->num.fn[k], dx = 0;
-            int sg = rt_fric_sign(s, s->mode, k);
-            for (int i = 0; i < n; i++)
-                dx += w[i] * (Y1[i] - s->y[i]);
-            d = sg * f * (dx - c * h);
-            w_ = -sg * f * c * h;
-        } else {
-            int sg = rt_fric_sign(s, s->mode, k);
-            double N0 = fric_normal(s, s->mode, k, s->y, s->y + n, g0, 1);
-            double N1 = fric_normal(s, s->mode, k, Y1, Y1 + n, g1, 1);
-            double mk = sg * s->num.muk[k];
-            d = 0.5 * h * mk * (N0 * rt_fric_slip(s, k, s->y + n) + N1 * rt_fric_slip(s, k, Y1 + n));
-            w_ = -0.5 * h * mk * c * (N0 + N1);
-        }
-        s->fr->diss[k] += d;
-        s->fr->work[k] += w_;
-        *dD += d;
-        *dW += w_;
-    }
 }
 
 /* The friction element whose normal force is impact gap j's contact force:
@@ -459,7 +157,7 @@ static int gap_element(const nsm_sim *s, int j)
 {
     int found = -1;
     for (int k = 0; k < s->nf; k++)
-        if (normal_gap(s, k) == j)
+        if (rt_fric_normal_gap(s, k) == j)
             found = found < 0 ? k : -2;
     return found;
 }
@@ -569,34 +267,29 @@ int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
     double un1 = rt_dot(n, wn, v), ut1 = rt_fric_slip(s, k, v);
-    s->rate.exempt = exempt;
-    rc = rt_log_event(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);
-    s->rate.exempt = 0;
+    if (exempt)
+        rc = rt_log_exempt(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);
+    else
+        rc = rt_log_event(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);
     if (rc)
         return rc;
     /* the element's state after the impulse: stuck when its slip is gone */
     int was = rt_fric_stuck(s, s->mode, k);
-    int sg = fabs(ut1) <= slip_tol(s, k, v) ? 0 : ut1 > 0 ? 1 : -1;
+    int sg = fabs(ut1) <= rt_fric_slip_tol(s, k, v) ? 0 : ut1 > 0 ? 1 : -1;
     fric_set(s, s->mode, k, sg);
-    struct RtFric *fr = s->fr;
-    if (!was && sg == 0) {
-        fr->sticks[k]++;
-        fr->since[k] = s->t;
-    } else if (was && sg != 0) {
-        fr->slips[k]++;
-        fr->time[k] += s->t - fr->since[k];
-    }
+    if (!was && sg == 0)
+        rt_fricstat_change(s, k, NSM_EV_STICK);
+    else if (was && sg != 0)
+        rt_fricstat_change(s, k, NSM_EV_SLIP);
     /* no record for an impulse that left the element alone (a rolling
      * disc bouncing: its slip unchanged to rounding, still stuck) */
     rc = NSM_OK;
-    if (fabs(ut1 - ut0) > slip_tol(s, k, v) || was != (sg == 0)) {
-        s->rate.exempt = 1;
-        rc = rt_log_event(s, stuck ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, ut0, ut1,
-                          (double)PT + 0.0, 0, 1);
-        s->rate.exempt = 0;
+    if (fabs(ut1 - ut0) > rt_fric_slip_tol(s, k, v) || was != (sg == 0)) {
+        rc = rt_log_exempt(s, stuck ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, ut0, ut1,
+                           (double)PT + 0.0, 0, 1);
     }
-    fr->done_j = j;
-    fr->done_t = s->t;
+    s->fr->done_j = j;
+    s->fr->done_t = s->t;
     *handled = 1;
     return rc;
 }
@@ -643,11 +336,11 @@ int rt_fric_impact(nsm_sim *s, int j, const double *v0)
         }
     }
     for (int k = 0; k < s->nf; k++) {
-        int G = normal_gap(s, k);
+        int G = rt_fric_normal_gap(s, k);
         if (G < 0 || !rt_mode_has(reach, G))
             continue;
         double u0 = rt_fric_slip(s, k, v0), u1 = rt_fric_slip(s, k, v);
-        if (fabs(u0) > slip_tol(s, k, v0) || fabs(u1) > slip_tol(s, k, v))
+        if (fabs(u0) > rt_fric_slip_tol(s, k, v0) || fabs(u1) > rt_fric_slip_tol(s, k, v))
             return rt_fail(s, NSM_EMODEL, j, "an impact on gap '%s' reaching other contacts at "
                            "the same instant while friction '%s' (on gap '%s') slips (slip velocity "
                            "%.6g m/s before, %.6g m/s after): frictional impacts are supported for "
@@ -671,14 +364,14 @@ int rt_fric_zeno_check(nsm_sim *s, int j)
     const double *v = s->y + n;
     double lam[s->g + 1], lamf[s->nf + 1];
     for (int k = 0; k < s->nf; k++) {
-        if (normal_gap(s, k) != j)
+        if (rt_fric_normal_gap(s, k) != j)
             continue;
         const double *wn = s->num.W + (size_t)j * n, *wt = s->num.Wt + (size_t)k * n;
         double Gnt = (double)mdot(s, wn, wt), Gnn = (double)mdot(s, wn, wn),
                Gtt = (double)mdot(s, wt, wt);
-        int ok = rt_fric_stuck(s, s->mode, k) && fabs(rt_fric_slip(s, k, v)) <= slip_tol(s, k, v) &&
+        int ok = rt_fric_stuck(s, s->mode, k) && fabs(rt_fric_slip(s, k, v)) <= rt_fric_slip_tol(s, k, v) &&
                  fabs(Gnt) <= 1e-12 * sqrt(Gnn * Gtt);
-        if (ok && fric_multipliers(s, s->mode, s->t, s->y, lam, lamf) == 0)
+        if (ok && rt_multipliers(s, s->mode, s->t, s->y, lam, lamf) == 0)
             ok = fabs(lamf[k]) <= rt_force_tol(s, s->mode, s->y);
         if (!ok)
             return rt_fail(s, NSM_EMODEL, j, "a Zeno cascade of gap '%s' with friction '%s' "
@@ -690,47 +383,30 @@ int rt_fric_zeno_check(nsm_sim *s, int j)
     return NSM_OK;
 }
 
-/* Allocate the accumulators (nf may be 0). */
+/* Allocate friction's state (the audit's is fricstat.c's). */
 int rt_fric_alloc(nsm_sim *s)
 {
-    size_t nf = (size_t)(s->nf ? s->nf : 1);
-    struct RtFric *fr = calloc(1, sizeof *fr);
-    if (!fr)
+    s->fr = calloc(1, sizeof *s->fr);
+    if (!s->fr)
         return NSM_ENOMEM;
-    s->fr = fr;
-    fr->diss = calloc(4 * nf, sizeof(double));
-    fr->sticks = calloc(3 * nf, sizeof(long));
-    if (!fr->diss || !fr->sticks)
-        return NSM_ENOMEM;
-    fr->done_j = -1;
-    fr->work = fr->diss + nf;
-    fr->since = fr->work + nf;
-    fr->time = fr->since + nf;
-    fr->slips = fr->sticks + nf;
-    fr->reversals = fr->slips + nf;
-    return NSM_OK;
+    s->fr->done_j = -1;
+    return rt_fricstat_alloc(s);
 }
 
-/* Free the accumulators. */
+/* Free friction's state. */
 void rt_fric_free(nsm_sim *s)
 {
-    if (!s->fr)
-        return;
-    free(s->fr->diss);
-    free(s->fr->sticks);
+    rt_fricstat_free(s);
     free(s->fr);
     s->fr = NULL;
 }
 
-/* Zero the accumulators (reset to t = 0). */
+/* Back to t = 0. */
 void rt_fric_reset(nsm_sim *s)
 {
-    size_t nf = (size_t)(s->nf ? s->nf : 1);
-    if (!s->fr)
-        return;
-    memset(s->fr->diss, 0, 4 * nf * sizeof(double));
-    memset(s->fr->sticks, 0, 3 * nf * sizeof(long));
-    s->fr->done_j = -1;
+    rt_fricstat_reset(s);
+    if (s->fr)
+        s->fr->done_j = -1;
 }
 
 /* Check the friction tables the setup filled: 0, or a message in s->msg
@@ -739,7 +415,7 @@ int rt_fric_validate(nsm_sim *s)
 {
     for (int k = 0; k < s->nf; k++) {
         double ms = s->num.mus[k], mk = s->num.muk[k], fn = s->num.fn[k];
-        int j = normal_gap(s, k);
+        int j = rt_fric_normal_gap(s, k);
         if (j >= s->g || (j >= 0 && s->m->gaps[j].law == NSM_LAW_PENALTY &&
                           s->m->gaps[j].release == NSM_RELEASE_GAP)) {
             snprintf(s->msg, sizeof s->msg, "friction '%s': its normal force must be a gap's "
@@ -768,19 +444,3 @@ int rt_fric_validate(nsm_sim *s)
     return NSM_OK;
 }
 
-/* Statistics of friction element k over the run so far. */
-int nsm_sim_friction_stats(const nsm_sim *s, int k, nsm_friction_stats *out)
-{
-    if (!s || !out || !s->fr || k < 0 || k >= s->nf)
-        return NSM_EINVAL;
-    const struct RtFric *fr = s->fr;
-    int stuck = rt_fric_stuck(s, s->mode, k);
-    out->dissipated = fr->diss[k];
-    out->surface_work = fr->work[k];
-    out->sticks = fr->sticks[k];
-    out->slips = fr->slips[k];
-    out->reversals = fr->reversals[k];
-    out->stick_time = fr->time[k] + (stuck ? s->t - fr->since[k] : 0);
-    out->state = stuck ? 0 : rt_fric_sign(s, s->mode, k);
-    return NSM_OK;
-}

@@ -115,13 +115,12 @@ typedef struct RtZeno {
 } RtZeno;
 
 /* The event-rate guard of the event log (stats.c owns, sizes and resets
-** it; zeno.c and friction.c set `exempt` around a recognized cascade's
-** records): the times of the last events. */
+** it; a recognized cascade's records go around it, rt_log_exempt): the
+** times of the last events. */
 typedef struct RtRate {
     double *ring;             /* window entries */
     long n;
     int window;               /* events the guard looks at: 16 + 4 g */
-    int exempt;               /* the event being logged is outside the guard */
 } RtRate;
 
 /* The exact method's state (step.c): cached propagators, the anchored grid
@@ -151,6 +150,14 @@ typedef struct RtSparse {
 } RtSparse;
 
 /* The modes met, least recently used replaced (mode.c). */
+/* The moving surfaces' work on the bodies (surfwork.c). */
+typedef struct RtSurfWork {
+    double *swork;            /* g: each moving surface's work on the bodies so far */
+    double *vbook;            /* n: velocities at the last booking of impulse work */
+    int vbook_on;             /* a transition's impulses are being booked */
+    double Wsurf;             /* work of the moving surfaces on the bodies through impacts */
+} RtSurfWork;
+
 typedef struct RtModes {
     RtModeInfo info[RT_MODES];
     long clock;
@@ -161,7 +168,8 @@ struct nsm_sim {
     int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
     int nf, ge;               /* friction elements; event functions g + 2 nf (friction.c) */
     int mw;                   /* words of a mode: NSM_MODE_WORDS(ge) */
-    struct RtFric *fr;        /* friction accumulators, friction.c */
+    struct RtFric *fr;        /* friction's transition state, friction.c */
+    struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
     int na;                   /* exact method: 2n + n_gen + 1 */
     double *p, *c;            /* parameters (with overrides), constants */
     nsm_numeric num;
@@ -211,10 +219,7 @@ struct nsm_sim {
 
     int moving;               /* some gap moves with time (surface.c) */
     double *hgen;             /* 4 g n_gen: rows H G^k of the moving surfaces, surface.c */
-    double *swork;            /* g: each moving surface's work on the bodies so far */
-    double *vbook;            /* n: velocities at the last booking of impulse work */
-    int vbook_on;             /* a transition's impulses are being booked */
-    double Wsurf;             /* work of the moving surfaces on the bodies through impacts */
+    RtSurfWork sfw;           /* the moving surfaces' work, surfwork.c */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *y0;               /* initial state replacing the model's (2n), or NULL */
@@ -242,6 +247,15 @@ int rt_mode_empty(const nsm_sim *s, const unsigned *m);
 unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m);
 int rt_mode_count(const nsm_sim *s, const unsigned *m);
 
+/* Dot product of two n-vectors. */
+static inline double rt_dot(int n, const double *a, const double *b)
+{
+    double r = 0;
+    for (int i = 0; i < n; i++)
+        r += a[i] * b[i];
+    return r;
+}
+
 /* message.c */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len);
@@ -254,13 +268,33 @@ void rt_surface(const nsm_sim *s, double t, double *h);
 double rt_surface_of(const nsm_sim *s, int j, int k, double t);
 int rt_surface_moves(const nsm_sim *s, int j);
 const double *rt_surface_row(const nsm_sim *s, int j, int k);
-double rt_surface_book(nsm_sim *s);
-void rt_surface_begin(nsm_sim *s);
-void rt_surface_mark(nsm_sim *s);
-void rt_surface_end(nsm_sim *s);
-void rt_surface_step(nsm_sim *s, double t1, const double *Y1, double *dW);
-double rt_surface_work(const nsm_sim *s, int j);
-void rt_surface_reset(nsm_sim *s);
+
+/* coulomb.c: the friction elements' forces (event functions g .. ge - 1);
+** an element's state is the mode's bits g + 2k (stuck), g + 2k + 1 (slipping
+** backwards) */
+static inline int rt_fric_stuck(const nsm_sim *s, const unsigned *mode, int k)
+{
+    return rt_mode_has(mode, s->g + 2 * k);
+}
+static inline int rt_fric_sign(const nsm_sim *s, const unsigned *mode, int k)
+{
+    return rt_mode_has(mode, s->g + 2 * k + 1) ? -1 : 1;
+}
+double rt_fric_slip(const nsm_sim *s, int k, const double *v);
+double rt_fric_slip_tol(const nsm_sim *s, int k, const double *v);
+int rt_fric_normal_gap(const nsm_sim *s, int k);
+double rt_fric_normal(const nsm_sim *s, const unsigned *mode, int k, const double *x,
+                      const double *v, const double *lam, int cflag);
+void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
+                    int cflag, double *F);
+void rt_fric_gap_dir(const nsm_sim *s, const unsigned *mode, int j, double *dir);
+void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
+                    const double *a, const double *lam, const double *dlam, const double *lamf,
+                    const double *dlamf, double *ev, double *evd);
+void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
+                   const double *lam, const double *lamf, double *pd, double *pw);
+void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, const double *lg, double *ev,
+                   double *Qd, double *Qw);
 
 /* dynamics.c */
 double rt_gap(const nsm_sim *s, int j, const double *x);
@@ -268,7 +302,8 @@ double rt_gap_at(const nsm_sim *s, int j, double t, const double *x);
 double rt_gap_rate(const nsm_sim *s, int j, double t, const double *v);
 int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const double *hdd,
                   double *a, double *lam, double *lamf);
-double rt_dot(int n, const double *a, const double *b);
+int rt_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam,
+                   double *lamf);
 void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F);
 int rt_accel_from_force(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam);
@@ -317,6 +352,8 @@ int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double
 int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double *x);
 
 /* events.c */
+double rt_fric_event_tol(const nsm_sim *s, int j, const double *y);
+int rt_fric_check(nsm_sim *s, double t1, const double *Y1);
 int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
               int *jev, double *tau, double *Ys);
 void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk);
@@ -335,29 +372,32 @@ int rt_exact_check(nsm_sim *s, double t_end);
 double rt_zeno_tail(nsm_sim *s, int j, double tau);
 void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, double *y);
 
-/* friction.c: Coulomb friction elements (event functions g .. ge - 1) */
-int rt_fric_stuck(const nsm_sim *s, const unsigned *mode, int k);
-int rt_fric_sign(const nsm_sim *s, const unsigned *mode, int k);
-double rt_fric_slip(const nsm_sim *s, int k, const double *v);
-void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
-                    int cflag, double *F);
-void rt_fric_gap_dir(const nsm_sim *s, const unsigned *mode, int j, double *dir);
-void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
-                    const double *a, const double *lam, const double *dlam, const double *lamf,
-                    const double *dlamf, double *ev, double *evd);
-void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
-                   const double *lam, const double *lamf, double *pd, double *pw);
-void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, const double *lg, double *ev,
-                   double *Qd, double *Qw);
+/* surfwork.c: the moving surfaces' work (the audit's and the transitions') */
+int rt_surfwork_alloc(nsm_sim *s);
+void rt_surfwork_free(nsm_sim *s);
+double rt_surface_impulse_work(const nsm_sim *s);
+double rt_surface_book(nsm_sim *s);
+void rt_surface_begin(nsm_sim *s);
+void rt_surface_mark(nsm_sim *s);
+void rt_surface_end(nsm_sim *s);
+void rt_surface_step(nsm_sim *s, double t1, const double *Y1, double *dW);
+double rt_surface_work(const nsm_sim *s, int j);
+void rt_surface_reset(nsm_sim *s);
+
+/* fricstat.c: the friction elements' audit and statistics */
+int rt_fricstat_alloc(nsm_sim *s);
+void rt_fricstat_free(nsm_sim *s);
+void rt_fricstat_reset(nsm_sim *s);
+void rt_fricstat_change(nsm_sim *s, int k, int kind);
+void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW);
+
+/* friction.c: the friction elements' transitions (stick, slip, impulses) */
 int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled);
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
 int rt_fric_zeno_check(nsm_sim *s, int j);
-double rt_fric_event_tol(const nsm_sim *s, int j, const double *y);
-int rt_fric_check(nsm_sim *s, double t1, const double *Y1);
 int rt_fric_transition(nsm_sim *s, int j);
 int rt_fric_update(nsm_sim *s);
 int rt_fric_initial(nsm_sim *s);
-void rt_fric_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW);
 int rt_fric_alloc(nsm_sim *s);
 void rt_fric_free(nsm_sim *s);
 void rt_fric_reset(nsm_sim *s);
@@ -385,8 +425,6 @@ typedef struct RtImpact {
 int rt_is_impact(const nsm_sim *s, int j);
 double rt_wdot(const nsm_sim *s, int j, const double *v);
 double rt_wacc(const nsm_sim *s, int j, const double *a);
-int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
-                 long count);
 int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsigned *forget);
 int rt_rebound_unresolved(nsm_sim *s, int j);
 int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx, unsigned *set);
@@ -422,12 +460,16 @@ void rt_section_untrack(nsm_sim *s);
 
 /* stats.c: the audit follows every step (rt_stats_step, called by the run
 ** loop with the step's start in s and its end (t1, Y1) before any
-** transition) and every event (rt_stats_event, called by transition.c's emit). */
+** transition) and every event record, which the transitions log here. */
+int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                 long count);
+int rt_log_exempt(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                  long count);
+
 int rt_stats_alloc(nsm_sim *s);
 void rt_stats_free(nsm_sim *s);
 void rt_stats_reset(nsm_sim *s);
 void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
-void rt_stats_event(nsm_sim *s, const nsm_event *ev);
 /* The largest energy magnitude met so far, at least `now`: the scale of energy.error. */
 double rt_stats_energy_scale(const nsm_sim *s, double now);
 double rt_stats_relative_error(const nsm_sim *s);

@@ -84,7 +84,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     if (!bad && rt_taylor_alloc(s))
         bad = 1;
-    if (!bad && rt_surface_alloc(s))
+    if (!bad && (rt_surface_alloc(s) || rt_surfwork_alloc(s)))
         bad = 1;
     if (bad) {
         nsm_sim_free(s);
@@ -125,6 +125,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->y0);
     rt_taylor_free(s);
     rt_surface_free(s);
+    rt_surfwork_free(s);
     rt_mode_free(s);
     rt_sparse_free(s);
     free(s->sw);
@@ -401,7 +402,7 @@ int nsm_sim_reset(nsm_sim *s)
     /* the energy of the initial state as given: what an impact at t = 0
      * (a contact touching and closing) took is in Ejump, a loss, and a
      * moving surface's work through it in Wsurf */
-    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->Ejump - s->Wsurf;
+    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->Ejump - rt_surface_impulse_work(s);
     s->ready = 1;
     return NSM_OK;
 }

@@ -6,8 +6,8 @@
 ** the simulation (s->t, s->y, s->mode) and its end in (t1, Y1).  Every event
 ** record, from the transitions, friction, sections and the Zeno handling, is
 ** logged here (rt_log_event), through the event-rate guard (the `rate`
-** sub-struct, owned here; a caller sets rate.exempt for the records of a
-** recognized Zeno cascade), and counted by rt_stats_event.  From these the audit keeps:
+** sub-struct, owned here; the records of a recognized Zeno cascade are
+** logged outside it, by rt_log_exempt), and counted by stats_event.  From these the audit keeps:
 **
 **   - the largest balance error and the largest energy met at a step end;
 **   - code_aster's SDND121 metrics (validation case SDND121, "Benchmark
@@ -309,7 +309,7 @@ static void balance_step(nsm_sim *s, const double *Y1, double E)
     RtStats *st = s->st;
     int n = s->n;
     double T = nsm_energy_kinetic(n, s->num.mass, Y1);
-    double W = Y1[2 * n + 1] + s->Wsurf, D = Y1[2 * n], L = s->Ejump;
+    double W = Y1[2 * n + 1] + rt_surface_impulse_work(s), D = Y1[2 * n], L = s->Ejump;
     double err = fabs(s->E0 + W - D - L - E);
     double mags[] = { T, E - T, W, D, L, E, s->E0 };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
@@ -374,9 +374,9 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         }
     }
     double fd = 0, fw = 0, sw = 0;
-    if (s->nf)              /* friction's share, in closed form (friction.c) */
-        rt_fric_step(s, t1, Y1, &fd, &fw);
-    if (s->moving)          /* the moving surfaces' share (surface.c) */
+    if (s->nf)              /* friction's share, in closed form (fricstat.c) */
+        rt_fricstat_step(s, t1, Y1, &fd, &fw);
+    if (s->moving)          /* the moving surfaces' share (surfwork.c) */
         rt_surface_step(s, t1, Y1, &sw);
     fw += sw;
     double dD = Y1[2 * n] - s->y[2 * n] - fd, dW = Y1[2 * n + 1] - s->y[2 * n + 1] - fw;
@@ -418,7 +418,7 @@ double rt_stats_energy_scale(const nsm_sim *s, double now)
 }
 
 /* The statistics of one event record. */
-void rt_stats_event(nsm_sim *s, const nsm_event *ev)
+static void stats_event(nsm_sim *s, const nsm_event *ev)
 {
     RtStats *st = s->st;
     if (!st || ev->kind == NSM_EV_TIME || ev->contact < 0 || ev->contact >= s->g)
@@ -579,7 +579,7 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
     for (int i = 0; i < n; i++)
         k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
     double e = rt_mech_energy(s, s->mode, s->y);
-    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1] + s->Wsurf;
+    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1] + rt_surface_impulse_work(s);
     if (s->energy_lost)
         d = w = NAN;            /* integrals not kept (exact without the audit) */
     if (kin)
@@ -593,14 +593,14 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
     return s->E0 + w - d - e;
 }
 
-/* Count an event, apply the rate guard (unless the event is exempt: an
-** impact of a recognized Zeno cascade) and hand it to the event handler. */
-static int log_emit(nsm_sim *s, const nsm_event *ev)
+/* Count an event, apply the rate guard (when guarded; the records of a
+** recognized Zeno cascade are not) and hand it to the event handler. */
+static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
 {
     int W = s->rate.window;
-    rt_stats_event(s, ev);
+    stats_event(s, ev);
     s->nevents++;
-    if (!s->rate.exempt) {
+    if (guarded) {
         if (s->rate.n >= W) {
             double oldest = s->rate.ring[s->rate.n % W];
             if (ev->t - oldest < W / s->max_rate)
@@ -616,10 +616,19 @@ static int log_emit(nsm_sim *s, const nsm_event *ev)
     return NSM_OK;
 }
 
-/* Log one event record. */
+/* Log one event record, through the event-rate guard. */
 int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
                  long count)
 {
     nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
-    return log_emit(s, &ev);
+    return log_emit(s, &ev, 1);
+}
+
+/* Log one event record outside the event-rate guard: a record of a
+** recognized Zeno cascade, whose accumulation the Zeno handling bounds. */
+int rt_log_exempt(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
+                  long count)
+{
+    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
+    return log_emit(s, &ev, 0);
 }

@@ -374,7 +374,7 @@ static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v
             q->u[sub[x]] = 0;           /* at rest, to rounding */
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
-    return rt_log_event(s, NSM_EV_ZENO, q->idx[last], ub, 0, P[last], lost, q->n);
+    return rt_log_exempt(s, NSM_EV_ZENO, q->idx[last], ub, 0, P[last], lost, q->n);
 }
 
 /* The touching open position of q closing fastest beyond its velocity
@@ -469,18 +469,17 @@ static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long 
             if (b != a && !(P[b] > 0))
                 continue;
             double va = rt_wdot(s, idx[b], v);
-            s->rate.exempt = q->n > 1 || (b != a) || exempt1;
-            rc = rt_log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], -P[b] * (ub[b] + va) / 2, 1);
-            s->rate.exempt = 0;
+            double lost = -P[b] * (ub[b] + va) / 2;
+            if (q->n > 1 || b != a || exempt1)
+                rc = rt_log_exempt(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], lost, 1);
+            else
+                rc = rt_log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], lost, 1);
             if (rc)
                 return rc;
         }
         double rho;
         if (s->zeno_on && seq_cycle(q, &rho, set)) {
-            s->rate.exempt = 1;
-            rc = seq_collapse(s, q, set, a, v);
-            s->rate.exempt = 0;
-            if (rc)
+            if ((rc = seq_collapse(s, q, set, a, v)))
                 return rc;
         }
     }

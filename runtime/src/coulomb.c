@@ -1,0 +1,205 @@
+/*
+** coulomb.c: the forces of the Coulomb friction elements, in the dynamics
+** layer.
+**
+** What a friction element contributes to a mode's equations, given the mode:
+** its slip velocity, its normal force, the slipping elements' forces, the
+** event functions of docs/theory.md (slip velocity while slipping, the
+** force reaching the cone while stuck), the power it dissipates and the
+** rows of those over the exact method's augmented state.  No state of its
+** own: which elements stick is the mode's (friction.c decides it at the
+** transitions), the multipliers of the stuck ones come from dynamics.c.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "rt.h"
+
+/* Slip velocity of element k at velocities v. */
+double rt_fric_slip(const nsm_sim *s, int k, const double *v)
+{
+    return rt_dot(s->n, s->num.Wt + (size_t)k * s->n, v) - s->num.ut[k];
+}
+
+/* Velocity below which element k counts as at zero slip. */
+double rt_fric_slip_tol(const nsm_sim *s, int k, const double *v)
+{
+    const double *w = s->num.Wt + (size_t)k * s->n;
+    double sc = fabs(s->num.ut[k]);
+    for (int i = 0; i < s->n; i++)
+        sc += fabs(w[i] * v[i]);
+    return 1e-9 * sc + 1e-12;
+}
+
+/* Gap whose contact force is element k's normal force, or -1. */
+int rt_fric_normal_gap(const nsm_sim *s, int k)
+{
+    return s->m->frictions[k].normal_gap;
+}
+
+/* Normal force of element k at (x, v) in mode: its constant, or the contact
+** force of its gap (lam: the closed impact gaps' forces, for an impact
+** gap; a penalty gap's k p + c p'; 0 while the gap is open).  With cflag 0
+** the constants (fn, the gap's offset) are left out: the linear part. */
+double rt_fric_normal(const nsm_sim *s, const unsigned *mode, int k, const double *x,
+                          const double *v, const double *lam, int cflag)
+{
+    int j = rt_fric_normal_gap(s, k);
+    if (j < 0)
+        return cflag ? s->num.fn[k] : 0;
+    if (!rt_mode_has(mode, j))
+        return 0;
+    if (s->m->gaps[j].law == NSM_LAW_IMPACT)
+        return lam ? lam[j] : 0;
+    const double *w = s->num.W + (size_t)j * s->n;
+    return -s->num.kc[j] * (rt_dot(s->n, w, x) + (cflag ? s->num.d[j] : 0)) -
+           s->num.cc[j] * rt_dot(s->n, w, v);
+}
+
+/* Add the slip forces of mode at (x, v) to F: constants (only with cflag,
+** like the other affine terms of rt_force_parts), or linear in the state
+** when the normal is a penalty gap's force.  Those whose normal is an
+** impact gap's force are in that gap's force direction (rt_fric_gap_dir). */
+void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
+                    int cflag, double *F)
+{
+    for (int k = 0; k < s->nf; k++) {
+        int j = rt_fric_normal_gap(s, k);
+        if (rt_fric_stuck(s, mode, k) || (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT))
+            continue;
+        double f = -rt_fric_sign(s, mode, k) * s->num.muk[k] *
+                   rt_fric_normal(s, mode, k, x, v, NULL, cflag);
+        const double *w = s->num.Wt + (size_t)k * s->n;
+        for (int i = 0; i < s->n; i++)
+            F[i] += w[i] * f;
+    }
+}
+
+/* Add to dir (n values, initially w_j) the slip forces per unit contact
+** force of closed impact gap j: the elements slipping on j's force. */
+void rt_fric_gap_dir(const nsm_sim *s, const unsigned *mode, int j, double *dir)
+{
+    for (int k = 0; k < s->nf; k++) {
+        if (rt_fric_normal_gap(s, k) != j || rt_fric_stuck(s, mode, k))
+            continue;
+        double f = -rt_fric_sign(s, mode, k) * s->num.muk[k];
+        const double *w = s->num.Wt + (size_t)k * s->n;
+        for (int i = 0; i < s->n; i++)
+            dir[i] += w[i] * f;
+    }
+}
+
+/* Event functions g + 2k, g + 2k + 1 of every element and their rates, from
+** the state (x, v), accelerations a, the closed impact gaps' forces lam and
+** their rates dlam, and the stuck elements' multipliers lamf and their
+** rates dlamf.  A slipping element's second function is the constant 1. */
+void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
+                    const double *a, const double *lam, const double *dlam, const double *lamf,
+                    const double *dlamf, double *ev, double *evd)
+{
+    for (int k = 0; k < s->nf; k++) {
+        if (rt_fric_stuck(s, mode, k)) {
+            double ms = s->num.mus[k];
+            double N = rt_fric_normal(s, mode, k, x, v, lam, 1);
+            double Nd = rt_fric_normal(s, mode, k, v, a, dlam, 0);
+            ev[2 * k] = ms * N - lamf[k];
+            evd[2 * k] = ms * Nd - dlamf[k];
+            ev[2 * k + 1] = ms * N + lamf[k];
+            evd[2 * k + 1] = ms * Nd + dlamf[k];
+        } else {
+            int sg = rt_fric_sign(s, mode, k);
+            ev[2 * k] = sg * rt_fric_slip(s, k, v);
+            evd[2 * k] = sg * rt_dot(s->n, s->num.Wt + (size_t)k * s->n, a);
+            ev[2 * k + 1] = 1;
+            evd[2 * k + 1] = 0;
+        }
+    }
+}
+
+/* Friction's dissipated power and the power of the moving surfaces in mode
+** at velocities v (lamf: the stuck elements' multipliers). */
+void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
+                   const double *lam, const double *lamf, double *pd, double *pw)
+{
+    *pd = *pw = 0;
+    for (int k = 0; k < s->nf; k++) {
+        if (rt_fric_stuck(s, mode, k)) {
+            *pw += lamf[k] * s->num.ut[k];
+            continue;
+        }
+        double f = s->num.muk[k] * rt_fric_normal(s, mode, k, x, v, lam, 1);
+        int sg = rt_fric_sign(s, mode, k);
+        *pd += sg * f * rt_fric_slip(s, k, v);
+        *pw -= sg * f * s->num.ut[k];
+    }
+}
+
+/* Element k's normal force as a row over Z = (x, v, z, 1) in mode: its
+** constant, a penalty gap's k p + c p', or a held impact gap's force (the
+** row lg of that gap, from the constrained accelerations). */
+static void normal_row(const nsm_sim *s, const unsigned *mode, int k, const double *lg, double *row)
+{
+    int n = s->n, na = s->na, j = rt_fric_normal_gap(s, k);
+    memset(row, 0, sizeof(double) * (size_t)na);
+    if (j < 0) {
+        row[na - 1] = s->num.fn[k];
+    } else if (!rt_mode_has(mode, j)) {
+        return;
+    } else if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
+        memcpy(row, lg + (size_t)j * na, sizeof(double) * (size_t)na);
+    } else {
+        const double *w = s->num.W + (size_t)j * n;
+        for (int i = 0; i < n; i++) {
+            row[i] = -s->num.kc[j] * w[i];
+            row[n + i] = -s->num.cc[j] * w[i];
+        }
+        row[na - 1] = -s->num.kc[j] * s->num.d[j];
+    }
+}
+
+/* The rows of the friction elements' event functions and the friction
+** terms of the quadratic forms of mode on Z = (x, v, z, 1): L holds the
+** stuck elements' multipliers as rows over Z (nf*na), lg the closed impact
+** gaps' forces (g rows), ev the event rows (2 nf of them), Qd and Qw the
+** forms of rt_fric_power. */
+void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, const double *lg, double *ev,
+                   double *Qd, double *Qw)
+{
+    int n = s->n, na = s->na, one = na - 1;
+    double nr[na], ur[na];
+    for (int k = 0; k < s->nf; k++) {
+        double *ea = ev + (size_t)(2 * k) * na, *eb = ea + na;
+        const double *w = s->num.Wt + (size_t)k * n, *l = L + (size_t)k * na;
+        double ms = s->num.mus[k], c = s->num.ut[k];
+        memset(ea, 0, sizeof(double) * 2 * (size_t)na);
+        normal_row(s, mode, k, lg, nr);
+        if (rt_fric_stuck(s, mode, k)) {
+            for (int q = 0; q < na; q++) {
+                ea[q] = ms * nr[q] - l[q];
+                eb[q] = ms * nr[q] + l[q];
+                Qw[(size_t)one * na + q] += 0.5 * c * l[q];
+                Qw[(size_t)q * na + one] += 0.5 * c * l[q];
+            }
+            continue;
+        }
+        /* dissipation s mu_k N u and surface work -s mu_k N c, N = nr . Z,
+         * u = ur . Z: symmetric quadratic forms */
+        int sg = rt_fric_sign(s, mode, k);
+        double f = sg * s->num.muk[k];
+        memset(ur, 0, sizeof ur);
+        for (int i = 0; i < n; i++)
+            ur[n + i] = w[i];
+        ur[one] = -c;
+        for (int q = 0; q < na; q++)
+            ea[q] = sg * ur[q];
+        eb[one] = 1;
+        for (int p = 0; p < na; p++) {
+            if (nr[p] == 0 && ur[p] == 0)
+                continue;
+            for (int q = 0; q < na; q++)
+                Qd[(size_t)p * na + q] += 0.5 * f * (nr[p] * ur[q] + ur[p] * nr[q]);
+            Qw[(size_t)one * na + p] -= 0.5 * f * c * nr[p];
+            Qw[(size_t)p * na + one] -= 0.5 * f * c * nr[p];
+        }
+    }
+}
