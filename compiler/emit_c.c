@@ -1169,7 +1169,8 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
             if ((imask >> j) & 1u)
                 lines_local(cg, &ls, dv->v_u + j, cr->u[j]);
         loops |= lines_flush(cg, &ls, "        ");
-        fprintf(o, "        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */\n");
+        fprintf(o, "        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T%s */\n",
+                pmask ? "\n           (the forces written out are those of R alone: engaged penalty gaps add to F)" : "");
         emit_closed_sets(cg, imask, false, "        ");
         fprintf(o, "        /* a += M^-1 W_R^T lambda_R */\n");
         for (int j = 0; j < g; j++) {
