@@ -5,9 +5,13 @@
  * The output is deterministic (no dates, no absolute paths) and every block
  * carries a comment with the equation it implements.  Names in the code:
  * p[i] parameters, c[k] hoisted constants, y[i] state (x then v), sw[k] time
- * switch flags; inside a mode F<i> net forces, lam<j> contact forces, a<i>
- * accelerations and Fd<i> force derivatives (arrays F[], L[], a[], Fd[] in a
- * mode that has loops).
+ * switch flags; inside modes() the arrays F[] net forces, L[] contact
+ * forces, a[] accelerations, u[] the impact gaps' accelerations before the
+ * contact forces, Fd[] and ud[] their time derivatives.
+ *
+ * Modes: one function writes the free mode once and each closed gap's or
+ * closed set's correction after it (derive.h, DvCorr), rather than a
+ * complete function per mode.
  *
  * Loops: a run of assignments that differ only by a shift of every index
  * (the springs of a chain, the gaps between its beads, the masses of a
@@ -977,8 +981,8 @@ static void emit_add(Cgen *cg, const char *indent, const char *dst, long index, 
     fprintf(cg->out, "%s%s[%ld] %s %s;\n", indent, dst, index, minus ? "-=" : "+=", minus ? neg : pos);
 }
 
-/* dst[i] += w_ji * scale * v for every body i of gap j's row: a force or
- * acceleration correction of gap j (scale NULL: 1; inv: times 1/m_i). */
+/* dst[i] += w_ji v for every body i of gap j's row: a force or
+ * acceleration correction of gap j (inv: times 1/m_i as well). */
 static void emit_gap_adds(Cgen *cg, const char *indent, const char *dst, int j, Expr *v, bool inv)
 {
     const Derivation *dv = cg->dv;
