@@ -24,7 +24,7 @@ target_link_libraries(test_derive PRIVATE nsmcore)
 file(GLOB NSM_DERIVE_MODELS CONFIGURE_DEPENDS ${NSM_SOURCE_DIR}/models/*.nsm)
 list(SORT NSM_DERIVE_MODELS)
 add_test(NAME derive.unit COMMAND test_derive ${NSM_DERIVE_MODELS}
-  ${NSM_SOURCE_DIR}/tests/unit/chain5.nsm)
+  ${NSM_SOURCE_DIR}/tests/unit/chain5.nsm ${NSM_SOURCE_DIR}/tests/unit/mixed_gaps.nsm)
 set_tests_properties(derive.unit PROPERTIES LABELS "unit;derive")
 
 # chain20 (20 masses, 19 impact gaps) must compile into a small file.
