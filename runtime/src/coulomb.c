@@ -37,6 +37,16 @@ int rt_fric_normal_gap(const nsm_sim *s, int k)
     return s->m->frictions[k].normal_gap;
 }
 
+/* True when element k is idle in mode: its normal force is a gap's contact
+** force and that gap is open.  An idle element exerts no force and has no
+** events (its event functions are the constant 1): its slip velocity may
+** change sign in flight without meaning anything. */
+int rt_fric_idle(const nsm_sim *s, const unsigned *mode, int k)
+{
+    int j = rt_fric_normal_gap(s, k);
+    return j >= 0 && !rt_mode_has(mode, j);
+}
+
 /* Normal force of element k at (x, v) in mode: its constant, or the contact
 ** force of its gap (lam: the closed impact gaps' forces, for an impact
 ** gap; a penalty gap's k p + c p'; 0 while the gap is open).  With cflag 0
@@ -98,7 +108,10 @@ void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, con
                     const double *dlamf, double *ev, double *evd)
 {
     for (int k = 0; k < s->nf; k++) {
-        if (rt_fric_stuck(s, mode, k)) {
+        if (rt_fric_idle(s, mode, k)) {
+            ev[2 * k] = ev[2 * k + 1] = 1;
+            evd[2 * k] = evd[2 * k + 1] = 0;
+        } else if (rt_fric_stuck(s, mode, k)) {
             double ms = s->num.mus[k];
             double N = rt_fric_normal(s, mode, k, x, v, lam, 1);
             double Nd = rt_fric_normal(s, mode, k, v, a, dlam, 0);
@@ -172,6 +185,10 @@ void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, cons
         const double *w = s->num.Wt + (size_t)k * n, *l = L + (size_t)k * na;
         double ms = s->num.mus[k], c = s->num.ut[k];
         memset(ea, 0, sizeof(double) * 2 * (size_t)na);
+        if (rt_fric_idle(s, mode, k)) {
+            ea[one] = eb[one] = 1;
+            continue;
+        }
         normal_row(s, mode, k, lg, nr);
         if (rt_fric_stuck(s, mode, k)) {
             for (int q = 0; q < na; q++) {

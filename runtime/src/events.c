@@ -614,7 +614,7 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
 {
     for (int k = 0; k < s->nf; k++) {
-        if (rt_fric_stuck(s, s->mode, k))
+        if (rt_fric_stuck(s, s->mode, k) || rt_fric_idle(s, s->mode, k))
             continue;
         double u = rt_fric_slip(s, k, Y1 + s->n);
         if (rt_fric_sign(s, s->mode, k) * u < -100 * rt_fric_slip_tol(s, k, Y1 + s->n)) {

@@ -63,15 +63,17 @@ void rt_fricstat_reset(nsm_sim *s)
 }
 
 /* Count element k's change of state at the current time: kind is
-** NSM_EV_STICK, NSM_EV_SLIP (from stuck) or NSM_EV_REVERSAL. */
+** NSM_EV_STICK, NSM_EV_SLIP (from stuck), NSM_EV_REVERSAL, or
+** NSM_EV_SEPARATION when its normal gap opened while it stuck (the stick
+** phase ends; nothing is counted). */
 void rt_fricstat_change(nsm_sim *s, int k, int kind)
 {
     struct RtFricStat *fs = s->fs;
     if (kind == NSM_EV_STICK) {
         fs->sticks[k]++;
         fs->since[k] = s->t;
-    } else if (kind == NSM_EV_SLIP) {
-        fs->slips[k]++;
+    } else if (kind == NSM_EV_SLIP || kind == NSM_EV_SEPARATION) {
+        fs->slips[k] += kind == NSM_EV_SLIP;
         fs->time[k] += s->t - fs->since[k];
     } else {
         fs->reversals[k]++;

@@ -33,10 +33,11 @@
 
 #include "rt.h"
 
-/* The impact rt_fric_impulse resolved last (an impact is resolved once). */
+/* Friction's state between transitions. */
 struct RtFric {
-    int done_j;               /* its gap, -1 for none */
-    double done_t;            /* and time */
+    int done_j;               /* the gap and time of the impact rt_fric_impulse resolved */
+    double done_t;            /* last (an impact is resolved once); done_j -1: none */
+    unsigned char *idle;      /* nf: element k was idle at the last settle (rt_fric_idle) */
 };
 /* Set element k of mode to stuck (sign 0) or slipping with sign sg. */
 static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
@@ -56,7 +57,9 @@ static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
 ** first, then the one furthest beyond mu_s N released against its force,
 ** until every stuck one is within its cone).  Element forced (>= 0) slips
 ** with sign fsign whatever its slip (its force has just reached the cone).
-** Logs stick, slip and reversal against the mode before. */
+** Logs stick, slip and reversal against the mode before; an idle element
+** (its normal gap open, rt_fric_idle) slips with the sign of its slip and is
+** not logged, and one whose gap has just closed is logged as it engages. */
 static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
 {
     int n = s->n, nf = s->nf, rc;
@@ -67,7 +70,9 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
     double lamf[nf + 1], lam[s->g + 1];
     for (int k = 0; k < nf; k++) {
         double u = rt_fric_slip(s, k, v);
-        if (k == forced)
+        if (rt_fric_idle(s, mode, k))
+            fric_set(s, mode, k, u < 0 ? -1 : 1);
+        else if (k == forced)
             fric_set(s, mode, k, fsign);
         else if (fabs(u) > rt_fric_slip_tol(s, k, v))
             fric_set(s, mode, k, u > 0 ? 1 : -1);
@@ -97,18 +102,30 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
     rt_mode_copy(s, s->mode, mode);
     for (int k = 0; k < nf; k++) {
         int was = rt_fric_stuck(s, ref, k), now = rt_fric_stuck(s, mode, k);
-        int kind = -1;
-        if (fresh && rt_mode_has(fresh, k))
+        int kind = -1, count = 1;
+        if (rt_fric_idle(s, mode, k)) {     /* no record while its gap is open */
+            if (!s->fr->idle[k] && was)     /* its gap opened: the stick phase ends */
+                rt_fricstat_change(s, k, NSM_EV_SEPARATION);
+            s->fr->idle[k] = 1;
+            continue;
+        }
+        if (s->fr->idle[k]) {               /* its gap just closed: its state now */
             kind = now ? NSM_EV_STICK : NSM_EV_SLIP;
-        else if (!was && now)
+            count = now;                    /* no stick phase ended */
+        } else if (fresh && rt_mode_has(fresh, k)) {
+            kind = now ? NSM_EV_STICK : NSM_EV_SLIP;
+        } else if (!was && now) {
             kind = NSM_EV_STICK;
-        else if (was && !now)
+        } else if (was && !now) {
             kind = NSM_EV_SLIP;
-        else if (!now && rt_fric_sign(s, ref, k) != rt_fric_sign(s, mode, k))
+        } else if (!now && rt_fric_sign(s, ref, k) != rt_fric_sign(s, mode, k)) {
             kind = NSM_EV_REVERSAL;
+        }
+        s->fr->idle[k] = 0;
         if (kind < 0)
             continue;
-        rt_fricstat_change(s, k, kind);
+        if (count)
+            rt_fricstat_change(s, k, kind);
         double u = rt_fric_slip(s, k, v);
         if ((rc = rt_log_event(s, kind, s->g + k, u, u, 0, 0, 1)))
             return rc;
@@ -290,6 +307,7 @@ int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
     }
     s->fr->done_j = j;
     s->fr->done_t = s->t;
+    s->fr->idle[k] = 0;             /* engaged at the impact, its state recorded */
     *handled = 1;
     return rc;
 }
@@ -387,7 +405,7 @@ int rt_fric_zeno_check(nsm_sim *s, int j)
 int rt_fric_alloc(nsm_sim *s)
 {
     s->fr = calloc(1, sizeof *s->fr);
-    if (!s->fr)
+    if (!s->fr || !(s->fr->idle = calloc((size_t)s->nf + 1, 1)))
         return NSM_ENOMEM;
     s->fr->done_j = -1;
     return rt_fricstat_alloc(s);
@@ -397,6 +415,8 @@ int rt_fric_alloc(nsm_sim *s)
 void rt_fric_free(nsm_sim *s)
 {
     rt_fricstat_free(s);
+    if (s->fr)
+        free(s->fr->idle);
     free(s->fr);
     s->fr = NULL;
 }
@@ -405,8 +425,10 @@ void rt_fric_free(nsm_sim *s)
 void rt_fric_reset(nsm_sim *s)
 {
     rt_fricstat_reset(s);
-    if (s->fr)
+    if (s->fr) {
         s->fr->done_j = -1;
+        memset(s->fr->idle, 0, (size_t)s->nf + 1);
+    }
 }
 
 /* Check the friction tables the setup filled: 0, or a message in s->msg

@@ -281,6 +281,7 @@ static inline int rt_fric_sign(const nsm_sim *s, const unsigned *mode, int k)
     return rt_mode_has(mode, s->g + 2 * k + 1) ? -1 : 1;
 }
 double rt_fric_slip(const nsm_sim *s, int k, const double *v);
+int rt_fric_idle(const nsm_sim *s, const unsigned *mode, int k);
 double rt_fric_slip_tol(const nsm_sim *s, int k, const double *v);
 int rt_fric_normal_gap(const nsm_sim *s, int k);
 double rt_fric_normal(const nsm_sim *s, const unsigned *mode, int k, const double *x,
