@@ -422,63 +422,67 @@ static bool dv_rows_independent(Derivation *dv, const int *rows, int r)
     return rank == r;
 }
 
-/* Inverts the symmetric positive definite r*r matrix S into hoisted constants,
- * returning the index of the first one (row-major r*r).  r <= 2 uses cofactors;
- * larger systems Gauss-Jordan elimination without pivoting (valid for SPD),
- * every intermediate hoisted so that expressions stay small. */
-static int dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask)
+/* An entry of S^-1 as the mode's code reads it: 0 stays 0, a number or a
+ * single constant is used as it is, anything else is hoisted into c[]. */
+static Expr *dv_hoist(Derivation *dv, Expr *e, const char *what)
+{
+    if (expr_is_num(e, NULL) || e->kind == EX_VAR)
+        return e;
+    return dv_add_const(dv, e, what);
+}
+
+/* The inverse of the symmetric positive definite r*r Delassus matrix S of
+ * the closed impact gaps R (mask), as r*r expressions (row-major, symmetric:
+ * one constant per pair), hoisted into constants.  r <= 2 uses cofactors.
+ * For larger R, S is bordered from S_Q of Q = R without its last gap (a
+ * smaller mask, derived before; Qinv its inverse):
+ *   S = [S_Q b; b^T d],  z = Qinv b,  sigma = d - b . z  (> 0, a Schur complement of SPD S),
+ *   S^-1 = [Qinv + z z^T / sigma, -z / sigma; -z^T / sigma, 1 / sigma],
+ * O(r^2) constants per closed set, and none where a gap touches no other
+ * gap of R (b = 0: the inverse is block diagonal). */
+static Expr **dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask, Expr *const *Qinv)
 {
     ExprCtx *x = dv->ex;
     Arena *ar = dv->arena;
     Expr **out = dv_alloc(dv, (size_t)(r * r), sizeof *out);
     if (r == 1) {
-        out[0] = expr_div(x, expr_num(x, 1), S[0]);
-    } else if (r == 2) {
+        out[0] = dv_hoist(dv, expr_div(x, expr_num(x, 1), S[0]),
+                          arena_printf(ar, "(S^-1)[0][0] of mode %u", mask));
+        return out;
+    }
+    if (r == 2) {
         Expr *det = expr_sub(x, expr_mul(x, S[0], S[3]), expr_mul(x, S[1], S[2]));
         Expr *idet = dv_add_const(dv, expr_div(x, expr_num(x, 1), det),
                                   arena_printf(ar, "1/det S of mode %u", mask));
-        out[0] = expr_mul(x, S[3], idet);
-        out[1] = expr_neg(x, expr_mul(x, S[1], idet));
-        out[2] = expr_neg(x, expr_mul(x, S[2], idet));
-        out[3] = expr_mul(x, S[0], idet);
-    } else {
-        /* [S | I] -> [I | S^-1], row by row */
-        Expr **A = dv_alloc(dv, (size_t)(2 * r * r), sizeof *A);
-        for (int a = 0; a < r; a++)
-            for (int b = 0; b < 2 * r; b++)
-                A[a * 2 * r + b] = b < r ? S[a * r + b] : expr_num(x, a == b - r);
-        for (int k = 0; k < r; k++) {
-            Expr *ip = dv_add_const(dv, expr_div(x, expr_num(x, 1), A[k * 2 * r + k]),
-                                    arena_printf(ar, "elimination pivot %d of mode %u", k, mask));
-            for (int b = 0; b < 2 * r; b++)
-                A[k * 2 * r + b] = expr_mul(x, A[k * 2 * r + b], ip);
-            for (int a = 0; a < r; a++) {
-                if (a == k || expr_is_zero(A[a * 2 * r + k]))
-                    continue;
-                Expr *f = A[a * 2 * r + k];
-                for (int b = 0; b < 2 * r; b++) {
-                    Expr *e = expr_sub(x, A[a * 2 * r + b], expr_mul(x, f, A[k * 2 * r + b]));
-                    if (!expr_is_num(e, NULL) && e->kind != EX_VAR)
-                        e = dv_add_const(dv, e, arena_printf(ar, "elimination of mode %u", mask));
-                    A[a * 2 * r + b] = e;
-                }
-            }
-            for (int b = 0; b < 2 * r; b++) {
-                Expr *e = A[k * 2 * r + b];
-                if (!expr_is_num(e, NULL) && e->kind != EX_VAR)
-                    A[k * 2 * r + b] = dv_add_const(dv, e, arena_printf(ar, "elimination of mode %u", mask));
-            }
-        }
-        for (int a = 0; a < r; a++)
-            for (int b = 0; b < r; b++)
-                out[a * r + b] = A[a * 2 * r + r + b];
+        out[0] = dv_hoist(dv, expr_mul(x, S[3], idet), arena_printf(ar, "(S^-1)[0][0] of mode %u", mask));
+        out[1] = out[2] = dv_hoist(dv, expr_neg(x, expr_mul(x, S[1], idet)),
+                                   arena_printf(ar, "(S^-1)[0][1] of mode %u", mask));
+        out[3] = dv_hoist(dv, expr_mul(x, S[0], idet), arena_printf(ar, "(S^-1)[1][1] of mode %u", mask));
+        return out;
     }
-    int first = dv->n_consts;
-    for (int a = 0; a < r; a++)
-        for (int b = 0; b < r; b++)
-            dv_add_const(dv, out[a * r + b],
+    int q = r - 1;
+    Expr **z = dv_alloc(dv, (size_t)q, sizeof *z);
+    Expr *sigma = S[q * r + q];
+    for (int a = 0; a < q; a++) {
+        Expr *za = expr_num(x, 0);
+        for (int b = 0; b < q; b++)
+            za = expr_add(x, za, expr_mul(x, Qinv[a * q + b], S[b * r + q]));
+        z[a] = dv_hoist(dv, za, arena_printf(ar, "z[%d] = (S_Q^-1 b)[%d] of mode %u", a, a, mask));
+        sigma = expr_sub(x, sigma, expr_mul(x, S[a * r + q], z[a]));
+    }
+    Expr *is = dv_hoist(dv, expr_div(x, expr_num(x, 1), sigma),
+                        arena_printf(ar, "1/sigma of mode %u: (S^-1)[%d][%d]", mask, q, q));
+    for (int a = 0; a < q; a++) {
+        for (int b = a; b < q; b++)
+            out[a * r + b] = out[b * r + a] =
+                dv_hoist(dv, expr_add(x, Qinv[a * q + b], expr_mul(x, expr_mul(x, z[a], z[b]), is)),
                          arena_printf(ar, "(S^-1)[%d][%d] of mode %u", a, b, mask));
-    return first;
+        out[a * r + q] = out[q * r + a] =
+            dv_hoist(dv, expr_neg(x, expr_mul(x, z[a], is)),
+                     arena_printf(ar, "(S^-1)[%d][%d] of mode %u", a, q, mask));
+    }
+    out[q * r + q] = is;
+    return out;
 }
 
 /* ---- modes ---------------------------------------------------------------- */
@@ -662,7 +666,14 @@ static void dv_mode(Derivation *dv, DvMode *md)
     }
     /* lambda_R = -S^-1 W_R M^-1 F, S = W_R M^-1 W_R^T */
     int r = md->n_impact;
-    if (r) {
+    unsigned rmask = 0;
+    for (int a = 0; a < r; a++)
+        rmask |= 1u << md->impact[a];
+    if (r && rmask != mask) {
+        /* S^-1 depends on R only: the mode R itself (derived before, its mask
+         * is smaller) has it; its engaged penalty gaps change F, not S */
+        md->Sinv = dv->modes[rmask].Sinv;
+    } else if (r) {
         Expr **S = dv_alloc(dv, (size_t)(r * r), sizeof *S);
         for (int a = 0; a < r; a++)
             for (int b = 0; b < r; b++) {
@@ -676,7 +687,10 @@ static void dv_mode(Derivation *dv, DvMode *md)
                 }
                 S[a * r + b] = s;
             }
-        md->sinv = dv_invert_spd(dv, S, r, mask);
+        unsigned top = 1u << md->impact[r - 1];
+        md->Sinv = dv_invert_spd(dv, S, r, mask, r > 2 ? dv->modes[rmask & ~top].Sinv : NULL);
+    }
+    if (r) {
         Expr **rhs = dv_alloc(dv, (size_t)r, sizeof *rhs);
         for (int a = 0; a < r; a++) {
             rhs[a] = expr_num(x, 0);
@@ -694,7 +708,7 @@ static void dv_mode(Derivation *dv, DvMode *md)
         for (int a = 0; a < r; a++) {
             Expr *l = expr_num(x, 0);
             for (int b = 0; b < r; b++)
-                l = expr_sub(x, l, expr_mul(x, expr_var(x, dv->v_const + md->sinv + a * r + b), rhs[b]));
+                l = expr_sub(x, l, expr_mul(x, md->Sinv[a * r + b], rhs[b]));
             md->prog[md->n_prog++] = (DvAssign){dv->lam[md->impact[a]], l};
         }
     }
@@ -770,6 +784,68 @@ static void dv_mode(Derivation *dv, DvMode *md)
         }
     }
     md->status = DV_MODE_DERIVED;
+}
+
+/* The modes as corrections of the free mode (DvCorr in derive.h): the
+ * pieces every mode shares, per gap and per closed set, instead of each
+ * mode's own program.  lambda_R = -S^-1 W_R M^-1 F (dv_mode) reads
+ * -S^-1 u_R with u_j = w_j . M^-1 F + h_j'' = w_j . a + h_j'', a = M^-1 F
+ * the acceleration before the contact forces; its time derivative is
+ * -S^-1 u_R' with u_j' = w_j . M^-1 F' + h_j'''. */
+static void dv_corrections(Derivation *dv)
+{
+    const Model *m = dv->model;
+    ExprCtx *x = dv->ex;
+    int n = dv->n, g = dv->g;
+    DvCorr *cr = &dv->corr;
+
+    /* F' = f_ext'(t) - K v - C a of the free mode, and M^-1 F' */
+    cr->fdot = dv_alloc(dv, (size_t)n, sizeof *cr->fdot);
+    Expr **jerk = dv_alloc(dv, (size_t)n, sizeof *jerk);
+    for (int i = 0; i < n; i++) {
+        Expr *f = dv_row_sub(dv, dv->fext_dot[i], dv->K, i, dv->v);
+        cr->fdot[i] = dv_row_sub(dv, f, dv->C, i, dv->acc);
+        jerk[i] = expr_mul(x, dv->invm[i], dv->Fdot[i]);
+    }
+    cr->u = dv_alloc(dv, (size_t)g + 1, sizeof *cr->u);
+    cr->ud = dv_alloc(dv, (size_t)g + 1, sizeof *cr->ud);
+    cr->pen = dv_alloc(dv, (size_t)g + 1, sizeof *cr->pen);
+    cr->pen_dot = dv_alloc(dv, (size_t)g + 1, sizeof *cr->pen_dot);
+    for (int j = 0; j < g; j++) {
+        const Gap *gp = &m->gaps[j];
+        if (gp->law == LAW_IMPACT) {
+            cr->u[j] = dv_gap_with(dv, j, dv->acc, dv->hdd[j]);
+            cr->ud[j] = dv_gap_with(dv, j, jerk, dv->hddd[j]);
+            continue;
+        }
+        /* engaged penalty: lambda_j = k p + c p', p = -gap (a penalty gap never moves) */
+        Expr *c = gp->c ? gp->c : expr_num(x, 0);
+        Expr *gap = dv_gap(dv, j, dv->x);
+        Expr *gapd = dv_gap_with(dv, j, dv->v, NULL);
+        Expr *gapdd = dv_gap_with(dv, j, dv->acc, NULL);
+        cr->pen[j] = expr_neg(x, expr_add(x, expr_mul(x, gp->k, gap), expr_mul(x, c, gapd)));
+        cr->pen_dot[j] = expr_neg(x, expr_add(x, expr_mul(x, gp->k, gapd), expr_mul(x, c, gapdd)));
+    }
+    if (!dv->enumerated)
+        return;
+    for (int k = 0; k < dv->n_modes; k++) {
+        DvMode *md = &dv->modes[k];
+        int r = md->n_impact;
+        if (md->status != DV_MODE_DERIVED || r == 0)
+            continue;
+        md->lam_u = dv_alloc(dv, (size_t)r, sizeof *md->lam_u);
+        md->lamd_u = dv_alloc(dv, (size_t)r, sizeof *md->lamd_u);
+        for (int a = 0; a < r; a++) {
+            Expr *l = expr_num(x, 0), *ld = expr_num(x, 0);
+            for (int b = 0; b < r; b++) {
+                Expr *sinv = md->Sinv[a * r + b];
+                l = expr_sub(x, l, expr_mul(x, sinv, dv->u[md->impact[b]]));
+                ld = expr_sub(x, ld, expr_mul(x, sinv, dv->ud[md->impact[b]]));
+            }
+            md->lam_u[a] = l;
+            md->lamd_u[a] = ld;
+        }
+    }
 }
 
 /* ---- substitution and evaluation helpers ------------------------------------ */
@@ -901,7 +977,9 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     dv->v_lam = dv->v_f + n;
     dv->v_acc = dv->v_lam + g;
     dv->v_fdot = dv->v_acc + n;
-    dv->v_const = dv->v_fdot + n;
+    dv->v_u = dv->v_fdot + n;
+    dv->v_ud = dv->v_u + g;
+    dv->v_const = dv->v_ud + g;
 
     dv->x = dv_alloc(dv, (size_t)n, sizeof *dv->x);
     dv->v = dv_alloc(dv, (size_t)n, sizeof *dv->v);
@@ -909,6 +987,8 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     dv->acc = dv_alloc(dv, (size_t)n, sizeof *dv->acc);
     dv->Fdot = dv_alloc(dv, (size_t)n, sizeof *dv->Fdot);
     dv->lam = dv_alloc(dv, (size_t)g, sizeof *dv->lam);
+    dv->u = dv_alloc(dv, (size_t)g, sizeof *dv->u);
+    dv->ud = dv_alloc(dv, (size_t)g, sizeof *dv->ud);
     for (int i = 0; i < n; i++) {
         dv->x[i] = expr_var(x, i);
         dv->v[i] = expr_var(x, n + i);
@@ -916,8 +996,11 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         dv->acc[i] = expr_var(x, dv->v_acc + i);
         dv->Fdot[i] = expr_var(x, dv->v_fdot + i);
     }
-    for (int j = 0; j < g; j++)
+    for (int j = 0; j < g; j++) {
         dv->lam[j] = expr_var(x, dv->v_lam + j);
+        dv->u[j] = expr_var(x, dv->v_u + j);
+        dv->ud[j] = expr_var(x, dv->v_ud + j);
+    }
 
     if (dv_assemble(dv, d) || dv_check_gaps(dv, d))
         return NULL;
@@ -944,6 +1027,7 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         }
         dv_mode(dv, md);
     }
+    dv_corrections(dv);
     dv_generator(dv);
     dv->n_vars = dv->v_const + dv->n_consts;
     dv->v_report = dv->n_vars;

@@ -12,6 +12,8 @@
  *   lambda_j = var dv->v_lam + j     contact force of gap j (local)
  *   a_i      = var dv->v_acc + i     acceleration of body i (local)
  *   F'_i     = var dv->v_fdot + i    time derivative of F_i along the flow (local)
+ *   u_j      = var dv->v_u + j       w_j . a + h_j'' before the contact forces (local)
+ *   u'_j     = var dv->v_ud + j      its time derivative w_j . M^-1 F' + h_j''' (local)
  *   c_k      = var dv->v_const + k   hoisted constant, a function of p only
  *   report   = var dv->v_report + ...  q_i (n), q_i' (n), V_k (3 + g): see below
  *
@@ -79,7 +81,8 @@ typedef struct DvMode {
     const char *story;     /* "M1 and M2 stuck" */
     int n_impact;          /* closed impact gaps ... */
     int *impact;           /* ... their indices */
-    int sinv;              /* first const of S^-1 (n_impact^2 entries, row-major) */
+    Expr **Sinv;           /* n_impact^2, row-major: S^-1, S = W_R M^-1 W_R^T, entries 0 or
+                              hoisted constants; shared by the modes with the same R */
     DvMat *K, *C;          /* n*n, the mode's stiffness and damping (penalty gaps added) */
     Expr **fconst;         /* n, with the penalty offsets -k d w */
     /* Straight-line program, in order: F (n), lambda (closed impact gaps), a (n),
@@ -88,7 +91,26 @@ typedef struct DvMode {
     Expr **ydot;           /* 2n: (v, a) in terms of the locals */
     Expr **lambda;         /* g: contact forces, locals allowed; 0 for open gaps */
     Expr **ev, **evdot;    /* g: event functions and derivatives, locals allowed */
+    /* The same contact forces as a correction of the free mode (what the C
+     * back end writes, see DvCorr): lambda_R = -S^-1 u_R and its time
+     * derivative -S^-1 u_R', per closed impact gap of the mode; NULL when
+     * the mode has none. */
+    Expr **lam_u, **lamd_u;
 } DvMode;
+
+/* Every mode as the free mode and its corrections (dv_corrections), the form
+ * the C back end writes: the free mode's F = f_ext + f_const - K x - C v,
+ * each engaged penalty gap's force added to F, a = M^-1 F, then for the
+ * closed impact gaps R lambda_R = -S_R^-1 u_R with u_j = w_j . a + h_j''
+ * (the gaps' accelerations under F alone) and a += M^-1 W_R^T lambda_R.
+ * Every expression is in x, v, t, sw and the locals F, a, lambda, F', u, u'. */
+typedef struct DvCorr {
+    Expr **u, **ud;        /* g: u_j = w_j . a + h_j'', u_j' = w_j . M^-1 F' + h_j''' */
+    Expr **pen, **pen_dot; /* g: an engaged penalty gap's force k p + c p' (p = -gap)
+                              and its time derivative (a: the mode's acceleration);
+                              NULL for an impact gap */
+    Expr **fdot;           /* n: the free mode's F' = f_ext'(t) - K v - C a */
+} DvCorr;
 
 /* A time switch: a comparison in a force that involves t. */
 typedef struct DvSwitch {
@@ -111,9 +133,9 @@ typedef struct Derivation {
     int n, g, n_sw;
 
     /* variable numbering, see above */
-    int v_sw, v_f, v_lam, v_acc, v_fdot, v_const, n_vars;
+    int v_sw, v_f, v_lam, v_acc, v_fdot, v_u, v_ud, v_const, n_vars;
     int v_report;          /* first variable of the report's coordinates (q, q', V), >= n_vars */
-    Expr **x, **v, **sw, **F, **lam, **acc, **Fdot;
+    Expr **x, **v, **sw, **F, **lam, **acc, **Fdot, **u, **ud;
 
     /* assembled model: M a + C v + K x = f_ext(t) + f_const + W^T lambda */
     Expr **mass, **invm;   /* n; invm are const vars c_k = 1/m_i */
@@ -133,6 +155,7 @@ typedef struct Derivation {
     int n_modes;           /* 2^g (modes beyond the enumeration limit are DV_MODE_SKIPPED) */
     bool enumerated;       /* g <= DV_MAX_ENUM_GAPS */
     DvMode *modes;
+    DvCorr corr;           /* the modes as corrections of the free mode */
 
     DvConst *consts; int n_consts, cap_consts;
     Expr **cvar; int n_cvar;  /* the variables of the constants */

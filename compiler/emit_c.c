@@ -5,9 +5,13 @@
  * The output is deterministic (no dates, no absolute paths) and every block
  * carries a comment with the equation it implements.  Names in the code:
  * p[i] parameters, c[k] hoisted constants, y[i] state (x then v), sw[k] time
- * switch flags; inside a mode F<i> net forces, lam<j> contact forces, a<i>
- * accelerations and Fd<i> force derivatives (arrays F[], L[], a[], Fd[] in a
- * mode that has loops).
+ * switch flags; inside modes() the arrays F[] net forces, L[] contact
+ * forces, a[] accelerations, u[] the impact gaps' accelerations before the
+ * contact forces, Fd[] and ud[] their time derivatives.
+ *
+ * Modes: one function writes the free mode once and each closed gap's or
+ * closed set's correction after it (derive.h, DvCorr), rather than a
+ * complete function per mode.
  *
  * Loops: a run of assignments that differ only by a shift of every index
  * (the springs of a chain, the gaps between its beads, the masses of a
@@ -98,6 +102,7 @@ static const char *var_slot(const Cgen *cg, int index, long *elem)
     struct { int first, count; const char *arr; } slot[] = {
         {0, 2 * dv->n, "y"}, {dv->v_sw, dv->n_sw, "sw"}, {dv->v_f, dv->n, "F"},
         {dv->v_lam, dv->g, "L"}, {dv->v_acc, dv->n, "a"}, {dv->v_fdot, dv->n, "Fd"},
+        {dv->v_u, dv->g, "u"}, {dv->v_ud, dv->g, "ud"},
         {dv->v_const, dv->n_consts, "c"}};
     for (size_t k = 0; k < sizeof slot / sizeof slot[0]; k++)
         if (index >= slot[k].first && index < slot[k].first + slot[k].count) {
@@ -1022,158 +1027,414 @@ static const char *ev_doc(const Model *m, unsigned mask, int j)
     if (!closed)
         return "open, force release: s = max(gap, k gap + c gap')";
     if (gp->law == LAW_IMPACT)
-        return "held shut: s = lambda, s' = dlambda/dF . F'";
+        return "held shut: s = lambda, s' = lambda' (below)";
     if (gp->release == RELEASE_FORCE)
         return "engaged: s = k p + c p', s' = k p' + c p''";
     return "engaged: s = p = -gap, s' = -w.v";
 }
 
-/* One mode as a straight-line function: forces, contact forces, accelerations, events. */
-static void emit_mode(Cgen *cg, const DvMode *md)
+/* The bit of gap j in word 0 of a mode, as C: "4u". */
+static const char *gap_bit(const Cgen *cg, int j)
+{
+    return arena_printf(cg->dv->arena, "%uu", 1u << j);
+}
+
+/* Writes `dst[index] += term;`, or `-=` and the term negated when the term
+ * reads as a negation (a - b rounds like a + (-b)). */
+static void emit_add(Cgen *cg, const char *indent, const char *dst, long index, Expr *term)
+{
+    ExprCtx *x = cg->dv->ex;
+    const char *pos = expr_to_string(x, term, EXPR_C, &cg->nm);
+    const char *neg = expr_to_string(x, expr_neg(x, term), EXPR_C, &cg->nm);
+    bool minus = pos[0] == '-' && neg[0] != '-';
+    fprintf(cg->out, "%s%s[%ld] %s %s;\n", indent, dst, index, minus ? "-=" : "+=", minus ? neg : pos);
+}
+
+/* dst[i] += w_ji v for every body i of gap j's row: a force or
+ * acceleration correction of gap j (inv: times 1/m_i as well). */
+static void emit_gap_adds(Cgen *cg, const char *indent, const char *dst, int j, Expr *v, bool inv)
 {
     const Derivation *dv = cg->dv;
-    const Model *m = cg->m;
-    FILE *o = cg->out;
-    int n = dv->n, g = dv->g;
+    const DvMat *W = dv->W;
+    for (int k = 0; k < W->nnz[j]; k++) {
+        if (expr_is_zero(W->val[j][k]))
+            continue;
+        int i = W->col[j][k];
+        Expr *t = expr_mul(dv->ex, W->val[j][k], v);
+        emit_add(cg, indent, dst, i, inv ? expr_mul(dv->ex, t, dv->invm[i]) : t);
+    }
+}
 
-    fprintf(o, "/* mode %u ", md->mask);
-    pcomment(o, md->label);
-    fprintf(o, ": ");
-    pcomment(o, md->story);
-    if (md->n_impact)
-        fprintf(o, ";\n * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,"
-                   "\n * (W_R M^-1 W_R^T)^-1 = c[%d..%d]", md->sinv, md->sinv + md->n_impact * md->n_impact - 1);
-    for (int k = 0; k < md->n_impact; k++) {
-        /* the contact force written out, when it reads in one line */
+/* Prints the mode's label and story, e.g. "{C closed}: M1 and M2 stuck". */
+static void mode_title(Cgen *cg, const DvMode *md)
+{
+    pcomment(cg->out, md->label);
+    fprintf(cg->out, ": ");
+    pcomment(cg->out, md->story);
+}
+
+/* The comment over a closed set's contact forces: its modes' story, and
+ * each force written out when it reads in one line and is not 0. */
+static void closed_set_comment(Cgen *cg, const DvMode *md, const char *indent)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    int r = md->n_impact;
+    fprintf(o, "%scase %uu: /* ", indent, md->mask);
+    mode_title(cg, md);
+    for (int k = 0; k < r; k++) {
         int j = md->impact[k];
         Expr *l = dv_pretty(dv, dv_expand_consts(dv, dv_full(dv, md, dv->lam[j])));
         char *txt = expr_to_string(dv->ex, l, EXPR_TEXT, &cg->tnm);
-        if (strlen(txt) > 160)
+        if (strlen(txt) > 160 || expr_is_zero(l))
             continue;
-        fprintf(o, ";\n * lambda_");
-        pcomment(o, m->gaps[j].name);
+        fprintf(o, ";\n%s   lambda_", indent);
+        pcomment(o, cg->m->gaps[j].name);
         fprintf(o, " = ");
         pcomment(o, txt);
     }
     fprintf(o, " */\n");
-    /* the program's sections, planned before anything is written: a mode
-     * with a loop keeps its locals in arrays */
-    Lines sec[7] = {{0}};
-    enum { S_F, S_LAM, S_ACC, S_YDOT, S_LOUT, S_FD, S_EV };
-    int k = 0;
-    for (; k < n; k++)
-        lines_local(cg, &sec[S_F], md->prog[k].var->index, md->prog[k].value);
-    for (; k < n + md->n_impact; k++)
-        lines_local(cg, &sec[S_LAM], md->prog[k].var->index, md->prog[k].value);
-    for (; k < 2 * n + md->n_impact; k++)
-        lines_local(cg, &sec[S_ACC], md->prog[k].var->index, md->prog[k].value);
-    for (int i = 0; i < 2 * n; i++)
-        lines_add(&sec[S_YDOT], "ydot", i, md->ydot[i], NULL, NULL, false);
-    for (int j = 0; j < g; j++)
-        lines_add(&sec[S_LOUT], "lam", j, md->lambda[j], NULL, NULL, false);
-    if (md->n_impact)
-        for (; k < md->n_prog; k++) {
-            bool used = false;
-            for (int j = 0; j < g && !used; j++)
-                used |= expr_depends_on(md->evdot[j], md->prog[k].var);
-            if (used)
-                lines_local(cg, &sec[S_FD], md->prog[k].var->index, md->prog[k].value);
-        }
-    for (int j = 0; j < g; j++) {
-        lines_add(&sec[S_EV], "s", j, md->ev[j], m->gaps[j].name, ev_doc(m, md->mask, j), false);
-        lines_add(&sec[S_EV], "sdot", j, md->evdot[j], NULL, NULL, false);
-    }
-    bool loops = false;
-    for (int q = 0; q < 7; q++)
-        loops |= lines_roll(cg, &sec[q]);
-    cg->arrays = loops;
-
-    fprintf(o, "static void mode_%u(double t, const double *y, const int *sw, const double *p,\n"
-               "                   const double *c, double *ydot, double *lam, double *s, double *sdot)\n{\n",
-            md->mask);
-    if (loops) {
-        fprintf(o, "    int i;\n    double F[%d], a[%d];\n", n, n);
-        if (md->n_impact)
-            fprintf(o, "    double L[%d];\n", g);
-        if (sec[S_FD].n)
-            fprintf(o, "    double Fd[%d];\n", n);
-    }
-    fprintf(o, "    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
-    fprintf(o, "    /* F = f_ext(t) + f_const - K x - C v");
-    for (int j = 0; j < g; j++)
-        if (dv_closed(md->mask, j) && m->gaps[j].law == LAW_PENALTY)
-            fprintf(o, "; engaged %s adds k w w^T to K, c w w^T to C, -k d w to f", m->gaps[j].name);
-    fprintf(o, " */\n");
-    lines_flush(cg, &sec[S_F], "    ");
-    if (md->n_impact)
-        fprintf(o, "    /* contact forces of the gaps held shut */\n");
-    lines_flush(cg, &sec[S_LAM], "    ");
-    fprintf(o, "    /* a = M^-1 (F + W_R^T lambda_R) */\n");
-    lines_flush(cg, &sec[S_ACC], "    ");
-    fprintf(o, "    if (ydot) {\n");
-    lines_flush(cg, &sec[S_YDOT], "        ");
-    fprintf(o, "    }\n");
-    if (g) {
-        fprintf(o, "    if (lam) {\n");
-        lines_flush(cg, &sec[S_LOUT], "        ");
-        fprintf(o, "    }\n");
-        fprintf(o, "    if (s && sdot) {\n");
-        if (md->n_impact) {
-            fprintf(o, "        /* F' = f_ext'(t) - K v - C a */\n");
-            lines_flush(cg, &sec[S_FD], "        ");
-        }
-        lines_flush(cg, &sec[S_EV], "        ");
-        fprintf(o, "    }\n");
-    } else {
-        fprintf(o, "    (void)lam;\n    (void)s;\n    (void)sdot;\n");
-    }
-    fprintf(o, "}\n\n");
-    for (int q = 0; q < 7; q++)
-        free(sec[q].v);
-    cg->arrays = false;
 }
 
-/* The three per-mode entry points dispatch to the mode functions. */
-static void emit_dispatch(Cgen *cg)
+/* The closed impact sets R (modes whose closed gaps are all impact gaps),
+ * each with lines assigning its contact forces or their derivatives. */
+static void emit_closed_sets(Cgen *cg, unsigned imask, bool deriv, const char *indent)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
-    int made = cg->m->n_frictions ? 0 : dv->enumerated ? dv->n_modes : 1;
+    Lines ls = {0};
+    const char *in2 = arena_printf(dv->arena, "%s    ", indent);
+    fprintf(o, "%sswitch (m & %uu) {\n", indent, imask);
+    for (int k = 1; k < dv->n_modes; k++) {
+        const DvMode *md = &dv->modes[k];
+        if ((md->mask & ~imask) || md->status != DV_MODE_DERIVED)
+            continue;
+        if (deriv) {
+            fprintf(o, "%scase %uu: /* ", indent, md->mask);
+            pcomment(o, md->label);
+            fprintf(o, " */\n");
+        } else {
+            closed_set_comment(cg, md, indent);
+        }
+        for (int a = 0; a < md->n_impact; a++) {
+            int j = md->impact[a];
+            if (deriv)
+                lines_add(&ls, "sdot", j, md->lamd_u[a], NULL, NULL, false);
+            else
+                lines_local(cg, &ls, dv->v_lam + j, md->lam_u[a]);
+        }
+        lines_flush(cg, &ls, in2);
+        fprintf(o, "%sbreak;\n", in2);
+    }
+    fprintf(o, "%s}\n", indent);
+    free(ls.v);
+}
+
+/* The header comment of modes(): the equations and the modes written out. */
+static void modes_comment(Cgen *cg, unsigned imask, unsigned pmask)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    fprintf(o, "/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:\n"
+               " *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces\n");
+    if (pmask)
+        fprintf(o, " *   F += w_j lambda_j                           engaged penalty gap j:"
+                   " lambda_j = k_j p + c_j p', p = -gap_j\n");
+    fprintf(o, " *   a = M^-1 F\n");
+    if (imask)
+        fprintf(o, " *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R,"
+                   " S_R = W_R M^-1 W_R^T\n"
+                   " *   a += M^-1 W_R^T lambda_R\n");
+    fprintf(o, " * Event functions: those of the open gaps, replaced by the closed gaps' own.\n");
+    if (!dv->enumerated) {
+        fprintf(o, " * %d gaps: only the free mode is written out, the runtime's generic path\n"
+                   " * solves the others (docs/theory.md). */\n", dv->g);
+        return;
+    }
+    fprintf(o, " * The modes:\n");
+    for (int k = 0; k < dv->n_modes; k++) {
+        const DvMode *md = &dv->modes[k];
+        fprintf(o, " *   %u ", md->mask);
+        mode_title(cg, md);
+        if (md->status == DV_MODE_INADMISSIBLE)
+            fprintf(o, " (inadmissible: the closed gaps' w are dependent, never entered)");
+        fprintf(o, "\n");
+    }
+    fprintf(o, " */\n");
+}
+
+/* Does e mention a variable of index lo..hi-1 (a mode's locals)? */
+static bool uses_vars(const Expr *e, int lo, int hi)
+{
+    if (e->kind == EX_VAR)
+        return e->index >= lo && e->index < hi;
+    for (int k = 0; k < e->nargs; k++)
+        if (uses_vars(e->args[k], lo, hi))
+            return true;
+    return false;
+}
+
+/* The event functions of the open gaps (those of the free mode), as lines. */
+static void open_events(Cgen *cg, Lines *ls)
+{
+    const DvMode *md0 = &cg->dv->modes[0];
+    for (int j = 0; j < cg->dv->g; j++) {
+        lines_add(ls, "s", j, md0->ev[j], cg->m->gaps[j].name, ev_doc(cg->m, 0, j), false);
+        lines_add(ls, "sdot", j, md0->evdot[j], NULL, NULL, false);
+    }
+}
+
+/* The body of modes(), into cg->out; returns whether it holds a loop. */
+static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    const DvMode *md0 = &dv->modes[0];
+    const DvCorr *cr = &dv->corr;
+    FILE *o = cg->out;
+    ExprCtx *x = dv->ex;
+    int n = dv->n, g = dv->g;
+    bool en = dv->enumerated && g > 0, loops = false;
+    Lines ls = {0};
+
+    /* the open gaps' event functions first when they need no acceleration:
+     * event() then returns in the free mode before any dynamics */
+    bool early = g > 0;
+    for (int j = 0; j < g && early; j++)
+        early = !uses_vars(md0->ev[j], dv->v_f, dv->v_const) && !uses_vars(md0->evdot[j], dv->v_f, dv->v_const);
+    if (early) {
+        fprintf(o, "    if (s && sdot) {\n");
+        open_events(cg, &ls);
+        loops |= lines_flush(cg, &ls, "        ");
+        fprintf(o, "        if (!ydot && !lam && m == 0u)\n"
+                   "            return; /* the free mode's event functions need nothing else */\n"
+                   "    }\n");
+    }
+    fprintf(o, "    /* F = f_ext(t) + f_const - K x - C v */\n");
+    for (int i = 0; i < n; i++)
+        lines_local(cg, &ls, md0->prog[i].var->index, md0->prog[i].value);
+    loops |= lines_flush(cg, &ls, "    ");
+    if (en) {
+        fprintf(o, "    /* lambda_j = 0 while gap j is open */\n");
+        for (int j = 0; j < g; j++)
+            lines_local(cg, &ls, dv->v_lam + j, expr_num(x, 0));
+        loops |= lines_flush(cg, &ls, "    ");
+    }
+    for (int j = 0; j < g && pmask; j++) {
+        if (!((pmask >> j) & 1u))
+            continue;
+        fprintf(o, "    if (m & %s) { /* ", gap_bit(cg, j));
+        pcomment(o, m->gaps[j].name);
+        fprintf(o, " engaged: lambda = k p + c p', p = -gap; F += w lambda */\n");
+        lines_local(cg, &ls, dv->v_lam + j, cr->pen[j]);
+        loops |= lines_flush(cg, &ls, "        ");
+        emit_gap_adds(cg, "        ", "F", j, dv->lam[j], false);
+        fprintf(o, "    }\n");
+    }
+    fprintf(o, "    /* a = M^-1 F */\n");
+    for (int i = n; i < 2 * n; i++)
+        lines_local(cg, &ls, md0->prog[i].var->index, md0->prog[i].value);
+    loops |= lines_flush(cg, &ls, "    ");
+    if (imask) {
+        fprintf(o, "    if (m & %uu) {\n", imask);
+        fprintf(o, "        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */\n");
+        for (int j = 0; j < g; j++)
+            if ((imask >> j) & 1u)
+                lines_local(cg, &ls, dv->v_u + j, cr->u[j]);
+        loops |= lines_flush(cg, &ls, "        ");
+        fprintf(o, "        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T%s */\n",
+                pmask ? "\n           (the forces written out are those of R alone: engaged penalty gaps add to F)" : "");
+        emit_closed_sets(cg, imask, false, "        ");
+        fprintf(o, "        /* a += M^-1 W_R^T lambda_R */\n");
+        for (int j = 0; j < g; j++) {
+            if (!((imask >> j) & 1u))
+                continue;
+            if (imask == 1u << j) {     /* the only impact gap: closed here */
+                emit_gap_adds(cg, "        ", "a", j, dv->lam[j], true);
+                continue;
+            }
+            fprintf(o, "        if (m & %s) {\n", gap_bit(cg, j));
+            emit_gap_adds(cg, "            ", "a", j, dv->lam[j], true);
+            fprintf(o, "        }\n");
+        }
+        fprintf(o, "    }\n");
+    }
+    fprintf(o, "    if (ydot) {\n");
+    for (int i = 0; i < 2 * n; i++)
+        lines_add(&ls, "ydot", i, md0->ydot[i], NULL, NULL, false);
+    loops |= lines_flush(cg, &ls, "        ");
+    fprintf(o, "    }\n");
+    if (!g) {
+        fprintf(o, "    (void)lam;\n    (void)s;\n    (void)sdot;\n");
+        free(ls.v);
+        return loops;
+    }
+    fprintf(o, "    if (lam) {\n");
+    for (int j = 0; j < g; j++)
+        lines_add(&ls, "lam", j, en ? dv->lam[j] : expr_num(x, 0), NULL, NULL, false);
+    loops |= lines_flush(cg, &ls, "        ");
+    fprintf(o, "    }\n");
+    fprintf(o, "    if (s && sdot) {\n");
+    if (!early) {
+        open_events(cg, &ls);
+        loops |= lines_flush(cg, &ls, "        ");
+    }
+    for (int j = 0; j < g && en; j++) {
+        const DvMode *mj = &dv->modes[1u << j];
+        fprintf(o, "        if (m & %s) { /* ", gap_bit(cg, j));
+        pcomment(o, m->gaps[j].name);
+        fprintf(o, " %s */\n", ev_doc(m, 1u << j, j));
+        if (m->gaps[j].law == LAW_IMPACT) {
+            lines_add(&ls, "s", j, dv->lam[j], NULL, NULL, false);
+        } else {
+            /* released by force: s is the force computed above */
+            lines_add(&ls, "s", j, mj->ev[j] == dv->corr.pen[j] ? dv->lam[j] : mj->ev[j], NULL, NULL, false);
+            lines_add(&ls, "sdot", j, mj->evdot[j], NULL, NULL, false);
+        }
+        loops |= lines_flush(cg, &ls, "            ");
+        fprintf(o, "        }\n");
+    }
+    if (imask) {
+        fprintf(o, "        if (m & %uu) {\n", imask);
+        fprintf(o, "            /* F' = f_ext'(t) - K v - C a");
+        if (pmask)
+            fprintf(o, ", + w_j lambda_j' of the engaged penalty gaps");
+        fprintf(o, " */\n");
+        for (int i = 0; i < n; i++)
+            lines_local(cg, &ls, dv->v_fdot + i, cr->fdot[i]);
+        loops |= lines_flush(cg, &ls, "            ");
+        for (int j = 0; j < g; j++) {
+            if (!((pmask >> j) & 1u))
+                continue;
+            fprintf(o, "            if (m & %s) {\n", gap_bit(cg, j));
+            emit_gap_adds(cg, "                ", "Fd", j, cr->pen_dot[j], false);
+            fprintf(o, "            }\n");
+        }
+        fprintf(o, "            /* u_j' = w_j . M^-1 F' + h_j''' */\n");
+        for (int j = 0; j < g; j++)
+            if ((imask >> j) & 1u)
+                lines_local(cg, &ls, dv->v_ud + j, cr->ud[j]);
+        loops |= lines_flush(cg, &ls, "            ");
+        fprintf(o, "            /* s' = lambda_R' = -S_R^-1 u_R' */\n");
+        emit_closed_sets(cg, imask, true, "            ");
+        fprintf(o, "        }\n");
+    }
+    fprintf(o, "    }\n");
+    free(ls.v);
+    return loops;
+}
+
+/* modes(): every mode in one function, the free mode written once and each
+ * closed gap's or closed set's correction after it (DvCorr, derive.h).  Its
+ * locals are arrays: F, a (n), L (g: contact forces), u, Fd, ud. */
+static void emit_modes(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    FILE *out = cg->out;
+    int n = dv->n, g = dv->g;
+    unsigned imask = 0, pmask = 0;
+    for (int j = 0; j < g && dv->enumerated; j++) {
+        if (m->gaps[j].law == LAW_IMPACT)
+            imask |= 1u << j;
+        else
+            pmask |= 1u << j;
+    }
+    char *body = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&body, &len);
+    if (!o) {
+        fputs("nsmc: fatal: out of memory\n", stderr);
+        abort();
+    }
+    cg->out = o;
+    cg->arrays = true;
+    bool loops = modes_body(cg, imask, pmask);
+    cg->arrays = false;
+    cg->out = out;
+    fclose(o);
+
+    modes_comment(cg, imask, pmask);
+    /* inlined into each entry point, whose NULL outputs drop what it does not
+     * need (as fast as a function per mode and entry point) */
+    fprintf(out, "#if defined(__GNUC__)\n__attribute__((always_inline))\n#endif\n");
+    fprintf(out, "static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,\n"
+                 "                         const double *c, double *ydot, double *lam, double *s, double *sdot)\n{\n");
+    if (loops)
+        fprintf(out, "    int i;\n");
+    fprintf(out, "    double F[%d], a[%d];\n", n, n);
+    if (dv->enumerated && g)
+        fprintf(out, "    double L[%d];\n", g);
+    if (imask)
+        fprintf(out, "    double u[%d], Fd[%d], ud[%d];\n", g, n, g);
+    fprintf(out, "    (void)m;\n    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
+    fwrite(body, 1, len, out);
+    fprintf(out, "}\n\n");
+    free(body);
+}
+
+/* mode_written(): which modes modes() writes out, the others being left to
+ * the runtime's generic path; then rhs(), lambda() and event(), the
+ * model's per-mode entry points. */
+static void emit_dispatch(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    FILE *o = cg->out;
     static const char *fn[3] = {"rhs", "lambda", "event"};
-    static const char *args[3] = {
-        "double *ydot", "double *lam", "double *s, double *sdot"};
+    static const char *args[3] = {"double *ydot", "double *lam", "double *s, double *sdot"};
     static const char *call[3] = {"ydot, NULL, NULL, NULL", "NULL, lam, NULL, NULL", "NULL, NULL, s, sdot"};
-    int words = (dv->g + 2 * cg->m->n_frictions) / 32 + 1;  /* NSM_MODE_WORDS */
+    static const char *unused[3] = {"    (void)ydot;\n", "    (void)lam;\n", "    (void)s;\n    (void)sdot;\n"};
+    int words = (dv->g + 2 * m->n_frictions) / 32 + 1;  /* NSM_MODE_WORDS */
+    if (m->n_frictions) {
+        for (int f = 0; f < 3; f++) {
+            fprintf(o, "/* friction: every mode is left to the runtime's generic path */\n"
+                       "static int %s(const unsigned *mode, double t, const double *y, const int *sw,\n"
+                       "    const double *p, const double *c, %s)\n{\n", fn[f], args[f]);
+            fprintf(o, "    (void)mode;\n    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
+            fprintf(o, "%s    return NSM_NOT_DERIVED;\n}\n\n", unused[f]);
+        }
+        return;
+    }
+    fprintf(o, "/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the\n"
+               "   runtime's generic path. */\n"
+               "static int mode_written(const unsigned *mode)\n{\n");
+    if (words > 1)  /* the modes written out close gaps of word 0 only */
+        fprintf(o, "    for (int w = 1; w < %d; w++)\n        if (mode[w])\n"
+                   "            return NSM_NOT_DERIVED;\n", words);
+    if (dv->enumerated)
+        fprintf(o, "    if (mode[0] >= %uu)\n        return NSM_NOT_DERIVED;\n", (unsigned)dv->n_modes);
+    else
+        fprintf(o, "    if (mode[0] != 0u) /* %d gaps: modes beyond the all-open one are left to the runtime */\n"
+                   "        return NSM_NOT_DERIVED;\n", dv->g);
+    bool any = false;
+    for (int k = 0; k < (dv->enumerated ? dv->n_modes : 0); k++) {
+        const DvMode *md = &dv->modes[k];
+        unsigned rmask = 0;
+        for (int a = 0; a < md->n_impact; a++)
+            rmask |= 1u << md->impact[a];
+        if (md->status != DV_MODE_INADMISSIBLE || rmask != md->mask)
+            continue;
+        if (!any) {
+            unsigned imask = 0;
+            for (int j = 0; j < dv->g; j++)
+                imask |= m->gaps[j].law == LAW_IMPACT ? 1u << j : 0u;
+            fprintf(o, "    switch (mode[0] & %uu) {\n", imask);
+        }
+        any = true;
+        fprintf(o, "    case %uu: /* ", md->mask);
+        pcomment(o, md->label);
+        fprintf(o, " inadmissible: the closed gaps' w are dependent, never entered */\n"
+                   "        return NSM_NOT_DERIVED;\n");
+    }
+    if (any)
+        fprintf(o, "    }\n");
+    fprintf(o, "    return 0;\n}\n\n");
     for (int f = 0; f < 3; f++) {
         fprintf(o, "static int %s(const unsigned *mode, double t, const double *y, const int *sw,\n"
                    "    const double *p, const double *c, %s)\n{\n", fn[f], args[f]);
-        if (words > 1)  /* the modes written out close gaps of word 0 only */
-            fprintf(o, "    for (int w = 1; w < %d; w++)\n        if (mode[w])\n"
-                       "            return NSM_NOT_DERIVED;\n", words);
-        fprintf(o, "    switch (mode[0]) {\n");
-        for (int k = 0; k < made; k++) {
-            const DvMode *md = &dv->modes[k];
-            if (md->status == DV_MODE_INADMISSIBLE) {
-                fprintf(o, "    case %u: /* inadmissible: the closed gaps' w are dependent, never entered */\n"
-                           "        return NSM_NOT_DERIVED;\n", md->mask);
-                continue;
-            }
-            fprintf(o, "    case %u:\n        mode_%u(t, y, sw, p, c, %s);\n        return 0;\n",
-                    md->mask, md->mask, call[f]);
-        }
-        fprintf(o, "    default:\n");
-        if (cg->m->n_frictions)
-            fprintf(o, "        /* friction: every mode is left to the runtime's generic path */\n");
-        else if (!dv->enumerated)
-            fprintf(o, "        /* %d gaps: modes beyond the all-open one are left to the runtime */\n", dv->g);
-        fprintf(o, "        (void)t;\n        (void)y;\n        (void)sw;\n        (void)p;\n        (void)c;\n");
-        if (f == 0)
-            fprintf(o, "        (void)ydot;\n");
-        else if (f == 1)
-            fprintf(o, "        (void)lam;\n");
-        else
-            fprintf(o, "        (void)s;\n        (void)sdot;\n");
-        fprintf(o, "        return NSM_NOT_DERIVED;\n    }\n}\n\n");
+        fprintf(o, "    if (mode_written(mode))\n        return NSM_NOT_DERIVED;\n");
+        fprintf(o, "    modes(mode[0], t, y, sw, p, c, %s);\n    return 0;\n}\n\n", call[f]);
     }
 }
 
@@ -1381,10 +1642,8 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_force_fn(&cg, "force", "External forces f_ext(t) of the `force` statements.", dv->fext);
     emit_force_fn(&cg, "force_dot", "Their time derivative f_ext'(t).", dv->fext_dot);
     emit_force_terms(&cg);
-    int made = dv->model->n_frictions ? 0 : dv->enumerated ? dv->n_modes : 1;
-    for (int k = 0; k < made; k++)
-        if (dv->modes[k].status == DV_MODE_DERIVED)
-            emit_mode(&cg, &dv->modes[k]);
+    if (!dv->model->n_frictions)
+        emit_modes(&cg);
     emit_dispatch(&cg);
     emit_switches(&cg);
     emit_generator(&cg);

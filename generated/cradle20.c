@@ -233,21 +233,39 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * 19 gaps: only the free mode is written out, the runtime's generic path
+ * solves the others (docs/theory.md). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[20], a[20];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
+    if (s && sdot) {
+        /* G[1] .. G[19] open: s = gap, s' = w.v */
+        for (i = 0; i < 19; i++) {
+            s[i] = y[i + 1] - y[i];
+            sdot[i] = y[i + 21] - y[i + 20];
+        }
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
     /* F = f_ext(t) + f_const - K x - C v */
     for (i = 0; i < 20; i++)
         F[i] = 0.0;
-    /* a = M^-1 (F + W_R^T lambda_R) */
+    /* a = M^-1 F */
     for (i = 0; i < 20; i++)
         a[i] = F[i]*c[i];
     if (ydot) {
@@ -261,70 +279,43 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
             lam[i] = 0.0;
     }
     if (s && sdot) {
-        /* G[1] .. G[19] open: s = gap, s' = w.v */
-        for (i = 0; i < 19; i++) {
-            s[i] = y[i + 1] - y[i];
-            sdot[i] = y[i + 21] - y[i + 20];
-        }
     }
+}
+
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
+{
+    if (mode[0] != 0u) /* 19 gaps: modes beyond the all-open one are left to the runtime */
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        /* 19 gaps: modes beyond the all-open one are left to the runtime */
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        /* 19 gaps: modes beyond the all-open one are left to the runtime */
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        /* 19 gaps: modes beyond the all-open one are left to the runtime */
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

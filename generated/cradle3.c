@@ -77,8 +77,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[5] = -1.0/(c[1]*c[1] - (c[0] + c[1])*(c[1] + c[2])); /* 1/det S of mode 3 */
     c[6] = c[1]*c[5] + c[2]*c[5]; /* (S^-1)[0][0] of mode 3 */
     c[7] = c[1]*c[5]; /* (S^-1)[0][1] of mode 3 */
-    c[8] = c[1]*c[5]; /* (S^-1)[1][0] of mode 3 */
-    c[9] = c[0]*c[5] + c[1]*c[5]; /* (S^-1)[1][1] of mode 3 */
+    c[8] = c[0]*c[5] + c[1]*c[5]; /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -158,35 +157,33 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {G[1] closed}: P[1] and P[2] stuck
+ *   2 {G[2] closed}: P[2] and P[3] stuck
+ *   3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    double F[3], a[3];
+    double L[2];
+    double u[2], Fd[3], ud[2];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    if (ydot) {
-        ydot[0] = y[3];
-        ydot[1] = y[4];
-        ydot[2] = y[5];
-        ydot[3] = a0;
-        ydot[4] = a1;
-        ydot[5] = a2;
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-    }
     if (s && sdot) {
         /* G[1] open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
@@ -194,233 +191,125 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
         /* G[2] open: s = gap, s' = w.v */
         s[1] = y[2] - y[1];
         sdot[1] = y[5] - y[4];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
     }
-}
-
-/* mode 1 {G[1] closed}: P[1] and P[2] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[3..3];
- * lambda_G[1] = 0 */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[3] - F1*c[1]*c[3];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
-    const double a2 = F2*c[2];
+    F[0] = 0.0;
+    F[1] = 0.0;
+    F[2] = 0.0;
+    /* lambda_j = 0 while gap j is open */
+    L[0] = 0.0;
+    L[1] = 0.0;
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    if (m & 3u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */
+        u[0] = a[1] - a[0];
+        u[1] = a[2] - a[1];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 3u) {
+        case 1u: /* {G[1] closed}: P[1] and P[2] stuck */
+            L[0] = -u[0]*c[3];
+            break;
+        case 2u: /* {G[2] closed}: P[2] and P[3] stuck */
+            L[1] = -u[1]*c[4];
+            break;
+        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck */
+            L[0] = -u[0]*c[6] - u[1]*c[7];
+            L[1] = -u[0]*c[7] - u[1]*c[8];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[0] -= L[0]*c[0];
+            a[1] += L[0]*c[1];
+        }
+        if (m & 2u) {
+            a[1] -= L[1]*c[1];
+            a[2] += L[1]*c[2];
+        }
+    }
     if (ydot) {
         ydot[0] = y[3];
         ydot[1] = y[4];
         ydot[2] = y[5];
-        ydot[3] = a0;
-        ydot[4] = a1;
-        ydot[5] = a2;
+        ydot[3] = a[0];
+        ydot[4] = a[1];
+        ydot[5] = a[2];
     }
     if (lam) {
-        lam[0] = lam0;
-        lam[1] = 0.0;
+        lam[0] = L[0];
+        lam[1] = L[1];
     }
     if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[3] - Fd1*c[1]*c[3];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[5] - y[4];
+        if (m & 1u) { /* G[1] held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 2u) { /* G[2] held shut: s = lambda, s' = lambda' (below) */
+            s[1] = L[1];
+        }
+        if (m & 3u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = 0.0;
+            Fd[1] = 0.0;
+            Fd[2] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''' */
+            ud[0] = Fd[1]*c[1] - Fd[0]*c[0];
+            ud[1] = Fd[2]*c[2] - Fd[1]*c[1];
+            /* s' = lambda_R' = -S_R^-1 u_R' */
+            switch (m & 3u) {
+            case 1u: /* {G[1] closed} */
+                sdot[0] = -ud[0]*c[3];
+                break;
+            case 2u: /* {G[2] closed} */
+                sdot[1] = -ud[1]*c[4];
+                break;
+            case 3u: /* {G[1], G[2] closed} */
+                sdot[0] = -ud[0]*c[6] - ud[1]*c[7];
+                sdot[1] = -ud[0]*c[7] - ud[1]*c[8];
+                break;
+            }
+        }
     }
 }
 
-/* mode 2 {G[2] closed}: P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[4..4];
- * lambda_G[2] = 0 */
-static void mode_2(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
 {
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    /* contact forces of the gaps held shut */
-    const double lam1 = F1*c[1]*c[4] - F2*c[2]*c[4];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    if (ydot) {
-        ydot[0] = y[3];
-        ydot[1] = y[4];
-        ydot[2] = y[5];
-        ydot[3] = a0;
-        ydot[4] = a1;
-        ydot[5] = a2;
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = lam1;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[4] - y[3];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd1*c[1]*c[4] - Fd2*c[2]*c[4];
-    }
-}
-
-/* mode 3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[6..9];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0 */
-static void mode_3(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = 0.0;
-    const double F2 = 0.0;
-    /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[6] - F1*c[1]*c[6] + F1*c[1]*c[7] - F2*c[2]*c[7];
-    const double lam1 = F0*c[0]*c[8] - F1*c[1]*c[8] + F1*c[1]*c[9] - F2*c[2]*c[9];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1] - lam1*c[1];
-    const double a2 = F2*c[2] + lam1*c[2];
-    if (ydot) {
-        ydot[0] = y[3];
-        ydot[1] = y[4];
-        ydot[2] = y[5];
-        ydot[3] = a0;
-        ydot[4] = a1;
-        ydot[5] = a2;
-    }
-    if (lam) {
-        lam[0] = lam0;
-        lam[1] = lam1;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        const double Fd2 = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[6] - Fd1*c[1]*c[6] + Fd1*c[1]*c[7] - Fd2*c[2]*c[7];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = lam1;
-        sdot[1] = Fd0*c[0]*c[8] - Fd1*c[1]*c[8] + Fd1*c[1]*c[9] - Fd2*c[2]*c[9];
-    }
+    if (mode[0] >= 4u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */
@@ -489,7 +378,7 @@ const nsm_model nsm_model_cradle3 = {
     .n_gaps = 2,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 10,
+    .n_consts = 9,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

@@ -87,279 +87,60 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[7] = -1.0/(c[1]*c[1] - (c[0] + c[1])*(c[1] + c[2])); /* 1/det S of mode 3 */
     c[8] = c[1]*c[7] + c[2]*c[7]; /* (S^-1)[0][0] of mode 3 */
     c[9] = c[1]*c[7]; /* (S^-1)[0][1] of mode 3 */
-    c[10] = c[1]*c[7]; /* (S^-1)[1][0] of mode 3 */
-    c[11] = c[0]*c[7] + c[1]*c[7]; /* (S^-1)[1][1] of mode 3 */
-    c[12] = 1.0/(c[2] + c[3]); /* (S^-1)[0][0] of mode 4 */
-    c[13] = 1.0/((c[0] + c[1])*(c[2] + c[3])); /* 1/det S of mode 5 */
-    c[14] = c[2]*c[13] + c[3]*c[13]; /* (S^-1)[0][0] of mode 5 */
-    c[15] = 0.0; /* (S^-1)[0][1] of mode 5 */
-    c[16] = 0.0; /* (S^-1)[1][0] of mode 5 */
-    c[17] = c[0]*c[13] + c[1]*c[13]; /* (S^-1)[1][1] of mode 5 */
-    c[18] = -1.0/(c[2]*c[2] - (c[1] + c[2])*(c[2] + c[3])); /* 1/det S of mode 6 */
-    c[19] = c[2]*c[18] + c[3]*c[18]; /* (S^-1)[0][0] of mode 6 */
-    c[20] = c[2]*c[18]; /* (S^-1)[0][1] of mode 6 */
-    c[21] = c[2]*c[18]; /* (S^-1)[1][0] of mode 6 */
-    c[22] = c[1]*c[18] + c[2]*c[18]; /* (S^-1)[1][1] of mode 6 */
-    c[23] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 7 */
-    c[24] = c[0]*c[1]*c[23] - c[1] + c[1]*c[1]*c[23]; /* elimination of mode 7 */
-    c[25] = c[1] - c[1]*c[1]*c[23] + c[2]; /* elimination of mode 7 */
-    c[26] = -c[2]; /* elimination of mode 7 */
-    c[27] = c[1]*c[23]; /* elimination of mode 7 */
-    c[28] = c[0]*c[23] + c[1]*c[23]; /* elimination of mode 7 */
-    c[29] = -c[1]*c[23]; /* elimination of mode 7 */
-    c[30] = 1.0/c[25]; /* elimination pivot 1 of mode 7 */
-    c[31] = c[28] - c[24]*c[29]*c[30]; /* elimination of mode 7 */
-    c[32] = c[29] - c[25]*c[29]*c[30]; /* elimination of mode 7 */
-    c[33] = -c[26]*c[29]*c[30]; /* elimination of mode 7 */
-    c[34] = c[23] - c[27]*c[29]*c[30]; /* elimination of mode 7 */
-    c[35] = -c[29]*c[30]; /* elimination of mode 7 */
-    c[36] = c[2]*c[24]*c[30]; /* elimination of mode 7 */
-    c[37] = c[2]*c[25]*c[30] - c[2]; /* elimination of mode 7 */
-    c[38] = c[2] + c[2]*c[26]*c[30] + c[3]; /* elimination of mode 7 */
-    c[39] = c[2]*c[27]*c[30]; /* elimination of mode 7 */
-    c[40] = c[2]*c[30]; /* elimination of mode 7 */
-    c[41] = c[24]*c[30]; /* elimination of mode 7 */
-    c[42] = c[25]*c[30]; /* elimination of mode 7 */
-    c[43] = c[26]*c[30]; /* elimination of mode 7 */
-    c[44] = c[27]*c[30]; /* elimination of mode 7 */
-    c[45] = 1.0/c[38]; /* elimination pivot 2 of mode 7 */
-    c[46] = c[31] - c[33]*c[36]*c[45]; /* elimination of mode 7 */
-    c[47] = c[32] - c[33]*c[37]*c[45]; /* elimination of mode 7 */
-    c[48] = c[33] - c[33]*c[38]*c[45]; /* elimination of mode 7 */
-    c[49] = c[34] - c[33]*c[39]*c[45]; /* elimination of mode 7 */
-    c[50] = c[35] - c[33]*c[40]*c[45]; /* elimination of mode 7 */
-    c[51] = -c[33]*c[45]; /* elimination of mode 7 */
-    c[52] = c[41] - c[36]*c[43]*c[45]; /* elimination of mode 7 */
-    c[53] = c[42] - c[37]*c[43]*c[45]; /* elimination of mode 7 */
-    c[54] = c[43] - c[38]*c[43]*c[45]; /* elimination of mode 7 */
-    c[55] = c[44] - c[39]*c[43]*c[45]; /* elimination of mode 7 */
-    c[56] = c[30] - c[40]*c[43]*c[45]; /* elimination of mode 7 */
-    c[57] = -c[43]*c[45]; /* elimination of mode 7 */
-    c[58] = c[36]*c[45]; /* elimination of mode 7 */
-    c[59] = c[37]*c[45]; /* elimination of mode 7 */
-    c[60] = c[38]*c[45]; /* elimination of mode 7 */
-    c[61] = c[39]*c[45]; /* elimination of mode 7 */
-    c[62] = c[40]*c[45]; /* elimination of mode 7 */
-    c[63] = c[49]; /* (S^-1)[0][0] of mode 7 */
-    c[64] = c[50]; /* (S^-1)[0][1] of mode 7 */
-    c[65] = c[51]; /* (S^-1)[0][2] of mode 7 */
-    c[66] = c[55]; /* (S^-1)[1][0] of mode 7 */
-    c[67] = c[56]; /* (S^-1)[1][1] of mode 7 */
-    c[68] = c[57]; /* (S^-1)[1][2] of mode 7 */
-    c[69] = c[61]; /* (S^-1)[2][0] of mode 7 */
-    c[70] = c[62]; /* (S^-1)[2][1] of mode 7 */
-    c[71] = c[45]; /* (S^-1)[2][2] of mode 7 */
-    c[72] = 1.0/(c[3] + c[4]); /* (S^-1)[0][0] of mode 8 */
-    c[73] = 1.0/((c[0] + c[1])*(c[3] + c[4])); /* 1/det S of mode 9 */
-    c[74] = c[3]*c[73] + c[4]*c[73]; /* (S^-1)[0][0] of mode 9 */
-    c[75] = 0.0; /* (S^-1)[0][1] of mode 9 */
-    c[76] = 0.0; /* (S^-1)[1][0] of mode 9 */
-    c[77] = c[0]*c[73] + c[1]*c[73]; /* (S^-1)[1][1] of mode 9 */
-    c[78] = 1.0/((c[1] + c[2])*(c[3] + c[4])); /* 1/det S of mode 10 */
-    c[79] = c[3]*c[78] + c[4]*c[78]; /* (S^-1)[0][0] of mode 10 */
-    c[80] = 0.0; /* (S^-1)[0][1] of mode 10 */
-    c[81] = 0.0; /* (S^-1)[1][0] of mode 10 */
-    c[82] = c[1]*c[78] + c[2]*c[78]; /* (S^-1)[1][1] of mode 10 */
-    c[83] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 11 */
-    c[84] = c[0]*c[1]*c[83] - c[1] + c[1]*c[1]*c[83]; /* elimination of mode 11 */
-    c[85] = c[1] - c[1]*c[1]*c[83] + c[2]; /* elimination of mode 11 */
-    c[86] = c[1]*c[83]; /* elimination of mode 11 */
-    c[87] = c[0]*c[83] + c[1]*c[83]; /* elimination of mode 11 */
-    c[88] = -c[1]*c[83]; /* elimination of mode 11 */
-    c[89] = 1.0/c[85]; /* elimination pivot 1 of mode 11 */
-    c[90] = c[87] - c[84]*c[88]*c[89]; /* elimination of mode 11 */
-    c[91] = c[88] - c[85]*c[88]*c[89]; /* elimination of mode 11 */
-    c[92] = c[83] - c[86]*c[88]*c[89]; /* elimination of mode 11 */
-    c[93] = -c[88]*c[89]; /* elimination of mode 11 */
-    c[94] = c[84]*c[89]; /* elimination of mode 11 */
-    c[95] = c[85]*c[89]; /* elimination of mode 11 */
-    c[96] = c[86]*c[89]; /* elimination of mode 11 */
-    c[97] = 1.0/(c[3] + c[4]); /* elimination pivot 2 of mode 11 */
-    c[98] = c[3]*c[97] + c[4]*c[97]; /* elimination of mode 11 */
-    c[99] = c[92]; /* (S^-1)[0][0] of mode 11 */
-    c[100] = c[93]; /* (S^-1)[0][1] of mode 11 */
-    c[101] = 0.0; /* (S^-1)[0][2] of mode 11 */
-    c[102] = c[96]; /* (S^-1)[1][0] of mode 11 */
-    c[103] = c[89]; /* (S^-1)[1][1] of mode 11 */
-    c[104] = 0.0; /* (S^-1)[1][2] of mode 11 */
-    c[105] = 0.0; /* (S^-1)[2][0] of mode 11 */
-    c[106] = 0.0; /* (S^-1)[2][1] of mode 11 */
-    c[107] = c[97]; /* (S^-1)[2][2] of mode 11 */
-    c[108] = -1.0/(c[3]*c[3] - (c[2] + c[3])*(c[3] + c[4])); /* 1/det S of mode 12 */
-    c[109] = c[3]*c[108] + c[4]*c[108]; /* (S^-1)[0][0] of mode 12 */
-    c[110] = c[3]*c[108]; /* (S^-1)[0][1] of mode 12 */
-    c[111] = c[3]*c[108]; /* (S^-1)[1][0] of mode 12 */
-    c[112] = c[2]*c[108] + c[3]*c[108]; /* (S^-1)[1][1] of mode 12 */
-    c[113] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 13 */
-    c[114] = c[0]*c[113] + c[1]*c[113]; /* elimination of mode 13 */
-    c[115] = 1.0/(c[2] + c[3]); /* elimination pivot 1 of mode 13 */
-    c[116] = c[2]*c[3]*c[115] - c[3] + c[3]*c[3]*c[115]; /* elimination of mode 13 */
-    c[117] = c[3] - c[3]*c[3]*c[115] + c[4]; /* elimination of mode 13 */
-    c[118] = c[3]*c[115]; /* elimination of mode 13 */
-    c[119] = c[2]*c[115] + c[3]*c[115]; /* elimination of mode 13 */
-    c[120] = -c[3]*c[115]; /* elimination of mode 13 */
-    c[121] = 1.0/c[117]; /* elimination pivot 2 of mode 13 */
-    c[122] = c[119] - c[116]*c[120]*c[121]; /* elimination of mode 13 */
-    c[123] = c[120] - c[117]*c[120]*c[121]; /* elimination of mode 13 */
-    c[124] = c[115] - c[118]*c[120]*c[121]; /* elimination of mode 13 */
-    c[125] = -c[120]*c[121]; /* elimination of mode 13 */
-    c[126] = c[116]*c[121]; /* elimination of mode 13 */
-    c[127] = c[117]*c[121]; /* elimination of mode 13 */
-    c[128] = c[118]*c[121]; /* elimination of mode 13 */
-    c[129] = c[113]; /* (S^-1)[0][0] of mode 13 */
-    c[130] = 0.0; /* (S^-1)[0][1] of mode 13 */
-    c[131] = 0.0; /* (S^-1)[0][2] of mode 13 */
-    c[132] = 0.0; /* (S^-1)[1][0] of mode 13 */
-    c[133] = c[124]; /* (S^-1)[1][1] of mode 13 */
-    c[134] = c[125]; /* (S^-1)[1][2] of mode 13 */
-    c[135] = 0.0; /* (S^-1)[2][0] of mode 13 */
-    c[136] = c[128]; /* (S^-1)[2][1] of mode 13 */
-    c[137] = c[121]; /* (S^-1)[2][2] of mode 13 */
-    c[138] = 1.0/(c[1] + c[2]); /* elimination pivot 0 of mode 14 */
-    c[139] = c[1]*c[2]*c[138] - c[2] + c[2]*c[2]*c[138]; /* elimination of mode 14 */
-    c[140] = c[2] - c[2]*c[2]*c[138] + c[3]; /* elimination of mode 14 */
-    c[141] = -c[3]; /* elimination of mode 14 */
-    c[142] = c[2]*c[138]; /* elimination of mode 14 */
-    c[143] = c[1]*c[138] + c[2]*c[138]; /* elimination of mode 14 */
-    c[144] = -c[2]*c[138]; /* elimination of mode 14 */
-    c[145] = 1.0/c[140]; /* elimination pivot 1 of mode 14 */
-    c[146] = c[143] - c[139]*c[144]*c[145]; /* elimination of mode 14 */
-    c[147] = c[144] - c[140]*c[144]*c[145]; /* elimination of mode 14 */
-    c[148] = -c[141]*c[144]*c[145]; /* elimination of mode 14 */
-    c[149] = c[138] - c[142]*c[144]*c[145]; /* elimination of mode 14 */
-    c[150] = -c[144]*c[145]; /* elimination of mode 14 */
-    c[151] = c[3]*c[139]*c[145]; /* elimination of mode 14 */
-    c[152] = c[3]*c[140]*c[145] - c[3]; /* elimination of mode 14 */
-    c[153] = c[3] + c[3]*c[141]*c[145] + c[4]; /* elimination of mode 14 */
-    c[154] = c[3]*c[142]*c[145]; /* elimination of mode 14 */
-    c[155] = c[3]*c[145]; /* elimination of mode 14 */
-    c[156] = c[139]*c[145]; /* elimination of mode 14 */
-    c[157] = c[140]*c[145]; /* elimination of mode 14 */
-    c[158] = c[141]*c[145]; /* elimination of mode 14 */
-    c[159] = c[142]*c[145]; /* elimination of mode 14 */
-    c[160] = 1.0/c[153]; /* elimination pivot 2 of mode 14 */
-    c[161] = c[146] - c[148]*c[151]*c[160]; /* elimination of mode 14 */
-    c[162] = c[147] - c[148]*c[152]*c[160]; /* elimination of mode 14 */
-    c[163] = c[148] - c[148]*c[153]*c[160]; /* elimination of mode 14 */
-    c[164] = c[149] - c[148]*c[154]*c[160]; /* elimination of mode 14 */
-    c[165] = c[150] - c[148]*c[155]*c[160]; /* elimination of mode 14 */
-    c[166] = -c[148]*c[160]; /* elimination of mode 14 */
-    c[167] = c[156] - c[151]*c[158]*c[160]; /* elimination of mode 14 */
-    c[168] = c[157] - c[152]*c[158]*c[160]; /* elimination of mode 14 */
-    c[169] = c[158] - c[153]*c[158]*c[160]; /* elimination of mode 14 */
-    c[170] = c[159] - c[154]*c[158]*c[160]; /* elimination of mode 14 */
-    c[171] = c[145] - c[155]*c[158]*c[160]; /* elimination of mode 14 */
-    c[172] = -c[158]*c[160]; /* elimination of mode 14 */
-    c[173] = c[151]*c[160]; /* elimination of mode 14 */
-    c[174] = c[152]*c[160]; /* elimination of mode 14 */
-    c[175] = c[153]*c[160]; /* elimination of mode 14 */
-    c[176] = c[154]*c[160]; /* elimination of mode 14 */
-    c[177] = c[155]*c[160]; /* elimination of mode 14 */
-    c[178] = c[164]; /* (S^-1)[0][0] of mode 14 */
-    c[179] = c[165]; /* (S^-1)[0][1] of mode 14 */
-    c[180] = c[166]; /* (S^-1)[0][2] of mode 14 */
-    c[181] = c[170]; /* (S^-1)[1][0] of mode 14 */
-    c[182] = c[171]; /* (S^-1)[1][1] of mode 14 */
-    c[183] = c[172]; /* (S^-1)[1][2] of mode 14 */
-    c[184] = c[176]; /* (S^-1)[2][0] of mode 14 */
-    c[185] = c[177]; /* (S^-1)[2][1] of mode 14 */
-    c[186] = c[160]; /* (S^-1)[2][2] of mode 14 */
-    c[187] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 15 */
-    c[188] = c[0]*c[1]*c[187] - c[1] + c[1]*c[1]*c[187]; /* elimination of mode 15 */
-    c[189] = c[1] - c[1]*c[1]*c[187] + c[2]; /* elimination of mode 15 */
-    c[190] = -c[2]; /* elimination of mode 15 */
-    c[191] = c[1]*c[187]; /* elimination of mode 15 */
-    c[192] = c[0]*c[187] + c[1]*c[187]; /* elimination of mode 15 */
-    c[193] = -c[1]*c[187]; /* elimination of mode 15 */
-    c[194] = 1.0/c[189]; /* elimination pivot 1 of mode 15 */
-    c[195] = c[192] - c[188]*c[193]*c[194]; /* elimination of mode 15 */
-    c[196] = c[193] - c[189]*c[193]*c[194]; /* elimination of mode 15 */
-    c[197] = -c[190]*c[193]*c[194]; /* elimination of mode 15 */
-    c[198] = c[187] - c[191]*c[193]*c[194]; /* elimination of mode 15 */
-    c[199] = -c[193]*c[194]; /* elimination of mode 15 */
-    c[200] = c[2]*c[188]*c[194]; /* elimination of mode 15 */
-    c[201] = c[2]*c[189]*c[194] - c[2]; /* elimination of mode 15 */
-    c[202] = c[2] + c[2]*c[190]*c[194] + c[3]; /* elimination of mode 15 */
-    c[203] = -c[3]; /* elimination of mode 15 */
-    c[204] = c[2]*c[191]*c[194]; /* elimination of mode 15 */
-    c[205] = c[2]*c[194]; /* elimination of mode 15 */
-    c[206] = c[188]*c[194]; /* elimination of mode 15 */
-    c[207] = c[189]*c[194]; /* elimination of mode 15 */
-    c[208] = c[190]*c[194]; /* elimination of mode 15 */
-    c[209] = c[191]*c[194]; /* elimination of mode 15 */
-    c[210] = 1.0/c[202]; /* elimination pivot 2 of mode 15 */
-    c[211] = c[195] - c[197]*c[200]*c[210]; /* elimination of mode 15 */
-    c[212] = c[196] - c[197]*c[201]*c[210]; /* elimination of mode 15 */
-    c[213] = c[197] - c[197]*c[202]*c[210]; /* elimination of mode 15 */
-    c[214] = -c[197]*c[203]*c[210]; /* elimination of mode 15 */
-    c[215] = c[198] - c[197]*c[204]*c[210]; /* elimination of mode 15 */
-    c[216] = c[199] - c[197]*c[205]*c[210]; /* elimination of mode 15 */
-    c[217] = -c[197]*c[210]; /* elimination of mode 15 */
-    c[218] = c[206] - c[200]*c[208]*c[210]; /* elimination of mode 15 */
-    c[219] = c[207] - c[201]*c[208]*c[210]; /* elimination of mode 15 */
-    c[220] = c[208] - c[202]*c[208]*c[210]; /* elimination of mode 15 */
-    c[221] = -c[203]*c[208]*c[210]; /* elimination of mode 15 */
-    c[222] = c[209] - c[204]*c[208]*c[210]; /* elimination of mode 15 */
-    c[223] = c[194] - c[205]*c[208]*c[210]; /* elimination of mode 15 */
-    c[224] = -c[208]*c[210]; /* elimination of mode 15 */
-    c[225] = c[3]*c[200]*c[210]; /* elimination of mode 15 */
-    c[226] = c[3]*c[201]*c[210]; /* elimination of mode 15 */
-    c[227] = c[3]*c[202]*c[210] - c[3]; /* elimination of mode 15 */
-    c[228] = c[3] + c[3]*c[203]*c[210] + c[4]; /* elimination of mode 15 */
-    c[229] = c[3]*c[204]*c[210]; /* elimination of mode 15 */
-    c[230] = c[3]*c[205]*c[210]; /* elimination of mode 15 */
-    c[231] = c[3]*c[210]; /* elimination of mode 15 */
-    c[232] = c[200]*c[210]; /* elimination of mode 15 */
-    c[233] = c[201]*c[210]; /* elimination of mode 15 */
-    c[234] = c[202]*c[210]; /* elimination of mode 15 */
-    c[235] = c[203]*c[210]; /* elimination of mode 15 */
-    c[236] = c[204]*c[210]; /* elimination of mode 15 */
-    c[237] = c[205]*c[210]; /* elimination of mode 15 */
-    c[238] = 1.0/c[228]; /* elimination pivot 3 of mode 15 */
-    c[239] = c[211] - c[214]*c[225]*c[238]; /* elimination of mode 15 */
-    c[240] = c[212] - c[214]*c[226]*c[238]; /* elimination of mode 15 */
-    c[241] = c[213] - c[214]*c[227]*c[238]; /* elimination of mode 15 */
-    c[242] = c[214] - c[214]*c[228]*c[238]; /* elimination of mode 15 */
-    c[243] = c[215] - c[214]*c[229]*c[238]; /* elimination of mode 15 */
-    c[244] = c[216] - c[214]*c[230]*c[238]; /* elimination of mode 15 */
-    c[245] = c[217] - c[214]*c[231]*c[238]; /* elimination of mode 15 */
-    c[246] = -c[214]*c[238]; /* elimination of mode 15 */
-    c[247] = c[218] - c[221]*c[225]*c[238]; /* elimination of mode 15 */
-    c[248] = c[219] - c[221]*c[226]*c[238]; /* elimination of mode 15 */
-    c[249] = c[220] - c[221]*c[227]*c[238]; /* elimination of mode 15 */
-    c[250] = c[221] - c[221]*c[228]*c[238]; /* elimination of mode 15 */
-    c[251] = c[222] - c[221]*c[229]*c[238]; /* elimination of mode 15 */
-    c[252] = c[223] - c[221]*c[230]*c[238]; /* elimination of mode 15 */
-    c[253] = c[224] - c[221]*c[231]*c[238]; /* elimination of mode 15 */
-    c[254] = -c[221]*c[238]; /* elimination of mode 15 */
-    c[255] = c[232] - c[225]*c[235]*c[238]; /* elimination of mode 15 */
-    c[256] = c[233] - c[226]*c[235]*c[238]; /* elimination of mode 15 */
-    c[257] = c[234] - c[227]*c[235]*c[238]; /* elimination of mode 15 */
-    c[258] = c[235] - c[228]*c[235]*c[238]; /* elimination of mode 15 */
-    c[259] = c[236] - c[229]*c[235]*c[238]; /* elimination of mode 15 */
-    c[260] = c[237] - c[230]*c[235]*c[238]; /* elimination of mode 15 */
-    c[261] = c[210] - c[231]*c[235]*c[238]; /* elimination of mode 15 */
-    c[262] = -c[235]*c[238]; /* elimination of mode 15 */
-    c[263] = c[225]*c[238]; /* elimination of mode 15 */
-    c[264] = c[226]*c[238]; /* elimination of mode 15 */
-    c[265] = c[227]*c[238]; /* elimination of mode 15 */
-    c[266] = c[228]*c[238]; /* elimination of mode 15 */
-    c[267] = c[229]*c[238]; /* elimination of mode 15 */
-    c[268] = c[230]*c[238]; /* elimination of mode 15 */
-    c[269] = c[231]*c[238]; /* elimination of mode 15 */
-    /* (S^-1)[0][0] of mode 15 .. (S^-1)[0][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 270] = c[i + 243];
-    /* (S^-1)[1][0] of mode 15 .. (S^-1)[1][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 274] = c[i + 251];
-    /* (S^-1)[2][0] of mode 15 .. (S^-1)[2][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 278] = c[i + 259];
-    c[282] = c[267]; /* (S^-1)[3][0] of mode 15 */
-    c[283] = c[268]; /* (S^-1)[3][1] of mode 15 */
-    c[284] = c[269]; /* (S^-1)[3][2] of mode 15 */
-    c[285] = c[238]; /* (S^-1)[3][3] of mode 15 */
+    c[10] = c[0]*c[7] + c[1]*c[7]; /* (S^-1)[1][1] of mode 3 */
+    c[11] = 1.0/(c[2] + c[3]); /* (S^-1)[0][0] of mode 4 */
+    c[12] = 1.0/((c[0] + c[1])*(c[2] + c[3])); /* 1/det S of mode 5 */
+    c[13] = c[2]*c[12] + c[3]*c[12]; /* (S^-1)[0][0] of mode 5 */
+    c[14] = c[0]*c[12] + c[1]*c[12]; /* (S^-1)[1][1] of mode 5 */
+    c[15] = -1.0/(c[2]*c[2] - (c[1] + c[2])*(c[2] + c[3])); /* 1/det S of mode 6 */
+    c[16] = c[2]*c[15] + c[3]*c[15]; /* (S^-1)[0][0] of mode 6 */
+    c[17] = c[2]*c[15]; /* (S^-1)[0][1] of mode 6 */
+    c[18] = c[1]*c[15] + c[2]*c[15]; /* (S^-1)[1][1] of mode 6 */
+    c[19] = -c[2]*c[9]; /* z[0] = (S_Q^-1 b)[0] of mode 7 */
+    c[20] = -c[2]*c[10]; /* z[1] = (S_Q^-1 b)[1] of mode 7 */
+    c[21] = 1.0/(c[2] + c[2]*c[20] + c[3]); /* 1/sigma of mode 7: (S^-1)[2][2] */
+    c[22] = c[8] + c[19]*c[19]*c[21]; /* (S^-1)[0][0] of mode 7 */
+    c[23] = c[9] + c[19]*c[20]*c[21]; /* (S^-1)[0][1] of mode 7 */
+    c[24] = -c[19]*c[21]; /* (S^-1)[0][2] of mode 7 */
+    c[25] = c[10] + c[20]*c[20]*c[21]; /* (S^-1)[1][1] of mode 7 */
+    c[26] = -c[20]*c[21]; /* (S^-1)[1][2] of mode 7 */
+    c[27] = 1.0/(c[3] + c[4]); /* (S^-1)[0][0] of mode 8 */
+    c[28] = 1.0/((c[0] + c[1])*(c[3] + c[4])); /* 1/det S of mode 9 */
+    c[29] = c[3]*c[28] + c[4]*c[28]; /* (S^-1)[0][0] of mode 9 */
+    c[30] = c[0]*c[28] + c[1]*c[28]; /* (S^-1)[1][1] of mode 9 */
+    c[31] = 1.0/((c[1] + c[2])*(c[3] + c[4])); /* 1/det S of mode 10 */
+    c[32] = c[3]*c[31] + c[4]*c[31]; /* (S^-1)[0][0] of mode 10 */
+    c[33] = c[1]*c[31] + c[2]*c[31]; /* (S^-1)[1][1] of mode 10 */
+    c[34] = 1.0/(c[3] + c[4]); /* 1/sigma of mode 11: (S^-1)[2][2] */
+    c[35] = -1.0/(c[3]*c[3] - (c[2] + c[3])*(c[3] + c[4])); /* 1/det S of mode 12 */
+    c[36] = c[3]*c[35] + c[4]*c[35]; /* (S^-1)[0][0] of mode 12 */
+    c[37] = c[3]*c[35]; /* (S^-1)[0][1] of mode 12 */
+    c[38] = c[2]*c[35] + c[3]*c[35]; /* (S^-1)[1][1] of mode 12 */
+    c[39] = -c[3]*c[14]; /* z[1] = (S_Q^-1 b)[1] of mode 13 */
+    c[40] = 1.0/(c[3] + c[3]*c[39] + c[4]); /* 1/sigma of mode 13: (S^-1)[2][2] */
+    c[41] = c[14] + c[39]*c[39]*c[40]; /* (S^-1)[1][1] of mode 13 */
+    c[42] = -c[39]*c[40]; /* (S^-1)[1][2] of mode 13 */
+    c[43] = -c[3]*c[17]; /* z[0] = (S_Q^-1 b)[0] of mode 14 */
+    c[44] = -c[3]*c[18]; /* z[1] = (S_Q^-1 b)[1] of mode 14 */
+    c[45] = 1.0/(c[3] + c[3]*c[44] + c[4]); /* 1/sigma of mode 14: (S^-1)[2][2] */
+    c[46] = c[16] + c[43]*c[43]*c[45]; /* (S^-1)[0][0] of mode 14 */
+    c[47] = c[17] + c[43]*c[44]*c[45]; /* (S^-1)[0][1] of mode 14 */
+    c[48] = -c[43]*c[45]; /* (S^-1)[0][2] of mode 14 */
+    c[49] = c[18] + c[44]*c[44]*c[45]; /* (S^-1)[1][1] of mode 14 */
+    c[50] = -c[44]*c[45]; /* (S^-1)[1][2] of mode 14 */
+    c[51] = -c[3]*c[24]; /* z[0] = (S_Q^-1 b)[0] of mode 15 */
+    c[52] = -c[3]*c[26]; /* z[1] = (S_Q^-1 b)[1] of mode 15 */
+    c[53] = -c[3]*c[21]; /* z[2] = (S_Q^-1 b)[2] of mode 15 */
+    c[54] = 1.0/(c[3] + c[3]*c[53] + c[4]); /* 1/sigma of mode 15: (S^-1)[3][3] */
+    c[55] = c[22] + c[51]*c[51]*c[54]; /* (S^-1)[0][0] of mode 15 */
+    c[56] = c[23] + c[51]*c[52]*c[54]; /* (S^-1)[0][1] of mode 15 */
+    c[57] = c[24] + c[51]*c[53]*c[54]; /* (S^-1)[0][2] of mode 15 */
+    c[58] = -c[51]*c[54]; /* (S^-1)[0][3] of mode 15 */
+    c[59] = c[25] + c[52]*c[52]*c[54]; /* (S^-1)[1][1] of mode 15 */
+    c[60] = c[26] + c[52]*c[53]*c[54]; /* (S^-1)[1][2] of mode 15 */
+    c[61] = -c[52]*c[54]; /* (S^-1)[1][3] of mode 15 */
+    c[62] = c[21] + c[53]*c[53]*c[54]; /* (S^-1)[2][2] of mode 15 */
+    c[63] = -c[53]*c[54]; /* (S^-1)[2][3] of mode 15 */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 5; i++) {
@@ -436,920 +217,151 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {G[1] closed}: P[1] and P[2] stuck
+ *   2 {G[2] closed}: P[2] and P[3] stuck
+ *   3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck
+ *   4 {G[3] closed}: P[3] and P[4] stuck
+ *   5 {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck
+ *   6 {G[2], G[3] closed}: P[2], P[3] and P[4] stuck
+ *   7 {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck
+ *   8 {G[4] closed}: P[4] and P[5] stuck
+ *   9 {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck
+ *   10 {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck
+ *   11 {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck
+ *   12 {G[3], G[4] closed}: P[3], P[4] and P[5] stuck
+ *   13 {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck
+ *   14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck
+ *   15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[5], a[5];
+    double L[4];
+    double u[4], Fd[5], ud[4];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    for (i = 0; i < 5; i++)
-        a[i] = F[i]*c[i];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        for (i = 0; i < 4; i++)
-            lam[i] = 0.0;
-    }
     if (s && sdot) {
         /* G[1] .. G[4] open: s = gap, s' = w.v */
         for (i = 0; i < 4; i++) {
             s[i] = y[i + 1] - y[i];
             sdot[i] = y[i + 6] - y[i + 5];
         }
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
     }
-}
-
-/* mode 1 {G[1] closed}: P[1] and P[2] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[5..5];
- * lambda_G[1] = 0 */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
     for (i = 0; i < 5; i++)
         F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[5] - F[1]*c[1]*c[5];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[5] - Fd[1]*c[1]*c[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 2 {G[2] closed}: P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[6..6];
- * lambda_G[2] = 0 */
-static void mode_2(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
+    /* lambda_j = 0 while gap j is open */
+    for (i = 0; i < 4; i++)
+        L[i] = 0.0;
+    /* a = M^-1 F */
     for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[6] - F[2]*c[2]*c[6];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[6] - Fd[2]*c[2]*c[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[8..11];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0 */
-static void mode_3(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[8] - F[1]*c[1]*c[8] + F[1]*c[1]*c[9] - F[2]*c[2]*c[9];
-    L[1] = F[0]*c[0]*c[10] - F[1]*c[1]*c[10] + F[1]*c[1]*c[11] - F[2]*c[2]*c[11];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[8] - Fd[1]*c[1]*c[8] + Fd[1]*c[1]*c[9] - Fd[2]*c[2]*c[9];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[10] - Fd[1]*c[1]*c[10] + Fd[1]*c[1]*c[11] - Fd[2]*c[2]*c[11];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 4 {G[3] closed}: P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[12..12];
- * lambda_G[3] = 0 */
-static void mode_4(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[12] - F[3]*c[3]*c[12];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[12] - Fd[3]*c[3]*c[12];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 5 {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[14..17];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0 */
-static void mode_5(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[14] - F[1]*c[1]*c[14] + F[2]*c[2]*c[15] - F[3]*c[3]*c[15];
-    L[2] = F[0]*c[0]*c[16] - F[1]*c[1]*c[16] + F[2]*c[2]*c[17] - F[3]*c[3]*c[17];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
+        a[i] = F[i]*c[i];
+    if (m & 15u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */
         for (i = 0; i < 4; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[14] - Fd[1]*c[1]*c[14] + Fd[2]*c[2]*c[15] - Fd[3]*c[3]*c[15];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[16] - Fd[1]*c[1]*c[16] + Fd[2]*c[2]*c[17] - Fd[3]*c[3]*c[17];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
+            u[i] = a[i + 1] - a[i];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 15u) {
+        case 1u: /* {G[1] closed}: P[1] and P[2] stuck */
+            L[0] = -u[0]*c[5];
+            break;
+        case 2u: /* {G[2] closed}: P[2] and P[3] stuck */
+            L[1] = -u[1]*c[6];
+            break;
+        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck */
+            L[0] = -u[0]*c[8] - u[1]*c[9];
+            L[1] = -u[0]*c[9] - u[1]*c[10];
+            break;
+        case 4u: /* {G[3] closed}: P[3] and P[4] stuck */
+            L[2] = -u[2]*c[11];
+            break;
+        case 5u: /* {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck */
+            L[0] = -u[0]*c[13];
+            L[2] = -u[2]*c[14];
+            break;
+        case 6u: /* {G[2], G[3] closed}: P[2], P[3] and P[4] stuck */
+            L[1] = -u[1]*c[16] - u[2]*c[17];
+            L[2] = -u[1]*c[17] - u[2]*c[18];
+            break;
+        case 7u: /* {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck */
+            L[0] = -u[0]*c[22] - u[1]*c[23] - u[2]*c[24];
+            L[1] = -u[0]*c[23] - u[1]*c[25] - u[2]*c[26];
+            L[2] = -u[0]*c[24] - u[1]*c[26] - u[2]*c[21];
+            break;
+        case 8u: /* {G[4] closed}: P[4] and P[5] stuck */
+            L[3] = -u[3]*c[27];
+            break;
+        case 9u: /* {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck */
+            L[0] = -u[0]*c[29];
+            L[3] = -u[3]*c[30];
+            break;
+        case 10u: /* {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck */
+            L[1] = -u[1]*c[32];
+            L[3] = -u[3]*c[33];
+            break;
+        case 11u: /* {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck */
+            L[0] = -u[0]*c[8] - u[1]*c[9];
+            L[1] = -u[0]*c[9] - u[1]*c[10];
+            L[3] = -u[3]*c[34];
+            break;
+        case 12u: /* {G[3], G[4] closed}: P[3], P[4] and P[5] stuck */
+            L[2] = -u[2]*c[36] - u[3]*c[37];
+            L[3] = -u[2]*c[37] - u[3]*c[38];
+            break;
+        case 13u: /* {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck */
+            L[0] = -u[0]*c[13];
+            L[2] = -u[2]*c[41] - u[3]*c[42];
+            L[3] = -u[2]*c[42] - u[3]*c[40];
+            break;
+        case 14u: /* {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck */
+            L[1] = -u[1]*c[46] - u[2]*c[47] - u[3]*c[48];
+            L[2] = -u[1]*c[47] - u[2]*c[49] - u[3]*c[50];
+            L[3] = -u[1]*c[48] - u[2]*c[50] - u[3]*c[45];
+            break;
+        case 15u: /* {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck */
+            L[0] = -u[0]*c[55] - u[1]*c[56] - u[2]*c[57] - u[3]*c[58];
+            L[1] = -u[0]*c[56] - u[1]*c[59] - u[2]*c[60] - u[3]*c[61];
+            L[2] = -u[0]*c[57] - u[1]*c[60] - u[2]*c[62] - u[3]*c[63];
+            L[3] = -u[0]*c[58] - u[1]*c[61] - u[2]*c[63] - u[3]*c[54];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[0] -= L[0]*c[0];
+            a[1] += L[0]*c[1];
+        }
+        if (m & 2u) {
+            a[1] -= L[1]*c[1];
+            a[2] += L[1]*c[2];
+        }
+        if (m & 4u) {
+            a[2] -= L[2]*c[2];
+            a[3] += L[2]*c[3];
+        }
+        if (m & 8u) {
+            a[3] -= L[3]*c[3];
+            a[4] += L[3]*c[4];
+        }
     }
-}
-
-/* mode 6 {G[2], G[3] closed}: P[2], P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[19..22];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0 */
-static void mode_6(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[19] - F[2]*c[2]*c[19] + F[2]*c[2]*c[20] - F[3]*c[3]*c[20];
-    L[2] = F[1]*c[1]*c[21] - F[2]*c[2]*c[21] + F[2]*c[2]*c[22] - F[3]*c[3]*c[22];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[19] - Fd[2]*c[2]*c[19] + Fd[2]*c[2]*c[20] - Fd[3]*c[3]*c[20];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[21] - Fd[2]*c[2]*c[21] + Fd[2]*c[2]*c[22] - Fd[3]*c[3]*c[22];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 7 {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[63..71];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0 */
-static void mode_7(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[63] - F[1]*c[1]*c[63] + F[1]*c[1]*c[64] - F[2]*c[2]*c[64] + F[2]*c[2]*c[65] - F[3]*c[3]*c[65];
-    L[1] = F[0]*c[0]*c[66] - F[1]*c[1]*c[66] + F[1]*c[1]*c[67] - F[2]*c[2]*c[67] + F[2]*c[2]*c[68] - F[3]*c[3]*c[68];
-    L[2] = F[0]*c[0]*c[69] - F[1]*c[1]*c[69] + F[1]*c[1]*c[70] - F[2]*c[2]*c[70] + F[2]*c[2]*c[71] - F[3]*c[3]*c[71];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[63] - Fd[1]*c[1]*c[63] + Fd[1]*c[1]*c[64] - Fd[2]*c[2]*c[64] + Fd[2]*c[2]*c[65] - Fd[3]*c[3]*c[65];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[66] - Fd[1]*c[1]*c[66] + Fd[1]*c[1]*c[67] - Fd[2]*c[2]*c[67] + Fd[2]*c[2]*c[68] - Fd[3]*c[3]*c[68];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[69] - Fd[1]*c[1]*c[69] + Fd[1]*c[1]*c[70] - Fd[2]*c[2]*c[70] + Fd[2]*c[2]*c[71] - Fd[3]*c[3]*c[71];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[9] - y[8];
-    }
-}
-
-/* mode 8 {G[4] closed}: P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[72..72];
- * lambda_G[4] = 0 */
-static void mode_8(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[3] = F[3]*c[3]*c[72] - F[4]*c[4]*c[72];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[3]*c[3]*c[72] - Fd[4]*c[4]*c[72];
-    }
-}
-
-/* mode 9 {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[74..77];
- * lambda_G[1] = 0;
- * lambda_G[4] = 0 */
-static void mode_9(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[74] - F[1]*c[1]*c[74] + F[3]*c[3]*c[75] - F[4]*c[4]*c[75];
-    L[3] = F[0]*c[0]*c[76] - F[1]*c[1]*c[76] + F[3]*c[3]*c[77] - F[4]*c[4]*c[77];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[74] - Fd[1]*c[1]*c[74] + Fd[3]*c[3]*c[75] - Fd[4]*c[4]*c[75];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[76] - Fd[1]*c[1]*c[76] + Fd[3]*c[3]*c[77] - Fd[4]*c[4]*c[77];
-    }
-}
-
-/* mode 10 {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[79..82];
- * lambda_G[2] = 0;
- * lambda_G[4] = 0 */
-static void mode_10(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[79] - F[2]*c[2]*c[79] + F[3]*c[3]*c[80] - F[4]*c[4]*c[80];
-    L[3] = F[1]*c[1]*c[81] - F[2]*c[2]*c[81] + F[3]*c[3]*c[82] - F[4]*c[4]*c[82];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[79] - Fd[2]*c[2]*c[79] + Fd[3]*c[3]*c[80] - Fd[4]*c[4]*c[80];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[81] - Fd[2]*c[2]*c[81] + Fd[3]*c[3]*c[82] - Fd[4]*c[4]*c[82];
-    }
-}
-
-/* mode 11 {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[99..107];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[4] = 0 */
-static void mode_11(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[99] - F[1]*c[1]*c[99] + F[1]*c[1]*c[100] - F[2]*c[2]*c[100] + F[3]*c[3]*c[101] - F[4]*c[4]*c[101];
-    L[1] = F[0]*c[0]*c[102] - F[1]*c[1]*c[102] + F[1]*c[1]*c[103] - F[2]*c[2]*c[103] + F[3]*c[3]*c[104] - F[4]*c[4]*c[104];
-    L[3] = F[0]*c[0]*c[105] - F[1]*c[1]*c[105] + F[1]*c[1]*c[106] - F[2]*c[2]*c[106] + F[3]*c[3]*c[107] - F[4]*c[4]*c[107];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[99] - Fd[1]*c[1]*c[99] + Fd[1]*c[1]*c[100] - Fd[2]*c[2]*c[100] + Fd[3]*c[3]*c[101] - Fd[4]*c[4]*c[101];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[102] - Fd[1]*c[1]*c[102] + Fd[1]*c[1]*c[103] - Fd[2]*c[2]*c[103] + Fd[3]*c[3]*c[104] - Fd[4]*c[4]*c[104];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[8] - y[7];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[105] - Fd[1]*c[1]*c[105] + Fd[1]*c[1]*c[106] - Fd[2]*c[2]*c[106] + Fd[3]*c[3]*c[107] - Fd[4]*c[4]*c[107];
-    }
-}
-
-/* mode 12 {G[3], G[4] closed}: P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[109..112];
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_12(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[109] - F[3]*c[3]*c[109] + F[3]*c[3]*c[110] - F[4]*c[4]*c[110];
-    L[3] = F[2]*c[2]*c[111] - F[3]*c[3]*c[111] + F[3]*c[3]*c[112] - F[4]*c[4]*c[112];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[109] - Fd[3]*c[3]*c[109] + Fd[3]*c[3]*c[110] - Fd[4]*c[4]*c[110];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[2]*c[2]*c[111] - Fd[3]*c[3]*c[111] + Fd[3]*c[3]*c[112] - Fd[4]*c[4]*c[112];
-    }
-}
-
-/* mode 13 {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[129..137];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_13(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[129] - F[1]*c[1]*c[129] + F[2]*c[2]*c[130] - F[3]*c[3]*c[130] + F[3]*c[3]*c[131] - F[4]*c[4]*c[131];
-    L[2] = F[0]*c[0]*c[132] - F[1]*c[1]*c[132] + F[2]*c[2]*c[133] - F[3]*c[3]*c[133] + F[3]*c[3]*c[134] - F[4]*c[4]*c[134];
-    L[3] = F[0]*c[0]*c[135] - F[1]*c[1]*c[135] + F[2]*c[2]*c[136] - F[3]*c[3]*c[136] + F[3]*c[3]*c[137] - F[4]*c[4]*c[137];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[129] - Fd[1]*c[1]*c[129] + Fd[2]*c[2]*c[130] - Fd[3]*c[3]*c[130] + Fd[3]*c[3]*c[131] - Fd[4]*c[4]*c[131];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[7] - y[6];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[132] - Fd[1]*c[1]*c[132] + Fd[2]*c[2]*c[133] - Fd[3]*c[3]*c[133] + Fd[3]*c[3]*c[134] - Fd[4]*c[4]*c[134];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[135] - Fd[1]*c[1]*c[135] + Fd[2]*c[2]*c[136] - Fd[3]*c[3]*c[136] + Fd[3]*c[3]*c[137] - Fd[4]*c[4]*c[137];
-    }
-}
-
-/* mode 14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[178..186];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_14(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[178] - F[2]*c[2]*c[178] + F[2]*c[2]*c[179] - F[3]*c[3]*c[179] + F[3]*c[3]*c[180] - F[4]*c[4]*c[180];
-    L[2] = F[1]*c[1]*c[181] - F[2]*c[2]*c[181] + F[2]*c[2]*c[182] - F[3]*c[3]*c[182] + F[3]*c[3]*c[183] - F[4]*c[4]*c[183];
-    L[3] = F[1]*c[1]*c[184] - F[2]*c[2]*c[184] + F[2]*c[2]*c[185] - F[3]*c[3]*c[185] + F[3]*c[3]*c[186] - F[4]*c[4]*c[186];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    if (ydot) {
-        for (i = 0; i < 5; i++)
-            ydot[i] = y[i + 5];
-        for (i = 0; i < 5; i++)
-            ydot[i + 5] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = L[3];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[6] - y[5];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[178] - Fd[2]*c[2]*c[178] + Fd[2]*c[2]*c[179] - Fd[3]*c[3]*c[179] + Fd[3]*c[3]*c[180] - Fd[4]*c[4]*c[180];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[181] - Fd[2]*c[2]*c[181] + Fd[2]*c[2]*c[182] - Fd[3]*c[3]*c[182] + Fd[3]*c[3]*c[183] - Fd[4]*c[4]*c[183];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[184] - Fd[2]*c[2]*c[184] + Fd[2]*c[2]*c[185] - Fd[3]*c[3]*c[185] + Fd[3]*c[3]*c[186] - Fd[4]*c[4]*c[186];
-    }
-}
-
-/* mode 15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[270..285];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_15(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[5], a[5];
-    double L[4];
-    double Fd[5];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 5; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[270] - F[1]*c[1]*c[270] + F[1]*c[1]*c[271] - F[2]*c[2]*c[271] + F[2]*c[2]*c[272] - F[3]*c[3]*c[272] + F[3]*c[3]*c[273] - F[4]*c[4]*c[273];
-    L[1] = F[0]*c[0]*c[274] - F[1]*c[1]*c[274] + F[1]*c[1]*c[275] - F[2]*c[2]*c[275] + F[2]*c[2]*c[276] - F[3]*c[3]*c[276] + F[3]*c[3]*c[277] - F[4]*c[4]*c[277];
-    L[2] = F[0]*c[0]*c[278] - F[1]*c[1]*c[278] + F[1]*c[1]*c[279] - F[2]*c[2]*c[279] + F[2]*c[2]*c[280] - F[3]*c[3]*c[280] + F[3]*c[3]*c[281] - F[4]*c[4]*c[281];
-    L[3] = F[0]*c[0]*c[282] - F[1]*c[1]*c[282] + F[1]*c[1]*c[283] - F[2]*c[2]*c[283] + F[2]*c[2]*c[284] - F[3]*c[3]*c[284] + F[3]*c[3]*c[285] - F[4]*c[4]*c[285];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
     if (ydot) {
         for (i = 0; i < 5; i++)
             ydot[i] = y[i + 5];
@@ -1361,212 +373,128 @@ static void mode_15(double t, const double *y, const int *sw, const double *p,
             lam[i] = L[i];
     }
     if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[270] - Fd[1]*c[1]*c[270] + Fd[1]*c[1]*c[271] - Fd[2]*c[2]*c[271] + Fd[2]*c[2]*c[272] - Fd[3]*c[3]*c[272] + Fd[3]*c[3]*c[273] - Fd[4]*c[4]*c[273];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[274] - Fd[1]*c[1]*c[274] + Fd[1]*c[1]*c[275] - Fd[2]*c[2]*c[275] + Fd[2]*c[2]*c[276] - Fd[3]*c[3]*c[276] + Fd[3]*c[3]*c[277] - Fd[4]*c[4]*c[277];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[278] - Fd[1]*c[1]*c[278] + Fd[1]*c[1]*c[279] - Fd[2]*c[2]*c[279] + Fd[2]*c[2]*c[280] - Fd[3]*c[3]*c[280] + Fd[3]*c[3]*c[281] - Fd[4]*c[4]*c[281];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[282] - Fd[1]*c[1]*c[282] + Fd[1]*c[1]*c[283] - Fd[2]*c[2]*c[283] + Fd[2]*c[2]*c[284] - Fd[3]*c[3]*c[284] + Fd[3]*c[3]*c[285] - Fd[4]*c[4]*c[285];
+        if (m & 1u) { /* G[1] held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 2u) { /* G[2] held shut: s = lambda, s' = lambda' (below) */
+            s[1] = L[1];
+        }
+        if (m & 4u) { /* G[3] held shut: s = lambda, s' = lambda' (below) */
+            s[2] = L[2];
+        }
+        if (m & 8u) { /* G[4] held shut: s = lambda, s' = lambda' (below) */
+            s[3] = L[3];
+        }
+        if (m & 15u) {
+            /* F' = f_ext'(t) - K v - C a */
+            for (i = 0; i < 5; i++)
+                Fd[i] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''' */
+            for (i = 0; i < 4; i++)
+                ud[i] = Fd[i + 1]*c[i + 1] - Fd[i]*c[i];
+            /* s' = lambda_R' = -S_R^-1 u_R' */
+            switch (m & 15u) {
+            case 1u: /* {G[1] closed} */
+                sdot[0] = -ud[0]*c[5];
+                break;
+            case 2u: /* {G[2] closed} */
+                sdot[1] = -ud[1]*c[6];
+                break;
+            case 3u: /* {G[1], G[2] closed} */
+                sdot[0] = -ud[0]*c[8] - ud[1]*c[9];
+                sdot[1] = -ud[0]*c[9] - ud[1]*c[10];
+                break;
+            case 4u: /* {G[3] closed} */
+                sdot[2] = -ud[2]*c[11];
+                break;
+            case 5u: /* {G[1], G[3] closed} */
+                sdot[0] = -ud[0]*c[13];
+                sdot[2] = -ud[2]*c[14];
+                break;
+            case 6u: /* {G[2], G[3] closed} */
+                sdot[1] = -ud[1]*c[16] - ud[2]*c[17];
+                sdot[2] = -ud[1]*c[17] - ud[2]*c[18];
+                break;
+            case 7u: /* {G[1], G[2], G[3] closed} */
+                sdot[0] = -ud[0]*c[22] - ud[1]*c[23] - ud[2]*c[24];
+                sdot[1] = -ud[0]*c[23] - ud[1]*c[25] - ud[2]*c[26];
+                sdot[2] = -ud[0]*c[24] - ud[1]*c[26] - ud[2]*c[21];
+                break;
+            case 8u: /* {G[4] closed} */
+                sdot[3] = -ud[3]*c[27];
+                break;
+            case 9u: /* {G[1], G[4] closed} */
+                sdot[0] = -ud[0]*c[29];
+                sdot[3] = -ud[3]*c[30];
+                break;
+            case 10u: /* {G[2], G[4] closed} */
+                sdot[1] = -ud[1]*c[32];
+                sdot[3] = -ud[3]*c[33];
+                break;
+            case 11u: /* {G[1], G[2], G[4] closed} */
+                sdot[0] = -ud[0]*c[8] - ud[1]*c[9];
+                sdot[1] = -ud[0]*c[9] - ud[1]*c[10];
+                sdot[3] = -ud[3]*c[34];
+                break;
+            case 12u: /* {G[3], G[4] closed} */
+                sdot[2] = -ud[2]*c[36] - ud[3]*c[37];
+                sdot[3] = -ud[2]*c[37] - ud[3]*c[38];
+                break;
+            case 13u: /* {G[1], G[3], G[4] closed} */
+                sdot[0] = -ud[0]*c[13];
+                sdot[2] = -ud[2]*c[41] - ud[3]*c[42];
+                sdot[3] = -ud[2]*c[42] - ud[3]*c[40];
+                break;
+            case 14u: /* {G[2], G[3], G[4] closed} */
+                sdot[1] = -ud[1]*c[46] - ud[2]*c[47] - ud[3]*c[48];
+                sdot[2] = -ud[1]*c[47] - ud[2]*c[49] - ud[3]*c[50];
+                sdot[3] = -ud[1]*c[48] - ud[2]*c[50] - ud[3]*c[45];
+                break;
+            case 15u: /* {G[1], G[2], G[3], G[4] closed} */
+                sdot[0] = -ud[0]*c[55] - ud[1]*c[56] - ud[2]*c[57] - ud[3]*c[58];
+                sdot[1] = -ud[0]*c[56] - ud[1]*c[59] - ud[2]*c[60] - ud[3]*c[61];
+                sdot[2] = -ud[0]*c[57] - ud[1]*c[60] - ud[2]*c[62] - ud[3]*c[63];
+                sdot[3] = -ud[0]*c[58] - ud[1]*c[61] - ud[2]*c[63] - ud[3]*c[54];
+                break;
+            }
+        }
     }
+}
+
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
+{
+    if (mode[0] >= 16u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */
@@ -1635,7 +563,7 @@ const nsm_model nsm_model_cradle5 = {
     .n_gaps = 4,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 286,
+    .n_consts = 64,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

@@ -92,880 +92,138 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[8] = -1.0/(c[1]*c[1] - (c[0] + c[1])*(c[1] + c[2])); /* 1/det S of mode 3 */
     c[9] = c[1]*c[8] + c[2]*c[8]; /* (S^-1)[0][0] of mode 3 */
     c[10] = c[1]*c[8]; /* (S^-1)[0][1] of mode 3 */
-    c[11] = c[1]*c[8]; /* (S^-1)[1][0] of mode 3 */
-    c[12] = c[0]*c[8] + c[1]*c[8]; /* (S^-1)[1][1] of mode 3 */
-    c[13] = 1.0/(c[2] + c[3]); /* (S^-1)[0][0] of mode 4 */
-    c[14] = 1.0/((c[0] + c[1])*(c[2] + c[3])); /* 1/det S of mode 5 */
-    c[15] = c[2]*c[14] + c[3]*c[14]; /* (S^-1)[0][0] of mode 5 */
-    c[16] = 0.0; /* (S^-1)[0][1] of mode 5 */
-    c[17] = 0.0; /* (S^-1)[1][0] of mode 5 */
-    c[18] = c[0]*c[14] + c[1]*c[14]; /* (S^-1)[1][1] of mode 5 */
-    c[19] = -1.0/(c[2]*c[2] - (c[1] + c[2])*(c[2] + c[3])); /* 1/det S of mode 6 */
-    c[20] = c[2]*c[19] + c[3]*c[19]; /* (S^-1)[0][0] of mode 6 */
-    c[21] = c[2]*c[19]; /* (S^-1)[0][1] of mode 6 */
-    c[22] = c[2]*c[19]; /* (S^-1)[1][0] of mode 6 */
-    c[23] = c[1]*c[19] + c[2]*c[19]; /* (S^-1)[1][1] of mode 6 */
-    c[24] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 7 */
-    c[25] = c[0]*c[1]*c[24] - c[1] + c[1]*c[1]*c[24]; /* elimination of mode 7 */
-    c[26] = c[1] - c[1]*c[1]*c[24] + c[2]; /* elimination of mode 7 */
-    c[27] = -c[2]; /* elimination of mode 7 */
-    c[28] = c[1]*c[24]; /* elimination of mode 7 */
-    c[29] = c[0]*c[24] + c[1]*c[24]; /* elimination of mode 7 */
-    c[30] = -c[1]*c[24]; /* elimination of mode 7 */
-    c[31] = 1.0/c[26]; /* elimination pivot 1 of mode 7 */
-    c[32] = c[29] - c[25]*c[30]*c[31]; /* elimination of mode 7 */
-    c[33] = c[30] - c[26]*c[30]*c[31]; /* elimination of mode 7 */
-    c[34] = -c[27]*c[30]*c[31]; /* elimination of mode 7 */
-    c[35] = c[24] - c[28]*c[30]*c[31]; /* elimination of mode 7 */
-    c[36] = -c[30]*c[31]; /* elimination of mode 7 */
-    c[37] = c[2]*c[25]*c[31]; /* elimination of mode 7 */
-    c[38] = c[2]*c[26]*c[31] - c[2]; /* elimination of mode 7 */
-    c[39] = c[2] + c[2]*c[27]*c[31] + c[3]; /* elimination of mode 7 */
-    c[40] = c[2]*c[28]*c[31]; /* elimination of mode 7 */
-    c[41] = c[2]*c[31]; /* elimination of mode 7 */
-    c[42] = c[25]*c[31]; /* elimination of mode 7 */
-    c[43] = c[26]*c[31]; /* elimination of mode 7 */
-    c[44] = c[27]*c[31]; /* elimination of mode 7 */
-    c[45] = c[28]*c[31]; /* elimination of mode 7 */
-    c[46] = 1.0/c[39]; /* elimination pivot 2 of mode 7 */
-    c[47] = c[32] - c[34]*c[37]*c[46]; /* elimination of mode 7 */
-    c[48] = c[33] - c[34]*c[38]*c[46]; /* elimination of mode 7 */
-    c[49] = c[34] - c[34]*c[39]*c[46]; /* elimination of mode 7 */
-    c[50] = c[35] - c[34]*c[40]*c[46]; /* elimination of mode 7 */
-    c[51] = c[36] - c[34]*c[41]*c[46]; /* elimination of mode 7 */
-    c[52] = -c[34]*c[46]; /* elimination of mode 7 */
-    c[53] = c[42] - c[37]*c[44]*c[46]; /* elimination of mode 7 */
-    c[54] = c[43] - c[38]*c[44]*c[46]; /* elimination of mode 7 */
-    c[55] = c[44] - c[39]*c[44]*c[46]; /* elimination of mode 7 */
-    c[56] = c[45] - c[40]*c[44]*c[46]; /* elimination of mode 7 */
-    c[57] = c[31] - c[41]*c[44]*c[46]; /* elimination of mode 7 */
-    c[58] = -c[44]*c[46]; /* elimination of mode 7 */
-    c[59] = c[37]*c[46]; /* elimination of mode 7 */
-    c[60] = c[38]*c[46]; /* elimination of mode 7 */
-    c[61] = c[39]*c[46]; /* elimination of mode 7 */
-    c[62] = c[40]*c[46]; /* elimination of mode 7 */
-    c[63] = c[41]*c[46]; /* elimination of mode 7 */
-    c[64] = c[50]; /* (S^-1)[0][0] of mode 7 */
-    c[65] = c[51]; /* (S^-1)[0][1] of mode 7 */
-    c[66] = c[52]; /* (S^-1)[0][2] of mode 7 */
-    c[67] = c[56]; /* (S^-1)[1][0] of mode 7 */
-    c[68] = c[57]; /* (S^-1)[1][1] of mode 7 */
-    c[69] = c[58]; /* (S^-1)[1][2] of mode 7 */
-    c[70] = c[62]; /* (S^-1)[2][0] of mode 7 */
-    c[71] = c[63]; /* (S^-1)[2][1] of mode 7 */
-    c[72] = c[46]; /* (S^-1)[2][2] of mode 7 */
-    c[73] = 1.0/(c[3] + c[4]); /* (S^-1)[0][0] of mode 8 */
-    c[74] = 1.0/((c[0] + c[1])*(c[3] + c[4])); /* 1/det S of mode 9 */
-    c[75] = c[3]*c[74] + c[4]*c[74]; /* (S^-1)[0][0] of mode 9 */
-    c[76] = 0.0; /* (S^-1)[0][1] of mode 9 */
-    c[77] = 0.0; /* (S^-1)[1][0] of mode 9 */
-    c[78] = c[0]*c[74] + c[1]*c[74]; /* (S^-1)[1][1] of mode 9 */
-    c[79] = 1.0/((c[1] + c[2])*(c[3] + c[4])); /* 1/det S of mode 10 */
-    c[80] = c[3]*c[79] + c[4]*c[79]; /* (S^-1)[0][0] of mode 10 */
-    c[81] = 0.0; /* (S^-1)[0][1] of mode 10 */
-    c[82] = 0.0; /* (S^-1)[1][0] of mode 10 */
-    c[83] = c[1]*c[79] + c[2]*c[79]; /* (S^-1)[1][1] of mode 10 */
-    c[84] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 11 */
-    c[85] = c[0]*c[1]*c[84] - c[1] + c[1]*c[1]*c[84]; /* elimination of mode 11 */
-    c[86] = c[1] - c[1]*c[1]*c[84] + c[2]; /* elimination of mode 11 */
-    c[87] = c[1]*c[84]; /* elimination of mode 11 */
-    c[88] = c[0]*c[84] + c[1]*c[84]; /* elimination of mode 11 */
-    c[89] = -c[1]*c[84]; /* elimination of mode 11 */
-    c[90] = 1.0/c[86]; /* elimination pivot 1 of mode 11 */
-    c[91] = c[88] - c[85]*c[89]*c[90]; /* elimination of mode 11 */
-    c[92] = c[89] - c[86]*c[89]*c[90]; /* elimination of mode 11 */
-    c[93] = c[84] - c[87]*c[89]*c[90]; /* elimination of mode 11 */
-    c[94] = -c[89]*c[90]; /* elimination of mode 11 */
-    c[95] = c[85]*c[90]; /* elimination of mode 11 */
-    c[96] = c[86]*c[90]; /* elimination of mode 11 */
-    c[97] = c[87]*c[90]; /* elimination of mode 11 */
-    c[98] = 1.0/(c[3] + c[4]); /* elimination pivot 2 of mode 11 */
-    c[99] = c[3]*c[98] + c[4]*c[98]; /* elimination of mode 11 */
-    c[100] = c[93]; /* (S^-1)[0][0] of mode 11 */
-    c[101] = c[94]; /* (S^-1)[0][1] of mode 11 */
-    c[102] = 0.0; /* (S^-1)[0][2] of mode 11 */
-    c[103] = c[97]; /* (S^-1)[1][0] of mode 11 */
-    c[104] = c[90]; /* (S^-1)[1][1] of mode 11 */
-    c[105] = 0.0; /* (S^-1)[1][2] of mode 11 */
-    c[106] = 0.0; /* (S^-1)[2][0] of mode 11 */
-    c[107] = 0.0; /* (S^-1)[2][1] of mode 11 */
-    c[108] = c[98]; /* (S^-1)[2][2] of mode 11 */
-    c[109] = -1.0/(c[3]*c[3] - (c[2] + c[3])*(c[3] + c[4])); /* 1/det S of mode 12 */
-    c[110] = c[3]*c[109] + c[4]*c[109]; /* (S^-1)[0][0] of mode 12 */
-    c[111] = c[3]*c[109]; /* (S^-1)[0][1] of mode 12 */
-    c[112] = c[3]*c[109]; /* (S^-1)[1][0] of mode 12 */
-    c[113] = c[2]*c[109] + c[3]*c[109]; /* (S^-1)[1][1] of mode 12 */
-    c[114] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 13 */
-    c[115] = c[0]*c[114] + c[1]*c[114]; /* elimination of mode 13 */
-    c[116] = 1.0/(c[2] + c[3]); /* elimination pivot 1 of mode 13 */
-    c[117] = c[2]*c[3]*c[116] - c[3] + c[3]*c[3]*c[116]; /* elimination of mode 13 */
-    c[118] = c[3] - c[3]*c[3]*c[116] + c[4]; /* elimination of mode 13 */
-    c[119] = c[3]*c[116]; /* elimination of mode 13 */
-    c[120] = c[2]*c[116] + c[3]*c[116]; /* elimination of mode 13 */
-    c[121] = -c[3]*c[116]; /* elimination of mode 13 */
-    c[122] = 1.0/c[118]; /* elimination pivot 2 of mode 13 */
-    c[123] = c[120] - c[117]*c[121]*c[122]; /* elimination of mode 13 */
-    c[124] = c[121] - c[118]*c[121]*c[122]; /* elimination of mode 13 */
-    c[125] = c[116] - c[119]*c[121]*c[122]; /* elimination of mode 13 */
-    c[126] = -c[121]*c[122]; /* elimination of mode 13 */
-    c[127] = c[117]*c[122]; /* elimination of mode 13 */
-    c[128] = c[118]*c[122]; /* elimination of mode 13 */
-    c[129] = c[119]*c[122]; /* elimination of mode 13 */
-    c[130] = c[114]; /* (S^-1)[0][0] of mode 13 */
-    c[131] = 0.0; /* (S^-1)[0][1] of mode 13 */
-    c[132] = 0.0; /* (S^-1)[0][2] of mode 13 */
-    c[133] = 0.0; /* (S^-1)[1][0] of mode 13 */
-    c[134] = c[125]; /* (S^-1)[1][1] of mode 13 */
-    c[135] = c[126]; /* (S^-1)[1][2] of mode 13 */
-    c[136] = 0.0; /* (S^-1)[2][0] of mode 13 */
-    c[137] = c[129]; /* (S^-1)[2][1] of mode 13 */
-    c[138] = c[122]; /* (S^-1)[2][2] of mode 13 */
-    c[139] = 1.0/(c[1] + c[2]); /* elimination pivot 0 of mode 14 */
-    c[140] = c[1]*c[2]*c[139] - c[2] + c[2]*c[2]*c[139]; /* elimination of mode 14 */
-    c[141] = c[2] - c[2]*c[2]*c[139] + c[3]; /* elimination of mode 14 */
-    c[142] = -c[3]; /* elimination of mode 14 */
-    c[143] = c[2]*c[139]; /* elimination of mode 14 */
-    c[144] = c[1]*c[139] + c[2]*c[139]; /* elimination of mode 14 */
-    c[145] = -c[2]*c[139]; /* elimination of mode 14 */
-    c[146] = 1.0/c[141]; /* elimination pivot 1 of mode 14 */
-    c[147] = c[144] - c[140]*c[145]*c[146]; /* elimination of mode 14 */
-    c[148] = c[145] - c[141]*c[145]*c[146]; /* elimination of mode 14 */
-    c[149] = -c[142]*c[145]*c[146]; /* elimination of mode 14 */
-    c[150] = c[139] - c[143]*c[145]*c[146]; /* elimination of mode 14 */
-    c[151] = -c[145]*c[146]; /* elimination of mode 14 */
-    c[152] = c[3]*c[140]*c[146]; /* elimination of mode 14 */
-    c[153] = c[3]*c[141]*c[146] - c[3]; /* elimination of mode 14 */
-    c[154] = c[3] + c[3]*c[142]*c[146] + c[4]; /* elimination of mode 14 */
-    c[155] = c[3]*c[143]*c[146]; /* elimination of mode 14 */
-    c[156] = c[3]*c[146]; /* elimination of mode 14 */
-    c[157] = c[140]*c[146]; /* elimination of mode 14 */
-    c[158] = c[141]*c[146]; /* elimination of mode 14 */
-    c[159] = c[142]*c[146]; /* elimination of mode 14 */
-    c[160] = c[143]*c[146]; /* elimination of mode 14 */
-    c[161] = 1.0/c[154]; /* elimination pivot 2 of mode 14 */
-    c[162] = c[147] - c[149]*c[152]*c[161]; /* elimination of mode 14 */
-    c[163] = c[148] - c[149]*c[153]*c[161]; /* elimination of mode 14 */
-    c[164] = c[149] - c[149]*c[154]*c[161]; /* elimination of mode 14 */
-    c[165] = c[150] - c[149]*c[155]*c[161]; /* elimination of mode 14 */
-    c[166] = c[151] - c[149]*c[156]*c[161]; /* elimination of mode 14 */
-    c[167] = -c[149]*c[161]; /* elimination of mode 14 */
-    c[168] = c[157] - c[152]*c[159]*c[161]; /* elimination of mode 14 */
-    c[169] = c[158] - c[153]*c[159]*c[161]; /* elimination of mode 14 */
-    c[170] = c[159] - c[154]*c[159]*c[161]; /* elimination of mode 14 */
-    c[171] = c[160] - c[155]*c[159]*c[161]; /* elimination of mode 14 */
-    c[172] = c[146] - c[156]*c[159]*c[161]; /* elimination of mode 14 */
-    c[173] = -c[159]*c[161]; /* elimination of mode 14 */
-    c[174] = c[152]*c[161]; /* elimination of mode 14 */
-    c[175] = c[153]*c[161]; /* elimination of mode 14 */
-    c[176] = c[154]*c[161]; /* elimination of mode 14 */
-    c[177] = c[155]*c[161]; /* elimination of mode 14 */
-    c[178] = c[156]*c[161]; /* elimination of mode 14 */
-    c[179] = c[165]; /* (S^-1)[0][0] of mode 14 */
-    c[180] = c[166]; /* (S^-1)[0][1] of mode 14 */
-    c[181] = c[167]; /* (S^-1)[0][2] of mode 14 */
-    c[182] = c[171]; /* (S^-1)[1][0] of mode 14 */
-    c[183] = c[172]; /* (S^-1)[1][1] of mode 14 */
-    c[184] = c[173]; /* (S^-1)[1][2] of mode 14 */
-    c[185] = c[177]; /* (S^-1)[2][0] of mode 14 */
-    c[186] = c[178]; /* (S^-1)[2][1] of mode 14 */
-    c[187] = c[161]; /* (S^-1)[2][2] of mode 14 */
-    c[188] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 15 */
-    c[189] = c[0]*c[1]*c[188] - c[1] + c[1]*c[1]*c[188]; /* elimination of mode 15 */
-    c[190] = c[1] - c[1]*c[1]*c[188] + c[2]; /* elimination of mode 15 */
-    c[191] = -c[2]; /* elimination of mode 15 */
-    c[192] = c[1]*c[188]; /* elimination of mode 15 */
-    c[193] = c[0]*c[188] + c[1]*c[188]; /* elimination of mode 15 */
-    c[194] = -c[1]*c[188]; /* elimination of mode 15 */
-    c[195] = 1.0/c[190]; /* elimination pivot 1 of mode 15 */
-    c[196] = c[193] - c[189]*c[194]*c[195]; /* elimination of mode 15 */
-    c[197] = c[194] - c[190]*c[194]*c[195]; /* elimination of mode 15 */
-    c[198] = -c[191]*c[194]*c[195]; /* elimination of mode 15 */
-    c[199] = c[188] - c[192]*c[194]*c[195]; /* elimination of mode 15 */
-    c[200] = -c[194]*c[195]; /* elimination of mode 15 */
-    c[201] = c[2]*c[189]*c[195]; /* elimination of mode 15 */
-    c[202] = c[2]*c[190]*c[195] - c[2]; /* elimination of mode 15 */
-    c[203] = c[2] + c[2]*c[191]*c[195] + c[3]; /* elimination of mode 15 */
-    c[204] = -c[3]; /* elimination of mode 15 */
-    c[205] = c[2]*c[192]*c[195]; /* elimination of mode 15 */
-    c[206] = c[2]*c[195]; /* elimination of mode 15 */
-    c[207] = c[189]*c[195]; /* elimination of mode 15 */
-    c[208] = c[190]*c[195]; /* elimination of mode 15 */
-    c[209] = c[191]*c[195]; /* elimination of mode 15 */
-    c[210] = c[192]*c[195]; /* elimination of mode 15 */
-    c[211] = 1.0/c[203]; /* elimination pivot 2 of mode 15 */
-    c[212] = c[196] - c[198]*c[201]*c[211]; /* elimination of mode 15 */
-    c[213] = c[197] - c[198]*c[202]*c[211]; /* elimination of mode 15 */
-    c[214] = c[198] - c[198]*c[203]*c[211]; /* elimination of mode 15 */
-    c[215] = -c[198]*c[204]*c[211]; /* elimination of mode 15 */
-    c[216] = c[199] - c[198]*c[205]*c[211]; /* elimination of mode 15 */
-    c[217] = c[200] - c[198]*c[206]*c[211]; /* elimination of mode 15 */
-    c[218] = -c[198]*c[211]; /* elimination of mode 15 */
-    c[219] = c[207] - c[201]*c[209]*c[211]; /* elimination of mode 15 */
-    c[220] = c[208] - c[202]*c[209]*c[211]; /* elimination of mode 15 */
-    c[221] = c[209] - c[203]*c[209]*c[211]; /* elimination of mode 15 */
-    c[222] = -c[204]*c[209]*c[211]; /* elimination of mode 15 */
-    c[223] = c[210] - c[205]*c[209]*c[211]; /* elimination of mode 15 */
-    c[224] = c[195] - c[206]*c[209]*c[211]; /* elimination of mode 15 */
-    c[225] = -c[209]*c[211]; /* elimination of mode 15 */
-    c[226] = c[3]*c[201]*c[211]; /* elimination of mode 15 */
-    c[227] = c[3]*c[202]*c[211]; /* elimination of mode 15 */
-    c[228] = c[3]*c[203]*c[211] - c[3]; /* elimination of mode 15 */
-    c[229] = c[3] + c[3]*c[204]*c[211] + c[4]; /* elimination of mode 15 */
-    c[230] = c[3]*c[205]*c[211]; /* elimination of mode 15 */
-    c[231] = c[3]*c[206]*c[211]; /* elimination of mode 15 */
-    c[232] = c[3]*c[211]; /* elimination of mode 15 */
-    c[233] = c[201]*c[211]; /* elimination of mode 15 */
-    c[234] = c[202]*c[211]; /* elimination of mode 15 */
-    c[235] = c[203]*c[211]; /* elimination of mode 15 */
-    c[236] = c[204]*c[211]; /* elimination of mode 15 */
-    c[237] = c[205]*c[211]; /* elimination of mode 15 */
-    c[238] = c[206]*c[211]; /* elimination of mode 15 */
-    c[239] = 1.0/c[229]; /* elimination pivot 3 of mode 15 */
-    c[240] = c[212] - c[215]*c[226]*c[239]; /* elimination of mode 15 */
-    c[241] = c[213] - c[215]*c[227]*c[239]; /* elimination of mode 15 */
-    c[242] = c[214] - c[215]*c[228]*c[239]; /* elimination of mode 15 */
-    c[243] = c[215] - c[215]*c[229]*c[239]; /* elimination of mode 15 */
-    c[244] = c[216] - c[215]*c[230]*c[239]; /* elimination of mode 15 */
-    c[245] = c[217] - c[215]*c[231]*c[239]; /* elimination of mode 15 */
-    c[246] = c[218] - c[215]*c[232]*c[239]; /* elimination of mode 15 */
-    c[247] = -c[215]*c[239]; /* elimination of mode 15 */
-    c[248] = c[219] - c[222]*c[226]*c[239]; /* elimination of mode 15 */
-    c[249] = c[220] - c[222]*c[227]*c[239]; /* elimination of mode 15 */
-    c[250] = c[221] - c[222]*c[228]*c[239]; /* elimination of mode 15 */
-    c[251] = c[222] - c[222]*c[229]*c[239]; /* elimination of mode 15 */
-    c[252] = c[223] - c[222]*c[230]*c[239]; /* elimination of mode 15 */
-    c[253] = c[224] - c[222]*c[231]*c[239]; /* elimination of mode 15 */
-    c[254] = c[225] - c[222]*c[232]*c[239]; /* elimination of mode 15 */
-    c[255] = -c[222]*c[239]; /* elimination of mode 15 */
-    c[256] = c[233] - c[226]*c[236]*c[239]; /* elimination of mode 15 */
-    c[257] = c[234] - c[227]*c[236]*c[239]; /* elimination of mode 15 */
-    c[258] = c[235] - c[228]*c[236]*c[239]; /* elimination of mode 15 */
-    c[259] = c[236] - c[229]*c[236]*c[239]; /* elimination of mode 15 */
-    c[260] = c[237] - c[230]*c[236]*c[239]; /* elimination of mode 15 */
-    c[261] = c[238] - c[231]*c[236]*c[239]; /* elimination of mode 15 */
-    c[262] = c[211] - c[232]*c[236]*c[239]; /* elimination of mode 15 */
-    c[263] = -c[236]*c[239]; /* elimination of mode 15 */
-    c[264] = c[226]*c[239]; /* elimination of mode 15 */
-    c[265] = c[227]*c[239]; /* elimination of mode 15 */
-    c[266] = c[228]*c[239]; /* elimination of mode 15 */
-    c[267] = c[229]*c[239]; /* elimination of mode 15 */
-    c[268] = c[230]*c[239]; /* elimination of mode 15 */
-    c[269] = c[231]*c[239]; /* elimination of mode 15 */
-    c[270] = c[232]*c[239]; /* elimination of mode 15 */
-    /* (S^-1)[0][0] of mode 15 .. (S^-1)[0][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 271] = c[i + 244];
-    /* (S^-1)[1][0] of mode 15 .. (S^-1)[1][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 275] = c[i + 252];
-    /* (S^-1)[2][0] of mode 15 .. (S^-1)[2][3] of mode 15 */
-    for (i = 0; i < 4; i++)
-        c[i + 279] = c[i + 260];
-    c[283] = c[268]; /* (S^-1)[3][0] of mode 15 */
-    c[284] = c[269]; /* (S^-1)[3][1] of mode 15 */
-    c[285] = c[270]; /* (S^-1)[3][2] of mode 15 */
-    c[286] = c[239]; /* (S^-1)[3][3] of mode 15 */
-    c[287] = 1.0/(c[4] + c[5]); /* (S^-1)[0][0] of mode 16 */
-    c[288] = 1.0/((c[0] + c[1])*(c[4] + c[5])); /* 1/det S of mode 17 */
-    c[289] = c[4]*c[288] + c[5]*c[288]; /* (S^-1)[0][0] of mode 17 */
-    c[290] = 0.0; /* (S^-1)[0][1] of mode 17 */
-    c[291] = 0.0; /* (S^-1)[1][0] of mode 17 */
-    c[292] = c[0]*c[288] + c[1]*c[288]; /* (S^-1)[1][1] of mode 17 */
-    c[293] = 1.0/((c[1] + c[2])*(c[4] + c[5])); /* 1/det S of mode 18 */
-    c[294] = c[4]*c[293] + c[5]*c[293]; /* (S^-1)[0][0] of mode 18 */
-    c[295] = 0.0; /* (S^-1)[0][1] of mode 18 */
-    c[296] = 0.0; /* (S^-1)[1][0] of mode 18 */
-    c[297] = c[1]*c[293] + c[2]*c[293]; /* (S^-1)[1][1] of mode 18 */
-    c[298] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 19 */
-    c[299] = c[0]*c[1]*c[298] - c[1] + c[1]*c[1]*c[298]; /* elimination of mode 19 */
-    c[300] = c[1] - c[1]*c[1]*c[298] + c[2]; /* elimination of mode 19 */
-    c[301] = c[1]*c[298]; /* elimination of mode 19 */
-    c[302] = c[0]*c[298] + c[1]*c[298]; /* elimination of mode 19 */
-    c[303] = -c[1]*c[298]; /* elimination of mode 19 */
-    c[304] = 1.0/c[300]; /* elimination pivot 1 of mode 19 */
-    c[305] = c[302] - c[299]*c[303]*c[304]; /* elimination of mode 19 */
-    c[306] = c[303] - c[300]*c[303]*c[304]; /* elimination of mode 19 */
-    c[307] = c[298] - c[301]*c[303]*c[304]; /* elimination of mode 19 */
-    c[308] = -c[303]*c[304]; /* elimination of mode 19 */
-    c[309] = c[299]*c[304]; /* elimination of mode 19 */
-    c[310] = c[300]*c[304]; /* elimination of mode 19 */
-    c[311] = c[301]*c[304]; /* elimination of mode 19 */
-    c[312] = 1.0/(c[4] + c[5]); /* elimination pivot 2 of mode 19 */
-    c[313] = c[4]*c[312] + c[5]*c[312]; /* elimination of mode 19 */
-    c[314] = c[307]; /* (S^-1)[0][0] of mode 19 */
-    c[315] = c[308]; /* (S^-1)[0][1] of mode 19 */
-    c[316] = 0.0; /* (S^-1)[0][2] of mode 19 */
-    c[317] = c[311]; /* (S^-1)[1][0] of mode 19 */
-    c[318] = c[304]; /* (S^-1)[1][1] of mode 19 */
-    c[319] = 0.0; /* (S^-1)[1][2] of mode 19 */
-    c[320] = 0.0; /* (S^-1)[2][0] of mode 19 */
-    c[321] = 0.0; /* (S^-1)[2][1] of mode 19 */
-    c[322] = c[312]; /* (S^-1)[2][2] of mode 19 */
-    c[323] = 1.0/((c[2] + c[3])*(c[4] + c[5])); /* 1/det S of mode 20 */
-    c[324] = c[4]*c[323] + c[5]*c[323]; /* (S^-1)[0][0] of mode 20 */
-    c[325] = 0.0; /* (S^-1)[0][1] of mode 20 */
-    c[326] = 0.0; /* (S^-1)[1][0] of mode 20 */
-    c[327] = c[2]*c[323] + c[3]*c[323]; /* (S^-1)[1][1] of mode 20 */
-    c[328] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 21 */
-    c[329] = c[0]*c[328] + c[1]*c[328]; /* elimination of mode 21 */
-    c[330] = 1.0/(c[2] + c[3]); /* elimination pivot 1 of mode 21 */
-    c[331] = c[2]*c[330] + c[3]*c[330]; /* elimination of mode 21 */
-    c[332] = 1.0/(c[4] + c[5]); /* elimination pivot 2 of mode 21 */
-    c[333] = c[4]*c[332] + c[5]*c[332]; /* elimination of mode 21 */
-    c[334] = c[328]; /* (S^-1)[0][0] of mode 21 */
-    c[335] = 0.0; /* (S^-1)[0][1] of mode 21 */
-    c[336] = 0.0; /* (S^-1)[0][2] of mode 21 */
-    c[337] = 0.0; /* (S^-1)[1][0] of mode 21 */
-    c[338] = c[330]; /* (S^-1)[1][1] of mode 21 */
-    c[339] = 0.0; /* (S^-1)[1][2] of mode 21 */
-    c[340] = 0.0; /* (S^-1)[2][0] of mode 21 */
-    c[341] = 0.0; /* (S^-1)[2][1] of mode 21 */
-    c[342] = c[332]; /* (S^-1)[2][2] of mode 21 */
-    c[343] = 1.0/(c[1] + c[2]); /* elimination pivot 0 of mode 22 */
-    c[344] = c[1]*c[2]*c[343] - c[2] + c[2]*c[2]*c[343]; /* elimination of mode 22 */
-    c[345] = c[2] - c[2]*c[2]*c[343] + c[3]; /* elimination of mode 22 */
-    c[346] = c[2]*c[343]; /* elimination of mode 22 */
-    c[347] = c[1]*c[343] + c[2]*c[343]; /* elimination of mode 22 */
-    c[348] = -c[2]*c[343]; /* elimination of mode 22 */
-    c[349] = 1.0/c[345]; /* elimination pivot 1 of mode 22 */
-    c[350] = c[347] - c[344]*c[348]*c[349]; /* elimination of mode 22 */
-    c[351] = c[348] - c[345]*c[348]*c[349]; /* elimination of mode 22 */
-    c[352] = c[343] - c[346]*c[348]*c[349]; /* elimination of mode 22 */
-    c[353] = -c[348]*c[349]; /* elimination of mode 22 */
-    c[354] = c[344]*c[349]; /* elimination of mode 22 */
-    c[355] = c[345]*c[349]; /* elimination of mode 22 */
-    c[356] = c[346]*c[349]; /* elimination of mode 22 */
-    c[357] = 1.0/(c[4] + c[5]); /* elimination pivot 2 of mode 22 */
-    c[358] = c[4]*c[357] + c[5]*c[357]; /* elimination of mode 22 */
-    c[359] = c[352]; /* (S^-1)[0][0] of mode 22 */
-    c[360] = c[353]; /* (S^-1)[0][1] of mode 22 */
-    c[361] = 0.0; /* (S^-1)[0][2] of mode 22 */
-    c[362] = c[356]; /* (S^-1)[1][0] of mode 22 */
-    c[363] = c[349]; /* (S^-1)[1][1] of mode 22 */
-    c[364] = 0.0; /* (S^-1)[1][2] of mode 22 */
-    c[365] = 0.0; /* (S^-1)[2][0] of mode 22 */
-    c[366] = 0.0; /* (S^-1)[2][1] of mode 22 */
-    c[367] = c[357]; /* (S^-1)[2][2] of mode 22 */
-    c[368] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 23 */
-    c[369] = c[0]*c[1]*c[368] - c[1] + c[1]*c[1]*c[368]; /* elimination of mode 23 */
-    c[370] = c[1] - c[1]*c[1]*c[368] + c[2]; /* elimination of mode 23 */
-    c[371] = -c[2]; /* elimination of mode 23 */
-    c[372] = c[1]*c[368]; /* elimination of mode 23 */
-    c[373] = c[0]*c[368] + c[1]*c[368]; /* elimination of mode 23 */
-    c[374] = -c[1]*c[368]; /* elimination of mode 23 */
-    c[375] = 1.0/c[370]; /* elimination pivot 1 of mode 23 */
-    c[376] = c[373] - c[369]*c[374]*c[375]; /* elimination of mode 23 */
-    c[377] = c[374] - c[370]*c[374]*c[375]; /* elimination of mode 23 */
-    c[378] = -c[371]*c[374]*c[375]; /* elimination of mode 23 */
-    c[379] = c[368] - c[372]*c[374]*c[375]; /* elimination of mode 23 */
-    c[380] = -c[374]*c[375]; /* elimination of mode 23 */
-    c[381] = c[2]*c[369]*c[375]; /* elimination of mode 23 */
-    c[382] = c[2]*c[370]*c[375] - c[2]; /* elimination of mode 23 */
-    c[383] = c[2] + c[2]*c[371]*c[375] + c[3]; /* elimination of mode 23 */
-    c[384] = c[2]*c[372]*c[375]; /* elimination of mode 23 */
-    c[385] = c[2]*c[375]; /* elimination of mode 23 */
-    c[386] = c[369]*c[375]; /* elimination of mode 23 */
-    c[387] = c[370]*c[375]; /* elimination of mode 23 */
-    c[388] = c[371]*c[375]; /* elimination of mode 23 */
-    c[389] = c[372]*c[375]; /* elimination of mode 23 */
-    c[390] = 1.0/c[383]; /* elimination pivot 2 of mode 23 */
-    c[391] = c[376] - c[378]*c[381]*c[390]; /* elimination of mode 23 */
-    c[392] = c[377] - c[378]*c[382]*c[390]; /* elimination of mode 23 */
-    c[393] = c[378] - c[378]*c[383]*c[390]; /* elimination of mode 23 */
-    c[394] = c[379] - c[378]*c[384]*c[390]; /* elimination of mode 23 */
-    c[395] = c[380] - c[378]*c[385]*c[390]; /* elimination of mode 23 */
-    c[396] = -c[378]*c[390]; /* elimination of mode 23 */
-    c[397] = c[386] - c[381]*c[388]*c[390]; /* elimination of mode 23 */
-    c[398] = c[387] - c[382]*c[388]*c[390]; /* elimination of mode 23 */
-    c[399] = c[388] - c[383]*c[388]*c[390]; /* elimination of mode 23 */
-    c[400] = c[389] - c[384]*c[388]*c[390]; /* elimination of mode 23 */
-    c[401] = c[375] - c[385]*c[388]*c[390]; /* elimination of mode 23 */
-    c[402] = -c[388]*c[390]; /* elimination of mode 23 */
-    c[403] = c[381]*c[390]; /* elimination of mode 23 */
-    c[404] = c[382]*c[390]; /* elimination of mode 23 */
-    c[405] = c[383]*c[390]; /* elimination of mode 23 */
-    c[406] = c[384]*c[390]; /* elimination of mode 23 */
-    c[407] = c[385]*c[390]; /* elimination of mode 23 */
-    c[408] = 1.0/(c[4] + c[5]); /* elimination pivot 3 of mode 23 */
-    c[409] = c[4]*c[408] + c[5]*c[408]; /* elimination of mode 23 */
-    c[410] = c[394]; /* (S^-1)[0][0] of mode 23 */
-    c[411] = c[395]; /* (S^-1)[0][1] of mode 23 */
-    c[412] = c[396]; /* (S^-1)[0][2] of mode 23 */
-    c[413] = 0.0; /* (S^-1)[0][3] of mode 23 */
-    c[414] = c[400]; /* (S^-1)[1][0] of mode 23 */
-    c[415] = c[401]; /* (S^-1)[1][1] of mode 23 */
-    c[416] = c[402]; /* (S^-1)[1][2] of mode 23 */
-    c[417] = 0.0; /* (S^-1)[1][3] of mode 23 */
-    c[418] = c[406]; /* (S^-1)[2][0] of mode 23 */
-    c[419] = c[407]; /* (S^-1)[2][1] of mode 23 */
-    c[420] = c[390]; /* (S^-1)[2][2] of mode 23 */
-    /* (S^-1)[2][3] of mode 23 .. (S^-1)[3][2] of mode 23 */
-    for (i = 0; i < 4; i++)
-        c[i + 421] = 0.0;
-    c[425] = c[408]; /* (S^-1)[3][3] of mode 23 */
-    c[426] = -1.0/(c[4]*c[4] - (c[3] + c[4])*(c[4] + c[5])); /* 1/det S of mode 24 */
-    c[427] = c[4]*c[426] + c[5]*c[426]; /* (S^-1)[0][0] of mode 24 */
-    c[428] = c[4]*c[426]; /* (S^-1)[0][1] of mode 24 */
-    c[429] = c[4]*c[426]; /* (S^-1)[1][0] of mode 24 */
-    c[430] = c[3]*c[426] + c[4]*c[426]; /* (S^-1)[1][1] of mode 24 */
-    c[431] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 25 */
-    c[432] = c[0]*c[431] + c[1]*c[431]; /* elimination of mode 25 */
-    c[433] = 1.0/(c[3] + c[4]); /* elimination pivot 1 of mode 25 */
-    c[434] = c[3]*c[4]*c[433] - c[4] + c[4]*c[4]*c[433]; /* elimination of mode 25 */
-    c[435] = c[4] - c[4]*c[4]*c[433] + c[5]; /* elimination of mode 25 */
-    c[436] = c[4]*c[433]; /* elimination of mode 25 */
-    c[437] = c[3]*c[433] + c[4]*c[433]; /* elimination of mode 25 */
-    c[438] = -c[4]*c[433]; /* elimination of mode 25 */
-    c[439] = 1.0/c[435]; /* elimination pivot 2 of mode 25 */
-    c[440] = c[437] - c[434]*c[438]*c[439]; /* elimination of mode 25 */
-    c[441] = c[438] - c[435]*c[438]*c[439]; /* elimination of mode 25 */
-    c[442] = c[433] - c[436]*c[438]*c[439]; /* elimination of mode 25 */
-    c[443] = -c[438]*c[439]; /* elimination of mode 25 */
-    c[444] = c[434]*c[439]; /* elimination of mode 25 */
-    c[445] = c[435]*c[439]; /* elimination of mode 25 */
-    c[446] = c[436]*c[439]; /* elimination of mode 25 */
-    c[447] = c[431]; /* (S^-1)[0][0] of mode 25 */
-    c[448] = 0.0; /* (S^-1)[0][1] of mode 25 */
-    c[449] = 0.0; /* (S^-1)[0][2] of mode 25 */
-    c[450] = 0.0; /* (S^-1)[1][0] of mode 25 */
-    c[451] = c[442]; /* (S^-1)[1][1] of mode 25 */
-    c[452] = c[443]; /* (S^-1)[1][2] of mode 25 */
-    c[453] = 0.0; /* (S^-1)[2][0] of mode 25 */
-    c[454] = c[446]; /* (S^-1)[2][1] of mode 25 */
-    c[455] = c[439]; /* (S^-1)[2][2] of mode 25 */
-    c[456] = 1.0/(c[1] + c[2]); /* elimination pivot 0 of mode 26 */
-    c[457] = c[1]*c[456] + c[2]*c[456]; /* elimination of mode 26 */
-    c[458] = 1.0/(c[3] + c[4]); /* elimination pivot 1 of mode 26 */
-    c[459] = c[3]*c[4]*c[458] - c[4] + c[4]*c[4]*c[458]; /* elimination of mode 26 */
-    c[460] = c[4] - c[4]*c[4]*c[458] + c[5]; /* elimination of mode 26 */
-    c[461] = c[4]*c[458]; /* elimination of mode 26 */
-    c[462] = c[3]*c[458] + c[4]*c[458]; /* elimination of mode 26 */
-    c[463] = -c[4]*c[458]; /* elimination of mode 26 */
-    c[464] = 1.0/c[460]; /* elimination pivot 2 of mode 26 */
-    c[465] = c[462] - c[459]*c[463]*c[464]; /* elimination of mode 26 */
-    c[466] = c[463] - c[460]*c[463]*c[464]; /* elimination of mode 26 */
-    c[467] = c[458] - c[461]*c[463]*c[464]; /* elimination of mode 26 */
-    c[468] = -c[463]*c[464]; /* elimination of mode 26 */
-    c[469] = c[459]*c[464]; /* elimination of mode 26 */
-    c[470] = c[460]*c[464]; /* elimination of mode 26 */
-    c[471] = c[461]*c[464]; /* elimination of mode 26 */
-    c[472] = c[456]; /* (S^-1)[0][0] of mode 26 */
-    c[473] = 0.0; /* (S^-1)[0][1] of mode 26 */
-    c[474] = 0.0; /* (S^-1)[0][2] of mode 26 */
-    c[475] = 0.0; /* (S^-1)[1][0] of mode 26 */
-    c[476] = c[467]; /* (S^-1)[1][1] of mode 26 */
-    c[477] = c[468]; /* (S^-1)[1][2] of mode 26 */
-    c[478] = 0.0; /* (S^-1)[2][0] of mode 26 */
-    c[479] = c[471]; /* (S^-1)[2][1] of mode 26 */
-    c[480] = c[464]; /* (S^-1)[2][2] of mode 26 */
-    c[481] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 27 */
-    c[482] = c[0]*c[1]*c[481] - c[1] + c[1]*c[1]*c[481]; /* elimination of mode 27 */
-    c[483] = c[1] - c[1]*c[1]*c[481] + c[2]; /* elimination of mode 27 */
-    c[484] = c[1]*c[481]; /* elimination of mode 27 */
-    c[485] = c[0]*c[481] + c[1]*c[481]; /* elimination of mode 27 */
-    c[486] = -c[1]*c[481]; /* elimination of mode 27 */
-    c[487] = 1.0/c[483]; /* elimination pivot 1 of mode 27 */
-    c[488] = c[485] - c[482]*c[486]*c[487]; /* elimination of mode 27 */
-    c[489] = c[486] - c[483]*c[486]*c[487]; /* elimination of mode 27 */
-    c[490] = c[481] - c[484]*c[486]*c[487]; /* elimination of mode 27 */
-    c[491] = -c[486]*c[487]; /* elimination of mode 27 */
-    c[492] = c[482]*c[487]; /* elimination of mode 27 */
-    c[493] = c[483]*c[487]; /* elimination of mode 27 */
-    c[494] = c[484]*c[487]; /* elimination of mode 27 */
-    c[495] = 1.0/(c[3] + c[4]); /* elimination pivot 2 of mode 27 */
-    c[496] = c[3]*c[4]*c[495] - c[4] + c[4]*c[4]*c[495]; /* elimination of mode 27 */
-    c[497] = c[4] - c[4]*c[4]*c[495] + c[5]; /* elimination of mode 27 */
-    c[498] = c[4]*c[495]; /* elimination of mode 27 */
-    c[499] = c[3]*c[495] + c[4]*c[495]; /* elimination of mode 27 */
-    c[500] = -c[4]*c[495]; /* elimination of mode 27 */
-    c[501] = 1.0/c[497]; /* elimination pivot 3 of mode 27 */
-    c[502] = c[499] - c[496]*c[500]*c[501]; /* elimination of mode 27 */
-    c[503] = c[500] - c[497]*c[500]*c[501]; /* elimination of mode 27 */
-    c[504] = c[495] - c[498]*c[500]*c[501]; /* elimination of mode 27 */
-    c[505] = -c[500]*c[501]; /* elimination of mode 27 */
-    c[506] = c[496]*c[501]; /* elimination of mode 27 */
-    c[507] = c[497]*c[501]; /* elimination of mode 27 */
-    c[508] = c[498]*c[501]; /* elimination of mode 27 */
-    c[509] = c[490]; /* (S^-1)[0][0] of mode 27 */
-    c[510] = c[491]; /* (S^-1)[0][1] of mode 27 */
-    c[511] = 0.0; /* (S^-1)[0][2] of mode 27 */
-    c[512] = 0.0; /* (S^-1)[0][3] of mode 27 */
-    c[513] = c[494]; /* (S^-1)[1][0] of mode 27 */
-    c[514] = c[487]; /* (S^-1)[1][1] of mode 27 */
-    /* (S^-1)[1][2] of mode 27 .. (S^-1)[2][1] of mode 27 */
-    for (i = 0; i < 4; i++)
-        c[i + 515] = 0.0;
-    c[519] = c[504]; /* (S^-1)[2][2] of mode 27 */
-    c[520] = c[505]; /* (S^-1)[2][3] of mode 27 */
-    c[521] = 0.0; /* (S^-1)[3][0] of mode 27 */
-    c[522] = 0.0; /* (S^-1)[3][1] of mode 27 */
-    c[523] = c[508]; /* (S^-1)[3][2] of mode 27 */
-    c[524] = c[501]; /* (S^-1)[3][3] of mode 27 */
-    c[525] = 1.0/(c[2] + c[3]); /* elimination pivot 0 of mode 28 */
-    c[526] = c[2]*c[3]*c[525] - c[3] + c[3]*c[3]*c[525]; /* elimination of mode 28 */
-    c[527] = c[3] - c[3]*c[3]*c[525] + c[4]; /* elimination of mode 28 */
-    c[528] = -c[4]; /* elimination of mode 28 */
-    c[529] = c[3]*c[525]; /* elimination of mode 28 */
-    c[530] = c[2]*c[525] + c[3]*c[525]; /* elimination of mode 28 */
-    c[531] = -c[3]*c[525]; /* elimination of mode 28 */
-    c[532] = 1.0/c[527]; /* elimination pivot 1 of mode 28 */
-    c[533] = c[530] - c[526]*c[531]*c[532]; /* elimination of mode 28 */
-    c[534] = c[531] - c[527]*c[531]*c[532]; /* elimination of mode 28 */
-    c[535] = -c[528]*c[531]*c[532]; /* elimination of mode 28 */
-    c[536] = c[525] - c[529]*c[531]*c[532]; /* elimination of mode 28 */
-    c[537] = -c[531]*c[532]; /* elimination of mode 28 */
-    c[538] = c[4]*c[526]*c[532]; /* elimination of mode 28 */
-    c[539] = c[4]*c[527]*c[532] - c[4]; /* elimination of mode 28 */
-    c[540] = c[4] + c[4]*c[528]*c[532] + c[5]; /* elimination of mode 28 */
-    c[541] = c[4]*c[529]*c[532]; /* elimination of mode 28 */
-    c[542] = c[4]*c[532]; /* elimination of mode 28 */
-    c[543] = c[526]*c[532]; /* elimination of mode 28 */
-    c[544] = c[527]*c[532]; /* elimination of mode 28 */
-    c[545] = c[528]*c[532]; /* elimination of mode 28 */
-    c[546] = c[529]*c[532]; /* elimination of mode 28 */
-    c[547] = 1.0/c[540]; /* elimination pivot 2 of mode 28 */
-    c[548] = c[533] - c[535]*c[538]*c[547]; /* elimination of mode 28 */
-    c[549] = c[534] - c[535]*c[539]*c[547]; /* elimination of mode 28 */
-    c[550] = c[535] - c[535]*c[540]*c[547]; /* elimination of mode 28 */
-    c[551] = c[536] - c[535]*c[541]*c[547]; /* elimination of mode 28 */
-    c[552] = c[537] - c[535]*c[542]*c[547]; /* elimination of mode 28 */
-    c[553] = -c[535]*c[547]; /* elimination of mode 28 */
-    c[554] = c[543] - c[538]*c[545]*c[547]; /* elimination of mode 28 */
-    c[555] = c[544] - c[539]*c[545]*c[547]; /* elimination of mode 28 */
-    c[556] = c[545] - c[540]*c[545]*c[547]; /* elimination of mode 28 */
-    c[557] = c[546] - c[541]*c[545]*c[547]; /* elimination of mode 28 */
-    c[558] = c[532] - c[542]*c[545]*c[547]; /* elimination of mode 28 */
-    c[559] = -c[545]*c[547]; /* elimination of mode 28 */
-    c[560] = c[538]*c[547]; /* elimination of mode 28 */
-    c[561] = c[539]*c[547]; /* elimination of mode 28 */
-    c[562] = c[540]*c[547]; /* elimination of mode 28 */
-    c[563] = c[541]*c[547]; /* elimination of mode 28 */
-    c[564] = c[542]*c[547]; /* elimination of mode 28 */
-    c[565] = c[551]; /* (S^-1)[0][0] of mode 28 */
-    c[566] = c[552]; /* (S^-1)[0][1] of mode 28 */
-    c[567] = c[553]; /* (S^-1)[0][2] of mode 28 */
-    c[568] = c[557]; /* (S^-1)[1][0] of mode 28 */
-    c[569] = c[558]; /* (S^-1)[1][1] of mode 28 */
-    c[570] = c[559]; /* (S^-1)[1][2] of mode 28 */
-    c[571] = c[563]; /* (S^-1)[2][0] of mode 28 */
-    c[572] = c[564]; /* (S^-1)[2][1] of mode 28 */
-    c[573] = c[547]; /* (S^-1)[2][2] of mode 28 */
-    c[574] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 29 */
-    c[575] = c[0]*c[574] + c[1]*c[574]; /* elimination of mode 29 */
-    c[576] = 1.0/(c[2] + c[3]); /* elimination pivot 1 of mode 29 */
-    c[577] = c[2]*c[3]*c[576] - c[3] + c[3]*c[3]*c[576]; /* elimination of mode 29 */
-    c[578] = c[3] - c[3]*c[3]*c[576] + c[4]; /* elimination of mode 29 */
-    c[579] = -c[4]; /* elimination of mode 29 */
-    c[580] = c[3]*c[576]; /* elimination of mode 29 */
-    c[581] = c[2]*c[576] + c[3]*c[576]; /* elimination of mode 29 */
-    c[582] = -c[3]*c[576]; /* elimination of mode 29 */
-    c[583] = 1.0/c[578]; /* elimination pivot 2 of mode 29 */
-    c[584] = c[581] - c[577]*c[582]*c[583]; /* elimination of mode 29 */
-    c[585] = c[582] - c[578]*c[582]*c[583]; /* elimination of mode 29 */
-    c[586] = -c[579]*c[582]*c[583]; /* elimination of mode 29 */
-    c[587] = c[576] - c[580]*c[582]*c[583]; /* elimination of mode 29 */
-    c[588] = -c[582]*c[583]; /* elimination of mode 29 */
-    c[589] = c[4]*c[577]*c[583]; /* elimination of mode 29 */
-    c[590] = c[4]*c[578]*c[583] - c[4]; /* elimination of mode 29 */
-    c[591] = c[4] + c[4]*c[579]*c[583] + c[5]; /* elimination of mode 29 */
-    c[592] = c[4]*c[580]*c[583]; /* elimination of mode 29 */
-    c[593] = c[4]*c[583]; /* elimination of mode 29 */
-    c[594] = c[577]*c[583]; /* elimination of mode 29 */
-    c[595] = c[578]*c[583]; /* elimination of mode 29 */
-    c[596] = c[579]*c[583]; /* elimination of mode 29 */
-    c[597] = c[580]*c[583]; /* elimination of mode 29 */
-    c[598] = 1.0/c[591]; /* elimination pivot 3 of mode 29 */
-    c[599] = c[584] - c[586]*c[589]*c[598]; /* elimination of mode 29 */
-    c[600] = c[585] - c[586]*c[590]*c[598]; /* elimination of mode 29 */
-    c[601] = c[586] - c[586]*c[591]*c[598]; /* elimination of mode 29 */
-    c[602] = c[587] - c[586]*c[592]*c[598]; /* elimination of mode 29 */
-    c[603] = c[588] - c[586]*c[593]*c[598]; /* elimination of mode 29 */
-    c[604] = -c[586]*c[598]; /* elimination of mode 29 */
-    c[605] = c[594] - c[589]*c[596]*c[598]; /* elimination of mode 29 */
-    c[606] = c[595] - c[590]*c[596]*c[598]; /* elimination of mode 29 */
-    c[607] = c[596] - c[591]*c[596]*c[598]; /* elimination of mode 29 */
-    c[608] = c[597] - c[592]*c[596]*c[598]; /* elimination of mode 29 */
-    c[609] = c[583] - c[593]*c[596]*c[598]; /* elimination of mode 29 */
-    c[610] = -c[596]*c[598]; /* elimination of mode 29 */
-    c[611] = c[589]*c[598]; /* elimination of mode 29 */
-    c[612] = c[590]*c[598]; /* elimination of mode 29 */
-    c[613] = c[591]*c[598]; /* elimination of mode 29 */
-    c[614] = c[592]*c[598]; /* elimination of mode 29 */
-    c[615] = c[593]*c[598]; /* elimination of mode 29 */
-    c[616] = c[574]; /* (S^-1)[0][0] of mode 29 */
-    /* (S^-1)[0][1] of mode 29 .. (S^-1)[1][0] of mode 29 */
-    for (i = 0; i < 4; i++)
-        c[i + 617] = 0.0;
-    c[621] = c[602]; /* (S^-1)[1][1] of mode 29 */
-    c[622] = c[603]; /* (S^-1)[1][2] of mode 29 */
-    c[623] = c[604]; /* (S^-1)[1][3] of mode 29 */
-    c[624] = 0.0; /* (S^-1)[2][0] of mode 29 */
-    c[625] = c[608]; /* (S^-1)[2][1] of mode 29 */
-    c[626] = c[609]; /* (S^-1)[2][2] of mode 29 */
-    c[627] = c[610]; /* (S^-1)[2][3] of mode 29 */
-    c[628] = 0.0; /* (S^-1)[3][0] of mode 29 */
-    c[629] = c[614]; /* (S^-1)[3][1] of mode 29 */
-    c[630] = c[615]; /* (S^-1)[3][2] of mode 29 */
-    c[631] = c[598]; /* (S^-1)[3][3] of mode 29 */
-    c[632] = 1.0/(c[1] + c[2]); /* elimination pivot 0 of mode 30 */
-    c[633] = c[1]*c[2]*c[632] - c[2] + c[2]*c[2]*c[632]; /* elimination of mode 30 */
-    c[634] = c[2] - c[2]*c[2]*c[632] + c[3]; /* elimination of mode 30 */
-    c[635] = -c[3]; /* elimination of mode 30 */
-    c[636] = c[2]*c[632]; /* elimination of mode 30 */
-    c[637] = c[1]*c[632] + c[2]*c[632]; /* elimination of mode 30 */
-    c[638] = -c[2]*c[632]; /* elimination of mode 30 */
-    c[639] = 1.0/c[634]; /* elimination pivot 1 of mode 30 */
-    c[640] = c[637] - c[633]*c[638]*c[639]; /* elimination of mode 30 */
-    c[641] = c[638] - c[634]*c[638]*c[639]; /* elimination of mode 30 */
-    c[642] = -c[635]*c[638]*c[639]; /* elimination of mode 30 */
-    c[643] = c[632] - c[636]*c[638]*c[639]; /* elimination of mode 30 */
-    c[644] = -c[638]*c[639]; /* elimination of mode 30 */
-    c[645] = c[3]*c[633]*c[639]; /* elimination of mode 30 */
-    c[646] = c[3]*c[634]*c[639] - c[3]; /* elimination of mode 30 */
-    c[647] = c[3] + c[3]*c[635]*c[639] + c[4]; /* elimination of mode 30 */
-    c[648] = -c[4]; /* elimination of mode 30 */
-    c[649] = c[3]*c[636]*c[639]; /* elimination of mode 30 */
-    c[650] = c[3]*c[639]; /* elimination of mode 30 */
-    c[651] = c[633]*c[639]; /* elimination of mode 30 */
-    c[652] = c[634]*c[639]; /* elimination of mode 30 */
-    c[653] = c[635]*c[639]; /* elimination of mode 30 */
-    c[654] = c[636]*c[639]; /* elimination of mode 30 */
-    c[655] = 1.0/c[647]; /* elimination pivot 2 of mode 30 */
-    c[656] = c[640] - c[642]*c[645]*c[655]; /* elimination of mode 30 */
-    c[657] = c[641] - c[642]*c[646]*c[655]; /* elimination of mode 30 */
-    c[658] = c[642] - c[642]*c[647]*c[655]; /* elimination of mode 30 */
-    c[659] = -c[642]*c[648]*c[655]; /* elimination of mode 30 */
-    c[660] = c[643] - c[642]*c[649]*c[655]; /* elimination of mode 30 */
-    c[661] = c[644] - c[642]*c[650]*c[655]; /* elimination of mode 30 */
-    c[662] = -c[642]*c[655]; /* elimination of mode 30 */
-    c[663] = c[651] - c[645]*c[653]*c[655]; /* elimination of mode 30 */
-    c[664] = c[652] - c[646]*c[653]*c[655]; /* elimination of mode 30 */
-    c[665] = c[653] - c[647]*c[653]*c[655]; /* elimination of mode 30 */
-    c[666] = -c[648]*c[653]*c[655]; /* elimination of mode 30 */
-    c[667] = c[654] - c[649]*c[653]*c[655]; /* elimination of mode 30 */
-    c[668] = c[639] - c[650]*c[653]*c[655]; /* elimination of mode 30 */
-    c[669] = -c[653]*c[655]; /* elimination of mode 30 */
-    c[670] = c[4]*c[645]*c[655]; /* elimination of mode 30 */
-    c[671] = c[4]*c[646]*c[655]; /* elimination of mode 30 */
-    c[672] = c[4]*c[647]*c[655] - c[4]; /* elimination of mode 30 */
-    c[673] = c[4] + c[4]*c[648]*c[655] + c[5]; /* elimination of mode 30 */
-    c[674] = c[4]*c[649]*c[655]; /* elimination of mode 30 */
-    c[675] = c[4]*c[650]*c[655]; /* elimination of mode 30 */
-    c[676] = c[4]*c[655]; /* elimination of mode 30 */
-    c[677] = c[645]*c[655]; /* elimination of mode 30 */
-    c[678] = c[646]*c[655]; /* elimination of mode 30 */
-    c[679] = c[647]*c[655]; /* elimination of mode 30 */
-    c[680] = c[648]*c[655]; /* elimination of mode 30 */
-    c[681] = c[649]*c[655]; /* elimination of mode 30 */
-    c[682] = c[650]*c[655]; /* elimination of mode 30 */
-    c[683] = 1.0/c[673]; /* elimination pivot 3 of mode 30 */
-    c[684] = c[656] - c[659]*c[670]*c[683]; /* elimination of mode 30 */
-    c[685] = c[657] - c[659]*c[671]*c[683]; /* elimination of mode 30 */
-    c[686] = c[658] - c[659]*c[672]*c[683]; /* elimination of mode 30 */
-    c[687] = c[659] - c[659]*c[673]*c[683]; /* elimination of mode 30 */
-    c[688] = c[660] - c[659]*c[674]*c[683]; /* elimination of mode 30 */
-    c[689] = c[661] - c[659]*c[675]*c[683]; /* elimination of mode 30 */
-    c[690] = c[662] - c[659]*c[676]*c[683]; /* elimination of mode 30 */
-    c[691] = -c[659]*c[683]; /* elimination of mode 30 */
-    c[692] = c[663] - c[666]*c[670]*c[683]; /* elimination of mode 30 */
-    c[693] = c[664] - c[666]*c[671]*c[683]; /* elimination of mode 30 */
-    c[694] = c[665] - c[666]*c[672]*c[683]; /* elimination of mode 30 */
-    c[695] = c[666] - c[666]*c[673]*c[683]; /* elimination of mode 30 */
-    c[696] = c[667] - c[666]*c[674]*c[683]; /* elimination of mode 30 */
-    c[697] = c[668] - c[666]*c[675]*c[683]; /* elimination of mode 30 */
-    c[698] = c[669] - c[666]*c[676]*c[683]; /* elimination of mode 30 */
-    c[699] = -c[666]*c[683]; /* elimination of mode 30 */
-    c[700] = c[677] - c[670]*c[680]*c[683]; /* elimination of mode 30 */
-    c[701] = c[678] - c[671]*c[680]*c[683]; /* elimination of mode 30 */
-    c[702] = c[679] - c[672]*c[680]*c[683]; /* elimination of mode 30 */
-    c[703] = c[680] - c[673]*c[680]*c[683]; /* elimination of mode 30 */
-    c[704] = c[681] - c[674]*c[680]*c[683]; /* elimination of mode 30 */
-    c[705] = c[682] - c[675]*c[680]*c[683]; /* elimination of mode 30 */
-    c[706] = c[655] - c[676]*c[680]*c[683]; /* elimination of mode 30 */
-    c[707] = -c[680]*c[683]; /* elimination of mode 30 */
-    c[708] = c[670]*c[683]; /* elimination of mode 30 */
-    c[709] = c[671]*c[683]; /* elimination of mode 30 */
-    c[710] = c[672]*c[683]; /* elimination of mode 30 */
-    c[711] = c[673]*c[683]; /* elimination of mode 30 */
-    c[712] = c[674]*c[683]; /* elimination of mode 30 */
-    c[713] = c[675]*c[683]; /* elimination of mode 30 */
-    c[714] = c[676]*c[683]; /* elimination of mode 30 */
-    /* (S^-1)[0][0] of mode 30 .. (S^-1)[0][3] of mode 30 */
-    for (i = 0; i < 4; i++)
-        c[i + 715] = c[i + 688];
-    /* (S^-1)[1][0] of mode 30 .. (S^-1)[1][3] of mode 30 */
-    for (i = 0; i < 4; i++)
-        c[i + 719] = c[i + 696];
-    /* (S^-1)[2][0] of mode 30 .. (S^-1)[2][3] of mode 30 */
-    for (i = 0; i < 4; i++)
-        c[i + 723] = c[i + 704];
-    c[727] = c[712]; /* (S^-1)[3][0] of mode 30 */
-    c[728] = c[713]; /* (S^-1)[3][1] of mode 30 */
-    c[729] = c[714]; /* (S^-1)[3][2] of mode 30 */
-    c[730] = c[683]; /* (S^-1)[3][3] of mode 30 */
-    c[731] = 1.0/(c[0] + c[1]); /* elimination pivot 0 of mode 31 */
-    c[732] = c[0]*c[1]*c[731] - c[1] + c[1]*c[1]*c[731]; /* elimination of mode 31 */
-    c[733] = c[1] - c[1]*c[1]*c[731] + c[2]; /* elimination of mode 31 */
-    c[734] = -c[2]; /* elimination of mode 31 */
-    c[735] = c[1]*c[731]; /* elimination of mode 31 */
-    c[736] = c[0]*c[731] + c[1]*c[731]; /* elimination of mode 31 */
-    c[737] = -c[1]*c[731]; /* elimination of mode 31 */
-    c[738] = 1.0/c[733]; /* elimination pivot 1 of mode 31 */
-    c[739] = c[736] - c[732]*c[737]*c[738]; /* elimination of mode 31 */
-    c[740] = c[737] - c[733]*c[737]*c[738]; /* elimination of mode 31 */
-    c[741] = -c[734]*c[737]*c[738]; /* elimination of mode 31 */
-    c[742] = c[731] - c[735]*c[737]*c[738]; /* elimination of mode 31 */
-    c[743] = -c[737]*c[738]; /* elimination of mode 31 */
-    c[744] = c[2]*c[732]*c[738]; /* elimination of mode 31 */
-    c[745] = c[2]*c[733]*c[738] - c[2]; /* elimination of mode 31 */
-    c[746] = c[2] + c[2]*c[734]*c[738] + c[3]; /* elimination of mode 31 */
-    c[747] = -c[3]; /* elimination of mode 31 */
-    c[748] = c[2]*c[735]*c[738]; /* elimination of mode 31 */
-    c[749] = c[2]*c[738]; /* elimination of mode 31 */
-    c[750] = c[732]*c[738]; /* elimination of mode 31 */
-    c[751] = c[733]*c[738]; /* elimination of mode 31 */
-    c[752] = c[734]*c[738]; /* elimination of mode 31 */
-    c[753] = c[735]*c[738]; /* elimination of mode 31 */
-    c[754] = 1.0/c[746]; /* elimination pivot 2 of mode 31 */
-    c[755] = c[739] - c[741]*c[744]*c[754]; /* elimination of mode 31 */
-    c[756] = c[740] - c[741]*c[745]*c[754]; /* elimination of mode 31 */
-    c[757] = c[741] - c[741]*c[746]*c[754]; /* elimination of mode 31 */
-    c[758] = -c[741]*c[747]*c[754]; /* elimination of mode 31 */
-    c[759] = c[742] - c[741]*c[748]*c[754]; /* elimination of mode 31 */
-    c[760] = c[743] - c[741]*c[749]*c[754]; /* elimination of mode 31 */
-    c[761] = -c[741]*c[754]; /* elimination of mode 31 */
-    c[762] = c[750] - c[744]*c[752]*c[754]; /* elimination of mode 31 */
-    c[763] = c[751] - c[745]*c[752]*c[754]; /* elimination of mode 31 */
-    c[764] = c[752] - c[746]*c[752]*c[754]; /* elimination of mode 31 */
-    c[765] = -c[747]*c[752]*c[754]; /* elimination of mode 31 */
-    c[766] = c[753] - c[748]*c[752]*c[754]; /* elimination of mode 31 */
-    c[767] = c[738] - c[749]*c[752]*c[754]; /* elimination of mode 31 */
-    c[768] = -c[752]*c[754]; /* elimination of mode 31 */
-    c[769] = c[3]*c[744]*c[754]; /* elimination of mode 31 */
-    c[770] = c[3]*c[745]*c[754]; /* elimination of mode 31 */
-    c[771] = c[3]*c[746]*c[754] - c[3]; /* elimination of mode 31 */
-    c[772] = c[3] + c[3]*c[747]*c[754] + c[4]; /* elimination of mode 31 */
-    c[773] = -c[4]; /* elimination of mode 31 */
-    c[774] = c[3]*c[748]*c[754]; /* elimination of mode 31 */
-    c[775] = c[3]*c[749]*c[754]; /* elimination of mode 31 */
-    c[776] = c[3]*c[754]; /* elimination of mode 31 */
-    c[777] = c[744]*c[754]; /* elimination of mode 31 */
-    c[778] = c[745]*c[754]; /* elimination of mode 31 */
-    c[779] = c[746]*c[754]; /* elimination of mode 31 */
-    c[780] = c[747]*c[754]; /* elimination of mode 31 */
-    c[781] = c[748]*c[754]; /* elimination of mode 31 */
-    c[782] = c[749]*c[754]; /* elimination of mode 31 */
-    c[783] = 1.0/c[772]; /* elimination pivot 3 of mode 31 */
-    c[784] = c[755] - c[758]*c[769]*c[783]; /* elimination of mode 31 */
-    c[785] = c[756] - c[758]*c[770]*c[783]; /* elimination of mode 31 */
-    c[786] = c[757] - c[758]*c[771]*c[783]; /* elimination of mode 31 */
-    c[787] = c[758] - c[758]*c[772]*c[783]; /* elimination of mode 31 */
-    c[788] = -c[758]*c[773]*c[783]; /* elimination of mode 31 */
-    c[789] = c[759] - c[758]*c[774]*c[783]; /* elimination of mode 31 */
-    c[790] = c[760] - c[758]*c[775]*c[783]; /* elimination of mode 31 */
-    c[791] = c[761] - c[758]*c[776]*c[783]; /* elimination of mode 31 */
-    c[792] = -c[758]*c[783]; /* elimination of mode 31 */
-    c[793] = c[762] - c[765]*c[769]*c[783]; /* elimination of mode 31 */
-    c[794] = c[763] - c[765]*c[770]*c[783]; /* elimination of mode 31 */
-    c[795] = c[764] - c[765]*c[771]*c[783]; /* elimination of mode 31 */
-    c[796] = c[765] - c[765]*c[772]*c[783]; /* elimination of mode 31 */
-    c[797] = -c[765]*c[773]*c[783]; /* elimination of mode 31 */
-    c[798] = c[766] - c[765]*c[774]*c[783]; /* elimination of mode 31 */
-    c[799] = c[767] - c[765]*c[775]*c[783]; /* elimination of mode 31 */
-    c[800] = c[768] - c[765]*c[776]*c[783]; /* elimination of mode 31 */
-    c[801] = -c[765]*c[783]; /* elimination of mode 31 */
-    c[802] = c[777] - c[769]*c[780]*c[783]; /* elimination of mode 31 */
-    c[803] = c[778] - c[770]*c[780]*c[783]; /* elimination of mode 31 */
-    c[804] = c[779] - c[771]*c[780]*c[783]; /* elimination of mode 31 */
-    c[805] = c[780] - c[772]*c[780]*c[783]; /* elimination of mode 31 */
-    c[806] = -c[773]*c[780]*c[783]; /* elimination of mode 31 */
-    c[807] = c[781] - c[774]*c[780]*c[783]; /* elimination of mode 31 */
-    c[808] = c[782] - c[775]*c[780]*c[783]; /* elimination of mode 31 */
-    c[809] = c[754] - c[776]*c[780]*c[783]; /* elimination of mode 31 */
-    c[810] = -c[780]*c[783]; /* elimination of mode 31 */
-    c[811] = c[4]*c[769]*c[783]; /* elimination of mode 31 */
-    c[812] = c[4]*c[770]*c[783]; /* elimination of mode 31 */
-    c[813] = c[4]*c[771]*c[783]; /* elimination of mode 31 */
-    c[814] = c[4]*c[772]*c[783] - c[4]; /* elimination of mode 31 */
-    c[815] = c[4] + c[4]*c[773]*c[783] + c[5]; /* elimination of mode 31 */
-    c[816] = c[4]*c[774]*c[783]; /* elimination of mode 31 */
-    c[817] = c[4]*c[775]*c[783]; /* elimination of mode 31 */
-    c[818] = c[4]*c[776]*c[783]; /* elimination of mode 31 */
-    c[819] = c[4]*c[783]; /* elimination of mode 31 */
-    c[820] = c[769]*c[783]; /* elimination of mode 31 */
-    c[821] = c[770]*c[783]; /* elimination of mode 31 */
-    c[822] = c[771]*c[783]; /* elimination of mode 31 */
-    c[823] = c[772]*c[783]; /* elimination of mode 31 */
-    c[824] = c[773]*c[783]; /* elimination of mode 31 */
-    c[825] = c[774]*c[783]; /* elimination of mode 31 */
-    c[826] = c[775]*c[783]; /* elimination of mode 31 */
-    c[827] = c[776]*c[783]; /* elimination of mode 31 */
-    c[828] = 1.0/c[815]; /* elimination pivot 4 of mode 31 */
-    c[829] = c[784] - c[788]*c[811]*c[828]; /* elimination of mode 31 */
-    c[830] = c[785] - c[788]*c[812]*c[828]; /* elimination of mode 31 */
-    c[831] = c[786] - c[788]*c[813]*c[828]; /* elimination of mode 31 */
-    c[832] = c[787] - c[788]*c[814]*c[828]; /* elimination of mode 31 */
-    c[833] = c[788] - c[788]*c[815]*c[828]; /* elimination of mode 31 */
-    c[834] = c[789] - c[788]*c[816]*c[828]; /* elimination of mode 31 */
-    c[835] = c[790] - c[788]*c[817]*c[828]; /* elimination of mode 31 */
-    c[836] = c[791] - c[788]*c[818]*c[828]; /* elimination of mode 31 */
-    c[837] = c[792] - c[788]*c[819]*c[828]; /* elimination of mode 31 */
-    c[838] = -c[788]*c[828]; /* elimination of mode 31 */
-    c[839] = c[793] - c[797]*c[811]*c[828]; /* elimination of mode 31 */
-    c[840] = c[794] - c[797]*c[812]*c[828]; /* elimination of mode 31 */
-    c[841] = c[795] - c[797]*c[813]*c[828]; /* elimination of mode 31 */
-    c[842] = c[796] - c[797]*c[814]*c[828]; /* elimination of mode 31 */
-    c[843] = c[797] - c[797]*c[815]*c[828]; /* elimination of mode 31 */
-    c[844] = c[798] - c[797]*c[816]*c[828]; /* elimination of mode 31 */
-    c[845] = c[799] - c[797]*c[817]*c[828]; /* elimination of mode 31 */
-    c[846] = c[800] - c[797]*c[818]*c[828]; /* elimination of mode 31 */
-    c[847] = c[801] - c[797]*c[819]*c[828]; /* elimination of mode 31 */
-    c[848] = -c[797]*c[828]; /* elimination of mode 31 */
-    c[849] = c[802] - c[806]*c[811]*c[828]; /* elimination of mode 31 */
-    c[850] = c[803] - c[806]*c[812]*c[828]; /* elimination of mode 31 */
-    c[851] = c[804] - c[806]*c[813]*c[828]; /* elimination of mode 31 */
-    c[852] = c[805] - c[806]*c[814]*c[828]; /* elimination of mode 31 */
-    c[853] = c[806] - c[806]*c[815]*c[828]; /* elimination of mode 31 */
-    c[854] = c[807] - c[806]*c[816]*c[828]; /* elimination of mode 31 */
-    c[855] = c[808] - c[806]*c[817]*c[828]; /* elimination of mode 31 */
-    c[856] = c[809] - c[806]*c[818]*c[828]; /* elimination of mode 31 */
-    c[857] = c[810] - c[806]*c[819]*c[828]; /* elimination of mode 31 */
-    c[858] = -c[806]*c[828]; /* elimination of mode 31 */
-    c[859] = c[820] - c[811]*c[824]*c[828]; /* elimination of mode 31 */
-    c[860] = c[821] - c[812]*c[824]*c[828]; /* elimination of mode 31 */
-    c[861] = c[822] - c[813]*c[824]*c[828]; /* elimination of mode 31 */
-    c[862] = c[823] - c[814]*c[824]*c[828]; /* elimination of mode 31 */
-    c[863] = c[824] - c[815]*c[824]*c[828]; /* elimination of mode 31 */
-    c[864] = c[825] - c[816]*c[824]*c[828]; /* elimination of mode 31 */
-    c[865] = c[826] - c[817]*c[824]*c[828]; /* elimination of mode 31 */
-    c[866] = c[827] - c[818]*c[824]*c[828]; /* elimination of mode 31 */
-    c[867] = c[783] - c[819]*c[824]*c[828]; /* elimination of mode 31 */
-    c[868] = -c[824]*c[828]; /* elimination of mode 31 */
-    c[869] = c[811]*c[828]; /* elimination of mode 31 */
-    c[870] = c[812]*c[828]; /* elimination of mode 31 */
-    c[871] = c[813]*c[828]; /* elimination of mode 31 */
-    c[872] = c[814]*c[828]; /* elimination of mode 31 */
-    c[873] = c[815]*c[828]; /* elimination of mode 31 */
-    c[874] = c[816]*c[828]; /* elimination of mode 31 */
-    c[875] = c[817]*c[828]; /* elimination of mode 31 */
-    c[876] = c[818]*c[828]; /* elimination of mode 31 */
-    c[877] = c[819]*c[828]; /* elimination of mode 31 */
-    /* (S^-1)[0][0] of mode 31 .. (S^-1)[0][4] of mode 31 */
-    for (i = 0; i < 5; i++)
-        c[i + 878] = c[i + 834];
-    /* (S^-1)[1][0] of mode 31 .. (S^-1)[1][4] of mode 31 */
-    for (i = 0; i < 5; i++)
-        c[i + 883] = c[i + 844];
-    /* (S^-1)[2][0] of mode 31 .. (S^-1)[2][4] of mode 31 */
-    for (i = 0; i < 5; i++)
-        c[i + 888] = c[i + 854];
-    /* (S^-1)[3][0] of mode 31 .. (S^-1)[3][4] of mode 31 */
-    for (i = 0; i < 5; i++)
-        c[i + 893] = c[i + 864];
-    /* (S^-1)[4][0] of mode 31 .. (S^-1)[4][3] of mode 31 */
-    for (i = 0; i < 4; i++)
-        c[i + 898] = c[i + 874];
-    c[902] = c[828]; /* (S^-1)[4][4] of mode 31 */
+    c[11] = c[0]*c[8] + c[1]*c[8]; /* (S^-1)[1][1] of mode 3 */
+    c[12] = 1.0/(c[2] + c[3]); /* (S^-1)[0][0] of mode 4 */
+    c[13] = 1.0/((c[0] + c[1])*(c[2] + c[3])); /* 1/det S of mode 5 */
+    c[14] = c[2]*c[13] + c[3]*c[13]; /* (S^-1)[0][0] of mode 5 */
+    c[15] = c[0]*c[13] + c[1]*c[13]; /* (S^-1)[1][1] of mode 5 */
+    c[16] = -1.0/(c[2]*c[2] - (c[1] + c[2])*(c[2] + c[3])); /* 1/det S of mode 6 */
+    c[17] = c[2]*c[16] + c[3]*c[16]; /* (S^-1)[0][0] of mode 6 */
+    c[18] = c[2]*c[16]; /* (S^-1)[0][1] of mode 6 */
+    c[19] = c[1]*c[16] + c[2]*c[16]; /* (S^-1)[1][1] of mode 6 */
+    c[20] = -c[2]*c[10]; /* z[0] = (S_Q^-1 b)[0] of mode 7 */
+    c[21] = -c[2]*c[11]; /* z[1] = (S_Q^-1 b)[1] of mode 7 */
+    c[22] = 1.0/(c[2] + c[2]*c[21] + c[3]); /* 1/sigma of mode 7: (S^-1)[2][2] */
+    c[23] = c[9] + c[20]*c[20]*c[22]; /* (S^-1)[0][0] of mode 7 */
+    c[24] = c[10] + c[20]*c[21]*c[22]; /* (S^-1)[0][1] of mode 7 */
+    c[25] = -c[20]*c[22]; /* (S^-1)[0][2] of mode 7 */
+    c[26] = c[11] + c[21]*c[21]*c[22]; /* (S^-1)[1][1] of mode 7 */
+    c[27] = -c[21]*c[22]; /* (S^-1)[1][2] of mode 7 */
+    c[28] = 1.0/(c[3] + c[4]); /* (S^-1)[0][0] of mode 8 */
+    c[29] = 1.0/((c[0] + c[1])*(c[3] + c[4])); /* 1/det S of mode 9 */
+    c[30] = c[3]*c[29] + c[4]*c[29]; /* (S^-1)[0][0] of mode 9 */
+    c[31] = c[0]*c[29] + c[1]*c[29]; /* (S^-1)[1][1] of mode 9 */
+    c[32] = 1.0/((c[1] + c[2])*(c[3] + c[4])); /* 1/det S of mode 10 */
+    c[33] = c[3]*c[32] + c[4]*c[32]; /* (S^-1)[0][0] of mode 10 */
+    c[34] = c[1]*c[32] + c[2]*c[32]; /* (S^-1)[1][1] of mode 10 */
+    c[35] = 1.0/(c[3] + c[4]); /* 1/sigma of mode 11: (S^-1)[2][2] */
+    c[36] = -1.0/(c[3]*c[3] - (c[2] + c[3])*(c[3] + c[4])); /* 1/det S of mode 12 */
+    c[37] = c[3]*c[36] + c[4]*c[36]; /* (S^-1)[0][0] of mode 12 */
+    c[38] = c[3]*c[36]; /* (S^-1)[0][1] of mode 12 */
+    c[39] = c[2]*c[36] + c[3]*c[36]; /* (S^-1)[1][1] of mode 12 */
+    c[40] = -c[3]*c[15]; /* z[1] = (S_Q^-1 b)[1] of mode 13 */
+    c[41] = 1.0/(c[3] + c[3]*c[40] + c[4]); /* 1/sigma of mode 13: (S^-1)[2][2] */
+    c[42] = c[15] + c[40]*c[40]*c[41]; /* (S^-1)[1][1] of mode 13 */
+    c[43] = -c[40]*c[41]; /* (S^-1)[1][2] of mode 13 */
+    c[44] = -c[3]*c[18]; /* z[0] = (S_Q^-1 b)[0] of mode 14 */
+    c[45] = -c[3]*c[19]; /* z[1] = (S_Q^-1 b)[1] of mode 14 */
+    c[46] = 1.0/(c[3] + c[3]*c[45] + c[4]); /* 1/sigma of mode 14: (S^-1)[2][2] */
+    c[47] = c[17] + c[44]*c[44]*c[46]; /* (S^-1)[0][0] of mode 14 */
+    c[48] = c[18] + c[44]*c[45]*c[46]; /* (S^-1)[0][1] of mode 14 */
+    c[49] = -c[44]*c[46]; /* (S^-1)[0][2] of mode 14 */
+    c[50] = c[19] + c[45]*c[45]*c[46]; /* (S^-1)[1][1] of mode 14 */
+    c[51] = -c[45]*c[46]; /* (S^-1)[1][2] of mode 14 */
+    c[52] = -c[3]*c[25]; /* z[0] = (S_Q^-1 b)[0] of mode 15 */
+    c[53] = -c[3]*c[27]; /* z[1] = (S_Q^-1 b)[1] of mode 15 */
+    c[54] = -c[3]*c[22]; /* z[2] = (S_Q^-1 b)[2] of mode 15 */
+    c[55] = 1.0/(c[3] + c[3]*c[54] + c[4]); /* 1/sigma of mode 15: (S^-1)[3][3] */
+    c[56] = c[23] + c[52]*c[52]*c[55]; /* (S^-1)[0][0] of mode 15 */
+    c[57] = c[24] + c[52]*c[53]*c[55]; /* (S^-1)[0][1] of mode 15 */
+    c[58] = c[25] + c[52]*c[54]*c[55]; /* (S^-1)[0][2] of mode 15 */
+    c[59] = -c[52]*c[55]; /* (S^-1)[0][3] of mode 15 */
+    c[60] = c[26] + c[53]*c[53]*c[55]; /* (S^-1)[1][1] of mode 15 */
+    c[61] = c[27] + c[53]*c[54]*c[55]; /* (S^-1)[1][2] of mode 15 */
+    c[62] = -c[53]*c[55]; /* (S^-1)[1][3] of mode 15 */
+    c[63] = c[22] + c[54]*c[54]*c[55]; /* (S^-1)[2][2] of mode 15 */
+    c[64] = -c[54]*c[55]; /* (S^-1)[2][3] of mode 15 */
+    c[65] = 1.0/(c[4] + c[5]); /* (S^-1)[0][0] of mode 16 */
+    c[66] = 1.0/((c[0] + c[1])*(c[4] + c[5])); /* 1/det S of mode 17 */
+    c[67] = c[4]*c[66] + c[5]*c[66]; /* (S^-1)[0][0] of mode 17 */
+    c[68] = c[0]*c[66] + c[1]*c[66]; /* (S^-1)[1][1] of mode 17 */
+    c[69] = 1.0/((c[1] + c[2])*(c[4] + c[5])); /* 1/det S of mode 18 */
+    c[70] = c[4]*c[69] + c[5]*c[69]; /* (S^-1)[0][0] of mode 18 */
+    c[71] = c[1]*c[69] + c[2]*c[69]; /* (S^-1)[1][1] of mode 18 */
+    c[72] = 1.0/(c[4] + c[5]); /* 1/sigma of mode 19: (S^-1)[2][2] */
+    c[73] = 1.0/((c[2] + c[3])*(c[4] + c[5])); /* 1/det S of mode 20 */
+    c[74] = c[4]*c[73] + c[5]*c[73]; /* (S^-1)[0][0] of mode 20 */
+    c[75] = c[2]*c[73] + c[3]*c[73]; /* (S^-1)[1][1] of mode 20 */
+    c[76] = 1.0/(c[4] + c[5]); /* 1/sigma of mode 21: (S^-1)[2][2] */
+    c[77] = 1.0/(c[4] + c[5]); /* 1/sigma of mode 22: (S^-1)[2][2] */
+    c[78] = 1.0/(c[4] + c[5]); /* 1/sigma of mode 23: (S^-1)[3][3] */
+    c[79] = -1.0/(c[4]*c[4] - (c[3] + c[4])*(c[4] + c[5])); /* 1/det S of mode 24 */
+    c[80] = c[4]*c[79] + c[5]*c[79]; /* (S^-1)[0][0] of mode 24 */
+    c[81] = c[4]*c[79]; /* (S^-1)[0][1] of mode 24 */
+    c[82] = c[3]*c[79] + c[4]*c[79]; /* (S^-1)[1][1] of mode 24 */
+    c[83] = -c[4]*c[31]; /* z[1] = (S_Q^-1 b)[1] of mode 25 */
+    c[84] = 1.0/(c[4] + c[4]*c[83] + c[5]); /* 1/sigma of mode 25: (S^-1)[2][2] */
+    c[85] = c[31] + c[83]*c[83]*c[84]; /* (S^-1)[1][1] of mode 25 */
+    c[86] = -c[83]*c[84]; /* (S^-1)[1][2] of mode 25 */
+    c[87] = -c[4]*c[34]; /* z[1] = (S_Q^-1 b)[1] of mode 26 */
+    c[88] = 1.0/(c[4] + c[4]*c[87] + c[5]); /* 1/sigma of mode 26: (S^-1)[2][2] */
+    c[89] = c[34] + c[87]*c[87]*c[88]; /* (S^-1)[1][1] of mode 26 */
+    c[90] = -c[87]*c[88]; /* (S^-1)[1][2] of mode 26 */
+    c[91] = -c[4]*c[35]; /* z[2] = (S_Q^-1 b)[2] of mode 27 */
+    c[92] = 1.0/(c[4] + c[4]*c[91] + c[5]); /* 1/sigma of mode 27: (S^-1)[3][3] */
+    c[93] = c[35] + c[91]*c[91]*c[92]; /* (S^-1)[2][2] of mode 27 */
+    c[94] = -c[91]*c[92]; /* (S^-1)[2][3] of mode 27 */
+    c[95] = -c[4]*c[38]; /* z[0] = (S_Q^-1 b)[0] of mode 28 */
+    c[96] = -c[4]*c[39]; /* z[1] = (S_Q^-1 b)[1] of mode 28 */
+    c[97] = 1.0/(c[4] + c[4]*c[96] + c[5]); /* 1/sigma of mode 28: (S^-1)[2][2] */
+    c[98] = c[37] + c[95]*c[95]*c[97]; /* (S^-1)[0][0] of mode 28 */
+    c[99] = c[38] + c[95]*c[96]*c[97]; /* (S^-1)[0][1] of mode 28 */
+    c[100] = -c[95]*c[97]; /* (S^-1)[0][2] of mode 28 */
+    c[101] = c[39] + c[96]*c[96]*c[97]; /* (S^-1)[1][1] of mode 28 */
+    c[102] = -c[96]*c[97]; /* (S^-1)[1][2] of mode 28 */
+    c[103] = -c[4]*c[43]; /* z[1] = (S_Q^-1 b)[1] of mode 29 */
+    c[104] = -c[4]*c[41]; /* z[2] = (S_Q^-1 b)[2] of mode 29 */
+    c[105] = 1.0/(c[4] + c[4]*c[104] + c[5]); /* 1/sigma of mode 29: (S^-1)[3][3] */
+    c[106] = c[42] + c[103]*c[103]*c[105]; /* (S^-1)[1][1] of mode 29 */
+    c[107] = c[43] + c[103]*c[104]*c[105]; /* (S^-1)[1][2] of mode 29 */
+    c[108] = -c[103]*c[105]; /* (S^-1)[1][3] of mode 29 */
+    c[109] = c[41] + c[104]*c[104]*c[105]; /* (S^-1)[2][2] of mode 29 */
+    c[110] = -c[104]*c[105]; /* (S^-1)[2][3] of mode 29 */
+    c[111] = -c[4]*c[49]; /* z[0] = (S_Q^-1 b)[0] of mode 30 */
+    c[112] = -c[4]*c[51]; /* z[1] = (S_Q^-1 b)[1] of mode 30 */
+    c[113] = -c[4]*c[46]; /* z[2] = (S_Q^-1 b)[2] of mode 30 */
+    c[114] = 1.0/(c[4] + c[4]*c[113] + c[5]); /* 1/sigma of mode 30: (S^-1)[3][3] */
+    c[115] = c[47] + c[111]*c[111]*c[114]; /* (S^-1)[0][0] of mode 30 */
+    c[116] = c[48] + c[111]*c[112]*c[114]; /* (S^-1)[0][1] of mode 30 */
+    c[117] = c[49] + c[111]*c[113]*c[114]; /* (S^-1)[0][2] of mode 30 */
+    c[118] = -c[111]*c[114]; /* (S^-1)[0][3] of mode 30 */
+    c[119] = c[50] + c[112]*c[112]*c[114]; /* (S^-1)[1][1] of mode 30 */
+    c[120] = c[51] + c[112]*c[113]*c[114]; /* (S^-1)[1][2] of mode 30 */
+    c[121] = -c[112]*c[114]; /* (S^-1)[1][3] of mode 30 */
+    c[122] = c[46] + c[113]*c[113]*c[114]; /* (S^-1)[2][2] of mode 30 */
+    c[123] = -c[113]*c[114]; /* (S^-1)[2][3] of mode 30 */
+    c[124] = -c[4]*c[59]; /* z[0] = (S_Q^-1 b)[0] of mode 31 */
+    c[125] = -c[4]*c[62]; /* z[1] = (S_Q^-1 b)[1] of mode 31 */
+    c[126] = -c[4]*c[64]; /* z[2] = (S_Q^-1 b)[2] of mode 31 */
+    c[127] = -c[4]*c[55]; /* z[3] = (S_Q^-1 b)[3] of mode 31 */
+    c[128] = 1.0/(c[4] + c[4]*c[127] + c[5]); /* 1/sigma of mode 31: (S^-1)[4][4] */
+    c[129] = c[56] + c[124]*c[124]*c[128]; /* (S^-1)[0][0] of mode 31 */
+    c[130] = c[57] + c[124]*c[125]*c[128]; /* (S^-1)[0][1] of mode 31 */
+    c[131] = c[58] + c[124]*c[126]*c[128]; /* (S^-1)[0][2] of mode 31 */
+    c[132] = c[59] + c[124]*c[127]*c[128]; /* (S^-1)[0][3] of mode 31 */
+    c[133] = -c[124]*c[128]; /* (S^-1)[0][4] of mode 31 */
+    c[134] = c[60] + c[125]*c[125]*c[128]; /* (S^-1)[1][1] of mode 31 */
+    c[135] = c[61] + c[125]*c[126]*c[128]; /* (S^-1)[1][2] of mode 31 */
+    c[136] = c[62] + c[125]*c[127]*c[128]; /* (S^-1)[1][3] of mode 31 */
+    c[137] = -c[125]*c[128]; /* (S^-1)[1][4] of mode 31 */
+    c[138] = c[63] + c[126]*c[126]*c[128]; /* (S^-1)[2][2] of mode 31 */
+    c[139] = c[64] + c[126]*c[127]*c[128]; /* (S^-1)[2][3] of mode 31 */
+    c[140] = -c[126]*c[128]; /* (S^-1)[2][4] of mode 31 */
+    c[141] = c[55] + c[127]*c[127]*c[128]; /* (S^-1)[3][3] of mode 31 */
+    c[142] = -c[127]*c[128]; /* (S^-1)[3][4] of mode 31 */
 
     /* numeric ingredients for the runtime's generic paths */
     for (i = 0; i < 6; i++) {
@@ -1042,2046 +300,251 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {G[1] closed}: P[1] and P[2] stuck
+ *   2 {G[2] closed}: P[2] and P[3] stuck
+ *   3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck
+ *   4 {G[3] closed}: P[3] and P[4] stuck
+ *   5 {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck
+ *   6 {G[2], G[3] closed}: P[2], P[3] and P[4] stuck
+ *   7 {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck
+ *   8 {G[4] closed}: P[4] and P[5] stuck
+ *   9 {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck
+ *   10 {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck
+ *   11 {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck
+ *   12 {G[3], G[4] closed}: P[3], P[4] and P[5] stuck
+ *   13 {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck
+ *   14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck
+ *   15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck
+ *   16 {G[5] closed}: P[5] and P[6] stuck
+ *   17 {G[1], G[5] closed}: P[1] and P[2] stuck; P[5] and P[6] stuck
+ *   18 {G[2], G[5] closed}: P[2] and P[3] stuck; P[5] and P[6] stuck
+ *   19 {G[1], G[2], G[5] closed}: P[1], P[2] and P[3] stuck; P[5] and P[6] stuck
+ *   20 {G[3], G[5] closed}: P[3] and P[4] stuck; P[5] and P[6] stuck
+ *   21 {G[1], G[3], G[5] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck; P[5] and P[6] stuck
+ *   22 {G[2], G[3], G[5] closed}: P[2], P[3] and P[4] stuck; P[5] and P[6] stuck
+ *   23 {G[1], G[2], G[3], G[5] closed}: P[1], P[2], P[3] and P[4] stuck; P[5] and P[6] stuck
+ *   24 {G[4], G[5] closed}: P[4], P[5] and P[6] stuck
+ *   25 {G[1], G[4], G[5] closed}: P[1] and P[2] stuck; P[4], P[5] and P[6] stuck
+ *   26 {G[2], G[4], G[5] closed}: P[2] and P[3] stuck; P[4], P[5] and P[6] stuck
+ *   27 {G[1], G[2], G[4], G[5] closed}: P[1], P[2] and P[3] stuck; P[4], P[5] and P[6] stuck
+ *   28 {G[3], G[4], G[5] closed}: P[3], P[4], P[5] and P[6] stuck
+ *   29 {G[1], G[3], G[4], G[5] closed}: P[1] and P[2] stuck; P[3], P[4], P[5] and P[6] stuck
+ *   30 {G[2], G[3], G[4], G[5] closed}: P[2], P[3], P[4], P[5] and P[6] stuck
+ *   31 {G[1], G[2], G[3], G[4], G[5] closed}: P[1], P[2], P[3], P[4], P[5] and P[6] stuck
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[6], a[6];
+    double L[5];
+    double u[5], Fd[6], ud[5];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    for (i = 0; i < 6; i++)
-        a[i] = F[i]*c[i];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        for (i = 0; i < 5; i++)
-            lam[i] = 0.0;
-    }
     if (s && sdot) {
         /* G[1] .. G[5] open: s = gap, s' = w.v */
         for (i = 0; i < 5; i++) {
             s[i] = y[i + 1] - y[i];
             sdot[i] = y[i + 7] - y[i + 6];
         }
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
     }
-}
-
-/* mode 1 {G[1] closed}: P[1] and P[2] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[6..6];
- * lambda_G[1] = 0 */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
     for (i = 0; i < 6; i++)
         F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[6] - F[1]*c[1]*c[6];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    for (i = 0; i < 4; i++)
-        a[i + 2] = F[i + 2]*c[i + 2];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        for (i = 0; i < 4; i++)
-            lam[i + 1] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[6] - Fd[1]*c[1]*c[6];
-        /* G[2] .. G[5] open: s = gap, s' = w.v */
-        for (i = 0; i < 4; i++) {
-            s[i + 1] = y[i + 2] - y[i + 1];
-            sdot[i + 1] = y[i + 8] - y[i + 7];
-        }
-    }
-}
-
-/* mode 2 {G[2] closed}: P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[7..7];
- * lambda_G[2] = 0 */
-static void mode_2(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
+    /* lambda_j = 0 while gap j is open */
+    for (i = 0; i < 5; i++)
+        L[i] = 0.0;
+    /* a = M^-1 F */
     for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[7] - F[2]*c[2]*c[7];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[7] - Fd[2]*c[2]*c[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[9..12];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0 */
-static void mode_3(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[9] - F[1]*c[1]*c[9] + F[1]*c[1]*c[10] - F[2]*c[2]*c[10];
-    L[1] = F[0]*c[0]*c[11] - F[1]*c[1]*c[11] + F[1]*c[1]*c[12] - F[2]*c[2]*c[12];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[9] - Fd[1]*c[1]*c[9] + Fd[1]*c[1]*c[10] - Fd[2]*c[2]*c[10];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[11] - Fd[1]*c[1]*c[11] + Fd[1]*c[1]*c[12] - Fd[2]*c[2]*c[12];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 4 {G[3] closed}: P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[13..13];
- * lambda_G[3] = 0 */
-static void mode_4(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[13] - F[3]*c[3]*c[13];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[13] - Fd[3]*c[3]*c[13];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 5 {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[15..18];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0 */
-static void mode_5(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[15] - F[1]*c[1]*c[15] + F[2]*c[2]*c[16] - F[3]*c[3]*c[16];
-    L[2] = F[0]*c[0]*c[17] - F[1]*c[1]*c[17] + F[2]*c[2]*c[18] - F[3]*c[3]*c[18];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[15] - Fd[1]*c[1]*c[15] + Fd[2]*c[2]*c[16] - Fd[3]*c[3]*c[16];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[17] - Fd[1]*c[1]*c[17] + Fd[2]*c[2]*c[18] - Fd[3]*c[3]*c[18];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 6 {G[2], G[3] closed}: P[2], P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[20..23];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0 */
-static void mode_6(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[20] - F[2]*c[2]*c[20] + F[2]*c[2]*c[21] - F[3]*c[3]*c[21];
-    L[2] = F[1]*c[1]*c[22] - F[2]*c[2]*c[22] + F[2]*c[2]*c[23] - F[3]*c[3]*c[23];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[20] - Fd[2]*c[2]*c[20] + Fd[2]*c[2]*c[21] - Fd[3]*c[3]*c[21];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[22] - Fd[2]*c[2]*c[22] + Fd[2]*c[2]*c[23] - Fd[3]*c[3]*c[23];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 7 {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[64..72];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0 */
-static void mode_7(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[64] - F[1]*c[1]*c[64] + F[1]*c[1]*c[65] - F[2]*c[2]*c[65] + F[2]*c[2]*c[66] - F[3]*c[3]*c[66];
-    L[1] = F[0]*c[0]*c[67] - F[1]*c[1]*c[67] + F[1]*c[1]*c[68] - F[2]*c[2]*c[68] + F[2]*c[2]*c[69] - F[3]*c[3]*c[69];
-    L[2] = F[0]*c[0]*c[70] - F[1]*c[1]*c[70] + F[1]*c[1]*c[71] - F[2]*c[2]*c[71] + F[2]*c[2]*c[72] - F[3]*c[3]*c[72];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[64] - Fd[1]*c[1]*c[64] + Fd[1]*c[1]*c[65] - Fd[2]*c[2]*c[65] + Fd[2]*c[2]*c[66] - Fd[3]*c[3]*c[66];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[67] - Fd[1]*c[1]*c[67] + Fd[1]*c[1]*c[68] - Fd[2]*c[2]*c[68] + Fd[2]*c[2]*c[69] - Fd[3]*c[3]*c[69];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[70] - Fd[1]*c[1]*c[70] + Fd[1]*c[1]*c[71] - Fd[2]*c[2]*c[71] + Fd[2]*c[2]*c[72] - Fd[3]*c[3]*c[72];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 8 {G[4] closed}: P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[73..73];
- * lambda_G[4] = 0 */
-static void mode_8(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[3] = F[3]*c[3]*c[73] - F[4]*c[4]*c[73];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[3]*c[3]*c[73] - Fd[4]*c[4]*c[73];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 9 {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[75..78];
- * lambda_G[1] = 0;
- * lambda_G[4] = 0 */
-static void mode_9(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[75] - F[1]*c[1]*c[75] + F[3]*c[3]*c[76] - F[4]*c[4]*c[76];
-    L[3] = F[0]*c[0]*c[77] - F[1]*c[1]*c[77] + F[3]*c[3]*c[78] - F[4]*c[4]*c[78];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[75] - Fd[1]*c[1]*c[75] + Fd[3]*c[3]*c[76] - Fd[4]*c[4]*c[76];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[77] - Fd[1]*c[1]*c[77] + Fd[3]*c[3]*c[78] - Fd[4]*c[4]*c[78];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 10 {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[80..83];
- * lambda_G[2] = 0;
- * lambda_G[4] = 0 */
-static void mode_10(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[80] - F[2]*c[2]*c[80] + F[3]*c[3]*c[81] - F[4]*c[4]*c[81];
-    L[3] = F[1]*c[1]*c[82] - F[2]*c[2]*c[82] + F[3]*c[3]*c[83] - F[4]*c[4]*c[83];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[80] - Fd[2]*c[2]*c[80] + Fd[3]*c[3]*c[81] - Fd[4]*c[4]*c[81];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[82] - Fd[2]*c[2]*c[82] + Fd[3]*c[3]*c[83] - Fd[4]*c[4]*c[83];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 11 {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[100..108];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[4] = 0 */
-static void mode_11(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[100] - F[1]*c[1]*c[100] + F[1]*c[1]*c[101] - F[2]*c[2]*c[101] + F[3]*c[3]*c[102] - F[4]*c[4]*c[102];
-    L[1] = F[0]*c[0]*c[103] - F[1]*c[1]*c[103] + F[1]*c[1]*c[104] - F[2]*c[2]*c[104] + F[3]*c[3]*c[105] - F[4]*c[4]*c[105];
-    L[3] = F[0]*c[0]*c[106] - F[1]*c[1]*c[106] + F[1]*c[1]*c[107] - F[2]*c[2]*c[107] + F[3]*c[3]*c[108] - F[4]*c[4]*c[108];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[100] - Fd[1]*c[1]*c[100] + Fd[1]*c[1]*c[101] - Fd[2]*c[2]*c[101] + Fd[3]*c[3]*c[102] - Fd[4]*c[4]*c[102];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[103] - Fd[1]*c[1]*c[103] + Fd[1]*c[1]*c[104] - Fd[2]*c[2]*c[104] + Fd[3]*c[3]*c[105] - Fd[4]*c[4]*c[105];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[106] - Fd[1]*c[1]*c[106] + Fd[1]*c[1]*c[107] - Fd[2]*c[2]*c[107] + Fd[3]*c[3]*c[108] - Fd[4]*c[4]*c[108];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 12 {G[3], G[4] closed}: P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[110..113];
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_12(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[110] - F[3]*c[3]*c[110] + F[3]*c[3]*c[111] - F[4]*c[4]*c[111];
-    L[3] = F[2]*c[2]*c[112] - F[3]*c[3]*c[112] + F[3]*c[3]*c[113] - F[4]*c[4]*c[113];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[2] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[110] - Fd[3]*c[3]*c[110] + Fd[3]*c[3]*c[111] - Fd[4]*c[4]*c[111];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[2]*c[2]*c[112] - Fd[3]*c[3]*c[112] + Fd[3]*c[3]*c[113] - Fd[4]*c[4]*c[113];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 13 {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[130..138];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_13(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[130] - F[1]*c[1]*c[130] + F[2]*c[2]*c[131] - F[3]*c[3]*c[131] + F[3]*c[3]*c[132] - F[4]*c[4]*c[132];
-    L[2] = F[0]*c[0]*c[133] - F[1]*c[1]*c[133] + F[2]*c[2]*c[134] - F[3]*c[3]*c[134] + F[3]*c[3]*c[135] - F[4]*c[4]*c[135];
-    L[3] = F[0]*c[0]*c[136] - F[1]*c[1]*c[136] + F[2]*c[2]*c[137] - F[3]*c[3]*c[137] + F[3]*c[3]*c[138] - F[4]*c[4]*c[138];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[130] - Fd[1]*c[1]*c[130] + Fd[2]*c[2]*c[131] - Fd[3]*c[3]*c[131] + Fd[3]*c[3]*c[132] - Fd[4]*c[4]*c[132];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[133] - Fd[1]*c[1]*c[133] + Fd[2]*c[2]*c[134] - Fd[3]*c[3]*c[134] + Fd[3]*c[3]*c[135] - Fd[4]*c[4]*c[135];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[136] - Fd[1]*c[1]*c[136] + Fd[2]*c[2]*c[137] - Fd[3]*c[3]*c[137] + Fd[3]*c[3]*c[138] - Fd[4]*c[4]*c[138];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[179..187];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_14(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[179] - F[2]*c[2]*c[179] + F[2]*c[2]*c[180] - F[3]*c[3]*c[180] + F[3]*c[3]*c[181] - F[4]*c[4]*c[181];
-    L[2] = F[1]*c[1]*c[182] - F[2]*c[2]*c[182] + F[2]*c[2]*c[183] - F[3]*c[3]*c[183] + F[3]*c[3]*c[184] - F[4]*c[4]*c[184];
-    L[3] = F[1]*c[1]*c[185] - F[2]*c[2]*c[185] + F[2]*c[2]*c[186] - F[3]*c[3]*c[186] + F[3]*c[3]*c[187] - F[4]*c[4]*c[187];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[179] - Fd[2]*c[2]*c[179] + Fd[2]*c[2]*c[180] - Fd[3]*c[3]*c[180] + Fd[3]*c[3]*c[181] - Fd[4]*c[4]*c[181];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[182] - Fd[2]*c[2]*c[182] + Fd[2]*c[2]*c[183] - Fd[3]*c[3]*c[183] + Fd[3]*c[3]*c[184] - Fd[4]*c[4]*c[184];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[185] - Fd[2]*c[2]*c[185] + Fd[2]*c[2]*c[186] - Fd[3]*c[3]*c[186] + Fd[3]*c[3]*c[187] - Fd[4]*c[4]*c[187];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[271..286];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0 */
-static void mode_15(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[271] - F[1]*c[1]*c[271] + F[1]*c[1]*c[272] - F[2]*c[2]*c[272] + F[2]*c[2]*c[273] - F[3]*c[3]*c[273] + F[3]*c[3]*c[274] - F[4]*c[4]*c[274];
-    L[1] = F[0]*c[0]*c[275] - F[1]*c[1]*c[275] + F[1]*c[1]*c[276] - F[2]*c[2]*c[276] + F[2]*c[2]*c[277] - F[3]*c[3]*c[277] + F[3]*c[3]*c[278] - F[4]*c[4]*c[278];
-    L[2] = F[0]*c[0]*c[279] - F[1]*c[1]*c[279] + F[1]*c[1]*c[280] - F[2]*c[2]*c[280] + F[2]*c[2]*c[281] - F[3]*c[3]*c[281] + F[3]*c[3]*c[282] - F[4]*c[4]*c[282];
-    L[3] = F[0]*c[0]*c[283] - F[1]*c[1]*c[283] + F[1]*c[1]*c[284] - F[2]*c[2]*c[284] + F[2]*c[2]*c[285] - F[3]*c[3]*c[285] + F[3]*c[3]*c[286] - F[4]*c[4]*c[286];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4];
-    a[5] = F[5]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        for (i = 0; i < 4; i++)
-            lam[i] = L[i];
-        lam[4] = 0.0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[271] - Fd[1]*c[1]*c[271] + Fd[1]*c[1]*c[272] - Fd[2]*c[2]*c[272] + Fd[2]*c[2]*c[273] - Fd[3]*c[3]*c[273] + Fd[3]*c[3]*c[274] - Fd[4]*c[4]*c[274];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[275] - Fd[1]*c[1]*c[275] + Fd[1]*c[1]*c[276] - Fd[2]*c[2]*c[276] + Fd[2]*c[2]*c[277] - Fd[3]*c[3]*c[277] + Fd[3]*c[3]*c[278] - Fd[4]*c[4]*c[278];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[279] - Fd[1]*c[1]*c[279] + Fd[1]*c[1]*c[280] - Fd[2]*c[2]*c[280] + Fd[2]*c[2]*c[281] - Fd[3]*c[3]*c[281] + Fd[3]*c[3]*c[282] - Fd[4]*c[4]*c[282];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[283] - Fd[1]*c[1]*c[283] + Fd[1]*c[1]*c[284] - Fd[2]*c[2]*c[284] + Fd[2]*c[2]*c[285] - Fd[3]*c[3]*c[285] + Fd[3]*c[3]*c[286] - Fd[4]*c[4]*c[286];
-        /* G[5] open: s = gap, s' = w.v */
-        s[4] = y[5] - y[4];
-        sdot[4] = y[11] - y[10];
-    }
-}
-
-/* mode 16 {G[5] closed}: P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[287..287];
- * lambda_G[5] = 0 */
-static void mode_16(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[4] = F[4]*c[4]*c[287] - F[5]*c[5]*c[287];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    for (i = 0; i < 4; i++)
         a[i] = F[i]*c[i];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        for (i = 0; i < 4; i++)
-            lam[i] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] .. G[4] open: s = gap, s' = w.v */
-        for (i = 0; i < 4; i++) {
-            s[i] = y[i + 1] - y[i];
-            sdot[i] = y[i + 7] - y[i + 6];
+    if (m & 31u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */
+        for (i = 0; i < 5; i++)
+            u[i] = a[i + 1] - a[i];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 31u) {
+        case 1u: /* {G[1] closed}: P[1] and P[2] stuck */
+            L[0] = -u[0]*c[6];
+            break;
+        case 2u: /* {G[2] closed}: P[2] and P[3] stuck */
+            L[1] = -u[1]*c[7];
+            break;
+        case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck */
+            L[0] = -u[0]*c[9] - u[1]*c[10];
+            L[1] = -u[0]*c[10] - u[1]*c[11];
+            break;
+        case 4u: /* {G[3] closed}: P[3] and P[4] stuck */
+            L[2] = -u[2]*c[12];
+            break;
+        case 5u: /* {G[1], G[3] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck */
+            L[0] = -u[0]*c[14];
+            L[2] = -u[2]*c[15];
+            break;
+        case 6u: /* {G[2], G[3] closed}: P[2], P[3] and P[4] stuck */
+            L[1] = -u[1]*c[17] - u[2]*c[18];
+            L[2] = -u[1]*c[18] - u[2]*c[19];
+            break;
+        case 7u: /* {G[1], G[2], G[3] closed}: P[1], P[2], P[3] and P[4] stuck */
+            L[0] = -u[0]*c[23] - u[1]*c[24] - u[2]*c[25];
+            L[1] = -u[0]*c[24] - u[1]*c[26] - u[2]*c[27];
+            L[2] = -u[0]*c[25] - u[1]*c[27] - u[2]*c[22];
+            break;
+        case 8u: /* {G[4] closed}: P[4] and P[5] stuck */
+            L[3] = -u[3]*c[28];
+            break;
+        case 9u: /* {G[1], G[4] closed}: P[1] and P[2] stuck; P[4] and P[5] stuck */
+            L[0] = -u[0]*c[30];
+            L[3] = -u[3]*c[31];
+            break;
+        case 10u: /* {G[2], G[4] closed}: P[2] and P[3] stuck; P[4] and P[5] stuck */
+            L[1] = -u[1]*c[33];
+            L[3] = -u[3]*c[34];
+            break;
+        case 11u: /* {G[1], G[2], G[4] closed}: P[1], P[2] and P[3] stuck; P[4] and P[5] stuck */
+            L[0] = -u[0]*c[9] - u[1]*c[10];
+            L[1] = -u[0]*c[10] - u[1]*c[11];
+            L[3] = -u[3]*c[35];
+            break;
+        case 12u: /* {G[3], G[4] closed}: P[3], P[4] and P[5] stuck */
+            L[2] = -u[2]*c[37] - u[3]*c[38];
+            L[3] = -u[2]*c[38] - u[3]*c[39];
+            break;
+        case 13u: /* {G[1], G[3], G[4] closed}: P[1] and P[2] stuck; P[3], P[4] and P[5] stuck */
+            L[0] = -u[0]*c[14];
+            L[2] = -u[2]*c[42] - u[3]*c[43];
+            L[3] = -u[2]*c[43] - u[3]*c[41];
+            break;
+        case 14u: /* {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck */
+            L[1] = -u[1]*c[47] - u[2]*c[48] - u[3]*c[49];
+            L[2] = -u[1]*c[48] - u[2]*c[50] - u[3]*c[51];
+            L[3] = -u[1]*c[49] - u[2]*c[51] - u[3]*c[46];
+            break;
+        case 15u: /* {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck */
+            L[0] = -u[0]*c[56] - u[1]*c[57] - u[2]*c[58] - u[3]*c[59];
+            L[1] = -u[0]*c[57] - u[1]*c[60] - u[2]*c[61] - u[3]*c[62];
+            L[2] = -u[0]*c[58] - u[1]*c[61] - u[2]*c[63] - u[3]*c[64];
+            L[3] = -u[0]*c[59] - u[1]*c[62] - u[2]*c[64] - u[3]*c[55];
+            break;
+        case 16u: /* {G[5] closed}: P[5] and P[6] stuck */
+            L[4] = -u[4]*c[65];
+            break;
+        case 17u: /* {G[1], G[5] closed}: P[1] and P[2] stuck; P[5] and P[6] stuck */
+            L[0] = -u[0]*c[67];
+            L[4] = -u[4]*c[68];
+            break;
+        case 18u: /* {G[2], G[5] closed}: P[2] and P[3] stuck; P[5] and P[6] stuck */
+            L[1] = -u[1]*c[70];
+            L[4] = -u[4]*c[71];
+            break;
+        case 19u: /* {G[1], G[2], G[5] closed}: P[1], P[2] and P[3] stuck; P[5] and P[6] stuck */
+            L[0] = -u[0]*c[9] - u[1]*c[10];
+            L[1] = -u[0]*c[10] - u[1]*c[11];
+            L[4] = -u[4]*c[72];
+            break;
+        case 20u: /* {G[3], G[5] closed}: P[3] and P[4] stuck; P[5] and P[6] stuck */
+            L[2] = -u[2]*c[74];
+            L[4] = -u[4]*c[75];
+            break;
+        case 21u: /* {G[1], G[3], G[5] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck; P[5] and P[6] stuck */
+            L[0] = -u[0]*c[14];
+            L[2] = -u[2]*c[15];
+            L[4] = -u[4]*c[76];
+            break;
+        case 22u: /* {G[2], G[3], G[5] closed}: P[2], P[3] and P[4] stuck; P[5] and P[6] stuck */
+            L[1] = -u[1]*c[17] - u[2]*c[18];
+            L[2] = -u[1]*c[18] - u[2]*c[19];
+            L[4] = -u[4]*c[77];
+            break;
+        case 23u: /* {G[1], G[2], G[3], G[5] closed}: P[1], P[2], P[3] and P[4] stuck; P[5] and P[6] stuck */
+            L[0] = -u[0]*c[23] - u[1]*c[24] - u[2]*c[25];
+            L[1] = -u[0]*c[24] - u[1]*c[26] - u[2]*c[27];
+            L[2] = -u[0]*c[25] - u[1]*c[27] - u[2]*c[22];
+            L[4] = -u[4]*c[78];
+            break;
+        case 24u: /* {G[4], G[5] closed}: P[4], P[5] and P[6] stuck */
+            L[3] = -u[3]*c[80] - u[4]*c[81];
+            L[4] = -u[3]*c[81] - u[4]*c[82];
+            break;
+        case 25u: /* {G[1], G[4], G[5] closed}: P[1] and P[2] stuck; P[4], P[5] and P[6] stuck */
+            L[0] = -u[0]*c[30];
+            L[3] = -u[3]*c[85] - u[4]*c[86];
+            L[4] = -u[3]*c[86] - u[4]*c[84];
+            break;
+        case 26u: /* {G[2], G[4], G[5] closed}: P[2] and P[3] stuck; P[4], P[5] and P[6] stuck */
+            L[1] = -u[1]*c[33];
+            L[3] = -u[3]*c[89] - u[4]*c[90];
+            L[4] = -u[3]*c[90] - u[4]*c[88];
+            break;
+        case 27u: /* {G[1], G[2], G[4], G[5] closed}: P[1], P[2] and P[3] stuck; P[4], P[5] and P[6] stuck */
+            L[0] = -u[0]*c[9] - u[1]*c[10];
+            L[1] = -u[0]*c[10] - u[1]*c[11];
+            L[3] = -u[3]*c[93] - u[4]*c[94];
+            L[4] = -u[3]*c[94] - u[4]*c[92];
+            break;
+        case 28u: /* {G[3], G[4], G[5] closed}: P[3], P[4], P[5] and P[6] stuck */
+            L[2] = -u[2]*c[98] - u[3]*c[99] - u[4]*c[100];
+            L[3] = -u[2]*c[99] - u[3]*c[101] - u[4]*c[102];
+            L[4] = -u[2]*c[100] - u[3]*c[102] - u[4]*c[97];
+            break;
+        case 29u: /* {G[1], G[3], G[4], G[5] closed}: P[1] and P[2] stuck; P[3], P[4], P[5] and P[6] stuck */
+            L[0] = -u[0]*c[14];
+            L[2] = -u[2]*c[106] - u[3]*c[107] - u[4]*c[108];
+            L[3] = -u[2]*c[107] - u[3]*c[109] - u[4]*c[110];
+            L[4] = -u[2]*c[108] - u[3]*c[110] - u[4]*c[105];
+            break;
+        case 30u: /* {G[2], G[3], G[4], G[5] closed}: P[2], P[3], P[4], P[5] and P[6] stuck */
+            L[1] = -u[1]*c[115] - u[2]*c[116] - u[3]*c[117] - u[4]*c[118];
+            L[2] = -u[1]*c[116] - u[2]*c[119] - u[3]*c[120] - u[4]*c[121];
+            L[3] = -u[1]*c[117] - u[2]*c[120] - u[3]*c[122] - u[4]*c[123];
+            L[4] = -u[1]*c[118] - u[2]*c[121] - u[3]*c[123] - u[4]*c[114];
+            break;
+        case 31u: /* {G[1], G[2], G[3], G[4], G[5] closed}: P[1], P[2], P[3], P[4], P[5] and P[6] stuck */
+            L[0] = -u[0]*c[129] - u[1]*c[130] - u[2]*c[131] - u[3]*c[132] - u[4]*c[133];
+            L[1] = -u[0]*c[130] - u[1]*c[134] - u[2]*c[135] - u[3]*c[136] - u[4]*c[137];
+            L[2] = -u[0]*c[131] - u[1]*c[135] - u[2]*c[138] - u[3]*c[139] - u[4]*c[140];
+            L[3] = -u[0]*c[132] - u[1]*c[136] - u[2]*c[139] - u[3]*c[141] - u[4]*c[142];
+            L[4] = -u[0]*c[133] - u[1]*c[137] - u[2]*c[140] - u[3]*c[142] - u[4]*c[128];
+            break;
         }
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[4]*c[4]*c[287] - Fd[5]*c[5]*c[287];
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[0] -= L[0]*c[0];
+            a[1] += L[0]*c[1];
+        }
+        if (m & 2u) {
+            a[1] -= L[1]*c[1];
+            a[2] += L[1]*c[2];
+        }
+        if (m & 4u) {
+            a[2] -= L[2]*c[2];
+            a[3] += L[2]*c[3];
+        }
+        if (m & 8u) {
+            a[3] -= L[3]*c[3];
+            a[4] += L[3]*c[4];
+        }
+        if (m & 16u) {
+            a[4] -= L[4]*c[4];
+            a[5] += L[4]*c[5];
+        }
     }
-}
-
-/* mode 17 {G[1], G[5] closed}: P[1] and P[2] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[289..292];
- * lambda_G[1] = 0;
- * lambda_G[5] = 0 */
-static void mode_17(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[289] - F[1]*c[1]*c[289] + F[4]*c[4]*c[290] - F[5]*c[5]*c[290];
-    L[4] = F[0]*c[0]*c[291] - F[1]*c[1]*c[291] + F[4]*c[4]*c[292] - F[5]*c[5]*c[292];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[289] - Fd[1]*c[1]*c[289] + Fd[4]*c[4]*c[290] - Fd[5]*c[5]*c[290];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[291] - Fd[1]*c[1]*c[291] + Fd[4]*c[4]*c[292] - Fd[5]*c[5]*c[292];
-    }
-}
-
-/* mode 18 {G[2], G[5] closed}: P[2] and P[3] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[294..297];
- * lambda_G[2] = 0;
- * lambda_G[5] = 0 */
-static void mode_18(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[294] - F[2]*c[2]*c[294] + F[4]*c[4]*c[295] - F[5]*c[5]*c[295];
-    L[4] = F[1]*c[1]*c[296] - F[2]*c[2]*c[296] + F[4]*c[4]*c[297] - F[5]*c[5]*c[297];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[294] - Fd[2]*c[2]*c[294] + Fd[4]*c[4]*c[295] - Fd[5]*c[5]*c[295];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[1]*c[1]*c[296] - Fd[2]*c[2]*c[296] + Fd[4]*c[4]*c[297] - Fd[5]*c[5]*c[297];
-    }
-}
-
-/* mode 19 {G[1], G[2], G[5] closed}: P[1], P[2] and P[3] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[314..322];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[5] = 0 */
-static void mode_19(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[314] - F[1]*c[1]*c[314] + F[1]*c[1]*c[315] - F[2]*c[2]*c[315] + F[4]*c[4]*c[316] - F[5]*c[5]*c[316];
-    L[1] = F[0]*c[0]*c[317] - F[1]*c[1]*c[317] + F[1]*c[1]*c[318] - F[2]*c[2]*c[318] + F[4]*c[4]*c[319] - F[5]*c[5]*c[319];
-    L[4] = F[0]*c[0]*c[320] - F[1]*c[1]*c[320] + F[1]*c[1]*c[321] - F[2]*c[2]*c[321] + F[4]*c[4]*c[322] - F[5]*c[5]*c[322];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[2] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[314] - Fd[1]*c[1]*c[314] + Fd[1]*c[1]*c[315] - Fd[2]*c[2]*c[315] + Fd[4]*c[4]*c[316] - Fd[5]*c[5]*c[316];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[317] - Fd[1]*c[1]*c[317] + Fd[1]*c[1]*c[318] - Fd[2]*c[2]*c[318] + Fd[4]*c[4]*c[319] - Fd[5]*c[5]*c[319];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[320] - Fd[1]*c[1]*c[320] + Fd[1]*c[1]*c[321] - Fd[2]*c[2]*c[321] + Fd[4]*c[4]*c[322] - Fd[5]*c[5]*c[322];
-    }
-}
-
-/* mode 20 {G[3], G[5] closed}: P[3] and P[4] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[324..327];
- * lambda_G[3] = 0;
- * lambda_G[5] = 0 */
-static void mode_20(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[324] - F[3]*c[3]*c[324] + F[4]*c[4]*c[325] - F[5]*c[5]*c[325];
-    L[4] = F[2]*c[2]*c[326] - F[3]*c[3]*c[326] + F[4]*c[4]*c[327] - F[5]*c[5]*c[327];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 2] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[324] - Fd[3]*c[3]*c[324] + Fd[4]*c[4]*c[325] - Fd[5]*c[5]*c[325];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[2]*c[2]*c[326] - Fd[3]*c[3]*c[326] + Fd[4]*c[4]*c[327] - Fd[5]*c[5]*c[327];
-    }
-}
-
-/* mode 21 {G[1], G[3], G[5] closed}: P[1] and P[2] stuck; P[3] and P[4] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[334..342];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0;
- * lambda_G[5] = 0 */
-static void mode_21(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[334] - F[1]*c[1]*c[334] + F[2]*c[2]*c[335] - F[3]*c[3]*c[335] + F[4]*c[4]*c[336] - F[5]*c[5]*c[336];
-    L[2] = F[0]*c[0]*c[337] - F[1]*c[1]*c[337] + F[2]*c[2]*c[338] - F[3]*c[3]*c[338] + F[4]*c[4]*c[339] - F[5]*c[5]*c[339];
-    L[4] = F[0]*c[0]*c[340] - F[1]*c[1]*c[340] + F[2]*c[2]*c[341] - F[3]*c[3]*c[341] + F[4]*c[4]*c[342] - F[5]*c[5]*c[342];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[334] - Fd[1]*c[1]*c[334] + Fd[2]*c[2]*c[335] - Fd[3]*c[3]*c[335] + Fd[4]*c[4]*c[336] - Fd[5]*c[5]*c[336];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[337] - Fd[1]*c[1]*c[337] + Fd[2]*c[2]*c[338] - Fd[3]*c[3]*c[338] + Fd[4]*c[4]*c[339] - Fd[5]*c[5]*c[339];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[340] - Fd[1]*c[1]*c[340] + Fd[2]*c[2]*c[341] - Fd[3]*c[3]*c[341] + Fd[4]*c[4]*c[342] - Fd[5]*c[5]*c[342];
-    }
-}
-
-/* mode 22 {G[2], G[3], G[5] closed}: P[2], P[3] and P[4] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[359..367];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[5] = 0 */
-static void mode_22(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[359] - F[2]*c[2]*c[359] + F[2]*c[2]*c[360] - F[3]*c[3]*c[360] + F[4]*c[4]*c[361] - F[5]*c[5]*c[361];
-    L[2] = F[1]*c[1]*c[362] - F[2]*c[2]*c[362] + F[2]*c[2]*c[363] - F[3]*c[3]*c[363] + F[4]*c[4]*c[364] - F[5]*c[5]*c[364];
-    L[4] = F[1]*c[1]*c[365] - F[2]*c[2]*c[365] + F[2]*c[2]*c[366] - F[3]*c[3]*c[366] + F[4]*c[4]*c[367] - F[5]*c[5]*c[367];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[359] - Fd[2]*c[2]*c[359] + Fd[2]*c[2]*c[360] - Fd[3]*c[3]*c[360] + Fd[4]*c[4]*c[361] - Fd[5]*c[5]*c[361];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[362] - Fd[2]*c[2]*c[362] + Fd[2]*c[2]*c[363] - Fd[3]*c[3]*c[363] + Fd[4]*c[4]*c[364] - Fd[5]*c[5]*c[364];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[1]*c[1]*c[365] - Fd[2]*c[2]*c[365] + Fd[2]*c[2]*c[366] - Fd[3]*c[3]*c[366] + Fd[4]*c[4]*c[367] - Fd[5]*c[5]*c[367];
-    }
-}
-
-/* mode 23 {G[1], G[2], G[3], G[5] closed}: P[1], P[2], P[3] and P[4] stuck; P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[410..425];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[5] = 0 */
-static void mode_23(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[410] - F[1]*c[1]*c[410] + F[1]*c[1]*c[411] - F[2]*c[2]*c[411] + F[2]*c[2]*c[412] - F[3]*c[3]*c[412] + F[4]*c[4]*c[413] - F[5]*c[5]*c[413];
-    L[1] = F[0]*c[0]*c[414] - F[1]*c[1]*c[414] + F[1]*c[1]*c[415] - F[2]*c[2]*c[415] + F[2]*c[2]*c[416] - F[3]*c[3]*c[416] + F[4]*c[4]*c[417] - F[5]*c[5]*c[417];
-    L[2] = F[0]*c[0]*c[418] - F[1]*c[1]*c[418] + F[1]*c[1]*c[419] - F[2]*c[2]*c[419] + F[2]*c[2]*c[420] - F[3]*c[3]*c[420] + F[4]*c[4]*c[421] - F[5]*c[5]*c[421];
-    L[4] = F[0]*c[0]*c[422] - F[1]*c[1]*c[422] + F[1]*c[1]*c[423] - F[2]*c[2]*c[423] + F[2]*c[2]*c[424] - F[3]*c[3]*c[424] + F[4]*c[4]*c[425] - F[5]*c[5]*c[425];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3];
-    a[4] = F[4]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = L[2];
-        lam[3] = 0.0;
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[410] - Fd[1]*c[1]*c[410] + Fd[1]*c[1]*c[411] - Fd[2]*c[2]*c[411] + Fd[2]*c[2]*c[412] - Fd[3]*c[3]*c[412] + Fd[4]*c[4]*c[413] - Fd[5]*c[5]*c[413];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[414] - Fd[1]*c[1]*c[414] + Fd[1]*c[1]*c[415] - Fd[2]*c[2]*c[415] + Fd[2]*c[2]*c[416] - Fd[3]*c[3]*c[416] + Fd[4]*c[4]*c[417] - Fd[5]*c[5]*c[417];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[418] - Fd[1]*c[1]*c[418] + Fd[1]*c[1]*c[419] - Fd[2]*c[2]*c[419] + Fd[2]*c[2]*c[420] - Fd[3]*c[3]*c[420] + Fd[4]*c[4]*c[421] - Fd[5]*c[5]*c[421];
-        /* G[4] open: s = gap, s' = w.v */
-        s[3] = y[4] - y[3];
-        sdot[3] = y[10] - y[9];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[422] - Fd[1]*c[1]*c[422] + Fd[1]*c[1]*c[423] - Fd[2]*c[2]*c[423] + Fd[2]*c[2]*c[424] - Fd[3]*c[3]*c[424] + Fd[4]*c[4]*c[425] - Fd[5]*c[5]*c[425];
-    }
-}
-
-/* mode 24 {G[4], G[5] closed}: P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[427..430];
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_24(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[3] = F[3]*c[3]*c[427] - F[4]*c[4]*c[427] + F[4]*c[4]*c[428] - F[5]*c[5]*c[428];
-    L[4] = F[3]*c[3]*c[429] - F[4]*c[4]*c[429] + F[4]*c[4]*c[430] - F[5]*c[5]*c[430];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[3]*c[3]*c[427] - Fd[4]*c[4]*c[427] + Fd[4]*c[4]*c[428] - Fd[5]*c[5]*c[428];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[3]*c[3]*c[429] - Fd[4]*c[4]*c[429] + Fd[4]*c[4]*c[430] - Fd[5]*c[5]*c[430];
-    }
-}
-
-/* mode 25 {G[1], G[4], G[5] closed}: P[1] and P[2] stuck; P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[447..455];
- * lambda_G[1] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_25(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[447] - F[1]*c[1]*c[447] + F[3]*c[3]*c[448] - F[4]*c[4]*c[448] + F[4]*c[4]*c[449] - F[5]*c[5]*c[449];
-    L[3] = F[0]*c[0]*c[450] - F[1]*c[1]*c[450] + F[3]*c[3]*c[451] - F[4]*c[4]*c[451] + F[4]*c[4]*c[452] - F[5]*c[5]*c[452];
-    L[4] = F[0]*c[0]*c[453] - F[1]*c[1]*c[453] + F[3]*c[3]*c[454] - F[4]*c[4]*c[454] + F[4]*c[4]*c[455] - F[5]*c[5]*c[455];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        Fd[0] = 0.0;
-        Fd[1] = 0.0;
-        Fd[3] = 0.0;
-        Fd[4] = 0.0;
-        Fd[5] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[447] - Fd[1]*c[1]*c[447] + Fd[3]*c[3]*c[448] - Fd[4]*c[4]*c[448] + Fd[4]*c[4]*c[449] - Fd[5]*c[5]*c[449];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[450] - Fd[1]*c[1]*c[450] + Fd[3]*c[3]*c[451] - Fd[4]*c[4]*c[451] + Fd[4]*c[4]*c[452] - Fd[5]*c[5]*c[452];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[453] - Fd[1]*c[1]*c[453] + Fd[3]*c[3]*c[454] - Fd[4]*c[4]*c[454] + Fd[4]*c[4]*c[455] - Fd[5]*c[5]*c[455];
-    }
-}
-
-/* mode 26 {G[2], G[4], G[5] closed}: P[2] and P[3] stuck; P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[472..480];
- * lambda_G[2] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_26(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[472] - F[2]*c[2]*c[472] + F[3]*c[3]*c[473] - F[4]*c[4]*c[473] + F[4]*c[4]*c[474] - F[5]*c[5]*c[474];
-    L[3] = F[1]*c[1]*c[475] - F[2]*c[2]*c[475] + F[3]*c[3]*c[476] - F[4]*c[4]*c[476] + F[4]*c[4]*c[477] - F[5]*c[5]*c[477];
-    L[4] = F[1]*c[1]*c[478] - F[2]*c[2]*c[478] + F[3]*c[3]*c[479] - F[4]*c[4]*c[479] + F[4]*c[4]*c[480] - F[5]*c[5]*c[480];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[472] - Fd[2]*c[2]*c[472] + Fd[3]*c[3]*c[473] - Fd[4]*c[4]*c[473] + Fd[4]*c[4]*c[474] - Fd[5]*c[5]*c[474];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[475] - Fd[2]*c[2]*c[475] + Fd[3]*c[3]*c[476] - Fd[4]*c[4]*c[476] + Fd[4]*c[4]*c[477] - Fd[5]*c[5]*c[477];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[1]*c[1]*c[478] - Fd[2]*c[2]*c[478] + Fd[3]*c[3]*c[479] - Fd[4]*c[4]*c[479] + Fd[4]*c[4]*c[480] - Fd[5]*c[5]*c[480];
-    }
-}
-
-/* mode 27 {G[1], G[2], G[4], G[5] closed}: P[1], P[2] and P[3] stuck; P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[509..524];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_27(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[509] - F[1]*c[1]*c[509] + F[1]*c[1]*c[510] - F[2]*c[2]*c[510] + F[3]*c[3]*c[511] - F[4]*c[4]*c[511] + F[4]*c[4]*c[512] - F[5]*c[5]*c[512];
-    L[1] = F[0]*c[0]*c[513] - F[1]*c[1]*c[513] + F[1]*c[1]*c[514] - F[2]*c[2]*c[514] + F[3]*c[3]*c[515] - F[4]*c[4]*c[515] + F[4]*c[4]*c[516] - F[5]*c[5]*c[516];
-    L[3] = F[0]*c[0]*c[517] - F[1]*c[1]*c[517] + F[1]*c[1]*c[518] - F[2]*c[2]*c[518] + F[3]*c[3]*c[519] - F[4]*c[4]*c[519] + F[4]*c[4]*c[520] - F[5]*c[5]*c[520];
-    L[4] = F[0]*c[0]*c[521] - F[1]*c[1]*c[521] + F[1]*c[1]*c[522] - F[2]*c[2]*c[522] + F[3]*c[3]*c[523] - F[4]*c[4]*c[523] + F[4]*c[4]*c[524] - F[5]*c[5]*c[524];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2];
-    a[3] = F[3]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = L[1];
-        lam[2] = 0.0;
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[509] - Fd[1]*c[1]*c[509] + Fd[1]*c[1]*c[510] - Fd[2]*c[2]*c[510] + Fd[3]*c[3]*c[511] - Fd[4]*c[4]*c[511] + Fd[4]*c[4]*c[512] - Fd[5]*c[5]*c[512];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[513] - Fd[1]*c[1]*c[513] + Fd[1]*c[1]*c[514] - Fd[2]*c[2]*c[514] + Fd[3]*c[3]*c[515] - Fd[4]*c[4]*c[515] + Fd[4]*c[4]*c[516] - Fd[5]*c[5]*c[516];
-        /* G[3] open: s = gap, s' = w.v */
-        s[2] = y[3] - y[2];
-        sdot[2] = y[9] - y[8];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[517] - Fd[1]*c[1]*c[517] + Fd[1]*c[1]*c[518] - Fd[2]*c[2]*c[518] + Fd[3]*c[3]*c[519] - Fd[4]*c[4]*c[519] + Fd[4]*c[4]*c[520] - Fd[5]*c[5]*c[520];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[521] - Fd[1]*c[1]*c[521] + Fd[1]*c[1]*c[522] - Fd[2]*c[2]*c[522] + Fd[3]*c[3]*c[523] - Fd[4]*c[4]*c[523] + Fd[4]*c[4]*c[524] - Fd[5]*c[5]*c[524];
-    }
-}
-
-/* mode 28 {G[3], G[4], G[5] closed}: P[3], P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[565..573];
- * lambda_G[3] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_28(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[2] = F[2]*c[2]*c[565] - F[3]*c[3]*c[565] + F[3]*c[3]*c[566] - F[4]*c[4]*c[566] + F[4]*c[4]*c[567] - F[5]*c[5]*c[567];
-    L[3] = F[2]*c[2]*c[568] - F[3]*c[3]*c[568] + F[3]*c[3]*c[569] - F[4]*c[4]*c[569] + F[4]*c[4]*c[570] - F[5]*c[5]*c[570];
-    L[4] = F[2]*c[2]*c[571] - F[3]*c[3]*c[571] + F[3]*c[3]*c[572] - F[4]*c[4]*c[572] + F[4]*c[4]*c[573] - F[5]*c[5]*c[573];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 4; i++)
-            Fd[i + 2] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[2]*c[2]*c[565] - Fd[3]*c[3]*c[565] + Fd[3]*c[3]*c[566] - Fd[4]*c[4]*c[566] + Fd[4]*c[4]*c[567] - Fd[5]*c[5]*c[567];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[2]*c[2]*c[568] - Fd[3]*c[3]*c[568] + Fd[3]*c[3]*c[569] - Fd[4]*c[4]*c[569] + Fd[4]*c[4]*c[570] - Fd[5]*c[5]*c[570];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[2]*c[2]*c[571] - Fd[3]*c[3]*c[571] + Fd[3]*c[3]*c[572] - Fd[4]*c[4]*c[572] + Fd[4]*c[4]*c[573] - Fd[5]*c[5]*c[573];
-    }
-}
-
-/* mode 29 {G[1], G[3], G[4], G[5] closed}: P[1] and P[2] stuck; P[3], P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[616..631];
- * lambda_G[1] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_29(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[616] - F[1]*c[1]*c[616] + F[2]*c[2]*c[617] - F[3]*c[3]*c[617] + F[3]*c[3]*c[618] - F[4]*c[4]*c[618] + F[4]*c[4]*c[619] - F[5]*c[5]*c[619];
-    L[2] = F[0]*c[0]*c[620] - F[1]*c[1]*c[620] + F[2]*c[2]*c[621] - F[3]*c[3]*c[621] + F[3]*c[3]*c[622] - F[4]*c[4]*c[622] + F[4]*c[4]*c[623] - F[5]*c[5]*c[623];
-    L[3] = F[0]*c[0]*c[624] - F[1]*c[1]*c[624] + F[2]*c[2]*c[625] - F[3]*c[3]*c[625] + F[3]*c[3]*c[626] - F[4]*c[4]*c[626] + F[4]*c[4]*c[627] - F[5]*c[5]*c[627];
-    L[4] = F[0]*c[0]*c[628] - F[1]*c[1]*c[628] + F[2]*c[2]*c[629] - F[3]*c[3]*c[629] + F[3]*c[3]*c[630] - F[4]*c[4]*c[630] + F[4]*c[4]*c[631] - F[5]*c[5]*c[631];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    a[1] = F[1]*c[1] + L[0]*c[1];
-    a[2] = F[2]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = L[0];
-        lam[1] = 0.0;
-        lam[2] = L[2];
-        lam[3] = L[3];
-        lam[4] = L[4];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[616] - Fd[1]*c[1]*c[616] + Fd[2]*c[2]*c[617] - Fd[3]*c[3]*c[617] + Fd[3]*c[3]*c[618] - Fd[4]*c[4]*c[618] + Fd[4]*c[4]*c[619] - Fd[5]*c[5]*c[619];
-        /* G[2] open: s = gap, s' = w.v */
-        s[1] = y[2] - y[1];
-        sdot[1] = y[8] - y[7];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[620] - Fd[1]*c[1]*c[620] + Fd[2]*c[2]*c[621] - Fd[3]*c[3]*c[621] + Fd[3]*c[3]*c[622] - Fd[4]*c[4]*c[622] + Fd[4]*c[4]*c[623] - Fd[5]*c[5]*c[623];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[624] - Fd[1]*c[1]*c[624] + Fd[2]*c[2]*c[625] - Fd[3]*c[3]*c[625] + Fd[3]*c[3]*c[626] - Fd[4]*c[4]*c[626] + Fd[4]*c[4]*c[627] - Fd[5]*c[5]*c[627];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[628] - Fd[1]*c[1]*c[628] + Fd[2]*c[2]*c[629] - Fd[3]*c[3]*c[629] + Fd[3]*c[3]*c[630] - Fd[4]*c[4]*c[630] + Fd[4]*c[4]*c[631] - Fd[5]*c[5]*c[631];
-    }
-}
-
-/* mode 30 {G[2], G[3], G[4], G[5] closed}: P[2], P[3], P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[715..730];
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_30(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[1] = F[1]*c[1]*c[715] - F[2]*c[2]*c[715] + F[2]*c[2]*c[716] - F[3]*c[3]*c[716] + F[3]*c[3]*c[717] - F[4]*c[4]*c[717] + F[4]*c[4]*c[718] - F[5]*c[5]*c[718];
-    L[2] = F[1]*c[1]*c[719] - F[2]*c[2]*c[719] + F[2]*c[2]*c[720] - F[3]*c[3]*c[720] + F[3]*c[3]*c[721] - F[4]*c[4]*c[721] + F[4]*c[4]*c[722] - F[5]*c[5]*c[722];
-    L[3] = F[1]*c[1]*c[723] - F[2]*c[2]*c[723] + F[2]*c[2]*c[724] - F[3]*c[3]*c[724] + F[3]*c[3]*c[725] - F[4]*c[4]*c[725] + F[4]*c[4]*c[726] - F[5]*c[5]*c[726];
-    L[4] = F[1]*c[1]*c[727] - F[2]*c[2]*c[727] + F[2]*c[2]*c[728] - F[3]*c[3]*c[728] + F[3]*c[3]*c[729] - F[4]*c[4]*c[729] + F[4]*c[4]*c[730] - F[5]*c[5]*c[730];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0];
-    a[1] = F[1]*c[1] - L[1]*c[1];
-    a[2] = F[2]*c[2] + L[1]*c[2] - L[2]*c[2];
-    a[3] = F[3]*c[3] + L[2]*c[3] - L[3]*c[3];
-    a[4] = F[4]*c[4] + L[3]*c[4] - L[4]*c[4];
-    a[5] = F[5]*c[5] + L[4]*c[5];
-    if (ydot) {
-        for (i = 0; i < 6; i++)
-            ydot[i] = y[i + 6];
-        for (i = 0; i < 6; i++)
-            ydot[i + 6] = a[i];
-    }
-    if (lam) {
-        lam[0] = 0.0;
-        for (i = 0; i < 4; i++)
-            lam[i + 1] = L[i + 1];
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 5; i++)
-            Fd[i + 1] = 0.0;
-        /* G[1] open: s = gap, s' = w.v */
-        s[0] = y[1] - y[0];
-        sdot[0] = y[7] - y[6];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[1]*c[1]*c[715] - Fd[2]*c[2]*c[715] + Fd[2]*c[2]*c[716] - Fd[3]*c[3]*c[716] + Fd[3]*c[3]*c[717] - Fd[4]*c[4]*c[717] + Fd[4]*c[4]*c[718] - Fd[5]*c[5]*c[718];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[1]*c[1]*c[719] - Fd[2]*c[2]*c[719] + Fd[2]*c[2]*c[720] - Fd[3]*c[3]*c[720] + Fd[3]*c[3]*c[721] - Fd[4]*c[4]*c[721] + Fd[4]*c[4]*c[722] - Fd[5]*c[5]*c[722];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[1]*c[1]*c[723] - Fd[2]*c[2]*c[723] + Fd[2]*c[2]*c[724] - Fd[3]*c[3]*c[724] + Fd[3]*c[3]*c[725] - Fd[4]*c[4]*c[725] + Fd[4]*c[4]*c[726] - Fd[5]*c[5]*c[726];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[1]*c[1]*c[727] - Fd[2]*c[2]*c[727] + Fd[2]*c[2]*c[728] - Fd[3]*c[3]*c[728] + Fd[3]*c[3]*c[729] - Fd[4]*c[4]*c[729] + Fd[4]*c[4]*c[730] - Fd[5]*c[5]*c[730];
-    }
-}
-
-/* mode 31 {G[1], G[2], G[3], G[4], G[5] closed}: P[1], P[2], P[3], P[4], P[5] and P[6] stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[878..902];
- * lambda_G[1] = 0;
- * lambda_G[2] = 0;
- * lambda_G[3] = 0;
- * lambda_G[4] = 0;
- * lambda_G[5] = 0 */
-static void mode_31(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    int i;
-    double F[6], a[6];
-    double L[5];
-    double Fd[6];
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    for (i = 0; i < 6; i++)
-        F[i] = 0.0;
-    /* contact forces of the gaps held shut */
-    L[0] = F[0]*c[0]*c[878] - F[1]*c[1]*c[878] + F[1]*c[1]*c[879] - F[2]*c[2]*c[879] + F[2]*c[2]*c[880] - F[3]*c[3]*c[880] + F[3]*c[3]*c[881] - F[4]*c[4]*c[881] + F[4]*c[4]*c[882] - F[5]*c[5]*c[882];
-    L[1] = F[0]*c[0]*c[883] - F[1]*c[1]*c[883] + F[1]*c[1]*c[884] - F[2]*c[2]*c[884] + F[2]*c[2]*c[885] - F[3]*c[3]*c[885] + F[3]*c[3]*c[886] - F[4]*c[4]*c[886] + F[4]*c[4]*c[887] - F[5]*c[5]*c[887];
-    L[2] = F[0]*c[0]*c[888] - F[1]*c[1]*c[888] + F[1]*c[1]*c[889] - F[2]*c[2]*c[889] + F[2]*c[2]*c[890] - F[3]*c[3]*c[890] + F[3]*c[3]*c[891] - F[4]*c[4]*c[891] + F[4]*c[4]*c[892] - F[5]*c[5]*c[892];
-    L[3] = F[0]*c[0]*c[893] - F[1]*c[1]*c[893] + F[1]*c[1]*c[894] - F[2]*c[2]*c[894] + F[2]*c[2]*c[895] - F[3]*c[3]*c[895] + F[3]*c[3]*c[896] - F[4]*c[4]*c[896] + F[4]*c[4]*c[897] - F[5]*c[5]*c[897];
-    L[4] = F[0]*c[0]*c[898] - F[1]*c[1]*c[898] + F[1]*c[1]*c[899] - F[2]*c[2]*c[899] + F[2]*c[2]*c[900] - F[3]*c[3]*c[900] + F[3]*c[3]*c[901] - F[4]*c[4]*c[901] + F[4]*c[4]*c[902] - F[5]*c[5]*c[902];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    a[0] = F[0]*c[0] - L[0]*c[0];
-    for (i = 0; i < 4; i++)
-        a[i + 1] = F[i + 1]*c[i + 1] + L[i]*c[i + 1] - L[i + 1]*c[i + 1];
-    a[5] = F[5]*c[5] + L[4]*c[5];
     if (ydot) {
         for (i = 0; i < 6; i++)
             ydot[i] = y[i + 6];
@@ -3093,359 +556,211 @@ static void mode_31(double t, const double *y, const int *sw, const double *p,
             lam[i] = L[i];
     }
     if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        for (i = 0; i < 6; i++)
-            Fd[i] = 0.0;
-        /* G[1] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = L[0];
-        sdot[0] = Fd[0]*c[0]*c[878] - Fd[1]*c[1]*c[878] + Fd[1]*c[1]*c[879] - Fd[2]*c[2]*c[879] + Fd[2]*c[2]*c[880] - Fd[3]*c[3]*c[880] + Fd[3]*c[3]*c[881] - Fd[4]*c[4]*c[881] + Fd[4]*c[4]*c[882] - Fd[5]*c[5]*c[882];
-        /* G[2] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[1] = L[1];
-        sdot[1] = Fd[0]*c[0]*c[883] - Fd[1]*c[1]*c[883] + Fd[1]*c[1]*c[884] - Fd[2]*c[2]*c[884] + Fd[2]*c[2]*c[885] - Fd[3]*c[3]*c[885] + Fd[3]*c[3]*c[886] - Fd[4]*c[4]*c[886] + Fd[4]*c[4]*c[887] - Fd[5]*c[5]*c[887];
-        /* G[3] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[2] = L[2];
-        sdot[2] = Fd[0]*c[0]*c[888] - Fd[1]*c[1]*c[888] + Fd[1]*c[1]*c[889] - Fd[2]*c[2]*c[889] + Fd[2]*c[2]*c[890] - Fd[3]*c[3]*c[890] + Fd[3]*c[3]*c[891] - Fd[4]*c[4]*c[891] + Fd[4]*c[4]*c[892] - Fd[5]*c[5]*c[892];
-        /* G[4] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[3] = L[3];
-        sdot[3] = Fd[0]*c[0]*c[893] - Fd[1]*c[1]*c[893] + Fd[1]*c[1]*c[894] - Fd[2]*c[2]*c[894] + Fd[2]*c[2]*c[895] - Fd[3]*c[3]*c[895] + Fd[3]*c[3]*c[896] - Fd[4]*c[4]*c[896] + Fd[4]*c[4]*c[897] - Fd[5]*c[5]*c[897];
-        /* G[5] held shut: s = lambda, s' = dlambda/dF . F' */
-        s[4] = L[4];
-        sdot[4] = Fd[0]*c[0]*c[898] - Fd[1]*c[1]*c[898] + Fd[1]*c[1]*c[899] - Fd[2]*c[2]*c[899] + Fd[2]*c[2]*c[900] - Fd[3]*c[3]*c[900] + Fd[3]*c[3]*c[901] - Fd[4]*c[4]*c[901] + Fd[4]*c[4]*c[902] - Fd[5]*c[5]*c[902];
+        if (m & 1u) { /* G[1] held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 2u) { /* G[2] held shut: s = lambda, s' = lambda' (below) */
+            s[1] = L[1];
+        }
+        if (m & 4u) { /* G[3] held shut: s = lambda, s' = lambda' (below) */
+            s[2] = L[2];
+        }
+        if (m & 8u) { /* G[4] held shut: s = lambda, s' = lambda' (below) */
+            s[3] = L[3];
+        }
+        if (m & 16u) { /* G[5] held shut: s = lambda, s' = lambda' (below) */
+            s[4] = L[4];
+        }
+        if (m & 31u) {
+            /* F' = f_ext'(t) - K v - C a */
+            for (i = 0; i < 6; i++)
+                Fd[i] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''' */
+            for (i = 0; i < 5; i++)
+                ud[i] = Fd[i + 1]*c[i + 1] - Fd[i]*c[i];
+            /* s' = lambda_R' = -S_R^-1 u_R' */
+            switch (m & 31u) {
+            case 1u: /* {G[1] closed} */
+                sdot[0] = -ud[0]*c[6];
+                break;
+            case 2u: /* {G[2] closed} */
+                sdot[1] = -ud[1]*c[7];
+                break;
+            case 3u: /* {G[1], G[2] closed} */
+                sdot[0] = -ud[0]*c[9] - ud[1]*c[10];
+                sdot[1] = -ud[0]*c[10] - ud[1]*c[11];
+                break;
+            case 4u: /* {G[3] closed} */
+                sdot[2] = -ud[2]*c[12];
+                break;
+            case 5u: /* {G[1], G[3] closed} */
+                sdot[0] = -ud[0]*c[14];
+                sdot[2] = -ud[2]*c[15];
+                break;
+            case 6u: /* {G[2], G[3] closed} */
+                sdot[1] = -ud[1]*c[17] - ud[2]*c[18];
+                sdot[2] = -ud[1]*c[18] - ud[2]*c[19];
+                break;
+            case 7u: /* {G[1], G[2], G[3] closed} */
+                sdot[0] = -ud[0]*c[23] - ud[1]*c[24] - ud[2]*c[25];
+                sdot[1] = -ud[0]*c[24] - ud[1]*c[26] - ud[2]*c[27];
+                sdot[2] = -ud[0]*c[25] - ud[1]*c[27] - ud[2]*c[22];
+                break;
+            case 8u: /* {G[4] closed} */
+                sdot[3] = -ud[3]*c[28];
+                break;
+            case 9u: /* {G[1], G[4] closed} */
+                sdot[0] = -ud[0]*c[30];
+                sdot[3] = -ud[3]*c[31];
+                break;
+            case 10u: /* {G[2], G[4] closed} */
+                sdot[1] = -ud[1]*c[33];
+                sdot[3] = -ud[3]*c[34];
+                break;
+            case 11u: /* {G[1], G[2], G[4] closed} */
+                sdot[0] = -ud[0]*c[9] - ud[1]*c[10];
+                sdot[1] = -ud[0]*c[10] - ud[1]*c[11];
+                sdot[3] = -ud[3]*c[35];
+                break;
+            case 12u: /* {G[3], G[4] closed} */
+                sdot[2] = -ud[2]*c[37] - ud[3]*c[38];
+                sdot[3] = -ud[2]*c[38] - ud[3]*c[39];
+                break;
+            case 13u: /* {G[1], G[3], G[4] closed} */
+                sdot[0] = -ud[0]*c[14];
+                sdot[2] = -ud[2]*c[42] - ud[3]*c[43];
+                sdot[3] = -ud[2]*c[43] - ud[3]*c[41];
+                break;
+            case 14u: /* {G[2], G[3], G[4] closed} */
+                sdot[1] = -ud[1]*c[47] - ud[2]*c[48] - ud[3]*c[49];
+                sdot[2] = -ud[1]*c[48] - ud[2]*c[50] - ud[3]*c[51];
+                sdot[3] = -ud[1]*c[49] - ud[2]*c[51] - ud[3]*c[46];
+                break;
+            case 15u: /* {G[1], G[2], G[3], G[4] closed} */
+                sdot[0] = -ud[0]*c[56] - ud[1]*c[57] - ud[2]*c[58] - ud[3]*c[59];
+                sdot[1] = -ud[0]*c[57] - ud[1]*c[60] - ud[2]*c[61] - ud[3]*c[62];
+                sdot[2] = -ud[0]*c[58] - ud[1]*c[61] - ud[2]*c[63] - ud[3]*c[64];
+                sdot[3] = -ud[0]*c[59] - ud[1]*c[62] - ud[2]*c[64] - ud[3]*c[55];
+                break;
+            case 16u: /* {G[5] closed} */
+                sdot[4] = -ud[4]*c[65];
+                break;
+            case 17u: /* {G[1], G[5] closed} */
+                sdot[0] = -ud[0]*c[67];
+                sdot[4] = -ud[4]*c[68];
+                break;
+            case 18u: /* {G[2], G[5] closed} */
+                sdot[1] = -ud[1]*c[70];
+                sdot[4] = -ud[4]*c[71];
+                break;
+            case 19u: /* {G[1], G[2], G[5] closed} */
+                sdot[0] = -ud[0]*c[9] - ud[1]*c[10];
+                sdot[1] = -ud[0]*c[10] - ud[1]*c[11];
+                sdot[4] = -ud[4]*c[72];
+                break;
+            case 20u: /* {G[3], G[5] closed} */
+                sdot[2] = -ud[2]*c[74];
+                sdot[4] = -ud[4]*c[75];
+                break;
+            case 21u: /* {G[1], G[3], G[5] closed} */
+                sdot[0] = -ud[0]*c[14];
+                sdot[2] = -ud[2]*c[15];
+                sdot[4] = -ud[4]*c[76];
+                break;
+            case 22u: /* {G[2], G[3], G[5] closed} */
+                sdot[1] = -ud[1]*c[17] - ud[2]*c[18];
+                sdot[2] = -ud[1]*c[18] - ud[2]*c[19];
+                sdot[4] = -ud[4]*c[77];
+                break;
+            case 23u: /* {G[1], G[2], G[3], G[5] closed} */
+                sdot[0] = -ud[0]*c[23] - ud[1]*c[24] - ud[2]*c[25];
+                sdot[1] = -ud[0]*c[24] - ud[1]*c[26] - ud[2]*c[27];
+                sdot[2] = -ud[0]*c[25] - ud[1]*c[27] - ud[2]*c[22];
+                sdot[4] = -ud[4]*c[78];
+                break;
+            case 24u: /* {G[4], G[5] closed} */
+                sdot[3] = -ud[3]*c[80] - ud[4]*c[81];
+                sdot[4] = -ud[3]*c[81] - ud[4]*c[82];
+                break;
+            case 25u: /* {G[1], G[4], G[5] closed} */
+                sdot[0] = -ud[0]*c[30];
+                sdot[3] = -ud[3]*c[85] - ud[4]*c[86];
+                sdot[4] = -ud[3]*c[86] - ud[4]*c[84];
+                break;
+            case 26u: /* {G[2], G[4], G[5] closed} */
+                sdot[1] = -ud[1]*c[33];
+                sdot[3] = -ud[3]*c[89] - ud[4]*c[90];
+                sdot[4] = -ud[3]*c[90] - ud[4]*c[88];
+                break;
+            case 27u: /* {G[1], G[2], G[4], G[5] closed} */
+                sdot[0] = -ud[0]*c[9] - ud[1]*c[10];
+                sdot[1] = -ud[0]*c[10] - ud[1]*c[11];
+                sdot[3] = -ud[3]*c[93] - ud[4]*c[94];
+                sdot[4] = -ud[3]*c[94] - ud[4]*c[92];
+                break;
+            case 28u: /* {G[3], G[4], G[5] closed} */
+                sdot[2] = -ud[2]*c[98] - ud[3]*c[99] - ud[4]*c[100];
+                sdot[3] = -ud[2]*c[99] - ud[3]*c[101] - ud[4]*c[102];
+                sdot[4] = -ud[2]*c[100] - ud[3]*c[102] - ud[4]*c[97];
+                break;
+            case 29u: /* {G[1], G[3], G[4], G[5] closed} */
+                sdot[0] = -ud[0]*c[14];
+                sdot[2] = -ud[2]*c[106] - ud[3]*c[107] - ud[4]*c[108];
+                sdot[3] = -ud[2]*c[107] - ud[3]*c[109] - ud[4]*c[110];
+                sdot[4] = -ud[2]*c[108] - ud[3]*c[110] - ud[4]*c[105];
+                break;
+            case 30u: /* {G[2], G[3], G[4], G[5] closed} */
+                sdot[1] = -ud[1]*c[115] - ud[2]*c[116] - ud[3]*c[117] - ud[4]*c[118];
+                sdot[2] = -ud[1]*c[116] - ud[2]*c[119] - ud[3]*c[120] - ud[4]*c[121];
+                sdot[3] = -ud[1]*c[117] - ud[2]*c[120] - ud[3]*c[122] - ud[4]*c[123];
+                sdot[4] = -ud[1]*c[118] - ud[2]*c[121] - ud[3]*c[123] - ud[4]*c[114];
+                break;
+            case 31u: /* {G[1], G[2], G[3], G[4], G[5] closed} */
+                sdot[0] = -ud[0]*c[129] - ud[1]*c[130] - ud[2]*c[131] - ud[3]*c[132] - ud[4]*c[133];
+                sdot[1] = -ud[0]*c[130] - ud[1]*c[134] - ud[2]*c[135] - ud[3]*c[136] - ud[4]*c[137];
+                sdot[2] = -ud[0]*c[131] - ud[1]*c[135] - ud[2]*c[138] - ud[3]*c[139] - ud[4]*c[140];
+                sdot[3] = -ud[0]*c[132] - ud[1]*c[136] - ud[2]*c[139] - ud[3]*c[141] - ud[4]*c[142];
+                sdot[4] = -ud[0]*c[133] - ud[1]*c[137] - ud[2]*c[140] - ud[3]*c[142] - ud[4]*c[128];
+                break;
+            }
+        }
     }
+}
+
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
+{
+    if (mode[0] >= 32u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 16:
-        mode_16(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 17:
-        mode_17(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 18:
-        mode_18(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 19:
-        mode_19(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 20:
-        mode_20(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 21:
-        mode_21(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 22:
-        mode_22(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 23:
-        mode_23(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 24:
-        mode_24(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 25:
-        mode_25(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 26:
-        mode_26(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 27:
-        mode_27(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 28:
-        mode_28(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 29:
-        mode_29(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 30:
-        mode_30(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 31:
-        mode_31(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 16:
-        mode_16(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 17:
-        mode_17(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 18:
-        mode_18(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 19:
-        mode_19(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 20:
-        mode_20(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 21:
-        mode_21(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 22:
-        mode_22(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 23:
-        mode_23(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 24:
-        mode_24(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 25:
-        mode_25(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 26:
-        mode_26(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 27:
-        mode_27(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 28:
-        mode_28(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 29:
-        mode_29(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 30:
-        mode_30(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 31:
-        mode_31(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 2:
-        mode_2(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 3:
-        mode_3(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 4:
-        mode_4(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 5:
-        mode_5(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 6:
-        mode_6(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 7:
-        mode_7(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 8:
-        mode_8(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 9:
-        mode_9(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 10:
-        mode_10(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 11:
-        mode_11(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 12:
-        mode_12(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 13:
-        mode_13(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 14:
-        mode_14(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 15:
-        mode_15(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 16:
-        mode_16(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 17:
-        mode_17(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 18:
-        mode_18(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 19:
-        mode_19(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 20:
-        mode_20(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 21:
-        mode_21(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 22:
-        mode_22(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 23:
-        mode_23(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 24:
-        mode_24(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 25:
-        mode_25(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 26:
-        mode_26(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 27:
-        mode_27(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 28:
-        mode_28(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 29:
-        mode_29(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 30:
-        mode_30(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 31:
-        mode_31(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */
@@ -3514,7 +829,7 @@ const nsm_model nsm_model_cradle6 = {
     .n_gaps = 5,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 903,
+    .n_consts = 143,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

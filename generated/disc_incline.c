@@ -168,146 +168,128 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {slope closed}: D.x and D.y stuck
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    double F[3], a[3];
+    double L[1];
+    double u[1], Fd[3], ud[1];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = -p[P_m]*p[P_g];
-    const double F2 = 0.0;
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    const double a2 = F2*c[2];
-    if (ydot) {
-        ydot[0] = y[3];
-        ydot[1] = y[4];
-        ydot[2] = y[5];
-        ydot[3] = a0;
-        ydot[4] = a1;
-        ydot[5] = a2;
-    }
-    if (lam) {
-        lam[0] = 0.0;
-    }
     if (s && sdot) {
         /* slope open: s = gap, s' = w.v */
         s[0] = (y[0]*sin(p[P_alpha]) + y[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) - p[P_R];
         sdot[0] = (y[3]*sin(p[P_alpha]) + y[4]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
     }
-}
-
-/* mode 1 {slope closed}: D.x and D.y stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[3..3];
- * lambda_slope = g*cos(alpha)/(sqrt(sin(alpha)^2 + cos(alpha)^2)*(sin(alpha)^2 + cos(alpha)^2)/(m*sin(alpha)^2 + m*cos(alpha)^2)) */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = 0.0;
-    const double F1 = -p[P_m]*p[P_g];
-    const double F2 = 0.0;
-    /* contact forces of the gaps held shut */
-    const double lam0 = -(F0*c[0]*c[3]*sin(p[P_alpha]) + F1*c[1]*c[3]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] + lam0*c[0]*sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
-    const double a1 = F1*c[1] + lam0*c[1]*cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
-    const double a2 = F2*c[2];
+    F[0] = 0.0;
+    F[1] = -p[P_m]*p[P_g];
+    F[2] = 0.0;
+    /* lambda_j = 0 while gap j is open */
+    L[0] = 0.0;
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    if (m & 1u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */
+        u[0] = (a[0]*sin(p[P_alpha]) + a[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 1u) {
+        case 1u: /* {slope closed}: D.x and D.y stuck;
+           lambda_slope = g*cos(alpha)/(sqrt(sin(alpha)^2 + cos(alpha)^2)*(sin(alpha)^2 + cos(alpha)^2)/(m*sin(alpha)^2 + m*cos(alpha)^2)) */
+            L[0] = -u[0]*c[3];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        a[0] += L[0]*c[0]*sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        a[1] += L[0]*c[1]*cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+    }
     if (ydot) {
         ydot[0] = y[3];
         ydot[1] = y[4];
         ydot[2] = y[5];
-        ydot[3] = a0;
-        ydot[4] = a1;
-        ydot[5] = a2;
+        ydot[3] = a[0];
+        ydot[4] = a[1];
+        ydot[5] = a[2];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
     }
     if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = 0.0;
-        const double Fd1 = 0.0;
-        /* slope held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = -(Fd0*c[0]*c[3]*sin(p[P_alpha]) + Fd1*c[1]*c[3]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        if (m & 1u) { /* slope held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 1u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = 0.0;
+            Fd[1] = 0.0;
+            Fd[2] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''' */
+            ud[0] = (Fd[0]*c[0]*sin(p[P_alpha]) + Fd[1]*c[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+            /* s' = lambda_R' = -S_R^-1 u_R' */
+            switch (m & 1u) {
+            case 1u: /* {slope closed} */
+                sdot[0] = -ud[0]*c[3];
+                break;
+            }
+        }
     }
+}
+
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
+{
+    if (mode[0] >= 2u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

@@ -193,53 +193,47 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
+/* friction: every mode is left to the runtime's generic path */
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    default:
-        /* friction: every mode is left to the runtime's generic path */
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
-        return NSM_NOT_DERIVED;
-    }
+    (void)mode;
+    (void)t;
+    (void)y;
+    (void)sw;
+    (void)p;
+    (void)c;
+    (void)ydot;
+    return NSM_NOT_DERIVED;
 }
 
+/* friction: every mode is left to the runtime's generic path */
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    default:
-        /* friction: every mode is left to the runtime's generic path */
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
-        return NSM_NOT_DERIVED;
-    }
+    (void)mode;
+    (void)t;
+    (void)y;
+    (void)sw;
+    (void)p;
+    (void)c;
+    (void)lam;
+    return NSM_NOT_DERIVED;
 }
 
+/* friction: every mode is left to the runtime's generic path */
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    default:
-        /* friction: every mode is left to the runtime's generic path */
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
-        return NSM_NOT_DERIVED;
-    }
+    (void)mode;
+    (void)t;
+    (void)y;
+    (void)sw;
+    (void)p;
+    (void)c;
+    (void)s;
+    (void)sdot;
+    return NSM_NOT_DERIVED;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

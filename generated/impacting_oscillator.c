@@ -134,129 +134,117 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {floor closed}: M held at its stop
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    double F[1], a[1];
+    double L[1];
+    double u[1], Fd[1], ud[1];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[P_m]*p[P_g] - p[P_k]*y[0];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    if (ydot) {
-        ydot[0] = y[1];
-        ydot[1] = a0;
-    }
-    if (lam) {
-        lam[0] = 0.0;
-    }
     if (s && sdot) {
         /* floor open: s = gap, s' = w.v */
         s[0] = y[0];
         sdot[0] = y[1];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
+    /* F = f_ext(t) + f_const - K x - C v */
+    F[0] = -p[P_m]*p[P_g] - p[P_k]*y[0];
+    /* lambda_j = 0 while gap j is open */
+    L[0] = 0.0;
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    if (m & 1u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */
+        u[0] = a[0];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 1u) {
+        case 1u: /* {floor closed}: M held at its stop;
+           lambda_floor = m*g + k*M.x */
+            L[0] = -u[0]*c[1];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        a[0] += L[0]*c[0];
+    }
+    if (ydot) {
+        ydot[0] = y[1];
+        ydot[1] = a[0];
+    }
+    if (lam) {
+        lam[0] = L[0];
+    }
+    if (s && sdot) {
+        if (m & 1u) { /* floor held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 1u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = -p[P_k]*y[1];
+            /* u_j' = w_j . M^-1 F' + h_j''' */
+            ud[0] = Fd[0]*c[0];
+            /* s' = lambda_R' = -S_R^-1 u_R' */
+            switch (m & 1u) {
+            case 1u: /* {floor closed} */
+                sdot[0] = -ud[0]*c[1];
+                break;
+            }
+        }
     }
 }
 
-/* mode 1 {floor closed}: M held at its stop;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[1..1];
- * lambda_floor = m*g + k*M.x */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
 {
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[P_m]*p[P_g] - p[P_k]*y[0];
-    /* contact forces of the gaps held shut */
-    const double lam0 = -F0*c[0]*c[1];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] + lam0*c[0];
-    if (ydot) {
-        ydot[0] = y[1];
-        ydot[1] = a0;
-    }
-    if (lam) {
-        lam[0] = lam0;
-    }
-    if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = -p[P_k]*y[1];
-        /* floor held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = -Fd0*c[0]*c[1];
-    }
+    if (mode[0] >= 2u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

@@ -200,12 +200,22 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     fk[0] = (sw[0] ? 1.0 : 0.0);
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[8], a[8];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
@@ -220,7 +230,7 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     F[5] = p[P_k]*y[4] - 2.0*p[P_k]*y[5] + p[P_k]*y[6] + p[P_c]*y[12] - 2.0*p[P_c]*y[13] + p[P_c]*y[14];
     F[6] = p[P_k]*y[5] - 2.0*p[P_k]*y[6] + p[P_k]*y[7] + p[P_c]*y[13] - 2.0*p[P_c]*y[14] + p[P_c]*y[15];
     F[7] = p[P_k]*y[6] - 2.0*p[P_k]*y[7] + p[P_c]*y[14] - p[P_c]*y[15] - p[P_cd]*y[15];
-    /* a = M^-1 (F + W_R^T lambda_R) */
+    /* a = M^-1 F */
     for (i = 0; i < 8; i++)
         a[i] = F[i]*c[i];
     if (ydot) {
@@ -234,59 +244,40 @@ static void mode_0(double t, const double *y, const int *sw, const double *p,
     (void)sdot;
 }
 
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
+{
+    if (mode[0] >= 1u)
+        return NSM_NOT_DERIVED;
+    return 0;
+}
+
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

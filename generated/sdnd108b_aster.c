@@ -123,122 +123,95 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   F += w_j lambda_j                           engaged penalty gap j: lambda_j = k_j p + c_j p', p = -gap_j
+ *   a = M^-1 F
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {ground_contact closed}: ground_contact engaged
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    double F[1], a[1];
+    double L[1];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[P_m]*p[P_g];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    if (ydot) {
-        ydot[0] = y[1];
-        ydot[1] = a0;
-    }
-    if (lam) {
-        lam[0] = 0.0;
-    }
     if (s && sdot) {
         /* ground_contact open: s = gap, s' = w.v */
         s[0] = y[0] - p[P_h];
         sdot[0] = y[1];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
+    }
+    /* F = f_ext(t) + f_const - K x - C v */
+    F[0] = -p[P_m]*p[P_g];
+    /* lambda_j = 0 while gap j is open */
+    L[0] = 0.0;
+    if (m & 1u) { /* ground_contact engaged: lambda = k p + c p', p = -gap; F += w lambda */
+        L[0] = p[P_h]*p[P_k] - p[P_k]*y[0] - p[P_c]*y[1];
+        F[0] += L[0];
+    }
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    if (ydot) {
+        ydot[0] = y[1];
+        ydot[1] = a[0];
+    }
+    if (lam) {
+        lam[0] = L[0];
+    }
+    if (s && sdot) {
+        if (m & 1u) { /* ground_contact engaged: s = p = -gap, s' = -w.v */
+            s[0] = p[P_h] - y[0];
+            sdot[0] = -y[1];
+        }
     }
 }
 
-/* mode 1 {ground_contact closed}: ground_contact engaged */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
 {
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v; engaged ground_contact adds k w w^T to K, c w w^T to C, -k d w to f */
-    const double F0 = p[P_h]*p[P_k] - p[P_m]*p[P_g] - p[P_k]*y[0] - p[P_c]*y[1];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    if (ydot) {
-        ydot[0] = y[1];
-        ydot[1] = a0;
-    }
-    if (lam) {
-        lam[0] = p[P_h]*p[P_k] - p[P_k]*y[0] - p[P_c]*y[1];
-    }
-    if (s && sdot) {
-        /* ground_contact engaged: s = p = -gap, s' = -w.v */
-        s[0] = p[P_h] - y[0];
-        sdot[0] = -y[1];
-    }
+    if (mode[0] >= 2u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

@@ -145,122 +145,91 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     fk[0] = p[P_F0]*sin(6.283185307179586*p[P_f]*t);
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   F += w_j lambda_j                           engaged penalty gap j: lambda_j = k_j p + c_j p', p = -gap_j
+ *   a = M^-1 F
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {stop closed}: stop engaged
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    double F[1], a[1];
+    double L[1];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = p[P_F0]*sin(6.283185307179586*p[P_f]*t) - p[P_k_rappel]*y[0];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
+    F[0] = p[P_F0]*sin(6.283185307179586*p[P_f]*t) - p[P_k_rappel]*y[0];
+    /* lambda_j = 0 while gap j is open */
+    L[0] = 0.0;
+    if (m & 1u) { /* stop engaged: lambda = k p + c p', p = -gap; F += w lambda */
+        L[0] = p[P_k_choc]*y[0] - p[P_k_choc]*p[P_jeu] + p[P_c_choc]*y[1];
+        F[0] -= L[0];
+    }
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
     if (ydot) {
         ydot[0] = y[1];
-        ydot[1] = a0;
+        ydot[1] = a[0];
     }
     if (lam) {
-        lam[0] = 0.0;
+        lam[0] = L[0];
     }
     if (s && sdot) {
         /* stop open, force release: s = max(gap, k gap + c gap') */
         s[0] = fmax(p[P_k_choc]*p[P_jeu] - p[P_k_choc]*y[0] - p[P_c_choc]*y[1], p[P_jeu] - y[0]);
-        sdot[0] = (p[P_jeu] - y[0] >= p[P_k_choc]*p[P_jeu] - p[P_k_choc]*y[0] - p[P_c_choc]*y[1] ? -y[1] : -p[P_k_choc]*y[1] - p[P_c_choc]*a0);
+        sdot[0] = (p[P_jeu] - y[0] >= p[P_k_choc]*p[P_jeu] - p[P_k_choc]*y[0] - p[P_c_choc]*y[1] ? -y[1] : -p[P_k_choc]*y[1] - p[P_c_choc]*a[0]);
+        if (m & 1u) { /* stop engaged: s = k p + c p', s' = k p' + c p'' */
+            s[0] = L[0];
+            sdot[0] = p[P_k_choc]*y[1] + p[P_c_choc]*a[0];
+        }
     }
 }
 
-/* mode 1 {stop closed}: stop engaged */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
 {
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    /* F = f_ext(t) + f_const - K x - C v; engaged stop adds k w w^T to K, c w w^T to C, -k d w to f */
-    const double F0 = p[P_k_choc]*p[P_jeu] - p[P_k_rappel]*y[0] - p[P_k_choc]*y[0] - p[P_c_choc]*y[1] + p[P_F0]*sin(6.283185307179586*p[P_f]*t);
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    if (ydot) {
-        ydot[0] = y[1];
-        ydot[1] = a0;
-    }
-    if (lam) {
-        lam[0] = p[P_k_choc]*y[0] - p[P_k_choc]*p[P_jeu] + p[P_c_choc]*y[1];
-    }
-    if (s && sdot) {
-        /* stop engaged: s = k p + c p', s' = k p' + c p'' */
-        s[0] = p[P_k_choc]*y[0] - p[P_k_choc]*p[P_jeu] + p[P_c_choc]*y[1];
-        sdot[0] = p[P_k_choc]*y[1] + p[P_c_choc]*a0;
-    }
+    if (mode[0] >= 2u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

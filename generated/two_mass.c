@@ -174,138 +174,123 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     (void)fk;
 }
 
-/* mode 0 {}: all gaps open, free flight */
-static void mode_0(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * The modes:
+ *   0 {}: all gaps open, free flight
+ *   1 {C closed}: M1 and M2 stuck
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
+                         const double *c, double *ydot, double *lam, double *s, double *sdot)
 {
+    double F[2], a[2];
+    double L[1];
+    double u[1], Fd[2], ud[1];
+    (void)m;
     (void)t;
     (void)y;
     (void)sw;
     (void)p;
     (void)c;
-    /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[P_k1]*y[0] - p[P_c1]*y[2];
-    const double F1 = -p[P_k2]*y[1] - p[P_c2]*y[3];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0];
-    const double a1 = F1*c[1];
-    if (ydot) {
-        ydot[0] = y[2];
-        ydot[1] = y[3];
-        ydot[2] = a0;
-        ydot[3] = a1;
-    }
-    if (lam) {
-        lam[0] = 0.0;
-    }
     if (s && sdot) {
         /* C open: s = gap, s' = w.v */
         s[0] = y[1] - y[0];
         sdot[0] = y[3] - y[2];
+        if (!ydot && !lam && m == 0u)
+            return; /* the free mode's event functions need nothing else */
     }
-}
-
-/* mode 1 {C closed}: M1 and M2 stuck;
- * lambda_R = -(W_R M^-1 W_R^T)^-1 W_R M^-1 F over the closed impact gaps R,
- * (W_R M^-1 W_R^T)^-1 = c[2..2];
- * lambda_C = (m1*k2*M2.x + m1*c2*M2.v - m2*k1*M1.x - m2*c1*M1.v)/(m1 + m2) */
-static void mode_1(double t, const double *y, const int *sw, const double *p,
-                   const double *c, double *ydot, double *lam, double *s, double *sdot)
-{
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
     /* F = f_ext(t) + f_const - K x - C v */
-    const double F0 = -p[P_k1]*y[0] - p[P_c1]*y[2];
-    const double F1 = -p[P_k2]*y[1] - p[P_c2]*y[3];
-    /* contact forces of the gaps held shut */
-    const double lam0 = F0*c[0]*c[2] - F1*c[1]*c[2];
-    /* a = M^-1 (F + W_R^T lambda_R) */
-    const double a0 = F0*c[0] - lam0*c[0];
-    const double a1 = F1*c[1] + lam0*c[1];
+    F[0] = -p[P_k1]*y[0] - p[P_c1]*y[2];
+    F[1] = -p[P_k2]*y[1] - p[P_c2]*y[3];
+    /* lambda_j = 0 while gap j is open */
+    L[0] = 0.0;
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    if (m & 1u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */
+        u[0] = a[1] - a[0];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 1u) {
+        case 1u: /* {C closed}: M1 and M2 stuck;
+           lambda_C = (m1*k2*M2.x + m1*c2*M2.v - m2*k1*M1.x - m2*c1*M1.v)/(m1 + m2) */
+            L[0] = -u[0]*c[2];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        a[0] -= L[0]*c[0];
+        a[1] += L[0]*c[1];
+    }
     if (ydot) {
         ydot[0] = y[2];
         ydot[1] = y[3];
-        ydot[2] = a0;
-        ydot[3] = a1;
+        ydot[2] = a[0];
+        ydot[3] = a[1];
     }
     if (lam) {
-        lam[0] = lam0;
+        lam[0] = L[0];
     }
     if (s && sdot) {
-        /* F' = f_ext'(t) - K v - C a */
-        const double Fd0 = -p[P_k1]*y[2] - p[P_c1]*a0;
-        const double Fd1 = -p[P_k2]*y[3] - p[P_c2]*a1;
-        /* C held shut: s = lambda, s' = dlambda/dF . F' */
-        s[0] = lam0;
-        sdot[0] = Fd0*c[0]*c[2] - Fd1*c[1]*c[2];
+        if (m & 1u) { /* C held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 1u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = -p[P_k1]*y[2] - p[P_c1]*a[0];
+            Fd[1] = -p[P_k2]*y[3] - p[P_c2]*a[1];
+            /* u_j' = w_j . M^-1 F' + h_j''' */
+            ud[0] = Fd[1]*c[1] - Fd[0]*c[0];
+            /* s' = lambda_R' = -S_R^-1 u_R' */
+            switch (m & 1u) {
+            case 1u: /* {C closed} */
+                sdot[0] = -ud[0]*c[2];
+                break;
+            }
+        }
     }
+}
+
+/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
+   runtime's generic path. */
+static int mode_written(const unsigned *mode)
+{
+    if (mode[0] >= 2u)
+        return NSM_NOT_DERIVED;
+    return 0;
 }
 
 static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *ydot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, ydot, NULL, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)ydot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    return 0;
 }
 
 static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *lam)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, lam, NULL, NULL);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)lam;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
+    return 0;
 }
 
 static int event(const unsigned *mode, double t, const double *y, const int *sw,
     const double *p, const double *c, double *s, double *sdot)
 {
-    switch (mode[0]) {
-    case 0:
-        mode_0(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    case 1:
-        mode_1(t, y, sw, p, c, NULL, NULL, s, sdot);
-        return 0;
-    default:
-        (void)t;
-        (void)y;
-        (void)sw;
-        (void)p;
-        (void)c;
-        (void)s;
-        (void)sdot;
+    if (mode_written(mode))
         return NSM_NOT_DERIVED;
-    }
+    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
+    return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */
