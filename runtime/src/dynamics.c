@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -425,14 +426,6 @@ int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, doubl
     return rt_accel_surf(s, mode, F, NULL, a, lam, lamf);
 }
 
-/* Accelerations a for the force F in mode, and the forces lambda of the
-** closed impact gaps (lam may be NULL; entries of other gaps are set to 0).
-** Returns NSM_ENUMERIC when the closed constraints are redundant. */
-int rt_accel_from_force(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam)
-{
-    return rt_accel_full(s, mode, F, a, lam, NULL);
-}
-
 /* Energy rates appended to a derivative: dissipation v^T C v plus engaged
 ** penalty dampers c (w.v)^2, and the power of the external forces (with
 ** friction's surface work and the moving surfaces' work lambda_j w_j . v
@@ -721,19 +714,23 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
 ** physical one of the springs and gravity when the model lists its springs. */
 double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
 {
-    double kin, pot;
-    int n = s->n;
-    kin = pot = 0;
-    for (int i = 0; i < n; i++) {
-        kin += 0.5 * s->num.mass[i] * y[n + i] * y[n + i];
+    double pot = 0;
+    for (int i = 0; i < s->n; i++)
         pot += 0.5 * y[i] * rt_csr_dot(&s->sp.K, i, y) - s->num.fconst[i] * y[i];
-    }
+    return nsm_energy_kinetic(s->n, s->num.mass, y) + pot + rt_penalty_energy(s, mode, y) + s->Voff;
+}
+
+/* The energy stored in the engaged penalty gaps of mode at y: the sum of
+** 1/2 k p^2, p = -gap their penetration. */
+double rt_penalty_energy(const nsm_sim *s, const unsigned *mode, const double *y)
+{
+    double e = 0;
     for (int j = 0; j < s->g; j++)
         if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j)) {
             double pj = -rt_gap(s, j, y);
-            pot += 0.5 * s->num.kc[j] * pj * pj;
+            e += 0.5 * s->num.kc[j] * pj * pj;
         }
-    return kin + pot + s->Voff;
+    return e;
 }
 
 /* The multipliers of the stuck elements of mode at (t, y), and the

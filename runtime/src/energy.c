@@ -10,22 +10,6 @@
 
 #include <string.h>
 
-/* Is gap j an engaged penalty gap in this mode? */
-static int penalty_engaged(int j, const unsigned *mode, const int *law)
-{
-    return (mode[j / 32] >> (j % 32) & 1u) && law[j] == NSM_LAW_PENALTY;
-}
-
-/* w_j . u for row j of W (g*n). */
-static double row_dot(int n, const double *W, int j, const double *u)
-{
-    double s = 0.0;
-    int i;
-
-    for (i = 0; i < n; i++) s += W[j * n + i] * u[i];
-    return s;
-}
-
 /* 1/2 sum m v^2. */
 double nsm_energy_kinetic(int n, const double *mass, const double *y)
 {
@@ -63,22 +47,6 @@ double nsm_energy_gravity(int n, const double *mass, const double *gfac, double 
 
     for (i = 0; i < n; i++) e += mass[i] * (gfac ? gfac[i] : 1.0) * y[i];
     return g * e;
-}
-
-/* 1/2 sum kc p^2 over engaged penalty gaps, p = -(w . x + d). */
-double nsm_energy_penalty(int n, int g, const unsigned *mode, const int *law, const double *W,
-                          const double *d, const double *kc, const double *y)
-{
-    double e = 0.0;
-    int j;
-
-    for (j = 0; j < g; j++) {
-        double p;
-        if (!penalty_engaged(j, mode, law)) continue;
-        p = -(row_dot(n, W, j, y) + d[j]);
-        e += kc[j] * p * p;
-    }
-    return 0.5 * e;
 }
 
 /* f . v. */

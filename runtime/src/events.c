@@ -657,7 +657,7 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
     int rc;
     *jev = -1;
     *tau = h;
-    if (s->method != NSM_METHOD_EXACT)
+    if (s->set.method != NSM_METHOD_EXACT)
         return s->ge ? detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys) : NSM_OK;
     rc = detect_exact(s, t0, Y0, h, final, jev, tau, Ys);   /* also the samples' expansion */
     if (rc || *jev >= 0)

@@ -265,7 +265,7 @@ int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
     double wnd[n], wtd[n];
     const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
     long double Z[na > 0 ? na : 1], PN, PT;
-    int exact = s->method == NSM_METHOD_EXACT;
+    int exact = s->set.method == NSM_METHOD_EXACT;
     if (exact) {
         rt_exact_state(s, s->t, s->y, Z);
     } else {

@@ -24,7 +24,7 @@
 ** the spectrum over the nonzeros instead (mode_bounds); its A is not
 ** formed (NULL).
 **
-** The exact method past s->dense_na states (without friction, moving
+** The exact method past s->set.dense_na states (without friction, moving
 ** surfaces or a forcing generator; K, C symmetric) takes the mode as an
 ** operator instead (modeop.c): no matrix, no dense event forms.
 **
@@ -301,7 +301,7 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
             M[(size_t)i * m2 + k] = mi->A[(size_t)i * na + k];
     mi->h_rk4 = mi->h_dp5 = INFINITY;
     mi->lam_re = mi->lam_im = mi->rho = 0;
-    if (s->method == NSM_METHOD_EXACT) {
+    if (s->set.method == NSM_METHOD_EXACT) {
         /* no stability bound to keep (nsm_sim_set_method clears the cache) */
     } else if (nsm_la_eigvals(m2, M, re, im) != NSM_LA_OK) {
         /* no eigenvalues: the balanced norm bounds every |lambda| */
@@ -343,7 +343,7 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
 ** which setup enforces, make them nonnegative too). */
 static int mode_sparse(const nsm_sim *s)
 {
-    return s->na > RT_DENSE_NA && s->method != NSM_METHOD_EXACT && !s->nf && s->sp.sym;
+    return s->na > RT_DENSE_NA && s->set.method != NSM_METHOD_EXACT && !s->nf && s->sp.sym;
 }
 
 /* The step figures of a mode_sparse mode without its matrix, in O(nonzeros).

@@ -1,7 +1,7 @@
 /*
 ** modeop.c: a large model's mode as an operator, for the exact method.
 **
-** Past s->dense_na augmented states (RT_DENSE_NA unless a test lowers it)
+** Past s->set.dense_na augmented states (RT_DENSE_NA unless a test lowers it)
 ** the exact method forms neither the mode matrix A nor its event forms
 ** (mode.c's are na x na and ge x na).  Inside the mode
 **
@@ -40,10 +40,10 @@
 #define RT_FLUSH 1e-300L     /* coefficients below this are 0 (op_scale) */
 
 /* Whether the current mode of the exact method is taken as an operator:
-** a model past s->dense_na states of the kind this file handles. */
+** a model past s->set.dense_na states of the kind this file handles. */
 int rt_modeop_wanted(const nsm_sim *s)
 {
-    return s->method == NSM_METHOD_EXACT && s->na > s->dense_na && !s->nf && s->sp.sym &&
+    return s->set.method == NSM_METHOD_EXACT && s->na > s->set.dense_na && !s->nf && s->sp.sym &&
            !s->moving && (s->m->n_gen == 0 || s->m->generator);
 }
 

@@ -219,20 +219,9 @@ typedef struct RtModes {
     long clock;
 } RtModes;
 
-struct nsm_sim {
-    const nsm_model *m;
-    int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
-    int nf, ge;               /* friction elements; event functions g + 2 nf (friction.c) */
-    int mw;                   /* words of a mode: NSM_MODE_WORDS(ge) */
-    struct RtFric *fr;        /* friction's transition state, friction.c */
-    struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
-    int na;                   /* exact method: 2n + n_gen + 1 */
-    int dense_na;             /* exact: past this na a mode is an operator (RT_DENSE_NA; modeop.c) */
-    double *p, *c;            /* parameters (with overrides), constants */
-    nsm_numeric num;
-    RtSparse sp;              /* num's K, C, W and Wt by rows, after each setup (sparse.c) */
-    double *minv;             /* 1/mass */
-
+/* The settings of a simulation (sim.c owns them: only the API's setters and
+** the reset write them; every layer reads them). */
+typedef struct RtSettings {
     int method;
     double dt, every, rtol, atol; /* dt: the user's step (0: none, the steps come from the modes) */
     double etol;              /* balance error (relative) that stops a run with the audit on */
@@ -241,10 +230,31 @@ struct nsm_sim {
     double max_rate;
     int zeno_on;
     int audit;                /* the detailed energy audit and contact statistics (stats.c) */
-    int energy;               /* the energy integrals y[2n], y[2n+1] are kept in this run (run.c) */
-    int energy_lost;          /* some part of the run since the reset went without them */
     nsm_event_fn on_event;  void *ev_ud;
     nsm_sample_fn on_sample; void *sa_ud;
+    void (*on_warn)(void *, const nsm_sim *, const char *);
+    void *warn_ud;
+    double *y0;               /* initial state replacing the model's (2n), or NULL */
+    int dense_na;             /* exact: past this na a mode is an operator (RT_DENSE_NA; modeop.c);
+                                 a test lowers it */
+} RtSettings;
+
+struct nsm_sim {
+    const nsm_model *m;
+    int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
+    int nf, ge;               /* friction elements; event functions g + 2 nf (friction.c) */
+    int mw;                   /* words of a mode: NSM_MODE_WORDS(ge) */
+    struct RtFric *fr;        /* friction's transition state, friction.c */
+    struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
+    int na;                   /* exact method: 2n + n_gen + 1 */
+    double *p, *c;            /* parameters (with overrides), constants */
+    nsm_numeric num;
+    RtSparse sp;              /* num's K, C, W and Wt by rows, after each setup (sparse.c) */
+    double *minv;             /* 1/mass */
+
+    RtSettings set;           /* the settings, sim.c */
+    int energy;               /* the energy integrals y[2n], y[2n+1] are kept in this run (run.c) */
+    int energy_lost;          /* some part of the run since the reset went without them */
 
     int ready;                /* reset succeeded */
     int failed;               /* status of the failure that stopped the run */
@@ -269,8 +279,6 @@ struct nsm_sim {
 
     RtModes md;               /* the modes met, mode.c */
     RtTaylor tay;
-    void (*on_warn)(void *, const nsm_sim *, const char *);
-    void *warn_ud;
 
     RtExact ex;               /* the exact method's propagators, grid and shadows, step.c */
 
@@ -280,7 +288,6 @@ struct nsm_sim {
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtClus *cl;        /* scratch of the generic path's constraint problems, dynamics.c */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
-    double *y0;               /* initial state replacing the model's (2n), or NULL */
     double *work;             /* scratch, see sim.c */
     char msg[512];
 };
@@ -324,7 +331,6 @@ void rt_surface_free(nsm_sim *s);
 void rt_surface_setup(nsm_sim *s);
 void rt_surface(const nsm_sim *s, double t, double *h);
 double rt_surface_of(const nsm_sim *s, int j, int k, double t);
-int rt_surface_moves(const nsm_sim *s, int j);
 const double *rt_surface_row(const nsm_sim *s, int j, int k);
 
 /* coulomb.c: the friction elements' forces (event functions g .. ge - 1);
@@ -365,7 +371,6 @@ int rt_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, 
                    double *lamf);
 void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F);
-int rt_accel_from_force(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam);
 int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam,
                   double *lamf);
 int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd);
@@ -384,6 +389,7 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
 int rt_clus_alloc(nsm_sim *s);
 void rt_clus_free(nsm_sim *s);
+double rt_penalty_energy(const nsm_sim *s, const unsigned *mode, const double *y);
 double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y);
 
 /* sparse.c.  The dense forms are for small models only: a path that needs

@@ -247,7 +247,7 @@ static int toggle_switch(nsm_sim *s, int k)
 /* Emit a sample to the sample handler. */
 static int sample(nsm_sim *s)
 {
-    if (s->on_sample && s->on_sample(s->sa_ud, s, s->t))
+    if (s->set.on_sample && s->set.on_sample(s->set.sa_ud, s, s->t))
         return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the sample handler");
     return NSM_OK;
 }
@@ -262,16 +262,16 @@ static int side_samples(nsm_sim *s, double t0, double t1)
 {
     int N = s->N, rc = NSM_OK;
     double Y0[N], Yk[N], tk;
-    if (!s->on_sample && s->sample_k * s->every > t0) {
+    if (!s->set.on_sample && s->sample_k * s->set.every > t0) {
         /* nobody looks: no state to compute, and the count moves to just
          * short of the step's last sample at once (the loop ends it) */
-        double k = floor((t1 - 1e-9 * s->every) / s->every) - 1;
+        double k = floor((t1 - 1e-9 * s->set.every) / s->set.every) - 1;
         if (k > (double)s->sample_k)
             s->sample_k = (long)k;
     }
     memcpy(Y0, s->y, sizeof Y0);
-    while ((tk = s->sample_k * s->every) < t1 - 1e-9 * s->every && tk > t0) {
-        if (!s->on_sample) {
+    while ((tk = s->sample_k * s->set.every) < t1 - 1e-9 * s->set.every && tk > t0) {
+        if (!s->set.on_sample) {
             s->sample_k++;
             continue;
         }
@@ -291,8 +291,8 @@ static int side_samples(nsm_sim *s, double t0, double t1)
 /* Say text through the warning handler. */
 static void warn(nsm_sim *s, const char *text)
 {
-    if (s->on_warn)
-        s->on_warn(s->warn_ud, s, text);
+    if (s->set.on_warn)
+        s->set.on_warn(s->set.warn_ud, s, text);
 }
 
 /* The step of the current mode: exact, its reach 2/nu (mode.c), at most
@@ -309,26 +309,26 @@ static double step_size(nsm_sim *s)
     if (!mi)
         return -1;
     double own = mi->rho > 0 ? RT_RK4_OWN / mi->rho : INFINITY;
-    double h, bound = s->method == NSM_METHOD_RK4 ? mi->h_rk4
-                    : s->method == NSM_METHOD_ADAPTIVE ? mi->h_dp5 : INFINITY;
-    if (s->method == NSM_METHOD_EXACT) {
+    double h, bound = s->set.method == NSM_METHOD_RK4 ? mi->h_rk4
+                    : s->set.method == NSM_METHOD_ADAPTIVE ? mi->h_dp5 : INFINITY;
+    if (s->set.method == NSM_METHOD_EXACT) {
         h = isfinite(mi->h_exact) ? mi->h_exact : 1.0;
-        if (s->dt > 0 && s->dt < h)
-            h = s->dt;
-    } else if (s->method == NSM_METHOD_RK4) {
-        h = s->dt > 0 ? s->dt : fmin(1e-3, own);
-        if (s->dt > 0 && mi->rho * s->dt >= RT_RK4_REACH)
+        if (s->set.dt > 0 && s->set.dt < h)
+            h = s->set.dt;
+    } else if (s->set.method == NSM_METHOD_RK4) {
+        h = s->set.dt > 0 ? s->set.dt : fmin(1e-3, own);
+        if (s->set.dt > 0 && mi->rho * s->set.dt >= RT_RK4_REACH)
             bound = fmin(bound, own / 0.9);
     } else {
         /* the error control weighs positions by their size, not by a
          * contact's penetration: a stiff contact's motion is followed at
          * RT_DP5_OWN/rho at most, whatever the control would allow */
-        h = s->dt > 0 ? s->dt : INFINITY;
+        h = s->set.dt > 0 ? s->set.dt : INFINITY;
         if (mi->rho > 0 && h > RT_DP5_OWN / mi->rho && RT_DP5_OWN / mi->rho < 0.9 * bound)
             h = RT_DP5_OWN / mi->rho;
     }
     if (h > 0.9 * bound) {
-        if (s->dt > 0 && !mi->warned) {
+        if (s->set.dt > 0 && !mi->warned) {
             char text[600], mode[200];
             rt_mode_text(s, s->mode, mode, sizeof mode);
             snprintf(text, sizeof text,
@@ -336,15 +336,15 @@ static double step_size(nsm_sim *s)
                      "%.6g 1/s); %s is stable for steps up to %.6g s; the step %.6g s is cut to "
                      "%.6g s in this mode",
                      s->t, mode, mi->lam_re, mi->lam_im < 0 ? "-" : "+", fabs(mi->lam_im),
-                     mi->rho, nsm_method_name(s->method),
-                     s->method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->dt, 0.9 * bound);
+                     mi->rho, nsm_method_name(s->set.method),
+                     s->set.method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->set.dt, 0.9 * bound);
             warn(s, text);
         }
         mi->warned = 1;
         h = 0.9 * bound;
     }
     s->h_step = h;
-    if (s->method == NSM_METHOD_ADAPTIVE)
+    if (s->set.method == NSM_METHOD_ADAPTIVE)
         return s->h_adapt > 0 && s->h_adapt < h ? s->h_adapt : h;
     return h;
 }
@@ -356,8 +356,8 @@ static int check_balance(nsm_sim *s)
 {
     if (!s->energy)
         return NSM_OK;
-    double tol = s->etol >= 0 ? s->etol
-               : s->method == NSM_METHOD_EXACT ? 1e-6 : s->method == NSM_METHOD_ADAPTIVE ? 1e-2 : 5e-2;
+    double tol = s->set.etol >= 0 ? s->set.etol
+               : s->set.method == NSM_METHOD_EXACT ? 1e-6 : s->set.method == NSM_METHOD_ADAPTIVE ? 1e-2 : 5e-2;
     double rel = rt_stats_relative_error(s);
     if (tol == 0 || !(rel > tol))
         return NSM_OK;
@@ -376,9 +376,9 @@ static int check_balance(nsm_sim *s)
 ** on or a sample handler receives an output column that needs them. */
 static int keeps_energy(const nsm_sim *s)
 {
-    if (s->method != NSM_METHOD_EXACT || s->audit)
+    if (s->set.method != NSM_METHOD_EXACT || s->set.audit)
         return 1;
-    if (!s->on_sample)
+    if (!s->set.on_sample)
         return 0;
     for (int k = 0; k < s->m->n_outputs; k++) {
         int kind = s->m->outputs[k].kind;
@@ -397,7 +397,7 @@ int rt_run(nsm_sim *s, double t_end)
         return s->failed;
     if (!(t_end >= s->t) || !isfinite(t_end))
         return NSM_EINVAL;
-    if (s->method == NSM_METHOD_EXACT && (rc = rt_exact_check(s, t_end)))
+    if (s->set.method == NSM_METHOD_EXACT && (rc = rt_exact_check(s, t_end)))
         return rc;
     s->energy = keeps_energy(s);
     if (!s->energy)
@@ -409,17 +409,17 @@ int rt_run(nsm_sim *s, double t_end)
             return rc;
     }
     double Y1[N], Ys[N], tlo = 0;
-    int side = s->method == NSM_METHOD_EXACT && s->every > 0;
+    int side = s->set.method == NSM_METHOD_EXACT && s->set.every > 0;
     while (s->t < t_end) {
-        if (s->steps >= s->max_steps)
-            return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->max_steps);
+        if (s->steps >= s->set.max_steps)
+            return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->set.max_steps);
         double h = step_size(s), target = t_end, ts;
         if (h < 0)
             return s->failed;
         int land = 0;
-        if (s->every > 0 && !side) {
-            double tk = s->sample_k * s->every;
-            if (tk < target - 1e-9 * s->every)
+        if (s->set.every > 0 && !side) {
+            double tk = s->sample_k * s->set.every;
+            if (tk < target - 1e-9 * s->set.every)
                 target = tk;
         }
         if (s->sec && (rc = rt_section_target(s, &target)))
@@ -455,7 +455,7 @@ int rt_run(nsm_sim *s, double t_end)
         double tau = 0;
         if ((rc = rt_detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;
-        if (j < 0 && s->method == NSM_METHOD_EXACT && h > 0)
+        if (j < 0 && s->set.method == NSM_METHOD_EXACT && h > 0)
             rt_detect_sample(s, h, s->y, Y1);   /* the step's energies by its expansion */
         if (j >= 0) {
             int at_switch = ksw >= 0 && tau == h;     /* the event falls on the switch */
@@ -497,10 +497,10 @@ int rt_run(nsm_sim *s, double t_end)
             if (ksw >= 0 && s->t == ts && (rc = toggle_switch(s, ksw)))
                 return rc;
         }
-        if (s->every == 0) {
+        if (s->set.every == 0) {
             if ((rc = sample(s)))
                 return rc;
-        } else if (s->sample_k * s->every <= s->t + (j < 0 && (land || side) ? 1e-9 * s->every : 0)) {
+        } else if (s->sample_k * s->set.every <= s->t + (j < 0 && (land || side) ? 1e-9 * s->set.every : 0)) {
             s->sample_k++;
             if ((rc = sample(s)))
                 return rc;

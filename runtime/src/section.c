@@ -474,25 +474,6 @@ int nsm_sim_eval(nsm_sim *s, const char *expr, double *v)
     return NSM_OK;
 }
 
-/* The initial state of the next resets (NULL: the model's). */
-int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
-{
-    if (!y) {
-        free(s->y0);
-        s->y0 = NULL;
-        s->ready = 0;
-        return NSM_OK;
-    }
-    for (int i = 0; i < 2 * s->n; i++)
-        if (!isfinite(y[i]))
-            return NSM_EINVAL;
-    if (!s->y0 && !(s->y0 = malloc(sizeof(double) * 2 * s->n)))
-        return NSM_ENOMEM;
-    memcpy(s->y0, y, sizeof(double) * 2 * s->n);
-    s->ready = 0;
-    return NSM_OK;
-}
-
 /* Stand a tracker in for the section while a run follows an orbit
 ** (floquet.c): fn sees every step's end before its transition. */
 int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud)
@@ -919,7 +900,7 @@ int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j)
     default:
         if (!(t1 > s->t))
             return NSM_OK;
-        if (s->method == NSM_METHOD_EXACT)
+        if (s->set.method == NSM_METHOD_EXACT)
             return plane_exact(s, s->t, t1, Y1);
         return plane_generic(s, s->t, s->y, t1 - s->t, Y1);
     }

@@ -46,7 +46,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->ns = m->n_switches;
     s->N = 2 * n + 2;
     s->na = 2 * n + m->n_gen + 1;
-    s->dense_na = RT_DENSE_NA;
+    s->set.dense_na = RT_DENSE_NA;
     s->p = dalloc(m->n_params, &bad);
     s->c = dalloc(m->n_consts, &bad);
     s->num.mass = dalloc(n, &bad);
@@ -91,16 +91,16 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     }
     for (int k = 0; k < m->n_params; k++)
         s->p[k] = m->params[k].value;
-    s->method = m->method;
-    s->dt = m->dt > 0 ? m->dt : 0;
-    s->etol = -1;
-    s->every = m->every > 0 ? m->every : 0;
-    s->rtol = 1e-9;
-    s->atol = 1e-12;
-    s->max_steps = 100000000L;
-    s->max_rate = 1e6;
-    s->zeno_on = 1;
-    s->audit = 1;
+    s->set.method = m->method;
+    s->set.dt = m->dt > 0 ? m->dt : 0;
+    s->set.etol = -1;
+    s->set.every = m->every > 0 ? m->every : 0;
+    s->set.rtol = 1e-9;
+    s->set.atol = 1e-12;
+    s->set.max_steps = 100000000L;
+    s->set.max_rate = 1e6;
+    s->set.zeno_on = 1;
+    s->set.audit = 1;
     nsm_sim_reset(s);
     return s;
 }
@@ -121,7 +121,7 @@ void nsm_sim_free(nsm_sim *s)
     rt_stats_free(s);
     rt_fric_free(s);
     rt_section_free(s);
-    free(s->y0);
+    free(s->set.y0);
     rt_taylor_free(s);
     rt_surface_free(s);
     rt_surfwork_free(s);
@@ -179,7 +179,7 @@ int nsm_sim_set_method(nsm_sim *s, int method)
 {
     if (method < NSM_METHOD_RK4 || method > NSM_METHOD_EXACT)
         return NSM_EINVAL;
-    s->method = method;
+    s->set.method = method;
     s->h_adapt = 0;
     rt_mode_clear(s);       /* the stability bounds are the method's */
     return NSM_OK;
@@ -188,7 +188,7 @@ int nsm_sim_set_method(nsm_sim *s, int method)
 /* The integrator in use. */
 int nsm_sim_get_method(const nsm_sim *s)
 {
-    return s->method;
+    return s->set.method;
 }
 
 /* The user's step: rk4's step and the largest step of exact and adaptive,
@@ -198,8 +198,8 @@ int nsm_sim_set_dt(nsm_sim *s, double dt)
 {
     if (!(dt >= 0) || !isfinite(dt))
         return NSM_EINVAL;
-    s->dt = dt;
-    s->dt_set = 1;
+    s->set.dt = dt;
+    s->set.dt_set = 1;
     s->h_adapt = 0;
     return NSM_OK;
 }
@@ -210,15 +210,15 @@ int nsm_sim_set_energy_tolerance(nsm_sim *s, double tol)
 {
     if (isnan(tol))
         return NSM_EINVAL;
-    s->etol = tol;
+    s->set.etol = tol;
     return NSM_OK;
 }
 
 /* Where warnings go (a step reduced below the user's for stability). */
 void nsm_sim_set_warning_handler(nsm_sim *s, nsm_warning_fn fn, void *ud)
 {
-    s->on_warn = fn;
-    s->warn_ud = ud;
+    s->set.on_warn = fn;
+    s->set.warn_ud = ud;
 }
 
 /* Tolerances of the adaptive method. */
@@ -226,8 +226,8 @@ int nsm_sim_set_tolerances(nsm_sim *s, double rtol, double atol)
 {
     if (!(rtol > 0) || !(atol >= 0) || !isfinite(rtol) || !isfinite(atol))
         return NSM_EINVAL;
-    s->rtol = rtol;
-    s->atol = atol;
+    s->set.rtol = rtol;
+    s->set.atol = atol;
     return NSM_OK;
 }
 
@@ -236,8 +236,8 @@ int nsm_sim_set_every(nsm_sim *s, double every)
 {
     if (!(every >= 0) || !isfinite(every))
         return NSM_EINVAL;
-    s->every = every;
-    s->every_set = 1;
+    s->set.every = every;
+    s->set.every_set = 1;
     return NSM_OK;
 }
 
@@ -268,7 +268,7 @@ int nsm_sim_set_max_steps(nsm_sim *s, long max_steps)
 {
     if (max_steps <= 0)
         return NSM_EINVAL;
-    s->max_steps = max_steps;
+    s->set.max_steps = max_steps;
     return NSM_OK;
 }
 
@@ -279,14 +279,14 @@ int nsm_sim_set_max_event_rate(nsm_sim *s, double rate)
 {
     if (!(rate > 0))
         return NSM_EINVAL;
-    s->max_rate = rate;
+    s->set.max_rate = rate;
     return NSM_OK;
 }
 
 /* Enable or disable the Zeno jump. */
 int nsm_sim_set_zeno(nsm_sim *s, int enabled)
 {
-    s->zeno_on = enabled != 0;
+    s->set.zeno_on = enabled != 0;
     return NSM_OK;
 }
 
@@ -295,20 +295,20 @@ int nsm_sim_set_zeno(nsm_sim *s, int enabled)
 ** summed step by step reads NAN until the next reset. */
 int nsm_sim_set_audit(nsm_sim *s, int enabled)
 {
-    s->audit = enabled != 0;
+    s->set.audit = enabled != 0;
     return NSM_OK;
 }
 
 void nsm_sim_set_event_handler(nsm_sim *s, nsm_event_fn fn, void *ud)
 {
-    s->on_event = fn;
-    s->ev_ud = ud;
+    s->set.on_event = fn;
+    s->set.ev_ud = ud;
 }
 
 void nsm_sim_set_sample_handler(nsm_sim *s, nsm_sample_fn fn, void *ud)
 {
-    s->on_sample = fn;
-    s->sa_ud = ud;
+    s->set.on_sample = fn;
+    s->set.sa_ud = ud;
 }
 
 /* Back to t = 0: setup on the current parameters, initial state and
@@ -343,10 +343,10 @@ int nsm_sim_reset(nsm_sim *s)
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
-    if (!s->dt_set)
-        s->dt = tt[1];
-    if (!s->every_set)
-        s->every = tt[2];
+    if (!s->set.dt_set)
+        s->set.dt = tt[1];
+    if (!s->set.every_set)
+        s->set.every = tt[2];
     for (int i = 0; i < s->n; i++)
         s->num.gfac[i] = 1;
     for (int k = 0; k < s->nf; k++)
@@ -379,8 +379,8 @@ int nsm_sim_reset(nsm_sim *s)
     memset(s->y, 0, sizeof(double) * s->N);
     if (m->initial)
         m->initial(s->p, s->c, s->y);
-    if (s->y0)                  /* nsm_sim_set_initial_state */
-        memcpy(s->y, s->y0, sizeof(double) * 2 * s->n);
+    if (s->set.y0)                  /* nsm_sim_set_initial_state */
+        memcpy(s->y, s->set.y0, sizeof(double) * 2 * s->n);
     for (int k = 0; k < s->ns; k++) {
         s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
         s->sw_last[k] = -HUGE_VAL;
@@ -470,4 +470,23 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
     if (!s->ready && (rc = nsm_sim_reset(s)))
         return rc;
     return rt_run(s, t_end);
+}
+
+/* The initial state of the next resets (NULL: the model's). */
+int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
+{
+    if (!y) {
+        free(s->set.y0);
+        s->set.y0 = NULL;
+        s->ready = 0;
+        return NSM_OK;
+    }
+    for (int i = 0; i < 2 * s->n; i++)
+        if (!isfinite(y[i]))
+            return NSM_EINVAL;
+    if (!s->set.y0 && !(s->set.y0 = malloc(sizeof(double) * 2 * s->n)))
+        return NSM_ENOMEM;
+    memcpy(s->set.y0, y, sizeof(double) * 2 * s->n);
+    s->ready = 0;
+    return NSM_OK;
 }

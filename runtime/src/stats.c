@@ -348,7 +348,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
             gs->phases++;
         }
     }
-    if (!s->audit) {
+    if (!s->set.audit) {
         st->partial = 1;
         if (s->energy)
             balance_step(s, Y1, rt_mech_energy(s, s->mode, Y1));
@@ -477,13 +477,7 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->springs = nsm_energy_springs(n, s->m->n_springs, s->m->springs, s->num.sk, s->num.srest,
                                     s->y);
     a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
-    a->contacts = 0;
-    for (int j = 0; j < s->g; j++)   /* 1/2 k p^2 of the engaged penalty gaps */
-        if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(s->mode, j)) {
-            double p = -(rt_wrow(s, j, s->y) + s->num.d[j]);
-            a->contacts += s->num.kc[j] * p * p;
-        }
-    a->contacts *= 0.5;
+    a->contacts = rt_penalty_energy(s, s->mode, s->y);
     a->e0 = s->E0;
     a->error_max = fmax(st->err_max, fabs(a->error));
     a->energy_max = st->e_max;
@@ -605,15 +599,15 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
     if (guarded) {
         if (s->rate.n >= W) {
             double oldest = s->rate.ring[s->rate.n % W];
-            if (ev->t - oldest < W / s->max_rate)
+            if (ev->t - oldest < W / s->set.max_rate)
                 return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
                                "%d events in %.3g s exceed the event rate cap of %.3g per second "
-                               "(%s)", W, ev->t - oldest, s->max_rate, nsm_event_kind_name(ev->kind));
+                               "(%s)", W, ev->t - oldest, s->set.max_rate, nsm_event_kind_name(ev->kind));
         }
         s->rate.ring[s->rate.n % W] = ev->t;
         s->rate.n++;
     }
-    if (s->on_event && s->on_event(s->ev_ud, s, ev))
+    if (s->set.on_event && s->set.on_event(s->set.ev_ud, s, ev))
         return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the event handler");
     return NSM_OK;
 }

@@ -85,8 +85,8 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
         const double *w = rt_dense_wrow(s, j, wd);
         double p0 = rt_dot(n, w, Y) + s->num.d[j], p1 = rt_dot(n, w, Y1) + s->num.d[j];
         double r0 = rt_dot(n, w, Y + n), r1 = rt_dot(n, w, Y1 + n);
-        double sp = s->atol + s->rtol * fmax(fabs(p0), fabs(p1));
-        double sr = s->atol + s->rtol * fmax(fabs(r0), fabs(r1));
+        double sp = s->set.atol + s->set.rtol * fmax(fabs(p0), fabs(p1));
+        double sr = s->set.atol + s->set.rtol * fmax(fabs(r0), fabs(r1));
         double ep = rt_dot(n, w, E) / sp, er = rt_dot(n, w, E + n) / sr;
         sum += ep * ep + er * er;
     }
@@ -117,7 +117,7 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
         for (int q = 0; q < 7; q++)
             e += dp_e[q] * k[q][i];
         E[i] = h * e;
-        double sc = s->atol + s->rtol * fmax(fabs(Y[i]), fabs(Y1[i]));
+        double sc = s->set.atol + s->set.rtol * fmax(fabs(Y[i]), fabs(Y1[i]));
         double r = E[i] / (sc > 0 ? sc : 1e-300);
         sum += r * r;
     }
@@ -575,7 +575,7 @@ static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *
 ** mode's operator: modeop.c). */
 static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
-    if (h == s->h_step && h == s->dt && s->na <= s->dense_na) {
+    if (h == s->h_step && h == s->set.dt && s->na <= s->set.dense_na) {
         RtAnchor *a = anchor_get(s, t, Y, h);
         if (!a)
             a = anchor_set(s, t, Y, h);
@@ -589,8 +589,8 @@ static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y
 ** two entries are then Y's). */
 static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1, int energy)
 {
-    const RtModeInfo *mi = s->na > s->dense_na ? rt_mode_info(s) : NULL;
-    if (s->na > s->dense_na && !mi)
+    const RtModeInfo *mi = s->na > s->set.dense_na ? rt_mode_info(s) : NULL;
+    if (s->na > s->set.dense_na && !mi)
         return s->failed;
     if (mi && mi->op) {
         /* a large mode (modeop.c): its series, without an exponential */
@@ -788,7 +788,7 @@ int rt_exact_check(nsm_sim *s, double t_end)
 ** shorten *h; the others take it as given. */
 int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
 {
-    switch (s->method) {
+    switch (s->set.method) {
     case NSM_METHOD_ADAPTIVE: return adaptive_step(s, t, Y, h, Y1);
     case NSM_METHOD_EXACT: return exact_step(s, t, Y, *h, Y1);
     default: return rk4_step(s, t, Y, *h, Y1);
@@ -803,7 +803,7 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
         memcpy(Y1, Y, sizeof(double) * s->N);
         return NSM_OK;
     }
-    switch (s->method) {
+    switch (s->set.method) {
     case NSM_METHOD_ADAPTIVE: return dp_step(s, t, Y, tau, Y1, &err);
     case NSM_METHOD_EXACT: return exact_advance(s, t, Y, tau, Y1, s->energy);
     default: return rk4_step(s, t, Y, tau, Y1);
@@ -841,7 +841,7 @@ static int event_at(nsm_sim *s, int j, double t, const double *Y, double *ev, do
     int rc = rt_events(s, s->mode, t, Y, e, ed);
     *ev = e[j];
     *evd = ed[j];
-    if (!rc && s->method == NSM_METHOD_EXACT)
+    if (!rc && s->set.method == NSM_METHOD_EXACT)
         shadow_gap(s, j, t, Y, ev, evd);
     return rc;
 }
@@ -967,7 +967,7 @@ int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h, double s
 {
     double t1, guess = -1;
     if (sd0 < 0 &&
-        !recast(s, j, t0, Y0, s0, sd0, s->method == NSM_METHOD_ADAPTIVE ? 8 : 1, &t1, Ys)) {
+        !recast(s, j, t0, Y0, s0, sd0, s->set.method == NSM_METHOD_ADAPTIVE ? 8 : 1, &t1, Ys)) {
         double d = t1 - t0;
         if (d >= -1e-12 * h && d <= h * (1 + 1e-6))
             guess = d;

@@ -83,12 +83,6 @@ double rt_surface_of(const nsm_sim *s, int j, int k, double t)
     return h[j + k * s->g];
 }
 
-/* True when gap j moves with time. */
-int rt_surface_moves(const nsm_sim *s, int j)
-{
-    return s->moving && s->m->gap_moving[j];
-}
-
 /* The row H_j G^k (n_gen entries) of gap j, or NULL when it is zero or
 ** there is no generator. */
 const double *rt_surface_row(const nsm_sim *s, int j, int k)

@@ -473,7 +473,7 @@ static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long 
         seq_apply(s, q, P, v);
         if (q->nheld == 0)
             q->u[a] = -s->num.e[idx[a]] * ub[a];     /* Newton's law, exactly */
-        if (q->nheld == 0 && s->method == NSM_METHOD_EXACT && q->n == 0 &&
+        if (q->nheld == 0 && s->set.method == NSM_METHOD_EXACT && q->n == 0 &&
             seq_next(s, q, v) < 0)
             rt_shadow_impulse(s, idx[a], s->num.e[idx[a]], s->t, y0, s->y);
         s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
@@ -493,7 +493,7 @@ static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long 
                 return rc;
         }
         double rho;
-        if (s->zeno_on && seq_cycle(q, &rho, set)) {
+        if (s->set.zeno_on && seq_cycle(q, &rho, set)) {
             if ((rc = seq_collapse(s, q, set, a, v)))
                 return rc;
         }

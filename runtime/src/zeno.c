@@ -305,7 +305,7 @@ static int cluster_track(nsm_sim *s, int j)
     s->zeno.c_hist[0] = s->zeno.c_last >= 0 ? tau : 0;
     s->zeno.c_last = s->t;
     int several = rt_mode_count(s, s->zeno.c_mask) > 1;
-    return s->zeno_on && several && best >= 6 && tau < 1e-3 * zeno_scale(s);
+    return s->set.zeno_on && several && best >= 6 && tau < 1e-3 * zeno_scale(s);
 }
 
 /* The Zeno detection of the impact im (its gap j open and closing, before
@@ -320,7 +320,7 @@ void rt_zeno_track(nsm_sim *s, RtImpact *im)
     int j = im->j, single = im->single;
     double e = s->num.e[j];
     int cascade = 0;
-    if (single && e > 0 && e < 1 && s->zeno_on) {
+    if (single && e > 0 && e < 1 && s->set.zeno_on) {
         if (s->zeno.last[j] >= 0) {
             double tau = s->t - s->zeno.last[j];
             if (s->zeno.tau[j] > 0 && fabs(tau / (s->zeno.tau[j] * e) - 1) < 0.05) {
@@ -341,7 +341,7 @@ void rt_zeno_track(nsm_sim *s, RtImpact *im)
     int ends_cluster = cluster_track(s, j);
     im->cascade = cascade;
     im->ends_cluster = ends_cluster;
-    im->exempt = cascade || (s->zeno_on && rt_mode_count(s, s->zeno.c_mask) > 1 && s->zeno.c_geo >= 3);
+    im->exempt = cascade || (s->set.zeno_on && rt_mode_count(s, s->zeno.c_mask) > 1 && s->zeno.c_geo >= 3);
 }
 
 /* After the impact im is applied: collapse a cascade over several contacts

@@ -95,7 +95,7 @@ static int run(int large, double e, double F, double k, double dt, double t_end,
     nsm_sim_set_param(s, "k", k);
     if (dt >= 0)
         nsm_sim_set_dt(s, dt);
-    s->dense_na = large ? 0 : 1 << 30;
+    s->set.dense_na = large ? 0 : 1 << 30;
     rt_cache_clear(s);
     log->n = 0;
     nsm_sim_set_event_handler(s, on_event, log);
