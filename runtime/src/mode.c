@@ -371,18 +371,12 @@ static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
     double a = 0, c = 0;
     const RtCsr *K = &s->sp.K, *C = &s->sp.C, *W = &s->sp.W;
     double wl1[s->g + 1];
-    for (int j = 0; j < s->g; j++) {
-        wl1[j] = 0;
-        for (int k = W->p[j]; k < W->p[j + 1]; k++)
-            wl1[j] += fabs(W->x[k]);
-    }
+    for (int j = 0; j < s->g; j++)
+        wl1[j] = rt_csr_abs(W, j);
     double ka[n], ca[n];
     for (int i = 0; i < n; i++) {
-        ka[i] = ca[i] = 0;
-        for (int k = K->p[i]; k < K->p[i + 1]; k++)
-            ka[i] += fabs(K->x[k]);
-        for (int k = C->p[i]; k < C->p[i + 1]; k++)
-            ca[i] += fabs(C->x[k]);
+        ka[i] = rt_csr_abs(K, i);
+        ca[i] = rt_csr_abs(C, i);
     }
     for (int j = 0; j < s->g; j++)
         if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(s->mode, j))
@@ -473,6 +467,23 @@ static void mode_rows(const nsm_sim *s, RtModeInfo *mi)
     mi->rows[na] = nnz;
 }
 
+/* Free a cache slot's dense matrices (a slot with A == NULL has none; its
+** has2 may then point into an operator, modeop.c's to free) and make room
+** for its mode: the slot of a mode without a matrix.  NSM_OK or NSM_ENOMEM. */
+static int mode_no_matrix(const nsm_sim *s, RtModeInfo *mi)
+{
+    if (mi->A) {
+        free(mi->A);
+        free(mi->has2);
+    }
+    mi->A = NULL;
+    mi->has2 = NULL;
+    mi->dense = 0;
+    if (!mi->mode && !(mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw)))
+        return NSM_ENOMEM;
+    return NSM_OK;
+}
+
 /* What the runtime knows of the current mode and switch state, built on
 ** its first use; NULL on failure (out of memory, a redundant closed set),
 ** with the run failed. */
@@ -495,17 +506,8 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
     if (rt_modeop_wanted(s)) {
         /* the exact method on a large model: the mode as an operator
          * (modeop.c), no matrix; has2 points into the operator */
-        if (mi->A) {
-            free(mi->A);
-            free(mi->has2);
-        }
-        mi->A = NULL;
-        mi->has2 = NULL;
-        if (!mi->mode && !(mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw)))
-            rc = NSM_ENOMEM;
-        else
+        if (!(rc = mode_no_matrix(s, mi)))
             rc = rt_modeop_build(s, mi);
-        mi->dense = 0;
         goto built;
     }
     if (mi->op) {
@@ -515,15 +517,8 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
     if (mode_sparse(s)) {
         /* no matrix: A stays NULL, which its users (the exact method, the
          * Zeno tail, Floquet) check */
-        free(mi->A);
-        free(mi->has2);
-        mi->A = NULL;
-        mi->has2 = NULL;
-        if (!mi->mode && !(mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw)))
-            rc = NSM_ENOMEM;
-        else
+        if (!(rc = mode_no_matrix(s, mi)))
             rc = mode_bounds(s, mi);
-        mi->dense = 0;
         goto built;
     }
     mi->dense = 1;

@@ -336,11 +336,8 @@ int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
     /* the weights: kap and damp over the nonzeros, as mode.c's mode_bounds */
     double ka[n], ca[n];
     for (int i = 0; i < n; i++) {
-        ka[i] = ca[i] = 0;
-        for (int k = K->p[i]; k < K->p[i + 1]; k++)
-            ka[i] += fabs(K->x[k]);
-        for (int k = C->p[i]; k < C->p[i + 1]; k++)
-            ca[i] += fabs(C->x[k]);
+        ka[i] = rt_csr_abs(K, i);
+        ca[i] = rt_csr_abs(C, i);
     }
     op->damped = C->p[n] > 0;
     op->npen = 0;

@@ -399,6 +399,7 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y);
 int rt_sparse_alloc(nsm_sim *s);
 int rt_sparse_build(nsm_sim *s);
 void rt_sparse_free(nsm_sim *s);
+double rt_csr_abs(const RtCsr *A, int r);
 double rt_csr_dot(const RtCsr *A, int r, const double *u);
 void rt_csr_axpy(const RtCsr *A, int r, double f, double *u);
 double rt_csr_get(const RtCsr *A, int r, int c);

@@ -181,6 +181,16 @@ void rt_sparse_free(nsm_sim *s)
     }
 }
 
+/* The 1-norm of row r of A: the sum of its entries' magnitudes (the
+** spectrum bounds' row sums). */
+double rt_csr_abs(const RtCsr *A, int r)
+{
+    double sum = 0;
+    for (int k = A->p[r]; k < A->p[r + 1]; k++)
+        sum += fabs(A->x[k]);
+    return sum;
+}
+
 /* Row r of A times u. */
 double rt_csr_dot(const RtCsr *A, int r, const double *u)
 {
