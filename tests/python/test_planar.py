@@ -38,6 +38,21 @@ CASES = [("rotating_ball", "rotating_ball_1", {"floor": (0.0, 1.0)}),
 TOL = {"exact": (1e-12, 1e-12), "rk4": (1e-11, 1e-11), "adaptive": (1e-11, 1e-11)}
 
 
+def check_samples(r, samples, ev_ref, x_tol):
+    """The run's samples (every 10 ms) against the reference's, each column
+    within x_tol of its largest magnitude; samples at an event's instant,
+    where a velocity has both its values, are left out."""
+    at_event = [float(e["t"]) for e in ev_ref]
+    for c in COLS:
+        scale = max(abs(row[c]) for row in samples) or 1.0
+        for row in samples:
+            if min(abs(row["t"] - te) for te in at_event) < 1e-9:
+                continue
+            i = int(round(row["t"] / 0.01))
+            assert abs(r.t[i] - row["t"]) < 1e-12
+            assert abs(r[c][i] - row[c]) <= x_tol * scale, (c, row["t"], r[c][i], row[c])
+
+
 def reference(src, name):
     d = os.path.join(src, "tests", "reference", "data")
     with open(os.path.join(d, name + ".events.csv")) as f:
@@ -78,17 +93,7 @@ def test_planar_against_reference(models, src, model, ref, normals, method):
         [(k, c) for k, c in zip(ev["kind"], ev["contact"]) if k != "impact"]
     for s, e in zip(ev[ev["kind"] != "impact"], [e for e in ev_ref if e["kind"] != "impact"]):
         assert abs(s["t"] - float(e["t"])) <= t_tol * max(1, float(e["t"])), (s, e)
-    # positions, angles and velocities at the reference's samples (but the
-    # samples at an impact's instant, where a velocity is both its values)
-    at_event = [float(e["t"]) for e in ev_ref]
-    for c in COLS:
-        scale = max(abs(row[c]) for row in samples) or 1.0
-        for row in samples:
-            if min(abs(row["t"] - te) for te in at_event) < 1e-9:
-                continue
-            i = int(round(row["t"] / 0.01))
-            assert abs(r.t[i] - row["t"]) < 1e-12
-            assert abs(r[c][i] - row[c]) <= x_tol * scale, (c, row["t"], r[c][i], row[c])
+    check_samples(r, samples, ev_ref, x_tol)
 
 
 def test_planar_energy_names_rotation(models):
@@ -233,15 +238,7 @@ def test_frictional_impacts_against_reference(fimpact_models, src, model, ref, n
     imp_on = {(e["t"], e["contact"]) for e in imp}
     for f in fric:
         assert (f["t"], wall_of[f["contact"]]) in imp_on or f in rolls, f
-    at_event = [float(e["t"]) for e in ev_ref]
-    for c in COLS:
-        scale = max(abs(row[c]) for row in samples) or 1.0
-        for row in samples:
-            if min(abs(row["t"] - te) for te in at_event) < 1e-9:
-                continue
-            i = int(round(row["t"] / 0.01))
-            assert abs(r.t[i] - row["t"]) < 1e-12
-            assert abs(r[c][i] - row[c]) <= x_tol * scale, (c, row["t"], r[c][i], row[c])
+    check_samples(r, samples, ev_ref, x_tol)
     # the energy balance closes through the impacts' losses
     assert abs(r.audit["error_max"]) <= 1e-12 * r.audit["energy_max"]
 
