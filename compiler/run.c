@@ -2,7 +2,7 @@
  * run.c - `nsmc run`: compile a model, build its simulator, run it, plot.
  *
  *     nsmc run FILE.nsm [--out-dir DIR] [--set NAME=VALUE]... [--set-file FILE]
- *                       [--plot | --no-plot] [--phase] [-v] [-- SIMULATOR ARGS]
+ *                       [--plot | --no-plot] [--phase] [--animate] [-v] [-- SIMULATOR ARGS]
  *
  *   1. source → parse → sema → derive → emit, in memory;
  *   2. build: the C text is compiled with $CC (default cc) against the
@@ -62,7 +62,7 @@ enum { MAX_ARGS = 4096 };
 
 typedef struct RunOptions {
     const char *input, *out_dir, *set_file;
-    int plot, phase, verbose;
+    int plot, phase, animate, verbose;
     const char **sets;      /* NAME=VALUE strings, in command-line order */
     int nsets;
     char **extra;           /* after "--" */
@@ -97,6 +97,8 @@ static void run_usage(FILE *out)
           "                      --set options take precedence\n"
           "  --plot, --no-plot   draw plots with gnuplot (default) or not\n"
           "  --phase             also draw phase portraits v(x)\n"
+          "  --animate           also write DIR/animation.gif, the bodies moving (the\n"
+          "                      simulator's --fps F and --frames N go after '--')\n"
           "  -v, --verbose       show the compiler command\n"
           "  -- ARGS             passed to the simulator (--t-end T, --dt H, --method M,\n"
           "                      --every E, ...; see `-- --help`)\n\n"
@@ -131,6 +133,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
             o->plot = 0;
         } else if (!strcmp(s, "--phase")) {
             o->phase = 1;
+        } else if (!strcmp(s, "--animate")) {
+            o->animate = 1;
         } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
             o->verbose = 1;
         } else if (!strcmp(s, "--out-dir") || !strcmp(s, "--set") || !strcmp(s, "--set-file")) {
@@ -725,7 +729,8 @@ static void summarize_energy(const char *path)
 static void remove_old_plots(const char *dir, Arena *a)
 {
     static const char *const files[] = {
-        "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log"
+        "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log",
+        "animation.gif", "animation.gp"
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         unlink(arena_printf(a, "%s/%s", dir, files[i]));
@@ -943,6 +948,10 @@ static int run(const RunOptions *o, Arena *a)
     args_add(args, ev);
     args_add(args, "--out");
     args_add(args, traj);
+    if (o->animate) {
+        args_add(args, "--animate");
+        args_add(args, arena_printf(a, "%s/animation.gif", dir));
+    }
     if (o->set_file) {
         args_add(args, "--set-file");
         args_add(args, o->set_file);

@@ -38,7 +38,7 @@ LAYERS = [
     "run.c",                                   # the run loop
     "sim.c",                                   # the public API
     "floquet.c h5out.c progress.c",            # studies and writers on the API
-    "sweep.c plot.c",
+    "sweep.c plot.c animate.c",
     "driver.c",                                # the simulator program
 ]
 

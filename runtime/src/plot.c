@@ -1017,11 +1017,14 @@ static void last_line(const char *path, char *out, size_t len)
     fclose(f);
 }
 
-/* Runs `gnuplot plot.gp` in dir, its output going to dir/plot.log. */
-static int run_gnuplot(const char *dir, char *err, size_t errlen)
+/* Runs gnuplot on a script in dir (see plot.h): `gnuplot [-e SETUP] SCRIPT`
+** in dir, its output going to dir/LOG, so that an animation and the plots
+** share one way of calling it. */
+int plot_gnuplot(const char *dir, const char *script, const char *setup, const char *log,
+                 char *err, size_t errlen)
 {
-    char log[4096];
-    snprintf(log, sizeof log, "%s/plot.log", dir);
+    char logpath[4096];
+    snprintf(logpath, sizeof logpath, "%s/%s", dir, log);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -1029,14 +1032,17 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
     if (pid == 0) {
         if (chdir(dir) != 0)
             _exit(126);
-        int fd = open("plot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int null = open("/dev/null", O_RDONLY);
         if (fd < 0 || null < 0)
             _exit(126);
         dup2(null, 0);
         dup2(fd, 1);
         dup2(fd, 2);
-        execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
+        if (setup)
+            execlp("gnuplot", "gnuplot", "-e", setup, script, (char *)NULL);
+        else
+            execlp("gnuplot", "gnuplot", script, (char *)NULL);
         _exit(127);
     }
     int status;
@@ -1046,9 +1052,15 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return PLOT_OK;
     char msg[512];
-    last_line(log, msg, sizeof msg);
-    return fail(err, errlen, PLOT_EFAIL, "gnuplot failed on %s/plot.gp%s%s (see %s)", dir,
-                *msg ? ": " : "", msg, log);
+    last_line(logpath, msg, sizeof msg);
+    return fail(err, errlen, PLOT_EFAIL, "gnuplot failed on %s/%s%s%s (see %s)", dir, script,
+                *msg ? ": " : "", msg, logpath);
+}
+
+/* Whether gnuplot is on PATH (see plot.h). */
+int plot_have_gnuplot(void)
+{
+    return on_path("gnuplot");
 }
 
 /* Frees a plot and what it holds. */
@@ -1105,12 +1117,12 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
         snprintf(script, sizeof script, "%s/plot.gp", dir);
         rc = write_script(p, flags, script, err, errlen);
     }
-    if (rc == PLOT_OK && !on_path("gnuplot"))
+    if (rc == PLOT_OK && !plot_have_gnuplot())
         rc = fail(err, errlen, PLOT_NOGNUPLOT,
                   "gnuplot is not installed, so no plot was drawn (the script is %s/plot.gp; "
                   "on Debian: apt-get install gnuplot-nox)", dir);
     if (rc == PLOT_OK)
-        rc = run_gnuplot(dir, err, errlen);
+        rc = plot_gnuplot(dir, "plot.gp", NULL, "plot.log", err, errlen);
     if (rc == PLOT_OK && err && errlen)
         snprintf(err, errlen, "%s", p->note);
     plot_free(p);

@@ -66,4 +66,13 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
                     const char *title, int flags, const PlotWall *walls, int nwalls, char *err,
                     size_t errlen);
 
+/* Runs `gnuplot [-e SETUP] SCRIPT` in dir (setup may be NULL), its output
+ * going to dir/LOG.  PLOT_OK, or PLOT_EFAIL with the reason (gnuplot's last
+ * line of output) in err.  Shared with the animations (animate.h). */
+int plot_gnuplot(const char *dir, const char *script, const char *setup, const char *log,
+                 char *err, size_t errlen);
+
+/* Whether gnuplot is on PATH. */
+int plot_have_gnuplot(void);
+
 #endif

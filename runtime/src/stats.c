@@ -535,6 +535,24 @@ int nsm_sim_wall_line(const nsm_sim *s, int k, double *nx, double *ny, double *c
     return NSM_OK;
 }
 
+/* Gap j's row of W, its constant d and its moving surface's offset now, for
+** pictures of the run (libnsmcli's animations): the gap is w . x + d + h. */
+int nsm_sim_gap_row(const nsm_sim *s, int j, double *w, double *d, double *h)
+{
+    if (!s || j < 0 || j >= s->g)
+        return NSM_EINVAL;
+    if (w) {
+        memset(w, 0, sizeof(double) * (size_t)s->n);
+        for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
+            w[s->sp.W.i[q]] += s->sp.W.x[q];
+    }
+    if (d)
+        *d = s->num.d[j];
+    if (h)
+        *h = rt_surface_of(s, j, 0, s->t);
+    return NSM_OK;
+}
+
 /* Work done so far by force statement k (model->forces[k]), or for k = -1
 ** the part of the injected work no statement could be given. */
 int nsm_sim_force_work(const nsm_sim *s, int k, double *w)

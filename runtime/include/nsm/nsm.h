@@ -202,6 +202,12 @@ double nsm_sim_body_kinetic(const nsm_sim *sim, int i);
  * the disc's radius r.  NSM_OK, or NSM_EINVAL for k out of range. */
 int nsm_sim_wall_line(const nsm_sim *sim, int k, double *nx, double *ny, double *c, double *r);
 
+/* Gap j's geometry with the parameters of the run, for pictures of it: its
+ * row w of W (n values; may be NULL), its constant d and h, its moving
+ * surface's offset at the current time (0 for a fixed gap), so that the gap
+ * is w . x + d + h.  NSM_OK, or NSM_EINVAL for j out of range. */
+int nsm_sim_gap_row(const nsm_sim *sim, int j, double *w, double *d, double *h);
+
 /* Statistics of one gap over the run so far (an open contact phase counts
  * up to the current time). */
 typedef struct nsm_contact_stats {
