@@ -104,7 +104,7 @@ static int parse_value(const char *s, double *v)
 /* Takes one animation option with its value (see animate.h). */
 int anim_option(AnimOptions *o, const char *opt, const char *val)
 {
-    o->given = 1;
+    o->given |= 1;
     if (!strcmp(opt, "--animate")) {
         o->path = val;
         return !val || !*val;
@@ -112,10 +112,13 @@ int anim_option(AnimOptions *o, const char *opt, const char *val)
     double v;
     if (parse_value(val, &v))
         return 1;
-    if (!strcmp(opt, "--fps"))
+    if (!strcmp(opt, "--fps")) {
         o->fps = v;
-    else
+        o->given |= 2;
+    } else {
         o->frames = v;
+        o->given |= 4;
+    }
     return 0;
 }
 
@@ -202,14 +205,14 @@ static int read_geometry(Anim *a, const nsm_model *m, const nsm_sim *sim)
 ** nonzero when they are out of range. */
 static int frame_count(Anim *a, const AnimOptions *o, const char *prog)
 {
-    a->fps = o->fps != 0 ? o->fps : ANIM_FPS;
+    a->fps = o->given & 2 ? o->fps : ANIM_FPS;
     if (!(a->fps >= 1 && a->fps <= ANIM_FPS_MAX)) {
         fprintf(stderr, "%s: error: --fps must be between 1 and %d frames per second\n", prog,
                 ANIM_FPS_MAX);
         return 1;
     }
     a->delay = (int)lround(100 / a->fps);
-    if (o->frames != 0) {
+    if (o->given & 4) {
         if (!(o->frames >= 2 && o->frames <= ANIM_FRAMES_MAX && o->frames == floor(o->frames))) {
             fprintf(stderr, "%s: error: --frames must be a whole number from 2 to %d\n", prog,
                     ANIM_FRAMES_MAX);

@@ -43,9 +43,9 @@
 /* The animation's options as given on the command line. */
 typedef struct AnimOptions {
     const char *path;   /* --animate FILE.gif, NULL when not asked */
-    double fps;         /* --fps, 0: ANIM_FPS */
-    double frames;      /* --frames, 0: from the run's duration */
-    int given;          /* any of the three was given */
+    double fps;         /* --fps (given & 2), else ANIM_FPS */
+    double frames;      /* --frames (given & 4), else from the run's duration */
+    int given;          /* bits: 1 any of the three given, 2 --fps, 4 --frames */
 } AnimOptions;
 
 typedef struct Anim Anim;
