@@ -630,11 +630,12 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
     return NSM_OK;
 }
 
-/* Log one event record, through the event-rate guard. */
+/* Log one event record, through the event-rate guard.  (A loss computed
+** as -0, an elastic impact's, is reported as 0: lost + 0.0.) */
 int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
                  long count)
 {
-    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
+    nsm_event ev = { s->t, kind, j, vb, va, P, lost + 0.0, count };
     return log_emit(s, &ev, 1);
 }
 
@@ -643,6 +644,6 @@ int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, do
 int rt_log_exempt(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
                   long count)
 {
-    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
+    nsm_event ev = { s->t, kind, j, vb, va, P, lost + 0.0, count };
     return log_emit(s, &ev, 0);
 }
