@@ -790,6 +790,26 @@ static int plot_walls(const RunOptions *o, const Model *m, PlotWall *walls, int 
     return n;
 }
 
+/* The moving surfaces of one-body gaps on the line (a vibrating table), for
+ * the position panel; their coefficients at the parameters' defaults. */
+static int plot_surfaces(const Model *m, PlotSurface *surf, int max, Arena *a)
+{
+    double *p = arena_alloc(a, sizeof(double) * (size_t)(m->n_params + 1));
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].number;
+    ExprEnv env = {p, NULL, 0};
+    int n = 0;
+    for (int j = 0; j < m->n_gaps && n < max; j++) {
+        const Gap *g = &m->gaps[j];
+        if (!g->h || g->n_w != 1 || m->bodies[g->w_body[0]].planar >= 0)
+            continue;
+        snprintf(surf[n].gap, sizeof surf[n].gap, "%s", g->name);
+        snprintf(surf[n].body, sizeof surf[n].body, "%s", m->bodies[g->w_body[0]].name);
+        surf[n++].coef = expr_eval(g->w[0], &env);
+    }
+    return n;
+}
+
 /* Draws the plots and says where they are. */
 static void plot_results(const RunOptions *o, const Model *m, const char *dir, Arena *a)
 {
@@ -801,7 +821,9 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
     int flags = PLOT_PNG | PLOT_SVG | (o->phase ? PLOT_PHASE : 0);
     PlotWall walls[64];
     int nw = plot_walls(o, m, walls, 64, a);
-    int rc = plot_draw_walls(dir, traj, ev, title, flags, walls, nw > 0 ? nw : 0, err, sizeof err);
+    PlotSurface surf[16];
+    PlotScene scene = { walls, nw > 0 ? nw : 0, surf, plot_surfaces(m, surf, 16, a) };
+    int rc = plot_draw_scene(dir, traj, ev, title, flags, &scene, err, sizeof err);
     if (rc == PLOT_OK) {
         int phase = o->phase && file_exists(arena_printf(a, "%s/phase.png", dir));
         printf("plots: %s/plot.png, %s/plot.svg", dir, dir);

@@ -265,6 +265,33 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
     return a;
 }
 
+/* The moving surfaces of the model's one-body gaps on the line, for the
+** time plot (plot.h); how many were written to out. */
+int anim_surfaces(const nsm_model *m, const nsm_sim *sim, PlotSurface *out, int max)
+{
+    int n = m->n_bodies, k = 0;
+    double *w = malloc(sizeof(double) * ((size_t)n + 1));
+    for (int j = 0; w && j < m->n_gaps && k < max; j++) {
+        double d, h;
+        int nz = 0, body = -1;
+        if (!m->gap_moving || !m->gap_moving[j] || nsm_sim_gap_row(sim, j, w, &d, &h) != NSM_OK)
+            continue;
+        for (int i = 0; i < n; i++)
+            if (w[i] != 0)
+                nz++, body = i;
+        int planar = 0;
+        for (int q = 0; q < m->n_planar; q++)
+            planar |= body == m->planar[q].ix || body == m->planar[q].iy || body == m->planar[q].iphi;
+        if (nz != 1 || planar || !m->body_names)
+            continue;
+        snprintf(out[k].gap, sizeof out[k].gap, "%s", m->gaps[j].name);
+        snprintf(out[k].body, sizeof out[k].body, "%s", m->body_names[body]);
+        out[k++].coef = w[body];
+    }
+    free(w);
+    return k;
+}
+
 /* Remembers an impact (or a Zeno jump) on a gap for the next frame. */
 void anim_event(Anim *a, const nsm_event *ev)
 {

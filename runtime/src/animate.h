@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "nsm/nsm.h"
+#include "plot.h"
 
 #define ANIM_FPS          20
 #define ANIM_FPS_MAX      50
@@ -71,5 +72,10 @@ void anim_sample(Anim *a, const nsm_sim *sim, double t);
  * or why there is none, and frees the animation.  Returns nonzero when the
  * GIF could not be written (gnuplot missing is a note, not a failure). */
 int anim_write(Anim *a, const char *prog, int skip);
+
+/* The moving surfaces of the model's one-body gaps on the line (a vibrating
+ * table), for the time plot's position panel (plot_draw_scene); writes up
+ * to max into out and returns how many. */
+int anim_surfaces(const nsm_model *m, const nsm_sim *sim, PlotSurface *out, int max);
 
 #endif

@@ -571,7 +571,9 @@ static int draw_plots(const nsm_model *m, const nsm_sim *sim, const char *prog, 
     else
         snprintf(title, sizeof title, "%s", m->name);
     int flags = PLOT_PNG | PLOT_SVG | (phase ? PLOT_PHASE : 0);
-    int rc = plot_draw_walls(dir, traj, events, title, flags, walls, nw, err, sizeof err);
+    PlotSurface surf[16];
+    PlotScene scene = { walls, nw, surf, anim_surfaces(m, sim, surf, 16) };
+    int rc = plot_draw_scene(dir, traj, events, title, flags, &scene, err, sizeof err);
     if (rc == PLOT_EFAIL) {
         fprintf(stderr, "%s: error: no plot: %s\n", prog, err);
         return 1;

@@ -40,7 +40,8 @@ enum {
     FEW_MARKS = 100,    /* up to this many impacts: lines behind the panels */
     THIN_BINS = 1500,   /* marks per contact beyond which close ones are merged */
     PHASE_GRID = 24,    /* bodies drawn in a grid of phase portraits; more share one */
-    NOTE_LEN = 2048
+    NOTE_LEN = 2048,
+    MAX_SURFACES = 16   /* moving surfaces drawn */
 };
 
 /* Panel kinds, in the order the panels are stacked. */
@@ -85,6 +86,8 @@ typedef struct Plot {
     int *path_x, *path_y, npath;  /* planar bodies: their x and y columns */
     const PlotWall *walls;
     int nwalls;
+    const PlotSurface *surf;  /* moving surfaces of one-body gaps, and their columns (-1: none) */
+    int nsurf, surf_x[MAX_SURFACES], surf_g[MAX_SURFACES];
     char note[NOTE_LEN];      /* what was left out or thinned */
 } Plot;
 
@@ -770,6 +773,24 @@ static void gradient(int i, int n, char *buf, size_t len)
              (int)(rgb[2] * 255 + 0.5));
 }
 
+/* The moving surfaces whose body's position is drawn in panel k, each as
+** BODY.x - GAP.gap / coef (where the body would touch it), dashed grey. */
+static void put_surfaces(FILE *f, const Plot *p, int k)
+{
+    for (int s = 0; s < p->nsurf && s < MAX_SURFACES; s++) {
+        int x = p->surf_x[s], g = p->surf_g[s];
+        if (x < 0 || g < 0 || p->col[x].panel != k || !(p->surf[s].coef != 0))
+            continue;
+        char t[160];
+        fputs(", \\\n     ", f);
+        put_string(f, p->data);
+        fprintf(f, " skip 1 using 1:(column(%d) - column(%d) / %.17g) with lines lw 1.6 dt '-' "
+                "lc rgb '#555555' title ", x + 2, g + 2, p->surf[s].coef);
+        snprintf(t, sizeof t, "%s (surface)", p->surf[s].gap);
+        put_string(f, t);
+    }
+}
+
 /* The lines of panel k: one legend entry each when few, else the first and
 ** the last named and the others counted. */
 static void put_panel_lines(FILE *f, const Plot *p, int k)
@@ -796,6 +817,7 @@ static void put_panel_lines(FILE *f, const Plot *p, int k)
             fputs("notitle", f);
         j++;
     }
+    put_surfaces(f, p, k);
     if (n > FEW_LINES) {
         char t[300];
         snprintf(t, sizeof t, "(%d lines in order)", n);
@@ -1305,6 +1327,32 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
                     const char *title, int flags, const PlotWall *walls, int nwalls, char *err,
                     size_t errlen)
 {
+    PlotScene scene = { walls, walls ? nwalls : 0, NULL, 0 };
+    return plot_draw_scene(dir, traj_csv, events_csv, title, flags, &scene, err, errlen);
+}
+
+/* Finds the columns of each moving surface (BODY.x and GAP.gap), or says in
+** the note why one is not drawn. */
+static void find_surfaces(Plot *p)
+{
+    for (int k = 0; k < p->nsurf && k < MAX_SURFACES; k++) {
+        const PlotSurface *sf = &p->surf[k];
+        p->surf_x[k] = find_column(p, sf->body, strlen(sf->body), ".x");
+        p->surf_g[k] = find_column(p, sf->gap, strlen(sf->gap), ".gap");
+        if (p->surf_x[k] < 0 || p->surf_g[k] < 0 || p->col[p->surf_x[k]].panel < 0 ||
+            !(sf->coef != 0))
+            add_note(p, "the moving surface of %s is drawn when %s.x and %s.gap are outputs",
+                     sf->gap, sf->body, sf->gap);
+    }
+}
+
+/* A plot with walls and moving surfaces; see plot.h. */
+int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_csv,
+                    const char *title, int flags, const PlotScene *scene, char *err,
+                    size_t errlen)
+{
+    const PlotWall *walls = scene ? scene->walls : NULL;
+    int nwalls = scene && walls ? scene->nwalls : 0;
     char script[4096];
     if (!(flags & (PLOT_PNG | PLOT_SVG)))
         flags |= PLOT_PNG | PLOT_SVG;
@@ -1316,9 +1364,12 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
     snprintf(p->title, sizeof p->title, "%s", title ? title : "");
     p->walls = walls;
     p->nwalls = walls ? nwalls : 0;
+    p->surf = scene && scene->surfaces ? scene->surfaces : NULL;
+    p->nsurf = p->surf ? scene->nsurfaces : 0;
     int rc = read_trajectory(p, traj_csv, err, errlen);
     if (rc == PLOT_OK) {
         assign_panels(p);
+        find_surfaces(p);
         if (find_bodies(p) || read_events(p, events_csv))
             rc = fail(err, errlen, PLOT_EFAIL, "out of memory");
     }

@@ -22,6 +22,9 @@
  *                                       each body's path, y against x at true scale,
  *                                       with the walls given to plot_draw_walls
  *
+ * A moving surface (plot_draw_scene) is drawn dashed in its body's position
+ * panel, from the body's position and the gap's columns.
+ *
  * Part of libnsmcli (the programs' library): called by `nsmc run` and by
  * the simulator's driver.  Never prints: gnuplot's own messages go to
  * DIR/plot.log.
@@ -64,6 +67,28 @@ typedef struct PlotWall {
  * when nwalls is 0). */
 int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_csv,
                     const char *title, int flags, const PlotWall *walls, int nwalls, char *err,
+                    size_t errlen);
+
+/* A moving surface of a gap of one body on the line (`gap floor: B.x >=
+ * amp*sin(omega*t)`), the gap being coef B.x + d + h(t): drawn in B's
+ * position panel as B.x - floor.gap / coef, where B would touch it, when
+ * the trajectory has both columns (else the note says so). */
+typedef struct PlotSurface {
+    char gap[64], body[64];
+    double coef;
+} PlotSurface;
+
+/* What to draw besides the trajectory's columns (either list may be empty). */
+typedef struct PlotScene {
+    const PlotWall *walls;
+    int nwalls;
+    const PlotSurface *surfaces;
+    int nsurfaces;
+} PlotScene;
+
+/* plot_draw with the walls of a planar model and the moving surfaces. */
+int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_csv,
+                    const char *title, int flags, const PlotScene *scene, char *err,
                     size_t errlen);
 
 /* Runs `gnuplot [-e SETUP] SCRIPT` in dir (setup may be NULL), its output
