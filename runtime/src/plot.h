@@ -10,7 +10,9 @@
  * order.  With few contacts and impacts, intervals where a contact is closed
  * (stick .. separation, contact_enter .. contact_exit, a Zeno accumulation ..
  * separation) are shaded and impacts marked by dashed lines; with more, a
- * timeline panel gives each contact its own row.  Every column is drawn, or
+ * timeline panel gives each contact its own row (a friction element's: a
+ * bar while stuck, points where it sticks or slips; stuck by a frictional
+ * impact only while the contact struck then stays closed).  Every column is drawn, or
  * the script's column map and the note say why not; marks too close to be
  * told apart are merged, with a note.  Files:
  *
