@@ -12,6 +12,7 @@
 #define _XOPEN_SOURCE 700   /* open_memstream, strdup */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,12 +80,16 @@ typedef struct Layout {
     int labels;
 } Layout;
 
-/* Prints an error about the options and returns NULL (for anim_create). */
-static Anim *refuse(Anim *a, const char *prog, const char *fmt, const char *arg)
+/* Prints an error about the options (prefixed with prog), frees a and
+** returns NULL, for anim_create's refusals. */
+static Anim *refuse(Anim *a, const char *prog, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "%s: error: ", prog);
-    fprintf(stderr, fmt, arg);
+    vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    va_end(ap);
     if (a)
         anim_write(a, prog, 1);
     return NULL;
@@ -231,35 +236,34 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
                   const char *prog)
 {
     if (!o->path)
-        return refuse(NULL, prog, "--fps and --frames need --animate FILE.gif%s", "");
+        return refuse(NULL, prog, "--fps and --frames need --animate FILE.gif");
     size_t len = strlen(o->path);
     if (len < 5 || strcasecmp(o->path + len - 4, ".gif") || o->path[len - 5] == '/')
         return refuse(NULL, prog, "--animate writes a GIF: give a file name ending in .gif, "
                       "not '%s'", o->path);
-    if (m->n_bodies > ANIM_MAX_BODIES) {
-        char n[32];
-        snprintf(n, sizeof n, "%d", m->n_bodies);
-        return refuse(NULL, prog, "--animate draws models of up to " "500" " bodies; this one "
-                      "has %s", n);
-    }
+    if (m->n_bodies > ANIM_MAX_BODIES)
+        return refuse(NULL, prog, "--animate draws models of up to %d bodies; this one has %d",
+                      ANIM_MAX_BODIES, m->n_bodies);
     if (!(t_end > 0))
-        return refuse(NULL, prog, "nothing to animate: the run ends at t = 0%s", "");
+        return refuse(NULL, prog, "nothing to animate: the run ends at t = 0");
     Anim *a = calloc(1, sizeof *a);
     if (!a)
-        return refuse(NULL, prog, "out of memory%s", "");
+        return refuse(NULL, prog, "out of memory");
     a->m = m;
     a->n = m->n_bodies;
     a->g = m->n_gaps;
     a->t_end = t_end;
     split_path(a, o->path);
     if (access(a->dir, W_OK) != 0)
-        return refuse(a, prog, "cannot write the animation into '%s'", a->dir);
-    if (frame_count(a, o, prog))
-        return refuse(a, prog, "no animation%s", " (see above)");
+        return refuse(a, prog, "cannot write the animation into '%s': %s", a->dir, strerror(errno));
+    if (frame_count(a, o, prog)) {
+        anim_write(a, prog, 1);
+        return NULL;
+    }
     a->frame_snap = malloc(sizeof(long) * (size_t)a->nframes);
     a->hit = calloc((size_t)a->g + 1, 1);
     if (!a->frame_snap || !a->hit || read_geometry(a, m, sim))
-        return refuse(a, prog, "out of memory%s", "");
+        return refuse(a, prog, "out of memory");
     nsm_audit au;
     a->vertical = m->n_planar == 0 && nsm_sim_audit(sim, &au) == NSM_OK && au.gravity != 0;
     return a;
@@ -338,6 +342,9 @@ void anim_sample(Anim *a, const nsm_sim *sim, double t)
     }
     long s = a->nsnap++;
     const double *y = nsm_sim_state(sim);
+    nsm_audit au;   /* gravity's potential: nonzero once a body is off x = 0 */
+    if (!a->vertical && a->m->n_planar == 0 && nsm_sim_audit(sim, &au) == NSM_OK)
+        a->vertical = au.gravity != 0;
     a->snap_t[s] = t;
     memcpy(a->snap_x + s * a->n, y, sizeof(double) * (size_t)a->n);
     for (int j = 0; j < a->g; j++) {
@@ -490,8 +497,8 @@ static void line_view(const Anim *a, Layout *L)
     double pad = 0.03 * (hi - lo);
     double across_lo = -(L->nrows - 1) * 2.6 * w - 1.3 * w, across_hi = 1.3 * w + (L->labels ? w : 0);
     if (a->vertical) {
-        L->x0 = -across_hi;
-        L->x1 = -across_lo;
+        L->x0 = across_lo;
+        L->x1 = across_hi + (L->labels ? 0.6 * w : 0);
         L->y0 = lo - pad;
         L->y1 = hi + pad;
     } else {
@@ -661,8 +668,8 @@ static void line_frame(const Anim *a, const Layout *L, long s, FrameData *fd)
         if (L->labels) {
             char name[128];
             body_label(a->m->body_names[i], name, sizeof name);
-            if (a->vertical)
-                put_label(fd, v, u + 0.85 * w, name);
+            if (a->vertical)   /* beside the block: the one above may touch it */
+                put_label(fd, v + 1.25 * w, u, name);
             else
                 put_label(fd, u, v + 0.95 * w, name);
         }
