@@ -255,7 +255,8 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
     a->t_end = t_end;
     split_path(a, o->path);
     if (access(a->dir, W_OK) != 0)
-        return refuse(a, prog, "cannot write the animation into '%s': %s", a->dir, strerror(errno));
+        return refuse(a, prog, "cannot write the animation into '%s': %s", a->dir,
+                      strerror(errno));
     if (frame_count(a, o, prog)) {
         anim_write(a, prog, 1);
         return NULL;
@@ -285,7 +286,8 @@ int anim_surfaces(const nsm_model *m, const nsm_sim *sim, PlotSurface *out, int 
                 nz++, body = i;
         int planar = 0;
         for (int q = 0; q < m->n_planar; q++)
-            planar |= body == m->planar[q].ix || body == m->planar[q].iy || body == m->planar[q].iphi;
+            planar |= body == m->planar[q].ix || body == m->planar[q].iy ||
+                      body == m->planar[q].iphi;
         if (nz != 1 || planar || !m->body_names)
             continue;
         snprintf(out[k].gap, sizeof out[k].gap, "%s", m->gaps[j].name);
@@ -495,7 +497,8 @@ static void line_view(const Anim *a, Layout *L)
             }
     }
     double pad = 0.03 * (hi - lo);
-    double across_lo = -(L->nrows - 1) * 2.6 * w - 1.3 * w, across_hi = 1.3 * w + (L->labels ? w : 0);
+    double across_lo = -(L->nrows - 1) * 2.6 * w - 1.3 * w;
+    double across_hi = 1.3 * w + (L->labels ? w : 0);
     if (a->vertical) {
         L->x0 = across_lo;
         L->x1 = across_hi + (L->labels ? 0.6 * w : 0);
@@ -612,7 +615,8 @@ static void line_spring(const Anim *a, const Layout *L, const double *x,
                         const nsm_spring_info *sp, FrameData *fd)
 {
     int body = sp->a >= 0 ? sp->a : sp->b;
-    if (body < 0 || L->row[body] < 0 || (sp->a >= 0 && sp->b >= 0 && L->row[sp->a] != L->row[sp->b]))
+    if (body < 0 || L->row[body] < 0 ||
+        (sp->a >= 0 && sp->b >= 0 && L->row[sp->a] != L->row[sp->b]))
         return;
     double w = L->w, v = -L->row[body] * 2.6 * w, lo = a->vertical ? L->y0 : L->x0,
            hi = a->vertical ? L->y1 : L->x1;

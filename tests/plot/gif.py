@@ -126,7 +126,8 @@ def _decode_lzw(data, mincode, npixels):
 def _deinterlace(idx, w, h):
     """Rows of an interlaced image in their display order."""
     rows = [idx[r * w:(r + 1) * w] for r in range(h)]
-    order = list(range(0, h, 8)) + list(range(4, h, 8)) + list(range(2, h, 4)) + list(range(1, h, 2))
+    order = (list(range(0, h, 8)) + list(range(4, h, 8)) + list(range(2, h, 4))
+             + list(range(1, h, 2)))
     out = [None] * h
     for k, r in enumerate(order):
         out[r] = rows[k]
@@ -193,9 +194,9 @@ def main():
         sys.exit("usage: gif.py FILE.gif [FRAME OUT.png]")
     data = open(sys.argv[1], "rb").read()
     info = blocks(data)
+    delay = info["frames"][0]["delay"] if info["frames"] else "-"
     print("%s: %d x %d, %d frames, delay %s/100 s" % (sys.argv[1], info["width"], info["height"],
-                                                       len(info["frames"]),
-                                                       info["frames"][0]["delay"] if info["frames"] else "-"))
+                                                       len(info["frames"]), delay))
     if len(sys.argv) == 4:
         k = int(sys.argv[2])
         to_png(frames(data, {k})[k], sys.argv[3])
