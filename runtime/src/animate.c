@@ -317,7 +317,7 @@ static int grow(Anim *a)
     double *t = realloc(a->snap_t, sizeof(double) * (size_t)cap);
     if (t)
         a->snap_t = t;
-    double *x = realloc(a->snap_x, sizeof(double) * (size_t)cap * (size_t)a->n);
+    double *x = realloc(a->snap_x, sizeof(double) * (size_t)cap * (size_t)(a->n + 1));
     if (x)
         a->snap_x = x;
     double *h = realloc(a->snap_h, sizeof(double) * (size_t)cap * (size_t)(a->g + 1));

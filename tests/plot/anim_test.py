@@ -234,7 +234,7 @@ def case_refusals(work, sims):
             if os.path.exists(f):
                 os.remove(f)
         rc, so, se = run([sim, "--out", traj] + args)
-        check(rc == 1 and msg in se and "Segmentation" not in se,
+        check(rc == 1 and msg in se and not re.search(r"Segmentation|Sanitizer|runtime error", se),
               "%s: exit 1 and '%s'" % (" ".join(args[-2:]), msg))
         check(not os.path.exists(traj) and not os.path.exists(os.path.join(work, "a.gif"))
               and not os.path.exists(os.path.join(work, "a.png")), "nothing written")
