@@ -943,6 +943,12 @@ int anim_write(Anim *a, const char *prog, int skip)
                 fprintf(stderr, "%s: note: the animation repeats samples: %ld samples for %d "
                         "frames; --every %.3g or less moves it smoothly\n", prog, a->nsnap,
                         a->next, a->t_end / (a->nframes - 1));
+            int line = 0;
+            for (int i = 0; a->m->n_planar > 0 && i < a->n; i++)
+                line |= a->planar_of[i] < 0;
+            if (line)
+                fprintf(stderr, "%s: note: the animation draws the planar bodies only, not "
+                        "the bodies on a line\n", prog);
         } else if (rc == PLOT_NOGNUPLOT) {
             fprintf(stderr, "%s: note: no animation: %s\n", prog, err);
         } else {
