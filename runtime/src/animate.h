@@ -14,9 +14,11 @@
  *     (`P[i+1].x - P[i].x >= d`) on one line, placed so that the blocks
  *     touch when the gap closes; a model with gravity on the line draws its
  *     lines upright; a gap of one body (a floor, a stop, a vibrating table)
- *     as a wall that moves with its surface;
+ *     as a wall that moves with its surface; springs as zigzags, to an
+ *     anchor at the edge of the view on the side the model names the ground;
  *   - planar bodies as discs at true scale with a radius marking their
- *     rotation phi, and their walls as lines;
+ *     rotation phi, and their walls as lines (a model with planar bodies
+ *     draws those only);
  *   - a closed contact, or one that had an impact since the previous frame,
  *     in red.
  *
