@@ -251,11 +251,10 @@ def _generate(path, paths):
             return f.read()
 
 
-def _compile_into(so, sumfile, csrc, full, cc, verbose):
-    """Builds the shared object so with the command full (its output a
+def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
+    """Builds the shared object so with the command full (its output tmp, a
     unique temporary), writes its checksum to sumfile, then renames it into
     place; CompileError when the C does not build."""
-    tmp = full[full.index("-o") + 1]
     if verbose:
         print(" ".join(full))
     p = _run_tool(full, "the C compiler")
@@ -304,7 +303,10 @@ def _build(ctext, paths, verbose=False):
     except OSError as err:
         raise _cache_error(d, err) from None
     with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        except OSError:
+            pass    # a file system without locks: the unique temporaries still keep it whole
         state, why = _cache_verify(so, sumfile)
         if state > 0:
             return so, symbol
@@ -317,8 +319,9 @@ def _build(ctext, paths, verbose=False):
             _write_atomic(csrc, ctext)
         except OSError as err:
             raise _cache_error(csrc, err) from None
-        full = cmd + ["-o", _tmp_name(so), csrc, helper] + link
-        _compile_into(so, sumfile, csrc, full, cc, verbose)
+        tmp = _tmp_name(so)
+        _compile_into(so, sumfile, csrc, cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
+                      verbose)
     return so, symbol
 
 
@@ -476,7 +479,9 @@ class Model:
         samples, no more steps than the cap), before anything runs."""
         lib = self._lib
         te, h, ev = (ctypes.c_double(0) for _ in range(3))
-        if lib.nsm_sim_model_times(sim, ctypes.byref(te), ctypes.byref(h), ctypes.byref(ev)):
+        asked = [None if given is not None else ctypes.byref(x)
+                 for given, x in ((t_end, te), (dt, h), (every, ev))]
+        if lib.nsm_sim_model_times(sim, *asked):
             raise ParameterError(_text(lib.nsm_sim_message(sim)) or
                                  "the model's t_end, dt or output period is not a positive "
                                  "time with these parameters")
