@@ -253,3 +253,36 @@ def test_ctrl_c_stops_the_run_and_keeps_the_result(model_path):
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=300)
     assert p.returncode == 0 and out.startswith("interrupted"), out + err
+
+
+FRICTION3 = """model fr3 "three friction elements, the last one forced"
+param w = 4 rad/s
+param A = 3 N
+mass M1 = 1 kg
+mass M2 = 1 kg
+mass M3 = 1 kg
+spring S1: ground -- M1, k = 1 N/m
+spring S2: ground -- M2, k = 1 N/m
+spring S3: ground -- M3, k = 1 N/m
+force drive: on M3 = A*sin(w*t)
+friction F1: M1 -- ground, mu_s = 0.4, mu_k = 0.3, normal = 1 N
+friction F2: M2 -- ground, mu_s = 0.4, mu_k = 0.3, normal = 1 N
+friction F3: M3 -- ground, mu_s = 0.5, mu_k = 0.35, normal = 1 N
+init M1.x = 0 m
+simulate t_end = 20 s, method = exact
+"""
+
+
+def test_failed_friction_element_is_named_right(tmp_path):
+    """The event rate cap met by the reversals of F3, the only driven (and
+    only reversing) element: the failure names F3, not F2 (an event's
+    contact n_gaps + k was read as friction column n_gaps + 2k)."""
+    src = tmp_path / "fr3.nsm"
+    src.write_text(FRICTION3)
+    m = nsm.compile(str(src))
+    r = m.run()
+    assert set(r.events[r.events["kind"] == "reversal"]["contact"]) == {"F3"}
+    with pytest.raises(nsm.SimulationError) as ei:
+        m.run(max_event_rate=1)
+    assert ei.value.status == "NSM_EEVENTS" and "(reversal)" in ei.value.message
+    assert ei.value.contact == "F3" and "friction 'F3'" in ei.value.message
