@@ -13,7 +13,7 @@
 ** (nsm_event_contact_name), of any length.  A run asked to may catch
 ** SIGINT: the handlers then stop the run at the next sample or event and
 ** the record says it was interrupted, so that Python raises
-** KeyboardInterrupt with what was computed.  Nothing here prints.
+** KeyboardInterrupt with what was computed; a second SIGINT kills.  Nothing here prints.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
@@ -46,10 +46,16 @@ typedef struct NsmpyRec {
 static volatile sig_atomic_t sigint_seen;
 
 /* SIGINT while a run catches it: remembered, the run stops at its next
-** sample or event (handlers may do no more). */
+** sample or event (handlers may do no more).  A second one, when the run
+** has not got there (steps far shorter than the sampling period), ends the
+** process as SIGINT does by default: Ctrl-C twice always gets out. */
 static void on_sigint(int sig)
 {
-    (void)sig;
+    if (sigint_seen) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     sigint_seen = 1;
 }
 

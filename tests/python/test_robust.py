@@ -255,6 +255,23 @@ def test_ctrl_c_stops_the_run_and_keeps_the_result(model_path):
     assert p.returncode == 0 and out.startswith("interrupted"), out + err
 
 
+def test_second_ctrl_c_ends_a_run_that_does_not_stop(model_path):
+    """Steps of 1 us and one sample at the end: the first SIGINT waits for a
+    sample or an event that is seconds away; the second ends the process as
+    SIGINT does by default."""
+    code = INTERRUPT.replace('t_end=1e4, method="rk4", dt=1e-4, every=0.1',
+                             't_end=20, method="rk4", dt=1e-6, every=20')
+    p = subprocess.Popen([sys.executable, "-c", code % model_path("two_mass")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "running"
+    threading.Event().wait(1.0)
+    p.send_signal(signal.SIGINT)
+    threading.Event().wait(0.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == -signal.SIGINT, (p.returncode, out, err)
+
+
 FRICTION3 = """model fr3 "three friction elements, the last one forced"
 param w = 4 rad/s
 param A = 3 N
