@@ -13,8 +13,12 @@ the C compiler into a shared object linked against the shared libnsmrt, and
 caches that object like `nsmc run` caches its simulators.  The runs go
 through libnsmrt's API (nsm/nsm.h) with ctypes; a small C helper compiled
 into the same object (_record.c) keeps the samples and events in C arrays
-during the run.  Errors are Python exceptions carrying the runtime's or the
-compiler's own message (see docs/python.md).
+during the run.  Every error is an nsm.Error subclass with a message (the
+runtime's or the compiler's own text where there is one); codes, event
+kinds and contacts are named by the runtime's name functions, never parsed
+out of messages; runs that cannot work are refused up front by the
+runtime's nsm_run_check; Ctrl-C raises nsm.Interrupted with the partial
+result; cached objects are verified by size and checksum (docs/python.md).
 """
 import collections
 import ctypes
