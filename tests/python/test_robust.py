@@ -303,3 +303,11 @@ def test_failed_friction_element_is_named_right(tmp_path):
         m.run(max_event_rate=1)
     assert ei.value.status == "NSM_EEVENTS" and "(reversal)" in ei.value.message
     assert ei.value.contact == "F3" and "friction 'F3'" in ei.value.message
+
+
+def test_time_switch_events_are_named_by_index(model_path):
+    """sdld29's force switches off at t = 1 s (`if t <= 1 s`): one time
+    event, which has no name in the runtime, labelled switch0."""
+    r = nsm.compile(model_path("sdld29")).run(method="exact")
+    assert list(r.events["kind"]) == ["time"] and list(r.events["contact"]) == ["switch0"]
+    assert abs(r.events["t"][0] - 1) < 1e-12
