@@ -56,10 +56,6 @@
 #include "progress.h"
 #include "setfile.h"
 
-/* Most samples a run may write: a typo in --every (1e-300) must not fill
-** the disk. */
-#define DRIVER_MAX_SAMPLES 1e8
-
 /* A CSV output written in whole lines: the buffer is handed to write(2) only
 ** at a line end, so a process killed at any moment leaves whole lines. */
 typedef struct Sink {
@@ -475,27 +471,16 @@ static int cannot_open(const char *prog, const char *path, int e)
     return 1;
 }
 
-/* Check a sampling period: more than DRIVER_MAX_SAMPLES samples, or a period
-** below the time resolution at t_end, is a typo, not a run.  Returns 0 or
-** the exit status 1 after a message. */
+/* Check a sampling period by the runtime's rule (nsm_run_check): more than
+** NSM_MAX_SAMPLES samples, or a period below the time resolution at t_end,
+** is a typo, not a run.  Returns 0 or the exit status 1 after a message. */
 static int check_every(const char *prog, double every, double t_end)
 {
-    if (every <= 0 || t_end <= 0)
+    char why[300];
+    if (nsm_run_check(t_end, every, 0, 0, why, (int)sizeof why) == NSM_OK)
         return 0;
-    double samples = t_end / every;
-    if (every < 4 * DBL_EPSILON * t_end) {
-        fprintf(stderr, "%s: error: the sampling period %g s is below the time resolution at "
-                "t = %g s (%g s): about %.3g samples; choose a larger --every\n", prog, every,
-                t_end, 4 * DBL_EPSILON * t_end, samples);
-        return 1;
-    }
-    if (samples > DRIVER_MAX_SAMPLES) {
-        fprintf(stderr, "%s: error: the sampling period %g s gives about %.3g samples over "
-                "%g s (at most %.0e): choose a larger --every\n", prog, every, samples, t_end,
-                DRIVER_MAX_SAMPLES);
-        return 1;
-    }
-    return 0;
+    fprintf(stderr, "%s: error: %s (--every)\n", prog, why);
+    return 1;
 }
 
 /* Report a usage error; returns the exit status 1. */

@@ -258,6 +258,7 @@ struct nsm_sim {
 
     int ready;                /* reset succeeded */
     int failed;               /* status of the failure that stopped the run */
+    int fail_contact;         /* 1 + the gap or friction column the failure names, 0 none */
     double t;
     double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* N */

@@ -22,12 +22,12 @@ static double *dalloc(size_t n, int *bad)
 }
 
 /* Create a simulation of model m at its defaults and reset it to t = 0.
-** NULL on allocation failure or a model built for another ABI.  A model
-** whose default parameters are invalid is still created; its run fails with
-** the setup message. */
+** NULL when nsm_model_check refuses the table (another ABI, a malformed
+** table) or on allocation failure.  A model whose default parameters are
+** invalid is still created; its run fails with the setup message. */
 nsm_sim *nsm_sim_create(const nsm_model *m)
 {
-    if (!m || m->abi != NSM_ABI_VERSION || m->n_bodies <= 0 || m->n_gaps < 0)
+    if (nsm_model_check(m, NULL) != NSM_OK)
         return NULL;
     nsm_sim *s = calloc(1, sizeof *s);
     if (!s)
@@ -39,10 +39,6 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->nf = m->n_frictions > 0 ? m->n_frictions : 0;
     s->ge = g + 2 * s->nf;
     s->mw = NSM_MODE_WORDS(s->ge);
-    if (s->nf && !m->frictions) {
-        free(s);
-        return NULL;
-    }
     s->ns = m->n_switches;
     s->N = 2 * n + 2;
     s->na = 2 * n + m->n_gen + 1;
@@ -272,6 +268,13 @@ int nsm_sim_set_max_steps(nsm_sim *s, long max_steps)
     return NSM_OK;
 }
 
+/* The step cap (set or default), for callers checking a run up front
+** (nsm_run_check) without a copy of the default. */
+long nsm_sim_get_max_steps(const nsm_sim *s)
+{
+    return s->set.max_steps;
+}
+
 /* Cap on the event rate: a run fails when W = 16 + 4 g consecutive events
 ** fall in less than W / rate seconds (a runaway cascade or an event loop;
 ** W grows with the gaps so that a chain's simultaneous impacts pass). */
@@ -318,6 +321,7 @@ int nsm_sim_reset(nsm_sim *s)
     const nsm_model *m = s->m;
     s->ready = 0;
     s->failed = 0;
+    s->fail_contact = 0;
     s->msg[0] = 0;
     s->t = 0;
     s->t_stop = HUGE_VAL;

@@ -607,6 +607,15 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
     return s->E0 + w - d - e;
 }
 
+/* The column rt_fail names for an event: its gap, the first column (g + 2k)
+** of friction element k (an event's contact is g + k), none for a switch. */
+static int rate_column(const nsm_sim *s, const nsm_event *ev)
+{
+    if (ev->kind == NSM_EV_TIME)
+        return -1;
+    return ev->contact < s->g ? ev->contact : s->g + 2 * (ev->contact - s->g);
+}
+
 /* Count an event, apply the rate guard (when guarded; the records of a
 ** recognized Zeno cascade are not) and hand it to the event handler. */
 static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
@@ -618,7 +627,7 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
         if (s->rate.n >= W) {
             double oldest = s->rate.ring[s->rate.n % W];
             if (ev->t - oldest < W / s->set.max_rate)
-                return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
+                return rt_fail(s, NSM_EEVENTS, rate_column(s, ev),
                                "%d events in %.3g s exceed the event rate cap of %.3g per second "
                                "(%s)", W, ev->t - oldest, s->set.max_rate, nsm_event_kind_name(ev->kind));
         }
