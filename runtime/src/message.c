@@ -55,7 +55,7 @@ static const char *const kind_names[] = {
     "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time", "slip",
     "reversal"
 };
-static const char *const method_names[] = { "rk4", "adaptive", "exact" };
+static const char *const method_names[] = { "rk4", "adaptive", "exact", "taylor" };
 
 /* Name of an event kind, "?" if out of range. */
 const char *nsm_event_kind_name(int kind)
@@ -68,7 +68,7 @@ const char *nsm_event_kind_name(int kind)
 /* Name of an integration method, "?" if out of range. */
 const char *nsm_method_name(int method)
 {
-    if (method < 0 || method > NSM_METHOD_EXACT)
+    if (method < 0 || method > NSM_METHOD_TAYLOR)
         return "?";
     return method_names[method];
 }
@@ -76,7 +76,7 @@ const char *nsm_method_name(int method)
 /* Method number from its name, -1 if unknown. */
 int nsm_method_parse(const char *name)
 {
-    for (int i = 0; i <= NSM_METHOD_EXACT; i++)
+    for (int i = 0; i <= NSM_METHOD_TAYLOR; i++)
         if (strcmp(name, method_names[i]) == 0)
             return i;
     return -1;
