@@ -26,7 +26,8 @@ LAYERS = [
     "dynamics.c",                              # forces, Delassus matrix, energies
     "modeop.c",                                # a large mode as an operator (exact)
     "mode.c",                                  # per-mode matrices and caches
-    "taylor.c nltaylor.c",                     # Taylor expansions (exact; taylor)
+    "taylor.c",                                # Taylor expansion, guaranteed search
+    "nltaylor.c",                              # the taylor method's expansion (nonlinear models)
     "step.c",                                  # stepping (rk4, adaptive, exact)
     "events.c",                                # event detection and location
     "surfwork.c fricstat.c",                   # work and statistics of the audit

@@ -398,8 +398,64 @@ static int nlt_is(const nsm_sim *s, double t, const double *Y)
            memcmp(e->Y0, Y, sizeof(double) * (size_t)s->N) == 0;
 }
 
+/* Event function j's series over the kept expansion (coefficients of tau^k,
+** k <= K): its gap while open (curved: the model's series), its contact
+** force while held or engaged (a penalty gap released at zero penetration:
+** the penetration).  0 when j has none here (friction elements). */
+static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
+{
+    int K = e->K;
+    if (j >= s->g)
+        return 0;
+    int closed = rt_mode_has(e->mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+    for (int k = 0; k < K; k++) {
+        if (closed && pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
+            a[k] = SER(e->P, j, k);
+        else if (closed)
+            a[k] = SER(e->LAM, j, k);
+        else if (s->nl && s->m->gap_curved[j])
+            a[k] = SER(e->G, j, k);
+        else
+            a[k] = wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
+    }
+    return 1;
+}
+
+/* Cut a step of size *h that an event function crosses twice (down and
+** back up, so that both ends are positive and the end-point test would
+** miss it): the first zero on the function's series by the guaranteed
+** search of the exact method (taylor.c), with the truncation estimate as
+** its tail; the step then ends just past that zero, where the function is
+** below 0, and the event is located there as any other. */
+static void cut_at_dips(nsm_sim *s, RtNlTaylor *e, double *h)
+{
+    int K = e->K;
+    double a[K + 1];
+    long double b[K + 1];
+    for (int j = 0; j < s->g; j++) {
+        if (!event_series(s, e, j, a))
+            continue;
+        double mag = 0, hk = 1, x;
+        for (int k = 0; k < K; k++, hk *= *h) {
+            b[k] = (long double)a[k] * hk;
+            mag += fabs((double)b[k]);
+        }
+        double r0 = 1e-14 * mag + fabs((double)b[K - 1]);
+        if (!(b[0] > 10 * r0) || poly_at(a, K - 1, *h) <= 0)
+            continue;           /* at 0 at its start (the generic tests), or crossing at the end */
+        if (!rt_poly_first_zero(b, K - 1, 0, r0, (K + 1) * r0, &x) || !(x < 1))
+            continue;
+        for (double d = 1e-12; x + d < 1; d *= 4)
+            if (poly_at(a, K - 1, (x + d) * *h) < 0) {
+                *h = (x + d) * *h;
+                break;
+            }
+    }
+}
+
 /* One step of the taylor method from (t, Y): at most *h, shortened to the
-** expansion's reach (the new *h).  RT_NLT_NOSERIES when no expansion
+** expansion's reach (the new *h) and past the first dip of an event
+** function below 0 inside it.  RT_NLT_NOSERIES when no expansion
 ** exists at this state (step.c then takes the step another way). */
 int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
 {
@@ -410,6 +466,7 @@ int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
         return rc;
     if (*h > s->nlt->hmax)
         *h = s->nlt->hmax;
+    cut_at_dips(s, s->nlt, h);
     nlt_eval(s, s->nlt, *h, Y1);
     return NSM_OK;
 }

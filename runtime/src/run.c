@@ -276,7 +276,12 @@ static int side_samples(nsm_sim *s, double t0, double t1)
             s->sample_k++;
             continue;
         }
-        rt_detect_sample(s, tk - t0, Y0, Yk);
+        if (s->set.method == NSM_METHOD_TAYLOR)
+            rc = rt_advance(s, t0, Y0, tk - t0, Yk);    /* the step's expansion */
+        else
+            rt_detect_sample(s, tk - t0, Y0, Yk);
+        if (rc)
+            return rc;
         s->t = tk;
         memcpy(s->y, Yk, sizeof Yk);
         s->sample_k++;
@@ -436,7 +441,8 @@ int rt_run(nsm_sim *s, double t_end)
             return rc;
     }
     double Y1[N], Ys[N], tlo = 0;
-    int side = s->set.method == NSM_METHOD_EXACT && s->set.every > 0;
+    int side = (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR) &&
+               s->set.every > 0;
     while (s->t < t_end) {
         if (s->steps >= s->set.max_steps)
             return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->set.max_steps);
