@@ -99,8 +99,8 @@ def case_hertz(exe, method, work):
     m1, m2, v = 1.0, 2.0, 1.0
     mu = m1 * m2 / (m1 + m2)
     tc = float(refs.hertz_contact_time(mu, 1e6, v))
-    on = [float(e["t"]) for e in events if e["kind"] in ("contact", "engage", "impact")]
-    off = [float(e["t"]) for e in events if e["kind"] in ("release", "separation")]
+    on = [float(e["t"]) for e in events if e["kind"] == "contact_enter"]
+    off = [float(e["t"]) for e in events if e["kind"] == "contact_exit"]
     check(len(on) == 1 and len(off) == 1, "hertz: one engagement and one release (%d, %d)" % (len(on), len(off)))
     if on and off:
         check(abs(on[0] - 0.01) <= et, "hertz: contact begins at 0.01 s (%r)" % on[0])
