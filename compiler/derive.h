@@ -272,7 +272,8 @@ typedef enum TpOp {
     TP_COS,
     TP_IF,     /* c ? a : b, c constant (switch flags) */
     TP_ABS,    /* |a|, the sign of a_0 held over the step */
-    TP_MIN, TP_MAX /* the operand smaller (larger) at order 0 */
+    TP_MIN, TP_MAX, /* the operand smaller (larger) at order 0 */
+    TP_MAX_OP = TP_MAX
 } TpOp;
 
 typedef struct TpArg {
