@@ -327,6 +327,24 @@ static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
     SER(e->E, 1, k + 1) = pw / (k + 1);
 }
 
+/* The radius estimate of rows series with K + 1 columns from the decay of
+** orders top - 1 and top: min over both of (max(1, |a_0|)/|a_k|)^(1/k),
+** each a norm over the rows (Jorba & Zou's absolute-relative mix). */
+static double rho_of(const double *a, int rows, int K, int top)
+{
+    double a0 = 0, rho = HUGE_VAL;
+    for (int i = 0; i < rows; i++)
+        a0 = fmax(a0, fabs(SER(a, i, 0)));
+    for (int k = top - 1; k <= top; k++) {
+        double ak = 0;
+        for (int i = 0; i < rows; i++)
+            ak = fmax(ak, fabs(SER(a, i, k)));
+        if (ak > 0)
+            rho = fmin(rho, pow(fmax(1, a0) / ak, 1.0 / k));
+    }
+    return rho;
+}
+
 /* Expand the motion from (t0, Y0) in the current mode to degree K and set
 ** the step's largest size hmax.  0, RT_NLT_NOSERIES, or a status. */
 static int nlt_build(nsm_sim *s, double t0, const double *Y0)
@@ -342,6 +360,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
         SER(e->X, i, 0) = Y0[i];
     SER(e->E, 0, 0) = Y0[2 * n];
     SER(e->E, 1, 0) = Y0[2 * n + 1];
+    memset(e->LAM, 0, sizeof(double) * (size_t)(s->g + 1) * (size_t)(K + 1));
     int r = held_setup(s, e);
     for (int k = 0; k < K; k++) {
         for (int i = 0; i < n; i++)
@@ -363,17 +382,15 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
         energy_k(s, e, k);
     }
     /* the step: rho from the decay of the last two orders, over every
-     * state in one norm (absolute below 1, relative above) */
-    double a0 = 0, rho = HUGE_VAL;
-    for (int i = 0; i < 2 * n; i++)
-        a0 = fmax(a0, fabs(SER(e->X, i, 0)));
-    for (int k = K - 1; k <= K; k++) {
-        double ak = 0;
-        for (int i = 0; i < 2 * n; i++)
-            ak = fmax(ak, fabs(SER(e->X, i, k)));
-        if (ak > 0)
-            rho = fmin(rho, pow(fmax(1, a0) / ak, 1.0 / k));
-    }
+     * state in one norm (absolute below 1, relative above), and over the
+     * curved gaps' and the forces' series too: a state may be a
+     * polynomial (free flight) while a gap of it, sqrt of a sum of
+     * squares, converges only within its complex zeros' distance */
+    double rho = rho_of(e->X, 2 * n, K, K);
+    if (s->nl)
+        rho = fmin(rho, rho_of(e->G, s->g, K, K - 1));
+    rho = fmin(rho, rho_of(e->F, n, K, K - 1));
+    rho = fmin(rho, rho_of(e->LAM, s->g, K, K - 1));
     e->hmax = rho / (M_E * M_E) * exp(-0.7 / (K - 1));
     e->t0 = t0;
     e->valid = 1;
