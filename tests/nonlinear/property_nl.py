@@ -65,10 +65,18 @@ def model_text(p, name):
     f = lambda k: repr(float(p[k]))
     return "\n".join([
         "model %s \"random nonlinear body against a curved stop\"" % name,
+        "param k1 = %s N/m" % f("k1"),
+        "param k3 = %s N/m^3" % f("k3"),
+        "param a = %s N" % f("a"),
+        "param c = %s N*s/m" % f("c"),
+        "param F = %s N" % f("F"),
+        "param w = %s rad/s" % f("w"),
+        "param xs = %s m" % f("xs"),
+        "param q = %s m^-1" % f("q"),
+        "param L = 1 m",
         "mass M = %s kg" % f("m"),
-        "force on M = -%s*M.x - %s*M.x^3 + %s*sin(M.x) - %s*M.v + %s*cos(%s*t)"
-        % (f("k1"), f("k3"), f("a"), f("c"), f("F"), f("w")),
-        "gap S: %s - M.x - %s*M.x^2 >= 0, impact(e = %s)" % (f("xs"), f("q"), f("e")),
+        "force on M = -k1*M.x - k3*M.x^3 + a*sin(M.x/L) - c*M.v + F*cos(w*t)",
+        "gap S: xs - M.x - q*M.x^2 >= 0, impact(e = %s)" % f("e"),
         "init M.x = %s m, M.v = %s m/s" % (f("x0"), f("v0")),
         "simulate t_end = %d s, method = taylor" % T_END,
         ""])
