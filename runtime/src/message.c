@@ -150,7 +150,7 @@ static const char *const kind_names[] = {
     "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time", "slip",
     "reversal"
 };
-static const char *const method_names[] = { "rk4", "adaptive", "exact" };
+static const char *const method_names[] = { "rk4", "adaptive", "exact", "taylor" };
 static const char *const status_names[] = {
     "NSM_OK", "NSM_EINVAL", "NSM_ENOMEM", "NSM_EMODEL", "NSM_ESTEPS", "NSM_EEVENTS",
     "NSM_ENUMERIC", "NSM_EMETHOD", "NSM_ESTOPPED"
@@ -177,7 +177,7 @@ const char *nsm_status_name(int status)
 /* Name of an integration method, "?" if out of range. */
 const char *nsm_method_name(int method)
 {
-    if (method < 0 || method > NSM_METHOD_EXACT)
+    if (method < 0 || method > NSM_METHOD_TAYLOR)
         return "?";
     return method_names[method];
 }
@@ -185,7 +185,7 @@ const char *nsm_method_name(int method)
 /* Method number from its name, -1 if unknown. */
 int nsm_method_parse(const char *name)
 {
-    for (int i = 0; i <= NSM_METHOD_EXACT; i++)
+    for (int i = 0; i <= NSM_METHOD_TAYLOR; i++)
         if (strcmp(name, method_names[i]) == 0)
             return i;
     return -1;

@@ -369,8 +369,12 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
             /* integral of k p + c p' on the cubic Hermite interpolant of p */
             penetration(s, j, s->y, &p0, &pd0);
             penetration(s, j, Y1, &p1, &pd1);
-            gs->impulse += s->num.kc[j] * (h / 2 * (p0 + p1) + h * h / 12 * (pd0 - pd1)) +
-                           s->num.cc[j] * (p1 - p0);
+            if (s->num.pexp[j] == 1)
+                gs->impulse += s->num.kc[j] * (h / 2 * (p0 + p1) + h * h / 12 * (pd0 - pd1)) +
+                               s->num.cc[j] * (p1 - p0);
+            else    /* k p^a: the trapezoid */
+                gs->impulse += h / 2 * (rt_pen_force(s, j, p0, 0) + rt_pen_force(s, j, p1, 0)) +
+                               s->num.cc[j] * (p1 - p0);
         }
     }
     double fd = 0, fw = 0, sw = 0;
@@ -397,7 +401,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     for (int j = 0; j < g; j++) {
         if (s->m->gaps[j].law != NSM_LAW_PENALTY)
             continue;
-        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = s->num.kc[j] * p;
+        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = rt_pen_force(s, j, p, 0);
         double F = rt_mode_has(s->mode, j) ? lam[j] : 0;
         st->fnum += (F - kp) * (F - kp);
         st->fden += kp * kp;
