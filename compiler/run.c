@@ -50,6 +50,7 @@
 #include "derive.h"
 #include "diag.h"
 #include "emit.h"
+#include "nsm/nsm.h"
 #include "nsm_paths.h"
 #include "parse.h"
 #include "plot.h"
@@ -62,9 +63,11 @@ enum { MAX_ARGS = 4096 };
 
 typedef struct RunOptions {
     const char *input, *out_dir, *set_file;
-    int plot, phase, verbose;
+    int plot, phase, verbose, quiet;
     const char **sets;      /* NAME=VALUE strings, in command-line order */
     int nsets;
+    const char **sim;       /* simulator options given before "--", with their values */
+    int nsim;
     char **extra;           /* after "--" */
     int nextra;
 } RunOptions;
@@ -85,6 +88,25 @@ static int args_add(ArgList *l, const char *a)
     return 0;
 }
 
+/* The simulator's options that `nsmc run` passes on as they are: those
+ * taking a value, then the flags.  --out, --events and --plot are nsmc
+ * run's own business (--out-dir). */
+static const char *const sim_valued[] = {
+    "--t-end", "--dt", "--method", "--every", "--rtol", "--atol", "--energy-tol",
+    "--max-steps", "--max-event-rate", "--stats", "--section", "--section-period",
+    "--section-out", "--events-max",
+};
+static const char *const sim_flags[] = { "--summary", "--no-zeno" };
+
+/* Whether s is in the list of n strings. */
+static int in_list(const char *s, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s, list[i]))
+            return 1;
+    return 0;
+}
+
 /* The text of `nsmc run --help`. */
 static void run_usage(FILE *out)
 {
@@ -92,14 +114,33 @@ static void run_usage(FILE *out)
           "Compile the model, build its simulator (cached), run it, print the events\n"
           "and plot the results.\n\n"
           "  --out-dir DIR       where results go (default out/<model name>)\n"
-          "  --set NAME=VALUE    override a parameter (SI units); repeatable\n"
-          "  --set-file FILE     overrides from a file of NAME = VALUE lines (# comments);\n"
-          "                      --set options take precedence\n"
+          "  --set NAME=VALUE    override a parameter, in SI units or with a unit of its\n"
+          "                      dimension ('k=2 N/m'); repeatable\n"
+          "  --set-file FILE     overrides from a file of NAME = VALUE lines (SI units,\n"
+          "                      # comments); --set options take precedence\n"
           "  --plot, --no-plot   draw plots with gnuplot (default) or not\n"
           "  --phase             also draw phase portraits v(x)\n"
+          "  -q, --quiet         do not print the event table (the summary stays)\n"
+          "  --events-max N      print at most N rows of the event table\n"
           "  -v, --verbose       show the compiler command\n"
-          "  -- ARGS             passed to the simulator (--t-end T, --dt H, --method M,\n"
-          "                      --every E, ...; see `-- --help`)\n\n"
+          "  -h, --help          this text\n"
+          "Simulator options, given here or after '--' (see `nsmc run FILE -- --help`):\n"
+          "  --t-end T           end time in s (default: the model's)\n"
+          "  --dt H              rk4's step, adaptive's and exact's largest (exact ignores\n"
+          "                      the model's dt: it only sets the output period)\n"
+          "  --method M          rk4, adaptive or exact\n"
+          "  --every E           trajectory sampling period in s (0: every step)\n"
+          "  --rtol R, --atol A  tolerances of the adaptive method\n"
+          "  --energy-tol E      energy balance error that stops the run (0: never)\n"
+          "  --max-steps N       fail after N steps\n"
+          "  --max-event-rate R  fail when events come faster than R per second\n"
+          "  --no-zeno           do not jump over Zeno cascades\n"
+          "  --summary           print the energy audit and contact statistics\n"
+          "  --stats FILE        write the per-contact statistics as CSV\n"
+          "  --section SPEC      record a Poincare section (impact:GAP, period:T, plane:F)\n"
+          "  --section-period T  measure the section records' phase in periods T\n"
+          "  --section-out FILE  the section's CSV\n"
+          "  -- ARGS             everything after it goes to the simulator as it is\n\n"
           "Results in DIR: trajectory.csv, events.csv, plot.png, plot.svg (phase.png,\n"
           "phase.svg), plot.gp.  Environment: CC (the C compiler, default cc),\n"
           "XDG_CACHE_HOME (simulator cache, default ~/.cache; under it nsm/).\n"
@@ -114,6 +155,7 @@ static void run_usage(FILE *out)
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
 {
     o->sets = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
+    o->sim = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
     o->plot = 1;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -133,6 +175,17 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
             o->phase = 1;
         } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
             o->verbose = 1;
+        } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
+            o->quiet = 1;
+        } else if (in_list(s, sim_flags, sizeof sim_flags / sizeof *sim_flags)) {
+            o->sim[o->nsim++] = s;
+        } else if (in_list(s, sim_valued, sizeof sim_valued / sizeof *sim_valued)) {
+            if (!has_val) {
+                fprintf(stderr, "nsmc: error: '%s' needs a value (see nsmc run --help)\n", s);
+                return 1;
+            }
+            o->sim[o->nsim++] = s;
+            o->sim[o->nsim++] = argv[++i];
         } else if (!strcmp(s, "--out-dir") || !strcmp(s, "--set") || !strcmp(s, "--set-file")) {
             if (!has_val) {
                 fprintf(stderr, "nsmc: error: '%s' needs a value (see nsmc run --help)\n", s);
@@ -149,8 +202,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
             } else
                 o->sets[o->nsets++] = v;
         } else if (s[0] == '-' && s[1] != '\0') {
-            fprintf(stderr, "nsmc: error: unknown option '%s' for 'nsmc run' (simulator options "
-                    "go after '--'; see nsmc run --help)\n", s);
+            fprintf(stderr, "nsmc: error: unknown option '%s' for 'nsmc run' (see nsmc run "
+                    "--help; other simulator options go after '--')\n", s);
             return 1;
         } else if (o->input) {
             fprintf(stderr, "nsmc: error: more than one input file ('%s' and '%s')\n", o->input, s);
@@ -640,10 +693,11 @@ static int split_csv(char *line, char **field, int max)
  * any length are read (a gap's name is not limited). */
 static void summarize_events(const char *path)
 {
-    static const char *const kinds[] = {
-        "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time"
-    };
-    long count[7] = {0}, total = 0;
+    enum { NKIND = NSM_EV_REVERSAL + 1 };
+    const char *kinds[NKIND];
+    for (int k = 0; k < NKIND; k++)
+        kinds[k] = nsm_event_kind_name(k);
+    long count[NKIND] = {0}, total = 0;
     double lost = 0;
     char *line = NULL, *field[8];
     size_t cap = 0;
@@ -659,7 +713,7 @@ static void summarize_events(const char *path)
             continue;
         total++;
         lost += el;
-        for (int k = 0; k < 7; k++)
+        for (int k = 0; k < NKIND; k++)
             if (!strcmp(field[1], kinds[k]))
                 count[k]++;
     }
@@ -667,7 +721,7 @@ static void summarize_events(const char *path)
     fclose(f);
     printf("\nevents: %ld", total);
     const char *sep = " (";
-    for (int k = 0; k < 7; k++)
+    for (int k = 0; k < NKIND; k++)
         if (count[k]) {
             printf("%s%ld %s", sep, count[k], kinds[k]);
             sep = ", ";
@@ -764,11 +818,15 @@ static int plot_walls(const RunOptions *o, const Model *m, PlotWall *walls, int 
         const char *eq = strchr(o->sets[k], '=');
         if (!eq)
             return -1;
-        char *end;
-        double v = strtod(eq + 1, &end);
-        if (*end)
+        const char *name = arena_strndup(a, o->sets[k], (size_t)(eq - o->sets[k]));
+        const char *unit = "";
+        for (int i = 0; i < m->n_params; i++)
+            if (!strcmp(m->params[i].name, name))
+                unit = m->params[i].unit;
+        double v;
+        if (setfile_value(eq + 1, unit, &v, err, sizeof err))
             return -1;
-        wall_param(ctx, arena_strndup(a, o->sets[k], (size_t)(eq - o->sets[k])), v, 0);
+        wall_param(ctx, name, v, 0);
     }
     ExprEnv env = {p, NULL, 0};
     int n = 0;
@@ -950,6 +1008,13 @@ static int run(const RunOptions *o, Arena *a)
     for (int i = 0; i < o->nsets; i++)
         if (args_add(args, "--set") || args_add(args, o->sets[i])) {
             fputs("nsmc: error: too many --set options\n", stderr);
+            return 1;
+        }
+    if (!o->quiet && args_add(args, "--table"))
+        return 1;
+    for (int i = 0; i < o->nsim; i++)
+        if (args_add(args, o->sim[i])) {
+            fputs("nsmc: error: too many simulator arguments\n", stderr);
             return 1;
         }
     for (int i = 0; i < o->nextra; i++)
