@@ -104,6 +104,8 @@ static int parse_args(int argc, char **argv, Options *o)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
+        } else if (strcmp(a, "--datadir") == 0) {
+            return run_datadir();
         } else if (strcmp(a, "--version") == 0) {
             printf("nsmc %s\n", NSM_VERSION);
             return 0;
@@ -330,6 +332,8 @@ int main(int argc, char **argv)
         return run_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return sweep_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "cache") == 0)
+        return run_cache_main(argc - 1, argv + 1);
     Options o = {ACT_COMPILE, EQ_MARKDOWN, NULL, NULL};
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)

@@ -44,6 +44,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "arena.h"
@@ -289,30 +290,25 @@ typedef struct Runtime {
     const char *cli;        /* libnsmcli.a, next to it */
 } Runtime;
 
-/* Finds the runtime relative to this executable: libnsmrt.a next to it (the
- * build tree, headers in the source tree), else <prefix>/<libdir> and
- * <prefix>/<includedir> with prefix the parent of <bindir>.  Returns 0, or 2
- * after a message. */
-static int find_runtime(Runtime *rt, Arena *a)
+/* The directory of this executable, in a; NULL after a message. */
+static const char *exe_dir(Arena *a)
 {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) {
         fprintf(stderr, "nsmc: internal error: cannot locate the nsmc executable: %s\n",
                 strerror(errno));
-        return 2;
+        return NULL;
     }
     exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    *slash = '\0';
-    const char *bindir = exe;
-    rt->lib = arena_printf(a, "%s/libnsmrt.a", bindir);
-    rt->include = arena_printf(a, "%s/runtime/include", NSM_PATH_SOURCE_DIR);
-    rt->cli = arena_printf(a, "%s/libnsmcli.a", bindir);
-    if (file_exists(rt->lib) && file_exists(rt->cli) &&
-        file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
-        return 0;
-    /* install tree: one ".." per component of the bin directory */
+    *strrchr(exe, '/') = '\0';
+    return arena_strdup(a, exe);
+}
+
+/* The install prefix of an nsmc in bindir: one ".." per component of the
+ * configured bin directory. */
+static const char *install_prefix(const char *bindir, Arena *a)
+{
     char *prefix = arena_strdup(a, bindir);
     const char *b = NSM_PATH_BINDIR;
     do {
@@ -321,8 +317,31 @@ static int find_runtime(Runtime *rt, Arena *a)
             *s = '\0';
         b = strchr(b, '/');
     } while (b && *++b);
-    if (!*prefix)
-        prefix = "/";
+    return *prefix ? prefix : "/";
+}
+
+/* Whether nsmc runs from its build tree: libnsmrt.a lies next to it. */
+static int in_build_tree(const char *bindir, Arena *a)
+{
+    return file_exists(arena_printf(a, "%s/libnsmrt.a", bindir)) &&
+           file_exists(arena_printf(a, "%s/libnsmcli.a", bindir));
+}
+
+/* Finds the runtime relative to this executable: libnsmrt.a next to it (the
+ * build tree, headers in the source tree), else <prefix>/<libdir> and
+ * <prefix>/<includedir> with prefix the parent of <bindir>.  Returns 0, or 2
+ * after a message. */
+static int find_runtime(Runtime *rt, Arena *a)
+{
+    const char *bindir = exe_dir(a);
+    if (!bindir)
+        return 2;
+    rt->lib = arena_printf(a, "%s/libnsmrt.a", bindir);
+    rt->include = arena_printf(a, "%s/runtime/include", NSM_PATH_SOURCE_DIR);
+    rt->cli = arena_printf(a, "%s/libnsmcli.a", bindir);
+    if (in_build_tree(bindir, a) && file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
+        return 0;
+    const char *prefix = install_prefix(bindir, a);
     const char *libdir = NSM_PATH_LIBDIR, *incdir = NSM_PATH_INCLUDEDIR;
     rt->lib = libdir[0] == '/' ? arena_printf(a, "%s/libnsmrt.a", libdir)
                                : arena_printf(a, "%s/%s/libnsmrt.a", prefix, libdir);
@@ -1097,4 +1116,118 @@ const char *run_build_sweep(const char *input, int verbose, Arena *a, int *statu
     o.verbose = verbose;
     return build("sweep program", arena_printf(a, "%s-sweep", m->name), text, strlen(text), &o, NSM_SWEEP_LIBS, a,
                  status);
+}
+
+/* `nsmc --datadir`: where the models and examples are, <prefix>/<datadir>/nsm
+ * for an installed nsmc, the source tree for one in its build tree.  Returns
+ * the exit status after printing it (or a message). */
+int run_datadir(void)
+{
+    Arena *a = arena_new();
+    const char *bindir = exe_dir(a), *dir = NULL;
+    if (bindir && in_build_tree(bindir, a))
+        dir = NSM_PATH_SOURCE_DIR;
+    else if (bindir)
+        dir = NSM_PATH_DATADIR[0] == '/' ? arena_printf(a, "%s/nsm", NSM_PATH_DATADIR)
+              : arena_printf(a, "%s/%s/nsm", install_prefix(bindir, a), NSM_PATH_DATADIR);
+    struct stat st;
+    int rc = 2;
+    if (dir && stat(arena_printf(a, "%s/models", dir), &st) == 0 && S_ISDIR(st.st_mode)) {
+        printf("%s\n", dir);
+        rc = fflush(stdout) != 0 || ferror(stdout);
+    } else if (dir) {
+        fprintf(stderr, "nsmc: error: no models in %s: is nsm installed completely?\n", dir);
+    }
+    arena_free(a);
+    return rc;
+}
+
+/* Whether name is a cache entry's folder: NAME-<16 hex digits>. */
+static int cache_entry_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 18 || name[n - 17] != '-')
+        return 0;
+    for (size_t i = n - 16; i < n; i++)
+        if (!strchr("0123456789abcdef", name[i]))
+            return 0;
+    return 1;
+}
+
+/* Removes one cache entry: its files (the entry holds no folders), then the
+ * folder.  Returns the bytes freed, or -1 when something stayed. */
+static long long cache_remove_entry(const char *dir, Arena *a)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    long long freed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        const char *path = arena_printf(a, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(path) == 0)
+            freed += S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+    }
+    closedir(d);
+    return rmdir(dir) == 0 ? freed : -1;
+}
+
+/* `nsmc cache clean`: removes every cached simulator and sweep program (the
+ * folders NAME-HASH under the cache root; nothing else there is touched).
+ * Returns the exit status. */
+static int cache_clean(void)
+{
+    Arena *a = arena_new();
+    const char *root = cache_root(a);
+    DIR *d = opendir(root);
+    if (!d) {
+        int missing = errno == ENOENT;
+        if (missing)
+            printf("nsmc: the cache %s is empty\n", root);
+        else
+            fprintf(stderr, "nsmc: error: cannot read the cache %s: %s\n", root, strerror(errno));
+        arena_free(a);
+        return missing ? 0 : 1;
+    }
+    long entries = 0, kept = 0;
+    long long freed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *path = arena_printf(a, "%s/%s", root, e->d_name);
+        struct stat st;
+        if (!cache_entry_name(e->d_name) || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        long long f = cache_remove_entry(path, a);
+        if (f < 0)
+            kept++;
+        else {
+            entries++;
+            freed += f;
+        }
+    }
+    closedir(d);
+    printf("nsmc: removed %ld cached program%s (%.1f MB) from %s\n", entries,
+           entries == 1 ? "" : "s", (double)freed / 1e6, root);
+    if (kept)
+        fprintf(stderr, "nsmc: error: %ld cache entr%s could not be removed completely\n", kept,
+                kept == 1 ? "y" : "ies");
+    arena_free(a);
+    return kept ? 1 : 0;
+}
+
+/* Entry from main.c for `nsmc cache ...` (argv[0] is "cache"). */
+int run_cache_main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "clean"))
+        return cache_clean();
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        puts("usage: nsmc cache clean    remove every cached simulator and sweep program\n"
+             "                           ($XDG_CACHE_HOME/nsm, default ~/.cache/nsm)");
+        return 0;
+    }
+    fputs("nsmc: error: usage: nsmc cache clean\n", stderr);
+    return 1;
 }
