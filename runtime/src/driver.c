@@ -377,9 +377,9 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "usage: %s [options]\n"
             "Simulate the model '%s'%s%s%s.\n\n"
             "  --t-end T            end time in s (default %g)\n"
-            "  --dt H               rk4's step and adaptive's largest (default %g, the model's\n"
-            "                       dt; 0: each mode chooses from its spectrum); exact's\n"
-            "                       largest only when given here, else each mode's own\n"
+            "  --dt H               rk4's step, adaptive's largest (default %g: the\n"
+            "                       model's dt; 0: each mode chooses from its spectrum);\n"
+            "                       caps exact's steps only when given here\n"
             "  --method M           rk4, adaptive or exact (default %s)\n"
             "  --every E            trajectory sampling period in s, 0 = every step (default %g)\n"
             "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
@@ -413,7 +413,7 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --max-steps N        fail after N steps\n"
             "  --max-event-rate R   fail when events come faster than R per second\n"
             "  --no-zeno            do not jump over Zeno cascades\n"
-            "  --help               this text\n\n"
+            "  -h, --help           this text\n\n"
             "Parameters:\n",
             prog, m->name, m->title ? " (" : "", m->title ? m->title : "", m->title ? ")" : "",
             m->t_end, m->dt, nsm_method_name(m->method), m->every);
