@@ -2,7 +2,9 @@
  * run.c - `nsmc run`: compile a model, build its simulator, run it, plot.
  *
  *     nsmc run FILE.nsm [--out-dir DIR] [--set NAME=VALUE]... [--set-file FILE]
- *                       [--plot | --no-plot] [--phase] [-v] [-- SIMULATOR ARGS]
+ *                       [--plot | --no-plot] [--phase] [-q] [--events-max N] [-v]
+ *                       [SIMULATOR OPTIONS] [-- SIMULATOR ARGS]
+ *     nsmc cache clean;  nsmc --datadir
  *
  *   1. source → parse → sema → derive → emit, in memory;
  *   2. build: the C text is compiled with $CC (default cc) against the
@@ -11,10 +13,11 @@
  *      $XDG_CACHE_HOME/nsm (default ~/.cache/nsm), keyed by a hash of the C
  *      text, the runtime library, its headers and the compiler command, so a
  *      model is rebuilt only when it or the runtime changed;
- *   3. run it with --events DIR/events.csv --out DIR/trajectory.csv, then
- *      --set-file and the --set values (later ones win), then the extra
- *      arguments; the simulator prints the event table, its summary, and a
- *      progress bar on a terminal;
+ *   3. run it with --events DIR/events.csv --out DIR/trajectory.csv, --table
+ *      (not with -q), then --set-file and the --set values (later ones win),
+ *      the simulator's options given before "--" (sim_valued, sim_flags),
+ *      then the arguments after "--"; the simulator prints the event table,
+ *      its summary, and a progress bar on a terminal;
  *   4. summarise the events and energy, and plot into DIR (runtime/src/plot.h).
  *
  * Nothing is lost silently: one run at a time writes into a folder (a lock,

@@ -3,16 +3,19 @@
 ** simulator.  Unlike the rest of the library it prints: it is the program.
 **
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
-**   --rtol R  --atol A  --set NAME=VALUE (repeatable)  --set-file FILE
+**   --rtol R  --atol A  --set NAME=VALUE[ UNIT] (repeatable)  --set-file FILE
 **   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5)   --events FILE|-  (event CSV)
+**   --table  --events-max N  (the event table on stdout)
 **   --max-steps N  --max-event-rate R  --energy-tol E  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **   --plot DIR  --phase  (gnuplot plots of the trajectory and events)
 **   --section SPEC  --section-period EXPR  --section-out FILE|-  (a Poincare
 **   section's records as CSV: t, phase, the state; docs/studies.md)
 **
-** Unless --out, --events or --stats writes to stdout, the event log is
-** printed there as a table; a one-line summary goes to stderr; --summary adds the energy audit and the
+** Unless --events names a file (--table: even then) or --out, --events,
+** --stats or --section-out writes to stdout, the event log is printed there
+** as a table (its first N rows with --events-max N); a one-line summary
+** goes to stderr; --summary adds the energy audit and the
 ** per-contact statistics as a table on stdout (docs/energy.md).  --plot DIR
 ** also writes DIR/trajectory.csv and DIR/events.csv (or plots the files of
 ** --out and --events) and draws DIR/plot.png and plot.svg with gnuplot
