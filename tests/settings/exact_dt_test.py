@@ -9,7 +9,9 @@ steps; the model's dt is rk4's step and the default output period.  Run with
 the model's dt capped them), still write one sample every 10 ms over 20 s
 (2001 rows), and land its events where the run with the steps capped by an
 explicit --dt 1e-3 lands them (the validation test two_mass_a checks both
-against the independent reference).  An explicit --dt still caps exact.
+against the independent reference).  An explicit --dt still caps exact, and
+so does the model's dt while the step-by-step audit runs (--summary): the
+audit's split by element and its sums are sampled at step ends.
 """
 import csv
 import os
@@ -44,10 +46,14 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         steps, rows, times = run(sim, tmp, "own")
         capped, crows, ctimes = run(sim, tmp, "capped", "--dt", "1e-3")
+        audited, _, _ = run(sim, tmp, "audited", "--summary")
     if steps > 200:
         fails.append("exact took %d steps: the model's dt still caps them" % steps)
     if capped < 20000:
         fails.append("--dt 1e-3 no longer caps exact (%d steps over 20 s)" % capped)
+    if audited < 20000:
+        fails.append("with --summary the model's dt no longer sets exact's steps (%d), "
+                     "the audit's resolution" % audited)
     if len(rows) != 2001 or abs(float(rows[1][0]) - 0.01) > 1e-15:
         fails.append("samples: %d rows, second at %s; expected 2001, every 10 ms"
                      % (len(rows), rows[1][0] if len(rows) > 1 else "-"))
