@@ -80,6 +80,7 @@ typedef struct Driver {
     Sink sec;             /* --section records, fd -1 if not requested */
     int table;            /* print the event table on stdout */
     long table_max;       /* --events-max: most rows of the table, -1 all */
+    int dt_given;         /* --dt on the command line */
     long nev;
     double t_end;
     Progress pb;          /* bar on a terminal's stderr for long runs */
@@ -89,6 +90,8 @@ typedef struct Driver {
 } Driver;
 
 static int bad(const char *prog, const char *fmt, const char *a, const char *b);
+
+static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t);
 
 /* The signal that asked the run to stop, 0 if none. */
 static volatile sig_atomic_t stop_signal;
@@ -382,7 +385,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --t-end T            end time in s (default %g)\n"
             "  --dt H               rk4's step, adaptive's largest (default %g: the\n"
             "                       model's dt; 0: each mode chooses from its spectrum);\n"
-            "                       caps exact's steps only when given here\n"
+            "                       also exact's largest (exact needs none: --dt 0 lets\n"
+            "                       each mode take its own steps)\n"
             "  --method M           rk4, adaptive or exact (default %s)\n"
             "  --every E            trajectory sampling period in s, 0 = every step (default %g)\n"
             "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
@@ -890,6 +894,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         nsm_sim_free(sim);
         return 3;
     }
+    note_dt_cap(d, sim, t);
     if (isnan(au.error))         /* exact without the audit keeps no energy integrals */
         fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
                 "not kept: --summary keeps it)\n",
@@ -903,6 +908,22 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
                 au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
     nsm_sim_free(sim);
     return plot_failed ? 1 : 0;
+}
+
+/* One line on stderr when the model's dt capped exact's steps: exact solves
+** each mode in closed form and needs no cap, so a model written for rk4
+** (dt = 1 ms) makes it take thousands of steps for nothing.  Said when the
+** steps are at least half of t/dt and no --dt was given. */
+static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t)
+{
+    double dt = 0;
+    if (d->dt_given || nsm_sim_get_method(sim) != NSM_METHOD_EXACT ||
+        nsm_sim_model_times(sim, NULL, &dt, NULL) || !(dt > 0) ||
+        (double)nsm_sim_steps(sim) < 0.5 * t / dt)
+        return;
+    fprintf(stderr, "%s: note: the model's dt = %g s capped exact's steps (%ld steps); exact "
+            "needs no cap: --dt 0 lets each mode take its own\n", d->prog, dt,
+            nsm_sim_steps(sim));
 }
 
 /* The program: parse options, run, write CSV, report.  Returns the exit
@@ -977,6 +998,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             t_end_given = 1;
         } else if (!strcmp(a, "--dt")) {
             rc = !parse_num(val, &v) || nsm_sim_set_dt(sim, v);
+            d.dt_given = 1;
         } else if (!strcmp(a, "--every")) {
             rc = !parse_num(val, &v) || nsm_sim_set_every(sim, v);
             every = v;

@@ -296,9 +296,7 @@ static void warn(nsm_sim *s, const char *text)
 }
 
 /* The step of the current mode: exact, its reach 2/nu (mode.c), at most
-** a dt set through the API (--dt), and the model's `simulate dt` only while
-** the step-by-step audit runs (its split by element, code_aster's sums and
-** the peak forces are sampled at step ends); rk4, the user's dt while it resolves the mode's fastest
+** the user's dt; rk4, the user's dt while it resolves the mode's fastest
 ** motion (rho dt < RT_RK4_REACH), else, and without a dt, its own step
 ** RT_RK4_OWN/rho (at most 1 ms); adaptive, its trial step up to the user's
 ** dt and up to RT_DP5_OWN/rho.  rk4 and adaptive never step past 0.9 times the mode's stability
@@ -315,7 +313,7 @@ static double step_size(nsm_sim *s)
                     : s->set.method == NSM_METHOD_ADAPTIVE ? mi->h_dp5 : INFINITY;
     if (s->set.method == NSM_METHOD_EXACT) {
         h = isfinite(mi->h_exact) ? mi->h_exact : 1.0;
-        if ((s->set.dt_set || s->set.audit) && s->set.dt > 0 && s->set.dt < h)
+        if (s->set.dt > 0 && s->set.dt < h)
             h = s->set.dt;
     } else if (s->set.method == NSM_METHOD_RK4) {
         h = s->set.dt > 0 ? s->set.dt : fmin(1e-3, own);
