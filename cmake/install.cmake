@@ -34,6 +34,7 @@ file(CONFIGURE OUTPUT ${NSM_PATHS_DIR}/nsm_paths.h @ONLY CONTENT
 #define NSM_PATH_BINDIR "@CMAKE_INSTALL_BINDIR@"
 #define NSM_PATH_LIBDIR "@CMAKE_INSTALL_LIBDIR@"
 #define NSM_PATH_INCLUDEDIR "@CMAKE_INSTALL_INCLUDEDIR@"
+#define NSM_PATH_DATADIR "@CMAKE_INSTALL_DATADIR@"
 #define NSM_RUNTIME_LINK_FLAGS "@NSM_RUNTIME_LINK_FLAGS@"
 #define NSM_CLI_LIBS "@NSM_CLI_LIBS@"
 #define NSM_SWEEP_LIBS "@NSM_SWEEP_LIBS@"
@@ -76,3 +77,11 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/nsmConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/nsmConfig.cmake ${PROJECT_BINARY_DIR}/nsmConfigVersion.cmake
   DESTINATION ${NSM_CMAKE_DIR})
+
+# The models and the examples (the tutorial's CMake project and the
+# embedding example of docs/runtime.md), so that the tutorial runs from an
+# install: `nsmc --datadir` prints <prefix>/<datadir>/nsm.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION ${CMAKE_INSTALL_DATADIR}/nsm/models
+  FILES_MATCHING PATTERN "*.nsm")
+install(FILES ${PROJECT_SOURCE_DIR}/examples/CMakeLists.txt ${PROJECT_SOURCE_DIR}/examples/sweep.c
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/nsm/examples)

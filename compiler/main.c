@@ -40,20 +40,58 @@ typedef struct Options {
 static void usage(FILE *out)
 {
     fputs("usage: nsmc FILE.nsm [-o FILE.c]          compile a model to a C simulator\n"
-          "       nsmc --check FILE.nsm               check a model, print nothing when it is valid\n"
+          "       nsmc --check FILE.nsm               check a model\n"
           "       nsmc --dump=tokens|ast FILE.nsm     print the tokens or the syntax tree\n"
           "       nsmc --emit=equations [--format=text|markdown] [-o FILE] FILE.nsm\n"
-          "                                           print every mode's equations\n"
-          "       nsmc run FILE.nsm [--out-dir DIR] [--set NAME=VALUE]... [--set-file FILE]\n"
-          "                [--no-plot] [--phase] [-- SIMULATOR ARGS]\n"
-          "                                           compile, build (cached) and run a model,\n"
-          "                                           print its events, plot into out/NAME/\n"
-          "       nsmc sweep FILE.nsm --param NAME=START:STOP:COUNT [--param ...]\n"
-          "                --section impact:GAP|period:EXPR|plane:EXPR --out-dir DIR\n"
-          "                [--transient N] [--record N] [--continue up|down|both] [--jobs N]\n"
-          "                                           a parameter study: Poincare sections over\n"
-          "                                           a grid, summary, bifurcation diagram\n"
-          "       nsmc --help | --version\n"
+          "       nsmc run FILE.nsm [OPTIONS] [-- SIMULATOR OPTIONS]\n"
+          "       nsmc sweep FILE.nsm --param NAME=START:STOP:COUNT --section SPEC\n"
+          "                --out-dir DIR [OPTIONS]\n"
+          "       nsmc cache clean | nsmc --datadir | nsmc --help | nsmc --version\n"
+          "\n"
+          "Compiling:\n"
+          "  -o FILE                 write the C simulator (or the equations) to FILE\n"
+          "                          (default: the model's file name with .c, here)\n"
+          "  --check                 check the model; print nothing when it is valid\n"
+          "  --dump=tokens           print the tokens, one a line\n"
+          "  --dump=ast              print the syntax tree\n"
+          "  --emit=equations        print every mode's derived equations\n"
+          "  --format=text           the equations as plain text\n"
+          "  --format=markdown       the equations as Markdown (the default)\n"
+          "  --datadir               print where the installed models and examples are\n"
+          "  -h, --help              this text\n"
+          "  --version               print nsmc's version\n"
+          "\n"
+          "nsmc run: compile, build (cached), run, print the events, plot into out/NAME/\n"
+          "  (all options: nsmc run --help)\n"
+          "  --out-dir DIR           where the results go\n"
+          "  --set NAME=VALUE        override a parameter (SI, or with a unit: 'k=2 N/m')\n"
+          "  --set-file FILE         overrides from a file of NAME = VALUE lines\n"
+          "  --plot, --no-plot       draw the plots (default) or not\n"
+          "  --phase                 also draw phase portraits\n"
+          "  -q, --quiet             no event table\n"
+          "  --events-max N          at most N rows of the event table\n"
+          "  -v, --verbose           show the C compiler's command\n"
+          "  --t-end, --dt, --method, --every, ...: the simulator's options (nsmc run\n"
+          "                          FILE.nsm -- --help lists them)\n"
+          "\n"
+          "nsmc sweep: Poincare sections over a parameter grid, summary, bifurcation\n"
+          "  diagram, Floquet multipliers (docs/studies.md; nsmc sweep FILE.nsm --help)\n"
+          "  --param NAME=START:STOP:COUNT  a grid axis (repeatable)\n"
+          "  --section SPEC          impact:GAP, period:EXPR[:T0] or plane:EXPR[:up|down|both]\n"
+          "  --out-dir DIR           where the results go\n"
+          "  --section-period EXPR   measure the records' phase in periods EXPR\n"
+          "  --t-max EXPR            end of a point's run (default: the model's t_end)\n"
+          "  --transient N           section records dropped as the transient (100)\n"
+          "  --record N              section records kept after the transient (100)\n"
+          "  --continue up|down|both start each point from its neighbour's end state\n"
+          "  --floquet               the periodic orbits' Floquet multipliers\n"
+          "  --method M              rk4, adaptive or exact\n"
+          "  --set NAME=VALUE        a parameter held fixed over the grid\n"
+          "  --plot COLUMN           the column of the bifurcation diagram\n"
+          "  --jobs N                threads (and MPI ranks under mpirun)\n"
+          "  -v                      show the C compiler's command\n"
+          "\n"
+          "nsmc cache clean          remove the cached simulators ($XDG_CACHE_HOME/nsm)\n"
           "exit status: 0 ok, 1 error in the model or the command line, 2 internal error\n",
           out);
 }
@@ -66,6 +104,8 @@ static int parse_args(int argc, char **argv, Options *o)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
+        } else if (strcmp(a, "--datadir") == 0) {
+            return run_datadir();
         } else if (strcmp(a, "--version") == 0) {
             printf("nsmc %s\n", NSM_VERSION);
             return 0;
@@ -292,6 +332,8 @@ int main(int argc, char **argv)
         return run_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return sweep_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "cache") == 0)
+        return run_cache_main(argc - 1, argv + 1);
     Options o = {ACT_COMPILE, EQ_MARKDOWN, NULL, NULL};
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)

@@ -2,7 +2,9 @@
  * run.c - `nsmc run`: compile a model, build its simulator, run it, plot.
  *
  *     nsmc run FILE.nsm [--out-dir DIR] [--set NAME=VALUE]... [--set-file FILE]
- *                       [--plot | --no-plot] [--phase] [--animate] [-v] [-- SIMULATOR ARGS]
+ *                       [--plot | --no-plot] [--phase] [--animate] [-q] [--events-max N] [-v]
+ *                       [SIMULATOR OPTIONS] [-- SIMULATOR ARGS]
+ *     nsmc cache clean;  nsmc --datadir
  *
  *   1. source → parse → sema → derive → emit, in memory;
  *   2. build: the C text is compiled with $CC (default cc) against the
@@ -11,10 +13,11 @@
  *      $XDG_CACHE_HOME/nsm (default ~/.cache/nsm), keyed by a hash of the C
  *      text, the runtime library, its headers and the compiler command, so a
  *      model is rebuilt only when it or the runtime changed;
- *   3. run it with --events DIR/events.csv --out DIR/trajectory.csv, then
- *      --set-file and the --set values (later ones win), then the extra
- *      arguments; the simulator prints the event table, its summary, and a
- *      progress bar on a terminal;
+ *   3. run it with --events DIR/events.csv --out DIR/trajectory.csv, --table
+ *      (not with -q), then --set-file and the --set values (later ones win),
+ *      the simulator's options given before "--" (sim_valued, sim_flags),
+ *      then the arguments after "--"; the simulator prints the event table,
+ *      its summary, and a progress bar on a terminal;
  *   4. summarise the events and energy, and plot into DIR (runtime/src/plot.h).
  *
  * Nothing is lost silently: one run at a time writes into a folder (a lock,
@@ -44,12 +47,14 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "arena.h"
 #include "derive.h"
 #include "diag.h"
 #include "emit.h"
+#include "nsm/nsm.h"
 #include "nsm_paths.h"
 #include "parse.h"
 #include "plot.h"
@@ -62,9 +67,11 @@ enum { MAX_ARGS = 4096 };
 
 typedef struct RunOptions {
     const char *input, *out_dir, *set_file;
-    int plot, phase, animate, verbose;
+    int plot, phase, animate, verbose, quiet;
     const char **sets;      /* NAME=VALUE strings, in command-line order */
     int nsets;
+    const char **sim;       /* simulator options given before "--", with their values */
+    int nsim;
     char **extra;           /* after "--" */
     int nextra;
 } RunOptions;
@@ -85,6 +92,25 @@ static int args_add(ArgList *l, const char *a)
     return 0;
 }
 
+/* The simulator's options that `nsmc run` passes on as they are: those
+ * taking a value, then the flags.  --out, --events and --plot are nsmc
+ * run's own business (--out-dir). */
+static const char *const sim_valued[] = {
+    "--t-end", "--dt", "--method", "--every", "--rtol", "--atol", "--energy-tol",
+    "--max-steps", "--max-event-rate", "--stats", "--section", "--section-period",
+    "--section-out", "--events-max",
+};
+static const char *const sim_flags[] = { "--summary", "--no-zeno" };
+
+/* Whether s is in the list of n strings. */
+static int in_list(const char *s, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s, list[i]))
+            return 1;
+    return 0;
+}
+
 /* The text of `nsmc run --help`. */
 static void run_usage(FILE *out)
 {
@@ -92,16 +118,35 @@ static void run_usage(FILE *out)
           "Compile the model, build its simulator (cached), run it, print the events\n"
           "and plot the results.\n\n"
           "  --out-dir DIR       where results go (default out/<model name>)\n"
-          "  --set NAME=VALUE    override a parameter (SI units); repeatable\n"
-          "  --set-file FILE     overrides from a file of NAME = VALUE lines (# comments);\n"
-          "                      --set options take precedence\n"
+          "  --set NAME=VALUE    override a parameter, in SI units or with a unit of its\n"
+          "                      dimension ('k=2 N/m'); repeatable\n"
+          "  --set-file FILE     overrides from a file of NAME = VALUE lines (SI units,\n"
+          "                      # comments); --set options take precedence\n"
           "  --plot, --no-plot   draw plots with gnuplot (default) or not\n"
           "  --phase             also draw phase portraits v(x)\n"
           "  --animate           also write DIR/animation.gif, the bodies moving (the\n"
           "                      simulator's --fps F and --frames N go after '--')\n"
+          "  -q, --quiet         do not print the event table (the summary stays)\n"
+          "  --events-max N      print at most N rows of the event table\n"
           "  -v, --verbose       show the compiler command\n"
-          "  -- ARGS             passed to the simulator (--t-end T, --dt H, --method M,\n"
-          "                      --every E, ...; see `-- --help`)\n\n"
+          "  -h, --help          this text\n"
+          "Simulator options, given here or after '--' (see `nsmc run FILE -- --help`):\n"
+          "  --t-end T           end time in s (default: the model's)\n"
+          "  --dt H              rk4's step, adaptive's and exact's largest (default: the\n"
+          "                      model's dt; exact needs none: --dt 0)\n"
+          "  --method M          rk4, adaptive or exact\n"
+          "  --every E           trajectory sampling period in s (0: every step)\n"
+          "  --rtol R, --atol A  tolerances of the adaptive method\n"
+          "  --energy-tol E      energy balance error that stops the run (0: never)\n"
+          "  --max-steps N       fail after N steps\n"
+          "  --max-event-rate R  fail when events come faster than R per second\n"
+          "  --no-zeno           do not jump over Zeno cascades\n"
+          "  --summary           print the energy audit and contact statistics\n"
+          "  --stats FILE        write the per-contact statistics as CSV\n"
+          "  --section SPEC      record a Poincare section (impact:GAP, period:T, plane:F)\n"
+          "  --section-period T  measure the section records' phase in periods T\n"
+          "  --section-out FILE  the section's CSV\n"
+          "  -- ARGS             everything after it goes to the simulator as it is\n\n"
           "Results in DIR: trajectory.csv, events.csv, plot.png, plot.svg (phase.png,\n"
           "phase.svg), plot.gp.  Environment: CC (the C compiler, default cc),\n"
           "XDG_CACHE_HOME (simulator cache, default ~/.cache; under it nsm/).\n"
@@ -116,6 +161,7 @@ static void run_usage(FILE *out)
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
 {
     o->sets = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
+    o->sim = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
     o->plot = 1;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -137,6 +183,17 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
             o->animate = 1;
         } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
             o->verbose = 1;
+        } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
+            o->quiet = 1;
+        } else if (in_list(s, sim_flags, sizeof sim_flags / sizeof *sim_flags)) {
+            o->sim[o->nsim++] = s;
+        } else if (in_list(s, sim_valued, sizeof sim_valued / sizeof *sim_valued)) {
+            if (!has_val) {
+                fprintf(stderr, "nsmc: error: '%s' needs a value (see nsmc run --help)\n", s);
+                return 1;
+            }
+            o->sim[o->nsim++] = s;
+            o->sim[o->nsim++] = argv[++i];
         } else if (!strcmp(s, "--out-dir") || !strcmp(s, "--set") || !strcmp(s, "--set-file")) {
             if (!has_val) {
                 fprintf(stderr, "nsmc: error: '%s' needs a value (see nsmc run --help)\n", s);
@@ -153,8 +210,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
             } else
                 o->sets[o->nsets++] = v;
         } else if (s[0] == '-' && s[1] != '\0') {
-            fprintf(stderr, "nsmc: error: unknown option '%s' for 'nsmc run' (simulator options "
-                    "go after '--'; see nsmc run --help)\n", s);
+            fprintf(stderr, "nsmc: error: unknown option '%s' for 'nsmc run' (see nsmc run "
+                    "--help; other simulator options go after '--')\n", s);
             return 1;
         } else if (o->input) {
             fprintf(stderr, "nsmc: error: more than one input file ('%s' and '%s')\n", o->input, s);
@@ -240,30 +297,25 @@ typedef struct Runtime {
     const char *cli;        /* libnsmcli.a, next to it */
 } Runtime;
 
-/* Finds the runtime relative to this executable: libnsmrt.a next to it (the
- * build tree, headers in the source tree), else <prefix>/<libdir> and
- * <prefix>/<includedir> with prefix the parent of <bindir>.  Returns 0, or 2
- * after a message. */
-static int find_runtime(Runtime *rt, Arena *a)
+/* The directory of this executable, in a; NULL after a message. */
+static const char *exe_dir(Arena *a)
 {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) {
         fprintf(stderr, "nsmc: internal error: cannot locate the nsmc executable: %s\n",
                 strerror(errno));
-        return 2;
+        return NULL;
     }
     exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    *slash = '\0';
-    const char *bindir = exe;
-    rt->lib = arena_printf(a, "%s/libnsmrt.a", bindir);
-    rt->include = arena_printf(a, "%s/runtime/include", NSM_PATH_SOURCE_DIR);
-    rt->cli = arena_printf(a, "%s/libnsmcli.a", bindir);
-    if (file_exists(rt->lib) && file_exists(rt->cli) &&
-        file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
-        return 0;
-    /* install tree: one ".." per component of the bin directory */
+    *strrchr(exe, '/') = '\0';
+    return arena_strdup(a, exe);
+}
+
+/* The install prefix of an nsmc in bindir: one ".." per component of the
+ * configured bin directory. */
+static const char *install_prefix(const char *bindir, Arena *a)
+{
     char *prefix = arena_strdup(a, bindir);
     const char *b = NSM_PATH_BINDIR;
     do {
@@ -272,8 +324,31 @@ static int find_runtime(Runtime *rt, Arena *a)
             *s = '\0';
         b = strchr(b, '/');
     } while (b && *++b);
-    if (!*prefix)
-        prefix = "/";
+    return *prefix ? prefix : "/";
+}
+
+/* Whether nsmc runs from its build tree: libnsmrt.a lies next to it. */
+static int in_build_tree(const char *bindir, Arena *a)
+{
+    return file_exists(arena_printf(a, "%s/libnsmrt.a", bindir)) &&
+           file_exists(arena_printf(a, "%s/libnsmcli.a", bindir));
+}
+
+/* Finds the runtime relative to this executable: libnsmrt.a next to it (the
+ * build tree, headers in the source tree), else <prefix>/<libdir> and
+ * <prefix>/<includedir> with prefix the parent of <bindir>.  Returns 0, or 2
+ * after a message. */
+static int find_runtime(Runtime *rt, Arena *a)
+{
+    const char *bindir = exe_dir(a);
+    if (!bindir)
+        return 2;
+    rt->lib = arena_printf(a, "%s/libnsmrt.a", bindir);
+    rt->include = arena_printf(a, "%s/runtime/include", NSM_PATH_SOURCE_DIR);
+    rt->cli = arena_printf(a, "%s/libnsmcli.a", bindir);
+    if (in_build_tree(bindir, a) && file_exists(arena_printf(a, "%s/nsm/nsm.h", rt->include)))
+        return 0;
+    const char *prefix = install_prefix(bindir, a);
     const char *libdir = NSM_PATH_LIBDIR, *incdir = NSM_PATH_INCLUDEDIR;
     rt->lib = libdir[0] == '/' ? arena_printf(a, "%s/libnsmrt.a", libdir)
                                : arena_printf(a, "%s/%s/libnsmrt.a", prefix, libdir);
@@ -644,10 +719,11 @@ static int split_csv(char *line, char **field, int max)
  * any length are read (a gap's name is not limited). */
 static void summarize_events(const char *path)
 {
-    static const char *const kinds[] = {
-        "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time"
-    };
-    long count[7] = {0}, total = 0;
+    enum { NKIND = NSM_EV_REVERSAL + 1 };
+    const char *kinds[NKIND];
+    for (int k = 0; k < NKIND; k++)
+        kinds[k] = nsm_event_kind_name(k);
+    long count[NKIND] = {0}, total = 0;
     double lost = 0;
     char *line = NULL, *field[8];
     size_t cap = 0;
@@ -663,7 +739,7 @@ static void summarize_events(const char *path)
             continue;
         total++;
         lost += el;
-        for (int k = 0; k < 7; k++)
+        for (int k = 0; k < NKIND; k++)
             if (!strcmp(field[1], kinds[k]))
                 count[k]++;
     }
@@ -671,7 +747,7 @@ static void summarize_events(const char *path)
     fclose(f);
     printf("\nevents: %ld", total);
     const char *sep = " (";
-    for (int k = 0; k < 7; k++)
+    for (int k = 0; k < NKIND; k++)
         if (count[k]) {
             printf("%s%ld %s", sep, count[k], kinds[k]);
             sep = ", ";
@@ -769,11 +845,15 @@ static int plot_walls(const RunOptions *o, const Model *m, PlotWall *walls, int 
         const char *eq = strchr(o->sets[k], '=');
         if (!eq)
             return -1;
-        char *end;
-        double v = strtod(eq + 1, &end);
-        if (*end)
+        const char *name = arena_strndup(a, o->sets[k], (size_t)(eq - o->sets[k]));
+        const char *unit = "";
+        for (int i = 0; i < m->n_params; i++)
+            if (!strcmp(m->params[i].name, name))
+                unit = m->params[i].unit;
+        double v;
+        if (setfile_value(eq + 1, unit, &v, err, sizeof err))
             return -1;
-        wall_param(ctx, arena_strndup(a, o->sets[k], (size_t)(eq - o->sets[k])), v, 0);
+        wall_param(ctx, name, v, 0);
     }
     ExprEnv env = {p, NULL, 0};
     int n = 0;
@@ -983,6 +1063,13 @@ static int run(const RunOptions *o, Arena *a)
             fputs("nsmc: error: too many --set options\n", stderr);
             return 1;
         }
+    if (!o->quiet && args_add(args, "--table"))
+        return 1;
+    for (int i = 0; i < o->nsim; i++)
+        if (args_add(args, o->sim[i])) {
+            fputs("nsmc: error: too many simulator arguments\n", stderr);
+            return 1;
+        }
     for (int i = 0; i < o->nextra; i++)
         if (args_add(args, o->extra[i])) {
             fputs("nsmc: error: too many simulator arguments\n", stderr);
@@ -1063,4 +1150,118 @@ const char *run_build_sweep(const char *input, int verbose, Arena *a, int *statu
     o.verbose = verbose;
     return build("sweep program", arena_printf(a, "%s-sweep", m->name), text, strlen(text), &o, NSM_SWEEP_LIBS, a,
                  status);
+}
+
+/* `nsmc --datadir`: where the models and examples are, <prefix>/<datadir>/nsm
+ * for an installed nsmc, the source tree for one in its build tree.  Returns
+ * the exit status after printing it (or a message). */
+int run_datadir(void)
+{
+    Arena *a = arena_new();
+    const char *bindir = exe_dir(a), *dir = NULL;
+    if (bindir && in_build_tree(bindir, a))
+        dir = NSM_PATH_SOURCE_DIR;
+    else if (bindir)
+        dir = NSM_PATH_DATADIR[0] == '/' ? arena_printf(a, "%s/nsm", NSM_PATH_DATADIR)
+              : arena_printf(a, "%s/%s/nsm", install_prefix(bindir, a), NSM_PATH_DATADIR);
+    struct stat st;
+    int rc = 2;
+    if (dir && stat(arena_printf(a, "%s/models", dir), &st) == 0 && S_ISDIR(st.st_mode)) {
+        printf("%s\n", dir);
+        rc = fflush(stdout) != 0 || ferror(stdout);
+    } else if (dir) {
+        fprintf(stderr, "nsmc: error: no models in %s: is nsm installed completely?\n", dir);
+    }
+    arena_free(a);
+    return rc;
+}
+
+/* Whether name is a cache entry's folder: NAME-<16 hex digits>. */
+static int cache_entry_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 18 || name[n - 17] != '-')
+        return 0;
+    for (size_t i = n - 16; i < n; i++)
+        if (!strchr("0123456789abcdef", name[i]))
+            return 0;
+    return 1;
+}
+
+/* Removes one cache entry: its files (the entry holds no folders), then the
+ * folder.  Returns the bytes freed, or -1 when something stayed. */
+static long long cache_remove_entry(const char *dir, Arena *a)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    long long freed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        const char *path = arena_printf(a, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(path) == 0)
+            freed += S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+    }
+    closedir(d);
+    return rmdir(dir) == 0 ? freed : -1;
+}
+
+/* `nsmc cache clean`: removes every cached simulator and sweep program (the
+ * folders NAME-HASH under the cache root; nothing else there is touched).
+ * Returns the exit status. */
+static int cache_clean(void)
+{
+    Arena *a = arena_new();
+    const char *root = cache_root(a);
+    DIR *d = opendir(root);
+    if (!d) {
+        int missing = errno == ENOENT;
+        if (missing)
+            printf("nsmc: the cache %s is empty\n", root);
+        else
+            fprintf(stderr, "nsmc: error: cannot read the cache %s: %s\n", root, strerror(errno));
+        arena_free(a);
+        return missing ? 0 : 1;
+    }
+    long entries = 0, kept = 0;
+    long long freed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *path = arena_printf(a, "%s/%s", root, e->d_name);
+        struct stat st;
+        if (!cache_entry_name(e->d_name) || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        long long f = cache_remove_entry(path, a);
+        if (f < 0)
+            kept++;
+        else {
+            entries++;
+            freed += f;
+        }
+    }
+    closedir(d);
+    printf("nsmc: removed %ld cached program%s (%.1f MB) from %s\n", entries,
+           entries == 1 ? "" : "s", (double)freed / 1e6, root);
+    if (kept)
+        fprintf(stderr, "nsmc: error: %ld cache entr%s could not be removed completely\n", kept,
+                kept == 1 ? "y" : "ies");
+    arena_free(a);
+    return kept ? 1 : 0;
+}
+
+/* Entry from main.c for `nsmc cache ...` (argv[0] is "cache"). */
+int run_cache_main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "clean"))
+        return cache_clean();
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        puts("usage: nsmc cache clean    remove every cached simulator and sweep program\n"
+             "                           ($XDG_CACHE_HOME/nsm, default ~/.cache/nsm)");
+        return 0;
+    }
+    fputs("nsmc: error: usage: nsmc cache clean\n", stderr);
+    return 1;
 }

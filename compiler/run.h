@@ -10,6 +10,13 @@ int run_main(int argc, char **argv);
 /* argv[0] is "sweep"; returns the process exit code (sweep.c). */
 int sweep_main(int argc, char **argv);
 
+/* argv[0] is "cache": `nsmc cache clean`; returns the exit code (run.c). */
+int run_cache_main(int argc, char **argv);
+
+/* `nsmc --datadir`: prints where the models and examples are; returns the
+ * exit code (run.c). */
+int run_datadir(void);
+
 struct Arena;
 /* The sweep program of a model, built or found in the cache (run.c). */
 const char *run_build_sweep(const char *input, int verbose, struct Arena *a, int *status);

@@ -121,6 +121,8 @@ typedef struct Sema {
     int cap_gap_bodies;
     const Node **pdefs; /* each parameter's value as written, for sizes */
     int n_pdefs, cap_pdefs;
+    const Node *hz_warned[16]; /* Hz in an angle, warned once per place */
+    int n_hz_warned;
     bool have_gravity, have_simulate, have_output;
     SrcLoc gravity_loc, simulate_loc, output_loc;
     bool every_set;
@@ -567,6 +569,61 @@ static const struct {
     {"abs", FN_ABS, 1},   {"min", FN_MIN, 2}, {"max", FN_MAX, 2},
 };
 
+/* Whether n holds a number written in Hz (`10 Hz`, `2 kHz`), directly or
+ * through the values of the parameters it names (depth bounded). */
+static bool hz_in(const Sema *s, const Node *n, int depth)
+{
+    if (!n || depth > 16)
+        return false;
+    if (n->kind == N_NUM)
+        return n->unit && strstr(n->unit, "Hz");
+    if (n->kind == N_NAME) {
+        Sym *sym = table_get(&s->syms, n->name);
+        return sym && sym->kind == SYM_PARAM && sym->index < s->n_pdefs &&
+               hz_in(s, s->pdefs[sym->index], depth + 1);
+    }
+    if (hz_in(s, n->a, depth) || hz_in(s, n->b, depth) || hz_in(s, n->c, depth))
+        return true;
+    for (int i = 0; i < n->nargs; i++)
+        if (hz_in(s, n->args[i], depth))
+            return true;
+    return false;
+}
+
+/* Whether the expression n names `pi` (a 2*pi*f argument converts cycles). */
+static bool names_pi(const Node *n)
+{
+    if (!n)
+        return false;
+    if (n->kind == N_NAME)
+        return strcmp(n->name, "pi") == 0;
+    if (names_pi(n->a) || names_pi(n->b) || names_pi(n->c))
+        return true;
+    for (int i = 0; i < n->nargs; i++)
+        if (names_pi(n->args[i]))
+            return true;
+    return false;
+}
+
+/* Warns when the argument of sin, cos or tan holds a frequency in Hz and no
+ * `pi` converts it: the
+ * argument is in radians, so `cos(w*t)` with `param w = 10 Hz` turns at
+ * 10 rad/s, not 10 cycles per second.  Once per place (a loop expands a
+ * statement many times). */
+static void warn_hz_angle(Sema *s, const Node *call, const Node *arg)
+{
+    if (!hz_in(s, arg, 0) || names_pi(arg))
+        return;
+    for (int i = 0; i < s->n_hz_warned; i++)
+        if (s->hz_warned[i] == arg)
+            return;
+    if (s->n_hz_warned < (int)(sizeof s->hz_warned / sizeof s->hz_warned[0]))
+        s->hz_warned[s->n_hz_warned++] = arg;
+    diag_warning(s->diag, arg->loc, "a frequency in Hz inside '%s' is taken as rad/s (Hz counts "
+                 "cycles, the argument is in radians); write 2*pi*f, or give the frequency in "
+                 "rad/s", call->name);
+}
+
 static Val conv_call(Sema *s, const Node *n, int cx)
 {
     int f = -1;
@@ -602,6 +659,8 @@ static Val conv_call(Sema *s, const Node *n, int cx)
                        dim_str(s, a.dim));
             return bad();
         }
+        if (fn == FN_SIN || fn == FN_COS || fn == FN_TAN)
+            warn_hz_angle(s, n, n->args[0]);
         d = dim_none();
         break;
     case FN_SQRT:

@@ -71,5 +71,13 @@ case $status in
 esac
 [ "$(ls "$tmp/outdir" | grep -c tmp)" = 0 ] || { echo "FAIL: temporary file left"; fail=1; }
 
+# A frequency in Hz inside sin or cos is taken as rad/s: a warning with the
+# place and a caret, exit 0; with 2*pi converting it, none.
+printf 'model hz\nparam w = 10 Hz\nmass M = 1 kg\nspring ground -- M, k = 1 N/m\nforce F: on M = 1 N * cos(w*t)\nforce G: on M = 1 N * sin(2*pi*w*t)\nsimulate t_end = 1 s\n' >"$tmp/hz.nsm"
+expect 0 "Hz inside cos" "$nsmc" --check "$tmp/hz.nsm"
+grep_err "hz.nsm:5:27: warning: a frequency in Hz inside 'cos' is taken as rad/s" "Hz warning"
+grep_err '^ *| *\^~~$' "Hz warning caret"
+[ "$(grep -c warning "$tmp/err")" = 1 ] || { echo "FAIL: 2*pi*w inside sin warned too"; cat "$tmp/err"; fail=1; }
+
 [ $fail = 0 ] && echo "command line: all checks passed"
 exit $fail

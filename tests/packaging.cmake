@@ -1,8 +1,8 @@
 # The installed runtime as users build against it (label packaging):
 # libnsmrt.so's exported symbols, pkg-config and find_package(nsm) builds of
 # the tutorial's simulator against an install in a temporary prefix
-# (tests/packaging/packaging_test.py).
-foreach(case exports pkgconfig find_package)
+# (tests/packaging/packaging_test.py), and the models and examples it ships.
+foreach(case exports pkgconfig find_package share)
   add_test(NAME packaging.${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/packaging/packaging_test.py
             ${case} ${PROJECT_BINARY_DIR} ${NSM_SOURCE_DIR})

@@ -28,3 +28,18 @@ add_test(NAME workflow/tutorial
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/tutorial_test.py
           ${PROJECT_BINARY_DIR} ${NSM_SOURCE_DIR}/docs/tutorial.md "${NSM_TUTORIAL_CC_FLAGS}")
 set_tests_properties(workflow/tutorial PROPERTIES LABELS workflow TIMEOUT 600)
+
+# The command lines of nsmc, nsmc run and the simulators: every option in
+# the help texts, the event table only when asked, units in --set, size
+# parameters, nsmc run's options, nsmc cache clean (tests/workflow/options_test.py).
+foreach(case help table set_units size_param run cache)
+  add_test(NAME workflow/options_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/options_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${CMAKE_BINARY_DIR}/sims ${case})
+  set_tests_properties(workflow/options_${case} PROPERTIES LABELS workflow TIMEOUT 300)
+endforeach()
+
+# docs/language.md's keyword lists against compiler/lexer.re's.
+add_test(NAME workflow/keywords
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/keywords_test.py ${NSM_SOURCE_DIR})
+set_tests_properties(workflow/keywords PROPERTIES LABELS workflow)

@@ -3,8 +3,9 @@
 ** simulator.  Unlike the rest of the library it prints: it is the program.
 **
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
-**   --rtol R  --atol A  --set NAME=VALUE (repeatable)  --set-file FILE
+**   --rtol R  --atol A  --set NAME=VALUE[ UNIT] (repeatable)  --set-file FILE
 **   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5)   --events FILE|-  (event CSV)
+**   --table  --events-max N  (the event table on stdout)
 **   --max-steps N  --max-event-rate R  --energy-tol E  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **   --plot DIR  --phase  (gnuplot plots of the trajectory and events)
@@ -12,8 +13,10 @@
 **   --section SPEC  --section-period EXPR  --section-out FILE|-  (a Poincare
 **   section's records as CSV: t, phase, the state; docs/studies.md)
 **
-** Unless --out, --events or --stats writes to stdout, the event log is
-** printed there as a table; a one-line summary goes to stderr; --summary adds the energy audit and the
+** Unless --events names a file (--table: even then) or --out, --events,
+** --stats or --section-out writes to stdout, the event log is printed there
+** as a table (its first N rows with --events-max N); a one-line summary
+** goes to stderr; --summary adds the energy audit and the
 ** per-contact statistics as a table on stdout (docs/energy.md).  --plot DIR
 ** also writes DIR/trajectory.csv and DIR/events.csv (or plots the files of
 ** --out and --events) and draws DIR/plot.png and plot.svg with gnuplot
@@ -74,6 +77,8 @@ typedef struct Driver {
     Sink out, events;     /* CSV outputs, fd -1 if not requested */
     Sink sec;             /* --section records, fd -1 if not requested */
     int table;            /* print the event table on stdout */
+    long table_max;       /* --events-max: most rows of the table, -1 all */
+    int dt_given;         /* --dt on the command line */
     long nev;
     double t_end;
     Progress pb;          /* bar on a terminal's stderr for long runs */
@@ -82,6 +87,10 @@ typedef struct Driver {
     const char *werr_path;
     Anim *anim;           /* --animate: the frames being recorded, else NULL */
 } Driver;
+
+static int bad(const char *prog, const char *fmt, const char *a, const char *b);
+
+static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t);
 
 /* The signal that asked the run to stop, 0 if none. */
 static volatile sig_atomic_t stop_signal;
@@ -285,11 +294,73 @@ static void list_params(const nsm_model *m, FILE *f)
         fprintf(f, "(none)");
 }
 
+/* Index of the model's parameter name, -1 if none. */
+static int param_find(const nsm_model *m, const char *name)
+{
+    for (int k = 0; k < m->n_params; k++)
+        if (!strcmp(m->params[k].name, name))
+            return k;
+    return -1;
+}
+
+/* A value that a size parameter (one that sizes indexed families or loops,
+** fixed when the simulator was generated) can never take: not a whole
+** number >= 0.  The runtime's own message would advise declaring it so,
+** which nsmc refuses; this one says what a size is.  Returns 1 after the
+** message (where: "" or "FILE:LINE: "), else 0. */
+static int size_refused(const nsm_model *m, const char *prog, const char *where, int k, double v)
+{
+    if (!m->param_size || !m->param_size[k] || (v >= 0 && v == floor(v)))
+        return 0;
+    fprintf(stderr, "%s: error: %sparameter '%s' sizes the model's indexed families or loops: "
+            "it is a whole number >= 0, fixed at %.17g when the simulator was generated; "
+            "%.17g is not a size\n", prog, where, m->params[k].name, m->params[k].value, v);
+    return 1;
+}
+
+/* One --set NAME=VALUE: an unknown name lists the valid ones, the value may
+** carry a unit of the parameter's dimension and is converted to SI
+** (setfile_value).  Returns 0, or 1 after a message. */
+static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const char *arg)
+{
+    char name[128], err[512];
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name)
+        return bad(prog, "--set needs NAME=VALUE, got '%s'%s", arg, "");
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = 0;
+    int k = param_find(m, name);
+    if (k < 0) {
+        fprintf(stderr, "%s: error: unknown parameter '%s'; valid parameters: ", prog, name);
+        list_params(m, stderr);
+        fprintf(stderr, "\n");
+        return 1;
+    }
+    double v;
+    if (setfile_value(eq + 1, m->params[k].unit, &v, err, sizeof err)) {
+        fprintf(stderr, "%s: error: bad value '%s' for parameter '%s': %s\n(try --help)\n", prog,
+                eq + 1, name, err);
+        return 1;
+    }
+    if (size_refused(m, prog, "", k, v))
+        return 1;
+    if (nsm_sim_set_param(sim, name, v) != NSM_OK) {
+        fprintf(stderr, "%s: error: %s\n", prog, nsm_sim_message(sim));
+        return 1;
+    }
+    return 0;
+}
+
 /* One assignment of a --set-file: unknown names are errors listing the
 ** valid ones (returns -1 to stop reading, already reported). */
 static int set_from_file(void *ud, const char *name, double value, int line)
 {
     SetCtx *c = ud;
+    int k = param_find(c->m, name);
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%d: ", c->path, line);
+    if (k >= 0 && size_refused(c->m, c->prog, where, k, value))
+        return -1;
     int rc = nsm_sim_set_param(c->sim, name, value);
     if (rc == NSM_OK)
         return 0;
@@ -311,19 +382,27 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "usage: %s [options]\n"
             "Simulate the model '%s'%s%s%s.\n\n"
             "  --t-end T            end time in s (default %g)\n"
-            "  --dt H               rk4's step, the largest of exact and adaptive; 0: each mode\n"
-            "                       chooses from its spectrum (default %g)\n"
+            "  --dt H               rk4's step, adaptive's largest (default %g: the\n"
+            "                       model's dt; 0: each mode chooses from its spectrum);\n"
+            "                       also exact's largest (exact needs none: --dt 0 lets\n"
+            "                       each mode take its own steps)\n"
             "  --method M           rk4, adaptive or exact (default %s)\n"
             "  --every E            trajectory sampling period in s, 0 = every step (default %g)\n"
             "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
             "  --energy-tol E       energy balance error, relative to the largest energy, that\n"
             "                       stops the run (default 1e-6 exact, 1e-2 adaptive, 5e-2\n"
             "                       rk4; 0: never)\n"
-            "  --set NAME=VALUE     override a parameter (SI units); repeatable\n"
-            "  --set-file FILE      overrides from a file of NAME = VALUE lines (# comments)\n"
+            "  --set NAME=VALUE     override a parameter, in SI units or with a unit of its\n"
+            "                       dimension ('k=2 N/m', 'T=5 ms'); repeatable\n"
+            "  --set-file FILE      overrides from a file of NAME = VALUE lines (SI units,\n"
+            "                       # comments)\n"
             "  --out FILE|-         write the trajectory as CSV, or as HDF5 for FILE.h5\n"
             "                       (with the events and the model's description)\n"
-            "  --events FILE|-      write the event log as CSV\n"
+            "  --events FILE|-      write the event log as CSV (the event table on stdout is\n"
+            "                       then left out; --table keeps it)\n"
+            "  --table              print the event table on stdout even with --events FILE\n"
+            "  --events-max N       print at most N rows of the event table (the files keep\n"
+            "                       every event)\n"
             "  --stats FILE|-       write the per-contact statistics as CSV\n"
             "  --summary            print the energy audit and contact statistics\n"
             "  --plot DIR           also plot the trajectory and events with gnuplot into\n"
@@ -342,7 +421,7 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --max-steps N        fail after N steps\n"
             "  --max-event-rate R   fail when events come faster than R per second\n"
             "  --no-zeno            do not jump over Zeno cascades\n"
-            "  --help               this text\n\n"
+            "  -h, --help           this text\n\n"
             "Parameters:\n",
             prog, m->name, m->title ? " (" : "", m->title ? m->title : "", m->title ? ")" : "",
             m->t_end, m->dt, nsm_method_name(m->method), m->every);
@@ -393,7 +472,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
                 ev->energy_lost, ev->count);
     if (sink_endline(&d->events))
         return write_failed(d, d->events.err, d->events.path);
-    if (d->table) {
+    if (d->table && (d->table_max < 0 || d->nev <= d->table_max)) {
         if (d->nev == 1)
             printf("%-20s %-14s %-12s %14s %14s %14s %14s %6s\n", "t [s]", "event", "contact",
                    "vrel- [m/s]", "vrel+ [m/s]", "impulse [N s]", "lost [J]", "count");
@@ -785,6 +864,9 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         if (close_out(stats))
             write_failed(d, errno, strcmp(stats_path, "-") ? stats_path : "standard output");
     }
+    if (d->table && d->table_max >= 0 && d->nev > d->table_max)
+        printf("... %ld more events not shown (--events-max %ld)%s%s\n", d->nev - d->table_max,
+               d->table_max, ev_path ? "; all of them in " : "", ev_path ? ev_path : "");
     if (summary && !d->werr && !sig)
         print_summary(sim, m, &au, stdout);
     if (fflush(stdout) != 0 || ferror(stdout))
@@ -809,6 +891,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         nsm_sim_free(sim);
         return 3;
     }
+    note_dt_cap(d, sim, t);
     if (isnan(au.error))         /* exact without the audit keeps no energy integrals */
         fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
                 "not kept: --summary keeps it)\n",
@@ -824,16 +907,33 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
     return plot_failed || anim_failed ? 1 : 0;
 }
 
+/* One line on stderr when the model's dt capped exact's steps: exact solves
+** each mode in closed form and needs no cap, so a model written for rk4
+** (dt = 1 ms) makes it take thousands of steps for nothing.  Said when the
+** steps are at least half of t/dt and no --dt was given. */
+static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t)
+{
+    double dt = 0;
+    if (d->dt_given || nsm_sim_get_method(sim) != NSM_METHOD_EXACT ||
+        nsm_sim_model_times(sim, NULL, &dt, NULL) || !(dt > 0) ||
+        (double)nsm_sim_steps(sim) < 0.5 * t / dt)
+        return;
+    fprintf(stderr, "%s: note: the model's dt = %g s capped exact's steps (%ld steps); exact "
+            "needs no cap: --dt 0 lets each mode take its own\n", d->prog, dt,
+            nsm_sim_steps(sim));
+}
+
 /* The program: parse options, run, write CSV, report.  Returns the exit
 ** status. */
 int nsm_main(const nsm_model *m, int argc, char **argv)
 {
-    Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1 };
+    Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1,
+                 .table_max = -1 };
     const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL, *plot_dir = NULL;
     const char *h5_path = NULL;   /* --out FILE.h5 */
     const char *sec_spec = NULL, *sec_period = NULL, *sec_path = NULL;
     char plot_traj[4200], plot_ev[4200];
-    int summary = 0, phase = 0;
+    int summary = 0, phase = 0, table_asked = 0;
     FILE *stats = NULL;
     AnimOptions anim_opt = { 0 };
     double t_end, v, rtol = 1e-9, atol = 1e-12, every;
@@ -863,7 +963,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                                               "--method", "--set", "--set-file", "--out", "--events", "--stats",
                                               "--max-steps", "--max-event-rate", "--plot", "--energy-tol",
                                               "--section", "--section-period", "--section-out",
-                                              "--animate", "--fps", "--frames" };
+                                              "--animate", "--fps", "--frames", "--events-max" };
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= !strcmp(a, valued[k]);
@@ -882,6 +982,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--phase")) {
             phase = 1;
             continue;
+        } else if (!strcmp(a, "--table")) {
+            table_asked = 1;
+            continue;
+        } else if (!strcmp(a, "--events-max")) {
+            rc = !parse_num(val, &v) || v < 0 || v > 9e18 || v != floor(v);
+            d.table_max = rc ? -1 : (long)v;
         } else if (!strcmp(a, "--no-zeno")) {
             nsm_sim_set_zeno(sim, 0);
             continue;
@@ -890,6 +996,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             t_end_given = 1;
         } else if (!strcmp(a, "--dt")) {
             rc = !parse_num(val, &v) || nsm_sim_set_dt(sim, v);
+            d.dt_given = 1;
         } else if (!strcmp(a, "--every")) {
             rc = !parse_num(val, &v) || nsm_sim_set_every(sim, v);
             every = v;
@@ -913,27 +1020,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             }
             nsm_sim_set_method(sim, meth);
         } else if (!strcmp(a, "--set")) {
-            char name[128];
-            const char *eq = strchr(val, '=');
-            if (!eq || eq == val || (size_t)(eq - val) >= sizeof name) {
-                nsm_sim_free(sim);
-                return bad(d.prog, "--set needs NAME=VALUE, got '%s'%s", val, "");
-            }
-            memcpy(name, val, eq - val);
-            name[eq - val] = 0;
-            if (nsm_sim_get_param(sim, name, &v)) {
-                fprintf(stderr, "%s: error: unknown parameter '%s'; valid parameters: ", d.prog, name);
-                list_params(m, stderr);
-                fprintf(stderr, "\n");
-                nsm_sim_free(sim);
-                return 1;
-            }
-            if (!parse_num(eq + 1, &v)) {
-                nsm_sim_free(sim);
-                return bad(d.prog, "bad value '%s' for parameter '%s' (expected a number)", eq + 1, name);
-            }
-            if (nsm_sim_set_param(sim, name, v) != NSM_OK) {
-                fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+            if (set_option(sim, m, d.prog, val)) {
                 nsm_sim_free(sim);
                 return 1;
             }
@@ -1017,6 +1104,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                    "be used with --plot (give a file, or leave it out to write into %s)",
                    out_path && !strcmp(out_path, "-") ? "--out" : "--events", plot_dir);
     }
+    /* the table goes to stdout unless the events go to a file the user
+     * named (--table: both) or another output takes stdout */
+    int table = table_asked || !ev_path;
     if (out_path && h5out_is_h5(out_path)) {
         h5_path = out_path;   /* HDF5; with --plot, the plot's CSV goes into DIR */
         out_path = NULL;
@@ -1092,7 +1182,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             return 1;
         }
     }
-    d.table = !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
+    d.table = table && !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
               !(stats_path && !strcmp(stats_path, "-")) && !(sec_spec && !strcmp(sec_path, "-"));
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {

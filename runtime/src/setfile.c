@@ -14,6 +14,7 @@
 
 #include "nsm/nsm.h"
 #include "setfile.h"
+#include "units.h"     /* the compiler's unit table (compiler/units.c), one for both */
 
 /* Skip blanks. */
 static char *skip_blank(char *s)
@@ -147,4 +148,63 @@ int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t err
     }
     free(text);
     return rc;
+}
+
+/* Whether unit text names an angle's rate in radians ("rad/s") while the
+** other names cycles ("Hz"), or the reverse: the dimensions agree (rad is
+** 1) but the numbers differ by 2 pi, so such a value is refused. */
+static int cycles_vs_radians(const char *a, const char *b)
+{
+    return (strstr(a, "Hz") && strstr(b, "rad")) || (strstr(a, "rad") && strstr(b, "Hz"));
+}
+
+/* Parses a --set value; see setfile.h. */
+int setfile_value(const char *text, const char *unit, double *value, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || errno != 0 || !isfinite(v)) {
+        snprintf(err, errlen, "expected a number, optionally followed by a unit ('2.5', "
+                 "'2.5 N/m')");
+        return -1;
+    }
+    while (*end == ' ' || *end == '\t')
+        end++;
+    size_t n = strlen(end);
+    while (n > 0 && (end[n - 1] == ' ' || end[n - 1] == '\t'))
+        n--;
+    if (n == 0) {
+        *value = v;     /* a bare number is in SI units */
+        return 0;
+    }
+    char ut[64];
+    const char *pu = unit ? unit : "";
+    double scale, pscale;
+    Dim dim, pdim = dim_none();
+    if (n >= sizeof ut || (memcpy(ut, end, n), ut[n] = '\0', !unit_parse(ut, &scale, &dim))) {
+        snprintf(err, errlen, "unknown unit '%.*s' (units are written as in the language: "
+                 "N/m, kN, ms, m/s^2, N*s/m)", (int)n, end);
+        return -1;
+    }
+    if (*pu && !unit_parse(pu, &pscale, &pdim)) {
+        snprintf(err, errlen, "the parameter's unit '%s' is not known here: give the value "
+                 "in it without a unit", pu);
+        return -1;
+    }
+    if (cycles_vs_radians(ut, pu)) {
+        snprintf(err, errlen, "'%s' is not the parameter's %s: Hz counts cycles, rad/s "
+                 "radians (1 Hz = 2*pi rad/s); convert the value", ut, pu);
+        return -1;
+    }
+    if (!dim_equal(dim, pdim)) {
+        if (*pu)
+            snprintf(err, errlen, "'%s' is not a unit of %s, the parameter's unit", ut, pu);
+        else
+            snprintf(err, errlen, "'%s' given for a dimensionless parameter (give the number "
+                     "alone)", ut);
+        return -1;
+    }
+    *value = v * scale;
+    return 0;
 }

@@ -25,4 +25,12 @@ typedef int (*SetfileFn)(void *ud, const char *name, double value, int line);
  * callback's nonzero value, err untouched).  Never prints. */
 int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t errlen);
 
+/* Parses the value of --set NAME=VALUE for a parameter whose SI unit text is
+ * `unit` ("" or NULL: dimensionless): a number, optionally followed by a unit
+ * ("2 N/m", "5 ms", "0.3 kN*s/m"), which must have the parameter's dimension
+ * and is converted to SI (a bare number is SI already).  Hz is refused for a
+ * parameter in rad/s and the reverse (they differ by 2 pi).  Returns 0, or
+ * -1 with a message in err. */
+int setfile_value(const char *text, const char *unit, double *value, char *err, size_t errlen);
+
 #endif

@@ -17,6 +17,10 @@
                  embedding example, which prints the documented rest time.
   find_package   the CMake project of docs/tutorial.md, against the same
                  kind of install: nsm_add_simulator and nsm::nsmrt.
+  share          the install ships every model and the examples under
+                 <prefix>/share/nsm, which the installed `nsmc --datadir`
+                 prints; the examples are the blocks the documents show
+                 (the tutorial's CMake project, runtime.md's sweep.c).
 
 Only the standard library; nm and ldd from binutils and libc-bin.
 """
@@ -185,12 +189,9 @@ def case_find_package(build, src):
         with open(os.path.join(proj, "CMakeLists.txt"), "w") as f:
             f.write(tutorial_cmake(src))
         shutil.copy(os.path.join(src, "models", "two_mass.nsm"), proj)
+        shutil.copy(os.path.join(src, "models", "bouncing_ball.nsm"), proj)
         with open(os.path.join(proj, "sweep.c"), "w") as f:
             f.write(sweep_source(src))
-        p = run([os.path.join(prefix, "bin", "nsmc"),
-                 os.path.join(src, "models", "bouncing_ball.nsm"), "-o",
-                 os.path.join(proj, "ball.c")], env=env)
-        check(p.returncode == 0, "nsmc generates ball.c", p)
         b = os.path.join(tmp, "b")
         p = run(["cmake", "-S", proj, "-B", b, "-DCMAKE_PREFIX_PATH=" + prefix], env=env)
         check(p.returncode == 0, "find_package(nsm) with CMAKE_PREFIX_PATH", p)
@@ -204,6 +205,33 @@ def case_find_package(build, src):
         p = run([os.path.join(b, "sweep")], env=env)
         check(p.returncode == 0 and "e = 0.5: at rest at t = 1.35457092295" in p.stdout,
               "the embedding example linked with nsm::nsmrt runs", p)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_share(build, src):
+    tmp = tempfile.mkdtemp(prefix="nsm-share-")
+    try:
+        prefix = install(build, tmp)
+        env = clean_env(prefix, tmp)
+        p = run(["nsmc", "--datadir"], env=env)
+        share = os.path.join(prefix, "share", "nsm")
+        check(p.returncode == 0 and p.stdout.strip() == share,
+              "the installed nsmc --datadir prints %s" % share, p)
+        models = sorted(f for f in os.listdir(os.path.join(src, "models")) if f.endswith(".nsm"))
+        have = sorted(os.listdir(os.path.join(share, "models")))
+        check(have == models, "every model is installed (missing %s, extra %s)"
+              % (sorted(set(models) - set(have)), sorted(set(have) - set(models))))
+        ex = os.path.join(share, "examples")
+        with open(os.path.join(ex, "CMakeLists.txt")) as f:
+            check(f.read() == tutorial_cmake(src),
+                  "examples/CMakeLists.txt is the tutorial's CMake block")
+        with open(os.path.join(ex, "sweep.c")) as f:
+            check(f.read() == sweep_source(src), "examples/sweep.c is runtime.md's sweep.c")
+        p = run([os.path.join(build, "nsmc"), "--datadir"])
+        check(p.returncode == 0 and os.path.isfile(os.path.join(p.stdout.strip(), "models",
+                                                                "two_mass.nsm")),
+              "nsmc --datadir in the build tree names a folder with the models", p)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -77,10 +77,21 @@ def main():
         t = os.path.join(work, "tutorial")
         for f in ("out/oscillator/plot.png", "out/two_mass/plot.png", "out/two_mass/phase.png",
                   "out/soft/events.csv", "out/plastic/events.csv", "out/long/plot.svg",
-                  "two_mass.c", "two_mass", "traj.csv"):
+                  "two_mass.c", "two_mass", "traj.csv", "out/units/events.csv",
+                  "embed/build/two_mass", "embed/build/sweep", "out/fio/summary.csv",
+                  "out/fio/bifurcation.png"):
             if not os.path.isfile(os.path.join(t, f)):
                 sys.exit("FAIL: the tutorial should have made tutorial/%s" % f)
         print("ok: the plots and files the tutorial describes exist")
+        # section 7: the installed examples build and the embedding example
+        # finds the ball's rest time t1 (1 + e)/(1 - e), t1 = sqrt(2 h / g)
+        if "e = 0.5: at rest at t = 1.35457092295" not in p.stdout:
+            sys.exit("FAIL: the installed embedding example did not print the rest time")
+        with open(os.path.join(t, "out", "fio", "summary.csv")) as f:
+            rows = f.read().splitlines()
+        if len(rows) != 10 or ",ok," not in rows[1] + ",":
+            sys.exit("FAIL: section 8's sweep should give 9 points: %s" % rows[:3])
+        print("ok: the installed examples and models run")
         if "using the cached simulator" not in p.stderr:
             sys.exit("FAIL: the --set run of section 3 should reuse the cached simulator")
         print("ok: changing parameters reuses the simulator")
