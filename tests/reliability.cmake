@@ -39,3 +39,14 @@ if(NSM_FUZZ)
   target_compile_options(fuzz_pipeline PRIVATE -fsanitize=fuzzer,address,undefined)
   target_link_options(fuzz_pipeline PRIVATE -fsanitize=fuzzer,address,undefined)
 endif()
+
+# nsmc sweep under fault injection: arguments refused before the grid, a grid
+# too large for memory, the out-dir's lock, signals and SIGKILL with the
+# partial files checked, a file-size limit, every point failing.
+set(NSM_SWEEP_RELIABILITY_CASES arguments memory lock signals disk_full all_failed)
+foreach(case ${NSM_SWEEP_RELIABILITY_CASES})
+  add_test(NAME reliability/sweep_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sweep_reliability_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/sweep_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+endforeach()

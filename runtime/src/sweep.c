@@ -180,9 +180,11 @@ static void stop_handler(int sig)
     }
 }
 
-/* Installs stop_handler for SIGINT, SIGTERM and SIGHUP. */
+/* Installs stop_handler for SIGINT, SIGTERM and SIGHUP, and ignores
+** SIGXFSZ so that a file-size limit is a failed write with its reason. */
 static void stop_install(void)
 {
+    signal(SIGXFSZ, SIG_IGN);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = stop_handler;
@@ -1445,6 +1447,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     sw.nunits = !sw.cont ? sw.npoints : sw.cont == 3 ? 2 * sw.nouter : sw.nouter;
     Text hs = { 0 }, hm = { 0 };
     headers(&sw, &hs, &hm);
+    stop_install();
     if (sw.rank == 0)
         rc = out_dir_prepare(&sw);
     if (!rc)
@@ -1463,7 +1466,6 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
             rc = 1;
     }
 #endif
-    stop_install();
     if (!rc)
         rc = sweep_grid(&sw);
     if (!rc && sweep_stop)
