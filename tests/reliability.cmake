@@ -50,3 +50,17 @@ foreach(case ${NSM_SWEEP_RELIABILITY_CASES})
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
   set_tests_properties(reliability/sweep_${case} PROPERTIES LABELS reliability TIMEOUT 600)
 endforeach()
+
+# The simulators' HDF5 output under fault injection: a file-size limit while
+# replacing a file, open errors, SIGKILL, two writers, long names, x.H5
+# (h5py reads the files back).
+if(NSM_HAVE_HDF5)
+  foreach(case keep open killed writers names upper)
+    add_test(NAME reliability/h5_${case}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/h5_reliability_test.py
+              $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass> ${NSM_SOURCE_DIR}
+              "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>:${NSM_HDF5_LIBRARY}"
+              ${CMAKE_C_COMPILER} ${case})
+    set_tests_properties(reliability/h5_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  endforeach()
+endif()
