@@ -102,14 +102,18 @@ def case_killed(tmp):
 
 
 def case_writers(tmp):
-    args = [SIM, "--t-end", "30", "--every", "1e-4", "--out", "two.h5"]
-    a = subprocess.Popen(args, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.2)
-    b = run(args, tmp)
+    # the first writes for seconds (small steps, 30001 samples); the second
+    # starts while it writes and ends first
+    a = subprocess.Popen([SIM, "--dt", "1e-5", "--t-end", "30", "--every", "1e-3", "--out",
+                          "two.h5"], cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(0.7)
+    b = run([SIM, "--t-end", "1", "--out", "two.h5"], tmp)
     _, err = a.communicate(timeout=300)
     check(a.returncode == 0 and b.returncode == 0, "two writers of one file both succeed: %s %s"
           % (err.strip()[-200:], b.stderr.strip()[-200:]))
-    check(whole(os.path.join(tmp, "two.h5"), 300001), "two.h5 is one run whole: 300001 samples and the summary")
+    check(whole(os.path.join(tmp, "two.h5"), 30001),
+          "two.h5 is the last run to end, whole: 30001 samples and the summary")
     check(sorted(os.listdir(tmp)) == ["two.h5"], "no temporary left: %s" % os.listdir(tmp))
 
 
