@@ -29,7 +29,7 @@ import time
 import h5py
 
 NSMC, SIM, SRC, LIBS, CC, CASE = sys.argv[1:7]
-SIM = os.path.abspath(SIM)
+SIM, SRC, NSMC = os.path.abspath(SIM), os.path.abspath(SRC), os.path.abspath(NSMC)
 
 
 class Failure(Exception):
