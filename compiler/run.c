@@ -2,7 +2,7 @@
  * run.c - `nsmc run`: compile a model, build its simulator, run it, plot.
  *
  *     nsmc run FILE.nsm [--out-dir DIR] [--set NAME=VALUE]... [--set-file FILE]
- *                       [--plot | --no-plot] [--phase] [-v] [-- SIMULATOR ARGS]
+ *                       [--plot | --no-plot] [--phase] [--animate] [-v] [-- SIMULATOR ARGS]
  *
  *   1. source → parse → sema → derive → emit, in memory;
  *   2. build: the C text is compiled with $CC (default cc) against the
@@ -62,7 +62,7 @@ enum { MAX_ARGS = 4096 };
 
 typedef struct RunOptions {
     const char *input, *out_dir, *set_file;
-    int plot, phase, verbose;
+    int plot, phase, animate, verbose;
     const char **sets;      /* NAME=VALUE strings, in command-line order */
     int nsets;
     char **extra;           /* after "--" */
@@ -97,6 +97,8 @@ static void run_usage(FILE *out)
           "                      --set options take precedence\n"
           "  --plot, --no-plot   draw plots with gnuplot (default) or not\n"
           "  --phase             also draw phase portraits v(x)\n"
+          "  --animate           also write DIR/animation.gif, the bodies moving (the\n"
+          "                      simulator's --fps F and --frames N go after '--')\n"
           "  -v, --verbose       show the compiler command\n"
           "  -- ARGS             passed to the simulator (--t-end T, --dt H, --method M,\n"
           "                      --every E, ...; see `-- --help`)\n\n"
@@ -131,6 +133,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
             o->plot = 0;
         } else if (!strcmp(s, "--phase")) {
             o->phase = 1;
+        } else if (!strcmp(s, "--animate")) {
+            o->animate = 1;
         } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
             o->verbose = 1;
         } else if (!strcmp(s, "--out-dir") || !strcmp(s, "--set") || !strcmp(s, "--set-file")) {
@@ -725,7 +729,8 @@ static void summarize_energy(const char *path)
 static void remove_old_plots(const char *dir, Arena *a)
 {
     static const char *const files[] = {
-        "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log"
+        "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log",
+        "animation.gif", "animation.gp"
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         unlink(arena_printf(a, "%s/%s", dir, files[i]));
@@ -785,6 +790,26 @@ static int plot_walls(const RunOptions *o, const Model *m, PlotWall *walls, int 
     return n;
 }
 
+/* The moving surfaces of one-body gaps on the line (a vibrating table), for
+ * the position panel; their coefficients at the parameters' defaults. */
+static int plot_surfaces(const Model *m, PlotSurface *surf, int max, Arena *a)
+{
+    double *p = arena_alloc(a, sizeof(double) * (size_t)(m->n_params + 1));
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].number;
+    ExprEnv env = {p, NULL, 0};
+    int n = 0;
+    for (int j = 0; j < m->n_gaps && n < max; j++) {
+        const Gap *g = &m->gaps[j];
+        if (!g->h || g->n_w != 1 || m->bodies[g->w_body[0]].planar >= 0)
+            continue;
+        snprintf(surf[n].gap, sizeof surf[n].gap, "%s", g->name);
+        snprintf(surf[n].body, sizeof surf[n].body, "%s", m->bodies[g->w_body[0]].name);
+        surf[n++].coef = expr_eval(g->w[0], &env);
+    }
+    return n;
+}
+
 /* Draws the plots and says where they are. */
 static void plot_results(const RunOptions *o, const Model *m, const char *dir, Arena *a)
 {
@@ -796,7 +821,9 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
     int flags = PLOT_PNG | PLOT_SVG | (o->phase ? PLOT_PHASE : 0);
     PlotWall walls[64];
     int nw = plot_walls(o, m, walls, 64, a);
-    int rc = plot_draw_walls(dir, traj, ev, title, flags, walls, nw > 0 ? nw : 0, err, sizeof err);
+    PlotSurface surf[16];
+    PlotScene scene = { walls, nw > 0 ? nw : 0, surf, plot_surfaces(m, surf, 16, a) };
+    int rc = plot_draw_scene(dir, traj, ev, title, flags, &scene, err, sizeof err);
     if (rc == PLOT_OK) {
         int phase = o->phase && file_exists(arena_printf(a, "%s/phase.png", dir));
         printf("plots: %s/plot.png, %s/plot.svg", dir, dir);
@@ -943,6 +970,10 @@ static int run(const RunOptions *o, Arena *a)
     args_add(args, ev);
     args_add(args, "--out");
     args_add(args, traj);
+    if (o->animate) {
+        args_add(args, "--animate");
+        args_add(args, arena_printf(a, "%s/animation.gif", dir));
+    }
     if (o->set_file) {
         args_add(args, "--set-file");
         args_add(args, o->set_file);

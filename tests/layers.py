@@ -21,12 +21,13 @@ import sys
 LAYERS = [
     "linalg.c energy.c",                       # numeric kernels, pure
     "expm.c lcp.c",                            # kernels built on linalg.c
-    "message.c sparse.c surface.c setfile.c",  # the model's tables, messages
+    "message.c sparse.c surface.c setfile.c nonlin.c",  # the model's tables, messages, nonlinear terms
     "coulomb.c",                               # friction elements' forces
     "dynamics.c",                              # forces, Delassus matrix, energies
     "modeop.c",                                # a large mode as an operator (exact)
     "mode.c",                                  # per-mode matrices and caches
     "taylor.c",                                # Taylor expansion, guaranteed search
+    "nltaylor.c",                              # the taylor method's expansion (nonlinear models)
     "step.c",                                  # stepping (rk4, adaptive, exact)
     "events.c",                                # event detection and location
     "surfwork.c fricstat.c",                   # work and statistics of the audit
@@ -38,7 +39,7 @@ LAYERS = [
     "run.c",                                   # the run loop
     "sim.c",                                   # the public API
     "floquet.c h5out.c progress.c",            # studies and writers on the API
-    "sweep.c plot.c",
+    "sweep.c plot.c animate.c",
     "driver.c",                                # the simulator program
 ]
 

@@ -12,6 +12,10 @@
 #   refusals     --out - or --events - with --plot, --phase without --plot,
 #                a plot directory that cannot be created: exit 1 and a clear
 #                message.
+#
+# It also registers tests/plot/plot_test.py's cases (workflow/plot.*),
+# tests/plot/anim_test.py's (workflow/anim.*: the animated GIFs) and
+# tests/plot/fixes_test.py's (workflow/plotfix.*: the plots' rough edges).
 
 if(NOT CMAKE_SCRIPT_MODE_FILE)
   foreach(case plots no_gnuplot named_files refusals)
@@ -28,6 +32,26 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
       COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/plot/plot_test.py $<TARGET_FILE:nsmc>
               ${NSM_SOURCE_DIR} ${CMAKE_BINARY_DIR}/plot-tests/${case} ${case})
     set_tests_properties(workflow/plot.${case} PROPERTIES LABELS workflow TIMEOUT 600)
+  endforeach()
+  # Animated GIFs (tests/plot/anim_test.py): frame count, pixels where the
+  # trajectory puts the bodies, refusals.
+  foreach(case frames pixels disc table nsmc_run refusals)
+    add_test(NAME workflow/anim.${case}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/plot/anim_test.py ${case}
+              ${CMAKE_BINARY_DIR}/anim-tests/${case} $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR}
+              $<TARGET_FILE:sim_two_mass> $<TARGET_FILE:sim_disc_walls>
+              $<TARGET_FILE:sim_vibrating_table>)
+    set_tests_properties(workflow/anim.${case} PROPERTIES LABELS workflow TIMEOUT 300)
+  endforeach()
+  # The plots' rough edges (tests/plot/fixes_test.py).
+  foreach(case negzero phase_one friction t0 surface)
+    add_test(NAME workflow/plotfix.${case}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/plot/fixes_test.py ${case}
+              ${CMAKE_BINARY_DIR}/plotfix-tests/${case} $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR}
+              $<TARGET_FILE:sim_cradle5> $<TARGET_FILE:sim_vibrating_table>
+              $<TARGET_FILE:sim_disc_walls_friction> $<TARGET_FILE:sim_rotating_ball_3>
+              $<TARGET_FILE:sim_chain20>)
+    set_tests_properties(workflow/plotfix.${case} PROPERTIES LABELS workflow TIMEOUT 300)
   endforeach()
   return()
 endif()

@@ -13,28 +13,43 @@ the C compiler into a shared object linked against the shared libnsmrt, and
 caches that object like `nsmc run` caches its simulators.  The runs go
 through libnsmrt's API (nsm/nsm.h) with ctypes; a small C helper compiled
 into the same object (_record.c) keeps the samples and events in C arrays
-during the run.  Errors are Python exceptions carrying the runtime's or the
-compiler's own message (see docs/python.md).
+during the run.  Every error is an nsm.Error subclass with a message (the
+runtime's or the compiler's own text where there is one); codes, event
+kinds and contacts are named by the runtime's name functions, never parsed
+out of messages; runs that cannot work are refused up front by the
+runtime's nsm_run_check; Ctrl-C raises nsm.Interrupted with the partial
+result; cached objects are verified by size and checksum (docs/python.md).
 """
 import collections
 import ctypes
+import errno
+import fcntl
 import hashlib
 import json
+import math
 import os
 import re
+import shutil
+import signal
 import subprocess
+import sys
 import tempfile
+import threading
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as _err:   # pragma: no cover - tested in a bare venv
+    raise ImportError(
+        "nsm needs numpy, which this Python (%s) cannot import: use Debian's python3 "
+        "(/usr/bin/python3) with python3-numpy (apt-get install python3-numpy), create "
+        "the virtual environment with `python3 -m venv --system-site-packages`, or "
+        "install numpy into this interpreter" % sys.executable) from _err
 
-from . import _paths
+from ._version import __version__
 
 __all__ = ["compile", "Model", "Result", "Param", "Error", "CompileError", "ParameterError",
-           "SimulationError", "EVENT_DTYPE"]
+           "SettingError", "SimulationError", "Interrupted", "EVENT_DTYPE", "__version__"]
 
-# nsm.h's status codes, by number.
-STATUS = {0: "NSM_OK", 1: "NSM_EINVAL", 2: "NSM_ENOMEM", 3: "NSM_EMODEL", 4: "NSM_ESTEPS",
-          5: "NSM_EEVENTS", 6: "NSM_ENUMERIC", 7: "NSM_EMETHOD", 8: "NSM_ESTOPPED"}
 METHODS = {"rk4": 0, "adaptive": 1, "exact": 2}
 AUDIT_FIELDS = ("kinetic", "potential", "springs", "gravity", "contacts", "injected",
                 "dissipated", "lost", "e0", "error", "error_max", "energy_max",
@@ -49,16 +64,22 @@ Output = collections.namedtuple("Output", "name unit")
 
 
 class Error(Exception):
-    """Base class of nsm's errors."""
+    """Base class of nsm's errors; each carries a message saying what and why."""
 
 
 class CompileError(Error):
-    """nsmc rejected the model, or the generated C did not build.  The message
-    is the compiler's diagnostics (file:line:col: error: ...)."""
+    """nsmc rejected the model, the generated C did not build, or nsmc, the C
+    compiler or the cache could not be used.  The message is the compiler's
+    diagnostics (file:line:col: error: ...) or says what to fix."""
 
 
 class ParameterError(Error, ValueError):
     """An unknown parameter, or a value the model rejects."""
+
+
+class SettingError(Error, ValueError):
+    """A bad run setting (t_end, method, dt, every, tolerances, caps, zeno),
+    or settings that make the run impossible (too many samples or steps)."""
 
 
 class SimulationError(Error):
@@ -74,6 +95,49 @@ class SimulationError(Error):
         self.mode, self.contact, self.result = mode, contact, result
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) during a run: the run stopped at its next sample or
+    event.  A KeyboardInterrupt (so that it ends a script as Ctrl-C does),
+    with t (the time reached) and result (what was computed, a Result)."""
+
+    def __init__(self, t, result):
+        super().__init__("interrupted at t = %.9g s" % t)
+        self.t, self.result = t, result
+
+
+def _locate():
+    """Where nsmc, libnsmrt.so and the headers are, as a module-like object:
+    the _paths.py written by CMake (build tree, install, or a pip install
+    from either), else $NSMC or the nsmc on PATH with the shared library
+    and headers of its install prefix."""
+    try:
+        from . import _paths
+        return _paths
+    except ImportError:
+        pass
+    nsmc = os.environ.get("NSMC") or shutil.which("nsmc")
+    if not nsmc:
+        raise CompileError("nsmc was not found: this copy of the package was installed "
+                           "without nsm's build; install nsm (cmake --install) and put its "
+                           "bin/ on PATH, set NSMC to its nsmc, or pip install the package "
+                           "from the build tree (build/python)")
+    nsmc = os.path.realpath(nsmc)
+    prefix = os.path.dirname(os.path.dirname(nsmc))
+    libs = [os.path.join(d, "libnsmrt.so") for d in
+            (os.path.dirname(nsmc), os.path.join(prefix, "lib"), os.path.join(prefix, "lib64"))]
+    libs += [os.path.join(prefix, "lib", d, "libnsmrt.so")
+             for d in sorted(os.listdir(os.path.join(prefix, "lib")))
+             if os.path.isdir(os.path.join(prefix, "lib", d))] \
+        if os.path.isdir(os.path.join(prefix, "lib")) else []
+    lib = next((f for f in libs if os.path.exists(f)), None)
+    inc = os.path.join(prefix, "include")
+    if not lib or not os.path.exists(os.path.join(inc, "nsm", "nsm.h")):
+        raise CompileError("the runtime of %s (libnsmrt.so and include/nsm/nsm.h under %s) "
+                           "was not found: use an installed nsm (cmake --install) or pip "
+                           "install the package from the build tree" % (nsmc, prefix))
+    return type("_paths", (), dict(NSMC=nsmc, LIBNSMRT=lib, INCLUDE=inc, CFLAGS=[]))
+
+
 def _cache_root():
     """$XDG_CACHE_HOME/nsm or ~/.cache/nsm, as `nsmc run` uses."""
     x = os.environ.get("XDG_CACHE_HOME", "")
@@ -85,6 +149,12 @@ def _cache_root():
     return "/tmp/nsm-cache-%d" % os.getuid()
 
 
+def _cache_error(path, err):
+    """CompileError for a cache that cannot be used, with the command line's hint."""
+    return CompileError("cannot write the model's cache %s: %s (set XDG_CACHE_HOME to a "
+                        "writable directory)" % (path, err.strerror or err))
+
+
 def _hash_file(h, path):
     """Feeds a file's bytes (or its name when unreadable) to a hash."""
     try:
@@ -94,12 +164,90 @@ def _hash_file(h, path):
         h.update(path.encode())
 
 
-def _generate(path):
+def _digest(path):
+    """(sha256 hex, size) of a file's bytes, or None when it cannot be read."""
+    h, size = hashlib.sha256(), 0
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+                size += len(block)
+    except OSError:
+        return None
+    return h.hexdigest(), size
+
+
+def _tmp_name(path):
+    """A temporary name next to path, unique per process and thread."""
+    return "%s.tmp%d.%d" % (path, os.getpid(), threading.get_ident())
+
+
+def _write_atomic(path, text):
+    """Writes text to path through a unique temporary renamed into place."""
+    tmp = _tmp_name(path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        _unlink(tmp)
+        raise
+
+
+def _unlink(path):
+    """Removes a file if it is there."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _cache_verify(so, sumfile):
+    """Checks a cached shared object against the checksum written when it
+    was built (as nsmc's cache does): (1, None) whole, (0, None) absent,
+    (-1, why) damaged.  A damaged object is never loaded: a truncated one
+    kills the interpreter (SIGBUS) when its pages are touched."""
+    if not os.path.exists(so):
+        return 0, None
+    try:
+        with open(sumfile, encoding="ascii") as f:
+            want_h, want_size = f.read().split()
+        want_size = int(want_size)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return -1, "no checksum"
+    got = _digest(so)
+    if got is None:
+        return -1, "unreadable"
+    if got[1] != want_size:
+        return -1, "empty" if got[1] == 0 else "truncated or grown"
+    if got[0] != want_h:
+        return -1, "checksum mismatch"
+    return 1, None
+
+
+def _run_tool(cmd, what):
+    """Runs a program (nsmc or the C compiler); CompileError when it cannot be started."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    except FileNotFoundError:
+        hint = "set CC to your C compiler" if what == "the C compiler" else \
+            "build nsm, or install it and put its bin/ on PATH"
+        raise CompileError("%s '%s' was not found (%s)" % (what, cmd[0], hint)) from None
+    except OSError as err:
+        raise CompileError("%s '%s' cannot be run: %s" % (what, cmd[0], err.strerror or err)) \
+            from None
+
+
+def _generate(path, paths):
     """Runs nsmc on a model file; returns the C text."""
-    with tempfile.TemporaryDirectory(prefix="nsm-py-") as tmp:
-        out = os.path.join(tmp, "model.c")
-        p = subprocess.run([_paths.NSMC, os.fspath(path), "-o", out], capture_output=True,
-                           text=True)
+    try:
+        tmp = tempfile.TemporaryDirectory(prefix="nsm-py-")
+    except OSError as err:
+        raise CompileError("cannot make a temporary folder for nsmc's output: %s (set TMPDIR "
+                           "to a writable directory)" % (err.strerror or err)) from None
+    with tmp:
+        out = os.path.join(tmp.name, "model.c")
+        p = _run_tool([paths.NSMC, os.fspath(path), "-o", out], "nsmc")
         if p.returncode != 0:
             raise CompileError(p.stderr.strip() or "nsmc failed with exit status %d"
                                % p.returncode)
@@ -107,56 +255,86 @@ def _generate(path):
             return f.read()
 
 
-def _build(ctext, verbose=False):
-    """Builds (or finds in the cache) the shared object of a model's C text;
-    returns its path and the model table's symbol."""
+def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
+    """Builds the shared object so with the command full (its output tmp, a
+    unique temporary), writes its checksum to sumfile, then renames it into
+    place; CompileError when the C does not build."""
+    if verbose:
+        print(" ".join(full))
+    p = _run_tool(full, "the C compiler")
+    if p.returncode != 0:
+        _unlink(tmp)
+        raise CompileError("the generated C (%s) did not build with %s:\n%s"
+                           % (csrc, cc[0], p.stderr.strip()))
+    got = _digest(tmp)
+    try:
+        if got is None:
+            raise OSError(errno.EIO, "the compiler's output cannot be read")
+        _write_atomic(sumfile, "%s %d\n" % got)
+        os.replace(tmp, so)
+    except OSError as err:
+        _unlink(tmp)
+        raise _cache_error(so, err) from None
+
+
+def _build(ctext, paths, verbose=False):
+    """Builds (or finds whole in the cache) the shared object of a model's C
+    text; returns its path and the model table's symbol.  One builder at a
+    time per cache entry (a lock file), temporary names unique per process
+    and thread, a damaged cached object rebuilt."""
     m = re.search(r"^const nsm_model (nsm_model_\w+) =", ctext, re.M)
     if not m:
         raise CompileError("nsmc's output holds no model table")
     symbol = m.group(1)
     cc = os.environ.get("CC", "").split() or ["cc"]
     helper = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_record.c")
-    libdir = os.path.dirname(_paths.LIBNSMRT)
+    libdir = os.path.dirname(paths.LIBNSMRT)
     cmd = cc + ["-O2", "-fPIC", "-shared", "-DNSM_NO_MAIN", "-DNSMPY_MODEL=" + symbol,
-                "-I", _paths.INCLUDE] + list(_paths.CFLAGS)
+                "-I", paths.INCLUDE] + list(paths.CFLAGS)
     link = ["-L", libdir, "-Wl,-rpath," + libdir, "-lnsmrt", "-lm"]
     h = hashlib.sha256()
     h.update(ctext.encode())
-    for f in (helper, _paths.LIBNSMRT, os.path.join(_paths.INCLUDE, "nsm", "nsm.h"),
-              os.path.join(_paths.INCLUDE, "nsm", "model.h")):
+    for f in (helper, paths.LIBNSMRT, os.path.join(paths.INCLUDE, "nsm", "nsm.h"),
+              os.path.join(paths.INCLUDE, "nsm", "model.h")):
         _hash_file(h, f)
     h.update("\0".join(cmd + link).encode())
     name = symbol[len("nsm_model_"):]
     d = os.path.join(_cache_root(), "py-%s-%s" % (name, h.hexdigest()[:16]))
-    so = os.path.join(d, name + ".so")
-    if os.path.exists(so):
-        return so, symbol
-    os.makedirs(d, exist_ok=True)
-    csrc = os.path.join(d, name + ".c")
-    tmp = "%s.tmp%d" % (csrc, os.getpid())
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(ctext)
-    os.replace(tmp, csrc)
-    tmp = "%s.tmp%d" % (so, os.getpid())
-    full = cmd + ["-o", tmp, csrc, helper] + link
-    if verbose:
-        print(" ".join(full))
-    p = subprocess.run(full, capture_output=True, text=True)
-    if p.returncode != 0:
+    so, sumfile, csrc = (os.path.join(d, name + ext) for ext in (".so", ".sum", ".c"))
+    try:
+        os.makedirs(d, exist_ok=True)
+        lock = open(os.path.join(d, ".lock"), "a")
+    except OSError as err:
+        raise _cache_error(d, err) from None
+    with lock:
         try:
-            os.unlink(tmp)
+            fcntl.flock(lock, fcntl.LOCK_EX)
         except OSError:
-            pass
-        raise CompileError("the generated C (%s) did not build with %s:\n%s"
-                           % (csrc, cc[0], p.stderr.strip()))
-    os.replace(tmp, so)
+            pass    # a file system without locks: the unique temporaries still keep it whole
+        state, why = _cache_verify(so, sumfile)
+        if state > 0:
+            return so, symbol
+        if state < 0:
+            print("nsm: note: the cached model %s is damaged (%s); rebuilding it" % (so, why),
+                  file=sys.stderr)
+            _unlink(so)
+            _unlink(sumfile)
+        try:
+            _write_atomic(csrc, ctext)
+        except OSError as err:
+            raise _cache_error(csrc, err) from None
+        tmp = _tmp_name(so)
+        _compile_into(so, sumfile, csrc, cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
+                      verbose)
     return so, symbol
 
 
 def compile(path, verbose=False):
     """Compiles a .nsm model (nsmc, then the C compiler, cached); returns a Model.
-    Raises CompileError with nsmc's diagnostics when the model is wrong."""
-    so, _ = _build(_generate(path), verbose)
+    Raises CompileError with nsmc's diagnostics when the model is wrong, and
+    with what to fix when nsmc, the C compiler or the cache cannot be used."""
+    paths = _locate()
+    so, _ = _build(_generate(path, paths), paths, verbose)
     return Model(so)
 
 
@@ -169,10 +347,16 @@ def _declare(lib):
         "nsmpy_rec_new": (P, []), "nsmpy_rec_free": (None, [P]),
         "nsmpy_rec_ncol": (I, [P]), "nsmpy_rec_nsamples": (L, [P]),
         "nsmpy_rec_samples": (DP, [P]), "nsmpy_rec_nevents": (L, [P]),
-        "nsmpy_rec_events": (DP, [P]), "nsmpy_rec_oom": (I, [P]),
-        "nsmpy_run": (I, [P, P, D]), "nsmpy_audit": (I, [P, DP]),
+        "nsmpy_rec_events": (DP, [P]), "nsmpy_rec_names": (ctypes.POINTER(S), [P]),
+        "nsmpy_rec_oom": (I, [P]), "nsmpy_rec_interrupted": (I, [P]),
+        "nsmpy_run": (I, [P, P, D, I]), "nsmpy_audit": (I, [P, DP]),
         "nsmpy_contact_stats": (I, [P, I, DP]),
         "nsm_sim_create": (P, [P]), "nsm_sim_free": (None, [P]),
+        "nsm_model_check": (I, [P, ctypes.POINTER(S)]),
+        "nsm_status_name": (S, [I]), "nsm_event_kind_name": (S, [I]),
+        "nsm_sim_failed_contact": (S, [P]),
+        "nsm_run_check": (I, [D, D, D, L, ctypes.c_char_p, I]),
+        "nsm_sim_get_max_steps": (L, [P]),
         "nsm_sim_set_param": (I, [P, S, D]), "nsm_sim_set_method": (I, [P, I]),
         "nsm_sim_set_dt": (I, [P, D]), "nsm_sim_set_every": (I, [P, D]),
         "nsm_sim_set_tolerances": (I, [P, D, D]), "nsm_sim_set_max_steps": (I, [P, L]),
@@ -188,13 +372,43 @@ def _declare(lib):
         fn.restype, fn.argtypes = res, args
 
 
+def _text(b):
+    """A C string from the runtime as text ('' for NULL)."""
+    return b.decode("utf-8", "replace") if b else ""
+
+
+def _number(value, what, error=None):
+    """value as a finite float, else error (SettingError by default) naming what."""
+    error = error or SettingError
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise error("%s must be a number, got %r" % (what, value)) from None
+    if not math.isfinite(x):
+        raise error("%s must be a finite number, got %r" % (what, value))
+    return x
+
+
+def _flag(value, what):
+    """value as a boolean: True, False (or 1, 0, numpy's booleans); text such
+    as 'no' is refused rather than taken as true."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))
+                                               and value in (0, 1)):
+        return bool(value)
+    raise SettingError("%s must be True or False, got %r" % (what, value))
+
+
 class Model:
     """A compiled model: its parameters, outputs and contacts, and run()."""
 
     def __init__(self, so_path):
         self.path = so_path
-        self._lib = ctypes.CDLL(so_path)
-        _declare(self._lib)
+        try:
+            self._lib = ctypes.CDLL(so_path)
+            _declare(self._lib)
+        except (OSError, AttributeError) as err:
+            raise CompileError("cannot load the model's shared object %s: %s (compile the "
+                               "model again)" % (so_path, err)) from None
         size = 1 << 16
         while True:
             buf = ctypes.create_string_buffer(size)
@@ -212,7 +426,6 @@ class Model:
         self.frictions = list(d.get("frictions", []))
         self.defaults = dict(t_end=d["t_end"], dt=d["dt"], every=d["every"],
                              method=d["method"])
-        self._kinds = list(d["kinds"])
         self._table = self._lib.nsmpy_model()
 
     def __repr__(self):
@@ -220,33 +433,82 @@ class Model:
             self.name, len(self.bodies), len(self.params), len(self.contacts),
             len(self.outputs))
 
-    def _configure(self, sim, method, params, dt, every, rtol, atol, max_steps,
-                   max_event_rate, zeno):
-        """Applies a run's settings to a fresh simulation object."""
+    def _set_params(self, sim, params):
+        """Applies parameter overrides; ParameterError names the bad one."""
         lib = self._lib
+        if params is not None and not hasattr(params, "items"):
+            raise ParameterError("params must be a dict {name: value}, got %r" % (params,))
         for name, value in (params or {}).items():
             if name not in self.params:
                 raise ParameterError("unknown parameter '%s'; valid parameters: %s"
                                      % (name, ", ".join(self.params) or "(none)"))
-            if lib.nsm_sim_set_param(sim, name.encode(), float(value)) != 0:
-                raise ParameterError(lib.nsm_sim_message(sim).decode())
+            x = _number(value, "parameter '%s'" % name, ParameterError)
+            if lib.nsm_sim_set_param(sim, name.encode(), x) != 0:
+                raise ParameterError(_text(lib.nsm_sim_message(sim)) or
+                                     "invalid value %r of parameter '%s'" % (value, name))
+
+    def _configure(self, sim, method, params, dt, every, rtol, atol, max_steps,
+                   max_event_rate, zeno):
+        """Applies a run's settings to a fresh simulation object."""
+        lib = self._lib
+        self._set_params(sim, params)
         if method is not None:
             if method not in METHODS:
-                raise ValueError("unknown method '%s' (valid: rk4, adaptive, exact)" % method)
+                raise SettingError("unknown method %r (valid: rk4, adaptive, exact)" % (method,))
             lib.nsm_sim_set_method(sim, METHODS[method])
-        checks = [(dt, lib.nsm_sim_set_dt, "dt"), (every, lib.nsm_sim_set_every, "every"),
-                  (max_event_rate, lib.nsm_sim_set_max_event_rate, "max_event_rate")]
-        for value, fn, what in checks:
-            if value is not None and fn(sim, float(value)) != 0:
-                raise ValueError("bad value %r for %s" % (value, what))
-        if (rtol is not None or atol is not None) and lib.nsm_sim_set_tolerances(
-                sim, float(1e-9 if rtol is None else rtol),
-                float(1e-12 if atol is None else atol)) != 0:
-            raise ValueError("bad tolerances rtol=%r, atol=%r" % (rtol, atol))
-        if max_steps is not None and lib.nsm_sim_set_max_steps(sim, int(max_steps)) != 0:
-            raise ValueError("bad value %r for max_steps" % max_steps)
-        lib.nsm_sim_set_zeno(sim, 1 if zeno else 0)
+        checks = [(dt, lib.nsm_sim_set_dt, "dt", "a time >= 0 (s)"),
+                  (every, lib.nsm_sim_set_every, "every", "a time >= 0 (s)"),
+                  (max_event_rate, lib.nsm_sim_set_max_event_rate, "max_event_rate",
+                   "a rate > 0 (events per second)")]
+        for value, fn, what, want in checks:
+            if value is not None and fn(sim, _number(value, what)) != 0:
+                raise SettingError("%s must be %s, got %r" % (what, want, value))
+        if rtol is not None or atol is not None:
+            r = _number(1e-9 if rtol is None else rtol, "rtol")
+            a = _number(1e-12 if atol is None else atol, "atol")
+            if lib.nsm_sim_set_tolerances(sim, r, a) != 0:
+                raise SettingError("rtol must be > 0 and atol >= 0, got rtol=%r, atol=%r"
+                                   % (rtol, atol))
+        if max_steps is not None:
+            n = _number(max_steps, "max_steps")
+            if n != int(n) or not 0 < n < 2 ** 63 or lib.nsm_sim_set_max_steps(sim, int(n)):
+                raise SettingError("max_steps must be a whole number > 0, got %r" % (max_steps,))
+        lib.nsm_sim_set_zeno(sim, 1 if _flag(zeno, "zeno") else 0)
         lib.nsm_sim_set_audit(sim, 1)
+
+    def _times(self, sim, t_end, dt, every):
+        """The run's t_end, checked with its sampling period, step and step
+        cap by the runtime's rule (nsm_run_check: no end time that is not
+        finite, no period or step below the time resolution, at most 1e8
+        samples, no more steps than the cap), before anything runs."""
+        lib = self._lib
+        te, h, ev = (ctypes.c_double(0) for _ in range(3))
+        asked = [None if given is not None else ctypes.byref(x)
+                 for given, x in ((t_end, te), (dt, h), (every, ev))]
+        if lib.nsm_sim_model_times(sim, *asked):
+            raise ParameterError(_text(lib.nsm_sim_message(sim)) or
+                                 "the model's t_end, dt or output period is not a positive "
+                                 "time with these parameters")
+        t_end = te.value if t_end is None else _number(t_end, "t_end")
+        dt = h.value if dt is None else float(dt)
+        every = ev.value if every is None else float(every)
+        why = ctypes.create_string_buffer(400)
+        if lib.nsm_run_check(t_end, every, dt, lib.nsm_sim_get_max_steps(sim), why,
+                             len(why)) != 0:
+            raise SettingError("this run is refused: %s (t_end = %g s, every = %g s, dt = %g s)"
+                               % (_text(why.value), t_end, every, dt))
+        return t_end
+
+    def _create(self):
+        """A fresh simulation object; CompileError for a table this runtime
+        cannot run, MemoryError when memory runs out."""
+        sim = self._lib.nsm_sim_create(self._table)
+        if sim:
+            return sim
+        why = ctypes.c_char_p()
+        if self._lib.nsm_model_check(self._table, ctypes.byref(why)) != 0:
+            raise CompileError("the runtime cannot run %s: %s" % (self.path, _text(why.value)))
+        raise MemoryError("out of memory creating the simulation of %s" % self.name)
 
     def run(self, t_end=None, method=None, params=None, every=None, dt=None, rtol=None,
             atol=None, max_steps=None, max_event_rate=None, zeno=True):
@@ -256,41 +518,39 @@ class Model:
         every: sampling period (0 = every step); dt: step (largest step of
         adaptive); rtol, atol: adaptive tolerances; max_steps,
         max_event_rate: the guards; zeno: jump over Zeno cascades.  Returns
-        a Result; raises ParameterError for a bad parameter and
-        SimulationError (with the partial result) when the run fails."""
-        if t_end is not None and not float(t_end) >= 0:
-            raise ValueError("t_end must be >= 0, got %r" % t_end)
+        a Result; raises ParameterError for a bad parameter, SettingError for
+        a bad setting or an impossible run, SimulationError (with the
+        partial result) when the run fails and Interrupted (a
+        KeyboardInterrupt, with the partial result) on Ctrl-C."""
         lib = self._lib
-        sim = lib.nsm_sim_create(self._table)
-        if not sim:
-            raise Error("cannot create the simulation (ABI mismatch or out of memory)")
+        sim = self._create()
         rec = lib.nsmpy_rec_new()
         try:
             if not rec:
                 raise MemoryError("cannot allocate the run's record")
             self._configure(sim, method, params, dt, every, rtol, atol, max_steps,
                             max_event_rate, zeno)
-            if t_end is None:
-                # the model's `simulate` t_end with these parameters (it may use them)
-                te = ctypes.c_double(self.defaults["t_end"])
-                if lib.nsm_sim_model_times(sim, ctypes.byref(te), None, None) != 0:
-                    raise ParameterError("the model's t_end is not a positive time with "
-                                         "these parameters")
-                t_end = te.value
-            t_end = float(t_end)
-            rc = lib.nsmpy_run(sim, rec, t_end)
-            if rc == 3:   # NSM_EMODEL: setup rejected a parameter value
-                raise ParameterError(lib.nsm_sim_message(sim).decode())
+            t_end = self._times(sim, t_end, dt, every)
+            catch = (threading.current_thread() is threading.main_thread() and
+                     signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+            rc = lib.nsmpy_run(sim, rec, t_end, 1 if catch else 0)
+            status = _text(lib.nsm_status_name(rc))
+            msg = _text(lib.nsm_sim_message(sim))
+            if status == "NSM_EMODEL":   # setup rejected a parameter value
+                raise ParameterError(msg or "the model rejects these parameters")
             result = self._result(sim, rec)
+            if lib.nsmpy_rec_interrupted(rec):
+                raise Interrupted(lib.nsm_sim_time(sim), result)
             if lib.nsmpy_rec_oom(rec):
                 raise MemoryError("out of memory recording the run at t = %g s"
                                   % result.t_reached)
-            if rc != 0:
-                msg = lib.nsm_sim_message(sim).decode()
-                m = re.search(r"contact '([^']*)'", msg)
-                raise SimulationError(msg, STATUS.get(rc, str(rc)), lib.nsm_sim_time(sim),
+            if status != "NSM_OK":
+                contact = lib.nsm_sim_failed_contact(sim)
+                raise SimulationError(msg or "the run failed (%s) at t = %g s"
+                                      % (status, lib.nsm_sim_time(sim)),
+                                      status, lib.nsm_sim_time(sim),
                                       self._mode_names(lambda j: lib.nsm_sim_mode_has(sim, j)),
-                                      m.group(1) if m else None, result)
+                                      _text(contact) if contact else None, result)
             return result
         finally:
             lib.nsmpy_rec_free(rec)
@@ -300,6 +560,28 @@ class Model:
         """Names of the contacts closed in a mode (closed(j): gap j closed)."""
         return [c for j, c in enumerate(self.contacts) if closed(j)]
 
+    def _events(self, rec):
+        """The run's events as a structured array (EVENT_DTYPE): the kinds
+        and contacts by the runtime's names, of any length; a time switch,
+        which has no name, as "switch K"."""
+        lib = self._lib
+        ne = lib.nsmpy_rec_nevents(rec)
+        events = np.zeros(ne, dtype=EVENT_DTYPE)
+        if not ne:
+            return events
+        raw = np.ctypeslib.as_array(lib.nsmpy_rec_events(rec), (ne, EVFIELDS)).copy()
+        names = lib.nsmpy_rec_names(rec)
+        kinds = {}
+        for i, e in enumerate(raw):
+            k = int(e[1])
+            if k not in kinds:
+                kinds[k] = _text(lib.nsm_event_kind_name(k))
+            name = names[i]
+            contact = _text(name) if name else \
+                "switch%d" % int(e[2]) if kinds[k] == "time" else "-"
+            events[i] = (e[0], kinds[k], contact, e[3], e[4], e[5], e[6], int(e[7]))
+        return events
+
     def _result(self, sim, rec):
         """Copies a run's samples, events, audit and statistics into a Result."""
         lib = self._lib
@@ -307,19 +589,7 @@ class Model:
         samples = np.zeros((0, ncol))
         if ns:
             samples = np.ctypeslib.as_array(lib.nsmpy_rec_samples(rec), (ns, ncol)).copy()
-        ne = lib.nsmpy_rec_nevents(rec)
-        raw = np.zeros((0, EVFIELDS))
-        if ne:
-            raw = np.ctypeslib.as_array(lib.nsmpy_rec_events(rec), (ne, EVFIELDS)).copy()
-        events = np.zeros(ne, dtype=EVENT_DTYPE)
-        for i, e in enumerate(raw):
-            kind, contact = int(e[1]), int(e[2])
-            events[i] = (e[0], self._kinds[kind] if 0 <= kind < len(self._kinds) else "?",
-                         "switch%d" % contact if kind == 6 else
-                         (self.contacts[contact] if 0 <= contact < len(self.contacts) else
-                          self.frictions[contact - len(self.contacts)]
-                          if 0 <= contact - len(self.contacts) < len(self.frictions) else "-"),
-                         e[3], e[4], e[5], e[6], int(e[7]))
+        events = self._events(rec)
         buf = (ctypes.c_double * len(AUDIT_FIELDS))()
         lib.nsmpy_audit(sim, buf)
         audit = dict(zip(AUDIT_FIELDS, list(buf)))
@@ -339,7 +609,8 @@ class Model:
 
 
 # The events of a run: one record per transition (docs/python.md).
-EVENT_DTYPE = np.dtype([("t", "f8"), ("kind", "U13"), ("contact", "U64"),
+# kind and contact are Python strings (object fields): no name is ever cut.
+EVENT_DTYPE = np.dtype([("t", "f8"), ("kind", "O"), ("contact", "O"),
                         ("vrel_before", "f8"), ("vrel_after", "f8"), ("impulse", "f8"),
                         ("energy_lost", "f8"), ("count", "i8")])
 

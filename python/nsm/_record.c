@@ -9,8 +9,14 @@
 ** that Python copies into numpy arrays after the run.  It also describes
 ** the model table as JSON and copies the audit and contact statistics into
 ** flat arrays, so that the Python side depends on no C struct layout.
-** Nothing here prints.
+** Each event's contact is kept as the runtime's name for it
+** (nsm_event_contact_name), of any length.  A run asked to may catch
+** SIGINT: the handlers then stop the run at the next sample or event and
+** the record says it was interrupted, so that Python raises
+** KeyboardInterrupt with what was computed; a second SIGINT kills.  Nothing here prints.
 */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +35,38 @@ typedef struct NsmpyRec {
     double *samples;
     long nevents, ecap;
     double *events;           /* NSMPY_EVFIELDS per event */
+    const char **names;       /* each event's contact name (NULL: a switch or none) */
+    long ncap;
     int oom;                  /* a buffer could not grow: the run was stopped */
+    int catch_sigint;         /* this run stops on SIGINT */
+    int interrupted;          /* ... and it did */
 } NsmpyRec;
+
+/* Set by the SIGINT handler while a run that catches it is going on. */
+static volatile sig_atomic_t sigint_seen;
+
+/* SIGINT while a run catches it: remembered, the run stops at its next
+** sample or event (handlers may do no more).  A second one, when the run
+** has not got there (steps far shorter than the sampling period), ends the
+** process as SIGINT does by default: Ctrl-C twice always gets out. */
+static void on_sigint(int sig)
+{
+    if (sigint_seen) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    sigint_seen = 1;
+}
+
+/* Whether the run recording into r must stop for a SIGINT. */
+static int stop_asked(NsmpyRec *r)
+{
+    if (!r->catch_sigint || !sigint_seen)
+        return 0;
+    r->interrupted = 1;
+    return 1;
+}
 
 #define NSMPY_EVFIELDS 8
 
@@ -59,6 +95,8 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
 {
     NsmpyRec *r = ud;
     const nsm_model *m = &NSMPY_MODEL;
+    if (stop_asked(r))
+        return 1;
     if (grow(&r->samples, &r->scap, r->nsamples, (size_t)r->ncol)) {
         r->oom = 1;
         return 1;
@@ -73,15 +111,30 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
     return 0;
 }
 
-/* Event handler: the record's fields as numbers. */
+/* Grows the names of the events to hold one more; 0 or -1. */
+static int grow_names(NsmpyRec *r)
+{
+    if (r->nevents < r->ncap)
+        return 0;
+    long nc = r->ncap ? 2 * r->ncap : 1024;
+    const char **b = realloc(r->names, (size_t)nc * sizeof *b);
+    if (!b)
+        return -1;
+    r->names = b;
+    r->ncap = nc;
+    return 0;
+}
+
+/* Event handler: the record's fields as numbers, its contact's name. */
 static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
 {
     NsmpyRec *r = ud;
     (void)sim;
-    if (grow(&r->events, &r->ecap, r->nevents, NSMPY_EVFIELDS)) {
+    if (grow(&r->events, &r->ecap, r->nevents, NSMPY_EVFIELDS) || grow_names(r)) {
         r->oom = 1;
         return 1;
     }
+    r->names[r->nevents] = nsm_event_contact_name(&NSMPY_MODEL, ev);
     double *e = r->events + (size_t)r->nevents * NSMPY_EVFIELDS;
     e[0] = ev->t;
     e[1] = ev->kind;
@@ -92,7 +145,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
     e[6] = ev->energy_lost;
     e[7] = (double)ev->count;
     r->nevents++;
-    return 0;
+    return stop_asked(r);
 }
 
 /* A new, empty record for runs of this model; NULL when out of memory. */
@@ -111,6 +164,7 @@ void nsmpy_rec_free(NsmpyRec *r)
         return;
     free(r->samples);
     free(r->events);
+    free(r->names);
     free(r);
 }
 
@@ -120,12 +174,24 @@ long nsmpy_rec_nsamples(const NsmpyRec *r) { return r->nsamples; }
 const double *nsmpy_rec_samples(const NsmpyRec *r) { return r->samples; }
 long nsmpy_rec_nevents(const NsmpyRec *r) { return r->nevents; }
 const double *nsmpy_rec_events(const NsmpyRec *r) { return r->events; }
+const char **nsmpy_rec_names(const NsmpyRec *r) { return r->names; }
 int nsmpy_rec_oom(const NsmpyRec *r) { return r->oom; }
+int nsmpy_rec_interrupted(const NsmpyRec *r) { return r->interrupted; }
 
 /* Resets sim (replaying the initial transitions into r) and runs it to
-** t_end, recording every sample and event.  Returns the runtime's status. */
-int nsmpy_run(nsm_sim *sim, NsmpyRec *r, double t_end)
+** t_end, recording every sample and event.  With catch_sigint, SIGINT
+** stops the run (the previous handler is restored after it, and
+** nsmpy_rec_interrupted says so); only the interpreter's main thread asks
+** for it.  Returns the runtime's status. */
+int nsmpy_run(nsm_sim *sim, NsmpyRec *r, double t_end, int catch_sigint)
 {
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigint_seen = 0;
+    r->interrupted = 0;
+    r->catch_sigint = catch_sigint && sigaction(SIGINT, &sa, &old) == 0;
     nsm_sim_set_event_handler(sim, on_event, r);
     nsm_sim_set_sample_handler(sim, on_sample, r);
     int rc = nsm_sim_reset(sim);
@@ -133,6 +199,11 @@ int nsmpy_run(nsm_sim *sim, NsmpyRec *r, double t_end)
         rc = nsm_sim_run_until(sim, t_end);
     nsm_sim_set_event_handler(sim, NULL, NULL);
     nsm_sim_set_sample_handler(sim, NULL, NULL);
+    if (r->catch_sigint) {
+        sigaction(SIGINT, &old, NULL);
+        if (sigint_seen)
+            r->interrupted = 1;
+    }
     return rc;
 }
 

@@ -8,6 +8,7 @@
 **   --max-steps N  --max-event-rate R  --energy-tol E  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **   --plot DIR  --phase  (gnuplot plots of the trajectory and events)
+**   --animate FILE.gif  --fps F  --frames N  (an animated GIF, animate.h)
 **   --section SPEC  --section-period EXPR  --section-out FILE|-  (a Poincare
 **   section's records as CSV: t, phase, the state; docs/studies.md)
 **
@@ -49,14 +50,11 @@
 #include <unistd.h>
 
 #include "nsm/nsm.h"
+#include "animate.h"
 #include "h5out.h"
 #include "plot.h"
 #include "progress.h"
 #include "setfile.h"
-
-/* Most samples a run may write: a typo in --every (1e-300) must not fill
-** the disk. */
-#define DRIVER_MAX_SAMPLES 1e8
 
 /* A CSV output written in whole lines: the buffer is handed to write(2) only
 ** at a line end, so a process killed at any moment leaves whole lines. */
@@ -82,6 +80,7 @@ typedef struct Driver {
     H5Out *h5;            /* --out FILE.h5: the HDF5 writer, else NULL */
     int werr;             /* errno of the first failed write, 0 if none */
     const char *werr_path;
+    Anim *anim;           /* --animate: the frames being recorded, else NULL */
 } Driver;
 
 /* The signal that asked the run to stop, 0 if none. */
@@ -332,6 +331,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "                       DIR/trajectory.csv and DIR/events.csv unless --out and\n"
             "                       --events name files)\n"
             "  --phase              with --plot: phase portraits DIR/phase.png, phase.svg\n"
+            "  --animate FILE.gif   an animated GIF of the bodies moving (--fps F, default 20;\n"
+            "                       --frames N, default the run's seconds within 4..12 times F)\n"
             "  --section SPEC       record a Poincare section: impact:GAP (the state before\n"
             "                       each impact of GAP), period:T[:T0] (t = T0 + k T),\n"
             "                       plane:F[:up|down|both] (F = 0, F affine in BODY.x,\n"
@@ -383,6 +384,8 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
     const char *cn = contact_name(d->m, ev, buf, sizeof buf);
     (void)sim;
     d->nev++;
+    if (d->anim)
+        anim_event(d->anim, ev);
     if (d->h5 && h5out_event(d->h5, ev))
         return 1;   /* stops the run; h5out_close says why */
     sink_printf(&d->events, "%.17g,%s,%s,%.12g,%.12g,%.12g,%.12g,%ld\n", ev->t,
@@ -409,6 +412,8 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
 {
     Driver *d = ud;
     progress_update(&d->pb, d->t_end > 0 ? t / d->t_end : 1);
+    if (d->anim)
+        anim_sample(d->anim, sim, t);
     if (d->h5 && h5out_sample(d->h5, sim, t))
         return 1;   /* stops the run; h5out_close says why */
     if (d->out.fd >= 0) {
@@ -466,27 +471,16 @@ static int cannot_open(const char *prog, const char *path, int e)
     return 1;
 }
 
-/* Check a sampling period: more than DRIVER_MAX_SAMPLES samples, or a period
-** below the time resolution at t_end, is a typo, not a run.  Returns 0 or
-** the exit status 1 after a message. */
+/* Check a sampling period by the runtime's rule (nsm_run_check): more than
+** NSM_MAX_SAMPLES samples, or a period below the time resolution at t_end,
+** is a typo, not a run.  Returns 0 or the exit status 1 after a message. */
 static int check_every(const char *prog, double every, double t_end)
 {
-    if (every <= 0 || t_end <= 0)
+    char why[300];
+    if (nsm_run_check(t_end, every, 0, 0, why, (int)sizeof why) == NSM_OK)
         return 0;
-    double samples = t_end / every;
-    if (every < 4 * DBL_EPSILON * t_end) {
-        fprintf(stderr, "%s: error: the sampling period %g s is below the time resolution at "
-                "t = %g s (%g s): about %.3g samples; choose a larger --every\n", prog, every,
-                t_end, 4 * DBL_EPSILON * t_end, samples);
-        return 1;
-    }
-    if (samples > DRIVER_MAX_SAMPLES) {
-        fprintf(stderr, "%s: error: the sampling period %g s gives about %.3g samples over "
-                "%g s (at most %.0e): choose a larger --every\n", prog, every, samples, t_end,
-                DRIVER_MAX_SAMPLES);
-        return 1;
-    }
-    return 0;
+    fprintf(stderr, "%s: error: %s (--every)\n", prog, why);
+    return 1;
 }
 
 /* Report a usage error; returns the exit status 1. */
@@ -562,7 +556,9 @@ static int draw_plots(const nsm_model *m, const nsm_sim *sim, const char *prog, 
     else
         snprintf(title, sizeof title, "%s", m->name);
     int flags = PLOT_PNG | PLOT_SVG | (phase ? PLOT_PHASE : 0);
-    int rc = plot_draw_walls(dir, traj, events, title, flags, walls, nw, err, sizeof err);
+    PlotSurface surf[16];
+    PlotScene scene = { walls, nw, surf, anim_surfaces(m, sim, surf, 16) };
+    int rc = plot_draw_scene(dir, traj, events, title, flags, &scene, err, sizeof err);
     if (rc == PLOT_EFAIL) {
         fprintf(stderr, "%s: error: no plot: %s\n", prog, err);
         return 1;
@@ -765,6 +761,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
 {
     const nsm_model *m = d->m;
     double t = nsm_sim_time(sim);
+    int anim_failed = anim_write(d->anim, d->prog, stop_signal != 0);
     if (sink_close(&d->out))
         write_failed(d, d->out.err, d->out.path);
     if (sink_close(&d->events))
@@ -824,7 +821,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
                 nsm_method_name(nsm_sim_get_method(sim)), au.error,
                 au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
     nsm_sim_free(sim);
-    return plot_failed ? 1 : 0;
+    return plot_failed || anim_failed ? 1 : 0;
 }
 
 /* The program: parse options, run, write CSV, report.  Returns the exit
@@ -838,6 +835,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     char plot_traj[4200], plot_ev[4200];
     int summary = 0, phase = 0;
     FILE *stats = NULL;
+    AnimOptions anim_opt = { 0 };
     double t_end, v, rtol = 1e-9, atol = 1e-12, every;
     int t_end_given = 0, every_given = 0;
     if (!m)
@@ -864,7 +862,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
                                               "--method", "--set", "--set-file", "--out", "--events", "--stats",
                                               "--max-steps", "--max-event-rate", "--plot", "--energy-tol",
-                                              "--section", "--section-period", "--section-out" };
+                                              "--section", "--section-period", "--section-out",
+                                              "--animate", "--fps", "--frames" };
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= !strcmp(a, valued[k]);
@@ -963,6 +962,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--plot")) {
             plot_dir = val;
             rc = !*val;
+        } else if (!strcmp(a, "--animate") || !strcmp(a, "--fps") || !strcmp(a, "--frames")) {
+            rc = anim_option(&anim_opt, a, val);
         } else if (!strcmp(a, "--max-steps")) {
             rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_steps(sim, (long)v);
         } else if (!strcmp(a, "--max-event-rate")) {
@@ -1046,6 +1047,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
+    if (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog))) {
         nsm_sim_free(sim);
         return 1;
     }

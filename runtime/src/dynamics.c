@@ -24,6 +24,8 @@
 ** surface's term (surface.c; 0 for a fixed gap). */
 double rt_gap_at(const nsm_sim *s, int j, double t, const double *x)
 {
+    if (s->nl && s->m->gap_curved[j])
+        return rt_nl_gap_value(s, j, x);
     double g = rt_wrow(s, j, x) + s->num.d[j];
     return s->moving ? g + rt_surface_of(s, j, 0, t) : g;
 }
@@ -77,7 +79,7 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
             continue;
         double p = -(rt_wrow(s, j, x) + (cflag ? s->num.d[j] : 0));
         double pd = -rt_wrow(s, j, v);
-        add_w(s, j, s->num.kc[j] * p + s->num.cc[j] * pd, F);
+        add_w(s, j, cflag ? rt_pen_force(s, j, p, pd) : s->num.kc[j] * p + s->num.cc[j] * pd, F);
     }
     if (s->nf)
         rt_fric_forces(s, mode, x, v, cflag, F);
@@ -462,13 +464,27 @@ static void ext_force(const nsm_sim *s, double t, double *f)
         s->m->force(t, s->sw, s->p, s->c, f);
 }
 
+/* What the equations of motion need at (t, Y) besides the tables: the
+** applied forces f (the state-dependent ones of a nonlinear model
+** included), the moving surfaces' terms h (4g) with the held curved gaps'
+** curvature in the h'' slots, and the curved gaps' tangent taken at Y. */
+static void state_terms(const nsm_sim *s, double t, const double *Y, double *f, double *h)
+{
+    rt_nl_at(s, Y);
+    ext_force(s, t, f);
+    rt_nl_force(s, t, Y, f);
+    if (!h)
+        return;
+    rt_surface(s, t, h);
+    rt_nl_curv(s, h + 2 * s->g);
+}
+
 /* Derivative of Y by the generic path. */
 int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     int n = s->n;
     double f[n], F[n], lamf[s->nf + 1], lam[s->g + 1], h[4 * s->g + 1];
-    ext_force(s, t, f);
-    rt_surface(s, t, h);
+    state_terms(s, t, Y, f, h);
     rt_force_parts(s, mode, Y, Y + n, f, 1, F);
     memcpy(Yd, Y + n, sizeof(double) * n);
     int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, Yd + n, lam, lamf);
@@ -481,7 +497,7 @@ int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const dou
 int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
-    if (!s->nf && m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
+    if (!s->nf && !m->nl && m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
         double f[s->n], lam[s->g + 1];
         ext_force(s, t, f);
         int held = s->moving && m->lambda && m->lambda(mode, t, Y, s->sw, s->p, s->c, lam) == 0;
@@ -497,18 +513,31 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
 {
     const nsm_model *m = s->m;
     int n = s->n;
-    if (!s->nf && m->lambda && m->lambda(mode, t, y, s->sw, s->p, s->c, lam) == 0)
+    if (!s->nf && !m->nl && m->lambda && m->lambda(mode, t, y, s->sw, s->p, s->c, lam) == 0)
         return NSM_OK;
     double f[n], F[n], a[n], h[4 * s->g + 1];
-    ext_force(s, t, f);
-    rt_surface(s, t, h);
+    state_terms(s, t, y, f, h);
     rt_force_parts(s, mode, y, y + n, f, 1, F);
     int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, NULL);
     for (int j = 0; j < s->g; j++)
         if (is_pen(s, mode, j)) {
-            lam[j] = -s->num.kc[j] * rt_gap_at(s, j, t, y) - s->num.cc[j] * rt_wrow(s, j, y + n);
+            lam[j] = rt_pen_force(s, j, -rt_gap_at(s, j, t, y), -rt_wrow(s, j, y + n));
         }
     return rc;
+}
+
+/* For penalty laws with an exponent: dF/dt's penalty term is w (k a p^(a-1)
+** p' + c p''), not the linear w (k p' + c p'') that rt_force_parts gives
+** on (v, a); add the difference to fd. */
+static void pen_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
+                      double *fd)
+{
+    for (int j = 0; j < s->g; j++) {
+        if (!is_pen(s, mode, j) || s->num.pexp[j] == 1)
+            continue;
+        double p = -(rt_wrow(s, j, x) + s->num.d[j]), pd = -rt_wrow(s, j, v);
+        add_w(s, j, rt_pen_force_rate(s, j, p, pd, 0) - s->num.kc[j] * pd, fd);
+    }
 }
 
 /* Event functions and their time derivatives by the generic path, per the
@@ -521,8 +550,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
     const double *x = y, *v = y + n;
     double f[n], fd[n], F[n], a[n], lam[g + 1], dF[n], da[n], dlam[g + 1];
     double lamf[s->nf + 1], dlamf[s->nf + 1], h[4 * g + 1];
-    ext_force(s, t, f);
-    rt_surface(s, t, h);
+    state_terms(s, t, y, f, h);
     for (int i = 0; i < n; i++)
         fd[i] = 0;
     if (s->m->force_dot)
@@ -533,6 +561,10 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
         return rc;
     /* dF/dt = f' - K v - C a + engaged penalty w (k p' + c p''), linear in (v, a);
      * a held moving gap's constraint w . a = -h'' differentiates to w . da = -(the third derivative of h) */
+    if (s->m->nl) {
+        rt_nl_rates(s, t, y, a, fd, h + 3 * g);
+        pen_rates(s, mode, x, v, fd);
+    }
     rt_force_parts(s, mode, v, a, fd, 0, dF);
     rc = rt_accel_surf(s, mode, dF, h + 3 * g, da, dlam, dlamf);
     if (rc)
@@ -542,23 +574,22 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
     for (int j = 0; j < g; j++) {
         double gap = rt_wrow(s, j, x) + s->num.d[j] + h[j], wv = rt_wrow(s, j, v) + h[g + j];
         double wa = rt_wrow(s, j, a) + h[2 * g + j];
-        double k = s->num.kc[j], c = s->num.cc[j];
         int closed = rt_mode_has(mode, j);
         if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
             ev[j] = closed ? lam[j] : gap;
             evd[j] = closed ? dlam[j] : wv;
         } else if (!closed) {
-            double fs = k * gap + c * wv;
+            double fs = -rt_pen_force(s, j, -gap, -wv);
             if (s->m->gaps[j].release == NSM_RELEASE_GAP || gap >= fs) {
                 ev[j] = gap;
                 evd[j] = wv;
             } else {
                 ev[j] = fs;
-                evd[j] = k * wv + c * wa;
+                evd[j] = -rt_pen_force_rate(s, j, -gap, -wv, -wa);
             }
         } else if (s->m->gaps[j].release == NSM_RELEASE_FORCE) {
-            ev[j] = -k * gap - c * wv;
-            evd[j] = -k * wv - c * wa;
+            ev[j] = rt_pen_force(s, j, -gap, -wv);
+            evd[j] = rt_pen_force_rate(s, j, -gap, -wv, -wa);
         } else {
             ev[j] = -gap;
             evd[j] = -wv;
@@ -572,7 +603,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
 int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd)
 {
     const nsm_model *m = s->m;
-    if (!s->nf && m->event && m->event(mode, t, y, s->sw, s->p, s->c, ev, evd) == 0)
+    if (!s->nf && !m->nl && m->event && m->event(mode, t, y, s->sw, s->p, s->c, ev, evd) == 0)
         return NSM_OK;
     return rt_events_generic(s, mode, t, y, ev, evd);
 }
@@ -602,7 +633,7 @@ double rt_force_scale(const nsm_sim *s, double t, const double *y)
 {
     int n = s->n;
     double f[n], sc = 0;
-    ext_force(s, t, f);
+    state_terms(s, t, y, f, NULL);
     const RtCsr *K = &s->sp.K, *C = &s->sp.C;
     for (int i = 0; i < n; i++) {
         sc += fabs(f[i]) + fabs(s->num.fconst[i]);
@@ -634,7 +665,7 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
     for (int j = 0; j < s->g; j++)
         if (is_shut(s, mode, j))
             rt_mode_del(pen, j);
-    ext_force(s, t, f);
+    state_terms(s, t, y, f, NULL);
     rt_force_parts(s, pen, y, y + n, f, 1, F);
     for (int i = 0; i < n; i++)
         a[i] = s->minv[i] * F[i];
@@ -648,7 +679,8 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
         double *q = D + (size_t)m * m, *z = q + m;
         rt_delassus(s, cl->lidx, m, D);
         for (int k = 0; k < m; k++) /* the relative acceleration, the surface's included */
-            q[k] = rt_wrow(s, cl->lidx[k], a) + rt_surface_of(s, cl->lidx[k], 2, t);
+            q[k] = rt_wrow(s, cl->lidx[k], a) + rt_surface_of(s, cl->lidx[k], 2, t) +
+                   rt_nl_curv_of(s, cl->lidx[k]);
         if (nsm_lcp_solve(m, D, q, z, NULL) != NSM_LA_OK) {
             for (int j = 0; j < s->g; j++)
                 lam[j] = 0;
@@ -704,7 +736,7 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
     double sc = rt_force_scale(s, s->t, y);
     for (int j = 0; j < s->g; j++)
         if (rt_mode_has(mode, j))
-            sc += fabs(s->num.kc[j] * rt_gap(s, j, y)) + fabs(s->num.cc[j] * rt_wrow(s, j, y + s->n));
+            sc += fabs(rt_pen_force(s, j, rt_gap(s, j, y), 0)) + fabs(s->num.cc[j] * rt_wrow(s, j, y + s->n));
     return 1e-10 * sc + 1e-300;
 }
 
@@ -727,8 +759,8 @@ double rt_penalty_energy(const nsm_sim *s, const unsigned *mode, const double *y
     double e = 0;
     for (int j = 0; j < s->g; j++)
         if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j)) {
-            double pj = -rt_gap(s, j, y);
-            e += 0.5 * s->num.kc[j] * pj * pj;
+            rt_nl_at(s, y);
+            e += rt_pen_energy(s, j, -rt_gap(s, j, y));
         }
     return e;
 }
@@ -739,11 +771,8 @@ int rt_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, 
                             double *lamf)
 {
     int n = s->n;
-    double f[n], F[n], a[n];
-    for (int i = 0; i < n; i++)
-        f[i] = 0;
-    if (s->m->force)
-        s->m->force(t, s->sw, s->p, s->c, f);
+    double f[n], F[n], a[n], h[4 * s->g + 1];
+    state_terms(s, t, y, f, h);
     rt_force_parts(s, mode, y, y + n, f, 1, F);
-    return rt_accel_full(s, mode, F, a, lam, lamf);
+    return rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, lamf);
 }

@@ -43,14 +43,15 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
         return closed ? rt_force_tol(s, s->mode, y) : gt;
     if (s->m->gaps[j].release == NSM_RELEASE_GAP)
         return gt;
-    double k = s->num.kc[j], c = s->num.cc[j], gap = rt_gap(s, j, y);
-    double wv = rt_wrow(s, j, y + s->n);
-    double ft = 1e-10 * (fabs(k * gap) + fabs(c * wv)) + k * gt;
+    double c = s->num.cc[j], gap = rt_gap(s, j, y);
+    double wv = rt_wrow(s, j, y + s->n), fs = -rt_pen_force(s, j, -gap, -wv);
+    double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) +
+                fmax(rt_pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
     if (closed)
         return ft;
     if (gap > gt)
         return 1e-300;  /* max(gap, ...) >= gap: clearly positive, whatever the other form */
-    return gap >= k * gap + c * wv ? gt : ft;
+    return gap >= fs ? gt : ft;
 }
 
 /* event_tol with the force rounding level of the held contacts computed

@@ -165,6 +165,9 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
     if (s->moving)
         return refuse(s, NSM_EMETHOD, "models with moving surfaces are not handled (the "
                       "saltation matrices assume fixed gaps)");
+    if (s->m->nl)
+        return refuse(s, NSM_EMETHOD, "nonlinear models are not handled yet (the monodromy "
+                      "matrix is built from the linear modes' propagators)");
     if (!rt_mode_empty(s, s->mode))
         return refuse(s, NSM_EMETHOD, "the motion does not start in free flight");
     Track k = { n2, 0, 0, NULL, NULL, NULL, "" };

@@ -3,9 +3,12 @@
 **
 ** Every layer of the runtime records a failure the same way: the time, the
 ** mode and the contact, then what went wrong; the record stops further runs
-** until the next reset; and the names of event kinds and methods.  It sits
-** below everything else that uses it.
+** until the next reset; the names of status codes, event kinds and methods;
+** the checks whose refusals are messages for the caller (a model table this
+** runtime cannot run, a run's times that cannot work).  It sits below
+** everything else that uses it.
 */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,27 +51,133 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
     else
         snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s: %s", s->t, mode, what);
     s->failed = code;
+    s->fail_contact = gap >= 0 && gap < s->ge ? 1 + gap : 0;
     return code;
+}
+
+/* Name of the gap or friction element the last failure is about (the one
+** its message names after "contact" or "friction"), NULL when none: callers
+** get it without parsing the message. */
+const char *nsm_sim_failed_contact(const nsm_sim *s)
+{
+    if (!s || !s->failed || s->fail_contact <= 0)
+        return NULL;
+    int j = s->fail_contact - 1;
+    return j < s->g ? s->m->gaps[j].name : s->m->frictions[(j - s->g) / 2].name;
+}
+
+/* Name of the gap or friction element of an event record (its contact
+** field: a gap, or n_gaps + the friction element's index); NULL for a time
+** switch, which has no name, and for an index out of range. */
+const char *nsm_event_contact_name(const nsm_model *m, const nsm_event *ev)
+{
+    if (!m || !ev || ev->kind == NSM_EV_TIME || ev->contact < 0)
+        return NULL;
+    if (ev->contact < m->n_gaps)
+        return m->gaps[ev->contact].name;
+    int k = ev->contact - m->n_gaps;
+    return k < m->n_frictions && m->frictions ? m->frictions[k].name : NULL;
+}
+
+/* Whether this runtime can simulate the model table m: NSM_OK, or
+** NSM_EMODEL with the reason in *why (why may be NULL).  nsm_sim_create
+** refuses exactly these tables, so that a caller told NULL can tell a
+** wrong table from a lack of memory. */
+int nsm_model_check(const nsm_model *m, const char **why)
+{
+    const char *w = !m ? "no model table"
+                  : m->abi != NSM_ABI_VERSION ? "the model was generated for another version "
+                                                "of the runtime (ABI); generate it again with "
+                                                "this nsmc"
+                  : m->n_bodies <= 0 ? "the model table has no bodies"
+                  : m->n_gaps < 0 ? "the model table's gap count is negative"
+                  : m->n_frictions > 0 && !m->frictions ? "the model table lists friction "
+                                                          "elements without their table"
+                  : NULL;
+    if (why)
+        *why = w;
+    return w ? NSM_EMODEL : NSM_OK;
+}
+
+/* Formats a refusal of nsm_run_check into why; returns NSM_EINVAL. */
+static int run_refuse(char *why, int len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (why && len > 0)
+        vsnprintf(why, (size_t)len, fmt, ap);
+    va_end(ap);
+    return NSM_EINVAL;
+}
+
+/* Whether a run from t = 0 to t_end, sampled every `every` s (0: every
+** step) with steps of at most dt (0: the modes choose) and a cap of
+** max_steps steps (0: none), can work: a t_end that is not a finite time,
+** a sampling period or step below the time resolution at t_end
+** (NSM_TIME_RESOLUTION t_end: t + h would not move), more than
+** NSM_MAX_SAMPLES samples (a typo, not a run: it would fill the disk or the
+** memory), or more steps than the cap at the largest step are refused up
+** front.  NSM_OK, or NSM_EINVAL with the reason in why (len bytes). */
+int nsm_run_check(double t_end, double every, double dt, long max_steps, char *why, int len)
+{
+    double res = NSM_TIME_RESOLUTION * t_end;
+    if (!(t_end >= 0) || !isfinite(t_end))
+        return run_refuse(why, len, "the end time %g s is not a finite time >= 0", t_end);
+    if (!(every >= 0) || !isfinite(every))
+        return run_refuse(why, len, "the sampling period %g s is not a finite time >= 0", every);
+    if (!(dt >= 0) || !isfinite(dt))
+        return run_refuse(why, len, "the step %g s is not a finite time >= 0", dt);
+    if (every > 0 && every < res)
+        return run_refuse(why, len, "the sampling period %g s is below the time resolution at "
+                          "t = %g s (%g s): about %.3g samples; choose a larger sampling "
+                          "period", every, t_end, res, t_end / every);
+    if (every > 0 && t_end / every > NSM_MAX_SAMPLES)
+        return run_refuse(why, len, "the sampling period %g s gives about %.3g samples over "
+                          "%g s (at most %.0e): choose a larger sampling period", every,
+                          t_end / every, t_end, NSM_MAX_SAMPLES);
+    if (dt > 0 && dt < res)
+        return run_refuse(why, len, "the step %g s is below the time resolution at t = %g s "
+                          "(%g s): the time would not advance; choose a larger step", dt,
+                          t_end, res);
+    if (dt > 0 && max_steps > 0 && t_end / dt > (double)max_steps)
+        return run_refuse(why, len, "steps of at most %g s need at least %.3g steps to reach "
+                          "t = %g s, more than the step cap of %ld", dt, t_end / dt, t_end,
+                          max_steps);
+    return NSM_OK;
 }
 
 static const char *const kind_names[] = {
     "impact", "stick", "zeno", "separation", "contact_enter", "contact_exit", "time", "slip",
     "reversal"
 };
-static const char *const method_names[] = { "rk4", "adaptive", "exact" };
+static const char *const method_names[] = { "rk4", "adaptive", "exact", "taylor" };
+static const char *const status_names[] = {
+    "NSM_OK", "NSM_EINVAL", "NSM_ENOMEM", "NSM_EMODEL", "NSM_ESTEPS", "NSM_EEVENTS",
+    "NSM_ENUMERIC", "NSM_EMETHOD", "NSM_ESTOPPED"
+};
 
-/* Name of an event kind, "?" if out of range. */
+/* Name of an event kind, "unknown" if out of range. */
 const char *nsm_event_kind_name(int kind)
 {
     if (kind < 0 || kind > NSM_EV_REVERSAL)
-        return "?";
+        return "unknown";
     return kind_names[kind];
+}
+
+/* Name of a status code as nsm.h spells it ("NSM_OK", "NSM_ESTEPS", ...),
+** "unknown" if it is none: messages and bindings name codes without a
+** table of their own. */
+const char *nsm_status_name(int status)
+{
+    if (status < NSM_OK || status > NSM_ESTOPPED)
+        return "unknown";
+    return status_names[status];
 }
 
 /* Name of an integration method, "?" if out of range. */
 const char *nsm_method_name(int method)
 {
-    if (method < 0 || method > NSM_METHOD_EXACT)
+    if (method < 0 || method > NSM_METHOD_TAYLOR)
         return "?";
     return method_names[method];
 }
@@ -76,7 +185,7 @@ const char *nsm_method_name(int method)
 /* Method number from its name, -1 if unknown. */
 int nsm_method_parse(const char *name)
 {
-    for (int i = 0; i <= NSM_METHOD_EXACT; i++)
+    for (int i = 0; i <= NSM_METHOD_TAYLOR; i++)
         if (strcmp(name, method_names[i]) == 0)
             return i;
     return -1;

@@ -40,7 +40,8 @@ enum {
     FEW_MARKS = 100,    /* up to this many impacts: lines behind the panels */
     THIN_BINS = 1500,   /* marks per contact beyond which close ones are merged */
     PHASE_GRID = 24,    /* bodies drawn in a grid of phase portraits; more share one */
-    NOTE_LEN = 2048
+    NOTE_LEN = 2048,
+    MAX_SURFACES = 16   /* moving surfaces drawn */
 };
 
 /* Panel kinds, in the order the panels are stacked. */
@@ -72,16 +73,21 @@ typedef struct Plot {
     double tmin, tmax;
     char **contact;           /* contact names, in order of first event */
     int ncontact;
+    unsigned char *friction;  /* per contact: a friction element (slips, or stuck by an impact) */
     Shade *shade;
     long nshade, shade_cap;
     Mark *mark;
     long nmark, mark_cap;
+    Mark *fmark;              /* friction elements' events (zeno: 0 stick, 1 slip or reversal) */
+    long nfmark, fmark_cap;
     long marks_read, shades_read;   /* before thinning */
     int timeline;             /* contacts get their own panel */
     int *body_x, *body_v, nbody;
     int *path_x, *path_y, npath;  /* planar bodies: their x and y columns */
     const PlotWall *walls;
     int nwalls;
+    const PlotSurface *surf;  /* moving surfaces of one-body gaps, and their columns (-1: none) */
+    int nsurf, surf_x[MAX_SURFACES], surf_g[MAX_SURFACES];
     char note[NOTE_LEN];      /* what was left out or thinned */
 } Plot;
 
@@ -91,6 +97,9 @@ static const char *const line_colors[] = {
 static const char *const contact_colors[] = {
     "#4c9be8", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#9c755f"
 };
+/* The timeline's bars: a closed contact, a stuck friction element. */
+#define CLOSED_COLOR "#4c9be8"
+#define STUCK_COLOR "#f28e2b"
 #define NLINE_COLORS (int)(sizeof line_colors / sizeof line_colors[0])
 #define NCONTACT_COLORS (int)(sizeof contact_colors / sizeof contact_colors[0])
 
@@ -401,57 +410,162 @@ static int add_shade(Plot *p, int c, double t0, double t1)
     return push((void **)&p->shade, &p->nshade, &p->shade_cap, sizeof s, &s);
 }
 
-/* Reads the event log into closed intervals and impact marks.  A missing
-** file just means no events.  0, or -1 when out of memory. */
-static int read_events(Plot *p, const char *path)
+/* One event of the log as the plot needs it: its time, contact and kind
+** ('i' impact, 'z' Zeno jump, 's' stick or contact_enter, 'o' separation
+** or contact_exit, 'l' slip, 'r' reversal). */
+typedef struct EvRow {
+    double t;
+    int contact;
+    char kind;
+} EvRow;
+
+/* The plot's letter for an event kind of the log, 0 for those it ignores. */
+static char event_letter(const char *kind)
+{
+    static const char *const names[] = { "impact", "zeno", "stick", "contact_enter",
+                                         "separation", "contact_exit", "slip", "reversal" };
+    static const char letters[] = "izssoolr";
+    for (int k = 0; k < 8; k++)
+        if (!strcmp(kind, names[k]))
+            return letters[k];
+    return 0;
+}
+
+/* Reads the event log's rows (a missing file: none), naming the contacts in
+** order of first event.  0, or -1 when out of memory. */
+static int read_event_rows(Plot *p, const char *path, EvRow **rows, long *n)
 {
     FILE *f = path ? fopen(path, "r") : NULL;
     char *line = NULL, kind[32];
     size_t cap = 0;
-    double *open = NULL;
+    long rcap = 0;
     int rc = 0;
     if (!f)
         return 0;
     while (!rc && getline(&line, &cap, f) > 0) {
-        double t;
+        EvRow r;
         int at = 0;
-        if (sscanf(line, "%lf,%31[^,],%n", &t, kind, &at) != 2 || !at)
+        if (sscanf(line, "%lf,%31[^,],%n", &r.t, kind, &at) != 2 || !at)
             continue;   /* the header */
-        if (!strcmp(kind, "time"))
-            continue;
+        if (!(r.kind = event_letter(kind)))
+            continue;   /* time switches */
         char *name = line + at, *end = strchr(name, ',');
         if (end)
             *end = '\0';
-        int known = p->ncontact, c = contact_index(p, name);
-        double *o = c < 0 ? NULL : realloc(open, sizeof *open * (size_t)p->ncontact);
-        if (!o) {
-            rc = -1;
-            break;
-        }
-        open = o;
-        if (c >= known)
-            open[c] = NAN;   /* a new contact: open since nothing */
-        if (!strcmp(kind, "impact") || !strcmp(kind, "zeno")) {
-            Mark m = { t, c, kind[0] == 'z' };
-            p->marks_read++;
-            rc = push((void **)&p->mark, &p->nmark, &p->mark_cap, sizeof m, &m);
-        }
-        if (!strcmp(kind, "stick") || !strcmp(kind, "contact_enter") || !strcmp(kind, "zeno")) {
-            if (isnan(open[c]))
-                open[c] = t;
-        } else if (!strcmp(kind, "separation") || !strcmp(kind, "contact_exit") ||
-                   !strcmp(kind, "slip")) {
-            if (!isnan(open[c]))
-                rc = add_shade(p, c, open[c], t);
-            open[c] = NAN;
-        }
+        r.contact = contact_index(p, name);
+        rc = r.contact < 0 ? -1 : push((void **)rows, n, &rcap, sizeof r, &r);
     }
     fclose(f);
     free(line);
+    return rc;
+}
+
+/* The first contact other than c struck in rows [i, j), or -1; and whether
+** c itself is struck there. */
+static int struck_other(const EvRow *r, long i, long j, int c, int *self)
+{
+    int other = -1;
+    *self = 0;
+    for (long k = i; k < j; k++)
+        if (r[k].kind == 'i') {
+            if (r[k].contact == c)
+                *self = 1;
+            else if (other < 0)
+                other = r[k].contact;
+        }
+    return other;
+}
+
+/* Whether contact c sticks or jumps a Zeno accumulation in rows [i, j):
+** it is held closed after that instant. */
+static int held(const EvRow *r, long i, long j, int c)
+{
+    for (long k = i; k < j; k++)
+        if (r[k].contact == c && (r[k].kind == 's' || r[k].kind == 'z'))
+            return 1;
+    return 0;
+}
+
+/* Ends the closed interval of contact c at t (if open), and those of the
+** friction elements whose normal contact c is. */
+static int close_contact(Plot *p, double *open, const int *normal, int c, double t, int normals)
+{
+    int rc = 0;
+    for (int d = 0; d < p->ncontact && !rc; d++)
+        if ((d == c || (normals && normal[d] == c)) && !isnan(open[d])) {
+            rc = add_shade(p, d, open[d], t);
+            open[d] = NAN;
+        }
+    return rc;
+}
+
+/* The events of one instant, rows [i, j): impact marks, and the intervals
+** they open or close.  A stick at the instant another contact is struck is
+** a friction element stuck by a frictional impact: that contact is its
+** normal, and it stays stuck only while the normal stays closed (a disc
+** bouncing off a wall does not). */
+static int events_at(Plot *p, const EvRow *r, long i, long j, double *open, int *normal)
+{
+    int rc = 0;
+    for (long k = i; k < j && !rc; k++)
+        if (r[k].kind == 'i' || r[k].kind == 'z') {
+            Mark m = { r[k].t, r[k].contact, r[k].kind == 'z' };
+            p->marks_read++;
+            rc = push((void **)&p->mark, &p->nmark, &p->mark_cap, sizeof m, &m);
+        }
+    for (long k = i; k < j && !rc; k++) {
+        int c = r[k].contact, self;
+        if (r[k].kind == 'l' || r[k].kind == 'r') {
+            p->friction[c] = 1;
+            Mark m = { r[k].t, c, 1 };
+            rc = push((void **)&p->fmark, &p->nfmark, &p->fmark_cap, sizeof m, &m);
+        }
+        if (r[k].kind == 's' || r[k].kind == 'z') {
+            int other = r[k].kind == 's' ? struck_other(r, i, j, c, &self) : -1;
+            if (other >= 0 && !self) {
+                Mark m = { r[k].t, c, 0 };
+                p->friction[c] = 1;
+                normal[c] = other;
+                if ((rc = push((void **)&p->fmark, &p->nfmark, &p->fmark_cap, sizeof m, &m)))
+                    break;
+                if (!held(r, i, j, other))
+                    continue;
+            }
+            if (isnan(open[c]))
+                open[c] = r[k].t;
+        } else if (r[k].kind == 'o' || r[k].kind == 'l')
+            rc = close_contact(p, open, normal, c, r[k].t, r[k].kind == 'o');
+    }
+    return rc;
+}
+
+/* Reads the event log into closed intervals and impact marks.  A missing
+** file just means no events.  0, or -1 when out of memory. */
+static int read_events(Plot *p, const char *path)
+{
+    EvRow *r = NULL;
+    long n = 0;
+    int rc = read_event_rows(p, path, &r, &n);
+    double *open = malloc(sizeof *open * ((size_t)p->ncontact + 1));
+    int *normal = malloc(sizeof *normal * ((size_t)p->ncontact + 1));
+    p->friction = calloc((size_t)p->ncontact + 1, sizeof *p->friction);
+    if (!open || !normal || !p->friction)
+        rc = -1;
+    for (int c = 0; !rc && c < p->ncontact; c++) {
+        open[c] = NAN;   /* open since nothing */
+        normal[c] = -1;
+    }
+    for (long i = 0, j; !rc && i < n; i = j) {
+        for (j = i + 1; j < n && r[j].t == r[i].t; j++)
+            ;
+        rc = events_at(p, r, i, j, open, normal);
+    }
     for (int c = 0; !rc && c < p->ncontact; c++)
         if (!isnan(open[c]))
             rc = add_shade(p, c, open[c], p->tmax);
     free(open);
+    free(normal);
+    free(r);
     return rc;
 }
 
@@ -519,6 +633,32 @@ static void put_string(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+/* Whether a title would not fit in one line of a picture `width` pixels wide
+** (about 8.5 px a letter at the titles' size): then it is broken after the
+** model's name. */
+static int title_wraps(const char *title, int width)
+{
+    return strstr(title, ": ") && 8.5 * (double)strlen(title) > width - 40;
+}
+
+/* Writes a title as a gnuplot string, broken after the model's name ("NAME:
+** TITLE" on two lines) when title_wraps says so. */
+static void put_title(FILE *f, const char *title, int width)
+{
+    if (!title_wraps(title, width)) {
+        put_string(f, title);
+        return;
+    }
+    const char *colon = strstr(title, ": ");
+    char first[256];
+    snprintf(first, sizeof first, "%.*s", (int)(colon - title + 1), title);
+    fputs("sprintf(\"%s\\n%s\", ", f);
+    put_string(f, first);
+    fputs(", ", f);
+    put_string(f, colon + 2);
+    fputs(")", f);
 }
 
 /* The name the script uses for a data file: its base name when it is in the
@@ -607,7 +747,7 @@ static void put_event_keys(FILE *f, const Plot *p)
         char t[300];
         if (shaded) {
             fprintf(f, ", \\\n     keyentry with boxes fc rgb '%s' fs transparent solid 0.3 title ", col);
-            snprintf(t, sizeof t, "%s in contact", p->contact[c]);
+            snprintf(t, sizeof t, p->friction[c] ? "%s stuck" : "%s in contact", p->contact[c]);
             put_string(f, t);
         }
         if (marked) {
@@ -631,6 +771,24 @@ static void gradient(int i, int n, char *buf, size_t len)
         rgb[j] = stops[k][j] + (stops[k + 1][j] - stops[k][j]) * s;
     snprintf(buf, len, "#%02x%02x%02x", (int)(rgb[0] * 255 + 0.5), (int)(rgb[1] * 255 + 0.5),
              (int)(rgb[2] * 255 + 0.5));
+}
+
+/* The moving surfaces whose body's position is drawn in panel k, each as
+** BODY.x - GAP.gap / coef (where the body would touch it), dashed grey. */
+static void put_surfaces(FILE *f, const Plot *p, int k)
+{
+    for (int s = 0; s < p->nsurf && s < MAX_SURFACES; s++) {
+        int x = p->surf_x[s], g = p->surf_g[s];
+        if (x < 0 || g < 0 || p->col[x].panel != k || !(p->surf[s].coef != 0))
+            continue;
+        char t[160];
+        fputs(", \\\n     ", f);
+        put_string(f, p->data);
+        fprintf(f, " skip 1 using 1:(column(%d) - column(%d) / %.17g) with lines lw 1.6 dt '-' "
+                "lc rgb '#555555' title ", x + 2, g + 2, p->surf[s].coef);
+        snprintf(t, sizeof t, "%s (surface)", p->surf[s].gap);
+        put_string(f, t);
+    }
 }
 
 /* The lines of panel k: one legend entry each when few, else the first and
@@ -659,6 +817,7 @@ static void put_panel_lines(FILE *f, const Plot *p, int k)
             fputs("notitle", f);
         j++;
     }
+    put_surfaces(f, p, k);
     if (n > FEW_LINES) {
         char t[300];
         snprintf(t, sizeof t, "(%d lines in order)", n);
@@ -674,13 +833,18 @@ static void put_timeline(FILE *f, const Plot *p)
     fputs("$closed << EOD\n", f);
     for (long i = 0; i < p->nshade; i++) {
         const Shade *s = &p->shade[i];
-        unsigned rgb = (unsigned)strtoul(contact_colors[s->contact % NCONTACT_COLORS] + 1, NULL, 16);
+        unsigned rgb = (unsigned)strtoul((p->friction[s->contact] ? STUCK_COLOR : CLOSED_COLOR) + 1,
+                                         NULL, 16);
         fprintf(f, "%.17g,%.17g,%d,%u\n", s->t0, s->t1, p->ncontact - s->contact, rgb);
     }
     fputs("EOD\n$impacts << EOD\n", f);
     for (long i = 0; i < p->nmark; i++)
         if (!p->mark[i].zeno)
             fprintf(f, "%.17g,%d\n", p->mark[i].t, p->ncontact - p->mark[i].contact);
+    fputs("EOD\n$friction << EOD\n", f);
+    for (long i = 0; i < p->nfmark; i++)
+        fprintf(f, "%.17g,%d,%d\n", p->fmark[i].t, p->ncontact - p->fmark[i].contact,
+                p->fmark[i].zeno ? 6 : 7);
     fputs("EOD\n$zeno << EOD\n", f);
     for (long i = 0; i < p->nmark; i++)
         if (p->mark[i].zeno)
@@ -708,20 +872,43 @@ static void put_timeline_plot(FILE *f, const Plot *p)
     for (long i = 0; i < p->nmark; i++)
         nzeno += p->mark[i].zeno, nimp += !p->mark[i].zeno;
     const char *sep = "plot ";
+    int closed = 0, stuck = 0;
+    for (long i = 0; i < p->nshade; i++) {
+        stuck |= p->friction[p->shade[i].contact];
+        closed |= !p->friction[p->shade[i].contact];
+    }
     if (p->nshade) {
         fprintf(f, "%s$closed using 1:3:($2-$1):(0):4 with vectors nohead lw %g lc rgb variable "
-                "notitle, \\\n     keyentry with lines lw 5 lc rgb '#999999' title 'closed'",
-                sep, p->ncontact > 40 ? 2.0 : 5.0);
+                "notitle", sep, p->ncontact > 40 ? 2.0 : 5.0);
         sep = ", \\\n     ";
     }
+    if (closed)
+        fprintf(f, "%skeyentry with lines lw 5 lc rgb '%s' title 'closed'", sep, CLOSED_COLOR);
+    if (stuck)
+        fprintf(f, "%skeyentry with lines lw 5 lc rgb '%s' title 'stuck (friction)'", sep,
+                STUCK_COLOR);
     if (nimp) {
         fprintf(f, "%s$impacts using 1:($2-0.38):(0):(0.76) with vectors nohead lw 1 "
                 "lc rgb '#b22222' title 'impact'", sep);
         sep = ", \\\n     ";
     }
-    if (nzeno)
+    if (nzeno) {
         fprintf(f, "%s$zeno using 1:2 with points pt 9 ps 1.2 lc rgb '#222222' title 'Zeno jump'",
                 sep);
+        sep = ", \\\n     ";
+    }
+    int fstick = 0, fslip = 0;
+    for (long i = 0; i < p->nfmark; i++)
+        fslip |= p->fmark[i].zeno, fstick |= !p->fmark[i].zeno;
+    if (p->nfmark)
+        fprintf(f, "%s$friction using 1:2:3 with points pt variable ps 1.1 lc rgb '%s' notitle",
+                sep, STUCK_COLOR);
+    if (fstick)
+        fprintf(f, ", \\\n     keyentry with points pt 7 ps 1.1 lc rgb '%s' title 'stick'",
+                STUCK_COLOR);
+    if (fslip)
+        fprintf(f, ", \\\n     keyentry with points pt 6 ps 1.1 lc rgb '%s' title 'slip'",
+                STUCK_COLOR);
     fputs("\n", f);
     fputs("set autoscale y\nset ytics autofreq font ''\nset grid ytics\n", f);
 }
@@ -733,18 +920,33 @@ static double timeline_height(const Plot *p)
     return h < 120 ? 120 : h > 520 ? 520 : h;
 }
 
+/* Room left of the first sample when an impact or a friction event comes
+** then (a struck chain at t = 0): 1.5 % of the time span, so that its mark
+** is not hidden in the axis; else 0. */
+static double left_room(const Plot *p)
+{
+    double span = p->tmax - p->tmin, eps = 1e-9 * span;
+    for (long i = 0; i < p->nmark; i++)
+        if (p->mark[i].t <= p->tmin + eps)
+            return 0.015 * span;
+    for (long i = 0; i < p->nfmark; i++)
+        if (p->fmark[i].t <= p->tmin + eps)
+            return 0.015 * span;
+    return 0;
+}
+
 /* One stacked time plot for the current terminal.  height: pixels. */
 static void put_time_plot(FILE *f, const Plot *p, int height)
 {
-    double top = 58.0, bottom = p->note[0] ? 70.0 : 52.0;
+    double top = 58.0 + (title_wraps(p->title, 1000) ? 22 : 0), bottom = p->note[0] ? 70.0 : 52.0;
     double th = p->timeline ? timeline_height(p) : 0;
     double h = (height - top - bottom - th) / p->npanel;
     fputs("set multiplot title ", f);
-    put_string(f, p->title);
+    put_title(f, p->title, 1000);
     fputs(" font ',13'\n", f);
     fprintf(f, "set lmargin at screen 0.11\nset rmargin at screen 0.82\n");
     fputs("set offsets 0, 0, graph 0.06, graph 0.06\n", f);
-    fprintf(f, "set xrange [%.17g:%.17g]\n", p->tmin, p->tmax);
+    fprintf(f, "set xrange [%.17g:%.17g]\n", p->tmin - left_room(p), p->tmax);
     if (p->note[0]) {
         fputs("set label 99 ", f);
         char t[NOTE_LEN + 16];
@@ -782,22 +984,53 @@ static void put_time_plot(FILE *f, const Plot *p, int height)
     fputs("unset multiplot\n", f);
 }
 
+/* The phase portraits' grid: cells of cellw x cell px (one body: wider than
+** high, so that its title fits), margins in pixels for the axes' labels. */
+typedef struct PhaseGrid {
+    int cols, rows, cell, cellw, hgap, top, w, h;
+} PhaseGrid;
+
+enum { PHASE_LEFT = 90, PHASE_RIGHT = 30, PHASE_BOTTOM = 60, PHASE_VGAP = 80 };
+
+/* Lays out the phase portraits' grid for the bodies of p. */
+static void phase_grid(const Plot *p, PhaseGrid *g)
+{
+    if (p->nbody > PHASE_GRID) {
+        *g = (PhaseGrid){ 1, 1, 560, 560, 0, 60, 900, 700 };
+        g->top += title_wraps(p->title, g->w) ? 22 : 0;
+        return;
+    }
+    g->cols = p->nbody <= 4 ? p->nbody : p->nbody <= 9 ? 3 : 5;
+    g->rows = (p->nbody + g->cols - 1) / g->cols;
+    g->cell = g->cols <= 4 ? 420 : 300;
+    g->cellw = g->cols == 1 ? 520 : g->cell;
+    g->hgap = g->cols >= 5 ? 70 : 90;
+    g->w = PHASE_LEFT + PHASE_RIGHT + g->cols * g->cellw + (g->cols - 1) * g->hgap;
+    g->top = 50 + (title_wraps(p->title, g->w) ? 22 : 0);
+    g->h = g->top + PHASE_BOTTOM + g->rows * g->cell + (g->rows - 1) * PHASE_VGAP;
+}
+
 /* Phase portraits v(x): one square panel per body in a grid, or, for more
 ** than PHASE_GRID bodies, all of them in one panel coloured in order. */
-static void put_phase_plot(FILE *f, const Plot *p, int cols, int rows, int height_per)
+static void put_phase_plot(FILE *f, const Plot *p, const PhaseGrid *g)
 {
+    int cols = g->cols;
     fputs("set multiplot title ", f);
-    put_string(f, p->title);
+    put_title(f, p->title, g->w);
     if (p->nbody > PHASE_GRID)
-        fputs(" font ',13' layout 1,1 margins 0.10,0.80,0.10,0.90\n", f);
+        fprintf(f, " font ',13' layout 1,1 margins 0.10,0.80,0.10,%.4f\n",
+                1 - (double)g->top / g->h);
     else
-        fprintf(f, " font ',13' layout %d,%d margins 0.07,0.98,%.4f,%.4f spacing 0.07,%.4f\n",
-                rows, cols, 60.0 / (60 + height_per * rows), 1 - 50.0 / (60 + height_per * rows),
-                70.0 / (60 + height_per * rows));
+        fprintf(f, " font ',13' layout %d,%d margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f\n",
+                g->rows, cols, (double)PHASE_LEFT / g->w, 1 - (double)PHASE_RIGHT / g->w,
+                (double)PHASE_BOTTOM / g->h, 1 - (double)g->top / g->h, (double)g->hgap / g->w,
+                (double)PHASE_VGAP / g->h);
     fputs("set autoscale x\nset autoscale y\nset offsets 0, 0, 0, 0\nset format x '%g'\n"
           "unset object\nunset arrow\nunset label\n", f);
     if (cols >= 5 && p->nbody <= PHASE_GRID)
         fputs("set tics font ',8'\nset format x '%.2g'\nset format y '%.2g'\n", f);
+    else
+        fputs("set format y '%g'\n", f);
     if (p->nbody > PHASE_GRID) {
         const Column *x = &p->col[p->body_x[0]], *v = &p->col[p->body_v[0]];
         char label[160];
@@ -939,7 +1172,8 @@ static int write_script(const Plot *p, int flags, const char *path, char *err, s
     FILE *f = fopen(path, "w");
     if (!f)
         return fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
-    int height = (int)(110 + 210 * p->npanel + (p->timeline ? timeline_height(p) : 0));
+    int height = (int)(110 + 210 * p->npanel + (p->timeline ? timeline_height(p) : 0) +
+                       (title_wraps(p->title, 1000) ? 22 : 0));
     fputs("# Plots of a simulation written by nsm; rerun with `gnuplot plot.gp` in this folder.\n", f);
     if (p->timeline)
         fputs("# Bottom panel: one row per contact; bars: closed, ticks: impacts.\n", f);
@@ -957,15 +1191,13 @@ static int write_script(const Plot *p, int flags, const char *path, char *err, s
         put_time_plot(f, p, height);
     }
     if ((flags & PLOT_PHASE) && p->nbody > 0) {
-        int cols = p->nbody > PHASE_GRID ? 1 : p->nbody <= 4 ? p->nbody : p->nbody <= 9 ? 3 : 5;
-        int rows = p->nbody > PHASE_GRID ? 1 : (p->nbody + cols - 1) / cols;
-        int w = p->nbody > PHASE_GRID ? 900 : 80 + (cols <= 4 ? 420 : 300) * cols;
-        int h = p->nbody > PHASE_GRID ? 700 : 60 + (cols <= 4 ? 420 : 300) * rows;
+        PhaseGrid g;
+        phase_grid(p, &g);
         for (int svg = 0; svg <= 1; svg++) {
             if (!(flags & (svg ? PLOT_SVG : PLOT_PNG)))
                 continue;
-            put_terminal(f, svg, w, h, svg ? "phase.svg" : "phase.png");
-            put_phase_plot(f, p, cols, rows, cols <= 4 ? 420 : 300);
+            put_terminal(f, svg, g.w, g.h, svg ? "phase.svg" : "phase.png");
+            put_phase_plot(f, p, &g);
         }
     }
     if (p->npath > 0) {
@@ -1017,11 +1249,14 @@ static void last_line(const char *path, char *out, size_t len)
     fclose(f);
 }
 
-/* Runs `gnuplot plot.gp` in dir, its output going to dir/plot.log. */
-static int run_gnuplot(const char *dir, char *err, size_t errlen)
+/* Runs gnuplot on a script in dir (see plot.h): `gnuplot [-e SETUP] SCRIPT`
+** in dir, its output going to dir/LOG, so that an animation and the plots
+** share one way of calling it. */
+int plot_gnuplot(const char *dir, const char *script, const char *setup, const char *log,
+                 char *err, size_t errlen)
 {
-    char log[4096];
-    snprintf(log, sizeof log, "%s/plot.log", dir);
+    char logpath[4096];
+    snprintf(logpath, sizeof logpath, "%s/%s", dir, log);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -1029,14 +1264,17 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
     if (pid == 0) {
         if (chdir(dir) != 0)
             _exit(126);
-        int fd = open("plot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int null = open("/dev/null", O_RDONLY);
         if (fd < 0 || null < 0)
             _exit(126);
         dup2(null, 0);
         dup2(fd, 1);
         dup2(fd, 2);
-        execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
+        if (setup)
+            execlp("gnuplot", "gnuplot", "-e", setup, script, (char *)NULL);
+        else
+            execlp("gnuplot", "gnuplot", script, (char *)NULL);
         _exit(127);
     }
     int status;
@@ -1046,9 +1284,15 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return PLOT_OK;
     char msg[512];
-    last_line(log, msg, sizeof msg);
-    return fail(err, errlen, PLOT_EFAIL, "gnuplot failed on %s/plot.gp%s%s (see %s)", dir,
-                *msg ? ": " : "", msg, log);
+    last_line(logpath, msg, sizeof msg);
+    return fail(err, errlen, PLOT_EFAIL, "gnuplot failed on %s/%s%s%s (see %s)", dir, script,
+                *msg ? ": " : "", msg, logpath);
+}
+
+/* Whether gnuplot is on PATH (see plot.h). */
+int plot_have_gnuplot(void)
+{
+    return on_path("gnuplot");
 }
 
 /* Frees a plot and what it holds. */
@@ -1060,8 +1304,10 @@ static void plot_free(Plot *p)
         free(p->contact[c]);
     free(p->col);
     free(p->contact);
+    free(p->friction);
     free(p->shade);
     free(p->mark);
+    free(p->fmark);
     free(p->body_x);
     free(p->body_v);
     free(p->path_x);
@@ -1081,6 +1327,32 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
                     const char *title, int flags, const PlotWall *walls, int nwalls, char *err,
                     size_t errlen)
 {
+    PlotScene scene = { walls, walls ? nwalls : 0, NULL, 0 };
+    return plot_draw_scene(dir, traj_csv, events_csv, title, flags, &scene, err, errlen);
+}
+
+/* Finds the columns of each moving surface (BODY.x and GAP.gap), or says in
+** the note why one is not drawn. */
+static void find_surfaces(Plot *p)
+{
+    for (int k = 0; k < p->nsurf && k < MAX_SURFACES; k++) {
+        const PlotSurface *sf = &p->surf[k];
+        p->surf_x[k] = find_column(p, sf->body, strlen(sf->body), ".x");
+        p->surf_g[k] = find_column(p, sf->gap, strlen(sf->gap), ".gap");
+        if (p->surf_x[k] < 0 || p->surf_g[k] < 0 || p->col[p->surf_x[k]].panel < 0 ||
+            !(sf->coef != 0))
+            add_note(p, "the moving surface of %s is drawn when %s.x and %s.gap are outputs",
+                     sf->gap, sf->body, sf->gap);
+    }
+}
+
+/* A plot with walls and moving surfaces; see plot.h. */
+int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_csv,
+                    const char *title, int flags, const PlotScene *scene, char *err,
+                    size_t errlen)
+{
+    const PlotWall *walls = scene ? scene->walls : NULL;
+    int nwalls = scene && walls ? scene->nwalls : 0;
     char script[4096];
     if (!(flags & (PLOT_PNG | PLOT_SVG)))
         flags |= PLOT_PNG | PLOT_SVG;
@@ -1092,9 +1364,12 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
     snprintf(p->title, sizeof p->title, "%s", title ? title : "");
     p->walls = walls;
     p->nwalls = walls ? nwalls : 0;
+    p->surf = scene && scene->surfaces ? scene->surfaces : NULL;
+    p->nsurf = p->surf ? scene->nsurfaces : 0;
     int rc = read_trajectory(p, traj_csv, err, errlen);
     if (rc == PLOT_OK) {
         assign_panels(p);
+        find_surfaces(p);
         if (find_bodies(p) || read_events(p, events_csv))
             rc = fail(err, errlen, PLOT_EFAIL, "out of memory");
     }
@@ -1105,12 +1380,12 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
         snprintf(script, sizeof script, "%s/plot.gp", dir);
         rc = write_script(p, flags, script, err, errlen);
     }
-    if (rc == PLOT_OK && !on_path("gnuplot"))
+    if (rc == PLOT_OK && !plot_have_gnuplot())
         rc = fail(err, errlen, PLOT_NOGNUPLOT,
                   "gnuplot is not installed, so no plot was drawn (the script is %s/plot.gp; "
                   "on Debian: apt-get install gnuplot-nox)", dir);
     if (rc == PLOT_OK)
-        rc = run_gnuplot(dir, err, errlen);
+        rc = plot_gnuplot(dir, "plot.gp", NULL, "plot.log", err, errlen);
     if (rc == PLOT_OK && err && errlen)
         snprintf(err, errlen, "%s", p->note);
     plot_free(p);

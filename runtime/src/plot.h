@@ -10,7 +10,9 @@
  * order.  With few contacts and impacts, intervals where a contact is closed
  * (stick .. separation, contact_enter .. contact_exit, a Zeno accumulation ..
  * separation) are shaded and impacts marked by dashed lines; with more, a
- * timeline panel gives each contact its own row.  Every column is drawn, or
+ * timeline panel gives each contact its own row (a friction element's: a
+ * bar while stuck, points where it sticks or slips; stuck by a frictional
+ * impact only while the contact struck then stays closed).  Every column is drawn, or
  * the script's column map and the note say why not; marks too close to be
  * told apart are merged, with a note.  Files:
  *
@@ -21,6 +23,9 @@
  *     DIR/path.png, DIR/path.svg        for planar bodies (columns D.x and D.y in m):
  *                                       each body's path, y against x at true scale,
  *                                       with the walls given to plot_draw_walls
+ *
+ * A moving surface (plot_draw_scene) is drawn dashed in its body's position
+ * panel, from the body's position and the gap's columns.
  *
  * Part of libnsmcli (the programs' library): called by `nsmc run` and by
  * the simulator's driver.  Never prints: gnuplot's own messages go to
@@ -65,5 +70,36 @@ typedef struct PlotWall {
 int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_csv,
                     const char *title, int flags, const PlotWall *walls, int nwalls, char *err,
                     size_t errlen);
+
+/* A moving surface of a gap of one body on the line (`gap floor: B.x >=
+ * amp*sin(omega*t)`), the gap being coef B.x + d + h(t): drawn in B's
+ * position panel as B.x - floor.gap / coef, where B would touch it, when
+ * the trajectory has both columns (else the note says so). */
+typedef struct PlotSurface {
+    char gap[64], body[64];
+    double coef;
+} PlotSurface;
+
+/* What to draw besides the trajectory's columns (either list may be empty). */
+typedef struct PlotScene {
+    const PlotWall *walls;
+    int nwalls;
+    const PlotSurface *surfaces;
+    int nsurfaces;
+} PlotScene;
+
+/* plot_draw with the walls of a planar model and the moving surfaces. */
+int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_csv,
+                    const char *title, int flags, const PlotScene *scene, char *err,
+                    size_t errlen);
+
+/* Runs `gnuplot [-e SETUP] SCRIPT` in dir (setup may be NULL), its output
+ * going to dir/LOG.  PLOT_OK, or PLOT_EFAIL with the reason (gnuplot's last
+ * line of output) in err.  Shared with the animations (animate.h). */
+int plot_gnuplot(const char *dir, const char *script, const char *setup, const char *log,
+                 char *err, size_t errlen);
+
+/* Whether gnuplot is on PATH. */
+int plot_have_gnuplot(void);
 
 #endif

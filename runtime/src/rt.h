@@ -258,6 +258,7 @@ struct nsm_sim {
 
     int ready;                /* reset succeeded */
     int failed;               /* status of the failure that stopped the run */
+    int fail_contact;         /* 1 + the gap or friction column the failure names, 0 none */
     double t;
     double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* N */
@@ -287,6 +288,8 @@ struct nsm_sim {
     RtSurfWork sfw;           /* the moving surfaces' work, surfwork.c */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtClus *cl;        /* scratch of the generic path's constraint problems, dynamics.c */
+    struct RtNl *nl;          /* a nonlinear model's curved-gap tangent, nonlin.c (NULL: none) */
+    struct RtNlTaylor *nlt;   /* the taylor method's series, nltaylor.c (NULL: not used yet) */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *work;             /* scratch, see sim.c */
     char msg[512];
@@ -324,6 +327,30 @@ static inline double rt_dot(int n, const double *a, const double *b)
 /* message.c */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len);
+
+/* nonlin.c: nonlinear models (state-dependent forces, curved gaps, penalty powers) */
+typedef struct RtNl RtNl;
+int rt_nl_alloc(nsm_sim *s);
+void rt_nl_free(nsm_sim *s);
+int rt_nl_setup(nsm_sim *s);
+void rt_nl_at(const nsm_sim *s, const double *y);
+void rt_nl_forget(nsm_sim *s);
+void rt_nl_curv(const nsm_sim *s, double *hdd);
+double rt_nl_curv_of(const nsm_sim *s, int j);
+double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
+void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);
+void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, double *dF, double *h3);
+double rt_pen_force(const nsm_sim *s, int j, double p, double pd);
+double rt_pen_force_rate(const nsm_sim *s, int j, double p, double pd, double pdd);
+double rt_pen_energy(const nsm_sim *s, int j, double p);
+
+/* nltaylor.c: the taylor method for nonlinear models */
+#define RT_NLT_NOSERIES 100   /* no expansion at this state (p^a at p = 0) */
+typedef struct RtNlTaylor RtNlTaylor;
+int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
+int rt_nlt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
+void rt_nlt_free(nsm_sim *s);
+int rt_nlt_check(nsm_sim *s);
 
 /* surface.c */
 int rt_surface_alloc(nsm_sim *s);

@@ -47,6 +47,7 @@ static int transition_gap(nsm_sim *s, int j);
 static int transition_fric(nsm_sim *s, int j);
 static int transition(nsm_sim *s, int j)
 {
+    rt_nl_at(s, s->y);              /* a curved gap's W at the impact configuration */
     rt_surface_begin(s);            /* a moving surface's work through the impulses */
     int rc = transition_fric(s, j);
     rt_surface_end(s);
@@ -275,7 +276,12 @@ static int side_samples(nsm_sim *s, double t0, double t1)
             s->sample_k++;
             continue;
         }
-        rt_detect_sample(s, tk - t0, Y0, Yk);
+        if (s->set.method == NSM_METHOD_TAYLOR)
+            rc = rt_advance(s, t0, Y0, tk - t0, Yk);    /* the step's expansion */
+        else
+            rt_detect_sample(s, tk - t0, Y0, Yk);
+        if (rc)
+            return rc;
         s->t = tk;
         memcpy(s->y, Yk, sizeof Yk);
         s->sample_k++;
@@ -295,6 +301,24 @@ static void warn(nsm_sim *s, const char *text)
         s->set.on_warn(s->set.warn_ud, s, text);
 }
 
+/* The step of a nonlinear model, whose modes have no fixed spectrum: rk4,
+** the user's dt (1 ms without one); adaptive, its error control up to the
+** user's dt; taylor, the expansion's reach (the user's dt is the output
+** period's business, not the step's). */
+static double step_size_nl(nsm_sim *s)
+{
+    double dt = s->set.dt;
+    switch (s->set.method) {
+    case NSM_METHOD_RK4:
+        return s->h_step = dt > 0 ? dt : 1e-3;
+    case NSM_METHOD_ADAPTIVE:
+        s->h_step = dt > 0 ? dt : INFINITY;
+        return s->h_adapt > 0 && s->h_adapt < s->h_step ? s->h_adapt : s->h_step;
+    default:
+        return s->h_step = INFINITY;
+    }
+}
+
 /* The step of the current mode: exact, its reach 2/nu (mode.c), at most
 ** the user's dt; rk4, the user's dt while it resolves the mode's fastest
 ** motion (rho dt < RT_RK4_REACH), else, and without a dt, its own step
@@ -305,6 +329,8 @@ static void warn(nsm_sim *s, const char *text)
 ** could not be formed. */
 static double step_size(nsm_sim *s)
 {
+    if (s->m->nl)
+        return step_size_nl(s);
     RtModeInfo *mi = (RtModeInfo *)rt_mode_info(s);
     if (!mi)
         return -1;
@@ -357,7 +383,8 @@ static int check_balance(nsm_sim *s)
     if (!s->energy)
         return NSM_OK;
     double tol = s->set.etol >= 0 ? s->set.etol
-               : s->set.method == NSM_METHOD_EXACT ? 1e-6 : s->set.method == NSM_METHOD_ADAPTIVE ? 1e-2 : 5e-2;
+               : s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR ? 1e-6
+               : s->set.method == NSM_METHOD_ADAPTIVE ? 1e-2 : 5e-2;
     double rel = rt_stats_relative_error(s);
     if (tol == 0 || !(rel > tol))
         return NSM_OK;
@@ -397,7 +424,12 @@ int rt_run(nsm_sim *s, double t_end)
         return s->failed;
     if (!(t_end >= s->t) || !isfinite(t_end))
         return NSM_EINVAL;
+    if (s->set.method == NSM_METHOD_EXACT && s->m->nl)
+        return rt_fail(s, NSM_EMETHOD, -1, "method exact applies to linear models; this model is "
+                       "nonlinear: use --method taylor (or rk4, adaptive)");
     if (s->set.method == NSM_METHOD_EXACT && (rc = rt_exact_check(s, t_end)))
+        return rc;
+    if (s->set.method == NSM_METHOD_TAYLOR && (rc = rt_nlt_check(s)))
         return rc;
     s->energy = keeps_energy(s);
     if (!s->energy)
@@ -409,7 +441,8 @@ int rt_run(nsm_sim *s, double t_end)
             return rc;
     }
     double Y1[N], Ys[N], tlo = 0;
-    int side = s->set.method == NSM_METHOD_EXACT && s->set.every > 0;
+    int side = (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR) &&
+               s->set.every > 0;
     while (s->t < t_end) {
         if (s->steps >= s->set.max_steps)
             return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->set.max_steps);

@@ -22,12 +22,12 @@ static double *dalloc(size_t n, int *bad)
 }
 
 /* Create a simulation of model m at its defaults and reset it to t = 0.
-** NULL on allocation failure or a model built for another ABI.  A model
-** whose default parameters are invalid is still created; its run fails with
-** the setup message. */
+** NULL when nsm_model_check refuses the table (another ABI, a malformed
+** table) or on allocation failure.  A model whose default parameters are
+** invalid is still created; its run fails with the setup message. */
 nsm_sim *nsm_sim_create(const nsm_model *m)
 {
-    if (!m || m->abi != NSM_ABI_VERSION || m->n_bodies <= 0 || m->n_gaps < 0)
+    if (nsm_model_check(m, NULL) != NSM_OK)
         return NULL;
     nsm_sim *s = calloc(1, sizeof *s);
     if (!s)
@@ -39,10 +39,6 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->nf = m->n_frictions > 0 ? m->n_frictions : 0;
     s->ge = g + 2 * s->nf;
     s->mw = NSM_MODE_WORDS(s->ge);
-    if (s->nf && !m->frictions) {
-        free(s);
-        return NULL;
-    }
     s->ns = m->n_switches;
     s->N = 2 * n + 2;
     s->na = 2 * n + m->n_gen + 1;
@@ -65,6 +61,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.gfac = dalloc(n, &bad);
     s->num.radius = dalloc(m->n_planar, &bad);
     s->num.et = dalloc(s->nf, &bad);
+    s->num.pexp = dalloc(g, &bad);
     s->minv = dalloc(n, &bad);
     s->y = dalloc(s->N, &bad);
     s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
@@ -80,6 +77,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     if (!bad && rt_stats_alloc(s))
         bad = 1;
     if (!bad && rt_fric_alloc(s))
+        bad = 1;
+    if (!bad && rt_nl_alloc(s))
         bad = 1;
     if (!bad && rt_taylor_alloc(s))
         bad = 1;
@@ -113,7 +112,7 @@ void nsm_sim_free(nsm_sim *s)
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.fconst,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
                          s->num.srest, s->minv, s->y, s->sw_last, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
-                         s->num.gfac, s->num.radius, s->num.et };
+                         s->num.gfac, s->num.radius, s->num.et, s->num.pexp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     rt_exact_free(s);
@@ -123,6 +122,8 @@ void nsm_sim_free(nsm_sim *s)
     rt_section_free(s);
     free(s->set.y0);
     rt_taylor_free(s);
+    rt_nl_free(s);
+    rt_nlt_free(s);
     rt_surface_free(s);
     rt_surfwork_free(s);
     rt_mode_free(s);
@@ -177,7 +178,7 @@ int nsm_sim_get_param(const nsm_sim *s, const char *name, double *value)
 /* Choose the integrator. */
 int nsm_sim_set_method(nsm_sim *s, int method)
 {
-    if (method < NSM_METHOD_RK4 || method > NSM_METHOD_EXACT)
+    if (method < NSM_METHOD_RK4 || method > NSM_METHOD_TAYLOR)
         return NSM_EINVAL;
     s->set.method = method;
     s->h_adapt = 0;
@@ -272,6 +273,13 @@ int nsm_sim_set_max_steps(nsm_sim *s, long max_steps)
     return NSM_OK;
 }
 
+/* The step cap (set or default), for callers checking a run up front
+** (nsm_run_check) without a copy of the default. */
+long nsm_sim_get_max_steps(const nsm_sim *s)
+{
+    return s->set.max_steps;
+}
+
 /* Cap on the event rate: a run fails when W = 16 + 4 g consecutive events
 ** fall in less than W / rate seconds (a runaway cascade or an event loop;
 ** W grows with the gaps so that a chain's simultaneous impacts pass). */
@@ -318,6 +326,7 @@ int nsm_sim_reset(nsm_sim *s)
     const nsm_model *m = s->m;
     s->ready = 0;
     s->failed = 0;
+    s->fail_contact = 0;
     s->msg[0] = 0;
     s->t = 0;
     s->t_stop = HUGE_VAL;
@@ -351,6 +360,8 @@ int nsm_sim_reset(nsm_sim *s)
         s->num.gfac[i] = 1;
     for (int k = 0; k < s->nf; k++)
         s->num.et[k] = 0;
+    for (int j = 0; j < s->g; j++)
+        s->num.pexp[j] = 1;
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";
@@ -362,7 +373,7 @@ int nsm_sim_reset(nsm_sim *s)
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
-    if (rt_sparse_build(s))
+    if (rt_sparse_build(s) || rt_nl_setup(s))
         return s->failed;
     if (rt_fric_validate(s))
         return NSM_EMODEL;
@@ -381,6 +392,8 @@ int nsm_sim_reset(nsm_sim *s)
         m->initial(s->p, s->c, s->y);
     if (s->set.y0)                  /* nsm_sim_set_initial_state */
         memcpy(s->y, s->set.y0, sizeof(double) * 2 * s->n);
+    rt_nl_forget(s);
+    rt_nl_at(s, s->y);
     for (int k = 0; k < s->ns; k++) {
         s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
         s->sw_last[k] = -HUGE_VAL;

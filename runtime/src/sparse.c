@@ -21,8 +21,11 @@
 
 /* The entries T (nnz of them) of a rows x cols matrix by rows into *out,
 ** each row's columns ascending, entries of one element summed, zeros
-** dropped.  0, NSM_ENOMEM, or NSM_EMODEL for an entry out of range. */
-static int csr_build(const nsm_entries *T, int nnz, int rows, int cols, RtCsr *out)
+** dropped but in the rows flagged in keep (a curved gap's pattern, whose
+** values come later: nonlin.c).  0, NSM_ENOMEM, or NSM_EMODEL for an entry
+** out of range. */
+static int csr_build(const nsm_entries *T, int nnz, int rows, int cols, const unsigned char *keep,
+                    RtCsr *out)
 {
     size_t m = nnz > 0 ? (size_t)nnz : 0;
     int *p = malloc(sizeof(int) * ((size_t)rows + 2 + m));
@@ -73,7 +76,7 @@ static int csr_build(const nsm_entries *T, int nnz, int rows, int cols, RtCsr *o
             double v = 0;
             for (; a < e && ix[a] == c; a++)
                 v += x[a];
-            if (v != 0) {
+            if (v != 0 || (keep && keep[r])) {
                 ix[w] = c;
                 x[w++] = v;
             }
@@ -123,14 +126,15 @@ static int csr_symmetric(const RtCsr *A)
 int rt_sparse_build(nsm_sim *s)
 {
     const nsm_model *m = s->m;
-    struct { const nsm_entries *T; int nnz, rows; RtCsr *out; const char *name; } t[] = {
-        { &s->num.K, m->nnz_K, s->n, &s->sp.K, "K" },
-        { &s->num.C, m->nnz_C, s->n, &s->sp.C, "C" },
-        { &s->num.W, m->nnz_W, s->g, &s->sp.W, "W" },
-        { &s->num.Wt, m->nnz_Wt, s->nf, &s->sp.Wt, "Wt" },
+    struct { const nsm_entries *T; int nnz, rows; RtCsr *out; const char *name;
+             const unsigned char *keep; } t[] = {
+        { &s->num.K, m->nnz_K, s->n, &s->sp.K, "K", NULL },
+        { &s->num.C, m->nnz_C, s->n, &s->sp.C, "C", NULL },
+        { &s->num.W, m->nnz_W, s->g, &s->sp.W, "W", m->nl & NSM_NL_GAP ? m->gap_curved : NULL },
+        { &s->num.Wt, m->nnz_Wt, s->nf, &s->sp.Wt, "Wt", NULL },
     };
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
-        int rc = csr_build(t[k].T, t[k].nnz, t[k].rows, s->n, t[k].out);
+        int rc = csr_build(t[k].T, t[k].nnz, t[k].rows, s->n, t[k].keep, t[k].out);
         if (rc == NSM_EMODEL)
             snprintf(s->msg, sizeof s->msg, "the model's setup listed an entry of %s outside its "
                      "%d x %d table: regenerate the simulator with this nsmc", t[k].name,

@@ -369,8 +369,12 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
             /* integral of k p + c p' on the cubic Hermite interpolant of p */
             penetration(s, j, s->y, &p0, &pd0);
             penetration(s, j, Y1, &p1, &pd1);
-            gs->impulse += s->num.kc[j] * (h / 2 * (p0 + p1) + h * h / 12 * (pd0 - pd1)) +
-                           s->num.cc[j] * (p1 - p0);
+            if (s->num.pexp[j] == 1)
+                gs->impulse += s->num.kc[j] * (h / 2 * (p0 + p1) + h * h / 12 * (pd0 - pd1)) +
+                               s->num.cc[j] * (p1 - p0);
+            else    /* k p^a: the trapezoid */
+                gs->impulse += h / 2 * (rt_pen_force(s, j, p0, 0) + rt_pen_force(s, j, p1, 0)) +
+                               s->num.cc[j] * (p1 - p0);
         }
     }
     double fd = 0, fw = 0, sw = 0;
@@ -397,7 +401,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     for (int j = 0; j < g; j++) {
         if (s->m->gaps[j].law != NSM_LAW_PENALTY)
             continue;
-        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = s->num.kc[j] * p;
+        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = rt_pen_force(s, j, p, 0);
         double F = rt_mode_has(s->mode, j) ? lam[j] : 0;
         st->fnum += (F - kp) * (F - kp);
         st->fden += kp * kp;
@@ -535,6 +539,24 @@ int nsm_sim_wall_line(const nsm_sim *s, int k, double *nx, double *ny, double *c
     return NSM_OK;
 }
 
+/* Gap j's row of W, its constant d and its moving surface's offset now, for
+** pictures of the run (libnsmcli's animations): the gap is w . x + d + h. */
+int nsm_sim_gap_row(const nsm_sim *s, int j, double *w, double *d, double *h)
+{
+    if (!s || j < 0 || j >= s->g)
+        return NSM_EINVAL;
+    if (w) {
+        memset(w, 0, sizeof(double) * (size_t)s->n);
+        for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
+            w[s->sp.W.i[q]] += s->sp.W.x[q];
+    }
+    if (d)
+        *d = s->num.d[j];
+    if (h)
+        *h = rt_surface_of(s, j, 0, s->t);
+    return NSM_OK;
+}
+
 /* Work done so far by force statement k (model->forces[k]), or for k = -1
 ** the part of the injected work no statement could be given. */
 int nsm_sim_force_work(const nsm_sim *s, int k, double *w)
@@ -589,6 +611,15 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
     return s->E0 + w - d - e;
 }
 
+/* The column rt_fail names for an event: its gap, the first column (g + 2k)
+** of friction element k (an event's contact is g + k), none for a switch. */
+static int rate_column(const nsm_sim *s, const nsm_event *ev)
+{
+    if (ev->kind == NSM_EV_TIME)
+        return -1;
+    return ev->contact < s->g ? ev->contact : s->g + 2 * (ev->contact - s->g);
+}
+
 /* Count an event, apply the rate guard (when guarded; the records of a
 ** recognized Zeno cascade are not) and hand it to the event handler. */
 static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
@@ -600,7 +631,7 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
         if (s->rate.n >= W) {
             double oldest = s->rate.ring[s->rate.n % W];
             if (ev->t - oldest < W / s->set.max_rate)
-                return rt_fail(s, NSM_EEVENTS, ev->kind == NSM_EV_TIME ? -1 : ev->contact,
+                return rt_fail(s, NSM_EEVENTS, rate_column(s, ev),
                                "%d events in %.3g s exceed the event rate cap of %.3g per second "
                                "(%s)", W, ev->t - oldest, s->set.max_rate, nsm_event_kind_name(ev->kind));
         }
@@ -612,11 +643,12 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
     return NSM_OK;
 }
 
-/* Log one event record, through the event-rate guard. */
+/* Log one event record, through the event-rate guard.  (A loss computed
+** as -0, an elastic impact's, is reported as 0: lost + 0.0.) */
 int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
                  long count)
 {
-    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
+    nsm_event ev = { s->t, kind, j, vb, va, P, lost + 0.0, count };
     return log_emit(s, &ev, 1);
 }
 
@@ -625,6 +657,6 @@ int rt_log_event(nsm_sim *s, int kind, int j, double vb, double va, double P, do
 int rt_log_exempt(nsm_sim *s, int kind, int j, double vb, double va, double P, double lost,
                   long count)
 {
-    nsm_event ev = { s->t, kind, j, vb, va, P, lost, count };
+    nsm_event ev = { s->t, kind, j, vb, va, P, lost + 0.0, count };
     return log_emit(s, &ev, 0);
 }

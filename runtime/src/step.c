@@ -784,6 +784,15 @@ int rt_exact_check(nsm_sim *s, double t_end)
 
 /* ---- steps and location ---------------------------------------------- */
 
+/* A step of the taylor method (nltaylor.c); where the motion has no
+** expansion (a Hertz contact at the instant it engages) the one step is
+** the adaptive method's, with its error control. */
+static int taylor_nl_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
+{
+    int rc = rt_nlt_step(s, t, Y, h, Y1);
+    return rc == RT_NLT_NOSERIES ? adaptive_step(s, t, Y, h, Y1) : rc;
+}
+
 /* One step of the current method from (t, Y).  The adaptive method may
 ** shorten *h; the others take it as given. */
 int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
@@ -791,6 +800,7 @@ int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
     switch (s->set.method) {
     case NSM_METHOD_ADAPTIVE: return adaptive_step(s, t, Y, h, Y1);
     case NSM_METHOD_EXACT: return exact_step(s, t, Y, *h, Y1);
+    case NSM_METHOD_TAYLOR: return taylor_nl_step(s, t, Y, h, Y1);
     default: return rk4_step(s, t, Y, *h, Y1);
     }
 }
@@ -806,6 +816,10 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
     switch (s->set.method) {
     case NSM_METHOD_ADAPTIVE: return dp_step(s, t, Y, tau, Y1, &err);
     case NSM_METHOD_EXACT: return exact_advance(s, t, Y, tau, Y1, s->energy);
+    case NSM_METHOD_TAYLOR: {
+        int rc = rt_nlt_advance(s, t, Y, tau, Y1);
+        return rc == RT_NLT_NOSERIES ? dp_step(s, t, Y, tau, Y1, &err) : rc;
+    }
     default: return rk4_step(s, t, Y, tau, Y1);
     }
 }

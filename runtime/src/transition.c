@@ -658,7 +658,7 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget)
     for (int j = 0; j < s->g; j++) {
         double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = rt_wdot(s, j, v);
         if (s->m->gaps[j].law == NSM_LAW_PENALTY) {
-            double f = -s->num.kc[j] * gap - s->num.cc[j] * wv;
+            double f = rt_pen_force(s, j, -gap, -wv);
             int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
                                                               : (gap <= tol && f > 0);
             if (on)

@@ -53,7 +53,7 @@
 extern "C" {
 #endif
 
-#define NSM_ABI_VERSION 3
+#define NSM_ABI_VERSION 4
 
 /* Return of the per-mode functions when the compiler did not write this mode
  * out (too many gaps to enumerate): the runtime then uses its generic path,
@@ -66,7 +66,15 @@ extern "C" {
 
 enum nsm_law { NSM_LAW_IMPACT = 0, NSM_LAW_PENALTY = 1 };
 enum nsm_release { NSM_RELEASE_FORCE = 0, NSM_RELEASE_GAP = 1 };
-enum nsm_method { NSM_METHOD_RK4 = 0, NSM_METHOD_ADAPTIVE = 1, NSM_METHOD_EXACT = 2 };
+enum nsm_method { NSM_METHOD_RK4 = 0, NSM_METHOD_ADAPTIVE = 1, NSM_METHOD_EXACT = 2,
+                  NSM_METHOD_TAYLOR = 3 };
+
+/* What makes a model nonlinear (nsm_model.nl, a set of these bits). */
+enum nsm_nl {
+    NSM_NL_FORCE = 1,    /* a `force` depends on the state */
+    NSM_NL_GAP = 2,      /* a gap is not affine in the positions (gap_curved) */
+    NSM_NL_PENALTY = 4   /* a penalty law has an exponent other than 1 (num->pexp) */
+};
 
 enum nsm_output_kind {
     NSM_OUT_X, NSM_OUT_V, NSM_OUT_A,      /* index: body */
@@ -134,6 +142,10 @@ typedef struct nsm_numeric {
     /* Frictional impacts (appended; 0 by default): element k's tangential
      * restitution at impacts on its normal gap, in [0, 1]. */
     double *et;        /* nf */
+    /* Nonlinear penalty laws (ABI 4, appended; the runtime fills 1 before
+     * setup): gap j's engaged force is kc[j] p^pexp[j] + cc[j] p', p = -gap
+     * (pexp = 1.5: Hertz).  Only penalty gaps read it. */
+    double *pexp;      /* g */
 } nsm_numeric;
 
 /* A Coulomb friction element.  Its state is carried in the mode's bits
@@ -268,6 +280,50 @@ typedef struct nsm_model {
 
     /* The number of entries setup lists in num->K, C, W and Wt. */
     int nnz_K, nnz_C, nnz_W, nnz_Wt;
+
+    /* Nonlinear models (ABI 4, appended: all 0/NULL for a linear model).
+     * nl is a set of enum nsm_nl bits.  The linear tables above keep their
+     * meaning (springs, dampers, gravity, affine gaps); what is nonlinear
+     * comes from these functions.  y = (x, v), 2n values.
+     *
+     * nl_force adds to F[0..n-1] the value at (t, y) of every `force`
+     * statement that depends on the state (force() and force_terms() give
+     * the others only, as in a linear model).
+     *
+     * Curved gaps (gap_curved[j] = 1): gap_j = g_j(x), no moving surface.
+     * Their entries in num->W are listed by setup with value 0 (the pattern:
+     * one entry per body the gap depends on); their values come from nl_gap.
+     * gap_ncols[j] bodies, gap_cols[j][0..gap_ncols[j]-1] in increasing
+     * order (0 and NULL for an affine gap).  The nonzeros of the curved gaps
+     * are numbered gap by gap in increasing j, then in the order of
+     * gap_cols: n_wcurved of them in all.  nl_gap fills, at y, for every
+     * curved gap j (other entries untouched):
+     *   g[j]     = g_j(x)
+     *   curv[j]  = v^T (d2 g_j / dx2) v, so that d2/dt2 g_j = W_j(x) a + curv[j]
+     *   wval[..] = d g_j / dx at the curved gap's bodies (W_j(x)'s nonzeros)
+     *
+     * Taylor coefficients (method taylor).  With K the degree and the state
+     * expanded as X[i*(K+1) + k] (i < 2n, coefficient of tau^k, t = t0 + tau),
+     * nl_series(k, ...) computes order k of: F[i*(K+1)+k] the sum of EVERY
+     * `force` statement on body i (time- and state-dependent, switches sw
+     * held fixed over the step), G[j*(K+1)+k] and CV[j*(K+1)+k] the value
+     * and curvature term of every curved gap j (other rows untouched), and
+     * WV[m*(K+1)+k] the m-th curved nonzero of W, from X's orders 0..k; it
+     * must be called for k = 0, 1, ..., K in turn with the same work array
+     * (nl_nwork*(K+1) doubles), which holds the intermediate series. */
+    int nl;
+    void (*nl_force)(double t, const double *y, const int *sw, const double *p, const double *c,
+                     double *F);
+    const unsigned char *gap_curved;   /* g flags */
+    const int *gap_ncols;              /* g */
+    const int *const *gap_cols;        /* g */
+    int n_wcurved;
+    void (*nl_gap)(const double *y, const double *p, const double *c, double *g, double *curv,
+                   double *wval);
+    int nl_nwork;
+    void (*nl_series)(int k, int K, double t0, const double *X, const int *sw, const double *p,
+                      const double *c, double *work, double *F, double *G, double *CV,
+                      double *WV);
 } nsm_model;
 
 #ifdef __cplusplus

@@ -70,14 +70,16 @@ typedef int (*nsm_sample_fn)(void *ud, const nsm_sim *sim, double t);
 /* A warning: one line of text, without a newline (the run goes on). */
 typedef void (*nsm_warning_fn)(void *ud, const nsm_sim *sim, const char *text);
 
-/* Name of an event kind ("impact", "stick", ...). */
+/* Name of an event kind ("impact", "stick", ...), "unknown" if out of range. */
 const char *nsm_event_kind_name(int kind);
 /* Name of a method ("rk4", "adaptive", "exact"); -1 from nsm_method_parse if unknown. */
 const char *nsm_method_name(int method);
 int nsm_method_parse(const char *name);
 
 /* Create a simulation at the model's defaults (parameters, method, dt, every),
- * reset to t = 0.  NULL on allocation failure or ABI mismatch. */
+ * reset to t = 0.  NULL when nsm_model_check(m) refuses the table (ABI
+ * mismatch, malformed table) or on allocation failure: when it accepts it,
+ * a NULL means out of memory. */
 nsm_sim *nsm_sim_create(const nsm_model *m);
 void nsm_sim_free(nsm_sim *sim);
 
@@ -202,6 +204,12 @@ double nsm_sim_body_kinetic(const nsm_sim *sim, int i);
  * the disc's radius r.  NSM_OK, or NSM_EINVAL for k out of range. */
 int nsm_sim_wall_line(const nsm_sim *sim, int k, double *nx, double *ny, double *c, double *r);
 
+/* Gap j's geometry with the parameters of the run, for pictures of it: its
+ * row w of W (n values; may be NULL), its constant d and h, its moving
+ * surface's offset at the current time (0 for a fixed gap), so that the gap
+ * is w . x + d + h.  NSM_OK, or NSM_EINVAL for j out of range. */
+int nsm_sim_gap_row(const nsm_sim *sim, int j, double *w, double *d, double *h);
+
 /* Statistics of one gap over the run so far (an open contact phase counts
  * up to the current time). */
 typedef struct nsm_contact_stats {
@@ -311,6 +319,42 @@ int nsm_sim_monodromy(nsm_sim *sim, double period, double *phi, double *y_end);
  * converge too.  The next resets start from the orbit's state.  NSM_ENUMERIC
  * when Newton's method does not converge. */
 int nsm_sim_periodic_orbit(nsm_sim *sim, double period, double *y, double *mu_re, double *mu_im);
+
+/* Names and checks, so that programs and bindings need no table of their
+ * own and parse no message text. */
+
+/* Name of a status code as spelt above ("NSM_OK", "NSM_ESTEPS", ...),
+ * "unknown" for any other value. */
+const char *nsm_status_name(int status);
+/* Whether this runtime can simulate the model table m: NSM_OK, or NSM_EMODEL
+ * with the reason in *why (why may be NULL): no table, a table generated for
+ * another ABI, or a malformed one.  nsm_sim_create refuses exactly these. */
+int nsm_model_check(const nsm_model *m, const char **why);
+/* Name of the gap or friction element the last failure is about (the
+ * message's "contact '...'" or "friction '...'"), NULL when it names none
+ * or the run has not failed. */
+const char *nsm_sim_failed_contact(const nsm_sim *sim);
+/* Name of an event record's gap or friction element; NULL for a time
+ * switch (switches have no names: ev->contact is the switch's index) and
+ * for an index out of range. */
+const char *nsm_event_contact_name(const nsm_model *m, const nsm_event *ev);
+
+/* Most samples a run may ask for: a typo in a sampling period (1e-300)
+ * must not fill the disk or the memory. */
+#define NSM_MAX_SAMPLES 1e8
+/* Relative time resolution: a period or step below NSM_TIME_RESOLUTION * t
+ * does not move t. */
+#define NSM_TIME_RESOLUTION (4 * 2.220446049250313e-16)
+/* Whether a run from t = 0 to t_end with sampling period `every` (0: every
+ * step), largest step dt (0: none given) and step cap max_steps (0: none)
+ * can work: NSM_OK, or NSM_EINVAL with the reason in why (len bytes; why
+ * may be NULL) when t_end, every or dt is not a finite time >= 0, every or
+ * dt is below the time resolution at t_end, every gives more than
+ * NSM_MAX_SAMPLES samples, or t_end / dt exceeds the step cap.  The
+ * simulators' driver and the Python package refuse such runs up front. */
+int nsm_run_check(double t_end, double every, double dt, long max_steps, char *why, int len);
+/* The step cap of nsm_sim_set_max_steps (default 1e8). */
+long nsm_sim_get_max_steps(const nsm_sim *sim);
 
 /* The command-line program of a generated simulator (see docs/runtime.md).
  * Returns the process exit status: 0 ok, 1 bad arguments, 3 simulation failure. */

@@ -1,0 +1,503 @@
+/*
+** nltaylor.c: the taylor method, for nonlinear models (nsm/model.h, ABI 4).
+**
+** Over a step from (t0, Y0) in a mode, every state is expanded in powers
+** of tau = t - t0 to degree K.  The model's nl_series gives order k of the
+** forces and of the curved gaps' values, rows and curvature terms from the
+** state's orders 0..k (the automatic-differentiation recurrences nsmc
+** emits, Jorba & Zou 2005); this file adds the linear tables' terms, the
+** engaged penalty forces (k p^a by the power rule), and the held contacts'
+** forces order by order:
+**
+**   a_k = M^-1 (F_k + sum_{l=0..k} W_l^T lambda_{k-l}),
+**   sum_{l=0..k} W_l a_{k-l} + curv_k = 0   (each held gap's g'' = 0)
+**   =>  D_0 lambda_k = -(W_0 M^-1 (F_k + sum_{l>=1} W_l^T lambda_{k-l})
+**                        + sum_{l>=1} W_l a_{k-l} + curv_k),  D_0 = W_0 M^-1 W_0^T
+**
+** then x_{k+1} = v_k/(k+1), v_{k+1} = a_k/(k+1), and the energy integrals'
+** rates by Cauchy products.  The step is rho/e^2 with rho from the last two
+** orders' decay (Jorba & Zou; Biscani & Izzo 2021): an estimate of the
+** truncation error, not a bound (docs/theory.md).  The expansion is kept;
+** a step's interior states (event location, samples) are its polynomial's
+** values, so events are found on the same series the step took.
+**
+** A penalty law with a non-integer exponent has no series where its
+** penetration is 0 (p^a at p = 0, the instant of engagement): the step
+** there reports RT_NLT_NOSERIES and the caller takes that one step with
+** the adaptive method.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+#ifndef M_E
+#define M_E 2.71828182845904523536
+#endif
+
+enum { NLT_K = 20 };
+
+struct RtNlTaylor {
+    int K, n, g, valid;
+    double t0, hmax;
+    double *Y0;               /* N: the expansion point */
+    unsigned *mode;           /* mw: its mode */
+    double *X;                /* 2n (K+1): the state's series */
+    double *E;                /* 2 (K+1): the energy integrals' series */
+    double *work;             /* nl_nwork (K+1): the model's intermediate series */
+    double *F, *G, *CV, *WV;  /* the model's output series, see nsm_model.nl_series */
+    double *P, *PA, *PR;      /* g (K+1): penetration, its power, its rate (penalty gaps) */
+    double *LAM;              /* g (K+1): contact forces (held and penalty) */
+    double *A;                /* n (K+1): accelerations */
+    double *CVs;              /* n (K+1): C v, for the dissipation */
+    double *Fk, *rhs, *D, *lu;/* scratch; lu: the held contacts' Delassus matrix */
+    int *held;
+};
+
+/* Coefficient k of row i of a series array with K + 1 columns. */
+#define SER(a, i, k) ((a)[(size_t)(i) * (size_t)(K + 1) + (size_t)(k)])
+
+/* Free the expansion's arrays. */
+void rt_nlt_free(nsm_sim *s)
+{
+    RtNlTaylor *e = s->nlt;
+    if (!e)
+        return;
+    void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->P,
+                     e->PA, e->PR, e->LAM, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held };
+    for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+        free(ptrs[i]);
+    free(e);
+    s->nlt = NULL;
+}
+
+/* Zeroed doubles, counting a failure in *bad. */
+static double *zalloc(size_t k, int *bad)
+{
+    double *p = calloc(k ? k : 1, sizeof(double));
+    if (!p)
+        *bad = 1;
+    return p;
+}
+
+/* Allocate the expansion on first use. */
+static int nlt_alloc(nsm_sim *s)
+{
+    if (s->nlt)
+        return NSM_OK;
+    const nsm_model *m = s->m;
+    RtNlTaylor *e = calloc(1, sizeof *e);
+    if (!e)
+        return NSM_ENOMEM;
+    s->nlt = e;
+    int bad = 0, n = s->n, g = s->g;
+    size_t K1 = NLT_K + 1, nw = m->n_wcurved > 0 ? (size_t)m->n_wcurved : 1;
+    e->K = NLT_K;
+    e->n = n;
+    e->g = g;
+    e->Y0 = zalloc((size_t)s->N, &bad);
+    e->mode = calloc((size_t)s->mw, sizeof(unsigned));
+    e->X = zalloc(2 * (size_t)n * K1, &bad);
+    e->E = zalloc(2 * K1, &bad);
+    e->work = zalloc((size_t)(m->nl_nwork > 0 ? m->nl_nwork : 1) * K1, &bad);
+    e->F = zalloc((size_t)n * K1, &bad);
+    e->G = zalloc((size_t)(g + 1) * K1, &bad);
+    e->CV = zalloc((size_t)(g + 1) * K1, &bad);
+    e->WV = zalloc(nw * K1, &bad);
+    e->P = zalloc((size_t)(g + 1) * K1, &bad);
+    e->PA = zalloc((size_t)(g + 1) * K1, &bad);
+    e->PR = zalloc((size_t)(g + 1) * K1, &bad);
+    e->LAM = zalloc((size_t)(g + 1) * K1, &bad);
+    e->A = zalloc((size_t)n * K1, &bad);
+    e->CVs = zalloc((size_t)n * K1, &bad);
+    e->Fk = zalloc((size_t)n, &bad);
+    e->rhs = zalloc((size_t)g + 1, &bad);
+    e->D = zalloc((size_t)(g + 1) * (size_t)(g + 1), &bad);
+    e->lu = zalloc((size_t)(g + 1) * (size_t)(g + 1), &bad);
+    e->held = calloc((size_t)g + 1, sizeof(int));
+    if (bad || !e->mode || !e->held)
+        return NSM_ENOMEM;
+    return NSM_OK;
+}
+
+/* What the taylor method cannot take, as a failure with the reason; 0 when
+** it applies to this model. */
+int rt_nlt_check(nsm_sim *s)
+{
+    const nsm_model *m = s->m;
+    if (!m->nl_series)
+        return rt_fail(s, NSM_EMETHOD, -1, "method taylor integrates nonlinear models; this "
+                       "model is linear: use --method exact (its exact counterpart)");
+    if (s->nf)
+        return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not handle friction yet; use "
+                       "--method rk4 or adaptive");
+    if (s->moving)
+        return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not handle moving surfaces yet; "
+                       "use --method rk4 or adaptive");
+    return nlt_alloc(s);
+}
+
+/* Order k of row i of csr A times the series of a state block (rows off ..
+** off + n - 1 of X): (A x_k)_i. */
+static double csr_ser(const RtCsr *A, int i, const double *X, int K, int off, int k)
+{
+    double r = 0;
+    for (int q = A->p[i]; q < A->p[i + 1]; q++)
+        r += A->x[q] * SER(X, off + A->i[q], k);
+    return r;
+}
+
+/* Value at x of the polynomial c[0] + c[1] x + ... + c[K] x^K (Horner). */
+static double poly_at(const double *c, int K, double x)
+{
+    double r = c[K];
+    for (int k = K - 1; k >= 0; k--)
+        r = r * x + c[k];
+    return r;
+}
+
+/* Order k of the series of row j of W (curved: the model's WV; affine: the
+** constant row at k = 0) times the series u, summed: (W u)_k for row j,
+** with u's series in rows of a (K+1)-column array (u's row i = body i). */
+static double wdot_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, const double *u,
+                     int off)
+{
+    const nsm_model *m = s->m;
+    int K = e->K;
+    double r = 0;
+    if (s->nl && m->gap_curved[j]) {
+        int at = 0;
+        for (int q = 0; q < j; q++)
+            at += m->gap_curved[q] ? m->gap_ncols[q] : 0;
+        for (int c = 0; c < m->gap_ncols[j]; c++, at++)
+            for (int l = 0; l <= k; l++)
+                r += SER(e->WV, at, l) * SER(u, off + m->gap_cols[j][c], k - l);
+        return r;
+    }
+    const RtCsr *W = &s->sp.W;
+    for (int q = W->p[j]; q < W->p[j + 1]; q++)
+        r += W->x[q] * SER(u, off + W->i[q], k);
+    return r;
+}
+
+/* out[i] += order k of (W_j^T lam_j)_i summed over l = lo..k of W_l lam_{k-l}
+** (curved rows' series; an affine row only at l = 0). */
+static void wtlam_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, int lo, double *out)
+{
+    const nsm_model *m = s->m;
+    int K = e->K;
+    if (s->nl && m->gap_curved[j]) {
+        int at = 0;
+        for (int q = 0; q < j; q++)
+            at += m->gap_curved[q] ? m->gap_ncols[q] : 0;
+        for (int c = 0; c < m->gap_ncols[j]; c++, at++)
+            for (int l = lo; l <= k; l++)
+                out[m->gap_cols[j][c]] += SER(e->WV, at, l) * SER(e->LAM, j, k - l);
+        return;
+    }
+    if (lo > 0)
+        return;
+    const RtCsr *W = &s->sp.W;
+    for (int q = W->p[j]; q < W->p[j + 1]; q++)
+        out[W->i[q]] += W->x[q] * SER(e->LAM, j, k);
+}
+
+/* Order k of w = p^a from p's orders 0..k (k >= 1): the power rule
+** k p_0 w_k = sum_{j=1..k} (a j - (k - j)) p_j w_{k-j}. */
+static double pow_k(const double *p, const double *w, double a, int k)
+{
+    double r = 0;
+    for (int j = 1; j <= k; j++)
+        r += (a * j - (k - j)) * p[j] * w[k - j];
+    return r / (k * p[0]);
+}
+
+/* The penalty gaps' forces at order k (their penetration's orders 0..k
+** and rate's order k known from the state): into LAM and onto Fk. */
+static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
+{
+    int K = e->K;
+    for (int j = 0; j < s->g; j++) {
+        if (s->m->gaps[j].law != NSM_LAW_PENALTY || !rt_mode_has(e->mode, j))
+            continue;
+        double gap = s->nl && s->m->gap_curved[j] ? SER(e->G, j, k)
+                                                   : wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
+        SER(e->P, j, k) = -gap;
+        SER(e->PR, j, k) = -wdot_k(s, e, j, k, e->X, s->n);
+        double a = s->num.pexp[j], *p = &SER(e->P, j, 0), *w = &SER(e->PA, j, 0);
+        if (a == 1)
+            w[k] = p[k];
+        else if (k == 0) {
+            if (!(p[0] > 0))
+                return 1;       /* no series at p = 0 */
+            w[0] = pow(p[0], a);
+        } else
+            w[k] = pow_k(p, w, a, k);
+        SER(e->LAM, j, k) = s->num.kc[j] * w[k] + s->num.cc[j] * SER(e->PR, j, k);
+        wtlam_k(s, e, j, k, 0, e->Fk);
+    }
+    return 0;
+}
+
+/* The held impact gaps' forces at order k and the accelerations a_k (see
+** the header): Fk holds the forces without the held contacts' terms. */
+static int held_k(nsm_sim *s, RtNlTaylor *e, int k, int r)
+{
+    int n = s->n, K = e->K;
+    double *Fk = e->Fk, af[n];
+    for (int q = 0; q < r; q++)
+        wtlam_k(s, e, e->held[q], k, 1, Fk);        /* the held forces' earlier orders */
+    for (int i = 0; i < n; i++)
+        af[i] = s->minv[i] * Fk[i];
+    if (r == 0) {
+        for (int i = 0; i < n; i++)
+            SER(e->A, i, k) = af[i];
+        return 0;
+    }
+    for (int q = 0; q < r; q++) {
+        int j = e->held[q];
+        double b = 0;
+        const RtCsr *W = &s->sp.W;
+        for (int p = W->p[j]; p < W->p[j + 1]; p++)
+            b += W->x[p] * af[W->i[p]];           /* W_0 a_free, W's row at the expansion point */
+        if (s->nl && s->m->gap_curved[j]) {
+            /* sum_{l>=1} W_l a_{k-l} and curv_k */
+            int at = 0;
+            for (int q2 = 0; q2 < j; q2++)
+                at += s->m->gap_curved[q2] ? s->m->gap_ncols[q2] : 0;
+            for (int c = 0; c < s->m->gap_ncols[j]; c++, at++)
+                for (int l = 1; l <= k; l++)
+                    b += SER(e->WV, at, l) * SER(e->A, s->m->gap_cols[j][c], k - l);
+            b += SER(e->CV, j, k);
+        }
+        e->rhs[q] = -b;
+    }
+    double x[r];
+    memcpy(e->D, e->lu, sizeof(double) * (size_t)r * (size_t)r);
+    memcpy(x, e->rhs, sizeof(double) * (size_t)r);
+    if (nsm_la_solve(r, e->D, x, 1) != NSM_LA_OK)
+        return 1;
+    for (int q = 0; q < r; q++)
+        SER(e->LAM, e->held[q], k) = x[q];
+    for (int i = 0; i < n; i++)
+        e->Fk[i] = 0;
+    for (int q = 0; q < r; q++) {
+        const RtCsr *W = &s->sp.W;
+        int j = e->held[q];
+        for (int p = W->p[j]; p < W->p[j + 1]; p++)
+            e->Fk[W->i[p]] += W->x[p] * x[q];
+    }
+    for (int i = 0; i < n; i++)
+        SER(e->A, i, k) = af[i] + s->minv[i] * e->Fk[i];
+    return 0;
+}
+
+/* The held impact gaps of the mode (into e->held) and their Delassus
+** matrix at the expansion point (in e->lu).  Returns r. */
+static int held_setup(nsm_sim *s, RtNlTaylor *e)
+{
+    int r = 0;
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(e->mode, j))
+            e->held[r++] = j;
+    if (r == 0)
+        return 0;
+    rt_delassus(s, e->held, r, e->lu);
+    return r;
+}
+
+/* Order k of the energy integrals' rates: v^T C v plus the engaged
+** penalty dampers' c p'^2, and the applied forces' power F . v. */
+static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
+{
+    int n = s->n, K = e->K;
+    double pd = 0, pw = 0;
+    for (int i = 0; i < n; i++)
+        for (int l = 0; l <= k; l++) {
+            pd += SER(e->X, n + i, l) * SER(e->CVs, i, k - l);
+            pw += SER(e->F, i, l) * SER(e->X, n + i, k - l);
+        }
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(e->mode, j) && s->num.cc[j] != 0)
+            for (int l = 0; l <= k; l++)
+                pd += s->num.cc[j] * SER(e->PR, j, l) * SER(e->PR, j, k - l);
+    SER(e->E, 0, k + 1) = pd / (k + 1);
+    SER(e->E, 1, k + 1) = pw / (k + 1);
+}
+
+/* The radius estimate of rows series with K + 1 columns from the decay of
+** orders top - 1 and top: min over both of (max(1, |a_0|)/|a_k|)^(1/k),
+** each a norm over the rows (Jorba & Zou's absolute-relative mix). */
+static double rho_of(const double *a, int rows, int K, int top)
+{
+    double a0 = 0, rho = HUGE_VAL;
+    for (int i = 0; i < rows; i++)
+        a0 = fmax(a0, fabs(SER(a, i, 0)));
+    for (int k = top - 1; k <= top; k++) {
+        double ak = 0;
+        for (int i = 0; i < rows; i++)
+            ak = fmax(ak, fabs(SER(a, i, k)));
+        if (ak > 0)
+            rho = fmin(rho, pow(fmax(1, a0) / ak, 1.0 / k));
+    }
+    return rho;
+}
+
+/* Expand the motion from (t0, Y0) in the current mode to degree K and set
+** the step's largest size hmax.  0, RT_NLT_NOSERIES, or a status. */
+static int nlt_build(nsm_sim *s, double t0, const double *Y0)
+{
+    RtNlTaylor *e = s->nlt;
+    const nsm_model *m = s->m;
+    int n = s->n, K = e->K, rc;
+    e->valid = 0;
+    rt_mode_copy(s, e->mode, s->mode);
+    memcpy(e->Y0, Y0, sizeof(double) * (size_t)s->N);
+    rt_nl_at(s, Y0);
+    for (int i = 0; i < 2 * n; i++)
+        SER(e->X, i, 0) = Y0[i];
+    SER(e->E, 0, 0) = Y0[2 * n];
+    SER(e->E, 1, 0) = Y0[2 * n + 1];
+    memset(e->LAM, 0, sizeof(double) * (size_t)(s->g + 1) * (size_t)(K + 1));
+    int r = held_setup(s, e);
+    for (int k = 0; k < K; k++) {
+        for (int i = 0; i < n; i++)
+            SER(e->F, i, k) = 0;
+        m->nl_series(k, K, t0, e->X, s->sw, s->p, s->c, e->work, e->F, e->G, e->CV, e->WV);
+        for (int i = 0; i < n; i++) {
+            SER(e->CVs, i, k) = csr_ser(&s->sp.C, i, e->X, K, n, k);
+            e->Fk[i] = SER(e->F, i, k) + (k ? 0 : s->num.fconst[i]) -
+                       csr_ser(&s->sp.K, i, e->X, K, 0, k) - SER(e->CVs, i, k);
+        }
+        if (penalty_k(s, e, k))
+            return RT_NLT_NOSERIES;
+        if ((rc = held_k(s, e, k, r)))
+            return rt_fail(s, NSM_ENUMERIC, -1, "the held contacts' forces could not be expanded");
+        for (int i = 0; i < n; i++) {
+            SER(e->X, i, k + 1) = SER(e->X, n + i, k) / (k + 1);
+            SER(e->X, n + i, k + 1) = SER(e->A, i, k) / (k + 1);
+        }
+        energy_k(s, e, k);
+    }
+    /* the step: rho from the decay of the last two orders, over every
+     * state in one norm (absolute below 1, relative above), and over the
+     * curved gaps' and the forces' series too: a state may be a
+     * polynomial (free flight) while a gap of it, sqrt of a sum of
+     * squares, converges only within its complex zeros' distance */
+    double rho = rho_of(e->X, 2 * n, K, K);
+    if (s->nl)
+        rho = fmin(rho, rho_of(e->G, s->g, K, K - 1));
+    rho = fmin(rho, rho_of(e->F, n, K, K - 1));
+    rho = fmin(rho, rho_of(e->LAM, s->g, K, K - 1));
+    e->hmax = rho / (M_E * M_E) * exp(-0.7 / (K - 1));
+    e->t0 = t0;
+    e->valid = 1;
+    return NSM_OK;
+}
+
+/* The expansion's state at offset tau, by Horner's scheme per row. */
+static void nlt_eval(const nsm_sim *s, const RtNlTaylor *e, double tau, double *Y1)
+{
+    int K = e->K, n = s->n;
+    for (int i = 0; i < 2 * n; i++)
+        Y1[i] = poly_at(&SER(e->X, i, 0), K, tau);
+    Y1[2 * n] = poly_at(&SER(e->E, 0, 0), K, tau);
+    Y1[2 * n + 1] = poly_at(&SER(e->E, 1, 0), K, tau);
+}
+
+/* Whether the kept expansion is the one from (t, Y) in the current mode. */
+static int nlt_is(const nsm_sim *s, double t, const double *Y)
+{
+    const RtNlTaylor *e = s->nlt;
+    return e && e->valid && e->t0 == t && rt_mode_eq(s, e->mode, s->mode) &&
+           memcmp(e->Y0, Y, sizeof(double) * (size_t)s->N) == 0;
+}
+
+/* Event function j's series over the kept expansion (coefficients of tau^k,
+** k <= K): its gap while open (curved: the model's series), its contact
+** force while held or engaged (a penalty gap released at zero penetration:
+** the penetration).  0 when j has none here (friction elements). */
+static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
+{
+    int K = e->K;
+    if (j >= s->g)
+        return 0;
+    int closed = rt_mode_has(e->mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+    for (int k = 0; k < K; k++) {
+        if (closed && pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
+            a[k] = SER(e->P, j, k);
+        else if (closed)
+            a[k] = SER(e->LAM, j, k);
+        else if (s->nl && s->m->gap_curved[j])
+            a[k] = SER(e->G, j, k);
+        else
+            a[k] = wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
+    }
+    return 1;
+}
+
+/* Cut a step of size *h that an event function crosses twice (down and
+** back up, so that both ends are positive and the end-point test would
+** miss it): the first zero on the function's series by the guaranteed
+** search of the exact method (taylor.c), with the truncation estimate as
+** its tail; the step then ends just past that zero, where the function is
+** below 0, and the event is located there as any other. */
+static void cut_at_dips(nsm_sim *s, RtNlTaylor *e, double *h)
+{
+    int K = e->K;
+    double a[K + 1];
+    long double b[K + 1];
+    for (int j = 0; j < s->g; j++) {
+        if (!event_series(s, e, j, a))
+            continue;
+        double mag = 0, hk = 1, x;
+        for (int k = 0; k < K; k++, hk *= *h) {
+            b[k] = (long double)a[k] * hk;
+            mag += fabs((double)b[k]);
+        }
+        double r0 = 1e-14 * mag + fabs((double)b[K - 1]);
+        if (!(b[0] > 10 * r0) || poly_at(a, K - 1, *h) <= 0)
+            continue;           /* at 0 at its start (the generic tests), or crossing at the end */
+        if (!rt_poly_first_zero(b, K - 1, 0, r0, (K + 1) * r0, &x) || !(x < 1))
+            continue;
+        for (double d = 1e-12; x + d < 1; d *= 4)
+            if (poly_at(a, K - 1, (x + d) * *h) < 0) {
+                *h = (x + d) * *h;
+                break;
+            }
+    }
+}
+
+/* One step of the taylor method from (t, Y): at most *h, shortened to the
+** expansion's reach (the new *h) and past the first dip of an event
+** function below 0 inside it.  RT_NLT_NOSERIES when no expansion
+** exists at this state (step.c then takes the step another way). */
+int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
+{
+    int rc;
+    if ((rc = nlt_alloc(s)))
+        return rc;
+    if (!nlt_is(s, t, Y) && (rc = nlt_build(s, t, Y)))
+        return rc;
+    if (*h > s->nlt->hmax)
+        *h = s->nlt->hmax;
+    cut_at_dips(s, s->nlt, h);
+    nlt_eval(s, s->nlt, *h, Y1);
+    return NSM_OK;
+}
+
+/* The state tau after (t, Y) on the expansion from there (built if it is
+** not the kept one), without a step-size limit: event location inside a
+** step. */
+int rt_nlt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
+{
+    int rc;
+    if ((rc = nlt_alloc(s)))
+        return rc;
+    if (!nlt_is(s, t, Y) && (rc = nlt_build(s, t, Y)))
+        return rc;
+    nlt_eval(s, s->nlt, tau, Y1);
+    return NSM_OK;
+}

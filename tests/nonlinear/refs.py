@@ -1,0 +1,125 @@
+"""Independent references for the nonlinear benchmarks (issue: nonlinear
+models), in mpmath, computed without the simulator and by other methods:
+closed forms (elliptic integrals, Gamma functions, momentum balances) or
+mpmath's own Taylor integrator (mp.odefun) at 30 digits.
+
+- pendulum_wall: theta'' = -w2 sin(theta) released at rest from A0 > 0,
+  a wall at theta_w < 0 with restitution e.  Between impacts the motion is
+  the pendulum's closed form: with k = sin(A/2), m = k^2 and
+  omega = sqrt(w2), the time from theta = 0 to theta (same side) is
+  F(asin(sin(|theta|/2)/k), m)/omega, and the amplitude A after the wall
+  satisfies cos A = cos theta_w - u^2/(2 w2) (energy), u the rebound speed.
+- hertz: two bodies of reduced mass mu meeting at speed v with a contact
+  force k delta^(3/2) stay in contact for
+  t_c = (4/5)(5/4)^(2/5) sqrt(pi) Gamma(2/5)/Gamma(9/10) (mu/k)^(2/5) v^(-1/5)
+  (checked here against the quadrature of the energy integral) and part at
+  the closing speed.
+- discs_oblique: a disc moving at (v, 0) along y = b hits an equal disc at
+  rest at the origin (radii r); contact when |B - A| = 2r, impulse along
+  the line of centres with Newton's law: closed form.
+- duffing_stop: x'' + c x' + k x + alpha x^3 = F cos(w t) against a stop
+  x <= x_s with restitution e: mp.odefun (Taylor series at 30 digits)
+  between impacts, each impact the first root of x - x_s found by
+  bisection on a fine grid then mp.findroot.
+"""
+from mpmath import mp, mpf
+
+mp.dps = 30
+
+
+def pendulum_wall(w2, a0, thw, e, t_end):
+    """Impacts (t, speed before, speed after) of the pendulum on its wall."""
+    w2, a0, thw, e = mpf(w2), mpf(a0), mpf(thw), mpf(e)
+    om = mp.sqrt(w2)
+
+    def part(A, th):
+        k = mp.sin(A / 2)
+        return mp.ellipf(mp.asin(mp.sin(abs(th) / 2) / k), k * k) / om
+
+    def quarter(A):
+        k = mp.sin(A / 2)
+        return mp.ellipk(k * k) / om
+
+    out = []
+    t, A = quarter(a0) + part(a0, thw), a0
+    while t <= t_end and A > abs(thw):
+        u = om * mp.sqrt(2 * (mp.cos(thw) - mp.cos(A)))
+        out.append((t, u, e * u))
+        u = e * u
+        c = mp.cos(thw) - u * u / (2 * w2)
+        if c <= -1:
+            raise ValueError("the pendulum goes over the top")
+        A = mp.acos(c)
+        if A <= abs(thw):
+            break
+        t += 2 * (quarter(A) + part(A, thw))
+    # the closed form against the energy integral's quadrature, once
+    k = mp.sin(a0 / 2)
+    q = mp.quad(lambda th: 1 / mp.sqrt(2 * w2 * (mp.cos(th) - mp.cos(a0))), [thw, 0, a0])
+    assert abs(q - (quarter(a0) + part(a0, thw))) < mpf("1e-12"), "pendulum closed form"
+    return out
+
+
+def pendulum_angle(w2, a0, t):
+    """Angle of a pendulum released at rest from a0 at t = 0, before any impact:
+    sin(theta/2) = k sn(K - omega t, m)."""
+    w2, a0, t = mpf(w2), mpf(a0), mpf(t)
+    k = mp.sin(a0 / 2)
+    om = mp.sqrt(w2)
+    return 2 * mp.asin(k * mp.ellipfun("sn", mp.ellipk(k * k) - om * t, m=k * k))
+
+
+def hertz_contact_time(mu, k, v):
+    """Duration of a Hertz contact k delta^(3/2) for reduced mass mu, speed v."""
+    mu, k, v = mpf(mu), mpf(k), mpf(v)
+    tc = (mpf(4) / 5 * (mpf(5) / 4) ** (mpf(2) / 5) * mp.sqrt(mp.pi) * mp.gamma(mpf(2) / 5) /
+          mp.gamma(mpf(9) / 10) * (mu / k) ** (mpf(2) / 5) * v ** (-mpf(1) / 5))
+    dm = (5 * mu * v * v / (4 * k)) ** (mpf(2) / 5)
+    q = 2 * mp.quad(lambda d: 1 / mp.sqrt(v * v - 4 * k / (5 * mu) * d ** (mpf(5) / 2)), [0, dm])
+    assert abs(q - tc) < mpf("1e-10") * tc, "Hertz contact time: closed form against quadrature"
+    return tc
+
+
+def discs_oblique(m, r, L, b, v, e):
+    """Disc B from (-L, b) at (v, 0) against disc A at rest at the origin, equal
+    masses m and radii r: (t_contact, vA after, vB after) as 2-vectors."""
+    m, r, L, b, v, e = (mpf(x) for x in (m, r, L, b, v, e))
+    xc = -mp.sqrt(4 * r * r - b * b)
+    t = (xc + L) / v
+    n = (-xc / (2 * r), -b / (2 * r))          # unit normal from B to A
+    vn = v * n[0]                              # closing speed along n
+    P = (1 + e) * m * m / (2 * m) * vn         # Newton's law, equal masses
+    vA = (P / m * n[0], P / m * n[1])
+    vB = (v - P / m * n[0], -P / m * n[1])
+    return t, vA, vB
+
+
+def duffing_stop(k, c, alpha, F, w, xs, e, x0, v0, t_end, grid="0.01"):
+    """Impacts (t, v before, v after) of a Duffing oscillator (unit mass)
+    against a stop at x = xs (x <= xs), by mp.odefun between impacts."""
+    k, c, alpha, F, w, xs, e = (mpf(x) for x in (k, c, alpha, F, w, xs, e))
+    t0, y0 = mpf(0), [mpf(x0), mpf(v0)]
+    out, h = [], mpf(grid)
+    while t0 < t_end:
+        f = lambda t, y: [y[1], F * mp.cos(w * t) - c * y[1] - k * y[0] - alpha * y[0] ** 3]
+        sol = mp.odefun(f, t0, y0)
+        ta, hit = t0, None
+        while ta < t_end:
+            tb = min(ta + h, mpf(t_end))
+            if sol(tb)[0] - xs >= 0 and tb > t0:
+                lo, hi = ta, tb
+                for _ in range(40):
+                    mid = (lo + hi) / 2
+                    if sol(mid)[0] - xs >= 0:
+                        hi = mid
+                    else:
+                        lo = mid
+                hit = mp.findroot(lambda t: sol(t)[0] - xs, (lo, hi), solver="anderson")
+                break
+            ta = tb
+        if hit is None:
+            break
+        vb = sol(hit)[1]
+        out.append((hit, vb, -e * vb))
+        t0, y0 = hit, [xs, -e * vb]
+    return out
