@@ -146,10 +146,13 @@ static Expr *rationalize(ExprCtx *x, Expr *e)
 
 /* A number within rounding of a simple fraction p/q (q <= 64) becomes the
  * double nearest p/q, so that it prints as the fraction: elimination with
- * floating coefficients leaves 0.16666666666666652 where 1/6 is meant. */
+ * floating coefficients leaves 0.16666666666666652 where 1/6 is meant.
+ * Whole numbers, large ones (a 1e19 N/m spring) and non-finite values are
+ * kept; no value is converted to an integer type, which would be undefined
+ * beyond its range. */
 static double snap_number(double v)
 {
-    if (v == (double)(long long)v || fabs(v) > 1e12)
+    if (!isfinite(v) || fabs(v) > 1e12 || v == trunc(v))
         return v;
     for (int q = 2; q <= 64; q++) {
         double pq = nearbyint(v * q);

@@ -39,3 +39,38 @@ if(NSM_FUZZ)
   target_compile_options(fuzz_pipeline PRIVATE -fsanitize=fuzzer,address,undefined)
   target_link_options(fuzz_pipeline PRIVATE -fsanitize=fuzzer,address,undefined)
 endif()
+
+# nsmc sweep under fault injection: arguments refused before the grid, a grid
+# too large for memory, the out-dir's lock, signals and SIGKILL with the
+# partial files checked, a file-size limit, every point failing.
+set(NSM_SWEEP_RELIABILITY_CASES arguments memory lock signals disk_full all_failed)
+foreach(case ${NSM_SWEEP_RELIABILITY_CASES})
+  add_test(NAME reliability/sweep_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sweep_reliability_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/sweep_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+endforeach()
+
+# The simulators' HDF5 output under fault injection: a file-size limit while
+# replacing a file, open errors, SIGKILL, two writers, long names, x.H5
+# (h5py reads the files back).
+if(NSM_HAVE_HDF5)
+  foreach(case keep open killed writers names upper)
+    add_test(NAME reliability/h5_${case}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/h5_reliability_test.py
+              $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass> ${NSM_SOURCE_DIR}
+              "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>:${NSM_HDF5_LIBRARY}"
+              ${CMAKE_C_COMPILER} ${case})
+    set_tests_properties(reliability/h5_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  endforeach()
+endif()
+
+# A 1e19 N/m spring: its numbers are beyond long long in the paper's reduced
+# forms (derive_paper.c once converted them, undefined behaviour that the
+# sanitizer build, with float-cast-overflow, reports).  The
+# equations are written with exit 0 (the test is an exit status, so that a
+# sanitizer's abort fails it).
+add_test(NAME reliability/huge_stiffness_equations
+  COMMAND nsmc --emit=equations --format=text -o /dev/null
+          ${NSM_SOURCE_DIR}/tests/reliability/huge_stiffness.nsm)
+set_tests_properties(reliability/huge_stiffness_equations PROPERTIES LABELS "reliability;frontend")

@@ -854,7 +854,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
             fprintf(stderr, "%s: error: %s\n", d->prog, err);
             close_out(stats);
             nsm_sim_free(sim);
-            return rc && rc != NSM_ESTOPPED ? 3 : 1;
+            return 3;   /* an output could not be written, as for CSV */
         }
     }
     nsm_audit au;

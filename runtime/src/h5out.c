@@ -3,14 +3,31 @@
 **
 ** Samples and events are kept in memory buffers and appended to chunked,
 ** extensible datasets a block at a time.  The HDF5 library's own error
-** printing is turned off: failures come back as messages, which the driver
-** prints.  The model's description is written when the file is created, the
-** run's summary (status, audit, contact statistics) when it is closed.
+** printing is turned off: failures come back as messages with the reason
+** from the library's error stack (the system's, as "File too large", when
+** there is one), which the driver prints.  The model's description is
+** written when the file is created, the run's summary (status, audit,
+** contact statistics) when it is closed.
+**
+** Nothing existing is destroyed before the new file is whole: the file is
+** written as PATH.PID.partial in the same folder and renamed over PATH when
+** it is closed; on a failure the temporary is removed and PATH is left as
+** it was.  The file is flushed after every block and at least every second,
+** so a run killed outright (SIGKILL) leaves PATH.PID.partial readable up to
+** its last flush.  Names (contacts, parameters, units, event kinds) are
+** variable-length strings: none is cut.
 */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE     /* realpath */
+#endif
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -20,38 +37,38 @@
 enum {
     SAMPLE_BLOCK = 4096,    /* samples buffered before a write */
     EVENT_BLOCK = 1024,     /* events buffered before a write */
-    KIND_LEN = 16,
-    NAME_LEN = 64,
-    UNIT_LEN = 32
+    FLUSH_CHECK = 256       /* samples or events between looks at the clock */
 };
 
-/* One event as stored: the CSV's columns. */
+/* One event as stored: the CSV's columns (strings variable-length). */
 typedef struct EvRec {
     double t;
-    char kind[KIND_LEN];
-    char contact[NAME_LEN];
+    const char *kind;
+    const char *contact;    /* a model's name, or sw below */
     double vrel_before, vrel_after, impulse, energy_lost;
     long long count;
+    char sw[32];            /* "switchN" for a time switch (not stored) */
 } EvRec;
 
 /* One parameter as stored. */
 typedef struct ParRec {
-    char name[NAME_LEN];
-    char unit[UNIT_LEN];
+    const char *name;
+    const char *unit;
     double def, value;
 } ParRec;
 
 /* One contact's statistics as stored (nsm_contact_stats). */
 typedef struct StatRec {
-    char name[NAME_LEN];
-    char law[KIND_LEN];
+    const char *name;
+    const char *law;
     long long impacts, zeno, phases;
     double contact_time, impulse, peak_force, max_speed, energy_lost, damper_energy,
         aster_force;
 } StatRec;
 
 struct H5Out {
-    char path[4096];
+    char path[PATH_MAX + 64];   /* the file asked for (a symbolic link's target) */
+    char tmp[PATH_MAX + 96];    /* what is written: path.PID.partial */
     const nsm_model *m;
     hid_t file, traj, events, evtype;
     int ncol;
@@ -61,17 +78,93 @@ struct H5Out {
     EvRec *evs;
     long nev;
     hsize_t ev_len;
+    long since_check;           /* samples and events since the clock was read */
+    double last_flush;          /* CLOCK_MONOTONIC seconds of the last flush */
     int failed;
-    char msg[4400];
+    char msg[2 * PATH_MAX + 1024];
 };
 
-/* Records the first failure; returns -1. */
+/* What h5_reason collects from the error stack. */
+typedef struct Reason {
+    char sys[256];              /* the system's message ("File too large"), if any */
+    char desc[256];             /* the innermost description */
+} Reason;
+
+/* H5Ewalk2's callback: keeps the innermost description and the first
+** system message ("error message = '...'") on the stack. */
+static herr_t reason_walk(unsigned n, const H5E_error2_t *e, void *ud)
+{
+    Reason *r = ud;
+    const char *d = e->desc ? e->desc : "";
+    if (n == 0)
+        snprintf(r->desc, sizeof r->desc, "%s", d);
+    const char *q = r->sys[0] ? NULL : strstr(d, "error message = '");
+    if (q) {
+        q += strlen("error message = '");
+        const char *end = strchr(q, '\'');
+        snprintf(r->sys, sizeof r->sys, "%.*s", (int)(end ? end - q : (long)strlen(q)), q);
+    }
+    return 0;
+}
+
+/* The reason of the last HDF5 failure into buf: the system's message when
+** the library saw one, else its innermost description, else what (the
+** step that failed); the error stack is then cleared. */
+static void h5_reason(const char *what, char *buf, size_t len)
+{
+    Reason r = { "", "" };
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, reason_walk, &r);
+    H5Eclear2(H5E_DEFAULT);
+    if (r.sys[0])
+        snprintf(buf, len, "%s (%s)", r.sys, what);
+    else if (r.desc[0])
+        snprintf(buf, len, "%s (%s)", what, r.desc);
+    else
+        snprintf(buf, len, "%s", what);
+}
+
+/* Seconds on the monotonic clock. */
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The reason of a failure noted by h5_note before the calls that clean up
+** after it (every HDF5 call clears the error stack); "" when none. */
+static char pending_reason[600];
+
+/* Keeps the reason of the HDF5 call that just failed for h5_fail. */
+static void h5_note(const char *what)
+{
+    if (!pending_reason[0])
+        h5_reason(what, pending_reason, sizeof pending_reason);
+}
+
+/* Records the first failure, with the library's reason (the one h5_note
+** kept, else the stack's now); returns -1. */
 static int h5_fail(H5Out *h, const char *what)
 {
+    char why[600];
+    if (pending_reason[0])
+        snprintf(why, sizeof why, "%s", pending_reason);
+    else
+        h5_reason(what, why, sizeof why);
+    pending_reason[0] = 0;
     if (!h->failed)
-        snprintf(h->msg, sizeof h->msg, "cannot write '%s': %s", h->path, what);
+        snprintf(h->msg, sizeof h->msg, "cannot write '%s': %s", h->path, why);
     h->failed = 1;
     return -1;
+}
+
+/* A variable-length string type (names of any length). */
+static hid_t vstr_type(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    return t;
 }
 
 /* A fixed-length string type of n bytes (NUL-terminated). */
@@ -174,17 +267,16 @@ static int records(hid_t loc, const char *name, hid_t type, const void *rec, int
 static hid_t event_type(void)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(EvRec));
-    hid_t k = str_type(KIND_LEN), c = str_type(NAME_LEN);
+    hid_t v = vstr_type();
     H5Tinsert(t, "t", HOFFSET(EvRec, t), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "kind", HOFFSET(EvRec, kind), k);
-    H5Tinsert(t, "contact", HOFFSET(EvRec, contact), c);
+    H5Tinsert(t, "kind", HOFFSET(EvRec, kind), v);
+    H5Tinsert(t, "contact", HOFFSET(EvRec, contact), v);
     H5Tinsert(t, "vrel_before", HOFFSET(EvRec, vrel_before), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "vrel_after", HOFFSET(EvRec, vrel_after), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "impulse", HOFFSET(EvRec, impulse), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "energy_lost", HOFFSET(EvRec, energy_lost), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "count", HOFFSET(EvRec, count), H5T_NATIVE_LLONG);
-    H5Tclose(k);
-    H5Tclose(c);
+    H5Tclose(v);
     return t;
 }
 
@@ -212,11 +304,15 @@ static int append(hid_t d, hid_t mem_type, int width, hsize_t *len, const void *
     int rank = width > 0 ? 2 : 1;
     hsize_t size[2] = { *len + (hsize_t)n, (hsize_t)width };
     hsize_t start[2] = { *len, 0 }, count[2] = { (hsize_t)n, (hsize_t)width };
-    if (H5Dset_extent(d, size) < 0)
+    if (H5Dset_extent(d, size) < 0) {
+        h5_note("extending a dataset failed");
         return -1;
+    }
     hid_t fs = H5Dget_space(d), ms = H5Screate_simple(rank, count, NULL);
     int rc = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
              H5Dwrite(d, mem_type, ms, fs, H5P_DEFAULT, buf) < 0 ? -1 : 0;
+    if (rc)
+        h5_note("writing a dataset failed");
     H5Sclose(ms);
     H5Sclose(fs);
     if (rc == 0)
@@ -224,7 +320,8 @@ static int append(hid_t d, hid_t mem_type, int width, hsize_t *len, const void *
     return rc;
 }
 
-/* Writes the buffered samples and events. */
+/* Writes the buffered samples and events and flushes the file to disk, so
+** that it is readable up to here if the process is killed. */
 static int flush(H5Out *h)
 {
     if (h->failed)
@@ -235,7 +332,22 @@ static int flush(H5Out *h)
     if (append(h->events, h->evtype, 0, &h->ev_len, h->evs, h->nev))
         return h5_fail(h, "writing the events failed");
     h->nev = 0;
+    if (H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0)
+        return h5_fail(h, "flushing the file failed");
+    h->last_flush = now_seconds();
     return 0;
+}
+
+/* Flushes when the buffers are full, or when a second has passed since the
+** last flush (the clock read every FLUSH_CHECK records). */
+static int flush_due(H5Out *h)
+{
+    if (h->nrows == SAMPLE_BLOCK || h->nev == EVENT_BLOCK)
+        return flush(h);
+    if (++h->since_check < FLUSH_CHECK)
+        return 0;
+    h->since_check = 0;
+    return now_seconds() - h->last_flush >= 1.0 ? flush(h) : 0;
 }
 
 /* /model: the model's description and the parameters of this run. */
@@ -263,22 +375,21 @@ static int write_model(H5Out *h, const nsm_sim *sim)
         rc |= str_array(g, "contacts", names, m->n_gaps, 0) |
               str_array(g, "laws", laws, m->n_gaps, 0);
     for (int k = 0; !rc && k < m->n_params; k++) {
-        snprintf(pr[k].name, NAME_LEN, "%s", m->params[k].name);
-        snprintf(pr[k].unit, UNIT_LEN, "%s", m->params[k].unit ? m->params[k].unit : "");
+        pr[k].name = m->params[k].name ? m->params[k].name : "";
+        pr[k].unit = m->params[k].unit ? m->params[k].unit : "";
         pr[k].def = m->params[k].value;
         if (nsm_sim_get_param(sim, m->params[k].name, &pr[k].value) != NSM_OK)
             pr[k].value = NAN;
     }
     if (!rc) {
         hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ParRec));
-        hid_t n = str_type(NAME_LEN), u = str_type(UNIT_LEN);
-        H5Tinsert(t, "name", HOFFSET(ParRec, name), n);
-        H5Tinsert(t, "unit", HOFFSET(ParRec, unit), u);
+        hid_t v = vstr_type();
+        H5Tinsert(t, "name", HOFFSET(ParRec, name), v);
+        H5Tinsert(t, "unit", HOFFSET(ParRec, unit), v);
         H5Tinsert(t, "default", HOFFSET(ParRec, def), H5T_NATIVE_DOUBLE);
         H5Tinsert(t, "value", HOFFSET(ParRec, value), H5T_NATIVE_DOUBLE);
         rc |= records(g, "parameters", t, pr, m->n_params);
-        H5Tclose(n);
-        H5Tclose(u);
+        H5Tclose(v);
         H5Tclose(t);
     }
     free(names);
@@ -315,53 +426,115 @@ static int create_series(H5Out *h)
     return rc ? -1 : 0;
 }
 
-/* Frees the handles and buffers of h (not h->file's contents). */
-static void release(H5Out *h)
+/* Where the file goes: path itself, or a symbolic link's target (the link
+** stays).  A folder, a dangling link or something that is not a regular
+** file (HDF5 needs a file it can seek in and rename over) is refused.
+** 0, or -1 with a message in err. */
+static int target_resolve(const char *path, char *out, size_t outlen, char *err, size_t errlen)
 {
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT) {
+            snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+            return -1;
+        }
+        snprintf(out, outlen, "%s", path);
+        return 0;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        char real[PATH_MAX];
+        if (!realpath(path, real) || stat(real, &st) != 0) {
+            snprintf(err, errlen, "cannot write '%s': a symbolic link to nothing", path);
+            return -1;
+        }
+        snprintf(out, outlen, "%s", real);
+    } else {
+        snprintf(out, outlen, "%s", path);
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "cannot write '%s': Is a directory", path);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "cannot write '%s': not a regular file (an HDF5 file is written "
+                 "beside it and renamed over it)", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Closes what is open in h and frees it; when discard, removes the
+** temporary (the file asked for is left as it was).  0, or -1 when closing
+** the file failed (the reason in h->msg). */
+static int release(H5Out *h, int discard)
+{
+    int rc = 0;
     if (h->traj >= 0)
         H5Dclose(h->traj);
     if (h->events >= 0)
         H5Dclose(h->events);
     if (h->evtype >= 0)
         H5Tclose(h->evtype);
-    if (h->file >= 0)
-        H5Fclose(h->file);
+    if (h->file >= 0 && H5Fclose(h->file) < 0) {
+        h5_fail(h, "closing the file failed");
+        rc = -1;
+    }
+    if (discard && h->tmp[0])
+        unlink(h->tmp);
     free(h->rows);
     free(h->evs);
     free(h);
+    return rc;
 }
 
 /* Creates the file; see h5out.h. */
 H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char *err,
                   size_t errlen)
 {
+    /* no library cleanup at exit: after a failed write (a full disk) the
+     * file cannot be closed, and HDF5 1.10's exit handler then crashes on
+     * it; every file is closed here, so the handler has nothing to do */
+    H5dont_atexit();
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     H5Out *h = calloc(1, sizeof *h);
     if (!h) {
         snprintf(err, errlen, "cannot write '%s': out of memory", path);
         return NULL;
     }
-    snprintf(h->path, sizeof h->path, "%s", path);
     h->m = m;
     h->ncol = 1 + m->n_outputs;
-    h->traj = h->events = h->evtype = -1;
+    h->file = h->traj = h->events = h->evtype = -1;
+    if (target_resolve(path, h->path, sizeof h->path, err, errlen)) {
+        free(h);
+        return NULL;
+    }
     h->rows = malloc(sizeof(double) * (size_t)h->ncol * SAMPLE_BLOCK);
     h->evs = malloc(sizeof(EvRec) * EVENT_BLOCK);
+    if (!h->rows || !h->evs) {
+        snprintf(err, errlen, "cannot write '%s': out of memory", path);
+        release(h, 0);
+        return NULL;
+    }
+    snprintf(h->tmp, sizeof h->tmp, "%s.%ld.partial", h->path, (long)getpid());
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     /* 1.8's format: attributes larger than 64 KiB (the column names of big models) */
     H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);
-    h->file = h->rows && h->evs ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+    h->file = H5Fcreate(h->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    char why[600];
+    if (h->file < 0)
+        h5_reason("creating it failed", why, sizeof why);
     H5Pclose(fapl);
     if (h->file < 0) {
-        snprintf(err, errlen, "cannot write '%s'%s", path,
-                 h->rows && h->evs ? "" : ": out of memory");
-        release(h);
+        snprintf(err, errlen, "cannot write '%s': %s", path, why);
+        release(h, 1);
         return NULL;
     }
-    if (write_model(h, sim) || create_series(h)) {
-        snprintf(err, errlen, "cannot write '%s': creating the datasets failed", path);
-        release(h);
-        unlink(path);
+    if (write_model(h, sim) || create_series(h) || flush(h)) {
+        if (!h->failed)
+            h5_fail(h, "creating the datasets failed");
+        snprintf(err, errlen, "%s", h->msg);
+        release(h, 1);
         return NULL;
     }
     return h;
@@ -372,7 +545,7 @@ int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
 {
     if (h->failed)
         return -1;
-    if (h->nrows == SAMPLE_BLOCK && flush(h))
+    if (flush_due(h))
         return -1;
     double *row = h->rows + (size_t)h->nrows * (size_t)h->ncol;
     row[0] = t;
@@ -387,19 +560,24 @@ int h5out_event(H5Out *h, const nsm_event *ev)
 {
     if (h->failed)
         return -1;
-    if (h->nev == EVENT_BLOCK && flush(h))
+    if (flush_due(h))
         return -1;
     EvRec *r = &h->evs[h->nev++];
     memset(r, 0, sizeof *r);
     r->t = ev->t;
-    snprintf(r->kind, KIND_LEN, "%s", nsm_event_kind_name(ev->kind));
-    if (ev->kind == NSM_EV_TIME)
-        snprintf(r->contact, NAME_LEN, "switch%d", ev->contact);
-    else
-        snprintf(r->contact, NAME_LEN, "%s",
-                 ev->contact >= 0 && ev->contact < h->m->n_gaps ? h->m->gaps[ev->contact].name
-                 : ev->contact >= h->m->n_gaps && ev->contact < h->m->n_gaps + h->m->n_frictions
-                     ? h->m->frictions[ev->contact - h->m->n_gaps].name : "-");
+    r->kind = nsm_event_kind_name(ev->kind);
+    if (!r->kind)
+        r->kind = "";
+    if (ev->kind == NSM_EV_TIME) {
+        snprintf(r->sw, sizeof r->sw, "switch%d", ev->contact);
+        r->contact = r->sw;
+    } else {
+        r->contact = ev->contact >= 0 && ev->contact < h->m->n_gaps ? h->m->gaps[ev->contact].name
+                     : ev->contact >= h->m->n_gaps && ev->contact < h->m->n_gaps + h->m->n_frictions
+                         ? h->m->frictions[ev->contact - h->m->n_gaps].name : "-";
+        if (!r->contact)
+            r->contact = "-";
+    }
     r->vrel_before = ev->vrel_before;
     r->vrel_after = ev->vrel_after;
     r->impulse = ev->impulse;
@@ -417,8 +595,8 @@ static int write_contacts(hid_t g, const nsm_model *m, const nsm_sim *sim)
     for (int j = 0; j < m->n_gaps; j++) {
         nsm_contact_stats cs;
         nsm_sim_contact_stats(sim, j, &cs);
-        snprintf(st[j].name, NAME_LEN, "%s", m->gaps[j].name);
-        snprintf(st[j].law, KIND_LEN, "%s", m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact");
+        st[j].name = m->gaps[j].name ? m->gaps[j].name : "";
+        st[j].law = m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact";
         st[j].impacts = cs.impacts;
         st[j].zeno = cs.zeno;
         st[j].phases = cs.phases;
@@ -431,9 +609,9 @@ static int write_contacts(hid_t g, const nsm_model *m, const nsm_sim *sim)
         st[j].aster_force = cs.aster_force;
     }
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(StatRec));
-    hid_t n = str_type(NAME_LEN), l = str_type(KIND_LEN);
-    H5Tinsert(t, "contact", HOFFSET(StatRec, name), n);
-    H5Tinsert(t, "law", HOFFSET(StatRec, law), l);
+    hid_t v = vstr_type();
+    H5Tinsert(t, "contact", HOFFSET(StatRec, name), v);
+    H5Tinsert(t, "law", HOFFSET(StatRec, law), v);
     H5Tinsert(t, "impacts", HOFFSET(StatRec, impacts), H5T_NATIVE_LLONG);
     H5Tinsert(t, "zeno", HOFFSET(StatRec, zeno), H5T_NATIVE_LLONG);
     H5Tinsert(t, "phases", HOFFSET(StatRec, phases), H5T_NATIVE_LLONG);
@@ -445,8 +623,7 @@ static int write_contacts(hid_t g, const nsm_model *m, const nsm_sim *sim)
     H5Tinsert(t, "damper_energy", HOFFSET(StatRec, damper_energy), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "aster_force", HOFFSET(StatRec, aster_force), H5T_NATIVE_DOUBLE);
     int rc = records(g, "contacts", t, st, m->n_gaps);
-    H5Tclose(n);
-    H5Tclose(l);
+    H5Tclose(v);
     H5Tclose(t);
     free(st);
     return rc;
@@ -491,28 +668,28 @@ static int write_run(H5Out *h, const nsm_sim *sim, int status, double t_end)
 int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end, char *err,
                 size_t errlen)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s", h->path);
     flush(h);
     if (!h->failed && write_run(h, sim, status, t_end))
         h5_fail(h, "writing the run's summary failed");
-    int failed = h->failed;
-    if (failed)
-        snprintf(err, errlen, "%s", h->msg);
     /* the datasets first: the file closes only when nothing in it is open */
     if (h->traj >= 0)
         H5Dclose(h->traj);
     if (h->events >= 0)
         H5Dclose(h->events);
     h->traj = h->events = -1;
-    hid_t file = h->file;
+    if (!h->failed && h->file >= 0 && H5Fclose(h->file) < 0)
+        h5_fail(h, "closing the file failed");
+    else if (h->failed && h->file >= 0)
+        H5Fclose(h->file);
     h->file = -1;
-    if (file >= 0 && H5Fclose(file) < 0 && !failed) {
-        snprintf(err, errlen, "cannot write '%s': closing the file failed", path);
-        failed = 1;
+    if (!h->failed && rename(h->tmp, h->path) != 0) {
+        snprintf(h->msg, sizeof h->msg, "cannot write '%s': renaming %s over it: %s", h->path,
+                 h->tmp, strerror(errno));
+        h->failed = 1;
     }
-    release(h);
+    int failed = h->failed;
     if (failed)
-        unlink(path);
+        snprintf(err, errlen, "%s; '%s' was left as it was", h->msg, h->path);
+    release(h, failed);
     return failed ? -1 : 0;
 }

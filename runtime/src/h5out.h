@@ -19,7 +19,10 @@
  *                          /run/contacts: compound [gaps] of the contact
  *                          statistics (docs/energy.md)
  *
- * Samples and events are buffered and appended in chunks.  Part of
+ * Samples and events are buffered and appended in chunks, the file flushed
+ * after each chunk and at least every second (a run killed outright leaves
+ * FILE.h5.PID.partial, readable up to its last flush).  Names are
+ * variable-length strings.  Part of
  * libnsmcli; compiled only when HDF5 is found (NSM_HAVE_HDF5), else the
  * functions below are stubs that refuse with a message.  Never prints.
  */
@@ -29,22 +32,27 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "nsm/nsm.h"
 
 typedef struct H5Out H5Out;
 
-/* Whether path names an HDF5 file (.h5 or .hdf5): --out picks the format by it. */
+/* Whether path names an HDF5 file (.h5 or .hdf5, in any case: x.H5 too):
+ * --out picks the format by it. */
 static inline int h5out_is_h5(const char *path)
 {
     size_t n = path ? strlen(path) : 0;
-    return (n > 3 && strcmp(path + n - 3, ".h5") == 0) ||
-           (n > 5 && strcmp(path + n - 5, ".hdf5") == 0);
+    return (n > 3 && strcasecmp(path + n - 3, ".h5") == 0) ||
+           (n > 5 && strcasecmp(path + n - 5, ".hdf5") == 0);
 }
 
 #ifdef NSM_HAVE_HDF5
-/* Creates path (replacing it) with the model's description; the run's
- * parameter values are read from sim.  NULL with a message in err. */
+/* Starts the file for path with the model's description, written as
+ * path.PID.partial beside it (path, or a symbolic link's target, is left
+ * alone until h5out_close renames the finished file over it); the run's
+ * parameter values are read from sim.  NULL with a message (and the
+ * library's or the system's reason) in err. */
 H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char *err,
                   size_t errlen);
 /* Appends the sample at time t (the output columns at sim's state).  0, or
@@ -53,8 +61,9 @@ int h5out_sample(H5Out *h, const nsm_sim *sim, double t);
 /* Appends one event.  0 or -1, as h5out_sample. */
 int h5out_event(H5Out *h, const nsm_event *ev);
 /* Writes what is buffered and the run's summary (status: nsm_sim_run_until's
- * result; t_end: the time asked for), closes and frees.  0, or -1 with a
- * message in err: the file is then removed, no half-written file stays. */
+ * result; t_end: the time asked for), closes, renames the file into place
+ * and frees.  0, or -1 with a message and its reason in err: the temporary
+ * is then removed and the file asked for left as it was. */
 int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end, char *err,
                 size_t errlen);
 #else

@@ -40,14 +40,17 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef NSM_HAVE_MPI
@@ -60,6 +63,8 @@
 #define SW_MAX_AXES 8
 #define SW_MAX_SETS 256
 #define SW_MAX_PERIOD 64      /* longest orbit looked for, in records */
+#define SW_MAX_COUNT 100000000L   /* points on one axis */
+#define SW_MAX_POINTS 100000000L  /* points in the whole grid (runs, with --continue both) */
 
 typedef struct Axis {
     const char *name;
@@ -80,6 +85,7 @@ typedef struct Sweep {
     Axis ax[SW_MAX_AXES];
     int nax;
     const char *section, *pexpr, *tmax, *out_dir, *plot_col;
+    int ycol;                 /* section.csv's column drawn (1-based), found before the grid */
     char period_expr[512];    /* the phase period: --section-period or the section's own */
     const char *sets[SW_MAX_SETS];
     int nsets, method, cont;  /* cont: 0 none, 1 up, 2 down, 3 both */
@@ -88,7 +94,11 @@ typedef struct Sweep {
     long npoints, nouter, nunits;
     Text *sec_text, *sum_text, *bif_text; /* per unit */
     int floquet;              /* --floquet: multipliers and their crossings */
-    int *unit_failed;
+    long *unit_failed;        /* failed points per unit */
+    size_t *sec_flushed, *sum_flushed;  /* per unit: bytes already in the partial files */
+    int part_sec, part_sum;   /* DIR/section.csv.partial, summary.csv.partial (-1: none) */
+    int write_err;            /* errno of a failed write to a partial file */
+    long points_done;         /* points of this rank finished (in the partial files) */
     /* work sharing */
     pthread_mutex_t lock;
     long next, done;
@@ -143,6 +153,88 @@ static void text_printf(Text *t, const char *fmt, ...)
     }
 }
 
+/* ---- stop requests and the partial files ------------------------------ */
+
+/* The signal that asked the sweep to stop (SIGINT, SIGTERM, SIGHUP), -1
+** after a failed write to a partial file, 0 while the sweep goes on.  The
+** workers read it before each point and the handlers during a run. */
+static volatile sig_atomic_t sweep_stop;
+static volatile sig_atomic_t stop_second;   /* CLOCK_MONOTONIC second of the first signal */
+
+/* The handler of SIGINT, SIGTERM and SIGHUP: the first asks the workers to
+** stop (what is finished stays in the partial files); a repeat within a
+** second (a process group signalled twice) counts once, a later one
+** kills at once. */
+static void stop_handler(int sig)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (sweep_stop <= 0) {
+        sweep_stop = sig;
+        stop_second = (sig_atomic_t)now.tv_sec;
+        return;
+    }
+    if ((long)now.tv_sec - (long)stop_second >= 1) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+/* Installs stop_handler for SIGINT, SIGTERM and SIGHUP, and ignores
+** SIGXFSZ so that a file-size limit is a failed write with its reason. */
+static void stop_install(void)
+{
+    signal(SIGXFSZ, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = stop_handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Appends s[0..n) to the partial file fd in whole (a loop over short
+** writes); on a failure cuts the file back to where it ended, so that it
+** keeps whole lines, and stops the sweep with the reason in sw->write_err.
+** Called with sw->lock held.  0 or -1. */
+static int partial_write(Sweep *sw, int fd, const char *s, size_t n)
+{
+    off_t end = lseek(fd, 0, SEEK_END);
+    while (n > 0) {
+        ssize_t k = write(fd, s, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            sw->write_err = k < 0 ? errno : ENOSPC;
+            if (end >= 0 && ftruncate(fd, end) != 0)
+                (void)0;        /* the reason reported is the write's */
+            sweep_stop = -1;
+            return -1;
+        }
+        s += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Appends what unit u has added to its texts since the last call (its
+** finished points) to the partial files: the section's rows first, then
+** the summary's, so a summary row in DIR/summary.csv.partial means its
+** point's rows are all in DIR/section.csv.partial.  With sw->lock held. */
+static void partial_append(Sweep *sw, long u)
+{
+    Text *sec = &sw->sec_text[u], *sum = &sw->sum_text[u];
+    if (sw->part_sec < 0 || sw->write_err || sec->err || sum->err)
+        return;
+    if (partial_write(sw, sw->part_sec, sec->s + sw->sec_flushed[u], sec->n - sw->sec_flushed[u]))
+        return;
+    sw->sec_flushed[u] = sec->n;
+    if (partial_write(sw, sw->part_sum, sum->s + sw->sum_flushed[u], sum->n - sw->sum_flushed[u]))
+        return;
+    sw->sum_flushed[u] = sum->n;
+}
+
 /* ---- arguments ---------------------------------------------------------- */
 
 static int bad(const char *prog, const char *fmt, ...)
@@ -164,6 +256,13 @@ static int parse_num(const char *s, double *v)
     return *s && !*end && errno == 0 && isfinite(*v);
 }
 
+/* The NAME of a --set NAME=VALUE (already checked to have one) into name. */
+static void set_name(const char *set, char name[128])
+{
+    const char *eq = strchr(set, '=');
+    snprintf(name, 128, "%.*s", (int)(eq - set), set);
+}
+
 static int parse_count(const char *s, long lo, long hi, long *v)
 {
     double d;
@@ -173,23 +272,52 @@ static int parse_count(const char *s, long lo, long hi, long *v)
     return 1;
 }
 
-/* NAME=START:STOP:COUNT */
-static int parse_axis(const char *val, Axis *a, char *name, size_t len)
+/* Checks a --param COUNT and stores it in *n: a whole number of points
+** from 1 to SW_MAX_COUNT, each way of getting it wrong with its own
+** message (a COUNT of 0, -3, 1e9 or 2.5 is a typo, not a usage error).
+** 0, or 1 after the message. */
+static int count_parse(const char *prog, const char *name, const char *s, long *n)
+{
+    double d;
+    if (!parse_num(s, &d))
+        return bad(prog, "--param %s: COUNT '%s' is not a number (the number of points "
+                   "from START to STOP)", name, s);
+    if (d != floor(d))
+        return bad(prog, "--param %s: COUNT %s is not a whole number of points", name, s);
+    if (d < 1)
+        return bad(prog, "--param %s: COUNT %s: an axis needs at least 1 point", name, s);
+    if (d > SW_MAX_COUNT)
+        return bad(prog, "--param %s: COUNT %s is more than the %ld points an axis may have",
+                   name, s, SW_MAX_COUNT);
+    *n = (long)d;
+    return 0;
+}
+
+/* Parses NAME=START:STOP:COUNT into a (the name copied into name[len]).
+** 0, or 1 after a message saying which part is wrong. */
+static int axis_parse(const char *prog, const char *val, Axis *a, char *name, size_t len)
 {
     const char *eq = strchr(val, '=');
-    if (!eq || eq == val || (size_t)(eq - val) >= len)
-        return 0;
-    memcpy(name, val, eq - val);
+    if (!eq || eq == val)
+        return bad(prog, "--param needs NAME=START:STOP:COUNT, got '%s'", val);
+    if ((size_t)(eq - val) >= len)
+        return bad(prog, "--param: the name in '%.40s...' is longer than %zu characters", val,
+                   len - 1);
+    memcpy(name, val, (size_t)(eq - val));
     name[eq - val] = 0;
     char buf[256];
-    snprintf(buf, sizeof buf, "%s", eq + 1);
+    if (snprintf(buf, sizeof buf, "%s", eq + 1) >= (int)sizeof buf)
+        return bad(prog, "--param %s: START:STOP:COUNT is too long", name);
     char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    if (!c1 || !c2)
-        return 0;
+    if (!c1 || !c2 || strchr(c2 + 1, ':'))
+        return bad(prog, "--param needs NAME=START:STOP:COUNT, got '%s'", val);
     *c1 = *c2 = 0;
     a->name = name;
-    return parse_num(buf, &a->lo) && parse_num(c1 + 1, &a->hi) &&
-           parse_count(c2 + 1, 1, 100000000, &a->n);
+    if (!parse_num(buf, &a->lo))
+        return bad(prog, "--param %s: START '%s' is not a finite number", name, buf);
+    if (!parse_num(c1 + 1, &a->hi))
+        return bad(prog, "--param %s: STOP '%s' is not a finite number", name, c1 + 1);
+    return count_parse(prog, name, c2 + 1, &a->n);
 }
 
 static void usage(const char *prog, FILE *f)
@@ -210,6 +338,8 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 {
     Collect *c = ud;
     (void)sim;
+    if (sweep_stop)
+        return 1;
     long need = c->sw->transient + c->sw->record;
     if (c->count >= need)
         return c->stop_when_done;
@@ -229,6 +359,8 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
 {
     Collect *c = ud;
     (void)sim;
+    if (sweep_stop)
+        return 1;
     if (ev->kind == NSM_EV_IMPACT)
         c->impacts++;
     return 0;
@@ -277,27 +409,37 @@ static long orbit_records(const Collect *c)
     return 0;
 }
 
-/* Set the point's parameters: the fixed --set values, then the axes. */
-static int point_params(const Sweep *sw, nsm_sim *sim, long point, double *pv)
+/* The parameter values of a point, every axis, into pv: computed before
+** anything is set, so that a point whose parameters cannot be set still
+** has all its values for its summary row. */
+static void point_values(const Sweep *sw, long point, double *pv)
+{
+    long q = point;
+    for (int a = 0; a < sw->nax; a++) {
+        const Axis *x = &sw->ax[a];
+        long i = q % x->n;
+        q /= x->n;
+        pv[a] = x->n == 1 ? x->lo : x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1);
+    }
+}
+
+/* Set the point's parameters: the fixed --set values, then the axes (pv,
+** from point_values).  0, or 1 with the model's reason in msg. */
+static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *msg, size_t len)
 {
     for (int k = 0; k < sw->nsets; k++) {
         char name[128];
-        const char *eq = strchr(sw->sets[k], '=');
-        double v;
-        snprintf(name, sizeof name, "%.*s", (int)(eq - sw->sets[k]), sw->sets[k]);
-        parse_num(eq + 1, &v);
-        if (nsm_sim_set_param(sim, name, v))
+        set_name(sw->sets[k], name);
+        if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL))) {
+            snprintf(msg, len, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
             return 1;
+        }
     }
-    long q = point;
-    for (int a = 0; a < sw->nax; a++) {
-        long i = q % sw->ax[a].n;
-        q /= sw->ax[a].n;
-        const Axis *x = &sw->ax[a];
-        pv[a] = x->n == 1 ? x->lo : x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1);
-        if (nsm_sim_set_param(sim, x->name, pv[a]))
+    for (int a = 0; a < sw->nax; a++)
+        if (nsm_sim_set_param(sim, sw->ax[a].name, pv[a])) {
+            snprintf(msg, len, "%s = %.17g: %s", sw->ax[a].name, pv[a], nsm_sim_message(sim));
             return 1;
-    }
+        }
     return 0;
 }
 
@@ -521,10 +663,14 @@ static void unit_shape(const Sweep *sw, long u, int *branch, long *outer)
     }
 }
 
-/* Run unit u into its texts; returns 1 when a point failed. */
-static int unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
+/* Run unit u into its texts, each point appended to the partial files as
+** it ends; returns the number of points that failed.  A stop request
+** (SIGINT, SIGTERM, SIGHUP) ends the unit before its next point, and
+** the point it interrupts is not written. */
+static long unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
 {
-    int n2 = c->n2, branch, failed = 0, have = 0;
+    int n2 = c->n2, branch, have = 0;
+    long failed = 0;
     long outer;
     double pv[SW_MAX_AXES], ystate[n2 > 0 ? n2 : 1], yend[n2 > 0 ? n2 : 1];
     char msg[600], mult[64 * 2 * 60];
@@ -532,13 +678,14 @@ static int unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
     unit_shape(sw, u, &branch, &outer);
     const char *bname = branch == 0 ? "-" : branch == 1 ? "up" : "down";
     long n0 = sw->ax[0].n, count = sw->cont ? n0 : 1;
-    for (long k = 0; k < count; k++) {
+    for (long k = 0; k < count && !sweep_stop; k++) {
         long point = !sw->cont ? outer : outer * n0 + (branch == 2 ? n0 - 1 - k : k);
         int status;
         double Tp = 0;
         nsm_sim_set_initial_state(sim, have ? ystate : NULL);
-        if (point_params(sw, sim, point, pv)) {
-            snprintf(msg, sizeof msg, "a parameter could not be set");
+        point_values(sw, point, pv);
+        if (point_params(sw, sim, pv, msg, sizeof msg)) {
+            c->count = c->impacts = c->kept = 0;   /* no records of the point before */
             status = 2;
         } else {
             status = point_run(sw, sim, c, yend, msg, sizeof msg, &Tp);
@@ -559,6 +706,8 @@ static int unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
                                              i ? " " : "", re[i], im[i]);
             }
         }
+        if (sweep_stop)
+            break;              /* the run was cut short by the stop: not a result */
         point_write(sw, &sw->sec_text[u], &sw->sum_text[u], pv, bname, c, status, msg, Tp, mult);
         /* a multiplier through -1 or +1 between the last orbit of the branch
          * and its continuation here by shooting (the same orbit, stable or
@@ -578,16 +727,16 @@ static int unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
                 cur = next;             /* follow the branch on */
         }
         prev = cur;
-        failed |= status == 2;
+        failed += status == 2;
         have = sw->cont && status == 0;
         if (have)
             memcpy(ystate, yend, sizeof ystate);
-        if (sw->rank == 0) {
-            pthread_mutex_lock(&sw->lock);
-            sw->done++;
+        pthread_mutex_lock(&sw->lock);
+        partial_append(sw, u);
+        sw->done++;
+        if (sw->rank == 0)
             progress_update(&sw->pb, (double)sw->done * sw->size / (double)sw->npoints);
-            pthread_mutex_unlock(&sw->lock);
-        }
+        pthread_mutex_unlock(&sw->lock);
     }
     return failed;
 }
@@ -619,7 +768,7 @@ static void *worker(void *arg)
             u++;
         sw->next = u + 1;
         pthread_mutex_unlock(&sw->lock);
-        if (u >= sw->nunits)
+        if (u >= sw->nunits || sweep_stop)
             break;
         sw->unit_failed[u] = unit_run(sw, sim, &c, u);
     }
@@ -679,28 +828,58 @@ static void headers(const Sweep *sw, Text *sec, Text *sum)
                 sw->floquet ? "multipliers," : "");
 }
 
-/* The plot: gnuplot script, then gnuplot run in DIR. */
-static int draw(const Sweep *sw)
+/* Renames gnuplot's temporaries png and svg (in DIR) over the figures when
+** ok, else removes them.  0, or 1 after a message. */
+static int figures_place(const Sweep *sw, const char *png, const char *svg, int ok)
+{
+    const char *tmp[2] = { png, svg }, *fin[2] = { "bifurcation.png", "bifurcation.svg" };
+    int rc = 0;
+    for (int k = 0; k < 2; k++) {
+        char from[4300], to[4300];
+        snprintf(from, sizeof from, "%s/%s", sw->out_dir, tmp[k]);
+        snprintf(to, sizeof to, "%s/%s", sw->out_dir, fin[k]);
+        if (ok && !rc && rename(from, to) != 0)
+            rc = bad(sw->prog, "cannot write '%s': %s", to, strerror(errno));
+        else if (!ok || rc)
+            unlink(from);
+    }
+    return rc;
+}
+
+/* The column of section.csv the diagram draws: --plot's, by default the
+** first body's speed (impact sections) or position.  Its name into col;
+** returns its 1-based index, or -1 when section.csv has no such column. */
+static int plot_column(const Sweep *sw, char col[160])
 {
     const nsm_model *m = sw->m;
-    char col[160];
-    int ycol = -1, xcol = 1, base = sw->nax + (sw->cont ? 1 : 0);
+    int base = sw->nax + (sw->cont ? 1 : 0);
     if (sw->plot_col)
-        snprintf(col, sizeof col, "%s", sw->plot_col);
+        snprintf(col, 160, "%s", sw->plot_col);
     else
-        snprintf(col, sizeof col, "%s.%c", m->body_names ? m->body_names[0] : "?",
+        snprintf(col, 160, "%s.%c", m->body_names ? m->body_names[0] : "?",
                  !strncmp(sw->section, "impact:", 7) ? 'v' : 'x');
     if (!strcmp(col, "t"))
-        ycol = base + 1;
-    else if (!strcmp(col, "phase"))
-        ycol = base + 2;
-    for (int q = 0; q < 2 * m->n_bodies && ycol < 0; q++) {
+        return base + 1;
+    if (!strcmp(col, "phase"))
+        return base + 2;
+    for (int q = 0; q < 2 * m->n_bodies; q++) {
         char name[160];
         snprintf(name, sizeof name, "%s.%c", m->body_names ? m->body_names[q % m->n_bodies] : "?",
                  q < m->n_bodies ? 'x' : 'v');
         if (!strcmp(name, col))
-            ycol = base + 3 + q;
+            return base + 3 + q;
     }
+    return -1;
+}
+
+/* The plot: gnuplot script, then gnuplot run in DIR into temporaries that
+** replace bifurcation.png and .svg only once both are drawn (a failed
+** gnuplot leaves the figures of an earlier sweep whole). */
+static int draw(const Sweep *sw)
+{
+    const nsm_model *m = sw->m;
+    char col[160];
+    int xcol = 1, ycol = plot_column(sw, col);
     if (ycol < 0)
         return bad(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)", col);
     Text g = { 0 };
@@ -717,10 +896,10 @@ static int draw(const Sweep *sw)
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
             text_printf(&g, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
-                            "set output 'bifurcation.svg'\n");
+                            "if (!exists('svg')) svg = 'bifurcation.svg'\nset output svg\n");
         else
             text_printf(&g, "set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,10'\n"
-                            "set output 'bifurcation.png'\n");
+                            "if (!exists('png')) png = 'bifurcation.png'\nset output png\n");
         text_printf(&g, "plot 'section.csv' using %d:%d every ::1 with points pt 7 ps 0.25 lc rgb '#1f4e9c'\n"
                         "unset output\n", xcol, ycol);
     }
@@ -731,6 +910,10 @@ static int draw(const Sweep *sw)
         return 1;
     }
     free(g.s);
+    char names[160], png[64], svg[64];
+    snprintf(png, sizeof png, "bifurcation.png.tmp%ld", (long)getpid());
+    snprintf(svg, sizeof svg, "bifurcation.svg.tmp%ld", (long)getpid());
+    snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
     pid_t pid = fork();
     if (pid < 0)
         return bad(sw->prog, "cannot start gnuplot: %s", strerror(errno));
@@ -739,19 +922,21 @@ static int draw(const Sweep *sw)
             _exit(126);
         FILE *log = freopen("bifurcation.log", "w", stderr);
         (void)log;
-        execlp("gnuplot", "gnuplot", "bifurcation.gp", (char *)NULL);
+        execlp("gnuplot", "gnuplot", "-e", names, "bifurcation.gp", (char *)NULL);
         _exit(127);
     }
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return bad(sw->prog, "waiting for gnuplot: %s", strerror(errno));
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    int rc = figures_place(sw, png, svg, ok);
+    if (!ok)
         return bad(sw->prog, "gnuplot failed on %s/bifurcation.gp (%s; see %s/bifurcation.log)",
                    sw->out_dir, WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
                                                                         : "it reported an error",
                    sw->out_dir);
-    return 0;
+    return rc;
 }
 
 /* ---- MPI ------------------------------------------------------------------ */
@@ -778,8 +963,8 @@ static void mpi_gather(Sweep *sw)
                 if (n)
                     MPI_Send(tt[k]->s, (int)n, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
             }
-            int f = sw->unit_failed[u];
-            MPI_Send(&f, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
+            long f = sw->unit_failed[u];
+            MPI_Send(&f, 1, MPI_LONG, 0, 2, MPI_COMM_WORLD);
         } else if (sw->rank == 0) {
             for (int k = 0; k < 3; k++) {
                 long n;
@@ -789,7 +974,7 @@ static void mpi_gather(Sweep *sw)
                 if (n)
                     MPI_Recv(tt[k]->s, (int)n, MPI_CHAR, owner, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             }
-            MPI_Recv(&sw->unit_failed[u], 1, MPI_INT, owner, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&sw->unit_failed[u], 1, MPI_LONG, owner, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
     }
 }
@@ -797,9 +982,73 @@ static void mpi_gather(Sweep *sw)
 
 /* ---- the program ---------------------------------------------------------- */
 
+/* Refuses a parameter given twice: two --param of one name (the diagram's
+** axis would read one grid while the runs used the other), a --set of a
+** swept parameter, or two --set of one name.  0, or 1 after the message. */
+static int args_unique(const Sweep *sw)
+{
+    char ni[128], nj[128];
+    for (int i = 0; i < sw->nax; i++)
+        for (int j = i + 1; j < sw->nax; j++)
+            if (!strcmp(sw->ax[i].name, sw->ax[j].name))
+                return bad(sw->prog, "--param %s is given twice: a parameter is swept along "
+                           "one axis", sw->ax[i].name);
+    for (int k = 0; k < sw->nsets; k++) {
+        set_name(sw->sets[k], ni);
+        for (int i = 0; i < sw->nax; i++)
+            if (!strcmp(ni, sw->ax[i].name))
+                return bad(sw->prog, "--set %s: the parameter is also swept by --param %s",
+                           sw->sets[k], ni);
+        for (int j = k + 1; j < sw->nsets; j++) {
+            set_name(sw->sets[j], nj);
+            if (!strcmp(ni, nj))
+                return bad(sw->prog, "--set %s is given twice ('%s' and '%s')", ni,
+                           sw->sets[k], sw->sets[j]);
+        }
+    }
+    return 0;
+}
+
+/* The grid's number of runs (points, twice with --continue both), refused
+** above SW_MAX_POINTS with the product spelled out: the product of the
+** counts is formed in double so that 65536^4 cannot wrap to 0.  0, or 1
+** after the message. */
+static int grid_size(Sweep *sw)
+{
+    double total = sw->cont == 3 ? 2 : 1;
+    for (int a = 0; a < sw->nax; a++)
+        total *= (double)sw->ax[a].n;
+    if (total > (double)SW_MAX_POINTS) {
+        char dims[256] = "";
+        size_t k = 0;
+        for (int a = 0; a < sw->nax && k < sizeof dims; a++)
+            k += (size_t)snprintf(dims + k, sizeof dims - k, "%s%ld", a ? " x " : "",
+                                  sw->ax[a].n);
+        return bad(sw->prog, "the grid has %.6g runs (%s%s), more than the %ld a sweep may "
+                   "run: use fewer points", total, dims, sw->cont == 3 ? ", both ways" : "",
+                   SW_MAX_POINTS);
+    }
+    sw->npoints = (long)total;
+    return 0;
+}
+
+/* Whether an option that takes one value was already given; *seen is
+** its flag.  1 after the message. */
+static int once(const Sweep *sw, const char *opt, int *seen)
+{
+    if (*seen)
+        return bad(sw->prog, "option %s is given twice", opt);
+    *seen = 1;
+    return 0;
+}
+
 /* Parse the command line into sw; 0, or the exit status after a message. */
 static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
 {
+    int seen[10] = { 0 };
+    static const char *const single[10] = { "--section", "--section-period", "--t-max",
+                                            "--out-dir", "--plot", "--transient", "--record",
+                                            "--jobs", "--continue", "--method" };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -813,11 +1062,14 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
         if (!val)
             return bad(sw->prog, "option %s needs a value (see --help)", a);
         i++;
+        for (int k = 0; k < 10; k++)
+            if (!strcmp(a, single[k]) && once(sw, a, &seen[k]))
+                return 1;
         if (!strcmp(a, "--param")) {
             if (sw->nax >= SW_MAX_AXES)
                 return bad(sw->prog, "at most %d --param", SW_MAX_AXES);
-            if (!parse_axis(val, &sw->ax[sw->nax], names[sw->nax], 128))
-                return bad(sw->prog, "--param needs NAME=START:STOP:COUNT, got '%s'", val);
+            if (axis_parse(sw->prog, val, &sw->ax[sw->nax], names[sw->nax], 128))
+                return 1;
             sw->nax++;
         } else if (!strcmp(a, "--section")) {
             sw->section = val;
@@ -826,19 +1078,23 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
         } else if (!strcmp(a, "--t-max")) {
             sw->tmax = val;
         } else if (!strcmp(a, "--out-dir")) {
+            if (!*val)
+                return bad(sw->prog, "--out-dir needs a folder, got ''");
             sw->out_dir = val;
         } else if (!strcmp(a, "--plot")) {
             sw->plot_col = val;
         } else if (!strcmp(a, "--transient")) {
             if (!parse_count(val, 0, 100000000, &sw->transient))
-                return bad(sw->prog, "bad value '%s' for --transient", val);
+                return bad(sw->prog, "--transient is a whole number of records from 0 to "
+                           "100000000, not '%s'", val);
         } else if (!strcmp(a, "--record")) {
             if (!parse_count(val, 1, 10000000, &sw->record))
-                return bad(sw->prog, "bad value '%s' for --record", val);
+                return bad(sw->prog, "--record is a whole number of records from 1 to "
+                           "10000000, not '%s'", val);
         } else if (!strcmp(a, "--jobs")) {
             long j;
             if (!parse_count(val, 1, 1024, &j))
-                return bad(sw->prog, "bad value '%s' for --jobs", val);
+                return bad(sw->prog, "--jobs is a whole number from 1 to 1024, not '%s'", val);
             sw->jobs = (int)j;
         } else if (!strcmp(a, "--continue")) {
             sw->cont = !strcmp(val, "up") ? 1 : !strcmp(val, "down") ? 2 : !strcmp(val, "both") ? 3 : -1;
@@ -850,8 +1106,10 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
         } else if (!strcmp(a, "--set")) {
             const char *eq = strchr(val, '=');
             double v;
-            if (!eq || eq == val || eq - val >= 127 || !parse_num(eq + 1, &v))
+            if (!eq || eq == val || eq - val >= 127)
                 return bad(sw->prog, "--set needs NAME=VALUE, got '%s'", val);
+            if (!parse_num(eq + 1, &v))
+                return bad(sw->prog, "--set %s: '%s' is not a finite number", val, eq + 1);
             if (sw->nsets >= SW_MAX_SETS)
                 return bad(sw->prog, "at most %d --set", SW_MAX_SETS);
             sw->sets[sw->nsets++] = val;
@@ -861,6 +1119,28 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
     }
     if (!sw->nax || !sw->section || !sw->out_dir)
         return bad(sw->prog, "--param, --section and --out-dir are required (see --help)");
+    if (args_unique(sw) || grid_size(sw))
+        return 1;
+    return 0;
+}
+
+/* Sets every --set value and both ends of every axis on the trial
+** simulation sim, so that a value the model refuses (a parameter that sizes
+** an indexed family, say) is an error before the grid, with the model's
+** reason, not a failure at every point.  0, or 1 after the message. */
+static int check_values(const Sweep *sw, nsm_sim *sim)
+{
+    for (int k = 0; k < sw->nsets; k++) {
+        char name[128];
+        set_name(sw->sets[k], name);
+        if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL)))
+            return bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
+    }
+    for (int a = 0; a < sw->nax; a++) {
+        const Axis *x = &sw->ax[a];
+        if (nsm_sim_set_param(sim, x->name, x->lo) || nsm_sim_set_param(sim, x->name, x->hi))
+            return bad(sw->prog, "--param %s: %s", x->name, nsm_sim_message(sim));
+    }
     return 0;
 }
 
@@ -878,11 +1158,16 @@ static int sweep_check(Sweep *sw)
             rc = bad(sw->prog, "--param: unknown parameter '%s'", sw->ax[a].name);
     for (int k = 0; k < sw->nsets && !rc; k++) {
         char name[128];
-        const char *eq = strchr(sw->sets[k], '=');
-        snprintf(name, sizeof name, "%.*s", (int)(eq - sw->sets[k]), sw->sets[k]);
+        set_name(sw->sets[k], name);
         if (nsm_sim_get_param(sim, name, &v))
             rc = bad(sw->prog, "--set: unknown parameter '%s'", name);
     }
+    if (!rc)
+        rc = check_values(sw, sim);
+    char col[160];
+    if (!rc && plot_column(sw, col) < 0)
+        rc = bad(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)",
+                 col);
     if (!rc && (nsm_sim_set_section(sim, sw->section) ||
                 (sw->pexpr && nsm_sim_set_section_period(sim, sw->pexpr))))
         rc = bad(sw->prog, "%s", nsm_sim_message(sim));
@@ -905,6 +1190,229 @@ static int sweep_check(Sweep *sw)
     return rc;
 }
 
+/* Makes the output folder and takes its lock, DIR/.nsm-run.lock (the one
+** `nsmc run` takes: one sweep or run at a time writes into a folder), for
+** the rest of the process; the lock also proves the folder writable before
+** the grid runs.  0, or 1 after the message. */
+static int out_dir_prepare(const Sweep *sw)
+{
+    struct stat st;
+    if (mkdir(sw->out_dir, 0777) != 0 && errno != EEXIST)
+        return bad(sw->prog, "cannot create '%s': %s", sw->out_dir, strerror(errno));
+    if (stat(sw->out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return bad(sw->prog, "'%s' is not a folder", sw->out_dir);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.nsm-run.lock", sw->out_dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return bad(sw->prog, "cannot create the lock %s: %s", path, strerror(errno));
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    if (fcntl(fd, F_SETLK, &fl) == 0) {
+        char pid[32];
+        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n)
+            fprintf(stderr, "%s: warning: cannot write the lock %s: %s\n", sw->prog, path,
+                    strerror(errno));
+        return 0;               /* fd stays open: the lock lasts as long as the process */
+    }
+    struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    long other = fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? (long)q.l_pid : -1;
+    close(fd);
+    if (other > 0)
+        return bad(sw->prog, "another run (process %ld) is writing into '%s'; wait for it to "
+                   "end or choose another folder with --out-dir", other, sw->out_dir);
+    return bad(sw->prog, "another run is writing into '%s' (%s is locked); wait for it to end "
+               "or choose another folder with --out-dir", sw->out_dir, path);
+}
+
+/* Opens DIR/NAME.partial for appending; rank 0 creates it afresh with the
+** header hdr (the other ranks open it after a barrier).  The descriptor,
+** or -1 after a message. */
+static int partial_open(const Sweep *sw, const char *name, const Text *hdr)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s.partial", sw->out_dir, name);
+    int flags = O_WRONLY | O_APPEND | O_CLOEXEC | (sw->rank == 0 ? O_CREAT | O_TRUNC : 0);
+    int fd = open(path, flags, 0666);
+    if (fd < 0) {
+        bad(sw->prog, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (sw->rank == 0 && hdr->n && write(fd, hdr->s, hdr->n) != (ssize_t)hdr->n) {
+        bad(sw->prog, "cannot write '%s': %s", path, strerror(errno ? errno : ENOSPC));
+        close(fd);
+        unlink(path);
+        return -1;
+    }
+    return fd;
+}
+
+/* Removes DIR/NAME.partial (the complete file has replaced it). */
+static void partial_remove(const Sweep *sw, const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s.partial", sw->out_dir, name);
+    unlink(path);
+}
+
+/* Allocates the per-unit texts and counters.  0, or 1 after a message
+** (the sweep's arrays are then NULL or freed by sweep_free). */
+static int sweep_alloc(Sweep *sw)
+{
+    size_t n = (size_t)sw->nunits;
+    sw->sec_text = calloc(n, sizeof(Text));
+    sw->sum_text = calloc(n, sizeof(Text));
+    sw->bif_text = calloc(n, sizeof(Text));
+    sw->unit_failed = calloc(n, sizeof(long));
+    sw->sec_flushed = calloc(n, sizeof(size_t));
+    sw->sum_flushed = calloc(n, sizeof(size_t));
+    if (!sw->sec_text || !sw->sum_text || !sw->bif_text || !sw->unit_failed ||
+        !sw->sec_flushed || !sw->sum_flushed)
+        return bad(sw->prog, "out of memory for a grid of %ld points", sw->npoints);
+    return 0;
+}
+
+/* Frees what sweep_alloc and the workers allocated; safe after a failed
+** sweep_alloc (a texts array may be NULL). */
+static void sweep_free(Sweep *sw)
+{
+    for (long u = 0; u < sw->nunits; u++) {
+        if (sw->sec_text)
+            free(sw->sec_text[u].s);
+        if (sw->sum_text)
+            free(sw->sum_text[u].s);
+        if (sw->bif_text)
+            free(sw->bif_text[u].s);
+    }
+    free(sw->sec_text);
+    free(sw->sum_text);
+    free(sw->bif_text);
+    free(sw->unit_failed);
+    free(sw->sec_flushed);
+    free(sw->sum_flushed);
+    if (sw->part_sec >= 0)
+        close(sw->part_sec);
+    if (sw->part_sum >= 0)
+        close(sw->part_sum);
+    sw->part_sec = sw->part_sum = -1;
+}
+
+/* Runs the grid on sw->jobs threads.  0, or 1 after a message. */
+static int sweep_grid(Sweep *sw)
+{
+    pthread_t th[1024];
+    int nth = 0;
+    pthread_mutex_init(&sw->lock, NULL);
+    if (sw->rank == 0)
+        progress_start(&sw->pb, stderr);
+    for (int k = 0; k < sw->jobs; k++)
+        if (pthread_create(&th[nth], NULL, worker, sw) == 0)
+            nth++;
+    int wfail = nth == 0;
+    for (int k = 0; k < nth; k++) {
+        void *r;
+        pthread_join(th[k], &r);
+        wfail |= r != NULL;
+    }
+    if (sw->rank == 0)
+        progress_finish(&sw->pb);
+    pthread_mutex_destroy(&sw->lock);
+    if (wfail)
+        return bad(sw->prog, "a worker could not start (out of memory)");
+    return 0;
+}
+
+/* After a stop (a signal, or a failed write to the partial files): says
+** what was kept, where, and returns the exit status (128 + the signal, or
+** 1).  The complete files of an earlier sweep are left as they were. */
+static int sweep_stopped(const Sweep *sw)
+{
+    char sec[4200];
+    snprintf(sec, sizeof sec, "%s/section.csv.partial", sw->out_dir);
+    if (sweep_stop < 0) {
+        bad(sw->prog, "cannot write '%s' or summary.csv.partial: %s; the points finished before "
+            "are there, in whole lines", sec, strerror(sw->write_err));
+        return 1;
+    }
+    const char *sig = sweep_stop == SIGINT ? "SIGINT" : sweep_stop == SIGTERM ? "SIGTERM"
+                                                                            : "SIGHUP";
+    fprintf(stderr, "%s: stopped by %s: %ld of %ld points finished%s, in %s and "
+            "summary.csv.partial (a partial result; section.csv, summary.csv and the figures "
+            "were left as they were)\n", sw->prog, sig, sw->done, sw->npoints,
+            sw->size > 1 ? " on this rank" : "", sec);
+    return 128 + (int)sweep_stop;
+}
+
+/* The complete files from the units' texts, in unit order: section.csv,
+** summary.csv (bifurcations.csv with --floquet), each a temporary renamed
+** into place, then the partial files removed and the diagram drawn when
+** there are records to draw.  *failed: the points that failed.  0, or
+** the exit status after a message. */
+static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
+{
+    const char **parts = malloc(sizeof(char *) * (size_t)(sw->nunits + 1));
+    size_t *lens = malloc(sizeof(size_t) * (size_t)(sw->nunits + 1));
+    int rc = 0, terr = hs->err || hm->err || !parts || !lens, rows = 0;
+    for (long u = 0; u < sw->nunits; u++) {
+        terr |= sw->sec_text[u].err || sw->sum_text[u].err || sw->bif_text[u].err;
+        *failed += sw->unit_failed[u];
+        rows |= sw->sec_text[u].n > 0;
+    }
+    if (terr) {
+        free(parts);
+        free(lens);
+        return bad(sw->prog, "out of memory");
+    }
+    parts[0] = hs->s;
+    lens[0] = hs->n;
+    for (long u = 0; u < sw->nunits; u++)
+        parts[u + 1] = sw->sec_text[u].s, lens[u + 1] = sw->sec_text[u].n;
+    rc = write_file(sw, "section.csv", parts, lens, sw->nunits + 1);
+    parts[0] = hm->s;
+    lens[0] = hm->n;
+    for (long u = 0; u < sw->nunits; u++)
+        parts[u + 1] = sw->sum_text[u].s, lens[u + 1] = sw->sum_text[u].n;
+    if (!rc)
+        rc = write_file(sw, "summary.csv", parts, lens, sw->nunits + 1);
+    if (!rc) {
+        partial_remove(sw, "section.csv");
+        partial_remove(sw, "summary.csv");
+    }
+    if (!rc && sw->floquet) {
+        Text hb = { 0 };
+        for (int a = 1; a < sw->nax; a++)
+            text_printf(&hb, "%s,", sw->ax[a].name);
+        text_printf(&hb, "%skind,period,%s,width,note\n", sw->cont ? "branch," : "",
+                    sw->ax[0].name);
+        parts[0] = hb.s;
+        lens[0] = hb.n;
+        for (long u = 0; u < sw->nunits; u++)
+            parts[u + 1] = sw->bif_text[u].s, lens[u + 1] = sw->bif_text[u].n;
+        rc = hb.err ? bad(sw->prog, "out of memory")
+                    : write_file(sw, "bifurcations.csv", parts, lens, sw->nunits + 1);
+        for (long u = 0; u < sw->nunits && !rc; u++)
+            if (sw->bif_text[u].n)
+                fprintf(stderr, "%s: %.*s", sw->prog, (int)sw->bif_text[u].n, sw->bif_text[u].s);
+        free(hb.s);
+    }
+    free(parts);
+    free(lens);
+    if (rc)
+        return rc;
+    if (!rows) {
+        fprintf(stderr, "%s: no section records to draw (%ld of %ld points failed: see "
+                "%s/summary.csv); bifurcation.png and .svg were not drawn (any there are from "
+                "an earlier sweep)\n", sw->prog, *failed, sw->npoints, sw->out_dir);
+        return 0;
+    }
+    if ((rc = draw(sw)))
+        return rc;
+    fprintf(stderr, "%s: %ld points, %d job%s%s; %s/section.csv, summary.csv, bifurcation.png, "
+            "bifurcation.svg\n", sw->prog, sw->npoints, sw->jobs, sw->jobs > 1 ? "s" : "",
+            sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir);
+    return 0;
+}
+
 int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
 {
     static char names[SW_MAX_AXES][128];
@@ -917,6 +1425,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     sw.record = 100;
     sw.jobs = 1;
     sw.size = 1;
+    sw.part_sec = sw.part_sum = -1;
     int rc = sweep_args(&sw, argc, argv, names);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -934,47 +1443,33 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
                 "runs the whole grid\n", sw.prog);
 #endif
     }
-    if (sw.rank == 0) {
-        struct stat st;
-        if (mkdir(sw.out_dir, 0777) != 0 && errno != EEXIST)
-            rc = bad(sw.prog, "cannot create '%s': %s", sw.out_dir, strerror(errno));
-        else if (stat(sw.out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-            rc = bad(sw.prog, "'%s' is not a folder", sw.out_dir);
-    }
-    sw.npoints = 1;
-    for (int a = 0; a < sw.nax; a++)
-        sw.npoints *= sw.ax[a].n;
-    sw.nouter = sw.npoints / sw.ax[0].n;
+    sw.nouter = sw.npoints / (sw.cont == 3 ? 2 : 1) / sw.ax[0].n;
     sw.nunits = !sw.cont ? sw.npoints : sw.cont == 3 ? 2 * sw.nouter : sw.nouter;
-    if (sw.cont == 3)
-        sw.npoints *= 2;
-    sw.sec_text = calloc((size_t)sw.nunits, sizeof(Text));
-    sw.sum_text = calloc((size_t)sw.nunits, sizeof(Text));
-    sw.bif_text = calloc((size_t)sw.nunits, sizeof(Text));
-    sw.unit_failed = calloc((size_t)sw.nunits, sizeof(int));
-    if (!rc && (!sw.sec_text || !sw.sum_text || !sw.bif_text || !sw.unit_failed))
+    Text hs = { 0 }, hm = { 0 };
+    headers(&sw, &hs, &hm);
+    stop_install();
+    if (sw.rank == 0)
+        rc = out_dir_prepare(&sw);
+    if (!rc)
+        rc = sweep_alloc(&sw);
+    if (!rc && (hs.err || hm.err))
         rc = bad(sw.prog, "out of memory");
-    if (!rc) {
-        pthread_t th[1024];
-        int nth = 0;
-        pthread_mutex_init(&sw.lock, NULL);
-        if (sw.rank == 0)
-            progress_start(&sw.pb, stderr);
-        for (int k = 0; k < sw.jobs; k++)
-            if (pthread_create(&th[nth], NULL, worker, &sw) == 0)
-                nth++;
-        int wfail = nth == 0;
-        for (int k = 0; k < nth; k++) {
-            void *r;
-            pthread_join(th[k], &r);
-            wfail |= r != NULL;
-        }
-        if (sw.rank == 0)
-            progress_finish(&sw.pb);
-        pthread_mutex_destroy(&sw.lock);
-        if (wfail)
-            rc = bad(sw.prog, "a worker could not start (out of memory)");
+    if (!rc && sw.rank == 0 && ((sw.part_sec = partial_open(&sw, "section.csv", &hs)) < 0 ||
+                                (sw.part_sum = partial_open(&sw, "summary.csv", &hm)) < 0))
+        rc = 1;
+#ifdef NSM_HAVE_MPI
+    if (mpi) {
+        /* every rank starts, or none: the partial files exist before the others append */
+        MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (!rc && sw.rank != 0 && ((sw.part_sec = partial_open(&sw, "section.csv", &hs)) < 0 ||
+                                    (sw.part_sum = partial_open(&sw, "summary.csv", &hm)) < 0))
+            rc = 1;
     }
+#endif
+    if (!rc)
+        rc = sweep_grid(&sw);
+    if (!rc && sweep_stop)
+        rc = sweep_stopped(&sw);
 #ifdef NSM_HAVE_MPI
     if (mpi) {
         int any = rc;
@@ -986,69 +1481,11 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     }
 #endif
     long failed = 0;
-    if (!rc && sw.rank == 0) {
-        Text hs = { 0 }, hm = { 0 };
-        headers(&sw, &hs, &hm);
-        const char **parts = malloc(sizeof(char *) * (size_t)(sw.nunits + 1));
-        size_t *lens = malloc(sizeof(size_t) * (size_t)(sw.nunits + 1));
-        int terr = hs.err || hm.err || !parts || !lens;
-        for (long u = 0; u < sw.nunits; u++) {
-            terr |= sw.sec_text[u].err || sw.sum_text[u].err || sw.bif_text[u].err;
-            failed += sw.unit_failed[u];
-        }
-        if (terr) {
-            rc = bad(sw.prog, "out of memory");
-        } else {
-            parts[0] = hs.s;
-            lens[0] = hs.n;
-            for (long u = 0; u < sw.nunits; u++)
-                parts[u + 1] = sw.sec_text[u].s, lens[u + 1] = sw.sec_text[u].n;
-            rc = write_file(&sw, "section.csv", parts, lens, sw.nunits + 1);
-            parts[0] = hm.s;
-            lens[0] = hm.n;
-            for (long u = 0; u < sw.nunits; u++)
-                parts[u + 1] = sw.sum_text[u].s, lens[u + 1] = sw.sum_text[u].n;
-            if (!rc)
-                rc = write_file(&sw, "summary.csv", parts, lens, sw.nunits + 1);
-            if (!rc && sw.floquet) {
-                Text hb = { 0 };
-                for (int a = 1; a < sw.nax; a++)
-                    text_printf(&hb, "%s,", sw.ax[a].name);
-                text_printf(&hb, "%skind,period,%s,width,note\n", sw.cont ? "branch," : "",
-                            sw.ax[0].name);
-                parts[0] = hb.s;
-                lens[0] = hb.n;
-                for (long u = 0; u < sw.nunits; u++)
-                    parts[u + 1] = sw.bif_text[u].s, lens[u + 1] = sw.bif_text[u].n;
-                rc = hb.err ? bad(sw.prog, "out of memory")
-                            : write_file(&sw, "bifurcations.csv", parts, lens, sw.nunits + 1);
-                for (long u = 0; u < sw.nunits && !rc; u++)
-                    if (sw.bif_text[u].n)
-                        fprintf(stderr, "%s: %.*s", sw.prog, (int)sw.bif_text[u].n, sw.bif_text[u].s);
-                free(hb.s);
-            }
-            if (!rc)
-                rc = draw(&sw);
-        }
-        free(parts);
-        free(lens);
-        free(hs.s);
-        free(hm.s);
-        if (!rc)
-            fprintf(stderr, "%s: %ld points%s, %d job%s%s; %s/section.csv, summary.csv, "
-                    "bifurcation.png, bifurcation.svg\n", sw.prog, sw.npoints,
-                    failed ? " (some failed: see summary.csv)" : "", sw.jobs, sw.jobs > 1 ? "s" : "",
-                    sw.size > 1 ? " on each of several MPI ranks" : "", sw.out_dir);
-    }
-    for (long u = 0; u < sw.nunits; u++) {
-        free(sw.sec_text[u].s);
-        free(sw.sum_text[u].s);
-        free(sw.bif_text[u].s);
-    }
-    free(sw.sec_text);
-    free(sw.sum_text);
-    free(sw.bif_text);
-    free(sw.unit_failed);
+    if (!rc && sw.rank == 0)
+        rc = sweep_finish(&sw, &hs, &hm, &failed);
+    free(hs.s);
+    free(hm.s);
+    sweep_free(&sw);
 #ifdef NSM_HAVE_MPI
     if (mpi) {
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -1056,5 +1493,8 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     }
 #endif
     (void)mpi;
+    if (!rc && failed)
+        fprintf(stderr, "%s: some points failed (%ld of %ld): see %s/summary.csv\n", sw.prog,
+                failed, sw.npoints, sw.out_dir);
     return rc ? rc : failed ? 3 : 0;
 }

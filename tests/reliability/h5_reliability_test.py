@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Fault injection on the simulators' HDF5 output (--out FILE.h5).
+
+    tests/reliability/h5_reliability_test.py NSMC SIM SOURCE_DIR LIBS CC CASE
+
+SIM is the generated two-mass simulator; LIBS the static libraries a
+simulator links (colon-separated, HDF5's last), CC the C compiler, for the
+case that builds a model of its own.  Each case runs in a fresh temporary
+folder and checks, with h5py as the independent reader:
+  keep      a file-size limit hit while replacing an existing file: exit 3,
+            "File too large", no crash, the existing file byte for byte, no
+            temporary left;
+  open      a file in a missing folder: exit 1 with the system's reason;
+  killed    a run killed with SIGKILL leaves FILE.h5.PID.partial readable up
+            to its last flush (at most a second old), the existing file intact;
+  writers   two runs writing one file at once: both succeed, the file is one
+            of them whole (every row of the trajectory, the summary);
+  names     two gaps with 90-character names stay two names (events, the
+            contact statistics, the model's contacts);
+  upper     --out x.H5 writes HDF5, not CSV.
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+
+NSMC, SIM, SRC, LIBS, CC, CASE = sys.argv[1:7]
+SIM, SRC, NSMC = os.path.abspath(SIM), os.path.abspath(SRC), os.path.abspath(NSMC)
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what, proc=None):
+    if not cond:
+        if proc is not None:
+            what += "\n--- exit %r\n--- stderr:\n%s" % (proc.returncode, str(proc.stderr)[-3000:])
+        raise Failure(what)
+    print("ok:", what.splitlines()[0])
+
+
+def run(args, tmp, fsize=None):
+    def pre():
+        if fsize is not None:
+            import resource
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    return subprocess.run(args, cwd=tmp, capture_output=True, text=True, timeout=300,
+                          preexec_fn=pre)
+
+
+def whole(path, samples):
+    """The file reads back with h5py: the trajectory's samples times 0 to the
+    end, the run's summary there."""
+    with h5py.File(path, "r") as f:
+        t = f["trajectory"][:, 0]
+        return len(t) == samples and "run" in f and f["run"].attrs["status"] == 0
+
+
+def case_keep(tmp):
+    p = run([SIM, "--t-end", "2", "--out", "a.h5"], tmp)
+    check(p.returncode == 0, "a first file", p)
+    before = open(os.path.join(tmp, "a.h5"), "rb").read()
+    p = run([SIM, "--t-end", "100", "--every", "1e-4", "--out", "a.h5"], tmp, fsize=200000)
+    check(p.returncode == 3 and "cannot write 'a.h5': File too large" in p.stderr,
+          "a 200000-byte file-size limit: exit 3, 'File too large' (no crash)", p)
+    check(open(os.path.join(tmp, "a.h5"), "rb").read() == before,
+          "the existing a.h5 is left byte for byte")
+    check(sorted(os.listdir(tmp)) == ["a.h5"], "no temporary left: %s" % os.listdir(tmp))
+
+
+def case_open(tmp):
+    p = run([SIM, "--out", os.path.join(tmp, "no", "such", "x.h5")], tmp)
+    check(p.returncode == 1 and "No such file or directory" in p.stderr,
+          "a missing folder: exit 1, 'No such file or directory'", p)
+    os.mkdir(os.path.join(tmp, "d.h5"))
+    p = run([SIM, "--out", "d.h5"], tmp)
+    check(p.returncode == 1 and "Is a directory" in p.stderr, "a folder: exit 1, 'Is a directory'", p)
+
+
+def case_killed(tmp):
+    p = run([SIM, "--t-end", "2", "--out", "k.h5"], tmp)
+    check(p.returncode == 0, "a first file", p)
+    before = open(os.path.join(tmp, "k.h5"), "rb").read()
+    q = subprocess.Popen([SIM, "--t-end", "1e4", "--every", "1e-4", "--out", "k.h5"], cwd=tmp,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2.5)
+    q.send_signal(signal.SIGKILL)
+    q.wait()
+    part = os.path.join(tmp, "k.h5.%d.partial" % q.pid)
+    check(os.path.exists(part), "SIGKILL leaves %s" % os.path.basename(part))
+    with h5py.File(part, "r") as f:
+        t = f["trajectory"][:, 0]
+        n_ev = len(f["events"])
+    check(len(t) > 4096 and (t[1:] > t[:-1]).all() and abs(t[1] - t[0] - 1e-4) < 1e-12,
+          "the partial file reads back: %d samples to t = %.4g s, %d events" % (len(t), t[-1], n_ev))
+    check(open(os.path.join(tmp, "k.h5"), "rb").read() == before, "the existing k.h5 intact")
+
+
+def case_writers(tmp):
+    # the first writes for seconds (small steps, 30001 samples); the second
+    # starts while it writes and ends first
+    a = subprocess.Popen([SIM, "--dt", "1e-5", "--t-end", "30", "--every", "1e-3", "--out",
+                          "two.h5"], cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(0.7)
+    b = run([SIM, "--t-end", "1", "--out", "two.h5"], tmp)
+    _, err = a.communicate(timeout=300)
+    check(a.returncode == 0 and b.returncode == 0, "two writers of one file both succeed: %s %s"
+          % (err.strip()[-200:], b.stderr.strip()[-200:]))
+    check(whole(os.path.join(tmp, "two.h5"), 30001),
+          "two.h5 is the last run to end, whole: 30001 samples and the summary")
+    check(sorted(os.listdir(tmp)) == ["two.h5"], "no temporary left: %s" % os.listdir(tmp))
+
+
+def case_names(tmp):
+    g1, g2 = "left_" + "a" * 85, "left_" + "a" * 84 + "b"
+    model = os.path.join(tmp, "long.nsm")
+    with open(model, "w") as f:
+        f.write('model longnames "Two gaps with long names"\nmass B = 1 kg\n'
+                'spring ground -- B, k = 1 N/m\n'
+                'gap %s: B.x + 0.5 m >= 0, impact(e = 0.5)\n'
+                'gap %s: 0.5 m - B.x >= 0, impact(e = 0.5)\n'
+                'init B.x = 0 m, B.v = 2 m/s\nsimulate t_end = 3 s, dt = 1 ms, method = rk4\n'
+                % (g1, g2))
+    p = run([NSMC, model, "-o", "long.c"], tmp)
+    check(p.returncode == 0, "the model compiles", p)
+    libs = LIBS.split(":")
+    p = run([CC, "-O1", "long.c", "-I", os.path.join(SRC, "runtime", "include")] + libs
+            + ["-lm", "-lpthread", "-o", "long"], tmp)
+    check(p.returncode == 0, "the simulator builds", p)
+    p = run(["./long", "--out", "long.h5"], tmp)
+    check(p.returncode == 0, "the run", p)
+    with h5py.File(os.path.join(tmp, "long.h5"), "r") as f:
+        ev = {c.decode() if isinstance(c, bytes) else c for c in f["events"]["contact"]}
+        st = [c.decode() if isinstance(c, bytes) else c for c in f["run"]["contacts"]["contact"]]
+        mc = [c.decode() if isinstance(c, bytes) else c for c in f["model"]["contacts"][:]]
+    check(ev == {g1, g2}, "events name both 90-character gaps: %d names" % len(ev))
+    check(st == [g1, g2] and mc == [g1, g2], "the statistics and the model's contacts too")
+
+
+def case_upper(tmp):
+    p = run([SIM, "--t-end", "1", "--out", "x.H5"], tmp)
+    check(p.returncode == 0, "--out x.H5", p)
+    check(open(os.path.join(tmp, "x.H5"), "rb").read(8) == b"\x89HDF\r\n\x1a\n", "x.H5 is HDF5")
+    with h5py.File(os.path.join(tmp, "x.H5"), "r") as f:
+        check(f["trajectory"].shape[0] > 1, "and reads back")
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="nsm-h5-rel-") as tmp:
+        try:
+            globals()["case_" + CASE](tmp)
+        except (Failure, subprocess.TimeoutExpired, OSError, KeyError) as e:
+            print("FAIL:", e)
+            return 1
+    print("PASS:", CASE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
