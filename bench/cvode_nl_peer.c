@@ -197,7 +197,7 @@ static double median(double *v, int n)
 static double wall[MAX_REPS], cpu[MAX_REPS];
 
 /* The timed runs of case c. */
-static int bench_case(const Case *c, SUNContext ctx, const Opts *o, Log *lg)
+__attribute__((noinline)) static int bench_case(const Case *c, SUNContext ctx, const Opts *o, Log *lg)
 {
     for (int k = 0; k < o->reps; k++) {
         double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);

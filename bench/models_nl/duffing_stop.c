@@ -11,7 +11,8 @@
 ** (force, force_terms), -k x - c v - alpha x^3 on the state (nl_force).
 ** nl_series gives their sum order by order: x^3 by two Cauchy products
 ** (x2 = x x, x3 = x2 x, in the work array), cos(w (t0 + tau)) by its
-** closed-form coefficients w^j cos(w t0 + j pi/2) / j!.
+** closed-form coefficients w^j cos(w t0 + j pi/2) / j! (one cos and one
+** sin per expansion).
 ** Parameters k = 1, c = 0.1, alpha = 0.5, F = 1.2, w = 1.3, xs = 0.9,
 ** e = 0.8, from x = 0, v = 0; 20 s.  Compiled with -DNSM_NO_MAIN into
 ** bench/models_nl/nl_api.c; alone it is a simulator:
@@ -82,7 +83,8 @@ static void nl_force(double t, const double *y, const int *sw, const double *p, 
     F[0] += -p[P_K] * y[0] - p[P_C] * y[1] - p[P_ALPHA] * y[0] * y[0] * y[0];
 }
 
-/* work: x2 = x^2 and x3 = x^3, K + 1 coefficients each. */
+/* work: x2 = x^2, x3 = x^3 (K + 1 coefficients each), then cos and sin of
+** the forcing's phase at t0 and w^k / k!. */
 static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,
                       const double *c, double *w, double *F, double *G, double *CV, double *WV)
 {
@@ -96,17 +98,19 @@ static void nl_series(int k, int K, double t0, const double *X, const int *sw, c
     for (int j = 0; j <= k; j++)
         s3 += x2[j] * x[k - j];
     x3[k] = s3;
-    /* cos(w t0 + w tau): coefficient k = w^k / k! cos(w t0 + k pi/2) */
-    double ph = p[P_W] * t0, wk = 1, cs;
-    for (int j = 1; j <= k; j++)
-        wk *= p[P_W] / j;
-    switch (k & 3) {
-    case 0: cs = cos(ph); break;
-    case 1: cs = -sin(ph); break;
-    case 2: cs = -cos(ph); break;
-    default: cs = sin(ph); break;
-    }
-    F[k] = p[P_F] * wk * cs - p[P_K] * x[k] - p[P_C] * v[k] - p[P_ALPHA] * x3[k];
+    /* cos(w t0 + w tau): coefficient k = w^k / k! cos(w t0 + k pi/2), the
+     * phase's cosine and sine taken once per expansion (work row 2) */
+    double *cw = w + 2 * (K + 1);
+    if (k == 0) {
+        cw[0] = cos(p[P_W] * t0);
+        cw[1] = sin(p[P_W] * t0);
+        cw[2] = 1;                       /* w^k / k! */
+    } else
+        cw[2] *= p[P_W] / k;
+    double cs = (k & 1) ? cw[1] : cw[0];
+    if ((k & 3) == 1 || (k & 3) == 2)
+        cs = -cs;
+    F[k] = p[P_F] * cw[2] * cs - p[P_K] * x[k] - p[P_C] * v[k] - p[P_ALPHA] * x3[k];
 }
 
 static void settings(const double *p, double *t)
@@ -123,7 +127,7 @@ const nsm_model nsm_model_duffing_stop = {
     .gaps = gaps, .n_outputs = 2, .outputs = outputs, .t_end = 20, .dt = 0, .every = 0.01,
     .method = NSM_METHOD_TAYLOR, .setup = setup, .initial = initial, .force = force,
     .force_dot = force_dot, .n_forces = 1, .forces = forces, .force_terms = force_terms,
-    .settings = settings, .nnz_W = 1, .nl = NSM_NL_FORCE, .nl_force = nl_force, .nl_nwork = 2,
+    .settings = settings, .nnz_W = 1, .nl = NSM_NL_FORCE, .nl_force = nl_force, .nl_nwork = 3,
     .nl_series = nl_series,
 };
 

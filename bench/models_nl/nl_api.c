@@ -108,7 +108,7 @@ static double median(double *v, int n)
 static double wall[MAX_REPS], cpu[MAX_REPS];
 
 /* The timed runs of case c. */
-static int bench_case(const Case *c, int method, int reps, Log *lg)
+__attribute__((noinline)) static int bench_case(const Case *c, int method, int reps, Log *lg)
 {
     for (int k = 0; k < reps; k++) {
         double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
