@@ -13,7 +13,8 @@ Two problems (issue 23, "Speed"), each written three times:
 - nsm: the hand-written models of bench/models_nl/ (the model ABI 4 of
   runtime/include/nsm/model.h: nl_force and nl_series, what nsmc will emit
   once it compiles nonlinear models), timed in process through the C API by
-  bench/models_nl/nl_api.c with method taylor, no dt, audit off.
+  bench/models_nl/nl_api.c with method taylor, no dt, audit off (and, for
+  comparison, with the adaptive method at its default tolerances).
 - CVODE (bench/cvode_nl_peer.c, SUNDIALS 6): rootfinding with direction -1,
   CVodeReInit after each impact, Adams with fixed-point iteration.
 - SciPy (bench/scipy_nl_peer.py): solve_ivp(method="DOP853") with a
@@ -162,11 +163,11 @@ def parse(out):
     return rows
 
 
-def run_tool(tool, exe, case, tol, reps, work):
+def run_tool(tool, exe, case, tol, reps, work, method="taylor"):
     ev_dir = os.path.join(work, "events")
     os.makedirs(ev_dir, exist_ok=True)
     if tool == "nsm":
-        cmd = [exe, "--case", case, "--reps", str(reps), "--events", ev_dir]
+        cmd = [exe, "--case", case, "--reps", str(reps), "--events", ev_dir, "--method", method]
     elif tool == "cvode":
         cmd = [exe, "--case", case, "--reps", str(reps), "--events", ev_dir,
                "--rtol", repr(tol), "--atol", repr(tol)]
@@ -186,7 +187,7 @@ def callgrind(cmd, work, top=False):
         return None, []
     out = os.path.join(work, "callgrind.out")
     p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-                        "--toggle-collect=bench_case"] + cmd, stdout=subprocess.DEVNULL,
+                        "--toggle-collect=bench_case*"] + cmd, stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, text=True)
     m = re.search(r"Collected : (\d+)", p.stderr)
     if p.returncode or not m:
@@ -235,6 +236,9 @@ def main():
         r = run_tool("nsm", api, case, None, a.reps, a.work)
         r["err"] = compare(r["ev"], refs[case])
         res[(case, "nsm")] = r
+        r = run_tool("nsm", api, case, None, a.reps, a.work, "adaptive")
+        r["err"] = compare(r["ev"], refs[case])
+        res[(case, "nsm adaptive")] = r
         for tool, exe in tools:
             chosen = None
             for tol in TOLS:
@@ -302,17 +306,19 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
     L.append("|" + "---|" * len(hdr))
     for case in CASES:
         base = res[(case, "nsm")]
-        for tool in ("nsm", "cvode", "scipy"):
+        for tool in ("nsm", "nsm adaptive", "cvode", "scipy"):
             r = res.get((case, tool))
             if not r:
                 continue
             if tool == "nsm":
                 name, sett = "nsm", "taylor (no dt)"
+            elif tool == "nsm adaptive":
+                name, sett = "nsm", "adaptive (rtol 1e-9, atol 1e-12, no dt)"
             elif tool == "cvode":
                 name, sett = "CVODE 6.4 Adams", "rtol = atol = %g" % r["tol"]
             else:
                 name, sett = "SciPy DOP853", "rtol = atol = %g" % r["tol"]
-            if tool != "nsm" and not r["reached"]:
+            if tool in ("cvode", "scipy") and not r["reached"]:
                 sett += " (1e-10 s not reached)"
             err, at, note = r["err"]
             e = fmt_err(err) + (" (impact %d)" % (at + 1) if at is not None and err else "")
