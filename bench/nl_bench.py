@@ -299,9 +299,9 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
              % (a.reps, a.scipy_reps, 1 if a.quick else 3))
     L.append("")
     hdr = ["problem", "tool", "settings", "steps", "impacts", "worst event error [s]",
-           "CPU [ms]", "wall [ms]", "CPU / nsm's"]
+           "CPU [ms]", "wall [ms]", "CPU / nsm taylor's"]
     if cg:
-        hdr += ["instructions", "Ir / nsm's"]
+        hdr += ["instructions", "Ir / nsm taylor's"]
     L.append("| " + " | ".join(hdr) + " |")
     L.append("|" + "---|" * len(hdr))
     for case in CASES:
