@@ -291,7 +291,15 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
                 break
     except OSError:
         pass
+    bt = "?"
+    try:
+        for l in open(os.path.join(a.build, "CMakeCache.txt")):
+            if l.startswith("CMAKE_BUILD_TYPE:"):
+                bt = l.split("=", 1)[1].strip() or "none"
+    except OSError:
+        pass
     L.append("- machine: %s, %d logical cores; %s; %s" % (cpu, os.cpu_count(), platform.platform(), cc))
+    L.append("- libnsmrt built %s (%s); the programs cc -O2 -std=c11" % (bt, os.path.relpath(a.build, ROOT)))
     L.append("- date: %s UTC; load average at start %s, at end %s; the run took %.0f s"
              % (datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"),
                 " ".join("%.2f" % x for x in load0), " ".join("%.2f" % x for x in load1), took))
