@@ -38,7 +38,8 @@ to trust on a loaded machine).  --callgrind adds the instructions executed
 in one run (valgrind --tool=callgrind, counted inside the programs'
 bench_case only) for nsm and CVODE, and nsm's costliest functions.
 
-Builds libnsmrt in DIR (default build/ at the top of the tree, target
+Builds libnsmrt in DIR (default build-bench/ at the top of the tree, as
+bench/run_bench.py: configured Release when it does not exist yet; target
 nsmrt only) when DIR/libnsmrt.a is missing; the programs, event files and
 the cached reference go to WORK (default build-nlbench/).  --update-doc
 writes the tables into docs/performance.md between the markers
@@ -210,7 +211,7 @@ def fmt_err(e):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--build", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--work", default=os.path.join(ROOT, "build-nlbench"))
     ap.add_argument("--reps", type=int, default=101, help="nsm's and CVODE's repetitions")
     ap.add_argument("--scipy-reps", type=int, default=11)
