@@ -218,8 +218,10 @@ static int dv_assemble(Derivation *dv, Diag *diag)
     dv->W = dvm_new(dv, dv->g, n);
     dv->d = dv_alloc(dv, (size_t)dv->g, sizeof *dv->d);
     for (int j = 0; j < dv->g; j++) {
+        /* a curved gap's row is its pattern, values 0: they come from nl_gap */
         for (int k = 0; k < m->gaps[j].n_w; k++)
-            dvm_set(dv, dv->W, j, m->gaps[j].w_body[k], m->gaps[j].w[k]);
+            dvm_set(dv, dv->W, j, m->gaps[j].w_body[k],
+                    m->gaps[j].curve ? expr_num(x, 0) : m->gaps[j].w[k]);
         dv->d[j] = m->gaps[j].d ? m->gaps[j].d : expr_num(x, 0);
     }
     dv->h = dv_alloc(dv, (size_t)dv->g + 1, sizeof *dv->h);
@@ -248,7 +250,7 @@ static int dv_check_gaps(Derivation *dv, Diag *diag)
     const DvMat *W = dv->W;
 
     for (int j = 0; j < dv->g; j++) {
-        int nz = 0;
+        int nz = m->gaps[j].curve != NULL;   /* sema saw it depend on a position */
         for (int k = 0; k < W->nnz[j]; k++)
             nz += !expr_is_zero(W->val[j][k]);
         if (!nz) {
@@ -275,7 +277,7 @@ static int dv_check_gaps(Derivation *dv, Diag *diag)
     }
     for (int a = 0; a < dv->g; a++) {
         for (int b = a + 1; b < dv->g; b++) {
-            if (first[a] != first[b] || count[a] != count[b])
+            if (first[a] != first[b] || count[a] != count[b] || first[a] < 0)
                 continue;
             int i0 = first[a];
             Expr *alpha = expr_div(x, dvm_get(W, b, i0), dvm_get(W, a, i0));
@@ -370,12 +372,22 @@ static void dv_forces(Derivation *dv)
     dv->sw_list = dv_alloc(dv, (size_t)bound, sizeof *dv->sw_list);
     dv->n_sw = 0;
     dv->fext = dv_exprs(dv, dv->n);
+    dv->fnl = dv_exprs(dv, dv->n);
+    dv->fall = dv_exprs(dv, dv->n);
     dv->force_each = dv_alloc(dv, (size_t)m->n_forces + 1, sizeof *dv->force_each);
     for (int f = 0; f < m->n_forces; f++) {
         const Force *fo = &m->forces[f];
         Expr *v = dv_switchify(dv, fo->value, fo->loc);
+        int i = fo->body;
+        dv->fall[i] = expr_add(x, dv->fall[i], v);
+        /* a state-dependent force is nl_force's; force() and force_terms() keep the others */
+        if (fo->state) {
+            dv->force_each[f] = expr_num(x, 0);
+            dv->fnl[i] = expr_add(x, dv->fnl[i], v);
+            continue;
+        }
         dv->force_each[f] = v;
-        dv->fext[fo->body] = expr_add(x, dv->fext[fo->body], v);
+        dv->fext[i] = expr_add(x, dv->fext[i], v);
     }
     dv->fext_dot = dv_alloc(dv, (size_t)dv->n, sizeof *dv->fext_dot);
     for (int i = 0; i < dv->n; i++)
@@ -1009,7 +1021,8 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     for (int k = 0; k < dv->n_sw; k++)
         dv->sw[k] = expr_var(x, dv->v_sw + k);
 
-    dv->enumerated = g <= DV_MAX_ENUM_GAPS;
+    dv->nl = m->nl;
+    dv->enumerated = g <= DV_MAX_ENUM_GAPS && !dv->nl;
     dv->n_modes = g < 31 ? 1 << g : 0;
     int made = dv->enumerated ? dv->n_modes : 1;
     dv->modes = dv_alloc(dv, (size_t)made, sizeof *dv->modes);
@@ -1028,7 +1041,13 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         dv_mode(dv, md);
     }
     dv_corrections(dv);
-    dv_generator(dv);
+    if (dv->nl) {
+        dv->n_gen = 0;    /* the exact method needs a linear model */
+        dv->gen_why = "the model is nonlinear";
+        dv_curved_gaps(dv);
+    } else {
+        dv_generator(dv);
+    }
     dv->n_vars = dv->v_const + dv->n_consts;
     dv->v_report = dv->n_vars;
     dv->n_cvar = dv->n_consts;

@@ -168,6 +168,20 @@ typedef struct Derivation {
     DvGenBlock *gen; int n_gen_blocks;
     const char *gen_why;   /* why n_gen == 0, NULL otherwise */
     double *defaults;      /* parameter defaults, for numeric sanity checks */
+
+    /* Nonlinear models (Model.nl != 0; derive_nl.c).  fext, fext_dot and
+     * force_each keep the state-independent forces only; modes are not
+     * enumerated (only the all-open mode 0 is derived, and the emitters
+     * leave every mode to the runtime's generic path). */
+    int nl;                /* Model.nl */
+    Expr **fnl;            /* n: sum of the state-dependent forces per body (x, v, t, sw) */
+    Expr **fall;           /* n: sum of every force per body */
+    /* curved gaps (gcurve[j] != NULL): g_j(x), its nonzero slopes
+     * gw[j][k] = dg_j/dx at body W->col[j][k] (k < W->nnz[j]) and the
+     * curvature term gcv[j] = v^T (d2 g_j/dx2) v */
+    Expr **gcurve, **gcv;
+    Expr ***gw;
+    int n_wcurved;         /* the curved gaps' nonzeros of W, all together */
 } Derivation;
 
 /* The paper's forms (derive_paper.c).
@@ -235,6 +249,65 @@ void dv_generator(Derivation *dv);
 /* Does h(t) fit the generator (constants, t^k, exp/sin/cos of linear t and
  * products, no switches)?  The check sema makes on a moving gap. */
 bool dv_time_function_ok(ExprCtx *x, Expr *h);
+
+/* The curved gaps' derivatives (derive_nl.c): gw and gcv of every curved gap. */
+void dv_curved_gaps(Derivation *dv);
+
+/* A nonlinear model's Taylor tape (derive_nl.c): the three-address form of
+ * every force, curved gap, curvature term and W entry, one node per
+ * elementary operation, each distinct subexpression once (expressions are
+ * hash-consed), in an order where every node comes after its operands.
+ * A node's series lives in work slot `slot` (TP_X reads the state's series
+ * X[index] instead).  An operand is a node, or a constant (node -1, cexpr
+ * a function of p, c and sw: order 0 only). */
+typedef enum TpOp {
+    TP_X,      /* state component `index` (x then v) */
+    TP_T,      /* t = t0 + tau */
+    TP_ADD,    /* sum of the operands (a constant operand: order 0 only) */
+    TP_MUL,    /* c * a (one operand) or c * a * b (two, Cauchy product) */
+    TP_RECIP,  /* 1 / a */
+    TP_POW,    /* a ^ c, c constant (the power rule; a_0 != 0) */
+    TP_EXP, TP_LOG,
+    TP_SIN,    /* sin a, computed with its pair TP_COS (node `pair`) */
+    TP_COS,
+    TP_IF,     /* c ? a : b, c constant (switch flags) */
+    TP_ABS,    /* |a|, the sign of a_0 held over the step */
+    TP_MIN, TP_MAX, /* the operand smaller (larger) at order 0 */
+    TP_MAX_OP = TP_MAX
+} TpOp;
+
+typedef struct TpArg {
+    int node;              /* -1: constant */
+    Expr *c;
+} TpArg;
+
+typedef struct TpNode {
+    TpOp op;
+    int index;             /* TP_X: the state component */
+    int slot;              /* work slot (-1 for TP_X) */
+    int nargs;
+    TpArg arg[2];          /* TP_ADD: args[] below instead */
+    TpArg *args;           /* TP_ADD: nargs operands */
+    Expr *c;               /* TP_MUL scale, TP_POW exponent, TP_IF condition (NULL: none) */
+    int pair;              /* TP_SIN <-> TP_COS */
+    Expr *src;             /* the expression it computes, for comments (NULL: intermediate) */
+} TpNode;
+
+typedef struct TpOut {
+    const char *dst;       /* "F", "G", "CV", "WV" */
+    int row;               /* series row in dst */
+    TpArg val;
+    const char *what;      /* comment */
+} TpOut;
+
+typedef struct DvTape {
+    TpNode *nodes; int n_nodes, cap_nodes;
+    TpOut *outs; int n_outs, cap_outs;
+    int n_slots;           /* nl_nwork */
+} DvTape;
+
+/* Builds the tape of a nonlinear model's nl_series outputs. */
+DvTape *dv_tape(Derivation *dv);
 
 /* Adds a hoisted constant and returns its variable. */
 Expr *dv_add_const(Derivation *dv, Expr *value, const char *what);

@@ -44,6 +44,7 @@ typedef struct Cgen {
     struct { Expr *e; const char *op; } *checked; /* setup's checks written so far */
     int n_checked, cap_checked;
     int nnz_K, nnz_C, nnz_W, nnz_Wt; /* entries setup lists in num->K, C, W, Wt */
+    int nl_nwork;      /* nl_series' work rows (a nonlinear model) */
 } Cgen;
 
 /* One assignment of generated code, dst[index] = value (or a local). */
@@ -301,7 +302,8 @@ static void emit_header(Cgen *cg)
         for (int j = 0; j < dv->g; j++) {
             fprintf(o, " *   %d ", j);
             pcomment(o, m->gaps[j].name);
-            fprintf(o, ": %s\n", m->gaps[j].law == LAW_IMPACT ? "impact"
+            fprintf(o, ": %s%s\n", m->gaps[j].curve ? "curved (nl_gap), " : "",
+                    m->gaps[j].law == LAW_IMPACT ? "impact"
                                   : m->gaps[j].release == RELEASE_GAP ? "penalty, released when the gap reopens"
                                   : "penalty, released when the force vanishes");
         }
@@ -773,7 +775,8 @@ static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, cons
  * rows, then the columns, then the values of its nonzero entries, each a run
  * of lines that rolls into loops.  `name` is "num->K"; returns the count. */
 static int lines_entries(Lines *ls, Arena *a, const char *name, int rows, int cols,
-                         Expr *(*at)(const void *, int, int, int *), const void *A)
+                         Expr *(*at)(const void *, int, int, int *), const void *A,
+                         const Model *curved)
 {
     const char *rn = arena_printf(a, "%s.row", name), *cn = arena_printf(a, "%s.col", name);
     const char *vn = arena_printf(a, "%s.val", name);
@@ -786,7 +789,9 @@ static int lines_entries(Lines *ls, Arena *a, const char *name, int rows, int co
                 Expr *v = at(A, i, k, &c);
                 if (!v)
                     break;
-                if (c < 0 || c >= cols || expr_is_zero(v))
+                /* a curved gap's row lists its pattern with value 0 */
+                bool keep = curved && curved->gaps[i].curve;
+                if (c < 0 || c >= cols || (expr_is_zero(v) && !keep))
                     continue;
                 if (pass == 0)
                     lines_int(ls, rn, count, i);
@@ -846,6 +851,8 @@ static void emit_setup(Cgen *cg)
         } else {
             emit_check(cg, gp->k, ">= 0", "contact stiffness", gp->name);
             emit_check(cg, gp->c, ">= 0", "contact damping", gp->name);
+            if (gp->pexp)
+                emit_check(cg, gp->pexp, ">= 1", "penalty exponent", gp->name);
         }
     }
     if (m->gravity)
@@ -887,10 +894,10 @@ static void emit_setup(Cgen *cg)
     lines_flush(cg, &ls, "    ");
     /* the sparse tables, entry by entry: row, column, value */
     Arena *ar = dv->arena;
-    cg->nnz_K = lines_entries(&ls, ar, "num->K", n, n, dvmat_at, dv->K);
-    cg->nnz_C = lines_entries(&ls, ar, "num->C", n, n, dvmat_at, dv->C);
-    cg->nnz_W = lines_entries(&ls, ar, "num->W", g, n, dvmat_at, dv->W);
-    cg->nnz_Wt = lines_entries(&ls, ar, "num->Wt", m->n_frictions, n, wt_at, m);
+    cg->nnz_K = lines_entries(&ls, ar, "num->K", n, n, dvmat_at, dv->K, NULL);
+    cg->nnz_C = lines_entries(&ls, ar, "num->C", n, n, dvmat_at, dv->C, NULL);
+    cg->nnz_W = lines_entries(&ls, ar, "num->W", g, n, dvmat_at, dv->W, dv->nl ? m : NULL);
+    cg->nnz_Wt = lines_entries(&ls, ar, "num->Wt", m->n_frictions, n, wt_at, m, NULL);
     lines_flush(cg, &ls, "    ");
     Expr *zero = expr_num(dv->ex, 0);
     for (int j = 0; j < g; j++) {
@@ -908,6 +915,13 @@ static void emit_setup(Cgen *cg)
     }
     lines_flush(cg, &ls, "    ");
     free(ls.v);
+    for (int j = 0; j < g; j++) {
+        if (!m->gaps[j].pexp)
+            continue;
+        fprintf(o, "    num->pexp[%d] = ", j);
+        px(cg, m->gaps[j].pexp);
+        fprintf(o, ";   /* %s: force k p^pexp + c p' */\n", m->gaps[j].name);
+    }
     for (int k = 0; k < m->n_frictions; k++) {
         const Friction *fr = &m->frictions[k];
         fprintf(o, "    /* friction ");
@@ -1386,10 +1400,11 @@ static void emit_dispatch(Cgen *cg)
     static const char *call[3] = {"ydot, NULL, NULL, NULL", "NULL, lam, NULL, NULL", "NULL, NULL, s, sdot"};
     static const char *unused[3] = {"    (void)ydot;\n", "    (void)lam;\n", "    (void)s;\n    (void)sdot;\n"};
     int words = (dv->g + 2 * m->n_frictions) / 32 + 1;  /* NSM_MODE_WORDS */
-    if (m->n_frictions) {
+    if (m->n_frictions || dv->nl) {
         for (int f = 0; f < 3; f++) {
-            fprintf(o, "/* friction: every mode is left to the runtime's generic path */\n"
-                       "static int %s(const unsigned *mode, double t, const double *y, const int *sw,\n"
+            fprintf(o, "/* %s: every mode is left to the runtime's generic path */\n",
+                    dv->nl ? "nonlinear model" : "friction");
+            fprintf(o, "static int %s(const unsigned *mode, double t, const double *y, const int *sw,\n"
                        "    const double *p, const double *c, %s)\n{\n", fn[f], args[f]);
             fprintf(o, "    (void)mode;\n    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
             fprintf(o, "%s    return NSM_NOT_DERIVED;\n}\n\n", unused[f]);
@@ -1476,7 +1491,9 @@ static void emit_generator(Cgen *cg)
     FILE *o = cg->out;
     int n = dv->n, ng = dv->n_gen;
     fprintf(o, "/* Exact method: f_ext(t) = B z(t), z' = G z");
-    if (!ng)
+    if (!ng && dv->nl)
+        fprintf(o, " -- not available, the model is nonlinear (method taylor)");
+    else if (!ng)
         fprintf(o, " -- not available, the forces are not built from polynomials, exponentials and sinusoids");
     fprintf(o, ". */\n");
     fprintf(o, "static void generator(const int *sw, const double *p, const double *c, double *G, double *B)\n{\n");
@@ -1554,6 +1571,290 @@ static void emit_gap_motion(Cgen *cg)
     fprintf(o, "}\n\n");
 }
 
+/* ---- nonlinear models ---------------------------------------------------------- */
+
+/* A tape operand at order `ord` (a C expression text): a series reads its
+ * array, a constant is its value at order 0 and 0 above. */
+static const char *tp_at(Cgen *cg, const DvTape *tp, TpArg a, const char *ord)
+{
+    Arena *ar = cg->dv->arena;
+    if (a.node < 0) {
+        char *v = expr_to_string(cg->dv->ex, a.c, EXPR_C, &cg->nm);
+        if (strcmp(ord, "0") == 0)
+            return arena_printf(ar, "(%s)", v);
+        return arena_printf(ar, "(%s == 0 ? %s : 0)", ord, v);
+    }
+    const TpNode *nd = &tp->nodes[a.node];
+    if (nd->op == TP_X)
+        return arena_printf(ar, "X[%d * K1 + %s]", nd->index, ord);
+    return arena_printf(ar, "w[%d * K1 + %s]", nd->slot, ord);
+}
+
+/* A series operand's coefficients as a pointer (for the helpers). */
+static const char *tp_ptr(Cgen *cg, const DvTape *tp, TpArg a)
+{
+    const TpNode *nd = &tp->nodes[a.node];
+    if (nd->op == TP_X)
+        return arena_printf(cg->dv->arena, "X + %d * K1", nd->index);
+    return arena_printf(cg->dv->arena, "w + %d * K1", nd->slot);
+}
+
+/* The recurrences nl_series calls, each written only when used. */
+static void emit_tay_helpers(Cgen *cg, const DvTape *tp)
+{
+    FILE *o = cg->out;
+    bool use[TP_MAX_OP + 1] = {false};
+    for (int i = 0; i < tp->n_nodes; i++)
+        use[tp->nodes[i].op] = true;
+    bool mul2 = false;
+    for (int i = 0; i < tp->n_nodes; i++)
+        mul2 |= tp->nodes[i].op == TP_MUL && tp->nodes[i].nargs == 2;
+    fprintf(o, "/* Taylor-coefficient recurrences (Jorba & Zou 2005): order k of w from the\n"
+               "   orders 0..k of its operand(s) and 0..k-1 of w itself. */\n");
+    if (mul2)
+        fprintf(o, "/* w = a b: w_k = sum_{j=0..k} a_j b_{k-j} */\n"
+                   "static double tay_mul(int k, const double *a, const double *b)\n{\n"
+                   "    double s = 0;\n    for (int j = 0; j <= k; j++)\n        s += a[j] * b[k - j];\n"
+                   "    return s;\n}\n\n");
+    if (use[TP_RECIP])
+        fprintf(o, "/* w = 1/a: a_0 w_k = -sum_{j=1..k} a_j w_{k-j} (k > 0) */\n"
+                   "static double tay_recip(int k, const double *a, const double *w)\n{\n"
+                   "    if (k == 0)\n        return 1 / a[0];\n    double s = 0;\n"
+                   "    for (int j = 1; j <= k; j++)\n        s += a[j] * w[k - j];\n"
+                   "    return -s / a[0];\n}\n\n");
+    if (use[TP_POW])
+        fprintf(o, "/* w = a^r: k a_0 w_k = sum_{j=1..k} (r j - (k - j)) a_j w_{k-j} */\n"
+                   "static double tay_pow(int k, double r, const double *a, const double *w)\n{\n"
+                   "    if (k == 0)\n        return pow(a[0], r);\n    double s = 0;\n"
+                   "    for (int j = 1; j <= k; j++)\n        s += (r * j - (k - j)) * a[j] * w[k - j];\n"
+                   "    return s / (k * a[0]);\n}\n\n");
+    if (use[TP_EXP])
+        fprintf(o, "/* w = exp a: k w_k = sum_{j=1..k} j a_j w_{k-j} */\n"
+                   "static double tay_exp(int k, const double *a, const double *w)\n{\n"
+                   "    if (k == 0)\n        return exp(a[0]);\n    double s = 0;\n"
+                   "    for (int j = 1; j <= k; j++)\n        s += j * a[j] * w[k - j];\n"
+                   "    return s / k;\n}\n\n");
+    if (use[TP_LOG])
+        fprintf(o, "/* w = log a: k a_0 w_k = k a_k - sum_{j=1..k-1} j w_j a_{k-j} */\n"
+                   "static double tay_log(int k, const double *a, const double *w)\n{\n"
+                   "    if (k == 0)\n        return log(a[0]);\n    double s = k * a[k];\n"
+                   "    for (int j = 1; j < k; j++)\n        s -= j * w[j] * a[k - j];\n"
+                   "    return s / (k * a[0]);\n}\n\n");
+    if (use[TP_SIN])
+        fprintf(o, "/* s = sin a, c = cos a together: k s_k = sum_{j=1..k} j a_j c_{k-j},\n"
+                   "   k c_k = -sum_{j=1..k} j a_j s_{k-j} */\n"
+                   "static void tay_sincos(int k, const double *a, double *s, double *c)\n{\n"
+                   "    if (k == 0) {\n        s[0] = sin(a[0]);\n        c[0] = cos(a[0]);\n        return;\n    }\n"
+                   "    double ss = 0, cs = 0;\n    for (int j = 1; j <= k; j++) {\n"
+                   "        ss += j * a[j] * c[k - j];\n        cs += j * a[j] * s[k - j];\n    }\n"
+                   "    s[k] = ss / k;\n    c[k] = -cs / k;\n}\n\n");
+}
+
+/* One tape node's order-k coefficient. */
+static void emit_tay_node(Cgen *cg, const DvTape *tp, int i)
+{
+    FILE *o = cg->out;
+    const TpNode *nd = &tp->nodes[i];
+    if (nd->op == TP_X || nd->op == TP_COS)   /* read from X; computed with its sin */
+        return;
+    const char *dst = arena_printf(cg->dv->arena, "w[%d * K1 + k]", nd->slot);
+    if (nd->src) {
+        char *txt = expr_to_string(cg->dv->ex, nd->src, EXPR_TEXT, &cg->tnm);
+        fprintf(o, "    /* ");
+        if (strlen(txt) > 70)
+            strcpy(txt + 66, " ...");
+        pcomment(o, txt);
+        fprintf(o, " */\n");
+    }
+    const char *a0 = nd->nargs > 0 && nd->op != TP_ADD ? tp_at(cg, tp, nd->arg[0], "k") : NULL;
+    switch (nd->op) {
+    case TP_T:
+        fprintf(o, "    %s = k == 0 ? t0 : k == 1 ? 1 : 0;\n", dst);
+        break;
+    case TP_ADD:
+        fprintf(o, "    %s = ", dst);
+        for (int a = 0; a < nd->nargs; a++)
+            fprintf(o, "%s%s", a ? " + " : "", tp_at(cg, tp, nd->args[a], "k"));
+        fprintf(o, ";\n");
+        break;
+    case TP_MUL:
+        fprintf(o, "    %s = ", dst);
+        if (nd->c) {
+            fprintf(o, "(");
+            px(cg, nd->c);
+            fprintf(o, ") * ");
+        }
+        if (nd->nargs == 2)
+            fprintf(o, "tay_mul(k, %s, %s);\n", tp_ptr(cg, tp, nd->arg[0]), tp_ptr(cg, tp, nd->arg[1]));
+        else
+            fprintf(o, "%s;\n", a0);
+        break;
+    case TP_RECIP:
+        fprintf(o, "    %s = tay_recip(k, %s, w + %d * K1);\n", dst, tp_ptr(cg, tp, nd->arg[0]), nd->slot);
+        break;
+    case TP_POW:
+        fprintf(o, "    %s = tay_pow(k, ", dst);
+        px(cg, nd->c);
+        fprintf(o, ", %s, w + %d * K1);\n", tp_ptr(cg, tp, nd->arg[0]), nd->slot);
+        break;
+    case TP_EXP:
+    case TP_LOG:
+        fprintf(o, "    %s = tay_%s(k, %s, w + %d * K1);\n", dst, nd->op == TP_EXP ? "exp" : "log",
+                tp_ptr(cg, tp, nd->arg[0]), nd->slot);
+        break;
+    case TP_SIN:
+        fprintf(o, "    tay_sincos(k, %s, w + %d * K1, w + %d * K1);   /* and its cos */\n",
+                tp_ptr(cg, tp, nd->arg[0]), nd->slot, tp->nodes[nd->pair].slot);
+        break;
+    case TP_IF:
+        fprintf(o, "    %s = (", dst);
+        px(cg, nd->c);
+        fprintf(o, ") ? %s : %s;\n", a0, tp_at(cg, tp, nd->arg[1], "k"));
+        break;
+    case TP_ABS:
+        fprintf(o, "    %s = %s < 0 ? -%s : %s;   /* the sign at the step's start */\n", dst,
+                tp_at(cg, tp, nd->arg[0], "0"), a0, a0);
+        break;
+    case TP_MIN:
+    case TP_MAX:
+        fprintf(o, "    %s = %s %s %s ? %s : %s;   /* the branch at the step's start */\n", dst,
+                tp_at(cg, tp, nd->arg[0], "0"), nd->op == TP_MIN ? "<=" : ">=",
+                tp_at(cg, tp, nd->arg[1], "0"), a0, tp_at(cg, tp, nd->arg[1], "k"));
+        break;
+    default:
+        break;
+    }
+}
+
+/* nl_series(): order k of every force, curved gap, curvature term and W
+ * entry, straight-line over the tape. */
+static void emit_nl_series(Cgen *cg, const DvTape *tp)
+{
+    FILE *o = cg->out;
+    emit_tay_helpers(cg, tp);
+    fprintf(o, "/* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every\n"
+               "   force F, curved gap G, curvature term CV and curved W entry WV, from the\n"
+               "   state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for\n"
+               "   k = 0, 1, ..., K in turn; work holds the intermediate series, %d rows. */\n",
+            tp->n_slots);
+    fprintf(o, "static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,\n"
+               "                      const double *c, double *work, double *F, double *G, double *CV,\n"
+               "                      double *WV)\n{\n");
+    fprintf(o, "    const int K1 = K + 1;\n    double *w = work;\n");
+    fprintf(o, "    (void)t0;\n    (void)X;\n    (void)sw;\n    (void)p;\n    (void)c;\n    (void)w;\n"
+               "    (void)G;\n    (void)CV;\n    (void)WV;\n");
+    for (int i = 0; i < tp->n_nodes; i++)
+        emit_tay_node(cg, tp, i);
+    for (int q = 0; q < tp->n_outs; q++) {
+        const TpOut *ou = &tp->outs[q];
+        fprintf(o, "    %s[%d * K1 + k] = %s;   /* ", ou->dst, ou->row, tp_at(cg, tp, ou->val, "k"));
+        pcomment(o, ou->what);
+        fprintf(o, " */\n");
+    }
+    fprintf(o, "}\n\n");
+}
+
+/* nl_force(): the state-dependent forces, added to F. */
+static void emit_nl_force(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    fprintf(o, "/* The `force` statements that depend on the state, added to F (force() has the others). */\n");
+    fprintf(o, "static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,\n"
+               "                     double *F)\n{\n");
+    fprintf(o, "    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
+    for (int i = 0; i < dv->n; i++) {
+        if (expr_is_zero(dv->fnl[i]))
+            continue;
+        fprintf(o, "    F[%d] += ", i);
+        px(cg, dv->fnl[i]);
+        fprintf(o, ";   /* on ");
+        pcomment(o, cg->m->bodies[i].name);
+        fprintf(o, " */\n");
+    }
+    fprintf(o, "}\n\n");
+}
+
+/* The curved gaps' tables and nl_gap(): g_j(x), v^T g_j'' v and W_j(x). */
+static void emit_nl_gap(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    int g = dv->g;
+    if (!(dv->nl & NL_GAP))
+        return;
+    fprintf(o, "/* 1 for a curved gap (not affine in the positions) */\nstatic const unsigned char gap_curved[] = {");
+    for (int j = 0; j < g; j++)
+        fprintf(o, "%s%d", j ? ", " : "", m->gaps[j].curve != NULL);
+    fprintf(o, "};\n\n/* a curved gap's bodies, in increasing order */\n");
+    for (int j = 0; j < g; j++) {
+        if (!m->gaps[j].curve)
+            continue;
+        fprintf(o, "static const int gap_cols_%d[] = {", j);
+        for (int k = 0; k < dv->W->nnz[j]; k++)
+            fprintf(o, "%s%d", k ? ", " : "", dv->W->col[j][k]);
+        fprintf(o, "};\n");
+    }
+    fprintf(o, "static const int gap_ncols[] = {");
+    for (int j = 0; j < g; j++)
+        fprintf(o, "%s%d", j ? ", " : "", m->gaps[j].curve ? dv->W->nnz[j] : 0);
+    fprintf(o, "};\nstatic const int *const gap_cols[] = {");
+    for (int j = 0; j < g; j++)
+        fprintf(o, m->gaps[j].curve ? "%sgap_cols_%d" : "%sNULL", j ? ", " : "", j);
+    fprintf(o, "};\n\n");
+    fprintf(o, "/* Curved gaps at y: g[j] = g_j(x), curv[j] = v^T (d2 g_j/dx2) v (so that\n"
+               "   g_j'' = W_j(x) a + curv[j]) and wval = d g_j/dx at its bodies. */\n");
+    fprintf(o, "static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,\n"
+               "                   double *wval)\n{\n    (void)p;\n    (void)c;\n");
+    int wk = 0;
+    for (int j = 0; j < g; j++) {
+        if (!m->gaps[j].curve)
+            continue;
+        fprintf(o, "    /* ");
+        pcomment(o, m->gaps[j].name);
+        fprintf(o, ": ");
+        pcomment(o, expr_to_string(dv->ex, dv->gcurve[j], EXPR_TEXT, &cg->tnm));
+        fprintf(o, " */\n    g[%d] = ", j);
+        px(cg, dv->gcurve[j]);
+        fprintf(o, ";\n    curv[%d] = ", j);
+        px(cg, dv->gcv[j]);
+        fprintf(o, ";\n");
+        for (int k = 0; k < dv->W->nnz[j]; k++, wk++) {
+            fprintf(o, "    wval[%d] = ", wk);
+            px(cg, dv->gw[j][k]);
+            fprintf(o, ";   /* d/d %s */\n", m->bodies[dv->W->col[j][k]].xname);
+        }
+    }
+    fprintf(o, "}\n\n");
+}
+
+/* Everything a nonlinear model adds: nl_force, nl_gap, nl_series. */
+static void emit_nl(Cgen *cg)
+{
+    emit_nl_force(cg);
+    emit_nl_gap(cg);
+    DvTape *tp = dv_tape((Derivation *)cg->dv);
+    cg->nl_nwork = tp->n_slots;
+    emit_nl_series(cg, tp);
+}
+
+/* The nonlinear entries of the nsm_model table. */
+static void emit_nl_table(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    fprintf(o, "    .nl = %s%s%s%s,\n", dv->nl & NL_FORCE ? "NSM_NL_FORCE" : "",
+            (dv->nl & NL_FORCE) && (dv->nl & ~NL_FORCE) ? " | " : "",
+            dv->nl & NL_GAP ? "NSM_NL_GAP" : "",
+            (dv->nl & NL_PENALTY) ? ((dv->nl & NL_GAP) ? " | NSM_NL_PENALTY" : "NSM_NL_PENALTY") : "");
+    fprintf(o, "    .nl_force = nl_force,\n");
+    if (dv->nl & NL_GAP)
+        fprintf(o, "    .gap_curved = gap_curved,\n    .gap_ncols = gap_ncols,\n    .gap_cols = gap_cols,\n"
+                   "    .n_wcurved = %d,\n    .nl_gap = nl_gap,\n", dv->n_wcurved);
+    fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
+}
+
 /* settings(): `simulate` and `output every` from the parameters, so that a
  * --set of a parameter they use moves them too. */
 static void emit_settings(Cgen *cg)
@@ -1579,6 +1880,8 @@ static void emit_settings(Cgen *cg)
 /* The runtime's name of an integration method. */
 static const char *method_name(Method m)
 {
+    if (m == METHOD_TAYLOR)
+        return "NSM_METHOD_TAYLOR";
     return m == METHOD_EXACT ? "NSM_METHOD_EXACT" : m == METHOD_ADAPTIVE ? "NSM_METHOD_ADAPTIVE" : "NSM_METHOD_RK4";
 }
 
@@ -1623,6 +1926,8 @@ static void emit_table(Cgen *cg)
                 dv->n_moving);
     fprintf(o, "    .nnz_K = %d,\n    .nnz_C = %d,\n    .nnz_W = %d,\n    .nnz_Wt = %d,\n",
             cg->nnz_K, cg->nnz_C, cg->nnz_W, cg->nnz_Wt);
+    if (dv->nl)
+        emit_nl_table(cg);
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
@@ -1642,12 +1947,14 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_force_fn(&cg, "force", "External forces f_ext(t) of the `force` statements.", dv->fext);
     emit_force_fn(&cg, "force_dot", "Their time derivative f_ext'(t).", dv->fext_dot);
     emit_force_terms(&cg);
-    if (!dv->model->n_frictions)
+    if (!dv->model->n_frictions && !dv->nl)
         emit_modes(&cg);
     emit_dispatch(&cg);
     emit_switches(&cg);
     emit_generator(&cg);
     emit_gap_motion(&cg);
+    if (dv->nl)
+        emit_nl(&cg);
     emit_settings(&cg);
     emit_table(&cg);
     return ferror(out) ? 1 : 0;

@@ -4,8 +4,10 @@
  * Everything here is plain data in SI units.  Names are the user's names
  * (an indexed body reads "P[4]").  Every numeric slot is a symbolic
  * expression over parameters (EX_PARAM, index into Model.params); forces may
- * also mention time (EX_TIME).  No expression here mentions a body state:
- * gaps are already split into their affine parts w.x + d.
+ * also mention time (EX_TIME).  Only a nonlinear model's state-dependent
+ * forces (Force.state) and curved gaps (Gap.curve) mention body states, as
+ * EX_VAR i = x_i and EX_VAR n + i = v_i (n bodies, the numbering of
+ * derive.h); other gaps are already split into their affine parts w.x + d.
  */
 #ifndef NSMC_MODEL_H
 #define NSMC_MODEL_H
@@ -77,7 +79,9 @@ typedef struct Force {
     const char *name; /* may be NULL */
     SrcLoc loc;
     int body;
-    Expr *value;      /* expression of t and parameters, newtons */
+    Expr *value;      /* expression of t and parameters, newtons; of the state too
+                         when `state` (x_i = var i, v_i = var n + i) */
+    bool state;       /* depends on a position or a velocity: a nonlinear model */
 } Force;
 
 typedef enum LawKind { LAW_IMPACT, LAW_PENALTY } LawKind;
@@ -98,6 +102,10 @@ typedef struct Gap {
     Expr *e;          /* impact: restitution in [0, 1] */
     Expr *k, *c;      /* penalty: stiffness and damping (c may be the number 0) */
     Release release;  /* penalty: when engagement ends */
+    Expr *pexp;       /* penalty: exponent of the penetration (NULL: 1; 1.5: Hertz) */
+    Expr *curve;      /* a curved gap (not affine in the positions): g(x), vars x_i = var i;
+                         then w_body lists the bodies it depends on, w their slopes
+                         (expressions of x), d is 0; NULL for an affine gap */
 } Gap;
 
 /* A Coulomb friction element on the slip velocity sum_i w[i] * v[i] - u,
@@ -128,7 +136,10 @@ typedef struct Output {
     SrcLoc loc;
 } Output;
 
-typedef enum Method { METHOD_RK4, METHOD_ADAPTIVE, METHOD_EXACT } Method;
+typedef enum Method { METHOD_RK4, METHOD_ADAPTIVE, METHOD_EXACT, METHOD_TAYLOR } Method;
+
+/* What makes a model nonlinear (Model.nl), the bits of nsm/model.h's enum nsm_nl. */
+enum { NL_FORCE = 1, NL_GAP = 2, NL_PENALTY = 4 };
 
 typedef struct Model {
     const char *path;   /* as given on the command line */
@@ -153,6 +164,7 @@ typedef struct Model {
     Expr *t_end_e, *dt_e, *every_e; /* the same as expressions of the parameters, NULL
                                        where the number above is a default */
     Method method;
+    int nl;          /* NL_* bits; 0 for a linear model */
     Output *outputs; int n_outputs;
 
     ExprCtx *ex;     /* the context every Expr above lives in */

@@ -124,6 +124,8 @@ typedef struct Sema {
     bool have_gravity, have_simulate, have_output;
     SrcLoc gravity_loc, simulate_loc, output_loc;
     bool every_set;
+    bool method_set;           /* `method =` given in `simulate` ... */
+    SrcLoc method_loc;         /* ... here */
 } Sema;
 
 /* Grows an arena array to hold n+1 elements; returns the new (zeroed) slot. */
@@ -474,7 +476,11 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
 
 /* ---- expressions -------------------------------------------------------- */
 
-enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4 }; /* what an expression may mention */
+enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4, CX_STATE = 8 }; /* what an expression may mention;
+                                                          CX_STATE: a force's positions and velocities */
+/* While statements are read the number of bodies is not known: a force's
+ * velocity v_i is variable VEL_VAR + i, renumbered n + i by finish(). */
+enum { VEL_VAR = SEMA_MAX_BODIES };
 static Dim DIM_V, DIM_RATE; /* defined with the other units below */
 
 /* A converted value: its expression (simplified as it is built), unit, and,
@@ -536,37 +542,16 @@ static bool dim_is_none(Dim d)
 
 static Val conv(Sema *s, const Node *n, int cx);
 
-/* Whether e mentions a coordinate of a planar body. */
-static bool mentions_planar(const Sema *s, const Expr *e)
-{
-    if (e->kind == EX_VAR)
-        return e->index >= 0 && e->index < s->m->n_bodies && s->m->bodies[e->index].planar >= 0;
-    for (int i = 0; i < e->nargs; i++)
-        if (mentions_planar(s, e->args[i]))
-            return true;
-    return false;
-}
-
-/* After a gap found not affine: when it is about planar bodies, says what
- * the language supports instead. */
-static void planar_note(Sema *s, SrcLoc loc, const Expr *a, const Expr *b)
-{
-    if ((a && mentions_planar(s, a)) || (b && mentions_planar(s, b)))
-        diag_note(s->diag, loc,
-                  "gaps must be linear in the coordinates: a disc against a flat wall or floor at a "
-                  "fixed angle ('wall W: D, normal = (nx, ny), through = (px, py), impact(e = ...)', "
-                  "or a gap like D.y - R >= 0); two discs against each other (the distance of their "
-                  "centres) are not linear and not supported");
-}
-
-/* Rejects positions inside constructs that cannot be affine. */
-static bool affine_guard(Sema *s, Val v, const Node *n, const char *what)
+/* Rejects a body state inside a construct that is not differentiable in it
+ * (abs, min, max, comparisons, `if`): forces and gaps of the state must be
+ * smooth, their Jacobians and Taylor coefficients are derived symbolically. */
+static bool smooth_guard(Sema *s, Val v, const Node *n, const char *what)
 {
     if (v.ok && expr_has_kind(v.e, EX_VAR)) {
         diag_error(s->diag, n->loc,
-                   "a gap must be affine in body positions (like M2.x - M1.x + d), but %s a position is not",
-                   what);
-        planar_note(s, n->loc, v.e, NULL);
+                   "%s a body state is not differentiable: a force or a gap must be a smooth "
+                   "function of positions and velocities (sums, products, powers, sin, cos, tan, "
+                   "exp, log, sqrt)", what);
         return false;
     }
     return true;
@@ -603,10 +588,11 @@ static Val conv_call(Sema *s, const Node *n, int cx)
     Val b = funcs[f].nargs == 2 ? conv(s, n->args[1], cx) : a;
     if (!a.ok || !b.ok)
         return bad();
-    const char *what = arena_printf(s->arena, "'%s' of", n->name);
-    if (!affine_guard(s, a, n, what) || !affine_guard(s, b, n, what))
-        return bad();
     ExprFunc fn = funcs[f].fn;
+    const char *what = arena_printf(s->arena, "'%s' of", n->name);
+    bool kinked = fn == FN_ABS || fn == FN_MIN || fn == FN_MAX;
+    if (kinked && (!smooth_guard(s, a, n, what) || !smooth_guard(s, b, n, what)))
+        return bad();
     Dim d = a.dim;
     switch (fn) {
     case FN_SIN: case FN_COS: case FN_TAN: case FN_EXP: case FN_LOG:
@@ -645,6 +631,23 @@ static Val conv_call(Sema *s, const Node *n, int cx)
                                            two ? expr_num(s->ex, b.num) : NULL)));
 }
 
+/* A planar body's velocity in a force (vx, vy, omega); its accelerations are
+ * refused. */
+static Val planar_rate(Sema *s, const Node *n, const Sym *ps)
+{
+    static const char *const vel[] = {"vx", "vy", "omega"};
+    static const char *const crd[] = {"x", "y", "phi"};
+    for (int k = 0; k < 3; k++) {
+        if (strcmp(n->name, vel[k]) != 0)
+            continue;
+        int vb = planar_coord(s, ps->index, crd[k]);
+        return val(expr_var(s->ex, VEL_VAR + vb), k == 2 ? DIM_RATE : DIM_V);
+    }
+    diag_error(s->diag, n->loc, "a force may depend on positions and velocities, not on '%s.%s'",
+               ps->name, n->name);
+    return bad();
+}
+
 /* Converts a coordinate of a planar body (D.x, D.y, D.phi) in a gap; its
  * velocities and accelerations belong to `init` and `output` only. */
 static Val conv_planar_member(Sema *s, const Node *n, const Sym *ps, int cx)
@@ -676,10 +679,12 @@ static Val conv_planar_member(Sema *s, const Node *n, const Sym *ps, int cx)
     }
     if (!(cx & CX_POS)) {
         diag_error(s->diag, n->loc,
-                   "body states like '%s.%s' may only appear in a gap, a slip velocity or an "
+                   "body states like '%s.%s' may only appear in a force, a gap, a slip velocity or an "
                    "output list", ps->name, n->name);
         return bad();
     }
+    if (rate && (cx & CX_STATE))
+        return planar_rate(s, n, ps);
     if (rate) {
         diag_error(s->diag, n->loc, "a gap may depend on positions only, not on '%s.%s'", ps->name,
                    n->name);
@@ -738,8 +743,18 @@ static Val conv_member(Sema *s, const Node *n, int cx)
     }
     if (!(cx & CX_POS)) {
         diag_error(s->diag, n->loc,
-                   "body states like '%s.%s' may only appear in a gap, a slip velocity or an "
+                   "body states like '%s.%s' may only appear in a force, a gap, a slip velocity or an "
                    "output list",
+                   body < 0 ? "ground" : s->m->bodies[body].name, n->name);
+        return bad();
+    }
+    if ((cx & CX_STATE) && strcmp(n->name, "v") == 0) {
+        if (body < 0)
+            return with_num(val(expr_num(s->ex, 0), dim_make(1, 0, -1)), 0);
+        return val(expr_var(s->ex, VEL_VAR + body), dim_make(1, 0, -1));
+    }
+    if ((cx & CX_STATE) && strcmp(n->name, "x") != 0) {
+        diag_error(s->diag, n->loc, "a force may depend on positions and velocities, not on '%s.%s'",
                    body < 0 ? "ground" : s->m->bodies[body].name, n->name);
         return bad();
     }
@@ -801,14 +816,11 @@ static Val conv_pow(Sema *s, const Node *n, int cx)
     }
     double p;
     bool constant = expr_is_num(b.e, &p);
-    if (expr_has_kind(a.e, EX_VAR) && !(constant && p == 1)) {
-        diag_error(s->diag, n->loc,
-                   "a gap must be affine in body positions (like M2.x - M1.x + d), but a power of a position is not");
-        planar_note(s, n->loc, a.e, NULL);
+    if (expr_has_kind(b.e, EX_VAR)) {
+        diag_error(s->diag, n->b->loc,
+                   "an exponent may not depend on a body state (write exp(...) of it instead)");
         return bad();
     }
-    if (!affine_guard(s, b, n->b, "an exponent with"))
-        return bad();
     Dim d = a.dim;
     if (a.dim.known && !dim_is_none(a.dim)) {
         if (!constant || p != floor(p) || fabs(p) > 12) {
@@ -852,8 +864,6 @@ static Val conv_bin(Sema *s, const Node *n, int cx)
         return with_num2(val(expr_mul(s->ex, a.e, b.e),
                              dim_mul(factor_dim(n->a, a), factor_dim(n->b, b))), a, b, a.num * b.num);
     default:
-        if (!affine_guard(s, b, n, "dividing by"))
-            return bad();
         return with_num2(val(expr_div(s->ex, a.e, b.e),
                              dim_div(factor_dim(n->a, a), factor_dim(n->b, b))), a, b, a.num / b.num);
     }
@@ -904,7 +914,7 @@ static Val conv(Sema *s, const Node *n, int cx)
         Val a = conv(s, n->a, cx), b = conv(s, n->b, cx);
         if (!a.ok || !b.ok)
             return bad();
-        if (!affine_guard(s, a, n, "a comparison of") || !affine_guard(s, b, n, "a comparison of"))
+        if (!smooth_guard(s, a, n, "a comparison of") || !smooth_guard(s, b, n, "a comparison of"))
             return bad();
         if (!dim_equal(a.dim, b.dim)) {
             diag_error(s->diag, n->loc, "unit mismatch: cannot compare %s with %s",
@@ -938,8 +948,8 @@ static Val conv(Sema *s, const Node *n, int cx)
         Val c = conv(s, n->a, cx), a = conv(s, n->b, cx), b = conv(s, n->c, cx);
         if (!c.ok || !a.ok || !b.ok)
             return bad();
-        if (!affine_guard(s, c, n, "a condition on") || !affine_guard(s, a, n, "'if' of") ||
-            !affine_guard(s, b, n, "'if' of"))
+        if (!smooth_guard(s, c, n, "a condition on") || !smooth_guard(s, a, n, "'if' of") ||
+            !smooth_guard(s, b, n, "'if' of"))
             return bad();
         if (!dim_equal(a.dim, b.dim)) {
             diag_error(s->diag, n->loc, "unit mismatch: 'then' gives %s but 'else' gives %s",
@@ -1217,7 +1227,7 @@ static void stmt_mass(Sema *s, const Stmt *st)
     add_body(s, name, l->loc, v.e);
 }
 
-static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Expr **d);
+static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Gap *gap);
 static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg);
 
 /* Adds coordinate `c` of planar body p as a one-coordinate body: x and y
@@ -1391,7 +1401,7 @@ static void stmt_wall(Sema *s, const Stmt *st)
     gap.name = name;
     gap.loc = st->label ? st->label->loc : st->loc;
     PendingGap pg;
-    if (!split_gap(s, g, name, st->loc, &pg, &gap.d))
+    if (!split_gap(s, g, name, st->loc, &pg, &gap))
         return;
     int j = gap_add(s, st, st->law_opts, gap, pg);
     if (j < 0)
@@ -1490,7 +1500,7 @@ static void stmt_force(Sema *s, const Stmt *st)
         return;
     }
     bool rot = s->m->bodies[body].coord == COORD_PHI;
-    Val v = conv_slot_u(s, st->value, CX_TIME, rot ? DIM_TORQUE : DIM_N, rot ? "a torque" : "a force",
+    Val v = conv_slot_u(s, st->value, CX_TIME | CX_POS | CX_STATE, rot ? DIM_TORQUE : DIM_N, rot ? "a torque" : "a force",
                         rot ? "N*m" : "N");
     if (!v.ok || (v.has_num && !check_range(s, v, st->value, rot ? "a constant torque" : "a constant force",
                                             -INFINITY, false, INFINITY, rot ? "N*m" : "N")))
@@ -1504,6 +1514,7 @@ static void stmt_force(Sema *s, const Stmt *st)
     f->loc = loc;
     f->body = body;
     f->value = v.e;
+    f->state = expr_has_kind(v.e, EX_VAR);
 }
 
 static void stmt_gravity(Sema *s, const Stmt *st)
@@ -1547,6 +1558,8 @@ static const char *var_namer(void *ud, int index, ExprStyle style)
 {
     (void)style;
     Sema *s = ud;
+    if (index >= VEL_VAR)
+        return s->m->bodies[index - VEL_VAR].vname;
     return s->m->bodies[index].xname;
 }
 
@@ -1570,9 +1583,27 @@ static void collect_vars(const Expr *e, int *out, int *n, int max)
         collect_vars(e->args[i], out, n, max);
 }
 
-/* Splits g into slopes w[i] = dg/dx_i and offset d = g(x = 0), checking that
- * the slopes depend on parameters only: that is what "affine" means. */
-static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Expr **d)
+/* A curved gap (a slope depends on the positions): keeps g whole, with
+ * every body it mentions and its slope there (for the pattern of W); a
+ * curved gap may not also move with time. */
+static bool curved_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Gap *gap)
+{
+    if (expr_has_kind(g, EX_TIME)) {
+        diag_error(s->diag, loc,
+                   "gap '%s' is curved (not affine in the positions) and moves with time: a curved "
+                   "gap against a moving surface is not supported yet", name);
+        return false;
+    }
+    (void)pg;
+    gap->curve = g;
+    gap->d = expr_num(s->ex, 0);
+    return true;
+}
+
+/* Splits g into slopes w[i] = dg/dx_i and offset d = g(x = 0).  When every
+ * slope depends on parameters only the gap is affine; when one depends on
+ * the positions the gap is curved (curved_gap). */
+static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap *pg, Gap *gap)
 {
     int n = s->m->n_bodies;
     if (s->cap_gap_bodies < n) {
@@ -1585,19 +1616,19 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
     pg->terms = arena_alloc(s->arena, sizeof(GapTerm) * (size_t)(nb ? nb : 1));
     pg->n_terms = 0;
     Expr *off = g;
+    bool curved = false;
     for (int k = 0; k < nb; k++) {
         int i = bodies[k];
         Expr *var = expr_var(s->ex, i);
         if (!expr_depends_on(g, var))
             continue;
         Expr *w = expr_diff(s->ex, g, var);
-        if (expr_has_kind(w, EX_VAR) || expr_has_kind(w, EX_TIME)) {
+        curved = curved || expr_has_kind(w, EX_VAR);
+        if (!curved && expr_has_kind(w, EX_TIME)) {
             ExprNamer namer = {param_namer, var_namer, s};
             diag_error(s->diag, loc,
-                       "gap '%s' is not affine in body positions (like M2.x - M1.x + d): its slope with respect to %s is %s, which depends on the %s",
-                       name, s->m->bodies[i].xname, expr_to_string(s->ex, w, EXPR_TEXT, &namer),
-                       expr_has_kind(w, EX_VAR) ? "positions" : "time (only the offset may move)");
-            planar_note(s, loc, g, NULL);
+                       "gap '%s' is not affine in body positions (like M2.x - M1.x + d): its slope with respect to %s is %s, which depends on the time (only the offset may move)",
+                       name, s->m->bodies[i].xname, expr_to_string(s->ex, w, EXPR_TEXT, &namer));
             return false;
         }
         pg->terms[pg->n_terms++] = (GapTerm){i, w};
@@ -1607,8 +1638,49 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
         diag_error(s->diag, loc, "gap '%s' does not depend on any body position: it can never open or close", name);
         return false;
     }
-    *d = off;
+    if (curved)
+        return curved_gap(s, g, name, loc, pg, gap);
+    gap->d = off;
     return true;
+}
+
+/* Reads `exponent = ...` of a penalty law: a dimensionless constant
+ * expression of the parameters, at least 1 (the force k p^a is then
+ * continuous with its first derivative bounded at contact onset for a = 1 and
+ * zero for a > 1).  An exponent of exactly 1 is the linear law. */
+static bool penalty_exponent(Sema *s, const Node *n, Gap *gap)
+{
+    Val a = conv_slot(s, n, 0, dim_none(), "a penalty exponent");
+    if (!a.ok || !check_range(s, a, n, "the penalty exponent", 1, false, 16, ""))
+        return false;
+    double v;
+    if (expr_is_num(a.e, &v) && v == 1)
+        return true;
+    gap->pexp = a.e;
+    return true;
+}
+
+/* A penalty law's stiffness: N/m for the linear law.  With an exponent a the
+ * force k p^a needs k in N/m^a: checked when a is a whole number; for a
+ * fractional a (units have whole powers only) k must be written without a
+ * unit and is read in SI, N/m^a. */
+static Val penalty_k(Sema *s, const Node *n, Expr *pexp)
+{
+    double a;
+    if (!pexp)
+        return conv_slot(s, n, 0, DIM_K, "the contact stiffness 'k'");
+    if (expr_is_num(pexp, &a) && a == floor(a) && a <= 12)
+        return conv_slot_u(s, n, 0, dim_div(DIM_N, dim_pow(DIM_M, (int)a)),
+                           "the contact stiffness 'k'", arena_printf(s->arena, "N/m^%g", a));
+    Val k = conv(s, n, 0);
+    if (k.ok && k.dim.known && !dim_is_none(k.dim)) {
+        diag_error(s->diag, n->loc,
+                   "the contact stiffness 'k' of a penalty law with a fractional exponent is in "
+                   "N/m^exponent, which units cannot spell: write it as a number in SI (not %s)",
+                   dim_str(s, k.dim));
+        return bad();
+    }
+    return k;
 }
 
 /* Reads a gap's law (its options law_opts) and adds the gap; returns its
@@ -1635,17 +1707,19 @@ static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, Pendin
         gap.law = LAW_IMPACT;
         gap.e = e.e;
     } else {
-        static const char *const keys[] = {"k", "c", "release"};
-        const Opt *found[3];
-        if (!take_opts(s, law_opts, keys, 3, found, "a penalty contact"))
+        static const char *const keys[] = {"k", "c", "release", "exponent"};
+        const Opt *found[4];
+        if (!take_opts(s, law_opts, keys, 4, found, "a penalty contact"))
             return -1;
         if (!found[0]) {
             diag_error(s->diag, st->law_loc, "a penalty contact needs a stiffness: penalty(k = ...)");
             return -1;
         }
-        Val k = conv_slot(s, found[0]->value, 0, DIM_K, "the contact stiffness 'k'");
+        if (found[3] && !penalty_exponent(s, found[3]->value, &gap))
+            return -1;
+        Val k = penalty_k(s, found[0]->value, gap.pexp);
         ok = k.ok && check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,
-                                 INFINITY, "N/m");
+                                 INFINITY, gap.pexp ? "SI" : "N/m");
         gap.k = k.e;
         gap.c = expr_num(s->ex, 0);
         if (found[1]) {
@@ -1745,7 +1819,7 @@ static void stmt_gap(Sema *s, const Stmt *st)
     gap.name = name;
     gap.loc = st->label ? st->label->loc : st->loc;
     PendingGap pg;
-    if (!split_gap(s, g, name, c->loc, &pg, &gap.d))
+    if (!split_gap(s, g, name, c->loc, &pg, &gap))
         return;
     if (!split_time(s, c, name, &gap))
         return;
@@ -2107,8 +2181,12 @@ static void stmt_simulate(Sema *s, const Stmt *st)
             s->m->method = METHOD_ADAPTIVE;
         else if (v->kind == N_NAME && strcmp(v->name, "exact") == 0)
             s->m->method = METHOD_EXACT;
+        else if (v->kind == N_NAME && strcmp(v->name, "taylor") == 0)
+            s->m->method = METHOD_TAYLOR;
         else
-            diag_error(s->diag, v->loc, "unknown method (expected rk4, adaptive or exact)");
+            diag_error(s->diag, v->loc, "unknown method (expected rk4, adaptive, exact or taylor)");
+        s->method_set = true;
+        s->method_loc = v->loc;
     }
     if (s->m->dt > s->m->t_end) {
         diag_error(s->diag, found[1] ? found[1]->value->loc : st->loc,
@@ -2346,6 +2424,62 @@ static const char *base_name(Sema *s, const char *path)
     return arena_strndup(s->arena, b, n);
 }
 
+/* Renumbers a state-dependent force's velocities VEL_VAR + i as n + i, the
+ * numbering of derive.h, now that n is known. */
+static Expr *renumber_velocities(Sema *s, Expr *e)
+{
+    int n = s->m->n_bodies;
+    Expr **from = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
+    Expr **to = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        from[i] = expr_var(s->ex, VEL_VAR + i);
+        to[i] = expr_var(s->ex, n + i);
+    }
+    return expr_subst_chain(s->ex, e, n, from, to);
+}
+
+/* The model's nonlinear bits (Model.nl): state-dependent forces, curved gaps,
+ * penalty exponents other than 1. */
+static int nonlinear_bits(const Model *m)
+{
+    int nl = 0;
+    for (int k = 0; k < m->n_forces; k++)
+        nl |= m->forces[k].state ? NL_FORCE : 0;
+    for (int j = 0; j < m->n_gaps; j++) {
+        nl |= m->gaps[j].curve ? NL_GAP : 0;
+        nl |= m->gaps[j].pexp ? NL_PENALTY : 0;
+    }
+    return nl;
+}
+
+/* What a nonlinear model may not use yet, and its method: taylor by
+ * default, exact refused (its proof and generator need a linear model). */
+static void nonlinear_checks(Sema *s)
+{
+    Model *m = s->m;
+    if (!m->nl)
+        return;
+    if (m->nl & (NL_FORCE | NL_GAP)) {
+        for (int k = 0; k < m->n_frictions; k++) {
+            diag_error(s->diag, m->frictions[k].loc,
+                       "friction in a model with %s is not supported yet (friction needs the "
+                       "constant contact geometry and state-free forces of a linear model)",
+                       (m->nl & NL_GAP) ? "a curved gap" : "a force that depends on the state");
+            break;
+        }
+    }
+    if (!s->method_set) {
+        m->method = METHOD_TAYLOR;
+        return;
+    }
+    if (m->method == METHOD_EXACT)
+        diag_error(s->diag, s->method_loc,
+                   "method 'exact' needs a linear model, and this one is nonlinear (%s): use "
+                   "method = taylor (the default here), rk4 or adaptive",
+                   (m->nl & NL_FORCE) ? "a force depends on the state"
+                   : (m->nl & NL_GAP) ? "a gap is curved" : "a penalty law has an exponent");
+}
+
 /* Fills in what the statements left unset and lays gaps out densely. */
 static void finish(Sema *s)
 {
@@ -2377,6 +2511,10 @@ static void finish(Sema *s)
         for (int q = 0; q < s->pfrics[k].n_terms; q++)
             f->w[s->pfrics[k].terms[q].body] = s->pfrics[k].terms[q].w;
     }
+    for (int k = 0; k < m->n_forces; k++)
+        if (m->forces[k].state)
+            m->forces[k].value = renumber_velocities(s, m->forces[k].value);
+    m->nl = nonlinear_bits(m);
     if (!s->every_set) {
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */
         m->every_e = m->dt_e;
@@ -2449,5 +2587,8 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
     if (d->errors > errors)
         return NULL;
     finish(&s);
+    nonlinear_checks(&s);
+    if (d->errors > errors)
+        return NULL;
     return m;
 }

@@ -13,10 +13,11 @@ same impacts (none missed, none extra) within 1e-9 s, the first few
 seeds' cases include an orbit that grazes the stop (a dip shorter than
 the method's steps).
 
-usage: property_nl.py NSMC CC_COMMAND... [--seeds N]
-(run by ctest, tests/nonlinear.cmake, with the build's nsmc and the C
-compiler command that links a simulator.)
+usage: property_nl.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
+                      [--cflags="FLAGS"] [--seeds N]
+(run by ctest, tests/nonlinear.cmake.)
 """
+import argparse
 import os
 import random
 import subprocess
@@ -108,14 +109,15 @@ def reference(p, grid=mpf("0.005")):
     return out, complete
 
 
-def simulate(nsmc, cc, p, work, name):
+def simulate(args, p, work, name):
     path = os.path.join(work, name + ".nsm")
     with open(path, "w") as f:
         f.write(model_text(p, name))
     c = os.path.join(work, name + ".c")
-    subprocess.run([nsmc, path, "-o", c], check=True)
+    subprocess.run([args.nsmc, path, "-o", c], check=True)
     exe = os.path.join(work, name)
-    subprocess.run(cc + [c, "-o", exe], check=True)
+    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
+                   args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
     ev = os.path.join(work, name + ".events.csv")
     subprocess.run([exe, "--events", ev, "--t-end", str(T_END)], check=True,
                    stdout=subprocess.DEVNULL)
@@ -125,19 +127,20 @@ def simulate(nsmc, cc, p, work, name):
 
 
 def main():
-    args = sys.argv[1:]
-    seeds = 8
-    if "--seeds" in args:
-        i = args.index("--seeds")
-        seeds = int(args[i + 1])
-        del args[i:i + 2]
-    nsmc, cc = args[0], args[1:]
-    bad = 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--nsmc", required=True)
+    ap.add_argument("--include", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--cc", default="cc")
+    ap.add_argument("--cflags", default="-O2")
+    ap.add_argument("--seeds", type=int, default=8)
+    args = ap.parse_args()
+    seeds, bad = args.seeds, 0
     with tempfile.TemporaryDirectory() as work:
         for seed in range(1, seeds + 1):
             p = draw(seed)
             ref, complete = reference(p)
-            sim = simulate(nsmc, cc, p, work, "prop%d" % seed)
+            sim = simulate(args, p, work, "prop%d" % seed)
             n = len(ref)
             # every impact of the reference, and no other up to t_end unless
             # the reference stopped at a cascade or its twelfth impact

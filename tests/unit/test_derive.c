@@ -111,10 +111,10 @@ static Model *two_mass(Arena *a, int forced)
         m->forces = arena_alloc(a, 2 * sizeof *m->forces);
         m->forces[0] = (Force){"F1", {6, 1, 1}, 0,
                                expr_mul(x, expr_param(x, P_A),
-                                        expr_call(x, FN_SIN, expr_mul(x, expr_param(x, P_W), t), NULL))};
+                                        expr_call(x, FN_SIN, expr_mul(x, expr_param(x, P_W), t), NULL)), false};
         m->forces[1] = (Force){"F2", {7, 1, 1}, 1,
                                expr_if(x, expr_cmp(x, CMP_LE, t, expr_param(x, P_T)),
-                                       expr_param(x, P_A), expr_num(x, 0))};
+                                       expr_param(x, P_A), expr_num(x, 0)), false};
     }
     m->init_x = arena_alloc(a, 2 * sizeof(Expr *));
     m->init_v = arena_alloc(a, 2 * sizeof(Expr *));

@@ -1,0 +1,341 @@
+/*
+ * derive_nl.c - what a nonlinear model adds to the derivation: the curved
+ * gaps' Jacobian rows and curvature terms, and the Taylor tape from which
+ * the C back end writes nl_series (Jorba & Zou 2005: each elementary
+ * operation's Taylor-coefficient recurrence, straight-line per model).
+ *
+ * State components are x_i = var i and v_i = var n + i (derive.h); time
+ * switch flags, parameters and hoisted constants are constant over a step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+
+/* ---- curved gaps ----------------------------------------------------------- */
+
+/* gw[j][k] = dg_j/dx at W's k-th column, and gcv[j] = v^T (d2 g_j/dx2) v,
+ * for every curved gap j (so that g_j'' = W_j(x) a + gcv[j]). */
+void dv_curved_gaps(Derivation *dv)
+{
+    const Model *m = dv->model;
+    ExprCtx *x = dv->ex;
+    int g = dv->g;
+    dv->gcurve = arena_alloc(dv->arena, sizeof(Expr *) * (size_t)(g + 1));
+    dv->gcv = arena_alloc(dv->arena, sizeof(Expr *) * (size_t)(g + 1));
+    dv->gw = arena_alloc(dv->arena, sizeof(Expr **) * (size_t)(g + 1));
+    dv->n_wcurved = 0;
+    for (int j = 0; j < g; j++) {
+        if (!m->gaps[j].curve)
+            continue;
+        const DvMat *W = dv->W;
+        int nc = W->nnz[j];
+        dv->gcurve[j] = m->gaps[j].curve;
+        dv->gw[j] = arena_alloc(dv->arena, sizeof(Expr *) * (size_t)(nc + 1));
+        Expr *cv = expr_num(x, 0);
+        for (int a = 0; a < nc; a++) {
+            Expr *w = expr_diff(x, dv->gcurve[j], dv->x[W->col[j][a]]);
+            dv->gw[j][a] = w;
+            Expr *row = expr_num(x, 0);   /* sum_b (d2 g / dx_a dx_b) v_b */
+            for (int b = 0; b < nc; b++)
+                row = expr_add(x, row, expr_mul(x, expr_diff(x, w, dv->x[W->col[j][b]]),
+                                                dv->v[W->col[j][b]]));
+            cv = expr_add(x, cv, expr_mul(x, dv->v[W->col[j][a]], row));
+        }
+        dv->gcv[j] = cv;
+        dv->n_wcurved += nc;
+    }
+}
+
+/* ---- the Taylor tape ----------------------------------------------------------- */
+
+typedef struct Memo {
+    const Expr **key;
+    TpArg *val;
+    int cap, n;
+} Memo;
+
+typedef struct Tb {
+    Derivation *dv;
+    DvTape *tp;
+    Memo memo;
+    int n2;                /* 2n: variables below it are the state */
+} Tb;
+
+/* Slot of e in the memo (open addressing on the creation id: deterministic). */
+static int memo_find(const Memo *mm, const Expr *e)
+{
+    unsigned i = (e->id * 2654435761u) & (unsigned)(mm->cap - 1);
+    while (mm->key[i] && mm->key[i] != e)
+        i = (i + 1) & (unsigned)(mm->cap - 1);
+    return (int)i;
+}
+
+/* Records e's operand, growing the table when half full. */
+static void memo_put(Memo *mm, const Expr *e, TpArg v)
+{
+    if (2 * (mm->n + 1) > mm->cap) {
+        Memo big = {NULL, NULL, mm->cap ? 2 * mm->cap : 256, 0};
+        big.key = calloc((size_t)big.cap, sizeof *big.key);
+        big.val = calloc((size_t)big.cap, sizeof *big.val);
+        for (int i = 0; i < mm->cap; i++)
+            if (mm->key[i])
+                memo_put(&big, mm->key[i], mm->val[i]);
+        free(mm->key);
+        free(mm->val);
+        *mm = big;
+    }
+    int i = memo_find(mm, e);
+    if (!mm->key[i])
+        mm->n++;
+    mm->key[i] = e;
+    mm->val[i] = v;
+}
+
+/* Does e vary over a step: does it mention the state or t? */
+static bool tb_varies(const Tb *b, const Expr *e)
+{
+    if (e->kind == EX_TIME)
+        return true;
+    if (e->kind == EX_VAR)
+        return e->index < b->n2;
+    for (int i = 0; i < e->nargs; i++)
+        if (tb_varies(b, e->args[i]))
+            return true;
+    return false;
+}
+
+/* Appends a node and returns its index; every node but TP_X gets a slot. */
+static int tb_node(Tb *b, TpNode nd)
+{
+    DvTape *tp = b->tp;
+    if (tp->n_nodes == tp->cap_nodes) {
+        tp->cap_nodes = tp->cap_nodes ? 2 * tp->cap_nodes : 64;
+        TpNode *nn = arena_alloc(b->dv->arena, sizeof *nn * (size_t)tp->cap_nodes);
+        if (tp->n_nodes)
+            memcpy(nn, tp->nodes, sizeof *nn * (size_t)tp->n_nodes);
+        tp->nodes = nn;
+    }
+    nd.slot = nd.op == TP_X ? -1 : tp->n_slots++;
+    tp->nodes[tp->n_nodes] = nd;
+    return tp->n_nodes++;
+}
+
+static TpArg node_arg(int k)
+{
+    return (TpArg){k, NULL};
+}
+
+/* A one- or two-operand node. */
+static TpArg tb_op(Tb *b, TpOp op, TpArg a, TpArg a2, Expr *c)
+{
+    TpNode nd = {0};
+    nd.op = op;
+    nd.nargs = a2.node >= 0 || a2.c ? 2 : 1;
+    nd.arg[0] = a;
+    nd.arg[1] = a2;
+    nd.c = c;
+    nd.pair = -1;
+    return node_arg(tb_node(b, nd));
+}
+
+static const TpArg NONE = {-1, NULL};
+
+static TpArg tb_expr(Tb *b, Expr *e);
+
+/* a^n for a whole n >= 1, by squaring: O(log n) products. */
+static TpArg tb_powi(Tb *b, TpArg a, long n)
+{
+    if (n == 1)
+        return a;
+    TpArg h = tb_powi(b, a, n / 2);
+    TpArg sq = tb_op(b, TP_MUL, h, h, NULL);
+    return n % 2 ? tb_op(b, TP_MUL, sq, a, NULL) : sq;
+}
+
+/* A sum: its varying terms as operands, its constant terms as one. */
+static TpArg tb_add(Tb *b, Expr *e)
+{
+    ExprCtx *x = b->dv->ex;
+    TpNode nd = {0};
+    nd.op = TP_ADD;
+    nd.pair = -1;
+    nd.args = arena_alloc(b->dv->arena, sizeof(TpArg) * (size_t)(e->nargs + 1));
+    Expr *c = expr_num(x, 0);
+    for (int i = 0; i < e->nargs; i++) {
+        if (!tb_varies(b, e->args[i])) {
+            c = expr_add(x, c, e->args[i]);
+            continue;
+        }
+        nd.args[nd.nargs++] = tb_expr(b, e->args[i]);
+    }
+    if (!expr_is_zero(c))
+        nd.args[nd.nargs++] = (TpArg){-1, c};
+    nd.src = e;
+    return node_arg(tb_node(b, nd));
+}
+
+/* A product: the constant factors as one scale, the varying ones chained
+ * two by two. */
+static TpArg tb_mul(Tb *b, Expr *e)
+{
+    ExprCtx *x = b->dv->ex;
+    Expr *c = expr_num(x, 1);
+    TpArg acc = NONE;
+    bool have = false;
+    for (int i = 0; i < e->nargs; i++) {
+        if (!tb_varies(b, e->args[i])) {
+            c = expr_mul(x, c, e->args[i]);
+            continue;
+        }
+        TpArg f = tb_expr(b, e->args[i]);
+        acc = have ? tb_op(b, TP_MUL, acc, f, NULL) : f;
+        have = true;
+    }
+    double one;
+    if (expr_is_num(c, &one) && one == 1)
+        return acc;
+    return tb_op(b, TP_MUL, acc, NONE, c);
+}
+
+/* base ^ exponent, the exponent constant (sema refuses a state in it). */
+static TpArg tb_pow(Tb *b, Expr *e)
+{
+    TpArg a = tb_expr(b, e->args[0]);
+    double p;
+    if (expr_is_num(e->args[1], &p) && p == (long)p && p != 0 && p >= -64 && p <= 64) {
+        TpArg r = tb_powi(b, a, (long)(p < 0 ? -p : p));
+        return p < 0 ? tb_op(b, TP_RECIP, r, NONE, NULL) : r;
+    }
+    return tb_op(b, TP_POW, a, NONE, e->args[1]);
+}
+
+/* sin and cos of the same argument: two nodes computed together. */
+static TpArg tb_sincos(Tb *b, Expr *arg, bool want_sin)
+{
+    ExprCtx *x = b->dv->ex;
+    Expr *se = expr_call(x, FN_SIN, arg, NULL), *ce = expr_call(x, FN_COS, arg, NULL);
+    if (b->memo.cap && b->memo.key[memo_find(&b->memo, se)])
+        return b->memo.val[memo_find(&b->memo, want_sin ? se : ce)];
+    TpArg a = tb_expr(b, arg);
+    TpNode s = {0}, c = {0};
+    s.op = TP_SIN;
+    c.op = TP_COS;
+    s.nargs = c.nargs = 1;
+    s.arg[0] = c.arg[0] = a;
+    s.src = se;
+    c.src = ce;
+    int is = tb_node(b, s);
+    int ic = tb_node(b, c);
+    b->tp->nodes[is].pair = ic;
+    b->tp->nodes[ic].pair = is;
+    memo_put(&b->memo, se, node_arg(is));
+    memo_put(&b->memo, ce, node_arg(ic));
+    return node_arg(want_sin ? is : ic);
+}
+
+/* An elementary function of a varying argument. */
+static TpArg tb_call(Tb *b, Expr *e)
+{
+    ExprCtx *x = b->dv->ex;
+    switch ((ExprFunc)e->op) {
+    case FN_SIN: return tb_sincos(b, e->args[0], true);
+    case FN_COS: return tb_sincos(b, e->args[0], false);
+    case FN_TAN:
+        return tb_op(b, TP_MUL, tb_sincos(b, e->args[0], true),
+                     tb_op(b, TP_RECIP, tb_sincos(b, e->args[0], false), NONE, NULL), NULL);
+    case FN_EXP: return tb_op(b, TP_EXP, tb_expr(b, e->args[0]), NONE, NULL);
+    case FN_LOG: return tb_op(b, TP_LOG, tb_expr(b, e->args[0]), NONE, NULL);
+    case FN_SQRT: return tb_op(b, TP_POW, tb_expr(b, e->args[0]), NONE, expr_num(x, 0.5));
+    case FN_ABS: return tb_op(b, TP_ABS, tb_expr(b, e->args[0]), NONE, NULL);
+    case FN_MIN:
+    case FN_MAX: {
+        TpArg a0 = tb_expr(b, e->args[0]), a1 = tb_expr(b, e->args[1]);
+        return tb_op(b, e->op == FN_MIN ? TP_MIN : TP_MAX, a0, a1, NULL);
+    }
+    }
+    return NONE;
+}
+
+/* The operand of e: a constant, or the node computing it (built once). */
+static TpArg tb_expr(Tb *b, Expr *e)
+{
+    if (!tb_varies(b, e))
+        return (TpArg){-1, e};
+    if (b->memo.cap) {
+        int i = memo_find(&b->memo, e);
+        if (b->memo.key[i])
+            return b->memo.val[i];
+    }
+    TpArg r = NONE;
+    TpNode nd = {0};
+    nd.pair = -1;
+    switch (e->kind) {
+    case EX_VAR:
+        nd.op = TP_X;
+        nd.index = e->index;
+        nd.src = e;
+        r = node_arg(tb_node(b, nd));
+        break;
+    case EX_TIME:
+        nd.op = TP_T;
+        nd.src = e;
+        r = node_arg(tb_node(b, nd));
+        break;
+    case EX_ADD: r = tb_add(b, e); break;
+    case EX_MUL: r = tb_mul(b, e); break;
+    case EX_POW: r = tb_pow(b, e); break;
+    case EX_CALL: r = tb_call(b, e); break;
+    case EX_IF:
+        /* the condition holds switch flags only (a state in it is refused) */
+        r = tb_op(b, TP_IF, tb_expr(b, e->args[1]), tb_expr(b, e->args[2]), e->args[0]);
+        break;
+    default:   /* comparisons and logic of flags: constant, handled above */
+        return (TpArg){-1, e};
+    }
+    if (r.node >= 0 && !b->tp->nodes[r.node].src)
+        b->tp->nodes[r.node].src = e;
+    memo_put(&b->memo, e, r);
+    return r;
+}
+
+/* Appends an output row. */
+static void tb_out(Tb *b, const char *dst, int row, Expr *e, const char *what)
+{
+    DvTape *tp = b->tp;
+    TpArg v = tb_expr(b, e);
+    if (tp->n_outs == tp->cap_outs) {
+        tp->cap_outs = tp->cap_outs ? 2 * tp->cap_outs : 16;
+        TpOut *no = arena_alloc(b->dv->arena, sizeof *no * (size_t)tp->cap_outs);
+        if (tp->n_outs)
+            memcpy(no, tp->outs, sizeof *no * (size_t)tp->n_outs);
+        tp->outs = no;
+    }
+    tp->outs[tp->n_outs++] = (TpOut){dst, row, v, what};
+}
+
+DvTape *dv_tape(Derivation *dv)
+{
+    const Model *m = dv->model;
+    Tb b = {0};
+    b.dv = dv;
+    b.n2 = 2 * dv->n;
+    b.tp = arena_alloc(dv->arena, sizeof *b.tp);
+    memset(b.tp, 0, sizeof *b.tp);
+    for (int i = 0; i < dv->n; i++)
+        tb_out(&b, "F", i, dv->fall[i], arena_printf(dv->arena, "every force on %s", m->bodies[i].name));
+    int wk = 0;
+    for (int j = 0; j < dv->g; j++) {
+        if (!dv->gcurve || !dv->gcurve[j])
+            continue;
+        const char *gn = m->gaps[j].name;
+        tb_out(&b, "G", j, dv->gcurve[j], arena_printf(dv->arena, "gap %s", gn));
+        tb_out(&b, "CV", j, dv->gcv[j], arena_printf(dv->arena, "curvature term of %s", gn));
+        for (int k = 0; k < dv->W->nnz[j]; k++, wk++)
+            tb_out(&b, "WV", wk, dv->gw[j][k],
+                   arena_printf(dv->arena, "d %s / d %s", gn, m->bodies[dv->W->col[j][k]].xname));
+    }
+    free(b.memo.key);
+    free(b.memo.val);
+    return b.tp;
+}

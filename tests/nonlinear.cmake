@@ -1,0 +1,29 @@
+# Nonlinear models (label nonlinear): the taylor method and the nonlinear
+# paths of rk4 and adaptive against independent mpmath references
+# (tests/nonlinear/refs.py: closed forms and mp.odefun), and the property
+# test on random nonlinear models (tests/nonlinear/property_nl.py).
+set(NSM_NL_CFLAGS "-O2")
+if(NSM_SANITIZE)
+  set(NSM_NL_CFLAGS "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all")
+endif()
+set(NSM_NL_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
+if(NSM_HAVE_HDF5)
+  string(APPEND NSM_NL_LIBS ":${NSM_HDF5_LIBRARY}")
+endif()
+add_test(NAME nonlinear.property
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/property_nl.py
+          --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+          --include ${NSM_SOURCE_DIR}/runtime/include --seeds 9
+          --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}")
+set_tests_properties(nonlinear.property PROPERTIES LABELS "nonlinear;property" TIMEOUT 900)
+foreach(case pendulum hertz discs duffing)
+  foreach(method taylor rk4 adaptive)
+    add_test(NAME nonlinear.${case}.${method}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+              --include ${NSM_SOURCE_DIR}/runtime/include
+              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+              --case ${case} --method ${method})
+    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+  endforeach()
+endforeach()

@@ -1,0 +1,164 @@
+"""The nonlinear benchmarks against their independent references (refs.py).
+
+usage: check_nl.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
+                   [--cflags="FLAGS"] --case CASE --method METHOD
+
+Compiles tests/nonlinear/models/CASE.nsm with nsmc, runs it with the
+method, and checks, per case:
+
+- pendulum: every impact on the wall at the closed form's instant (elliptic
+  integrals), with its speeds before and after; the angle before the first
+  impact at the samples (Jacobi's sn);
+- hertz: the contact lasts the closed form's t_c, the bodies part at their
+  elastic velocities;
+- discs: the impact at its closed-form instant, both discs' velocities after
+  it (Newton's law along the line of centres at the impact configuration);
+- duffing: every impact at mp.odefun's instant (Taylor series at 30 digits);
+
+and for every case the energy balance (the audit's largest error relative
+to the largest energy).  Tolerances per method: taylor, events 1e-12 s and
+states 1e-10 relative, balance 1e-10; rk4 at 1 ms and adaptive at its
+default tolerances, looser (the TOL table).
+"""
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from mpmath import mpf
+
+import refs
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# method: (event time s, relative state, energy balance)
+TOL = {"taylor": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (5e-9, 1e-8, 1e-6)}
+
+FAILS = []
+
+
+def check(cond, what):
+    """Records a failed check (the run goes on to report every one)."""
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        FAILS.append(what)
+
+
+def build(args, case, work):
+    c = os.path.join(work, case + ".c")
+    subprocess.run([args.nsmc, os.path.join(HERE, "models", case + ".nsm"), "-o", c], check=True)
+    exe = os.path.join(work, case)
+    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
+                   args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
+    return exe
+
+
+def run(exe, method, work, extra=()):
+    """Runs the simulator; returns (events, samples, balance relative error)."""
+    ev, out = os.path.join(work, "ev.csv"), os.path.join(work, "out.csv")
+    p = subprocess.run([exe, "--method", method, "--events", ev, "--out", out, "--summary"] +
+                       list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("simulator failed: " + p.stderr)
+    with open(ev) as f:
+        events = list(csv.DictReader(f))
+    with open(out) as f:
+        samples = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    m = re.search(r"relative to the largest energy\s+(\S+)", p.stdout + p.stderr)
+    return events, samples, float(m.group(1)) if m else float("inf")
+
+
+def impacts(events):
+    return [e for e in events if e["kind"] == "impact"]
+
+
+def case_pendulum(exe, method, work):
+    et, xt, _ = TOL[method]
+    events, samples, bal = run(exe, method, work)
+    ref = refs.pendulum_wall(9.81, 1, -0.3, 0.8, 10)
+    imp = impacts(events)
+    check(len(imp) == len(ref), "pendulum: %d impacts (reference %d)" % (len(imp), len(ref)))
+    for k, (e, (t, ub, ua)) in enumerate(zip(imp, ref)):
+        check(abs(float(e["t"]) - float(t)) <= et * max(1, float(t)),
+              "pendulum: impact %d at %s (reference %s)" % (k, e["t"], mpf(t)))
+        check(abs(-float(e["vrel_before"]) - float(ub)) <= 1e-9 * float(ub) and
+              abs(float(e["vrel_after"]) - float(ua)) <= 1e-9 * float(ua),
+              "pendulum: impact %d speeds %s, %s" % (k, e["vrel_before"], e["vrel_after"]))
+    t1 = float(ref[0][0])
+    worst = max(abs(s["P.phi"] - float(refs.pendulum_angle(9.81, 1, s["t"])))
+                for s in samples if s["t"] < t1 - 1e-9)
+    check(worst <= xt, "pendulum: angle before the first impact within %.3g (worst %.3g)" % (xt, worst))
+    return bal
+
+
+def case_hertz(exe, method, work):
+    et, xt, _ = TOL[method]
+    events, samples, bal = run(exe, method, work)
+    m1, m2, v = 1.0, 2.0, 1.0
+    mu = m1 * m2 / (m1 + m2)
+    tc = float(refs.hertz_contact_time(mu, 1e6, v))
+    on = [float(e["t"]) for e in events if e["kind"] == "contact_enter"]
+    off = [float(e["t"]) for e in events if e["kind"] == "contact_exit"]
+    check(len(on) == 1 and len(off) == 1, "hertz: one engagement and one release (%d, %d)" % (len(on), len(off)))
+    if on and off:
+        check(abs(on[0] - 0.01) <= et, "hertz: contact begins at 0.01 s (%r)" % on[0])
+        check(abs(off[0] - on[0] - tc) <= max(et, 1e-9 * tc),
+              "hertz: contact lasts %r s (closed form %r)" % (off[0] - on[0], tc))
+    last = samples[-1]
+    va, vb = (m1 - m2) / (m1 + m2) * v, 2 * m1 / (m1 + m2) * v
+    check(abs(last["A.v"] - va) <= 1e-9 and abs(last["B.v"] - vb) <= 1e-9,
+          "hertz: parting velocities %r, %r (elastic %r, %r)" % (last["A.v"], last["B.v"], va, vb))
+    return bal
+
+
+def case_discs(exe, method, work):
+    et, xt, _ = TOL[method]
+    events, samples, bal = run(exe, method, work)
+    t, vA, vB = refs.discs_oblique(1, "0.1", 1, "0.1", 1, "0.9")
+    imp = impacts(events)
+    check(len(imp) == 1, "discs: one impact (%d)" % len(imp))
+    if imp:
+        check(abs(float(imp[0]["t"]) - float(t)) <= et, "discs: impact at %s (closed form %s)" % (imp[0]["t"], t))
+    last = samples[-1]
+    got = (last["A.vx"], last["A.vy"], last["B.vx"], last["B.vy"])
+    want = tuple(float(x) for x in vA + vB)
+    check(all(abs(a - b) <= 1e-10 for a, b in zip(got, want)),
+          "discs: velocities after %r (closed form %r)" % (got, want))
+    return bal
+
+
+def case_duffing(exe, method, work):
+    et, xt, _ = TOL[method]
+    events, samples, bal = run(exe, method, work, ["--t-end", "6"])
+    ref = refs.duffing_stop(1, "0.1", "0.5", "1.2", "1.3", "0.9", "0.8", 0, 0, 6)
+    imp = impacts(events)
+    check(len(imp) == len(ref), "duffing: %d impacts (reference %d)" % (len(imp), len(ref)))
+    for k, (e, (t, vb, va)) in enumerate(zip(imp, ref)):
+        check(abs(float(e["t"]) - float(t)) <= et * max(1, float(t)),
+              "duffing: impact %d at %s (reference %s)" % (k, e["t"], t))
+    return bal
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--nsmc", required=True)
+    ap.add_argument("--include", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--cc", default="cc")
+    ap.add_argument("--cflags", default="-O2")
+    ap.add_argument("--case", required=True, choices=["pendulum", "hertz", "discs", "duffing"])
+    ap.add_argument("--method", required=True, choices=sorted(TOL))
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as work:
+        exe = build(args, args.case, work)
+        bal = globals()["case_" + args.case](exe, args.method, work)
+    check(bal <= TOL[args.method][2], "%s: energy balance %.3g of the largest energy" % (args.case, bal))
+    n = len(FAILS)
+    print("%d passed, %d failed" % (1 if not n else 0, 1 if n else 0))
+    return 1 if n else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
