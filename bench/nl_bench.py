@@ -14,7 +14,10 @@ Two problems (issue 23, "Speed"), each written three times:
   runtime/include/nsm/model.h: nl_force and nl_series, what nsmc will emit
   once it compiles nonlinear models), timed in process through the C API by
   bench/models_nl/nl_api.c with method taylor, no dt, audit off (and, for
-  comparison, with the adaptive method at its default tolerances).
+  comparison, with the adaptive method at its default tolerances); and,
+  when build-bench's nsmc compiles nonlinear models, the simulators it
+  generates from bench/models_nl/pendulum.nsm and duffing.nsm (the same
+  problems in the .nsm language), run by the same program (-DNL_GENERATED).
 - CVODE (bench/cvode_nl_peer.c, SUNDIALS 6): rootfinding with direction -1,
   CVodeReInit after each impact, Adams with fixed-point iteration.
 - SciPy (bench/scipy_nl_peer.py): solve_ivp(method="DOP853") with a
@@ -83,21 +86,37 @@ def run(cmd, **kw):
 
 def build(a):
     lib = os.path.join(a.build, "libnsmrt.a")
-    if not os.path.exists(lib):
+    nsmc = os.path.join(a.build, "nsmc")
+    if not os.path.exists(lib) or not os.path.exists(nsmc):
         if not os.path.exists(os.path.join(a.build, "CMakeCache.txt")):
             run(["cmake", "-S", ROOT, "-B", a.build, "-DCMAKE_BUILD_TYPE=Release"])
-        log("building libnsmrt in %s" % a.build)
-        run(["cmake", "--build", a.build, "-j", "2", "--target", "nsmrt"])
+        log("building libnsmrt and nsmc in %s" % a.build)
+        run(["cmake", "--build", a.build, "-j", "2", "--target", "nsmrt", "nsmc"])
     os.makedirs(a.work, exist_ok=True)
     inc = os.path.join(ROOT, "runtime", "include")
     m = os.path.join(ROOT, "bench", "models_nl")
     api = os.path.join(a.work, "nl_api")
     run([CC, "-O2", "-std=c11", "-g", "-DNSM_NO_MAIN", "-I" + inc, os.path.join(m, "nl_api.c"),
          os.path.join(m, "pendulum_wall.c"), os.path.join(m, "duffing_stop.c"), lib, "-lm", "-o", api])
+    gen = os.path.join(a.work, "nl_api_gen")
+    srcs = []
+    for name in ("pendulum", "duffing"):
+        model = os.path.join(m, name + ".nsm")
+        c = os.path.join(a.work, name + ".c")
+        p = subprocess.run([nsmc, model, "-o", c], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0 or not os.path.exists(model):
+            log("nsmc does not compile %s (%s): the generated simulators are left out"
+                % (model, p.stderr.strip().splitlines()[-1] if p.stderr.strip() else p.returncode))
+            gen = None
+            break
+        srcs.append(c)
+    if gen:
+        run([CC, "-O2", "-std=c11", "-g", "-DNSM_NO_MAIN", "-DNL_GENERATED", "-I" + inc,
+             os.path.join(m, "nl_api.c")] + srcs + [lib, "-lm", "-o", gen])
     cv = os.path.join(a.work, "cvode_nl_peer")
     run([CC, "-O2", "-std=c11", "-g", os.path.join(ROOT, "bench", "cvode_nl_peer.c"),
          "-lsundials_cvode", "-lsundials_nvecserial", "-lm", "-o", cv])
-    return api, cv
+    return api, gen, cv
 
 
 def scipy_python():
@@ -226,7 +245,7 @@ def main():
         a.reps, a.scipy_reps = 21, 3
     start = time.time()
     load0 = os.getloadavg()
-    api, cv = build(a)
+    api, gen, cv = build(a)
     py = scipy_python()
     if py is None:
         log("no Python with scipy (Debian: apt-get install python3-scipy): SciPy skipped")
@@ -240,6 +259,10 @@ def main():
         r = run_tool("nsm", api, case, None, a.reps, a.work, "adaptive")
         r["err"] = compare(r["ev"], refs[case])
         res[(case, "nsm adaptive")] = r
+        if gen:
+            r = run_tool("nsm", gen, case, None, a.reps, a.work)
+            r["err"] = compare(r["ev"], refs[case])
+            res[(case, "nsmc")] = r
         for tool, exe in tools:
             chosen = None
             for tol in TOLS:
@@ -260,6 +283,8 @@ def main():
     if a.callgrind:
         for case in CASES:
             cg[(case, "nsm")] = callgrind([api, "--case", case, "--reps", "1"], a.work, top=True)
+            if gen:
+                cg[(case, "nsmc")] = callgrind([gen, "--case", case, "--reps", "1"], a.work, top=True)
             t = res[(case, "cvode")]["tol"]
             cg[(case, "cvode")] = callgrind([cv, "--case", case, "--reps", "1", "--rtol", repr(t),
                                              "--atol", repr(t)], a.work, top=True)
@@ -307,20 +332,25 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
     L.append("- repetitions: nsm and CVODE %d, SciPy %d (median reported); tolerance sweep %d each"
              % (a.reps, a.scipy_reps, 1 if a.quick else 3))
     L.append("")
+    gen = all((c, "nsmc") in res for c in CASES)
+    basekey = "nsmc" if gen else "nsm"
+    basename = "generated taylor's" if gen else "nsm taylor's"
     hdr = ["problem", "tool", "settings", "steps", "impacts", "worst event error [s]",
-           "CPU [ms]", "wall [ms]", "CPU / nsm taylor's"]
+           "CPU [ms]", "wall [ms]", "CPU / %s" % basename]
     if cg:
-        hdr += ["instructions", "Ir / nsm taylor's"]
+        hdr += ["instructions", "Ir / %s" % basename]
     L.append("| " + " | ".join(hdr) + " |")
     L.append("|" + "---|" * len(hdr))
     for case in CASES:
-        base = res[(case, "nsm")]
-        for tool in ("nsm", "nsm adaptive", "cvode", "scipy"):
+        base = res[(case, basekey)]
+        for tool in ("nsm", "nsmc", "nsm adaptive", "cvode", "scipy"):
             r = res.get((case, tool))
             if not r:
                 continue
             if tool == "nsm":
-                name, sett = "nsm", "taylor (no dt)"
+                name, sett = "nsm, hand-written", "taylor (no dt)"
+            elif tool == "nsmc":
+                name, sett = "nsm, generated", "taylor (no dt)"
             elif tool == "nsm adaptive":
                 name, sett = "nsm", "adaptive (rtol 1e-9, atol 1e-12, no dt)"
             elif tool == "cvode":
@@ -335,10 +365,10 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
                 e += "; " + note
             row = [LABEL[case], name, sett, str(r["steps"]), str(len([1 for _, k in r["ev"] if k == "impact"])),
                    e, "%.3g" % (1e3 * r["cpu"]), "%.3g" % (1e3 * r["wall"]),
-                   "1" if tool == "nsm" else "%.1f" % (r["cpu"] / base["cpu"])]
+                   "1" if tool == basekey else "%.2g" % (r["cpu"] / base["cpu"])]
             if cg:
                 ir = cg.get((case, tool), (None, []))[0]
-                bir = cg.get((case, "nsm"), (None, []))[0]
+                bir = cg.get((case, basekey), (None, []))[0]
                 row += ["%.3g" % ir if ir else "-", "%.2f" % (ir / bir) if ir and bir else "-"]
             L.append("| " + " | ".join(row) + " |")
     L.append("")
@@ -355,10 +385,11 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
     if cg:
         L.append("")
         for case in CASES:
-            ir, fns = cg.get((case, "nsm"), (None, []))
-            if fns:
-                L.append("- nsm %s, one run, %.3g instructions; costliest functions (self): %s"
-                         % (case, ir, ", ".join("%s %.0f %%" % (n, s) for s, n in fns[:6])))
+            for tool, what in (("nsm", "hand-written"), ("nsmc", "generated")):
+                ir, fns = cg.get((case, tool), (None, []))
+                if fns:
+                    L.append("- nsm %s (%s), one run, %.3g instructions; costliest functions (self): %s"
+                             % (case, what, ir, ", ".join("%s %.0f %%" % (n, s) for s, n in fns[:6])))
     return "\n".join(L)
 
 

@@ -1,12 +1,16 @@
 /*
 ** nl_api.c: nsm's side of bench/nl_bench.py, in process through the public
 ** API (runtime/include/nsm/nsm.h), on the hand-written nonlinear models of
-** this folder (pendulum_wall.c, duffing_stop.c) compiled in with
+** this folder (pendulum_wall.c, duffing_stop.c) or, with -DNL_GENERATED, on
+** the simulators nsmc generates for the same problems, compiled in with
 ** -DNSM_NO_MAIN:
 **
 **     cc -O2 -std=c11 -DNSM_NO_MAIN -Iruntime/include bench/models_nl/nl_api.c \
 **        bench/models_nl/pendulum_wall.c bench/models_nl/duffing_stop.c \
 **        build/libnsmrt.a -lm -o nl_api
+**     build/nsmc bench/models_nl/pendulum.nsm -o pendulum.c   (and duffing.nsm)
+**     cc -O2 -std=c11 -DNSM_NO_MAIN -DNL_GENERATED -Iruntime/include \
+**        bench/models_nl/nl_api.c pendulum.c duffing.c build/libnsmrt.a -lm -o nl_api_gen
 **     ./nl_api [--reps N] [--events DIR] [--method taylor|adaptive|rk4]
 **              [--case pendulum|duffing|all]
 **
@@ -34,7 +38,18 @@
 
 #include "nsm/nsm.h"
 
+/* The hand-written models, or with -DNL_GENERATED the simulators nsmc
+** generates from pendulum.nsm and duffing.nsm of this folder (the same
+** problems). */
+#ifdef NL_GENERATED
+extern const nsm_model nsm_model_pendulum, nsm_model_duffing;
+#define PENDULUM nsm_model_pendulum
+#define DUFFING nsm_model_duffing
+#else
 extern const nsm_model nsm_model_pendulum_wall, nsm_model_duffing_stop;
+#define PENDULUM nsm_model_pendulum_wall
+#define DUFFING nsm_model_duffing_stop
+#endif
 
 #define MAX_EVENTS 4096
 #define MAX_REPS 100000
@@ -46,8 +61,8 @@ typedef struct Case {
 } Case;
 
 static const Case cases[] = {
-    { "pendulum", &nsm_model_pendulum_wall, 10 },
-    { "duffing", &nsm_model_duffing_stop, 20 },
+    { "pendulum", &PENDULUM, 10 },
+    { "duffing", &DUFFING, 20 },
 };
 
 typedef struct Log {
