@@ -224,6 +224,10 @@ def callgrind(cmd, work, top=False):
     return ir, fns
 
 
+def ratio(x):
+    return "%.0f" % x if x >= 10 else "%.2g" % x
+
+
 def fmt_err(e):
     return "0" if e == 0 else "%.1e" % e
 
@@ -365,11 +369,11 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
                 e += "; " + note
             row = [LABEL[case], name, sett, str(r["steps"]), str(len([1 for _, k in r["ev"] if k == "impact"])),
                    e, "%.3g" % (1e3 * r["cpu"]), "%.3g" % (1e3 * r["wall"]),
-                   "1" if tool == basekey else "%.2g" % (r["cpu"] / base["cpu"])]
+                   "1" if tool == basekey else ratio(r["cpu"] / base["cpu"])]
             if cg:
                 ir = cg.get((case, tool), (None, []))[0]
                 bir = cg.get((case, basekey), (None, []))[0]
-                row += ["%.3g" % ir if ir else "-", "%.2f" % (ir / bir) if ir and bir else "-"]
+                row += ["%.3g" % ir if ir else "-", ratio(ir / bir) if ir and bir else "-"]
             L.append("| " + " | ".join(row) + " |")
     L.append("")
     L.append("Tolerance sweep (rtol = atol; %s repetition(s) each, CPU time):" % (1 if a.quick else 3))
