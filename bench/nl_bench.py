@@ -5,7 +5,7 @@ SciPy (not a test: nothing is asserted).
     python3 bench/nl_bench.py [--build DIR] [--work DIR] [--reps N] [--scipy-reps N]
                               [--quick] [--callgrind] [--markdown FILE] [--update-doc]
 
-Two problems (issue 23, "Speed"), each written three times:
+Two problems (issue 23, "Speed"), each written for every tool:
   pendulum  theta'' = -9.81 sin(theta) from 1 rad at rest, a wall at
             theta = -0.3 rad, e = 0.8, 10 s (7 impacts);
   duffing   x'' + 0.1 x' + x + 0.5 x^3 = 1.2 cos(1.3 t) from rest at 0, a
