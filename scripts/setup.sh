@@ -5,7 +5,8 @@
 set -eu
 pkgs="cmake make gcc clang re2c lemon pkgconf python3 python3-mpmath gnuplot-nox
       libhdf5-dev python3-numpy python3-pytest python3-h5py python3-matplotlib libsundials-dev
-      libopenmpi-dev openmpi-bin python3-setuptools python3-wheel python3-pip python3-venv"
+      libopenmpi-dev openmpi-bin python3-setuptools python3-wheel python3-pip python3-venv
+      python3-scipy"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
