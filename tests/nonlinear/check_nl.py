@@ -37,6 +37,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOL = {"taylor": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (5e-9, 1e-8, 1e-6)}
 
 FAILS = []
+MEAS = {"event": 0.0, "state": 0.0}
+
+
+def measure(kind, err):
+    """The worst error of a kind met so far (printed at the end)."""
+    MEAS[kind] = max(MEAS[kind], abs(err))
 
 
 def check(cond, what):
@@ -81,6 +87,7 @@ def case_pendulum(exe, method, work):
     imp = impacts(events)
     check(len(imp) == len(ref), "pendulum: %d impacts (reference %d)" % (len(imp), len(ref)))
     for k, (e, (t, ub, ua)) in enumerate(zip(imp, ref)):
+        measure("event", float(e["t"]) - float(t))
         check(abs(float(e["t"]) - float(t)) <= et * max(1, float(t)),
               "pendulum: impact %d at %s (reference %s)" % (k, e["t"], mpf(t)))
         check(abs(-float(e["vrel_before"]) - float(ub)) <= 1e-9 * float(ub) and
@@ -89,6 +96,7 @@ def case_pendulum(exe, method, work):
     t1 = float(ref[0][0])
     worst = max(abs(s["P.phi"] - float(refs.pendulum_angle(9.81, 1, s["t"])))
                 for s in samples if s["t"] < t1 - 1e-9)
+    measure("state", worst)
     check(worst <= xt, "pendulum: angle before the first impact within %.3g (worst %.3g)" % (xt, worst))
     return bal
 
@@ -105,11 +113,14 @@ def case_hertz(exe, method, work):
     off = [float(e["t"]) for e in events if e["kind"] == "contact_exit"]
     check(len(on) == 1 and len(off) == 1, "hertz: one engagement and one release (%d, %d)" % (len(on), len(off)))
     if on and off:
+        measure("event", on[0] - 0.01)
+        measure("event", off[0] - on[0] - tc)
         check(abs(on[0] - 0.01) <= et, "hertz: contact begins at 0.01 s (%r)" % on[0])
         check(abs(off[0] - on[0] - tc) <= max(et, 1e-9 * tc),
               "hertz: contact lasts %r s (closed form %r)" % (off[0] - on[0], tc))
     last = samples[-1]
     va, vb = (m1 - m2) / (m1 + m2) * v, 2 * m1 / (m1 + m2) * v
+    measure("state", max(abs(last["A.v"] - va), abs(last["B.v"] - vb)))
     check(abs(last["A.v"] - va) <= 1e-9 and abs(last["B.v"] - vb) <= 1e-9,
           "hertz: parting velocities %r, %r (elastic %r, %r)" % (last["A.v"], last["B.v"], va, vb))
     return bal
@@ -122,10 +133,12 @@ def case_discs(exe, method, work):
     imp = impacts(events)
     check(len(imp) == 1, "discs: one impact (%d)" % len(imp))
     if imp:
+        measure("event", float(imp[0]["t"]) - float(t))
         check(abs(float(imp[0]["t"]) - float(t)) <= et, "discs: impact at %s (closed form %s)" % (imp[0]["t"], t))
     last = samples[-1]
     got = (last["A.vx"], last["A.vy"], last["B.vx"], last["B.vy"])
     want = tuple(float(x) for x in vA + vB)
+    measure("state", max(abs(a - b) for a, b in zip(got, want)))
     check(all(abs(a - b) <= 1e-10 for a, b in zip(got, want)),
           "discs: velocities after %r (closed form %r)" % (got, want))
     return bal
@@ -138,6 +151,7 @@ def case_duffing(exe, method, work):
     imp = impacts(events)
     check(len(imp) == len(ref), "duffing: %d impacts (reference %d)" % (len(imp), len(ref)))
     for k, (e, (t, vb, va)) in enumerate(zip(imp, ref)):
+        measure("event", float(e["t"]) - float(t))
         check(abs(float(e["t"]) - float(t)) <= et * max(1, float(t)),
               "duffing: impact %d at %s (reference %s)" % (k, e["t"], t))
     return bal
@@ -157,6 +171,8 @@ def main():
         exe = build(args, args.case, work)
         bal = globals()["case_" + args.case](exe, args.method, work)
     check(bal <= TOL[args.method][2], "%s: energy balance %.3g of the largest energy" % (args.case, bal))
+    print("measured: %s %s: worst event error %.2g s, worst state error %.2g, balance %.2g" %
+          (args.case, args.method, MEAS["event"], MEAS["state"], bal))
     n = len(FAILS)
     print("%d passed, %d failed" % (1 if not n else 0, 1 if n else 0))
     return 1 if n else 0
