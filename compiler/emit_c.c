@@ -1762,7 +1762,7 @@ static void emit_nl_force(Cgen *cg)
     fprintf(o, "/* The `force` statements that depend on the state, added to F (force() has the others). */\n");
     fprintf(o, "static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,\n"
                "                     double *F)\n{\n");
-    fprintf(o, "    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
+    fprintf(o, "    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n    (void)F;\n");
     for (int i = 0; i < dv->n; i++) {
         if (expr_is_zero(dv->fnl[i]))
             continue;
