@@ -255,7 +255,7 @@ static void nl_force(double t, const double *y, const int *sw, const double *p, 
     (void)p;
     (void)c;
     (void)F;
-    F[0] += -p[P_alpha]*y[0]*y[0]*y[0];   /* on M */
+    F[0] += -p[P_alpha]*y[0]*y[0]*y[0]; /* M */
 }
 
 /* Taylor-coefficient recurrences (Jorba & Zou 2005): order k of w from the

@@ -91,7 +91,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->e[0] = 0.0;
     num->kc[0] = p[P_kh];
     num->cc[0] = 0.0;
-    num->pexp[0] = 1.5;   /* C: force k p^pexp + c p' */
+    /* penalty exponents: the engaged force is k p^pexp + c p' */
+    num->pexp[0] = 1.5;
     num->gravity = 0;
     return 0;
 }

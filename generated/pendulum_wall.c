@@ -257,7 +257,7 @@ static void nl_force(double t, const double *y, const int *sw, const double *p, 
     (void)p;
     (void)c;
     (void)F;
-    F[2] += -p[P_m]*p[P_l]*p[P_g]*sin(y[2]);   /* on P.phi */
+    F[2] += -p[P_m]*p[P_l]*p[P_g]*sin(y[2]); /* P.phi */
 }
 
 /* Taylor-coefficient recurrences (Jorba & Zou 2005): order k of w from the
