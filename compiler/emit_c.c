@@ -58,6 +58,7 @@ typedef struct Line {
     bool trailing;     /* comment after the statement rather than before */
     bool is_int;       /* the value is the integer ival (a sparse entry's row or column) */
     long ival;
+    bool accum;        /* dst[index] += value (nl_force) */
 } Line;
 
 /* A run of lines written as one loop: `period` lines repeated `count` times. */
@@ -601,7 +602,7 @@ static void line_target(Cgen *cg, const Line *l, const char *index)
     if (l->var >= 0 && !cg->arrays)
         fprintf(cg->out, "const double %s = ", cg->vname[l->var]);
     else
-        fprintf(cg->out, "%s[%s] = ", l->dst, index);
+        fprintf(cg->out, "%s[%s] %s ", l->dst, index, l->accum ? "+=" : "=");
 }
 
 /* Writes lines as planned: single statements, and loops over i. */
@@ -671,13 +672,13 @@ static void lines_put(Lines *ls, Line l);
 static void lines_add(Lines *ls, const char *dst, long index, Expr *value, const char *name,
                       const char *doc, bool trailing)
 {
-    lines_put(ls, (Line){dst, index, -1, value, name, doc, trailing, false, 0});
+    lines_put(ls, (Line){dst, index, -1, value, name, doc, trailing, false, 0, false});
 }
 
 /* Appends an assignment of an integer, dst[index] = ival. */
 static void lines_int(Lines *ls, const char *dst, long index, long ival)
 {
-    lines_put(ls, (Line){dst, index, -1, NULL, NULL, NULL, false, true, ival});
+    lines_put(ls, (Line){dst, index, -1, NULL, NULL, NULL, false, true, ival, false});
 }
 
 /* Appends an assignment to a mode's local variable. */
@@ -685,7 +686,7 @@ static void lines_local(const Cgen *cg, Lines *ls, int var, Expr *value)
 {
     long elem;
     const char *arr = var_slot(cg, var, &elem);
-    lines_put(ls, (Line){arr, elem, var, value, NULL, NULL, false, false, 0});
+    lines_put(ls, (Line){arr, elem, var, value, NULL, NULL, false, false, 0, false});
 }
 
 /* Appends a line to the list. */
@@ -914,14 +915,12 @@ static void emit_setup(Cgen *cg)
         lines_add(&ls, "num->srest", k, sp->rest ? sp->rest : zero, NULL, NULL, false);
     }
     lines_flush(cg, &ls, "    ");
+    for (int j = 0; j < g; j++)
+        if (m->gaps[j].pexp)
+            lines_add(&ls, "num->pexp", j, m->gaps[j].pexp, NULL,
+                      "penalty exponents: the engaged force is k p^pexp + c p'", false);
+    lines_flush(cg, &ls, "    ");
     free(ls.v);
-    for (int j = 0; j < g; j++) {
-        if (!m->gaps[j].pexp)
-            continue;
-        fprintf(o, "    num->pexp[%d] = ", j);
-        px(cg, m->gaps[j].pexp);
-        fprintf(o, ";   /* %s: force k p^pexp + c p' */\n", m->gaps[j].name);
-    }
     for (int k = 0; k < m->n_frictions; k++) {
         const Friction *fr = &m->frictions[k];
         fprintf(o, "    /* friction ");
@@ -1762,16 +1761,16 @@ static void emit_nl_force(Cgen *cg)
     fprintf(o, "/* The `force` statements that depend on the state, added to F (force() has the others). */\n");
     fprintf(o, "static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,\n"
                "                     double *F)\n{\n");
-    fprintf(o, "    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
+    Lines ls = {0};
     for (int i = 0; i < dv->n; i++) {
         if (expr_is_zero(dv->fnl[i]))
             continue;
-        fprintf(o, "    F[%d] += ", i);
-        px(cg, dv->fnl[i]);
-        fprintf(o, ";   /* on ");
-        pcomment(o, cg->m->bodies[i].name);
-        fprintf(o, " */\n");
+        lines_put(&ls, (Line){"F", i, -1, dv->fnl[i], cg->m->bodies[i].name, NULL, true, false, 0, true});
     }
+    fprintf(o, "%s    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n    (void)F;\n",
+            lines_roll(cg, &ls) ? "    int i;\n" : "");
+    lines_flush(cg, &ls, "    ");
+    free(ls.v);
     fprintf(o, "}\n\n");
 }
 

@@ -2511,6 +2511,21 @@ static int nonlinear_bits(const Model *m)
     return nl;
 }
 
+/* Does e hold abs, min or max of something that moves with time?  The
+ * Taylor method would carry such a kink through a step unnoticed. */
+static bool kink_of_time(const Expr *e)
+{
+    if (e->kind == EX_CALL && (e->op == FN_ABS || e->op == FN_MIN || e->op == FN_MAX)) {
+        for (int i = 0; i < e->nargs; i++)
+            if (expr_has_kind(e->args[i], EX_TIME))
+                return true;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        if (kink_of_time(e->args[i]))
+            return true;
+    return false;
+}
+
 /* What a nonlinear model may not use yet, and its method: taylor by
  * default, exact refused (its proof and generator need a linear model). */
 static void nonlinear_checks(Sema *s)
@@ -2527,6 +2542,14 @@ static void nonlinear_checks(Sema *s)
             break;
         }
     }
+    for (int k = 0; k < m->n_forces; k++)
+        if (kink_of_time(m->forces[k].value)) {
+            diag_error(s->diag, m->forces[k].loc,
+                       "in a nonlinear model a force may not take abs, min or max of a function of "
+                       "time yet (the Taylor method would step over the kink): write it with 'if' "
+                       "on t, whose switch is located");
+            break;
+        }
     if (!s->method_set) {
         m->method = METHOD_TAYLOR;
         return;

@@ -52,3 +52,21 @@ add_test(NAME derive.cradle6_size
           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cradle6_size.c -DMAX_BYTES=50000
           -P ${NSM_SOURCE_DIR}/tests/derive.cmake)
 set_tests_properties(derive.cradle6_size PROPERTIES LABELS derive TIMEOUT 10)
+
+# A nonlinear model's generated Taylor coefficients (nl_series), curved gap
+# (nl_gap) and state-dependent forces (nl_force) against references computed
+# independently in the test: Cauchy integrals of the same expressions in
+# complex arithmetic, a closed form, finite differences.
+add_custom_command(
+  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/nl_series_model.c
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/unit/nl_series.nsm -o ${CMAKE_CURRENT_BINARY_DIR}/nl_series_model.c
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/unit/nl_series.nsm
+  COMMENT "nsmc: tests/unit/nl_series.nsm"
+  VERBATIM)
+add_executable(test_nl_series ${NSM_SOURCE_DIR}/tests/unit/test_nl_series.c
+  ${CMAKE_CURRENT_BINARY_DIR}/nl_series_model.c)
+target_compile_definitions(test_nl_series PRIVATE NSM_NO_MAIN)
+target_include_directories(test_nl_series PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_nl_series PRIVATE m)
+add_test(NAME derive.nl_series COMMAND test_nl_series)
+set_tests_properties(derive.nl_series PROPERTIES LABELS "unit;derive" TIMEOUT 20)

@@ -91,6 +91,9 @@ int main(void)
     num.gfac = calloc((size_t)n + 1, sizeof(double));
     num.radius = calloc((size_t)m->n_planar + 1, sizeof(double));
     num.et = calloc((size_t)m->n_frictions + 1, sizeof(double));
+    num.pexp = calloc((size_t)g + 1, sizeof(double));   /* ABI 4: the runtime fills 1 */
+    for (int j = 0; j < g; j++)
+        num.pexp[j] = 1;
 
     for (int i = 0; i < m->n_params; i++)
         p[i] = m->params[i].value;
