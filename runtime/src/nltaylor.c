@@ -54,6 +54,8 @@ struct RtNlTaylor {
     double *CVs;              /* n (K+1): C v, for the dissipation */
     double *Fk, *rhs, *D, *lu;/* scratch; lu: the held contacts' Delassus matrix */
     int *held;
+    unsigned char *dormant;   /* g: a penalty law at p = 0 left out of this step */
+    double hcap;              /* the step's limit from such laws */
 };
 
 /* Coefficient k of row i of a series array with K + 1 columns. */
@@ -66,7 +68,7 @@ void rt_nlt_free(nsm_sim *s)
     if (!e)
         return;
     void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->P,
-                     e->PA, e->PR, e->LAM, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held };
+                     e->PA, e->PR, e->LAM, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(e);
@@ -117,7 +119,8 @@ static int nlt_alloc(nsm_sim *s)
     e->D = zalloc((size_t)(g + 1) * (size_t)(g + 1), &bad);
     e->lu = zalloc((size_t)(g + 1) * (size_t)(g + 1), &bad);
     e->held = calloc((size_t)g + 1, sizeof(int));
-    if (bad || !e->mode || !e->held)
+    e->dormant = calloc((size_t)g + 1, 1);
+    if (bad || !e->mode || !e->held || !e->dormant)
         return NSM_ENOMEM;
     return NSM_OK;
 }
@@ -214,6 +217,25 @@ static double pow_k(const double *p, const double *w, double a, int k)
     return r / (k * p[0]);
 }
 
+/* A penalty law k p^a (a not whole) at p = 0 has no series.  Entering at
+** the rate p' > 0, its force is left out of a first step short enough that
+** it could have changed the contact's relative velocity by at most 1e-17
+** of it: the integral of D k (p' tau)^a over the step, D = W M^-1 W^T,
+** gives h = (1e-17 (a + 1) p'^(1-a) / (D k))^(1/(a+1)).  After it p > 0
+** and the expansions resume (their radius about p/p' keeps the next steps
+** short).  Nonzero when the gap is not entering (no such step). */
+static int dormant_step(nsm_sim *s, RtNlTaylor *e, int j)
+{
+    int K = e->K;
+    double pd = SER(e->PR, j, 0), a = s->num.pexp[j], D;
+    if (!(pd > 0) || !(s->num.kc[j] > 0))
+        return 1;
+    rt_delassus(s, &j, 1, &D);
+    double h = pow(1e-17 * (a + 1) * pow(pd, 1 - a) / (D * s->num.kc[j]), 1 / (a + 1));
+    e->hcap = fmin(e->hcap, h);
+    return 0;
+}
+
 /* The penalty gaps' forces at order k (their penetration's orders 0..k
 ** and rate's order k known from the state): into LAM and onto Fk. */
 static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
@@ -227,13 +249,17 @@ static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
         SER(e->P, j, k) = -gap;
         SER(e->PR, j, k) = -wdot_k(s, e, j, k, e->X, s->n);
         double a = s->num.pexp[j], *p = &SER(e->P, j, 0), *w = &SER(e->PA, j, 0);
-        if (a == 1)
+        if (k == 0)
+            e->dormant[j] = a != 1 && !(p[0] > 0);
+        if (e->dormant[j]) {
+            if (k == 0 && dormant_step(s, e, j))
+                return 1;       /* no series at p = 0, not entering either */
+            w[k] = 0;
+        } else if (a == 1)
             w[k] = p[k];
-        else if (k == 0) {
-            if (!(p[0] > 0))
-                return 1;       /* no series at p = 0 */
+        else if (k == 0)
             w[0] = pow(p[0], a);
-        } else
+        else
             w[k] = pow_k(p, w, a, k);
         SER(e->LAM, j, k) = s->num.kc[j] * w[k] + s->num.cc[j] * SER(e->PR, j, k);
         wtlam_k(s, e, j, k, 0, e->Fk);
@@ -361,6 +387,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     SER(e->E, 0, 0) = Y0[2 * n];
     SER(e->E, 1, 0) = Y0[2 * n + 1];
     memset(e->LAM, 0, sizeof(double) * (size_t)(s->g + 1) * (size_t)(K + 1));
+    e->hcap = HUGE_VAL;
     int r = held_setup(s, e);
     for (int k = 0; k < K; k++) {
         for (int i = 0; i < n; i++)
@@ -391,7 +418,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
         rho = fmin(rho, rho_of(e->G, s->g, K, K - 1));
     rho = fmin(rho, rho_of(e->F, n, K, K - 1));
     rho = fmin(rho, rho_of(e->LAM, s->g, K, K - 1));
-    e->hmax = rho / (M_E * M_E) * exp(-0.7 / (K - 1));
+    e->hmax = fmin(rho / (M_E * M_E) * exp(-0.7 / (K - 1)), e->hcap);
     e->t0 = t0;
     e->valid = 1;
     return NSM_OK;
