@@ -134,7 +134,7 @@ static void run_usage(FILE *out)
           "  --t-end T           end time in s (default: the model's)\n"
           "  --dt H              rk4's step, adaptive's and exact's largest (default: the\n"
           "                      model's dt; exact needs none: --dt 0)\n"
-          "  --method M          rk4, adaptive or exact\n"
+          "  --method M          rk4, adaptive, exact or taylor\n"
           "  --every E           trajectory sampling period in s (0: every step)\n"
           "  --rtol R, --atol A  tolerances of the adaptive method\n"
           "  --energy-tol E      energy balance error that stops the run (0: never)\n"

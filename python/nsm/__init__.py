@@ -50,7 +50,7 @@ from ._version import __version__
 __all__ = ["compile", "Model", "Result", "Param", "Error", "CompileError", "ParameterError",
            "SettingError", "SimulationError", "Interrupted", "EVENT_DTYPE", "__version__"]
 
-METHODS = {"rk4": 0, "adaptive": 1, "exact": 2}
+METHODS = {"rk4": 0, "adaptive": 1, "exact": 2, "taylor": 3}
 AUDIT_FIELDS = ("kinetic", "potential", "springs", "gravity", "contacts", "injected",
                 "dissipated", "lost", "e0", "error", "error_max", "energy_max",
                 "aster_energy", "aster_force", "steps", "dissipated_other", "injected_other")
@@ -454,7 +454,7 @@ class Model:
         self._set_params(sim, params)
         if method is not None:
             if method not in METHODS:
-                raise SettingError("unknown method %r (valid: rk4, adaptive, exact)" % (method,))
+                raise SettingError("unknown method %r (valid: rk4, adaptive, exact, taylor)" % (method,))
             lib.nsm_sim_set_method(sim, METHODS[method])
         checks = [(dt, lib.nsm_sim_set_dt, "dt", "a time >= 0 (s)"),
                   (every, lib.nsm_sim_set_every, "every", "a time >= 0 (s)"),

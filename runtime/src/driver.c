@@ -386,7 +386,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "                       model's dt; 0: each mode chooses from its spectrum);\n"
             "                       also exact's largest (exact needs none: --dt 0 lets\n"
             "                       each mode take its own steps)\n"
-            "  --method M           rk4, adaptive or exact (default %s)\n"
+            "  --method M           rk4, adaptive, exact (linear models) or taylor (nonlinear\n"
+            "                       models) (default %s)\n"
             "  --every E            trajectory sampling period in s, 0 = every step (default %g)\n"
             "  --rtol R, --atol A   tolerances of the adaptive method (default 1e-9, 1e-12)\n"
             "  --energy-tol E       energy balance error, relative to the largest energy, that\n"
@@ -410,8 +411,10 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "                       DIR/trajectory.csv and DIR/events.csv unless --out and\n"
             "                       --events name files)\n"
             "  --phase              with --plot: phase portraits DIR/phase.png, phase.svg\n"
-            "  --animate FILE.gif   an animated GIF of the bodies moving (--fps F, default 20;\n"
-            "                       --frames N, default the run's seconds within 4..12 times F)\n"
+            "  --animate FILE.gif   an animated GIF of the bodies moving\n"
+            "  --fps F              with --animate: frames per second of the GIF (default 20)\n"
+            "  --frames N           with --animate: the number of frames (default the run's\n"
+            "                       seconds within 4..12 times F, at most 2000)\n"
             "  --section SPEC       record a Poincare section: impact:GAP (the state before\n"
             "                       each impact of GAP), period:T[:T0] (t = T0 + k T),\n"
             "                       plane:F[:up|down|both] (F = 0, F affine in BODY.x,\n"
@@ -1016,7 +1019,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             int meth = nsm_method_parse(val);
             if (meth < 0) {
                 nsm_sim_free(sim);
-                return bad(d.prog, "unknown method '%s' (valid: rk4, adaptive, exact)%s", val, "");
+                return bad(d.prog, "unknown method '%s' (valid: rk4, adaptive, exact, taylor)%s", val, "");
             }
             nsm_sim_set_method(sim, meth);
         } else if (!strcmp(a, "--set")) {

@@ -1102,7 +1102,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
                 return bad(sw->prog, "--continue is up, down or both, not '%s'", val);
         } else if (!strcmp(a, "--method")) {
             if ((sw->method = nsm_method_parse(val)) < 0)
-                return bad(sw->prog, "unknown method '%s' (valid: rk4, adaptive, exact)", val);
+                return bad(sw->prog, "unknown method '%s' (valid: rk4, adaptive, exact, taylor)", val);
         } else if (!strcmp(a, "--set")) {
             const char *eq = strchr(val, '=');
             double v;

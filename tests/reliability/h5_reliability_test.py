@@ -102,9 +102,10 @@ def case_killed(tmp):
 
 
 def case_writers(tmp):
-    # the first writes for seconds (small steps, 30001 samples); the second
-    # starts while it writes and ends first
-    a = subprocess.Popen([SIM, "--dt", "1e-5", "--t-end", "30", "--every", "1e-3", "--out",
+    # the first writes for seconds (small steps, 100001 samples: several
+    # seconds even on an idle machine); the second starts while it writes
+    # and ends first
+    a = subprocess.Popen([SIM, "--dt", "1e-5", "--t-end", "100", "--every", "1e-3", "--out",
                           "two.h5"], cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          text=True)
     time.sleep(0.7)
@@ -112,8 +113,8 @@ def case_writers(tmp):
     _, err = a.communicate(timeout=300)
     check(a.returncode == 0 and b.returncode == 0, "two writers of one file both succeed: %s %s"
           % (err.strip()[-200:], b.stderr.strip()[-200:]))
-    check(whole(os.path.join(tmp, "two.h5"), 30001),
-          "two.h5 is the last run to end, whole: 30001 samples and the summary")
+    check(whole(os.path.join(tmp, "two.h5"), 100001),
+          "two.h5 is the last run to end, whole: 100001 samples and the summary")
     check(sorted(os.listdir(tmp)) == ["two.h5"], "no temporary left: %s" % os.listdir(tmp))
 
 

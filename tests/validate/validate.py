@@ -580,7 +580,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--case", required=True)
     ap.add_argument("--sim", required=True)
-    ap.add_argument("--method", required=True, choices=["rk4", "adaptive", "exact"])
+    ap.add_argument("--method", required=True, choices=["rk4", "adaptive", "exact", "taylor"])
     ap.add_argument("--dt", help="step passed to the simulator (rk4, exact; adaptive: largest step)")
     ap.add_argument("--set", action="append", help="extra parameter override NAME=VALUE")
     ap.add_argument("--event-tol", type=float, help="event time tolerance in s (relative beyond 1 s)")
