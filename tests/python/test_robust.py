@@ -256,11 +256,11 @@ def test_ctrl_c_stops_the_run_and_keeps_the_result(model_path):
 
 
 def test_second_ctrl_c_ends_a_run_that_does_not_stop(model_path):
-    """Steps of 1 us and one sample at the end: the first SIGINT waits for a
-    sample or an event that is seconds away; the second ends the process as
-    SIGINT does by default."""
+    """Steps of 0.1 us and one sample at the end: the first SIGINT waits for a
+    sample or an event that is seconds away (the first event, at 3.26 s, is
+    3.3e7 steps in); the second ends the process as SIGINT does by default."""
     code = INTERRUPT.replace('t_end=1e4, method="rk4", dt=1e-4, every=0.1',
-                             't_end=20, method="rk4", dt=1e-6, every=20')
+                             't_end=9, method="rk4", dt=1e-7, every=9')
     p = subprocess.Popen([sys.executable, "-c", code % model_path("two_mass")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.stdout.readline().strip() == "running"
