@@ -51,6 +51,7 @@ __all__ = ["compile", "Model", "Result", "Param", "Error", "CompileError", "Para
            "SettingError", "SimulationError", "Interrupted", "EVENT_DTYPE", "__version__"]
 
 METHODS = {"rk4": 0, "adaptive": 1, "exact": 2, "taylor": 3}
+METHOD_NAMES = {v: k for k, v in METHODS.items()}
 AUDIT_FIELDS = ("kinetic", "potential", "springs", "gravity", "contacts", "injected",
                 "dissipated", "lost", "e0", "error", "error_max", "energy_max",
                 "aster_energy", "aster_force", "steps", "dissipated_other", "injected_other")
@@ -604,8 +605,7 @@ class Model:
             st["law"] = self.laws[c]
             contacts[c] = st
         return Result(self, samples, events, audit, contacts, lib.nsm_sim_time(sim),
-                      lib.nsm_sim_steps(sim), ["rk4", "adaptive", "exact"][
-                          lib.nsm_sim_get_method(sim)])
+                      lib.nsm_sim_steps(sim), METHOD_NAMES[lib.nsm_sim_get_method(sim)])
 
 
 # The events of a run: one record per transition (docs/python.md).

@@ -217,3 +217,20 @@ def test_friction_events_match_reference(model_path, src, method):
     assert [(k, c) for _, k, c in ref] == list(zip(r.events["kind"], r.events["contact"]))
     tol = 1e-11 if method == "exact" else 1e-8
     np.testing.assert_allclose(r.events["t"], [t for t, _, _ in ref], rtol=0, atol=tol)
+
+
+def test_nonlinear_model_runs_with_taylor(model_path):
+    """A nonlinear model (models/pendulum_wall.nsm) runs from Python with its
+    default method, taylor, and lands its first impact at the closed form's
+    instant: the time from 1 rad to the wall at -0.3 rad of theta'' =
+    -9.81 sin(theta), (K(m) + F(asin(sin(0.15)/k), m))/sqrt(9.81) with
+    k = sin(1/2), m = k^2 (mpmath)."""
+    from mpmath import mp, mpf
+    mp.dps = 30
+    k = mp.sin(mpf(1) / 2)
+    t1 = (mp.ellipk(k * k) + mp.ellipf(mp.asin(mp.sin(mpf("0.15")) / k), k * k)) / mp.sqrt(mpf("9.81"))
+    r = nsm.compile(model_path("pendulum_wall")).run()
+    assert r.method == "taylor"
+    imp = r.events[r.events["kind"] == "impact"]
+    assert len(imp) == 7
+    assert abs(imp["t"][0] - float(t1)) < 1e-12
