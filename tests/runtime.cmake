@@ -63,7 +63,7 @@ rt_cli(bad_value --exit 1 --stderr "bad value 'abc' for parameter 'e'"
   -- $<TARGET_FILE:rt_sim_ball> --set e=abc)
 rt_cli(invalid_value --exit 1 --stderr "invalid value 2 of parameter 'e' \\(the model needs"
   -- $<TARGET_FILE:rt_sim_ball> --set e=2)
-rt_cli(bad_method --exit 1 --stderr "unknown method 'euler' \\(valid: rk4, adaptive, exact\\)"
+rt_cli(bad_method --exit 1 --stderr "unknown method 'euler' \\(valid: rk4, adaptive, exact, taylor\\)"
   -- $<TARGET_FILE:rt_sim_ball> --method euler)
 rt_cli(bad_option --exit 1 --stderr "unknown option '--frobnicate'"
   -- $<TARGET_FILE:rt_sim_ball> --frobnicate)
