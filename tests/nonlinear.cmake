@@ -27,3 +27,14 @@ foreach(case pendulum hertz discs duffing)
     set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
   endforeach()
 endforeach()
+# A Hertz floor as a friction element's normal force (rk4 and adaptive:
+# taylor does not take friction yet).
+foreach(method rk4 adaptive)
+  add_test(NAME nonlinear.hertz_friction.${method}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+            --include ${NSM_SOURCE_DIR}/runtime/include
+            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+            --case hertz_friction --method ${method})
+  set_tests_properties(nonlinear.hertz_friction.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+endforeach()

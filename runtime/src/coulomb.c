@@ -49,8 +49,11 @@ int rt_fric_idle(const nsm_sim *s, const unsigned *mode, int k)
 
 /* Normal force of element k at (x, v) in mode: its constant, or the contact
 ** force of its gap (lam: the closed impact gaps' forces, for an impact
-** gap; a penalty gap's k p + c p'; 0 while the gap is open).  With cflag 0
-** the constants (fn, the gap's offset) are left out: the linear part. */
+** gap; a penalty gap's k p^a + c p'; 0 while the gap is open).  With cflag 0
+** the constants (fn, the gap's offset) are left out: the linear part (for
+** a penalty exponent other than 1, the linear law's: exact, which reads
+** it, is refused for such models, and the event functions' rates it
+** feeds only steer the locator). */
 double rt_fric_normal(const nsm_sim *s, const unsigned *mode, int k, const double *x,
                           const double *v, const double *lam, int cflag)
 {
@@ -61,8 +64,9 @@ double rt_fric_normal(const nsm_sim *s, const unsigned *mode, int k, const doubl
         return 0;
     if (s->m->gaps[j].law == NSM_LAW_IMPACT)
         return lam ? lam[j] : 0;
-    return -s->num.kc[j] * (rt_wrow(s, j, x) + (cflag ? s->num.d[j] : 0)) -
-           s->num.cc[j] * rt_wrow(s, j, v);
+    if (cflag)      /* the penalty law's force, k p^a + c p' */
+        return rt_pen_force(s, j, -(rt_wrow(s, j, x) + s->num.d[j]), -rt_wrow(s, j, v));
+    return -s->num.kc[j] * rt_wrow(s, j, x) - s->num.cc[j] * rt_wrow(s, j, v);
 }
 
 /* Add the slip forces of mode at (x, v) to F: constants (only with cflag,

@@ -38,7 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOL = {"taylor": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (5e-9, 1e-8, 1e-6)}
 
 MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_oblique",
-          "duffing": "duffing_stop"}
+          "duffing": "duffing_stop", "hertz_friction": "../tests/nonlinear/hertz_friction"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -162,6 +162,22 @@ def case_duffing(exe, method, work):
     return bal
 
 
+def case_hertz_friction(exe, method, work):
+    """A block pressed by its weight m g on a damped Hertz floor (k p^(3/2))
+    slides with Coulomb friction whose normal force is the floor's: at rest
+    vertically p = (m g / k)^(2/3), and the block decelerates at mu g."""
+    et, xt, _ = TOL[method]
+    events, samples, bal = run(exe, method, work)
+    by_t = {round(s["t"], 6): s for s in samples}
+    a, b = by_t[0.5], by_t[0.6]
+    p = (9.81 / 1e7) ** (2 / 3)
+    measure("state", abs(-a["Y.x"] - p) / p)
+    check(abs(-a["Y.x"] - p) <= 1e-8 * p, "hertz_friction: compression %r (closed form %r)" % (-a["Y.x"], p))
+    dec = (a["X.v"] - b["X.v"]) / 0.1
+    check(abs(dec - 0.3 * 9.81) <= 1e-6, "hertz_friction: deceleration %r (mu g = %r)" % (dec, 0.3 * 9.81))
+    return bal
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nsmc", required=True)
@@ -169,7 +185,7 @@ def main():
     ap.add_argument("--lib", required=True)
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--case", required=True, choices=["pendulum", "hertz", "discs", "duffing"])
+    ap.add_argument("--case", required=True, choices=sorted(MODELS))
     ap.add_argument("--method", required=True, choices=sorted(TOL))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
