@@ -233,7 +233,7 @@ int main(void)
     double *bufs[] = { p, c, y, y2, yd, yd2, s, sd, sp, sm, lam, f, fd, fp, fm,
                        num.mass, num.K.val, num.C.val, num.fconst, num.W.val, num.d, num.e, num.kc,
                        num.cc, num.sk, num.sc, num.srest, num.Wt.val, num.ut, num.fn, num.mus, num.muk,
-                       num.gfac, num.radius, num.et };
+                       num.gfac, num.radius, num.et, num.pexp };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
     nsm_entries *lists[] = { &num.K, &num.C, &num.W, &num.Wt };
