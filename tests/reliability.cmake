@@ -49,6 +49,9 @@ foreach(case ${NSM_SWEEP_RELIABILITY_CASES})
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sweep_reliability_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
   set_tests_properties(reliability/sweep_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/sweep_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
 endforeach()
 
 # The simulators' HDF5 output under fault injection: a file-size limit while
@@ -62,6 +65,9 @@ if(NSM_HAVE_HDF5)
               "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>:${NSM_HDF5_LIBRARY}"
               ${CMAKE_C_COMPILER} ${case})
     set_tests_properties(reliability/h5_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+    if(NSM_SANITIZE)
+      set_tests_properties(reliability/h5_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+    endif()
   endforeach()
 endif()
 

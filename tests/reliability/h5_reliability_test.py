@@ -131,7 +131,10 @@ def case_names(tmp):
     p = run([NSMC, model, "-o", "long.c"], tmp)
     check(p.returncode == 0, "the model compiles", p)
     libs = LIBS.split(":")
-    p = run([CC, "-O1", "long.c", "-I", os.path.join(SRC, "runtime", "include")] + libs
+    # the sanitizer build's libraries need the sanitizers' run-time
+    # libraries on the simulator's link line too
+    san = ["-fsanitize=address,undefined"] if os.environ.get("NSM_SANITIZED") else []
+    p = run([CC, "-O1"] + san + ["long.c", "-I", os.path.join(SRC, "runtime", "include")] + libs
             + ["-lm", "-lpthread", "-o", "long"], tmp)
     check(p.returncode == 0, "the simulator builds", p)
     p = run(["./long", "--out", "long.h5"], tmp)
