@@ -390,8 +390,8 @@ static int check_balance(nsm_sim *s)
         return NSM_OK;
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "the energy balance is off by %.3g of the largest energy (tolerance %.3g): the "
-                   "motion is not the model's; give a smaller --dt or use --method exact",
-                   rel, tol);
+                   "motion is not the model's; give a smaller --dt or use --method %s",
+                   rel, tol, s->m->nl ? "taylor" : "exact");
 }
 
 /* Whether this run keeps the energy integrals (dissipated energy and
