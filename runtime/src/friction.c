@@ -239,6 +239,15 @@ static int impulse_law(nsm_sim *s, int j, int k, const long double *v, long doub
     return 0;
 }
 
+/* The impact of gap j at this instant was resolved with its friction
+** (rt_fric_impulse, or a Zeno jump over a slipping tail): rt_fric_impact
+** has nothing left to check. */
+void rt_fric_resolved(nsm_sim *s, int j)
+{
+    s->fr->done_j = j;
+    s->fr->done_t = s->t;
+}
+
 /* Impact of gap j (closing, found alone in its impulse problem: r is the
 ** number of contacts the impact reaches) when a friction element has j's
 ** contact force as its normal force: the impulses (PN, PT) of impulse_law
@@ -307,8 +316,7 @@ int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
         rc = rt_log_exempt(s, stuck ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, ut0, ut1,
                            (double)PT + 0.0, 0, 1);
     }
-    s->fr->done_j = j;
-    s->fr->done_t = s->t;
+    rt_fric_resolved(s, j);
     s->fr->idle[k] = 0;             /* engaged at the impact, its state recorded */
     *handled = 1;
     return rc;
@@ -367,37 +375,87 @@ int rt_fric_impact(nsm_sim *s, int j, const double *v0)
 }
 
 /* Whether the rest of a Zeno cascade of impact gap j may be jumped with
-** friction on j: every element whose normal force is j's contact force is
-** stuck (no slip), impulses on j leave its slip alone (w_n M^-1 w_t = 0, a
-** disc on a flat wall) and the motion in flight keeps it at zero (its
-** multiplier, with no normal force, is zero: no tangential force to
-** hold).  Then every impact of the tail has no tangential impulse and the
-** frictionless jump is exact.  Otherwise the run stops (the tail's
-** tangential impulses are not summed). */
-int rt_fric_zeno_check(nsm_sim *s, int j)
+** friction on j, and how.  An element whose normal force is j's contact
+** force either
+**   - is stuck, impulses on j leave its slip alone (w_n M^-1 w_t = 0, a
+**     disc on a flat wall) and the motion in flight keeps it at zero (its
+**     multiplier, with no normal force, is zero): every impact of the tail
+**     has no tangential impulse and the frictionless jump is exact; or
+**   - slips (the only element on j): every impact of the tail then takes
+**     the tangential impulse -s mu_k P_N of its normal impulse P_N (s the
+**     slip's sign), as long as the slip keeps its sign, so the tail's
+**     tangential impulse is -s mu_k times its normal one.  *slipping is set
+**     to that element (rt_fric_tail_project and rt_fric_tail_check then
+**     carry the jump), -1 otherwise.
+** Otherwise the run stops (a stuck element with tangential impulses or
+** forces in the flights: the tail's impulses are not summed). */
+int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping)
 {
     int n = s->n;
     const double *v = s->y + n;
     double lam[s->g + 1], lamf[s->nf + 1];
+    *slipping = -1;
     for (int k = 0; k < s->nf; k++) {
         if (rt_fric_normal_gap(s, k) != j)
             continue;
         double wnd[n], wtd[n];
         const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
         double Gnt = (double)mdot(s, wn, wt), Gnn = (double)mdot(s, wn, wn),
-               Gtt = (double)mdot(s, wt, wt);
-        int ok = rt_fric_stuck(s, s->mode, k) && fabs(rt_fric_slip(s, k, v)) <= rt_fric_slip_tol(s, k, v) &&
+               Gtt = (double)mdot(s, wt, wt), u = rt_fric_slip(s, k, v);
+        int slips = !rt_fric_stuck(s, s->mode, k) && fabs(u) > rt_fric_slip_tol(s, k, v);
+        if (slips && gap_element(s, j) == k &&
+            Gnn - (u > 0 ? 1 : -1) * s->num.muk[k] * Gnt > 1e-12 * Gnn) {
+            *slipping = k;
+            continue;
+        }
+        int ok = rt_fric_stuck(s, s->mode, k) && fabs(u) <= rt_fric_slip_tol(s, k, v) &&
                  fabs(Gnt) <= 1e-12 * sqrt(Gnn * Gtt);
         if (ok && rt_multipliers(s, s->mode, s->t, s->y, lam, lamf) == 0)
             ok = fabs(lamf[k]) <= rt_force_tol(s, s->mode, s->y);
         if (!ok)
             return rt_fail(s, NSM_EMODEL, j, "a Zeno cascade of gap '%s' with friction '%s' "
-                           "slipping, or with tangential impulses or forces in its flights: "
-                           "summing its tail's frictional impulses is not supported (--no-zeno "
-                           "resolves the impacts one by one)",
-                           s->m->gaps[j].name, s->m->frictions[k].name);
+                           "stuck but taking tangential impulses or forces in its flights (or "
+                           "slipping with other elements on the gap): summing its tail's "
+                           "frictional impulses is not supported (--no-zeno resolves the "
+                           "impacts one by one)", s->m->gaps[j].name, s->m->frictions[k].name);
     }
     return NSM_OK;
+}
+
+/* The Zeno jump's first part for gap j whose element k slips with sign s
+** (rt_fric_zeno_check): the relative normal velocity u_n of the last
+** rebound is removed by a normal impulse P_N with its Coulomb share
+** P_T = -s mu_k P_N, P_N (G_nn - s mu_k G_nt) = -u_n.  The jump's second
+** part, the flight to the accumulation point t* with j held and k
+** slipping, adds the held contact's force and its friction -s mu_k lambda;
+** the two sum to the tail's normal and tangential impulses up to O(tau^2)
+** in the tail's length tau (theory.md, Zeno cascades with slip). */
+void rt_fric_tail_project(nsm_sim *s, int j, int k)
+{
+    int n = s->n;
+    double *v = s->y + n, wnd[n], wtd[n];
+    const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
+    double sg = rt_fric_slip(s, k, v) > 0 ? 1 : -1, mk = s->num.muk[k];
+    double Gnn = (double)mdot(s, wn, wn), Gnt = (double)mdot(s, wn, wt);
+    double PN = -rt_dot(n, wn, v) / (Gnn - sg * mk * Gnt), PT = -sg * mk * PN;
+    for (int i = 0; i < n; i++)
+        v[i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
+}
+
+/* During the Zeno jump's flight to t* (rt_fric_tail_project): element k,
+** which slipped with sign sg at the jump, must still slip that way; a slip
+** that stops or turns inside the tail would make the summed impulses wrong,
+** so the run stops instead. */
+int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg)
+{
+    const double *v = s->y + s->n;
+    double u = rt_fric_slip(s, k, v);
+    if (sg * u > rt_fric_slip_tol(s, k, v))
+        return NSM_OK;
+    return rt_fail(s, NSM_EMODEL, j, "a Zeno cascade of gap '%s' whose friction '%s' stops "
+                   "slipping before the accumulation point: summing its tail's frictional "
+                   "impulses is not supported there (--no-zeno resolves the impacts one by one)",
+                   s->m->gaps[j].name, s->m->frictions[k].name);
 }
 
 /* Allocate friction's state (the audit's is fricstat.c's). */

@@ -519,7 +519,10 @@ void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, doubl
 /* friction.c: the friction elements' transitions (stick, slip, impulses) */
 int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled);
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
-int rt_fric_zeno_check(nsm_sim *s, int j);
+int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping);
+void rt_fric_tail_project(nsm_sim *s, int j, int k);
+void rt_fric_resolved(nsm_sim *s, int j);
+int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg);
 int rt_fric_transition(nsm_sim *s, int j);
 int rt_fric_update(nsm_sim *s);
 int rt_fric_initial(nsm_sim *s);

@@ -176,9 +176,11 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
 ** LCP chooses there, log one zeno event, and settle. */
 static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 {
-    int n = s->n, rc;
-    if (s->nf && (rc = rt_fric_zeno_check(s, j)))
+    int n = s->n, rc, k = -1, sg = 0;
+    if (s->nf && (rc = rt_fric_zeno_check(s, j, &k)))
         return rc;
+    if (k >= 0)
+        sg = rt_fric_slip(s, k, s->y + n) > 0 ? 1 : -1;
     double tstar = s->t + remaining;
     long count = s->zeno.count[j];
     double *v = s->y + n, vb = rt_wdot(s, j, v), lam[s->g + 1];
@@ -191,7 +193,9 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
         if (rt_is_impact(s, i) && (i == j || rt_mode_has(s->mode, i)))
             rt_mode_add(cand, i);
     rt_surface_book(s);             /* a moving surface: the impacts so far */
-    if (rt_project(s, one, v))
+    if (k >= 0)
+        rt_fric_tail_project(s, j, k);      /* slipping: with its Coulomb share */
+    else if (rt_project(s, one, v))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
     double ws = rt_surface_book(s); /* ... and its work through the projection */
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
@@ -210,8 +214,12 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
         rt_stats_step(s, t1, Y1);
         memcpy(s->y, Y1, sizeof Y1);
         s->t = t1;
+        if (k >= 0 && (rc = rt_fric_tail_check(s, j, k, sg)))
+            return rc;
     }
     rt_surface_mark(s);             /* the flight to t* is the integrals' */
+    if (k >= 0)
+        rt_fric_resolved(s, j);     /* the tail's friction is summed */
     zeno_forget(s, j);
     if ((rc = rt_log_event(s, NSM_EV_ZENO, j, vb, rt_wdot(s, j, v), 0, lost, count)))
         return rc;
@@ -226,9 +234,17 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extra, int count)
 {
     int n = s->n, idx[s->g + 1], rc;
-    for (int a = 0; a < s->g && s->nf; a++)
-        if ((a == j || (extra && rt_mode_has(extra, a))) && (rc = rt_fric_zeno_check(s, a)))
+    for (int a = 0, k; a < s->g && s->nf; a++) {
+        if ((a != j && !(extra && rt_mode_has(extra, a))))
+            continue;
+        if ((rc = rt_fric_zeno_check(s, a, &k)))
             return rc;
+        if (k >= 0)
+            return rt_fail(s, NSM_EMODEL, a, "a collapse of several contacts with friction '%s' "
+                           "slipping on gap '%s': summing its frictional impulses is not "
+                           "supported (--no-zeno resolves the impacts one by one)",
+                           s->m->frictions[k].name, s->m->gaps[a].name);
+    }
     double *y = s->y, *v = s->y + n, vb[s->g + 1];
     unsigned set[s->mw];
     int r = rt_impact_set(s, j, extra, vb, idx, set);

@@ -153,6 +153,7 @@ FRICTIONAL_IMPACT_CASES = [
     ("rotating_ball_2", "rotating_ball_2", {"floor": (0.0, 1.0)}, {"floor": "F"}),
     ("rotating_ball_3", "rotating_ball_3", {"floor": (0.0, 1.0)}, {"floor": "F"}),
     ("rotating_ball_4", "rotating_ball_4", {"floor": (0.0, 1.0)}, {"floor": "F"}),
+    ("rotating_ball_5", "rotating_ball_5", {"floor": (0.0, 1.0)}, {"floor": "F"}),
     ("disc_walls_friction", "walls_friction", {"left": (1.0, 0.0), "right": (-1.0, 0.0)},
      {"left": "FL", "right": "FR"}),
 ]
@@ -177,7 +178,9 @@ def test_frictional_impacts_against_reference(fimpact_models, src, model, ref, n
     """The rotating bouncing ball's scenarios 2 (a sliding impact, sliding,
     rolling), 3 (a sticking impact, rolling) and 4 (a sliding impact, a
     sticking one, rolling bounces accumulating at 3 t1: a Zeno jump with a
-    stuck friction element) and a spinning disc between two walls with
+    stuck friction element), 5 (backspin: sliding impacts accumulating at
+    3 t1 while the contact slips, the tail's tangential impulses summed by
+    the Zeno jump, then sliding and rolling) and a spinning disc between two walls with
     friction (sliding and sticking impacts on alternate walls): every
     impact at the reference's instant on its wall with its normal velocity
     after; the slip after each impact (the friction element's record, or
@@ -244,13 +247,13 @@ def test_frictional_impacts_against_reference(fimpact_models, src, model, ref, n
 
 
 def test_frictional_impact_rolling_speed(fimpact_models):
-    """Scenarios 2, 3 and 4 end rolling at vx = -R L / (th + m R^2), L = th
-    omega0 - m R vx0 the angular momentum about the contact point, which no
-    impact and no sliding phase changes: -1/0.7, -2/7 and -5/7 m/s, to
-    1e-12 with exact."""
+    """Scenarios 2, 3, 4 and 5 end rolling at vx = -R L / (th + m R^2), L =
+    th omega0 - m R vx0 the angular momentum about the contact point, which
+    no impact, no sliding phase and no Zeno tail changes: -1/0.7, -2/7,
+    -5/7 and -40/7 m/s, to 1e-12 with exact."""
     th = 0.4 * 0.1 ** 2
     for model, w0, vx0 in (("rotating_ball_2", 50, 0), ("rotating_ball_3", 10, 0),
-                           ("rotating_ball_4", 50, 1)):
+                           ("rotating_ball_4", 50, 1), ("rotating_ball_5", 200, 0)):
         r = fimpact_models[model].run(method="exact", every=0.01)
         speed = -R_DISC * (th * w0 - R_DISC * vx0) / (th + R_DISC ** 2)
         assert abs(r["D.vx"][-1] - speed) <= 1e-12 * abs(speed), (model, r["D.vx"][-1], speed)

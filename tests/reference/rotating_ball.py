@@ -12,7 +12,11 @@ the slip velocity gamma = vx + R omega.  Its four scenarios:
 3. spin 10 rad/s, e_N = 0: the impact sticks (W gamma- = 1/3.5 < mu P_N):
    rolling from t1 on;
 4. from (-0.5, 1, 0) with u = (1, 0, 50), e_N = 0.5: a sliding impact at t1,
-   a sticking one at 2 t1, rolling bounces accumulating at 3 t1.
+   a sticking one at 2 t1, rolling bounces accumulating at 3 t1;
+5. (beyond the collection) spin 200 rad/s, e_N = 0.5: every impact slides,
+   the bounces accumulate at 3 t1 while the contact still slips (the tail's
+   tangential impulses summed), then the disc slides on the floor and rolls
+   at -40/7 m/s.
 
 Every impulse acts at the contact point and the normal force and weight pass
 through it on the floor, so the angular momentum about the contact point,
@@ -35,6 +39,7 @@ SCENARIOS = {
     2: dict(q0=(0, 1, 0), u0=(0, 0, 50), e=mpf(0)),
     3: dict(q0=(0, 1, 0), u0=(0, 0, 10), e=mpf(0)),
     4: dict(q0=(mpf("-0.5"), 1, 0), u0=(1, 0, 50), e=mpf("0.5")),
+    5: dict(q0=(0, 1, 0), u0=(0, 0, 200), e=mpf("0.5"), t_end=mpf(4)),
 }
 
 
@@ -42,7 +47,7 @@ def run(k):
     sc = SCENARIOS[k]
     floor = planar.Wall("floor", (0, 1), (0, 0), sc["e"], MU)
     d = planar.Disc(M, R, TH, (0, -G), [floor])
-    return planar.Run(d, sc["q0"], sc["u0"], T_END)
+    return planar.Run(d, sc["q0"], sc["u0"], sc.get("t_end", T_END))
 
 
 def momentum(u):
@@ -92,7 +97,23 @@ def compute():
             zeno = [ev for ev in r.events if ev[1] == "zeno"]
             pw.expect(len(zeno) == 1 and abs(zeno[0][0] - 3 * t1) < mpf("1e-40"),
                       "scenario 4: accumulation at 3 t1")
-        times = pw.grid(0, T_END, "0.01")
+        if k == 5:
+            # every impact slides (P_T = -mu P_N), the tail too: the normal
+            # impulses from t1 on sum to (1 + e)/(1 - e) m v1 (v1 = g t1),
+            # the slip drops by mu/W times that, then by mu g/W per second
+            # of sliding on the floor until it reaches zero
+            pw.expect(all(not imp[5] for imp in imps), "scenario 5: every impact slides")
+            zeno = [ev for ev in r.events if ev[1] == "zeno"]
+            pw.expect(len(zeno) == 1 and abs(zeno[0][0] - t1 * (1 + e) / (1 - e)) < mpf("1e-40"),
+                      "scenario 5: accumulation at t1 (1 + e)/(1 - e)")
+            W = 1 / (1 / M + R ** 2 / TH)
+            gam = R * u0[2] - MU / W * (1 + e) / (1 - e) * M * G * t1
+            tr = t1 * (1 + e) / (1 - e) + gam / (MU * G / W)
+            pw.expect(len(r.rolling) == 1 and abs(r.rolling[0][0] - tr) < mpf("1e-40"),
+                      "scenario 5: rolling when the slip left by the tail is gone")
+            pw.expect(abs(r.rolling[0][2][0] - rolling_speed) < mpf("1e-40"),
+                      "scenario 5: rolling speed -2/7 R omega0")
+        times = pw.grid(0, SCENARIOS[k].get("t_end", T_END), "0.01")
         planar.check_samples(r, times)
         out.append(("rotating_ball_%d" % k, planar.events_text(r), planar.samples_text(r, times)))
     return out
