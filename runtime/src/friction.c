@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linalg.h"
 #include "rt.h"
 
 /* Friction's state between transitions. */
@@ -248,6 +249,345 @@ void rt_fric_resolved(nsm_sim *s, int j)
     s->fr->done_t = s->t;
 }
 
+/* Largest number of unknowns (contacts plus elements engaged) that the
+** frictional impact of several contacts solves by its case analysis. */
+#define FRIC_MULTI_MAX 10
+
+/* The frictional impact problem of several contacts (fric_multi): the
+** unknowns P = (P_N of the r contacts, P_T of the nk elements engaged on
+** them), the Delassus matrix D = R M^-1 R^T of their rows R = (w_n; w_t),
+** the velocities before (w_n . v, and the slips) and Newton's targets. */
+typedef struct {
+    int r, nk, m;             /* contacts, elements engaged, m = r + nk */
+    const int *idx;           /* the contacts' gaps */
+    int el[FRIC_MULTI_MAX];   /* the elements engaged */
+    int on[FRIC_MULTI_MAX];   /* element's contact: its position in idx */
+    double D[FRIC_MULTI_MAX * FRIC_MULTI_MAX];
+    double u[FRIC_MULTI_MAX]; /* w_n . v (contacts), slip w_t . v - c (elements) */
+    double tgt[FRIC_MULTI_MAX]; /* -e min(w_n . v, 0): Newton's w_n . v+ at least that */
+} FricMulti;
+
+/* One case of the frictional impact law (fric_multi): act[a] says whether
+** contact a pushes (w_n . v+ = its target) or not (P_N = 0); st[k] whether
+** element k sticks (0: its slip brought to -e_T times its value) or slides
+** with sign +-1 (P_T = -sign mu_k P_N of its contact; an element whose
+** contact does not push has P_T = 0).  The linear system of the case,
+** solved into P; 1 when it is singular. */
+static int multi_solve(const nsm_sim *s, const FricMulti *F, const int *act, const int *st,
+                       double *P)
+{
+    int m = F->m, r = F->r;
+    double A[FRIC_MULTI_MAX * FRIC_MULTI_MAX];
+    for (int i = 0; i < m; i++) {
+        double *row = A + i * m;
+        memset(row, 0, sizeof(double) * (size_t)m);
+        P[i] = 0;
+        int k = i - r;
+        if (i < r ? !act[i] : !act[F->on[k]]) {
+            row[i] = 1;                       /* no impulse */
+        } else if (i < r || st[k] == 0) {
+            memcpy(row, F->D + i * m, sizeof(double) * (size_t)m);
+            P[i] = i < r ? F->tgt[i] - F->u[i] : -(1 + s->num.et[F->el[k]]) * F->u[i];
+        } else {
+            row[i] = 1;                       /* P_T = -sign mu_k P_N */
+            row[F->on[k]] = st[k] * s->num.muk[F->el[k]];
+        }
+    }
+    return nsm_la_solve(m, A, P, 1) != NSM_LA_OK;
+}
+
+/* Whether the case's impulses P obey the law: contacts pushing with
+** P_N >= 0, the others not approaching faster than their target allows;
+** stuck elements within mu_s P_N, sliding ones with the slip left on the
+** side their impulse opposes (tolerances: 1e-10 of the problem's scales). */
+static int multi_valid(const nsm_sim *s, const FricMulti *F, const int *act, const int *st,
+                       const double *P, double vs, double ps)
+{
+    int m = F->m, r = F->r;
+    for (int i = 0; i < m; i++) {
+        double dv = 0;
+        for (int q = 0; q < m; q++)
+            dv += F->D[i * m + q] * P[q];
+        if (i < r) {
+            if (act[i] ? P[i] < -1e-10 * ps : F->u[i] + dv < F->tgt[i] - 1e-10 * vs)
+                return 0;
+            continue;
+        }
+        int k = i - r, a = F->on[k];
+        if (!act[a])
+            continue;
+        if (st[k] == 0) {
+            if (fabs(P[i]) > s->num.mus[F->el[k]] * P[a] + 1e-10 * ps)
+                return 0;
+        } else if (st[k] * (F->u[i] + dv + s->num.et[F->el[k]] * F->u[i]) < -1e-10 * vs) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The frictional impact of the r contacts idx (an impact reaching other
+** contacts at one instant with an element engaged on them slipping): the
+** simultaneous law over all of them (theory.md section 11, several
+** contacts): Newton's w_n . v+ >= -e min(w_n . v-, 0) _|_ P_N >= 0 at each
+** contact, Coulomb's law on each element's impulse as for one contact.
+** Solved exactly by its cases: every choice of pushing contacts and of
+** stuck or sliding elements is a linear system; the cases whose impulses
+** obey the law are kept, and they must agree (else the law has no unique
+** solution there, and the run stops with the reason).  The impulses in P
+** (r + nk), the problem in F. */
+static int multi_law(nsm_sim *s, int j, FricMulti *F, double *P)
+{
+    int m = F->m, r = F->r, nk = F->nk, found = 0;
+    double vs = 0, ps = 0, Q[FRIC_MULTI_MAX], best[FRIC_MULTI_MAX];
+    for (int i = 0; i < m; i++)
+        vs = fmax(vs, fabs(F->u[i]));
+    for (int a = 0; a < r; a++)
+        ps = fmax(ps, fabs(F->u[a]) / F->D[a * m + a]);
+    long ncase = 1L << r;
+    for (int k = 0; k < nk; k++)
+        ncase *= 3;
+    for (long c = 0; c < ncase; c++) {
+        int act[FRIC_MULTI_MAX], st[FRIC_MULTI_MAX];
+        long q = c;
+        for (int a = 0; a < r; a++, q >>= 1)
+            act[a] = (int)(q & 1);
+        for (int k = 0; k < nk; k++, q /= 3)
+            st[k] = q % 3 == 0 ? 0 : q % 3 == 1 ? 1 : -1;    /* stick, slide +, slide - */
+        if (multi_solve(s, F, act, st, Q) || !multi_valid(s, F, act, st, Q, vs, ps))
+            continue;
+        if (found) {
+            double diff = 0;
+            for (int i = 0; i < m; i++) {
+                double dv = 0;
+                for (int b = 0; b < m; b++)
+                    dv += F->D[i * m + b] * (Q[b] - best[b]);
+                diff = fmax(diff, fabs(dv));
+            }
+            if (diff > 1e-9 * vs)
+                return rt_fail(s, NSM_EMODEL, j, "the frictional impact of gap '%s' with %d other "
+                               "contacts at one instant has no unique solution (several "
+                               "combinations of sticking and sliding obey Coulomb's law)",
+                               s->m->gaps[j].name, r - 1);
+            continue;
+        }
+        memcpy(best, Q, sizeof(double) * (size_t)m);
+        found = 1;
+    }
+    if (!found)
+        return rt_fail(s, NSM_EMODEL, j, "the frictional impact of gap '%s' with %d other "
+                       "contacts at one instant has no solution", s->m->gaps[j].name, r - 1);
+    memcpy(P, best, sizeof(double) * (size_t)m);
+    return NSM_OK;
+}
+
+/* Set up the frictional impact problem of the r contacts idx: the elements
+** engaged on them (their normal force a contact of idx) and the Delassus
+** matrix of all their rows.  1 when it has more unknowns than
+** FRIC_MULTI_MAX. */
+static int multi_setup(const nsm_sim *s, const int *idx, int r, const double *v, FricMulti *F)
+{
+    int n = s->n;
+    F->r = r;
+    F->idx = idx;
+    F->nk = 0;
+    if (r > FRIC_MULTI_MAX)
+        return 1;
+    for (int k = 0; k < s->nf; k++)
+        for (int a = 0; a < r; a++)
+            if (rt_fric_normal_gap(s, k) == idx[a]) {
+                if (r + F->nk >= FRIC_MULTI_MAX)
+                    return 1;
+                F->el[F->nk] = k;
+                F->on[F->nk++] = a;
+            }
+    int m = F->m = r + F->nk;
+    double rows[m][n];
+    for (int i = 0; i < m; i++) {
+        const double *w = i < r ? rt_dense_wrow(s, idx[i], rows[i])
+                                : rt_dense_wtrow(s, F->el[i - r], rows[i]);
+        if (w != rows[i])
+            memcpy(rows[i], w, sizeof(double) * (size_t)n);
+        F->u[i] = i < r ? rt_dot(n, rows[i], v) : rt_fric_slip(s, F->el[i - r], v);
+        F->tgt[i] = i < r ? -s->num.e[idx[i]] * fmin(F->u[i], 0) : 0;
+    }
+    for (int i = 0; i < m; i++)
+        for (int q = 0; q < m; q++)
+            F->D[i * m + q] = (double)mdot(s, rows[i], rows[q]);
+    return 0;
+}
+
+/* The coordinates that gap a's rows act on, its normal's and those of the
+** friction elements whose normal force is its contact force: marked in
+** mark (n entries, set to 1). */
+static void rows_mark(const nsm_sim *s, int a, unsigned char *mark)
+{
+    int n = s->n;
+    double wd[n];
+    const double *w = rt_dense_wrow(s, a, wd);
+    for (int i = 0; i < n; i++)
+        mark[i] |= w[i] != 0;
+    for (int k = 0; k < s->nf; k++) {
+        if (rt_fric_normal_gap(s, k) != a)
+            continue;
+        w = rt_dense_wtrow(s, k, wd);
+        for (int i = 0; i < n; i++)
+            mark[i] |= w[i] != 0;
+    }
+}
+
+/* The contacts of a frictional impact: the r contacts idx of the impulse
+** problem without friction, and every impact gap shut or touching whose
+** rows (normal and friction) act on a coordinate theirs act on (friction
+** couples contacts whose normals do not: a disc in a corner, the floor's
+** friction along the wall's normal), into out; returns their number. */
+static int multi_set(const nsm_sim *s, const int *idx, int r, int *out)
+{
+    int n = s->n;
+    unsigned in[s->mw];
+    unsigned char reach[n], mine[n];
+    rt_mode_none(s, in);
+    memset(reach, 0, sizeof reach);
+    memcpy(out, idx, sizeof(int) * (size_t)r);
+    for (int a = 0; a < r; a++) {
+        rt_mode_add(in, idx[a]);
+        rows_mark(s, idx[a], reach);
+    }
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int i = 0; i < s->g; i++) {
+            if (rt_mode_has(in, i) || !rt_is_impact(s, i) ||
+                (!rt_mode_has(s->mode, i) && fabs(rt_gap(s, i, s->y)) > rt_gap_tol(s, i, s->y)))
+                continue;
+            memset(mine, 0, sizeof mine);
+            rows_mark(s, i, mine);
+            int shared = 0;
+            for (int q = 0; q < n && !shared; q++)
+                shared = mine[q] && reach[q];
+            if (!shared)
+                continue;
+            for (int q = 0; q < n; q++)
+                reach[q] |= mine[q];
+            rt_mode_add(in, i);
+            out[r++] = i;
+            grown = 1;
+        }
+    }
+    return r;
+}
+
+/* Whether the impact of the r contacts idx needs the frictional law of
+** several contacts: r > 1 and an element engaged on them slips before it. */
+static int multi_needed(const nsm_sim *s, const int *idx, int r)
+{
+    const double *v = s->y + s->n;
+    if (r < 2)
+        return 0;
+    for (int k = 0; k < s->nf; k++)
+        for (int a = 0; a < r; a++)
+            if (rt_fric_normal_gap(s, k) == idx[a] &&
+                fabs(rt_fric_slip(s, k, v)) > rt_fric_slip_tol(s, k, v))
+                return 1;
+    return 0;
+}
+
+/* Record the frictional impact of several contacts just applied: an impact
+** record per contact that took an impulse, in the order of the gaps (j's
+** always, the others exempt from the event-rate guard; the loss, normal and
+** tangential, -P . (R v- + R v+)/2 of its rows), and for each element
+** engaged a stick or slip record with its impulse when its slip or state
+** changed; the elements' states follow. */
+static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, const double *v0,
+                     int exempt)
+{
+    int n = s->n, r = F->r, m = F->m, rc;
+    const double *v = s->y + n;
+    double lost[FRIC_MULTI_MAX] = {0}, after[FRIC_MULTI_MAX];
+    for (int i = 0; i < m; i++) {
+        double wd[n];
+        const double *w = i < r ? rt_dense_wrow(s, F->idx[i], wd) : rt_dense_wtrow(s, F->el[i - r], wd);
+        after[i] = i < r ? rt_dot(n, w, v) : rt_fric_slip(s, F->el[i - r], v);
+        lost[i < r ? i : F->on[i - r]] -= P[i] * (rt_dot(n, w, v0) + rt_dot(n, w, v)) / 2;
+    }
+    int order[FRIC_MULTI_MAX];                  /* the contacts by gap index */
+    for (int a = 0; a < r; a++) {
+        int b = a;
+        for (; b > 0 && F->idx[order[b - 1]] > F->idx[a]; b--)
+            order[b] = order[b - 1];
+        order[b] = a;
+    }
+    for (int o = 0; o < r; o++) {
+        int a = order[o];
+        if (F->idx[a] != j && !(P[a] > 0))
+            continue;
+        if (F->idx[a] == j && !exempt)
+            rc = rt_log_event(s, NSM_EV_IMPACT, j, F->u[a], after[a], P[a], lost[a], 1);
+        else
+            rc = rt_log_exempt(s, NSM_EV_IMPACT, F->idx[a], F->u[a], after[a], P[a], lost[a], 1);
+        if (rc)
+            return rc;
+    }
+    for (int q = 0; q < F->nk; q++) {
+        int k = F->el[q], was = rt_fric_stuck(s, s->mode, k);
+        double u0 = F->u[r + q], u1 = after[r + q];
+        int sg = fabs(u1) <= rt_fric_slip_tol(s, k, v) ? 0 : u1 > 0 ? 1 : -1;
+        fric_set(s, s->mode, k, sg);
+        if (!was && sg == 0)
+            rt_fricstat_change(s, k, NSM_EV_STICK);
+        else if (was && sg != 0)
+            rt_fricstat_change(s, k, NSM_EV_SLIP);
+        s->fr->idle[k] = 0;
+        if (fabs(u1 - u0) > rt_fric_slip_tol(s, k, v) || was != (sg == 0)) {
+            if ((rc = rt_log_exempt(s, sg == 0 ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, u0, u1,
+                                    P[r + q] + 0.0, 0, 1)))
+                return rc;
+        }
+    }
+    return NSM_OK;
+}
+
+/* The impact of gap j reaching the r contacts idx (j among them) with an
+** element engaged on them slipping: the frictional law of several contacts
+** (multi_law), applied at once (to the long double state of the exact
+** method when one stands behind the state) and recorded (multi_log). */
+static int fric_impulse_multi(nsm_sim *s, int j, const int *idx, int r, int exempt)
+{
+    int n = s->n, na = s->na, rc;
+    FricMulti F;
+    double P[FRIC_MULTI_MAX], v0[n];
+    memcpy(v0, s->y + n, sizeof v0);
+    if (multi_setup(s, idx, r, v0, &F))
+        return rt_fail(s, NSM_EMODEL, j, "the frictional impact of gap '%s' reaches more than "
+                       "%d contacts and friction elements at one instant: not supported",
+                       s->m->gaps[j].name, FRIC_MULTI_MAX);
+    if ((rc = multi_law(s, j, &F, P)))
+        return rc;
+    long double Z[na > 0 ? na : 1];
+    int exact = s->set.method == NSM_METHOD_EXACT;
+    if (exact)
+        rt_exact_state(s, s->t, s->y, Z);
+    else
+        for (int i = 0; i < 2 * n; i++)
+            Z[i] = s->y[i];
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    for (int i = 0; i < F.m; i++) {
+        double wd[n];
+        const double *w = i < r ? rt_dense_wrow(s, idx[i], wd) : rt_dense_wtrow(s, F.el[i - r], wd);
+        for (int q = 0; q < n; q++)
+            Z[n + q] += (long double)s->minv[q] * w[q] * P[i];
+    }
+    if (exact)
+        rt_exact_land(s, s->t, Z, s->y);
+    else
+        for (int i = 0; i < n; i++)
+            s->y[n + i] = (double)Z[n + i];
+    s->Ejump += Eb - rt_mech_energy(s, s->mode, s->y);
+    if ((rc = multi_log(s, j, &F, P, v0, exempt)))
+        return rc;
+    rt_fric_resolved(s, j);
+    return NSM_OK;
+}
+
 /* Impact of gap j (closing, found alone in its impulse problem: r is the
 ** number of contacts the impact reaches) when a friction element has j's
 ** contact force as its normal force: the impulses (PN, PT) of impulse_law
@@ -260,10 +600,17 @@ void rt_fric_resolved(nsm_sim *s, int j)
 ** decided again by rt_fric_update once the gaps are settled.  *handled is
 ** 0 when the law does not apply (no such element, or several contacts:
 ** rt_fric_impact then checks that friction had nothing to do). */
-int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled)
+int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled)
 {
     int n = s->n, na = s->na, k = s->nf ? gap_element(s, j) : -1, stuck, rc;
     *handled = 0;
+    if (s->nf) {
+        int all[s->g], ra = multi_set(s, idx, r, all);
+        if (multi_needed(s, all, ra)) {
+            *handled = 1;
+            return fric_impulse_multi(s, j, all, ra, exempt);
+        }
+    }
     if (k == -1 || r != 1)
         return NSM_OK;
     if (k < 0)

@@ -517,7 +517,7 @@ void rt_fricstat_change(nsm_sim *s, int k, int kind);
 void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW);
 
 /* friction.c: the friction elements' transitions (stick, slip, impulses) */
-int rt_fric_impulse(nsm_sim *s, int j, int r, int exempt, int *handled);
+int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled);
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
 int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping);
 void rt_fric_tail_project(nsm_sim *s, int j, int k);

@@ -575,7 +575,7 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
 int rt_impact_apply(nsm_sim *s, RtImpact *im)
 {
     int rc, frictional;
-    if ((rc = rt_fric_impulse(s, im->j, im->r, im->exempt, &frictional)))
+    if ((rc = rt_fric_impulse(s, im->j, im->idx, im->r, im->exempt, &frictional)))
         return rc;
     im->count = 1;
     if (!frictional && (rc = impact_sequence(s, im->j, im->idx, im->r, im->exempt, &im->count)))

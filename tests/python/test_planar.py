@@ -156,6 +156,8 @@ FRICTIONAL_IMPACT_CASES = [
     ("rotating_ball_5", "rotating_ball_5", {"floor": (0.0, 1.0)}, {"floor": "F"}),
     ("disc_walls_friction", "walls_friction", {"left": (1.0, 0.0), "right": (-1.0, 0.0)},
      {"left": "FL", "right": "FR"}),
+    ("disc_corner", "disc_corner", {"floor": (0.0, 1.0), "right": (-1.0, 0.0)},
+     {"floor": "FF", "right": "FW"}),
 ]
 R_DISC = 0.1
 
@@ -181,7 +183,9 @@ def test_frictional_impacts_against_reference(fimpact_models, src, model, ref, n
     stuck friction element), 5 (backspin: sliding impacts accumulating at
     3 t1 while the contact slips, the tail's tangential impulses summed by
     the Zeno jump, then sliding and rolling) and a spinning disc between two walls with
-    friction (sliding and sticking impacts on alternate walls): every
+    friction (sliding and sticking impacts on alternate walls), and a disc
+    thrown into a corner, floor and wall hit at one instant with friction on
+    both (the simultaneous frictional law of two contacts): every
     impact at the reference's instant on its wall with its normal velocity
     after; the slip after each impact (the friction element's record, or
     no record when the slip was zero and stays so) and its kind (stick when
@@ -411,8 +415,9 @@ def test_frictional_impact_coupled(tmp_path, v0, mu, et):
 
 def test_frictional_impact_refusals(tmp_path):
     """What the law does not do stops the run with its reason: mu_s |r| >= 1
-    (no unique solution); an impact reaching a contact held shut whose
-    friction element slips (several contacts: the hammer on a sliding block)."""
+    (no unique solution).  An impact reaching a contact held shut whose
+    friction element slips (the hammer on a sliding block) takes the
+    frictional law of several contacts, against its closed form."""
     path = tmp_path / "eccentric.nsm"
     path.write_text(ECCENTRIC)
     with pytest.raises(nsm.Error, match="no unique solution"):
@@ -428,5 +433,24 @@ friction F: X -- ground, mu = 0.3, normal = gap floor
 init X.v = 2 m/s, H.x = 0.5 m, H.v = -3 m/s
 simulate t_end = 0.5 s, dt = 1 ms, method = exact
 """)
-    with pytest.raises(nsm.Error, match="one contact at a time"):
-        nsm.compile(str(hammer)).run(method="exact")
+    r = nsm.compile(str(hammer)).run(method="exact", every=0.001)
+    # closed form: X slides at mu g until the hit at t_h = 0.4/3 s; the
+    # hit (e = 0.5) and the floor held under Y push together: Newton on the
+    # hit, w.v+ = 1.5 m/s, and the floor shut, Y.v+ = 0, give P_hit = P_floor
+    # = 4.5 N s; X's slip needs 1.6076 N s to stop, more than mu P_floor =
+    # 1.35, so it slides on: P_T = -1.35, then decelerates at mu g to rest
+    g, mu = 9.81, 0.3
+    th = 0.4 / 3
+    vx = 2 - mu * g * th - mu * 4.5
+    ev = r.events
+    hit = ev[(ev["kind"] == "impact") & (ev["contact"] == "hit")]
+    assert len(hit) == 1 and abs(hit["t"][0] - th) < 1e-12
+    assert abs(hit["impulse"][0] - 4.5) < 1e-12 and abs(hit["vrel_after"][0] - 1.5) < 1e-12
+    fl = ev[(ev["kind"] == "impact") & (ev["contact"] == "floor")]
+    assert len(fl) == 1 and abs(fl["impulse"][0] - 4.5) < 1e-12
+    sl = ev[(ev["contact"] == "F") & (ev["t"] == hit["t"][0])]
+    assert len(sl) == 1 and sl["kind"][0] == "slip" and abs(sl["impulse"][0] + mu * 4.5) < 1e-12
+    assert abs(sl["vrel_after"][0] - vx) < 1e-12
+    stop = ev[(ev["contact"] == "F") & (ev["kind"] == "stick")]
+    assert abs(stop["t"][-1] - (th + vx / (mu * g))) < 1e-12
+    assert abs(r.audit["error_max"]) <= 1e-12 * r.audit["energy_max"]

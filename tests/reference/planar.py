@@ -34,6 +34,10 @@ degree 2 in time and every event the root of one, located in closed form:
   and the tail's impulses are summed in closed form (zeno), the slip keeping
   its sign through the tail (checked).
 
+- walls hit at one instant (a disc thrown into a corner): the simultaneous
+  frictional law over all of them (impact_multi), by trying every
+  combination of pushing, sticking and sliding walls.
+
 Nothing is integrated numerically; mpmath at 50 digits.  Each case script
 (rotating_ball.py, disc_incline.py, disc_walls.py) runs it and checks its
 results against the hand formulas it states.
@@ -155,6 +159,13 @@ class Run:
         s, w = best
         t1 = t + s
         q1, u1 = seg.at(t1)
+        # walls hit at the same instant: one impulse problem over all
+        together = [v for v in d.walls if abs(d.gap(v, q1)) < TINY and dot(v.n, u1[:2]) < 0]
+        if len(together) > 1:
+            u2 = self.impact_multi(t1, together, u1)
+            pw.expect(all(dot(v.n, u2[:2]) > TINY for v in together),
+                      "every wall of a simultaneous impact rebounds")
+            return t1, q1, u2, None
         u2 = self.impact(t1, w, u1)
         vn = dot(w.n, u2[:2])
         if vn <= TINY:
@@ -231,6 +242,76 @@ class Run:
         pw.expect(abs(dot(w.n, u2[:2]) + w.e * vn) < mpf("1e-40"), "Newton: v_n+ = -e v_n-")
         self.impacts.append((t, w, vn, PN, PT, stuck, u, u2))
         self.events.append((t, "impact", w.name, None, u2))
+        return u2
+
+    def impact_multi(self, t, walls, u):
+        """Walls hit at one instant (a disc in a corner): the simultaneous
+        frictional law, Newton's v_n+ = -e v_n- at every wall that pushes
+        (P_N >= 0; the others leave faster) and Coulomb's law on each
+        wall's tangential impulse (sticking: gamma+ = -e_T gamma-, |P_T| <=
+        mu P_N; sliding: P_T = -mu P_N sign(gamma+ + e_T gamma-)), solved by
+        trying every combination of pushing, sticking and sliding walls as
+        a linear system in mpmath; exactly one combination may obey the law
+        (up to equal velocities)."""
+        d = self.d
+        nw = len(walls)
+        rows = [(v.n[0], v.n[1], mpf(0)) for v in walls] + \
+               [(v.t[0], v.t[1], d.R) for v in walls]
+        minv = (1 / d.m, 1 / d.m, 1 / d.th)
+        D = [[sum(a[i] * minv[i] * b[i] for i in range(3)) for b in rows] for a in rows]
+        vel = [sum(a[i] * u[i] for i in range(3)) for a in rows]
+        tgt = [-v.e * min(vel[i], 0) for i, v in enumerate(walls)]
+        found = []
+        for c in range(2 ** nw * 3 ** nw):
+            act = [(c >> i) & 1 for i in range(nw)]
+            q3 = c >> nw
+            st = []
+            for i in range(nw):
+                st.append((0, 1, -1)[q3 % 3])
+                q3 //= 3
+            A = mp.zeros(2 * nw, 2 * nw)
+            b = mp.zeros(2 * nw, 1)
+            for i in range(2 * nw):
+                v = walls[i % nw]
+                on = act[i % nw]
+                if not on or (i >= nw and v.mu == 0):
+                    A[i, i] = 1
+                elif i < nw or st[i - nw] == 0:
+                    for k in range(2 * nw):
+                        A[i, k] = D[i][k]
+                    b[i] = tgt[i] - vel[i] if i < nw else -(1 + v.et) * vel[i]
+                else:
+                    A[i, i] = 1
+                    A[i, i - nw] = st[i - nw] * v.mu
+            try:
+                P = mp.lu_solve(A, b)
+            except ZeroDivisionError:
+                continue
+            after = [vel[i] + sum(D[i][k] * P[k] for k in range(2 * nw)) for i in range(2 * nw)]
+            ok = True
+            for i in range(nw):
+                v = walls[i]
+                if act[i]:
+                    ok = ok and P[i] >= -TINY
+                    if v.mu > 0:
+                        xi = after[nw + i] + v.et * vel[nw + i]
+                        ok = ok and (abs(P[nw + i]) <= v.mu * P[i] + TINY if st[i] == 0
+                                     else st[i] * xi >= -TINY)
+                else:
+                    ok = ok and after[i] >= tgt[i] - TINY
+            if ok:
+                found.append((act, st, P, after))
+        pw.expect(len(found) >= 1, "the simultaneous frictional impact has a solution")
+        for f in found[1:]:
+            pw.expect(max(abs(a - b) for a, b in zip(f[3], found[0][3])) < TINY,
+                      "the simultaneous frictional impact's solution is unique")
+        act, st, P, after = found[0]
+        du = [sum(rows[k][i] * minv[i] * P[k] for k in range(2 * nw)) for i in range(3)]
+        u2 = [u[i] + du[i] for i in range(3)]
+        for i, v in enumerate(walls):
+            stuck = bool(act[i]) and v.mu > 0 and st[i] == 0
+            self.impacts.append((t, v, vel[i], P[i], P[nw + i], stuck, u, u2))
+            self.events.append((t, "impact", v.name, None, u2))
         return u2
 
     def in_contact(self, t, q, u, w):
