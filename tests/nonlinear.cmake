@@ -16,7 +16,7 @@ add_test(NAME nonlinear.property
           --include ${NSM_SOURCE_DIR}/runtime/include --seeds 9
           --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}")
 set_tests_properties(nonlinear.property PROPERTIES LABELS "nonlinear;property" TIMEOUT 900)
-foreach(case pendulum hertz discs duffing)
+foreach(case pendulum hertz discs duffing chain)
   foreach(method taylor rk4 adaptive)
     add_test(NAME nonlinear.${case}.${method}
       COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py

@@ -15,6 +15,9 @@ checks, per case:
 - discs: the impact at its closed-form instant, both discs' velocities after
   it (Newton's law along the line of centres at the impact configuration);
 - duffing: every impact at mp.odefun's instant (Taylor series at 30 digits);
+- chain (models/hertz_chain.nsm): twenty beads with gaps, each contact a
+  two-body Hertz collision: contact i engaged at (i - 1)(gap0/v + t_c/2) +
+  gap0/v for t_c, the last bead leaving at v, the others at rest;
 
 and for every case the energy balance (the audit's largest error relative
 to the largest energy).  Tolerances per method: taylor, events 1e-12 s and
@@ -38,7 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOL = {"taylor": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (5e-9, 1e-8, 1e-6)}
 
 MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_oblique",
-          "duffing": "duffing_stop", "hertz_friction": "../tests/nonlinear/hertz_friction"}
+          "duffing": "duffing_stop", "hertz_friction": "../tests/nonlinear/hertz_friction",
+          "chain": "hertz_chain"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -128,6 +132,31 @@ def case_hertz(exe, method, work):
     measure("state", max(abs(last["A.v"] - va), abs(last["B.v"] - vb)))
     check(abs(last["A.v"] - va) <= xt * v and abs(last["B.v"] - vb) <= xt * v,
           "hertz: parting velocities %r, %r (elastic %r, %r)" % (last["A.v"], last["B.v"], va, vb))
+    return bal
+
+
+def case_chain(exe, method, work):
+    et, xt, _ = TOL[method]
+    events, samples, bal = run(exe, method, work, ["--dt", "1e-7"] if method == "rk4" else [])
+    m, v, kh, gap0, n = mpf("0.1"), mpf(1), mpf("1e9"), mpf("0.5e-3"), 20
+    tc = refs.hertz_contact_time(m / 2, kh, v)
+    on = [e for e in events if e["kind"] == "contact_enter"]
+    off = [e for e in events if e["kind"] == "contact_exit"]
+    check(len(on) == n - 1 and len(off) == n - 1,
+          "chain: %d engagements and %d releases (%d each)" % (len(on), len(off), n - 1))
+    for i, (a, b) in enumerate(zip(on, off)):
+        t0 = i * (gap0 / v + tc / 2) + gap0 / v
+        name = "G[%d]" % (i + 1)
+        measure("event", float(a["t"]) - float(t0))
+        measure("event", float(b["t"]) - float(t0 + tc))
+        check(a["contact"] == name and b["contact"] == name and
+              abs(float(a["t"]) - float(t0)) <= et and abs(float(b["t"]) - float(t0 + tc)) <= et,
+              "chain: %s from %s to %s (closed form %s, %s)" % (name, a["t"], b["t"], t0, t0 + tc))
+    last = samples[-1]
+    err = max(abs(last["P[20].v"] - float(v)), abs(last["P[1].v"]), abs(last["P[10].v"]))
+    measure("state", err)
+    check(err <= xt * float(v), "chain: the last bead leaves at v, the others rest (%r, %r, %r)" %
+          (last["P[20].v"], last["P[1].v"], last["P[10].v"]))
     return bal
 
 
