@@ -2578,6 +2578,10 @@ static void output_item(Sema *s, const Node *item)
         }
         label = item->a->name;
         n = item->b;
+        if (strcmp(label, "t") == 0) {
+            diag_error(s->diag, item->a->loc, "'t' is the time, the first column already");
+            return;
+        }
         for (int k = 0; k < s->m->n_outputs; k++)
             if (strcmp(s->m->outputs[k].name, label) == 0) {
                 diag_error(s->diag, item->a->loc, "column '%s' is given twice", label);
@@ -2585,8 +2589,16 @@ static void output_item(Sema *s, const Node *item)
                 return;
             }
     }
-    if (quantity_item(s, n, label))
+    if (n->kind == N_NAME && strcmp(n->name, "t") == 0) {
+        diag_error(s->diag, n->loc, "'t' is the time, the first column already");
         return;
+    }
+    int before = s->m->n_outputs;
+    if (quantity_item(s, n, label)) {
+        if (label && s->m->n_outputs > before)
+            s->m->outputs[before].loc = item->a->loc;   /* a later duplicate's note */
+        return;
+    }
     s->out_expr = true;
     Val v = conv(s, n, CX_TIME | CX_POS | CX_STATE | CX_OUT);
     s->out_expr = false;
@@ -2600,7 +2612,8 @@ static void output_item(Sema *s, const Node *item)
     }
     char buf[64];
     dim_text(v.dim, buf, sizeof buf);
-    Output *o = add_output(s, OUT_EXPR, s->m->n_outputs, name, arena_strdup(s->arena, buf), n->loc);
+    Output *o = add_output(s, OUT_EXPR, s->m->n_outputs, name, arena_strdup(s->arena, buf),
+                           label ? item->a->loc : n->loc);
     o->value = v.e;
 }
 
