@@ -819,18 +819,30 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
     case SYM_GAP: {
         if (strcmp(f, "force") == 0)
             return mode_quantity(s, n, sym->name, f);
-        if (strcmp(f, "gap") != 0)
+        bool rate = strcmp(f, "rate") == 0;
+        if (strcmp(f, "gap") != 0 && !rate)
             break;
         const Gap *g = &m->gaps[sym->index];
-        if (g->curve)
-            return val(g->curve, DIM_M);
-        const PendingGap *pg = &s->pgaps[sym->index];
-        Expr *e = g->d ? g->d : expr_num(s->ex, 0);
-        for (int k = 0; k < pg->n_terms; k++)
-            e = expr_add(s->ex, e, expr_mul(s->ex, pg->terms[k].w, state_of(s, pg->terms[k].body, false)));
-        if (g->h)
-            e = expr_add(s->ex, e, g->h);
-        return val(e, DIM_M);
+        Expr *e = g->curve;
+        if (!e) {
+            const PendingGap *pg = &s->pgaps[sym->index];
+            e = g->d ? g->d : expr_num(s->ex, 0);
+            for (int k = 0; k < pg->n_terms; k++)
+                e = expr_add(s->ex, e, expr_mul(s->ex, pg->terms[k].w,
+                                                state_of(s, pg->terms[k].body, false)));
+            if (g->h)
+                e = expr_add(s->ex, e, g->h);
+        }
+        if (!rate)
+            return val(e, DIM_M);
+        /* its rate: the sum over the bodies of dg/dx_i v_i, and dg/dt of a moving surface */
+        Expr *r = expr_diff(s->ex, e, expr_time(s->ex));
+        for (int i = 0; i < m->n_bodies; i++) {
+            Expr *d = expr_diff(s->ex, e, expr_var(s->ex, i));
+            if (!expr_is_zero(d))
+                r = expr_add(s->ex, r, expr_mul(s->ex, d, state_of(s, i, true)));
+        }
+        return val(r, DIM_V);
     }
     case SYM_FRICTION: {
         if (strcmp(f, "force") == 0)
@@ -848,7 +860,7 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
     }
     static const char *const expect[] = {
         [SYM_SPRING] = "force", [SYM_DAMPER] = "force", [SYM_FORCE] = "force",
-        [SYM_GAP] = "gap or force", [SYM_FRICTION] = "force or slip"};
+        [SYM_GAP] = "gap, rate or force", [SYM_FRICTION] = "force or slip"};
     diag_error(s->diag, n->name_loc, "a %s has no field '%s' (expected %s)", kind_word(sym->kind), f,
                expect[sym->kind]);
     return bad();
@@ -2456,7 +2468,7 @@ static bool quantity_item(Sema *s, const Node *n, const char *label)
         else
             diag_error(s->diag, n->loc, "cannot output the %s '%s' itself (write %s.%s)",
                        kind_word(sym->kind), n->name, n->name,
-                       sym->kind == SYM_GAP ? "gap or .force" : sym->kind == SYM_FRICTION
+                       sym->kind == SYM_GAP ? "gap, .rate or .force" : sym->kind == SYM_FRICTION
                        ? "force or .slip" : "force");
         return true;
     }
@@ -2509,7 +2521,11 @@ static bool quantity_item(Sema *s, const Node *n, const char *label)
                        NAMED(arena_printf(s->arena, "%s.%s", sym->name, f)), gap ? "m" : "N", n->loc);
             return true;
         }
-        diag_error(s->diag, n->name_loc, "a gap has no field '%s' (expected gap or force)", f);
+        if (strcmp(f, "rate") == 0) {
+            element_item(s, n, sym, label);
+            return true;
+        }
+        diag_error(s->diag, n->name_loc, "a gap has no field '%s' (expected gap, rate or force)", f);
         return true;
     }
     if (sym->kind == SYM_BODY) {

@@ -24,6 +24,11 @@ Cases (models in tests/outputs/, built with nsmc and run to CSV):
   closed form of the first half-swing, x = -1 + 13 cos t + 6 sin t with
   F.force = -mu N = -1 while v > 0; F.force = +1 while v < 0; and the
   sticking reaction k x at the end.
+- rate: a gap's rate G.rate: C.rate = M2.v - M1.v (two_mass_outputs.nsm);
+  the curved gap of models/discs_oblique.nsm, touch.rate = (B - A).(vB - vA)
+  / |B - A| from the CSV's columns; the moving surface of
+  models/vibrating_table.nsm, floor.gap = B.x - amp sin(omega t) and
+  floor.rate = B.v - amp omega cos(omega t).
 - h5: the two-mass run written to HDF5: /trajectory's columns and units
   attributes name the new columns, and their values equal the CSV's.
 """
@@ -262,6 +267,43 @@ def case_coulomb(args, work):
           "stuck for good: F.force = the reaction k x, within mu N")
 
 
+def case_rate(args, work):
+    exe = build(args, os.path.join(HERE, "two_mass_outputs.nsm"), work)
+    names, units, s, ev = run(exe, work)
+    check(units["C.rate"] == "m/s", "C.rate in m/s")
+    e = worst((r["C.rate"], r["M2.v"] - r["M1.v"]) for r in s)
+    check(e < 1e-11, "C.rate = M2.v - M1.v (worst %.1e)" % e)
+    with open(os.path.join(ROOT, "models", "discs_oblique.nsm")) as f:
+        text = f.read()
+    text = text.replace("B.vx, B.vy, touch.gap", "B.vx, B.vy, touch.gap, touch.rate")
+    exe = build(args, "discs_outputs.nsm", work, text)
+    names, units, s, ev = run(exe, work)
+    pairs, gaps = [], []
+    for r in s:
+        dx, dy = r["B.x"] - r["A.x"], r["B.y"] - r["A.y"]
+        dist = math.hypot(dx, dy)
+        gaps.append((r["touch.gap"], dist - 0.2))
+        pairs.append((r["touch.rate"], (dx * (r["B.vx"] - r["A.vx"]) +
+                                        dy * (r["B.vy"] - r["A.vy"])) / dist))
+    check(worst(gaps) < 1e-11, "curved gap: touch.gap = |B - A| - (rA + rB)")
+    check(worst(pairs) < 1e-10, "curved gap: touch.rate = (B - A).(vB - vA)/|B - A| (worst %.1e)"
+          % worst(pairs))
+    check(min(p[0] for p in pairs) < -0.1 and max(p[0] for p in pairs) > 0.1,
+          "the discs approach and part")
+    with open(os.path.join(ROOT, "models", "vibrating_table.nsm")) as f:
+        text = f.read()
+    text = text.replace("output every 1 ms: B.x, B.v, floor.gap, floor.force, energy.error",
+                        "output every 1 ms: B.x, B.v, floor.gap, floor.rate")
+    exe = build(args, "table_outputs.nsm", work, text)
+    names, units, s, ev = run(exe, work)
+    amp, om = 0.01, 40.0
+    eg = worst((r["floor.gap"], r["B.x"] - amp * math.sin(om * r["t"])) for r in s)
+    er = worst((r["floor.rate"], r["B.v"] - amp * om * math.cos(om * r["t"])) for r in s)
+    check(eg < 1e-10, "moving surface: floor.gap = B.x - amp sin(omega t) (worst %.1e)" % eg)
+    check(er < 1e-10, "moving surface: floor.rate = B.v - amp omega cos(omega t) (worst %.1e)"
+          % er)
+
+
 def case_h5(args, work):
     try:
         import h5py
@@ -302,7 +344,7 @@ def main():
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--cflags", default="-O2")
     ap.add_argument("--case", required=True,
-                    choices=["spring", "expr", "friction", "coulomb", "h5"])
+                    choices=["spring", "expr", "friction", "coulomb", "rate", "h5"])
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
         globals()["case_" + args.case](args, work)
