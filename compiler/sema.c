@@ -994,7 +994,7 @@ static Val conv_name(Sema *s, const Node *n, int cx)
         return with_num(val(expr_num(s->ex, M_PI), dim_none()), M_PI);
     if (strcmp(n->name, "t") == 0) {
         if (!(cx & CX_TIME)) {
-            diag_error(s->diag, n->loc, "time 't' may only appear in a force or a gap");
+            diag_error(s->diag, n->loc, "time 't' may only appear in a force, a gap or an output column");
             return bad();
         }
         return val(expr_time(s->ex), dim_make(0, 0, 1));
