@@ -15,7 +15,8 @@ foreach(case spring expr friction coulomb rate h5)
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/outputs/check_outputs.py
             --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_OUT_LIBS}
             --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_OUT_CFLAGS}" --case ${case})
+            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_OUT_CFLAGS}" --case ${case}
+            --nsm-version ${PROJECT_VERSION})
   set_tests_properties(outputs.${case} PROPERTIES LABELS outputs TIMEOUT 300
     SKIP_RETURN_CODE 77)
 endforeach()

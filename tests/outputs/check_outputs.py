@@ -30,7 +30,9 @@ Cases (models in tests/outputs/, built with nsmc and run to CSV):
   models/vibrating_table.nsm, floor.gap = B.x - amp sin(omega t) and
   floor.rate = B.v - amp omega cos(omega t).
 - h5: the two-mass run written to HDF5: /trajectory's columns and units
-  attributes name the new columns, and their values equal the CSV's.
+  attributes name the new columns, and their values equal the CSV's; the
+  root's attributes nsm_version (the project's, --nsm-version) and
+  hdf5_version (the library's, as h5py reports it).
 """
 import argparse
 import csv
@@ -321,6 +323,12 @@ def case_h5(args, work):
         sys.exit(77)
     check(p.returncode == 0, "the simulator writes HDF5")
     with h5py.File(h5, "r") as f:
+        text = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+        if args.nsm_version:
+            check(text(f.attrs.get("nsm_version", "")) == args.nsm_version,
+                  "root attribute nsm_version = %s" % args.nsm_version)
+        check(text(f.attrs.get("hdf5_version", "")) == h5py.version.hdf5_version,
+              "root attribute hdf5_version = %s" % h5py.version.hdf5_version)
         tr = f["trajectory"]
         cols = [c.decode() if isinstance(c, bytes) else c for c in tr.attrs["columns"]]
         us = [u.decode() if isinstance(u, bytes) else u for u in tr.attrs["units"]]
@@ -343,6 +351,7 @@ def main():
     ap.add_argument("--lib", required=True)
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--cflags", default="-O2")
+    ap.add_argument("--nsm-version", default="")
     ap.add_argument("--case", required=True,
                     choices=["spring", "expr", "friction", "coulomb", "rate", "h5"])
     args = ap.parse_args()
