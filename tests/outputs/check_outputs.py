@@ -29,6 +29,9 @@ Cases (models in tests/outputs/, built with nsmc and run to CSV):
   / |B - A| from the CSV's columns; the moving surface of
   models/vibrating_table.nsm, floor.gap = B.x - amp sin(omega t) and
   floor.rate = B.v - amp omega cos(omega t).
+- setunits: a --set-file whose values carry units (k1 = 4 kN/m, c1 = 2000
+  g/s) gives the same run, byte for byte, as --set in SI; a unit of another
+  dimension is refused with FILE:LINE; `nsmc run --set-file` takes it too.
 - h5: the two-mass run written to HDF5: /trajectory's columns and units
   attributes name the new columns, and their values equal the CSV's; the
   root's attributes nsm_version (the project's, --nsm-version) and
@@ -306,6 +309,33 @@ def case_rate(args, work):
           % er)
 
 
+def case_setunits(args, work):
+    exe = build(args, os.path.join(HERE, "two_mass_outputs.nsm"), work)
+    good, bad = os.path.join(work, "u.set"), os.path.join(work, "bad.set")
+    with open(good, "w") as f:
+        f.write("# units as in the language\nk1 = 4 kN/m   # stiffer\nc1 = 2000 g/s\ne = 0.5\n")
+    with open(bad, "w") as f:
+        f.write("e = 0.5\nk1 = 4 kg\n")
+    outs = []
+    for extra in (["--set-file", good], ["--set", "k1=4000", "--set", "c1=2", "--set", "e=0.5"]):
+        traj = os.path.join(work, "traj.csv")
+        p = subprocess.run([exe, "--events", "-", "--out", traj] + extra, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        with open(traj) as f:
+            outs.append((p.returncode, p.stdout, f.read()))
+    check(outs[0][0] == 0 and outs[0] == outs[1],
+          "a set file with units gives the run of --set in SI, byte for byte")
+    p = subprocess.run([exe, "--set-file", bad], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    check(p.returncode == 1 and "bad.set:2:" in p.stderr and "not a unit of N/m" in p.stderr,
+          "a unit of another dimension is refused at FILE:LINE: " + p.stderr.strip())
+    p = subprocess.run([args.nsmc, "run", os.path.join(HERE, "two_mass_outputs.nsm"),
+                        "--set-file", good, "--out-dir", os.path.join(work, "run"), "--no-plot"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       env=dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache")))
+    check(p.returncode == 0, "nsmc run --set-file with units: " + p.stderr.strip()[-300:])
+
+
 def case_h5(args, work):
     try:
         import h5py
@@ -353,7 +383,7 @@ def main():
     ap.add_argument("--cflags", default="-O2")
     ap.add_argument("--nsm-version", default="")
     ap.add_argument("--case", required=True,
-                    choices=["spring", "expr", "friction", "coulomb", "rate", "h5"])
+                    choices=["spring", "expr", "friction", "coulomb", "rate", "setunits", "h5"])
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
         globals()["case_" + args.case](args, work)
