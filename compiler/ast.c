@@ -248,6 +248,13 @@ static void dump_node(const Node *n, FILE *out)
         dump_node(n->b, out);
         fputc(')', out);
         return;
+    case N_LABEL:
+        fputs("(column ", out);
+        dump_node(n->a, out);
+        fputc(' ', out);
+        dump_node(n->b, out);
+        fputc(')', out);
+        return;
     case N_TUPLE:
         fputs("(tuple ", out);
         dump_node(n->a, out);

@@ -29,7 +29,8 @@ typedef enum NodeKind {
     N_AND, N_OR, N_NOT,
     N_CALL,   /* name(args) */
     N_IF,     /* if a then b else c */
-    N_TUPLE   /* (a, b): a direction or a point in the plane */
+    N_TUPLE,  /* (a, b): a direction or a point in the plane */
+    N_LABEL   /* a = b in an output list: column a (a name) is the expression b */
 } NodeKind;
 
 typedef struct Node Node;

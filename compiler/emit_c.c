@@ -337,6 +337,8 @@ static const char *out_kind_name(OutputKind k)
     case OUT_INJECTED: return "NSM_OUT_INJECTED";
     case OUT_ERROR: return "NSM_OUT_ERROR";
     case OUT_PARAM: return "NSM_OUT_PARAM";
+    case OUT_FRICTION: return "NSM_OUT_FRICTION";
+    case OUT_EXPR: return "NSM_OUT_EXPR";
     }
     return "NSM_OUT_X";
 }
@@ -1854,6 +1856,42 @@ static void emit_nl_table(Cgen *cg)
     fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
 }
 
+/* Whether an output column is an expression (output_value is written). */
+static bool has_expr_outputs(const Model *m)
+{
+    for (int k = 0; k < m->n_outputs; k++)
+        if (m->outputs[k].kind == OUT_EXPR)
+            return true;
+    return false;
+}
+
+/* output_value(): the output columns that are expressions of t, the
+ * parameters and the state (a spring's force, a slip velocity, B.x - P.x). */
+static void emit_output_value(Cgen *cg)
+{
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    if (!has_expr_outputs(m))
+        return;
+    cg->arrays = cg->rolling = false;
+    fprintf(o, "/* Output column k when it is an expression of t, the parameters and the state. */\n");
+    fprintf(o, "static double output_value(int k, double t, const double *y, const double *p, const double *c)\n{\n"
+               "    (void)t;\n    (void)y;\n    (void)p;\n    (void)c;\n    switch (k) {\n");
+    for (int k = 0; k < m->n_outputs; k++) {
+        const Output *ou = &m->outputs[k];
+        if (ou->kind != OUT_EXPR)
+            continue;
+        fprintf(o, "    case %d:   /* ", k);
+        pcomment(o, ou->name);
+        fprintf(o, " = ");
+        pcomment(o, expr_to_string(cg->dv->ex, ou->value, EXPR_TEXT, &cg->tnm));
+        fprintf(o, " */\n        return ");
+        px(cg, ou->value);
+        fprintf(o, ";\n");
+    }
+    fprintf(o, "    default:\n        return 0;\n    }\n}\n\n");
+}
+
 /* settings(): `simulate` and `output every` from the parameters, so that a
  * --set of a parameter they use moves them too. */
 static void emit_settings(Cgen *cg)
@@ -1927,6 +1965,8 @@ static void emit_table(Cgen *cg)
             cg->nnz_K, cg->nnz_C, cg->nnz_W, cg->nnz_Wt);
     if (dv->nl)
         emit_nl_table(cg);
+    if (has_expr_outputs(m))
+        fprintf(o, "    .output_value = output_value,\n");
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
@@ -1955,6 +1995,7 @@ int emit_c_model(const Derivation *dv, FILE *out)
     if (dv->nl)
         emit_nl(&cg);
     emit_settings(&cg);
+    emit_output_value(&cg);
     emit_table(&cg);
     return ferror(out) ? 1 : 0;
 }

@@ -125,7 +125,9 @@ typedef enum OutputKind {
     OUT_X, OUT_V, OUT_A,          /* index: body */
     OUT_GAP, OUT_FORCE,           /* index: gap */
     OUT_KINETIC, OUT_POTENTIAL, OUT_DISSIPATED, OUT_INJECTED, OUT_ERROR,
-    OUT_PARAM                     /* index: parameter */
+    OUT_PARAM,                    /* index: parameter */
+    OUT_FRICTION,                 /* index: friction element; its force */
+    OUT_EXPR                      /* index: the column; `value` */
 } OutputKind;
 
 typedef struct Output {
@@ -134,6 +136,8 @@ typedef struct Output {
     const char *name; /* column header as the user wrote it, e.g. "M1.x" */
     const char *unit; /* SI unit text */
     SrcLoc loc;
+    Expr *value;      /* OUT_EXPR: an expression of t, parameters and the state
+                         (x_i = var i, v_i = var n + i), else NULL */
 } Output;
 
 typedef enum Method { METHOD_RK4, METHOD_ADAPTIVE, METHOD_EXACT, METHOD_TAYLOR } Method;

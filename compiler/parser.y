@@ -128,6 +128,7 @@ int NsmParseAccepts(const int *st, int n, int major)
 %type inits {OptList}
 %type args {NodeList}
 %type items {NodeList}
+%type item {Node *}
 
 program ::= lines.
 lines ::= .
@@ -338,8 +339,11 @@ stmt(S) ::= OUTPUT(K) EVERY expr(E) COLON items(I). {
     S->value = E;
     S->items = I;
 }
-items(L) ::= expr(E). { L = (NodeList){0}; ast_list_push(ps->ast, &L, E); }
-items(L) ::= items(A) COMMA expr(E). { L = A; ast_list_push(ps->ast, &L, E); }
+items(L) ::= item(I). { L = (NodeList){0}; ast_list_push(ps->ast, &L, I); }
+items(L) ::= items(A) COMMA item(I). { L = A; ast_list_push(ps->ast, &L, I); }
+/* an output item: a quantity or expression, or NAME = EXPR (a named column) */
+item(I) ::= expr(E). { I = E; }
+item(I) ::= expr(T) ASSIGN expr(E). { I = ast_binary(ps->ast, N_LABEL, 0, T, E); }
 
 /* for VAR in A..B: STATEMENT */
 stmt(S) ::= FOR(K) IDENT(V) IN expr(A) DOTDOT expr(B) COLON stmt(T). {

@@ -825,6 +825,17 @@ static int wall_param(void *ud, const char *name, double v, int line)
     return 0;
 }
 
+/* The unit of parameter `name` of the model in ctx, for a set file's values. */
+static const char *wall_unit(void *ud, const char *name)
+{
+    const void **ctx = ud;
+    const Model *m = ctx[0];
+    for (int i = 0; i < m->n_params; i++)
+        if (!strcmp(m->params[i].name, name))
+            return m->params[i].unit ? m->params[i].unit : "";
+    return NULL;
+}
+
 /* The walls of a planar model with the run's parameters (the defaults, then
  * --set-file, then every --set, as the simulator takes them), for the path
  * picture.  Returns how many, or -1 when the parameters are not all known
@@ -839,7 +850,7 @@ static int plot_walls(const RunOptions *o, const Model *m, PlotWall *walls, int 
         p[i] = m->params[i].number;
     const void *ctx[2] = {m, p};
     char err[256];
-    if (o->set_file && setfile_read(o->set_file, wall_param, ctx, err, sizeof err))
+    if (o->set_file && setfile_read_units(o->set_file, wall_param, wall_unit, ctx, err, sizeof err))
         return -1;
     for (int k = 0; k < o->nsets; k++) {
         const char *eq = strchr(o->sets[k], '=');
@@ -851,7 +862,7 @@ static int plot_walls(const RunOptions *o, const Model *m, PlotWall *walls, int 
             if (!strcmp(m->params[i].name, name))
                 unit = m->params[i].unit;
         double v;
-        if (setfile_value(eq + 1, unit, &v, err, sizeof err))
+        if (setfile_value(eq + 1, unit, 0, &v, err, sizeof err))
             return -1;
         wall_param(ctx, name, v, 0);
     }

@@ -127,6 +127,7 @@ typedef struct Sema {
     SrcLoc gravity_loc, simulate_loc, output_loc;
     bool every_set;
     bool method_set;           /* `method =` given in `simulate` ... */
+    bool out_expr;             /* converting an output column's expression (CX_OUT) */
     SrcLoc method_loc;         /* ... here */
 } Sema;
 
@@ -478,8 +479,10 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
 
 /* ---- expressions -------------------------------------------------------- */
 
-enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4, CX_STATE = 8 }; /* what an expression may mention;
-                                                          CX_STATE: a force's positions and velocities */
+enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4, CX_STATE = 8, CX_OUT = 16 };
+/* what an expression may mention; CX_STATE: a force's positions and velocities;
+ * CX_OUT: an output column's, which may also name the elements' quantities
+ * (S.force, F.slip, G.gap) and need not be smooth */
 /* While statements are read the number of bodies is not known: a force's
  * velocity v_i is variable VEL_VAR + i, renumbered n + i by finish(). */
 enum { VEL_VAR = SEMA_MAX_BODIES };
@@ -549,6 +552,8 @@ static Val conv(Sema *s, const Node *n, int cx);
  * smooth, their Jacobians and Taylor coefficients are derived symbolically. */
 static bool smooth_guard(Sema *s, Val v, const Node *n, const char *what)
 {
+    if (s->out_expr)      /* an output column is only evaluated, never differentiated */
+        return true;
     if (v.ok && expr_has_kind(v.e, EX_VAR)) {
         diag_error(s->diag, n->loc,
                    "%s a body state is not differentiable: a force or a gap must be a smooth "
@@ -753,10 +758,163 @@ static Val conv_planar_member(Sema *s, const Node *n, const Sym *ps, int cx)
                                                                            : dim_make(1, 0, 0));
 }
 
+/* ---- quantities of the elements in output columns ------------------------ */
+
+static Dim DIM_M, DIM_N, DIM_TORQUE; /* defined with the other units below */
+
+/* Refuses a quantity that depends on the mode (a contact or friction force,
+ * an acceleration) inside an expression: the runtime computes it per mode,
+ * so it is an output column of its own. */
+static Val mode_quantity(Sema *s, const Node *n, const char *name, const char *field)
+{
+    diag_error(s->diag, n->loc,
+               "'%s.%s' depends on which contacts are closed and which friction elements stick: "
+               "it can be an output column of its own, not part of an expression", name, field);
+    return bad();
+}
+
+/* x_i (position var i) or v_i (VEL_VAR + i) of body i, 0 for ground. */
+static Expr *state_of(Sema *s, int body, bool vel)
+{
+    return body < 0 ? expr_num(s->ex, 0) : expr_var(s->ex, (vel ? VEL_VAR : 0) + body);
+}
+
+/* Whether body i is an angle (a planar body's phi). */
+static bool is_angle(const Sema *s, int body)
+{
+    return body >= 0 && s->m->bodies[body].coord == COORD_PHI;
+}
+
+/* The quantity `field` of element sym (spring, damper, force, gap, friction
+ * element) as an expression of the state: a spring's or damper's tension,
+ * a force's value, a gap's value, a friction element's slip velocity.  Its
+ * mode-dependent quantities (contact and friction forces) are refused. */
+static Val element_value(Sema *s, const Node *n, const Sym *sym)
+{
+    const char *f = n->name;
+    Model *m = s->m;
+    switch (sym->kind) {
+    case SYM_SPRING:
+    case SYM_DAMPER: {
+        if (strcmp(f, "force") != 0)
+            break;
+        const Spring *sp = &m->springs[sym->index];
+        Expr *e = expr_num(s->ex, 0);
+        if (sp->k) {
+            Expr *dx = expr_sub(s->ex, state_of(s, sp->b, false), state_of(s, sp->a, false));
+            e = expr_mul(s->ex, sp->k, expr_sub(s->ex, dx, sp->rest));
+        }
+        if (sp->c) {
+            Expr *dv = expr_sub(s->ex, state_of(s, sp->b, true), state_of(s, sp->a, true));
+            e = expr_add(s->ex, e, expr_mul(s->ex, sp->c, dv));
+        }
+        return val(e, is_angle(s, sp->a) || is_angle(s, sp->b) ? DIM_TORQUE : DIM_N);
+    }
+    case SYM_FORCE: {
+        if (strcmp(f, "force") != 0)
+            break;
+        const Force *fo = &m->forces[sym->index];
+        return val(fo->value, is_angle(s, fo->body) ? DIM_TORQUE : DIM_N);
+    }
+    case SYM_GAP: {
+        if (strcmp(f, "force") == 0)
+            return mode_quantity(s, n, sym->name, f);
+        bool rate = strcmp(f, "rate") == 0;
+        if (strcmp(f, "gap") != 0 && !rate)
+            break;
+        const Gap *g = &m->gaps[sym->index];
+        Expr *e = g->curve;
+        if (!e) {
+            const PendingGap *pg = &s->pgaps[sym->index];
+            e = g->d ? g->d : expr_num(s->ex, 0);
+            for (int k = 0; k < pg->n_terms; k++)
+                e = expr_add(s->ex, e, expr_mul(s->ex, pg->terms[k].w,
+                                                state_of(s, pg->terms[k].body, false)));
+            if (g->h)
+                e = expr_add(s->ex, e, g->h);
+        }
+        if (!rate)
+            return val(e, DIM_M);
+        /* its rate: the sum over the bodies of dg/dx_i v_i, and dg/dt of a moving surface */
+        Expr *r = expr_diff(s->ex, e, expr_time(s->ex));
+        for (int i = 0; i < m->n_bodies; i++) {
+            Expr *d = expr_diff(s->ex, e, expr_var(s->ex, i));
+            if (!expr_is_zero(d))
+                r = expr_add(s->ex, r, expr_mul(s->ex, d, state_of(s, i, true)));
+        }
+        return val(r, DIM_V);
+    }
+    case SYM_FRICTION: {
+        if (strcmp(f, "force") == 0)
+            return mode_quantity(s, n, sym->name, f);
+        if (strcmp(f, "slip") != 0)
+            break;
+        const PendingGap *pf = &s->pfrics[sym->index];
+        Expr *e = expr_neg(s->ex, m->frictions[sym->index].u);
+        for (int k = 0; k < pf->n_terms; k++)
+            e = expr_add(s->ex, e, expr_mul(s->ex, pf->terms[k].w, state_of(s, pf->terms[k].body, true)));
+        return val(e, DIM_V);
+    }
+    default:
+        break;
+    }
+    static const char *const expect[] = {
+        [SYM_SPRING] = "force", [SYM_DAMPER] = "force", [SYM_FORCE] = "force",
+        [SYM_GAP] = "gap, rate or force", [SYM_FRICTION] = "force or slip"};
+    diag_error(s->diag, n->name_loc, "a %s has no field '%s' (expected %s)", kind_word(sym->kind), f,
+               expect[sym->kind]);
+    return bad();
+}
+
+/* In an output column's expression, the quantities that are not a body's
+ * state: the elements' (element_value), refusing energies and
+ * accelerations (columns of their own).  *handled is false for a body's
+ * positions and velocities, which conv_member converts. */
+static Val out_member(Sema *s, const Node *n, bool *handled)
+{
+    const Node *base = n->a;
+    const char *f = n->name;
+    *handled = true;
+    if (base->kind == N_NAME && strcmp(base->name, "energy") == 0) {
+        diag_error(s->diag, n->loc, "'energy.%s' is an output column of its own, not part of an "
+                   "expression", f);
+        return bad();
+    }
+    Sym *sym = NULL;
+    bool indexed_body = false;
+    if (base->kind == N_NAME) {
+        sym = table_get(&s->syms, base->name);
+    } else if (base->kind == N_INDEX) {
+        Sym *fam = table_get(&s->syms, base->name);
+        indexed_body = fam && fam->kind == SYM_FAMILY;
+        if (!indexed_body && !(sym = resolve(s, base)))
+            return bad();
+    }
+    bool body = indexed_body || (base->kind == N_NAME && strcmp(base->name, "ground") == 0) ||
+                (sym && (sym->kind == SYM_BODY || sym->kind == SYM_FAMILY));
+    if (body || (sym && sym->kind == SYM_PLANAR)) {
+        static const char *const acc[] = {"a", "ax", "ay", "alpha"};
+        for (int i = body ? 0 : 1; i < (body ? 1 : 4); i++)
+            if (strcmp(f, acc[i]) == 0)
+                return mode_quantity(s, n, sym ? sym->name : base->name, f);
+    }
+    if (!sym || body || sym->kind == SYM_PLANAR || sym->kind == SYM_PARAM) {
+        *handled = false;
+        return bad();
+    }
+    return element_value(s, n, sym);
+}
+
 /* Converts `BODY.x` and friends; only a gap may mention positions. */
 static Val conv_member(Sema *s, const Node *n, int cx)
 {
     const Node *base = n->a;
+    if (cx & CX_OUT) {
+        bool handled;
+        Val v = out_member(s, n, &handled);
+        if (handled)
+            return v;
+    }
     if (base->kind == N_NAME && strcmp(base->name, "energy") == 0) {
         diag_error(s->diag, n->loc, "'energy.%s' can only be used in an output list", n->name);
         return bad();
@@ -836,7 +994,7 @@ static Val conv_name(Sema *s, const Node *n, int cx)
         return with_num(val(expr_num(s->ex, M_PI), dim_none()), M_PI);
     if (strcmp(n->name, "t") == 0) {
         if (!(cx & CX_TIME)) {
-            diag_error(s->diag, n->loc, "time 't' may only appear in a force or a gap");
+            diag_error(s->diag, n->loc, "time 't' may only appear in a force, a gap or an output column");
             return bad();
         }
         return val(expr_time(s->ex), dim_make(0, 0, 1));
@@ -999,6 +1157,9 @@ static Val conv(Sema *s, const Node *n, int cx)
     }
     case N_CALL:
         return conv_call(s, n, cx);
+    case N_LABEL:
+        diag_error(s->diag, n->loc, "a named column 'NAME = EXPRESSION' is only an item of 'output'");
+        return bad();
     case N_TUPLE:
         diag_error(s->diag, n->loc,
                    "a pair (a, b) is only a wall's 'normal' or 'through', or gravity's direction");
@@ -1148,8 +1309,8 @@ static bool take_opts(Sema *s, const Opt *opts, const char *const *keys, int nke
     return ok;
 }
 
-static Dim DIM_M, DIM_KG, DIM_S, DIM_N, DIM_K, DIM_C, DIM_V, DIM_A;
-static Dim DIM_INERTIA, DIM_TORQUE, DIM_KROT, DIM_CROT, DIM_RATE;
+static Dim DIM_KG, DIM_S, DIM_K, DIM_C, DIM_V, DIM_A;
+static Dim DIM_INERTIA, DIM_KROT, DIM_CROT, DIM_RATE;
 
 static void init_dims(void)
 {
@@ -2258,35 +2419,61 @@ static Output *add_output(Sema *s, OutputKind kind, int index, const char *name,
 {
     Output *o = vec_push(s->arena, (void **)&s->m->outputs, &s->m->n_outputs, &s->cap_outputs,
                          sizeof *o);
-    *o = (Output){kind, index, name, unit, loc};
+    *o = (Output){kind, index, name, unit, loc, NULL};
     return o;
 }
 
-/* Resolves one item of an output list. */
-static void output_item(Sema *s, const Node *n)
+/* Adds the quantity of element sym named by member n (S.force, F.slip,
+ * F.force) as a column named `label`, or sym.field. */
+static void element_item(Sema *s, const Node *n, const Sym *sym, const char *label)
 {
+    const char *name = label ? label : arena_printf(s->arena, "%s.%s", sym->name, n->name);
+    if (sym->kind == SYM_FRICTION && strcmp(n->name, "force") == 0) {
+        add_output(s, OUT_FRICTION, sym->index, name, "N", n->loc);
+        return;
+    }
+    Val v = element_value(s, n, sym);
+    if (!v.ok)
+        return;
+    bool torque = v.dim.known && v.dim.m == 2;
+    Output *o = add_output(s, OUT_EXPR, s->m->n_outputs, name,
+                           v.dim.m == 1 && v.dim.s == -1 ? "m/s" : torque ? "N*m" : v.dim.kg ? "N" : "m",
+                           n->loc);
+    o->value = v.e;
+}
+
+/* Resolves an item that names one quantity (BODY.x, GAP.force, S.force,
+ * energy.error, a parameter ...) as a column named `label`, or as written.
+ * Returns false when n is not of that form (an expression). */
+static bool quantity_item(Sema *s, const Node *n, const char *label)
+{
+#define NAMED(text) (label ? label : (text))
     if (n->kind == N_NAME) {
         Sym *sym = table_get(&s->syms, n->name);
         if (sym && sym->kind == SYM_PARAM) {
-            add_output(s, OUT_PARAM, sym->index, sym->name, s->m->params[sym->index].unit, n->loc);
-            return;
+            add_output(s, OUT_PARAM, sym->index, NAMED(sym->name), s->m->params[sym->index].unit, n->loc);
+            return true;
         }
+        if (strcmp(n->name, "t") == 0 || strcmp(n->name, "pi") == 0)
+            return false;
         if (!sym)
             unknown_name(s, n->name, n->name, n->loc);
         else if (sym->kind == SYM_PLANAR)
             diag_error(s->diag, n->loc,
                        "cannot output the planar body '%s' itself (write %s.x, .y, .phi, .vx, .vy, "
                        ".omega, .ax, .ay or .alpha)", n->name, n->name);
-        else
+        else if (sym->kind == SYM_BODY || sym->kind == SYM_FAMILY)
             diag_error(s->diag, n->loc, "cannot output the %s '%s' itself (write %s.x, .v or .a)",
                        kind_word(sym->kind), n->name, n->name);
-        return;
+        else
+            diag_error(s->diag, n->loc, "cannot output the %s '%s' itself (write %s.%s)",
+                       kind_word(sym->kind), n->name, n->name,
+                       sym->kind == SYM_GAP ? "gap, .rate or .force" : sym->kind == SYM_FRICTION
+                       ? "force or .slip" : "force");
+        return true;
     }
-    if (n->kind != N_MEMBER) {
-        diag_error(s->diag, n->loc,
-                   "an output is BODY.x, BODY.v, BODY.a, GAP.gap, GAP.force, energy.QUANTITY or a parameter");
-        return;
-    }
+    if (n->kind != N_MEMBER)
+        return false;
     const Node *base = n->a;
     const char *f = n->name;
     if (base->kind == N_NAME && strcmp(base->name, "energy") == 0) {
@@ -2294,21 +2481,21 @@ static void output_item(Sema *s, const Node *n)
         for (int i = 0; i < 5; i++)
             if (strcmp(f, names[i]) == 0) {
                 add_output(s, (OutputKind)(OUT_KINETIC + i), 0,
-                           arena_printf(s->arena, "energy.%s", f), i == 4 ? "" : "J", n->loc);
-                return;
+                           NAMED(arena_printf(s->arena, "energy.%s", f)), i == 4 ? "" : "J", n->loc);
+                return true;
             }
         diag_error(s->diag, n->name_loc,
                    "unknown energy quantity '%s' (expected kinetic, potential, dissipated, injected or error)",
                    f);
-        return;
+        return true;
     }
     if (base->kind == N_NAME && strcmp(base->name, "ground") == 0) {
         diag_error(s->diag, n->loc, "ground does not move: nothing to output");
-        return;
+        return true;
     }
     Sym *sym = resolve(s, base);
     if (!sym)
-        return;
+        return true;
     if (sym->kind == SYM_PLANAR) {
         static const char *const fields[] = {"x", "y", "phi", "vx", "vy", "omega", "ax", "ay", "alpha"};
         const Planar *pl = &s->m->planars[sym->index];
@@ -2318,24 +2505,28 @@ static void output_item(Sema *s, const Node *n)
                 const Body *b = &s->m->bodies[coords[i % 3]];
                 int kind = i / 3;
                 add_output(s, (OutputKind)(OUT_X + kind), coords[i % 3],
-                           kind == 0 ? b->xname : kind == 1 ? b->vname : b->aname,
+                           NAMED(kind == 0 ? b->xname : kind == 1 ? b->vname : b->aname),
                            kind == 0 ? b->xunit : kind == 1 ? b->vunit : b->aunit, n->loc);
-                return;
+                return true;
             }
         diag_error(s->diag, n->name_loc,
                    "a planar body has no field '%s' (expected x, y, phi, vx, vy, omega, ax, ay or alpha)",
                    f);
-        return;
+        return true;
     }
     if (sym->kind == SYM_GAP) {
         if (strcmp(f, "gap") == 0 || strcmp(f, "force") == 0) {
             bool gap = f[0] == 'g';
             add_output(s, gap ? OUT_GAP : OUT_FORCE, sym->index,
-                       arena_printf(s->arena, "%s.%s", sym->name, f), gap ? "m" : "N", n->loc);
-            return;
+                       NAMED(arena_printf(s->arena, "%s.%s", sym->name, f)), gap ? "m" : "N", n->loc);
+            return true;
         }
-        diag_error(s->diag, n->name_loc, "a gap has no field '%s' (expected gap or force)", f);
-        return;
+        if (strcmp(f, "rate") == 0) {
+            element_item(s, n, sym, label);
+            return true;
+        }
+        diag_error(s->diag, n->name_loc, "a gap has no field '%s' (expected gap, rate or force)", f);
+        return true;
     }
     if (sym->kind == SYM_BODY) {
         static const char *const fields[] = {"x", "v", "a"};
@@ -2343,19 +2534,103 @@ static void output_item(Sema *s, const Node *n)
         for (int i = 0; i < 3; i++)
             if (strcmp(f, fields[i]) == 0) {
                 add_output(s, (OutputKind)(OUT_X + i), sym->index,
-                           arena_printf(s->arena, "%s.%s", sym->name, f), units[i], n->loc);
-                return;
+                           NAMED(arena_printf(s->arena, "%s.%s", sym->name, f)), units[i], n->loc);
+                return true;
             }
         diag_error(s->diag, n->name_loc, "a body has no field '%s' (expected x, v or a)", f);
-        return;
+        return true;
     }
     if (sym->kind == SYM_FAMILY) {
         diag_error(s->diag, base->loc, "'%s' is a family of bodies; name one of them, e.g. %s[%d]",
                    sym->name, sym->name, sym->lo);
-        return;
+        return true;
+    }
+    if (sym->kind == SYM_SPRING || sym->kind == SYM_DAMPER || sym->kind == SYM_FORCE ||
+        sym->kind == SYM_FRICTION) {
+        element_item(s, n, sym, label);
+        return true;
     }
     diag_error(s->diag, n->loc, "cannot output '%s.%s': '%s' is a %s", sym->name, f, sym->name,
                kind_word(sym->kind));
+    return true;
+#undef NAMED
+}
+
+/* The text of the source at loc (one line), each run of blanks read as
+ * one space: the column name of an expression given without one. */
+static char *source_text(Sema *s, SrcLoc loc)
+{
+    const char *p = s->src->text;
+    for (int line = 1; line < loc.line && p && *p; line++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (!p)
+        return arena_strdup(s->arena, "?");
+    char *out = arena_alloc(s->arena, (size_t)loc.len + 1);
+    int k = 0;
+    for (int c = 0; c < loc.len && p[loc.col - 1 + c] && p[loc.col - 1 + c] != '\n'; c++) {
+        char ch = p[loc.col - 1 + c] == '\t' ? ' ' : p[loc.col - 1 + c];
+        if (ch != ' ' || (k > 0 && out[k - 1] != ' '))
+            out[k++] = ch;
+    }
+    while (k > 0 && out[k - 1] == ' ')
+        k--;
+    out[k] = '\0';
+    return out;
+}
+
+/* Resolves one item of an output list: a quantity, an expression of t,
+ * parameters, the bodies' states and the elements' quantities, or either
+ * of them named, NAME = EXPRESSION. */
+static void output_item(Sema *s, const Node *item)
+{
+    const Node *n = item;
+    const char *label = NULL;
+    if (item->kind == N_LABEL) {
+        if (item->a->kind != N_NAME) {
+            diag_error(s->diag, item->a->loc, "a column's name is a plain name: NAME = EXPRESSION");
+            return;
+        }
+        label = item->a->name;
+        n = item->b;
+        if (strcmp(label, "t") == 0) {
+            diag_error(s->diag, item->a->loc, "'t' is the time, the first column already");
+            return;
+        }
+        for (int k = 0; k < s->m->n_outputs; k++)
+            if (strcmp(s->m->outputs[k].name, label) == 0) {
+                diag_error(s->diag, item->a->loc, "column '%s' is given twice", label);
+                diag_note(s->diag, s->m->outputs[k].loc, "first given here");
+                return;
+            }
+    }
+    if (n->kind == N_NAME && strcmp(n->name, "t") == 0) {
+        diag_error(s->diag, n->loc, "'t' is the time, the first column already");
+        return;
+    }
+    int before = s->m->n_outputs;
+    if (quantity_item(s, n, label)) {
+        if (label && s->m->n_outputs > before)
+            s->m->outputs[before].loc = item->a->loc;   /* a later duplicate's note */
+        return;
+    }
+    s->out_expr = true;
+    Val v = conv(s, n, CX_TIME | CX_POS | CX_STATE | CX_OUT);
+    s->out_expr = false;
+    if (!v.ok)
+        return;
+    const char *name = label ? label : source_text(s, n->loc);
+    if (strpbrk(name, ",\"")) {
+        diag_error(s->diag, n->loc, "give this column a name, NAME = EXPRESSION (its text '%s' has "
+                   "a comma or a quote, which a CSV header cannot hold)", name);
+        return;
+    }
+    char buf[64];
+    dim_text(v.dim, buf, sizeof buf);
+    Output *o = add_output(s, OUT_EXPR, s->m->n_outputs, name, arena_strdup(s->arena, buf),
+                           label ? item->a->loc : n->loc);
+    o->value = v.e;
 }
 
 static void stmt_output(Sema *s, const Stmt *st)
@@ -2596,6 +2871,9 @@ static void finish(Sema *s)
     for (int k = 0; k < m->n_forces; k++)
         if (m->forces[k].state)
             m->forces[k].value = renumber_velocities(s, m->forces[k].value);
+    for (int k = 0; k < m->n_outputs; k++)
+        if (m->outputs[k].value)
+            m->outputs[k].value = renumber_velocities(s, m->outputs[k].value);
     m->nl = nonlinear_bits(m);
     if (!s->every_set) {
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */

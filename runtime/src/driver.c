@@ -337,7 +337,7 @@ static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const 
         return 1;
     }
     double v;
-    if (setfile_value(eq + 1, m->params[k].unit, &v, err, sizeof err)) {
+    if (setfile_value(eq + 1, m->params[k].unit, 0, &v, err, sizeof err)) {
         fprintf(stderr, "%s: error: bad value '%s' for parameter '%s': %s\n(try --help)\n", prog,
                 eq + 1, name, err);
         return 1;
@@ -349,6 +349,14 @@ static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const 
         return 1;
     }
     return 0;
+}
+
+/* The unit of parameter `name` for a --set-file's values, NULL if unknown. */
+static const char *set_unit(void *ud, const char *name)
+{
+    const SetCtx *c = ud;
+    int k = param_find(c->m, name);
+    return k < 0 ? NULL : c->m->params[k].unit ? c->m->params[k].unit : "";
 }
 
 /* One assignment of a --set-file: unknown names are errors listing the
@@ -395,8 +403,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "                       rk4; 0: never)\n"
             "  --set NAME=VALUE     override a parameter, in SI units or with a unit of its\n"
             "                       dimension ('k=2 N/m', 'T=5 ms'); repeatable\n"
-            "  --set-file FILE      overrides from a file of NAME = VALUE lines (SI units,\n"
-            "                       # comments)\n"
+            "  --set-file FILE      overrides from a file of NAME = VALUE lines (SI, or with\n"
+            "                       a unit as for --set; # comments)\n"
             "  --out FILE|-         write the trajectory as CSV, or as HDF5 for FILE.h5\n"
             "                       (with the events and the model's description)\n"
             "  --events FILE|-      write the event log as CSV (the event table on stdout is\n"
@@ -1030,7 +1038,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--set-file")) {
             SetCtx ctx = { sim, m, d.prog, val };
             char err[512];
-            int r = setfile_read(val, set_from_file, &ctx, err, sizeof err);
+            int r = setfile_read_units(val, set_from_file, set_unit, &ctx, err, sizeof err);
             if (r) {
                 if (r != -1)
                     fprintf(stderr, "%s: error: %s\n", d.prog, err);

@@ -526,6 +526,29 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
     return rc;
 }
 
+/* Forces of the friction elements in mode at (t, y), ff (nf values), each
+** along its slip velocity's coefficients: a stuck element's multiplier, a
+** slipping one's -mu_k N sign(slip) with N its normal force in the mode, 0
+** for an idle one (its normal gap open). */
+int rt_fric_values(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ff)
+{
+    int n = s->n;
+    double f[n], F[n], a[n], h[4 * s->g + 1], lam[s->g + 1], lamf[s->nf + 1];
+    state_terms(s, t, y, f, h);
+    rt_force_parts(s, mode, y, y + n, f, 1, F);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, lamf);
+    for (int k = 0; k < s->nf; k++) {
+        if (rt_fric_idle(s, mode, k))
+            ff[k] = 0;
+        else if (rt_fric_stuck(s, mode, k))
+            ff[k] = lamf[k];
+        else
+            ff[k] = -rt_fric_sign(s, mode, k) * s->num.muk[k] *
+                    rt_fric_normal(s, mode, k, y, y + n, lam, 1);
+    }
+    return rc;
+}
+
 /* For penalty laws with an exponent: dF/dt's penalty term is w (k a p^(a-1)
 ** p' + c p''), not the linear w (k p' + c p'') that rt_force_parts gives
 ** on (v, a); add the difference to fd. */

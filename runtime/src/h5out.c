@@ -350,10 +350,21 @@ static int flush_due(H5Out *h)
     return now_seconds() - h->last_flush >= 1.0 ? flush(h) : 0;
 }
 
-/* /model: the model's description and the parameters of this run. */
+#ifndef NSM_VERSION_TEXT
+#define NSM_VERSION_TEXT "unknown"
+#endif
+
+/* /model: the model's description and the parameters of this run; the
+** file's root: the versions of nsm and of the HDF5 library that wrote it. */
 static int write_model(H5Out *h, const nsm_sim *sim)
 {
     const nsm_model *m = h->m;
+    unsigned maj = 0, min = 0, rel = 0;
+    char hv[48];
+    H5get_libversion(&maj, &min, &rel);
+    snprintf(hv, sizeof hv, "%u.%u.%u", maj, min, rel);
+    if (attr_str(h->file, "nsm_version", NSM_VERSION_TEXT) | attr_str(h->file, "hdf5_version", hv))
+        return -1;
     hid_t g = H5Gcreate2(h->file, "model", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0)
         return -1;

@@ -3,6 +3,7 @@
  *
  * One file holds the whole run, in full double precision, readable by h5py:
  *
+ *   /                      attributes nsm_version, hdf5_version (what wrote it)
  *   /trajectory            float64 [samples, 1 + outputs]: t, then the output
  *                          columns; attributes columns, units (string arrays)
  *   /events                compound [events]: t, kind, contact, vrel_before,

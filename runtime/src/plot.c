@@ -7,7 +7,8 @@
 ** column: the panel that draws it, or why it is not drawn.
 **
 ** Layout.  One panel per kind of output and unit (positions, velocities,
-** accelerations, gaps, contact forces, energies, the energy error, others),
+** accelerations, gaps, forces of contacts, springs and friction, energies,
+** the energy error, others: expressions and parameters),
 ** stacked over a shared time axis, at most PLOT_MAX_PANELS of them.  A panel
 ** of a few lines gives each its colour and its name in the legend; a panel of
 ** many (a family such as P[1].x .. P[20].x) colours them in order along a
@@ -135,18 +136,22 @@ static int has_suffix(const char *name, const char *suffix)
     return n > k + 1 && name[n - k - 1] == '.' && strcmp(name + n - k, suffix) == 0;
 }
 
-/* The panel kind of an output column, from its name. */
+/* The panel kind of an output column, from its name.  A name with
+** blanks, operators or parentheses is an expression's ("M2.x - M1.x"):
+** whatever it ends with, it is drawn with the other quantities. */
 static int column_kind(const char *name)
 {
     if (strcmp(name, "energy.error") == 0)
         return K_ERROR;
     if (strncmp(name, "energy.", 7) == 0)
         return K_ENERGY;
+    if (strpbrk(name, " +-*/^()"))
+        return K_OTHER;
     /* a line body's x, v, a; a planar body's x, y, phi, vx, vy, omega, ax, ay, alpha */
     if (has_suffix(name, "x") || has_suffix(name, "y") || has_suffix(name, "phi"))
         return K_X;
     if (has_suffix(name, "v") || has_suffix(name, "vx") || has_suffix(name, "vy") ||
-        has_suffix(name, "omega"))
+        has_suffix(name, "omega") || has_suffix(name, "slip"))
         return K_V;
     if (has_suffix(name, "a") || has_suffix(name, "ax") || has_suffix(name, "ay") ||
         has_suffix(name, "alpha"))
@@ -162,15 +167,25 @@ static int column_kind(const char *name)
 static void panel_label(const Plot *p, int k, char *buf, size_t len)
 {
     static const char *const names[] = {
-        "position", "velocity", "acceleration", "gap", "contact force", "energy",
+        "position", "velocity", "acceleration", "gap", "force", "energy",
         "energy error", ""
     };
     static const char *const angular[] = {"angle", "angular velocity", "angular acceleration"};
     const char *u = p->panel_unit[k];
     if (p->panel_kind[k] <= K_A && !strncmp(u, "rad", 3))
         snprintf(buf, len, "%s [%s]", angular[p->panel_kind[k]], u);
-    else if (p->panel_kind[k] == K_OTHER)
-        snprintf(buf, len, "[%s]", *u ? u : "-");
+    else if (p->panel_kind[k] == K_OTHER) {
+        int only = -1, count = 0;     /* a panel of one column is named after it */
+        for (int i = 0; i < p->ncol; i++)
+            if (p->col[i].panel == k) {
+                only = i;
+                count++;
+            }
+        if (count == 1)
+            snprintf(buf, len, "%s [%s]", p->col[only].name, *u ? u : "-");
+        else
+            snprintf(buf, len, "[%s]", *u ? u : "-");
+    }
     else if (*u)
         snprintf(buf, len, "%s [%s]", names[p->panel_kind[k]], u);
     else

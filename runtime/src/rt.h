@@ -396,6 +396,7 @@ int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const
                   double *a, double *lam, double *lamf);
 int rt_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam,
                    double *lamf);
+int rt_fric_values(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ff);
 void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F);
 int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, double *a, double *lam,

@@ -35,9 +35,10 @@ static char *scan_name(char *s)
     return s;
 }
 
-/* Parse one line (comment already cut off).  Returns 0 and fills name/value,
-** 1 for a blank line, -1 for a malformed one (msg says what is wrong). */
-static int parse_line(char *s, char **name, double *value, const char **msg)
+/* Parse one line (comment already cut off).  Returns 0 and fills name and
+** the value's text (a number, optionally with a unit: setfile_value reads
+** it), 1 for a blank line, -1 for a malformed one (msg says what is wrong). */
+static int parse_line(char *s, char **name, char **value, const char **msg)
 {
     s = skip_blank(s);
     if (*s == '\0' || *s == '\n')
@@ -56,16 +57,12 @@ static int parse_line(char *s, char **name, double *value, const char **msg)
     *name = s;
     p = skip_blank(p + 1);
     errno = 0;
-    *value = strtod(p, &end);
-    if (end == p || errno != 0 || !isfinite(*value)) {
-        *msg = "expected a number (SI units) after '='";
+    double v = strtod(p, &end);
+    if (end == p || errno != 0 || !isfinite(v)) {
+        *msg = "expected a number after '=' (SI, or followed by a unit)";
         return -1;
     }
-    end = skip_blank(end);
-    if (*end != '\0' && *end != '\n') {
-        *msg = "unexpected text after the value (units are SI and not written)";
-        return -1;
-    }
+    *value = p;
     return 0;
 }
 
@@ -112,8 +109,15 @@ static char *read_small_file(const char *path, size_t *size, char *err, size_t e
     return buf;
 }
 
-/* Reads a parameter file; see setfile.h. */
+/* Reads a parameter file without knowing the parameters' units; see setfile.h. */
 int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t errlen)
+{
+    return setfile_read_units(path, fn, NULL, ud, err, errlen);
+}
+
+/* Reads a parameter file; see setfile.h. */
+int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void *ud, char *err,
+                       size_t errlen)
 {
     size_t size = 0;
     char *text = read_small_file(path, &size, err, errlen);
@@ -134,15 +138,25 @@ int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t err
         char *hash = strchr(p, '#');
         if (hash)
             *hash = '\0';
-        char *name = NULL;
+        char *name = NULL, *text = NULL;
         double value = 0;
         const char *msg = "";
-        int k = parse_line(p, &name, &value, &msg);
+        int k = parse_line(p, &name, &text, &msg);
         if (k < 0) {
             snprintf(err, errlen, "%s:%d: %s; lines are NAME = VALUE", path, line, msg);
             rc = NSM_EINVAL;
         } else if (k == 0) {
-            rc = fn(ud, name, value, line);
+            /* the parameter's unit when known; else (an unknown name, which
+             * fn reports, or no unit function) any unit, converted to SI */
+            const char *u = unit ? unit(ud, name) : NULL;
+            char why[256];
+            if (setfile_value(text, u, u ? 0 : 1, &value, why, sizeof why)) {
+                snprintf(err, errlen, "%s:%d: bad value '%s' for '%s': %s", path, line, text,
+                         name, why);
+                rc = NSM_EINVAL;
+            } else {
+                rc = fn(ud, name, value, line);
+            }
         }
         p = end + 1;
     }
@@ -159,7 +173,8 @@ static int cycles_vs_radians(const char *a, const char *b)
 }
 
 /* Parses a --set value; see setfile.h. */
-int setfile_value(const char *text, const char *unit, double *value, char *err, size_t errlen)
+int setfile_value(const char *text, const char *unit, int any, double *value, char *err,
+                  size_t errlen)
 {
     char *end;
     errno = 0;
@@ -186,6 +201,10 @@ int setfile_value(const char *text, const char *unit, double *value, char *err, 
         snprintf(err, errlen, "unknown unit '%.*s' (units are written as in the language: "
                  "N/m, kN, ms, m/s^2, N*s/m)", (int)n, end);
         return -1;
+    }
+    if (any) {
+        *value = v * scale;     /* the parameter's unit is not known here */
+        return 0;
     }
     if (*pu && !unit_parse(pu, &pscale, &pdim)) {
         snprintf(err, errlen, "the parameter's unit '%s' is not known here: give the value "

@@ -443,6 +443,14 @@ double nsm_sim_output(const nsm_sim *s, int k)
         return lam[i];
     }
     case NSM_OUT_PARAM: return i >= 0 && i < s->m->n_params ? s->p[i] : NAN;
+    case NSM_OUT_FRICTION: {
+        double ff[s->nf + 1];
+        if (i < 0 || i >= s->nf || rt_fric_values(s, s->mode, s->t, s->y, ff))
+            return NAN;
+        return ff[i];
+    }
+    case NSM_OUT_EXPR:
+        return s->m->output_value ? s->m->output_value(k, s->t, s->y, s->p, s->c) : NAN;
     default: break;
     }
     err = nsm_sim_energy(s, &kin, &pot, &diss, &inj);

@@ -98,7 +98,7 @@ def case_columns(nsmc, src, work):
           "every column named in the script's map with its panel and drawn")
     check("not drawn" not in gp and "note:" not in so + se, "nothing left out, no note")
     for name, label in (("P[1].x", "position [m]"), ("P[20].v", "velocity [m/s]"),
-                        ("G[19].force", "contact force [N]")):
+                        ("G[19].force", "force [N]")):
         check(re.search(r"^#   column \d+: %s \[[^\]]*\] -> panel %s$"
                         % (re.escape(name), re.escape(label)), gp, re.M) is not None,
               "%s in the panel '%s'" % (name, label))

@@ -80,7 +80,9 @@ enum nsm_output_kind {
     NSM_OUT_X, NSM_OUT_V, NSM_OUT_A,      /* index: body */
     NSM_OUT_GAP, NSM_OUT_FORCE,           /* index: gap */
     NSM_OUT_KINETIC, NSM_OUT_POTENTIAL, NSM_OUT_DISSIPATED, NSM_OUT_INJECTED, NSM_OUT_ERROR,
-    NSM_OUT_PARAM                         /* index: parameter */
+    NSM_OUT_PARAM,                        /* index: parameter */
+    NSM_OUT_FRICTION,                     /* index: friction element; its force */
+    NSM_OUT_EXPR                          /* index: column; nsm_model.output_value */
 };
 
 typedef struct nsm_param_info {
@@ -324,6 +326,11 @@ typedef struct nsm_model {
     void (*nl_series)(int k, int K, double t0, const double *X, const int *sw, const double *p,
                       const double *c, double *work, double *F, double *G, double *CV,
                       double *WV);
+
+    /* Output columns that are expressions (kind NSM_OUT_EXPR, appended: NULL
+     * when there are none): the value of column k at time t and state y (2n
+     * values), an expression of t, the parameters and the state. */
+    double (*output_value)(int k, double t, const double *y, const double *p, const double *c);
 } nsm_model;
 
 #ifdef __cplusplus
