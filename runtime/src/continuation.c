@@ -524,6 +524,40 @@ static int cont_graze(Cont *c, const Pt *a, double sb, Pt *q, Pt *lastq)
     return NSM_OK;
 }
 
+/* The grazing orbit g without impacts (its smallest gap within the event
+** detection's tolerance of zero, about 1e-10 of the gap's scale) moved onto
+** the zero of the smallest gap: one secant step in the parameter on
+** gmin(p), each value from an orbit solved at fixed p, the second
+** parameter 1e-7 of the scale back along back_p (where the gap opens).  g
+** is replaced only by an orbit still without impacts.  q is scratch. */
+static int cont_graze_refine(Cont *c, Pt *g, double back_p, Pt *q)
+{
+    int n2 = c->n2, rc;
+    if (g->impacts || !(fabs(g->gmin) < 1e-6))
+        return NSM_OK;
+    double p1 = g->X[n2], g1 = g->gmin, p0 = p1 + (back_p >= 0 ? 1 : -1) * 1e-7 * fmax(1, fabs(p1));
+    double dir[c->N];
+    memset(dir, 0, sizeof dir);
+    dir[n2] = 1;
+    memcpy(q->X, g->X, sizeof(double) * n2);
+    q->X[n2] = p0;
+    rc = cont_correct(c, q, NULL, NULL, 0);
+    if (!rc && q->impacts == 0)
+        rc = cont_finish(c, q, dir);
+    if (rc || q->impacts || !(q->gmin != g1))
+        return rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL ? NSM_OK : rc;
+    double ps = p1 - g1 * (p1 - p0) / (g1 - q->gmin);
+    memcpy(q->X, g->X, sizeof(double) * n2);
+    q->X[n2] = ps;
+    rc = cont_correct(c, q, NULL, NULL, 0);
+    if (!rc && q->impacts == 0)
+        rc = cont_finish(c, q, g->tau);
+    if (rc || q->impacts)
+        return rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL ? NSM_OK : rc;
+    pt_copy(c, g, q);
+    return NSM_OK;
+}
+
 /* Past a grazing orbit g: the orbit of another impact count at the
 ** parameter p_g + h or p_g - h (Newton's method at fixed p from g's state,
 ** h growing from 1e-6 of the scale), then its tangent pointing away from
@@ -532,26 +566,34 @@ static int cont_graze(Cont *c, const Pt *a, double sb, Pt *q, Pt *lastq)
 static int cont_past(Cont *c, const Pt *g, double dir_p, Pt *q)
 {
     int n2 = c->n2, N = c->N, rc;
-    double pg = g->X[n2], scale = fmax(1, fabs(pg));
+    double pg = g->X[n2], scale = fmax(1, fabs(pg)), ys = 1;
+    for (int i = 0; i < n2; i++)
+        ys = fmax(ys, fabs(g->X[i]));
     for (double h = 1e-6; h <= 1.1e-2; h *= 10)
-        for (int side = 0; side < 2; side++) {
-            double sgn = side ? -dir_p : dir_p, p = pg + sgn * h * scale;
-            if (p < c->lo || p > c->hi)
-                continue;
-            memcpy(q->X, g->X, sizeof(double) * n2);
-            q->X[n2] = p;
-            rc = cont_correct(c, q, NULL, NULL, 0);
-            if (rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL)
-                continue;
-            if (rc)
-                return rc;
-            if (q->impacts == g->impacts)
-                continue;
-            double dir[N];
-            memset(dir, 0, sizeof dir);
-            dir[n2] = sgn;
-            return cont_finish(c, q, dir);
-        }
+        for (int side = 0; side < 2; side++)
+            /* guesses: g's state, then g's state moved by +-10 h along each
+             * axis (Newton's method from g's state alone may fall back to
+             * g's own branch, which exists on the same side) */
+            for (int k = 0; k <= 2 * n2; k++) {
+                double sgn = side ? -dir_p : dir_p, p = pg + sgn * h * scale;
+                if (p < c->lo || p > c->hi)
+                    continue;
+                memcpy(q->X, g->X, sizeof(double) * n2);
+                if (k > 0)
+                    q->X[(k - 1) / 2] += (k % 2 ? 10 : -10) * h * ys;
+                q->X[n2] = p;
+                rc = cont_correct(c, q, NULL, NULL, 0);
+                if (rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL)
+                    continue;
+                if (rc)
+                    return rc;
+                if (q->impacts == g->impacts)
+                    continue;
+                double dir[N];
+                memset(dir, 0, sizeof dir);
+                dir[n2] = sgn;
+                return cont_finish(c, q, dir);
+            }
     return NSM_ENUMERIC;
 }
 
@@ -696,7 +738,29 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         /* another impact count ahead (or no orbit ahead at all): a grazing */
         if ((rc = cont_graze(&c, &a, ds, &q, &g)))
             break;
-        if (g.impacts == 0 && !(fabs(g.gmin) < 1e-6)) {
+        double back = -a.tau[c.n2];
+        rc = cont_past(&c, &g, a.tau[c.n2] >= 0 ? 1 : -1, &b);
+        if (rc && rc != NSM_ENUMERIC)
+            break;
+        int past = rc == NSM_OK;
+        if (past && g.impacts && b.impacts == 0) {
+            /* from the impacting side the orbits near the grazing escape
+             * Newton's method (the impact map's square root): locate the
+             * grazing again from the side without impacts, backward along
+             * b's branch, to the distance between b and g and more */
+            double dist = 0;
+            for (int i = 0; i < c.N; i++)
+                dist += (b.X[i] - g.X[i]) * (b.X[i] - g.X[i]);
+            pt_copy(&c, &a, &b);
+            for (int i = 0; i < c.N; i++)
+                a.tau[i] = -a.tau[i];
+            back = -a.tau[c.n2];
+            if ((rc = cont_graze(&c, &a, 2 * sqrt(dist) + 1e-3 * o->ds, &q, &g)))
+                break;
+        }
+        if ((rc = cont_graze_refine(&c, &g, back, &q)))
+            break;
+        if (!past && g.impacts == 0 && !(fabs(g.gmin) < 1e-6)) {
             snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
                      "%s = %.17g (Newton's method fails there)", o->param, g.X[c.n2]);
             break;
@@ -704,14 +768,12 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         if ((rc = cont_emit(&c, &g, NSM_CONT_GRAZING)))
             break;
         points++;
-        rc = cont_past(&c, &g, a.tau[c.n2] >= 0 ? 1 : -1, &b);
-        if (rc == NSM_ENUMERIC) {
+        if (!past) {
             snprintf(s->msg, sizeof s->msg, "continuation: no orbit past the grazing at %s = %.17g",
                      o->param, g.X[c.n2]);
-            rc = NSM_OK;
             break;
         }
-        if (rc || (rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))
+        if ((rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))
             break;
         points++;
         pt_copy(&c, &a, &b);
