@@ -211,6 +211,18 @@ def main():
             bad += check(len(after) > 3 and all(r["impacts"] == "0" and float(r[om]) < float(wg_lo)
                                                  for r in after),
                          f"continued past the grazing on the branch without impacts ({len(after)} points)")
+        # 4. bad options: a message, exit status 1, no branch.csv
+        for opts, msg in ((["--param", "omega"], "expected NAME=FROM:TO"),
+                          (["--param", "zz=1:2"], "no such parameter"),
+                          (["--param", "omega=1:2", "--ds", "-1"], "--ds -1"),
+                          (["--param", "omega=1:2", "--start", "1"], "--start 1"),
+                          (["--param", "omega=1:2", "--bogus", "3"], "unknown option")):
+            out = os.path.join(tmp, "bad")
+            p = subprocess.run([args.nsmc, "continue", args.model, "--out-dir", out] + opts,
+                               capture_output=True, text=True)
+            bad += check(p.returncode == 1 and msg in p.stderr and
+                         not os.path.exists(os.path.join(out, "branch.csv")),
+                         f"{' '.join(opts)}: exit {p.returncode}, {p.stderr.strip().splitlines()[-1:]}")
     print("FAIL" if bad else "all ok")
     return 1 if bad else 0
 
