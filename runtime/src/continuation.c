@@ -592,7 +592,13 @@ static int cont_past(Cont *c, const Pt *g, double dir_p, Pt *q)
                 double dir[N];
                 memset(dir, 0, sizeof dir);
                 dir[n2] = sgn;
-                return cont_finish(c, q, dir);
+                if ((rc = cont_finish(c, q, dir)))
+                    return rc;
+                /* a partner of the grazing orbit grazes nearly too: its
+                 * smallest gap O(h), its impact speed O(sqrt h); another
+                 * orbit of that parameter is another branch, not this one */
+                if (q->impacts == 0 ? q->gmin <= 10 * h * ys : q->vmin <= 10 * sqrt(h) * ys)
+                    return NSM_OK;
             }
     return NSM_ENUMERIC;
 }

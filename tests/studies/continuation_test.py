@@ -211,7 +211,23 @@ def main():
             bad += check(len(after) > 3 and all(r["impacts"] == "0" and float(r[om]) < float(wg_lo)
                                                  for r in after),
                          f"continued past the grazing on the branch without impacts ({len(after)} points)")
-        # 4. bad options: a message, exit status 1, no branch.csv
+        # 4. around the loop: the stable impacting orbit just below the upper
+        # grazing, up through the fold, down the unstable part to the
+        # grazing (a nonsmooth fold) and up again without impacts
+        rows = run(args.nsmc, args.model, os.path.join(tmp, "loop"), "1.2185:2.0", "1.9,3")
+        kinds = [r["point"] for r in rows if r["point"] not in ("regular", "start")]
+        gz = [r for r in rows if r["point"] == "grazing"]
+        bad += check(kinds == ["fold", "grazing"] and abs(float(gz[0][om]) - float(wg_hi)) < 1e-10,
+                     f"loop: {kinds}, grazing at {gz[0][om] if gz else None} from the impacting side, "
+                     f"closed form {mp.nstr(wg_hi, 17)}")
+        if gz:
+            i = rows.index(gz[0])
+            bad += check(all(r["impacts"] == "1" and r["stable"] == "0" for r in rows[i - 20:i]) and
+                         all(r["impacts"] == "0" and r["stable"] == "1" and float(r[om]) > float(wg_hi)
+                             for r in rows[i + 1:]) and float(rows[-1][om]) > 1.9,
+                         "loop: unstable impacting before the grazing, stable without impacts after, "
+                         "up to the end of the range")
+        # 5. bad options: a message, exit status 1, no branch.csv
         for opts, msg in ((["--param", "omega"], "expected NAME=FROM:TO"),
                           (["--param", "zz=1:2"], "no such parameter"),
                           (["--param", "omega=1:2", "--ds", "-1"], "--ds -1"),
