@@ -603,6 +603,8 @@ static int cont_past(Cont *c, const Pt *g, double dir_p, Pt *q)
     return NSM_ENUMERIC;
 }
 
+/* The options' defaults (nsm/nsm.h): the forced models' usual period, steps
+** that resolve the impact oscillator's branch, 1e-10 on the parameter. */
 void nsm_cont_defaults(nsm_cont_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -691,6 +693,10 @@ out:
     return rc;
 }
 
+/* The branch from o->from (nsm/nsm.h): predictor-corrector steps with the
+** step halved where Newton's method fails and grown by 1.5 where it
+** succeeds; the special points between two points, grazings, and the way
+** on past them. */
 int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud)
 {
     if (!s || !o || !o->param || !o->period || o->periods < 1 || !isfinite(o->from) ||

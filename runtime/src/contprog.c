@@ -113,6 +113,7 @@ static void prog_usage(const char *prog, FILE *f)
                "continuation.gp/.png/.svg.\n", prog);
 }
 
+/* Names of enum nsm_cont_kind in branch.csv and on stdout. */
 static const char *const kind_names[] = { "regular", "start", "fold", "flip", "ns", "grazing" };
 
 /* The header of branch.csv. */
@@ -341,6 +342,7 @@ static int start_parse(const Prog *g, const char *s, double *y, int n2)
                     "then velocities)", s, n2);
 }
 
+/* The program's main: options, the continuation, branch.csv, the diagram. */
 int nsm_continue_main(const nsm_model *m, int argc, char **argv)
 {
     Prog g;
