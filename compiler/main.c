@@ -46,6 +46,7 @@ static void usage(FILE *out)
           "       nsmc run FILE.nsm [OPTIONS] [-- SIMULATOR OPTIONS]\n"
           "       nsmc sweep FILE.nsm --param NAME=START:STOP:COUNT --section SPEC\n"
           "                --out-dir DIR [OPTIONS]\n"
+          "       nsmc continue FILE.nsm --param NAME=FROM:TO --out-dir DIR [OPTIONS]\n"
           "       nsmc cache clean | nsmc --datadir | nsmc --help | nsmc --version\n"
           "\n"
           "Compiling:\n"
@@ -90,6 +91,13 @@ static void usage(FILE *out)
           "  --plot COLUMN           the column of the bifurcation diagram\n"
           "  --jobs N                threads (and MPI ranks under mpirun)\n"
           "  -v                      show the C compiler's command\n"
+          "\n"
+          "nsmc continue: periodic orbits followed in one parameter by pseudo-arclength\n"
+          "  continuation, stable and unstable, folds, period doublings, Neimark-Sacker\n"
+          "  points and grazings located (docs/studies.md; nsmc continue --help)\n"
+          "  --param NAME=FROM:TO    the parameter and its range\n"
+          "  --period EXPR           the forcing period (default 2*pi/omega)\n"
+          "  --out-dir DIR           where branch.csv and the diagram go\n"
           "\n"
           "nsmc cache clean          remove the cached simulators ($XDG_CACHE_HOME/nsm)\n"
           "exit status: 0 ok, 1 error in the model or the command line, 2 internal error\n",
@@ -332,6 +340,8 @@ int main(int argc, char **argv)
         return run_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return sweep_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "continue") == 0)
+        return continue_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "cache") == 0)
         return run_cache_main(argc - 1, argv + 1);
     Options o = {ACT_COMPILE, EQ_MARKDOWN, NULL, NULL};

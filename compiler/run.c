@@ -1134,11 +1134,14 @@ int run_main(int argc, char **argv)
     return rc;
 }
 
-/* For `nsmc sweep` (sweep.c): the model's C text with the sweep program's
- * main instead of the simulator's, built (cached) like a simulator, with the
- * threads and MPI libraries besides.  Returns the program's path in a, or
- * NULL with *status set after a message. */
-const char *run_build_sweep(const char *input, int verbose, Arena *a, int *status)
+/* The model's C text with the main of a study program (main_fn, e.g.
+ * nsm_sweep_main) instead of the simulator's, built (cached) like a
+ * simulator under the name MODEL-suffix with the extra libraries libs.
+ * Returns the program's path in a, or NULL with *status set after a
+ * message. */
+static const char *build_study(const char *input, int verbose, Arena *a, int *status,
+                               const char *what, const char *main_fn, const char *suffix,
+                               const char *libs)
 {
     const Model *m = NULL;
     size_t clen = 0;
@@ -1153,14 +1156,30 @@ const char *run_build_sweep(const char *input, int verbose, Arena *a, int *statu
         return NULL;
     }
     at += sizeof tag - 1;
-    char *text = arena_printf(a, "#define NSM_NO_MAIN 1\n%s\nint nsm_sweep_main(const nsm_model *m, "
+    char *text = arena_printf(a, "#define NSM_NO_MAIN 1\n%s\nint %s(const nsm_model *m, "
                               "int argc, char **argv);\nint main(int argc, char **argv) { return "
-                              "nsm_sweep_main(&%.*s, argc, argv); }\n", ctext, (int)(end - at), at);
+                              "%s(&%.*s, argc, argv); }\n", ctext, main_fn, main_fn,
+                              (int)(end - at), at);
     RunOptions o;
     memset(&o, 0, sizeof o);
     o.verbose = verbose;
-    return build("sweep program", arena_printf(a, "%s-sweep", m->name), text, strlen(text), &o, NSM_SWEEP_LIBS, a,
+    return build(what, arena_printf(a, "%s-%s", m->name, suffix), text, strlen(text), &o, libs, a,
                  status);
+}
+
+/* For `nsmc sweep` (sweep.c): the sweep program, with the threads and MPI
+ * libraries besides. */
+const char *run_build_sweep(const char *input, int verbose, Arena *a, int *status)
+{
+    return build_study(input, verbose, a, status, "sweep program", "nsm_sweep_main", "sweep",
+                       NSM_SWEEP_LIBS);
+}
+
+/* For `nsmc continue` (continue.c): the continuation program. */
+const char *run_build_continue(const char *input, int verbose, Arena *a, int *status)
+{
+    return build_study(input, verbose, a, status, "continuation program", "nsm_continue_main",
+                       "continue", "");
 }
 
 /* `nsmc --datadir`: where the models and examples are, <prefix>/<datadir>/nsm

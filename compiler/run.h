@@ -20,5 +20,9 @@ int run_datadir(void);
 struct Arena;
 /* The sweep program of a model, built or found in the cache (run.c). */
 const char *run_build_sweep(const char *input, int verbose, struct Arena *a, int *status);
+/* The continuation program of a model, built or found in the cache (run.c). */
+const char *run_build_continue(const char *input, int verbose, struct Arena *a, int *status);
+/* argv[0] is "continue"; returns the process exit code (continue.c). */
+int continue_main(int argc, char **argv);
 
 #endif

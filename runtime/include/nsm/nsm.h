@@ -320,6 +320,63 @@ int nsm_sim_monodromy(nsm_sim *sim, double period, double *phi, double *y_end);
  * when Newton's method does not converge. */
 int nsm_sim_periodic_orbit(nsm_sim *sim, double period, double *y, double *mu_re, double *mu_im);
 
+/* Continuation of periodic orbits in one parameter (docs/studies.md,
+ * "Continuation"): pseudo-arclength continuation of the orbit of `periods`
+ * forcing periods (the expression `period` of the parameters) through t = 0,
+ * by Newton's method on y(k T) = y(0) with the monodromy matrix, stable and
+ * unstable alike.  Folds (the parameter's arclength derivative changes sign,
+ * a multiplier crosses +1), period doublings (-1) and Neimark-Sacker points
+ * (a complex pair crosses the unit circle) are located on the branch to
+ * `tol` in the parameter; a grazing (the impact count per period changes:
+ * the smallest gap over the period reaches zero) too, and the branch goes on
+ * past it on the orbit of the other impact count where there is one.  The
+ * models of nsm_sim_monodromy only.  Each point goes to fn in the order of
+ * the branch (a nonzero return stops: NSM_ESTOPPED).  The continuation uses
+ * the simulation's event handler during the runs and puts it back, and
+ * leaves the parameter at its value before the call. */
+enum nsm_cont_kind {
+    NSM_CONT_REGULAR = 0,     /* a step of the branch */
+    NSM_CONT_START,           /* the first orbit, at `from` */
+    NSM_CONT_FOLD,            /* limit point in the parameter (multiplier +1) */
+    NSM_CONT_FLIP,            /* period doubling (multiplier -1) */
+    NSM_CONT_NS,              /* Neimark-Sacker (complex pair on the unit circle) */
+    NSM_CONT_GRAZING          /* the smallest gap over the period reaches zero */
+};
+typedef struct nsm_cont_options {
+    const char *param;        /* the parameter continued */
+    double from, to;          /* start at from toward to; stop on leaving [from, to] */
+    const char *period;       /* forcing period, an expression ("2*pi/omega") */
+    int periods;              /* orbit period in forcing periods (>= 1) */
+    double ds, ds_min, ds_max;/* arclength steps in (y, p) */
+    long max_points;          /* most points (located points included) */
+    double tol;               /* special points' accuracy in the parameter */
+    long transient;           /* forcing periods run from y (NULL: the model's
+                                 init) before the first Newton solve */
+} nsm_cont_options;
+typedef struct nsm_cont_point {
+    int kind;                 /* enum nsm_cont_kind */
+    double param, period;
+    int n2;                   /* length of y, mu_re, mu_im */
+    const double *y;          /* the orbit's state at t = 0 */
+    const double *mu_re, *mu_im;  /* multipliers, by decreasing modulus */
+    int stable;               /* every |mu| < 1 */
+    long impacts;             /* impacts per orbit period */
+    double min_gap;           /* smallest gap over the period (0 when impacting) */
+    double min_speed;         /* smallest impact speed (0: none) */
+    double dpds;              /* the parameter's arclength derivative */
+    long index;               /* 0, 1, ... in the order of the branch */
+} nsm_cont_point;
+typedef int (*nsm_cont_fn)(void *ud, const nsm_sim *sim, const nsm_cont_point *pt);
+/* Defaults: period "2*pi/omega", 1 period, ds 1e-2 (min 1e-9, max 5e-2),
+ * 10000 points, tol 1e-10, 200 transient periods. */
+void nsm_cont_defaults(nsm_cont_options *o);
+/* y: the start (2n; NULL: the model's init), receives the first orbit's
+ * state.  NSM_EINVAL for bad options or an unknown parameter, NSM_ENUMERIC
+ * (message) when no orbit is found at `from`; a branch that ends early (no
+ * orbit past a grazing, Newton's method failing) returns NSM_OK with the
+ * reason in nsm_sim_message. */
+int nsm_sim_continue(nsm_sim *sim, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud);
+
 /* Names and checks, so that programs and bindings need no table of their
  * own and parse no message text. */
 

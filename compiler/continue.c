@@ -1,0 +1,94 @@
+/*
+ * continue.c - `nsmc continue`: continuation of a model's periodic orbits
+ * in one parameter.
+ *
+ *     nsmc continue FILE.nsm --param NAME=FROM:TO --out-dir DIR
+ *                   [--period EXPR] [--periods K] [--ds S] [--ds-min S]
+ *                   [--ds-max S] [--max-points N] [--tol X] [--transient N]
+ *                   [--start V,V,...] [--set NAME=VALUE]... [--plot COLUMN]
+ *                   [--no-plot] [-q] [-v]
+ *
+ * The model is compiled in memory and built, with the continuation
+ * program's main (runtime/src/contprog.c) instead of the simulator's, into a
+ * program cached like `nsmc run`'s simulators (run.c); nsmc then becomes
+ * that program (execv), which follows the branch through the C API's
+ * nsm_sim_continue (runtime/src/continuation.c).  The options after FILE.nsm
+ * are the program's; see docs/studies.md, "Continuation".
+ *
+ * Exit status: 0 ok, 1 an error in the model or the command line, 2 an
+ * internal error (the generated C did not compile), 3 the continuation
+ * failed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "run.h"
+
+/* The usage text of `nsmc continue`. */
+static void continue_usage(FILE *f)
+{
+    fputs("usage: nsmc continue FILE.nsm --param NAME=FROM:TO --out-dir DIR\n"
+          "                     [--period EXPR] [--periods K] [--ds S] [--ds-min S]\n"
+          "                     [--ds-max S] [--max-points N] [--tol X] [--transient N]\n"
+          "                     [--start V,V,...] [--set NAME=VALUE]... [--plot COLUMN]\n"
+          "                     [--no-plot] [-q] [-v]\n"
+          "Pseudo-arclength continuation of the periodic orbit of K (default 1) forcing\n"
+          "periods EXPR (default 2*pi/omega) from NAME = FROM toward TO, stable and\n"
+          "unstable, by Newton's method on the exact flow with the monodromy matrix;\n"
+          "folds, period doublings, Neimark-Sacker points and grazings are located to\n"
+          "--tol (default 1e-10) in the parameter.  The first orbit is found from the\n"
+          "state after --transient (200) periods from --start (default the model's init).\n"
+          "DIR receives branch.csv and the diagram continuation.gp/.png/.svg (stable\n"
+          "solid, unstable dashed, special points marked).  docs/studies.md.\n", f);
+}
+
+/* Entry from main.c for `nsmc continue ...` (argv[0] is "continue"). */
+int continue_main(int argc, char **argv)
+{
+    const char *input = NULL;
+    int verbose = 0, help = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-v"))
+            verbose = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            help = 1;
+        else if (i == 1 && argv[i][0] != '-')
+            input = argv[i];        /* the model comes first */
+    }
+    if (!input) {
+        if (!help)
+            fputs("nsmc continue: error: no model file given\n", stderr);
+        continue_usage(help ? stdout : stderr);
+        return help ? 0 : 1;
+    }
+    Arena *a = arena_new();
+    int status = 0;
+    const char *bin = run_build_continue(input, verbose, a, &status);
+    if (!bin) {
+        arena_free(a);
+        return status;
+    }
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!args) {
+        fputs("nsmc: error: out of memory\n", stderr);
+        arena_free(a);
+        return 2;
+    }
+    int n = 0;
+    args[n++] = "nsmc continue";
+    for (int i = 1; i < argc; i++)
+        if (argv[i] != input && strcmp(argv[i], "-v"))
+            args[n++] = argv[i];
+    args[n] = NULL;
+    fflush(NULL);
+    execv(bin, args);
+    fprintf(stderr, "nsmc: internal error: cannot run the continuation program %s: %s\n", bin,
+            strerror(errno));
+    free(args);
+    arena_free(a);
+    return 2;
+}

@@ -1,0 +1,798 @@
+/*
+** continuation.c: pseudo-arclength continuation of the periodic orbits of a
+** forced model in one parameter, with their folds, period doublings,
+** Neimark-Sacker points and grazings (docs/studies.md, "Continuation").
+**
+** A periodic orbit of k forcing periods T(p) (an expression of the
+** parameters) is a zero of F(y, p) = P(y, p) - y, P the stroboscopic map
+** from t = 0 to k T(p) of the exact flow with its impacts (floquet.c).  The
+** branch X = (y, p) is followed by Keller's pseudo-arclength method: the
+** tangent tau spans the kernel of J = [D_y F, D_p F] = [Phi - I, F_p], the
+** predictor is X + ds tau, and Newton's method corrects it on the
+** hyperplane tau . (X - X_a) = ds, which crosses folds of the branch in p.
+** Phi is the monodromy matrix from the saltation matrices (exact); F_p is a
+** central difference of the exact flow, (P(y, p + h) - P(y, p - h)) / 2h
+** with h = eps^(1/3) max(1, |p|) (about 6e-6 relative): truncation h^2 and
+** rounding eps/h balance near 1e-11 relative.  F_p only enters the
+** Jacobian, so it bounds Newton's rate, not the orbit's accuracy (set by the
+** residual), and the fold's location (tau_p = 0 exactly where Phi - I is
+** singular, by Cramer's rule on J's kernel).
+**
+** Test functions, evaluated at each point and located by the Illinois
+** method on the arclength between two points (each trial point corrected
+** onto the branch):
+**     fold              tau_p, the parameter's arclength derivative
+**     period doubling   det(Phi + I) = prod (mu_i + 1)
+**     Neimark-Sacker    prod_{i<j} (mu_i mu_j - 1) (the bialternate
+**                       product's determinant), kept when the pair at the
+**                       crossing is complex on the unit circle (else it is
+**                       a neutral saddle, not reported)
+** Grazing: the number of impacts per period changes between two points
+** (the minimal gap over the period of the non-impacting orbit, found by
+** Newton's method on the gap's rate from samples of the exact flow, reaches
+** zero), located by bisection on the arclength; the continuation then goes
+** on from the grazing orbit on the branch of the other impact count (a
+** natural-parameter Newton solve on either side of the grazing parameter,
+** where the impacting branch exists, then a new tangent).
+**
+** No I/O: points go to the caller's function (the continuation program,
+** contprog.c, writes them).
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+/* Samples of the exact flow per period for the search of the gap's minimum. */
+#define GAP_SAMPLES 64
+
+/* The continuation's working state: the options, the sizes, scratch. */
+typedef struct Cont {
+    nsm_sim *s;
+    const nsm_cont_options *o;
+    int n2, N;                /* y's length and X's (n2 + 1) */
+    double lo, hi;            /* the parameter's range */
+    long impacts;             /* counted by the event handler of the run */
+    double vmin;              /* smallest impact speed of the run */
+    nsm_cont_fn fn;
+    void *ud;
+    long index;
+} Cont;
+
+/* A point of the branch with what was computed there. */
+typedef struct Pt {
+    double *X;                /* y (n2) then p */
+    double *Phi;              /* n2 x n2 */
+    double *Fp;               /* n2 */
+    double *tau;              /* unit tangent (N) */
+    double *mre, *mim;        /* multipliers */
+    double period;
+    long impacts;
+    double vmin, gmin;
+    double f[3];              /* test functions: fold, flip, Neimark-Sacker */
+} Pt;
+
+/* Event handler during the continuation's runs: counts the impacts and
+** keeps the smallest impact speed. */
+static int cont_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
+{
+    Cont *c = ud;
+    (void)sim;
+    if (ev->kind == NSM_EV_IMPACT) {
+        c->impacts++;
+        c->vmin = fmin(c->vmin, fabs(ev->vrel_before));
+    }
+    return 0;
+}
+
+/* Allocate a point's arrays (one block). */
+static int pt_alloc(const Cont *c, Pt *q)
+{
+    int n2 = c->n2, N = c->N;
+    double *b = calloc((size_t)(N + n2 * n2 + n2 + N + 2 * n2), sizeof(double));
+    if (!b)
+        return NSM_ENOMEM;
+    q->X = b;
+    q->Phi = b + N;
+    q->Fp = q->Phi + n2 * n2;
+    q->tau = q->Fp + n2;
+    q->mre = q->tau + N;
+    q->mim = q->mre + n2;
+    return NSM_OK;
+}
+
+/* Free a point's arrays. */
+static void pt_free(Pt *q)
+{
+    free(q->X);
+    q->X = NULL;
+}
+
+/* Copy point a into b (both allocated). */
+static void pt_copy(const Cont *c, Pt *b, const Pt *a)
+{
+    double *X = b->X;
+    int n2 = c->n2, N = c->N;
+    memcpy(X, a->X, sizeof(double) * (size_t)(N + n2 * n2 + n2 + N + 2 * n2));
+    *b = *a;
+    b->X = X;
+    b->Phi = X + N;
+    b->Fp = b->Phi + n2 * n2;
+    b->tau = b->Fp + n2;
+    b->mre = b->tau + N;
+    b->mim = b->mre + n2;
+}
+
+/* Set the parameter and return the orbit's period k T(p). */
+static int cont_period(Cont *c, double p, double *T)
+{
+    nsm_sim *s = c->s;
+    int rc = nsm_sim_set_param(s, c->o->param, p);
+    if (rc)
+        return rc;
+    if ((rc = nsm_sim_eval(s, c->o->period, T)))
+        return rc;
+    if (!(*T > 0) || !isfinite(*T)) {
+        snprintf(s->msg, sizeof s->msg, "continuation: the period %s is not a positive time at %s = %.17g",
+                 c->o->period, c->o->param, p);
+        return NSM_EMODEL;
+    }
+    *T *= c->o->periods;
+    return NSM_OK;
+}
+
+/* P(y, p) into yT and, when Phi is given, the monodromy matrix; counts the
+** impacts of the run. */
+static int cont_map(Cont *c, const double *y, double p, double *yT, double *Phi, double *T)
+{
+    nsm_sim *s = c->s;
+    int n2 = c->n2, rc;
+    double Tp, scratch[n2 * n2];
+    if ((rc = cont_period(c, p, &Tp)))
+        return rc;
+    if ((rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)))
+        return rc;
+    c->impacts = 0;
+    c->vmin = HUGE_VAL;
+    if ((rc = nsm_sim_monodromy(s, Tp, Phi ? Phi : scratch, yT)))
+        return rc;
+    if (T)
+        *T = Tp;
+    return NSM_OK;
+}
+
+/* F_p by the central difference of the exact flow (step in the header).
+** A difference run with another impact count than the base run (y0 = P(y,
+** p), its count im) crossed a grazing, where P is not smooth: then the
+** one-sided difference on the base's side (error O(h), still a contraction
+** of 1e-5 for Newton's method), halving h while neither side matches. */
+static int cont_fp(Cont *c, const double *y, double p, const double *y0, long im, double *Fp)
+{
+    int n2 = c->n2, rc;
+    double h = 6.0554544523933395e-06 * fmax(1, fabs(p)), a[n2], b[n2];
+    for (int k = 0; k < 30; k++, h /= 2) {
+        if ((rc = cont_map(c, y, p + h, a, NULL, NULL)))
+            return rc;
+        long ia = c->impacts;
+        if ((rc = cont_map(c, y, p - h, b, NULL, NULL)))
+            return rc;
+        long ib = c->impacts;
+        for (int i = 0; i < n2; i++)
+            Fp[i] = ia == im && ib == im ? (a[i] - b[i]) / (2 * h)
+                  : ia == im ? (a[i] - y0[i]) / h : (y0[i] - b[i]) / h;
+        if (ia == im || ib == im)
+            return NSM_OK;
+    }
+    return NSM_ENUMERIC;
+}
+
+/* Determinant of an n x n matrix (copied) by elimination with pivoting. */
+static double det_of(int n, const double *A0)
+{
+    double A[n * n], d = 1;
+    memcpy(A, A0, sizeof A);
+    for (int k = 0; k < n; k++) {
+        int piv = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(A[i * n + k]) > fabs(A[piv * n + k]))
+                piv = i;
+        if (A[piv * n + k] == 0)
+            return 0;
+        if (piv != k) {
+            for (int j = 0; j < n; j++) {
+                double t = A[k * n + j];
+                A[k * n + j] = A[piv * n + j];
+                A[piv * n + j] = t;
+            }
+            d = -d;
+        }
+        d *= A[k * n + k];
+        for (int i = k + 1; i < n; i++) {
+            double f = A[i * n + k] / A[k * n + k];
+            for (int j = k; j < n; j++)
+                A[i * n + j] -= f * A[k * n + j];
+        }
+    }
+    return d;
+}
+
+/* The unit tangent: the kernel of J = [Phi - I, F_p], oriented along dir
+** (tau . dir > 0).  Solved as [J; dir^T] tau = e_N. */
+static int cont_tangent(const Cont *c, const double *Phi, const double *Fp, const double *dir, double *tau)
+{
+    int n2 = c->n2, N = c->N;
+    double A[N * N];
+    for (int a = 0; a < n2; a++) {
+        for (int b = 0; b < n2; b++)
+            A[a * N + b] = Phi[a * n2 + b] - (a == b);
+        A[a * N + n2] = Fp[a];
+        tau[a] = 0;
+    }
+    for (int b = 0; b < N; b++)
+        A[n2 * N + b] = dir[b];
+    tau[n2] = 1;
+    if (nsm_la_solve(N, A, tau, 1))
+        return NSM_ENUMERIC;
+    double nrm = 0;
+    for (int i = 0; i < N; i++)
+        nrm += tau[i] * tau[i];
+    nrm = sqrt(nrm);
+    if (!(nrm > 0) || !isfinite(nrm))
+        return NSM_ENUMERIC;
+    double sd = 0;
+    for (int i = 0; i < N; i++)
+        sd += tau[i] * dir[i];
+    for (int i = 0; i < N; i++)
+        tau[i] /= sd < 0 ? -nrm : nrm;
+    return NSM_OK;
+}
+
+/* The smallest gap over the period of an orbit without impacts: the exact
+** flow from t = 0 sampled GAP_SAMPLES times, then Newton's method on the
+** gap's rate (its derivative from the vector field) from the smallest
+** sample: the minimum between samples, to the rounding of the gap. */
+static int cont_gap_min(Cont *c, const double *y, double p, double *gmin)
+{
+    nsm_sim *s = c->s;
+    int n = s->n, N = s->N, rc;
+    double T;
+    if ((rc = cont_period(c, p, &T)) || (rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)))
+        return rc;
+    *gmin = HUGE_VAL;
+    if (!rt_mode_empty(s, s->mode))
+        return NSM_OK;
+    double Y0[N], Y1[N], Yd[N];
+    memcpy(Y0, s->y, sizeof Y0);
+    unsigned free_mode[s->mw];
+    rt_mode_none(s, free_mode);
+    for (int j = 0; j < s->g; j++) {
+        if (s->m->gaps[j].law != NSM_LAW_IMPACT)
+            continue;
+        double best = HUGE_VAL, tb = 0;
+        for (int i = 0; i <= GAP_SAMPLES; i++) {
+            double t = T * i / GAP_SAMPLES;
+            if ((rc = rt_advance(s, 0, Y0, t, Y1)))
+                return rc;
+            double g = rt_gap_at(s, j, t, Y1);
+            if (g < best)
+                best = g, tb = t;
+        }
+        /* Newton on g'(t) = w.v = 0 (g'' = w.a), kept inside the period */
+        double t = tb;
+        for (int it = 0; it < 12; it++) {
+            if ((rc = rt_advance(s, 0, Y0, t, Y1)) || (rc = rt_deriv(s, free_mode, t, Y1, Yd)))
+                return rc;
+            double gd = rt_gap_rate(s, j, t, Y1 + n), gdd = rt_wrow(s, j, Yd + n);
+            if (!(gdd > 0))
+                break;
+            double tn = fmin(fmax(t - gd / gdd, 0), T);
+            int done = fabs(tn - t) <= 1e-15 * T;
+            t = tn;
+            if (done)
+                break;
+        }
+        if ((rc = rt_advance(s, 0, Y0, t, Y1)))
+            return rc;
+        best = fmin(best, rt_gap_at(s, j, t, Y1));
+        *gmin = fmin(*gmin, best);
+    }
+    return NSM_OK;
+}
+
+/* Sort the multipliers by decreasing modulus (for the output). */
+static void mu_sort(int n, double *re, double *im)
+{
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && hypot(re[k], im[k]) > hypot(re[k - 1], im[k - 1]); k--) {
+            double a = re[k], b = im[k];
+            re[k] = re[k - 1], im[k] = im[k - 1];
+            re[k - 1] = a, im[k - 1] = b;
+        }
+}
+
+/* Everything at a point on the branch: Phi and F_p (already in q from the
+** corrector), the tangent oriented along dir, multipliers, test functions,
+** the smallest gap. */
+static int cont_finish(Cont *c, Pt *q, const double *dir)
+{
+    int n2 = c->n2, rc;
+    if ((rc = cont_tangent(c, q->Phi, q->Fp, dir, q->tau)))
+        return rc;
+    if (nsm_la_eigvals(n2, q->Phi, q->mre, q->mim))
+        return NSM_ENUMERIC;
+    mu_sort(n2, q->mre, q->mim);
+    double B[n2 * n2];
+    for (int i = 0; i < n2 * n2; i++)
+        B[i] = q->Phi[i] + (i % (n2 + 1) == 0);
+    q->f[0] = q->tau[n2];
+    q->f[1] = det_of(n2, B);
+    /* prod_{i<j} (mu_i mu_j - 1), real for a real matrix */
+    double pr = 1, pi = 0;
+    for (int i = 0; i < n2; i++)
+        for (int j = i + 1; j < n2; j++) {
+            double ar = q->mre[i] * q->mre[j] - q->mim[i] * q->mim[j] - 1;
+            double ai = q->mre[i] * q->mim[j] + q->mim[i] * q->mre[j];
+            double r = pr * ar - pi * ai;
+            pi = pr * ai + pi * ar;
+            pr = r;
+        }
+    q->f[2] = pr;
+    q->gmin = 0;
+    if (q->impacts == 0 && (rc = cont_gap_min(c, q->X, q->X[n2], &q->gmin)))
+        return rc;
+    return NSM_OK;
+}
+
+/* Newton's method from the guess in q->X: on F = 0 with the hyperplane
+** nrm . (X - X0) = sig when nrm is given, else at fixed p.  On success q
+** holds Phi, F_p (at the solution) and the impact count; the caller then
+** runs cont_finish.  NSM_ENUMERIC when it does not converge. */
+static int cont_correct(Cont *c, Pt *q, const double *X0, const double *nrm, double sig)
+{
+    int n2 = c->n2, N = c->N, rc;
+    double yT[n2], r[N], A[N * N], best = HUGE_VAL;
+    for (int it = 0; it < 12; it++) {
+        double *X = q->X, p = X[n2];
+        if (!(p == p) || (rc = cont_map(c, X, p, yT, q->Phi, &q->period)))
+            return rc ? rc : NSM_ENUMERIC;
+        q->impacts = c->impacts;
+        q->vmin = c->impacts ? c->vmin : 0;
+        double rn = 0, yn = 1;
+        for (int i = 0; i < n2; i++) {
+            r[i] = yT[i] - X[i];
+            rn = fmax(rn, fabs(r[i]));
+            yn = fmax(yn, fabs(X[i]));
+        }
+        double rh = 0;
+        if (nrm) {
+            for (int i = 0; i < N; i++)
+                rh += nrm[i] * (X[i] - X0[i]);
+            rh -= sig;
+        }
+        /* converged at the run's rounding (as nsm_sim_periodic_orbit); F_p
+         * at the solution for its tangent (its runs leave Phi as it is) */
+        if ((rn <= 1e-14 * yn || (rn <= 1e-11 * yn && rn >= 0.5 * best)) && fabs(rh) <= 1e-13 * yn) {
+            long im = q->impacts;
+            if ((rc = cont_fp(c, X, p, yT, im, q->Fp)))
+                return rc;
+            q->impacts = im;
+            return NSM_OK;
+        }
+        if (it > 0 && rn > 1e3 * best)
+            return NSM_ENUMERIC;
+        best = fmin(best, rn);
+        /* F_p once per solve (a chord in p), at the first iterate */
+        if (nrm && it == 0) {
+            long im = q->impacts;
+            if ((rc = cont_fp(c, X, p, yT, im, q->Fp)))
+                return rc;
+            q->impacts = im;
+        }
+        int M = nrm ? N : n2;
+        for (int a = 0; a < n2; a++) {
+            for (int b = 0; b < n2; b++)
+                A[a * M + b] = q->Phi[a * n2 + b] - (a == b);
+            if (nrm)
+                A[a * M + n2] = q->Fp[a];
+            r[a] = -r[a];
+        }
+        if (nrm) {
+            for (int b = 0; b < N; b++)
+                A[n2 * N + b] = nrm[b];
+            r[n2] = -rh;
+        }
+        if (nsm_la_solve(M, A, r, 1))
+            return NSM_ENUMERIC;
+        for (int i = 0; i < M; i++)
+            X[i] += r[i];
+    }
+    return NSM_ENUMERIC;
+}
+
+/* The point at arclength sig from a along its tangent, corrected and
+** finished; ok = 0 (and NSM_OK) when Newton's method fails there. */
+static int cont_at(Cont *c, const Pt *a, double sig, Pt *q, int *ok)
+{
+    for (int i = 0; i < c->N; i++)
+        q->X[i] = a->X[i] + sig * a->tau[i];
+    int rc = cont_correct(c, q, a->X, a->tau, sig);
+    *ok = 0;
+    /* no orbit there: Newton's method fails, the motion leaves free flight
+     * between impacts, or an iterate starts inside a gap (the reset refuses
+     * it; the parameter itself was accepted at the start) */
+    if (rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL)
+        return NSM_OK;
+    if (rc || (rc = cont_finish(c, q, a->tau)))
+        return rc == NSM_ENUMERIC ? NSM_OK : rc;
+    *ok = 1;
+    return NSM_OK;
+}
+
+/* Hand a point to the caller's function. */
+static int cont_emit(Cont *c, const Pt *q, int kind)
+{
+    int n2 = c->n2, stable = 1;
+    for (int i = 0; i < n2; i++)
+        if (!(hypot(q->mre[i], q->mim[i]) < 1))
+            stable = 0;
+    nsm_cont_point pt = { kind, q->X[n2], q->period, n2, q->X, q->mre, q->mim, stable,
+                          q->impacts, q->gmin, q->vmin, q->tau[n2], c->index++ };
+    if (c->fn && c->fn(c->ud, c->s, &pt))
+        return NSM_ESTOPPED;
+    return NSM_OK;
+}
+
+/* Whether the crossing of test function k at q is a reportable point: a
+** Neimark-Sacker crossing needs a complex pair on the unit circle. */
+static int cont_genuine(const Cont *c, const Pt *q, int k)
+{
+    if (k != 2)
+        return 1;
+    for (int i = 0; i < c->n2; i++)
+        if (fabs(q->mim[i]) > 1e-8 && fabs(hypot(q->mre[i], q->mim[i]) - 1) < 1e-6)
+            return 1;
+    return 0;
+}
+
+/* Locate the zero of test function k between a (sig = 0) and b (sig =
+** sb) by the Illinois method on the arclength, to an arclength bracket of
+** 1e-2 tol (the parameter then within tol); the point found goes to q. */
+static int cont_locate(Cont *c, const Pt *a, const Pt *b, double sb, int k, Pt *q)
+{
+    double lo = 0, hi = sb, flo = a->f[k], fhi = b->f[k];
+    int side = 0, rc, ok, have = 0;
+    double tol = 1e-2 * c->o->tol;
+    for (int it = 0; it < 80 && hi - lo > tol; it++) {
+        double x = flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi);
+        if (!(x > lo && x < hi))
+            x = 0.5 * (lo + hi);
+        if ((rc = cont_at(c, a, x, q, &ok)))
+            return rc;
+        if (!ok)
+            return NSM_ENUMERIC;
+        have = 1;
+        double f = q->f[k];
+        if (f == 0)
+            break;
+        if ((f > 0) == (flo > 0)) {
+            lo = x, flo = f;
+            if (side == -1)
+                fhi /= 2;
+            side = -1;
+        } else {
+            hi = x, fhi = f;
+            if (side == 1)
+                flo /= 2;
+            side = 1;
+        }
+    }
+    if (!have) {
+        if ((rc = cont_at(c, a, 0.5 * (lo + hi), q, &ok)))
+            return rc;
+        if (!ok)
+            return NSM_ENUMERIC;
+    }
+    return NSM_OK;
+}
+
+/* Locate the grazing between a (its impact count) and the arclength sb,
+** where the branch either has another count or cannot be continued: by
+** bisection on "corrected with a's count", each trial predicted from the
+** last point with a's count (so that the predictor's error shrinks with the
+** bracket and Newton's iterates stay on a's side of the grazing).  lastq
+** receives that last point (the grazing orbit, its smallest gap ~ 0). */
+static int cont_graze(Cont *c, const Pt *a, double sb, Pt *q, Pt *lastq)
+{
+    double hi = sb;
+    int rc, ok;
+    pt_copy(c, lastq, a);
+    for (int it = 0; it < 400 && hi > 1e-2 * c->o->tol; it++) {
+        double x = 0.5 * hi;
+        if ((rc = cont_at(c, lastq, x, q, &ok)))
+            return rc;
+        if (ok && q->impacts == a->impacts) {
+            /* the base moves to q: the bracket is [0, hi - x] from there */
+            hi -= x;
+            pt_copy(c, lastq, q);
+        } else {
+            hi = x;
+        }
+    }
+    return NSM_OK;
+}
+
+/* The grazing orbit g without impacts (its smallest gap within the event
+** detection's tolerance of zero, about 1e-10 of the gap's scale) moved onto
+** the zero of the smallest gap: one secant step in the parameter on
+** gmin(p), each value from an orbit solved at fixed p, the second
+** parameter 1e-7 of the scale back along back_p (where the gap opens).  g
+** is replaced only by an orbit still without impacts.  q is scratch. */
+static int cont_graze_refine(Cont *c, Pt *g, double back_p, Pt *q)
+{
+    int n2 = c->n2, rc;
+    if (g->impacts || !(fabs(g->gmin) < 1e-6))
+        return NSM_OK;
+    double p1 = g->X[n2], g1 = g->gmin, p0 = p1 + (back_p >= 0 ? 1 : -1) * 1e-7 * fmax(1, fabs(p1));
+    double dir[c->N];
+    memset(dir, 0, sizeof dir);
+    dir[n2] = 1;
+    memcpy(q->X, g->X, sizeof(double) * n2);
+    q->X[n2] = p0;
+    rc = cont_correct(c, q, NULL, NULL, 0);
+    if (!rc && q->impacts == 0)
+        rc = cont_finish(c, q, dir);
+    if (rc || q->impacts || !(q->gmin != g1))
+        return rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL ? NSM_OK : rc;
+    double ps = p1 - g1 * (p1 - p0) / (g1 - q->gmin);
+    memcpy(q->X, g->X, sizeof(double) * n2);
+    q->X[n2] = ps;
+    rc = cont_correct(c, q, NULL, NULL, 0);
+    if (!rc && q->impacts == 0)
+        rc = cont_finish(c, q, g->tau);
+    if (rc || q->impacts)
+        return rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL ? NSM_OK : rc;
+    pt_copy(c, g, q);
+    return NSM_OK;
+}
+
+/* Past a grazing orbit g: the orbit of another impact count at the
+** parameter p_g + h or p_g - h (Newton's method at fixed p from g's state,
+** h growing from 1e-6 of the scale), then its tangent pointing away from
+** p_g.  The branch continues from there in q; NSM_ENUMERIC when there is
+** none on either side. */
+static int cont_past(Cont *c, const Pt *g, double dir_p, Pt *q)
+{
+    int n2 = c->n2, N = c->N, rc;
+    double pg = g->X[n2], scale = fmax(1, fabs(pg)), ys = 1;
+    for (int i = 0; i < n2; i++)
+        ys = fmax(ys, fabs(g->X[i]));
+    for (double h = 1e-6; h <= 1.1e-2; h *= 10)
+        for (int side = 0; side < 2; side++)
+            /* guesses: g's state, then g's state moved by +-10 h along each
+             * axis (Newton's method from g's state alone may fall back to
+             * g's own branch, which exists on the same side) */
+            for (int k = 0; k <= 2 * n2; k++) {
+                double sgn = side ? -dir_p : dir_p, p = pg + sgn * h * scale;
+                if (p < c->lo || p > c->hi)
+                    continue;
+                memcpy(q->X, g->X, sizeof(double) * n2);
+                if (k > 0)
+                    q->X[(k - 1) / 2] += (k % 2 ? 10 : -10) * h * ys;
+                q->X[n2] = p;
+                rc = cont_correct(c, q, NULL, NULL, 0);
+                if (rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL)
+                    continue;
+                if (rc)
+                    return rc;
+                if (q->impacts == g->impacts)
+                    continue;
+                double dir[N];
+                memset(dir, 0, sizeof dir);
+                dir[n2] = sgn;
+                if ((rc = cont_finish(c, q, dir)))
+                    return rc;
+                /* a partner of the grazing orbit grazes nearly too: its
+                 * smallest gap O(h), its impact speed O(sqrt h); another
+                 * orbit of that parameter is another branch, not this one */
+                if (q->impacts == 0 ? q->gmin <= 10 * h * ys : q->vmin <= 10 * sqrt(h) * ys)
+                    return NSM_OK;
+            }
+    return NSM_ENUMERIC;
+}
+
+/* The options' defaults (nsm/nsm.h): the forced models' usual period, steps
+** that resolve the impact oscillator's branch, 1e-10 on the parameter. */
+void nsm_cont_defaults(nsm_cont_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->period = "2*pi/omega";
+    o->periods = 1;
+    o->ds = 1e-2;
+    o->ds_min = 1e-9;
+    o->ds_max = 5e-2;
+    o->max_points = 10000;
+    o->tol = 1e-10;
+    o->transient = 200;
+}
+
+/* The first point: the orbit at p = from by Newton's method (from y, or
+** from the state after o->transient periods of the model's motion). */
+static int cont_start(Cont *c, double *y, Pt *a)
+{
+    nsm_sim *s = c->s;
+    const nsm_cont_options *o = c->o;
+    int n2 = c->n2, N = c->N, rc;
+    double T;
+    if ((rc = cont_period(c, o->from, &T)))
+        return rc;
+    if (!y || o->transient > 0) {
+        if ((rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)) ||
+            (rc = nsm_sim_run_until(s, T * (double)(o->transient > 0 ? o->transient : 0))))
+            return rc;
+        memcpy(a->X, s->y, sizeof(double) * n2);
+    } else {
+        memcpy(a->X, y, sizeof(double) * n2);
+    }
+    a->X[n2] = o->from;
+    if ((rc = cont_correct(c, a, NULL, NULL, 0)))
+        return rc == NSM_ENUMERIC ? (snprintf(s->msg, sizeof s->msg, "continuation: no periodic "
+                                              "orbit found at %s = %.17g from the start state",
+                                              o->param, o->from), rc) : rc;
+    double dir[N];
+    memset(dir, 0, sizeof dir);
+    dir[n2] = o->to >= o->from ? 1 : -1;
+    if (y)
+        memcpy(y, a->X, sizeof(double) * n2);
+    return cont_finish(c, a, dir);
+}
+
+/* The special points between a and b (arclength sb): each test function's
+** sign change located, reported in the order of the arclength. */
+static int cont_specials(Cont *c, const Pt *a, const Pt *b, double sb, Pt *q)
+{
+    static const int kinds[3] = { NSM_CONT_FOLD, NSM_CONT_FLIP, NSM_CONT_NS };
+    double at[3];
+    int which[3], m = 0, rc;
+    Pt found[3];
+    for (int k = 0; k < 3; k++) {
+        if (!((a->f[k] > 0 && b->f[k] < 0) || (a->f[k] < 0 && b->f[k] > 0)))
+            continue;
+        if ((rc = pt_alloc(c, &found[m])))
+            goto out;
+        rc = cont_locate(c, a, b, sb, k, q);
+        if (rc == NSM_ENUMERIC || (!rc && !cont_genuine(c, q, k))) {
+            pt_free(&found[m]);
+            continue;
+        }
+        if (rc) {
+            pt_free(&found[m]);
+            goto out;
+        }
+        double sg = 0;
+        for (int i = 0; i < c->N; i++)
+            sg += a->tau[i] * (q->X[i] - a->X[i]);
+        pt_copy(c, &found[m], q);
+        at[m] = sg;
+        which[m++] = k;
+    }
+    rc = NSM_OK;
+    for (int done = 0; done < m && !rc; done++) {
+        int best = -1;
+        for (int i = 0; i < m; i++)
+            if (which[i] >= 0 && (best < 0 || at[i] < at[best]))
+                best = i;
+        rc = cont_emit(c, &found[best], kinds[which[best]]);
+        which[best] = -1;
+    }
+out:
+    for (int i = 0; i < m; i++)
+        pt_free(&found[i]);
+    return rc;
+}
+
+/* The branch from o->from (nsm/nsm.h): predictor-corrector steps with the
+** step halved where Newton's method fails and grown by 1.5 where it
+** succeeds; the special points between two points, grazings, and the way
+** on past them. */
+int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud)
+{
+    if (!s || !o || !o->param || !o->period || o->periods < 1 || !isfinite(o->from) ||
+        !isfinite(o->to) || !(o->ds > 0) || !(o->ds_min > 0) || !(o->ds_max >= o->ds) ||
+        !(o->tol > 0) || o->max_points < 1)
+        return NSM_EINVAL;
+    double p0;
+    if (nsm_sim_get_param(s, o->param, &p0))
+        return NSM_EINVAL;
+    Cont c = { s, o, 2 * s->n, 2 * s->n + 1, fmin(o->from, o->to), fmax(o->from, o->to),
+               0, 0, fn, ud, 0 };
+    s->msg[0] = 0;
+    nsm_event_fn ev_fn = s->set.on_event;
+    void *ev_ud = s->set.ev_ud;
+    nsm_sim_set_event_handler(s, cont_event, &c);
+    Pt a = { 0 }, b = { 0 }, q = { 0 }, g = { 0 };
+    int rc = pt_alloc(&c, &a);
+    if (!rc)
+        rc = pt_alloc(&c, &b);
+    if (!rc)
+        rc = pt_alloc(&c, &q);
+    if (!rc)
+        rc = pt_alloc(&c, &g);
+    if (!rc)
+        rc = cont_start(&c, y, &a);
+    if (!rc)
+        rc = cont_emit(&c, &a, NSM_CONT_START);
+    double ds = o->ds;
+    long points = 1;
+    while (!rc && points < o->max_points) {
+        int ok;
+        if ((rc = cont_at(&c, &a, ds, &b, &ok)))
+            break;
+        if (ok && b.impacts == a.impacts) {
+            double pb = b.X[c.n2];
+            if (pb < c.lo || pb > c.hi)
+                break;
+            if ((rc = cont_specials(&c, &a, &b, ds, &q)))
+                break;
+            if ((rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))
+                break;
+            points++;
+            pt_copy(&c, &a, &b);
+            ds = fmin(1.5 * ds, o->ds_max);
+            continue;
+        }
+        if (!ok && ds > 16 * o->ds_min) {
+            ds /= 2;
+            continue;
+        }
+        /* another impact count ahead (or no orbit ahead at all): a grazing */
+        if ((rc = cont_graze(&c, &a, ds, &q, &g)))
+            break;
+        double back = -a.tau[c.n2];
+        rc = cont_past(&c, &g, a.tau[c.n2] >= 0 ? 1 : -1, &b);
+        if (rc && rc != NSM_ENUMERIC)
+            break;
+        int past = rc == NSM_OK;
+        if (past && g.impacts && b.impacts == 0) {
+            /* from the impacting side the orbits near the grazing escape
+             * Newton's method (the impact map's square root): locate the
+             * grazing again from the side without impacts, backward along
+             * b's branch, to the distance between b and g and more */
+            double dist = 0;
+            for (int i = 0; i < c.N; i++)
+                dist += (b.X[i] - g.X[i]) * (b.X[i] - g.X[i]);
+            pt_copy(&c, &a, &b);
+            for (int i = 0; i < c.N; i++)
+                a.tau[i] = -a.tau[i];
+            back = -a.tau[c.n2];
+            if ((rc = cont_graze(&c, &a, 2 * sqrt(dist) + 1e-3 * o->ds, &q, &g)))
+                break;
+        }
+        if ((rc = cont_graze_refine(&c, &g, back, &q)))
+            break;
+        if (!past && g.impacts == 0 && !(fabs(g.gmin) < 1e-6)) {
+            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                     "%s = %.17g (Newton's method fails there)", o->param, g.X[c.n2]);
+            break;
+        }
+        if ((rc = cont_emit(&c, &g, NSM_CONT_GRAZING)))
+            break;
+        points++;
+        if (!past) {
+            snprintf(s->msg, sizeof s->msg, "continuation: no orbit past the grazing at %s = %.17g",
+                     o->param, g.X[c.n2]);
+            break;
+        }
+        if ((rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))
+            break;
+        points++;
+        pt_copy(&c, &a, &b);
+        ds = o->ds;
+    }
+    nsm_sim_set_event_handler(s, ev_fn, ev_ud);
+    nsm_sim_set_param(s, o->param, p0);
+    pt_free(&a), pt_free(&b), pt_free(&q), pt_free(&g);
+    return rc;
+}

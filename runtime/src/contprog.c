@@ -1,0 +1,460 @@
+/*
+** contprog.c: nsm_continue_main, the continuation program `nsmc continue`
+** builds for a model (its generated C with this main), on the C API's
+** nsm_sim_continue (continuation.c).
+**
+**     nsmc continue FILE.nsm --param NAME=FROM:TO --out-dir DIR
+**          [--period EXPR] [--periods K] [--ds S] [--ds-min S] [--ds-max S]
+**          [--max-points N] [--tol X] [--transient N] [--start V,V,...]
+**          [--set NAME=VALUE]... [--plot COLUMN] [--no-plot] [-q]
+**
+** Output in DIR, each written to a temporary and renamed into place:
+**   branch.csv            one line per point of the branch: the parameter,
+**                         the point's type (start, regular, fold, flip, ns,
+**                         grazing), stability, the section state, period,
+**                         impacts per period, smallest gap and impact speed,
+**                         dp/ds, and each multiplier's modulus, real and
+**                         imaginary parts
+**   continuation.gp, .png, .svg  gnuplot: a state column against the
+**                         parameter, stable solid, unstable dashed, the
+**                         special points marked
+** and the special points on stdout.  Exit status: 0 ok, 1 bad arguments or
+** model, 3 the continuation failed (no orbit at the start, or stopped).
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nsm/model.h"
+#include "nsm/nsm.h"
+
+/* A growing text buffer; err set when an allocation failed. */
+typedef struct CText {
+    char *s;
+    size_t n, cap;
+    int err;
+} CText;
+
+/* The program's settings and output. */
+typedef struct Prog {
+    const nsm_model *m;
+    const char *prog, *out_dir, *plot_col;
+    nsm_cont_options o;
+    int quiet, plot;
+    CText csv;
+    int nspecial;
+    long npoints;
+} Prog;
+
+/* Append formatted text to t. */
+static void ctext_printf(CText *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(t->s ? t->s + t->n : NULL, t->s ? t->cap - t->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            t->err = 1;
+            return;
+        }
+        if (t->s && t->n + (size_t)k < t->cap) {
+            t->n += (size_t)k;
+            return;
+        }
+        size_t cap = (t->cap ? 2 * t->cap : 4096) + (size_t)k + 1;
+        char *s = realloc(t->s, cap);
+        if (!s) {
+            t->err = 1;
+            return;
+        }
+        t->s = s, t->cap = cap;
+    }
+}
+
+/* An error message "PROG: error: ..."; returns 1 (the exit status). */
+static int prog_bad(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: error: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 1;
+}
+
+/* A whole number as a double; 0 ok. */
+static int num_parse(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end == s || *end || errno || !isfinite(*v);
+}
+
+/* The usage text. */
+static void prog_usage(const char *prog, FILE *f)
+{
+    fprintf(f, "usage: %s FILE.nsm --param NAME=FROM:TO --out-dir DIR\n"
+               "         [--period EXPR] [--periods K] [--ds S] [--ds-min S] [--ds-max S]\n"
+               "         [--max-points N] [--tol X] [--transient N] [--start V,V,...]\n"
+               "         [--set NAME=VALUE]... [--plot COLUMN] [--no-plot] [-q]\n"
+               "Pseudo-arclength continuation of the periodic orbit of K forcing periods\n"
+               "(EXPR, default 2*pi/omega) from NAME = FROM toward TO, stable and unstable,\n"
+               "with its folds, period doublings, Neimark-Sacker points and grazings located\n"
+               "(docs/studies.md, \"Continuation\").  DIR receives branch.csv and\n"
+               "continuation.gp/.png/.svg.\n", prog);
+}
+
+/* Names of enum nsm_cont_kind in branch.csv and on stdout. */
+static const char *const kind_names[] = { "regular", "start", "fold", "flip", "ns", "grazing" };
+
+/* The header of branch.csv. */
+static void csv_header(Prog *g)
+{
+    const nsm_model *m = g->m;
+    const char *unit = "";
+    for (int k = 0; k < m->n_params; k++)
+        if (!strcmp(m->params[k].name, g->o.param))
+            unit = m->params[k].unit;
+    ctext_printf(&g->csv, *unit ? "%s [%s],point,stable" : "%s,point,stable", g->o.param, unit);
+    for (int q = 0; q < 2 * m->n_bodies; q++)
+        ctext_printf(&g->csv, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
+                     q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
+    ctext_printf(&g->csv, ",period [s],impacts,min_gap,min_speed,dpds");
+    for (int q = 0; q < 2 * m->n_bodies; q++)
+        ctext_printf(&g->csv, ",mu%d_abs,mu%d_re,mu%d_im", q + 1, q + 1, q + 1);
+    ctext_printf(&g->csv, "\n");
+}
+
+/* Each point: a line of branch.csv, the special ones on stdout too. */
+static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
+{
+    Prog *g = ud;
+    (void)sim;
+    g->npoints++;
+    ctext_printf(&g->csv, "%.17g,%s,%d", pt->param, kind_names[pt->kind], pt->stable);
+    for (int i = 0; i < pt->n2; i++)
+        ctext_printf(&g->csv, ",%.17g", pt->y[i]);
+    ctext_printf(&g->csv, ",%.17g,%ld,%.17g,%.17g,%.17g", pt->period, pt->impacts, pt->min_gap,
+                 pt->min_speed, pt->dpds);
+    for (int i = 0; i < pt->n2; i++)
+        ctext_printf(&g->csv, ",%.17g,%.17g,%.17g", hypot(pt->mu_re[i], pt->mu_im[i]),
+                     pt->mu_re[i], pt->mu_im[i]);
+    ctext_printf(&g->csv, "\n");
+    if (pt->kind >= NSM_CONT_FOLD) {
+        g->nspecial++;
+        if (!g->quiet)
+            printf("%-8s %s = %.15g  (|mu|max %.6g, impacts %ld)\n", kind_names[pt->kind],
+                   g->o.param, pt->param, hypot(pt->mu_re[0], pt->mu_im[0]), pt->impacts);
+    }
+    return g->csv.err;
+}
+
+/* Write text to DIR/name through a temporary renamed into place; 0 or 1
+** after a message. */
+static int file_put(const Prog *g, const char *name, const char *text, size_t len)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/%s", g->out_dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return prog_bad(g->prog, "cannot write '%s': %s", tmp, strerror(errno));
+    if (len)
+        fwrite(text, 1, len, f);
+    int e = ferror(f) ? errno : 0;
+    if (fclose(f) != 0 && !e)
+        e = errno;
+    if (e || rename(tmp, path) != 0) {
+        int why = e ? e : errno;
+        unlink(tmp);
+        return prog_bad(g->prog, "cannot write '%s': %s", path, strerror(why));
+    }
+    return 0;
+}
+
+/* The 1-based column of branch.csv that --plot names (default the first
+** body's position), or -1. */
+static int plot_column(const Prog *g, char col[160])
+{
+    const nsm_model *m = g->m;
+    snprintf(col, 160, "%s", g->plot_col ? g->plot_col
+                                        : m->body_names ? m->body_names[0] : "?");
+    if (!g->plot_col)
+        strncat(col, ".x", 159 - strlen(col));
+    for (int q = 0; q < 2 * m->n_bodies; q++) {
+        char name[160];
+        snprintf(name, sizeof name, "%s.%c", m->body_names ? m->body_names[q % m->n_bodies] : "?",
+                 q < m->n_bodies ? 'x' : 'v');
+        if (!strcmp(name, col))
+            return 4 + q;
+    }
+    if (!strcmp(col, "period"))
+        return 4 + 2 * m->n_bodies;
+    if (!strcmp(col, "min_gap"))
+        return 6 + 2 * m->n_bodies;
+    return -1;
+}
+
+/* The diagram: continuation.gp, then gnuplot in DIR into temporaries
+** renamed over continuation.png and .svg once both are drawn. */
+static int prog_draw(const Prog *g)
+{
+    char col[160];
+    int y = plot_column(g, col);
+    if (y < 0)
+        return prog_bad(g->prog, "--plot %s: not a column of branch.csv (BODY.x, BODY.v, period, "
+                        "min_gap)", col);
+    CText t = { 0 };
+    ctext_printf(&t, "# Continuation diagram written by nsmc continue; rerun with "
+                     "`gnuplot continuation.gp` here.\n"
+                     "set datafile separator ','\nset grid\nset key outside right top\n"
+                     "set xlabel '%s'\nset ylabel '%s'\nset title '%s: periodic orbits'\n"
+                     "st(k) = strcol(2) eq k\n", g->o.param, col, g->m->name);
+    for (int svg = 0; svg < 2; svg++) {
+        if (svg)
+            ctext_printf(&t, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
+                             "if (!exists('svg')) svg = 'continuation.svg'\nset output svg\n");
+        else
+            ctext_printf(&t, "set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,10'\n"
+                             "if (!exists('png')) png = 'continuation.png'\nset output png\n");
+        ctext_printf(&t,
+            "plot 'branch.csv' using 1:($3 == 1 ? column(%d) : NaN) every ::1 with lines lw 2 "
+            "lc rgb '#1f4e9c' dt 1 title 'stable', \\\n"
+            "     '' using 1:($3 == 0 ? column(%d) : NaN) every ::1 with lines lw 2 lc rgb '#c0392b' "
+            "dt 2 title 'unstable', \\\n"
+            "     '' using 1:(st('fold') ? column(%d) : NaN) every ::1 with points pt 7 ps 1.6 "
+            "lc rgb '#000000' title 'fold', \\\n"
+            "     '' using 1:(st('flip') ? column(%d) : NaN) every ::1 with points pt 5 ps 1.6 "
+            "lc rgb '#e67e22' title 'period doubling', \\\n"
+            "     '' using 1:(st('ns') ? column(%d) : NaN) every ::1 with points pt 9 ps 1.6 "
+            "lc rgb '#8e44ad' title 'Neimark-Sacker', \\\n"
+            "     '' using 1:(st('grazing') ? column(%d) : NaN) every ::1 with points pt 13 ps 1.6 "
+            "lc rgb '#27ae60' title 'grazing'\nunset output\n", y, y, y, y, y, y);
+    }
+    if (t.err || file_put(g, "continuation.gp", t.s, t.n)) {
+        free(t.s);
+        return t.err ? prog_bad(g->prog, "out of memory") : 1;
+    }
+    free(t.s);
+    char names[160], png[64], svg[64];
+    snprintf(png, sizeof png, "continuation.png.tmp%ld", (long)getpid());
+    snprintf(svg, sizeof svg, "continuation.svg.tmp%ld", (long)getpid());
+    snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return prog_bad(g->prog, "cannot start gnuplot: %s", strerror(errno));
+    if (pid == 0) {
+        if (chdir(g->out_dir) != 0)
+            _exit(126);
+        FILE *log = freopen("continuation.log", "w", stderr);
+        (void)log;
+        execlp("gnuplot", "gnuplot", "-e", names, "continuation.gp", (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return prog_bad(g->prog, "waiting for gnuplot: %s", strerror(errno));
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0, rc = 0;
+    const char *tmp[2] = { png, svg }, *fin[2] = { "continuation.png", "continuation.svg" };
+    for (int k = 0; k < 2; k++) {
+        char from[4300], to[4300];
+        snprintf(from, sizeof from, "%s/%s", g->out_dir, tmp[k]);
+        snprintf(to, sizeof to, "%s/%s", g->out_dir, fin[k]);
+        if (ok && !rc && rename(from, to) != 0)
+            rc = prog_bad(g->prog, "cannot write '%s': %s", to, strerror(errno));
+        else if (!ok || rc)
+            unlink(from);
+    }
+    if (!ok)
+        return prog_bad(g->prog, "gnuplot failed on %s/continuation.gp (%s; see %s/continuation.log)",
+                        g->out_dir, WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
+                                                                          : "it reported an error",
+                        g->out_dir);
+    return rc;
+}
+
+/* --param NAME=FROM:TO into the options (name kept in buf). */
+static int param_parse(Prog *g, const char *val, char *buf, size_t len)
+{
+    const char *eq = strchr(val, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
+    if (!eq || !colon || eq == val || (size_t)(eq - val) >= len)
+        return prog_bad(g->prog, "--param %s: expected NAME=FROM:TO", val);
+    memcpy(buf, val, (size_t)(eq - val));
+    buf[eq - val] = 0;
+    char from[128];
+    if ((size_t)(colon - eq - 1) >= sizeof from)
+        return prog_bad(g->prog, "--param %s: expected NAME=FROM:TO", val);
+    memcpy(from, eq + 1, (size_t)(colon - eq - 1));
+    from[colon - eq - 1] = 0;
+    if (num_parse(from, &g->o.from) || num_parse(colon + 1, &g->o.to))
+        return prog_bad(g->prog, "--param %s: FROM and TO must be numbers", val);
+    if (g->o.from == g->o.to)
+        return prog_bad(g->prog, "--param %s: FROM and TO are equal", val);
+    g->o.param = buf;
+    return 0;
+}
+
+/* A count option's value in [lo, hi]; 0 ok, 1 after a message. */
+static int count_parse(const Prog *g, const char *opt, const char *s, long lo, long hi, long *v)
+{
+    double x;
+    if (num_parse(s, &x) || x != floor(x) || x < (double)lo || x > (double)hi)
+        return prog_bad(g->prog, "%s %s: expected a whole number from %ld to %ld", opt, s, lo, hi);
+    *v = (long)x;
+    return 0;
+}
+
+/* A positive number option's value; 0 ok, 1 after a message. */
+static int pos_parse(const Prog *g, const char *opt, const char *s, double *v)
+{
+    if (num_parse(s, v) || !(*v > 0))
+        return prog_bad(g->prog, "%s %s: expected a positive number", opt, s);
+    return 0;
+}
+
+/* --start V,V,...: 2n numbers. */
+static int start_parse(const Prog *g, const char *s, double *y, int n2)
+{
+    int k = 0;
+    const char *p = s;
+    while (*p && k < n2) {
+        char *end;
+        errno = 0;
+        y[k++] = strtod(p, &end);
+        if (end == p || errno || !isfinite(y[k - 1]) || (*end && *end != ','))
+            break;
+        p = *end ? end + 1 : end;
+        if (!*end && k == n2)
+            return 0;
+    }
+    return prog_bad(g->prog, "--start %s: expected %d numbers separated by commas (positions, "
+                    "then velocities)", s, n2);
+}
+
+/* The program's main: options, the continuation, branch.csv, the diagram. */
+int nsm_continue_main(const nsm_model *m, int argc, char **argv)
+{
+    Prog g;
+    memset(&g, 0, sizeof g);
+    g.m = m;
+    g.prog = argc > 0 ? argv[0] : "nsmc continue";
+    g.plot = 1;
+    nsm_cont_defaults(&g.o);
+    char pname[128];
+    int n2 = 2 * m->n_bodies, have_start = 0;
+    double y0[n2 > 0 ? n2 : 1];
+    nsm_sim *sim = nsm_sim_create(m);
+    if (!sim)
+        return prog_bad(g.prog, "cannot create the simulation (out of memory or a bad model table)");
+    int rc = 0;
+    long v;
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            prog_usage(g.prog, stdout);
+            nsm_sim_free(sim);
+            return 0;
+        } else if (!strcmp(a, "-q")) {
+            g.quiet = 1;
+        } else if (!strcmp(a, "--no-plot")) {
+            g.plot = 0;
+        } else if (!val) {
+            rc = prog_bad(g.prog, "%s: %s", a, a[0] == '-' && a[1] == '-'
+                          ? "unknown option or missing value (see --help)" : "unexpected argument");
+        } else if (i++, !strcmp(a, "--param")) {
+            rc = param_parse(&g, val, pname, sizeof pname);
+        } else if (!strcmp(a, "--out-dir")) {
+            g.out_dir = val;
+        } else if (!strcmp(a, "--period")) {
+            g.o.period = val;
+        } else if (!strcmp(a, "--periods")) {
+            rc = count_parse(&g, a, val, 1, 1000, &v);
+            g.o.periods = (int)v;
+        } else if (!strcmp(a, "--ds")) {
+            rc = pos_parse(&g, a, val, &g.o.ds);
+        } else if (!strcmp(a, "--ds-min")) {
+            rc = pos_parse(&g, a, val, &g.o.ds_min);
+        } else if (!strcmp(a, "--ds-max")) {
+            rc = pos_parse(&g, a, val, &g.o.ds_max);
+        } else if (!strcmp(a, "--tol")) {
+            rc = pos_parse(&g, a, val, &g.o.tol);
+        } else if (!strcmp(a, "--max-points")) {
+            rc = count_parse(&g, a, val, 1, 100000000, &g.o.max_points);
+        } else if (!strcmp(a, "--transient")) {
+            rc = count_parse(&g, a, val, 0, 100000000, &g.o.transient);
+        } else if (!strcmp(a, "--start")) {
+            rc = start_parse(&g, val, y0, n2);
+            have_start = 1;
+        } else if (!strcmp(a, "--plot")) {
+            g.plot_col = val;
+        } else if (!strcmp(a, "--set")) {
+            const char *eq = strchr(val, '=');
+            char name[128];
+            double x;
+            if (!eq || eq == val || (size_t)(eq - val) >= sizeof name || num_parse(eq + 1, &x)) {
+                rc = prog_bad(g.prog, "--set %s: expected NAME=NUMBER", val);
+            } else {
+                memcpy(name, val, (size_t)(eq - val));
+                name[eq - val] = 0;
+                int r = nsm_sim_set_param(sim, name, x);
+                if (r)
+                    rc = prog_bad(g.prog, "--set %s: %s", val, r == NSM_EINVAL
+                                  ? "no such parameter" : nsm_sim_message(sim));
+            }
+        } else {
+            rc = prog_bad(g.prog, "unknown option '%s' (see --help)", a);
+        }
+    }
+    double pv;
+    if (!rc && !g.o.param)
+        rc = prog_bad(g.prog, "no --param NAME=FROM:TO given");
+    if (!rc && nsm_sim_get_param(sim, g.o.param, &pv))
+        rc = prog_bad(g.prog, "--param %s: the model has no such parameter", g.o.param);
+    if (!rc && !g.out_dir)
+        rc = prog_bad(g.prog, "no --out-dir DIR given");
+    if (!rc && !(g.o.ds_min <= g.o.ds && g.o.ds <= g.o.ds_max))
+        rc = prog_bad(g.prog, "the steps must satisfy ds-min <= ds <= ds-max");
+    if (!rc && nsm_sim_set_param(sim, g.o.param, g.o.from) == NSM_OK &&
+        (nsm_sim_eval(sim, g.o.period, &pv) || !(pv > 0)))
+        rc = prog_bad(g.prog, "--period %s: not a positive time of the parameters at %s = %g%s",
+                      g.o.period, g.o.param, g.o.from, strstr(g.o.period, "omega") ? " (the default "
+                      "period is 2*pi/omega: give --period for a model without omega)" : "");
+    struct stat sb;
+    if (!rc && stat(g.out_dir, &sb) != 0 && mkdir(g.out_dir, 0777) != 0)
+        rc = prog_bad(g.prog, "cannot create '%s': %s", g.out_dir, strerror(errno));
+    if (rc) {
+        nsm_sim_free(sim);
+        return 1;
+    }
+    csv_header(&g);
+    int st = nsm_sim_continue(sim, &g.o, have_start ? y0 : NULL, on_point, &g);
+    const char *msg = nsm_sim_message(sim);
+    int status = 0;
+    if (st) {
+        fprintf(stderr, "%s: error: continuation failed (%s)%s%s\n", g.prog, nsm_status_name(st),
+                msg && *msg ? ": " : "", msg && *msg ? msg : "");
+        status = 3;
+    } else if (msg && !strncmp(msg, "continuation:", 13) && !g.quiet) {
+        fprintf(stderr, "%s: note: %s\n", g.prog, msg);
+    }
+    if (g.csv.err)
+        status = prog_bad(g.prog, "out of memory");
+    else if (g.csv.n && (file_put(&g, "branch.csv", g.csv.s, g.csv.n) || (g.plot && prog_draw(&g))))
+        status = status ? status : 1;
+    if (!g.quiet)
+        printf("%ld points, %d special, in %s/branch.csv\n", g.npoints, g.nspecial, g.out_dir);
+    free(g.csv.s);
+    nsm_sim_free(sim);
+    return status;
+}
