@@ -39,6 +39,7 @@ LAYERS = [
     "run.c",                                   # the run loop
     "sim.c",                                   # the public API
     "floquet.c h5out.c progress.c",            # studies and writers on the API
+    "lyapunov.c",                              # Lyapunov spectrum, on floquet.c's tangent flow
     "sweep.c plot.c animate.c",
     "driver.c",                                # the simulator program
 ]

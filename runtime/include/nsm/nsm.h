@@ -320,6 +320,20 @@ int nsm_sim_monodromy(nsm_sim *sim, double period, double *phi, double *y_end);
  * when Newton's method does not converge. */
 int nsm_sim_periodic_orbit(nsm_sim *sim, double period, double *y, double *mu_re, double *mu_im);
 
+/* Lyapunov exponents of the motion (docs/studies.md): the full spectrum,
+ * 2n values into lambda in decreasing order [1/s], of the motion from the
+ * current state over `duration` seconds (the simulation advances to
+ * t + duration; samples and events are handed out, sections are not).
+ * Tangent vectors follow the same exact flows and saltation matrices as
+ * nsm_sim_monodromy and are reorthonormalised (QR) every `interval`
+ * seconds (P. C. Mueller, Chaos Solitons Fractals 5 (1995) 1671).  On a
+ * periodic orbit of period T they tend to log|mu_i| / T.  Run to the end of
+ * a transient first (nsm_sim_run_until).  NSM_EINVAL for a duration or
+ * interval that is not a positive time; NSM_EMETHOD, with the reason in
+ * nsm_sim_message, where the monodromy matrix is refused; NSM_ENUMERIC when
+ * a tangent vector overflows within an interval. */
+int nsm_sim_lyapunov(nsm_sim *sim, double duration, double interval, double *lambda);
+
 /* Names and checks, so that programs and bindings need no table of their
  * own and parse no message text. */
 
