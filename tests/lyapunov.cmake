@@ -1,4 +1,14 @@
 # Lyapunov exponents, basins of attraction (label studies).
+# A test's simulator links libnsmcli, libnsmrt and HDF5 when found, with the
+# sanitizers in their build (as tests/property.cmake, included after this file)
+set(NSM_LYAP_CFLAGS "-O2")
+if(NSM_SANITIZE)
+  set(NSM_LYAP_CFLAGS "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all")
+endif()
+set(NSM_LYAP_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
+if(NSM_HAVE_HDF5)
+  string(APPEND NSM_LYAP_LIBS ":${NSM_HDF5_LIBRARY}")
+endif()
 # The spectrum of the forced impact oscillator's period-1 orbits against the
 # mpmath reference's multipliers (lambda = log|mu| / T)
 add_executable(lyapunov_period1_test ${NSM_SOURCE_DIR}/tests/studies/lyapunov_period1_test.c
@@ -9,3 +19,12 @@ add_test(NAME studies.lyapunov_period1
   COMMAND lyapunov_period1_test
           ${NSM_SOURCE_DIR}/tests/reference/data/forced_impact_oscillator.period1.csv)
 set_tests_properties(studies.lyapunov_period1 PROPERTIES LABELS studies)
+# --lyapunov: a damped linear oscillator's exponents (real parts of its
+# eigenvalues), a chaotic forced impact oscillator against its impact map
+# recomputed in mpmath, refused options
+add_test(NAME studies.lyapunov
+  COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/lyapunov_test.py
+          --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LYAP_LIBS}
+          --include ${NSM_SOURCE_DIR}/runtime/include --cc ${CMAKE_C_COMPILER}
+          "--cflags=${NSM_LYAP_CFLAGS}")
+set_tests_properties(studies.lyapunov PROPERTIES LABELS studies TIMEOUT 300)
