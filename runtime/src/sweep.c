@@ -30,6 +30,8 @@
 **   summary.csv    per point: status, records, the orbit's period (forcing
 **                  periods, or records without a period; "none"), its
 **                  section records and impacts
+**   lyapunov.gp, .png, .svg   with --lyapunov: the largest exponent
+**                  (summary.csv's column) against the first parameter
 **   bifurcation.gp, .png, .svg   gnuplot: a column against the first
 **                  parameter
 **
@@ -94,6 +96,8 @@ typedef struct Sweep {
     long npoints, nouter, nunits;
     Text *sec_text, *sum_text, *bif_text; /* per unit */
     int floquet;              /* --floquet: multipliers and their crossings */
+    int lyap;                 /* --lyapunov: the largest exponent per point */
+    long lyap_periods;        /* --lyapunov-periods: its run, in forcing periods */
     long *unit_failed;        /* failed points per unit */
     size_t *sec_flushed, *sum_flushed;  /* per unit: bytes already in the partial files */
     int part_sec, part_sum;   /* DIR/section.csv.partial, summary.csv.partial (-1: none) */
@@ -327,6 +331,7 @@ static void usage(const char *prog, FILE *f)
             "         [--section-period EXPR] [--transient N] [--record N]\n"
             "         [--continue up|down|both] [--jobs N] [--set NAME=VALUE]... [--method M]\n"
             "         [--t-max EXPR] [--plot COLUMN] [--floquet]\n"
+            "         [--lyapunov [--lyapunov-periods N]]\n"
             "Run the model over a grid of parameters and record a Poincare section per point\n"
             "(SPEC: impact:GAP, period:T[:T0] or plane:F[:up|down|both]); see docs/studies.md.\n",
             prog);
@@ -471,7 +476,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
         return 2;
     }
     long need = sw->transient + sw->record;
-    if ((sw->cont || sw->floquet) && Tp > 0) {
+    if ((sw->cont || sw->floquet || sw->lyap) && Tp > 0) {
         /* a forcing period at a time: the run ends at a multiple of it */
         c->stop_when_done = 0;
         for (long k = 1; c->count < need; k++) {
@@ -498,7 +503,8 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
 
 /* Append one point's rows and summary to the unit's texts. */
 static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv, const char *branch,
-                        const Collect *c, int status, const char *msg, double Tp, const char *mult)
+                        const Collect *c, int status, const char *msg, double Tp, const char *mult,
+                        const char *lyap)
 {
     for (long k = 0; k < c->kept; k++) {
         for (int a = 0; a < sw->nax; a++)
@@ -527,6 +533,11 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
         snprintf(clean, sizeof clean, "%.500s", mult + 1);
         mult = "";
     }
+    if (status == 0 && lyap && lyap[0] == '!') {
+        size_t k = strlen(clean);
+        snprintf(clean + k, sizeof clean - k, "%s%.300s", k ? "; " : "", lyap + 1);
+        lyap = "";
+    }
     long p = status == 0 ? orbit_records(c) : 0;
     text_printf(sum, "%s,%ld,", status == 0 ? "ok" : status == 1 ? "short" : "failed", c->kept);
     if (status != 0)
@@ -543,7 +554,23 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
         text_printf(sum, "%ld", c->rec[p].impacts - c->rec[0].impacts);
     if (sw->floquet)
         text_printf(sum, ",%s", mult ? mult : "");
+    if (sw->lyap)
+        text_printf(sum, ",%s", lyap ? lyap : "");
     text_printf(sum, clean[0] ? ",\"%s\"\n" : ",\n", clean);
+}
+
+/* The largest Lyapunov exponent of the motion from where the point's run
+** ended, over --lyapunov-periods forcing periods reorthonormalised once a
+** period (nsm_sim_lyapunov), as text into out; "!reason" when the method
+** does not apply (it goes into the summary's message). */
+static void point_lyapunov(const Sweep *sw, nsm_sim *sim, double Tp, char *out, size_t len)
+{
+    int n2 = 2 * sw->m->n_bodies;
+    double lam[n2 > 0 ? n2 : 1];
+    if (nsm_sim_lyapunov(sim, (double)sw->lyap_periods * Tp, Tp, lam))
+        snprintf(out, len, "!no Lyapunov exponent: %s", nsm_sim_message(sim));
+    else
+        snprintf(out, len, "%.10g", lam[0]);
 }
 
 /* The orbit's period in forcing periods (0: none found, or no period). */
@@ -706,9 +733,13 @@ static long unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
                                              i ? " " : "", re[i], im[i]);
             }
         }
+        char lyap[400] = "";
+        if (status == 0 && sw->lyap && !sweep_stop)
+            point_lyapunov(sw, sim, Tp, lyap, sizeof lyap);
         if (sweep_stop)
             break;              /* the run was cut short by the stop: not a result */
-        point_write(sw, &sw->sec_text[u], &sw->sum_text[u], pv, bname, c, status, msg, Tp, mult);
+        point_write(sw, &sw->sec_text[u], &sw->sum_text[u], pv, bname, c, status, msg, Tp, mult,
+                    lyap);
         /* a multiplier through -1 or +1 between the last orbit of the branch
          * and its continuation here by shooting (the same orbit, stable or
          * not, whatever the run settled on) */
@@ -824,20 +855,21 @@ static void headers(const Sweep *sw, Text *sec, Text *sum)
         text_printf(sec, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
                     q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
     text_printf(sec, "\n");
-    text_printf(sum, "status,records,period,crossings,impacts,%smessage\n",
-                sw->floquet ? "multipliers," : "");
+    text_printf(sum, "status,records,period,crossings,impacts,%s%smessage\n",
+                sw->floquet ? "multipliers," : "", sw->lyap ? "lyapunov [1/s]," : "");
 }
 
-/* Renames gnuplot's temporaries png and svg (in DIR) over the figures when
-** ok, else removes them.  0, or 1 after a message. */
-static int figures_place(const Sweep *sw, const char *png, const char *svg, int ok)
+/* Renames gnuplot's temporaries png and svg (in DIR) over the figures
+** NAME.png and NAME.svg when ok, else removes them.  0, or 1 after a
+** message. */
+static int figures_place(const Sweep *sw, const char *name, const char *png, const char *svg, int ok)
 {
-    const char *tmp[2] = { png, svg }, *fin[2] = { "bifurcation.png", "bifurcation.svg" };
+    const char *tmp[2] = { png, svg }, *ext[2] = { "png", "svg" };
     int rc = 0;
     for (int k = 0; k < 2; k++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", sw->out_dir, tmp[k]);
-        snprintf(to, sizeof to, "%s/%s", sw->out_dir, fin[k]);
+        snprintf(to, sizeof to, "%s/%s.%s", sw->out_dir, name, ext[k]);
         if (ok && !rc && rename(from, to) != 0)
             rc = bad(sw->prog, "cannot write '%s': %s", to, strerror(errno));
         else if (!ok || rc)
@@ -872,6 +904,51 @@ static int plot_column(const Sweep *sw, char col[160])
     return -1;
 }
 
+/* Write the gnuplot script g (freed here) to DIR/NAME.gp and run gnuplot
+** in DIR into temporaries that replace NAME.png and .svg only once both
+** are drawn (a failed gnuplot leaves the figures of an earlier sweep whole;
+** its messages go to DIR/NAME.log).  0, or 1 after a message. */
+static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
+{
+    char file[200], log_name[200];
+    snprintf(file, sizeof file, "%s.gp", name);
+    snprintf(log_name, sizeof log_name, "%s.log", name);
+    const char *parts[1] = { g->s };
+    size_t lens[1] = { g->n };
+    if (g->err || write_file(sw, file, parts, lens, 1)) {
+        free(g->s);
+        return g->err ? bad(sw->prog, "out of memory") : 1;
+    }
+    free(g->s);
+    char names[400], png[160], svg[160];
+    snprintf(png, sizeof png, "%s.png.tmp%ld", name, (long)getpid());
+    snprintf(svg, sizeof svg, "%s.svg.tmp%ld", name, (long)getpid());
+    snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
+    pid_t pid = fork();
+    if (pid < 0)
+        return bad(sw->prog, "cannot start gnuplot: %s", strerror(errno));
+    if (pid == 0) {
+        if (chdir(sw->out_dir) != 0)
+            _exit(126);
+        FILE *log = freopen(log_name, "w", stderr);
+        (void)log;
+        execlp("gnuplot", "gnuplot", "-e", names, file, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return bad(sw->prog, "waiting for gnuplot: %s", strerror(errno));
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    int rc = figures_place(sw, name, png, svg, ok);
+    if (!ok)
+        return bad(sw->prog, "gnuplot failed on %s/%s (%s; see %s/%s)", sw->out_dir, file,
+                   WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
+                                                           : "it reported an error",
+                   sw->out_dir, log_name);
+    return rc;
+}
+
 /* The plot: gnuplot script, then gnuplot run in DIR into temporaries that
 ** replace bifurcation.png and .svg only once both are drawn (a failed
 ** gnuplot leaves the figures of an earlier sweep whole). */
@@ -903,40 +980,36 @@ static int draw(const Sweep *sw)
         text_printf(&g, "plot 'section.csv' using %d:%d every ::1 with points pt 7 ps 0.25 lc rgb '#1f4e9c'\n"
                         "unset output\n", xcol, ycol);
     }
-    const char *parts[1] = { g.s };
-    size_t lens[1] = { g.n };
-    if (g.err || write_file(sw, "bifurcation.gp", parts, lens, 1)) {
-        free(g.s);
-        return 1;
+    return gnuplot_figure(sw, "bifurcation", &g);
+}
+
+/* The Lyapunov figure: summary.csv's largest exponent against the first
+** parameter, with the zero line (chaos above it). */
+static int draw_lyapunov(const Sweep *sw)
+{
+    const nsm_model *m = sw->m;
+    const char *xunit = "";
+    int ycol = sw->nax + (sw->cont ? 1 : 0) + 5 + sw->floquet + 1;
+    for (int k = 0; k < m->n_params; k++)
+        if (!strcmp(m->params[k].name, sw->ax[0].name))
+            xunit = m->params[k].unit;
+    Text g = { 0 };
+    text_printf(&g, "# Largest Lyapunov exponent written by nsmc sweep; rerun with `gnuplot lyapunov.gp` here.\n"
+                    "set datafile separator ','\nset key off\nset grid\n"
+                    "set xlabel '%s%s%s%s'\nset ylabel 'largest Lyapunov exponent [1/s]'\n"
+                    "set title '%s: largest Lyapunov exponent'\n",
+                sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", m->name);
+    for (int svg = 0; svg < 2; svg++) {
+        if (svg)
+            text_printf(&g, "set terminal svg size 1000,500 dynamic noenhanced font 'DejaVu Sans,11'\n"
+                            "if (!exists('svg')) svg = 'lyapunov.svg'\nset output svg\n");
+        else
+            text_printf(&g, "set terminal pngcairo size 1000,500 noenhanced font 'DejaVu Sans,10'\n"
+                            "if (!exists('png')) png = 'lyapunov.png'\nset output png\n");
+        text_printf(&g, "plot 'summary.csv' using 1:%d every ::1 with linespoints pt 7 ps 0.3 "
+                        "lc rgb '#1f4e9c', 0 with lines lc rgb '#888888'\nunset output\n", ycol);
     }
-    free(g.s);
-    char names[160], png[64], svg[64];
-    snprintf(png, sizeof png, "bifurcation.png.tmp%ld", (long)getpid());
-    snprintf(svg, sizeof svg, "bifurcation.svg.tmp%ld", (long)getpid());
-    snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
-    pid_t pid = fork();
-    if (pid < 0)
-        return bad(sw->prog, "cannot start gnuplot: %s", strerror(errno));
-    if (pid == 0) {
-        if (chdir(sw->out_dir) != 0)
-            _exit(126);
-        FILE *log = freopen("bifurcation.log", "w", stderr);
-        (void)log;
-        execlp("gnuplot", "gnuplot", "-e", names, "bifurcation.gp", (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return bad(sw->prog, "waiting for gnuplot: %s", strerror(errno));
-    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-    int rc = figures_place(sw, png, svg, ok);
-    if (!ok)
-        return bad(sw->prog, "gnuplot failed on %s/bifurcation.gp (%s; see %s/bifurcation.log)",
-                   sw->out_dir, WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
-                                                                        : "it reported an error",
-                   sw->out_dir);
-    return rc;
+    return gnuplot_figure(sw, "lyapunov", &g);
 }
 
 /* ---- MPI ------------------------------------------------------------------ */
@@ -1045,10 +1118,11 @@ static int once(const Sweep *sw, const char *opt, int *seen)
 /* Parse the command line into sw; 0, or the exit status after a message. */
 static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
 {
-    int seen[10] = { 0 };
-    static const char *const single[10] = { "--section", "--section-period", "--t-max",
+    int seen[11] = { 0 };
+    static const char *const single[11] = { "--section", "--section-period", "--t-max",
                                             "--out-dir", "--plot", "--transient", "--record",
-                                            "--jobs", "--continue", "--method" };
+                                            "--jobs", "--continue", "--method",
+                                            "--lyapunov-periods" };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1059,10 +1133,14 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             sw->floquet = 1;
             continue;
         }
+        if (!strcmp(a, "--lyapunov")) {
+            sw->lyap = 1;
+            continue;
+        }
         if (!val)
             return bad(sw->prog, "option %s needs a value (see --help)", a);
         i++;
-        for (int k = 0; k < 10; k++)
+        for (int k = 0; k < 11; k++)
             if (!strcmp(a, single[k]) && once(sw, a, &seen[k]))
                 return 1;
         if (!strcmp(a, "--param")) {
@@ -1091,6 +1169,10 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             if (!parse_count(val, 1, 10000000, &sw->record))
                 return bad(sw->prog, "--record is a whole number of records from 1 to "
                            "10000000, not '%s'", val);
+        } else if (!strcmp(a, "--lyapunov-periods")) {
+            if (!parse_count(val, 1, 100000000, &sw->lyap_periods))
+                return bad(sw->prog, "--lyapunov-periods is a whole number of forcing periods "
+                           "from 1 to 100000000, not '%s'", val);
         } else if (!strcmp(a, "--jobs")) {
             long j;
             if (!parse_count(val, 1, 1024, &j))
@@ -1117,6 +1199,10 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             return bad(sw->prog, "unknown option '%s' (see --help)", a);
         }
     }
+    if (sw->lyap_periods && !sw->lyap)
+        return bad(sw->prog, "--lyapunov-periods needs --lyapunov");
+    if (!sw->lyap_periods)
+        sw->lyap_periods = 200;
     if (!sw->nax || !sw->section || !sw->out_dir)
         return bad(sw->prog, "--param, --section and --out-dir are required (see --help)");
     if (args_unique(sw) || grid_size(sw))
@@ -1181,6 +1267,9 @@ static int sweep_check(Sweep *sw)
         }
         if (sw->floquet && !sw->period_expr[0])
             rc = bad(sw->prog, "--floquet follows orbits over whole forcing periods: give the "
+                     "period with --section-period EXPR");
+        else if (sw->lyap && !sw->period_expr[0])
+            rc = bad(sw->prog, "--lyapunov reorthonormalises once a forcing period: give the "
                      "period with --section-period EXPR");
         else if (sw->cont && !sw->period_expr[0])
             rc = bad(sw->prog, "--continue starts each point at the phase the last one ended "
@@ -1405,11 +1494,12 @@ static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
                 "an earlier sweep)\n", sw->prog, *failed, sw->npoints, sw->out_dir);
         return 0;
     }
-    if ((rc = draw(sw)))
+    if ((rc = draw(sw)) || (sw->lyap && (rc = draw_lyapunov(sw))))
         return rc;
     fprintf(stderr, "%s: %ld points, %d job%s%s; %s/section.csv, summary.csv, bifurcation.png, "
-            "bifurcation.svg\n", sw->prog, sw->npoints, sw->jobs, sw->jobs > 1 ? "s" : "",
-            sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir);
+            "bifurcation.svg%s\n", sw->prog, sw->npoints, sw->jobs, sw->jobs > 1 ? "s" : "",
+            sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir,
+            sw->lyap ? ", lyapunov.png, lyapunov.svg" : "");
     return 0;
 }
 

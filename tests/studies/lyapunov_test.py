@@ -24,6 +24,12 @@ usage:
    method this reference shares nothing with.
 3. Bad options are refused before the run, with a message and status 1, and
    no --lyapunov-out file is left behind by a run that fails.
+4. nsmc sweep --lyapunov over omega = 1.5, 2.0, 2.5 (period-1 orbits): the
+   summary's exponent is log|mu_max| / T of the mpmath reference's
+   multipliers (tests/reference/data) within the finite-time bound 4 / (N T)
+   of N = 200 periods; the same files for --jobs 1 and 2; lyapunov.png
+   drawn; --lyapunov-periods without --lyapunov and --lyapunov without a
+   forcing period refused.
 """
 import argparse
 import csv
@@ -195,6 +201,54 @@ def refusal_tests(ball, d):
           "status %d: %s" % (r.returncode, r.stderr.strip()))
 
 
+def sweep_tests(nsmc, d):
+    """nsmc sweep --lyapunov against the reference multipliers."""
+    ref = {}
+    with open(os.path.join(HERE, "..", "reference", "data",
+                           "forced_impact_oscillator.period1.csv")) as f:
+        for row in csv.DictReader(f):
+            mu = max(abs(mp.mpc(row["mu1_re"], row["mu1_im"])),
+                     abs(mp.mpc(row["mu2_re"], row["mu2_im"])))
+            ref[round(float(row["omega"]), 6)] = (mp.log(mu), mpf(row["omega"]))
+    model = os.path.join(MODELS, "forced_impact_oscillator.nsm")
+    base = [nsmc, "sweep", model, "--param", "omega=1.5:2.5:3", "--section", "impact:stop",
+            "--section-period", "2*pi/omega", "--transient", "200", "--record", "50",
+            "--t-max", "1000*2*pi/omega", "--lyapunov", "--lyapunov-periods", "200"]
+    outs = []
+    for jobs in ("1", "2"):
+        out = os.path.join(d, "sweep" + jobs)
+        r = subprocess.run(base + ["--jobs", jobs, "--out-dir", out], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            check("sweep --lyapunov --jobs " + jobs, False, r.stderr)
+            return
+        outs.append(out)
+    with open(os.path.join(outs[0], "summary.csv")) as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        w = round(float(row["omega [rad/s]"]), 6)
+        logmu, wm = ref[w]
+        T = 2 * mp.pi / wm
+        want = float(logmu / T)
+        got = float(row["lyapunov [1/s]"])
+        check("sweep omega = %g: largest exponent %.9f, log|mu|/T = %.9f" % (w, got, want),
+              abs(got - want) <= float(4 / (200 * T)), "")
+    same = all(open(os.path.join(outs[0], n), "rb").read() == open(os.path.join(outs[1], n),
+                                                                  "rb").read()
+               for n in ("summary.csv", "section.csv"))
+    check("sweep --lyapunov: the same files for --jobs 1 and 2", same)
+    check("sweep --lyapunov: lyapunov.png drawn",
+          os.path.getsize(os.path.join(outs[0], "lyapunov.png")) > 1000)
+    for extra, words in ((["--lyapunov-periods", "5"], "--lyapunov-periods needs --lyapunov"),
+                         (["--lyapunov"], "--lyapunov reorthonormalises once a forcing period"),
+                         (["--lyapunov", "--lyapunov-periods", "0"], "--lyapunov-periods is a whole")):
+        r = subprocess.run([nsmc, "sweep", model, "--param", "omega=1.5:2.5:3", "--section",
+                            "impact:stop", "--out-dir", os.path.join(d, "bad")] + extra,
+                           capture_output=True, text=True)
+        check("sweep refused: %s" % " ".join(extra), r.returncode == 1 and words in r.stderr,
+              "status %d: %s" % (r.returncode, r.stderr.strip()))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nsmc", required=True)
@@ -209,6 +263,7 @@ def main():
         chaotic_tests(fio, d)
         error_tests(fio, d)
         refusal_tests(build(args, d, os.path.join(HERE, "ball.nsm")), d)
+        sweep_tests(args.nsmc, d)
     print("%d failed" % fails)
     return 1 if fails else 0
 
