@@ -128,6 +128,7 @@ typedef struct Collect {
     Rec *rec;                 /* record entries */
     double *y;                /* record * n2 states */
     int stop_when_done;
+    int settled;              /* --basin: the kept records repeat, the run ended early */
 } Collect;
 
 /* ---- text ------------------------------------------------------------- */
@@ -346,12 +347,43 @@ static void usage(const char *prog, FILE *f)
 
 /* ---- one point ---------------------------------------------------------- */
 
+static long orbit_records(const Collect *c);
+
+/* A basin run keeps its last --record records in a sliding window and ends
+** as soon as they repeat (an orbit found: orbit_records), at most after
+** --transient + --record records: most initial states settle well before
+** the slowest, and the classification is the same.  Returns the section
+** handler's answer. */
+static int basin_record(Collect *c, const nsm_section_record *r)
+{
+    long R = c->sw->record;
+    if (c->kept == R) {
+        memmove(c->rec, c->rec + 1, sizeof(Rec) * (size_t)(R - 1));
+        memmove(c->y, c->y + c->n2, sizeof(double) * (size_t)(R - 1) * (size_t)c->n2);
+        c->kept--;
+    }
+    Rec *e = &c->rec[c->kept];
+    e->t = r->t;
+    e->phase = r->phase;
+    e->impacts = c->impacts;
+    memcpy(c->y + (size_t)c->kept * c->n2, r->y, sizeof(double) * c->n2);
+    c->kept++;
+    c->count++;
+    if (c->kept == R && c->count >= R && orbit_records(c) > 0) {
+        c->settled = 1;
+        return 1;
+    }
+    return c->count >= c->sw->transient + R;
+}
+
 static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 {
     Collect *c = ud;
     (void)sim;
     if (sweep_stop)
         return 1;
+    if (c->sw->basin && c->stop_when_done)
+        return basin_record(c, r);
     long need = c->sw->transient + c->sw->record;
     if (c->count >= need)
         return c->stop_when_done;
@@ -378,30 +410,35 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
     return 0;
 }
 
-/* Whether records a and b are the same point of the section: the phase
-** (on the circle) and every state column within 1e-6 of its scale. */
-static int rec_same(const Collect *c, long a, long b, const double *scale)
+/* Whether records a and b are the same point of the section within tol:
+** the phase (on the circle) and every state column within tol of its
+** scale. */
+static int rec_within(const Collect *c, long a, long b, const double *scale, double tol)
 {
     const Rec *ra = &c->rec[a], *rb = &c->rec[b];
     if (isfinite(ra->phase)) {
         double d = fabs(ra->phase - rb->phase);
-        if (fmin(d, 1 - d) > 1e-6)
+        if (fmin(d, 1 - d) > tol)
             return 0;
     }
     for (int i = 0; i < c->n2; i++)
-        if (fabs(c->y[a * c->n2 + i] - c->y[b * c->n2 + i]) > 1e-6 * scale[i])
+        if (fabs(c->y[a * c->n2 + i] - c->y[b * c->n2 + i]) > tol * scale[i])
             return 0;
     return 1;
 }
 
-/* The smallest p such that the records repeat every p; 0 if none up to
-** SW_MAX_PERIOD (and at most half the records). */
-static long orbit_records(const Collect *c)
+/* Whether records a and b are the same point of the section (1e-6). */
+static int rec_same(const Collect *c, long a, long b, const double *scale)
 {
-    /* each column's scale, at least 1e-3 of the largest: a column that
-     * stays at 0 to rounding (the position at an impact) is not compared
-     * on the scale of its rounding */
-    double scale[c->n2 > 0 ? c->n2 : 1], top = 1e-300;
+    return rec_within(c, a, b, scale, 1e-6);
+}
+
+/* Each state column's scale over the kept records, at least 1e-3 of the
+** largest: a column that stays at 0 to rounding (the position at an
+** impact) is not compared on the scale of its rounding. */
+static void record_scales(const Collect *c, double *scale)
+{
+    double top = 1e-300;
     for (int i = 0; i < c->n2; i++) {
         scale[i] = 0;
         for (long k = 0; k < c->kept; k++)
@@ -410,6 +447,14 @@ static long orbit_records(const Collect *c)
     }
     for (int i = 0; i < c->n2; i++)
         scale[i] = fmax(scale[i], 1e-3 * top);
+}
+
+/* The smallest p such that the records repeat every p; 0 if none up to
+** SW_MAX_PERIOD (and at most half the records). */
+static long orbit_records(const Collect *c)
+{
+    double scale[c->n2 > 0 ? c->n2 : 1];
+    record_scales(c, scale);
     for (long p = 1; p <= SW_MAX_PERIOD && 2 * p <= c->kept; p++) {
         long k;
         for (k = 0; k + p < c->kept; k++)
@@ -483,6 +528,23 @@ static void basin_signature(const Sweep *sw, Text *t, const Collect *c, int stat
         text_printf(t, "%d\n", status == 2 ? -1 : 0);
         return;
     }
+    /* a slowly settling orbit whose multiplier is near -1 repeats to 1e-6
+     * at twice its period first: the least divisor of p whose records
+     * repeat within the classification's tolerance is its period */
+    double scale[c->n2 > 0 ? c->n2 : 1];
+    record_scales(c, scale);
+    for (long q = 1; q < p; q++) {
+        if (p % q)
+            continue;
+        long k;
+        for (k = 0; k + q < c->kept; k++)
+            if (!rec_within(c, k, k + q, scale, sw->btol))
+                break;
+        if (k + q >= c->kept) {
+            p = q;
+            break;
+        }
+    }
     long best = 0;
     for (long k = 1; k < p; k++) {
         const Rec *a = &c->rec[k], *b = &c->rec[best];
@@ -503,7 +565,6 @@ static void basin_signature(const Sweep *sw, Text *t, const Collect *c, int stat
     for (int i = 0; i < c->n2; i++)
         text_printf(t, ",%.17g", c->y[best * c->n2 + i]);
     text_printf(t, "\n");
-    (void)sw;
 }
 
 /* Run one point: records into c; the state at the end in yend (continuation,
@@ -515,6 +576,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
     double Tp = 0, tmax;
     int rc;
     c->count = c->impacts = c->kept = 0;
+    c->settled = 0;
     if ((rc = nsm_sim_reset(sim))) {
         snprintf(msg, len, "%s", nsm_sim_message(sim));
         return 2;
@@ -548,7 +610,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
     } else {
         c->stop_when_done = 1;
         rc = nsm_sim_run_until(sim, tmax);
-        if (rc == NSM_ESTOPPED && c->count >= need)
+        if (rc == NSM_ESTOPPED && (c->count >= need || c->settled))
             rc = NSM_OK;
     }
     if (rc) {
@@ -556,7 +618,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
         return 2;
     }
     memcpy(yend, nsm_sim_state(sim), sizeof(double) * c->n2);
-    return c->count >= need ? 0 : 1;
+    return c->count >= need || c->settled ? 0 : 1;
 }
 
 /* Append one point's rows and summary to the unit's texts. */
@@ -838,7 +900,7 @@ static void *worker(void *arg)
 {
     Sweep *sw = arg;
     nsm_sim *sim = nsm_sim_create(sw->m);
-    Collect c = { sw, 2 * sw->m->n_bodies, 0, 0, 0, NULL, NULL, 0 };
+    Collect c = { sw, 2 * sw->m->n_bodies, 0, 0, 0, NULL, NULL, 0, 0 };
     c.rec = malloc(sizeof(Rec) * (size_t)(sw->record + 1));
     c.y = malloc(sizeof(double) * (size_t)(sw->record + 1) * (size_t)(c.n2 ? c.n2 : 1));
     if (!sim || !c.rec || !c.y || nsm_sim_set_section(sim, sw->section) ||
