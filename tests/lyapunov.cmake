@@ -28,3 +28,16 @@ add_test(NAME studies.lyapunov
           --include ${NSM_SOURCE_DIR}/runtime/include --cc ${CMAKE_C_COMPILER}
           "--cflags=${NSM_LYAP_CFLAGS}")
 set_tests_properties(studies.lyapunov PROPERTIES LABELS studies TIMEOUT 300)
+# nsmc sweep --basin: a bistable impact oscillator's basins against an
+# independent closed-form simulation, shares under refinement, the same
+# files for --jobs 1, --jobs 2 and mpirun -np 2 (as studies.sweep)
+set(NSM_BASIN_MPIRUN "")
+if(NSM_HAVE_MPI AND MPIEXEC_EXECUTABLE)
+  set(NSM_BASIN_MPIRUN "--mpirun=${MPIEXEC_EXECUTABLE}")
+elseif(NOT NSM_MPI)
+  set(NSM_BASIN_MPIRUN "--no-mpi")
+endif()
+add_test(NAME studies.basin
+  COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/basin_test.py
+          --nsmc $<TARGET_FILE:nsmc> ${NSM_BASIN_MPIRUN})
+set_tests_properties(studies.basin PROPERTIES LABELS studies TIMEOUT 600)
