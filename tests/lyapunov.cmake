@@ -41,3 +41,25 @@ add_test(NAME studies.basin
   COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/basin_test.py
           --nsmc $<TARGET_FILE:nsmc> ${NSM_BASIN_MPIRUN})
 set_tests_properties(studies.basin PROPERTIES LABELS studies TIMEOUT 600)
+# The Python studies (Model.section, floquet, lyapunov, run(init=...),
+# compile_source), with the environment of tests/python.cmake
+add_test(NAME python.studies
+  COMMAND ${NSM_PYTHON} -m pytest -q -p no:cacheprovider
+          ${NSM_SOURCE_DIR}/tests/python/test_studies.py)
+set(NSM_STUDIES_PY_ENV
+  "PYTHONPATH=${PROJECT_BINARY_DIR}/python"
+  "NSM_SOURCE_DIR=${NSM_SOURCE_DIR}"
+  "NSM_BUILD_DIR=${PROJECT_BINARY_DIR}"
+  "NSM_VERSION=${PROJECT_VERSION}"
+  "XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/python-cache"
+  "MPLBACKEND=Agg")
+if(NSM_SANITIZE)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+    OUTPUT_VARIABLE NSM_STUDIES_ASAN_LIB OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libubsan.so
+    OUTPUT_VARIABLE NSM_STUDIES_UBSAN_LIB OUTPUT_STRIP_TRAILING_WHITESPACE)
+  list(APPEND NSM_STUDIES_PY_ENV "LD_PRELOAD=${NSM_STUDIES_ASAN_LIB}:${NSM_STUDIES_UBSAN_LIB}"
+    "ASAN_OPTIONS=detect_leaks=0")
+endif()
+set_tests_properties(python.studies PROPERTIES LABELS python TIMEOUT 600
+  ENVIRONMENT "${NSM_STUDIES_PY_ENV}")
