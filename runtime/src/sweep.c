@@ -101,6 +101,7 @@ typedef struct Sweep {
     int basin;                /* --basin: the axes are two coordinates of the initial state */
     int bstate[SW_MAX_AXES];  /* with --basin: each axis's index in the state (x, then v) */
     double btol;              /* --basin-tol: attractors the same within it (relative) */
+    double binit[2 * 64];     /* with --basin: the model's initial state (the --set values fixed) */
     long *unit_failed;        /* failed points per unit */
     size_t *sec_flushed, *sum_flushed;  /* per unit: bytes already in the partial files */
     int part_sec, part_sum;   /* DIR/section.csv.partial, summary.csv.partial (-1: none) */
@@ -493,15 +494,11 @@ static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *m
         }
     }
     if (sw->basin) {
-        /* the model's initial state with the two coordinates replaced */
+        /* the model's initial state (sweep_check) with the two coordinates
+         * replaced */
         int n2 = 2 * sw->m->n_bodies;
         double y[n2 > 0 ? n2 : 1];
-        nsm_sim_set_initial_state(sim, NULL);
-        if (nsm_sim_reset(sim)) {
-            snprintf(msg, len, "%s", nsm_sim_message(sim));
-            return 1;
-        }
-        memcpy(y, nsm_sim_state(sim), sizeof(double) * n2);
+        memcpy(y, sw->binit, sizeof(double) * n2);
         for (int a = 0; a < sw->nax; a++)
             y[sw->bstate[a]] = pv[a];
         nsm_sim_set_initial_state(sim, y);
@@ -1612,6 +1609,15 @@ static int sweep_check(Sweep *sw)
             if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL)))
                 rc = bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
         }
+    if (!rc && sw->basin) {
+        /* the initial state the two coordinates replace, once for the grid */
+        if (2 * sw->m->n_bodies > 2 * 64)
+            rc = bad(sw->prog, "--basin handles models of at most 64 bodies");
+        else if (nsm_sim_reset(sim))
+            rc = bad(sw->prog, "the model cannot start: %s", nsm_sim_message(sim));
+        else
+            memcpy(sw->binit, nsm_sim_state(sim), sizeof(double) * 2 * sw->m->n_bodies);
+    }
     char col[160];
     if (!rc && plot_column(sw, col) < 0)
         rc = bad(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)",
