@@ -86,6 +86,8 @@ static void usage(FILE *out)
           "  --record N              section records kept after the transient (100)\n"
           "  --continue up|down|both start each point from its neighbour's end state\n"
           "  --floquet               the periodic orbits' Floquet multipliers\n"
+          "  --lyapunov              the largest Lyapunov exponent per point (over\n"
+          "                          --lyapunov-periods N forcing periods, 200)\n"
           "  --method M              rk4, adaptive, exact or taylor\n"
           "  --set NAME=VALUE        a parameter held fixed over the grid\n"
           "  --plot COLUMN           the column of the bifurcation diagram\n"

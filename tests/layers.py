@@ -39,7 +39,7 @@ LAYERS = [
     "run.c",                                   # the run loop
     "sim.c",                                   # the public API
     "floquet.c h5out.c progress.c",            # studies and writers on the API
-    "continuation.c",                          # continuation of periodic orbits (on floquet.c)
+    "continuation.c lyapunov.c",               # continuation, Lyapunov spectra (on floquet.c)
     "sweep.c plot.c animate.c contprog.c",
     "driver.c",                                # the simulator program
 ]

@@ -47,7 +47,7 @@ except ImportError as _err:   # pragma: no cover - tested in a bare venv
 
 from ._version import __version__
 
-__all__ = ["compile", "Model", "Result", "Param", "Error", "CompileError", "ParameterError",
+__all__ = ["compile", "compile_source", "Model", "Result", "Param", "Error", "CompileError", "ParameterError",
            "SettingError", "SimulationError", "Interrupted", "EVENT_DTYPE", "__version__"]
 
 METHODS = {"rk4": 0, "adaptive": 1, "exact": 2, "taylor": 3}
@@ -339,6 +339,29 @@ def compile(path, verbose=False):
     return Model(so)
 
 
+class _SectionRecord(ctypes.Structure):
+    """nsm_section_record (nsm/nsm.h)."""
+    _fields_ = [("t", ctypes.c_double), ("phase", ctypes.c_double), ("index", ctypes.c_long),
+                ("y", ctypes.POINTER(ctypes.c_double))]
+
+
+_SECTION_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                               ctypes.POINTER(_SectionRecord))
+
+
+def compile_source(text, verbose=False):
+    """Compiles a model given as the text of a .nsm file (written to a
+    temporary file for nsmc; cached like compile()); returns a Model."""
+    if not isinstance(text, str):
+        raise CompileError("compile_source needs the model's text as a str, got %r"
+                           % type(text).__name__)
+    with tempfile.TemporaryDirectory(prefix="nsm-src-") as d:
+        path = os.path.join(d, "model.nsm")
+        with open(path, "w") as f:
+            f.write(text)
+        return compile(path, verbose)
+
+
 def _declare(lib):
     """Argument and result types of the C functions used."""
     P, D, I, L, S = ctypes.c_void_p, ctypes.c_double, ctypes.c_int, ctypes.c_long, ctypes.c_char_p
@@ -367,6 +390,13 @@ def _declare(lib):
         "nsm_sim_steps": (L, [P]), "nsm_sim_events": (L, [P]),
         "nsm_sim_get_method": (I, [P]),
         "nsm_sim_model_times": (I, [P, DP, DP, DP]),
+        "nsm_sim_reset": (I, [P]), "nsm_sim_state": (DP, [P]),
+        "nsm_sim_set_initial_state": (I, [P, DP]), "nsm_sim_run_until": (I, [P, D]),
+        "nsm_sim_lyapunov": (I, [P, D, D, DP]),
+        "nsm_sim_periodic_orbit": (I, [P, D, DP, DP, DP]),
+        "nsm_sim_set_section": (I, [P, S]), "nsm_sim_set_section_period": (I, [P, S]),
+        "nsm_sim_set_section_handler": (None, [P, _SECTION_FN, P]),
+        "nsm_sim_eval": (I, [P, S, DP]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -511,8 +541,134 @@ class Model:
             raise CompileError("the runtime cannot run %s: %s" % (self.path, _text(why.value)))
         raise MemoryError("out of memory creating the simulation of %s" % self.name)
 
+    def _initial(self, sim, init):
+        """Starts the simulation's resets from init: a dict {"BODY.x" or
+        "BODY.v": value} over the model's `init`, or all 2n values
+        (positions, then velocities).  ParameterError for a bad name or size."""
+        lib = self._lib
+        if init is None:
+            return
+        n2 = 2 * len(self.bodies)
+        if lib.nsm_sim_reset(sim) != 0:
+            raise ParameterError(_text(lib.nsm_sim_message(sim)) or "the model cannot start")
+        y = np.ctypeslib.as_array(lib.nsm_sim_state(sim), (n2,)).copy()
+        if hasattr(init, "items"):
+            names = ["%s.%s" % (b, c) for c in "xv" for b in self.bodies]
+            for name, value in init.items():
+                if name not in names:
+                    raise ParameterError("init: '%s' is not a coordinate of the state (valid: %s)"
+                                         % (name, ", ".join(names)))
+                y[names.index(name)] = _number(value, "init %s" % name, ParameterError)
+        else:
+            vals = list(init)
+            if len(vals) != n2:
+                raise ParameterError("init needs %d values (positions, then velocities), got %d"
+                                     % (n2, len(vals)))
+            y = np.array([_number(v, "init", ParameterError) for v in vals], dtype=float)
+        buf = (ctypes.c_double * n2)(*y)
+        lib.nsm_sim_set_initial_state(sim, buf)
+
+    def _study(self, params, method, init):
+        """A configured simulation for a study (the caller frees it)."""
+        sim = self._create()
+        try:
+            self._configure(sim, method, params, None, None, None, None, None, None, True)
+            self._lib.nsm_sim_set_audit(sim, 0)
+            self._initial(sim, init)
+            if self._lib.nsm_sim_reset(sim) != 0:
+                raise SimulationError(_text(self._lib.nsm_sim_message(sim)), "reset", 0.0,
+                                      [], None, None)
+        except BaseException:
+            self._lib.nsm_sim_free(sim)
+            raise
+        return sim
+
+    def _eval(self, sim, expr):
+        """A time given as a number or an expression of the parameters."""
+        if isinstance(expr, str):
+            v = ctypes.c_double(0)
+            if self._lib.nsm_sim_eval(sim, expr.encode(), ctypes.byref(v)) != 0:
+                raise SettingError("cannot evaluate %r: %s"
+                                   % (expr, _text(self._lib.nsm_sim_message(sim))))
+            return v.value
+        return _number(expr, "time")
+
+    def _fail(self, sim, what):
+        """Raises SimulationError with the runtime's reason for a study."""
+        lib = self._lib
+        raise SimulationError("%s: %s" % (what, _text(lib.nsm_sim_message(sim))), what,
+                              lib.nsm_sim_time(sim), [], None, None)
+
+    def section(self, spec, t_end=None, period=None, params=None, init=None, method=None):
+        """Records of a Poincare section (docs/studies.md: "impact:GAP",
+        "period:T[:T0]", "plane:F[:up|down|both]") from t = 0 to t_end (a
+        time or an expression of the parameters; default the model's), as a
+        numpy array with one row per record: t, phase, then the state
+        (positions, then velocities).  period: the phase's period."""
+        lib = self._lib
+        sim = self._study(params, method, init)
+        rows, n2 = [], 2 * len(self.bodies)
+
+        def on_rec(ud, s, rec):
+            r = rec.contents
+            rows.append([r.t, r.phase] + [r.y[i] for i in range(n2)])
+            return 0
+        fn = _SECTION_FN(on_rec)
+        try:
+            if lib.nsm_sim_set_section(sim, spec.encode()) != 0 or (
+                    period is not None and
+                    lib.nsm_sim_set_section_period(sim, str(period).encode()) != 0):
+                raise SettingError(_text(lib.nsm_sim_message(sim)))
+            lib.nsm_sim_set_section_handler(sim, fn, None)
+            if lib.nsm_sim_reset(sim) != 0:
+                self._fail(sim, "section")
+            te = self._times(sim, None, None, None) if t_end is None else self._eval(sim, t_end)
+            if lib.nsm_sim_run_until(sim, te) != 0:
+                self._fail(sim, "section")
+            return np.array(rows, dtype=float).reshape(-1, 2 + n2)
+        finally:
+            lib.nsm_sim_free(sim)
+
+    def lyapunov(self, duration, interval, transient=0.0, params=None, init=None, method=None):
+        """The Lyapunov spectrum [1/s], a numpy array of 2n exponents in
+        decreasing order, of the motion from t = transient over duration,
+        reorthonormalised every interval (times or expressions of the
+        parameters; nsm_sim_lyapunov: exact flows and saltation matrices)."""
+        lib = self._lib
+        sim = self._study(params, method, init)
+        try:
+            tr, du, iv = (self._eval(sim, x) for x in (transient, duration, interval))
+            if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
+                self._fail(sim, "lyapunov")
+            lam = (ctypes.c_double * (2 * len(self.bodies)))()
+            if lib.nsm_sim_lyapunov(sim, du, iv, lam) != 0:
+                self._fail(sim, "lyapunov")
+            return np.array(lam[:], dtype=float)
+        finally:
+            lib.nsm_sim_free(sim)
+
+    def floquet(self, period, transient=0.0, params=None, init=None, method=None):
+        """The periodic orbit of the given period (a time or an expression of
+        the parameters) reached after transient, refined by shooting, and its
+        Floquet multipliers: (state at the orbit's start as a numpy array,
+        multipliers as a complex numpy array).  Unstable orbits converge too."""
+        lib = self._lib
+        sim = self._study(params, method, init)
+        try:
+            T, tr = self._eval(sim, period), self._eval(sim, transient)
+            if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
+                self._fail(sim, "floquet")
+            n2 = 2 * len(self.bodies)
+            y = (ctypes.c_double * n2)(*lib.nsm_sim_state(sim)[:n2])
+            re, im = (ctypes.c_double * n2)(), (ctypes.c_double * n2)()
+            if lib.nsm_sim_periodic_orbit(sim, T, y, re, im) != 0:
+                self._fail(sim, "floquet")
+            return np.array(y[:]), np.array(re[:]) + 1j * np.array(im[:])
+        finally:
+            lib.nsm_sim_free(sim)
+
     def run(self, t_end=None, method=None, params=None, every=None, dt=None, rtol=None,
-            atol=None, max_steps=None, max_event_rate=None, zeno=True):
+            atol=None, max_steps=None, max_event_rate=None, zeno=True, init=None):
         """Simulates from t = 0 to t_end (default: the model's `simulate`).
 
         method: "rk4", "adaptive" or "exact"; params: {name: value (SI)};
@@ -522,7 +678,9 @@ class Model:
         a Result; raises ParameterError for a bad parameter, SettingError for
         a bad setting or an impossible run, SimulationError (with the
         partial result) when the run fails and Interrupted (a
-        KeyboardInterrupt, with the partial result) on Ctrl-C."""
+        KeyboardInterrupt, with the partial result) on Ctrl-C.  init: the
+        initial state, {"BODY.x" or "BODY.v": value} over the model's `init`
+        or all 2n values (positions, then velocities)."""
         lib = self._lib
         sim = self._create()
         rec = lib.nsmpy_rec_new()
@@ -531,6 +689,7 @@ class Model:
                 raise MemoryError("cannot allocate the run's record")
             self._configure(sim, method, params, dt, every, rtol, atol, max_steps,
                             max_event_rate, zeno)
+            self._initial(sim, init)
             t_end = self._times(sim, t_end, dt, every)
             catch = (threading.current_thread() is threading.main_thread() and
                      signal.getsignal(signal.SIGINT) is signal.default_int_handler)

@@ -12,6 +12,9 @@
 **   --animate FILE.gif  --fps F  --frames N  (an animated GIF, animate.h)
 **   --section SPEC  --section-period EXPR  --section-out FILE|-  (a Poincare
 **   section's records as CSV: t, phase, the state; docs/studies.md)
+**   --lyapunov  --lyapunov-interval T  --lyapunov-transient T
+**   --lyapunov-out FILE|-  (the Lyapunov spectrum of the run after the
+**   transient, as CSV; docs/studies.md)
 **
 ** Unless --events names a file (--table: even then) or --out, --events,
 ** --stats or --section-out writes to stdout, the event log is printed there
@@ -429,6 +432,12 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "                       BODY.v); T, T0 and F may use parameters and pi\n"
             "  --section-period T   measure the records' phase in periods T\n"
             "  --section-out FILE|- the section's CSV: t, phase, the state (default -)\n"
+            "  --lyapunov           the Lyapunov spectrum of the run from the transient to\n"
+            "                       t_end (exact flows and saltation matrices at impacts)\n"
+            "  --lyapunov-interval T  reorthonormalise every T seconds (default the output\n"
+            "                       period)\n"
+            "  --lyapunov-transient T  start the exponents' averages at t = T (default 0)\n"
+            "  --lyapunov-out FILE|- the spectrum's CSV: exponent, lambda [1/s] (default -)\n"
             "  --max-steps N        fail after N steps\n"
             "  --max-event-rate R   fail when events come faster than R per second\n"
             "  --no-zeno            do not jump over Zeno cascades\n"
@@ -934,6 +943,36 @@ static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t)
             nsm_sim_steps(sim));
 }
 
+/* Write the Lyapunov spectrum (n exponents) as CSV to path ("-": stdout),
+** a file through a temporary renamed into place so that it is whole or
+** absent.  0, or -1 with errno. */
+static int lyap_write(const char *path, int n, const double *lambda)
+{
+    char tmp[4300];
+    int std = !strcmp(path, "-");
+    FILE *f = stdout;
+    if (!std) {
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+        if (!(f = fopen(tmp, "w")))
+            return -1;
+    }
+    fprintf(f, "exponent,lambda [1/s]\n");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%d,%.17g\n", i + 1, lambda[i]);
+    if (std)
+        return fflush(f) != 0 || ferror(f) ? -1 : 0;
+    int e = ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fclose(f) != 0 && !e)
+        e = errno;
+    if (e || rename(tmp, path) != 0) {
+        e = e ? e : errno;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
 /* The program: parse options, run, write CSV, report.  Returns the exit
 ** status. */
 int nsm_main(const nsm_model *m, int argc, char **argv)
@@ -945,6 +984,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     const char *sec_spec = NULL, *sec_period = NULL, *sec_path = NULL;
     char plot_traj[4200], plot_ev[4200];
     int summary = 0, phase = 0, table_asked = 0;
+    int lyap = 0;                     /* --lyapunov */
+    double lyap_int = 0, lyap_tr = 0; /* --lyapunov-interval (0: the output period), -transient */
+    const char *lyap_path = NULL;     /* --lyapunov-out */
     FILE *stats = NULL;
     AnimOptions anim_opt = { 0 };
     double t_end, v, rtol = 1e-9, atol = 1e-12, every;
@@ -974,7 +1016,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                                               "--method", "--set", "--set-file", "--out", "--events", "--stats",
                                               "--max-steps", "--max-event-rate", "--plot", "--energy-tol",
                                               "--section", "--section-period", "--section-out",
-                                              "--animate", "--fps", "--frames", "--events-max" };
+                                              "--animate", "--fps", "--frames", "--events-max",
+                                              "--lyapunov-interval", "--lyapunov-transient",
+                                              "--lyapunov-out" };
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= !strcmp(a, valued[k]);
@@ -999,6 +1043,16 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--events-max")) {
             rc = !parse_num(val, &v) || v < 0 || v > 9e18 || v != floor(v);
             d.table_max = rc ? -1 : (long)v;
+        } else if (!strcmp(a, "--lyapunov")) {
+            lyap = 1;
+            continue;
+        } else if (!strcmp(a, "--lyapunov-interval")) {
+            rc = !parse_num(val, &lyap_int) || !(lyap_int > 0) || !isfinite(lyap_int);
+        } else if (!strcmp(a, "--lyapunov-transient")) {
+            rc = !parse_num(val, &lyap_tr) || !(lyap_tr >= 0) || !isfinite(lyap_tr);
+        } else if (!strcmp(a, "--lyapunov-out")) {
+            lyap_path = val;
+            rc = !*val;
         } else if (!strcmp(a, "--no-zeno")) {
             nsm_sim_set_zeno(sim, 0);
             continue;
@@ -1090,6 +1144,25 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "%s needs --section%s", sec_period ? "--section-period" : "--section-out", "");
     }
+    if ((lyap_int > 0 || lyap_tr > 0 || lyap_path) && !lyap) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "%s needs --lyapunov%s", lyap_path ? "--lyapunov-out" : lyap_int > 0
+                   ? "--lyapunov-interval" : "--lyapunov-transient", "");
+    }
+    if (lyap && sec_spec) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "--lyapunov and --section cannot be combined (the exponents' run "
+                   "follows the impacts itself and records no section)%s%s", "", "");
+    }
+    if (lyap && !lyap_path)
+        lyap_path = "-";
+    if (lyap && !strcmp(lyap_path, "-") && ((out_path && !strcmp(out_path, "-")) ||
+                                            (ev_path && !strcmp(ev_path, "-")) ||
+                                            (stats_path && !strcmp(stats_path, "-")))) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "the Lyapunov spectrum and another output cannot both write to "
+                   "stdout (give --lyapunov-out FILE)%s%s", "", "");
+    }
     if (sec_spec && !sec_path)
         sec_path = "-";
     if (sec_spec && !strcmp(sec_path, "-") && ((out_path && !strcmp(out_path, "-")) ||
@@ -1146,6 +1219,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    if (lyap && !(lyap_tr < t_end)) {
+        fprintf(stderr, "%s: error: --lyapunov-transient %.17g s leaves no time before t_end = "
+                "%.17g s\n", d.prog, lyap_tr, t_end);
+        nsm_sim_free(sim);
+        return 1;
+    }
+    if (lyap && !(lyap_int > 0))
+        lyap_int = every;
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
         nsm_sim_free(sim);
@@ -1194,7 +1275,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         }
     }
     d.table = table && !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
-              !(stats_path && !strcmp(stats_path, "-")) && !(sec_spec && !strcmp(sec_path, "-"));
+              !(stats_path && !strcmp(stats_path, "-")) && !(sec_spec && !strcmp(sec_path, "-")) &&
+              !(lyap && !strcmp(lyap_path, "-"));
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {
         const nsm_output_info *o = &m->outputs[k];
@@ -1221,7 +1303,21 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_reset(sim);
     d.t_end = t_end;
     progress_start(&d.pb, stderr);
-    int rc = stop_signal ? 0 : nsm_sim_run_until(sim, t_end);
+    double *lambda = lyap ? calloc((size_t)(2 * m->n_bodies + 1), sizeof(double)) : NULL;
+    int rc = 0;
+    if (lyap && !lambda)
+        rc = NSM_ENOMEM;
+    else if (!stop_signal && !lyap)
+        rc = nsm_sim_run_until(sim, t_end);
+    else if (!stop_signal) {
+        if (lyap_tr > 0)
+            rc = nsm_sim_run_until(sim, lyap_tr);
+        if (!rc && !stop_signal)
+            rc = nsm_sim_lyapunov(sim, t_end - nsm_sim_time(sim), lyap_int, lambda);
+    }
     progress_finish(&d.pb);
+    if (lyap && !rc && !stop_signal && lyap_write(lyap_path, 2 * m->n_bodies, lambda))
+        write_failed(&d, errno, strcmp(lyap_path, "-") ? lyap_path : "standard output");
+    free(lambda);
     return finish(&d, sim, rc, stats, stats_path, summary, plot_dir, out_path, ev_path, phase);
 }

@@ -144,48 +144,53 @@ static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi
     return NSM_OK;
 }
 
-/* Say why the method does not apply, without stopping the simulation. */
-static int refuse(nsm_sim *s, int code, const char *why)
+/* Say why the method does not apply, without stopping the simulation;
+** who names the study ("monodromy", "lyapunov"). */
+static int refuse(nsm_sim *s, const char *who, int code, const char *why)
 {
-    snprintf(s->msg, sizeof s->msg, "monodromy: %s", why);
+    snprintf(s->msg, sizeof s->msg, "%s: %s", who, why);
     return code;
 }
 
-int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
+/* Run the simulation from now to t_end and multiply Phi (2n x 2n,
+** row-major) on the left by the motion's Jacobian over that time: the exact
+** flows exp(A dt) between the impacts and the saltation matrices at them.
+** Shared by the monodromy matrix (Phi = I over a period) and the Lyapunov
+** spectrum (Phi an orthonormal frame over one reorthonormalisation
+** interval), so both see the same tangent dynamics.  NSM_EMETHOD with the
+** reason (prefixed by who) when the motion leaves free flight other than by
+** single impacts. */
+int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
 {
     int n2 = 2 * s->n, rc;
-    if (!(period > 0) || !isfinite(period) || !Phi)
-        return NSM_EINVAL;
-    if (!s->ready && (rc = nsm_sim_reset(s)))
-        return rc;
     if (s->failed)
         return s->failed;
     if (s->ns > 0)
-        return refuse(s, NSM_EMETHOD, "models with time switches are not handled");
+        return refuse(s, who, NSM_EMETHOD, "models with time switches are not handled");
     if (s->moving)
-        return refuse(s, NSM_EMETHOD, "models with moving surfaces are not handled (the "
+        return refuse(s, who, NSM_EMETHOD, "models with moving surfaces are not handled (the "
                       "saltation matrices assume fixed gaps)");
     if (s->m->nl)
-        return refuse(s, NSM_EMETHOD, "nonlinear models are not handled yet (the monodromy "
+        return refuse(s, who, NSM_EMETHOD, "nonlinear models are not handled yet (the monodromy "
                       "matrix is built from the linear modes' propagators)");
     if (!rt_mode_empty(s, s->mode))
-        return refuse(s, NSM_EMETHOD, "the motion does not start in free flight");
+        return refuse(s, who, NSM_EMETHOD, "the motion does not start in free flight");
     Track k = { n2, 0, 0, NULL, NULL, NULL, "" };
     double t0 = s->t;
     if ((rc = rt_section_track(s, track_step, &k)))
         return rc;
-    rc = rt_run(s, t0 + period);
+    rc = rt_run(s, t_end);
     rt_section_untrack(s);
     if (!rc && !rt_mode_empty(s, s->mode) && !k.why[0])
         snprintf(k.why, sizeof k.why, "the motion ends with a contact held shut");
     if (rc || k.why[0]) {
         free(k.t), free(k.y), free(k.gap);
-        return rc ? rc : refuse(s, NSM_EMETHOD, k.why);
+        return rc ? rc : refuse(s, who, NSM_EMETHOD, k.why);
     }
     const RtModeInfo *mi = rt_mode_info(s);
     if (mi && !mi->A) {
         free(k.t), free(k.y), free(k.gap);
-        return refuse(s, NSM_EMETHOD, "the model is too large for the dense monodromy matrix "
+        return refuse(s, who, NSM_EMETHOD, "the model is too large for the dense monodromy matrix "
                       "(its free-flight matrix is not formed past 400 states)");
     }
     double *A = malloc(sizeof(double) * n2 * n2 * 4);
@@ -197,9 +202,6 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
     for (int a = 0; a < n2; a++)
         for (int b = 0; b < n2; b++)
             A[a * n2 + b] = mi->A[(size_t)a * s->na + b];
-    memset(Phi, 0, sizeof(double) * n2 * n2);
-    for (int a = 0; a < n2; a++)
-        Phi[a * n2 + a] = 1;
     rc = NSM_OK;
     for (int i = 0; i < k.m && !rc; i++) {
         rc = flow_apply(n2, A, k.t[i] - tp, Phi, E, T);
@@ -209,10 +211,27 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
     }
     if (!rc)
         rc = flow_apply(n2, A, s->t - tp, Phi, E, T);
-    if (!rc && y_end)
-        memcpy(y_end, s->y, sizeof(double) * n2);
     free(k.t), free(k.y), free(k.gap), free(A);
-    return rc ? refuse(s, rc, "the matrix exponential or a vector field failed") : NSM_OK;
+    return rc ? refuse(s, who, rc, "the matrix exponential or a vector field failed") : NSM_OK;
+}
+
+int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
+{
+    int n2 = 2 * s->n, rc;
+    if (!(period > 0) || !isfinite(period) || !Phi)
+        return NSM_EINVAL;
+    if (!s->ready && (rc = nsm_sim_reset(s)))
+        return rc;
+    if (s->failed)
+        return s->failed;
+    memset(Phi, 0, sizeof(double) * n2 * n2);
+    for (int a = 0; a < n2; a++)
+        Phi[a * n2 + a] = 1;
+    if ((rc = rt_floquet_propagate(s, s->t + period, Phi, "monodromy")))
+        return rc;
+    if (y_end)
+        memcpy(y_end, s->y, sizeof(double) * n2);
+    return NSM_OK;
 }
 
 int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, double *mu_im)
@@ -233,7 +252,7 @@ int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, 
          * run's rounding, or is below it */
         if (rn <= 1e-14 * yn || (rn <= 1e-11 * yn && rn >= 0.5 * best)) {
             if (nsm_la_eigvals(n2, Phi, mu_re, mu_im))
-                return refuse(s, NSM_ENUMERIC, "the multipliers could not be computed");
+                return refuse(s, "monodromy", NSM_ENUMERIC, "the multipliers could not be computed");
             return NSM_OK;
         }
         best = fmin(best, rn);
@@ -243,9 +262,9 @@ int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, 
         for (int i = 0; i < n2; i++)
             r[i] = -r[i];
         if (nsm_la_solve(n2, J, r, 1))
-            return refuse(s, NSM_ENUMERIC, "a multiplier is 1: the orbit is not isolated");
+            return refuse(s, "monodromy", NSM_ENUMERIC, "a multiplier is 1: the orbit is not isolated");
         for (int i = 0; i < n2; i++)
             y[i] += r[i];
     }
-    return refuse(s, NSM_ENUMERIC, "Newton's method on the periodic orbit did not converge");
+    return refuse(s, "monodromy", NSM_ENUMERIC, "Newton's method on the periodic orbit did not converge");
 }

@@ -587,6 +587,11 @@ typedef int (*rt_track_fn)(nsm_sim *s, double t1, const double *Y1, int j, void 
 int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud);
 void rt_section_untrack(nsm_sim *s);
 
+/* floquet.c: the tangent dynamics of a run in free flight between single
+** impacts, Phi <- J(now -> t_end) Phi (2n x 2n), for the monodromy matrix
+** and the Lyapunov spectrum (lyapunov.c); who prefixes a refusal. */
+int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who);
+
 /* stats.c: the audit follows every step (rt_stats_step, called by the run
 ** loop with the step's start in s and its end (t1, Y1) before any
 ** transition) and every event record, which the transitions log here. */

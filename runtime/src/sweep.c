@@ -30,6 +30,8 @@
 **   summary.csv    per point: status, records, the orbit's period (forcing
 **                  periods, or records without a period; "none"), its
 **                  section records and impacts
+**   lyapunov.gp, .png, .svg   with --lyapunov: the largest exponent
+**                  (summary.csv's column) against the first parameter
 **   bifurcation.gp, .png, .svg   gnuplot: a column against the first
 **                  parameter
 **
@@ -94,6 +96,12 @@ typedef struct Sweep {
     long npoints, nouter, nunits;
     Text *sec_text, *sum_text, *bif_text; /* per unit */
     int floquet;              /* --floquet: multipliers and their crossings */
+    int lyap;                 /* --lyapunov: the largest exponent per point */
+    long lyap_periods;        /* --lyapunov-periods: its run, in forcing periods */
+    int basin;                /* --basin: the axes are two coordinates of the initial state */
+    int bstate[SW_MAX_AXES];  /* with --basin: each axis's index in the state (x, then v) */
+    double btol;              /* --basin-tol: attractors the same within it (relative) */
+    double binit[2 * 64];     /* with --basin: the model's initial state (the --set values fixed) */
     long *unit_failed;        /* failed points per unit */
     size_t *sec_flushed, *sum_flushed;  /* per unit: bytes already in the partial files */
     int part_sec, part_sum;   /* DIR/section.csv.partial, summary.csv.partial (-1: none) */
@@ -121,6 +129,7 @@ typedef struct Collect {
     Rec *rec;                 /* record entries */
     double *y;                /* record * n2 states */
     int stop_when_done;
+    int settled;              /* --basin: the kept records repeat, the run ended early */
 } Collect;
 
 /* ---- text ------------------------------------------------------------- */
@@ -276,18 +285,18 @@ static int parse_count(const char *s, long lo, long hi, long *v)
 ** from 1 to SW_MAX_COUNT, each way of getting it wrong with its own
 ** message (a COUNT of 0, -3, 1e9 or 2.5 is a typo, not a usage error).
 ** 0, or 1 after the message. */
-static int count_parse(const char *prog, const char *name, const char *s, long *n)
+static int count_parse(const char *prog, const char *opt, const char *name, const char *s, long *n)
 {
     double d;
     if (!parse_num(s, &d))
-        return bad(prog, "--param %s: COUNT '%s' is not a number (the number of points "
-                   "from START to STOP)", name, s);
+        return bad(prog, "%s %s: COUNT '%s' is not a number (the number of points "
+                   "from START to STOP)", opt, name, s);
     if (d != floor(d))
-        return bad(prog, "--param %s: COUNT %s is not a whole number of points", name, s);
+        return bad(prog, "%s %s: COUNT %s is not a whole number of points", opt, name, s);
     if (d < 1)
-        return bad(prog, "--param %s: COUNT %s: an axis needs at least 1 point", name, s);
+        return bad(prog, "%s %s: COUNT %s: an axis needs at least 1 point", opt, name, s);
     if (d > SW_MAX_COUNT)
-        return bad(prog, "--param %s: COUNT %s is more than the %ld points an axis may have",
+        return bad(prog, "%s %s: COUNT %s is more than the %ld points an axis may have", opt,
                    name, s, SW_MAX_COUNT);
     *n = (long)d;
     return 0;
@@ -295,29 +304,30 @@ static int count_parse(const char *prog, const char *name, const char *s, long *
 
 /* Parses NAME=START:STOP:COUNT into a (the name copied into name[len]).
 ** 0, or 1 after a message saying which part is wrong. */
-static int axis_parse(const char *prog, const char *val, Axis *a, char *name, size_t len)
+static int axis_parse(const char *prog, const char *opt, const char *val, Axis *a, char *name,
+                      size_t len)
 {
     const char *eq = strchr(val, '=');
     if (!eq || eq == val)
-        return bad(prog, "--param needs NAME=START:STOP:COUNT, got '%s'", val);
+        return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
     if ((size_t)(eq - val) >= len)
-        return bad(prog, "--param: the name in '%.40s...' is longer than %zu characters", val,
+        return bad(prog, "%s: the name in '%.40s...' is longer than %zu characters", opt, val,
                    len - 1);
     memcpy(name, val, (size_t)(eq - val));
     name[eq - val] = 0;
     char buf[256];
     if (snprintf(buf, sizeof buf, "%s", eq + 1) >= (int)sizeof buf)
-        return bad(prog, "--param %s: START:STOP:COUNT is too long", name);
+        return bad(prog, "%s %s: START:STOP:COUNT is too long", opt, name);
     char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c1 || !c2 || strchr(c2 + 1, ':'))
-        return bad(prog, "--param needs NAME=START:STOP:COUNT, got '%s'", val);
+        return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
     *c1 = *c2 = 0;
     a->name = name;
     if (!parse_num(buf, &a->lo))
-        return bad(prog, "--param %s: START '%s' is not a finite number", name, buf);
+        return bad(prog, "%s %s: START '%s' is not a finite number", opt, name, buf);
     if (!parse_num(c1 + 1, &a->hi))
-        return bad(prog, "--param %s: STOP '%s' is not a finite number", name, c1 + 1);
-    return count_parse(prog, name, c2 + 1, &a->n);
+        return bad(prog, "%s %s: STOP '%s' is not a finite number", opt, name, c1 + 1);
+    return count_parse(prog, opt, name, c2 + 1, &a->n);
 }
 
 static void usage(const char *prog, FILE *f)
@@ -327,12 +337,45 @@ static void usage(const char *prog, FILE *f)
             "         [--section-period EXPR] [--transient N] [--record N]\n"
             "         [--continue up|down|both] [--jobs N] [--set NAME=VALUE]... [--method M]\n"
             "         [--t-max EXPR] [--plot COLUMN] [--floquet]\n"
+            "         [--lyapunov [--lyapunov-periods N]]\n"
+            "   or: %s --basin BODY.x|BODY.v=START:STOP:COUNT (twice) --section SPEC\n"
+            "         --section-period EXPR --out-dir DIR [--basin-tol TOL] [options above]\n"
             "Run the model over a grid of parameters and record a Poincare section per point\n"
-            "(SPEC: impact:GAP, period:T[:T0] or plane:F[:up|down|both]); see docs/studies.md.\n",
-            prog);
+            "(SPEC: impact:GAP, period:T[:T0] or plane:F[:up|down|both]), or classify a grid\n"
+            "of initial states by the attractor each reaches; see docs/studies.md.\n",
+            prog, prog);
 }
 
 /* ---- one point ---------------------------------------------------------- */
+
+static long orbit_records(const Collect *c);
+
+/* A basin run keeps its last --record records in a sliding window and ends
+** as soon as they repeat (an orbit found: orbit_records), at most after
+** --transient + --record records: most initial states settle well before
+** the slowest, and the classification is the same.  Returns the section
+** handler's answer. */
+static int basin_record(Collect *c, const nsm_section_record *r)
+{
+    long R = c->sw->record;
+    if (c->kept == R) {
+        memmove(c->rec, c->rec + 1, sizeof(Rec) * (size_t)(R - 1));
+        memmove(c->y, c->y + c->n2, sizeof(double) * (size_t)(R - 1) * (size_t)c->n2);
+        c->kept--;
+    }
+    Rec *e = &c->rec[c->kept];
+    e->t = r->t;
+    e->phase = r->phase;
+    e->impacts = c->impacts;
+    memcpy(c->y + (size_t)c->kept * c->n2, r->y, sizeof(double) * c->n2);
+    c->kept++;
+    c->count++;
+    if (c->kept == R && c->count >= R && orbit_records(c) > 0) {
+        c->settled = 1;
+        return 1;
+    }
+    return c->count >= c->sw->transient + R;
+}
 
 static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 {
@@ -340,6 +383,8 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     (void)sim;
     if (sweep_stop)
         return 1;
+    if (c->sw->basin && c->stop_when_done)
+        return basin_record(c, r);
     long need = c->sw->transient + c->sw->record;
     if (c->count >= need)
         return c->stop_when_done;
@@ -366,30 +411,35 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
     return 0;
 }
 
-/* Whether records a and b are the same point of the section: the phase
-** (on the circle) and every state column within 1e-6 of its scale. */
-static int rec_same(const Collect *c, long a, long b, const double *scale)
+/* Whether records a and b are the same point of the section within tol:
+** the phase (on the circle) and every state column within tol of its
+** scale. */
+static int rec_within(const Collect *c, long a, long b, const double *scale, double tol)
 {
     const Rec *ra = &c->rec[a], *rb = &c->rec[b];
     if (isfinite(ra->phase)) {
         double d = fabs(ra->phase - rb->phase);
-        if (fmin(d, 1 - d) > 1e-6)
+        if (fmin(d, 1 - d) > tol)
             return 0;
     }
     for (int i = 0; i < c->n2; i++)
-        if (fabs(c->y[a * c->n2 + i] - c->y[b * c->n2 + i]) > 1e-6 * scale[i])
+        if (fabs(c->y[a * c->n2 + i] - c->y[b * c->n2 + i]) > tol * scale[i])
             return 0;
     return 1;
 }
 
-/* The smallest p such that the records repeat every p; 0 if none up to
-** SW_MAX_PERIOD (and at most half the records). */
-static long orbit_records(const Collect *c)
+/* Whether records a and b are the same point of the section (1e-6). */
+static int rec_same(const Collect *c, long a, long b, const double *scale)
 {
-    /* each column's scale, at least 1e-3 of the largest: a column that
-     * stays at 0 to rounding (the position at an impact) is not compared
-     * on the scale of its rounding */
-    double scale[c->n2 > 0 ? c->n2 : 1], top = 1e-300;
+    return rec_within(c, a, b, scale, 1e-6);
+}
+
+/* Each state column's scale over the kept records, at least 1e-3 of the
+** largest: a column that stays at 0 to rounding (the position at an
+** impact) is not compared on the scale of its rounding. */
+static void record_scales(const Collect *c, double *scale)
+{
+    double top = 1e-300;
     for (int i = 0; i < c->n2; i++) {
         scale[i] = 0;
         for (long k = 0; k < c->kept; k++)
@@ -398,6 +448,14 @@ static long orbit_records(const Collect *c)
     }
     for (int i = 0; i < c->n2; i++)
         scale[i] = fmax(scale[i], 1e-3 * top);
+}
+
+/* The smallest p such that the records repeat every p; 0 if none up to
+** SW_MAX_PERIOD (and at most half the records). */
+static long orbit_records(const Collect *c)
+{
+    double scale[c->n2 > 0 ? c->n2 : 1];
+    record_scales(c, scale);
     for (long p = 1; p <= SW_MAX_PERIOD && 2 * p <= c->kept; p++) {
         long k;
         for (k = 0; k + p < c->kept; k++)
@@ -435,12 +493,75 @@ static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *m
             return 1;
         }
     }
+    if (sw->basin) {
+        /* the model's initial state (sweep_check) with the two coordinates
+         * replaced */
+        int n2 = 2 * sw->m->n_bodies;
+        double y[n2 > 0 ? n2 : 1];
+        memcpy(y, sw->binit, sizeof(double) * n2);
+        for (int a = 0; a < sw->nax; a++)
+            y[sw->bstate[a]] = pv[a];
+        nsm_sim_set_initial_state(sim, y);
+        return 0;
+    }
     for (int a = 0; a < sw->nax; a++)
         if (nsm_sim_set_param(sim, sw->ax[a].name, pv[a])) {
             snprintf(msg, len, "%s = %.17g: %s", sw->ax[a].name, pv[a], nsm_sim_message(sim));
             return 1;
         }
     return 0;
+}
+
+/* A basin point's attractor as one line of text for the unit (bif_text,
+** which a basin study does not otherwise use; rank 0 classifies the lines
+** in grid order at the end): "-1" failed, "0" no period found, else the
+** period (forcing periods, or records without a forcing period), the
+** records per orbit, and the orbit's canonical section point (its record
+** of least phase, then least state) as phase and state, to 17 digits. */
+static void basin_signature(const Sweep *sw, Text *t, const Collect *c, int status, double Tp)
+{
+    long p = status == 0 ? orbit_records(c) : 0;
+    if (status == 2 || p == 0) {
+        text_printf(t, "%d\n", status == 2 ? -1 : 0);
+        return;
+    }
+    /* a slowly settling orbit whose multiplier is near -1 repeats to 1e-6
+     * at twice its period first: the least divisor of p whose records
+     * repeat within the classification's tolerance is its period */
+    double scale[c->n2 > 0 ? c->n2 : 1];
+    record_scales(c, scale);
+    for (long q = 1; q < p; q++) {
+        if (p % q)
+            continue;
+        long k;
+        for (k = 0; k + q < c->kept; k++)
+            if (!rec_within(c, k, k + q, scale, sw->btol))
+                break;
+        if (k + q >= c->kept) {
+            p = q;
+            break;
+        }
+    }
+    long best = 0;
+    for (long k = 1; k < p; k++) {
+        const Rec *a = &c->rec[k], *b = &c->rec[best];
+        int less = isfinite(a->phase) && a->phase != b->phase ? a->phase < b->phase : 0;
+        if (!(isfinite(a->phase) && a->phase != b->phase))
+            for (int i = 0; i < c->n2; i++) {
+                double ya = c->y[k * c->n2 + i], yb = c->y[best * c->n2 + i];
+                if (ya != yb) {
+                    less = ya < yb;
+                    break;
+                }
+            }
+        if (less)
+            best = k;
+    }
+    long per = Tp > 0 ? (long)floor((c->rec[p].t - c->rec[0].t) / Tp + 0.5) : p;
+    text_printf(t, "%ld,%ld,%.17g", per, p, c->rec[best].phase);
+    for (int i = 0; i < c->n2; i++)
+        text_printf(t, ",%.17g", c->y[best * c->n2 + i]);
+    text_printf(t, "\n");
 }
 
 /* Run one point: records into c; the state at the end in yend (continuation,
@@ -452,6 +573,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
     double Tp = 0, tmax;
     int rc;
     c->count = c->impacts = c->kept = 0;
+    c->settled = 0;
     if ((rc = nsm_sim_reset(sim))) {
         snprintf(msg, len, "%s", nsm_sim_message(sim));
         return 2;
@@ -471,7 +593,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
         return 2;
     }
     long need = sw->transient + sw->record;
-    if ((sw->cont || sw->floquet) && Tp > 0) {
+    if ((sw->cont || sw->floquet || sw->lyap) && Tp > 0) {
         /* a forcing period at a time: the run ends at a multiple of it */
         c->stop_when_done = 0;
         for (long k = 1; c->count < need; k++) {
@@ -485,7 +607,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
     } else {
         c->stop_when_done = 1;
         rc = nsm_sim_run_until(sim, tmax);
-        if (rc == NSM_ESTOPPED && c->count >= need)
+        if (rc == NSM_ESTOPPED && (c->count >= need || c->settled))
             rc = NSM_OK;
     }
     if (rc) {
@@ -493,14 +615,15 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
         return 2;
     }
     memcpy(yend, nsm_sim_state(sim), sizeof(double) * c->n2);
-    return c->count >= need ? 0 : 1;
+    return c->count >= need || c->settled ? 0 : 1;
 }
 
 /* Append one point's rows and summary to the unit's texts. */
 static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv, const char *branch,
-                        const Collect *c, int status, const char *msg, double Tp, const char *mult)
+                        const Collect *c, int status, const char *msg, double Tp, const char *mult,
+                        const char *lyap)
 {
-    for (long k = 0; k < c->kept; k++) {
+    for (long k = 0; k < (sw->basin ? 0 : c->kept); k++) {
         for (int a = 0; a < sw->nax; a++)
             text_printf(sec, "%.17g,", pv[a]);
         if (sw->cont)
@@ -527,6 +650,11 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
         snprintf(clean, sizeof clean, "%.500s", mult + 1);
         mult = "";
     }
+    if (status == 0 && lyap && lyap[0] == '!') {
+        size_t k = strlen(clean);
+        snprintf(clean + k, sizeof clean - k, "%s%.300s", k ? "; " : "", lyap + 1);
+        lyap = "";
+    }
     long p = status == 0 ? orbit_records(c) : 0;
     text_printf(sum, "%s,%ld,", status == 0 ? "ok" : status == 1 ? "short" : "failed", c->kept);
     if (status != 0)
@@ -543,7 +671,23 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
         text_printf(sum, "%ld", c->rec[p].impacts - c->rec[0].impacts);
     if (sw->floquet)
         text_printf(sum, ",%s", mult ? mult : "");
+    if (sw->lyap)
+        text_printf(sum, ",%s", lyap ? lyap : "");
     text_printf(sum, clean[0] ? ",\"%s\"\n" : ",\n", clean);
+}
+
+/* The largest Lyapunov exponent of the motion from where the point's run
+** ended, over --lyapunov-periods forcing periods reorthonormalised once a
+** period (nsm_sim_lyapunov), as text into out; "!reason" when the method
+** does not apply (it goes into the summary's message). */
+static void point_lyapunov(const Sweep *sw, nsm_sim *sim, double Tp, char *out, size_t len)
+{
+    int n2 = 2 * sw->m->n_bodies;
+    double lam[n2 > 0 ? n2 : 1];
+    if (nsm_sim_lyapunov(sim, (double)sw->lyap_periods * Tp, Tp, lam))
+        snprintf(out, len, "!no Lyapunov exponent: %s", nsm_sim_message(sim));
+    else
+        snprintf(out, len, "%.10g", lam[0]);
 }
 
 /* The orbit's period in forcing periods (0: none found, or no period). */
@@ -706,9 +850,15 @@ static long unit_run(Sweep *sw, nsm_sim *sim, Collect *c, long u)
                                              i ? " " : "", re[i], im[i]);
             }
         }
+        char lyap[400] = "";
+        if (status == 0 && sw->lyap && !sweep_stop)
+            point_lyapunov(sw, sim, Tp, lyap, sizeof lyap);
         if (sweep_stop)
             break;              /* the run was cut short by the stop: not a result */
-        point_write(sw, &sw->sec_text[u], &sw->sum_text[u], pv, bname, c, status, msg, Tp, mult);
+        point_write(sw, &sw->sec_text[u], &sw->sum_text[u], pv, bname, c, status, msg, Tp, mult,
+                    lyap);
+        if (sw->basin)
+            basin_signature(sw, &sw->bif_text[u], c, status, Tp);
         /* a multiplier through -1 or +1 between the last orbit of the branch
          * and its continuation here by shooting (the same orbit, stable or
          * not, whatever the run settled on) */
@@ -747,7 +897,7 @@ static void *worker(void *arg)
 {
     Sweep *sw = arg;
     nsm_sim *sim = nsm_sim_create(sw->m);
-    Collect c = { sw, 2 * sw->m->n_bodies, 0, 0, 0, NULL, NULL, 0 };
+    Collect c = { sw, 2 * sw->m->n_bodies, 0, 0, 0, NULL, NULL, 0, 0 };
     c.rec = malloc(sizeof(Rec) * (size_t)(sw->record + 1));
     c.y = malloc(sizeof(double) * (size_t)(sw->record + 1) * (size_t)(c.n2 ? c.n2 : 1));
     if (!sim || !c.rec || !c.y || nsm_sim_set_section(sim, sw->section) ||
@@ -812,6 +962,8 @@ static void headers(const Sweep *sw, Text *sec, Text *sum)
         for (int k = 0; k < m->n_params; k++)
             if (!strcmp(m->params[k].name, sw->ax[a].name))
                 unit = m->params[k].unit;
+        if (sw->basin)
+            unit = sw->bstate[a] < m->n_bodies ? "m" : "m/s";
         text_printf(sec, *unit ? "%s [%s]," : "%s,", sw->ax[a].name, unit);
         text_printf(sum, *unit ? "%s [%s]," : "%s,", sw->ax[a].name, unit);
     }
@@ -824,20 +976,21 @@ static void headers(const Sweep *sw, Text *sec, Text *sum)
         text_printf(sec, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
                     q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
     text_printf(sec, "\n");
-    text_printf(sum, "status,records,period,crossings,impacts,%smessage\n",
-                sw->floquet ? "multipliers," : "");
+    text_printf(sum, "status,records,period,crossings,impacts,%s%smessage\n",
+                sw->floquet ? "multipliers," : "", sw->lyap ? "lyapunov [1/s]," : "");
 }
 
-/* Renames gnuplot's temporaries png and svg (in DIR) over the figures when
-** ok, else removes them.  0, or 1 after a message. */
-static int figures_place(const Sweep *sw, const char *png, const char *svg, int ok)
+/* Renames gnuplot's temporaries png and svg (in DIR) over the figures
+** NAME.png and NAME.svg when ok, else removes them.  0, or 1 after a
+** message. */
+static int figures_place(const Sweep *sw, const char *name, const char *png, const char *svg, int ok)
 {
-    const char *tmp[2] = { png, svg }, *fin[2] = { "bifurcation.png", "bifurcation.svg" };
+    const char *tmp[2] = { png, svg }, *ext[2] = { "png", "svg" };
     int rc = 0;
     for (int k = 0; k < 2; k++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", sw->out_dir, tmp[k]);
-        snprintf(to, sizeof to, "%s/%s", sw->out_dir, fin[k]);
+        snprintf(to, sizeof to, "%s/%s.%s", sw->out_dir, name, ext[k]);
         if (ok && !rc && rename(from, to) != 0)
             rc = bad(sw->prog, "cannot write '%s': %s", to, strerror(errno));
         else if (!ok || rc)
@@ -872,6 +1025,51 @@ static int plot_column(const Sweep *sw, char col[160])
     return -1;
 }
 
+/* Write the gnuplot script g (freed here) to DIR/NAME.gp and run gnuplot
+** in DIR into temporaries that replace NAME.png and .svg only once both
+** are drawn (a failed gnuplot leaves the figures of an earlier sweep whole;
+** its messages go to DIR/NAME.log).  0, or 1 after a message. */
+static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
+{
+    char file[200], log_name[200];
+    snprintf(file, sizeof file, "%s.gp", name);
+    snprintf(log_name, sizeof log_name, "%s.log", name);
+    const char *parts[1] = { g->s };
+    size_t lens[1] = { g->n };
+    if (g->err || write_file(sw, file, parts, lens, 1)) {
+        free(g->s);
+        return g->err ? bad(sw->prog, "out of memory") : 1;
+    }
+    free(g->s);
+    char names[400], png[160], svg[160];
+    snprintf(png, sizeof png, "%s.png.tmp%ld", name, (long)getpid());
+    snprintf(svg, sizeof svg, "%s.svg.tmp%ld", name, (long)getpid());
+    snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
+    pid_t pid = fork();
+    if (pid < 0)
+        return bad(sw->prog, "cannot start gnuplot: %s", strerror(errno));
+    if (pid == 0) {
+        if (chdir(sw->out_dir) != 0)
+            _exit(126);
+        FILE *log = freopen(log_name, "w", stderr);
+        (void)log;
+        execlp("gnuplot", "gnuplot", "-e", names, file, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return bad(sw->prog, "waiting for gnuplot: %s", strerror(errno));
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    int rc = figures_place(sw, name, png, svg, ok);
+    if (!ok)
+        return bad(sw->prog, "gnuplot failed on %s/%s (%s; see %s/%s)", sw->out_dir, file,
+                   WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
+                                                           : "it reported an error",
+                   sw->out_dir, log_name);
+    return rc;
+}
+
 /* The plot: gnuplot script, then gnuplot run in DIR into temporaries that
 ** replace bifurcation.png and .svg only once both are drawn (a failed
 ** gnuplot leaves the figures of an earlier sweep whole). */
@@ -903,39 +1101,218 @@ static int draw(const Sweep *sw)
         text_printf(&g, "plot 'section.csv' using %d:%d every ::1 with points pt 7 ps 0.25 lc rgb '#1f4e9c'\n"
                         "unset output\n", xcol, ycol);
     }
-    const char *parts[1] = { g.s };
-    size_t lens[1] = { g.n };
-    if (g.err || write_file(sw, "bifurcation.gp", parts, lens, 1)) {
-        free(g.s);
-        return 1;
+    return gnuplot_figure(sw, "bifurcation", &g);
+}
+
+/* The Lyapunov figure: summary.csv's largest exponent against the first
+** parameter, with the zero line (chaos above it). */
+static int draw_lyapunov(const Sweep *sw)
+{
+    const nsm_model *m = sw->m;
+    const char *xunit = "";
+    int ycol = sw->nax + (sw->cont ? 1 : 0) + 5 + sw->floquet + 1;
+    for (int k = 0; k < m->n_params; k++)
+        if (!strcmp(m->params[k].name, sw->ax[0].name))
+            xunit = m->params[k].unit;
+    Text g = { 0 };
+    text_printf(&g, "# Largest Lyapunov exponent written by nsmc sweep; rerun with `gnuplot lyapunov.gp` here.\n"
+                    "set datafile separator ','\nset key off\nset grid\n"
+                    "set xlabel '%s%s%s%s'\nset ylabel 'largest Lyapunov exponent [1/s]'\n"
+                    "set title '%s: largest Lyapunov exponent'\n",
+                sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", m->name);
+    for (int svg = 0; svg < 2; svg++) {
+        if (svg)
+            text_printf(&g, "set terminal svg size 1000,500 dynamic noenhanced font 'DejaVu Sans,11'\n"
+                            "if (!exists('svg')) svg = 'lyapunov.svg'\nset output svg\n");
+        else
+            text_printf(&g, "set terminal pngcairo size 1000,500 noenhanced font 'DejaVu Sans,10'\n"
+                            "if (!exists('png')) png = 'lyapunov.png'\nset output png\n");
+        text_printf(&g, "plot 'summary.csv' using 1:%d every ::1 with linespoints pt 7 ps 0.3 "
+                        "lc rgb '#1f4e9c', 0 with lines lc rgb '#888888'\nunset output\n", ycol);
     }
-    free(g.s);
-    char names[160], png[64], svg[64];
-    snprintf(png, sizeof png, "bifurcation.png.tmp%ld", (long)getpid());
-    snprintf(svg, sizeof svg, "bifurcation.svg.tmp%ld", (long)getpid());
-    snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
-    pid_t pid = fork();
-    if (pid < 0)
-        return bad(sw->prog, "cannot start gnuplot: %s", strerror(errno));
-    if (pid == 0) {
-        if (chdir(sw->out_dir) != 0)
-            _exit(126);
-        FILE *log = freopen("bifurcation.log", "w", stderr);
-        (void)log;
-        execlp("gnuplot", "gnuplot", "-e", names, "bifurcation.gp", (char *)NULL);
-        _exit(127);
+    return gnuplot_figure(sw, "lyapunov", &g);
+}
+
+/* ---- basins of attraction ------------------------------------------------- */
+
+/* An attractor met by the basin study: its period, records per orbit and
+** canonical section point (phase, state), and how many points reach it. */
+typedef struct Attractor {
+    long per, p, count;
+    double ph, *y;
+} Attractor;
+
+/* Whether the signature (per, p, ph, y) is attractor a: the same period and
+** records, the phase (on the circle) within tol, each state column within
+** tol of its scale. */
+static int basin_same(const Attractor *a, long per, long p, double ph, const double *y, int n2,
+                      const double *scale, double tol)
+{
+    if (a->per != per || a->p != p)
+        return 0;
+    if (isfinite(ph) && isfinite(a->ph)) {
+        double d = fabs(ph - a->ph);
+        if (fmin(d, 1 - d) > tol)
+            return 0;
     }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return bad(sw->prog, "waiting for gnuplot: %s", strerror(errno));
-    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-    int rc = figures_place(sw, png, svg, ok);
-    if (!ok)
-        return bad(sw->prog, "gnuplot failed on %s/bifurcation.gp (%s; see %s/bifurcation.log)",
-                   sw->out_dir, WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
-                                                                        : "it reported an error",
-                   sw->out_dir);
+    for (int i = 0; i < n2; i++)
+        if (fabs(y[i] - a->y[i]) > tol * scale[i])
+            return 0;
+    return 1;
+}
+
+/* Write the basin figure: the grid coloured by attractor (black: failed,
+** grey: no period found), a legend naming each attractor by its period and
+** share of the grid (the first 12; the others share their colours). */
+static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none, long bad_pts)
+{
+    static const char *const col[12] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                         "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79",
+                                         "#637939", "#843c39" };
+    const nsm_model *m = sw->m;
+    Text g = { 0 };
+    text_printf(&g, "# Basins of attraction written by nsmc sweep --basin; rerun with `gnuplot basins.gp` here.\n"
+                    "set datafile separator ','\nset grid front\nunset colorbox\n"
+                    "set key outside right top box opaque\n"
+                    "set xlabel '%s [%s]'\nset ylabel '%s [%s]'\nset title '%s: basins of attraction (%s)'\n"
+                    "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
+                    "set cbrange [-1.5:%ld.5]\nset palette defined (-1.5 '#000000', -0.5 '#000000', "
+                    "-0.5 '#d0d0d0', 0.5 '#d0d0d0'",
+                sw->ax[0].name, sw->bstate[0] < m->n_bodies ? "m" : "m/s", sw->ax[1].name,
+                sw->bstate[1] < m->n_bodies ? "m" : "m/s", m->name, sw->section,
+                fmin(sw->ax[0].lo, sw->ax[0].hi), fmax(sw->ax[0].lo, sw->ax[0].hi),
+                fmin(sw->ax[1].lo, sw->ax[1].hi), fmax(sw->ax[1].lo, sw->ax[1].hi), nat);
+    for (long k = 0; k < nat; k++)
+        text_printf(&g, ", %ld.5 '%s', %ld.5 '%s'", k, col[k % 12], k + 1, col[k % 12]);
+    text_printf(&g, ")\n");
+    for (int svg = 0; svg < 2; svg++) {
+        if (svg)
+            text_printf(&g, "set terminal svg size 1100,800 dynamic noenhanced font 'DejaVu Sans,11'\n"
+                            "if (!exists('svg')) svg = 'basins.svg'\nset output svg\n");
+        else
+            text_printf(&g, "set terminal pngcairo size 1100,800 noenhanced font 'DejaVu Sans,10'\n"
+                            "if (!exists('png')) png = 'basins.png'\nset output png\n");
+        text_printf(&g, "plot 'basins.csv' using 1:2:3 every ::1 with image pixels notitle");
+        for (long k = 0; k < nat && k < 12; k++)
+            text_printf(&g, ", NaN with boxes fs solid lc rgb '%s' title 'attractor %ld: period %ld, "
+                            "%ld record%s per orbit (%.1f%%)'", col[k], k + 1, at[k].per, at[k].p,
+                        at[k].p > 1 ? "s" : "", 100.0 * (double)at[k].count / (double)sw->npoints);
+        if (none)
+            text_printf(&g, ", NaN with boxes fs solid lc rgb '#d0d0d0' title 'no period found "
+                            "(%.1f%%)'", 100.0 * (double)none / (double)sw->npoints);
+        if (bad_pts)
+            text_printf(&g, ", NaN with boxes fs solid lc rgb '#000000' title 'failed (%.1f%%)'",
+                        100.0 * (double)bad_pts / (double)sw->npoints);
+        text_printf(&g, "\nunset output\n");
+    }
+    return gnuplot_figure(sw, "basins", &g);
+}
+
+/* The end of a basin study on rank 0: every point's attractor line (in
+** grid order, the same for any number of jobs and ranks) is matched
+** against the attractors met before it (--basin-tol), which numbers them
+** in order of first appearance; writes DIR/basins.csv (the two coordinates
+** and the attractor: 1, 2, ...; 0 no period found; -1 failed),
+** DIR/attractors.csv (each attractor's period, section point and share)
+** and the figure.  0, or 1 after a message. */
+static int basin_finish(const Sweep *sw, long failed)
+{
+    int n2 = 2 * sw->m->n_bodies;
+    long np = sw->npoints, nat = 0, none = 0, bad_pts = 0;
+    double *sig = malloc(sizeof(double) * (size_t)np * (size_t)(n2 + 3));
+    long *id = malloc(sizeof(long) * (size_t)np);
+    Attractor *at = malloc(sizeof(Attractor) * (size_t)(np > 0 ? np : 1));
+    double scale[n2 > 0 ? n2 : 1], top = 1e-300;
+    int rc = 0;
+    if (!sig || !id || !at) {
+        free(sig), free(id), free(at);
+        return bad(sw->prog, "out of memory");
+    }
+    for (int i = 0; i < n2; i++)
+        scale[i] = 0;
+    /* parse the lines; each column's scale over every attractor point */
+    for (long u = 0; u < np; u++) {
+        double *g = sig + (size_t)u * (size_t)(n2 + 3);
+        const char *q = sw->bif_text[u].n ? sw->bif_text[u].s : "-1";
+        char *end;
+        g[0] = strtod(q, &end);
+        if (g[0] > 0) {
+            for (int i = 1; i < n2 + 3; i++)
+                g[i] = strtod(end + 1, &end);
+            for (int i = 0; i < n2; i++)
+                scale[i] = fmax(scale[i], fabs(g[3 + i]));
+        }
+    }
+    for (int i = 0; i < n2; i++)
+        top = fmax(top, scale[i]);
+    for (int i = 0; i < n2; i++)
+        scale[i] = fmax(scale[i], 1e-3 * top);
+    for (long u = 0; u < np; u++) {
+        double *g = sig + (size_t)u * (size_t)(n2 + 3);
+        if (g[0] <= 0) {
+            id[u] = g[0] < 0 ? -1 : 0;
+            bad_pts += g[0] < 0;
+            none += g[0] == 0;
+            continue;
+        }
+        long k;
+        for (k = 0; k < nat; k++)
+            if (basin_same(&at[k], (long)g[0], (long)g[1], g[2], g + 3, n2, scale, sw->btol))
+                break;
+        if (k == nat) {
+            at[nat].per = (long)g[0];
+            at[nat].p = (long)g[1];
+            at[nat].ph = g[2];
+            at[nat].y = g + 3;
+            at[nat].count = 0;
+            nat++;
+        }
+        at[k].count++;
+        id[u] = k + 1;
+    }
+    Text b = { 0 }, a = { 0 };
+    const nsm_model *m = sw->m;
+    text_printf(&b, "%s [%s],%s [%s],attractor\n", sw->ax[0].name,
+                sw->bstate[0] < m->n_bodies ? "m" : "m/s", sw->ax[1].name,
+                sw->bstate[1] < m->n_bodies ? "m" : "m/s");
+    for (long u = 0; u < np; u++) {
+        double pv[SW_MAX_AXES];
+        point_values(sw, u, pv);
+        text_printf(&b, "%.17g,%.17g,%ld\n", pv[0], pv[1], id[u]);
+    }
+    text_printf(&a, "attractor,period,records,points,fraction,phase");
+    for (int q = 0; q < n2; q++)
+        text_printf(&a, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
+                    q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
+    text_printf(&a, "\n");
+    for (long k = 0; k < nat; k++) {
+        text_printf(&a, "%ld,%ld,%ld,%ld,%.17g,%.17g", k + 1, at[k].per, at[k].p, at[k].count,
+                    (double)at[k].count / (double)np, at[k].ph);
+        for (int i = 0; i < n2; i++)
+            text_printf(&a, ",%.17g", at[k].y[i]);
+        text_printf(&a, "\n");
+    }
+    if (none)
+        text_printf(&a, "0,none,,%ld,%.17g,\n", none, (double)none / (double)np);
+    if (bad_pts)
+        text_printf(&a, "-1,failed,,%ld,%.17g,\n", bad_pts, (double)bad_pts / (double)np);
+    const char *pb[1] = { b.s }, *pa[1] = { a.s };
+    size_t lb[1] = { b.n }, la[1] = { a.n };
+    if (b.err || a.err)
+        rc = bad(sw->prog, "out of memory");
+    if (!rc)
+        rc = write_file(sw, "attractors.csv", pa, la, 1) || write_file(sw, "basins.csv", pb, lb, 1);
+    free(b.s);
+    free(a.s);
+    if (!rc)
+        rc = basin_draw(sw, at, nat, none, bad_pts);
+    if (!rc)
+        fprintf(stderr, "%s: %ld initial states, %ld attractor%s (%ld without a period, %ld "
+                "failed), %d job%s%s; %s/basins.csv, attractors.csv, summary.csv, basins.png, "
+                "basins.svg\n", sw->prog, np, nat, nat == 1 ? "" : "s", none, failed, sw->jobs,
+                sw->jobs > 1 ? "s" : "", sw->size > 1 ? " on each of several MPI ranks" : "",
+                sw->out_dir);
+    free(sig), free(id), free(at);
     return rc;
 }
 
@@ -1045,10 +1422,11 @@ static int once(const Sweep *sw, const char *opt, int *seen)
 /* Parse the command line into sw; 0, or the exit status after a message. */
 static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
 {
-    int seen[10] = { 0 };
-    static const char *const single[10] = { "--section", "--section-period", "--t-max",
+    int seen[11] = { 0 };
+    static const char *const single[11] = { "--section", "--section-period", "--t-max",
                                             "--out-dir", "--plot", "--transient", "--record",
-                                            "--jobs", "--continue", "--method" };
+                                            "--jobs", "--continue", "--method",
+                                            "--lyapunov-periods" };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1059,16 +1437,36 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             sw->floquet = 1;
             continue;
         }
+        if (!strcmp(a, "--lyapunov")) {
+            sw->lyap = 1;
+            continue;
+        }
         if (!val)
             return bad(sw->prog, "option %s needs a value (see --help)", a);
         i++;
-        for (int k = 0; k < 10; k++)
+        for (int k = 0; k < 11; k++)
             if (!strcmp(a, single[k]) && once(sw, a, &seen[k]))
                 return 1;
-        if (!strcmp(a, "--param")) {
+        if (!strcmp(a, "--basin")) {
+            if (sw->nax >= 2 || (sw->nax && !sw->basin))
+                return bad(sw->prog, sw->nax >= 2 ? "--basin is given twice: the grid of initial "
+                           "states has two axes%s" : "--basin and --param cannot be combined: a "
+                           "basin's grid is of initial states, the parameters fixed (--set)%s", "");
+            if (axis_parse(sw->prog, "--basin", val, &sw->ax[sw->nax], names[sw->nax], 128))
+                return 1;
+            sw->nax++;
+            sw->basin = 1;
+        } else if (!strcmp(a, "--basin-tol")) {
+            if (!parse_num(val, &sw->btol) || !(sw->btol > 0) || !(sw->btol < 1))
+                return bad(sw->prog, "--basin-tol is a relative tolerance between 0 and 1, not "
+                           "'%s'", val);
+        } else if (!strcmp(a, "--param")) {
+            if (sw->basin)
+                return bad(sw->prog, "--basin and --param cannot be combined: a basin's grid is "
+                           "of initial states, the parameters fixed (--set)%s", "");
             if (sw->nax >= SW_MAX_AXES)
                 return bad(sw->prog, "at most %d --param", SW_MAX_AXES);
-            if (axis_parse(sw->prog, val, &sw->ax[sw->nax], names[sw->nax], 128))
+            if (axis_parse(sw->prog, "--param", val, &sw->ax[sw->nax], names[sw->nax], 128))
                 return 1;
             sw->nax++;
         } else if (!strcmp(a, "--section")) {
@@ -1091,6 +1489,10 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             if (!parse_count(val, 1, 10000000, &sw->record))
                 return bad(sw->prog, "--record is a whole number of records from 1 to "
                            "10000000, not '%s'", val);
+        } else if (!strcmp(a, "--lyapunov-periods")) {
+            if (!parse_count(val, 1, 100000000, &sw->lyap_periods))
+                return bad(sw->prog, "--lyapunov-periods is a whole number of forcing periods "
+                           "from 1 to 100000000, not '%s'", val);
         } else if (!strcmp(a, "--jobs")) {
             long j;
             if (!parse_count(val, 1, 1024, &j))
@@ -1117,8 +1519,23 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             return bad(sw->prog, "unknown option '%s' (see --help)", a);
         }
     }
+    if (sw->lyap_periods && !sw->lyap)
+        return bad(sw->prog, "--lyapunov-periods needs --lyapunov");
+    if (sw->btol > 0 && !sw->basin)
+        return bad(sw->prog, "--basin-tol needs --basin");
+    if (sw->basin && sw->nax != 2)
+        return bad(sw->prog, "--basin needs two axes: --basin X=START:STOP:COUNT --basin "
+                   "Y=START:STOP:COUNT (two coordinates of the initial state)");
+    if (sw->basin && (sw->cont || sw->floquet))
+        return bad(sw->prog, "--basin runs every initial state on its own: --%s does not apply",
+                   sw->cont ? "continue" : "floquet");
+    if (!(sw->btol > 0))
+        sw->btol = 1e-4;
+    if (!sw->lyap_periods)
+        sw->lyap_periods = 200;
     if (!sw->nax || !sw->section || !sw->out_dir)
-        return bad(sw->prog, "--param, --section and --out-dir are required (see --help)");
+        return bad(sw->prog, "--param (or --basin), --section and --out-dir are required (see "
+                   "--help)");
     if (args_unique(sw) || grid_size(sw))
         return 1;
     return 0;
@@ -1144,6 +1561,20 @@ static int check_values(const Sweep *sw, nsm_sim *sim)
     return 0;
 }
 
+/* Index in the state (positions, then velocities) of "BODY.x" or
+** "BODY.v"; -1 for any other name. */
+static int state_index(const nsm_model *m, const char *name)
+{
+    for (int q = 0; q < 2 * m->n_bodies; q++) {
+        char s[160];
+        snprintf(s, sizeof s, "%s.%c", m->body_names ? m->body_names[q % m->n_bodies] : "?",
+                 q < m->n_bodies ? 'x' : 'v');
+        if (!strcmp(s, name))
+            return q;
+    }
+    return -1;
+}
+
 /* Check the names against the model with a trial simulation, and work out
 ** the phase period. */
 static int sweep_check(Sweep *sw)
@@ -1154,7 +1585,14 @@ static int sweep_check(Sweep *sw)
     if (!sim)
         return bad(sw->prog, "cannot create the simulation");
     for (int a = 0; a < sw->nax && !rc; a++)
-        if (nsm_sim_get_param(sim, sw->ax[a].name, &v))
+        if (sw->basin) {
+            if ((sw->bstate[a] = state_index(sw->m, sw->ax[a].name)) < 0)
+                rc = bad(sw->prog, "--basin %s: not a coordinate of the state (BODY.x or BODY.v)",
+                         sw->ax[a].name);
+            else if (a == 1 && sw->bstate[1] == sw->bstate[0])
+                rc = bad(sw->prog, "--basin %s is given twice: the two axes are two different "
+                         "coordinates", sw->ax[a].name);
+        } else if (nsm_sim_get_param(sim, sw->ax[a].name, &v))
             rc = bad(sw->prog, "--param: unknown parameter '%s'", sw->ax[a].name);
     for (int k = 0; k < sw->nsets && !rc; k++) {
         char name[128];
@@ -1162,8 +1600,24 @@ static int sweep_check(Sweep *sw)
         if (nsm_sim_get_param(sim, name, &v))
             rc = bad(sw->prog, "--set: unknown parameter '%s'", name);
     }
-    if (!rc)
+    if (!rc && !sw->basin)
         rc = check_values(sw, sim);
+    else if (!rc)
+        for (int k = 0; k < sw->nsets && !rc; k++) {
+            char name[128];
+            set_name(sw->sets[k], name);
+            if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL)))
+                rc = bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
+        }
+    if (!rc && sw->basin) {
+        /* the initial state the two coordinates replace, once for the grid */
+        if (2 * sw->m->n_bodies > 2 * 64)
+            rc = bad(sw->prog, "--basin handles models of at most 64 bodies");
+        else if (nsm_sim_reset(sim))
+            rc = bad(sw->prog, "the model cannot start: %s", nsm_sim_message(sim));
+        else
+            memcpy(sw->binit, nsm_sim_state(sim), sizeof(double) * 2 * sw->m->n_bodies);
+    }
     char col[160];
     if (!rc && plot_column(sw, col) < 0)
         rc = bad(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)",
@@ -1181,6 +1635,9 @@ static int sweep_check(Sweep *sw)
         }
         if (sw->floquet && !sw->period_expr[0])
             rc = bad(sw->prog, "--floquet follows orbits over whole forcing periods: give the "
+                     "period with --section-period EXPR");
+        else if (sw->lyap && !sw->period_expr[0])
+            rc = bad(sw->prog, "--lyapunov reorthonormalises once a forcing period: give the "
                      "period with --section-period EXPR");
         else if (sw->cont && !sw->period_expr[0])
             rc = bad(sw->prog, "--continue starts each point at the phase the last one ended "
@@ -1367,7 +1824,7 @@ static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
     lens[0] = hs->n;
     for (long u = 0; u < sw->nunits; u++)
         parts[u + 1] = sw->sec_text[u].s, lens[u + 1] = sw->sec_text[u].n;
-    rc = write_file(sw, "section.csv", parts, lens, sw->nunits + 1);
+    rc = sw->basin ? 0 : write_file(sw, "section.csv", parts, lens, sw->nunits + 1);
     parts[0] = hm->s;
     lens[0] = hm->n;
     for (long u = 0; u < sw->nunits; u++)
@@ -1399,17 +1856,20 @@ static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
     free(lens);
     if (rc)
         return rc;
+    if (sw->basin)
+        return basin_finish(sw, *failed);
     if (!rows) {
         fprintf(stderr, "%s: no section records to draw (%ld of %ld points failed: see "
                 "%s/summary.csv); bifurcation.png and .svg were not drawn (any there are from "
                 "an earlier sweep)\n", sw->prog, *failed, sw->npoints, sw->out_dir);
         return 0;
     }
-    if ((rc = draw(sw)))
+    if ((rc = draw(sw)) || (sw->lyap && (rc = draw_lyapunov(sw))))
         return rc;
     fprintf(stderr, "%s: %ld points, %d job%s%s; %s/section.csv, summary.csv, bifurcation.png, "
-            "bifurcation.svg\n", sw->prog, sw->npoints, sw->jobs, sw->jobs > 1 ? "s" : "",
-            sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir);
+            "bifurcation.svg%s\n", sw->prog, sw->npoints, sw->jobs, sw->jobs > 1 ? "s" : "",
+            sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir,
+            sw->lyap ? ", lyapunov.png, lyapunov.svg" : "");
     return 0;
 }
 

@@ -38,3 +38,10 @@ def test_python_md(src, two_mass_reference, tmp_path, monkeypatch, capsys):
     assert "refused: invalid value 2 of parameter 'e'" in out
     assert "NSM_EEVENTS at t =" in out and "in contact floor" in out
     assert len(ns["partial"].events) > 0
+    # the small bifurcation study: period 1 below the first doubling (2.6589),
+    # period 2 above it, a positive largest exponent at omega = 2.8 (chaos);
+    # the multipliers inside the unit circle at 2.6
+    study = ns["study"]
+    assert [n for _, n, _ in study[:3]] == [1, 1, 2]
+    assert all(lam < 0 for _, _, lam in study[:3]) and study[3][2] > 0.05
+    assert np.all(np.abs(ns["mu"]) < 1)

@@ -377,6 +377,20 @@ void nsm_cont_defaults(nsm_cont_options *o);
  * reason in nsm_sim_message. */
 int nsm_sim_continue(nsm_sim *sim, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud);
 
+/* Lyapunov exponents of the motion (docs/studies.md): the full spectrum,
+ * 2n values into lambda in decreasing order [1/s], of the motion from the
+ * current state over `duration` seconds (the simulation advances to
+ * t + duration; samples and events are handed out, sections are not).
+ * Tangent vectors follow the same exact flows and saltation matrices as
+ * nsm_sim_monodromy and are reorthonormalised (QR) every `interval`
+ * seconds (P. C. Mueller, Chaos Solitons Fractals 5 (1995) 1671).  On a
+ * periodic orbit of period T they tend to log|mu_i| / T.  Run to the end of
+ * a transient first (nsm_sim_run_until).  NSM_EINVAL for a duration or
+ * interval that is not a positive time; NSM_EMETHOD, with the reason in
+ * nsm_sim_message, where the monodromy matrix is refused; NSM_ENUMERIC when
+ * a tangent vector overflows within an interval. */
+int nsm_sim_lyapunov(nsm_sim *sim, double duration, double interval, double *lambda);
+
 /* Names and checks, so that programs and bindings need no table of their
  * own and parse no message text. */
 

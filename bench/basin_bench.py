@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Times nsmc sweep --basin: the forced impact oscillator's basins at
+omega = 0.7 (two period-1 orbits) on an N x N grid of initial states.
+
+    python3 bench/basin_bench.py [--nsmc build/nsmc] [--n 500] [--jobs 2]
+
+Wall time around the whole command and CPU time of its processes
+(getrusage of the children), after a warm-up run on a small grid that
+builds the cached sweep program; prints the attractors' shares
+(docs/performance.md, "Basins of attraction").
+"""
+import argparse
+import csv
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODEL = os.path.join(ROOT, "models", "forced_impact_oscillator.nsm")
+
+
+def cpu():
+    """CPU time of the finished children so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def basin(nsmc, out, n, jobs):
+    """One basin study; its wall and CPU time."""
+    cmd = [nsmc, "sweep", MODEL, "--set", "omega=0.7", "--basin", "M.x=-3:-0.01:%d" % n,
+           "--basin", "M.v=-3:3:%d" % n, "--section", "impact:stop",
+           "--section-period", "2*pi/omega", "--transient", "300", "--record", "12",
+           "--jobs", str(jobs), "--out-dir", out]
+    c0, t0 = cpu(), time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    return time.perf_counter() - t0, cpu() - c0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--nsmc", default=os.path.join(ROOT, "build", "nsmc"))
+    ap.add_argument("--n", type=int, default=500)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        basin(args.nsmc, os.path.join(d, "warm"), 8, args.jobs)
+        wall, cpu_s = basin(args.nsmc, os.path.join(d, "b"), args.n, args.jobs)
+        with open(os.path.join(d, "b", "attractors.csv")) as f:
+            shares = [(r["attractor"], r["period"], r["records"], r["fraction"][:6])
+                      for r in csv.DictReader(f)]
+    print("%d x %d initial states, --jobs %d: %.1f s wall, %.1f s CPU (%.0f us CPU per state)"
+          % (args.n, args.n, args.jobs, wall, cpu_s, 1e6 * cpu_s / args.n ** 2))
+    print("attractors (id, period, records, share):", shares)
+    print("load average at the end: %.2f" % os.getloadavg()[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+/*
+** lyapunov.c: the Lyapunov spectrum of a motion in free flight between
+** single impacts (P. C. Mueller, "Calculation of Lyapunov exponents for
+** dynamic systems with discontinuities", Chaos Solitons Fractals 5 (1995)
+** 1671-1681).
+**
+** The variational equation is integrated exactly: between impacts a tangent
+** vector follows the flow's Jacobian exp(A dt), at an impact it is mapped by
+** the saltation matrix, both applied by floquet.c (rt_floquet_propagate,
+** the same products the monodromy matrix is made of).  An orthonormal frame
+** Q of 2n tangent vectors is carried over each reorthonormalisation
+** interval and brought back to orthonormal by a QR factorisation (modified
+** Gram-Schmidt, repeated once for orthogonality to rounding), whose
+** diagonal R_ii are the growths of the nested volumes; the exponents are
+** the time averages of log R_ii (G. Benettin, L. Galgani, A. Giorgilli and
+** J.-M. Strelcyn, Meccanica 15 (1980) 9-30).  On a periodic orbit of period
+** T with multipliers mu_i they converge to log|mu_i| / T.
+**
+** No I/O: the simulator's --lyapunov and nsmc sweep --lyapunov print.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "rt.h"
+
+/* QR of Q (n x n, row-major, columns the vectors) in place by modified
+** Gram-Schmidt, twice over for orthogonality; log R_jj added to sum[j].
+** NSM_ENUMERIC when a column collapses or overflows (the interval is too
+** long for the exponents). */
+static int lyap_orthonormalise(int n, double *Q, double *sum)
+{
+    for (int j = 0; j < n; j++) {
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < j; i++) {
+                double r = 0;
+                for (int a = 0; a < n; a++)
+                    r += Q[a * n + i] * Q[a * n + j];
+                for (int a = 0; a < n; a++)
+                    Q[a * n + j] -= r * Q[a * n + i];
+            }
+        double scale = 0, norm = 0;
+        for (int a = 0; a < n; a++)
+            scale = fmax(scale, fabs(Q[a * n + j]));
+        if (!(scale > 0) || !isfinite(scale))
+            return NSM_ENUMERIC;
+        for (int a = 0; a < n; a++) {
+            double q = Q[a * n + j] / scale;
+            norm += q * q;
+        }
+        norm = scale * sqrt(norm);
+        sum[j] += log(norm);
+        for (int a = 0; a < n; a++)
+            Q[a * n + j] /= norm;
+    }
+    return NSM_OK;
+}
+
+/* Sort n values into decreasing order (insertion: n is small). */
+static void lyap_sort(int n, double *v)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] > v[j - 1]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+}
+
+int nsm_sim_lyapunov(nsm_sim *s, double duration, double interval, double *lambda)
+{
+    int n2 = 2 * s->n, rc;
+    if (!(duration > 0) || !isfinite(duration) || !(interval > 0) || !isfinite(interval) ||
+        !lambda) {
+        snprintf(s->msg, sizeof s->msg, "lyapunov: the duration and the reorthonormalisation "
+                 "interval must be positive times");
+        return NSM_EINVAL;
+    }
+    if (!s->ready && (rc = nsm_sim_reset(s)))
+        return rc;
+    if (s->failed)
+        return s->failed;
+    if (n2 == 0) {
+        snprintf(s->msg, sizeof s->msg, "lyapunov: the model has no states");
+        return NSM_EINVAL;
+    }
+    double *Q = calloc((size_t)n2 * n2, sizeof(double)), *sum = calloc((size_t)n2, sizeof(double));
+    if (!Q || !sum) {
+        free(Q), free(sum);
+        return NSM_ENOMEM;
+    }
+    for (int a = 0; a < n2; a++)
+        Q[a * n2 + a] = 1;
+    double t0 = s->t, t_end = t0 + duration;
+    rc = NSM_OK;
+    while (!rc && s->t < t_end) {
+        double t1 = s->t + interval;
+        if (t1 > t_end || t_end - t1 < 1e-9 * interval)
+            t1 = t_end;
+        if ((rc = rt_floquet_propagate(s, t1, Q, "lyapunov")))
+            break;
+        if ((rc = lyap_orthonormalise(n2, Q, sum)))
+            snprintf(s->msg, sizeof s->msg, "lyapunov: a tangent vector overflowed or "
+                     "collapsed at t = %.17g s: shorten the reorthonormalisation interval", s->t);
+    }
+    if (!rc) {
+        for (int i = 0; i < n2; i++)
+            lambda[i] = sum[i] / (s->t - t0);
+        lyap_sort(n2, lambda);
+    }
+    free(Q), free(sum);
+    return rc;
+}

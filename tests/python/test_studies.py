@@ -1,0 +1,94 @@
+"""The Python studies (nsm.Model.section, floquet, lyapunov, run(init=...),
+nsm.compile_source) against closed forms and the mpmath reference
+(tests/reference/data/forced_impact_oscillator.period1.csv)."""
+import csv
+import math
+import os
+
+import numpy as np
+import pytest
+
+import nsm
+
+DAMPED = """model py_damped "A damped free linear oscillator"
+param m = 2 kg
+param k = 8 N/m
+param c = 0.4 N*s/m
+mass M = m
+spring M -- ground, k = k, c = c
+init M.x = 1 m, M.v = 0 m/s
+simulate t_end = 20 s, method = exact
+output every 0.5 s: M.x, M.v
+"""
+
+
+@pytest.fixture(scope="module")
+def fio(src):
+    return nsm.compile(os.path.join(src, "models", "forced_impact_oscillator.nsm"))
+
+
+@pytest.fixture(scope="module")
+def damped():
+    return nsm.compile_source(DAMPED)
+
+
+def test_compile_source_and_init(damped):
+    """compile_source builds the text's model; init starts it elsewhere: the
+    free oscillation from (x0, v0) is the closed form."""
+    assert damped.name == "py_damped"
+    r = damped.run(init={"M.x": 0.3, "M.v": -0.7}, t_end=5)
+    z, wn = 0.4 / (2 * math.sqrt(8 * 2)), 2.0
+    wd = wn * math.sqrt(1 - z * z)
+    t = r.t
+    x = np.exp(-z * wn * t) * (0.3 * np.cos(wd * t) + (-0.7 + z * wn * 0.3) / wd * np.sin(wd * t))
+    np.testing.assert_allclose(r["M.x"], x, atol=1e-9)
+    r2 = damped.run(init=[0.3, -0.7], t_end=5)
+    np.testing.assert_array_equal(r2["M.x"], r["M.x"])
+    with pytest.raises(nsm.ParameterError, match="not a coordinate"):
+        damped.run(init={"M.q": 1})
+    with pytest.raises(nsm.ParameterError, match="needs 2 values"):
+        damped.run(init=[1.0])
+    with pytest.raises(nsm.CompileError):
+        nsm.compile_source("model broken\nmass = \n")
+
+
+def test_lyapunov_damped(damped):
+    """Exponents of the damped oscillator: -c/(2m) each, their sum exact."""
+    lam = damped.lyapunov(2000, 0.5)
+    assert isinstance(lam, np.ndarray) and lam.shape == (2,)
+    assert abs(lam.sum() + 0.2) <= 1e-11
+    assert np.all(np.abs(lam + 0.1) <= 1 / 2000)
+
+
+def test_floquet_and_lyapunov_period1(src, fio):
+    """The period-1 orbit's multipliers against the mpmath reference, and
+    the largest exponent from its state: log|mu| / T within 4 / (N T)."""
+    with open(os.path.join(src, "tests", "reference", "data",
+                           "forced_impact_oscillator.period1.csv")) as f:
+        ref = {round(float(r["omega"]), 6): r for r in csv.DictReader(f)}
+    for w in (1.5, 2.5):
+        T = 2 * math.pi / w
+        y, mu = fio.floquet("2*pi/omega", transient=200 * T, params={"omega": w})
+        r = ref[w]
+        want = sorted([complex(float(r["mu1_re"]), float(r["mu1_im"])),
+                       complex(float(r["mu2_re"]), float(r["mu2_im"]))], key=lambda z: (round(z.real, 6), z.imag))
+        got = sorted(mu, key=lambda z: (round(z.real, 6), z.imag))
+        np.testing.assert_allclose(got, want, atol=1e-9)
+        lam = fio.lyapunov(400 * T, T, params={"omega": w}, init=list(y))
+        assert abs(lam[0] - math.log(max(abs(z) for z in want)) / T) <= 4 / (400 * T)
+
+
+def test_section_and_small_bifurcation_study(fio):
+    """A stroboscopic impact-map study over omega returns numpy arrays: one
+    impact speed per period below the first period doubling (2.6589), two
+    above it."""
+    periods = {}
+    for w in (2.5, 2.7):
+        rec = fio.section("impact:stop", t_end="400*2*pi/omega", period="2*pi/omega",
+                          params={"omega": w})
+        assert rec.ndim == 2 and rec.shape[1] == 4
+        v = np.unique(np.round(rec[-40:, 3], 6))
+        periods[w] = len(v)
+    assert periods == {2.5: 1, 2.7: 2}
+    with pytest.raises(nsm.SettingError):
+        fio.section("impact:nosuch")
