@@ -1208,6 +1208,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_set_sample_handler(sim, on_sample, &d);
     nsm_sim_set_section_handler(sim, on_section, &d);
     nsm_sim_set_warning_handler(sim, on_warning, &d);
+    nsm_sim_set_stop_flag(sim, &stop_signal);   /* read before every step */
     /* the reset above ran before the handlers were installed: replay the
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);
