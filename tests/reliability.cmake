@@ -102,3 +102,14 @@ foreach(case stop refuse sprung)
     set_tests_properties(reliability/stop_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()
+
+# The runtime and a few simulators built with clang's UBSan (undefined,
+# float-cast-overflow, and the integer checks, suppressions documented in
+# tests/reliability/ubsan.supp) and run: every report fails the test.
+find_program(NSM_CLANG NAMES clang PATHS /usr/bin NO_DEFAULT_PATH)
+if(NSM_CLANG)
+  add_test(NAME reliability/clang_ubsan
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/clang_ubsan.py ${NSM_CLANG}
+            ${NSM_SOURCE_DIR} ${CMAKE_BINARY_DIR}/clang-ubsan)
+  set_tests_properties(reliability/clang_ubsan PROPERTIES LABELS reliability TIMEOUT 900)
+endif()
