@@ -113,3 +113,11 @@ if(NSM_CLANG)
             ${NSM_SOURCE_DIR} ${CMAKE_BINARY_DIR}/clang-ubsan)
   set_tests_properties(reliability/clang_ubsan PROPERTIES LABELS reliability TIMEOUT 900)
 endif()
+
+# A generated simulator's command line fuzzed with a fixed seed (150 argument
+# vectors; longer runs in docs/fuzzing.md): every run ends by itself with
+# exit 0, 1 or 3 and a message.
+add_test(NAME reliability/fuzz_sim_argv
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/fuzz/argv_fuzz.py
+          $<TARGET_FILE:sim_two_mass> 0 1)
+set_tests_properties(reliability/fuzz_sim_argv PROPERTIES LABELS "reliability;frontend" TIMEOUT 600)

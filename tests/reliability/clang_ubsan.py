@@ -26,7 +26,7 @@ CLANG, SRC, WORK = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sy
 SAN = ["-fsanitize=undefined,float-cast-overflow,integer", "-fno-sanitize-recover=undefined,float-cast-overflow",
        "-fno-sanitize=implicit-integer-sign-change,implicit-signed-integer-truncation,"
        "implicit-unsigned-integer-truncation"]
-CFLAGS = ["-O1", "-g", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + SRC + "/runtime/include",
+CFLAGS = ["-O0", "-g", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + SRC + "/runtime/include",
           "-I" + SRC + "/compiler"] + SAN
 CLI = {"driver", "plot", "animate", "progress", "setfile"}
 # the simulators, and the runs of each: (arguments, expected exit status)
