@@ -293,7 +293,7 @@ struct nsm_sim {
     struct RtNlTaylor *nlt;   /* the taylor method's series, nltaylor.c (NULL: not used yet) */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *work;             /* scratch, see sim.c */
-    char msg[512];
+    char msg[1200];
 };
 
 /* A mode, and any set of gaps and friction states, is a bitset of s->mw
