@@ -80,3 +80,44 @@ add_test(NAME reliability/huge_stiffness_equations
   COMMAND nsmc --emit=equations --format=text -o /dev/null
           ${NSM_SOURCE_DIR}/tests/reliability/huge_stiffness.nsm)
 set_tests_properties(reliability/huge_stiffness_equations PROPERTIES LABELS "reliability;frontend")
+
+# Stop requests and steps the time axis cannot carry: tests/reliability/stop_test.py
+# on a mass on a spring (no event ever, so only the per-step stop flag can
+# stop it between samples) and on the sprung table (exact, a held contact
+# whose force starts at a double zero).
+set(NSM_STIFF_SPRING_C ${CMAKE_BINARY_DIR}/reliability/stiff_spring.c)
+add_custom_command(OUTPUT ${NSM_STIFF_SPRING_C}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/reliability
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/reliability/stiff_spring.nsm -o ${NSM_STIFF_SPRING_C}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/reliability/stiff_spring.nsm
+  COMMENT "nsmc: generating stiff_spring.c for the stop tests" VERBATIM)
+add_executable(sim_stiff_spring ${NSM_STIFF_SPRING_C})
+target_link_libraries(sim_stiff_spring PRIVATE nsmcli)
+foreach(case stop refuse sprung)
+  add_test(NAME reliability/stop_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/stop_test.py
+            $<TARGET_FILE:sim_stiff_spring> $<TARGET_FILE:sim_sprung_table> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/stop_${case} PROPERTIES LABELS reliability TIMEOUT 300)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/stop_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+
+# The runtime and a few simulators built with clang's UBSan (undefined,
+# float-cast-overflow, and the integer checks, suppressions documented in
+# tests/reliability/ubsan.supp) and run: every report fails the test.
+find_program(NSM_CLANG NAMES clang PATHS /usr/bin NO_DEFAULT_PATH)
+if(NSM_CLANG)
+  add_test(NAME reliability/clang_ubsan
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/clang_ubsan.py ${NSM_CLANG}
+            ${NSM_SOURCE_DIR} ${CMAKE_BINARY_DIR}/clang-ubsan)
+  set_tests_properties(reliability/clang_ubsan PROPERTIES LABELS reliability TIMEOUT 900)
+endif()
+
+# A generated simulator's command line fuzzed with a fixed seed (150 argument
+# vectors; longer runs in docs/fuzzing.md): every run ends by itself with
+# exit 0, 1 or 3 and a message.
+add_test(NAME reliability/fuzz_sim_argv
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/fuzz/argv_fuzz.py
+          $<TARGET_FILE:sim_two_mass> 0 1)
+set_tests_properties(reliability/fuzz_sim_argv PROPERTIES LABELS "reliability;frontend" TIMEOUT 600)

@@ -97,8 +97,8 @@ class SimulationError(Error):
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C (SIGINT) during a run: the run stopped at its next sample or
-    event.  A KeyboardInterrupt (so that it ends a script as Ctrl-C does),
+    """Ctrl-C (SIGINT) during a run: the run stopped before its next step
+    (however small the steps).  A KeyboardInterrupt (so that it ends a script as Ctrl-C does),
     with t (the time reached) and result (what was computed, a Result)."""
 
     def __init__(self, t, result):

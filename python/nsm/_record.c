@@ -46,7 +46,7 @@ typedef struct NsmpyRec {
 static volatile sig_atomic_t sigint_seen;
 
 /* SIGINT while a run catches it: remembered, the run stops at its next
-** sample or event (handlers may do no more).  A second one, when the run
+** step (the runtime reads the flag; handlers may do no more).  A second one, when the run
 ** has not got there (steps far shorter than the sampling period), ends the
 ** process as SIGINT does by default: Ctrl-C twice always gets out. */
 static void on_sigint(int sig)
@@ -194,11 +194,14 @@ int nsmpy_run(nsm_sim *sim, NsmpyRec *r, double t_end, int catch_sigint)
     r->catch_sigint = catch_sigint && sigaction(SIGINT, &sa, &old) == 0;
     nsm_sim_set_event_handler(sim, on_event, r);
     nsm_sim_set_sample_handler(sim, on_sample, r);
+    /* the run reads the flag before every step too: tiny steps still stop */
+    nsm_sim_set_stop_flag(sim, r->catch_sigint ? &sigint_seen : NULL);
     int rc = nsm_sim_reset(sim);
     if (rc == NSM_OK)
         rc = nsm_sim_run_until(sim, t_end);
     nsm_sim_set_event_handler(sim, NULL, NULL);
     nsm_sim_set_sample_handler(sim, NULL, NULL);
+    nsm_sim_set_stop_flag(sim, NULL);
     if (r->catch_sigint) {
         sigaction(SIGINT, &old, NULL);
         if (sigint_seen)

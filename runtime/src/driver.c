@@ -29,8 +29,8 @@
 ** write(2) (sink_*), every write is checked and the files are closed and
 ** checked at the end; a failed write (a full disk, a file-size limit) stops
 ** the run and is reported with the system's reason, and the file is cut back
-** to its last whole line.  SIGINT, SIGTERM and SIGHUP stop the run at the next
-** sample or event: the files are flushed and closed with whole lines, a note
+** to its last whole line.  SIGINT, SIGTERM and SIGHUP stop the run before its
+** next step (the runtime reads the stop flag per step): the files are flushed and closed with whole lines, a note
 ** says where the run stopped, and the exit status is 128 + the signal (a
 ** second signal more than a second later kills at once).
 **
@@ -1298,6 +1298,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_set_sample_handler(sim, on_sample, &d);
     nsm_sim_set_section_handler(sim, on_section, &d);
     nsm_sim_set_warning_handler(sim, on_warning, &d);
+    nsm_sim_set_stop_flag(sim, &stop_signal);   /* read before every step */
     /* the reset above ran before the handlers were installed: replay the
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);

@@ -505,9 +505,15 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
             if (*x == 0 && s->t == s->jt && j == s->jg) {
                 /* its transition here left it open (touching, with no force
                  * yet): land where it is just below 0, by 1e-8 of its
-                 * rounding level, so that the landing is at rest */
-                c[0] = a[0] + 1e-8 * nz;
-                if (!first_below(c, K, 0, r0, r1, x))
+                 * rounding level, so that the landing is at rest.  The
+                 * depth is kept above the expansion's own rounding (4 r0):
+                 * a gap leaving 0 at a multiple zero (the sprung table,
+                 * whose contact force starts at 0 with zero slope) is
+                 * within r0 of 0 at x = 0 itself, and landing there again
+                 * looped at t = 0 forever */
+                double depth = fmax(1e-8 * nz, 4 * r0);
+                c[0] = a[0] + depth;
+                if (!(depth < nz) || !first_below(c, K, 0, r0, r1, x) || *x == 0)
                     *x = xn;
             }
             return 1;

@@ -18,25 +18,40 @@
 /* "free" or "closed: a, b" for a mode, into buf. */
 void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len)
 {
-    int any = 0;
-    for (int j = 0; j < s->g && !any; j++)
-        any = rt_mode_has(mode, j);
-    int used = snprintf(buf, len, "%s", any ? "closed:" : "free");
-    for (int j = 0; j < s->g && used < len; j++)
+    int any = 0, items = 0, done = 0;
+    for (int j = 0; j < s->g; j++)
         if (rt_mode_has(mode, j))
-            used += snprintf(buf + used, len - used, " %s", s->m->gaps[j].name);
-    for (int k = 0; k < s->nf && used < len; k++)
-        used += snprintf(buf + used, len - used, "%s %s %s", k ? "," : ";",
-                         s->m->frictions[k].name,
-                         rt_fric_stuck(s, mode, k) ? "stuck"
-                         : rt_fric_sign(s, mode, k) > 0 ? "slip+" : "slip-");
+            any = 1, items++;
+    items += s->nf;
+    int used = snprintf(buf, len, "%s", any ? "closed:" : "free");
+    char item[300];
+    /* each name whole or not at all: a list that does not fit ends with
+     * how many more there are, never in the middle of a name */
+    for (int j = 0; j < s->g + s->nf && used < len; j++) {
+        if (j < s->g && !rt_mode_has(mode, j))
+            continue;
+        int k = j - s->g;
+        int n = j < s->g ? snprintf(item, sizeof item, " %s", s->m->gaps[j].name)
+                         : snprintf(item, sizeof item, "%s %s %s", k ? "," : ";",
+                                    s->m->frictions[k].name,
+                                    rt_fric_stuck(s, mode, k) ? "stuck"
+                                    : rt_fric_sign(s, mode, k) > 0 ? "slip+" : "slip-");
+        int last = done + 1 == items;
+        if (n >= (int)sizeof item || used + n + (last ? 0 : 16) >= len) {
+            snprintf(buf + used, len - used, " ... %d more", items - done);
+            return;
+        }
+        memcpy(buf + used, item, (size_t)n + 1);
+        used += n;
+        done++;
+    }
 }
 
 /* Record a failure: the message names the time, the mode and the contact
 ** (gap < 0 for none).  Returns code, which also stops further runs. */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
 {
-    char what[256], mode[160];
+    char what[768], mode[240];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);

@@ -232,6 +232,7 @@ typedef struct RtSettings {
     int audit;                /* the detailed energy audit and contact statistics (stats.c) */
     nsm_event_fn on_event;  void *ev_ud;
     nsm_sample_fn on_sample; void *sa_ud;
+    const volatile sig_atomic_t *stop; /* the caller's stop flag, read per step, or NULL */
     void (*on_warn)(void *, const nsm_sim *, const char *);
     void *warn_ud;
     double *y0;               /* initial state replacing the model's (2n), or NULL */
@@ -292,7 +293,7 @@ struct nsm_sim {
     struct RtNlTaylor *nlt;   /* the taylor method's series, nltaylor.c (NULL: not used yet) */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *work;             /* scratch, see sim.c */
-    char msg[512];
+    char msg[1200];
 };
 
 /* A mode, and any set of gaps and friction states, is a bitset of s->mw
@@ -607,5 +608,11 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
 /* The largest energy magnitude met so far, at least `now`: the scale of energy.error. */
 double rt_stats_energy_scale(const nsm_sim *s, double now);
 double rt_stats_relative_error(const nsm_sim *s);
+
+/* Whether the caller's stop flag (nsm_sim_set_stop_flag) is up. */
+static inline int rt_stop_asked(const nsm_sim *s)
+{
+    return s->set.stop && *s->set.stop;
+}
 
 #endif

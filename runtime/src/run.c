@@ -375,6 +375,58 @@ static double step_size(nsm_sim *s)
     return h;
 }
 
+/* The smallest step the time axis carries to t_end: RT_T_RES units in the
+** last place of the largest time of the run.  A step below it would need
+** more than 2^48 steps to get there, each moving t by a few roundings. */
+#define RT_T_RES 16
+static double t_resolution(const nsm_sim *s, double t_end)
+{
+    double a = fmax(fabs(s->t), fabs(t_end));
+    return RT_T_RES * (nextafter(a, INFINITY) - a);
+}
+
+/* The user's dt below the time resolution (t_resolution): refused before
+** the first step, naming the cause. */
+static int check_user_dt(nsm_sim *s, double t_end)
+{
+    double res = t_resolution(s, t_end);
+    if (!(s->set.dt > 0 && s->set.dt < res))
+        return NSM_OK;
+    return rt_fail(s, NSM_EINVAL, -1,
+                   "the step dt = %.6g s is below the time resolution of t up to t_end = %.9g s "
+                   "(%d ulps, %.3g s): the run could not advance; give a larger --dt (or none: "
+                   "each mode then bounds its own steps)", s->set.dt, t_end, RT_T_RES, res);
+}
+
+/* The step h the method needs in the current mode (h_step: rk4's and
+** exact's step, adaptive's largest), below the time resolution: the run
+** stops at once, naming the mode (rt_fail) and the cause (the mode's
+** fastest motion, omega*dt at the resolution), instead of spinning through
+** steps that barely move t.  Adaptive's error control has its own floor
+** (step.c): its trial steps also shrink for a landing, legitimately. */
+static int check_step(nsm_sim *s, double h, double t_end)
+{
+    double res = t_resolution(s, t_end);
+    if (!(h > 0 && h < res))
+        return NSM_OK;
+    char why[400];
+    const RtModeInfo *mi = s->m->nl ? NULL : rt_mode_info(s);
+    const char *meth = nsm_method_name(s->set.method);
+    double w = !mi ? 0 : s->set.method == NSM_METHOD_EXACT ? mi->nu : mi->rho;
+    if (w > 0)
+        snprintf(why, sizeof why,
+                 "the mode is too stiff: its fastest motion, %s = %.6g 1/s, needs steps of "
+                 "%.3g s with %s (omega*dt at the resolution %.3g s is %.3g); check the "
+                 "stiffnesses and masses (a value off by orders of magnitude?)",
+                 s->set.method == NSM_METHOD_EXACT ? "nu" : "|lambda|", w, h, meth, res, w * res);
+    else
+        snprintf(why, sizeof why, "%s needs steps of %.3g s, below the resolution %.3g s (a "
+                 "motion too fast for the time axis); check the stiffnesses and masses", meth, h,
+                 res);
+    return rt_fail(s, NSM_ENUMERIC, -1,
+                   "steps below the time resolution of t up to t_end = %.9g s: %s", t_end, why);
+}
+
 /* A balance error beyond the tolerance (relative to the largest energy met;
 ** the balance is kept at every step where the run keeps its energy
 ** integrals) stops the run: the motion is no longer the model's. */
@@ -431,6 +483,8 @@ int rt_run(nsm_sim *s, double t_end)
         return rc;
     if (s->set.method == NSM_METHOD_TAYLOR && (rc = rt_nlt_check(s)))
         return rc;
+    if (t_end > s->t && (rc = check_user_dt(s, t_end)))
+        return rc;
     s->energy = keeps_energy(s);
     if (!s->energy)
         s->energy_lost = 1;
@@ -444,11 +498,15 @@ int rt_run(nsm_sim *s, double t_end)
     int side = (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR) &&
                s->set.every > 0;
     while (s->t < t_end) {
+        if (rt_stop_asked(s))
+            return rt_fail(s, NSM_ESTOPPED, -1, "stopped on request");
         if (s->steps >= s->set.max_steps)
             return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->set.max_steps);
         double h = step_size(s), target = t_end, ts;
         if (h < 0)
             return s->failed;
+        if ((rc = check_step(s, s->h_step, t_end)))
+            return rc;
         int land = 0;
         if (s->set.every > 0 && !side) {
             double tk = s->sample_k * s->set.every;

@@ -319,6 +319,12 @@ void nsm_sim_set_sample_handler(nsm_sim *s, nsm_sample_fn fn, void *ud)
     s->set.sa_ud = ud;
 }
 
+/* The caller's stop flag, read by the run loop before every step. */
+void nsm_sim_set_stop_flag(nsm_sim *s, const volatile sig_atomic_t *flag)
+{
+    s->set.stop = flag;
+}
+
 /* Back to t = 0: setup on the current parameters, initial state and
 ** switches, initial mode decided by complementarity. */
 int nsm_sim_reset(nsm_sim *s)

@@ -1682,6 +1682,33 @@ static int out_dir_prepare(const Sweep *sw)
                "or choose another folder with --out-dir", sw->out_dir, path);
 }
 
+/* A partial file left by an earlier sweep that was killed (the out-dir's
+** lock is ours, so no sweep is writing it): kept as NAME.partial.prev (the
+** one before is replaced) and said, with its rows, so that the new sweep
+** never replaces a partial result silently. */
+static void partial_stale(const Sweep *sw, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char buf[65536], prev[4300];
+    long lines = 0;
+    ssize_t k;
+    while ((k = read(fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < k; i++)
+            lines += buf[i] == '\n';
+    close(fd);
+    snprintf(prev, sizeof prev, "%s.prev", path);
+    if (rename(path, prev) == 0)
+        fprintf(stderr, "%s: note: '%s' was left by an earlier sweep that did not finish (%ld "
+                "rows after its header): kept as '%s'\n", sw->prog, path, lines > 0 ? lines - 1 : 0,
+                prev);
+    else
+        fprintf(stderr, "%s: note: '%s' was left by an earlier sweep that did not finish (%ld "
+                "rows after its header) and could not be kept (%s): this sweep replaces it\n",
+                sw->prog, path, lines > 0 ? lines - 1 : 0, strerror(errno));
+}
+
 /* Opens DIR/NAME.partial for appending; rank 0 creates it afresh with the
 ** header hdr (the other ranks open it after a barrier).  The descriptor,
 ** or -1 after a message. */
@@ -1690,6 +1717,8 @@ static int partial_open(const Sweep *sw, const char *name, const Text *hdr)
     char path[4200];
     snprintf(path, sizeof path, "%s/%s.partial", sw->out_dir, name);
     int flags = O_WRONLY | O_APPEND | O_CLOEXEC | (sw->rank == 0 ? O_CREAT | O_TRUNC : 0);
+    if (sw->rank == 0)
+        partial_stale(sw, path);
     int fd = open(path, flags, 0666);
     if (fd < 0) {
         bad(sw->prog, "cannot write '%s': %s", path, strerror(errno));

@@ -269,6 +269,29 @@ def case_messages(tmp):
     check(p.returncode == 1 and (deep + ":2:") in p.stderr and "nested too deeply" in p.stderr
           and len(p.stderr) < 1000,
           "nesting too deep to parse: line and column, a short message", p)
+    # a failure's mode lists six 58-character contact names: each whole or
+    # counted, never cut in the middle (the list was cut at 160 bytes)
+    names = ["floor_contact_with_a_rather_long_descriptive_name_number_00"] + \
+        ["stack_contact_with_a_rather_long_descriptive_name_number_%02d" % i for i in range(2, 7)]
+    stack = os.path.join(tmp, "stack.nsm")
+    with open(stack, "w") as f:
+        f.write("model stack\ngravity 9.81 m/s^2\n"
+                + "".join("mass B%d = 1 kg\n" % i for i in range(1, 7))
+                + "gap %s: B1.x >= 0, impact(e = 0.5)\n" % names[0]
+                + "".join("gap %s: B%d.x - B%d.x >= 0, impact(e = 0.5)\n" % (names[i - 1], i, i - 1)
+                          for i in range(2, 7))
+                + "simulate t_end = 1 s, dt = 1 ms, method = exact\n")
+    p = run([NSMC, "run", stack, "--out-dir", "stack", "--", "--dt", "1e-300"], tmp)
+    line = [l for l in p.stderr.splitlines() if "mode closed:" in l]
+    check(p.returncode == 3 and line, "a failure with six long contacts closed: exit 3", p)
+    listed = line[0].split("mode closed:", 1)[1].split(":", 1)[0].split()
+    if "..." in listed:
+        k = listed.index("...")
+        check(listed[k + 2:] == ["more"] and int(listed[k + 1]) == 6 - k,
+              "the cut list ends with how many more (%s)" % " ".join(listed[k:]), p)
+        listed = listed[:k]
+    check(listed and all(n in names for n in listed),
+          "every contact name listed is whole (%d of 6)" % len(listed), p)
 
 
 # ---- nsmc run ---------------------------------------------------------------

@@ -226,10 +226,19 @@ def case_signals(tmp):
     q.kill()
     q.wait()
     partial_consistent(os.path.join(tmp, "out"), 3, "SIGKILL")
-    # a complete sweep replaces the partial files with the complete ones
+    killed = {n: open(os.path.join(tmp, "out", n + ".partial"), "rb").read()
+              for n in ("section.csv", "summary.csv")}
+    # a complete sweep replaces the partial files with the complete ones; the
+    # killed sweep's are kept as .partial.prev and said (never lost silently)
     p = sweep(tmp, ["--param", "omega=2:3:4", "--transient", "5", "--record", "3"] + SECTION)
     check(p.returncode == 0 and not os.path.exists(os.path.join(tmp, "out", "section.csv.partial")),
           "a complete sweep removes the partial files", p)
+    for n, data in killed.items():
+        prev = os.path.join(tmp, "out", n + ".partial.prev")
+        check(os.path.exists(prev) and open(prev, "rb").read() == data
+              and ("%s.partial' was left by an earlier sweep" % n) in p.stderr
+              and ("%s.partial.prev'" % n) in p.stderr,
+              "the killed sweep's %s.partial is kept as .partial.prev, with a note" % n, p)
 
 
 def case_disk_full(tmp):

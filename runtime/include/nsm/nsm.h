@@ -18,6 +18,8 @@
 #ifndef NSM_NSM_H
 #define NSM_NSM_H
 
+#include <signal.h>
+
 #include "model.h"
 
 #ifdef __cplusplus
@@ -118,6 +120,11 @@ int nsm_sim_set_energy_tolerance(nsm_sim *sim, double tol);
 void nsm_sim_set_warning_handler(nsm_sim *sim, nsm_warning_fn fn, void *ud);
 void nsm_sim_set_event_handler(nsm_sim *sim, nsm_event_fn fn, void *ud);
 void nsm_sim_set_sample_handler(nsm_sim *sim, nsm_sample_fn fn, void *ud);
+/* A stop flag read before every step (and inside long searches): once *flag
+ * is nonzero, nsm_sim_run_until returns NSM_ESTOPPED within one step, however
+ * small the steps are.  Meant to be set by a signal handler (SIGINT, SIGTERM);
+ * the state is the last step's, consistent.  NULL (the default) removes it. */
+void nsm_sim_set_stop_flag(nsm_sim *sim, const volatile sig_atomic_t *flag);
 
 /* Back to t = 0: run setup on the current parameters, initial state, initial
  * mode by the force LCP.  Returns NSM_EMODEL if setup rejects a parameter. */

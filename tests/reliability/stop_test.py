@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""A run stops when asked, and refuses what it could never finish.
+
+    tests/reliability/stop_test.py STIFF_SIM SPRUNG_SIM SOURCE_DIR CASE
+
+STIFF_SIM is the simulator of tests/reliability/stiff_spring.nsm (a mass on
+a spring, no event ever), SPRUNG_SIM that of models/sprung_table.nsm.
+
+  stop     SIGTERM and SIGINT 0.5 s into runs with picosecond steps and
+           samples a second apart (--set k=1e20), one per method: exit
+           128 + N within 2 s (the run reads the stop flag before every
+           step, not only at samples and events), the CSV whole, the HDF5
+           file renamed into place with its run marked stopped (status 8);
+  refuse   steps below the time resolution of t (k = 1e300, m = 1e-300,
+           --dt 1e-300), each method: exit 3 at once with the mode and the
+           cause (too stiff, or the user's dt);
+  sprung   exact on the sprung table, whose held contact's force starts at a
+           double zero: finishes in bounded time, the contact held throughout
+           (no event), the table on its closed form.
+"""
+import math
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+STIFF = os.path.abspath(sys.argv[1])
+SPRUNG = os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+SANITIZED = bool(os.environ.get("NSM_SANITIZED"))
+# the sanitizers slow a step tenfold; the bound is on the stop, not the step
+LATENCY = 10.0 if SANITIZED else 2.0
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what, detail=""):
+    """Fails the case with a message unless cond."""
+    if not cond:
+        raise Failure(what + ("\n" + detail if detail else ""))
+    print("ok:", what)
+
+
+def whole_csv(path, cols):
+    """Number of data rows of a CSV whose every line is whole (cols fields,
+    numbers after the header); fails otherwise."""
+    data = open(path, "rb").read()
+    check(data.endswith(b"\n"), "%s ends with a whole line" % os.path.basename(path))
+    lines = data.decode().split("\n")[:-1]
+    for line in lines[1:]:
+        fields = line.split(",")
+        if len(fields) != cols:
+            raise Failure("%s: a line of %d fields, not %d: %r" % (path, len(fields), cols, line))
+        for f in fields:
+            float(f)
+    return len(lines) - 1
+
+
+def have_h5py():
+    """Whether h5py can be imported (the HDF5 part of the stop case)."""
+    try:
+        import h5py  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def stop_one(tmp, method, sig, out):
+    """Starts a run with picosecond steps writing out, signals it after
+    0.5 s, checks the time to exit and the status."""
+    proc = subprocess.Popen([STIFF, "--set", "k=1e20", "--method", method, "--t-end", "20",
+                             "--out", out], cwd=tmp, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    check(proc.poll() is None, "%s is still running after 0.5 s" % method)
+    t0 = time.monotonic()
+    proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise Failure("%s ignored %s for 60 s" % (method, sig.name))
+    took = time.monotonic() - t0
+    check(took < LATENCY and proc.returncode == 128 + sig,
+          "%s with 1e-12 s steps stops %.2f s after %s (exit %d)" % (method, took, sig.name,
+                                                                      proc.returncode), err)
+    check(("interrupted by %s" % sig.name) in err, "%s: the note names the signal" % method, err)
+
+
+def case_stop(tmp):
+    """SIGTERM and SIGINT stop runs of tiny steps within LATENCY seconds."""
+    for k, method in enumerate(("rk4", "adaptive", "exact")):
+        sig = signal.SIGTERM if k % 2 == 0 else signal.SIGINT
+        out = os.path.join(tmp, "%s.csv" % method)
+        stop_one(tmp, method, sig, out)
+        check(whole_csv(out, 3) >= 1, "%s: the trajectory holds whole lines" % method)
+    if not have_h5py():
+        print("skip: the HDF5 part (no h5py)")
+        return
+    import h5py
+    for method in ("rk4", "exact"):
+        out = os.path.join(tmp, "%s.h5" % method)
+        stop_one(tmp, method, signal.SIGTERM, out)
+        check(not [f for f in os.listdir(tmp) if f.endswith(".partial")],
+              "%s: no .partial left beside the HDF5 file" % method)
+        with h5py.File(out, "r") as f:
+            run = f["run"].attrs
+            check(int(run["status"]) == 8 and b"stopped on request" in bytes(run["message"]),
+                  "%s: the HDF5 run is marked stopped (status 8, %r)" % (method, run["message"]))
+            check(f["trajectory"].shape[0] >= 1 and float(run["t_reached"]) < 20,
+                  "%s: the HDF5 trajectory holds the samples up to t_reached" % method)
+
+
+def refused(tmp, args, what, words):
+    """Runs STIFF with args; exit 3 within a few seconds, message with words."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run([STIFF, *args], cwd=tmp, capture_output=True, text=True,
+                           timeout=60)
+    except subprocess.TimeoutExpired:
+        raise Failure("%s: still running after 60 s" % what)
+    took = time.monotonic() - t0
+    check(p.returncode == 3 and took < LATENCY and all(w in p.stderr for w in words),
+          "%s: refused in %.2f s, naming %s" % (what, took, ", ".join(words)), p.stderr)
+    check(len(p.stderr.splitlines()) <= 3, "%s: a short message" % what, p.stderr)
+
+
+def case_refuse(tmp):
+    """Steps below the time resolution of t stop the run at once."""
+    for method in ("rk4", "adaptive", "exact"):
+        for setting in ("k=1e300", "m=1e-300"):
+            refused(tmp, ["--set", setting, "--method", method],
+                    "%s with %s" % (method, setting),
+                    ["below the time resolution", "mode free", "too stiff", "1/s"])
+        refused(tmp, ["--dt", "1e-300", "--method", method], "%s with --dt 1e-300" % method,
+                ["below the time resolution", "dt = 1e-300 s", "give a larger --dt"])
+    # a stiff but resolvable mode still runs: k = 1e16 at t_end = 1e-4 s
+    p = subprocess.run([STIFF, "--set", "k=1e16", "--t-end", "1e-5", "--method", "exact"],
+                       cwd=tmp, capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, "k = 1e16 over 1e-5 s still runs", p.stderr)
+
+
+def case_sprung(tmp):
+    """exact on the sprung table: the held contact's force starts at a
+    double zero (0 with zero slope) and stays >= 0: held throughout."""
+    out = os.path.join(tmp, "sprung.csv")
+    ev = os.path.join(tmp, "ev.csv")
+    args = [SPRUNG, "--method", "exact", "--dt", "0", "--t-end", "2", "--every", "0.01",
+            "--out", out, "--events", ev]
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(args, cwd=tmp, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise Failure("exact on the sprung table hangs (60 s)")
+    check(p.returncode == 0, "exact on the sprung table finishes in %.2f s"
+          % (time.monotonic() - t0), p.stderr)
+    rows = [line.split(",") for line in open(out).read().splitlines()[1:]]
+    g, k, mM = 9.81, 100.0, 2.0
+    w = math.sqrt(k / mM)
+    worst = 0.0
+    for r in rows:
+        t, tx, bx = float(r[0]), float(r[1]), float(r[2])
+        ref = -mM * g / k * (1 - math.cos(w * t))
+        worst = max(worst, abs(tx - ref), abs(bx - ref))
+    check(len(rows) == 201 and worst < 1e-12,
+          "table and ball on x(t) = -(m+M) g/k (1 - cos wt), %d samples, within %.2g m"
+          % (len(rows), worst))
+    check(min(float(r[5]) for r in rows) > -1e-9,
+          "the contact force stays >= 0, touching 0 at the tops of the swings (t = 0.89, 1.78 s)")
+    evs = [e.split(",") for e in open(ev).read().splitlines()[1:]]
+    check(len(evs) == 1 and evs[0][1] == "stick" and float(evs[0][0]) < 1e-4,
+          "held from the start (one stick, at %s s: the force's double zero at t = 0 is left "
+          "upwards) and never released at the double zeros on top of the swings"
+          % (evs[0][0] if evs else "-"), repr(evs))
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+def main():
+    case = sys.argv[4]
+    with tempfile.TemporaryDirectory(prefix="nsm-stop-") as tmp:
+        try:
+            CASES[case](tmp)
+        except Failure as e:
+            print("FAIL:", e)
+            return 1
+    print("%s: all checks passed" % case)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
