@@ -456,7 +456,7 @@ static int multi_set(const nsm_sim *s, const int *idx, int r, int *out)
     for (int grown = 1; grown;) {
         grown = 0;
         for (int i = 0; i < s->g; i++) {
-            if (rt_mode_has(in, i) || !rt_is_impact(s, i) ||
+            if (rt_mode_has(in, i) || s->m->gaps[i].law != NSM_LAW_IMPACT ||
                 (!rt_mode_has(s->mode, i) && fabs(rt_gap(s, i, s->y)) > rt_gap_tol(s, i, s->y)))
                 continue;
             memset(mine, 0, sizeof mine);
