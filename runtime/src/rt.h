@@ -273,6 +273,7 @@ struct nsm_sim {
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     double E0;                /* mechanical energy at t = 0 */
     double Voff;              /* constant making the potential the physical one */
+    double lscale;            /* the model's length scale, translation-invariant (sim.c) */
     double Ejump;             /* energy removed by transitions (impacts, projections) */
     long steps, nevents;
     long sample_k;

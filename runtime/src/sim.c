@@ -321,6 +321,31 @@ void nsm_sim_set_sample_handler(nsm_sim *s, nsm_sample_fn fn, void *ud)
     s->set.sa_ud = ud;
 }
 
+/* A length scale of the model that does not move with it, the scale of
+** the gaps' tolerances (rt_gap_tol): the largest of the initial gaps and
+** of the bodies' static deflections |(K x0 - f_const)_i| / K_ii (how far
+** the springs and constant forces would move them); 1e-4 m when all are 0.
+** A shifted model (positions, walls and anchors moved by the same length)
+** has the same scale, where sums of absolute coordinates would not. */
+static double length_scale(nsm_sim *s)
+{
+    double l = 0;
+    for (int j = 0; j < s->g; j++)
+        l = fmax(l, fabs(rt_gap(s, j, s->y)));
+    const RtCsr *K = &s->sp.K;
+    for (int i = 0; i < s->n; i++) {
+        double kx = -s->num.fconst[i], kii = 0;
+        for (int q = K->p[i]; q < K->p[i + 1]; q++) {
+            kx += K->x[q] * s->y[K->i[q]];
+            if (K->i[q] == i)
+                kii = K->x[q];
+        }
+        if (kii > 0)
+            l = fmax(l, fabs(kx) / kii);
+    }
+    return l > 0 && isfinite(l) ? l : 1e-4;
+}
+
 /* Back to t = 0: setup on the current parameters, initial state and
 ** switches, initial mode decided by complementarity. */
 int nsm_sim_reset(nsm_sim *s)
@@ -400,6 +425,7 @@ int nsm_sim_reset(nsm_sim *s)
         s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
         s->sw_last[k] = -HUGE_VAL;
     }
+    s->lscale = length_scale(s);
     /* the potential below is the physical one (springs at rest length and
      * gravity at x = 0 count zero), up to the constant fixed here */
     s->Voff = 0;
