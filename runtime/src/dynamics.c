@@ -609,19 +609,24 @@ int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y,
     return rt_events_generic(s, mode, t, y, ev, evd);
 }
 
-/* Size below which gap j counts as closed: 1e-10 of the model's length
-** scale along the gap (sum |w_k| lscale, the same wherever the model sits),
-** or the rounding of w.x + d as computed from absolute coordinates
-** (64 eps of its terms) where that is larger. */
+/* Size below which gap j counts as closed: 1e-10 of the size of its terms
+** measured from the positions at reset, |g_j(x0)| + sum_k |w_k (x_k - x0_k)|
+** (the same wherever the model sits: absolute coordinates would make the
+** band of a model shifted by 1000 m 1e-7 m), or the rounding of w.x + d as
+** computed from absolute coordinates (64 eps of its terms) where that is
+** larger; plus 1e-14 m. */
 double rt_gap_tol(const nsm_sim *s, int j, const double *x)
 {
     const RtCsr *W = &s->sp.W;
-    double sc = fabs(s->num.d[j]) + (s->moving ? fabs(rt_surface_of(s, j, 0, s->t)) : 0), ws = 0;
+    double sf = s->moving ? fabs(rt_surface_of(s, j, 0, s->t)) : 0;
+    double sc = fabs(s->num.d[j]) + sf, g0 = s->num.d[j], dx = sf;
     for (int k = W->p[j]; k < W->p[j + 1]; k++) {
-        sc += fabs(W->x[k] * x[W->i[k]]);
-        ws += fabs(W->x[k]);
+        int i = W->i[k];
+        sc += fabs(W->x[k] * x[i]);
+        g0 += W->x[k] * s->x0[i];
+        dx += fabs(W->x[k] * (x[i] - s->x0[i]));
     }
-    return fmax(1e-10 * ws * s->lscale, 64 * DBL_EPSILON * sc) + 1e-14;
+    return fmax(1e-10 * (fabs(g0) + dx), 64 * DBL_EPSILON * sc) + 1e-14;
 }
 
 /* Relative velocity below which gap j counts as at rest. */

@@ -255,6 +255,7 @@ struct nsm_sim {
     nsm_numeric num;
     RtSparse sp;              /* num's K, C, W and Wt by rows, after each setup (sparse.c) */
     double *minv;             /* 1/mass */
+    double *x0;               /* the positions at reset: the gaps' tolerances' frame (sim.c) */
 
     RtSettings set;           /* the settings, sim.c */
     int energy;               /* the energy integrals y[2n], y[2n+1] are kept in this run (run.c) */
