@@ -12,7 +12,6 @@
 ** are split into clusters of coupled contacts (gaps and stuck friction
 ** elements acting on a common body) and solved in scratch the sim owns.
 */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -609,24 +608,14 @@ int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y,
     return rt_events_generic(s, mode, t, y, ev, evd);
 }
 
-/* Size below which gap j counts as closed: 1e-10 of the size of its terms
-** measured from the positions at reset, |g_j(x0)| + sum_k |w_k (x_k - x0_k)|
-** (the same wherever the model sits: absolute coordinates would make the
-** band of a model shifted by 1000 m 1e-7 m), or the rounding of w.x + d as
-** computed from absolute coordinates (64 eps of its terms) where that is
-** larger; plus 1e-14 m. */
+/* Size below which gap j counts as closed: rounding of w.x + d. */
 double rt_gap_tol(const nsm_sim *s, int j, const double *x)
 {
     const RtCsr *W = &s->sp.W;
-    double sf = s->moving ? fabs(rt_surface_of(s, j, 0, s->t)) : 0;
-    double sc = fabs(s->num.d[j]) + sf, g0 = s->num.d[j], dx = sf;
-    for (int k = W->p[j]; k < W->p[j + 1]; k++) {
-        int i = W->i[k];
-        sc += fabs(W->x[k] * x[i]);
-        g0 += W->x[k] * s->x0[i];
-        dx += fabs(W->x[k] * (x[i] - s->x0[i]));
-    }
-    return fmax(1e-10 * (fabs(g0) + dx), 64 * DBL_EPSILON * sc) + 1e-14;
+    double sc = fabs(s->num.d[j]) + (s->moving ? fabs(rt_surface_of(s, j, 0, s->t)) : 0);
+    for (int k = W->p[j]; k < W->p[j + 1]; k++)
+        sc += fabs(W->x[k] * x[W->i[k]]);
+    return 1e-10 * sc + 1e-14;
 }
 
 /* Relative velocity below which gap j counts as at rest. */
@@ -639,26 +628,17 @@ double rt_vel_tol(const nsm_sim *s, int j, const double *v)
     return 1e-9 * sc + 1e-12;
 }
 
-/* Magnitude of the forces acting at (t, y): the scale of force rounding.
-** The springs count by their net force K x - f_const and by their
-** stiffness over the model's length scale (lscale), not by K x and f_const
-** apart, which grow with the absolute coordinates; the rounding of that
-** difference as computed (64 eps of its terms, over the 1e-10 the callers
-** take of the scale) is added. */
+/* Magnitude of the forces acting at (t, y): the scale of force rounding. */
 double rt_force_scale(const nsm_sim *s, double t, const double *y)
 {
     int n = s->n;
-    double f[n], sc = 0, rnd = 64 * DBL_EPSILON / 1e-10;
+    double f[n], sc = 0;
     state_terms(s, t, y, f, NULL);
     const RtCsr *K = &s->sp.K, *C = &s->sp.C;
     for (int i = 0; i < n; i++) {
-        double kx = -s->num.fconst[i], kabs = fabs(s->num.fconst[i]), ks = 0;
-        for (int k = K->p[i]; k < K->p[i + 1]; k++) {
-            kx += K->x[k] * y[K->i[k]];
-            kabs += fabs(K->x[k] * y[K->i[k]]);
-            ks += fabs(K->x[k]);
-        }
-        sc += fabs(f[i]) + fabs(kx) + ks * s->lscale + rnd * kabs;
+        sc += fabs(f[i]) + fabs(s->num.fconst[i]);
+        for (int k = K->p[i]; k < K->p[i + 1]; k++)
+            sc += fabs(K->x[k] * y[K->i[k]]);
         for (int k = C->p[i]; k < C->p[i + 1]; k++)
             sc += fabs(C->x[k] * y[n + C->i[k]]);
     }

@@ -255,7 +255,6 @@ struct nsm_sim {
     nsm_numeric num;
     RtSparse sp;              /* num's K, C, W and Wt by rows, after each setup (sparse.c) */
     double *minv;             /* 1/mass */
-    double *x0;               /* the positions at reset: the gaps' tolerances' frame (sim.c) */
 
     RtSettings set;           /* the settings, sim.c */
     int energy;               /* the energy integrals y[2n], y[2n+1] are kept in this run (run.c) */
@@ -274,7 +273,6 @@ struct nsm_sim {
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     double E0;                /* mechanical energy at t = 0 */
     double Voff;              /* constant making the potential the physical one */
-    double lscale;            /* the model's length scale, translation-invariant (sim.c) */
     double Ejump;             /* energy removed by transitions (impacts, projections) */
     long steps, nevents;
     long sample_k;

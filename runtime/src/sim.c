@@ -63,7 +63,6 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.et = dalloc(s->nf, &bad);
     s->num.pexp = dalloc(g, &bad);
     s->minv = dalloc(n, &bad);
-    s->x0 = dalloc(n, &bad);
     s->y = dalloc(s->N, &bad);
     s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
     s->mode = calloc((size_t)s->mw, sizeof(unsigned));
@@ -113,7 +112,7 @@ void nsm_sim_free(nsm_sim *s)
         return;
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.fconst,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
-                         s->num.srest, s->minv, s->x0, s->y, s->sw_last, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
+                         s->num.srest, s->minv, s->y, s->sw_last, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
                          s->num.gfac, s->num.radius, s->num.et, s->num.pexp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
@@ -322,37 +321,6 @@ void nsm_sim_set_sample_handler(nsm_sim *s, nsm_sample_fn fn, void *ud)
     s->set.sa_ud = ud;
 }
 
-/* A length scale of the model that does not move with it, the scale of
-** the gaps' tolerances (rt_gap_tol): the largest of the bodies' initial
-** spread (max x - min x), the initial gaps and the static deflections |(K x0 - f_const)_i| / K_ii (how far
-** the springs and constant forces would move them); 1e-4 m when all are 0.
-** A shifted model (positions, walls and anchors moved by the same length)
-** has the same scale, where sums of absolute coordinates would not. */
-static double length_scale(nsm_sim *s)
-{
-    double l = 0, lo = HUGE_VAL, hi = -HUGE_VAL;
-    for (int i = 0; i < s->n; i++) {
-        lo = fmin(lo, s->y[i]);
-        hi = fmax(hi, s->y[i]);
-    }
-    if (s->n > 1)
-        l = hi - lo;
-    for (int j = 0; j < s->g; j++)
-        l = fmax(l, fabs(rt_gap(s, j, s->y)));
-    const RtCsr *K = &s->sp.K;
-    for (int i = 0; i < s->n; i++) {
-        double kx = -s->num.fconst[i], kii = 0;
-        for (int q = K->p[i]; q < K->p[i + 1]; q++) {
-            kx += K->x[q] * s->y[K->i[q]];
-            if (K->i[q] == i)
-                kii = K->x[q];
-        }
-        if (kii > 0)
-            l = fmax(l, fabs(kx) / kii);
-    }
-    return l > 0 && isfinite(l) ? l : 1e-4;
-}
-
 /* Back to t = 0: setup on the current parameters, initial state and
 ** switches, initial mode decided by complementarity. */
 int nsm_sim_reset(nsm_sim *s)
@@ -432,8 +400,6 @@ int nsm_sim_reset(nsm_sim *s)
         s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
         s->sw_last[k] = -HUGE_VAL;
     }
-    s->lscale = length_scale(s);
-    memcpy(s->x0, s->y, sizeof(double) * s->n);
     /* the potential below is the physical one (springs at rest length and
      * gravity at x = 0 count zero), up to the constant fixed here */
     s->Voff = 0;

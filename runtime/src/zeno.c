@@ -289,7 +289,8 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
 ** exactly: a small linear model (the mode's dense A), no friction, no
 ** dampers, no forcing but constant forces (their generator's one state),
 ** no moving surfaces, no time switches, the mode with no contact closed,
-** every impact gap with restitution in (0, 1].
+** every impact gap with restitution in (0, 1) (elastic collisions lose no
+** energy and cannot accumulate).
 */
 #define FOLLOW_FLIGHTS 20000
 #define FOLLOW_TERMS 24
@@ -302,7 +303,7 @@ static int follow_applies(nsm_sim *s)
         !rt_mode_empty(s, s->mode))
         return 0;
     for (int i = 0; i < s->g; i++)
-        if (rt_is_impact(s, i) ? !(s->num.e[i] > 0 && s->num.e[i] <= 1) : 0)
+        if (rt_is_impact(s, i) ? !(s->num.e[i] > 0 && s->num.e[i] < 1) : 0)
             return 0;
     return 1;
 }
