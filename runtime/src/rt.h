@@ -168,6 +168,10 @@ typedef struct RtZeno {
     int c_steady[RT_CLUSTER_LAGS + 1];    /* and how many in a row kept it */
     int c_geo;                /* the most of those */
     unsigned *c_mask;         /* the contacts of the cascade (a set of mw words) */
+    double f_u;               /* the last impact's closing speed (collapse_follow) */
+    int f_run;                /* impacts in a row whose closing speed contracted */
+    long f_count, f_retry;    /* impacts seen; the count before which no new follow */
+    unsigned *f_mask;         /* the contacts of that run (mw words) */
 } RtZeno;
 
 /* The event-rate guard of the event log (stats.c owns, sizes and resets

@@ -569,9 +569,11 @@ int rt_run(nsm_sim *s, double t_end)
                 return rc;
             s->jt = s->t;
             s->jg = j;
-            if (s->t != t1)
-                tlo = 0;            /* a Zeno jump moved the time */
-            else if (at_switch && (rc = toggle_switch(s, ksw)))
+            if (s->t != t1) {
+                tlo = 0;            /* a Zeno jump moved the time: the sample */
+                while (s->set.every > 0 && s->sample_k * s->set.every < s->t)
+                    s->sample_k++;  /* instants it passed have no state (time never runs back) */
+            } else if (at_switch && (rc = toggle_switch(s, ksw)))
                 return rc;
         } else {
             double lo = tlo, t1 = land ? target : (ksw >= 0 ? ts : time_add(s->t, h, &lo));

@@ -67,7 +67,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
     s->mode = calloc((size_t)s->mw, sizeof(unsigned));
     s->zeno.c_mask = calloc((size_t)s->mw, sizeof(unsigned));
-    if (!s->sw || !s->mode || !s->zeno.c_mask)
+    s->zeno.f_mask = calloc((size_t)s->mw, sizeof(unsigned));
+    if (!s->sw || !s->mode || !s->zeno.c_mask || !s->zeno.f_mask)
         bad = 1;
     s->sw_last = dalloc(s->ns, &bad);
     if (!bad && (rt_sparse_alloc(s) || rt_clus_alloc(s)))
@@ -132,6 +133,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->sw);
     free(s->mode);
     free(s->zeno.c_mask);
+    free(s->zeno.f_mask);
     free(s);
 }
 

@@ -10,6 +10,7 @@
 ** the impacts of a recognized cascade.  Calls the transitions
 ** (transition.c) and the stepping below; the run loop calls it.
 */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,10 @@ void rt_zeno_reset(nsm_sim *s)
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
     rt_mode_none(s, s->zeno.c_mask);
+    s->zeno.f_u = 0;
+    s->zeno.f_run = 0;
+    s->zeno.f_count = s->zeno.f_retry = 0;
+    rt_mode_none(s, s->zeno.f_mask);
 }
 
 /* Forget the impact history of gap j (Zeno detection). */
@@ -231,7 +236,7 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 ** approach left: one impulse problem without restitution over them
 ** (P >= 0 _|_ w.v+ >= 0), logged as one zeno record summing count impacts;
 ** then the force LCP decides which stay shut. */
-static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extra, int count)
+static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extra, int count, double lost0)
 {
     int n = s->n, idx[s->g + 1], rc;
     for (int a = 0, k; a < s->g && s->nf; a++) {
@@ -272,11 +277,269 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
         rt_mode_del(s->mode, idx[a]);
     double lost = Eb - rt_mech_energy(s, s->mode, y);
     s->Ejump += lost;
+    lost += lost0;
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
     rt_mode_none(s, s->zeno.c_mask);
     rc = rt_log_event(s, NSM_EV_ZENO, j, vb[j], rt_wdot(s, j, v), Pj, lost, count);
     return rc ? rc : rt_zeno_settle(s, ref, NULL);
+}
+
+/*
+** A collapse over time found from the velocities.  Once the closing speeds
+** of a run of impacts over two or more contacts contract (each below 0.95 of
+** the one before, three in a row), the sequence of collisions is followed
+** from the state just after the last impact on the mode's own linear
+** dynamics, in long double, without resolving it on the run's double state
+** (collapse_follow): each flight's gaps are G_i + sum_k c_k s^k, c_k = w_i .
+** (A^k Z)_x / k!, carried from one landing to the next (no positions are
+** subtracted: a model shifted by 1000 m follows the same gaps), the first
+** gap to reach 0 takes Newton's impulse on its own contact.  If the
+** flights shrink below 1e-18 of the elapsed time (an accumulation point)
+** the limit is the last state followed: the run moves there, every contact
+** of the last collisions takes the impulse without restitution (collapse),
+** and one zeno record counts the collisions.  If the sequence ends (no
+** gap closes within the Taylor reach or the run), nothing is declared and
+** the collisions are resolved one by one, the follow tried again only
+** after as many impacts again.  Restricted to what the follow models
+** exactly: a small linear model (the mode's dense A), no friction, no
+** dampers, no forcing but constant forces (their generator's one state),
+** no moving surfaces, no time switches, the mode with no contact closed,
+** every impact gap with restitution in (0, 1) (elastic collisions lose no
+** energy and cannot accumulate).
+*/
+#define FOLLOW_FLIGHTS 20000
+#define FOLLOW_TERMS 24
+
+/* Whether the model and the mode are ones collapse_follow models exactly. */
+static int follow_applies(nsm_sim *s)
+{
+    if (s->nf || s->m->nl || s->moving || s->ns || s->m->n_forces > 0 || s->m->n_gen > 1 ||
+        s->sp.C.p[s->n] > 0 ||
+        !rt_mode_empty(s, s->mode))
+        return 0;
+    for (int i = 0; i < s->g; i++)
+        if (rt_is_impact(s, i) ? !(s->num.e[i] > 0 && s->num.e[i] < 1) : 0)
+            return 0;
+    return 1;
+}
+
+/* The number of Taylor terms that carries a flight of ||A|| s <= r (r <=
+** 1/2) to below 1e-24 of its size (at least 3). */
+static int follow_terms(double r)
+{
+    double term = r;
+    for (int k = 1; k < FOLLOW_TERMS; k++) {
+        term *= r / (k + 1);
+        if (term < 1e-24)
+            return k < 3 ? 3 : k;
+    }
+    return FOLLOW_TERMS;
+}
+
+/* The first positive root of G + sum_{k=1..K} c_k s^k in (0, H] (G >= 0;
+** G == 0: the gap has just opened, c_1 > 0, and the root of the polynomial
+** divided by s is sought), located on the unit interval and polished by
+** Newton in long double; 0 if there is none. */
+static long double follow_root(long double G, const long double *c, int K, double H)
+{
+    long double a[FOLLOW_TERMS + 1], hk = 1;
+    int shift = !(G > 0);
+    for (int k = 0; k <= K; k++, hk *= H) {
+        long double ck = k == 0 ? G : c[k];
+        if (shift && k == 0)
+            continue;
+        a[k - shift] = ck * hk;
+    }
+    double x;
+    if (!(a[0] > 0) || !rt_poly_first_zero(a, K - shift, 0, 0, 0, &x))
+        return 0;
+    long double r = (long double)x * H;
+    for (int it = 0; it < 60; it++) {
+        long double p = 0, dp = 0;
+        for (int k = K; k >= 1; k--) {
+            dp = dp * r + p;
+            p = p * r + c[k];
+        }
+        p = p * r + G;
+        if (!(dp != 0))
+            break;
+        long double dx = p / dp;
+        r -= dx;
+        if (fabsl(dx) <= 1e-19L * fabsl(r))
+            break;
+    }
+    return r > 0 && r <= 1.5L * H ? r : 0;
+}
+
+/* Follow the collisions from (s->t, s->y), just after an impact of gap j,
+** on the mode's linear dynamics (see above).  1 with the accumulation
+** point in *tstar, the state there in Zend (na) and the contacts of the
+** last collisions in mask; *count the collisions followed.  0 if the
+** sequence ends or cannot be followed. */
+static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, unsigned *mask,
+                           long *count)
+{
+    int n = s->n, na = s->na, g = s->g, ok = 0;
+    const RtModeInfo *mi = rt_mode_info(s);
+    if (!mi || !mi->A)
+        return 0;
+    double normA = nsm_la_norm1(na, mi->A), reach = normA > 0 ? 0.5 / normA : HUGE_VAL;
+    double Hmax = fmin(reach, s->t_stop - s->t), D[g + 1];
+    long double *P = malloc((FOLLOW_TERMS + 1) * (size_t)na * sizeof(long double));
+    long double *C = malloc((FOLLOW_TERMS + 1) * (size_t)(g + 1) * sizeof(long double));
+    long double Z[na], G[g + 1], total = 0, last = s->zeno.c_hist[0];
+    int recent[2 * RT_CLUSTER_LAGS];
+    if (!P || !C || !(Hmax > 0))
+        goto done;
+    if (!(last > 0))
+        last = 1e-3L * Hmax;
+    for (int i = 0; i < g; i++) {
+        rt_delassus(s, &i, 1, &D[i]);
+        double gi = rt_gap(s, i, s->y);
+        G[i] = i == j || fabs(gi) <= rt_gap_tol(s, i, s->y) ? 0 : gi;
+        if (G[i] < 0)
+            goto done;
+    }
+    rt_exact_state(s, s->t, s->y, Z);
+    for (int f = 0; f < FOLLOW_FLIGHTS; f++) {
+        /* the next landing: the first gap to reach 0, within H growing to Hmax */
+        long double sf = 0;
+        int next = -1;
+        for (double H = fmin(4 * (double)last, Hmax);; H = fmin(8 * H, Hmax)) {
+            int K = follow_terms(normA * H);
+            memcpy(P, Z, sizeof(long double) * na);
+            rt_taylor_terms(mi, na, K, 1, P);
+            for (int i = 0; i < g; i++) {
+                long double *c = C + (size_t)i * (FOLLOW_TERMS + 1);
+                const RtCsr *W = &s->sp.W;
+                for (int k = 1; k <= K; k++) {
+                    c[k] = 0;
+                    for (int q = W->p[i]; q < W->p[i + 1]; q++)
+                        c[k] += W->x[q] * P[(size_t)k * na + W->i[q]];
+                }
+                if (!(G[i] > 0) && !(c[1] > 0)) {
+                    if (c[1] < 0 && rt_is_impact(s, i)) {  /* touching and closing: now */
+                        if (next < 0 || sf > 0 || c[1] < C[(size_t)next * (FOLLOW_TERMS + 1) + 1]) {
+                            next = i;
+                            sf = 0;
+                        }
+                        continue;
+                    }
+                    goto done;  /* at rest on a contact: not a collapse followed here */
+                }
+                long double r = follow_root(G[i], c, K, H);
+                if (r > 0 && (next < 0 || r < sf) && !(next >= 0 && sf == 0)) {
+                    next = i;
+                    sf = r;
+                }
+            }
+            if (next >= 0 || H >= Hmax)
+                break;
+        }
+        if (next < 0 || !rt_is_impact(s, next))
+            goto done;          /* the sequence ends (or a penalty contact engages) */
+        int K = follow_terms(normA * (double)sf);
+        long double Z1[na];
+        for (int i = 0; i < na; i++) {
+            long double sum = 0;
+            for (int k = K; k >= 0; k--)
+                sum = sum * sf + P[(size_t)k * na + i];
+            Z1[i] = sum;
+        }
+        for (int i = 0; i < g; i++) {
+            const long double *c = C + (size_t)i * (FOLLOW_TERMS + 1);
+            long double sum = 0;
+            for (int k = K; k >= 1; k--)
+                sum = sum * sf + c[k];
+            G[i] = i == next ? 0 : G[i] + sum * sf;
+            if (G[i] < 0)
+                G[i] = 0;
+        }
+        /* Newton's law on the landing contact alone */
+        const RtCsr *W = &s->sp.W;
+        long double u = 0;
+        for (int q = W->p[next]; q < W->p[next + 1]; q++)
+            u += W->x[q] * Z1[n + W->i[q]];
+        if (!(u < 0) || !(D[next] > 0))
+            goto done;
+        long double imp = -(1 + (long double)s->num.e[next]) * u / D[next];
+        for (int q = W->p[next]; q < W->p[next + 1]; q++)
+            Z1[n + W->i[q]] += s->minv[W->i[q]] * W->x[q] * imp;
+        memcpy(Z, Z1, sizeof Z);
+        recent[f % (2 * RT_CLUSTER_LAGS)] = next;
+        total += sf;
+        if (sf > 0)
+            last = sf;
+        if (f >= 2 * RT_CLUSTER_LAGS && sf > 0 && sf <= 1e-18L * (fabsl((long double)s->t) + total)) {
+            rt_mode_none(s, mask);
+            for (int k = 0; k < 2 * RT_CLUSTER_LAGS; k++)
+                rt_mode_add(mask, recent[k]);
+            *tstar = (double)((long double)s->t + total);
+            memcpy(Zend, Z, sizeof Z);
+            *count = f + 1;
+            ok = rt_mode_count(s, mask) > 1 && *tstar <= s->t_stop;
+            goto done;
+        }
+        if ((double)total > Hmax)
+            goto done;
+    }
+done:
+    free(P);
+    free(C);
+    return ok;
+}
+
+/* Track the closing speeds of the impacts for collapse_follow: the run of
+** impacts whose closing speed is below 0.95 of the one before, and its
+** contacts. */
+static void follow_track(nsm_sim *s, int j, double u)
+{
+    if (s->zeno.f_run > 0 || s->zeno.f_u > 0) {
+        if (u < 0.95 * s->zeno.f_u) {
+            s->zeno.f_run++;
+        } else {
+            s->zeno.f_run = 0;
+            rt_mode_none(s, s->zeno.f_mask);
+        }
+    }
+    rt_mode_add(s->zeno.f_mask, j);
+    s->zeno.f_u = u;
+    s->zeno.f_count++;
+}
+
+/* After the impact of gap j: if a run of contracting closing speeds over
+** several contacts is under way, follow the sequence; when it accumulates,
+** move to its limit and collapse there.  1 in *done when it did. */
+static int follow_resolve(nsm_sim *s, int j, const unsigned *ref, int *done)
+{
+    *done = 0;
+    if (!s->set.zeno_on || s->zeno.f_run < 3 || rt_mode_count(s, s->zeno.f_mask) < 2 ||
+        s->zeno.f_count < s->zeno.f_retry || !follow_applies(s))
+        return NSM_OK;
+    int N = s->N, n = s->n;
+    double tstar;
+    long count;
+    long double Zend[s->na];
+    unsigned mask[s->mw];
+    if (!collapse_follow(s, j, &tstar, Zend, mask, &count)) {
+        s->zeno.f_retry = 2 * s->zeno.f_count;
+        return NSM_OK;
+    }
+    double Y[N], Eb = rt_mech_energy(s, s->mode, s->y);
+    memcpy(Y, s->y, sizeof Y);
+    for (int i = 0; i < 2 * n; i++)
+        Y[i] = (double)Zend[i];
+    double lost = Eb - rt_mech_energy(s, s->mode, Y);
+    s->Ejump += lost;
+    rt_stats_step(s, tstar, Y);
+    memcpy(s->y, Y, sizeof Y);
+    s->t = tstar;
+    s->zeno.f_run = 0;
+    s->zeno.f_u = 0;
+    rt_mode_none(s, s->zeno.f_mask);
+    *done = 1;
+    return collapse(s, j, ref, mask, (int)(count < INT_MAX ? count : INT_MAX), lost);
 }
 
 /* The time scale a cascade's flights are compared with: the step of the
@@ -355,6 +618,7 @@ void rt_zeno_track(nsm_sim *s, RtImpact *im)
      * several, are bounded (the jump comes after finitely many): the
      * event-rate guard leaves them alone */
     int ends_cluster = cluster_track(s, j);
+    follow_track(s, j, -im->vb[j]);
     im->cascade = cascade;
     im->ends_cluster = ends_cluster;
     im->exempt = cascade || (s->set.zeno_on && rt_mode_count(s, s->zeno.c_mask) > 1 && s->zeno.c_geo >= 3);
@@ -369,9 +633,14 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
     int j = im->j, cascade = im->cascade, single = im->single, held = im->held;
     const unsigned *ref = im->ref;
     double e = s->num.e[j];
+    int followed, rc = follow_resolve(s, j, ref, &followed);
+    if (rc || followed) {
+        im->done = followed;
+        return rc;
+    }
     if (im->ends_cluster) {
         im->done = 1;
-        return collapse(s, j, ref, s->zeno.c_mask, s->zeno.c_geo + 2);
+        return collapse(s, j, ref, s->zeno.c_mask, s->zeno.c_geo + 2, 0);
     }
     /* jump once the rebounds stay inside the gap's rounding band (the
      * trajectory then differs from the stuck one by less than the band) and
