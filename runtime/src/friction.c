@@ -249,6 +249,27 @@ void rt_fric_resolved(nsm_sim *s, int j)
     s->fr->done_t = s->t;
 }
 
+/* Element k after an impulse P_T at an impact (its slip u0 before, u1
+** after): stuck when the slip is gone, else slipping with its sign; the
+** statistics follow the change, and a stick (stuck set) or slip record with
+** the impulse is logged unless the impulse left the element alone (a rolling
+** disc bouncing: its slip unchanged to rounding, still stuck). */
+static int element_after_impulse(nsm_sim *s, int k, double u0, double u1, double PT, int stuck)
+{
+    const double *v = s->y + s->n;
+    int was = rt_fric_stuck(s, s->mode, k);
+    int sg = fabs(u1) <= rt_fric_slip_tol(s, k, v) ? 0 : u1 > 0 ? 1 : -1;
+    fric_set(s, s->mode, k, sg);
+    if (!was && sg == 0)
+        rt_fricstat_change(s, k, NSM_EV_STICK);
+    else if (was && sg != 0)
+        rt_fricstat_change(s, k, NSM_EV_SLIP);
+    s->fr->idle[k] = 0;             /* engaged at the impact, its state recorded */
+    if (fabs(u1 - u0) <= rt_fric_slip_tol(s, k, v) && was == (sg == 0))
+        return NSM_OK;
+    return rt_log_exempt(s, stuck ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, u0, u1, PT + 0.0, 0, 1);
+}
+
 /* Largest number of unknowns (contacts plus elements engaged) that the
 ** frictional impact of several contacts solves by its case analysis. */
 #define FRIC_MULTI_MAX 10
@@ -265,6 +286,7 @@ typedef struct {
     double D[FRIC_MULTI_MAX * FRIC_MULTI_MAX];
     double u[FRIC_MULTI_MAX]; /* w_n . v (contacts), slip w_t . v - c (elements) */
     double tgt[FRIC_MULTI_MAX]; /* -e min(w_n . v, 0): Newton's w_n . v+ at least that */
+    double *R;                /* the m rows, dense over the n coordinates (the caller's) */
 } FricMulti;
 
 /* One case of the frictional impact law (fric_multi): act[a] says whether
@@ -382,12 +404,14 @@ static int multi_law(nsm_sim *s, int j, FricMulti *F, double *P)
 }
 
 /* Set up the frictional impact problem of the r contacts idx: the elements
-** engaged on them (their normal force a contact of idx) and the Delassus
-** matrix of all their rows.  1 when it has more unknowns than
-** FRIC_MULTI_MAX. */
-static int multi_setup(const nsm_sim *s, const int *idx, int r, const double *v, FricMulti *F)
+** engaged on them (their normal force a contact of idx), their rows into R
+** (FRIC_MULTI_MAX rows of n, kept in F) and the Delassus matrix of all of
+** them.  1 when it has more unknowns than FRIC_MULTI_MAX. */
+static int multi_setup(const nsm_sim *s, const int *idx, int r, const double *v, double *R,
+                       FricMulti *F)
 {
     int n = s->n;
+    F->R = R;
     F->r = r;
     F->idx = idx;
     F->nk = 0;
@@ -402,18 +426,17 @@ static int multi_setup(const nsm_sim *s, const int *idx, int r, const double *v,
                 F->on[F->nk++] = a;
             }
     int m = F->m = r + F->nk;
-    double rows[m][n];
     for (int i = 0; i < m; i++) {
-        const double *w = i < r ? rt_dense_wrow(s, idx[i], rows[i])
-                                : rt_dense_wtrow(s, F->el[i - r], rows[i]);
-        if (w != rows[i])
-            memcpy(rows[i], w, sizeof(double) * (size_t)n);
-        F->u[i] = i < r ? rt_dot(n, rows[i], v) : rt_fric_slip(s, F->el[i - r], v);
+        double *row = R + (size_t)i * n;
+        const double *w = i < r ? rt_dense_wrow(s, idx[i], row) : rt_dense_wtrow(s, F->el[i - r], row);
+        if (w != row)
+            memcpy(row, w, sizeof(double) * (size_t)n);
+        F->u[i] = i < r ? rt_dot(n, row, v) : rt_fric_slip(s, F->el[i - r], v);
         F->tgt[i] = i < r ? -s->num.e[idx[i]] * fmin(F->u[i], 0) : 0;
     }
     for (int i = 0; i < m; i++)
         for (int q = 0; q < m; q++)
-            F->D[i * m + q] = (double)mdot(s, rows[i], rows[q]);
+            F->D[i * m + q] = (double)mdot(s, R + (size_t)i * n, R + (size_t)q * n);
     return 0;
 }
 
@@ -504,8 +527,7 @@ static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, con
     const double *v = s->y + n;
     double lost[FRIC_MULTI_MAX] = {0}, after[FRIC_MULTI_MAX];
     for (int i = 0; i < m; i++) {
-        double wd[n];
-        const double *w = i < r ? rt_dense_wrow(s, F->idx[i], wd) : rt_dense_wtrow(s, F->el[i - r], wd);
+        const double *w = F->R + (size_t)i * n;
         after[i] = i < r ? rt_dot(n, w, v) : rt_fric_slip(s, F->el[i - r], v);
         lost[i < r ? i : F->on[i - r]] -= P[i] * (rt_dot(n, w, v0) + rt_dot(n, w, v)) / 2;
     }
@@ -528,20 +550,11 @@ static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, con
             return rc;
     }
     for (int q = 0; q < F->nk; q++) {
-        int k = F->el[q], was = rt_fric_stuck(s, s->mode, k);
-        double u0 = F->u[r + q], u1 = after[r + q];
-        int sg = fabs(u1) <= rt_fric_slip_tol(s, k, v) ? 0 : u1 > 0 ? 1 : -1;
-        fric_set(s, s->mode, k, sg);
-        if (!was && sg == 0)
-            rt_fricstat_change(s, k, NSM_EV_STICK);
-        else if (was && sg != 0)
-            rt_fricstat_change(s, k, NSM_EV_SLIP);
-        s->fr->idle[k] = 0;
-        if (fabs(u1 - u0) > rt_fric_slip_tol(s, k, v) || was != (sg == 0)) {
-            if ((rc = rt_log_exempt(s, sg == 0 ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, u0, u1,
-                                    P[r + q] + 0.0, 0, 1)))
-                return rc;
-        }
+        int k = F->el[q];
+        double u1 = after[r + q];
+        int stuck = fabs(u1) <= rt_fric_slip_tol(s, k, v);
+        if ((rc = element_after_impulse(s, k, F->u[r + q], u1, P[r + q], stuck)))
+            return rc;
     }
     return NSM_OK;
 }
@@ -549,14 +562,15 @@ static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, con
 /* The impact of gap j reaching the r contacts idx (j among them) with an
 ** element engaged on them slipping: the frictional law of several contacts
 ** (multi_law), applied at once (to the long double state of the exact
-** method when one stands behind the state) and recorded (multi_log). */
-static int fric_impulse_multi(nsm_sim *s, int j, const int *idx, int r, int exempt)
+** method when one stands behind the state) and recorded (multi_log); R is
+** room for the problem's rows. */
+static int impulse_multi_apply(nsm_sim *s, int j, const int *idx, int r, int exempt, double *R)
 {
     int n = s->n, na = s->na, rc;
     FricMulti F;
     double P[FRIC_MULTI_MAX], v0[n];
     memcpy(v0, s->y + n, sizeof v0);
-    if (multi_setup(s, idx, r, v0, &F))
+    if (multi_setup(s, idx, r, v0, R, &F))
         return rt_fail(s, NSM_EMODEL, j, "the frictional impact of gap '%s' reaches more than "
                        "%d contacts and friction elements at one instant: not supported",
                        s->m->gaps[j].name, FRIC_MULTI_MAX);
@@ -570,12 +584,9 @@ static int fric_impulse_multi(nsm_sim *s, int j, const int *idx, int r, int exem
         for (int i = 0; i < 2 * n; i++)
             Z[i] = s->y[i];
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    for (int i = 0; i < F.m; i++) {
-        double wd[n];
-        const double *w = i < r ? rt_dense_wrow(s, idx[i], wd) : rt_dense_wtrow(s, F.el[i - r], wd);
+    for (int i = 0; i < F.m; i++)
         for (int q = 0; q < n; q++)
-            Z[n + q] += (long double)s->minv[q] * w[q] * P[i];
-    }
+            Z[n + q] += (long double)s->minv[q] * R[(size_t)i * n + q] * P[i];
     if (exact)
         rt_exact_land(s, s->t, Z, s->y);
     else
@@ -586,6 +597,18 @@ static int fric_impulse_multi(nsm_sim *s, int j, const int *idx, int r, int exem
         return rc;
     rt_fric_resolved(s, j);
     return NSM_OK;
+}
+
+/* impulse_multi_apply with room for the rows on the heap (FRIC_MULTI_MAX
+** rows over the model's coordinates). */
+static int fric_impulse_multi(nsm_sim *s, int j, const int *idx, int r, int exempt)
+{
+    double *R = malloc(sizeof(double) * FRIC_MULTI_MAX * (size_t)s->n);
+    if (!R)
+        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    int rc = impulse_multi_apply(s, j, idx, r, exempt, R);
+    free(R);
+    return rc;
 }
 
 /* Impact of gap j (closing, found alone in its impulse problem: r is the
@@ -648,23 +671,8 @@ int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *h
         rc = rt_log_event(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);
     if (rc)
         return rc;
-    /* the element's state after the impulse: stuck when its slip is gone */
-    int was = rt_fric_stuck(s, s->mode, k);
-    int sg = fabs(ut1) <= rt_fric_slip_tol(s, k, v) ? 0 : ut1 > 0 ? 1 : -1;
-    fric_set(s, s->mode, k, sg);
-    if (!was && sg == 0)
-        rt_fricstat_change(s, k, NSM_EV_STICK);
-    else if (was && sg != 0)
-        rt_fricstat_change(s, k, NSM_EV_SLIP);
-    /* no record for an impulse that left the element alone (a rolling
-     * disc bouncing: its slip unchanged to rounding, still stuck) */
-    rc = NSM_OK;
-    if (fabs(ut1 - ut0) > rt_fric_slip_tol(s, k, v) || was != (sg == 0)) {
-        rc = rt_log_exempt(s, stuck ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, ut0, ut1,
-                           (double)PT + 0.0, 0, 1);
-    }
+    rc = element_after_impulse(s, k, ut0, ut1, (double)PT, stuck);
     rt_fric_resolved(s, j);
-    s->fr->idle[k] = 0;             /* engaged at the impact, its state recorded */
     *handled = 1;
     return rc;
 }
