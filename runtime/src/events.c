@@ -115,42 +115,6 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
     return NSM_OK;
 }
 
-/* Minimum over theta in [0, 1] of the cubic Hermite interpolant of s on a
-** step h; returns theta and the value in *smin. */
-static double hermite_min(double s0, double d0, double s1, double d1, double h, double *smin)
-{
-    /* p(th) = s0 + th h d0 + th^2 (3(s1-s0) - h(2 d0 + d1)) + th^3 (2(s0-s1) + h(d0 + d1)) */
-    double b = h * d0, c = 3 * (s1 - s0) - h * (2 * d0 + d1), d = 2 * (s0 - s1) + h * (d0 + d1);
-    double best = 0, bv = s0;
-    /* roots of p' = b + 2 c th + 3 d th^2 */
-    double A = 3 * d, B = 2 * c, C = b, r[2];
-    int nr = 0;
-    if (fabs(A) < 1e-300) {
-        if (B != 0)
-            r[nr++] = -C / B;
-    } else {
-        double disc = B * B - 4 * A * C;
-        if (disc >= 0) {
-            /* stable form: no cancellation when A is tiny (s nearly quadratic) */
-            double q = -0.5 * (B + (B >= 0 ? sqrt(disc) : -sqrt(disc)));
-            if (q != 0) {
-                r[nr++] = q / A;
-                r[nr++] = C / q;
-            }
-        }
-    }
-    for (int k = 0; k < nr; k++)
-        if (r[k] > 0 && r[k] < 1) {
-            double th = r[k], val = s0 + th * (b + th * (c + th * d));
-            if (val < bv) {
-                bv = val;
-                best = th;
-            }
-        }
-    *smin = bv;
-    return best;
-}
-
 /* True when event function j is a slipping friction element's slip. */
 static int fric_slip_slot(const nsm_sim *s, int j)
 {
@@ -172,7 +136,7 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
     double smin, eg[g], dg[g];
     if (!(e0 > nz && d0 < 0 && d1 > 0 && e1 > 0))
         return 0;
-    double th = hermite_min(e0, d0, e1, d1, h, &smin);
+    double th = rt_hermite_min(e0, d0, e1, d1, h, &smin);
     if (!(smin <= 2 * nz) || th <= 0)
         return 0;
     double lo = 0, hi = h, dlo = d0, dhi = d1, x = th * h;
@@ -256,7 +220,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             ((e0[j] > nz0 && d0[j] < 0) || (fabs(e0[j]) <= nz0 && d0[j] > 0))) {
             /* a dip below 0 inside the step: from above, or after leaving 0
              * (a small rebound that falls back before the step ends) */
-            double smin, th = hermite_min(e0[j], d0[j], e1[j], d1[j], h, &smin), em, dm;
+            double smin, th = rt_hermite_min(e0[j], d0[j], e1[j], d1[j], h, &smin), em, dm;
             if (smin < 0 && th > 0) {
                 double eg[g], dg[g];
                 hj = th * h;
@@ -286,7 +250,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
         if (fabs(e0[j]) <= nz0 && d0[j] > 0) {
             /* leaving 0 upwards and back to 0 or below inside the step (a
              * small bounce): the root sought is after the maximum */
-            double smax, th = hermite_min(-e0[j], -d0[j], -e1[j], -d1[j], h, &smax);
+            double smax, th = rt_hermite_min(-e0[j], -d0[j], -e1[j], -d1[j], h, &smax);
             if (th > 0) {
                 double eg[g], dg[g];
                 if ((rc = rt_advance(s, t0, Y0, th * h, Yg)) ||
@@ -320,23 +284,11 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
 ** it is there already); 1 and *x if there is one. */
 static int first_below(const long double *a, int K, double lo, double r0, double r1, double *x)
 {
-    long double p = a[K];
-    for (int k = K - 1; k >= 0; k--)
-        p = p * lo + a[k];
-    if (p <= 0) {
+    if (rt_poly_eval(a, K, lo, NULL) <= 0) {
         *x = lo;
         return 1;
     }
     return rt_poly_first_zero(a, K, lo, r0, r1, x);
-}
-
-/* Value of the polynomial a at x. */
-static long double poly_at(const long double *a, int K, double x)
-{
-    long double p = a[K];
-    for (int k = K - 1; k >= 0; k--)
-        p = p * x + a[k];
-    return p;
 }
 
 /* The sign change of the polynomial a just before hi, where it is below
@@ -348,11 +300,7 @@ static double zero_before(const long double *a, int K, double hi)
 {
     double lo = 0, x = hi;
     for (int it = 0; it < 200; it++) {
-        long double p = a[K], d = 0;
-        for (int k = K - 1; k >= 0; k--) {
-            d = d * x + p;
-            p = p * x + a[k];
-        }
+        long double d, p = rt_poly_eval(a, K, x, &d);
         if (p > 0)
             lo = x;
         else
@@ -372,11 +320,7 @@ static double zero_before(const long double *a, int K, double hi)
 ** the rounding of x itself (a zero of another form, rounded to double). */
 static int below_at(const long double *a, int K, double x, double r0)
 {
-    long double p = a[K], d = 0;
-    for (int k = K - 1; k >= 0; k--) {
-        d = d * x + p;
-        p = p * x + a[k];
-    }
+    long double d, p = rt_poly_eval(a, K, x, &d);
     return p <= 2 * r0 + 4 * fabsl(d) * DBL_EPSILON * fabs(x);
 }
 
@@ -491,7 +435,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         }
     } else if (a[1] > 0) {
         double xc;                      /* leaving 0 upwards: a zero after its peak */
-        if (rt_poly_first_peak(a, K, 0, r1, &xc) && poly_at(a, K, xc) > 0 &&
+        if (rt_poly_first_peak(a, K, 0, r1, &xc) && rt_poly_eval(a, K, xc, NULL) > 0 &&
             first_below(a, K, xc, r0, r1, x))
             return 1;
     } else {
@@ -520,13 +464,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         }
     }
     if (final && s0 > nz) {
-        long double d;
-        long double p1 = a[K];
-        d = 0;
-        for (int k = K - 1; k >= 0; k--) {
-            d = d * 1 + p1;
-            p1 = p1 * 1 + a[k];
-        }
+        long double d, p1 = rt_poly_eval(a, K, 1, &d);
         if (fabsl(p1) <= nz && d < 0) {  /* the run ends on the event */
             *x = 1;
             return 1;
@@ -552,7 +490,7 @@ static int fric_touch_exact(nsm_sim *s, int j, double nz, double *x)
         return 0;                       /* rising over the whole step */
     if (!rt_poly_first_peak(b, K, lo, ra[1], x))
         return 0;                       /* falling over the rest of the step */
-    return poly_at(a, K, *x) <= nz + ra[0];
+    return rt_poly_eval(a, K, *x, NULL) <= nz + ra[0];
 }
 
 /* Whether event function j of a large mode (modeop.c) stays above nz over

@@ -482,6 +482,26 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew);
 int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double r1, double *x);
 int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double *x);
 
+/* affine.c */
+int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, double *b,
+                   char *err, size_t len);
+int rt_affine_has_state(const nsm_sim *s, const double *a);
+int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, size_t len);
+
+/* locate.c: what every event locator shares */
+long double rt_poly_eval(const long double *a, int K, long double x, long double *dp);
+double rt_hermite_min(double q0, double d0, double q1, double d1, double h, double *qmin);
+/* A scalar function in a bracket: f(x) and f'(x) (used when newton is set). */
+typedef int (*rt_bracket_fn)(void *ud, double x, double *f, double *fd);
+typedef struct {
+    double lo, hi;   /* the bracket: f(lo) = flo > 0 >= f(hi) = fhi */
+    double flo, fhi;
+    double scale;    /* |t0| of the step: the resolution is 4e-16 (scale + x) */
+    int newton;      /* safeguarded Newton on f' (else Illinois) */
+    int tight;       /* to the last bit, the zero being hi (time switches) */
+} RtBracket;
+int rt_bracket(RtBracket *b, rt_bracket_fn fn, void *ud, double x, double *root, int *at_root);
+
 /* events.c */
 double rt_fric_event_tol(const nsm_sim *s, int j, const double *y);
 int rt_fric_check(nsm_sim *s, double t1, const double *Y1);
@@ -494,6 +514,10 @@ void rt_exact_state(nsm_sim *s, double t, const double *Y, long double *ZL);
 void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1);
 int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
 int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
+/* An event source: its function at (t, Y) and the rate there. */
+typedef int (*rt_event_fn)(nsm_sim *s, void *ud, double t, const double *Y, double *f, double *fd);
+int rt_land(nsm_sim *s, rt_event_fn fn, void *ud, double t0, const double *Y0, double lo,
+            const double *Ylo, double flo, double fdlo, double hi, double *tau, double *Ys);
 int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h,
               double s0, double sd0, double *tau, double *Ys);
 int rt_exact_alloc(nsm_sim *s);

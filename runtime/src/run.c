@@ -155,6 +155,36 @@ static int switch_pulse(nsm_sim *s, int k, double a, double fa, double da, doubl
     return 0;
 }
 
+/* Switch k's function times the sign it has at the bracket's start, for
+** rt_bracket (ud: the switch and the sign). */
+typedef struct {
+    nsm_sim *s;
+    int k;
+    double sg;
+} SwitchFn;
+
+/* Switch function, signed, at time x (rt_bracket's callback). */
+static int switch_value(void *ud, double x, double *f, double *fd)
+{
+    SwitchFn *c = ud;
+    c->s->m->switch_fn(c->k, x, c->s->p, c->s->c, f, fd);
+    *f *= c->sg;
+    *fd *= c->sg;
+    return 0;
+}
+
+/* Switch k crosses 0 inside [a, b] (values fa and fb of opposite signs):
+** the crossing to the last bit, by the shared bracket (locate.c), in *ts:
+** the first double past it.  1 if the bracket fails. */
+static int switch_land(nsm_sim *s, int k, double a, double fa, double b, double fb, double *ts)
+{
+    SwitchFn c = { s, k, fa > 0 ? 1 : -1 };
+    RtBracket br = { a, b, c.sg * fa, c.sg * fb, 0, 0, 1 };
+    double x = br.flo - br.fhi != 0 ? b - br.fhi * (b - a) / (br.fhi - br.flo) : 0.5 * (a + b);
+    int at;
+    return rt_bracket(&br, switch_value, &c, x, ts, &at) != NSM_OK;
+}
+
 /* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
 ** landed exactly on the switch: index, or -1; time in *ts.
 ** Switch functions depend on time only, so the root is found by bracketing
@@ -188,34 +218,8 @@ static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
         }
         if ((fa > 0) == (fb > 0) && fb != 0 && !switch_pulse(s, k, a, fa, da, db, &b, &fb))
             continue;
-        int side = 0;
-        for (int it = 0; it < 200 && fb != 0; it++) {
-            double x = fa - fb != 0 ? b - fb * (b - a) / (fb - fa) : 0.5 * (a + b);
-            if (!(x > a && x < b))
-                x = 0.5 * (a + b);
-            if (x == a || x == b)
-                break;
-            double fx, dx;
-            s->m->switch_fn(k, x, s->p, s->c, &fx, &dx);
-            if (fx == 0) {
-                b = x;
-                fb = 0;
-                break;
-            }
-            if ((fx > 0) == (fa > 0)) {
-                a = x;
-                fa = fx;
-                if (side == -1)
-                    fb /= 2;
-                side = -1;
-            } else {
-                b = x;
-                fb = fx;
-                if (side == 1)
-                    fa /= 2;
-                side = 1;
-            }
-        }
+        if (fb != 0 && switch_land(s, k, a, fa, b, fb, &b))
+            continue;
         if (b < *ts || best < 0) {
             if (b <= *ts) {
                 *ts = b;

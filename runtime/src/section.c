@@ -13,7 +13,8 @@
 **                      crossed in direction DIR (up: F rising through 0, the
 **                      default; down; both).  rk4 and adaptive look for a
 **                      sign change of F over the step or a dip the cubic
-**                      Hermite interpolant of F shows, and land with Henon's
+**                      Hermite interpolant of F shows, and land as every
+**                      event source does (step.c, rt_land): Henon's
 **                      recast (M. Henon, "On the numerical computation of
 **                      Poincare maps", Physica D 5 (1982) 412-414): one RK4
 **                      step with F as the independent variable from the
@@ -27,9 +28,8 @@
 ** time cuts the step) and rt_section_step with the step's end before any
 ** transition.  Each record goes to the section handler with t, the phase
 ** (t - T0)/Tp mod 1 when a phase period Tp is set, else NAN) and the state.
-** The expressions are parsed by a small recursive-descent reader of affine
-** forms: numbers, pi, parameters, BODY.x, BODY.v, + - * / ^, parentheses and
-** sqrt sin cos tan exp log of constants.  No I/O: errors go to the message.
+** The expressions are read as affine forms of the state (affine.c).  No
+** I/O: errors go to the message.
 */
 #include <ctype.h>
 #include <math.h>
@@ -60,260 +60,6 @@ struct RtSection {
 };
 
 #define SEC_TRACK (-1)
-
-/* ---- affine forms of the state ------------------------------------------ */
-
-typedef struct Reader {
-    const nsm_sim *s;
-    const char *p;
-    int state_ok;             /* state names allowed (plane) */
-    char err[200];
-} Reader;
-
-static int aff_expr(Reader *r, double *a, double *b);
-
-/* Whether the form has a state part. */
-static int aff_has_state(const Reader *r, const double *a)
-{
-    for (int i = 0; i < 2 * r->s->n; i++)
-        if (a[i] != 0)
-            return 1;
-    return 0;
-}
-
-static void skip_space(Reader *r)
-{
-    while (isspace((unsigned char)*r->p))
-        r->p++;
-}
-
-/* Record the first error of a reading. */
-static int read_fail(Reader *r, const char *what)
-{
-    if (!r->err[0])
-        snprintf(r->err, sizeof r->err, "%s at '%.40s'", what, r->p);
-    return 1;
-}
-
-/* A name: letters, digits, _, an optional [index] and dotted parts. */
-static int read_name(Reader *r, char *name, size_t len)
-{
-    size_t k = 0;
-    const char *q = r->p;
-    while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '[' || *q == ']') {
-        if (k + 1 >= len)
-            return read_fail(r, "name too long");
-        name[k++] = *q++;
-    }
-    name[k] = 0;
-    r->p = q;
-    return 0;
-}
-
-/* Value of a name: pi, a parameter, or BODY.x / BODY.v (plane only). */
-static int name_value(Reader *r, const char *name, double *a, double *b)
-{
-    const nsm_sim *s = r->s;
-    const nsm_model *m = s->m;
-    int n = s->n;
-    memset(a, 0, sizeof(double) * 2 * n);
-    *b = 0;
-    if (!strcmp(name, "pi")) {
-        *b = 3.14159265358979323846;
-        return 0;
-    }
-    for (int k = 0; k < m->n_params; k++)
-        if (!strcmp(name, m->params[k].name)) {
-            *b = s->p[k];
-            return 0;
-        }
-    size_t L = strlen(name);
-    if (L > 2 && name[L - 2] == '.' && (name[L - 1] == 'x' || name[L - 1] == 'v') && m->body_names)
-        for (int i = 0; i < n; i++)
-            if (strlen(m->body_names[i]) == L - 2 && !strncmp(name, m->body_names[i], L - 2)) {
-                if (!r->state_ok) {
-                    snprintf(r->err, sizeof r->err, "'%s' is a state: only parameters may appear here",
-                             name);
-                    return 1;
-                }
-                a[(name[L - 1] == 'v' ? n : 0) + i] = 1;
-                return 0;
-            }
-    snprintf(r->err, sizeof r->err, "unknown name '%s' (a parameter, pi, or BODY.x / BODY.v)", name);
-    return 1;
-}
-
-/* A primary: number, name, function call, parenthesis, or unary minus. */
-static int aff_primary(Reader *r, double *a, double *b)
-{
-    int n2 = 2 * r->s->n;
-    skip_space(r);
-    if (*r->p == '-' || *r->p == '+') {
-        int neg = *r->p == '-';
-        r->p++;
-        if (aff_primary(r, a, b))
-            return 1;
-        if (neg) {
-            for (int i = 0; i < n2; i++)
-                a[i] = -a[i];
-            *b = -*b;
-        }
-        return 0;
-    }
-    if (*r->p == '(') {
-        r->p++;
-        if (aff_expr(r, a, b))
-            return 1;
-        skip_space(r);
-        if (*r->p != ')')
-            return read_fail(r, "')' expected");
-        r->p++;
-        return 0;
-    }
-    if (isdigit((unsigned char)*r->p) || *r->p == '.') {
-        char *end;
-        memset(a, 0, sizeof(double) * n2);
-        *b = strtod(r->p, &end);
-        if (end == r->p)
-            return read_fail(r, "number expected");
-        r->p = end;
-        return 0;
-    }
-    if (isalpha((unsigned char)*r->p) || *r->p == '_') {
-        char name[128];
-        if (read_name(r, name, sizeof name))
-            return 1;
-        skip_space(r);
-        if (*r->p == '(') {
-            static const char *const fns[] = { "sqrt", "sin", "cos", "tan", "exp", "log" };
-            int f = -1;
-            for (int k = 0; k < 6; k++)
-                if (!strcmp(name, fns[k]))
-                    f = k;
-            if (f < 0) {
-                snprintf(r->err, sizeof r->err, "unknown function '%s'", name);
-                return 1;
-            }
-            if (aff_primary(r, a, b))
-                return 1;
-            if (aff_has_state(r, a)) {
-                snprintf(r->err, sizeof r->err, "%s() of the state is not an affine form", name);
-                return 1;
-            }
-            double x = *b;
-            *b = f == 0 ? sqrt(x) : f == 1 ? sin(x) : f == 2 ? cos(x) : f == 3 ? tan(x)
-                 : f == 4 ? exp(x) : log(x);
-            return 0;
-        }
-        return name_value(r, name, a, b);
-    }
-    return read_fail(r, *r->p ? "unexpected character" : "unexpected end");
-}
-
-/* A power: primary [^ primary], constants only. */
-static int aff_power(Reader *r, double *a, double *b)
-{
-    int n2 = 2 * r->s->n;
-    if (aff_primary(r, a, b))
-        return 1;
-    skip_space(r);
-    if (*r->p != '^')
-        return 0;
-    r->p++;
-    double a2[n2 > 0 ? n2 : 1], b2;
-    if (aff_power(r, a2, &b2))
-        return 1;
-    if (aff_has_state(r, a) || aff_has_state(r, a2)) {
-        snprintf(r->err, sizeof r->err, "a power of the state is not an affine form");
-        return 1;
-    }
-    *b = pow(*b, b2);
-    return 0;
-}
-
-/* A term: powers joined by * and /; one factor of a product may hold the
-** state, a divisor may not. */
-static int aff_term(Reader *r, double *a, double *b)
-{
-    int n2 = 2 * r->s->n;
-    if (aff_power(r, a, b))
-        return 1;
-    for (;;) {
-        skip_space(r);
-        char op = *r->p;
-        if (op != '*' && op != '/')
-            return 0;
-        r->p++;
-        double a2[n2 > 0 ? n2 : 1], b2;
-        if (aff_power(r, a2, &b2))
-            return 1;
-        int s1 = aff_has_state(r, a), s2 = aff_has_state(r, a2);
-        if (op == '/' ? s2 : (s1 && s2)) {
-            snprintf(r->err, sizeof r->err, "%s of the state is not an affine form",
-                     op == '/' ? "a division by a function" : "a product");
-            return 1;
-        }
-        if (op == '/') {
-            for (int i = 0; i < n2; i++)
-                a[i] /= b2;
-            *b /= b2;
-        } else if (s2) {
-            for (int i = 0; i < n2; i++)
-                a[i] = a2[i] * *b;
-            *b *= b2;
-        } else {
-            for (int i = 0; i < n2; i++)
-                a[i] *= b2;
-            *b *= b2;
-        }
-    }
-}
-
-/* An expression: terms joined by + and -. */
-static int aff_expr(Reader *r, double *a, double *b)
-{
-    int n2 = 2 * r->s->n;
-    if (aff_term(r, a, b))
-        return 1;
-    for (;;) {
-        skip_space(r);
-        char op = *r->p;
-        if (op != '+' && op != '-')
-            return 0;
-        r->p++;
-        double a2[n2 > 0 ? n2 : 1], b2;
-        if (aff_term(r, a2, &b2))
-            return 1;
-        double sg = op == '-' ? -1 : 1;
-        for (int i = 0; i < n2; i++)
-            a[i] += sg * a2[i];
-        *b += sg * b2;
-    }
-}
-
-/* Read text whole as an affine form a . y + b (state_ok: state names
-** allowed).  Returns 0, or 1 with the reason in err. */
-static int aff_read(const nsm_sim *s, const char *text, int state_ok, double *a, double *b,
-                    char *err, size_t len)
-{
-    Reader r = { s, text, state_ok, "" };
-    int rc = aff_expr(&r, a, b);
-    skip_space(&r);
-    if (!rc && *r.p)
-        rc = read_fail(&r, "unexpected text");
-    if (!rc && !isfinite(*b))
-        rc = 1, snprintf(r.err, sizeof r.err, "the value is not finite");
-    if (rc)
-        snprintf(err, len, "%s", r.err);
-    return rc;
-}
-
-/* A constant expression of the parameters (no state). */
-static int const_read(const nsm_sim *s, const char *text, double *v, char *err, size_t len)
-{
-    double a[2 * s->n];
-    return aff_read(s, text, 0, a, v, err, len);
-}
 
 /* ---- setting up ------------------------------------------------------- */
 
@@ -371,7 +117,7 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
         sec->kind = NSM_SECTION_PERIOD;
         snprintf(sec->expr, sizeof sec->expr, "%s", f1);
         snprintf(sec->t0expr, sizeof sec->t0expr, "%s", f2);
-        if (const_read(s, f1, &v, err, sizeof err) || (f2[0] && const_read(s, f2, &v, err, sizeof err)))
+        if (rt_affine_const(s, f1, &v, err, sizeof err) || (f2[0] && rt_affine_const(s, f2, &v, err, sizeof err)))
             return spec_fail(s, "section '%s': %s", spec, err);
         return NSM_OK;
     }
@@ -384,9 +130,9 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
             sec->dir = !strcmp(f2, "up") ? 1 : !strcmp(f2, "down") ? -1 : !strcmp(f2, "both") ? 0 : 2;
         if (sec->dir == 2)
             return spec_fail(s, "section '%s': %s", spec, "the direction is up, down or both");
-        if (aff_read(s, f1, 1, a, &b, err, sizeof err))
+        if (rt_affine_read(s, f1, 1, a, &b, err, sizeof err))
             return spec_fail(s, "section '%s': %s", spec, err);
-        if (!aff_has_state(&(Reader){ s, "", 1, "" }, a))
+        if (!rt_affine_has_state(s, a))
             return spec_fail(s, "section '%s': %s", spec, "the plane's function does not depend on the state");
         return NSM_OK;
     }
@@ -441,7 +187,7 @@ int nsm_sim_set_section_period(nsm_sim *s, const char *expr)
         return spec_fail(s, "section period '%s': %s", expr ? expr : "", "no section is set");
     if (expr && strlen(expr) >= SEC_TEXT)
         return spec_fail(s, "section period '%.40s...': %s", expr, "too long");
-    if (expr && *expr && const_read(s, expr, &v, err, sizeof err))
+    if (expr && *expr && rt_affine_const(s, expr, &v, err, sizeof err))
         return spec_fail(s, "section period '%s': %s", expr, err);
     snprintf(s->sec->pexpr, sizeof s->sec->pexpr, "%s", expr ? expr : "");
     s->ready = 0;
@@ -460,18 +206,6 @@ void nsm_sim_set_section_handler(nsm_sim *s, nsm_section_fn fn, void *ud)
 long nsm_sim_section_count(const nsm_sim *s)
 {
     return s->sec ? s->sec->count : 0;
-}
-
-/* Value of an expression of the parameters; NSM_EINVAL with the reason in
-** the message. */
-int nsm_sim_eval(nsm_sim *s, const char *expr, double *v)
-{
-    char err[256];
-    if (!expr || const_read(s, expr, v, err, sizeof err)) {
-        snprintf(s->msg, sizeof s->msg, "expression '%.200s': %s", expr ? expr : "", expr ? err : "none");
-        return NSM_EINVAL;
-    }
-    return NSM_OK;
 }
 
 /* Stand a tracker in for the section while a run follows an orbit
@@ -522,8 +256,8 @@ int rt_section_reset(nsm_sim *s)
     sec->t0 = 0;
     sec->Tp = NAN;
     if (sec->kind == NSM_SECTION_PERIOD) {
-        if (const_read(s, sec->expr, &sec->T, err, sizeof err) ||
-            (sec->t0expr[0] && const_read(s, sec->t0expr, &sec->t0, err, sizeof err)))
+        if (rt_affine_const(s, sec->expr, &sec->T, err, sizeof err) ||
+            (sec->t0expr[0] && rt_affine_const(s, sec->t0expr, &sec->t0, err, sizeof err)))
             return rt_fail(s, NSM_EMODEL, -1, "section period: %s", err);
         if (!(sec->T > 0) || !isfinite(sec->T) || !(sec->t0 >= 0) || !isfinite(sec->t0))
             return rt_fail(s, NSM_EMODEL, -1, "the section's period %.17g s and start %.17g s "
@@ -531,10 +265,10 @@ int rt_section_reset(nsm_sim *s)
         sec->Tp = sec->T;
     }
     if (sec->kind == NSM_SECTION_PLANE &&
-        aff_read(s, sec->expr, 1, sec->a, &sec->b, err, sizeof err))
+        rt_affine_read(s, sec->expr, 1, sec->a, &sec->b, err, sizeof err))
         return rt_fail(s, NSM_EMODEL, -1, "section plane: %s", err);
     if (sec->pexpr[0]) {
-        if (const_read(s, sec->pexpr, &sec->Tp, err, sizeof err))
+        if (rt_affine_const(s, sec->pexpr, &sec->Tp, err, sizeof err))
             return rt_fail(s, NSM_EMODEL, -1, "section period: %s", err);
         if (!(sec->Tp > 0) || !isfinite(sec->Tp))
             return rt_fail(s, NSM_EMODEL, -1, "the section's phase period %.17g s is not a "
@@ -613,133 +347,27 @@ static int plane_value(nsm_sim *s, double t, const double *Y, double *f, double 
     return NSM_OK;
 }
 
-/* Right-hand side of Henon's recast on F: dY/dF = Y'/F', dt/dF = 1/F'.  1
-** when F' is not of the sign of fd_ref or changes by more than a factor 10
-** (a graze: the recast does not apply there). */
-static int henon_rhs(nsm_sim *s, double t, const double *Y, double fd_ref, double *dY, double *dt)
+/* sg F and its rate at (t, Y), as an event source for rt_land (ud: sg). */
+static int plane_source(nsm_sim *s, void *ud, double t, const double *Y, double *f, double *fd)
 {
-    double f, fd;
-    if (plane_value(s, t, Y, &f, &fd) || !(fd * fd_ref > 0) || fabs(fd) < 0.1 * fabs(fd_ref) ||
-        fabs(fd) > 10 * fabs(fd_ref))
-        return 1;
-    if (rt_deriv(s, s->mode, t, Y, dY))
-        return 1;
-    for (int i = 0; i < s->N; i++)
-        dY[i] /= fd;
-    *dt = 1 / fd;
-    return 0;
-}
-
-/* One RK4 step of the recast from (t0, Y0), F = f0, to F = 0: the time
-** offset of the crossing in *dt.  1 if the recast does not apply. */
-static int henon_step(nsm_sim *s, double t0, const double *Y0, double f0, double fd0, double *dt)
-{
-    int N = s->N;
-    double T[N], k1[N], k2[N], k3[N], k4[N], d1, d2, d3, d4, df = -f0;
-    if (henon_rhs(s, t0, Y0, fd0, k1, &d1))
-        return 1;
-    for (int i = 0; i < N; i++)
-        T[i] = Y0[i] + df / 2 * k1[i];
-    if (henon_rhs(s, t0 + df / 2 * d1, T, fd0, k2, &d2))
-        return 1;
-    for (int i = 0; i < N; i++)
-        T[i] = Y0[i] + df / 2 * k2[i];
-    if (henon_rhs(s, t0 + df / 2 * d2, T, fd0, k3, &d3))
-        return 1;
-    for (int i = 0; i < N; i++)
-        T[i] = Y0[i] + df * k3[i];
-    if (henon_rhs(s, t0 + df * d3, T, fd0, k4, &d4))
-        return 1;
-    *dt = df / 6 * (d1 + 2 * d2 + 2 * d3 + d4);
-    return 0;
+    double sg = *(const double *)ud;
+    int rc = plane_value(s, t, Y, f, fd);
+    *f *= sg;
+    *fd *= sg;
+    return rc;
 }
 
 /* Land on the crossing of sg F (sg = +-1) falling through 0 inside [lo, hi]
-** of the step from (t0, Y0) (sg F(lo) > 0 >= sg F(hi)): Henon's recast from
-** lo gives the first guess; Newton on F of the method's own step from t0
-** (safeguarded by the bracket) lands on the integrator's state there. */
+** of the step from (t0, Y0) (sg F(lo) > 0 >= sg F(hi)), by the locator
+** every event source uses (step.c, rt_land). */
 static int plane_land(nsm_sim *s, double t0, const double *Y0, double lo, double hi, double sg,
                       double *tau, double *Ys)
 {
-    double f, fd, flo, fdlo, fhi, x, dx, Ya[s->N];
+    double flo, fdlo, Ya[s->N];
     int rc;
-    if ((rc = rt_advance(s, t0, Y0, lo, Ya)) || (rc = plane_value(s, t0 + lo, Ya, &flo, &fdlo)))
+    if ((rc = rt_advance(s, t0, Y0, lo, Ya)) || (rc = plane_source(s, &sg, t0 + lo, Ya, &flo, &fdlo)))
         return rc;
-    if ((rc = rt_advance(s, t0, Y0, hi, Ys)) || (rc = plane_value(s, t0 + hi, Ys, &fhi, NULL)))
-        return rc;
-    /* the recast from the bracket's start, F from F(lo) to 0 */
-    if (!henon_step(s, t0 + lo, Ya, flo, fdlo, &dx) && lo + dx > lo && lo + dx < hi)
-        x = lo + dx;
-    else
-        x = flo != fhi ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi);
-    flo *= sg;
-    fhi *= sg;
-    int side = 0;
-    for (int it = 0; it < 200; it++) {
-        if (!(x > lo && x < hi))
-            x = 0.5 * (lo + hi);
-        if ((rc = rt_advance(s, t0, Y0, x, Ys)) || (rc = plane_value(s, t0 + x, Ys, &f, &fd)))
-            return rc;
-        f *= sg;
-        fd *= sg;
-        if (f > 0) {
-            lo = x, flo = f;
-            if (side == -1)
-                fhi /= 2;
-            side = -1;
-        } else {
-            hi = x, fhi = f;
-            if (side == 1)
-                flo /= 2;
-            side = 1;
-        }
-        double xn = fd != 0 ? x - f / fd : 0.5 * (lo + hi);
-        if (!(xn > lo && xn < hi))
-            xn = flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi);
-        if (f == 0 || hi - lo <= 4e-16 * (fabs(t0) + hi) || fabs(xn - x) <= 1e-16 * (fabs(t0) + x)) {
-            if (xn != x && xn > lo && xn < hi && fabs(xn - x) <= 1e-16 * (fabs(t0) + x) * 4) {
-                x = xn;
-                if ((rc = rt_advance(s, t0, Y0, x, Ys)))
-                    return rc;
-            }
-            *tau = x;
-            return NSM_OK;
-        }
-        x = xn;
-    }
-    *tau = x;
-    return rt_advance(s, t0, Y0, x, Ys);
-}
-
-/* Minimum over theta in [0, 1] of the cubic Hermite interpolant of q on a
-** step h (values q0, q1, rates d0, d1): theta in the return, the value in
-** *qmin. */
-static double hermite_min(double q0, double d0, double q1, double d1, double h, double *qmin)
-{
-    double b = h * d0, c = 3 * (q1 - q0) - h * (2 * d0 + d1), d = 2 * (q0 - q1) + h * (d0 + d1);
-    double best = 0, bv = q0, A = 3 * d, B = 2 * c, C = b, r[2];
-    int nr = 0;
-    if (fabs(A) < 1e-300) {
-        if (B != 0)
-            r[nr++] = -C / B;
-    } else {
-        double disc = B * B - 4 * A * C;
-        if (disc >= 0) {
-            double q = -0.5 * (B + (B >= 0 ? sqrt(disc) : -sqrt(disc)));
-            if (q != 0) {
-                r[nr++] = q / A;
-                r[nr++] = C / q;
-            }
-        }
-    }
-    for (int k = 0; k < nr; k++)
-        if (r[k] > 0 && r[k] < 1) {
-            double th = r[k], v = q0 + th * (b + th * (c + th * d));
-            if (v < bv)
-                bv = v, best = th;
-        }
-    *qmin = bv;
-    return best;
+    return rt_land(s, plane_source, &sg, t0, Y0, lo, Ya, flo, fdlo, hi, tau, Ys);
 }
 
 /* rk4 and adaptive: the crossings of the plane inside the step (t0, Y0)
@@ -768,7 +396,7 @@ static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, cons
             double qmax, fl;
             if (!(q1 <= 0))
                 continue;
-            th = hermite_min(-q0, -e0, -q1, -e1, h, &qmax);
+            th = rt_hermite_min(-q0, -e0, -q1, -e1, h, &qmax);
             if (!(-qmax > 0 && th > 0))
                 continue;
             lo = th * h;
@@ -777,7 +405,7 @@ static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, cons
             if (!(sg * fl > 0))
                 continue;
         } else if (!(q1 <= 0)) {
-            th = hermite_min(q0, e0, q1, e1, h, &qmin);
+            th = rt_hermite_min(q0, e0, q1, e1, h, &qmin);
             if (!(qmin < 0 && th > 0))
                 continue;
             hi = th * h;
@@ -810,15 +438,6 @@ static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, cons
     return NSM_OK;
 }
 
-/* Value of the polynomial a (degree K) at x. */
-static long double poly_at(const long double *a, int K, double x)
-{
-    long double p = a[K];
-    for (int k = K - 1; k >= 0; k--)
-        p = p * x + a[k];
-    return p;
-}
-
 /* exact: the crossings along the step's Taylor expansion (built by the
 ** event detection for this very step) up to x1 = the step's end, each the
 ** first zero of +-F past the last, with the tail bound: none is missed. */
@@ -838,14 +457,13 @@ static int plane_exact(nsm_sim *s, double t0, double t1, const double *Y1)
     if (x1 > 1)
         x1 = 1;
     for (int guard = 0; guard < 1000; guard++) {
-        long double f = poly_at(a, K, lo);
+        long double f = rt_poly_eval(a, K, lo, NULL);
         /* sg: the sign of F now; the next crossing is F falling through 0
          * from sg > 0 (down) or rising from sg < 0 (up) */
         double sg = f > 0 ? 1 : -1;
         if (f == 0) {
-            long double d = 0;
-            for (int k = K; k >= 1; k--)
-                d = d * lo + k * a[k];
+            long double d;
+            rt_poly_eval(a, K, lo, &d);
             sg = d > 0 ? 1 : -1;      /* leaving 0: on the side it goes to */
         }
         for (int k = 0; k <= K; k++)

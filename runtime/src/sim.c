@@ -519,3 +519,15 @@ int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
     s->ready = 0;
     return NSM_OK;
 }
+
+/* Value of an expression of the parameters; NSM_EINVAL with the reason in
+** the message. */
+int nsm_sim_eval(nsm_sim *s, const char *expr, double *v)
+{
+    char err[256];
+    if (!expr || rt_affine_const(s, expr, v, err, sizeof err)) {
+        snprintf(s->msg, sizeof s->msg, "expression '%.200s': %s", expr ? expr : "", expr ? err : "none");
+        return NSM_EINVAL;
+    }
+    return NSM_OK;
+}

@@ -677,11 +677,7 @@ static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA,
     if (!(c[1] > 0) || !(c[2] < 0))
         return 0;
     for (int it = 0; it < 60; it++) {
-        long double q = 0, dq = 0;
-        for (int k = K; k >= 1; k--) {
-            dq = dq * x + q;
-            q = q * x + c[k];
-        }
+        long double dq, q = rt_poly_eval(c + 1, K - 1, x, &dq);
         if (!(dq < 0) || !(x > 0) || normA * (double)x > 0.5)
             return 0;
         long double dx = q / dq;
@@ -860,14 +856,20 @@ static int event_at(nsm_sim *s, int j, double t, const double *Y, double *ev, do
     return rc;
 }
 
+/* event_at as an event source for rt_land: ud points to j. */
+static int gap_source(nsm_sim *s, void *ud, double t, const double *Y, double *f, double *fd)
+{
+    return event_at(s, *(const int *)ud, t, Y, f, fd);
+}
+
 /* Right-hand side of the recast: dY/ds = Y'/s', dt/ds = 1/s'.  Fails (1)
 ** when s' does not keep the sign of sd_ref or shrinks by more than a factor
 ** 10 (grazing: the recast is ill-conditioned there). */
-static int recast_rhs(nsm_sim *s, int j, double t, const double *Y, double sd_ref, double *dY,
-                      double *dt)
+static int recast_rhs(nsm_sim *s, rt_event_fn fn, void *ud, double t, const double *Y,
+                      double sd_ref, double *dY, double *dt)
 {
     double ev, evd;
-    if (event_at(s, j, t, Y, &ev, &evd))
+    if (fn(s, ud, t, Y, &ev, &evd))
         return 1;
     if (!(evd * sd_ref > 0) || fabs(evd) < 0.1 * fabs(sd_ref) || fabs(evd) > 10 * fabs(sd_ref))
         return 1;
@@ -879,26 +881,27 @@ static int recast_rhs(nsm_sim *s, int j, double t, const double *Y, double sd_re
     return 0;
 }
 
-/* The recast: nsub RK4 steps in s from s0 to 0.  Returns 1 if it does not
-** apply (then the caller falls back to root finding in time). */
-static int recast(nsm_sim *s, int j, double t0, const double *Y0, double s0, double sd0, int nsub,
-                  double *t1, double *Y1)
+/* Henon's recast of the event function fn: nsub RK4 steps in s from s0 to
+** 0, the time of the zero in *t1.  Returns 1 if it does not apply (then
+** the caller falls back to root finding in time). */
+static int recast(nsm_sim *s, rt_event_fn fn, void *ud, double t0, const double *Y0, double s0,
+                  double sd0, int nsub, double *t1, double *Y1)
 {
     int N = s->N;
     double Y[N], T[N], k1[N], k2[N], k3[N], k4[N], t = t0, d1, d2, d3, d4;
     double ds = -s0 / nsub;
     memcpy(Y, Y0, sizeof(double) * N);
     for (int q = 0; q < nsub; q++) {
-        if (recast_rhs(s, j, t, Y, sd0, k1, &d1))
+        if (recast_rhs(s, fn, ud, t, Y, sd0, k1, &d1))
             return 1;
         axpy(N, Y, ds / 2, k1, T);
-        if (recast_rhs(s, j, t + ds / 2 * d1, T, sd0, k2, &d2))
+        if (recast_rhs(s, fn, ud, t + ds / 2 * d1, T, sd0, k2, &d2))
             return 1;
         axpy(N, Y, ds / 2, k2, T);
-        if (recast_rhs(s, j, t + ds / 2 * d2, T, sd0, k3, &d3))
+        if (recast_rhs(s, fn, ud, t + ds / 2 * d2, T, sd0, k3, &d3))
             return 1;
         axpy(N, Y, ds, k3, T);
-        if (recast_rhs(s, j, t + ds * d3, T, sd0, k4, &d4))
+        if (recast_rhs(s, fn, ud, t + ds * d3, T, sd0, k4, &d4))
             return 1;
         for (int i = 0; i < N; i++)
             Y[i] += ds / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
@@ -909,82 +912,66 @@ static int recast(nsm_sim *s, int j, double t0, const double *Y0, double s0, dou
     return 0;
 }
 
-/* Root of event j in time on [0, h] by safeguarded Newton (newton set) or
-** the Illinois variant of regula falsi, on s(advance(tau)): rk4 and
-** adaptive (exact finds its zeros on the step's expansion, events.c). */
-static int root_in_time(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0,
-                        double sd0, int newton, double guess, double *tau, double *Ys)
+/* An event function on the method's own step from (t0, Y0), as a function
+** of the step's length x for rt_bracket: the state at x is left in Ys. */
+typedef struct {
+    nsm_sim *s;
+    rt_event_fn fn;
+    void *ud;
+    double t0;
+    const double *Y0;
+    double *Ys;
+} StepFn;
+
+/* fn at t0 + x on the method's step from (t0, Y0) (rt_bracket's callback). */
+static int step_fn(void *ud, double x, double *f, double *fd)
 {
-    double lo = 0, hi = h, flo = s0, fhi, ev, evd, x;
-    int rc, side = 0;
-    if ((rc = rt_advance(s, t0, Y0, h, Ys)) || (rc = event_at(s, j, t0 + h, Ys, &fhi, &evd)))
-        return rc;
-    if (guess > 0 && guess < h)
-        x = guess;
-    else if (newton && sd0 < 0 && -s0 / sd0 < h)
-        x = -s0 / sd0;
-    else
-        x = flo - fhi != 0 ? h * flo / (flo - fhi) : h / 2;
-    for (int it = 0; it < 200; it++) {
-        if (!(x > lo && x < hi))
-            x = 0.5 * (lo + hi);
-        if ((rc = rt_advance(s, t0, Y0, x, Ys)) || (rc = event_at(s, j, t0 + x, Ys, &ev, &evd)))
-            return rc;
-        if (ev > 0) {
-            lo = x;
-            flo = ev;
-            if (side == -1)
-                fhi /= 2;
-            side = -1;
-        } else {
-            hi = x;
-            fhi = ev;
-            if (side == 1)
-                flo /= 2;
-            side = 1;
-        }
-        double xn = newton && evd != 0 ? x - ev / evd : (flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi));
-        int small = fabs(xn - x) <= 1e-16 * (fabs(t0) + x);
-        if (small && ev > 0 && hi - lo > 4e-16 * (fabs(t0) + hi)) {
-            /* a Newton step below the time's resolution while s is still
-             * positive: s may have a kink here (max(gap, k gap + c gap'),
-             * whose force branch vanishes before the gap does), so look
-             * just past it rather than call this the zero */
-            x += 4e-16 * (fabs(t0) + x);
-            continue;
-        }
-        if (ev == 0 || hi - lo <= 4e-16 * (fabs(t0) + hi) || small) {
-            if (newton && xn > lo && xn < hi && xn != x) {
-                x = xn;
-                if ((rc = rt_advance(s, t0, Y0, x, Ys)))
-                    return rc;
-            }
-            *tau = x;
-            return NSM_OK;
-        }
-        x = xn;
+    StepFn *c = ud;
+    int rc = rt_advance(c->s, c->t0, c->Y0, x, c->Ys);
+    return rc ? rc : c->fn(c->s, c->ud, c->t0 + x, c->Ys, f, fd);
+}
+
+/* Land on the zero of the event function fn inside [lo, hi] of the step
+** from (t0, Y0), where fn is flo > 0 (or ~0) at lo, with rate fdlo and
+** state Ylo there, and <= 0 at hi.  Henon's recast from lo (one RK4 step
+** in s for rk4, several for adaptive) gives the first guess; it is then
+** polished by safeguarded Newton on fn(step(tau)), the method's own step
+** from t0, so that the landing state is the integrator's state at that
+** time (rt_bracket).  When the recast does not apply (fn' small or
+** changing sign: grazing) the guess is Newton's or the secant's.  The time
+** offset in *tau, the state there in Ys.  rk4 and adaptive: gaps, forces
+** and slips (events.c) and Poincare planes (section.c) alike. */
+int rt_land(nsm_sim *s, rt_event_fn fn, void *ud, double t0, const double *Y0, double lo,
+            const double *Ylo, double flo, double fdlo, double hi, double *tau, double *Ys)
+{
+    double t1, fhi, fd, x = -1;
+    int rc, at;
+    if (fdlo < 0 && !recast(s, fn, ud, t0 + lo, Ylo, flo, fdlo,
+                            s->set.method == NSM_METHOD_ADAPTIVE ? 8 : 1, &t1, Ys)) {
+        double d = t1 - t0;
+        if (d >= lo - 1e-12 * (hi - lo) && d <= lo + (hi - lo) * (1 + 1e-6))
+            x = d;
     }
-    *tau = x;
-    return rt_advance(s, t0, Y0, x, Ys);
+    StepFn c = { s, fn, ud, t0, Y0, Ys };
+    if ((rc = step_fn(&c, hi, &fhi, &fd)))
+        return rc;
+    if (!(x > lo && x < hi)) {
+        if (fdlo < 0 && lo + -flo / fdlo < hi)
+            x = lo + -flo / fdlo;
+        else
+            x = flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi);
+    }
+    RtBracket b = { lo, hi, flo, fhi, fabs(t0), 1, 0 };
+    if ((rc = rt_bracket(&b, step_fn, &c, x, tau, &at)))
+        return rc;
+    return at ? NSM_OK : rt_advance(s, t0, Y0, *tau, Ys);
 }
 
 /* Land on the zero of event function j inside the step [t0, t0 + h]
-** (s(t0) = s0 > 0 or ~0, s(t0 + h) <= 0).  The recast (one RK4 step in s
-** for rk4, several for adaptive) gives the landing time; it is then
-** polished by safeguarded Newton on s(step(tau)), the method's own step
-** from t0, so that the landing state is the integrator's state at that time.
-** When the recast does not apply (s' small or changing sign: grazing) the
-** root is bracketed in time.  Returns the time offset and the state there.
+** (s(t0) = s0 > 0 or ~0, s(t0 + h) <= 0): rt_land from the step's start.
 ** rk4 and adaptive only (events.c). */
 int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h, double s0, double sd0,
               double *tau, double *Ys)
 {
-    double t1, guess = -1;
-    if (sd0 < 0 &&
-        !recast(s, j, t0, Y0, s0, sd0, s->set.method == NSM_METHOD_ADAPTIVE ? 8 : 1, &t1, Ys)) {
-        double d = t1 - t0;
-        if (d >= -1e-12 * h && d <= h * (1 + 1e-6))
-            guess = d;
-    }
-    return root_in_time(s, j, t0, Y0, h, s0, sd0, 1, guess, tau, Ys);
+    return rt_land(s, gap_source, &j, t0, Y0, 0, Y0, s0, sd0, h, tau, Ys);
 }

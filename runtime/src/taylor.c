@@ -45,19 +45,6 @@ static void poly_shift(const long double *a, int K, long double u, long double *
             b[k] += u * b[k + 1];
 }
 
-/* p(x) and p'(x) by Horner's rule. */
-static long double poly_eval(const long double *a, int K, long double x, long double *dp)
-{
-    long double p = a[K], d = 0;
-    for (int k = K - 1; k >= 0; k--) {
-        d = d * x + p;
-        p = p * x + a[k];
-    }
-    if (dp)
-        *dp = d;
-    return p;
-}
-
 /* The zero of p in [u, v], where p(u) > 0 >= p(v) and p is monotone:
 ** Newton's method kept inside the bracket (bisection where it leaves it).
 ** The coefficients are those of p(o + t), expanded at o: near o the terms
@@ -66,11 +53,11 @@ static long double poly_eval(const long double *a, int K, long double x, long do
 static double poly_polish(const long double *a, int K, long double o, long double u,
                           long double v)
 {
-    long double lo = u - o, hi = v - o, pu = poly_eval(a, K, lo, NULL), pv = poly_eval(a, K, hi, NULL);
+    long double lo = u - o, hi = v - o, pu = rt_poly_eval(a, K, lo, NULL), pv = rt_poly_eval(a, K, hi, NULL);
     long double x = pu - pv > 0 ? lo + (hi - lo) * (pu / (pu - pv)) : 0.5L * (lo + hi);
     long double scale = fabsl(o) + fabsl(v) + 1e-300L;
     for (int it = 0; it < 200; it++) {
-        long double d, p = poly_eval(a, K, x, &d);
+        long double d, p = rt_poly_eval(a, K, x, &d);
         if (p == 0)
             break;
         if (p > 0)
@@ -96,13 +83,13 @@ static double poly_polish(const long double *a, int K, long double o, long doubl
         x = xn;
     }
     /* the first point found where p <= 0: a step past the zero if need be */
-    for (int it = 0; it < 16 && poly_eval(a, K, x, NULL) > 0 && x < hi; it++)
+    for (int it = 0; it < 16 && rt_poly_eval(a, K, x, NULL) > 0 && x < hi; it++)
         x = nextafterl(o + x, o + hi) - o;
-    if (poly_eval(a, K, x, NULL) > 0)
+    if (rt_poly_eval(a, K, x, NULL) > 0)
         x = hi;
     long double X = o + x;
     double xd = (double)X;
-    if (xd < X && poly_eval(a, K, (long double)xd - o, NULL) > 0)
+    if (xd < X && rt_poly_eval(a, K, (long double)xd - o, NULL) > 0)
         xd = nextafter(xd, 2.0);
     return xd;
 }
@@ -135,7 +122,7 @@ static void poly_range(const long double *a, int K, long double u, long double v
 static int monotone_zero(const long double *a, int K, long double o, double u, double v,
                          double *root)
 {
-    long double pu = poly_eval(a, K, u - o, NULL), pv = poly_eval(a, K, v - o, NULL);
+    long double pu = rt_poly_eval(a, K, u - o, NULL), pv = rt_poly_eval(a, K, v - o, NULL);
     if (pu <= 0) {
         *root = u;
         return 1;
@@ -162,7 +149,7 @@ static int first_zero(const long double *a, int K, double u, double v, double r0
     long double m = 0.5L * ((long double)u + v), r = 0.5L * ((long double)v - u);
     /* a cheap exclusion first, O(K): |p(x) - p(m)| <= r max|p'| on [u, v],
      * with max|p'| <= sum k |a_k| v^(k-1) (0 <= u < v) */
-    long double dmax = 0, vk = 1, pm = poly_eval(a, K, m, NULL);
+    long double dmax = 0, vk = 1, pm = rt_poly_eval(a, K, m, NULL);
     for (int k = 1; k <= K; k++) {
         dmax += k * fabsl(a[k]) * vk;
         vk *= v;
@@ -271,7 +258,7 @@ static long double exclusion_length(const long double *b, int K, long double W, 
 ** exactly one zero. */
 static int falling_on(const long double *b, int K, double r1, long double w)
 {
-    return slope_above(b, K, w) < -r1 && poly_eval(b, K, w, NULL) < 0;
+    return slope_above(b, K, w) < -r1 && rt_poly_eval(b, K, w, NULL) < 0;
 }
 
 /* When p(w) < 0 but the slope's bound fails over [0, w] (w past a
@@ -282,7 +269,7 @@ static int falling_on(const long double *b, int K, double r1, long double w)
 ** one proved.  O(K) per candidate. */
 static int falling_nearer(const long double *b, int K, double r1, long double *w)
 {
-    long double lo = 0, hi = *w, plo = b[0], phi = poly_eval(b, K, hi, NULL);
+    long double lo = 0, hi = *w, plo = b[0], phi = rt_poly_eval(b, K, hi, NULL);
     int side = 0;
     if (!(phi < 0) || !(plo > 0))
         return 0;
@@ -290,7 +277,7 @@ static int falling_nearer(const long double *b, int K, double r1, long double *w
         long double c = lo + (hi - lo) * (plo / (plo - phi)), pc;
         if (!(c > lo && c < hi))
             return 0;
-        pc = poly_eval(b, K, c, NULL);
+        pc = rt_poly_eval(b, K, c, NULL);
         if (pc < 0) {
             if (slope_above(b, K, c) < -r1) {
                 *w = c;
@@ -350,7 +337,7 @@ static int concave_stretch(const long double *b, int K, long double u, long doub
     for (int it = 0; it < 3 && t > 0; it++) {
         if (t > W)
             t = W;
-        long double p = poly_eval(b, K, u + t, &d);
+        long double p = rt_poly_eval(b, K, u + t, &d);
         if (p < 0) {
             if (!(curvature_above(b, K, u + t) < -r2))
                 return 0;

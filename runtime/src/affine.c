@@ -1,0 +1,270 @@
+/*
+** affine.c: the runtime's reader of affine forms of the state, for the
+** expressions a program hands over as text at run time (a Poincare
+** plane's function, a section's period, nsm_sim_eval): numbers, pi, the
+** model's parameters, BODY.x, BODY.v, + - * / ^, parentheses and sqrt sin
+** cos tan exp log of constants, read by recursive descent into a . y + b
+** (a of length 2n over the positions and velocities).  The model's own
+** expressions are compiled by nsmc; this reader only serves run-time text.
+** No I/O: errors go to the caller's buffer.
+*/
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+typedef struct Reader {
+    const nsm_sim *s;
+    const char *p;
+    int state_ok;             /* state names allowed (plane) */
+    char err[200];
+} Reader;
+
+static int aff_expr(Reader *r, double *a, double *b);
+
+/* Whether the affine form a . y + b of the model s has a state part. */
+int rt_affine_has_state(const nsm_sim *s, const double *a)
+{
+    for (int i = 0; i < 2 * s->n; i++)
+        if (a[i] != 0)
+            return 1;
+    return 0;
+}
+
+static void skip_space(Reader *r)
+{
+    while (isspace((unsigned char)*r->p))
+        r->p++;
+}
+
+/* Record the first error of a reading. */
+static int read_fail(Reader *r, const char *what)
+{
+    if (!r->err[0])
+        snprintf(r->err, sizeof r->err, "%s at '%.40s'", what, r->p);
+    return 1;
+}
+
+/* A name: letters, digits, _, an optional [index] and dotted parts. */
+static int read_name(Reader *r, char *name, size_t len)
+{
+    size_t k = 0;
+    const char *q = r->p;
+    while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '[' || *q == ']') {
+        if (k + 1 >= len)
+            return read_fail(r, "name too long");
+        name[k++] = *q++;
+    }
+    name[k] = 0;
+    r->p = q;
+    return 0;
+}
+
+/* Value of a name: pi, a parameter, or BODY.x / BODY.v (plane only). */
+static int name_value(Reader *r, const char *name, double *a, double *b)
+{
+    const nsm_sim *s = r->s;
+    const nsm_model *m = s->m;
+    int n = s->n;
+    memset(a, 0, sizeof(double) * 2 * n);
+    *b = 0;
+    if (!strcmp(name, "pi")) {
+        *b = 3.14159265358979323846;
+        return 0;
+    }
+    for (int k = 0; k < m->n_params; k++)
+        if (!strcmp(name, m->params[k].name)) {
+            *b = s->p[k];
+            return 0;
+        }
+    size_t L = strlen(name);
+    if (L > 2 && name[L - 2] == '.' && (name[L - 1] == 'x' || name[L - 1] == 'v') && m->body_names)
+        for (int i = 0; i < n; i++)
+            if (strlen(m->body_names[i]) == L - 2 && !strncmp(name, m->body_names[i], L - 2)) {
+                if (!r->state_ok) {
+                    snprintf(r->err, sizeof r->err, "'%s' is a state: only parameters may appear here",
+                             name);
+                    return 1;
+                }
+                a[(name[L - 1] == 'v' ? n : 0) + i] = 1;
+                return 0;
+            }
+    snprintf(r->err, sizeof r->err, "unknown name '%s' (a parameter, pi, or BODY.x / BODY.v)", name);
+    return 1;
+}
+
+/* A primary: number, name, function call, parenthesis, or unary minus. */
+static int aff_primary(Reader *r, double *a, double *b)
+{
+    int n2 = 2 * r->s->n;
+    skip_space(r);
+    if (*r->p == '-' || *r->p == '+') {
+        int neg = *r->p == '-';
+        r->p++;
+        if (aff_primary(r, a, b))
+            return 1;
+        if (neg) {
+            for (int i = 0; i < n2; i++)
+                a[i] = -a[i];
+            *b = -*b;
+        }
+        return 0;
+    }
+    if (*r->p == '(') {
+        r->p++;
+        if (aff_expr(r, a, b))
+            return 1;
+        skip_space(r);
+        if (*r->p != ')')
+            return read_fail(r, "')' expected");
+        r->p++;
+        return 0;
+    }
+    if (isdigit((unsigned char)*r->p) || *r->p == '.') {
+        char *end;
+        memset(a, 0, sizeof(double) * n2);
+        *b = strtod(r->p, &end);
+        if (end == r->p)
+            return read_fail(r, "number expected");
+        r->p = end;
+        return 0;
+    }
+    if (isalpha((unsigned char)*r->p) || *r->p == '_') {
+        char name[128];
+        if (read_name(r, name, sizeof name))
+            return 1;
+        skip_space(r);
+        if (*r->p == '(') {
+            static const char *const fns[] = { "sqrt", "sin", "cos", "tan", "exp", "log" };
+            int f = -1;
+            for (int k = 0; k < 6; k++)
+                if (!strcmp(name, fns[k]))
+                    f = k;
+            if (f < 0) {
+                snprintf(r->err, sizeof r->err, "unknown function '%s'", name);
+                return 1;
+            }
+            if (aff_primary(r, a, b))
+                return 1;
+            if (rt_affine_has_state(r->s, a)) {
+                snprintf(r->err, sizeof r->err, "%s() of the state is not an affine form", name);
+                return 1;
+            }
+            double x = *b;
+            *b = f == 0 ? sqrt(x) : f == 1 ? sin(x) : f == 2 ? cos(x) : f == 3 ? tan(x)
+                 : f == 4 ? exp(x) : log(x);
+            return 0;
+        }
+        return name_value(r, name, a, b);
+    }
+    return read_fail(r, *r->p ? "unexpected character" : "unexpected end");
+}
+
+/* A power: primary [^ primary], constants only. */
+static int aff_power(Reader *r, double *a, double *b)
+{
+    int n2 = 2 * r->s->n;
+    if (aff_primary(r, a, b))
+        return 1;
+    skip_space(r);
+    if (*r->p != '^')
+        return 0;
+    r->p++;
+    double a2[n2 > 0 ? n2 : 1], b2;
+    if (aff_power(r, a2, &b2))
+        return 1;
+    if (rt_affine_has_state(r->s, a) || rt_affine_has_state(r->s, a2)) {
+        snprintf(r->err, sizeof r->err, "a power of the state is not an affine form");
+        return 1;
+    }
+    *b = pow(*b, b2);
+    return 0;
+}
+
+/* A term: powers joined by * and /; one factor of a product may hold the
+** state, a divisor may not. */
+static int aff_term(Reader *r, double *a, double *b)
+{
+    int n2 = 2 * r->s->n;
+    if (aff_power(r, a, b))
+        return 1;
+    for (;;) {
+        skip_space(r);
+        char op = *r->p;
+        if (op != '*' && op != '/')
+            return 0;
+        r->p++;
+        double a2[n2 > 0 ? n2 : 1], b2;
+        if (aff_power(r, a2, &b2))
+            return 1;
+        int s1 = rt_affine_has_state(r->s, a), s2 = rt_affine_has_state(r->s, a2);
+        if (op == '/' ? s2 : (s1 && s2)) {
+            snprintf(r->err, sizeof r->err, "%s of the state is not an affine form",
+                     op == '/' ? "a division by a function" : "a product");
+            return 1;
+        }
+        if (op == '/') {
+            for (int i = 0; i < n2; i++)
+                a[i] /= b2;
+            *b /= b2;
+        } else if (s2) {
+            for (int i = 0; i < n2; i++)
+                a[i] = a2[i] * *b;
+            *b *= b2;
+        } else {
+            for (int i = 0; i < n2; i++)
+                a[i] *= b2;
+            *b *= b2;
+        }
+    }
+}
+
+/* An expression: terms joined by + and -. */
+static int aff_expr(Reader *r, double *a, double *b)
+{
+    int n2 = 2 * r->s->n;
+    if (aff_term(r, a, b))
+        return 1;
+    for (;;) {
+        skip_space(r);
+        char op = *r->p;
+        if (op != '+' && op != '-')
+            return 0;
+        r->p++;
+        double a2[n2 > 0 ? n2 : 1], b2;
+        if (aff_term(r, a2, &b2))
+            return 1;
+        double sg = op == '-' ? -1 : 1;
+        for (int i = 0; i < n2; i++)
+            a[i] += sg * a2[i];
+        *b += sg * b2;
+    }
+}
+
+/* Read text whole as an affine form a . y + b (state_ok: state names
+** allowed).  Returns 0, or 1 with the reason in err. */
+int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, double *b,
+                   char *err, size_t len)
+{
+    Reader r = { s, text, state_ok, "" };
+    int rc = aff_expr(&r, a, b);
+    skip_space(&r);
+    if (!rc && *r.p)
+        rc = read_fail(&r, "unexpected text");
+    if (!rc && !isfinite(*b))
+        rc = 1, snprintf(r.err, sizeof r.err, "the value is not finite");
+    if (rc)
+        snprintf(err, len, "%s", r.err);
+    return rc;
+}
+
+/* A constant expression of the parameters (no state): *v.  0, or 1 with
+** the reason in err. */
+int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, size_t len)
+{
+    double a[2 * s->n];
+    return rt_affine_read(s, text, 0, a, v, err, len);
+}
