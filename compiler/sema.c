@@ -2808,12 +2808,12 @@ static void nonlinear_checks(Sema *s)
     Model *m = s->m;
     if (!m->nl)
         return;
-    if (m->nl & (NL_FORCE | NL_GAP)) {
+    if (m->nl & NL_GAP) {
         for (int k = 0; k < m->n_frictions; k++) {
             diag_error(s->diag, m->frictions[k].loc,
-                       "friction in a model with %s is not supported yet (friction needs the "
-                       "constant contact geometry and state-free forces of a linear model)",
-                       (m->nl & NL_GAP) ? "a curved gap" : "a force that depends on the state");
+                       "friction in a model with a curved gap is not supported yet (friction "
+                       "needs a constant contact geometry: affine gaps, slip velocities with "
+                       "constant coefficients)");
             break;
         }
     }

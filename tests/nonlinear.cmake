@@ -27,9 +27,26 @@ foreach(case pendulum hertz discs duffing chain)
     set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
   endforeach()
 endforeach()
-# A Hertz floor as a friction element's normal force (rk4 and adaptive:
-# taylor does not take friction yet).
-foreach(method rk4 adaptive)
+# Friction in models whose forces depend on the state (constant contact
+# geometry), against quadratures of the energy at 50 digits
+# (refs.duffing_coulomb, refs.belt_duffing): reversals and a final stick,
+# a constant normal force or a held floor's contact force; a belt's
+# stick-slip cycle (slip onsets from the cubic spring at the current state).
+foreach(case duffing_coulomb duffing_floor belt_duffing)
+  foreach(method taylor rk4 adaptive)
+    add_test(NAME nonlinear.${case}.${method}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+              --include ${NSM_SOURCE_DIR}/runtime/include
+              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+              --case ${case} --method ${method})
+    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+  endforeach()
+endforeach()
+# A Hertz floor as a friction element's normal force (the block bounces
+# off and engages again: taylor's entry into the Hertz law, landed within
+# rounding above p = 0, is taken as the entry at p = 0).
+foreach(method taylor rk4 adaptive)
   add_test(NAME nonlinear.hertz_friction.${method}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
             --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}

@@ -42,7 +42,9 @@ TOL = {"taylor": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (
 
 MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_oblique",
           "duffing": "duffing_stop", "hertz_friction": "../tests/nonlinear/hertz_friction",
-          "chain": "hertz_chain"}
+          "chain": "hertz_chain", "duffing_coulomb": "../tests/nonlinear/duffing_coulomb",
+          "belt_duffing": "../tests/nonlinear/belt_duffing",
+          "duffing_floor": "../tests/nonlinear/duffing_floor"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -204,6 +206,60 @@ def case_hertz_friction(exe, method, work):
     check(abs(-a["Y.x"] - p) <= 1e-8 * p, "hertz_friction: compression %r (closed form %r)" % (-a["Y.x"], p))
     dec = (a["X.v"] - b["X.v"]) / 0.1
     check(abs(dec - 0.3 * 9.81) <= 1e-6, "hertz_friction: deceleration %r (mu g = %r)" % (dec, 0.3 * 9.81))
+    return bal
+
+
+def friction_events(events):
+    """The friction element F's stick, slip and reversal records."""
+    return [e for e in events if e["contact"] == "F" and e["kind"] in ("stick", "slip", "reversal")]
+
+
+def check_fric_sequence(case, events, samples, ref, method):
+    """Every friction event of the run against the reference's (t, kind, x):
+    the same kinds in order, each at its instant (events' tolerance) and the
+    position there (states' tolerance, read from the sample nearest after)."""
+    et, xt, _ = TOL[method]
+    got = friction_events(events)
+    check(len(got) == len(ref), "%s: %d friction events (reference %d)" % (case, len(got), len(ref)))
+    for k, (e, (t, kind, x)) in enumerate(zip(got, ref)):
+        measure("event", float(e["t"]) - float(t))
+        check(e["kind"] == kind and abs(float(e["t"]) - float(t)) <= et * max(1, float(t)),
+              "%s: %s %d at %s (reference %s at %s)" % (case, e["kind"], k, e["t"], kind, t))
+
+
+def case_duffing_coulomb(exe, method, work, case="duffing_coulomb"):
+    """Reversals at the turning points and the final stick (quadratures of
+    the energy, refs.duffing_coulomb); stuck, the mass stays where it
+    stuck, and friction has dissipated the springs' energy lost."""
+    events, samples, bal = run(exe, method, work)
+    ref = refs.duffing_coulomb(1, 1, "0.5", 1, "0.6", "0.5", 3, 16)
+    check_fric_sequence(case, events, samples, ref, method)
+    xs = float(ref[-1][2])
+    last = samples[-1]
+    err = abs(last["M.x"] - xs) / abs(xs)
+    measure("state", err)
+    check(err <= TOL[method][1] and last["M.v"] == 0,
+          "%s: rests at %r (reference %r), v = %r" % (case, last["M.x"], xs, last["M.v"]))
+    u = lambda x: x * x / 2 + 0.5 * x ** 4 / 4
+    diss = u(3.0) - u(xs)
+    check(abs(last["energy.dissipated"] - diss) <= TOL[method][2] * u(3.0),
+          "%s: friction dissipated %r (potential lost %r)" % (case, last["energy.dissipated"], diss))
+    return bal
+
+
+def case_duffing_floor(exe, method, work):
+    """duffing_coulomb pressed by a held floor's contact force of 1 N:
+    the same events (the slip force rides in the floor force's direction)."""
+    return case_duffing_coulomb(exe, method, work, "duffing_floor")
+
+
+def case_belt_duffing(exe, method, work):
+    """The stick-slip limit cycle on the belt: every slip onset (the cubic
+    spring's force reaching mu_s N at the current state) and every stick at
+    the reference's instants (refs.belt_duffing)."""
+    events, samples, bal = run(exe, method, work)
+    ref = refs.belt_duffing(1, 1, "0.5", 10, "0.5", "0.3", 3, 20)
+    check_fric_sequence("belt_duffing", events, samples, ref, method)
     return bal
 
 
