@@ -736,7 +736,8 @@ static Val conv_planar_member(Sema *s, const Node *n, const Sym *ps, int cx)
                 vb = planar_coord(s, ps->index, k == 0 ? "x" : k == 1 ? "y" : "phi");
         if (vb < 0) {
             diag_error(s->diag, n->loc, "a slip velocity may depend on velocities only (vx, vy, "
-                       "omega), not on '%s.%s'", ps->name, n->name);
+                       "omega), not on '%s.%s' (coefficients that depend on the configuration, "
+                       "as at a rotating body's corner, are not supported yet)", ps->name, n->name);
             return bad();
         }
         return val(expr_var(s->ex, vb), s->m->bodies[vb].coord == COORD_PHI ? DIM_RATE : DIM_V);

@@ -55,3 +55,18 @@ foreach(method taylor rk4 adaptive)
             --case hertz_friction --method ${method})
   set_tests_properties(nonlinear.hertz_friction.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
 endforeach()
+# Housner's rocking block at its corner impact (both corners at once, with
+# friction, e = 0; the rows of the impact configuration): the frictional
+# law of several contacts against Housner's ratio, and a squat block that
+# stops (tests/nonlinear/rocking_impact.nsm, a linear model: exact).
+foreach(case rocking_impact rocking_squat)
+  foreach(method exact rk4 adaptive)
+    add_test(NAME nonlinear.${case}.${method}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+              --include ${NSM_SOURCE_DIR}/runtime/include
+              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+              --case ${case} --method ${method})
+    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+  endforeach()
+endforeach()

@@ -32,19 +32,21 @@ import subprocess
 import sys
 import tempfile
 
-from mpmath import mpf
+from mpmath import mp, mpf
 
 import refs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # method: (event time s, relative state, energy balance)
-TOL = {"taylor": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (5e-9, 1e-8, 1e-6)}
+TOL = {"taylor": (1e-12, 1e-10, 1e-10), "exact": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (5e-9, 1e-8, 1e-6)}
 
 MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_oblique",
           "duffing": "duffing_stop", "hertz_friction": "../tests/nonlinear/hertz_friction",
           "chain": "hertz_chain", "duffing_coulomb": "../tests/nonlinear/duffing_coulomb",
           "belt_duffing": "../tests/nonlinear/belt_duffing",
-          "duffing_floor": "../tests/nonlinear/duffing_floor"}
+          "duffing_floor": "../tests/nonlinear/duffing_floor",
+          "rocking_impact": "../tests/nonlinear/rocking_impact",
+          "rocking_squat": "../tests/nonlinear/rocking_impact"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -261,6 +263,52 @@ def case_belt_duffing(exe, method, work):
     ref = refs.belt_duffing(1, 1, "0.5", 10, "0.5", "0.3", 3, 20)
     check_fric_sequence("belt_duffing", events, samples, ref, method)
     return bal
+
+
+def case_rocking_impact(exe, method, work, b=0.2):
+    """The rocking block's corner impact (both corners, friction, e = 0),
+    against Housner's closed form: about the new corner at
+    w' = w (1 - 3/2 sin^2 alpha) (the only impulse acts there, so the
+    angular momentum about it is kept: (I + m (h^2 - b^2)) w = I_c w'),
+    the old corner lifting off at 2 b w' with no impulse, the energy lost
+    I_c (w^2 - w'^2) / 2, I_c = 4 m (b^2 + h^2) / 3.  A squat block
+    (b > sqrt(2) h: the ratio would be negative) stops dead: every
+    velocity 0, the energy lost all of it."""
+    h, w, m = mpf("0.5"), mpf(1), mpf(1)
+    b = mpf(b)
+    events, samples, bal = run(exe, method, work, ["--set", "b=%s" % b])
+    alpha = mp.atan(b / h)
+    ratio = 1 - mpf(3) / 2 * mp.sin(alpha) ** 2
+    wp = w * ratio if ratio > 0 else mpf(0)
+    Ic = 4 * m * (b ** 2 + h ** 2) / 3
+    imp = impacts(events)
+    case = "rocking_impact" if ratio > 0 else "rocking_squat"
+    first = imp[0] if imp else None
+    check(first is not None and first["contact"] == "L" and float(first["t"]) == 0,
+          "%s: the left corner's impact at t = 0" % case)
+    if ratio > 0:
+        check(all(e["contact"] != "R" for e in imp),
+              "%s: no impulse on the old corner (records %s)" % (case, [e["contact"] for e in imp]))
+    if first is not None:
+        lost = Ic * (w ** 2 - wp ** 2) / 2
+        check(abs(float(first["energy_lost"]) - float(lost)) <= 1e-12,
+              "%s: energy lost %s (closed form %s)" % (case, first["energy_lost"], lost))
+    last = samples[-1]
+    got = (last["B.omega"], last["B.vx"], last["B.vy"])
+    want = tuple(float(x) for x in (wp, -h * wp, b * wp))
+    err = max(abs(a - c) for a, c in zip(got, want))
+    measure("state", err)
+    check(err <= 1e-12, "%s: (omega, vx, vy) after %r (Housner %r)" % (case, got, want))
+    if ratio > 0:
+        t = last["t"]
+        check(abs(last["R.gap"] - float(2 * b * wp) * t) <= 1e-12,
+              "%s: the old corner lifts off at 2 b w' (gap %r at %r s)" % (case, last["R.gap"], t))
+    return bal
+
+
+def case_rocking_squat(exe, method, work):
+    """The same impact of a squat block (b = 0.8 m, h = 0.5 m): it stops."""
+    return case_rocking_impact(exe, method, work, b="0.8")
 
 
 def main():
