@@ -70,3 +70,10 @@ foreach(case rocking_impact rocking_squat)
     set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
   endforeach()
 endforeach()
+# The whole rocking motion's reference (mp.odefun on the free rocking
+# equation and Housner's ratio) against quadratures of the energy: ready
+# for the rocking block model, which waits for friction with
+# configuration-dependent geometry.
+add_test(NAME nonlinear.rocking_reference
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/refs.py)
+set_tests_properties(nonlinear.rocking_reference PROPERTIES LABELS nonlinear TIMEOUT 600)
