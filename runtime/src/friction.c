@@ -577,8 +577,10 @@ static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, con
             return rc;
     }
     for (int q = 0; q < F->nk; q++) {
-        int k = F->el[q];
+        int k = F->el[q], a = F->on[q];
         double u1 = after[r + q];
+        if (!(P[a] > 1e-12 * pmax) && after[a] > rt_vel_tol(s, F->idx[a], v))
+            continue;           /* its contact took nothing and leaves: decided once it has */
         int stuck = fabs(u1) <= rt_fric_slip_tol(s, k, v);
         if ((rc = element_after_impulse(s, k, F->u[r + q], u1, P[r + q], stuck)))
             return rc;
