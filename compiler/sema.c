@@ -736,7 +736,8 @@ static Val conv_planar_member(Sema *s, const Node *n, const Sym *ps, int cx)
                 vb = planar_coord(s, ps->index, k == 0 ? "x" : k == 1 ? "y" : "phi");
         if (vb < 0) {
             diag_error(s->diag, n->loc, "a slip velocity may depend on velocities only (vx, vy, "
-                       "omega), not on '%s.%s'", ps->name, n->name);
+                       "omega), not on '%s.%s' (coefficients that depend on the configuration, "
+                       "as at a rotating body's corner, are not supported yet)", ps->name, n->name);
             return bad();
         }
         return val(expr_var(s->ex, vb), s->m->bodies[vb].coord == COORD_PHI ? DIM_RATE : DIM_V);
@@ -2808,12 +2809,12 @@ static void nonlinear_checks(Sema *s)
     Model *m = s->m;
     if (!m->nl)
         return;
-    if (m->nl & (NL_FORCE | NL_GAP)) {
+    if (m->nl & NL_GAP) {
         for (int k = 0; k < m->n_frictions; k++) {
             diag_error(s->diag, m->frictions[k].loc,
-                       "friction in a model with %s is not supported yet (friction needs the "
-                       "constant contact geometry and state-free forces of a linear model)",
-                       (m->nl & NL_GAP) ? "a curved gap" : "a force that depends on the state");
+                       "friction in a model with a curved gap is not supported yet (friction "
+                       "needs a constant contact geometry: affine gaps, slip velocities with "
+                       "constant coefficients)");
             break;
         }
     }

@@ -27,9 +27,26 @@ foreach(case pendulum hertz discs duffing chain)
     set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
   endforeach()
 endforeach()
-# A Hertz floor as a friction element's normal force (rk4 and adaptive:
-# taylor does not take friction yet).
-foreach(method rk4 adaptive)
+# Friction in models whose forces depend on the state (constant contact
+# geometry), against quadratures of the energy at 50 digits
+# (refs.duffing_coulomb, refs.belt_duffing): reversals and a final stick,
+# a constant normal force or a held floor's contact force; a belt's
+# stick-slip cycle (slip onsets from the cubic spring at the current state).
+foreach(case duffing_coulomb duffing_floor belt_duffing)
+  foreach(method taylor rk4 adaptive)
+    add_test(NAME nonlinear.${case}.${method}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+              --include ${NSM_SOURCE_DIR}/runtime/include
+              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+              --case ${case} --method ${method})
+    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+  endforeach()
+endforeach()
+# A Hertz floor as a friction element's normal force (the block bounces
+# off and engages again: taylor's entry into the Hertz law, landed within
+# rounding above p = 0, is taken as the entry at p = 0).
+foreach(method taylor rk4 adaptive)
   add_test(NAME nonlinear.hertz_friction.${method}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
             --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
@@ -38,3 +55,25 @@ foreach(method rk4 adaptive)
             --case hertz_friction --method ${method})
   set_tests_properties(nonlinear.hertz_friction.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
 endforeach()
+# Housner's rocking block at its corner impact (both corners at once, with
+# friction, e = 0; the rows of the impact configuration): the frictional
+# law of several contacts against Housner's ratio, and a squat block that
+# stops (tests/nonlinear/rocking_impact.nsm, a linear model: exact).
+foreach(case rocking_impact rocking_squat)
+  foreach(method exact rk4 adaptive)
+    add_test(NAME nonlinear.${case}.${method}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+              --include ${NSM_SOURCE_DIR}/runtime/include
+              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+              --case ${case} --method ${method})
+    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+  endforeach()
+endforeach()
+# The whole rocking motion's reference (mp.odefun on the free rocking
+# equation and Housner's ratio) against quadratures of the energy: ready
+# for the rocking block model, which waits for friction with
+# configuration-dependent geometry.
+add_test(NAME nonlinear.rocking_reference
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/refs.py)
+set_tests_properties(nonlinear.rocking_reference PROPERTIES LABELS nonlinear TIMEOUT 600)

@@ -499,8 +499,31 @@ static int multi_set(const nsm_sim *s, const int *idx, int r, int *out)
     return r;
 }
 
+/* Whether the normal impulses of the r contacts idx move element k's slip:
+** w_t M^-1 w_n != 0 for one of them (beyond rounding of the rows' own
+** Delassus terms).  A rocking block's corner: its slip turns with the
+** block, which the other corner's impulse spins. */
+static int multi_coupled(const nsm_sim *s, int k, const int *idx, int r)
+{
+    int n = s->n;
+    double wtd[n], wnd[n];
+    const double *wt = rt_dense_wtrow(s, k, wtd);
+    long double tt = mdot(s, wt, wt);
+    for (int a = 0; a < r; a++) {
+        const double *wn = rt_dense_wrow(s, idx[a], wnd);
+        long double c = mdot(s, wt, wn), nn = mdot(s, wn, wn);
+        if (fabsl(c) > 1e-12L * sqrtl(tt * nn))
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether the impact of the r contacts idx needs the frictional law of
-** several contacts: r > 1 and an element engaged on them slips before it. */
+** several contacts: r > 1 and an element engaged on them slips before it,
+** or sits at zero slip where their normal impulses would move it (solved
+** without friction, the impact would leave it slipping: a rocking block's
+** corner landing while the other is stuck).  Otherwise friction has
+** nothing to do at the impact and the law without it applies. */
 static int multi_needed(const nsm_sim *s, const int *idx, int r)
 {
     const double *v = s->y + s->n;
@@ -509,7 +532,8 @@ static int multi_needed(const nsm_sim *s, const int *idx, int r)
     for (int k = 0; k < s->nf; k++)
         for (int a = 0; a < r; a++)
             if (rt_fric_normal_gap(s, k) == idx[a] &&
-                fabs(rt_fric_slip(s, k, v)) > rt_fric_slip_tol(s, k, v))
+                (fabs(rt_fric_slip(s, k, v)) > rt_fric_slip_tol(s, k, v) ||
+                 multi_coupled(s, k, idx, r)))
                 return 1;
     return 0;
 }
@@ -538,10 +562,13 @@ static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, con
             order[b] = order[b - 1];
         order[b] = a;
     }
+    double pmax = 0;
+    for (int a = 0; a < r; a++)
+        pmax = fmax(pmax, P[a]);
     for (int o = 0; o < r; o++) {
         int a = order[o];
-        if (F->idx[a] != j && !(P[a] > 0))
-            continue;
+        if (F->idx[a] != j && !(P[a] > 1e-12 * pmax))
+            continue;           /* no impulse there (a rounding's worth is none) */
         if (F->idx[a] == j && !exempt)
             rc = rt_log_event(s, NSM_EV_IMPACT, j, F->u[a], after[a], P[a], lost[a], 1);
         else
@@ -550,8 +577,10 @@ static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, con
             return rc;
     }
     for (int q = 0; q < F->nk; q++) {
-        int k = F->el[q];
+        int k = F->el[q], a = F->on[q];
         double u1 = after[r + q];
+        if (!(P[a] > 1e-12 * pmax) && after[a] > rt_vel_tol(s, F->idx[a], v))
+            continue;           /* its contact took nothing and leaves: decided once it has */
         int stuck = fabs(u1) <= rt_fric_slip_tol(s, k, v);
         if ((rc = element_after_impulse(s, k, F->u[r + q], u1, P[r + q], stuck)))
             return rc;

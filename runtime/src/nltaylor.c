@@ -26,6 +26,7 @@
 ** there reports RT_NLT_NOSERIES and the caller takes that one step with
 ** the adaptive method.
 */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,8 @@ struct RtNlTaylor {
     double *F, *G, *CV, *WV;  /* the model's output series, see nsm_model.nl_series */
     double *P, *PA, *PR;      /* g (K+1): penetration, its power, its rate (penalty gaps) */
     double *LAM;              /* g (K+1): contact forces (held and penalty) */
+    double *LAMF;             /* nf (K+1): stuck friction elements' multipliers */
+    double *FN;               /* nf (K+1): friction elements' normal forces */
     double *A;                /* n (K+1): accelerations */
     double *CVs;              /* n (K+1): C v, for the dissipation */
     double *Fk, *rhs, *D, *lu;/* scratch; lu: the held contacts' Delassus matrix */
@@ -68,7 +71,7 @@ void rt_nlt_free(nsm_sim *s)
     if (!e)
         return;
     void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->P,
-                     e->PA, e->PR, e->LAM, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant };
+                     e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(e);
@@ -112,6 +115,8 @@ static int nlt_alloc(nsm_sim *s)
     e->PA = zalloc((size_t)(g + 1) * K1, &bad);
     e->PR = zalloc((size_t)(g + 1) * K1, &bad);
     e->LAM = zalloc((size_t)(g + 1) * K1, &bad);
+    e->LAMF = zalloc((size_t)(s->nf + 1) * K1, &bad);
+    e->FN = zalloc((size_t)(s->nf + 1) * K1, &bad);
     e->A = zalloc((size_t)n * K1, &bad);
     e->CVs = zalloc((size_t)n * K1, &bad);
     e->Fk = zalloc((size_t)n, &bad);
@@ -133,9 +138,9 @@ int rt_nlt_check(nsm_sim *s)
     if (!m->nl_series)
         return rt_fail(s, NSM_EMETHOD, -1, "method taylor integrates nonlinear models; this "
                        "model is linear: use --method exact (its exact counterpart)");
-    if (s->nf)
-        return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not handle friction yet; use "
-                       "--method rk4 or adaptive");
+    if (s->nf && (m->nl & NSM_NL_GAP))
+        return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not handle friction in a model "
+                       "with a curved gap yet; use --method rk4 or adaptive");
     if (s->moving)
         return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not handle moving surfaces yet; "
                        "use --method rk4 or adaptive");
@@ -236,6 +241,17 @@ static int dormant_step(nsm_sim *s, RtNlTaylor *e, int j)
     return 0;
 }
 
+/* Penetration of penalty gap j below which its law counts as at p = 0 (no
+** series): what the entry rate p' covers in 16 units in the last place of
+** the step's start.  An engagement landed on the gap's zero leaves p within
+** rounding of 0, possibly above it, where p^a's series would converge only
+** over p/p', a step below the time resolution. */
+static double entry_band(const RtNlTaylor *e, int j)
+{
+    int K = e->K;
+    return 16 * DBL_EPSILON * fabs(e->t0) * fmax(SER(e->PR, j, 0), 0);
+}
+
 /* The penalty gaps' forces at order k (their penetration's orders 0..k
 ** and rate's order k known from the state): into LAM and onto Fk. */
 static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
@@ -250,7 +266,7 @@ static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
         SER(e->PR, j, k) = -wdot_k(s, e, j, k, e->X, s->n);
         double a = s->num.pexp[j], *p = &SER(e->P, j, 0), *w = &SER(e->PA, j, 0);
         if (k == 0)
-            e->dormant[j] = a != 1 && !(p[0] > 0);
+            e->dormant[j] = a != 1 && !(p[0] > entry_band(e, j));
         if (e->dormant[j]) {
             if (k == 0 && dormant_step(s, e, j))
                 return 1;       /* no series at p = 0, not entering either */
@@ -320,6 +336,79 @@ static int held_k(nsm_sim *s, RtNlTaylor *e, int k, int r)
     return 0;
 }
 
+/* The friction elements' normal forces at order k (FN: a constant, or an
+** engaged penalty gap's force from penalty_k) and the slipping ones' forces
+** -s mu_k N w_t onto Fk, as rt_fric_forces does at a state.  An element
+** pressed by a held impact gap gets its normal from fric_held_k: its slip
+** force rides in that gap's force direction. */
+static void fric_slip_k(nsm_sim *s, RtNlTaylor *e, int k)
+{
+    int K = e->K;
+    for (int q = 0; q < s->nf; q++) {
+        int j = rt_fric_normal_gap(s, q);
+        SER(e->FN, q, k) = 0;
+        if (rt_fric_idle(s, e->mode, q) || (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT))
+            continue;
+        double N = j < 0 ? (k ? 0 : s->num.fn[q]) : SER(e->LAM, j, k);
+        SER(e->FN, q, k) = N;
+        if (!rt_fric_stuck(s, e->mode, q))
+            rt_csr_axpy(&s->sp.Wt, q, -rt_fric_sign(s, e->mode, q) * s->num.muk[q] * N, e->Fk);
+    }
+}
+
+/* With friction (constant contact geometry: the runtime refuses curved
+** gaps with it), order k of the accelerations, the held impact gaps'
+** forces and the stuck elements' multipliers.  Every constraint row is
+** constant, so each order solves the mode's own constrained problem for
+** the force's order k (rt_accel_surf: rows w_j and the stuck elements' w_t,
+** directions with the slip forces a gap's force carries): R a_k = 0. */
+static int fric_held_k(nsm_sim *s, RtNlTaylor *e, int k)
+{
+    int n = s->n, K = e->K;
+    double a[n], lam[s->g + 1], lamf[s->nf + 1];
+    if (rt_accel_surf(s, e->mode, e->Fk, NULL, a, lam, lamf) != NSM_OK)
+        return 1;
+    for (int i = 0; i < n; i++)
+        SER(e->A, i, k) = a[i];
+    for (int j = 0; j < s->g; j++)
+        if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(e->mode, j))
+            SER(e->LAM, j, k) = lam[j];
+    for (int q = 0; q < s->nf; q++) {
+        int j = rt_fric_normal_gap(s, q);
+        SER(e->LAMF, q, k) = lamf[q];
+        if (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT && !rt_fric_idle(s, e->mode, q))
+            SER(e->FN, q, k) = lam[j];
+    }
+    return 0;
+}
+
+/* Order k of element q's slip velocity w_t . v - u_t. */
+static double slip_k(const nsm_sim *s, const RtNlTaylor *e, int q, int k)
+{
+    int K = e->K;
+    return csr_ser(&s->sp.Wt, q, e->X, K, s->n, k) - (k ? 0 : s->num.ut[q]);
+}
+
+/* Order k of friction's dissipated power and surface work (rt_fric_power
+** on the series): added to *pd and *pw. */
+static void fric_energy_k(const nsm_sim *s, const RtNlTaylor *e, int k, double *pd, double *pw)
+{
+    int K = e->K;
+    for (int q = 0; q < s->nf; q++) {
+        if (rt_fric_idle(s, e->mode, q))
+            continue;
+        double ut = s->num.ut[q];
+        if (rt_fric_stuck(s, e->mode, q)) {
+            *pw += SER(e->LAMF, q, k) * ut;
+            continue;
+        }
+        double f = rt_fric_sign(s, e->mode, q) * s->num.muk[q];
+        for (int l = 0; l <= k; l++)
+            *pd += f * SER(e->FN, q, l) * slip_k(s, e, q, k - l);
+        *pw -= f * SER(e->FN, q, k) * ut;
+    }
+}
+
 /* The held impact gaps of the mode (into e->held) and their Delassus
 ** matrix at the expansion point (in e->lu).  Returns r. */
 static int held_setup(nsm_sim *s, RtNlTaylor *e)
@@ -349,6 +438,8 @@ static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
         if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(e->mode, j) && s->num.cc[j] != 0)
             for (int l = 0; l <= k; l++)
                 pd += s->num.cc[j] * SER(e->PR, j, l) * SER(e->PR, j, k - l);
+    if (s->nf)
+        fric_energy_k(s, e, k, &pd, &pw);
     SER(e->E, 0, k + 1) = pd / (k + 1);
     SER(e->E, 1, k + 1) = pw / (k + 1);
 }
@@ -379,6 +470,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     const nsm_model *m = s->m;
     int n = s->n, K = e->K, rc;
     e->valid = 0;
+    e->t0 = t0;
     rt_mode_copy(s, e->mode, s->mode);
     memcpy(e->Y0, Y0, sizeof(double) * (size_t)s->N);
     rt_nl_at(s, Y0);
@@ -387,6 +479,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     SER(e->E, 0, 0) = Y0[2 * n];
     SER(e->E, 1, 0) = Y0[2 * n + 1];
     memset(e->LAM, 0, sizeof(double) * (size_t)(s->g + 1) * (size_t)(K + 1));
+    memset(e->LAMF, 0, sizeof(double) * (size_t)(s->nf + 1) * (size_t)(K + 1));
     e->hcap = HUGE_VAL;
     int r = held_setup(s, e);
     for (int k = 0; k < K; k++) {
@@ -400,7 +493,9 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
         }
         if (penalty_k(s, e, k))
             return RT_NLT_NOSERIES;
-        if ((rc = held_k(s, e, k, r)))
+        if (s->nf)
+            fric_slip_k(s, e, k);
+        if ((rc = s->nf ? fric_held_k(s, e, k) : held_k(s, e, k, r)))
             return rt_fail(s, NSM_ENUMERIC, -1, "the held contacts' forces could not be expanded");
         for (int i = 0; i < n; i++) {
             SER(e->X, i, k + 1) = SER(e->X, n + i, k) / (k + 1);
@@ -418,6 +513,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
         rho = fmin(rho, rho_of(e->G, s->g, K, K - 1));
     rho = fmin(rho, rho_of(e->F, n, K, K - 1));
     rho = fmin(rho, rho_of(e->LAM, s->g, K, K - 1));
+    rho = fmin(rho, rho_of(e->LAMF, s->nf, K, K - 1));
     e->hmax = fmin(rho / (M_E * M_E) * exp(-0.7 / (K - 1)), e->hcap);
     e->t0 = t0;
     e->valid = 1;
@@ -442,6 +538,29 @@ static int nlt_is(const nsm_sim *s, double t, const double *Y)
            memcmp(e->Y0, Y, sizeof(double) * (size_t)s->N) == 0;
 }
 
+/* Friction event function i (element i / 2, rt_fric_events' numbering)
+** over the kept expansion: while stuck mu_s N -+ lambda_f, while slipping
+** s times the slip velocity.  0 where the function is the constant 1
+** (idle, a slipping element's second). */
+static int fric_event_series(const nsm_sim *s, const RtNlTaylor *e, int i, double *a)
+{
+    int K = e->K, q = i / 2, second = i % 2;
+    if (rt_fric_idle(s, e->mode, q))
+        return 0;
+    if (rt_fric_stuck(s, e->mode, q)) {
+        double ms = s->num.mus[q];
+        for (int k = 0; k < K; k++)
+            a[k] = ms * SER(e->FN, q, k) + (second ? 1 : -1) * SER(e->LAMF, q, k);
+        return 1;
+    }
+    if (second)
+        return 0;
+    int sg = rt_fric_sign(s, e->mode, q);
+    for (int k = 0; k < K; k++)
+        a[k] = sg * slip_k(s, e, q, k);
+    return 1;
+}
+
 /* Event function j's series over the kept expansion (coefficients of tau^k,
 ** k <= K): its gap while open (curved: the model's series), its contact
 ** force while held or engaged (a penalty gap released at zero penetration:
@@ -450,7 +569,7 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
 {
     int K = e->K;
     if (j >= s->g)
-        return 0;
+        return fric_event_series(s, e, j - s->g, a);
     int closed = rt_mode_has(e->mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
     for (int k = 0; k < K; k++) {
         if (closed && pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
@@ -476,7 +595,7 @@ static void cut_at_dips(nsm_sim *s, RtNlTaylor *e, double *h)
     int K = e->K;
     double a[K + 1];
     long double b[K + 1];
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->g + 2 * s->nf; j++) {
         if (!event_series(s, e, j, a))
             continue;
         double mag = 0, hk = 1, x;

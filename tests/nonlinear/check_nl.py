@@ -32,17 +32,21 @@ import subprocess
 import sys
 import tempfile
 
-from mpmath import mpf
+from mpmath import mp, mpf
 
 import refs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # method: (event time s, relative state, energy balance)
-TOL = {"taylor": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (5e-9, 1e-8, 1e-6)}
+TOL = {"taylor": (1e-12, 1e-10, 1e-10), "exact": (1e-12, 1e-10, 1e-10), "rk4": (1e-9, 1e-8, 1e-6), "adaptive": (5e-9, 1e-8, 1e-6)}
 
 MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_oblique",
           "duffing": "duffing_stop", "hertz_friction": "../tests/nonlinear/hertz_friction",
-          "chain": "hertz_chain"}
+          "chain": "hertz_chain", "duffing_coulomb": "../tests/nonlinear/duffing_coulomb",
+          "belt_duffing": "../tests/nonlinear/belt_duffing",
+          "duffing_floor": "../tests/nonlinear/duffing_floor",
+          "rocking_impact": "../tests/nonlinear/rocking_impact",
+          "rocking_squat": "../tests/nonlinear/rocking_impact"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -205,6 +209,107 @@ def case_hertz_friction(exe, method, work):
     dec = (a["X.v"] - b["X.v"]) / 0.1
     check(abs(dec - 0.3 * 9.81) <= 1e-6, "hertz_friction: deceleration %r (mu g = %r)" % (dec, 0.3 * 9.81))
     return bal
+
+
+def friction_events(events):
+    """The friction element F's stick, slip and reversal records."""
+    return [e for e in events if e["contact"] == "F" and e["kind"] in ("stick", "slip", "reversal")]
+
+
+def check_fric_sequence(case, events, samples, ref, method):
+    """Every friction event of the run against the reference's (t, kind, x):
+    the same kinds in order, each at its instant (events' tolerance) and the
+    position there (states' tolerance, read from the sample nearest after)."""
+    et, xt, _ = TOL[method]
+    got = friction_events(events)
+    check(len(got) == len(ref), "%s: %d friction events (reference %d)" % (case, len(got), len(ref)))
+    for k, (e, (t, kind, x)) in enumerate(zip(got, ref)):
+        measure("event", float(e["t"]) - float(t))
+        check(e["kind"] == kind and abs(float(e["t"]) - float(t)) <= et * max(1, float(t)),
+              "%s: %s %d at %s (reference %s at %s)" % (case, e["kind"], k, e["t"], kind, t))
+
+
+def case_duffing_coulomb(exe, method, work, case="duffing_coulomb"):
+    """Reversals at the turning points and the final stick (quadratures of
+    the energy, refs.duffing_coulomb); stuck, the mass stays where it
+    stuck, and friction has dissipated the springs' energy lost."""
+    events, samples, bal = run(exe, method, work)
+    ref = refs.duffing_coulomb(1, 1, "0.5", 1, "0.6", "0.5", 3, 16)
+    check_fric_sequence(case, events, samples, ref, method)
+    xs = float(ref[-1][2])
+    last = samples[-1]
+    err = abs(last["M.x"] - xs) / abs(xs)
+    measure("state", err)
+    check(err <= TOL[method][1] and last["M.v"] == 0,
+          "%s: rests at %r (reference %r), v = %r" % (case, last["M.x"], xs, last["M.v"]))
+    u = lambda x: x * x / 2 + 0.5 * x ** 4 / 4
+    diss = u(3.0) - u(xs)
+    check(abs(last["energy.dissipated"] - diss) <= TOL[method][2] * u(3.0),
+          "%s: friction dissipated %r (potential lost %r)" % (case, last["energy.dissipated"], diss))
+    return bal
+
+
+def case_duffing_floor(exe, method, work):
+    """duffing_coulomb pressed by a held floor's contact force of 1 N:
+    the same events (the slip force rides in the floor force's direction)."""
+    return case_duffing_coulomb(exe, method, work, "duffing_floor")
+
+
+def case_belt_duffing(exe, method, work):
+    """The stick-slip limit cycle on the belt: every slip onset (the cubic
+    spring's force reaching mu_s N at the current state) and every stick at
+    the reference's instants (refs.belt_duffing)."""
+    events, samples, bal = run(exe, method, work)
+    ref = refs.belt_duffing(1, 1, "0.5", 10, "0.5", "0.3", 3, 20)
+    check_fric_sequence("belt_duffing", events, samples, ref, method)
+    return bal
+
+
+def case_rocking_impact(exe, method, work, b=0.2):
+    """The rocking block's corner impact (both corners, friction, e = 0),
+    against Housner's closed form: about the new corner at
+    w' = w (1 - 3/2 sin^2 alpha) (the only impulse acts there, so the
+    angular momentum about it is kept: (I + m (h^2 - b^2)) w = I_c w'),
+    the old corner lifting off at 2 b w' with no impulse, the energy lost
+    I_c (w^2 - w'^2) / 2, I_c = 4 m (b^2 + h^2) / 3.  A squat block
+    (b > sqrt(2) h: the ratio would be negative) stops dead: every
+    velocity 0, the energy lost all of it."""
+    h, w, m = mpf("0.5"), mpf(1), mpf(1)
+    b = mpf(b)
+    events, samples, bal = run(exe, method, work, ["--set", "b=%s" % b])
+    alpha = mp.atan(b / h)
+    ratio = 1 - mpf(3) / 2 * mp.sin(alpha) ** 2
+    wp = w * ratio if ratio > 0 else mpf(0)
+    Ic = 4 * m * (b ** 2 + h ** 2) / 3
+    imp = impacts(events)
+    case = "rocking_impact" if ratio > 0 else "rocking_squat"
+    first = imp[0] if imp else None
+    check(first is not None and first["contact"] == "L" and float(first["t"]) == 0,
+          "%s: the left corner's impact at t = 0" % case)
+    if ratio > 0:
+        check(all(e["contact"] not in ("R", "FR") for e in events),
+              "%s: no record of the old corner, which takes no impulse and lifts off (%s)" %
+              (case, [(e["kind"], e["contact"]) for e in events]))
+    if first is not None:
+        lost = Ic * (w ** 2 - wp ** 2) / 2
+        check(abs(float(first["energy_lost"]) - float(lost)) <= 1e-12,
+              "%s: energy lost %s (closed form %s)" % (case, first["energy_lost"], lost))
+    last = samples[-1]
+    got = (last["B.omega"], last["B.vx"], last["B.vy"])
+    want = tuple(float(x) for x in (wp, -h * wp, b * wp))
+    err = max(abs(a - c) for a, c in zip(got, want))
+    measure("state", err)
+    check(err <= 1e-12, "%s: (omega, vx, vy) after %r (Housner %r)" % (case, got, want))
+    if ratio > 0:
+        t = last["t"]
+        check(abs(last["R.gap"] - float(2 * b * wp) * t) <= 1e-12,
+              "%s: the old corner lifts off at 2 b w' (gap %r at %r s)" % (case, last["R.gap"], t))
+    return bal
+
+
+def case_rocking_squat(exe, method, work):
+    """The same impact of a squat block (b = 0.8 m, h = 0.5 m): it stops."""
+    return case_rocking_impact(exe, method, work, b="0.8")
 
 
 def main():
