@@ -234,8 +234,8 @@ static int plot_column(const Prog *g, char col[160])
 static int prog_draw(const Prog *g)
 {
     char col[160];
-    const char *base = g->o.curve ? "curve" : "continuation", *csv = g->o.curve ? "curve" : "branch";
-    int y = g->o.curve ? 2 : plot_column(g, col), sc = g->o.curve ? 4 : 3;
+    const char *base = g->o.curve ? "curve" : "continuation";
+    int y = g->o.curve ? 2 : plot_column(g, col);
     if (g->o.curve)
         snprintf(col, sizeof col, "%s", g->o.param2);
     if (y < 0)
@@ -246,8 +246,8 @@ static int prog_draw(const Prog *g)
                      "`gnuplot %s.gp` here.\n"
                      "set datafile separator ','\nset grid\nset key outside right top\n"
                      "set xlabel '%s'\nset ylabel '%s'\nset title '%s: %s'\n"
-                     "st(k) = strcol(%d) eq k\n", base, g->o.param, col, g->m->name,
-                 g->o.curve ? "curve of bifurcation points" : "periodic orbits", g->o.curve ? 3 : 2);
+                     "st(k) = strcol(2) eq k\n", base, g->o.param, col, g->m->name,
+                 g->o.curve ? "curve of bifurcation points" : "periodic orbits");
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
             ctext_printf(&t, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
@@ -255,13 +255,19 @@ static int prog_draw(const Prog *g)
         else
             ctext_printf(&t, "set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,10'\n"
                              "if (!exists('png')) png = '%s.png'\nset output png\n", base);
+        if (g->o.curve) {
+            /* on the curve a multiplier is +-1: no stability to draw */
+            ctext_printf(&t, "plot 'curve.csv' using 1:2 every ::1 with linespoints lw 2 pt 7 ps 0.6 "
+                             "lc rgb '#1f4e9c' title '%s curve'\nunset output\n",
+                         g->o.curve == NSM_CONT_FOLD ? "fold" : g->o.curve == NSM_CONT_FLIP
+                         ? "period-doubling" : "grazing");
+            continue;
+        }
         ctext_printf(&t,
-            "plot '%s.csv' using 1:(column(%d) == 1 ? column(%d) : NaN) every ::1 with lines lw 2 "
+            "plot 'branch.csv' using 1:($3 == 1 ? column(%d) : NaN) every ::1 with lines lw 2 "
             "lc rgb '#1f4e9c' dt 1 title 'stable', \\\n"
-            "     '' using 1:(column(%d) == 0 ? column(%d) : NaN) every ::1 with lines lw 2 lc rgb '#c0392b' "
-            "dt 2 title 'unstable'", csv, sc, y, sc, y);
-        if (!g->o.curve)
-            ctext_printf(&t, ", \\\n"
+            "     '' using 1:($3 == 0 ? column(%d) : NaN) every ::1 with lines lw 2 lc rgb '#c0392b' "
+            "dt 2 title 'unstable', \\\n"
             "     '' using 1:(st('fold') ? column(%d) : NaN) every ::1 with points pt 7 ps 1.6 "
             "lc rgb '#000000' title 'fold', \\\n"
             "     '' using 1:(st('flip') ? column(%d) : NaN) every ::1 with points pt 5 ps 1.6 "
@@ -269,8 +275,7 @@ static int prog_draw(const Prog *g)
             "     '' using 1:(st('ns') ? column(%d) : NaN) every ::1 with points pt 9 ps 1.6 "
             "lc rgb '#8e44ad' title 'Neimark-Sacker', \\\n"
             "     '' using 1:(st('grazing') ? column(%d) : NaN) every ::1 with points pt 13 ps 1.6 "
-            "lc rgb '#27ae60' title 'grazing'", y, y, y, y);
-        ctext_printf(&t, "\nunset output\n");
+            "lc rgb '#27ae60' title 'grazing'\nunset output\n", y, y, y, y, y, y);
     }
     char gp[64], logf[64], fpng[64], fsvg[64];
     snprintf(gp, sizeof gp, "%s.gp", base);
@@ -282,7 +287,7 @@ static int prog_draw(const Prog *g)
         return t.err ? prog_bad(g->prog, "out of memory") : 1;
     }
     free(t.s);
-    char names[160], png[64], svg[64];
+    char names[320], png[96], svg[96];
     snprintf(png, sizeof png, "%s.tmp%ld", fpng, (long)getpid());
     snprintf(svg, sizeof svg, "%s.tmp%ld", fsvg, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
@@ -420,11 +425,11 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
             g.quiet = 1;
         } else if (!strcmp(a, "--no-plot")) {
             g.plot = 0;
+        } else if (!strcmp(a, "--switch-pd")) {
+            g.o.switch_pd = 1;
         } else if (!val) {
             rc = prog_bad(g.prog, "%s: %s", a, a[0] == '-' && a[1] == '-'
                           ? "unknown option or missing value (see --help)" : "unexpected argument");
-        } else if (!strcmp(a, "--switch-pd")) {
-            g.o.switch_pd = 1;
         } else if (i++, !strcmp(a, "--param")) {
             rc = param_parse(&g, a, val, pname, sizeof pname, &g.o.from, &g.o.to);
             g.o.param = pname;
