@@ -96,8 +96,8 @@ static void usage(FILE *out)
           "  --plot COLUMN           the column of the bifurcation diagram\n"
           "  --jobs N                threads (and MPI ranks under mpirun)\n"
           "  -v                      show the C compiler's command\n"
-          "\n"
-          "nsmc continue: periodic orbits followed in one parameter by pseudo-arclength\n"
+          "\n", out);
+    fputs("nsmc continue: periodic orbits followed in one parameter by pseudo-arclength\n"
           "  continuation, stable and unstable, folds, period doublings, Neimark-Sacker\n"
           "  points and grazings located (docs/studies.md; nsmc continue --help)\n"
           "  --param NAME=FROM:TO    the parameter and its range\n"
