@@ -14,4 +14,4 @@ add_test(NAME studies.curves
   COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/curves_test.py
           --nsmc $<TARGET_FILE:nsmc> --fio ${NSM_SOURCE_DIR}/models/forced_impact_oscillator.nsm
           --clearance ${NSM_SOURCE_DIR}/tests/studies/impact_clearance.nsm)
-set_tests_properties(studies.curves PROPERTIES LABELS studies TIMEOUT 600)
+set_tests_properties(studies.curves PROPERTIES LABELS studies TIMEOUT 900)
