@@ -1,7 +1,8 @@
 /*
 ** continuation.c: pseudo-arclength continuation of the periodic orbits of a
 ** forced model in one parameter, with their folds, period doublings,
-** Neimark-Sacker points and grazings (docs/studies.md, "Continuation").
+** Neimark-Sacker points and grazings, and of those points in two parameters
+** (docs/studies.md, "Continuation").
 **
 ** A periodic orbit of k forcing periods T(p) (an expression of the
 ** parameters) is a zero of F(y, p) = P(y, p) - y, P the stroboscopic map
@@ -34,6 +35,11 @@
 ** on from the grazing orbit on the branch of the other impact count (a
 ** natural-parameter Newton solve on either side of the grazing parameter,
 ** where the impacting branch exists, then a new tangent).
+**
+** Branch switching (switch_pd): at the first period doubling the branch
+** leaves for the doubled orbit (cont_switch).  Two-parameter curves (curve):
+** the fold, period-doubling or grazing point continued in two parameters as
+** the zero of an extended system (curve_follow, below).
 **
 ** No I/O: points go to the caller's function (the continuation program,
 ** contprog.c, writes them).
