@@ -138,6 +138,15 @@ def test_basins(fio):
         assert abs(last[m, 1] - a["phase"]) < 1e-5 and abs(last[m, 3] - a["M.v [m/s]"]) < 1e-5
 
 
+def test_basins_refused(fio):
+    """Bad basin axes: nsmc's message, as a SettingError; nothing left over."""
+    with pytest.raises(nsm.SettingError, match="M.q"):
+        fio.basins(("M.q", -3, -0.01, 4), ("M.v", -3, 3, 4), "impact:stop",
+                   period="2*pi/omega", params={"omega": 0.7})
+    with pytest.raises(nsm.SettingError, match="COORDINATE"):
+        fio.basins(("M.x", -3, 4), ("M.v", -3, 3, 4), "impact:stop")
+
+
 def test_lyapunov_refusal_names_lyapunov(src):
     """A nonlinear model's Lyapunov refusal names the Lyapunov study."""
     m = nsm.compile(os.path.join(src, "models", "duffing_stop.nsm"))
