@@ -2,12 +2,15 @@
 """Times nsmc sweep --basin: the forced impact oscillator's basins at
 omega = 0.7 (two period-1 orbits) on an N x N grid of initial states.
 
-    python3 bench/basin_bench.py [--nsmc build/nsmc] [--n 500] [--jobs 2]
+    python3 bench/basin_bench.py [--nsmc build/nsmc] [--n 500] [--jobs 2] [--mpirun mpirun]
 
 Wall time around the whole command and CPU time of its processes
 (getrusage of the children), after a warm-up run on a small grid that
 builds the cached sweep program; prints the attractors' shares
-(docs/performance.md, "Basins of attraction").
+(docs/performance.md, "Basins of attraction").  With --mpirun the same
+grid again under `mpirun -np 2` (one thread per rank), its wall time, and
+whether basins.csv, attractors.csv and summary.csv are byte for byte those
+of the threaded run.
 """
 import argparse
 import csv
@@ -28,14 +31,14 @@ def cpu():
     return r.ru_utime + r.ru_stime
 
 
-def basin(nsmc, out, n, jobs):
-    """One basin study; its wall and CPU time."""
-    cmd = [nsmc, "sweep", MODEL, "--set", "omega=0.7", "--basin", "M.x=-3:-0.01:%d" % n,
+def basin(nsmc, out, n, jobs, prefix=(), env=None):
+    """One basin study (under prefix, e.g. mpirun); its wall and CPU time."""
+    cmd = list(prefix) + [nsmc, "sweep", MODEL, "--set", "omega=0.7", "--basin", "M.x=-3:-0.01:%d" % n,
            "--basin", "M.v=-3:3:%d" % n, "--section", "impact:stop",
            "--section-period", "2*pi/omega", "--transient", "300", "--record", "12",
            "--jobs", str(jobs), "--out-dir", out]
     c0, t0 = cpu(), time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True)
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
     return time.perf_counter() - t0, cpu() - c0
 
 
@@ -44,18 +47,31 @@ def main():
     ap.add_argument("--nsmc", default=os.path.join(ROOT, "build", "nsmc"))
     ap.add_argument("--n", type=int, default=500)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--mpirun", default="", help="also run under MPIRUN -np 2 and compare")
     args = ap.parse_args()
+    same = None
     with tempfile.TemporaryDirectory() as d:
         basin(args.nsmc, os.path.join(d, "warm"), 8, args.jobs)
         wall, cpu_s = basin(args.nsmc, os.path.join(d, "b"), args.n, args.jobs)
         with open(os.path.join(d, "b", "attractors.csv")) as f:
             shares = [(r["attractor"], r["period"], r["records"], r["fraction"][:6])
                       for r in csv.DictReader(f)]
+        if args.mpirun:
+            env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                       OMPI_MCA_rmaps_base_oversubscribe="1")
+            mwall, mcpu = basin(args.nsmc, os.path.join(d, "m"), args.n, 1,
+                                [args.mpirun, "--oversubscribe", "-np", "2"], env)
+            same = all(open(os.path.join(d, "b", f), "rb").read() ==
+                       open(os.path.join(d, "m", f), "rb").read()
+                       for f in ("basins.csv", "attractors.csv", "summary.csv"))
     print("%d x %d initial states, --jobs %d: %.1f s wall, %.1f s CPU (%.0f us CPU per state)"
           % (args.n, args.n, args.jobs, wall, cpu_s, 1e6 * cpu_s / args.n ** 2))
     print("attractors (id, period, records, share):", shares)
+    if same is not None:
+        print("mpirun -np 2 (--jobs 1 per rank): %.1f s wall; files byte-identical: %s"
+              % (mwall, "yes" if same else "NO"))
     print("load average at the end: %.2f" % os.getloadavg()[0])
-    return 0
+    return 0 if same is not False else 1
 
 
 if __name__ == "__main__":

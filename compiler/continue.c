@@ -6,7 +6,8 @@
  *                   [--period EXPR] [--periods K] [--ds S] [--ds-min S]
  *                   [--ds-max S] [--max-points N] [--tol X] [--transient N]
  *                   [--start V,V,...] [--set NAME=VALUE]... [--plot COLUMN]
- *                   [--no-plot] [-q] [-v]
+ *                   [--no-plot] [-q] [-v] [--switch-pd]
+ *                   [--curve fold|flip|grazing --param2 NAME2=FROM:TO]
  *
  * The model is compiled in memory and built, with the continuation
  * program's main (runtime/src/contprog.c) instead of the simulator's, into a
@@ -35,7 +36,8 @@ static void continue_usage(FILE *f)
           "                     [--period EXPR] [--periods K] [--ds S] [--ds-min S]\n"
           "                     [--ds-max S] [--max-points N] [--tol X] [--transient N]\n"
           "                     [--start V,V,...] [--set NAME=VALUE]... [--plot COLUMN]\n"
-          "                     [--no-plot] [-q] [-v]\n"
+          "                     [--no-plot] [-q] [-v] [--switch-pd]\n"
+          "                     [--curve fold|flip|grazing --param2 NAME2=FROM:TO]\n"
           "Pseudo-arclength continuation of the periodic orbit of K (default 1) forcing\n"
           "periods EXPR (default 2*pi/omega) from NAME = FROM toward TO, stable and\n"
           "unstable, by Newton's method on the exact flow with the monodromy matrix;\n"
@@ -43,7 +45,11 @@ static void continue_usage(FILE *f)
           "--tol (default 1e-10) in the parameter.  The first orbit is found from the\n"
           "state after --transient (200) periods from --start (default the model's init).\n"
           "DIR receives branch.csv and the diagram continuation.gp/.png/.svg (stable\n"
-          "solid, unstable dashed, special points marked).  docs/studies.md.\n", f);
+          "solid, unstable dashed, special points marked).  --switch-pd: at the first\n"
+          "period doubling the branch goes on along the doubled orbit.  --curve: the\n"
+          "curve of the branch's first fold, period-doubling or grazing point in\n"
+          "(NAME, NAME2) from NAME2 = FROM toward TO, into curve.csv and\n"
+          "curve.gp/.png/.svg.  docs/studies.md.\n", f);
 }
 
 /* Entry from main.c for `nsmc continue ...` (argv[0] is "continue"). */

@@ -96,13 +96,16 @@ static void usage(FILE *out)
           "  --plot COLUMN           the column of the bifurcation diagram\n"
           "  --jobs N                threads (and MPI ranks under mpirun)\n"
           "  -v                      show the C compiler's command\n"
-          "\n"
-          "nsmc continue: periodic orbits followed in one parameter by pseudo-arclength\n"
+          "\n", out);
+    fputs("nsmc continue: periodic orbits followed in one parameter by pseudo-arclength\n"
           "  continuation, stable and unstable, folds, period doublings, Neimark-Sacker\n"
           "  points and grazings located (docs/studies.md; nsmc continue --help)\n"
           "  --param NAME=FROM:TO    the parameter and its range\n"
           "  --period EXPR           the forcing period (default 2*pi/omega)\n"
           "  --out-dir DIR           where branch.csv and the diagram go\n"
+          "  --switch-pd             on along the doubled orbit at the first period doubling\n"
+          "  --curve fold|flip|grazing --param2 NAME2=FROM:TO\n"
+          "                          the curve of such points in two parameters (curve.csv)\n"
           "\n"
           "nsmc cache clean          remove the cached simulators ($XDG_CACHE_HOME/nsm)\n"
           "exit status: 0 ok, 1 error in the model or the command line, 2 internal error\n",

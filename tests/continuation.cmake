@@ -6,3 +6,12 @@ add_test(NAME studies.continuation
   COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/continuation_test.py
           --nsmc $<TARGET_FILE:nsmc> --model ${NSM_SOURCE_DIR}/tests/studies/impact_clearance.nsm)
 set_tests_properties(studies.continuation PROPERTIES LABELS studies TIMEOUT 300)
+# Two-parameter curves (fold and period doubling in (omega, e), grazing in
+# (omega, d)) and branch switching onto the doubled orbit, against the
+# impact map in mpmath and the grazing's closed form
+# (tests/studies/curves_test.py).
+add_test(NAME studies.curves
+  COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/curves_test.py
+          --nsmc $<TARGET_FILE:nsmc> --fio ${NSM_SOURCE_DIR}/models/forced_impact_oscillator.nsm
+          --clearance ${NSM_SOURCE_DIR}/tests/studies/impact_clearance.nsm)
+set_tests_properties(studies.curves PROPERTIES LABELS studies TIMEOUT 900)

@@ -63,3 +63,11 @@ if(NSM_SANITIZE)
 endif()
 set_tests_properties(python.studies PROPERTIES LABELS python TIMEOUT 600
   ENVIRONMENT "${NSM_STUDIES_PY_ENV}")
+# The bifurcation studies from Python (Model.continuation: branches, curves,
+# branch switching; Model.sweep; Model.basins) against the impact map in
+# mpmath and closed forms (tests/python/test_bifurcation.py)
+add_test(NAME python.bifurcation
+  COMMAND ${NSM_PYTHON} -m pytest -q -p no:cacheprovider
+          ${NSM_SOURCE_DIR}/tests/python/test_bifurcation.py)
+set_tests_properties(python.bifurcation PROPERTIES LABELS python TIMEOUT 900
+  ENVIRONMENT "${NSM_STUDIES_PY_ENV}")

@@ -47,7 +47,7 @@ except ImportError as _err:   # pragma: no cover - tested in a bare venv
 
 from ._version import __version__
 
-__all__ = ["compile", "compile_source", "Model", "Result", "Param", "Error", "CompileError", "ParameterError",
+__all__ = ["compile", "compile_source", "Model", "Result", "Branch", "Param", "Error", "CompileError", "ParameterError",
            "SettingError", "SimulationError", "Interrupted", "EVENT_DTYPE", "__version__"]
 
 METHODS = {"rk4": 0, "adaptive": 1, "exact": 2, "taylor": 3}
@@ -336,7 +336,13 @@ def compile(path, verbose=False):
     with what to fix when nsmc, the C compiler or the cache cannot be used."""
     paths = _locate()
     so, _ = _build(_generate(path, paths), paths, verbose)
-    return Model(so)
+    m = Model(so)
+    try:
+        with open(path) as f:
+            m._source = f.read()
+    except OSError:
+        m._source = None
+    return m
 
 
 class _SectionRecord(ctypes.Structure):
@@ -347,6 +353,34 @@ class _SectionRecord(ctypes.Structure):
 
 _SECTION_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
                                ctypes.POINTER(_SectionRecord))
+
+
+class _ContOptions(ctypes.Structure):
+    """nsm_cont_options (nsm/nsm.h)."""
+    _fields_ = [("param", ctypes.c_char_p), ("from_", ctypes.c_double), ("to", ctypes.c_double),
+                ("period", ctypes.c_char_p), ("periods", ctypes.c_int),
+                ("ds", ctypes.c_double), ("ds_min", ctypes.c_double), ("ds_max", ctypes.c_double),
+                ("max_points", ctypes.c_long), ("tol", ctypes.c_double),
+                ("transient", ctypes.c_long), ("switch_pd", ctypes.c_int), ("curve", ctypes.c_int),
+                ("param2", ctypes.c_char_p), ("from2", ctypes.c_double), ("to2", ctypes.c_double)]
+
+
+class _ContPoint(ctypes.Structure):
+    """nsm_cont_point (nsm/nsm.h)."""
+    _fields_ = [("kind", ctypes.c_int), ("param", ctypes.c_double), ("period", ctypes.c_double),
+                ("n2", ctypes.c_int), ("y", ctypes.POINTER(ctypes.c_double)),
+                ("mu_re", ctypes.POINTER(ctypes.c_double)),
+                ("mu_im", ctypes.POINTER(ctypes.c_double)), ("stable", ctypes.c_int),
+                ("impacts", ctypes.c_long), ("min_gap", ctypes.c_double),
+                ("min_speed", ctypes.c_double), ("dpds", ctypes.c_double),
+                ("index", ctypes.c_long), ("param2", ctypes.c_double)]
+
+
+_CONT_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                            ctypes.POINTER(_ContPoint))
+
+# enum nsm_cont_kind, in order
+CONT_KINDS = ("regular", "start", "fold", "flip", "ns", "grazing", "switch")
 
 
 def compile_source(text, verbose=False):
@@ -397,6 +431,8 @@ def _declare(lib):
         "nsm_sim_set_section": (I, [P, S]), "nsm_sim_set_section_period": (I, [P, S]),
         "nsm_sim_set_section_handler": (None, [P, _SECTION_FN, P]),
         "nsm_sim_eval": (I, [P, S, DP]),
+        "nsm_cont_defaults": (None, [ctypes.POINTER(_ContOptions)]),
+        "nsm_sim_continue": (I, [P, ctypes.POINTER(_ContOptions), DP, _CONT_FN, P]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -458,6 +494,7 @@ class Model:
         self.defaults = dict(t_end=d["t_end"], dt=d["dt"], every=d["every"],
                              method=d["method"])
         self._table = self._lib.nsmpy_model()
+        self._source = None
 
     def __repr__(self):
         return "<nsm.Model %s: %d bodies, %d parameters, %d contacts, %d outputs>" % (
@@ -667,6 +704,162 @@ class Model:
         finally:
             lib.nsm_sim_free(sim)
 
+    def continuation(self, param, start, stop, curve=None, param2=None, start2=None, stop2=None,
+                     period="2*pi/omega", periods=1, init=None, transient=200, ds=0.01,
+                     ds_min=1e-9, ds_max=0.05, max_points=10000, tol=1e-10, switch_pd=False,
+                     params=None, method=None):
+        """Pseudo-arclength continuation of a periodic orbit (nsm_sim_continue,
+        docs/studies.md "Continuation"): the orbit of `periods` forcing
+        periods `period` followed in `param` from start toward stop, stable
+        and unstable, with its folds, period doublings, Neimark-Sacker points
+        and grazings located to tol.  switch_pd: at the first period doubling
+        go on along the doubled orbit.  curve="fold", "flip" or "grazing"
+        with param2, start2, stop2: the curve of those points in (param,
+        param2) instead, from the first one on the branch at param2 = start2.
+        init: the state the first orbit is sought from (after transient
+        periods).  Returns a Branch of numpy arrays, one row per point."""
+        lib = self._lib
+        kinds = {None: 0, "fold": 2, "flip": 3, "grazing": 5}
+        if curve not in kinds:
+            raise SettingError("curve=%r: expected 'fold', 'flip' or 'grazing'" % (curve,))
+        if (curve is None) != (param2 is None):
+            raise SettingError("a curve needs param2, start2 and stop2; param2 is the second "
+                               "parameter of a curve")
+        o = _ContOptions()
+        lib.nsm_cont_defaults(ctypes.byref(o))
+        o.param, o.period = str(param).encode(), str(period).encode()
+        o.from_, o.to = _number(start, "start", SettingError), _number(stop, "stop", SettingError)
+        o.periods, o.transient, o.max_points = int(periods), int(transient), int(max_points)
+        o.ds, o.ds_min, o.ds_max, o.tol = (_number(v, n, SettingError) for v, n in
+                                           ((ds, "ds"), (ds_min, "ds_min"), (ds_max, "ds_max"),
+                                            (tol, "tol")))
+        o.switch_pd, o.curve = int(bool(switch_pd)), kinds[curve]
+        if curve is not None:
+            o.param2 = str(param2).encode()
+            o.from2 = _number(start2, "start2", SettingError)
+            o.to2 = _number(stop2, "stop2", SettingError)
+        for name in [param] + ([param2] if curve else []):
+            if name not in self.params:
+                raise ParameterError("%s: the model has no such parameter" % name)
+        sim = self._study(params, method, init)
+        n2 = 2 * len(self.bodies)
+        rows = []
+
+        def on_point(ud, s, pt):
+            q = pt.contents
+            rows.append((q.kind, q.param, q.param2, q.stable, [q.y[i] for i in range(n2)],
+                         q.period, q.impacts, q.min_gap, q.min_speed, q.dpds,
+                         [complex(q.mu_re[i], q.mu_im[i]) for i in range(n2)]))
+            return 0
+        fn = _CONT_FN(on_point)
+        try:
+            y = None
+            if init is not None:
+                y = (ctypes.c_double * n2)(*lib.nsm_sim_state(sim)[:n2])
+            rc = lib.nsm_sim_continue(sim, ctypes.byref(o), y, fn, None)
+            msg = _text(lib.nsm_sim_message(sim))
+            if rc != 0:
+                if rc == 1:     # NSM_EINVAL
+                    raise SettingError("continuation: bad options (%s)" % msg if msg else
+                                       "continuation: bad options (steps, range or period)")
+                self._fail(sim, "continuation")
+            return Branch(rows, n2, msg)
+        finally:
+            lib.nsm_sim_free(sim)
+
+    def sweep(self, param, values, section, period=None, transient=100, record=100, t_max=None,
+              params=None, init=None, method=None):
+        """A brute-force bifurcation diagram: for each value of param, the
+        records of the section (as section()) from t = 0, the first
+        `transient` dropped and the next `record` kept (fewer when the run
+        reaches t_max, default the model's t_end, first).  Returns (p, rec):
+        p the parameter of each kept record, rec its row t, phase, state."""
+        lib = self._lib
+        if param not in self.params:
+            raise ParameterError("%s: the model has no such parameter" % param)
+        n2 = 2 * len(self.bodies)
+        ps, rows = [], []
+        for v in np.atleast_1d(np.asarray(values, dtype=float)):
+            pv = dict(params or {})
+            pv[param] = float(v)
+            sim = self._study(pv, method, init)
+            seen = [0]
+
+            def on_rec(ud, s, rec):
+                r = rec.contents
+                seen[0] += 1
+                if seen[0] > transient:
+                    ps.append(float(v))
+                    rows.append([r.t, r.phase] + [r.y[i] for i in range(n2)])
+                return 1 if seen[0] >= transient + record else 0
+            fn = _SECTION_FN(on_rec)
+            try:
+                if lib.nsm_sim_set_section(sim, section.encode()) != 0 or (
+                        period is not None and
+                        lib.nsm_sim_set_section_period(sim, str(period).encode()) != 0):
+                    raise SettingError(_text(lib.nsm_sim_message(sim)))
+                lib.nsm_sim_set_section_handler(sim, fn, None)
+                if lib.nsm_sim_reset(sim) != 0:
+                    self._fail(sim, "sweep")
+                te = (self._times(sim, None, None, None) if t_max is None
+                      else self._eval(sim, t_max))
+                rc = lib.nsm_sim_run_until(sim, te)
+                if rc not in (0, 8):     # NSM_ESTOPPED: the records are in
+                    self._fail(sim, "sweep at %s = %r" % (param, float(v)))
+            finally:
+                lib.nsm_sim_free(sim)
+        return np.array(ps, dtype=float), np.array(rows, dtype=float).reshape(-1, 2 + n2)
+
+    def basins(self, x, y, section, period=None, transient=100, record=100, tol=1e-4,
+               t_max=None, params=None, jobs=1, method=None):
+        """Basins of attraction (nsmc sweep --basin, docs/studies.md): x and
+        y are (COORDINATE, start, stop, count) with COORDINATE "BODY.x" or
+        "BODY.v"; each initial state of the grid is run and classified by the
+        attractor it reaches, numbered in order of first appearance.  Returns
+        (xs, ys, labels, attractors): the axes, labels[i, j] the attractor
+        of (xs[j], ys[i]) (0 no period found, -1 failed), and one dict per
+        attractor (period, records, points, fraction, section point)."""
+        if self._source is None:
+            raise SettingError("basins need the model's source: compile it with nsm.compile "
+                               "or nsm.compile_source")
+        axes = []
+        for name, ax in (("x", x), ("y", y)):
+            if len(ax) != 4:
+                raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)" % (name, ax))
+            c, a, b, k = ax
+            axes.append("%s=%r:%r:%d" % (c, _number(a, name), _number(b, name), int(k)))
+        paths = _locate()
+        with tempfile.TemporaryDirectory(prefix="nsm-basins-") as d:
+            src = os.path.join(d, "model.nsm")
+            with open(src, "w") as f:
+                f.write(self._source)
+            cmd = [paths.NSMC, "sweep", src, "--basin", axes[0], "--basin", axes[1],
+                   "--section", section, "--transient", str(int(transient)),
+                   "--record", str(int(record)), "--basin-tol", repr(float(tol)),
+                   "--jobs", str(int(jobs)), "--out-dir", os.path.join(d, "out")]
+            if period is not None:
+                cmd += ["--section-period", str(period)]
+            if t_max is not None:
+                cmd += ["--t-max", str(t_max)]
+            if method is not None:
+                cmd += ["--method", method]
+            for k, v in (params or {}).items():
+                cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
+            p = _run_tool(cmd, "nsmc")
+            if p.returncode not in (0, 3):
+                raise SettingError("nsmc sweep --basin: %s" % (p.stderr.strip() or
+                                                               "exit status %d" % p.returncode))
+            grid = np.loadtxt(os.path.join(d, "out", "basins.csv"), delimiter=",", skiprows=1,
+                              ndmin=2)
+            with open(os.path.join(d, "out", "attractors.csv")) as f:
+                head = f.readline().strip().split(",")
+                atts = [dict(zip(head, (float(v) for v in line.strip().split(","))))
+                        for line in f if line.strip()]
+        nx, ny = int(x[3]), int(y[3])
+        xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
+        labels = grid[:, 2].astype(int).reshape(ny, nx)
+        return xs, ys, labels, atts
+
     def run(self, t_end=None, method=None, params=None, every=None, dt=None, rtol=None,
             atol=None, max_steps=None, max_event_rate=None, zeno=True, init=None):
         """Simulates from t = 0 to t_end (default: the model's `simulate`).
@@ -772,6 +965,40 @@ class Model:
 EVENT_DTYPE = np.dtype([("t", "f8"), ("kind", "O"), ("contact", "O"),
                         ("vrel_before", "f8"), ("vrel_after", "f8"), ("impulse", "f8"),
                         ("energy_lost", "f8"), ("count", "i8")])
+
+
+class Branch:
+    """Points of a continuation (Model.continuation), numpy arrays with one
+    row per point in the order of the branch: param, param2 (NaN on a
+    branch), kind (regular, start, fold, flip, ns, grazing, switch; on a
+    curve the curve's kind), stable, y (the orbit's state at t = 0),
+    period, impacts (per orbit), min_gap, min_speed, dpds, multipliers
+    (complex, by decreasing modulus); message: the runtime's note on why
+    the branch ended, if any."""
+
+    def __init__(self, rows, n2, message):
+        self.param = np.array([r[1] for r in rows], dtype=float)
+        self.param2 = np.array([r[2] for r in rows], dtype=float)
+        self.kind = np.array([CONT_KINDS[r[0]] for r in rows], dtype=object)
+        self.stable = np.array([bool(r[3]) for r in rows], dtype=bool)
+        self.y = np.array([r[4] for r in rows], dtype=float).reshape(-1, n2)
+        self.period = np.array([r[5] for r in rows], dtype=float)
+        self.impacts = np.array([r[6] for r in rows], dtype=int)
+        self.min_gap = np.array([r[7] for r in rows], dtype=float)
+        self.min_speed = np.array([r[8] for r in rows], dtype=float)
+        self.dpds = np.array([r[9] for r in rows], dtype=float)
+        self.multipliers = np.array([r[10] for r in rows], dtype=complex).reshape(-1, n2)
+        self.message = message
+
+    def __len__(self):
+        return len(self.param)
+
+    def special(self, kind):
+        """The indices of the points of one kind ("fold", "flip", ...)."""
+        return np.flatnonzero(self.kind == kind)
+
+    def __repr__(self):
+        return "<nsm.Branch: %d points>" % len(self)
 
 
 class Result:

@@ -1,7 +1,8 @@
 /*
 ** continuation.c: pseudo-arclength continuation of the periodic orbits of a
 ** forced model in one parameter, with their folds, period doublings,
-** Neimark-Sacker points and grazings (docs/studies.md, "Continuation").
+** Neimark-Sacker points and grazings, and of those points in two parameters
+** (docs/studies.md, "Continuation").
 **
 ** A periodic orbit of k forcing periods T(p) (an expression of the
 ** parameters) is a zero of F(y, p) = P(y, p) - y, P the stroboscopic map
@@ -35,6 +36,11 @@
 ** natural-parameter Newton solve on either side of the grazing parameter,
 ** where the impacting branch exists, then a new tangent).
 **
+** Branch switching (switch_pd): at the first period doubling the branch
+** leaves for the doubled orbit (cont_switch).  Two-parameter curves (curve):
+** the fold, period-doubling or grazing point continued in two parameters as
+** the zero of an extended system (curve_follow, below).
+**
 ** No I/O: points go to the caller's function (the continuation program,
 ** contprog.c, writes them).
 */
@@ -60,6 +66,9 @@ typedef struct Cont {
     nsm_cont_fn fn;
     void *ud;
     long index;
+    int periods;              /* forcing periods per orbit (doubled by a switch) */
+    double p2;                /* a curve's second parameter (NaN on a branch) */
+    struct Pt *flip;          /* switch_pd: the period doubling found, else NULL */
 } Cont;
 
 /* A point of the branch with what was computed there. */
@@ -140,7 +149,7 @@ static int cont_period(Cont *c, double p, double *T)
                  c->o->period, c->o->param, p);
         return NSM_EMODEL;
     }
-    *T *= c->o->periods;
+    *T *= c->periods;
     return NSM_OK;
 }
 
@@ -219,8 +228,30 @@ static double det_of(int n, const double *A0)
     return d;
 }
 
-/* The unit tangent: the kernel of J = [Phi - I, F_p], oriented along dir
-** (tau . dir > 0).  Solved as [J; dir^T] tau = e_N. */
+/* The unit kernel vector of the (N-1) x N matrix in A's first N - 1 rows,
+** oriented along dir (tau . dir > 0): solved as [J; dir^T] tau = e_N.  A
+** (N x N) is overwritten. */
+static int cont_kernel(int N, double *A, const double *dir, double *tau)
+{
+    for (int b = 0; b < N; b++) {
+        A[(N - 1) * N + b] = dir[b];
+        tau[b] = 0;
+    }
+    tau[N - 1] = 1;
+    if (nsm_la_solve(N, A, tau, 1))
+        return NSM_ENUMERIC;
+    double nrm = 0, sd = 0;
+    for (int i = 0; i < N; i++)
+        nrm += tau[i] * tau[i], sd += tau[i] * dir[i];
+    nrm = sqrt(nrm);
+    if (!(nrm > 0) || !isfinite(nrm))
+        return NSM_ENUMERIC;
+    for (int i = 0; i < N; i++)
+        tau[i] /= sd < 0 ? -nrm : nrm;
+    return NSM_OK;
+}
+
+/* The unit tangent: the kernel of J = [Phi - I, F_p], oriented along dir. */
 static int cont_tangent(const Cont *c, const double *Phi, const double *Fp, const double *dir, double *tau)
 {
     int n2 = c->n2, N = c->N;
@@ -229,25 +260,8 @@ static int cont_tangent(const Cont *c, const double *Phi, const double *Fp, cons
         for (int b = 0; b < n2; b++)
             A[a * N + b] = Phi[a * n2 + b] - (a == b);
         A[a * N + n2] = Fp[a];
-        tau[a] = 0;
     }
-    for (int b = 0; b < N; b++)
-        A[n2 * N + b] = dir[b];
-    tau[n2] = 1;
-    if (nsm_la_solve(N, A, tau, 1))
-        return NSM_ENUMERIC;
-    double nrm = 0;
-    for (int i = 0; i < N; i++)
-        nrm += tau[i] * tau[i];
-    nrm = sqrt(nrm);
-    if (!(nrm > 0) || !isfinite(nrm))
-        return NSM_ENUMERIC;
-    double sd = 0;
-    for (int i = 0; i < N; i++)
-        sd += tau[i] * dir[i];
-    for (int i = 0; i < N; i++)
-        tau[i] /= sd < 0 ? -nrm : nrm;
-    return NSM_OK;
+    return cont_kernel(N, A, dir, tau);
 }
 
 /* The smallest gap over the period of an orbit without impacts: the exact
@@ -439,7 +453,7 @@ static int cont_emit(Cont *c, const Pt *q, int kind)
         if (!(hypot(q->mre[i], q->mim[i]) < 1))
             stable = 0;
     nsm_cont_point pt = { kind, q->X[n2], q->period, n2, q->X, q->mre, q->mim, stable,
-                          q->impacts, q->gmin, q->vmin, q->tau[n2], c->index++ };
+                          q->impacts, q->gmin, q->vmin, q->tau[n2], c->index++, c->p2 };
     if (c->fn && c->fn(c->ud, c->s, &pt))
         return NSM_ESTOPPED;
     return NSM_OK;
@@ -685,11 +699,325 @@ static int cont_specials(Cont *c, const Pt *a, const Pt *b, double sb, Pt *q)
             if (which[i] >= 0 && (best < 0 || at[i] < at[best]))
                 best = i;
         rc = cont_emit(c, &found[best], kinds[which[best]]);
+        if (c->flip && !c->flip->X && which[best] == 1 && !rc && !(rc = pt_alloc(c, c->flip)))
+            pt_copy(c, c->flip, &found[best]);
         which[best] = -1;
     }
 out:
     for (int i = 0; i < m; i++)
         pt_free(&found[i]);
+    return rc;
+}
+
+/* Onto the doubled orbit at the period doubling f (branch switching): the
+** map over twice the periods has a pitchfork there, its new branch tangent
+** to (v, 0), v the eigenvector of Phi for the multiplier -1 (Kuznetsov,
+** Elements of Applied Bifurcation Theory, 3rd ed. 2004, sec. 10.2).  v by
+** inverse iteration on Phi + I (shifted off exact singularity); the first
+** orbit of the doubled branch is corrected on the hyperplane v . (y - y_f)
+** = ds into b, finished, and emitted as NSM_CONT_SWITCH.  NSM_ENUMERIC, with
+** a message, when no doubled orbit is found. */
+static int cont_switch(Cont *c, Pt *f, Pt *b)
+{
+    int n2 = c->n2, rc, ok = 0;
+    double v[n2], A[n2 * n2], nrm = 0;
+    for (int i = 0; i < n2; i++)
+        v[i] = 1 + 0.1 * i;
+    for (int it = 0; it < 3; it++) {
+        for (int i = 0; i < n2 * n2; i++)
+            A[i] = f->Phi[i] + (i % (n2 + 1) == 0) * (1 + 1e-9);
+        if (nsm_la_solve(n2, A, v, 1))
+            return NSM_ENUMERIC;
+        nrm = 0;
+        for (int i = 0; i < n2; i++)
+            nrm += v[i] * v[i];
+        nrm = sqrt(nrm);
+        if (!(nrm > 0) || !isfinite(nrm))
+            return NSM_ENUMERIC;
+        for (int i = 0; i < n2; i++)
+            v[i] /= nrm;
+    }
+    c->periods *= 2;
+    for (int i = 0; i < n2; i++)
+        f->tau[i] = v[i];
+    f->tau[n2] = 0;
+    for (double ds = c->o->ds; ds >= 1e-6 && !ok; ds /= 4)
+        if ((rc = cont_at(c, f, ds, b, &ok)))
+            return rc;
+    if (!ok) {
+        snprintf(c->s->msg, sizeof c->s->msg, "continuation: no doubled orbit found next to the "
+                 "period doubling at %s = %.17g", c->o->param, f->X[n2]);
+        return NSM_ENUMERIC;
+    }
+    return cont_emit(c, b, NSM_CONT_SWITCH);
+}
+
+/* ---- Two-parameter curves of fold, period-doubling and grazing points ----
+** The extended system G(X) = (P(y, p, q) - y, g(y, p, q)) = 0 in X = (y, p,
+** q), p = param, q = param2, with the bifurcation condition g = det(Phi - I)
+** (fold), det(Phi + I) (period doubling: Kuznetsov 2004, sec. 10.3) or, for
+** a grazing, the smallest gap over the period of the orbit of the free flow
+** (no impacts).  Its solution set is a curve, followed by pseudo-arclength
+** continuation in X as the branch is in (y, p).  The Jacobian of G is a
+** central difference of G (the step of cont_fp in each coordinate): it
+** enters Newton's method only, the points are zeros of G to its rounding. */
+
+/* A curve's working values at X: G (n2 + 1), the orbit's Phi (n2 x n2),
+** its impact count. */
+typedef struct CurveVal {
+    double *G, *Phi;
+    long impacts;
+    double vmin, gmin, period;
+} CurveVal;
+
+/* The free flow's map over the period from y (rt_advance, no impacts) into
+** yT; the model's mode at y must be free. */
+static int curve_free_map(Cont *c, const double *y, double p, double *yT, double *T)
+{
+    nsm_sim *s = c->s;
+    int rc;
+    if ((rc = cont_period(c, p, T)) || (rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)))
+        return rc;
+    if (!rt_mode_empty(s, s->mode)) {
+        snprintf(s->msg, sizeof s->msg, "continuation: the grazing curve needs the orbit in free "
+                 "flight (%s = %.17g)", c->o->param, p);
+        return NSM_EMETHOD;
+    }
+    double Y0[s->N], Y1[s->N];
+    memcpy(Y0, s->y, sizeof Y0);
+    if ((rc = rt_advance(s, 0, Y0, *T, Y1)))
+        return rc;
+    memcpy(yT, Y1, sizeof(double) * (size_t)c->n2);
+    return NSM_OK;
+}
+
+/* G at X into v (with Phi, impacts and the smallest gap or impact speed):
+** the second parameter set, then the orbit's map and the condition. */
+static int curve_eval(Cont *c, const double *X, CurveVal *v)
+{
+    int n2 = c->n2, rc;
+    double yT[n2], B[n2 * n2];
+    c->p2 = X[n2 + 1];
+    if ((rc = nsm_sim_set_param(c->s, c->o->param2, X[n2 + 1])))
+        return rc;
+    v->gmin = 0;
+    if (c->o->curve == NSM_CONT_GRAZING) {
+        if ((rc = curve_free_map(c, X, X[n2], yT, &v->period)) ||
+            (rc = cont_gap_min(c, X, X[n2], &v->gmin)))
+            return rc;
+        v->impacts = 0, v->vmin = 0;
+        v->G[n2] = v->gmin;
+    } else {
+        if ((rc = cont_map(c, X, X[n2], yT, v->Phi, &v->period)))
+            return rc;
+        v->impacts = c->impacts;
+        v->vmin = c->impacts ? c->vmin : 0;
+        double sg = c->o->curve == NSM_CONT_FLIP ? 1 : -1;
+        for (int i = 0; i < n2 * n2; i++)
+            B[i] = v->Phi[i] + sg * (i % (n2 + 1) == 0);
+        v->G[n2] = det_of(n2, B);
+    }
+    for (int i = 0; i < n2; i++)
+        v->G[i] = yT[i] - X[i];
+    return NSM_OK;
+}
+
+/* The Jacobian of G at X ((n2 + 1) rows of n2 + 2, in the first rows of the
+** (n2 + 2)-square A) by central differences; the impact count must stay
+** that of the base (im), else the curve is at a grazing: NSM_ENUMERIC. */
+static int curve_jacobian(Cont *c, const double *X, long im, double *A)
+{
+    int n2 = c->n2, M = n2 + 2, rc;
+    double Xh[M], Ga[n2 + 1], Gb[n2 + 1], Pa[n2 * n2];
+    CurveVal va = { Ga, Pa, 0, 0, 0, 0 }, vb = { Gb, Pa, 0, 0, 0, 0 };
+    for (int j = 0; j < M; j++) {
+        double h = 6.0554544523933395e-06 * fmax(1, fabs(X[j]));
+        memcpy(Xh, X, sizeof Xh);
+        Xh[j] = X[j] + h;
+        if ((rc = curve_eval(c, Xh, &va)))
+            return rc;
+        Xh[j] = X[j] - h;
+        if ((rc = curve_eval(c, Xh, &vb)))
+            return rc;
+        if (va.impacts != im || vb.impacts != im)
+            return NSM_ENUMERIC;
+        for (int i = 0; i <= n2; i++)
+            A[i * M + j] = (Ga[i] - Gb[i]) / (2 * h);
+    }
+    return NSM_OK;
+}
+
+/* Newton's method on G = 0 with the hyperplane nrm . (X - X0) = sig, from
+** the guess in X; on success v holds G, Phi and the rest at the solution
+** and tau (when given) the curve's unit tangent oriented along nrm.
+** Converged when the step is at 1e-12 of the coordinates' scale (or stalls
+** below 1e-10 at their rounding).  NSM_ENUMERIC when it does not converge,
+** or the impact count changes (im >= 0: the count to keep). */
+static int curve_correct(Cont *c, double *X, const double *X0, const double *nrm, double sig,
+                         long im, CurveVal *v, double *tau)
+{
+    int n2 = c->n2, M = n2 + 2, rc;
+    double A[M * M], r[M], last = HUGE_VAL;
+    for (int it = 0; it < 16; it++) {
+        if ((rc = curve_eval(c, X, v)))
+            return rc;
+        if (im >= 0 && v->impacts != im)
+            return NSM_ENUMERIC;
+        if ((rc = curve_jacobian(c, X, v->impacts, A)))
+            return rc;
+        for (int i = 0; i <= n2; i++)
+            r[i] = -v->G[i];
+        r[M - 1] = sig;
+        for (int b = 0; b < M; b++) {
+            A[(M - 1) * M + b] = nrm[b];
+            r[M - 1] -= nrm[b] * (X[b] - X0[b]);
+        }
+        if (nsm_la_solve(M, A, r, 1))
+            return NSM_ENUMERIC;
+        double step = 0;
+        for (int i = 0; i < M; i++) {
+            X[i] += r[i];
+            step = fmax(step, fabs(r[i]) / fmax(1, fabs(X[i])));
+        }
+        if (!(step == step) || step > 1e3 * fmax(last, 1e-3))
+            return NSM_ENUMERIC;
+        if (step <= 1e-12 || (step <= 1e-10 && step >= 0.5 * last)) {
+            if ((rc = curve_eval(c, X, v)) || (im >= 0 && v->impacts != im))
+                return rc ? rc : NSM_ENUMERIC;
+            if (!tau)
+                return NSM_OK;
+            if ((rc = curve_jacobian(c, X, v->impacts, A)))
+                return rc;
+            return cont_kernel(M, A, nrm, tau);
+        }
+        last = step;
+    }
+    return NSM_ENUMERIC;
+}
+
+/* A point of the curve to the caller: multipliers of Phi (for a grazing, of
+** the free flow's monodromy, D_y P = D_y G + I, from the tangent's
+** Jacobian), dp/ds the tangent's first parameter's component. */
+static int curve_emit(Cont *c, const double *X, const CurveVal *v, const double *tau)
+{
+    int n2 = c->n2, M = n2 + 2, rc;
+    double mre[n2], mim[n2], A[M * M], Phi[n2 * n2];
+    if (c->o->curve == NSM_CONT_GRAZING) {
+        if ((rc = curve_jacobian(c, X, 0, A)))
+            return rc;
+        for (int a = 0; a < n2; a++)
+            for (int b = 0; b < n2; b++)
+                Phi[a * n2 + b] = A[a * M + b] + (a == b);
+    } else {
+        memcpy(Phi, v->Phi, sizeof Phi);
+    }
+    if (nsm_la_eigvals(n2, Phi, mre, mim))
+        return NSM_ENUMERIC;
+    mu_sort(n2, mre, mim);
+    int stable = 1;
+    for (int i = 0; i < n2; i++)
+        if (!(hypot(mre[i], mim[i]) < 1))
+            stable = 0;
+    c->p2 = X[n2 + 1];
+    nsm_cont_point pt = { c->o->curve, X[n2], v->period, n2, X, mre, mim, stable, v->impacts,
+                          v->gmin, v->vmin, tau[n2], c->index++, X[n2 + 1] };
+    if (c->fn && c->fn(c->ud, c->s, &pt))
+        return NSM_ESTOPPED;
+    return NSM_OK;
+}
+
+/* The branch's callback while a curve looks for its first point: keeps the
+** first point of the curve's kind and stops the branch there. */
+static int curve_catch(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
+{
+    Cont *c = ud;
+    (void)sim;
+    if (pt->kind != c->o->curve)
+        return 0;
+    memcpy(c->flip->X, pt->y, sizeof(double) * (size_t)c->n2);
+    c->flip->X[c->n2] = pt->param;
+    return 1;
+}
+
+/* The curve (nsm_sim_continue with o->curve): its first point from the
+** branch at param2 = from2, then predictor-corrector steps in (y, p, q) as
+** the branch's, until it leaves the box, meets a grazing or runs out of
+** points. */
+static int curve_follow(Cont *c, double *y)
+{
+    nsm_sim *s = c->s;
+    const nsm_cont_options *o = c->o;
+    int n2 = c->n2, M = n2 + 2, rc;
+    double X[M], Xa[M], tau[M], ta[M], dir[M], G[n2 + 1], Phi[n2 * n2];
+    double lo2 = fmin(o->from2, o->to2), hi2 = fmax(o->from2, o->to2);
+    CurveVal v = { G, Phi, 0, 0, 0, 0 };
+    Pt first = { 0 };
+    if ((rc = pt_alloc(c, &first)))
+        return rc;
+    nsm_cont_options ob = *o;
+    ob.curve = 0, ob.switch_pd = 0;
+    Cont cb = *c;
+    cb.flip = &first;
+    if ((rc = nsm_sim_set_param(s, o->param2, o->from2)))
+        goto out;
+    rc = nsm_sim_continue(s, &ob, y, curve_catch, &cb);
+    if (rc != NSM_ESTOPPED) {
+        if (!rc) {
+            snprintf(s->msg, sizeof s->msg, "continuation: the branch of %s from %.17g to %.17g "
+                     "at %s = %.17g has no %s point to start the curve from", o->param, o->from,
+                     o->to, o->param2, o->from2, o->curve == NSM_CONT_FOLD ? "fold"
+                     : o->curve == NSM_CONT_FLIP ? "period-doubling" : "grazing");
+            rc = NSM_ENUMERIC;
+        }
+        goto out;
+    }
+    memcpy(X, first.X, sizeof(double) * (size_t)(n2 + 1));
+    X[n2 + 1] = o->from2;
+    memset(dir, 0, sizeof dir);
+    dir[n2 + 1] = o->to2 >= o->from2 ? 1 : -1;
+    memcpy(Xa, X, sizeof Xa);
+    /* the first point solved at q = from2 (the hyperplane fixes q) */
+    if ((rc = curve_correct(c, X, Xa, dir, 0, -1, &v, tau))) {
+        if (rc == NSM_ENUMERIC)
+            snprintf(s->msg, sizeof s->msg, "continuation: the curve's extended system has no "
+                     "solution next to %s = %.17g, %s = %.17g", o->param, first.X[n2], o->param2,
+                     o->from2);
+        goto out;
+    }
+    long im = v.impacts, points = 1;
+    if ((rc = curve_emit(c, X, &v, tau)))
+        goto out;
+    double ds = o->ds;
+    while (points < o->max_points) {
+        memcpy(Xa, X, sizeof Xa);
+        memcpy(ta, tau, sizeof ta);
+        for (int i = 0; i < M; i++)
+            X[i] = Xa[i] + ds * ta[i];
+        rc = curve_correct(c, X, Xa, ta, ds, im, &v, tau);
+        if (rc == NSM_ENUMERIC || rc == NSM_EMETHOD || rc == NSM_EMODEL) {
+            memcpy(X, Xa, sizeof Xa);
+            memcpy(tau, ta, sizeof tau);
+            if (ds > 16 * o->ds_min) {
+                ds /= 2;
+                continue;
+            }
+            snprintf(s->msg, sizeof s->msg, "continuation: the curve cannot be continued past %s = "
+                     "%.17g, %s = %.17g (Newton's method fails there, or the orbit's impacts "
+                     "change: a grazing)", o->param, X[n2], o->param2, X[n2 + 1]);
+            rc = NSM_OK;
+            break;
+        }
+        if (rc)
+            break;
+        if (X[n2] < c->lo || X[n2] > c->hi || X[n2 + 1] < lo2 || X[n2 + 1] > hi2)
+            break;
+        if ((rc = curve_emit(c, X, &v, tau)))
+            break;
+        points++;
+        ds = fmin(1.5 * ds, o->ds_max);
+    }
+out:
+    pt_free(&first);
     return rc;
 }
 
@@ -706,9 +1034,25 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
     double p0;
     if (nsm_sim_get_param(s, o->param, &p0))
         return NSM_EINVAL;
+    Pt flip = { 0 };
     Cont c = { s, o, 2 * s->n, 2 * s->n + 1, fmin(o->from, o->to), fmax(o->from, o->to),
-               0, 0, fn, ud, 0 };
+               0, 0, fn, ud, 0, o->periods, NAN, o->switch_pd ? &flip : NULL };
     s->msg[0] = 0;
+    if (o->curve) {
+        double q0;
+        if ((o->curve != NSM_CONT_FOLD && o->curve != NSM_CONT_FLIP && o->curve != NSM_CONT_GRAZING) ||
+            !o->param2 || !strcmp(o->param2, o->param) || !isfinite(o->from2) || !isfinite(o->to2) ||
+            nsm_sim_get_param(s, o->param2, &q0))
+            return NSM_EINVAL;
+        nsm_event_fn ev_fn = s->set.on_event;
+        void *ev_ud = s->set.ev_ud;
+        nsm_sim_set_event_handler(s, cont_event, &c);
+        int rc = curve_follow(&c, y);
+        nsm_sim_set_event_handler(s, ev_fn, ev_ud);
+        nsm_sim_set_param(s, o->param, p0);
+        nsm_sim_set_param(s, o->param2, q0);
+        return rc;
+    }
     nsm_event_fn ev_fn = s->set.on_event;
     void *ev_ud = s->set.ev_ud;
     nsm_sim_set_event_handler(s, cont_event, &c);
@@ -736,6 +1080,19 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
                 break;
             if ((rc = cont_specials(&c, &a, &b, ds, &q)))
                 break;
+            if (c.flip && c.flip->X && c.periods == o->periods) {
+                /* switch_pd: the doubled branch instead of b */
+                rc = cont_switch(&c, c.flip, &b);
+                if (rc == NSM_ENUMERIC)
+                    rc = NSM_OK;
+                else if (!rc) {
+                    points++;
+                    pt_copy(&c, &a, &b);
+                    ds = o->ds;
+                    continue;
+                }
+                break;
+            }
             if ((rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))
                 break;
             points++;
@@ -793,6 +1150,6 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
     }
     nsm_sim_set_event_handler(s, ev_fn, ev_ud);
     nsm_sim_set_param(s, o->param, p0);
-    pt_free(&a), pt_free(&b), pt_free(&q), pt_free(&g);
+    pt_free(&a), pt_free(&b), pt_free(&q), pt_free(&g), pt_free(&flip);
     return rc;
 }

@@ -7,6 +7,7 @@
 **          [--period EXPR] [--periods K] [--ds S] [--ds-min S] [--ds-max S]
 **          [--max-points N] [--tol X] [--transient N] [--start V,V,...]
 **          [--set NAME=VALUE]... [--plot COLUMN] [--no-plot] [-q]
+**          [--switch-pd] [--curve fold|flip|grazing --param2 NAME=FROM:TO]
 **
 ** Output in DIR, each written to a temporary and renamed into place:
 **   branch.csv            one line per point of the branch: the parameter,
@@ -18,7 +19,10 @@
 **   continuation.gp, .png, .svg  gnuplot: a state column against the
 **                         parameter, stable solid, unstable dashed, the
 **                         special points marked
-** and the special points on stdout.  Exit status: 0 ok, 1 bad arguments or
+** and the special points on stdout.  With --curve, the curve of fold,
+** period-doubling or grazing points in (NAME, NAME2) instead: curve.csv
+** (the branch's columns with NAME2 after NAME) and curve.gp/.png/.svg
+** (NAME2 against NAME).  Exit status: 0 ok, 1 bad arguments or
 ** model, 3 the continuation failed (no orbit at the start, or stopped).
 */
 #include <errno.h>
@@ -50,6 +54,7 @@ typedef struct Prog {
     CText csv;
     int nspecial;
     long npoints;
+    char pname2[128];
 } Prog;
 
 /* Append formatted text to t. */
@@ -106,25 +111,41 @@ static void prog_usage(const char *prog, FILE *f)
                "         [--period EXPR] [--periods K] [--ds S] [--ds-min S] [--ds-max S]\n"
                "         [--max-points N] [--tol X] [--transient N] [--start V,V,...]\n"
                "         [--set NAME=VALUE]... [--plot COLUMN] [--no-plot] [-q]\n"
+               "         [--switch-pd] [--curve fold|flip|grazing --param2 NAME2=FROM:TO]\n"
                "Pseudo-arclength continuation of the periodic orbit of K forcing periods\n"
                "(EXPR, default 2*pi/omega) from NAME = FROM toward TO, stable and unstable,\n"
                "with its folds, period doublings, Neimark-Sacker points and grazings located\n"
                "(docs/studies.md, \"Continuation\").  DIR receives branch.csv and\n"
-               "continuation.gp/.png/.svg.\n", prog);
+               "continuation.gp/.png/.svg.  --switch-pd: at the first period doubling the\n"
+               "branch goes on along the doubled orbit.  --curve: the curve of the branch's\n"
+               "first fold, period-doubling or grazing point in (NAME, NAME2), from NAME2 =\n"
+               "FROM toward TO, into curve.csv and curve.gp/.png/.svg.\n", prog);
 }
 
 /* Names of enum nsm_cont_kind in branch.csv and on stdout. */
-static const char *const kind_names[] = { "regular", "start", "fold", "flip", "ns", "grazing" };
+static const char *const kind_names[] = { "regular", "start", "fold", "flip", "ns", "grazing",
+                                          "switch" };
+
+/* A parameter's unit ("" when it has none). */
+static const char *param_unit(const nsm_model *m, const char *name)
+{
+    for (int k = 0; k < m->n_params; k++)
+        if (!strcmp(m->params[k].name, name))
+            return m->params[k].unit;
+    return "";
+}
 
 /* The header of branch.csv. */
 static void csv_header(Prog *g)
 {
     const nsm_model *m = g->m;
-    const char *unit = "";
-    for (int k = 0; k < m->n_params; k++)
-        if (!strcmp(m->params[k].name, g->o.param))
-            unit = m->params[k].unit;
-    ctext_printf(&g->csv, *unit ? "%s [%s],point,stable" : "%s,point,stable", g->o.param, unit);
+    const char *unit = param_unit(m, g->o.param);
+    ctext_printf(&g->csv, *unit ? "%s [%s]" : "%s", g->o.param, unit);
+    if (g->o.curve) {
+        unit = param_unit(m, g->o.param2);
+        ctext_printf(&g->csv, *unit ? ",%s [%s]" : ",%s", g->o.param2, unit);
+    }
+    ctext_printf(&g->csv, ",point,stable");
     for (int q = 0; q < 2 * m->n_bodies; q++)
         ctext_printf(&g->csv, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
                      q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
@@ -140,7 +161,10 @@ static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
     Prog *g = ud;
     (void)sim;
     g->npoints++;
-    ctext_printf(&g->csv, "%.17g,%s,%d", pt->param, kind_names[pt->kind], pt->stable);
+    ctext_printf(&g->csv, "%.17g", pt->param);
+    if (g->o.curve)
+        ctext_printf(&g->csv, ",%.17g", pt->param2);
+    ctext_printf(&g->csv, ",%s,%d", kind_names[pt->kind], pt->stable);
     for (int i = 0; i < pt->n2; i++)
         ctext_printf(&g->csv, ",%.17g", pt->y[i]);
     ctext_printf(&g->csv, ",%.17g,%ld,%.17g,%.17g,%.17g", pt->period, pt->impacts, pt->min_gap,
@@ -149,7 +173,7 @@ static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
         ctext_printf(&g->csv, ",%.17g,%.17g,%.17g", hypot(pt->mu_re[i], pt->mu_im[i]),
                      pt->mu_re[i], pt->mu_im[i]);
     ctext_printf(&g->csv, "\n");
-    if (pt->kind >= NSM_CONT_FOLD) {
+    if (pt->kind >= NSM_CONT_FOLD && !g->o.curve) {
         g->nspecial++;
         if (!g->quiet)
             printf("%-8s %s = %.15g  (|mu|max %.6g, impacts %ld)\n", kind_names[pt->kind],
@@ -195,37 +219,50 @@ static int plot_column(const Prog *g, char col[160])
         snprintf(name, sizeof name, "%s.%c", m->body_names ? m->body_names[q % m->n_bodies] : "?",
                  q < m->n_bodies ? 'x' : 'v');
         if (!strcmp(name, col))
-            return 4 + q;
+            return 4 + q + (g->o.curve != 0);
     }
     if (!strcmp(col, "period"))
-        return 4 + 2 * m->n_bodies;
+        return 4 + 2 * m->n_bodies + (g->o.curve != 0);
     if (!strcmp(col, "min_gap"))
-        return 6 + 2 * m->n_bodies;
+        return 6 + 2 * m->n_bodies + (g->o.curve != 0);
     return -1;
 }
 
-/* The diagram: continuation.gp, then gnuplot in DIR into temporaries
-** renamed over continuation.png and .svg once both are drawn. */
+/* The diagram: BASE.gp (BASE continuation, or curve for --curve), then
+** gnuplot in DIR into temporaries renamed over BASE.png and .svg once both
+** are drawn. */
 static int prog_draw(const Prog *g)
 {
     char col[160];
-    int y = plot_column(g, col);
+    const char *base = g->o.curve ? "curve" : "continuation";
+    int y = g->o.curve ? 2 : plot_column(g, col);
+    if (g->o.curve)
+        snprintf(col, sizeof col, "%s", g->o.param2);
     if (y < 0)
         return prog_bad(g->prog, "--plot %s: not a column of branch.csv (BODY.x, BODY.v, period, "
                         "min_gap)", col);
     CText t = { 0 };
     ctext_printf(&t, "# Continuation diagram written by nsmc continue; rerun with "
-                     "`gnuplot continuation.gp` here.\n"
+                     "`gnuplot %s.gp` here.\n"
                      "set datafile separator ','\nset grid\nset key outside right top\n"
-                     "set xlabel '%s'\nset ylabel '%s'\nset title '%s: periodic orbits'\n"
-                     "st(k) = strcol(2) eq k\n", g->o.param, col, g->m->name);
+                     "set xlabel '%s'\nset ylabel '%s'\nset title '%s: %s'\n"
+                     "st(k) = strcol(2) eq k\n", base, g->o.param, col, g->m->name,
+                 g->o.curve ? "curve of bifurcation points" : "periodic orbits");
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
             ctext_printf(&t, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
-                             "if (!exists('svg')) svg = 'continuation.svg'\nset output svg\n");
+                             "if (!exists('svg')) svg = '%s.svg'\nset output svg\n", base);
         else
             ctext_printf(&t, "set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,10'\n"
-                             "if (!exists('png')) png = 'continuation.png'\nset output png\n");
+                             "if (!exists('png')) png = '%s.png'\nset output png\n", base);
+        if (g->o.curve) {
+            /* on the curve a multiplier is +-1: no stability to draw */
+            ctext_printf(&t, "plot 'curve.csv' using 1:2 every ::1 with linespoints lw 2 pt 7 ps 0.6 "
+                             "lc rgb '#1f4e9c' title '%s curve'\nunset output\n",
+                         g->o.curve == NSM_CONT_FOLD ? "fold" : g->o.curve == NSM_CONT_FLIP
+                         ? "period-doubling" : "grazing");
+            continue;
+        }
         ctext_printf(&t,
             "plot 'branch.csv' using 1:($3 == 1 ? column(%d) : NaN) every ::1 with lines lw 2 "
             "lc rgb '#1f4e9c' dt 1 title 'stable', \\\n"
@@ -240,14 +277,19 @@ static int prog_draw(const Prog *g)
             "     '' using 1:(st('grazing') ? column(%d) : NaN) every ::1 with points pt 13 ps 1.6 "
             "lc rgb '#27ae60' title 'grazing'\nunset output\n", y, y, y, y, y, y);
     }
-    if (t.err || file_put(g, "continuation.gp", t.s, t.n)) {
+    char gp[64], logf[64], fpng[64], fsvg[64];
+    snprintf(gp, sizeof gp, "%s.gp", base);
+    snprintf(logf, sizeof logf, "%s.log", base);
+    snprintf(fpng, sizeof fpng, "%s.png", base);
+    snprintf(fsvg, sizeof fsvg, "%s.svg", base);
+    if (t.err || file_put(g, gp, t.s, t.n)) {
         free(t.s);
         return t.err ? prog_bad(g->prog, "out of memory") : 1;
     }
     free(t.s);
-    char names[160], png[64], svg[64];
-    snprintf(png, sizeof png, "continuation.png.tmp%ld", (long)getpid());
-    snprintf(svg, sizeof svg, "continuation.svg.tmp%ld", (long)getpid());
+    char names[320], png[96], svg[96];
+    snprintf(png, sizeof png, "%s.tmp%ld", fpng, (long)getpid());
+    snprintf(svg, sizeof svg, "%s.tmp%ld", fsvg, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
     fflush(NULL);
     pid_t pid = fork();
@@ -256,9 +298,9 @@ static int prog_draw(const Prog *g)
     if (pid == 0) {
         if (chdir(g->out_dir) != 0)
             _exit(126);
-        FILE *log = freopen("continuation.log", "w", stderr);
+        FILE *log = freopen(logf, "w", stderr);
         (void)log;
-        execlp("gnuplot", "gnuplot", "-e", names, "continuation.gp", (char *)NULL);
+        execlp("gnuplot", "gnuplot", "-e", names, gp, (char *)NULL);
         _exit(127);
     }
     int st;
@@ -266,7 +308,7 @@ static int prog_draw(const Prog *g)
         if (errno != EINTR)
             return prog_bad(g->prog, "waiting for gnuplot: %s", strerror(errno));
     int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0, rc = 0;
-    const char *tmp[2] = { png, svg }, *fin[2] = { "continuation.png", "continuation.svg" };
+    const char *tmp[2] = { png, svg }, *fin[2] = { fpng, fsvg };
     for (int k = 0; k < 2; k++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", g->out_dir, tmp[k]);
@@ -277,32 +319,46 @@ static int prog_draw(const Prog *g)
             unlink(from);
     }
     if (!ok)
-        return prog_bad(g->prog, "gnuplot failed on %s/continuation.gp (%s; see %s/continuation.log)",
-                        g->out_dir, WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
-                                                                          : "it reported an error",
-                        g->out_dir);
+        return prog_bad(g->prog, "gnuplot failed on %s/%s (%s; see %s/%s)", g->out_dir, gp,
+                        WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
+                                                                : "it reported an error",
+                        g->out_dir, logf);
     return rc;
 }
 
-/* --param NAME=FROM:TO into the options (name kept in buf). */
-static int param_parse(Prog *g, const char *val, char *buf, size_t len)
+/* --param (or --param2) NAME=FROM:TO: the name into buf, the range into
+** from and to. */
+static int param_parse(const Prog *g, const char *opt, const char *val, char *buf, size_t len,
+                       double *from_v, double *to_v)
 {
     const char *eq = strchr(val, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
     if (!eq || !colon || eq == val || (size_t)(eq - val) >= len)
-        return prog_bad(g->prog, "--param %s: expected NAME=FROM:TO", val);
+        return prog_bad(g->prog, "%s %s: expected NAME=FROM:TO", opt, val);
     memcpy(buf, val, (size_t)(eq - val));
     buf[eq - val] = 0;
     char from[128];
     if ((size_t)(colon - eq - 1) >= sizeof from)
-        return prog_bad(g->prog, "--param %s: expected NAME=FROM:TO", val);
+        return prog_bad(g->prog, "%s %s: expected NAME=FROM:TO", opt, val);
     memcpy(from, eq + 1, (size_t)(colon - eq - 1));
     from[colon - eq - 1] = 0;
-    if (num_parse(from, &g->o.from) || num_parse(colon + 1, &g->o.to))
-        return prog_bad(g->prog, "--param %s: FROM and TO must be numbers", val);
-    if (g->o.from == g->o.to)
-        return prog_bad(g->prog, "--param %s: FROM and TO are equal", val);
-    g->o.param = buf;
+    if (num_parse(from, from_v) || num_parse(colon + 1, to_v))
+        return prog_bad(g->prog, "%s %s: FROM and TO must be numbers", opt, val);
+    if (*from_v == *to_v)
+        return prog_bad(g->prog, "%s %s: FROM and TO are equal", opt, val);
     return 0;
+}
+
+/* --curve fold|flip|grazing into the options. */
+static int curve_parse(Prog *g, const char *val)
+{
+    static const char *const names[] = { "fold", "flip", "grazing" };
+    static const int kinds[] = { NSM_CONT_FOLD, NSM_CONT_FLIP, NSM_CONT_GRAZING };
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(val, names[k])) {
+            g->o.curve = kinds[k];
+            return 0;
+        }
+    return prog_bad(g->prog, "--curve %s: expected fold, flip or grazing", val);
 }
 
 /* A count option's value in [lo, hi]; 0 ok, 1 after a message. */
@@ -369,11 +425,19 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
             g.quiet = 1;
         } else if (!strcmp(a, "--no-plot")) {
             g.plot = 0;
+        } else if (!strcmp(a, "--switch-pd")) {
+            g.o.switch_pd = 1;
         } else if (!val) {
             rc = prog_bad(g.prog, "%s: %s", a, a[0] == '-' && a[1] == '-'
                           ? "unknown option or missing value (see --help)" : "unexpected argument");
         } else if (i++, !strcmp(a, "--param")) {
-            rc = param_parse(&g, val, pname, sizeof pname);
+            rc = param_parse(&g, a, val, pname, sizeof pname, &g.o.from, &g.o.to);
+            g.o.param = pname;
+        } else if (!strcmp(a, "--param2")) {
+            rc = param_parse(&g, a, val, g.pname2, sizeof g.pname2, &g.o.from2, &g.o.to2);
+            g.o.param2 = g.pname2;
+        } else if (!strcmp(a, "--curve")) {
+            rc = curve_parse(&g, val);
         } else if (!strcmp(a, "--out-dir")) {
             g.out_dir = val;
         } else if (!strcmp(a, "--period")) {
@@ -421,6 +485,15 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         rc = prog_bad(g.prog, "no --param NAME=FROM:TO given");
     if (!rc && nsm_sim_get_param(sim, g.o.param, &pv))
         rc = prog_bad(g.prog, "--param %s: the model has no such parameter", g.o.param);
+    if (!rc && (g.o.curve != 0) != (g.o.param2 != NULL))
+        rc = prog_bad(g.prog, g.o.curve ? "--curve needs --param2 NAME=FROM:TO"
+                                        : "--param2 is the second parameter of a --curve");
+    if (!rc && g.o.param2 && nsm_sim_get_param(sim, g.o.param2, &pv))
+        rc = prog_bad(g.prog, "--param2 %s: the model has no such parameter", g.o.param2);
+    if (!rc && g.o.param2 && !strcmp(g.o.param2, g.o.param))
+        rc = prog_bad(g.prog, "--param2 %s: the same parameter as --param", g.o.param2);
+    if (!rc && g.o.curve && g.o.switch_pd)
+        rc = prog_bad(g.prog, "--switch-pd applies to a branch, not to a --curve");
     if (!rc && !g.out_dir)
         rc = prog_bad(g.prog, "no --out-dir DIR given");
     if (!rc && !(g.o.ds_min <= g.o.ds && g.o.ds <= g.o.ds_max))
@@ -450,10 +523,12 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     }
     if (g.csv.err)
         status = prog_bad(g.prog, "out of memory");
-    else if (g.csv.n && (file_put(&g, "branch.csv", g.csv.s, g.csv.n) || (g.plot && prog_draw(&g))))
+    else if (g.csv.n && (file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n) ||
+                         (g.plot && prog_draw(&g))))
         status = status ? status : 1;
     if (!g.quiet)
-        printf("%ld points, %d special, in %s/branch.csv\n", g.npoints, g.nspecial, g.out_dir);
+        printf("%ld points, %d special, in %s/%s.csv\n", g.npoints, g.nspecial, g.out_dir,
+               g.o.curve ? "curve" : "branch");
     free(g.csv.s);
     nsm_sim_free(sim);
     return status;

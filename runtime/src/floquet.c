@@ -171,8 +171,8 @@ int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
         return refuse(s, who, NSM_EMETHOD, "models with moving surfaces are not handled (the "
                       "saltation matrices assume fixed gaps)");
     if (s->m->nl)
-        return refuse(s, who, NSM_EMETHOD, "nonlinear models are not handled yet (the monodromy "
-                      "matrix is built from the linear modes' propagators)");
+        return refuse(s, who, NSM_EMETHOD, "nonlinear models are not handled yet (the tangent "
+                      "dynamics are built from the linear modes' propagators)");
     if (!rt_mode_empty(s, s->mode))
         return refuse(s, who, NSM_EMETHOD, "the motion does not start in free flight");
     Track k = { n2, 0, 0, NULL, NULL, NULL, "" };
@@ -190,7 +190,7 @@ int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
     const RtModeInfo *mi = rt_mode_info(s);
     if (mi && !mi->A) {
         free(k.t), free(k.y), free(k.gap);
-        return refuse(s, who, NSM_EMETHOD, "the model is too large for the dense monodromy matrix "
+        return refuse(s, who, NSM_EMETHOD, "the model is too large for the dense tangent matrices "
                       "(its free-flight matrix is not formed past 400 states)");
     }
     double *A = malloc(sizeof(double) * n2 * n2 * 4);

@@ -450,8 +450,43 @@ static void record_scales(const Collect *c, double *scale)
         scale[i] = fmax(scale[i], 1e-3 * top);
 }
 
+/* The distance of records k and k + q, the largest state column's on its
+** scale. */
+static double rec_dist(const Collect *c, long k, long q, const double *scale)
+{
+    double d = 0;
+    for (int i = 0; i < c->n2; i++)
+        d = fmax(d, fabs(c->y[(k + q) * c->n2 + i] - c->y[k * c->n2 + i]) / scale[i]);
+    return d;
+}
+
+/* Whether the records settle on an orbit of q records while they are still
+** q apart by more than the 1e-6 of rec_same: an orbit approached through a
+** multiplier near -1 alternates about it, so that its records repeat to
+** 1e-6 at twice its period first.  Settling: the distances D_k of records
+** k and k + q never grow along the window, fall by 1% or more, and their
+** limit by Aitken's delta-squared extrapolation on D_0, D_m, D_2m (a
+** geometric approach, D_k = D + a r^k) is within 1e-6: a true orbit of
+** more records keeps D_k at its own size. */
+static int orbit_settles(const Collect *c, long q, const double *scale)
+{
+    long K = c->kept - q, m = (K - 1) / 2;
+    if (m < 2)
+        return 0;
+    for (long k = 0; k + 1 < K; k++)
+        if (rec_dist(c, k + 1, q, scale) > rec_dist(c, k, q, scale))
+            return 0;
+    double a = rec_dist(c, 0, q, scale), b = rec_dist(c, m, q, scale), d = rec_dist(c, 2 * m, q, scale);
+    double den = d - 2 * b + a;
+    if (!(d < 0.99 * a) || !(den > 0))
+        return 0;
+    return d - (d - b) * (d - b) / den <= 1e-6;
+}
+
 /* The smallest p such that the records repeat every p; 0 if none up to
-** SW_MAX_PERIOD (and at most half the records). */
+** SW_MAX_PERIOD (and at most half the records).  A p whose least divisor
+** q < p settles (orbit_settles) is reported as q: the orbit is still
+** approaching its period q. */
 static long orbit_records(const Collect *c)
 {
     double scale[c->n2 > 0 ? c->n2 : 1];
@@ -461,8 +496,12 @@ static long orbit_records(const Collect *c)
         for (k = 0; k + p < c->kept; k++)
             if (!rec_same(c, k, k + p, scale))
                 break;
-        if (k + p >= c->kept)
-            return p;
+        if (k + p < c->kept)
+            continue;
+        for (long q = 1; q < p; q++)
+            if (p % q == 0 && orbit_settles(c, q, scale))
+                return q;
+        return p;
     }
     return 0;
 }

@@ -45,3 +45,19 @@ def test_python_md(src, two_mass_reference, tmp_path, monkeypatch, capsys):
     assert [n for _, n, _ in study[:3]] == [1, 1, 2]
     assert all(lam < 0 for _, _, lam in study[:3]) and study[3][2] > 0.05
     assert np.all(np.abs(ns["mu"]) < 1)
+    # the continuation study: the period doubling against the mpmath
+    # reference (tests/reference/data), the doubled branch switched onto,
+    # the period-doubling curve starting there, two basins
+    with open(os.path.join(src, "tests", "reference", "data",
+                           "forced_impact_oscillator.doubling.csv")) as f:
+        wpd = float(f.read().splitlines()[1].split(",")[0])
+    br, pd = ns["branch"], ns["pd"]
+    (i,) = np.flatnonzero(br.kind == "flip")[:1]
+    assert abs(br.param[i] - wpd) < 1e-10 and br.kind[i + 1] == "switch"
+    assert br.impacts[i + 1] == 2 and abs(br.period[i + 1] - 2 * br.period[i]) < 1e-3
+    assert abs(pd.param[0] - wpd) < 1e-10 and pd.param2[0] == 0.8 and pd.param[-1] > pd.param[0]
+    assert ns["p"].shape == (31 * 30,) and ns["rec"].shape == (31 * 30, 4)
+    assert sorted(int(a["records"]) for a in ns["attractors"]) == [2, 3]
+    assert ns["labels"].shape == (16, 16)
+    with open("bifurcation_study.png", "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"

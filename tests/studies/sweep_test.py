@@ -100,6 +100,26 @@ def doubling_test(nsmc, d):
                  got == [("ok", "1", "1"), ("ok", "2", "2")], str(got))
 
 
+def settling_test(nsmc, d):
+    """An orbit still settling below the doubling (its multiplier near -1,
+    the period-1 orbit stable by the mpmath reference's doubling at wpd)
+    alternates about it: after a short transient its records repeat to 1e-6
+    at two periods first.  The summary says period 1; a period-2 orbit
+    above the doubling stays period 2 after the same transient."""
+    with open(REF % "doubling") as f:
+        wpd = float(next(csv.DictReader(f))["omega_pd"])
+    out = os.path.join(d, "settle")
+    r = sweep(nsmc, out, ["--param", "omega=%r:%r:2" % (2.655, 2.70), "--section",
+                          "impact:stop", "--section-period", "2*pi/omega", "--transient", "100",
+                          "--record", "40", "--t-max", "1000*2*pi/omega"])
+    if r.returncode != 0:
+        return check("sweep of a settling orbit", False, r.stderr.strip())
+    summ = read(os.path.join(out, "summary.csv"))
+    got = [(r[1], r[3], r[4]) for r in summ[1:]]
+    return check("settling period-1 orbit at 2.655 < %.6f, period 2 at 2.70" % wpd,
+                 got == [("ok", "1", "1"), ("ok", "2", "2")], str(got))
+
+
 def floquet_test(nsmc, d):
     """--floquet: the multipliers in the summary and the bisected doubling."""
     with open(REF % "doubling") as f:
@@ -206,6 +226,7 @@ def main():
         os.environ["XDG_CACHE_HOME"] = os.path.join(d, "cache")
         fails = reference_test(args.nsmc, d)
         fails += doubling_test(args.nsmc, d)
+        fails += settling_test(args.nsmc, d)
         fails += floquet_test(args.nsmc, d)
         fails += identity_test(args.nsmc, d, args.mpirun)
         fails += refusal_test(args.nsmc, d)

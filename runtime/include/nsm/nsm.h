@@ -347,7 +347,8 @@ enum nsm_cont_kind {
     NSM_CONT_FOLD,            /* limit point in the parameter (multiplier +1) */
     NSM_CONT_FLIP,            /* period doubling (multiplier -1) */
     NSM_CONT_NS,              /* Neimark-Sacker (complex pair on the unit circle) */
-    NSM_CONT_GRAZING          /* the smallest gap over the period reaches zero */
+    NSM_CONT_GRAZING,         /* the smallest gap over the period reaches zero */
+    NSM_CONT_SWITCH           /* the first orbit of the doubled branch (switch_pd) */
 };
 typedef struct nsm_cont_options {
     const char *param;        /* the parameter continued */
@@ -359,6 +360,14 @@ typedef struct nsm_cont_options {
     double tol;               /* special points' accuracy in the parameter */
     long transient;           /* forcing periods run from y (NULL: the model's
                                  init) before the first Newton solve */
+    int switch_pd;            /* at the first period doubling, leave the branch
+                                 onto the doubled orbit (2 periods) */
+    int curve;                /* 0: the branch; NSM_CONT_FOLD, _FLIP or _GRAZING:
+                                 the curve of those points in (param, param2),
+                                 from the first one on the branch at param2 =
+                                 from2 */
+    const char *param2;       /* the curve's second parameter */
+    double from2, to2;        /* its range; the curve heads toward to2 */
 } nsm_cont_options;
 typedef struct nsm_cont_point {
     int kind;                 /* enum nsm_cont_kind */
@@ -372,6 +381,7 @@ typedef struct nsm_cont_point {
     double min_speed;         /* smallest impact speed (0: none) */
     double dpds;              /* the parameter's arclength derivative */
     long index;               /* 0, 1, ... in the order of the branch */
+    double param2;            /* a curve's second parameter (NaN on a branch) */
 } nsm_cont_point;
 typedef int (*nsm_cont_fn)(void *ud, const nsm_sim *sim, const nsm_cont_point *pt);
 /* Defaults: period "2*pi/omega", 1 period, ds 1e-2 (min 1e-9, max 5e-2),
@@ -383,6 +393,14 @@ void nsm_cont_defaults(nsm_cont_options *o);
  * orbit past a grazing, Newton's method failing) returns NSM_OK with the
  * reason in nsm_sim_message. */
 int nsm_sim_continue(nsm_sim *sim, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud);
+/* With o->curve set, nsm_sim_continue follows a curve of fold, period-
+ * doubling or grazing points in two parameters instead (docs/studies.md,
+ * "Two-parameter curves"): the orbit with det(Phi - I) = 0, det(Phi + I) = 0
+ * or (grazing: the orbit without impacts, the free flow's) its smallest gap
+ * zero, by pseudo-arclength continuation in (y, param, param2).  Its first
+ * point is the first such point of the branch from `from` at param2 =
+ * from2; each point goes to fn with kind o->curve.  The curve stops on
+ * leaving [from, to] x [from2, to2] or where its impact count changes. */
 
 /* Lyapunov exponents of the motion (docs/studies.md): the full spectrum,
  * 2n values into lambda in decreasing order [1/s], of the motion from the
