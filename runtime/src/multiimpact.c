@@ -56,7 +56,7 @@
 #include "dp5.h"
 #include "rt.h"
 
-#define LZB_RTOL 1e-12          /* local error per step, relative (see above) */
+#define LZB_RTOL 1e-13          /* local error per step, relative (see above) */
 #define LZB_LAND 1e-13          /* a plastic contact's landing on vn = 0, over the speed scale */
 #define LZB_STEPS_BASE 200000L  /* step budget: this plus LZB_STEPS_PER per contact */
 #define LZB_STEPS_PER 2000L
@@ -119,16 +119,19 @@ static double lzb_force(double k, double eta, double q)
 }
 
 /* The rate of a contact's equivalent compression: -vn while it closes,
-** -vn/e^2 while it opens. It is left to run below zero within a step (a
-** separated contact has no force whatever its q), so that the right-hand
-** side stays continuous there; each accepted step puts q back to 0
-** (lzb_settle). A plastic contact (e = 0) expands in no time: its steps
-** land on vn = 0 instead (lzb_landing). */
-static double lzb_qrate(double vn, double e)
+** -vn/e^2 while it opens with energy left, 0 once separated (q <= 0 and
+** opening: a separated contact keeps no gap, so one that turns back
+** compresses at once). The jump at separation is landed on when a step
+** across it fails the error test (lzb_landing); each accepted step puts a
+** q left below zero back to 0 (lzb_settle). A plastic contact (e = 0)
+** expands in no time: its steps land on vn = 0 instead. */
+static double lzb_qrate(double vn, double q, double e)
 {
-    if (vn <= 0 || e == 0)
+    if (vn <= 0)
         return -vn;
-    return -vn / (e * e);
+    if (q <= 0)
+        return 0;
+    return e == 0 ? -vn : -vn / (e * e);
 }
 
 /* The law's right-hand side d(vn, q, P)/ds at y, over the window. */
@@ -142,7 +145,7 @@ static void lzb_rates(const Lzb *L, const double *y, double *dy)
     for (int j = lo; j < hi; j++) {
         double F = lzb_force(L->k[j], L->eta[j], q[j]);
         dP[j] = F;
-        dq[j] = lzb_qrate(vn[j], L->e[j]);
+        dq[j] = lzb_qrate(vn[j], q[j], L->e[j]);
         if (F == 0)
             continue;
         int a = j - L->bw < lo ? lo : j - L->bw, b = j + L->bw + 1 > hi ? hi : j + L->bw + 1;

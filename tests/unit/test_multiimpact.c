@@ -13,6 +13,8 @@
 **   - the stiffnesses' common scale drops out (the rigid limit);
 **   - e = 1: kinetic energy kept, on chains with unequal masses and on a
 **     dense Delassus matrix; e = 0: a plastic chain ends with one velocity;
+**   - the banded, windowed path equals the dense one (the same chain with
+**     its contacts numbered in a scrambled order);
 **   - a 200-ball chain (the banded path) keeps momentum and energy;
 **   - the error codes.
 ** The accuracy checked is the kernel's stated one (docs/theory.md,
@@ -231,6 +233,43 @@ static void test_dense(void)
     check_close("dense W: e = 1 keeps the energy", dT, 0, TOL * scale);
 }
 
+/* The band and the window (multiimpact.c applies forces over W's band and
+** steps only the contacts near the live ones) against the dense path: a
+** 12-ball chain with its contacts numbered in a scrambled order has a W of
+** full bandwidth and must give the same impulses, contact by contact. */
+static void test_permuted(void)
+{
+    enum { B = 12, C = B - 1 };
+    double m[B], W[C * C], Wp[C * C], vn[C], vp[C], e[C], k[C], eta[C], P[C], Pp[C], va[C], vap[C];
+    int perm[C];
+    for (int i = 0; i < B; i++)
+        m[i] = 1 + 0.1 * (i % 3);
+    chain_w(B, m, W);
+    for (int j = 0; j < C; j++) {
+        perm[j] = (5 * j + 3) % C;      /* 5 and 11 coprime: a permutation */
+        vn[j] = j == 0 ? -1 : j == 7 ? -0.4 : 0;
+        e[j] = j % 2 ? 0.9 : 1;
+        k[j] = 1 + 0.5 * j;
+        eta[j] = j % 3 ? 1.5 : 1;
+    }
+    for (int a = 0; a < C; a++)
+        for (int b = 0; b < C; b++)
+            Wp[a * C + b] = W[perm[a] * C + perm[b]];
+    double ep[C], kp[C], etap[C];
+    for (int a = 0; a < C; a++) {
+        vp[a] = vn[perm[a]];
+        ep[a] = e[perm[a]];
+        kp[a] = k[perm[a]];
+        etap[a] = eta[perm[a]];
+    }
+    check_true("chain, banded: rc", rt_lzb_solve(C, W, vn, e, k, eta, P, va) == 0);
+    check_true("chain, scrambled: rc", rt_lzb_solve(C, Wp, vp, ep, kp, etap, Pp, vap) == 0);
+    for (int a = 0; a < C; a++) {
+        check_close("scrambled contacts: same impulse", Pp[a], P[perm[a]], TOL);
+        check_close("scrambled contacts: same velocity", vap[a], va[perm[a]], TOL);
+    }
+}
+
 /* A 200-ball Hertz chain struck at one end (the banded, windowed path):
 ** momentum exact, energy kept, the last ball leaves fastest. */
 static void test_long_chain(void)
@@ -277,6 +316,7 @@ int main(int argc, char **argv)
     test_reference(argc > 1 ? argv[1] : "tests/reference/data/lzb_chain.csv");
     test_energy();
     test_dense();
+    test_permuted();
     test_long_chain();
     test_codes();
     printf("%d checks, %d failures\n", checks, failures);
