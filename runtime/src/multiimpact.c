@@ -66,6 +66,7 @@ typedef struct {
     const double *W, *e, *k, *eta;
     double V;                   /* speed scale: the largest approach speed */
     double *qs, *ps;            /* per contact: floors of q's and P's error scales */
+    unsigned char *sep;         /* per contact: separated when the step starts */
     double *y, *y1, *yt, *ks[7];/* state (vn, q, P) and the stages, 3 nc each */
     int lo, hi;                 /* the window of contacts a step may change */
 } Lzb;
@@ -119,17 +120,18 @@ static double lzb_force(double k, double eta, double q)
 }
 
 /* The rate of a contact's equivalent compression: -vn while it closes,
-** -vn/e^2 while it opens with energy left, 0 once separated (q <= 0 and
-** opening: a separated contact keeps no gap, so one that turns back
-** compresses at once). The jump at separation is landed on when a step
-** across it fails the error test (lzb_landing); each accepted step puts a
-** q left below zero back to 0 (lzb_settle). A plastic contact (e = 0)
-** expands in no time: its steps land on vn = 0 instead. */
-static double lzb_qrate(double vn, double q, double e)
+** -vn/e^2 while it opens. A contact separated when the step starts (sep:
+** q <= 0 and opening) keeps q at 0 while it opens and compresses at once if
+** it turns back (the law keeps no gap). One that separates within the step
+** runs below zero until the step ends, so that the right-hand side stays
+** continuous there; each accepted step puts q back to 0 (lzb_settle). A
+** plastic contact (e = 0) expands in no time: its steps land on vn = 0
+** instead (lzb_landing). */
+static double lzb_qrate(double vn, int sep, double e)
 {
     if (vn <= 0)
         return -vn;
-    if (q <= 0)
+    if (sep)
         return 0;
     return e == 0 ? -vn : -vn / (e * e);
 }
@@ -145,7 +147,7 @@ static void lzb_rates(const Lzb *L, const double *y, double *dy)
     for (int j = lo; j < hi; j++) {
         double F = lzb_force(L->k[j], L->eta[j], q[j]);
         dP[j] = F;
-        dq[j] = lzb_qrate(vn[j], q[j], L->e[j]);
+        dq[j] = lzb_qrate(vn[j], L->sep[j], L->e[j]);
         if (F == 0)
             continue;
         int a = j - L->bw < lo ? lo : j - L->bw, b = j + L->bw + 1 > hi ? hi : j + L->bw + 1;
@@ -159,6 +161,8 @@ static void lzb_rates(const Lzb *L, const double *y, double *dy)
 static double lzb_step(Lzb *L, double h)
 {
     int nc = L->nc, lo = L->lo, hi = L->hi;
+    for (int j = lo; j < hi; j++)
+        L->sep[j] = !(L->y[nc + j] > 0) && L->y[j] >= 0;
     lzb_rates(L, L->y, L->ks[0]);
     for (int st = 1; st < 7; st++) {
         for (int part = 0; part < 3; part++)
@@ -323,6 +327,7 @@ static void lzb_free(Lzb *L)
 {
     free(L->y);
     free(L->qs);
+    free(L->sep);
 }
 
 /* The energetic multiple-impact law (above): the impulses P >= 0 of the nc
@@ -346,7 +351,8 @@ int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, con
     size_t n3 = 3 * (size_t)nc;
     L.y = calloc(n3 * 10, sizeof(double));
     L.qs = calloc(2 * (size_t)nc, sizeof(double));
-    if (!L.y || !L.qs) {
+    L.sep = calloc((size_t)nc, 1);
+    if (!L.y || !L.qs || !L.sep) {
         lzb_free(&L);
         return RT_LZB_ENOMEM;
     }
