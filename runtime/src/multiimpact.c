@@ -39,16 +39,17 @@
 **
 ** Integration: Dormand-Prince 5(4) (dp5.h) with step control on every
 ** relative velocity (relative to the largest approach speed), compression
-** and impulse, local tolerance LZB_RTOL; a plastic contact (e_j = 0) loses
-** its energy at the maximal compression, which the steps land on (regula
-** falsi on vn_j = 0). With W banded (half bandwidth b, e.g. a chain's
+** and impulse, local tolerance LZB_RTOL. The law's kinks (a contact
+** separating, a contact with e_j < 1 turning between compression and
+** expansion) are landed on by regula falsi when a step across one fails
+** the error test; a plastic contact (e_j = 0) loses its energy at its
+** maximal compression, which the steps always land on (vn_j = 0). With W banded (half bandwidth b, e.g. a chain's
 ** tridiagonal W), F is applied over the band only, and a step touches only
 ** the contacts within 8 b of a live one (compressed or approaching): the
 ** others cannot change during the step (each stage reaches one band
-** further), so a wave running down a chain costs O(its width) per step.
+** further), so a step costs O(the live contacts), not O(nc).
 ** Accuracy: docs/theory.md, "Energetic multiple impacts".
 */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,7 +267,8 @@ static double lzb_timescale(const Lzb *L, int j)
 }
 
 /* The scales and the first step: V the largest approach speed, q's floor
-** a millionth of each contact's compression V T_j, P's floor V / W_jj; the
+** each contact's compression V T_j, P's floor V / W_jj (an error of the
+** tolerance on them moves the velocities by about the tolerance times V); the
 ** first step a thousandth of the shortest compression time of the
 ** approaching contacts. */
 static double lzb_scales(Lzb *L, const double *vn)
