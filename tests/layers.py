@@ -19,7 +19,7 @@ import sys
 
 # Lowest first.  Files on one line are one layer: they may not call each other.
 LAYERS = [
-    "linalg.c energy.c locate.c",              # numeric kernels, pure
+    "linalg.c energy.c locate.c multiimpact.c",  # numeric kernels, pure
     "expm.c lcp.c",                            # kernels built on linalg.c
     "message.c sparse.c surface.c setfile.c nonlin.c affine.c",  # the model's tables, messages, nonlinear terms, run-time expressions
     "coulomb.c",                               # friction elements' forces

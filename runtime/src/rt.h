@@ -643,4 +643,18 @@ static inline int rt_stop_asked(const nsm_sim *s)
     return s->set.stop && *s->set.stop;
 }
 
+/* multiimpact.c: the energetic multiple-impact law of Liu, Zhao and
+** Brogliato (a kernel: it calls nothing of the runtime). W: nc x nc Delassus
+** matrix H M^-1 H^T, row-major, symmetric; vn: pre-impact relative normal
+** velocities (negative approaching); e: energetic restitution, k: stiffness,
+** eta: force exponent (1 linear, 1.5 Hertz), per contact. P receives the
+** normal impulses, vn_after the post-impact velocities vn + W P. Returns 0
+** or one of the negative codes below. */
+#define RT_LZB_EARG (-1)      /* nc < 1, a null pointer, vn not finite, e outside [0, 1], k <= 0, eta outside [1, 10] */
+#define RT_LZB_EW (-2)        /* W not symmetric with a positive finite diagonal */
+#define RT_LZB_ENOMEM (-3)    /* out of memory */
+#define RT_LZB_ESTEP (-4)     /* the impact did not end within the step budget */
+int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, const double *k,
+                 const double *eta, double *P, double *vn_after);
+
 #endif

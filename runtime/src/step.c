@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dp5.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -51,19 +52,7 @@ static int rk4_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
     return NSM_OK;
 }
 
-/* Dormand-Prince 5(4) tableau. */
-static const double dp_c[7] = { 0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1 };
-static const double dp_a[7][6] = {
-    { 0 },
-    { 1.0 / 5 },
-    { 3.0 / 40, 9.0 / 40 },
-    { 44.0 / 45, -56.0 / 15, 32.0 / 9 },
-    { 19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729 },
-    { 9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656 },
-    { 35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84 },
-};
-static const double dp_e[7] = { 71.0 / 57600, 0, -71.0 / 16695, 71.0 / 1920,
-                                -17253.0 / 339200, 22.0 / 525, -1.0 / 40 };
+/* The Dormand-Prince 5(4) tableau: dp5.h. */
 
 /* One Dormand-Prince step of size h: the 5th order result in Y1 and the
 ** weighted RMS norm of the embedded error estimate over (x, v) in *err. */
