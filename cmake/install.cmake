@@ -45,7 +45,7 @@ file(CONFIGURE OUTPUT ${NSM_PATHS_DIR}/nsm_paths.h @ONLY CONTENT
 #endif
 ]])
 target_include_directories(nsmcore PRIVATE ${NSM_PATHS_DIR}
-                                   ${PROJECT_SOURCE_DIR}/runtime/src)
+                                   ${PROJECT_SOURCE_DIR}/runtime/programs)
 # `nsmc run` reads set files and draws plots with the programs' library
 # (libnsmcli), so that nsmc and the simulators behave alike.
 target_link_libraries(nsmcore PUBLIC nsmcli)

@@ -1,47 +1,60 @@
 #!/usr/bin/env python3
 """The runtime's layers: every call between two runtime files goes down.
 
-The runtime is built in layers (docs/runtime.md, "Layers"): numeric
-kernels, the model's tables, the forces and dynamics, the modes, stepping,
-event detection, the audit, the transitions, the Zeno handling, the run
-loop, the public API, and the programs beside the library.  A file may
-call the functions of files in lower layers (and its own), never those of
-a file in its own layer or above.  This test reads every runtime source
+The runtime is built in eight layers (docs/runtime.md, "Layers"): numeric
+kernels; the model (its tables, forces and dynamics); modes, stepping and
+event location; the audit, transitions and contact laws; the run loop; the
+public API (all in runtime/src, the core library); the studies on the API
+(runtime/studies); the programs beside the library (runtime/programs).
+Each layer is a short ordered list of tiers.  A file may call the
+functions of files in lower tiers and layers (and its own), never those of
+a file in its own tier or above.  This test reads every runtime source
 file, finds where each non-static rt_/nsm_ function is defined, and fails
-on every call that goes sideways or up, and on a source file missing from
-the list (a new file must be given its place).
+on every call that goes sideways or up, on a source file missing from the
+list (a new file must be given its place) and on a file outside its
+layer's folder.
 
-usage: layers.py RUNTIME_SRC_DIR
+usage: layers.py RUNTIME_DIR   (runtime/, holding src/, studies/, programs/)
 """
 import os
 import re
 import sys
 
-# Lowest first.  Files on one line are one layer: they may not call each other.
+# The eight layers, lowest first, each in its folder of runtime/ and made of
+# tiers, lowest first: a file may call the files of the lower tiers of its
+# layer and of the layers below, never a file of its own tier or above.
 LAYERS = [
-    "linalg.c energy.c locate.c multiimpact.c",  # numeric kernels, pure
-    "expm.c lcp.c",                            # kernels built on linalg.c
-    "message.c sparse.c surface.c setfile.c nonlin.c affine.c",  # the model's tables, messages, nonlinear terms, run-time expressions
-    "coulomb.c",                               # friction elements' forces
-    "dynamics.c",                              # forces, Delassus matrix, energies
-    "modeop.c",                                # a large mode as an operator (exact)
-    "mode.c",                                  # per-mode matrices and caches
-    "taylor.c",                                # Taylor expansion, guaranteed search
-    "nltaylor.c",                              # the taylor method's expansion (nonlinear models)
-    "step.c",                                  # stepping (rk4, adaptive, exact)
-    "events.c",                                # event detection and location
-    "surfwork.c fricstat.c",                   # work and statistics of the audit
-    "stats.c",                                 # energy audit, event log, rate guard
-    "friction.c",                              # stick, slip, frictional impulses
-    "transition.c",                            # impacts, stick, separation, initial mode
-    "zeno.c",                                  # Zeno and cascade handling
-    "section.c",                               # Poincare sections
-    "run.c",                                   # the run loop
-    "sim.c",                                   # the public API
-    "floquet.c h5out.c progress.c",            # studies and writers on the API
-    "continuation.c lyapunov.c",               # continuation, Lyapunov spectra (on floquet.c)
-    "sweep.c plot.c animate.c contprog.c",
-    "driver.c",                                # the simulator program
+    ("kernels", "src", [                      # pure numerics
+        "linalg.c energy.c locate.c multiimpact.c",  # algebra, energy terms, locator pieces, multiple impacts
+        "expm.c lcp.c"]),                     # exponentials, Van Loan integrals, the LCP
+    ("the model", "src", [
+        "message.c sparse.c surface.c nonlin.c affine.c",  # messages, tables, surfaces, nonlinear terms, run-time expressions
+        "coulomb.c",                          # friction elements' forces
+        "dynamics.c"]),                       # forces, Delassus matrix, energies
+    ("modes, stepping and location", "src", [
+        "modeop.c",                           # a large mode as an operator (exact)
+        "mode.c",                             # per-mode matrices and caches
+        "taylor.c",                           # Taylor expansion, guaranteed search
+        "nltaylor.c",                         # the taylor method (nonlinear models)
+        "step.c",                             # rk4, adaptive, exact; rt_land
+        "events.c"]),                         # event detection
+    ("audit, transitions and contact laws", "src", [
+        "surfwork.c fricstat.c",              # work and statistics of the audit
+        "stats.c",                            # energy audit, event log, rate guard
+        "friction.c",                         # stick, slip, frictional impulses
+        "transition.c",                       # impacts, stick, separation, initial mode
+        "zeno.c"]),                           # Zeno and cascades
+    ("run loop", "src", [
+        "section.c",                          # Poincare sections' specification and records
+        "run.c"]),                            # the run loop
+    ("API", "src", ["sim.c"]),                # the public API
+    ("studies", "studies", [
+        "floquet.c",                          # monodromy, shooting
+        "continuation.c lyapunov.c"]),        # continuation, Lyapunov spectra
+    ("programs", "programs", [
+        "setfile.c h5out.c progress.c",       # set files, HDF5, the progress bar
+        "sweep.c plot.c animate.c contprog.c",  # sweeps, plots, animations, continuation
+        "driver.c"]),                         # the simulator program
 ]
 
 DEF = re.compile(r"^(?!static)[A-Za-z_][\w \*]*?\b((?:rt|nsm)_\w+)\s*\([^;{]*?\)\s*\{",
@@ -57,16 +70,28 @@ def strip_comments(text):
 
 
 def main():
-    src = sys.argv[1]
-    files = sorted(f for f in os.listdir(src) if f.endswith(".c"))
-    layer = {}
-    for k, line in enumerate(LAYERS):
-        for f in line.split():
-            layer[f] = k
-    bad = [f"{f}: not in the layer list of tests/layers.py (give the new file its layer)"
+    root = sys.argv[1]
+    layer, folder = {}, {}
+    tier = 0
+    for name, where, tiers in LAYERS:
+        for line in tiers:
+            for f in line.split():
+                layer[f] = tier
+                folder[f] = where
+            tier += 1
+    where_is = {}
+    for where in sorted({w for _, w, _ in LAYERS}):
+        for f in os.listdir(os.path.join(root, where)):
+            if f.endswith(".c"):
+                where_is[f] = where
+    files = sorted(where_is)
+    bad = [f"{where_is[f]}/{f}: not in the layer list of tests/layers.py (give the new file its layer)"
            for f in files if f not in layer]
-    bad += [f"{f}: listed in tests/layers.py but not in {src}" for f in layer if f not in files]
-    text = {f: strip_comments(open(os.path.join(src, f)).read()) for f in files}
+    bad += [f"{f}: listed in tests/layers.py but not in runtime/{folder[f]}" for f in layer
+            if f not in where_is]
+    bad += [f"{where_is[f]}/{f}: its layer's folder is runtime/{folder[f]}" for f in files
+            if f in folder and where_is[f] != folder[f]]
+    text = {f: strip_comments(open(os.path.join(root, where_is[f], f)).read()) for f in files}
     owner = {}
     for f in files:
         for m in DEF.finditer(text[f]):
@@ -87,8 +112,8 @@ def main():
     if not owner or not calls:
         print("no functions or no calls found: the parser is broken")
         return 1
-    print(f"{len(files)} files, {len(owner)} functions, {calls} calls between files: "
-          f"{'ok' if not bad else f'{len(bad)} violations'}")
+    print(f"{len(files)} files in {len(LAYERS)} layers, {len(owner)} functions, {calls} calls "
+          f"between files: {'ok' if not bad else f'{len(bad)} violations'}")
     return 1 if bad else 0
 
 

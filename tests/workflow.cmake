@@ -12,7 +12,7 @@ foreach(case ${NSM_WORKFLOW_CASES})
 endforeach()
 
 add_executable(progress_test ${NSM_SOURCE_DIR}/tests/workflow/progress_test.c)
-target_include_directories(progress_test PRIVATE ${NSM_SOURCE_DIR}/runtime/src)
+target_include_directories(progress_test PRIVATE ${NSM_SOURCE_DIR}/runtime/programs)
 target_link_libraries(progress_test PRIVATE nsmcli)
 add_test(NAME workflow/progress
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/progress_test.py

@@ -27,7 +27,7 @@ SAN = ["-fsanitize=undefined,float-cast-overflow,integer", "-fno-sanitize-recove
        "-fno-sanitize=implicit-integer-sign-change,implicit-signed-integer-truncation,"
        "implicit-unsigned-integer-truncation"]
 CFLAGS = ["-O0", "-g", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + SRC + "/runtime/include",
-          "-I" + SRC + "/compiler"] + SAN
+          "-I" + SRC + "/compiler", "-I" + SRC + "/runtime/src", "-I" + SRC + "/runtime/programs"] + SAN
 CLI = {"driver", "plot", "animate", "progress", "setfile"}
 # the simulators, and the runs of each: (arguments, expected exit status)
 SIMS = {
@@ -52,7 +52,8 @@ def compile_one(src):
 
 def main():
     os.makedirs(WORK, exist_ok=True)
-    srcs = [f for f in sorted(glob.glob(SRC + "/runtime/src/*.c"))
+    srcs = [f for d in ("src", "studies", "programs")
+            for f in sorted(glob.glob(SRC + "/runtime/" + d + "/*.c"))
             if os.path.basename(f)[:-2] not in ("h5out", "sweep")]
     srcs.append(SRC + "/compiler/units.c")
     srcs += [SRC + "/generated/%s.c" % name for name in SIMS]

@@ -1,7 +1,7 @@
 /*
  * floquet_test.c - the forced impact oscillator's Floquet multipliers and
  * first period doubling, from the runtime's monodromy matrices (exact flow
- * and saltation matrices, runtime/src/floquet.c), against the mpmath
+ * and saltation matrices, runtime/studies/floquet.c), against the mpmath
  * reference (tests/reference/forced_impact_oscillator.py: the Jacobian of
  * the impact map in closed form, by differences - another method).
  *

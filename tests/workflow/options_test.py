@@ -4,8 +4,8 @@
     options_test.py NSMC SOURCE_DIR SIMS_DIR CASE
 
   help       every option the parsers accept (read from their sources:
-             compiler/main.c, compiler/run.c, runtime/src/driver.c, and
-             runtime/src/sweep.c for nsmc sweep) appears in the --help text
+             compiler/main.c, compiler/commands/run.c, runtime/programs/driver.c, and
+             runtime/programs/sweep.c for nsmc sweep) appears in the --help text
              of nsmc, nsmc run and a simulator, with a description.
   table      the simulator prints the event table on stdout only when no
              --events file is named, or with --table; --events-max N cuts it.
@@ -69,11 +69,11 @@ def help_lists(help_text, opts, what):
 def case_help(nsmc, src, sims):
     read = lambda *p: open(os.path.join(src, *p), encoding="utf-8").read()
     main_opts = options_in(function_body(read("compiler", "main.c"), "static int parse_args"))
-    run_c = read("compiler", "run.c")
+    run_c = read("compiler", "commands", "run.c")
     run_opts = options_in(function_body(run_c, "static int run_parse_args"))
     run_opts |= options_in(run_c[run_c.index("sim_valued[]"):run_c.index("static int in_list")])
-    drv = options_in(function_body(read("runtime", "src", "driver.c"), "int nsm_main("))
-    sweep = options_in(function_body(read("runtime", "src", "sweep.c"), "static int sweep_args"))
+    drv = options_in(function_body(read("runtime", "programs", "driver.c"), "int nsm_main("))
+    sweep = options_in(function_body(read("runtime", "programs", "sweep.c"), "static int sweep_args"))
     check(len(main_opts) >= 10 and len(run_opts) >= 20 and len(drv) >= 25 and len(sweep) >= 12,
           "the parsers' options were found (%d, %d, %d, %d)"
           % (len(main_opts), len(run_opts), len(drv), len(sweep)))

@@ -10,10 +10,10 @@
  *                   [--curve fold|flip|grazing --param2 NAME2=FROM:TO]
  *
  * The model is compiled in memory and built, with the continuation
- * program's main (runtime/src/contprog.c) instead of the simulator's, into a
+ * program's main (runtime/programs/contprog.c) instead of the simulator's, into a
  * program cached like `nsmc run`'s simulators (run.c); nsmc then becomes
  * that program (execv), which follows the branch through the C API's
- * nsm_sim_continue (runtime/src/continuation.c).  The options after FILE.nsm
+ * nsm_sim_continue (runtime/studies/continuation.c).  The options after FILE.nsm
  * are the program's; see docs/studies.md, "Continuation".
  *
  * Exit status: 0 ok, 1 an error in the model or the command line, 2 an

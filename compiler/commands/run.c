@@ -18,7 +18,7 @@
  *      the simulator's options given before "--" (sim_valued, sim_flags),
  *      then the arguments after "--"; the simulator prints the event table,
  *      its summary, and a progress bar on a terminal;
- *   4. summarise the events and energy, and plot into DIR (runtime/src/plot.h).
+ *   4. summarise the events and energy, and plot into DIR (runtime/programs/plot.h).
  *
  * Nothing is lost silently: one run at a time writes into a folder (a lock,
  * DIR/.nsm-run.lock, names the other run); cached binaries carry a checksum
@@ -27,7 +27,7 @@
  * which stops with whole lines, and nsmc waits for it and reports the
  * interruption; a simulator that could not write its files makes nsmc report
  * that and print no results (the simulator says why through a pipe named by
- * the environment variable NSM_REPORT_FD; see runtime/src/driver.c).
+ * the environment variable NSM_REPORT_FD; see runtime/programs/driver.c).
  *
  * Exit status: 0 ok, 1 an error in the model or the command line (or
  * another run holds the folder), 2 an internal error (the generated C did

@@ -8,7 +8,7 @@
  *                [--method M] [--t-max EXPR] [--plot COLUMN] [-v]
  *
  * The model is compiled in memory and built, with the sweep program's main
- * (runtime/src/sweep.c) instead of the simulator's, into a program cached
+ * (runtime/programs/sweep.c) instead of the simulator's, into a program cached
  * like `nsmc run`'s simulators (run.c); nsmc then becomes that program
  * (execv), which runs the grid in process through the C API on --jobs
  * threads, and over the ranks when started by `mpirun -np N nsmc sweep ...`
