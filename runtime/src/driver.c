@@ -4,7 +4,8 @@
 **
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
 **   --rtol R  --atol A  --set NAME=VALUE[ UNIT] (repeatable)  --set-file FILE
-**   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5)   --events FILE|-  (event CSV)
+**   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5; both when given twice)
+**   --events FILE|-  (event CSV)
 **   --table  --events-max N  (the event table on stdout)
 **   --max-steps N  --max-event-rate R  --energy-tol E  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
@@ -409,7 +410,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --set-file FILE      overrides from a file of NAME = VALUE lines (SI, or with\n"
             "                       a unit as for --set; # comments)\n"
             "  --out FILE|-         write the trajectory as CSV, or as HDF5 for FILE.h5\n"
-            "                       (with the events and the model's description)\n"
+            "                       (with the events and the model's description); given\n"
+            "                       twice, a CSV file and an HDF5 file\n"
             "  --events FILE|-      write the event log as CSV (the event table on stdout is\n"
             "                       then left out; --table keeps it)\n"
             "  --table              print the event table on stdout even with --events FILE\n"
@@ -1100,7 +1102,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                 return 1;
             }
         } else if (!strcmp(a, "--out")) {
-            out_path = val;
+            *(h5out_is_h5(val) ? &h5_path : &out_path) = val;   /* one CSV and one HDF5 file */
         } else if (!strcmp(a, "--events")) {
             ev_path = val;
         } else if (!strcmp(a, "--stats")) {
@@ -1191,10 +1193,6 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     /* the table goes to stdout unless the events go to a file the user
      * named (--table: both) or another output takes stdout */
     int table = table_asked || !ev_path;
-    if (out_path && h5out_is_h5(out_path)) {
-        h5_path = out_path;   /* HDF5; with --plot, the plot's CSV goes into DIR */
-        out_path = NULL;
-    }
     if (plot_dir) {
         if (make_dir(plot_dir)) {
             nsm_sim_free(sim);

@@ -354,6 +354,35 @@ static int flush_due(H5Out *h)
 #define NSM_VERSION_TEXT "unknown"
 #endif
 
+/* /model/source: the model's text (nsm_model.source's pieces joined), a
+** scalar variable-length UTF-8 string dataset (a text of any size: an
+** attribute holds at most 64 KiB).  Nothing for a table that does not carry
+** its source.  0 or -1. */
+static int write_source(hid_t g, const nsm_model *m)
+{
+    size_t n = 0;
+    for (const char *const *p = m->source; p && *p; p++)
+        n += strlen(*p);
+    if (!m->source)
+        return 0;
+    char *text = malloc(n + 1), *end = text;
+    if (!text)
+        return -1;
+    for (const char *const *p = m->source; *p; p++)
+        end = stpcpy(end, *p);
+    *end = '\0';
+    hid_t t = vstr_type(), sp = H5Screate(H5S_SCALAR);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    hid_t d = H5Dcreate2(g, "source", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 || H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) < 0 ? -1 : 0;
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(sp);
+    H5Tclose(t);
+    free(text);
+    return rc;
+}
+
 /* /model: the model's description and the parameters of this run; the
 ** file's root: the versions of nsm and of the HDF5 library that wrote it. */
 static int write_model(H5Out *h, const nsm_sim *sim)
@@ -372,7 +401,7 @@ static int write_model(H5Out *h, const nsm_sim *sim)
              attr_long(g, "abi", m->abi) | attr_str(g, "method", nsm_method_name(m->method)) |
              attr_double(g, "dt", m->dt) | attr_double(g, "every", m->every) |
              attr_double(g, "t_end", m->t_end);
-    rc |= str_array(g, "bodies", m->body_names, m->n_bodies, 0);
+    rc |= str_array(g, "bodies", m->body_names, m->n_bodies, 0) | write_source(g, m);
     const char **names = calloc((size_t)m->n_gaps + 1, sizeof *names);
     const char **laws = calloc((size_t)m->n_gaps + 1, sizeof *laws);
     ParRec *pr = calloc((size_t)m->n_params + 1, sizeof *pr);

@@ -13,6 +13,8 @@
  *   /model/parameters      compound [params]: name, unit, default, value (the
  *                          value this run used)
  *   /model/bodies, /model/contacts, /model/laws   string arrays
+ *   /model/source          string: the model's .nsm text (from the table's
+ *                          source; absent for a table without it)
  *   /run                   attributes t_end, t_reached, method, dt, every,
  *                          steps, events, status (0, or the runtime's NSM_E*
  *                          code), message (the runtime's failure text, "" if

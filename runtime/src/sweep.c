@@ -61,6 +61,7 @@
 
 #include "nsm/nsm.h"
 #include "progress.h"
+#include "setfile.h"
 
 #define SW_MAX_AXES 8
 #define SW_MAX_SETS 256
@@ -90,6 +91,7 @@ typedef struct Sweep {
     int ycol;                 /* section.csv's column drawn (1-based), found before the grid */
     char period_expr[512];    /* the phase period: --section-period or the section's own */
     const char *sets[SW_MAX_SETS];
+    double setv[SW_MAX_SETS]; /* their values in SI (a unit given is converted: set_value) */
     int nsets, method, cont;  /* cont: 0 none, 1 up, 2 down, 3 both */
     long transient, record;
     int jobs;
@@ -270,6 +272,23 @@ static void set_name(const char *set, char name[128])
 {
     const char *eq = strchr(set, '=');
     snprintf(name, 128, "%.*s", (int)(eq - set), set);
+}
+
+/* The value of --set NAME=VALUE in SI: a number, or a number with a unit of
+** the parameter's dimension ('k=2 N/m', as the simulators' --set takes it,
+** setfile_value).  An unknown NAME is left to sweep_check, which names it:
+** its value is then converted unchecked.  0, or 1 after the message. */
+static int set_value(const Sweep *sw, const char *set, double *v)
+{
+    char name[128], err[256];
+    set_name(set, name);
+    const char *unit = NULL;
+    for (int k = 0; k < sw->m->n_params; k++)
+        if (!strcmp(sw->m->params[k].name, name))
+            unit = sw->m->params[k].unit ? sw->m->params[k].unit : "";
+    if (setfile_value(strchr(set, '=') + 1, unit, !unit, v, err, sizeof err))
+        return bad(sw->prog, "--set %s: %s", set, err);
+    return 0;
 }
 
 static int parse_count(const char *s, long lo, long hi, long *v)
@@ -467,6 +486,29 @@ static long orbit_records(const Collect *c)
     return 0;
 }
 
+/* A grid value lo + (hi - lo) i / (n - 1) rounded to 15 significant
+** digits: the value the user means (1.5, not 1.5000000000000002; 0.005, the
+** double nearest to it), so that it is written and set as that number.  A
+** grid's steps are far coarser than the 1e-15 relative this moves them. */
+static double grid_round(double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    return strtod(buf, NULL);
+}
+
+/* The shortest text of v that reads back as v (at most 17 digits): a
+** parameter value in the CSV files, the figures and the messages. */
+static const char *grid_text(double v, char buf[40])
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, 40, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 /* The parameter values of a point, every axis, into pv: computed before
 ** anything is set, so that a point whose parameters cannot be set still
 ** has all its values for its summary row. */
@@ -477,7 +519,7 @@ static void point_values(const Sweep *sw, long point, double *pv)
         const Axis *x = &sw->ax[a];
         long i = q % x->n;
         q /= x->n;
-        pv[a] = x->n == 1 ? x->lo : x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1);
+        pv[a] = x->n == 1 ? x->lo : grid_round(x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1));
     }
 }
 
@@ -488,7 +530,7 @@ static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *m
     for (int k = 0; k < sw->nsets; k++) {
         char name[128];
         set_name(sw->sets[k], name);
-        if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL))) {
+        if (nsm_sim_set_param(sim, name, sw->setv[k])) {
             snprintf(msg, len, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
             return 1;
         }
@@ -506,7 +548,9 @@ static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *m
     }
     for (int a = 0; a < sw->nax; a++)
         if (nsm_sim_set_param(sim, sw->ax[a].name, pv[a])) {
-            snprintf(msg, len, "%s = %.17g: %s", sw->ax[a].name, pv[a], nsm_sim_message(sim));
+            char vt[40];
+            snprintf(msg, len, "%s = %s: %s", sw->ax[a].name, grid_text(pv[a], vt),
+                     nsm_sim_message(sim));
             return 1;
         }
     return 0;
@@ -623,9 +667,10 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
                         const Collect *c, int status, const char *msg, double Tp, const char *mult,
                         const char *lyap)
 {
+    char vt[40];
     for (long k = 0; k < (sw->basin ? 0 : c->kept); k++) {
         for (int a = 0; a < sw->nax; a++)
-            text_printf(sec, "%.17g,", pv[a]);
+            text_printf(sec, "%s,", grid_text(pv[a], vt));
         if (sw->cont)
             text_printf(sec, "%s,", branch);
         text_printf(sec, "%.17g,%.17g", c->rec[k].t, c->rec[k].phase);
@@ -634,7 +679,7 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
         text_printf(sec, "\n");
     }
     for (int a = 0; a < sw->nax; a++)
-        text_printf(sum, "%.17g,", pv[a]);
+        text_printf(sum, "%s,", grid_text(pv[a], vt));
     if (sw->cont)
         text_printf(sum, "%s,", branch);
     char clean[600] = "";
@@ -772,8 +817,9 @@ static void crossing(const Sweep *sw, nsm_sim *sim, Text *bif, const double *pv,
         else
             hi = mid;
     }
+    char vt[40];
     for (int x = 1; x < sw->nax; x++)
-        text_printf(bif, "%.17g,", pv[x]);
+        text_printf(bif, "%s,", grid_text(pv[x], vt));
     if (sw->cont)
         text_printf(bif, "%s,", branch);
     /* a true crossing leaves a multiplier at -1 (+1) at the bisected
@@ -1510,10 +1556,11 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             double v;
             if (!eq || eq == val || eq - val >= 127)
                 return bad(sw->prog, "--set needs NAME=VALUE, got '%s'", val);
-            if (!parse_num(eq + 1, &v))
-                return bad(sw->prog, "--set %s: '%s' is not a finite number", val, eq + 1);
+            if (set_value(sw, val, &v))
+                return 1;
             if (sw->nsets >= SW_MAX_SETS)
                 return bad(sw->prog, "at most %d --set", SW_MAX_SETS);
+            sw->setv[sw->nsets] = v;
             sw->sets[sw->nsets++] = val;
         } else {
             return bad(sw->prog, "unknown option '%s' (see --help)", a);
@@ -1550,7 +1597,7 @@ static int check_values(const Sweep *sw, nsm_sim *sim)
     for (int k = 0; k < sw->nsets; k++) {
         char name[128];
         set_name(sw->sets[k], name);
-        if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL)))
+        if (nsm_sim_set_param(sim, name, sw->setv[k]))
             return bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
     }
     for (int a = 0; a < sw->nax; a++) {
@@ -1606,7 +1653,7 @@ static int sweep_check(Sweep *sw)
         for (int k = 0; k < sw->nsets && !rc; k++) {
             char name[128];
             set_name(sw->sets[k], name);
-            if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL)))
+            if (nsm_sim_set_param(sim, name, sw->setv[k]))
                 rc = bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
         }
     if (!rc && sw->basin) {
