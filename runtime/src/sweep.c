@@ -1116,6 +1116,55 @@ static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
     return rc;
 }
 
+/* Field k (0-based) of the CSV row at line into buf ("" past the row's end). */
+static void csv_field(const char *line, const char *end, int k, char *buf, size_t len)
+{
+    for (; k > 0 && line < end; k--) {
+        const char *c = memchr(line, ',', (size_t)(end - line));
+        line = c ? c + 1 : end;
+    }
+    const char *c = memchr(line, ',', (size_t)(end - line));
+    size_t n = (size_t)((c ? c : end) - line);
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), line);
+}
+
+/* With --floquet, the bifurcation diagram's marks: a dashed vertical line at
+** every crossing bifurcations.csv gives as bisected (red for a period
+** doubling, labelled "P->2P" with the orbit's period P; orange for a
+** multiplier +1, labelled "+1"), read back from the rows of bif_text so that
+** the figure shows exactly what the file says.  Brackets and grazings are
+** not marked (no bifurcation is located there). */
+static void bif_marks(const Sweep *sw, Text *g)
+{
+    int k0 = sw->nax - 1 + (sw->cont ? 1 : 0);   /* the kind's field */
+    for (long u = 0; sw->floquet && u < sw->nunits; u++) {
+        const char *p = sw->bif_text[u].s, *end = p + sw->bif_text[u].n;
+        while (p && p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            const char *e = nl ? nl : end;
+            char kind[64], per[32], x[64], note[64];
+            csv_field(p, e, k0, kind, sizeof kind);
+            csv_field(p, e, k0 + 1, per, sizeof per);
+            csv_field(p, e, k0 + 2, x, sizeof x);
+            csv_field(p, e, k0 + 4, note, sizeof note);
+            p = nl ? nl + 1 : NULL;
+            if (strcmp(note, "bisected"))
+                continue;
+            int pd = !strncmp(kind, "period doubling", 15);
+            const char *colour = pd ? "#c0392b" : "#e67e22";
+            text_printf(g, "set arrow from %s, graph 0 to %s, graph 1 nohead dt 2 lw 1.5 "
+                           "lc rgb '%s' front\n", x, x, colour);
+            if (pd)
+                text_printf(g, "set label '%s->%ld' at %s, graph 0.99 right rotate by 90 "
+                               "offset -0.4,0 textcolor rgb '%s' front\n", per,
+                            2 * strtol(per, NULL, 10), x, colour);
+            else
+                text_printf(g, "set label '+1' at %s, graph 0.99 right rotate by 90 "
+                               "offset -0.4,0 textcolor rgb '%s' front\n", x, colour);
+        }
+    }
+}
+
 /* The plot: gnuplot script, then gnuplot run in DIR into temporaries that
 ** replace bifurcation.png and .svg only once both are drawn (a failed
 ** gnuplot leaves the figures of an earlier sweep whole). */
@@ -1137,6 +1186,7 @@ static int draw(const Sweep *sw)
                     "set xlabel '%s%s%s%s'\nset ylabel '%s%s%s%s'\nset title '%s: %s'\n",
                 sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", col,
                 *yunit ? " [" : "", yunit, *yunit ? "]" : "", m->name, sw->section);
+    bif_marks(sw, &g);
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
             text_printf(&g, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
