@@ -43,3 +43,13 @@ endforeach()
 add_test(NAME workflow/keywords
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/keywords_test.py ${NSM_SOURCE_DIR})
 set_tests_properties(workflow/keywords PROPERTIES LABELS workflow)
+
+# What a first day reaches for (issue 28, point 5): nsmc run --out FILE.h5,
+# a renamed energy.error's balance line, units in nsmc sweep --set, clean
+# grid values, the bifurcation diagram's marks (tests/workflow/firstday_test.py).
+foreach(case run_h5 energy_rename sweep_units sweep_grid bifurcation_marks)
+  add_test(NAME workflow/firstday_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/firstday_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(workflow/firstday_${case} PROPERTIES LABELS workflow TIMEOUT 300)
+endforeach()
