@@ -11,7 +11,7 @@ set(NSM_OUT_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
 if(NSM_HAVE_HDF5)
   string(APPEND NSM_OUT_LIBS ":${NSM_HDF5_LIBRARY}")
 endif()
-foreach(case spring expr friction coulomb rate setunits h5 points torque ifsample)
+foreach(case spring expr friction coulomb rate setunits h5 points torque ifsample h5section)
   add_test(NAME outputs.${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/outputs/check_outputs.py
             --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_OUT_LIBS}

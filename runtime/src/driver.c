@@ -528,7 +528,8 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
     return stop_signal != 0;
 }
 
-/* Section handler: one CSV line, t, phase and the state.  Stops the run
+/* Section handler: one CSV line, t, phase and the state (and a row of the
+** HDF5 file's /section with --out FILE.h5).  Stops the run
 ** (nonzero) after a failed write or a stop signal. */
 static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 {
@@ -540,6 +541,8 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     sink_printf(&d->sec, "\n");
     if (sink_endline(&d->sec))
         return write_failed(d, d->sec.err, d->sec.path);
+    if (d->h5 && h5out_section(d->h5, r))
+        return 1;   /* stops the run; h5out_close says why */
     return stop_signal != 0;
 }
 
@@ -1262,7 +1265,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (h5_path) {
         char err[1024];
-        if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err))) {
+        if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err)) ||
+            (sec_spec && h5out_section_start(d.h5, sec_spec))) {
+            if (d.h5)   /* the section's dataset could not be made: say why */
+                h5out_close(d.h5, sim, 0, 0, err, sizeof err);
             fprintf(stderr, "%s: error: %s\n", d.prog, err);
             sink_close(&d.out);
             sink_close(&d.events);

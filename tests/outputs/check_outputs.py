@@ -43,6 +43,9 @@ Cases (models in tests/outputs/, built with nsmc and run to CSV):
   sample's own time (no time switch): equal to (t <= 0.5) at every sample,
   the sample at exactly t = 0.5 s included, and the events the same as
   without the column.
+- h5section: a Poincare section written to HDF5 too: with --section and
+  --out FILE.h5, /section holds the section CSV's records, its columns
+  and units attributes its header's, spec the --section given.
 - setunits: a --set-file whose values carry units (k1 = 4 kN/m, c1 = 2000
   g/s) gives the same run, byte for byte, as --set in SI; a unit of another
   dimension is refused with FILE:LINE; `nsmc run --set-file` takes it too.
@@ -470,6 +473,32 @@ def case_ifsample(args, work):
     check(ev == ev0, "the column adds no time switch: the same events as without it")
 
 
+def case_h5section(args, work):
+    import h5py
+    import numpy as np
+    exe = build(args, os.path.join(ROOT, "models", "forced_impact_oscillator.nsm"), work)
+    sec, h5 = os.path.join(work, "map.csv"), os.path.join(work, "fio.h5")
+    p = subprocess.run([exe, "--set", "omega=2.5", "--section", "impact:stop", "--section-period",
+                        "2*pi/omega", "--section-out", sec, "--out", h5, "--events", os.devnull],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, "the simulator writes the section to CSV and HDF5: " + p.stderr[-300:])
+    with open(sec) as f:
+        head = f.readline().strip().split(",")
+    rows = np.loadtxt(sec, delimiter=",", skiprows=1)
+    with h5py.File(h5, "r") as f:
+        d = f["section"]
+        data = d[()]
+        text = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+        cols = [text(c) for c in d.attrs["columns"]]
+        units = [text(u) for u in d.attrs["units"]]
+        spec = text(d.attrs["spec"])
+    check(len(rows) > 100 and data.shape == rows.shape and np.array_equal(data, rows),
+          "/section holds the CSV's %d records exactly" % len(rows))
+    want = [c + (" [%s]" % u if u else "") for c, u in zip(cols, units)]
+    check(want == head, "its columns and units are the CSV's header: %s" % want)
+    check(spec == "impact:stop", "its spec attribute is the --section given")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nsmc", required=True)
@@ -480,7 +509,7 @@ def main():
     ap.add_argument("--nsm-version", default="")
     ap.add_argument("--case", required=True,
                     choices=["spring", "expr", "friction", "coulomb", "rate", "setunits", "h5",
-                             "points", "torque", "ifsample"])
+                             "points", "torque", "ifsample", "h5section"])
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
         globals()["case_" + args.case](args, work)
