@@ -128,7 +128,7 @@ typedef struct Sema {
     bool every_set;
     bool method_set;           /* `method =` given in `simulate` ... */
     bool out_expr;             /* converting an output column's expression (CX_OUT) */
-    bool out_torque;           /* ... and it mentions a torque (out_mentions_torque) */
+    bool out_torque;           /* ... and it mentions a torque (out_member, conv of a name) */
     SrcLoc method_loc;         /* ... here */
 } Sema;
 

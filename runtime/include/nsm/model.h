@@ -335,8 +335,8 @@ typedef struct nsm_model {
     /* The model's source text (appended: NULL when the table does not carry
      * it), as pieces whose concatenation is the text, NULL-terminated: one
      * line or less each, so that no string literal is longer than a C
-     * compiler must accept.  The HDF5 output stores it (/model, attribute
-     * source). */
+     * compiler must accept.  The HDF5 output stores it as the dataset
+     * /model/source. */
     const char *const *source;
 } nsm_model;
 
