@@ -274,6 +274,16 @@ static void set_name(const char *set, char name[128])
     snprintf(name, 128, "%.*s", (int)(eq - set), set);
 }
 
+/* The SI unit text of parameter `name` of m ("" when dimensionless), or
+** NULL when m has no such parameter. */
+static const char *param_unit(const nsm_model *m, const char *name)
+{
+    for (int k = 0; m && k < m->n_params; k++)
+        if (!strcmp(m->params[k].name, name))
+            return m->params[k].unit ? m->params[k].unit : "";
+    return NULL;
+}
+
 /* The value of --set NAME=VALUE in SI: a number, or a number with a unit of
 ** the parameter's dimension ('k=2 N/m', as the simulators' --set takes it,
 ** setfile_value).  An unknown NAME is left to sweep_check, which names it:
@@ -282,10 +292,7 @@ static int set_value(const Sweep *sw, const char *set, double *v)
 {
     char name[128], err[256];
     set_name(set, name);
-    const char *unit = NULL;
-    for (int k = 0; k < sw->m->n_params; k++)
-        if (!strcmp(sw->m->params[k].name, name))
-            unit = sw->m->params[k].unit ? sw->m->params[k].unit : "";
+    const char *unit = param_unit(sw->m, name);
     if (setfile_value(strchr(set, '=') + 1, unit, !unit, v, err, sizeof err))
         return bad(sw->prog, "--set %s: %s", set, err);
     return 0;
@@ -323,8 +330,27 @@ static int count_parse(const char *prog, const char *opt, const char *name, cons
 
 /* Parses NAME=START:STOP:COUNT into a (the name copied into name[len]).
 ** 0, or 1 after a message saying which part is wrong. */
+/* An end of an axis, text, into *v: for a parameter of the model (its SI
+** unit text in unit), a number or a number with a unit of its dimension, as
+** --set takes it (setfile_value); otherwise (a basin's coordinate, a name
+** sweep_check will refuse) a bare number.  0, or 1 after the message. */
+static int axis_end(const char *prog, const char *opt, const char *name, const char *which,
+                    const char *text, const char *unit, double *v)
+{
+    char err[256], *end;
+    double x = strtod(text, &end);
+    if (end == text || !isfinite(x) || (!unit && !parse_num(text, v)))
+        return bad(prog, "%s %s: %s '%s' is not a finite number", opt, name, which, text);
+    if (unit && setfile_value(text, unit, 0, v, err, sizeof err))
+        return bad(prog, "%s %s: %s %s", opt, name, which, err);
+    return 0;
+}
+
+/* Parses NAME=START:STOP:COUNT into a and name; START and STOP of a
+** parameter of m may carry a unit (axis_end; m NULL for a basin's axes).
+** 0, or 1 after the message. */
 static int axis_parse(const char *prog, const char *opt, const char *val, Axis *a, char *name,
-                      size_t len)
+                      size_t len, const nsm_model *m)
 {
     const char *eq = strchr(val, '=');
     if (!eq || eq == val)
@@ -342,10 +368,10 @@ static int axis_parse(const char *prog, const char *opt, const char *val, Axis *
         return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
     *c1 = *c2 = 0;
     a->name = name;
-    if (!parse_num(buf, &a->lo))
-        return bad(prog, "%s %s: START '%s' is not a finite number", opt, name, buf);
-    if (!parse_num(c1 + 1, &a->hi))
-        return bad(prog, "%s %s: STOP '%s' is not a finite number", opt, name, c1 + 1);
+    const char *unit = param_unit(m, name);
+    if (axis_end(prog, opt, name, "START", buf, unit, &a->lo) ||
+        axis_end(prog, opt, name, "STOP", c1 + 1, unit, &a->hi))
+        return 1;
     return count_parse(prog, opt, name, c2 + 1, &a->n);
 }
 
@@ -1548,7 +1574,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
                 return bad(sw->prog, sw->nax >= 2 ? "--basin is given twice: the grid of initial "
                            "states has two axes%s" : "--basin and --param cannot be combined: a "
                            "basin's grid is of initial states, the parameters fixed (--set)%s", "");
-            if (axis_parse(sw->prog, "--basin", val, &sw->ax[sw->nax], names[sw->nax], 128))
+            if (axis_parse(sw->prog, "--basin", val, &sw->ax[sw->nax], names[sw->nax], 128, NULL))
                 return 1;
             sw->nax++;
             sw->basin = 1;
@@ -1562,7 +1588,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
                            "of initial states, the parameters fixed (--set)%s", "");
             if (sw->nax >= SW_MAX_AXES)
                 return bad(sw->prog, "at most %d --param", SW_MAX_AXES);
-            if (axis_parse(sw->prog, "--param", val, &sw->ax[sw->nax], names[sw->nax], 128))
+            if (axis_parse(sw->prog, "--param", val, &sw->ax[sw->nax], names[sw->nax], 128, sw->m))
                 return 1;
             sw->nax++;
         } else if (!strcmp(a, "--section")) {

@@ -14,8 +14,9 @@ Cases:
   "energy balance error" line, with the values of that column; a model
   without energy.error has no such line.
 - sweep_units: `nsmc sweep --set 'k=2 kN/m'` runs the grid of `--set
-  k=2000`, byte for byte; a unit of another dimension and Hz for a
-  parameter in rad/s are refused, exit 1, nothing written.
+  k=2000`, byte for byte, and `--param 'k=1 kN/m:3 kN/m:3'` the grid
+  k=1000:3000:3; a unit of another dimension and Hz for a parameter in
+  rad/s are refused, exit 1, nothing written.
 - sweep_grid: the grid 2.6:2.7:11 is written 2.6, 2.61, ..., 2.7 (not
   2.6099999999999999) and each point ran with the double nearest to that
   decimal.
@@ -131,10 +132,24 @@ def case_sweep_units(tmp):
     p = sweep(tmp, "bad", "--set", "k=2 kg")
     check(p.returncode == 1 and "--set k=2 kg" in p.stderr and "not a unit of N/m" in p.stderr
           and not os.path.exists(os.path.join(tmp, "bad")),
-          "a unit of another dimension is refused, nothing written: " + p.stderr.strip(), p)
+          "a unit of another dimension is refused, nothing written: " +
+          p.stderr.strip().splitlines()[-1], p)
     p = sweep(tmp, "hz", "--set", "omega=1 Hz", "--param", "F=1:2:2")
     check(p.returncode == 1 and "Hz counts cycles" in p.stderr,
-          "Hz for a parameter in rad/s is refused: " + p.stderr.strip(), p)
+          "Hz for a parameter in rad/s is refused: " + p.stderr.strip().splitlines()[-1], p)
+    # the axes' ends too
+    runs = []
+    for out, axis in (("asi", "k=1000:3000:3"), ("aunit", "k=1 kN/m:3 kN/m:3")):
+        p = nsmc(tmp, "sweep", FIO, "--param", "omega=2.6:2.7:2", "--param", axis, *SWEEP,
+                 "--out-dir", out)
+        check(p.returncode == 0, "sweep --param %s" % axis, p)
+        runs.append(open(os.path.join(tmp, out, "section.csv"), "rb").read())
+    check(runs[0] == runs[1], "--param 'k=1 kN/m:3 kN/m:3' is the grid k=1000:3000:3, byte for byte")
+    p = nsmc(tmp, "sweep", FIO, "--param", "k=1:3 kg:3", *SWEEP, "--out-dir", "abad")
+    check(p.returncode == 1 and "--param k: STOP 'kg' is not a unit of N/m" in p.stderr and
+          not os.path.exists(os.path.join(tmp, "abad")),
+          "an end in a unit of another dimension is refused: " + p.stderr.strip().splitlines()[-1],
+          p)
 
 
 def case_sweep_grid(tmp):
