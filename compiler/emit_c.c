@@ -1922,6 +1922,47 @@ static const char *method_name(Method m)
     return m == METHOD_EXACT ? "NSM_METHOD_EXACT" : m == METHOD_ADAPTIVE ? "NSM_METHOD_ADAPTIVE" : "NSM_METHOD_RK4";
 }
 
+/* Writes one piece of the model's source as a C string literal: escapes
+ * like pstr, plus "??" written "?\?" (no trigraph under -std=c11). */
+static void emit_source_piece(FILE *o, const char *s, size_t n)
+{
+    fputs("    \"", o);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"' || ch == '\\')
+            fprintf(o, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", o);
+        else if (ch < 32 || ch == 127)
+            fprintf(o, "\\%03o", ch);
+        else if (ch == '?' && i + 1 < n && s[i + 1] == '?')
+            fputs("?\\", o);
+        else
+            fputc(ch, o);
+    }
+    fputs("\",\n", o);
+}
+
+/* The model's source text as the table's `source`: one piece per line,
+ * long lines cut every 1000 bytes (a literal stays under the 4095
+ * characters C11 guarantees, even with every byte escaped). */
+static void emit_source(Cgen *cg)
+{
+    const char *s = cg->m->source;
+    FILE *o = cg->out;
+    if (!s)
+        return;
+    fputs("/* The model's source, kept for the HDF5 output (nsm_model.source). */\n"
+          "static const char *const model_source[] = {\n", o);
+    while (*s) {
+        size_t n = strcspn(s, "\n");
+        n = n < 1000 ? n + (s[n] == '\n') : 1000;
+        emit_source_piece(o, s, n);
+        s += n;
+    }
+    fputs("    NULL\n};\n\n", o);
+}
+
 /* The nsm_model table and the optional main(). */
 static void emit_table(Cgen *cg)
 {
@@ -1967,6 +2008,8 @@ static void emit_table(Cgen *cg)
         emit_nl_table(cg);
     if (has_expr_outputs(m))
         fprintf(o, "    .output_value = output_value,\n");
+    if (m->source)
+        fprintf(o, "    .source = model_source,\n");
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
@@ -1996,6 +2039,7 @@ int emit_c_model(const Derivation *dv, FILE *out)
         emit_nl(&cg);
     emit_settings(&cg);
     emit_output_value(&cg);
+    emit_source(&cg);
     emit_table(&cg);
     return ferror(out) ? 1 : 0;
 }

@@ -149,6 +149,7 @@ typedef struct Model {
     const char *path;   /* as given on the command line */
     const char *name;   /* from `model`, else the file's base name */
     const char *title;  /* from `model`, else "" */
+    const char *source; /* the model's text as read (the simulator keeps it) */
 
     Param *params;   int n_params;
     Body *bodies;    int n_bodies;

@@ -128,6 +128,7 @@ typedef struct Sema {
     bool every_set;
     bool method_set;           /* `method =` given in `simulate` ... */
     bool out_expr;             /* converting an output column's expression (CX_OUT) */
+    bool out_torque;           /* ... and it mentions a torque (out_member, conv of a name) */
     SrcLoc method_loc;         /* ... here */
 } Sema;
 
@@ -786,6 +787,35 @@ static bool is_angle(const Sema *s, int body)
     return body >= 0 && s->m->bodies[body].coord == COORD_PHI;
 }
 
+/* The wall whose gap is gap j, or NULL. */
+static const Wall *wall_of(const Sema *s, int j)
+{
+    for (int k = 0; k < s->m->n_walls; k++)
+        if (s->m->walls[k].gap == j)
+            return &s->m->walls[k];
+    return NULL;
+}
+
+/* Field f (x, y, vx or vy) of the contact point of wall w's disc: the
+ * disc's point nearest the wall, c = (D.x, D.y) - R n, and that material
+ * point's velocity (D.vx, D.vy) + omega x (c - centre) = (D.vx + omega R
+ * n_y, D.vy - omega R n_x) (0 while rolling without slip along the wall).
+ * An invalid value (ok false) for any other field. */
+static Val wall_point(Sema *s, const Wall *w, const char *f)
+{
+    const Planar *pl = &s->m->planars[w->planar];
+    ExprCtx *x = s->ex;
+    bool vel = f[0] == 'v', along_x = strcmp(f + vel, "x") == 0;
+    if (!along_x && strcmp(f + vel, "y") != 0)
+        return bad();
+    Expr *rn = expr_mul(x, pl->radius, along_x ? w->nx : w->ny);
+    if (!vel)
+        return val(expr_sub(x, state_of(s, along_x ? pl->ix : pl->iy, false), rn), DIM_M);
+    Expr *spin = expr_mul(x, state_of(s, pl->iphi, true), expr_mul(x, pl->radius, along_x ? w->ny : w->nx));
+    Expr *v = state_of(s, along_x ? pl->ix : pl->iy, true);
+    return val(along_x ? expr_add(x, v, spin) : expr_sub(x, v, spin), DIM_V);
+}
+
 /* The quantity `field` of element sym (spring, damper, force, gap, friction
  * element) as an expression of the state: a spring's or damper's tension,
  * a force's value, a gap's value, a friction element's slip velocity.  Its
@@ -820,6 +850,12 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
     case SYM_GAP: {
         if (strcmp(f, "force") == 0)
             return mode_quantity(s, n, sym->name, f);
+        const Wall *w = wall_of(s, sym->index);
+        if (w) {
+            Val p = wall_point(s, w, f);
+            if (p.ok)
+                return p;
+        }
         bool rate = strcmp(f, "rate") == 0;
         if (strcmp(f, "gap") != 0 && !rate)
             break;
@@ -862,6 +898,11 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
     static const char *const expect[] = {
         [SYM_SPRING] = "force", [SYM_DAMPER] = "force", [SYM_FORCE] = "force",
         [SYM_GAP] = "gap, rate or force", [SYM_FRICTION] = "force or slip"};
+    if (sym->kind == SYM_GAP && wall_of(s, sym->index)) {
+        diag_error(s->diag, n->name_loc, "a wall has no field '%s' (expected gap, rate, force, "
+                   "or x, y, vx, vy: its contact point)", f);
+        return bad();
+    }
     diag_error(s->diag, n->name_loc, "a %s has no field '%s' (expected %s)", kind_word(sym->kind), f,
                expect[sym->kind]);
     return bad();
@@ -903,7 +944,10 @@ static Val out_member(Sema *s, const Node *n, bool *handled)
         *handled = false;
         return bad();
     }
-    return element_value(s, n, sym);
+    Val v = element_value(s, n, sym);
+    if (v.ok && dim_equal(v.dim, DIM_TORQUE))
+        s->out_torque = true;   /* a spring, damper or force acting on an angle */
+    return v;
 }
 
 /* Converts `BODY.x` and friends; only a gap may mention positions. */
@@ -1007,9 +1051,12 @@ static Val conv_name(Sema *s, const Node *n, int cx)
     Sym *sym = resolve(s, n);
     if (!sym)
         return bad();
-    if (sym->kind == SYM_PARAM)
-        return with_num(val(expr_param(s->ex, sym->index), s->m->params[sym->index].dim),
-                        s->m->params[sym->index].number);
+    if (sym->kind == SYM_PARAM) {
+        const Param *pm = &s->m->params[sym->index];
+        if (s->out_expr && pm->unit && strcmp(pm->unit, "N*m") == 0)
+            s->out_torque = true;
+        return with_num(val(expr_param(s->ex, sym->index), pm->dim), pm->number);
+    }
     if (sym->kind == SYM_BODY || sym->kind == SYM_FAMILY)
         diag_error(s->diag, n->loc, "'%s' is a body, not a value (its position is %s.x)",
                    sym->name, sym->name);
@@ -2522,7 +2569,7 @@ static bool quantity_item(Sema *s, const Node *n, const char *label)
                        NAMED(arena_printf(s->arena, "%s.%s", sym->name, f)), gap ? "m" : "N", n->loc);
             return true;
         }
-        if (strcmp(f, "rate") == 0) {
+        if (strcmp(f, "rate") == 0 || wall_of(s, sym->index)) {
             element_item(s, n, sym, label);
             return true;
         }
@@ -2617,6 +2664,7 @@ static void output_item(Sema *s, const Node *item)
         return;
     }
     s->out_expr = true;
+    s->out_torque = false;
     Val v = conv(s, n, CX_TIME | CX_POS | CX_STATE | CX_OUT);
     s->out_expr = false;
     if (!v.ok)
@@ -2629,6 +2677,12 @@ static void output_item(Sema *s, const Node *item)
     }
     char buf[64];
     dim_text(v.dim, buf, sizeof buf);
+    /* J and N*m share their dimensions: a column that mentions a torque (an
+     * element acting on an angle, a parameter written in N*m) is a torque;
+     * any other (k*x^2/2, F*x, and a moment arm times a force, which the
+     * unit system cannot tell from work) is an energy */
+    if (s->out_torque && dim_equal(v.dim, DIM_TORQUE))
+        snprintf(buf, sizeof buf, "N*m");
     Output *o = add_output(s, OUT_EXPR, s->m->n_outputs, name, arena_strdup(s->arena, buf),
                            label ? item->a->loc : n->loc);
     o->value = v.e;
@@ -2913,6 +2967,7 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
     s.init_x_loc = arena_alloc(a, sizeof(SrcLoc) * SEMA_MAX_BODIES);
     s.init_v_loc = arena_alloc(a, sizeof(SrcLoc) * SEMA_MAX_BODIES);
     m->path = src->path;
+    m->source = src->text;
     m->name = base_name(&s, src->path);
     m->title = "";
     m->t_end = 10;

@@ -330,6 +330,28 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model ball_two_contacts \"Ball between a floor and a ceiling (Siconos BouncingBallED-TwoContacts)\"\n",
+    "# Benchmark collection (reference/benchmarks-collection.md), after the Siconos\n",
+    "# example BouncingBallED-TwoContacts: floor x >= 0, ceiling x <= 1.5 m.\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param g = 10 m/s^2\n",
+    "param e = 0.8\n",
+    "param ceiling_height = 1.5 m\n",
+    "\n",
+    "mass B = m\n",
+    "gravity g\n",
+    "gap floor: B.x >= 0, impact(e = e)\n",
+    "gap ceiling: B.x <= ceiling_height, impact(e = e)\n",
+    "\n",
+    "init B.x = 1 m, B.v = 10 m/s\n",
+    "simulate t_end = 5 s, dt = 1 ms, method = rk4\n",
+    "output every 10 ms: B.x, B.v, floor.force, ceiling.force, energy.error\n",
+    NULL
+};
+
 const nsm_model nsm_model_ball_two_contacts = {
     .abi = NSM_ABI_VERSION,
     .name = "ball_two_contacts",
@@ -370,6 +392,7 @@ const nsm_model nsm_model_ball_two_contacts = {
     .nnz_C = 0,
     .nnz_W = 2,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

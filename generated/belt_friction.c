@@ -237,6 +237,28 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model belt_friction \"Mass on a moving belt: Coulomb stick-slip limit cycle\"\n",
+    "# A mass tied to the ground by a spring rests on a belt moving at v_b.  It\n",
+    "# rides with the belt (stuck) until the spring pulls k x = mu_s N, slips back\n",
+    "# under the kinetic force mu_k N, and sticks again when it catches up with\n",
+    "# the belt: the classic stick-slip limit cycle.\n",
+    "param m = 1 kg\n",
+    "param k = 1 N/m\n",
+    "param N = 10 N\n",
+    "param v_b = 3 m/s\n",
+    "param mu_s = 0.5\n",
+    "param mu_k = 0.3\n",
+    "mass M = m\n",
+    "spring S: ground -- M, k = k\n",
+    "friction F: M -- belt(v = v_b), mu_s = mu_s, mu_k = mu_k, normal = N\n",
+    "init M.x = 0 m, M.v = 0 m/s\n",
+    "simulate t_end = 20 s, method = exact\n",
+    "output every 0.01 s: M.x, M.v\n",
+    NULL
+};
+
 const nsm_model nsm_model_belt_friction = {
     .abi = NSM_ABI_VERSION,
     .name = "belt_friction",
@@ -279,6 +301,7 @@ const nsm_model nsm_model_belt_friction = {
     .nnz_C = 0,
     .nnz_W = 0,
     .nnz_Wt = 1,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -257,6 +257,32 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model block_drop \"A block dropped on a floor while sliding: a frictional impact, then sliding to rest\"\n",
+    "# One block, its horizontal coordinate X and its vertical coordinate Y as two\n",
+    "# bodies of the same mass.  It falls from the height h while sliding at v0;\n",
+    "# the floor's contact force, and at the impact its impulse, is the normal\n",
+    "# force of the friction element F on X: the impact takes the normal impulse\n",
+    "# m sqrt(2 g h) and, since m v0 is more than mu times that, the tangential\n",
+    "# impulse -mu m sqrt(2 g h); the block then slides to rest.\n",
+    "param m = 1 kg\n",
+    "param g = 9.81 m/s^2\n",
+    "param h = 0.2 m\n",
+    "param v0 = 2 m/s\n",
+    "param mu = 0.3\n",
+    "param e = 0\n",
+    "mass X = m\n",
+    "mass Y = m\n",
+    "force weight: on Y = -m*g\n",
+    "gap floor: Y.x >= 0, impact(e = e)\n",
+    "friction F: X -- ground, mu = mu, normal = gap floor\n",
+    "init X.v = v0, Y.x = h\n",
+    "simulate t_end = 1 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: X.x, X.v, Y.x, Y.v, floor.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_block_drop = {
     .abi = NSM_ABI_VERSION,
     .name = "block_drop",
@@ -299,6 +325,7 @@ const nsm_model nsm_model_block_drop = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 1,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

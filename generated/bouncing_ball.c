@@ -288,6 +288,26 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model bouncing_ball \"Bouncing ball on a rigid floor (Siconos BouncingBallED)\"\n",
+    "# Benchmark collection (reference/benchmarks-collection.md), after the Siconos\n",
+    "# example BouncingBallED: m = 1, g = 9.81, x0 = 1, v0 = 0, e = 0.9 (Zeno).\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param g = 9.81 m/s^2\n",
+    "param e = 0.9\n",
+    "\n",
+    "mass B = m\n",
+    "gravity g\n",
+    "gap floor: B.x >= 0, impact(e = e)\n",
+    "\n",
+    "init B.x = 1 m, B.v = 0 m/s\n",
+    "simulate t_end = 10 s, dt = 1 ms, method = rk4\n",
+    "output every 10 ms: B.x, B.v, floor.force, energy.error\n",
+    NULL
+};
+
 const nsm_model nsm_model_bouncing_ball = {
     .abi = NSM_ABI_VERSION,
     .name = "bouncing_ball",
@@ -328,6 +348,7 @@ const nsm_model nsm_model_bouncing_ball = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

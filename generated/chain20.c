@@ -334,6 +334,25 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model chain20 \"Chain of twenty masses with impacts between neighbours\"\n",
+    "# A contact chain (Newton's cradle): twenty equal masses touching at rest, the\n",
+    "# first one moving into the others.  Nineteen rigid gaps between neighbours;\n",
+    "# simultaneous impacts are resolved together (design notes, section 2).\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param e = 1\n",
+    "\n",
+    "mass P[1..20] = m\n",
+    "for i in 1..19: gap G[i]: P[i+1].x - P[i].x >= 0, impact(e = e)\n",
+    "\n",
+    "init P[1].v = 1 m/s\n",
+    "simulate t_end = 2 s, dt = 1 ms, method = rk4\n",
+    "output every 10 ms: P[1].x, P[20].x, P[1].v, P[20].v, energy.error\n",
+    NULL
+};
+
 const nsm_model nsm_model_chain20 = {
     .abi = NSM_ABI_VERSION,
     .name = "chain20",
@@ -374,6 +393,7 @@ const nsm_model nsm_model_chain20 = {
     .nnz_C = 0,
     .nnz_W = 38,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -233,6 +233,25 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model coulomb_oscillator \"Coulomb oscillator x'' + x in -sign(x'), from x = 12, v = 6\"\n",
+    "# Siconos' FrictionOscillator: m = k = 1, mu N = 1.  Each half period (pi)\n",
+    "# the turning point's distance from the origin drops by 2 until a turning\n",
+    "# point falls inside |x| <= 1, where the mass sticks for good.\n",
+    "param m = 1 kg\n",
+    "param k = 1 N/m\n",
+    "param N = 1 N\n",
+    "param mu = 1\n",
+    "mass M = m\n",
+    "spring ground -- M, k = k\n",
+    "friction F: M -- ground, mu = mu, normal = N\n",
+    "init M.x = 12 m, M.v = 6 m/s\n",
+    "simulate t_end = 30 s, method = exact\n",
+    "output every 0.01 s: M.x, M.v, energy.dissipated, energy.error\n",
+    NULL
+};
+
 const nsm_model nsm_model_coulomb_oscillator = {
     .abi = NSM_ABI_VERSION,
     .name = "coulomb_oscillator",
@@ -275,6 +294,7 @@ const nsm_model nsm_model_coulomb_oscillator = {
     .nnz_C = 0,
     .nnz_W = 0,
     .nnz_Wt = 1,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -375,6 +375,28 @@ static void settings(const double *p, double *t)
     t[2] = 0.001;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model cradle20 \"Newton's cradle of 20 equal balls\"\n",
+    "# 20 equal balls in a row, touching; the first comes in at v0 from d away and\n",
+    "# hits the others.  The impacts at that instant are resolved one pair at a\n",
+    "# time (the sequential model, docs/theory.md section 10); with e = 1 the\n",
+    "# last ball leaves with v0 and the others stay.  Reference: exact rational\n",
+    "# arithmetic, tests/reference/cradle.py.\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param e = 1\n",
+    "param v0 = 1 m/s\n",
+    "param d = 0.1 m\n",
+    "\n",
+    "mass P[1..20] = m\n",
+    "for i in 1..19: gap G[i]: P[i+1].x - P[i].x >= 0, impact(e = e)\n",
+    "\n",
+    "init P[1].x = -d, P[1].v = v0\n",
+    "simulate t_end = 1 s, dt = 1 ms, method = rk4\n",
+    NULL
+};
+
 const nsm_model nsm_model_cradle20 = {
     .abi = NSM_ABI_VERSION,
     .name = "cradle20",
@@ -415,6 +437,7 @@ const nsm_model nsm_model_cradle20 = {
     .nnz_C = 0,
     .nnz_W = 38,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -310,6 +310,35 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model disc_corner \"A spinning disc thrown into a corner: floor and wall hit at one instant, both with friction\"\n",
+    "# The benchmark collection's disc (m = 1, R = 0.1, inertia 2/5 m R^2) thrown\n",
+    "# at 1 m/s with 20 rad/s of spin into the corner of the floor y = 0 and the\n",
+    "# wall x = 1 m, both with e_N = 0.5 and Coulomb friction mu = 0.2 (e_T = 0).\n",
+    "# It meets both at t = 0.5 s: one impact of two contacts with friction (the\n",
+    "# floor's friction couples the wall's normal, the wall's the floor's), the\n",
+    "# simultaneous frictional law over both.  Closed form (theory.md section\n",
+    "# 11): the floor's slip sticks, the wall's slides, u+ = (-1/2, 2.4525, 5);\n",
+    "# then the disc bounces away rolling, the bounces accumulating at 1.5 s.\n",
+    "param m = 1 kg\n",
+    "param R = 0.1 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param L = 1 m\n",
+    "param e = 0.5\n",
+    "param mu = 0.2\n",
+    "disc D: mass = m, radius = R, inertia = 2/5*m*R^2\n",
+    "gravity g along -y\n",
+    "wall floor: D, normal = (0, 1), through = (0 m, 0 m), impact(e = e)\n",
+    "wall right: D, normal = (-1, 0), through = (L, 0 m), impact(e = e)\n",
+    "friction FF: slip = D.vx + R*D.omega, mu = mu, normal = gap floor\n",
+    "friction FW: slip = D.vy + R*D.omega, mu = mu, normal = gap right\n",
+    "init D.x = 0.4 m, D.y = 1.32625 m, D.phi = 0 rad, D.vx = 1 m/s, D.omega = 20 rad/s\n",
+    "simulate t_end = 3 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: D.x, D.y, D.phi, D.vx, D.vy, D.omega\n",
+    NULL
+};
+
 const nsm_model nsm_model_disc_corner = {
     .abi = NSM_ABI_VERSION,
     .name = "disc_corner",
@@ -356,6 +385,7 @@ const nsm_model nsm_model_disc_corner = {
     .nnz_C = 0,
     .nnz_W = 2,
     .nnz_Wt = 4,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -349,6 +349,27 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model disc_incline \"A disc dropped on a frictionless incline: bounces, then slides down\"\n",
+    "# The incline is the wall through the origin at alpha = 30 degrees, its\n",
+    "# normal (sin alpha, cos alpha) pointing up the disc's side; it descends\n",
+    "# towards +x.  Without friction the disc never turns: it bounces in the\n",
+    "# incline's normal direction, its impacts accumulate, and it slides down.\n",
+    "param m = 1 kg\n",
+    "param R = 0.1 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param alpha = pi/6\n",
+    "param eN = 0.5\n",
+    "disc D: mass = m, radius = R, inertia = 2/5*m*R^2\n",
+    "gravity g along -y\n",
+    "wall slope: D, normal = (sin(alpha), cos(alpha)), through = (0 m, 0 m), impact(e = eN)\n",
+    "init D.x = 0 m, D.y = 1 m\n",
+    "simulate t_end = 2 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: D.x, D.y, D.phi, D.vx, D.vy, D.omega, slope.gap, slope.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_disc_incline = {
     .abi = NSM_ABI_VERSION,
     .name = "disc_incline",
@@ -393,6 +414,7 @@ const nsm_model nsm_model_disc_incline = {
     .nnz_C = 0,
     .nnz_W = 2,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -293,6 +293,25 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model disc_incline_slide \"A disc launched down a 30 degree incline with Coulomb friction mu = 0.1\"\n",
+    "param m = 1 kg\n",
+    "param R = 0.1 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param alpha = pi/6\n",
+    "param mu = 0.1\n",
+    "param v0 = 1 m/s\n",
+    "disc D: mass = m, radius = R, inertia = 2/5*m*R^2\n",
+    "gravity g along -y\n",
+    "wall slope: D, normal = (sin(alpha), cos(alpha)), through = (0 m, 0 m), impact(e = 0)\n",
+    "friction F: slip = cos(alpha)*D.vx - sin(alpha)*D.vy + R*D.omega, mu = mu, normal = m*g*cos(alpha)\n",
+    "init D.x = R*sin(alpha), D.y = R*cos(alpha), D.vx = v0*cos(alpha), D.vy = -v0*sin(alpha)\n",
+    "simulate t_end = 2 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: D.x, D.y, D.phi, D.vx, D.vy, D.omega, slope.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_disc_incline_slide = {
     .abi = NSM_ABI_VERSION,
     .name = "disc_incline_slide",
@@ -339,6 +358,7 @@ const nsm_model nsm_model_disc_incline_slide = {
     .nnz_C = 0,
     .nnz_W = 2,
     .nnz_Wt = 3,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -373,6 +373,22 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model disc_walls \"A spinning disc bouncing between two frictionless walls, without gravity\"\n",
+    "param m = 1 kg\n",
+    "param R = 0.1 m\n",
+    "param L = 0.5 m\n",
+    "param e = 0.8\n",
+    "disc D: mass = m, radius = R, inertia = 2/5*m*R^2\n",
+    "wall left: D, normal = (1, 0), through = (-L, 0 m), impact(e = e)\n",
+    "wall right: D, normal = (-1, 0), through = (L, 0 m), impact(e = e)\n",
+    "init D.vx = 2 m/s, D.omega = 30 rad/s\n",
+    "simulate t_end = 3 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: D.x, D.y, D.phi, D.vx, D.vy, D.omega\n",
+    NULL
+};
+
 const nsm_model nsm_model_disc_walls = {
     .abi = NSM_ABI_VERSION,
     .name = "disc_walls",
@@ -417,6 +433,7 @@ const nsm_model nsm_model_disc_walls = {
     .nnz_C = 0,
     .nnz_W = 2,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

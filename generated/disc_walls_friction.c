@@ -302,6 +302,31 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model disc_walls_friction \"A spinning disc bouncing between two walls with Coulomb friction, without gravity\"\n",
+    "# The disc of disc_walls.nsm (m = 1, R = 0.1, inertia 2/5 m R^2) between the\n",
+    "# walls x = -L and x = L, e_N = 0.8, now with Coulomb friction mu = 0.2 and\n",
+    "# e_T = 0 at both walls: each wall's friction element acts on the slip of\n",
+    "# the disc's contact point there (vy + R omega at the right wall, whose\n",
+    "# tangent is (0, 1); -vy + R omega at the left one), with the wall's\n",
+    "# contact impulse as its normal.\n",
+    "param m = 1 kg\n",
+    "param R = 0.1 m\n",
+    "param L = 0.5 m\n",
+    "param e = 0.8\n",
+    "param mu = 0.2\n",
+    "disc D: mass = m, radius = R, inertia = 2/5*m*R^2\n",
+    "wall left: D, normal = (1, 0), through = (-L, 0 m), impact(e = e)\n",
+    "wall right: D, normal = (-1, 0), through = (L, 0 m), impact(e = e)\n",
+    "friction FL: slip = -D.vy + R*D.omega, mu = mu, normal = gap left\n",
+    "friction FR: slip = D.vy + R*D.omega, mu = mu, normal = gap right\n",
+    "init D.vx = 2 m/s, D.omega = 30 rad/s\n",
+    "simulate t_end = 3 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: D.x, D.y, D.phi, D.vx, D.vy, D.omega\n",
+    NULL
+};
+
 const nsm_model nsm_model_disc_walls_friction = {
     .abi = NSM_ABI_VERSION,
     .name = "disc_walls_friction",
@@ -348,6 +373,7 @@ const nsm_model nsm_model_disc_walls_friction = {
     .nnz_C = 0,
     .nnz_W = 2,
     .nnz_Wt = 4,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

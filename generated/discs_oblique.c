@@ -691,6 +691,33 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model discs_oblique \"Two frictionless discs colliding obliquely\"\n",
+    "# Disc B slides at speed u towards disc A, at rest, with its centre offset\n",
+    "# by b across the line of motion; they touch when the distance of their\n",
+    "# centres is rA + rB (a curved gap).  At impact the normal n joins the\n",
+    "# centres, sin(theta) = b/(rA + rB): frictionless, the spins stay 0 and the\n",
+    "# normal velocities are exchanged by the law of restitution, the\n",
+    "# tangential ones kept.\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param rA = 0.1 m\n",
+    "param rB = 0.1 m\n",
+    "param b = 0.1 m\n",
+    "param u = 1 m/s\n",
+    "param e = 1\n",
+    "\n",
+    "disc A: mass = m, radius = rA, inertia = 2/5*m*rA^2\n",
+    "disc B: mass = m, radius = rB, inertia = 2/5*m*rB^2\n",
+    "gap touch: sqrt((B.x - A.x)^2 + (B.y - A.y)^2) - (rA + rB) >= 0 m, impact(e = e)\n",
+    "\n",
+    "init B.x = -1 m, B.y = b, B.vx = u\n",
+    "simulate t_end = 2 s\n",
+    "output every 10 ms: A.x, A.y, A.vx, A.vy, B.x, B.y, B.vx, B.vy, touch.gap\n",
+    NULL
+};
+
 const nsm_model nsm_model_discs_oblique = {
     .abi = NSM_ABI_VERSION,
     .name = "discs_oblique",
@@ -744,6 +771,7 @@ const nsm_model nsm_model_discs_oblique = {
     .nl_gap = nl_gap,
     .nl_nwork = 226,
     .nl_series = nl_series,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -333,6 +333,34 @@ static void settings(const double *p, double *t)
     t[2] = 0.02;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model duffing_stop \"A harmonically forced Duffing oscillator against a rigid stop\"\n",
+    "# m x'' + c x' + k x + alpha x^3 = F cos(omega t) while x < x_s, with a\n",
+    "# rigid stop at x_s and Newton's restitution e.  The cubic (hardening)\n",
+    "# spring is a force of the state: the model is nonlinear.\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param k = 1 N/m\n",
+    "param c = 0.1 N*s/m\n",
+    "param alpha = 1 N/m^3\n",
+    "param F = 0.5 N\n",
+    "param omega = 1.2 rad/s\n",
+    "param x_s = 0.5 m\n",
+    "param e = 0.8\n",
+    "\n",
+    "mass M = m\n",
+    "spring S: ground -- M, k = k, c = c\n",
+    "force cubic: on M = -alpha*M.x^3\n",
+    "force drive: on M = F*cos(omega*t)\n",
+    "gap stop: M.x <= x_s, impact(e = e)\n",
+    "\n",
+    "init M.x = 0 m, M.v = 0 m/s\n",
+    "simulate t_end = 40 s\n",
+    "output every 20 ms: M.x, M.v, stop.gap\n",
+    NULL
+};
+
 const nsm_model nsm_model_duffing_stop = {
     .abi = NSM_ABI_VERSION,
     .name = "duffing_stop",
@@ -377,6 +405,7 @@ const nsm_model nsm_model_duffing_stop = {
     .nl_force = nl_force,
     .nl_nwork = 9,
     .nl_series = nl_series,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -289,6 +289,32 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model friction_two_mass \"Forced two-mass oscillator with dry friction on the ground and between the masses\"\n",
+    "# M1 is tied to the ground by a spring and rubs on it (F1); M2 is tied to M1\n",
+    "# by a spring, rubs on M1 (F2, on the relative velocity M2.v - M1.v) and is\n",
+    "# driven by a harmonic force.  The run has stick phases, slip onsets and\n",
+    "# slip reversals of both elements.\n",
+    "param m1 = 1 kg\n",
+    "param m2 = 1 kg\n",
+    "param k1 = 1 N/m\n",
+    "param k2 = 1 N/m\n",
+    "param A = 1.5 N\n",
+    "param w = 0.8\n",
+    "mass M1 = m1\n",
+    "mass M2 = m2\n",
+    "spring S1: ground -- M1, k = k1\n",
+    "spring S2: M1 -- M2, k = k2\n",
+    "force drive: on M2 = A*sin(w*t)\n",
+    "friction F1: M1 -- ground, mu_s = 0.4, mu_k = 0.3, normal = 1 N\n",
+    "friction F2: M2 -- M1, mu_s = 0.5, mu_k = 0.35, normal = 1 N\n",
+    "init M1.x = 0 m, M2.x = 0 m\n",
+    "simulate t_end = 20 s, method = exact\n",
+    "output every 0.01 s: M1.x, M1.v, M2.x, M2.v\n",
+    NULL
+};
+
 const nsm_model nsm_model_friction_two_mass = {
     .abi = NSM_ABI_VERSION,
     .name = "friction_two_mass",
@@ -331,6 +357,7 @@ const nsm_model nsm_model_friction_two_mass = {
     .nnz_C = 0,
     .nnz_W = 0,
     .nnz_Wt = 3,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -358,6 +358,30 @@ static void settings(const double *p, double *t)
     t[2] = 0.0001;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model hertz_chain \"Twenty beads with Hertz contacts and gaps, the first struck\"\n",
+    "# Twenty equal beads (m = 0.1 kg) on a line, 0.5 mm apart, with Hertz\n",
+    "# contacts k p^(3/2) between neighbours; the first moves at v = 1 m/s.  Each\n",
+    "# contact is a two-body Hertz collision: it lasts t_c = 3.218 (mu/k)^(2/5)\n",
+    "# v^(-1/5) (mu = m/2; 0.244 ms here) and the beads exchange velocities, the\n",
+    "# pair's centre having moved v t_c/2, so the next contact begins\n",
+    "# gap0/v + t_c/2 later: contact i from (i - 1)(gap0/v + t_c/2) + gap0/v,\n",
+    "# and the last bead leaves at v.  The gap exceeds v t_c/2: each collision\n",
+    "# ends before the next begins.  With a fractional exponent k is in\n",
+    "# N/m^1.5, which units cannot spell: it is written in SI without a unit.\n",
+    "param m = 0.1 kg\n",
+    "param kh = 1e9\n",
+    "param v = 1 m/s\n",
+    "param gap0 = 0.5 mm\n",
+    "mass P[1..20] = m\n",
+    "for i in 1..19: gap G[i]: P[i+1].x - P[i].x + gap0 >= 0 m, penalty(k = kh, c = 0 N*s/m, exponent = 1.5)\n",
+    "init P[1].v = v\n",
+    "simulate t_end = 15 ms\n",
+    "output every 0.1 ms: P[1].x, P[20].x, P[1].v, P[10].v, P[20].v\n",
+    NULL
+};
+
 const nsm_model nsm_model_hertz_chain = {
     .abi = NSM_ABI_VERSION,
     .name = "hertz_chain",
@@ -402,6 +426,7 @@ const nsm_model nsm_model_hertz_chain = {
     .nl_force = nl_force,
     .nl_nwork = 0,
     .nl_series = nl_series,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -277,6 +277,31 @@ static void settings(const double *p, double *t)
     t[2] = 1e-06;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model hertz_pair \"Two spheres colliding through a Hertz contact\"\n",
+    "# Two masses approach at closing speed v; in contact they push each other\n",
+    "# apart with the Hertz force k p^(3/2), p the overlap, undamped.  The\n",
+    "# contact lasts t_c = 3.218 (mu/k)^(2/5) v^(-1/5) (mu the reduced mass) and\n",
+    "# the spheres part at the closing speed.  With a fractional exponent k is\n",
+    "# in N/m^1.5, which units cannot spell: it is written in SI without a unit.\n",
+    "\n",
+    "param m1 = 0.1 kg\n",
+    "param m2 = 0.1 kg\n",
+    "param kh = 1e9\n",
+    "param v = 1 m/s\n",
+    "param gap0 = 1 mm\n",
+    "\n",
+    "mass A = m1\n",
+    "mass B = m2\n",
+    "gap C: B.x - A.x >= 0 m, penalty(k = kh, c = 0 N*s/m, exponent = 1.5)\n",
+    "\n",
+    "init A.x = -gap0/2, B.x = gap0/2, A.v = v/2, B.v = -v/2\n",
+    "simulate t_end = 2 ms\n",
+    "output every 1 us: A.x, B.x, A.v, B.v, C.gap, C.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_hertz_pair = {
     .abi = NSM_ABI_VERSION,
     .name = "hertz_pair",
@@ -321,6 +346,7 @@ const nsm_model nsm_model_hertz_pair = {
     .nl_force = nl_force,
     .nl_nwork = 0,
     .nl_series = nl_series,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

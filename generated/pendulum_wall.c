@@ -317,6 +317,35 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model pendulum_wall \"A pendulum released from rest hits a wall at an angle\"\n",
+    "# A point mass m on a massless rod of length l swings about its pivot: a\n",
+    "# planar body whose only moving coordinate is its angle phi (from the\n",
+    "# downward vertical, counter-clockwise), with moment of inertia m l^2 and\n",
+    "# gravity's torque -m g l sin(phi).  No `gravity` statement: the body's x\n",
+    "# and y carry no force and stay at rest.  The wall stops the rod at phi_w;\n",
+    "# the gap is the arc length l (phi - phi_w) of the bob from it, so an\n",
+    "# impact reverses the angular velocity times e.  Between impacts the free\n",
+    "# flight has a closed form in incomplete elliptic integrals.\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param l = 1 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param phi0 = 1\n",
+    "param phi_w = -0.3\n",
+    "param e = 0.8\n",
+    "\n",
+    "body P: mass = m, inertia = m*l^2\n",
+    "force gravity_torque: on P.phi = -m*g*l*sin(P.phi)\n",
+    "gap wall: l*(P.phi - phi_w) >= 0 m, impact(e = e)\n",
+    "\n",
+    "init P.phi = phi0, P.omega = 0 rad/s\n",
+    "simulate t_end = 10 s\n",
+    "output every 10 ms: P.phi, P.omega, wall.gap\n",
+    NULL
+};
+
 const nsm_model nsm_model_pendulum_wall = {
     .abi = NSM_ABI_VERSION,
     .name = "pendulum_wall",
@@ -365,6 +394,7 @@ const nsm_model nsm_model_pendulum_wall = {
     .nl_force = nl_force,
     .nl_nwork = 3,
     .nl_series = nl_series,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -339,6 +339,26 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model rotating_ball \"Rotating bouncing ball, scenario 1: a disc dropped at rest (PyNonsmooth)\"\n",
+    "# The benchmark collection's disc: m = 1, R = 0.1, inertia 2/5 m R^2, on a\n",
+    "# floor with Newton's law e_N = 0.5 (and Coulomb friction mu = 0.2 in the\n",
+    "# collection: dropped at rest, its contact point never slips, so friction\n",
+    "# never acts and this frictionless model is the whole scenario).\n",
+    "param m = 1 kg\n",
+    "param R = 0.1 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param eN = 0.5\n",
+    "disc D: mass = m, radius = R, inertia = 2/5*m*R^2\n",
+    "gravity g along -y\n",
+    "wall floor: D, normal = (0, 1), through = (0 m, 0 m), impact(e = eN)\n",
+    "init D.x = 0 m, D.y = 1 m, D.phi = 0 rad\n",
+    "simulate t_end = 2 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: D.x, D.y, D.phi, D.vx, D.vy, D.omega, floor.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_rotating_ball = {
     .abi = NSM_ABI_VERSION,
     .name = "rotating_ball",
@@ -383,6 +403,7 @@ const nsm_model nsm_model_rotating_ball = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

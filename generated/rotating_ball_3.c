@@ -290,6 +290,29 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model rotating_ball_3 \"Rotating bouncing ball, scenario 3: spin 10 rad/s, e_N = 0: a sticking impact, rolling from then on (PyNonsmooth)\"\n",
+    "# The benchmark collection's disc: m = 1, R = 0.1, inertia 2/5 m R^2, on a\n",
+    "# floor with Newton's law and Coulomb friction mu = 0.2 on the slip of the\n",
+    "# contact point, vx + R omega, with the floor's contact force (and impulse)\n",
+    "# as normal force; tangential restitution e_T = 0.\n",
+    "param m = 1 kg\n",
+    "param R = 0.1 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param eN = 0\n",
+    "param mu = 0.2\n",
+    "param eT = 0\n",
+    "disc D: mass = m, radius = R, inertia = 2/5*m*R^2\n",
+    "gravity g along -y\n",
+    "wall floor: D, normal = (0, 1), through = (0 m, 0 m), impact(e = eN)\n",
+    "friction F: slip = D.vx + R*D.omega, mu = mu, et = eT, normal = gap floor\n",
+    "init D.x = 0 m, D.y = 1 m, D.phi = 0 rad, D.vx = 0 m/s, D.omega = 10 rad/s\n",
+    "simulate t_end = 2 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: D.x, D.y, D.phi, D.vx, D.vy, D.omega, floor.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_rotating_ball_3 = {
     .abi = NSM_ABI_VERSION,
     .name = "rotating_ball_3",
@@ -336,6 +359,7 @@ const nsm_model nsm_model_rotating_ball_3 = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 2,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -290,6 +290,32 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model rotating_ball_5 \"Rotating bouncing ball with backspin: bounces accumulating while the contact slips\"\n",
+    "# The benchmark collection's disc (m = 1, R = 0.1, inertia 2/5 m R^2, floor\n",
+    "# with e_N = 0.5 and Coulomb friction mu = 0.2, e_T = 0) dropped with\n",
+    "# 200 rad/s of spin: every impact slides, so each takes the tangential\n",
+    "# impulse -mu P_N; the bounces accumulate at 3 t1 = 1.28505881063435802 s\n",
+    "# with the contact still slipping (the tail's tangential impulses are\n",
+    "# summed with its normal ones), then the disc slides on the floor and rolls\n",
+    "# from 2.91247997670016 s at -2/7 R omega0 = -40/7 m/s.\n",
+    "param m = 1 kg\n",
+    "param R = 0.1 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param eN = 0.5\n",
+    "param mu = 0.2\n",
+    "param eT = 0\n",
+    "disc D: mass = m, radius = R, inertia = 2/5*m*R^2\n",
+    "gravity g along -y\n",
+    "wall floor: D, normal = (0, 1), through = (0 m, 0 m), impact(e = eN)\n",
+    "friction F: slip = D.vx + R*D.omega, mu = mu, et = eT, normal = gap floor\n",
+    "init D.x = 0 m, D.y = 1 m, D.phi = 0 rad, D.vx = 0 m/s, D.omega = 200 rad/s\n",
+    "simulate t_end = 4 s, dt = 1 ms, method = exact\n",
+    "output every 10 ms: D.x, D.y, D.phi, D.vx, D.vy, D.omega, floor.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_rotating_ball_5 = {
     .abi = NSM_ABI_VERSION,
     .name = "rotating_ball_5",
@@ -336,6 +362,7 @@ const nsm_model nsm_model_rotating_ball_5 = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 2,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -344,6 +344,32 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model sdld29 \"Eight-mass chain with non-proportional damping (code_aster SDLD29)\"\n",
+    "# code_aster validation case SDLD29; problem 4 of reference/problems.md.\n",
+    "# Masses P[1]..P[8] between fixed points A and B (both `ground`), nine springs\n",
+    "# and dampers on the same links; a 1 N step force on P[4] for the first second.\n",
+    "\n",
+    "param m  = 10 kg\n",
+    "param k  = 1e5 N/m\n",
+    "param c  = 50 N*s/m       # links P[1]-P[2] ... P[7]-P[8]\n",
+    "param cc = 250 N*s/m      # link A-P[1]\n",
+    "param cd = 25 N*s/m       # link P[8]-B\n",
+    "\n",
+    "mass P[1..8] = m\n",
+    "\n",
+    "spring A: ground -- P[1], k = k, c = cc\n",
+    "for i in 1..7: spring P[i] -- P[i+1], k = k, c = c\n",
+    "spring B: P[8] -- ground, k = k, c = cd\n",
+    "\n",
+    "force F: on P[4] = if t <= 1 s then 1 N else 0 N\n",
+    "\n",
+    "simulate t_end = 1.5 s, dt = 0.1 ms, method = rk4\n",
+    "output every 10 ms: P[4].x, P[4].v\n",
+    NULL
+};
+
 const nsm_model nsm_model_sdld29 = {
     .abi = NSM_ABI_VERSION,
     .name = "sdld29",
@@ -384,6 +410,7 @@ const nsm_model nsm_model_sdld29 = {
     .nnz_C = 22,
     .nnz_W = 0,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

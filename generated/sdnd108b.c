@@ -267,6 +267,30 @@ static void settings(const double *p, double *t)
     t[2] = 0.001;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model sdnd108b \"Mass bouncing on absorbent ground (code_aster SDND108 B)\"\n",
+    "# code_aster validation case SDND108 (B: absorbent ground); problem 3 of reference/problems.md.\n",
+    "# Vertical motion under gravity onto compliant ground 2 m below the start.\n",
+    "# Contact ends when the ground force reaches zero (physical release).\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param g = 10 m/s^2\n",
+    "param h = -2 m            # ground level\n",
+    "param k = 100 N/m         # ground stiffness\n",
+    "param c = 5 N*s/m         # ground damping\n",
+    "\n",
+    "mass B = m\n",
+    "gravity g\n",
+    "\n",
+    "gap ground_contact: B.x - h >= 0, penalty(k = k, c = c, release = force)\n",
+    "\n",
+    "init B.x = 0 m, B.v = -1 m/s\n",
+    "simulate t_end = 1.1 s, dt = 0.1 ms, method = rk4\n",
+    "output every 1 ms: B.x, B.v, ground_contact.force, energy.error\n",
+    NULL
+};
+
 const nsm_model nsm_model_sdnd108b = {
     .abi = NSM_ABI_VERSION,
     .name = "sdnd108b",
@@ -307,6 +331,7 @@ const nsm_model nsm_model_sdnd108b = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -293,6 +293,33 @@ static void settings(const double *p, double *t)
     t[2] = 0.0001;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model sdnd121 \"Forced oscillator against a stiff stop (code_aster SDND121)\"\n",
+    "# code_aster validation case SDND121; problem 2 of reference/problems.md.\n",
+    "# One mass on a return spring, driven harmonically against a rigid plane at\n",
+    "# distance `jeu`, modelled by a penalty contact without damping.\n",
+    "\n",
+    "param m        = 156 kg\n",
+    "param k_rappel = 2e6 N/m\n",
+    "param k_choc   = 1e10 N/m\n",
+    "param c_choc   = 0 N*s/m\n",
+    "param jeu      = 1 mm\n",
+    "param F0       = 3000 N\n",
+    "param f        = 5 Hz\n",
+    "\n",
+    "mass M = m\n",
+    "spring R: M -- ground, k = k_rappel\n",
+    "force F: on M = F0 * sin(2*pi*f*t)\n",
+    "\n",
+    "gap stop: jeu - M.x >= 0, penalty(k = k_choc, c = c_choc)\n",
+    "\n",
+    "init M.x = 0 m, M.v = 0 m/s\n",
+    "simulate t_end = 4 s, dt = 4e-6 s, method = rk4\n",
+    "output every 0.1 ms: M.x, M.v, stop.force, energy.error\n",
+    NULL
+};
+
 const nsm_model nsm_model_sdnd121 = {
     .abi = NSM_ABI_VERSION,
     .name = "sdnd121",
@@ -333,6 +360,7 @@ const nsm_model nsm_model_sdnd121 = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

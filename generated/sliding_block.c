@@ -285,6 +285,36 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model sliding_block \"Block on a floor: friction whose normal force is the floor's contact force\"\n",
+    "# One block, its horizontal coordinate X and its vertical coordinate Y as two\n",
+    "# bodies of the same mass.  Y is pressed onto the floor by a force that\n",
+    "# varies with time; the floor's contact force is the friction's normal force\n",
+    "# (normal = gap floor), so the friction limit mu_s N(t) breathes with it.\n",
+    "# X is tied to the ground by a spring and driven by a harmonic force.\n",
+    "param m = 1 kg\n",
+    "param k = 1 N/m\n",
+    "param P = 9.81 N\n",
+    "param Q = 3 N\n",
+    "param A = 8 N\n",
+    "param w = 1\n",
+    "param mu_s = 0.4\n",
+    "param mu_k = 0.3\n",
+    "param y0 = 0 m\n",
+    "mass X = m\n",
+    "mass Y = m\n",
+    "spring ground -- X, k = k\n",
+    "force press: on Y = -P - Q*sin(w*t)\n",
+    "force drive: on X = A*sin(w*t)\n",
+    "gap floor: Y.x >= 0, impact(e = 0)\n",
+    "friction F: X -- ground, mu_s = mu_s, mu_k = mu_k, normal = gap floor\n",
+    "init X.x = 0 m, Y.x = y0\n",
+    "simulate t_end = 15 s, method = exact\n",
+    "output every 0.01 s: X.x, X.v, floor.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_sliding_block = {
     .abi = NSM_ABI_VERSION,
     .name = "sliding_block",
@@ -327,6 +357,7 @@ const nsm_model nsm_model_sliding_block = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 1,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -350,6 +350,37 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model two_mass_grazing \"Two masses that collide, stick and separate (case B: grazing)\"\n",
+    "# Dedow & Murphy (2021), two masses that collide, stick and separate;\n",
+    "# problem 1 of reference/problems.md, case B: grazing contact (initial state rounded to six digits by the paper).\n",
+    "# Mass 1 is tied to the left wall by k1 and c1, mass 2 to the right wall by\n",
+    "# k2 and c2; both springs are relaxed at x = 0 (absolute displacements).\n",
+    "\n",
+    "param m1 = 5 kg\n",
+    "param m2 = 5 kg\n",
+    "param k1 = 2 N/m\n",
+    "param k2 = 1 N/m\n",
+    "param c1 = 1 N*s/m\n",
+    "param c2 = 1 N*s/m\n",
+    "param e  = 0.9          # coefficient of restitution\n",
+    "\n",
+    "mass M1 = m1\n",
+    "mass M2 = m2\n",
+    "\n",
+    "spring S1: ground -- M1, k = k1, c = c1\n",
+    "spring S2: M2 -- ground, k = k2, c = c2\n",
+    "\n",
+    "gap C: M2.x - M1.x >= 0, impact(e = e)   # contact pushes the masses apart\n",
+    "\n",
+    "init M1.x = 0.879773 m, M2.x = 3.768875 m,\n",
+    "     M1.v = 1.611922 m/s, M2.v = 0.325024 m/s\n",
+    "simulate t_end = 20 s, dt = 1 ms, method = rk4\n",
+    "output every 10 ms: M1.x, M2.x, M1.v, M2.v, C.force\n",
+    NULL
+};
+
 const nsm_model nsm_model_two_mass_grazing = {
     .abi = NSM_ABI_VERSION,
     .name = "two_mass_grazing",
@@ -390,6 +421,7 @@ const nsm_model nsm_model_two_mass_grazing = {
     .nnz_C = 2,
     .nnz_W = 2,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

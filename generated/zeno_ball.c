@@ -291,6 +291,27 @@ static void settings(const double *p, double *t)
     t[2] = 0.001;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model zeno_ball \"Bouncing ball that comes to rest (Zeno)\"\n",
+    "# Problem 5 of reference/problems.md.  Infinitely many impacts accumulate at\n",
+    "# t* = t1 (1 + e)/(1 - e), t1 = sqrt(2 h/g); then the ball rests on the ground.\n",
+    "\n",
+    "param m = 1 kg\n",
+    "param h = 1 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param e = 0.5\n",
+    "\n",
+    "mass B = m\n",
+    "gravity g\n",
+    "gap floor: B.x >= 0, impact(e = e)\n",
+    "\n",
+    "init B.x = h, B.v = 0 m/s\n",
+    "simulate t_end = 3 s, dt = 1 ms, method = rk4\n",
+    "output every 1 ms: B.x, B.v, floor.force, energy.error\n",
+    NULL
+};
+
 const nsm_model nsm_model_zeno_ball = {
     .abi = NSM_ABI_VERSION,
     .name = "zeno_ball",
@@ -331,6 +352,7 @@ const nsm_model nsm_model_zeno_ball = {
     .nnz_C = 0,
     .nnz_W = 1,
     .nnz_Wt = 0,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN

@@ -1,7 +1,8 @@
 # Output columns of any quantity (label outputs): springs', dampers' and
 # forces' values, friction forces and slip velocities, and expressions of
 # t, parameters and the state, checked against closed forms on the CSV, the
-# HDF5 file and the Python package's arrays (tests/outputs/).
+# HDF5 file and the Python package's arrays (tests/outputs/); walls' contact
+# points, torques' units, `if t` evaluated at each sample's time.
 set(NSM_OUT_CFLAGS "-O2")
 if(NSM_SANITIZE)
   set(NSM_OUT_CFLAGS "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all")
@@ -10,7 +11,7 @@ set(NSM_OUT_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
 if(NSM_HAVE_HDF5)
   string(APPEND NSM_OUT_LIBS ":${NSM_HDF5_LIBRARY}")
 endif()
-foreach(case spring expr friction coulomb rate setunits h5)
+foreach(case spring expr friction coulomb rate setunits h5 points torque ifsample h5section)
   add_test(NAME outputs.${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/outputs/check_outputs.py
             --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_OUT_LIBS}

@@ -43,3 +43,27 @@ endforeach()
 add_test(NAME workflow/keywords
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/keywords_test.py ${NSM_SOURCE_DIR})
 set_tests_properties(workflow/keywords PROPERTIES LABELS workflow)
+
+# What a first day reaches for (issue 28, point 5): nsmc run --out FILE.h5,
+# a renamed energy.error's balance line, units in nsmc sweep --set, clean
+# grid values, the bifurcation diagram's marks (tests/workflow/firstday_test.py).
+foreach(case run_h5 energy_rename sweep_units sweep_grid bifurcation_marks)
+  add_test(NAME workflow/firstday_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/firstday_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(workflow/firstday_${case} PROPERTIES LABELS workflow TIMEOUT 300)
+endforeach()
+
+# The newcomer's path as one test (issue 28's "Done when"): an install
+# prefix, a fresh venv with --system-site-packages, pip install of python/,
+# docs/python.md's examples in that venv, docs/tutorial.md's commands from
+# that prefix (tests/workflow/newcomer_test.py).  Not under the sanitizers:
+# the interpreter is not instrumented (python.* preload the run-time
+# libraries for the build tree's package; workflow/tutorial covers the
+# tutorial there).
+if(NOT NSM_SANITIZE)
+  add_test(NAME workflow/newcomer
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/workflow/newcomer_test.py
+            ${PROJECT_BINARY_DIR} ${NSM_SOURCE_DIR})
+  set_tests_properties(workflow/newcomer PROPERTIES LABELS "workflow;python" TIMEOUT 1200)
+endif()

@@ -1,7 +1,7 @@
 /*
  * run.c - `nsmc run`: compile a model, build its simulator, run it, plot.
  *
- *     nsmc run FILE.nsm [--out-dir DIR] [--set NAME=VALUE]... [--set-file FILE]
+ *     nsmc run FILE.nsm [--out-dir DIR] [--out FILE.h5] [--set NAME=VALUE]... [--set-file FILE]
  *                       [--plot | --no-plot] [--phase] [--animate] [-q] [--events-max N] [-v]
  *                       [SIMULATOR OPTIONS] [-- SIMULATOR ARGS]
  *     nsmc cache clean;  nsmc --datadir
@@ -54,6 +54,7 @@
 #include "derive.h"
 #include "diag.h"
 #include "emit.h"
+#include "h5out.h"
 #include "nsm/nsm.h"
 #include "nsm_paths.h"
 #include "parse.h"
@@ -67,6 +68,7 @@ enum { MAX_ARGS = 4096 };
 
 typedef struct RunOptions {
     const char *input, *out_dir, *set_file;
+    const char *h5;         /* --out FILE.h5: the run also written as HDF5 */
     int plot, phase, animate, verbose, quiet;
     const char **sets;      /* NAME=VALUE strings, in command-line order */
     int nsets;
@@ -118,6 +120,8 @@ static void run_usage(FILE *out)
           "Compile the model, build its simulator (cached), run it, print the events\n"
           "and plot the results.\n\n"
           "  --out-dir DIR       where results go (default out/<model name>)\n"
+          "  --out FILE.h5       also write the run as HDF5 (trajectory, events, model and\n"
+          "                      its source, summary; docs/runtime.md)\n"
           "  --set NAME=VALUE    override a parameter, in SI units or with a unit of its\n"
           "                      dimension ('k=2 N/m'); repeatable\n"
           "  --set-file FILE     overrides from a file of NAME = VALUE lines (SI units,\n"
@@ -194,6 +198,14 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
             }
             o->sim[o->nsim++] = s;
             o->sim[o->nsim++] = argv[++i];
+        } else if (!strcmp(s, "--out")) {
+            if (!has_val || !h5out_is_h5(argv[i + 1])) {
+                fprintf(stderr, "nsmc: error: 'nsmc run --out' takes an HDF5 file, FILE.h5 or "
+                        "FILE.hdf5%s%s%s (the CSV files go into the output folder, --out-dir)\n",
+                        has_val ? ", not '" : "", has_val ? argv[i + 1] : "", has_val ? "'" : "");
+                return 1;
+            }
+            o->h5 = argv[++i];
         } else if (!strcmp(s, "--out-dir") || !strcmp(s, "--set") || !strcmp(s, "--set-file")) {
             if (!has_val) {
                 fprintf(stderr, "nsmc: error: '%s' needs a value (see nsmc run --help)\n", s);
@@ -225,7 +237,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
         return 1;
     }
     for (int i = 0; i < o->nextra; i++)
-        if (!strcmp(o->extra[i], "--out") || !strcmp(o->extra[i], "--events")) {
+        if (!strcmp(o->extra[i], "--events") || (!strcmp(o->extra[i], "--out") &&
+                                                 !h5out_is_h5(o->extra[i + 1]))) {
             fprintf(stderr, "nsmc: error: 'nsmc run' writes the trajectory and the events into "
                     "its output folder; choose it with --out-dir instead of '%s'\n", o->extra[i]);
             return 1;
@@ -757,27 +770,31 @@ static void summarize_events(const char *path)
     printf("\nenergy lost in events: %.6g J\n", lost);
 }
 
+/* The trajectory column of the model's energy.error output (t is column
+ * 0), whatever name the model gives it, or -1 when it has none. */
+static int energy_error_column(const Model *m)
+{
+    for (int k = 0; k < m->n_outputs; k++)
+        if (m->outputs[k].kind == OUT_ERROR)
+            return k + 1;
+    return -1;
+}
+
 /* The number of samples and, when the model outputs energy.error (the
  * balance E0 + injected - dissipated - (T + V) relative to the largest
- * energy met so far), its last and largest values.  The header and the rows
- * may be of any length. */
-static void summarize_energy(const char *path)
+ * energy met so far) in column col (-1: none), its last and largest values.
+ * The column is found by the model's output list, not by its header, so a
+ * renamed column (`err = energy.error`) is still summarised.  The rows may
+ * be of any length. */
+static void summarize_energy(const char *path, int col)
 {
     FILE *f = fopen(path, "r");
     char *line = NULL;
     size_t cap = 0;
     if (!f)
         return;
-    int col = -1, k = 0;
-    if (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\r\n")] = '\0';
-        for (char *p = line; p; k++) {
-            if (!strncmp(p, "energy.error", 12))
-                col = k;
-            p = strchr(p, ',');
-            p = p ? p + 1 : NULL;
-        }
-    }
+    if (getline(&line, &cap, f) <= 0)
+        col = -1;
     double worst = 0, last = 0;
     long rows = 0;
     while (getline(&line, &cap, f) > 0) {
@@ -1061,6 +1078,10 @@ static int run(const RunOptions *o, Arena *a)
     args_add(args, ev);
     args_add(args, "--out");
     args_add(args, traj);
+    if (o->h5) {
+        args_add(args, "--out");
+        args_add(args, o->h5);
+    }
     if (o->animate) {
         args_add(args, "--animate");
         args_add(args, arena_printf(a, "%s/animation.gif", dir));
@@ -1106,8 +1127,9 @@ static int run(const RunOptions *o, Arena *a)
     if (!file_exists(traj))
         return rc;                  /* e.g. `-- --help` */
     summarize_events(ev);
-    summarize_energy(traj);
-    printf("results: %s/trajectory.csv, %s/events.csv\n", dir, dir);
+    summarize_energy(traj, energy_error_column(m));
+    printf("results: %s/trajectory.csv, %s/events.csv%s%s\n", dir, dir, o->h5 ? ", " : "",
+           o->h5 ? o->h5 : "");
     if (o->plot)
         plot_results(o, m, dir, a);
     if (fflush(stdout) != 0 || ferror(stdout)) {

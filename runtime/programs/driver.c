@@ -4,7 +4,8 @@
 **
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
 **   --rtol R  --atol A  --set NAME=VALUE[ UNIT] (repeatable)  --set-file FILE
-**   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5)   --events FILE|-  (event CSV)
+**   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5; both when given twice)
+**   --events FILE|-  (event CSV)
 **   --table  --events-max N  (the event table on stdout)
 **   --max-steps N  --max-event-rate R  --energy-tol E  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
@@ -409,7 +410,8 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --set-file FILE      overrides from a file of NAME = VALUE lines (SI, or with\n"
             "                       a unit as for --set; # comments)\n"
             "  --out FILE|-         write the trajectory as CSV, or as HDF5 for FILE.h5\n"
-            "                       (with the events and the model's description)\n"
+            "                       (with the events and the model's description); given\n"
+            "                       twice, a CSV file and an HDF5 file\n"
             "  --events FILE|-      write the event log as CSV (the event table on stdout is\n"
             "                       then left out; --table keeps it)\n"
             "  --table              print the event table on stdout even with --events FILE\n"
@@ -526,7 +528,8 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
     return stop_signal != 0;
 }
 
-/* Section handler: one CSV line, t, phase and the state.  Stops the run
+/* Section handler: one CSV line, t, phase and the state (and a row of the
+** HDF5 file's /section with --out FILE.h5).  Stops the run
 ** (nonzero) after a failed write or a stop signal. */
 static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 {
@@ -538,6 +541,8 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     sink_printf(&d->sec, "\n");
     if (sink_endline(&d->sec))
         return write_failed(d, d->sec.err, d->sec.path);
+    if (d->h5 && h5out_section(d->h5, r))
+        return 1;   /* stops the run; h5out_close says why */
     return stop_signal != 0;
 }
 
@@ -1100,7 +1105,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                 return 1;
             }
         } else if (!strcmp(a, "--out")) {
-            out_path = val;
+            *(h5out_is_h5(val) ? &h5_path : &out_path) = val;   /* one CSV and one HDF5 file */
         } else if (!strcmp(a, "--events")) {
             ev_path = val;
         } else if (!strcmp(a, "--stats")) {
@@ -1191,10 +1196,6 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     /* the table goes to stdout unless the events go to a file the user
      * named (--table: both) or another output takes stdout */
     int table = table_asked || !ev_path;
-    if (out_path && h5out_is_h5(out_path)) {
-        h5_path = out_path;   /* HDF5; with --plot, the plot's CSV goes into DIR */
-        out_path = NULL;
-    }
     if (plot_dir) {
         if (make_dir(plot_dir)) {
             nsm_sim_free(sim);
@@ -1264,7 +1265,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (h5_path) {
         char err[1024];
-        if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err))) {
+        if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err)) ||
+            (sec_spec && h5out_section_start(d.h5, sec_spec))) {
+            if (d.h5)   /* the section's dataset could not be made: say why */
+                h5out_close(d.h5, sim, 0, 0, err, sizeof err);
             fprintf(stderr, "%s: error: %s\n", d.prog, err);
             sink_close(&d.out);
             sink_close(&d.events);

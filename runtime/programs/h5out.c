@@ -37,6 +37,7 @@
 enum {
     SAMPLE_BLOCK = 4096,    /* samples buffered before a write */
     EVENT_BLOCK = 1024,     /* events buffered before a write */
+    SECTION_BLOCK = 1024,   /* section records buffered before a write */
     FLUSH_CHECK = 256       /* samples or events between looks at the clock */
 };
 
@@ -78,6 +79,11 @@ struct H5Out {
     EvRec *evs;
     long nev;
     hsize_t ev_len;
+    hid_t sec;                  /* /section (h5out_section_start), else -1 */
+    int secw;                   /* its width: t, phase, the state */
+    double *secrows;
+    long nsec;
+    hsize_t sec_len;
     long since_check;           /* samples and events since the clock was read */
     double last_flush;          /* CLOCK_MONOTONIC seconds of the last flush */
     int failed;
@@ -332,6 +338,9 @@ static int flush(H5Out *h)
     if (append(h->events, h->evtype, 0, &h->ev_len, h->evs, h->nev))
         return h5_fail(h, "writing the events failed");
     h->nev = 0;
+    if (h->sec >= 0 && append(h->sec, H5T_NATIVE_DOUBLE, h->secw, &h->sec_len, h->secrows, h->nsec))
+        return h5_fail(h, "writing the section failed");
+    h->nsec = 0;
     if (H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0)
         return h5_fail(h, "flushing the file failed");
     h->last_flush = now_seconds();
@@ -342,7 +351,7 @@ static int flush(H5Out *h)
 ** last flush (the clock read every FLUSH_CHECK records). */
 static int flush_due(H5Out *h)
 {
-    if (h->nrows == SAMPLE_BLOCK || h->nev == EVENT_BLOCK)
+    if (h->nrows == SAMPLE_BLOCK || h->nev == EVENT_BLOCK || h->nsec == SECTION_BLOCK)
         return flush(h);
     if (++h->since_check < FLUSH_CHECK)
         return 0;
@@ -353,6 +362,35 @@ static int flush_due(H5Out *h)
 #ifndef NSM_VERSION_TEXT
 #define NSM_VERSION_TEXT "unknown"
 #endif
+
+/* /model/source: the model's text (nsm_model.source's pieces joined), a
+** scalar variable-length UTF-8 string dataset (a text of any size: an
+** attribute holds at most 64 KiB).  Nothing for a table that does not carry
+** its source.  0 or -1. */
+static int write_source(hid_t g, const nsm_model *m)
+{
+    size_t n = 0;
+    for (const char *const *p = m->source; p && *p; p++)
+        n += strlen(*p);
+    if (!m->source)
+        return 0;
+    char *text = malloc(n + 1), *end = text;
+    if (!text)
+        return -1;
+    for (const char *const *p = m->source; *p; p++)
+        end = stpcpy(end, *p);
+    *end = '\0';
+    hid_t t = vstr_type(), sp = H5Screate(H5S_SCALAR);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    hid_t d = H5Dcreate2(g, "source", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 || H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) < 0 ? -1 : 0;
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(sp);
+    H5Tclose(t);
+    free(text);
+    return rc;
+}
 
 /* /model: the model's description and the parameters of this run; the
 ** file's root: the versions of nsm and of the HDF5 library that wrote it. */
@@ -372,7 +410,7 @@ static int write_model(H5Out *h, const nsm_sim *sim)
              attr_long(g, "abi", m->abi) | attr_str(g, "method", nsm_method_name(m->method)) |
              attr_double(g, "dt", m->dt) | attr_double(g, "every", m->every) |
              attr_double(g, "t_end", m->t_end);
-    rc |= str_array(g, "bodies", m->body_names, m->n_bodies, 0);
+    rc |= str_array(g, "bodies", m->body_names, m->n_bodies, 0) | write_source(g, m);
     const char **names = calloc((size_t)m->n_gaps + 1, sizeof *names);
     const char **laws = calloc((size_t)m->n_gaps + 1, sizeof *laws);
     ParRec *pr = calloc((size_t)m->n_params + 1, sizeof *pr);
@@ -486,6 +524,8 @@ static int release(H5Out *h, int discard)
         H5Dclose(h->events);
     if (h->evtype >= 0)
         H5Tclose(h->evtype);
+    if (h->sec >= 0)
+        H5Dclose(h->sec);
     if (h->file >= 0 && H5Fclose(h->file) < 0) {
         h5_fail(h, "closing the file failed");
         rc = -1;
@@ -494,6 +534,7 @@ static int release(H5Out *h, int discard)
         unlink(h->tmp);
     free(h->rows);
     free(h->evs);
+    free(h->secrows);
     free(h);
     return rc;
 }
@@ -514,7 +555,7 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     }
     h->m = m;
     h->ncol = 1 + m->n_outputs;
-    h->file = h->traj = h->events = h->evtype = -1;
+    h->file = h->traj = h->events = h->evtype = h->sec = -1;
     if (target_resolve(path, h->path, sizeof h->path, err, errlen)) {
         free(h);
         return NULL;
@@ -563,6 +604,61 @@ int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
     for (int k = 0; k < h->m->n_outputs; k++)
         row[k + 1] = nsm_sim_output(sim, k);
     h->nrows++;
+    return 0;
+}
+
+/* The columns and units of /section, as the section CSV's header: t,
+** phase, each body's position, then each body's velocity. */
+static int section_names(hid_t d, const nsm_model *m, int w)
+{
+    const char **cols = calloc((size_t)w, sizeof *cols);
+    const char **units = calloc((size_t)w, sizeof *units);
+    char *text = malloc((size_t)w * 160);
+    int rc = !cols || !units || !text;
+    for (int q = 0; !rc && q < w; q++) {
+        char *c = text + (size_t)q * 160;
+        if (q < 2)
+            snprintf(c, 160, "%s", q ? "phase" : "t");
+        else
+            snprintf(c, 160, "%s.%c", m->body_names ? m->body_names[(q - 2) % m->n_bodies] : "?",
+                     q - 2 < m->n_bodies ? 'x' : 'v');
+        cols[q] = c;
+        units[q] = q == 0 ? "s" : q == 1 ? "" : q - 2 < m->n_bodies ? "m" : "m/s";
+    }
+    if (!rc)
+        rc = str_array(d, "columns", cols, w, 1) | str_array(d, "units", units, w, 1);
+    free(cols);
+    free(units);
+    free(text);
+    return rc;
+}
+
+/* Creates /section; see h5out.h. */
+int h5out_section_start(H5Out *h, const char *spec)
+{
+    if (h->failed)
+        return -1;
+    h->secw = 2 + 2 * h->m->n_bodies;
+    if (!(h->secrows = malloc(sizeof(double) * (size_t)h->secw * SECTION_BLOCK)))
+        return h5_fail(h, "out of memory for the section");
+    h->sec = growing(h->file, "section", H5T_IEEE_F64LE, h->secw, SECTION_BLOCK);
+    if (h->sec < 0 || section_names(h->sec, h->m, h->secw) || attr_str(h->sec, "spec", spec))
+        return h5_fail(h, "creating the section failed");
+    return 0;
+}
+
+/* Buffers one section record; see h5out.h. */
+int h5out_section(H5Out *h, const nsm_section_record *r)
+{
+    if (h->failed || h->sec < 0)
+        return -1;
+    if (flush_due(h))
+        return -1;
+    double *row = h->secrows + (size_t)h->nsec * (size_t)h->secw;
+    row[0] = r->t;
+    row[1] = r->phase;
+    memcpy(row + 2, r->y, sizeof(double) * (size_t)(h->secw - 2));
+    h->nsec++;
     return 0;
 }
 
@@ -687,7 +783,9 @@ int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end, char *er
         H5Dclose(h->traj);
     if (h->events >= 0)
         H5Dclose(h->events);
-    h->traj = h->events = -1;
+    if (h->sec >= 0)
+        H5Dclose(h->sec);
+    h->traj = h->events = h->sec = -1;
     if (!h->failed && h->file >= 0 && H5Fclose(h->file) < 0)
         h5_fail(h, "closing the file failed");
     else if (h->failed && h->file >= 0)

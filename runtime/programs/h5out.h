@@ -13,6 +13,11 @@
  *   /model/parameters      compound [params]: name, unit, default, value (the
  *                          value this run used)
  *   /model/bodies, /model/contacts, /model/laws   string arrays
+ *   /model/source          string: the model's .nsm text (from the table's
+ *                          source; absent for a table without it)
+ *   /section               float64 [records, 2 + 2n] with --section: t, phase,
+ *                          the state (as the section CSV); attributes
+ *                          columns, units, spec
  *   /run                   attributes t_end, t_reached, method, dt, every,
  *                          steps, events, status (0, or the runtime's NSM_E*
  *                          code), message (the runtime's failure text, "" if
@@ -61,6 +66,12 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
 int h5out_sample(H5Out *h, const nsm_sim *sim, double t);
 /* Appends one event.  0 or -1, as h5out_sample. */
 int h5out_event(H5Out *h, const nsm_event *ev);
+/* Creates /section for a run with a Poincare section (--section spec): its
+** records will go there.  0, or -1 (the message kept for h5out_close). */
+int h5out_section_start(H5Out *h, const char *spec);
+/* Appends one section record (after h5out_section_start).  0 or -1, as
+** h5out_sample. */
+int h5out_section(H5Out *h, const nsm_section_record *r);
 /* Writes what is buffered and the run's summary (status: nsm_sim_run_until's
  * result; t_end: the time asked for), closes, renames the file into place
  * and frees.  0, or -1 with a message and its reason in err: the temporary
@@ -84,6 +95,16 @@ static inline int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
 static inline int h5out_event(H5Out *h, const nsm_event *ev)
 {
     (void)h, (void)ev;
+    return -1;
+}
+static inline int h5out_section_start(H5Out *h, const char *spec)
+{
+    (void)h, (void)spec;
+    return -1;
+}
+static inline int h5out_section(H5Out *h, const nsm_section_record *r)
+{
+    (void)h, (void)r;
     return -1;
 }
 static inline int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end,

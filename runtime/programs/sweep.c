@@ -61,6 +61,7 @@
 
 #include "nsm/nsm.h"
 #include "progress.h"
+#include "setfile.h"
 
 #define SW_MAX_AXES 8
 #define SW_MAX_SETS 256
@@ -90,6 +91,7 @@ typedef struct Sweep {
     int ycol;                 /* section.csv's column drawn (1-based), found before the grid */
     char period_expr[512];    /* the phase period: --section-period or the section's own */
     const char *sets[SW_MAX_SETS];
+    double setv[SW_MAX_SETS]; /* their values in SI (a unit given is converted: set_value) */
     int nsets, method, cont;  /* cont: 0 none, 1 up, 2 down, 3 both */
     long transient, record;
     int jobs;
@@ -272,6 +274,30 @@ static void set_name(const char *set, char name[128])
     snprintf(name, 128, "%.*s", (int)(eq - set), set);
 }
 
+/* The SI unit text of parameter `name` of m ("" when dimensionless), or
+** NULL when m has no such parameter. */
+static const char *param_unit(const nsm_model *m, const char *name)
+{
+    for (int k = 0; m && k < m->n_params; k++)
+        if (!strcmp(m->params[k].name, name))
+            return m->params[k].unit ? m->params[k].unit : "";
+    return NULL;
+}
+
+/* The value of --set NAME=VALUE in SI: a number, or a number with a unit of
+** the parameter's dimension ('k=2 N/m', as the simulators' --set takes it,
+** setfile_value).  An unknown NAME is left to sweep_check, which names it:
+** its value is then converted unchecked.  0, or 1 after the message. */
+static int set_value(const Sweep *sw, const char *set, double *v)
+{
+    char name[128], err[256];
+    set_name(set, name);
+    const char *unit = param_unit(sw->m, name);
+    if (setfile_value(strchr(set, '=') + 1, unit, !unit, v, err, sizeof err))
+        return bad(sw->prog, "--set %s: %s", set, err);
+    return 0;
+}
+
 static int parse_count(const char *s, long lo, long hi, long *v)
 {
     double d;
@@ -304,8 +330,27 @@ static int count_parse(const char *prog, const char *opt, const char *name, cons
 
 /* Parses NAME=START:STOP:COUNT into a (the name copied into name[len]).
 ** 0, or 1 after a message saying which part is wrong. */
+/* An end of an axis, text, into *v: for a parameter of the model (its SI
+** unit text in unit), a number or a number with a unit of its dimension, as
+** --set takes it (setfile_value); otherwise (a basin's coordinate, a name
+** sweep_check will refuse) a bare number.  0, or 1 after the message. */
+static int axis_end(const char *prog, const char *opt, const char *name, const char *which,
+                    const char *text, const char *unit, double *v)
+{
+    char err[256], *end;
+    double x = strtod(text, &end);
+    if (end == text || !isfinite(x) || (!unit && !parse_num(text, v)))
+        return bad(prog, "%s %s: %s '%s' is not a finite number", opt, name, which, text);
+    if (unit && setfile_value(text, unit, 0, v, err, sizeof err))
+        return bad(prog, "%s %s: %s %s", opt, name, which, err);
+    return 0;
+}
+
+/* Parses NAME=START:STOP:COUNT into a and name; START and STOP of a
+** parameter of m may carry a unit (axis_end; m NULL for a basin's axes).
+** 0, or 1 after the message. */
 static int axis_parse(const char *prog, const char *opt, const char *val, Axis *a, char *name,
-                      size_t len)
+                      size_t len, const nsm_model *m)
 {
     const char *eq = strchr(val, '=');
     if (!eq || eq == val)
@@ -323,10 +368,10 @@ static int axis_parse(const char *prog, const char *opt, const char *val, Axis *
         return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
     *c1 = *c2 = 0;
     a->name = name;
-    if (!parse_num(buf, &a->lo))
-        return bad(prog, "%s %s: START '%s' is not a finite number", opt, name, buf);
-    if (!parse_num(c1 + 1, &a->hi))
-        return bad(prog, "%s %s: STOP '%s' is not a finite number", opt, name, c1 + 1);
+    const char *unit = param_unit(m, name);
+    if (axis_end(prog, opt, name, "START", buf, unit, &a->lo) ||
+        axis_end(prog, opt, name, "STOP", c1 + 1, unit, &a->hi))
+        return 1;
     return count_parse(prog, opt, name, c2 + 1, &a->n);
 }
 
@@ -506,6 +551,29 @@ static long orbit_records(const Collect *c)
     return 0;
 }
 
+/* A grid value lo + (hi - lo) i / (n - 1) rounded to 15 significant
+** digits: the value the user means (1.5, not 1.5000000000000002; 0.005, the
+** double nearest to it), so that it is written and set as that number.  A
+** grid's steps are far coarser than the 1e-15 relative this moves them. */
+static double grid_round(double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    return strtod(buf, NULL);
+}
+
+/* The shortest text of v that reads back as v (at most 17 digits): a
+** parameter value in the CSV files, the figures and the messages. */
+static const char *grid_text(double v, char buf[40])
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, 40, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 /* The parameter values of a point, every axis, into pv: computed before
 ** anything is set, so that a point whose parameters cannot be set still
 ** has all its values for its summary row. */
@@ -516,7 +584,7 @@ static void point_values(const Sweep *sw, long point, double *pv)
         const Axis *x = &sw->ax[a];
         long i = q % x->n;
         q /= x->n;
-        pv[a] = x->n == 1 ? x->lo : x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1);
+        pv[a] = x->n == 1 ? x->lo : grid_round(x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1));
     }
 }
 
@@ -527,7 +595,7 @@ static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *m
     for (int k = 0; k < sw->nsets; k++) {
         char name[128];
         set_name(sw->sets[k], name);
-        if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL))) {
+        if (nsm_sim_set_param(sim, name, sw->setv[k])) {
             snprintf(msg, len, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
             return 1;
         }
@@ -545,7 +613,9 @@ static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *m
     }
     for (int a = 0; a < sw->nax; a++)
         if (nsm_sim_set_param(sim, sw->ax[a].name, pv[a])) {
-            snprintf(msg, len, "%s = %.17g: %s", sw->ax[a].name, pv[a], nsm_sim_message(sim));
+            char vt[40];
+            snprintf(msg, len, "%s = %s: %s", sw->ax[a].name, grid_text(pv[a], vt),
+                     nsm_sim_message(sim));
             return 1;
         }
     return 0;
@@ -662,9 +732,10 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
                         const Collect *c, int status, const char *msg, double Tp, const char *mult,
                         const char *lyap)
 {
+    char vt[40];
     for (long k = 0; k < (sw->basin ? 0 : c->kept); k++) {
         for (int a = 0; a < sw->nax; a++)
-            text_printf(sec, "%.17g,", pv[a]);
+            text_printf(sec, "%s,", grid_text(pv[a], vt));
         if (sw->cont)
             text_printf(sec, "%s,", branch);
         text_printf(sec, "%.17g,%.17g", c->rec[k].t, c->rec[k].phase);
@@ -673,7 +744,7 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
         text_printf(sec, "\n");
     }
     for (int a = 0; a < sw->nax; a++)
-        text_printf(sum, "%.17g,", pv[a]);
+        text_printf(sum, "%s,", grid_text(pv[a], vt));
     if (sw->cont)
         text_printf(sum, "%s,", branch);
     char clean[600] = "";
@@ -811,8 +882,9 @@ static void crossing(const Sweep *sw, nsm_sim *sim, Text *bif, const double *pv,
         else
             hi = mid;
     }
+    char vt[40];
     for (int x = 1; x < sw->nax; x++)
-        text_printf(bif, "%.17g,", pv[x]);
+        text_printf(bif, "%s,", grid_text(pv[x], vt));
     if (sw->cont)
         text_printf(bif, "%s,", branch);
     /* a true crossing leaves a multiplier at -1 (+1) at the bisected
@@ -1109,6 +1181,55 @@ static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
     return rc;
 }
 
+/* Field k (0-based) of the CSV row at line into buf ("" past the row's end). */
+static void csv_field(const char *line, const char *end, int k, char *buf, size_t len)
+{
+    for (; k > 0 && line < end; k--) {
+        const char *c = memchr(line, ',', (size_t)(end - line));
+        line = c ? c + 1 : end;
+    }
+    const char *c = memchr(line, ',', (size_t)(end - line));
+    size_t n = (size_t)((c ? c : end) - line);
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), line);
+}
+
+/* With --floquet, the bifurcation diagram's marks: a dashed vertical line at
+** every crossing bifurcations.csv gives as bisected (red for a period
+** doubling, labelled "P->2P" with the orbit's period P; orange for a
+** multiplier +1, labelled "+1"), read back from the rows of bif_text so that
+** the figure shows exactly what the file says.  Brackets and grazings are
+** not marked (no bifurcation is located there). */
+static void bif_marks(const Sweep *sw, Text *g)
+{
+    int k0 = sw->nax - 1 + (sw->cont ? 1 : 0);   /* the kind's field */
+    for (long u = 0; sw->floquet && u < sw->nunits; u++) {
+        const char *p = sw->bif_text[u].s, *end = p + sw->bif_text[u].n;
+        while (p && p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            const char *e = nl ? nl : end;
+            char kind[64], per[32], x[64], note[64];
+            csv_field(p, e, k0, kind, sizeof kind);
+            csv_field(p, e, k0 + 1, per, sizeof per);
+            csv_field(p, e, k0 + 2, x, sizeof x);
+            csv_field(p, e, k0 + 4, note, sizeof note);
+            p = nl ? nl + 1 : NULL;
+            if (strcmp(note, "bisected"))
+                continue;
+            int pd = !strncmp(kind, "period doubling", 15);
+            const char *colour = pd ? "#c0392b" : "#e67e22";
+            text_printf(g, "set arrow from %s, graph 0 to %s, graph 1 nohead dt 2 lw 1.5 "
+                           "lc rgb '%s' front\n", x, x, colour);
+            if (pd)
+                text_printf(g, "set label '%s->%ld' at %s, graph 0.99 right rotate by 90 "
+                               "offset -0.4,0 textcolor rgb '%s' front\n", per,
+                            2 * strtol(per, NULL, 10), x, colour);
+            else
+                text_printf(g, "set label '+1' at %s, graph 0.99 right rotate by 90 "
+                               "offset -0.4,0 textcolor rgb '%s' front\n", x, colour);
+        }
+    }
+}
+
 /* The plot: gnuplot script, then gnuplot run in DIR into temporaries that
 ** replace bifurcation.png and .svg only once both are drawn (a failed
 ** gnuplot leaves the figures of an earlier sweep whole). */
@@ -1130,6 +1251,7 @@ static int draw(const Sweep *sw)
                     "set xlabel '%s%s%s%s'\nset ylabel '%s%s%s%s'\nset title '%s: %s'\n",
                 sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", col,
                 *yunit ? " [" : "", yunit, *yunit ? "]" : "", m->name, sw->section);
+    bif_marks(sw, &g);
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
             text_printf(&g, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
@@ -1491,7 +1613,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
                 return bad(sw->prog, sw->nax >= 2 ? "--basin is given twice: the grid of initial "
                            "states has two axes%s" : "--basin and --param cannot be combined: a "
                            "basin's grid is of initial states, the parameters fixed (--set)%s", "");
-            if (axis_parse(sw->prog, "--basin", val, &sw->ax[sw->nax], names[sw->nax], 128))
+            if (axis_parse(sw->prog, "--basin", val, &sw->ax[sw->nax], names[sw->nax], 128, NULL))
                 return 1;
             sw->nax++;
             sw->basin = 1;
@@ -1505,7 +1627,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
                            "of initial states, the parameters fixed (--set)%s", "");
             if (sw->nax >= SW_MAX_AXES)
                 return bad(sw->prog, "at most %d --param", SW_MAX_AXES);
-            if (axis_parse(sw->prog, "--param", val, &sw->ax[sw->nax], names[sw->nax], 128))
+            if (axis_parse(sw->prog, "--param", val, &sw->ax[sw->nax], names[sw->nax], 128, sw->m))
                 return 1;
             sw->nax++;
         } else if (!strcmp(a, "--section")) {
@@ -1549,10 +1671,11 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             double v;
             if (!eq || eq == val || eq - val >= 127)
                 return bad(sw->prog, "--set needs NAME=VALUE, got '%s'", val);
-            if (!parse_num(eq + 1, &v))
-                return bad(sw->prog, "--set %s: '%s' is not a finite number", val, eq + 1);
+            if (set_value(sw, val, &v))
+                return 1;
             if (sw->nsets >= SW_MAX_SETS)
                 return bad(sw->prog, "at most %d --set", SW_MAX_SETS);
+            sw->setv[sw->nsets] = v;
             sw->sets[sw->nsets++] = val;
         } else {
             return bad(sw->prog, "unknown option '%s' (see --help)", a);
@@ -1589,7 +1712,7 @@ static int check_values(const Sweep *sw, nsm_sim *sim)
     for (int k = 0; k < sw->nsets; k++) {
         char name[128];
         set_name(sw->sets[k], name);
-        if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL)))
+        if (nsm_sim_set_param(sim, name, sw->setv[k]))
             return bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
     }
     for (int a = 0; a < sw->nax; a++) {
@@ -1645,7 +1768,7 @@ static int sweep_check(Sweep *sw)
         for (int k = 0; k < sw->nsets && !rc; k++) {
             char name[128];
             set_name(sw->sets[k], name);
-            if (nsm_sim_set_param(sim, name, strtod(strchr(sw->sets[k], '=') + 1, NULL)))
+            if (nsm_sim_set_param(sim, name, sw->setv[k]))
                 rc = bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
         }
     if (!rc && sw->basin) {

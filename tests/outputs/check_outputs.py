@@ -29,6 +29,23 @@ Cases (models in tests/outputs/, built with nsmc and run to CSV):
   / |B - A| from the CSV's columns; the moving surface of
   models/vibrating_table.nsm, floor.gap = B.x - amp sin(omega t) and
   floor.rate = B.v - amp omega cos(omega t).
+- points: disc_points.nsm, a spinning disc between two frictionless walls
+  on a torsion spring, no gravity: a wall's W.x, W.y (its disc's contact
+  point, centre - R n) and W.vx, W.vy (that material point's velocity,
+  v + omega x (-R n)) against the closed form of the flight (straight
+  lines between the impacts, each found here from the last: walls at
+  +-(L - R), rebound -e v) and of the spin (phi = omega0/wn sin(wn t)); a
+  floor's contact point moves at vx + omega R.
+- torque: the same run.  S.force of a spring between ground and D.phi and
+  twice = 2*S.force are kt phi and 2 kt phi, in N*m; held = T0/2 with T0
+  in N*m is N*m; kin = m*D.vx^2/2, of the same dimensions, is an energy, J.
+- ifsample: an `if t <= T` in an output column is evaluated at each
+  sample's own time (no time switch): equal to (t <= 0.5) at every sample,
+  the sample at exactly t = 0.5 s included, and the events the same as
+  without the column.
+- h5section: a Poincare section written to HDF5 too: with --section and
+  --out FILE.h5, /section holds the section CSV's records, its columns
+  and units attributes its header's, spec the --section given.
 - setunits: a --set-file whose values carry units (k1 = 4 kN/m, c1 = 2000
   g/s) gives the same run, byte for byte, as --set in SI; a unit of another
   dimension is refused with FILE:LINE; `nsmc run --set-file` takes it too.
@@ -374,6 +391,114 @@ def case_h5(args, work):
               "HDF5 values of %s equal the CSV's" % name)
 
 
+DP = dict(m=1.0, R=0.1, L=0.5, e=0.8, kt=0.02, T0=0.5, v0=2.0, w0=30.0)
+
+
+def disc_flight(t):
+    """x(t), vx(t) of disc_points' disc: from x = 0 at v0, rebounds with -e v
+    at x = +-(L - R); and the impact times up to t."""
+    p = DP
+    lim = p["L"] - p["R"]
+    x, v, t0, hits = 0.0, p["v0"], 0.0, []
+    while True:
+        th = t0 + ((lim if v > 0 else -lim) - x) / v
+        if th > t:
+            return x + v * (t - t0), v, hits
+        hits.append(th)
+        x, v, t0 = (lim if v > 0 else -lim), -p["e"] * v, th
+
+
+def case_points(args, work):
+    exe = build(args, os.path.join(HERE, "disc_points.nsm"), work)
+    names, units, s, ev = run(exe, work)
+    p = DP
+    _, _, hits = disc_flight(2.0)
+    got = [float(e["t"]) for e in ev if e["kind"] == "impact"]
+    check(len(got) == len(hits) and all(abs(a - b) < 1e-12 for a, b in zip(got, hits)),
+          "the impacts at the closed form's times %s" % ["%.6f" % h for h in hits])
+    wn = math.sqrt(p["kt"] / (0.4 * p["m"] * p["R"] ** 2))
+    R = p["R"]
+    pairs = {k: [] for k in ("left.x", "left.y", "left.vx", "left.vy", "right.x", "right.vy",
+                             "floor.x", "floor.y", "floor.vx", "floor.vy")}
+    n = 0
+    for r in s:
+        t = r["t"]
+        if any(abs(t - h) < 1e-6 for h in hits):
+            continue
+        x, v, _ = disc_flight(t)
+        w = p["w0"] * math.cos(wn * t)
+        ref = {"left.x": x - R, "left.y": 0.0, "left.vx": v, "left.vy": -w * R,
+               "right.x": x + R, "right.vy": w * R, "floor.x": x, "floor.y": -R,
+               "floor.vx": v + w * R, "floor.vy": 0.0}
+        for k in pairs:
+            pairs[k].append((r[k], ref[k]))
+        n += 1
+    for k, pr in pairs.items():
+        e = worst(pr)
+        check(n > 150 and e < 1e-9, "%s = its closed form at %d samples (worst %.1e)" % (k, n, e))
+    check(all(units[k] == ("m/s" if ".v" in k else "m") for k in pairs),
+          "contact points in m, their velocities in m/s")
+
+
+def case_torque(args, work):
+    exe = build(args, os.path.join(HERE, "disc_points.nsm"), work)
+    names, units, s, ev = run(exe, work)
+    p = DP
+    wn = math.sqrt(p["kt"] / (0.4 * p["m"] * p["R"] ** 2))
+    phi = lambda t: p["w0"] / wn * math.sin(wn * t)
+    e1 = worst((r["S.force"], p["kt"] * phi(r["t"])) for r in s)
+    e2 = worst((r["twice"], 2 * p["kt"] * phi(r["t"])) for r in s)
+    check(e1 < 1e-9 and e2 < 1e-9, "S.force = kt phi and twice = 2 kt phi, phi = w0/wn sin(wn t) "
+          "(worst %.1e, %.1e N*m)" % (e1, e2))
+    check(all(r["held"] == p["T0"] / 2 for r in s), "held = T0/2")
+    check(units["S.force"] == "N*m" and units["twice"] == "N*m" and units["held"] == "N*m",
+          "torques labelled N*m: S.force [%s], twice [%s], held [%s]"
+          % (units["S.force"], units["twice"], units["held"]))
+    check(units["kin"] == "J", "m*D.vx^2/2 labelled J: [%s]" % units["kin"])
+
+
+def case_ifsample(args, work):
+    model = os.path.join(HERE, "two_mass_outputs.nsm")
+    text = open(model).read()
+    plain = build(args, model, work)
+    _, _, _, ev0 = run(plain, work)
+    text = text.replace("C.rate\n", "C.rate,\n    early = if t <= 0.5 s then 1 else 0\n")
+    exe = build(args, "two_mass_if.nsm", work, text)
+    names, units, s, ev = run(exe, work)
+    check("early" in names, "the column early = if t <= 0.5 s then 1 else 0")
+    at = [r for r in s if r["t"] == 0.5]
+    check(len(at) == 1 and at[0]["early"] == 1.0, "the sample at exactly t = 0.5 s has t <= 0.5: 1")
+    bad = [r["t"] for r in s if r["early"] != (1.0 if r["t"] <= 0.5 else 0.0)]
+    check(not bad, "early = (t <= 0.5) at every sample's own time (wrong at %s)" % bad[:5])
+    check(ev == ev0, "the column adds no time switch: the same events as without it")
+
+
+def case_h5section(args, work):
+    import h5py
+    import numpy as np
+    exe = build(args, os.path.join(ROOT, "models", "forced_impact_oscillator.nsm"), work)
+    sec, h5 = os.path.join(work, "map.csv"), os.path.join(work, "fio.h5")
+    p = subprocess.run([exe, "--set", "omega=2.5", "--section", "impact:stop", "--section-period",
+                        "2*pi/omega", "--section-out", sec, "--out", h5, "--events", os.devnull],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, "the simulator writes the section to CSV and HDF5: " + p.stderr[-300:])
+    with open(sec) as f:
+        head = f.readline().strip().split(",")
+    rows = np.loadtxt(sec, delimiter=",", skiprows=1)
+    with h5py.File(h5, "r") as f:
+        d = f["section"]
+        data = d[()]
+        text = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+        cols = [text(c) for c in d.attrs["columns"]]
+        units = [text(u) for u in d.attrs["units"]]
+        spec = text(d.attrs["spec"])
+    check(len(rows) > 100 and data.shape == rows.shape and np.array_equal(data, rows),
+          "/section holds the CSV's %d records exactly" % len(rows))
+    want = [c + (" [%s]" % u if u else "") for c, u in zip(cols, units)]
+    check(want == head, "its columns and units are the CSV's header: %s" % want)
+    check(spec == "impact:stop", "its spec attribute is the --section given")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nsmc", required=True)
@@ -383,7 +508,8 @@ def main():
     ap.add_argument("--cflags", default="-O2")
     ap.add_argument("--nsm-version", default="")
     ap.add_argument("--case", required=True,
-                    choices=["spring", "expr", "friction", "coulomb", "rate", "setunits", "h5"])
+                    choices=["spring", "expr", "friction", "coulomb", "rate", "setunits", "h5",
+                             "points", "torque", "ifsample", "h5section"])
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
         globals()["case_" + args.case](args, work)

@@ -236,6 +236,61 @@ def case_share(build, src):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def cache_value(build, name):
+    """A variable of BUILD/CMakeCache.txt, or ""."""
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            if line.startswith(name + ":"):
+                return line.split("=", 1)[1].strip()
+    return ""
+
+
+def case_hdf5(build, src):
+    """nsm.pc links the HDF5 libnsmcli was compiled against (Debian has a
+    serial and an MPI flavour; `pkg-config --libs hdf5` picks the MPI one):
+    a simulator built from an install prefix with `pkg-config --libs nsm`
+    loads that one library only and writes an HDF5 file h5py reads back."""
+    import h5py
+    import numpy as np
+    built_with = os.path.realpath(cache_value(build, "HDF5_C_LIBRARY_hdf5"))
+    check(os.path.isfile(built_with), "the build found HDF5 (%s)" % built_with)
+    tmp = tempfile.mkdtemp(prefix="nsm-hdf5-")
+    try:
+        prefix = install(build, tmp)
+        env = clean_env(prefix, tmp)
+        env["PKG_CONFIG_PATH"] = os.path.join(prefix, "lib", "pkgconfig")
+        p = run(["pkg-config", "--libs", "nsm"], env=env)
+        named = [w for w in p.stdout.split() if os.path.basename(w).startswith("libhdf5")]
+        check(p.returncode == 0 and len(named) == 1 and os.path.realpath(named[0]) == built_with,
+              "pkg-config --libs nsm names the HDF5 libnsmcli was built with", p)
+        work = os.path.join(tmp, "work")
+        os.mkdir(work)
+        model = os.path.join(src, "models", "two_mass.nsm")
+        p = run(["nsmc", model, "-o", "two_mass.c"], cwd=work, env=env)
+        p = run("cc two_mass.c $(pkg-config --cflags --libs nsm) -o two_mass", shell=True,
+                cwd=work, env=env)
+        check(p.returncode == 0, "cc two_mass.c $(pkg-config --cflags --libs nsm)", p)
+        p = run(["ldd", "./two_mass"], cwd=work, env=env)
+        loaded = [l.split("=>")[1].split()[0] for l in p.stdout.splitlines()
+                  if "libhdf5" in l and "=>" in l]
+        check(len(loaded) == 1 and os.path.realpath(loaded[0]) == built_with,
+              "the simulator loads that HDF5 only: %s" % loaded, p)
+        p = run(["./two_mass", "--out", "traj.h5", "--out", "traj.csv"], cwd=work, env=env)
+        check(p.returncode == 0, "the simulator writes traj.h5 and traj.csv in one run", p)
+        csv = np.loadtxt(os.path.join(work, "traj.csv"), delimiter=",", skiprows=1)
+        with h5py.File(os.path.join(work, "traj.h5"), "r") as f:
+            data = f["trajectory"][()]
+            source = f["model/source"][()]
+            version = f.attrs["nsm_version"]
+        check(data.shape == csv.shape and np.allclose(data, csv, rtol=1e-11, atol=1e-14),
+              "h5py reads its trajectory: the CSV's %d samples" % len(csv))
+        with open(model, "rb") as f:
+            check(source == f.read(), "and the model's source")
+        check(len(version) > 0, "and the nsm version")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     case, build, src = sys.argv[1:4]
     globals()["case_" + case](build, src)

@@ -135,7 +135,7 @@ def case_arguments(tmp):
         (["--param", "omega=1:2:20000", "--param", "e=0:1:10000"], "more than the 100000000"),
         (["--param", "omega=1:2:3", "--set", "omega=2"], "also swept by --param omega"),
         (["--param", "omega=1:2:3", "--set", "e=0.5", "--set", "e=0.6"], "--set e is given twice"),
-        (["--param", "omega=1:2:3", "--set", "e=2x"], "'2x' is not a finite number"),
+        (["--param", "omega=1:2:3", "--set", "e=2x"], "--set e=2x: unknown unit 'x'"),
         (["--param", "omega=1:2:3", "--plot", "nope"], "--plot nope: not a column"),
         (["--param", "omega=1:2:3", "--record", "0"], "--record is a whole number"),
         (["--param", "omega=1:2:3", "--jobs", "1.5"], "--jobs is a whole number"),

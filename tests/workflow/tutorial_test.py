@@ -77,6 +77,7 @@ def main():
         t = os.path.join(work, "tutorial")
         for f in ("out/oscillator/plot.png", "out/two_mass/plot.png", "out/two_mass/phase.png",
                   "out/soft/events.csv", "out/plastic/events.csv", "out/long/plot.svg",
+                  "two_mass.h5", "out/h5/trajectory.csv",
                   "two_mass.c", "two_mass", "traj.csv", "out/units/events.csv",
                   "embed/build/two_mass", "embed/build/sweep", "out/fio/summary.csv",
                   "out/fio/bifurcation.png"):

@@ -331,6 +331,13 @@ typedef struct nsm_model {
      * when there are none): the value of column k at time t and state y (2n
      * values), an expression of t, the parameters and the state. */
     double (*output_value)(int k, double t, const double *y, const double *p, const double *c);
+
+    /* The model's source text (appended: NULL when the table does not carry
+     * it), as pieces whose concatenation is the text, NULL-terminated: one
+     * line or less each, so that no string literal is longer than a C
+     * compiler must accept.  The HDF5 output stores it as the dataset
+     * /model/source. */
+    const char *const *source;
 } nsm_model;
 
 #ifdef __cplusplus
