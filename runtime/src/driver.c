@@ -1264,6 +1264,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (h5_path) {
         char err[1024];
+        h5out_stale(h5_path, d.prog);
         if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err))) {
             fprintf(stderr, "%s: error: %s\n", d.prog, err);
             sink_close(&d.out);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A run stops when asked, and refuses what it could never finish.
 
-    tests/reliability/stop_test.py STIFF_SIM SPRUNG_SIM SOURCE_DIR CASE
+    tests/reliability/stop_test.py STIFF_SIM SPRUNG_SIM SOURCE_DIR CASE [CUBIC_SIM]
 
 STIFF_SIM is the simulator of tests/reliability/stiff_spring.nsm (a mass on
 a spring, no event ever), SPRUNG_SIM that of models/sprung_table.nsm.
@@ -13,7 +13,10 @@ a spring, no event ever), SPRUNG_SIM that of models/sprung_table.nsm.
            file renamed into place with its run marked stopped (status 8);
   refuse   steps below the time resolution of t (k = 1e300, m = 1e-300,
            --dt 1e-300), each method: exit 3 at once with the mode and the
-           cause (too stiff, or the user's dt);
+           cause (too stiff, or the user's dt); on CUBIC_SIM
+           (tests/reliability/stiff_cubic.nsm, nonlinear) taylor's reach and
+           adaptive's error control (alpha = 1e28 or m = 1e-28 for taylor,
+           1e300 and 1e-300 for adaptive) too;
   sprung   exact on the sprung table, whose held contact's force starts at a
            double zero: finishes in bounded time, the contact held throughout
            (no event), the table on its closed form.
@@ -29,6 +32,7 @@ import time
 STIFF = os.path.abspath(sys.argv[1])
 SPRUNG = os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
+CUBIC = os.path.abspath(sys.argv[5]) if len(sys.argv) > 5 else None
 SANITIZED = bool(os.environ.get("NSM_SANITIZED"))
 # the sanitizers slow a step tenfold; the bound is on the stop, not the step
 LATENCY = 10.0 if SANITIZED else 2.0
@@ -116,11 +120,12 @@ def case_stop(tmp):
                   "%s: the HDF5 trajectory holds the samples up to t_reached" % method)
 
 
-def refused(tmp, args, what, words):
-    """Runs STIFF with args; exit 3 within a few seconds, message with words."""
+def refused(tmp, args, what, words, sim=None):
+    """Runs sim (STIFF by default) with args; exit 3 within a few seconds,
+    message with words."""
     t0 = time.monotonic()
     try:
-        p = subprocess.run([STIFF, *args], cwd=tmp, capture_output=True, text=True,
+        p = subprocess.run([sim or STIFF, *args], cwd=tmp, capture_output=True, text=True,
                            timeout=60)
     except subprocess.TimeoutExpired:
         raise Failure("%s: still running after 60 s" % what)
@@ -139,6 +144,19 @@ def case_refuse(tmp):
                     ["below the time resolution", "mode free", "too stiff", "1/s"])
         refused(tmp, ["--dt", "1e-300", "--method", method], "%s with --dt 1e-300" % method,
                 ["below the time resolution", "dt = 1e-300 s", "give a larger --dt"])
+    # a nonlinear model: taylor's reach and adaptive's error control choose
+    # the steps (no spectrum to check up front); each refuses at once too
+    check(CUBIC is not None, "the nonlinear simulator is given")
+    # (taylor's coefficients overflow beyond alpha = 1e50: "state is not
+    # finite" at t = 0; below, its reach is 2e-15 s at alpha = 1e28)
+    for method, settings in (("taylor", ("alpha=1e28", "m=1e-28")),
+                             ("adaptive", ("alpha=1e300", "m=1e-300"))):
+        for setting in settings:
+            refused(tmp, ["--set", setting, "--method", method], "nonlinear, %s with %s"
+                    % (method, setting), ["below the time resolution", "mode free",
+                                          "taylor method's expansion" if method == "taylor"
+                                          else "adaptive's error control",
+                                          "a motion too fast"], sim=CUBIC)
     # a stiff but resolvable mode still runs: k = 1e16 at t_end = 1e-4 s
     p = subprocess.run([STIFF, "--set", "k=1e16", "--t-end", "1e-5", "--method", "exact"],
                        cwd=tmp, capture_output=True, text=True, timeout=120)
