@@ -103,11 +103,21 @@ add_custom_command(OUTPUT ${NSM_STIFF_CUBIC_C}
   COMMENT "nsmc: generating stiff_cubic.c for the stop tests" VERBATIM)
 add_executable(sim_stiff_cubic ${NSM_STIFF_CUBIC_C})
 target_link_libraries(sim_stiff_cubic PRIVATE nsmcli)
-foreach(case stop refuse sprung)
+# A block lifted off a floor whose contact force leaves 0 at a triple zero
+# (released) or touches it at double zeros (held), against closed forms.
+set(NSM_TRIPLE_ZERO_C ${CMAKE_BINARY_DIR}/reliability/triple_zero.c)
+add_custom_command(OUTPUT ${NSM_TRIPLE_ZERO_C}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/reliability
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/reliability/triple_zero.nsm -o ${NSM_TRIPLE_ZERO_C}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/reliability/triple_zero.nsm
+  COMMENT "nsmc: generating triple_zero.c for the stop tests" VERBATIM)
+add_executable(sim_triple_zero ${NSM_TRIPLE_ZERO_C})
+target_link_libraries(sim_triple_zero PRIVATE nsmcli)
+foreach(case stop refuse sprung double_zero)
   add_test(NAME reliability/stop_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/stop_test.py
             $<TARGET_FILE:sim_stiff_spring> $<TARGET_FILE:sim_sprung_table> ${NSM_SOURCE_DIR} ${case}
-            $<TARGET_FILE:sim_stiff_cubic>)
+            $<TARGET_FILE:sim_stiff_cubic> $<TARGET_FILE:sim_triple_zero>)
   set_tests_properties(reliability/stop_${case} PROPERTIES LABELS reliability TIMEOUT 300)
   if(NSM_SANITIZE)
     set_tests_properties(reliability/stop_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A run stops when asked, and refuses what it could never finish.
 
-    tests/reliability/stop_test.py STIFF_SIM SPRUNG_SIM SOURCE_DIR CASE [CUBIC_SIM]
+    tests/reliability/stop_test.py STIFF_SIM SPRUNG_SIM SOURCE_DIR CASE [CUBIC_SIM [ZERO_SIM]]
 
 STIFF_SIM is the simulator of tests/reliability/stiff_spring.nsm (a mass on
 a spring, no event ever), SPRUNG_SIM that of models/sprung_table.nsm.
@@ -20,6 +20,11 @@ a spring, no event ever), SPRUNG_SIM that of models/sprung_table.nsm.
   sprung   exact on the sprung table, whose held contact's force starts at a
            double zero: finishes in bounded time, the contact held throughout
            (no event), the table on its closed form.
+  double_zero  ZERO_SIM (tests/reliability/triple_zero.nsm), every method: a
+           contact force leaving 0 at a triple zero releases there (not
+           later, not missed) and the block follows the closed form after;
+           one touching 0 at double zeros (at step ends too) is held
+           throughout: no separation, no impact.
 """
 import math
 import os
@@ -33,6 +38,7 @@ STIFF = os.path.abspath(sys.argv[1])
 SPRUNG = os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
 CUBIC = os.path.abspath(sys.argv[5]) if len(sys.argv) > 5 else None
+ZERO = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else None
 SANITIZED = bool(os.environ.get("NSM_SANITIZED"))
 # the sanitizers slow a step tenfold; the bound is on the stop, not the step
 LATENCY = 10.0 if SANITIZED else 2.0
@@ -195,6 +201,62 @@ def case_sprung(tmp):
           "held from the start (one stick, at %s s: the force's double zero at t = 0 is left "
           "upwards) and never released at the double zeros on top of the swings"
           % (evs[0][0] if evs else "-"), repr(evs))
+
+
+def zero_run(tmp, method, extra, t_end):
+    """ZERO_SIM's events and samples (t, x, v, force) with method."""
+    out, ev = os.path.join(tmp, "z.csv"), os.path.join(tmp, "zev.csv")
+    p = subprocess.run([ZERO, "--method", method, "--t-end", str(t_end), "--out", out,
+                        "--events", ev] + extra, cwd=tmp, capture_output=True, text=True,
+                       timeout=120)
+    check(p.returncode == 0, "%s %s: runs to t = %g s" % (method, " ".join(extra), t_end),
+          p.stderr)
+    events = [e.split(",") for e in open(ev).read().splitlines()[1:]]
+    rows = [[float(f) for f in r.split(",")] for r in open(out).read().splitlines()[1:]]
+    return events, rows
+
+
+def case_double_zero(tmp):
+    """A contact force at a multiple zero: released at a triple zero, held
+    through double zeros (tests/reliability/triple_zero.nsm's closed forms)."""
+    check(ZERO is not None, "the triple-zero simulator is given")
+    m, g, w, t1, A, D = 2.0, 9.81, 2 * math.pi, 0.25, 5.0, 5.0
+    # The runtime takes a held force within 1e-10 of its scale (m g plus the
+    # applied force) as 0: lambda = -A w^3 (t - t1)^3 / 2 is that small
+    # within `window` of t1, so a release anywhere there is right, and the
+    # motion after it does not depend on where (the lift's acceleration
+    # vanishes there to third order).
+    window = (2 * 1e-10 * (m * g + 2 * A) / (A * w ** 3)) ** (1 / 3)
+
+    def lifted(t):
+        if t <= t1:
+            u = w * (t - t1)
+            return 0.0, 0.0, -A * math.sin(u) * (1 - math.cos(u))
+        u = w * (t - t1)
+        return (A / (m * w * w) * (0.75 * u - math.sin(u) + math.sin(2 * u) / 8),
+                A / (2 * m * w) * (1 - math.cos(u)) ** 2, 0.0)
+
+    for method in ("exact", "rk4", "adaptive"):
+        events, rows = zero_run(tmp, method, [], 1)
+        kinds = [(e[1], e[2]) for e in events]
+        check(kinds == [("stick", "floor"), ("separation", "floor")],
+              "%s: held from t = 0, released once: %s" % (method, kinds))
+        ts = float(events[1][0])
+        check(abs(ts - t1) <= window, "%s: released at the triple zero, t = %.17g s (t1 = %g s, "
+              "within %.2g s where the force is within its rounding of 0)" % (method, ts, t1, window))
+        err = max(max(abs(r[1] - lifted(r[0])[0]), abs(r[2] - lifted(r[0])[1])) for r in rows)
+        ferr = max(abs(r[3] - lifted(r[0])[2]) for r in rows)
+        check(len(rows) == 101 and err < 1e-11 and ferr < 1e-10 * (m * g + 2 * A),
+              "%s: x and v on the closed form within %.2g (1e-11), the force within %.2g N"
+              % (method, err, ferr))
+        events, rows = zero_run(tmp, method, ["--set", "A=0", "--set", "D=%g" % D], 2)
+        kinds = [(e[1], e[2]) for e in events]
+        check(kinds == [("stick", "floor")], "%s: held through the force's double zeros at "
+              "t = 0.25 and 1.25 s (step ends), no separation, no impact: %s" % (method, kinds))
+        worst = max(max(abs(r[1]), abs(r[2]),
+                        abs(r[3] - D * (1 - math.cos(w * (r[0] - t1))))) for r in rows)
+        check(len(rows) == 201 and worst < 1e-9,
+              "%s: the block stays at rest, the force D (1 - cos u) within %.2g" % (method, worst))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
