@@ -53,6 +53,17 @@ foreach(case ${NSM_SWEEP_RELIABILITY_CASES})
     set_tests_properties(reliability/sweep_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()
+# A rank of mpirun -np 2 killed while the grid runs (MPI is installed by
+# scripts/setup.sh; only -DNSM_MPI=OFF leaves this test out, as studies.sweep)
+if(NSM_HAVE_MPI AND MPIEXEC_EXECUTABLE)
+  add_test(NAME reliability/sweep_killed_rank
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sweep_reliability_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} killed_rank ${MPIEXEC_EXECUTABLE})
+  set_tests_properties(reliability/sweep_killed_rank PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/sweep_killed_rank PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endif()
 
 # The simulators' HDF5 output under fault injection: a file-size limit while
 # replacing a file, open errors, SIGKILL, two writers, long names, x.H5
