@@ -243,9 +243,9 @@ def case_signals(tmp):
               "the killed sweep's %s.partial is kept as .partial.prev, with a note" % n, p)
 
 
-def rank_pid(mpirun_pid, rank):
-    """The PID of MPI rank `rank` among mpirun's descendants (by its
-    OMPI_COMM_WORLD_RANK), or None."""
+def rank_pid(rank):
+    """The PID of this case's MPI rank `rank` (its OMPI_COMM_WORLD_RANK, and
+    the case's cache, in its environment), or None."""
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -280,7 +280,7 @@ def case_killed_rank(tmp):
     victim, t0 = None, time.monotonic()
     while time.monotonic() - t0 < 120 and q.poll() is None:
         if victim is None:
-            victim = rank_pid(q.pid, 1)
+            victim = rank_pid(1)
         if victim and os.path.exists(summ) and open(summ).read().count("\n") > 20:
             break
         time.sleep(0.1)
