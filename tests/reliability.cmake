@@ -69,7 +69,7 @@ endif()
 # replacing a file, open errors, SIGKILL, two writers, long names, x.H5
 # (h5py reads the files back).
 if(NSM_HAVE_HDF5)
-  foreach(case keep open killed stale writers names upper)
+  foreach(case keep open killed stale early_stop writers names upper)
     add_test(NAME reliability/h5_${case}
       COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/h5_reliability_test.py
               $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass> ${NSM_SOURCE_DIR}

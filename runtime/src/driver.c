@@ -1317,6 +1317,11 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         if (!rc && !stop_signal)
             rc = nsm_sim_lyapunov(sim, t_end - nsm_sim_time(sim), lyap_int, lambda);
     }
+    /* a stop asked for before the run began (while the outputs were being
+     * opened) or between its parts: the files say stopped (status
+     * NSM_ESTOPPED in the HDF5 summary), never complete */
+    if (!rc && stop_signal && nsm_sim_time(sim) < t_end)
+        rc = NSM_ESTOPPED;
     progress_finish(&d.pb);
     if (lyap && !rc && !stop_signal && lyap_write(lyap_path, 2 * m->n_bodies, lambda))
         write_failed(&d, errno, strcmp(lyap_path, "-") ? lyap_path : "standard output");
