@@ -80,13 +80,21 @@ def have_h5py():
 
 
 def stop_one(tmp, method, sig, out):
-    """Starts a run with picosecond steps writing out, signals it after
-    0.5 s, checks the time to exit and the status."""
+    """Starts a run with picosecond steps writing out, signals it 0.5 s
+    after it has opened out, checks the time to exit and the status."""
     proc = subprocess.Popen([STIFF, "--set", "k=1e20", "--method", method, "--t-end", "20",
                              "--out", out], cwd=tmp, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
+    # the output is opened after the signal handlers are installed: wait for
+    # it (a loaded machine or the sanitizers can take longer than 0.5 s to
+    # start), so that the signal tests the stop, not the program's start
+    part = "%s.%d.partial" % (out, proc.pid)
+    t_start = time.monotonic()
+    while not (os.path.exists(out) or os.path.exists(part)) and proc.poll() is None \
+            and time.monotonic() - t_start < 60:
+        time.sleep(0.05)
     time.sleep(0.5)
-    check(proc.poll() is None, "%s is still running after 0.5 s" % method)
+    check(proc.poll() is None, "%s is still running 0.5 s after opening its output" % method)
     t0 = time.monotonic()
     proc.send_signal(sig)
     try:
