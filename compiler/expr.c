@@ -163,13 +163,21 @@ static Expr *intern(ExprCtx *x, ExprKind kind, int op, int index, double num, in
     }
     e->hash = h;
     e->id = x->next_id++;
+    e->positive = false;
     x->tab[i] = e;
     x->count++;
     return e;
 }
 
+/* Counts the contexts made, so the printer's scratch context, whose nodes
+ * carry the positivity marks of the expressions last imported, is started
+ * afresh for each new context (each model) and never proves a sign with a
+ * mark of another. */
+static unsigned ctx_generation;
+
 ExprCtx *expr_ctx_new(Arena *arena)
 {
+    ctx_generation++;
     ExprCtx *x = arena_alloc(arena, sizeof *x);
     x->arena = arena;
     table_grow(x);
@@ -225,6 +233,64 @@ bool expr_is_num(const Expr *e, double *value)
     if (value)
         *value = e->num;
     return true;
+}
+
+/* How deep the sign proofs below look: far enough for sums and products of
+ * masses, bounded so that a shared graph is never walked as a huge tree. */
+enum { SIGN_DEPTH = 8 };
+
+/* True when e > 0 wherever the program runs: a positive number, a value
+ * every run checks (expr_assume_positive), or sums, products, powers, exp
+ * and square roots built of them. */
+static bool sign_positive(const Expr *e, int depth)
+{
+    if (e->positive || (e->kind == EX_NUM && e->num > 0))
+        return true;
+    if (depth <= 0)
+        return false;
+    switch (e->kind) {
+    case EX_ADD:
+    case EX_MUL:
+        for (int i = 0; i < e->nargs; i++)
+            if (!sign_positive(e->args[i], depth - 1))
+                return false;
+        return true;
+    case EX_POW: return sign_positive(e->args[0], depth - 1);
+    case EX_CALL:
+        return e->op == FN_EXP || (e->op == FN_SQRT && sign_positive(e->args[0], depth - 1));
+    default: return false;
+    }
+}
+
+/* True when e != 0 wherever the program runs: positive, a nonzero finite
+ * number, a product of nonzero values, a nonzero value to an integer power,
+ * the absolute value of a nonzero value. */
+static bool sign_nonzero(const Expr *e, int depth)
+{
+    if (sign_positive(e, depth))
+        return true;
+    if (e->kind == EX_NUM)
+        return e->num != 0 && isfinite(e->num);
+    if (depth <= 0)
+        return false;
+    switch (e->kind) {
+    case EX_MUL:
+        for (int i = 0; i < e->nargs; i++)
+            if (!sign_nonzero(e->args[i], depth - 1))
+                return false;
+        return true;
+    case EX_POW:
+        return is_int_num(e->args[1]) && sign_nonzero(e->args[0], depth - 1);
+    case EX_CALL: return e->op == FN_ABS && sign_nonzero(e->args[0], depth - 1);
+    default: return false;
+    }
+}
+
+void expr_assume_positive(ExprCtx *x, Expr *e)
+{
+    (void)x;
+    if (e)
+        e->positive = true;
 }
 
 bool expr_is_zero(const Expr *e)
@@ -735,6 +801,41 @@ static Expr *mul_two_sums(ExprCtx *x, Expr **f, int k, double c)
     return nterms(best) < full ? best : NULL;
 }
 
+/* The sign of a factor's exponent: 1 for a positive number (or NULL,
+ * meaning 1), -1 for a negative one, 0 for a symbolic exponent. */
+static int exp_sign(const Expr *exp)
+{
+    if (!exp)
+        return 1;
+    if (exp->kind != EX_NUM)
+        return 0;
+    return exp->num > 0 ? 1 : exp->num < 0 ? -1 : 0;
+}
+
+/* The product of the n factors f[] of one base whose exponent has the sign
+ * `sign` (2: all of them), as one power; NULL when there are none.  Powers
+ * of opposite signs meet only over a nonzero base, so 0/0 is never folded
+ * away. */
+static Expr *merge_powers(ExprCtx *x, const Factor *f, int n, int sign)
+{
+    Expr *exp = NULL;
+    bool any = false, merged = false;
+    for (int q = 0; q < n; q++) {
+        if (sign != 2 && exp_sign(f[q].exp) != sign)
+            continue;
+        if (any) {
+            exp = expr_add(x, one_if_null(x, exp), one_if_null(x, f[q].exp));
+            merged = true;
+        } else {
+            exp = f[q].exp;
+        }
+        any = true;
+    }
+    if (!any)
+        return NULL;
+    return (merged || exp) ? expr_pow(x, f[0].base, one_if_null(x, exp)) : f[0].base;
+}
+
 /* Builds the canonical product of the collected factors.  Frees l. */
 static Expr *mul_build(ExprCtx *x, FactorList *l)
 {
@@ -744,26 +845,38 @@ static Expr *mul_build(ExprCtx *x, FactorList *l)
     int k = 0, nsum = 0, isum = -1;
     bool reflatten = false;
     double c = l->c;
+    Expr *pieces[3];
     for (int i = 0; i < l->n;) {
-        Factor f = l->f[i++];
-        Expr *exp = f.exp;
-        bool merged = false;
-        while (i < l->n && l->f[i].base == f.base) {
-            exp = expr_add(x, one_if_null(x, exp), one_if_null(x, l->f[i++].exp));
-            merged = true;
+        int j = i + 1;
+        while (j < l->n && l->f[j].base == l->f[i].base)
+            j++;
+        int np = 0;
+        if (j - i == 1 || sign_nonzero(l->f[i].base, SIGN_DEPTH)) {
+            pieces[np++] = merge_powers(x, l->f + i, j - i, 2);
+        } else {
+            /* x/x stays a division unless x is provably nonzero */
+            for (int sign = 1; sign >= -1; sign -= 2)
+                if ((pieces[np] = merge_powers(x, l->f + i, j - i, sign)) != NULL)
+                    np++;
+            for (int q = i; q < j; q++)
+                if (exp_sign(l->f[q].exp) == 0)
+                    out[k++] = expr_pow(x, l->f[q].base, l->f[q].exp);
         }
-        Expr *p = (merged || exp) ? expr_pow(x, f.base, one_if_null(x, exp)) : f.base;
-        if (p->kind == EX_NUM) {
-            c *= p->num;
-            continue;
+        i = j;
+        for (int q = 0; q < np; q++) {
+            Expr *p = pieces[q];
+            if (p->kind == EX_NUM) {
+                c *= p->num;
+                continue;
+            }
+            if (p->kind == EX_MUL)
+                reflatten = true;
+            if (p->kind == EX_ADD) {
+                nsum++;
+                isum = k;
+            }
+            out[k++] = p;
         }
-        if (p->kind == EX_MUL)
-            reflatten = true;
-        if (p->kind == EX_ADD) {
-            nsum++;
-            isum = k;
-        }
-        out[k++] = p;
     }
     free(tmp);
     free(l->f);
@@ -2120,8 +2233,11 @@ typedef struct KeyLog {
  * again costs no more than looking it up. */
 static Expr *import(ExprCtx *x, const Expr *e, PtrMap *m, KeyLog *log)
 {
-    if (e->nargs == 0)
-        return intern(x, e->kind, e->op, e->index, e->num, 0, NULL);
+    if (e->nargs == 0) {
+        Expr *leaf = intern(x, e->kind, e->op, e->index, e->num, 0, NULL);
+        leaf->positive = e->positive;
+        return leaf;
+    }
     if (m->cap) {
         size_t i = ptr_slot(m, e);
         if (m->from[i])
@@ -2131,6 +2247,7 @@ static Expr *import(ExprCtx *x, const Expr *e, PtrMap *m, KeyLog *log)
     for (int i = 0; i < e->nargs; i++)
         na[i] = import(x, e->args[i], m, log);
     Expr *r = intern(x, e->kind, e->op, e->index, e->num, e->nargs, na);
+    r->positive = e->positive;
     if (na != buf)
         free(na);
     ptr_put(m, e, r);
@@ -2171,13 +2288,16 @@ static ExprCtx *scratch_ctx;
 /* The scratch context, renewed when it has grown past its bound. */
 static ExprCtx *scratch_get(void)
 {
-    if (scratch_ctx && scratch_ctx->count > SCRATCH_MAX_NODES) {
+    static unsigned scratch_generation;
+    if (scratch_ctx && (scratch_ctx->count > SCRATCH_MAX_NODES ||
+                        scratch_generation != ctx_generation)) {
         arena_free(scratch_arena);
         scratch_ctx = NULL;
     }
     if (!scratch_ctx) {
         scratch_arena = arena_new();
         scratch_ctx = expr_ctx_new(scratch_arena);
+        scratch_generation = ctx_generation;
     }
     return scratch_ctx;
 }

@@ -53,6 +53,8 @@ struct Expr {
     Expr **args;     /* operands (EX_IF: cond, then, else; EX_POW: base, exponent) */
     unsigned hash;
     unsigned id;     /* creation order inside the context, for deterministic output */
+    bool positive;   /* the program refuses every run where this value is not > 0
+                        (expr_assume_positive), so it may be cancelled */
 };
 
 typedef struct ExprCtx ExprCtx;
@@ -95,6 +97,14 @@ typedef struct ExprChain ExprChain;
 ExprChain *expr_chain_new(int n, Expr *const *vars, Expr *const *vals);
 Expr *expr_chain_apply(ExprCtx *x, ExprChain *c, Expr *e);
 void expr_chain_free(ExprChain *c);
+
+/* Records that every run refuses a value of `e` that is not > 0 (a body's
+ * mass, checked in the simulator's setup), so x/x, x^2/x and the like
+ * cancel for it and for what is provably positive or nonzero through it
+ * (sums and products of positive values, nonzero numbers).  Any other
+ * base keeps its division, so a parameter set to 0 at run time gives the
+ * NaN the source as written gives (and the simulator's checks see it). */
+void expr_assume_positive(ExprCtx *x, Expr *e);
 
 /* Queries. */
 bool expr_is_num(const Expr *e, double *value); /* true for EX_NUM, value optional */

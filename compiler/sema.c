@@ -1437,6 +1437,8 @@ static int add_body(Sema *s, const char *name, SrcLoc loc, Expr *mass)
     b->name = name;
     b->loc = loc;
     b->mass = mass;
+    /* setup() refuses a run whose mass is not > 0, so it may be cancelled */
+    expr_assume_positive(s->ex, mass);
     b->coord = COORD_LINE;
     b->planar = -1;
     b->xname = arena_printf(s->arena, "%s.x", name);
@@ -1567,6 +1569,8 @@ static void stmt_planar(Sema *s, const Stmt *st)
                         : NULL;
     if (!mass || !inertia || (disc && !radius))
         return;
+    /* setup() refuses a run whose radius is not > 0 */
+    expr_assume_positive(s->ex, radius);
     if (s->m->n_bodies + 3 > SEMA_MAX_BODIES) {
         diag_error(s->diag, st->label->loc, "too many bodies (at most %d coordinates in a model)",
                    SEMA_MAX_BODIES);

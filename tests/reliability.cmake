@@ -4,7 +4,7 @@
 
 set(NSM_RELIABILITY_CASES disk_full open_error signals every_limit set_file_limits
     run_disk_full run_signals run_concurrent cache_damage run_summaries output_targets
-    messages run_group_signal)
+    messages run_group_signal cancel)
 foreach(case ${NSM_RELIABILITY_CASES})
   add_test(NAME reliability/${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/reliability_test.py
@@ -53,12 +53,23 @@ foreach(case ${NSM_SWEEP_RELIABILITY_CASES})
     set_tests_properties(reliability/sweep_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()
+# A rank of mpirun -np 2 killed while the grid runs (MPI is installed by
+# scripts/setup.sh; only -DNSM_MPI=OFF leaves this test out, as studies.sweep)
+if(NSM_HAVE_MPI AND MPIEXEC_EXECUTABLE)
+  add_test(NAME reliability/sweep_killed_rank
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sweep_reliability_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} killed_rank ${MPIEXEC_EXECUTABLE})
+  set_tests_properties(reliability/sweep_killed_rank PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/sweep_killed_rank PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endif()
 
 # The simulators' HDF5 output under fault injection: a file-size limit while
 # replacing a file, open errors, SIGKILL, two writers, long names, x.H5
 # (h5py reads the files back).
 if(NSM_HAVE_HDF5)
-  foreach(case keep open killed writers names upper)
+  foreach(case keep open killed stale early_stop writers names upper)
     add_test(NAME reliability/h5_${case}
       COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/h5_reliability_test.py
               $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass> ${NSM_SOURCE_DIR}
@@ -93,10 +104,31 @@ add_custom_command(OUTPUT ${NSM_STIFF_SPRING_C}
   COMMENT "nsmc: generating stiff_spring.c for the stop tests" VERBATIM)
 add_executable(sim_stiff_spring ${NSM_STIFF_SPRING_C})
 target_link_libraries(sim_stiff_spring PRIVATE nsmcli)
-foreach(case stop refuse sprung)
+# A mass on a cubic spring (nonlinear: taylor's reach and adaptive's error
+# control choose the steps) for the refusals of those methods.
+set(NSM_STIFF_CUBIC_C ${CMAKE_BINARY_DIR}/reliability/stiff_cubic.c)
+add_custom_command(OUTPUT ${NSM_STIFF_CUBIC_C}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/reliability
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/reliability/stiff_cubic.nsm -o ${NSM_STIFF_CUBIC_C}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/reliability/stiff_cubic.nsm
+  COMMENT "nsmc: generating stiff_cubic.c for the stop tests" VERBATIM)
+add_executable(sim_stiff_cubic ${NSM_STIFF_CUBIC_C})
+target_link_libraries(sim_stiff_cubic PRIVATE nsmcli)
+# A block lifted off a floor whose contact force leaves 0 at a triple zero
+# (released) or touches it at double zeros (held), against closed forms.
+set(NSM_TRIPLE_ZERO_C ${CMAKE_BINARY_DIR}/reliability/triple_zero.c)
+add_custom_command(OUTPUT ${NSM_TRIPLE_ZERO_C}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/reliability
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/reliability/triple_zero.nsm -o ${NSM_TRIPLE_ZERO_C}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/reliability/triple_zero.nsm
+  COMMENT "nsmc: generating triple_zero.c for the stop tests" VERBATIM)
+add_executable(sim_triple_zero ${NSM_TRIPLE_ZERO_C})
+target_link_libraries(sim_triple_zero PRIVATE nsmcli)
+foreach(case stop refuse sprung double_zero)
   add_test(NAME reliability/stop_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/stop_test.py
-            $<TARGET_FILE:sim_stiff_spring> $<TARGET_FILE:sim_sprung_table> ${NSM_SOURCE_DIR} ${case})
+            $<TARGET_FILE:sim_stiff_spring> $<TARGET_FILE:sim_sprung_table> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE:sim_stiff_cubic> $<TARGET_FILE:sim_triple_zero>)
   set_tests_properties(reliability/stop_${case} PROPERTIES LABELS reliability TIMEOUT 300)
   if(NSM_SANITIZE)
     set_tests_properties(reliability/stop_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")

@@ -1265,6 +1265,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (h5_path) {
         char err[1024];
+        h5out_stale(h5_path, d.prog);
         if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err)) ||
             (sec_spec && h5out_section_start(d.h5, sec_spec))) {
             if (d.h5)   /* the section's dataset could not be made: say why */
@@ -1320,6 +1321,11 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         if (!rc && !stop_signal)
             rc = nsm_sim_lyapunov(sim, t_end - nsm_sim_time(sim), lyap_int, lambda);
     }
+    /* a stop asked for before the run began (while the outputs were being
+     * opened) or between its parts: the files say stopped (status
+     * NSM_ESTOPPED in the HDF5 summary), never complete */
+    if (!rc && stop_signal && nsm_sim_time(sim) < t_end)
+        rc = NSM_ESTOPPED;
     progress_finish(&d.pb);
     if (lyap && !rc && !stop_signal && lyap_write(lyap_path, 2 * m->n_bodies, lambda))
         write_failed(&d, errno, strcmp(lyap_path, "-") ? lyap_path : "standard output");

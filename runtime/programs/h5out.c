@@ -20,9 +20,11 @@
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE     /* realpath */
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -510,6 +512,81 @@ static int target_resolve(const char *path, char *out, size_t outlen, char *err,
         return -1;
     }
     return 0;
+}
+
+/* Whether name is base.PID.partial of a process that no longer exists;
+** its PID in *pid. */
+static int stale_name(const char *name, const char *base, long *pid)
+{
+    size_t nb = strlen(base);
+    if (strncmp(name, base, nb) != 0 || name[nb] != '.')
+        return 0;
+    char *end;
+    errno = 0;
+    long p = strtol(name + nb + 1, &end, 10);
+    if (errno || end == name + nb + 1 || strcmp(end, ".partial") != 0 || p <= 0 || p == getpid())
+        return 0;
+    *pid = p;
+    return kill((pid_t)p, 0) != 0 && errno == ESRCH;
+}
+
+/* Partial files PATH.PID.partial that runs killed outright left beside
+** PATH (their process is gone; one of a process still running, another
+** writer, is left alone): the newest is kept as PATH.partial.prev (the one
+** before replaced), older ones removed, each said on stderr, so that what
+** a killed run wrote is neither replaced silently nor left to pile up. */
+void h5out_stale(const char *path, const char *prog)
+{
+    char target[PATH_MAX + 64], err[PATH_MAX + 160], dir[PATH_MAX + 64], prev[PATH_MAX + 96];
+    if (target_resolve(path, target, sizeof target, err, sizeof err))
+        return;
+    snprintf(dir, sizeof dir, "%s", target);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : target;
+    if (slash)
+        slash[slash == dir] = '\0';         /* "/x.h5": the folder is "/" */
+    else
+        snprintf(dir, sizeof dir, ".");
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char best[2 * PATH_MAX + 64] = "";
+    time_t best_mtime = 0;
+    long best_pid = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        long pid;
+        char full[2 * PATH_MAX + 64];
+        struct stat st;
+        if (!stale_name(de->d_name, base, &pid))
+            continue;
+        snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
+        if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (best[0] && st.st_mtime < best_mtime) {
+            if (unlink(full) == 0)
+                fprintf(stderr, "%s: note: removed '%s', left by a run that was killed (process "
+                        "%ld), older than another one kept\n", prog, full, pid);
+            continue;
+        }
+        if (best[0] && unlink(best) == 0)
+            fprintf(stderr, "%s: note: removed '%s', left by a run that was killed (process "
+                    "%ld), older than another one kept\n", prog, best, best_pid);
+        snprintf(best, sizeof best, "%s", full);
+        best_mtime = st.st_mtime;
+        best_pid = pid;
+    }
+    closedir(d);
+    if (!best[0])
+        return;
+    snprintf(prev, sizeof prev, "%s.partial.prev", target);
+    if (rename(best, prev) == 0)
+        fprintf(stderr, "%s: note: '%s' was left by a run that was killed (process %ld): kept "
+                "as '%s'\n", prog, best, best_pid, prev);
+    else
+        fprintf(stderr, "%s: note: '%s' was left by a run that was killed (process %ld) and "
+                "could not be renamed (%s): left as it is\n", prog, best, best_pid,
+                strerror(errno));
 }
 
 /* Closes what is open in h and frees it; when discard, removes the

@@ -61,6 +61,10 @@ static inline int h5out_is_h5(const char *path)
  * library's or the system's reason) in err. */
 H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char *err,
                   size_t errlen);
+/* Partial files that killed runs left beside path (path.PID.partial of a
+ * process that is gone): the newest kept as path.partial.prev, older ones
+ * removed, each said on stderr as "PROG: note: ...". */
+void h5out_stale(const char *path, const char *prog);
 /* Appends the sample at time t (the output columns at sim's state).  0, or
  * -1 after a write error (the message is kept for h5out_close). */
 int h5out_sample(H5Out *h, const nsm_sim *sim, double t);
@@ -86,6 +90,10 @@ static inline H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_
     snprintf(err, errlen, "cannot write '%s': this program was built without HDF5 "
              "(install libhdf5-dev and rebuild), use a .csv file", path);
     return NULL;
+}
+static inline void h5out_stale(const char *path, const char *prog)
+{
+    (void)path, (void)prog;
 }
 static inline int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
 {

@@ -169,6 +169,13 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
 ** dip the Hermite interpolant reveals; on the final step of a run, also s
 ** reaching 0 (within rounding) at the end.  On an event, *jev is the earliest
 ** one, *tau its offset and Ys the state there; else *jev = -1. */
+/* Whether event function j is a held impact contact's force (its release
+** condition), whose touches of 0 within rounding are no release. */
+static int held_force(const nsm_sim *s, int j)
+{
+    return j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(s->mode, j);
+}
+
 static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
                   int *jev, double *tau, double *Ys)
 {
@@ -213,8 +220,14 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             }
             continue;
         }
-        int cross = (e0[j] > nz0 && e1[j] <= 0) || (fabs(e0[j]) <= nz0 && e1[j] < -nz1);
-        if (!cross && fabs(e0[j]) <= nz0 && d0[j] > 0 && e1[j] <= 0 && d1[j] < 0)
+        /* a held contact's force that comes within its rounding of 0 touches
+         * 0 (a double zero, as at the top of a swing): it releases only
+         * once clearly below, so a step ending or bottoming out on the
+         * touch is no crossing; a release at a multiple zero is found in
+         * the next step, from its start */
+        double below = held_force(s, j) ? -nz1 : 0;
+        int cross = (e0[j] > nz0 && e1[j] <= below) || (fabs(e0[j]) <= nz0 && e1[j] < -nz1);
+        if (!cross && fabs(e0[j]) <= nz0 && d0[j] > 0 && e1[j] <= below && d1[j] < 0)
             cross = 1;      /* a bounce from ~0 back to ~0 within the step */
         if (!cross && e1[j] > 0 && d1[j] > 0 &&
             ((e0[j] > nz0 && d0[j] < 0) || (fabs(e0[j]) <= nz0 && d0[j] > 0))) {
@@ -231,7 +244,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
                 em = eg[j];
                 dm = dg[j];
                 (void)dm;
-                cross = em <= 0;
+                cross = em <= (held_force(s, j) ? -event_tol(s, j, Yg) : 0);
             }
         }
         if (!cross && final && e0[j] > nz0 && fabs(e1[j]) <= nz1 && d1[j] < 0) {

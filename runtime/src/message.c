@@ -70,6 +70,18 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
     return code;
 }
 
+/* The smallest step the time axis carries to t_end: RT_T_RES units in the
+** last place of the largest time of the run (its current t or t_end).  A
+** step below it would need more than 2^48 steps to get there, each moving
+** t by a few roundings: the run loop (rk4's and exact's steps, adaptive's
+** largest) and the steppers (adaptive's error control, taylor's reach)
+** refuse it. */
+double rt_t_resolution(const nsm_sim *s, double t_end)
+{
+    double a = fmax(fabs(s->t), fabs(t_end));
+    return RT_T_RES * (nextafter(a, INFINITY) - a);
+}
+
 /* Name of the gap or friction element the last failure is about (the one
 ** its message names after "contact" or "friction"), NULL when none: callers
 ** get it without parsing the message. */

@@ -272,6 +272,7 @@ struct nsm_sim {
     double *sw_last;          /* time of the last flip of each switch */
     double h_adapt;           /* adaptive: next trial step */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
+    int nlt_tiny;             /* taylor: steps in a row its reach cut below the time resolution */
     double E0;                /* mechanical energy at t = 0 */
     double Voff;              /* constant making the potential the physical one */
     double Ejump;             /* energy removed by transitions (impacts, projections) */
@@ -330,7 +331,9 @@ static inline double rt_dot(int n, const double *a, const double *b)
 }
 
 /* message.c */
+#define RT_T_RES 16           /* a step below this many ulps of t cannot advance it */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
+double rt_t_resolution(const nsm_sim *s, double t_end);
 void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len);
 
 /* nonlin.c: nonlinear models (state-dependent forces, curved gaps, penalty powers) */

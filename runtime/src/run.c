@@ -379,21 +379,12 @@ static double step_size(nsm_sim *s)
     return h;
 }
 
-/* The smallest step the time axis carries to t_end: RT_T_RES units in the
-** last place of the largest time of the run.  A step below it would need
-** more than 2^48 steps to get there, each moving t by a few roundings. */
-#define RT_T_RES 16
-static double t_resolution(const nsm_sim *s, double t_end)
-{
-    double a = fmax(fabs(s->t), fabs(t_end));
-    return RT_T_RES * (nextafter(a, INFINITY) - a);
-}
 
-/* The user's dt below the time resolution (t_resolution): refused before
+/* The user's dt below the time resolution (rt_t_resolution): refused before
 ** the first step, naming the cause. */
 static int check_user_dt(nsm_sim *s, double t_end)
 {
-    double res = t_resolution(s, t_end);
+    double res = rt_t_resolution(s, t_end);
     if (!(s->set.dt > 0 && s->set.dt < res))
         return NSM_OK;
     return rt_fail(s, NSM_EINVAL, -1,
@@ -410,7 +401,7 @@ static int check_user_dt(nsm_sim *s, double t_end)
 ** (step.c): its trial steps also shrink for a landing, legitimately. */
 static int check_step(nsm_sim *s, double h, double t_end)
 {
-    double res = t_resolution(s, t_end);
+    double res = rt_t_resolution(s, t_end);
     if (!(h > 0 && h < res))
         return NSM_OK;
     char why[400];

@@ -115,6 +115,20 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
     return NSM_OK;
 }
 
+/* A step h the method's own control asks for below the time resolution of
+** t up to the run's end (rt_t_resolution): the run stops at once, naming
+** the mode (rt_fail) and the cause, instead of spinning through steps that
+** barely move t (k = 1e300 N/m, m = 1e-300 kg).  who: what chose h. */
+static int step_refuse(nsm_sim *s, const char *who, double h)
+{
+    double t_end = fmax(s->t, s->t_stop);
+    return rt_fail(s, NSM_ENUMERIC, -1,
+                   "steps below the time resolution of t up to t_end = %.9g s: %s needs steps "
+                   "of %.3g s, below the resolution %.3g s (a motion too fast for the time "
+                   "axis); check the stiffnesses and masses (a value off by orders of "
+                   "magnitude?)", t_end, who, h, rt_t_resolution(s, t_end));
+}
+
 /* Adaptive step: tries *h, shrinks it until the error test passes, and
 ** leaves the next trial step in s->h_adapt. */
 static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
@@ -134,8 +148,8 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
             return NSM_OK;
         }
         *h *= fmax(0.1, 0.9 * pow(err, -0.2));
-        if (*h < 1e-15 * (1 + fabs(t)))
-            return rt_fail(s, NSM_ENUMERIC, -1, "adaptive step size underflow (h = %.3g s)", *h);
+        if (*h < 1e-15 * (1 + fabs(t)) || *h < rt_t_resolution(s, s->t_stop))
+            return step_refuse(s, "adaptive's error control", *h);
     }
 }
 
@@ -769,13 +783,41 @@ int rt_exact_check(nsm_sim *s, double t_end)
 
 /* ---- steps and location ---------------------------------------------- */
 
+/* Steps in a row the taylor method may take below the time resolution
+** while a longer one was asked for: one is a dip of an event function just
+** after the step's start (the next step lands on it); a run of them is the
+** expansion's reach itself below the resolution. */
+#define RT_NLT_TINY_MAX 8
+
+/* The taylor method's step h (asked: hreq) against the time resolution:
+** refused, with the mode and the cause, once its reach has cut
+** RT_NLT_TINY_MAX steps in a row below it. */
+static int taylor_reach_check(nsm_sim *s, double hreq, double h)
+{
+    double res = rt_t_resolution(s, s->t_stop);
+    if (!(h < res && h < hreq)) {
+        s->nlt_tiny = 0;
+        return NSM_OK;
+    }
+    if (++s->nlt_tiny < RT_NLT_TINY_MAX)
+        return NSM_OK;
+    s->nlt_tiny = 0;
+    return step_refuse(s, "the taylor method's expansion (its reach, from the decay of "
+                       "its coefficients)", h);
+}
+
 /* A step of the taylor method (nltaylor.c); where the motion has no
 ** expansion (a Hertz contact at the instant it engages) the one step is
 ** the adaptive method's, with its error control. */
 static int taylor_nl_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
 {
+    double hreq = *h;
     int rc = rt_nlt_step(s, t, Y, h, Y1);
-    return rc == RT_NLT_NOSERIES ? adaptive_step(s, t, Y, h, Y1) : rc;
+    if (rc == RT_NLT_NOSERIES)
+        return adaptive_step(s, t, Y, h, Y1);
+    if (rc)
+        return rc;
+    return taylor_reach_check(s, hreq, *h);
 }
 
 /* One step of the current method from (t, Y).  The adaptive method may

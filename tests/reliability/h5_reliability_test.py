@@ -13,6 +13,11 @@ folder and checks, with h5py as the independent reader:
   open      a file in a missing folder: exit 1 with the system's reason;
   killed    a run killed with SIGKILL leaves FILE.h5.PID.partial readable up
             to its last flush (at most a second old), the existing file intact;
+  stale     the next run into FILE.h5 keeps the newest FILE.h5.PID.partial of
+            a killed run as FILE.h5.partial.prev, removes older ones, leaves
+            one of a process still running, and says so for each;
+  early_stop  SIGTERM while the outputs are opened, before the run: the
+            file's summary says stopped, not complete;
   writers   two runs writing one file at once: both succeed, the file is one
             of them whole (every row of the trajectory, the summary);
   names     two gaps with 90-character names stay two names (events, the
@@ -99,6 +104,70 @@ def case_killed(tmp):
     check(len(t) > 4096 and (t[1:] > t[:-1]).all() and abs(t[1] - t[0] - 1e-4) < 1e-12,
           "the partial file reads back: %d samples to t = %.4g s, %d events" % (len(t), t[-1], n_ev))
     check(open(os.path.join(tmp, "k.h5"), "rb").read() == before, "the existing k.h5 intact")
+
+
+def dead_pid():
+    """The PID of a process that has ended (and been reaped)."""
+    p = subprocess.Popen(["true"])
+    p.wait()
+    return p.pid
+
+
+def case_stale(tmp):
+    q = subprocess.Popen([SIM, "--t-end", "1e4", "--every", "1e-4", "--out", "k.h5"], cwd=tmp,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2.5)
+    q.send_signal(signal.SIGKILL)
+    q.wait()
+    part = os.path.join(tmp, "k.h5.%d.partial" % q.pid)
+    check(os.path.exists(part), "SIGKILL leaves %s" % os.path.basename(part))
+    with h5py.File(part, "r") as f:
+        n = len(f["trajectory"])
+    old_pid = dead_pid()
+    old = os.path.join(tmp, "k.h5.%d.partial" % old_pid)
+    with open(part, "rb") as f, open(old, "wb") as g:
+        g.write(f.read())
+    t = time.time() - 100
+    os.utime(old, (t, t))
+    live = os.path.join(tmp, "k.h5.%d.partial" % os.getpid())     # a writer still running
+    with open(live, "wb") as f:
+        f.write(b"in progress")
+    p = run([SIM, "--t-end", "1", "--out", "k.h5"], tmp)
+    check(p.returncode == 0, "the next run into k.h5", p)
+    check("'k.h5.%d.partial' was left by a run that was killed (process %d): kept as "
+          "'k.h5.partial.prev'" % (q.pid, q.pid) in p.stderr.replace("./", ""),
+          "it keeps the killed run's partial file as k.h5.partial.prev and says so", p)
+    check("removed 'k.h5.%d.partial'" % old_pid in p.stderr.replace("./", ""),
+          "it removes an older one and says so", p)
+    check(not os.path.exists(part) and not os.path.exists(old), "neither is left as it was")
+    with h5py.File(os.path.join(tmp, "k.h5.partial.prev"), "r") as f:
+        check(len(f["trajectory"]) == n, "k.h5.partial.prev reads back: %d samples" % n)
+    check(open(live, "rb").read() == b"in progress",
+          "the partial file of a process still running is left alone")
+    check(whole(os.path.join(tmp, "k.h5"), 101), "k.h5 is the new run's, whole")
+
+
+def case_early_stop(tmp):
+    """SIGTERM while the outputs are being opened, before the run begins
+    (the simulator held in opening --events on a FIFO): exit 143, and the
+    HDF5 file's summary says stopped (status 8), not complete (it said 0)."""
+    fifo = os.path.join(tmp, "ev.fifo")
+    os.mkfifo(fifo)
+    q = subprocess.Popen([SIM, "--out", "e.h5", "--events", "ev.fifo", "--t-end", "5"], cwd=tmp,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    check(q.poll() is None, "the simulator waits in opening the FIFO")
+    q.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    with open(fifo) as f:
+        f.read()
+    _, err = q.communicate(timeout=120)
+    check(q.returncode == 143 and "interrupted by SIGTERM at t = 0 s" in err,
+          "exit 143, interrupted at t = 0 s", q)
+    with h5py.File(os.path.join(tmp, "e.h5"), "r") as f:
+        status, reached = f["run"].attrs["status"], f["run"].attrs["t_reached"]
+    check(status == 8 and reached == 0, "e.h5's run summary: status %d (stopped is 8), t_reached "
+          "%g" % (status, reached))
 
 
 def case_writers(tmp):

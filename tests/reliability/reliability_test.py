@@ -297,6 +297,24 @@ def case_messages(tmp):
 # ---- nsmc run ---------------------------------------------------------------
 
 
+def case_cancel(tmp):
+    """x/x folds only over what cannot be zero (tests/golden/eq/cancel.nsm):
+    e = z/z with a parameter z stays a division in the generated C, so a run
+    with --set z=0 is refused naming z (it ran elastic when z/z was folded
+    to 1); e = 3*m1/(3*m1) over a mass folds to 1."""
+    model = os.path.join(SRC, "tests", "golden", "eq", "cancel.nsm")
+    p = run([NSMC, model, "-o", "cancel.c"], tmp)
+    check(p.returncode == 0, "the model compiles", p)
+    c = open(os.path.join(tmp, "cancel.c")).read()
+    check("num->e[0] = p[P_z]/p[P_z];" in c, "e = z/z is kept as a division (z may be 0)")
+    check("num->e[1] = 1.0;" in c, "e = 3*m1/(3*m1) folds to 1 (m1 is a mass: > 0)")
+    p = run([NSMC, "run", model, "--out-dir", "out", "--no-plot", "--set", "z=0"], tmp)
+    check(p.returncode != 0 and "invalid value 0 of parameter 'z'" in p.stderr,
+          "--set z=0 is refused naming z", p)
+    p = run([NSMC, "run", model, "--out-dir", "out2", "--no-plot", "--set", "z=0.5"], tmp)
+    check(p.returncode == 0, "--set z=0.5 runs", p)
+
+
 def simulators_of(tmp):
     """Pids of the processes running a simulator out of tmp's cache."""
     pids = []

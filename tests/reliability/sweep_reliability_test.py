@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Fault injection on `nsmc sweep`: nothing lost, nothing silent.
 
-    tests/reliability/sweep_reliability_test.py NSMC SOURCE_DIR CASE
+    tests/reliability/sweep_reliability_test.py NSMC SOURCE_DIR CASE [MPIRUN]
 
 Each case runs in a fresh temporary folder with its own program cache (the
 sweep program of the forced impact oscillator is built once per case) and
 breaks something on purpose: a parameter given twice, impossible counts and
 grids, a second sweep into the same folder, signals at random moments, a
-SIGKILL, a file-size limit, a grid too large for memory, every point failing.
+SIGKILL, a killed MPI rank (case killed_rank, MPIRUN given), a file-size
+limit, a grid too large for memory, every point failing.
 It checks the failure is reported (exit status and message) before the grid
 runs when it can be, and that what is left is whole: the partial files hold
 whole lines, a summary row's point has all its rows, the files and figures of
@@ -25,6 +26,7 @@ import time
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
+MPIRUN = sys.argv[4] if len(sys.argv) > 4 else None
 FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 SECTION = ["--section", "impact:stop", "--section-period", "2*pi/omega"]
 SEC_COLS = 5      # omega, t, phase, M.x, M.v
@@ -239,6 +241,68 @@ def case_signals(tmp):
               and ("%s.partial' was left by an earlier sweep" % n) in p.stderr
               and ("%s.partial.prev'" % n) in p.stderr,
               "the killed sweep's %s.partial is kept as .partial.prev, with a note" % n, p)
+
+
+def rank_pid(rank):
+    """The PID of this case's MPI rank `rank` (its OMPI_COMM_WORLD_RANK, and
+    the case's cache, in its environment), or None."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            env = open("/proc/%s/environ" % pid, "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if (b"OMPI_COMM_WORLD_RANK=%d" % rank) in env and any(
+                e.startswith(b"XDG_CACHE_HOME=") and e.endswith(b"/cache") for e in env):
+            return int(pid)
+    return None
+
+
+def case_killed_rank(tmp):
+    """mpirun -np 2 with rank 1 killed (SIGKILL) while the grid runs: mpirun
+    says which rank was killed and exits non-zero (it aborts the whole job,
+    rank 0 included: no rank can report for it), the points both ranks
+    finished are in whole partial files, and the next sweep into the folder
+    keeps them as .partial.prev and says so."""
+    if not MPIRUN:
+        raise Failure("no mpirun given")
+    warm(tmp)
+    env = env_for(tmp)
+    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    args = ["--param", "omega=1:4:3000", "--transient", "100", "--record", "3"] + SECTION
+    q = subprocess.Popen([MPIRUN, "--oversubscribe", "-np", "2", NSMC, "sweep", FIO] + args +
+                         ["--jobs", "1", "--out-dir", "out"], cwd=tmp, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    summ = os.path.join(tmp, "out", "summary.csv.partial")
+    victim, t0 = None, time.monotonic()
+    while time.monotonic() - t0 < 120 and q.poll() is None:
+        if victim is None:
+            victim = rank_pid(1)
+        if victim and os.path.exists(summ) and open(summ).read().count("\n") > 20:
+            break
+        time.sleep(0.1)
+    check(victim is not None and q.poll() is None, "rank 1 runs (pid %s) and points are "
+          "finished" % victim)
+    os.kill(victim, signal.SIGKILL)
+    _, err = q.communicate(timeout=120)
+    check(q.returncode != 0 and "rank 1" in err and "signal 9" in err,
+          "mpirun reports the killed rank and exits %d" % q.returncode, q)
+    n = partial_consistent(os.path.join(tmp, "out"), 3, "killed rank")
+    check(20 < n < 3000, "%d finished points kept in whole partial files" % n)
+    points = {r.split(",")[0] for r in open(summ).read().split("\n")[1:-1]}
+    killed = {name: open(os.path.join(tmp, "out", name + ".partial"), "rb").read()
+              for name in ("section.csv", "summary.csv")}
+    p = sweep(tmp, ["--param", "omega=2:3:4", "--transient", "5", "--record", "3"] + SECTION)
+    check(p.returncode == 0, "the next sweep into the folder runs (the lock died with the job)", p)
+    for name, data in killed.items():
+        prev = os.path.join(tmp, "out", name + ".partial.prev")
+        check(os.path.exists(prev) and open(prev, "rb").read() == data
+              and ("%s.partial' was left by an earlier sweep" % name) in p.stderr,
+              "the killed job's %s.partial is kept as .partial.prev, with a note (%d points)"
+              % (name, len(points)), p)
 
 
 def case_disk_full(tmp):

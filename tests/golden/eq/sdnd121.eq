@@ -81,7 +81,7 @@ Event functions s and their derivatives s' along the flow; the recast on s (dy/d
     stop: the contact force k p + c p', p = -gap (exit when it reaches 0)
     s_stop = k_choc*M.x - k_choc*jeu + c_choc*M.v
     s_stop' = (k_choc*c_choc*jeu - k_rappel*c_choc*M.x - k_choc*c_choc*M.x + c_choc*F0*sin(6.283185307179586*f*t) - c_choc^2*M.v)/m + k_choc*M.v
-    recast on stop: dt/ds = m/(m*k_choc*M.v - k_rappel*c_choc*M.x + k_choc*c_choc*jeu - k_choc*c_choc*M.x + c_choc*F0*sin(6.283185307179586*f*t) - c_choc^2*M.v)
+    recast on stop: dt/ds = -1/((k_rappel*c_choc*M.x - k_choc*c_choc*jeu + k_choc*c_choc*M.x - c_choc*F0*sin(6.283185307179586*f*t) + c_choc^2*M.v)/m - k_choc*M.v)
 
 
 Exact method: forcing generator

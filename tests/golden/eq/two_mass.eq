@@ -98,7 +98,7 @@ Event functions s and their derivatives s' along the flow; the recast on s (dy/d
     C: the contact force (separation when it reaches 0)
     s_C = (m1*k2*M2.x + m1*c2*M2.v - m2*k1*M1.x - m2*c1*M1.v)/(m1 + m2)
     s_C' = (m1*m2*k2*M2.v - m1*m2*k1*M1.v - m1*k1*c2*M1.x - m1*k2*c2*M2.x - m1*c1*c2*M1.v - m1*c2^2*M2.v + m1^2*k2*M2.v + m2*k1*c1*M1.x + m2*k2*c1*M2.x + m2*c1*c2*M2.v + m2*c1^2*M1.v - m2^2*k1*M1.v)/(m1 + m2)^2
-    recast on C: dt/ds = -(2*m1*m2 + m1^2 + m2^2)/(m1*m2*k1*M1.v - m1*m2*k2*M2.v + m1*k1*c2*M1.x + m1*k2*c2*M2.x + m1*c1*c2*M1.v + m1*c2^2*M2.v - m1^2*k2*M2.v - m2*k1*c1*M1.x - m2*k2*c1*M2.x - m2*c1*c2*M2.v - m2*c1^2*M1.v + m2^2*k1*M1.v)
+    recast on C: dt/ds = -1/((m1*m2^3*k1*M1.v - m1*m2^2*k1*c1*M1.x - m1*m2^2*k2*c1*M2.x - m1*m2^2*c1*c2*M2.v - m1*m2^2*c1^2*M1.v + m1^2*m2*k1*c2*M1.x + m1^2*m2*k2*c2*M2.x + m1^2*m2*c1*c2*M1.v + m1^2*m2*c2^2*M2.v + m1^2*m2^2*k1*M1.v - m1^2*m2^2*k2*M2.v - m1^3*m2*k2*M2.v)/(m1^3*m2^3*(1/m1 + 1/m2)^2))
 
 
 Contact force as a state (Dedow & Murphy Eq. 11)
