@@ -440,7 +440,7 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --lyapunov-out FILE|- the spectrum's CSV: exponent, lambda [1/s] (default -)\n"
             "  --max-steps N        fail after N steps\n"
             "  --max-event-rate R   fail when events come faster than R per second\n"
-            "  --max-impacts N      fail after N pair collisions at one instant (default 1e9)\n"
+            "  --max-impacts N      fail after N pair collisions at one instant (default 1e8)\n"
             "  --no-zeno            do not jump over Zeno cascades\n"
             "  -h, --help           this text\n\n"
             "Parameters:\n",

@@ -99,7 +99,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->set.atol = 1e-12;
     s->set.max_steps = 100000000L;
     s->set.max_rate = 1e6;
-    s->set.max_impacts = 1000000000L;
+    s->set.max_impacts = 100000000L;
     s->set.zeno_on = 1;
     s->set.audit = 1;
     nsm_sim_reset(s);

@@ -417,8 +417,9 @@ static int seq_next(const Seq *q)
 
 /* The cycle the last collisions of q repeat, or 0: its period p (the
 ** positions hit repeat p apart over SEQ_PERIODS periods) with the ratio of
-** every closing speed to the one a period earlier steady to SEQ_RHO_TOL and
-** below 1 (in *rho); the positions of the cycle in *set. */
+** every closing speed to the one a period earlier steady to SEQ_RHO_TOL (in
+** *rho: below 1, a collapse; 1 or more, a sequence that never ends); the
+** positions of the cycle in *set. */
 static int seq_cycle(const Seq *q, double *rho, char *set)
 {
     long n = q->n;
@@ -433,7 +434,7 @@ static int seq_cycle(const Seq *q, double *rho, char *set)
             lo = fmin(lo, ratio);
             hi = fmax(hi, ratio);
         }
-        if (!ok || !(hi < 1) || hi - lo > SEQ_RHO_TOL * hi)
+        if (!ok || hi - lo > SEQ_RHO_TOL * hi)
             continue;
         *rho = hi;
         memset(set, 0, (size_t)q->r);
@@ -647,9 +648,8 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
     for (int a; (a = seq_next(q)) >= 0;) {
         double E0 = q->r <= SEQ_SMALL || s->moving ? rt_mech_energy(s, s->mode, s->y) : 0;
         if (q->n >= s->set.max_impacts)
-            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impacts at one instant and no end in sight "
-                           "(elastic contacts squeezing a body?); --max-impacts N "
-                           "(nsm_sim_set_max_impacts) raises the limit", s->set.max_impacts);
+            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impacts at one instant and no end in sight; "
+                           "--max-impacts N (nsm_sim_set_max_impacts) raises the limit", s->set.max_impacts);
         if ((rc = seq_collide(s, q, a)))
             return rc;
         for (int x = 0; x < q->nsub; x++)
@@ -669,10 +669,13 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
             return rc;
         seq_clear(q);
         double rho;
-        if (s->set.zeno_on && seq_cycle(q, &rho, q->set)) {
-            if ((rc = seq_collapse(s, q, q->set, a, v)))
-                return rc;
-        }
+        int p = seq_cycle(q, &rho, q->set);
+        if (p && !(rho < 1))
+            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impacts at one instant and no end in sight: "
+                           "a cycle of %d collisions repeats without losing speed (elastic contacts "
+                           "squeezing a body?)", q->n, p);
+        if (p && s->set.zeno_on && (rc = seq_collapse(s, q, q->set, a, v)))
+            return rc;
     }
     *count = q->n;
     return seq_rest(s, q, j);
