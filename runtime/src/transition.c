@@ -893,6 +893,9 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
 ** force's exponent eta, and gives the normal impulses P and vn_after.
 ** Until the kernel and the model's per-gap stiffness land, nsmc refuses the
 ** law (sema.c) and a table asking for it stops here with a clear message.
+** Landing it: build with NSM_HAVE_LZB, and append to nsm_numeric the
+** per-gap arrays kimp and eimp (the stiffness and exponent nsmc already
+** reads from impact(..., stiffness = K, exponent = 1.5): Gap.istiff, iexp).
 */
 #ifdef NSM_HAVE_LZB
 /* The energetic law over the touching gaps idx[0..r): the kernel's inputs
