@@ -1998,6 +1998,8 @@ static void emit_table(Cgen *cg)
                 m->n_planars, m->n_walls, m->n_walls ? "walls" : "NULL");
     if (model_has_sizes(m))
         fprintf(o, "    .param_size = param_size,\n");
+    if (m->impact_law == IMPACT_SIMULTANEOUS)
+        fprintf(o, "    .impact_law = NSM_IMPACT_SIMULTANEOUS,\n");
     if (dv->n_moving)
         fprintf(o, "    .n_moving = %d,\n    .gap_moving = gap_moving,\n    .gap_motion = gap_motion,\n"
                    "    .gap_generator = gap_generator,\n",

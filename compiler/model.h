@@ -103,6 +103,9 @@ typedef struct Gap {
     Expr *k, *c;      /* penalty: stiffness and damping (c may be the number 0) */
     Release release;  /* penalty: when engagement ends */
     Expr *pexp;       /* penalty: exponent of the penetration (NULL: 1; 1.5: Hertz) */
+    Expr *istiff;     /* impact: contact stiffness for impact_law = energetic, or NULL */
+    Expr *iexp;       /* impact: its force's exponent (NULL: 1; 1.5: Hertz) */
+    SrcLoc istiff_loc; /* where the stiffness (or the exponent) was written */
     Expr *curve;      /* a curved gap (not affine in the positions): g(x), vars x_i = var i;
                          then w_body lists the bodies it depends on, w their slopes
                          (expressions of x), d is 0; NULL for an affine gap */
@@ -142,6 +145,12 @@ typedef struct Output {
 
 typedef enum Method { METHOD_RK4, METHOD_ADAPTIVE, METHOD_EXACT, METHOD_TAYLOR } Method;
 
+/* How the impacts at several touching contacts are resolved (nsm/model.h's
+ * enum nsm_impact_law): one pair collision after another, one impulse
+ * problem with Newton's law on every contact, or Liu, Zhao and Brogliato's
+ * energetic multi-impact law. */
+typedef enum ImpactLaw { IMPACT_SEQUENTIAL, IMPACT_SIMULTANEOUS, IMPACT_ENERGETIC } ImpactLaw;
+
 /* What makes a model nonlinear (Model.nl), the bits of nsm/model.h's enum nsm_nl. */
 enum { NL_FORCE = 1, NL_GAP = 2, NL_PENALTY = 4 };
 
@@ -169,6 +178,7 @@ typedef struct Model {
     Expr *t_end_e, *dt_e, *every_e; /* the same as expressions of the parameters, NULL
                                        where the number above is a default */
     Method method;
+    ImpactLaw impact_law;
     int nl;          /* NL_* bits; 0 for a linear model */
     Output *outputs; int n_outputs;
 

@@ -130,6 +130,8 @@ typedef struct Sema {
     bool out_expr;             /* converting an output column's expression (CX_OUT) */
     bool out_torque;           /* ... and it mentions a torque (out_member, conv of a name) */
     SrcLoc method_loc;         /* ... here */
+    bool impact_law_set;       /* `impact_law =` given in `simulate` ... */
+    SrcLoc impact_law_loc;     /* ... here */
 } Sema;
 
 /* Grows an arena array to hold n+1 elements; returns the new (zeroed) slot. */
@@ -1955,6 +1957,31 @@ static Val penalty_k(Sema *s, const Node *n, Expr *pexp)
     return k;
 }
 
+/* Reads an impact's `stiffness = K` and `exponent = 1.5` (the contact's
+ * force K p^exponent, read by impact_law = energetic only: impact_checks)
+ * into gap; false after an error. */
+static bool impact_stiffness(Sema *s, const Opt *k, const Opt *ex, Gap *gap)
+{
+    if (ex && !k) {
+        diag_error(s->diag, ex->key_loc, "an impact's 'exponent' is that of its contact "
+                   "stiffness: give 'stiffness = ...' with it");
+        return false;
+    }
+    if (!k)
+        return true;
+    gap->istiff_loc = k->key_loc;
+    if (ex && !penalty_exponent(s, ex->value, gap))
+        return false;
+    gap->iexp = gap->pexp;
+    gap->pexp = NULL;
+    Val kv = penalty_k(s, k->value, gap->iexp);
+    if (!kv.ok || !check_range(s, kv, k->value, "the contact stiffness", 0, false, INFINITY,
+                               gap->iexp ? "SI" : "N/m"))
+        return false;
+    gap->istiff = kv.e;
+    return true;
+}
+
 /* Reads a gap's law (its options law_opts) and adds the gap; returns its
  * index, or -1 after an error. */
 static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg)
@@ -1962,9 +1989,11 @@ static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, Pendin
     const char *name = gap.name;
     bool ok = true;
     if (strcmp(st->law, "impact") == 0) {
-        static const char *const keys[] = {"e"};
-        const Opt *found[1];
-        if (!take_opts(s, law_opts, keys, 1, found, "an impact"))
+        static const char *const keys[] = {"e", "stiffness", "exponent"};
+        const Opt *found[3];
+        if (!take_opts(s, law_opts, keys, 3, found, "an impact"))
+            return -1;
+        if (!impact_stiffness(s, found[1], found[2], &gap))
             return -1;
         if (!found[0]) {
             diag_error(s->diag, st->law_loc,
@@ -2428,6 +2457,23 @@ static bool time_value(Sema *s, const Node *n, const char *what, double *out, Ex
     return true;
 }
 
+/* Reads `impact_law = sequential | simultaneous | energetic` of `simulate`
+ * into the model: how the impacts at several touching contacts are resolved
+ * (docs/theory.md section 10). */
+static void impact_law_value(Sema *s, const Node *v)
+{
+    static const char *const names[] = {"sequential", "simultaneous", "energetic"};
+    static const ImpactLaw laws[] = {IMPACT_SEQUENTIAL, IMPACT_SIMULTANEOUS, IMPACT_ENERGETIC};
+    s->impact_law_set = true;
+    s->impact_law_loc = v->loc;
+    for (int k = 0; k < 3; k++)
+        if (v->kind == N_NAME && strcmp(v->name, names[k]) == 0) {
+            s->m->impact_law = laws[k];
+            return;
+        }
+    diag_error(s->diag, v->loc, "unknown impact law (expected sequential, simultaneous or energetic)");
+}
+
 static void stmt_simulate(Sema *s, const Stmt *st)
 {
     if (s->have_simulate) {
@@ -2437,10 +2483,12 @@ static void stmt_simulate(Sema *s, const Stmt *st)
     }
     s->have_simulate = true;
     s->simulate_loc = st->loc;
-    static const char *const keys[] = {"t_end", "dt", "method"};
-    const Opt *found[3];
-    if (!take_opts(s, st->opts, keys, 3, found, "simulate"))
+    static const char *const keys[] = {"t_end", "dt", "method", "impact_law"};
+    const Opt *found[4];
+    if (!take_opts(s, st->opts, keys, 4, found, "simulate"))
         return;
+    if (found[3])
+        impact_law_value(s, found[3]->value);
     if (found[0])
         time_value(s, found[0]->value, "t_end", &s->m->t_end, &s->m->t_end_e);
     if (found[1])
@@ -2897,6 +2945,37 @@ static void nonlinear_checks(Sema *s)
 }
 
 /* Fills in what the statements left unset and lays gaps out densely. */
+/* The impact law against the gaps: an impact's stiffness is read by the
+ * energetic law only, which needs one on every impact gap; the energetic
+ * law itself is not available yet (its kernel is to come), and is refused
+ * here rather than run as another law. */
+static void impact_checks(Sema *s)
+{
+    const Model *m = s->m;
+    for (int j = 0; j < m->n_gaps; j++) {
+        const Gap *g = &m->gaps[j];
+        if (g->law != LAW_IMPACT)
+            continue;
+        if (g->istiff && m->impact_law != IMPACT_ENERGETIC) {
+            diag_error(s->diag, g->istiff_loc,
+                       "gap '%s': an impact's 'stiffness' is read by impact_law = energetic only "
+                       "(this model's impact law is %s)", g->name,
+                       m->impact_law == IMPACT_SIMULTANEOUS ? "simultaneous" : "sequential");
+            return;
+        }
+        if (!g->istiff && m->impact_law == IMPACT_ENERGETIC) {
+            diag_error(s->diag, g->loc,
+                       "gap '%s': impact_law = energetic needs the contact's stiffness: "
+                       "impact(e = ..., stiffness = ...)", g->name);
+            return;
+        }
+    }
+    if (m->impact_law == IMPACT_ENERGETIC)
+        diag_error(s->diag, s->impact_law_loc,
+                   "impact_law = energetic (Liu, Zhao and Brogliato's multi-impact law) is not "
+                   "available yet: use sequential or simultaneous");
+}
+
 static void finish(Sema *s)
 {
     Model *m = s->m;
@@ -3008,6 +3087,7 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
         return NULL;
     finish(&s);
     nonlinear_checks(&s);
+    impact_checks(&s);
     if (d->errors > errors)
         return NULL;
     return m;

@@ -71,3 +71,23 @@ endforeach()
 add_test(NAME contacts.collapse_ref
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/collapse.py --selftest)
 set_tests_properties(contacts.collapse_ref PROPERTIES LABELS "contacts;reference")
+
+# Impact laws on touching trains (issue #25, item 1; tests/contacts/train.py):
+#  - contacts.train.seq_ref: the sequential law against its ordering rule
+#    replayed in mpmath at 30 digits (40 beads e = 0.95, 25 beads e = 0.8);
+#  - contacts.train.seq_300: 300 touching beads struck at one end end their
+#    sequence (about 1e6 pair collisions) with momentum kept and no contact
+#    approaching (1000 beads, 3e7 collisions, run in bench/train_bench.py);
+#  - contacts.train.sim_3, sim_1000: the simultaneous law against the
+#    generalised Newton law solved by hand; sim_lcp: its complementarity
+#    conditions when contacts leave (a pivot of the solver);
+#  - contacts.train.cap: --max-impacts stops a sequence with a message
+#    naming it; contacts.train_ref: the reference's own checks.
+foreach(case seq_ref seq_300 sim_3 sim_1000 sim_lcp cap)
+  add_test(NAME contacts.train.${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/train.py ${NSM_CT_ARGS} --case ${case})
+  set_tests_properties(contacts.train.${case} PROPERTIES LABELS contacts TIMEOUT 1500)
+endforeach()
+add_test(NAME contacts.train_ref
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/train.py --selftest)
+set_tests_properties(contacts.train_ref PROPERTIES LABELS "contacts;reference")

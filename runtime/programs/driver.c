@@ -7,7 +7,7 @@
 **   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5; both when given twice)
 **   --events FILE|-  (event CSV)
 **   --table  --events-max N  (the event table on stdout)
-**   --max-steps N  --max-event-rate R  --energy-tol E  --no-zeno  --help
+**   --max-steps N  --max-event-rate R  --max-impacts N  --energy-tol E  --no-zeno  --help
 **   --stats FILE|-  (per-contact statistics CSV)   --summary (audit table)
 **   --plot DIR  --phase  (gnuplot plots of the trajectory and events)
 **   --animate FILE.gif  --fps F  --frames N  (an animated GIF, animate.h)
@@ -442,6 +442,7 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "  --lyapunov-out FILE|- the spectrum's CSV: exponent, lambda [1/s] (default -)\n"
             "  --max-steps N        fail after N steps\n"
             "  --max-event-rate R   fail when events come faster than R per second\n"
+            "  --max-impacts N      fail after N pair collisions at one instant (default 1e8)\n"
             "  --no-zeno            do not jump over Zeno cascades\n"
             "  -h, --help           this text\n\n"
             "Parameters:\n",
@@ -1019,7 +1020,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
                                               "--method", "--set", "--set-file", "--out", "--events", "--stats",
-                                              "--max-steps", "--max-event-rate", "--plot", "--energy-tol",
+                                              "--max-steps", "--max-event-rate", "--max-impacts", "--plot", "--energy-tol",
                                               "--section", "--section-period", "--section-out",
                                               "--animate", "--fps", "--frames", "--events-max",
                                               "--lyapunov-interval", "--lyapunov-transient",
@@ -1123,6 +1124,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             rc = anim_option(&anim_opt, a, val);
         } else if (!strcmp(a, "--max-steps")) {
             rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_steps(sim, (long)v);
+        } else if (!strcmp(a, "--max-impacts")) {
+            rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_impacts(sim, (long)v);
         } else if (!strcmp(a, "--max-event-rate")) {
             rc = !parse_num(val, &v) || nsm_sim_set_max_event_rate(sim, v);
         } else {

@@ -250,25 +250,55 @@ static int clus_rows(RtClus *cl, const int *idx, int c)
 /* Delassus matrix D = R_S M^-1 Dd_S^T over the rows listed in idx[0..r-1]
 ** of R (the constraints' rows) and Dd (the directions of their forces):
 ** the one place it is formed.  Each entry merges two sorted rows. */
+static double delassus_at(const nsm_sim *s, const RtCsr *R, const RtCsr *Dd, int ra, int rb)
+{
+    int ka = R->p[ra], ea = R->p[ra + 1], kb = Dd->p[rb], eb = Dd->p[rb + 1];
+    double sum = 0;
+    while (ka < ea && kb < eb) {
+        if (R->i[ka] == Dd->i[kb]) {
+            sum += R->x[ka] * s->minv[R->i[ka]] * Dd->x[kb];
+            ka++, kb++;
+        } else if (R->i[ka] < Dd->i[kb]) {
+            ka++;
+        } else {
+            kb++;
+        }
+    }
+    return sum;
+}
+
 static void delassus_rows(const nsm_sim *s, const RtCsr *R, const RtCsr *Dd, const int *idx, int r,
                           double *D)
 {
     for (int a = 0; a < r; a++)
-        for (int b = 0; b < r; b++) {
-            int ka = R->p[idx[a]], ea = R->p[idx[a] + 1], kb = Dd->p[idx[b]], eb = Dd->p[idx[b] + 1];
-            double sum = 0;
-            while (ka < ea && kb < eb) {
-                if (R->i[ka] == Dd->i[kb]) {
-                    sum += R->x[ka] * s->minv[R->i[ka]] * Dd->x[kb];
-                    ka++, kb++;
-                } else if (R->i[ka] < Dd->i[kb]) {
-                    ka++;
-                } else {
-                    kb++;
-                }
-            }
-            D[(size_t)a * r + b] = sum;
-        }
+        for (int b = 0; b < r; b++)
+            D[(size_t)a * r + b] = delassus_at(s, R, Dd, idx[a], idx[b]);
+}
+
+/* Entry (a, b) of the gaps' Delassus matrix, w_a M^-1 w_b^T: the same
+** products in the same order as rt_delassus, for the sparse impulse
+** problems that form only the entries of coupled gaps (transition.c). */
+double rt_delassus_entry(const nsm_sim *s, int a, int b)
+{
+    return delassus_at(s, &s->sp.W, &s->sp.W, a, b);
+}
+
+/* The gaps of cand (an index list of r gaps) that gap j reaches through
+** shared bodies, j's cluster: into comp (ascending), their count returned;
+** j must be in cand.  O(the rows' nonzeros) by clus_split's union-find,
+** where growing the cluster by pairwise tests would cost O(r^2) per sweep. */
+int rt_gap_component(const nsm_sim *s, int j, const int *cand, int r, int *comp)
+{
+    RtClus *cl = s->cl;
+    clus_split(cl, &s->sp.W, &s->sp.W, cand, r);
+    int cj = -1, m = 0;
+    for (int a = 0; a < r && cj < 0; a++)
+        if (cand[a] == j)
+            cj = cl->cid[a];
+    for (int a = 0; a < r; a++)
+        if (cl->cid[a] == cj)
+            comp[m++] = cand[a];
+    return m;
 }
 
 /* Delassus matrix D = W_S M^-1 W_S^T over the gaps listed in idx[0..r-1]
@@ -668,6 +698,13 @@ double rt_force_scale(const nsm_sim *s, double t, const double *y)
     return sc;
 }
 
+/* Gap j's relative acceleration for the body accelerations a at t, the
+** moving surface's and the curvature's terms included: the force LCP's q. */
+static double cluster_pull(const nsm_sim *s, int j, double t, const double *a)
+{
+    return rt_wrow(s, j, a) + rt_surface_of(s, j, 2, t) + rt_nl_curv_of(s, j);
+}
+
 /* The force LCP that decides which touching gaps of cand stick:
 ** lambda >= 0 _|_ W_S a >= 0 with a = M^-1 (F + W_S^T lambda), F the forces of
 ** mode's engaged penalty gaps and springs (impact constraints left out).
@@ -695,15 +732,19 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
     /* one LCP per cluster of coupled gaps: the matrix is block diagonal */
     int nc = clus_split(cl, &s->sp.W, &s->sp.W, idx, r);
     for (int c = 0; c < nc; c++) {
-        int m = clus_rows(cl, idx, c);
+        int m = clus_rows(cl, idx, c), pulls = 0;
+        for (int k = 0; k < m && !pulls; k++)
+            pulls = cluster_pull(s, cl->lidx[k], t, a) < 0;
+        if (!pulls)
+            continue;   /* z = 0 solves it (q >= 0), the only solution (D is a P-matrix):
+                         * a long touching train at rest forms no dense matrix */
         double *D = clus_dmat(cl, m);
         if (!D)
             return NSM_ENOMEM;
         double *q = D + (size_t)m * m, *z = q + m;
+        for (int k = 0; k < m; k++)
+            q[k] = cluster_pull(s, cl->lidx[k], t, a);
         rt_delassus(s, cl->lidx, m, D);
-        for (int k = 0; k < m; k++) /* the relative acceleration, the surface's included */
-            q[k] = rt_wrow(s, cl->lidx[k], a) + rt_surface_of(s, cl->lidx[k], 2, t) +
-                   rt_nl_curv_of(s, cl->lidx[k]);
         if (nsm_lcp_solve(m, D, q, z, NULL) != NSM_LA_OK) {
             for (int j = 0; j < s->g; j++)
                 lam[j] = 0;

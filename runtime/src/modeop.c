@@ -116,7 +116,7 @@ static double band_inverse_bound(const long double *L, int r, int b, long double
 ** gap[0 .. r), half bandwidth b) into L: the band rows from rt_delassus on
 ** windows of b + 1 gaps.  NSM_ENUMERIC when a pivot vanishes (the closed
 ** set is redundant). */
-static int cluster_factor(const nsm_sim *s, const int *gap, int r, int b, long double *L)
+int rt_band_factor(const nsm_sim *s, const int *gap, int r, int b, long double *L)
 {
     int w = b + 1;
     double *D = malloc(sizeof(double) * (size_t)w * w);
@@ -148,7 +148,7 @@ static int cluster_factor(const nsm_sim *s, const int *gap, int r, int b, long d
 }
 
 /* Solve L L^T u = u in place for cluster factor L (r rows, half bandwidth b). */
-static void cluster_solve(const long double *L, int r, int b, long double *u)
+void rt_band_solve(const long double *L, int r, int b, long double *u)
 {
     int w = b + 1;
     for (int i = 0; i < r; i++) {
@@ -243,7 +243,7 @@ static int op_clusters(nsm_sim *s, RtModeOp *op, int *par, int *own, int *pos)
     for (int c = 0; c < op->nc; c++) {
         int r = op->cstart[c + 1] - op->cstart[c], b = op->band[c];
         long double *L = op->L + op->lstart[c];
-        int rc = cluster_factor(s, op->gap + op->cstart[c], r, b, L);
+        int rc = rt_band_factor(s, op->gap + op->cstart[c], r, b, L);
         if (rc)
             return rc;
         op->sigma[c] = band_inverse_bound(L, r, b, y);
@@ -458,7 +458,7 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
                 u -= W->x[k] * a[W->i[k]];
             mu[q] = u;
         }
-        cluster_solve(op->L + op->lstart[c], r, op->band[c], mu);
+        rt_band_solve(op->L + op->lstart[c], r, op->band[c], mu);
         for (int q = 0; q < r; q++) {       /* a += M^-1 W_c^T mu */
             int j = op->gap[q0 + q];
             for (int k = W->p[j]; k < W->p[j + 1]; k++)

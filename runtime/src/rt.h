@@ -232,6 +232,7 @@ typedef struct RtSettings {
     int dt_set, every_set;    /* dt and every given through the API (else the model's, at reset) */
     long max_steps;
     double max_rate;
+    long max_impacts;         /* pair collisions at one instant before the run stops */
     int zeno_on;
     int audit;                /* the detailed energy audit and contact statistics (stats.c) */
     nsm_event_fn on_event;  void *ev_ud;
@@ -423,6 +424,10 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v);
 
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
+double rt_delassus_entry(const nsm_sim *s, int a, int b);
+int rt_gap_component(const nsm_sim *s, int j, const int *cand, int r, int *comp);
+int rt_band_factor(const nsm_sim *s, const int *gap, int r, int b, long double *L);
+void rt_band_solve(const long double *L, int r, int b, long double *u);
 int rt_clus_alloc(nsm_sim *s);
 void rt_clus_free(nsm_sim *s);
 double rt_penalty_energy(const nsm_sim *s, const unsigned *mode, const double *y);

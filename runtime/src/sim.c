@@ -99,6 +99,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->set.atol = 1e-12;
     s->set.max_steps = 100000000L;
     s->set.max_rate = 1e6;
+    s->set.max_impacts = 100000000L;
     s->set.zeno_on = 1;
     s->set.audit = 1;
     nsm_sim_reset(s);
@@ -291,6 +292,18 @@ int nsm_sim_set_max_event_rate(nsm_sim *s, double rate)
     if (!(rate > 0))
         return NSM_EINVAL;
     s->set.max_rate = rate;
+    return NSM_OK;
+}
+
+/* Cap on the pair collisions of one instant's sequence (the sequential
+** impact law): a sequence that reaches it stops the run with a message
+** naming the setting (an elastic body squeezed between held contacts never
+** ends; a long touching train legitimately takes many). */
+int nsm_sim_set_max_impacts(nsm_sim *s, long n)
+{
+    if (n < 1)
+        return NSM_EINVAL;
+    s->set.max_impacts = n;
     return NSM_OK;
 }
 

@@ -164,25 +164,6 @@ static int coupled(const nsm_sim *s, int a, int b)
     return rt_gaps_coupled(s, a, b);
 }
 
-/* The gaps of cand that an impact of gap j reaches through shared bodies
-** (j's connected component): a contact elsewhere, stuck or touching, takes
-** no impulse from it and stays out of its impulse problem. */
-static void impact_component(const nsm_sim *s, int j, const unsigned *cand, unsigned *comp)
-{
-    rt_mode_none(s, comp);
-    rt_mode_add(comp, j);
-    for (int grown = 1; grown;) {
-        grown = 0;
-        for (int a = 0; a < s->g; a++) {
-            if (!rt_mode_has(cand, a) || rt_mode_has(comp, a))
-                continue;
-            for (int b = 0; b < s->g && !rt_mode_has(comp, a); b++)
-                if (rt_mode_has(comp, b) && coupled(s, a, b))
-                    rt_mode_add(comp, a), grown = 1;
-        }
-    }
-}
-
 /* The impact gaps of an impulse problem for gap j: j, the contacts shut,
 ** those in extra and those touching, as far as j reaches them through
 ** shared bodies; into idx (their count returned, ascending) and *set, with
@@ -190,19 +171,19 @@ static void impact_component(const nsm_sim *s, int j, const unsigned *cand, unsi
 int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx, unsigned *set)
 {
     const double *y = s->y, *v = s->y + s->n;
-    unsigned cand[s->mw];
-    int r = 0;
-    rt_mode_none(s, cand);
+    int c = 0;
     for (int i = 0; i < s->g; i++) {
         vb[i] = rt_wdot(s, i, v);
         if (rt_is_impact(s, i) && (i == j || rt_mode_has(s->mode, i) || (extra && rt_mode_has(extra, i)) ||
                                 fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
-            rt_mode_add(cand, i);
+            idx[c++] = i;
     }
-    impact_component(s, j, cand, set);
-    for (int i = 0; i < s->g; i++)
-        if (rt_mode_has(set, i))
-            idx[r++] = i;
+    /* j's cluster among the candidates (a contact elsewhere, stuck or
+     * touching, takes no impulse from it), filtered in place */
+    int r = rt_gap_component(s, j, idx, c, idx);
+    rt_mode_none(s, set);
+    for (int a = 0; a < r; a++)
+        rt_mode_add(set, idx[a]);
     return r;
 }
 
@@ -237,28 +218,208 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
 ** below it are rounding, not impacts: such contacts lose their residual
 ** approach plastically without an impact record.
 */
-#define SEQ_MAX 200000       /* collisions at one instant before the run stops */
 #define SEQ_PERIODS 3        /* periods of a cycle compared */
 #define SEQ_MAXP 96          /* longest cycle looked for, in collisions */
 #define SEQ_HIST (SEQ_PERIODS * SEQ_MAXP)
 #define SEQ_RHO_TOL 1e-6     /* steadiness of the cycle's ratio */
-#define SEQ_STACK_R 16       /* sequences over at most this many gaps live on the stack */
+#define SEQ_SMALL 32         /* up to this many gaps a collision's energy loss is the
+                              * difference of the mechanical energies (as it always was);
+                              * above, the kinetic energy's change at the collision's
+                              * contacts, sum P (u- + u+) / 2, which costs O(1) */
 
-/* One instant's sequence of collisions over the touching gaps idx[0..r). */
+/* One instant's impulse problem over the touching gaps idx[0..r) (ascending),
+** in sparse form: position a's coupled positions (those sharing a body,
+** itself included) are nb[np[a] .. np[a+1]), with the Delassus entries
+** D(b, a) of column a in nd; the diagonal D(a, a) in dd[a]. */
 typedef struct Seq {
     int r, *idx;
     int nheld;               /* positions whose gap is held shut: how many, */
     char *held;              /* and which (held[a]) */
-    double *D, *u;           /* r*r, r */
+    int *hl;                 /* their list, ascending */
+    int *np, *nb;
+    double *nd, *dd, *u;     /* u: relative normal velocities W v (+ h') */
+    double *P, *ub;          /* a collision's impulses and velocities before it, */
+    int *sub, nsub;          /* at the positions sub[0 .. nsub) (P zero elsewhere) */
+    int *heap, *hpos, hn;    /* the positions closing beyond their tolerance, by u */
+    char *set;               /* a cycle's positions (seq_cycle) */
     long n;                  /* collisions so far */
     int hg[SEQ_HIST];        /* ring: position hit, its closing speed */
     double hu[SEQ_HIST];
 } Seq;
 
+/* Free a sequence made by seq_new. */
+static void seq_free(Seq *q)
+{
+    if (!q)
+        return;
+    free(q->idx);
+    free(q->nb);
+    free(q->nd);
+    free(q->u);
+    free(q);
+}
+
+/* The sparse impulse problem over the touching gaps idx[0..r): the
+** positions coupled through a body, found from the bodies' lists of gaps
+** (O(the rows' nonzeros times the gaps per body), never r x r), their
+** Delassus entries, the held positions and the velocities; NULL when out of
+** memory. */
+static Seq *seq_new(nsm_sim *s, const int *idx, int r)
+{
+    const RtCsr *W = &s->sp.W;
+    int n = s->n;
+    Seq *q = calloc(1, sizeof *q);
+    if (!q)
+        return NULL;
+    q->r = r;
+    /* ints: idx, hl, np (r+1), heap, hpos, sub, body counts (n+1), body lists, mark */
+    size_t nnzw = 0;
+    for (int a = 0; a < r; a++)
+        nnzw += (size_t)(W->p[idx[a] + 1] - W->p[idx[a]]);
+    q->idx = malloc(sizeof(int) * (7 * (size_t)r + (size_t)n + 3 + nnzw));
+    q->u = malloc(sizeof(double) * (4 * (size_t)r + 1));
+    if (!q->idx || !q->u)
+        return seq_free(q), NULL;
+    q->hl = q->idx + r;
+    q->np = q->hl + r;
+    q->heap = q->np + r + 1;
+    q->hpos = q->heap + r;
+    q->sub = q->hpos + r;
+    int *bstart = q->sub + r, *blist = bstart + n + 1, *mark = blist + nnzw;
+    q->dd = q->u + r;
+    q->P = q->dd + r;
+    q->ub = q->P + r;
+    memcpy(q->idx, idx, sizeof(int) * (size_t)r);
+    /* each body's positions (counting sort) */
+    memset(bstart, 0, sizeof(int) * ((size_t)n + 1));
+    for (int a = 0; a < r; a++)
+        for (int k = W->p[idx[a]]; k < W->p[idx[a] + 1]; k++)
+            bstart[W->i[k] + 1]++;
+    for (int i = 0; i < n; i++)
+        bstart[i + 1] += bstart[i];
+    for (int a = 0; a < r; a++)
+        for (int k = W->p[idx[a]]; k < W->p[idx[a] + 1]; k++)
+            blist[bstart[W->i[k]]++] = a;
+    for (int i = n; i > 0; i--)
+        bstart[i] = bstart[i - 1];
+    bstart[0] = 0;
+    /* the coupled positions of each position, twice: count, then fill */
+    for (int pass = 0; pass < 2; pass++) {
+        size_t cnt = 0;
+        for (int a = 0; a < r; a++)
+            mark[a] = -1;
+        for (int a = 0; a < r; a++) {
+            if (pass == 0)
+                q->np[a] = (int)cnt;
+            for (int k = W->p[idx[a]]; k < W->p[idx[a] + 1]; k++)
+                for (int t = bstart[W->i[k]]; t < bstart[W->i[k] + 1]; t++) {
+                    int b = blist[t];
+                    if (mark[b] == a)
+                        continue;
+                    mark[b] = a;
+                    if (pass == 1) {
+                        q->nb[cnt] = b;
+                        q->nd[cnt] = rt_delassus_entry(s, idx[b], idx[a]);
+                        if (b == a)
+                            q->dd[a] = rt_delassus_entry(s, idx[a], idx[a]);
+                    }
+                    cnt++;
+                }
+        }
+        if (pass == 0) {
+            q->np[r] = (int)cnt;
+            q->nb = malloc(sizeof(int) * (cnt + 1) + (size_t)r + 1);
+            q->nd = malloc(sizeof(double) * (cnt + 1));
+            if (!q->nb || !q->nd)
+                return seq_free(q), NULL;
+            q->held = (char *)(q->nb + cnt + 1);
+            q->set = NULL;
+        }
+    }
+    const double *v = s->y + s->n;
+    for (int a = 0; a < r; a++) {
+        q->u[a] = rt_wdot(s, idx[a], v);
+        q->P[a] = 0;
+        q->hpos[a] = -1;
+        q->held[a] = (char)rt_mode_has(s->mode, idx[a]);
+        if (q->held[a])
+            q->hl[q->nheld++] = a;
+    }
+    return q;
+}
+
+/* Whether position a goes before position b: the faster closing (more
+** negative u), the lower gap index on a tie (positions are ascending). */
+static int seq_before(const Seq *q, int a, int b)
+{
+    return q->u[a] < q->u[b] || (q->u[a] == q->u[b] && a < b);
+}
+
+/* Swap heap slots i and k. */
+static void heap_swap(Seq *q, int i, int k)
+{
+    int t = q->heap[i];
+    q->heap[i] = q->heap[k];
+    q->heap[k] = t;
+    q->hpos[q->heap[i]] = i;
+    q->hpos[q->heap[k]] = k;
+}
+
+/* Restore the heap order around slot i (up, then down). */
+static void heap_fix(Seq *q, int i)
+{
+    while (i > 0 && seq_before(q, q->heap[i], q->heap[(i - 1) / 2])) {
+        heap_swap(q, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < q->hn && seq_before(q, q->heap[l], q->heap[m]))
+            m = l;
+        if (l + 1 < q->hn && seq_before(q, q->heap[l + 1], q->heap[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        heap_swap(q, i, m);
+        i = m;
+    }
+}
+
+/* Position a after its u or its bodies' velocities changed: in the heap
+** when it is open and closes faster than its velocity tolerance (the
+** candidates of the next collision), out of it otherwise.  O(log r). */
+static void seq_touch(const nsm_sim *s, Seq *q, int a)
+{
+    const double *v = s->y + s->n;
+    int in = !q->held[a] && q->u[a] < -rt_vel_tol(s, q->idx[a], v), i = q->hpos[a];
+    if (in && i < 0) {
+        q->heap[q->hn] = a;
+        q->hpos[a] = q->hn++;
+        heap_fix(q, q->hn - 1);
+    } else if (in) {
+        heap_fix(q, i);
+    } else if (i >= 0) {
+        q->hpos[a] = -1;
+        if (i < --q->hn) {
+            q->heap[i] = q->heap[q->hn];
+            q->hpos[q->heap[i]] = i;
+            heap_fix(q, i);
+        }
+    }
+}
+
+/* The next collision: the touching open position closing fastest beyond
+** its velocity tolerance (the lowest gap index on a tie), or -1. */
+static int seq_next(const Seq *q)
+{
+    return q->hn > 0 ? q->heap[0] : -1;
+}
+
 /* The cycle the last collisions of q repeat, or 0: its period p (the
 ** positions hit repeat p apart over SEQ_PERIODS periods) with the ratio of
-** every closing speed to the one a period earlier steady to SEQ_RHO_TOL and
-** below 1 (in *rho); the positions of the cycle in *set. */
+** every closing speed to the one a period earlier steady to SEQ_RHO_TOL (in
+** *rho: below 1, a collapse; 1 or more, a sequence that never ends); the
+** positions of the cycle in *set. */
 static int seq_cycle(const Seq *q, double *rho, char *set)
 {
     long n = q->n;
@@ -273,7 +434,7 @@ static int seq_cycle(const Seq *q, double *rho, char *set)
             lo = fmin(lo, ratio);
             hi = fmax(hi, ratio);
         }
-        if (!ok || !(hi < 1) || hi - lo > SEQ_RHO_TOL * hi)
+        if (!ok || hi - lo > SEQ_RHO_TOL * hi)
             continue;
         *rho = hi;
         memset(set, 0, (size_t)q->r);
@@ -284,49 +445,90 @@ static int seq_cycle(const Seq *q, double *rho, char *set)
     return 0;
 }
 
-/* Apply the impulses P (one per position of q) to v and to u. */
-static void seq_apply(nsm_sim *s, Seq *q, const double *P, double *v)
+/* Apply the impulses q->P at the positions q->sub[0 .. nsub) (ascending)
+** to v and to u (u += D P over the coupled positions), then refresh the
+** heap at every position whose u or whose bodies moved. */
+static void seq_apply(nsm_sim *s, Seq *q, double *v)
 {
-    for (int a = 0; a < q->r; a++) {
-        if (P[a] == 0)
+    const RtCsr *W = &s->sp.W;
+    for (int x = 0; x < q->nsub; x++) {
+        int a = q->sub[x];
+        if (q->P[a] == 0)
             continue;
-        const RtCsr *W = &s->sp.W;
         for (int k = W->p[q->idx[a]]; k < W->p[q->idx[a] + 1]; k++)
-            v[W->i[k]] += s->minv[W->i[k]] * W->x[k] * P[a];
-        for (int b = 0; b < q->r; b++)
-            q->u[b] += q->D[(size_t)b * q->r + a] * P[a];
+            v[W->i[k]] += s->minv[W->i[k]] * W->x[k] * q->P[a];
+        for (int k = q->np[a]; k < q->np[a + 1]; k++)
+            q->u[q->nb[k]] += q->nd[k] * q->P[a];
     }
 }
 
-/* One collision of position a of q: the impulse LCP over a (restitution)
-** and the held contacts (none), into P (zero elsewhere). */
-static int seq_collide(nsm_sim *s, const Seq *q, int a, double *P)
+/* Refresh the heap at the positions coupled to those of q->sub. */
+static void seq_refresh(nsm_sim *s, Seq *q)
 {
-    int r = q->r, sub[r], m = 0;
-    for (int b = 0; b < r; b++)
-        P[b] = 0;
-    if (q->nheld == 0) {
-        P[a] = -(1 + s->num.e[q->idx[a]]) * q->u[a] / q->D[(size_t)a * r + a];
-        return NSM_OK;
-    }
-    sub[m++] = a;
-    for (int b = 0; b < r; b++)
-        if (q->held[b])
-            sub[m++] = b;
-    double *Dm = malloc(sizeof(double) * ((size_t)m * m + 2 * (size_t)m));
+    for (int x = 0; x < q->nsub; x++)
+        for (int k = q->np[q->sub[x]]; k < q->np[q->sub[x] + 1]; k++)
+            seq_touch(s, q, q->nb[k]);
+}
+
+/* Sort the positions of q->sub ascending (insertion: a collision's list is
+** its contact and the held ones, in order but for the first). */
+static void seq_sort_sub(Seq *q)
+{
+    for (int x = 1; x < q->nsub; x++)
+        for (int y = x; y > 0 && q->sub[y - 1] > q->sub[y]; y--) {
+            int t = q->sub[y];
+            q->sub[y] = q->sub[y - 1];
+            q->sub[y - 1] = t;
+        }
+}
+
+/* Clear the impulses of the last collision (P back to 0 at q->sub). */
+static void seq_clear(Seq *q)
+{
+    for (int x = 0; x < q->nsub; x++)
+        q->P[q->sub[x]] = 0;
+    q->nsub = 0;
+}
+
+/* The impulse LCP over the positions sub[0 .. m) with right side qm, its
+** solution into q->P; gap fails with "what" on no solution. */
+static int seq_lcp(nsm_sim *s, Seq *q, const int *sub, int m, const double *qm, int gap,
+                   const char *what)
+{
+    double *Dm = calloc(1, sizeof(double) * ((size_t)m * m + (size_t)m) + sizeof(int) * ((size_t)m + 1));
     if (!Dm)
-        return rt_fail(s, NSM_ENOMEM, q->idx[a], "out of memory forming the impact problem");
-    double *qm = Dm + (size_t)m * m, *z = qm + m;
-    for (int x = 0; x < m; x++) {
-        for (int y = 0; y < m; y++)
-            Dm[(size_t)x * m + y] = q->D[(size_t)sub[x] * r + sub[y]];
-        qm[x] = x == 0 ? (1 + s->num.e[q->idx[a]]) * q->u[a] : q->u[sub[x]];
-    }
+        return rt_fail(s, NSM_ENOMEM, gap, "out of memory forming the impact problem");
+    double *z = Dm + (size_t)m * m;
+    int *gl = (int *)(z + m);
+    for (int x = 0; x < m; x++)
+        gl[x] = q->idx[sub[x]];
+    rt_delassus(s, gl, m, Dm);
     int bad = nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK;
     for (int x = 0; x < m && !bad; x++)
-        P[sub[x]] = z[x];
+        q->P[sub[x]] = z[x];
     free(Dm);
-    return bad ? rt_fail(s, NSM_ENUMERIC, q->idx[a], "no solution of the impact problem") : NSM_OK;
+    return bad ? rt_fail(s, NSM_ENUMERIC, gap, "%s", what) : NSM_OK;
+}
+
+/* One collision of position a of q: the impulse LCP over a (restitution)
+** and the held contacts (none), into q->P at q->sub. */
+static int seq_collide(nsm_sim *s, Seq *q, int a)
+{
+    q->nsub = 0;
+    q->sub[q->nsub++] = a;
+    if (q->nheld == 0) {
+        q->P[a] = -(1 + s->num.e[q->idx[a]]) * q->u[a] / q->dd[a];
+        return NSM_OK;
+    }
+    for (int x = 0; x < q->nheld; x++)
+        q->sub[q->nsub++] = q->hl[x];
+    int m = q->nsub;
+    double qm[m];
+    for (int x = 0; x < m; x++)
+        qm[x] = x == 0 ? (1 + s->num.e[q->idx[a]]) * q->u[a] : q->u[q->sub[x]];
+    int rc = seq_lcp(s, q, q->sub, m, qm, q->idx[a], "no solution of the impact problem");
+    seq_sort_sub(q);
+    return rc;
 }
 
 /* The limit of the cycle set (positions of q) just recognized: the cycle's
@@ -335,187 +537,416 @@ static int seq_collide(nsm_sim *s, const Seq *q, int a, double *P)
 ** collision, counting the collisions so far. */
 static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v)
 {
-    int r = q->r, sub[r], m = 0;
-    double P[r];
-    memset(P, 0, sizeof P);
+    int r = q->r, m = 0;
+    seq_clear(q);
     for (int b = 0; b < r; b++)
         if (set[b] || (q->held[b] && q->u[b] <= rt_vel_tol(s, q->idx[b], v)))
-            sub[m++] = b;
-    double *Dm = malloc(sizeof(double) * ((size_t)m * m + 2 * (size_t)m + 1));
+            q->sub[m++] = b;
+    q->nsub = m;
+    double *Dm = calloc(1, sizeof(double) * ((size_t)m * m + 2 * (size_t)m + 1) + sizeof(int) * ((size_t)m + 1));
     if (!Dm)
         return rt_fail(s, NSM_ENOMEM, q->idx[last], "out of memory forming the impact problem");
     double *z = Dm + (size_t)m * m, *qm = z + m;
+    int *gl = (int *)(qm + m + 1);
     for (int x = 0; x < m; x++) {
-        for (int y = 0; y < m; y++)
-            Dm[(size_t)x * m + y] = q->D[(size_t)sub[x] * r + sub[y]];
-        z[x] = -q->u[sub[x]];
+        gl[x] = q->idx[q->sub[x]];
+        z[x] = -q->u[q->sub[x]];
+        qm[x] = q->u[q->sub[x]];
     }
-    if (nsm_la_solve(m, Dm, z, 1) != NSM_LA_OK) {
+    rt_delassus(s, gl, m, Dm);
+    int rc = NSM_OK;
+    if (nsm_la_solve(m, Dm, z, 1) == NSM_LA_OK) {
+        for (int x = 0; x < m; x++)
+            q->P[q->sub[x]] = z[x];
+    } else {
         /* dependent contacts (a body squeezed between a floor and a
          * ceiling): D_CC is singular, and the impulse problem without
          * restitution, P >= 0 _|_ u + D P >= 0, brings them to rest */
-        for (int x = 0; x < m; x++) {
-            for (int y = 0; y < m; y++)
-                Dm[(size_t)x * m + y] = q->D[(size_t)sub[x] * r + sub[y]];
-            qm[x] = q->u[sub[x]];
-        }
-        if (nsm_lcp_solve(m, Dm, qm, z, NULL) != NSM_LA_OK) {
-            free(Dm);
-            return rt_fail(s, NSM_ENUMERIC, q->idx[last], "no solution of the collapse's impulse problem");
-        }
+        rc = seq_lcp(s, q, q->sub, m, qm, q->idx[last], "no solution of the collapse's impulse problem");
     }
-    for (int x = 0; x < m; x++)
-        P[sub[x]] = z[x];
     free(Dm);
-    double Eb = rt_mech_energy(s, s->mode, s->y), ub = q->u[last];
-    seq_apply(s, q, P, v);
+    if (rc)
+        return rc;
+    double Eb = rt_mech_energy(s, s->mode, s->y), ub = q->u[last], Pl = q->P[last];
+    seq_apply(s, q, v);
     for (int x = 0; x < m; x++)
-        if (q->u[sub[x]] <= rt_vel_tol(s, q->idx[sub[x]], v))
-            q->u[sub[x]] = 0;           /* at rest, to rounding */
+        if (q->u[q->sub[x]] <= rt_vel_tol(s, q->idx[q->sub[x]], v))
+            q->u[q->sub[x]] = 0;           /* at rest, to rounding */
+    seq_refresh(s, q);
+    seq_clear(q);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     s->Ejump += lost;
-    return rt_log_exempt(s, NSM_EV_ZENO, q->idx[last], ub, 0, P[last], lost, q->n);
+    return rt_log_exempt(s, NSM_EV_ZENO, q->idx[last], ub, 0, Pl, lost, q->n);
 }
 
-/* The touching open position of q closing fastest beyond its velocity
-** tolerance (lowest gap index on a tie), or -1. */
-static int seq_next(const nsm_sim *s, const Seq *q, const double *v)
+/* What still approaches at the end of an instant's impulses does so within
+** rounding: at rest, not impacts (the plastic projection of those
+** contacts, its loss booked). */
+static int seq_rest(nsm_sim *s, const Seq *q, int j)
 {
-    int best = -1;
-    for (int a = 0; a < q->r; a++) {
-        if (q->held[a])
-            continue;
-        if (q->u[a] < -rt_vel_tol(s, q->idx[a], v) && (best < 0 || q->u[a] < q->u[best]))
-            best = a;
-    }
-    return best;
-}
-
-static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long *count);
-
-/* Resolve the sequence of collisions at this instant over the touching
-** gaps idx[0..r) (j, the landed one, among them), logging each collision
-** and each contact held shut that transmits an impulse; the first record
-** is exempt from the event-rate guard if exempt1, the others always (a
-** sequence at one instant is finite or summed).  *count gets the number of
-** collisions. */
-static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
-{
-    if (r <= SEQ_STACK_R) {
-        /* a few touching gaps (the rule): the sequence on the stack, as the
-         * allocations cost more than the impulse problem they hold */
-        Seq qs;
-        double D[(size_t)r * r + 3 * (size_t)r];
-        int ix[r];
-        char held[r + 1];
-        memset(held, 0, sizeof held);
-        qs.r = r;
-        qs.D = D;
-        qs.u = D + (size_t)r * r;
-        qs.idx = ix;
-        qs.held = held;
-        return seq_run(s, &qs, j, idx, exempt1, count);
-    }
-    Seq *q = malloc(sizeof *q);     /* not zeroed: seq_run sets the counts, and the
-                                     * history rings are read only where written */
-    if (q) {
-        q->D = malloc(sizeof(double) * ((size_t)r * r + 3 * (size_t)r));
-        q->idx = malloc(sizeof(int) * (size_t)r);
-        q->held = calloc((size_t)r + 1, 1);
-    }
-    if (!q || !q->D || !q->idx || !q->held) {
-        if (q) {
-            free(q->D);
-            free(q->idx);
-            free(q->held);
-        }
-        free(q);
-        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
-    }
-    q->r = r;
-    q->u = q->D + (size_t)r * r;
-    int rc = seq_run(s, q, j, idx, exempt1, count);
-    free(q->D);
-    free(q->idx);
-    free(q->held);
-    free(q);
-    return rc;
-}
-
-/* impact_sequence's work on its sequence q (allocated, r set): P and ub
-** live after u in q->D. */
-static int seq_run(nsm_sim *s, Seq *q, int j, const int *idx, int exempt1, long *count)
-{
-    int n = s->n, r = q->r, rc;
-    double *v = s->y + n, y0[2 * n];
-    double *P = q->u + r, *ub = P + r;
-    char set[r];
-    q->n = 0;
-    q->nheld = 0;
-    memcpy(q->idx, idx, sizeof(int) * (size_t)r);
-    rt_delassus(s, idx, r, q->D);
-    for (int a = 0; a < r; a++) {
-        q->u[a] = rt_wdot(s, idx[a], v);
-        if (rt_mode_has(s->mode, idx[a])) {
-            q->held[a] = 1;
-            q->nheld++;
-        }
-    }
-    for (int a; (a = seq_next(s, q, v)) >= 0;) {
-        double E0 = rt_mech_energy(s, s->mode, s->y);
-        if (q->n >= SEQ_MAX)
-            return rt_fail(s, NSM_EEVENTS, idx[a], "%d impacts at one instant and no end in sight "
-                           "(elastic contacts squeezing a body?)", SEQ_MAX);
-        if ((rc = seq_collide(s, q, a, P)))
-            return rc;
-        memcpy(ub, q->u, sizeof(double) * (size_t)r);
-        memcpy(y0, s->y, sizeof y0);
-        seq_apply(s, q, P, v);
-        if (q->nheld == 0)
-            q->u[a] = -s->num.e[idx[a]] * ub[a];     /* Newton's law, exactly */
-        if (q->nheld == 0 && s->set.method == NSM_METHOD_EXACT && q->n == 0 &&
-            seq_next(s, q, v) < 0)
-            rt_shadow_impulse(s, idx[a], s->num.e[idx[a]], s->t, y0, s->y);
-        s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
-        q->hg[q->n % SEQ_HIST] = a;
-        q->hu[q->n % SEQ_HIST] = ub[a];
-        q->n++;
-        for (int b = 0; b < r; b++) {
-            if (b != a && !(P[b] > 0))
-                continue;
-            double va = rt_wdot(s, idx[b], v);
-            double lost = -P[b] * (ub[b] + va) / 2;
-            if (q->n > 1 || b != a || exempt1)
-                rc = rt_log_exempt(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], lost, 1);
-            else
-                rc = rt_log_event(s, NSM_EV_IMPACT, idx[b], ub[b], va, P[b], lost, 1);
-            if (rc)
-                return rc;
-        }
-        double rho;
-        if (s->set.zeno_on && seq_cycle(q, &rho, set)) {
-            if ((rc = seq_collapse(s, q, set, a, v)))
-                return rc;
-        }
-    }
-    /* what still approaches does so within rounding: at rest, not impacts */
     unsigned rest[s->mw];
     int any = 0;
     rt_mode_none(s, rest);
-    for (int a = 0; a < r; a++)
+    for (int a = 0; a < q->r; a++)
         if (!q->held[a] && q->u[a] < 0) {
-            rt_mode_add(rest, idx[a]);
+            rt_mode_add(rest, q->idx[a]);
             any = 1;
         }
-    if (any) {
-        double Eb = rt_mech_energy(s, s->mode, s->y);
-        if (rt_project(s, rest, v))
-            return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
-        s->Ejump += Eb - rt_mech_energy(s, s->mode, s->y);
-    }
-    *count = q->n;
+    if (!any)
+        return NSM_OK;
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    if (rt_project(s, rest, s->y + s->n))
+        return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
+    s->Ejump += Eb - rt_mech_energy(s, s->mode, s->y);
     return NSM_OK;
 }
+
+/* Log the impulses of the collision just applied (an impact record per
+** contact that took one, the first of the instant's through the event-rate
+** guard unless exempt1) and book its energy loss; E0 is the mechanical
+** energy before it (small problems), lost the kinetic energy it took. */
+static int seq_log(nsm_sim *s, Seq *q, int a, int exempt1, double E0)
+{
+    const double *v = s->y + s->n;
+    if (q->r <= SEQ_SMALL || s->moving) {
+        s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
+    } else {
+        for (int x = 0; x < q->nsub; x++)
+            s->Ejump -= q->P[q->sub[x]] * (q->ub[q->sub[x]] + q->u[q->sub[x]]) / 2;
+    }
+    for (int x = 0; x < q->nsub; x++) {
+        int b = q->sub[x];
+        if (b != a && !(q->P[b] > 0))
+            continue;
+        double va = rt_wdot(s, q->idx[b], v);
+        double lost = -q->P[b] * (q->ub[b] + va) / 2;
+        int rc;
+        if (q->n > 1 || b != a || exempt1)
+            rc = rt_log_exempt(s, NSM_EV_IMPACT, q->idx[b], q->ub[b], va, q->P[b], lost, 1);
+        else
+            rc = rt_log_event(s, NSM_EV_IMPACT, q->idx[b], q->ub[b], va, q->P[b], lost, 1);
+        if (rc)
+            return rc;
+    }
+    return NSM_OK;
+}
+
+/* Resolve the sequence of collisions at this instant over the touching
+** gaps of q (j, the landed one, among them), logging each collision and
+** each contact held shut that transmits an impulse; the first record is
+** exempt from the event-rate guard if exempt1, the others always (a
+** sequence at one instant is finite or summed).  *count gets the number of
+** collisions.  A collision costs O(log r) plus its contacts' rows: the
+** next one comes from a heap of the positions closing beyond their
+** tolerance, and only the positions coupled to the collision's move. */
+static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
+{
+    int n = s->n, r = q->r, rc;
+    double *v = s->y + n, y0[2 * n];
+    for (int a = 0; a < r; a++)
+        seq_touch(s, q, a);
+    for (int a; (a = seq_next(q)) >= 0;) {
+        double E0 = q->r <= SEQ_SMALL || s->moving ? rt_mech_energy(s, s->mode, s->y) : 0;
+        if (q->n >= s->set.max_impacts)
+            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impacts at one instant and no end in sight; "
+                           "--max-impacts N (nsm_sim_set_max_impacts) raises the limit", s->set.max_impacts);
+        if ((rc = seq_collide(s, q, a)))
+            return rc;
+        for (int x = 0; x < q->nsub; x++)
+            q->ub[q->sub[x]] = q->u[q->sub[x]];
+        if (q->n == 0)
+            memcpy(y0, s->y, sizeof y0);
+        seq_apply(s, q, v);
+        if (q->nheld == 0)
+            q->u[a] = -s->num.e[q->idx[a]] * q->ub[a];     /* Newton's law, exactly */
+        seq_refresh(s, q);
+        if (q->nheld == 0 && s->set.method == NSM_METHOD_EXACT && q->n == 0 && seq_next(q) < 0)
+            rt_shadow_impulse(s, q->idx[a], s->num.e[q->idx[a]], s->t, y0, s->y);
+        q->hg[q->n % SEQ_HIST] = a;
+        q->hu[q->n % SEQ_HIST] = q->ub[a];
+        q->n++;
+        if ((rc = seq_log(s, q, a, exempt1, E0)))
+            return rc;
+        seq_clear(q);
+        double rho;
+        int p = seq_cycle(q, &rho, q->set);
+        if (p && !(rho < 1))
+            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impacts at one instant and no end in sight: "
+                           "a cycle of %d collisions repeats without losing speed (elastic contacts "
+                           "squeezing a body?)", q->n, p);
+        if (p && s->set.zeno_on && (rc = seq_collapse(s, q, q->set, a, v)))
+            return rc;
+    }
+    *count = q->n;
+    return seq_rest(s, q, j);
+}
+
+/* Resolve the sequence of collisions at this instant over the touching
+** gaps idx[0..r) (seq_run). */
+static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
+{
+    Seq *q = seq_new(s, idx, r);
+    char *set = q ? malloc((size_t)r + 1) : NULL;
+    if (!set) {
+        seq_free(q);
+        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    }
+    q->set = set;
+    int rc = seq_run(s, q, j, exempt1, count);
+    free(set);
+    seq_free(q);
+    return rc;
+}
+
+/*
+** Simultaneous impacts (impact_law = simultaneous): one impulse problem
+** over the whole touching cluster, with Newton's law on every contact that
+** approaches and no penetration at the others (the generalised Newton law
+** of Moreau, as Siconos's NewtonImpactNSL applies it over the active set):
+**     P >= 0  _|_  u+ + e u- >= 0,   u+ = u- + D P,
+** e the gap's restitution where u- < 0 beyond the velocity tolerance, 0
+** elsewhere (a touching contact at rest or separating takes no restitution;
+** a held one is such a contact).  An LCP in P with the Delassus matrix D of
+** the cluster, solved by block principal pivoting (Judice and Pires,
+** Computers & Operations Research 21 (1994) 587) whose linear systems
+** D_AA P_A = -q_A are band Cholesky factorisations (rt_band_factor): for a
+** chain, D is tridiagonal and a solve is O(N).  Small clusters go to the
+** dense LCP solver (lcp.c).
+*/
+#define SIM_DENSE 12         /* up to this many contacts, the dense LCP solver */
+#define SIM_BAD 3            /* block pivots without progress before single pivots */
+
+/* The half bandwidth of the Delassus matrix over the positions in[] of q,
+** numbered in order (at[] gets each position's number, -1 outside). */
+static int simul_band(const Seq *q, const char *in, int *at)
+{
+    int m = 0, b = 0;
+    for (int a = 0; a < q->r; a++)
+        at[a] = in[a] ? m++ : -1;
+    for (int a = 0; a < q->r; a++)
+        for (int k = q->np[a]; in[a] && k < q->np[a + 1]; k++)
+            if (at[q->nb[k]] >= 0 && abs(at[q->nb[k]] - at[a]) > b)
+                b = abs(at[q->nb[k]] - at[a]);
+    return b;
+}
+
+/* P_A = -D_AA^-1 q_A over the positions in[] of q (P zero elsewhere), by a
+** band Cholesky factorisation; at and gl: r ints of scratch. */
+static int simul_solve(nsm_sim *s, const Seq *q, const char *in, const double *qv, double *P,
+                       int *at, int *gl)
+{
+    int b = simul_band(q, in, at), m = 0;
+    for (int a = 0; a < q->r; a++) {
+        P[a] = 0;
+        if (in[a])
+            gl[m++] = q->idx[a];
+    }
+    if (m == 0)
+        return NSM_OK;
+    long double *L = malloc(sizeof(long double) * ((size_t)m * ((size_t)b + 1) + (size_t)m));
+    if (!L)
+        return NSM_ENOMEM;
+    long double *x = L + (size_t)m * ((size_t)b + 1);
+    int rc = rt_band_factor(s, gl, m, b, L);
+    if (rc == NSM_OK) {
+        for (int a = 0; a < q->r; a++)
+            if (in[a])
+                x[at[a]] = -qv[a];
+        rt_band_solve(L, m, b, x);
+        for (int a = 0; a < q->r; a++)
+            if (in[a])
+                P[a] = (double)x[at[a]];
+    }
+    free(L);
+    return rc;
+}
+
+/* The LCP P >= 0 _|_ D P + qv >= 0 over q's positions by block principal
+** pivoting: the set A of positions with P > 0 starts as those with qv <= 0;
+** every infeasible position (P < 0 in A, D P + qv < 0 outside) flips at
+** once while their number falls, else, after SIM_BAD tries, only the least
+** (Murty's rule, finite for the P-matrix D).  w: r doubles of scratch. */
+static int simul_bpp(nsm_sim *s, const Seq *q, const double *qv, double *P, double *w, char *in,
+                     int *at, int *gl)
+{
+    int r = q->r, best = r + 1, bad = 0;
+    double scale = 0;
+    for (int a = 0; a < r; a++) {
+        in[a] = qv[a] <= 0;
+        scale = fmax(scale, fabs(qv[a]));
+    }
+    double tol = 1e-12 * scale;
+    for (long it = 0; it < 10L * r + 100; it++) {
+        int rc = simul_solve(s, q, in, qv, P, at, gl);
+        if (rc)
+            return rc;
+        memcpy(w, qv, sizeof(double) * (size_t)r);
+        for (int a = 0; a < r; a++)
+            for (int k = q->np[a]; P[a] != 0 && k < q->np[a + 1]; k++)
+                w[q->nb[k]] += q->nd[k] * P[a];
+        int ninf = 0, first = -1;
+        for (int a = 0; a < r; a++)
+            if (in[a] ? P[a] < -tol : w[a] < -tol) {
+                ninf++;
+                if (first < 0)
+                    first = a;
+            }
+        if (ninf == 0) {
+            for (int a = 0; a < r; a++)
+                P[a] = fmax(P[a], 0);
+            return NSM_OK;
+        }
+        if (ninf < best) {
+            best = ninf;
+            bad = 0;
+        } else {
+            bad++;
+        }
+        for (int a = 0; a < r; a++)
+            if ((bad < SIM_BAD || a == first) && (in[a] ? P[a] < -tol : w[a] < -tol))
+                in[a] = (char)!in[a];
+    }
+    return NSM_ENUMERIC;
+}
+
+/* The impulses of the simultaneous law over q into q->P: qv = u + e min(u, 0)
+** as stated above, the LCP dense for a few contacts, else simul_bpp. */
+static int simul_impulses(nsm_sim *s, Seq *q, int j)
+{
+    int r = q->r, rc;
+    const double *v = s->y + s->n;
+    double *qv = malloc(sizeof(double) * 2 * (size_t)r);
+    int *at = malloc(sizeof(int) * 2 * (size_t)r);
+    char *in = malloc((size_t)r + 1);
+    if (!qv || !at || !in) {
+        free(qv);
+        free(at);
+        free(in);
+        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    }
+    for (int a = 0; a < r; a++) {
+        double e = !q->held[a] && q->u[a] < -rt_vel_tol(s, q->idx[a], v) ? s->num.e[q->idx[a]] : 0;
+        qv[a] = (1 + e) * q->u[a];
+        q->sub[a] = a;
+    }
+    if (r <= SIM_DENSE)
+        rc = seq_lcp(s, q, q->sub, r, qv, j, "no solution of the simultaneous impact problem");
+    else if ((rc = simul_bpp(s, q, qv, q->P, qv + r, in, at, at + r)) == NSM_ENOMEM)
+        rc = rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    else if (rc)
+        rc = rt_fail(s, NSM_ENUMERIC, j, "no solution of the simultaneous impact problem "
+                     "(dependent contacts?)");
+    free(qv);
+    free(at);
+    free(in);
+    return rc;
+}
+
+/* Resolve the impact of gap j over the touching gaps idx[0..r) by the
+** simultaneous law (one impulse problem), logging an impact record for
+** every contact that takes an impulse (the first through the event-rate
+** guard unless exempt1); *count = 1. */
+static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
+{
+    Seq *q = seq_new(s, idx, r);
+    if (!q)
+        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    int n = s->n, rc = simul_impulses(s, q, j);
+    double *v = s->y + n, y0[2 * n];
+    if (rc)
+        return seq_free(q), rc;
+    q->nsub = 0;
+    for (int a = 0; a < r; a++)
+        if (q->P[a] != 0) {
+            q->sub[q->nsub++] = a;
+            q->ub[a] = q->u[a];
+        }
+    double E0 = rt_mech_energy(s, s->mode, s->y);
+    memcpy(y0, s->y, sizeof y0);
+    seq_apply(s, q, v);
+    if (q->nsub == 1 && q->nheld == 0 && s->set.method == NSM_METHOD_EXACT)
+        rt_shadow_impulse(s, idx[q->sub[0]], s->num.e[idx[q->sub[0]]], s->t, y0, s->y);
+    s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
+    for (int x = 0; x < q->nsub && !rc; x++) {
+        int b = q->sub[x];
+        if (!(q->P[b] > 0))
+            continue;
+        double va = rt_wdot(s, idx[b], v), lost = -q->P[b] * (q->ub[b] + va) / 2;
+        if (x > 0 || exempt1)
+            rc = rt_log_exempt(s, NSM_EV_IMPACT, idx[b], q->ub[b], va, q->P[b], lost, 1);
+        else
+            rc = rt_log_event(s, NSM_EV_IMPACT, idx[b], q->ub[b], va, q->P[b], lost, 1);
+    }
+    *count = 1;
+    if (!rc)
+        rc = seq_rest(s, q, j);
+    seq_free(q);
+    return rc;
+}
+
+/*
+** The energetic multi-impact law (impact_law = energetic; Liu, Zhao and
+** Brogliato, Proc. R. Soc. A 464 (2008) 3193 and Multibody System Dynamics
+** 21 (2009) 9): its kernel, rt_lzb_solve (multiimpact.c), takes the
+** cluster's Delassus matrix W (nc x nc, row-major), the relative normal
+** velocities vn, and per contact the restitution e, the stiffness k and the
+** force's exponent eta, and gives the normal impulses P and vn_after.
+** Until the kernel and the model's per-gap stiffness land, nsmc refuses the
+** law (sema.c) and a table asking for it stops here with a clear message.
+** Landing it: build with NSM_HAVE_LZB, and append to nsm_numeric the
+** per-gap arrays kimp and eimp (the stiffness and exponent nsmc already
+** reads from impact(..., stiffness = K, exponent = 1.5): Gap.istiff, iexp).
+*/
+#ifdef NSM_HAVE_LZB
+/* The energetic law over the touching gaps idx[0..r): the kernel's inputs
+** formed here, its impulses applied to v, one record per contact. */
+static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
+{
+    int n = s->n, rc = NSM_OK;
+    double *v = s->y + n;
+    double *W = malloc(sizeof(double) * ((size_t)r * r + 7 * (size_t)r));
+    if (!W)
+        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    double *vn = W + (size_t)r * r, *e = vn + r, *k = e + r, *eta = k + r, *P = eta + r,
+           *after = P + r, *ub = after + r;
+    rt_delassus(s, idx, r, W);
+    for (int a = 0; a < r; a++) {
+        vn[a] = ub[a] = rt_wdot(s, idx[a], v);
+        e[a] = s->num.e[idx[a]];
+        k[a] = s->num.kimp[idx[a]];
+        eta[a] = s->num.eimp[idx[a]];
+    }
+    double E0 = rt_mech_energy(s, s->mode, s->y);
+    if (rt_lzb_solve(r, W, vn, e, k, eta, P, after) < 0) {
+        free(W);
+        return rt_fail(s, NSM_ENUMERIC, j, "no solution of the energetic impact problem");
+    }
+    const RtCsr *Wc = &s->sp.W;
+    for (int a = 0; a < r; a++)
+        for (int q = Wc->p[idx[a]]; P[a] != 0 && q < Wc->p[idx[a] + 1]; q++)
+            v[Wc->i[q]] += s->minv[Wc->i[q]] * Wc->x[q] * P[a];
+    s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
+    for (int a = 0, first = 1; a < r && !rc; a++) {
+        if (!(P[a] > 0))
+            continue;
+        double va = rt_wdot(s, idx[a], v), lost = -P[a] * (ub[a] + va) / 2;
+        rc = first && !exempt1 ? rt_log_event(s, NSM_EV_IMPACT, idx[a], ub[a], va, P[a], lost, 1)
+                               : rt_log_exempt(s, NSM_EV_IMPACT, idx[a], ub[a], va, P[a], lost, 1);
+        first = 0;
+    }
+    free(W);
+    *count = 1;
+    return rc;
+}
+#else
+/* The energetic law's call site without its kernel: a clear stop. */
+static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
+{
+    (void)idx, (void)r, (void)exempt1, (void)count;
+    return rt_fail(s, NSM_EMODEL, j, "impact_law = energetic is not available yet in this runtime "
+                   "(its kernel, rt_lzb_solve, is not built in)");
+}
+#endif
 
 /* Impact of open impact gap j, first part: the touching gaps it reaches
 ** (its impulse problem, into im) and whether it is alone among the open
@@ -567,6 +998,18 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
     return NSM_OK;
 }
 
+/* The impact of gap j over the touching gaps idx[0..r) by the model's
+** impact law (nsm_model.impact_law): one contact alone takes Newton's law
+** under every law, by the sequence's one collision. */
+static int impact_by_law(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
+{
+    if (r > 1 && s->m->impact_law == NSM_IMPACT_SIMULTANEOUS)
+        return impact_simultaneous(s, j, idx, r, exempt1, count);
+    if (r > 1 && s->m->impact_law == NSM_IMPACT_ENERGETIC)
+        return impact_energetic(s, j, idx, r, exempt1, count);
+    return impact_sequence(s, j, idx, r, exempt1, count);
+}
+
 /* Impact, second part: the sequence of collisions over the gaps of im
 ** (impact_sequence), its first record exempt from the event-rate guard as
 ** the Zeno detection said (im->exempt); single stays only if it took one
@@ -578,7 +1021,7 @@ int rt_impact_apply(nsm_sim *s, RtImpact *im)
     if ((rc = rt_fric_impulse(s, im->j, im->idx, im->r, im->exempt, &frictional)))
         return rc;
     im->count = 1;
-    if (!frictional && (rc = impact_sequence(s, im->j, im->idx, im->r, im->exempt, &im->count)))
+    if (!frictional && (rc = impact_by_law(s, im->j, im->idx, im->r, im->exempt, &im->count)))
         return rc;
     im->single = im->single && im->count == 1;
     return NSM_OK;

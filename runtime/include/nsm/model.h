@@ -68,6 +68,11 @@ enum nsm_law { NSM_LAW_IMPACT = 0, NSM_LAW_PENALTY = 1 };
 enum nsm_release { NSM_RELEASE_FORCE = 0, NSM_RELEASE_GAP = 1 };
 enum nsm_method { NSM_METHOD_RK4 = 0, NSM_METHOD_ADAPTIVE = 1, NSM_METHOD_EXACT = 2,
                   NSM_METHOD_TAYLOR = 3 };
+/* How impacts at several touching contacts are resolved (nsm_model.impact_law,
+ * docs/theory.md section 10): pair collisions one after another (the
+ * default), one impulse problem with Newton's law on every contact, or
+ * Liu, Zhao and Brogliato's energetic multi-impact law. */
+enum nsm_impact_law { NSM_IMPACT_SEQUENTIAL = 0, NSM_IMPACT_SIMULTANEOUS = 1, NSM_IMPACT_ENERGETIC = 2 };
 
 /* What makes a model nonlinear (nsm_model.nl, a set of these bits). */
 enum nsm_nl {
@@ -338,6 +343,9 @@ typedef struct nsm_model {
      * compiler must accept.  The HDF5 output stores it as the dataset
      * /model/source. */
     const char *const *source;
+    /* The impact law (enum nsm_impact_law; appended: 0, sequential, when
+     * the table leaves it). */
+    int impact_law;
 } nsm_model;
 
 #ifdef __cplusplus

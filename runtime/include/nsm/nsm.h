@@ -110,6 +110,7 @@ int nsm_sim_model_times(const nsm_sim *sim, double *t_end, double *dt, double *e
 int nsm_sim_set_max_steps(nsm_sim *sim, long max_steps);
 int nsm_sim_set_max_event_rate(nsm_sim *sim, double events_per_second);
 int nsm_sim_set_zeno(nsm_sim *sim, int enabled);           /* default on */
+int nsm_sim_set_max_impacts(nsm_sim *sim, long n);         /* default 1e8 */
 int nsm_sim_set_audit(nsm_sim *sim, int enabled);          /* step-by-step audit, default on */
 /* A balance error above tol relative to the largest energy met (the balance is
  * kept at every step, audit or not, except by an exact run with the audit off

@@ -1,0 +1,70 @@
+"""Cost of the impact laws on touching trains against the train's length.
+
+usage: python3 bench/train_bench.py [--nsmc build/nsmc] [--build build]
+                                    [--law sequential|simultaneous] [--n N ..]
+
+N equal beads (1 kg, weak springs to the ground), all touching, the last
+struck at 1 m/s, e = 0.95 (issue #25); one instant's impacts and a 1 ms
+run.  Prints, per N, the pair collisions (sequential) or contacts solved
+(simultaneous), the simulator's CPU time and the time per collision, and
+the exponents fitted (least squares in log-log) to the time and to the
+time per collision against N.  Numbers in docs/performance.md.
+"""
+import argparse
+import math
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "contacts"))
+import train  # noqa: E402  (the tests' model of the train)
+
+
+def fit(xs, ys):
+    """Slope of log y against log x (least squares)."""
+    lx = [math.log(x) for x in xs]
+    ly = [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nsmc", default="build/nsmc")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--law", default="sequential")
+    ap.add_argument("--n", type=int, action="append")
+    a = ap.parse_args()
+    sizes = a.n or ([50, 100, 200, 400, 1000] if a.law == "sequential" else [1000, 2000, 5000, 10000])
+    libs = [os.path.join(a.build, "libnsmcli.a"), os.path.join(a.build, "libnsmrt.a")]
+    libs += subprocess.run(["pkg-config", "--libs", "hdf5"], stdout=subprocess.PIPE,
+                           text=True).stdout.split()
+    args = argparse.Namespace(nsmc=a.nsmc, include="runtime/include", lib=":".join(libs), cc="cc",
+                              cflags="-O2")
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        for n in sizes:
+            exe = train.build(args, train.model_text(n, 0.95, a.law), work, "t%d" % n)
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            p = subprocess.run([exe, "--events-max", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+            m = re.search(r"(\d+) events, ", p.stdout)
+            count = int(m.group(1)) if m else 0
+            rows.append((n, count, cpu))
+            print("%-12s N = %6d  %10d impact records  %8.3f s  %8.3g s per record"
+                  % (a.law, n, count, cpu, cpu / max(count, 1)), flush=True)
+    if len(rows) > 1:
+        ns = [r[0] for r in rows]
+        print("fitted exponents: records ~ N^%.2f, time ~ N^%.2f, time per record ~ N^%.2f"
+              % (fit(ns, [max(r[1], 1) for r in rows]), fit(ns, [max(r[2], 1e-6) for r in rows]),
+                 fit(ns, [max(r[2], 1e-6) / max(r[1], 1) for r in rows])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""Touching trains of equal beads struck at one end, under each impact law.
+
+usage: train.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
+                [--cflags="FLAGS"] --case CASE
+       train.py --selftest
+
+N equal beads (1 kg) on weak springs (1e-3 N/m to the ground), all
+touching, the last one struck: it moves at -1 m/s into the others at t = 0
+(e = 0.95 unless said).  The velocities just after the impact (the t = 0
+sample) are checked against references computed here, independently of
+the runtime:
+  seq_ref   the sequential law (docs/theory.md section 10) on trains of 40
+            beads (e = 0.95) and 25 beads (e = 0.8): seq_reference below
+            replays the stated ordering rule (the contact closing fastest
+            beyond its velocity tolerance first, the lower index on a tie)
+            in mpmath at 30 digits; velocities to 1e-12 m/s and the same
+            number of collisions.
+  seq_300   300 beads, sequential: the sequence ends (about 1e6 pair
+            collisions, far below the cap; 1000 beads take 3e7, a minute,
+            in bench/train_bench.py), momentum is kept to 1e-12, no
+            contact still approaches beyond its velocity tolerance, and the
+            kinetic energy did not grow.
+  sim_3     3 beads, simultaneous, e = 0.95 and 0.5: the generalised
+            Newton law solved by hand (every contact active: P_k =
+            (1 + e) k / N), v_i = -(1 + e)/N for i < N and
+            v_N = -1 + (1 + e)(N - 1)/N; to 1e-12 (the trajectory file
+            holds 12 significant digits, as do the checks below).
+  sim_1000  1000 beads, simultaneous: the same closed form, to 1e-12.
+  sim_lcp   50 beads, simultaneous, the first leaving at 0.5 m/s and the
+            second at 1 mm/s (slower than the wave: its contact must join
+            the active set, a pivot): the impulse problem's complementarity
+            conditions read from the event log and the velocities (every
+            contact: u+ + e u- >= 0, P >= 0, P (u+ + e u-) = 0 to 1e-12),
+            momentum to 1e-12.
+  cap       100 beads, sequential, --max-impacts 1000: the run stops with
+            a message naming --max-impacts, non-zero status.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what):
+    """Records a failed check (the run goes on to report every one)."""
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        FAILS.append(what)
+
+
+def model_text(n, e, law, v0=None):
+    """The train's model: n beads, restitution e, impact law law; the last
+    bead at -1 m/s, the others at rest but those given in v0 ({bead: m/s})."""
+    init = "P[%d].v = -1 m/s" % n
+    for i, x in sorted((v0 or {}).items()):
+        init += ", P[%d].v = %r m/s" % (i, x)
+    outs = ", ".join("P[%d].v" % i for i in range(1, n + 1))
+    return ("model train \"A touching train struck at one end\"\n"
+            "param e = %r\n"
+            "mass P[1..%d] = 1 kg\n"
+            "for i in 1..%d: spring ground -- P[i], k = 1e-3 N/m\n"
+            "for i in 1..%d: gap G[i]: P[i+1].x - P[i].x >= 0, impact(e = e)\n"
+            "init %s\n"
+            "simulate t_end = 1 ms, method = exact, impact_law = %s\n"
+            "output every 1 ms: %s\n" % (e, n, n, n - 1, init, law, outs))
+
+
+def build(args, text, work, name):
+    """Compiles the model's simulator; its path."""
+    src = os.path.join(work, name + ".nsm")
+    c = os.path.join(work, name + ".c")
+    exe = os.path.join(work, name)
+    with open(src, "w") as f:
+        f.write(text)
+    subprocess.run([args.nsmc, src, "-o", c], check=True)
+    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
+                   [x for x in args.lib.split(":") if x] + ["-lm", "-o", exe], check=True)
+    return exe
+
+
+def simulate(exe, work, extra=(), events=True):
+    """Runs it; (status, stderr, velocities at t = 0+, event rows or None)."""
+    out = os.path.join(work, "tr.csv")
+    ev = os.path.join(work, "ev.csv")
+    cmd = [exe, "--out", out] + (["--events", ev] if events else ["--events-max", "0"]) + list(extra)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        return p.returncode, p.stderr, None, None
+    with open(out) as f:
+        row = next(csv.DictReader(f))
+    v = [float(row["P[%d].v [m/s]" % i]) for i in range(1, len(row))]
+    rows = None
+    if events:
+        with open(ev) as f:
+            rows = list(csv.DictReader(f))
+    return 0, p.stderr, v, rows
+
+
+def seq_reference(n, e, v1=0):
+    """The sequential law replayed in mpmath at 30 digits: pair collisions
+    one after another, the contact closing fastest beyond its velocity
+    tolerance 1e-9 (|v_a| + |v_b|) + 1e-12 first (the lower index on a
+    tie), Newton's law on it alone; (velocities, collisions)."""
+    import mpmath
+    mpmath.mp.dps = 30
+    E = mpmath.mpf(e)
+    v = [mpmath.mpf(0)] * n
+    v[-1] = mpmath.mpf(-1)
+    v[0] += mpmath.mpf(v1)
+    count = 0
+    while True:
+        best, bu = -1, None
+        for a in range(n - 1):
+            u = v[a + 1] - v[a]
+            tol = mpmath.mpf("1e-9") * (abs(v[a]) + abs(v[a + 1])) + mpmath.mpf("1e-12")
+            if u < -tol and (best < 0 or u < bu):
+                best, bu = a, u
+        if best < 0:
+            return v, count
+        P = -(1 + E) * bu / 2
+        v[best] -= P
+        v[best + 1] += P
+        count += 1
+
+
+def sim_closed(n, e):
+    """The simultaneous law's velocities for the struck train (all contacts
+    active, P_k = (1 + e) k / n)."""
+    return [-(1 + e) / n] * (n - 1) + [-1 + (1 + e) * (n - 1) / n]
+
+
+def case_seq_ref(args, work):
+    for n, e in ((40, 0.95), (25, 0.8)):
+        rc, err, v, rows = simulate(build(args, model_text(n, e, "sequential"), work, "s%d" % n), work)
+        check(rc == 0, "sequential %d beads e = %g runs (%s)" % (n, e, err.strip()[-200:]))
+        if rc:
+            continue
+        ref, count = seq_reference(n, e)
+        worst = max(abs(a - float(b)) for a, b in zip(v, ref))
+        impacts = sum(1 for r in rows if r["kind"] == "impact")
+        check(worst <= 1e-12, "sequential %d beads e = %g: velocities within 1e-12 of the reference "
+              "(worst %.3g)" % (n, e, worst))
+        check(impacts == count, "sequential %d beads e = %g: %d collisions (reference %d)"
+              % (n, e, impacts, count))
+
+
+def case_seq_300(args, work):
+    n, e = 300, 0.95
+    rc, err, v, _ = simulate(build(args, model_text(n, e, "sequential"), work, "s300"), work,
+                             events=False)
+    check(rc == 0, "sequential %d beads runs (%s)" % (n, err.strip()[-300:]))
+    if rc:
+        return
+    check(abs(sum(v) + 1) <= 1e-12, "momentum kept: sum v = %.17g (-1)" % sum(v))
+    worst = max(-(v[a + 1] - v[a]) - (1e-9 * (abs(v[a]) + abs(v[a + 1])) + 1e-12) for a in range(n - 1))
+    check(worst <= 1e-15, "no contact approaches beyond its velocity tolerance (worst excess %.3g)"
+          % worst)
+    ke = sum(x * x for x in v) / 2
+    check(ke <= 0.5, "kinetic energy %.6g J <= 0.5 J before" % ke)
+
+
+def case_sim_3(args, work):
+    for e in (0.95, 0.5):
+        rc, err, v, _ = simulate(build(args, model_text(3, e, "simultaneous"), work, "m3"), work)
+        check(rc == 0, "simultaneous 3 beads e = %g runs (%s)" % (e, err.strip()[-200:]))
+        if rc:
+            continue
+        ref = sim_closed(3, e)
+        worst = max(abs(a - b) for a, b in zip(v, ref))
+        check(worst <= 1e-12, "simultaneous 3 beads e = %g: %s against %s (worst %.3g)"
+              % (e, v, ref, worst))
+
+
+def case_sim_1000(args, work):
+    n, e = 1000, 0.95
+    rc, err, v, rows = simulate(build(args, model_text(n, e, "simultaneous"), work, "m1000"), work)
+    check(rc == 0, "simultaneous 1000 beads runs (%s)" % err.strip()[-200:])
+    if rc:
+        return
+    worst = max(abs(a - b) for a, b in zip(v, sim_closed(n, e)))
+    check(worst <= 1e-12, "simultaneous 1000 beads: closed form to 1e-12 (worst %.3g)" % worst)
+    check(len(rows) == n - 1, "one impact record per contact (%d)" % len(rows))
+
+
+def case_sim_lcp(args, work):
+    n, e, v0 = 50, 0.95, {1: -0.5, 2: -0.001}
+    rc, err, v, rows = simulate(build(args, model_text(n, e, "simultaneous", v0), work, "m50"), work)
+    check(rc == 0, "simultaneous 50 beads, the first two leaving, runs (%s)" % err.strip()[-200:])
+    if rc:
+        return
+    before = [0.0] * n
+    before[-1] = -1.0
+    for i, x in v0.items():
+        before[i - 1] = x
+    check(abs(sum(v) - sum(before)) <= 1e-12, "momentum kept (%.17g, %.17g)" % (sum(v), sum(before)))
+    P = [0.0] * (n - 1)
+    for r in rows:
+        P[int(r["contact"][2:-1]) - 1] = float(r["impulse"])
+    worst = 0.0
+    for a in range(n - 1):
+        um = before[a + 1] - before[a]
+        up = v[a + 1] - v[a]
+        w = up + (e * um if um < 0 else 0)
+        worst = max(worst, -w, -P[a], abs(P[a] * w))
+    check(worst <= 1e-12, "u+ + e u- >= 0, P >= 0, P (u+ + e u-) = 0 on every contact (worst %.3g)"
+          % worst)
+    # G[1] separates fast and takes none; G[2] separates slower than the
+    # wave arrives and must take one (a pivot of the solver)
+    check(P[0] == 0 and P[1] > 0 and all(p > 0 for p in P[1:]),
+          "G[1] takes no impulse, G[2..49] take one (%s)" % P[:3])
+
+
+def case_cap(args, work):
+    rc, err, _, _ = simulate(build(args, model_text(100, 0.95, "sequential"), work, "c100"), work,
+                             ["--max-impacts", "1000"], events=False)
+    check(rc != 0 and "--max-impacts" in err and "1000 impacts" in err,
+          "the cap stops the run and names --max-impacts (status %d: %s)" % (rc, err.strip()))
+
+
+def selftest():
+    """The reference's own checks, by hand: e = 1 (Newton's cradle: the
+    struck bead stops, the far one leaves with its velocity), and three
+    beads at e = 1/2 (collisions on G2, G1, G2: v = (-9/16, -3/16, -1/4)...
+    replayed here in exact fractions)."""
+    v, count = seq_reference(5, 1)
+    check(max(abs(x - y) for x, y in zip(v, [-1, 0, 0, 0, 0])) < 1e-25 and count == 4,
+          "e = 1: the cradle passes the velocity on (%d collisions)" % count)
+    from fractions import Fraction as F
+    e = F(1, 2)
+    w = [F(0), F(0), F(-1)]
+    hand = 0
+    while True:
+        u = [w[1] - w[0], w[2] - w[1]]
+        a = min((x for x in range(2) if u[x] < 0), key=lambda x: (u[x], x), default=None)
+        if a is None or -u[a] < F(1, 10 ** 11):
+            break
+        p = -(1 + e) * u[a] / 2
+        w[a] -= p
+        w[a + 1] += p
+        hand += 1
+    v, count = seq_reference(3, 0.5)
+    check(max(abs(x - float(y)) for x, y in zip(v, w)) < 1e-11 and abs(count - hand) <= 1,
+          "three beads e = 1/2 against exact fractions (%d, %d collisions)" % (count, hand))
+    ref = sim_closed(3, 0.5)
+    check(abs(sum(ref) + 1) < 1e-15 and abs(ref[2] - ref[1] - 0.5 * 1) < 1e-15,
+          "the closed form keeps momentum and Newton's law on the struck contact")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nsmc")
+    ap.add_argument("--include")
+    ap.add_argument("--lib")
+    ap.add_argument("--cc", default="cc")
+    ap.add_argument("--cflags", default="-O2")
+    ap.add_argument("--case")
+    ap.add_argument("--selftest", action="store_true")
+    args = ap.parse_args()
+    if args.selftest:
+        selftest()
+    else:
+        cases = {"seq_ref": case_seq_ref, "seq_300": case_seq_300, "sim_3": case_sim_3,
+                 "sim_1000": case_sim_1000, "sim_lcp": case_sim_lcp, "cap": case_cap}
+        with tempfile.TemporaryDirectory() as work:
+            cases[args.case](args, work)
+    if FAILS:
+        print("%d check(s) failed" % len(FAILS))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
