@@ -53,7 +53,7 @@
 extern "C" {
 #endif
 
-#define NSM_ABI_VERSION 4
+#define NSM_ABI_VERSION 5
 
 /* Return of the per-mode functions when the compiler did not write this mode
  * out (too many gaps to enumerate): the runtime then uses its generic path,
@@ -73,7 +73,8 @@ enum nsm_method { NSM_METHOD_RK4 = 0, NSM_METHOD_ADAPTIVE = 1, NSM_METHOD_EXACT 
 enum nsm_nl {
     NSM_NL_FORCE = 1,    /* a `force` depends on the state */
     NSM_NL_GAP = 2,      /* a gap is not affine in the positions (gap_curved) */
-    NSM_NL_PENALTY = 4   /* a penalty law has an exponent other than 1 (num->pexp) */
+    NSM_NL_PENALTY = 4,  /* a penalty law has an exponent other than 1 (num->pexp) */
+    NSM_NL_SLIP = 8      /* a slip's coefficients depend on the positions (fric_curved) */
 };
 
 enum nsm_output_kind {
@@ -331,6 +332,22 @@ typedef struct nsm_model {
      * when there are none): the value of column k at time t and state y (2n
      * values), an expression of t, the parameters and the state. */
     double (*output_value)(int k, double t, const double *y, const double *p, const double *c);
+
+    /* Curved slips (ABI 5, appended: 0/NULL unless nl has NSM_NL_SLIP): a
+     * friction element with fric_curved[k] = 1 has the slip velocity
+     * w_k(x) . v - ut[k], coefficients that depend on the positions (a
+     * rotating body's corner).  Its row of num->Wt lists the pattern with
+     * value 0: fric_ncols[k] bodies fric_cols[k][..] in increasing order,
+     * n_wtcurved nonzeros in all, numbered element by element.  nl_slip
+     * fills at y, for every curved slip k (other entries untouched):
+     *   curv[k]   = v^T (dw_k/dx) v, so that the slip's rate is w_k(x) a + curv[k]
+     *   wtval[..] = w_k(x) at its bodies */
+    const unsigned char *fric_curved;  /* nf flags */
+    const int *fric_ncols;             /* nf */
+    const int *const *fric_cols;       /* nf */
+    int n_wtcurved;
+    void (*nl_slip)(const double *y, const double *p, const double *c, double *curv,
+                    double *wtval);
 } nsm_model;
 
 #ifdef __cplusplus
