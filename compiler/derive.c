@@ -1045,6 +1045,8 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         dv->n_gen = 0;    /* the exact method needs a linear model */
         dv->gen_why = "the model is nonlinear";
         dv_curved_gaps(dv);
+        if (dv->nl & NL_SLIP)
+            dv_curved_slips(dv);
     } else {
         dv_generator(dv);
     }

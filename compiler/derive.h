@@ -182,6 +182,12 @@ typedef struct Derivation {
     Expr **gcurve, **gcv;
     Expr ***gw;
     int n_wcurved;         /* the curved gaps' nonzeros of W, all together */
+    /* curved slips (Friction.curved): element k's nonzero coefficients
+     * fw[k][i] = w_t(x) at body fcol[k][i] (i < fncol[k]) and its curvature
+     * term fcv[k] = v^T (dw_t/dx) v, so that u_k' = w_t(x) a + fcv[k] */
+    Expr ***fw, **fcv;
+    int **fcol, *fncol;
+    int n_wtcurved;        /* the curved slips' nonzeros of Wt, all together */
 } Derivation;
 
 /* The paper's forms (derive_paper.c).
@@ -252,6 +258,8 @@ bool dv_time_function_ok(ExprCtx *x, Expr *h);
 
 /* The curved gaps' derivatives (derive_nl.c): gw and gcv of every curved gap. */
 void dv_curved_gaps(Derivation *dv);
+/* The curved slips' coefficients and curvature terms (derive_nl.c). */
+void dv_curved_slips(Derivation *dv);
 
 /* A nonlinear model's Taylor tape (derive_nl.c): the three-address form of
  * every force, curved gap, curvature term and W entry, one node per

@@ -47,6 +47,72 @@ void dv_curved_gaps(Derivation *dv)
     }
 }
 
+/* ---- curved slips ----------------------------------------------------------- */
+
+/* Marks in seen[] (and lists in cols, kept increasing) the bodies whose
+ * positions e mentions (x_i = var i, i < n). */
+static void slip_positions(const Expr *e, int n, unsigned char *seen, int *cols, int *nc)
+{
+    if (e->kind == EX_VAR) {
+        if (e->index < n && !seen[e->index]) {
+            int i = (*nc)++;
+            while (i > 0 && cols[i - 1] > e->index) {
+                cols[i] = cols[i - 1];
+                i--;
+            }
+            cols[i] = e->index;
+            seen[e->index] = 1;
+        }
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        slip_positions(e->args[i], n, seen, cols, nc);
+}
+
+/* For every friction element whose slip coefficients depend on the
+ * positions: its nonzero coefficients w_t,i(x) (the pattern of its row of
+ * Wt) and the curvature term sum_i v_i sum_j (dw_t,i/dx_j) v_j, so that
+ * the slip's rate is w_t(x) a + fcv[k]. */
+void dv_curved_slips(Derivation *dv)
+{
+    const Model *m = dv->model;
+    ExprCtx *x = dv->ex;
+    int n = dv->n, nf = m->n_frictions;
+    dv->fw = arena_alloc(dv->arena, sizeof(Expr **) * (size_t)(nf + 1));
+    dv->fcv = arena_alloc(dv->arena, sizeof(Expr *) * (size_t)(nf + 1));
+    dv->fcol = arena_alloc(dv->arena, sizeof(int *) * (size_t)(nf + 1));
+    dv->fncol = arena_alloc(dv->arena, sizeof(int) * (size_t)(nf + 1));
+    dv->n_wtcurved = 0;
+    unsigned char *seen = arena_alloc(dv->arena, (size_t)(n ? n : 1));
+    int *deps = arena_alloc(dv->arena, sizeof(int) * (size_t)(n ? n : 1));
+    for (int k = 0; k < nf; k++) {
+        const Friction *f = &m->frictions[k];
+        dv->fncol[k] = 0;
+        if (!f->curved)
+            continue;
+        dv->fcol[k] = arena_alloc(dv->arena, sizeof(int) * (size_t)(n ? n : 1));
+        dv->fw[k] = arena_alloc(dv->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
+        Expr *cv = expr_num(x, 0);
+        for (int i = 0; i < n; i++) {
+            if (expr_is_zero(f->w[i]))
+                continue;
+            int c = dv->fncol[k]++;
+            dv->fcol[k][c] = i;
+            dv->fw[k][c] = f->w[i];
+            int nd = 0;
+            memset(seen, 0, (size_t)n);
+            slip_positions(f->w[i], n, seen, deps, &nd);
+            Expr *row = expr_num(x, 0);   /* sum_j (dw_i/dx_j) v_j */
+            for (int q = 0; q < nd; q++)
+                row = expr_add(x, row, expr_mul(x, expr_diff(x, f->w[i], dv->x[deps[q]]),
+                                                dv->v[deps[q]]));
+            cv = expr_add(x, cv, expr_mul(x, dv->v[i], row));
+        }
+        dv->fcv[k] = cv;
+        dv->n_wtcurved += dv->fncol[k];
+    }
+}
+
 /* ---- the Taylor tape ----------------------------------------------------------- */
 
 typedef struct Memo {

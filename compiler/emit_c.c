@@ -779,7 +779,7 @@ static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, cons
  * of lines that rolls into loops.  `name` is "num->K"; returns the count. */
 static int lines_entries(Lines *ls, Arena *a, const char *name, int rows, int cols,
                          Expr *(*at)(const void *, int, int, int *), const void *A,
-                         const Model *curved)
+                         bool (*curved)(const Derivation *, int), const Derivation *dv)
 {
     const char *rn = arena_printf(a, "%s.row", name), *cn = arena_printf(a, "%s.col", name);
     const char *vn = arena_printf(a, "%s.val", name);
@@ -792,8 +792,8 @@ static int lines_entries(Lines *ls, Arena *a, const char *name, int rows, int co
                 Expr *v = at(A, i, k, &c);
                 if (!v)
                     break;
-                /* a curved gap's row lists its pattern with value 0 */
-                bool keep = curved && curved->gaps[i].curve;
+                /* a curved row lists its pattern (value 0: filled at a state) */
+                bool keep = curved && curved(dv, i);
                 if (c < 0 || c >= cols || (expr_is_zero(v) && !keep))
                     continue;
                 if (pass == 0)
@@ -819,14 +819,30 @@ static Expr *dvmat_at(const void *A, int i, int k, int *c)
 }
 
 /* Entry k of row i of the friction elements' Wt: body k's coefficient of
- * element i (NULL past the last body). */
+ * element i (NULL past the last body; 0 in a curved row, whose nonzeros
+ * are kept as the pattern and valued by nl_slip at a state). */
 static Expr *wt_at(const void *A, int i, int k, int *c)
 {
-    const Model *m = A;
+    const Derivation *dv = A;
+    const Model *m = dv->model;
     if (k >= m->n_bodies)
         return NULL;
     *c = k;
-    return m->frictions[i].w[k];
+    Expr *w = m->frictions[i].w[k];
+    return m->frictions[i].curved && !expr_is_zero(w) ? expr_num(dv->ex, 0) : w;
+}
+
+/* Is gap i curved (its row of W valued by nl_gap at a state)? */
+static bool w_row_curved(const Derivation *dv, int i)
+{
+    return dv->model->gaps[i].curve != NULL;
+}
+
+/* Is friction element i's slip curved (its row of Wt valued by nl_slip)?
+ * Its pattern: the coefficients that are not identically 0. */
+static bool wt_row_curved(const Derivation *dv, int i)
+{
+    return dv->model->frictions[i].curved;
 }
 
 /* setup(): parameter checks, hoisted constants and the numeric tables. */
@@ -897,10 +913,12 @@ static void emit_setup(Cgen *cg)
     lines_flush(cg, &ls, "    ");
     /* the sparse tables, entry by entry: row, column, value */
     Arena *ar = dv->arena;
-    cg->nnz_K = lines_entries(&ls, ar, "num->K", n, n, dvmat_at, dv->K, NULL);
-    cg->nnz_C = lines_entries(&ls, ar, "num->C", n, n, dvmat_at, dv->C, NULL);
-    cg->nnz_W = lines_entries(&ls, ar, "num->W", g, n, dvmat_at, dv->W, dv->nl ? m : NULL);
-    cg->nnz_Wt = lines_entries(&ls, ar, "num->Wt", m->n_frictions, n, wt_at, m, NULL);
+    cg->nnz_K = lines_entries(&ls, ar, "num->K", n, n, dvmat_at, dv->K, NULL, dv);
+    cg->nnz_C = lines_entries(&ls, ar, "num->C", n, n, dvmat_at, dv->C, NULL, dv);
+    cg->nnz_W = lines_entries(&ls, ar, "num->W", g, n, dvmat_at, dv->W,
+                              dv->nl ? w_row_curved : NULL, dv);
+    cg->nnz_Wt = lines_entries(&ls, ar, "num->Wt", m->n_frictions, n, wt_at, dv,
+                               (dv->nl & NL_SLIP) ? wt_row_curved : NULL, dv);
     lines_flush(cg, &ls, "    ");
     Expr *zero = expr_num(dv->ex, 0);
     for (int j = 0; j < g; j++) {
@@ -1830,11 +1848,64 @@ static void emit_nl_gap(Cgen *cg)
     fprintf(o, "}\n\n");
 }
 
-/* Everything a nonlinear model adds: nl_force, nl_gap, nl_series. */
+/* The curved slips' tables and nl_slip(): their rows w_t(x) of Wt and
+** curvature terms v^T (dw_t/dx) v. */
+static void emit_nl_slip(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    int nf = m->n_frictions;
+    if (!(dv->nl & NL_SLIP))
+        return;
+    fprintf(o, "/* 1 for a slip whose coefficients depend on the positions */\n"
+               "static const unsigned char fric_curved[] = {");
+    for (int k = 0; k < nf; k++)
+        fprintf(o, "%s%d", k ? ", " : "", m->frictions[k].curved);
+    fprintf(o, "};\n\n/* a curved slip's bodies, in increasing order */\n");
+    for (int k = 0; k < nf; k++) {
+        if (!m->frictions[k].curved)
+            continue;
+        fprintf(o, "static const int fric_cols_%d[] = {", k);
+        for (int c = 0; c < dv->fncol[k]; c++)
+            fprintf(o, "%s%d", c ? ", " : "", dv->fcol[k][c]);
+        fprintf(o, "};\n");
+    }
+    fprintf(o, "static const int fric_ncols[] = {");
+    for (int k = 0; k < nf; k++)
+        fprintf(o, "%s%d", k ? ", " : "", m->frictions[k].curved ? dv->fncol[k] : 0);
+    fprintf(o, "};\nstatic const int *const fric_cols[] = {");
+    for (int k = 0; k < nf; k++)
+        fprintf(o, m->frictions[k].curved ? "%sfric_cols_%d" : "%sNULL", k ? ", " : "", k);
+    fprintf(o, "};\n\n");
+    fprintf(o, "/* Curved slips at y: curv[k] = v^T (dw_k/dx) v (so that the slip's rate is\n"
+               "   w_k(x) a + curv[k]) and wtval = w_k(x) at its bodies. */\n");
+    fprintf(o, "static void nl_slip(const double *y, const double *p, const double *c, double *curv,\n"
+               "                    double *wtval)\n{\n    (void)p;\n    (void)c;\n");
+    int wk = 0;
+    for (int k = 0; k < nf; k++) {
+        if (!m->frictions[k].curved)
+            continue;
+        fprintf(o, "    /* ");
+        pcomment(o, m->frictions[k].name);
+        fprintf(o, " */\n    curv[%d] = ", k);
+        px(cg, dv->fcv[k]);
+        fprintf(o, ";\n");
+        for (int c = 0; c < dv->fncol[k]; c++, wk++) {
+            fprintf(o, "    wtval[%d] = ", wk);
+            px(cg, dv->fw[k][c]);
+            fprintf(o, ";   /* coefficient of %s */\n", m->bodies[dv->fcol[k][c]].vname);
+        }
+    }
+    fprintf(o, "}\n\n");
+}
+
+/* Everything a nonlinear model adds: nl_force, nl_gap, nl_slip, nl_series. */
 static void emit_nl(Cgen *cg)
 {
     emit_nl_force(cg);
     emit_nl_gap(cg);
+    emit_nl_slip(cg);
     DvTape *tp = dv_tape((Derivation *)cg->dv);
     cg->nl_nwork = tp->n_slots;
     emit_nl_series(cg, tp);
@@ -1845,14 +1916,21 @@ static void emit_nl_table(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
-    fprintf(o, "    .nl = %s%s%s%s,\n", dv->nl & NL_FORCE ? "NSM_NL_FORCE" : "",
-            (dv->nl & NL_FORCE) && (dv->nl & ~NL_FORCE) ? " | " : "",
-            dv->nl & NL_GAP ? "NSM_NL_GAP" : "",
-            (dv->nl & NL_PENALTY) ? ((dv->nl & NL_GAP) ? " | NSM_NL_PENALTY" : "NSM_NL_PENALTY") : "");
-    fprintf(o, "    .nl_force = nl_force,\n");
+    static const struct { int bit; const char *name; } bits[] = {
+        {NL_FORCE, "NSM_NL_FORCE"}, {NL_GAP, "NSM_NL_GAP"}, {NL_PENALTY, "NSM_NL_PENALTY"},
+        {NL_SLIP, "NSM_NL_SLIP"}};
+    fprintf(o, "    .nl = ");
+    for (int b = 0, any = 0; b < 4; b++)
+        if (dv->nl & bits[b].bit)
+            fprintf(o, "%s%s", any++ ? " | " : "", bits[b].name);
+    fprintf(o, ",\n    .nl_force = nl_force,\n");
     if (dv->nl & NL_GAP)
         fprintf(o, "    .gap_curved = gap_curved,\n    .gap_ncols = gap_ncols,\n    .gap_cols = gap_cols,\n"
                    "    .n_wcurved = %d,\n    .nl_gap = nl_gap,\n", dv->n_wcurved);
+    if (dv->nl & NL_SLIP)
+        fprintf(o, "    .fric_curved = fric_curved,\n    .fric_ncols = fric_ncols,\n"
+                   "    .fric_cols = fric_cols,\n    .n_wtcurved = %d,\n    .nl_slip = nl_slip,\n",
+                dv->n_wtcurved);
     fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
 }
 

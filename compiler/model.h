@@ -122,6 +122,7 @@ typedef struct Friction {
     Expr *normal;     /* newtons; NULL when normal_gap >= 0 */
     int normal_gap;   /* -1, or the gap whose contact force is the normal force */
     Expr *et;         /* tangential restitution of impacts on normal_gap, in [0, 1]; NULL: 0 */
+    bool curved;      /* a coefficient w[i] depends on the positions (x_i = var i) */
 } Friction;
 
 typedef enum OutputKind {
@@ -152,7 +153,7 @@ typedef enum Method { METHOD_RK4, METHOD_ADAPTIVE, METHOD_EXACT, METHOD_TAYLOR }
 typedef enum ImpactLaw { IMPACT_SEQUENTIAL, IMPACT_SIMULTANEOUS, IMPACT_ENERGETIC } ImpactLaw;
 
 /* What makes a model nonlinear (Model.nl), the bits of nsm/model.h's enum nsm_nl. */
-enum { NL_FORCE = 1, NL_GAP = 2, NL_PENALTY = 4 };
+enum { NL_FORCE = 1, NL_GAP = 2, NL_PENALTY = 4, NL_SLIP = 8 };
 
 typedef struct Model {
     const char *path;   /* as given on the command line */

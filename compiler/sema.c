@@ -489,6 +489,9 @@ enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4, CX_STATE = 8, CX_OUT = 16 };
 /* While statements are read the number of bodies is not known: a force's
  * velocity v_i is variable VEL_VAR + i, renumbered n + i by finish(). */
 enum { VEL_VAR = SEMA_MAX_BODIES };
+/* In a slip velocity (whose velocities are vars 0..n-1) the position x_i is
+ * SLIP_POS_VAR + i, renumbered i by finish() (the slip's coefficients). */
+enum { SLIP_POS_VAR = 2 * SEMA_MAX_BODIES };
 static Dim DIM_V, DIM_RATE; /* defined with the other units below */
 
 /* A converted value: its expression (simplified as it is built), unit, and,
@@ -737,10 +740,12 @@ static Val conv_planar_member(Sema *s, const Node *n, const Sym *ps, int cx)
         for (int k = 0; k < 3; k++)
             if (strcmp(n->name, vel[k]) == 0)
                 vb = planar_coord(s, ps->index, k == 0 ? "x" : k == 1 ? "y" : "phi");
+        if (vb < 0 && body >= 0) /* a position: in the coefficients (a rotating corner) */
+            return val(expr_var(s->ex, SLIP_POS_VAR + body),
+                       s->m->bodies[body].coord == COORD_PHI ? dim_none() : dim_make(1, 0, 0));
         if (vb < 0) {
-            diag_error(s->diag, n->loc, "a slip velocity may depend on velocities only (vx, vy, "
-                       "omega), not on '%s.%s' (coefficients that depend on the configuration, "
-                       "as at a rotating body's corner, are not supported yet)", ps->name, n->name);
+            diag_error(s->diag, n->loc, "a slip velocity may depend on velocities and positions "
+                       "only (vx, vy, omega, x, y, phi), not on '%s.%s'", ps->name, n->name);
             return bad();
         }
         return val(expr_var(s->ex, vb), s->m->bodies[vb].coord == COORD_PHI ? DIM_RATE : DIM_V);
@@ -996,6 +1001,8 @@ static Val conv_member(Sema *s, const Node *n, int cx)
         return bad();
     }
     if (cx & CX_VEL) {
+        if (strcmp(n->name, "x") == 0 && body >= 0) /* a position, in the coefficients */
+            return val(expr_var(s->ex, SLIP_POS_VAR + body), dim_make(1, 0, 0));
         if (strcmp(n->name, "v") != 0) {
             diag_error(s->diag, n->loc, "a slip velocity may depend on velocities only, not on "
                        "'%s.%s'", body < 0 ? "ground" : s->m->bodies[body].name, n->name);
@@ -1832,6 +1839,8 @@ static const char *var_namer(void *ud, int index, ExprStyle style)
 {
     (void)style;
     Sema *s = ud;
+    if (index >= SLIP_POS_VAR)
+        return s->m->bodies[index - SLIP_POS_VAR].xname;
     if (index >= VEL_VAR)
         return s->m->bodies[index - VEL_VAR].vname;
     return s->m->bodies[index].xname;
@@ -2195,8 +2204,20 @@ static bool init_target(Sema *s, const Node *t, int *body, bool *pos)
     return true;
 }
 
-/* Splits a slip velocity into its slopes w[i] = du/dv_i (parameters only)
-** and the surface velocity -u(v = 0), which must not depend on time. */
+/* Does e mention a variable below `below` (in a slip: a velocity)? */
+static bool has_var_below(const Expr *e, int below)
+{
+    if (e->kind == EX_VAR)
+        return e->index < below;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_var_below(e->args[i], below))
+            return true;
+    return false;
+}
+
+/* Splits a slip velocity into its slopes w[i] = du/dv_i (parameters and
+** positions: a rotating corner's) and the surface velocity -u(v = 0), which
+** may depend on neither time nor the positions. */
 static bool split_slip(Sema *s, Expr *u, const char *name, SrcLoc loc, PendingGap *pg,
                        Expr **surf)
 {
@@ -2213,9 +2234,10 @@ static bool split_slip(Sema *s, Expr *u, const char *name, SrcLoc loc, PendingGa
         if (!expr_depends_on(u, var))
             continue;
         Expr *w = expr_diff(s->ex, u, var);
-        if (expr_has_kind(w, EX_VAR) || expr_has_kind(w, EX_TIME)) {
+        if (has_var_below(w, n) || expr_has_kind(w, EX_TIME)) {
             diag_error(s->diag, loc, "the slip velocity of friction '%s' must be linear in body "
-                       "velocities with constant coefficients (like A.v - B.v + R*W.v)", name);
+                       "velocities, with coefficients of the parameters and positions (like "
+                       "A.v - B.v + R*W.v)", name);
             return false;
         }
         pg->terms[pg->n_terms++] = (GapTerm){i, w};
@@ -2229,6 +2251,12 @@ static bool split_slip(Sema *s, Expr *u, const char *name, SrcLoc loc, PendingGa
     if (expr_has_kind(off, EX_TIME)) {
         diag_error(s->diag, loc, "friction '%s': a surface velocity that changes with time is "
                    "not supported yet (give a constant or parameter expression)", name);
+        return false;
+    }
+    if (expr_has_kind(off, EX_VAR)) {
+        diag_error(s->diag, loc, "friction '%s': the slip velocity has a term in the positions "
+                   "alone (a surface velocity that depends on the configuration is not "
+                   "supported: positions may only multiply velocities)", name);
         return false;
     }
     *surf = expr_neg(s->ex, off);
@@ -2879,6 +2907,22 @@ static Expr *renumber_velocities(Sema *s, Expr *e)
     return expr_subst_chain(s->ex, e, n, from, to);
 }
 
+/* Renumbers the positions SLIP_POS_VAR + i of a slip's coefficient as i,
+ * the numbering of derive.h. */
+static Expr *renumber_slip_positions(Sema *s, Expr *e)
+{
+    if (!expr_has_kind(e, EX_VAR))
+        return e;
+    int n = s->m->n_bodies;
+    Expr **from = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
+    Expr **to = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        from[i] = expr_var(s->ex, SLIP_POS_VAR + i);
+        to[i] = expr_var(s->ex, i);
+    }
+    return expr_subst_chain(s->ex, e, n, from, to);
+}
+
 /* The model's nonlinear bits (Model.nl): state-dependent forces, curved gaps,
  * penalty exponents other than 1. */
 static int nonlinear_bits(const Model *m)
@@ -2890,6 +2934,8 @@ static int nonlinear_bits(const Model *m)
         nl |= m->gaps[j].curve ? NL_GAP : 0;
         nl |= m->gaps[j].pexp ? NL_PENALTY : 0;
     }
+    for (int k = 0; k < m->n_frictions; k++)
+        nl |= m->frictions[k].curved ? NL_SLIP : 0;
     return nl;
 }
 
@@ -2915,14 +2961,13 @@ static void nonlinear_checks(Sema *s)
     Model *m = s->m;
     if (!m->nl)
         return;
-    if (m->nl & NL_GAP) {
-        for (int k = 0; k < m->n_frictions; k++) {
-            diag_error(s->diag, m->frictions[k].loc,
-                       "friction in a model with a curved gap is not supported yet (friction "
-                       "needs a constant contact geometry: affine gaps, slip velocities with "
-                       "constant coefficients)");
-            break;
-        }
+    if (((m->nl & NL_SLIP) || ((m->nl & NL_GAP) && m->n_frictions > 0)) &&
+        (!s->method_set || m->method == METHOD_TAYLOR)) {
+        diag_error(s->diag, m->frictions[0].loc,
+                   "friction with a configuration-dependent geometry (a curved gap, or a slip "
+                   "velocity whose coefficients depend on the positions) runs with method = rk4 "
+                   "or adaptive; the taylor method does not take it yet");
+        return;
     }
     for (int k = 0; k < m->n_forces; k++)
         if (kink_of_time(m->forces[k].value)) {
@@ -3003,8 +3048,11 @@ static void finish(Sema *s)
         f->w = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
         for (int i = 0; i < n; i++)
             f->w[i] = expr_num(s->ex, 0);
-        for (int q = 0; q < s->pfrics[k].n_terms; q++)
-            f->w[s->pfrics[k].terms[q].body] = s->pfrics[k].terms[q].w;
+        for (int q = 0; q < s->pfrics[k].n_terms; q++) {
+            Expr *w = renumber_slip_positions(s, s->pfrics[k].terms[q].w);
+            f->w[s->pfrics[k].terms[q].body] = w;
+            f->curved = f->curved || expr_has_kind(w, EX_VAR);
+        }
     }
     for (int k = 0; k < m->n_forces; k++)
         if (m->forces[k].state)

@@ -70,6 +70,20 @@ foreach(case rocking_impact rocking_squat)
     set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
   endforeach()
 endforeach()
+# Housner's rocking block in full (models/rocking_block.nsm): curved
+# corner gaps and slips whose coefficients depend on the angle (rows and
+# curvature terms at each state), every corner impact against
+# refs.rocking_block (mp.odefun and Housner's ratio).  The taylor method
+# does not take friction with a configuration-dependent geometry yet.
+foreach(method rk4 adaptive)
+  add_test(NAME nonlinear.rocking_block.${method}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+            --include ${NSM_SOURCE_DIR}/runtime/include
+            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+            --case rocking_block --method ${method})
+  set_tests_properties(nonlinear.rocking_block.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+endforeach()
 # The whole rocking motion's reference (mp.odefun on the free rocking
 # equation and Housner's ratio) against quadratures of the energy: ready
 # for the rocking block model, which waits for friction with

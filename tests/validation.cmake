@@ -221,6 +221,8 @@ nsm_validate(pulse                pulse                adaptive --event-tol 1e-1
 foreach(name ${NSM_VALIDATION_SIMS})
   if(name IN_LIST NSM_NONLINEAR_MODELS)
     nsm_validate(${name} ${name}_energy taylor TAG energy --no-reference --energy-tol 1e-10)
+  elseif(name IN_LIST NSM_NONLINEAR_ADAPTIVE_MODELS)
+    nsm_validate(${name} ${name}_energy adaptive TAG energy --no-reference --energy-tol 1e-10)
   else()
     nsm_validate(${name} ${name}_energy exact TAG energy --no-reference --energy-tol 1e-10)
   endif()

@@ -24,7 +24,7 @@
 ** surface's term (surface.c; 0 for a fixed gap). */
 double rt_gap_at(const nsm_sim *s, int j, double t, const double *x)
 {
-    if (s->nl && s->m->gap_curved[j])
+    if (rt_nl_gap_curved(s, j))
         return rt_nl_gap_value(s, j, x);
     double g = rt_wrow(s, j, x) + s->num.d[j];
     return s->moving ? g + rt_surface_of(s, j, 0, t) : g;
@@ -432,7 +432,8 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
         delassus_rows(s, R, Dd, cl->lidx, m, D);
         for (int k = 0; k < m; k++) {
             int q = cl->lidx[k];
-            mu[k] = -rt_csr_dot(R, q, a) - (hdd && gk[q] < s->g ? hdd[gk[q]] : 0);
+            mu[k] = -rt_csr_dot(R, q, a) - (hdd && gk[q] < s->g ? hdd[gk[q]] : 0) -
+                    (gk[q] >= s->g ? rt_nl_slip_curv(s, gk[q] - s->g) : 0);
         }
         if (nsm_la_solve(m, D, mu, 1) != NSM_LA_OK)
             return NSM_ENUMERIC;

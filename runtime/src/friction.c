@@ -538,6 +538,22 @@ static int multi_needed(const nsm_sim *s, const int *idx, int r)
     return 0;
 }
 
+/* The law treats every contact of the impact as unilateral: a contact
+** held shut before it that took no impulse and now leaves (a rocking
+** block's old corner, lifted by the new one's impulse) is released from
+** the mode, so that the settle after the impact logs its separation
+** instead of holding it shut by its acceleration alone. */
+static void multi_release(nsm_sim *s, const FricMulti *F, const double *P, double pmax)
+{
+    const double *v = s->y + s->n;
+    for (int a = 0; a < F->r; a++) {
+        int j = F->idx[a];
+        if (rt_mode_has(s->mode, j) && !(P[a] > 1e-12 * pmax) &&
+            rt_gap_rate(s, j, s->t, v) > rt_vel_tol(s, j, v))
+            rt_mode_del(s->mode, j);
+    }
+}
+
 /* Record the frictional impact of several contacts just applied: an impact
 ** record per contact that took an impulse, in the order of the gaps (j's
 ** always, the others exempt from the event-rate guard; the loss, normal and
@@ -585,6 +601,7 @@ static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, con
         if ((rc = element_after_impulse(s, k, F->u[r + q], u1, P[r + q], stuck)))
             return rc;
     }
+    multi_release(s, F, P, pmax);
     return NSM_OK;
 }
 

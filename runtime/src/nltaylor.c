@@ -1,5 +1,5 @@
 /*
-** nltaylor.c: the taylor method, for nonlinear models (nsm/model.h, ABI 4).
+** nltaylor.c: the taylor method, for nonlinear models (nsm/model.h, ABI 5).
 **
 ** Over a step from (t0, Y0) in a mode, every state is expanded in powers
 ** of tau = t - t0 to degree K.  The model's nl_series gives order k of the
@@ -175,10 +175,10 @@ static double wdot_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, const 
     const nsm_model *m = s->m;
     int K = e->K;
     double r = 0;
-    if (s->nl && m->gap_curved[j]) {
+    if (rt_nl_gap_curved(s, j)) {
         int at = 0;
         for (int q = 0; q < j; q++)
-            at += m->gap_curved[q] ? m->gap_ncols[q] : 0;
+            at += rt_nl_gap_curved(s, q) ? m->gap_ncols[q] : 0;
         for (int c = 0; c < m->gap_ncols[j]; c++, at++)
             for (int l = 0; l <= k; l++)
                 r += SER(e->WV, at, l) * SER(u, off + m->gap_cols[j][c], k - l);
@@ -196,10 +196,10 @@ static void wtlam_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, int lo,
 {
     const nsm_model *m = s->m;
     int K = e->K;
-    if (s->nl && m->gap_curved[j]) {
+    if (rt_nl_gap_curved(s, j)) {
         int at = 0;
         for (int q = 0; q < j; q++)
-            at += m->gap_curved[q] ? m->gap_ncols[q] : 0;
+            at += rt_nl_gap_curved(s, q) ? m->gap_ncols[q] : 0;
         for (int c = 0; c < m->gap_ncols[j]; c++, at++)
             for (int l = lo; l <= k; l++)
                 out[m->gap_cols[j][c]] += SER(e->WV, at, l) * SER(e->LAM, j, k - l);
@@ -260,7 +260,7 @@ static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
     for (int j = 0; j < s->g; j++) {
         if (s->m->gaps[j].law != NSM_LAW_PENALTY || !rt_mode_has(e->mode, j))
             continue;
-        double gap = s->nl && s->m->gap_curved[j] ? SER(e->G, j, k)
+        double gap = rt_nl_gap_curved(s, j) ? SER(e->G, j, k)
                                                    : wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
         SER(e->P, j, k) = -gap;
         SER(e->PR, j, k) = -wdot_k(s, e, j, k, e->X, s->n);
@@ -304,11 +304,11 @@ static int held_k(nsm_sim *s, RtNlTaylor *e, int k, int r)
         const RtCsr *W = &s->sp.W;
         for (int p = W->p[j]; p < W->p[j + 1]; p++)
             b += W->x[p] * af[W->i[p]];           /* W_0 a_free, W's row at the expansion point */
-        if (s->nl && s->m->gap_curved[j]) {
+        if (rt_nl_gap_curved(s, j)) {
             /* sum_{l>=1} W_l a_{k-l} and curv_k */
             int at = 0;
             for (int q2 = 0; q2 < j; q2++)
-                at += s->m->gap_curved[q2] ? s->m->gap_ncols[q2] : 0;
+                at += rt_nl_gap_curved(s, q2) ? s->m->gap_ncols[q2] : 0;
             for (int c = 0; c < s->m->gap_ncols[j]; c++, at++)
                 for (int l = 1; l <= k; l++)
                     b += SER(e->WV, at, l) * SER(e->A, s->m->gap_cols[j][c], k - l);
@@ -576,7 +576,7 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
             a[k] = SER(e->P, j, k);
         else if (closed)
             a[k] = SER(e->LAM, j, k);
-        else if (s->nl && s->m->gap_curved[j])
+        else if (rt_nl_gap_curved(s, j))
             a[k] = SER(e->G, j, k);
         else
             a[k] = wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);

@@ -1,7 +1,7 @@
 /*
-** nonlin.c: what a nonlinear model (nsm/model.h, ABI 4) adds to the
-** dynamics: forces that depend on the state, curved gaps and penalty laws
-** with an exponent.
+** nonlin.c: what a nonlinear model (nsm/model.h, ABI 5) adds to the
+** dynamics: forces that depend on the state, curved gaps, penalty laws
+** with an exponent and slips whose coefficients depend on the positions.
 **
 ** A curved gap g_j(x) is presented to the rest of the runtime as its
 ** tangent at the configuration last evaluated: its row of W holds
@@ -13,6 +13,12 @@
 ** does (dynamics.c).  Every entry point that evaluates the dynamics at a
 ** state calls rt_nl_at first; the tangent is kept per state, so repeated
 ** calls at one state cost a comparison.
+**
+** A curved slip u_k = w_k(x) . v - c_k is presented the same way: its row
+** of Wt holds w_k(x) at the state last evaluated (u_k is then exact there),
+** and a stuck element obeys u_k' = w_k a + curv_k = 0, its curvature term
+** v^T (dw_k/dx) v entering the stuck row of the constrained problem
+** (dynamics.c) where a held curved gap's enters its row.
 */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +31,9 @@ struct RtNl {
     double *g, *curv;         /* g each: the curved gaps' value and curvature term at ykey */
     double *wval;             /* n_wcurved: their W nonzeros at ykey */
     int *wpos;                /* n_wcurved: where each sits in s->sp.W.x */
+    double *fcurv;            /* nf: the curved slips' curvature terms at ykey */
+    double *wtval;            /* n_wtcurved: their Wt nonzeros at ykey */
+    int *wtpos;               /* n_wtcurved: where each sits in s->sp.Wt.x */
     double *ykey;             /* 2n: the state the tangent is taken at */
     int valid;
 };
@@ -33,7 +42,7 @@ struct RtNl {
 int rt_nl_alloc(nsm_sim *s)
 {
     const nsm_model *m = s->m;
-    if (!(m->nl & NSM_NL_GAP))
+    if (!(m->nl & (NSM_NL_GAP | NSM_NL_SLIP)))
         return 0;
     RtNl *nl = calloc(1, sizeof *nl);
     if (!nl)
@@ -45,7 +54,12 @@ int rt_nl_alloc(nsm_sim *s)
     nl->wval = calloc(nw, sizeof(double));
     nl->wpos = calloc(nw, sizeof(int));
     nl->ykey = calloc(2 * (size_t)s->n, sizeof(double));
-    if (!nl->g || !nl->curv || !nl->wval || !nl->wpos || !nl->ykey)
+    size_t nwt = m->n_wtcurved > 0 ? (size_t)m->n_wtcurved : 1, nf = (size_t)s->nf + 1;
+    nl->fcurv = calloc(nf, sizeof(double));
+    nl->wtval = calloc(nwt, sizeof(double));
+    nl->wtpos = calloc(nwt, sizeof(int));
+    if (!nl->g || !nl->curv || !nl->wval || !nl->wpos || !nl->ykey || !nl->fcurv || !nl->wtval ||
+        !nl->wtpos)
         return NSM_ENOMEM;
     return 0;
 }
@@ -61,39 +75,70 @@ void rt_nl_free(nsm_sim *s)
     free(nl->wval);
     free(nl->wpos);
     free(nl->ykey);
+    free(nl->fcurv);
+    free(nl->wtval);
+    free(nl->wtpos);
     free(nl);
     s->nl = NULL;
 }
 
+/* The places in the rows of A (W or Wt) of the curved rows' nonzeros:
+** row r flagged in curved, columns cols[r][0..ncols[r]-1], into pos.
+** NSM_EMODEL when the model's pattern does not list one. */
+static int curved_positions(nsm_sim *s, const RtCsr *A, int rows, const unsigned char *curved,
+                            const int *ncols, const int *const *cols, int *pos,
+                            const char *what)
+{
+    const nsm_model *m = s->m;
+    int at = 0;
+    for (int r = 0; r < rows; r++) {
+        if (!curved || !curved[r])
+            continue;
+        for (int k = 0; k < ncols[r]; k++, at++) {
+            int col = cols[r][k], q = A->p[r];
+            while (q < A->p[r + 1] && A->i[q] != col)
+                q++;
+            if (q == A->p[r + 1]) {
+                snprintf(s->msg, sizeof s->msg, "%s '%s' of the model lists no entry for body "
+                         "'%s': regenerate the simulator with this nsmc", what,
+                         what[0] == 'g' ? m->gaps[r].name : m->frictions[r].name,
+                         m->body_names[col]);
+                return s->failed = NSM_EMODEL;
+            }
+            pos[at] = q;
+        }
+    }
+    return NSM_OK;
+}
+
 /* After the tables are sorted into rows (every setup): the place of each
-** curved nonzero in W's rows.  NSM_EMODEL when the model's pattern does
-** not list it. */
+** curved nonzero in W's and Wt's rows. */
 int rt_nl_setup(nsm_sim *s)
 {
     const nsm_model *m = s->m;
     RtNl *nl = s->nl;
     if (!nl)
         return NSM_OK;
-    const RtCsr *W = &s->sp.W;
-    int at = 0;
-    for (int j = 0; j < s->g; j++) {
-        if (!m->gap_curved || !m->gap_curved[j])
-            continue;
-        for (int k = 0; k < m->gap_ncols[j]; k++, at++) {
-            int col = m->gap_cols[j][k], q = W->p[j];
-            while (q < W->p[j + 1] && W->i[q] != col)
-                q++;
-            if (q == W->p[j + 1]) {
-                snprintf(s->msg, sizeof s->msg, "gap '%s' of the model lists no entry of W for "
-                         "body '%s': regenerate the simulator with this nsmc", m->gaps[j].name,
-                         m->body_names[col]);
-                return s->failed = NSM_EMODEL;
-            }
-            nl->wpos[at] = q;
-        }
-    }
+    int rc = curved_positions(s, &s->sp.W, s->g, m->gap_curved, m->gap_ncols, m->gap_cols,
+                              nl->wpos, "gap");
+    if (!rc && (m->nl & NSM_NL_SLIP))
+        rc = curved_positions(s, &s->sp.Wt, s->nf, m->fric_curved, m->fric_ncols, m->fric_cols,
+                              nl->wtpos, "friction element");
     nl->valid = 0;
-    return NSM_OK;
+    return rc;
+}
+
+/* Write the curved slips' rows of Wt and curvature terms at y. */
+static void slips_at(const nsm_sim *s, const double *y)
+{
+    const nsm_model *m = s->m;
+    RtNl *nl = s->nl;
+    if (!(m->nl & NSM_NL_SLIP))
+        return;
+    m->nl_slip(y, s->p, s->c, nl->fcurv, nl->wtval);
+    nsm_sim *w = (nsm_sim *)s;
+    for (int q = 0; q < m->n_wtcurved; q++)
+        w->sp.Wt.x[nl->wtpos[q]] = nl->wtval[q];
 }
 
 /* Take the curved gaps' tangent at state y (positions and velocities):
@@ -109,10 +154,12 @@ void rt_nl_at(const nsm_sim *s, const double *y)
     if (nl->valid && memcmp(nl->ykey, y, sizeof(double) * 2 * (size_t)n) == 0)
         return;
     const nsm_model *m = s->m;
-    m->nl_gap(y, s->p, s->c, nl->g, nl->curv, nl->wval);
+    slips_at(s, y);
     nsm_sim *w = (nsm_sim *)s;
     int at = 0;
-    for (int j = 0; j < s->g; j++) {
+    if (m->nl & NSM_NL_GAP)
+        m->nl_gap(y, s->p, s->c, nl->g, nl->curv, nl->wval);
+    for (int j = 0; j < s->g && (m->nl & NSM_NL_GAP); j++) {
         if (!m->gap_curved[j])
             continue;
         double wx = 0;
@@ -153,14 +200,27 @@ void rt_nl_curv(const nsm_sim *s, double *hdd)
     if (!nl)
         return;
     for (int j = 0; j < s->g; j++)
-        if (s->m->gap_curved[j])
+        if (rt_nl_gap_curved(s, j))
             hdd[j] += nl->curv[j];
+}
+
+/* Is gap j curved (a model with curved slips may have no curved gap)? */
+int rt_nl_gap_curved(const nsm_sim *s, int j)
+{
+    return s->nl && s->m->gap_curved && s->m->gap_curved[j];
 }
 
 /* The curvature term of gap j at the tangent's state (0 unless curved). */
 double rt_nl_curv_of(const nsm_sim *s, int j)
 {
-    return s->nl && s->m->gap_curved[j] ? s->nl->curv[j] : 0;
+    return rt_nl_gap_curved(s, j) ? s->nl->curv[j] : 0;
+}
+
+/* The curvature term of friction element k's slip at the tangent's state,
+** v^T (dw_k/dx) v (0 unless its coefficients depend on the positions). */
+double rt_nl_slip_curv(const nsm_sim *s, int k)
+{
+    return s->nl && s->m->fric_curved && s->m->fric_curved[k] ? s->nl->fcurv[k] : 0;
 }
 
 /* Add the state-dependent forces at (t, y) to f (n values). */

@@ -346,6 +346,8 @@ void rt_nl_at(const nsm_sim *s, const double *y);
 void rt_nl_forget(nsm_sim *s);
 void rt_nl_curv(const nsm_sim *s, double *hdd);
 double rt_nl_curv_of(const nsm_sim *s, int j);
+int rt_nl_gap_curved(const nsm_sim *s, int j);
+double rt_nl_slip_curv(const nsm_sim *s, int k);
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);
 void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, double *dF, double *h3);

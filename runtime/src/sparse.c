@@ -131,7 +131,7 @@ int rt_sparse_build(nsm_sim *s)
         { &s->num.K, m->nnz_K, s->n, &s->sp.K, "K", NULL },
         { &s->num.C, m->nnz_C, s->n, &s->sp.C, "C", NULL },
         { &s->num.W, m->nnz_W, s->g, &s->sp.W, "W", m->nl & NSM_NL_GAP ? m->gap_curved : NULL },
-        { &s->num.Wt, m->nnz_Wt, s->nf, &s->sp.Wt, "Wt", NULL },
+        { &s->num.Wt, m->nnz_Wt, s->nf, &s->sp.Wt, "Wt", m->nl & NSM_NL_SLIP ? m->fric_curved : NULL },
     };
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
         int rc = csr_build(t[k].T, t[k].nnz, t[k].rows, s->n, t[k].keep, t[k].out);

@@ -46,7 +46,8 @@ MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_ob
           "belt_duffing": "../tests/nonlinear/belt_duffing",
           "duffing_floor": "../tests/nonlinear/duffing_floor",
           "rocking_impact": "../tests/nonlinear/rocking_impact",
-          "rocking_squat": "../tests/nonlinear/rocking_impact"}
+          "rocking_squat": "../tests/nonlinear/rocking_impact",
+          "rocking_block": "rocking_block"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -310,6 +311,45 @@ def case_rocking_impact(exe, method, work, b=0.2):
 def case_rocking_squat(exe, method, work):
     """The same impact of a squat block (b = 0.8 m, h = 0.5 m): it stops."""
     return case_rocking_impact(exe, method, work, b="0.8")
+
+
+def case_rocking_block(exe, method, work):
+    """Housner's rocking block (models/rocking_block.nsm: curved corner
+    gaps, slips whose coefficients depend on the angle, e = 0, friction
+    enough to stick) released from rest at theta0 = 0.1 rad on its left
+    corner, against refs.rocking_block (mp.odefun on the free rocking
+    equation, Housner's ratio at each impact): every corner impact up to
+    t_end at its instant, alternately on R and L, the angular speed
+    before it (the landing corner's normal speed 2 b |w|) and after it
+    (the old corner's lift-off speed 2 b |w'|, its separation at the same
+    instant), the new corner sticking (no slip record) and the run ending
+    on the corner of the last impact."""
+    b, h, g, th0, t_end = "0.2", "0.5", "9.81", "0.1", 1.5
+    ref = [r for r in refs.rocking_block(b, h, g, th0, 12) if r[0] < t_end]
+    events, samples, bal = run(exe, method, work)
+    tt, st = TOL[method][0], TOL[method][1]
+    imp = impacts(events)
+    check(len(imp) == len(ref), "rocking_block: %d corner impacts (reference %d)" %
+          (len(imp), len(ref)))
+    check(not any(e["kind"] == "slip" for e in events),
+          "rocking_block: no corner slips (mu = 2)")
+    for k, (e, r) in enumerate(zip(imp, ref)):
+        corner, other = ("R", "L") if k % 2 == 0 else ("L", "R")
+        dt = float(e["t"]) - float(r[0])
+        measure("event", dt)
+        check(e["contact"] == corner and abs(dt) <= tt,
+              "rocking_block: impact %d on %s at %s s (reference %s, %.2g s)" %
+              (k + 1, e["contact"], e["t"], mp.nstr(r[0], 17), dt))
+        wb = -float(e["vrel_before"]) / (2 * float(b))
+        sep = [x for x in events if x["kind"] == "separation" and x["contact"] == other and
+               x["t"] == e["t"]]
+        wa = float(sep[0]["vrel_after"]) / (2 * float(b)) if sep else float("nan")
+        for name, got, want in (("before", wb, r[1]), ("after", wa, r[2])):
+            err = abs(got - float(want)) / float(want)
+            measure("state", err)
+            check(err <= st, "rocking_block: impact %d, |omega| %s %r (reference %s, %.2g "
+                  "relative)" % (k + 1, name, got, mp.nstr(want, 17), err))
+    return bal
 
 
 def main():

@@ -53,7 +53,7 @@
 extern "C" {
 #endif
 
-#define NSM_ABI_VERSION 4
+#define NSM_ABI_VERSION 5
 
 /* Return of the per-mode functions when the compiler did not write this mode
  * out (too many gaps to enumerate): the runtime then uses its generic path,
@@ -78,7 +78,8 @@ enum nsm_impact_law { NSM_IMPACT_SEQUENTIAL = 0, NSM_IMPACT_SIMULTANEOUS = 1, NS
 enum nsm_nl {
     NSM_NL_FORCE = 1,    /* a `force` depends on the state */
     NSM_NL_GAP = 2,      /* a gap is not affine in the positions (gap_curved) */
-    NSM_NL_PENALTY = 4   /* a penalty law has an exponent other than 1 (num->pexp) */
+    NSM_NL_PENALTY = 4,  /* a penalty law has an exponent other than 1 (num->pexp) */
+    NSM_NL_SLIP = 8      /* a slip's coefficients depend on the positions (fric_curved) */
 };
 
 enum nsm_output_kind {
@@ -346,6 +347,21 @@ typedef struct nsm_model {
     /* The impact law (enum nsm_impact_law; appended: 0, sequential, when
      * the table leaves it). */
     int impact_law;
+    /* Curved slips (ABI 5, appended: 0/NULL unless nl has NSM_NL_SLIP): a
+     * friction element with fric_curved[k] = 1 has the slip velocity
+     * w_k(x) . v - ut[k], coefficients that depend on the positions (a
+     * rotating body's corner).  Its row of num->Wt lists the pattern with
+     * value 0: fric_ncols[k] bodies fric_cols[k][..] in increasing order,
+     * n_wtcurved nonzeros in all, numbered element by element.  nl_slip
+     * fills at y, for every curved slip k (other entries untouched):
+     *   curv[k]   = v^T (dw_k/dx) v, so that the slip's rate is w_k(x) a + curv[k]
+     *   wtval[..] = w_k(x) at its bodies */
+    const unsigned char *fric_curved;  /* nf flags */
+    const int *fric_ncols;             /* nf */
+    const int *const *fric_cols;       /* nf */
+    int n_wtcurved;
+    void (*nl_slip)(const double *y, const double *p, const double *c, double *curv,
+                    double *wtval);
 } nsm_model;
 
 #ifdef __cplusplus
