@@ -464,6 +464,38 @@ static void settings(const double *p, double *t)
     t[2] = 0.01;   /* every */
 }
 
+/* The model's source, kept for the HDF5 output (nsm_model.source). */
+static const char *const model_source[] = {
+    "model rocking_block \"Housner's rocking block: a uniform block rocking on its two corners\"\n",
+    "# A uniform block (half-width b, half-height h, its centre at B.x, B.y,\n",
+    "# tilted by B.phi) stands on the floor y = 0 on its corners.  The left\n",
+    "# corner is at (B.x - b cos phi + h sin phi, B.y - b sin phi - h cos phi),\n",
+    "# the right one at (B.x + b cos phi + h sin phi, B.y + b sin phi - h cos phi):\n",
+    "# both gaps are curved, and each corner's horizontal velocity, its slip,\n",
+    "# B.vx + (b sin phi + h cos phi) B.omega (left) and\n",
+    "# B.vx + (h cos phi - b sin phi) B.omega (right), has coefficients that\n",
+    "# depend on the angle.  Friction (mu = 2) is large enough to stick, e = 0.\n",
+    "# Released from rest on its left corner tilted by theta0 < alpha =\n",
+    "# atan(b/h), it falls back to phi = 0, where the right corner lands: it\n",
+    "# sticks, the left one lifts off, and the angular velocity is multiplied\n",
+    "# by 1 - 3/2 sin^2 alpha (Housner 1963); then the same mirrored.\n",
+    "param m = 1 kg\n",
+    "param b = 0.2 m\n",
+    "param h = 0.5 m\n",
+    "param g = 9.81 m/s^2\n",
+    "param theta0 = 0.1 rad\n",
+    "body B: mass = m, inertia = m*(b^2 + h^2)/3\n",
+    "gravity g\n",
+    "gap L: B.y - b*sin(B.phi) - h*cos(B.phi) >= 0, impact(e = 0)\n",
+    "gap R: B.y + b*sin(B.phi) - h*cos(B.phi) >= 0, impact(e = 0)\n",
+    "friction FL: slip = B.vx + (b*sin(B.phi) + h*cos(B.phi))*B.omega, mu = 2, normal = gap L\n",
+    "friction FR: slip = B.vx + (h*cos(B.phi) - b*sin(B.phi))*B.omega, mu = 2, normal = gap R\n",
+    "init B.x = b*cos(theta0) - h*sin(theta0), B.y = b*sin(theta0) + h*cos(theta0), B.phi = theta0\n",
+    "simulate t_end = 1.5 s, dt = 1 ms, method = rk4\n",
+    "output every 10 ms: B.x, B.y, B.phi, B.vx, B.vy, B.omega, L.gap, R.gap\n",
+    NULL
+};
+
 const nsm_model nsm_model_rocking_block = {
     .abi = NSM_ABI_VERSION,
     .name = "rocking_block",
@@ -524,6 +556,7 @@ const nsm_model nsm_model_rocking_block = {
     .nl_slip = nl_slip,
     .nl_nwork = 21,
     .nl_series = nl_series,
+    .source = model_source,
 };
 
 #ifndef NSM_NO_MAIN
