@@ -928,6 +928,14 @@ static void emit_setup(Cgen *cg)
         lines_add(&ls, "num->kc", j, gp->law == LAW_PENALTY && gp->k ? gp->k : zero, NULL, NULL, false);
         lines_add(&ls, "num->cc", j, gp->law == LAW_PENALTY && gp->c ? gp->c : zero, NULL, NULL, false);
     }
+    for (int j = 0; j < g && m->impact_law == IMPACT_ENERGETIC; j++) {
+        const Gap *gp = &m->gaps[j];
+        if (gp->law != LAW_IMPACT || !gp->istiff)
+            continue;
+        lines_add(&ls, "num->kimp", j, gp->istiff, NULL, NULL, false);
+        if (gp->iexp)
+            lines_add(&ls, "num->eimp", j, gp->iexp, NULL, NULL, false);
+    }
     for (int k = 0; k < m->n_springs; k++) {
         const Spring *sp = &m->springs[k];
         lines_add(&ls, "num->sk", k, sp->k ? sp->k : zero, NULL, NULL, false);
@@ -2078,6 +2086,8 @@ static void emit_table(Cgen *cg)
         fprintf(o, "    .param_size = param_size,\n");
     if (m->impact_law == IMPACT_SIMULTANEOUS)
         fprintf(o, "    .impact_law = NSM_IMPACT_SIMULTANEOUS,\n");
+    else if (m->impact_law == IMPACT_ENERGETIC)
+        fprintf(o, "    .impact_law = NSM_IMPACT_ENERGETIC,\n");
     if (dv->n_moving)
         fprintf(o, "    .n_moving = %d,\n    .gap_moving = gap_moving,\n    .gap_motion = gap_motion,\n"
                    "    .gap_generator = gap_generator,\n",

@@ -131,7 +131,6 @@ typedef struct Sema {
     bool out_torque;           /* ... and it mentions a torque (out_member, conv of a name) */
     SrcLoc method_loc;         /* ... here */
     bool impact_law_set;       /* `impact_law =` given in `simulate` ... */
-    SrcLoc impact_law_loc;     /* ... here */
 } Sema;
 
 /* Grows an arena array to hold n+1 elements; returns the new (zeroed) slot. */
@@ -2493,7 +2492,6 @@ static void impact_law_value(Sema *s, const Node *v)
     static const char *const names[] = {"sequential", "simultaneous", "energetic"};
     static const ImpactLaw laws[] = {IMPACT_SEQUENTIAL, IMPACT_SIMULTANEOUS, IMPACT_ENERGETIC};
     s->impact_law_set = true;
-    s->impact_law_loc = v->loc;
     for (int k = 0; k < 3; k++)
         if (v->kind == N_NAME && strcmp(v->name, names[k]) == 0) {
             s->m->impact_law = laws[k];
@@ -2989,11 +2987,8 @@ static void nonlinear_checks(Sema *s)
                    : (m->nl & NL_GAP) ? "a gap is curved" : "a penalty law has an exponent");
 }
 
-/* Fills in what the statements left unset and lays gaps out densely. */
 /* The impact law against the gaps: an impact's stiffness is read by the
- * energetic law only, which needs one on every impact gap; the energetic
- * law itself is not available yet (its kernel is to come), and is refused
- * here rather than run as another law. */
+ * energetic law only, which needs one on every impact gap. */
 static void impact_checks(Sema *s)
 {
     const Model *m = s->m;
@@ -3015,12 +3010,9 @@ static void impact_checks(Sema *s)
             return;
         }
     }
-    if (m->impact_law == IMPACT_ENERGETIC)
-        diag_error(s->diag, s->impact_law_loc,
-                   "impact_law = energetic (Liu, Zhao and Brogliato's multi-impact law) is not "
-                   "available yet: use sequential or simultaneous");
 }
 
+/* Fills in what the statements left unset and lays gaps out densely. */
 static void finish(Sema *s)
 {
     Model *m = s->m;

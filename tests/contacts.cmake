@@ -81,9 +81,11 @@ set_tests_properties(contacts.collapse_ref PROPERTIES LABELS "contacts;reference
 #  - contacts.train.sim_3, sim_1000: the simultaneous law against the
 #    generalised Newton law solved by hand; sim_lcp: its complementarity
 #    conditions when contacts leave (a pivot of the solver);
+#  - contacts.train.energetic: the energetic law against the compliant
+#    chain's velocities (tests/reference/lzb_chain.py's data);
 #  - contacts.train.cap: --max-impacts stops a sequence with a message
 #    naming it; contacts.train_ref: the reference's own checks.
-foreach(case seq_ref seq_300 sim_3 sim_1000 sim_lcp cap)
+foreach(case seq_ref seq_300 energetic sim_3 sim_1000 sim_lcp cap)
   add_test(NAME contacts.train.${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/train.py ${NSM_CT_ARGS} --case ${case})
   set_tests_properties(contacts.train.${case} PROPERTIES LABELS contacts TIMEOUT 1500)

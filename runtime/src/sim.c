@@ -62,6 +62,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.radius = dalloc(m->n_planar, &bad);
     s->num.et = dalloc(s->nf, &bad);
     s->num.pexp = dalloc(g, &bad);
+    s->num.kimp = dalloc(g, &bad);
+    s->num.eimp = dalloc(g, &bad);
     s->minv = dalloc(n, &bad);
     s->y = dalloc(s->N, &bad);
     s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
@@ -114,7 +116,8 @@ void nsm_sim_free(nsm_sim *s)
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.fconst,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
                          s->num.srest, s->minv, s->y, s->sw_last, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
-                         s->num.gfac, s->num.radius, s->num.et, s->num.pexp };
+                         s->num.gfac, s->num.radius, s->num.et, s->num.pexp,
+                         s->num.kimp, s->num.eimp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     rt_exact_free(s);
@@ -383,8 +386,11 @@ int nsm_sim_reset(nsm_sim *s)
         s->num.gfac[i] = 1;
     for (int k = 0; k < s->nf; k++)
         s->num.et[k] = 0;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->g; j++) {
         s->num.pexp[j] = 1;
+        s->num.kimp[j] = 0;
+        s->num.eimp[j] = 1;
+    }
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
     if (bad) {
         const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";

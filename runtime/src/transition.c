@@ -891,13 +891,9 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
 ** cluster's Delassus matrix W (nc x nc, row-major), the relative normal
 ** velocities vn, and per contact the restitution e, the stiffness k and the
 ** force's exponent eta, and gives the normal impulses P and vn_after.
-** Until the kernel and the model's per-gap stiffness land, nsmc refuses the
-** law (sema.c) and a table asking for it stops here with a clear message.
-** Landing it: build with NSM_HAVE_LZB, and append to nsm_numeric the
-** per-gap arrays kimp and eimp (the stiffness and exponent nsmc already
-** reads from impact(..., stiffness = K, exponent = 1.5): Gap.istiff, iexp).
+** The stiffness and exponent are nsm_numeric's kimp and eimp (from
+** impact(..., stiffness = K, exponent = 1.5)).
 */
-#ifdef NSM_HAVE_LZB
 /* The energetic law over the touching gaps idx[0..r): the kernel's inputs
 ** formed here, its impulses applied to v, one record per contact. */
 static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
@@ -938,15 +934,6 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
     *count = 1;
     return rc;
 }
-#else
-/* The energetic law's call site without its kernel: a clear stop. */
-static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
-{
-    (void)idx, (void)r, (void)exempt1, (void)count;
-    return rt_fail(s, NSM_EMODEL, j, "impact_law = energetic is not available yet in this runtime "
-                   "(its kernel, rt_lzb_solve, is not built in)");
-}
-#endif
 
 /* Impact of open impact gap j, first part: the touching gaps it reaches
 ** (its impulse problem, into im) and whether it is alone among the open

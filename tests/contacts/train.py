@@ -52,9 +52,11 @@ def check(cond, what):
         FAILS.append(what)
 
 
-def model_text(n, e, law, v0=None):
+def model_text(n, e, law, v0=None, exponent=None):
     """The train's model: n beads, restitution e, impact law law; the last
-    bead at -1 m/s, the others at rest but those given in v0 ({bead: m/s})."""
+    bead at -1 m/s, the others at rest but those given in v0 ({bead: m/s}).
+    exponent: the energetic law's contacts, all of stiffness 1 (SI) and
+    force exponent exponent."""
     init = "P[%d].v = -1 m/s" % n
     for i, x in sorted((v0 or {}).items()):
         init += ", P[%d].v = %r m/s" % (i, x)
@@ -63,10 +65,12 @@ def model_text(n, e, law, v0=None):
             "param e = %r\n"
             "mass P[1..%d] = 1 kg\n"
             "for i in 1..%d: spring ground -- P[i], k = 1e-3 N/m\n"
-            "for i in 1..%d: gap G[i]: P[i+1].x - P[i].x >= 0, impact(e = e)\n"
+            "for i in 1..%d: gap G[i]: P[i+1].x - P[i].x >= 0, impact(e = e%s)\n"
             "init %s\n"
             "simulate t_end = 1 ms, method = exact, impact_law = %s\n"
-            "output every 1 ms: %s\n" % (e, n, n, n - 1, init, law, outs))
+            "output every 1 ms: %s\n"
+            % (e, n, n, n - 1, ", stiffness = 1, exponent = %r" % exponent if exponent else "",
+               init, law, outs))
 
 
 def build(args, text, work, name):
@@ -161,6 +165,37 @@ def case_seq_300(args, work):
           % worst)
     ke = sum(x * x for x in v) / 2
     check(ke <= 0.5, "kinetic energy %.6g J <= 0.5 J before" % ke)
+
+
+def lzb_reference():
+    """The energetic law's compliant-chain reference (tests/reference/
+    lzb_chain.py, mpmath at 30 digits, time integration of the chain with
+    its loading and unloading contact forces): {name: (n, eta, e, v)}, ball
+    0 striking the others at +1 m/s."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "reference",
+                        "data", "lzb_chain.csv")
+    ref = {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            n = int(w[1])
+            ref[w[0]] = (n, float(w[2]), float(w[3]), [float(x) for x in w[4:4 + n]])
+    return ref
+
+
+def case_energetic(args, work):
+    """impact_law = energetic end to end: the train struck at one end (the
+    last bead, at -1 m/s, is the reference's ball 0 mirrored) against the
+    compliant chain's post-impact velocities, to 1e-9 m/s."""
+    for name, (n, eta, e, vref) in sorted(lzb_reference().items()):
+        rc, err, v, _ = simulate(build(args, model_text(n, e, "energetic", exponent=eta), work,
+                                       "en" + name), work)
+        check(rc == 0, "energetic %s runs (%s)" % (name, err.strip()[-200:]))
+        if rc:
+            continue
+        mirrored = [-vref[n - 1 - i] for i in range(n)]
+        worst = max(abs(a - b) for a, b in zip(v, mirrored))
+        check(worst <= 1e-9, "energetic %s: %s against %s (worst %.3g)" % (name, v, mirrored, worst))
 
 
 def case_sim_3(args, work):
@@ -264,7 +299,7 @@ def main():
         selftest()
     else:
         cases = {"seq_ref": case_seq_ref, "seq_300": case_seq_300, "sim_3": case_sim_3,
-                 "sim_1000": case_sim_1000, "sim_lcp": case_sim_lcp, "cap": case_cap}
+                 "sim_1000": case_sim_1000, "energetic": case_energetic, "sim_lcp": case_sim_lcp, "cap": case_cap}
         with tempfile.TemporaryDirectory() as work:
             cases[args.case](args, work)
     if FAILS:

@@ -154,6 +154,11 @@ typedef struct nsm_numeric {
      * setup): gap j's engaged force is kc[j] p^pexp[j] + cc[j] p', p = -gap
      * (pexp = 1.5: Hertz).  Only penalty gaps read it. */
     double *pexp;      /* g */
+    /* The energetic impact law (appended; the runtime fills 0 and 1 before
+     * setup): impact gap j's contact stiffness and force exponent, read by
+     * impact_law = energetic only (their ratios decide how the impulse
+     * spreads over touching contacts). */
+    double *kimp, *eimp; /* g */
 } nsm_numeric;
 
 /* A Coulomb friction element.  Its state is carried in the mode's bits
