@@ -43,7 +43,7 @@ endif()
 # nsmc sweep under fault injection: arguments refused before the grid, a grid
 # too large for memory, the out-dir's lock, signals and SIGKILL with the
 # partial files checked, a file-size limit, every point failing.
-set(NSM_SWEEP_RELIABILITY_CASES arguments memory lock signals disk_full all_failed)
+set(NSM_SWEEP_RELIABILITY_CASES arguments memory lock signals disk_full all_failed all_short)
 foreach(case ${NSM_SWEEP_RELIABILITY_CASES})
   add_test(NAME reliability/sweep_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sweep_reliability_test.py

@@ -1991,6 +1991,41 @@ static int sweep_stopped(const Sweep *sw)
     return 128 + (int)sweep_stop;
 }
 
+/* Walks the units' summary rows: counts the points that ended short and
+** copies the message of the first point that did not end ok (its last,
+** quoted field) into cause, so a sweep that has nothing to draw names why
+** instead of only saying so. */
+static long summary_short(const Sweep *sw, char *cause, size_t len)
+{
+    int field = sw->nax + (sw->cont ? 1 : 0);   /* the status column */
+    long nshort = 0;
+    cause[0] = 0;
+    for (long u = 0; u < sw->nunits; u++) {
+        const char *s = sw->sum_text[u].s, *end = s + sw->sum_text[u].n;
+        while (s && s < end) {
+            const char *nl = memchr(s, '\n', (size_t)(end - s)), *f = s;
+            if (!nl)
+                nl = end;
+            for (int k = 0; k < field && f < nl; k++) {
+                const char *c = memchr(f, ',', (size_t)(nl - f));
+                f = c ? c + 1 : nl;
+            }
+            int ok = nl - f >= 3 && !strncmp(f, "ok,", 3);
+            nshort += nl - f >= 6 && !strncmp(f, "short,", 6);
+            const char *q1 = nl > s && nl[-1] == '"' ? nl - 1 : NULL, *q0 = NULL;
+            for (const char *c = q1 ? q1 - 1 : NULL; c && c >= f; c--)
+                if (*c == '"') {
+                    q0 = c;
+                    break;
+                }
+            if (!ok && !cause[0] && q0)
+                snprintf(cause, len, "%.*s", (int)(q1 - q0 - 1), q0 + 1);
+            s = nl + 1;
+        }
+    }
+    return nshort;
+}
+
 /* The complete files from the units' texts, in unit order: section.csv,
 ** summary.csv (bifurcations.csv with --floquet), each a temporary renamed
 ** into place, then the partial files removed and the diagram drawn when
@@ -2049,12 +2084,21 @@ static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
         return rc;
     if (sw->basin)
         return basin_finish(sw, *failed);
+    char cause[600];
+    long nshort = summary_short(sw, cause, sizeof cause);
     if (!rows) {
-        fprintf(stderr, "%s: no section records to draw (%ld of %ld points failed: see "
-                "%s/summary.csv); bifurcation.png and .svg were not drawn (any there are from "
-                "an earlier sweep)\n", sw->prog, *failed, sw->npoints, sw->out_dir);
-        return 0;
+        /* nothing to draw is a failure of every point, whatever each
+         * status says: never an exit 0 without a result */
+        fprintf(stderr, "%s: no point gave section records (%ld of %ld failed, %ld ended short; "
+                "first cause: %s): see %s/summary.csv; bifurcation.png and .svg were not drawn "
+                "(any there are from an earlier sweep)\n", sw->prog, *failed, sw->npoints, nshort,
+                cause[0] ? cause : "unknown", sw->out_dir);
+        return 3;
     }
+    if (nshort)
+        fprintf(stderr, "%s: note: %ld of %ld points ended short (fewer than %ld records before "
+                "t = t-max): they are drawn with the records they have; see %s/summary.csv\n",
+                sw->prog, nshort, sw->npoints, sw->transient + sw->record, sw->out_dir);
     if ((rc = draw(sw)) || (sw->lyap && (rc = draw_lyapunov(sw))))
         return rc;
     fprintf(stderr, "%s: %ld points, %d job%s%s; %s/section.csv, summary.csv, bifurcation.png, "
@@ -2144,7 +2188,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     }
 #endif
     (void)mpi;
-    if (!rc && failed)
+    if ((!rc || rc == 3) && failed)
         fprintf(stderr, "%s: some points failed (%ld of %ld): see %s/summary.csv\n", sw.prog,
                 failed, sw.npoints, sw.out_dir);
     return rc ? rc : failed ? 3 : 0;

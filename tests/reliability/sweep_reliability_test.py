@@ -345,6 +345,33 @@ def case_all_failed(tmp):
           "one point of three failing: exit 3, the others drawn", p)
 
 
+def case_all_short(tmp):
+    """Every point ending short of its records (a --t-max before the first
+    impact) used to exit 0 with only "no section records to draw": it is a
+    failure, exit 3, naming the first cause, the earlier figures untouched;
+    some points short among good ones are drawn, with a note."""
+    warm(tmp)
+    p = sweep(tmp, ["--param", "omega=2:3:2", "--transient", "5", "--record", "3"] + SECTION)
+    check(p.returncode == 0, "a first, complete sweep", p)
+    figs = {n: open(os.path.join(tmp, "out", n), "rb").read()
+            for n in ("bifurcation.png", "bifurcation.svg")}
+    p = sweep(tmp, ["--param", "omega=2:3:2", "--transient", "5", "--record", "3",
+                    "--t-max", "1e-3"] + SECTION)
+    check(p.returncode == 3 and "no point gave section records (0 of 2 failed, 2 ended short"
+          in p.stderr and "first cause: fewer than 8 records before t = t-max" in p.stderr,
+          "every point short: exit 3, 'no point gave section records' with the cause", p)
+    for n, data in figs.items():
+        check(open(os.path.join(tmp, "out", n), "rb").read() == data, "the earlier %s untouched" % n)
+    summ = open(os.path.join(tmp, "out", "summary.csv")).read().splitlines()
+    check(len(summ) == 3 and all(",short," in l for l in summ[1:]),
+          "summary.csv lists the two short points")
+    # a t-max that leaves the slow points short but not the fast ones
+    p = sweep(tmp, ["--param", "omega=0.2:2:2", "--transient", "5", "--record", "3",
+                    "--t-max", "100*omega"] + SECTION)
+    check(p.returncode == 0 and "note: 1 of 2 points ended short" in p.stderr,
+          "one point of two short: drawn, with a note", p)
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
