@@ -153,3 +153,18 @@ add_test(NAME reliability/fuzz_sim_argv
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/fuzz/argv_fuzz.py
           $<TARGET_FILE:sim_two_mass> 0 1)
 set_tests_properties(reliability/fuzz_sim_argv PROPERTIES LABELS "reliability;frontend" TIMEOUT 600)
+
+# A hostile user's pass over the studies (tests/reliability/studies_hostile_test.py):
+# degenerate section periods refused naming the option, and about a hundred
+# hostile inputs to nsmc sweep, nsmc continue and the simulator's section
+# options, each ending by itself with 0, 1 or 3 and a message.
+foreach(case section_period hostile)
+  add_test(NAME reliability/studies_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/studies_hostile_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
+            ${case})
+  set_tests_properties(reliability/studies_${case} PROPERTIES LABELS reliability TIMEOUT 900)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/studies_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()

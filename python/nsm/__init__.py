@@ -226,6 +226,17 @@ def _cache_verify(so, sumfile):
     return 1, None
 
 
+def _cell(text):
+    """A CSV cell of nsmc's tables: a number, or its word as written
+    ("none", "failed") and None for an empty cell, never an exception."""
+    if text == "":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
 def _run_tool(cmd, what):
     """Runs a program (nsmc or the C compiler); CompileError when it cannot be started."""
     try:
@@ -849,11 +860,15 @@ class Model:
             if p.returncode not in (0, 3):
                 raise SettingError("nsmc sweep --basin: %s" % (p.stderr.strip() or
                                                                "exit status %d" % p.returncode))
+            said = [ln for ln in p.stderr.splitlines() if "no initial state gave records" in ln]
+            if said:
+                raise SimulationError("basins: %s" % said[0].split(": ", 1)[-1].split(": see ")[0], "basins",
+                                      0.0, [], None, None)
             grid = np.loadtxt(os.path.join(d, "out", "basins.csv"), delimiter=",", skiprows=1,
                               ndmin=2)
             with open(os.path.join(d, "out", "attractors.csv")) as f:
                 head = f.readline().strip().split(",")
-                atts = [dict(zip(head, (float(v) for v in line.strip().split(","))))
+                atts = [dict(zip(head, (_cell(v) for v in line.strip().split(","))))
                         for line in f if line.strip()]
         nx, ny = int(x[3]), int(y[3])
         xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]

@@ -1376,6 +1376,8 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
 ** and the attractor: 1, 2, ...; 0 no period found; -1 failed),
 ** DIR/attractors.csv (each attractor's period, section point and share)
 ** and the figure.  0, or 1 after a message. */
+static long summary_short(const Sweep *sw, char *cause, size_t len);
+
 static int basin_finish(const Sweep *sw, long failed)
 {
     int n2 = 2 * sw->m->n_bodies;
@@ -1465,6 +1467,17 @@ static int basin_finish(const Sweep *sw, long failed)
         rc = write_file(sw, "attractors.csv", pa, la, 1) || write_file(sw, "basins.csv", pb, lb, 1);
     free(b.s);
     free(a.s);
+    if (!rc && bad_pts == np) {
+        /* every initial state failed: no map to draw, the earlier figure kept */
+        char cause[600];
+        summary_short(sw, cause, sizeof cause);
+        fprintf(stderr, "%s: no initial state gave records (%ld of %ld failed; first cause: %s): "
+                "see %s/summary.csv; basins.png and .svg were not drawn (any there are from an "
+                "earlier sweep)\n", sw->prog, bad_pts, np, cause[0] ? cause : "unknown",
+                sw->out_dir);
+        free(sig), free(id), free(at);
+        return 3;
+    }
     if (!rc)
         rc = basin_draw(sw, at, nat, none, bad_pts);
     if (!rc)

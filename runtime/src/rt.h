@@ -621,6 +621,7 @@ int rt_run(nsm_sim *s, double t_end);
 int rt_section_reset(nsm_sim *s);
 void rt_section_free(nsm_sim *s);
 int rt_section_target(nsm_sim *s, double *target);
+int rt_section_check_run(nsm_sim *s, double t_end);
 int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j);
 typedef int (*rt_track_fn)(nsm_sim *s, double t1, const double *Y1, int j, void *ud);
 int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud);

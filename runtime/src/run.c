@@ -478,7 +478,8 @@ int rt_run(nsm_sim *s, double t_end)
         return rc;
     if (s->set.method == NSM_METHOD_TAYLOR && (rc = rt_nlt_check(s)))
         return rc;
-    if (t_end > s->t && (rc = check_user_dt(s, t_end)))
+    if (t_end > s->t && ((rc = check_user_dt(s, t_end)) ||
+                         (s->sec && (rc = rt_section_check_run(s, t_end)))))
         return rc;
     s->energy = keeps_energy(s);
     if (!s->energy)

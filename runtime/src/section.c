@@ -271,9 +271,36 @@ int rt_section_reset(nsm_sim *s)
         if (rt_affine_const(s, sec->pexpr, &sec->Tp, err, sizeof err))
             return rt_fail(s, NSM_EMODEL, -1, "section period: %s", err);
         if (!(sec->Tp > 0) || !isfinite(sec->Tp))
-            return rt_fail(s, NSM_EMODEL, -1, "the section's phase period %.17g s is not a "
-                           "positive time", sec->Tp);
+            return rt_fail(s, NSM_EMODEL, -1, "the section's phase period (--section-period) "
+                           "%.17g s is not a positive finite time", sec->Tp);
     }
+    return NSM_OK;
+}
+
+/* Before a run to t_end: the section's periods against the time
+** resolution of t up to t_end (rt_t_resolution).  A stroboscopic period
+** below it would record without t advancing; a phase period below 1e6
+** units in the last place of t_end leaves the phase (t - t0)/T mod 1
+** known to worse than 1e-6 (at 1e-300 s it reads 0 at every record), so
+** both are refused naming the option instead of giving a silent column. */
+int rt_section_check_run(nsm_sim *s, double t_end)
+{
+    const struct RtSection *sec = s->sec;
+    if (!sec || sec->kind == SEC_TRACK)
+        return NSM_OK;
+    double a = fmax(fabs(s->t), fabs(t_end)), ulp = nextafter(a, INFINITY) - a;
+    double res = rt_t_resolution(s, t_end);
+    if (sec->kind == NSM_SECTION_PERIOD && sec->T < res)
+        return rt_fail(s, NSM_EINVAL, -1, "the stroboscopic section's period %.6g s is below the "
+                       "time resolution of t up to t_end = %.9g s (%d ulps, %.3g s): its times "
+                       "would not advance; give a longer period in --section period:T",
+                       sec->T, t_end, RT_T_RES, res);
+    if (sec->kind != NSM_SECTION_PERIOD && isfinite(sec->Tp) && ulp > 1e-6 * sec->Tp)
+        return rt_fail(s, NSM_EINVAL, -1, "the section's phase period (--section-period) "
+                       "%.6g s is too short for the time resolution of t up to t_end = %.9g s: "
+                       "one ulp of t there is %.3g of the period, and the phase needs it below "
+                       "1e-6; give a longer period (or a shorter run)", sec->Tp, t_end,
+                       ulp / sec->Tp);
     return NSM_OK;
 }
 

@@ -92,3 +92,24 @@ def test_section_and_small_bifurcation_study(fio):
     assert periods == {2.5: 1, 2.7: 2}
     with pytest.raises(nsm.SettingError):
         fio.section("impact:nosuch")
+
+
+def test_section_period_refused(fio):
+    """A phase period the time axis cannot carry (1e-300 s: the phase read 0
+    at every record) or that is no period is refused naming the option, by
+    section and sweep (the C API's nsm_sim_set_section_period and run) and
+    by basins, which raises with the first state's cause when every state
+    fails; a basin grid whose states find no period returns its 'none' row
+    instead of failing to parse it."""
+    for per in (1e-300, "1e-12", 0, -1):
+        with pytest.raises(nsm.SimulationError, match="--section-period"):
+            fio.section("impact:stop", t_end=100, period=per)
+        with pytest.raises(nsm.SimulationError, match="--section-period"):
+            fio.sweep("omega", [2.0, 2.5], "impact:stop", period=per, transient=5, record=3)
+    with pytest.raises(nsm.SimulationError, match=r"no initial state gave records.*--section-period"):
+        fio.basins(("M.x", -1, 0, 2), ("M.v", -1, 1, 2), "impact:stop", period=1e-300,
+                   transient=5, record=3)
+    xs, ys, labels, atts = fio.basins(("M.x", -1, 0, 2), ("M.v", -1, 1, 2), "impact:stop",
+                                      period="2*pi/omega", transient=5, record=5, t_max=200)
+    assert (labels == 0).all() and atts[-1]["period"] == "none" and atts[-1]["records"] is None
+    assert atts[-1]["points"] == 4
