@@ -158,7 +158,7 @@ set_tests_properties(reliability/fuzz_sim_argv PROPERTIES LABELS "reliability;fr
 # degenerate section periods refused naming the option, and about a hundred
 # hostile inputs to nsmc sweep, nsmc continue and the simulator's section
 # options, each ending by itself with 0, 1 or 3 and a message.
-foreach(case section_period hostile)
+foreach(case section_period findings hostile)
   add_test(NAME reliability/studies_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/studies_hostile_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}

@@ -407,8 +407,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     g.prog = argc > 0 ? argv[0] : "nsmc continue";
     g.plot = 1;
     nsm_cont_defaults(&g.o);
-    char pname[128];
-    int n2 = 2 * m->n_bodies, have_start = 0;
+    char pname[128], set_names[64][128];
+    int n2 = 2 * m->n_bodies, have_start = 0, nset = 0, tol_given = 0;
     double y0[n2 > 0 ? n2 : 1];
     nsm_sim *sim = nsm_sim_create(m);
     if (!sim)
@@ -453,6 +453,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
             rc = pos_parse(&g, a, val, &g.o.ds_max);
         } else if (!strcmp(a, "--tol")) {
             rc = pos_parse(&g, a, val, &g.o.tol);
+            tol_given = 1;
         } else if (!strcmp(a, "--max-points")) {
             rc = count_parse(&g, a, val, 1, 100000000, &g.o.max_points);
         } else if (!strcmp(a, "--transient")) {
@@ -472,6 +473,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
                 memcpy(name, val, (size_t)(eq - val));
                 name[eq - val] = 0;
                 int r = nsm_sim_set_param(sim, name, x);
+                if (nset < 64)
+                    memcpy(set_names[nset++], name, sizeof name);
                 if (r)
                     rc = prog_bad(g.prog, "--set %s: %s", val, r == NSM_EINVAL
                                   ? "no such parameter" : nsm_sim_message(sim));
@@ -492,6 +495,15 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         rc = prog_bad(g.prog, "--param2 %s: the model has no such parameter", g.o.param2);
     if (!rc && g.o.param2 && !strcmp(g.o.param2, g.o.param))
         rc = prog_bad(g.prog, "--param2 %s: the same parameter as --param", g.o.param2);
+    /* a --set of a continued parameter was silently overridden by the branch */
+    for (int k = 0; k < nset && !rc; k++)
+        if (!strcmp(set_names[k], g.o.param) || (g.o.param2 && !strcmp(set_names[k], g.o.param2)))
+            rc = prog_bad(g.prog, "--set %s: the parameter is continued by --param%s", set_names[k],
+                          strcmp(set_names[k], g.o.param) ? "2" : "");
+    /* a location finer than the parameter's rounding cannot be met */
+    if (!rc && tol_given && g.o.tol < 4e-16 * fmax(1, fmax(fabs(g.o.from), fabs(g.o.to))))
+        rc = prog_bad(g.prog, "--tol %g: below the rounding of the parameter over [%g, %g] "
+                      "(give at least 4e-16 of its magnitude)", g.o.tol, g.o.from, g.o.to);
     if (!rc && g.o.curve && g.o.switch_pd)
         rc = prog_bad(g.prog, "--switch-pd applies to a branch, not to a --curve");
     if (!rc && !g.out_dir)
@@ -523,10 +535,15 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     }
     if (g.csv.err)
         status = prog_bad(g.prog, "out of memory");
+    else if (g.npoints == 0)
+        /* nothing to write or draw: the files of an earlier run stay as they were (an
+         * empty diagram made gnuplot fail, and blame itself) */
+        fprintf(stderr, "%s: no point computed: %s/%s.csv and the diagram were not written\n",
+                g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
     else if (g.csv.n && (file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n) ||
                          (g.plot && prog_draw(&g))))
         status = status ? status : 1;
-    if (!g.quiet)
+    if (!g.quiet && g.npoints)
         printf("%ld points, %d special, in %s/%s.csv\n", g.npoints, g.nspecial, g.out_dir,
                g.o.curve ? "curve" : "branch");
     free(g.csv.s);

@@ -579,13 +579,75 @@ static int cannot_open(const char *prog, const char *path, int e)
 /* Check a sampling period by the runtime's rule (nsm_run_check): more than
 ** NSM_MAX_SAMPLES samples, or a period below the time resolution at t_end,
 ** is a typo, not a run.  Returns 0 or the exit status 1 after a message. */
-static int check_every(const char *prog, double every, double t_end)
+static int check_every(const char *prog, double every, double t_end, const char *opt)
 {
     char why[300];
     if (nsm_run_check(t_end, every, 0, 0, why, (int)sizeof why) == NSM_OK)
         return 0;
-    fprintf(stderr, "%s: error: %s (--every)\n", prog, why);
+    fprintf(stderr, "%s: error: %s (%s)\n", prog, why, opt);
     return 1;
+}
+
+/* A stroboscopic section writes a record every T: held to the sampling
+** period's rule (check_every), so `--section period:1e-9` over 754 s, 7.5e11
+** records, is refused up front instead of running for days.  Returns 0 or
+** the exit status 1 after a message. */
+static int check_strobe(const char *prog, nsm_sim *sim, const char *spec, double t_end)
+{
+    char expr[512];
+    double T;
+    if (!spec || strncmp(spec, "period:", 7))
+        return 0;
+    const char *e = spec + 7, *colon = strchr(e, ':');
+    snprintf(expr, sizeof expr, "%.*s", (int)(colon ? colon - e : (long)strlen(e)), e);
+    if (nsm_sim_eval(sim, expr, &T) || !(T > 0))
+        return 0;               /* the run's reset names what is wrong with it */
+    return check_every(prog, T, t_end, "the period of --section period:T");
+}
+
+/* The file a path names, as one text (its device and inode when it
+** exists, else its folder's and its name), in buf; 0 when the path is
+** stdout, or a device or FIFO that any number of outputs may share. */
+static int out_identity(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    char dir[4096];
+    if (!path || !strcmp(path, "-"))
+        return 0;
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return 0;
+        snprintf(buf, len, "%lu:%lu", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+        return 1;
+    }
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if (stat(dir, &st) != 0)
+        snprintf(buf, len, "%s", path);
+    else
+        snprintf(buf, len, "%lu:%lu/%s", (unsigned long)st.st_dev, (unsigned long)st.st_ino,
+                 slash ? slash + 1 : path);
+    return 1;
+}
+
+/* Two outputs that name one file (--out x.h5 --section-out x.h5 left only
+** the HDF5 file, the section lost without a word): the first such pair's
+** options, or NULL. */
+static const char *outputs_clash(const char *const *paths, const char *const *names, int n,
+                                 const char **other)
+{
+    static char a[4200], b[4200];
+    for (int i = 0; i < n; i++) {
+        if (!out_identity(paths[i], a, sizeof a))
+            continue;
+        for (int j = i + 1; j < n; j++)
+            if (out_identity(paths[j], b, sizeof b) && !strcmp(a, b)) {
+                *other = names[j];
+                return names[i];
+            }
+    }
+    return NULL;
 }
 
 /* Report a usage error; returns the exit status 1. */
@@ -1180,6 +1242,16 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         return bad(d.prog, "the section and another output cannot both write to stdout "
                    "(give --section-out FILE)%s%s", "", "");
     }
+    const char *opaths[6] = { out_path, h5_path, ev_path, stats_path, sec_spec ? sec_path : NULL,
+                              lyap ? lyap_path : NULL };
+    const char *onames[6] = { "--out", "--out", "--events", "--stats", "--section-out",
+                              "--lyapunov-out" };
+    const char *clash2, *clash1 = outputs_clash(opaths, onames, 6, &clash2);
+    if (clash1) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "%s and %s name the same file: each output needs its own", clash1,
+                   clash2);
+    }
     if (sec_spec && (nsm_sim_set_section(sim, sec_spec) ||
                      (sec_period && nsm_sim_set_section_period(sim, sec_period)))) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
@@ -1219,7 +1291,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
-    if (check_every(d.prog, every, t_end)) {
+    if (check_every(d.prog, every, t_end, "--every") ||
+        check_strobe(d.prog, sim, sec_spec, t_end)) {
         nsm_sim_free(sim);
         return 1;
     }

@@ -660,7 +660,12 @@ static int cont_start(Cont *c, double *y, Pt *a)
     dir[n2] = o->to >= o->from ? 1 : -1;
     if (y)
         memcpy(y, a->X, sizeof(double) * n2);
-    return cont_finish(c, a, dir);
+    rc = cont_finish(c, a, dir);
+    if (rc == NSM_ENUMERIC && !s->msg[0])
+        snprintf(s->msg, sizeof s->msg, "continuation: the first orbit at %s = %.17g has no "
+                 "tangent ([Phi - I, F_p] has no one-dimensional kernel, or its multipliers "
+                 "cannot be computed): is the period %s right?", o->param, o->from, o->period);
+    return rc;
 }
 
 /* The special points between a and b (arclength sb): each test function's
