@@ -467,6 +467,38 @@ def _number(value, what, error=None):
     return x
 
 
+def _count(value, what, lo, hi=100000000):
+    """value as a whole number in [lo, hi], else SettingError naming what (a
+    count of 2.7, NaN or 'abc' used to be cut, or to escape as a bare
+    ValueError)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise SettingError("%s must be a whole number, got %r" % (what, value))
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise SettingError("%s must be a whole number, got %r" % (what, value)) from None
+    if not (math.isfinite(x) and x == int(x) and lo <= x <= hi):
+        raise SettingError("%s must be a whole number from %d to %d, got %r" % (what, lo, hi, value))
+    return int(x)
+
+
+def _spec(value, what):
+    """value as a text argument (a section, a period expression), else
+    SettingError: None or a number used to escape as AttributeError."""
+    if isinstance(value, str):
+        return value
+    raise SettingError("%s must be a text such as 'impact:stop', got %r" % (what, value))
+
+
+def _not_swept(params, names):
+    """A params entry for a swept or continued parameter is refused: the
+    study would override it without a word (as nsmc sweep's --set is)."""
+    for name in names:
+        if params and name in params:
+            raise ParameterError("params[%r]: the parameter is swept or continued by this study"
+                                 % name)
+
+
 def _flag(value, what):
     """value as a boolean: True, False (or 1, 0, numpy's booleans); text such
     as 'no' is refused rather than taken as true."""
@@ -654,6 +686,7 @@ class Model:
         numpy array with one row per record: t, phase, then the state
         (positions, then velocities).  period: the phase's period."""
         lib = self._lib
+        spec = _spec(spec, "spec")
         sim = self._study(params, method, init)
         rows, n2 = [], 2 * len(self.bodies)
 
@@ -740,10 +773,17 @@ class Model:
         lib.nsm_cont_defaults(ctypes.byref(o))
         o.param, o.period = str(param).encode(), str(period).encode()
         o.from_, o.to = _number(start, "start", SettingError), _number(stop, "stop", SettingError)
-        o.periods, o.transient, o.max_points = int(periods), int(transient), int(max_points)
+        if o.from_ == o.to:
+            raise SettingError("start and stop are equal (%r): the branch has no range" % start)
+        o.periods = _count(periods, "periods", 1, 1000)
+        o.transient = _count(transient, "transient", 0)
+        o.max_points = _count(max_points, "max_points", 1)
         o.ds, o.ds_min, o.ds_max, o.tol = (_number(v, n, SettingError) for v, n in
                                            ((ds, "ds"), (ds_min, "ds_min"), (ds_max, "ds_max"),
                                             (tol, "tol")))
+        if o.tol < 4e-16 * max(1.0, abs(o.from_), abs(o.to)):
+            raise SettingError("tol=%r: below the rounding of the parameter over [%r, %r]"
+                               % (tol, start, stop))
         o.switch_pd, o.curve = int(bool(switch_pd)), kinds[curve]
         if curve is not None:
             o.param2 = str(param2).encode()
@@ -752,6 +792,7 @@ class Model:
         for name in [param] + ([param2] if curve else []):
             if name not in self.params:
                 raise ParameterError("%s: the model has no such parameter" % name)
+        _not_swept(params, [param] + ([param2] if curve else []))
         sim = self._study(params, method, init)
         n2 = 2 * len(self.bodies)
         rows = []
@@ -788,9 +829,16 @@ class Model:
         lib = self._lib
         if param not in self.params:
             raise ParameterError("%s: the model has no such parameter" % param)
+        _not_swept(params, [param])
+        section = _spec(section, "section")
+        transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
+        try:
+            values = np.atleast_1d(np.asarray(values, dtype=float))
+        except (TypeError, ValueError):
+            raise ParameterError("values must be numbers, got %r" % (values,)) from None
         n2 = 2 * len(self.bodies)
         ps, rows = [], []
-        for v in np.atleast_1d(np.asarray(values, dtype=float)):
+        for v in values:
             pv = dict(params or {})
             pv[param] = float(v)
             sim = self._study(pv, method, init)
@@ -814,6 +862,9 @@ class Model:
                     self._fail(sim, "sweep")
                 te = (self._times(sim, None, None, None) if t_max is None
                       else self._eval(sim, t_max))
+                if not te > 0:
+                    raise SettingError("t_max=%r is %r s at %s = %r: not a positive time"
+                                       % (t_max, te, param, float(v)))
                 rc = lib.nsm_sim_run_until(sim, te)
                 if rc not in (0, 8):     # NSM_ESTOPPED: the records are in
                     self._fail(sim, "sweep at %s = %r" % (param, float(v)))
@@ -838,7 +889,9 @@ class Model:
             if len(ax) != 4:
                 raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)" % (name, ax))
             c, a, b, k = ax
-            axes.append("%s=%r:%r:%d" % (c, _number(a, name), _number(b, name), int(k)))
+            axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate"), _number(a, name),
+                                         _number(b, name), _count(k, name + " count", 1)))
+        section = _spec(section, "section")
         paths = _locate()
         with tempfile.TemporaryDirectory(prefix="nsm-basins-") as d:
             src = os.path.join(d, "model.nsm")
@@ -858,7 +911,10 @@ class Model:
                 cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
             p = _run_tool(cmd, "nsmc")
             if p.returncode not in (0, 3):
-                raise SettingError("nsmc sweep --basin: %s" % (p.stderr.strip() or
+                said = "\n".join(ln for ln in p.stderr.splitlines()
+                                 if not ln.startswith(("nsmc: using the cached",
+                                                       "nsmc: compiling the")))
+                raise SettingError("nsmc sweep --basin: %s" % (said.strip() or
                                                                "exit status %d" % p.returncode))
             said = [ln for ln in p.stderr.splitlines() if "no initial state gave records" in ln]
             if said:

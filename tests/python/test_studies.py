@@ -113,3 +113,51 @@ def test_section_period_refused(fio):
                                       period="2*pi/omega", transient=5, record=5, t_max=200)
     assert (labels == 0).all() and atts[-1]["period"] == "none" and atts[-1]["records"] is None
     assert atts[-1]["points"] == 4
+
+
+@pytest.fixture(scope="module")
+def clear(src):
+    return nsm.compile(os.path.join(src, "tests", "studies", "impact_clearance.nsm"))
+
+
+def test_hostile_study_arguments(fio, clear):
+    """The studies' arguments a hostile pass tried: each raises an nsm.Error
+    subclass with a message (they escaped as ValueError, AttributeError, or
+    ran: a swept parameter in params overridden without a word, a negative
+    transient taken as 0, record=0 returning nothing, a basin count of 2.7
+    cut to 2, a continuation with start == stop or tol below rounding)."""
+    S = "impact:stop"
+    bad = [
+        (nsm.ParameterError, "values must be numbers", lambda: fio.sweep("omega", "abc", S)),
+        (nsm.SettingError, "section must be a text", lambda: fio.sweep("omega", [2], None)),
+        (nsm.SettingError, "section must be a text", lambda: fio.sweep("omega", [2], 5)),
+        (nsm.SettingError, "spec must be a text", lambda: fio.section(None)),
+        (nsm.SettingError, "transient must be a whole number",
+         lambda: fio.sweep("omega", [2], S, transient=-1)),
+        (nsm.SettingError, "record must be a whole number", lambda: fio.sweep("omega", [2], S, record=0)),
+        (nsm.SettingError, "record must be a whole number",
+         lambda: fio.sweep("omega", [2], S, record=1e30)),
+        (nsm.SettingError, "not a positive time", lambda: fio.sweep("omega", [2], S, t_max=-1)),
+        (nsm.ParameterError, "swept or continued",
+         lambda: fio.sweep("omega", [2], S, params={"omega": 3})),
+        (nsm.SettingError, "start and stop are equal", lambda: clear.continuation("omega", 1.3, 1.3)),
+        (nsm.ParameterError, "swept or continued",
+         lambda: clear.continuation("omega", 1.3, 1.2, params={"omega": 1.0})),
+        (nsm.SettingError, "below the rounding",
+         lambda: clear.continuation("omega", 1.3, 1.2, tol=1e-300)),
+        (nsm.SettingError, "max_points must be a whole number",
+         lambda: clear.continuation("omega", 1.3, 1.2, max_points=-1)),
+        (nsm.SettingError, "periods must be a whole number",
+         lambda: clear.continuation("omega", 1.3, 1.2, periods="abc")),
+        (nsm.SimulationError, "has no tangent",
+         lambda: clear.continuation("omega", 1.3, 1.2, period=1e-300)),
+        (nsm.SettingError, "x count must be a whole number",
+         lambda: fio.basins(("M.x", -1, 0, 2.7), ("M.v", 0, 1, 2), S, period="2*pi/omega")),
+        (nsm.SettingError, "x count must be a whole number",
+         lambda: fio.basins(("M.x", -1, 0, float("nan")), ("M.v", 0, 1, 2), S)),
+        (nsm.SettingError, r"^nsmc sweep --basin: nsmc sweep: error: --basin M.q",
+         lambda: fio.basins(("M.q", 0, 1, 2), ("M.v", 0, 1, 2), S, period="2*pi/omega")),
+    ]
+    for exc, msg, call in bad:
+        with pytest.raises(exc, match=msg):
+            call()
