@@ -138,6 +138,35 @@ def test_basins(fio):
         assert abs(last[m, 1] - a["phase"]) < 1e-5 and abs(last[m, 3] - a["M.v [m/s]"]) < 1e-5
 
 
+def test_basins_independent_reference(fio):
+    """Every state of an 8 x 6 basin grid at omega = 0.7 is classified again
+    by tests/studies/basin_reference.py (the closed-form flow between
+    impacts, bisected impacts, no runtime code): the attractor Model.basins
+    gives it has the reference's impacts per period, and its section point
+    (phase, impact speed) is one of the reference's last period's impacts
+    within 1e-5 (both are states after some 300 periods of a transient that
+    decays geometrically, a few 1e-6 from the orbit; the two orbits' impact
+    speeds differ by 0.09)."""
+    import basin_reference
+    xs, ys, lab, atts = fio.basins(("M.x", -3, -0.01, 8), ("M.v", -3, 3, 6), "impact:stop",
+                                   period="2*pi/omega", transient=300, record=12,
+                                   params={"omega": 0.7}, jobs=2)
+    seen, compared = set(), 0
+    for i in range(len(ys)):
+        for j in range(len(xs)):
+            ref = basin_reference.attractor(xs[j], ys[i], 0.7)
+            if ref is None:
+                continue
+            per, last = ref
+            assert lab[i, j] >= 1, (xs[j], ys[i])
+            a = atts[lab[i, j] - 1]
+            assert per == a["records"], (xs[j], ys[i], per, a)
+            assert min(abs(ph - a["phase"]) + abs(s - a["M.v [m/s]"]) for ph, s in last) < 1e-5
+            seen.add(int(a["records"]))
+            compared += 1
+    assert compared >= 44 and seen == {2, 3}
+
+
 def test_basins_refused(fio):
     """Bad basin axes: nsmc's message, as a SettingError; nothing left over."""
     with pytest.raises(nsm.SettingError, match="M.q"):
