@@ -15,3 +15,11 @@ add_test(NAME studies.curves
           --nsmc $<TARGET_FILE:nsmc> --fio ${NSM_SOURCE_DIR}/models/forced_impact_oscillator.nsm
           --clearance ${NSM_SOURCE_DIR}/tests/studies/impact_clearance.nsm)
 set_tests_properties(studies.curves PROPERTIES LABELS studies TIMEOUT 900)
+# Neimark-Sacker points: a two-degree-of-freedom impact oscillator whose
+# period-1 orbit's complex pair leaves the unit circle and comes back,
+# against the impact map's fixed point and monodromy in mpmath
+# (tests/studies/ns_test.py).
+add_test(NAME studies.ns
+  COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/ns_test.py
+          --nsmc $<TARGET_FILE:nsmc> --model ${NSM_SOURCE_DIR}/tests/studies/two_dof_impact.nsm)
+set_tests_properties(studies.ns PROPERTIES LABELS studies TIMEOUT 600)
