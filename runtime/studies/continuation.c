@@ -371,7 +371,10 @@ static int cont_correct(Cont *c, Pt *q, const double *X0, const double *nrm, dou
     for (int it = 0; it < 12; it++) {
         double *X = q->X, p = X[n2];
         if (!(p == p) || (rc = cont_map(c, X, p, yT, q->Phi, &q->period)))
-            return rc ? rc : NSM_ENUMERIC;
+            /* an iterate or a predicted point inside a gap (the reset refuses a
+             * penetrating state) is Newton's method failing, not the model:
+             * the caller shortens the step or reports no orbit */
+            return !rc || (rc == NSM_EMODEL && (it > 0 || nrm)) ? NSM_ENUMERIC : rc;
         q->impacts = c->impacts;
         q->vmin = c->impacts ? c->vmin : 0;
         double rn = 0, yn = 1;

@@ -314,6 +314,13 @@ def case_findings(tmp):
           "continue --period 1e-300: exit 3 with the reason, gnuplot not blamed", p)
     check(open(os.path.join(tmp, "c", "continuation.png"), "rb").read() == before,
           "the earlier continuation.png untouched")
+    # Newton's iterates inside the stop were reported as the model's fault
+    p = run(tmp, [NSMC, "continue", os.path.join(SRC, "tests", "studies", "two_dof_impact.nsm"),
+                  "--param", "omega=2.5:1.0", "--out-dir", "c2"])
+    check(p.returncode == 3 and "no periodic orbit found at omega = 2.5" in p.stderr
+          and "penetrates" not in p.stderr,
+          "continue from a start where Newton's iterates enter the stop: 'no periodic orbit "
+          "found', not 'initial state penetrates the gap'", p)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
