@@ -373,8 +373,9 @@ static int cont_correct(Cont *c, Pt *q, const double *X0, const double *nrm, dou
         if (!(p == p) || (rc = cont_map(c, X, p, yT, q->Phi, &q->period)))
             /* an iterate or a predicted point inside a gap (the reset refuses a
              * penetrating state) is Newton's method failing, not the model:
-             * the caller shortens the step or reports no orbit */
-            return !rc || (rc == NSM_EMODEL && (it > 0 || nrm)) ? NSM_ENUMERIC : rc;
+             * the caller shortens the step or reports no orbit (cont_start
+             * checks the user's start first) */
+            return !rc || rc == NSM_EMODEL ? NSM_ENUMERIC : rc;
         q->impacts = c->impacts;
         q->vmin = c->impacts ? c->vmin : 0;
         double rn = 0, yn = 1;
@@ -651,6 +652,10 @@ static int cont_start(Cont *c, double *y, Pt *a)
             return rc;
         memcpy(a->X, s->y, sizeof(double) * n2);
     } else {
+        /* the user's start itself inside a gap is the model's refusal, said so
+         * (cont_correct takes its iterates' for Newton failing) */
+        if ((rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)))
+            return rc;
         memcpy(a->X, y, sizeof(double) * n2);
     }
     a->X[n2] = o->from;
