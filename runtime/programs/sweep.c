@@ -1717,9 +1717,10 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
 }
 
 /* Sets every --set value and both ends of every axis on the trial
-** simulation sim, so that a value the model refuses (a parameter that sizes
-** an indexed family, say) is an error before the grid, with the model's
-** reason, not a failure at every point.  0, or 1 after the message. */
+** simulation sim, and starts it with each, so that a value the model
+** refuses (a parameter that sizes an indexed family, a restitution above
+** 1) is an error before the grid, with the model's reason, not a failure
+** at every point.  0, or 1 after the message. */
 static int check_values(const Sweep *sw, nsm_sim *sim)
 {
     for (int k = 0; k < sw->nsets; k++) {
@@ -1728,10 +1729,19 @@ static int check_values(const Sweep *sw, nsm_sim *sim)
         if (nsm_sim_set_param(sim, name, sw->setv[k]))
             return bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
     }
+    if (nsm_sim_reset(sim))
+        return bad(sw->prog, "the model cannot start with these --set values: %s",
+                   nsm_sim_message(sim));
     for (int a = 0; a < sw->nax; a++) {
         const Axis *x = &sw->ax[a];
-        if (nsm_sim_set_param(sim, x->name, x->lo) || nsm_sim_set_param(sim, x->name, x->hi))
-            return bad(sw->prog, "--param %s: %s", x->name, nsm_sim_message(sim));
+        double end[2] = {x->lo, x->hi};
+        for (int k = 0; k < 2; k++) {
+            if (nsm_sim_set_param(sim, x->name, end[k]))
+                return bad(sw->prog, "--param %s: %s", x->name, nsm_sim_message(sim));
+            if (nsm_sim_reset(sim))
+                return bad(sw->prog, "--param %s=%.12g: the model cannot start: %s", x->name,
+                           end[k], nsm_sim_message(sim));
+        }
     }
     return 0;
 }

@@ -143,6 +143,11 @@ def case_arguments(tmp):
         (["--param", "omega=1:2:3", "--jobs", "1.5"], "--jobs is a whole number"),
         (["--param", "omega=1:2:3", "--method", "rk4", "--method", "exact"],
          "option --method is given twice"),
+        # values the model refuses only when it starts: before the grid, with
+        # the model's reason, not a failure at every point
+        (["--param", "omega=1:2:3", "--set", "e=2"],
+         "the model cannot start with these --set values: invalid value 2 of parameter 'e'"),
+        (["--param", "e=0.5:1.5:3"], "--param e=1.5: the model cannot start: invalid value 1.5"),
     ]
     for args, msg in bad:
         p = sweep(tmp, args + grid, out="never")
