@@ -1,11 +1,13 @@
 """Cost of the impact laws on touching trains against the train's length.
 
 usage: python3 bench/train_bench.py [--nsmc build/nsmc] [--build build]
-                                    [--law sequential|simultaneous] [--n N ..]
+                                    [--law sequential|simultaneous|energetic]
+                                    [--exponent X] [--n N ..]
 
 N equal beads (1 kg, weak springs to the ground), all touching, the last
 struck at 1 m/s, e = 0.95 (issue #25); one instant's impacts and a 1 ms
-run.  Prints, per N, the pair collisions (sequential) or contacts solved
+run.  The energetic law's contacts all have stiffness 1 (only ratios
+enter) and force exponent --exponent (default 1.5, Hertz).  Prints, per N, the pair collisions (sequential) or contacts solved
 (simultaneous), the simulator's CPU time and the time per collision, and
 the exponents fitted (least squares in log-log) to the time and to the
 time per collision against N.  Numbers in docs/performance.md.
@@ -36,9 +38,11 @@ def main():
     ap.add_argument("--nsmc", default="build/nsmc")
     ap.add_argument("--build", default="build")
     ap.add_argument("--law", default="sequential")
+    ap.add_argument("--exponent", type=float, default=1.5)
     ap.add_argument("--n", type=int, action="append")
     a = ap.parse_args()
-    sizes = a.n or ([50, 100, 200, 400, 1000] if a.law == "sequential" else [1000, 2000, 5000, 10000])
+    sizes = a.n or {"sequential": [50, 100, 200, 400, 1000], "energetic": [100, 200, 300, 1000]}.get(
+        a.law, [1000, 2000, 5000, 10000])
     libs = [os.path.join(a.build, "libnsmcli.a"), os.path.join(a.build, "libnsmrt.a")]
     libs += subprocess.run(["pkg-config", "--libs", "hdf5"], stdout=subprocess.PIPE,
                            text=True).stdout.split()
@@ -47,7 +51,8 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for n in sizes:
-            exe = train.build(args, train.model_text(n, 0.95, a.law), work, "t%d" % n)
+            exe = train.build(args, train.model_text(n, 0.95, a.law, exponent=a.exponent if a.law ==
+                                                     "energetic" else None), work, "t%d" % n)
             r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             p = subprocess.run([exe, "--events-max", "0"], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)

@@ -222,6 +222,10 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
 #define SEQ_MAXP 96          /* longest cycle looked for, in collisions */
 #define SEQ_HIST (SEQ_PERIODS * SEQ_MAXP)
 #define SEQ_RHO_TOL 1e-6     /* steadiness of the cycle's ratio */
+#define SEQ_CONTRACT_MIN 64 /* collisions before a contraction without a cycle is looked for */
+#define SEQ_CONTRACT_TOL 0.25 /* steadiness of its ratio, relative to 1 - ratio */
+#define SEQ_CONTRACT_DROP 1e-2 /* how far its speeds must have fallen already */
+#define SEQ_CONTRACT_EVERY 8  /* collisions between two looks */
 #define SEQ_SMALL 32         /* up to this many gaps a collision's energy loss is the
                               * difference of the mechanical energies (as it always was);
                               * above, the kinetic energy's change at the collision's
@@ -243,6 +247,8 @@ typedef struct Seq {
     int *heap, *hpos, hn;    /* the positions closing beyond their tolerance, by u */
     char *set;               /* a cycle's positions (seq_cycle) */
     long n;                  /* collisions so far */
+    long next_look;          /* no contraction looked for before this collision */
+    double umax;             /* the largest closing speed of the sequence */
     int hg[SEQ_HIST];        /* ring: position hit, its closing speed */
     double hu[SEQ_HIST];
 } Seq;
@@ -445,6 +451,77 @@ static int seq_cycle(const Seq *q, double *rho, char *set)
     return 0;
 }
 
+/* Whether the last SEQ_PERIODS blocks of L collisions of q (the ring,
+** L <= SEQ_MAXP) hit the same positions, marked in set (set is all 0 on
+** entry and holds that set on a true return, all 0 again otherwise), and
+** the largest closing speed of each block is below the one before by a
+** steady ratio (the two ratios within SEQ_CONTRACT_TOL of each other's
+** shortfall from 1).  O(L): only the ring's entries are visited. */
+static int seq_blocks_contract(const Seq *q, int L, char *set)
+{
+    double M[SEQ_PERIODS];
+    long n = q->n, first = n - (long)SEQ_PERIODS * L;
+    int want = 0, ok = 1;
+    for (long k = n - L; k < n; k++)
+        if (!set[q->hg[k % SEQ_HIST]]) {
+            set[q->hg[k % SEQ_HIST]] = 1;
+            want++;
+        }
+    for (int b = 0; b < SEQ_PERIODS && ok; b++) {
+        long k0 = first + (long)b * L;
+        int hits = 0;
+        M[b] = 0;
+        for (long k = k0; k < k0 + L && ok; k++) {
+            int a = q->hg[k % SEQ_HIST];
+            ok = set[a] != 0;           /* a contact outside the last block's set */
+            if (ok && set[a] == 1) {
+                set[a] = 2;
+                hits++;
+            }
+            M[b] = fmax(M[b], fabs(q->hu[k % SEQ_HIST]));
+        }
+        for (long k = n - L; k < n; k++)
+            set[q->hg[k % SEQ_HIST]] = 1;
+        ok = ok && hits == want;        /* every contact of the set in every block */
+    }
+    double r1 = ok ? M[1] / M[0] : 2, r2 = ok ? M[2] / M[1] : 2;
+    ok = r1 < 1 && r2 < 1 && fabs(r2 - r1) <= SEQ_CONTRACT_TOL * (1 - fmax(r1, r2)) &&
+         M[2] <= SEQ_CONTRACT_DROP * q->umax;
+    if (!ok)
+        for (long k = n - L; k < n; k++)
+            set[q->hg[k % SEQ_HIST]] = 0;
+    return ok;
+}
+
+/* A sequence at one instant that contracts geometrically without a cycle
+** (seq_cycle): beads of a plastic train colliding in an order that never
+** repeats.  Looked for every SEQ_CONTRACT_EVERY collisions once the
+** sequence is SEQ_CONTRACT_MIN long and not before q->next_look (set after
+** a declined limit): its last blocks of L = 2 d collisions (d the contacts
+** hit in the last SEQ_MAXP / 2, so that every contact of the set collides
+** in each block) are compared (seq_blocks_contract), and the closing speeds
+** must have fallen below SEQ_CONTRACT_DROP of the sequence's largest.  True
+** with the set's positions in set (1), which is otherwise left all 0. */
+static int seq_contract(Seq *q, char *set)
+{
+    long n = q->n;
+    if (n < SEQ_CONTRACT_MIN || n < q->next_look || n % SEQ_CONTRACT_EVERY)
+        return 0;
+    int d = 0;
+    long k0 = n > SEQ_MAXP ? n - SEQ_MAXP : 0;
+    for (long k = k0; k < n; k++)
+        if (!set[q->hg[k % SEQ_HIST]]) {
+            set[q->hg[k % SEQ_HIST]] = 1;
+            d++;
+        }
+    for (long k = k0; k < n; k++)
+        set[q->hg[k % SEQ_HIST]] = 0;
+    int L = 4 * d < SEQ_MAXP ? 4 * d : SEQ_MAXP;
+    if (L < 2 || (long)SEQ_PERIODS * L > n)
+        return 0;
+    return seq_blocks_contract(q, L, set);
+}
+
 /* Apply the impulses q->P at the positions q->sub[0 .. nsub) (ascending)
 ** to v and to u (u += D P over the coupled positions), then refresh the
 ** heap at every position whose u or whose bodies moved. */
@@ -531,12 +608,31 @@ static int seq_collide(nsm_sim *s, Seq *q, int a)
     return rc;
 }
 
+/* Whether the limit's impulses q->P at q->sub are all pushes (P >= 0 to
+** the rounding of the solve, 1e-9 of the largest impulse): the limit of a
+** sequence of collisions is a sum of pushes, so a pull means the set of
+** contacts taken for it is not the sequence's. */
+static int seq_limit_pushes(const Seq *q)
+{
+    double big = 0;
+    for (int x = 0; x < q->nsub; x++)
+        big = fmax(big, fabs(q->P[q->sub[x]]));
+    for (int x = 0; x < q->nsub; x++)
+        if (q->P[q->sub[x]] < -1e-9 * big)
+            return 0;
+    return 1;
+}
+
 /* The limit of the cycle set (positions of q) just recognized: the cycle's
 ** contacts, and the held ones not separating, end with no relative velocity
 ** (W_C v = 0: D_CC P = -u_C); one zeno record on the gap of the last
-** collision, counting the collisions so far. */
-static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v)
+** collision, counting the collisions so far.  With pushes_only (a set found
+** from the speeds' contraction, seq_contract), a limit that needs a pull is
+** declined (*taken = 0, nothing applied) and the sequence goes on. */
+static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v, int pushes_only,
+                        int *taken)
 {
+    *taken = 0;
     int r = q->r, m = 0;
     seq_clear(q);
     for (int b = 0; b < r; b++)
@@ -567,6 +663,11 @@ static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v
     free(Dm);
     if (rc)
         return rc;
+    if (pushes_only && !seq_limit_pushes(q)) {
+        seq_clear(q);
+        return NSM_OK;
+    }
+    *taken = 1;
     double Eb = rt_mech_energy(s, s->mode, s->y), ub = q->u[last], Pl = q->P[last];
     seq_apply(s, q, v);
     for (int x = 0; x < m; x++)
@@ -664,6 +765,7 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
             rt_shadow_impulse(s, q->idx[a], s->num.e[q->idx[a]], s->t, y0, s->y);
         q->hg[q->n % SEQ_HIST] = a;
         q->hu[q->n % SEQ_HIST] = q->ub[a];
+        q->umax = fmax(q->umax, fabs(q->ub[a]));
         q->n++;
         if ((rc = seq_log(s, q, a, exempt1, E0)))
             return rc;
@@ -674,8 +776,17 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
             return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impacts at one instant and no end in sight: "
                            "a cycle of %d collisions repeats without losing speed (elastic contacts "
                            "squeezing a body?)", q->n, p);
-        if (p && s->set.zeno_on && (rc = seq_collapse(s, q, q->set, a, v)))
+        int taken;
+        if (p && s->set.zeno_on && (rc = seq_collapse(s, q, q->set, a, v, 0, &taken)))
             return rc;
+        if (p)
+            memset(q->set, 0, (size_t)q->r);
+        if (!p && s->set.zeno_on && seq_contract(q, q->set)) {
+            if ((rc = seq_collapse(s, q, q->set, a, v, 1, &taken)))
+                return rc;
+            memset(q->set, 0, (size_t)q->r);
+            q->next_look = q->n + (long)SEQ_PERIODS * SEQ_MAXP;  /* new evidence first */
+        }
     }
     *count = q->n;
     return seq_rest(s, q, j);
@@ -686,7 +797,7 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
 static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
 {
     Seq *q = seq_new(s, idx, r);
-    char *set = q ? malloc((size_t)r + 1) : NULL;
+    char *set = q ? calloc(1, (size_t)r + 1) : NULL;
     if (!set) {
         seq_free(q);
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
