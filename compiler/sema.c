@@ -1628,8 +1628,9 @@ static void stmt_coordinate(Sema *s, const Stmt *st)
         return;
     }
     int idx = s->m->n_bodies;
-    if (idx >= SEMA_MAX_BODIES) {
-        diag_error(s->diag, st->loc, "too many bodies (at most %d)", SEMA_MAX_BODIES);
+    if (idx >= SEMA_MAX_COORDINATES) {
+        diag_error(s->diag, st->loc, "too many generalized coordinates (at most %d: their mass "
+                   "matrix is dense)", SEMA_MAX_COORDINATES);
         return;
     }
     if (!declare(s, name, SYM_BODY, idx, st->label->loc))
@@ -2432,7 +2433,11 @@ static bool init_target(Sema *s, const Node *t, int *body, bool *pos)
                    "'init' sets a planar body's x, y, phi, vx, vy or omega, not '%s'", t->name);
         return false;
     }
-    Sym *gs = t->kind == N_MEMBER && t->a->kind == N_NAME ? table_get(&s->syms, t->a->name) : NULL;
+    Sym *gs = NULL;
+    if (t->kind == N_MEMBER && t->a->kind == N_NAME)
+        gs = table_get(&s->syms, t->a->name);
+    else if (t->kind == N_MEMBER && t->a->kind == N_INDEX && !(gs = resolve(s, t->a)))
+        return false;
     if (gs && gs->kind == SYM_BODY && s->m->bodies[gs->index].gen) {
         int f = gen_field(&s->m->bodies[gs->index], t->name);
         if (f != 'x' && f != 'v') {
