@@ -1019,6 +1019,10 @@ static Val conv_gen_member(Sema *s, const Node *n, int body, int cx)
 static Val conv_energy_member(Sema *s, const Node *n, int cx)
 {
     const Node *base = n->a;
+    if (base->kind == N_NAME && strcmp(base->name, "ground") == 0) {
+        diag_error(s->diag, n->loc, "ground does not move: it has no place in an energy");
+        return bad();
+    }
     Sym *sym = base->kind == N_NAME || base->kind == N_INDEX ? resolve(s, base) : NULL;
     if (!sym)
         return bad();
