@@ -286,7 +286,8 @@ static const char *stmt_word(StmtKind k)
 {
     static const char *const words[] = {"model", "param", "mass", "spring", "damper", "force",
                                         "gravity", "gap", "init", "simulate", "output", "for",
-                                        "friction", "disc", "body", "wall"};
+                                        "friction", "disc", "body", "wall",
+                                        "coordinate", "kinetic", "potential"};
     return words[k];
 }
 
@@ -375,6 +376,19 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         dump_node(s->label, out);
         fputc('\n', out);
         dump_opts(s->opts, indent, out);
+        return;
+    case S_COORDINATE:
+        fputc(' ', out);
+        dump_node(s->label, out);
+        fprintf(out, ": %s\n", s->law);
+        return;
+    case S_KINETIC:
+    case S_POTENTIAL:
+        fputc(' ', out);
+        dump_node(s->label, out);
+        fputs(" = ", out);
+        dump_node(s->value, out);
+        fputc('\n', out);
         return;
     case S_WALL:   /* a wall: its disc, then the wall's options and the law's */
     case S_GAP:    /* a gap: its expression, then the law's options */

@@ -70,7 +70,8 @@ typedef struct NodeList {
 typedef enum StmtKind {
     S_MODEL, S_PARAM, S_MASS, S_SPRING, S_DAMPER, S_FORCE, S_GRAVITY,
     S_GAP, S_INIT, S_SIMULATE, S_OUTPUT, S_FOR, S_FRICTION,
-    S_DISC, S_BODY, S_WALL   /* planar bodies and walls */
+    S_DISC, S_BODY, S_WALL,  /* planar bodies and walls */
+    S_COORDINATE, S_KINETIC, S_POTENTIAL /* Lagrangian models: coordinates and energies */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -86,7 +87,8 @@ struct Stmt {
     Node *value;       /* param, mass, force, gravity, gap condition, output every */
     Opt *opts;         /* spring/damper/simulate/disc/wall options, init items, law options */
     Opt *law_opts;     /* S_WALL: the options of its law (opts holds its geometry) */
-    const char *law;   /* S_GAP: "impact" or "penalty"; S_FRICTION: the surface's word */
+    const char *law;   /* S_GAP: "impact" or "penalty"; S_FRICTION: the surface's word;
+                          S_COORDINATE: its kind, "length" or "angle" */
     Opt *surface;      /* S_FRICTION: the surface's options, NULL for none */
     SrcLoc law_loc;
     NodeList items;    /* S_OUTPUT */

@@ -970,6 +970,8 @@ Expr *dv_flow_diff(const Derivation *dv, const DvMode *md, Expr *e)
 
 Derivation *derive_model(const Model *m, Arena *a, Diag *d)
 {
+    if (m->lagrangian)
+        return derive_lagrange(m, a, d);
     Derivation *dv = arena_alloc(a, sizeof *dv);
     ExprCtx *x = m->ex;
     dv->model = m;

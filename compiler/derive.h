@@ -188,6 +188,14 @@ typedef struct Derivation {
     Expr ***fw, **fcv;
     int **fcol, *fncol;
     int n_wtcurved;        /* the curved slips' nonzeros of Wt, all together */
+
+    /* A model written by its energies (derive_lag.c; Model.lagrangian): no
+     * modes; M(q) a = h(q, v) + Q with M = d2T/dv dv (n*n, row-major), h
+     * the Euler-Lagrange terms and Q the generalized forces (n each), and
+     * every gap's value g_j(q) and row W_j(q) = dg_j/dq (g and g*n). */
+    bool lagrangian;
+    Expr **lag_M, **lag_h, **lag_Q;
+    Expr **lag_g, **lag_W;
 } Derivation;
 
 /* The paper's forms (derive_paper.c).
@@ -255,6 +263,10 @@ void dv_generator(Derivation *dv);
 /* Does h(t) fit the generator (constants, t^k, exp/sin/cos of linear t and
  * products, no switches)?  The check sema makes on a moving gap. */
 bool dv_time_function_ok(ExprCtx *x, Expr *h);
+
+/* The derivation of a Lagrangian model (derive_lag.c), called by
+ * derive_model: M(q), h(q, v), Q and the gaps' rows. */
+Derivation *derive_lagrange(const Model *m, Arena *a, Diag *d);
 
 /* The curved gaps' derivatives (derive_nl.c): gw and gcv of every curved gap. */
 void dv_curved_gaps(Derivation *dv);

@@ -943,6 +943,54 @@ static void section_nonlinear(Eq *q)
     }
 }
 
+/* A model written by its energies (derive_lag.c): its energies, the mass
+ * matrix M(q) = d2T/dv dv, the Euler-Lagrange terms h(q, v), the
+ * generalized forces Q, and every gap with its row W(q) = dg/dq. */
+static void section_lagrange(Eq *q)
+{
+    const Derivation *dv = q->dv;
+    const Model *m = q->m;
+    Arena *a = dv->arena;
+    int n = dv->n;
+    heading(q, 1, "Model %s%s%s", m->name, *m->title ? ": " : "", m->title);
+    para(q, "Written by its energies in %d generalized coordinates; by Euler-Lagrange "
+            "(docs/theory.md section 18) M(q) a = h(q, v) + Q, M = d2T/dv dv, "
+            "h = dT/dq - dV/dq - (dM/dt) v.", n);
+    eqn(q, "T", "T", m->kinetic);
+    eqn(q, "V", "V", m->potential);
+    eqn_end(q);
+    heading(q, 2, "Mass matrix M(q)");
+    for (int i = 0; i < n; i++)
+        for (int j = i; j < n; j++)
+            eqn(q, arena_printf(a, "M[%s, %s]", m->bodies[i].xname, m->bodies[j].xname),
+                arena_printf(a, "M_{%d%d}", i + 1, j + 1), dv->lag_M[i * n + j]);
+    eqn_end(q);
+    heading(q, 2, "Coriolis, centrifugal and potential terms h(q, v)");
+    for (int i = 0; i < n; i++)
+        eqn(q, arena_printf(a, "h[%s]", m->bodies[i].xname), arena_printf(a, "h_{%d}", i + 1),
+            dv->lag_h[i]);
+    eqn_end(q);
+    bool any = false;
+    for (int i = 0; i < n; i++)
+        any = any || !expr_is_zero(dv->lag_Q[i]);
+    if (any) {
+        heading(q, 2, "Generalized forces Q");
+        for (int i = 0; i < n; i++)
+            eqn(q, arena_printf(a, "Q[%s]", m->bodies[i].xname), arena_printf(a, "Q_{%d}", i + 1),
+                dv->lag_Q[i]);
+        eqn_end(q);
+    }
+    for (int j = 0; j < dv->g; j++) {
+        const char *gn = m->gaps[j].name;
+        heading(q, 2, "Gap %s", gn);
+        eqn(q, arena_printf(a, "g_%s", gn), arena_printf(a, "g_{\\mathrm{%s}}", gn), dv->lag_g[j]);
+        for (int i = 0; i < n; i++)
+            eqn(q, arena_printf(a, "W[%s, %s]", gn, m->bodies[i].xname),
+                arena_printf(a, "W_{\\mathrm{%s},%d}", gn, i + 1), dv->lag_W[j * n + i]);
+        eqn_end(q);
+    }
+}
+
 /* Writes the whole report. */
 int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt)
 {
@@ -950,6 +998,10 @@ int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt)
     if (!dv || !out)
         return 1;
     eq_init(&q, dv, out, fmt);
+    if (dv->lagrangian) {
+        section_lagrange(&q);
+        return ferror(out) ? 1 : 0;
+    }
     section_model(&q);
     section_friction(&q);
     if (dv->nl) {

@@ -96,6 +96,7 @@ static const struct {
     int kind;
 } context_words[] = {
     {"disc", TK_DISC}, {"body", TK_BODY}, {"wall", TK_WALL}, {"along", TK_ALONG},
+    {"coordinate", TK_COORDINATE}, {"kinetic", TK_KINETIC}, {"potential", TK_POTENTIAL},
 };
 
 int lex_context_keyword(const char *s, int len)

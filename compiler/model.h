@@ -43,7 +43,13 @@ typedef struct Body {
     const char *xunit, *vunit, *aunit; /* "m" "m/s" "m/s^2"; "rad" "rad/s" "rad/s^2" */
     Expr *gfac;        /* weight = -mass * gravity * gfac; 1 on the line, the
                           direction's component for planar coordinates */
+    int gen;           /* a generalized coordinate of a Lagrangian model: GEN_LENGTH
+                          (fields x, v, a; coord COORD_LINE) or GEN_ANGLE (phi, omega,
+                          alpha; coord COORD_PHI); mass is then NULL (the kinetic
+                          energy gives M(q)); 0 for a body with a mass */
 } Body;
+
+enum { GEN_LENGTH = 1, GEN_ANGLE = 2 };
 
 /* A body moving in the plane (x, y up, phi counter-clockwise): a disc has a
  * radius, a general `body` none.  Its coordinates are bodies ix, iy, iphi. */
@@ -182,6 +188,16 @@ typedef struct Model {
     ImpactLaw impact_law;
     int nl;          /* NL_* bits; 0 for a linear model */
     Output *outputs; int n_outputs;
+
+    /* A Lagrangian model (docs/language.md, `coordinate`, `kinetic`,
+     * `potential`): every body is a generalized coordinate (Body.gen), the
+     * kinetic energy T(q, v) is a quadratic form in the velocities and the
+     * potential V(q) depends on the positions (x_i = var i, v_i = var n + i);
+     * potential is the number 0 when not written.  lagrangian is false and
+     * both NULL otherwise. */
+    bool lagrangian;
+    Expr *kinetic, *potential;
+    SrcLoc kinetic_loc, potential_loc;
 
     ExprCtx *ex;     /* the context every Expr above lives in */
 } Model;

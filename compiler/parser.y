@@ -103,6 +103,7 @@ int NsmParseAccepts(const int *st, int n, int major)
 %token MODEL PARAM MASS SPRING DAMPER FOR IN FORCE ON GRAVITY GAP IMPACT PENALTY INIT SIMULATE OUTPUT EVERY.
 %token FRICTION.
 %token DISC BODY WALL ALONG.
+%token COORDINATE KINETIC POTENTIAL.
 %token ASSIGN COLON COMMA LINK DOTDOT DOT LPAREN RPAREN LBRACKET RBRACKET.
 
 %right IF THEN ELSE.
@@ -239,6 +240,25 @@ stmt(S) ::= BODY(K) ref(N) COLON opts(O). {
     S = ast_stmt(ps->ast, S_BODY, K.loc);
     S->label = N;
     S->opts = O.head;
+}
+
+/* Lagrangian models: coordinate NAME: length | angle;  kinetic NAME = EXPR;
+ * potential NAME = EXPR.  The kind is a word checked by sema. */
+stmt(S) ::= COORDINATE(K) ref(N) COLON IDENT(W). {
+    S = ast_stmt(ps->ast, S_COORDINATE, K.loc);
+    S->label = N;
+    S->law = tok_str(ps, W);
+    S->law_loc = W.loc;
+}
+stmt(S) ::= KINETIC(K) ref(N) ASSIGN expr(E). {
+    S = ast_stmt(ps->ast, S_KINETIC, K.loc);
+    S->label = N;
+    S->value = E;
+}
+stmt(S) ::= POTENTIAL(K) ref(N) ASSIGN expr(E). {
+    S = ast_stmt(ps->ast, S_POTENTIAL, K.loc);
+    S->label = N;
+    S->value = E;
 }
 
 /* wall [NAME:] DISC, normal = (nx, ny), through = (px, py), impact(...) | penalty(...) */

@@ -131,6 +131,8 @@ typedef struct Sema {
     bool out_torque;           /* ... and it mentions a torque (out_member, conv of a name) */
     SrcLoc method_loc;         /* ... here */
     bool impact_law_set;       /* `impact_law =` given in `simulate` ... */
+    const Stmt *kinetic_st, *potential_st; /* a Lagrangian model's energies, NULL when absent */
+    const char *kinetic_name, *potential_name;
 } Sema;
 
 /* Grows an arena array to hold n+1 elements; returns the new (zeroed) slot. */
@@ -481,7 +483,9 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
 
 /* ---- expressions -------------------------------------------------------- */
 
-enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4, CX_STATE = 8, CX_OUT = 16 };
+enum { CX_TIME = 1, CX_POS = 2, CX_VEL = 4, CX_STATE = 8, CX_OUT = 16, CX_KIN = 32 };
+/* CX_KIN: a kinetic or potential energy, which may mention the generalized
+ * coordinates' positions and velocities only */
 /* what an expression may mention; CX_STATE: a force's positions and velocities;
  * CX_OUT: an output column's, which may also name the elements' quantities
  * (S.force, F.slip, G.gap) and need not be smooth */
@@ -956,10 +960,90 @@ static Val out_member(Sema *s, const Node *n, bool *handled)
     return v;
 }
 
+/* The state a field of generalized coordinate b names: 'x' (its position:
+ * x, or phi for an angle), 'v' (v, omega), 'a' (a, alpha), or 0 when b has
+ * no such field. */
+static int gen_field(const Body *b, const char *f)
+{
+    static const char *const len[] = {"x", "v", "a"}, *const ang[] = {"phi", "omega", "alpha"};
+    const char *const *names = b->gen == GEN_ANGLE ? ang : len;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(f, names[i]) == 0)
+            return "xva"[i];
+    return 0;
+}
+
+/* Converts a field of generalized coordinate `body` (th.phi, th.omega,
+ * C.x, C.v) where a body's state may appear: positions in gaps, forces and
+ * energies, velocities in forces and energies. */
+static Val conv_gen_member(Sema *s, const Node *n, int body, int cx)
+{
+    const Body *b = &s->m->bodies[body];
+    const char *cn = b->name;
+    int f = gen_field(b, n->name);
+    if (!f) {
+        diag_error(s->diag, n->name_loc, "'%s' is %s coordinate: its fields are %s, not '%s'", cn,
+                   b->gen == GEN_ANGLE ? "an angle" : "a length",
+                   b->gen == GEN_ANGLE ? "phi, omega and alpha" : "x, v and a", n->name);
+        return bad();
+    }
+    if (cx & CX_VEL) {
+        diag_error(s->diag, n->loc, "friction on a generalized coordinate ('%s') is not built yet",
+                   cn);
+        return bad();
+    }
+    if (!(cx & CX_POS)) {
+        diag_error(s->diag, n->loc, "coordinate states like '%s.%s' may only appear in a force, a "
+                   "gap, an energy or an output list", cn, n->name);
+        return bad();
+    }
+    if (f == 'a') {
+        diag_error(s->diag, n->loc, "'%s.%s' is an acceleration: it may be an output column, not "
+                   "part of an expression", cn, n->name);
+        return bad();
+    }
+    if (f == 'v' && !(cx & CX_STATE)) {
+        diag_error(s->diag, n->loc, "a gap may depend on positions only, not on '%s.%s'", cn,
+                   n->name);
+        return bad();
+    }
+    bool ang = b->gen == GEN_ANGLE;
+    if (f == 'v')
+        return val(expr_var(s->ex, VEL_VAR + body), ang ? DIM_RATE : DIM_V);
+    return val(expr_var(s->ex, body), ang ? dim_none() : DIM_M);
+}
+
+/* Converts a member in a kinetic or potential energy: a generalized
+ * coordinate's state only.  A body with a mass has its own kinetic energy
+ * and equations, so mixing it in is refused. */
+static Val conv_energy_member(Sema *s, const Node *n, int cx)
+{
+    const Node *base = n->a;
+    if (base->kind == N_NAME && strcmp(base->name, "ground") == 0) {
+        diag_error(s->diag, n->loc, "ground does not move: it has no place in an energy");
+        return bad();
+    }
+    Sym *sym = base->kind == N_NAME || base->kind == N_INDEX ? resolve(s, base) : NULL;
+    if (!sym)
+        return bad();
+    if (sym->kind == SYM_BODY && s->m->bodies[sym->index].gen)
+        return conv_gen_member(s, n, sym->index, cx);
+    if (sym->kind == SYM_BODY || sym->kind == SYM_PLANAR || sym->kind == SYM_FAMILY) {
+        diag_error(s->diag, n->loc, "an energy may mention generalized coordinates only, and '%s' "
+                   "is a body with a mass of its own: declare it with 'coordinate' and write its "
+                   "kinetic energy into 'kinetic'", sym->name);
+        return bad();
+    }
+    diag_error(s->diag, n->loc, "'%s.%s' can only be used in an output list", sym->name, n->name);
+    return bad();
+}
+
 /* Converts `BODY.x` and friends; only a gap may mention positions. */
 static Val conv_member(Sema *s, const Node *n, int cx)
 {
     const Node *base = n->a;
+    if (cx & CX_KIN)
+        return conv_energy_member(s, n, cx);
     if (cx & CX_OUT) {
         bool handled;
         Val v = out_member(s, n, &handled);
@@ -995,6 +1079,8 @@ static Val conv_member(Sema *s, const Node *n, int cx)
     int body;
     if (!resolve_body(s, base, &body))
         return bad();
+    if (body >= 0 && s->m->bodies[body].gen)
+        return conv_gen_member(s, n, body, cx);
     if (strcmp(n->name, "x") != 0 && strcmp(n->name, "v") != 0 && strcmp(n->name, "a") != 0) {
         diag_error(s->diag, n->name_loc, "a body has no field '%s' (expected x, v or a)", n->name);
         return bad();
@@ -1528,6 +1614,168 @@ static int add_coord(Sema *s, int p, Coord c, Expr *mass)
         b->aunit = "rad/s^2";
     }
     return i;
+}
+
+/* ---- Lagrangian models ---------------------------------------------------- */
+
+/* `coordinate NAME: length | angle`: a generalized coordinate, a body with
+ * no mass of its own (the kinetic energy gives the mass matrix). */
+static void stmt_coordinate(Sema *s, const Stmt *st)
+{
+    const char *name = label_name(s, st->label);
+    if (!name)
+        return;
+    bool ang = strcmp(st->law, "angle") == 0;
+    if (!ang && strcmp(st->law, "length") != 0) {
+        diag_error(s->diag, st->law_loc, "a coordinate is a 'length' (fields x, v, a) or an "
+                   "'angle' (fields phi, omega, alpha), not '%s'", st->law);
+        return;
+    }
+    int idx = s->m->n_bodies;
+    if (idx >= SEMA_MAX_COORDINATES) {
+        diag_error(s->diag, st->loc, "too many generalized coordinates (at most %d: their mass "
+                   "matrix is dense)", SEMA_MAX_COORDINATES);
+        return;
+    }
+    if (!declare(s, name, SYM_BODY, idx, st->label->loc))
+        return;
+    Body *b = vec_push(s->arena, (void **)&s->m->bodies, &s->m->n_bodies, &s->cap_bodies,
+                       sizeof *b);
+    b->name = name;
+    b->loc = st->label->loc;
+    b->mass = NULL;
+    b->coord = ang ? COORD_PHI : COORD_LINE;
+    b->planar = -1;
+    b->gen = ang ? GEN_ANGLE : GEN_LENGTH;
+    b->xname = arena_printf(s->arena, "%s.%s", name, ang ? "phi" : "x");
+    b->vname = arena_printf(s->arena, "%s.%s", name, ang ? "omega" : "v");
+    b->aname = arena_printf(s->arena, "%s.%s", name, ang ? "alpha" : "a");
+    b->xunit = ang ? "rad" : "m";
+    b->vunit = ang ? "rad/s" : "m/s";
+    b->aunit = ang ? "rad/s^2" : "m/s^2";
+    b->gfac = NULL;
+}
+
+/* Does e mention a velocity (VEL_VAR + i, before renumbering)? */
+static bool has_velocity(const Expr *e)
+{
+    if (e->kind == EX_VAR)
+        return e->index >= VEL_VAR && e->index < 2 * VEL_VAR;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_velocity(e->args[i]))
+            return true;
+    return false;
+}
+
+/* The least and greatest degree in the velocities of the monomials of e
+ * (as built, before any cancellation); false when e is not a polynomial in
+ * them (a velocity inside a function, a division or a non-integer power). */
+static bool velocity_degree(const Expr *e, int *lo, int *hi)
+{
+    *lo = *hi = 0;
+    if (!has_velocity(e))
+        return true;
+    if (e->kind == EX_VAR) {
+        *lo = *hi = 1;
+        return true;
+    }
+    if (e->kind == EX_ADD || e->kind == EX_MUL) {
+        bool add = e->kind == EX_ADD;
+        *lo = add ? INT32_MAX : 0;
+        for (int i = 0; i < e->nargs; i++) {
+            int l, h;
+            if (!velocity_degree(e->args[i], &l, &h))
+                return false;
+            *lo = add ? (l < *lo ? l : *lo) : *lo + l;
+            *hi = add ? (h > *hi ? h : *hi) : *hi + h;
+        }
+        return true;
+    }
+    double k;
+    if (e->kind == EX_POW && !has_velocity(e->args[1]) && expr_is_num(e->args[1], &k) &&
+        k >= 0 && k <= 8 && k == floor(k)) {
+        int l, h;
+        if (!velocity_degree(e->args[0], &l, &h))
+            return false;
+        *lo = l * (int)k;
+        *hi = h * (int)k;
+        return true;
+    }
+    return false;
+}
+
+/* Checks that each term of the kinetic energy as written (the operands of
+ * its top-level sums) is of degree 2 in the velocities, reporting the first
+ * that is not with its place; docs/theory.md section 18. */
+static bool kinetic_terms(Sema *s, const Node *n)
+{
+    if (n->kind == N_BIN && (n->op == '+' || n->op == '-'))
+        return kinetic_terms(s, n->a) && kinetic_terms(s, n->b);
+    if (n->kind == N_NEG)
+        return kinetic_terms(s, n->a);
+    Val v = conv(s, n, CX_POS | CX_STATE | CX_KIN);
+    if (!v.ok)
+        return false;
+    int lo, hi;
+    if (!velocity_degree(v.e, &lo, &hi)) {
+        diag_error(s->diag, n->loc, "a kinetic energy is a quadratic form in the velocities, and "
+                   "this term is not a polynomial in them (a velocity inside a function, a "
+                   "division or a non-integer power)");
+        return false;
+    }
+    if (lo == 2 && hi == 2)
+        return true;
+    if (lo != hi)
+        diag_error(s->diag, n->loc, "a kinetic energy is a quadratic form in the velocities, and "
+                   "this term mixes degrees %d to %d in them: expand it into terms of degree 2",
+                   lo, hi);
+    else if (lo == 0)
+        diag_error(s->diag, n->loc, "a kinetic energy is a quadratic form in the velocities, and "
+                   "this term has no velocity: an energy of the positions belongs in 'potential'");
+    else
+        diag_error(s->diag, n->loc, "a kinetic energy is a quadratic form in the velocities, and "
+                   "this term is of degree %d in them%s", lo,
+                   lo == 1 ? " (a term linear in a velocity alone is not a kinetic energy)" : "");
+    return false;
+}
+
+/* `kinetic NAME = T` and `potential NAME = V`: a Lagrangian model's
+ * energies, in joules; T of degree 2 in the velocities term by term, V of
+ * the positions only. */
+static void stmt_energy(Sema *s, const Stmt *st)
+{
+    bool kin = st->kind == S_KINETIC;
+    const Stmt **slot = kin ? &s->kinetic_st : &s->potential_st;
+    const char *word = kin ? "kinetic" : "potential";
+    if (*slot) {
+        diag_error(s->diag, st->loc, "the model's %s energy is given twice", word);
+        diag_note(s->diag, (*slot)->loc, "first given here");
+        return;
+    }
+    const char *name = label_name(s, st->label);
+    if (!name)
+        return;
+    Val v = conv_slot_u(s, st->value, CX_POS | CX_STATE | CX_KIN, DIM_TORQUE,
+                        kin ? "a kinetic energy" : "a potential energy", "J");
+    if (!v.ok)
+        return;
+    if (!kin && has_velocity(v.e)) {
+        diag_error(s->diag, st->value->loc, "a potential energy depends on the positions only: "
+                   "a velocity belongs in 'kinetic' (or a force, for a dissipative one)");
+        return;
+    }
+    if (kin && !kinetic_terms(s, st->value))
+        return;
+    *slot = st;
+    if (kin) {
+        s->kinetic_name = name;
+        s->m->kinetic = v.e;
+        s->m->kinetic_loc = st->loc;
+    } else {
+        s->potential_name = name;
+        s->m->potential = v.e;
+        s->m->potential_loc = st->loc;
+    }
 }
 
 /* Reads one option of a planar body: a value of unit `want` that is
@@ -2189,6 +2437,23 @@ static bool init_target(Sema *s, const Node *t, int *body, bool *pos)
                    "'init' sets a planar body's x, y, phi, vx, vy or omega, not '%s'", t->name);
         return false;
     }
+    Sym *gs = NULL;
+    if (t->kind == N_MEMBER && t->a->kind == N_NAME)
+        gs = table_get(&s->syms, t->a->name);
+    else if (t->kind == N_MEMBER && t->a->kind == N_INDEX && !(gs = resolve(s, t->a)))
+        return false;
+    if (gs && gs->kind == SYM_BODY && s->m->bodies[gs->index].gen) {
+        int f = gen_field(&s->m->bodies[gs->index], t->name);
+        if (f != 'x' && f != 'v') {
+            diag_error(s->diag, t->name_loc, "'init' sets a coordinate's %s, not '%s'",
+                       s->m->bodies[gs->index].gen == GEN_ANGLE ? "phi or omega" : "x or v",
+                       t->name);
+            return false;
+        }
+        *body = gs->index;
+        *pos = f == 'x';
+        return true;
+    }
     if (t->kind != N_MEMBER || (strcmp(t->name, "x") != 0 && strcmp(t->name, "v") != 0)) {
         diag_error(s->diag, t->loc, "'init' sets BODY.x or BODY.v");
         return false;
@@ -2654,6 +2919,20 @@ static bool quantity_item(Sema *s, const Node *n, const char *label)
         diag_error(s->diag, n->name_loc, "a gap has no field '%s' (expected gap, rate or force)", f);
         return true;
     }
+    if (sym->kind == SYM_BODY && s->m->bodies[sym->index].gen) {
+        const Body *b = &s->m->bodies[sym->index];
+        int k = gen_field(b, f);
+        if (!k) {
+            diag_error(s->diag, n->name_loc, "coordinate '%s' has no field '%s' (expected %s)",
+                       sym->name, f, b->gen == GEN_ANGLE ? "phi, omega or alpha" : "x, v or a");
+            return true;
+        }
+        int i = k == 'x' ? 0 : k == 'v' ? 1 : 2;
+        add_output(s, (OutputKind)(OUT_X + i), sym->index,
+                   NAMED(i == 0 ? b->xname : i == 1 ? b->vname : b->aname),
+                   i == 0 ? b->xunit : i == 1 ? b->vunit : b->aunit, n->loc);
+        return true;
+    }
     if (sym->kind == SYM_BODY) {
         static const char *const fields[] = {"x", "v", "a"};
         static const char *const units[] = {"m", "m/s", "m/s^2"};
@@ -2839,6 +3118,9 @@ static void stmt_check(Sema *s, const Stmt *st)
     case S_DISC:
     case S_BODY: stmt_planar(s, st); break;
     case S_WALL: stmt_wall(s, st); break;
+    case S_COORDINATE: stmt_coordinate(s, st); break;
+    case S_KINETIC:
+    case S_POTENTIAL: stmt_energy(s, st); break;
     }
 }
 
@@ -2861,6 +3143,7 @@ static void collect_later(Sema *s, const Stmt *st)
     case S_BODY:
     case S_WALL:
     case S_FRICTION:
+    case S_COORDINATE:
         if (st->label && st->label->name) {
             name = st->label->name;
             loc = st->label->loc;
@@ -2987,6 +3270,73 @@ static void nonlinear_checks(Sema *s)
                    : (m->nl & NL_GAP) ? "a gap is curved" : "a penalty law has an exponent");
 }
 
+/* A model with coordinates or energies: coordinates only (a body with a
+ * mass of its own has no place in the energies), a kinetic energy in which
+ * every coordinate's velocity appears (else M(q) is singular), the weight
+ * written into the potential, no friction yet.  Sets Model.lagrangian. */
+static void lagrangian_checks(Sema *s)
+{
+    Model *m = s->m;
+    int gen = -1, body = -1;
+    for (int i = m->n_bodies - 1; i >= 0; i--)
+        *(m->bodies[i].gen ? &gen : &body) = i;
+    const Stmt *en = s->kinetic_st ? s->kinetic_st : s->potential_st;
+    if (gen < 0 && !en)
+        return;
+    if (gen < 0) {
+        diag_error(s->diag, en->loc, "an energy is written in generalized coordinates: declare "
+                   "them with 'coordinate NAME: length' or 'coordinate NAME: angle'");
+        return;
+    }
+    if (!s->kinetic_st) {
+        diag_error(s->diag, m->bodies[gen].loc, "a model with coordinates needs its kinetic "
+                   "energy: 'kinetic T = ...', a quadratic form in the velocities");
+        return;
+    }
+    if (body >= 0) {
+        diag_error(s->diag, m->bodies[body].loc, "'%s' has a mass of its own, and this model is "
+                   "written by its energies: declare it with 'coordinate' and add its kinetic "
+                   "energy to 'kinetic'", m->bodies[body].name);
+        return;
+    }
+    if (s->have_gravity) {
+        diag_error(s->diag, s->gravity_loc, "a model written by its energies takes its weight in "
+                   "'potential' (for example V = -m*g*l*cos(th.phi)): remove 'gravity'");
+        return;
+    }
+    if (m->n_frictions > 0) {
+        diag_error(s->diag, m->frictions[0].loc, "friction in a model written by its energies is "
+                   "not built yet");
+        return;
+    }
+    for (int i = 0; i < m->n_bodies; i++)
+        if (!expr_depends_on(m->kinetic, expr_var(s->ex, VEL_VAR + i))) {
+            diag_error(s->diag, m->bodies[i].loc, "coordinate '%s' has no velocity in the kinetic "
+                       "energy '%s': the mass matrix would be singular", m->bodies[i].name,
+                       s->kinetic_name);
+            return;
+        }
+    m->lagrangian = true;
+}
+
+/* The method of a Lagrangian model: rk4 or adaptive (the default); exact
+ * needs a linear model and taylor does not expand M(q) a = f yet. */
+static void lagrangian_method(Sema *s)
+{
+    Model *m = s->m;
+    if (!m->lagrangian)
+        return;
+    if (!s->method_set) {
+        m->method = METHOD_ADAPTIVE;
+        return;
+    }
+    if (m->method == METHOD_EXACT || m->method == METHOD_TAYLOR)
+        diag_error(s->diag, s->method_loc, "method '%s' does not take a model written by its "
+                   "energies (its mass matrix depends on the configuration): use method = "
+                   "adaptive (the default here) or rk4",
+                   m->method == METHOD_EXACT ? "exact" : "taylor");
+}
+
 /* The impact law against the gaps: an impact's stiffness is read by the
  * energetic law only, which needs one on every impact gap. */
 static void impact_checks(Sema *s)
@@ -3052,6 +3402,11 @@ static void finish(Sema *s)
     for (int k = 0; k < m->n_outputs; k++)
         if (m->outputs[k].value)
             m->outputs[k].value = renumber_velocities(s, m->outputs[k].value);
+    if (m->lagrangian) {
+        m->kinetic = renumber_velocities(s, m->kinetic);
+        m->potential = m->potential ? renumber_velocities(s, m->potential) : expr_num(s->ex, 0);
+        m->potential_loc = s->potential_st ? s->potential_st->loc : m->kinetic_loc;
+    }
     m->nl = nonlinear_bits(m);
     if (!s->every_set) {
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */
@@ -3123,10 +3478,15 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
                        m->bodies[i].name);
             break;
         }
+    if (d->errors == errors)
+        lagrangian_checks(&s);
     if (d->errors > errors)
         return NULL;
     finish(&s);
-    nonlinear_checks(&s);
+    if (m->lagrangian)
+        lagrangian_method(&s);
+    else
+        nonlinear_checks(&s);
     impact_checks(&s);
     if (d->errors > errors)
         return NULL;

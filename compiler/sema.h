@@ -14,7 +14,8 @@
 enum {
     SEMA_MAX_BODIES = 10000,      /* bodies after expanding families */
     SEMA_MAX_STATEMENTS = 100000, /* statements after expanding `for` loops */
-    SEMA_MAX_RANGE = 100000       /* iterations of one `for` loop */
+    SEMA_MAX_RANGE = 100000,      /* iterations of one `for` loop */
+    SEMA_MAX_COORDINATES = 64     /* generalized coordinates (a dense M(q)) */
 };
 
 /* Returns the checked model, or NULL after reporting every error found. */
