@@ -45,6 +45,7 @@ typedef struct Cgen {
     int n_checked, cap_checked;
     int nnz_K, nnz_C, nnz_W, nnz_Wt; /* entries setup lists in num->K, C, W, Wt */
     int nl_nwork;      /* nl_series' work rows (a nonlinear model) */
+    int n_gen;         /* the forcing generator's size in the table: 0 without forcing */
 } Cgen;
 
 /* One assignment of generated code, dst[index] = value (or a local). */
@@ -310,6 +311,11 @@ static void emit_header(Cgen *cg)
         }
     }
     fprintf(o, " */\n#include <math.h>\n#include <stddef.h>\n\n#include \"nsm/model.h\"\n\n");
+    /* the table's functions share the runtime's signatures: a model whose
+     * equations need no t or sw leaves them unused, which is not a defect */
+    fprintf(o, "/* Each function below takes every argument its slot in nsm_model has;\n"
+               "   those this model's equations do not need stay unused. */\n"
+               "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n\n");
     bool any = false;
     for (int i = 0; i < m->n_params; i++)
         any |= cg->penum[i] != NULL;
@@ -845,16 +851,15 @@ static bool wt_row_curved(const Derivation *dv, int i)
     return dv->model->frictions[i].curved;
 }
 
-/* setup(): parameter checks, hoisted constants and the numeric tables. */
-static void emit_setup(Cgen *cg)
+/* The body of setup(): parameter checks, hoisted constants and the
+ * numeric tables; returns whether it holds a loop. */
+static bool setup_body(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
     const Model *m = cg->m;
     FILE *o = cg->out;
     int n = dv->n, g = dv->g;
-    fprintf(o, "/* Checks the parameters, derives the constants c[] and the numeric tables. */\n");
-    fprintf(o, "static int setup(const double *p, double *c, nsm_numeric *num)\n{\n");
-    fprintf(o, "    int i;\n    (void)i;\n    (void)p;\n    (void)c;\n");
+    bool loops = false;
     for (int i = 0; i < n; i++)
         emit_check(cg, m->bodies[i].mass, "> 0", "mass", m->bodies[i].name);
     for (int s = 0; s < m->n_springs; s++) {
@@ -904,13 +909,13 @@ static void emit_setup(Cgen *cg)
         fprintf(o, "\n    /* hoisted constants */\n");
     for (int k = 0; k < dv->n_consts; k++)
         lines_add(&ls, "c", k, dv->consts[k].value, dv->consts[k].what, NULL, true);
-    lines_flush(cg, &ls, "    ");
+    loops |= lines_flush(cg, &ls, "    ");
     fprintf(o, "\n    /* numeric ingredients for the runtime's generic paths */\n");
     for (int i = 0; i < n; i++) {
         lines_add(&ls, "num->mass", i, dv->mass[i], NULL, NULL, false);
         lines_add(&ls, "num->fconst", i, dv->fconst[i], NULL, NULL, false);
     }
-    lines_flush(cg, &ls, "    ");
+    loops |= lines_flush(cg, &ls, "    ");
     /* the sparse tables, entry by entry: row, column, value */
     Arena *ar = dv->arena;
     cg->nnz_K = lines_entries(&ls, ar, "num->K", n, n, dvmat_at, dv->K, NULL, dv);
@@ -919,7 +924,7 @@ static void emit_setup(Cgen *cg)
                               dv->nl ? w_row_curved : NULL, dv);
     cg->nnz_Wt = lines_entries(&ls, ar, "num->Wt", m->n_frictions, n, wt_at, dv,
                                (dv->nl & NL_SLIP) ? wt_row_curved : NULL, dv);
-    lines_flush(cg, &ls, "    ");
+    loops |= lines_flush(cg, &ls, "    ");
     Expr *zero = expr_num(dv->ex, 0);
     for (int j = 0; j < g; j++) {
         const Gap *gp = &m->gaps[j];
@@ -942,12 +947,12 @@ static void emit_setup(Cgen *cg)
         lines_add(&ls, "num->sc", k, sp->c ? sp->c : zero, NULL, NULL, false);
         lines_add(&ls, "num->srest", k, sp->rest ? sp->rest : zero, NULL, NULL, false);
     }
-    lines_flush(cg, &ls, "    ");
+    loops |= lines_flush(cg, &ls, "    ");
     for (int j = 0; j < g; j++)
         if (m->gaps[j].pexp)
             lines_add(&ls, "num->pexp", j, m->gaps[j].pexp, NULL,
                       "penalty exponents: the engaged force is k p^pexp + c p'", false);
-    lines_flush(cg, &ls, "    ");
+    loops |= lines_flush(cg, &ls, "    ");
     free(ls.v);
     for (int k = 0; k < m->n_frictions; k++) {
         const Friction *fr = &m->frictions[k];
@@ -997,18 +1002,48 @@ static void emit_setup(Cgen *cg)
             fprintf(o, ";\n");
         }
     }
-    fprintf(o, "    return 0;\n}\n\n");
+    fprintf(o, "    return 0;\n");
+    return loops;
+}
+
+/* Writes a function: its comment and signature, then its body as `body`
+ * writes it, with the loop counter `int i;` declared only when the body
+ * has a loop (no unused local). */
+static void emit_function(Cgen *cg, const char *doc, const char *sig, bool (*body)(Cgen *))
+{
+    FILE *out = cg->out;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&text, &len);
+    if (!o) {
+        fputs("nsmc: fatal: out of memory\n", stderr);
+        abort();
+    }
+    cg->out = o;
+    bool loops = body(cg);
+    cg->out = out;
+    fclose(o);
+    fprintf(out, "/* %s */\nstatic %s\n{\n%s", doc, sig, loops ? "    int i;\n" : "");
+    fwrite(text, 1, len, out);
+    fprintf(out, "}\n\n");
+    free(text);
+}
+
+/* setup(): parameter checks, hoisted constants and the numeric tables. */
+static void emit_setup(Cgen *cg)
+{
+    emit_function(cg, "Checks the parameters, derives the constants c[] and the numeric tables.",
+                  "int setup(const double *p, double *c, nsm_numeric *num)", setup_body);
 }
 
 /* ---- initial state and forces ---------------------------------------------- */
 
-static void emit_initial(Cgen *cg)
+/* The body of initial(): every state from the `init` statements (0 when
+ * not given); returns whether it holds a loop. */
+static bool initial_body(Cgen *cg)
 {
     const Model *m = cg->m;
-    FILE *o = cg->out;
     int n = cg->dv->n;
-    fprintf(o, "/* Initial state from the `init` statements. */\n");
-    fprintf(o, "static void initial(const double *p, const double *c, double *y)\n{\n");
     Lines ls = {0};
     for (int i = 0; i < n; i++) {
         lines_add(&ls, "y", i, m->init_x && m->init_x[i] ? m->init_x[i] : expr_num(m->ex, 0),
@@ -1016,23 +1051,41 @@ static void emit_initial(Cgen *cg)
         lines_add(&ls, "y", n + i, m->init_v && m->init_v[i] ? m->init_v[i] : expr_num(m->ex, 0),
                   NULL, NULL, false);
     }
-    fprintf(o, "%s    (void)p;\n    (void)c;\n", lines_roll(cg, &ls) ? "    int i;\n" : "");
-    lines_flush(cg, &ls, "    ");
+    bool loops = lines_flush(cg, &ls, "    ");
     free(ls.v);
-    fprintf(o, "}\n\n");
+    return loops;
 }
 
-/* force() or force_dot(): one line per body. */
+/* initial(): the initial state. */
+static void emit_initial(Cgen *cg)
+{
+    emit_function(cg, "Initial state from the `init` statements.",
+                  "void initial(const double *p, const double *c, double *y)", initial_body);
+}
+
+/* Are all n expressions f[] zero (a model without forcing, a constant one's
+ * derivative)? */
+static bool all_zero(Expr **f, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (f && f[i] && !expr_is_zero(f[i]))
+            return false;
+    return true;
+}
+
+/* force() or force_dot(): one line per body; nothing when every line is 0
+ * (the table's entry is then NULL). */
 static void emit_force_fn(Cgen *cg, const char *name, const char *doc, Expr **f)
 {
     FILE *o = cg->out;
+    if (all_zero(f, cg->dv->n))
+        return;
     fprintf(o, "/* %s */\n", doc);
     fprintf(o, "static void %s(double t, const int *sw, const double *p, const double *c, double *f)\n{\n", name);
     Lines ls = {0};
     for (int i = 0; i < cg->dv->n; i++)
         lines_add(&ls, "f", i, f[i], NULL, NULL, false);
-    fprintf(o, "%s    (void)t;\n    (void)sw;\n    (void)p;\n    (void)c;\n",
-            lines_roll(cg, &ls) ? "    int i;\n" : "");
+    fprintf(o, "%s", lines_roll(cg, &ls) ? "    int i;\n" : "");
     lines_flush(cg, &ls, "    ");
     free(ls.v);
     fprintf(o, "}\n\n");
@@ -1044,11 +1097,10 @@ static void emit_force_terms(Cgen *cg)
 {
     const Model *m = cg->m;
     FILE *o = cg->out;
+    if (!m->n_forces)
+        return;
     fprintf(o, "/* The `force` statements one by one (work of each force in the energy audit). */\n");
     fprintf(o, "static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)\n{\n");
-    fprintf(o, "    (void)t;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
-    if (!m->n_forces)
-        fprintf(o, "    (void)fk;\n");
     for (int k = 0; k < m->n_forces; k++) {
         fprintf(o, "    fk[%d] = ", k);
         px(cg, cg->dv->force_each[k]);
@@ -1248,7 +1300,7 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
         open_events(cg, &ls);
         loops |= lines_flush(cg, &ls, "        ");
         fprintf(o, "        if (!ydot && !lam && m == 0u)\n"
-                   "            return; /* the free mode's event functions need nothing else */\n"
+                   "            return 0; /* the free mode's event functions need nothing else */\n"
                    "    }\n");
     }
     fprintf(o, "    /* F = f_ext(t) + f_const - K x - C v */\n");
@@ -1306,7 +1358,6 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
     loops |= lines_flush(cg, &ls, "        ");
     fprintf(o, "    }\n");
     if (!g) {
-        fprintf(o, "    (void)lam;\n    (void)s;\n    (void)sdot;\n");
         free(ls.v);
         return loops;
     }
@@ -1365,6 +1416,48 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
     return loops;
 }
 
+/* The start of modes(): the modes it does not write out return
+ * NSM_NOT_DERIVED, left to the runtime's generic path (those beyond the
+ * enumerated ones, and the inadmissible sets of impact gaps). */
+static void emit_mode_check(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    int words = (dv->g + 2 * m->n_frictions) / 32 + 1;  /* NSM_MODE_WORDS */
+    if (words > 1)  /* the modes written out close gaps of word 0 only */
+        fprintf(o, "    for (int w = 1; w < %d; w++)\n        if (mode[w])\n"
+                   "            return NSM_NOT_DERIVED;\n", words);
+    if (dv->enumerated)
+        fprintf(o, "    if (mode[0] >= %uu) /* left to the runtime's generic path */\n"
+                   "        return NSM_NOT_DERIVED;\n", (unsigned)dv->n_modes);
+    else
+        fprintf(o, "    if (mode[0] != 0u) /* %d gaps: modes beyond the all-open one are left to the runtime */\n"
+                   "        return NSM_NOT_DERIVED;\n", dv->g);
+    bool any = false;
+    for (int k = 0; k < (dv->enumerated ? dv->n_modes : 0); k++) {
+        const DvMode *md = &dv->modes[k];
+        unsigned rmask = 0;
+        for (int a = 0; a < md->n_impact; a++)
+            rmask |= 1u << md->impact[a];
+        if (md->status != DV_MODE_INADMISSIBLE || rmask != md->mask)
+            continue;
+        if (!any) {
+            unsigned imask = 0;
+            for (int j = 0; j < dv->g; j++)
+                imask |= m->gaps[j].law == LAW_IMPACT ? 1u << j : 0u;
+            fprintf(o, "    switch (mode[0] & %uu) {\n", imask);
+        }
+        any = true;
+        fprintf(o, "    case %uu: /* ", md->mask);
+        pcomment(o, md->label);
+        fprintf(o, " inadmissible: the closed gaps' w are dependent, never entered */\n"
+                   "        return NSM_NOT_DERIVED;\n");
+    }
+    if (any)
+        fprintf(o, "    }\n");
+}
+
 /* modes(): every mode in one function, the free mode written once and each
  * closed gap's or closed set's correction after it (DvCorr, derive.h).  Its
  * locals are arrays: F, a (n), L (g: contact forces), u, Fd, ud. */
@@ -1396,11 +1489,13 @@ static void emit_modes(Cgen *cg)
     fclose(o);
 
     modes_comment(cg, imask, pmask);
-    /* inlined into each entry point, whose NULL outputs drop what it does not
-     * need (as fast as a function per mode and entry point) */
-    fprintf(out, "#if defined(__GNUC__)\n__attribute__((always_inline))\n#endif\n");
-    fprintf(out, "static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,\n"
-                 "                         const double *c, double *ydot, double *lam, double *s, double *sdot)\n{\n");
+    fprintf(out, "static int modes(const unsigned *mode, double t, const double *y, const int *sw,\n"
+                 "                 const double *p, const double *c, double *ydot, double *lam, double *s,\n"
+                 "                 double *sdot)\n{\n");
+    /* the body tests the closed gaps as `(m & bit)` and the free mode as
+     * `m == 0u`: the word is named only when it does */
+    if (strstr(body, "(m & ") || strstr(body, " m == 0u"))
+        fprintf(out, "    const unsigned m = mode[0];\n");
     if (loops)
         fprintf(out, "    int i;\n");
     fprintf(out, "    double F[%d], a[%d];\n", n, n);
@@ -1408,76 +1503,10 @@ static void emit_modes(Cgen *cg)
         fprintf(out, "    double L[%d];\n", g);
     if (imask)
         fprintf(out, "    double u[%d], Fd[%d], ud[%d];\n", g, n, g);
-    fprintf(out, "    (void)m;\n    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
+    emit_mode_check(cg);
     fwrite(body, 1, len, out);
-    fprintf(out, "}\n\n");
+    fprintf(out, "    return 0;\n}\n\n");
     free(body);
-}
-
-/* mode_written(): which modes modes() writes out, the others being left to
- * the runtime's generic path; then rhs(), lambda() and event(), the
- * model's per-mode entry points. */
-static void emit_dispatch(Cgen *cg)
-{
-    const Derivation *dv = cg->dv;
-    const Model *m = cg->m;
-    FILE *o = cg->out;
-    static const char *fn[3] = {"rhs", "lambda", "event"};
-    static const char *args[3] = {"double *ydot", "double *lam", "double *s, double *sdot"};
-    static const char *call[3] = {"ydot, NULL, NULL, NULL", "NULL, lam, NULL, NULL", "NULL, NULL, s, sdot"};
-    static const char *unused[3] = {"    (void)ydot;\n", "    (void)lam;\n", "    (void)s;\n    (void)sdot;\n"};
-    int words = (dv->g + 2 * m->n_frictions) / 32 + 1;  /* NSM_MODE_WORDS */
-    if (m->n_frictions || dv->nl) {
-        for (int f = 0; f < 3; f++) {
-            fprintf(o, "/* %s: every mode is left to the runtime's generic path */\n",
-                    dv->nl ? "nonlinear model" : "friction");
-            fprintf(o, "static int %s(const unsigned *mode, double t, const double *y, const int *sw,\n"
-                       "    const double *p, const double *c, %s)\n{\n", fn[f], args[f]);
-            fprintf(o, "    (void)mode;\n    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
-            fprintf(o, "%s    return NSM_NOT_DERIVED;\n}\n\n", unused[f]);
-        }
-        return;
-    }
-    fprintf(o, "/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the\n"
-               "   runtime's generic path. */\n"
-               "static int mode_written(const unsigned *mode)\n{\n");
-    if (words > 1)  /* the modes written out close gaps of word 0 only */
-        fprintf(o, "    for (int w = 1; w < %d; w++)\n        if (mode[w])\n"
-                   "            return NSM_NOT_DERIVED;\n", words);
-    if (dv->enumerated)
-        fprintf(o, "    if (mode[0] >= %uu)\n        return NSM_NOT_DERIVED;\n", (unsigned)dv->n_modes);
-    else
-        fprintf(o, "    if (mode[0] != 0u) /* %d gaps: modes beyond the all-open one are left to the runtime */\n"
-                   "        return NSM_NOT_DERIVED;\n", dv->g);
-    bool any = false;
-    for (int k = 0; k < (dv->enumerated ? dv->n_modes : 0); k++) {
-        const DvMode *md = &dv->modes[k];
-        unsigned rmask = 0;
-        for (int a = 0; a < md->n_impact; a++)
-            rmask |= 1u << md->impact[a];
-        if (md->status != DV_MODE_INADMISSIBLE || rmask != md->mask)
-            continue;
-        if (!any) {
-            unsigned imask = 0;
-            for (int j = 0; j < dv->g; j++)
-                imask |= m->gaps[j].law == LAW_IMPACT ? 1u << j : 0u;
-            fprintf(o, "    switch (mode[0] & %uu) {\n", imask);
-        }
-        any = true;
-        fprintf(o, "    case %uu: /* ", md->mask);
-        pcomment(o, md->label);
-        fprintf(o, " inadmissible: the closed gaps' w are dependent, never entered */\n"
-                   "        return NSM_NOT_DERIVED;\n");
-    }
-    if (any)
-        fprintf(o, "    }\n");
-    fprintf(o, "    return 0;\n}\n\n");
-    for (int f = 0; f < 3; f++) {
-        fprintf(o, "static int %s(const unsigned *mode, double t, const double *y, const int *sw,\n"
-                   "    const double *p, const double *c, %s)\n{\n", fn[f], args[f]);
-        fprintf(o, "    if (mode_written(mode))\n        return NSM_NOT_DERIVED;\n");
-        fprintf(o, "    modes(mode[0], t, y, sw, p, c, %s);\n    return 0;\n}\n\n", call[f]);
-    }
 }
 
 /* ---- switches and generator ---------------------------------------------------- */
@@ -1486,9 +1515,11 @@ static void emit_switches(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
+    if (!dv->n_sw)
+        return;
     fprintf(o, "/* Time switch k: s = lhs - rhs of its comparison, and s'. */\n");
     fprintf(o, "static void switch_fn(int k, double t, const double *p, const double *c, double *s, double *sdot)\n{\n");
-    fprintf(o, "    (void)t;\n    (void)p;\n    (void)c;\n    switch (k) {\n");
+    fprintf(o, "    switch (k) {\n");
     for (int k = 0; k < dv->n_sw; k++) {
         fprintf(o, "    case %d: /* ", k);
         char *txt = expr_to_string(dv->ex, dv->sw_list[k].cond, EXPR_TEXT, &cg->nm);
@@ -1502,7 +1533,7 @@ static void emit_switches(Cgen *cg)
     fprintf(o, "    default:\n        *s = 1;\n        *sdot = 0;\n        return;\n    }\n}\n\n");
     fprintf(o, "/* Truth value of time switch k's condition at time t. */\n");
     fprintf(o, "static int switch_state(int k, double t, const double *p, const double *c)\n{\n");
-    fprintf(o, "    (void)t;\n    (void)p;\n    (void)c;\n    switch (k) {\n");
+    fprintf(o, "    switch (k) {\n");
     for (int k = 0; k < dv->n_sw; k++) {
         fprintf(o, "    case %d:\n        return ", k);
         px(cg, dv->sw_list[k].cond);
@@ -1511,20 +1542,24 @@ static void emit_switches(Cgen *cg)
     fprintf(o, "    default:\n        return 0;\n    }\n}\n\n");
 }
 
-/* generator() and generator_state() of the exact method. */
+/* generator() and generator_state() of the exact method; nothing for a
+ * model without forcing (n_gen 0, the table's entries NULL), a note when the
+ * forcing has no generator. */
 static void emit_generator(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
-    int n = dv->n, ng = dv->n_gen;
-    fprintf(o, "/* Exact method: f_ext(t) = B z(t), z' = G z");
+    int n = dv->n, ng = cg->n_gen;
     if (!ng && dv->nl)
-        fprintf(o, " -- not available, the model is nonlinear (method taylor)");
-    else if (!ng)
-        fprintf(o, " -- not available, the forces are not built from polynomials, exponentials and sinusoids");
-    fprintf(o, ". */\n");
+        fprintf(o, "/* Exact method: not available, the model is nonlinear (method taylor). */\n\n");
+    else if (!ng && !all_zero(dv->fext, n))
+        fprintf(o, "/* Exact method: not available, the forces are not built from polynomials,\n"
+                   "   exponentials and sinusoids. */\n\n");
+    if (!ng)
+        return;
+    fprintf(o, "/* Exact method: f_ext(t) = B z(t), z' = G z. */\n");
     fprintf(o, "static void generator(const int *sw, const double *p, const double *c, double *G, double *B)\n{\n");
-    fprintf(o, "    int i;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
+    fprintf(o, "    int i;\n");
     fprintf(o, "    for (i = 0; i < %d; i++)\n        G[i] = 0;\n", ng * ng);
     fprintf(o, "    for (i = 0; i < %d; i++)\n        B[i] = 0;\n", n * ng);
     for (int i = 0; i < ng * ng; i++)
@@ -1541,9 +1576,6 @@ static void emit_generator(Cgen *cg)
         }
     fprintf(o, "}\n\n");
     fprintf(o, "static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)\n{\n");
-    fprintf(o, "    (void)t;\n    (void)sw;\n    (void)p;\n    (void)c;\n");
-    if (!ng)
-        fprintf(o, "    (void)z;\n");
     for (int i = 0; i < ng; i++) {
         fprintf(o, "    z[%d] = ", i);
         px(cg, dv->z[i]);
@@ -1559,7 +1591,7 @@ static void emit_gap_motion(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
-    int g = dv->g, ng = dv->n_gen;
+    int g = dv->g, ng = cg->n_gen;
     if (!dv->n_moving)
         return;
     fprintf(o, "/* 1 for a gap whose surface moves with time */\nstatic const unsigned char gap_moving[] = {");
@@ -1569,7 +1601,7 @@ static void emit_gap_motion(Cgen *cg)
     fprintf(o, "/* Moving surfaces: gap_j = w_j . x + d_j + h_j(t); h[j + k g] = the k-th time\n"
                "   derivative of h_j, k = 0..3 (0 for a fixed gap). */\n");
     fprintf(o, "static void gap_motion(double t, const double *p, const double *c, double *h)\n{\n");
-    fprintf(o, "    int i;\n    (void)t;\n    (void)p;\n    (void)c;\n");
+    fprintf(o, "    int i;\n");
     fprintf(o, "    for (i = 0; i < %d; i++)\n        h[i] = 0;\n", 4 * g);
     for (int j = 0; j < g; j++) {
         if (!dv->h[j])
@@ -1587,7 +1619,7 @@ static void emit_gap_motion(Cgen *cg)
     fprintf(o, "}\n\n");
     fprintf(o, "/* Exact method: h_j(t) = H_j z(t) on the forcing generator's state. */\n");
     fprintf(o, "static void gap_generator(const double *p, const double *c, double *H)\n{\n");
-    fprintf(o, "    int i;\n    (void)p;\n    (void)c;\n");
+    fprintf(o, "    int i;\n");
     fprintf(o, "    for (i = 0; i < %d; i++)\n        H[i] = 0;\n", g * ng);
     for (int i = 0; i < g * ng && dv->H; i++)
         if (!expr_is_zero(dv->H[i])) {
@@ -1762,14 +1794,12 @@ static void emit_nl_series(Cgen *cg, const DvTape *tp)
     fprintf(o, "/* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every\n"
                "   force F, curved gap G, curvature term CV and curved W entry WV, from the\n"
                "   state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for\n"
-               "   k = 0, 1, ..., K in turn; work holds the intermediate series, %d rows. */\n",
+               "   k = 0, 1, ..., K in turn; the work array w holds the intermediate series, %d rows. */\n",
             tp->n_slots);
     fprintf(o, "static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,\n"
-               "                      const double *c, double *work, double *F, double *G, double *CV,\n"
+               "                      const double *c, double *w, double *F, double *G, double *CV,\n"
                "                      double *WV)\n{\n");
-    fprintf(o, "    const int K1 = K + 1;\n    double *w = work;\n");
-    fprintf(o, "    (void)t0;\n    (void)X;\n    (void)sw;\n    (void)p;\n    (void)c;\n    (void)w;\n"
-               "    (void)G;\n    (void)CV;\n    (void)WV;\n");
+    fprintf(o, "    const int K1 = K + 1;\n");
     for (int i = 0; i < tp->n_nodes; i++)
         emit_tay_node(cg, tp, i);
     for (int q = 0; q < tp->n_outs; q++) {
@@ -1795,8 +1825,7 @@ static void emit_nl_force(Cgen *cg)
             continue;
         lines_put(&ls, (Line){"F", i, -1, dv->fnl[i], cg->m->bodies[i].name, NULL, true, false, 0, true});
     }
-    fprintf(o, "%s    (void)t;\n    (void)y;\n    (void)sw;\n    (void)p;\n    (void)c;\n    (void)F;\n",
-            lines_roll(cg, &ls) ? "    int i;\n" : "");
+    fprintf(o, "%s", lines_roll(cg, &ls) ? "    int i;\n" : "");
     lines_flush(cg, &ls, "    ");
     free(ls.v);
     fprintf(o, "}\n\n");
@@ -1833,7 +1862,7 @@ static void emit_nl_gap(Cgen *cg)
     fprintf(o, "/* Curved gaps at y: g[j] = g_j(x), curv[j] = v^T (d2 g_j/dx2) v (so that\n"
                "   g_j'' = W_j(x) a + curv[j]) and wval = d g_j/dx at its bodies. */\n");
     fprintf(o, "static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,\n"
-               "                   double *wval)\n{\n    (void)p;\n    (void)c;\n");
+               "                   double *wval)\n{\n");
     int wk = 0;
     for (int j = 0; j < g; j++) {
         if (!m->gaps[j].curve)
@@ -1889,7 +1918,7 @@ static void emit_nl_slip(Cgen *cg)
     fprintf(o, "/* Curved slips at y: curv[k] = v^T (dw_k/dx) v (so that the slip's rate is\n"
                "   w_k(x) a + curv[k]) and wtval = w_k(x) at its bodies. */\n");
     fprintf(o, "static void nl_slip(const double *y, const double *p, const double *c, double *curv,\n"
-               "                    double *wtval)\n{\n    (void)p;\n    (void)c;\n");
+               "                    double *wtval)\n{\n");
     int wk = 0;
     for (int k = 0; k < nf; k++) {
         if (!m->frictions[k].curved)
@@ -1962,7 +1991,7 @@ static void emit_output_value(Cgen *cg)
     cg->arrays = cg->rolling = false;
     fprintf(o, "/* Output column k when it is an expression of t, the parameters and the state. */\n");
     fprintf(o, "static double output_value(int k, double t, const double *y, const double *p, const double *c)\n{\n"
-               "    (void)t;\n    (void)y;\n    (void)p;\n    (void)c;\n    switch (k) {\n");
+               "    switch (k) {\n");
     for (int k = 0; k < m->n_outputs; k++) {
         const Output *ou = &m->outputs[k];
         if (ou->kind != OUT_EXPR)
@@ -1978,8 +2007,23 @@ static void emit_output_value(Cgen *cg)
     fprintf(o, "    default:\n        return 0;\n    }\n}\n\n");
 }
 
+/* Are t_end, dt and every numbers, the table's for every parameter value
+ * (no settings() then)? */
+static bool settings_fixed(const Model *m)
+{
+    Expr *e[3] = { m->t_end_e, m->dt_e, m->every_e };
+    const double num[3] = { m->t_end, m->dt, m->every };
+    for (int k = 0; k < 3; k++) {
+        double v;
+        if (e[k] && !(expr_is_num(e[k], &v) && v == num[k]))
+            return false;
+    }
+    return true;
+}
+
 /* settings(): `simulate` and `output every` from the parameters, so that a
- * --set of a parameter they use moves them too. */
+ * --set of a parameter they use moves them too; nothing when they are
+ * numbers. */
 static void emit_settings(Cgen *cg)
 {
     const Model *m = cg->m;
@@ -1987,8 +2031,10 @@ static void emit_settings(Cgen *cg)
     Expr *e[3] = { m->t_end_e, m->dt_e, m->every_e };
     const double num[3] = { m->t_end, m->dt, m->every };
     const char *name[3] = { "t_end", "dt", "every" };
+    if (settings_fixed(m))
+        return;
     fprintf(o, "/* t_end, dt (0: none) and the output period from the parameters. */\n");
-    fprintf(o, "static void settings(const double *p, double *t)\n{\n    (void)p;\n");
+    fprintf(o, "static void settings(const double *p, double *t)\n{\n");
     for (int k = 0; k < 3; k++) {
         fprintf(o, "    t[%d] = ", k);
         if (e[k])
@@ -2069,14 +2115,24 @@ static void emit_table(Cgen *cg)
     fprintf(o, "    .n_outputs = %d,\n    .outputs = %s,\n", m->n_outputs, m->n_outputs ? "outputs" : "NULL");
     fprintf(o, "    .t_end = %.17g,\n    .dt = %.17g,\n    .every = %.17g,\n    .method = %s,\n",
             m->t_end, m->dt, m->every, method_name(m->method));
-    fprintf(o, "    .setup = setup,\n    .initial = initial,\n    .force = force,\n    .force_dot = force_dot,\n"
-               "    .rhs = rhs,\n    .lambda = lambda,\n    .event = event,\n"
-               "    .switch_fn = switch_fn,\n    .switch_state = switch_state,\n");
-    fprintf(o, "    .n_gen = %d,\n    .generator = generator,\n    .generator_state = generator_state,\n",
-            dv->n_gen);
-    fprintf(o, "    .n_forces = %d,\n    .forces = %s,\n    .force_terms = force_terms,\n"
-               "    .settings = settings,\n",
-            m->n_forces, m->n_forces ? "forces" : "NULL");
+    /* what the model lacks stays NULL (nsm/model.h) */
+    fprintf(o, "    .setup = setup,\n    .initial = initial,\n");
+    if (!all_zero(dv->fext, dv->n))
+        fprintf(o, "    .force = force,\n");
+    if (!all_zero(dv->fext_dot, dv->n))
+        fprintf(o, "    .force_dot = force_dot,\n");
+    if (!m->n_frictions && !dv->nl)
+        fprintf(o, "    .modes = modes,\n");
+    if (dv->n_sw)
+        fprintf(o, "    .switch_fn = switch_fn,\n    .switch_state = switch_state,\n");
+    if (cg->n_gen)
+        fprintf(o, "    .n_gen = %d,\n    .generator = generator,\n    .generator_state = generator_state,\n",
+                cg->n_gen);
+    if (m->n_forces)
+        fprintf(o, "    .n_forces = %d,\n    .forces = forces,\n    .force_terms = force_terms,\n",
+                m->n_forces);
+    if (!settings_fixed(m))
+        fprintf(o, "    .settings = settings,\n");
     if (m->n_frictions)
         fprintf(o, "    .n_frictions = %d,\n    .frictions = frictions,\n", m->n_frictions);
     if (m->n_planars)
@@ -2101,7 +2157,7 @@ static void emit_table(Cgen *cg)
     if (m->source)
         fprintf(o, "    .source = model_source,\n");
     fprintf(o, "};\n\n");
-    fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/nsm.h\"\n\n"
+    fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/cli.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
 }
 
@@ -2112,6 +2168,8 @@ int emit_c_model(const Derivation *dv, FILE *out)
     if (!dv || !out)
         return 1;
     cg_init(&cg, dv, out);
+    /* the generator of a model without forcing (z = 1, B = 0) is left out */
+    cg.n_gen = dv->n_moving || !all_zero(dv->fext, dv->n) ? dv->n_gen : 0;
     emit_header(&cg);
     emit_tables(&cg);
     emit_setup(&cg);
@@ -2121,7 +2179,6 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_force_terms(&cg);
     if (!dv->model->n_frictions && !dv->nl)
         emit_modes(&cg);
-    emit_dispatch(&cg);
     emit_switches(&cg);
     emit_generator(&cg);
     emit_gap_motion(&cg);

@@ -22,6 +22,10 @@
 
 #include "nsm/model.h"
 
+/* Each function below takes every argument its slot in nsm_model has;
+   those this model's equations do not need stay unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* indices into p[] */
 enum {
     P_m = 0,
@@ -69,10 +73,6 @@ static const nsm_output_info outputs[] = {
 /* Checks the parameters, derives the constants c[] and the numeric tables. */
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
-    int i;
-    (void)i;
-    (void)p;
-    (void)c;
     if (!(p[P_m] > 0)) /* mass of X */
         return 1;
     if (!(p[P_e] >= 0)) /* restitution of floor */
@@ -116,8 +116,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
-    (void)p;
-    (void)c;
     y[0] = 0.0;
     y[2] = p[P_v0];
     y[1] = p[P_h];
@@ -127,111 +125,20 @@ static void initial(const double *p, const double *c, double *y)
 /* External forces f_ext(t) of the `force` statements. */
 static void force(double t, const int *sw, const double *p, const double *c, double *f)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     f[0] = 0.0;
     f[1] = -p[P_m]*p[P_g];
-}
-
-/* Their time derivative f_ext'(t). */
-static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
 }
 
 /* The `force` statements one by one (work of each force in the energy audit). */
 static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     fk[0] = -p[P_m]*p[P_g];
-}
-
-/* friction: every mode is left to the runtime's generic path */
-static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *ydot)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)ydot;
-    return NSM_NOT_DERIVED;
-}
-
-/* friction: every mode is left to the runtime's generic path */
-static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *lam)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)lam;
-    return NSM_NOT_DERIVED;
-}
-
-/* friction: every mode is left to the runtime's generic path */
-static int event(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *s, double *sdot)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)s;
-    (void)sdot;
-    return NSM_NOT_DERIVED;
-}
-
-/* Time switch k: s = lhs - rhs of its comparison, and s'. */
-static void switch_fn(int k, double t, const double *p, const double *c, double *s, double *sdot)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        *s = 1;
-        *sdot = 0;
-        return;
-    }
-}
-
-/* Truth value of time switch k's condition at time t. */
-static int switch_state(int k, double t, const double *p, const double *c)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        return 0;
-    }
 }
 
 /* Exact method: f_ext(t) = B z(t), z' = G z. */
 static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
 {
     int i;
-    (void)sw;
-    (void)p;
-    (void)c;
     for (i = 0; i < 1; i++)
         G[i] = 0;
     for (i = 0; i < 2; i++)
@@ -241,20 +148,7 @@ static void generator(const int *sw, const double *p, const double *c, double *G
 
 static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     z[0] = 1.0;
-}
-
-/* t_end, dt (0: none) and the output period from the parameters. */
-static void settings(const double *p, double *t)
-{
-    (void)p;
-    t[0] = 1.0;   /* t_end */
-    t[1] = 0.001;   /* dt */
-    t[2] = 0.01;   /* every */
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -306,19 +200,12 @@ const nsm_model nsm_model_block_drop = {
     .setup = setup,
     .initial = initial,
     .force = force,
-    .force_dot = force_dot,
-    .rhs = rhs,
-    .lambda = lambda,
-    .event = event,
-    .switch_fn = switch_fn,
-    .switch_state = switch_state,
     .n_gen = 1,
     .generator = generator,
     .generator_state = generator_state,
     .n_forces = 1,
     .forces = forces,
     .force_terms = force_terms,
-    .settings = settings,
     .n_frictions = 1,
     .frictions = frictions,
     .nnz_K = 0,
@@ -329,7 +216,7 @@ const nsm_model nsm_model_block_drop = {
 };
 
 #ifndef NSM_NO_MAIN
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 
 int main(int argc, char **argv) { return nsm_main(&nsm_model_block_drop, argc, argv); }
 #endif

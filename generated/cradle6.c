@@ -28,6 +28,10 @@
 
 #include "nsm/model.h"
 
+/* Each function below takes every argument its slot in nsm_model has;
+   those this model's equations do not need stay unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* indices into p[] */
 enum {
     P_m = 0,
@@ -73,9 +77,6 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
-    (void)i;
-    (void)p;
-    (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
     if (!(p[P_e] >= 0)) /* restitution of G[1] */
@@ -256,48 +257,12 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 static void initial(const double *p, const double *c, double *y)
 {
     int i;
-    (void)p;
-    (void)c;
     y[0] = -p[P_d];
     y[6] = p[P_v0];
     for (i = 0; i < 5; i++) {
         y[i + 1] = 0.0;
         y[i + 7] = 0.0;
     }
-}
-
-/* External forces f_ext(t) of the `force` statements. */
-static void force(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    int i;
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    for (i = 0; i < 6; i++)
-        f[i] = 0.0;
-}
-
-/* Their time derivative f_ext'(t). */
-static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    int i;
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    for (i = 0; i < 6; i++)
-        f[i] = 0.0;
-}
-
-/* The `force` statements one by one (work of each force in the energy audit). */
-static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)fk;
 }
 
 /* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
@@ -340,22 +305,17 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   30 {G[2], G[3], G[4], G[5] closed}: P[2], P[3], P[4], P[5] and P[6] stuck
  *   31 {G[1], G[2], G[3], G[4], G[5] closed}: P[1], P[2], P[3], P[4], P[5] and P[6] stuck
  */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                         const double *c, double *ydot, double *lam, double *s, double *sdot)
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
 {
+    const unsigned m = mode[0];
     int i;
     double F[6], a[6];
     double L[5];
     double u[5], Fd[6], ud[5];
-    (void)m;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
+    if (mode[0] >= 32u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
     if (s && sdot) {
         /* G[1] .. G[5] open: s = gap, s' = w.v */
         for (i = 0; i < 5; i++) {
@@ -363,7 +323,7 @@ static inline void modes(unsigned m, double t, const double *y, const int *sw, c
             sdot[i] = y[i + 7] - y[i + 6];
         }
         if (!ydot && !lam && m == 0u)
-            return; /* the free mode's event functions need nothing else */
+            return 0; /* the free mode's event functions need nothing else */
     }
     /* F = f_ext(t) + f_const - K x - C v */
     for (i = 0; i < 6; i++)
@@ -725,99 +685,7 @@ static inline void modes(unsigned m, double t, const double *y, const int *sw, c
             }
         }
     }
-}
-
-/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
-   runtime's generic path. */
-static int mode_written(const unsigned *mode)
-{
-    if (mode[0] >= 32u)
-        return NSM_NOT_DERIVED;
     return 0;
-}
-
-static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *ydot)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    return 0;
-}
-
-static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *lam)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
-    return 0;
-}
-
-static int event(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *s, double *sdot)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
-    return 0;
-}
-
-/* Time switch k: s = lhs - rhs of its comparison, and s'. */
-static void switch_fn(int k, double t, const double *p, const double *c, double *s, double *sdot)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        *s = 1;
-        *sdot = 0;
-        return;
-    }
-}
-
-/* Truth value of time switch k's condition at time t. */
-static int switch_state(int k, double t, const double *p, const double *c)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        return 0;
-    }
-}
-
-/* Exact method: f_ext(t) = B z(t), z' = G z. */
-static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
-{
-    int i;
-    (void)sw;
-    (void)p;
-    (void)c;
-    for (i = 0; i < 1; i++)
-        G[i] = 0;
-    for (i = 0; i < 6; i++)
-        B[i] = 0;
-}
-
-static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    z[0] = 1.0;
-}
-
-/* t_end, dt (0: none) and the output period from the parameters. */
-static void settings(const double *p, double *t)
-{
-    (void)p;
-    t[0] = 1.0;   /* t_end */
-    t[1] = 0.001;   /* dt */
-    t[2] = 0.001;   /* every */
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -864,20 +732,7 @@ const nsm_model nsm_model_cradle6 = {
     .method = NSM_METHOD_RK4,
     .setup = setup,
     .initial = initial,
-    .force = force,
-    .force_dot = force_dot,
-    .rhs = rhs,
-    .lambda = lambda,
-    .event = event,
-    .switch_fn = switch_fn,
-    .switch_state = switch_state,
-    .n_gen = 1,
-    .generator = generator,
-    .generator_state = generator_state,
-    .n_forces = 0,
-    .forces = NULL,
-    .force_terms = force_terms,
-    .settings = settings,
+    .modes = modes,
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 10,
@@ -886,7 +741,7 @@ const nsm_model nsm_model_cradle6 = {
 };
 
 #ifndef NSM_NO_MAIN
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 
 int main(int argc, char **argv) { return nsm_main(&nsm_model_cradle6, argc, argv); }
 #endif

@@ -21,6 +21,10 @@
 
 #include "nsm/model.h"
 
+/* Each function below takes every argument its slot in nsm_model has;
+   those this model's equations do not need stay unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* indices into p[] */
 enum {
     P_m1 = 0,
@@ -57,10 +61,6 @@ static const nsm_output_info outputs[] = {
 /* Checks the parameters, derives the constants c[] and the numeric tables. */
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
-    int i;
-    (void)i;
-    (void)p;
-    (void)c;
     if (!(p[P_m1] > 0)) /* mass of A */
         return 1;
     if (!(p[P_m2] > 0)) /* mass of B */
@@ -100,147 +100,18 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
-    (void)p;
-    (void)c;
     y[0] = -0.5*p[P_gap0];
     y[2] = 0.5*p[P_v];
     y[1] = 0.5*p[P_gap0];
     y[3] = -0.5*p[P_v];
 }
 
-/* External forces f_ext(t) of the `force` statements. */
-static void force(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-}
-
-/* Their time derivative f_ext'(t). */
-static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-}
-
-/* The `force` statements one by one (work of each force in the energy audit). */
-static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)fk;
-}
-
-/* nonlinear model: every mode is left to the runtime's generic path */
-static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *ydot)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)ydot;
-    return NSM_NOT_DERIVED;
-}
-
-/* nonlinear model: every mode is left to the runtime's generic path */
-static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *lam)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)lam;
-    return NSM_NOT_DERIVED;
-}
-
-/* nonlinear model: every mode is left to the runtime's generic path */
-static int event(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *s, double *sdot)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)s;
-    (void)sdot;
-    return NSM_NOT_DERIVED;
-}
-
-/* Time switch k: s = lhs - rhs of its comparison, and s'. */
-static void switch_fn(int k, double t, const double *p, const double *c, double *s, double *sdot)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        *s = 1;
-        *sdot = 0;
-        return;
-    }
-}
-
-/* Truth value of time switch k's condition at time t. */
-static int switch_state(int k, double t, const double *p, const double *c)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        return 0;
-    }
-}
-
-/* Exact method: f_ext(t) = B z(t), z' = G z -- not available, the model is nonlinear (method taylor). */
-static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
-{
-    int i;
-    (void)sw;
-    (void)p;
-    (void)c;
-    for (i = 0; i < 0; i++)
-        G[i] = 0;
-    for (i = 0; i < 0; i++)
-        B[i] = 0;
-}
-
-static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)z;
-}
+/* Exact method: not available, the model is nonlinear (method taylor). */
 
 /* The `force` statements that depend on the state, added to F (force() has the others). */
 static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,
                      double *F)
 {
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)F;
 }
 
 /* Taylor-coefficient recurrences (Jorba & Zou 2005): order k of w from the
@@ -248,33 +119,14 @@ static void nl_force(double t, const double *y, const int *sw, const double *p, 
 /* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every
    force F, curved gap G, curvature term CV and curved W entry WV, from the
    state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for
-   k = 0, 1, ..., K in turn; work holds the intermediate series, 0 rows. */
+   k = 0, 1, ..., K in turn; the work array w holds the intermediate series, 0 rows. */
 static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,
-                      const double *c, double *work, double *F, double *G, double *CV,
+                      const double *c, double *w, double *F, double *G, double *CV,
                       double *WV)
 {
     const int K1 = K + 1;
-    double *w = work;
-    (void)t0;
-    (void)X;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)w;
-    (void)G;
-    (void)CV;
-    (void)WV;
     F[0 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on A */
     F[1 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on B */
-}
-
-/* t_end, dt (0: none) and the output period from the parameters. */
-static void settings(const double *p, double *t)
-{
-    (void)p;
-    t[0] = 0.002;   /* t_end */
-    t[1] = 0;   /* dt */
-    t[2] = 1e-06;   /* every */
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -324,20 +176,6 @@ const nsm_model nsm_model_hertz_pair = {
     .method = NSM_METHOD_TAYLOR,
     .setup = setup,
     .initial = initial,
-    .force = force,
-    .force_dot = force_dot,
-    .rhs = rhs,
-    .lambda = lambda,
-    .event = event,
-    .switch_fn = switch_fn,
-    .switch_state = switch_state,
-    .n_gen = 0,
-    .generator = generator,
-    .generator_state = generator_state,
-    .n_forces = 0,
-    .forces = NULL,
-    .force_terms = force_terms,
-    .settings = settings,
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 2,
@@ -350,7 +188,7 @@ const nsm_model nsm_model_hertz_pair = {
 };
 
 #ifndef NSM_NO_MAIN
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 
 int main(int argc, char **argv) { return nsm_main(&nsm_model_hertz_pair, argc, argv); }
 #endif

@@ -23,6 +23,10 @@
 
 #include "nsm/model.h"
 
+/* Each function below takes every argument its slot in nsm_model has;
+   those this model's equations do not need stay unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* indices into p[] */
 enum {
     P_m = 0,
@@ -74,9 +78,6 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
-    (void)i;
-    (void)p;
-    (void)c;
     if (!(p[P_m] > 0)) /* mass of B.x */
         return 1;
     if (!(p[P_m]*p[P_b]*p[P_b]/3.0 + p[P_m]*p[P_h]*p[P_h]/3.0 > 0)) /* mass of B.phi */
@@ -156,8 +157,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
-    (void)p;
-    (void)c;
     y[0] = p[P_b]*cos(p[P_theta0]) - p[P_h]*sin(p[P_theta0]);
     y[3] = 0.0;
     y[1] = p[P_b]*sin(p[P_theta0]) + p[P_h]*cos(p[P_theta0]);
@@ -166,141 +165,12 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 0.0;
 }
 
-/* External forces f_ext(t) of the `force` statements. */
-static void force(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-}
-
-/* Their time derivative f_ext'(t). */
-static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-}
-
-/* The `force` statements one by one (work of each force in the energy audit). */
-static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)fk;
-}
-
-/* nonlinear model: every mode is left to the runtime's generic path */
-static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *ydot)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)ydot;
-    return NSM_NOT_DERIVED;
-}
-
-/* nonlinear model: every mode is left to the runtime's generic path */
-static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *lam)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)lam;
-    return NSM_NOT_DERIVED;
-}
-
-/* nonlinear model: every mode is left to the runtime's generic path */
-static int event(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *s, double *sdot)
-{
-    (void)mode;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)s;
-    (void)sdot;
-    return NSM_NOT_DERIVED;
-}
-
-/* Time switch k: s = lhs - rhs of its comparison, and s'. */
-static void switch_fn(int k, double t, const double *p, const double *c, double *s, double *sdot)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        *s = 1;
-        *sdot = 0;
-        return;
-    }
-}
-
-/* Truth value of time switch k's condition at time t. */
-static int switch_state(int k, double t, const double *p, const double *c)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        return 0;
-    }
-}
-
-/* Exact method: f_ext(t) = B z(t), z' = G z -- not available, the model is nonlinear (method taylor). */
-static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
-{
-    int i;
-    (void)sw;
-    (void)p;
-    (void)c;
-    for (i = 0; i < 0; i++)
-        G[i] = 0;
-    for (i = 0; i < 0; i++)
-        B[i] = 0;
-}
-
-static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)z;
-}
+/* Exact method: not available, the model is nonlinear (method taylor). */
 
 /* The `force` statements that depend on the state, added to F (force() has the others). */
 static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,
                      double *F)
 {
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)F;
 }
 
 /* 1 for a curved gap (not affine in the positions) */
@@ -317,8 +187,6 @@ static const int *const gap_cols[] = {gap_cols_0, gap_cols_1};
 static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,
                    double *wval)
 {
-    (void)p;
-    (void)c;
     /* L: B.y - b*sin(B.phi) - h*cos(B.phi) */
     g[0] = y[1] - p[P_b]*sin(y[2]) - p[P_h]*cos(y[2]);
     curv[0] = p[P_b]*y[5]*y[5]*sin(y[2]) + p[P_h]*y[5]*y[5]*cos(y[2]);
@@ -345,8 +213,6 @@ static const int *const fric_cols[] = {fric_cols_0, fric_cols_1};
 static void nl_slip(const double *y, const double *p, const double *c, double *curv,
                     double *wtval)
 {
-    (void)p;
-    (void)c;
     /* FL */
     curv[0] = p[P_b]*y[5]*y[5]*cos(y[2]) - p[P_h]*y[5]*y[5]*sin(y[2]);
     wtval[0] = 1.0;   /* coefficient of B.vx */
@@ -389,22 +255,12 @@ static void tay_sincos(int k, const double *a, double *s, double *c)
 /* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every
    force F, curved gap G, curvature term CV and curved W entry WV, from the
    state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for
-   k = 0, 1, ..., K in turn; work holds the intermediate series, 21 rows. */
+   k = 0, 1, ..., K in turn; the work array w holds the intermediate series, 21 rows. */
 static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,
-                      const double *c, double *work, double *F, double *G, double *CV,
+                      const double *c, double *w, double *F, double *G, double *CV,
                       double *WV)
 {
     const int K1 = K + 1;
-    double *w = work;
-    (void)t0;
-    (void)X;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)w;
-    (void)G;
-    (void)CV;
-    (void)WV;
     /* sin(B.phi) */
     tay_sincos(k, X + 2 * K1, w + 0 * K1, w + 1 * K1);   /* and its cos */
     /* -b*sin(B.phi) */
@@ -453,15 +309,6 @@ static void nl_series(int k, int K, double t0, const double *X, const int *sw, c
     CV[1 * K1 + k] = w[18 * K1 + k];   /* curvature term of R */
     WV[2 * K1 + k] = (k == 0 ? 1.0 : 0);   /* d R / d B.y */
     WV[3 * K1 + k] = w[20 * K1 + k];   /* d R / d B.phi */
-}
-
-/* t_end, dt (0: none) and the output period from the parameters. */
-static void settings(const double *p, double *t)
-{
-    (void)p;
-    t[0] = 1.5;   /* t_end */
-    t[1] = 0.001;   /* dt */
-    t[2] = 0.01;   /* every */
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -518,20 +365,6 @@ const nsm_model nsm_model_rocking_block = {
     .method = NSM_METHOD_RK4,
     .setup = setup,
     .initial = initial,
-    .force = force,
-    .force_dot = force_dot,
-    .rhs = rhs,
-    .lambda = lambda,
-    .event = event,
-    .switch_fn = switch_fn,
-    .switch_state = switch_state,
-    .n_gen = 0,
-    .generator = generator,
-    .generator_state = generator_state,
-    .n_forces = 0,
-    .forces = NULL,
-    .force_terms = force_terms,
-    .settings = settings,
     .n_frictions = 2,
     .frictions = frictions,
     .n_planar = 1,
@@ -560,7 +393,7 @@ const nsm_model nsm_model_rocking_block = {
 };
 
 #ifndef NSM_NO_MAIN
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 
 int main(int argc, char **argv) { return nsm_main(&nsm_model_rocking_block, argc, argv); }
 #endif

@@ -21,6 +21,10 @@
 
 #include "nsm/model.h"
 
+/* Each function below takes every argument its slot in nsm_model has;
+   those this model's equations do not need stay unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* indices into p[] */
 enum {
     P_m = 0,
@@ -66,10 +70,6 @@ static const nsm_output_info outputs[] = {
 /* Checks the parameters, derives the constants c[] and the numeric tables. */
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
-    int i;
-    (void)i;
-    (void)p;
-    (void)c;
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
     if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) /* mass of D.phi */
@@ -115,48 +115,12 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
-    (void)p;
-    (void)c;
     y[0] = 0.0;
     y[3] = 0.0;
     y[1] = 1.0;
     y[4] = 0.0;
     y[2] = 0.0;
     y[5] = 0.0;
-}
-
-/* External forces f_ext(t) of the `force` statements. */
-static void force(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-}
-
-/* Their time derivative f_ext'(t). */
-static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    f[0] = 0.0;
-    f[1] = 0.0;
-    f[2] = 0.0;
-}
-
-/* The `force` statements one by one (work of each force in the energy audit). */
-static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    (void)fk;
 }
 
 /* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
@@ -169,27 +133,22 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {floor closed}: D.y held at its stop
  */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                         const double *c, double *ydot, double *lam, double *s, double *sdot)
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
 {
+    const unsigned m = mode[0];
     double F[3], a[3];
     double L[1];
     double u[1], Fd[3], ud[1];
-    (void)m;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
+    if (mode[0] >= 2u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
     if (s && sdot) {
         /* floor open: s = gap, s' = w.v */
         s[0] = y[1] - p[P_R];
         sdot[0] = y[4];
         if (!ydot && !lam && m == 0u)
-            return; /* the free mode's event functions need nothing else */
+            return 0; /* the free mode's event functions need nothing else */
     }
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = 0.0;
@@ -244,99 +203,7 @@ static inline void modes(unsigned m, double t, const double *y, const int *sw, c
             }
         }
     }
-}
-
-/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
-   runtime's generic path. */
-static int mode_written(const unsigned *mode)
-{
-    if (mode[0] >= 2u)
-        return NSM_NOT_DERIVED;
     return 0;
-}
-
-static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *ydot)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    return 0;
-}
-
-static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *lam)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
-    return 0;
-}
-
-static int event(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *s, double *sdot)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
-    return 0;
-}
-
-/* Time switch k: s = lhs - rhs of its comparison, and s'. */
-static void switch_fn(int k, double t, const double *p, const double *c, double *s, double *sdot)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        *s = 1;
-        *sdot = 0;
-        return;
-    }
-}
-
-/* Truth value of time switch k's condition at time t. */
-static int switch_state(int k, double t, const double *p, const double *c)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        return 0;
-    }
-}
-
-/* Exact method: f_ext(t) = B z(t), z' = G z. */
-static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
-{
-    int i;
-    (void)sw;
-    (void)p;
-    (void)c;
-    for (i = 0; i < 1; i++)
-        G[i] = 0;
-    for (i = 0; i < 3; i++)
-        B[i] = 0;
-}
-
-static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
-{
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    z[0] = 1.0;
-}
-
-/* t_end, dt (0: none) and the output period from the parameters. */
-static void settings(const double *p, double *t)
-{
-    (void)p;
-    t[0] = 2.0;   /* t_end */
-    t[1] = 0.001;   /* dt */
-    t[2] = 0.01;   /* every */
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -381,20 +248,7 @@ const nsm_model nsm_model_rotating_ball = {
     .method = NSM_METHOD_EXACT,
     .setup = setup,
     .initial = initial,
-    .force = force,
-    .force_dot = force_dot,
-    .rhs = rhs,
-    .lambda = lambda,
-    .event = event,
-    .switch_fn = switch_fn,
-    .switch_state = switch_state,
-    .n_gen = 1,
-    .generator = generator,
-    .generator_state = generator_state,
-    .n_forces = 0,
-    .forces = NULL,
-    .force_terms = force_terms,
-    .settings = settings,
+    .modes = modes,
     .n_planar = 1,
     .planar = planar,
     .n_walls = 1,
@@ -407,7 +261,7 @@ const nsm_model nsm_model_rotating_ball = {
 };
 
 #ifndef NSM_NO_MAIN
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 
 int main(int argc, char **argv) { return nsm_main(&nsm_model_rotating_ball, argc, argv); }
 #endif

@@ -25,6 +25,10 @@
 
 #include "nsm/model.h"
 
+/* Each function below takes every argument its slot in nsm_model has;
+   those this model's equations do not need stay unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* indices into p[] */
 enum {
     P_m = 0,
@@ -72,9 +76,6 @@ static const nsm_output_info outputs[] = {
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     int i;
-    (void)i;
-    (void)p;
-    (void)c;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
     if (!(p[P_k] >= 0)) /* stiffness of A */
@@ -154,8 +155,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 static void initial(const double *p, const double *c, double *y)
 {
     int i;
-    (void)p;
-    (void)c;
     for (i = 0; i < 8; i++) {
         y[i] = 0.0;
         y[i + 8] = 0.0;
@@ -166,10 +165,6 @@ static void initial(const double *p, const double *c, double *y)
 static void force(double t, const int *sw, const double *p, const double *c, double *f)
 {
     int i;
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     f[0] = 0.0;
     f[1] = 0.0;
     f[2] = 0.0;
@@ -178,25 +173,9 @@ static void force(double t, const int *sw, const double *p, const double *c, dou
         f[i + 4] = 0.0;
 }
 
-/* Their time derivative f_ext'(t). */
-static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
-{
-    int i;
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
-    for (i = 0; i < 8; i++)
-        f[i] = 0.0;
-}
-
 /* The `force` statements one by one (work of each force in the energy audit). */
 static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     fk[0] = (sw[0] ? 1.0 : 0.0);
 }
 
@@ -207,20 +186,14 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  * The modes:
  *   0 {}: all gaps open, free flight
  */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                         const double *c, double *ydot, double *lam, double *s, double *sdot)
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
 {
     int i;
     double F[8], a[8];
-    (void)m;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
+    if (mode[0] >= 1u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = p[P_k]*y[1] - 2.0*p[P_k]*y[0] - p[P_c]*y[8] + p[P_c]*y[9] - p[P_cc]*y[8];
     F[1] = p[P_k]*y[0] - 2.0*p[P_k]*y[1] + p[P_k]*y[2] + p[P_c]*y[8] - 2.0*p[P_c]*y[9] + p[P_c]*y[10];
@@ -239,53 +212,12 @@ static inline void modes(unsigned m, double t, const double *y, const int *sw, c
         for (i = 0; i < 8; i++)
             ydot[i + 8] = a[i];
     }
-    (void)lam;
-    (void)s;
-    (void)sdot;
-}
-
-/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
-   runtime's generic path. */
-static int mode_written(const unsigned *mode)
-{
-    if (mode[0] >= 1u)
-        return NSM_NOT_DERIVED;
-    return 0;
-}
-
-static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *ydot)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    return 0;
-}
-
-static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *lam)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
-    return 0;
-}
-
-static int event(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *s, double *sdot)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
     return 0;
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */
 static void switch_fn(int k, double t, const double *p, const double *c, double *s, double *sdot)
 {
-    (void)t;
-    (void)p;
-    (void)c;
     switch (k) {
     case 0: /* t <= 1 */
         *s = t - 1.0;
@@ -301,9 +233,6 @@ static void switch_fn(int k, double t, const double *p, const double *c, double 
 /* Truth value of time switch k's condition at time t. */
 static int switch_state(int k, double t, const double *p, const double *c)
 {
-    (void)t;
-    (void)p;
-    (void)c;
     switch (k) {
     case 0:
         return t <= 1.0;
@@ -316,9 +245,6 @@ static int switch_state(int k, double t, const double *p, const double *c)
 static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
 {
     int i;
-    (void)sw;
-    (void)p;
-    (void)c;
     for (i = 0; i < 1; i++)
         G[i] = 0;
     for (i = 0; i < 8; i++)
@@ -328,20 +254,7 @@ static void generator(const int *sw, const double *p, const double *c, double *G
 
 static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     z[0] = 1.0;
-}
-
-/* t_end, dt (0: none) and the output period from the parameters. */
-static void settings(const double *p, double *t)
-{
-    (void)p;
-    t[0] = 1.5;   /* t_end */
-    t[1] = 0.0001;   /* dt */
-    t[2] = 0.01;   /* every */
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -393,10 +306,7 @@ const nsm_model nsm_model_sdld29 = {
     .setup = setup,
     .initial = initial,
     .force = force,
-    .force_dot = force_dot,
-    .rhs = rhs,
-    .lambda = lambda,
-    .event = event,
+    .modes = modes,
     .switch_fn = switch_fn,
     .switch_state = switch_state,
     .n_gen = 1,
@@ -405,7 +315,6 @@ const nsm_model nsm_model_sdld29 = {
     .n_forces = 1,
     .forces = forces,
     .force_terms = force_terms,
-    .settings = settings,
     .nnz_K = 22,
     .nnz_C = 22,
     .nnz_W = 0,
@@ -414,7 +323,7 @@ const nsm_model nsm_model_sdld29 = {
 };
 
 #ifndef NSM_NO_MAIN
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 
 int main(int argc, char **argv) { return nsm_main(&nsm_model_sdld29, argc, argv); }
 #endif

@@ -22,6 +22,10 @@
 
 #include "nsm/model.h"
 
+/* Each function below takes every argument its slot in nsm_model has;
+   those this model's equations do not need stay unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* indices into p[] */
 enum {
     P_m = 0,
@@ -70,10 +74,6 @@ static const nsm_output_info outputs[] = {
 /* Checks the parameters, derives the constants c[] and the numeric tables. */
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
-    int i;
-    (void)i;
-    (void)p;
-    (void)c;
     if (!(p[P_m] > 0)) /* mass of M */
         return 1;
     if (!(p[P_k_rappel] >= 0)) /* stiffness of R */
@@ -109,8 +109,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 /* Initial state from the `init` statements. */
 static void initial(const double *p, const double *c, double *y)
 {
-    (void)p;
-    (void)c;
     y[0] = 0.0;
     y[1] = 0.0;
 }
@@ -118,30 +116,18 @@ static void initial(const double *p, const double *c, double *y)
 /* External forces f_ext(t) of the `force` statements. */
 static void force(double t, const int *sw, const double *p, const double *c, double *f)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     f[0] = p[P_F0]*sin(6.283185307179586*p[P_f]*t);
 }
 
 /* Their time derivative f_ext'(t). */
 static void force_dot(double t, const int *sw, const double *p, const double *c, double *f)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     f[0] = 6.283185307179586*p[P_F0]*p[P_f]*cos(6.283185307179586*p[P_f]*t);
 }
 
 /* The `force` statements one by one (work of each force in the energy audit). */
 static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     fk[0] = p[P_F0]*sin(6.283185307179586*p[P_f]*t);
 }
 
@@ -154,20 +140,15 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {stop closed}: stop engaged
  */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void modes(unsigned m, double t, const double *y, const int *sw, const double *p,
-                         const double *c, double *ydot, double *lam, double *s, double *sdot)
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
 {
+    const unsigned m = mode[0];
     double F[1], a[1];
     double L[1];
-    (void)m;
-    (void)t;
-    (void)y;
-    (void)sw;
-    (void)p;
-    (void)c;
+    if (mode[0] >= 2u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
     /* F = f_ext(t) + f_const - K x - C v */
     F[0] = p[P_F0]*sin(6.283185307179586*p[P_f]*t) - p[P_k_rappel]*y[0];
     /* lambda_j = 0 while gap j is open */
@@ -194,77 +175,13 @@ static inline void modes(unsigned m, double t, const double *y, const int *sw, c
             sdot[0] = p[P_k_choc]*y[1] + p[P_c_choc]*a[0];
         }
     }
-}
-
-/* 0 for a mode modes() writes out, NSM_NOT_DERIVED for one left to the
-   runtime's generic path. */
-static int mode_written(const unsigned *mode)
-{
-    if (mode[0] >= 2u)
-        return NSM_NOT_DERIVED;
     return 0;
-}
-
-static int rhs(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *ydot)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    return 0;
-}
-
-static int lambda(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *lam)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, NULL, lam, NULL, NULL);
-    return 0;
-}
-
-static int event(const unsigned *mode, double t, const double *y, const int *sw,
-    const double *p, const double *c, double *s, double *sdot)
-{
-    if (mode_written(mode))
-        return NSM_NOT_DERIVED;
-    modes(mode[0], t, y, sw, p, c, NULL, NULL, s, sdot);
-    return 0;
-}
-
-/* Time switch k: s = lhs - rhs of its comparison, and s'. */
-static void switch_fn(int k, double t, const double *p, const double *c, double *s, double *sdot)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        *s = 1;
-        *sdot = 0;
-        return;
-    }
-}
-
-/* Truth value of time switch k's condition at time t. */
-static int switch_state(int k, double t, const double *p, const double *c)
-{
-    (void)t;
-    (void)p;
-    (void)c;
-    switch (k) {
-    default:
-        return 0;
-    }
 }
 
 /* Exact method: f_ext(t) = B z(t), z' = G z. */
 static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
 {
     int i;
-    (void)sw;
-    (void)p;
-    (void)c;
     for (i = 0; i < 4; i++)
         G[i] = 0;
     for (i = 0; i < 2; i++)
@@ -276,21 +193,8 @@ static void generator(const int *sw, const double *p, const double *c, double *G
 
 static void generator_state(double t, const int *sw, const double *p, const double *c, double *z)
 {
-    (void)t;
-    (void)sw;
-    (void)p;
-    (void)c;
     z[0] = sin(6.283185307179586*p[P_f]*t);
     z[1] = cos(6.283185307179586*p[P_f]*t);
-}
-
-/* t_end, dt (0: none) and the output period from the parameters. */
-static void settings(const double *p, double *t)
-{
-    (void)p;
-    t[0] = 4.0;   /* t_end */
-    t[1] = 4e-06;   /* dt */
-    t[2] = 0.0001;   /* every */
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -344,18 +248,13 @@ const nsm_model nsm_model_sdnd121 = {
     .initial = initial,
     .force = force,
     .force_dot = force_dot,
-    .rhs = rhs,
-    .lambda = lambda,
-    .event = event,
-    .switch_fn = switch_fn,
-    .switch_state = switch_state,
+    .modes = modes,
     .n_gen = 2,
     .generator = generator,
     .generator_state = generator_state,
     .n_forces = 1,
     .forces = forces,
     .force_terms = force_terms,
-    .settings = settings,
     .nnz_K = 1,
     .nnz_C = 0,
     .nnz_W = 1,
@@ -364,7 +263,7 @@ const nsm_model nsm_model_sdnd121 = {
 };
 
 #ifndef NSM_NO_MAIN
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 
 int main(int argc, char **argv) { return nsm_main(&nsm_model_sdnd121, argc, argv); }
 #endif

@@ -132,6 +132,6 @@ const nsm_model nsm_model_duffing_stop = {
 };
 
 #ifndef NSM_NO_MAIN
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 int main(int argc, char **argv) { return nsm_main(&nsm_model_duffing_stop, argc, argv); }
 #endif

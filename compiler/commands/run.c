@@ -663,6 +663,7 @@ static const char *build(const char *what, const char *name, const char *ctext, 
     h = hash_file(h, rt.cli);
     h = hash_file(h, arena_printf(a, "%s/nsm/nsm.h", rt.include));
     h = hash_file(h, arena_printf(a, "%s/nsm/model.h", rt.include));
+    h = hash_file(h, arena_printf(a, "%s/nsm/cli.h", rt.include));
     for (int i = 0; i < cmd.n; i++)
         h = hash_bytes(h, cmd.arg[i], strlen(cmd.arg[i]) + 1);
 

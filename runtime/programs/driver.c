@@ -56,7 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nsm/nsm.h"
+#include "nsm/cli.h"
 #include "animate.h"
 #include "h5out.h"
 #include "plot.h"

@@ -528,10 +528,11 @@ int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const dou
 int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
-    if (!s->nf && !m->nl && m->rhs && m->rhs(mode, t, Y, s->sw, s->p, s->c, Yd) == 0) {
+    if (!s->nf && !m->nl && m->modes &&
+        m->modes(mode, t, Y, s->sw, s->p, s->c, Yd, NULL, NULL, NULL) == 0) {
         double f[s->n], lam[s->g + 1];
         ext_force(s, t, f);
-        int held = s->moving && m->lambda && m->lambda(mode, t, Y, s->sw, s->p, s->c, lam) == 0;
+        int held = s->moving && m->modes(mode, t, Y, s->sw, s->p, s->c, NULL, lam, NULL, NULL) == 0;
         energy_rates(s, mode, Y, Y + s->n, f, held ? lam : NULL, NULL, Yd);
         return NSM_OK;
     }
@@ -544,7 +545,8 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
 {
     const nsm_model *m = s->m;
     int n = s->n;
-    if (!s->nf && !m->nl && m->lambda && m->lambda(mode, t, y, s->sw, s->p, s->c, lam) == 0)
+    if (!s->nf && !m->nl && m->modes &&
+        m->modes(mode, t, y, s->sw, s->p, s->c, NULL, lam, NULL, NULL) == 0)
         return NSM_OK;
     double f[n], F[n], a[n], h[4 * s->g + 1];
     state_terms(s, t, y, f, h);
@@ -657,7 +659,8 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
 int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd)
 {
     const nsm_model *m = s->m;
-    if (!s->nf && !m->nl && m->event && m->event(mode, t, y, s->sw, s->p, s->c, ev, evd) == 0)
+    if (!s->nf && !m->nl && m->modes &&
+        m->modes(mode, t, y, s->sw, s->p, s->c, NULL, NULL, ev, evd) == 0)
         return NSM_OK;
     return rt_events_generic(s, mode, t, y, ev, evd);
 }

@@ -638,6 +638,13 @@ static void test_guards(void)
     nsm_sim_set_param(s, "m", -1);
     check_true("invalid parameter value rejected", nsm_sim_reset(s) == NSM_EMODEL && strstr(nsm_sim_message(s), "'m'"));
     nsm_sim_free(s);
+    /* a table of the previous ABI (5: rhs, lambda and event where ABI 6 has
+     * modes) is refused with the reason, never read with the new layout */
+    nsm_model old = ball_model;
+    old.abi = NSM_ABI_VERSION - 1;
+    const char *why = NULL;
+    check_true("a table of the previous ABI is refused", nsm_sim_create(&old) == NULL &&
+               nsm_model_check(&old, &why) == NSM_EMODEL && why && strstr(why, "another version"));
 }
 
 /* ---- sparse tables ---------------------------------------------------- */

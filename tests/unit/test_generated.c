@@ -103,7 +103,7 @@ int main(void)
     unsigned modes = g <= 6 ? 1u << g : 64u;
     for (unsigned mode = 0; mode < modes; mode++) {
         unsigned mw[64] = { mode };  /* the mode's words (the rest zero) */
-        if (m->rhs(mw, 0, y, sw, p, c, yd) != 0)
+        if (!m->modes || m->modes(mw, 0, y, sw, p, c, yd, NULL, NULL, NULL) != 0)
             continue;
         for (int trial = 0; trial < 4; trial++) {
             double t = urand(0, 2), h = 1e-6;
@@ -111,15 +111,15 @@ int main(void)
                 y[i] = urand(-1, 1);
             for (int k = 0; k < ns; k++)
                 sw[k] = urand(0, 1) < 0.5;
-            CHECK(m->rhs(mw, t, y, sw, p, c, yd) == 0, "rhs of mode %u", mode);
-            CHECK(m->event(mw, t, y, sw, p, c, s, sd) == 0, "event of mode %u", mode);
-            CHECK(m->lambda(mw, t, y, sw, p, c, lam) == 0, "lambda of mode %u", mode);
+            CHECK(m->modes(mw, t, y, sw, p, c, yd, NULL, NULL, NULL) == 0, "rhs of mode %u", mode);
+            CHECK(m->modes(mw, t, y, sw, p, c, NULL, NULL, s, sd) == 0, "event of mode %u", mode);
+            CHECK(m->modes(mw, t, y, sw, p, c, NULL, lam, NULL, NULL) == 0, "lambda of mode %u", mode);
             for (int i = 0; i < 2 * n; i++)
                 y2[i] = y[i] + h * yd[i];
-            m->event(mw, t + h, y2, sw, p, c, sp, yd2);
+            m->modes(mw, t + h, y2, sw, p, c, NULL, NULL, sp, yd2);
             for (int i = 0; i < 2 * n; i++)
                 y2[i] = y[i] - h * yd[i];
-            m->event(mw, t - h, y2, sw, p, c, sm, yd2);
+            m->modes(mw, t - h, y2, sw, p, c, NULL, NULL, sm, yd2);
             for (int j = 0; j < g; j++) {
                 double fdq = (sp[j] - sm[j]) / (2 * h);
                 CHECK(close_to(sd[j], fdq, 1e-5), "mode %u gap %d: s' = %.12g, finite difference %.12g",
@@ -152,12 +152,16 @@ int main(void)
         double t = urand(0, 2), h = 1e-6;
         for (int k = 0; k < ns; k++)
             sw[k] = urand(0, 1) < 0.5;
-        m->force(t, sw, p, c, f);
-        m->force_dot(t, sw, p, c, fd);
-        m->force(t + h, sw, p, c, fp);
-        m->force(t - h, sw, p, c, fm);
-        for (int i = 0; i < n; i++)
-            CHECK(close_to(fd[i], (fp[i] - fm[i]) / (2 * h), 1e-6), "force_dot[%d]", i);
+        CHECK(m->force || !m->force_dot, "force_dot without force");
+        if (m->force) {   /* force_dot NULL: a constant force */
+            m->force(t, sw, p, c, f);
+            if (m->force_dot)
+                m->force_dot(t, sw, p, c, fd);
+            m->force(t + h, sw, p, c, fp);
+            m->force(t - h, sw, p, c, fm);
+            for (int i = 0; i < n; i++)
+                CHECK(close_to(fd[i], (fp[i] - fm[i]) / (2 * h), 1e-6), "force_dot[%d]", i);
+        }
         for (int k = 0; k < ns; k++) {
             double a, ad, b, bd, sa, sad;
             m->switch_fn(k, t, p, c, &a, &ad);

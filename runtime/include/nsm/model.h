@@ -53,10 +53,10 @@
 extern "C" {
 #endif
 
-#define NSM_ABI_VERSION 5
+#define NSM_ABI_VERSION 6
 
-/* Return of the per-mode functions when the compiler did not write this mode
- * out (too many gaps to enumerate): the runtime then uses its generic path,
+/* Return of nsm_model.modes when the compiler did not write this mode out
+ * (too many gaps to enumerate): the runtime then uses its generic path,
  * built on nsm_numeric, which gives the same results. */
 #define NSM_NOT_DERIVED 1
 
@@ -212,29 +212,34 @@ typedef struct nsm_model {
      * the first parameter whose value makes the model invalid (mass <= 0,
      * restitution outside [0, 1], negative stiffness ...). */
     int (*setup)(const double *p, double *c, nsm_numeric *num);
-    /* Initial state from `init` statements. */
+    /* Initial state from `init` statements (NULL: every state starts at 0). */
     void (*initial)(const double *p, const double *c, double *y);
-    /* External forces f_ext(t) of `force` statements (n values) and their time derivative. */
+    /* External forces f_ext(t) of `force` statements (n values) and their
+     * time derivative; NULL when the model has no external force (f = 0). */
     void (*force)(double t, const int *sw, const double *p, const double *c, double *f);
     void (*force_dot)(double t, const int *sw, const double *p, const double *c, double *fdot);
 
-    /* Per mode, straight-line code derived by the compiler; each returns 0, or
-     * NSM_NOT_DERIVED for a mode it did not write out. */
-    int (*rhs)(const unsigned *mode, double t, const double *y, const int *sw,
-               const double *p, const double *c, double *ydot);          /* 2n */
-    int (*lambda)(const unsigned *mode, double t, const double *y, const int *sw,
-                  const double *p, const double *c, double *lam);        /* g, 0 for open gaps */
-    int (*event)(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *s, double *sdot); /* g each */
+    /* Every mode's straight-line code, derived by the compiler (ABI 6: one
+     * function where ABI 5 had rhs, lambda and event).  For the mode `mode`
+     * at (t, y) it fills each output that is not NULL: ydot (2n), lam (g,
+     * 0 for open gaps), s and sdot (g each, the gaps' event functions and
+     * their rates); returns 0, or NSM_NOT_DERIVED, writing nothing, for a
+     * mode it did not write out.  NULL: no mode is written out (friction,
+     * nonlinear models), the runtime's generic path serves them all. */
+    int (*modes)(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot);
 
     /* Time switches: the switch function of condition k and its derivative,
-     * and the condition's truth value at time t (for the start of a run). */
+     * and the condition's truth value at time t (for the start of a run);
+     * NULL when n_switches = 0. */
     void (*switch_fn)(int k, double t, const double *p, const double *c, double *s, double *sdot);
     int (*switch_state)(int k, double t, const double *p, const double *c);
 
     /* Exact method.  When the forcing of every piece is built from constants,
      * polynomials, exponentials and sinusoids, f_ext(t) = B z(t) with
-     * z' = G z; n_gen = dim z, else 0 (the exact method is then refused). */
+     * z' = G z; n_gen = dim z, else 0 and both NULL: the exact method then
+     * runs a model without forcing (force NULL or zero) and refuses others. */
     int n_gen;
     void (*generator)(const int *sw, const double *p, const double *c,
                       double *G /* n_gen*n_gen */, double *B /* n*n_gen */);
@@ -246,7 +251,7 @@ typedef struct nsm_model {
      * the energy audit then shares the injected work per body only).
      * force_terms fills fk[k], the value of statement k at time t with the
      * time switches in sw; the fk of the statements on body i add up to
-     * force()'s f[i]. */
+     * force()'s f[i].  NULL when n_forces = 0. */
     int n_forces;
     const nsm_force_info *forces;
     void (*force_terms)(double t, const int *sw, const double *p, const double *c,
@@ -259,8 +264,7 @@ typedef struct nsm_model {
 
     /* Coulomb friction elements (appended after the settings: a table that
      * leaves them zero has none).  A model with friction leaves its modes
-     * to the runtime's generic path (rhs, lambda and event return
-     * NSM_NOT_DERIVED). */
+     * to the runtime's generic path (modes is NULL). */
     int n_frictions;
     const nsm_friction_info *frictions;
 

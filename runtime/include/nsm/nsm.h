@@ -453,10 +453,6 @@ int nsm_run_check(double t_end, double every, double dt, long max_steps, char *w
 /* The step cap of nsm_sim_set_max_steps (default 1e8). */
 long nsm_sim_get_max_steps(const nsm_sim *sim);
 
-/* The command-line program of a generated simulator (see docs/runtime.md).
- * Returns the process exit status: 0 ok, 1 bad arguments, 3 simulation failure. */
-int nsm_main(const nsm_model *m, int argc, char **argv);
-
 #ifdef __cplusplus
 }
 #endif

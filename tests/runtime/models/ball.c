@@ -1,7 +1,7 @@
 /*
  * ball.c: hand-written model table, a ball dropped on rigid ground.
  * One body, one impact gap (gap = x), gravity.  Only the numeric tables are
- * given (rhs, lambda, event are NULL): the runtime's generic path runs it.
+ * given (modes is NULL): the runtime's generic path runs it.
  */
 #include "nsm/model.h"
 

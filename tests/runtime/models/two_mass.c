@@ -60,65 +60,37 @@ static void force(double t, const int *sw, const double *p, const double *c, dou
 }
 
 #ifndef TWO_MASS_GENERIC
-/* Per mode: free (mode 0), stuck (mode 1, Eq. 5 of the paper). */
-static int rhs(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
-               const double *c, double *yd)
+/* Per mode: free (mode 0), stuck (mode 1, Eq. 5 of the paper); each output
+ * that is not NULL is filled. */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
+                 const double *c, double *yd, double *lam, double *s, double *sd)
 {
     (void)t, (void)sw, (void)c;
-    double F1 = -p[K1] * y[0] - p[C1] * y[2], F2 = -p[K2] * y[1] - p[C2] * y[3];
-    yd[0] = y[2], yd[1] = y[3];
-    if (mode[0] == 0) {
-        yd[2] = F1 / p[M1];
-        yd[3] = F2 / p[M2];
-    } else {
-        yd[2] = yd[3] = (F1 + F2) / (p[M1] + p[M2]);
-    }
-    return 0;
-}
-
-static int lambda(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
-                  const double *c, double *lam)
-{
-    (void)t, (void)sw, (void)c;
-    double F1 = -p[K1] * y[0] - p[C1] * y[2], F2 = -p[K2] * y[1] - p[C2] * y[3];
-    lam[0] = mode[0] ? p[M2] * (F1 + F2) / (p[M1] + p[M2]) - F2 : 0;
-    return 0;
-}
-
-static int event(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
-                 const double *c, double *s, double *sd)
-{
-    (void)t, (void)sw, (void)c;
-    if (mode[0] == 0) {
-        s[0] = y[1] - y[0];
-        sd[0] = y[3] - y[2];
-        return 0;
-    }
     double F1 = -p[K1] * y[0] - p[C1] * y[2], F2 = -p[K2] * y[1] - p[C2] * y[3];
     double a = (F1 + F2) / (p[M1] + p[M2]);
-    double F1d = -p[K1] * y[2] - p[C1] * a, F2d = -p[K2] * y[3] - p[C2] * a;
-    double ad = (F1d + F2d) / (p[M1] + p[M2]);
-    s[0] = p[M2] * a - F2;
-    sd[0] = p[M2] * ad - F2d;
+    if (yd) {
+        yd[0] = y[2], yd[1] = y[3];
+        yd[2] = mode[0] ? a : F1 / p[M1];
+        yd[3] = mode[0] ? a : F2 / p[M2];
+    }
+    if (lam)
+        lam[0] = mode[0] ? p[M2] * a - F2 : 0;
+    if (s && mode[0] == 0) {
+        s[0] = y[1] - y[0];
+        sd[0] = y[3] - y[2];
+    } else if (s) {
+        double F1d = -p[K1] * y[2] - p[C1] * a, F2d = -p[K2] * y[3] - p[C2] * a;
+        double ad = (F1d + F2d) / (p[M1] + p[M2]);
+        s[0] = p[M2] * a - F2;
+        sd[0] = p[M2] * ad - F2d;
+    }
     return 0;
 }
 #define NAME two_mass_model
-#define FUNCS .rhs = rhs, .lambda = lambda, .event = event,
+#define FUNCS .modes = modes,
 #else
-static int not_derived(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
-                       const double *c, double *out)
-{
-    (void)mode, (void)t, (void)y, (void)sw, (void)p, (void)c, (void)out;
-    return NSM_NOT_DERIVED;
-}
-static int not_derived2(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
-                        const double *c, double *s, double *sd)
-{
-    (void)s;
-    return not_derived(mode, t, y, sw, p, c, sd);
-}
 #define NAME two_mass_generic_model
-#define FUNCS .rhs = not_derived, .lambda = not_derived, .event = not_derived2,
+#define FUNCS /* modes stays NULL: the generic path runs every mode */
 #endif
 
 const nsm_model NAME = {
