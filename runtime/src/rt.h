@@ -482,6 +482,8 @@ int rt_taylor_alloc(nsm_sim *s);
 void rt_taylor_free(nsm_sim *s);
 void rt_taylor_forget(nsm_sim *s);
 void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P);
+int rt_taylor_flight_terms(double r, int kmax);
+void rt_taylor_sum(const long double *P, int na, int K, long double x, long double *Z);
 int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h);
 int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0,
                  double h);
@@ -500,6 +502,8 @@ int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, si
 
 /* locate.c: what every event locator shares */
 long double rt_poly_eval(const long double *a, int K, long double x, long double *dp);
+int rt_uf_find(int *parent, int i);
+void rt_uf_join(int *parent, int a, int b);
 double rt_hermite_min(double q0, double d0, double q1, double d1, double h, double *qmin);
 /* A scalar function in a bracket: f(x) and f'(x) (used when newton is set). */
 typedef int (*rt_bracket_fn)(void *ud, double x, double *f, double *fd);
