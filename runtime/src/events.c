@@ -105,7 +105,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
         int closed = rt_mode_has(s->mode, j), impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
         double gt = rt_gap_tol(s, j, Y1), gap = rt_gap_at(s, j, t1, Y1);
         if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
-            s->t = t1;
+            rt_state_set_time(s, t1);
             return rt_fail(s, NSM_ENUMERIC, j,
                            "the contact is passed through without an event (gap %.6g m, "
                            "event function %.6g): the step is too long for this contact's "
@@ -646,7 +646,7 @@ int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
             continue;
         double u = rt_fric_slip(s, k, Y1 + s->n);
         if (rt_fric_sign(s, s->mode, k) * u < -100 * rt_fric_slip_tol(s, k, Y1 + s->n)) {
-            s->t = t1;
+            rt_state_set_time(s, t1);
             return rt_fail(s, NSM_ENUMERIC, s->g + 2 * k,
                            "the slip velocity changed sign without an event (%.6g m/s): the "
                            "step is too long for this friction element", u);

@@ -265,7 +265,7 @@ struct nsm_sim {
     int ready;                /* reset succeeded */
     int failed;               /* status of the failure that stopped the run */
     int fail_contact;         /* 1 + the gap or friction column the failure names, 0 none */
-    double t;
+    double t;                 /* the current state: t, y and mode, written by state.c only */
     double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* N */
     unsigned *mode;           /* the current mode, mw words (see rt_mode_has) */
@@ -276,7 +276,7 @@ struct nsm_sim {
     int nlt_tiny;             /* taylor: steps in a row its reach cut below the time resolution */
     double E0;                /* mechanical energy at t = 0 */
     double Voff;              /* constant making the potential the physical one */
-    double Ejump;             /* energy removed by transitions (impacts, projections) */
+    double transition_loss;   /* energy removed by transitions (impacts, projections), state.c */
     long steps, nevents;
     long sample_k;
     RtRate rate;              /* the event log's rate guard, stats.c */
@@ -493,6 +493,19 @@ void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1);
 void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew);
 int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double r1, double *x);
 int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double *x);
+
+/* state.c: the owner of t, y, mode and the transitions' energy record */
+int rt_state_alloc(nsm_sim *s);
+void rt_state_free(nsm_sim *s);
+void rt_state_clear(nsm_sim *s);
+void rt_state_set_time(nsm_sim *s, double t);
+void rt_state_set(nsm_sim *s, double t, const double *y);
+void rt_state_mode_add(nsm_sim *s, int j);
+void rt_state_mode_del(nsm_sim *s, int j);
+void rt_state_mode_flip(nsm_sim *s, int j);
+void rt_state_mode_clear(nsm_sim *s);
+void rt_state_mode_set(nsm_sim *s, const unsigned *mode);
+void rt_transition_loss_add(nsm_sim *s, double lost);
 
 /* affine.c */
 int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, double *b,

@@ -206,9 +206,9 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
     if (lam[j] > rt_force_tol(s, s->mode, s->y))
-        rt_mode_add(s->mode, j);
+        rt_state_mode_add(s, j);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     lost += ws;                     /* the energy dissipated, as impacts log it */
     double Y1[s->N];
     while (s->t < tstar) {
@@ -217,8 +217,7 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
             return rc;
         double t1 = s->t + h >= tstar ? tstar : s->t + h;
         rt_stats_step(s, t1, Y1);
-        memcpy(s->y, Y1, sizeof Y1);
-        s->t = t1;
+        rt_state_set(s, t1, Y1);
         if (k >= 0 && (rc = rt_fric_tail_check(s, j, k, sg)))
             return rc;
     }
@@ -274,9 +273,9 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
             Pj = Pr[a];
     }
     for (int a = 0; a < r; a++)
-        rt_mode_del(s->mode, idx[a]);
+        rt_state_mode_del(s, idx[a]);
     double lost = Eb - rt_mech_energy(s, s->mode, y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     lost += lost0;
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
@@ -504,10 +503,9 @@ static int follow_resolve(nsm_sim *s, int j, const unsigned *ref, int *done)
     for (int i = 0; i < 2 * n; i++)
         Y[i] = (double)Zend[i];
     double lost = Eb - rt_mech_energy(s, s->mode, Y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     rt_stats_step(s, tstar, Y);
-    memcpy(s->y, Y, sizeof Y);
-    s->t = tstar;
+    rt_state_set(s, tstar, Y);
     s->zeno.f_run = 0;
     s->zeno.f_u = 0;
     rt_mode_none(s, s->zeno.f_mask);
