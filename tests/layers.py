@@ -71,6 +71,10 @@ FIELD_OWNERS = {
     "y": "state.c",                # the current state vector
     "mode": "state.c",             # the current mode
     "transition_loss": "state.c",  # the energy removed by transitions
+    "sw": "state.c",               # the time switches' states
+    "sw_last": "state.c",          # and their last flips' times
+    "last_transition_t": "state.c",  # the last transition's time
+    "last_transition_j": "state.c",  # and event column
 }
 
 

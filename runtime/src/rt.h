@@ -269,8 +269,8 @@ struct nsm_sim {
     double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* N */
     unsigned *mode;           /* the current mode, mw words (see rt_mode_has) */
-    int *sw;
-    double *sw_last;          /* time of the last flip of each switch */
+    int *sw;                  /* each time switch's state (ns), state.c */
+    double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     int nlt_tiny;             /* taylor: steps in a row its reach cut below the time resolution */
@@ -282,8 +282,8 @@ struct nsm_sim {
     RtRate rate;              /* the event log's rate guard, stats.c */
 
     RtZeno zeno;              /* Zeno and cascade detection, zeno.c */
-    double jt;                /* time and gap of the last transition (run.c, detect) */
-    int jg;
+    double last_transition_t; /* time and event column of the last transition, state.c */
+    int last_transition_j;    /* (-1 none): an impact there is not found again (detect) */
 
     RtModes md;               /* the modes met, mode.c */
     RtTaylor tay;
@@ -506,6 +506,8 @@ void rt_state_mode_flip(nsm_sim *s, int j);
 void rt_state_mode_clear(nsm_sim *s);
 void rt_state_mode_set(nsm_sim *s, const unsigned *mode);
 void rt_transition_loss_add(nsm_sim *s, double lost);
+void rt_state_switch_set(nsm_sim *s, int k, int on, double t);
+void rt_state_transition_mark(nsm_sim *s, int j);
 
 /* affine.c */
 int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, double *b,

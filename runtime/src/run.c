@@ -243,8 +243,7 @@ static double time_add(double t, double h, double *lo)
 ** the new forcing. */
 static int toggle_switch(nsm_sim *s, int k)
 {
-    s->sw[k] = !s->sw[k];
-    s->sw_last[k] = s->t;
+    rt_state_switch_set(s, k, !s->sw[k], s->t);
     int rc = rt_log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
     return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
 }
@@ -560,8 +559,7 @@ int rt_run(nsm_sim *s, double t_end)
             rt_state_set(s, t1, Ys);
             if ((rc = transition(s, j)))
                 return rc;
-            s->jt = s->t;
-            s->jg = j;
+            rt_state_transition_mark(s, j);
             if (s->t != t1) {
                 tlo = 0;            /* a Zeno jump moved the time: the sample */
                 while (s->set.every > 0 && s->sample_k * s->set.every < s->t)

@@ -65,12 +65,10 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.kimp = dalloc(g, &bad);
     s->num.eimp = dalloc(g, &bad);
     s->minv = dalloc(n, &bad);
-    s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
     s->zeno.c_mask = calloc((size_t)s->mw, sizeof(unsigned));
     s->zeno.f_mask = calloc((size_t)s->mw, sizeof(unsigned));
-    if (!s->sw || rt_state_alloc(s) || !s->zeno.c_mask || !s->zeno.f_mask)
+    if (rt_state_alloc(s) || !s->zeno.c_mask || !s->zeno.f_mask)
         bad = 1;
-    s->sw_last = dalloc(s->ns, &bad);
     if (!bad && (rt_sparse_alloc(s) || rt_clus_alloc(s)))
         bad = 1;
     if (!bad && (rt_zeno_alloc(s) || rt_exact_alloc(s)))
@@ -113,7 +111,7 @@ void nsm_sim_free(nsm_sim *s)
         return;
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.fconst,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
-                         s->num.srest, s->minv, s->sw_last, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
+                         s->num.srest, s->minv, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
                          s->num.gfac, s->num.radius, s->num.et, s->num.pexp,
                          s->num.kimp, s->num.eimp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -132,7 +130,6 @@ void nsm_sim_free(nsm_sim *s)
     rt_mode_free(s);
     rt_sparse_free(s);
     rt_clus_free(s);
-    free(s->sw);
     rt_state_free(s);
     free(s->zeno.c_mask);
     free(s->zeno.f_mask);
@@ -364,8 +361,6 @@ int nsm_sim_reset(nsm_sim *s)
     rt_stats_reset(s);
     rt_fric_reset(s);
     rt_zeno_reset(s);
-    s->jt = -1;
-    s->jg = -1;
     double tt[3];
     if (nsm_sim_model_times(s, &tt[0], &tt[1], &tt[2]) != NSM_OK) {
         snprintf(s->msg, sizeof s->msg, "the model's t_end, dt or output period is not a "
@@ -422,8 +417,8 @@ int nsm_sim_reset(nsm_sim *s)
     rt_nl_forget(s);
     rt_nl_at(s, s->y);
     for (int k = 0; k < s->ns; k++) {
-        s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
-        s->sw_last[k] = -HUGE_VAL;
+        rt_state_switch_set(s, k, m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0,
+                            -HUGE_VAL);
     }
     /* the potential below is the physical one (springs at rest length and
      * gravity at x = 0 count zero), up to the constant fixed here */
