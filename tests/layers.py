@@ -14,6 +14,14 @@ on every call that goes sideways or up, on a source file missing from the
 list (a new file must be given its place) and on a file outside its
 layer's folder.
 
+It also checks who writes the simulation's state: FIELD_OWNERS names, for
+fields of struct nsm_sim, the one file that may assign them (`s->F = `,
+`s->F += `, `s->F[i] = `, `s->F++`, memcpy/memset/memmove into `s->F`, and
+for the mode the bit setters rt_mode_add/del/flip/none/copy on `s->mode`);
+such a write anywhere else fails.  It sees the writes spelled through the
+simulation pointer `s`, not those through another pointer to the same
+memory (the impulses' `double *v = s->y + n`).
+
 usage: layers.py RUNTIME_DIR   (runtime/, holding src/, studies/, programs/)
 """
 import os
@@ -28,7 +36,7 @@ LAYERS = [
         "linalg.c energy.c locate.c multiimpact.c",  # algebra, energy terms, locator pieces, multiple impacts
         "expm.c lcp.c"]),                     # exponentials, Van Loan integrals, the LCP
     ("the model", "src", [
-        "message.c sparse.c surface.c nonlin.c affine.c",  # messages, tables, surfaces, nonlinear terms, run-time expressions
+        "message.c state.c sparse.c surface.c nonlin.c affine.c",  # messages, the current state, tables, surfaces, nonlinear terms, run-time expressions
         "coulomb.c",                          # friction elements' forces
         "dynamics.c"]),                       # forces, Delassus matrix, energies
     ("modes, stepping and location", "src", [
@@ -57,14 +65,53 @@ LAYERS = [
         "driver.c"]),                         # the simulator program
 ]
 
+# Which file alone writes which field of struct nsm_sim (runtime/src/rt.h).
+FIELD_OWNERS = {
+    "t": "state.c",                # the current time
+    "y": "state.c",                # the current state vector
+    "mode": "state.c",             # the current mode
+    "transition_loss": "state.c",  # the energy removed by transitions
+    "sw": "state.c",               # the time switches' states
+    "sw_last": "state.c",          # and their last flips' times
+    "last_transition_t": "state.c",  # the last transition's time
+    "last_transition_j": "state.c",  # and event column
+}
+
+
+def field_writes(field):
+    """A regular expression for a direct write of s->field."""
+    f = re.escape(field)
+    lhs = rf"\bs->{f}\b(?:\s*\[[^\]]*\])?"
+    return re.compile(
+        rf"{lhs}\s*(?:[-+*/|&^]|<<|>>)?=(?!=)"           # s->f = x, s->f += x, s->f[i] = x
+        rf"|{lhs}\s*(?:\+\+|--)|(?:\+\+|--)\s*{lhs}"  # s->f++, --s->f[i]
+        rf"|\bmem(?:cpy|move|set)\s*\(\s*s->{f}\b"      # memcpy(s->f, ...)
+        rf"|\brt_mode_(?:add|del|flip|none|copy)\s*\((?:\s*s\s*,)?\s*s->{f}\b")
+
+
+def check_field_writes(text):
+    """The writes of FIELD_OWNERS' fields outside their owners, as messages."""
+    bad = []
+    for field, own in FIELD_OWNERS.items():
+        pat = field_writes(field)
+        for f in sorted(text):
+            if f == own:
+                continue
+            for m in pat.finditer(text[f]):
+                line = text[f].count("\n", 0, m.start()) + 1
+                bad.append(f"{f}:{line}: writes s->{field}, which only {own} may write "
+                           f"(call its functions)")
+    return bad
+
+
 DEF = re.compile(r"^(?!static)[A-Za-z_][\w \*]*?\b((?:rt|nsm)_\w+)\s*\([^;{]*?\)\s*\{",
                  re.M | re.S)
 CALL = re.compile(r"\b((?:rt|nsm)_\w+)\s*\(")
 
 
 def strip_comments(text):
-    """The text without C comments and string literals."""
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    """The text without C comments and string literals (its lines kept)."""
+    text = re.sub(r"/\*.*?\*/", lambda m: " " + "\n" * m.group(0).count("\n"), text, flags=re.S)
     text = re.sub(r"//[^\n]*", " ", text)
     return re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
 
@@ -107,6 +154,10 @@ def main():
                 line = text[f].count("\n", 0, m.start()) + 1
                 way = "up" if layer[g] > layer[f] else "sideways"
                 bad.append(f"{f}:{line}: calls {m.group(1)} of {g}, {way} the layers")
+    owners = set(FIELD_OWNERS.values())
+    bad += [f"{o}: owns fields in tests/layers.py but is not a runtime source" for o in owners
+            if o not in text]
+    bad += check_field_writes(text)
     for b in bad:
         print(b)
     if not owner or not calls:

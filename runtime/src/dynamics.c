@@ -175,14 +175,6 @@ static double *clus_dmat(RtClus *cl, int r)
     return cl->D;
 }
 
-/* Representative of constraint a's cluster (path halving). */
-static int clus_find(int *root, int a)
-{
-    while (root[a] != a)
-        a = root[a] = root[root[a]];
-    return a;
-}
-
 /* Mark constraint a (row R[ra], direction Dd[ra]) as acting on its bodies,
 ** joining it to the clusters of the constraints already there. */
 static void clus_touch(RtClus *cl, const RtCsr *A, int ra, int a)
@@ -192,9 +184,7 @@ static void clus_touch(RtClus *cl, const RtCsr *A, int ra, int a)
         if (*o < 0) {
             *o = a;
         } else {
-            int x = clus_find(cl->root, a), y = clus_find(cl->root, *o);
-            if (x != y)
-                cl->root[x > y ? x : y] = x < y ? x : y;
+            rt_uf_join(cl->root, a, *o);
         }
     }
 }
@@ -223,7 +213,7 @@ static int clus_split(RtClus *cl, const RtCsr *R, const RtCsr *Dd, const int *id
     }
     int nc = 0;
     for (int a = 0; a < r; a++)     /* a representative is its cluster's first member */
-        cl->cid[a] = clus_find(cl->root, a) == a ? nc++ : cl->cid[clus_find(cl->root, a)];
+        cl->cid[a] = rt_uf_find(cl->root, a) == a ? nc++ : cl->cid[rt_uf_find(cl->root, a)];
     for (int c = 0; c <= nc; c++)
         cl->start[c] = 0;
     for (int a = 0; a < r; a++)

@@ -105,7 +105,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
         int closed = rt_mode_has(s->mode, j), impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
         double gt = rt_gap_tol(s, j, Y1), gap = rt_gap_at(s, j, t1, Y1);
         if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
-            s->t = t1;
+            rt_state_set_time(s, t1);
             return rt_fail(s, NSM_ENUMERIC, j,
                            "the contact is passed through without an event (gap %.6g m, "
                            "event function %.6g): the step is too long for this contact's "
@@ -198,7 +198,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             }
             continue;
         }
-        if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
             !rt_mode_has(s->mode, j) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
@@ -459,7 +459,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         if (first_below(c, K, 0, r0, r1, &xn)) {
             if (s0 <= 0 || !first_below(a, K, 0, r0, r1, x))
                 *x = 0;
-            if (*x == 0 && s->t == s->jt && j == s->jg) {
+            if (*x == 0 && s->t == s->last_transition_t && j == s->last_transition_j) {
                 /* its transition here left it open (touching, with no force
                  * yet): land where it is just below 0, by 1e-8 of its
                  * rounding level, so that the landing is at rest.  The
@@ -545,7 +545,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
     for (int j = 0; j < s->ge; j++) {
         double nz = mi->op ? event_tol_once(s, j, Y0, &ftol) : event_tol(s, j, Y0), x;
         const double *v0 = Y0 + n;
-        if (t0 == s->jt && j != s->jg && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
             !rt_mode_has(s->mode, j) && rt_gap_at(s, j, t0, Y0) <= nz &&
             rt_gap_rate(s, j, t0, v0) < -rt_vel_tol(s, j, v0)) {
             /* another contact's impulse has driven it shut: its impact is now */
@@ -646,7 +646,7 @@ int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
             continue;
         double u = rt_fric_slip(s, k, Y1 + s->n);
         if (rt_fric_sign(s, s->mode, k) * u < -100 * rt_fric_slip_tol(s, k, Y1 + s->n)) {
-            s->t = t1;
+            rt_state_set_time(s, t1);
             return rt_fail(s, NSM_ENUMERIC, s->g + 2 * k,
                            "the slip velocity changed sign without an event (%.6g m/s): the "
                            "step is too long for this friction element", u);

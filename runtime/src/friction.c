@@ -52,6 +52,16 @@ static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
         rt_mode_add(mode, b + 1);
 }
 
+/* Set element k of the current mode to stuck (sg 0) or slipping with sign
+** sg, through the state's owner. */
+static void fric_set_current(nsm_sim *s, int k, int sg)
+{
+    unsigned mode[s->mw];
+    rt_mode_copy(s, mode, s->mode);
+    fric_set(s, mode, k, sg);
+    rt_state_mode_set(s, mode);
+}
+
 /* Decide the friction state of every element at the current state: an
 ** element slipping by more than its rounding keeps slipping with the sign
 ** of its slip; those at zero slip stick if the multipliers allow it (all
@@ -100,7 +110,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
             break;
         fric_set(s, mode, worst, lamf[worst] > 0 ? -1 : 1);
     }
-    rt_mode_copy(s, s->mode, mode);
+    rt_state_mode_set(s, mode);
     for (int k = 0; k < nf; k++) {
         int was = rt_fric_stuck(s, ref, k), now = rt_fric_stuck(s, mode, k);
         int kind = -1, count = 1;
@@ -162,7 +172,7 @@ int rt_fric_initial(nsm_sim *s)
     rt_mode_none(s, fresh);
     for (int k = 0; k < s->nf; k++) {
         double u = rt_fric_slip(s, k, s->y + s->n);
-        fric_set(s, s->mode, k, u < 0 ? -1 : 1);
+        fric_set_current(s, k, u < 0 ? -1 : 1);
         if (fabs(u) <= rt_fric_slip_tol(s, k, s->y + s->n))
             rt_mode_add(fresh, k);
     }
@@ -259,7 +269,7 @@ static int element_after_impulse(nsm_sim *s, int k, double u0, double u1, double
     const double *v = s->y + s->n;
     int was = rt_fric_stuck(s, s->mode, k);
     int sg = fabs(u1) <= rt_fric_slip_tol(s, k, v) ? 0 : u1 > 0 ? 1 : -1;
-    fric_set(s, s->mode, k, sg);
+    fric_set_current(s, k, sg);
     if (!was && sg == 0)
         rt_fricstat_change(s, k, NSM_EV_STICK);
     else if (was && sg != 0)
@@ -550,7 +560,7 @@ static void multi_release(nsm_sim *s, const FricMulti *F, const double *P, doubl
         int j = F->idx[a];
         if (rt_mode_has(s->mode, j) && !(P[a] > 1e-12 * pmax) &&
             rt_gap_rate(s, j, s->t, v) > rt_vel_tol(s, j, v))
-            rt_mode_del(s->mode, j);
+            rt_state_mode_del(s, j);
     }
 }
 
@@ -633,12 +643,15 @@ static int impulse_multi_apply(nsm_sim *s, int j, const int *idx, int r, int exe
     for (int i = 0; i < F.m; i++)
         for (int q = 0; q < n; q++)
             Z[n + q] += (long double)s->minv[q] * R[(size_t)i * n + q] * P[i];
+    double Y[s->N];
+    memcpy(Y, s->y, sizeof Y);
     if (exact)
-        rt_exact_land(s, s->t, Z, s->y);
+        rt_exact_land(s, s->t, Z, Y);
     else
         for (int i = 0; i < n; i++)
-            s->y[n + i] = (double)Z[n + i];
-    s->Ejump += Eb - rt_mech_energy(s, s->mode, s->y);
+            Y[n + i] = (double)Z[n + i];
+    rt_state_set(s, s->t, Y);
+    rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, s->y));
     if ((rc = multi_log(s, j, &F, P, v0, exempt)))
         return rc;
     rt_fric_resolved(s, j);
@@ -703,13 +716,16 @@ int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *h
     double Eb = rt_mech_energy(s, s->mode, s->y);
     for (int i = 0; i < n; i++)
         Z[n + i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
+    double Y[s->N];
+    memcpy(Y, s->y, sizeof Y);
     if (exact)
-        rt_exact_land(s, s->t, Z, s->y);
+        rt_exact_land(s, s->t, Z, Y);
     else
         for (int i = 0; i < n; i++)
-            v[i] = (double)Z[n + i];
+            Y[n + i] = (double)Z[n + i];
+    rt_state_set(s, s->t, Y);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     double un1 = rt_dot(n, wn, v), ut1 = rt_fric_slip(s, k, v);
     if (exempt)
         rc = rt_log_exempt(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);

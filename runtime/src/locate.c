@@ -31,6 +31,25 @@ long double rt_poly_eval(const long double *a, int K, long double x, long double
     return p;
 }
 
+/* The root of element i in the union-find forest parent (parent[r] == r
+** at a root), halving the path on the way (Tarjan and van Leeuwen, JACM
+** 31(2), 1984).  The contacts' clusters of dynamics.c and modeop.c. */
+int rt_uf_find(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Join the sets of a and b under the smaller of their roots, so that a
+** set's root is its least element. */
+void rt_uf_join(int *parent, int a, int b)
+{
+    int x = rt_uf_find(parent, a), y = rt_uf_find(parent, b);
+    if (x != y)
+        parent[x > y ? x : y] = x < y ? x : y;
+}
+
 /* Minimum over theta in [0, 1] of the cubic Hermite interpolant of q on a
 ** step h (values q0, q1, rates d0, d1): theta in the return (0 when the
 ** minimum is at the start), the value in *qmin.  The event detection of

@@ -75,16 +75,6 @@ void rt_modeop_free(RtModeInfo *mi)
     mi->op = NULL;
 }
 
-/* Root of body i in the union-find forest par (path halving). */
-static int uf_root(int *par, int i)
-{
-    while (par[i] != i) {
-        par[i] = par[par[i]];
-        i = par[i];
-    }
-    return i;
-}
-
 /* The bound of ||L^-1||_2 for the band Cholesky factor L of r rows and
 ** half bandwidth b (row i holds columns i - b .. i): with M(L) the
 ** comparison matrix (|l_ii| on the diagonal, -|l_ik| off it), |L^-1| <=
@@ -178,12 +168,8 @@ static int op_clusters(nsm_sim *s, RtModeOp *op, int *par, int *own, int *pos)
         if (!op_shut(s, s->mode, j) || W->p[j] == W->p[j + 1])
             continue;
         nr++;
-        int r0 = uf_root(par, W->i[W->p[j]]);
-        for (int k = W->p[j] + 1; k < W->p[j + 1]; k++) {
-            int r1 = uf_root(par, W->i[k]);
-            if (r1 != r0)
-                par[r1] = r0;
-        }
+        for (int k = W->p[j] + 1; k < W->p[j + 1]; k++)
+            rt_uf_join(par, W->i[W->p[j]], W->i[k]);
     }
     op->nr = nr;
     op->nc = 0;
@@ -191,7 +177,7 @@ static int op_clusters(nsm_sim *s, RtModeOp *op, int *par, int *own, int *pos)
     for (int j = 0; j < g; j++) {
         if (!op_shut(s, s->mode, j) || W->p[j] == W->p[j + 1])
             continue;
-        int root = uf_root(par, W->i[W->p[j]]);
+        int root = rt_uf_find(par, W->i[W->p[j]]);
         if (own[root] < 0) {
             own[root] = op->nc;
             op->cstart[op->nc++] = 0;

@@ -265,25 +265,25 @@ struct nsm_sim {
     int ready;                /* reset succeeded */
     int failed;               /* status of the failure that stopped the run */
     int fail_contact;         /* 1 + the gap or friction column the failure names, 0 none */
-    double t;
+    double t;                 /* the current state: t, y and mode, written by state.c only */
     double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* N */
     unsigned *mode;           /* the current mode, mw words (see rt_mode_has) */
-    int *sw;
-    double *sw_last;          /* time of the last flip of each switch */
+    int *sw;                  /* each time switch's state (ns), state.c */
+    double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     int nlt_tiny;             /* taylor: steps in a row its reach cut below the time resolution */
     double E0;                /* mechanical energy at t = 0 */
     double Voff;              /* constant making the potential the physical one */
-    double Ejump;             /* energy removed by transitions (impacts, projections) */
+    double transition_loss;   /* energy removed by transitions (impacts, projections), state.c */
     long steps, nevents;
     long sample_k;
     RtRate rate;              /* the event log's rate guard, stats.c */
 
     RtZeno zeno;              /* Zeno and cascade detection, zeno.c */
-    double jt;                /* time and gap of the last transition (run.c, detect) */
-    int jg;
+    double last_transition_t; /* time and event column of the last transition, state.c */
+    int last_transition_j;    /* (-1 none): an impact there is not found again (detect) */
 
     RtModes md;               /* the modes met, mode.c */
     RtTaylor tay;
@@ -482,6 +482,8 @@ int rt_taylor_alloc(nsm_sim *s);
 void rt_taylor_free(nsm_sim *s);
 void rt_taylor_forget(nsm_sim *s);
 void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P);
+int rt_taylor_flight_terms(double r, int kmax);
+void rt_taylor_sum(const long double *P, int na, int K, long double x, long double *Z);
 int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h);
 int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0,
                  double h);
@@ -492,6 +494,21 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew);
 int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double r1, double *x);
 int rt_poly_first_peak(const long double *a, int K, double lo, double r1, double *x);
 
+/* state.c: the owner of t, y, mode and the transitions' energy record */
+int rt_state_alloc(nsm_sim *s);
+void rt_state_free(nsm_sim *s);
+void rt_state_clear(nsm_sim *s);
+void rt_state_set_time(nsm_sim *s, double t);
+void rt_state_set(nsm_sim *s, double t, const double *y);
+void rt_state_mode_add(nsm_sim *s, int j);
+void rt_state_mode_del(nsm_sim *s, int j);
+void rt_state_mode_flip(nsm_sim *s, int j);
+void rt_state_mode_clear(nsm_sim *s);
+void rt_state_mode_set(nsm_sim *s, const unsigned *mode);
+void rt_transition_loss_add(nsm_sim *s, double lost);
+void rt_state_switch_set(nsm_sim *s, int k, int on, double t);
+void rt_state_transition_mark(nsm_sim *s, int j);
+
 /* affine.c */
 int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, double *b,
                    char *err, size_t len);
@@ -500,6 +517,8 @@ int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, si
 
 /* locate.c: what every event locator shares */
 long double rt_poly_eval(const long double *a, int K, long double x, long double *dp);
+int rt_uf_find(int *parent, int i);
+void rt_uf_join(int *parent, int a, int b);
 double rt_hermite_min(double q0, double d0, double q1, double d1, double h, double *qmin);
 /* A scalar function in a bracket: f(x) and f'(x) (used when newton is set). */
 typedef int (*rt_bracket_fn)(void *ud, double x, double *f, double *fd);

@@ -243,8 +243,7 @@ static double time_add(double t, double h, double *lo)
 ** the new forcing. */
 static int toggle_switch(nsm_sim *s, int k)
 {
-    s->sw[k] = !s->sw[k];
-    s->sw_last[k] = s->t;
+    rt_state_switch_set(s, k, !s->sw[k], s->t);
     int rc = rt_log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
     return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
 }
@@ -286,12 +285,10 @@ static int side_samples(nsm_sim *s, double t0, double t1)
             rt_detect_sample(s, tk - t0, Y0, Yk);
         if (rc)
             return rc;
-        s->t = tk;
-        memcpy(s->y, Yk, sizeof Yk);
+        rt_state_set(s, tk, Yk);
         s->sample_k++;
         rc = sample(s);
-        s->t = t0;
-        memcpy(s->y, Y0, sizeof Y0);
+        rt_state_set(s, t0, Y0);
         if (rc)
             return rc;
     }
@@ -445,7 +442,7 @@ static int check_balance(nsm_sim *s)
 ** external work, y[2n] and y[2n+1]).  rk4 and adaptive integrate them as
 ** states at little cost and their balance guards the step size.  The exact
 ** method's propagation conserves the balance by construction (every
-** transition's loss is booked in Ejump from the velocities), and its
+** transition's loss is booked in transition_loss from the velocities), and its
 ** integrals are a third of its cost: it keeps them only when the audit is
 ** on or a sample handler receives an output column that needs them. */
 static int keeps_energy(const nsm_sim *s)
@@ -557,14 +554,13 @@ int rt_run(nsm_sim *s, double t_end)
             if (s->sec && (rc = rt_section_step(s, t1, Ys, j)))
                 return rc;
             rt_stats_step(s, t1, Ys);
-            s->t = t1;
+            rt_state_set_time(s, t1);
             if ((rc = check_balance(s)))
                 return rc;
-            memcpy(s->y, Ys, sizeof Ys);
+            rt_state_set(s, t1, Ys);
             if ((rc = transition(s, j)))
                 return rc;
-            s->jt = s->t;
-            s->jg = j;
+            rt_state_transition_mark(s, j);
             if (s->t != t1) {
                 tlo = 0;            /* a Zeno jump moved the time: the sample */
                 while (s->set.every > 0 && s->sample_k * s->set.every < s->t)
@@ -579,8 +575,7 @@ int rt_run(nsm_sim *s, double t_end)
             if (s->sec && (rc = rt_section_step(s, t1, Y1, -1)))
                 return rc;
             rt_stats_step(s, t1, Y1);
-            s->t = t1;
-            memcpy(s->y, Y1, sizeof Y1);
+            rt_state_set(s, t1, Y1);
             if ((rc = check_balance(s)))
                 return rc;
             if (ksw >= 0 && s->t == ts && (rc = toggle_switch(s, ksw)))

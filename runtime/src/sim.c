@@ -65,14 +65,10 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.kimp = dalloc(g, &bad);
     s->num.eimp = dalloc(g, &bad);
     s->minv = dalloc(n, &bad);
-    s->y = dalloc(s->N, &bad);
-    s->sw = calloc(s->ns ? s->ns : 1, sizeof(int));
-    s->mode = calloc((size_t)s->mw, sizeof(unsigned));
     s->zeno.c_mask = calloc((size_t)s->mw, sizeof(unsigned));
     s->zeno.f_mask = calloc((size_t)s->mw, sizeof(unsigned));
-    if (!s->sw || !s->mode || !s->zeno.c_mask || !s->zeno.f_mask)
+    if (rt_state_alloc(s) || !s->zeno.c_mask || !s->zeno.f_mask)
         bad = 1;
-    s->sw_last = dalloc(s->ns, &bad);
     if (!bad && (rt_sparse_alloc(s) || rt_clus_alloc(s)))
         bad = 1;
     if (!bad && (rt_zeno_alloc(s) || rt_exact_alloc(s)))
@@ -115,7 +111,7 @@ void nsm_sim_free(nsm_sim *s)
         return;
     double *arrays[] = { s->p, s->c, s->num.mass, s->num.fconst,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
-                         s->num.srest, s->minv, s->y, s->sw_last, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
+                         s->num.srest, s->minv, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
                          s->num.gfac, s->num.radius, s->num.et, s->num.pexp,
                          s->num.kimp, s->num.eimp };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -134,8 +130,7 @@ void nsm_sim_free(nsm_sim *s)
     rt_mode_free(s);
     rt_sparse_free(s);
     rt_clus_free(s);
-    free(s->sw);
-    free(s->mode);
+    rt_state_free(s);
     free(s->zeno.c_mask);
     free(s->zeno.f_mask);
     free(s);
@@ -353,12 +348,10 @@ int nsm_sim_reset(nsm_sim *s)
     s->failed = 0;
     s->fail_contact = 0;
     s->msg[0] = 0;
-    s->t = 0;
+    rt_state_clear(s);
     s->t_stop = HUGE_VAL;
-    rt_mode_none(s, s->mode);
     s->steps = s->nevents = 0;
     s->sample_k = 0;
-    s->Ejump = 0;
     rt_surface_reset(s);
     s->energy_lost = 0;
     s->h_adapt = 0;
@@ -368,8 +361,6 @@ int nsm_sim_reset(nsm_sim *s)
     rt_stats_reset(s);
     rt_fric_reset(s);
     rt_zeno_reset(s);
-    s->jt = -1;
-    s->jg = -1;
     double tt[3];
     if (nsm_sim_model_times(s, &tt[0], &tt[1], &tt[2]) != NSM_OK) {
         snprintf(s->msg, sizeof s->msg, "the model's t_end, dt or output period is not a "
@@ -416,16 +407,18 @@ int nsm_sim_reset(nsm_sim *s)
         }
         s->minv[i] = 1 / s->num.mass[i];
     }
-    memset(s->y, 0, sizeof(double) * s->N);
+    double y0[s->N];
+    memset(y0, 0, sizeof y0);
     if (m->initial)
-        m->initial(s->p, s->c, s->y);
+        m->initial(s->p, s->c, y0);
     if (s->set.y0)                  /* nsm_sim_set_initial_state */
-        memcpy(s->y, s->set.y0, sizeof(double) * 2 * s->n);
+        memcpy(y0, s->set.y0, sizeof(double) * 2 * s->n);
+    rt_state_set(s, s->t, y0);
     rt_nl_forget(s);
     rt_nl_at(s, s->y);
     for (int k = 0; k < s->ns; k++) {
-        s->sw[k] = m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0;
-        s->sw_last[k] = -HUGE_VAL;
+        rt_state_switch_set(s, k, m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0,
+                            -HUGE_VAL);
     }
     /* the potential below is the physical one (springs at rest length and
      * gravity at x = 0 count zero), up to the constant fixed here */
@@ -439,9 +432,9 @@ int nsm_sim_reset(nsm_sim *s)
     if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;
     /* the energy of the initial state as given: what an impact at t = 0
-     * (a contact touching and closing) took is in Ejump, a loss, and a
+     * (a contact touching and closing) took is in transition_loss, a loss, and a
      * moving surface's work through it in Wsurf */
-    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->Ejump - rt_surface_impulse_work(s);
+    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->transition_loss - rt_surface_impulse_work(s);
     s->ready = 1;
     return NSM_OK;
 }

@@ -309,7 +309,7 @@ static void balance_step(nsm_sim *s, const double *Y1, double E)
     RtStats *st = s->st;
     int n = s->n;
     double T = nsm_energy_kinetic(n, s->num.mass, Y1);
-    double W = Y1[2 * n + 1] + rt_surface_impulse_work(s), D = Y1[2 * n], L = s->Ejump;
+    double W = Y1[2 * n + 1] + rt_surface_impulse_work(s), D = Y1[2 * n], L = s->transition_loss;
     double err = fabs(s->E0 + W - D - L - E);
     double mags[] = { T, E - T, W, D, L, E, s->E0 };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
@@ -476,8 +476,8 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->kinetic = kin;
     a->potential = pot;
     a->injected = inj;
-    a->lost = s->Ejump;
-    a->dissipated = diss - s->Ejump;
+    a->lost = s->transition_loss;
+    a->dissipated = diss - s->transition_loss;
     a->springs = nsm_energy_springs(n, s->m->n_springs, s->m->springs, s->num.sk, s->num.srest,
                                     s->y);
     a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
@@ -485,7 +485,7 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->e0 = s->E0;
     a->error_max = fmax(st->err_max, fabs(a->error));
     a->energy_max = st->e_max;
-    double mags[] = { kin, pot, inj, diss, s->Ejump, kin + pot, s->E0 };
+    double mags[] = { kin, pot, inj, diss, s->transition_loss, kin + pot, s->E0 };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
         if (fabs(mags[k]) > a->energy_max)
             a->energy_max = fabs(mags[k]);
@@ -597,7 +597,7 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
     for (int i = 0; i < n; i++)
         k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
     double e = rt_mech_energy(s, s->mode, s->y);
-    double d = s->y[2 * n] + s->Ejump, w = s->y[2 * n + 1] + rt_surface_impulse_work(s);
+    double d = s->y[2 * n] + s->transition_loss, w = s->y[2 * n + 1] + rt_surface_impulse_work(s);
     if (s->energy_lost)
         d = w = NAN;            /* integrals not kept (exact without the audit) */
     if (kin)

@@ -644,20 +644,6 @@ static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, doub
 #define TAIL_TERMS 24
 #define TAIL_FLIGHTS 5000
 
-/* The number of terms that carries a flight of ||A|| s <= r (r <= 1/2) to
-** below 1e-24 of its size: (r^(K+1)/(K+1)!) < 1e-24, at most TAIL_TERMS.  The
-** cascade's flights shrink geometrically, so most need a handful. */
-static int tail_terms(double r)
-{
-    double term = r;
-    for (int k = 1; k < TAIL_TERMS; k++) {
-        term *= r / (k + 1);
-        if (term < 1e-24)
-            return k < 3 ? 3 : k;
-    }
-    return TAIL_TERMS;
-}
-
 /* Flight time of the cascade's next flight from the augmented state Z
 ** (gap j just opened), its landing state into Z1, with guess s0; 0 if it
 ** fails or lasts more than smax (the series is cut for flights up to
@@ -665,7 +651,7 @@ static int tail_terms(double r)
 static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA, const long double *Z,
                           double s0, double smax, long double *P, long double *Z1)
 {
-    int n = s->n, na = s->na, K = tail_terms(normA * smax);
+    int n = s->n, na = s->na, K = rt_taylor_flight_terms(normA * smax, TAIL_TERMS);
     double wd[n];
     const double *w = rt_dense_wrow(s, j, wd);
     long double c[TAIL_TERMS + 1], x = s0;
@@ -690,12 +676,7 @@ static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA,
     }
     if (!(x > 0) || normA * (double)x > 0.5 || x > smax)
         return 0;
-    for (int i = 0; i < na; i++) {
-        long double sum = 0;
-        for (int k = K; k >= 0; k--)
-            sum = sum * x + P[(size_t)k * na + i];
-        Z1[i] = sum;
-    }
+    rt_taylor_sum(P, na, K, x, Z1);
     return (double)x;
 }
 

@@ -49,7 +49,7 @@ double rt_surface_impulse_work(const nsm_sim *s)
 ** (the velocity change lies in the span of their directions), and the
 ** surfaces' work is sum_j P_j (-h_j'), j moving.  The bodies' mechanical
 ** energy changed by that work minus what the impacts dissipated, so the
-** work is added to Wsurf (injected by the surfaces) and to Ejump (which then
+** work is added to Wsurf (injected by the surfaces) and to transition_loss (which then
 ** holds the dissipation proper).  Returns the work booked. */
 double rt_surface_book(nsm_sim *s)
 {
@@ -90,7 +90,7 @@ double rt_surface_book(nsm_sim *s)
         }
     free(D);
     s->sfw.Wsurf += w;
-    s->Ejump += w;
+    rt_transition_loss_add(s, w);
     return w;
 }
 

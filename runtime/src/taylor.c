@@ -465,6 +465,33 @@ int rt_taylor_degree(double nuh)
     return taylor_degree(nuh);
 }
 
+/* The number of Taylor terms, at least 3 and at most kmax, that carries a
+** flight of ||A|| s <= r (r <= 1/2) to below 1e-24 of its size:
+** r^(K+1)/(K+1)! < 1e-24.  The Zeno tail (step.c) and the collapse's
+** follow (zeno.c) cut their flights' series here. */
+int rt_taylor_flight_terms(double r, int kmax)
+{
+    double term = r;
+    for (int k = 1; k < kmax; k++) {
+        term *= r / (k + 1);
+        if (term < 1e-24)
+            return k < 3 ? 3 : k;
+    }
+    return kmax;
+}
+
+/* Z = sum_{k=0..K} P_k x^k, the series of rt_taylor_terms (K + 1 vectors of
+** na, h = 1) summed at x by Horner's rule, component by component. */
+void rt_taylor_sum(const long double *P, int na, int K, long double x, long double *Z)
+{
+    for (int i = 0; i < na; i++) {
+        long double sum = 0;
+        for (int k = K; k >= 0; k--)
+            sum = sum * x + P[(size_t)k * na + i];
+        Z[i] = sum;
+    }
+}
+
 /* The Taylor coefficients P_k = A P_(k-1) h / k, k = 1 .. K, of mode mi's
 ** motion from P_0 (P holds K + 1 vectors of na), over A's nonzeros: the
 ** step's expansion here, the Zeno tail's flights in step.c. */

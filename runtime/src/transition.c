@@ -112,12 +112,12 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
     for (int j = 0; j < g; j++)
         if (rt_is_impact(s, j)) {
             if (rt_mode_has(closed, j))
-                rt_mode_add(s->mode, j);
+                rt_state_mode_add(s, j);
             else
-                rt_mode_del(s->mode, j);
+                rt_state_mode_del(s, j);
         }
     double lost = Eb - rt_mech_energy(s, s->mode, y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     lost += rt_surface_book(s);     /* ... and the projection's: what it dissipates */
     for (int j = 0; j < g; j++) {
         int rc = 0;
@@ -676,7 +676,7 @@ static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v
     seq_refresh(s, q);
     seq_clear(q);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     return rt_log_exempt(s, NSM_EV_ZENO, q->idx[last], ub, 0, Pl, lost, q->n);
 }
 
@@ -698,7 +698,7 @@ static int seq_rest(nsm_sim *s, const Seq *q, int j)
     double Eb = rt_mech_energy(s, s->mode, s->y);
     if (rt_project(s, rest, s->y + s->n))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
-    s->Ejump += Eb - rt_mech_energy(s, s->mode, s->y);
+    rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, s->y));
     return NSM_OK;
 }
 
@@ -710,10 +710,10 @@ static int seq_log(nsm_sim *s, Seq *q, int a, int exempt1, double E0)
 {
     const double *v = s->y + s->n;
     if (q->r <= SEQ_SMALL || s->moving) {
-        s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
+        rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     } else {
         for (int x = 0; x < q->nsub; x++)
-            s->Ejump -= q->P[q->sub[x]] * (q->ub[q->sub[x]] + q->u[q->sub[x]]) / 2;
+            rt_transition_loss_add(s, -(q->P[q->sub[x]] * (q->ub[q->sub[x]] + q->u[q->sub[x]]) / 2));
     }
     for (int x = 0; x < q->nsub; x++) {
         int b = q->sub[x];
@@ -977,7 +977,7 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
     seq_apply(s, q, v);
     if (q->nsub == 1 && q->nheld == 0 && s->set.method == NSM_METHOD_EXACT)
         rt_shadow_impulse(s, idx[q->sub[0]], s->num.e[idx[q->sub[0]]], s->t, y0, s->y);
-    s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
+    rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     for (int x = 0; x < q->nsub && !rc; x++) {
         int b = q->sub[x];
         if (!(q->P[b] > 0))
@@ -1032,7 +1032,7 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
     for (int a = 0; a < r; a++)
         for (int q = Wc->p[idx[a]]; P[a] != 0 && q < Wc->p[idx[a] + 1]; q++)
             v[Wc->i[q]] += s->minv[Wc->i[q]] * Wc->x[q] * P[a];
-    s->Ejump += E0 - rt_mech_energy(s, s->mode, s->y);
+    rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     for (int a = 0, first = 1; a < r && !rc; a++) {
         if (!(P[a] > 0))
             continue;
@@ -1080,7 +1080,7 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
         im->done = 1;
         if (rt_project(s, one, v))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
-        s->Ejump += Eb - rt_mech_energy(s, s->mode, y);
+        rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, y));
         return settle_favour(s, ref, NULL, one, forget);
     }
     /* single: j is the only open contact it touches (the others of the
@@ -1151,7 +1151,7 @@ int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget)
         double Eb2 = rt_mech_energy(s, s->mode, y);
         if (rt_project(s, plastic, v))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
-        s->Ejump += Eb2 - rt_mech_energy(s, s->mode, y);
+        rt_transition_loss_add(s, Eb2 - rt_mech_energy(s, s->mode, y));
     }
     return rt_settle(s, ref, NULL, forget);
 }
@@ -1169,16 +1169,16 @@ int rt_transition_gap(nsm_sim *s, int j, unsigned *forget)
     rt_mode_add(bit, j);
     rt_mode_copy(s, ref, s->mode);
     if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
-        rt_mode_del(s->mode, j);
+        rt_state_mode_del(s, j);
         rt_mode_add(forget, j);
         if ((rc = rt_log_event(s, NSM_EV_SEPARATION, j, rt_wdot(s, j, v), rt_wdot(s, j, v), 0, 0, 1)))
             return rc;
         return rt_settle(s, s->mode, bit, forget);
     }
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    rt_mode_flip(s->mode, j);
+    rt_state_mode_flip(s, j);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     rc = rt_log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, rt_wdot(s, j, v),
                    rt_wdot(s, j, v), 0, lost, 1);
     if (rc)
@@ -1195,7 +1195,7 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget)
 {
     int n = s->n;
     const double *y = s->y, *v = s->y + n;
-    rt_mode_none(s, s->mode);
+    rt_state_mode_clear(s);
     for (int j = 0; j < s->g; j++) {
         double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = rt_wdot(s, j, v);
         if (s->m->gaps[j].law == NSM_LAW_PENALTY) {
@@ -1203,7 +1203,7 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget)
             int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
                                                               : (gap <= tol && f > 0);
             if (on)
-                rt_mode_add(s->mode, j);
+                rt_state_mode_add(s, j);
         } else if (gap < -tol) {
             return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
         }

@@ -206,9 +206,9 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
     if (lam[j] > rt_force_tol(s, s->mode, s->y))
-        rt_mode_add(s->mode, j);
+        rt_state_mode_add(s, j);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     lost += ws;                     /* the energy dissipated, as impacts log it */
     double Y1[s->N];
     while (s->t < tstar) {
@@ -217,8 +217,7 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
             return rc;
         double t1 = s->t + h >= tstar ? tstar : s->t + h;
         rt_stats_step(s, t1, Y1);
-        memcpy(s->y, Y1, sizeof Y1);
-        s->t = t1;
+        rt_state_set(s, t1, Y1);
         if (k >= 0 && (rc = rt_fric_tail_check(s, j, k, sg)))
             return rc;
     }
@@ -274,9 +273,9 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
             Pj = Pr[a];
     }
     for (int a = 0; a < r; a++)
-        rt_mode_del(s->mode, idx[a]);
+        rt_state_mode_del(s, idx[a]);
     double lost = Eb - rt_mech_energy(s, s->mode, y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     lost += lost0;
     memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
     s->zeno.c_geo = 0;
@@ -324,44 +323,25 @@ static int follow_applies(nsm_sim *s)
     return 1;
 }
 
-/* The number of Taylor terms that carries a flight of ||A|| s <= r (r <=
-** 1/2) to below 1e-24 of its size (at least 3). */
-static int follow_terms(double r)
-{
-    double term = r;
-    for (int k = 1; k < FOLLOW_TERMS; k++) {
-        term *= r / (k + 1);
-        if (term < 1e-24)
-            return k < 3 ? 3 : k;
-    }
-    return FOLLOW_TERMS;
-}
-
-/* The first positive root of G + sum_{k=1..K} c_k s^k in (0, H] (G >= 0;
-** G == 0: the gap has just opened, c_1 > 0, and the root of the polynomial
-** divided by s is sought), located on the unit interval and polished by
-** Newton in long double; 0 if there is none. */
-static long double follow_root(long double G, const long double *c, int K, double H)
+/* The first positive root of the polynomial c of degree K in (0, 1.5 H]
+** (c[0] = G >= 0 the gap; G == 0: the gap has just opened, c_1 > 0, and
+** the root of the polynomial divided by s is sought), located on the unit
+** interval and polished by Newton in long double; 0 if there is none. */
+static long double follow_root(const long double *c, int K, double H)
 {
     long double a[FOLLOW_TERMS + 1], hk = 1;
-    int shift = !(G > 0);
+    int shift = !(c[0] > 0);
     for (int k = 0; k <= K; k++, hk *= H) {
-        long double ck = k == 0 ? G : c[k];
         if (shift && k == 0)
             continue;
-        a[k - shift] = ck * hk;
+        a[k - shift] = c[k] * hk;
     }
     double x;
     if (!(a[0] > 0) || !rt_poly_first_zero(a, K - shift, 0, 0, 0, &x))
         return 0;
     long double r = (long double)x * H;
     for (int it = 0; it < 60; it++) {
-        long double p = 0, dp = 0;
-        for (int k = K; k >= 1; k--) {
-            dp = dp * r + p;
-            p = p * r + c[k];
-        }
-        p = p * r + G;
+        long double dp, p = rt_poly_eval(c, K, r, &dp);
         if (!(dp != 0))
             break;
         long double dx = p / dp;
@@ -407,12 +387,13 @@ static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, 
         long double sf = 0;
         int next = -1;
         for (double H = fmin(4 * (double)last, Hmax);; H = fmin(8 * H, Hmax)) {
-            int K = follow_terms(normA * H);
+            int K = rt_taylor_flight_terms(normA * H, FOLLOW_TERMS);
             memcpy(P, Z, sizeof(long double) * na);
             rt_taylor_terms(mi, na, K, 1, P);
             for (int i = 0; i < g; i++) {
                 long double *c = C + (size_t)i * (FOLLOW_TERMS + 1);
                 const RtCsr *W = &s->sp.W;
+                c[0] = G[i];
                 for (int k = 1; k <= K; k++) {
                     c[k] = 0;
                     for (int q = W->p[i]; q < W->p[i + 1]; q++)
@@ -428,7 +409,7 @@ static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, 
                     }
                     goto done;  /* at rest on a contact: not a collapse followed here */
                 }
-                long double r = follow_root(G[i], c, K, H);
+                long double r = follow_root(c, K, H);
                 if (r > 0 && (next < 0 || r < sf) && !(next >= 0 && sf == 0)) {
                     next = i;
                     sf = r;
@@ -439,20 +420,11 @@ static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, 
         }
         if (next < 0 || !rt_is_impact(s, next))
             goto done;          /* the sequence ends (or a penalty contact engages) */
-        int K = follow_terms(normA * (double)sf);
+        int K = rt_taylor_flight_terms(normA * (double)sf, FOLLOW_TERMS);
         long double Z1[na];
-        for (int i = 0; i < na; i++) {
-            long double sum = 0;
-            for (int k = K; k >= 0; k--)
-                sum = sum * sf + P[(size_t)k * na + i];
-            Z1[i] = sum;
-        }
+        rt_taylor_sum(P, na, K, sf, Z1);
         for (int i = 0; i < g; i++) {
-            const long double *c = C + (size_t)i * (FOLLOW_TERMS + 1);
-            long double sum = 0;
-            for (int k = K; k >= 1; k--)
-                sum = sum * sf + c[k];
-            G[i] = i == next ? 0 : G[i] + sum * sf;
+            G[i] = i == next ? 0 : rt_poly_eval(C + (size_t)i * (FOLLOW_TERMS + 1), K, sf, NULL);
             if (G[i] < 0)
                 G[i] = 0;
         }
@@ -531,10 +503,9 @@ static int follow_resolve(nsm_sim *s, int j, const unsigned *ref, int *done)
     for (int i = 0; i < 2 * n; i++)
         Y[i] = (double)Zend[i];
     double lost = Eb - rt_mech_energy(s, s->mode, Y);
-    s->Ejump += lost;
+    rt_transition_loss_add(s, lost);
     rt_stats_step(s, tstar, Y);
-    memcpy(s->y, Y, sizeof Y);
-    s->t = tstar;
+    rt_state_set(s, tstar, Y);
     s->zeno.f_run = 0;
     s->zeno.f_u = 0;
     rt_mode_none(s, s->zeno.f_mask);

@@ -1,0 +1,125 @@
+/*
+** state.c: the owner of the current state and of the transitions' energy
+** record.
+**
+** The current time `t`, the state vector `y` (positions, velocities, the
+** energy integrals and the forcing generator's states, N values) and the
+** mode `mode` (which contacts are held, which friction elements stick and
+** the slip directions), the time switches' states `sw` (and their flips'
+** times) and the last transition's time and column are written here and
+** nowhere else; so is
+** `transition_loss`, the energy the transitions (impacts, projections,
+** frictional impulses, Zeno jumps) removed since the reset, net of the
+** moving surfaces' work through impulses.  Every other file reads them and
+** changes them through these calls (tests/layers.py checks the direct
+** writes).  Not yet here: the impulses of a transition change the
+** velocities in place through a pointer into y (transition.c, friction.c,
+** zeno.c), which the check cannot see.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+/* Allocate the state vector (N, zero), the mode (mw words, no contact
+** held) and the switches (ns); NSM_ENOMEM when one fails (rt_state_free
+** frees what was). */
+int rt_state_alloc(nsm_sim *s)
+{
+    size_t ns = s->ns ? (size_t)s->ns : 1;
+    s->y = calloc(s->N ? (size_t)s->N : 1, sizeof(double));
+    s->mode = calloc((size_t)s->mw, sizeof(unsigned));
+    s->sw = calloc(ns, sizeof(int));
+    s->sw_last = calloc(ns, sizeof(double));
+    return s->y && s->mode && s->sw && s->sw_last ? NSM_OK : NSM_ENOMEM;
+}
+
+/* Free what rt_state_alloc allocated. */
+void rt_state_free(nsm_sim *s)
+{
+    free(s->y);
+    free(s->mode);
+    free(s->sw);
+    free(s->sw_last);
+    s->y = NULL;
+    s->mode = NULL;
+    s->sw = NULL;
+    s->sw_last = NULL;
+}
+
+/* Back to the start of a run: t = 0, no contact held, no energy removed
+** by transitions (the state vector is set by the reset afterwards). */
+void rt_state_clear(nsm_sim *s)
+{
+    s->t = 0;
+    rt_state_mode_clear(s);
+    s->transition_loss = 0;
+    s->last_transition_t = -1;
+    s->last_transition_j = -1;
+}
+
+/* The time alone moves to t (a failure's time, or the state is unchanged). */
+void rt_state_set_time(nsm_sim *s, double t)
+{
+    s->t = t;
+}
+
+/* The state becomes (t, y), y holding all N values. */
+void rt_state_set(nsm_sim *s, double t, const double *y)
+{
+    s->t = t;
+    if (y != s->y)
+        memcpy(s->y, y, sizeof(double) * (size_t)s->N);
+}
+
+/* Element j (a contact held, or a friction column's bit) joins the mode. */
+void rt_state_mode_add(nsm_sim *s, int j)
+{
+    rt_mode_add(s->mode, j);
+}
+
+/* Element j leaves the mode. */
+void rt_state_mode_del(nsm_sim *s, int j)
+{
+    rt_mode_del(s->mode, j);
+}
+
+/* Element j changes side: in the mode if it was out, out if it was in. */
+void rt_state_mode_flip(nsm_sim *s, int j)
+{
+    rt_mode_flip(s->mode, j);
+}
+
+/* No element in the mode: no contact held, every friction element free. */
+void rt_state_mode_clear(nsm_sim *s)
+{
+    rt_mode_none(s, s->mode);
+}
+
+/* The mode becomes mode (mw words). */
+void rt_state_mode_set(nsm_sim *s, const unsigned *mode)
+{
+    rt_mode_copy(s, s->mode, mode);
+}
+
+/* Time switch k turns on (on 1) or off (0) at time t. */
+void rt_state_switch_set(nsm_sim *s, int k, int on, double t)
+{
+    s->sw[k] = on;
+    s->sw_last[k] = t;
+}
+
+/* A transition of event column j took place now: its time and column
+** are kept, so that the detection does not find that impact again. */
+void rt_state_transition_mark(nsm_sim *s, int j)
+{
+    s->last_transition_t = s->t;
+    s->last_transition_j = j;
+}
+
+/* A transition removed the energy lost (negative: it added energy, e.g. a
+** moving surface's work through an impulse). */
+void rt_transition_loss_add(nsm_sim *s, double lost)
+{
+    s->transition_loss += lost;
+}
