@@ -33,7 +33,7 @@ LAYERS = [
     ("values", "units.c expr.c", "units.h expr.h"),
     ("syntax", "ast.c lexer.re parser.y parse.c", "ast.h lex.h parse.h parser.h"),
     ("checks", "sema.c", "sema.h model.h"),
-    ("derivation", "derive.c derive_gen.c derive_nl.c derive_paper.c", "derive.h"),
+    ("derivation", "derive.c derive_gen.c derive_lag.c derive_nl.c derive_paper.c", "derive.h"),
     ("emitters", "emit_c.c emit_eq.c", "emit.h"),
     ("commands", "commands/run.c commands/sweep.c commands/continue.c", "commands/run.h"),
     ("program", "main.c", ""),
