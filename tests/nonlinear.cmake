@@ -73,9 +73,10 @@ endforeach()
 # Housner's rocking block in full (models/rocking_block.nsm): curved
 # corner gaps and slips whose coefficients depend on the angle (rows and
 # curvature terms at each state), every corner impact against
-# refs.rocking_block (mp.odefun and Housner's ratio).  The taylor method
-# does not take friction with a configuration-dependent geometry yet.
-foreach(method rk4 adaptive)
+# refs.rocking_block (mp.odefun and Housner's ratio); taylor expands the
+# corners' rows and curvature terms and the stuck corner's multiplier as
+# series (nl_slip_series).
+foreach(method taylor rk4 adaptive)
   add_test(NAME nonlinear.rocking_block.${method}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
             --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
