@@ -60,6 +60,7 @@ struct RtNlTaylor {
     double *Fk, *rhs, *D, *lu;/* scratch; lu: the inverse of the order-0 constraint matrix */
     int *held;                /* the constraints: j < g a held impact gap, g + q a stuck element */
     int nc;                   /* how many */
+    int *at;                  /* g + nf: where each curved row starts in WV (gaps) or FW (slips) */
     unsigned char *dormant;   /* g: a penalty law at p = 0 left out of this step */
     double hcap;              /* the step's limit from such laws */
 };
@@ -74,7 +75,7 @@ void rt_nlt_free(nsm_sim *s)
     if (!e)
         return;
     void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->swork, e->FW, e->FCV, e->P,
-                     e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant };
+                     e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant, e->at };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(e);
@@ -88,6 +89,29 @@ static double *zalloc(size_t k, int *bad)
     if (!p)
         *bad = 1;
     return p;
+}
+
+/* Is friction element q's slip curved (its row w_q(x) from nl_slip_series)? */
+static int slip_curved(const nsm_sim *s, int q)
+{
+    return s->nl && s->m->fric_curved && s->m->fric_curved[q];
+}
+
+/* Where each curved row's nonzeros start in WV (gap j: e->at[j], nl_gap's
+** numbering) and FW (element q: e->at[g + q], nl_slip's numbering), so
+** that the per-order products do not count them again at every call. */
+static void curved_offsets(const nsm_sim *s, RtNlTaylor *e)
+{
+    const nsm_model *m = s->m;
+    int w = 0, f = 0;
+    for (int j = 0; j < s->g; j++) {
+        e->at[j] = w;
+        w += rt_nl_gap_curved(s, j) ? m->gap_ncols[j] : 0;
+    }
+    for (int q = 0; q < s->nf; q++) {
+        e->at[s->g + q] = f;
+        f += slip_curved(s, q) ? m->fric_ncols[q] : 0;
+    }
 }
 
 /* Allocate the expansion on first use. */
@@ -131,9 +155,11 @@ static int nlt_alloc(nsm_sim *s)
     e->D = zalloc((size_t)(r + 1) * (size_t)(r + 1), &bad);
     e->lu = zalloc((size_t)(r + 1) * (size_t)(r + 1), &bad);
     e->held = calloc((size_t)r + 1, sizeof(int));
+    e->at = calloc((size_t)r + 1, sizeof(int));
     e->dormant = calloc((size_t)g + 1, 1);
-    if (bad || !e->mode || !e->held || !e->dormant)
+    if (bad || !e->mode || !e->held || !e->dormant || !e->at)
         return NSM_ENOMEM;
+    curved_offsets(s, e);
     return NSM_OK;
 }
 
@@ -180,24 +206,6 @@ static double poly_at(const double *c, int K, double x)
     return r;
 }
 
-/* Is friction element q's slip curved (its row w_q(x) from nl_slip_series)? */
-static int slip_curved(const nsm_sim *s, int q)
-{
-    return s->nl && s->m->fric_curved && s->m->fric_curved[q];
-}
-
-/* Where row j's curved nonzeros start in WV (a gap, slip 0: nl_gap's
-** numbering) or FW (a friction element, slip 1: nl_slip's numbering). */
-static int curved_at(const nsm_sim *s, int slip, int j)
-{
-    const nsm_model *m = s->m;
-    int at = 0;
-    for (int q = 0; q < j; q++)
-        at += slip ? (slip_curved(s, q) ? m->fric_ncols[q] : 0)
-                   : (rt_nl_gap_curved(s, q) ? m->gap_ncols[q] : 0);
-    return at;
-}
-
 /* Order l of row j of W (slip 0) or Wt (slip 1) dotted with the order-m
 ** coefficients of a state block: sum_c R_l[c] u[(off + col_c) stride + m].
 ** A curved row's order l is the model's series (WV, FW); an affine row is
@@ -212,7 +220,7 @@ static double row_dot(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, in
     if (slip ? slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
         const double *ser = slip ? e->FW : e->WV;
         const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
-        int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = curved_at(s, slip, j);
+        int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->g + j : j];
         for (int c = 0; c < nc; c++)
             r += SER(ser, at + c, l) * u[(size_t)(off + cols[c]) * stride + (size_t)m];
         return r;
@@ -234,7 +242,7 @@ static void row_add(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, int 
     if (slip ? slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
         const double *ser = slip ? e->FW : e->WV;
         const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
-        int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = curved_at(s, slip, j);
+        int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->g + j : j];
         for (int c = 0; c < nc; c++)
             out[cols[c]] += f * SER(ser, at + c, l);
         return;
