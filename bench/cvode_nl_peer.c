@@ -11,7 +11,7 @@
 **
 **     cc -O2 -std=c11 bench/cvode_nl_peer.c -lsundials_cvode -lsundials_nvecserial -lm
 **     ./cvode_nl_peer [--reps N] [--events DIR] [--lmm adams|bdf] [--rtol R] [--atol A]
-**                     [--case pendulum|duffing|all]
+**                     [--case pendulum|duffing|rocking|all]
 **
 ** Pendulum: theta'' = -w2 sin(theta), w2 = 9.81, from theta = 1 rad at
 ** rest, gap theta - theta_w, theta_w = -0.3 rad, e = 0.8, 10 s.
@@ -107,9 +107,32 @@ static int duff_gap(realtype t, N_Vector yv, realtype *g, void *ud)
     return 0;
 }
 
+/* Housner's rocking block (b = 0.2 m, h = 0.5 m) on its pivot corner:
+** theta'' = -w2 sin(alpha - theta), w2 = 3 g/(4 R), alpha = atan(b/h); at
+** theta = 0 the other corner lands and sticks, the angular velocity is
+** multiplied by 1 - 3/2 sin^2 alpha = 23/29 (Housner 1963) and theta is
+** measured from the new pivot: a wall at 0 with e = 23/29. */
+static int rock_rhs(realtype t, N_Vector yv, N_Vector ydv, void *ud)
+{
+    const double *y = N_VGetArrayPointer(yv);
+    double *yd = N_VGetArrayPointer(ydv);
+    (void)t, (void)ud;
+    yd[0] = y[1];
+    yd[1] = -3 * 9.81 / (4 * sqrt(0.29)) * sin(atan(0.4) - y[0]);
+    return 0;
+}
+
+static int rock_gap(realtype t, N_Vector yv, realtype *g, void *ud)
+{
+    (void)t, (void)ud;
+    g[0] = N_VGetArrayPointer(yv)[0];
+    return 0;
+}
+
 static const Case cases[] = {
     { "pendulum", "W", pend_rhs, pend_gap, -0.3, 0.8, { 1, 0 }, 10 },
     { "duffing", "stop", duff_rhs, duff_gap, 0.9, 0.8, { 0, 0 }, 20 },
+    { "rocking", "corner", rock_rhs, rock_gap, 0, 23.0 / 29.0, { 0.1, 0 }, 1.5 },
 };
 
 /* One run of case c from t = 0 to its end: 0, or -1 when CVODE fails. */
@@ -227,7 +250,7 @@ static int write_events(const char *dir, const Case *c, const Log *lg)
 static int usage(void)
 {
     fprintf(stderr, "usage: cvode_nl_peer [--reps N] [--events DIR] [--lmm adams|bdf]\n"
-                    "                     [--rtol R] [--atol A] [--case pendulum|duffing|all]\n");
+                    "                     [--rtol R] [--atol A] [--case pendulum|duffing|rocking|all]\n");
     return 2;
 }
 

@@ -6,7 +6,7 @@ scipy.integrate.solve_ivp(method="DOP853") with a terminal event on the gap
 the position put exactly on the wall) and calls solve_ivp again from there.
 
     python3 bench/scipy_nl_peer.py [--reps N] [--events DIR] [--rtol R] [--atol A]
-                                   [--case pendulum|duffing|all]
+                                   [--case pendulum|duffing|rocking|all]
 
 The equations are those of bench/cvode_nl_peer.c.  Timing: each case is run
 --reps times; a run's wall time (time.perf_counter) covers every call of
@@ -46,7 +46,20 @@ def duff_gap(t, y):
     return 0.9 - y[0]
 
 
-for g in (pend_gap, duff_gap):
+# Housner's rocking block on its pivot corner (bench/cvode_nl_peer.c's
+# rock_rhs): a wall at theta = 0 with e = 1 - 3/2 sin^2 alpha = 23/29.
+ROCK_W2, ROCK_ALPHA = 3 * 9.81 / (4 * math.sqrt(0.29)), math.atan(0.4)
+
+
+def rock_rhs(t, y):
+    return [y[1], -ROCK_W2 * math.sin(ROCK_ALPHA - y[0])]
+
+
+def rock_gap(t, y):
+    return y[0]
+
+
+for g in (pend_gap, duff_gap, rock_gap):
     g.terminal = True
     g.direction = -1
 
@@ -54,6 +67,7 @@ for g in (pend_gap, duff_gap):
 CASES = {
     "pendulum": ("W", pend_rhs, pend_gap, -0.3, 0.8, (1.0, 0.0), 10.0),
     "duffing": ("stop", duff_rhs, duff_gap, 0.9, 0.8, (0.0, 0.0), 20.0),
+    "rocking": ("corner", rock_rhs, rock_gap, 0.0, 23.0 / 29.0, (0.1, 0.0), 1.5),
 }
 
 

@@ -329,6 +329,9 @@ typedef struct DvTape {
 /* Builds the tape of a nonlinear model's nl_series outputs. */
 DvTape *dv_tape(Derivation *dv);
 
+/* Builds the tape of the curved slips' series (nl_slip_series). */
+DvTape *dv_tape_slips(Derivation *dv);
+
 /* Adds a hoisted constant and returns its variable. */
 Expr *dv_add_const(Derivation *dv, Expr *value, const char *what);
 

@@ -380,14 +380,29 @@ static void tb_out(Tb *b, const char *dst, int row, Expr *e, const char *what)
     tp->outs[tp->n_outs++] = (TpOut){dst, row, v, what};
 }
 
+/* A tape with no nodes yet, for dv's state. */
+static void tb_begin(Tb *b, Derivation *dv)
+{
+    memset(b, 0, sizeof *b);
+    b->dv = dv;
+    b->n2 = 2 * dv->n;
+    b->tp = arena_alloc(dv->arena, sizeof *b->tp);
+    memset(b->tp, 0, sizeof *b->tp);
+}
+
+/* The finished tape (the memo is the builder's only heap memory). */
+static DvTape *tb_end(Tb *b)
+{
+    free(b->memo.key);
+    free(b->memo.val);
+    return b->tp;
+}
+
 DvTape *dv_tape(Derivation *dv)
 {
     const Model *m = dv->model;
-    Tb b = {0};
-    b.dv = dv;
-    b.n2 = 2 * dv->n;
-    b.tp = arena_alloc(dv->arena, sizeof *b.tp);
-    memset(b.tp, 0, sizeof *b.tp);
+    Tb b;
+    tb_begin(&b, dv);
     for (int i = 0; i < dv->n; i++)
         tb_out(&b, "F", i, dv->fall[i], arena_printf(dv->arena, "every force on %s", m->bodies[i].name));
     int wk = 0;
@@ -401,7 +416,29 @@ DvTape *dv_tape(Derivation *dv)
             tb_out(&b, "WV", wk, dv->gw[j][k],
                    arena_printf(dv->arena, "d %s / d %s", gn, m->bodies[dv->W->col[j][k]].xname));
     }
-    free(b.memo.key);
-    free(b.memo.val);
-    return b.tp;
+    return tb_end(&b);
+}
+
+/* The tape of the curved slips' series (nl_slip_series): for every friction
+ * element whose coefficients depend on the positions, its coefficients
+ * w_k(x) (rows FW, numbered as nl_slip's wtval) and its curvature term
+ * v^T (dw_k/dx) v (row k of FCV), so that the taylor method expands a
+ * stuck element's constraint w_k(x) a + FCV_k = 0 and a slipping one's
+ * force and slip velocity order by order. */
+DvTape *dv_tape_slips(Derivation *dv)
+{
+    const Model *m = dv->model;
+    Tb b;
+    tb_begin(&b, dv);
+    int wk = 0;
+    for (int k = 0; k < m->n_frictions; k++) {
+        if (!m->frictions[k].curved)
+            continue;
+        const char *fn = m->frictions[k].name;
+        tb_out(&b, "FCV", k, dv->fcv[k], arena_printf(dv->arena, "curvature term of %s", fn));
+        for (int c = 0; c < dv->fncol[k]; c++, wk++)
+            tb_out(&b, "FW", wk, dv->fw[k][c],
+                   arena_printf(dv->arena, "coefficient of %s in %s", m->bodies[dv->fcol[k][c]].vname, fn));
+    }
+    return tb_end(&b);
 }

@@ -46,6 +46,7 @@ typedef struct Cgen {
     int nnz_K, nnz_C, nnz_W, nnz_Wt; /* entries setup lists in num->K, C, W, Wt */
     int nl_nwork;      /* nl_series' work rows (a nonlinear model) */
     int n_gen;         /* the forcing generator's size in the table: 0 without forcing */
+    int nl_slip_nwork; /* nl_slip_series' work rows (curved slips) */
 } Cgen;
 
 /* One assignment of generated code, dst[index] = value (or a local). */
@@ -1659,15 +1660,16 @@ static const char *tp_ptr(Cgen *cg, const DvTape *tp, TpArg a)
 }
 
 /* The recurrences nl_series calls, each written only when used. */
-static void emit_tay_helpers(Cgen *cg, const DvTape *tp)
+static void emit_tay_helpers(Cgen *cg, const DvTape *tp, const DvTape *tp2)
 {
     FILE *o = cg->out;
     bool use[TP_MAX_OP + 1] = {false};
-    for (int i = 0; i < tp->n_nodes; i++)
-        use[tp->nodes[i].op] = true;
     bool mul2 = false;
-    for (int i = 0; i < tp->n_nodes; i++)
-        mul2 |= tp->nodes[i].op == TP_MUL && tp->nodes[i].nargs == 2;
+    for (const DvTape *t = tp; t; t = t == tp ? tp2 : NULL)
+        for (int i = 0; i < t->n_nodes; i++) {
+            use[t->nodes[i].op] = true;
+            mul2 |= t->nodes[i].op == TP_MUL && t->nodes[i].nargs == 2;
+        }
     fprintf(o, "/* Taylor-coefficient recurrences (Jorba & Zou 2005): order k of w from the\n"
                "   orders 0..k of its operand(s) and 0..k-1 of w itself. */\n");
     if (mul2)
@@ -1785,21 +1787,11 @@ static void emit_tay_node(Cgen *cg, const DvTape *tp, int i)
     }
 }
 
-/* nl_series(): order k of every force, curved gap, curvature term and W
- * entry, straight-line over the tape. */
-static void emit_nl_series(Cgen *cg, const DvTape *tp)
+/* The statements of a tape's order k (its nodes, then its outputs) and the
+ * function's closing brace. */
+static void emit_tape_body(Cgen *cg, const DvTape *tp)
 {
     FILE *o = cg->out;
-    emit_tay_helpers(cg, tp);
-    fprintf(o, "/* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every\n"
-               "   force F, curved gap G, curvature term CV and curved W entry WV, from the\n"
-               "   state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for\n"
-               "   k = 0, 1, ..., K in turn; the work array w holds the intermediate series, %d rows. */\n",
-            tp->n_slots);
-    fprintf(o, "static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,\n"
-               "                      const double *c, double *w, double *F, double *G, double *CV,\n"
-               "                      double *WV)\n{\n");
-    fprintf(o, "    const int K1 = K + 1;\n");
     for (int i = 0; i < tp->n_nodes; i++)
         emit_tay_node(cg, tp, i);
     for (int q = 0; q < tp->n_outs; q++) {
@@ -1809,6 +1801,40 @@ static void emit_nl_series(Cgen *cg, const DvTape *tp)
         fprintf(o, " */\n");
     }
     fprintf(o, "}\n\n");
+}
+
+/* nl_series(): order k of every force, curved gap, curvature term and W
+ * entry, straight-line over the tape. */
+static void emit_nl_series(Cgen *cg, const DvTape *tp)
+{
+    FILE *o = cg->out;
+    fprintf(o, "/* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every\n"
+               "   force F, curved gap G, curvature term CV and curved W entry WV, from the\n"
+               "   state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for\n"
+               "   k = 0, 1, ..., K in turn; the work array w holds the intermediate series, %d rows. */\n",
+            tp->n_slots);
+    fprintf(o, "static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,\n"
+               "                      const double *c, double *w, double *F, double *G, double *CV,\n"
+               "                      double *WV)\n{\n");
+    fprintf(o, "    const int K1 = K + 1;\n");
+    emit_tape_body(cg, tp);
+}
+
+/* nl_slip_series(): the curved slips' coefficients FW and curvature terms
+ * FCV over a step, order k, from their own tape (dv_tape_slips). */
+static void emit_nl_slip_series(Cgen *cg, const DvTape *tp)
+{
+    FILE *o = cg->out;
+    fprintf(o, "/* Order k of the curved slips' series over a step from t0: their coefficients\n"
+               "   FW (numbered as nl_slip's wtval) and curvature terms FCV (row: the element),\n"
+               "   from the state's orders 0..k in X.  Called for k = 0, 1, ..., K in turn;\n"
+               "   the work array w holds the intermediate series, %d rows. */\n",
+            tp->n_slots);
+    fprintf(o, "static void nl_slip_series(int k, int K, double t0, const double *X, const int *sw,\n"
+               "                           const double *p, const double *c, double *w, double *FW,\n"
+               "                           double *FCV)\n{\n");
+    fprintf(o, "    const int K1 = K + 1;\n");
+    emit_tape_body(cg, tp);
 }
 
 /* nl_force(): the state-dependent forces, added to F. */
@@ -1944,8 +1970,13 @@ static void emit_nl(Cgen *cg)
     emit_nl_gap(cg);
     emit_nl_slip(cg);
     DvTape *tp = dv_tape((Derivation *)cg->dv);
+    DvTape *ts = (cg->dv->nl & NL_SLIP) ? dv_tape_slips((Derivation *)cg->dv) : NULL;
     cg->nl_nwork = tp->n_slots;
+    cg->nl_slip_nwork = ts ? ts->n_slots : 0;
+    emit_tay_helpers(cg, tp, ts);
     emit_nl_series(cg, tp);
+    if (ts)
+        emit_nl_slip_series(cg, ts);
 }
 
 /* The nonlinear entries of the nsm_model table. */
@@ -1966,8 +1997,9 @@ static void emit_nl_table(Cgen *cg)
                    "    .n_wcurved = %d,\n    .nl_gap = nl_gap,\n", dv->n_wcurved);
     if (dv->nl & NL_SLIP)
         fprintf(o, "    .fric_curved = fric_curved,\n    .fric_ncols = fric_ncols,\n"
-                   "    .fric_cols = fric_cols,\n    .n_wtcurved = %d,\n    .nl_slip = nl_slip,\n",
-                dv->n_wtcurved);
+                   "    .fric_cols = fric_cols,\n    .n_wtcurved = %d,\n    .nl_slip = nl_slip,\n"
+                   "    .nl_slip_nwork = %d,\n    .nl_slip_series = nl_slip_series,\n",
+                dv->n_wtcurved, cg->nl_slip_nwork);
     fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
 }
 

@@ -3242,14 +3242,6 @@ static void nonlinear_checks(Sema *s)
     Model *m = s->m;
     if (!m->nl)
         return;
-    if (((m->nl & NL_SLIP) || ((m->nl & NL_GAP) && m->n_frictions > 0)) &&
-        (!s->method_set || m->method == METHOD_TAYLOR)) {
-        diag_error(s->diag, m->frictions[0].loc,
-                   "friction with a configuration-dependent geometry (a curved gap, or a slip "
-                   "velocity whose coefficients depend on the positions) runs with method = rk4 "
-                   "or adaptive; the taylor method does not take it yet");
-        return;
-    }
     for (int k = 0; k < m->n_forces; k++)
         if (kink_of_time(m->forces[k].value)) {
             diag_error(s->diag, m->forces[k].loc,

@@ -311,6 +311,50 @@ static void nl_series(int k, int K, double t0, const double *X, const int *sw, c
     WV[3 * K1 + k] = w[20 * K1 + k];   /* d R / d B.phi */
 }
 
+/* Order k of the curved slips' series over a step from t0: their coefficients
+   FW (numbered as nl_slip's wtval) and curvature terms FCV (row: the element),
+   from the state's orders 0..k in X.  Called for k = 0, 1, ..., K in turn;
+   the work array w holds the intermediate series, 16 rows. */
+static void nl_slip_series(int k, int K, double t0, const double *X, const int *sw,
+                           const double *p, const double *c, double *w, double *FW,
+                           double *FCV)
+{
+    const int K1 = K + 1;
+    /* B.omega^2 */
+    w[0 * K1 + k] = tay_mul(k, X + 5 * K1, X + 5 * K1);
+    /* sin(B.phi) */
+    tay_sincos(k, X + 2 * K1, w + 1 * K1, w + 2 * K1);   /* and its cos */
+    w[3 * K1 + k] = tay_mul(k, w + 0 * K1, w + 2 * K1);
+    /* b*B.omega^2*cos(B.phi) */
+    w[4 * K1 + k] = (p[P_b]) * w[3 * K1 + k];
+    w[5 * K1 + k] = tay_mul(k, w + 0 * K1, w + 1 * K1);
+    /* -h*B.omega^2*sin(B.phi) */
+    w[6 * K1 + k] = (-p[P_h]) * w[5 * K1 + k];
+    /* b*B.omega^2*cos(B.phi) - h*B.omega^2*sin(B.phi) */
+    w[7 * K1 + k] = w[4 * K1 + k] + w[6 * K1 + k];
+    /* b*sin(B.phi) */
+    w[8 * K1 + k] = (p[P_b]) * w[1 * K1 + k];
+    /* h*cos(B.phi) */
+    w[9 * K1 + k] = (p[P_h]) * w[2 * K1 + k];
+    /* b*sin(B.phi) + h*cos(B.phi) */
+    w[10 * K1 + k] = w[8 * K1 + k] + w[9 * K1 + k];
+    w[11 * K1 + k] = tay_mul(k, w + 0 * K1, w + 2 * K1);
+    /* -b*B.omega^2*cos(B.phi) */
+    w[12 * K1 + k] = (-p[P_b]) * w[11 * K1 + k];
+    /* -b*B.omega^2*cos(B.phi) - h*B.omega^2*sin(B.phi) */
+    w[13 * K1 + k] = w[12 * K1 + k] + w[6 * K1 + k];
+    /* -b*sin(B.phi) */
+    w[14 * K1 + k] = (-p[P_b]) * w[1 * K1 + k];
+    /* h*cos(B.phi) - b*sin(B.phi) */
+    w[15 * K1 + k] = w[14 * K1 + k] + w[9 * K1 + k];
+    FCV[0 * K1 + k] = w[7 * K1 + k];   /* curvature term of FL */
+    FW[0 * K1 + k] = (k == 0 ? 1.0 : 0);   /* coefficient of B.vx in FL */
+    FW[1 * K1 + k] = w[10 * K1 + k];   /* coefficient of B.omega in FL */
+    FCV[1 * K1 + k] = w[13 * K1 + k];   /* curvature term of FR */
+    FW[2 * K1 + k] = (k == 0 ? 1.0 : 0);   /* coefficient of B.vx in FR */
+    FW[3 * K1 + k] = w[15 * K1 + k];   /* coefficient of B.omega in FR */
+}
+
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
     "model rocking_block \"Housner's rocking block: a uniform block rocking on its two corners\"\n",
@@ -338,7 +382,7 @@ static const char *const model_source[] = {
     "friction FL: slip = B.vx + (b*sin(B.phi) + h*cos(B.phi))*B.omega, mu = 2, normal = gap L\n",
     "friction FR: slip = B.vx + (h*cos(B.phi) - b*sin(B.phi))*B.omega, mu = 2, normal = gap R\n",
     "init B.x = b*cos(theta0) - h*sin(theta0), B.y = b*sin(theta0) + h*cos(theta0), B.phi = theta0\n",
-    "simulate t_end = 1.5 s, dt = 1 ms, method = rk4\n",
+    "simulate t_end = 1.5 s, dt = 1 ms\n",
     "output every 10 ms: B.x, B.y, B.phi, B.vx, B.vy, B.omega, L.gap, R.gap\n",
     NULL
 };
@@ -362,7 +406,7 @@ const nsm_model nsm_model_rocking_block = {
     .t_end = 1.5,
     .dt = 0.001,
     .every = 0.01,
-    .method = NSM_METHOD_RK4,
+    .method = NSM_METHOD_TAYLOR,
     .setup = setup,
     .initial = initial,
     .n_frictions = 2,
@@ -387,6 +431,8 @@ const nsm_model nsm_model_rocking_block = {
     .fric_cols = fric_cols,
     .n_wtcurved = 4,
     .nl_slip = nl_slip,
+    .nl_slip_nwork = 16,
+    .nl_slip_series = nl_slip_series,
     .nl_nwork = 21,
     .nl_series = nl_series,
     .source = model_source,

@@ -73,9 +73,10 @@ endforeach()
 # Housner's rocking block in full (models/rocking_block.nsm): curved
 # corner gaps and slips whose coefficients depend on the angle (rows and
 # curvature terms at each state), every corner impact against
-# refs.rocking_block (mp.odefun and Housner's ratio).  The taylor method
-# does not take friction with a configuration-dependent geometry yet.
-foreach(method rk4 adaptive)
+# refs.rocking_block (mp.odefun and Housner's ratio); taylor expands the
+# corners' rows and curvature terms and the stuck corner's multiplier as
+# series (nl_slip_series).
+foreach(method taylor rk4 adaptive)
   add_test(NAME nonlinear.rocking_block.${method}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
             --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
@@ -91,3 +92,17 @@ endforeach()
 add_test(NAME nonlinear.rocking_reference
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/refs.py)
 set_tests_properties(nonlinear.rocking_reference PROPERTIES LABELS nonlinear TIMEOUT 600)
+# A rod whose end slides on a rough floor (tests/nonlinear/sliding_rod.nsm:
+# a curved gap and a slip whose coefficient depends on the angle) slips at
+# release and reverses once, against refs.sliding_rod (mp.odefun on the
+# reduced equations): the corner that slips, where the rocking block's
+# only sticks.
+foreach(method taylor rk4 adaptive)
+  add_test(NAME nonlinear.sliding_rod.${method}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+            --include ${NSM_SOURCE_DIR}/runtime/include
+            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+            --case sliding_rod --method ${method})
+  set_tests_properties(nonlinear.sliding_rod.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+endforeach()

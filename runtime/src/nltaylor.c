@@ -49,14 +49,18 @@ struct RtNlTaylor {
     double *E;                /* 2 (K+1): the energy integrals' series */
     double *work;             /* nl_nwork (K+1): the model's intermediate series */
     double *F, *G, *CV, *WV;  /* the model's output series, see nsm_model.nl_series */
+    double *swork;            /* nl_slip_nwork (K+1): the curved slips' intermediate series */
+    double *FW, *FCV;         /* the curved slips' series, see nsm_model.nl_slip_series */
     double *P, *PA, *PR;      /* g (K+1): penetration, its power, its rate (penalty gaps) */
     double *LAM;              /* g (K+1): contact forces (held and penalty) */
     double *LAMF;             /* nf (K+1): stuck friction elements' multipliers */
     double *FN;               /* nf (K+1): friction elements' normal forces */
     double *A;                /* n (K+1): accelerations */
     double *CVs;              /* n (K+1): C v, for the dissipation */
-    double *Fk, *rhs, *D, *lu;/* scratch; lu: the held contacts' Delassus matrix */
-    int *held;
+    double *Fk, *rhs, *D, *lu;/* scratch; lu: the inverse of the order-0 constraint matrix */
+    int *held;                /* the constraints: j < g a held impact gap, g + q a stuck element */
+    int nc;                   /* how many */
+    int *at;                  /* g + nf: where each curved row starts in WV (gaps) or FW (slips) */
     unsigned char *dormant;   /* g: a penalty law at p = 0 left out of this step */
     double hcap;              /* the step's limit from such laws */
 };
@@ -70,8 +74,8 @@ void rt_nlt_free(nsm_sim *s)
     RtNlTaylor *e = s->nlt;
     if (!e)
         return;
-    void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->P,
-                     e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant };
+    void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->swork, e->FW, e->FCV, e->P,
+                     e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant, e->at };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(e);
@@ -87,6 +91,29 @@ static double *zalloc(size_t k, int *bad)
     return p;
 }
 
+/* Is friction element q's slip curved (its row w_q(x) from nl_slip_series)? */
+static int slip_curved(const nsm_sim *s, int q)
+{
+    return s->nl && s->m->fric_curved && s->m->fric_curved[q];
+}
+
+/* Where each curved row's nonzeros start in WV (gap j: e->at[j], nl_gap's
+** numbering) and FW (element q: e->at[g + q], nl_slip's numbering), so
+** that the per-order products do not count them again at every call. */
+static void curved_offsets(const nsm_sim *s, RtNlTaylor *e)
+{
+    const nsm_model *m = s->m;
+    int w = 0, f = 0;
+    for (int j = 0; j < s->g; j++) {
+        e->at[j] = w;
+        w += rt_nl_gap_curved(s, j) ? m->gap_ncols[j] : 0;
+    }
+    for (int q = 0; q < s->nf; q++) {
+        e->at[s->g + q] = f;
+        f += slip_curved(s, q) ? m->fric_ncols[q] : 0;
+    }
+}
+
 /* Allocate the expansion on first use. */
 static int nlt_alloc(nsm_sim *s)
 {
@@ -97,8 +124,9 @@ static int nlt_alloc(nsm_sim *s)
     if (!e)
         return NSM_ENOMEM;
     s->nlt = e;
-    int bad = 0, n = s->n, g = s->g;
+    int bad = 0, n = s->n, g = s->g, r = s->g + s->nf;
     size_t K1 = NLT_K + 1, nw = m->n_wcurved > 0 ? (size_t)m->n_wcurved : 1;
+    size_t nwt = m->n_wtcurved > 0 ? (size_t)m->n_wtcurved : 1;
     e->K = NLT_K;
     e->n = n;
     e->g = g;
@@ -111,6 +139,9 @@ static int nlt_alloc(nsm_sim *s)
     e->G = zalloc((size_t)(g + 1) * K1, &bad);
     e->CV = zalloc((size_t)(g + 1) * K1, &bad);
     e->WV = zalloc(nw * K1, &bad);
+    e->swork = zalloc((size_t)(m->nl_slip_nwork > 0 ? m->nl_slip_nwork : 1) * K1, &bad);
+    e->FW = zalloc(nwt * K1, &bad);
+    e->FCV = zalloc((size_t)(s->nf + 1) * K1, &bad);
     e->P = zalloc((size_t)(g + 1) * K1, &bad);
     e->PA = zalloc((size_t)(g + 1) * K1, &bad);
     e->PR = zalloc((size_t)(g + 1) * K1, &bad);
@@ -120,13 +151,15 @@ static int nlt_alloc(nsm_sim *s)
     e->A = zalloc((size_t)n * K1, &bad);
     e->CVs = zalloc((size_t)n * K1, &bad);
     e->Fk = zalloc((size_t)n, &bad);
-    e->rhs = zalloc((size_t)g + 1, &bad);
-    e->D = zalloc((size_t)(g + 1) * (size_t)(g + 1), &bad);
-    e->lu = zalloc((size_t)(g + 1) * (size_t)(g + 1), &bad);
-    e->held = calloc((size_t)g + 1, sizeof(int));
+    e->rhs = zalloc((size_t)r + 1, &bad);
+    e->D = zalloc((size_t)(r + 1) * (size_t)(r + 1), &bad);
+    e->lu = zalloc((size_t)(r + 1) * (size_t)(r + 1), &bad);
+    e->held = calloc((size_t)r + 1, sizeof(int));
+    e->at = calloc((size_t)r + 1, sizeof(int));
     e->dormant = calloc((size_t)g + 1, 1);
-    if (bad || !e->mode || !e->held || !e->dormant)
+    if (bad || !e->mode || !e->held || !e->dormant || !e->at)
         return NSM_ENOMEM;
+    curved_offsets(s, e);
     return NSM_OK;
 }
 
@@ -138,9 +171,10 @@ int rt_nlt_check(nsm_sim *s)
     if (!m->nl_series)
         return rt_fail(s, NSM_EMETHOD, -1, "method taylor integrates nonlinear models; this "
                        "model is linear: use --method exact (its exact counterpart)");
-    if (s->nf && (m->nl & NSM_NL_GAP))
-        return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not handle friction in a model "
-                       "with a curved gap yet; use --method rk4 or adaptive");
+    if ((m->nl & NSM_NL_SLIP) && !m->nl_slip_series)
+        return rt_fail(s, NSM_EMODEL, -1, "the model's table has no series of its curved slips "
+                       "(generated by an older nsmc): regenerate the simulator with this nsmc, "
+                       "or use --method rk4 or adaptive");
     if (s->moving)
         return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not handle moving surfaces yet; "
                        "use --method rk4 or adaptive");
@@ -157,7 +191,13 @@ static double csr_ser(const RtCsr *A, int i, const double *X, int K, int off, in
     return r;
 }
 
-/* Value at x of the polynomial c[0] + c[1] x + ... + c[K] x^K (Horner). */
+/* Value at x of the polynomial c[0] + c[1] x + ... + c[K] x^K (Horner), in
+** double.  The kernel rt_poly_eval (locate.c) works in long double on
+** long double coefficients; the state's series here are double, and
+** nlt_eval calls this for every state at every step and event iterate,
+** where converting each row and computing in extended precision (x87 on
+** x86-64) would cost several times more for digits the coefficients do
+** not carry.  The event searches use rt_poly_eval on their scaled series. */
 static double poly_at(const double *c, int K, double x)
 {
     double r = c[K];
@@ -166,27 +206,59 @@ static double poly_at(const double *c, int K, double x)
     return r;
 }
 
-/* Order k of the series of row j of W (curved: the model's WV; affine: the
-** constant row at k = 0) times the series u, summed: (W u)_k for row j,
-** with u's series in rows of a (K+1)-column array (u's row i = body i). */
+/* Order l of row j of W (slip 0) or Wt (slip 1) dotted with the order-m
+** coefficients of a state block: sum_c R_l[c] u[(off + col_c) stride + m].
+** A curved row's order l is the model's series (WV, FW); an affine row is
+** its constant at l = 0 and 0 above.  stride K + 1 reads a series array,
+** stride 1 with m = 0 a plain vector. */
+static double row_dot(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, int l,
+                      const double *u, size_t stride, int off, int m)
+{
+    const nsm_model *mo = s->m;
+    int K = e->K;
+    double r = 0;
+    if (slip ? slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
+        const double *ser = slip ? e->FW : e->WV;
+        const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
+        int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->g + j : j];
+        for (int c = 0; c < nc; c++)
+            r += SER(ser, at + c, l) * u[(size_t)(off + cols[c]) * stride + (size_t)m];
+        return r;
+    }
+    if (l > 0)
+        return 0;
+    const RtCsr *A = slip ? &s->sp.Wt : &s->sp.W;
+    for (int q = A->p[j]; q < A->p[j + 1]; q++)
+        r += A->x[q] * u[(size_t)(off + A->i[q]) * stride + (size_t)m];
+    return r;
+}
+
+/* out[i] += f times order l of row j of W (slip 0) or Wt (slip 1). */
+static void row_add(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, int l, double f,
+                    double *out)
+{
+    const nsm_model *mo = s->m;
+    int K = e->K;
+    if (slip ? slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
+        const double *ser = slip ? e->FW : e->WV;
+        const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
+        int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->g + j : j];
+        for (int c = 0; c < nc; c++)
+            out[cols[c]] += f * SER(ser, at + c, l);
+        return;
+    }
+    if (l == 0)
+        rt_csr_axpy(slip ? &s->sp.Wt : &s->sp.W, j, f, out);
+}
+
+/* Order k of row j of W times the series u (rows off .. of a (K+1)-column
+** array): (W u)_k = sum_{l=0..k} W_l u_{k-l}. */
 static double wdot_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, const double *u,
                      int off)
 {
-    const nsm_model *m = s->m;
-    int K = e->K;
     double r = 0;
-    if (rt_nl_gap_curved(s, j)) {
-        int at = 0;
-        for (int q = 0; q < j; q++)
-            at += rt_nl_gap_curved(s, q) ? m->gap_ncols[q] : 0;
-        for (int c = 0; c < m->gap_ncols[j]; c++, at++)
-            for (int l = 0; l <= k; l++)
-                r += SER(e->WV, at, l) * SER(u, off + m->gap_cols[j][c], k - l);
-        return r;
-    }
-    const RtCsr *W = &s->sp.W;
-    for (int q = W->p[j]; q < W->p[j + 1]; q++)
-        r += W->x[q] * SER(u, off + W->i[q], k);
+    for (int l = 0; l <= k; l++)
+        r += row_dot(s, e, 0, j, l, u, (size_t)(e->K + 1), off, k - l);
     return r;
 }
 
@@ -194,22 +266,9 @@ static double wdot_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, const 
 ** (curved rows' series; an affine row only at l = 0). */
 static void wtlam_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, int lo, double *out)
 {
-    const nsm_model *m = s->m;
     int K = e->K;
-    if (rt_nl_gap_curved(s, j)) {
-        int at = 0;
-        for (int q = 0; q < j; q++)
-            at += rt_nl_gap_curved(s, q) ? m->gap_ncols[q] : 0;
-        for (int c = 0; c < m->gap_ncols[j]; c++, at++)
-            for (int l = lo; l <= k; l++)
-                out[m->gap_cols[j][c]] += SER(e->WV, at, l) * SER(e->LAM, j, k - l);
-        return;
-    }
-    if (lo > 0)
-        return;
-    const RtCsr *W = &s->sp.W;
-    for (int q = W->p[j]; q < W->p[j + 1]; q++)
-        out[W->i[q]] += W->x[q] * SER(e->LAM, j, k);
+    for (int l = lo; l <= k; l++)
+        row_add(s, e, 0, j, l, SER(e->LAM, j, k - l), out);
 }
 
 /* Order k of w = p^a from p's orders 0..k (k >= 1): the power rule
@@ -283,64 +342,12 @@ static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
     return 0;
 }
 
-/* The held impact gaps' forces at order k and the accelerations a_k (see
-** the header): Fk holds the forces without the held contacts' terms. */
-static int held_k(nsm_sim *s, RtNlTaylor *e, int k, int r)
-{
-    int n = s->n, K = e->K;
-    double *Fk = e->Fk, af[n];
-    for (int q = 0; q < r; q++)
-        wtlam_k(s, e, e->held[q], k, 1, Fk);        /* the held forces' earlier orders */
-    for (int i = 0; i < n; i++)
-        af[i] = s->minv[i] * Fk[i];
-    if (r == 0) {
-        for (int i = 0; i < n; i++)
-            SER(e->A, i, k) = af[i];
-        return 0;
-    }
-    for (int q = 0; q < r; q++) {
-        int j = e->held[q];
-        double b = 0;
-        const RtCsr *W = &s->sp.W;
-        for (int p = W->p[j]; p < W->p[j + 1]; p++)
-            b += W->x[p] * af[W->i[p]];           /* W_0 a_free, W's row at the expansion point */
-        if (rt_nl_gap_curved(s, j)) {
-            /* sum_{l>=1} W_l a_{k-l} and curv_k */
-            int at = 0;
-            for (int q2 = 0; q2 < j; q2++)
-                at += rt_nl_gap_curved(s, q2) ? s->m->gap_ncols[q2] : 0;
-            for (int c = 0; c < s->m->gap_ncols[j]; c++, at++)
-                for (int l = 1; l <= k; l++)
-                    b += SER(e->WV, at, l) * SER(e->A, s->m->gap_cols[j][c], k - l);
-            b += SER(e->CV, j, k);
-        }
-        e->rhs[q] = -b;
-    }
-    double x[r];
-    memcpy(e->D, e->lu, sizeof(double) * (size_t)r * (size_t)r);
-    memcpy(x, e->rhs, sizeof(double) * (size_t)r);
-    if (nsm_la_solve(r, e->D, x, 1) != NSM_LA_OK)
-        return 1;
-    for (int q = 0; q < r; q++)
-        SER(e->LAM, e->held[q], k) = x[q];
-    for (int i = 0; i < n; i++)
-        e->Fk[i] = 0;
-    for (int q = 0; q < r; q++) {
-        const RtCsr *W = &s->sp.W;
-        int j = e->held[q];
-        for (int p = W->p[j]; p < W->p[j + 1]; p++)
-            e->Fk[W->i[p]] += W->x[p] * x[q];
-    }
-    for (int i = 0; i < n; i++)
-        SER(e->A, i, k) = af[i] + s->minv[i] * e->Fk[i];
-    return 0;
-}
-
 /* The friction elements' normal forces at order k (FN: a constant, or an
 ** engaged penalty gap's force from penalty_k) and the slipping ones' forces
-** -s mu_k N w_t onto Fk, as rt_fric_forces does at a state.  An element
-** pressed by a held impact gap gets its normal from fric_held_k: its slip
-** force rides in that gap's force direction. */
+** -s mu_k N w_t onto Fk, order k of the product of N's series and the
+** row's (a curved slip's w_t(x) is a series too), as rt_fric_forces does
+** at a state.  An element pressed by a held impact gap gets its normal
+** from cons_k: its slip force rides in that gap's force direction. */
 static void fric_slip_k(nsm_sim *s, RtNlTaylor *e, int k)
 {
     int K = e->K;
@@ -349,44 +356,144 @@ static void fric_slip_k(nsm_sim *s, RtNlTaylor *e, int k)
         SER(e->FN, q, k) = 0;
         if (rt_fric_idle(s, e->mode, q) || (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT))
             continue;
-        double N = j < 0 ? (k ? 0 : s->num.fn[q]) : SER(e->LAM, j, k);
-        SER(e->FN, q, k) = N;
-        if (!rt_fric_stuck(s, e->mode, q))
-            rt_csr_axpy(&s->sp.Wt, q, -rt_fric_sign(s, e->mode, q) * s->num.muk[q] * N, e->Fk);
+        SER(e->FN, q, k) = j < 0 ? (k ? 0 : s->num.fn[q]) : SER(e->LAM, j, k);
+        if (rt_fric_stuck(s, e->mode, q))
+            continue;
+        double f = -rt_fric_sign(s, e->mode, q) * s->num.muk[q];
+        for (int l = 0; l <= k; l++)
+            row_add(s, e, 1, q, l, f * SER(e->FN, q, k - l), e->Fk);
     }
 }
 
-/* With friction (constant contact geometry: the runtime refuses curved
-** gaps with it), order k of the accelerations, the held impact gaps'
-** forces and the stuck elements' multipliers.  Every constraint row is
-** constant, so each order solves the mode's own constrained problem for
-** the force's order k (rt_accel_surf: rows w_j and the stuck elements' w_t,
-** directions with the slip forces a gap's force carries): R a_k = 0. */
-static int fric_held_k(nsm_sim *s, RtNlTaylor *e, int k)
+/* Constraint c of the step (e->held: c < g a held impact gap, g + q a
+** stuck friction element): its multiplier's series (the gap's force, the
+** element's multiplier). */
+static double *cons_mult(const nsm_sim *s, RtNlTaylor *e, int c)
 {
-    int n = s->n, K = e->K;
-    double a[n], lam[s->g + 1], lamf[s->nf + 1];
-    if (rt_accel_surf(s, e->mode, e->Fk, NULL, a, lam, lamf) != NSM_OK)
-        return 1;
-    for (int i = 0; i < n; i++)
-        SER(e->A, i, k) = a[i];
+    int K = e->K;
+    return c < s->g ? &SER(e->LAM, c, 0) : &SER(e->LAMF, c - s->g, 0);
+}
+
+/* Order l of constraint c's row dotted with the order-m coefficients of a
+** state block (row_dot's arguments). */
+static double cons_dot(const nsm_sim *s, const RtNlTaylor *e, int c, int l, const double *u,
+                       size_t stride, int m)
+{
+    return c < s->g ? row_dot(s, e, 0, c, l, u, stride, 0, m)
+                    : row_dot(s, e, 1, c - s->g, l, u, stride, 0, m);
+}
+
+/* Order k of constraint c's curvature term (0 for an affine gap or a slip
+** with constant coefficients): its row is R(x) a + curv = 0. */
+static double cons_curv(const nsm_sim *s, const RtNlTaylor *e, int c, int k)
+{
+    int K = e->K, q = c - s->g;
+    if (c < s->g)
+        return rt_nl_gap_curved(s, c) ? SER(e->CV, c, k) : 0;
+    return slip_curved(s, q) ? SER(e->FCV, q, k) : 0;
+}
+
+/* out += f times order l of constraint c's force direction: a held gap's
+** w_j plus the slip forces -s mu_k w_q of the elements slipping on its
+** force (rt_fric_gap_dir's direction, as series), a stuck element's w_q. */
+static void cons_dir(const nsm_sim *s, const RtNlTaylor *e, int c, int l, double f, double *out)
+{
+    if (c >= s->g) {
+        row_add(s, e, 1, c - s->g, l, f, out);
+        return;
+    }
+    row_add(s, e, 0, c, l, f, out);
+    for (int q = 0; q < s->nf; q++)
+        if (rt_fric_normal_gap(s, q) == c && !rt_fric_stuck(s, e->mode, q))
+            row_add(s, e, 1, q, l, -rt_fric_sign(s, e->mode, q) * s->num.muk[q] * f, out);
+}
+
+/* The step's constraints (into e->held, as rt_accel_surf lists them: the
+** held impact gaps, then the stuck elements) and the inverse of their
+** order-0 matrix A_0 = R_0 M^-1 D_0^T (rows R, force directions D at the
+** expansion point; not symmetric when a held gap carries slip forces) in
+** e->lu: every order's problem has this matrix, so it is solved once per
+** step.  Returns 0, or 1 when A_0 is singular (redundant constraints). */
+static int cons_setup(nsm_sim *s, RtNlTaylor *e)
+{
+    int n = s->n, r = 0;
     for (int j = 0; j < s->g; j++)
         if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(e->mode, j))
-            SER(e->LAM, j, k) = lam[j];
+            e->held[r++] = j;
+    for (int q = 0; q < s->nf; q++)
+        if (rt_fric_stuck(s, e->mode, q))
+            e->held[r++] = s->g + q;
+    double d[n];
+    for (int b = 0; b < r; b++) {
+        memset(d, 0, sizeof d);
+        cons_dir(s, e, e->held[b], 0, 1, d);
+        for (int i = 0; i < n; i++)
+            d[i] *= s->minv[i];
+        for (int a = 0; a < r; a++)
+            e->D[(size_t)a * r + b] = cons_dot(s, e, e->held[a], 0, d, 1, 0);
+    }
+    for (int a = 0; a < r * r; a++)
+        e->lu[a] = a % (r + 1) == 0;
+    e->nc = r;
+    return r && nsm_la_solve(r, e->D, e->lu, r) != NSM_LA_OK;
+}
+
+/* Order k of the accelerations and of the constraints' multipliers (the
+** held gaps' forces, the stuck elements' multipliers), Fk holding the
+** forces without them.  With rows R(x), directions D(x) and curvature
+** terms curv as series (theory.md section 15):
+**   M a_k = F_k + sum_c sum_{l=0..k} D_{c,l} mu_{c,k-l},
+**   sum_{l=0..k} R_{c,l} a_{k-l} + curv_{c,k} = 0   for every constraint c
+**   =>  A_0 mu_k = -(R_0 M^-1 (F_k + sum_{l>=1} D_l mu_{k-l})
+**                    + sum_{l>=1} R_l a_{k-l} + curv_k).
+** Constant rows (affine gaps, slips with constant coefficients) have no
+** terms l >= 1, and the problem is the mode's own, rt_accel_surf's, for
+** the force's order k.  Returns 1 when the constraints are redundant. */
+static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
+{
+    int n = s->n, K = e->K;
+    if (k == 0 && cons_setup(s, e))
+        return 1;
+    int r = e->nc;
+    double af[n], d[n], mu[r + 1];
+    for (int b = 0; b < r; b++)
+        for (int l = 1; l <= k; l++)
+            cons_dir(s, e, e->held[b], l, cons_mult(s, e, e->held[b])[k - l], e->Fk);
+    for (int i = 0; i < n; i++)
+        af[i] = s->minv[i] * e->Fk[i];
+    for (int a = 0; a < r; a++) {
+        int c = e->held[a];
+        double b = cons_dot(s, e, c, 0, af, 1, 0) + cons_curv(s, e, c, k);
+        for (int l = 1; l <= k; l++)
+            b += cons_dot(s, e, c, l, e->A, (size_t)(K + 1), k - l);
+        e->rhs[a] = -b;
+    }
+    memset(d, 0, sizeof d);
+    for (int a = 0; a < r; a++) {
+        mu[a] = 0;
+        for (int b = 0; b < r; b++)
+            mu[a] += e->lu[(size_t)a * r + b] * e->rhs[b];
+        cons_mult(s, e, e->held[a])[k] = mu[a];
+        cons_dir(s, e, e->held[a], 0, mu[a], d);
+    }
+    for (int i = 0; i < n; i++)
+        SER(e->A, i, k) = af[i] + s->minv[i] * d[i];
     for (int q = 0; q < s->nf; q++) {
         int j = rt_fric_normal_gap(s, q);
-        SER(e->LAMF, q, k) = lamf[q];
         if (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT && !rt_fric_idle(s, e->mode, q))
-            SER(e->FN, q, k) = lam[j];
+            SER(e->FN, q, k) = SER(e->LAM, j, k);
     }
     return 0;
 }
 
-/* Order k of element q's slip velocity w_t . v - u_t. */
+/* Order k of element q's slip velocity w_t(x) . v - u_t (a curved row's
+** series times the velocities'). */
 static double slip_k(const nsm_sim *s, const RtNlTaylor *e, int q, int k)
 {
-    int K = e->K;
-    return csr_ser(&s->sp.Wt, q, e->X, K, s->n, k) - (k ? 0 : s->num.ut[q]);
+    double r = k ? 0 : -s->num.ut[q];
+    for (int l = 0; l <= k; l++)
+        r += row_dot(s, e, 1, q, l, e->X, (size_t)(e->K + 1), s->n, k - l);
+    return r;
 }
 
 /* Order k of friction's dissipated power and surface work (rt_fric_power
@@ -407,20 +514,6 @@ static void fric_energy_k(const nsm_sim *s, const RtNlTaylor *e, int k, double *
             *pd += f * SER(e->FN, q, l) * slip_k(s, e, q, k - l);
         *pw -= f * SER(e->FN, q, k) * ut;
     }
-}
-
-/* The held impact gaps of the mode (into e->held) and their Delassus
-** matrix at the expansion point (in e->lu).  Returns r. */
-static int held_setup(nsm_sim *s, RtNlTaylor *e)
-{
-    int r = 0;
-    for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(e->mode, j))
-            e->held[r++] = j;
-    if (r == 0)
-        return 0;
-    rt_delassus(s, e->held, r, e->lu);
-    return r;
 }
 
 /* Order k of the energy integrals' rates: v^T C v plus the engaged
@@ -481,11 +574,12 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     memset(e->LAM, 0, sizeof(double) * (size_t)(s->g + 1) * (size_t)(K + 1));
     memset(e->LAMF, 0, sizeof(double) * (size_t)(s->nf + 1) * (size_t)(K + 1));
     e->hcap = HUGE_VAL;
-    int r = held_setup(s, e);
     for (int k = 0; k < K; k++) {
         for (int i = 0; i < n; i++)
             SER(e->F, i, k) = 0;
         m->nl_series(k, K, t0, e->X, s->sw, s->p, s->c, e->work, e->F, e->G, e->CV, e->WV);
+        if (m->nl & NSM_NL_SLIP)
+            m->nl_slip_series(k, K, t0, e->X, s->sw, s->p, s->c, e->swork, e->FW, e->FCV);
         for (int i = 0; i < n; i++) {
             SER(e->CVs, i, k) = csr_ser(&s->sp.C, i, e->X, K, n, k);
             e->Fk[i] = SER(e->F, i, k) + (k ? 0 : s->num.fconst[i]) -
@@ -495,7 +589,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
             return RT_NLT_NOSERIES;
         if (s->nf)
             fric_slip_k(s, e, k);
-        if ((rc = s->nf ? fric_held_k(s, e, k) : held_k(s, e, k, r)))
+        if ((rc = cons_k(s, e, k)))
             return rt_fail(s, NSM_ENUMERIC, -1, "the held contacts' forces could not be expanded");
         for (int i = 0; i < n; i++) {
             SER(e->X, i, k + 1) = SER(e->X, n + i, k) / (k + 1);
@@ -604,12 +698,12 @@ static void cut_at_dips(nsm_sim *s, RtNlTaylor *e, double *h)
             mag += fabs((double)b[k]);
         }
         double r0 = 1e-14 * mag + fabs((double)b[K - 1]);
-        if (!(b[0] > 10 * r0) || poly_at(a, K - 1, *h) <= 0)
+        if (!(b[0] > 10 * r0) || rt_poly_eval(b, K - 1, 1, NULL) <= 0)
             continue;           /* at 0 at its start (the generic tests), or crossing at the end */
         if (!rt_poly_first_zero(b, K - 1, 0, r0, (K + 1) * r0, &x) || !(x < 1))
             continue;
         for (double d = 1e-12; x + d < 1; d *= 4)
-            if (poly_at(a, K - 1, (x + d) * *h) < 0) {
+            if (rt_poly_eval(b, K - 1, x + d, NULL) < 0) {
                 *h = (x + d) * *h;
                 break;
             }

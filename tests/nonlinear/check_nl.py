@@ -47,7 +47,7 @@ MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_ob
           "duffing_floor": "../tests/nonlinear/duffing_floor",
           "rocking_impact": "../tests/nonlinear/rocking_impact",
           "rocking_squat": "../tests/nonlinear/rocking_impact",
-          "rocking_block": "rocking_block"}
+          "rocking_block": "rocking_block", "sliding_rod": "../tests/nonlinear/sliding_rod"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -349,6 +349,36 @@ def case_rocking_block(exe, method, work):
             measure("state", err)
             check(err <= st, "rocking_block: impact %d, |omega| %s %r (reference %s, %.2g "
                   "relative)" % (k + 1, name, got, mp.nstr(want, 17), err))
+    return bal
+
+
+def case_sliding_rod(exe, method, work):
+    """A rod whose end slides on a rough floor (tests/nonlinear/sliding_rod.nsm:
+    a curved gap, a slip whose coefficient of omega depends on the angle),
+    against refs.sliding_rod (mp.odefun on the reduced equations): the slip
+    at release, the reversal at its instant (slip onset located on the
+    slip velocity's series, a product of the row's and the velocities'),
+    and the whole state at t_end, after 40 ms of slipping back."""
+    t_end = 0.43
+    ref_ev, ref_st = refs.sliding_rod(1, "0.5", "9.81", "0.3", "0.5", str(t_end))
+    events, samples, bal = run(exe, method, work)
+    et, xt, _ = TOL[method]
+    got = [e for e in events if e["contact"] == "FE" and e["kind"] in ("stick", "slip", "reversal")]
+    check([e["kind"] for e in got] == [k for _, k in ref_ev],
+          "sliding_rod: friction events %s (reference %s)" % ([e["kind"] for e in got],
+                                                             [k for _, k in ref_ev]))
+    for e, (t, kind) in zip(got, ref_ev):
+        dt = float(e["t"]) - float(t)
+        measure("event", dt)
+        check(abs(dt) <= et, "sliding_rod: %s at %s s (reference %s, %.2g s)" %
+              (e["kind"], e["t"], mp.nstr(t, 17), dt))
+    last = samples[-1]
+    check(abs(last["t"] - t_end) < 1e-12, "sliding_rod: the run ends at %r s" % last["t"])
+    for name, want in zip(("B.x", "B.y", "B.phi", "B.vx", "B.vy", "B.omega"), ref_st):
+        err = abs(last[name] - float(want)) / abs(float(want))
+        measure("state", err)
+        check(err <= xt, "sliding_rod: %s %r at t_end (reference %s, %.2g relative)" %
+              (name, last[name], mp.nstr(want, 17), err))
     return bal
 
 

@@ -304,6 +304,74 @@ def rocking_quadrature(b, h, g, theta0, n):
     return out
 
 
+# ---- A rod sliding on its end ----------------------------------------------
+#
+# A uniform rod (mass m, half-length L, I = m L^2/3) with its lower end at
+# (x + L sin phi, y - L cos phi) on a rough floor (Coulomb, mu), written in
+# the reduced coordinates (x, phi): y = L cos(phi) while the end touches.
+# With the end's slip u = x' + L cos(phi) phi' of sign s, the floor's force
+# (-s mu N, N) at the end gives
+#   m x'' = -s mu N,  m y'' = N - m g,  I phi'' = L N (sin phi - s mu cos phi),
+# and y'' = -L cos(phi) phi'^2 - L sin(phi) phi'' closes for N:
+#   N (1 + m L^2 sin(phi) (sin phi - s mu cos phi) / I) = m g - m L cos(phi) phi'^2.
+# Stuck, the rod turns about its end: (I + m L^2) phi'' = m g L sin phi,
+# which needs the friction force m x'' with |m x''| <= mu N.
+
+
+def _rod_stuck_ratio(m, L, g, phi, w):
+    """|friction force| / N that sticking the end would need at (phi, w)."""
+    I = m * L * L / 3
+    al = m * g * L * mp.sin(phi) / (I + m * L * L)
+    ax = -L * mp.cos(phi) * al + L * mp.sin(phi) * w * w      # x = x_end - L sin(phi)
+    ay = -L * mp.cos(phi) * w * w - L * mp.sin(phi) * al
+    return abs(m * ax) / (m * ay + m * g)
+
+
+def sliding_rod(m, L, g, mu, phi0, t_end):
+    """Events (t, kind) and the state (x, y, phi, vx, vy, omega) at t_end of
+    the rod released at rest at phi0 with its end at x = 0: mp.odefun at 30
+    digits on the reduced equations above, slipping in the direction
+    opposite to the friction sticking would need; each zero of u (bracketed
+    on a grid, then findroot) is a stick if the stuck ratio is within mu
+    (not reached here: the reference stops with an error), else a reversal;
+    N stays positive (checked at the grid points)."""
+    m, L, g, mu = mpf(m), mpf(L), mpf(g), mpf(mu)
+    I = m * L * L / 3
+    phi0, t_end = mpf(phi0), mpf(t_end)
+    if _rod_stuck_ratio(m, L, g, phi0, 0) <= mu:
+        raise ValueError("sliding_rod: the end sticks at release")
+    s = 1      # sticking would need a friction force towards -x: the end slides to +x
+
+    def normal(phi, w, s):
+        return (m * g - m * L * mp.cos(phi) * w * w) / \
+            (1 + m * L * L * mp.sin(phi) * (mp.sin(phi) - s * mu * mp.cos(phi)) / I)
+
+    def rhs(s):
+        def f(t, y):
+            x, phi, vx, w = y
+            N = normal(phi, w, s)
+            return [vx, w, -s * mu * N / m, L * N * (mp.sin(phi) - s * mu * mp.cos(phi)) / I]
+        return f
+    t0, y0, out = mpf(0), [-L * mp.sin(phi0), phi0, mpf(0), mpf(0)], [(mpf(0), "slip")]
+    step = mpf("0.01")
+    while True:
+        sol = mp.odefun(rhs(s), t0, y0)
+        u = lambda t: (lambda y: y[2] + L * mp.cos(y[1]) * y[3])(sol(t))
+        ta = t0
+        while ta + step < t_end and s * u(ta + step) > 0:
+            assert normal(sol(ta + step)[1], sol(ta + step)[3], s) > 0, "the end lifts off"
+            ta += step
+        if ta + step >= t_end and s * u(t_end) > 0:
+            x, phi, vx, w = sol(t_end)
+            return out, (x, L * mp.cos(phi), phi, vx, -L * mp.sin(phi) * w, w)
+        hit = mp.findroot(u, (ta, ta + step), solver="anderson")
+        y = sol(hit)
+        if _rod_stuck_ratio(m, L, g, y[1], y[3]) <= mu:
+            raise ValueError("sliding_rod: the end sticks at %s s (not modelled here)" % hit)
+        out.append((hit, "reversal"))
+        t0, y0, s = hit, list(y), -s
+
+
 def rocking_selfcheck():
     """The two references agree (impact times and speeds to 1e-25), and
     Housner's ratio is the momentum balance about the new corner."""

@@ -371,6 +371,16 @@ typedef struct nsm_model {
     int n_wtcurved;
     void (*nl_slip)(const double *y, const double *p, const double *c, double *curv,
                     double *wtval);
+    /* The curved slips' Taylor coefficients (method taylor; appended: 0/NULL
+     * in a table that predates them, and the taylor method then refuses the
+     * model).  With X, K, sw and the call order of nl_series, order k of
+     * FW[m*(K+1)+k], the m-th curved slip nonzero w_k(x) (wtval's
+     * numbering), and FCV[k'*(K+1)+k], curved element k''s curvature term
+     * (other rows untouched); work holds nl_slip_nwork*(K+1) doubles. */
+    int nl_slip_nwork;
+    void (*nl_slip_series)(int k, int K, double t0, const double *X, const int *sw,
+                           const double *p, const double *c, double *work, double *FW,
+                           double *FCV);
 } nsm_model;
 
 #ifdef __cplusplus
