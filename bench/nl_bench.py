@@ -10,9 +10,9 @@ Two problems (issue 23, "Speed"), each written for every tool:
             theta = -0.3 rad, e = 0.8, 10 s (7 impacts);
   duffing   x'' + 0.1 x' + x + 0.5 x^3 = 1.2 cos(1.3 t) from rest at 0, a
             stop at x = 0.9, e = 0.8, 20 s (4 impacts).
-- nsm: the hand-written models of bench/models_nl/ (the model ABI 4 of
-  runtime/include/nsm/model.h: nl_force and nl_series, what nsmc will emit
-  once it compiles nonlinear models), timed in process through the C API by
+- nsm: the hand-written models of bench/models_nl/ (in the model table of
+  runtime/include/nsm/model.h: nl_force and nl_series, written before nsmc
+  compiled nonlinear models and kept as a baseline), timed in process through the C API by
   bench/models_nl/nl_api.c with method taylor, no dt, audit off (and, for
   comparison, with the adaptive method at its default tolerances); and,
   when build-bench's nsmc compiles nonlinear models, the simulators it

@@ -1,8 +1,9 @@
 /*
 ** duffing_stop.c: the Duffing oscillator against a stop of
 ** bench/nl_bench.py, written by hand in the model ABI of
-** runtime/include/nsm/model.h (ABI 4), the benchmark's own until nsmc
-** compiles nonlinear models.  What nsmc will emit for
+** runtime/include/nsm/model.h before nsmc compiled nonlinear models,
+** kept as the benchmark's baseline (bench/models_nl/duffing.nsm is the
+** same problem for nsmc).  What it writes for
 **
 **     x'' + c x' + k x + alpha x^3 = F cos(w t)   (unit mass)
 **     gap S: xs - x >= 0, impact(e)

@@ -1,8 +1,10 @@
 /*
 ** pendulum_wall.c: the impact pendulum of bench/nl_bench.py, written by hand
-** in the model ABI of runtime/include/nsm/model.h (ABI 4, the nonlinear
-** functions at the end of struct nsm_model), the benchmark's own until
-** nsmc compiles nonlinear models.  What nsmc will emit for
+** in the model ABI of runtime/include/nsm/model.h (the nonlinear
+** functions at the end of struct nsm_model) before nsmc compiled
+** nonlinear models, kept as the benchmark's baseline
+** (bench/models_nl/pendulum.nsm is the same problem for nsmc).  What it
+** writes for
 **
 **     theta'' = -w2 sin(theta),  gap W: theta - theta_w >= 0, impact(e)
 **

@@ -21,6 +21,7 @@
 
 #include "animate.h"
 #include "plot.h"
+#include "setfile.h"
 
 enum { G_OTHER, G_GROUND, G_PAIR };      /* kinds of gaps for the line scene */
 
@@ -102,7 +103,7 @@ static int parse_value(const char *s, double *v)
     if (!s || !*s)
         return 1;
     errno = 0;
-    *v = strtod(s, &end);
+    *v = setfile_strtod(s, &end);
     return *end || errno || !isfinite(*v);
 }
 

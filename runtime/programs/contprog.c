@@ -37,6 +37,7 @@
 
 #include "nsm/model.h"
 #include "nsm/nsm.h"
+#include "setfile.h"
 
 /* A growing text buffer; err set when an allocation failed. */
 typedef struct CText {
@@ -100,7 +101,7 @@ static int num_parse(const char *s, double *v)
 {
     char *end;
     errno = 0;
-    *v = strtod(s, &end);
+    *v = setfile_strtod(s, &end);
     return end == s || *end || errno || !isfinite(*v);
 }
 

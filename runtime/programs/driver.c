@@ -285,7 +285,7 @@ static int parse_num(const char *s, double *v)
 {
     char *end;
     errno = 0;
-    *v = strtod(s, &end);
+    *v = setfile_strtod(s, &end);
     return *s && !*end && errno == 0 && isfinite(*v);
 }
 

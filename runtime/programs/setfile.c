@@ -57,7 +57,7 @@ static int parse_line(char *s, char **name, char **value, const char **msg)
     *name = s;
     p = skip_blank(p + 1);
     errno = 0;
-    double v = strtod(p, &end);
+    double v = setfile_strtod(p, &end);
     if (end == p || errno != 0 || !isfinite(v)) {
         *msg = "expected a number after '=' (SI, or followed by a unit)";
         return -1;
@@ -172,13 +172,30 @@ static int cycles_vs_radians(const char *a, const char *b)
     return (strstr(a, "Hz") && strstr(b, "rad")) || (strstr(a, "rad") && strstr(b, "Hz"));
 }
 
+/* Decimal strtod; see setfile.h.  strtod itself also reads hexadecimal
+** floats and inf/nan: the decimal characters' span bounds what it may
+** take, and anything longer is no number at all. */
+double setfile_strtod(const char *s, char **end)
+{
+    const char *p = s;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t span = strspn(p, "0123456789+-.eE");
+    double v = strtod(s, end);
+    if (*end > p + span) {
+        *end = (char *)s;
+        return 0;
+    }
+    return v;
+}
+
 /* Parses a --set value; see setfile.h. */
 int setfile_value(const char *text, const char *unit, int any, double *value, char *err,
                   size_t errlen)
 {
     char *end;
     errno = 0;
-    double v = strtod(text, &end);
+    double v = setfile_strtod(text, &end);
     if (end == text || errno != 0 || !isfinite(v)) {
         snprintf(err, errlen, "expected a number, optionally followed by a unit ('2.5', "
                  "'2.5 N/m')");

@@ -35,6 +35,11 @@ int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t err
 int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void *ud, char *err,
                        size_t errlen);
 
+/* strtod for decimal numbers only: hexadecimal ("0x10"), "inf" and "nan"
+ * end the parse at their first character (*end == s when nothing is
+ * read), so a command line's numbers mean what they read as. */
+double setfile_strtod(const char *s, char **end);
+
 /* Parses the value of --set NAME=VALUE for a parameter whose SI unit text is
  * `unit` ("" or NULL: dimensionless): a number, optionally followed by a unit
  * ("2 N/m", "5 ms", "0.3 kN*s/m"), which must have the parameter's dimension

@@ -259,11 +259,13 @@ static int bad(const char *prog, const char *fmt, ...)
     return 1;
 }
 
+/* A finite decimal number filling the whole of s into *v: 1, or 0 for
+** anything else (hexadecimal, inf, nan, trailing text). */
 static int parse_num(const char *s, double *v)
 {
     char *end;
     errno = 0;
-    *v = strtod(s, &end);
+    *v = setfile_strtod(s, &end);
     return *s && !*end && errno == 0 && isfinite(*v);
 }
 
@@ -338,7 +340,7 @@ static int axis_end(const char *prog, const char *opt, const char *name, const c
                     const char *text, const char *unit, double *v)
 {
     char err[256], *end;
-    double x = strtod(text, &end);
+    double x = setfile_strtod(text, &end);
     if (end == text || !isfinite(x) || (!unit && !parse_num(text, v)))
         return bad(prog, "%s %s: %s '%s' is not a finite number", opt, name, which, text);
     if (unit && setfile_value(text, unit, 0, v, err, sizeof err))

@@ -421,7 +421,8 @@ static int check_step(nsm_sim *s, double h, double t_end)
 
 /* A balance error beyond the tolerance (relative to the largest energy met;
 ** the balance is kept at every step where the run keeps its energy
-** integrals) stops the run: the motion is no longer the model's. */
+** integrals) stops the run: the motion is no longer the model's.  The
+** advice names a finer method only when there is one to move to. */
 static int check_balance(nsm_sim *s)
 {
     if (!s->energy)
@@ -432,6 +433,12 @@ static int check_balance(nsm_sim *s)
     double rel = rt_stats_relative_error(s);
     if (tol == 0 || !(rel > tol))
         return NSM_OK;
+    if (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR)
+        return rt_fail(s, NSM_ENUMERIC, -1,
+                       "the energy balance is off by %.3g of the largest energy (tolerance %.3g): "
+                       "the motion is not the model's; the %s method has no step to refine here: "
+                       "cross-check with --method adaptive and report the model",
+                       rel, tol, s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "the energy balance is off by %.3g of the largest energy (tolerance %.3g): the "
                    "motion is not the model's; give a smaller --dt or use --method %s",
