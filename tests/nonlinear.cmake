@@ -10,6 +10,19 @@ set(NSM_NL_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
 if(NSM_HAVE_HDF5)
   string(APPEND NSM_NL_LIBS ":${NSM_HDF5_LIBRARY}")
 endif()
+# nonlinear.CASE.METHOD for each method: tests/nonlinear/check_nl.py runs
+# the case's model with that method against its reference.
+function(nsm_nl_check case)
+  foreach(method ${ARGN})
+    add_test(NAME nonlinear.${case}.${method}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
+              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
+              --include ${NSM_SOURCE_DIR}/runtime/include
+              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
+              --case ${case} --method ${method})
+    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
+  endforeach()
+endfunction()
 add_test(NAME nonlinear.property
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/property_nl.py
           --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
@@ -17,15 +30,7 @@ add_test(NAME nonlinear.property
           --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}")
 set_tests_properties(nonlinear.property PROPERTIES LABELS "nonlinear;property" TIMEOUT 900)
 foreach(case pendulum hertz discs duffing chain)
-  foreach(method taylor rk4 adaptive)
-    add_test(NAME nonlinear.${case}.${method}
-      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
-              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
-              --include ${NSM_SOURCE_DIR}/runtime/include
-              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
-              --case ${case} --method ${method})
-    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
-  endforeach()
+  nsm_nl_check(${case} taylor rk4 adaptive)
 endforeach()
 # Friction in models whose forces depend on the state (constant contact
 # geometry), against quadratures of the energy at 50 digits
@@ -33,42 +38,18 @@ endforeach()
 # a constant normal force or a held floor's contact force; a belt's
 # stick-slip cycle (slip onsets from the cubic spring at the current state).
 foreach(case duffing_coulomb duffing_floor belt_duffing)
-  foreach(method taylor rk4 adaptive)
-    add_test(NAME nonlinear.${case}.${method}
-      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
-              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
-              --include ${NSM_SOURCE_DIR}/runtime/include
-              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
-              --case ${case} --method ${method})
-    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
-  endforeach()
+  nsm_nl_check(${case} taylor rk4 adaptive)
 endforeach()
 # A Hertz floor as a friction element's normal force (the block bounces
 # off and engages again: taylor's entry into the Hertz law, landed within
 # rounding above p = 0, is taken as the entry at p = 0).
-foreach(method taylor rk4 adaptive)
-  add_test(NAME nonlinear.hertz_friction.${method}
-    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
-            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
-            --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
-            --case hertz_friction --method ${method})
-  set_tests_properties(nonlinear.hertz_friction.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
-endforeach()
+nsm_nl_check(hertz_friction taylor rk4 adaptive)
 # Housner's rocking block at its corner impact (both corners at once, with
 # friction, e = 0; the rows of the impact configuration): the frictional
 # law of several contacts against Housner's ratio, and a squat block that
 # stops (tests/nonlinear/rocking_impact.nsm, a linear model: exact).
 foreach(case rocking_impact rocking_squat)
-  foreach(method exact rk4 adaptive)
-    add_test(NAME nonlinear.${case}.${method}
-      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
-              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
-              --include ${NSM_SOURCE_DIR}/runtime/include
-              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
-              --case ${case} --method ${method})
-    set_tests_properties(nonlinear.${case}.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
-  endforeach()
+  nsm_nl_check(${case} exact rk4 adaptive)
 endforeach()
 # Housner's rocking block in full (models/rocking_block.nsm): curved
 # corner gaps and slips whose coefficients depend on the angle (rows and
@@ -76,19 +57,10 @@ endforeach()
 # refs.rocking_block (mp.odefun and Housner's ratio); taylor expands the
 # corners' rows and curvature terms and the stuck corner's multiplier as
 # series (nl_slip_series).
-foreach(method taylor rk4 adaptive)
-  add_test(NAME nonlinear.rocking_block.${method}
-    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
-            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
-            --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
-            --case rocking_block --method ${method})
-  set_tests_properties(nonlinear.rocking_block.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
-endforeach()
+nsm_nl_check(rocking_block taylor rk4 adaptive)
 # The whole rocking motion's reference (mp.odefun on the free rocking
-# equation and Housner's ratio) against quadratures of the energy: ready
-# for the rocking block model, which waits for friction with
-# configuration-dependent geometry.
+# equation and Housner's ratio) against quadratures of the energy, so the
+# reference the rocking block's tests use is itself checked.
 add_test(NAME nonlinear.rocking_reference
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/refs.py)
 set_tests_properties(nonlinear.rocking_reference PROPERTIES LABELS nonlinear TIMEOUT 600)
@@ -97,12 +69,4 @@ set_tests_properties(nonlinear.rocking_reference PROPERTIES LABELS nonlinear TIM
 # release and reverses once, against refs.sliding_rod (mp.odefun on the
 # reduced equations): the corner that slips, where the rocking block's
 # only sticks.
-foreach(method taylor rk4 adaptive)
-  add_test(NAME nonlinear.sliding_rod.${method}
-    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/check_nl.py
-            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_NL_LIBS}
-            --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_NL_CFLAGS}"
-            --case sliding_rod --method ${method})
-  set_tests_properties(nonlinear.sliding_rod.${method} PROPERTIES LABELS nonlinear TIMEOUT 600)
-endforeach()
+nsm_nl_check(sliding_rod taylor rk4 adaptive)

@@ -1318,3 +1318,31 @@ int run_cache_main(int argc, char **argv)
     fputs("nsmc: error: usage: nsmc cache clean\n", stderr);
     return 1;
 }
+
+/* Runs a study program in place of nsmc; see run.h.  One place for what
+** `nsmc sweep` and `nsmc continue` both do once their program is built. */
+int run_exec_program(const char *bin, const char *what, int argc, char **argv,
+                     const char *input, Arena *a)
+{
+    char name[32];
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!args) {
+        fputs("nsmc: error: out of memory\n", stderr);
+        arena_free(a);
+        return 2;
+    }
+    snprintf(name, sizeof name, "nsmc %s", what);
+    int n = 0;
+    args[n++] = name;
+    for (int i = 1; i < argc; i++)
+        if (argv[i] != input && strcmp(argv[i], "-v"))
+            args[n++] = argv[i];
+    args[n] = NULL;
+    fflush(NULL);
+    execv(bin, args);
+    fprintf(stderr, "nsmc: internal error: cannot run the %s program %s: %s\n",
+            strcmp(what, "continue") ? what : "continuation", bin, strerror(errno));
+    free(args);
+    arena_free(a);
+    return 2;
+}

@@ -22,6 +22,12 @@ struct Arena;
 const char *run_build_sweep(const char *input, int verbose, struct Arena *a, int *status);
 /* The continuation program of a model, built or found in the cache (run.c). */
 const char *run_build_continue(const char *input, int verbose, struct Arena *a, int *status);
+/* Replaces this process by the study program bin (built by run_build_sweep
+ * or run_build_continue), passing argv[1..] less the model file `input` and
+ * -v, with argv[0] `nsmc WHAT`; frees a.  Returns only on failure, with the
+ * exit code after the message (run.c). */
+int run_exec_program(const char *bin, const char *what, int argc, char **argv,
+                     const char *input, struct Arena *a);
 /* argv[0] is "continue"; returns the process exit code (continue.c). */
 int continue_main(int argc, char **argv);
 

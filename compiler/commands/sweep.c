@@ -18,11 +18,8 @@
  * Exit status: 0 ok, 1 an error in the model or the command line, 2 an
  * internal error (the generated C did not compile), 3 some points failed.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "arena.h"
 #include "run.h"
@@ -57,23 +54,5 @@ int sweep_main(int argc, char **argv)
         arena_free(a);
         return status;
     }
-    char **args = calloc((size_t)argc + 1, sizeof *args);
-    if (!args) {
-        fputs("nsmc: error: out of memory\n", stderr);
-        arena_free(a);
-        return 2;
-    }
-    int n = 0;
-    args[n++] = "nsmc sweep";
-    for (int i = 1; i < argc; i++)
-        if (argv[i] != input && strcmp(argv[i], "-v"))
-            args[n++] = argv[i];
-    args[n] = NULL;
-    fflush(NULL);
-    execv(bin, args);
-    fprintf(stderr, "nsmc: internal error: cannot run the sweep program %s: %s\n", bin,
-            strerror(errno));
-    free(args);
-    arena_free(a);
-    return 2;
+    return run_exec_program(bin, "sweep", argc, argv, input, a);
 }
