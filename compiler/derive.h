@@ -260,10 +260,6 @@ Expr *dv_flow_diff(const Derivation *dv, const DvMode *md, Expr *e);
 /* Builds the exact-method generator (derive_gen.c); sets dv->n_gen. */
 void dv_generator(Derivation *dv);
 
-/* Does h(t) fit the generator (constants, t^k, exp/sin/cos of linear t and
- * products, no switches)?  The check sema makes on a moving gap. */
-bool dv_time_function_ok(ExprCtx *x, Expr *h);
-
 /* The derivation of a Lagrangian model (derive_lag.c), called by
  * derive_model: M(q), h(q, v), Q and the gaps' rows. */
 Derivation *derive_lagrange(const Model *m, Arena *a, Diag *d);

@@ -1,6 +1,6 @@
 /* sema.c - from syntax tree to checked Model: names, units, loops, gaps. */
 #include "sema.h"
-#include "derive.h"
+#include "timefn.h"
 
 #include <nsm/model.h>
 
@@ -2341,7 +2341,7 @@ static bool split_time(Sema *s, const Node *c, const char *name, Gap *gap)
     } else {
         h = off;
     }
-    if (!dv_time_function_ok(s->ex, h)) {
+    if (!timefn_ok(s->ex, h)) {
         ExprNamer namer = {param_namer, var_namer, s};
         diag_error(s->diag, side->loc,
                    "gap '%s' moves with time as %s, which is not a sum of constants, powers of t, "
