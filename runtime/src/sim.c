@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "energy.h"
+#include "law.h"
 #include "rt.h"
 
 /* Allocate n doubles (at least one) or record failure in *bad. */
@@ -393,7 +394,7 @@ int nsm_sim_reset(nsm_sim *s)
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
-    if (rt_sparse_build(s) || rt_nl_setup(s))
+    if (rt_law_setup(s) || rt_sparse_build(s) || rt_nl_setup(s))
         return s->failed;
     if (rt_fric_validate(s))
         return NSM_EMODEL;

@@ -1,0 +1,72 @@
+/*
+** law.h: the table of contact laws (laws.c) and the interface each law
+** provides (docs/runtime.md, "How to add a contact law").
+**
+** A gap's law (nsm_gap_info.law) indexes the table.  A law says which of
+** the runtime's two contact mechanics carries its closed gap, and gives
+** what is its own:
+**   constraint  1: the closed gap is a unilateral constraint, held shut by
+**               the force LCP (settle), reached by an impact whose
+**               restitution is num.e[j] (the impact law); 0: the closed
+**               gap is a force element k p^a + c p' of its penetration
+**               p = -gap (the penalty law), its event sources being the
+**               gap and, released by force, the force
+**   setup       after the model filled its numeric parameters: checks the
+**               gap's (and may fix the values the law sets itself);
+**               non-zero with s->msg written refuses the model
+**   transition  what happens at the gap's event other than an impact (the
+**               separation of a held gap, a force element's engagement or
+**               release): changes the mode through the state's setters,
+**               logs the event, ends with rt_settle (transition.c)
+**   stored      the energy stored in the closed gap at y (NULL: none)
+**   damping     the viscous coefficient c of the closed gap: it
+**               dissipates c (w.v)^2 (NULL: none)
+**   on_event    told of every event logged at the gap, after the
+**               runtime's statistics took it (the law's own; NULL: none)
+** Lower layers read the table (rt_law_of and the predicates below, no
+** calls); the laws' functions, called through it, sit in the transitions'
+** layer (tests/layers.py).
+*/
+#ifndef NSM_LAW_H
+#define NSM_LAW_H
+
+#include "rt.h"
+
+#define RT_LAWS 8             /* law identifiers 0 .. RT_LAWS - 1 */
+
+typedef struct rt_law {
+    const char *name;
+    int constraint;
+    int (*setup)(nsm_sim *s, int j);
+    int (*transition)(nsm_sim *s, int j, unsigned *forget);
+    double (*stored)(const nsm_sim *s, int j, const double *y);
+    double (*damping)(const nsm_sim *s, int j);
+    void (*on_event)(nsm_sim *s, const nsm_event *ev);
+} rt_law;
+
+extern const rt_law rt_law_impact, rt_law_penalty;
+extern const rt_law *rt_law_table[RT_LAWS];
+
+int rt_law_register(int id, const rt_law *law);
+int rt_law_known(int id);
+int rt_law_setup(nsm_sim *s);
+
+/* The law of gap j (checked registered when the simulation was set up). */
+static inline const rt_law *rt_law_of(const nsm_sim *s, int j)
+{
+    return rt_law_table[s->m->gaps[j].law];
+}
+
+/* Whether gap j's law holds it shut as a constraint when closed (impacts). */
+static inline int rt_law_is_constraint(const nsm_sim *s, int j)
+{
+    return rt_law_of(s, j)->constraint;
+}
+
+/* Whether gap j's law makes its closed gap a force element (penalty). */
+static inline int rt_law_is_force(const nsm_sim *s, int j)
+{
+    return !rt_law_of(s, j)->constraint;
+}
+
+#endif

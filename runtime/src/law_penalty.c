@@ -1,0 +1,71 @@
+/*
+** law_penalty.c: the penalty law (a compliant contact: docs/theory.md).
+**
+** A closed penalty gap is a force element: the force k p^a + c p' of its
+** penetration p = -gap (rt_pen_force, dynamics.c) acts while it is engaged,
+** stores the energy of its spring (rt_pen_energy) and dissipates c p'^2 in
+** its damper.  It is released when its gap opens again (release gap) or
+** when its force would pull (release force).  What
+** is the law's own: its parameters' check, the engagement and release, its
+** stored energy and its damping.
+*/
+#include <math.h>
+#include <stdio.h>
+
+#include "law.h"
+
+/* Gap j's stiffness and damping must be finite and >= 0. */
+static int penalty_setup(nsm_sim *s, int j)
+{
+    double k = s->num.kc[j], c = s->num.cc[j];
+    if (k >= 0 && c >= 0 && isfinite(k) && isfinite(c))
+        return 0;
+    snprintf(s->msg, sizeof s->msg, "gap '%s': its stiffness k = %.12g and damping c = %.12g "
+             "must be finite and >= 0", s->m->gaps[j].name, k, c);
+    return 1;
+}
+
+/* Gap j engages or releases: the mode flips j, the mechanical energy the
+** flip changes (the spring's, where the gap is not at zero) is booked as
+** the transition's loss, the event is logged, and settle decides the
+** constraint gaps again. */
+static int penalty_transition(nsm_sim *s, int j, unsigned *forget)
+{
+    unsigned ref[s->mw];
+    const double *v = s->y + s->n;
+    int closed = rt_mode_has(s->mode, j), rc;
+    rt_mode_copy(s, ref, s->mode);
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    rt_state_mode_flip(s, j);
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    rt_transition_loss_add(s, lost);
+    rc = rt_log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, rt_wdot(s, j, v),
+                      rt_wdot(s, j, v), 0, lost, 1);
+    if (rc)
+        return rc;
+    rt_mode_del(ref, j);
+    return rt_settle(s, ref, NULL, forget);
+}
+
+/* The energy stored in the engaged gap j at y: its spring's, at the
+** penetration -gap. */
+static double penalty_stored(const nsm_sim *s, int j, const double *y)
+{
+    rt_nl_at(s, y);
+    return rt_pen_energy(s, j, -rt_gap(s, j, y));
+}
+
+/* The engaged gap j's damper coefficient c. */
+static double penalty_damping(const nsm_sim *s, int j)
+{
+    return s->num.cc[j];
+}
+
+const rt_law rt_law_penalty = {
+    .name = "penalty",
+    .constraint = 0,
+    .setup = penalty_setup,
+    .transition = penalty_transition,
+    .stored = penalty_stored,
+    .damping = penalty_damping,
+};
