@@ -52,7 +52,7 @@ LAYERS = [
         "stats.c",                            # energy audit, event log, rate guard
         "friction.c",                         # stick, slip, frictional impulses
         "transition.c",                       # impacts, stick, separation, initial mode
-        "law_impact.c law_penalty.c",         # the contact laws (law.h)
+        "law_impact.c law_penalty.c law_friction.c",  # the contact laws (law.h)
         "zeno.c"]),                           # Zeno and cascades
     ("run loop", "src", [
         "section.c",                          # Poincare sections' specification and records

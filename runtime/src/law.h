@@ -2,7 +2,8 @@
 ** law.h: the table of contact laws (laws.c) and the interface each law
 ** provides (docs/runtime.md, "How to add a contact law").
 **
-** A gap's law (nsm_gap_info.law) indexes the table.  A law says which of
+** A gap's law (nsm_gap_info.law) indexes the table; the friction
+** elements' event columns have the friction law (law_friction.c).  A law says which of
 ** the runtime's two contact mechanics carries its closed gap, and gives
 ** what is its own:
 **   constraint  1: the closed gap is a unilateral constraint, held shut by
@@ -34,7 +35,7 @@
 
 #define RT_LAWS 8             /* law identifiers 0 .. RT_LAWS - 1 */
 
-typedef struct rt_law {
+struct rt_law {
     const char *name;
     int constraint;
     int (*setup)(nsm_sim *s, int j);
@@ -42,19 +43,29 @@ typedef struct rt_law {
     double (*stored)(const nsm_sim *s, int j, const double *y);
     double (*damping)(const nsm_sim *s, int j);
     void (*on_event)(nsm_sim *s, const nsm_event *ev);
-} rt_law;
+};
+typedef struct rt_law rt_law;
 
-extern const rt_law rt_law_impact, rt_law_penalty;
+extern const rt_law rt_law_impact, rt_law_penalty, rt_law_friction;
 extern const rt_law *rt_law_table[RT_LAWS];
 
 int rt_law_register(int id, const rt_law *law);
 int rt_law_known(int id);
+int rt_law_bind(nsm_sim *s);
+void rt_law_free(nsm_sim *s);
 int rt_law_setup(nsm_sim *s);
 
-/* The law of gap j (checked registered when the simulation was set up). */
+/* The law of gap j (bound when the simulation was created). */
 static inline const rt_law *rt_law_of(const nsm_sim *s, int j)
 {
-    return rt_law_table[s->m->gaps[j].law];
+    return s->law[j];
+}
+
+/* The law of event column j: gap j's, or friction's for the friction
+** elements' columns g .. ge - 1. */
+static inline const rt_law *rt_law_column(const nsm_sim *s, int j)
+{
+    return j < s->g ? rt_law_of(s, j) : &rt_law_friction;
 }
 
 /* Whether gap j's law holds it shut as a constraint when closed (impacts). */

@@ -9,6 +9,7 @@
 ** below reads an empty entry.
 */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "law.h"
 
@@ -44,12 +45,33 @@ const char *nsm_law_name(int law)
     return rt_law_known(law) ? rt_law_table[law]->name : "?";
 }
 
-/* After the model's numeric setup: each gap's law checks its parameters
-** (setup); NSM_EMODEL with the message written by the first that refuses. */
+/* Bind each gap of the simulation to its law (s->law, read on every
+** step: one load, as the model table's law field was); nsm_model_check
+** has made sure they are registered.  NSM_ENOMEM, or NSM_OK. */
+int rt_law_bind(nsm_sim *s)
+{
+    s->law = calloc((size_t)s->g + 1, sizeof *s->law);
+    if (!s->law)
+        return NSM_ENOMEM;
+    for (int j = 0; j < s->g; j++)
+        s->law[j] = rt_law_table[s->m->gaps[j].law];
+    return NSM_OK;
+}
+
+/* Free what rt_law_bind allocated. */
+void rt_law_free(nsm_sim *s)
+{
+    free(s->law);
+    s->law = NULL;
+}
+
+/* After the model's numeric setup: each contact's law checks its
+** parameters (setup: the gaps', then the friction elements' at their first
+** columns); NSM_EMODEL with the message written by the first that refuses. */
 int rt_law_setup(nsm_sim *s)
 {
-    for (int j = 0; j < s->g; j++) {
-        const rt_law *law = rt_law_of(s, j);
+    for (int j = 0; j < s->ge; j += j < s->g ? 1 : 2) {
+        const rt_law *law = rt_law_column(s, j);
         if (law->setup && law->setup(s, j)) {
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;

@@ -60,7 +60,7 @@ static int transition_fric(nsm_sim *s, int j)
 {
     int rc;
     if (j >= s->g) {
-        rc = rt_fric_transition(s, j);
+        rc = rt_law_column(s, j)->transition(s, j, NULL);
         return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
     }
     int imp = s->nf && rt_law_is_constraint(s, j) && !rt_mode_has(s->mode, j);

@@ -627,9 +627,9 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
 {
     int W = s->rate.window;
     stats_event(s, ev);
-    if (ev->kind != NSM_EV_TIME && ev->contact >= 0 && ev->contact < s->g &&
-        rt_law_of(s, ev->contact)->on_event)
-        rt_law_of(s, ev->contact)->on_event(s, ev);
+    if (ev->kind != NSM_EV_TIME && ev->contact >= 0 && ev->contact < s->ge &&
+        rt_law_column(s, ev->contact)->on_event)
+        rt_law_column(s, ev->contact)->on_event(s, ev);
     s->nevents++;
     if (guarded) {
         if (s->rate.n >= W) {
