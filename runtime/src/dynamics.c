@@ -619,28 +619,9 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
     if (s->nf)
         rt_fric_events(s, mode, x, v, a, lam, dlam, lamf, dlamf, ev + g, evd + g);
     for (int j = 0; j < g; j++) {
-        double gap = rt_wrow(s, j, x) + s->num.d[j] + h[j], wv = rt_wrow(s, j, v) + h[g + j];
-        double wa = rt_wrow(s, j, a) + h[2 * g + j];
-        int closed = rt_mode_has(mode, j);
-        if (rt_law_is_constraint(s, j)) {
-            ev[j] = closed ? lam[j] : gap;
-            evd[j] = closed ? dlam[j] : wv;
-        } else if (!closed) {
-            double fs = -rt_pen_force(s, j, -gap, -wv);
-            if (s->m->gaps[j].release == NSM_RELEASE_GAP || gap >= fs) {
-                ev[j] = gap;
-                evd[j] = wv;
-            } else {
-                ev[j] = fs;
-                evd[j] = -rt_pen_force_rate(s, j, -gap, -wv, -wa);
-            }
-        } else if (s->m->gaps[j].release == NSM_RELEASE_FORCE) {
-            ev[j] = rt_pen_force(s, j, -gap, -wv);
-            evd[j] = rt_pen_force_rate(s, j, -gap, -wv, -wa);
-        } else {
-            ev[j] = -gap;
-            evd[j] = -wv;
-        }
+        rt_gap_kin k = { rt_wrow(s, j, x) + s->num.d[j] + h[j], rt_wrow(s, j, v) + h[g + j],
+                         rt_wrow(s, j, a) + h[2 * g + j], lam[j], dlam[j] };
+        rt_law_of(s, j)->event(s, j, rt_mode_has(mode, j), &k, &ev[j], &evd[j]);
     }
     return NSM_OK;
 }

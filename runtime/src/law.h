@@ -10,8 +10,11 @@
 **               the force LCP (settle), reached by an impact whose
 **               restitution is num.e[j] (the impact law); 0: the closed
 **               gap is a force element k p^a + c p' of its penetration
-**               p = -gap (the penalty law), its event sources being the
-**               gap and, released by force, the force
+**               p = -gap (the penalty law)
+**   event       the gap's event function and its rate at a state (rk4's
+**               and adaptive's event source; the exact method's are the
+**               mode's rows, mode.c): its zero is where the law's
+**               transition or impact happens
 **   setup       after the model filled its numeric parameters: checks the
 **               gap's (and may fix the values the law sets itself);
 **               non-zero with s->msg written refuses the model
@@ -35,9 +38,18 @@
 
 #define RT_LAWS 8             /* law identifiers 0 .. RT_LAWS - 1 */
 
+/* A gap's kinematics at one state, for its law's event function: the gap,
+** its rate and acceleration (w.x + d + h, w.v + h', w.a + h''), and when
+** held as a constraint its force lambda and lambda's rate. */
+typedef struct rt_gap_kin {
+    double gap, rate, acc, force, force_rate;
+} rt_gap_kin;
+
 struct rt_law {
     const char *name;
     int constraint;
+    void (*event)(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                  double *evd);
     int (*setup)(nsm_sim *s, int j);
     int (*transition)(nsm_sim *s, int j, unsigned *forget);
     double (*stored)(const nsm_sim *s, int j, const double *y);

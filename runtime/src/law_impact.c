@@ -24,6 +24,16 @@ static int impact_setup(nsm_sim *s, int j)
     return 1;
 }
 
+/* Gap j's event function: open, the gap (its impact at 0); held, its
+** force lambda (its separation at 0). */
+static void impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                         double *evd)
+{
+    (void)s, (void)j;
+    *ev = closed ? k->force : k->gap;
+    *evd = closed ? k->force_rate : k->rate;
+}
+
 /* The held gap j's force crossed zero: it separates (logged, its impact
 ** history forgotten), and settle decides which other touching gaps stay
 ** held with j forced open. */
@@ -44,6 +54,7 @@ static int impact_transition(nsm_sim *s, int j, unsigned *forget)
 const rt_law rt_law_impact = {
     .name = "impact",
     .constraint = 1,
+    .event = impact_event,
     .setup = impact_setup,
     .transition = impact_transition,
 };

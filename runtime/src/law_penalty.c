@@ -47,6 +47,33 @@ static int penalty_transition(nsm_sim *s, int j, unsigned *forget)
     return rt_settle(s, ref, NULL, forget);
 }
 
+/* Gap j's event function.  Open: the gap, or, released by force, the
+** force -(k p^a + c p') of the approach when it is below the gap (a fast
+** approach engages at the force's zero, before contact).  Engaged: the
+** force (released by force) or the penetration -gap (released by gap). */
+static void penalty_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                          double *evd)
+{
+    double gap = k->gap, wv = k->rate, wa = k->acc;
+    int by_gap = s->m->gaps[j].release == NSM_RELEASE_GAP;
+    if (!closed) {
+        double fs = -rt_pen_force(s, j, -gap, -wv);
+        if (by_gap || gap >= fs) {
+            *ev = gap;
+            *evd = wv;
+        } else {
+            *ev = fs;
+            *evd = -rt_pen_force_rate(s, j, -gap, -wv, -wa);
+        }
+    } else if (!by_gap) {
+        *ev = rt_pen_force(s, j, -gap, -wv);
+        *evd = rt_pen_force_rate(s, j, -gap, -wv, -wa);
+    } else {
+        *ev = -gap;
+        *evd = -wv;
+    }
+}
+
 /* The energy stored in the engaged gap j at y: its spring's, at the
 ** penetration -gap. */
 static double penalty_stored(const nsm_sim *s, int j, const double *y)
@@ -64,6 +91,7 @@ static double penalty_damping(const nsm_sim *s, int j)
 const rt_law rt_law_penalty = {
     .name = "penalty",
     .constraint = 0,
+    .event = penalty_event,
     .setup = penalty_setup,
     .transition = penalty_transition,
     .stored = penalty_stored,

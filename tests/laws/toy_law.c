@@ -41,6 +41,16 @@ static int toy_transition(nsm_sim *s, int j, unsigned *forget)
     return rt_settle(s, s->mode, bit, forget);
 }
 
+/* The toy gap's event function: open, the gap (its impact at 0); held, its
+** force (its separation at 0). */
+static void toy_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                      double *evd)
+{
+    (void)s, (void)j;
+    *ev = closed ? k->force : k->gap;
+    *evd = closed ? k->force_rate : k->rate;
+}
+
 /* Every event logged at a toy gap is counted. */
 static void toy_on_event(nsm_sim *s, const nsm_event *ev)
 {
@@ -51,6 +61,7 @@ static void toy_on_event(nsm_sim *s, const nsm_event *ev)
 static const rt_law toy_law = {
     .name = "toy",
     .constraint = 1,
+    .event = toy_event,
     .setup = toy_setup,
     .transition = toy_transition,
     .on_event = toy_on_event,
