@@ -29,30 +29,14 @@
 #include "law.h"
 #include "rt.h"
 
-/* Rounding level of event function j at y: the gap's for a gap or a
-** penetration, the forces' for a contact force; an open penalty gap
-** released by force has the event function max(gap, k gap + c gap'), and
-** the level of the branch in use, none while the gap is clearly open (the
-** force form then crossing 0 is no event: the maximum is still the gap). */
+/* Rounding level of event function j at y: a friction element's, or gap
+** j's law's (law.h: the gap's for a gap or a penetration, the forces' for
+** a contact force). */
 static double event_tol(const nsm_sim *s, int j, const double *y)
 {
     if (j >= s->g)
         return rt_fric_event_tol(s, j, y);
-    double gt = rt_gap_tol(s, j, y);
-    int closed = rt_mode_has(s->mode, j);
-    if (rt_law_is_constraint(s, j))
-        return closed ? rt_force_tol(s, s->mode, y) : gt;
-    if (s->m->gaps[j].release == NSM_RELEASE_GAP)
-        return gt;
-    double c = s->num.cc[j], gap = rt_gap(s, j, y);
-    double wv = rt_wrow(s, j, y + s->n), fs = -rt_pen_force(s, j, -gap, -wv);
-    double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) +
-                fmax(rt_pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
-    if (closed)
-        return ft;
-    if (gap > gt)
-        return 1e-300;  /* max(gap, ...) >= gap: clearly positive, whatever the other form */
-    return gap >= fs ? gt : ft;
+    return rt_law_of(s, j)->event_tol(s, j, rt_mode_has(s->mode, j), y, rt_gap_tol(s, j, y));
 }
 
 /* event_tol with the force rounding level of the held contacts computed

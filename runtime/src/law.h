@@ -15,6 +15,8 @@
 **               and adaptive's event source; the exact method's are the
 **               mode's rows, mode.c): its zero is where the law's
 **               transition or impact happens
+**   event_tol   the rounding level of that event function at y (gap_tol:
+**               the gap's, rt_gap_tol): below it a value is no crossing
 **   setup       after the model filled its numeric parameters: checks the
 **               gap's (and may fix the values the law sets itself);
 **               non-zero with s->msg written refuses the model
@@ -50,6 +52,7 @@ struct rt_law {
     int constraint;
     void (*event)(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
                   double *evd);
+    double (*event_tol)(const nsm_sim *s, int j, int closed, const double *y, double gap_tol);
     int (*setup)(nsm_sim *s, int j);
     int (*transition)(nsm_sim *s, int j, unsigned *forget);
     double (*stored)(const nsm_sim *s, int j, const double *y);

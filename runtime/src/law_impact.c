@@ -34,6 +34,14 @@ static void impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *
     *evd = closed ? k->force_rate : k->rate;
 }
 
+/* The rounding level of gap j's event function at y: the gap's when open,
+** the held contacts' force rounding when held. */
+static double impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
+{
+    (void)j;
+    return closed ? rt_force_tol(s, s->mode, y) : gt;
+}
+
 /* The held gap j's force crossed zero: it separates (logged, its impact
 ** history forgotten), and settle decides which other touching gaps stay
 ** held with j forced open. */
@@ -55,6 +63,7 @@ const rt_law rt_law_impact = {
     .name = "impact",
     .constraint = 1,
     .event = impact_event,
+    .event_tol = impact_event_tol,
     .setup = impact_setup,
     .transition = impact_transition,
 };

@@ -74,6 +74,25 @@ static void penalty_event(const nsm_sim *s, int j, int closed, const rt_gap_kin 
     }
 }
 
+/* The rounding level of gap j's event function at y (gt: the gap's): the
+** gap's for a release by gap; else the force's, k p^a + c p' formed from
+** terms of their own size, or the gap's where the open gap's event is the
+** gap (a gap clearly open: any tiny level, max(gap, ...) >= gap). */
+static double penalty_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
+{
+    if (s->m->gaps[j].release == NSM_RELEASE_GAP)
+        return gt;
+    double c = s->num.cc[j], gap = rt_gap(s, j, y);
+    double wv = rt_wrow(s, j, y + s->n), fs = -rt_pen_force(s, j, -gap, -wv);
+    double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) +
+                fmax(rt_pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
+    if (closed)
+        return ft;
+    if (gap > gt)
+        return 1e-300;  /* max(gap, ...) >= gap: clearly positive, whatever the other form */
+    return gap >= fs ? gt : ft;
+}
+
 /* The energy stored in the engaged gap j at y: its spring's, at the
 ** penetration -gap. */
 static double penalty_stored(const nsm_sim *s, int j, const double *y)
@@ -92,6 +111,7 @@ const rt_law rt_law_penalty = {
     .name = "penalty",
     .constraint = 0,
     .event = penalty_event,
+    .event_tol = penalty_event_tol,
     .setup = penalty_setup,
     .transition = penalty_transition,
     .stored = penalty_stored,

@@ -51,6 +51,14 @@ static void toy_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, 
     *evd = closed ? k->force_rate : k->rate;
 }
 
+/* Its rounding level: the gap's open, the held contacts' force rounding
+** held. */
+static double toy_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
+{
+    (void)j;
+    return closed ? rt_force_tol(s, s->mode, y) : gt;
+}
+
 /* Every event logged at a toy gap is counted. */
 static void toy_on_event(nsm_sim *s, const nsm_event *ev)
 {
@@ -62,6 +70,7 @@ static const rt_law toy_law = {
     .name = "toy",
     .constraint = 1,
     .event = toy_event,
+    .event_tol = toy_event_tol,
     .setup = toy_setup,
     .transition = toy_transition,
     .on_event = toy_on_event,
