@@ -17,6 +17,10 @@
 **               transition or impact happens
 **   event_tol   the rounding level of that event function at y (gap_tol:
 **               the gap's, rt_gap_tol): below it a value is no crossing
+**   initial     at t = 0, the gap at (gap, rate): engages it (a force
+**               element) through rt_state_mode_add, or refuses a state it
+**               cannot start from (rt_fail's status); constraint gaps
+**               touching are decided by settle after it
 **   setup       after the model filled its numeric parameters: checks the
 **               gap's (and may fix the values the law sets itself);
 **               non-zero with s->msg written refuses the model
@@ -53,6 +57,7 @@ struct rt_law {
     void (*event)(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
                   double *evd);
     double (*event_tol)(const nsm_sim *s, int j, int closed, const double *y, double gap_tol);
+    int (*initial)(nsm_sim *s, int j, double gap, double rate, double gap_tol);
     int (*setup)(nsm_sim *s, int j);
     int (*transition)(nsm_sim *s, int j, unsigned *forget);
     double (*stored)(const nsm_sim *s, int j, const double *y);

@@ -42,6 +42,16 @@ static double impact_event_tol(const nsm_sim *s, int j, int closed, const double
     return closed ? rt_force_tol(s, s->mode, y) : gt;
 }
 
+/* At t = 0: a penetrated gap is a state the law cannot start from; a
+** touching one is left to settle (held or not by complementarity). */
+static int impact_initial(nsm_sim *s, int j, double gap, double rate, double tol)
+{
+    (void)rate;
+    if (gap < -tol)
+        return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
+    return NSM_OK;
+}
+
 /* The held gap j's force crossed zero: it separates (logged, its impact
 ** history forgotten), and settle decides which other touching gaps stay
 ** held with j forced open. */
@@ -64,6 +74,7 @@ const rt_law rt_law_impact = {
     .constraint = 1,
     .event = impact_event,
     .event_tol = impact_event_tol,
+    .initial = impact_initial,
     .setup = impact_setup,
     .transition = impact_transition,
 };

@@ -93,6 +93,18 @@ static double penalty_event_tol(const nsm_sim *s, int j, int closed, const doubl
     return gap >= fs ? gt : ft;
 }
 
+/* At t = 0 gap j starts engaged when penetrated or touching and closing
+** (release by gap), or touching with a pushing force (release by force). */
+static int penalty_initial(nsm_sim *s, int j, double gap, double wv, double tol)
+{
+    double f = rt_pen_force(s, j, -gap, -wv);
+    int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
+                                                      : (gap <= tol && f > 0);
+    if (on)
+        rt_state_mode_add(s, j);
+    return NSM_OK;
+}
+
 /* The energy stored in the engaged gap j at y: its spring's, at the
 ** penetration -gap. */
 static double penalty_stored(const nsm_sim *s, int j, const double *y)
@@ -112,6 +124,7 @@ const rt_law rt_law_penalty = {
     .constraint = 0,
     .event = penalty_event,
     .event_tol = penalty_event_tol,
+    .initial = penalty_initial,
     .setup = penalty_setup,
     .transition = penalty_transition,
     .stored = penalty_stored,

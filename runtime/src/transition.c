@@ -1167,8 +1167,9 @@ int rt_transition_gap(nsm_sim *s, int j, unsigned *forget)
     return rt_law_of(s, j)->transition(s, j, forget);
 }
 
-/* Initial mode at t = 0, first part: penalty gaps penetrated (or touching
-** and closing) are engaged, touching impact gaps at rest are closed if the
+/* Initial mode at t = 0, first part: each gap's law decides whether it
+** starts engaged (law.h: penalty gaps penetrated, or touching and closing;
+** an impact gap penetrated refuses the state), touching impact gaps at rest are closed if the
 ** force LCP says so (the gaps that stick added to *forget); the run loop's
 ** rt_initial_mode then gives touching impact gaps closing their impact. */
 int rt_initial_contacts(nsm_sim *s, unsigned *forget)
@@ -1178,15 +1179,9 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget)
     rt_state_mode_clear(s);
     for (int j = 0; j < s->g; j++) {
         double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = rt_wdot(s, j, v);
-        if (rt_law_is_force(s, j)) {
-            double f = rt_pen_force(s, j, -gap, -wv);
-            int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
-                                                              : (gap <= tol && f > 0);
-            if (on)
-                rt_state_mode_add(s, j);
-        } else if (gap < -tol) {
-            return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
-        }
+        int rc = rt_law_of(s, j)->initial(s, j, gap, wv, tol);
+        if (rc)
+            return rc;
     }
     unsigned none[s->mw];
     rt_mode_none(s, none);

@@ -59,6 +59,16 @@ static double toy_event_tol(const nsm_sim *s, int j, int closed, const double *y
     return closed ? rt_force_tol(s, s->mode, y) : gt;
 }
 
+/* At t = 0: a penetrated toy gap is refused, a touching one left to
+** settle. */
+static int toy_initial(nsm_sim *s, int j, double gap, double rate, double tol)
+{
+    (void)rate;
+    if (gap < -tol)
+        return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
+    return NSM_OK;
+}
+
 /* Every event logged at a toy gap is counted. */
 static void toy_on_event(nsm_sim *s, const nsm_event *ev)
 {
@@ -71,6 +81,7 @@ static const rt_law toy_law = {
     .constraint = 1,
     .event = toy_event,
     .event_tol = toy_event_tol,
+    .initial = toy_initial,
     .setup = toy_setup,
     .transition = toy_transition,
     .on_event = toy_on_event,
