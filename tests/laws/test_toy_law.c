@@ -6,7 +6,7 @@
 ** The model: a ball (m, gravity g) dropped from h on a floor whose gap has
 ** the toy law; the model says e = 0.9, the toy law fixes 0.5.  A force
 ** F1 t pulls the ball up, F1 = m g / T, so that once the bounces have
-** come to rest (their accumulation near 1.5 s) the floor's force
+** come to rest (their accumulation near 1.42 s) the floor's force
 ** m g - F1 t crosses zero at T = 10 s and the ball lifts off:
 ** x(t) = g (t - T)^3 / (6 T) after T.  Before the first impact
 ** x(t) = h - g t^2 / 2 + g t^3 / (6 T).  Checked against these closed forms:
@@ -14,8 +14,10 @@
 **     after it, -0.5 times: the toy's restitution, not the model's;
 **   - one separation, at T, done by the toy law's transition;
 **   - the toy law told of every event at its gap (on_event);
-**   - x and v at t_end.
-** With the argument `unregistered` it leaves out the registration and
+**   - x and v at t_end;
+** by the exact method and by adaptive (which locates the events with the
+** toy law's own event function).  TOY_TRACE=1 prints the events.  With
+** the argument `unregistered` it leaves out the registration and
 ** checks that the runtime refuses the model with a clear reason.
 */
 #include <math.h>
