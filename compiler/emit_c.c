@@ -306,7 +306,7 @@ static void emit_header(Cgen *cg)
             fprintf(o, " *   %d ", j);
             pcomment(o, m->gaps[j].name);
             fprintf(o, ": %s%s\n", m->gaps[j].curve ? "curved (nl_gap), " : "",
-                    m->gaps[j].law == LAW_IMPACT ? "impact"
+                    m->gaps[j].law == LAW_IMPACT ? law_name(LAW_IMPACT)
                                   : m->gaps[j].release == RELEASE_GAP ? "penalty, released when the gap reopens"
                                   : "penalty, released when the force vanishes");
         }
@@ -430,7 +430,7 @@ static void emit_tables(Cgen *cg)
         for (int j = 0; j < m->n_gaps; j++) {
             fprintf(o, "    {");
             pstr(o, m->gaps[j].name);
-            fprintf(o, ", %s, %s},\n", m->gaps[j].law == LAW_IMPACT ? "NSM_LAW_IMPACT" : "NSM_LAW_PENALTY",
+            fprintf(o, ", %s, %s},\n", law_rt_name(m->gaps[j].law),
                     m->gaps[j].release == RELEASE_GAP ? "NSM_RELEASE_GAP" : "NSM_RELEASE_FORCE");
         }
         fprintf(o, "};\n\n");

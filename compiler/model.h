@@ -90,7 +90,23 @@ typedef struct Force {
     bool state;       /* depends on a position or a velocity: a nonlinear model */
 } Force;
 
+/* The contact laws (sema.c reads each one's options): LAW_IMPACT's closed
+ * gap is a constraint, LAW_PENALTY's a force element. */
 typedef enum LawKind { LAW_IMPACT, LAW_PENALTY } LawKind;
+
+/* The word of the language for law, and the runtime's name of its number
+ * (nsm/model.h's enum nsm_law): one line per law. */
+static inline const char *law_name(LawKind law)
+{
+    static const char *const names[] = {[LAW_IMPACT] = "impact", [LAW_PENALTY] = "penalty"};
+    return names[law];
+}
+static inline const char *law_rt_name(LawKind law)
+{
+    static const char *const names[] = {[LAW_IMPACT] = "NSM_LAW_IMPACT",
+                                        [LAW_PENALTY] = "NSM_LAW_PENALTY"};
+    return names[law];
+}
 typedef enum Release { RELEASE_FORCE, RELEASE_GAP } Release;
 
 /* A unilateral constraint g = sum_i w[i] * x[i] + d >= 0. */

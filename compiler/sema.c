@@ -2238,63 +2238,94 @@ static bool impact_stiffness(Sema *s, const Opt *k, const Opt *ex, Gap *gap)
     return true;
 }
 
+/* The impact law's options: e (required, in [0, 1]) and, for the
+ * energetic impact law, its contact stiffness and exponent. */
+static bool law_impact_read(Sema *s, const Stmt *st, const Opt *law_opts, Gap *gap)
+{
+    static const char *const keys[] = {"e", "stiffness", "exponent"};
+    const Opt *found[3];
+    if (!take_opts(s, law_opts, keys, 3, found, "an impact"))
+        return false;
+    if (!impact_stiffness(s, found[1], found[2], gap))
+        return false;
+    if (!found[0]) {
+        diag_error(s->diag, st->law_loc,
+                   "an impact needs a coefficient of restitution: impact(e = ...)");
+        return false;
+    }
+    Val e = conv_slot(s, found[0]->value, 0, dim_none(), "the restitution 'e'");
+    if (!e.ok)
+        return false;
+    if (!check_range(s, e, found[0]->value, "the coefficient of restitution", 0, false, 1, ""))
+        return false;
+    gap->law = LAW_IMPACT;
+    gap->e = e.e;
+    return true;
+}
+
+/* The penalty law's options: k (required, >= 0), c (>= 0, default 0),
+ * release (force or gap) and the exponent of the penetration. */
+static bool law_penalty_read(Sema *s, const Stmt *st, const Opt *law_opts, Gap *gap)
+{
+    static const char *const keys[] = {"k", "c", "release", "exponent"};
+    const Opt *found[4];
+    bool ok;
+    if (!take_opts(s, law_opts, keys, 4, found, "a penalty contact"))
+        return false;
+    if (!found[0]) {
+        diag_error(s->diag, st->law_loc, "a penalty contact needs a stiffness: penalty(k = ...)");
+        return false;
+    }
+    if (found[3] && !penalty_exponent(s, found[3]->value, gap))
+        return false;
+    Val k = penalty_k(s, found[0]->value, gap->pexp);
+    ok = k.ok && check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,
+                             INFINITY, gap->pexp ? "SI" : "N/m");
+    gap->k = k.e;
+    gap->c = expr_num(s->ex, 0);
+    if (found[1]) {
+        Val cv = conv_slot(s, found[1]->value, 0, DIM_C, "the contact damping 'c'");
+        ok = cv.ok && check_range(s, cv, found[1]->value, "the contact damping 'c'", 0, false,
+                                  INFINITY, "N*s/m") && ok;
+        gap->c = cv.e;
+    }
+    gap->law = LAW_PENALTY;
+    gap->release = RELEASE_FORCE;
+    if (found[2]) {
+        if (!found[2]->word) {
+            diag_error(s->diag, found[2]->value->loc, "release must be 'force' or 'gap'");
+            ok = false;
+        } else if (strcmp(found[2]->word, "gap") == 0)
+            gap->release = RELEASE_GAP;
+    }
+    return ok;
+}
+
+/* The contact laws of the language, one entry each (the word the parser
+ * gives st->law, and the reader of its options): a new law adds its
+ * reader and its line here, its LawKind and its names in model.h. */
+static const struct {
+    const char *word;
+    bool (*read)(Sema *s, const Stmt *st, const Opt *law_opts, Gap *gap);
+} sema_laws[] = {
+    {"impact", law_impact_read},
+    {"penalty", law_penalty_read},
+};
+
 /* Reads a gap's law (its options law_opts) and adds the gap; returns its
  * index, or -1 after an error. */
 static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg)
 {
     const char *name = gap.name;
-    bool ok = true;
-    if (strcmp(st->law, "impact") == 0) {
-        static const char *const keys[] = {"e", "stiffness", "exponent"};
-        const Opt *found[3];
-        if (!take_opts(s, law_opts, keys, 3, found, "an impact"))
-            return -1;
-        if (!impact_stiffness(s, found[1], found[2], &gap))
-            return -1;
-        if (!found[0]) {
-            diag_error(s->diag, st->law_loc,
-                       "an impact needs a coefficient of restitution: impact(e = ...)");
-            return -1;
-        }
-        Val e = conv_slot(s, found[0]->value, 0, dim_none(), "the restitution 'e'");
-        if (!e.ok)
-            return -1;
-        if (!check_range(s, e, found[0]->value, "the coefficient of restitution", 0, false, 1, ""))
-            return -1;
-        gap.law = LAW_IMPACT;
-        gap.e = e.e;
-    } else {
-        static const char *const keys[] = {"k", "c", "release", "exponent"};
-        const Opt *found[4];
-        if (!take_opts(s, law_opts, keys, 4, found, "a penalty contact"))
-            return -1;
-        if (!found[0]) {
-            diag_error(s->diag, st->law_loc, "a penalty contact needs a stiffness: penalty(k = ...)");
-            return -1;
-        }
-        if (found[3] && !penalty_exponent(s, found[3]->value, &gap))
-            return -1;
-        Val k = penalty_k(s, found[0]->value, gap.pexp);
-        ok = k.ok && check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,
-                                 INFINITY, gap.pexp ? "SI" : "N/m");
-        gap.k = k.e;
-        gap.c = expr_num(s->ex, 0);
-        if (found[1]) {
-            Val cv = conv_slot(s, found[1]->value, 0, DIM_C, "the contact damping 'c'");
-            ok = cv.ok && check_range(s, cv, found[1]->value, "the contact damping 'c'", 0, false,
-                                      INFINITY, "N*s/m") && ok;
-            gap.c = cv.e;
-        }
-        gap.law = LAW_PENALTY;
-        gap.release = RELEASE_FORCE;
-        if (found[2]) {
-            if (!found[2]->word) {
-                diag_error(s->diag, found[2]->value->loc, "release must be 'force' or 'gap'");
-                ok = false;
-            } else if (strcmp(found[2]->word, "gap") == 0)
-                gap.release = RELEASE_GAP;
-        }
+    bool ok = false;
+    size_t i = 0;
+    while (i < sizeof sema_laws / sizeof sema_laws[0] && strcmp(st->law, sema_laws[i].word) != 0)
+        i++;
+    if (i == sizeof sema_laws / sizeof sema_laws[0]) {
+        diag_error(s->diag, st->law_loc, "unknown contact law '%s'", st->law);
+        return -1;
     }
+    ok = sema_laws[i].read(s, st, law_opts, &gap);
     if (!ok)
         return -1;
     if (gap.h && gap.law != LAW_IMPACT) {

@@ -36,6 +36,7 @@ LAYERS = [
         "linalg.c energy.c locate.c multiimpact.c",  # algebra, energy terms, locator pieces, multiple impacts
         "expm.c lcp.c"]),                     # exponentials, Van Loan integrals, the LCP
     ("the model", "src", [
+        "laws.c",                             # the table of contact laws (read below, called through)
         "message.c state.c sparse.c surface.c nonlin.c affine.c",  # messages, the current state, tables, surfaces, nonlinear terms, run-time expressions
         "coulomb.c",                          # friction elements' forces
         "dynamics.c"]),                       # forces, Delassus matrix, energies
@@ -51,6 +52,7 @@ LAYERS = [
         "stats.c",                            # energy audit, event log, rate guard
         "friction.c",                         # stick, slip, frictional impulses
         "transition.c",                       # impacts, stick, separation, initial mode
+        "law_impact.c law_penalty.c law_friction.c",  # the contact laws (law.h)
         "zeno.c"]),                           # Zeno and cascades
     ("run loop", "src", [
         "section.c",                          # Poincare sections' specification and records

@@ -293,7 +293,7 @@ long nsmpy_describe(char *buf, long len)
     for (int j = 0; j < m->n_gaps; j++) {
         JSON("%s[", j ? ", " : "");
         json_str(&p, end, m->gaps[j].name);
-        JSON(", \"%s\"]", m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact");
+        JSON(", \"%s\"]", nsm_law_name(m->gaps[j].law));
     }
     JSON("], \"outputs\": [");
     for (int k = 0; k < m->n_outputs; k++) {

@@ -777,7 +777,7 @@ static void write_stats(const nsm_sim *sim, const nsm_model *m, FILE *f)
         nsm_contact_stats cs;
         nsm_sim_contact_stats(sim, j, &cs);
         fprintf(f, "%s,%s,%ld,%ld,%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g\n",
-                m->gaps[j].name, m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact",
+                m->gaps[j].name, nsm_law_name(m->gaps[j].law),
                 cs.impacts, cs.zeno, cs.phases, cs.contact_time, mean(cs.contact_time, cs.phases),
                 cs.impulse, cs.peak_force, cs.max_speed, cs.energy_lost, cs.damper_energy,
                 pct(cs.aster_force), pct(au.aster_energy),
@@ -902,7 +902,7 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
         nsm_contact_stats cs;
         nsm_sim_contact_stats(sim, j, &cs);
         fprintf(f, "%-12s %-7s %8ld %5ld %7ld %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g\n",
-                m->gaps[j].name, m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact",
+                m->gaps[j].name, nsm_law_name(m->gaps[j].law),
                 cs.impacts, cs.zeno, cs.phases, cs.contact_time, mean(cs.contact_time, cs.phases),
                 cs.impulse, cs.peak_force, cs.max_speed, cs.energy_lost, cs.damper_energy);
     }

@@ -420,7 +420,7 @@ static int write_model(H5Out *h, const nsm_sim *sim)
         rc = -1;
     for (int j = 0; !rc && j < m->n_gaps; j++) {
         names[j] = m->gaps[j].name;
-        laws[j] = m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact";
+        laws[j] = nsm_law_name(m->gaps[j].law);
     }
     if (!rc)
         rc |= str_array(g, "contacts", names, m->n_gaps, 0) |
@@ -780,7 +780,7 @@ static int write_contacts(hid_t g, const nsm_model *m, const nsm_sim *sim)
         nsm_contact_stats cs;
         nsm_sim_contact_stats(sim, j, &cs);
         st[j].name = m->gaps[j].name ? m->gaps[j].name : "";
-        st[j].law = m->gaps[j].law == NSM_LAW_PENALTY ? "penalty" : "impact";
+        st[j].law = nsm_law_name(m->gaps[j].law);
         st[j].impacts = cs.impacts;
         st[j].zeno = cs.zeno;
         st[j].phases = cs.phases;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "energy.h"
 #include "linalg.h"
 #include "rt.h"
@@ -55,13 +56,13 @@ static void add_w(const nsm_sim *s, int j, double f, double *u)
 /* True when gap j is a penalty gap engaged in mode. */
 static int is_pen(const nsm_sim *s, const unsigned *mode, int j)
 {
-    return s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j);
+    return rt_law_is_force(s, j) && rt_mode_has(mode, j);
 }
 
 /* True when gap j is an impact gap held shut in mode. */
 static int is_shut(const nsm_sim *s, const unsigned *mode, int j)
 {
-    return s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(mode, j);
+    return rt_law_is_constraint(s, j) && rt_mode_has(mode, j);
 }
 
 /* F = fext + cflag*f_const - K x - C v + engaged penalty forces.  With cflag 0
@@ -618,28 +619,9 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
     if (s->nf)
         rt_fric_events(s, mode, x, v, a, lam, dlam, lamf, dlamf, ev + g, evd + g);
     for (int j = 0; j < g; j++) {
-        double gap = rt_wrow(s, j, x) + s->num.d[j] + h[j], wv = rt_wrow(s, j, v) + h[g + j];
-        double wa = rt_wrow(s, j, a) + h[2 * g + j];
-        int closed = rt_mode_has(mode, j);
-        if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
-            ev[j] = closed ? lam[j] : gap;
-            evd[j] = closed ? dlam[j] : wv;
-        } else if (!closed) {
-            double fs = -rt_pen_force(s, j, -gap, -wv);
-            if (s->m->gaps[j].release == NSM_RELEASE_GAP || gap >= fs) {
-                ev[j] = gap;
-                evd[j] = wv;
-            } else {
-                ev[j] = fs;
-                evd[j] = -rt_pen_force_rate(s, j, -gap, -wv, -wa);
-            }
-        } else if (s->m->gaps[j].release == NSM_RELEASE_FORCE) {
-            ev[j] = rt_pen_force(s, j, -gap, -wv);
-            evd[j] = rt_pen_force_rate(s, j, -gap, -wv, -wa);
-        } else {
-            ev[j] = -gap;
-            evd[j] = -wv;
-        }
+        rt_gap_kin k = { rt_wrow(s, j, x) + s->num.d[j] + h[j], rt_wrow(s, j, v) + h[g + j],
+                         rt_wrow(s, j, a) + h[2 * g + j], lam[j], dlam[j] };
+        rt_law_of(s, j)->event(s, j, rt_mode_has(mode, j), &k, &ev[j], &evd[j]);
     }
     return NSM_OK;
 }
@@ -810,16 +792,15 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
     return nsm_energy_kinetic(s->n, s->num.mass, y) + pot + rt_penalty_energy(s, mode, y) + s->Voff;
 }
 
-/* The energy stored in the engaged penalty gaps of mode at y: the sum of
-** 1/2 k p^2, p = -gap their penetration. */
+/* The energy stored in the closed gaps of mode at y: the sum of their
+** laws' stored energies (law.h; the penalty law's 1/2 k p^2, p = -gap its
+** penetration). */
 double rt_penalty_energy(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double e = 0;
     for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j)) {
-            rt_nl_at(s, y);
-            e += rt_pen_energy(s, j, -rt_gap(s, j, y));
-        }
+        if (rt_law_of(s, j)->stored && rt_mode_has(mode, j))
+            e += rt_law_of(s, j)->stored(s, j, y);
     return e;
 }
 

@@ -26,32 +26,17 @@
 #include <math.h>
 #include <string.h>
 
+#include "law.h"
 #include "rt.h"
 
-/* Rounding level of event function j at y: the gap's for a gap or a
-** penetration, the forces' for a contact force; an open penalty gap
-** released by force has the event function max(gap, k gap + c gap'), and
-** the level of the branch in use, none while the gap is clearly open (the
-** force form then crossing 0 is no event: the maximum is still the gap). */
+/* Rounding level of event function j at y: a friction element's, or gap
+** j's law's (law.h: the gap's for a gap or a penetration, the forces' for
+** a contact force). */
 static double event_tol(const nsm_sim *s, int j, const double *y)
 {
     if (j >= s->g)
         return rt_fric_event_tol(s, j, y);
-    double gt = rt_gap_tol(s, j, y);
-    int closed = rt_mode_has(s->mode, j);
-    if (s->m->gaps[j].law == NSM_LAW_IMPACT)
-        return closed ? rt_force_tol(s, s->mode, y) : gt;
-    if (s->m->gaps[j].release == NSM_RELEASE_GAP)
-        return gt;
-    double c = s->num.cc[j], gap = rt_gap(s, j, y);
-    double wv = rt_wrow(s, j, y + s->n), fs = -rt_pen_force(s, j, -gap, -wv);
-    double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) +
-                fmax(rt_pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
-    if (closed)
-        return ft;
-    if (gap > gt)
-        return 1e-300;  /* max(gap, ...) >= gap: clearly positive, whatever the other form */
-    return gap >= fs ? gt : ft;
+    return rt_law_of(s, j)->event_tol(s, j, rt_mode_has(s->mode, j), y, rt_gap_tol(s, j, y));
 }
 
 /* event_tol with the force rounding level of the held contacts computed
@@ -59,7 +44,7 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
 ** mode holds many (modeop.c). */
 static double event_tol_once(const nsm_sim *s, int j, const double *y, double *ftol)
 {
-    if (j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(s->mode, j)) {
+    if (j < s->g && rt_law_is_constraint(s, j) && rt_mode_has(s->mode, j)) {
         if (*ftol < 0)
             *ftol = rt_force_tol(s, s->mode, y);
         return *ftol;
@@ -78,7 +63,7 @@ static void open_events(const nsm_sim *s, double t, const double *y, double *ev)
             continue;
         double gap = rt_gap_at(s, j, t, y), k = s->num.kc[j], c = s->num.cc[j];
         ev[j] = gap;
-        if (s->m->gaps[j].law == NSM_LAW_PENALTY && s->m->gaps[j].release == NSM_RELEASE_FORCE)
+        if (rt_law_is_force(s, j) && s->m->gaps[j].release == NSM_RELEASE_FORCE)
             ev[j] = fmax(gap, k * gap + c * rt_gap_rate(s, j, t, y + s->n));
     }
 }
@@ -102,7 +87,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
         ev = evb;
     }
     for (int j = 0; j < g; j++) {
-        int closed = rt_mode_has(s->mode, j), impact = s->m->gaps[j].law == NSM_LAW_IMPACT;
+        int closed = rt_mode_has(s->mode, j), impact = rt_law_is_constraint(s, j);
         double gt = rt_gap_tol(s, j, Y1), gap = rt_gap_at(s, j, t1, Y1);
         if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
             rt_state_set_time(s, t1);
@@ -173,7 +158,7 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
 ** condition), whose touches of 0 within rounding are no release. */
 static int held_force(const nsm_sim *s, int j)
 {
-    return j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(s->mode, j);
+    return j < s->g && rt_law_is_constraint(s, j) && rt_mode_has(s->mode, j);
 }
 
 static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
@@ -198,7 +183,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             }
             continue;
         }
-        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_is_constraint(s, j) &&
             !rt_mode_has(s->mode, j) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
@@ -424,7 +409,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         return exact_event_max(s, mi, j, a, ra, x);
     double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
     int fric = j >= s->g;
-    int impact = fric || s->m->gaps[j].law == NSM_LAW_IMPACT, closed = fric || rt_mode_has(s->mode, j);
+    int impact = fric || rt_law_is_constraint(s, j), closed = fric || rt_mode_has(s->mode, j);
     if (s0 < -nz) {
         if (impact && !closed)
             return -1;
@@ -545,7 +530,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
     for (int j = 0; j < s->ge; j++) {
         double nz = mi->op ? event_tol_once(s, j, Y0, &ftol) : event_tol(s, j, Y0), x;
         const double *v0 = Y0 + n;
-        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_is_constraint(s, j) &&
             !rt_mode_has(s->mode, j) && rt_gap_at(s, j, t0, Y0) <= nz &&
             rt_gap_rate(s, j, t0, v0) < -rt_vel_tol(s, j, v0)) {
             /* another contact's impulse has driven it shut: its impact is now */

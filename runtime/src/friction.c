@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -489,7 +490,7 @@ static int multi_set(const nsm_sim *s, const int *idx, int r, int *out)
     for (int grown = 1; grown;) {
         grown = 0;
         for (int i = 0; i < s->g; i++) {
-            if (rt_mode_has(in, i) || s->m->gaps[i].law != NSM_LAW_IMPACT ||
+            if (rt_mode_has(in, i) || !rt_law_is_constraint(s, i) ||
                 (!rt_mode_has(s->mode, i) && fabs(rt_gap(s, i, s->y)) > rt_gap_tol(s, i, s->y)))
                 continue;
             memset(mine, 0, sizeof mine);
@@ -765,7 +766,7 @@ int rt_fric_impact(nsm_sim *s, int j, const double *v0)
     for (int grown = 1; grown;) {
         grown = 0;
         for (int a = 0; a < s->g; a++) {
-            if (rt_mode_has(reach, a) || s->m->gaps[a].law != NSM_LAW_IMPACT ||
+            if (rt_mode_has(reach, a) || !rt_law_is_constraint(s, a) ||
                 fabs(rt_gap(s, a, s->y)) > rt_gap_tol(s, a, s->y))
                 continue;
             for (int b = 0; b < s->g; b++)
@@ -912,7 +913,7 @@ int rt_fric_validate(nsm_sim *s)
     for (int k = 0; k < s->nf; k++) {
         double ms = s->num.mus[k], mk = s->num.muk[k], fn = s->num.fn[k];
         int j = rt_fric_normal_gap(s, k);
-        if (j >= s->g || (j >= 0 && s->m->gaps[j].law == NSM_LAW_PENALTY &&
+        if (j >= s->g || (j >= 0 && rt_law_is_force(s, j) &&
                           s->m->gaps[j].release == NSM_RELEASE_GAP)) {
             snprintf(s->msg, sizeof s->msg, "friction '%s': its normal force must be a gap's "
                      "contact force that never pulls (an impact gap, or a penalty gap released "

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "law.h"
 #include "rt.h"
 
 /* "free" or "closed: a, b" for a mode, into buf. */
@@ -106,6 +107,15 @@ const char *nsm_event_contact_name(const nsm_model *m, const nsm_event *ev)
     return k < m->n_frictions && m->frictions ? m->frictions[k].name : NULL;
 }
 
+/* Whether every gap of m names a registered contact law (laws.c). */
+static int laws_known(const nsm_model *m)
+{
+    for (int j = 0; j < m->n_gaps; j++)
+        if (!m->gaps || !rt_law_known(m->gaps[j].law))
+            return 0;
+    return 1;
+}
+
 /* Whether this runtime can simulate the model table m: NSM_OK, or
 ** NSM_EMODEL with the reason in *why (why may be NULL).  nsm_sim_create
 ** refuses exactly these tables, so that a caller told NULL can tell a
@@ -120,6 +130,8 @@ int nsm_model_check(const nsm_model *m, const char **why)
                   : m->n_gaps < 0 ? "the model table's gap count is negative"
                   : m->n_frictions > 0 && !m->frictions ? "the model table lists friction "
                                                           "elements without their table"
+                  : !laws_known(m) ? "a gap of the model table names a contact law this "
+                                     "program has not registered"
                   : NULL;
     if (why)
         *why = w;

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -136,7 +137,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
         for (int k = 0; k < s->nf; k++)  /* a stuck friction element's force */
             L[(size_t)k * na + col] = lamf[k];
         for (int j = 0; j < g; j++)     /* a held contact's force, column by column */
-            if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(mode, j))
+            if (rt_law_is_constraint(s, j) && rt_mode_has(mode, j))
                 ev[(size_t)j * na + col] = lam[j];
     }
     for (int r = 0; r < ng; r++)
@@ -146,7 +147,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
         for (int k = 0; k < n; k++) {
             double c = rt_csr_get(&s->sp.C, i, k);
             for (int j = 0; j < s->g; j++)
-                if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j))
+                if (rt_law_is_force(s, j) && rt_mode_has(mode, j))
                     c += s->num.cc[j] * rt_csr_get(&s->sp.W, j, i) * rt_csr_get(&s->sp.W, j, k);
             Qd[(size_t)(n + i) * na + n + k] = c;
         }
@@ -160,7 +161,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
         rt_fric_forms(s, mode, L, ev, ev + (size_t)g * na, Qd, Qw);
     /* the work of a moving surface through its held contact: lambda_j w_j . v */
     for (int j = 0; j < g && s->moving; j++) {
-        if (!s->m->gap_moving[j] || s->m->gaps[j].law != NSM_LAW_IMPACT || !rt_mode_has(mode, j))
+        if (!s->m->gap_moving[j] || !rt_law_is_constraint(s, j) || !rt_mode_has(mode, j))
             continue;
         double wd[n];
         const double *w = rt_dense_wrow(s, j, wd), *lr = ev + (size_t)j * na;
@@ -194,7 +195,7 @@ static void event_forms(nsm_sim *s, const unsigned *mode, double *ev, double *ev
         const double *w = rt_dense_wrow(s, j, wd);
         double k = s->num.kc[j], c = s->num.cc[j], d = s->num.d[j];
         double *e = ev + (size_t)j * na, *e2 = ev2 + (size_t)j * na;
-        int closed = rt_mode_has(mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+        int closed = rt_mode_has(mode, j), pen = rt_law_is_force(s, j);
         int byforce = s->m->gaps[j].release == NSM_RELEASE_FORCE;
         has2[j] = 0;
         if (!pen && closed)
@@ -379,7 +380,7 @@ static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
         ca[i] = rt_csr_abs(C, i);
     }
     for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(s->mode, j))
+        if (rt_law_is_force(s, j) && rt_mode_has(s->mode, j))
             for (int k = W->p[j]; k < W->p[j + 1]; k++) {
                 ka[W->i[k]] += fabs(s->num.kc[j] * W->x[k]) * wl1[j];
                 ca[W->i[k]] += fabs(s->num.cc[j] * W->x[k]) * wl1[j];

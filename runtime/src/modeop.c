@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "rt.h"
 
 #define RT_FLUSH 1e-300L     /* coefficients below this are 0 (op_scale) */
@@ -50,13 +51,13 @@ int rt_modeop_wanted(const nsm_sim *s)
 /* True when gap j is an impact gap held shut in mode. */
 static int op_shut(const nsm_sim *s, const unsigned *mode, int j)
 {
-    return s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(mode, j);
+    return rt_law_is_constraint(s, j) && rt_mode_has(mode, j);
 }
 
 /* True when gap j is a penalty gap engaged in mode. */
 static int op_pen(const nsm_sim *s, const unsigned *mode, int j)
 {
-    return s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(mode, j);
+    return rt_law_is_force(s, j) && rt_mode_has(mode, j);
 }
 
 /* Free a mode's operator. */
@@ -335,7 +336,7 @@ int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
         }
         op->wn[j] = sqrt(m2);
         int pen = op_pen(s, s->mode, j);
-        op->has2[j] = s->m->gaps[j].law == NSM_LAW_PENALTY && !pen &&
+        op->has2[j] = rt_law_is_force(s, j) && !pen &&
                       s->m->gaps[j].release == NSM_RELEASE_FORCE;
         if (!pen)
             continue;
@@ -534,7 +535,7 @@ void rt_modeop_form(const nsm_sim *s, int j, int second, long double *a, double 
         cn = op->sigma[op->clus[j]] * (op->kap / op->omega + op->damp + op->beta / op->mu);
     } else {
         double sx = 1, sv = 0, kc = s->num.kc[j], cc = s->num.cc[j];
-        int pen = s->m->gaps[j].law == NSM_LAW_PENALTY, closed = rt_mode_has(s->mode, j);
+        int pen = rt_law_is_force(s, j), closed = rt_mode_has(s->mode, j);
         int byforce = s->m->gaps[j].release == NSM_RELEASE_FORCE;
         if (second)
             sx = kc, sv = cc;               /* re-entry after a force release */

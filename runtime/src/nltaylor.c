@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -317,7 +318,7 @@ static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
 {
     int K = e->K;
     for (int j = 0; j < s->g; j++) {
-        if (s->m->gaps[j].law != NSM_LAW_PENALTY || !rt_mode_has(e->mode, j))
+        if (!rt_law_is_force(s, j) || !rt_mode_has(e->mode, j))
             continue;
         double gap = rt_nl_gap_curved(s, j) ? SER(e->G, j, k)
                                                    : wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
@@ -354,7 +355,7 @@ static void fric_slip_k(nsm_sim *s, RtNlTaylor *e, int k)
     for (int q = 0; q < s->nf; q++) {
         int j = rt_fric_normal_gap(s, q);
         SER(e->FN, q, k) = 0;
-        if (rt_fric_idle(s, e->mode, q) || (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT))
+        if (rt_fric_idle(s, e->mode, q) || (j >= 0 && rt_law_is_constraint(s, j)))
             continue;
         SER(e->FN, q, k) = j < 0 ? (k ? 0 : s->num.fn[q]) : SER(e->LAM, j, k);
         if (rt_fric_stuck(s, e->mode, q))
@@ -418,7 +419,7 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
 {
     int n = s->n, r = 0;
     for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(e->mode, j))
+        if (rt_law_is_constraint(s, j) && rt_mode_has(e->mode, j))
             e->held[r++] = j;
     for (int q = 0; q < s->nf; q++)
         if (rt_fric_stuck(s, e->mode, q))
@@ -480,7 +481,7 @@ static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
         SER(e->A, i, k) = af[i] + s->minv[i] * d[i];
     for (int q = 0; q < s->nf; q++) {
         int j = rt_fric_normal_gap(s, q);
-        if (j >= 0 && s->m->gaps[j].law == NSM_LAW_IMPACT && !rt_fric_idle(s, e->mode, q))
+        if (j >= 0 && rt_law_is_constraint(s, j) && !rt_fric_idle(s, e->mode, q))
             SER(e->FN, q, k) = SER(e->LAM, j, k);
     }
     return 0;
@@ -528,7 +529,7 @@ static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
             pw += SER(e->F, i, l) * SER(e->X, n + i, k - l);
         }
     for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_PENALTY && rt_mode_has(e->mode, j) && s->num.cc[j] != 0)
+        if (rt_law_is_force(s, j) && rt_mode_has(e->mode, j) && s->num.cc[j] != 0)
             for (int l = 0; l <= k; l++)
                 pd += s->num.cc[j] * SER(e->PR, j, l) * SER(e->PR, j, k - l);
     if (s->nf)
@@ -664,7 +665,7 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
     int K = e->K;
     if (j >= s->g)
         return fric_event_series(s, e, j - s->g, a);
-    int closed = rt_mode_has(e->mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+    int closed = rt_mode_has(e->mode, j), pen = rt_law_is_force(s, j);
     for (int k = 0; k < K; k++) {
         if (closed && pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
             a[k] = SER(e->P, j, k);

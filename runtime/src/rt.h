@@ -252,6 +252,7 @@ struct nsm_sim {
     int mw;                   /* words of a mode: NSM_MODE_WORDS(ge) */
     struct RtFric *fr;        /* friction's transition state, friction.c */
     struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
+    const struct rt_law **law; /* g: each gap's contact law (laws.c, law.h) */
     int na;                   /* exact method: 2n + n_gen + 1 */
     double *p, *c;            /* parameters (with overrides), constants */
     nsm_numeric num;

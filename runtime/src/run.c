@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -59,10 +60,10 @@ static int transition_fric(nsm_sim *s, int j)
 {
     int rc;
     if (j >= s->g) {
-        rc = rt_fric_transition(s, j);
+        rc = rt_law_column(s, j)->transition(s, j, NULL);
         return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
     }
-    int imp = s->nf && s->m->gaps[j].law == NSM_LAW_IMPACT && !rt_mode_has(s->mode, j);
+    int imp = s->nf && rt_law_is_constraint(s, j) && !rt_mode_has(s->mode, j);
     double v0[imp ? s->n : 1];
     if (imp)
         memcpy(v0, s->y + s->n, sizeof v0);
@@ -79,7 +80,7 @@ static int transition_gap(nsm_sim *s, int j)
 {
     unsigned forget[s->mw];
     rt_mode_none(s, forget);
-    if (s->m->gaps[j].law == NSM_LAW_IMPACT && !rt_mode_has(s->mode, j))
+    if (rt_law_is_constraint(s, j) && !rt_mode_has(s->mode, j))
         return impact(s, j);
     int rc = rt_transition_gap(s, j, forget);
     rt_zeno_forget(s, forget);
@@ -107,7 +108,7 @@ int rt_initial_mode(nsm_sim *s)
     for (int again = 1, rounds = 0; again && rounds < 1000; rounds++) {
         again = 0;
         for (int j = 0; j < s->g; j++) {
-            if (s->m->gaps[j].law != NSM_LAW_IMPACT || rt_mode_has(s->mode, j))
+            if (!rt_law_is_constraint(s, j) || rt_mode_has(s->mode, j))
                 continue;
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && rt_wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
                 double v0[n];

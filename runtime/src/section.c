@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "rt.h"
 
 #define SEC_TEXT 256
@@ -108,7 +109,7 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
                 sec->gap = j;
         if (sec->gap < 0 || f2[0])
             return spec_fail(s, "section '%s': %s", spec, f2[0] ? "impact takes one gap name" : "no such gap");
-        if (s->m->gaps[sec->gap].law != NSM_LAW_IMPACT)
+        if (!rt_law_is_constraint(s, sec->gap))
             return spec_fail(s, "section '%s': %s", spec, "the gap is a penalty contact (no impacts)");
         return NSM_OK;
     }

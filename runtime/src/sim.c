@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "energy.h"
+#include "law.h"
 #include "rt.h"
 
 /* Allocate n doubles (at least one) or record failure in *bad. */
@@ -67,7 +68,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->minv = dalloc(n, &bad);
     s->zeno.c_mask = calloc((size_t)s->mw, sizeof(unsigned));
     s->zeno.f_mask = calloc((size_t)s->mw, sizeof(unsigned));
-    if (rt_state_alloc(s) || !s->zeno.c_mask || !s->zeno.f_mask)
+    if (rt_law_bind(s) || rt_state_alloc(s) || !s->zeno.c_mask || !s->zeno.f_mask)
         bad = 1;
     if (!bad && (rt_sparse_alloc(s) || rt_clus_alloc(s)))
         bad = 1;
@@ -130,6 +131,7 @@ void nsm_sim_free(nsm_sim *s)
     rt_mode_free(s);
     rt_sparse_free(s);
     rt_clus_free(s);
+    rt_law_free(s);
     rt_state_free(s);
     free(s->zeno.c_mask);
     free(s->zeno.f_mask);
@@ -393,10 +395,8 @@ int nsm_sim_reset(nsm_sim *s)
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
-    if (rt_sparse_build(s) || rt_nl_setup(s))
+    if (rt_law_setup(s) || rt_sparse_build(s) || rt_nl_setup(s))
         return s->failed;
-    if (rt_fric_validate(s))
-        return NSM_EMODEL;
     rt_surface_setup(s);
     for (int i = 0; i < s->n; i++) {
         if (!(s->num.mass[i] > 0)) {

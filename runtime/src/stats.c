@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "energy.h"
 #include "rt.h"
 
@@ -180,7 +181,7 @@ static int dissipators(const nsm_sim *s, const unsigned *mode, int *which)
         if (s->num.sc[k] != 0)
             c++, *which = k;
     for (int j = 0; j < s->g; j++)
-        if (rt_mode_has(mode, j) && s->m->gaps[j].law == NSM_LAW_PENALTY && s->num.cc[j] != 0)
+        if (rt_mode_has(mode, j) && rt_law_of(s, j)->damping && rt_law_of(s, j)->damping(s, j) != 0)
             c++, *which = s->m->n_springs + j;
     return c;
 }
@@ -266,9 +267,9 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
                 qd[k] += wq * s->num.sc[k] * dv * dv;
             }
             for (int j = 0; j < g; j++)
-                if (rt_mode_has(s->mode, j) && s->m->gaps[j].law == NSM_LAW_PENALTY) {
+                if (rt_mode_has(s->mode, j) && rt_law_of(s, j)->damping) {
                     double wv = rt_wrow(s, j, v);
-                    qd[ns + j] += wq * s->num.cc[j] * wv * wv;
+                    qd[ns + j] += wq * rt_law_of(s, j)->damping(s, j) * wv * wv;
                 }
         }
         if (need_b) {
@@ -359,7 +360,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         memset(lam, 0, sizeof lam);
     for (int j = 0; j < g; j++) {
         RtGapStats *gs = &st->gap[j];
-        int closed = rt_mode_has(s->mode, j), pen = s->m->gaps[j].law == NSM_LAW_PENALTY;
+        int closed = rt_mode_has(s->mode, j), pen = rt_law_is_force(s, j);
         double p0, pd0, p1, pd1;
         if (!closed)
             continue;
@@ -399,7 +400,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     st->num += (E - einj) * (E - einj);
     st->den += einj * einj;
     for (int j = 0; j < g; j++) {
-        if (s->m->gaps[j].law != NSM_LAW_PENALTY)
+        if (!rt_law_is_force(s, j))
             continue;
         double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = rt_pen_force(s, j, p, 0);
         double F = rt_mode_has(s->mode, j) ? lam[j] : 0;
@@ -577,7 +578,7 @@ int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
     out->zeno = gs->zeno;
     out->phases = gs->phases;
     out->contact_time = gs->time + (gs->open ? s->t - gs->since : 0);
-    int pen = s->m->gaps[j].law == NSM_LAW_PENALTY, partial = s->st->partial;
+    int pen = rt_law_is_force(s, j), partial = s->st->partial;
     out->impulse = pen && partial ? NAN : gs->impulse;
     out->peak_force = partial ? NAN : gs->peak;
     out->max_speed = gs->vmax;
@@ -626,6 +627,9 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
 {
     int W = s->rate.window;
     stats_event(s, ev);
+    if (ev->kind != NSM_EV_TIME && ev->contact >= 0 && ev->contact < s->ge &&
+        rt_law_column(s, ev->contact)->on_event)
+        rt_law_column(s, ev->contact)->on_event(s, ev);
     s->nevents++;
     if (guarded) {
         if (s->rate.n >= W) {

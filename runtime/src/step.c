@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "dp5.h"
 #include "linalg.h"
 #include "rt.h"
@@ -68,7 +69,7 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
     int n = s->n;
     double sum = 0;
     for (int j = 0; j < s->g; j++) {
-        if (!rt_mode_has(s->mode, j) || s->m->gaps[j].law != NSM_LAW_PENALTY)
+        if (!rt_mode_has(s->mode, j) || !rt_law_is_force(s, j))
             continue;
         double wd[n];
         const double *w = rt_dense_wrow(s, j, wd);
@@ -838,7 +839,7 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
 static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
     int n = s->n;
-    if (j >= s->g || s->m->gaps[j].law != NSM_LAW_IMPACT || rt_mode_has(s->mode, j))
+    if (j >= s->g || !rt_law_is_constraint(s, j) || rt_mode_has(s->mode, j))
         return;
     int k = shadow_index(s, t, Y);
     if (k < 0)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -60,7 +61,7 @@ double rt_surface_book(nsm_sim *s)
     const double *v = s->y + n;
     double *vb = s->sfw.vbook;
     for (int j = 0; j < s->g; j++)
-        if (s->m->gaps[j].law == NSM_LAW_IMPACT &&
+        if (rt_law_is_constraint(s, j) &&
             fabs(rt_gap(s, j, s->y)) <= 1e3 * rt_gap_tol(s, j, s->y)) {
             idx[r++] = j;
             any |= s->m->gap_moving[j];
@@ -139,11 +140,11 @@ void rt_surface_step(nsm_sim *s, double t1, const double *Y1, double *dW)
         return;
     int any = 0;
     for (int j = 0; j < s->g; j++)
-        any |= s->m->gap_moving[j] && s->m->gaps[j].law == NSM_LAW_IMPACT && rt_mode_has(s->mode, j);
+        any |= s->m->gap_moving[j] && rt_law_is_constraint(s, j) && rt_mode_has(s->mode, j);
     if (!any || rt_events(s, s->mode, s->t, s->y, e0, d0) || rt_events(s, s->mode, t1, Y1, e1, d1))
         return;
     for (int j = 0; j < s->g; j++) {
-        if (!s->m->gap_moving[j] || s->m->gaps[j].law != NSM_LAW_IMPACT || !rt_mode_has(s->mode, j))
+        if (!s->m->gap_moving[j] || !rt_law_is_constraint(s, j) || !rt_mode_has(s->mode, j))
             continue;
         double wk = 0;
         for (int q = 0; q < 4; q++) {

@@ -17,13 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
 /* Whether gap j is an impact gap. */
 int rt_is_impact(const nsm_sim *s, int j)
 {
-    return s->m->gaps[j].law == NSM_LAW_IMPACT;
+    return rt_law_is_constraint(s, j);
 }
 
 /* Relative normal velocity of gap j at velocities v, now: w_j . v, plus
@@ -1157,38 +1158,18 @@ int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget)
 }
 
 /* The transition of gap j, but for the impact of an open impact gap (the
-** run loop's impact: rt_impact_begin and on): a separation of an impact
-** gap, or a penalty contact's engagement or release; the gaps that stick or
-** separate (j's separation too) are added to *forget. */
+** run loop's impact: rt_impact_begin and on), j's law's (law.h): a
+** separation of an impact gap, or a penalty contact's engagement or
+** release; the gaps that stick or separate (j's separation too) are added
+** to *forget. */
 int rt_transition_gap(nsm_sim *s, int j, unsigned *forget)
 {
-    unsigned bit[s->mw], ref[s->mw];
-    const double *v = s->y + s->n;
-    int closed = rt_mode_has(s->mode, j), rc;
-    rt_mode_none(s, bit);
-    rt_mode_add(bit, j);
-    rt_mode_copy(s, ref, s->mode);
-    if (s->m->gaps[j].law == NSM_LAW_IMPACT) {
-        rt_state_mode_del(s, j);
-        rt_mode_add(forget, j);
-        if ((rc = rt_log_event(s, NSM_EV_SEPARATION, j, rt_wdot(s, j, v), rt_wdot(s, j, v), 0, 0, 1)))
-            return rc;
-        return rt_settle(s, s->mode, bit, forget);
-    }
-    double Eb = rt_mech_energy(s, s->mode, s->y);
-    rt_state_mode_flip(s, j);
-    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
-    rt_transition_loss_add(s, lost);
-    rc = rt_log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, rt_wdot(s, j, v),
-                   rt_wdot(s, j, v), 0, lost, 1);
-    if (rc)
-        return rc;
-    rt_mode_del(ref, j);
-    return rt_settle(s, ref, NULL, forget);
+    return rt_law_of(s, j)->transition(s, j, forget);
 }
 
-/* Initial mode at t = 0, first part: penalty gaps penetrated (or touching
-** and closing) are engaged, touching impact gaps at rest are closed if the
+/* Initial mode at t = 0, first part: each gap's law decides whether it
+** starts engaged (law.h: penalty gaps penetrated, or touching and closing;
+** an impact gap penetrated refuses the state), touching impact gaps at rest are closed if the
 ** force LCP says so (the gaps that stick added to *forget); the run loop's
 ** rt_initial_mode then gives touching impact gaps closing their impact. */
 int rt_initial_contacts(nsm_sim *s, unsigned *forget)
@@ -1198,15 +1179,9 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget)
     rt_state_mode_clear(s);
     for (int j = 0; j < s->g; j++) {
         double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = rt_wdot(s, j, v);
-        if (s->m->gaps[j].law == NSM_LAW_PENALTY) {
-            double f = rt_pen_force(s, j, -gap, -wv);
-            int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
-                                                              : (gap <= tol && f > 0);
-            if (on)
-                rt_state_mode_add(s, j);
-        } else if (gap < -tol) {
-            return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
-        }
+        int rc = rt_law_of(s, j)->initial(s, j, gap, wv, tol);
+        if (rc)
+            return rc;
     }
     unsigned none[s->mw];
     rt_mode_none(s, none);

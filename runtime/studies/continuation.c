@@ -49,6 +49,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -283,7 +284,7 @@ static int cont_gap_min(Cont *c, const double *y, double p, double *gmin)
     unsigned free_mode[s->mw];
     rt_mode_none(s, free_mode);
     for (int j = 0; j < s->g; j++) {
-        if (s->m->gaps[j].law != NSM_LAW_IMPACT)
+        if (!rt_law_is_constraint(s, j))
             continue;
         double best = HUGE_VAL, tb = 0;
         for (int i = 0; i <= GAP_SAMPLES; i++) {

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -61,7 +62,7 @@ static int track_step(nsm_sim *s, double t1, const double *Y1, int j, void *ud)
     }
     if (j < 0)
         return NSM_OK;
-    if (s->m->gaps[j].law != NSM_LAW_IMPACT) {
+    if (!rt_law_is_constraint(s, j)) {
         snprintf(k->why, sizeof k->why, "a penalty contact engages at t = %.17g s", t1);
         return NSM_OK;
     }

@@ -76,6 +76,9 @@ typedef void (*nsm_warning_fn)(void *ud, const nsm_sim *sim, const char *text);
 const char *nsm_event_kind_name(int kind);
 /* Name of a method ("rk4", "adaptive", "exact"); -1 from nsm_method_parse if unknown. */
 const char *nsm_method_name(int method);
+/* Name of a contact law (nsm_gap_info.law: "impact", "penalty", or a law a
+** program registered), "?" if no law has that number. */
+const char *nsm_law_name(int law);
 int nsm_method_parse(const char *name);
 
 /* Create a simulation at the model's defaults (parameters, method, dt, every),

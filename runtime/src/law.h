@@ -1,0 +1,103 @@
+/*
+** law.h: the table of contact laws (laws.c) and the interface each law
+** provides (docs/runtime.md, "How to add a contact law").
+**
+** A gap's law (nsm_gap_info.law) indexes the table; the friction
+** elements' event columns have the friction law (law_friction.c).  A law says which of
+** the runtime's two contact mechanics carries its closed gap, and gives
+** what is its own:
+**   constraint  1: the closed gap is a unilateral constraint, held shut by
+**               the force LCP (settle), reached by an impact whose
+**               restitution is num.e[j] (the impact law); 0: the closed
+**               gap is a force element k p^a + c p' of its penetration
+**               p = -gap (the penalty law)
+**   event       the gap's event function and its rate at a state (rk4's
+**               and adaptive's event source; the exact method's are the
+**               mode's rows, mode.c): its zero is where the law's
+**               transition or impact happens
+**   event_tol   the rounding level of that event function at y (gap_tol:
+**               the gap's, rt_gap_tol): below it a value is no crossing
+**   initial     at t = 0, the gap at (gap, rate): engages it (a force
+**               element) through rt_state_mode_add, or refuses a state it
+**               cannot start from (rt_fail's status); constraint gaps
+**               touching are decided by settle after it
+**   setup       after the model filled its numeric parameters: checks the
+**               gap's (and may fix the values the law sets itself);
+**               non-zero with s->msg written refuses the model
+**   transition  what happens at the gap's event other than an impact (the
+**               separation of a held gap, a force element's engagement or
+**               release): changes the mode through the state's setters,
+**               logs the event, ends with rt_settle (transition.c)
+**   stored      the energy stored in the closed gap at y (NULL: none)
+**   damping     the viscous coefficient c of the closed gap: it
+**               dissipates c (w.v)^2 (NULL: none)
+**   on_event    told of every event logged at the gap, after the
+**               runtime's statistics took it (the law's own; NULL: none)
+** Lower layers read the table (rt_law_of and the predicates below, no
+** calls); the laws' functions, called through it, sit in the transitions'
+** layer (tests/layers.py).
+*/
+#ifndef NSM_LAW_H
+#define NSM_LAW_H
+
+#include "rt.h"
+
+#define RT_LAWS 8             /* law identifiers 0 .. RT_LAWS - 1 */
+
+/* A gap's kinematics at one state, for its law's event function: the gap,
+** its rate and acceleration (w.x + d + h, w.v + h', w.a + h''), and when
+** held as a constraint its force lambda and lambda's rate. */
+typedef struct rt_gap_kin {
+    double gap, rate, acc, force, force_rate;
+} rt_gap_kin;
+
+struct rt_law {
+    const char *name;
+    int constraint;
+    void (*event)(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                  double *evd);
+    double (*event_tol)(const nsm_sim *s, int j, int closed, const double *y, double gap_tol);
+    int (*initial)(nsm_sim *s, int j, double gap, double rate, double gap_tol);
+    int (*setup)(nsm_sim *s, int j);
+    int (*transition)(nsm_sim *s, int j, unsigned *forget);
+    double (*stored)(const nsm_sim *s, int j, const double *y);
+    double (*damping)(const nsm_sim *s, int j);
+    void (*on_event)(nsm_sim *s, const nsm_event *ev);
+};
+typedef struct rt_law rt_law;
+
+extern const rt_law rt_law_impact, rt_law_penalty, rt_law_friction;
+extern const rt_law *rt_law_table[RT_LAWS];
+
+int rt_law_register(int id, const rt_law *law);
+int rt_law_known(int id);
+int rt_law_bind(nsm_sim *s);
+void rt_law_free(nsm_sim *s);
+int rt_law_setup(nsm_sim *s);
+
+/* The law of gap j (bound when the simulation was created). */
+static inline const rt_law *rt_law_of(const nsm_sim *s, int j)
+{
+    return s->law[j];
+}
+
+/* The law of event column j: gap j's, or friction's for the friction
+** elements' columns g .. ge - 1. */
+static inline const rt_law *rt_law_column(const nsm_sim *s, int j)
+{
+    return j < s->g ? rt_law_of(s, j) : &rt_law_friction;
+}
+
+/* Whether gap j's law holds it shut as a constraint when closed (impacts). */
+static inline int rt_law_is_constraint(const nsm_sim *s, int j)
+{
+    return rt_law_of(s, j)->constraint;
+}
+
+/* Whether gap j's law makes its closed gap a force element (penalty). */
+static inline int rt_law_is_force(const nsm_sim *s, int j)
+{
+    return !rt_law_of(s, j)->constraint;
+}
+
+#endif

@@ -1,0 +1,80 @@
+/*
+** law_impact.c: the impact law (Newton's restitution; docs/theory.md).
+**
+** A closed impact gap is a unilateral constraint: the runtime's
+** complementarity (settle, transition.c) holds it shut while its force
+** lambda >= 0, and a closing gap is reached by an impact, the impulse LCP
+** with restitution num.e[j] (Moreau 1988; Pfeiffer and Glocker 1996).
+** What is the law's own: its restitution's check, and the separation of a
+** held gap when its force crosses zero.
+*/
+#include <math.h>
+#include <stdio.h>
+
+#include "law.h"
+
+/* Gap j's restitution must lie in [0, 1]: more would create energy. */
+static int impact_setup(nsm_sim *s, int j)
+{
+    double e = s->num.e[j];
+    if (e >= 0 && e <= 1)
+        return 0;
+    snprintf(s->msg, sizeof s->msg, "gap '%s': its restitution e = %.12g is not in [0, 1]",
+             s->m->gaps[j].name, e);
+    return 1;
+}
+
+/* Gap j's event function: open, the gap (its impact at 0); held, its
+** force lambda (its separation at 0). */
+static void impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                         double *evd)
+{
+    (void)s, (void)j;
+    *ev = closed ? k->force : k->gap;
+    *evd = closed ? k->force_rate : k->rate;
+}
+
+/* The rounding level of gap j's event function at y: the gap's when open,
+** the held contacts' force rounding when held. */
+static double impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
+{
+    (void)j;
+    return closed ? rt_force_tol(s, s->mode, y) : gt;
+}
+
+/* At t = 0: a penetrated gap is a state the law cannot start from; a
+** touching one is left to settle (held or not by complementarity). */
+static int impact_initial(nsm_sim *s, int j, double gap, double rate, double tol)
+{
+    (void)rate;
+    if (gap < -tol)
+        return rt_fail(s, NSM_EMODEL, j, "initial state penetrates the gap (gap = %.6g)", gap);
+    return NSM_OK;
+}
+
+/* The held gap j's force crossed zero: it separates (logged, its impact
+** history forgotten), and settle decides which other touching gaps stay
+** held with j forced open. */
+static int impact_transition(nsm_sim *s, int j, unsigned *forget)
+{
+    unsigned bit[s->mw];
+    const double *v = s->y + s->n;
+    int rc;
+    rt_mode_none(s, bit);
+    rt_mode_add(bit, j);
+    rt_state_mode_del(s, j);
+    rt_mode_add(forget, j);
+    if ((rc = rt_log_event(s, NSM_EV_SEPARATION, j, rt_wdot(s, j, v), rt_wdot(s, j, v), 0, 0, 1)))
+        return rc;
+    return rt_settle(s, s->mode, bit, forget);
+}
+
+const rt_law rt_law_impact = {
+    .name = "impact",
+    .constraint = 1,
+    .event = impact_event,
+    .event_tol = impact_event_tol,
+    .initial = impact_initial,
+    .setup = impact_setup,
+    .transition = impact_transition,
+};

@@ -1,0 +1,132 @@
+/*
+** law_penalty.c: the penalty law (a compliant contact: docs/theory.md).
+**
+** A closed penalty gap is a force element: the force k p^a + c p' of its
+** penetration p = -gap (rt_pen_force, dynamics.c) acts while it is engaged,
+** stores the energy of its spring (rt_pen_energy) and dissipates c p'^2 in
+** its damper.  It is released when its gap opens again (release gap) or
+** when its force would pull (release force).  What
+** is the law's own: its parameters' check, the engagement and release, its
+** stored energy and its damping.
+*/
+#include <math.h>
+#include <stdio.h>
+
+#include "law.h"
+
+/* Gap j's stiffness and damping must be finite and >= 0. */
+static int penalty_setup(nsm_sim *s, int j)
+{
+    double k = s->num.kc[j], c = s->num.cc[j];
+    if (k >= 0 && c >= 0 && isfinite(k) && isfinite(c))
+        return 0;
+    snprintf(s->msg, sizeof s->msg, "gap '%s': its stiffness k = %.12g and damping c = %.12g "
+             "must be finite and >= 0", s->m->gaps[j].name, k, c);
+    return 1;
+}
+
+/* Gap j engages or releases: the mode flips j, the mechanical energy the
+** flip changes (the spring's, where the gap is not at zero) is booked as
+** the transition's loss, the event is logged, and settle decides the
+** constraint gaps again. */
+static int penalty_transition(nsm_sim *s, int j, unsigned *forget)
+{
+    unsigned ref[s->mw];
+    const double *v = s->y + s->n;
+    int closed = rt_mode_has(s->mode, j), rc;
+    rt_mode_copy(s, ref, s->mode);
+    double Eb = rt_mech_energy(s, s->mode, s->y);
+    rt_state_mode_flip(s, j);
+    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
+    rt_transition_loss_add(s, lost);
+    rc = rt_log_event(s, closed ? NSM_EV_CONTACT_EXIT : NSM_EV_CONTACT_ENTER, j, rt_wdot(s, j, v),
+                      rt_wdot(s, j, v), 0, lost, 1);
+    if (rc)
+        return rc;
+    rt_mode_del(ref, j);
+    return rt_settle(s, ref, NULL, forget);
+}
+
+/* Gap j's event function.  Open: the gap, or, released by force, the
+** force -(k p^a + c p') of the approach when it is below the gap (a fast
+** approach engages at the force's zero, before contact).  Engaged: the
+** force (released by force) or the penetration -gap (released by gap). */
+static void penalty_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                          double *evd)
+{
+    double gap = k->gap, wv = k->rate, wa = k->acc;
+    int by_gap = s->m->gaps[j].release == NSM_RELEASE_GAP;
+    if (!closed) {
+        double fs = -rt_pen_force(s, j, -gap, -wv);
+        if (by_gap || gap >= fs) {
+            *ev = gap;
+            *evd = wv;
+        } else {
+            *ev = fs;
+            *evd = -rt_pen_force_rate(s, j, -gap, -wv, -wa);
+        }
+    } else if (!by_gap) {
+        *ev = rt_pen_force(s, j, -gap, -wv);
+        *evd = rt_pen_force_rate(s, j, -gap, -wv, -wa);
+    } else {
+        *ev = -gap;
+        *evd = -wv;
+    }
+}
+
+/* The rounding level of gap j's event function at y (gt: the gap's): the
+** gap's for a release by gap; else the force's, k p^a + c p' formed from
+** terms of their own size, or the gap's where the open gap's event is the
+** gap (a gap clearly open: any tiny level, max(gap, ...) >= gap). */
+static double penalty_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
+{
+    if (s->m->gaps[j].release == NSM_RELEASE_GAP)
+        return gt;
+    double c = s->num.cc[j], gap = rt_gap(s, j, y);
+    double wv = rt_wrow(s, j, y + s->n), fs = -rt_pen_force(s, j, -gap, -wv);
+    double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) +
+                fmax(rt_pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
+    if (closed)
+        return ft;
+    if (gap > gt)
+        return 1e-300;  /* max(gap, ...) >= gap: clearly positive, whatever the other form */
+    return gap >= fs ? gt : ft;
+}
+
+/* At t = 0 gap j starts engaged when penetrated or touching and closing
+** (release by gap), or touching with a pushing force (release by force). */
+static int penalty_initial(nsm_sim *s, int j, double gap, double wv, double tol)
+{
+    double f = rt_pen_force(s, j, -gap, -wv);
+    int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
+                                                      : (gap <= tol && f > 0);
+    if (on)
+        rt_state_mode_add(s, j);
+    return NSM_OK;
+}
+
+/* The energy stored in the engaged gap j at y: its spring's, at the
+** penetration -gap. */
+static double penalty_stored(const nsm_sim *s, int j, const double *y)
+{
+    rt_nl_at(s, y);
+    return rt_pen_energy(s, j, -rt_gap(s, j, y));
+}
+
+/* The engaged gap j's damper coefficient c. */
+static double penalty_damping(const nsm_sim *s, int j)
+{
+    return s->num.cc[j];
+}
+
+const rt_law rt_law_penalty = {
+    .name = "penalty",
+    .constraint = 0,
+    .event = penalty_event,
+    .event_tol = penalty_event_tol,
+    .initial = penalty_initial,
+    .setup = penalty_setup,
+    .transition = penalty_transition,
+    .stored = penalty_stored,
+    .damping = penalty_damping,
+};

@@ -1,0 +1,83 @@
+/*
+** laws.c: the table of contact laws (law.h; docs/runtime.md, "How to add
+** a contact law").
+**
+** A gap's nsm_gap_info.law indexes rt_law_table.  The laws of the runtime
+** are registered here, one line each; a program adds its own with
+** rt_law_register before it creates a simulation.  nsm_model_check refuses
+** a model whose gap names a law absent from the table, so that nothing
+** below reads an empty entry.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "law.h"
+
+const rt_law *rt_law_table[RT_LAWS] = {
+    [NSM_LAW_IMPACT] = &rt_law_impact,    /* law_impact.c */
+    [NSM_LAW_PENALTY] = &rt_law_penalty,  /* law_penalty.c */
+};
+
+/* Register law under identifier id (the value of nsm_gap_info.law that
+** selects it): NSM_OK, or NSM_EINVAL for an identifier out of range or
+** taken by another law, or a law without a name, event, event_tol,
+** initial or transition.  Not
+** thread-safe: register before creating simulations. */
+int rt_law_register(int id, const rt_law *law)
+{
+    if (id < 0 || id >= RT_LAWS || !law || !law->name || !law->transition || !law->event ||
+        !law->event_tol || !law->initial)
+        return NSM_EINVAL;
+    if (rt_law_table[id] && rt_law_table[id] != law)
+        return NSM_EINVAL;
+    rt_law_table[id] = law;
+    return NSM_OK;
+}
+
+/* Whether law identifier id names a registered law. */
+int rt_law_known(int id)
+{
+    return id >= 0 && id < RT_LAWS && rt_law_table[id];
+}
+
+/* Name of contact law `law` ("impact", "penalty", ...), "?" if it is not
+** registered. */
+const char *nsm_law_name(int law)
+{
+    return rt_law_known(law) ? rt_law_table[law]->name : "?";
+}
+
+/* Bind each gap of the simulation to its law (s->law, read on every
+** step: one load, as the model table's law field was); nsm_model_check
+** has made sure they are registered.  NSM_ENOMEM, or NSM_OK. */
+int rt_law_bind(nsm_sim *s)
+{
+    s->law = calloc((size_t)s->g + 1, sizeof *s->law);
+    if (!s->law)
+        return NSM_ENOMEM;
+    for (int j = 0; j < s->g; j++)
+        s->law[j] = rt_law_table[s->m->gaps[j].law];
+    return NSM_OK;
+}
+
+/* Free what rt_law_bind allocated. */
+void rt_law_free(nsm_sim *s)
+{
+    free(s->law);
+    s->law = NULL;
+}
+
+/* After the model's numeric setup: each contact's law checks its
+** parameters (setup: the gaps', then the friction elements' at their first
+** columns); NSM_EMODEL with the message written by the first that refuses. */
+int rt_law_setup(nsm_sim *s)
+{
+    for (int j = 0; j < s->ge; j += j < s->g ? 1 : 2) {
+        const rt_law *law = rt_law_column(s, j);
+        if (law->setup && law->setup(s, j)) {
+            s->failed = NSM_EMODEL;
+            return NSM_EMODEL;
+        }
+    }
+    return NSM_OK;
+}

@@ -1,0 +1,12 @@
+# Contact laws (label runtime): a program adds a law of its own through the
+# law interface (runtime/src/law.h) with one registration line; the toy law
+# runs a bouncing, resting and lifted ball against closed forms, and without
+# its registration the model is refused.
+add_executable(test_toy_law ${NSM_SOURCE_DIR}/tests/laws/test_toy_law.c
+  ${NSM_SOURCE_DIR}/tests/laws/toy_law.c)
+target_include_directories(test_toy_law PRIVATE ${NSM_SOURCE_DIR}/runtime/src
+  ${NSM_SOURCE_DIR}/tests/laws)
+target_link_libraries(test_toy_law PRIVATE nsmrt m)
+add_test(NAME laws.toy COMMAND test_toy_law)
+add_test(NAME laws.toy_unregistered COMMAND test_toy_law unregistered)
+set_tests_properties(laws.toy laws.toy_unregistered PROPERTIES LABELS runtime)
