@@ -160,6 +160,18 @@ static void run_usage(FILE *out)
           out);
 }
 
+/* An option of nsmc run's own given a second time (its later value would
+ * replace the earlier without a word; the simulator's options are checked by
+ * the simulator).  1 after the message when prev is set. */
+static int run_once(const char *opt, const char *prev, const char *val)
+{
+    if (!prev)
+        return 0;
+    fprintf(stderr, "nsmc: error: option %s is given twice ('%s' and '%s'): give it once\n", opt,
+            prev, val);
+    return 1;
+}
+
 /* Parses `nsmc run` options (argv[0] is "run").  Returns -1 to go on, else
  * an exit status. */
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
@@ -205,6 +217,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
                         has_val ? ", not '" : "", has_val ? argv[i + 1] : "", has_val ? "'" : "");
                 return 1;
             }
+            if (run_once(s, o->h5, argv[i + 1]))
+                return 1;
             o->h5 = argv[++i];
         } else if (!strcmp(s, "--out-dir") || !strcmp(s, "--set") || !strcmp(s, "--set-file")) {
             if (!has_val) {
@@ -212,6 +226,10 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
                 return 1;
             }
             const char *v = argv[++i];
+            if (!strcmp(s, "--out-dir") && run_once(s, o->out_dir, v))
+                return 1;
+            if (!strcmp(s, "--set-file") && run_once(s, o->set_file, v))
+                return 1;
             if (!strcmp(s, "--out-dir"))
                 o->out_dir = v;
             else if (!strcmp(s, "--set-file"))

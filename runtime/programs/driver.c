@@ -3,8 +3,12 @@
 ** simulator.  Unlike the rest of the library it prints: it is the program.
 **
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
-**   --rtol R  --atol A  --set NAME=VALUE[ UNIT] (repeatable)  --set-file FILE
+**   --rtol R  --atol A  --set NAME=VALUE[ UNIT] (once per parameter)  --set-file FILE
 **   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5; both when given twice)
+**   Every option is taken once (--out once per kind, --set once per
+**   parameter, a --set-file's lines included): a repeat is an error, as is
+**   anything the run would refuse at its first step (nsm_sim_check_run),
+**   all with exit 1 before any output is opened.
 **   --events FILE|-  (event CSV)
 **   --table  --events-max N  (the event table on stdout)
 **   --max-steps N  --max-event-rate R  --max-impacts N  --energy-tol E  --no-zeno  --help
@@ -274,10 +278,19 @@ static int write_failed(Driver *d, int e, const char *path)
 }
 
 /* Context of a --set-file read. */
+/* Who set a parameter already (--set once per parameter, a --set-file's
+** lines included): the --set's argument, or the file's line. */
+typedef struct SetSeen {
+    const char *arg;      /* the --set NAME=VALUE, NULL if none */
+    const char *path;     /* the --set-file, NULL if none */
+    int line;             /* its line, 0 if none */
+} SetSeen;
+
 typedef struct SetCtx {
     nsm_sim *sim;
     const nsm_model *m;
     const char *prog, *path;
+    SetSeen *seen;        /* one per parameter */
 } SetCtx;
 
 /* Parse a finite double that fills the whole string. */
@@ -322,10 +335,40 @@ static int size_refused(const nsm_model *m, const char *prog, const char *where,
     return 1;
 }
 
-/* One --set NAME=VALUE: an unknown name lists the valid ones, the value may
-** carry a unit of the parameter's dimension and is converted to SI
-** (setfile_value).  Returns 0, or 1 after a message. */
-static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const char *arg)
+/* A parameter set a second time (by --set or a --set-file line): the later
+** value replaced the earlier without a word, so it is refused naming both.
+** seen[k] is then updated to the new setter (arg, or path's line).
+** Returns 1 after the message, else 0. */
+static int set_twice(const nsm_model *m, const char *prog, SetSeen *seen, int k,
+                     const char *arg, const char *path, int line)
+{
+    SetSeen *w = &seen[k];
+    if (w->arg || w->line) {
+        char first[4200], second[4200];
+        if (w->arg)
+            snprintf(first, sizeof first, "--set %s", w->arg);
+        else
+            snprintf(first, sizeof first, "%s:%d", w->path, w->line);
+        if (arg)
+            snprintf(second, sizeof second, "--set %s", arg);
+        else
+            snprintf(second, sizeof second, "%s:%d", path, line);
+        fprintf(stderr, "%s: error: parameter '%s' is set twice (by %s and by %s): set it "
+                "once\n(try --help)\n", prog, m->params[k].name, first, second);
+        return 1;
+    }
+    w->arg = arg;
+    w->path = arg ? NULL : path;
+    w->line = arg ? 0 : line;
+    return 0;
+}
+
+/* One --set NAME=VALUE: an unknown name lists the valid ones, a name set
+** before is refused (set_twice), the value may carry a unit of the
+** parameter's dimension and is converted to SI (setfile_value).  Returns 0,
+** or 1 after a message. */
+static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const char *arg,
+                      SetSeen *seen)
 {
     char name[128], err[512];
     const char *eq = strchr(arg, '=');
@@ -340,6 +383,8 @@ static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const 
         fprintf(stderr, "\n");
         return 1;
     }
+    if (set_twice(m, prog, seen, k, arg, NULL, 0))
+        return 1;
     double v;
     if (setfile_value(eq + 1, m->params[k].unit, 0, &v, err, sizeof err)) {
         fprintf(stderr, "%s: error: bad value '%s' for parameter '%s': %s\n(try --help)\n", prog,
@@ -371,7 +416,8 @@ static int set_from_file(void *ud, const char *name, double value, int line)
     int k = param_find(c->m, name);
     char where[4200];
     snprintf(where, sizeof where, "%s:%d: ", c->path, line);
-    if (k >= 0 && size_refused(c->m, c->prog, where, k, value))
+    if (k >= 0 && (size_refused(c->m, c->prog, where, k, value) ||
+                   set_twice(c->m, c->prog, c->seen, k, NULL, c->path, line)))
         return -1;
     int rc = nsm_sim_set_param(c->sim, name, value);
     if (rc == NSM_OK)
@@ -406,7 +452,7 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "                       stops the run (default 1e-6 exact, 1e-2 adaptive, 5e-2\n"
             "                       rk4; 0: never)\n"
             "  --set NAME=VALUE     override a parameter, in SI units or with a unit of its\n"
-            "                       dimension ('k=2 N/m', 'T=5 ms'); repeatable\n"
+            "                       dimension ('k=2 N/m', 'T=5 ms'); once per parameter\n"
             "  --set-file FILE      overrides from a file of NAME = VALUE lines (SI, or with\n"
             "                       a unit as for --set; # comments)\n"
             "  --out FILE|-         write the trajectory as CSV, or as HDF5 for FILE.h5\n"
@@ -1043,6 +1089,32 @@ static int lyap_write(const char *path, int n, const double *lambda)
 
 /* The program: parse options, run, write CSV, report.  Returns the exit
 ** status. */
+/* Room for the options that take a value (nsm_main's table). */
+#define NV_OPTIONS 32
+
+/* Where valued option k's value is kept: its index, or NV_OPTIONS for an
+** HDF5 --out (a run writes one CSV and one HDF5 file). */
+static int option_slot(const char *const *valued, int k, const char *val)
+{
+    return !strcmp(valued[k], "--out") && h5out_is_h5(val) ? NV_OPTIONS : k;
+}
+
+/* Whether valued option k was given before: its later value replaced the
+** earlier one without a word (--every 1 --every 2 ran with 2, --out a.csv
+** --out b.csv wrote only b.csv), so every option is taken once.  --out
+** takes one CSV and one HDF5 file (slot NV_OPTIONS); --set is checked per
+** parameter (set_twice).  Records val in given[] otherwise. */
+static int option_repeated(const char **given, const char *const *valued, int k, const char *val)
+{
+    if (!strcmp(valued[k], "--set"))
+        return 0;
+    int slot = option_slot(valued, k, val);
+    if (given[slot])
+        return 1;
+    given[slot] = val;
+    return 0;
+}
+
 int nsm_main(const nsm_model *m, int argc, char **argv)
 {
     Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1,
@@ -1073,11 +1145,21 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             fprintf(stderr, "%s: error: cannot create the simulation: out of memory\n", d.prog);
         return 1;
     }
+    /* who set each parameter: reachable from a static, so that no return
+     * below has to free it */
+    static SetSeen *set_seen;
+    free(set_seen);
+    if (!(set_seen = calloc((size_t)m->n_params + 1, sizeof *set_seen))) {
+        fprintf(stderr, "%s: error: out of memory\n", d.prog);
+        nsm_sim_free(sim);
+        return 1;
+    }
     /* from here on a stop signal is a flag: the files are created below and
      * must end whole whenever it comes */
     signals_install();
     t_end = m->t_end;
     every = m->every;
+    const char *given[NV_OPTIONS + 1] = { 0 };   /* each valued option's value, once */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
@@ -1087,12 +1169,19 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                                               "--animate", "--fps", "--frames", "--events-max",
                                               "--lyapunov-interval", "--lyapunov-transient",
                                               "--lyapunov-out" };
-        int takes = 0;
-        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-            takes |= !strcmp(a, valued[k]);
-        if (takes && !val) {
+        _Static_assert(sizeof valued / sizeof *valued <= NV_OPTIONS, "room for the options");
+        int takes = -1;
+        for (int k = 0; k < (int)(sizeof valued / sizeof *valued); k++)
+            if (!strcmp(a, valued[k]))
+                takes = k;
+        if (takes >= 0 && !val) {
             nsm_sim_free(sim);
             return bad(d.prog, "option %s needs a value%s", a, "");
+        }
+        if (takes >= 0 && option_repeated(given, valued, takes, val)) {
+            nsm_sim_free(sim);
+            return bad(d.prog, "option %s is given twice (first '%s'): give each option once",
+                       a, given[option_slot(valued, takes, val)]);
         }
         int rc = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1153,12 +1242,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             }
             nsm_sim_set_method(sim, meth);
         } else if (!strcmp(a, "--set")) {
-            if (set_option(sim, m, d.prog, val)) {
+            if (set_option(sim, m, d.prog, val, set_seen)) {
                 nsm_sim_free(sim);
                 return 1;
             }
         } else if (!strcmp(a, "--set-file")) {
-            SetCtx ctx = { sim, m, d.prog, val };
+            SetCtx ctx = { sim, m, d.prog, val, set_seen };
             char err[512];
             int r = setfile_read_units(val, set_from_file, set_unit, &ctx, err, sizeof err);
             if (r) {
@@ -1306,6 +1395,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         lyap_int = every;
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
+    /* what the run would refuse at its first step (a method the model
+     * cannot take, a --dt or section period below the time resolution) is
+     * an option error: exit 1 before any output is opened */
+    if (nsm_sim_check_run(sim, t_end)) {
+        fprintf(stderr, "%s: error: %s\n(try --help)\n", d.prog, nsm_sim_message(sim));
         nsm_sim_free(sim);
         return 1;
     }
