@@ -1086,9 +1086,9 @@ static int run(const RunOptions *o, Arena *a)
         return 1;
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
-    unlink(traj);
-    unlink(ev);
-    remove_old_plots(dir, a);
+    /* an earlier run's files stay until the simulator has accepted every
+     * option and opened its outputs (it empties them then): a refused
+     * option leaves them as they were */
 
     ArgList *args = arena_alloc(a, sizeof *args);
     args->n = 0;
@@ -1143,8 +1143,12 @@ static int run(const RunOptions *o, Arena *a)
         return end;
     if (rc != 0 && rc != 3)
         return rc == 127 ? 2 : 1;   /* bad arguments: the simulator said which */
+    for (int i = 0; i < o->nextra; i++)
+        if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
+            return rc;              /* the simulator printed its help, ran nothing */
     if (!file_exists(traj))
-        return rc;                  /* e.g. `-- --help` */
+        return rc;
+    remove_old_plots(dir, a);       /* the new run's are drawn below */
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m));
     printf("results: %s/trajectory.csv, %s/events.csv%s%s\n", dir, dir, o->h5 ? ", " : "",

@@ -56,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,6 +78,7 @@ typedef struct Sink {
     size_t n, cap;
     off_t done;           /* bytes written so far, all of them whole lines */
     int err;              /* errno of the first failure, 0 if none */
+    int created;          /* the file did not exist before this run */
 } Sink;
 
 typedef struct Driver {
@@ -157,7 +159,43 @@ static const char *signal_name(int sig)
                                                                                   : "a signal";
 }
 
-/* Open a sink on path ("-" is stdout).  Returns 0, or -1 with errno set. */
+/* Open path for writing without truncating it (an earlier run's file must
+** survive an option or another output that is refused after it was opened:
+** out_truncate empties it once every output is open); *created says the
+** file is new, so that sink_abandon may remove it.  A regular file is
+** locked (flock) for the run: a second simulator writing the same file
+** would interleave its lines with the first's, so it is refused (-1 with
+** errno EBUSY; a file system without locks is written unlocked).  The fd,
+** or -1 with errno set. */
+static int out_open_fd(const char *path, int *created)
+{
+    struct stat st;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    *created = fd >= 0;
+    if (fd < 0 && errno == EEXIST)
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        close(fd);
+        errno = EBUSY;
+        return -1;
+    }
+    return fd;
+}
+
+/* Empty an output opened by out_open_fd once every output is open: a
+** regular file only (a FIFO or a device is written as it is).  0, or -1
+** with errno set. */
+static int out_truncate(int fd)
+{
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    return ftruncate(fd, 0);
+}
+
+/* Open a sink on path ("-" is stdout) without truncating it (out_open_fd).
+** Returns 0, or -1 with errno set. */
 static int sink_open(Sink *s, const char *path)
 {
     memset(s, 0, sizeof *s);
@@ -170,7 +208,7 @@ static int sink_open(Sink *s, const char *path)
         s->fd = 1;
         return 0;
     }
-    s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    s->fd = out_open_fd(path, &s->created);
     if (s->fd < 0) {
         int e = errno;
         free(s->buf);
@@ -265,6 +303,20 @@ static int sink_close(Sink *s)
     free(s->buf);
     s->buf = NULL;
     return s->err ? -1 : 0;
+}
+
+/* Give up a sink that was opened but never written (another output could
+** not be opened): closed, and removed when this run created it. */
+static void sink_abandon(Sink *s)
+{
+    if (s->fd >= 0 && s->own) {
+        close(s->fd);
+        if (s->created)
+            unlink(s->path);
+    }
+    s->fd = -1;
+    free(s->buf);
+    s->buf = NULL;
 }
 
 /* Note the first failed write (errno e on path); returns 1. */
@@ -594,9 +646,21 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 }
 
 /* Open the statistics stream: "-" is stdout. */
-static FILE *open_out(const char *path)
+static FILE *open_out(const char *path, int *created)
 {
-    return strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    *created = 0;
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    int fd = out_open_fd(path, created);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (fd >= 0 && !f) {
+        int e = errno;
+        close(fd);
+        if (*created)
+            unlink(path);
+        errno = e;
+    }
+    return f;
 }
 
 /* Flush and close a stream opened by open_out; nonzero (errno set) when
@@ -618,7 +682,12 @@ static int close_out(FILE *f)
 /* Report an output that cannot be opened; returns the exit status 1. */
 static int cannot_open(const char *prog, const char *path, int e)
 {
-    fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(e));
+    if (e == EBUSY)
+        fprintf(stderr, "%s: error: cannot write '%s': it is in use by another running program "
+                "(two writers would interleave their lines); wait for it or choose another "
+                "file\n", prog, path);
+    else
+        fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(e));
     return 1;
 }
 
@@ -694,6 +763,60 @@ static const char *outputs_clash(const char *const *paths, const char *const *na
             }
     }
     return NULL;
+}
+
+/* Open every output of a run, or none: the CSV files (trajectory, events,
+** section, statistics; NULL paths are not asked for) without truncation,
+** then the HDF5 file (a temporary, h5out_open); only when all are open are
+** the existing CSV files emptied, so an output that cannot be opened leaves
+** an earlier run's files as they were (those this run created removed).
+** 0, or 1 after the message. */
+static int outputs_open(Driver *d, nsm_sim *sim, const char *out_path, const char *ev_path,
+                        const char *sec_path, const char *stats_path, FILE **stats,
+                        const char *h5_path, const char *sec_spec)
+{
+    Sink *sinks[3] = { &d->out, &d->events, &d->sec };
+    const char *paths[3] = { out_path, ev_path, sec_path };
+    const char *bad_path = NULL;
+    int e = 0, stats_created = 0;
+    char err[1024] = "";
+    for (int k = 0; k < 3 && !bad_path; k++)
+        if (paths[k] && sink_open(sinks[k], paths[k]))
+            e = errno, bad_path = paths[k];
+    if (!bad_path && stats_path && !(*stats = open_out(stats_path, &stats_created)))
+        e = errno, bad_path = stats_path;
+    if (!bad_path && h5_path) {
+        h5out_stale(h5_path, d->prog);
+        if (!(d->h5 = h5out_open(h5_path, d->m, sim, err, sizeof err)) ||
+            (sec_spec && h5out_section_start(d->h5, sec_spec))) {
+            if (d->h5)   /* the section's dataset could not be made: say why */
+                h5out_close(d->h5, sim, 0, 0, err, sizeof err);
+            d->h5 = NULL;
+            bad_path = h5_path;
+        }
+    }
+    for (int k = 0; k < 3 && !bad_path; k++)
+        if (out_truncate(sinks[k]->own ? sinks[k]->fd : -1))
+            e = errno, bad_path = paths[k];
+    if (!bad_path && *stats && *stats != stdout && out_truncate(fileno(*stats)))
+        e = errno, bad_path = stats_path;
+    if (!bad_path)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        sink_abandon(sinks[k]);
+    if (*stats && *stats != stdout) {
+        fclose(*stats);
+        if (stats_created)
+            unlink(stats_path);
+    }
+    *stats = NULL;
+    h5out_abandon(d->h5);
+    d->h5 = NULL;
+    if (*err)
+        fprintf(stderr, "%s: error: %s\n", d->prog, err);
+    else
+        cannot_open(d->prog, bad_path, e);
+    return 1;
 }
 
 /* Report a usage error; returns the exit status 1. */
@@ -1360,19 +1483,6 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     /* the table goes to stdout unless the events go to a file the user
      * named (--table: both) or another output takes stdout */
     int table = table_asked || !ev_path;
-    if (plot_dir) {
-        if (make_dir(plot_dir)) {
-            nsm_sim_free(sim);
-            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
-        }
-        remove_old_plots(plot_dir);
-        snprintf(plot_traj, sizeof plot_traj, "%s/trajectory.csv", plot_dir);
-        snprintf(plot_ev, sizeof plot_ev, "%s/events.csv", plot_dir);
-        if (!out_path)
-            out_path = plot_traj;
-        if (!ev_path)
-            ev_path = plot_ev;
-    }
     /* the model's t_end and output period may use parameters set above */
     if (nsm_sim_model_times(sim, t_end_given ? NULL : &t_end, NULL, every_given ? NULL : &every)) {
         fprintf(stderr, "%s: error: the model's t_end, dt or output period is not a positive "
@@ -1410,48 +1520,28 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
-    d.out.fd = d.events.fd = d.sec.fd = -1;
-    if (out_path && sink_open(&d.out, out_path)) {
-        nsm_sim_free(sim);
-        return cannot_open(d.prog, out_path, errno);
-    }
-    if (ev_path && sink_open(&d.events, ev_path)) {
-        int e = errno;
-        sink_close(&d.out);
-        nsm_sim_free(sim);
-        return cannot_open(d.prog, ev_path, e);
-    }
-    if (sec_spec && sink_open(&d.sec, sec_path)) {
-        int e = errno;
-        sink_close(&d.out);
-        sink_close(&d.events);
-        nsm_sim_free(sim);
-        return cannot_open(d.prog, sec_path, e);
-    }
-    if (stats_path && !(stats = open_out(stats_path))) {
-        int e = errno;
-        sink_close(&d.out);
-        sink_close(&d.events);
-        sink_close(&d.sec);
-        nsm_sim_free(sim);
-        return cannot_open(d.prog, stats_path, e);
-    }
-    if (h5_path) {
-        char err[1024];
-        h5out_stale(h5_path, d.prog);
-        if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err)) ||
-            (sec_spec && h5out_section_start(d.h5, sec_spec))) {
-            if (d.h5)   /* the section's dataset could not be made: say why */
-                h5out_close(d.h5, sim, 0, 0, err, sizeof err);
-            fprintf(stderr, "%s: error: %s\n", d.prog, err);
-            sink_close(&d.out);
-            sink_close(&d.events);
-            sink_close(&d.sec);
-            close_out(stats);
+    /* the plot folder is made only once every option has been accepted, and
+     * its old figures removed once every output is open */
+    if (plot_dir) {
+        if (make_dir(plot_dir)) {
             nsm_sim_free(sim);
-            return 1;
+            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
         }
+        snprintf(plot_traj, sizeof plot_traj, "%s/trajectory.csv", plot_dir);
+        snprintf(plot_ev, sizeof plot_ev, "%s/events.csv", plot_dir);
+        if (!out_path)
+            out_path = plot_traj;
+        if (!ev_path)
+            ev_path = plot_ev;
     }
+    d.out.fd = d.events.fd = d.sec.fd = -1;
+    if (outputs_open(&d, sim, out_path, ev_path, sec_spec ? sec_path : NULL, stats_path, &stats,
+                     h5_path, sec_spec)) {
+        nsm_sim_free(sim);
+        return 1;
+    }
+    if (plot_dir)
+        remove_old_plots(plot_dir);
     d.table = table && !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
               !(stats_path && !strcmp(stats_path, "-")) && !(sec_spec && !strcmp(sec_path, "-")) &&
               !(lyap && !strcmp(lyap_path, "-"));
