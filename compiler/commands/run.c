@@ -837,15 +837,17 @@ static void summarize_energy(const char *path, int col)
                last, worst);
 }
 
-/* Removes the plot files of an earlier run, so that none is left stale. */
-static void remove_old_plots(const char *dir, Arena *a)
+/* Removes the plot files of an earlier run, so that none is left stale
+ * (keep_anim: not the animation, which the simulator has just drawn). */
+static void remove_old_plots(const char *dir, Arena *a, int keep_anim)
 {
     static const char *const files[] = {
         "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log",
         "animation.gif", "animation.gp"
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        unlink(arena_printf(a, "%s/%s", dir, files[i]));
+        if (!keep_anim || strncmp(files[i], "animation.", 10))
+            unlink(arena_printf(a, "%s/%s", dir, files[i]));
 }
 
 /* Sets parameter `name` of the model to v in p (for plot_walls). */
@@ -1148,7 +1150,8 @@ static int run(const RunOptions *o, Arena *a)
             return rc;              /* the simulator printed its help, ran nothing */
     if (!file_exists(traj))
         return rc;
-    remove_old_plots(dir, a);       /* the new run's are drawn below */
+    remove_old_plots(dir, a, o->animate);   /* the new run's are drawn below (the
+                                               simulator drew the animation) */
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m));
     printf("results: %s/trajectory.csv, %s/events.csv%s%s\n", dir, dir, o->h5 ? ", " : "",

@@ -387,15 +387,17 @@ static int size_refused(const nsm_model *m, const char *prog, const char *where,
     return 1;
 }
 
-/* A parameter set a second time (by --set or a --set-file line): the later
-** value replaced the earlier without a word, so it is refused naming both.
-** seen[k] is then updated to the new setter (arg, or path's line).
-** Returns 1 after the message, else 0. */
+/* A parameter set a second time the same way (two --set, or two lines of
+** the --set-file): the later value replaced the earlier without a word, so
+** it is refused naming both.  A --set and a file's line layer as
+** documented (applied in order: a file of values, then overrides).  seen[k]
+** is then updated to the new setter (arg, or path's line).  Returns 1
+** after the message, else 0. */
 static int set_twice(const nsm_model *m, const char *prog, SetSeen *seen, int k,
                      const char *arg, const char *path, int line)
 {
     SetSeen *w = &seen[k];
-    if (w->arg || w->line) {
+    if ((arg && w->arg) || (!arg && w->line)) {
         char first[4200], second[4200];
         if (w->arg)
             snprintf(first, sizeof first, "--set %s", w->arg);

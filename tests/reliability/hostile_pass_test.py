@@ -204,11 +204,11 @@ def case_options(tmp):
           "--out a.csv --out b.csv: refused, neither written", p)
     p = one(base + ["--set", "k1=2", "--set", "k1=2"], expect=1)
     check("'k1' is set twice" in p.stderr, "--set k1=2 twice: exit 1 naming the parameter", p)
-    open(os.path.join(tmp, "old", "set.txt"), "w").write("# overrides\nk1 = 3\n")
+    open(os.path.join(tmp, "old", "set.txt"), "w").write("# overrides\nk1 = 3\nk1 = 4\n")
     before = snapshot(old)
-    p = one(base + ["--set", "k1=2", "--set-file", "old/set.txt"], expect=1)
-    check("by --set k1=2 and by old/set.txt:2" in p.stderr,
-          "--set k1=2 and a --set-file's k1: exit 1 naming both", p)
+    p = one(base + ["--set-file", "old/set.txt"], expect=1)
+    check("by old/set.txt:2 and by old/set.txt:3" in p.stderr,
+          "a --set-file setting k1 twice: exit 1 naming both lines", p)
     # option errors found only by the run's first step: exit 1 before any output
     for args, words in ((["--dt", "1e-300"], "below the time resolution"),
                         (["--method", "taylor"], "integrates nonlinear models")):
