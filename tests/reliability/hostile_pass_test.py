@@ -121,8 +121,8 @@ def whole_lines(path, ncol=None):
 
 # ---- options ----------------------------------------------------------------
 
-HOSTILE = ["", "nan", "NaN", "inf", "-inf", "1e309", "-1", "0", "-0", "1e-320", "0x10",
-           "1e3x", "2 N/m", "5 ms", "abc", "x" * 5000, "1e300", "--t-end"]
+HOSTILE = ["", "nan", "-inf", "1e309", "-1", "0", "1e-320", "0x10", "1e3x", "5 ms",
+           "x" * 5000, "--t-end"]
 
 
 def sim_options(sim):
