@@ -168,3 +168,25 @@ foreach(case section_period findings hostile)
     set_tests_properties(reliability/studies_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()
+
+# A fresh hostile pass over every surface (tests/reliability/hostile_pass_test.py):
+# the simulators' options (hostile values, repeats, nothing opened on exit 1),
+# outputs (full disks, size limits, unwritable folders, two writers of one
+# file), nsmc's commands, signals at random moments of runs and sweeps, and
+# the Python API (arguments, Ctrl-C, damaged caches, threads).
+foreach(case options outputs commands signals python)
+  add_test(NAME reliability/hostile_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/hostile_pass_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/hostile_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/hostile_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set(NSM_HOSTILE_PY_ENV ${NSM_PY_ENV})
+if(NSM_SANITIZE)
+  list(APPEND NSM_HOSTILE_PY_ENV "NSM_SANITIZED=1")
+endif()
+set_tests_properties(reliability/hostile_python PROPERTIES LABELS "reliability;python"
+  ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

@@ -160,6 +160,18 @@ static void run_usage(FILE *out)
           out);
 }
 
+/* An option of nsmc run's own given a second time (its later value would
+ * replace the earlier without a word; the simulator's options are checked by
+ * the simulator).  1 after the message when prev is set. */
+static int run_once(const char *opt, const char *prev, const char *val)
+{
+    if (!prev)
+        return 0;
+    fprintf(stderr, "nsmc: error: option %s is given twice ('%s' and '%s'): give it once\n", opt,
+            prev, val);
+    return 1;
+}
+
 /* Parses `nsmc run` options (argv[0] is "run").  Returns -1 to go on, else
  * an exit status. */
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
@@ -205,6 +217,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
                         has_val ? ", not '" : "", has_val ? argv[i + 1] : "", has_val ? "'" : "");
                 return 1;
             }
+            if (run_once(s, o->h5, argv[i + 1]))
+                return 1;
             o->h5 = argv[++i];
         } else if (!strcmp(s, "--out-dir") || !strcmp(s, "--set") || !strcmp(s, "--set-file")) {
             if (!has_val) {
@@ -212,6 +226,10 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
                 return 1;
             }
             const char *v = argv[++i];
+            if (!strcmp(s, "--out-dir") && run_once(s, o->out_dir, v))
+                return 1;
+            if (!strcmp(s, "--set-file") && run_once(s, o->set_file, v))
+                return 1;
             if (!strcmp(s, "--out-dir"))
                 o->out_dir = v;
             else if (!strcmp(s, "--set-file"))
@@ -819,15 +837,17 @@ static void summarize_energy(const char *path, int col)
                last, worst);
 }
 
-/* Removes the plot files of an earlier run, so that none is left stale. */
-static void remove_old_plots(const char *dir, Arena *a)
+/* Removes the plot files of an earlier run, so that none is left stale
+ * (keep_anim: not the animation, which the simulator has just drawn). */
+static void remove_old_plots(const char *dir, Arena *a, int keep_anim)
 {
     static const char *const files[] = {
         "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log",
         "animation.gif", "animation.gp"
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        unlink(arena_printf(a, "%s/%s", dir, files[i]));
+        if (!keep_anim || strncmp(files[i], "animation.", 10))
+            unlink(arena_printf(a, "%s/%s", dir, files[i]));
 }
 
 /* Sets parameter `name` of the model to v in p (for plot_walls). */
@@ -1068,9 +1088,9 @@ static int run(const RunOptions *o, Arena *a)
         return 1;
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
-    unlink(traj);
-    unlink(ev);
-    remove_old_plots(dir, a);
+    /* an earlier run's files stay until the simulator has accepted every
+     * option and opened its outputs (it empties them then): a refused
+     * option leaves them as they were */
 
     ArgList *args = arena_alloc(a, sizeof *args);
     args->n = 0;
@@ -1125,8 +1145,13 @@ static int run(const RunOptions *o, Arena *a)
         return end;
     if (rc != 0 && rc != 3)
         return rc == 127 ? 2 : 1;   /* bad arguments: the simulator said which */
+    for (int i = 0; i < o->nextra; i++)
+        if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
+            return rc;              /* the simulator printed its help, ran nothing */
     if (!file_exists(traj))
-        return rc;                  /* e.g. `-- --help` */
+        return rc;
+    remove_old_plots(dir, a, o->animate);   /* the new run's are drawn below (the
+                                               simulator drew the animation) */
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m));
     printf("results: %s/trajectory.csv, %s/events.csv%s%s\n", dir, dir, o->h5 ? ", " : "",

@@ -673,11 +673,25 @@ class Model:
             return v.value
         return _number(expr, "time")
 
+    def _time(self, sim, expr, what, zero=False):
+        """A study's time (_eval) that must be positive (zero: >= 0), else a
+        SettingError naming it: a negative t_end or a period of 0 used to
+        reach the runtime and come back as a SimulationError with no
+        reason."""
+        x = self._eval(sim, expr)
+        if not (x >= 0 if zero else x > 0):
+            raise SettingError("%s must be a %s time (s), got %r = %g"
+                               % (what, "non-negative" if zero else "positive", expr, x))
+        return x
+
     def _fail(self, sim, what):
-        """Raises SimulationError with the runtime's reason for a study."""
+        """Raises SimulationError with the runtime's reason for a study (the
+        status and the time when the runtime gave none)."""
         lib = self._lib
-        raise SimulationError("%s: %s" % (what, _text(lib.nsm_sim_message(sim))), what,
-                              lib.nsm_sim_time(sim), [], None, None)
+        why = _text(lib.nsm_sim_message(sim)) or "the run failed at t = %g s" % lib.nsm_sim_time(sim)
+        if why.startswith(what + ": "):
+            why = why[len(what) + 2:]
+        raise SimulationError("%s: %s" % (what, why), what, lib.nsm_sim_time(sim), [], None, None)
 
     def section(self, spec, t_end=None, period=None, params=None, init=None, method=None):
         """Records of a Poincare section (docs/studies.md: "impact:GAP",
@@ -703,7 +717,8 @@ class Model:
             lib.nsm_sim_set_section_handler(sim, fn, None)
             if lib.nsm_sim_reset(sim) != 0:
                 self._fail(sim, "section")
-            te = self._times(sim, None, None, None) if t_end is None else self._eval(sim, t_end)
+            te = (self._times(sim, None, None, None) if t_end is None
+                  else self._time(sim, t_end, "t_end"))
             if lib.nsm_sim_run_until(sim, te) != 0:
                 self._fail(sim, "section")
             return np.array(rows, dtype=float).reshape(-1, 2 + n2)
@@ -718,7 +733,8 @@ class Model:
         lib = self._lib
         sim = self._study(params, method, init)
         try:
-            tr, du, iv = (self._eval(sim, x) for x in (transient, duration, interval))
+            tr = self._time(sim, transient, "transient", zero=True)
+            du, iv = self._time(sim, duration, "duration"), self._time(sim, interval, "interval")
             if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
                 self._fail(sim, "lyapunov")
             lam = (ctypes.c_double * (2 * len(self.bodies)))()
@@ -736,7 +752,8 @@ class Model:
         lib = self._lib
         sim = self._study(params, method, init)
         try:
-            T, tr = self._eval(sim, period), self._eval(sim, transient)
+            T = self._time(sim, period, "period")
+            tr = self._time(sim, transient, "transient", zero=True)
             if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
                 self._fail(sim, "floquet")
             n2 = 2 * len(self.bodies)
@@ -836,6 +853,8 @@ class Model:
             values = np.atleast_1d(np.asarray(values, dtype=float))
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
+        if values.size == 0:
+            raise SettingError("values is empty: a sweep needs at least one value of %s" % param)
         n2 = 2 * len(self.bodies)
         ps, rows = [], []
         for v in values:

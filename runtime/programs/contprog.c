@@ -399,6 +399,23 @@ static int start_parse(const Prog *g, const char *s, double *y, int n2)
                     "then velocities)", s, n2);
 }
 
+/* An option that takes a value given a second time: the later value would
+** replace the earlier without a word (--param omega=1:2 --param omega=3:4
+** followed the second range), so each is taken once; --set is checked per
+** parameter.  seen holds the options met so far (at most n).  1 after the
+** message. */
+static int prog_once(const char *prog, const char **seen, int *nseen, int n, const char *a)
+{
+    if (!strcmp(a, "--set"))
+        return 0;
+    for (int k = 0; k < *nseen; k++)
+        if (!strcmp(seen[k], a))
+            return prog_bad(prog, "option %s is given twice: give each option once", a);
+    if (*nseen < n)
+        seen[(*nseen)++] = a;
+    return 0;
+}
+
 /* The program's main: options, the continuation, branch.csv, the diagram. */
 int nsm_continue_main(const nsm_model *m, int argc, char **argv)
 {
@@ -414,8 +431,9 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     nsm_sim *sim = nsm_sim_create(m);
     if (!sim)
         return prog_bad(g.prog, "cannot create the simulation (out of memory or a bad model table)");
-    int rc = 0;
+    int rc = 0, nseen = 0;
     long v;
+    const char *seen[32];
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -431,6 +449,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         } else if (!val) {
             rc = prog_bad(g.prog, "%s: %s", a, a[0] == '-' && a[1] == '-'
                           ? "unknown option or missing value (see --help)" : "unexpected argument");
+        } else if (prog_once(g.prog, seen, &nseen, 32, a)) {
+            rc = 1;
         } else if (i++, !strcmp(a, "--param")) {
             rc = param_parse(&g, a, val, pname, sizeof pname, &g.o.from, &g.o.to);
             g.o.param = pname;
@@ -474,9 +494,14 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
                 memcpy(name, val, (size_t)(eq - val));
                 name[eq - val] = 0;
                 int r = nsm_sim_set_param(sim, name, x);
-                if (nset < 64)
+                for (int k = 0; k < nset && !r; k++)
+                    if (!strcmp(set_names[k], name))
+                        r = -1;
+                if (r == -1)
+                    rc = prog_bad(g.prog, "--set %s is given twice: set it once", name);
+                else if (nset < 64)
                     memcpy(set_names[nset++], name, sizeof name);
-                if (r)
+                if (r > 0)
                     rc = prog_bad(g.prog, "--set %s: %s", val, r == NSM_EINVAL
                                   ? "no such parameter" : nsm_sim_message(sim));
             }

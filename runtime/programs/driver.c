@@ -3,8 +3,12 @@
 ** simulator.  Unlike the rest of the library it prints: it is the program.
 **
 **   --t-end T  --dt H  --method rk4|adaptive|exact  --every E
-**   --rtol R  --atol A  --set NAME=VALUE[ UNIT] (repeatable)  --set-file FILE
+**   --rtol R  --atol A  --set NAME=VALUE[ UNIT] (once per parameter)  --set-file FILE
 **   --out FILE|-  (trajectory: CSV, HDF5 for FILE.h5; both when given twice)
+**   Every option is taken once (--out once per kind, --set once per
+**   parameter, a --set-file's lines included): a repeat is an error, as is
+**   anything the run would refuse at its first step (nsm_sim_check_run),
+**   all with exit 1 before any output is opened.
 **   --events FILE|-  (event CSV)
 **   --table  --events-max N  (the event table on stdout)
 **   --max-steps N  --max-event-rate R  --max-impacts N  --energy-tol E  --no-zeno  --help
@@ -52,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,6 +78,7 @@ typedef struct Sink {
     size_t n, cap;
     off_t done;           /* bytes written so far, all of them whole lines */
     int err;              /* errno of the first failure, 0 if none */
+    int created;          /* the file did not exist before this run */
 } Sink;
 
 typedef struct Driver {
@@ -153,7 +159,43 @@ static const char *signal_name(int sig)
                                                                                   : "a signal";
 }
 
-/* Open a sink on path ("-" is stdout).  Returns 0, or -1 with errno set. */
+/* Open path for writing without truncating it (an earlier run's file must
+** survive an option or another output that is refused after it was opened:
+** out_truncate empties it once every output is open); *created says the
+** file is new, so that sink_abandon may remove it.  A regular file is
+** locked (flock) for the run: a second simulator writing the same file
+** would interleave its lines with the first's, so it is refused (-1 with
+** errno EBUSY; a file system without locks is written unlocked).  The fd,
+** or -1 with errno set. */
+static int out_open_fd(const char *path, int *created)
+{
+    struct stat st;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    *created = fd >= 0;
+    if (fd < 0 && errno == EEXIST)
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        close(fd);
+        errno = EBUSY;
+        return -1;
+    }
+    return fd;
+}
+
+/* Empty an output opened by out_open_fd once every output is open: a
+** regular file only (a FIFO or a device is written as it is).  0, or -1
+** with errno set. */
+static int out_truncate(int fd)
+{
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    return ftruncate(fd, 0);
+}
+
+/* Open a sink on path ("-" is stdout) without truncating it (out_open_fd).
+** Returns 0, or -1 with errno set. */
 static int sink_open(Sink *s, const char *path)
 {
     memset(s, 0, sizeof *s);
@@ -166,7 +208,7 @@ static int sink_open(Sink *s, const char *path)
         s->fd = 1;
         return 0;
     }
-    s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    s->fd = out_open_fd(path, &s->created);
     if (s->fd < 0) {
         int e = errno;
         free(s->buf);
@@ -263,6 +305,20 @@ static int sink_close(Sink *s)
     return s->err ? -1 : 0;
 }
 
+/* Give up a sink that was opened but never written (another output could
+** not be opened): closed, and removed when this run created it. */
+static void sink_abandon(Sink *s)
+{
+    if (s->fd >= 0 && s->own) {
+        close(s->fd);
+        if (s->created)
+            unlink(s->path);
+    }
+    s->fd = -1;
+    free(s->buf);
+    s->buf = NULL;
+}
+
 /* Note the first failed write (errno e on path); returns 1. */
 static int write_failed(Driver *d, int e, const char *path)
 {
@@ -274,10 +330,19 @@ static int write_failed(Driver *d, int e, const char *path)
 }
 
 /* Context of a --set-file read. */
+/* Who set a parameter already (--set once per parameter, a --set-file's
+** lines included): the --set's argument, or the file's line. */
+typedef struct SetSeen {
+    const char *arg;      /* the --set NAME=VALUE, NULL if none */
+    const char *path;     /* the --set-file, NULL if none */
+    int line;             /* its line, 0 if none */
+} SetSeen;
+
 typedef struct SetCtx {
     nsm_sim *sim;
     const nsm_model *m;
     const char *prog, *path;
+    SetSeen *seen;        /* one per parameter */
 } SetCtx;
 
 /* Parse a finite double that fills the whole string. */
@@ -322,10 +387,42 @@ static int size_refused(const nsm_model *m, const char *prog, const char *where,
     return 1;
 }
 
-/* One --set NAME=VALUE: an unknown name lists the valid ones, the value may
-** carry a unit of the parameter's dimension and is converted to SI
-** (setfile_value).  Returns 0, or 1 after a message. */
-static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const char *arg)
+/* A parameter set a second time the same way (two --set, or two lines of
+** the --set-file): the later value replaced the earlier without a word, so
+** it is refused naming both.  A --set and a file's line layer as
+** documented (applied in order: a file of values, then overrides).  seen[k]
+** is then updated to the new setter (arg, or path's line).  Returns 1
+** after the message, else 0. */
+static int set_twice(const nsm_model *m, const char *prog, SetSeen *seen, int k,
+                     const char *arg, const char *path, int line)
+{
+    SetSeen *w = &seen[k];
+    if ((arg && w->arg) || (!arg && w->line)) {
+        char first[4200], second[4200];
+        if (w->arg)
+            snprintf(first, sizeof first, "--set %s", w->arg);
+        else
+            snprintf(first, sizeof first, "%s:%d", w->path, w->line);
+        if (arg)
+            snprintf(second, sizeof second, "--set %s", arg);
+        else
+            snprintf(second, sizeof second, "%s:%d", path, line);
+        fprintf(stderr, "%s: error: parameter '%s' is set twice (by %s and by %s): set it "
+                "once\n(try --help)\n", prog, m->params[k].name, first, second);
+        return 1;
+    }
+    w->arg = arg;
+    w->path = arg ? NULL : path;
+    w->line = arg ? 0 : line;
+    return 0;
+}
+
+/* One --set NAME=VALUE: an unknown name lists the valid ones, a name set
+** before is refused (set_twice), the value may carry a unit of the
+** parameter's dimension and is converted to SI (setfile_value).  Returns 0,
+** or 1 after a message. */
+static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const char *arg,
+                      SetSeen *seen)
 {
     char name[128], err[512];
     const char *eq = strchr(arg, '=');
@@ -340,6 +437,8 @@ static int set_option(nsm_sim *sim, const nsm_model *m, const char *prog, const 
         fprintf(stderr, "\n");
         return 1;
     }
+    if (set_twice(m, prog, seen, k, arg, NULL, 0))
+        return 1;
     double v;
     if (setfile_value(eq + 1, m->params[k].unit, 0, &v, err, sizeof err)) {
         fprintf(stderr, "%s: error: bad value '%s' for parameter '%s': %s\n(try --help)\n", prog,
@@ -371,7 +470,8 @@ static int set_from_file(void *ud, const char *name, double value, int line)
     int k = param_find(c->m, name);
     char where[4200];
     snprintf(where, sizeof where, "%s:%d: ", c->path, line);
-    if (k >= 0 && size_refused(c->m, c->prog, where, k, value))
+    if (k >= 0 && (size_refused(c->m, c->prog, where, k, value) ||
+                   set_twice(c->m, c->prog, c->seen, k, NULL, c->path, line)))
         return -1;
     int rc = nsm_sim_set_param(c->sim, name, value);
     if (rc == NSM_OK)
@@ -406,7 +506,7 @@ static void usage(const nsm_model *m, const char *prog, FILE *f)
             "                       stops the run (default 1e-6 exact, 1e-2 adaptive, 5e-2\n"
             "                       rk4; 0: never)\n"
             "  --set NAME=VALUE     override a parameter, in SI units or with a unit of its\n"
-            "                       dimension ('k=2 N/m', 'T=5 ms'); repeatable\n"
+            "                       dimension ('k=2 N/m', 'T=5 ms'); once per parameter\n"
             "  --set-file FILE      overrides from a file of NAME = VALUE lines (SI, or with\n"
             "                       a unit as for --set; # comments)\n"
             "  --out FILE|-         write the trajectory as CSV, or as HDF5 for FILE.h5\n"
@@ -548,9 +648,21 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 }
 
 /* Open the statistics stream: "-" is stdout. */
-static FILE *open_out(const char *path)
+static FILE *open_out(const char *path, int *created)
 {
-    return strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    *created = 0;
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    int fd = out_open_fd(path, created);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (fd >= 0 && !f) {
+        int e = errno;
+        close(fd);
+        if (*created)
+            unlink(path);
+        errno = e;
+    }
+    return f;
 }
 
 /* Flush and close a stream opened by open_out; nonzero (errno set) when
@@ -572,7 +684,12 @@ static int close_out(FILE *f)
 /* Report an output that cannot be opened; returns the exit status 1. */
 static int cannot_open(const char *prog, const char *path, int e)
 {
-    fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(e));
+    if (e == EBUSY)
+        fprintf(stderr, "%s: error: cannot write '%s': it is in use by another running program "
+                "(two writers would interleave their lines); wait for it or choose another "
+                "file\n", prog, path);
+    else
+        fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(e));
     return 1;
 }
 
@@ -648,6 +765,60 @@ static const char *outputs_clash(const char *const *paths, const char *const *na
             }
     }
     return NULL;
+}
+
+/* Open every output of a run, or none: the CSV files (trajectory, events,
+** section, statistics; NULL paths are not asked for) without truncation,
+** then the HDF5 file (a temporary, h5out_open); only when all are open are
+** the existing CSV files emptied, so an output that cannot be opened leaves
+** an earlier run's files as they were (those this run created removed).
+** 0, or 1 after the message. */
+static int outputs_open(Driver *d, nsm_sim *sim, const char *out_path, const char *ev_path,
+                        const char *sec_path, const char *stats_path, FILE **stats,
+                        const char *h5_path, const char *sec_spec)
+{
+    Sink *sinks[3] = { &d->out, &d->events, &d->sec };
+    const char *paths[3] = { out_path, ev_path, sec_path };
+    const char *bad_path = NULL;
+    int e = 0, stats_created = 0;
+    char err[1024] = "";
+    for (int k = 0; k < 3 && !bad_path; k++)
+        if (paths[k] && sink_open(sinks[k], paths[k]))
+            e = errno, bad_path = paths[k];
+    if (!bad_path && stats_path && !(*stats = open_out(stats_path, &stats_created)))
+        e = errno, bad_path = stats_path;
+    if (!bad_path && h5_path) {
+        h5out_stale(h5_path, d->prog);
+        if (!(d->h5 = h5out_open(h5_path, d->m, sim, err, sizeof err)) ||
+            (sec_spec && h5out_section_start(d->h5, sec_spec))) {
+            if (d->h5)   /* the section's dataset could not be made: say why */
+                h5out_close(d->h5, sim, 0, 0, err, sizeof err);
+            d->h5 = NULL;
+            bad_path = h5_path;
+        }
+    }
+    for (int k = 0; k < 3 && !bad_path; k++)
+        if (out_truncate(sinks[k]->own ? sinks[k]->fd : -1))
+            e = errno, bad_path = paths[k];
+    if (!bad_path && *stats && *stats != stdout && out_truncate(fileno(*stats)))
+        e = errno, bad_path = stats_path;
+    if (!bad_path)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        sink_abandon(sinks[k]);
+    if (*stats && *stats != stdout) {
+        fclose(*stats);
+        if (stats_created)
+            unlink(stats_path);
+    }
+    *stats = NULL;
+    h5out_abandon(d->h5);
+    d->h5 = NULL;
+    if (*err)
+        fprintf(stderr, "%s: error: %s\n", d->prog, err);
+    else
+        cannot_open(d->prog, bad_path, e);
+    return 1;
 }
 
 /* Report a usage error; returns the exit status 1. */
@@ -1043,6 +1214,32 @@ static int lyap_write(const char *path, int n, const double *lambda)
 
 /* The program: parse options, run, write CSV, report.  Returns the exit
 ** status. */
+/* Room for the options that take a value (nsm_main's table). */
+#define NV_OPTIONS 32
+
+/* Where valued option k's value is kept: its index, or NV_OPTIONS for an
+** HDF5 --out (a run writes one CSV and one HDF5 file). */
+static int option_slot(const char *const *valued, int k, const char *val)
+{
+    return !strcmp(valued[k], "--out") && h5out_is_h5(val) ? NV_OPTIONS : k;
+}
+
+/* Whether valued option k was given before: its later value replaced the
+** earlier one without a word (--every 1 --every 2 ran with 2, --out a.csv
+** --out b.csv wrote only b.csv), so every option is taken once.  --out
+** takes one CSV and one HDF5 file (slot NV_OPTIONS); --set is checked per
+** parameter (set_twice).  Records val in given[] otherwise. */
+static int option_repeated(const char **given, const char *const *valued, int k, const char *val)
+{
+    if (!strcmp(valued[k], "--set"))
+        return 0;
+    int slot = option_slot(valued, k, val);
+    if (given[slot])
+        return 1;
+    given[slot] = val;
+    return 0;
+}
+
 int nsm_main(const nsm_model *m, int argc, char **argv)
 {
     Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1,
@@ -1073,11 +1270,21 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             fprintf(stderr, "%s: error: cannot create the simulation: out of memory\n", d.prog);
         return 1;
     }
+    /* who set each parameter: reachable from a static, so that no return
+     * below has to free it */
+    static SetSeen *set_seen;
+    free(set_seen);
+    if (!(set_seen = calloc((size_t)m->n_params + 1, sizeof *set_seen))) {
+        fprintf(stderr, "%s: error: out of memory\n", d.prog);
+        nsm_sim_free(sim);
+        return 1;
+    }
     /* from here on a stop signal is a flag: the files are created below and
      * must end whole whenever it comes */
     signals_install();
     t_end = m->t_end;
     every = m->every;
+    const char *given[NV_OPTIONS + 1] = { 0 };   /* each valued option's value, once */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
@@ -1087,12 +1294,19 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                                               "--animate", "--fps", "--frames", "--events-max",
                                               "--lyapunov-interval", "--lyapunov-transient",
                                               "--lyapunov-out" };
-        int takes = 0;
-        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-            takes |= !strcmp(a, valued[k]);
-        if (takes && !val) {
+        _Static_assert(sizeof valued / sizeof *valued <= NV_OPTIONS, "room for the options");
+        int takes = -1;
+        for (int k = 0; k < (int)(sizeof valued / sizeof *valued); k++)
+            if (!strcmp(a, valued[k]))
+                takes = k;
+        if (takes >= 0 && !val) {
             nsm_sim_free(sim);
             return bad(d.prog, "option %s needs a value%s", a, "");
+        }
+        if (takes >= 0 && option_repeated(given, valued, takes, val)) {
+            nsm_sim_free(sim);
+            return bad(d.prog, "option %s is given twice (first '%s'): give each option once",
+                       a, given[option_slot(valued, takes, val)]);
         }
         int rc = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1153,12 +1367,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             }
             nsm_sim_set_method(sim, meth);
         } else if (!strcmp(a, "--set")) {
-            if (set_option(sim, m, d.prog, val)) {
+            if (set_option(sim, m, d.prog, val, set_seen)) {
                 nsm_sim_free(sim);
                 return 1;
             }
         } else if (!strcmp(a, "--set-file")) {
-            SetCtx ctx = { sim, m, d.prog, val };
+            SetCtx ctx = { sim, m, d.prog, val, set_seen };
             char err[512];
             int r = setfile_read_units(val, set_from_file, set_unit, &ctx, err, sizeof err);
             if (r) {
@@ -1271,19 +1485,6 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     /* the table goes to stdout unless the events go to a file the user
      * named (--table: both) or another output takes stdout */
     int table = table_asked || !ev_path;
-    if (plot_dir) {
-        if (make_dir(plot_dir)) {
-            nsm_sim_free(sim);
-            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
-        }
-        remove_old_plots(plot_dir);
-        snprintf(plot_traj, sizeof plot_traj, "%s/trajectory.csv", plot_dir);
-        snprintf(plot_ev, sizeof plot_ev, "%s/events.csv", plot_dir);
-        if (!out_path)
-            out_path = plot_traj;
-        if (!ev_path)
-            ev_path = plot_ev;
-    }
     /* the model's t_end and output period may use parameters set above */
     if (nsm_sim_model_times(sim, t_end_given ? NULL : &t_end, NULL, every_given ? NULL : &every)) {
         fprintf(stderr, "%s: error: the model's t_end, dt or output period is not a positive "
@@ -1309,52 +1510,40 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    /* what the run would refuse at its first step (a method the model
+     * cannot take, a --dt or section period below the time resolution) is
+     * an option error: exit 1 before any output is opened */
+    if (nsm_sim_check_run(sim, t_end)) {
+        fprintf(stderr, "%s: error: %s\n(try --help)\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
     if (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog))) {
         nsm_sim_free(sim);
         return 1;
     }
-    d.out.fd = d.events.fd = d.sec.fd = -1;
-    if (out_path && sink_open(&d.out, out_path)) {
-        nsm_sim_free(sim);
-        return cannot_open(d.prog, out_path, errno);
-    }
-    if (ev_path && sink_open(&d.events, ev_path)) {
-        int e = errno;
-        sink_close(&d.out);
-        nsm_sim_free(sim);
-        return cannot_open(d.prog, ev_path, e);
-    }
-    if (sec_spec && sink_open(&d.sec, sec_path)) {
-        int e = errno;
-        sink_close(&d.out);
-        sink_close(&d.events);
-        nsm_sim_free(sim);
-        return cannot_open(d.prog, sec_path, e);
-    }
-    if (stats_path && !(stats = open_out(stats_path))) {
-        int e = errno;
-        sink_close(&d.out);
-        sink_close(&d.events);
-        sink_close(&d.sec);
-        nsm_sim_free(sim);
-        return cannot_open(d.prog, stats_path, e);
-    }
-    if (h5_path) {
-        char err[1024];
-        h5out_stale(h5_path, d.prog);
-        if (!(d.h5 = h5out_open(h5_path, m, sim, err, sizeof err)) ||
-            (sec_spec && h5out_section_start(d.h5, sec_spec))) {
-            if (d.h5)   /* the section's dataset could not be made: say why */
-                h5out_close(d.h5, sim, 0, 0, err, sizeof err);
-            fprintf(stderr, "%s: error: %s\n", d.prog, err);
-            sink_close(&d.out);
-            sink_close(&d.events);
-            sink_close(&d.sec);
-            close_out(stats);
+    /* the plot folder is made only once every option has been accepted, and
+     * its old figures removed once every output is open */
+    if (plot_dir) {
+        if (make_dir(plot_dir)) {
             nsm_sim_free(sim);
-            return 1;
+            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
         }
+        snprintf(plot_traj, sizeof plot_traj, "%s/trajectory.csv", plot_dir);
+        snprintf(plot_ev, sizeof plot_ev, "%s/events.csv", plot_dir);
+        if (!out_path)
+            out_path = plot_traj;
+        if (!ev_path)
+            ev_path = plot_ev;
     }
+    d.out.fd = d.events.fd = d.sec.fd = -1;
+    if (outputs_open(&d, sim, out_path, ev_path, sec_spec ? sec_path : NULL, stats_path, &stats,
+                     h5_path, sec_spec)) {
+        nsm_sim_free(sim);
+        return 1;
+    }
+    if (plot_dir)
+        remove_old_plots(plot_dir);
     d.table = table && !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
               !(stats_path && !strcmp(stats_path, "-")) && !(sec_spec && !strcmp(sec_path, "-")) &&
               !(lyap && !strcmp(lyap_path, "-"));

@@ -879,3 +879,17 @@ int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end, char *er
     release(h, failed);
     return failed ? -1 : 0;
 }
+
+/* Gives up a file that was opened but must not be written (another output
+** of the run could not be opened): the temporary removed, the file asked
+** for left as it was. */
+void h5out_abandon(H5Out *h)
+{
+    char err[64];
+    if (!h)
+        return;
+    if (!h->failed)
+        snprintf(h->msg, sizeof h->msg, "abandoned");
+    h->failed = 1;
+    h5out_close(h, NULL, 0, 0, err, sizeof err);
+}

@@ -82,6 +82,9 @@ int h5out_section(H5Out *h, const nsm_section_record *r);
  * is then removed and the file asked for left as it was. */
 int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end, char *err,
                 size_t errlen);
+/* Closes a file that must not be written after all (another output could
+ * not be opened): the temporary removed, the file asked for left alone. */
+void h5out_abandon(H5Out *h);
 #else
 static inline H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim,
                                 char *err, size_t errlen)
@@ -120,6 +123,10 @@ static inline int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t
 {
     (void)h, (void)sim, (void)status, (void)t_end, (void)err, (void)errlen;
     return 0;
+}
+static inline void h5out_abandon(H5Out *h)
+{
+    (void)h;
 }
 #endif
 

@@ -1598,11 +1598,11 @@ static int once(const Sweep *sw, const char *opt, int *seen)
 /* Parse the command line into sw; 0, or the exit status after a message. */
 static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
 {
-    int seen[11] = { 0 };
-    static const char *const single[11] = { "--section", "--section-period", "--t-max",
+    int seen[12] = { 0 };
+    static const char *const single[12] = { "--section", "--section-period", "--t-max",
                                             "--out-dir", "--plot", "--transient", "--record",
                                             "--jobs", "--continue", "--method",
-                                            "--lyapunov-periods" };
+                                            "--lyapunov-periods", "--basin-tol" };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1620,7 +1620,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
         if (!val)
             return bad(sw->prog, "option %s needs a value (see --help)", a);
         i++;
-        for (int k = 0; k < 11; k++)
+        for (int k = 0; k < 12; k++)
             if (!strcmp(a, single[k]) && once(sw, a, &seen[k]))
                 return 1;
         if (!strcmp(a, "--basin")) {

@@ -633,6 +633,7 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im);
 
 /* run.c: the run loop */
 int rt_initial_mode(nsm_sim *s);
+int rt_run_check(nsm_sim *s, double t_end);
 int rt_run(nsm_sim *s, double t_end);
 
 /* section.c: the run loop asks for the next stroboscopic time before a step

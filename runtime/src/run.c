@@ -467,15 +467,14 @@ static int keeps_energy(const nsm_sim *s)
     return 0;
 }
 
-/* Advance to time t_end: steps, events, transitions, samples at multiples of
-** every (and after every step when every is 0). */
-int rt_run(nsm_sim *s, double t_end)
+/* What a run to t_end refuses before its first step: the method against
+** the model (exact on a nonlinear model, exact's and taylor's own checks),
+** a user's step and the section's periods against the time resolution.
+** Apart from the run so that a program can refuse its options before it
+** opens any output (nsm_sim_check_run). */
+int rt_run_check(nsm_sim *s, double t_end)
 {
-    int rc, N = s->N, n = s->n;
-    if (s->failed)
-        return s->failed;
-    if (!(t_end >= s->t) || !isfinite(t_end))
-        return NSM_EINVAL;
+    int rc;
     if (s->set.method == NSM_METHOD_EXACT && s->m->nl)
         return rt_fail(s, NSM_EMETHOD, -1, "method exact applies to linear models; this model is "
                        "nonlinear: use --method taylor (or rk4, adaptive)");
@@ -485,6 +484,20 @@ int rt_run(nsm_sim *s, double t_end)
         return rc;
     if (t_end > s->t && ((rc = check_user_dt(s, t_end)) ||
                          (s->sec && (rc = rt_section_check_run(s, t_end)))))
+        return rc;
+    return NSM_OK;
+}
+
+/* Advance to time t_end: steps, events, transitions, samples at multiples of
+** every (and after every step when every is 0). */
+int rt_run(nsm_sim *s, double t_end)
+{
+    int rc, N = s->N, n = s->n;
+    if (s->failed)
+        return s->failed;
+    if (!(t_end >= s->t) || !isfinite(t_end))
+        return NSM_EINVAL;
+    if ((rc = rt_run_check(s, t_end)))
         return rc;
     s->energy = keeps_energy(s);
     if (!s->energy)

@@ -515,6 +515,21 @@ int nsm_sim_run_until(nsm_sim *s, double t_end)
     return rt_run(s, t_end);
 }
 
+/* The refusals of a run to t_end before its first step (rt_run_check),
+** without running: a program checks its options with it before it opens
+** any output. */
+int nsm_sim_check_run(nsm_sim *s, double t_end)
+{
+    int rc;
+    if (!s->ready && (rc = nsm_sim_reset(s)))
+        return rc;
+    if (s->failed)
+        return s->failed;
+    if (!(t_end >= s->t) || !isfinite(t_end))
+        return NSM_EINVAL;
+    return rt_run_check(s, t_end);
+}
+
 /* The initial state of the next resets (NULL: the model's). */
 int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
 {

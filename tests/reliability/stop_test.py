@@ -134,8 +134,9 @@ def case_stop(tmp):
                   "%s: the HDF5 trajectory holds the samples up to t_reached" % method)
 
 
-def refused(tmp, args, what, words, sim=None):
-    """Runs sim (STIFF by default) with args; exit 3 within a few seconds,
+def refused(tmp, args, what, words, sim=None, code=3):
+    """Runs sim (STIFF by default) with args; exit code (3: the run
+    refused, 1: an option refused before any run) within a few seconds,
     message with words."""
     t0 = time.monotonic()
     try:
@@ -144,7 +145,7 @@ def refused(tmp, args, what, words, sim=None):
     except subprocess.TimeoutExpired:
         raise Failure("%s: still running after 60 s" % what)
     took = time.monotonic() - t0
-    check(p.returncode == 3 and took < LATENCY and all(w in p.stderr for w in words),
+    check(p.returncode == code and took < LATENCY and all(w in p.stderr for w in words),
           "%s: refused in %.2f s, naming %s" % (what, took, ", ".join(words)), p.stderr)
     check(len(p.stderr.splitlines()) <= 3, "%s: a short message" % what, p.stderr)
 
@@ -156,8 +157,10 @@ def case_refuse(tmp):
             refused(tmp, ["--set", setting, "--method", method],
                     "%s with %s" % (method, setting),
                     ["below the time resolution", "mode free", "too stiff", "1/s"])
+        # a --dt the time axis cannot carry is an option error: exit 1, before
+        # any output is opened
         refused(tmp, ["--dt", "1e-300", "--method", method], "%s with --dt 1e-300" % method,
-                ["below the time resolution", "dt = 1e-300 s", "give a larger --dt"])
+                ["below the time resolution", "dt = 1e-300 s", "give a larger --dt"], code=1)
     # a nonlinear model: taylor's reach and adaptive's error control choose
     # the steps (no spectrum to check up front); each refuses at once too
     check(CUBIC is not None, "the nonlinear simulator is given")

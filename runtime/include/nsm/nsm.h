@@ -135,6 +135,14 @@ void nsm_sim_set_stop_flag(nsm_sim *sim, const volatile sig_atomic_t *flag);
 int nsm_sim_reset(nsm_sim *sim);
 /* Advance to time t (inclusive), reporting events and samples. */
 int nsm_sim_run_until(nsm_sim *sim, double t);
+/* What nsm_sim_run_until(sim, t) would refuse before its first step, without
+ * running: the method against the model (exact on a nonlinear model or on a
+ * forcing without a linear generator, taylor on a linear one), a step (dt)
+ * or a section period below the time resolution of t up to t.  Resets first
+ * as nsm_sim_run_until does.  NSM_OK, or the status the run would return
+ * with the reason in nsm_sim_message; programs refuse such options before
+ * they open any output. */
+int nsm_sim_check_run(nsm_sim *sim, double t);
 
 double nsm_sim_time(const nsm_sim *sim);
 const double *nsm_sim_state(const nsm_sim *sim);            /* y, length 2n */
