@@ -37,6 +37,7 @@ LAYERS = [
         "expm.c lcp.c"]),                     # exponentials, Van Loan integrals, the LCP
     ("the model", "src", [
         "message.c state.c sparse.c surface.c nonlin.c affine.c",  # messages, the current state, tables, surfaces, nonlinear terms, run-time expressions
+        "massmat.c",                          # the mass operator: diagonal, or M(q)
         "coulomb.c",                          # friction elements' forces
         "dynamics.c"]),                       # forces, Delassus matrix, energies
     ("modes, stepping and location", "src", [
