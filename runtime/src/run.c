@@ -477,14 +477,14 @@ int rt_run(nsm_sim *s, double t_end)
         return s->failed;
     if (!(t_end >= s->t) || !isfinite(t_end))
         return NSM_EINVAL;
-    if (s->set.method == NSM_METHOD_EXACT && s->m->nl)
-        return rt_fail(s, NSM_EMETHOD, -1, "method exact applies to linear models; this model is "
-                       "nonlinear: use --method taylor (or rk4, adaptive)");
     if ((s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR) &&
         rt_mass_dense(s))
         return rt_fail(s, NSM_EMETHOD, -1, "method %s does not take a model written by its "
                        "energies (its mass matrix depends on the configuration): use --method "
                        "adaptive or rk4", s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
+    if (s->set.method == NSM_METHOD_EXACT && s->m->nl)
+        return rt_fail(s, NSM_EMETHOD, -1, "method exact applies to linear models; this model is "
+                       "nonlinear: use --method taylor (or rk4, adaptive)");
     if (s->set.method == NSM_METHOD_EXACT && (rc = rt_exact_check(s, t_end)))
         return rc;
     if (s->set.method == NSM_METHOD_TAYLOR && (rc = rt_nlt_check(s)))
