@@ -28,3 +28,16 @@ foreach(method rk4 adaptive)
             --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
   set_tests_properties(lagrange.cart_pendulum.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
 endforeach()
+# A damped spring pendulum thrown against a wall (tests/lagrange/
+# spring_wall.nsm: M(q) = diag(m, m r^2), a curved gap, a spring, a damper
+# and a torque on the coordinates): its impact's time, normal velocities
+# and impulse against mp.odefun on the hand-written equations, computed by
+# the test, and the energy balance.
+foreach(method rk4 adaptive)
+  add_test(NAME lagrange.spring_wall.${method}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_spring.py
+            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
+            --include ${NSM_SOURCE_DIR}/runtime/include
+            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
+  set_tests_properties(lagrange.spring_wall.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
+endforeach()
