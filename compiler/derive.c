@@ -173,7 +173,9 @@ static int dv_assemble(Derivation *dv, Diag *diag)
     dv->invm = dv_alloc(dv, (size_t)n, sizeof *dv->invm);
     for (int i = 0; i < n; i++) {
         double mv;
-        dv->mass[i] = m->bodies[i].mass;
+        /* a generalized coordinate's inertia is in M(q) (derive_lag.c): the
+         * diagonal table carries 1, which the runtime does not read */
+        dv->mass[i] = m->bodies[i].mass ? m->bodies[i].mass : expr_num(x, 1);
         if (expr_is_num(dv->mass[i], &mv) && !(mv > 0)) {
             diag_error(diag, m->bodies[i].loc,
                        "body '%s' has mass %g: every body needs a positive mass "
@@ -970,8 +972,6 @@ Expr *dv_flow_diff(const Derivation *dv, const DvMode *md, Expr *e)
 
 Derivation *derive_model(const Model *m, Arena *a, Diag *d)
 {
-    if (m->lagrangian)
-        return derive_lagrange(m, a, d);
     Derivation *dv = arena_alloc(a, sizeof *dv);
     ExprCtx *x = m->ex;
     dv->model = m;
@@ -1023,7 +1023,8 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     for (int k = 0; k < dv->n_sw; k++)
         dv->sw[k] = expr_var(x, dv->v_sw + k);
 
-    dv->nl = m->nl;
+    /* M(q) a = h(q, v) + ...: a Lagrangian model runs the nonlinear path */
+    dv->nl = m->nl | (m->lagrangian ? NL_FORCE : 0);
     dv->enumerated = g <= DV_MAX_ENUM_GAPS && !dv->nl;
     dv->n_modes = g < 31 ? 1 << g : 0;
     int made = dv->enumerated ? dv->n_modes : 1;
@@ -1058,5 +1059,7 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     dv->cvar = dv_alloc(dv, (size_t)dv->n_consts, sizeof *dv->cvar);
     for (int k = 0; k < dv->n_consts; k++)
         dv->cvar[k] = expr_var(x, dv->v_const + k);
+    if (m->lagrangian && derive_lagrange(dv, d))
+        return NULL;
     return dv;
 }

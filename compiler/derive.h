@@ -262,7 +262,7 @@ void dv_generator(Derivation *dv);
 
 /* The derivation of a Lagrangian model (derive_lag.c), called by
  * derive_model: M(q), h(q, v), Q and the gaps' rows. */
-Derivation *derive_lagrange(const Model *m, Arena *a, Diag *d);
+int derive_lagrange(Derivation *dv, Diag *d);
 
 /* The curved gaps' derivatives (derive_nl.c): gw and gcv of every curved gap. */
 void dv_curved_gaps(Derivation *dv);

@@ -159,41 +159,15 @@ static int lag_check_initial(Derivation *dv, Diag *d)
     return 1;
 }
 
-/* The derivation of a Lagrangian model: the variable layout of derive.h
- * (no switches, locals or constants), M(q), h(q, v), Q and the gaps' rows.
- * NULL after an error. */
-Derivation *derive_lagrange(const Model *m, Arena *a, Diag *d)
+/* The Euler-Lagrange terms of a Lagrangian model on top of its ordinary
+ * derivation (derive_model, where every coordinate carries a unit mass in
+ * the diagonal table and the model runs the nonlinear path): M(q),
+ * h(q, v), Q and the gaps' rows, and M(q)'s check at the initial state.
+ * 1 after an error. */
+int derive_lagrange(Derivation *dv, Diag *d)
 {
-    Derivation *dv = arena_alloc(a, sizeof *dv);
-    ExprCtx *x = m->ex;
-    dv->model = m;
-    dv->ex = x;
-    dv->arena = a;
-    dv->n = m->n_bodies;
-    dv->g = m->n_gaps;
-    dv->nl = m->nl;
     dv->lagrangian = true;
-    int n = dv->n, g = dv->g;
-    dv->v_sw = dv->v_f = 2 * n;
-    dv->v_lam = dv->v_f + n;
-    dv->v_acc = dv->v_lam + g;
-    dv->v_fdot = dv->v_acc + n;
-    dv->v_u = dv->v_fdot + n;
-    dv->v_ud = dv->v_u + g;
-    dv->v_const = dv->v_ud + g;
-    dv->n_vars = dv->v_report = dv->v_const;
-    dv->x = arena_alloc(a, sizeof(Expr *) * (size_t)(n ? n : 1));
-    dv->v = arena_alloc(a, sizeof(Expr *) * (size_t)(n ? n : 1));
-    dv->acc = arena_alloc(a, sizeof(Expr *) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) {
-        dv->x[i] = expr_var(x, i);
-        dv->v[i] = expr_var(x, n + i);
-        dv->acc[i] = expr_var(x, dv->v_acc + i);
-    }
-    dv->gen_why = "the model is written by its energies";
     lag_equations(dv);
     lag_gaps(dv);
-    if (lag_check_initial(dv, d))
-        return NULL;
-    return dv;
+    return lag_check_initial(dv, d);
 }

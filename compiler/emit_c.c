@@ -1979,6 +1979,42 @@ static void emit_nl(Cgen *cg)
         emit_nl_slip_series(cg, ts);
 }
 
+/* A model written by its energies: lag_mass() fills M(q) = d2T/dv dv,
+ * lag_h() adds the Euler-Lagrange terms h(q, v) = dT/dq - dV/dq - (dM/dt) v
+ * to F and lag_potential() returns V(q) (nsm/model.h; derive_lag.c). */
+static void emit_lag(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    int n = dv->n;
+    if (!dv->lagrangian)
+        return;
+    fprintf(o, "/* The mass matrix M(q) = d2T/dv dv at the positions of y (row-major). */\n"
+               "static void lag_mass(const double *y, const double *p, const double *c, double *M)\n{\n"
+               "    (void)c;\n");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            fprintf(o, "    M[%d] = ", i * n + j);
+            px(cg, dv->lag_M[i * n + j]);
+            fprintf(o, ";\n");
+        }
+    fprintf(o, "}\n\n/* Adds to F the Euler-Lagrange terms h(q, v) = dT/dq - dV/dq - (dM/dt) v. */\n"
+               "static void lag_h(const double *y, const double *p, const double *c, double *F)\n{\n"
+               "    (void)c;\n");
+    for (int i = 0; i < n; i++) {
+        if (expr_is_zero(dv->lag_h[i]))
+            continue;
+        fprintf(o, "    F[%d] += ", i);
+        px(cg, dv->lag_h[i]);
+        fprintf(o, ";   /* %s */\n", cg->m->bodies[i].name);
+    }
+    fprintf(o, "}\n\n/* The potential energy V(q). */\n"
+               "static double lag_potential(const double *y, const double *p, const double *c)\n{\n"
+               "    (void)c;\n    (void)y;\n    (void)p;\n    return ");
+    px(cg, cg->m->potential);
+    fprintf(o, ";\n}\n\n");
+}
+
 /* The nonlinear entries of the nsm_model table. */
 static void emit_nl_table(Cgen *cg)
 {
@@ -2188,6 +2224,9 @@ static void emit_table(Cgen *cg)
         fprintf(o, "    .output_value = output_value,\n");
     if (m->source)
         fprintf(o, "    .source = model_source,\n");
+    if (dv->lagrangian)
+        fprintf(o, "    .lagrangian = 1,\n    .lag_mass = lag_mass,\n    .lag_h = lag_h,\n"
+                   "    .lag_potential = lag_potential,\n");
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/cli.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
@@ -2216,6 +2255,7 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_gap_motion(&cg);
     if (dv->nl)
         emit_nl(&cg);
+    emit_lag(&cg);
     emit_settings(&cg);
     emit_output_value(&cg);
     emit_source(&cg);

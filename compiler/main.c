@@ -328,13 +328,6 @@ static int compile(const Options *o, Arena *a)
     Derivation *dv = derive_model(model, a, &diag);
     if (!dv)
         return 1;
-    if (model->lagrangian && o->action != ACT_EQUATIONS) {
-        /* derived (--emit=equations), not simulated: the runtime has no M(q) yet */
-        diag_error(&diag, model->kinetic_loc, "a model written by its energies is derived "
-                   "(nsmc --emit=equations) but not simulated yet: the runtime does not solve "
-                   "M(q) a = f");
-        return 1;
-    }
     if (o->action == ACT_CHECK)
         return 0;
     if (o->action == ACT_EQUATIONS && !o->output) {

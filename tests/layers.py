@@ -38,6 +38,7 @@ LAYERS = [
     ("the model", "src", [
         "laws.c",                             # the table of contact laws (read below, called through)
         "message.c state.c sparse.c surface.c nonlin.c affine.c",  # messages, the current state, tables, surfaces, nonlinear terms, run-time expressions
+        "massmat.c",                          # the mass operator: diagonal, or M(q)
         "coulomb.c",                          # friction elements' forces
         "dynamics.c"]),                       # forces, Delassus matrix, energies
     ("modes, stepping and location", "src", [

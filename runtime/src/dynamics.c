@@ -84,6 +84,8 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
     }
     if (s->nf)
         rt_fric_forces(s, mode, x, v, cflag, F);
+    if (cflag)
+        rt_mass_forces(s, x, v, F);
 }
 
 /* Scratch of the constraint problems of the generic path, sized by the
@@ -193,11 +195,11 @@ static void clus_touch(RtClus *cl, const RtCsr *A, int ra, int a)
 /* Split the r constraints idx[0..r-1] (rows R, force directions Dd) into
 ** clusters: two constraints are coupled (their Delassus entry is nonzero)
 ** only when a force of one moves a body the other's row reads, M being
-** diagonal, so the system is block diagonal over the clusters of
+** diagonal (a dense M(q) couples them all), so the system is block diagonal over the clusters of
 ** constraints linked through shared bodies.  Cluster c is order[start[c]
 ** .. start[c+1]) (positions in idx, ascending); returns the number of
 ** clusters.  O(the rows' nonzeros). */
-static int clus_split(RtClus *cl, const RtCsr *R, const RtCsr *Dd, const int *idx, int r)
+static int clus_split(const nsm_sim *s, RtClus *cl, const RtCsr *R, const RtCsr *Dd, const int *idx, int r)
 {
     for (int a = 0; a < r; a++)
         cl->root[a] = a;
@@ -205,6 +207,8 @@ static int clus_split(RtClus *cl, const RtCsr *R, const RtCsr *Dd, const int *id
         clus_touch(cl, R, idx[a], a);
         if (Dd != R)
             clus_touch(cl, Dd, idx[a], a);
+        if (rt_mass_dense(s) && a > 0)   /* M(q) couples every pair */
+            rt_uf_join(cl->root, a, 0);
     }
     for (int a = 0; a < r; a++) {   /* the bodies' owners back to none */
         const RtCsr *A[2] = { R, Dd };
@@ -243,6 +247,8 @@ static int clus_rows(RtClus *cl, const int *idx, int c)
 ** the one place it is formed.  Each entry merges two sorted rows. */
 static double delassus_at(const nsm_sim *s, const RtCsr *R, const RtCsr *Dd, int ra, int rb)
 {
+    if (rt_mass_dense(s))
+        return rt_mass_inner(s, R, ra, Dd, rb);
     int ka = R->p[ra], ea = R->p[ra + 1], kb = Dd->p[rb], eb = Dd->p[rb + 1];
     double sum = 0;
     while (ka < ea && kb < eb) {
@@ -281,7 +287,7 @@ double rt_delassus_entry(const nsm_sim *s, int a, int b)
 int rt_gap_component(const nsm_sim *s, int j, const int *cand, int r, int *comp)
 {
     RtClus *cl = s->cl;
-    clus_split(cl, &s->sp.W, &s->sp.W, cand, r);
+    clus_split(s, cl, &s->sp.W, &s->sp.W, cand, r);
     int cj = -1, m = 0;
     for (int a = 0; a < r && cj < 0; a++)
         if (cand[a] == j)
@@ -322,9 +328,9 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
 int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const double *hdd,
                   double *a, double *lam, double *lamf)
 {
-    int n = s->n, r = 0;
-    for (int i = 0; i < n; i++)
-        a[i] = s->minv[i] * F[i];
+    int r = 0;
+    if (rt_mass_solve(s, F, a))
+        return NSM_ENUMERIC;
     if (lam)
         for (int j = 0; j < s->g; j++)
             lam[j] = 0;
@@ -413,7 +419,7 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
             rows_copy(Dd, nr, &s->sp.Wt, k);
             gk[nr++] = s->g + k;
         }
-    int nc = clus_split(cl, R, Dd, cl->seq, nr);
+    int nc = clus_split(s, cl, R, Dd, cl->seq, nr);
     for (int c = 0; c < nc; c++) {
         int m = clus_rows(cl, cl->seq, c);
         double *D = clus_dmat(cl, m), *mu;
@@ -430,8 +436,7 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
             return NSM_ENUMERIC;
         for (int k = 0; k < m; k++) {
             int q = cl->lidx[k];
-            for (int t = Dd->p[q]; t < Dd->p[q + 1]; t++)
-                a[Dd->i[t]] += s->minv[Dd->i[t]] * Dd->x[t] * mu[k];
+            rt_mass_add_row(s, Dd, q, mu[k], a);
             if (gk[q] < s->g) {
                 if (lam)
                     lam[gk[q]] = mu[k];
@@ -493,6 +498,7 @@ static void ext_force(const nsm_sim *s, double t, double *f)
 static void state_terms(const nsm_sim *s, double t, const double *Y, double *f, double *h)
 {
     rt_nl_at(s, Y);
+    rt_mass_at(s, Y);               /* a failure stops the solves that follow */
     ext_force(s, t, f);
     rt_nl_force(s, t, Y, f);
     if (!h)
@@ -612,6 +618,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
         rt_nl_rates(s, t, y, a, fd, h + 3 * g);
         pen_rates(s, mode, x, v, fd);
     }
+    rt_mass_rates(s, y, a, fd);     /* M(q): d/dt h(q, v) - (dM/dt) a */
     rt_force_parts(s, mode, v, a, fd, 0, dF);
     rc = rt_accel_surf(s, mode, dF, h + 3 * g, da, dlam, dlamf);
     if (rc)
@@ -703,10 +710,10 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
             rt_mode_del(pen, j);
     state_terms(s, t, y, f, NULL);
     rt_force_parts(s, pen, y, y + n, f, 1, F);
-    for (int i = 0; i < n; i++)
-        a[i] = s->minv[i] * F[i];
+    if (rt_mass_solve(s, F, a))
+        return NSM_ENUMERIC;
     /* one LCP per cluster of coupled gaps: the matrix is block diagonal */
-    int nc = clus_split(cl, &s->sp.W, &s->sp.W, idx, r);
+    int nc = clus_split(s, cl, &s->sp.W, &s->sp.W, idx, r);
     for (int c = 0; c < nc; c++) {
         int m = clus_rows(cl, idx, c), pulls = 0;
         for (int k = 0; k < m && !pulls; k++)
@@ -744,7 +751,7 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v)
         return NSM_OK;
     /* cluster by cluster; v changes once every cluster is solved, so that a
      * failure leaves it as it was */
-    int nc = clus_split(cl, &s->sp.W, &s->sp.W, idx, r);
+    int nc = clus_split(s, cl, &s->sp.W, &s->sp.W, idx, r);
     double *mu = cl->rhs;
     for (int k = 0; k < r; k++)
         mu[k] = rt_gap_rate(s, idx[k], s->t, v);
@@ -764,8 +771,7 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v)
     }
     const RtCsr *W = &s->sp.W;
     for (int k = 0; k < r; k++)
-        for (int q = W->p[idx[k]]; q < W->p[idx[k] + 1]; q++)
-            v[W->i[q]] -= s->minv[W->i[q]] * W->x[q] * mu[k];
+        rt_mass_add_row(s, W, idx[k], -mu[k], v);
     return NSM_OK;
 }
 
@@ -789,7 +795,11 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
     double pot = 0;
     for (int i = 0; i < s->n; i++)
         pot += 0.5 * y[i] * rt_csr_dot(&s->sp.K, i, y) - s->num.fconst[i] * y[i];
-    return nsm_energy_kinetic(s->n, s->num.mass, y) + pot + rt_penalty_energy(s, mode, y) + s->Voff;
+    if (rt_mass_dense(s))           /* 1/2 v^T M(q) v and the potential V(q) */
+        pot += rt_mass_kinetic(s, y) + rt_mass_potential(s, y);
+    else
+        pot += nsm_energy_kinetic(s->n, s->num.mass, y);
+    return pot + rt_penalty_energy(s, mode, y) + s->Voff;
 }
 
 /* The energy stored in the closed gaps of mode at y: the sum of their

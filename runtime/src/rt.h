@@ -297,6 +297,7 @@ struct nsm_sim {
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtClus *cl;        /* scratch of the generic path's constraint problems, dynamics.c */
     struct RtNl *nl;          /* a nonlinear model's curved-gap tangent, nonlin.c (NULL: none) */
+    struct RtMass *mass;      /* a Lagrangian model's M(q) factor, massmat.c (NULL: diagonal) */
     struct RtNlTaylor *nlt;   /* the taylor method's series, nltaylor.c (NULL: not used yet) */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *work;             /* scratch, see sim.c */
@@ -339,6 +340,21 @@ double rt_t_resolution(const nsm_sim *s, double t_end);
 void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len);
 
 /* nonlin.c: nonlinear models (state-dependent forces, curved gaps, penalty powers) */
+/* The mass operator (massmat.c): diagonal, or a Lagrangian model's M(q). */
+typedef struct RtMass RtMass;
+int rt_mass_alloc(nsm_sim *s);
+void rt_mass_free(nsm_sim *s);
+int rt_mass_dense(const nsm_sim *s);
+int rt_mass_at(const nsm_sim *s, const double *y);
+void rt_mass_forget(nsm_sim *s);
+int rt_mass_solve(const nsm_sim *s, const double *F, double *a);
+void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *v);
+double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, int rb);
+double rt_mass_kinetic(const nsm_sim *s, const double *y);
+double rt_mass_potential(const nsm_sim *s, const double *y);
+void rt_mass_forces(const nsm_sim *s, const double *x, const double *v, double *F);
+void rt_mass_rates(const nsm_sim *s, const double *y, const double *a, double *dF);
+
 typedef struct RtNl RtNl;
 int rt_nl_alloc(nsm_sim *s);
 void rt_nl_free(nsm_sim *s);

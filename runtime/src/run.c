@@ -49,6 +49,8 @@ static int transition_fric(nsm_sim *s, int j);
 static int transition(nsm_sim *s, int j)
 {
     rt_nl_at(s, s->y);              /* a curved gap's W at the impact configuration */
+    if (rt_mass_at(s, s->y))        /* and M(q) there */
+        return s->failed;
     rt_surface_begin(s);            /* a moving surface's work through the impulses */
     int rc = transition_fric(s, j);
     rt_surface_end(s);
@@ -475,6 +477,11 @@ static int keeps_energy(const nsm_sim *s)
 int rt_run_check(nsm_sim *s, double t_end)
 {
     int rc;
+    if ((s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR) &&
+        rt_mass_dense(s))
+        return rt_fail(s, NSM_EMETHOD, -1, "method %s does not take a model written by its "
+                       "energies (its mass matrix depends on the configuration): use --method "
+                       "adaptive or rk4", s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
     if (s->set.method == NSM_METHOD_EXACT && s->m->nl)
         return rt_fail(s, NSM_EMETHOD, -1, "method exact applies to linear models; this model is "
                        "nonlinear: use --method taylor (or rk4, adaptive)");

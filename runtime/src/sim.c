@@ -78,7 +78,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     if (!bad && rt_fric_alloc(s))
         bad = 1;
-    if (!bad && rt_nl_alloc(s))
+    if (!bad && (rt_nl_alloc(s) || rt_mass_alloc(s)))
         bad = 1;
     if (!bad && rt_taylor_alloc(s))
         bad = 1;
@@ -125,6 +125,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->set.y0);
     rt_taylor_free(s);
     rt_nl_free(s);
+    rt_mass_free(s);
     rt_nlt_free(s);
     rt_surface_free(s);
     rt_surfwork_free(s);
@@ -416,6 +417,9 @@ int nsm_sim_reset(nsm_sim *s)
     rt_state_set(s, s->t, y0);
     rt_nl_forget(s);
     rt_nl_at(s, s->y);
+    rt_mass_forget(s);
+    if (rt_mass_at(s, s->y))
+        return s->failed;
     for (int k = 0; k < s->ns; k++) {
         rt_state_switch_set(s, k, m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0,
                             -HUGE_VAL);
@@ -427,7 +431,9 @@ int nsm_sim_reset(nsm_sim *s)
     rt_mode_none(s, free_mode);
     s->Voff = nsm_energy_springs(s->n, m->n_springs, m->springs, s->num.sk, s->num.srest, s->y) +
               nsm_energy_gravity(s->n, s->num.mass, s->num.gfac, s->num.gravity, s->y) -
-              (rt_mech_energy(s, free_mode, s->y) - nsm_energy_kinetic(s->n, s->num.mass, s->y));
+              (rt_mech_energy(s, free_mode, s->y) - rt_mass_kinetic(s, s->y));
+    if (rt_mass_dense(s))           /* V(q) as the model writes it */
+        s->Voff += rt_mass_potential(s, s->y);
     int rc = rt_initial_mode(s);
     if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;

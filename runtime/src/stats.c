@@ -309,7 +309,7 @@ static void balance_step(nsm_sim *s, const double *Y1, double E)
 {
     RtStats *st = s->st;
     int n = s->n;
-    double T = nsm_energy_kinetic(n, s->num.mass, Y1);
+    double T = rt_mass_kinetic(s, Y1);
     double W = Y1[2 * n + 1] + rt_surface_impulse_work(s), D = Y1[2 * n], L = s->transition_loss;
     double err = fabs(s->E0 + W - D - L - E);
     double mags[] = { T, E - T, W, D, L, E, s->E0 };
@@ -520,6 +520,8 @@ double nsm_sim_body_kinetic(const nsm_sim *s, int i)
     if (i < 0 || i >= s->n)
         return NAN;
     double v = s->y[s->n + i];
+    if (rt_mass_dense(s))           /* M(q) couples the coordinates: no share of its own */
+        return NAN;
     return 0.5 * s->num.mass[i] * v * v;
 }
 
@@ -595,8 +597,11 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
 {
     int n = s->n;
     double k = 0;
-    for (int i = 0; i < n; i++)
-        k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
+    if (rt_mass_dense(s))           /* 1/2 v^T M(q) v */
+        k = rt_mass_kinetic(s, s->y);
+    else
+        for (int i = 0; i < n; i++)
+            k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
     double e = rt_mech_energy(s, s->mode, s->y);
     double d = s->y[2 * n] + s->transition_loss, w = s->y[2 * n + 1] + rt_surface_impulse_work(s);
     if (s->energy_lost)

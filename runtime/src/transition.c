@@ -318,9 +318,11 @@ static Seq *seq_new(nsm_sim *s, const int *idx, int r)
         for (int a = 0; a < r; a++) {
             if (pass == 0)
                 q->np[a] = (int)cnt;
-            for (int k = W->p[idx[a]]; k < W->p[idx[a] + 1]; k++)
-                for (int t = bstart[W->i[k]]; t < bstart[W->i[k] + 1]; t++) {
-                    int b = blist[t];
+            /* a dense M(q) couples every pair: one pass over all positions */
+            int all = rt_mass_dense(s), k1 = all ? 1 : W->p[idx[a] + 1];
+            for (int k = all ? 0 : W->p[idx[a]]; k < k1; k++)
+                for (int t = all ? 0 : bstart[W->i[k]]; t < (all ? r : bstart[W->i[k] + 1]); t++) {
+                    int b = all ? t : blist[t];
                     if (mark[b] == a)
                         continue;
                     mark[b] = a;
@@ -533,8 +535,7 @@ static void seq_apply(nsm_sim *s, Seq *q, double *v)
         int a = q->sub[x];
         if (q->P[a] == 0)
             continue;
-        for (int k = W->p[q->idx[a]]; k < W->p[q->idx[a] + 1]; k++)
-            v[W->i[k]] += s->minv[W->i[k]] * W->x[k] * q->P[a];
+        rt_mass_add_row(s, W, q->idx[a], q->P[a], v);
         for (int k = q->np[a]; k < q->np[a + 1]; k++)
             q->u[q->nb[k]] += q->nd[k] * q->P[a];
     }
@@ -1031,8 +1032,8 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
     }
     const RtCsr *Wc = &s->sp.W;
     for (int a = 0; a < r; a++)
-        for (int q = Wc->p[idx[a]]; P[a] != 0 && q < Wc->p[idx[a] + 1]; q++)
-            v[Wc->i[q]] += s->minv[Wc->i[q]] * Wc->x[q] * P[a];
+        if (P[a] != 0)
+            rt_mass_add_row(s, Wc, idx[a], P[a], v);
     rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     for (int a = 0, first = 1; a < r && !rc; a++) {
         if (!(P[a] > 0))

@@ -150,13 +150,15 @@ static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
     double acc = rt_wacc(s, j, a + n), du = -acc * tl / 2 - rt_wdot(s, j, Y + n);
     if (!(acc < 0) || !(Djj > 0))
         return NAN;
-    for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
-        Y[n + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * du / Djj;
+    if (rt_mass_dense(s))           /* M(q) */
+        rt_mass_add_row(s, &s->sp.W, j, du / Djj, Y + n);
+    else
+        for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
+            Y[n + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * du / Djj;
     if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1))
         return NAN;
     double dv = -(1 + e) * rt_wdot(s, j, Y1 + n) / Djj;
-    for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
-        Y1[n + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * dv;
+    rt_mass_add_row(s, &s->sp.W, j, dv, Y1 + n);
     if (zeno_flight(s, j, s->t + *tau1, Y1, e * *tau1, &tau2, Y2))
         return NAN;
     return tau2 / (e * *tau1) - 1;
@@ -267,8 +269,7 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
     double Eb = rt_mech_energy(s, s->mode, y), Pj = 0;
     const RtCsr *W = &s->sp.W;
     for (int a = 0; a < r; a++) {
-        for (int k = W->p[idx[a]]; k < W->p[idx[a] + 1]; k++)
-            v[W->i[k]] += s->minv[W->i[k]] * W->x[k] * Pr[a];
+        rt_mass_add_row(s, W, idx[a], Pr[a], v);
         if (idx[a] == j)
             Pj = Pr[a];
     }

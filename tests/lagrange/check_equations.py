@@ -145,6 +145,8 @@ def close(a, b, what, scale):
 
 def check(nsmc, name, rng):
     path = os.path.join(HERE, name + ".nsm")
+    if not os.path.exists(path):    # a model that runs lives in models/
+        path = os.path.join(HERE, "..", "..", "models", name + ".nsm")
     params, coords, kin, pot = source_model(path)
     eqs = nsmc_equations(nsmc, path)
     n = len(coords)

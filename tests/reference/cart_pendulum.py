@@ -27,7 +27,7 @@ along the rod's normal seen from the cart is unchanged by the impact
 relative to the cart's jump (th'+ - th'- = -(x'+ - x'-) cos th / l).
 
 data/cart_pendulum.events.csv: t,kind,contact,x,th,xd-,thd-,xd+,thd+ per
-impact; data/cart_pendulum.samples.csv: t,C.x,C.v,th.phi,th.omega every
+impact; data/cart_pendulum.samples.csv: t,C.x,th.phi,C.v,th.omega every
 0.1 s (the state after an impact at that instant).
 """
 from mpmath import mp, mpf
@@ -129,7 +129,7 @@ def compute():
     for ti, ym, yp in events:
         ev.append(",".join([mp.nstr(ti, 25), "impact", "stop"] +
                            [mp.nstr(v, 25) for v in (ym[0], ym[1], ym[2], ym[3], yp[2], yp[3])]))
-    sa = ["t,C.x,C.v,th.phi,th.omega"]
+    sa = ["t,C.x,th.phi,C.v,th.omega"]
     for i in range(31):
         t = mpf(i) / 10
         for a, b, sol in reversed(segments):

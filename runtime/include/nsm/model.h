@@ -381,6 +381,20 @@ typedef struct nsm_model {
     void (*nl_slip_series)(int k, int K, double t0, const double *X, const int *sw,
                            const double *p, const double *c, double *work, double *FW,
                            double *FCV);
+    /* Models written by their energies (appended: 0/NULL in every other
+     * table; docs/theory.md section 18).  lagrangian = 1: the mass matrix
+     * is M(q), dense and symmetric, n x n; setup fills num->mass with 1s,
+     * which the runtime does not read for such a model.  At the positions
+     * y[0..n-1] (y = (x, v), 2n values):
+     *   lag_mass fills M[i*n + j] = d2T / dv_i dv_j;
+     *   lag_h adds to F[0..n-1] the Euler-Lagrange terms h(q, v) =
+     *     dT/dq - dV/dq - (dM/dt) v (springs, dampers and `force`
+     *     statements come through the tables and functions above);
+     *   lag_potential returns the potential energy V(q). */
+    int lagrangian;
+    void (*lag_mass)(const double *y, const double *p, const double *c, double *M);
+    void (*lag_h)(const double *y, const double *p, const double *c, double *F);
+    double (*lag_potential)(const double *y, const double *p, const double *c);
 } nsm_model;
 
 #ifdef __cplusplus

@@ -1,0 +1,277 @@
+/*
+** massmat.c: the mass operator, M^-1 and M applied to force and impulse
+** directions and the kinetic energy 1/2 v^T M v.
+**
+** An ordinary model's mass is diagonal (nsm_numeric.mass, s->minv): every
+** function here then does the arithmetic the runtime did before it had this
+** file, product for product, so that results stay bit-identical.  A model
+** written by its energies (nsm_model.lagrangian) has a dense, symmetric
+** M(q) (docs/theory.md section 18): it is evaluated at the configuration
+** the dynamics last looked at (rt_mass_at, called where the curved gaps'
+** tangent is taken) and factored by Cholesky there, so that the forces'
+** accelerations, the held contacts' Delassus matrices W M(q)^-1 W^T and
+** the impulses at an impact configuration all use M at that configuration.
+** A pivot that is not positive (M(q) not positive definite: the kinetic
+** energy degenerates there) stops the run with the state and time.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy.h"
+#include "rt.h"
+
+struct RtMass {
+    double *L;                /* n*n: the Cholesky factor of M(qkey), lower triangle */
+    double *qkey;             /* n: the configuration it is taken at */
+    int valid;                /* L is M(qkey)'s factor */
+    int bad;                  /* M(qkey) is not positive definite (s->msg says where) */
+};
+
+/* Allocate the dense operator of a Lagrangian model (nothing otherwise). */
+int rt_mass_alloc(nsm_sim *s)
+{
+    if (!s->m->lagrangian)
+        return NSM_OK;
+    RtMass *ms = calloc(1, sizeof *ms);
+    if (!ms)
+        return NSM_ENOMEM;
+    s->mass = ms;
+    size_t n = (size_t)s->n + 1;
+    ms->L = calloc(n * n, sizeof(double));
+    ms->qkey = calloc(n, sizeof(double));
+    return ms->L && ms->qkey ? NSM_OK : NSM_ENOMEM;
+}
+
+/* Free what rt_mass_alloc made. */
+void rt_mass_free(nsm_sim *s)
+{
+    RtMass *ms = s->mass;
+    if (!ms)
+        return;
+    free(ms->L);
+    free(ms->qkey);
+    free(ms);
+    s->mass = NULL;
+}
+
+/* Is the mass matrix dense (a Lagrangian model)? */
+int rt_mass_dense(const nsm_sim *s)
+{
+    return s->mass != NULL;
+}
+
+/* Cholesky factor of the n x n matrix A in place (lower triangle, the
+** upper one left as it was); the first pivot that is not > 0, or -1. */
+static int mass_cholesky(int n, double *A)
+{
+    for (int j = 0; j < n; j++) {
+        double d = A[j * n + j];
+        for (int k = 0; k < j; k++)
+            d -= A[j * n + k] * A[j * n + k];
+        if (!(d > 0))
+            return j;
+        double r = sqrt(d);
+        A[j * n + j] = r;
+        for (int i = j + 1; i < n; i++) {
+            double t = A[i * n + j];
+            for (int k = 0; k < j; k++)
+                t -= A[i * n + k] * A[j * n + k];
+            A[i * n + j] = t / r;
+        }
+    }
+    return -1;
+}
+
+/* Record that M(q) at y is not positive definite (pivot `bad`): the
+** message names the time, the coordinate and the state. */
+static void mass_refuse(nsm_sim *s, const double *y, int bad)
+{
+    int n = s->n;
+    char st[600];
+    size_t at = 0;
+    for (int i = 0; i < n && at + 40 < sizeof st; i++)
+        at += (size_t)snprintf(st + at, sizeof st - at, "%s%s = %.10g", i ? ", " : "",
+                               s->m->body_names ? s->m->body_names[i] : "?", y[i]);
+    snprintf(s->msg, sizeof s->msg, "t = %.17g s: the mass matrix M(q) is not positive definite "
+             "at the configuration %s (its leading %d x %d block is singular or indefinite at "
+             "coordinate '%s'): the kinetic energy degenerates there", s->t, st, bad + 1, bad + 1,
+             s->m->body_names ? s->m->body_names[bad] : "?");
+    s->failed = NSM_ENUMERIC;
+}
+
+/* Evaluate and factor M(q) at the positions of y unless already done
+** there.  The factor is the simulation's cached view of its geometry, like
+** the curved gaps' tangent, so it is refreshed through a const simulation.
+** NSM_ENUMERIC (with s->msg) when M(q) is not positive definite. */
+int rt_mass_at(const nsm_sim *s, const double *y)
+{
+    RtMass *ms = s->mass;
+    if (!ms)
+        return NSM_OK;
+    int n = s->n;
+    if (ms->valid && memcmp(ms->qkey, y, sizeof(double) * (size_t)n) == 0)
+        return ms->bad ? NSM_ENUMERIC : NSM_OK;
+    s->m->lag_mass(y, s->p, s->c, ms->L);
+    memcpy(ms->qkey, y, sizeof(double) * (size_t)n);
+    ms->valid = 1;
+    int bad = mass_cholesky(n, ms->L);
+    ms->bad = bad >= 0;
+    if (ms->bad)
+        mass_refuse((nsm_sim *)s, y, bad);
+    return ms->bad ? NSM_ENUMERIC : NSM_OK;
+}
+
+/* Forget the factor (after a setup changed the parameters). */
+void rt_mass_forget(nsm_sim *s)
+{
+    if (s->mass)
+        s->mass->valid = 0;
+}
+
+/* x = L^-T L^-1 b, with the factor of the configuration last taken. */
+static void mass_chol_solve(const RtMass *ms, int n, const double *b, double *x)
+{
+    for (int i = 0; i < n; i++) {
+        double t = b[i];
+        for (int k = 0; k < i; k++)
+            t -= ms->L[i * n + k] * x[k];
+        x[i] = t / ms->L[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        double t = x[i];
+        for (int k = i + 1; k < n; k++)
+            t -= ms->L[k * n + i] * x[k];
+        x[i] = t / ms->L[i * n + i];
+    }
+}
+
+/* a = M^-1 F (n values; a may not alias F): minv F for a diagonal mass,
+** else by the factor at the configuration last taken.  NSM_ENUMERIC when
+** that M(q) is not positive definite. */
+int rt_mass_solve(const nsm_sim *s, const double *F, double *a)
+{
+    const RtMass *ms = s->mass;
+    if (!ms) {
+        for (int i = 0; i < s->n; i++)
+            a[i] = s->minv[i] * F[i];
+        return NSM_OK;
+    }
+    if (ms->bad)
+        return NSM_ENUMERIC;
+    mass_chol_solve(ms, s->n, F, a);
+    return NSM_OK;
+}
+
+/* v += M^-1 (f times row r of A) (an impulse f along a gap's or a
+** constraint direction's row): over the row's nonzeros for a diagonal
+** mass, in the same products as before; densely for M(q). */
+void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *v)
+{
+    if (!s->mass) {
+        for (int k = A->p[r]; k < A->p[r + 1]; k++)
+            v[A->i[k]] += s->minv[A->i[k]] * A->x[k] * f;
+        return;
+    }
+    int n = s->n;
+    double b[n], z[n];
+    memset(b, 0, sizeof b);
+    for (int k = A->p[r]; k < A->p[r + 1]; k++)
+        b[A->i[k]] = A->x[k] * f;
+    if (s->mass->bad)
+        return;
+    mass_chol_solve(s->mass, n, b, z);
+    for (int i = 0; i < n; i++)
+        v[i] += z[i];
+}
+
+/* Row ra of R times M^-1 times row rb of Dd: one entry of a Delassus
+** matrix when the mass is dense (delassus_at in dynamics.c forms the
+** diagonal case by merging the two rows). */
+double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, int rb)
+{
+    int n = s->n;
+    double b[n], z[n], sum = 0;
+    memset(b, 0, sizeof b);
+    for (int k = Dd->p[rb]; k < Dd->p[rb + 1]; k++)
+        b[Dd->i[k]] = Dd->x[k];
+    if (s->mass->bad)
+        return NAN;
+    mass_chol_solve(s->mass, n, b, z);
+    for (int k = R->p[ra]; k < R->p[ra + 1]; k++)
+        sum += R->x[k] * z[R->i[k]];
+    return sum;
+}
+
+/* Kinetic energy 1/2 v^T M v at y: the diagonal sum of energy.c for an
+** ordinary model, 1/2 v^T M(q) v with M evaluated at y's positions for a
+** Lagrangian one (the factor is not touched). */
+double rt_mass_kinetic(const nsm_sim *s, const double *y)
+{
+    int n = s->n;
+    if (!s->mass)
+        return nsm_energy_kinetic(n, s->num.mass, y);
+    double M[n * n + 1], e = 0;
+    s->m->lag_mass(y, s->p, s->c, M);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            e += y[n + i] * M[i * n + j] * y[n + j];
+    return 0.5 * e;
+}
+
+/* The potential energy V(q) of a Lagrangian model at y (0 otherwise). */
+double rt_mass_potential(const nsm_sim *s, const double *y)
+{
+    return s->mass && s->m->lag_potential ? s->m->lag_potential(y, s->p, s->c) : 0;
+}
+
+/* Add the Euler-Lagrange terms h(q, v) at y to F (nothing for an
+** ordinary model). */
+void rt_mass_forces(const nsm_sim *s, const double *x, const double *v, double *F)
+{
+    if (!s->mass)
+        return;
+    int n = s->n;
+    double y[2 * n];
+    memcpy(y, x, sizeof(double) * (size_t)n);
+    memcpy(y + n, v, sizeof(double) * (size_t)n);
+    s->m->lag_h(y, s->p, s->c, F);
+}
+
+/* Add to dF the rate along the motion (velocities v = y[n..], accelerations
+** a) of the Lagrangian terms, d/dt h(q, v) - (dM/dt) a, so that M da = dF
+** for the accelerations' rate; by a central difference, as rt_nl_rates
+** does for the nonlinear forces: the event functions' rates only steer the
+** root finder, whose bracket keeps the events exact.  Nothing for an
+** ordinary model. */
+void rt_mass_rates(const nsm_sim *s, const double *y, const double *a, double *dF)
+{
+    if (!s->mass)
+        return;
+    int n = s->n;
+    double yp[2 * n], ym[2 * n], hp[n], hm[n], Mp[n * n], Mm[n * n], sy = 0, sd = 0;
+    for (int i = 0; i < 2 * n; i++) {
+        double d = i < n ? y[n + i] : a[i - n];
+        sy = fmax(sy, fabs(y[i]));
+        sd = fmax(sd, fabs(d));
+    }
+    double e = sd > 0 ? 1e-7 * (1 + sy) / sd : 1e-7;
+    for (int i = 0; i < 2 * n; i++) {
+        double d = i < n ? y[n + i] : a[i - n];
+        yp[i] = y[i] + e * d;
+        ym[i] = y[i] - e * d;
+        if (i < n)
+            hp[i] = hm[i] = 0;
+    }
+    s->m->lag_h(yp, s->p, s->c, hp);
+    s->m->lag_h(ym, s->p, s->c, hm);
+    s->m->lag_mass(yp, s->p, s->c, Mp);
+    s->m->lag_mass(ym, s->p, s->c, Mm);
+    for (int i = 0; i < n; i++) {
+        double ma = 0;
+        for (int j = 0; j < n; j++)
+            ma += (Mp[i * n + j] - Mm[i * n + j]) * a[j];
+        dF[i] += (hp[i] - hm[i] - ma) / (2 * e);
+    }
+}

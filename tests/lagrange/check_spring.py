@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""A mass on a damped spring swinging in polar coordinates (r, th) and
+thrown against a wall (tests/lagrange/spring_wall.nsm, a model written by
+its energies: M(q) = diag(m, m r^2), a curved gap d - r sin th, a spring,
+a damper and a torque on the coordinates) against a reference computed
+here, independently of nsmc: the equations written by hand,
+
+  m r''      = m r th'^2 + m g cos th - k (r - L0) - c r',
+  m r^2 th'' = -2 m r r' th' - m g r sin th - 0.05 th',
+
+integrated by mp.odefun (Taylor series, 20 digits) from r = 0.6 m,
+th = 0.2 rad, th' = 3 rad/s; the impact is the zero of d - r sin th
+(mp.findroot), its normal velocity W v with W = (-sin th, -r cos th), and
+Newton's law with W M^-1 W^T = 1/m gives the velocity after, -e W v, and
+the impulse (1 + e) |W v| m.
+
+usage: check_spring.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
+                       [--cflags="FLAGS"] --method rk4|adaptive
+"""
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from mpmath import mp, mpf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+M, K, C, L0, G, D, E, TQ = (mpf(v) for v in ("0.8", "40", "0.3", "0.5", "9.81", "0.3", "0.5", "0.05"))
+# method: (simulator options, event s, relative speed, balance)
+TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-10),
+       "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-8)}
+FAILS = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        FAILS.append(what)
+
+
+def rhs(t, y):
+    r, th, rd, thd = y
+    rdd = r * thd ** 2 + G * mp.cos(th) - (K * (r - L0) + C * rd) / M
+    thdd = (-2 * M * r * rd * thd - M * G * r * mp.sin(th) - TQ * thd) / (M * r ** 2)
+    return [rd, thd, rdd, thdd]
+
+
+def reference():
+    """The impact's time, normal velocity before it and impulse."""
+    mp.dps = 20
+    sol = mp.odefun(rhs, 0, [mpf("0.6"), mpf("0.2"), mpf(0), mpf(3)])
+    ti = mp.findroot(lambda t: D - sol(t)[0] * mp.sin(sol(t)[1]), (mpf("0.10"), mpf("0.12")),
+                     solver="anderson")
+    r, th, rd, thd = sol(ti)
+    u = -mp.sin(th) * rd - r * mp.cos(th) * thd
+    return ti, u, (1 + E) * abs(u) * M
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for k in ("--nsmc", "--include", "--lib"):
+        ap.add_argument(k, required=True)
+    ap.add_argument("--cc", default="cc")
+    ap.add_argument("--cflags", default="-O2")
+    ap.add_argument("--method", required=True, choices=sorted(TOL))
+    a = ap.parse_args()
+    opts, et, vt, bt = TOL[a.method]
+    ti, u, P = reference()
+    with tempfile.TemporaryDirectory() as work:
+        c, exe, ev = (os.path.join(work, f) for f in ("spring_wall.c", "spring_wall", "ev.csv"))
+        subprocess.run([a.nsmc, os.path.join(HERE, "spring_wall.nsm"), "-o", c], check=True)
+        subprocess.run([a.cc] + a.cflags.split() + [c, "-I", a.include] +
+                       a.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
+        p = subprocess.run([exe, "--method", a.method, "--events", ev, "--out", os.devnull,
+                            "--summary"] + opts, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        if p.returncode != 0:
+            sys.exit("simulator failed: " + p.stderr)
+        with open(ev) as f:
+            imp = [r for r in csv.DictReader(f) if r["kind"] == "impact"]
+    check(len(imp) == 1, "one impact on the wall (%d)" % len(imp))
+    if imp:
+        e = imp[0]
+        t = float(e["t"])
+        check(abs(t - float(ti)) <= et, "impact at %.17g s (reference %s, error %.3g s)"
+              % (t, mp.nstr(ti, 17), t - float(ti)))
+        for name, got, want in (("normal velocity before", e["vrel_before"], u),
+                                ("normal velocity after", e["vrel_after"], -E * u),
+                                ("impulse", e["impulse"], P)):
+            check(abs(float(got) - float(want)) <= vt * abs(float(want)),
+                  "%s %s (reference %s)" % (name, got, mp.nstr(want, 15)))
+    m = re.search(r"relative to the largest energy\s+(\S+)", p.stdout)
+    bal = float(m.group(1)) if m else float("inf")
+    check(bal <= bt, "energy balance %.3g of the largest energy (at most %.3g)" % (bal, bt))
+    if FAILS:
+        sys.exit("%d check(s) failed" % len(FAILS))
+
+
+if __name__ == "__main__":
+    main()
