@@ -452,8 +452,9 @@ static double basin_ref_tol(const Sweep *sw)
 ** --basin-tol, so a run this close to one for two whole repeats is on that
 ** attractor within the tolerance that classifies it, and would end
 ** classified as it (docs/studies.md, "Basins of attraction"); a run still
-** farther from every reference goes on until its own records repeat.  Only references of earlier grid points
-** count: which ones a run may use does not depend on the jobs or ranks. */
+** farther from every reference goes on until its own records repeat.
+** Only references of earlier grid points count: which ones a run may use
+** does not depend on the jobs or ranks. */
 static const BasinRef *basin_match(const Collect *c)
 {
     const Sweep *sw = c->sw;
@@ -494,8 +495,7 @@ static int basin_is_ref(const Sweep *sw, long point)
 ** --transient + --record records: most initial states settle well before
 ** the slowest, and the classification is the same; or, unless it is a
 ** reference's own point, as soon as its last two repeats lie on a
-** reference orbit (basin_match).  Returns the section
-** handler's answer. */
+** reference orbit (basin_match).  Returns the section handler's answer. */
 static int basin_record(Collect *c, const nsm_section_record *r)
 {
     long R = c->sw->record;
@@ -2222,8 +2222,10 @@ static int sweep_grid(Sweep *sw)
 {
     pthread_t th[1024];
     int nth = 0;
-    if (basin_pilot(sw))
+    if (basin_pilot(sw)) {
+        basin_refs_free(sw);
         return 1;
+    }
     pthread_mutex_init(&sw->lock, NULL);
     if (sw->rank == 0)
         progress_start(&sw->pb, stderr);
