@@ -26,13 +26,24 @@ up and down branches differ there).
 3. --jobs 1, --jobs 2 and (when --mpirun is given) mpirun -np 2 write the
    same basins.csv, attractors.csv and summary.csv, byte for byte; the
    figure basins.png is drawn.
-4. --basin with --param, a single --basin, a name that is not a coordinate,
-   --basin-tol 0 and --basin with --continue are refused with status 1.
+4. Reference orbits (--basin-pilot): on 32 x 32, most runs end on a
+   reference orbit (the stderr line's count) and basins.csv and
+   attractors.csv are byte for byte those of --basin-pilot 0, which runs
+   every point until its own records repeat (the rule before the
+   references); summary.csv differs only where a run's own records repeated
+   at a multiple of its attractor's period (a slow approach, which the
+   classification already reduced to the attractor's period): there the
+   row now gives the attractor's period, records and impacts.
+5. --basin with --param, a single --basin, a name that is not a coordinate,
+   --basin-tol 0, --basin with --continue, a bad --basin-pilot and
+   --basin-pilot without --basin are refused with status 1.
 """
 import argparse
 import csv
+import io
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -197,6 +208,47 @@ def identity_test(nsmc, d, mpirun):
                   files == first and drawn)
 
 
+def reference_test(nsmc, d):
+    """Runs ending on reference orbits classify as runs to their own repeat."""
+    n, runs = 32, {}
+    for label, extra in (("references", []), ("no references", ["--basin-pilot", "0"])):
+        out = os.path.join(d, "ref%d" % len(runs))
+        r = basin(nsmc, out, n, ["--jobs", "2"] + extra)
+        m = re.search(r"(\d+) ended on a reference orbit", r.stderr)
+        if r.returncode != 0 or not m:
+            check("basin %d x %d, %s" % (n, n, label), False, r.stderr)
+            return
+        files = {}
+        for name in ("basins.csv", "attractors.csv", "summary.csv"):
+            with open(os.path.join(out, name), "rb") as f:
+                files[name] = f.read()
+        runs[label] = (int(m.group(1)), files)
+    on, ref = runs["references"]
+    off, full = runs["no references"]
+    check("%d of %d runs ended on a reference orbit (at least 80 %%), none with --basin-pilot 0"
+          % (on, n * n), on >= 0.8 * n * n and off == 0)
+    for name in ("basins.csv", "attractors.csv"):
+        check("%s byte for byte that of --basin-pilot 0" % name, ref[name] == full[name])
+    at = {row["attractor"]: row for row in csv.DictReader(io.StringIO(ref["attractors.csv"].decode()))}
+    lab = [row[2] for row in csv.reader(io.StringIO(ref["basins.csv"].decode()))][1:]
+    rows = [list(csv.reader(io.StringIO(t.decode())))[1:] for t in (ref["summary.csv"], full["summary.csv"])]
+    changed = bad = 0
+    for k, (a, b) in enumerate(zip(*rows)):
+        if a == b:
+            continue
+        changed += 1
+        want = at.get(lab[k])
+        # status, records as before; period and records per orbit the attractor's,
+        # the old ones a multiple of them (the same orbit seen over several periods)
+        ok = (want is not None and a[2:4] == b[2:4] and a[4] == want["period"] and
+              a[5] == want["records"] and int(b[4]) % int(a[4]) == 0 and
+              int(b[5]) % int(a[5]) == 0 and int(b[5]) // int(a[5]) == int(b[4]) // int(a[4]))
+        bad += not ok
+    check("summary.csv: %d rows changed, each to its attractor's period and records (a "
+          "multiple before)" % changed, bad == 0 and len(rows[0]) == len(rows[1]) == n * n,
+          "%d rows otherwise" % bad)
+
+
 def refusal_test(nsmc, d):
     """Bad arguments: status 1 with a message, before any run."""
     base = [nsmc, "sweep", MODEL, "--section", "impact:stop", "--section-period", "2*pi/omega",
@@ -209,7 +261,11 @@ def refusal_test(nsmc, d):
                           "--basin-tol is a relative tolerance"),
                          (["--basin", "M.x=-1:0:3", "--basin", "M.v=0:1:0"], "COUNT"),
                          (["--basin", "M.x=-1:0:3", "--basin", "M.v=0:1:3", "--continue", "up"],
-                          "--continue does not apply")):
+                          "--continue does not apply"),
+                         (["--basin", "M.x=-1:0:3", "--basin", "M.v=0:1:3", "--basin-pilot", "-1"],
+                          "--basin-pilot is a whole number"),
+                         (["--param", "omega=1:2:2", "--basin-pilot", "4"],
+                          "--basin-pilot needs --basin")):
         r = subprocess.run(base + extra, capture_output=True, text=True)
         check("refused: %s" % " ".join(extra), r.returncode == 1 and words in r.stderr,
               "status %d: %s" % (r.returncode, r.stderr.strip()))
@@ -229,6 +285,7 @@ def main():
         coarse = coarse_test(args.nsmc, d)
         refine_test(args.nsmc, d, coarse)
         identity_test(args.nsmc, d, args.mpirun)
+        reference_test(args.nsmc, d)
         refusal_test(args.nsmc, d)
     print("%d failed" % fails)
     return 1 if fails else 0
