@@ -84,8 +84,10 @@ set_tests_properties(contacts.collapse_ref PROPERTIES LABELS "contacts;reference
 #  - contacts.train.energetic: the energetic law against the compliant
 #    chain's velocities (tests/reference/lzb_chain.py's data);
 #  - contacts.train.cap: --max-impacts stops a sequence with a message
-#    naming it; contacts.train_ref: the reference's own checks.
-foreach(case seq_ref seq_300 energetic sim_3 sim_1000 sim_lcp cap)
+#    naming it; contacts.train_ref: the reference's own checks;
+#  - contacts.train.en_train: 100 beads under the energetic law (e = 0.95,
+#    Hertz) keep momentum and lose energy (1000 in bench/train_bench.py).
+foreach(case seq_ref seq_300 energetic sim_3 sim_1000 sim_lcp cap en_train)
   add_test(NAME contacts.train.${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/train.py ${NSM_CT_ARGS} --case ${case})
   set_tests_properties(contacts.train.${case} PROPERTIES LABELS contacts TIMEOUT 1500)

@@ -137,23 +137,26 @@ static double lzb_qrate(double vn, int sep, double e)
     return e == 0 ? -vn : -vn / (e * e);
 }
 
-/* The law's right-hand side d(vn, q, P)/ds at y, over the window. */
+/* The law's right-hand side d(vn, q, P)/ds at y, over the window: the
+** forces first, then each velocity's rate as its row of the band times
+** them (the sums in the same order as column by column, without a branch
+** per entry). */
 static void lzb_rates(const Lzb *L, const double *y, double *dy)
 {
-    int nc = L->nc, lo = L->lo, hi = L->hi;
+    int nc = L->nc, lo = L->lo, hi = L->hi, bw = L->bw;
     const double *vn = y, *q = y + nc;
     double *dvn = dy, *dq = dy + nc, *dP = dy + 2 * nc;
-    for (int i = lo; i < hi; i++)
-        dvn[i] = 0;
     for (int j = lo; j < hi; j++) {
-        double F = lzb_force(L->k[j], L->eta[j], q[j]);
-        dP[j] = F;
+        dP[j] = lzb_force(L->k[j], L->eta[j], q[j]);
         dq[j] = lzb_qrate(vn[j], L->sep[j], L->e[j]);
-        if (F == 0)
-            continue;
-        int a = j - L->bw < lo ? lo : j - L->bw, b = j + L->bw + 1 > hi ? hi : j + L->bw + 1;
-        for (int i = a; i < b; i++)
-            dvn[i] += L->W[(size_t)i * nc + j] * F;
+    }
+    for (int i = lo; i < hi; i++) {
+        const double *row = L->W + (size_t)i * nc;
+        int a = i - bw < lo ? lo : i - bw, b = i + bw + 1 > hi ? hi : i + bw + 1;
+        double acc = 0;
+        for (int j = a; j < b; j++)
+            acc += row[j] * dP[j];
+        dvn[i] = acc;
     }
 }
 
@@ -166,13 +169,18 @@ static double lzb_step(Lzb *L, double h)
         L->sep[j] = !(L->y[nc + j] > 0) && L->y[j] >= 0;
     lzb_rates(L, L->y, L->ks[0]);
     for (int st = 1; st < 7; st++) {
-        for (int part = 0; part < 3; part++)
-            for (int i = part * nc + lo; i < part * nc + hi; i++) {
-                double acc = 0;
-                for (int r = 0; r < st; r++)
-                    acc += dp_a[st][r] * L->ks[r][i];
-                L->yt[i] = L->y[i] + h * acc;
+        /* the rates do not read P: its stages are formed at the last only */
+        for (int part = 0; part < (st < 6 ? 2 : 3); part++) {
+            int a = part * nc + lo, b = part * nc + hi;
+            memcpy(L->yt + a, L->y + a, sizeof(double) * (size_t)(b - a));
+            for (int r = 0; r < st; r++) {         /* one stage at a time: vectorises */
+                double c = h * dp_a[st][r];
+                const double *kr = L->ks[r];
+                if (c != 0)
+                    for (int i = a; i < b; i++)
+                        L->yt[i] += c * kr[i];
             }
+        }
         lzb_rates(L, L->yt, L->ks[st]);
     }
     double worst = 0;

@@ -34,6 +34,12 @@ the runtime:
             momentum to 1e-12.
   cap       100 beads, sequential, --max-impacts 1000: the run stops with
             a message naming --max-impacts, non-zero status.
+  en_train  the issue's train (e = 0.95, Hertz contacts of stiffness 1)
+            under the energetic law, 100 beads (--n N for more: 1000 in
+            bench/train_bench.py): the impact ends, momentum is kept to
+            1e-11 (the sum of N velocities each written to 12 significant
+            digits), no contact still approaches by more than 1e-10 m/s,
+            and the kinetic energy did not grow (it falls: e < 1).
 """
 import argparse
 import csv
@@ -198,6 +204,22 @@ def case_energetic(args, work):
         check(worst <= 1e-9, "energetic %s: %s against %s (worst %.3g)" % (name, v, mirrored, worst))
 
 
+def case_en_train(args, work):
+    n = args.n or 100
+    rc, err, v, _ = simulate(build(args, model_text(n, 0.95, "energetic", exponent=1.5), work,
+                                   "et%d" % n), work, events=False)
+    check(rc == 0, "energetic %d beads runs (%s)" % (n, err.strip()[-300:]))
+    if rc:
+        return
+    check(abs(sum(v) + 1) <= 1e-11, "energetic %d beads: momentum kept, sum v = %.15g (-1)"
+          % (n, sum(v)))
+    worst = max(v[a] - v[a + 1] for a in range(n - 1))
+    check(worst <= 1e-10, "energetic %d beads: no contact approaches after the impact (worst "
+          "closing speed %.3g m/s)" % (n, worst))
+    ke = sum(x * x for x in v) / 2
+    check(ke < 0.5, "energetic %d beads: kinetic energy %.12g J < 0.5 J before" % (n, ke))
+
+
 def case_sim_3(args, work):
     for e in (0.95, 0.5):
         rc, err, v, _ = simulate(build(args, model_text(3, e, "simultaneous"), work, "m3"), work)
@@ -294,12 +316,14 @@ def main():
     ap.add_argument("--cflags", default="-O2")
     ap.add_argument("--case")
     ap.add_argument("--selftest", action="store_true")
+    ap.add_argument("--n", type=int, help="beads of the en_train case (default 100)")
     args = ap.parse_args()
     if args.selftest:
         selftest()
     else:
         cases = {"seq_ref": case_seq_ref, "seq_300": case_seq_300, "sim_3": case_sim_3,
-                 "sim_1000": case_sim_1000, "energetic": case_energetic, "sim_lcp": case_sim_lcp, "cap": case_cap}
+                 "sim_1000": case_sim_1000, "energetic": case_energetic, "sim_lcp": case_sim_lcp, "cap": case_cap,
+                 "en_train": case_en_train}
         with tempfile.TemporaryDirectory() as work:
             cases[args.case](args, work)
     if FAILS:

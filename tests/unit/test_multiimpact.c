@@ -10,6 +10,10 @@
 **     of the compliant chain integrated in time by tests/reference/
 **     lzb_chain.py (mpmath, data/lzb_chain.csv), and the loss equals the
 **     energetic restitution's sum of (1 - e^2) E_max computed there;
+**   - three-ball chains with linear contacts of stiffness ratio 0.5 to 4 and
+**     restitutions 0.5 to 1 (a separated contact closing again) against the
+**     law's closed-form solution (tests/reference/lzb_linear3.py, mpmath,
+**     data/lzb_linear3.csv);
 **   - the stiffnesses' common scale drops out (the rigid limit);
 **   - e = 1: kinetic energy kept, on chains with unequal masses and on a
 **     dense Delassus matrix; e = 0: a plastic chain ends with one velocity;
@@ -171,6 +175,36 @@ static void test_reference(const char *path)
     check_true("reference data: 6 cases", cases == 6);
 }
 
+/* The three-ball chains of tests/reference/data/lzb_linear3.csv: linear
+** contacts of stiffness ratio k2/k1 and restitutions e1, e2 (a separated
+** contact may close again), against the law's closed-form solution
+** (lzb_linear3.py: matrix exponentials between its events, mpmath). */
+static void test_linear3(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    check_true("linear3 data opened", f != NULL);
+    if (!f)
+        return;
+    char name[64];
+    int cases = 0, events;
+    double k[2], e[2], want[3];
+    while (fscanf(f, "%63s %lf %lf %lf %lf %lf %lf %lf %d", name, &k[0], &k[1], &e[0], &e[1],
+                  &want[0], &want[1], &want[2], &events) == 9) {
+        double W[4] = { 2, -1, -1, 2 }, vn[2] = { -1, 0 }, eta[2] = { 1, 1 }, P[2], va[2];
+        char what[96];
+        cases++;
+        snprintf(what, sizeof what, "%s: rc", name);
+        check_true(what, rt_lzb_solve(2, W, vn, e, k, eta, P, va) == 0);
+        double v[3] = { 1 - P[0], P[0] - P[1], P[1] };
+        for (int i = 0; i < 3; i++) {
+            snprintf(what, sizeof what, "%s: v%d", name, i);
+            check_close(what, v[i], want[i], TOL);
+        }
+    }
+    fclose(f);
+    check_true("linear3 data: 7 cases", cases == 7);
+}
+
 /* e = 1 keeps the kinetic energy: a chain of unequal masses, Hertz and
 ** linear, and e = 0 ends a plastic chain with one common velocity. */
 static void test_energy(void)
@@ -314,6 +348,7 @@ int main(int argc, char **argv)
 {
     test_single();
     test_reference(argc > 1 ? argv[1] : "tests/reference/data/lzb_chain.csv");
+    test_linear3(argc > 2 ? argv[2] : "tests/reference/data/lzb_linear3.csv");
     test_energy();
     test_dense();
     test_permuted();
