@@ -607,7 +607,7 @@ void rt_zeno_track(nsm_sim *s, RtImpact *im)
 **     tau(v) = a v + c v^3 + O(v^5)
 ** (the time to climb to the top and back of a conservative one-degree
 ** motion whose potential rises linearly from the contact: no even terms,
-** theory.md section 10).  a and c are measured on trial flights of the
+** theory.md section 11).  a and c are measured on trial flights of the
 ** opening gap launched from the state just after the impact with its
 ** velocities scaled up (rock_flight_law), where the gap's rounding does
 ** not blur the landing; the tail's time is then summed in closed form

@@ -390,8 +390,8 @@ def case_rocking_rest(exe, method, work):
                                                      mp.nstr(left, 2), dt))
         wz = -float(zeno[0]["vrel_before"]) / (2 * b)     # the opening corner's 2 b w
         kin = 2 * m * (b * b + h * h) / 3 * wz * wz         # I_c w^2 / 2, I_c = 4 m R^2 / 3
-        # (to 1e-9: the log's speed has 12 digits, the state's velocities
-        # their rounding against a speed 1e-3 of the largest)
+        # (to 1e-9: the loss is a difference of two energies of 4.9 J, whose
+        # rounding, 5e-16 J, is 5e-10 of it; the log's speed has 12 digits)
         check(abs(float(zeno[0]["energy_lost"]) - float(kin)) <= 1e-9 * float(kin),
               "rocking_rest: the jump loses the kinetic energy left, %s J (I_c w^2 / 2 = %s J)" %
               (zeno[0]["energy_lost"], mp.nstr(kin, 17)))
