@@ -768,7 +768,8 @@ static int rock_jump(nsm_sim *s, int j, int i, int kj, int ki, const unsigned *r
 }
 
 /* After the impact im on gap j, in a recognized cascade over exactly two
-** contacts each with one friction element (c_geo >= 3): a rocking cascade
+** contacts each with one friction element and no restitution (c_geo >= 3):
+** a rocking cascade
 ** if the impact left j held with its element stuck and the other contact i
 ** opening.  Settles the impact (rt_impact_end: im->done), measures the
 ** flight law of i and the impact's speed ratio, and once the cascade over
@@ -789,8 +790,9 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
         if (a != j && rt_mode_has(s->zeno.c_mask, a))
             i = a;
     int kj = rock_element(s, j), ki = i >= 0 ? rock_element(s, i) : -1;
-    if (kj < 0 || ki < 0 || !rt_is_impact(s, i) || !(im->vb[j] < 0))
-        return NSM_OK;
+    if (kj < 0 || ki < 0 || !rt_is_impact(s, i) || !(im->vb[j] < 0) || s->num.e[j] != 0 ||
+        s->num.e[i] != 0)
+        return NSM_OK;          /* a landing contact that bounces rocks on nothing */
     unsigned forget[s->mw];
     rt_mode_none(s, forget);
     *handled = 1;
