@@ -58,6 +58,13 @@ endforeach()
 # corners' rows and curvature terms and the stuck corner's multiplier as
 # series (nl_slip_series).
 nsm_nl_check(rocking_block taylor rk4 adaptive)
+# The same block past the accumulation of its impacts (the rocking
+# cascade summed, zeno.c): landed at rest on both corners at t* against
+# refs.rocking_accumulation (quadratures of the energy flight by flight).
+nsm_nl_check(rocking_rest taylor rk4 adaptive)
+# A block whose corners slip (mu = 0.15): its alternating cascade is no
+# rocking about a stuck corner and is refused with the reason.
+nsm_nl_check(rocking_slide taylor)
 # The whole rocking motion's reference (mp.odefun on the free rocking
 # equation and Housner's ratio) against quadratures of the energy, so the
 # reference the rocking block's tests use is itself checked.

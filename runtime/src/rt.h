@@ -172,6 +172,8 @@ typedef struct RtZeno {
     int f_run;                /* impacts in a row whose closing speed contracted */
     long f_count, f_retry;    /* impacts seen; the count before which no new follow */
     unsigned *f_mask;         /* the contacts of that run (mw words) */
+    int rk_gap;               /* rocking cascade (zeno.c): the gap of its last impact, */
+    double rk_rho, rk_a, rk_c;   /* that impact's speed ratio, the opening gap's flight law */
 } RtZeno;
 
 /* The event-rate guard of the event log (stats.c owns, sizes and resets

@@ -58,6 +58,7 @@ void rt_zeno_reset(nsm_sim *s)
     s->zeno.f_run = 0;
     s->zeno.f_count = s->zeno.f_retry = 0;
     rt_mode_none(s, s->zeno.f_mask);
+    s->zeno.rk_gap = -1;
 }
 
 /* Forget the impact history of gap j (Zeno detection). */
@@ -596,6 +597,238 @@ void rt_zeno_track(nsm_sim *s, RtImpact *im)
     im->exempt = cascade || (s->set.zeno_on && rt_mode_count(s, s->zeno.c_mask) > 1 && s->zeno.c_geo >= 3);
 }
 
+/*
+** The rocking cascade (Housner's block at the end of its rocking): impacts
+** alternating between two contacts i and j, each with one friction element
+** that sticks, the body pivoting about the stuck contact in between.  Each
+** impact multiplies the opening speed by a ratio rho that does not depend
+** on the speed (the impulse law is homogeneous in the velocities and the
+** configuration at every impact is the same), and a flight launched at
+** opening speed v under a smooth force lasts
+**     tau(v) = a v + c v^3 + O(v^5)
+** (the time to climb to the top and back of a conservative one-degree
+** motion whose potential rises linearly from the contact: no even terms,
+** theory.md section 11).  a and c are measured on trial flights of the
+** opening gap launched from the state just after the impact with its
+** velocities scaled up (rock_flight_law), where the gap's rounding does
+** not blur the landing; the tail's time is then summed in closed form
+** (rock_tail) and the body lands at rest on both contacts (rock_jump).
+*/
+
+/* The single friction element whose normal is gap j; -1 if none or several. */
+static int rock_element(const nsm_sim *s, int j)
+{
+    int found = -1;
+    for (int k = 0; k < s->nf; k++)
+        if (rt_fric_normal_gap(s, k) == j) {
+            if (found >= 0)
+                return -1;
+            found = k;
+        }
+    return found;
+}
+
+/* A trial flight of gap i from the current state with the velocities scaled
+** so that i opens at speed v: its time in *tau (the guess tg), 1 on failure. */
+static int rock_trial(nsm_sim *s, int i, double v, double tg, double *tau)
+{
+    int n = s->n, N = s->N;
+    double Y[N], Y1[N], u = rt_wdot(s, i, s->y + n);
+    memcpy(Y, s->y, sizeof Y);
+    for (int q = 0; q < n; q++)
+        Y[n + q] *= v / u;
+    return zeno_flight(s, i, s->t, Y, tg, tau, Y1);
+}
+
+/* The flight law tau(v) = a v + c v^3 of gap i, which the impact just
+** applied opens (speed u > 0, the body pivoting on the held contact): three
+** trial flights launched at v1, v1/2 and v1/4, v1 the speed whose flight
+** under the current deceleration of the gap lasts about tl; a and c from the
+** first two (Richardson: a = (8 tau2 - tau1) / (3 v1)), the third checks the
+** law to 1e-7 of its time (a law the three flights do not follow is not
+** summed).  0 on success. */
+static int rock_flight_law(nsm_sim *s, int i, double tl, double *a, double *c)
+{
+    int n = s->n;
+    double Yd[s->N], tau[3];
+    if (rt_deriv(s, s->mode, s->t, s->y, Yd))
+        return 1;
+    double acc = rt_wacc(s, i, Yd + n), v1 = -acc * tl / 2;
+    if (!(acc < 0) || !(rt_wdot(s, i, s->y + n) > 0))
+        return 1;
+    for (int q = 0; q < 3; q++)
+        if (rock_trial(s, i, ldexp(v1, -q), ldexp(tl, -q), &tau[q]))
+            return 1;
+    *a = (8 * tau[1] - tau[0]) / (3 * v1);
+    *c = (tau[0] - *a * v1) / (v1 * v1 * v1);
+    double v3 = v1 / 4, pred = *a * v3 + *c * v3 * v3 * v3;
+    return !(fabs(pred - tau[2]) <= 1e-7 * tau[2]) || !(*a > 0);
+}
+
+/* The rest of a rocking cascade after the impact on j that opened i at
+** speed v (ratio rho_j = v / |closing speed|), the impact before it on i
+** with ratio rho_i and the flight laws (a_i, c_i) of i and (a_j, c_j) of j:
+** the flights alternate i, j, i, ... launched at v, rho_i v, P v, ... with
+** P = rho_i rho_j, so
+**   rest = (a_i + a_j rho_i) v / (1 - P) + (c_i + c_j rho_i^3) v^3 / (1 - P^3),
+** good to O(v^5) relative. */
+static double rock_tail(double v, double rho_i, double rho_j, double ai, double ci, double aj,
+                        double cj)
+{
+    double P = rho_i * rho_j;
+    return (ai + aj * rho_i) * v / (1 - P) +
+           (ci + cj * rho_i * rho_i * rho_i) * v * v * v / (1 - P * P * P);
+}
+
+/* Whether the body at rest at y (velocities zeroed) on the contacts and
+** elements of mode pushes on every held contact (lam >= 0) with its
+** stuck elements' forces inside the cone |lamf_k| <= mu_s lam.  The
+** limit of the tail's pivot modes, and the rest the cascade lands in. */
+static int rock_cone(nsm_sim *s, const unsigned *mode, const double *Yrest)
+{
+    double lam[s->g + 1], lamf[s->nf + 1];
+    if (rt_multipliers(s, mode, s->t, Yrest, lam, lamf))
+        return 0;
+    double tol = rt_force_tol(s, mode, Yrest);
+    for (int k = 0; k < s->nf; k++) {
+        int j = rt_fric_normal_gap(s, k);
+        if (j < 0 || !rt_mode_has(mode, j) || !rt_fric_stuck(s, mode, k))
+            continue;
+        if (!(lam[j] > -tol) || !(fabs(lamf[k]) <= s->num.mus[k] * lam[j] + tol))
+            return 0;
+    }
+    return 1;
+}
+
+/* The mode pivoting on gap a with its element ka stuck, gap b open and its
+** element kb idle, made from mode (pivoting on b or a). */
+static void rock_mode(const nsm_sim *s, const unsigned *mode, int a, int ka, int b, int kb,
+                      unsigned *out)
+{
+    rt_mode_copy(s, out, mode);
+    rt_mode_del(out, b);
+    rt_mode_del(out, s->g + 2 * kb);
+    rt_mode_del(out, s->g + 2 * kb + 1);
+    rt_mode_add(out, a);
+    rt_mode_add(out, s->g + 2 * ka);
+    rt_mode_del(out, s->g + 2 * ka + 1);
+}
+
+/* Land the rocking cascade ended by the impact on j (i opening) at its
+** accumulation point t + rest: the velocities go to 0 (the limit of the
+** flights, whose amplitudes shrink like their speeds squared: the
+** configuration is the impact's), checked first: at rest on either pivot
+** and on both contacts the contact forces push and the stuck elements'
+** forces are inside their cones (the tail's flights tend to the pivots'
+** rests, its impulses were inside the cone at the impacts resolved, each
+** later one the same multiple of its speed).  The kinetic energy left is
+** logged as the jump's loss; one zeno record counts the cascade's impacts;
+** then the contacts and elements settle at rest. */
+static int rock_jump(nsm_sim *s, int j, int i, int kj, int ki, const unsigned *ref, double rest,
+                     long count)
+{
+    int n = s->n, N = s->N;
+    double Y[N], vb = rt_wdot(s, i, s->y + n);
+    memcpy(Y, s->y, sizeof Y);
+    memset(Y + n, 0, sizeof(double) * n);
+    unsigned pj[s->mw], pi[s->mw];
+    rock_mode(s, s->mode, j, kj, i, ki, pj);
+    rock_mode(s, s->mode, i, ki, j, kj, pi);
+    if (!rock_cone(s, pj, Y) || !rock_cone(s, pi, Y))
+        return rt_fail(s, NSM_EMODEL, j, "a rocking cascade between gaps '%s' and '%s' whose "
+                       "contacts would pull or whose friction would slip at rest: its tail is "
+                       "not summed (--no-zeno resolves the impacts one by one)",
+                       s->m->gaps[j].name, s->m->gaps[i].name);
+    double lost = rt_mech_energy(s, s->mode, s->y) - rt_mech_energy(s, s->mode, Y);
+    rt_transition_loss_add(s, lost);
+    double tstar = s->t + rest;
+    rt_stats_step(s, tstar, Y);
+    rt_state_set(s, tstar, Y);
+    rt_state_mode_add(s, i);
+    s->zeno.rk_gap = -1;
+    memset(s->zeno.c_steady, 0, sizeof s->zeno.c_steady);
+    s->zeno.c_geo = 0;
+    rt_mode_none(s, s->zeno.c_mask);
+    zeno_forget(s, i);
+    zeno_forget(s, j);
+    int rc = rt_log_event(s, NSM_EV_ZENO, j, -vb, 0, 0, lost, count);
+    if (rc || (rc = rt_zeno_settle(s, ref, NULL)))
+        return rc;
+    if (!rt_mode_has(s->mode, i) || !rt_mode_has(s->mode, j))
+        return rt_fail(s, NSM_EMODEL, j, "a rocking cascade between gaps '%s' and '%s' that "
+                       "does not come to rest on both", s->m->gaps[j].name, s->m->gaps[i].name);
+    /* both elements stuck at rest on both contacts: their rows are
+     * dependent (one body, one tangent), and the stuck constraints'
+     * multipliers are solved by elimination (dynamics.c), which cannot
+     * split a statically indeterminate friction force */
+    return rt_fail(s, NSM_EMODEL, j, "at rest on gaps '%s' and '%s' at the accumulation "
+                   "point of their rocking cascade, friction '%s' and '%s' both stuck: "
+                   "redundant stuck friction constraints are not supported, the run "
+                   "cannot go on", s->m->gaps[j].name, s->m->gaps[i].name,
+                   s->m->frictions[kj].name, s->m->frictions[ki].name);
+}
+
+/* After the impact im on gap j, in a recognized cascade over exactly two
+** contacts each with one friction element and no restitution (c_geo >= 3):
+** a rocking cascade
+** if the impact left j held with its element stuck and the other contact i
+** opening.  Settles the impact (rt_impact_end: im->done), measures the
+** flight law of i and the impact's speed ratio, and once the cascade over
+** the two is steady (ends_cluster) and the impact before (on i) was
+** measured too, jumps to the accumulation point (rock_jump).  *handled 0
+** when the impact is no rocking cascade (the other handlers go on); a
+** rocking pattern whose tail cannot be summed (an element slipping, a
+** flight law not followed) stops the run with the reason when it would be
+** jumped. */
+static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
+{
+    int j = im->j, i = -1, rc;
+    *handled = 0;
+    if (!s->nf || !s->set.zeno_on || s->zeno.c_geo < 3 || rt_mode_count(s, s->zeno.c_mask) != 2 ||
+        !rt_mode_has(s->zeno.c_mask, j))
+        return NSM_OK;
+    for (int a = 0; a < s->g; a++)
+        if (a != j && rt_mode_has(s->zeno.c_mask, a))
+            i = a;
+    int kj = rock_element(s, j), ki = i >= 0 ? rock_element(s, i) : -1;
+    if (kj < 0 || ki < 0 || !rt_is_impact(s, i) || !(im->vb[j] < 0) || s->num.e[j] != 0 ||
+        s->num.e[i] != 0)
+        return NSM_OK;          /* a landing contact that bounces rocks on nothing */
+    unsigned forget[s->mw];
+    rt_mode_none(s, forget);
+    *handled = 1;
+    im->done = 1;
+    rc = rt_impact_end(s, im, forget);
+    rt_zeno_forget(s, forget);
+    if (rc || (rc = rt_fric_update(s)))    /* the old pivot's element goes idle */
+        return rc;
+    double u = rt_wdot(s, i, s->y + s->n), rho = u / -im->vb[j], a, c;
+    int pivots = rt_mode_has(s->mode, j) && !rt_mode_has(s->mode, i) &&
+                 rt_fric_stuck(s, s->mode, kj) && u > 0;
+    int law = pivots && !rock_flight_law(s, i, zeno_scale(s), &a, &c);
+    /* jump once both flight laws are known and the speed is small enough
+     * that the law's next term, (c v^2 / a)^2 relative, is below 1e-12: the
+     * impacts resolved until then are located to rounding over their
+     * closing speed, which grows as the speeds shrink */
+    int known = law && s->zeno.rk_gap == i;
+    if (known && fabs(c) * u * u <= 1e-6 * a && fabs(s->zeno.rk_c) * u * u <= 1e-6 * s->zeno.rk_a) {
+        double rest = rock_tail(u, s->zeno.rk_rho, rho, a, c, s->zeno.rk_a, s->zeno.rk_c);
+        if (s->t + rest <= s->t_stop)
+            return rock_jump(s, j, i, kj, ki, im->ref, rest, s->zeno.c_geo + 2);
+    } else if (im->ends_cluster && !known) {
+        return rt_fail(s, NSM_EMODEL, j, "a cascade of impacts alternating between gaps "
+                       "'%s' and '%s' that is no rocking about a stuck contact (an element "
+                       "slipping, or flights that do not follow a smooth law of their "
+                       "speed): summing its tail is not supported (--no-zeno resolves the "
+                       "impacts one by one)", s->m->gaps[j].name, s->m->gaps[i].name);
+    }
+    s->zeno.rk_gap = law ? j : -1;
+    s->zeno.rk_rho = rho;
+    s->zeno.rk_a = law ? a : 0;
+    s->zeno.rk_c = law ? c : 0;
+    return NSM_OK;
+}
+
 /* After the impact im is applied: collapse a cascade over several contacts
 ** that it ends, or jump over a one-contact cascade to its accumulation
 ** point; either ends the transition (im->done, settled here).  Otherwise
@@ -610,6 +843,9 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
         im->done = followed;
         return rc;
     }
+    int rocking;
+    if ((rc = rock_resolve(s, im, &rocking)) || rocking)
+        return rc;
     if (im->ends_cluster) {
         im->done = 1;
         return collapse(s, j, ref, s->zeno.c_mask, s->zeno.c_geo + 2, 0);

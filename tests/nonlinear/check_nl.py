@@ -47,7 +47,9 @@ MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_ob
           "duffing_floor": "../tests/nonlinear/duffing_floor",
           "rocking_impact": "../tests/nonlinear/rocking_impact",
           "rocking_squat": "../tests/nonlinear/rocking_impact",
-          "rocking_block": "rocking_block", "sliding_rod": "../tests/nonlinear/sliding_rod"}
+          "rocking_block": "rocking_block", "rocking_rest": "rocking_block",
+          "rocking_slide": "../tests/nonlinear/rocking_slide",
+          "sliding_rod": "../tests/nonlinear/sliding_rod"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -350,6 +352,86 @@ def case_rocking_block(exe, method, work):
             check(err <= st, "rocking_block: impact %d, |omega| %s %r (reference %s, %.2g "
                   "relative)" % (k + 1, name, got, mp.nstr(want, 17), err))
     return bal
+
+
+def case_rocking_rest(exe, method, work):
+    """Housner's rocking block (models/rocking_block.nsm) run past the
+    accumulation of its impacts: the rocking cascade is summed (zeno.c,
+    rock_resolve) and the block lands at rest on both corners at t*, which
+    refs.rocking_accumulation derives by quadratures of the energy flight by
+    flight (the exact ratio at each impact) until the rest is below 1e-25 s:
+    one zeno record at t* within min(1e-10 s, the method's event tolerance),
+    every impact before it alternately on R and L with no slip, the energy
+    lost in the impacts and the jump together the potential energy the
+    block's centre loses in falling from its release to h (closing to 1e-10
+    of the largest energy).  At rest on both corners with both elements
+    stuck, the stuck constraints are redundant (statically indeterminate
+    friction), which the runtime does not solve: the run stops there with
+    that message, which the test requires (a run that went on, or stopped
+    before t*, fails it)."""
+    b, h, g, th0, m = mpf("0.2"), mpf("0.5"), mpf("9.81"), mpf("0.1"), 1
+    tstar, nimp, left = refs.rocking_accumulation(b, h, g, th0)
+    ev, out = os.path.join(work, "ev.csv"), os.path.join(work, "out.csv")
+    p = subprocess.run([exe, "--method", method, "--t-end", "2", "--events", ev, "--out", out,
+                        "--summary"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode != 0 and "at rest on gaps 'L' and 'R' at the accumulation point" in p.stderr,
+          "rocking_rest: the run stops at rest on both corners, its stuck friction redundant "
+          "(exit %d: %s)" % (p.returncode, p.stderr.strip()[-200:]))
+    with open(ev) as f:
+        events = list(csv.DictReader(f))
+    zeno = [e for e in events if e["kind"] == "zeno"]
+    check(len(zeno) == 1, "rocking_rest: one zeno record (%d)" % len(zeno))
+    tol = min(1e-10, TOL[method][0])
+    if zeno:
+        dt = float(zeno[0]["t"]) - float(tstar)
+        measure("event", dt)
+        check(abs(dt) <= tol, "rocking_rest: accumulation point %s s (reference %s, %d impacts "
+              "summed, rest below %s s; %.2g s)" % (zeno[0]["t"], mp.nstr(tstar, 20), nimp,
+                                                     mp.nstr(left, 2), dt))
+        wz = -float(zeno[0]["vrel_before"]) / (2 * b)     # the opening corner's 2 b w
+        kin = 2 * m * (b * b + h * h) / 3 * wz * wz         # I_c w^2 / 2, I_c = 4 m R^2 / 3
+        # (to 1e-9: the loss is a difference of two energies of 4.9 J, whose
+        # rounding, 5e-16 J, is 5e-10 of it; the log's speed has 12 digits)
+        check(abs(float(zeno[0]["energy_lost"]) - float(kin)) <= 1e-9 * float(kin),
+              "rocking_rest: the jump loses the kinetic energy left, %s J (I_c w^2 / 2 = %s J)" %
+              (zeno[0]["energy_lost"], mp.nstr(kin, 17)))
+        check(events[-1] is zeno[0] or all(float(e["t"]) == float(zeno[0]["t"])
+                                           for e in events[events.index(zeno[0]):]),
+              "rocking_rest: nothing after the accumulation point")
+    imp = impacts(events)
+    check(len(imp) > 20 and all(e["contact"] == ("R" if k % 2 == 0 else "L")
+                                for k, e in enumerate(imp)),
+          "rocking_rest: %d impacts alternately on R and L" % len(imp))
+    check(not any(e["kind"] == "slip" for e in events), "rocking_rest: no corner slips")
+    lost = sum(float(e["energy_lost"]) for e in events)
+    drop = m * g * (b * mp.sin(th0) + h * mp.cos(th0) - h)
+    top = m * g * (b * mp.sin(th0) + h * mp.cos(th0))
+    err = abs(lost - float(drop)) / float(top)
+    measure("state", err)
+    check(err <= 1e-10, "rocking_rest: energy lost %r J, impacts and jump (the fall to rest "
+          "%s J; %.2g of the largest energy)" % (lost, mp.nstr(drop, 17), err))
+    mb = re.search(r"relative to the largest energy\s+(\S+)", p.stdout + p.stderr)
+    return float(mb.group(1)) if mb else float("inf")
+
+
+def case_rocking_slide(exe, method, work):
+    """The rocking block with mu = 0.15 (tests/nonlinear/rocking_slide.nsm):
+    its corners slip and its impacts alternating between them are no
+    rocking about a stuck corner, so the tail is not summed: the run stops
+    with that reason, before any zeno record (a landing at rest would be
+    a wrong answer)."""
+    ev, out = os.path.join(work, "ev.csv"), os.path.join(work, "out.csv")
+    p = subprocess.run([exe, "--method", method, "--t-end", "2", "--events", ev, "--out", out,
+                        "--summary"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode != 0 and "that is no rocking about a stuck contact" in p.stderr,
+          "rocking_slide: the run stops, the cascade not summed (exit %d: %s)" %
+          (p.returncode, p.stderr.strip()[-200:]))
+    with open(ev) as f:
+        events = list(csv.DictReader(f))
+    check(any(e["kind"] == "slip" for e in events) and not any(e["kind"] == "zeno" for e in events),
+          "rocking_slide: the corners slip, no zeno record")
+    mb = re.search(r"relative to the largest energy\s+(\S+)", p.stdout + p.stderr)
+    return float(mb.group(1)) if mb else float("inf")
 
 
 def case_sliding_rod(exe, method, work):

@@ -304,6 +304,53 @@ def rocking_quadrature(b, h, g, theta0, n):
     return out
 
 
+def _rocking_top(alpha, w2, w):
+    """The top theta_k of a flight launched at speed w from theta = 0:
+    cos(alpha - theta_k) - cos(alpha) = w^2 / (2 w2), written as
+    2 sin(alpha - theta_k/2) sin(theta_k/2) = w^2 / (2 w2) so that a tiny
+    w loses no digits (findroot from the constant-deceleration guess)."""
+    rhs = w * w / (2 * w2)
+    guess = rhs / mp.sin(alpha)
+    return mp.findroot(lambda x: 2 * mp.sin(alpha - x / 2) * mp.sin(x / 2) - rhs, guess)
+
+
+def rocking_accumulation(b, h, g, theta0, tail=mpf(10) ** -25):
+    """Housner's rocking block comes to rest on both corners at a finite
+    time t*: the flights after the impacts shrink like r^k (each impact
+    multiplies the speed by the exact ratio r = 1 - 3/2 sin^2 alpha at
+    theta = 0).  t* by quadrature of the energy integral flight by flight
+    (rocking_quadrature's rise, each top found without cancellation,
+    _rocking_top), over as many impacts as it takes for the rest of the
+    sum to be below `tail`: a flight launched at w lasts at most
+    2 w / (w2 sin(alpha - top)) (the deceleration w2 sin(alpha - theta)
+    is at least that over the flight), so after the impact of speed w the
+    rest lasts at most 2 r w / ((1 - r) w2 sin(alpha - top)).  Returns
+    (t*, number of impacts summed, the bound on what is left out);
+    the bound is added to nothing (t* is a lower bound within it)."""
+    b, h, g = mpf(b), mpf(h), mpf(g)
+    R, alpha = mp.sqrt(b * b + h * h), mp.atan(b / h)
+    w2 = 3 * g / (4 * R)
+    r = 1 - mpf(3) / 2 * mp.sin(alpha) ** 2
+
+    def rise(top):
+        def f(s):
+            d = 2 * mp.sin(alpha - top + top * s * s / 2) * mp.sin(top * s * s / 2)
+            return 2 * top * s / mp.sqrt(2 * w2 * d)
+        return mp.quad(f, [0, 1])
+    top = mpf(theta0)
+    t = rise(top)
+    w = mp.sqrt(2 * w2 * 2 * mp.sin(alpha - top / 2) * mp.sin(top / 2))
+    k = 0
+    while True:
+        k += 1
+        w = r * w                   # the k-th impact
+        top = _rocking_top(alpha, w2, w)
+        left = 2 * w / ((1 - r) * w2 * mp.sin(alpha - top))
+        if left < tail:
+            return t, k, left
+        t += 2 * rise(top)
+
+
 # ---- A rod sliding on its end ----------------------------------------------
 #
 # A uniform rod (mass m, half-length L, I = m L^2/3) with its lower end at
