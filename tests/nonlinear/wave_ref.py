@@ -53,6 +53,26 @@ DV_OFF = mpf("1e-24")
 PARAMS = dict(n=20, m="0.1", k="1e9", v="1", t_end="0.003", every="1e-5")
 
 
+def load(path):
+    """The reference from a JSON file wave_ref.py wrote (--out), computed
+    here (and written there) when the file is missing; the instants and
+    states as mpf."""
+    import os
+    if path and os.path.exists(path):
+        with open(path) as f:
+            js = json.load(f)
+    else:
+        js = to_json(integrate())
+        if path:
+            with open(path, "w") as f:
+                json.dump(js, f)
+    ev = lambda r: [[mpf(t) for t in ts] for ts in r]
+    return {"force_peak": ev(js["force_peak"]), "vel_peak": ev(js["vel_peak"]),
+            "separation": ev(js["separation"]), "engage": ev(js["engage"]),
+            "grid": [(mpf(t), [mpf(x) for x in xs], [mpf(u) for u in us]) for t, xs, us in js["grid"]],
+            "wave_speed": mpf(js["wave_speed"]), "vel_speed": mpf(js["vel_speed"])}
+
+
 def two_body(m, k, v, t0):
     """The two-body Hertz collision's overlap d and rate at t0 (energy
     integral, mu = m/2): d' = sqrt(v^2 - (4k/5mu) d^(5/2))."""
@@ -223,10 +243,11 @@ def integrate(N=30, tol=mpf("1e-28"), p=PARAMS, progress=False):
     return rec
 
 
-def wave_speed(rec, first=5, last=15):
+def wave_speed(rec, first=5, last=15, key="force_peak"):
     """Beads per second: least squares of contact i's first force peak
-    against i (contacts first..last, numbered from 1), inverted."""
-    pts = [(mpf(i), rec["force_peak"][i - 1][0]) for i in range(first, last + 1)]
+    (key vel_peak: bead i's first velocity peak) against i (i = first..last,
+    numbered from 1), inverted."""
+    pts = [(mpf(i), rec[key][i - 1][0]) for i in range(first, last + 1)]
     n = len(pts)
     mi = sum(i for i, _ in pts) / n
     mt = sum(t for _, t in pts) / n
@@ -242,7 +263,9 @@ def to_json(rec):
             "separation": [[s(t) for t in r] for r in rec["separation"]],
             "engage": [[s(t) for t in r] for r in rec["engage"]],
             "grid": [[s(t), [s(x) for x in xs], [s(u) for u in us]] for t, xs, us in rec["grid"]],
-            "wave_speed": s(wave_speed(rec)), "steps": rec["steps"]}
+            "wave_speed": s(wave_speed(rec)), "vel_speed": s(wave_speed(rec, key="vel_peak")),
+            "vmax": [s(max(us[i] for _, _, us in rec["grid"])) for i in range(len(rec["vel_peak"]))],
+            "steps": rec["steps"]}
 
 
 def compare(a, b):
@@ -267,7 +290,9 @@ def main():
     args = ap.parse_args()
     rec = integrate(progress=True)
     js = to_json(rec)
-    print("wave_ref: %d steps, wave speed %s beads/s" % (rec["steps"], js["wave_speed"]))
+    print("wave_ref: %d steps, wave speed %s beads/s (force peaks), %s (velocity peaks)" %
+          (rec["steps"], js["wave_speed"], js["vel_speed"]))
+    print("wave_ref: largest velocity of beads 5..15 on the grid: %s" % js["vmax"][4:15])
     for i in range(PARAMS["n"] - 1):
         print("  contact %2d: force peaks %s, separations %s, engagements %s" %
               (i + 1, [mp.nstr(t, 15) for t in rec["force_peak"][i]],
