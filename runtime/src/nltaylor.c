@@ -22,9 +22,13 @@
 ** values, so events are found on the same series the step took.
 **
 ** A penalty law with a non-integer exponent has no series where its
-** penetration is 0 (p^a at p = 0, the instant of engagement): the step
-** there reports RT_NLT_NOSERIES and the caller takes that one step with
-** the adaptive method.
+** penetration is 0 (p^a at p = 0, the instants of engagement and release):
+** within what its rate covers in the time over which the law could change
+** the relative velocity by 1e-17 of it (at_zero), the law is left out of
+** the step, entering (a first step that short) or leaving (the step runs
+** on to the release); at p = 0 and not entering, the step reports
+** RT_NLT_NOSERIES and the caller takes that one step with the adaptive
+** method.
 */
 #include <float.h>
 #include <math.h>
