@@ -77,3 +77,19 @@ set_tests_properties(nonlinear.rocking_reference PROPERTIES LABELS nonlinear TIM
 # reduced equations): the corner that slips, where the rocking block's
 # only sticks.
 nsm_nl_check(sliding_rod taylor rk4 adaptive)
+# The touching Hertzian chain (models/hertz_wave.nsm: twenty beads at zero
+# overlap, the first struck): the solitary wave against wave_ref.py's
+# mpmath integration of the same equations (32 digits), computed once per
+# build tree by the fixture and read by the three methods' checks
+# (NSM_WAVE_REF): every release, the states on a 10 us grid, the beads'
+# velocity peaks and the wave's speed in beads per second.
+add_test(NAME nonlinear.wave.reference
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/nonlinear/wave_ref.py
+          --out ${CMAKE_CURRENT_BINARY_DIR}/hertz_wave_ref.json)
+set_tests_properties(nonlinear.wave.reference PROPERTIES LABELS nonlinear TIMEOUT 1800
+  FIXTURES_SETUP nsm_wave_ref)
+nsm_nl_check(wave taylor rk4 adaptive)
+foreach(method taylor rk4 adaptive)
+  set_tests_properties(nonlinear.wave.${method} PROPERTIES FIXTURES_REQUIRED nsm_wave_ref
+    ENVIRONMENT "NSM_WAVE_REF=${CMAKE_CURRENT_BINARY_DIR}/hertz_wave_ref.json")
+endforeach()

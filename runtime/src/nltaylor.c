@@ -22,9 +22,13 @@
 ** values, so events are found on the same series the step took.
 **
 ** A penalty law with a non-integer exponent has no series where its
-** penetration is 0 (p^a at p = 0, the instant of engagement): the step
-** there reports RT_NLT_NOSERIES and the caller takes that one step with
-** the adaptive method.
+** penetration is 0 (p^a at p = 0, the instants of engagement and release):
+** within what its rate covers in the time over which the law could change
+** the relative velocity by 1e-17 of it (at_zero), the law is left out of
+** the step, entering (a first step that short) or leaving (the step runs
+** on to the release); at p = 0 and not entering, the step reports
+** RT_NLT_NOSERIES and the caller takes that one step with the adaptive
+** method.
 */
 #include <float.h>
 #include <math.h>
@@ -282,34 +286,61 @@ static double pow_k(const double *p, const double *w, double a, int k)
     return r / (k * p[0]);
 }
 
-/* A penalty law k p^a (a not whole) at p = 0 has no series.  Entering at
-** the rate p' > 0, its force is left out of a first step short enough that
-** it could have changed the contact's relative velocity by at most 1e-17
-** of it: the integral of D k (p' tau)^a over the step, D = W M^-1 W^T,
-** gives h = (1e-17 (a + 1) p'^(1-a) / (D k))^(1/(a+1)).  After it p > 0
-** and the expansions resume (their radius about p/p' keeps the next steps
-** short).  Nonzero when the gap is not entering (no such step). */
+/* How long a penalty law k p^a (a not whole) at the relative rate r = |p'|
+** from p = 0 (entering, or leaving to p = 0) can be left out: while its
+** force changes the contact's relative velocity by at most 1e-17 of r.
+** The integral of D k (r tau)^a over tau, D = W M^-1 W^T, gives
+** h = (1e-17 (a + 1) r^(1-a) / (D k))^(1/(a+1)).  0 when r = 0 or the law
+** has no stiffness. */
+static double zero_step(nsm_sim *s, int j, double r)
+{
+    double a = s->num.pexp[j], D;
+    if (!(r > 0) || !(s->num.kc[j] > 0))
+        return 0;
+    rt_delassus(s, &j, 1, &D);
+    return pow(1e-17 * (a + 1) * pow(r, 1 - a) / (D * s->num.kc[j]), 1 / (a + 1));
+}
+
+/* Whether penalty gap j's law counts as at p = 0, its force left out of
+** the step: its penetration within what the rate |p'| covers in 16 units
+** in the last place of the step's start (an engagement landed on the
+** gap's zero leaves p within rounding of 0, possibly above it, where
+** p^a's series would converge only over p/p', a step below the time
+** resolution), or within what |p'| covers in zero_step's time.  The
+** latter near t = 0, where the time resolution is no bound (an engagement
+** landed at 5e-90 s leaves p = 5e-90 m, whose series' coefficients, of
+** size p^(a-k) p'^k, overflow by order 20), and on the way out: the
+** series' radius is the time left to p = 0, where p^a branches, so the
+** steps would shrink towards the release and its zero, at the edge of
+** convergence, would be located late (1e-12 s at 2e-4 m/s in the
+** touching Hertzian chain); without the force the penetration is
+** analytic there.  Left out over that time, the law changes the relative
+** velocity by at most 3e-17 of the rate, (2 r h)^a against (r h)^a. */
+static int at_zero(nsm_sim *s, RtNlTaylor *e, int j)
+{
+    int K = e->K;
+    double p = SER(e->P, j, 0), r = fabs(SER(e->PR, j, 0));
+    if (!(p > 16 * DBL_EPSILON * fabs(e->t0) * fmax(SER(e->PR, j, 0), 0)))
+        return 1;
+    return r > 0 && p < r * zero_step(s, j, r);
+}
+
+/* A penalty law left out of the step (at_zero): entering (p' > 0), the
+** step is at most zero_step's time, after which p > 0 and the expansions
+** resume (their radius about p/p' keeps the next steps short); leaving
+** (p > 0, p' < 0), the step goes on to the release.  Nonzero when the
+** gap is at p = 0 and not entering (no such step). */
 static int dormant_step(nsm_sim *s, RtNlTaylor *e, int j)
 {
     int K = e->K;
-    double pd = SER(e->PR, j, 0), a = s->num.pexp[j], D;
-    if (!(pd > 0) || !(s->num.kc[j] > 0))
+    double pd = SER(e->PR, j, 0);
+    if (pd < 0 && SER(e->P, j, 0) > 0)
+        return 0;
+    double h = zero_step(s, j, pd);
+    if (!(h > 0))
         return 1;
-    rt_delassus(s, &j, 1, &D);
-    double h = pow(1e-17 * (a + 1) * pow(pd, 1 - a) / (D * s->num.kc[j]), 1 / (a + 1));
     e->hcap = fmin(e->hcap, h);
     return 0;
-}
-
-/* Penetration of penalty gap j below which its law counts as at p = 0 (no
-** series): what the entry rate p' covers in 16 units in the last place of
-** the step's start.  An engagement landed on the gap's zero leaves p within
-** rounding of 0, possibly above it, where p^a's series would converge only
-** over p/p', a step below the time resolution. */
-static double entry_band(const RtNlTaylor *e, int j)
-{
-    int K = e->K;
-    return 16 * DBL_EPSILON * fabs(e->t0) * fmax(SER(e->PR, j, 0), 0);
 }
 
 /* The penalty gaps' forces at order k (their penetration's orders 0..k
@@ -326,7 +357,7 @@ static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
         SER(e->PR, j, k) = -wdot_k(s, e, j, k, e->X, s->n);
         double a = s->num.pexp[j], *p = &SER(e->P, j, 0), *w = &SER(e->PA, j, 0);
         if (k == 0)
-            e->dormant[j] = a != 1 && !(p[0] > entry_band(e, j));
+            e->dormant[j] = a != 1 && at_zero(s, e, j);
         if (e->dormant[j]) {
             if (k == 0 && dormant_step(s, e, j))
                 return 1;       /* no series at p = 0, not entering either */

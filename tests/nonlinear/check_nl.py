@@ -18,6 +18,11 @@ checks, per case:
 - chain (models/hertz_chain.nsm): twenty beads with gaps, each contact a
   two-body Hertz collision: contact i engaged at (i - 1)(gap0/v + t_c/2) +
   gap0/v for t_c, the last bead leaving at v, the others at rest;
+- wave (models/hertz_wave.nsm): twenty touching beads, the solitary wave,
+  against wave_ref.py (mpmath's Taylor recurrences at 32 digits; the file
+  named by $NSM_WAVE_REF, computed there when missing): every contact's
+  release, the beads' velocities and positions on a 10 us grid, each
+  bead's velocity peak and the wave's speed from them;
 
 and for every case the energy balance (the audit's largest error relative
 to the largest energy).  Tolerances per method: taylor, events 1e-12 s and
@@ -49,7 +54,8 @@ MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_ob
           "rocking_squat": "../tests/nonlinear/rocking_impact",
           "rocking_block": "rocking_block", "rocking_rest": "rocking_block",
           "rocking_slide": "../tests/nonlinear/rocking_slide",
-          "sliding_rod": "../tests/nonlinear/sliding_rod"}
+          "sliding_rod": "../tests/nonlinear/sliding_rod",
+          "wave": "hertz_wave"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
 
@@ -164,6 +170,78 @@ def case_chain(exe, method, work):
     measure("state", err)
     check(err <= xt * float(v), "chain: the last bead leaves at v, the others rest (%r, %r, %r)" %
           (last["P[20].v"], last["P[1].v"], last["P[10].v"]))
+    return bal
+
+
+def interp_peak(samples, key, k, half=3):
+    """The instant of the maximum of column key near sample k: the zero of
+    the derivative of the polynomial through samples k-half..k+half
+    (Newton's divided differences, bisection on the bracket)."""
+    pts = samples[max(k - half, 0):k + half + 1]
+    ts = [mpf(p["t"]) for p in pts]
+    c = [mpf(p[key]) for p in pts]
+    for j in range(1, len(ts)):
+        for i in range(len(ts) - 1, j - 1, -1):
+            c[i] = (c[i] - c[i - 1]) / (ts[i] - ts[i - j])
+    f = lambda t: sum(c[i] * mp.fprod([t - ts[j] for j in range(i)]) for i in range(len(c)))
+    return mp.findroot(lambda t: mp.diff(f, t), (ts[half - 1], ts[half + 1]), solver="bisect")
+
+
+def case_wave(exe, method, work):
+    """The touching Hertzian chain (models/hertz_wave.nsm) against
+    wave_ref.py: each contact engages once (its record where the
+    overlap, growing from t = 0 like t^p with p = 1, 3.5, 7.25, ..., first
+    passes its rounding level: not an instant of the physics, so only
+    its order is checked: before the contact's force peak) and is released
+    once, at the reference's instant; the states on the reference's grid;
+    each bead's first velocity peak (interpolated on the 1 us samples) and
+    the wave's speed in beads per second from beads 5..15 (least squares,
+    wave_ref.wave_speed)."""
+    import wave_ref
+    et, xt, _ = TOL[method]
+    ref = wave_ref.load(os.environ.get("NSM_WAVE_REF"))
+    events, samples, bal = run(exe, method, work, ["--dt", "1e-7"] if method == "rk4" else [])
+    n = 20
+    for i in range(n - 1):
+        name = "G[%d]" % (i + 1)
+        on = [float(e["t"]) for e in events if e["contact"] == name and e["kind"] == "contact_enter"]
+        off = [float(e["t"]) for e in events if e["contact"] == name and e["kind"] == "contact_exit"]
+        peak = ref["force_peak"][i][0]
+        check(len(on) == 1 and on[0] < peak, "wave: %s engages once, before its force peak at %s (%s)" %
+              (name, mp.nstr(peak, 12), on))
+        want = ref["separation"][i]
+        check(len(off) == len(want) == 1, "wave: %s released %d time(s) (reference %d)" %
+              (name, len(off), len(want)))
+        for got, w in zip(off, want):
+            measure("event", got - float(w))
+            check(abs(got - float(w)) <= et, "wave: %s released at %r (reference %s, %.2g s)" %
+                  (name, got, mp.nstr(w, 17), got - float(w)))
+    by_t = {round(s["t"] * 1e6): s for s in samples}
+    worst = 0.0
+    for t, xs, us in ref["grid"]:
+        s = by_t.get(int(mp.nint(t * 1e6)))
+        if s is None:
+            check(False, "wave: no sample at %s s" % mp.nstr(t, 6))
+            continue
+        for i in range(n):
+            worst = max(worst, abs(s["P[%d].v" % (i + 1)] - float(us[i])))
+        for i in (1, 5, 10, 15, 20):
+            worst = max(worst, abs(s["P[%d].x" % i] - float(xs[i - 1])) / 1e-3)
+    measure("state", worst)
+    check(worst <= xt, "wave: velocities (of v = 1 m/s) and positions (of 1 mm) on the grid "
+          "within %.3g (worst %.3g)" % (xt, worst))
+    peaks = []
+    for i in range(4, 15):
+        key = "P[%d].v" % (i + 1)
+        k = max(range(len(samples)), key=lambda j: samples[j][key])
+        peaks.append(interp_peak(samples, key, k))
+        d = float(peaks[-1] - ref["vel_peak"][i][0])
+        check(abs(d) <= max(et, 1e-11), "wave: bead %d's velocity peak at %s (reference %s, %.2g s)" %
+              (i + 1, mp.nstr(peaks[-1], 15), mp.nstr(ref["vel_peak"][i][0], 15), d))
+    speed = wave_ref.wave_speed({"vel_peak": [[None]] * 4 + [[p] for p in peaks]}, key="vel_peak")
+    rel = float(abs(speed / ref["vel_speed"] - 1))
+    check(rel <= 1e-8, "wave: speed %s beads/s from the velocity peaks (reference %s, %.2g "
+          "relative)" % (mp.nstr(speed, 12), mp.nstr(ref["vel_speed"], 12), rel))
     return bal
 
 
