@@ -91,6 +91,8 @@ static void usage(FILE *out)
           "  --basin BODY.x=A:B:N    a grid axis of initial states (twice, instead of\n"
           "                          --param): each point classified by its attractor\n"
           "  --basin-tol TOL         section points within TOL (relative): one attractor\n"
+          "  --basin-pilot N         reference orbits from a pilot lattice of at most N\n"
+          "                          values per axis (16; 0: every run to its own repeat)\n"
           "  --method M              rk4, adaptive, exact or taylor\n"
           "  --set NAME=VALUE        a parameter held fixed over the grid\n"
           "  --plot COLUMN           the column of the bifurcation diagram\n"

@@ -442,6 +442,11 @@ static int check_balance(nsm_sim *s)
                        "the motion is not the model's; the %s method has no step to refine here: "
                        "cross-check with --method adaptive and report the model",
                        rel, tol, s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
+    if (rt_mass_dense(s))       /* neither exact nor taylor takes M(q) */
+        return rt_fail(s, NSM_ENUMERIC, -1,
+                       "the energy balance is off by %.3g of the largest energy (tolerance %.3g): "
+                       "the motion is not the model's; give a smaller --dt (rk4) or --rtol "
+                       "(adaptive)", rel, tol);
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "the energy balance is off by %.3g of the largest energy (tolerance %.3g): the "
                    "motion is not the model's; give a smaller --dt or use --method %s",

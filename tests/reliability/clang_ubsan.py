@@ -32,7 +32,7 @@ CLI = {"driver", "plot", "animate", "progress", "setfile"}
 # the simulators, and the runs of each: (arguments, expected exit status)
 SIMS = {
     "two_mass": [(["--method", m, "--t-end", "20"], 0) for m in ("rk4", "adaptive", "exact")]
-    + [(["--set", "e=0.5", "--stats", "-", "--summary"], 0), (["--dt", "1e-300"], 3),
+    + [(["--set", "e=0.5", "--stats", "-", "--summary"], 0), (["--dt", "1e-300"], 1),
        (["--set", "m1=-1"], 1), (["--every", "1e-30"], 1), (["--t-end", "nan"], 1)],
     "sprung_table": [(["--method", m, "--t-end", "2"], 0) for m in ("rk4", "adaptive", "exact")],
     "belt_friction": [(["--method", m, "--t-end", "20"], 0) for m in ("rk4", "adaptive", "exact")]

@@ -12,8 +12,8 @@ a spring, no event ever), SPRUNG_SIM that of models/sprung_table.nsm.
            step, not only at samples and events), the CSV whole, the HDF5
            file renamed into place with its run marked stopped (status 8);
   refuse   steps below the time resolution of t (k = 1e300, m = 1e-300,
-           --dt 1e-300), each method: exit 3 at once with the mode and the
-           cause (too stiff, or the user's dt); on CUBIC_SIM
+           --dt 1e-300), each method: at once with the mode and the cause
+           (too stiff: exit 3; the user's --dt: an option error, exit 1); on CUBIC_SIM
            (tests/reliability/stiff_cubic.nsm, nonlinear) taylor's reach and
            adaptive's error control (alpha = 1e28 or m = 1e-28 for taylor,
            1e300 and 1e-300 for adaptive) too;
