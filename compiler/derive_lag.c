@@ -13,11 +13,11 @@
  * W_j(q) = dg_j/dq is derived too.  Variables are those of derive.h:
  * q_i = var i, v_i = var n + i.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "derive.h"
+#include "linalg.h"
 
 /* Generalized forces Q_i of the springs, dampers and forces on the
  * coordinates: a spring's tension k (q_b - q_a - rest) + c (v_b - v_a)
@@ -106,28 +106,6 @@ static void lag_gaps(Derivation *dv)
     }
 }
 
-/* Cholesky of the n x n matrix A in place (lower triangle); the index of
- * the first pivot that is not > 0, or -1 when A is positive definite. */
-static int lag_cholesky(double *A, int n)
-{
-    for (int j = 0; j < n; j++) {
-        double d = A[j * n + j];
-        for (int k = 0; k < j; k++)
-            d -= A[j * n + k] * A[j * n + k];
-        if (!(d > 0))
-            return j;
-        double r = sqrt(d);
-        A[j * n + j] = r;
-        for (int i = j + 1; i < n; i++) {
-            double s = A[i * n + j];
-            for (int k = 0; k < j; k++)
-                s -= A[i * n + k] * A[j * n + k];
-            A[i * n + j] = s / r;
-        }
-    }
-    return -1;
-}
-
 /* M(q) at the initial state with every parameter at its default must be
  * positive definite: a kinetic energy that is not (a wrong sign, a
  * coordinate whose inertia vanishes there) is refused at its statement.
@@ -149,7 +127,7 @@ static int lag_check_initial(Derivation *dv, Diag *d)
     ExprEnv ye = {p, y, 0};
     for (int k = 0; k < n * n; k++)
         A[k] = expr_eval(dv->lag_M[k], &ye);
-    int bad = lag_cholesky(A, n);
+    int bad = nsm_la_cholesky(n, A);
     if (bad < 0)
         return 0;
     diag_error(d, m->kinetic_loc, "the kinetic energy is not a positive-definite quadratic form "

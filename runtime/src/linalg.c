@@ -72,6 +72,45 @@ int nsm_la_solve(int n, double *A, double *B, int nrhs)
     return NSM_LA_OK;
 }
 
+/* Cholesky factor in place, column by column (see linalg.h): the first
+** pivot that is not > 0, or -1. */
+int nsm_la_cholesky(int n, double *A)
+{
+    for (int j = 0; j < n; j++) {
+        double d = A[j * n + j];
+        for (int k = 0; k < j; k++)
+            d -= A[j * n + k] * A[j * n + k];
+        if (!(d > 0))
+            return j;
+        double r = sqrt(d);
+        A[j * n + j] = r;
+        for (int i = j + 1; i < n; i++) {
+            double t = A[i * n + j];
+            for (int k = 0; k < j; k++)
+                t -= A[i * n + k] * A[j * n + k];
+            A[i * n + j] = t / r;
+        }
+    }
+    return -1;
+}
+
+/* x = L^-T L^-1 b: forward then backward substitution (see linalg.h). */
+void nsm_la_cholesky_solve(int n, const double *L, const double *b, double *x)
+{
+    for (int i = 0; i < n; i++) {
+        double t = b[i];
+        for (int k = 0; k < i; k++)
+            t -= L[i * n + k] * x[k];
+        x[i] = t / L[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        double t = x[i];
+        for (int k = i + 1; k < n; k++)
+            t -= L[k * n + i] * x[k];
+        x[i] = t / L[i * n + i];
+    }
+}
+
 /* C(n*k) = A(n*m) B(m*k), in i-p-j order so the inner loop runs along rows. */
 void nsm_la_matmul(int n, int m, int k, const double *A, const double *B, double *C)
 {

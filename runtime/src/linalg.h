@@ -21,6 +21,17 @@
 ** elimination with partial pivoting; A is destroyed. */
 int nsm_la_solve(int n, double *A, double *B, int nrhs);
 
+/* Cholesky factor of the symmetric n x n matrix A in place: its lower
+** triangle receives L with A = L L^T (the upper one is left as it was).
+** The index of the first pivot that is not > 0 (A is not positive
+** definite: its leading block of that size is singular or indefinite), or
+** -1.  Used by the mass operator of a model written by its energies, and
+** by nsmc to check that model's M(q) at the initial state. */
+int nsm_la_cholesky(int n, double *A);
+
+/* x = L^-T L^-1 b with the factor of nsm_la_cholesky (x may alias b). */
+void nsm_la_cholesky_solve(int n, const double *L, const double *b, double *x);
+
 /* C(n*k) = A(n*m) B(m*k). C must not alias A or B. */
 void nsm_la_matmul(int n, int m, int k, const double *A, const double *B, double *C);
 

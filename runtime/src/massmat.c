@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "energy.h"
+#include "linalg.h"
 #include "rt.h"
 
 struct RtMass {
@@ -62,28 +63,6 @@ int rt_mass_dense(const nsm_sim *s)
     return s->mass != NULL;
 }
 
-/* Cholesky factor of the n x n matrix A in place (lower triangle, the
-** upper one left as it was); the first pivot that is not > 0, or -1. */
-static int mass_cholesky(int n, double *A)
-{
-    for (int j = 0; j < n; j++) {
-        double d = A[j * n + j];
-        for (int k = 0; k < j; k++)
-            d -= A[j * n + k] * A[j * n + k];
-        if (!(d > 0))
-            return j;
-        double r = sqrt(d);
-        A[j * n + j] = r;
-        for (int i = j + 1; i < n; i++) {
-            double t = A[i * n + j];
-            for (int k = 0; k < j; k++)
-                t -= A[i * n + k] * A[j * n + k];
-            A[i * n + j] = t / r;
-        }
-    }
-    return -1;
-}
-
 /* Record that M(q) at y is not positive definite (pivot `bad`): the
 ** message names the time, the coordinate and the state. */
 static void mass_refuse(nsm_sim *s, const double *y, int bad)
@@ -116,7 +95,7 @@ int rt_mass_at(const nsm_sim *s, const double *y)
     s->m->lag_mass(y, s->p, s->c, ms->L);
     memcpy(ms->qkey, y, sizeof(double) * (size_t)n);
     ms->valid = 1;
-    int bad = mass_cholesky(n, ms->L);
+    int bad = nsm_la_cholesky(n, ms->L);
     ms->bad = bad >= 0;
     if (ms->bad)
         mass_refuse((nsm_sim *)s, y, bad);
@@ -128,23 +107,6 @@ void rt_mass_forget(nsm_sim *s)
 {
     if (s->mass)
         s->mass->valid = 0;
-}
-
-/* x = L^-T L^-1 b, with the factor of the configuration last taken. */
-static void mass_chol_solve(const RtMass *ms, int n, const double *b, double *x)
-{
-    for (int i = 0; i < n; i++) {
-        double t = b[i];
-        for (int k = 0; k < i; k++)
-            t -= ms->L[i * n + k] * x[k];
-        x[i] = t / ms->L[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        double t = x[i];
-        for (int k = i + 1; k < n; k++)
-            t -= ms->L[k * n + i] * x[k];
-        x[i] = t / ms->L[i * n + i];
-    }
 }
 
 /* a = M^-1 F (n values; a may not alias F): minv F for a diagonal mass,
@@ -160,7 +122,7 @@ int rt_mass_solve(const nsm_sim *s, const double *F, double *a)
     }
     if (ms->bad)
         return NSM_ENUMERIC;
-    mass_chol_solve(ms, s->n, F, a);
+    nsm_la_cholesky_solve(s->n, ms->L, F, a);
     return NSM_OK;
 }
 
@@ -181,7 +143,7 @@ void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *
         b[A->i[k]] = A->x[k] * f;
     if (s->mass->bad)
         return;
-    mass_chol_solve(s->mass, n, b, z);
+    nsm_la_cholesky_solve(n, s->mass->L, b, z);
     for (int i = 0; i < n; i++)
         v[i] += z[i];
 }
@@ -198,7 +160,7 @@ double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, 
         b[Dd->i[k]] = Dd->x[k];
     if (s->mass->bad)
         return NAN;
-    mass_chol_solve(s->mass, n, b, z);
+    nsm_la_cholesky_solve(n, s->mass->L, b, z);
     for (int k = R->p[ra]; k < R->p[ra + 1]; k++)
         sum += R->x[k] * z[R->i[k]];
     return sum;
