@@ -32,11 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "nsm/model.h"
 #include "nsm/nsm.h"
+#include "plot.h"
 #include "setfile.h"
 
 /* A growing text buffer; err set when an allocation failed. */
@@ -292,23 +292,8 @@ static int prog_draw(const Prog *g)
     snprintf(png, sizeof png, "%s.tmp%ld", fpng, (long)getpid());
     snprintf(svg, sizeof svg, "%s.tmp%ld", fsvg, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return prog_bad(g->prog, "cannot start gnuplot: %s", strerror(errno));
-    if (pid == 0) {
-        if (chdir(g->out_dir) != 0)
-            _exit(126);
-        FILE *log = freopen(logf, "w", stderr);
-        (void)log;
-        execlp("gnuplot", "gnuplot", "-e", names, gp, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return prog_bad(g->prog, "waiting for gnuplot: %s", strerror(errno));
-    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0, rc = 0;
+    char err[1200];
+    int ok = plot_gnuplot(g->out_dir, gp, names, logf, err, sizeof err) == PLOT_OK, rc = 0;
     const char *tmp[2] = { png, svg }, *fin[2] = { fpng, fsvg };
     for (int k = 0; k < 2; k++) {
         char from[4300], to[4300];
@@ -320,10 +305,7 @@ static int prog_draw(const Prog *g)
             unlink(from);
     }
     if (!ok)
-        return prog_bad(g->prog, "gnuplot failed on %s/%s (%s; see %s/%s)", g->out_dir, gp,
-                        WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
-                                                                : "it reported an error",
-                        g->out_dir, logf);
+        return prog_bad(g->prog, "%s", err);
     return rc;
 }
 

@@ -1298,6 +1298,9 @@ int plot_gnuplot(const char *dir, const char *script, const char *setup, const c
             return fail(err, errlen, PLOT_EFAIL, "waiting for gnuplot: %s", strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return PLOT_OK;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return fail(err, errlen, PLOT_EFAIL, "gnuplot failed on %s/%s (gnuplot is not installed)",
+                    dir, script);
     char msg[512];
     last_line(logpath, msg, sizeof msg);
     return fail(err, errlen, PLOT_EFAIL, "gnuplot failed on %s/%s%s%s (see %s)", dir, script,

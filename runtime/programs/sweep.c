@@ -51,7 +51,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,6 +59,7 @@
 #endif
 
 #include "nsm/nsm.h"
+#include "plot.h"
 #include "progress.h"
 #include "setfile.h"
 
@@ -1288,28 +1288,11 @@ static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
     snprintf(png, sizeof png, "%s.png.tmp%ld", name, (long)getpid());
     snprintf(svg, sizeof svg, "%s.svg.tmp%ld", name, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
-    pid_t pid = fork();
-    if (pid < 0)
-        return bad(sw->prog, "cannot start gnuplot: %s", strerror(errno));
-    if (pid == 0) {
-        if (chdir(sw->out_dir) != 0)
-            _exit(126);
-        FILE *log = freopen(log_name, "w", stderr);
-        (void)log;
-        execlp("gnuplot", "gnuplot", "-e", names, file, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return bad(sw->prog, "waiting for gnuplot: %s", strerror(errno));
-    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    char err[1200];
+    int ok = plot_gnuplot(sw->out_dir, file, names, log_name, err, sizeof err) == PLOT_OK;
     int rc = figures_place(sw, name, png, svg, ok);
     if (!ok)
-        return bad(sw->prog, "gnuplot failed on %s/%s (%s; see %s/%s)", sw->out_dir, file,
-                   WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed"
-                                                           : "it reported an error",
-                   sw->out_dir, log_name);
+        return bad(sw->prog, "%s", err);
     return rc;
 }
 
