@@ -21,7 +21,6 @@
  * failed.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "arena.h"
 #include "run.h"
@@ -53,15 +52,7 @@ static void continue_usage(FILE *f)
 int continue_main(int argc, char **argv)
 {
     const char *input = NULL;
-    int verbose = 0, help = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-v"))
-            verbose = 1;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            help = 1;
-        else if (i == 1 && argv[i][0] != '-')
-            input = argv[i];        /* the model comes first */
-    }
+    int verbose = 0, help = run_study_args(argc, argv, &input, &verbose);
     if (!input) {
         if (!help)
             fputs("nsmc continue: error: no model file given\n", stderr);

@@ -1371,3 +1371,19 @@ int run_exec_program(const char *bin, const char *what, int argc, char **argv,
     arena_free(a);
     return 2;
 }
+
+/* The model, -v and --help of a study command (see run.h); every other
+ * word is its program's, which checks it. */
+int run_study_args(int argc, char **argv, const char **input, int *verbose)
+{
+    int help = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-v"))
+            *verbose = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            help = 1;
+        else if (i == 1 && argv[i][0] != '-')
+            *input = argv[i];       /* the model comes first */
+    }
+    return help;
+}

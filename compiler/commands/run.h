@@ -31,4 +31,9 @@ int run_exec_program(const char *bin, const char *what, int argc, char **argv,
 /* argv[0] is "continue"; returns the process exit code (continue.c). */
 int continue_main(int argc, char **argv);
 
+/* The words `nsmc sweep` and `nsmc continue` read before handing the rest
+ * to their program: the model (the first word, not an option) into
+ * *input, -v into *verbose.  Returns whether --help or -h was given. */
+int run_study_args(int argc, char **argv, const char **input, int *verbose);
+
 #endif
