@@ -60,7 +60,7 @@ def main():
         basin(args.nsmc, os.path.join(d, "warm"), 8, args.jobs)
         wall, cpu_s = basin(args.nsmc, os.path.join(d, "b"), args.n, args.jobs)
         with open(os.path.join(d, "b", "attractors.csv")) as f:
-            shares = [(r["attractor"], r["period"], r["records"], r["fraction"][:6])
+            shares = [(r["attractor"], r["period"], r["records"], "%.4g" % float(r["fraction"]))
                       for r in csv.DictReader(f)]
         if args.mpirun:
             env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
