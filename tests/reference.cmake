@@ -19,3 +19,13 @@ set_tests_properties(reference_coulomb_oscillator reference_belt_friction
 # The cart carrying a pendulum integrates its Euler-Lagrange equations with
 # mp.odefun (tests/reference/cart_pendulum.py): about a minute of CPU.
 set_tests_properties(reference_cart_pendulum PROPERTIES TIMEOUT 900)
+# Bodies in space (issue 24): the tippe top's series integration, the super
+# ball's impacts and the rolling sphere's onset check their own algebra
+# (tests/reference/tippe_top.py, super_ball.py, rolling_sphere.py); nsm has
+# no rigid bodies in space yet, so nothing is compared with a simulator.
+foreach(case tippe_top super_ball rolling_sphere)
+  add_test(NAME reference_${case}_selftest
+    COMMAND ${NSM_PYTHON} -B tests/reference/${case}.py --selftest
+    WORKING_DIRECTORY ${NSM_SOURCE_DIR})
+  set_tests_properties(reference_${case}_selftest PROPERTIES LABELS reference TIMEOUT 300)
+endforeach()
