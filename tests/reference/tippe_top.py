@@ -189,6 +189,7 @@ def invariants(y, par):
                 theta=mp.acos(e3[2]), gap1=r[2] + par["a1"] * e3[2] - par["r1"],
                 gap2=r[2] + par["a2"] * e3[2] - par["r2"],
                 gap1dot=v[2] - par["a1"] * cross(w, [R[2][0], R[2][1], R[2][2]])[2],
+                gap2dot=v[2] - par["a2"] * cross(w, [R[2][0], R[2][1], R[2][2]])[2],
                 pnorm=mp.sqrt(dot(p[1:], p[1:]) + p[0] ** 2))
 
 
@@ -613,9 +614,16 @@ def report(r, label):
                   mp.nstr(mp.sqrt(fx ** 2 + fy ** 2) / lam, 8), mp.nstr(par["mu"], 3),
                   "rolls" if mp.sqrt(fx ** 2 + fy ** 2) <= par["mu"] * lam else "slides on"))
     elif run.stem is None:
-        print("  no stem contact before t = %s s" % mp.nstr(run.t * T0, 12))
+        lam, fx, fy = stick_force(run.y, par)
+        slip = mp.sqrt(sum(x ** 2 for x in contact_terms(run.y, par, mp.sqrt)[3]))
+        print("  no stem contact before t = %s s; there |gamma_F| = %s m/s, and holding the contact"
+              " point would need |F_T|/lam_N = %s (mu = %s)" % (
+                  mp.nstr(run.t * T0, 12), mp.nstr(slip * R1_SI / T0, 6),
+                  mp.nstr(mp.sqrt(fx ** 2 + fy ** 2) / lam, 8), mp.nstr(par["mu"], 3)))
     else:
-        print("  stem's first contact t = %s s" % mp.nstr(run.t * T0, 25))
+        print("  stem's first contact t = %s s, the stem's normal velocity there %s m/s"
+              " (an impact: the reference stops here)" % (
+                  mp.nstr(run.t * T0, 25), mp.nstr(e["gap2dot"] * R1_SI / T0, 15)))
     print("  theta = %s rad" % mp.nstr(e["theta"], 25))
     names = ["x", "y", "z", "vx", "vy", "vz", "p0", "p1", "p2", "p3", "w1", "w2", "w3"]
     for n, v in zip(names, si_state(run.y)):
