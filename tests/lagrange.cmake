@@ -44,3 +44,18 @@ foreach(method rk4 adaptive taylor)
             --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
   set_tests_properties(lagrange.spring_wall.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
 endforeach()
+# A double pendulum whose lower bob strikes a wall (models/
+# double_pendulum.nsm: M(q) with the off-diagonal m2 l1 l2 cos(a - b), a
+# curved gap) run by rk4, adaptive and taylor against the mpmath reference
+# tests/reference/double_pendulum.py (hand-written equations, mp.odefun at
+# 30 digits, the impacts by bisection and Newton's law with M(q) by hand):
+# impact times, angular velocities on both sides of each impact, the
+# states every 0.1 s and the energy balance.
+foreach(method rk4 adaptive taylor)
+  add_test(NAME lagrange.double_pendulum.${method}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_double.py
+            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
+            --include ${NSM_SOURCE_DIR}/runtime/include
+            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
+  set_tests_properties(lagrange.double_pendulum.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
+endforeach()
