@@ -310,7 +310,7 @@ typedef struct TpNode {
 } TpNode;
 
 typedef struct TpOut {
-    const char *dst;       /* "F", "G", "CV", "WV" */
+    const char *dst;       /* "F", "G", "CV", "WV"; "FW", "FCV"; "M", "H" */
     int row;               /* series row in dst */
     TpArg val;
     const char *what;      /* comment */
@@ -327,6 +327,9 @@ DvTape *dv_tape(Derivation *dv);
 
 /* Builds the tape of the curved slips' series (nl_slip_series). */
 DvTape *dv_tape_slips(Derivation *dv);
+
+/* Builds the tape of a Lagrangian model's M(q) and h(q, v) (lag_series). */
+DvTape *dv_tape_lag(Derivation *dv);
 
 /* Adds a hoisted constant and returns its variable. */
 Expr *dv_add_const(Derivation *dv, Expr *value, const char *what);

@@ -442,3 +442,25 @@ DvTape *dv_tape_slips(Derivation *dv)
     }
     return tb_end(&b);
 }
+
+/* The tape of a model written by its energies (lag_series): every entry
+ * of its mass matrix M(q) (rows M, i*n + j; symmetric entries share one
+ * expression and so one series) and its Euler-Lagrange terms h(q, v)
+ * (rows H), so that the taylor method expands M(q(t)) a(t) = h + Q order
+ * by order, M_0 a_k = f_k - sum_{j>=1} M_j a_{k-j} (docs/theory.md
+ * section 18). */
+DvTape *dv_tape_lag(Derivation *dv)
+{
+    const Model *m = dv->model;
+    Tb b;
+    tb_begin(&b, dv);
+    int n = dv->n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            tb_out(&b, "M", i * n + j, dv->lag_M[i * n + j],
+                   arena_printf(dv->arena, "M[%s][%s]", m->bodies[i].name, m->bodies[j].name));
+    for (int i = 0; i < n; i++)
+        tb_out(&b, "H", i, dv->lag_h[i],
+               arena_printf(dv->arena, "Euler-Lagrange terms h on %s", m->bodies[i].name));
+    return tb_end(&b);
+}

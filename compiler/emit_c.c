@@ -47,6 +47,7 @@ typedef struct Cgen {
     int nl_nwork;      /* nl_series' work rows (a nonlinear model) */
     int n_gen;         /* the forcing generator's size in the table: 0 without forcing */
     int nl_slip_nwork; /* nl_slip_series' work rows (curved slips) */
+    int lag_nwork;     /* lag_series' work rows (a model written by its energies) */
 } Cgen;
 
 /* One assignment of generated code, dst[index] = value (or a local). */
@@ -1659,14 +1660,16 @@ static const char *tp_ptr(Cgen *cg, const DvTape *tp, TpArg a)
     return arena_printf(cg->dv->arena, "w + %d * K1", nd->slot);
 }
 
-/* The recurrences nl_series calls, each written only when used. */
-static void emit_tay_helpers(Cgen *cg, const DvTape *tp, const DvTape *tp2)
+/* The recurrences the series functions call, each written only when one
+ * of the tapes (nt of them, NULL entries skipped) uses it. */
+static void emit_tay_helpers(Cgen *cg, const DvTape *const *tapes, int nt)
 {
     FILE *o = cg->out;
     bool use[TP_MAX_OP + 1] = {false};
     bool mul2 = false;
-    for (const DvTape *t = tp; t; t = t == tp ? tp2 : NULL)
-        for (int i = 0; i < t->n_nodes; i++) {
+    for (int q = 0; q < nt; q++)
+        for (int i = 0; tapes[q] && i < tapes[q]->n_nodes; i++) {
+            const DvTape *t = tapes[q];
             use[t->nodes[i].op] = true;
             mul2 |= t->nodes[i].op == TP_MUL && t->nodes[i].nargs == 2;
         }
@@ -1837,6 +1840,23 @@ static void emit_nl_slip_series(Cgen *cg, const DvTape *tp)
     emit_tape_body(cg, tp);
 }
 
+/* lag_series(): a model written by its energies, order k of every entry of
+ * M(q) and of h(q, v) over a step, from its own tape (dv_tape_lag). */
+static void emit_lag_series(Cgen *cg, const DvTape *tp)
+{
+    FILE *o = cg->out;
+    fprintf(o, "/* Order k of the mass matrix's entries M (row i * n + j) and of the\n"
+               "   Euler-Lagrange terms H over a step from t0, from the state's orders 0..k\n"
+               "   in X.  Called for k = 0, 1, ..., K in turn; the work array w holds the\n"
+               "   intermediate series, %d rows. */\n",
+            tp->n_slots);
+    fprintf(o, "static void lag_series(int k, int K, double t0, const double *X, const int *sw,\n"
+               "                       const double *p, const double *c, double *w, double *M,\n"
+               "                       double *H)\n{\n");
+    fprintf(o, "    const int K1 = K + 1;\n");
+    emit_tape_body(cg, tp);
+}
+
 /* nl_force(): the state-dependent forces, added to F. */
 static void emit_nl_force(Cgen *cg)
 {
@@ -1971,12 +1991,17 @@ static void emit_nl(Cgen *cg)
     emit_nl_slip(cg);
     DvTape *tp = dv_tape((Derivation *)cg->dv);
     DvTape *ts = (cg->dv->nl & NL_SLIP) ? dv_tape_slips((Derivation *)cg->dv) : NULL;
+    DvTape *tl = cg->dv->lagrangian ? dv_tape_lag((Derivation *)cg->dv) : NULL;
+    const DvTape *all[] = {tp, ts, tl};
     cg->nl_nwork = tp->n_slots;
     cg->nl_slip_nwork = ts ? ts->n_slots : 0;
-    emit_tay_helpers(cg, tp, ts);
+    cg->lag_nwork = tl ? tl->n_slots : 0;
+    emit_tay_helpers(cg, all, 3);
     emit_nl_series(cg, tp);
     if (ts)
         emit_nl_slip_series(cg, ts);
+    if (tl)
+        emit_lag_series(cg, tl);
 }
 
 /* A model written by its energies: lag_mass() fills M(q) = d2T/dv dv,
@@ -2226,7 +2251,8 @@ static void emit_table(Cgen *cg)
         fprintf(o, "    .source = model_source,\n");
     if (dv->lagrangian)
         fprintf(o, "    .lagrangian = 1,\n    .lag_mass = lag_mass,\n    .lag_h = lag_h,\n"
-                   "    .lag_potential = lag_potential,\n");
+                   "    .lag_potential = lag_potential,\n    .lag_nwork = %d,\n"
+                   "    .lag_series = lag_series,\n", cg->lag_nwork);
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/cli.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);

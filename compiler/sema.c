@@ -3342,8 +3342,10 @@ static void lagrangian_checks(Sema *s)
     m->lagrangian = true;
 }
 
-/* The method of a Lagrangian model: rk4 or adaptive (the default); exact
- * needs a linear model and taylor does not expand M(q) a = f yet. */
+/* The method of a Lagrangian model: adaptive (the default), taylor or rk4;
+ * exact needs a linear model, and taylor does not take friction in these
+ * models yet (its series of the stuck and slipping forces use the
+ * diagonal mass). */
 static void lagrangian_method(Sema *s)
 {
     Model *m = s->m;
@@ -3353,11 +3355,13 @@ static void lagrangian_method(Sema *s)
         m->method = METHOD_ADAPTIVE;
         return;
     }
-    if (m->method == METHOD_EXACT || m->method == METHOD_TAYLOR)
-        diag_error(s->diag, s->method_loc, "method '%s' does not take a model written by its "
+    if (m->method == METHOD_EXACT)
+        diag_error(s->diag, s->method_loc, "method 'exact' does not take a model written by its "
                    "energies (its mass matrix depends on the configuration): use method = "
-                   "adaptive (the default here) or rk4",
-                   m->method == METHOD_EXACT ? "exact" : "taylor");
+                   "adaptive (the default here), taylor or rk4");
+    else if (m->method == METHOD_TAYLOR && m->n_frictions > 0)
+        diag_error(s->diag, s->method_loc, "method 'taylor' does not take friction in a model "
+                   "written by its energies yet: use method = adaptive (the default here) or rk4");
 }
 
 /* The impact law against the gaps: an impact's stiffness is read by the

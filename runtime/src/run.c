@@ -442,7 +442,7 @@ static int check_balance(nsm_sim *s)
                        "the motion is not the model's; the %s method has no step to refine here: "
                        "cross-check with --method adaptive and report the model",
                        rel, tol, s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
-    if (rt_mass_dense(s))       /* neither exact nor taylor takes M(q) */
+    if (rt_mass_dense(s))       /* rk4 or adaptive on M(q): exact does not take it */
         return rt_fail(s, NSM_ENUMERIC, -1,
                        "the energy balance is off by %.3g of the largest energy (tolerance %.3g): "
                        "the motion is not the model's; give a smaller --dt (rk4) or --rtol "
@@ -482,11 +482,10 @@ static int keeps_energy(const nsm_sim *s)
 int rt_run_check(nsm_sim *s, double t_end)
 {
     int rc;
-    if ((s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR) &&
-        rt_mass_dense(s))
-        return rt_fail(s, NSM_EMETHOD, -1, "method %s does not take a model written by its "
+    if (s->set.method == NSM_METHOD_EXACT && rt_mass_dense(s))
+        return rt_fail(s, NSM_EMETHOD, -1, "method exact does not take a model written by its "
                        "energies (its mass matrix depends on the configuration): use --method "
-                       "adaptive or rk4", s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
+                       "adaptive, taylor or rk4");
     if (s->set.method == NSM_METHOD_EXACT && s->m->nl)
         return rt_fail(s, NSM_EMETHOD, -1, "method exact applies to linear models; this model is "
                        "nonlinear: use --method taylor (or rk4, adaptive)");

@@ -12,10 +12,12 @@ integrated by mp.odefun (Taylor series, 20 digits) from r = 0.6 m,
 th = 0.2 rad, th' = 3 rad/s; the impact is the zero of d - r sin th
 (mp.findroot), its normal velocity W v with W = (-sin th, -r cos th), and
 Newton's law with W M^-1 W^T = 1/m gives the velocity after, -e W v, and
-the impulse (1 + e) |W v| m.
+the impulse (1 + e) |W v| m; the velocities after the impact,
+v+ = v- + M^-1 W^T P, start a second mp.odefun integration up to
+t_end = 0.2 s, whose state is compared with the trajectory's last row.
 
 usage: check_spring.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
-                       [--cflags="FLAGS"] --method rk4|adaptive
+                       [--cflags="FLAGS"] --method rk4|adaptive|taylor
 """
 import argparse
 import csv
@@ -29,9 +31,13 @@ from mpmath import mp, mpf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 M, K, C, L0, G, D, E, TQ = (mpf(v) for v in ("0.8", "40", "0.3", "0.5", "9.81", "0.3", "0.5", "0.05"))
-# method: (simulator options, event s, relative speed, balance)
-TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-10),
-       "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-8)}
+T_END = mpf("0.2")
+# method: (simulator options, event s, relative speed, balance, state at t_end)
+TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-10, 1e-9),
+       "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-8, 1e-8),
+       # the issue's taylor targets: the event within 1e-12 s, states within
+       # 1e-10 relative, the balance within 1e-10 of the largest energy
+       "taylor": ([], 1e-12, 1e-10, 1e-10, 1e-10)}
 FAILS = []
 
 
@@ -49,14 +55,22 @@ def rhs(t, y):
 
 
 def reference():
-    """The impact's time, normal velocity before it and impulse."""
+    """The impact's time, normal velocity before it, impulse, and the state
+    (r, th, r', th') at T_END after it."""
     mp.dps = 20
     sol = mp.odefun(rhs, 0, [mpf("0.6"), mpf("0.2"), mpf(0), mpf(3)])
     ti = mp.findroot(lambda t: D - sol(t)[0] * mp.sin(sol(t)[1]), (mpf("0.10"), mpf("0.12")),
                      solver="anderson")
     r, th, rd, thd = sol(ti)
     u = -mp.sin(th) * rd - r * mp.cos(th) * thd
-    return ti, u, (1 + E) * abs(u) * M
+    P = (1 + E) * abs(u) * M
+    # v+ = v- + M^-1 W^T P, M = diag(m, m r^2), W = (-sin th, -r cos th)
+    after = [r, th, rd - mp.sin(th) * P / M, thd - r * mp.cos(th) * P / (M * r ** 2)]
+    end = mp.odefun(rhs, ti, after)(T_END)
+    gap_end = D - end[0] * mp.sin(end[1])
+    if not gap_end > 0:
+        sys.exit("reference: a second impact before t_end")
+    return ti, u, P, end
 
 
 def main():
@@ -67,20 +81,23 @@ def main():
     ap.add_argument("--cflags", default="-O2")
     ap.add_argument("--method", required=True, choices=sorted(TOL))
     a = ap.parse_args()
-    opts, et, vt, bt = TOL[a.method]
-    ti, u, P = reference()
+    opts, et, vt, bt, yt = TOL[a.method]
+    ti, u, P, end = reference()
     with tempfile.TemporaryDirectory() as work:
         c, exe, ev = (os.path.join(work, f) for f in ("spring_wall.c", "spring_wall", "ev.csv"))
         subprocess.run([a.nsmc, os.path.join(HERE, "spring_wall.nsm"), "-o", c], check=True)
         subprocess.run([a.cc] + a.cflags.split() + [c, "-I", a.include] +
                        a.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
-        p = subprocess.run([exe, "--method", a.method, "--events", ev, "--out", os.devnull,
+        out = os.path.join(work, "out.csv")
+        p = subprocess.run([exe, "--method", a.method, "--events", ev, "--out", out,
                             "--summary"] + opts, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True)
         if p.returncode != 0:
             sys.exit("simulator failed: " + p.stderr)
         with open(ev) as f:
             imp = [r for r in csv.DictReader(f) if r["kind"] == "impact"]
+        with open(out) as f:
+            last = [{k.split(" [")[0]: float(v) for k, v in r.items()} for r in csv.DictReader(f)][-1]
     check(len(imp) == 1, "one impact on the wall (%d)" % len(imp))
     if imp:
         e = imp[0]
@@ -92,6 +109,11 @@ def main():
                                 ("impulse", e["impulse"], P)):
             check(abs(float(got) - float(want)) <= vt * abs(float(want)),
                   "%s %s (reference %s)" % (name, got, mp.nstr(want, 15)))
+    check(abs(last["t"] - float(T_END)) < 1e-12, "the trajectory ends at t = %g s" % last["t"])
+    worst = max(abs(last[c] - float(w)) / max(1.0, abs(float(w)))
+                for c, w in zip(("r.x", "th.phi", "r.v", "th.omega"), end))
+    check(worst <= yt, "state at t = %s s within %.3g relative (worst %.3g)"
+          % (mp.nstr(T_END, 3), yt, worst))
     m = re.search(r"relative to the largest energy\s+(\S+)", p.stdout)
     bal = float(m.group(1)) if m else float("inf")
     check(bal <= bt, "energy balance %.3g of the largest energy (at most %.3g)" % (bal, bt))

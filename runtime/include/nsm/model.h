@@ -395,6 +395,15 @@ typedef struct nsm_model {
     void (*lag_mass)(const double *y, const double *p, const double *c, double *M);
     void (*lag_h)(const double *y, const double *p, const double *c, double *F);
     double (*lag_potential)(const double *y, const double *p, const double *c);
+    /* Their Taylor coefficients (method taylor; appended: 0/NULL in a table
+     * that predates them, and the taylor method then refuses the model).
+     * With X, K, sw and the call order of nl_series, order k of
+     * M[(i*n + j)*(K+1) + k], entry (i, j) of M(q(t0 + tau)), and
+     * H[i*(K+1) + k], h_i(q, v) along the step; work holds
+     * lag_nwork*(K+1) doubles. */
+    int lag_nwork;
+    void (*lag_series)(int k, int K, double t0, const double *X, const int *sw, const double *p,
+                       const double *c, double *work, double *M, double *H);
 } nsm_model;
 
 #ifdef __cplusplus
