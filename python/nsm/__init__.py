@@ -436,6 +436,7 @@ def _declare(lib):
         "nsm_sim_get_method": (I, [P]),
         "nsm_sim_model_times": (I, [P, DP, DP, DP]),
         "nsm_sim_reset": (I, [P]), "nsm_sim_state": (DP, [P]),
+        "nsm_sim_check_run": (I, [P, D]),
         "nsm_sim_set_initial_state": (I, [P, DP]), "nsm_sim_run_until": (I, [P, D]),
         "nsm_sim_lyapunov": (I, [P, D, D, DP]),
         "nsm_sim_periodic_orbit": (I, [P, D, DP, DP, DP]),
@@ -608,7 +609,24 @@ class Model:
                              len(why)) != 0:
             raise SettingError("this run is refused: %s (t_end = %g s, every = %g s, dt = %g s)"
                                % (_text(why.value), t_end, every, dt))
+        self._check_run(sim, t_end)
         return t_end
+
+    def _check_run(self, sim, t_end):
+        """What the run would refuse before its first step (nsm_sim_check_run:
+        taylor on a linear model, exact on a nonlinear one, a step or section
+        period below the time resolution) raised as the command line's
+        option errors map: SettingError (exit 1 there, not a failed run),
+        ParameterError when the model rejects its parameters."""
+        lib = self._lib
+        rc = lib.nsm_sim_check_run(sim, t_end)
+        if rc == 0:
+            return
+        msg = _text(lib.nsm_sim_message(sim)) or "the run is refused (%s)" % _text(
+            lib.nsm_status_name(rc))
+        if _text(lib.nsm_status_name(rc)) == "NSM_EMODEL":
+            raise ParameterError(msg)
+        raise SettingError(msg)
 
     def _create(self):
         """A fresh simulation object; CompileError for a table this runtime
@@ -658,6 +676,7 @@ class Model:
             if self._lib.nsm_sim_reset(sim) != 0:
                 raise SimulationError(_text(self._lib.nsm_sim_message(sim)), "reset", 0.0,
                                       [], None, None)
+            self._check_run(sim, 0.0)    # the method against the model
         except BaseException:
             self._lib.nsm_sim_free(sim)
             raise
