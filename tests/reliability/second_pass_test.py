@@ -423,7 +423,7 @@ def case_signals(tmp):
         pr.send_signal(sig)
         err = pr.communicate(timeout=120)[1]
         check(pr.returncode == 128 + sig and "was killed by" not in err and
-              "interrupted by %s" % sig.name in err,
+              "two_mass: interrupted by %s" % sig.name in err,
               "nsmc run sent %s as its simulator starts: the simulator stopped itself, exit %d"
               % (sig.name, pr.returncode))
         if os.path.exists(os.path.join(tmp, "r1", "trajectory.csv")):
