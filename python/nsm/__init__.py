@@ -754,6 +754,12 @@ class Model:
         try:
             tr = self._time(sim, transient, "transient", zero=True)
             du, iv = self._time(sim, duration, "duration"), self._time(sim, interval, "interval")
+            # the command line's rule for --lyapunov-interval (nsm_run_check):
+            # an interval of 1e-300 s, or a duration of 1e300 s, never ended
+            why = ctypes.create_string_buffer(400)
+            if lib.nsm_run_check(tr + du, iv, 0.0, 0, why, len(why)) != 0:
+                raise SettingError("this study is refused: %s (transient + duration = %g s, "
+                                   "interval = %g s)" % (_text(why.value), tr + du, iv))
             if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
                 self._fail(sim, "lyapunov")
             lam = (ctypes.c_double * (2 * len(self.bodies)))()

@@ -1535,6 +1535,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (lyap && !(lyap_int > 0))
         lyap_int = every;
+    /* a reorthonormalisation interval is held to the sampling period's rule:
+     * `--lyapunov-interval 1e-300` spun for ever at t = 1e-294 s */
+    if (lyap && check_every(d.prog, lyap_int, t_end, "--lyapunov-interval")) {
+        nsm_sim_free(sim);
+        return 1;
+    }
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
         nsm_sim_free(sim);

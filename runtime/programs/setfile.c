@@ -58,11 +58,13 @@ static int parse_line(char *s, char **name, char **value, const char **msg)
     p = skip_blank(p + 1);
     errno = 0;
     double v = setfile_strtod(p, &end);
-    if (end != p && (errno == ERANGE || !isfinite(v))) {
-        *msg = "the number after '=' is beyond the range of a double (magnitudes from "
-               "2.2e-308 to 1.8e308, or 0)";
+    if (end != p && !isfinite(v)) {
+        *msg = "the number after '=' is beyond the range of a double (at most 1.8e308 in "
+               "magnitude)";
         return -1;
     }
+    if (end != p && errno == ERANGE)
+        errno = 0;      /* an underflow is its rounding (setfile_value) */
     if (end == p || errno != 0) {
         *msg = "expected a number after '=' (SI, or followed by a unit)";
         return -1;
@@ -201,11 +203,13 @@ int setfile_value(const char *text, const char *unit, int any, double *value, ch
     char *end;
     errno = 0;
     double v = setfile_strtod(text, &end);
-    if (end != text && (errno == ERANGE || !isfinite(v))) {
-        snprintf(err, errlen, "'%.*s' is beyond the range of a double (magnitudes from "
-                 "2.2e-308 to 1.8e308, or 0)", (int)(end - text), text);
+    if (end != text && !isfinite(v)) {
+        snprintf(err, errlen, "'%.*s' is beyond the range of a double (at most 1.8e308 in "
+                 "magnitude)", (int)(end - text), text);
         return -1;
     }
+    if (end != text && errno == ERANGE)
+        errno = 0;      /* an underflow (1e-320) is its rounding, as Python's float() takes it */
     if (end == text || errno != 0) {
         snprintf(err, errlen, "expected a number, optionally followed by a unit ('2.5', "
                  "'2.5 N/m')");

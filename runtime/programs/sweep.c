@@ -1669,7 +1669,10 @@ static int args_unique(const Sweep *sw)
     char ni[128], nj[128];
     for (int i = 0; i < sw->nax; i++)
         for (int j = i + 1; j < sw->nax; j++)
-            if (!strcmp(sw->ax[i].name, sw->ax[j].name))
+            if (!strcmp(sw->ax[i].name, sw->ax[j].name) && sw->basin)
+                return bad(sw->prog, "--basin %s is given twice: the two axes are two "
+                           "different coordinates", sw->ax[i].name);
+            else if (!strcmp(sw->ax[i].name, sw->ax[j].name))
                 return bad(sw->prog, "--param %s is given twice: a parameter is swept along "
                            "one axis", sw->ax[i].name);
     for (int k = 0; k < sw->nsets; k++) {

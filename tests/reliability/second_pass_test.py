@@ -202,7 +202,6 @@ def case_options(tmp):
             (["--set", "k1=1e306 kN/m"], "more than the largest double"),
             (["--set", "m1=1e306 Mg"], "more than the largest double"),
             (["--set-file", "setf.txt"], "more than the largest double"),
-            (["--set", "k1=1e-320"], "beyond the range of a double"),
             (["--set", "k1=1e400"], "beyond the range of a double"),
             (["--set-file", "big.txt"], "beyond the range of a double"),
             (["--max-steps", "1.5"], "bad value '1.5' for --max-steps"),
@@ -212,6 +211,16 @@ def case_options(tmp):
               and not os.path.exists(os.path.join(tmp, "cap.csv")),
               "%s: exit 1, '%s', nothing written" % (label_of(args), words), p)
     import h5py
+    p = run(tmp, [SIM, "--t-end", "0.05", "--set", "k1=1e-320", "--out", "sub.csv"])
+    check(p.returncode == 0, "--set k1=1e-320 (a subnormal): taken, as Python's params take it",
+          p)
+    for args in (["--lyapunov-interval", "1e-300"], ["--lyapunov-interval", "1e-9"]):
+        p = run(tmp, [FIO_SIM, "--t-end", "10", "--lyapunov", "--out", "ly.csv"] + args,
+                timeout=60)
+        check(p.returncode == 1 and "--lyapunov-interval" in p.stderr and
+              not os.path.exists(os.path.join(tmp, "ly.csv")),
+              "--lyapunov %s over 10 s: refused up front (it spun for ever), nothing written"
+              % label_of(args), p)
     long_h5 = "a" * 249 + ".h5"
     p = run(tmp, [SIM, "--t-end", "0.05", "--out", long_h5])
     with h5py.File(os.path.join(tmp, long_h5), "r") as f:
@@ -278,12 +287,16 @@ def case_sweeps(tmp):
     for args, words in (
             (["--method", "taylor"], "--method taylor: "),
             (["--set", "m=1e306 Mg"], "more than the largest double"),
-            (["--set", "e=1e-320"], "beyond the range of a double")):
+            (["--set", "e=1e400"], "beyond the range of a double")):
         p = run(tmp, [NSMC, "sweep", FIO] + P + grid + SEC + args + ["--out-dir", "never"])
         check(p.returncode == 1 and words in p.stderr and not bad_end(p)
               and not os.path.exists(os.path.join(tmp, "never")),
               "sweep %s: exit 1 before the grid ('%s'), nothing written" % (label_of(args), words),
               p)
+    p = run(tmp, [NSMC, "sweep", FIO, "--basin", "M.x=-1:0:2", "--basin", "M.x=-1:1:2"] + grid +
+            SEC + ["--out-dir", "never"])
+    check(p.returncode == 1 and "--basin M.x is given twice" in p.stderr,
+          "one basin coordinate twice: the message names --basin (it named --param)", p)
     p = run(tmp, [NSMC, "sweep", FIO] + basin + ["--method", "taylor", "--out-dir", "never"])
     check(p.returncode == 1 and "--method taylor" in p.stderr and
           not os.path.exists(os.path.join(tmp, "never")),
@@ -513,6 +526,13 @@ for args, kw in CASES:
     if not same:
         bad.append(args)
 assert not bad, "the command line and Python differ on %s" % bad
+for call in (lambda: f.lyapunov(10, 1e-300), lambda: f.lyapunov(1e300, 1)):
+    try:
+        call()
+        raise AssertionError("a Lyapunov study that cannot end accepted")
+    except nsm.SettingError as e:
+        assert "refused" in str(e), str(e)
+print("ok: lyapunov(10, 1e-300) and lyapunov(1e300, 1) are refused (they never ended)")
 for call in (lambda: m.run(t_end=0.1, method="taylor"),
              lambda: f.section("impact:stop", t_end=10, method="taylor"),
              lambda: f.lyapunov(10, 1, method="taylor")):
