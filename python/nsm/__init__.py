@@ -609,7 +609,6 @@ class Model:
                              len(why)) != 0:
             raise SettingError("this run is refused: %s (t_end = %g s, every = %g s, dt = %g s)"
                                % (_text(why.value), t_end, every, dt))
-        self._check_run(sim, t_end)
         return t_end
 
     def _check_run(self, sim, t_end):
@@ -999,6 +998,7 @@ class Model:
                             max_event_rate, zeno)
             self._initial(sim, init)
             t_end = self._times(sim, t_end, dt, every)
+            self._check_run(sim, t_end)
             catch = (threading.current_thread() is threading.main_thread() and
                      signal.getsignal(signal.SIGINT) is signal.default_int_handler)
             rc = lib.nsmpy_run(sim, rec, t_end, 1 if catch else 0)
