@@ -230,6 +230,8 @@ def case_options(tmp):
     check(p.returncode == 0 and rows > 0 and
           not [x for x in os.listdir(tmp) if re.search(r"\.\d+\.partial$", x)],
           "--out of a 252-byte HDF5 name: written (%d rows), no temporary left" % rows, p)
+    p = run(tmp, [SIM, "--t-end", "0.05", "--out", "link.h5"])
+    check(p.returncode == 0, "--out link.h5 (a symbolic link to real.h5)", p)
     with h5py.File(os.path.join(tmp, "link.h5"), "r") as f:
         check(os.path.islink(os.path.join(tmp, "link.h5")) and f["trajectory"].shape[0] > 0,
               "--out onto a symbolic link: its target written, the link kept")
