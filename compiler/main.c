@@ -196,7 +196,13 @@ static int write_all(int fd, const char *p, size_t n)
  * is ever left.  Returns 0, or 1 after a message naming shown. */
 static int replace_file(const char *path, const char *shown, const char *text, size_t n, Arena *a)
 {
-    char *tmp = arena_printf(a, "%s.tmpXXXXXX", path);
+    /* the temporary's name is the file's, cut to leave room for its suffix
+     * within NAME_MAX (255): a name the system takes is not refused for
+     * its temporary's */
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path) + 1 : 0, base = (int)strlen(path + dirlen);
+    char *tmp = arena_printf(a, "%.*s%.*s.tmpXXXXXX", dirlen, path, base < 240 ? base : 240,
+                             path + dirlen);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", shown, strerror(errno));

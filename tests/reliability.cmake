@@ -190,3 +190,21 @@ if(NSM_SANITIZE)
 endif()
 set_tests_properties(reliability/hostile_python PROPERTIES LABELS "reliability;python"
   ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# A second hostile pass (tests/reliability/second_pass_test.py): about 250
+# inputs the first pass did not try (the simulator's options, nsmc sweep),
+# figures under a file-size limit, stop signals at the earliest moments and
+# with the mask inherited blocked, SIGKILL of nsmc run, and the Python API
+# against the command line on the same settings.
+foreach(case options sweeps figures signals python)
+  add_test(NAME reliability/second_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/second_pass_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/second_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/second_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/second_python PROPERTIES LABELS "reliability;python"
+  ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

@@ -45,6 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <dirent.h>
@@ -444,6 +447,14 @@ static void forward_signal(int sig, siginfo_t *info, void *ctx)
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
+/* The stop signals as a set, for sigprocmask. */
+static void stop_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (int i = 0; i < 3; i++)
+        sigaddset(set, stop_signals[i]);
+}
+
 /* Installs forward_signal for the stop signals (those not ignored), saving
  * the old actions in old. */
 static void forward_install(struct sigaction *old)
@@ -469,21 +480,41 @@ static void forward_restore(const struct sigaction *old)
 
 /* Runs argv as a child process (stdout redirected to stderr when to_stderr,
  * report_fd left open in it when >= 0) and waits for it, passing SIGINT,
- * SIGTERM and SIGHUP on.  Returns its exit status, or -1 if it could not run
- * or died by a signal (*sig set). */
-static int spawn(const ArgList *l, int to_stderr, int report_fd, int *sig)
+ * SIGTERM and SIGHUP on.  The stop signals are blocked from before the
+ * fork: a request that comes before the child has its own handlers waits
+ * instead of being lost or killing it half-started.  A simulator (sim)
+ * keeps them blocked across exec and unblocks them once its handlers are
+ * installed (driver.c), so such a request stops it cleanly; any other
+ * child gets them unblocked before exec.  The child is also sent SIGTERM
+ * if nsmc dies (SIGKILL), so that no simulator outlives it unseen.
+ * Returns its exit status, or -1 if it could not run or died by a signal
+ * (*sig set). */
+static int spawn(const ArgList *l, int to_stderr, int report_fd, int sim, int *sig)
 {
     fflush(NULL);
     *sig = 0;
     struct sigaction old[3];
+    sigset_t stops;
+    stop_set(&stops);
+    sigprocmask(SIG_BLOCK, &stops, NULL);
     forward_install(old);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         forward_restore(old);
+        sigprocmask(SIG_UNBLOCK, &stops, NULL);
         return -1;
     }
     if (pid == 0) {
         forward_restore(old);
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)     /* nsmc died before the line above */
+            _exit(128 + SIGTERM);
+#endif
+        (void)parent;
+        if (!sim)
+            sigprocmask(SIG_UNBLOCK, &stops, NULL);
         if (to_stderr)
             dup2(2, 1);
         if (report_fd >= 0) {
@@ -497,6 +528,7 @@ static int spawn(const ArgList *l, int to_stderr, int report_fd, int *sig)
         _exit(127);
     }
     child_pid = pid;
+    sigprocmask(SIG_UNBLOCK, &stops, NULL);   /* a request held since the fork is passed on */
     if (got_signal)   /* arrived between fork and here */
         kill(pid, got_signal);
     int status, rc;
@@ -584,7 +616,7 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
             fprintf(stderr, "%s%s", i ? " " : "  ", cmd->arg[i]);
         fputc('\n', stderr);
     }
-    int sig, rc = spawn(cmd, 1, -1, &sig);
+    int sig, rc = spawn(cmd, 1, -1, 0, &sig);
     if (got_signal) {
         unlink(tmp);
         *status = 128 + got_signal;
@@ -1135,7 +1167,7 @@ static int run(const RunOptions *o, Arena *a)
     }
     fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-    int sig, rc = spawn(args, 0, pfd[1], &sig);
+    int sig, rc = spawn(args, 0, pfd[1], 1, &sig);
     char report[256];
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);

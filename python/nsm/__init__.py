@@ -436,6 +436,7 @@ def _declare(lib):
         "nsm_sim_get_method": (I, [P]),
         "nsm_sim_model_times": (I, [P, DP, DP, DP]),
         "nsm_sim_reset": (I, [P]), "nsm_sim_state": (DP, [P]),
+        "nsm_sim_check_run": (I, [P, D]),
         "nsm_sim_set_initial_state": (I, [P, DP]), "nsm_sim_run_until": (I, [P, D]),
         "nsm_sim_lyapunov": (I, [P, D, D, DP]),
         "nsm_sim_periodic_orbit": (I, [P, D, DP, DP, DP]),
@@ -610,6 +611,22 @@ class Model:
                                % (_text(why.value), t_end, every, dt))
         return t_end
 
+    def _check_run(self, sim, t_end):
+        """What the run would refuse before its first step (nsm_sim_check_run:
+        taylor on a linear model, exact on a nonlinear one, a step or section
+        period below the time resolution) raised as the command line's
+        option errors map: SettingError (exit 1 there, not a failed run),
+        ParameterError when the model rejects its parameters."""
+        lib = self._lib
+        rc = lib.nsm_sim_check_run(sim, t_end)
+        if rc == 0:
+            return
+        msg = _text(lib.nsm_sim_message(sim)) or "the run is refused (%s)" % _text(
+            lib.nsm_status_name(rc))
+        if _text(lib.nsm_status_name(rc)) == "NSM_EMODEL":
+            raise ParameterError(msg)
+        raise SettingError(msg)
+
     def _create(self):
         """A fresh simulation object; CompileError for a table this runtime
         cannot run, MemoryError when memory runs out."""
@@ -658,6 +675,7 @@ class Model:
             if self._lib.nsm_sim_reset(sim) != 0:
                 raise SimulationError(_text(self._lib.nsm_sim_message(sim)), "reset", 0.0,
                                       [], None, None)
+            self._check_run(sim, 0.0)    # the method against the model
         except BaseException:
             self._lib.nsm_sim_free(sim)
             raise
@@ -735,6 +753,12 @@ class Model:
         try:
             tr = self._time(sim, transient, "transient", zero=True)
             du, iv = self._time(sim, duration, "duration"), self._time(sim, interval, "interval")
+            # the command line's rule for --lyapunov-interval (nsm_run_check):
+            # an interval of 1e-300 s, or a duration of 1e300 s, never ended
+            why = ctypes.create_string_buffer(400)
+            if lib.nsm_run_check(tr + du, iv, 0.0, 0, why, len(why)) != 0:
+                raise SettingError("this study is refused: %s (transient + duration = %g s, "
+                                   "interval = %g s)" % (_text(why.value), tr + du, iv))
             if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
                 self._fail(sim, "lyapunov")
             lam = (ctypes.c_double * (2 * len(self.bodies)))()
@@ -974,6 +998,7 @@ class Model:
                             max_event_rate, zeno)
             self._initial(sim, init)
             t_end = self._times(sim, t_end, dt, every)
+            self._check_run(sim, t_end)
             catch = (threading.current_thread() is threading.main_thread() and
                      signal.getsignal(signal.SIGINT) is signal.default_int_handler)
             rc = lib.nsmpy_run(sim, rec, t_end, 1 if catch else 0)

@@ -904,7 +904,10 @@ static int draw(const Anim *a, const char *title, char *err, size_t errlen)
     snprintf(log, sizeof log, "%.*s.log", (int)strlen(a->base) - 4, a->base);
     snprintf(logpath, sizeof logpath, "%s/%s", a->dir, log);
     snprintf(setup, sizeof setup, "out = '%s'", tmp);
+    const char *drawn[1] = { tmp };
     int rc = plot_gnuplot(a->dir, gp, setup, log, err, errlen);
+    if (rc == PLOT_OK)
+        rc = plot_figures_check(a->dir, drawn, 1, err, errlen);
     if (rc == PLOT_OK && rename(tmppath, a->path) != 0) {
         snprintf(err, errlen, "cannot write '%.900s': %s", a->path, strerror(errno));
         rc = PLOT_EFAIL;

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,8 +294,9 @@ static int prog_draw(const Prog *g)
     snprintf(svg, sizeof svg, "%s.tmp%ld", fsvg, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
     char err[1200];
-    int ok = plot_gnuplot(g->out_dir, gp, names, logf, err, sizeof err) == PLOT_OK, rc = 0;
     const char *tmp[2] = { png, svg }, *fin[2] = { fpng, fsvg };
+    int ok = plot_gnuplot(g->out_dir, gp, names, logf, err, sizeof err) == PLOT_OK &&
+             plot_figures_check(g->out_dir, tmp, 2, err, sizeof err) == PLOT_OK, rc = 0;
     for (int k = 0; k < 2; k++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", g->out_dir, tmp[k]);
@@ -401,6 +403,9 @@ static int prog_once(const char *prog, const char **seen, int *nseen, int n, con
 /* The program's main: options, the continuation, branch.csv, the diagram. */
 int nsm_continue_main(const nsm_model *m, int argc, char **argv)
 {
+    /* a file-size limit is a failed write with its reason, not a kill
+     * (SIGXFSZ) that leaves a temporary behind */
+    signal(SIGXFSZ, SIG_IGN);
     Prog g;
     memset(&g, 0, sizeof g);
     g.m = m;

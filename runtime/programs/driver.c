@@ -131,7 +131,13 @@ static void on_signal(int sig)
 
 /* Catch SIGINT, SIGTERM and SIGHUP (none interrupting the handler of
 ** another), and ignore SIGXFSZ so that a file-size limit is a failed write
-** we can report. */
+** we can report.  Called first thing in nsm_main.  The stop signals are
+** then unblocked: a mask inherited blocked (nsmc run holds them blocked
+** from its fork to here, so that a stop request sent before the handlers
+** exist waits instead of killing the simulator; any other parent may have
+** left them blocked) would otherwise leave the simulator deaf to them, and
+** a request that arrived while they were blocked is delivered here, to
+** on_signal. */
 static void signals_install(void)
 {
     static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
@@ -150,6 +156,7 @@ static void signals_install(void)
         sigaction(sigs[i], &sa, NULL);
     }
     signal(SIGXFSZ, SIG_IGN);
+    sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
 }
 
 /* Name of a stop signal for messages. */
@@ -705,6 +712,26 @@ static int check_every(const char *prog, double every, double t_end, const char 
     return 1;
 }
 
+/* The step cap against the steps the run needs at least (t_end over the
+** largest step: --dt, else the model's dt), by the rule Python's Model.run
+** applies (nsm_run_check), so that `--max-steps 1` is refused up front
+** (exit 1) as there, not a run that fails at its first step.  dt_opt is
+** --dt's value, or negative when not given.  Returns 0 or the exit status
+** 1 after a message. */
+static int check_step_cap(const char *prog, const nsm_sim *sim, double t_end, double every,
+                          double dt_opt)
+{
+    char why[300];
+    double dt = dt_opt;
+    if (dt < 0 && nsm_sim_model_times(sim, NULL, &dt, NULL) != NSM_OK)
+        return 0;       /* said by the caller's own check of the model's times */
+    if (nsm_run_check(t_end, every, dt, nsm_sim_get_max_steps(sim), why, (int)sizeof why) ==
+        NSM_OK)
+        return 0;
+    fprintf(stderr, "%s: error: %s\n(try --help)\n", prog, why);
+    return 1;
+}
+
 /* A stroboscopic section writes a record every T: held to the sampling
 ** period's rule (check_every), so `--section period:1e-9` over 754 s, 7.5e11
 ** records, is refused up front instead of running for days.  Returns 0 or
@@ -1254,8 +1281,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     const char *lyap_path = NULL;     /* --lyapunov-out */
     FILE *stats = NULL;
     AnimOptions anim_opt = { 0 };
-    double t_end, v, rtol = 1e-9, atol = 1e-12, every;
+    double t_end, v, rtol = 1e-9, atol = 1e-12, every, dt_opt = -1;
     int t_end_given = 0, every_given = 0;
+    /* first of all: from here on a stop signal is a flag (the files
+     * created below must end whole whenever it comes), and one that came
+     * before, held blocked by nsmc run, is taken now */
+    signals_install();
     if (!m)
         return 1;
     const char *slash = strrchr(d.prog, '/');
@@ -1279,9 +1310,6 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
-    /* from here on a stop signal is a flag: the files are created below and
-     * must end whole whenever it comes */
-    signals_install();
     t_end = m->t_end;
     every = m->every;
     const char *given[NV_OPTIONS + 1] = { 0 };   /* each valued option's value, once */
@@ -1344,6 +1372,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--dt")) {
             rc = !parse_num(val, &v) || nsm_sim_set_dt(sim, v);
             d.dt_given = 1;
+            dt_opt = v;
         } else if (!strcmp(a, "--every")) {
             rc = !parse_num(val, &v) || nsm_sim_set_every(sim, v);
             every = v;
@@ -1399,7 +1428,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--animate") || !strcmp(a, "--fps") || !strcmp(a, "--frames")) {
             rc = anim_option(&anim_opt, a, val);
         } else if (!strcmp(a, "--max-steps")) {
-            rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_steps(sim, (long)v);
+            rc = !parse_num(val, &v) || v < 1 || v > 9e18 || v != floor(v) ||
+                 nsm_sim_set_max_steps(sim, (long)v);
         } else if (!strcmp(a, "--max-impacts")) {
             rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_impacts(sim, (long)v);
         } else if (!strcmp(a, "--max-event-rate")) {
@@ -1505,6 +1535,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (lyap && !(lyap_int > 0))
         lyap_int = every;
+    /* a reorthonormalisation interval is held to the sampling period's rule:
+     * `--lyapunov-interval 1e-300` spun for ever at t = 1e-294 s */
+    if (lyap && check_every(d.prog, lyap_int, t_end, "--lyapunov-interval")) {
+        nsm_sim_free(sim);
+        return 1;
+    }
     if (nsm_sim_reset(sim)) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
         nsm_sim_free(sim);
@@ -1515,6 +1551,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * an option error: exit 1 before any output is opened */
     if (nsm_sim_check_run(sim, t_end)) {
         fprintf(stderr, "%s: error: %s\n(try --help)\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
+    if (check_step_cap(d.prog, sim, t_end, every, dt_opt)) {
         nsm_sim_free(sim);
         return 1;
     }

@@ -514,6 +514,23 @@ static int target_resolve(const char *path, char *out, size_t outlen, char *err,
     return 0;
 }
 
+/* The longest file name this writer's temporaries and kept partial files
+** start with: room is left for ".PID.partial" and ".partial.prev" within
+** NAME_MAX (255), so that a file name the system takes (up to 255 bytes)
+** is not refused for its temporary's. */
+#define STEM_MAX 220
+
+/* target with its last component cut to STEM_MAX bytes, into out: the
+** stem of its temporaries (target itself when its name is short enough). */
+static void tmp_stem(const char *target, char *out, size_t len)
+{
+    const char *slash = strrchr(target, '/');
+    size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+    size_t base = strlen(target + dirlen);
+    snprintf(out, len, "%.*s%.*s", (int)dirlen, target, (int)(base < STEM_MAX ? base : STEM_MAX),
+             target + dirlen);
+}
+
 /* Whether name is base.PID.partial of a process that no longer exists;
 ** its PID in *pid. */
 static int stale_name(const char *name, const char *base, long *pid)
@@ -538,11 +555,13 @@ static int stale_name(const char *name, const char *base, long *pid)
 void h5out_stale(const char *path, const char *prog)
 {
     char target[PATH_MAX + 64], err[PATH_MAX + 160], dir[PATH_MAX + 64], prev[PATH_MAX + 96];
+    char stem[PATH_MAX + 64];
     if (target_resolve(path, target, sizeof target, err, sizeof err))
         return;
-    snprintf(dir, sizeof dir, "%s", target);
+    tmp_stem(target, stem, sizeof stem);
+    snprintf(dir, sizeof dir, "%s", stem);
     char *slash = strrchr(dir, '/');
-    const char *base = slash ? slash + 1 : target;
+    const char *base = slash ? stem + (slash - dir) + 1 : stem;
     if (slash)
         slash[slash == dir] = '\0';         /* "/x.h5": the folder is "/" */
     else
@@ -579,7 +598,7 @@ void h5out_stale(const char *path, const char *prog)
     closedir(d);
     if (!best[0])
         return;
-    snprintf(prev, sizeof prev, "%s.partial.prev", target);
+    snprintf(prev, sizeof prev, "%s.partial.prev", stem);
     if (rename(best, prev) == 0)
         fprintf(stderr, "%s: note: '%s' was left by a run that was killed (process %ld): kept "
                 "as '%s'\n", prog, best, best_pid, prev);
@@ -644,7 +663,9 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
         release(h, 0);
         return NULL;
     }
-    snprintf(h->tmp, sizeof h->tmp, "%s.%ld.partial", h->path, (long)getpid());
+    char stem[sizeof h->path];
+    tmp_stem(h->path, stem, sizeof stem);
+    snprintf(h->tmp, sizeof h->tmp, "%s.%ld.partial", stem, (long)getpid());
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     /* 1.8's format: attributes larger than 64 KiB (the column names of big models) */
     H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);

@@ -26,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -1307,6 +1309,87 @@ int plot_gnuplot(const char *dir, const char *script, const char *setup, const c
                 *msg ? ": " : "", msg, logpath);
 }
 
+/* Whether the figure at path ends as its format ends: a PNG with its IEND
+** chunk, an SVG with </svg>, a GIF with its trailer byte; the format is
+** the one the name carries (".png" anywhere in it: gnuplot draws into
+** temporaries such as NAME.png.tmpPID), other names are taken as whole.
+** gnuplot's terminals do not check their writes: under a file-size limit
+** or on a full disk they leave a file cut short and exit 0.  1 whole, 0
+** cut short (its size in *size), -1 unreadable. */
+static int figure_whole(const char *path, long long *size)
+{
+    static const unsigned char iend[8] = { 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82 };
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strstr(base, ".png") ? ".png" : strstr(base, ".svg") ? ".svg"
+                    : strstr(base, ".gif") ? ".gif" : NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *size = (long long)st.st_size;
+    unsigned char tail[64];
+    off_t from = st.st_size > (off_t)sizeof tail ? st.st_size - (off_t)sizeof tail : 0;
+    ssize_t n = pread(fd, tail, sizeof tail, from);
+    close(fd);
+    if (n < 0)
+        return -1;
+    if (dot && !strcmp(dot, ".png"))
+        return n >= 8 && !memcmp(tail + n - 8, iend, 8);
+    if (dot && !strcmp(dot, ".gif"))
+        return n >= 1 && tail[n - 1] == 0x3B;
+    if (dot && !strcmp(dot, ".svg")) {
+        while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == ' ' || tail[n - 1] == '\r'))
+            n--;
+        return n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
+    }
+    return 1;
+}
+
+/* Why a file of size bytes in dir was cut short, as far as can be told:
+** the file-size limit, a full disk, or neither known. */
+static void cut_reason(const char *dir, long long size, char *buf, size_t len)
+{
+    struct rlimit rl;
+    struct statvfs vfs;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        size >= (long long)rl.rlim_cur)
+        snprintf(buf, len, "the file-size limit (ulimit -f) of %lld bytes",
+                 (long long)rl.rlim_cur);
+    else if (statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0)
+        snprintf(buf, len, "the disk is full");
+    else
+        snprintf(buf, len, "a full disk or a file-size limit?");
+}
+
+/* Checks the figures gnuplot drew (see plot.h): any of names[0..n) in dir
+** that is cut short fails the plot, and every one of them is removed, so
+** that no half-written figure is left or renamed into place. */
+int plot_figures_check(const char *dir, const char *const *names, int n, char *err,
+                       size_t errlen)
+{
+    char path[4200], bad[4200] = "", why[160] = "";
+    for (int k = 0; k < n && !*bad; k++) {
+        long long size = 0;
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        if (figure_whole(path, &size) == 0) {
+            snprintf(bad, sizeof bad, "%s", path);
+            cut_reason(dir, size, why, sizeof why);
+            snprintf(why + strlen(why), sizeof why - strlen(why), "; %lld bytes written", size);
+        }
+    }
+    if (!*bad)
+        return PLOT_OK;
+    for (int k = 0; k < n; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        unlink(path);
+    }
+    return fail(err, errlen, PLOT_EFAIL, "gnuplot could not write %s whole (%s)", bad, why);
+}
+
 /* Whether gnuplot is on PATH (see plot.h). */
 int plot_have_gnuplot(void)
 {
@@ -1402,8 +1485,12 @@ int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_cs
         rc = fail(err, errlen, PLOT_NOGNUPLOT,
                   "gnuplot is not installed, so no plot was drawn (the script is %s/plot.gp; "
                   "on Debian: apt-get install gnuplot-nox)", dir);
+    static const char *const figures[] = { "plot.png", "plot.svg", "phase.png", "phase.svg",
+                                           "path.png", "path.svg" };
     if (rc == PLOT_OK)
         rc = plot_gnuplot(dir, "plot.gp", NULL, "plot.log", err, errlen);
+    if (rc == PLOT_OK)
+        rc = plot_figures_check(dir, figures, 6, err, errlen);
     if (rc == PLOT_OK && err && errlen)
         snprintf(err, errlen, "%s", p->note);
     plot_free(p);

@@ -58,7 +58,14 @@ static int parse_line(char *s, char **name, char **value, const char **msg)
     p = skip_blank(p + 1);
     errno = 0;
     double v = setfile_strtod(p, &end);
-    if (end == p || errno != 0 || !isfinite(v)) {
+    if (end != p && !isfinite(v)) {
+        *msg = "the number after '=' is beyond the range of a double (at most 1.8e308 in "
+               "magnitude)";
+        return -1;
+    }
+    if (end != p && errno == ERANGE)
+        errno = 0;      /* an underflow is its rounding (setfile_value) */
+    if (end == p || errno != 0) {
         *msg = "expected a number after '=' (SI, or followed by a unit)";
         return -1;
     }
@@ -196,7 +203,14 @@ int setfile_value(const char *text, const char *unit, int any, double *value, ch
     char *end;
     errno = 0;
     double v = setfile_strtod(text, &end);
-    if (end == text || errno != 0 || !isfinite(v)) {
+    if (end != text && !isfinite(v)) {
+        snprintf(err, errlen, "'%.*s' is beyond the range of a double (at most 1.8e308 in "
+                 "magnitude)", (int)(end - text), text);
+        return -1;
+    }
+    if (end != text && errno == ERANGE)
+        errno = 0;      /* an underflow (1e-320) is its rounding, as Python's float() takes it */
+    if (end == text || errno != 0) {
         snprintf(err, errlen, "expected a number, optionally followed by a unit ('2.5', "
                  "'2.5 N/m')");
         return -1;
@@ -217,6 +231,11 @@ int setfile_value(const char *text, const char *unit, int any, double *value, ch
     if (n >= sizeof ut || (memcpy(ut, end, n), ut[n] = '\0', !unit_parse(ut, &scale, &dim))) {
         snprintf(err, errlen, "unknown unit '%.*s' (units are written as in the language: "
                  "N/m, kN, ms, m/s^2, N*s/m)", (int)n, end);
+        return -1;
+    }
+    if (!isfinite(v * scale)) {
+        snprintf(err, errlen, "%g %s is %g x %g in SI units, more than the largest double "
+                 "(1.8e308)", v, ut, v, scale);
         return -1;
     }
     if (any) {

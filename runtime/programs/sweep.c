@@ -212,7 +212,10 @@ static void stop_handler(int sig)
 }
 
 /* Installs stop_handler for SIGINT, SIGTERM and SIGHUP, and ignores
-** SIGXFSZ so that a file-size limit is a failed write with its reason. */
+** SIGXFSZ so that a file-size limit is a failed write with its reason.
+** Called first thing (and again after MPI_Init); the stop signals are then
+** unblocked, so that a mask inherited blocked cannot leave the sweep deaf
+** to them and a request held pending is taken by stop_handler. */
 static void stop_install(void)
 {
     signal(SIGXFSZ, SIG_IGN);
@@ -223,6 +226,10 @@ static void stop_install(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
 }
 
 /* Appends s[0..n) to the partial file fd in whole (a loop over short
@@ -1289,7 +1296,9 @@ static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
     snprintf(svg, sizeof svg, "%s.svg.tmp%ld", name, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
     char err[1200];
-    int ok = plot_gnuplot(sw->out_dir, file, names, log_name, err, sizeof err) == PLOT_OK;
+    const char *drawn[2] = { png, svg };
+    int ok = plot_gnuplot(sw->out_dir, file, names, log_name, err, sizeof err) == PLOT_OK &&
+             plot_figures_check(sw->out_dir, drawn, 2, err, sizeof err) == PLOT_OK;
     int rc = figures_place(sw, name, png, svg, ok);
     if (!ok)
         return bad(sw->prog, "%s", err);
@@ -1660,7 +1669,10 @@ static int args_unique(const Sweep *sw)
     char ni[128], nj[128];
     for (int i = 0; i < sw->nax; i++)
         for (int j = i + 1; j < sw->nax; j++)
-            if (!strcmp(sw->ax[i].name, sw->ax[j].name))
+            if (!strcmp(sw->ax[i].name, sw->ax[j].name) && sw->basin)
+                return bad(sw->prog, "--basin %s is given twice: the two axes are two "
+                           "different coordinates", sw->ax[i].name);
+            else if (!strcmp(sw->ax[i].name, sw->ax[j].name))
                 return bad(sw->prog, "--param %s is given twice: a parameter is swept along "
                            "one axis", sw->ax[i].name);
     for (int k = 0; k < sw->nsets; k++) {
@@ -1938,6 +1950,11 @@ static int sweep_check(Sweep *sw)
     if (!rc && (nsm_sim_set_section(sim, sw->section) ||
                 (sw->pexpr && nsm_sim_set_section_period(sim, sw->pexpr))))
         rc = bad(sw->prog, "%s", nsm_sim_message(sim));
+    /* a method the model cannot take (taylor on a linear model) is an
+     * option error before the grid, as the simulator's --method is, not a
+     * failure at every point */
+    if (!rc && (nsm_sim_set_method(sim, sw->method) || nsm_sim_check_run(sim, 0.0)))
+        rc = bad(sw->prog, "--method %s: %s", nsm_method_name(sw->method), nsm_sim_message(sim));
     if (!rc) {
         if (sw->pexpr) {
             snprintf(sw->period_expr, sizeof sw->period_expr, "%s", sw->pexpr);
@@ -2371,6 +2388,7 @@ static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
 int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
 {
     static char names[SW_MAX_AXES][128];
+    stop_install();     /* first: a stop request at any moment is a flag */
     Sweep sw;
     memset(&sw, 0, sizeof sw);
     sw.m = m;
@@ -2402,7 +2420,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     sw.nunits = !sw.cont ? sw.npoints : sw.cont == 3 ? 2 * sw.nouter : sw.nouter;
     Text hs = { 0 }, hm = { 0 };
     headers(&sw, &hs, &hm);
-    stop_install();
+    stop_install();     /* again: MPI_Init may have set its own */
     if (sw.rank == 0)
         rc = out_dir_prepare(&sw);
     if (!rc)
