@@ -60,8 +60,18 @@ endforeach()
 nsm_nl_check(rocking_block taylor rk4 adaptive)
 # The same block past the accumulation of its impacts (the rocking
 # cascade summed, zeno.c): landed at rest on both corners at t* against
-# refs.rocking_accumulation (quadratures of the energy flight by flight).
+# refs.rocking_accumulation (quadratures of the energy flight by flight),
+# then at rest on both corners to t_end.
 nsm_nl_check(rocking_rest taylor rk4 adaptive)
+# A block at rest on both corners with both elements stuck (their slip
+# rows the same: statically indeterminate friction, merged and split by
+# the elements' capacities in the constrained solves): it stays at rest;
+# pushed at its centre by a ramp it lifts its corner when the push's moment
+# reaches m g b, or slides on both corners at once when the push reaches
+# mu m g, at the closed-form instants (tests/nonlinear/rocking_push.nsm).
+foreach(case rocking_hold rocking_tip rocking_slip)
+  nsm_nl_check(${case} taylor rk4 adaptive)
+endforeach()
 # A block whose corners slip (mu = 0.15): its alternating cascade is no
 # rocking about a stuck corner and is refused with the reason.
 nsm_nl_check(rocking_slide taylor)

@@ -321,12 +321,16 @@ static int set_list(const nsm_sim *s, const unsigned *set, int *idx)
 ** be NULL; 0 for slipping ones): the constraint rows are the closed gaps'
 ** w_j and the stuck elements' slip rows, with w . a = -hdd[j] for a gap
 ** (a moving surface's acceleration; hdd NULL: all 0) and w . a = 0 for a
-** stuck element.  Returns NSM_ENUMERIC when the constraints are redundant. */
+** stuck element.  Stuck elements whose rows repeat another's share their
+** group's force by their capacities (clus_dependent, rt_cons_split).
+** Returns NSM_ENUMERIC when other constraints are redundant. */
 static int accel_constrained(const nsm_sim *s, const unsigned *mode, const double *hdd,
-                             double *a, double *lam, double *lamf);
+                             double *a, double *lam, double *lamf, int split);
 
-int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const double *hdd,
-                  double *a, double *lam, double *lamf)
+/* rt_accel_surf; split 0: merged stuck elements' forces left on their
+** groups' first elements (clus_dependent). */
+static int accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const double *hdd,
+                      double *a, double *lam, double *lamf, int split)
 {
     int r = 0;
     if (rt_mass_solve(s, F, a))
@@ -343,7 +347,13 @@ int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const
         r += rt_fric_stuck(s, mode, k);
     if (r == 0)
         return NSM_OK;
-    return accel_constrained(s, mode, hdd, a, lam, lamf);
+    return accel_constrained(s, mode, hdd, a, lam, lamf, split);
+}
+
+int rt_accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, const double *hdd,
+                  double *a, double *lam, double *lamf)
+{
+    return accel_surf(s, mode, F, hdd, a, lam, lamf, 1);
 }
 
 /* Append row ra of A as row r of B (B's rows so far end at B->p[r]). */
@@ -392,11 +402,220 @@ static void dir_of_gap(const nsm_sim *s, const unsigned *mode, RtClus *cl, int r
     B->p[r + 1] = w;
 }
 
+/* Which stuck friction rows of a constraint set repeat another's (a block
+** on two corners with both elements stuck: one body, one tangent, the
+** same slip row twice).  rows: r dense rows of n entries, of the
+** constraints kind[0..r-1] (a gap j < g, or g + element q).  lead[a] = b
+** < a and scale[a] = f when a is a stuck element whose row is f times the
+** row of the stuck element b, the first of its group (to 1e-12 of the
+** row's largest entry), else lead[a] = a and scale[a] = 1.  Returns how
+** many rows were merged into a group's first.  Only friction rows are
+** merged: the groups' forces act along one row, and only their sum is
+** determined (statically indeterminate friction). */
+int rt_cons_groups(const nsm_sim *s, int r, int n, const int *kind, const double *rows, int *lead,
+                   double *scale)
+{
+    int merged = 0;
+    for (int a = 0; a < r; a++) {
+        const double *ra = rows + (size_t)a * n;
+        lead[a] = a;
+        scale[a] = 1;
+        for (int b = 0; b < a && lead[a] == a && kind[a] >= s->g; b++) {
+            const double *rb = rows + (size_t)b * n;
+            double ab = 0, bb = 0, big = 0, dev = 0;
+            if (kind[b] < s->g || lead[b] != b)
+                continue;
+            for (int i = 0; i < n; i++) {
+                ab += ra[i] * rb[i];
+                bb += rb[i] * rb[i];
+                big = fmax(big, fabs(ra[i]));
+            }
+            if (!(bb > 0) || !(ab != 0))
+                continue;
+            for (int i = 0; i < n; i++)
+                dev = fmax(dev, fabs(ra[i] - ab / bb * rb[i]));
+            if (dev <= 1e-12 * big) {
+                lead[a] = b;
+                scale[a] = ab / bb;
+                merged++;
+            }
+        }
+    }
+    return merged;
+}
+
+/* f when friction element q's slip row at the current state is f times
+** element k's (rt_cons_groups' test: the two stuck would be merged), else
+** 0: elements whose rows repeat each other slip together. */
+double rt_fric_row_ratio(const nsm_sim *s, int k, int q)
+{
+    int n = s->n, kind[2] = { s->g + k, s->g + q }, lead[2];
+    double scale[2], *rows = calloc(2 * (size_t)n + 1, sizeof(double));
+    const RtCsr *Wt = &s->sp.Wt;
+    if (!rows)
+        return 0;
+    for (int a = 0; a < 2; a++)
+        for (int c = Wt->p[kind[a] - s->g]; c < Wt->p[kind[a] - s->g + 1]; c++)
+            rows[(size_t)a * n + Wt->i[c]] = Wt->x[c];
+    double f = k != q && rt_cons_groups(s, 2, n, kind, rows, lead, scale) ? scale[1] : 0;
+    free(rows);
+    return f;
+}
+
+/* Row of the constraints kind[0..r-1] that holds the normal gap of the
+** element of constraint a, or -1 (its normal force is no held contact's). */
+static int cons_normal(const nsm_sim *s, int r, const int *kind, int a)
+{
+    int j = rt_fric_normal_gap(s, kind[a] - s->g);
+    for (int b = 0; b < r && j >= 0; b++)
+        if (kind[b] == j)
+            return b;
+    return -1;
+}
+
+/* Order l of element a's capacity in its group: mu_s |scale| N_l, N the
+** multiplier series of its normal gap's row nb. */
+static double cons_capacity(const nsm_sim *s, const int *kind, const double *scale,
+                            double *const *ser, int a, int nb, int l)
+{
+    return s->num.mus[kind[a] - s->g] * fabs(scale[a]) * ser[nb][l];
+}
+
+/* Order k of the multipliers of every merged group (rt_cons_groups): the
+** group's first row holds the order k of the group's force T (in its
+** row's units, the merged rows' 0), solved with the merged rows left out.
+** The split rule: each element carries T in proportion to its capacity
+** mu_s N (its static friction limit), lambda_a scale_a = T P_a / S with
+** P_a = mu_s |scale_a| N_a, S = sum P: every element of the group then
+** uses the same fraction |T| / S of its cone, so each element's slip onset
+** (mu_s N_a = |lambda_a|) is the group's, sum mu_s N = |T|, the limit of
+** the rigid body's friction, whatever split the statics would allow.  As
+** series: Q = T / S by the quotient's recurrence (Q_k = (T_k - sum_{l>=1}
+** S_l Q_{k-l}) / S_0), lambda_a = P_a Q / scale_a by a Cauchy product;
+** ser[a] points at constraint a's series (orders 0..k used), Q holds r
+** series of K + 1 (the groups' quotients).  K = k = 0: the split at one
+** state.  Returns 1 when the split is undetermined: a merged element whose
+** normal force is no held contact's, or a group with no capacity (S_0 <=
+** 0: no normal force to share the friction by). */
+int rt_cons_split(const nsm_sim *s, int r, const int *kind, const int *lead, const double *scale,
+                  double *const *ser, double *Q, int K, int k)
+{
+    for (int g0 = 0; g0 < r; g0++) {
+        int nb[r], any = 0;
+        double *q = Q + (size_t)g0 * (K + 1), tk = 0, S[k + 1];
+        for (int a = g0 + 1; a < r; a++)
+            any |= lead[a] == g0;
+        if (!any)
+            continue;
+        for (int a = g0; a < r; a++)
+            if (lead[a] == g0 && (nb[a] = cons_normal(s, r, kind, a)) < 0)
+                return 1;
+        for (int l = 0; l <= k; l++) {
+            S[l] = 0;
+            for (int a = g0; a < r; a++)
+                if (lead[a] == g0)
+                    S[l] += cons_capacity(s, kind, scale, ser, a, nb[a], l);
+        }
+        if (!(S[0] > 0))
+            return 1;
+        for (int a = g0; a < r; a++)
+            if (lead[a] == g0)
+                tk += scale[a] * ser[a][k];
+        for (int l = 1; l <= k; l++)
+            tk -= S[l] * q[k - l];
+        q[k] = tk / S[0];
+        for (int a = g0; a < r; a++) {
+            if (lead[a] != g0)
+                continue;
+            double v = 0;
+            for (int l = 0; l <= k; l++)
+                v += cons_capacity(s, kind, scale, ser, a, nb[a], l) * q[k - l];
+            ser[a][k] = v / scale[a];
+        }
+    }
+    return 0;
+}
+
+/* The Delassus matrix D (m x m) of a cluster's rows lidx and its right
+** side rhs: the constrained accelerations' conditions R a = -hdd - curv
+** with a = M^-1 F on entry (accel_constrained's problem). */
+static void clus_problem(const nsm_sim *s, const RtCsr *R, const RtCsr *Dd, const int *gk,
+                         const int *lidx, int m, const double *hdd, const double *a, double *D,
+                         double *rhs)
+{
+    delassus_rows(s, R, Dd, lidx, m, D);
+    for (int k = 0; k < m; k++) {
+        int q = lidx[k];
+        rhs[k] = -rt_csr_dot(R, q, a) - (hdd && gk[q] < s->g ? hdd[gk[q]] : 0) -
+                 (gk[q] >= s->g ? rt_nl_slip_curv(s, gk[q] - s->g) : 0);
+    }
+}
+
+/* A cluster's problem D mu = rhs whose matrix is singular: the stuck
+** friction rows that repeat another's are merged (rt_cons_groups), the
+** problem without them is solved, the groups' forces are split by the
+** elements' capacities (rt_cons_split), and every merged row's condition
+** is checked to hold with the multipliers found, to 1e-9 of its largest
+** term (the accelerations are unique when it does; checked on the values'
+** problems, split 1: a rate problem at rest is rounding noise).  D and rhs are the cluster's problem, rhs gets
+** mu; split 0 leaves each group's force on its first row (a rate problem,
+** whose split is the value's derivative: fric_rates_split).  NSM_ENUMERIC when rows other than stuck friction are dependent,
+** the reduced problem is singular, a merged condition fails or the split
+** is undetermined. */
+static int clus_dependent(const nsm_sim *s, const RtCsr *R, const int *gk, const int *lidx, int m,
+                          const double *D, double *rhs, int split)
+{
+    int n = s->n, kind[m], lead[m], keep[m], r = 0, rc = NSM_ENUMERIC;
+    double scale[m], sol[m], Q[m], mu[m], *ser[m];
+    double *rows = calloc((size_t)m * n + (size_t)m * m + 1, sizeof(double)), *Dr = rows + (size_t)m * n;
+    if (!rows)
+        return NSM_ENOMEM;
+    for (int a = 0; a < m; a++) {
+        kind[a] = gk[lidx[a]];
+        for (int k = R->p[lidx[a]]; k < R->p[lidx[a] + 1]; k++)
+            rows[(size_t)a * n + R->i[k]] = R->x[k];
+    }
+    if (!rt_cons_groups(s, m, n, kind, rows, lead, scale))
+        goto out;
+    for (int a = 0; a < m; a++)
+        if (lead[a] == a)
+            keep[r++] = a;
+    for (int a = 0; a < r; a++) {
+        sol[a] = rhs[keep[a]];
+        for (int b = 0; b < r; b++)
+            Dr[(size_t)a * r + b] = D[(size_t)keep[a] * m + keep[b]];
+    }
+    if (nsm_la_solve(r, Dr, sol, 1) != NSM_LA_OK)
+        goto out;
+    for (int a = 0; a < m; a++) {
+        mu[a] = 0;
+        ser[a] = &mu[a];
+    }
+    for (int a = 0; a < r; a++)
+        mu[keep[a]] = sol[a];
+    if (split && rt_cons_split(s, m, kind, lead, scale, ser, Q, 0, 0))
+        goto out;
+    for (int a = 0; a < m && split; a++) {
+        double got = 0, big = fabs(rhs[a]);
+        for (int b = 0; b < m; b++) {
+            got += D[(size_t)a * m + b] * mu[b];
+            big = fmax(big, fabs(D[(size_t)a * m + b] * mu[b]));
+        }
+        if (lead[a] != a && !(fabs(got - rhs[a]) <= 1e-9 * big))
+            goto out;
+    }
+    memcpy(rhs, mu, sizeof mu);
+    rc = NSM_OK;
+out:
+    free(rows);
+    return rc;
+}
+
 /* The constrained part of rt_accel_surf over its constraint rows: a holds
 ** M^-1 F on entry and the constrained accelerations on return.  Solved
 ** cluster by cluster (clus_split) in the sim's scratch. */
 static int accel_constrained(const nsm_sim *s, const unsigned *mode, const double *hdd,
-                             double *a, double *lam, double *lamf)
+                             double *a, double *lam, double *lamf, int split)
 {
     RtClus *cl = s->cl;
     RtCsr *R = &cl->rows, *Dd = &cl->dirs;
@@ -426,14 +645,13 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
         if (!D)
             return NSM_ENOMEM;
         mu = D + (size_t)m * m;
-        delassus_rows(s, R, Dd, cl->lidx, m, D);
-        for (int k = 0; k < m; k++) {
-            int q = cl->lidx[k];
-            mu[k] = -rt_csr_dot(R, q, a) - (hdd && gk[q] < s->g ? hdd[gk[q]] : 0) -
-                    (gk[q] >= s->g ? rt_nl_slip_curv(s, gk[q] - s->g) : 0);
+        clus_problem(s, R, Dd, gk, cl->lidx, m, hdd, a, D, mu);
+        if (nsm_la_solve(m, D, mu, 1) != NSM_LA_OK) {
+            int rc;       /* dependent rows: the problem again, merged */
+            clus_problem(s, R, Dd, gk, cl->lidx, m, hdd, a, D, mu);
+            if ((rc = clus_dependent(s, R, gk, cl->lidx, m, D, mu, split)))
+                return rc;
         }
-        if (nsm_la_solve(m, D, mu, 1) != NSM_LA_OK)
-            return NSM_ENUMERIC;
         for (int k = 0; k < m; k++) {
             int q = cl->lidx[k];
             rt_mass_add_row(s, Dd, q, mu[k], a);
@@ -593,6 +811,52 @@ static void pen_rates(const nsm_sim *s, const unsigned *mode, const double *x, c
     }
 }
 
+/* The rates of the stuck elements' multipliers where some rows repeat
+** another's (rt_cons_groups): the rate problem (accel_surf, split 0) left
+** each group's rate dT on its first element; the split's rate,
+** d(T P_a / S), is rt_cons_split's order 1 over the series (value, rate)
+** of every held gap's force and stuck element's multiplier.  dlamf gets
+** it; NSM_ENUMERIC when the split is undetermined. */
+static int fric_rates_split(const nsm_sim *s, const unsigned *mode, const double *lam,
+                            const double *dlam, const double *lamf, double *dlamf)
+{
+    int n = s->n, g = s->g, r = 0, stuck = 0, rc = NSM_OK;
+    for (int k = 0; k < s->nf; k++)
+        stuck += rt_fric_stuck(s, mode, k);
+    if (stuck < 2)
+        return NSM_OK;
+    int kind[g + s->nf], lead[g + s->nf];
+    double scale[g + s->nf], v[2 * (g + s->nf)], Q[2 * (g + s->nf)], *ser[g + s->nf];
+    double *rows = calloc((size_t)(g + s->nf) * n, sizeof(double));
+    if (!rows)
+        return NSM_ENOMEM;
+    for (int j = 0; j < g; j++)
+        if (is_shut(s, mode, j)) {
+            v[2 * r] = lam[j], v[2 * r + 1] = dlam[j];
+            kind[r++] = j;
+        }
+    for (int k = 0; k < s->nf; k++)
+        if (rt_fric_stuck(s, mode, k)) {
+            const RtCsr *Wt = &s->sp.Wt;
+            for (int q = Wt->p[k]; q < Wt->p[k + 1]; q++)
+                rows[(size_t)r * n + Wt->i[q]] = Wt->x[q];
+            v[2 * r] = lamf[k], v[2 * r + 1] = dlamf[k];
+            kind[r++] = g + k;
+        }
+    for (int a = 0; a < r; a++)
+        ser[a] = v + 2 * a;
+    if (rt_cons_groups(s, r, n, kind, rows, lead, scale)) {
+        if (rt_cons_split(s, r, kind, lead, scale, ser, Q, 1, 0) ||
+            rt_cons_split(s, r, kind, lead, scale, ser, Q, 1, 1))
+            rc = NSM_ENUMERIC;
+        for (int a = 0; a < r && !rc; a++)
+            if (kind[a] >= g)
+                dlamf[kind[a] - g] = ser[a][1];
+    }
+    free(rows);
+    return rc;
+}
+
 /* Event functions and their time derivatives by the generic path, per the
 ** table in nsm/model.h; the friction elements' follow the gaps' (ev and
 ** evd hold ge entries). */
@@ -620,7 +884,9 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
     }
     rt_mass_rates(s, y, a, fd);     /* M(q): d/dt h(q, v) - (dM/dt) a */
     rt_force_parts(s, mode, v, a, fd, 0, dF);
-    rc = rt_accel_surf(s, mode, dF, h + 3 * g, da, dlam, dlamf);
+    rc = accel_surf(s, mode, dF, h + 3 * g, da, dlam, dlamf, 0);
+    if (!rc && s->nf)
+        rc = fric_rates_split(s, mode, lam, dlam, lamf, dlamf);
     if (rc)
         return rc;
     if (s->nf)

@@ -63,6 +63,22 @@ static void fric_set_current(nsm_sim *s, int k, int sg)
     rt_state_mode_set(s, mode);
 }
 
+/* Element k of mode set slipping with sign sg: the stuck elements whose
+** slip rows repeat k's (rt_fric_row_ratio: one body on two corners, one
+** tangent) slip with it, with the sign of their row's factor, since their
+** slip velocities are k's; stuck, they would split one force that has
+** reached the group's cone (dynamics.c rt_cons_split). */
+static void fric_slip_group(const nsm_sim *s, unsigned *mode, int k, int sg)
+{
+    fric_set(s, mode, k, sg);
+    for (int q = 0; q < s->nf; q++) {
+        double f = rt_fric_stuck(s, mode, q) && !rt_fric_idle(s, mode, q) ?
+                   rt_fric_row_ratio(s, k, q) : 0;
+        if (f != 0)
+            fric_set(s, mode, q, f > 0 ? sg : -sg);
+    }
+}
+
 /* Decide the friction state of every element at the current state: an
 ** element slipping by more than its rounding keeps slipping with the sign
 ** of its slip; those at zero slip stick if the multipliers allow it (all
@@ -91,6 +107,8 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
         else
             fric_set(s, mode, k, 0);
     }
+    if (forced >= 0)
+        fric_slip_group(s, mode, forced, fsign);
     for (int round = 0; round <= nf; round++) {
         if ((rc = rt_multipliers(s, mode, s->t, s->y, lam, lamf)))
             return rt_fail(s, rc, -1, "the stuck friction elements are redundant");
@@ -109,7 +127,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
         }
         if (worst < 0)
             break;
-        fric_set(s, mode, worst, lamf[worst] > 0 ? -1 : 1);
+        fric_slip_group(s, mode, worst, lamf[worst] > 0 ? -1 : 1);
     }
     rt_state_mode_set(s, mode);
     for (int k = 0; k < nf; k++) {

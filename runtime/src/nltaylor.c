@@ -73,6 +73,9 @@ struct RtNlTaylor {
     double *Fk, *rhs, *D, *lu;/* scratch; lu: the inverse of the order-0 constraint matrix */
     int *held;                /* the constraints: j < g a held impact gap, g + q a stuck element */
     int nc;                   /* how many */
+    int merged;               /* stuck rows merged into groups (cons_merge) */
+    int *lead;                /* g + nf: each constraint's group (rt_cons_groups) */
+    double *scale, *Q;        /* g + nf, (g + nf)(K+1): its row's factor, the groups' quotients */
     int *at;                  /* g + nf: where each curved row starts in WV (gaps) or FW (slips) */
     unsigned char *dormant;   /* g: a penalty law at p = 0 left out of this step */
     double hcap;              /* the step's limit from such laws */
@@ -88,7 +91,8 @@ void rt_nlt_free(nsm_sim *s)
     if (!e)
         return;
     void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->swork, e->FW, e->FCV, e->lwork, e->LM, e->LH, e->P,
-                     e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant, e->at };
+                     e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant, e->at,
+                     e->lead, e->scale, e->Q };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(e);
@@ -173,9 +177,12 @@ static int nlt_alloc(nsm_sim *s)
     e->D = zalloc((size_t)(r + 1) * (size_t)(r + 1), &bad);
     e->lu = zalloc((size_t)(r + 1) * (size_t)(r + 1), &bad);
     e->held = calloc((size_t)r + 1, sizeof(int));
+    e->lead = calloc((size_t)r + 1, sizeof(int));
+    e->scale = zalloc((size_t)r + 1, &bad);
+    e->Q = zalloc(((size_t)r + 1) * K1, &bad);
     e->at = calloc((size_t)r + 1, sizeof(int));
     e->dormant = calloc((size_t)g + 1, 1);
-    if (bad || !e->mode || !e->held || !e->dormant || !e->at)
+    if (bad || !e->mode || !e->held || !e->dormant || !e->at || !e->lead)
         return NSM_ENOMEM;
     curved_offsets(s, e);
     return NSM_OK;
@@ -478,21 +485,12 @@ static void cons_dir(const nsm_sim *s, const RtNlTaylor *e, int c, int l, double
             row_add(s, e, 1, q, l, -rt_fric_sign(s, e->mode, q) * s->num.muk[q] * f, out);
 }
 
-/* The step's constraints (into e->held, as rt_accel_surf lists them: the
-** held impact gaps, then the stuck elements) and the inverse of their
-** order-0 matrix A_0 = R_0 M^-1 D_0^T (rows R, force directions D at the
-** expansion point; not symmetric when a held gap carries slip forces) in
-** e->lu: every order's problem has this matrix, so it is solved once per
-** step.  Returns 0, or 1 when A_0 is singular (redundant constraints). */
-static int cons_setup(nsm_sim *s, RtNlTaylor *e)
+/* The order-0 matrix of the step's r constraints e->held into e->D:
+** A_0 = R_0 M^-1 D_0^T (rows R, force directions D at the expansion
+** point; not symmetric when a held gap carries slip forces). */
+static void cons_matrix(nsm_sim *s, RtNlTaylor *e, int r)
 {
-    int n = s->n, r = 0;
-    for (int j = 0; j < s->g; j++)
-        if (rt_law_is_constraint(s, j) && rt_mode_has(e->mode, j))
-            e->held[r++] = j;
-    for (int q = 0; q < s->nf; q++)
-        if (rt_fric_stuck(s, e->mode, q))
-            e->held[r++] = s->g + q;
+    int n = s->n;
     double dir[n], d[n];
     for (int b = 0; b < r; b++) {
         memset(dir, 0, sizeof dir);
@@ -501,10 +499,68 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
         for (int a = 0; a < r; a++)
             e->D[(size_t)a * r + b] = cons_dot(s, e, e->held[a], 0, d, 1, 0);
     }
+}
+
+/* A_0 singular: the stuck elements whose rows repeat another's at the
+** expansion point are merged into groups (rt_cons_groups, dynamics.c),
+** and e->lu gets the inverse of A_0 without the merged rows and columns
+** (zeros in theirs), so each order's solve gives a group's force on its
+** first row, split by cons_k (rt_cons_split).  Returns 1 when nothing
+** merges or the rest is still singular. */
+static int cons_merge(nsm_sim *s, RtNlTaylor *e, int r)
+{
+    int n = s->n, keep[r], m = 0, rc = 1;
+    double *rows = calloc((size_t)r * n + 2 * (size_t)r * r + 1, sizeof(double));
+    if (!rows)
+        return 1;
+    double *Dr = rows + (size_t)r * n, *inv = Dr + (size_t)r * r;
+    for (int a = 0; a < r; a++)
+        cons_dir(s, e, e->held[a], 0, 1, rows + (size_t)a * n);
+    if (!rt_cons_groups(s, r, n, e->held, rows, e->lead, e->scale))
+        goto out;
+    for (int a = 0; a < r; a++)
+        if (e->lead[a] == a)
+            keep[m++] = a;
+    cons_matrix(s, e, r);
+    for (int a = 0; a < m; a++)
+        for (int b = 0; b < m; b++) {
+            Dr[(size_t)a * m + b] = e->D[(size_t)keep[a] * r + keep[b]];
+            inv[(size_t)a * m + b] = a == b;
+        }
+    if (nsm_la_solve(m, Dr, inv, m) != NSM_LA_OK)
+        goto out;
+    memset(e->lu, 0, sizeof(double) * (size_t)r * r);
+    for (int a = 0; a < m; a++)
+        for (int b = 0; b < m; b++)
+            e->lu[(size_t)keep[a] * r + keep[b]] = inv[(size_t)a * m + b];
+    e->merged = 1;
+    rc = 0;
+out:
+    free(rows);
+    return rc;
+}
+
+/* The step's constraints (into e->held, as rt_accel_surf lists them: the
+** held impact gaps, then the stuck elements) and the inverse of their
+** order-0 matrix A_0 (cons_matrix) in e->lu: every order's problem has
+** this matrix, so it is solved once per step.  Stuck elements with
+** repeated rows are merged (cons_merge).  Returns 0, or 1 when A_0 is
+** singular otherwise (redundant constraints). */
+static int cons_setup(nsm_sim *s, RtNlTaylor *e)
+{
+    int r = 0;
+    for (int j = 0; j < s->g; j++)
+        if (rt_law_is_constraint(s, j) && rt_mode_has(e->mode, j))
+            e->held[r++] = j;
+    for (int q = 0; q < s->nf; q++)
+        if (rt_fric_stuck(s, e->mode, q))
+            e->held[r++] = s->g + q;
+    cons_matrix(s, e, r);
     for (int a = 0; a < r * r; a++)
         e->lu[a] = a % (r + 1) == 0;
     e->nc = r;
-    return r && nsm_la_solve(r, e->D, e->lu, r) != NSM_LA_OK;
+    e->merged = 0;
+    return r && nsm_la_solve(r, e->D, e->lu, r) != NSM_LA_OK && cons_merge(s, e, r);
 }
 
 /* Order k of the accelerations and of the constraints' multipliers (the
@@ -517,7 +573,10 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
 **                    + sum_{l>=1} R_l a_{k-l} + curv_k).
 ** Constant rows (affine gaps, slips with constant coefficients) have no
 ** terms l >= 1, and the problem is the mode's own, rt_accel_surf's, for
-** the force's order k.  Returns 1 when the constraints are redundant. */
+** the force's order k.  Merged stuck elements (cons_merge) share their
+** group's force by their capacities (rt_cons_split): the group's
+** direction at order 0 is its first row's, so the accelerations take the
+** group's force whole.  Returns 1 when the constraints are redundant. */
 static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
 {
     int n = s->n, K = e->K;
@@ -543,6 +602,13 @@ static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
             mu[a] += e->lu[(size_t)a * r + b] * e->rhs[b];
         cons_mult(s, e, e->held[a])[k] = mu[a];
         cons_dir(s, e, e->held[a], 0, mu[a], d);
+    }
+    if (e->merged) {      /* the groups' forces on their first rows, split */
+        double *ser[r + 1];
+        for (int a = 0; a < r; a++)
+            ser[a] = cons_mult(s, e, e->held[a]);
+        if (rt_cons_split(s, r, e->held, e->lead, e->scale, ser, e->Q, K, k))
+            return 1;
     }
     rt_mass_solve(s, d, ad);
     for (int i = 0; i < n; i++)

@@ -445,6 +445,11 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v);
 
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
+int rt_cons_groups(const nsm_sim *s, int r, int n, const int *kind, const double *rows, int *lead,
+                   double *scale);
+double rt_fric_row_ratio(const nsm_sim *s, int k, int q);
+int rt_cons_split(const nsm_sim *s, int r, const int *kind, const int *lead, const double *scale,
+                  double *const *ser, double *Q, int K, int k);
 double rt_delassus_entry(const nsm_sim *s, int a, int b);
 int rt_gap_component(const nsm_sim *s, int j, const int *cand, int r, int *comp);
 int rt_band_factor(const nsm_sim *s, const int *gap, int r, int b, long double *L);

@@ -757,15 +757,11 @@ static int rock_jump(nsm_sim *s, int j, int i, int kj, int ki, const unsigned *r
     if (!rt_mode_has(s->mode, i) || !rt_mode_has(s->mode, j))
         return rt_fail(s, NSM_EMODEL, j, "a rocking cascade between gaps '%s' and '%s' that "
                        "does not come to rest on both", s->m->gaps[j].name, s->m->gaps[i].name);
-    /* both elements stuck at rest on both contacts: their rows are
-     * dependent (one body, one tangent), and the stuck constraints'
-     * multipliers are solved by elimination (dynamics.c), which cannot
-     * split a statically indeterminate friction force */
-    return rt_fail(s, NSM_EMODEL, j, "at rest on gaps '%s' and '%s' at the accumulation "
-                   "point of their rocking cascade, friction '%s' and '%s' both stuck: "
-                   "redundant stuck friction constraints are not supported, the run "
-                   "cannot go on", s->m->gaps[j].name, s->m->gaps[i].name,
-                   s->m->frictions[kj].name, s->m->frictions[ki].name);
+    /* at rest on both contacts with both elements stuck, the stuck rows
+     * are dependent (one body, one tangent): the constrained solves merge
+     * them and split the friction force by the elements' capacities
+     * (dynamics.c rt_cons_split), and the run goes on at rest */
+    return NSM_OK;
 }
 
 /* After the impact im on gap j, in a recognized cascade over exactly two
