@@ -5,7 +5,8 @@ set(NSM_REFERENCE_CASES
   selftest two_mass_a two_mass_b two_mass_c sdnd121 sdnd108a sdnd108b sdld29
   sdnd101 zeno_ball bouncing_ball impacting_oscillator ball_two_contacts e1_thousand
   coulomb_oscillator belt_friction friction_two_mass sliding_block
-  rotating_ball disc_incline disc_walls disc_corner vibrating_table cart_pendulum)
+  rotating_ball disc_incline disc_walls disc_corner vibrating_table cart_pendulum
+  cart_friction)
 foreach(case ${NSM_REFERENCE_CASES})
   add_test(NAME reference_${case}
     COMMAND ${NSM_PYTHON} -B tests/reference/${case}.py --check
@@ -18,4 +19,4 @@ set_tests_properties(reference_coulomb_oscillator reference_belt_friction
   reference_friction_two_mass reference_sliding_block PROPERTIES TIMEOUT 600)
 # The cart carrying a pendulum integrates its Euler-Lagrange equations with
 # mp.odefun (tests/reference/cart_pendulum.py): about a minute of CPU.
-set_tests_properties(reference_cart_pendulum PROPERTIES TIMEOUT 900)
+set_tests_properties(reference_cart_pendulum reference_cart_friction PROPERTIES TIMEOUT 900)
