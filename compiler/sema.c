@@ -987,10 +987,16 @@ static Val conv_gen_member(Sema *s, const Node *n, int body, int cx)
                    b->gen == GEN_ANGLE ? "phi, omega and alpha" : "x, v and a", n->name);
         return bad();
     }
-    if (cx & CX_VEL) {
-        diag_error(s->diag, n->loc, "friction on a generalized coordinate ('%s') is not built yet",
-                   cn);
-        return bad();
+    if (cx & CX_VEL) {  /* a slip velocity: the rates, and positions in the coefficients */
+        if (f == 'a') {
+            diag_error(s->diag, n->loc, "a slip velocity may depend on velocities and positions "
+                       "only, not on '%s.%s'", cn, n->name);
+            return bad();
+        }
+        bool ang = b->gen == GEN_ANGLE;
+        if (f == 'v')
+            return val(expr_var(s->ex, body), ang ? DIM_RATE : DIM_V);
+        return val(expr_var(s->ex, SLIP_POS_VAR + body), ang ? dim_none() : DIM_M);
     }
     if (!(cx & CX_POS)) {
         diag_error(s->diag, n->loc, "coordinate states like '%s.%s' may only appear in a force, a "
@@ -3327,11 +3333,6 @@ static void lagrangian_checks(Sema *s)
                    "'potential' (for example V = -m*g*l*cos(th.phi)): remove 'gravity'");
         return;
     }
-    if (m->n_frictions > 0) {
-        diag_error(s->diag, m->frictions[0].loc, "friction in a model written by its energies is "
-                   "not built yet");
-        return;
-    }
     for (int i = 0; i < m->n_bodies; i++)
         if (!expr_depends_on(m->kinetic, expr_var(s->ex, VEL_VAR + i))) {
             diag_error(s->diag, m->bodies[i].loc, "coordinate '%s' has no velocity in the kinetic "
@@ -3355,13 +3356,16 @@ static void lagrangian_method(Sema *s)
         m->method = METHOD_ADAPTIVE;
         return;
     }
+    if (m->method == METHOD_TAYLOR && m->n_frictions > 0) {
+        diag_error(s->diag, s->method_loc, "method 'taylor' does not take friction in a model "
+                   "written by its energies yet (friction '%s'): use method = adaptive (the "
+                   "default here) or rk4", m->frictions[0].name);
+        return;
+    }
     if (m->method == METHOD_EXACT)
         diag_error(s->diag, s->method_loc, "method 'exact' does not take a model written by its "
                    "energies (its mass matrix depends on the configuration): use method = "
                    "adaptive (the default here), taylor or rk4");
-    else if (m->method == METHOD_TAYLOR && m->n_frictions > 0)
-        diag_error(s->diag, s->method_loc, "method 'taylor' does not take friction in a model "
-                   "written by its energies yet: use method = adaptive (the default here) or rk4");
 }
 
 /* The impact law against the gaps: an impact's stiffness is read by the

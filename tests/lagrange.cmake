@@ -59,3 +59,28 @@ foreach(method rk4 adaptive taylor)
             --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
   set_tests_properties(lagrange.double_pendulum.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
 endforeach()
+# Friction with M(q): a cart on a rough floor carrying a pendulum
+# (models/cart_friction.nsm, the friction's normal force the held floor's
+# contact force) run by rk4 and adaptive against the mpmath reference
+# tests/reference/cart_friction.py: every stick and slip instant, the
+# states every 0.1 s, the friction work and the energy balance.
+foreach(method rk4 adaptive)
+  add_test(NAME lagrange.cart_friction.${method}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_friction.py
+            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
+            --include ${NSM_SOURCE_DIR}/runtime/include
+            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
+  set_tests_properties(lagrange.cart_friction.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
+endforeach()
+# A frictional impact with M(q): the cart and pendulum dropped on the
+# rough floor (tests/lagrange/cart_drop.nsm), each impact's normal and
+# tangential impulses and the velocities after it against the closed form
+# of the impulse problem with M(q) at the impact configuration.
+foreach(method rk4 adaptive)
+  add_test(NAME lagrange.cart_drop.${method}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_drop.py
+            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
+            --include ${NSM_SOURCE_DIR}/runtime/include
+            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
+  set_tests_properties(lagrange.cart_drop.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
+endforeach()

@@ -209,13 +209,30 @@ static int gap_element(const nsm_sim *s, int j)
     return found;
 }
 
-/* a . M^-1 b over the bodies. */
+/* a . M^-1 b over the bodies, at the current configuration: the mass
+** operator's (massmat.c), M(q) factored at s->y for a model written by its
+** energies (the rows a and b are taken there too). */
 static long double mdot(const nsm_sim *s, const double *a, const double *b)
 {
-    long double r = 0;
-    for (int i = 0; i < s->n; i++)
-        r += (long double)a[i] * s->minv[i] * b[i];
-    return r;
+    if (rt_mass_dense(s))
+        rt_mass_at(s, s->y);        /* a failure leaves NAN, refused by the callers */
+    return rt_mass_dot(s, a, b);
+}
+
+/* The velocity jump of the generalized impulse b (n values over the
+** coordinates) when the mass is M(q): v += M(q)^-1 b at the current
+** configuration, into the long double velocities v.  1 (with s->msg) when
+** M(q) is not positive definite there.  A diagonal mass keeps its own
+** products at the call sites, so that its results stay bit-identical. */
+static int jump_dense(nsm_sim *s, const double *b, long double *v)
+{
+    int n = s->n;
+    double z[n + 1];
+    if (rt_mass_at(s, s->y) || rt_mass_solve(s, b, z))
+        return 1;
+    for (int i = 0; i < n; i++)
+        v[i] += z[i];
+    return 0;
 }
 
 /* The frictional impact law of one contact (Glocker and Pfeiffer's impact
@@ -659,9 +676,20 @@ static int impulse_multi_apply(nsm_sim *s, int j, const int *idx, int r, int exe
         for (int i = 0; i < 2 * n; i++)
             Z[i] = s->y[i];
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    for (int i = 0; i < F.m; i++)
-        for (int q = 0; q < n; q++)
-            Z[n + q] += (long double)s->minv[q] * R[(size_t)i * n + q] * P[i];
+    if (rt_mass_dense(s)) {         /* M(q): the summed impulse through its factor */
+        double b[n];
+        for (int q = 0; q < n; q++) {
+            b[q] = 0;
+            for (int i = 0; i < F.m; i++)
+                b[q] += R[(size_t)i * n + q] * P[i];
+        }
+        if (jump_dense(s, b, Z + n))
+            return s->failed;
+    } else {
+        for (int i = 0; i < F.m; i++)
+            for (int q = 0; q < n; q++)
+                Z[n + q] += (long double)s->minv[q] * R[(size_t)i * n + q] * P[i];
+    }
     double Y[s->N];
     memcpy(Y, s->y, sizeof Y);
     if (exact)
@@ -733,8 +761,16 @@ int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *h
     if (impulse_law(s, j, k, Z + n, &PN, &PT, &stuck))
         return s->failed;
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    for (int i = 0; i < n; i++)
-        Z[n + i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
+    if (rt_mass_dense(s)) {         /* M(q) at the impact configuration */
+        double b[n];
+        for (int i = 0; i < n; i++)
+            b[i] = (double)(wn[i] * PN + wt[i] * PT);
+        if (jump_dense(s, b, Z + n))
+            return s->failed;
+    } else {
+        for (int i = 0; i < n; i++)
+            Z[n + i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
+    }
     double Y[s->N];
     memcpy(Y, s->y, sizeof Y);
     if (exact)
@@ -874,6 +910,18 @@ void rt_fric_tail_project(nsm_sim *s, int j, int k)
     double sg = rt_fric_slip(s, k, v) > 0 ? 1 : -1, mk = s->num.muk[k];
     double Gnn = (double)mdot(s, wn, wn), Gnt = (double)mdot(s, wn, wt);
     double PN = -rt_dot(n, wn, v) / (Gnn - sg * mk * Gnt), PT = -sg * mk * PN;
+    if (rt_mass_dense(s)) {         /* M(q): through its factor at the jump */
+        double b[n];
+        long double z[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = wn[i] * PN + wt[i] * PT;
+            z[i] = v[i];
+        }
+        if (jump_dense(s, b, z) == 0)
+            for (int i = 0; i < n; i++)
+                v[i] = (double)z[i];
+        return;
+    }
     for (int i = 0; i < n; i++)
         v[i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
 }
@@ -922,6 +970,19 @@ void rt_fric_reset(nsm_sim *s)
         s->fr->done_j = -1;
         memset(s->fr->idle, 0, (size_t)s->nf + 1);
     }
+}
+
+/* The methods that take friction: taylor does not expand the stick and
+** slip problems with a mass matrix M(q) yet (a model written by its
+** energies with friction element k runs with rk4 or adaptive), so a run
+** that asks for it stops before its first step. */
+int rt_fric_check_method(nsm_sim *s)
+{
+    if (!s->nf || !rt_mass_dense(s) || s->set.method != NSM_METHOD_TAYLOR)
+        return NSM_OK;
+    return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not take friction in a model "
+                   "written by its energies yet (friction '%s'): use --method adaptive or rk4",
+                   s->m->frictions[0].name);
 }
 
 /* Check the friction tables the setup filled: 0, or a message in s->msg

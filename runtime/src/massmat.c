@@ -166,6 +166,29 @@ double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, 
     return sum;
 }
 
+/* a . M^-1 b for two dense rows over the coordinates (n values each): an
+** entry of friction's Delassus matrices (frictional impacts, Zeno tails).
+** For a diagonal mass the long double sum of a_i minv_i b_i, product for
+** product as friction.c formed it; for M(q) by the factor at the
+** configuration last taken (NAN when M(q) is not positive definite). */
+long double rt_mass_dot(const nsm_sim *s, const double *a, const double *b)
+{
+    int n = s->n;
+    long double r = 0;
+    if (!s->mass) {
+        for (int i = 0; i < n; i++)
+            r += (long double)a[i] * s->minv[i] * b[i];
+        return r;
+    }
+    if (s->mass->bad)
+        return NAN;
+    double z[n + 1];
+    nsm_la_cholesky_solve(n, s->mass->L, b, z);
+    for (int i = 0; i < n; i++)
+        r += (long double)a[i] * z[i];
+    return r;
+}
+
 /* Kinetic energy 1/2 v^T M v at y: the diagonal sum of energy.c for an
 ** ordinary model, 1/2 v^T M(q) v with M evaluated at y's positions for a
 ** Lagrangian one (the factor is not touched). */

@@ -267,7 +267,7 @@ void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, d
         for (int i = 0; i < n; i++)
             dF[i] += (fp[i] - fm[i]) / (2 * e);
     }
-    if (!s->nl || !h3)
+    if (!s->nl || !h3 || !m->nl_gap)    /* no gap: nothing curved to rate */
         return;
     int g = s->g, nw = m->n_wcurved > 0 ? m->n_wcurved : 1;
     double gp[g + 1], gm[g + 1], cp[g + 1], cm[g + 1], wp[nw], wm[nw];

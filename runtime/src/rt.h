@@ -352,6 +352,7 @@ void rt_mass_forget(nsm_sim *s);
 int rt_mass_solve(const nsm_sim *s, const double *F, double *a);
 void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *v);
 double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, int rb);
+long double rt_mass_dot(const nsm_sim *s, const double *a, const double *b);
 double rt_mass_kinetic(const nsm_sim *s, const double *y);
 double rt_mass_potential(const nsm_sim *s, const double *y);
 void rt_mass_forces(const nsm_sim *s, const double *x, const double *v, double *F);
@@ -604,6 +605,7 @@ int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *h
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
 int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping);
 void rt_fric_tail_project(nsm_sim *s, int j, int k);
+int rt_fric_check_method(nsm_sim *s);
 void rt_fric_resolved(nsm_sim *s, int j);
 int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg);
 int rt_fric_transition(nsm_sim *s, int j);

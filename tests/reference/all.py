@@ -8,7 +8,7 @@ CASES = ["selftest", "two_mass_a", "two_mass_b", "two_mass_c", "sdnd121", "sdnd1
          "impacting_oscillator", "ball_two_contacts", "e1_thousand", "rotating_ball",
          "disc_incline", "disc_walls", "coulomb_oscillator", "belt_friction",
          "friction_two_mass", "sliding_block", "forced_impact_oscillator",
-         "vibrating_table", "cart_pendulum", "double_pendulum"]
+         "vibrating_table", "cart_pendulum", "double_pendulum", "cart_friction"]
 
 
 def main():
