@@ -67,6 +67,16 @@ struct rt_law {
 typedef struct rt_law rt_law;
 
 extern const rt_law rt_law_impact, rt_law_penalty, rt_law_friction;
+
+/* The impact law's members (law_impact.c), for laws whose closed gap is a
+** constraint like impact's: the gap open and its force held as the event
+** function, their rounding levels, the refusal of a penetrated start, and
+** the held gap's separation. */
+void rt_law_impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                         double *evd);
+double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt);
+int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol);
+int rt_law_impact_transition(nsm_sim *s, int j, unsigned *forget);
 extern const rt_law *rt_law_table[RT_LAWS];
 
 int rt_law_register(int id, const rt_law *law);
@@ -98,6 +108,26 @@ static inline int rt_law_is_constraint(const nsm_sim *s, int j)
 static inline int rt_law_is_force(const nsm_sim *s, int j)
 {
     return !rt_law_of(s, j)->constraint;
+}
+
+/* The energy stored in the closed gaps of mode at y: the sum of their laws'
+** stored energies (the penalty law's spring, 1/2 k p^2 for p = -gap), counted
+** in the mechanical energy and the audit's contacts term. */
+static inline double rt_law_stored(const nsm_sim *s, const unsigned *mode, const double *y)
+{
+    double e = 0;
+    for (int j = 0; j < s->g; j++)
+        if (rt_law_of(s, j)->stored && rt_mode_has(mode, j))
+            e += rt_law_of(s, j)->stored(s, j, y);
+    return e;
+}
+
+/* The viscous coefficient of gap j in mode: its law's damping when the gap
+** is closed (it dissipates c (w.v)^2 there), else 0. */
+static inline double rt_law_damping(const nsm_sim *s, const unsigned *mode, int j)
+{
+    const rt_law *law = rt_law_of(s, j);
+    return law->damping && rt_mode_has(mode, j) ? law->damping(s, j) : 0;
 }
 
 #endif
