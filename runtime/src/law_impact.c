@@ -45,6 +45,14 @@ double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double
     return closed ? rt_force_tol(s, s->mode, y) : gt;
 }
 
+/* Gap j's event function for the exact and taylor methods: open, the gap;
+** held, the constraint's force (the mode's rows; the gap's form stays set). */
+void rt_law_impact_form(const nsm_sim *s, int j, int closed, rt_gap_form *f)
+{
+    (void)s, (void)j;
+    *f = (rt_gap_form){ .force = closed, .sx = 1 };
+}
+
 /* At t = 0: a penetrated gap is a state the law cannot start from; a
 ** touching one is left to settle (held or not by complementarity). */
 int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol)
@@ -77,6 +85,7 @@ const rt_law rt_law_impact = {
     .constraint = 1,
     .event = rt_law_impact_event,
     .event_tol = rt_law_impact_event_tol,
+    .form = rt_law_impact_form,
     .initial = rt_law_impact_initial,
     .setup = impact_setup,
     .transition = rt_law_impact_transition,

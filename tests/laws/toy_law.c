@@ -45,6 +45,7 @@ static const rt_law toy_law = {
     .constraint = 1,
     .event = rt_law_impact_event,         /* the gap open, its force held */
     .event_tol = rt_law_impact_event_tol,
+    .form = rt_law_impact_form,           /* the same for exact and taylor */
     .initial = rt_law_impact_initial,     /* a penetrated start refused */
     .setup = toy_setup,
     .transition = toy_transition,
