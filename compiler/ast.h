@@ -87,7 +87,7 @@ struct Stmt {
     Node *value;       /* param, mass, force, gravity, gap condition, output every */
     Opt *opts;         /* spring/damper/simulate/disc/wall options, init items, law options */
     Opt *law_opts;     /* S_WALL: the options of its law (opts holds its geometry) */
-    const char *law;   /* S_GAP: "impact" or "penalty"; S_FRICTION: the surface's word;
+    const char *law;   /* S_GAP: its law's word (laws.c); S_FRICTION: the surface's word;
                           S_COORDINATE: its kind, "length" or "angle" */
     Opt *surface;      /* S_FRICTION: the surface's options, NULL for none */
     SrcLoc law_loc;

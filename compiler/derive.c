@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "derive.h"
+#include "laws.h"
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -584,7 +585,7 @@ static void dv_describe(Derivation *dv, DvMode *md)
         parts++;
     }
     for (int j = 0; j < dv->g; j++)
-        if (dv_closed(md->mask, j) && m->gaps[j].law == LAW_PENALTY) {
+        if (dv_closed(md->mask, j) && !m->gaps[j].law->constraint) {
             story = arena_printf(ar, "%s%s%s engaged", story, parts ? "; " : "", m->gaps[j].name);
             parts++;
         }
@@ -635,7 +636,7 @@ static void dv_mode(Derivation *dv, DvMode *md)
     /* the mode's K, C and f_const: engaged penalty gaps add k w w^T, c w w^T, -k d w */
     bool penalty = false;
     for (int j = 0; j < g; j++)
-        penalty |= dv_closed(mask, j) && m->gaps[j].law == LAW_PENALTY;
+        penalty |= dv_closed(mask, j) && !m->gaps[j].law->constraint;
     md->K = dv->K;
     md->C = dv->C;
     md->fconst = dv->fconst;
@@ -648,7 +649,7 @@ static void dv_mode(Derivation *dv, DvMode *md)
     const DvMat *W = dv->W;
     for (int j = 0; j < g && penalty; j++) {
         const Gap *gp = &m->gaps[j];
-        if (!dv_closed(mask, j) || gp->law != LAW_PENALTY)
+        if (!dv_closed(mask, j) || gp->law->constraint)
             continue;
         Expr *w = NULL;
         for (int ka = 0; ka < W->nnz[j]; ka++) {
@@ -759,18 +760,18 @@ static void dv_mode(Derivation *dv, DvMode *md)
         Expr *gap = dv_gap(dv, j, dv->x);
         Expr *gapd = dv_gap_with(dv, j, dv->v, dv->hd[j]);
         Expr *gapdd = dv_gap_with(dv, j, dv->acc, dv->hdd[j]);
-        bool closed = dv_closed(mask, j);
-        if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP)) {
+        LawEvent form = gp->law->event(gp, dv_closed(mask, j));
+        if (form == LAW_EV_GAP) {
             md->ev[j] = gap;
             md->evdot[j] = gapd;
-        } else if (!closed) {
+        } else if (form == LAW_EV_GAP_OR_FORCE) {
             /* re-entry after a force release: max(gap, k gap + c gap') */
             Expr *c = gp->c ? gp->c : expr_num(x, 0);
             Expr *alt = expr_add(x, expr_mul(x, gp->k, gap), expr_mul(x, c, gapd));
             Expr *altd = expr_add(x, expr_mul(x, gp->k, gapd), expr_mul(x, c, gapdd));
             md->ev[j] = expr_call(x, FN_MAX, gap, alt);
             md->evdot[j] = expr_if(x, expr_cmp(x, CMP_GE, gap, alt), gapd, altd);
-        } else if (gp->law == LAW_IMPACT) {
+        } else if (form == LAW_EV_LAMBDA) {
             Expr *l = NULL, *ld = expr_num(x, 0);
             for (int k = 0; k < md->n_prog; k++)
                 if (md->prog[k].var == dv->lam[j])
@@ -783,12 +784,12 @@ static void dv_mode(Derivation *dv, DvMode *md)
             md->ev[j] = dv->lam[j];
             md->evdot[j] = ld;
         } else {
-            /* penalty engaged: force k p + c p', p = -gap */
+            /* force element engaged: force k p + c p', p = -gap */
             Expr *c = gp->c ? gp->c : expr_num(x, 0);
             Expr *f = expr_neg(x, expr_add(x, expr_mul(x, gp->k, gap), expr_mul(x, c, gapd)));
             Expr *fd = expr_neg(x, expr_add(x, expr_mul(x, gp->k, gapd), expr_mul(x, c, gapdd)));
             md->lambda[j] = f;
-            if (gp->release == RELEASE_FORCE) {
+            if (form == LAW_EV_FORCE) {
                 md->ev[j] = f;
                 md->evdot[j] = fd;
             } else {
@@ -827,7 +828,7 @@ static void dv_corrections(Derivation *dv)
     cr->pen_dot = dv_alloc(dv, (size_t)g + 1, sizeof *cr->pen_dot);
     for (int j = 0; j < g; j++) {
         const Gap *gp = &m->gaps[j];
-        if (gp->law == LAW_IMPACT) {
+        if (gp->law->constraint) {
             cr->u[j] = dv_gap_with(dv, j, dv->acc, dv->hdd[j]);
             cr->ud[j] = dv_gap_with(dv, j, jerk, dv->hddd[j]);
             continue;
@@ -1034,7 +1035,7 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         md->mask = (unsigned)k;
         md->impact = dv_alloc(dv, (size_t)g, sizeof *md->impact);
         for (int j = 0; j < g; j++)
-            if (dv_closed(md->mask, j) && m->gaps[j].law == LAW_IMPACT)
+            if (dv_closed(md->mask, j) && m->gaps[j].law->constraint)
                 md->impact[md->n_impact++] = j;
         dv_describe(dv, md);
         if (!dv_rows_independent(dv, md->impact, md->n_impact)) {

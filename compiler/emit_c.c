@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "laws.h"
 
 typedef struct Cgen {
     const Derivation *dv;
@@ -307,9 +308,7 @@ static void emit_header(Cgen *cg)
             fprintf(o, " *   %d ", j);
             pcomment(o, m->gaps[j].name);
             fprintf(o, ": %s%s\n", m->gaps[j].curve ? "curved (nl_gap), " : "",
-                    m->gaps[j].law == LAW_IMPACT ? law_name(LAW_IMPACT)
-                                  : m->gaps[j].release == RELEASE_GAP ? "penalty, released when the gap reopens"
-                                  : "penalty, released when the force vanishes");
+                    m->gaps[j].law->summary(&m->gaps[j]));
         }
     }
     fprintf(o, " */\n#include <math.h>\n#include <stddef.h>\n\n#include \"nsm/model.h\"\n\n");
@@ -431,7 +430,7 @@ static void emit_tables(Cgen *cg)
         for (int j = 0; j < m->n_gaps; j++) {
             fprintf(o, "    {");
             pstr(o, m->gaps[j].name);
-            fprintf(o, ", %s, %s},\n", law_rt_name(m->gaps[j].law),
+            fprintf(o, ", %s, %s},\n", m->gaps[j].law->rt_name,
                     m->gaps[j].release == RELEASE_GAP ? "NSM_RELEASE_GAP" : "NSM_RELEASE_FORCE");
         }
         fprintf(o, "};\n\n");
@@ -871,7 +870,7 @@ static bool setup_body(Cgen *cg)
     }
     for (int j = 0; j < g; j++) {
         const Gap *gp = &m->gaps[j];
-        if (gp->law == LAW_IMPACT) {
+        if (gp->law->constraint) {
             emit_check(cg, gp->e, ">= 0", "restitution", gp->name);
             emit_check(cg, gp->e, "<= 1", "restitution", gp->name);
         } else {
@@ -931,13 +930,13 @@ static bool setup_body(Cgen *cg)
     for (int j = 0; j < g; j++) {
         const Gap *gp = &m->gaps[j];
         lines_add(&ls, "num->d", j, dv->d[j], NULL, NULL, false);
-        lines_add(&ls, "num->e", j, gp->law == LAW_IMPACT && gp->e ? gp->e : zero, NULL, NULL, false);
-        lines_add(&ls, "num->kc", j, gp->law == LAW_PENALTY && gp->k ? gp->k : zero, NULL, NULL, false);
-        lines_add(&ls, "num->cc", j, gp->law == LAW_PENALTY && gp->c ? gp->c : zero, NULL, NULL, false);
+        lines_add(&ls, "num->e", j, gp->law->constraint && gp->e ? gp->e : zero, NULL, NULL, false);
+        lines_add(&ls, "num->kc", j, !gp->law->constraint && gp->k ? gp->k : zero, NULL, NULL, false);
+        lines_add(&ls, "num->cc", j, !gp->law->constraint && gp->c ? gp->c : zero, NULL, NULL, false);
     }
     for (int j = 0; j < g && m->impact_law == IMPACT_ENERGETIC; j++) {
         const Gap *gp = &m->gaps[j];
-        if (gp->law != LAW_IMPACT || !gp->istiff)
+        if (!gp->law->constraint || !gp->istiff)
             continue;
         lines_add(&ls, "num->kimp", j, gp->istiff, NULL, NULL, false);
         if (gp->iexp)
@@ -1116,15 +1115,13 @@ static void emit_force_terms(Cgen *cg)
 static const char *ev_doc(const Model *m, unsigned mask, int j)
 {
     const Gap *gp = &m->gaps[j];
-    bool closed = dv_closed(mask, j);
-    if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP))
-        return "open: s = gap, s' = w.v";
-    if (!closed)
-        return "open, force release: s = max(gap, k gap + c gap')";
-    if (gp->law == LAW_IMPACT)
-        return "held shut: s = lambda, s' = lambda' (below)";
-    if (gp->release == RELEASE_FORCE)
-        return "engaged: s = k p + c p', s' = k p' + c p''";
+    switch (gp->law->event(gp, dv_closed(mask, j))) {
+    case LAW_EV_GAP: return "open: s = gap, s' = w.v";
+    case LAW_EV_GAP_OR_FORCE: return "open, force release: s = max(gap, k gap + c gap')";
+    case LAW_EV_LAMBDA: return "held shut: s = lambda, s' = lambda' (below)";
+    case LAW_EV_FORCE: return "engaged: s = k p + c p', s' = k p' + c p''";
+    case LAW_EV_PENETRATION: break;
+    }
     return "engaged: s = p = -gap, s' = -w.v";
 }
 
@@ -1378,7 +1375,7 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
         fprintf(o, "        if (m & %s) { /* ", gap_bit(cg, j));
         pcomment(o, m->gaps[j].name);
         fprintf(o, " %s */\n", ev_doc(m, 1u << j, j));
-        if (m->gaps[j].law == LAW_IMPACT) {
+        if (m->gaps[j].law->constraint) {
             lines_add(&ls, "s", j, dv->lam[j], NULL, NULL, false);
         } else {
             /* released by force: s is the force computed above */
@@ -1447,7 +1444,7 @@ static void emit_mode_check(Cgen *cg)
         if (!any) {
             unsigned imask = 0;
             for (int j = 0; j < dv->g; j++)
-                imask |= m->gaps[j].law == LAW_IMPACT ? 1u << j : 0u;
+                imask |= m->gaps[j].law->constraint ? 1u << j : 0u;
             fprintf(o, "    switch (mode[0] & %uu) {\n", imask);
         }
         any = true;
@@ -1471,7 +1468,7 @@ static void emit_modes(Cgen *cg)
     int n = dv->n, g = dv->g;
     unsigned imask = 0, pmask = 0;
     for (int j = 0; j < g && dv->enumerated; j++) {
-        if (m->gaps[j].law == LAW_IMPACT)
+        if (m->gaps[j].law->constraint)
             imask |= 1u << j;
         else
             pmask |= 1u << j;

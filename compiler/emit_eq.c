@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "laws.h"
 
 typedef struct Eq {
     const Derivation *dv;
@@ -544,15 +545,13 @@ static void section_model(Eq *q)
 static const char *event_name(const Model *m, unsigned mask, int j)
 {
     const Gap *gp = &m->gaps[j];
-    bool closed = dv_closed(mask, j);
-    if (!closed && (gp->law == LAW_IMPACT || gp->release == RELEASE_GAP))
-        return "the gap (impact or entry when it reaches 0)";
-    if (!closed)
-        return "max(gap, k gap + c gap') (entry)";
-    if (gp->law == LAW_IMPACT)
-        return "the contact force (separation when it reaches 0)";
-    if (gp->release == RELEASE_FORCE)
-        return "the contact force k p + c p', p = -gap (exit when it reaches 0)";
+    switch (gp->law->event(gp, dv_closed(mask, j))) {
+    case LAW_EV_GAP: return "the gap (impact or entry when it reaches 0)";
+    case LAW_EV_GAP_OR_FORCE: return "max(gap, k gap + c gap') (entry)";
+    case LAW_EV_LAMBDA: return "the contact force (separation when it reaches 0)";
+    case LAW_EV_FORCE: return "the contact force k p + c p', p = -gap (exit when it reaches 0)";
+    case LAW_EV_PENETRATION: break;
+    }
     return "the penetration p = -gap (exit when it reaches 0)";
 }
 
@@ -778,11 +777,11 @@ static void section_mode(Eq *q, const DvMode *mo)
     }
     bool pen = false;
     for (int j = 0; j < g; j++)
-        pen |= dv_closed(mo->mask, j) && m->gaps[j].law == LAW_PENALTY;
+        pen |= dv_closed(mo->mask, j) && !m->gaps[j].law->constraint;
     if (pen) {
         para(q, "Contact forces of the engaged compliant gaps, k p + c p' with p = -gap:");
         for (int j = 0; j < g; j++)
-            if (dv_closed(mo->mask, j) && m->gaps[j].law == LAW_PENALTY) {
+            if (dv_closed(mo->mask, j) && !m->gaps[j].law->constraint) {
                 const char *gn = m->gaps[j].name;
                 eqn(q, arena_printf(a, "lambda_%s", gn), arena_printf(a, "\\lambda_{\\mathrm{%s}}", gn),
                     full_of(q, mo->lambda[j]));

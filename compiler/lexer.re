@@ -80,11 +80,11 @@ static const struct {
     {"model", TK_MODEL},     {"param", TK_PARAM},   {"mass", TK_MASS},
     {"spring", TK_SPRING},   {"damper", TK_DAMPER}, {"for", TK_FOR},
     {"in", TK_IN},           {"force", TK_FORCE},   {"on", TK_ON},
-    {"gravity", TK_GRAVITY}, {"gap", TK_GAP},       {"impact", TK_IMPACT},
-    {"penalty", TK_PENALTY}, {"init", TK_INIT},     {"simulate", TK_SIMULATE},
-    {"output", TK_OUTPUT},   {"every", TK_EVERY},   {"if", TK_IF},
-    {"then", TK_THEN},       {"else", TK_ELSE},     {"and", TK_AND},
-    {"or", TK_OR},           {"not", TK_NOT},       {"friction", TK_FRICTION},
+    {"gravity", TK_GRAVITY}, {"gap", TK_GAP},       {"init", TK_INIT},
+    {"simulate", TK_SIMULATE}, {"output", TK_OUTPUT}, {"every", TK_EVERY},
+    {"if", TK_IF},           {"then", TK_THEN},     {"else", TK_ELSE},
+    {"and", TK_AND},         {"or", TK_OR},         {"not", TK_NOT},
+    {"friction", TK_FRICTION},
 };
 
 /* Words that are keywords only where the grammar expects them (a statement's

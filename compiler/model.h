@@ -90,23 +90,9 @@ typedef struct Force {
     bool state;       /* depends on a position or a velocity: a nonlinear model */
 } Force;
 
-/* The contact laws (sema.c reads each one's options): LAW_IMPACT's closed
- * gap is a constraint, LAW_PENALTY's a force element. */
-typedef enum LawKind { LAW_IMPACT, LAW_PENALTY } LawKind;
+/* A gap's contact law: its entry in the compiler's table (laws.h). */
+typedef struct LawDef LawDef;
 
-/* The word of the language for law, and the runtime's name of its number
- * (nsm/model.h's enum nsm_law): one line per law. */
-static inline const char *law_name(LawKind law)
-{
-    static const char *const names[] = {[LAW_IMPACT] = "impact", [LAW_PENALTY] = "penalty"};
-    return names[law];
-}
-static inline const char *law_rt_name(LawKind law)
-{
-    static const char *const names[] = {[LAW_IMPACT] = "NSM_LAW_IMPACT",
-                                        [LAW_PENALTY] = "NSM_LAW_PENALTY"};
-    return names[law];
-}
 typedef enum Release { RELEASE_FORCE, RELEASE_GAP } Release;
 
 /* A unilateral constraint g = sum_i w[i] * x[i] + d >= 0. */
@@ -120,7 +106,7 @@ typedef struct Gap {
     Expr *h;          /* moving surface: the part of the gap that depends on time t
                          (a function of the kinds a force's generator accepts), or NULL */
     SrcLoc h_loc;     /* where h was written */
-    LawKind law;
+    const LawDef *law; /* its contact law (laws.h): its mechanics, event function */
     Expr *e;          /* impact: restitution in [0, 1] */
     Expr *k, *c;      /* penalty: stiffness and damping (c may be the number 0) */
     Release release;  /* penalty: when engagement ends */

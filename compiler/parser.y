@@ -100,7 +100,7 @@ int NsmParseAccepts(const int *st, int n, int major)
 }
 
 %token NEWLINE IDENT NUMBER UNIT STRING.
-%token MODEL PARAM MASS SPRING DAMPER FOR IN FORCE ON GRAVITY GAP IMPACT PENALTY INIT SIMULATE OUTPUT EVERY.
+%token MODEL PARAM MASS SPRING DAMPER FOR IN FORCE ON GRAVITY GAP INIT SIMULATE OUTPUT EVERY.
 %token FRICTION.
 %token DISC BODY WALL ALONG.
 %token COORDINATE KINETIC POTENTIAL.
@@ -261,7 +261,7 @@ stmt(S) ::= POTENTIAL(K) ref(N) ASSIGN expr(E). {
     S->value = E;
 }
 
-/* wall [NAME:] DISC, normal = (nx, ny), through = (px, py), impact(...) | penalty(...) */
+/* wall [NAME:] DISC, normal = (nx, ny), through = (px, py), LAW(...) */
 stmt(S) ::= WALL(K) ref(N) COLON ref(B) COMMA opts(O) COMMA law(L). {
     S = L;
     S->kind = S_WALL;
@@ -280,7 +280,7 @@ stmt(S) ::= WALL(K) ref(B) COMMA opts(O) COMMA law(L). {
     S->opts = O.head;
 }
 
-/* gap [NAME:] CONDITION, impact(...) | penalty(...) */
+/* gap [NAME:] CONDITION, LAW(...) */
 stmt(S) ::= GAP(K) ref(N) COLON expr(E) COMMA law(L). {
     S = L;
     S->loc = K.loc;
@@ -293,15 +293,11 @@ stmt(S) ::= GAP(K) expr(E) COMMA law(L). {
     S->value = E;
 }
 %type law {Stmt *}
-law(S) ::= IMPACT(W) LPAREN law_opts(O) RPAREN. {
+/* WORD(options): the law is named by its word, looked up in the compiler's
+ * table of laws by sema (laws.c); a new law needs no grammar. */
+law(S) ::= IDENT(W) LPAREN law_opts(O) RPAREN. {
     S = ast_stmt(ps->ast, S_GAP, W.loc);
-    S->law = "impact";
-    S->law_loc = W.loc;
-    S->opts = O.head;
-}
-law(S) ::= PENALTY(W) LPAREN law_opts(O) RPAREN. {
-    S = ast_stmt(ps->ast, S_GAP, W.loc);
-    S->law = "penalty";
+    S->law = tok_str(ps, W);
     S->law_loc = W.loc;
     S->opts = O.head;
 }

@@ -1,5 +1,6 @@
 /* sema.c - from syntax tree to checked Model: names, units, loops, gaps. */
 #include "sema.h"
+#include "laws.h"
 #include "timefn.h"
 
 #include <nsm/model.h>
@@ -497,17 +498,7 @@ enum { VEL_VAR = SEMA_MAX_BODIES };
 enum { SLIP_POS_VAR = 2 * SEMA_MAX_BODIES };
 static Dim DIM_V, DIM_RATE; /* defined with the other units below */
 
-/* A converted value: its expression (simplified as it is built), unit, and,
- * when it depends on parameters only, its number at the parameters'
- * defaults computed in IEEE arithmetic on the source as written, so that no
- * simplification (x/x = 1, 0*x = 0) hides a NaN or an infinity. */
-typedef struct Val {
-    Expr *e;
-    Dim dim;
-    bool ok;
-    bool has_num;   /* num is known: no position, no time */
-    double num;
-} Val;
+/* Val, a converted value: laws.h. */
 
 static Val bad(void)
 {
@@ -2180,161 +2171,20 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
     return true;
 }
 
-/* Reads `exponent = ...` of a penalty law: a dimensionless constant
- * expression of the parameters, at least 1 (the force k p^a is then
- * continuous with its first derivative bounded at contact onset for a = 1 and
- * zero for a > 1).  An exponent of exactly 1 is the linear law. */
-static bool penalty_exponent(Sema *s, const Node *n, Gap *gap)
-{
-    Val a = conv_slot(s, n, 0, dim_none(), "a penalty exponent");
-    if (!a.ok || !check_range(s, a, n, "the penalty exponent", 1, false, 16, ""))
-        return false;
-    double v;
-    if (expr_is_num(a.e, &v) && v == 1)
-        return true;
-    gap->pexp = a.e;
-    return true;
-}
-
-/* A penalty law's stiffness: N/m for the linear law.  With an exponent a the
- * force k p^a needs k in N/m^a: checked when a is a whole number; for a
- * fractional a (units have whole powers only) k must be written without a
- * unit and is read in SI, N/m^a. */
-static Val penalty_k(Sema *s, const Node *n, Expr *pexp)
-{
-    double a;
-    if (!pexp)
-        return conv_slot(s, n, 0, DIM_K, "the contact stiffness 'k'");
-    if (expr_is_num(pexp, &a) && a == floor(a) && a <= 12)
-        return conv_slot_u(s, n, 0, dim_div(DIM_N, dim_pow(DIM_M, (int)a)),
-                           "the contact stiffness 'k'", arena_printf(s->arena, "N/m^%g", a));
-    Val k = conv(s, n, 0);
-    if (k.ok && k.dim.known && !dim_is_none(k.dim)) {
-        diag_error(s->diag, n->loc,
-                   "the contact stiffness 'k' of a penalty law with a fractional exponent is in "
-                   "N/m^exponent, which units cannot spell: write it as a number in SI (not %s)",
-                   dim_str(s, k.dim));
-        return bad();
-    }
-    return k;
-}
-
-/* Reads an impact's `stiffness = K` and `exponent = 1.5` (the contact's
- * force K p^exponent, read by impact_law = energetic only: impact_checks)
- * into gap; false after an error. */
-static bool impact_stiffness(Sema *s, const Opt *k, const Opt *ex, Gap *gap)
-{
-    if (ex && !k) {
-        diag_error(s->diag, ex->key_loc, "an impact's 'exponent' is that of its contact "
-                   "stiffness: give 'stiffness = ...' with it");
-        return false;
-    }
-    if (!k)
-        return true;
-    gap->istiff_loc = k->key_loc;
-    if (ex && !penalty_exponent(s, ex->value, gap))
-        return false;
-    gap->iexp = gap->pexp;
-    gap->pexp = NULL;
-    Val kv = penalty_k(s, k->value, gap->iexp);
-    if (!kv.ok || !check_range(s, kv, k->value, "the contact stiffness", 0, false, INFINITY,
-                               gap->iexp ? "SI" : "N/m"))
-        return false;
-    gap->istiff = kv.e;
-    return true;
-}
-
-/* The impact law's options: e (required, in [0, 1]) and, for the
- * energetic impact law, its contact stiffness and exponent. */
-static bool law_impact_read(Sema *s, const Stmt *st, const Opt *law_opts, Gap *gap)
-{
-    static const char *const keys[] = {"e", "stiffness", "exponent"};
-    const Opt *found[3];
-    if (!take_opts(s, law_opts, keys, 3, found, "an impact"))
-        return false;
-    if (!impact_stiffness(s, found[1], found[2], gap))
-        return false;
-    if (!found[0]) {
-        diag_error(s->diag, st->law_loc,
-                   "an impact needs a coefficient of restitution: impact(e = ...)");
-        return false;
-    }
-    Val e = conv_slot(s, found[0]->value, 0, dim_none(), "the restitution 'e'");
-    if (!e.ok)
-        return false;
-    if (!check_range(s, e, found[0]->value, "the coefficient of restitution", 0, false, 1, ""))
-        return false;
-    gap->law = LAW_IMPACT;
-    gap->e = e.e;
-    return true;
-}
-
-/* The penalty law's options: k (required, >= 0), c (>= 0, default 0),
- * release (force or gap) and the exponent of the penetration. */
-static bool law_penalty_read(Sema *s, const Stmt *st, const Opt *law_opts, Gap *gap)
-{
-    static const char *const keys[] = {"k", "c", "release", "exponent"};
-    const Opt *found[4];
-    bool ok;
-    if (!take_opts(s, law_opts, keys, 4, found, "a penalty contact"))
-        return false;
-    if (!found[0]) {
-        diag_error(s->diag, st->law_loc, "a penalty contact needs a stiffness: penalty(k = ...)");
-        return false;
-    }
-    if (found[3] && !penalty_exponent(s, found[3]->value, gap))
-        return false;
-    Val k = penalty_k(s, found[0]->value, gap->pexp);
-    ok = k.ok && check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,
-                             INFINITY, gap->pexp ? "SI" : "N/m");
-    gap->k = k.e;
-    gap->c = expr_num(s->ex, 0);
-    if (found[1]) {
-        Val cv = conv_slot(s, found[1]->value, 0, DIM_C, "the contact damping 'c'");
-        ok = cv.ok && check_range(s, cv, found[1]->value, "the contact damping 'c'", 0, false,
-                                  INFINITY, "N*s/m") && ok;
-        gap->c = cv.e;
-    }
-    gap->law = LAW_PENALTY;
-    gap->release = RELEASE_FORCE;
-    if (found[2]) {
-        if (!found[2]->word) {
-            diag_error(s->diag, found[2]->value->loc, "release must be 'force' or 'gap'");
-            ok = false;
-        } else if (strcmp(found[2]->word, "gap") == 0)
-            gap->release = RELEASE_GAP;
-    }
-    return ok;
-}
-
-/* The contact laws of the language, one entry each (the word the parser
- * gives st->law, and the reader of its options): a new law adds its
- * reader and its line here, its LawKind and its names in model.h. */
-static const struct {
-    const char *word;
-    bool (*read)(Sema *s, const Stmt *st, const Opt *law_opts, Gap *gap);
-} sema_laws[] = {
-    {"impact", law_impact_read},
-    {"penalty", law_penalty_read},
-};
-
 /* Reads a gap's law (its options law_opts) and adds the gap; returns its
  * index, or -1 after an error. */
 static int gap_add(Sema *s, const Stmt *st, const Opt *law_opts, Gap gap, PendingGap pg)
 {
     const char *name = gap.name;
-    bool ok = false;
-    size_t i = 0;
-    while (i < sizeof sema_laws / sizeof sema_laws[0] && strcmp(st->law, sema_laws[i].word) != 0)
-        i++;
-    if (i == sizeof sema_laws / sizeof sema_laws[0]) {
-        diag_error(s->diag, st->law_loc, "unknown contact law '%s'", st->law);
+    gap.law = laws_find(st->law);
+    if (!gap.law) {
+        diag_error(s->diag, st->law_loc, "unknown contact law '%s' (expected %s)", st->law,
+                   laws_words());
         return -1;
     }
-    ok = sema_laws[i].read(s, st, law_opts, &gap);
-    if (!ok)
+    if (!gap.law->read(s, st, law_opts, &gap))
         return -1;
-    if (gap.h && gap.law != LAW_IMPACT) {
+    if (gap.h && !gap.law->constraint) {
         diag_error(s->diag, gap.h_loc, "gap '%s' moves with time: a moving surface needs an "
                    "impact law (penalty contacts against moving surfaces are not supported)", name);
         return -1;
@@ -2694,7 +2544,7 @@ static void stmt_friction(Sema *s, const Stmt *st)
                        "normal force is a moving surface's contact force is not supported", gname);
             return;
         }
-        if (gp->law == LAW_PENALTY && gp->release == RELEASE_GAP) {
+        if (!gp->law->constraint && gp->release == RELEASE_GAP) {
             diag_error(s->diag, f[4]->target->loc, "gap '%s' is released on the gap, so its "
                        "contact force can turn tensile: Coulomb friction needs a compressive "
                        "normal force (use release = force)", gname);
@@ -2720,7 +2570,7 @@ static void stmt_friction(Sema *s, const Stmt *st)
     if (f[5]) {
         /* tangential restitution: only an impact gap's impulse has a
          * tangential part for it to act on */
-        if (fr.normal_gap < 0 || s->m->gaps[fr.normal_gap].law != LAW_IMPACT) {
+        if (fr.normal_gap < 0 || !s->m->gaps[fr.normal_gap].law->constraint) {
             diag_error(s->diag, f[5]->key_loc, "the tangential restitution 'et' acts at impacts: "
                        "it needs 'normal = gap G' with G an impact gap");
             return;
@@ -3375,7 +3225,7 @@ static void impact_checks(Sema *s)
     const Model *m = s->m;
     for (int j = 0; j < m->n_gaps; j++) {
         const Gap *g = &m->gaps[j];
-        if (g->law != LAW_IMPACT)
+        if (!g->law->constraint)
             continue;
         if (g->istiff && m->impact_law != IMPACT_ENERGETIC) {
             diag_error(s->diag, g->istiff_loc,
@@ -3522,4 +3372,50 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
     if (d->errors > errors)
         return NULL;
     return m;
+}
+
+/* ---- what the contact laws' option readers borrow (laws.h, laws.c) -------- */
+
+/* The diagnostics the checks report to. */
+Diag *sema_diag(Sema *s)
+{
+    return s->diag;
+}
+
+/* The expressions' context the checked model's expressions live in. */
+ExprCtx *sema_exprs(Sema *s)
+{
+    return s->ex;
+}
+
+/* take_opts for a law's options. */
+bool sema_take_opts(Sema *s, const Opt *opts, const char *const *keys, int nkeys,
+                    const Opt **found, const char *where)
+{
+    return take_opts(s, opts, keys, nkeys, found, where);
+}
+
+/* conv of a law's option (no position, no time). */
+Val sema_conv(Sema *s, const Node *n)
+{
+    return conv(s, n, 0);
+}
+
+/* conv_slot of a law's option, or conv_slot_u when unit is given. */
+Val sema_conv_slot(Sema *s, const Node *n, Dim want, const char *what, const char *unit)
+{
+    return unit ? conv_slot_u(s, n, 0, want, what, unit) : conv_slot(s, n, 0, want, what);
+}
+
+/* check_range for a law's option. */
+bool sema_check_range(Sema *s, Val v, const Node *n, const char *what, double lo, bool strict,
+                      double hi, const char *unit)
+{
+    return check_range(s, v, n, what, lo, strict, hi, unit);
+}
+
+/* dim_str: a dimension as the messages write it. */
+const char *sema_dim_str(Sema *s, Dim d)
+{
+    return dim_str(s, d);
 }

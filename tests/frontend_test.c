@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "laws.h"
 #include "parse.h"
 #include "sema.h"
 #include "source.h"
@@ -137,11 +138,11 @@ static void test_model(void)
     CHECK(m->n_forces == 1 && m->forces[0].body == 0 && expr_has_kind(m->forces[0].value, EX_TIME));
     CHECK(m->n_gaps == 4);
     const Gap *g = &m->gaps[0];
-    CHECK(g->law == LAW_IMPACT && near(value(m, g->e), 0.5));
+    CHECK(g->law == laws_find("impact") && near(value(m, g->e), 0.5));
     CHECK(near(slope(m, g, 0), -1) && near(slope(m, g, 1), 1) && near(slope(m, g, 2), 0));
     CHECK(near(value(m, g->d), 0));
     g = &m->gaps[1];
-    CHECK(g->law == LAW_PENALTY && g->release == RELEASE_FORCE && expr_is_zero(g->c));
+    CHECK(g->law == laws_find("penalty") && g->release == RELEASE_FORCE && expr_is_zero(g->c));
     CHECK(near(slope(m, g, 0), -1) && near(value(m, g->d), 1e-3) && near(value(m, g->k), 1e10));
     g = &m->gaps[2]; /* P[3].x <= h  is  h - P[3].x >= 0 */
     CHECK(g->release == RELEASE_GAP && near(slope(m, g, 3), -1) && near(value(m, g->d), -2));

@@ -1065,19 +1065,7 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
         pot += rt_mass_kinetic(s, y) + rt_mass_potential(s, y);
     else
         pot += nsm_energy_kinetic(s->n, s->num.mass, y);
-    return pot + rt_penalty_energy(s, mode, y) + s->Voff;
-}
-
-/* The energy stored in the closed gaps of mode at y: the sum of their
-** laws' stored energies (law.h; the penalty law's 1/2 k p^2, p = -gap its
-** penetration). */
-double rt_penalty_energy(const nsm_sim *s, const unsigned *mode, const double *y)
-{
-    double e = 0;
-    for (int j = 0; j < s->g; j++)
-        if (rt_law_of(s, j)->stored && rt_mode_has(mode, j))
-            e += rt_law_of(s, j)->stored(s, j, y);
-    return e;
+    return pot + rt_law_stored(s, mode, y) + s->Voff;
 }
 
 /* The multipliers of the stuck elements of mode at (t, y), and the

@@ -3,8 +3,8 @@
 ** tables (nsm/model.h: nsm_numeric) and a state y = (x[0..n-1], v[0..n-1]).
 **
 ** Ground is at x = 0 and gravity acts as a weight -m g gfac on every body.
-** The penalty contacts' energy, which needs the gaps' rows, is dynamics.c's
-** (rt_penalty_energy).
+** The energy stored in closed gaps, which needs the gaps' rows, is their
+** laws' (law.h: rt_law_stored).
 */
 #ifndef NSM_ENERGY_H
 #define NSM_ENERGY_H

@@ -12,11 +12,15 @@
 **               gap is a force element k p^a + c p' of its penetration
 **               p = -gap (the penalty law)
 **   event       the gap's event function and its rate at a state (rk4's
-**               and adaptive's event source; the exact method's are the
-**               mode's rows, mode.c): its zero is where the law's
-**               transition or impact happens
+**               and adaptive's event source; the exact and taylor methods'
+**               is form): its zero is where the law's transition or
+**               impact happens
 **   event_tol   the rounding level of that event function at y (gap_tol:
 **               the gap's, rt_gap_tol): below it a value is no crossing
+**   form        the same event function for the exact and taylor methods:
+**               the held constraint's force, or a linear form of the gap and
+**               its rate (and a second one whose maximum is taken); its
+**               zeros must be event's (mode.c, modeop.c)
 **   initial     at t = 0, the gap at (gap, rate): engages it (a force
 **               element) through rt_state_mode_add, or refuses a state it
 **               cannot start from (rt_fail's status); constraint gaps
@@ -51,12 +55,24 @@ typedef struct rt_gap_kin {
     double gap, rate, acc, force, force_rate;
 } rt_gap_kin;
 
+/* A gap's event function as the exact and taylor methods build it, from
+** the gap's linear forms over a step: the held constraint's force (force
+** set: the mode's rows of lambda, mode.c), or sx gap + sv gap', and, when
+** second is set, the larger of that and sx2 gap + sv2 gap'. */
+typedef struct rt_gap_form {
+    int force;
+    double sx, sv;
+    int second;
+    double sx2, sv2;
+} rt_gap_form;
+
 struct rt_law {
     const char *name;
     int constraint;
     void (*event)(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
                   double *evd);
     double (*event_tol)(const nsm_sim *s, int j, int closed, const double *y, double gap_tol);
+    void (*form)(const nsm_sim *s, int j, int closed, rt_gap_form *f);
     int (*initial)(nsm_sim *s, int j, double gap, double rate, double gap_tol);
     int (*setup)(nsm_sim *s, int j);
     int (*transition)(nsm_sim *s, int j, unsigned *forget);
@@ -67,6 +83,17 @@ struct rt_law {
 typedef struct rt_law rt_law;
 
 extern const rt_law rt_law_impact, rt_law_penalty, rt_law_friction;
+
+/* The impact law's members (law_impact.c), for laws whose closed gap is a
+** constraint like impact's: the gap open and its force held as the event
+** function, their rounding levels, the refusal of a penetrated start, and
+** the held gap's separation. */
+void rt_law_impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+                         double *evd);
+double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt);
+void rt_law_impact_form(const nsm_sim *s, int j, int closed, rt_gap_form *f);
+int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol);
+int rt_law_impact_transition(nsm_sim *s, int j, unsigned *forget);
 extern const rt_law *rt_law_table[RT_LAWS];
 
 int rt_law_register(int id, const rt_law *law);
@@ -98,6 +125,26 @@ static inline int rt_law_is_constraint(const nsm_sim *s, int j)
 static inline int rt_law_is_force(const nsm_sim *s, int j)
 {
     return !rt_law_of(s, j)->constraint;
+}
+
+/* The energy stored in the closed gaps of mode at y: the sum of their laws'
+** stored energies (the penalty law's spring, 1/2 k p^2 for p = -gap), counted
+** in the mechanical energy and the audit's contacts term. */
+static inline double rt_law_stored(const nsm_sim *s, const unsigned *mode, const double *y)
+{
+    double e = 0;
+    for (int j = 0; j < s->g; j++)
+        if (rt_law_of(s, j)->stored && rt_mode_has(mode, j))
+            e += rt_law_of(s, j)->stored(s, j, y);
+    return e;
+}
+
+/* The viscous coefficient of gap j in mode: its law's damping when the gap
+** is closed (it dissipates c (w.v)^2 there), else 0. */
+static inline double rt_law_damping(const nsm_sim *s, const unsigned *mode, int j)
+{
+    const rt_law *law = rt_law_of(s, j);
+    return law->damping && rt_mode_has(mode, j) ? law->damping(s, j) : 0;
 }
 
 #endif

@@ -6,7 +6,10 @@
 ** lambda >= 0, and a closing gap is reached by an impact, the impulse LCP
 ** with restitution num.e[j] (Moreau 1988; Pfeiffer and Glocker 1996).
 ** What is the law's own: its restitution's check, and the separation of a
-** held gap when its force crosses zero.
+** held gap when its force crosses zero.  Its event function, event
+** tolerance, initial check and separation are exported (rt_law_impact_*,
+** law.h) for the laws that share them (a constraint law with another
+** restitution, tests/laws/toy_law.c).
 */
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +29,7 @@ static int impact_setup(nsm_sim *s, int j)
 
 /* Gap j's event function: open, the gap (its impact at 0); held, its
 ** force lambda (its separation at 0). */
-static void impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
+void rt_law_impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *k, double *ev,
                          double *evd)
 {
     (void)s, (void)j;
@@ -36,15 +39,23 @@ static void impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *
 
 /* The rounding level of gap j's event function at y: the gap's when open,
 ** the held contacts' force rounding when held. */
-static double impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
+double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
 {
     (void)j;
     return closed ? rt_force_tol(s, s->mode, y) : gt;
 }
 
+/* Gap j's event function for the exact and taylor methods: open, the gap;
+** held, the constraint's force (the mode's rows; the gap's form stays set). */
+void rt_law_impact_form(const nsm_sim *s, int j, int closed, rt_gap_form *f)
+{
+    (void)s, (void)j;
+    *f = (rt_gap_form){ .force = closed, .sx = 1 };
+}
+
 /* At t = 0: a penetrated gap is a state the law cannot start from; a
 ** touching one is left to settle (held or not by complementarity). */
-static int impact_initial(nsm_sim *s, int j, double gap, double rate, double tol)
+int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol)
 {
     (void)rate;
     if (gap < -tol)
@@ -55,7 +66,7 @@ static int impact_initial(nsm_sim *s, int j, double gap, double rate, double tol
 /* The held gap j's force crossed zero: it separates (logged, its impact
 ** history forgotten), and settle decides which other touching gaps stay
 ** held with j forced open. */
-static int impact_transition(nsm_sim *s, int j, unsigned *forget)
+int rt_law_impact_transition(nsm_sim *s, int j, unsigned *forget)
 {
     unsigned bit[s->mw];
     const double *v = s->y + s->n;
@@ -72,9 +83,10 @@ static int impact_transition(nsm_sim *s, int j, unsigned *forget)
 const rt_law rt_law_impact = {
     .name = "impact",
     .constraint = 1,
-    .event = impact_event,
-    .event_tol = impact_event_tol,
-    .initial = impact_initial,
+    .event = rt_law_impact_event,
+    .event_tol = rt_law_impact_event_tol,
+    .form = rt_law_impact_form,
+    .initial = rt_law_impact_initial,
     .setup = impact_setup,
-    .transition = impact_transition,
+    .transition = rt_law_impact_transition,
 };

@@ -74,6 +74,23 @@ static void penalty_event(const nsm_sim *s, int j, int closed, const rt_gap_kin 
     }
 }
 
+/* Gap j's event function for the exact and taylor methods, as penalty_event:
+** open, the gap, and released by force the larger of it and the approach's
+** force form k gap + c gap'; engaged, the force k p + c p' (released by
+** force) or the penetration p = -gap. */
+static void penalty_form(const nsm_sim *s, int j, int closed, rt_gap_form *f)
+{
+    double k = s->num.kc[j], c = s->num.cc[j];
+    int byforce = s->m->gaps[j].release == NSM_RELEASE_FORCE;
+    *f = (rt_gap_form){ .sx = 1 };
+    if (closed && byforce)
+        f->sx = -k, f->sv = -c;
+    else if (closed)
+        f->sx = -1;
+    else if (byforce)
+        f->second = 1, f->sx2 = k, f->sv2 = c;
+}
+
 /* The rounding level of gap j's event function at y (gt: the gap's): the
 ** gap's for a release by gap; else the force's, k p^a + c p' formed from
 ** terms of their own size, or the gap's where the open gap's event is the
@@ -124,6 +141,7 @@ const rt_law rt_law_penalty = {
     .constraint = 0,
     .event = penalty_event,
     .event_tol = penalty_event_tol,
+    .form = penalty_form,
     .initial = penalty_initial,
     .setup = penalty_setup,
     .transition = penalty_transition,

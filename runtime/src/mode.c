@@ -178,8 +178,9 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
     return rc;
 }
 
-/* The event forms of mode: event function j is ev[j] . Z, and for an open
-** penalty gap released by force, max(ev[j] . Z, ev2[j] . Z) (has2[j] set),
+/* The event forms of mode, from each gap's law (its form, law.h): event
+** function j is ev[j] . Z, and when the law gives a second form (an open
+** penalty gap released by force), max(ev[j] . Z, ev2[j] . Z) (has2[j] set),
 ** as in the table of nsm/model.h.  A closed impact gap's force is linear
 ** in Z too; mode_matrices fills its row, column by column, from the
 ** constrained accelerations of unit states. */
@@ -193,33 +194,28 @@ static void event_forms(nsm_sim *s, const unsigned *mode, double *ev, double *ev
     for (int j = 0; j < g; j++) {
         double wd[n];
         const double *w = rt_dense_wrow(s, j, wd);
-        double k = s->num.kc[j], c = s->num.cc[j], d = s->num.d[j];
+        double d = s->num.d[j];
         double *e = ev + (size_t)j * na, *e2 = ev2 + (size_t)j * na;
-        int closed = rt_mode_has(mode, j), pen = rt_law_is_force(s, j);
-        int byforce = s->m->gaps[j].release == NSM_RELEASE_FORCE;
+        rt_gap_form f;                  /* the law's: sx gap + sv gap' (law.h) */
+        rt_law_of(s, j)->form(s, j, rt_mode_has(mode, j), &f);
         has2[j] = 0;
-        if (!pen && closed)
+        if (f.force)
             continue;                   /* a force: mode_matrices fills it */
-        double sx = 1, sv = 0, sd = 1;  /* open: the gap */
-        if (pen && closed && byforce)
-            sx = -k, sv = -c, sd = -k;  /* the contact force k p + c p' */
-        else if (pen && closed)
-            sx = -1, sd = -1;           /* the penetration */
         for (int i = 0; i < n; i++) {
-            e[i] = sx * w[i];
-            e[n + i] = sv * w[i];
+            e[i] = f.sx * w[i];
+            e[n + i] = f.sv * w[i];
         }
-        e[na - 1] = sd * d;
+        e[na - 1] = f.sx * d;
         const double *hz = s->moving ? rt_surface_row(s, j, 0) : NULL;
         for (int q = 0; hz && q < s->m->n_gen; q++)   /* a moving surface: h_j = H_j . z */
             e[2 * n + q] = hz[q];
-        if (pen && !closed && byforce) {
-            has2[j] = 1;                /* re-entry after a force release: k gap + c gap' */
+        if (f.second) {
+            has2[j] = 1;                /* e.g. re-entry after a force release: k gap + c gap' */
             for (int i = 0; i < n; i++) {
-                e2[i] = k * w[i];
-                e2[n + i] = c * w[i];
+                e2[i] = f.sx2 * w[i];
+                e2[n + i] = f.sv2 * w[i];
             }
-            e2[na - 1] = k * d;
+            e2[na - 1] = f.sx2 * d;
         }
     }
 }

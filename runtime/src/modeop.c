@@ -336,8 +336,9 @@ int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
         }
         op->wn[j] = sqrt(m2);
         int pen = op_pen(s, s->mode, j);
-        op->has2[j] = rt_law_is_force(s, j) && !pen &&
-                      s->m->gaps[j].release == NSM_RELEASE_FORCE;
+        rt_gap_form f;                  /* a second form: max of two (law.h) */
+        rt_law_of(s, j)->form(s, j, rt_mode_has(s->mode, j), &f);
+        op->has2[j] = f.second;
         if (!pen)
             continue;
         op->pen[op->npen++] = j;
@@ -517,9 +518,9 @@ int rt_modeop_taylor(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, do
     return NSM_OK;
 }
 
-/* The polynomial of event function j of the current mode along s->tay
-** (second: the re-entry form k gap + c gap' of an open penalty gap
-** released by force) and the bounds of its tail and its slope's, from the
+/* The polynomial of event function j of the current mode along s->tay, its
+** law's form (law.h; second: the law's second form, the re-entry form
+** k gap + c gap' of an open penalty gap released by force) and the bounds of its tail and its slope's, from the
 ** form's dual norm: a gap's ||M^-1/2 w||_2 / omega, a closed contact's
 ** force sigma_c (kap / omega + damp + beta / mu). */
 void rt_modeop_form(const nsm_sim *s, int j, int second, long double *a, double *r0, double *r1)
@@ -534,15 +535,9 @@ void rt_modeop_form(const nsm_sim *s, int j, int second, long double *a, double 
             a[k] = T->lam[(size_t)k * op->nr + op->slot[j]];
         cn = op->sigma[op->clus[j]] * (op->kap / op->omega + op->damp + op->beta / op->mu);
     } else {
-        double sx = 1, sv = 0, kc = s->num.kc[j], cc = s->num.cc[j];
-        int pen = rt_law_is_force(s, j), closed = rt_mode_has(s->mode, j);
-        int byforce = s->m->gaps[j].release == NSM_RELEASE_FORCE;
-        if (second)
-            sx = kc, sv = cc;               /* re-entry after a force release */
-        else if (pen && closed && byforce)
-            sx = -kc, sv = -cc;             /* the contact force k p + c p' */
-        else if (pen && closed)
-            sx = -1;                        /* the penetration */
+        rt_gap_form f;                      /* the law's: sx gap + sv gap' (law.h) */
+        rt_law_of(s, j)->form(s, j, rt_mode_has(s->mode, j), &f);
+        double sx = second ? f.sx2 : f.sx, sv = second ? f.sv2 : f.sv;
         for (int k = 0; k <= K; k++) {
             const long double *Pk = T->P + (size_t)k * na;
             long double gx = s->num.d[j] * Pk[na - 1], gv = 0;

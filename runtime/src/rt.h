@@ -457,7 +457,6 @@ int rt_band_factor(const nsm_sim *s, const int *gap, int r, int b, long double *
 void rt_band_solve(const long double *L, int r, int b, long double *u);
 int rt_clus_alloc(nsm_sim *s);
 void rt_clus_free(nsm_sim *s);
-double rt_penalty_energy(const nsm_sim *s, const unsigned *mode, const double *y);
 double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y);
 
 /* sparse.c.  The dense forms are for small models only: a path that needs

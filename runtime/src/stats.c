@@ -181,7 +181,7 @@ static int dissipators(const nsm_sim *s, const unsigned *mode, int *which)
         if (s->num.sc[k] != 0)
             c++, *which = k;
     for (int j = 0; j < s->g; j++)
-        if (rt_mode_has(mode, j) && rt_law_of(s, j)->damping && rt_law_of(s, j)->damping(s, j) != 0)
+        if (rt_law_damping(s, mode, j) != 0)
             c++, *which = s->m->n_springs + j;
     return c;
 }
@@ -266,11 +266,10 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
                 double dv = (e->b >= 0 ? v[e->b] : 0) - (e->a >= 0 ? v[e->a] : 0);
                 qd[k] += wq * s->num.sc[k] * dv * dv;
             }
-            for (int j = 0; j < g; j++)
-                if (rt_mode_has(s->mode, j) && rt_law_of(s, j)->damping) {
-                    double wv = rt_wrow(s, j, v);
-                    qd[ns + j] += wq * rt_law_of(s, j)->damping(s, j) * wv * wv;
-                }
+            for (int j = 0; j < g; j++) {
+                double c = rt_law_damping(s, s->mode, j), wv = c ? rt_wrow(s, j, v) : 0;
+                qd[ns + j] += wq * c * wv * wv;
+            }
         }
         if (need_b) {
             s->m->force(s->t + gl_x[q] * h, s->sw, s->p, s->c, st->f);
@@ -482,7 +481,7 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     a->springs = nsm_energy_springs(n, s->m->n_springs, s->m->springs, s->num.sk, s->num.srest,
                                     s->y);
     a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
-    a->contacts = rt_penalty_energy(s, s->mode, s->y);
+    a->contacts = rt_law_stored(s, s->mode, s->y);
     a->e0 = s->E0;
     a->error_max = fmax(st->err_max, fabs(a->error));
     a->energy_max = st->e_max;

@@ -20,6 +20,7 @@
 
 #include "derive.h"
 #include "emit.h"
+#include "laws.h"
 #include "parse.h"
 #include "sema.h"
 #include "source.h"
@@ -103,7 +104,7 @@ static Model *two_mass(Arena *a, int forced)
     m->gaps[0].w[0] = expr_num(x, -1);
     m->gaps[0].w[1] = expr_num(x, 1);
     m->gaps[0].d = expr_num(x, 0);
-    m->gaps[0].law = LAW_IMPACT;
+    m->gaps[0].law = laws_find("impact");
     m->gaps[0].e = expr_param(x, P_E);
     if (forced) {
         Expr *t = expr_time(x);
@@ -160,19 +161,19 @@ static Model *ball(Arena *a)
     m->gaps[0].name = "floor";
     m->gaps[0].w[0] = expr_num(x, 1);
     m->gaps[0].d = expr_num(x, 0);
-    m->gaps[0].law = LAW_IMPACT;
+    m->gaps[0].law = laws_find("impact");
     m->gaps[0].e = expr_param(x, 2);
     m->gaps[1].name = "ceiling";
     m->gaps[1].w[0] = expr_num(x, -1);
     m->gaps[1].d = expr_param(x, 3);
-    m->gaps[1].law = LAW_PENALTY;
+    m->gaps[1].law = laws_find("penalty");
     m->gaps[1].k = expr_param(x, 4);
     m->gaps[1].c = expr_param(x, 5);
     m->gaps[1].release = RELEASE_FORCE;
     m->gaps[2].name = "lid";
     m->gaps[2].w[0] = expr_num(x, -1);
     m->gaps[2].d = expr_mul(x, expr_num(x, 2), expr_param(x, 3));
-    m->gaps[2].law = LAW_IMPACT;
+    m->gaps[2].law = laws_find("impact");
     m->gaps[2].e = expr_param(x, 2);
     m->init_x = arena_alloc(a, sizeof(Expr *));
     m->init_v = arena_alloc(a, sizeof(Expr *));
