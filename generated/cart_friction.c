@@ -134,6 +134,33 @@ static void nl_force(double t, const double *y, const int *sw, const double *p, 
 
 /* Taylor-coefficient recurrences (Jorba & Zou 2005): order k of w from the
    orders 0..k of its operand(s) and 0..k-1 of w itself. */
+/* w = a b: w_k = sum_{j=0..k} a_j b_{k-j} */
+static double tay_mul(int k, const double *a, const double *b)
+{
+    double s = 0;
+    for (int j = 0; j <= k; j++)
+        s += a[j] * b[k - j];
+    return s;
+}
+
+/* s = sin a, c = cos a together: k s_k = sum_{j=1..k} j a_j c_{k-j},
+   k c_k = -sum_{j=1..k} j a_j s_{k-j} */
+static void tay_sincos(int k, const double *a, double *s, double *c)
+{
+    if (k == 0) {
+        s[0] = sin(a[0]);
+        c[0] = cos(a[0]);
+        return;
+    }
+    double ss = 0, cs = 0;
+    for (int j = 1; j <= k; j++) {
+        ss += j * a[j] * c[k - j];
+        cs += j * a[j] * s[k - j];
+    }
+    s[k] = ss / k;
+    c[k] = -cs / k;
+}
+
 /* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every
    force F, curved gap G, curvature term CV and curved W entry WV, from the
    state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for
@@ -146,6 +173,47 @@ static void nl_series(int k, int K, double t0, const double *X, const int *sw, c
     F[0 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on C */
     F[1 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on Y */
     F[2 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on th */
+}
+
+/* Order k of the mass matrix's entries M (row i * n + j) and of the
+   Euler-Lagrange terms H over a step from t0, from the state's orders 0..k
+   in X.  Called for k = 0, 1, ..., K in turn; the work array w holds the
+   intermediate series, 11 rows. */
+static void lag_series(int k, int K, double t0, const double *X, const int *sw,
+                       const double *p, const double *c, double *w, double *M,
+                       double *H)
+{
+    const int K1 = K + 1;
+    /* sin(th.phi) */
+    tay_sincos(k, X + 2 * K1, w + 0 * K1, w + 1 * K1);   /* and its cos */
+    /* m*l*cos(th.phi) */
+    w[2 * K1 + k] = (p[P_m]*p[P_l]) * w[1 * K1 + k];
+    /* m*l*sin(th.phi) */
+    w[3 * K1 + k] = (p[P_m]*p[P_l]) * w[0 * K1 + k];
+    /* th.omega^2 */
+    w[4 * K1 + k] = tay_mul(k, X + 5 * K1, X + 5 * K1);
+    w[5 * K1 + k] = tay_mul(k, w + 4 * K1, w + 0 * K1);
+    /* m*l*th.omega^2*sin(th.phi) */
+    w[6 * K1 + k] = (p[P_m]*p[P_l]) * w[5 * K1 + k];
+    w[7 * K1 + k] = tay_mul(k, w + 4 * K1, w + 1 * K1);
+    /* -m*l*th.omega^2*cos(th.phi) */
+    w[8 * K1 + k] = (-p[P_m]*p[P_l]) * w[7 * K1 + k];
+    /* -M*g - m*l*th.omega^2*cos(th.phi) - m*g */
+    w[9 * K1 + k] = w[8 * K1 + k] + (k == 0 ? -p[P_M]*p[P_g] - p[P_m]*p[P_g] : 0);
+    /* -m*l*g*sin(th.phi) */
+    w[10 * K1 + k] = (-p[P_m]*p[P_l]*p[P_g]) * w[0 * K1 + k];
+    M[0 * K1 + k] = (k == 0 ? p[P_M] + p[P_m] : 0);   /* M[C][C] */
+    M[1 * K1 + k] = (k == 0 ? 0.0 : 0);   /* M[C][Y] */
+    M[2 * K1 + k] = w[2 * K1 + k];   /* M[C][th] */
+    M[3 * K1 + k] = (k == 0 ? 0.0 : 0);   /* M[Y][C] */
+    M[4 * K1 + k] = (k == 0 ? p[P_M] + p[P_m] : 0);   /* M[Y][Y] */
+    M[5 * K1 + k] = w[3 * K1 + k];   /* M[Y][th] */
+    M[6 * K1 + k] = w[2 * K1 + k];   /* M[th][C] */
+    M[7 * K1 + k] = w[3 * K1 + k];   /* M[th][Y] */
+    M[8 * K1 + k] = (k == 0 ? p[P_m]*p[P_l]*p[P_l] : 0);   /* M[th][th] */
+    H[0 * K1 + k] = w[6 * K1 + k];   /* Euler-Lagrange terms h on C */
+    H[1 * K1 + k] = w[9 * K1 + k];   /* Euler-Lagrange terms h on Y */
+    H[2 * K1 + k] = w[10 * K1 + k];   /* Euler-Lagrange terms h on th */
 }
 
 /* The mass matrix M(q) = d2T/dv dv at the positions of y (row-major). */
@@ -248,6 +316,8 @@ const nsm_model nsm_model_cart_friction = {
     .lag_mass = lag_mass,
     .lag_h = lag_h,
     .lag_potential = lag_potential,
+    .lag_nwork = 11,
+    .lag_series = lag_series,
 };
 
 #ifndef NSM_NO_MAIN
