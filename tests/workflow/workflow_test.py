@@ -215,7 +215,7 @@ def case_no_plot(tmp):
 
 def case_sim_failure(tmp):
     """A simulation that fails exits 3, and what it computed is still plotted."""
-    p = nsmc_run(tmp, TWO_MASS, "--", "--max-steps", "3000")
+    p = nsmc_run(tmp, TWO_MASS, "--", "--max-steps", "300", "--dt", "0.4")
     check(p.returncode == 3 and "step cap" in p.stderr and "simulation failed" in p.stderr,
           "a step cap reached: exit 3 with the simulator's reason", p)
     _, rows = read_csv(os.path.join(tmp, "out", "two_mass", "trajectory.csv"))
