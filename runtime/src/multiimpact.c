@@ -48,6 +48,13 @@
 ** the contacts within 8 b of a live one (compressed or approaching): the
 ** others cannot change during the step (each stage reaches one band
 ** further), so a step costs O(the live contacts), not O(nc).
+** A global step that fails its error test only near contacts crossing a
+** kink is not cut back onto the first kink: each band of LZB_REACH half
+** bandwidths around them is re-stepped alone over the step in sub-steps of
+** its own (multirate, C. W. Gear and D. R. Wells, "Multirate linear
+** multistep methods", BIT 24 (1984) 484-502), its neighbours acting through
+** the global step's continuous extension, and the global step stands
+** elsewhere if the bands' edges agree with it to the local tolerance.
 ** Accuracy: docs/theory.md, "Energetic multiple impacts".
 */
 #include <math.h>
