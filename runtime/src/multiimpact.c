@@ -66,8 +66,9 @@
 
 #define LZB_RTOL 1e-13          /* local error per step, relative (see above) */
 #define LZB_LAND 1e-13          /* a plastic contact's landing on vn = 0, over the speed scale */
-#define LZB_STEPS_BASE 200000L  /* step budget: this plus LZB_STEPS_PER per contact */
-#define LZB_STEPS_PER 2000L
+#define LZB_STEPS_BASE 200000L  /* global step budget: this plus LZB_STEPS_PER per contact */
+#define LZB_STEPS_PER 2000L     /* plus LZB_STEPS_SQ per contact squared: a struck chain */
+#define LZB_STEPS_SQ 10L        /* with e < 1 needs about N^2.4 (1000 balls: over 2.2e6) */
 #define LZB_REACH 4             /* a band's half width around a kink, in half bandwidths */
 
 typedef struct {
@@ -553,7 +554,7 @@ static int lzb_banded(Lzb *L, double H, double *eo)
 static int lzb_integrate(Lzb *L, double h)
 {
     int nc = L->nc;
-    long budget = LZB_STEPS_BASE + LZB_STEPS_PER * (long)nc;
+    long budget = LZB_STEPS_BASE + LZB_STEPS_PER * (long)nc + LZB_STEPS_SQ * (long)nc * nc;
     if (!lzb_window(L, 0, nc))
         return 0;
     int rejected = 0;                           /* the last attempt failed */
