@@ -466,8 +466,8 @@ static int lzb_bands(Lzb *L, double *eo)
     for (int b = 0, j = L->lo; j < L->hi; j++) {
         while (b < nb && j >= L->bhi[b])
             b++;
-        if ((b == nb || j < L->blo[b]) && L->ce[j] > *eo)
-            *eo = L->ce[j];
+        if ((b == nb || j < L->blo[b]) && !(L->ce[j] <= *eo))
+            *eo = L->ce[j];                     /* a NaN too: then no band */
     }
     return nb;
 }
