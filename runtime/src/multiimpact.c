@@ -466,8 +466,12 @@ static int lzb_bands(Lzb *L, double *eo)
     for (int b = 0, j = L->lo; j < L->hi; j++) {
         while (b < nb && j >= L->bhi[b])
             b++;
-        if ((b == nb || j < L->blo[b]) && !(L->ce[j] <= *eo))
-            *eo = L->ce[j];                     /* a NaN too: then no band */
+        if (b < nb && j >= L->blo[b])
+            continue;
+        if (isnan(L->ce[j]))
+            return 0;                           /* no band over a step gone bad */
+        if (L->ce[j] > *eo)
+            *eo = L->ce[j];
     }
     return nb;
 }
