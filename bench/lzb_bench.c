@@ -2,12 +2,15 @@
 ** lzb_bench.c: cost of the energetic multiple-impact law (rt_lzb_solve,
 ** runtime/src/multiimpact.c) against the length of a chain of equal balls
 ** at rest and touching, struck at one end at 1 m/s (Hertz contacts, k = 1).
-** Not a test: it prints, per chain length and restitution, the seconds of
-** one solve (CPU), the kinetic energy after it and the return code.
+** Not a test: it prints, per chain length and restitution (1 and 0.95),
+** the seconds of one solve (CPU), the kinetic energy after it and the
+** return code, then the exponent of the CPU time against the length fitted
+** from 100 balls up (least squares in log-log).
 **
 **   cmake --build build --target bench_lzb && build/tests/bench_lzb [NMAX]
 */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -23,8 +26,8 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* One chain of n balls with restitution e: prints a line. */
-static void bench_chain(int n, double e)
+/* One chain of n balls with restitution e: prints a line; its CPU seconds. */
+static double bench_chain(int n, double e)
 {
     int nc = n - 1;
     double *W = calloc((size_t)nc * nc, sizeof(double)), *buf = malloc(sizeof(double) * 6 * nc);
@@ -50,6 +53,26 @@ static void bench_chain(int n, double e)
     fflush(stdout);
     free(W);
     free(buf);
+    return t;
+}
+
+/* The slope of log t against log n over the rows with n >= 100 (least
+** squares); 0 when fewer than two. */
+static double bench_fit(const int *ns, const double *ts, int rows)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int m = 0;
+    for (int a = 0; a < rows; a++) {
+        if (ns[a] < 100)
+            continue;
+        double x = log(ns[a]), y = log(fmax(ts[a], 1e-6));
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+        m++;
+    }
+    return m < 2 ? 0 : (m * sxy - sx * sy) / (m * sxx - sx * sx);
 }
 
 int main(int argc, char **argv)
@@ -57,9 +80,13 @@ int main(int argc, char **argv)
     int nmax = argc > 1 ? atoi(argv[1]) : 1000;
     const int ns[] = { 10, 30, 100, 300, 1000, 3000 };
     printf("# balls  e  cpu_seconds  kinetic_after  rc\n");
-    for (int a = 0; a < 6 && ns[a] <= nmax; a++)
-        bench_chain(ns[a], 1);
-    for (int a = 0; a < 6 && ns[a] <= nmax && ns[a] <= 300; a++)
-        bench_chain(ns[a], 0.95);
+    const double es[] = { 1, 0.95 };
+    for (int b = 0; b < 2; b++) {
+        double ts[6];
+        int rows = 0;
+        for (; rows < 6 && ns[rows] <= nmax; rows++)
+            ts[rows] = bench_chain(ns[rows], es[b]);
+        printf("# e = %.2f: cpu ~ N^%.2f (from 100 balls up)\n", es[b], bench_fit(ns, ts, rows));
+    }
     return 0;
 }

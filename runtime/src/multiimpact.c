@@ -48,6 +48,13 @@
 ** the contacts within 8 b of a live one (compressed or approaching): the
 ** others cannot change during the step (each stage reaches one band
 ** further), so a step costs O(the live contacts), not O(nc).
+** A global step that fails its error test only near contacts crossing a
+** kink is not cut back onto the first kink: each band of LZB_REACH half
+** bandwidths around them is re-stepped alone over the step in sub-steps of
+** its own (multirate, C. W. Gear and D. R. Wells, "Multirate linear
+** multistep methods", BIT 24 (1984) 484-502), its neighbours acting through
+** the global step's continuous extension, and the global step stands
+** elsewhere if the bands' edges agree with it to the local tolerance.
 ** Accuracy: docs/theory.md, "Energetic multiple impacts".
 */
 #include <math.h>
@@ -59,8 +66,10 @@
 
 #define LZB_RTOL 1e-13          /* local error per step, relative (see above) */
 #define LZB_LAND 1e-13          /* a plastic contact's landing on vn = 0, over the speed scale */
-#define LZB_STEPS_BASE 200000L  /* step budget: this plus LZB_STEPS_PER per contact */
-#define LZB_STEPS_PER 2000L
+#define LZB_STEPS_BASE 200000L  /* global step budget: this plus LZB_STEPS_PER per contact */
+#define LZB_STEPS_PER 2000L     /* plus LZB_STEPS_SQ per contact squared: a struck chain */
+#define LZB_STEPS_SQ 10L        /* with e < 1 needs about N^2.4 (1000 balls: over 2.2e6) */
+#define LZB_REACH 4             /* a band's half width around a kink, in half bandwidths */
 
 typedef struct {
     int nc, bw;                 /* contacts, half bandwidth of W */
@@ -68,8 +77,19 @@ typedef struct {
     double V;                   /* speed scale: the largest approach speed */
     double *qs, *ps;            /* per contact: floors of q's and P's error scales */
     unsigned char *sep;         /* per contact: separated when the step starts */
+    unsigned char *kink;        /* per contact: the trial step crosses one of its kinks */
     double *y, *y1, *yt, *ks[7];/* state (vn, q, P) and the stages, 3 nc each */
+    double *ce;                 /* per contact: the trial step's error over its tolerance */
+    double *F;                  /* per contact: the forces of the stage being formed */
+    double *ysave, *gsave;      /* a band's state at the global step's start and end (3 nc) */
+    int *blo, *bhi;             /* the bands of a global step (at most nc) */
     int lo, hi;                 /* the window of contacts a step may change */
+    int wlo, whi;               /* the global step's window while a band is re-stepped */
+    int glo, ghi;               /* a band's contacts plus its ghosts (band mode), else lo, hi */
+    int ghost;                  /* band mode: forces beyond [lo, hi) from the global step */
+    double gs0, gH;             /* band mode: the sub-step's start and the global step's size */
+    int reach;                  /* a band's half width around a kink: LZB_REACH bands of W */
+    long n;                     /* global steps taken */
 } Lzb;
 
 /* The half bandwidth of W: the largest |i - j| with W_ij != 0. */
@@ -137,37 +157,76 @@ static double lzb_qrate(double vn, int sep, double e)
     return e == 0 ? -vn : -vn / (e * e);
 }
 
-/* The law's right-hand side d(vn, q, P)/ds at y, over the window: the
-** forces first, then each velocity's rate as its row of the band times
-** them (the sums in the same order as column by column, without a branch
-** per entry). */
-static void lzb_rates(const Lzb *L, const double *y, double *dy)
+/* Dormand and Prince's continuous extension of their 5(4) pair (the
+** coefficients of Hairer's DOPRI5, CONTD5: E. Hairer, S. P. Norsett and G.
+** Wanner, Solving Ordinary Differential Equations I, 2nd ed., Springer
+** 1993, section II.6), of order 5 over the step like the step itself. */
+static const double lzb_dense[7] = { -12715105075.0 / 11282082432, 0,
+                                     87487479700.0 / 32700410799, -10690763975.0 / 1880347072,
+                                     701980252875.0 / 199316789632, -1453857185.0 / 822651844,
+                                     69997945.0 / 29380423 };
+
+/* A ghost contact's force at the fraction th of the global step: its q
+** from the global step's continuous extension (L->y at the start, L->y1 at
+** the end, the stages L->ks, which a band's sub-steps leave untouched
+** outside the band). A ghost is a contact within one half bandwidth of a
+** band being re-stepped: the band's velocities feel its force. */
+static double lzb_ghost_force(const Lzb *L, int j, double th)
 {
-    int nc = L->nc, lo = L->lo, hi = L->hi, bw = L->bw;
+    int x = L->nc + j;
+    double H = L->gH, r2 = L->y1[x] - L->y[x], r3 = H * L->ks[0][x] - r2;
+    double r4 = r2 - H * L->ks[6][x] - r3, r5 = 0;
+    for (int s = 0; s < 7; s++)
+        r5 += lzb_dense[s] * L->ks[s][x];
+    r5 *= H;
+    double q = L->y[x] + th * (r2 + (1 - th) * (r3 + th * (r4 + (1 - th) * r5)));
+    return lzb_force(L->k[j], L->eta[j], q);
+}
+
+/* The law's right-hand side d(vn, q, P)/ds at y, over the window, at the
+** offset c into the step: the forces first (and, in band mode, the ghosts'
+** from the global step at that offset), then each velocity's rate as its
+** row of the band times them (the sums in the same order as column by
+** column, without a branch per entry). */
+static void lzb_rates(const Lzb *L, const double *y, double *dy, double c)
+{
+    int nc = L->nc, lo = L->lo, hi = L->hi, bw = L->bw, glo = L->glo, ghi = L->ghi;
     const double *vn = y, *q = y + nc;
-    double *dvn = dy, *dq = dy + nc, *dP = dy + 2 * nc;
+    double *dvn = dy, *dq = dy + nc, *dP = dy + 2 * nc, *F = L->F;
     for (int j = lo; j < hi; j++) {
-        dP[j] = lzb_force(L->k[j], L->eta[j], q[j]);
+        F[j] = dP[j] = lzb_force(L->k[j], L->eta[j], q[j]);
         dq[j] = lzb_qrate(vn[j], L->sep[j], L->e[j]);
+    }
+    if (L->ghost) {
+        double th = (L->gs0 + c) / L->gH;
+        for (int j = glo; j < lo; j++)
+            F[j] = lzb_ghost_force(L, j, th);
+        for (int j = hi; j < ghi; j++)
+            F[j] = lzb_ghost_force(L, j, th);
     }
     for (int i = lo; i < hi; i++) {
         const double *row = L->W + (size_t)i * nc;
-        int a = i - bw < lo ? lo : i - bw, b = i + bw + 1 > hi ? hi : i + bw + 1;
+        int a = i - bw < glo ? glo : i - bw, b = i + bw + 1 > ghi ? ghi : i + bw + 1;
         double acc = 0;
         for (int j = a; j < b; j++)
-            acc += row[j] * dP[j];
+            acc += row[j] * F[j];
         dvn[i] = acc;
     }
 }
 
 /* One Dormand-Prince step of size h from L->y into L->y1 over the window;
-** returns the largest error over its scale (accept when <= 1). */
+** returns the largest error over its scale (accept when <= 1) and leaves
+** each contact's own in L->ce. */
 static double lzb_step(Lzb *L, double h)
 {
     int nc = L->nc, lo = L->lo, hi = L->hi;
+    if (!L->ghost) {
+        L->glo = lo;
+        L->ghi = hi;
+    }
     for (int j = lo; j < hi; j++)
         L->sep[j] = !(L->y[nc + j] > 0) && L->y[j] >= 0;
-    lzb_rates(L, L->y, L->ks[0]);
+    lzb_rates(L, L->y, L->ks[0], 0);
     for (int st = 1; st < 7; st++) {
         /* the rates do not read P: its stages are formed at the last only */
         for (int part = 0; part < (st < 6 ? 2 : 3); part++) {
@@ -181,7 +240,7 @@ static double lzb_step(Lzb *L, double h)
                         L->yt[i] += c * kr[i];
             }
         }
-        lzb_rates(L, L->yt, L->ks[st]);
+        lzb_rates(L, L->yt, L->ks[st], dp_c[st] * h);
     }
     double worst = 0;
     for (int part = 0; part < 3; part++)
@@ -195,38 +254,55 @@ static double lzb_step(Lzb *L, double h)
             double sc = part == 0 ? L->V
                       : fmax(fmax(y0, y1), part == 1 ? L->qs[i] : L->ps[i]);
             L->y1[x] = L->yt[x];
+            double r = err / (LZB_RTOL * sc);
+            if (part == 0 || r > L->ce[i])
+                L->ce[i] = r;
             if (err > worst * (LZB_RTOL * sc))
-                worst = err / (LZB_RTOL * sc);
+                worst = r;
         }
     return worst;
 }
 
-/* The fraction of the step at which it first crosses a kink of the law,
-** by regula falsi on the trial step L->y -> L->y1: a compressed contact's
-** q reaching 0 (separation: k q^eta is not smooth there), or its vn
-** changing sign when e < 1 (the rate of q jumps from -vn to -vn/e^2).
-** 1 when none is crossed. *plastic is set when the first is a plastic
-** contact's maximal compression past the landing tolerance, which must be
-** landed on (its energy is lost there), not stepped over. */
-static double lzb_landing(const Lzb *L, int *plastic)
+/* The fraction of the trial step L->y -> L->y1 at which contact j first
+** crosses a kink of the law, by regula falsi: its q reaching 0 while
+** compressed (separation: k q^eta is not smooth there), or its vn changing
+** sign when e < 1 (the rate of q jumps from -vn to -vn/e^2). 1 when none.
+** *plastic is set when that kink is a plastic contact's maximal
+** compression past the landing tolerance, which must be landed on (its
+** energy is lost there), not stepped over. */
+static double lzb_kink(const Lzb *L, int j, int *plastic)
 {
     int nc = L->nc;
+    double q0 = L->y[nc + j], q1 = L->y1[nc + j], v0 = L->y[j], v1 = L->y1[j], theta = 1;
+    *plastic = 0;
+    if (!(q0 > 0))
+        return 1;
+    if (q1 < 0)
+        theta = q0 / (q0 - q1);
+    if (L->e[j] == 1 || !((v0 < 0 && v1 > 0) || (v0 > 0 && v1 < 0)))
+        return theta;
+    double f = v0 / (v0 - v1);
+    if (f < theta) {
+        theta = f;
+        *plastic = L->e[j] == 0 && v0 < 0 && v1 > LZB_LAND * L->V;
+    }
+    return theta;
+}
+
+/* The fraction of the trial step at which it first crosses a kink of any
+** contact of the window (lzb_kink; 1 when none), *plastic as there for
+** that first one; marks in L->kink every contact that crosses one. */
+static double lzb_landing(Lzb *L, int *plastic)
+{
     double theta = 1;
     *plastic = 0;
     for (int j = L->lo; j < L->hi; j++) {
-        double q0 = L->y[nc + j], q1 = L->y1[nc + j], v0 = L->y[j], v1 = L->y1[j];
-        if (!(q0 > 0))
-            continue;
-        if (q1 < 0 && q0 / (q0 - q1) < theta) {
-            theta = q0 / (q0 - q1);
-            *plastic = 0;
-        }
-        if (L->e[j] == 1 || !((v0 < 0 && v1 > 0) || (v0 > 0 && v1 < 0)))
-            continue;
-        double f = v0 / (v0 - v1);
+        int pl;
+        double f = lzb_kink(L, j, &pl);
+        L->kink[j] = f < 1;
         if (f < theta) {
             theta = f;
-            *plastic = L->e[j] == 0 && v0 < 0 && v1 > LZB_LAND * L->V;
+            *plastic = pl;
         }
     }
     return theta;
@@ -244,6 +320,16 @@ static void lzb_settle(Lzb *L)
         if (L->e[j] == 0 && q[j] > 0 && vn[j] >= -LZB_LAND * L->V)
             q[j] = 0;
     }
+}
+
+/* Accept the trial step over the window: L->y1 becomes the state. */
+static void lzb_accept(Lzb *L)
+{
+    int nc = L->nc;
+    for (int part = 0; part < 3; part++)
+        memcpy(L->y + part * nc + L->lo, L->y1 + part * nc + L->lo,
+               sizeof(double) * (size_t)(L->hi - L->lo));
+    lzb_settle(L);
 }
 
 /* The window of contacts the next step may change: 8 half bandwidths
@@ -295,39 +381,213 @@ static double lzb_scales(Lzb *L, const double *vn)
     return h;
 }
 
+/* The step after an accepted one of error err (over its tolerance). */
+static double lzb_grow(double h, double err)
+{
+    return h * fmin(5, err > 0 ? 0.9 * pow(err, -0.2) : 5);
+}
+
+/* One attempt's verdict, shared by the global steps and a band's
+** sub-steps: 1 when the trial step of size *h is accepted; otherwise 0
+** with *h the size to try instead (onto the first kink when the step
+** fails across one, or a plastic contact's landing), or RT_LZB_ESTEP when
+** the step size vanished. */
+static int lzb_verdict(double *h, double err, double theta, int plastic)
+{
+    if (plastic) {
+        *h *= theta;                            /* land on it */
+        return 0;
+    }
+    if (err <= 1)
+        return 1;
+    if (theta < 0.999) {
+        *h *= theta * 1.0001;                   /* end a hair past the kink */
+        return 0;
+    }
+    *h *= isfinite(err) ? fmax(0.2, 0.9 * pow(err, -0.2)) : 0.2;
+    return *h > 0 ? 0 : RT_LZB_ESTEP;
+}
+
+/* Re-step the band [L->lo, L->hi) over the whole global step (size L->gH)
+** in sub-steps of its own, with the same error test and kink landing as
+** the global steps; the contacts within a half bandwidth outside it (its
+** ghosts) act through their forces from the global step's continuous
+** extension. Returns 0, or RT_LZB_ESTEP after LZB_STEPS_BASE sub-steps
+** (the global budget counts global steps only: a sub-step costs a band). */
+static int lzb_band_run(Lzb *L)
+{
+    double H = L->gH, s = 0, h = H;
+    for (long n = 0; n < LZB_STEPS_BASE; n++) {
+        int last = h >= H - s, plastic;
+        double hs = last ? H - s : h;
+        L->gs0 = s;
+        double err = lzb_step(L, hs);
+        double theta = lzb_landing(L, &plastic);
+        int v = lzb_verdict(&hs, err, theta, plastic);
+        if (v < 0)
+            return v;
+        if (v == 0) {
+            h = hs;
+            continue;
+        }
+        lzb_accept(L);
+        if (last)
+            return 0;
+        s += hs;
+        h = lzb_grow(hs, err);
+    }
+    return RT_LZB_ESTEP;
+}
+
+/* The bands of the trial step: the contacts within L->reach of one that
+** crosses a kink, merged when their ghosts would overlap (less than two
+** half bandwidths apart). Returns their number, 0 when there is none or
+** when one band is the whole window (the global cut is the same work),
+** *eo the largest error outside them. */
+static int lzb_bands(Lzb *L, double *eo)
+{
+    int nb = 0, covered = 0, r = L->reach, gap = 2 * L->bw;
+    *eo = 0;
+    for (int j = L->lo; j < L->hi; j++) {
+        if (!L->kink[j])
+            continue;
+        int a = j - r < L->lo ? L->lo : j - r, b = j + r + 1 > L->hi ? L->hi : j + r + 1;
+        if (nb > 0 && a < L->bhi[nb - 1] + gap) {
+            covered += b - L->bhi[nb - 1];
+            L->bhi[nb - 1] = b;
+            continue;
+        }
+        L->blo[nb] = a;
+        L->bhi[nb++] = b;
+        covered += b - a;
+    }
+    if (nb == 0 || covered >= L->hi - L->lo)
+        return 0;
+    for (int b = 0, j = L->lo; j < L->hi; j++) {
+        while (b < nb && j >= L->bhi[b])
+            b++;
+        if (b < nb && j >= L->blo[b])
+            continue;
+        if (isnan(L->ce[j]))
+            return 0;                           /* no band over a step gone bad */
+        if (L->ce[j] > *eo)
+            *eo = L->ce[j];
+    }
+    return nb;
+}
+
+/* Copy the three parts (vn, q, P) of contacts [a, b) from src to dst. */
+static void lzb_copy(const Lzb *L, double *dst, const double *src, int a, int b)
+{
+    for (int part = 0; part < 3; part++)
+        memcpy(dst + part * L->nc + a, src + part * L->nc + a, sizeof(double) * (size_t)(b - a));
+}
+
+/* Whether band b's re-stepped edges (its outermost half bandwidth on each
+** side that borders other contacts) agree with the global step's values
+** there (L->gsave) within the error test's tolerance: the global step's
+** contacts outside the band used those edges' stage values, so they are
+** right only if the kink's correction has not reached the edges. */
+static int lzb_edges_agree(const Lzb *L, int b)
+{
+    int nc = L->nc, a = L->blo[b], z = L->bhi[b], bw = L->bw;
+    for (int j = a; j < z; j++) {
+        if (!((a > L->wlo && j < a + bw) || (z < L->whi && j >= z - bw)))
+            continue;
+        for (int part = 0; part < 3; part++) {
+            int x = part * nc + j;
+            double sc = part == 0 ? L->V
+                      : fmax(fabs(L->y[x]), part == 1 ? L->qs[j] : L->ps[j]);
+            if (!(fabs(L->y[x] - L->gsave[x]) <= LZB_RTOL * sc))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* A global step of size H whose error test fails only near kinks:
+** re-step each band around them on its own (lzb_band_run) and take the
+** global step's values elsewhere. Returns 1 when done (the state
+** advanced, *eo the error outside the bands), 0 when not applicable (the
+** state unchanged; the caller cuts the global step as before), or
+** RT_LZB_ESTEP. A band whose edges disagree with the global step widens
+** the bands for the steps that follow. */
+static int lzb_banded(Lzb *L, double H, double *eo)
+{
+    int nb = lzb_bands(L, eo);
+    if (nb == 0 || !(*eo <= 1))
+        return 0;
+    L->wlo = L->lo;
+    L->whi = L->hi;
+    for (int b = 0; b < nb; b++) {
+        lzb_copy(L, L->ysave, L->y, L->blo[b], L->bhi[b]);
+        lzb_copy(L, L->gsave, L->y1, L->blo[b], L->bhi[b]);
+    }
+    L->ghost = 1;
+    L->gH = H;
+    int rc = 0, agree = 1;
+    for (int b = 0; b < nb && rc == 0 && agree; b++) {
+        L->lo = L->blo[b];
+        L->hi = L->bhi[b];
+        L->glo = L->lo - L->bw < L->wlo ? L->wlo : L->lo - L->bw;
+        L->ghi = L->hi + L->bw > L->whi ? L->whi : L->hi + L->bw;
+        rc = lzb_band_run(L);
+        agree = rc == 0 && lzb_edges_agree(L, b);
+    }
+    L->ghost = 0;
+    L->lo = L->wlo;
+    L->hi = L->whi;
+    if (rc)
+        return rc;
+    if (!agree) {
+        for (int b = 0; b < nb; b++)
+            lzb_copy(L, L->y, L->ysave, L->blo[b], L->bhi[b]);
+        return 0;
+    }
+    for (int b = 0, j = L->lo; j < L->hi; j++) {   /* the global step elsewhere */
+        while (b < nb && j >= L->bhi[b])
+            b++;
+        if (b == nb || j < L->blo[b])
+            lzb_copy(L, L->y, L->y1, j, j + 1);
+    }
+    lzb_settle(L);
+    return 1;
+}
+
 /* Integrate the law from L->y until every contact has separated. */
 static int lzb_integrate(Lzb *L, double h)
 {
     int nc = L->nc;
-    long budget = LZB_STEPS_BASE + LZB_STEPS_PER * (long)nc;
+    long budget = LZB_STEPS_BASE + LZB_STEPS_PER * (long)nc + LZB_STEPS_SQ * (long)nc * nc;
     if (!lzb_window(L, 0, nc))
         return 0;
-    for (long n = 0; n < budget; n++) {
-        double err = lzb_step(L, h);
+    int rejected = 0;                           /* the last attempt failed */
+    while (L->n++ < budget) {
+        double err = lzb_step(L, h), eo = err, ht = h;
         int plastic;
         double theta = lzb_landing(L, &plastic);
-        if (plastic) {
-            h *= theta;                         /* land on it */
+        int v = lzb_verdict(&ht, err, theta, plastic);
+        if (v < 0)
+            return v;
+        if (v == 0) {
+            v = lzb_banded(L, h, &eo);
+            if (v < 0)
+                return v;
+        } else {
+            lzb_accept(L);
+        }
+        if (v == 0) {
+            h = ht;
+            rejected = 1;
             continue;
         }
-        if (!(err <= 1) && theta < 0.999) {
-            h *= theta * 1.0001;                /* end a hair past the kink */
-            continue;
-        }
-        if (!(err <= 1)) {
-            h *= isfinite(err) ? fmax(0.2, 0.9 * pow(err, -0.2)) : 0.2;
-            if (!(h > 0))
-                return RT_LZB_ESTEP;
-            continue;
-        }
-        for (int part = 0; part < 3; part++)
-            memcpy(L->y + part * nc + L->lo, L->y1 + part * nc + L->lo,
-                   sizeof(double) * (size_t)(L->hi - L->lo));
-        lzb_settle(L);
         int lo = L->lo - 8 * L->bw, hi = L->hi + 8 * L->bw;
         if (!lzb_window(L, lo < 0 ? 0 : lo, hi > nc ? nc : hi))
             return 0;
-        h *= fmin(5, err > 0 ? 0.9 * pow(err, -0.2) : 5);
+        /* no growth right after a rejection (Hairer, Norsett and Wanner,
+        ** Solving ODEs I, II.4): a third of the attempts failed without it */
+        h = rejected ? fmin(h, lzb_grow(h, eo)) : lzb_grow(h, eo);
+        rejected = 0;
     }
     return RT_LZB_ESTEP;
 }
@@ -338,6 +598,7 @@ static void lzb_free(Lzb *L)
     free(L->y);
     free(L->qs);
     free(L->sep);
+    free(L->blo);
 }
 
 /* The energetic multiple-impact law (above): the impulses P >= 0 of the nc
@@ -359,10 +620,11 @@ int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, con
         return rc;
     Lzb L = { .nc = nc, .W = W, .e = e, .k = k, .eta = eta };
     size_t n3 = 3 * (size_t)nc;
-    L.y = calloc(n3 * 10, sizeof(double));
-    L.qs = calloc(2 * (size_t)nc, sizeof(double));
-    L.sep = calloc((size_t)nc, 1);
-    if (!L.y || !L.qs || !L.sep) {
+    L.y = calloc(n3 * 12, sizeof(double));
+    L.qs = calloc(4 * (size_t)nc, sizeof(double));
+    L.sep = calloc(2 * (size_t)nc, 1);
+    L.blo = calloc(2 * (size_t)nc, sizeof(int));
+    if (!L.y || !L.qs || !L.sep || !L.blo) {
         lzb_free(&L);
         return RT_LZB_ENOMEM;
     }
@@ -370,8 +632,15 @@ int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, con
     L.yt = L.y + 2 * n3;
     for (int r = 0; r < 7; r++)
         L.ks[r] = L.y + (3 + r) * n3;
+    L.ysave = L.y + 10 * n3;
+    L.gsave = L.y + 11 * n3;
     L.ps = L.qs + nc;
+    L.ce = L.qs + 2 * nc;
+    L.F = L.qs + 3 * nc;
+    L.kink = L.sep + nc;
+    L.bhi = L.blo + nc;
     L.bw = lzb_bandwidth(nc, W);
+    L.reach = LZB_REACH * (L.bw > 0 ? L.bw : 1);
     memcpy(L.y, vn, sizeof(double) * (size_t)nc);
     double h = lzb_scales(&L, vn);
     rc = isfinite(h) ? lzb_integrate(&L, h) : 0;
