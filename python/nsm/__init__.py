@@ -48,7 +48,7 @@ except ImportError as _err:   # pragma: no cover - tested in a bare venv
 from ._version import __version__
 
 __all__ = ["compile", "compile_source", "Model", "Result", "Branch", "Param", "Error", "CompileError", "ParameterError",
-           "SettingError", "SimulationError", "Interrupted", "EVENT_DTYPE", "__version__"]
+           "SettingError", "SimulationError", "ColumnError", "Interrupted", "EVENT_DTYPE", "__version__"]
 
 METHODS = {"rk4": 0, "adaptive": 1, "exact": 2, "taylor": 3}
 METHOD_NAMES = {v: k for k, v in METHODS.items()}
@@ -81,6 +81,10 @@ class ParameterError(Error, ValueError):
 class SettingError(Error, ValueError):
     """A bad run setting (t_end, method, dt, every, tolerances, caps, zeno),
     or settings that make the run impossible (too many samples or steps)."""
+
+
+class ColumnError(Error, KeyError):
+    """A result has no output column of that name (a KeyError too)."""
 
 
 class SimulationError(Error):
@@ -657,7 +661,12 @@ class Model:
                                          % (name, ", ".join(names)))
                 y[names.index(name)] = _number(value, "init %s" % name, ParameterError)
         else:
-            vals = list(init)
+            try:
+                vals = list(init)
+            except TypeError:
+                raise ParameterError("init must be a dict {\"BODY.x\" or \"BODY.v\": value} or "
+                                     "the %d values of the state (positions, then velocities), "
+                                     "got %r" % (n2, init)) from None
             if len(vals) != n2:
                 raise ParameterError("init needs %d values (positions, then velocities), got %d"
                                      % (n2, len(vals)))
@@ -728,6 +737,8 @@ class Model:
             return 0
         fn = _SECTION_FN(on_rec)
         try:
+            if period is not None:      # 0 or -1: the command line's option error
+                self._time(sim, period, "period")
             if lib.nsm_sim_set_section(sim, spec.encode()) != 0 or (
                     period is not None and
                     lib.nsm_sim_set_section_period(sim, str(period).encode()) != 0):
@@ -737,6 +748,7 @@ class Model:
                 self._fail(sim, "section")
             te = (self._times(sim, None, None, None) if t_end is None
                   else self._time(sim, t_end, "t_end"))
+            self._check_run(sim, te)     # the command line's option errors
             if lib.nsm_sim_run_until(sim, te) != 0:
                 self._fail(sim, "section")
             return np.array(rows, dtype=float).reshape(-1, 2 + n2)
@@ -759,6 +771,7 @@ class Model:
             if lib.nsm_run_check(tr + du, iv, 0.0, 0, why, len(why)) != 0:
                 raise SettingError("this study is refused: %s (transient + duration = %g s, "
                                    "interval = %g s)" % (_text(why.value), tr + du, iv))
+            self._check_run(sim, tr + du)    # the command line's option errors
             if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
                 self._fail(sim, "lyapunov")
             lam = (ctypes.c_double * (2 * len(self.bodies)))()
@@ -778,6 +791,7 @@ class Model:
         try:
             T = self._time(sim, period, "period")
             tr = self._time(sim, transient, "transient", zero=True)
+            self._check_run(sim, tr + T)     # the command line's option errors
             if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
                 self._fail(sim, "floquet")
             n2 = 2 * len(self.bodies)
@@ -1158,7 +1172,7 @@ class Result:
         try:
             return self._out[:, self.columns.index(name)]
         except ValueError:
-            raise KeyError("no output column '%s'; the columns are: %s"
+            raise ColumnError("no output column '%s'; the columns are: %s"
                            % (name, ", ".join(self.columns))) from None
 
     def __contains__(self, name):

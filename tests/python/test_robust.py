@@ -315,3 +315,33 @@ def test_time_switch_events_are_named_by_index(model_path):
     r = nsm.compile(model_path("sdld29")).run(method="exact")
     assert list(r.events["kind"]) == ["time"] and list(r.events["contact"]) == ["switch0"]
     assert abs(r.events["t"][0] - 1) < 1e-12
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.section("period:1", t_end=1e300),
+    lambda m: m.floquet(1.0, transient=1e300),
+    lambda m: m.lyapunov(1e300, 1),
+])
+def test_studies_refuse_runs_the_time_axis_cannot_carry(two_mass, call):
+    """A study whose end lies where the step cannot move t is refused up
+    front as the command line's option error (SettingError), not a failed
+    run (SimulationError)."""
+    with pytest.raises(nsm.SettingError) as err:
+        call(two_mass)
+    assert "time resolution" in str(err.value)
+
+
+def test_init_neither_dict_nor_values_is_a_parameter_error(two_mass):
+    """init=5: an nsm error naming what init takes, not Python's TypeError."""
+    with pytest.raises(nsm.ParameterError) as err:
+        two_mass.run(t_end=0.1, init=5)
+    assert "init must be a dict" in str(err.value) and "got 5" in str(err.value)
+
+
+def test_unknown_column_is_an_nsm_error_and_a_key_error(two_mass):
+    """result["nope"]: nsm.ColumnError, also a KeyError, listing the columns."""
+    r = two_mass.run(t_end=0.1)
+    with pytest.raises(nsm.ColumnError) as err:
+        r["nope"]
+    assert isinstance(err.value, KeyError) and isinstance(err.value, nsm.Error)
+    assert "M1.x" in str(err.value)

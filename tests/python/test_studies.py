@@ -102,7 +102,8 @@ def test_section_period_refused(fio):
     fails; a basin grid whose states find no period returns its 'none' row
     instead of failing to parse it."""
     for per in (1e-300, "1e-12", 0, -1):
-        with pytest.raises(nsm.SimulationError, match="--section-period"):
+        # an option error (exit 1) on the command line: SettingError here
+        with pytest.raises(nsm.SettingError, match="period"):
             fio.section("impact:stop", t_end=100, period=per)
         with pytest.raises(nsm.SimulationError, match="--section-period"):
             fio.sweep("omega", [2.0, 2.5], "impact:stop", period=per, transient=5, record=3)
