@@ -184,13 +184,35 @@ static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
     return g->csv.err;
 }
 
-/* Write text to DIR/name through a temporary renamed into place; 0 or 1
-** after a message. */
-static int file_put(const Prog *g, const char *name, const char *text, size_t len)
+/* The temporaries being written (file_put, the figures): the stop
+** signals' handler removes them before the signal's own action ends the
+** program, so that SIGINT, SIGTERM or SIGHUP at any moment leave no
+** DIR/NAME.tmpPID beside the results. */
+static char cont_tmp[2][4400];
+static volatile sig_atomic_t cont_ntmp;
+
+/* Register path as temporary k (0 or 1) of the ones being written. */
+static void tmp_hold(int k, const char *path)
 {
-    char path[4200], tmp[4300];
-    snprintf(path, sizeof path, "%s/%s", g->out_dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    snprintf(cont_tmp[k], sizeof cont_tmp[k], "%s", path);
+    cont_ntmp = k + 1;
+}
+
+/* A stop signal: remove the temporaries being written, then end by the
+** signal's default action (the exit status says which). */
+static void on_stop(int sig)
+{
+    for (int k = 0; k < cont_ntmp; k++)
+        unlink(cont_tmp[k]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* file_put's write of text to tmp, renamed to path; 0 or 1 after a
+** message (tmp removed). */
+static int file_write(const Prog *g, const char *path, const char *tmp, const char *text,
+                      size_t len)
+{
     FILE *f = fopen(tmp, "w");
     if (!f)
         return prog_bad(g->prog, "cannot write '%s': %s", tmp, strerror(errno));
@@ -205,6 +227,19 @@ static int file_put(const Prog *g, const char *name, const char *text, size_t le
         return prog_bad(g->prog, "cannot write '%s': %s", path, strerror(why));
     }
     return 0;
+}
+
+/* Write text to DIR/name through a temporary renamed into place; 0 or 1
+** after a message. */
+static int file_put(const Prog *g, const char *name, const char *text, size_t len)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/%s", g->out_dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    tmp_hold(0, tmp);
+    int rc = file_write(g, path, tmp, text, len);
+    cont_ntmp = 0;
+    return rc;
 }
 
 /* The 1-based column of branch.csv that --plot names (default the first
@@ -293,8 +328,12 @@ static int prog_draw(const Prog *g)
     snprintf(png, sizeof png, "%s.tmp%ld", fpng, (long)getpid());
     snprintf(svg, sizeof svg, "%s.tmp%ld", fsvg, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
-    char err[1200];
+    char err[1200], full[2][4300];
     const char *tmp[2] = { png, svg }, *fin[2] = { fpng, fsvg };
+    for (int k = 0; k < 2; k++) {
+        snprintf(full[k], sizeof full[k], "%s/%s", g->out_dir, tmp[k]);
+        tmp_hold(k, full[k]);
+    }
     int ok = plot_gnuplot(g->out_dir, gp, names, logf, err, sizeof err) == PLOT_OK &&
              plot_figures_check(g->out_dir, tmp, 2, err, sizeof err) == PLOT_OK, rc = 0;
     for (int k = 0; k < 2; k++) {
@@ -306,6 +345,7 @@ static int prog_draw(const Prog *g)
         else if (!ok || rc)
             unlink(from);
     }
+    cont_ntmp = 0;
     if (!ok)
         return prog_bad(g->prog, "%s", err);
     return rc;
@@ -406,6 +446,9 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     /* a file-size limit is a failed write with its reason, not a kill
      * (SIGXFSZ) that leaves a temporary behind */
     signal(SIGXFSZ, SIG_IGN);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    signal(SIGHUP, on_stop);
     Prog g;
     memset(&g, 0, sizeof g);
     g.m = m;

@@ -395,10 +395,38 @@ def alive(pid):
         return False
 
 
+def continue_stopped_while_writing(tmp, env):
+    """nsmc continue stopped (the whole process group, as Ctrl-C does) the
+    moment a temporary of its results appears: no DIR/NAME.tmpPID is left."""
+    cont = ["--param", "omega=1.3:1.2", "--start", "1.9,3", "--max-points", "30"]
+    p = run(tmp, [NSMC, "continue", CLEAR] + cont + ["--out-dir", "c0"], timeout=600)
+    check(p.returncode == 0, "a first continuation builds the cached program", p)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        out = os.path.join(tmp, "c_" + sig.name)
+        pr = subprocess.Popen([NSMC, "continue", CLEAR] + cont + ["--out-dir", out], cwd=tmp,
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True)
+        seen = None
+        while pr.poll() is None and seen is None:
+            if os.path.isdir(out):
+                seen = next((f for f in os.listdir(out) if ".tmp" in f), None)
+            if seen is not None:
+                os.killpg(pr.pid, sig)
+            else:
+                time.sleep(0.0002)
+        pr.communicate(timeout=120)
+        left = [f for f in os.listdir(out) if ".tmp" in f] if os.path.isdir(out) else []
+        print("  nsmc continue, %s on seeing %s: exit %d, left %s"
+              % (sig.name, seen, pr.returncode, left))
+        check(not left, "nsmc continue stopped by %s while %s was being written: no "
+              "temporary left (%s)" % (sig.name, seen, left))
+
+
 def case_signals(tmp):
     """Stop requests at the earliest moments, with the mask inherited blocked,
-    and nsmc run killed outright."""
+    nsmc run killed outright, and nsmc continue stopped while it writes."""
     env = env_for(tmp)
+    continue_stopped_while_writing(tmp, env)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         pr = subprocess.Popen([SIM, "--t-end", "2000", "--every", "0.01", "--out", "b.csv"],
                               cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
