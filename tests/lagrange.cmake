@@ -23,27 +23,26 @@ set(NSM_LAG_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
 if(NSM_HAVE_HDF5)
   string(APPEND NSM_LAG_LIBS ":${NSM_HDF5_LIBRARY}")
 endif()
-foreach(method rk4 adaptive taylor)
-  add_test(NAME lagrange.cart_pendulum.${method}
-    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_cart.py
-            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
-            --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
-  set_tests_properties(lagrange.cart_pendulum.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
-endforeach()
+# nsm_lag_check(NAME SCRIPT METHOD...): test lagrange.NAME.METHOD runs
+# tests/lagrange/SCRIPT.py, which builds the model's simulator against the
+# runtime and compares it with its reference, once per method.
+function(nsm_lag_check name script)
+  foreach(method ${ARGN})
+    add_test(NAME lagrange.${name}.${method}
+      COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/${script}.py
+              --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
+              --include ${NSM_SOURCE_DIR}/runtime/include
+              --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
+    set_tests_properties(lagrange.${name}.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
+  endforeach()
+endfunction()
+nsm_lag_check(cart_pendulum check_cart rk4 adaptive taylor)
 # A damped spring pendulum thrown against a wall (tests/lagrange/
 # spring_wall.nsm: M(q) = diag(m, m r^2), a curved gap, a spring, a damper
 # and a torque on the coordinates): its impact's time, normal velocities
 # and impulse against mp.odefun on the hand-written equations, computed by
 # the test, the state at t_end after the impact, and the energy balance.
-foreach(method rk4 adaptive taylor)
-  add_test(NAME lagrange.spring_wall.${method}
-    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_spring.py
-            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
-            --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
-  set_tests_properties(lagrange.spring_wall.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
-endforeach()
+nsm_lag_check(spring_wall check_spring rk4 adaptive taylor)
 # A double pendulum whose lower bob strikes a wall (models/
 # double_pendulum.nsm: M(q) with the off-diagonal m2 l1 l2 cos(a - b), a
 # curved gap) run by rk4, adaptive and taylor against the mpmath reference
@@ -51,36 +50,15 @@ endforeach()
 # 30 digits, the impacts by bisection and Newton's law with M(q) by hand):
 # impact times, angular velocities on both sides of each impact, the
 # states every 0.1 s and the energy balance.
-foreach(method rk4 adaptive taylor)
-  add_test(NAME lagrange.double_pendulum.${method}
-    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_double.py
-            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
-            --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
-  set_tests_properties(lagrange.double_pendulum.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
-endforeach()
+nsm_lag_check(double_pendulum check_double rk4 adaptive taylor)
 # Friction with M(q): a cart on a rough floor carrying a pendulum
 # (models/cart_friction.nsm, the friction's normal force the held floor's
 # contact force) run by rk4 and adaptive against the mpmath reference
 # tests/reference/cart_friction.py: every stick and slip instant, the
 # states every 0.1 s, the friction work and the energy balance.
-foreach(method rk4 adaptive)
-  add_test(NAME lagrange.cart_friction.${method}
-    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_friction.py
-            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
-            --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
-  set_tests_properties(lagrange.cart_friction.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
-endforeach()
+nsm_lag_check(cart_friction check_friction rk4 adaptive)
 # A frictional impact with M(q): the cart and pendulum dropped on the
 # rough floor (tests/lagrange/cart_drop.nsm), each impact's normal and
 # tangential impulses and the velocities after it against the closed form
 # of the impulse problem with M(q) at the impact configuration.
-foreach(method rk4 adaptive)
-  add_test(NAME lagrange.cart_drop.${method}
-    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/check_drop.py
-            --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
-            --include ${NSM_SOURCE_DIR}/runtime/include
-            --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
-  set_tests_properties(lagrange.cart_drop.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
-endforeach()
+nsm_lag_check(cart_drop check_drop rk4 adaptive)
