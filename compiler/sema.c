@@ -3194,9 +3194,7 @@ static void lagrangian_checks(Sema *s)
 }
 
 /* The method of a Lagrangian model: adaptive (the default), taylor or rk4;
- * exact needs a linear model, and taylor does not take friction in these
- * models yet (its series of the stuck and slipping forces use the
- * diagonal mass). */
+ * exact needs a linear model (its mass matrix is constant). */
 static void lagrangian_method(Sema *s)
 {
     Model *m = s->m;
@@ -3204,12 +3202,6 @@ static void lagrangian_method(Sema *s)
         return;
     if (!s->method_set) {
         m->method = METHOD_ADAPTIVE;
-        return;
-    }
-    if (m->method == METHOD_TAYLOR && m->n_frictions > 0) {
-        diag_error(s->diag, s->method_loc, "method 'taylor' does not take friction in a model "
-                   "written by its energies yet (friction '%s'): use method = adaptive (the "
-                   "default here) or rk4", m->frictions[0].name);
         return;
     }
     if (m->method == METHOD_EXACT)

@@ -53,12 +53,14 @@ nsm_lag_check(spring_wall check_spring rk4 adaptive taylor)
 nsm_lag_check(double_pendulum check_double rk4 adaptive taylor)
 # Friction with M(q): a cart on a rough floor carrying a pendulum
 # (models/cart_friction.nsm, the friction's normal force the held floor's
-# contact force) run by rk4 and adaptive against the mpmath reference
-# tests/reference/cart_friction.py: every stick and slip instant, the
-# states every 0.1 s, the friction work and the energy balance.
-nsm_lag_check(cart_friction check_friction rk4 adaptive)
+# contact force) run by rk4, adaptive and taylor against the mpmath
+# reference tests/reference/cart_friction.py: every stick and slip
+# instant, the states every 0.1 s, the friction work and the energy
+# balance; taylor (the stuck and slipping forces in the order-k problem
+# with M_0's factor) to the issue's targets, 1e-12 s, 1e-10, 1e-10.
+nsm_lag_check(cart_friction check_friction rk4 adaptive taylor)
 # A frictional impact with M(q): the cart and pendulum dropped on the
 # rough floor (tests/lagrange/cart_drop.nsm), each impact's normal and
 # tangential impulses and the velocities after it against the closed form
 # of the impulse problem with M(q) at the impact configuration.
-nsm_lag_check(cart_drop check_drop rk4 adaptive)
+nsm_lag_check(cart_drop check_drop rk4 adaptive taylor)

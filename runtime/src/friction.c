@@ -972,19 +972,6 @@ void rt_fric_reset(nsm_sim *s)
     }
 }
 
-/* The methods that take friction: taylor does not expand the stick and
-** slip problems with a mass matrix M(q) yet (a model written by its
-** energies with friction element k runs with rk4 or adaptive), so a run
-** that asks for it stops before its first step. */
-int rt_fric_check_method(nsm_sim *s)
-{
-    if (!s->nf || !rt_mass_dense(s) || s->set.method != NSM_METHOD_TAYLOR)
-        return NSM_OK;
-    return rt_fail(s, NSM_EMETHOD, -1, "method taylor does not take friction in a model "
-                   "written by its energies yet (friction '%s'): use --method adaptive or rk4",
-                   s->m->frictions[0].name);
-}
-
 /* Check the friction tables the setup filled: 0, or a message in s->msg
 ** and NSM_EMODEL. */
 int rt_fric_validate(nsm_sim *s)

@@ -604,7 +604,6 @@ int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *h
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
 int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping);
 void rt_fric_tail_project(nsm_sim *s, int j, int k);
-int rt_fric_check_method(nsm_sim *s);
 void rt_fric_resolved(nsm_sim *s, int j);
 int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg);
 int rt_fric_transition(nsm_sim *s, int j);

@@ -482,8 +482,6 @@ static int keeps_energy(const nsm_sim *s)
 int rt_run_check(nsm_sim *s, double t_end)
 {
     int rc;
-    if ((rc = rt_fric_check_method(s)))
-        return rc;
     if (s->set.method == NSM_METHOD_EXACT && rt_mass_dense(s))
         return rt_fail(s, NSM_EMETHOD, -1, "method exact does not take a model written by its "
                        "energies (its mass matrix depends on the configuration): use --method "

@@ -16,7 +16,7 @@ c0 = -(1 + e) u_n / G_nn, else sliding P_T = -s mu P_N with
 P_N (G_nn - s mu G_nt) = -(1 + e) u_n.  Computed in mpmath (30 digits).
 
 usage: check_drop.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
-                     [--cflags="FLAGS"] --method rk4|adaptive
+                     [--cflags="FLAGS"] --method rk4|adaptive|taylor
 
 Checks at both impacts: the normal impulse of the event log and the
 element's tangential impulse, the velocities after the impact (the
@@ -79,7 +79,7 @@ def main():
         ap.add_argument(k, required=True)
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--method", required=True, choices=["rk4", "adaptive"])
+    ap.add_argument("--method", required=True, choices=["rk4", "adaptive", "taylor"])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
         c, exe = os.path.join(work, "cart_drop.c"), os.path.join(work, "cart_drop")

@@ -8,7 +8,7 @@ the stuck and slipping phases integrated separately by mp.odefun at 30
 digits, stick and slip instants by root-finding).
 
 usage: check_friction.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
-                         [--cflags="FLAGS"] --method rk4|adaptive
+                         [--cflags="FLAGS"] --method rk4|adaptive|taylor
 
 Checks, with the method's tolerances (TOL):
 - the friction element's stick and slip records, in the reference's order,
@@ -31,7 +31,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 REF = os.path.join(ROOT, "tests", "reference", "data", "cart_friction")
 # method: (simulator options, event s, sample abs, work rel, balance)
 TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-9, 1e-10),
-       "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-7, 1e-8)}
+       "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-7, 1e-8),
+       "taylor": ([], 1e-12, 1e-10, 1e-10, 1e-10)}
 FAILS = []
 
 
