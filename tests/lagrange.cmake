@@ -23,15 +23,17 @@ set(NSM_LAG_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
 if(NSM_HAVE_HDF5)
   string(APPEND NSM_LAG_LIBS ":${NSM_HDF5_LIBRARY}")
 endif()
-# nsm_lag_check(NAME SCRIPT METHOD...): test lagrange.NAME.METHOD runs
-# tests/lagrange/SCRIPT.py, which builds the model's simulator against the
-# runtime and compares it with its reference, once per method.
+# nsm_lag_check(NAME SCRIPT METHOD... [ARGS ARG...]): test
+# lagrange.NAME.METHOD runs tests/lagrange/SCRIPT.py (with ARGS), which
+# builds the model's simulator against the runtime and compares it with its
+# reference, once per method.
 function(nsm_lag_check name script)
-  foreach(method ${ARGN})
+  cmake_parse_arguments(PARSE_ARGV 2 L "" "" "ARGS")
+  foreach(method ${L_UNPARSED_ARGUMENTS})
     add_test(NAME lagrange.${name}.${method}
       COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/lagrange/${script}.py
               --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_LAG_LIBS}
-              --include ${NSM_SOURCE_DIR}/runtime/include
+              --include ${NSM_SOURCE_DIR}/runtime/include ${L_ARGS}
               --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_LAG_CFLAGS}" --method ${method})
     set_tests_properties(lagrange.${name}.${method} PROPERTIES LABELS lagrange TIMEOUT 600)
   endforeach()
@@ -59,6 +61,16 @@ nsm_lag_check(double_pendulum check_double rk4 adaptive taylor)
 # balance; taylor (the stuck and slipping forces in the order-k problem
 # with M_0's factor) to the issue's targets, 1e-12 s, 1e-10, 1e-10.
 nsm_lag_check(cart_friction check_friction rk4 adaptive taylor)
+# A slip with a coefficient of the configuration: a pendulum on a sprung
+# cart whose bob brushes a rough plate (tests/lagrange/brush_pendulum.nsm,
+# slip C' + l cos(th) th', a constant normal force, no gap) run by rk4,
+# adaptive and taylor against the mpmath reference tests/reference/
+# brush_pendulum.py: the stick, slip and reversal instants, the states
+# every 0.1 s, the friction work (integrated, and the summary's line for
+# the element) and the energy balance.  The model has curved slips and no
+# gap: rt_nl_rates (nonlin.c) once called the missing gap function there
+# and crashed, under every method.
+nsm_lag_check(brush_pendulum check_friction rk4 adaptive taylor ARGS --case brush_pendulum)
 # A frictional impact with M(q): the cart and pendulum dropped on the
 # rough floor (tests/lagrange/cart_drop.nsm), each impact's normal and
 # tangential impulses and the velocities after it against the closed form

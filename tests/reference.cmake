@@ -6,7 +6,7 @@ set(NSM_REFERENCE_CASES
   sdnd101 zeno_ball bouncing_ball impacting_oscillator ball_two_contacts e1_thousand
   coulomb_oscillator belt_friction friction_two_mass sliding_block
   rotating_ball disc_incline disc_walls disc_corner vibrating_table cart_pendulum
-  double_pendulum cart_friction)
+  double_pendulum cart_friction brush_pendulum)
 foreach(case ${NSM_REFERENCE_CASES})
   add_test(NAME reference_${case}
     COMMAND ${NSM_PYTHON} -B tests/reference/${case}.py --check
@@ -21,7 +21,10 @@ set_tests_properties(reference_coulomb_oscillator reference_belt_friction
 # mp.odefun (tests/reference/cart_pendulum.py): about a minute of CPU.
 # So does the double pendulum against a wall (tests/reference/
 # double_pendulum.py): about 70 s of CPU.
-set_tests_properties(reference_cart_pendulum reference_double_pendulum reference_cart_friction PROPERTIES TIMEOUT 900)
+# The pendulum whose bob brushes a plate (tests/reference/brush_pendulum.py)
+# too: about a minute of CPU.
+set_tests_properties(reference_cart_pendulum reference_double_pendulum reference_cart_friction
+  reference_brush_pendulum PROPERTIES TIMEOUT 900)
 # Bodies in space (issue 24): the tippe top's series integration, the super
 # ball's impacts and the rolling sphere's onset check their own algebra
 # (tests/reference/tippe_top.py, super_ball.py, rolling_sphere.py); nsm has

@@ -220,7 +220,14 @@ double rt_nl_curv_of(const nsm_sim *s, int j)
 ** v^T (dw_k/dx) v (0 unless its coefficients depend on the positions). */
 double rt_nl_slip_curv(const nsm_sim *s, int k)
 {
-    return s->nl && s->m->fric_curved && s->m->fric_curved[k] ? s->nl->fcurv[k] : 0;
+    return rt_nl_slip_curved(s, k) ? s->nl->fcurv[k] : 0;
+}
+
+/* Is friction element k's slip curved (its row w_k(x) taken at each
+** state by rt_nl_at)? */
+int rt_nl_slip_curved(const nsm_sim *s, int k)
+{
+    return s->nl && s->m->fric_curved && s->m->fric_curved[k];
 }
 
 /* Add the state-dependent forces at (t, y) to f (n values). */

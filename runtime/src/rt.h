@@ -367,6 +367,7 @@ void rt_nl_forget(nsm_sim *s);
 void rt_nl_curv(const nsm_sim *s, double *hdd);
 double rt_nl_curv_of(const nsm_sim *s, int j);
 int rt_nl_gap_curved(const nsm_sim *s, int j);
+int rt_nl_slip_curved(const nsm_sim *s, int k);
 double rt_nl_slip_curv(const nsm_sim *s, int k);
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);
@@ -598,6 +599,7 @@ void rt_fricstat_free(nsm_sim *s);
 void rt_fricstat_reset(nsm_sim *s);
 void rt_fricstat_change(nsm_sim *s, int k, int kind);
 void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW);
+int rt_fricstat_rest(nsm_sim *s, double dD);
 
 /* friction.c: the friction elements' transitions (stick, slip, impulses) */
 int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled);

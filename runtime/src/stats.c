@@ -384,6 +384,9 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         rt_surface_step(s, t1, Y1, &sw);
     fw += sw;
     double dD = Y1[2 * n] - s->y[2 * n] - fd, dW = Y1[2 * n + 1] - s->y[2 * n + 1] - fw;
+    int which;
+    if (s->nf && dD != 0 && !dissipators(s, s->mode, &which) && rt_fricstat_rest(s, dD))
+        dD = 0;             /* friction's alone: its lines add up to the integrated state */
     if (h > 0)
         split_step(s, h, t1, Y1, dD, dW);
     else

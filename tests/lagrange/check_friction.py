@@ -1,21 +1,28 @@
 #!/usr/bin/env python3
-"""A cart on a rough floor carrying a pendulum (models/cart_friction.nsm: a
-model written by its energies, M(q) depends on the angle, the friction's
-normal force is the held floor's contact force) against the independent
-mpmath reference tests/reference/cart_friction.py (its committed data,
-tests/reference/data/cart_friction.*.csv: the hand-written equations of
-the stuck and slipping phases integrated separately by mp.odefun at 30
-digits, stick and slip instants by root-finding).
+"""Friction in models written by their energies against independent mpmath
+references (their committed data, tests/reference/data/CASE.*.csv: the
+hand-written equations of the stuck and slipping phases integrated
+separately by mp.odefun at 30 digits, stick and slip instants by
+root-finding).  Two cases (--case):
+- cart_friction: a cart on a rough floor carrying a pendulum
+  (models/cart_friction.nsm: M(q) depends on the angle, the friction's
+  normal force is the held floor's contact force; reference
+  tests/reference/cart_friction.py);
+- brush_pendulum: a pendulum on a sprung cart whose bob brushes a rough
+  plate (tests/lagrange/brush_pendulum.nsm: the slip velocity
+  C' + l cos(th) th' has a coefficient of the angle, the normal force is
+  constant, and there is no gap; reference tests/reference/brush_pendulum.py).
 
 usage: check_friction.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
-                         [--cflags="FLAGS"] --method rk4|adaptive|taylor
+                         [--cflags="FLAGS"] [--case CASE] --method rk4|adaptive|taylor
 
 Checks, with the method's tolerances (TOL):
-- the friction element's stick and slip records, in the reference's order,
-  each at the reference's instant;
-- the states every 0.1 s (the cart's height held at 0);
-- the energy dissipated by friction at t_end (the audit's integrated
-  dissipation, the output column energy.dissipated) against the reference's quadrature of mu N |x'|;
+- the friction element's stick, slip and reversal records, in the
+  reference's order, each at the reference's instant;
+- the states every 0.1 s (cart_friction: the cart's height held at 0);
+- the energy dissipated by friction at t_end against the reference's
+  quadrature of mu N |u|: the audit's integrated dissipation (the output
+  column energy.dissipated) and the summary's line for the element;
 - the energy balance (T = 1/2 v^T M(q) v, V(q), the friction work) closing.
 """
 import argparse
@@ -28,7 +35,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-REF = os.path.join(ROOT, "tests", "reference", "data", "cart_friction")
+DATA = os.path.join(ROOT, "tests", "reference", "data")
+# case: (model, whether the model has the floor's height Y to check)
+CASES = {"cart_friction": (os.path.join(ROOT, "models", "cart_friction.nsm"), True),
+         "brush_pendulum": (os.path.join(HERE, "brush_pendulum.nsm"), False)}
 # method: (simulator options, event s, sample abs, work rel, balance)
 TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-9, 1e-10),
        "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-7, 1e-8),
@@ -48,26 +58,28 @@ def read(path):
 
 
 def build(a, work):
-    c = os.path.join(work, "cart_friction.c")
-    subprocess.run([a.nsmc, os.path.join(ROOT, "models", "cart_friction.nsm"), "-o", c], check=True)
-    exe = os.path.join(work, "cart_friction")
+    c = os.path.join(work, a.case + ".c")
+    subprocess.run([a.nsmc, CASES[a.case][0], "-o", c], check=True)
+    exe = os.path.join(work, a.case)
     subprocess.run([a.cc] + a.cflags.split() + [c, "-I", a.include] + a.lib.split(os.pathsep) +
                    ["-lm", "-o", exe], check=True)
     return exe
 
 
 def simulate(exe, opts, work):
-    """Events, the trajectory every 0.1 s, the dissipated energy and the
-    balance's error relative to the largest energy."""
+    """Events, the trajectory every 0.1 s, the dissipated energy (the
+    integrated one, and the summary's line of element F) and the balance's
+    error relative to the largest energy."""
     ev, out = os.path.join(work, "ev.csv"), os.path.join(work, "out.csv")
     p = subprocess.run([exe, "--events", ev, "--out", out, "--every", "0.1", "--summary"] + opts,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         sys.exit("simulator failed: " + p.stderr)
     m = re.search(r"relative to the largest energy\s+(\S+)", p.stdout)
+    f = re.search(r"\n\s+friction F\s+(\S+) J", p.stdout)
     rows = read(out)
     return (read(ev), rows, float(rows[-1]["energy.dissipated"]),
-            float(m.group(1)) if m else float("inf"))
+            float(f.group(1)) if f else float("nan"), float(m.group(1)) if m else float("inf"))
 
 
 def main():
@@ -77,13 +89,16 @@ def main():
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--cflags", default="-O2")
     ap.add_argument("--method", required=True, choices=sorted(TOL))
+    ap.add_argument("--case", default="cart_friction", choices=sorted(CASES))
     a = ap.parse_args()
     opts, et, st, wt, bt = TOL[a.method]
-    ref_ev = read(REF + ".events.csv")
-    ref_sa = read(REF + ".samples.csv")
+    ref_ev = read(os.path.join(DATA, a.case + ".events.csv"))
+    ref_sa = read(os.path.join(DATA, a.case + ".samples.csv"))
     with tempfile.TemporaryDirectory() as work:
-        events, traj, dissipated, bal = simulate(build(a, work), ["--method", a.method] + opts, work)
-    fric = [e for e in events if e["contact"] == "F" and float(e["t"]) > 0]
+        events, traj, dissipated, line, bal = simulate(build(a, work),
+                                                       ["--method", a.method] + opts, work)
+    t_first = float(ref_ev[0]["t"])     # the reference's first record: a slip at 0, or later
+    fric = [e for e in events if e["contact"] == "F" and float(e["t"]) >= t_first]
     check([e["kind"] for e in fric] == [r["kind"] for r in ref_ev],
           "stick and slip sequence %s (reference %s)"
           % (" ".join(e["kind"] for e in fric), " ".join(r["kind"] for r in ref_ev)))
@@ -102,12 +117,17 @@ def main():
         s = s[-1]
         for col in ("C.x", "th.phi", "C.v", "th.omega"):
             worst = max(worst, abs(s[col] - float(r[col])) / max(1.0, abs(float(r[col]))))
-        height = max(height, abs(s["Y.x"]), abs(s["Y.v"]))
+        if CASES[a.case][1]:
+            height = max(height, abs(s["Y.x"]), abs(s["Y.v"]))
     check(worst <= st, "states at the reference's samples within %.3g (worst %.3g)" % (st, worst))
-    check(height <= st, "the cart held on the floor (largest |Y|, |Y'| %.3g)" % height)
+    if CASES[a.case][1]:
+        check(height <= st, "the cart held on the floor (largest |Y|, |Y'| %.3g)" % height)
     wref = float(ref_sa[-1]["work"])
     check(abs(dissipated - wref) <= wt * wref, "friction work %.15g J (reference %.15g J, "
           "relative error %.3g)" % (dissipated, wref, (dissipated - wref) / wref))
+    lt = max(wt, 1e-8)      # the summary prints 9 digits
+    check(abs(line - wref) <= lt * wref, "the summary's friction F line %.9g J (reference "
+          "%.15g J, relative error %.3g)" % (line, wref, (line - wref) / wref))
     check(bal <= bt, "energy balance %.3g of the largest energy (at most %.3g)" % (bal, bt))
     if FAILS:
         sys.exit("%d check(s) failed" % len(FAILS))
