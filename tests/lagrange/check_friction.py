@@ -27,6 +27,7 @@ Checks, with the method's tolerances (TOL):
 """
 import argparse
 import csv
+import math
 import os
 import re
 import subprocess
@@ -36,9 +37,13 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(ROOT, "tests", "reference", "data")
-# case: (model, whether the model has the floor's height Y to check)
-CASES = {"cart_friction": (os.path.join(ROOT, "models", "cart_friction.nsm"), True),
-         "brush_pendulum": (os.path.join(HERE, "brush_pendulum.nsm"), False)}
+# case: (model, whether the model has the floor's height Y to check, the
+# kinetic energy's coefficients (A, B, D) written by hand:
+# T = 1/2 A C'^2 + B cos(th) C' th' + 1/2 D th'^2 with the cart on the floor)
+CASES = {"cart_friction": (os.path.join(ROOT, "models", "cart_friction.nsm"), True,
+                           (2.5, 0.5 * 0.4, 0.5 * 0.4 ** 2)),
+         "brush_pendulum": (os.path.join(HERE, "brush_pendulum.nsm"), False,
+                            (1.5, 0.5 * 0.5, 0.5 * 0.5 ** 2))}
 # method: (simulator options, event s, sample abs, work rel, balance)
 TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-9, 1e-10),
        "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-7, 1e-8),
@@ -77,9 +82,11 @@ def simulate(exe, opts, work):
         sys.exit("simulator failed: " + p.stderr)
     m = re.search(r"relative to the largest energy\s+(\S+)", p.stdout)
     f = re.search(r"\n\s+friction F\s+(\S+) J", p.stdout)
+    k = re.search(r"\n\s+kinetic\s+(\S+) J", p.stdout)
     rows = read(out)
     return (read(ev), rows, float(rows[-1]["energy.dissipated"]),
-            float(f.group(1)) if f else float("nan"), float(m.group(1)) if m else float("inf"))
+            float(f.group(1)) if f else float("nan"), float(m.group(1)) if m else float("inf"),
+            float(k.group(1)) if k else float("nan"))
 
 
 def main():
@@ -95,8 +102,8 @@ def main():
     ref_ev = read(os.path.join(DATA, a.case + ".events.csv"))
     ref_sa = read(os.path.join(DATA, a.case + ".samples.csv"))
     with tempfile.TemporaryDirectory() as work:
-        events, traj, dissipated, line, bal = simulate(build(a, work),
-                                                       ["--method", a.method] + opts, work)
+        events, traj, dissipated, line, bal, kin = simulate(build(a, work),
+                                                            ["--method", a.method] + opts, work)
     t_first = float(ref_ev[0]["t"])     # the reference's first record: a slip at 0, or later
     fric = [e for e in events if e["contact"] == "F" and float(e["t"]) >= t_first]
     check([e["kind"] for e in fric] == [r["kind"] for r in ref_ev],
@@ -128,6 +135,15 @@ def main():
     lt = max(wt, 1e-8)      # the summary prints 9 digits
     check(abs(line - wref) <= lt * wref, "the summary's friction F line %.9g J (reference "
           "%.15g J, relative error %.3g)" % (line, wref, (line - wref) / wref))
+    # the summary's kinetic energy at t_end: 1/2 v^T M(q) v, not the unit
+    # masses of the diagonal table, against T written by hand at the
+    # reference's last sample
+    A, B, D = CASES[a.case][2]
+    r = {k: float(v) for k, v in ref_sa[-1].items()}
+    tref = (A * r["C.v"] ** 2 / 2 + B * math.cos(r["th.phi"]) * r["C.v"] * r["th.omega"] +
+            D * r["th.omega"] ** 2 / 2)
+    check(abs(kin - tref) <= max(st, 1e-8) * tref, "the summary's kinetic energy %.9g J at t = %s s "
+          "(1/2 v^T M(q) v by hand %.15g J)" % (kin, ref_sa[-1]["t"], tref))
     check(bal <= bt, "energy balance %.3g of the largest energy (at most %.3g)" % (bal, bt))
     if FAILS:
         sys.exit("%d check(s) failed" % len(FAILS))
