@@ -26,7 +26,12 @@
 ** accelerations solve M_0 a_k = F_k + h_k - sum_{j>=1} M_j a_{k-j} + (the
 ** constraints' forces), the Cauchy product of M(q(t)) a(t) = h + Q at
 ** order k, with M_0 = M(q(t0)) factored once per step by the mass
-** operator (massmat.c) and every M^-1 above that factor's solve.
+** operator (massmat.c) and every M^-1 above that factor's solve.  Its
+** friction takes the same paths as any model's: the slipping elements'
+** forces onto F_k (fric_slip_k, or in a held gap's force direction,
+** cons_dir), the stuck elements' rows among the constraints (cons_k), so
+** that their multipliers and the stick and slip event series come from
+** M_0's factor too (theory.md section 18).
 **
 ** A penalty law with a non-integer exponent has no series where its
 ** penetration is 0 (p^a at p = 0, the instants of engagement and release):
