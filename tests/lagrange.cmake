@@ -76,3 +76,9 @@ nsm_lag_check(brush_pendulum check_friction rk4 adaptive taylor ARGS --case brus
 # tangential impulses and the velocities after it against the closed form
 # of the impulse problem with M(q) at the impact configuration.
 nsm_lag_check(cart_drop check_drop rk4 adaptive taylor)
+# The summary's work per coordinate and per `force` statement when the
+# forces depend on the state (tests/lagrange/work_split.nsm: a cubic force
+# on the cart, a torque -b sin(th) on the pendulum) against the closed
+# forms of their potentials at the final state; the lines were 0 and the
+# work all "other" before (stats.c took only the time-dependent forces).
+nsm_lag_check(work_split check_split rk4 adaptive taylor)

@@ -205,6 +205,48 @@ static void share_work(double *acc, const double *q, int cnt, double dW, double 
         acc[k] += q[k] + (dW - sum) * fabs(q[k]) / mag;
 }
 
+/* The applied forces on every body (coordinate) at the fraction x of the
+** step from (s->t, s->y) to (t1 = s->t + h, Y1), velocities v there: the
+** time-dependent ones (force) and the state-dependent ones (nl_force, at
+** the positions of the step's cubic Hermite interpolant from the ends'
+** positions and velocities, a0 and st->a1).  Without the latter the per-body
+** shares of a nonlinear model's work were 0 and all of it "other". */
+static void body_forces(nsm_sim *s, double h, double x, const double *Y1, const double *a0,
+                        const double *v, double *f)
+{
+    int n = s->n;
+    double t = s->t + x * h, y[2 * n];
+    memset(f, 0, sizeof(double) * (size_t)n);
+    if (s->m->force)
+        s->m->force(t, s->sw, s->p, s->c, f);
+    if (!s->m->nl_force)
+        return;
+    hermite_v(n, s->y, a0, Y1, s->st->a1, h, x, y);
+    memcpy(y + n, v, sizeof(double) * (size_t)n);
+    s->m->nl_force(t, y, s->sw, s->p, s->c, f);
+}
+
+/* Whether every `force` statement acts on a body no other statement acts
+** on: each statement's work is then its body's (state-dependent statements
+** have no value of their own in the table, only nl_force's sum per body). */
+static int forces_alone(const nsm_sim *s)
+{
+    const nsm_model *m = s->m;
+    for (int k = 0; k < m->n_forces; k++)
+        for (int q = k + 1; q < m->n_forces; q++)
+            if (m->forces[k].body == m->forces[q].body)
+                return 0;
+    return 1;
+}
+
+/* Whether the statements' works can be told apart (nsm_sim_force_work):
+** always for time-dependent forces (force_terms), for state-dependent
+** ones when each acts on a body of its own. */
+static int forces_split(const nsm_sim *s)
+{
+    return !s->m->nl_force || forces_alone(s);
+}
+
 /* Share the step's increments of dissipated energy (dD) and injected work
 ** (dW) among the dampers, the bodies and the force statements. */
 static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double dD, double dW)
@@ -212,8 +254,10 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     RtStats *st = s->st;
     int n = s->n, ns = s->m->n_springs, g = s->g, nf = st->nf, which = -1;
     int nd = dissipators(s, s->mode, &which);
-    int need_d = nd > 1 && dD != 0, need_b = n > 1 && dW != 0 && s->m->force;
-    int need_f = nf > 1 && dW != 0, need_w = need_b || need_f;
+    int need_d = nd > 1 && dD != 0;
+    int by_body = nf > 1 && s->m->nl_force && forces_alone(s);   /* fwork from work */
+    int need_b = n > 1 && dW != 0 && (s->m->force || s->m->nl_force || by_body);
+    int need_f = nf > 1 && dW != 0 && !s->m->nl_force, need_w = need_b || need_f;
     if (nd == 1) {
         if (which < ns)
             st->damper[which] += dD;
@@ -228,7 +272,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
         st->other_w += dW;
     if (nf == 1)
         st->fwork[0] += dW;
-    else if (nf > 1 && !need_f)
+    else if (nf > 1 && !need_f && !(by_body && need_b))
         st->other_f += dW;
     if (!need_d && !need_w)
         return;
@@ -272,7 +316,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
             }
         }
         if (need_b) {
-            s->m->force(s->t + gl_x[q] * h, s->sw, s->p, s->c, st->f);
+            body_forces(s, h, gl_x[q], Y1, a0, v, st->f);
             for (int i = 0; i < n; i++)
                 qw[i] += wq * st->f[i] * v[i];
         }
@@ -295,8 +339,17 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
             st->other_d += dD;
         }
     }
-    if (need_b)
+    if (need_b && by_body) {
+        double before[n];
+        memcpy(before, st->work, sizeof before);
         share_work(st->work, qw, n, dW, &st->other_w);
+        for (int k = 0; k < nf; k++) {
+            int b = s->m->forces[k].body;
+            st->fwork[k] += st->work[b] - before[b];
+        }
+    } else if (need_b) {
+        share_work(st->work, qw, n, dW, &st->other_w);
+    }
     if (need_f)
         share_work(st->fwork, st->qf, nf, dW, &st->other_f);
 }
@@ -563,10 +616,14 @@ int nsm_sim_gap_row(const nsm_sim *s, int j, double *w, double *d, double *h)
 }
 
 /* Work done so far by force statement k (model->forces[k]), or for k = -1
-** the part of the injected work no statement could be given. */
+** the part of the injected work no statement could be given.  NSM_EINVAL
+** for a statement when the statements' works cannot be told apart
+** (state-dependent statements sharing a body: all of it is k = -1's). */
 int nsm_sim_force_work(const nsm_sim *s, int k, double *w)
 {
     if (!s || !s->st || !w || s->st->partial || s->st->nf == 0 || k < -1 || k >= s->st->nf)
+        return NSM_EINVAL;
+    if (k >= 0 && s->st->nf > 1 && !forces_split(s))
         return NSM_EINVAL;
     *w = k < 0 ? s->st->other_f : s->st->fwork[k];
     return NSM_OK;
