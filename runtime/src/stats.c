@@ -340,13 +340,14 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
         }
     }
     if (need_b && by_body) {
-        double before[n];
+        double before[n], ow = st->other_w;
         memcpy(before, st->work, sizeof before);
         share_work(st->work, qw, n, dW, &st->other_w);
         for (int k = 0; k < nf; k++) {
             int b = s->m->forces[k].body;
             st->fwork[k] += st->work[b] - before[b];
         }
+        st->other_f += st->other_w - ow;    /* what no body could be given */
     } else if (need_b) {
         share_work(st->work, qw, n, dW, &st->other_w);
     }
