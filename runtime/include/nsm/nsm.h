@@ -216,7 +216,9 @@ double nsm_sim_damper_energy(const nsm_sim *sim, int k);
 double nsm_sim_body_work(const nsm_sim *sim, int i);
 /* Kinetic energy 1/2 m_i v_i^2 of body i now: for a planar body's
  * coordinates (model->planar) the translation along x and y and the
- * rotation 1/2 th omega^2.  NAN for an index out of range. */
+ * rotation 1/2 th omega^2.  NAN for an index out of range, and for a
+ * model written by its energies (1/2 v^T M(q) v couples the coordinates:
+ * the audit's kinetic is the whole). */
 double nsm_sim_body_kinetic(const nsm_sim *sim, int i);
 /* The line of wall k (model->walls[k]) with the parameters of the run:
  * nx x + ny y = c, (nx, ny) its unit normal towards its disc's side, and
@@ -265,7 +267,9 @@ int nsm_sim_friction_stats(const nsm_sim *sim, int k, nsm_friction_stats *st);
  * split like nsm_sim_body_work, the shares of all statements adding up to
  * the injected work; k = -1 gives the part no statement could be given
  * (normally 0).  NSM_EINVAL when the model lists no force statements
- * (n_forces = 0, a table from before they were listed) or k is out of range. */
+ * (n_forces = 0, a table from before they were listed) or k is out of range,
+ * and for k >= 0 when a statement that depends on the state shares its body
+ * with another (their works cannot be told apart: all of it is k = -1's). */
 int nsm_sim_force_work(const nsm_sim *sim, int k, double *work);
 
 /* Poincare sections (see docs/studies.md): besides samples and events, a
