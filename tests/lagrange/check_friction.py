@@ -18,70 +18,35 @@ Checks, with the method's tolerances (TOL):
   dissipation, the output column energy.dissipated) against the reference's quadrature of mu N |x'|;
 - the energy balance (T = 1/2 v^T M(q) v, V(q), the friction work) closing.
 """
-import argparse
-import csv
 import os
-import re
-import subprocess
-import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-REF = os.path.join(ROOT, "tests", "reference", "data", "cart_friction")
+import lagcheck as lc
+from lagcheck import check
+
+REF = os.path.join(lc.REF_DATA, "cart_friction")
 # method: (simulator options, event s, sample abs, work rel, balance)
 TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-9, 1e-10),
        "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-7, 1e-8)}
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
-
-
-def read(path):
-    with open(path) as f:
-        return [{k.split(" [")[0]: v for k, v in r.items()} for r in csv.DictReader(f)]
-
-
-def build(a, work):
-    c = os.path.join(work, "cart_friction.c")
-    subprocess.run([a.nsmc, os.path.join(ROOT, "models", "cart_friction.nsm"), "-o", c], check=True)
-    exe = os.path.join(work, "cart_friction")
-    subprocess.run([a.cc] + a.cflags.split() + [c, "-I", a.include] + a.lib.split(os.pathsep) +
-                   ["-lm", "-o", exe], check=True)
-    return exe
 
 
 def simulate(exe, opts, work):
     """Events, the trajectory every 0.1 s, the dissipated energy and the
     balance's error relative to the largest energy."""
     ev, out = os.path.join(work, "ev.csv"), os.path.join(work, "out.csv")
-    p = subprocess.run([exe, "--events", ev, "--out", out, "--every", "0.1", "--summary"] + opts,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        sys.exit("simulator failed: " + p.stderr)
-    m = re.search(r"relative to the largest energy\s+(\S+)", p.stdout)
-    rows = read(out)
-    return (read(ev), rows, float(rows[-1]["energy.dissipated"]),
-            float(m.group(1)) if m else float("inf"))
+    summary = lc.run(exe, ["--events", ev, "--out", out, "--every", "0.1"] + opts)
+    rows = lc.read(out)
+    return lc.read(ev), rows, float(rows[-1]["energy.dissipated"]), lc.balance(summary)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    for k in ("--nsmc", "--include", "--lib"):
-        ap.add_argument(k, required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--method", required=True, choices=sorted(TOL))
-    a = ap.parse_args()
+    a = lc.arguments(TOL)
     opts, et, st, wt, bt = TOL[a.method]
-    ref_ev = read(REF + ".events.csv")
-    ref_sa = read(REF + ".samples.csv")
+    ref_ev = lc.read(REF + ".events.csv")
+    ref_sa = lc.read(REF + ".samples.csv")
     with tempfile.TemporaryDirectory() as work:
-        events, traj, dissipated, bal = simulate(build(a, work), ["--method", a.method] + opts, work)
+        exe = lc.build(a, work, os.path.join(lc.MODELS, "cart_friction.nsm"))
+        events, traj, dissipated, bal = simulate(exe, ["--method", a.method] + opts, work)
     fric = [e for e in events if e["contact"] == "F" and float(e["t"]) > 0]
     check([e["kind"] for e in fric] == [r["kind"] for r in ref_ev],
           "stick and slip sequence %s (reference %s)"
@@ -90,26 +55,15 @@ def main():
         t, tr = float(e["t"]), float(r["t"])
         check(abs(t - tr) <= et, "%s %d at %.17g s (reference %s, error %.3g s)"
               % (e["kind"], k, t, r["t"], t - tr))
-    rows = [{k: float(v) for k, v in r.items()} for r in traj]
-    worst, height = 0.0, 0.0
-    for r in ref_sa:
-        t = float(r["t"])
-        s = [q for q in rows if abs(q["t"] - t) < 1e-12]
-        if not s:
-            check(False, "a trajectory row at t = %g" % t)
-            continue
-        s = s[-1]
-        for col in ("C.x", "th.phi", "C.v", "th.omega"):
-            worst = max(worst, abs(s[col] - float(r[col])) / max(1.0, abs(float(r[col]))))
-        height = max(height, abs(s["Y.x"]), abs(s["Y.v"]))
+    worst, at = lc.sample_error(lc.floats(traj), ref_sa, ("C.x", "th.phi", "C.v", "th.omega"))
+    height = max([max(abs(s["Y.x"]), abs(s["Y.v"])) for s in at] + [0.0])
     check(worst <= st, "states at the reference's samples within %.3g (worst %.3g)" % (st, worst))
     check(height <= st, "the cart held on the floor (largest |Y|, |Y'| %.3g)" % height)
     wref = float(ref_sa[-1]["work"])
     check(abs(dissipated - wref) <= wt * wref, "friction work %.15g J (reference %.15g J, "
           "relative error %.3g)" % (dissipated, wref, (dissipated - wref) / wref))
     check(bal <= bt, "energy balance %.3g of the largest energy (at most %.3g)" % (bal, bt))
-    if FAILS:
-        sys.exit("%d check(s) failed" % len(FAILS))
+    lc.finish()
 
 
 if __name__ == "__main__":
