@@ -756,14 +756,17 @@ static int blame(const Model *m, const Expr *e)
 }
 
 /* One validity check in setup: `if (!(e OP bound)) return k;`, written once
- * for all the elements it covers (a family's masses share one). */
+ * for all the elements it covers (a family's masses share one).  The same
+ * check is the same expression (hash-consed: equal content, equal pointer)
+ * and the same operator text: the operators are compared by content, as two
+ * equal string literals need not be one object (C11 6.4.5p7). */
 static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, const char *name)
 {
     FILE *o = cg->out;
     if (!e)
         return;
     for (int k = 0; k < cg->n_checked; k++)
-        if (cg->checked[k].e == e && cg->checked[k].op == op)
+        if (cg->checked[k].e == e && strcmp(cg->checked[k].op, op) == 0)
             return;
     if (cg->n_checked == cg->cap_checked) {
         cg->cap_checked = cg->cap_checked ? 2 * cg->cap_checked : 16;

@@ -32,6 +32,15 @@ target_link_libraries(test_taylor PRIVATE nsmrt m)
 add_test(NAME runtime.taylor COMMAND test_taylor)
 set_tests_properties(runtime.taylor PROPERTIES LABELS "unit;runtime")
 
+# The locator's shared pieces (locate.c, rt.h): Horner's rule, one loop for
+# the vector and the scalar sums (-0 kept), and the shared bracket with and
+# without a caller's tolerance (the continuation's).
+add_executable(test_locate ${NSM_SOURCE_DIR}/tests/unit/test_locate.c)
+target_include_directories(test_locate PRIVATE ${NSM_SOURCE_DIR}/runtime/src ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_locate PRIVATE nsmrt m)
+add_test(NAME runtime.locate COMMAND test_locate)
+set_tests_properties(runtime.locate PROPERTIES LABELS "unit;runtime")
+
 # The exact method's large-model path (the mode as an operator, modeop.c)
 # against closed forms and against its dense path, forced on a 20-bead
 # chain (tests/unit/beads20.nsm) through the simulation's dense_na.

@@ -92,7 +92,8 @@ double rt_hermite_min(double q0, double d0, double q1, double d1, double h, doub
 ** x: safeguarded Newton when b->newton (f' from fn), else the Illinois
 ** variant of regula falsi; a guess outside the bracket is replaced by its
 ** midpoint, and each evaluation narrows the bracket.  It ends when f is 0,
-** the bracket is below the resolution 4e-16 (scale + x), or the next step
+** the bracket is below the resolution 4e-16 (scale + x) or below b->tol
+** (a caller's own, coarser tolerance; 0 for none), or the next step
 ** is below 1e-16 (scale + x); a Newton step that small while f is still
 ** positive may sit on a kink of f (the force branch of max(gap, k gap +
 ** c gap') vanishes before the gap does), so the search looks just past it
@@ -136,11 +137,12 @@ int rt_bracket(RtBracket *b, rt_bracket_fn fn, void *ud, double x, double *root,
             continue;
         }
         int small = fabs(xn - x) <= 1e-16 * (sc + x);
-        if (small && f > 0 && hi - lo > 4e-16 * (sc + hi)) {
+        int narrow = hi - lo <= fmax(b->tol, 4e-16 * (sc + hi));
+        if (small && f > 0 && !narrow) {
             x += 4e-16 * (sc + x);
             continue;
         }
-        if (f == 0 || hi - lo <= 4e-16 * (sc + hi) || small) {
+        if (f == 0 || narrow || small) {
             *at_root = 1;
             if (b->newton && xn > lo && xn < hi && xn != x) {
                 x = xn;

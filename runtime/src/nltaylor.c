@@ -225,8 +225,8 @@ static double csr_ser(const RtCsr *A, int i, const double *X, int K, int off, in
     return r;
 }
 
-/* Value at x of the polynomial c[0] + c[1] x + ... + c[K] x^K (Horner), in
-** double.  The kernel rt_poly_eval (locate.c) works in long double on
+/* Value at x of the polynomial c[0] + c[1] x + ... + c[K] x^K (Horner's
+** rule, RT_HORNER: the same machine code as its own loop), in double.  The kernel rt_poly_eval (locate.c) works in long double on
 ** long double coefficients; the state's series here are double, and
 ** nlt_eval calls this for every state at every step and event iterate,
 ** where converting each row and computing in extended precision (x87 on
@@ -234,9 +234,8 @@ static double csr_ser(const RtCsr *A, int i, const double *X, int K, int off, in
 ** not carry.  The event searches use rt_poly_eval on their scaled series. */
 static double poly_at(const double *c, int K, double x)
 {
-    double r = c[K];
-    for (int k = K - 1; k >= 0; k--)
-        r = r * x + c[k];
+    double r;
+    RT_HORNER(r, c, 1, K, x);
     return r;
 }
 

@@ -540,6 +540,20 @@ int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, 
 int rt_affine_has_state(const nsm_sim *s, const double *a);
 int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, size_t len);
 
+/* Horner's rule, written once for every coefficient type: r = sum over
+** k = 0..K of c[k stride] x^k, from the top coefficient down (so that
+** coefficients all -0 sum to -0, as their plain sum does).  A macro, so
+** that a double series (nltaylor.c) is summed in double and a long double
+** one (taylor.c) in long double, each by the same loop its own code would
+** compile to; stride > 1 reads one component of a series of vectors.
+** rt_poly_eval (locate.c) is the same rule carrying the slope along. */
+#define RT_HORNER(r, c, stride, K, x)                                   \
+    do {                                                                \
+        (r) = (c)[(size_t)(K) * (size_t)(stride)];                      \
+        for (int rt_k_ = (K) - 1; rt_k_ >= 0; rt_k_--)                  \
+            (r) = (r) * (x) + (c)[(size_t)rt_k_ * (size_t)(stride)];    \
+    } while (0)
+
 /* locate.c: what every event locator shares */
 long double rt_poly_eval(const long double *a, int K, long double x, long double *dp);
 int rt_uf_find(int *parent, int i);
@@ -553,6 +567,7 @@ typedef struct {
     double scale;    /* |t0| of the step: the resolution is 4e-16 (scale + x) */
     int newton;      /* safeguarded Newton on f' (else Illinois) */
     int tight;       /* to the last bit, the zero being hi (time switches) */
+    double tol;      /* a bracket this narrow also ends it (0: the resolution only) */
 } RtBracket;
 int rt_bracket(RtBracket *b, rt_bracket_fn fn, void *ud, double x, double *root, int *at_root);
 

@@ -182,7 +182,7 @@ static int switch_value(void *ud, double x, double *f, double *fd)
 static int switch_land(nsm_sim *s, int k, double a, double fa, double b, double fb, double *ts)
 {
     SwitchFn c = { s, k, fa > 0 ? 1 : -1 };
-    RtBracket br = { a, b, c.sg * fa, c.sg * fb, 0, 0, 1 };
+    RtBracket br = { .lo = a, .hi = b, .flo = c.sg * fa, .fhi = c.sg * fb, .tight = 1 };
     double x = br.flo - br.fhi != 0 ? b - br.fhi * (b - a) / (br.fhi - br.flo) : 0.5 * (a + b);
     int at;
     return rt_bracket(&br, switch_value, &c, x, ts, &at) != NSM_OK;

@@ -974,7 +974,7 @@ int rt_land(nsm_sim *s, rt_event_fn fn, void *ud, double t0, const double *Y0, d
         else
             x = flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi);
     }
-    RtBracket b = { lo, hi, flo, fhi, fabs(t0), 1, 0 };
+    RtBracket b = { .lo = lo, .hi = hi, .flo = flo, .fhi = fhi, .scale = fabs(t0), .newton = 1 };
     if ((rc = rt_bracket(&b, step_fn, &c, x, tau, &at)))
         return rc;
     return at ? NSM_OK : rt_advance(s, t0, Y0, *tau, Ys);

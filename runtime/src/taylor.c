@@ -481,14 +481,17 @@ int rt_taylor_flight_terms(double r, int kmax)
 }
 
 /* Z = sum_{k=0..K} P_k x^k, the series of rt_taylor_terms (K + 1 vectors of
-** na, h = 1) summed at x by Horner's rule, component by component. */
+** na, h = 1) summed at x by Horner's rule, component by component: the
+** runtime's one Horner (RT_HORNER, rt.h) over a vector series: the steps'
+** states and the Zeno tail's flights.  From the top coefficient, so that a
+** component whose coefficients are all -0 sums to -0; at x = 1 the
+** products are exact and the sum is the plain one. */
 void rt_taylor_sum(const long double *P, int na, int K, long double x, long double *Z)
 {
     for (int i = 0; i < na; i++) {
-        long double sum = 0;
-        for (int k = K; k >= 0; k--)
-            sum = sum * x + P[(size_t)k * na + i];
-        Z[i] = sum;
+        long double z;
+        RT_HORNER(z, P + i, na, K, x);
+        Z[i] = z;
     }
 }
 
@@ -726,21 +729,7 @@ void rt_taylor_state(nsm_sim *s, double x, long double *Z)
     }
     if (x != 1)
         taylor_need_terms(s);
-    if (x == 1) {                       /* the step's end: the sum, as Horner's at 1 */
-        for (int i = 0; i < na; i++) {
-            long double sum = T->P[(size_t)K * na + i];
-            for (int k = K - 1; k >= 0; k--)
-                sum += T->P[(size_t)k * na + i];
-            Z[i] = sum;
-        }
-        return;
-    }
-    for (int i = 0; i < na; i++) {
-        long double sum = T->P[(size_t)K * na + i];
-        for (int k = K - 1; k >= 0; k--)
-            sum = sum * x + T->P[(size_t)k * na + i];
-        Z[i] = sum;
-    }
+    rt_taylor_sum(T->P, na, K, x, Z);    /* at the step's end (x = 1): the plain sum */
 }
 
 /* rt_taylor_form on the step's terms as they stand (formed). */
@@ -864,14 +853,16 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
             energy_series(s, T->mi->Qd, T->ed);
             energy_series(s, T->mi->Qw, T->ew);
         }
+        for (int m = 0; m <= K; m++) {  /* the integrals' coefficients e_m / (m + 1) */
+            T->ed[m] /= m + 1;
+            T->ew[m] /= m + 1;
+        }
         T->energy = 1;
     }
-    /* integral over [0, x h] of sum_m e_m (s/h)^m ds = h sum_m e_m x^(m+1)/(m+1) */
-    long double d = 0, w = 0;
-    for (int m = K; m >= 0; m--) {
-        d = d * x + T->ed[m] / (m + 1);
-        w = w * x + T->ew[m] / (m + 1);
-    }
+    /* integral over [0, x h] of sum_m e_m (s/h)^m ds = h x sum_m e_m/(m+1) x^m */
+    long double d, w;
+    RT_HORNER(d, T->ed, 1, K, x);
+    RT_HORNER(w, T->ew, 1, K, x);
     *Ed = (double)(d * x * T->h);
     *Ew = (double)(w * x * T->h);
 }

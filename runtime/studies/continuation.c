@@ -98,19 +98,33 @@ static int cont_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
     return 0;
 }
 
-/* Allocate a point's arrays (one block). */
-static int pt_alloc(const Cont *c, Pt *q)
+/* The doubles of a point's one block: X, Phi, Fp, tau, mre, mim. */
+static size_t pt_size(const Cont *c)
 {
     int n2 = c->n2, N = c->N;
-    double *b = calloc((size_t)(N + n2 * n2 + n2 + N + 2 * n2), sizeof(double));
-    if (!b)
-        return NSM_ENOMEM;
+    return (size_t)(N + n2 * n2 + n2 + N + 2 * n2);
+}
+
+/* Point q's arrays laid out in the block b (pt_size doubles), the one
+** place that knows their order. */
+static void pt_layout(const Cont *c, Pt *q, double *b)
+{
+    int n2 = c->n2, N = c->N;
     q->X = b;
     q->Phi = b + N;
     q->Fp = q->Phi + n2 * n2;
     q->tau = q->Fp + n2;
     q->mre = q->tau + N;
     q->mim = q->mre + n2;
+}
+
+/* Allocate a point's arrays (one block). */
+static int pt_alloc(const Cont *c, Pt *q)
+{
+    double *b = calloc(pt_size(c), sizeof(double));
+    if (!b)
+        return NSM_ENOMEM;
+    pt_layout(c, q, b);
     return NSM_OK;
 }
 
@@ -125,15 +139,9 @@ static void pt_free(Pt *q)
 static void pt_copy(const Cont *c, Pt *b, const Pt *a)
 {
     double *X = b->X;
-    int n2 = c->n2, N = c->N;
-    memcpy(X, a->X, sizeof(double) * (size_t)(N + n2 * n2 + n2 + N + 2 * n2));
+    memcpy(X, a->X, sizeof(double) * pt_size(c));
     *b = *a;
-    b->X = X;
-    b->Phi = X + N;
-    b->Fp = b->Phi + n2 * n2;
-    b->tau = b->Fp + n2;
-    b->mre = b->tau + N;
-    b->mim = b->mre + n2;
+    pt_layout(c, b, X);
 }
 
 /* Set the parameter and return the orbit's period k T(p). */
@@ -476,45 +484,47 @@ static int cont_genuine(const Cont *c, const Pt *q, int k)
     return 0;
 }
 
+/* Test function k along the branch from a, for rt_bracket: the point at
+** arclength x corrected and finished into q, its test function times the
+** sign it has at a (so that it falls through zero). */
+typedef struct {
+    Cont *c;
+    const Pt *a;
+    Pt *q;
+    int k;
+    double sg;
+} TestFn;
+
+/* Test function k, signed, at arclength x (rt_bracket's callback):
+** NSM_ENUMERIC when there is no orbit there. */
+static int cont_test_value(void *ud, double x, double *f, double *fd)
+{
+    TestFn *t = ud;
+    int rc, ok;
+    if ((rc = cont_at(t->c, t->a, x, t->q, &ok)))
+        return rc;
+    if (!ok)
+        return NSM_ENUMERIC;
+    *f = t->sg * t->q->f[t->k];
+    *fd = 0;
+    return NSM_OK;
+}
+
 /* Locate the zero of test function k between a (sig = 0) and b (sig =
-** sb) by the Illinois method on the arclength, to an arclength bracket of
+** sb) by the shared bracket (locate.c: the Illinois method, Dowell and
+** Jarratt, BIT 11, 1971) on the arclength, to an arclength bracket of
 ** 1e-2 tol (the parameter then within tol); the point found goes to q. */
 static int cont_locate(Cont *c, const Pt *a, const Pt *b, double sb, int k, Pt *q)
 {
-    double lo = 0, hi = sb, flo = a->f[k], fhi = b->f[k];
-    int side = 0, rc, ok, have = 0;
-    double tol = 1e-2 * c->o->tol;
-    for (int it = 0; it < 80 && hi - lo > tol; it++) {
-        double x = flo - fhi != 0 ? lo + (hi - lo) * flo / (flo - fhi) : 0.5 * (lo + hi);
-        if (!(x > lo && x < hi))
-            x = 0.5 * (lo + hi);
-        if ((rc = cont_at(c, a, x, q, &ok)))
-            return rc;
-        if (!ok)
-            return NSM_ENUMERIC;
-        have = 1;
-        double f = q->f[k];
-        if (f == 0)
-            break;
-        if ((f > 0) == (flo > 0)) {
-            lo = x, flo = f;
-            if (side == -1)
-                fhi /= 2;
-            side = -1;
-        } else {
-            hi = x, fhi = f;
-            if (side == 1)
-                flo /= 2;
-            side = 1;
-        }
-    }
-    if (!have) {
-        if ((rc = cont_at(c, a, 0.5 * (lo + hi), q, &ok)))
-            return rc;
-        if (!ok)
-            return NSM_ENUMERIC;
-    }
-    return NSM_OK;
+    TestFn t = { c, a, q, k, a->f[k] > 0 ? 1 : -1 };
+    RtBracket br = { .lo = 0, .hi = sb, .flo = t.sg * a->f[k], .fhi = t.sg * b->f[k],
+                     .tol = 1e-2 * c->o->tol };
+    double x = br.flo - br.fhi != 0 ? sb * br.flo / (br.flo - br.fhi) : 0.5 * sb, root, f, fd;
+    int rc, at;
+    if ((rc = rt_bracket(&br, cont_test_value, &t, x, &root, &at)))
+        return rc;
+    /* the 200 iterations spent before the bracket closed: q is elsewhere */
+    return at ? NSM_OK : cont_test_value(&t, root, &f, &fd);
 }
 
 /* Locate the grazing between a (its impact count) and the arclength sb,

@@ -18,15 +18,14 @@ evaluated and must agree to 1e-12 relative.
     check_equations.py --nsmc build/nsmc [--model NAME]
 """
 import argparse
-import os
 import random
 import re
 import subprocess
-import sys
 
 import mpmath as mp
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import lagcheck as lc
+
 FUNCS = {"sin": mp.sin, "cos": mp.cos, "tan": mp.tan, "exp": mp.exp, "log": mp.log,
          "sqrt": mp.sqrt, "pi": mp.pi}
 MEMBER = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
@@ -144,9 +143,7 @@ def close(a, b, what, scale):
 
 
 def check(nsmc, name, rng):
-    path = os.path.join(HERE, name + ".nsm")
-    if not os.path.exists(path):    # a model that runs lives in models/
-        path = os.path.join(HERE, "..", "..", "models", name + ".nsm")
+    path = lc.model_path(name)       # a model that runs lives in models/
     params, coords, kin, pot = source_model(path)
     eqs = nsmc_equations(nsmc, path)
     n = len(coords)

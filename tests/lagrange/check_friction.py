@@ -26,49 +26,25 @@ Checks, with the method's tolerances (TOL):
 - the energy balance (T = 1/2 v^T M(q) v, V(q), the friction work) closing.
 """
 import argparse
-import csv
 import math
 import os
 import re
-import subprocess
-import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-DATA = os.path.join(ROOT, "tests", "reference", "data")
+import lagcheck as lc
+from lagcheck import check
+
 # case: (model, whether the model has the floor's height Y to check, the
 # kinetic energy's coefficients (A, B, D) written by hand:
 # T = 1/2 A C'^2 + B cos(th) C' th' + 1/2 D th'^2 with the cart on the floor)
-CASES = {"cart_friction": (os.path.join(ROOT, "models", "cart_friction.nsm"), True,
+CASES = {"cart_friction": (os.path.join(lc.MODELS, "cart_friction.nsm"), True,
                            (2.5, 0.5 * 0.4, 0.5 * 0.4 ** 2)),
-         "brush_pendulum": (os.path.join(HERE, "brush_pendulum.nsm"), False,
+         "brush_pendulum": (os.path.join(lc.HERE, "brush_pendulum.nsm"), False,
                             (1.5, 0.5 * 0.5, 0.5 * 0.5 ** 2))}
 # method: (simulator options, event s, sample abs, work rel, balance)
 TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-9, 1e-10),
        "rk4": (["--dt", "1e-4"], 1e-9, 1e-8, 1e-7, 1e-8),
        "taylor": ([], 1e-12, 1e-10, 1e-10, 1e-10)}
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
-
-
-def read(path):
-    with open(path) as f:
-        return [{k.split(" [")[0]: v for k, v in r.items()} for r in csv.DictReader(f)]
-
-
-def build(a, work):
-    c = os.path.join(work, a.case + ".c")
-    subprocess.run([a.nsmc, CASES[a.case][0], "-o", c], check=True)
-    exe = os.path.join(work, a.case)
-    subprocess.run([a.cc] + a.cflags.split() + [c, "-I", a.include] + a.lib.split(os.pathsep) +
-                   ["-lm", "-o", exe], check=True)
-    return exe
 
 
 def simulate(exe, opts, work):
@@ -76,20 +52,17 @@ def simulate(exe, opts, work):
     integrated one, and the summary's line of element F) and the balance's
     error relative to the largest energy."""
     ev, out = os.path.join(work, "ev.csv"), os.path.join(work, "out.csv")
-    p = subprocess.run([exe, "--events", ev, "--out", out, "--every", "0.1", "--summary"] + opts,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        sys.exit("simulator failed: " + p.stderr)
-    m = re.search(r"relative to the largest energy\s+(\S+)", p.stdout)
-    f = re.search(r"\n\s+friction F\s+(\S+) J", p.stdout)
-    k = re.search(r"\n\s+kinetic\s+(\S+) J", p.stdout)
-    rows = read(out)
-    return (read(ev), rows, float(rows[-1]["energy.dissipated"]),
-            float(f.group(1)) if f else float("nan"), float(m.group(1)) if m else float("inf"),
+    summary = lc.run(exe, ["--events", ev, "--out", out, "--every", "0.1"] + opts)
+    f = re.search(r"\n\s+friction F\s+(\S+) J", summary)
+    k = re.search(r"\n\s+kinetic\s+(\S+) J", summary)
+    rows = lc.read(out)
+    return (lc.read(ev), rows, float(rows[-1]["energy.dissipated"]),
+            float(f.group(1)) if f else float("nan"), lc.balance(summary),
             float(k.group(1)) if k else float("nan"))
 
 
-def main():
+def arguments():
+    """lagcheck's command line and --case, one of CASES."""
     ap = argparse.ArgumentParser()
     for k in ("--nsmc", "--include", "--lib"):
         ap.add_argument(k, required=True)
@@ -97,13 +70,18 @@ def main():
     ap.add_argument("--cflags", default="-O2")
     ap.add_argument("--method", required=True, choices=sorted(TOL))
     ap.add_argument("--case", default="cart_friction", choices=sorted(CASES))
-    a = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    a = arguments()
     opts, et, st, wt, bt = TOL[a.method]
-    ref_ev = read(os.path.join(DATA, a.case + ".events.csv"))
-    ref_sa = read(os.path.join(DATA, a.case + ".samples.csv"))
+    ref_ev = lc.read(os.path.join(lc.REF_DATA, a.case + ".events.csv"))
+    ref_sa = lc.read(os.path.join(lc.REF_DATA, a.case + ".samples.csv"))
     with tempfile.TemporaryDirectory() as work:
-        events, traj, dissipated, line, bal, kin = simulate(build(a, work),
-                                                            ["--method", a.method] + opts, work)
+        exe = lc.build(a, work, CASES[a.case][0])
+        events, traj, dissipated, line, bal, kin = simulate(exe, ["--method", a.method] + opts,
+                                                            work)
     at0 = float(ref_ev[0]["t"]) == 0    # the reference records a slip at t = 0 (brush_pendulum)
     fric = [e for e in events if e["contact"] == "F" and (float(e["t"]) > 0 or at0)]
     check([e["kind"] for e in fric] == [r["kind"] for r in ref_ev],
@@ -113,19 +91,10 @@ def main():
         t, tr = float(e["t"]), float(r["t"])
         check(abs(t - tr) <= et, "%s %d at %.17g s (reference %s, error %.3g s)"
               % (e["kind"], k, t, r["t"], t - tr))
-    rows = [{k: float(v) for k, v in r.items()} for r in traj]
-    worst, height = 0.0, 0.0
-    for r in ref_sa:
-        t = float(r["t"])
-        s = [q for q in rows if abs(q["t"] - t) < 1e-12]
-        if not s:
-            check(False, "a trajectory row at t = %g" % t)
-            continue
-        s = s[-1]
-        for col in ("C.x", "th.phi", "C.v", "th.omega"):
-            worst = max(worst, abs(s[col] - float(r[col])) / max(1.0, abs(float(r[col]))))
-        if CASES[a.case][1]:
-            height = max(height, abs(s["Y.x"]), abs(s["Y.v"]))
+    worst, at = lc.sample_error(lc.floats(traj), ref_sa, ("C.x", "th.phi", "C.v", "th.omega"))
+    height = 0.0
+    if CASES[a.case][1]:
+        height = max([max(abs(s["Y.x"]), abs(s["Y.v"])) for s in at] + [0.0])
     check(worst <= st, "states at the reference's samples within %.3g (worst %.3g)" % (st, worst))
     if CASES[a.case][1]:
         check(height <= st, "the cart held on the floor (largest |Y|, |Y'| %.3g)" % height)
@@ -145,8 +114,7 @@ def main():
     check(abs(kin - tref) <= max(st, 1e-8) * tref, "the summary's kinetic energy %.9g J at t = %s s "
           "(1/2 v^T M(q) v by hand %.15g J)" % (kin, ref_sa[-1]["t"], tref))
     check(bal <= bt, "energy balance %.3g of the largest energy (at most %.3g)" % (bal, bt))
-    if FAILS:
-        sys.exit("%d check(s) failed" % len(FAILS))
+    lc.finish()
 
 
 if __name__ == "__main__":

@@ -17,28 +17,19 @@ state-dependent forces' work was all 'other' and the lines 0.
 usage: check_split.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
                       [--cflags="FLAGS"] --method rk4|adaptive|taylor
 """
-import argparse
-import csv
 import math
 import os
 import re
-import subprocess
-import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import lagcheck as lc
+from lagcheck import check
+
 A, B, C0, TH0 = 30.0, 0.4, 0.3, 0.8
 # method: (simulator options, relative tolerance of the split)
 TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-8),
        "rk4": (["--dt", "1e-3"], 1e-8),
        "taylor": ([], 1e-5)}
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
 
 
 def line(text, label):
@@ -48,37 +39,23 @@ def line(text, label):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    for k in ("--nsmc", "--include", "--lib"):
-        ap.add_argument(k, required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--method", required=True, choices=sorted(TOL))
-    a = ap.parse_args()
+    a = lc.arguments(TOL)
     opts, tol = TOL[a.method]
     with tempfile.TemporaryDirectory() as work:
-        c, exe = os.path.join(work, "work_split.c"), os.path.join(work, "work_split")
-        subprocess.run([a.nsmc, os.path.join(HERE, "work_split.nsm"), "-o", c], check=True)
-        subprocess.run([a.cc] + a.cflags.split() + [c, "-I", a.include] +
-                       a.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
+        exe = lc.build(a, work, os.path.join(lc.HERE, "work_split.nsm"))
         out = os.path.join(work, "out.csv")
-        p = subprocess.run([exe, "--method", a.method, "--out", out, "--summary"] + opts,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if p.returncode != 0:
-            sys.exit("simulator failed: " + p.stderr)
-        with open(out) as f:
-            last = {k.split(" [")[0]: float(v) for k, v in list(csv.DictReader(f))[-1].items()}
+        summary = lc.run(exe, ["--method", a.method, "--out", out] + opts)
+        last = lc.floats(lc.read(out))[-1]
     wc = -A / 4 * (last["C.x"] ** 4 - C0 ** 4)
     wt = B * (math.cos(last["th.phi"]) - math.cos(TH0))
     scale = abs(wc) + abs(wt)
     for label, want in (("on C", wc), ("by cubic", wc), ("on th", wt), ("by twist", wt)):
-        got = line(p.stdout, label)
+        got = line(summary, label)
         check(abs(got - want) <= tol * scale, "%s %.9g J (closed form %.12g J, error %.3g)"
               % (label, got, want, got - want))
-    check(abs(line(p.stdout, "injected") - wc - wt) <= 1e-8 * scale,
-          "injected %.9g J (closed form %.12g J)" % (line(p.stdout, "injected"), wc + wt))
-    if FAILS:
-        sys.exit("%d check(s) failed" % len(FAILS))
+    check(abs(line(summary, "injected") - wc - wt) <= 1e-8 * scale,
+          "injected %.9g J (closed form %.12g J)" % (line(summary, "injected"), wc + wt))
+    lc.finish()
 
 
 if __name__ == "__main__":

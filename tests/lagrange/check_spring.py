@@ -19,17 +19,15 @@ t_end = 0.2 s, whose state is compared with the trajectory's last row.
 usage: check_spring.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
                        [--cflags="FLAGS"] --method rk4|adaptive|taylor
 """
-import argparse
-import csv
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
 from mpmath import mp, mpf
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import lagcheck as lc
+from lagcheck import check
+
 M, K, C, L0, G, D, E, TQ = (mpf(v) for v in ("0.8", "40", "0.3", "0.5", "9.81", "0.3", "0.5", "0.05"))
 T_END = mpf("0.2")
 # method: (simulator options, event s, relative speed, balance, state at t_end)
@@ -38,13 +36,6 @@ TOL = {"adaptive": (["--rtol", "1e-12", "--atol", "1e-14"], 1e-10, 1e-9, 1e-10, 
        # the issue's taylor targets: the event within 1e-12 s, states within
        # 1e-10 relative, the balance within 1e-10 of the largest energy
        "taylor": ([], 1e-12, 1e-10, 1e-10, 1e-10)}
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
 
 
 def rhs(t, y):
@@ -74,30 +65,15 @@ def reference():
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    for k in ("--nsmc", "--include", "--lib"):
-        ap.add_argument(k, required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--method", required=True, choices=sorted(TOL))
-    a = ap.parse_args()
+    a = lc.arguments(TOL)
     opts, et, vt, bt, yt = TOL[a.method]
     ti, u, P, end = reference()
     with tempfile.TemporaryDirectory() as work:
-        c, exe, ev = (os.path.join(work, f) for f in ("spring_wall.c", "spring_wall", "ev.csv"))
-        subprocess.run([a.nsmc, os.path.join(HERE, "spring_wall.nsm"), "-o", c], check=True)
-        subprocess.run([a.cc] + a.cflags.split() + [c, "-I", a.include] +
-                       a.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
-        out = os.path.join(work, "out.csv")
-        p = subprocess.run([exe, "--method", a.method, "--events", ev, "--out", out,
-                            "--summary"] + opts, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-        if p.returncode != 0:
-            sys.exit("simulator failed: " + p.stderr)
-        with open(ev) as f:
-            imp = [r for r in csv.DictReader(f) if r["kind"] == "impact"]
-        with open(out) as f:
-            last = [{k.split(" [")[0]: float(v) for k, v in r.items()} for r in csv.DictReader(f)][-1]
+        exe = lc.build(a, work, os.path.join(lc.HERE, "spring_wall.nsm"))
+        ev, out = os.path.join(work, "ev.csv"), os.path.join(work, "out.csv")
+        summary = lc.run(exe, ["--method", a.method, "--events", ev, "--out", out] + opts)
+        imp = [r for r in lc.read(ev) if r["kind"] == "impact"]
+        last = lc.floats(lc.read(out))[-1]
     check(len(imp) == 1, "one impact on the wall (%d)" % len(imp))
     if imp:
         e = imp[0]
@@ -114,11 +90,9 @@ def main():
                 for c, w in zip(("r.x", "th.phi", "r.v", "th.omega"), end))
     check(worst <= yt, "state at t = %s s within %.3g relative (worst %.3g)"
           % (mp.nstr(T_END, 3), yt, worst))
-    m = re.search(r"relative to the largest energy\s+(\S+)", p.stdout)
-    bal = float(m.group(1)) if m else float("inf")
+    bal = lc.balance(summary)
     check(bal <= bt, "energy balance %.3g of the largest energy (at most %.3g)" % (bal, bt))
-    if FAILS:
-        sys.exit("%d check(s) failed" % len(FAILS))
+    lc.finish()
 
 
 if __name__ == "__main__":
