@@ -205,12 +205,20 @@ def case_signals(tmp):
     for name in ("pendulum_wall", "double_pendulum", "cart_friction"):
         for meth in methods(name):
             sig = rng.choice([signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
-            delay = rng.uniform(0.3, 1.2)
+            delay = rng.uniform(0.05, 0.8)
             out, h5 = "%s_%s.csv" % (name, meth), "%s_%s.h5" % (name, meth)
             pr = subprocess.Popen([sim(name), "--method", meth, "--t-end", "1e5", "--set", "e=1",
                                    "--out", out, "--out", h5, "--events", "ev_" + out],
                                   cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                   text=True)
+            # the handlers are installed before any output is opened: wait for
+            # the CSV header (a signal while the dynamic loader maps the
+            # libraries kills any program, see docs/status.md), then the delay
+            t0 = time.monotonic()
+            path = os.path.join(tmp, out)
+            while pr.poll() is None and time.monotonic() - t0 < 60 and \
+                    not (os.path.exists(path) and os.path.getsize(path) > 0):
+                time.sleep(0.01)
             time.sleep(delay)
             pr.send_signal(sig)
             t0 = time.monotonic()
