@@ -685,9 +685,12 @@ class Model:
             self._configure(sim, method, params, None, None, None, None, None, None, True)
             self._lib.nsm_sim_set_audit(sim, 0)
             self._initial(sim, init)
+            # a value the model rejects at its setup (sweep("e", [2.0])) or
+            # an initial state inside a gap: the command line's exit 1 ("the
+            # model cannot start"), as run() raises it; it was a SimulationError
             if self._lib.nsm_sim_reset(sim) != 0:
-                raise SimulationError(_text(self._lib.nsm_sim_message(sim)), "reset", 0.0,
-                                      [], None, None)
+                raise ParameterError(_text(self._lib.nsm_sim_message(sim)) or
+                                     "the model cannot start with these parameters")
             self._check_run(sim, 0.0)    # the method against the model
         except BaseException:
             self._lib.nsm_sim_free(sim)

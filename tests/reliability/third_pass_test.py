@@ -35,7 +35,10 @@ sim_duffing_stop).  Cases:
              Ctrl-C was ignored by section, lyapunov, floquet, sweep and
              continuation until they ended (a section's came back as a
              SimulationError "stopped by the section handler"): each now
-             raises nsm.Interrupted promptly with what it had computed.
+             raises nsm.Interrupted promptly with what it had computed; a
+             value the model rejects in a study (sweep("e", [2.0])) raised
+             SimulationError where run() and nsmc sweep (exit 1) refuse it
+             as a parameter: now ParameterError.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -312,6 +315,24 @@ for label, call in (("lyapunov", lambda: pw.lyapunov(10, 1)),
     except nsm.SettingError as e:
         assert "nonlinear models are not handled" in str(e), str(e)
     print("ok: %s of a nonlinear model: SettingError (it was a SimulationError)" % label)
+# a value the model rejects, or a start inside the gap, in a study: the command
+# line's exit 1 ("the model cannot start"), a ParameterError as in run()
+for label, call in (("sweep e=2", lambda: pw.sweep("e", [2.0], "impact:wall")),
+                    ("section e=2", lambda: pw.section("impact:wall", params={"e": 2})),
+                    ("lyapunov l=0", lambda: f.lyapunov(1, 0.1, params={"m": 0})),
+                    ("section inside", lambda: pw.section("impact:wall",
+                                                          init={"P.phi.x": -0.4}))):
+    try:
+        call()
+        raise AssertionError("%s accepted" % label)
+    except nsm.ParameterError as e:
+        assert str(e).strip(), label
+    print("ok: %s: ParameterError (it was a SimulationError)" % label)
+cli = subprocess.run([sys.argv[3], "sweep", os.path.join(MODELS, "pendulum_wall.nsm"), "--param",
+                      "e=1.5:2:2", "--section", "impact:wall", "--out-dir", "never"],
+                     capture_output=True, text=True, timeout=300)
+assert cli.returncode == 1 and "cannot start" in cli.stderr, cli.stderr
+print("ok: nsmc sweep --param e=1.5:2:2: exit 1, the model cannot start")
 # Ctrl-C during each study: nsm.Interrupted within seconds, with the partial result
 STUDIES = {
     "run": (lambda: f.run(t_end=1e7, every=0), lambda r: r.t_reached > 0),
@@ -348,7 +369,7 @@ def case_python(tmp):
     env = env_for(tmp)
     env.setdefault("MPLBACKEND", "Agg")
     try:
-        p = subprocess.run([sys.executable, path, MODELS, SIMS], cwd=tmp, env=env,
+        p = subprocess.run([sys.executable, path, MODELS, SIMS, NSMC], cwd=tmp, env=env,
                            capture_output=True, text=True, timeout=900)
     except subprocess.TimeoutExpired:
         raise Failure("python: still running after 900 s")
