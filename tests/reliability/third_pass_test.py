@@ -304,6 +304,25 @@ for label, call in (("section", lambda: pw.section("impact:wall", t_end=5)),
     rec = call()
     assert rec.ndim == 2 and rec.shape[0] > 0, rec.shape
     print("ok: %s of a nonlinear model: %d records of %d columns" % ((label,) + rec.shape))
+# six threads running the nonlinear models (every method) three times each:
+# the sequential results bit for bit
+cf = nsm.compile(os.path.join(MODELS, "cart_friction.nsm"))
+jobs = [(dp, "taylor", {"e": 0.8}), (dp, "rk4", {"e": 0.7}), (dp, "adaptive", {"e": 0.9}),
+        (cf, "rk4", {"mu": 0.1}), (cf, "adaptive", {"mu": 0.2}), (pw, "taylor", {"e": 0.3})]
+def one(job):
+    r = job[0].run(method=job[1], params=job[2])
+    return np.hstack([r.t[:, None], r.state]), len(r.events)
+seq = [one(j) for j in jobs]
+got = [None] * len(jobs)
+def worker(i):
+    for _ in range(3):
+        got[i] = one(jobs[i])
+threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(jobs))]
+[t.start() for t in threads]
+[t.join() for t in threads]
+assert all(np.array_equal(a[0], b[0]) and a[1] == b[1] for a, b in zip(seq, got))
+print("ok: six threads on the nonlinear models (taylor, rk4, adaptive): the sequential "
+      "results bit for bit")
 # Lyapunov, Floquet and continuation of a nonlinear model: the command line's exit 1
 for label, call in (("lyapunov", lambda: pw.lyapunov(10, 1)),
                     ("floquet", lambda: ds.floquet("2*pi/omega", transient=10)),
