@@ -122,6 +122,23 @@ def case_nonlinear(tmp):
                   else [sim(name)] + args, "%s %s" % (name, label_of(args)), timeout=120)
             n += 1
     print("nonlinear: %d argument vectors" % n)
+    # full disks and a file-size limit under the nonlinear methods
+    from passlib import limit
+    for name in ("pendulum_wall", "double_pendulum"):
+        for meth in ("taylor", "adaptive"):
+            p = run(tmp, [sim(name), "--method", meth, "--every", "0", "--t-end", "50", "--out",
+                          "big.h5"], preexec=limit(20 * 1024))
+            check(p.returncode == 3 and "File too large" in p.stderr and
+                  not [f for f in os.listdir(tmp) if f.startswith("big.h5")],
+                  "%s --method %s, HDF5 under a 20 KiB limit: exit 3 with the reason, no file "
+                  "or temporary left" % (name, meth), p)
+            for opt in (["--out", "/dev/full"], ["--events", "/dev/full", "--out", "/dev/null"],
+                        ["--section", "impact:wall", "--section-out", "/dev/full", "--out",
+                         "/dev/null"]):
+                p = run(tmp, [sim(name), "--method", meth] + opt)
+                check(p.returncode == 3 and "No space left on device" in p.stderr,
+                      "%s --method %s %s: exit 3, 'No space left on device'"
+                      % (name, meth, label_of(opt)), p)
     # --lyapunov on a nonlinear model: an option error before any output
     p = run(tmp, [sim("pendulum_wall"), "--out", "keep.csv", "--events", "keepev.csv"])
     check(p.returncode == 0, "a first pendulum_wall run writes keep.csv", p)
