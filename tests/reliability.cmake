@@ -208,3 +208,22 @@ foreach(case options sweeps figures signals python)
 endforeach()
 set_tests_properties(reliability/second_python PROPERTIES LABELS "reliability;python"
   ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# A third hostile pass (tests/reliability/third_pass_test.py): the nonlinear
+# models and methods on every surface (about 200 inputs: the simulators'
+# options under taylor, rk4 and adaptive, nsmc sweep, --basin and continue,
+# stop signals with CSV and HDF5 checked, the Python API against the
+# command line and Ctrl-C in every study).
+foreach(case nonlinear sweeps signals python)
+  add_test(NAME reliability/third_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/third_pass_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/third_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/third_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/third_python PROPERTIES LABELS "reliability;python"
+  ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

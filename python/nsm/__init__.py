@@ -101,9 +101,11 @@ class SimulationError(Error):
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C (SIGINT) during a run: the run stopped before its next step
-    (however small the steps).  A KeyboardInterrupt (so that it ends a script as Ctrl-C does),
-    with t (the time reached) and result (what was computed, a Result)."""
+    """Ctrl-C (SIGINT) during a run or a study: it stopped before its next
+    step (however small the steps).  A KeyboardInterrupt (so that it ends a
+    script as Ctrl-C does), with t (the time reached) and result (what was
+    computed: run's Result; section's records; sweep's (p, rec) so far;
+    continuation's Branch so far; None for lyapunov and floquet)."""
 
     def __init__(self, t, result):
         super().__init__("interrupted at t = %.9g s" % t)
@@ -423,6 +425,8 @@ def _declare(lib):
         "nsmpy_rec_events": (DP, [P]), "nsmpy_rec_names": (ctypes.POINTER(S), [P]),
         "nsmpy_rec_oom": (I, [P]), "nsmpy_rec_interrupted": (I, [P]),
         "nsmpy_run": (I, [P, P, D, I]), "nsmpy_audit": (I, [P, DP]),
+        "nsmpy_catch_begin": (I, [P]), "nsmpy_catch_end": (I, [P]),
+        "nsm_sim_check_tangent": (I, [P, S]),
         "nsmpy_contact_stats": (I, [P, I, DP]),
         "nsm_sim_create": (P, [P]), "nsm_sim_free": (None, [P]),
         "nsm_model_check": (I, [P, ctypes.POINTER(S)]),
@@ -681,9 +685,12 @@ class Model:
             self._configure(sim, method, params, None, None, None, None, None, None, True)
             self._lib.nsm_sim_set_audit(sim, 0)
             self._initial(sim, init)
+            # a value the model rejects at its setup (sweep("e", [2.0])) or
+            # an initial state inside a gap: the command line's exit 1 ("the
+            # model cannot start"), as run() raises it; it was a SimulationError
             if self._lib.nsm_sim_reset(sim) != 0:
-                raise SimulationError(_text(self._lib.nsm_sim_message(sim)), "reset", 0.0,
-                                      [], None, None)
+                raise ParameterError(_text(self._lib.nsm_sim_message(sim)) or
+                                     "the model cannot start with these parameters")
             self._check_run(sim, 0.0)    # the method against the model
         except BaseException:
             self._lib.nsm_sim_free(sim)
@@ -720,6 +727,35 @@ class Model:
             why = why[len(what) + 2:]
         raise SimulationError("%s: %s" % (what, why), what, lib.nsm_sim_time(sim), [], None, None)
 
+    def _interruptible(self, sim, call, partial):
+        """call() (a runtime call that simulates with sim: a study's run, its
+        transient, a Lyapunov spectrum, a shooting, a continuation) with
+        Ctrl-C honoured as run() honours it: the run stops before its next
+        step and Interrupted carries partial() (what the study had computed;
+        these calls ignored Ctrl-C to their end, and a section's came back
+        as a SimulationError "stopped by the section handler").  Only in the
+        interpreter's main thread with its own SIGINT handler in place."""
+        lib = self._lib
+        if not (threading.current_thread() is threading.main_thread() and
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler) or \
+                not lib.nsmpy_catch_begin(sim):
+            return call()
+        try:
+            rc = call()
+        finally:
+            hit = lib.nsmpy_catch_end(sim)
+        if hit:
+            raise Interrupted(lib.nsm_sim_time(sim), partial())
+        return rc
+
+    def _tangent(self, sim, who):
+        """SettingError, as the command line's exit 1, for a study of the
+        tangent dynamics (Lyapunov, Floquet, continuation) the model cannot
+        have (nonlinear forces, time switches, moving surfaces): they failed
+        as a SimulationError after the transient."""
+        if self._lib.nsm_sim_check_tangent(sim, who.encode()) != 0:
+            raise SettingError(_text(self._lib.nsm_sim_message(sim)))
+
     def section(self, spec, t_end=None, period=None, params=None, init=None, method=None):
         """Records of a Poincare section (docs/studies.md: "impact:GAP",
         "period:T[:T0]", "plane:F[:up|down|both]") from t = 0 to t_end (a
@@ -749,9 +785,10 @@ class Model:
             te = (self._times(sim, None, None, None) if t_end is None
                   else self._time(sim, t_end, "t_end"))
             self._check_run(sim, te)     # the command line's option errors
-            if lib.nsm_sim_run_until(sim, te) != 0:
+            records = lambda: np.array(rows, dtype=float).reshape(-1, 2 + n2)  # noqa: E731
+            if self._interruptible(sim, lambda: lib.nsm_sim_run_until(sim, te), records) != 0:
                 self._fail(sim, "section")
-            return np.array(rows, dtype=float).reshape(-1, 2 + n2)
+            return records()
         finally:
             lib.nsm_sim_free(sim)
 
@@ -772,10 +809,13 @@ class Model:
                 raise SettingError("this study is refused: %s (transient + duration = %g s, "
                                    "interval = %g s)" % (_text(why.value), tr + du, iv))
             self._check_run(sim, tr + du)    # the command line's option errors
-            if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
+            self._tangent(sim, "lyapunov")
+            if tr > 0 and self._interruptible(sim, lambda: lib.nsm_sim_run_until(sim, tr),
+                                              lambda: None) != 0:
                 self._fail(sim, "lyapunov")
             lam = (ctypes.c_double * (2 * len(self.bodies)))()
-            if lib.nsm_sim_lyapunov(sim, du, iv, lam) != 0:
+            if self._interruptible(sim, lambda: lib.nsm_sim_lyapunov(sim, du, iv, lam),
+                                   lambda: None) != 0:
                 self._fail(sim, "lyapunov")
             return np.array(lam[:], dtype=float)
         finally:
@@ -792,12 +832,15 @@ class Model:
             T = self._time(sim, period, "period")
             tr = self._time(sim, transient, "transient", zero=True)
             self._check_run(sim, tr + T)     # the command line's option errors
-            if tr > 0 and lib.nsm_sim_run_until(sim, tr) != 0:
+            self._tangent(sim, "floquet")
+            if tr > 0 and self._interruptible(sim, lambda: lib.nsm_sim_run_until(sim, tr),
+                                              lambda: None) != 0:
                 self._fail(sim, "floquet")
             n2 = 2 * len(self.bodies)
             y = (ctypes.c_double * n2)(*lib.nsm_sim_state(sim)[:n2])
             re, im = (ctypes.c_double * n2)(), (ctypes.c_double * n2)()
-            if lib.nsm_sim_periodic_orbit(sim, T, y, re, im) != 0:
+            if self._interruptible(sim, lambda: lib.nsm_sim_periodic_orbit(sim, T, y, re, im),
+                                   lambda: None) != 0:
                 self._fail(sim, "floquet")
             return np.array(y[:]), np.array(re[:]) + 1j * np.array(im[:])
         finally:
@@ -851,6 +894,11 @@ class Model:
         sim = self._study(params, method, init)
         n2 = 2 * len(self.bodies)
         rows = []
+        try:
+            self._tangent(sim, "continuation")
+        except BaseException:
+            lib.nsm_sim_free(sim)
+            raise
 
         def on_point(ud, s, pt):
             q = pt.contents
@@ -863,7 +911,9 @@ class Model:
             y = None
             if init is not None:
                 y = (ctypes.c_double * n2)(*lib.nsm_sim_state(sim)[:n2])
-            rc = lib.nsm_sim_continue(sim, ctypes.byref(o), y, fn, None)
+            rc = self._interruptible(sim, lambda: lib.nsm_sim_continue(sim, ctypes.byref(o), y,
+                                                                       fn, None),
+                                     lambda: Branch(rows, n2, "interrupted"))
             msg = _text(lib.nsm_sim_message(sim))
             if rc != 0:
                 if rc == 1:     # NSM_EINVAL
@@ -922,7 +972,10 @@ class Model:
                 if not te > 0:
                     raise SettingError("t_max=%r is %r s at %s = %r: not a positive time"
                                        % (t_max, te, param, float(v)))
-                rc = lib.nsm_sim_run_until(sim, te)
+                rc = self._interruptible(
+                    sim, lambda: lib.nsm_sim_run_until(sim, te),
+                    lambda: (np.array(ps, dtype=float),
+                             np.array(rows, dtype=float).reshape(-1, 2 + n2)))
                 if rc not in (0, 8):     # NSM_ESTOPPED: the records are in
                     self._fail(sim, "sweep at %s = %r" % (param, float(v)))
             finally:

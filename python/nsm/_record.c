@@ -178,6 +178,37 @@ const char **nsmpy_rec_names(const NsmpyRec *r) { return r->names; }
 int nsmpy_rec_oom(const NsmpyRec *r) { return r->oom; }
 int nsmpy_rec_interrupted(const NsmpyRec *r) { return r->interrupted; }
 
+/* The SIGINT action that nsmpy_catch_begin replaced (the interpreter's). */
+static struct sigaction caught_old;
+
+/* Starts catching SIGINT for what sim runs next (nsmpy_run, or a study the
+** Python side runs through the runtime: a section, a transient, a Lyapunov
+** spectrum, a shooting, a continuation, which ignored Ctrl-C to their end):
+** the handler sets the flag that the run loop reads before every step, so
+** the run stops with NSM_ESTOPPED.  1 when SIGINT is caught (then call
+** nsmpy_catch_end), 0 when the handler could not be installed. */
+int nsmpy_catch_begin(nsm_sim *sim)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigint_seen = 0;
+    if (sigaction(SIGINT, &sa, &caught_old) != 0)
+        return 0;
+    nsm_sim_set_stop_flag(sim, &sigint_seen);
+    return 1;
+}
+
+/* Ends what nsmpy_catch_begin started (the interpreter's handler back);
+** whether a SIGINT came meanwhile. */
+int nsmpy_catch_end(nsm_sim *sim)
+{
+    nsm_sim_set_stop_flag(sim, NULL);
+    sigaction(SIGINT, &caught_old, NULL);
+    return sigint_seen != 0;
+}
+
 /* Resets sim (replaying the initial transitions into r) and runs it to
 ** t_end, recording every sample and event.  With catch_sigint, SIGINT
 ** stops the run (the previous handler is restored after it, and
@@ -185,28 +216,17 @@ int nsmpy_rec_interrupted(const NsmpyRec *r) { return r->interrupted; }
 ** for it.  Returns the runtime's status. */
 int nsmpy_run(nsm_sim *sim, NsmpyRec *r, double t_end, int catch_sigint)
 {
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigint_seen = 0;
     r->interrupted = 0;
-    r->catch_sigint = catch_sigint && sigaction(SIGINT, &sa, &old) == 0;
+    r->catch_sigint = catch_sigint && nsmpy_catch_begin(sim);
     nsm_sim_set_event_handler(sim, on_event, r);
     nsm_sim_set_sample_handler(sim, on_sample, r);
-    /* the run reads the flag before every step too: tiny steps still stop */
-    nsm_sim_set_stop_flag(sim, r->catch_sigint ? &sigint_seen : NULL);
     int rc = nsm_sim_reset(sim);
     if (rc == NSM_OK)
         rc = nsm_sim_run_until(sim, t_end);
     nsm_sim_set_event_handler(sim, NULL, NULL);
     nsm_sim_set_sample_handler(sim, NULL, NULL);
-    nsm_sim_set_stop_flag(sim, NULL);
-    if (r->catch_sigint) {
-        sigaction(SIGINT, &old, NULL);
-        if (sigint_seen)
-            r->interrupted = 1;
-    }
+    if (r->catch_sigint && nsmpy_catch_end(sim))
+        r->interrupted = 1;
     return rc;
 }
 

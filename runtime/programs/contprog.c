@@ -571,6 +571,11 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         rc = prog_bad(g.prog, "--period %s: not a positive time of the parameters at %s = %g%s",
                       g.o.period, g.o.param, g.o.from, strstr(g.o.period, "omega") ? " (the default "
                       "period is 2*pi/omega: give --period for a model without omega)" : "");
+    /* a model whose tangent dynamics are not handled (nonlinear forces,
+     * time switches, moving surfaces) is refused before the out-dir is
+     * made: it ran the first orbit's transient, then failed with exit 3 */
+    if (!rc && nsm_sim_check_tangent(sim, "continuation"))
+        rc = prog_bad(g.prog, "%s", nsm_sim_message(sim));
     struct stat sb;
     if (!rc && stat(g.out_dir, &sb) != 0 && mkdir(g.out_dir, 0777) != 0)
         rc = prog_bad(g.prog, "cannot create '%s': %s", g.out_dir, strerror(errno));

@@ -1554,6 +1554,13 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    /* a Lyapunov study the model cannot have (nonlinear forces, time
+     * switches, moving surfaces) is an option error too */
+    if (lyap && nsm_sim_check_tangent(sim, "--lyapunov")) {
+        fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
     if (check_step_cap(d.prog, sim, t_end, every, dt_opt)) {
         nsm_sim_free(sim);
         return 1;

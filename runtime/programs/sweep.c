@@ -1955,6 +1955,12 @@ static int sweep_check(Sweep *sw)
      * failure at every point */
     if (!rc && (nsm_sim_set_method(sim, sw->method) || nsm_sim_check_run(sim, 0.0)))
         rc = bad(sw->prog, "--method %s: %s", nsm_method_name(sw->method), nsm_sim_message(sim));
+    /* --floquet and --lyapunov on a model whose tangent dynamics are not
+     * handled (a nonlinear one) ran the whole grid, exit 0, every point
+     * "no multipliers" and an empty lyapunov figure: refused before it */
+    if (!rc && (sw->floquet || sw->lyap) &&
+        nsm_sim_check_tangent(sim, sw->floquet ? "--floquet" : "--lyapunov"))
+        rc = bad(sw->prog, "%s", nsm_sim_message(sim));
     if (!rc) {
         if (sw->pexpr) {
             snprintf(sw->period_expr, sizeof sw->period_expr, "%s", sw->pexpr);

@@ -64,10 +64,20 @@ int rt_mass_dense(const nsm_sim *s)
 }
 
 /* Record that M(q) at y is not positive definite (pivot `bad`): the
-** message names the time, the coordinate and the state. */
+** message names the time, the coordinate and the state; a configuration
+** that is not finite (a run that blew up, `--set g=1e300`) is named as
+** such rather than blamed on the kinetic energy. */
 static void mass_refuse(nsm_sim *s, const double *y, int bad)
 {
     int n = s->n;
+    for (int i = 0; i < n; i++)
+        if (!isfinite(y[i])) {      /* the motion ran away: not M(q)'s fault */
+            snprintf(s->msg, sizeof s->msg, "t = %.17g s: state is not finite (position of %s "
+                     "= %g), so the mass matrix M(q) cannot be evaluated there", s->t,
+                     s->m->body_names ? s->m->body_names[i] : "?", y[i]);
+            s->failed = NSM_ENUMERIC;
+            return;
+        }
     char st[600];
     size_t at = 0;
     for (int i = 0; i < n && at + 40 < sizeof st; i++)

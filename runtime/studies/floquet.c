@@ -153,6 +153,25 @@ static int refuse(nsm_sim *s, const char *who, int code, const char *why)
     return code;
 }
 
+/* The refusals of the tangent dynamics that depend on the model alone
+** (time switches, moving surfaces, nonlinear forces), checked without
+** running, so that a program refuses a Lyapunov or Floquet study of such a
+** model as an option error before it opens any output (the simulator's
+** --lyapunov truncated an earlier run's files, then failed with exit 3).
+** NSM_EMETHOD with the reason, prefixed by who, in the message. */
+int nsm_sim_check_tangent(nsm_sim *s, const char *who)
+{
+    if (s->ns > 0)
+        return refuse(s, who, NSM_EMETHOD, "models with time switches are not handled");
+    if (s->moving)
+        return refuse(s, who, NSM_EMETHOD, "models with moving surfaces are not handled (the "
+                      "saltation matrices assume fixed gaps)");
+    if (s->m->nl)
+        return refuse(s, who, NSM_EMETHOD, "nonlinear models are not handled yet (the tangent "
+                      "dynamics are built from the linear modes' propagators)");
+    return NSM_OK;
+}
+
 /* Run the simulation from now to t_end and multiply Phi (2n x 2n,
 ** row-major) on the left by the motion's Jacobian over that time: the exact
 ** flows exp(A dt) between the impacts and the saltation matrices at them.
@@ -166,14 +185,8 @@ int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
     int n2 = 2 * s->n, rc;
     if (s->failed)
         return s->failed;
-    if (s->ns > 0)
-        return refuse(s, who, NSM_EMETHOD, "models with time switches are not handled");
-    if (s->moving)
-        return refuse(s, who, NSM_EMETHOD, "models with moving surfaces are not handled (the "
-                      "saltation matrices assume fixed gaps)");
-    if (s->m->nl)
-        return refuse(s, who, NSM_EMETHOD, "nonlinear models are not handled yet (the tangent "
-                      "dynamics are built from the linear modes' propagators)");
+    if ((rc = nsm_sim_check_tangent(s, who)))
+        return rc;
     if (!rt_mode_empty(s, s->mode))
         return refuse(s, who, NSM_EMETHOD, "the motion does not start in free flight");
     Track k = { n2, 0, 0, NULL, NULL, NULL, "" };

@@ -39,7 +39,13 @@ SIMS = {
     + [(["--set", "k=1e300"], 3)],
     "cradle5": [(["--method", m], 0) for m in ("rk4", "exact")],
     "bouncing_ball": [(["--method", "exact"], 0), (["--no-zeno", "--t-end", "3"], 0)],
-    "pendulum_wall": [(["--method", m, "--t-end", "2"], 0) for m in ("taylor", "rk4")],
+    "pendulum_wall": [(["--method", m, "--t-end", "2"], 0) for m in ("taylor", "rk4", "adaptive")]
+    + [(["--lyapunov"], 1)],
+    # a model written by its energies (the dense mass operator), and a run
+    # that blows up (the mass matrix at a state that is not finite)
+    "double_pendulum": [(["--method", m, "--t-end", "0.5"], 0) for m in ("taylor", "rk4",
+                                                                         "adaptive")]
+    + [(["--set", "g=1e300", "--method", "rk4"], 3), (["--lyapunov"], 1)],
 }
 
 

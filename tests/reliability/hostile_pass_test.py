@@ -37,8 +37,11 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import (Failure, SANITIZED, bad_end, check, env_for, main, run,  # noqa: E402
+                     snapshot, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -46,77 +49,6 @@ FIO_SIM = os.path.abspath(sys.argv[3])
 SRC = os.path.abspath(sys.argv[4])
 FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 TWO = os.path.join(SRC, "models", "two_mass.nsm")
-SANITIZED = os.environ.get("NSM_SANITIZED") == "1"
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, what, proc=None):
-    """Fails the case with a message (and the process's stderr) unless cond."""
-    if not cond:
-        if proc is not None:
-            what += "\n--- exit %r\n--- stderr:\n%s" % (proc.returncode, str(proc.stderr)[-3000:])
-        raise Failure(what)
-    print("ok:", what.splitlines()[0])
-
-
-def env_for(tmp):
-    e = dict(os.environ)
-    e["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
-    return e
-
-
-def run(tmp, cmd, timeout=120, preexec=None):
-    """Runs cmd in tmp (its own program cache); the CompletedProcess."""
-    try:
-        return subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
-                              errors="replace", timeout=timeout, preexec_fn=preexec)
-    except subprocess.TimeoutExpired:
-        raise Failure("still running after %d s: %s" % (timeout, cmd))
-
-
-def bad_end(p):
-    """Why an end is unacceptable (None when it is fine): a signal, a status
-    other than 0, 1 and 3, a sanitizer's report, a refusal without a
-    message."""
-    err = p.stderr or ""
-    if "runtime error:" in err or "Sanitizer" in err:
-        return "a sanitizer report"
-    if p.returncode < 0 or p.returncode >= 128:
-        return "killed by a signal (%d)" % p.returncode
-    if p.returncode not in (0, 1, 3):
-        return "exit status %d" % p.returncode
-    if p.returncode and "error" not in err:
-        return "exit %d without a message" % p.returncode
-    return None
-
-
-def snapshot(folder):
-    """Every file under folder with its bytes, for 'left as it was'."""
-    out = {}
-    for root, _, files in os.walk(folder):
-        for f in files:
-            path = os.path.join(root, f)
-            with open(path, "rb") as fh:
-                out[os.path.relpath(path, folder)] = fh.read()
-    return out
-
-
-def whole_lines(path, ncol=None):
-    """Rows of a CSV file that must hold whole lines only (a header, then
-    rows of one width); raises Failure otherwise."""
-    data = open(path, "rb").read()
-    if data and not data.endswith(b"\n"):
-        raise Failure("%s ends in the middle of a line" % path)
-    lines = data.decode().splitlines()
-    if lines:
-        width = len(lines[0].split(","))
-        for ln in lines[1:]:
-            if len(ln.split(",")) != width:
-                raise Failure("%s: a row of another width: %r" % (path, ln[:200]))
-    return max(0, len(lines) - 1)
 
 
 # ---- options ----------------------------------------------------------------
@@ -584,21 +516,5 @@ def case_python(tmp):
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def main():
-    case = sys.argv[5]
-    with tempfile.TemporaryDirectory(prefix="nsm-hostile-") as tmp:
-        try:
-            CASES[case](tmp)
-        except Failure as e:
-            print("FAIL:", e)
-            return 1
-        finally:
-            for root, dirs, _ in os.walk(tmp):
-                for d in dirs:
-                    os.chmod(os.path.join(root, d), 0o700)
-    print("PASS")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(CASES, "nsm-hostile-"))

@@ -46,8 +46,12 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import (Failure, SANITIZED, alive, blocked, check, children, env_for,  # noqa: E402
+                     label_of, limit, main, run, tried, whole_figure)
+from passlib import later_bad_end as bad_end  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -57,73 +61,6 @@ FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 TWO = os.path.join(SRC, "models", "two_mass.nsm")
 CLEAR = os.path.join(SRC, "tests", "studies", "impact_clearance.nsm")
 SEC = ["--section", "impact:stop", "--section-period", "2*pi/omega"]
-SANITIZED = os.environ.get("NSM_SANITIZED") == "1"
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, what, proc=None):
-    """Fails the case with a message (and the process's stderr) unless cond."""
-    if not cond:
-        if proc is not None:
-            what += "\n--- exit %r\n--- stderr:\n%s" % (proc.returncode, str(proc.stderr)[-3000:])
-        raise Failure(what)
-    print("ok:", what.splitlines()[0])
-
-
-def env_for(tmp):
-    e = dict(os.environ)
-    e["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
-    return e
-
-
-def run(tmp, cmd, timeout=120, preexec=None):
-    """Runs cmd in tmp (its own program cache); the CompletedProcess."""
-    try:
-        return subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
-                              errors="replace", timeout=timeout, preexec_fn=preexec)
-    except subprocess.TimeoutExpired:
-        raise Failure("still running after %d s: %s" % (timeout, cmd))
-
-
-def bad_end(p):
-    """Why an end is unacceptable (None when it is fine): a signal, a status
-    other than 0, 1 and 3, a sanitizer's report, a refusal without a
-    message, an error line with nothing after 'error:'."""
-    err = p.stderr or ""
-    if "runtime error:" in err or "Sanitizer" in err:
-        return "a sanitizer report"
-    if p.returncode < 0 or p.returncode >= 128:
-        return "killed by a signal (%d)" % p.returncode
-    if p.returncode not in (0, 1, 3):
-        return "exit status %d" % p.returncode
-    if p.returncode and "error" not in err and "failed" not in err and "no point" not in err \
-            and "no initial state" not in err:
-        return "exit %d without a message" % p.returncode
-    for line in err.splitlines():
-        if line.rstrip().endswith("error:"):
-            return "an empty message: %r" % line
-    return None
-
-
-def label_of(args):
-    return " ".join(a if len(a) < 40 else a[:10] + "...(%d)" % len(a) for a in args) \
-        .replace("\n", "\\n")
-
-
-def tried(tmp, cmd, label, timeout=120):
-    """Runs one hostile input and prints it with its outcome; fails on an
-    unacceptable end (bad_end)."""
-    p = run(tmp, cmd, timeout=timeout)
-    last = [ln for ln in p.stderr.strip().splitlines()
-            if "using the cached" not in ln and "compiling the" not in ln][-1:]
-    print("  %-62s -> %d  %s" % (label[:62], p.returncode, (last[0] if last else "")[:110]))
-    why = bad_end(p)
-    if why:
-        raise Failure("%s: %s\n--- stderr:\n%s" % (label, why, p.stderr[-2000:]))
-    return p
 
 
 # ---- options ----------------------------------------------------------------
@@ -311,22 +248,6 @@ def case_sweeps(tmp):
 
 # ---- figures ----------------------------------------------------------------
 
-def limit(nbytes):
-    """A preexec function setting a file-size limit (SIGXFSZ left to the program)."""
-    def set_limit():
-        import resource
-        resource.setrlimit(resource.RLIMIT_FSIZE, (nbytes, nbytes))
-    return set_limit
-
-
-def whole_figure(path):
-    """Whether a PNG or SVG file ends as its format ends."""
-    data = open(path, "rb").read()
-    if path.endswith(".png"):
-        return data.endswith(b"IEND\xaeB`\x82")
-    return data.rstrip().endswith(b"</svg>")
-
-
 def case_figures(tmp):
     """Figures under a file-size limit: refused, nothing cut left or installed."""
     p = run(tmp, [SIM, "--t-end", "1", "--every", "0.1", "--plot", "pl", "--phase"],
@@ -368,32 +289,6 @@ def case_figures(tmp):
 
 
 # ---- signals ----------------------------------------------------------------
-
-def blocked():
-    """A preexec function leaving the stop signals blocked in the child."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-
-
-def children(pid):
-    """The child processes of pid (Linux /proc)."""
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
-
-
-def alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
-
 
 def continue_stopped_while_writing(tmp, env):
     """nsmc continue stopped (the whole process group, as Ctrl-C does) the
@@ -598,17 +493,5 @@ def case_python(tmp):
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def main():
-    case = sys.argv[5]
-    with tempfile.TemporaryDirectory(prefix="nsm-second-") as tmp:
-        try:
-            CASES[case](tmp)
-        except Failure as e:
-            print("FAIL:", e)
-            return 1
-    print("PASS")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(CASES, "nsm-second-"))

@@ -431,6 +431,11 @@ int nsm_sim_continue(nsm_sim *sim, const nsm_cont_options *o, double *y, nsm_con
  * nsm_sim_message, where the monodromy matrix is refused; NSM_ENUMERIC when
  * a tangent vector overflows within an interval. */
 int nsm_sim_lyapunov(nsm_sim *sim, double duration, double interval, double *lambda);
+/* Whether the model's tangent dynamics (nsm_sim_monodromy, nsm_sim_lyapunov,
+ * nsm_sim_continue) are handled, decided from the model alone without
+ * running: NSM_OK, or NSM_EMETHOD with the reason, prefixed by who, in
+ * nsm_sim_message (time switches, moving surfaces, nonlinear forces). */
+int nsm_sim_check_tangent(nsm_sim *sim, const char *who);
 
 /* Names and checks, so that programs and bindings need no table of their
  * own and parse no message text. */

@@ -1,0 +1,185 @@
+"""What the hostile passes share (hostile_pass_test.py, second_pass_test.py,
+third_pass_test.py): running a program in a scratch folder with its own
+program cache, judging how it ended, printing each input with its outcome,
+and checking what it left on disk.
+
+Every runner is called as `RUNNER NSMC SIM FIO_SIM SOURCE_DIR CASE [...]`;
+`main` runs one case in a fresh temporary folder and prints PASS or the
+first failure.
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+
+SANITIZED = os.environ.get("NSM_SANITIZED") == "1"
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what, proc=None):
+    """Fails the case with a message (and the process's stderr) unless cond."""
+    if not cond:
+        if proc is not None:
+            what += "\n--- exit %r\n--- stderr:\n%s" % (proc.returncode, str(proc.stderr)[-3000:])
+        raise Failure(what)
+    print("ok:", what.splitlines()[0])
+
+
+def env_for(tmp):
+    """The environment of a run in tmp: its own program cache."""
+    e = dict(os.environ)
+    e["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+    return e
+
+
+def run(tmp, cmd, timeout=120, preexec=None):
+    """Runs cmd in tmp (its own program cache); the CompletedProcess."""
+    try:
+        return subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                              errors="replace", timeout=timeout, preexec_fn=preexec)
+    except subprocess.TimeoutExpired:
+        raise Failure("still running after %d s: %s" % (timeout, cmd))
+
+
+# the words of a refusal that the first pass accepted as a message, and the
+# wider set of the later passes (a failed run, a sweep with no point)
+FIRST_PASS_WORDS = ("error",)
+LATER_PASS_WORDS = ("error", "failed", "no point", "no initial state")
+
+
+def bad_end(p, words=FIRST_PASS_WORDS, empty_messages=False):
+    """Why an end is unacceptable (None when it is fine): a signal, a status
+    other than 0, 1 and 3, a sanitizer's report, a refusal without one of
+    words in its message, and (empty_messages) an error line with nothing
+    after 'error:'."""
+    err = p.stderr or ""
+    if "runtime error:" in err or "Sanitizer" in err:
+        return "a sanitizer report"
+    if p.returncode < 0 or p.returncode >= 128:
+        return "killed by a signal (%d)" % p.returncode
+    if p.returncode not in (0, 1, 3):
+        return "exit status %d" % p.returncode
+    if p.returncode and not any(w in err for w in words):
+        return "exit %d without a message" % p.returncode
+    if empty_messages:
+        for line in err.splitlines():
+            if line.rstrip().endswith("error:"):
+                return "an empty message: %r" % line
+    return None
+
+
+def later_bad_end(p):
+    """bad_end as the second and third passes judge: the wider words, and
+    no empty message."""
+    return bad_end(p, LATER_PASS_WORDS, True)
+
+
+def label_of(args):
+    """An argument vector as one printable line (long words shortened)."""
+    return " ".join(a if len(a) < 40 else a[:10] + "...(%d)" % len(a) for a in args) \
+        .replace("\n", "\\n")
+
+
+def tried(tmp, cmd, label, timeout=120):
+    """Runs one hostile input and prints it with its outcome; fails on an
+    unacceptable end (later_bad_end)."""
+    p = run(tmp, cmd, timeout=timeout)
+    last = [ln for ln in p.stderr.strip().splitlines()
+            if "using the cached" not in ln and "compiling the" not in ln][-1:]
+    print("  %-62s -> %d  %s" % (label[:62], p.returncode, (last[0] if last else "")[:110]))
+    why = later_bad_end(p)
+    if why:
+        raise Failure("%s: %s\n--- stderr:\n%s" % (label, why, p.stderr[-2000:]))
+    return p
+
+
+def snapshot(folder):
+    """Every file under folder with its bytes, for 'left as it was'."""
+    out = {}
+    for root, _, files in os.walk(folder):
+        for f in files:
+            path = os.path.join(root, f)
+            with open(path, "rb") as fh:
+                out[os.path.relpath(path, folder)] = fh.read()
+    return out
+
+
+def whole_lines(path, ncol=None):
+    """Rows of a CSV file that must hold whole lines only (a header, then
+    rows of one width); raises Failure otherwise."""
+    data = open(path, "rb").read()
+    if data and not data.endswith(b"\n"):
+        raise Failure("%s ends in the middle of a line" % path)
+    lines = data.decode().splitlines()
+    if lines:
+        width = len(lines[0].split(","))
+        for ln in lines[1:]:
+            if len(ln.split(",")) != width:
+                raise Failure("%s: a row of another width: %r" % (path, ln[:200]))
+    return max(0, len(lines) - 1)
+
+
+def limit(nbytes):
+    """A preexec function setting a file-size limit (SIGXFSZ left to the program)."""
+    def set_limit():
+        import resource
+        resource.setrlimit(resource.RLIMIT_FSIZE, (nbytes, nbytes))
+    return set_limit
+
+
+def whole_figure(path):
+    """Whether a PNG or SVG file ends as its format ends."""
+    data = open(path, "rb").read()
+    if path.endswith(".png"):
+        return data.endswith(b"IEND\xaeB`\x82")
+    return data.rstrip().endswith(b"</svg>")
+
+
+def blocked():
+    """A preexec function leaving the stop signals blocked in the child."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+def children(pid):
+    """The child processes of pid (Linux /proc)."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def alive(pid):
+    """Whether process pid exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def main(cases, prefix):
+    """Runs the case named by argv[5] (a function of cases, given the scratch
+    folder) in a fresh temporary folder; 0 and PASS, or 1 and the failure.
+    Folders a case made read-only are opened again before the cleanup."""
+    case = sys.argv[5]
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        try:
+            cases[case](tmp)
+        except Failure as e:
+            print("FAIL:", e)
+            return 1
+        finally:
+            for root, dirs, _ in os.walk(tmp):
+                for d in dirs:
+                    os.chmod(os.path.join(root, d), 0o700)
+    print("PASS")
+    return 0
