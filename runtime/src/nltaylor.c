@@ -79,6 +79,13 @@ struct RtNlTaylor {
     int *at;                  /* g + nf: where each curved row starts in WV (gaps) or FW (slips) */
     unsigned char *dormant;   /* g: a penalty law at p = 0 left out of this step */
     double hcap;              /* the step's limit from such laws */
+    double *CD, *CR;          /* (g + nf) n (K+1): the constraints' directions and rows as
+                               * dense series, row (a n + i) for held[a]'s coordinate i */
+    unsigned char *ccurv;     /* g + nf: held[a]'s direction or row has orders above 0 */
+    double *EV;               /* (g + 2 nf) K: the event functions' series (event_series) */
+    unsigned char *evhas;     /* g + 2 nf: whether function j has one (0: the constant 1) */
+    int evready;              /* EV is this expansion's */
+    double tlast, *Ylast;     /* the state nlt_eval gave last, and its time */
 };
 
 /* Coefficient k of row i of a series array with K + 1 columns. */
@@ -92,7 +99,7 @@ void rt_nlt_free(nsm_sim *s)
         return;
     void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->swork, e->FW, e->FCV, e->lwork, e->LM, e->LH, e->P,
                      e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant, e->at,
-                     e->lead, e->scale, e->Q };
+                     e->lead, e->scale, e->Q, e->CD, e->CR, e->ccurv, e->EV, e->evhas, e->Ylast };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(e);
@@ -182,7 +189,13 @@ static int nlt_alloc(nsm_sim *s)
     e->Q = zalloc(((size_t)r + 1) * K1, &bad);
     e->at = calloc((size_t)r + 1, sizeof(int));
     e->dormant = calloc((size_t)g + 1, 1);
-    if (bad || !e->mode || !e->held || !e->dormant || !e->at || !e->lead)
+    e->CD = zalloc(((size_t)r + 1) * (size_t)n * K1, &bad);
+    e->CR = zalloc(((size_t)r + 1) * (size_t)n * K1, &bad);
+    e->ccurv = calloc((size_t)r + 1, 1);
+    e->EV = zalloc(((size_t)g + 2 * (size_t)s->nf + 1) * K1, &bad);
+    e->evhas = calloc((size_t)g + 2 * (size_t)s->nf + 1, 1);
+    e->Ylast = zalloc((size_t)s->N, &bad);
+    if (bad || !e->mode || !e->held || !e->dormant || !e->at || !e->lead || !e->ccurv || !e->evhas)
         return NSM_ENOMEM;
     curved_offsets(s, e);
     return NSM_OK;
@@ -286,7 +299,8 @@ static double wdot_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, const 
                      int off)
 {
     double r = 0;
-    for (int l = 0; l <= k; l++)
+    int top = rt_nl_gap_curved(s, j) ? k : 0;   /* an affine row has no orders above 0 */
+    for (int l = 0; l <= top; l++)
         r += row_dot(s, e, 0, j, l, u, (size_t)(e->K + 1), off, k - l);
     return r;
 }
@@ -482,6 +496,48 @@ static void cons_dir(const nsm_sim *s, const RtNlTaylor *e, int c, int l, double
             row_add(s, e, 1, q, l, -rt_fric_sign(s, e->mode, q) * s->num.muk[q] * f, out);
 }
 
+/* Whether constraint c's direction or row has orders above 0: a curved
+** gap, a curved slip, or a held gap carrying a curved slipping element's
+** force (cons_dir's terms). */
+static int cons_curved(const nsm_sim *s, const RtNlTaylor *e, int c)
+{
+    if (c >= s->g)
+        return slip_curved(s, c - s->g);
+    if (rt_nl_gap_curved(s, c))
+        return 1;
+    for (int q = 0; q < s->nf; q++)
+        if (rt_fric_normal_gap(s, q) == c && !rt_fric_stuck(s, e->mode, q) && slip_curved(s, q))
+            return 1;
+    return 0;
+}
+
+/* Order l of the step's constraints' force directions (cons_dir) and rows
+** (cons_dot's) into the dense series tables CD and CR, once per order, so
+** that each order's sums over l are Cauchy products over plain arrays
+** rather than a cons_dir or cons_dot call per term.  Orders above 0 only
+** for the constraints that have them (ccurv). */
+static void cons_table(const nsm_sim *s, RtNlTaylor *e, int l)
+{
+    int n = s->n, K = e->K;
+    double dir[n], row[n];
+    for (int a = 0; a < e->nc; a++) {
+        int c = e->held[a];
+        if (l > 0 && !e->ccurv[a])
+            continue;
+        memset(dir, 0, sizeof dir);
+        memset(row, 0, sizeof row);
+        cons_dir(s, e, c, l, 1, dir);
+        if (c < s->g)
+            row_add(s, e, 0, c, l, 1, row);
+        else
+            row_add(s, e, 1, c - s->g, l, 1, row);
+        for (int i = 0; i < n; i++) {
+            SER(e->CD, (size_t)a * n + i, l) = dir[i];
+            SER(e->CR, (size_t)a * n + i, l) = row[i];
+        }
+    }
+}
+
 /* The order-0 matrix of the step's r constraints e->held into e->D:
 ** A_0 = R_0 M^-1 D_0^T (rows R, force directions D at the expansion
 ** point; not symmetric when a held gap carries slip forces). */
@@ -552,6 +608,8 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
     for (int q = 0; q < s->nf; q++)
         if (rt_fric_stuck(s, e->mode, q))
             e->held[r++] = s->g + q;
+    for (int a = 0; a < r; a++)
+        e->ccurv[a] = (unsigned char)cons_curved(s, e, e->held[a]);
     cons_matrix(s, e, r);
     for (int a = 0; a < r * r; a++)
         e->lu[a] = a % (r + 1) == 0;
@@ -581,24 +639,39 @@ static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
         return 1;
     int r = e->nc;
     double af[n], d[n], ad[n], mu[r + 1];
-    for (int b = 0; b < r; b++)
-        for (int l = 1; l <= k; l++)
-            cons_dir(s, e, e->held[b], l, cons_mult(s, e, e->held[b])[k - l], e->Fk);
+    cons_table(s, e, k);
+    /* the products in cons_dir's and cons_dot's order (per constraint and
+     * order l, a row's sum from 0): the results do not move with the table */
+    for (int b = 0; b < r; b++) {       /* sum_{l>=1} D_l mu_{k-l} */
+        const double *mb = cons_mult(s, e, e->held[b]), *D = &SER(e->CD, (size_t)b * n, 0);
+        for (int l = 1; e->ccurv[b] && l <= k; l++)
+            for (int i = 0; i < n; i++)
+                e->Fk[i] += mb[k - l] * D[(size_t)i * (K + 1) + l];
+    }
     rt_mass_solve(s, e->Fk, af);    /* M_0^-1: minv, or M(q(t0))'s factor */
-    for (int a = 0; a < r; a++) {
-        int c = e->held[a];
-        double b = cons_dot(s, e, c, 0, af, 1, 0) + cons_curv(s, e, c, k);
-        for (int l = 1; l <= k; l++)
-            b += cons_dot(s, e, c, l, e->A, (size_t)(K + 1), k - l);
+    for (int a = 0; a < r; a++) {       /* R_0 af + curv_k + sum_{l>=1} R_l a_{k-l} */
+        const double *R = &SER(e->CR, (size_t)a * n, 0);
+        double b = 0;
+        for (int i = 0; i < n; i++)
+            b += R[(size_t)i * (K + 1)] * af[i];
+        b += cons_curv(s, e, e->held[a], k);
+        for (int l = 1; e->ccurv[a] && l <= k; l++) {
+            double bl = 0;
+            for (int i = 0; i < n; i++)
+                bl += R[(size_t)i * (K + 1) + l] * SER(e->A, i, k - l);
+            b += bl;
+        }
         e->rhs[a] = -b;
     }
-    memset(d, 0, sizeof d);
+    for (int i = 0; i < n; i++)
+        d[i] = 0;
     for (int a = 0; a < r; a++) {
         mu[a] = 0;
         for (int b = 0; b < r; b++)
             mu[a] += e->lu[(size_t)a * r + b] * e->rhs[b];
         cons_mult(s, e, e->held[a])[k] = mu[a];
-        cons_dir(s, e, e->held[a], 0, mu[a], d);
+        for (int i = 0; i < n; i++)
+            d[i] += SER(e->CD, (size_t)a * n + i, 0) * mu[a];
     }
     if (e->merged) {      /* the groups' forces on their first rows, split */
         double *ser[r + 1];
