@@ -85,7 +85,7 @@ struct RtNlTaylor {
     double *EV;               /* (g + 2 nf) K: the event functions' series (event_series) */
     unsigned char *evhas;     /* g + 2 nf: whether function j has one (0: the constant 1) */
     int evready;              /* EV is this expansion's */
-    double tlast, *Ylast;     /* the state nlt_eval gave last, and its time */
+    double tlast, taulast, *Ylast; /* the state nlt_eval gave last, its time and offset */
 };
 
 /* Coefficient k of row i of a series array with K + 1 columns. */
@@ -768,6 +768,8 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     const nsm_model *m = s->m;
     int n = s->n, K = e->K, rc;
     e->valid = 0;
+    e->evready = 0;
+    e->tlast = NAN;
     e->t0 = t0;
     rt_mode_copy(s, e->mode, s->mode);
     memcpy(e->Y0, Y0, sizeof(double) * (size_t)s->N);
@@ -827,14 +829,18 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     return NSM_OK;
 }
 
-/* The expansion's state at offset tau, by Horner's scheme per row. */
-static void nlt_eval(const nsm_sim *s, const RtNlTaylor *e, double tau, double *Y1)
+/* The expansion's state at offset tau, by Horner's scheme per row; the
+** state and its time t0 + tau are kept, so that rt_nlt_events knows it. */
+static void nlt_eval(const nsm_sim *s, RtNlTaylor *e, double tau, double *Y1)
 {
     int K = e->K, n = s->n;
     for (int i = 0; i < 2 * n; i++)
         Y1[i] = poly_at(&SER(e->X, i, 0), K, tau);
     Y1[2 * n] = poly_at(&SER(e->E, 0, 0), K, tau);
     Y1[2 * n + 1] = poly_at(&SER(e->E, 1, 0), K, tau);
+    memcpy(e->Ylast, Y1, sizeof(double) * (size_t)s->N);
+    e->tlast = e->t0 + tau;
+    e->taulast = tau;
 }
 
 /* Whether the kept expansion is the one from (t, Y) in the current mode. */
@@ -891,6 +897,74 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
     return 1;
 }
 
+/* Every event function's series over the kept expansion into EV (K
+** coefficients each; evhas[j] 0 where the function is the constant 1),
+** once per expansion. */
+static void event_table(const nsm_sim *s, RtNlTaylor *e)
+{
+    if (e->evready)
+        return;
+    for (int j = 0; j < s->g + 2 * s->nf; j++)
+        e->evhas[j] = (unsigned char)event_series(s, e, j, &e->EV[(size_t)j * e->K]);
+    e->evready = 1;
+}
+
+/* Whether the step's event functions may be read off the series: every
+** gap's law is a constraint's (open: the gap, held: its force, which
+** event_series gives); a penalty law's event (its force's larger form, a
+** power of the penetration) is left to the generic path. */
+static int event_series_apply(const nsm_sim *s)
+{
+    for (int j = 0; j < s->g; j++)
+        if (!rt_law_is_constraint(s, j))
+            return 0;
+    return 1;
+}
+
+/* The event functions in the current mode at (t, y) and their time
+** derivatives, as rt_events gives them (rt_law_impact_event's gap or held
+** force, rt_fric_events' friction functions): read off the taylor
+** method's kept expansion (event_table, Horner's scheme for the value and
+** the derivative) when (t, y) is its expansion point or the state it gave
+** last (a step's end, a locator's iterate), where rt_events would solve
+** the constrained accelerations twice and differentiate the forces by a
+** central difference; else rt_events.  The series are the ones the step's
+** states and its dips' search (cut_at_dips) come from. */
+int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd)
+{
+    RtNlTaylor *e = s->nlt;
+    double tau;
+    if (s->set.method != NSM_METHOD_TAYLOR || !e || !e->valid || !rt_mode_eq(s, e->mode, s->mode) ||
+        !event_series_apply(s))
+        return rt_events(s, s->mode, t, y, ev, evd);
+    size_t bytes = sizeof(double) * (size_t)s->N;
+    if (t == e->t0 && memcmp(y, e->Y0, bytes) == 0)
+        tau = 0;
+    else if (t == e->tlast && memcmp(y, e->Ylast, bytes) == 0)
+        tau = e->taulast;
+    else
+        return rt_events(s, s->mode, t, y, ev, evd);
+    int K = e->K;
+    event_table(s, e);
+    for (int j = 0; j < s->ge; j++) {
+        const double *a = &e->EV[(size_t)j * K];
+        if (!e->evhas[j]) {
+            ev[j] = 1;
+            evd[j] = 0;
+            continue;
+        }
+        double v = a[K - 1], d = (K - 1) * a[K - 1];
+        for (int k = K - 2; k >= 0; k--) {
+            v = v * tau + a[k];
+            if (k > 0)
+                d = d * tau + k * a[k];
+        }
+        ev[j] = v;
+        evd[j] = d;
+    }
+    return NSM_OK;
+}
+
 /* Cut a step of size *h that an event function crosses twice (down and
 ** back up, so that both ends are positive and the end-point test would
 ** miss it): the first zero on the function's series by the guaranteed
@@ -900,11 +974,12 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
 static void cut_at_dips(nsm_sim *s, RtNlTaylor *e, double *h)
 {
     int K = e->K;
-    double a[K + 1];
     long double b[K + 1];
+    event_table(s, e);
     for (int j = 0; j < s->g + 2 * s->nf; j++) {
-        if (!event_series(s, e, j, a))
+        if (!e->evhas[j])
             continue;
+        const double *a = &e->EV[(size_t)j * K];
         double mag = 0, hk = 1, x;
         for (int k = 0; k < K; k++, hk *= *h) {
             b[k] = (long double)a[k] * hk;

@@ -396,6 +396,7 @@ int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
 int rt_nlt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
 void rt_nlt_free(nsm_sim *s);
 int rt_nlt_check(nsm_sim *s);
+int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd);
 
 /* surface.c */
 int rt_surface_alloc(nsm_sim *s);
