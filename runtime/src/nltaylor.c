@@ -925,11 +925,14 @@ static int event_series_apply(const nsm_sim *s)
 ** derivatives, as rt_events gives them (rt_law_impact_event's gap or held
 ** force, rt_fric_events' friction functions): read off the taylor
 ** method's kept expansion (event_table, Horner's scheme for the value and
-** the derivative) when (t, y) is its expansion point or the state it gave
-** last (a step's end, a locator's iterate), where rt_events would solve
-** the constrained accelerations twice and differentiate the forces by a
+** the derivative) when (t, y) is the state it gave last, past its start
+** (a step's end, a locator's iterate), where rt_events would solve the
+** constrained accelerations twice and differentiate the forces by a
 ** central difference; else rt_events.  The series are the ones the step's
-** states and its dips' search (cut_at_dips) come from. */
+** states and its dips' search (cut_at_dips) come from.  A step's start
+** keeps rt_events: right after a transition its values must be those the
+** transition decided on (an element just set slipping found beyond its
+** cone by a rounding of the series would turn again at once). */
 int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd)
 {
     RtNlTaylor *e = s->nlt;
@@ -937,13 +940,10 @@ int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, doubl
     if (s->set.method != NSM_METHOD_TAYLOR || !e || !e->valid || !rt_mode_eq(s, e->mode, s->mode) ||
         !event_series_apply(s))
         return rt_events(s, s->mode, t, y, ev, evd);
-    size_t bytes = sizeof(double) * (size_t)s->N;
-    if (t == e->t0 && memcmp(y, e->Y0, bytes) == 0)
-        tau = 0;
-    else if (t == e->tlast && memcmp(y, e->Ylast, bytes) == 0)
-        tau = e->taulast;
-    else
+    if (!(t == e->tlast && e->taulast > 0 &&
+          memcmp(y, e->Ylast, sizeof(double) * (size_t)s->N) == 0))
         return rt_events(s, s->mode, t, y, ev, evd);
+    tau = e->taulast;
     int K = e->K;
     event_table(s, e);
     for (int j = 0; j < s->ge; j++) {
