@@ -5,11 +5,21 @@ SciPy (not a test: nothing is asserted).
     python3 bench/nl_bench.py [--build DIR] [--work DIR] [--reps N] [--scipy-reps N]
                               [--quick] [--callgrind] [--markdown FILE] [--update-doc]
 
-Two problems (issue 23, "Speed"), each written for every tool:
+Three problems (issue 23, "Speed"), each written for every tool:
   pendulum  theta'' = -9.81 sin(theta) from 1 rad at rest, a wall at
             theta = -0.3 rad, e = 0.8, 10 s (7 impacts);
   duffing   x'' + 0.1 x' + x + 0.5 x^3 = 1.2 cos(1.3 t) from rest at 0, a
-            stop at x = 0.9, e = 0.8, 20 s (4 impacts).
+            stop at x = 0.9, e = 0.8, 20 s (4 impacts);
+  rocking_reduced  Housner's rocking block (b = 0.2 m, h = 0.5 m, from
+            0.1 rad at rest) as the one-coordinate equation phi'' =
+            -(3g/4R) sin(alpha - phi), phi = |theta|, with Housner's
+            ratio 23/29 as the restitution at phi = 0, 1.5 s (9 impacts):
+            nsm on bench/models_nl/rocking_reduced.nsm, the peers on the
+            same equation (their case "rocking").
+And, nsm alone (taylor and adaptive), the full three-coordinate
+models/rocking_block.nsm (case rocking: two curved frictional corners,
+36 events): what the block costs as written; its impacts must agree with
+the reduced equation's to 1e-12 s (checked, reported).
 - nsm: the hand-written models of bench/models_nl/ (in the model table of
   runtime/include/nsm/model.h: nl_force and nl_series, written before nsmc
   compiled nonlinear models and kept as a baseline), timed in process through the C API by
@@ -63,10 +73,14 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "nonlinear"))
 CC = os.environ.get("CC", "cc")
-CASES = ["pendulum", "duffing", "rocking"]
-HANDWRITTEN = ("pendulum", "duffing")   # rocking: only the generated simulator
+CASES = ["pendulum", "duffing", "rocking_reduced", "rocking"]
+HANDWRITTEN = ("pendulum", "duffing")   # the rocking block: only generated simulators
+PEERLESS = ("rocking",)                 # the full block: nsm only (the peers' is the reduced one)
+PEER_CASE = {"rocking_reduced": "rocking"}   # the peers' name of the same problem
 LABEL = {"pendulum": "impact pendulum (10 s)", "duffing": "Duffing stop (20 s)",
-         "rocking": "rocking block (1.5 s)"}
+         "rocking_reduced": "rocking block, reduced equation (1.5 s)",
+         "rocking": "rocking block, full model (1.5 s)"}
+SAME_IMPACTS = 1e-12                    # the reduced and full rocking models' impacts
 TOLS = [10.0 ** -k for k in range(6, 14)]
 TARGET_PEER = 1e-10
 TARGET_NSM = 1e-13
@@ -98,9 +112,11 @@ def build(a):
     inc = os.path.join(ROOT, "runtime", "include")
     m = os.path.join(ROOT, "bench", "models_nl")
     api = os.path.join(a.work, "nl_api")
-    rock = os.path.join(ROOT, "generated", "rocking_block.c")
+    red = os.path.join(a.work, "rocking_reduced.c")
+    run([nsmc, os.path.join(m, "rocking_reduced.nsm"), "-o", red])
+    rock = [os.path.join(ROOT, "generated", "rocking_block.c"), red]
     run([CC, "-O2", "-std=c11", "-g", "-DNSM_NO_MAIN", "-I" + inc, os.path.join(m, "nl_api.c"),
-         os.path.join(m, "pendulum_wall.c"), os.path.join(m, "duffing_stop.c"), rock, lib, "-lm",
+         os.path.join(m, "pendulum_wall.c"), os.path.join(m, "duffing_stop.c")] + rock + [lib, "-lm",
          "-o", api])
     gen = os.path.join(a.work, "nl_api_gen")
     srcs = []
@@ -116,7 +132,7 @@ def build(a):
         srcs.append(c)
     if gen:
         run([CC, "-O2", "-std=c11", "-g", "-DNSM_NO_MAIN", "-DNL_GENERATED", "-I" + inc,
-             os.path.join(m, "nl_api.c")] + srcs + [rock, lib, "-lm", "-o", gen])
+             os.path.join(m, "nl_api.c")] + srcs + rock + [lib, "-lm", "-o", gen])
     cv = os.path.join(a.work, "cvode_nl_peer")
     run([CC, "-O2", "-std=c11", "-g", os.path.join(ROOT, "bench", "cvode_nl_peer.c"),
          "-lsundials_cvode", "-lsundials_nvecserial", "-lm", "-o", cv])
@@ -153,6 +169,7 @@ def references(work):
     from refs import rocking_block
     out["rocking"] = [decimal.Decimal(str(t)) for t, _, _ in
                       rocking_block("0.2", "0.5", "9.81", "0.1", 12) if t < 1.5]
+    out["rocking_reduced"] = out["rocking"]
     return out
 
 
@@ -193,17 +210,19 @@ def parse(out):
 def run_tool(tool, exe, case, tol, reps, work, method="taylor"):
     ev_dir = os.path.join(work, "events")
     os.makedirs(ev_dir, exist_ok=True)
+    pc = case if tool == "nsm" else PEER_CASE.get(case, case)
     if tool == "nsm":
         cmd = [exe, "--case", case, "--reps", str(reps), "--events", ev_dir, "--method", method]
     elif tool == "cvode":
-        cmd = [exe, "--case", case, "--reps", str(reps), "--events", ev_dir,
+        cmd = [exe, "--case", pc, "--reps", str(reps), "--events", ev_dir,
                "--rtol", repr(tol), "--atol", repr(tol)]
     else:
-        cmd = [exe, os.path.join(ROOT, "bench", "scipy_nl_peer.py"), "--case", case, "--reps",
+        cmd = [exe, os.path.join(ROOT, "bench", "scipy_nl_peer.py"), "--case", pc, "--reps",
                str(reps), "--events", ev_dir, "--rtol", repr(tol), "--atol", repr(tol)]
     r = parse(run(cmd))[0]
     r["tol"] = tol
-    r["ev"] = events(os.path.join(ev_dir, "%s.%s.events.csv" % (case, tool)))
+    r["case"] = case
+    r["ev"] = events(os.path.join(ev_dir, "%s.%s.events.csv" % (pc, tool)))
     return r
 
 
@@ -274,7 +293,7 @@ def main():
             r = run_tool("nsm", gen, case, None, a.reps, a.work)
             r["err"] = compare(r["ev"], refs[case])
             res[(case, "nsmc")] = r
-        for tool, exe in tools:
+        for tool, exe in ([] if case in PEERLESS else tools):
             chosen = None
             for tol in TOLS:
                 s = run_tool(tool, exe, case, tol, sweep_reps, a.work)
@@ -297,9 +316,13 @@ def main():
                 [api, "--case", case, "--reps", "1"], a.work, top=True)
             if gen and case in HANDWRITTEN:
                 cg[(case, "nsmc")] = callgrind([gen, "--case", case, "--reps", "1"], a.work, top=True)
+            if case in PEERLESS:
+                continue
             t = res[(case, "cvode")]["tol"]
-            cg[(case, "cvode")] = callgrind([cv, "--case", case, "--reps", "1", "--rtol", repr(t),
-                                             "--atol", repr(t)], a.work, top=True)
+            cg[(case, "cvode")] = callgrind([cv, "--case", PEER_CASE.get(case, case), "--reps", "1",
+                                             "--rtol", repr(t), "--atol", repr(t)], a.work, top=True)
+    same = same_impacts(res)
+    log("rocking block: the reduced equation's impacts against the full model's: %s" % same)
     load1 = os.getloadavg()
     md = report(a, res, sweep, cg, refs, load0, load1, time.time() - start, py)
     print(md)
@@ -316,6 +339,22 @@ def main():
             with open(doc, "w") as f:
                 f.write(text[:i + len(BEGIN)] + "\n" + md + "\n" + text[j:])
     return 0
+
+
+def same_impacts(res):
+    """The reduced rocking equation's impact times against the full
+    model's (nsm taylor, both): a sentence, saying whether they agree to
+    SAME_IMPACTS."""
+    red, full = res.get(("rocking_reduced", "nsmc")), res.get(("rocking", "nsmc"))
+    if not red or not full:
+        return "not compared (a run is missing)"
+    a = [t for t, k in red["ev"] if k == "impact"]
+    b = [t for t, k in full["ev"] if k == "impact"]
+    if len(a) != len(b):
+        return "DIFFERENT: %d impacts against %d" % (len(a), len(b))
+    worst = max(float(abs(x - y)) for x, y in zip(a, b))
+    return "%d impacts, largest difference %.1e s (%s %.0e s)" % (
+        len(a), worst, "within" if worst <= SAME_IMPACTS else "NOT within", SAME_IMPACTS)
 
 
 def report(a, res, sweep, cg, refs, load0, load1, took, py):
@@ -343,6 +382,8 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
                 " ".join("%.2f" % x for x in load0), " ".join("%.2f" % x for x in load1), took))
     L.append("- repetitions: nsm and CVODE %d, SciPy %d (median reported); tolerance sweep %d each"
              % (a.reps, a.scipy_reps, 1 if a.quick else 3))
+    L.append("- rocking block, nsm taylor: the reduced equation's impacts against the full model's: %s"
+             % same_impacts(res))
     L.append("")
     gen = all((c, "nsmc") in res for c in CASES)
     basename = "generated taylor's" if gen else "nsm taylor's"
@@ -391,7 +432,8 @@ def report(a, res, sweep, cg, refs, load0, load1, took, py):
     for s in sweep:
         n = len([1 for _, k in s["ev"] if k == "impact"])
         L.append("| %s | %s | %g | %d | %d | %s | %.3g |" % (
-            s["case"], "CVODE Adams" if s["tool"] == "cvode" else "SciPy DOP853", s["tol"], s["steps"],
+            s["case"] + (" (peers' case %s)" % PEER_CASE[s["case"]] if s["case"] in PEER_CASE else ""),
+            "CVODE Adams" if s["tool"] == "cvode" else "SciPy DOP853", s["tol"], s["steps"],
             n, fmt_err(s["err"][0]) + ("" if n == len(refs[s["case"]]) else " (%d/%d)" % (n, len(refs[s["case"]]))),
             1e3 * s["cpu"]))
     if cg:

@@ -75,6 +75,10 @@ endforeach()
 # A block whose corners slip (mu = 0.15): its alternating cascade is no
 # rocking about a stuck corner and is refused with the reason.
 nsm_nl_check(rocking_slide taylor)
+# The same block reduced to its one-coordinate rocking equation
+# (bench/models_nl/rocking_reduced.nsm, which bench/nl_bench.py times beside
+# CVODE and SciPy on that equation) against the same reference.
+nsm_nl_check(rocking_reduced taylor rk4 adaptive)
 # The whole rocking motion's reference (mp.odefun on the free rocking
 # equation and Housner's ratio) against quadratures of the energy, so the
 # reference the rocking block's tests use is itself checked.

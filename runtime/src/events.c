@@ -82,7 +82,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
         return NSM_OK;
     double evb[s->ge], evd[s->ge];
     if (!ev) {
-        if (rt_events(s, s->mode, t1, Y1, evb, evd))
+        if (rt_nlt_events(s, t1, Y1, evb, evd))
             return NSM_OK;              /* the next step's evaluation reports it */
         ev = evb;
     }
@@ -126,7 +126,7 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
         return 0;
     double lo = 0, hi = h, dlo = d0, dhi = d1, x = th * h;
     for (int it = 0; it < 100; it++) {
-        if (rt_advance(s, t0, Y0, x, Ys) || rt_events(s, s->mode, t0 + x, Ys, eg, dg))
+        if (rt_advance(s, t0, Y0, x, Ys) || rt_nlt_events(s, t0 + x, Ys, eg, dg))
             return 0;
         if (dg[j] == 0)
             break;
@@ -143,7 +143,7 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
         }
         x = xn;
     }
-    if (rt_advance(s, t0, Y0, x, Ys) || rt_events(s, s->mode, t0 + x, Ys, eg, dg) || eg[j] > nz)
+    if (rt_advance(s, t0, Y0, x, Ys) || rt_nlt_events(s, t0 + x, Ys, eg, dg) || eg[j] > nz)
         return 0;
     *tau = x;
     return 1;
@@ -169,7 +169,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
     if (g == 0)
         return NSM_OK;
     double e0[g], d0[g], e1[g], d1[g], Yj[s->N], Yg[s->N], best = HUGE_VAL;
-    if ((rc = rt_events(s, s->mode, t0, Y0, e0, d0)) || (rc = rt_events(s, s->mode, t0 + h, Y1, e1, d1)))
+    if ((rc = rt_nlt_events(s, t0, Y0, e0, d0)) || (rc = rt_nlt_events(s, t0 + h, Y1, e1, d1)))
         return rt_fail(s, rc, -1, "event functions could not be evaluated");
     for (int j = 0; j < g; j++) {
         double nz0 = event_tol(s, j, Y0), nz1 = event_tol(s, j, Y1), hj = h, tj;
@@ -224,7 +224,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
                 hj = th * h;
                 if ((rc = rt_advance(s, t0, Y0, hj, Yg)))
                     return rc;
-                if ((rc = rt_events(s, s->mode, t0 + hj, Yg, eg, dg)))
+                if ((rc = rt_nlt_events(s, t0 + hj, Yg, eg, dg)))
                     return rc;
                 em = eg[j];
                 dm = dg[j];
@@ -252,7 +252,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             if (th > 0) {
                 double eg[g], dg[g];
                 if ((rc = rt_advance(s, t0, Y0, th * h, Yg)) ||
-                    (rc = rt_events(s, s->mode, t0 + th * h, Yg, eg, dg)))
+                    (rc = rt_nlt_events(s, t0 + th * h, Yg, eg, dg)))
                     return rt_fail(s, rc, j, "event location failed");
                 if (eg[j] > fmax(e0[j], 0)) {
                     ta = th * h;

@@ -4,7 +4,8 @@
 **
 ** An ordinary model's mass is diagonal (nsm_numeric.mass, s->minv): every
 ** function here then does the arithmetic the runtime did before it had this
-** file, product for product, so that results stay bit-identical.  A model
+** file, product for product, so that results stay bit-identical (the
+** solve a = M^-1 F inline, rt_mass_solve in rt.h: no call per solve).  A model
 ** written by its energies (nsm_model.lagrangian) has a dense, symmetric
 ** M(q) (docs/theory.md section 18): it is evaluated at the configuration
 ** the dynamics last looked at (rt_mass_at, called where the curved gaps'
@@ -119,17 +120,12 @@ void rt_mass_forget(nsm_sim *s)
         s->mass->valid = 0;
 }
 
-/* a = M^-1 F (n values; a may not alias F): minv F for a diagonal mass,
-** else by the factor at the configuration last taken.  NSM_ENUMERIC when
-** that M(q) is not positive definite. */
-int rt_mass_solve(const nsm_sim *s, const double *F, double *a)
+/* a = M^-1 F for a dense M(q) (rt_mass_solve, rt.h, takes the diagonal
+** case inline): by the factor at the configuration last taken.
+** NSM_ENUMERIC when that M(q) is not positive definite. */
+int rt_mass_solve_dense(const nsm_sim *s, const double *F, double *a)
 {
     const RtMass *ms = s->mass;
-    if (!ms) {
-        for (int i = 0; i < s->n; i++)
-            a[i] = s->minv[i] * F[i];
-        return NSM_OK;
-    }
     if (ms->bad)
         return NSM_ENUMERIC;
     nsm_la_cholesky_solve(s->n, ms->L, F, a);

@@ -84,6 +84,13 @@ struct RtNlTaylor {
     int *at;                  /* g + nf: where each curved row starts in WV (gaps) or FW (slips) */
     unsigned char *dormant;   /* g: a penalty law at p = 0 left out of this step */
     double hcap;              /* the step's limit from such laws */
+    double *CD, *CR;          /* (g + nf) n (K+1): the constraints' directions and rows as
+                               * dense series, row (a n + i) for held[a]'s coordinate i */
+    unsigned char *ccurv;     /* g + nf: held[a]'s direction or row has orders above 0 */
+    double *EV;               /* (g + 2 nf) K: the event functions' series (event_series) */
+    unsigned char *evhas;     /* g + 2 nf: whether function j has one (0: the constant 1) */
+    int evready;              /* EV is this expansion's */
+    double tlast, taulast, *Ylast; /* the state nlt_eval gave last, its time and offset */
 };
 
 /* Coefficient k of row i of a series array with K + 1 columns. */
@@ -97,7 +104,7 @@ void rt_nlt_free(nsm_sim *s)
         return;
     void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->swork, e->FW, e->FCV, e->lwork, e->LM, e->LH, e->P,
                      e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant, e->at,
-                     e->lead, e->scale, e->Q };
+                     e->lead, e->scale, e->Q, e->CD, e->CR, e->ccurv, e->EV, e->evhas, e->Ylast };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(e);
@@ -187,7 +194,13 @@ static int nlt_alloc(nsm_sim *s)
     e->Q = zalloc(((size_t)r + 1) * K1, &bad);
     e->at = calloc((size_t)r + 1, sizeof(int));
     e->dormant = calloc((size_t)g + 1, 1);
-    if (bad || !e->mode || !e->held || !e->dormant || !e->at || !e->lead)
+    e->CD = zalloc(((size_t)r + 1) * (size_t)n * K1, &bad);
+    e->CR = zalloc(((size_t)r + 1) * (size_t)n * K1, &bad);
+    e->ccurv = calloc((size_t)r + 1, 1);
+    e->EV = zalloc(((size_t)g + 2 * (size_t)s->nf + 1) * K1, &bad);
+    e->evhas = calloc((size_t)g + 2 * (size_t)s->nf + 1, 1);
+    e->Ylast = zalloc((size_t)s->N, &bad);
+    if (bad || !e->mode || !e->held || !e->dormant || !e->at || !e->lead || !e->ccurv || !e->evhas)
         return NSM_ENOMEM;
     curved_offsets(s, e);
     return NSM_OK;
@@ -290,7 +303,8 @@ static double wdot_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, const 
                      int off)
 {
     double r = 0;
-    for (int l = 0; l <= k; l++)
+    int top = rt_nl_gap_curved(s, j) ? k : 0;   /* an affine row has no orders above 0 */
+    for (int l = 0; l <= top; l++)
         r += row_dot(s, e, 0, j, l, u, (size_t)(e->K + 1), off, k - l);
     return r;
 }
@@ -486,6 +500,48 @@ static void cons_dir(const nsm_sim *s, const RtNlTaylor *e, int c, int l, double
             row_add(s, e, 1, q, l, -rt_fric_sign(s, e->mode, q) * s->num.muk[q] * f, out);
 }
 
+/* Whether constraint c's direction or row has orders above 0: a curved
+** gap, a curved slip, or a held gap carrying a curved slipping element's
+** force (cons_dir's terms). */
+static int cons_curved(const nsm_sim *s, const RtNlTaylor *e, int c)
+{
+    if (c >= s->g)
+        return slip_curved(s, c - s->g);
+    if (rt_nl_gap_curved(s, c))
+        return 1;
+    for (int q = 0; q < s->nf; q++)
+        if (rt_fric_normal_gap(s, q) == c && !rt_fric_stuck(s, e->mode, q) && slip_curved(s, q))
+            return 1;
+    return 0;
+}
+
+/* Order l of the step's constraints' force directions (cons_dir) and rows
+** (cons_dot's) into the dense series tables CD and CR, once per order, so
+** that each order's sums over l are Cauchy products over plain arrays
+** rather than a cons_dir or cons_dot call per term.  Orders above 0 only
+** for the constraints that have them (ccurv). */
+static void cons_table(const nsm_sim *s, RtNlTaylor *e, int l)
+{
+    int n = s->n, K = e->K;
+    double dir[n], row[n];
+    for (int a = 0; a < e->nc; a++) {
+        int c = e->held[a];
+        if (l > 0 && !e->ccurv[a])
+            continue;
+        memset(dir, 0, sizeof dir);
+        memset(row, 0, sizeof row);
+        cons_dir(s, e, c, l, 1, dir);
+        if (c < s->g)
+            row_add(s, e, 0, c, l, 1, row);
+        else
+            row_add(s, e, 1, c - s->g, l, 1, row);
+        for (int i = 0; i < n; i++) {
+            SER(e->CD, (size_t)a * n + i, l) = dir[i];
+            SER(e->CR, (size_t)a * n + i, l) = row[i];
+        }
+    }
+}
+
 /* The order-0 matrix of the step's r constraints e->held into e->D:
 ** A_0 = R_0 M^-1 D_0^T (rows R, force directions D at the expansion
 ** point; not symmetric when a held gap carries slip forces). */
@@ -556,6 +612,8 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
     for (int q = 0; q < s->nf; q++)
         if (rt_fric_stuck(s, e->mode, q))
             e->held[r++] = s->g + q;
+    for (int a = 0; a < r; a++)
+        e->ccurv[a] = (unsigned char)cons_curved(s, e, e->held[a]);
     cons_matrix(s, e, r);
     for (int a = 0; a < r * r; a++)
         e->lu[a] = a % (r + 1) == 0;
@@ -585,24 +643,39 @@ static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
         return 1;
     int r = e->nc;
     double af[n], d[n], ad[n], mu[r + 1];
-    for (int b = 0; b < r; b++)
-        for (int l = 1; l <= k; l++)
-            cons_dir(s, e, e->held[b], l, cons_mult(s, e, e->held[b])[k - l], e->Fk);
+    cons_table(s, e, k);
+    /* the products in cons_dir's and cons_dot's order (per constraint and
+     * order l, a row's sum from 0): the results do not move with the table */
+    for (int b = 0; b < r; b++) {       /* sum_{l>=1} D_l mu_{k-l} */
+        const double *mb = cons_mult(s, e, e->held[b]), *D = &SER(e->CD, (size_t)b * n, 0);
+        for (int l = 1; e->ccurv[b] && l <= k; l++)
+            for (int i = 0; i < n; i++)
+                e->Fk[i] += mb[k - l] * D[(size_t)i * (K + 1) + l];
+    }
     rt_mass_solve(s, e->Fk, af);    /* M_0^-1: minv, or M(q(t0))'s factor */
-    for (int a = 0; a < r; a++) {
-        int c = e->held[a];
-        double b = cons_dot(s, e, c, 0, af, 1, 0) + cons_curv(s, e, c, k);
-        for (int l = 1; l <= k; l++)
-            b += cons_dot(s, e, c, l, e->A, (size_t)(K + 1), k - l);
+    for (int a = 0; a < r; a++) {       /* R_0 af + curv_k + sum_{l>=1} R_l a_{k-l} */
+        const double *R = &SER(e->CR, (size_t)a * n, 0);
+        double b = 0;
+        for (int i = 0; i < n; i++)
+            b += R[(size_t)i * (K + 1)] * af[i];
+        b += cons_curv(s, e, e->held[a], k);
+        for (int l = 1; e->ccurv[a] && l <= k; l++) {
+            double bl = 0;
+            for (int i = 0; i < n; i++)
+                bl += R[(size_t)i * (K + 1) + l] * SER(e->A, i, k - l);
+            b += bl;
+        }
         e->rhs[a] = -b;
     }
-    memset(d, 0, sizeof d);
+    for (int i = 0; i < n; i++)
+        d[i] = 0;
     for (int a = 0; a < r; a++) {
         mu[a] = 0;
         for (int b = 0; b < r; b++)
             mu[a] += e->lu[(size_t)a * r + b] * e->rhs[b];
         cons_mult(s, e, e->held[a])[k] = mu[a];
-        cons_dir(s, e, e->held[a], 0, mu[a], d);
+        for (int i = 0; i < n; i++)
+            d[i] += SER(e->CD, (size_t)a * n + i, 0) * mu[a];
     }
     if (e->merged) {      /* the groups' forces on their first rows, split */
         double *ser[r + 1];
@@ -699,6 +772,8 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     const nsm_model *m = s->m;
     int n = s->n, K = e->K, rc;
     e->valid = 0;
+    e->evready = 0;
+    e->tlast = NAN;
     e->t0 = t0;
     rt_mode_copy(s, e->mode, s->mode);
     memcpy(e->Y0, Y0, sizeof(double) * (size_t)s->N);
@@ -758,14 +833,18 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     return NSM_OK;
 }
 
-/* The expansion's state at offset tau, by Horner's scheme per row. */
-static void nlt_eval(const nsm_sim *s, const RtNlTaylor *e, double tau, double *Y1)
+/* The expansion's state at offset tau, by Horner's scheme per row; the
+** state and its time t0 + tau are kept, so that rt_nlt_events knows it. */
+static void nlt_eval(const nsm_sim *s, RtNlTaylor *e, double tau, double *Y1)
 {
     int K = e->K, n = s->n;
     for (int i = 0; i < 2 * n; i++)
         Y1[i] = poly_at(&SER(e->X, i, 0), K, tau);
     Y1[2 * n] = poly_at(&SER(e->E, 0, 0), K, tau);
     Y1[2 * n + 1] = poly_at(&SER(e->E, 1, 0), K, tau);
+    memcpy(e->Ylast, Y1, sizeof(double) * (size_t)s->N);
+    e->tlast = e->t0 + tau;
+    e->taulast = tau;
 }
 
 /* Whether the kept expansion is the one from (t, Y) in the current mode. */
@@ -822,6 +901,74 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
     return 1;
 }
 
+/* Every event function's series over the kept expansion into EV (K
+** coefficients each; evhas[j] 0 where the function is the constant 1),
+** once per expansion. */
+static void event_table(const nsm_sim *s, RtNlTaylor *e)
+{
+    if (e->evready)
+        return;
+    for (int j = 0; j < s->g + 2 * s->nf; j++)
+        e->evhas[j] = (unsigned char)event_series(s, e, j, &e->EV[(size_t)j * e->K]);
+    e->evready = 1;
+}
+
+/* Whether the step's event functions may be read off the series: every
+** gap's law is a constraint's (open: the gap, held: its force, which
+** event_series gives); a penalty law's event (its force's larger form, a
+** power of the penetration) is left to the generic path. */
+static int event_series_apply(const nsm_sim *s)
+{
+    for (int j = 0; j < s->g; j++)
+        if (!rt_law_is_constraint(s, j))
+            return 0;
+    return 1;
+}
+
+/* The event functions in the current mode at (t, y) and their time
+** derivatives, as rt_events gives them (rt_law_impact_event's gap or held
+** force, rt_fric_events' friction functions): read off the taylor
+** method's kept expansion (event_table, Horner's scheme for the value and
+** the derivative) when (t, y) is the state it gave last, past its start
+** (a step's end, a locator's iterate), where rt_events would solve the
+** constrained accelerations twice and differentiate the forces by a
+** central difference; else rt_events.  The series are the ones the step's
+** states and its dips' search (cut_at_dips) come from.  A step's start
+** keeps rt_events: right after a transition its values must be those the
+** transition decided on (an element just set slipping found beyond its
+** cone by a rounding of the series would turn again at once). */
+int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd)
+{
+    RtNlTaylor *e = s->nlt;
+    double tau;
+    if (s->set.method != NSM_METHOD_TAYLOR || !e || !e->valid || !rt_mode_eq(s, e->mode, s->mode) ||
+        !event_series_apply(s))
+        return rt_events(s, s->mode, t, y, ev, evd);
+    if (!(t == e->tlast && e->taulast > 0 &&
+          memcmp(y, e->Ylast, sizeof(double) * (size_t)s->N) == 0))
+        return rt_events(s, s->mode, t, y, ev, evd);
+    tau = e->taulast;
+    int K = e->K;
+    event_table(s, e);
+    for (int j = 0; j < s->ge; j++) {
+        const double *a = &e->EV[(size_t)j * K];
+        if (!e->evhas[j]) {
+            ev[j] = 1;
+            evd[j] = 0;
+            continue;
+        }
+        double v = a[K - 1], d = (K - 1) * a[K - 1];
+        for (int k = K - 2; k >= 0; k--) {
+            v = v * tau + a[k];
+            if (k > 0)
+                d = d * tau + k * a[k];
+        }
+        ev[j] = v;
+        evd[j] = d;
+    }
+    return NSM_OK;
+}
+
 /* Cut a step of size *h that an event function crosses twice (down and
 ** back up, so that both ends are positive and the end-point test would
 ** miss it): the first zero on the function's series by the guaranteed
@@ -831,11 +978,12 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
 static void cut_at_dips(nsm_sim *s, RtNlTaylor *e, double *h)
 {
     int K = e->K;
-    double a[K + 1];
     long double b[K + 1];
+    event_table(s, e);
     for (int j = 0; j < s->g + 2 * s->nf; j++) {
-        if (!event_series(s, e, j, a))
+        if (!e->evhas[j])
             continue;
+        const double *a = &e->EV[(size_t)j * K];
         double mag = 0, hk = 1, x;
         for (int k = 0; k < K; k++, hk *= *h) {
             b[k] = (long double)a[k] * hk;

@@ -349,7 +349,21 @@ void rt_mass_free(nsm_sim *s);
 int rt_mass_dense(const nsm_sim *s);
 int rt_mass_at(const nsm_sim *s, const double *y);
 void rt_mass_forget(nsm_sim *s);
-int rt_mass_solve(const nsm_sim *s, const double *F, double *a);
+int rt_mass_solve_dense(const nsm_sim *s, const double *F, double *a);
+
+/* a = M^-1 F (n values; a may not alias F): minv F, product for product,
+** inline for a diagonal mass, so that the models without M(q) pay no call
+** per solve (the taylor method solves twice per order); M(q)'s factor
+** through rt_mass_solve_dense.  NSM_ENUMERIC when that M(q) is not
+** positive definite. */
+static inline int rt_mass_solve(const nsm_sim *s, const double *F, double *a)
+{
+    if (s->mass)
+        return rt_mass_solve_dense(s, F, a);
+    for (int i = 0; i < s->n; i++)
+        a[i] = s->minv[i] * F[i];
+    return NSM_OK;
+}
 void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *v);
 double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, int rb);
 long double rt_mass_dot(const nsm_sim *s, const double *a, const double *b);
@@ -383,6 +397,7 @@ int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
 int rt_nlt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
 void rt_nlt_free(nsm_sim *s);
 int rt_nlt_check(nsm_sim *s);
+int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd);
 
 /* surface.c */
 int rt_surface_alloc(nsm_sim *s);

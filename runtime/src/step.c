@@ -861,7 +861,7 @@ static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, doubl
 static int event_at(nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
     double e[s->ge], ed[s->ge];
-    int rc = rt_events(s, s->mode, t, Y, e, ed);
+    int rc = rt_nlt_events(s, t, Y, e, ed);
     *ev = e[j];
     *evd = ed[j];
     if (!rc && s->set.method == NSM_METHOD_EXACT)

@@ -58,6 +58,7 @@ MODELS = {"pendulum": "pendulum_wall", "hertz": "hertz_pair", "discs": "discs_ob
           "rocking_tip": "../tests/nonlinear/rocking_push",
           "rocking_slip": "../tests/nonlinear/rocking_push",
           "sliding_rod": "../tests/nonlinear/sliding_rod",
+          "rocking_reduced": "../bench/models_nl/rocking_reduced",
           "wave": "hertz_wave"}
 FAILS = []
 MEAS = {"event": 0.0, "state": 0.0}
@@ -431,6 +432,34 @@ def case_rocking_block(exe, method, work):
             err = abs(got - float(want)) / float(want)
             measure("state", err)
             check(err <= st, "rocking_block: impact %d, |omega| %s %r (reference %s, %.2g "
+                  "relative)" % (k + 1, name, got, mp.nstr(want, 17), err))
+    return bal
+
+
+def case_rocking_reduced(exe, method, work):
+    """The rocking block reduced to one coordinate (bench/models_nl/
+    rocking_reduced.nsm: phi = |theta|, the force of the free rocking
+    equation written without alpha, Housner's ratio as the restitution,
+    what nl_bench.py times beside CVODE and SciPy) against
+    refs.rocking_block: every impact at its instant and the angular speed
+    before and after it, so that the benchmark's reduced model is the
+    block's equation."""
+    b, h, g, th0, t_end = "0.2", "0.5", "9.81", "0.1", 1.5
+    ref = [r for r in refs.rocking_block(b, h, g, th0, 12) if r[0] < t_end]
+    events, samples, bal = run(exe, method, work)
+    tt, st = TOL[method][0], TOL[method][1]
+    imp = impacts(events)
+    check(len(imp) == len(ref), "rocking_reduced: %d impacts (reference %d)" % (len(imp), len(ref)))
+    for k, (e, r) in enumerate(zip(imp, ref)):
+        dt = float(e["t"]) - float(r[0])
+        measure("event", dt)
+        check(abs(dt) <= tt, "rocking_reduced: impact %d at %s s (reference %s, %.2g s)" %
+              (k + 1, e["t"], mp.nstr(r[0], 17), dt))
+        for name, got, want in (("before", -float(e["vrel_before"]), r[1]),
+                                ("after", float(e["vrel_after"]), r[2])):
+            err = abs(got - float(want)) / float(want)
+            measure("state", err)
+            check(err <= st, "rocking_reduced: impact %d, |omega| %s %r (reference %s, %.2g "
                   "relative)" % (k + 1, name, got, mp.nstr(want, 17), err))
     return bal
 
