@@ -62,3 +62,10 @@ nsm_lag_check(cart_friction check_friction rk4 adaptive)
 # tangential impulses and the velocities after it against the closed form
 # of the impulse problem with M(q) at the impact configuration.
 nsm_lag_check(cart_drop check_drop rk4 adaptive)
+# A Zeno cascade with a dense mass matrix: a body whose kinetic energy
+# couples its two coordinates (tests/lagrange/skew_zeno.nsm, constant
+# M = [[a, b], [b, c]]) bouncing to rest on a floor; the first impact, the
+# velocity the impulse gives the other coordinate (M^-1 w^T), the
+# accumulation point t1 (1 + e) / (1 - e) and the rest state (momentum
+# a X' + b Y' kept) against closed forms (tests/lagrange/check_zeno.py).
+nsm_lag_check(skew_zeno check_zeno rk4 adaptive taylor)
