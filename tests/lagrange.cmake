@@ -82,3 +82,10 @@ nsm_lag_check(cart_drop check_drop rk4 adaptive taylor)
 # forms of their potentials at the final state; the lines were 0 and the
 # work all "other" before (stats.c took only the time-dependent forces).
 nsm_lag_check(work_split check_split rk4 adaptive taylor)
+# A Zeno cascade with a dense mass matrix: a body whose kinetic energy
+# couples its two coordinates (tests/lagrange/skew_zeno.nsm, constant
+# M = [[a, b], [b, c]]) bouncing to rest on a floor; the first impact, the
+# velocity the impulse gives the other coordinate (M^-1 w^T), the
+# accumulation point t1 (1 + e) / (1 - e) and the rest state (momentum
+# a X' + b Y' kept) against closed forms (tests/lagrange/check_zeno.py).
+nsm_lag_check(skew_zeno check_zeno rk4 adaptive taylor)

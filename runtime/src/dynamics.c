@@ -53,18 +53,6 @@ static void add_w(const nsm_sim *s, int j, double f, double *u)
         u[W->i[k]] += W->x[k] * f;
 }
 
-/* True when gap j is a penalty gap engaged in mode. */
-static int is_pen(const nsm_sim *s, const unsigned *mode, int j)
-{
-    return rt_law_is_force(s, j) && rt_mode_has(mode, j);
-}
-
-/* True when gap j is an impact gap held shut in mode. */
-static int is_shut(const nsm_sim *s, const unsigned *mode, int j)
-{
-    return rt_law_is_constraint(s, j) && rt_mode_has(mode, j);
-}
-
 /* F = fext + cflag*f_const - K x - C v + engaged penalty forces.  With cflag 0
 ** the affine constants (f_const, gap offsets d) are left out, which makes F
 ** linear in (x, v, fext): the exact method builds its matrices that way. */
@@ -76,7 +64,7 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
         F[i] = (fext ? fext[i] : 0) + (cflag ? s->num.fconst[i] : 0)
              - rt_csr_dot(&s->sp.K, i, x) - rt_csr_dot(&s->sp.C, i, v);
     for (int j = 0; j < s->g; j++) {
-        if (!is_pen(s, mode, j))
+        if (!rt_law_engaged(s, mode, j))
             continue;
         double p = -(rt_wrow(s, j, x) + (cflag ? s->num.d[j] : 0));
         double pd = -rt_wrow(s, j, v);
@@ -342,7 +330,7 @@ static int accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, c
         for (int k = 0; k < s->nf; k++)
             lamf[k] = 0;
     for (int j = 0; j < s->g; j++)
-        r += is_shut(s, mode, j);
+        r += rt_law_held(s, mode, j);
     for (int k = 0; k < s->nf; k++)
         r += rt_fric_stuck(s, mode, k);
     if (r == 0)
@@ -624,7 +612,7 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
      * slip forces of the friction elements it presses), then stuck elements */
     R->p[0] = Dd->p[0] = 0;
     for (int j = 0; j < s->g; j++)
-        if (is_shut(s, mode, j)) {
+        if (rt_law_held(s, mode, j)) {
             rows_copy(R, nr, &s->sp.W, j);
             if (s->nf)
                 dir_of_gap(s, mode, cl, nr, j);
@@ -685,7 +673,7 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
     for (int i = 0; i < n; i++)
         pd += v[i] * rt_csr_dot(&s->sp.C, i, v);
     for (int j = 0; j < s->g; j++)
-        if (is_pen(s, mode, j)) {
+        if (rt_law_engaged(s, mode, j)) {
             double wv = rt_wrow(s, j, v);
             pd += s->num.cc[j] * wv * wv;
         }
@@ -694,7 +682,7 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
         rt_fric_power(s, mode, x, v, lam, lamf, &fd, &fw);
     if (s->moving && lam)
         for (int j = 0; j < s->g; j++)
-            if (is_shut(s, mode, j) && s->m->gap_moving[j])
+            if (rt_law_held(s, mode, j) && s->m->gap_moving[j])
                 fw += lam[j] * rt_wrow(s, j, v);
     Yd[2 * n] = pd + fd;
     Yd[2 * n + 1] = rt_dot(n, fext, v) + fw;
@@ -768,7 +756,7 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
     rt_force_parts(s, mode, y, y + n, f, 1, F);
     int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, NULL);
     for (int j = 0; j < s->g; j++)
-        if (is_pen(s, mode, j)) {
+        if (rt_law_engaged(s, mode, j)) {
             lam[j] = rt_pen_force(s, j, -rt_gap_at(s, j, t, y), -rt_wrow(s, j, y + n));
         }
     return rc;
@@ -804,7 +792,7 @@ static void pen_rates(const nsm_sim *s, const unsigned *mode, const double *x, c
                       double *fd)
 {
     for (int j = 0; j < s->g; j++) {
-        if (!is_pen(s, mode, j) || s->num.pexp[j] == 1)
+        if (!rt_law_engaged(s, mode, j) || s->num.pexp[j] == 1)
             continue;
         double p = -(rt_wrow(s, j, x) + s->num.d[j]), pd = -rt_wrow(s, j, v);
         add_w(s, j, rt_pen_force_rate(s, j, p, pd, 0) - s->num.kc[j] * pd, fd);
@@ -831,7 +819,7 @@ static int fric_rates_split(const nsm_sim *s, const unsigned *mode, const double
     if (!rows)
         return NSM_ENOMEM;
     for (int j = 0; j < g; j++)
-        if (is_shut(s, mode, j)) {
+        if (rt_law_held(s, mode, j)) {
             v[2 * r] = lam[j], v[2 * r + 1] = dlam[j];
             kind[r++] = j;
         }
@@ -972,7 +960,7 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
     unsigned pen[s->mw];            /* mode without its impact constraints */
     rt_mode_copy(s, pen, mode);
     for (int j = 0; j < s->g; j++)
-        if (is_shut(s, mode, j))
+        if (rt_law_held(s, mode, j))
             rt_mode_del(pen, j);
     state_terms(s, t, y, f, NULL);
     rt_force_parts(s, pen, y, y + n, f, 1, F);

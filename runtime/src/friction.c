@@ -235,6 +235,54 @@ static int jump_dense(nsm_sim *s, const double *b, long double *v)
     return 0;
 }
 
+/* The state the impulses act on, into Z (na values): the exact method's
+** long double state when one stands behind s->y, else s->y extended. */
+static void fric_state(nsm_sim *s, long double *Z)
+{
+    if (s->set.method == NSM_METHOD_EXACT) {
+        rt_exact_state(s, s->t, s->y, Z);
+        return;
+    }
+    for (int i = 0; i < 2 * s->n; i++)
+        Z[i] = s->y[i];
+}
+
+/* Apply a frictional impact's generalized impulse b (n values over the
+** coordinates: the sum of its rows times their impulses) to the state Z of
+** fric_state: v+ = v- + M^-1 b by the mass operator (M(q) at the impact
+** configuration, or the diagonal's products), then the run's state lands
+** there and the energy the jump removes is booked as the transition's loss
+** (also into *lost unless NULL).  The one place the frictional impacts
+** change the state, one contact or several.  1 (s->failed set) when M(q)
+** is not positive definite there. */
+static int fric_jump(nsm_sim *s, long double *Z, const long double *b, double *lost)
+{
+    int n = s->n;
+    double Eb = rt_mech_energy(s, s->mode, s->y), Y[s->N];
+    if (rt_mass_dense(s)) {         /* M(q) at the impact configuration */
+        double bd[n];
+        for (int i = 0; i < n; i++)
+            bd[i] = (double)b[i];
+        if (jump_dense(s, bd, Z + n))
+            return 1;
+    } else {
+        for (int i = 0; i < n; i++)
+            Z[n + i] += s->minv[i] * b[i];
+    }
+    memcpy(Y, s->y, sizeof Y);
+    if (s->set.method == NSM_METHOD_EXACT)
+        rt_exact_land(s, s->t, Z, Y);
+    else
+        for (int i = 0; i < n; i++)
+            Y[n + i] = (double)Z[n + i];
+    rt_state_set(s, s->t, Y);
+    double loss = Eb - rt_mech_energy(s, s->mode, s->y);
+    rt_transition_loss_add(s, loss);
+    if (lost)
+        *lost = loss;
+    return 0;
+}
+
 /* The frictional impact law of one contact (Glocker and Pfeiffer's impact
 ** law with Coulomb friction on the impulses; theory.md section 11): gap j
 ** closing at un = w_n . v < 0, its element k slipping at ut = w_t . v - c,
@@ -260,7 +308,7 @@ static int impulse_law(nsm_sim *s, int j, int k, const long double *v, long doub
         ut += wt[i] * v[i];
     }
     long double Gnn = mdot(s, wn, wn), Gnt = mdot(s, wn, wt), Gtt = mdot(s, wt, wt);
-    long double e = s->num.e[j], et = s->num.et[k], ms = s->num.mus[k], mk = s->num.muk[k];
+    long double e = rt_law_restitution(s, j), et = s->num.et[k], ms = s->num.mus[k], mk = s->num.muk[k];
     long double c0 = -(1 + e) * un / Gnn, r = Gnt / Gnn, b = Gtt - Gnt * r;
     if (!(Gnn > 0) || !(b > 1e-12L * Gtt)) {
         rt_fail(s, NSM_EMODEL, j, "friction '%s': its slip velocity moves along gap '%s''s normal "
@@ -478,7 +526,7 @@ static int multi_setup(const nsm_sim *s, const int *idx, int r, const double *v,
         if (w != row)
             memcpy(row, w, sizeof(double) * (size_t)n);
         F->u[i] = i < r ? rt_dot(n, row, v) : rt_fric_slip(s, F->el[i - r], v);
-        F->tgt[i] = i < r ? -s->num.e[idx[i]] * fmin(F->u[i], 0) : 0;
+        F->tgt[i] = i < r ? -rt_law_restitution(s, idx[i]) * fmin(F->u[i], 0) : 0;
     }
     for (int i = 0; i < m; i++)
         for (int q = 0; q < m; q++)
@@ -668,37 +716,15 @@ static int impulse_multi_apply(nsm_sim *s, int j, const int *idx, int r, int exe
                        s->m->gaps[j].name, FRIC_MULTI_MAX);
     if ((rc = multi_law(s, j, &F, P)))
         return rc;
-    long double Z[na > 0 ? na : 1];
-    int exact = s->set.method == NSM_METHOD_EXACT;
-    if (exact)
-        rt_exact_state(s, s->t, s->y, Z);
-    else
-        for (int i = 0; i < 2 * n; i++)
-            Z[i] = s->y[i];
-    double Eb = rt_mech_energy(s, s->mode, s->y);
-    if (rt_mass_dense(s)) {         /* M(q): the summed impulse through its factor */
-        double b[n];
-        for (int q = 0; q < n; q++) {
-            b[q] = 0;
-            for (int i = 0; i < F.m; i++)
-                b[q] += R[(size_t)i * n + q] * P[i];
-        }
-        if (jump_dense(s, b, Z + n))
-            return s->failed;
-    } else {
+    long double Z[na > 0 ? na : 1], b[n];
+    for (int q = 0; q < n; q++) {
+        b[q] = 0;
         for (int i = 0; i < F.m; i++)
-            for (int q = 0; q < n; q++)
-                Z[n + q] += (long double)s->minv[q] * R[(size_t)i * n + q] * P[i];
+            b[q] += (long double)R[(size_t)i * n + q] * P[i];
     }
-    double Y[s->N];
-    memcpy(Y, s->y, sizeof Y);
-    if (exact)
-        rt_exact_land(s, s->t, Z, Y);
-    else
-        for (int i = 0; i < n; i++)
-            Y[n + i] = (double)Z[n + i];
-    rt_state_set(s, s->t, Y);
-    rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, s->y));
+    fric_state(s, Z);
+    if (fric_jump(s, Z, b, NULL))
+        return s->failed;
     if ((rc = multi_log(s, j, &F, P, v0, exempt)))
         return rc;
     rt_fric_resolved(s, j);
@@ -749,38 +775,16 @@ int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *h
     double *v = s->y + n;
     double wnd[n], wtd[n];
     const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
-    long double Z[na > 0 ? na : 1], PN, PT;
-    int exact = s->set.method == NSM_METHOD_EXACT;
-    if (exact) {
-        rt_exact_state(s, s->t, s->y, Z);
-    } else {
-        for (int i = 0; i < 2 * n; i++)
-            Z[i] = s->y[i];
-    }
-    double un0 = rt_dot(n, wn, v), ut0 = rt_fric_slip(s, k, v);
+    long double Z[na > 0 ? na : 1], PN, PT, b[n];
+    double un0 = rt_dot(n, wn, v), ut0 = rt_fric_slip(s, k, v), lost = 0;
+    fric_state(s, Z);
     if (impulse_law(s, j, k, Z + n, &PN, &PT, &stuck))
         return s->failed;
-    double Eb = rt_mech_energy(s, s->mode, s->y);
-    if (rt_mass_dense(s)) {         /* M(q) at the impact configuration */
-        double b[n];
-        for (int i = 0; i < n; i++)
-            b[i] = (double)(wn[i] * PN + wt[i] * PT);
-        if (jump_dense(s, b, Z + n))
-            return s->failed;
-    } else {
-        for (int i = 0; i < n; i++)
-            Z[n + i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
-    }
-    double Y[s->N];
-    memcpy(Y, s->y, sizeof Y);
-    if (exact)
-        rt_exact_land(s, s->t, Z, Y);
-    else
-        for (int i = 0; i < n; i++)
-            Y[n + i] = (double)Z[n + i];
-    rt_state_set(s, s->t, Y);
-    double lost = Eb - rt_mech_energy(s, s->mode, s->y);
-    rt_transition_loss_add(s, lost);
+    memset(b, 0, sizeof b);
+    for (int i = 0; i < n; i++)
+        b[i] = wn[i] * PN + wt[i] * PT;
+    if (fric_jump(s, Z, b, &lost))
+        return s->failed;
     double un1 = rt_dot(n, wn, v), ut1 = rt_fric_slip(s, k, v);
     if (exempt)
         rc = rt_log_exempt(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);
@@ -901,8 +905,10 @@ int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping)
 ** part, the flight to the accumulation point t* with j held and k
 ** slipping, adds the held contact's force and its friction -s mu_k lambda;
 ** the two sum to the tail's normal and tangential impulses up to O(tau^2)
-** in the tail's length tau (theory.md, Zeno cascades with slip). */
-void rt_fric_tail_project(nsm_sim *s, int j, int k)
+** in the tail's length tau (theory.md, Zeno cascades with slip).  Nonzero
+** (s->failed set, with the reason) when M(q) is not positive definite at
+** the jump's configuration. */
+int rt_fric_tail_project(nsm_sim *s, int j, int k)
 {
     int n = s->n;
     double *v = s->y + n, wnd[n], wtd[n];
@@ -917,13 +923,15 @@ void rt_fric_tail_project(nsm_sim *s, int j, int k)
             b[i] = wn[i] * PN + wt[i] * PT;
             z[i] = v[i];
         }
-        if (jump_dense(s, b, z) == 0)
-            for (int i = 0; i < n; i++)
-                v[i] = (double)z[i];
-        return;
+        if (jump_dense(s, b, z))
+            return 1;
+        for (int i = 0; i < n; i++)
+            v[i] = (double)z[i];
+        return 0;
     }
     for (int i = 0; i < n; i++)
         v[i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
+    return 0;
 }
 
 /* During the Zeno jump's flight to t* (rt_fric_tail_project): element k,

@@ -8,7 +8,7 @@
 ** what is its own:
 **   constraint  1: the closed gap is a unilateral constraint, held shut by
 **               the force LCP (settle), reached by an impact whose
-**               restitution is num.e[j] (the impact law); 0: the closed
+**               restitution is the law's (restitution below); 0: the closed
 **               gap is a force element k p^a + c p' of its penetration
 **               p = -gap (the penalty law)
 **   event       the gap's event function and its rate at a state (rk4's
@@ -21,6 +21,14 @@
 **               the held constraint's force, or a linear form of the gap and
 **               its rate (and a second one whose maximum is taken); its
 **               zeros must be event's (mode.c, modeop.c)
+**   restitution the law's impulse rule at an impact of a constraint gap:
+**               Newton's coefficient r, the normal relative velocity after
+**               the impact -r times the one before (the impact law's
+**               num.e[j]); every impulse problem asks it (transition.c's
+**               sequential, simultaneous and energetic laws, friction.c's
+**               frictional impacts, zeno.c's tails and step.c's through
+**               them, the studies' saltation matrices).  Required when
+**               constraint is set
 **   initial     at t = 0, the gap at (gap, rate): engages it (a force
 **               element) through rt_state_mode_add, or refuses a state it
 **               cannot start from (rt_fail's status); constraint gaps
@@ -73,6 +81,7 @@ struct rt_law {
                   double *evd);
     double (*event_tol)(const nsm_sim *s, int j, int closed, const double *y, double gap_tol);
     void (*form)(const nsm_sim *s, int j, int closed, rt_gap_form *f);
+    double (*restitution)(const nsm_sim *s, int j);
     int (*initial)(nsm_sim *s, int j, double gap, double rate, double gap_tol);
     int (*setup)(nsm_sim *s, int j);
     int (*transition)(nsm_sim *s, int j, unsigned *forget);
@@ -92,6 +101,7 @@ void rt_law_impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *
                          double *evd);
 double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt);
 void rt_law_impact_form(const nsm_sim *s, int j, int closed, rt_gap_form *f);
+double rt_law_impact_restitution(const nsm_sim *s, int j);
 int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol);
 int rt_law_impact_transition(nsm_sim *s, int j, unsigned *forget);
 extern const rt_law *rt_law_table[RT_LAWS];
@@ -125,6 +135,29 @@ static inline int rt_law_is_constraint(const nsm_sim *s, int j)
 static inline int rt_law_is_force(const nsm_sim *s, int j)
 {
     return !rt_law_of(s, j)->constraint;
+}
+
+/* Newton's restitution of constraint gap j at an impact, its law's impulse
+** rule (law.h, restitution): the normal relative velocity after the impact
+** is minus this times the one before.  The one place the impulse problems
+** of every path learn a contact's restitution. */
+static inline double rt_law_restitution(const nsm_sim *s, int j)
+{
+    return rt_law_of(s, j)->restitution(s, j);
+}
+
+/* Whether gap j is held shut as a constraint in mode: closed, and its law's
+** closed gap a unilateral constraint (its force the LCP's lambda). */
+static inline int rt_law_held(const nsm_sim *s, const unsigned *mode, int j)
+{
+    return rt_mode_has(mode, j) && rt_law_of(s, j)->constraint;
+}
+
+/* Whether gap j is engaged as a force element in mode: closed, and its
+** law's closed gap a force k p^a + c p' (penalty). */
+static inline int rt_law_engaged(const nsm_sim *s, const unsigned *mode, int j)
+{
+    return rt_mode_has(mode, j) && !rt_law_of(s, j)->constraint;
 }
 
 /* The energy stored in the closed gaps of mode at y: the sum of their laws'

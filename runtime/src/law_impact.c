@@ -5,8 +5,11 @@
 ** complementarity (settle, transition.c) holds it shut while its force
 ** lambda >= 0, and a closing gap is reached by an impact, the impulse LCP
 ** with restitution num.e[j] (Moreau 1988; Pfeiffer and Glocker 1996).
-** What is the law's own: its restitution's check, and the separation of a
-** held gap when its force crosses zero.  Its event function, event
+** What is the law's own: its restitution (the impulse rule every impulse
+** problem asks through rt_law_restitution, law.h; the only reader of
+** num.e) and its check, and the separation of a held gap when its force
+** crosses zero.  Its restitution's range, [0, 1], is checked for every
+** constraint law by rt_law_setup (laws.c).  Its event function, event
 ** tolerance, initial check and separation are exported (rt_law_impact_*,
 ** law.h) for the laws that share them (a constraint law with another
 ** restitution, tests/laws/toy_law.c).
@@ -15,17 +18,6 @@
 #include <stdio.h>
 
 #include "law.h"
-
-/* Gap j's restitution must lie in [0, 1]: more would create energy. */
-static int impact_setup(nsm_sim *s, int j)
-{
-    double e = s->num.e[j];
-    if (e >= 0 && e <= 1)
-        return 0;
-    snprintf(s->msg, sizeof s->msg, "gap '%s': its restitution e = %.12g is not in [0, 1]",
-             s->m->gaps[j].name, e);
-    return 1;
-}
 
 /* Gap j's event function: open, the gap (its impact at 0); held, its
 ** force lambda (its separation at 0). */
@@ -51,6 +43,12 @@ void rt_law_impact_form(const nsm_sim *s, int j, int closed, rt_gap_form *f)
 {
     (void)s, (void)j;
     *f = (rt_gap_form){ .force = closed, .sx = 1 };
+}
+
+/* Newton's restitution of gap j: the model's coefficient e (num.e[j]). */
+double rt_law_impact_restitution(const nsm_sim *s, int j)
+{
+    return s->num.e[j];
 }
 
 /* At t = 0: a penetrated gap is a state the law cannot start from; a
@@ -86,7 +84,7 @@ const rt_law rt_law_impact = {
     .event = rt_law_impact_event,
     .event_tol = rt_law_impact_event_tol,
     .form = rt_law_impact_form,
+    .restitution = rt_law_impact_restitution,
     .initial = rt_law_impact_initial,
-    .setup = impact_setup,
     .transition = rt_law_impact_transition,
 };

@@ -21,12 +21,12 @@ const rt_law *rt_law_table[RT_LAWS] = {
 /* Register law under identifier id (the value of nsm_gap_info.law that
 ** selects it): NSM_OK, or NSM_EINVAL for an identifier out of range or
 ** taken by another law, or a law without a name, event, event_tol, form,
-** initial or transition.  Not
+** initial or transition, or a constraint law without its restitution.  Not
 ** thread-safe: register before creating simulations. */
 int rt_law_register(int id, const rt_law *law)
 {
     if (id < 0 || id >= RT_LAWS || !law || !law->name || !law->transition || !law->event ||
-        !law->event_tol || !law->form || !law->initial)
+        !law->event_tol || !law->form || !law->initial || (law->constraint && !law->restitution))
         return NSM_EINVAL;
     if (rt_law_table[id] && rt_law_table[id] != law)
         return NSM_EINVAL;
@@ -67,14 +67,29 @@ void rt_law_free(nsm_sim *s)
     s->law = NULL;
 }
 
+/* Whether constraint gap j's restitution (its law's impulse rule) lies in
+** [0, 1]: more would create energy at every impact, less would pull.  0,
+** or 1 with s->msg written. */
+static int law_restitution_bad(nsm_sim *s, int j)
+{
+    double e = rt_law_restitution(s, j);
+    if (e >= 0 && e <= 1)
+        return 0;
+    snprintf(s->msg, sizeof s->msg, "gap '%s': its restitution e = %.12g is not in [0, 1]",
+             s->m->gaps[j].name, e);
+    return 1;
+}
+
 /* After the model's numeric setup: each contact's law checks its
 ** parameters (setup: the gaps', then the friction elements' at their first
-** columns); NSM_EMODEL with the message written by the first that refuses. */
+** columns), and a constraint gap's restitution must be one an impact can
+** apply; NSM_EMODEL with the message written by the first that refuses. */
 int rt_law_setup(nsm_sim *s)
 {
     for (int j = 0; j < s->ge; j += j < s->g ? 1 : 2) {
         const rt_law *law = rt_law_column(s, j);
-        if (law->setup && law->setup(s, j)) {
+        if ((law->setup && law->setup(s, j)) ||
+            (j < s->g && law->constraint && law_restitution_bad(s, j))) {
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }

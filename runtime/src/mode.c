@@ -84,6 +84,16 @@ unsigned long rt_switch_key(const nsm_sim *s)
     return k;
 }
 
+/* Whether gap j's event function in mode is its held force lambda (its
+** law's form says so, law.h): then mode_matrices fills its row with the
+** force's columns, else event_forms wrote the law's linear form there. */
+static int form_is_force(const nsm_sim *s, const unsigned *mode, int j)
+{
+    rt_gap_form f;
+    rt_law_of(s, j)->form(s, j, rt_mode_has(mode, j), &f);
+    return f.force;
+}
+
 /* The augmented matrix A (na*na) of mode on Z = (x, v, z, 1) and the
 ** quadratic forms whose integrals are the dissipated energy (Qd) and the
 ** work of the external forces (Qw).  Columns of the velocity rows come from
@@ -114,6 +124,9 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
     memset(zero, 0, sizeof zero);
     for (int i = 0; i < n; i++)
         A[(size_t)i * na + n + i] = 1;
+    int force_row[g > 0 ? g : 1];       /* the gaps whose law's event here is their force */
+    for (int j = 0; j < g; j++)
+        force_row[j] = form_is_force(s, mode, j);
     for (int col = 0; col < na && !rc; col++) {
         memset(unit, 0, sizeof unit);
         /* a moving surface's acceleration h_j'' = (H G^2)_j . z: its z columns */
@@ -137,7 +150,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
         for (int k = 0; k < s->nf; k++)  /* a stuck friction element's force */
             L[(size_t)k * na + col] = lamf[k];
         for (int j = 0; j < g; j++)     /* a held contact's force, column by column */
-            if (rt_law_is_constraint(s, j) && rt_mode_has(mode, j))
+            if (force_row[j])
                 ev[(size_t)j * na + col] = lam[j];
     }
     for (int r = 0; r < ng; r++)
@@ -147,7 +160,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
         for (int k = 0; k < n; k++) {
             double c = rt_csr_get(&s->sp.C, i, k);
             for (int j = 0; j < s->g; j++)
-                if (rt_law_is_force(s, j) && rt_mode_has(mode, j))
+                if (rt_law_engaged(s, mode, j))
                     c += s->num.cc[j] * rt_csr_get(&s->sp.W, j, i) * rt_csr_get(&s->sp.W, j, k);
             Qd[(size_t)(n + i) * na + n + k] = c;
         }
@@ -161,7 +174,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
         rt_fric_forms(s, mode, L, ev, ev + (size_t)g * na, Qd, Qw);
     /* the work of a moving surface through its held contact: lambda_j w_j . v */
     for (int j = 0; j < g && s->moving; j++) {
-        if (!s->m->gap_moving[j] || !rt_law_is_constraint(s, j) || !rt_mode_has(mode, j))
+        if (!s->m->gap_moving[j] || !rt_law_held(s, mode, j))
             continue;
         double wd[n];
         const double *w = rt_dense_wrow(s, j, wd), *lr = ev + (size_t)j * na;
@@ -376,7 +389,7 @@ static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
         ca[i] = rt_csr_abs(C, i);
     }
     for (int j = 0; j < s->g; j++)
-        if (rt_law_is_force(s, j) && rt_mode_has(s->mode, j))
+        if (rt_law_engaged(s, s->mode, j))
             for (int k = W->p[j]; k < W->p[j + 1]; k++) {
                 ka[W->i[k]] += fabs(s->num.kc[j] * W->x[k]) * wl1[j];
                 ca[W->i[k]] += fabs(s->num.cc[j] * W->x[k]) * wl1[j];

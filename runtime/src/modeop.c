@@ -48,17 +48,6 @@ int rt_modeop_wanted(const nsm_sim *s)
            !s->moving && (s->m->n_gen == 0 || s->m->generator);
 }
 
-/* True when gap j is an impact gap held shut in mode. */
-static int op_shut(const nsm_sim *s, const unsigned *mode, int j)
-{
-    return rt_law_is_constraint(s, j) && rt_mode_has(mode, j);
-}
-
-/* True when gap j is a penalty gap engaged in mode. */
-static int op_pen(const nsm_sim *s, const unsigned *mode, int j)
-{
-    return rt_law_is_force(s, j) && rt_mode_has(mode, j);
-}
 
 /* Free a mode's operator. */
 void rt_modeop_free(RtModeInfo *mi)
@@ -166,7 +155,7 @@ static int op_clusters(nsm_sim *s, RtModeOp *op, int *par, int *own, int *pos)
         par[i] = i, own[i] = -1;
     for (int j = 0; j < g; j++) {
         op->slot[j] = op->clus[j] = -1;
-        if (!op_shut(s, s->mode, j) || W->p[j] == W->p[j + 1])
+        if (!rt_law_held(s, s->mode, j) || W->p[j] == W->p[j + 1])
             continue;
         nr++;
         for (int k = W->p[j] + 1; k < W->p[j + 1]; k++)
@@ -176,7 +165,7 @@ static int op_clusters(nsm_sim *s, RtModeOp *op, int *par, int *own, int *pos)
     op->nc = 0;
     /* clusters numbered by their first gap; own[root] = cluster */
     for (int j = 0; j < g; j++) {
-        if (!op_shut(s, s->mode, j) || W->p[j] == W->p[j + 1])
+        if (!rt_law_held(s, s->mode, j) || W->p[j] == W->p[j + 1])
             continue;
         int root = rt_uf_find(par, W->i[W->p[j]]);
         if (own[root] < 0) {
@@ -335,7 +324,7 @@ int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
             m2 += W->x[k] * W->x[k] * s->minv[W->i[k]];
         }
         op->wn[j] = sqrt(m2);
-        int pen = op_pen(s, s->mode, j);
+        int pen = rt_law_engaged(s, s->mode, j);
         rt_gap_form f;                  /* a second form: max of two (law.h) */
         rt_law_of(s, j)->form(s, j, rt_mode_has(s->mode, j), &f);
         op->has2[j] = f.second;

@@ -608,7 +608,7 @@ int rt_exact_alloc(nsm_sim *s);
 void rt_exact_free(nsm_sim *s);
 void rt_cache_clear(nsm_sim *s);
 int rt_exact_check(nsm_sim *s, double t_end);
-double rt_zeno_tail(nsm_sim *s, int j, double tau);
+double rt_zeno_tail(nsm_sim *s, int j, double e, double tau);
 void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, double *y);
 
 /* surfwork.c: the moving surfaces' work (the audit's and the transitions') */
@@ -635,7 +635,7 @@ int rt_fricstat_rest(nsm_sim *s, double dD);
 int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled);
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
 int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping);
-void rt_fric_tail_project(nsm_sim *s, int j, int k);
+int rt_fric_tail_project(nsm_sim *s, int j, int k);
 void rt_fric_resolved(nsm_sim *s, int j);
 int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg);
 int rt_fric_transition(nsm_sim *s, int j);

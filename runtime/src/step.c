@@ -69,7 +69,7 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
     int n = s->n;
     double sum = 0;
     for (int j = 0; j < s->g; j++) {
-        if (!rt_mode_has(s->mode, j) || !rt_law_is_force(s, j))
+        if (!rt_law_engaged(s, s->mode, j))
             continue;
         double wd[n];
         const double *w = rt_dense_wrow(s, j, wd);
@@ -372,7 +372,7 @@ void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, 
     double wd[n];
     const double *w = rt_dense_wrow(s, j, wd);
     RtShadow *sh = shadow_find(s, t, y0);
-    if (!sh)
+    if (!sh || rt_mass_dense(s))    /* the exact method's: a diagonal mass only */
         return;
     long double Z[na], u = 0, D = 0;
     memcpy(Z, sh->Z, sizeof Z);
@@ -682,17 +682,19 @@ static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA,
 }
 
 /* Time from (s->t, s->y), just after an impact of gap j that opened it with
-** restitution e in (0, 1), to the accumulation point of its cascade, the
-** last flight having lasted tau; NAN when the mode's linear dynamics are not
-** available (forcing without a generator) or the flights do not shrink to a
-** point (then the caller estimates the tail otherwise). */
-double rt_zeno_tail(nsm_sim *s, int j, double tau)
+** restitution e in (0, 1) (its law's, rt_law_restitution: the caller's), to
+** the accumulation point of its cascade, the last flight having lasted tau;
+** NAN when the mode's linear dynamics are not available (forcing without a
+** generator, a nonlinear model, a mass matrix M(q): the flights below are
+** the linear mode's and the impulses the diagonal mass's) or the flights do
+** not shrink to a point (then the caller estimates the tail otherwise). */
+double rt_zeno_tail(nsm_sim *s, int j, double e, double tau)
 {
     int n = s->n, na = s->na;
-    if (s->m->n_gen == 0 && s->m->force)
+    if ((s->m->n_gen == 0 && s->m->force) || s->m->nl || rt_mass_dense(s))
         return NAN;
     const RtModeInfo *mi = rt_mode_info(s);
-    double total = 0, e = s->num.e[j], D = 0;
+    double total = 0, D = 0;
     long double *P = malloc((TAIL_TERMS + 1) * (size_t)na * sizeof(long double));
     long double Z[na], Z1[na];
     double wd[n];

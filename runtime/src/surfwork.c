@@ -140,11 +140,11 @@ void rt_surface_step(nsm_sim *s, double t1, const double *Y1, double *dW)
         return;
     int any = 0;
     for (int j = 0; j < s->g; j++)
-        any |= s->m->gap_moving[j] && rt_law_is_constraint(s, j) && rt_mode_has(s->mode, j);
+        any |= s->m->gap_moving[j] && rt_law_held(s, s->mode, j);
     if (!any || rt_events(s, s->mode, s->t, s->y, e0, d0) || rt_events(s, s->mode, t1, Y1, e1, d1))
         return;
     for (int j = 0; j < s->g; j++) {
-        if (!s->m->gap_moving[j] || !rt_law_is_constraint(s, j) || !rt_mode_has(s->mode, j))
+        if (!s->m->gap_moving[j] || !rt_law_held(s, s->mode, j))
             continue;
         double wk = 0;
         for (int q = 0; q < 4; q++) {

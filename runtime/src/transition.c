@@ -601,7 +601,7 @@ static int seq_collide(nsm_sim *s, Seq *q, int a)
     q->nsub = 0;
     q->sub[q->nsub++] = a;
     if (q->nheld == 0) {
-        q->P[a] = -(1 + s->num.e[q->idx[a]]) * q->u[a] / q->dd[a];
+        q->P[a] = -(1 + rt_law_restitution(s, q->idx[a])) * q->u[a] / q->dd[a];
         return NSM_OK;
     }
     for (int x = 0; x < q->nheld; x++)
@@ -609,7 +609,7 @@ static int seq_collide(nsm_sim *s, Seq *q, int a)
     int m = q->nsub;
     double qm[m];
     for (int x = 0; x < m; x++)
-        qm[x] = x == 0 ? (1 + s->num.e[q->idx[a]]) * q->u[a] : q->u[q->sub[x]];
+        qm[x] = x == 0 ? (1 + rt_law_restitution(s, q->idx[a])) * q->u[a] : q->u[q->sub[x]];
     int rc = seq_lcp(s, q, q->sub, m, qm, q->idx[a], "no solution of the impact problem");
     seq_sort_sub(q);
     return rc;
@@ -766,10 +766,10 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
             memcpy(y0, s->y, sizeof y0);
         seq_apply(s, q, v);
         if (q->nheld == 0)
-            q->u[a] = -s->num.e[q->idx[a]] * q->ub[a];     /* Newton's law, exactly */
+            q->u[a] = -rt_law_restitution(s, q->idx[a]) * q->ub[a];     /* Newton's law, exactly */
         seq_refresh(s, q);
         if (q->nheld == 0 && s->set.method == NSM_METHOD_EXACT && q->n == 0 && seq_next(q) < 0)
-            rt_shadow_impulse(s, q->idx[a], s->num.e[q->idx[a]], s->t, y0, s->y);
+            rt_shadow_impulse(s, q->idx[a], rt_law_restitution(s, q->idx[a]), s->t, y0, s->y);
         q->hg[q->n % SEQ_HIST] = a;
         q->hu[q->n % SEQ_HIST] = q->ub[a];
         q->umax = fmax(q->umax, fabs(q->ub[a]));
@@ -943,7 +943,8 @@ static int simul_impulses(nsm_sim *s, Seq *q, int j)
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
     }
     for (int a = 0; a < r; a++) {
-        double e = !q->held[a] && q->u[a] < -rt_vel_tol(s, q->idx[a], v) ? s->num.e[q->idx[a]] : 0;
+        double e = !q->held[a] && q->u[a] < -rt_vel_tol(s, q->idx[a], v)
+                       ? rt_law_restitution(s, q->idx[a]) : 0;
         qv[a] = (1 + e) * q->u[a];
         q->sub[a] = a;
     }
@@ -983,7 +984,7 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
     memcpy(y0, s->y, sizeof y0);
     seq_apply(s, q, v);
     if (q->nsub == 1 && q->nheld == 0 && s->set.method == NSM_METHOD_EXACT)
-        rt_shadow_impulse(s, idx[q->sub[0]], s->num.e[idx[q->sub[0]]], s->t, y0, s->y);
+        rt_shadow_impulse(s, idx[q->sub[0]], rt_law_restitution(s, idx[q->sub[0]]), s->t, y0, s->y);
     rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     for (int x = 0; x < q->nsub && !rc; x++) {
         int b = q->sub[x];
@@ -1026,7 +1027,7 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
     rt_delassus(s, idx, r, W);
     for (int a = 0; a < r; a++) {
         vn[a] = ub[a] = rt_wdot(s, idx[a], v);
-        e[a] = s->num.e[idx[a]];
+        e[a] = rt_law_restitution(s, idx[a]);
         k[a] = s->num.kimp[idx[a]];
         eta[a] = s->num.eimp[idx[a]];
     }

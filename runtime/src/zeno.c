@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law.h"
 #include "linalg.h"
 #include "rt.h"
 
@@ -135,6 +136,19 @@ static int zeno_flight(nsm_sim *s, int j, double t, const double *Y, double tg, 
     return 1;
 }
 
+/* Gap j's Delassus entry w M^-1 w^T at the configuration of Y, into *D:
+** the mass operator (massmat.c) evaluated and factored there first when
+** the mass is M(q), so that the entry and the impulse applied after it
+** (rt_mass_add_row) are both the impact configuration's.  Nonzero when
+** M(q) is not positive definite there. */
+static int zeno_delassus(nsm_sim *s, int j, const double *Y, double *D)
+{
+    if (rt_mass_dense(s) && rt_mass_at(s, Y))
+        return 1;
+    rt_delassus(s, &j, 1, D);
+    return 0;
+}
+
 /* Drift of the flight ratio of gap j's cascade measured at the current state
 ** (just after an impact, gap j open): a pair of trial flights launched from
 ** here at the relative velocity that makes the first last about tl, the
@@ -143,20 +157,19 @@ static int zeno_flight(nsm_sim *s, int j, double t, const double *Y, double tg, 
 static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
 {
     int n = s->n, N = s->N;
-    double Y[N], Y1[N], Y2[N], a[N], tau2, e = s->num.e[j], Djj;
-    rt_delassus(s, &j, 1, &Djj);
+    double Y[N], Y1[N], Y2[N], a[N], tau2, e = rt_law_restitution(s, j), Djj;
     memcpy(Y, s->y, sizeof Y);
-    if (rt_deriv(s, s->mode, s->t, Y, a))
+    if (zeno_delassus(s, j, Y, &Djj) || rt_deriv(s, s->mode, s->t, Y, a))
         return NAN;
     double acc = rt_wacc(s, j, a + n), du = -acc * tl / 2 - rt_wdot(s, j, Y + n);
     if (!(acc < 0) || !(Djj > 0))
         return NAN;
     if (rt_mass_dense(s))           /* M(q) */
         rt_mass_add_row(s, &s->sp.W, j, du / Djj, Y + n);
-    else
+    else                            /* the diagonal's products, as they always were */
         for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
             Y[n + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * du / Djj;
-    if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1))
+    if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1) || zeno_delassus(s, j, Y1, &Djj))
         return NAN;
     double dv = -(1 + e) * rt_wdot(s, j, Y1 + n) / Djj;
     rt_mass_add_row(s, &s->sp.W, j, dv, Y1 + n);
@@ -201,9 +214,10 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
         if (rt_is_impact(s, i) && (i == j || rt_mode_has(s->mode, i)))
             rt_mode_add(cand, i);
     rt_surface_book(s);             /* a moving surface: the impacts so far */
-    if (k >= 0)
-        rt_fric_tail_project(s, j, k);      /* slipping: with its Coulomb share */
-    else if (rt_project(s, one, v))
+    if (k >= 0) {
+        if (rt_fric_tail_project(s, j, k))  /* slipping: with its Coulomb share */
+            return s->failed;
+    } else if (rt_project(s, one, v))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
     double ws = rt_surface_book(s); /* ... and its work through the projection */
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
@@ -303,7 +317,8 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
 ** gap closes within the Taylor reach or the run), nothing is declared and
 ** the collisions are resolved one by one, the follow tried again only
 ** after as many impacts again.  Restricted to what the follow models
-** exactly: a small linear model (the mode's dense A), no friction, no
+** exactly: a small linear model (the mode's dense A) with a diagonal mass
+** (Newton's impulse below takes minv's products), no friction, no
 ** dampers, no forcing but constant forces (their generator's one state),
 ** no moving surfaces, no time switches, the mode with no contact closed,
 ** every impact gap with restitution in (0, 1) (elastic collisions lose no
@@ -315,13 +330,15 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
 /* Whether the model and the mode are ones collapse_follow models exactly. */
 static int follow_applies(nsm_sim *s)
 {
-    if (s->nf || s->m->nl || s->moving || s->ns || s->m->n_forces > 0 || s->m->n_gen > 1 ||
+    if (s->nf || s->m->nl || rt_mass_dense(s) || s->moving || s->ns || s->m->n_forces > 0 || s->m->n_gen > 1 ||
         s->sp.C.p[s->n] > 0 ||
         !rt_mode_empty(s, s->mode))
         return 0;
-    for (int i = 0; i < s->g; i++)
-        if (rt_is_impact(s, i) ? !(s->num.e[i] > 0 && s->num.e[i] < 1) : 0)
+    for (int i = 0; i < s->g; i++) {
+        double e = rt_is_impact(s, i) ? rt_law_restitution(s, i) : 0.5;
+        if (!(e > 0 && e < 1))
             return 0;
+    }
     return 1;
 }
 
@@ -437,7 +454,7 @@ static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, 
             u += W->x[q] * Z1[n + W->i[q]];
         if (!(u < 0) || !(D[next] > 0))
             goto done;
-        long double imp = -(1 + (long double)s->num.e[next]) * u / D[next];
+        long double imp = -(1 + (long double)rt_law_restitution(s, next)) * u / D[next];
         for (int q = W->p[next]; q < W->p[next + 1]; q++)
             Z1[n + W->i[q]] += s->minv[W->i[q]] * W->x[q] * imp;
         memcpy(Z, Z1, sizeof Z);
@@ -570,7 +587,7 @@ static int cluster_track(nsm_sim *s, int j)
 void rt_zeno_track(nsm_sim *s, RtImpact *im)
 {
     int j = im->j, single = im->single;
-    double e = s->num.e[j];
+    double e = rt_law_restitution(s, j);
     int cascade = 0;
     if (single && e > 0 && e < 1 && s->set.zeno_on) {
         if (s->zeno.last[j] >= 0) {
@@ -787,8 +804,8 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
         if (a != j && rt_mode_has(s->zeno.c_mask, a))
             i = a;
     int kj = rock_element(s, j), ki = i >= 0 ? rock_element(s, i) : -1;
-    if (kj < 0 || ki < 0 || !rt_is_impact(s, i) || !(im->vb[j] < 0) || s->num.e[j] != 0 ||
-        s->num.e[i] != 0)
+    if (kj < 0 || ki < 0 || !rt_is_impact(s, i) || !(im->vb[j] < 0) ||
+        rt_law_restitution(s, j) != 0 || rt_law_restitution(s, i) != 0)
         return NSM_OK;          /* a landing contact that bounces rocks on nothing */
     unsigned forget[s->mw];
     rt_mode_none(s, forget);
@@ -833,7 +850,7 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
 {
     int j = im->j, cascade = im->cascade, single = im->single, held = im->held;
     const unsigned *ref = im->ref;
-    double e = s->num.e[j];
+    double e = rt_law_restitution(s, j);
     int followed, rc = follow_resolve(s, j, ref, &followed);
     if (rc || followed) {
         im->done = followed;
@@ -859,7 +876,7 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
      * its rebounds end plastic in the band. */
     int unresolved = rt_rebound_unresolved(s, j);
     if (cascade && single && !held && (unresolved || s->zeno.tau[j] < 1e-3 * zeno_scale(s))) {
-        double rest = rt_zeno_tail(s, j, s->zeno.tau[j]);
+        double rest = rt_zeno_tail(s, j, e, s->zeno.tau[j]);
         if (isfinite(rest)) {
             if (s->t + rest <= s->t_stop)
                 return im->done = 1, zeno_jump(s, j, ref, rest);

@@ -113,7 +113,7 @@ static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi
     int n = s->n, n2 = 2 * n, N = s->N;
     double wd[n];
     const double *w = rt_dense_wrow(s, j, wd);
-    double e = s->num.e[j], Ym[N], Yp[N], fm[N], fp[N], Rf[n2 > 0 ? n2 : 1], q[n], D = 0;
+    double e = rt_law_restitution(s, j), Ym[N], Yp[N], fm[N], fp[N], Rf[n2 > 0 ? n2 : 1], q[n], D = 0;
     memset(Ym, 0, sizeof Ym);
     memcpy(Ym, ym, sizeof(double) * n2);
     for (int i = 0; i < n; i++) {

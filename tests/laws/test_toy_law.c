@@ -3,18 +3,38 @@
 ** law, toy_law.c) with one registration line, and checks that the runtime
 ** runs it through the law interface (runtime/src/law.h).
 **
-** The model: a ball (m, gravity g) dropped from h on a floor whose gap has
-** the toy law; the model says e = 0.9, the toy law fixes 0.5.  A force
-** F1 t pulls the ball up, F1 = m g / T, so that once the bounces have
-** come to rest (their accumulation near 1.42 s) the floor's force
-** m g - F1 t crosses zero at T = 10 s and the ball lifts off:
-** x(t) = g (t - T)^3 / (6 T) after T.  Before the first impact
-** x(t) = h - g t^2 / 2 + g t^3 / (6 T).  Checked against these closed forms:
-**   - the first impact's time and velocity before it (the cubic's root) and
-**     after it, -0.5 times: the toy's restitution, not the model's;
-**   - one separation, at T, done by the toy law's transition;
-**   - the toy law told of every event at its gap (on_event);
-**   - x and v at t_end;
+** The toy law's impulse rule is its own restitution TOY_E = 0.5; every
+** model here says another e (0.9, 0, 0.8), so a path that read the model's
+** e instead of asking the law (rt_law_restitution) fails a check below.
+**
+** 1. A ball (m, gravity g) dropped from h on a floor of the toy law.  A
+**    force F1 t pulls the ball up, F1 = m g / T, so that once the bounces
+**    have come to rest (their accumulation near 1.42 s) the floor's force
+**    m g - F1 t crosses zero at T = 10 s and the ball lifts off:
+**    x(t) = g (t - T)^3 / (6 T) after T.  Before the first impact
+**    x(t) = h - g t^2 / 2 + g t^3 / (6 T).  Checked against these closed
+**    forms: the first impact's time and velocities (Newton's law with the
+**    toy's restitution: transition.c), one separation at T done by the toy
+**    law's transition (which the exact method finds only if the held gap's
+**    event row is the one the law's form names: mode.c), the toy law told
+**    of every event (on_event), x and v at t_end.
+** 2. The same ball without the pull (F1 = 0): its bounces accumulate at
+**    t1 (1 + e) / (1 - e) = 3 t1, t1 = sqrt(2 h / g) (zeno.c's cascade
+**    detection and tail, step.c's tail sum with the restitution zeno.c
+**    hands it).
+** 3. models/block_drop.nsm with its floor of the toy law: a block falling
+**    from h while sliding at v0 on a floor with friction mu (Coulomb on the
+**    impulses: each impact takes the tangential impulse -mu (1 + e) |u_n|
+**    while the block slips; friction.c's frictional impact law), bouncing
+**    with the toy's e to its accumulation at 3 t1 (the Zeno jump with slip),
+**    then sliding to rest at mu g.  Closed forms: the first impact's
+**    velocities, X.v after it v0 - mu (1 + e) v1, the Zeno time, the
+**    sliding stop and X there from the series of flights.
+** 4. models/forced_impact_oscillator.nsm with its stop of the toy law: the
+**    product of the multipliers of a periodic orbit with k impacts per
+**    period T is det(monodromy) = e^(2k) exp(-c T / m) (each saltation
+**    matrix of a one-degree impact has determinant e^2, the flow's
+**    Jacobian exp(trace A T)): floquet.c's saltation matrices.
 ** by the exact method and by adaptive (which locates the events with the
 ** toy law's own event function).  TOY_TRACE=1 prints the events.  With
 ** the argument `unregistered` it leaves out the registration and
@@ -27,6 +47,8 @@
 
 #include "nsm/nsm.h"
 #include "toy_law.h"
+
+extern const nsm_model nsm_model_block_drop, nsm_model_forced_impact_oscillator;
 
 enum { M, G, H, E, F1 };
 
@@ -184,6 +206,151 @@ static void run_toy(int method)
     nsm_sim_free(s);
 }
 
+/* Seen at one contact: its impacts, the first impact's velocities and the
+** state after it, and its zeno records. */
+typedef struct Seen2 {
+    int contact;
+    long impacts, zenos;
+    double t1, vb1, va1, y1[4], tz;
+} Seen2;
+
+/* The event handler of runs 2-4: counts the impacts and zeno records at
+** the contact and keeps the first impact's velocities and state after it. */
+static int on_event2(void *ud, const nsm_sim *s, const nsm_event *ev)
+{
+    Seen2 *seen = ud;
+    if (getenv("TOY_TRACE"))
+        printf("event t=%.15g kind=%d contact=%d vb=%.9g va=%.9g P=%.9g\n", ev->t, ev->kind,
+               ev->contact, ev->vrel_before, ev->vrel_after, ev->impulse);
+    if (ev->contact != seen->contact)
+        return 0;
+    if (ev->kind == NSM_EV_IMPACT && seen->impacts++ == 0) {
+        seen->t1 = ev->t, seen->vb1 = ev->vrel_before, seen->va1 = ev->vrel_after;
+        memcpy(seen->y1, nsm_sim_state(s), sizeof seen->y1);
+    }
+    if (ev->kind == NSM_EV_ZENO && seen->zenos++ == 0)
+        seen->tz = ev->t;
+    return 0;
+}
+
+/* The model m with every gap given the toy law (gi: room for its gaps). */
+static nsm_model toy_model_of(const nsm_model *m, nsm_gap_info *gi)
+{
+    nsm_model t = *m;
+    for (int j = 0; j < m->n_gaps; j++) {
+        gi[j] = m->gaps[j];
+        gi[j].law = TOY_LAW;
+    }
+    t.gaps = gi;
+    return t;
+}
+
+/* Create a simulation of model m with method, or count a failure. */
+static nsm_sim *toy_create(const nsm_model *m, int method, const char *what)
+{
+    nsm_sim *s = nsm_sim_create(m);
+    if (!s) {
+        printf("FAIL %s: the model with the toy law was refused\n", what);
+        failures++;
+        return NULL;
+    }
+    nsm_sim_set_method(s, method);
+    printf("%s, method %s\n", what, nsm_method_name(method));
+    return s;
+}
+
+/* Run s to t, or count a failure with the run's message. */
+static int toy_run(nsm_sim *s, double t)
+{
+    if (nsm_sim_run_until(s, t) == NSM_OK)
+        return 0;
+    printf("FAIL run: %s\n", nsm_sim_message(s));
+    failures++;
+    return 1;
+}
+
+/* 2: the ball without the pull, its bounces accumulating at 3 t1. */
+static void run_zeno(int method)
+{
+    nsm_sim *s = toy_create(&toy_model, method, "ball at rest by a Zeno cascade");
+    if (!s)
+        return;
+    Seen2 seen = { .contact = 0 };
+    nsm_sim_set_event_handler(s, on_event2, &seen);
+    nsm_sim_set_param(s, "F1", 0);
+    nsm_sim_reset(s);
+    if (!toy_run(s, 2.0)) {
+        double g = 9.81, h = 1.0, t1 = sqrt(2 * h / g), e = TOY_E;
+        check("zeno records", (double)seen.zenos, 1, 0);
+        check("accumulation point t1 (1 + e) / (1 - e)", seen.tz, t1 * (1 + e) / (1 - e), 1e-9);
+        check("at rest on the floor", nsm_sim_state(s)[0], 0, 1e-12);
+    }
+    nsm_sim_free(s);
+}
+
+/* 3: block_drop with its floor of the toy law (see the header). */
+static void run_block(int method)
+{
+    nsm_gap_info gi[1];
+    nsm_model bm = toy_model_of(&nsm_model_block_drop, gi);
+    nsm_sim *s = toy_create(&bm, method, "block dropped while sliding");
+    if (!s)
+        return;
+    Seen2 seen = { .contact = 0 };
+    nsm_sim_set_event_handler(s, on_event2, &seen);
+    if (!toy_run(s, 1.0)) {
+        double g = 9.81, h = 0.2, v0 = 2, mu = 0.3, e = TOY_E, t1 = sqrt(2 * h / g), v1 = g * t1;
+        double tz = t1 * (1 + e) / (1 - e), X = v0 * t1, Xv = v0, vn = v1;
+        for (int k = 0; k < 200; k++) {  /* impact k at normal speed vn, then its flight */
+            Xv -= mu * (1 + e) * vn;
+            vn *= e;
+            X += Xv * 2 * vn / g;
+        }
+        double X_end = X + Xv * Xv / (2 * mu * g);
+        const double *y = nsm_sim_state(s);
+        check("first impact's time", seen.t1, t1, 1e-9);
+        check("normal velocity after it (toy restitution)", seen.va1, e * v1, 1e-9);
+        check("X.v after it: v0 - mu (1 + e) v1", seen.y1[2], v0 - mu * (1 + e) * v1, 1e-9);
+        check("accumulation point 3 t1", seen.tz, tz, 1e-8);
+        check("X where the block stops sliding", y[0], X_end, 1e-7);
+        check("X.v at 1 s (at rest)", y[2], 0, 1e-9);
+    }
+    nsm_sim_free(s);
+}
+
+/* 4: the forced impact oscillator with its stop of the toy law: the
+** product of the periodic orbit's multipliers against e^(2k) exp(-c T/m). */
+static void run_floquet(void)
+{
+    nsm_gap_info gi[1];
+    nsm_model fm = toy_model_of(&nsm_model_forced_impact_oscillator, gi);
+    nsm_sim *s = toy_create(&fm, NSM_METHOD_EXACT, "forced impact oscillator's periodic orbit");
+    if (!s)
+        return;
+    double omega = 2.5, T = 2 * 3.14159265358979323846 / omega, c = 2 * 0.05, y[2], mre[2], mim[2];
+    Seen2 seen = { .contact = 0 };
+    if (toy_run(s, 100 * T))
+        goto done;
+    memcpy(y, nsm_sim_state(s), sizeof y);
+    if (nsm_sim_periodic_orbit(s, T, y, mre, mim)) {
+        printf("FAIL periodic orbit: %s\n", nsm_sim_message(s));
+        failures++;
+        goto done;
+    }
+    nsm_sim_set_event_handler(s, on_event2, &seen);
+    nsm_sim_reset(s);
+    if (toy_run(s, T))
+        goto done;
+    double prod = mre[0] * mre[1] - mim[0] * mim[1];   /* mu1 mu2 (a pair: |mu|^2) */
+    double want = pow(TOY_E, 2.0 * (double)seen.impacts) * exp(-c * T);
+    printf("     %ld impact(s) per period, multipliers %.9g%+.9gi, %.9g%+.9gi\n", seen.impacts,
+           mre[0], mim[0], mre[1], mim[1]);
+    check("impacts per period (at least one)", seen.impacts >= 1, 1, 0);
+    check("product of the multipliers e^(2k) exp(-c T)", prod, want, 1e-8 * want);
+done:
+    nsm_sim_free(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "unregistered"))
@@ -193,8 +360,12 @@ int main(int argc, char **argv)
         return 1;
     }
     int methods[] = { NSM_METHOD_EXACT, NSM_METHOD_ADAPTIVE };
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         run_toy(methods[i]);
+        run_zeno(methods[i]);
+        run_block(methods[i]);
+    }
+    run_floquet();
     printf("%s contact law name: %s\n", strcmp(nsm_law_name(TOY_LAW), "toy") ? "FAIL" : "ok  ",
            nsm_law_name(TOY_LAW));
     failures += strcmp(nsm_law_name(TOY_LAW), "toy") != 0;

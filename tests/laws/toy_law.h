@@ -5,7 +5,7 @@
 #define TOY_LAW_H
 
 #define TOY_LAW 2             /* the law number its gaps name (nsm_gap_info.law) */
-#define TOY_E 0.5             /* its fixed restitution */
+#define TOY_E 0.5             /* its restitution, whatever the model's e */
 
 extern long toy_events;       /* events logged at toy gaps */
 extern long toy_transitions;  /* separations the toy law carried out */
