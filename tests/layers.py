@@ -36,7 +36,7 @@ LAYERS = [
         "linalg.c energy.c locate.c multiimpact.c",  # algebra, energy terms, locator pieces, multiple impacts
         "expm.c lcp.c"]),                     # exponentials, Van Loan integrals, the LCP
     ("the model", "src", [
-        "laws.c",                             # the table of contact laws (read below, called through)
+        "laws.c rigid.c",                     # the table of contact laws (read below, called through); bodies in space's positions
         "message.c state.c sparse.c surface.c nonlin.c affine.c",  # messages, the current state, tables, surfaces, nonlinear terms, run-time expressions
         "massmat.c",                          # the mass operator: diagonal, or M(q)
         "coulomb.c",                          # friction elements' forces

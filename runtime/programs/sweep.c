@@ -1909,6 +1909,12 @@ static int sweep_check(Sweep *sw)
     int rc = 0;
     if (!sim)
         return bad(sw->prog, "cannot create the simulation");
+    if (sw->m->nq && sw->m->nq != sw->m->n_bodies) {  /* its states are not 2n long */
+        nsm_sim_free(sim);
+        return bad(sw->prog, "sweeps, basins and continuation do not take bodies in space yet "
+                   "(their Poincare sections and tangent dynamics need a chart of the "
+                   "quaternions)");
+    }
     for (int a = 0; a < sw->nax && !rc; a++)
         if (sw->basin) {
             if ((sw->bstate[a] = state_index(sw->m, sw->ax[a].name)) < 0)

@@ -684,8 +684,8 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
         for (int j = 0; j < s->g; j++)
             if (rt_law_held(s, mode, j) && s->m->gap_moving[j])
                 fw += lam[j] * rt_wrow(s, j, v);
-    Yd[2 * n] = pd + fd;
-    Yd[2 * n + 1] = rt_dot(n, fext, v) + fw;
+    Yd[rt_eslot(s)] = pd + fd;
+    Yd[rt_eslot(s) + 1] = rt_dot(n, fext, v) + fw;
 }
 
 /* External force at time t with the current switches (zeros if none). */
@@ -719,10 +719,10 @@ int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const dou
     int n = s->n;
     double f[n], F[n], lamf[s->nf + 1], lam[s->g + 1], h[4 * s->g + 1];
     state_terms(s, t, Y, f, h);
-    rt_force_parts(s, mode, Y, Y + n, f, 1, F);
-    memcpy(Yd, Y + n, sizeof(double) * n);
-    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, Yd + n, lam, lamf);
-    energy_rates(s, mode, Y, Y + n, f, lam, lamf, Yd);
+    rt_force_parts(s, mode, Y, rt_vel(s, Y), f, 1, F);
+    rt_rigid_qdot(s, Y, Yd);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, Yd + s->nq, lam, lamf);
+    energy_rates(s, mode, Y, rt_vel(s, Y), f, lam, lamf, Yd);
     return rc;
 }
 
@@ -736,7 +736,7 @@ int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, 
         double f[s->n], lam[s->g + 1];
         ext_force(s, t, f);
         int held = s->moving && m->modes(mode, t, Y, s->sw, s->p, s->c, NULL, lam, NULL, NULL) == 0;
-        energy_rates(s, mode, Y, Y + s->n, f, held ? lam : NULL, NULL, Yd);
+        energy_rates(s, mode, Y, rt_vel(s, Y), f, held ? lam : NULL, NULL, Yd);
         return NSM_OK;
     }
     return rt_deriv_generic(s, mode, t, Y, Yd);
@@ -753,11 +753,11 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
         return NSM_OK;
     double f[n], F[n], a[n], h[4 * s->g + 1];
     state_terms(s, t, y, f, h);
-    rt_force_parts(s, mode, y, y + n, f, 1, F);
+    rt_force_parts(s, mode, y, rt_vel(s, y), f, 1, F);
     int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, NULL);
     for (int j = 0; j < s->g; j++)
         if (rt_law_engaged(s, mode, j)) {
-            lam[j] = rt_pen_force(s, j, -rt_gap_at(s, j, t, y), -rt_wrow(s, j, y + n));
+            lam[j] = rt_pen_force(s, j, -rt_gap_at(s, j, t, y), -rt_wrow(s, j, rt_vel(s, y)));
         }
     return rc;
 }
@@ -771,7 +771,7 @@ int rt_fric_values(const nsm_sim *s, const unsigned *mode, double t, const doubl
     int n = s->n;
     double f[n], F[n], a[n], h[4 * s->g + 1], lam[s->g + 1], lamf[s->nf + 1];
     state_terms(s, t, y, f, h);
-    rt_force_parts(s, mode, y, y + n, f, 1, F);
+    rt_force_parts(s, mode, y, rt_vel(s, y), f, 1, F);
     int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, lamf);
     for (int k = 0; k < s->nf; k++) {
         if (rt_fric_idle(s, mode, k))
@@ -780,7 +780,7 @@ int rt_fric_values(const nsm_sim *s, const unsigned *mode, double t, const doubl
             ff[k] = lamf[k];
         else
             ff[k] = -rt_fric_sign(s, mode, k) * s->num.muk[k] *
-                    rt_fric_normal(s, mode, k, y, y + n, lam, 1);
+                    rt_fric_normal(s, mode, k, y, rt_vel(s, y), lam, 1);
     }
     return rc;
 }
@@ -852,7 +852,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
                       double *evd)
 {
     int n = s->n, g = s->g;
-    const double *x = y, *v = y + n;
+    const double *x = y, *v = rt_vel(s, y);
     double f[n], fd[n], F[n], a[n], lam[g + 1], dF[n], da[n], dlam[g + 1];
     double lamf[s->nf + 1], dlamf[s->nf + 1], h[4 * g + 1];
     state_terms(s, t, y, f, h);
@@ -930,7 +930,7 @@ double rt_force_scale(const nsm_sim *s, double t, const double *y)
         for (int k = K->p[i]; k < K->p[i + 1]; k++)
             sc += fabs(K->x[k] * y[K->i[k]]);
         for (int k = C->p[i]; k < C->p[i + 1]; k++)
-            sc += fabs(C->x[k] * y[n + C->i[k]]);
+            sc += fabs(C->x[k] * rt_vel(s, y)[C->i[k]]);
     }
     return sc;
 }
@@ -963,7 +963,7 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
         if (rt_law_held(s, mode, j))
             rt_mode_del(pen, j);
     state_terms(s, t, y, f, NULL);
-    rt_force_parts(s, pen, y, y + n, f, 1, F);
+    rt_force_parts(s, pen, y, rt_vel(s, y), f, 1, F);
     if (rt_mass_solve(s, F, a))
         return NSM_ENUMERIC;
     /* one LCP per cluster of coupled gaps: the matrix is block diagonal */
@@ -1036,7 +1036,7 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
     double sc = rt_force_scale(s, s->t, y);
     for (int j = 0; j < s->g; j++)
         if (rt_mode_has(mode, j))
-            sc += fabs(rt_pen_force(s, j, rt_gap(s, j, y), 0)) + fabs(s->num.cc[j] * rt_wrow(s, j, y + s->n));
+            sc += fabs(rt_pen_force(s, j, rt_gap(s, j, y), 0)) + fabs(s->num.cc[j] * rt_wrow(s, j, rt_vel(s, y)));
     return 1e-10 * sc + 1e-300;
 }
 
@@ -1052,7 +1052,7 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
     if (rt_mass_dense(s))           /* 1/2 v^T M(q) v and the potential V(q) */
         pot += rt_mass_kinetic(s, y) + rt_mass_potential(s, y);
     else
-        pot += nsm_energy_kinetic(s->n, s->num.mass, y);
+        pot += nsm_energy_kinetic(s->n, s->num.mass, y + (s->nq - s->n)); /* reads [n + i] */
     return pot + rt_law_stored(s, mode, y) + s->Voff;
 }
 
@@ -1064,6 +1064,6 @@ int rt_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, 
     int n = s->n;
     double f[n], F[n], a[n], h[4 * s->g + 1];
     state_terms(s, t, y, f, h);
-    rt_force_parts(s, mode, y, y + n, f, 1, F);
+    rt_force_parts(s, mode, y, rt_vel(s, y), f, 1, F);
     return rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, lamf);
 }

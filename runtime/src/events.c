@@ -64,7 +64,7 @@ static void open_events(const nsm_sim *s, double t, const double *y, double *ev)
         double gap = rt_gap_at(s, j, t, y), k = s->num.kc[j], c = s->num.cc[j];
         ev[j] = gap;
         if (rt_law_is_force(s, j) && s->m->gaps[j].release == NSM_RELEASE_FORCE)
-            ev[j] = fmax(gap, k * gap + c * rt_gap_rate(s, j, t, y + s->n));
+            ev[j] = fmax(gap, k * gap + c * rt_gap_rate(s, j, t, rt_vel(s, y)));
     }
 }
 
@@ -184,7 +184,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             continue;
         }
         if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_is_constraint(s, j) &&
-            !rt_mode_has(s->mode, j) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, Y0 + s->n)) {
+            !rt_mode_has(s->mode, j) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, rt_vel(s, Y0))) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
              * driven it shut; or found below 0, which it must not go
@@ -618,7 +618,7 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 {
     int k = (j - s->g) / 2;
     if (!rt_fric_stuck(s, s->mode, k))
-        return (j - s->g) % 2 ? 1e-10 : rt_fric_slip_tol(s, k, y + s->n);
+        return (j - s->g) % 2 ? 1e-10 : rt_fric_slip_tol(s, k, rt_vel(s, y));
     return rt_force_tol(s, s->mode, y) + 1e-10 * s->num.mus[k] * s->num.fn[k];
 }
 
@@ -629,8 +629,8 @@ int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
     for (int k = 0; k < s->nf; k++) {
         if (rt_fric_stuck(s, s->mode, k) || rt_fric_idle(s, s->mode, k))
             continue;
-        double u = rt_fric_slip(s, k, Y1 + s->n);
-        if (rt_fric_sign(s, s->mode, k) * u < -100 * rt_fric_slip_tol(s, k, Y1 + s->n)) {
+        double u = rt_fric_slip(s, k, rt_vel(s, Y1));
+        if (rt_fric_sign(s, s->mode, k) * u < -100 * rt_fric_slip_tol(s, k, rt_vel(s, Y1))) {
             rt_state_set_time(s, t1);
             return rt_fail(s, NSM_ENUMERIC, s->g + 2 * k,
                            "the slip velocity changed sign without an event (%.6g m/s): the "

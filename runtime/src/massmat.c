@@ -202,7 +202,7 @@ double rt_mass_kinetic(const nsm_sim *s, const double *y)
 {
     int n = s->n;
     if (!s->mass)
-        return nsm_energy_kinetic(n, s->num.mass, y);
+        return nsm_energy_kinetic(n, s->num.mass, y + (s->nq - n)); /* reads [n + i] */
     double M[n * n + 1], e = 0;
     s->m->lag_mass(y, s->p, s->c, M);
     for (int i = 0; i < n; i++)

@@ -120,6 +120,24 @@ static int laws_known(const nsm_model *m)
 ** NSM_EMODEL with the reason in *why (why may be NULL).  nsm_sim_create
 ** refuses exactly these tables, so that a caller told NULL can tell a
 ** wrong table from a lack of memory. */
+/* Whether a table's state layout holds together: nq = nu = n_bodies (or 0)
+** without rigid bodies; with them nq = n_bodies + n_rigid, kin given and
+** each body's three rotational velocities inside the velocities. */
+static int rigid_layout_ok(const nsm_model *m)
+{
+    int n = m->n_bodies, nq = m->nq ? m->nq : n;
+    if ((m->nu && m->nu != n) || m->n_rigid < 0)
+        return 0;
+    if (m->n_rigid == 0)
+        return nq == n;
+    if (nq != n + m->n_rigid || !m->kin || !m->rigid_rot)
+        return 0;
+    for (int b = 0; b < m->n_rigid; b++)
+        if (m->rigid_rot[b] < 0 || m->rigid_rot[b] + 3 > n)
+            return 0;
+    return 1;
+}
+
 int nsm_model_check(const nsm_model *m, const char **why)
 {
     const char *w = !m ? "no model table"
@@ -132,6 +150,8 @@ int nsm_model_check(const nsm_model *m, const char **why)
                                                           "elements without their table"
                   : !laws_known(m) ? "a gap of the model table names a contact law this "
                                      "program has not registered"
+                  : !rigid_layout_ok(m) ? "the model table's positions (nq), velocities (nu) "
+                                          "and rigid bodies do not agree"
                   : NULL;
     if (why)
         *why = w;

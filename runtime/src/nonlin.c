@@ -34,7 +34,7 @@ struct RtNl {
     double *fcurv;            /* nf: the curved slips' curvature terms at ykey */
     double *wtval;            /* n_wtcurved: their Wt nonzeros at ykey */
     int *wtpos;               /* n_wtcurved: where each sits in s->sp.Wt.x */
-    double *ykey;             /* 2n: the state the tangent is taken at */
+    double *ykey;             /* nq + n: the state the tangent is taken at */
     int valid;
 };
 
@@ -53,7 +53,7 @@ int rt_nl_alloc(nsm_sim *s)
     nl->curv = calloc(g, sizeof(double));
     nl->wval = calloc(nw, sizeof(double));
     nl->wpos = calloc(nw, sizeof(int));
-    nl->ykey = calloc(2 * (size_t)s->n, sizeof(double));
+    nl->ykey = calloc((size_t)(s->nq + s->n), sizeof(double));
     size_t nwt = m->n_wtcurved > 0 ? (size_t)m->n_wtcurved : 1, nf = (size_t)s->nf + 1;
     nl->fcurv = calloc(nf, sizeof(double));
     nl->wtval = calloc(nwt, sizeof(double));
@@ -151,7 +151,7 @@ void rt_nl_at(const nsm_sim *s, const double *y)
     if (!nl)
         return;
     int n = s->n;
-    if (nl->valid && memcmp(nl->ykey, y, sizeof(double) * 2 * (size_t)n) == 0)
+    if (nl->valid && memcmp(nl->ykey, y, sizeof(double) * (size_t)(s->nq + n)) == 0)
         return;
     const nsm_model *m = s->m;
     slips_at(s, y);
@@ -169,7 +169,7 @@ void rt_nl_at(const nsm_sim *s, const double *y)
         }
         w->num.d[j] = nl->g[j] - wx;
     }
-    memcpy(nl->ykey, y, sizeof(double) * 2 * (size_t)n);
+    memcpy(nl->ykey, y, sizeof(double) * (size_t)(s->nq + n));
     nl->valid = 1;
 }
 
@@ -177,10 +177,10 @@ void rt_nl_at(const nsm_sim *s, const double *y)
 ** exact wherever x is, whatever the tangent. */
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x)
 {
-    int n = s->n, g = s->g, nw = s->m->n_wcurved > 0 ? s->m->n_wcurved : 1;
-    double y[2 * n], gv[g + 1], cv[g + 1], wv[nw];
-    memcpy(y, x, sizeof(double) * n);
-    memset(y + n, 0, sizeof(double) * n);
+    int n = s->n, nq = s->nq, g = s->g, nw = s->m->n_wcurved > 0 ? s->m->n_wcurved : 1;
+    double y[nq + n], gv[g + 1], cv[g + 1], wv[nw];
+    memcpy(y, x, sizeof(double) * nq);
+    memset(y + nq, 0, sizeof(double) * n);
     s->m->nl_gap(y, s->p, s->c, gv, cv, wv);
     return gv[j];
 }
@@ -255,13 +255,13 @@ static double fd_step(int n, const double *y, const double *d)
 ** steer the root finder, whose bracket keeps the result exact. */
 void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, double *dF, double *h3)
 {
-    int n = s->n;
+    int n = s->n, nq = s->nq;
     const nsm_model *m = s->m;
-    double yp[2 * n], ym[2 * n], d[2 * n];
-    memcpy(d, y + n, sizeof(double) * n);
-    memcpy(d + n, a, sizeof(double) * n);
-    double e = fd_step(2 * n, y, d);
-    for (int i = 0; i < 2 * n; i++) {
+    double yp[nq + n], ym[nq + n], d[nq + n];
+    rt_rigid_qdot(s, y, d);
+    memcpy(d + nq, a, sizeof(double) * n);
+    double e = fd_step(nq + n, y, d);
+    for (int i = 0; i < nq + n; i++) {
         yp[i] = y[i] + e * d[i];
         ym[i] = y[i] - e * d[i];
     }

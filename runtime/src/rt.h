@@ -250,6 +250,8 @@ typedef struct RtSettings {
 struct nsm_sim {
     const nsm_model *m;
     int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
+    int nq;                   /* positions: Y = (q[nq], u[n], E_d, E_w); nq = n but for
+                                 bodies in space (nsm/model.h, rigid.c) */
     int nf, ge;               /* friction elements; event functions g + 2 nf (friction.c) */
     int mw;                   /* words of a mode: NSM_MODE_WORDS(ge) */
     struct RtFric *fr;        /* friction's transition state, friction.c */
@@ -326,6 +328,11 @@ int rt_mode_empty(const nsm_sim *s, const unsigned *m);
 unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m);
 int rt_mode_count(const nsm_sim *s, const unsigned *m);
 
+/* The velocities u[n] of the state Y (after its nq positions). */
+static inline const double *rt_vel(const nsm_sim *s, const double *Y) { return Y + s->nq; }
+/* Index in Y of the dissipated energy E_d (E_w follows). */
+static inline int rt_eslot(const nsm_sim *s) { return s->nq + s->n; }
+
 /* Dot product of two n-vectors. */
 static inline double rt_dot(int n, const double *a, const double *b)
 {
@@ -389,6 +396,10 @@ void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, d
 double rt_pen_force(const nsm_sim *s, int j, double p, double pd);
 double rt_pen_force_rate(const nsm_sim *s, int j, double p, double pd, double pdd);
 double rt_pen_energy(const nsm_sim *s, int j, double p);
+
+/* rigid.c: positions of bodies in space */
+void rt_rigid_qdot(const nsm_sim *s, const double *Y, double *qdot);
+void rt_rigid_normalise(const nsm_sim *s, double *y);
 
 /* nltaylor.c: the taylor method for nonlinear models */
 #define RT_NLT_NOSERIES 100   /* no expansion at this state (p^a at p = 0) */
@@ -707,6 +718,7 @@ void rt_section_untrack(nsm_sim *s);
 ** impacts, Phi <- J(now -> t_end) Phi (2n x 2n), for the monodromy matrix
 ** and the Lyapunov spectrum (lyapunov.c); who prefixes a refusal. */
 int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who);
+int rt_floquet_rigid_check(nsm_sim *s, const char *who);
 
 /* stats.c: the audit follows every step (rt_stats_step, called by the run
 ** loop with the step's start in s and its end (t1, Y1) before any

@@ -68,7 +68,7 @@ static int transition_fric(nsm_sim *s, int j)
     int imp = s->nf && rt_law_is_constraint(s, j) && !rt_mode_has(s->mode, j);
     double v0[imp ? s->n : 1];
     if (imp)
-        memcpy(v0, s->y + s->n, sizeof v0);
+        memcpy(v0, rt_vel(s, s->y), sizeof v0);
     rc = transition_gap(s, j);
     if (!rc && imp)
         rc = rt_fric_impact(s, j, v0);
@@ -96,7 +96,7 @@ static int transition_gap(nsm_sim *s, int j)
 int rt_initial_mode(nsm_sim *s)
 {
     int n = s->n, rc;
-    const double *y = s->y, *v = s->y + n;
+    const double *y = s->y, *v = rt_vel(s, s->y);
     unsigned forget[s->mw];
     rt_mode_none(s, forget);
     rt_surface_begin(s);            /* a moving surface's work through the impulses */
@@ -479,9 +479,31 @@ static int keeps_energy(const nsm_sim *s)
 ** a user's step and the section's periods against the time resolution.
 ** Apart from the run so that a program can refuse its options before it
 ** opens any output (nsm_sim_check_run). */
+/* What a model with bodies in space (nq > n positions, rigid.c) cannot be
+** run with yet: the methods whose series or propagators assume q' = u, its
+** contacts and Poincare sections.  NSM_OK for every other model. */
+static int rigid_check(nsm_sim *s)
+{
+    if (s->nq == s->n)
+        return NSM_OK;
+    if (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR)
+        return rt_fail(s, NSM_EMETHOD, -1, "method %s does not take bodies in space yet (a "
+                       "quaternion's q' = B(q) u is not in its %s): use --method rk4 or "
+                       "adaptive", s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor",
+                       s->set.method == NSM_METHOD_EXACT ? "propagators" : "series");
+    if (s->g || s->nf)
+        return rt_fail(s, NSM_EMODEL, -1, "contacts of bodies in space are not built yet");
+    if (s->sec)
+        return rt_fail(s, NSM_EMETHOD, -1, "Poincare sections do not take bodies in space yet "
+                       "(their state has more positions than velocities)");
+    return NSM_OK;
+}
+
 int rt_run_check(nsm_sim *s, double t_end)
 {
     int rc;
+    if ((rc = rigid_check(s)))
+        return rc;
     if (s->set.method == NSM_METHOD_EXACT && rt_mass_dense(s))
         return rt_fail(s, NSM_EMETHOD, -1, "method exact does not take a model written by its "
                        "energies (its mass matrix depends on the configuration): use --method "
@@ -563,9 +585,10 @@ int rt_run(nsm_sim *s, double t_end)
         s->steps++;
         for (int i = 0; i < N; i++)
             if (!isfinite(Y1[i]))
-                return i < 2 * n
+                return i < s->nq + n
                            ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s of %s)",
-                                     i < n ? "position" : "velocity", s->m->body_names[i % n])
+                                     i < s->nq ? "position" : "velocity",
+                                     s->m->body_names[i < s->nq ? (i < n ? i : n - 1) : i - s->nq])
                            : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");
         int j;
         double tau = 0;

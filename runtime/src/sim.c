@@ -41,7 +41,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->ge = g + 2 * s->nf;
     s->mw = NSM_MODE_WORDS(s->ge);
     s->ns = m->n_switches;
-    s->N = 2 * n + 2;
+    s->nq = m->nq ? m->nq : n;
+    s->N = s->nq + n + 2;
     s->na = 2 * n + m->n_gen + 1;
     s->set.dense_na = RT_DENSE_NA;
     s->p = dalloc(m->n_params, &bad);
@@ -413,7 +414,7 @@ int nsm_sim_reset(nsm_sim *s)
     if (m->initial)
         m->initial(s->p, s->c, y0);
     if (s->set.y0)                  /* nsm_sim_set_initial_state */
-        memcpy(y0, s->set.y0, sizeof(double) * 2 * s->n);
+        memcpy(y0, s->set.y0, sizeof(double) * (size_t)(s->nq + s->n));
     rt_state_set(s, s->t, y0);
     rt_nl_forget(s);
     rt_nl_at(s, s->y);
@@ -456,12 +457,12 @@ double nsm_sim_output(const nsm_sim *s, int k)
     double kin, pot, diss, inj, err;
     switch (o->kind) {
     case NSM_OUT_X: return i >= 0 && i < n ? s->y[i] : NAN;
-    case NSM_OUT_V: return i >= 0 && i < n ? s->y[n + i] : NAN;
+    case NSM_OUT_V: return i >= 0 && i < n ? rt_vel(s, s->y)[i] : NAN;
     case NSM_OUT_A: {
         double Yd[s->N];
         if (i < 0 || i >= n || rt_deriv(s, s->mode, s->t, s->y, Yd))
             return NAN;
-        return Yd[n + i];
+        return rt_vel(s, Yd)[i];
     }
     case NSM_OUT_GAP: return i >= 0 && i < s->g ? rt_gap(s, i, s->y) : NAN;
     case NSM_OUT_FORCE: {
@@ -545,12 +546,12 @@ int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
         s->ready = 0;
         return NSM_OK;
     }
-    for (int i = 0; i < 2 * s->n; i++)
+    for (int i = 0; i < s->nq + s->n; i++)
         if (!isfinite(y[i]))
             return NSM_EINVAL;
-    if (!s->set.y0 && !(s->set.y0 = malloc(sizeof(double) * 2 * s->n)))
+    if (!s->set.y0 && !(s->set.y0 = malloc(sizeof(double) * (size_t)(s->nq + s->n))))
         return NSM_ENOMEM;
-    memcpy(s->set.y0, y, sizeof(double) * 2 * s->n);
+    memcpy(s->set.y0, y, sizeof(double) * (size_t)(s->nq + s->n));
     s->ready = 0;
     return NSM_OK;
 }

@@ -64,12 +64,14 @@ void rt_state_set_time(nsm_sim *s, double t)
     s->t = t;
 }
 
-/* The state becomes (t, y), y holding all N values. */
+/* The state becomes (t, y), y holding all N values (the quaternions of
+** bodies in space scaled back to unit length, rigid.c). */
 void rt_state_set(nsm_sim *s, double t, const double *y)
 {
     s->t = t;
     if (y != s->y)
         memcpy(s->y, y, sizeof(double) * (size_t)s->N);
+    rt_rigid_normalise(s, s->y);
 }
 
 /* Element j (a contact held, or a friction column's bit) joins the mode. */

@@ -158,7 +158,7 @@ void rt_stats_reset(nsm_sim *s)
 static void penetration(const nsm_sim *s, int j, const double *y, double *p, double *pd)
 {
     *p = -rt_gap(s, j, y);
-    *pd = -rt_wrow(s, j, y + s->n);
+    *pd = -rt_wrow(s, j, rt_vel(s, y));
 }
 
 /* Velocities at theta in [0, 1] of the step (cubic Hermite on v, a). */
@@ -277,7 +277,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     if (!need_d && !need_w)
         return;
     double a0[s->N];
-    const double *v0 = s->y + n, *v1 = Y1 + n;
+    const double *v0 = rt_vel(s, s->y), *v1 = rt_vel(s, Y1);
     int cached = st->have_a && st->ta == s->t && rt_mode_eq(s, st->mode_a, s->mode) &&
                  st->ev_a == s->nevents && memcmp(st->ya, s->y, sizeof a0) == 0;
     /* derivatives at both ends in the step's mode; the start's is the last
@@ -303,7 +303,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
         memset(st->qf, 0, sizeof(double) * (size_t)nf);
     for (int q = 0; q < 4; q++) {
         double *v = st->vq, wq = gl_w[q] * h;
-        hermite_v(n, v0, a0 + n, v1, st->a1 + n, h, gl_x[q], v);
+        hermite_v(n, v0, rt_vel(s, a0), v1, rt_vel(s, st->a1), h, gl_x[q], v);
         if (need_d) {
             for (int k = 0; k < ns; k++) {
                 const nsm_spring_info *e = &s->m->springs[k];
@@ -361,9 +361,8 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
 static void balance_step(nsm_sim *s, const double *Y1, double E)
 {
     RtStats *st = s->st;
-    int n = s->n;
     double T = rt_mass_kinetic(s, Y1);
-    double W = Y1[2 * n + 1] + rt_surface_impulse_work(s), D = Y1[2 * n], L = s->transition_loss;
+    double W = Y1[rt_eslot(s) + 1] + rt_surface_impulse_work(s), D = Y1[rt_eslot(s)], L = s->transition_loss;
     double err = fabs(s->E0 + W - D - L - E);
     double mags[] = { T, E - T, W, D, L, E, s->E0 };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
@@ -437,7 +436,8 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     if (s->moving)          /* the moving surfaces' share (surfwork.c) */
         rt_surface_step(s, t1, Y1, &sw);
     fw += sw;
-    double dD = Y1[2 * n] - s->y[2 * n] - fd, dW = Y1[2 * n + 1] - s->y[2 * n + 1] - fw;
+    int e = rt_eslot(s);
+    double dD = Y1[e] - s->y[e] - fd, dW = Y1[e + 1] - s->y[e + 1] - fw;
     int which;
     if (s->nf && dD != 0 && !dissipators(s, s->mode, &which) && rt_fricstat_rest(s, dD))
         dD = 0;             /* friction's alone: its lines add up to the integrated state */
@@ -450,7 +450,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     double E = rt_mech_energy(s, s->mode, Y1);
     if (s->m->force && h > 0) {
         s->m->force(t1, s->sw, s->p, s->c, st->f);
-        st->inj += nsm_energy_power(n, st->f, Y1) * h;
+        st->inj += nsm_energy_power(n, st->f, Y1 + (s->nq - n)) * h; /* reads [n + i] */
     }
     double einj = s->E0 + st->inj;
     st->num += (E - einj) * (E - einj);
@@ -575,7 +575,7 @@ double nsm_sim_body_kinetic(const nsm_sim *s, int i)
 {
     if (i < 0 || i >= s->n)
         return NAN;
-    double v = s->y[s->n + i];
+    double v = rt_vel(s, s->y)[i];
     if (rt_mass_dense(s))           /* M(q) couples the coordinates: no share of its own */
         return NAN;
     return 0.5 * s->num.mass[i] * v * v;
@@ -661,9 +661,10 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
         k = rt_mass_kinetic(s, s->y);
     else
         for (int i = 0; i < n; i++)
-            k += 0.5 * s->num.mass[i] * s->y[n + i] * s->y[n + i];
+            k += 0.5 * s->num.mass[i] * rt_vel(s, s->y)[i] * rt_vel(s, s->y)[i];
     double e = rt_mech_energy(s, s->mode, s->y);
-    double d = s->y[2 * n] + s->transition_loss, w = s->y[2 * n + 1] + rt_surface_impulse_work(s);
+    double d = s->y[rt_eslot(s)] + s->transition_loss,
+           w = s->y[rt_eslot(s) + 1] + rt_surface_impulse_work(s);
     if (s->energy_lost)
         d = w = NAN;            /* integrals not kept (exact without the audit) */
     if (kin)

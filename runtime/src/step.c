@@ -74,10 +74,10 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
         double wd[n];
         const double *w = rt_dense_wrow(s, j, wd);
         double p0 = rt_dot(n, w, Y) + s->num.d[j], p1 = rt_dot(n, w, Y1) + s->num.d[j];
-        double r0 = rt_dot(n, w, Y + n), r1 = rt_dot(n, w, Y1 + n);
+        double r0 = rt_dot(n, w, rt_vel(s, Y)), r1 = rt_dot(n, w, rt_vel(s, Y1));
         double sp = s->set.atol + s->set.rtol * fmax(fabs(p0), fabs(p1));
         double sr = s->set.atol + s->set.rtol * fmax(fabs(r0), fabs(r1));
-        double ep = rt_dot(n, w, E) / sp, er = rt_dot(n, w, E + n) / sr;
+        double ep = rt_dot(n, w, E) / sp, er = rt_dot(n, w, rt_vel(s, E)) / sr;
         sum += ep * ep + er * er;
     }
     return sum;
@@ -100,8 +100,8 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
             return rc;
     }
     memcpy(Y1, T, sizeof(double) * N);   /* stage 7 is evaluated at the 5th order result */
-    double sum = 0, E[2 * s->n];
-    int m = 2 * s->n;
+    double sum = 0, E[s->nq + s->n];
+    int m = s->nq + s->n;
     for (int i = 0; i < m; i++) {
         double e = 0;
         for (int q = 0; q < 7; q++)

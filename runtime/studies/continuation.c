@@ -1055,6 +1055,8 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         !isfinite(o->to) || !(o->ds > 0) || !(o->ds_min > 0) || !(o->ds_max >= o->ds) ||
         !(o->tol > 0) || o->max_points < 1)
         return NSM_EINVAL;
+    if (rt_floquet_rigid_check(s, "continuation"))
+        return NSM_EMETHOD;
     double p0;
     if (nsm_sim_get_param(s, o->param, &p0))
         return NSM_EINVAL;

@@ -153,6 +153,18 @@ static int refuse(nsm_sim *s, const char *who, int code, const char *why)
     return code;
 }
 
+/* The studies' tangent dynamics are 2n x 2n over the state (x, v): a model
+** with bodies in space (more positions than velocities, rigid.c) needs a
+** chart of its quaternions first.  NSM_EMETHOD with the reason (prefixed
+** by who) for such a model, before any state of 2n values is read. */
+int rt_floquet_rigid_check(nsm_sim *s, const char *who)
+{
+    if (s->m->n_rigid <= 0 && (s->m->nq == 0 || s->m->nq == s->m->n_bodies))
+        return NSM_OK;
+    return refuse(s, who, NSM_EMETHOD, "models with bodies in space are not handled yet (the "
+                  "tangent dynamics need a chart of their quaternions)");
+}
+
 /* The refusals of the tangent dynamics that depend on the model alone
 ** (time switches, moving surfaces, nonlinear forces), checked without
 ** running, so that a program refuses a Lyapunov or Floquet study of such a
@@ -161,6 +173,9 @@ static int refuse(nsm_sim *s, const char *who, int code, const char *why)
 ** NSM_EMETHOD with the reason, prefixed by who, in the message. */
 int nsm_sim_check_tangent(nsm_sim *s, const char *who)
 {
+    int rc = rt_floquet_rigid_check(s, who);
+    if (rc)
+        return rc;
     if (s->ns > 0)
         return refuse(s, who, NSM_EMETHOD, "models with time switches are not handled");
     if (s->moving)
@@ -232,6 +247,8 @@ int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
 int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
 {
     int n2 = 2 * s->n, rc;
+    if ((rc = rt_floquet_rigid_check(s, "monodromy")))
+        return rc;
     if (!(period > 0) || !isfinite(period) || !Phi)
         return NSM_EINVAL;
     if (!s->ready && (rc = nsm_sim_reset(s)))
@@ -252,6 +269,8 @@ int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, 
 {
     int n2 = 2 * s->n, rc;
     double Phi[n2 * n2], J[n2 * n2], yT[n2], r[n2], best = HUGE_VAL;
+    if ((rc = rt_floquet_rigid_check(s, "periodic orbit")))
+        return rc;
     for (int it = 0; it < 40; it++) {
         if ((rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)) ||
             (rc = nsm_sim_monodromy(s, period, Phi, yT)))

@@ -404,6 +404,21 @@ typedef struct nsm_model {
     int lag_nwork;
     void (*lag_series)(int k, int K, double t0, const double *X, const int *sw, const double *p,
                        const double *c, double *work, double *M, double *H);
+    /* Bodies in space (appended: 0/NULL in every other table; docs/theory.md
+     * section 19).  The state is Y = (q[nq], u[nu], E_d, E_w) with nu =
+     * n_bodies (the velocities: mass, gaps and forces index them) and nq >= nu
+     * (0 in a table: nq = nu).  Position i < nu belongs to velocity i: the
+     * centre of mass for a translational coordinate, the quaternion's vector
+     * part p1, p2, p3 for a rigid body's three rotational ones; the scalar
+     * parts p0 follow at q[nu + b], one per rigid body b.  rigid_rot[b] is
+     * the velocity index of body b's w1 (w1, w2, w3 consecutive, body
+     * frame).  kin fills qdot[0..nq-1] = B(q) u at y (NULL: qdot = u).  The
+     * runtime keeps each quaternion of unit length after every step and
+     * event (rigid bodies' rotation matrices are homogeneous in p). */
+    int nq, nu;
+    int n_rigid;
+    const int *rigid_rot;
+    void (*kin)(const double *y, const double *p, const double *c, double *qdot);
 } nsm_model;
 
 #ifdef __cplusplus

@@ -145,7 +145,8 @@ int nsm_sim_run_until(nsm_sim *sim, double t);
 int nsm_sim_check_run(nsm_sim *sim, double t);
 
 double nsm_sim_time(const nsm_sim *sim);
-const double *nsm_sim_state(const nsm_sim *sim);            /* y, length 2n */
+const double *nsm_sim_state(const nsm_sim *sim);            /* y, length nq + n (2n but for
+                                                               bodies in space, model.h) */
 /* The current mode: whether bit j is set (gap j closed for j < n_gaps; then
  * two bits per friction element, nsm/model.h), and the mode's first word
  * (bits 0 to 31, all of it for a model with fewer than 32 gaps and
@@ -314,8 +315,8 @@ long nsm_sim_section_count(const nsm_sim *sim);
 /* Value of an expression of the parameters (the syntax of the sections,
  * without state names) with the current parameter values. */
 int nsm_sim_eval(nsm_sim *sim, const char *expr, double *value);
-/* Start the next resets from the state y (2n values: positions, then
- * velocities) instead of the model's `init` (NULL: the model's again); a
+/* Start the next resets from the state y (nq + n values, 2n but for bodies
+ * in space: positions, then velocities) instead of the model's `init` (NULL: the model's again); a
  * continuation of a parameter study starts each point from the attractor of
  * the one before. */
 int nsm_sim_set_initial_state(nsm_sim *sim, const double *y);

@@ -1,0 +1,46 @@
+/*
+** rigid.c: the positions of bodies in space (docs/theory.md section 19).
+**
+** A model with rigid bodies has more positions than velocities: the state
+** is Y = (q[nq], u[n], E_d, E_w), each rigid body's orientation a unit
+** quaternion p = (p0, p1, p2, p3) whose vector part sits in the position
+** slots of its three body-frame angular velocities and whose scalar part
+** p0 follows the n positions (nsm/model.h).  This file gives the rate of
+** the positions, qdot = B(q) u (the generated kinematic map, the identity
+** for every other model), and keeps the quaternions of unit length.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "rt.h"
+
+/* The positions' rate qdot (nq values) at Y: the model's kinematic map
+** for bodies in space, the velocities themselves otherwise. */
+void rt_rigid_qdot(const nsm_sim *s, const double *Y, double *qdot)
+{
+    if (s->m->kin && s->nq != s->n) {
+        s->m->kin(Y, s->p, s->c, qdot);
+        return;
+    }
+    memcpy(qdot, rt_vel(s, Y), sizeof(double) * (size_t)s->n);
+}
+
+/* Scales each rigid body's quaternion in y back to unit length.  The exact
+** flow keeps |p| = 1 and the rotation R(p) is homogeneous of degree 0 in
+** p, so the projection changes neither the body's placement nor any
+** energy: it only stops the drift of |p| a step's error leaves. */
+void rt_rigid_normalise(const nsm_sim *s, double *y)
+{
+    const nsm_model *m = s->m;
+    if (s->nq == s->n || !m->rigid_rot)
+        return;
+    for (int b = 0; b < m->n_rigid; b++) {
+        double *p0 = &y[s->n + b], *pv = &y[m->rigid_rot[b]];
+        double r = sqrt(*p0 * *p0 + pv[0] * pv[0] + pv[1] * pv[1] + pv[2] * pv[2]);
+        if (!(r > 0) || !isfinite(r))
+            continue;           /* left to the run's finiteness check */
+        *p0 /= r;
+        for (int i = 0; i < 3; i++)
+            pv[i] /= r;
+    }
+}
