@@ -20,7 +20,11 @@
  * same expression, in the same order, as the assignment it replaces.
  * The sparse tables K, C, W and Wt are written as lists of entries (row,
  * column, value; nsm/model.h): their integer rows and columns roll too,
- * each by a constant step per iteration.
+ * each by a constant step per iteration.  The Taylor recurrences
+ * (nl_series, nl_slip_series, lag_series), nl_gap, nl_slip, force_terms,
+ * the header's lists and the tables of a family roll by their text
+ * (emit_roll.h): statements alike but for integers moving in constant
+ * steps, each element's work rows included.
  */
 #include <stdlib.h>
 #include <string.h>
