@@ -20,12 +20,17 @@
  * same expression, in the same order, as the assignment it replaces.
  * The sparse tables K, C, W and Wt are written as lists of entries (row,
  * column, value; nsm/model.h): their integer rows and columns roll too,
- * each by a constant step per iteration.
+ * each by a constant step per iteration.  The Taylor recurrences
+ * (nl_series, nl_slip_series, lag_series), nl_gap, nl_slip, force_terms,
+ * the header's lists and the tables of a family roll by their text
+ * (emit_roll.h): statements alike but for integers moving in constant
+ * steps, each element's work rows included.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
+#include "emit_roll.h"
 #include "laws.h"
 
 typedef struct Cgen {
@@ -146,6 +151,12 @@ static const char *c_var(void *ud, int index, ExprStyle style)
     return cg->arrays ? cg->aname[index] : cg->vname[index];
 }
 
+/* An expression as C text. */
+static const char *c_text(Cgen *cg, Expr *e)
+{
+    return expr_to_string(cg->dv->ex, e, EXPR_C, &cg->nm);
+}
+
 /* Prints an expression as C. */
 static void px(Cgen *cg, Expr *e)
 {
@@ -168,17 +179,27 @@ static void pstr(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* Writes a comment body safely: no comment terminator can leak out. */
+/* A C string literal as text (pstr's), for a table row. */
+static const char *c_string(Arena *a, const char *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&text, &len);
+    if (!o) {
+        fputs("nsmc: fatal: out of memory\n", stderr);
+        abort();
+    }
+    pstr(o, s);
+    fclose(o);
+    const char *r = arena_strdup(a, text);
+    free(text);
+    return r;
+}
+
+/* Writes a comment body safely (emit_roll.c). */
 static void pcomment(FILE *out, const char *s)
 {
-    for (; s && *s; s++) {
-        if (s[0] == '*' && s[1] == '/') {
-            fputs("* /", out);
-            s++;
-            continue;
-        }
-        fputc(*s, out);
-    }
+    emit_comment_text(out, s);
 }
 
 /* The model name as a C identifier. */
@@ -287,13 +308,11 @@ static void emit_header(Cgen *cg)
     fprintf(o, " * Equations of motion in every mode (a set of gaps, bit j = gap j closed):\n");
     fprintf(o, " *   M a = F + sum_j w_j lambda_j,  F = f_ext(t) + f_const - K x - C v\n");
     fprintf(o, " * State y = (x, v):\n");
-    for (int i = 0; i < dv->n; i++) {
-        fprintf(o, " *   y[%d] = ", i);
-        pcomment(o, m->bodies[i].xname);
-        fprintf(o, "   y[%d] = ", dv->n + i);
-        pcomment(o, m->bodies[i].vname);
-        fprintf(o, "\n");
-    }
+    Roll *r = roll_new(dv->arena);
+    for (int i = 0; i < dv->n; i++)
+        roll_add(r, NULL, arena_printf(dv->arena, "y[%d] = %s   y[%d] = %s", i, m->bodies[i].xname,
+                                       dv->n + i, m->bodies[i].vname), NULL);
+    roll_write_ranges(r, o, " *   ");
     if (m->n_params) {
         fprintf(o, " * Parameters p[] (SI):\n");
         for (int i = 0; i < m->n_params; i++) {
@@ -304,12 +323,11 @@ static void emit_header(Cgen *cg)
     }
     if (dv->g) {
         fprintf(o, " * Gaps (gap_j = w_j . x + d_j >= 0):\n");
-        for (int j = 0; j < dv->g; j++) {
-            fprintf(o, " *   %d ", j);
-            pcomment(o, m->gaps[j].name);
-            fprintf(o, ": %s%s\n", m->gaps[j].curve ? "curved (nl_gap), " : "",
-                    m->gaps[j].law->summary(&m->gaps[j]));
-        }
+        for (int j = 0; j < dv->g; j++)
+            roll_add(r, NULL, arena_printf(dv->arena, "%d %s: %s%s", j, m->gaps[j].name,
+                                           m->gaps[j].curve ? "curved (nl_gap), " : "",
+                                           m->gaps[j].law->summary(&m->gaps[j])), NULL);
+        roll_write_ranges(r, o, " *   ");
     }
     fprintf(o, " */\n#include <math.h>\n#include <stddef.h>\n\n#include \"nsm/model.h\"\n\n");
     /* the table's functions share the runtime's signatures: a model whose
@@ -382,6 +400,8 @@ static void emit_tables(Cgen *cg)
 {
     const Model *m = cg->m;
     FILE *o = cg->out;
+    Arena *a = cg->dv->arena;
+    Roll *r = roll_new(a);
     fprintf(o, "static const char *const body_names[] = {");
     for (int i = 0; i < m->n_bodies; i++) {
         fprintf(o, "%s", i ? ", " : "");
@@ -427,12 +447,12 @@ static void emit_tables(Cgen *cg)
     }
     if (m->n_gaps) {
         fprintf(o, "static const nsm_gap_info gaps[] = {\n");
-        for (int j = 0; j < m->n_gaps; j++) {
-            fprintf(o, "    {");
-            pstr(o, m->gaps[j].name);
-            fprintf(o, ", %s, %s},\n", m->gaps[j].law->rt_name,
-                    m->gaps[j].release == RELEASE_GAP ? "NSM_RELEASE_GAP" : "NSM_RELEASE_FORCE");
-        }
+        for (int j = 0; j < m->n_gaps; j++)
+            roll_add(r, NULL,
+                     arena_printf(a, "{%s, %s, %s},", c_string(a, m->gaps[j].name), m->gaps[j].law->rt_name,
+                                  m->gaps[j].release == RELEASE_GAP ? "NSM_RELEASE_GAP" : "NSM_RELEASE_FORCE"),
+                     NULL);
+        roll_write_rows(r, o, "    ");
         fprintf(o, "};\n\n");
     }
     if (m->n_frictions) {
@@ -447,23 +467,20 @@ static void emit_tables(Cgen *cg)
     }
     if (m->n_springs) {
         fprintf(o, "/* name, body a, body b (-1 = ground) */\nstatic const nsm_spring_info springs[] = {\n");
-        for (int s = 0; s < m->n_springs; s++) {
-            fprintf(o, "    {");
-            if (m->springs[s].name)
-                pstr(o, m->springs[s].name);
-            else
-                fprintf(o, "NULL");
-            fprintf(o, ", %d, %d},\n", m->springs[s].a, m->springs[s].b);
-        }
+        for (int s = 0; s < m->n_springs; s++)
+            roll_add(r, NULL,
+                     arena_printf(a, "{%s, %d, %d},", m->springs[s].name ? c_string(a, m->springs[s].name) : "NULL",
+                                  m->springs[s].a, m->springs[s].b),
+                     NULL);
+        roll_write_rows(r, o, "    ");
         fprintf(o, "};\n\n");
     }
     if (m->n_forces) {
         fprintf(o, "/* name, body */\nstatic const nsm_force_info forces[] = {\n");
-        for (int k = 0; k < m->n_forces; k++) {
-            fprintf(o, "    {");
-            pstr(o, force_name(cg, k));
-            fprintf(o, ", %d},\n", m->forces[k].body);
-        }
+        for (int k = 0; k < m->n_forces; k++)
+            roll_add(r, NULL, arena_printf(a, "{%s, %d},", c_string(a, force_name(cg, k)), m->forces[k].body),
+                     NULL);
+        roll_write_rows(r, o, "    ");
         fprintf(o, "};\n\n");
     }
     if (m->n_outputs) {
@@ -1105,11 +1122,11 @@ static void emit_force_terms(Cgen *cg)
         return;
     fprintf(o, "/* The `force` statements one by one (work of each force in the energy audit). */\n");
     fprintf(o, "static void force_terms(double t, const int *sw, const double *p, const double *c, double *fk)\n{\n");
-    for (int k = 0; k < m->n_forces; k++) {
-        fprintf(o, "    fk[%d] = ", k);
-        px(cg, cg->dv->force_each[k]);
-        fprintf(o, ";\n");
-    }
+    Roll *r = roll_new(cg->dv->arena);
+    for (int k = 0; k < m->n_forces; k++)
+        roll_add(r, NULL, arena_printf(cg->dv->arena, "fk[%d] = %s;", k, c_text(cg, cg->dv->force_each[k])),
+                 NULL);
+    roll_write(r, o, "    ");
     fprintf(o, "}\n\n");
 }
 
@@ -1714,96 +1731,108 @@ static void emit_tay_helpers(Cgen *cg, const DvTape *const *tapes, int nt)
                    "    s[k] = ss / k;\n    c[k] = -cs / k;\n}\n\n");
 }
 
-/* One tape node's order-k coefficient. */
-static void emit_tay_node(Cgen *cg, const DvTape *tp, int i)
+/* One tape node's order-k coefficient, as a statement of r (its comment:
+ * the expression it computes). */
+static void emit_tay_node(Cgen *cg, Roll *r, const DvTape *tp, int i)
 {
-    FILE *o = cg->out;
     const TpNode *nd = &tp->nodes[i];
     if (nd->op == TP_X || nd->op == TP_COS)   /* read from X; computed with its sin */
         return;
-    const char *dst = arena_printf(cg->dv->arena, "w[%d * K1 + k]", nd->slot);
-    if (nd->src) {
-        char *txt = expr_to_string(cg->dv->ex, nd->src, EXPR_TEXT, &cg->tnm);
-        fprintf(o, "    /* ");
-        if (strlen(txt) > 70)
-            strcpy(txt + 66, " ...");
-        pcomment(o, txt);
-        fprintf(o, " */\n");
+    char *code = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&code, &len);
+    if (!o) {
+        fputs("nsmc: fatal: out of memory\n", stderr);
+        abort();
     }
+    FILE *out = cg->out;
+    cg->out = o;
+    const char *dst = arena_printf(cg->dv->arena, "w[%d * K1 + k]", nd->slot);
+    const char *doc = NULL;
+    if (nd->src)
+        doc = roll_clip(cg->dv->arena, expr_to_string(cg->dv->ex, nd->src, EXPR_TEXT, &cg->tnm), 70);
     const char *a0 = nd->nargs > 0 && nd->op != TP_ADD ? tp_at(cg, tp, nd->arg[0], "k") : NULL;
     switch (nd->op) {
     case TP_T:
-        fprintf(o, "    %s = k == 0 ? t0 : k == 1 ? 1 : 0;\n", dst);
+        fprintf(o, "%s = k == 0 ? t0 : k == 1 ? 1 : 0;", dst);
         break;
     case TP_ADD:
-        fprintf(o, "    %s = ", dst);
+        fprintf(o, "%s = ", dst);
         for (int a = 0; a < nd->nargs; a++)
             fprintf(o, "%s%s", a ? " + " : "", tp_at(cg, tp, nd->args[a], "k"));
-        fprintf(o, ";\n");
+        fprintf(o, ";");
         break;
     case TP_MUL:
-        fprintf(o, "    %s = ", dst);
+        fprintf(o, "%s = ", dst);
         if (nd->c) {
             fprintf(o, "(");
             px(cg, nd->c);
             fprintf(o, ") * ");
         }
         if (nd->nargs == 2)
-            fprintf(o, "tay_mul(k, %s, %s);\n", tp_ptr(cg, tp, nd->arg[0]), tp_ptr(cg, tp, nd->arg[1]));
+            fprintf(o, "tay_mul(k, %s, %s);", tp_ptr(cg, tp, nd->arg[0]), tp_ptr(cg, tp, nd->arg[1]));
         else
-            fprintf(o, "%s;\n", a0);
+            fprintf(o, "%s;", a0);
         break;
     case TP_RECIP:
-        fprintf(o, "    %s = tay_recip(k, %s, w + %d * K1);\n", dst, tp_ptr(cg, tp, nd->arg[0]), nd->slot);
+        fprintf(o, "%s = tay_recip(k, %s, w + %d * K1);", dst, tp_ptr(cg, tp, nd->arg[0]), nd->slot);
         break;
     case TP_POW:
-        fprintf(o, "    %s = tay_pow(k, ", dst);
+        fprintf(o, "%s = tay_pow(k, ", dst);
         px(cg, nd->c);
-        fprintf(o, ", %s, w + %d * K1);\n", tp_ptr(cg, tp, nd->arg[0]), nd->slot);
+        fprintf(o, ", %s, w + %d * K1);", tp_ptr(cg, tp, nd->arg[0]), nd->slot);
         break;
     case TP_EXP:
     case TP_LOG:
-        fprintf(o, "    %s = tay_%s(k, %s, w + %d * K1);\n", dst, nd->op == TP_EXP ? "exp" : "log",
+        fprintf(o, "%s = tay_%s(k, %s, w + %d * K1);", dst, nd->op == TP_EXP ? "exp" : "log",
                 tp_ptr(cg, tp, nd->arg[0]), nd->slot);
         break;
     case TP_SIN:
-        fprintf(o, "    tay_sincos(k, %s, w + %d * K1, w + %d * K1);   /* and its cos */\n",
+        fprintf(o, "tay_sincos(k, %s, w + %d * K1, w + %d * K1);   /* and its cos */",
                 tp_ptr(cg, tp, nd->arg[0]), nd->slot, tp->nodes[nd->pair].slot);
         break;
     case TP_IF:
-        fprintf(o, "    %s = (", dst);
+        fprintf(o, "%s = (", dst);
         px(cg, nd->c);
-        fprintf(o, ") ? %s : %s;\n", a0, tp_at(cg, tp, nd->arg[1], "k"));
+        fprintf(o, ") ? %s : %s;", a0, tp_at(cg, tp, nd->arg[1], "k"));
         break;
     case TP_ABS:
-        fprintf(o, "    %s = %s < 0 ? -%s : %s;   /* the sign at the step's start */\n", dst,
+        fprintf(o, "%s = %s < 0 ? -%s : %s;   /* the sign at the step's start */", dst,
                 tp_at(cg, tp, nd->arg[0], "0"), a0, a0);
         break;
     case TP_MIN:
     case TP_MAX:
-        fprintf(o, "    %s = %s %s %s ? %s : %s;   /* the branch at the step's start */\n", dst,
+        fprintf(o, "%s = %s %s %s ? %s : %s;   /* the branch at the step's start */", dst,
                 tp_at(cg, tp, nd->arg[0], "0"), nd->op == TP_MIN ? "<=" : ">=",
                 tp_at(cg, tp, nd->arg[1], "0"), a0, tp_at(cg, tp, nd->arg[1], "k"));
         break;
     default:
         break;
     }
+    fclose(o);
+    cg->out = out;
+    if (len)
+        roll_add(r, doc, arena_strdup(cg->dv->arena, code), NULL);
+    free(code);
 }
 
 /* The statements of a tape's order k (its nodes, then its outputs) and the
- * function's closing brace. */
+ * function's closing brace: the elements of a `for` loop alike stay a loop
+ * (emit_roll.h), their series in rows of w moving with the loop's i. */
 static void emit_tape_body(Cgen *cg, const DvTape *tp)
 {
-    FILE *o = cg->out;
+    Roll *r = roll_new(cg->dv->arena);
     for (int i = 0; i < tp->n_nodes; i++)
-        emit_tay_node(cg, tp, i);
+        emit_tay_node(cg, r, tp, i);
     for (int q = 0; q < tp->n_outs; q++) {
         const TpOut *ou = &tp->outs[q];
-        fprintf(o, "    %s[%d * K1 + k] = %s;   /* ", ou->dst, ou->row, tp_at(cg, tp, ou->val, "k"));
-        pcomment(o, ou->what);
-        fprintf(o, " */\n");
+        roll_add(r, NULL,
+                 arena_printf(cg->dv->arena, "%s[%d * K1 + k] = %s;", ou->dst, ou->row,
+                              tp_at(cg, tp, ou->val, "k")),
+                 ou->what);
     }
-    fprintf(o, "}\n\n");
+    roll_write(r, cg->out, "    ");
+    fprintf(cg->out, "}\n\n");
 }
 
 /* nl_series(): order k of every force, curved gap, curvature term and W
@@ -1889,45 +1918,43 @@ static void emit_nl_gap(Cgen *cg)
     fprintf(o, "/* 1 for a curved gap (not affine in the positions) */\nstatic const unsigned char gap_curved[] = {");
     for (int j = 0; j < g; j++)
         fprintf(o, "%s%d", j ? ", " : "", m->gaps[j].curve != NULL);
-    fprintf(o, "};\n\n/* a curved gap's bodies, in increasing order */\n");
-    for (int j = 0; j < g; j++) {
-        if (!m->gaps[j].curve)
-            continue;
-        fprintf(o, "static const int gap_cols_%d[] = {", j);
-        for (int k = 0; k < dv->W->nnz[j]; k++)
-            fprintf(o, "%s%d", k ? ", " : "", dv->W->col[j][k]);
-        fprintf(o, "};\n");
-    }
+    fprintf(o, "};\n\n/* the curved gaps' bodies, gap by gap, each in increasing order */\n"
+               "static const int gap_cols_all[] = {");
+    for (int j = 0, any = 0; j < g; j++)
+        for (int k = 0; m->gaps[j].curve && k < dv->W->nnz[j]; k++)
+            fprintf(o, "%s%d", any++ ? ", " : "", dv->W->col[j][k]);
+    fprintf(o, "};\n");
     fprintf(o, "static const int gap_ncols[] = {");
     for (int j = 0; j < g; j++)
         fprintf(o, "%s%d", j ? ", " : "", m->gaps[j].curve ? dv->W->nnz[j] : 0);
     fprintf(o, "};\nstatic const int *const gap_cols[] = {");
-    for (int j = 0; j < g; j++)
-        fprintf(o, m->gaps[j].curve ? "%sgap_cols_%d" : "%sNULL", j ? ", " : "", j);
+    for (int j = 0, at = 0; j < g; j++) {
+        if (m->gaps[j].curve)
+            fprintf(o, "%sgap_cols_all + %d", j ? ", " : "", at);
+        else
+            fprintf(o, "%sNULL", j ? ", " : "");
+        at += m->gaps[j].curve ? dv->W->nnz[j] : 0;
+    }
     fprintf(o, "};\n\n");
     fprintf(o, "/* Curved gaps at y: g[j] = g_j(x), curv[j] = v^T (d2 g_j/dx2) v (so that\n"
                "   g_j'' = W_j(x) a + curv[j]) and wval = d g_j/dx at its bodies. */\n");
     fprintf(o, "static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,\n"
                "                   double *wval)\n{\n");
     int wk = 0;
+    Arena *a = dv->arena;
+    Roll *r = roll_new(a);
     for (int j = 0; j < g; j++) {
         if (!m->gaps[j].curve)
             continue;
-        fprintf(o, "    /* ");
-        pcomment(o, m->gaps[j].name);
-        fprintf(o, ": ");
-        pcomment(o, expr_to_string(dv->ex, dv->gcurve[j], EXPR_TEXT, &cg->tnm));
-        fprintf(o, " */\n    g[%d] = ", j);
-        px(cg, dv->gcurve[j]);
-        fprintf(o, ";\n    curv[%d] = ", j);
-        px(cg, dv->gcv[j]);
-        fprintf(o, ";\n");
-        for (int k = 0; k < dv->W->nnz[j]; k++, wk++) {
-            fprintf(o, "    wval[%d] = ", wk);
-            px(cg, dv->gw[j][k]);
-            fprintf(o, ";   /* d/d %s */\n", m->bodies[dv->W->col[j][k]].xname);
-        }
+        roll_add(r, arena_printf(a, "%s: %s", m->gaps[j].name,
+                                 expr_to_string(dv->ex, dv->gcurve[j], EXPR_TEXT, &cg->tnm)),
+                 arena_printf(a, "g[%d] = %s;", j, c_text(cg, dv->gcurve[j])), NULL);
+        roll_add(r, NULL, arena_printf(a, "curv[%d] = %s;", j, c_text(cg, dv->gcv[j])), NULL);
+        for (int k = 0; k < dv->W->nnz[j]; k++, wk++)
+            roll_add(r, NULL, arena_printf(a, "wval[%d] = %s;", wk, c_text(cg, dv->gw[j][k])),
+                     arena_printf(a, "d/d %s", m->bodies[dv->W->col[j][k]].xname));
     }
+    roll_write(r, o, "    ");
     fprintf(o, "}\n\n");
 }
 
@@ -1945,41 +1972,41 @@ static void emit_nl_slip(Cgen *cg)
                "static const unsigned char fric_curved[] = {");
     for (int k = 0; k < nf; k++)
         fprintf(o, "%s%d", k ? ", " : "", m->frictions[k].curved);
-    fprintf(o, "};\n\n/* a curved slip's bodies, in increasing order */\n");
-    for (int k = 0; k < nf; k++) {
-        if (!m->frictions[k].curved)
-            continue;
-        fprintf(o, "static const int fric_cols_%d[] = {", k);
-        for (int c = 0; c < dv->fncol[k]; c++)
-            fprintf(o, "%s%d", c ? ", " : "", dv->fcol[k][c]);
-        fprintf(o, "};\n");
-    }
+    fprintf(o, "};\n\n/* the curved slips' bodies, element by element, each in increasing order */\n"
+               "static const int fric_cols_all[] = {");
+    for (int k = 0, any = 0; k < nf; k++)
+        for (int c = 0; m->frictions[k].curved && c < dv->fncol[k]; c++)
+            fprintf(o, "%s%d", any++ ? ", " : "", dv->fcol[k][c]);
+    fprintf(o, "};\n");
     fprintf(o, "static const int fric_ncols[] = {");
     for (int k = 0; k < nf; k++)
         fprintf(o, "%s%d", k ? ", " : "", m->frictions[k].curved ? dv->fncol[k] : 0);
     fprintf(o, "};\nstatic const int *const fric_cols[] = {");
-    for (int k = 0; k < nf; k++)
-        fprintf(o, m->frictions[k].curved ? "%sfric_cols_%d" : "%sNULL", k ? ", " : "", k);
+    for (int k = 0, at = 0; k < nf; k++) {
+        if (m->frictions[k].curved)
+            fprintf(o, "%sfric_cols_all + %d", k ? ", " : "", at);
+        else
+            fprintf(o, "%sNULL", k ? ", " : "");
+        at += m->frictions[k].curved ? dv->fncol[k] : 0;
+    }
     fprintf(o, "};\n\n");
     fprintf(o, "/* Curved slips at y: curv[k] = v^T (dw_k/dx) v (so that the slip's rate is\n"
                "   w_k(x) a + curv[k]) and wtval = w_k(x) at its bodies. */\n");
     fprintf(o, "static void nl_slip(const double *y, const double *p, const double *c, double *curv,\n"
                "                    double *wtval)\n{\n");
     int wk = 0;
+    Arena *a = dv->arena;
+    Roll *r = roll_new(a);
     for (int k = 0; k < nf; k++) {
         if (!m->frictions[k].curved)
             continue;
-        fprintf(o, "    /* ");
-        pcomment(o, m->frictions[k].name);
-        fprintf(o, " */\n    curv[%d] = ", k);
-        px(cg, dv->fcv[k]);
-        fprintf(o, ";\n");
-        for (int c = 0; c < dv->fncol[k]; c++, wk++) {
-            fprintf(o, "    wtval[%d] = ", wk);
-            px(cg, dv->fw[k][c]);
-            fprintf(o, ";   /* coefficient of %s */\n", m->bodies[dv->fcol[k][c]].vname);
-        }
+        roll_add(r, m->frictions[k].name, arena_printf(a, "curv[%d] = %s;", k, c_text(cg, dv->fcv[k])),
+                 NULL);
+        for (int c = 0; c < dv->fncol[k]; c++, wk++)
+            roll_add(r, NULL, arena_printf(a, "wtval[%d] = %s;", wk, c_text(cg, dv->fw[k][c])),
+                     arena_printf(a, "coefficient of %s", m->bodies[dv->fcol[k][c]].vname));
     }
+    roll_write(r, o, "    ");
     fprintf(o, "}\n\n");
 }
 

@@ -5,49 +5,12 @@
  * Equations of motion in every mode (a set of gaps, bit j = gap j closed):
  *   M a = F + sum_j w_j lambda_j,  F = f_ext(t) + f_const - K x - C v
  * State y = (x, v):
- *   y[0] = P[1].x   y[20] = P[1].v
- *   y[1] = P[2].x   y[21] = P[2].v
- *   y[2] = P[3].x   y[22] = P[3].v
- *   y[3] = P[4].x   y[23] = P[4].v
- *   y[4] = P[5].x   y[24] = P[5].v
- *   y[5] = P[6].x   y[25] = P[6].v
- *   y[6] = P[7].x   y[26] = P[7].v
- *   y[7] = P[8].x   y[27] = P[8].v
- *   y[8] = P[9].x   y[28] = P[9].v
- *   y[9] = P[10].x   y[29] = P[10].v
- *   y[10] = P[11].x   y[30] = P[11].v
- *   y[11] = P[12].x   y[31] = P[12].v
- *   y[12] = P[13].x   y[32] = P[13].v
- *   y[13] = P[14].x   y[33] = P[14].v
- *   y[14] = P[15].x   y[34] = P[15].v
- *   y[15] = P[16].x   y[35] = P[16].v
- *   y[16] = P[17].x   y[36] = P[17].v
- *   y[17] = P[18].x   y[37] = P[18].v
- *   y[18] = P[19].x   y[38] = P[19].v
- *   y[19] = P[20].x   y[39] = P[20].v
+ *   y[0..19] = P[1..20].x   y[20..39] = P[1..20].v
  * Parameters p[] (SI):
  *   p[0] = m [kg]
  *   p[1] = e [-]
  * Gaps (gap_j = w_j . x + d_j >= 0):
- *   0 G[1]: impact
- *   1 G[2]: impact
- *   2 G[3]: impact
- *   3 G[4]: impact
- *   4 G[5]: impact
- *   5 G[6]: impact
- *   6 G[7]: impact
- *   7 G[8]: impact
- *   8 G[9]: impact
- *   9 G[10]: impact
- *   10 G[11]: impact
- *   11 G[12]: impact
- *   12 G[13]: impact
- *   13 G[14]: impact
- *   14 G[15]: impact
- *   15 G[16]: impact
- *   16 G[17]: impact
- *   17 G[18]: impact
- *   18 G[19]: impact
+ *   0..18 G[1..19]: impact
  */
 #include <math.h>
 #include <stddef.h>
@@ -73,25 +36,7 @@ static const nsm_param_info params[] = {
 };
 
 static const nsm_gap_info gaps[] = {
-    {"G[1]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[2]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[3]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[4]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[5]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[6]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[7]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[8]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[9]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[10]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[11]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[12]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[13]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[14]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[15]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[16]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[17]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[18]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[19]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
+    {"G[1]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[2]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[3]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[4]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[5]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[6]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[7]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[8]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[9]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[10]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[11]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[12]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[13]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[14]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[15]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[16]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[17]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[18]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[19]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
 };
 
 static const nsm_output_info outputs[] = {

@@ -5,21 +5,14 @@
  * Equations of motion in every mode (a set of gaps, bit j = gap j closed):
  *   M a = F + sum_j w_j lambda_j,  F = f_ext(t) + f_const - K x - C v
  * State y = (x, v):
- *   y[0] = P[1].x   y[5] = P[1].v
- *   y[1] = P[2].x   y[6] = P[2].v
- *   y[2] = P[3].x   y[7] = P[3].v
- *   y[3] = P[4].x   y[8] = P[4].v
- *   y[4] = P[5].x   y[9] = P[5].v
+ *   y[0..4] = P[1..5].x   y[5..9] = P[1..5].v
  * Parameters p[] (SI):
  *   p[0] = m [kg]
  *   p[1] = e [-]
  *   p[2] = v0 [m/s]
  *   p[3] = d [m]
  * Gaps (gap_j = w_j . x + d_j >= 0):
- *   0 G[1]: impact
- *   1 G[2]: impact
- *   2 G[3]: impact
- *   3 G[4]: impact
+ *   0..3 G[1..4]: impact
  */
 #include <math.h>
 #include <stddef.h>
@@ -49,10 +42,7 @@ static const nsm_param_info params[] = {
 };
 
 static const nsm_gap_info gaps[] = {
-    {"G[1]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[2]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[3]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
-    {"G[4]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
+    {"G[1]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[2]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[3]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE}, {"G[4]", NSM_LAW_IMPACT, NSM_RELEASE_FORCE},
 };
 
 static const nsm_output_info outputs[] = {

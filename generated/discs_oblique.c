@@ -167,10 +167,10 @@ static void nl_force(double t, const double *y, const int *sw, const double *p, 
 /* 1 for a curved gap (not affine in the positions) */
 static const unsigned char gap_curved[] = {1};
 
-/* a curved gap's bodies, in increasing order */
-static const int gap_cols_0[] = {0, 1, 3, 4};
+/* the curved gaps' bodies, gap by gap, each in increasing order */
+static const int gap_cols_all[] = {0, 1, 3, 4};
 static const int gap_ncols[] = {4};
-static const int *const gap_cols[] = {gap_cols_0};
+static const int *const gap_cols[] = {gap_cols_all + 0};
 
 /* Curved gaps at y: g[j] = g_j(x), curv[j] = v^T (d2 g_j/dx2) v (so that
    g_j'' = W_j(x) a + curv[j]) and wval = d g_j/dx at its bodies. */

@@ -113,10 +113,10 @@ static void nl_force(double t, const double *y, const int *sw, const double *p, 
 /* 1 for a curved gap (not affine in the positions) */
 static const unsigned char gap_curved[] = {1};
 
-/* a curved gap's bodies, in increasing order */
-static const int gap_cols_0[] = {0, 1};
+/* the curved gaps' bodies, gap by gap, each in increasing order */
+static const int gap_cols_all[] = {0, 1};
 static const int gap_ncols[] = {2};
-static const int *const gap_cols[] = {gap_cols_0};
+static const int *const gap_cols[] = {gap_cols_all + 0};
 
 /* Curved gaps at y: g[j] = g_j(x), curv[j] = v^T (d2 g_j/dx2) v (so that
    g_j'' = W_j(x) a + curv[j]) and wval = d g_j/dx at its bodies. */
@@ -230,7 +230,7 @@ static void lag_series(int k, int K, double t0, const double *X, const int *sw,
     w[10 * K1 + k] = (-p[P_m2]*p[P_l1]*p[P_l2]) * w[9 * K1 + k];
     /* -m2*l1*g*sin(a.phi) */
     w[11 * K1 + k] = (-p[P_m2]*p[P_l1]*p[P_g]) * w[5 * K1 + k];
-    /* -m1*l1*g*sin(a.phi) - m2*l1*l2*b.omega^2*sin(a.phi - b.phi) - m2*l ... */
+    /* -m1*l1*g*sin(a.phi) - m2*l1*l2*b.omega^2*sin(a.phi - b.phi) - m2*l1 ... */
     w[12 * K1 + k] = w[7 * K1 + k] + w[10 * K1 + k] + w[11 * K1 + k];
     /* a.omega^2 */
     w[13 * K1 + k] = tay_mul(k, X + 2 * K1, X + 2 * K1);

@@ -5,50 +5,13 @@
  * Equations of motion in every mode (a set of gaps, bit j = gap j closed):
  *   M a = F + sum_j w_j lambda_j,  F = f_ext(t) + f_const - K x - C v
  * State y = (x, v):
- *   y[0] = P[1].x   y[20] = P[1].v
- *   y[1] = P[2].x   y[21] = P[2].v
- *   y[2] = P[3].x   y[22] = P[3].v
- *   y[3] = P[4].x   y[23] = P[4].v
- *   y[4] = P[5].x   y[24] = P[5].v
- *   y[5] = P[6].x   y[25] = P[6].v
- *   y[6] = P[7].x   y[26] = P[7].v
- *   y[7] = P[8].x   y[27] = P[8].v
- *   y[8] = P[9].x   y[28] = P[9].v
- *   y[9] = P[10].x   y[29] = P[10].v
- *   y[10] = P[11].x   y[30] = P[11].v
- *   y[11] = P[12].x   y[31] = P[12].v
- *   y[12] = P[13].x   y[32] = P[13].v
- *   y[13] = P[14].x   y[33] = P[14].v
- *   y[14] = P[15].x   y[34] = P[15].v
- *   y[15] = P[16].x   y[35] = P[16].v
- *   y[16] = P[17].x   y[36] = P[17].v
- *   y[17] = P[18].x   y[37] = P[18].v
- *   y[18] = P[19].x   y[38] = P[19].v
- *   y[19] = P[20].x   y[39] = P[20].v
+ *   y[0..19] = P[1..20].x   y[20..39] = P[1..20].v
  * Parameters p[] (SI):
  *   p[0] = m [kg]
  *   p[1] = kh [-]
  *   p[2] = v [m/s]
  * Gaps (gap_j = w_j . x + d_j >= 0):
- *   0 G[1]: penalty, released when the force vanishes
- *   1 G[2]: penalty, released when the force vanishes
- *   2 G[3]: penalty, released when the force vanishes
- *   3 G[4]: penalty, released when the force vanishes
- *   4 G[5]: penalty, released when the force vanishes
- *   5 G[6]: penalty, released when the force vanishes
- *   6 G[7]: penalty, released when the force vanishes
- *   7 G[8]: penalty, released when the force vanishes
- *   8 G[9]: penalty, released when the force vanishes
- *   9 G[10]: penalty, released when the force vanishes
- *   10 G[11]: penalty, released when the force vanishes
- *   11 G[12]: penalty, released when the force vanishes
- *   12 G[13]: penalty, released when the force vanishes
- *   13 G[14]: penalty, released when the force vanishes
- *   14 G[15]: penalty, released when the force vanishes
- *   15 G[16]: penalty, released when the force vanishes
- *   16 G[17]: penalty, released when the force vanishes
- *   17 G[18]: penalty, released when the force vanishes
- *   18 G[19]: penalty, released when the force vanishes
+ *   0..18 G[1..19]: penalty, released when the force vanishes
  */
 #include <math.h>
 #include <stddef.h>
@@ -76,25 +39,7 @@ static const nsm_param_info params[] = {
 };
 
 static const nsm_gap_info gaps[] = {
-    {"G[1]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[2]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[3]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[4]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[5]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[6]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[7]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[8]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[9]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[10]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[11]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[12]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[13]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[14]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[15]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[16]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[17]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[18]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
-    {"G[19]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
+    {"G[1]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[2]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[3]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[4]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[5]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[6]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[7]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[8]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[9]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[10]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[11]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[12]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[13]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[14]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[15]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[16]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[17]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[18]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE}, {"G[19]", NSM_LAW_PENALTY, NSM_RELEASE_FORCE},
 };
 
 static const nsm_output_info outputs[] = {
@@ -204,26 +149,9 @@ static void nl_series(int k, int K, double t0, const double *X, const int *sw, c
                       double *WV)
 {
     const int K1 = K + 1;
-    F[0 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[1] */
-    F[1 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[2] */
-    F[2 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[3] */
-    F[3 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[4] */
-    F[4 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[5] */
-    F[5 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[6] */
-    F[6 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[7] */
-    F[7 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[8] */
-    F[8 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[9] */
-    F[9 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[10] */
-    F[10 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[11] */
-    F[11 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[12] */
-    F[12 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[13] */
-    F[13 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[14] */
-    F[14 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[15] */
-    F[15 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[16] */
-    F[16 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[17] */
-    F[17 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[18] */
-    F[18 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[19] */
-    F[19 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[20] */
+    for (int i = 0; i < 20; i++) {
+        F[i * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on P[i + 1] */
+    }
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */

@@ -176,11 +176,10 @@ static void nl_force(double t, const double *y, const int *sw, const double *p, 
 /* 1 for a curved gap (not affine in the positions) */
 static const unsigned char gap_curved[] = {1, 1};
 
-/* a curved gap's bodies, in increasing order */
-static const int gap_cols_0[] = {1, 2};
-static const int gap_cols_1[] = {1, 2};
+/* the curved gaps' bodies, gap by gap, each in increasing order */
+static const int gap_cols_all[] = {1, 2, 1, 2};
 static const int gap_ncols[] = {2, 2};
-static const int *const gap_cols[] = {gap_cols_0, gap_cols_1};
+static const int *const gap_cols[] = {gap_cols_all + 0, gap_cols_all + 2};
 
 /* Curved gaps at y: g[j] = g_j(x), curv[j] = v^T (d2 g_j/dx2) v (so that
    g_j'' = W_j(x) a + curv[j]) and wval = d g_j/dx at its bodies. */
@@ -202,11 +201,10 @@ static void nl_gap(const double *y, const double *p, const double *c, double *g,
 /* 1 for a slip whose coefficients depend on the positions */
 static const unsigned char fric_curved[] = {1, 1};
 
-/* a curved slip's bodies, in increasing order */
-static const int fric_cols_0[] = {0, 2};
-static const int fric_cols_1[] = {0, 2};
+/* the curved slips' bodies, element by element, each in increasing order */
+static const int fric_cols_all[] = {0, 2, 0, 2};
 static const int fric_ncols[] = {2, 2};
-static const int *const fric_cols[] = {fric_cols_0, fric_cols_1};
+static const int *const fric_cols[] = {fric_cols_all + 0, fric_cols_all + 2};
 
 /* Curved slips at y: curv[k] = v^T (dw_k/dx) v (so that the slip's rate is
    w_k(x) a + curv[k]) and wtval = w_k(x) at its bodies. */

@@ -5,14 +5,7 @@
  * Equations of motion in every mode (a set of gaps, bit j = gap j closed):
  *   M a = F + sum_j w_j lambda_j,  F = f_ext(t) + f_const - K x - C v
  * State y = (x, v):
- *   y[0] = P[1].x   y[8] = P[1].v
- *   y[1] = P[2].x   y[9] = P[2].v
- *   y[2] = P[3].x   y[10] = P[3].v
- *   y[3] = P[4].x   y[11] = P[4].v
- *   y[4] = P[5].x   y[12] = P[5].v
- *   y[5] = P[6].x   y[13] = P[6].v
- *   y[6] = P[7].x   y[14] = P[7].v
- *   y[7] = P[8].x   y[15] = P[8].v
+ *   y[0..7] = P[1..8].x   y[8..15] = P[1..8].v
  * Parameters p[] (SI):
  *   p[0] = m [kg]
  *   p[1] = k [N/m]
@@ -52,13 +45,7 @@ static const nsm_param_info params[] = {
 /* name, body a, body b (-1 = ground) */
 static const nsm_spring_info springs[] = {
     {"A", -1, 0},
-    {NULL, 0, 1},
-    {NULL, 1, 2},
-    {NULL, 2, 3},
-    {NULL, 3, 4},
-    {NULL, 4, 5},
-    {NULL, 5, 6},
-    {NULL, 6, 7},
+    {NULL, 0, 1}, {NULL, 1, 2}, {NULL, 2, 3}, {NULL, 3, 4}, {NULL, 4, 5}, {NULL, 5, 6}, {NULL, 6, 7},
     {"B", 7, -1},
 };
 

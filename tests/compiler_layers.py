@@ -34,7 +34,7 @@ LAYERS = [
     ("syntax", "ast.c lexer.re parser.y parse.c", "ast.h lex.h parse.h parser.h"),
     ("checks", "sema.c laws.c", "sema.h model.h laws.h"),
     ("derivation", "derive.c derive_gen.c derive_lag.c derive_nl.c derive_paper.c", "derive.h"),
-    ("emitters", "emit_c.c emit_eq.c", "emit.h"),
+    ("emitters", "emit_c.c emit_eq.c emit_roll.c", "emit.h emit_roll.h"),
     ("commands", "commands/run.c commands/sweep.c commands/continue.c", "commands/run.h"),
     ("program", "main.c", ""),
 ]
