@@ -177,8 +177,9 @@ def test_basins_refused(fio):
 
 
 def test_lyapunov_refusal_names_lyapunov(src):
-    """A nonlinear model's Lyapunov refusal names the Lyapunov study."""
+    """A nonlinear model's Lyapunov refusal names the Lyapunov study, and is
+    a SettingError, as the command line's exit 1 (refused before running)."""
     m = nsm.compile(os.path.join(src, "models", "duffing_stop.nsm"))
-    with pytest.raises(nsm.SimulationError) as err:
+    with pytest.raises(nsm.SettingError) as err:
         m.lyapunov(10, 1)
     assert "lyapunov" in str(err.value) and "monodromy" not in str(err.value)
