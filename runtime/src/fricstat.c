@@ -117,7 +117,8 @@ void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, doubl
         double c = s->num.ut[k], d = 0, w_ = 0;
         int gap = rt_fric_normal_gap(s, k) >= 0;
         if (rt_fric_stuck(s, s->mode, k)) {
-            w_ = c * 0.5 * (l0[k] + l1[k]) * h;
+            if (c != 0)         /* the multipliers are computed only then (need) */
+                w_ = c * 0.5 * (l0[k] + l1[k]) * h;
         } else if (!gap && !rt_nl_slip_curved(s, k)) {
             double f = s->num.muk[k] * s->num.fn[k], dx = 0;
             int sg = rt_fric_sign(s, s->mode, k);
