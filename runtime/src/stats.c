@@ -214,15 +214,15 @@ static void share_work(double *acc, const double *q, int cnt, double dW, double 
 static void body_forces(nsm_sim *s, double h, double x, const double *Y1, const double *a0,
                         const double *v, double *f)
 {
-    int n = s->n;
-    double t = s->t + x * h, y[2 * n];
+    int n = s->n, nq = s->nq;      /* the state (q[nq], u[n]) */
+    double t = s->t + x * h, y[nq + n];
     memset(f, 0, sizeof(double) * (size_t)n);
     if (s->m->force)
         s->m->force(t, s->sw, s->p, s->c, f);
     if (!s->m->nl_force)
         return;
-    hermite_v(n, s->y, a0, Y1, s->st->a1, h, x, y);
-    memcpy(y + n, v, sizeof(double) * (size_t)n);
+    hermite_v(nq, s->y, a0, Y1, s->st->a1, h, x, y);
+    memcpy(y + nq, v, sizeof(double) * (size_t)n);
     s->m->nl_force(t, y, s->sw, s->p, s->c, f);
 }
 
