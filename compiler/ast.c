@@ -132,6 +132,12 @@ Node *ast_tuple(Ast *ast, Node *a, Node *b, SrcLoc open, SrcLoc close)
     return node_new(ast, N_TUPLE, ast_span(open, close), a, b, NULL);
 }
 
+/* A triple (a, b, c), a vector in space, spanning its parentheses. */
+Node *ast_tuple3(Ast *ast, Node *a, Node *b, Node *c, SrcLoc open, SrcLoc close)
+{
+    return node_new(ast, N_TUPLE, ast_span(open, close), a, b, c);
+}
+
 /* Parentheses only widen the location (so carets cover them); nesting still
  * counts towards the depth limit, since the parser recursed on it. */
 Node *ast_paren(Ast *ast, Node *a, SrcLoc open, SrcLoc close)
@@ -260,6 +266,10 @@ static void dump_node(const Node *n, FILE *out)
         dump_node(n->a, out);
         fputc(' ', out);
         dump_node(n->b, out);
+        if (n->c) {
+            fputc(' ', out);
+            dump_node(n->c, out);
+        }
         fputc(')', out);
         return;
     case N_CALL:
@@ -287,7 +297,7 @@ static const char *stmt_word(StmtKind k)
     static const char *const words[] = {"model", "param", "mass", "spring", "damper", "force",
                                         "gravity", "gap", "init", "simulate", "output", "for",
                                         "friction", "disc", "body", "wall",
-                                        "coordinate", "kinetic", "potential"};
+                                        "coordinate", "kinetic", "potential", "rigid", "torque"};
     return words[k];
 }
 
@@ -350,6 +360,7 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         dump_opts(s->opts, indent, out);
         return;
     case S_FORCE:
+    case S_TORQUE:
         if (s->label) {
             fputc(' ', out);
             dump_node(s->label, out);
@@ -363,6 +374,10 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         return;
     case S_GRAVITY:
         fputc(' ', out);
+        if (s->label) {
+            dump_node(s->label, out);
+            fputs(" = ", out);
+        }
         dump_node(s->value, out);
         if (s->a) {
             fputs(" along ", out);
@@ -372,6 +387,7 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         return;
     case S_DISC:
     case S_BODY:
+    case S_RIGID:
         fputc(' ', out);
         dump_node(s->label, out);
         fputc('\n', out);

@@ -29,7 +29,7 @@ typedef enum NodeKind {
     N_AND, N_OR, N_NOT,
     N_CALL,   /* name(args) */
     N_IF,     /* if a then b else c */
-    N_TUPLE,  /* (a, b): a direction or a point in the plane */
+    N_TUPLE,  /* (a, b) or (a, b, c): a direction, a point, a vector in space */
     N_LABEL   /* a = b in an output list: column a (a name) is the expression b */
 } NodeKind;
 
@@ -71,7 +71,8 @@ typedef enum StmtKind {
     S_MODEL, S_PARAM, S_MASS, S_SPRING, S_DAMPER, S_FORCE, S_GRAVITY,
     S_GAP, S_INIT, S_SIMULATE, S_OUTPUT, S_FOR, S_FRICTION,
     S_DISC, S_BODY, S_WALL,  /* planar bodies and walls */
-    S_COORDINATE, S_KINETIC, S_POTENTIAL /* Lagrangian models: coordinates and energies */
+    S_COORDINATE, S_KINETIC, S_POTENTIAL, /* Lagrangian models: coordinates and energies */
+    S_RIGID, S_TORQUE  /* bodies in space: a rigid body, a torque on one (body frame) */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -121,6 +122,7 @@ Node *ast_call(Ast *ast, SrcLoc loc, const char *name, NodeList args, SrcLoc end
 Node *ast_if(Ast *ast, SrcLoc loc, Node *c, Node *a, Node *b);
 Node *ast_paren(Ast *ast, Node *a, SrcLoc open, SrcLoc close);
 Node *ast_tuple(Ast *ast, Node *a, Node *b, SrcLoc open, SrcLoc close);
+Node *ast_tuple3(Ast *ast, Node *a, Node *b, Node *c, SrcLoc open, SrcLoc close);
 void ast_list_push(Ast *ast, NodeList *l, Node *n);
 
 Stmt *ast_stmt(Ast *ast, StmtKind kind, SrcLoc loc);

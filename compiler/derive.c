@@ -987,7 +987,7 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     int bound = 0;
     for (int f = 0; f < m->n_forces; f++)
         bound += dv_count_cmp(m->forces[f].value);
-    dv->v_sw = 2 * n;
+    dv->v_sw = 2 * n + m->n_rigids;   /* a rigid body's p0 is variable 2n + b */
     dv->v_f = dv->v_sw + bound;
     dv->v_lam = dv->v_f + n;
     dv->v_acc = dv->v_lam + g;
@@ -1020,6 +1020,7 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     if (dv_assemble(dv, d) || dv_check_gaps(dv, d))
         return NULL;
     dv_forces(dv);
+    rigid_derive(dv);
     dv->sw = dv_alloc(dv, (size_t)dv->n_sw, sizeof *dv->sw);
     for (int k = 0; k < dv->n_sw; k++)
         dv->sw[k] = expr_var(x, dv->v_sw + k);

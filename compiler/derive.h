@@ -331,6 +331,10 @@ DvTape *dv_tape_slips(Derivation *dv);
 /* Builds the tape of a Lagrangian model's M(q) and h(q, v) (lag_series). */
 DvTape *dv_tape_lag(Derivation *dv);
 
+/* Adds every rigid body's gyroscopic torques -w x I w (Euler's equations in
+ * the body frame) to the state-dependent forces (derive_rigid.c). */
+void rigid_derive(Derivation *dv);
+
 /* Adds a hoisted constant and returns its variable. */
 Expr *dv_add_const(Derivation *dv, Expr *value, const char *what);
 

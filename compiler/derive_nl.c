@@ -319,6 +319,8 @@ static TpArg tb_call(Tb *b, Expr *e)
         TpArg a0 = tb_expr(b, e->args[0]), a1 = tb_expr(b, e->args[1]);
         return tb_op(b, e->op == FN_MIN ? TP_MIN : TP_MAX, a0, a1, NULL);
     }
+    case FN_ACOS: /* only in output columns, which have no series */
+        return NONE;
     }
     return NONE;
 }

@@ -13,6 +13,12 @@ typedef enum EqFormat { EQ_MARKDOWN, EQ_TEXT } EqFormat;
 /* Writes the generated simulator for the derived model.  Returns 0 on success. */
 int emit_c_model(const Derivation *dv, FILE *out);
 
+/* Bodies in space (emit_rigid.c): kin() (q' = B(q) u) and rigid_rot[] for a
+ * model with rigid bodies, and the table's state layout entries (.nq, .nu,
+ * .n_rigid, .rigid_rot, .kin). */
+void rigid_emit_kin(const Model *m, FILE *o);
+void rigid_emit_table(const Model *m, FILE *o);
+
 /* Writes every mode's matrices, event functions, derivatives and recasts. */
 int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt);
 

@@ -98,7 +98,7 @@ static const char *t_var(void *ud, int index, ExprStyle style)
 {
     Cgen *cg = ud;
     (void)style;
-    if (index >= 0 && index < 2 * cg->dv->n)
+    if (index >= 0 && index < 2 * cg->dv->n + cg->m->n_rigids)
         return cg->tname[index];
     if (index >= cg->dv->v_sw && index < cg->dv->v_sw + cg->dv->n_sw)
         return cg->vname[index];
@@ -251,8 +251,13 @@ static void cg_init(Cgen *cg, const Derivation *dv, FILE *out)
     cg->vname = arena_alloc(a, (size_t)(dv->n_vars + 1) * sizeof *cg->vname);
     for (int i = 0; i < dv->n_vars; i++)
         cg->vname[i] = "0";
+    /* the state Y = (q[nq], u[n]): velocity i is y[nq + i], a rigid body's
+     * p0 (variable 2n + b) is y[n + b] (docs/theory.md section 19) */
+    int nq = cg->m->n_rigids ? cg->m->nq : n;
     for (int i = 0; i < 2 * n; i++)
-        cg->vname[i] = arena_printf(a, "y[%d]", i);
+        cg->vname[i] = arena_printf(a, "y[%d]", i < n ? i : nq + i - n);
+    for (int b = 0; b < cg->m->n_rigids; b++)
+        cg->vname[2 * n + b] = arena_printf(a, "y[%d]", n + b);
     for (int k = 0; k < dv->n_sw; k++)
         cg->vname[dv->v_sw + k] = arena_printf(a, "sw[%d]", k);
     for (int i = 0; i < n; i++) {
@@ -278,11 +283,13 @@ static void cg_init(Cgen *cg, const Derivation *dv, FILE *out)
     cg->nm.param = c_param;
     cg->nm.var = c_var;
     cg->nm.ud = cg;
-    cg->tname = arena_alloc(a, (size_t)(2 * n + 1) * sizeof *cg->tname);
+    cg->tname = arena_alloc(a, (size_t)(2 * n + cg->m->n_rigids + 1) * sizeof *cg->tname);
     for (int i = 0; i < n; i++) {
         cg->tname[i] = (char *)cg->m->bodies[i].xname;
         cg->tname[n + i] = (char *)cg->m->bodies[i].vname;
     }
+    for (int b = 0; b < cg->m->n_rigids; b++)
+        cg->tname[2 * n + b] = arena_printf(a, "%s.p0", cg->m->rigids[b].name);
     cg->tnm.param = t_param;
     cg->tnm.var = t_var;
     cg->tnm.ud = cg;
@@ -307,11 +314,15 @@ static void emit_header(Cgen *cg)
     fprintf(o, "; do not edit, regenerate.\n *\n");
     fprintf(o, " * Equations of motion in every mode (a set of gaps, bit j = gap j closed):\n");
     fprintf(o, " *   M a = F + sum_j w_j lambda_j,  F = f_ext(t) + f_const - K x - C v\n");
-    fprintf(o, " * State y = (x, v):\n");
+    int nq = m->n_rigids ? m->nq : dv->n;
+    fprintf(o, m->n_rigids ? " * State y = (q, u), q' = B(q) u (docs/theory.md section 19):\n"
+                           : " * State y = (x, v):\n");
     Roll *r = roll_new(dv->arena);
     for (int i = 0; i < dv->n; i++)
         roll_add(r, NULL, arena_printf(dv->arena, "y[%d] = %s   y[%d] = %s", i, m->bodies[i].xname,
-                                       dv->n + i, m->bodies[i].vname), NULL);
+                                       nq + i, m->bodies[i].vname), NULL);
+    for (int b = 0; b < m->n_rigids; b++)
+        roll_add(r, NULL, arena_printf(dv->arena, "y[%d] = %s.p0", dv->n + b, m->rigids[b].name), NULL);
     roll_write_ranges(r, o, " *   ");
     if (m->n_params) {
         fprintf(o, " * Parameters p[] (SI):\n");
@@ -583,7 +594,9 @@ static int roll_plan(const Cgen *cg, const Line *lines, int n, Seg *segs, bool *
     int ns = 0;
     for (int k = 0; k < n;) {
         Seg best = {k, 1, 1, {0}, {0}};
-        for (int period = 1; period <= ROLL_MAX_PERIOD; period++) {
+        /* bodies in space: no loops (their state is not laid out as (x, v)) */
+        int max_period = cg->m->n_rigids ? 0 : ROLL_MAX_PERIOD;
+        for (int period = 1; period <= max_period; period++) {
             long shift[ROLL_MAX_PERIOD] = {0}, istep[ROLL_MAX_PERIOD] = {0};
             int count = roll_count(cg, lines + k, n - k, period, shift, istep);
             if (count >= ROLL_MIN_COUNT && count * period > best.count * best.period) {
@@ -1064,14 +1077,16 @@ static void emit_setup(Cgen *cg)
 static bool initial_body(Cgen *cg)
 {
     const Model *m = cg->m;
-    int n = cg->dv->n;
+    int n = cg->dv->n, nq = m->n_rigids ? m->nq : n;
     Lines ls = {0};
     for (int i = 0; i < n; i++) {
         lines_add(&ls, "y", i, m->init_x && m->init_x[i] ? m->init_x[i] : expr_num(m->ex, 0),
                   NULL, NULL, false);
-        lines_add(&ls, "y", n + i, m->init_v && m->init_v[i] ? m->init_v[i] : expr_num(m->ex, 0),
+        lines_add(&ls, "y", nq + i, m->init_v && m->init_v[i] ? m->init_v[i] : expr_num(m->ex, 0),
                   NULL, NULL, false);
     }
+    for (int b = 0; b < m->n_rigids; b++)   /* each quaternion's p0 */
+        lines_add(&ls, "y", n + b, m->rigids[b].p[0], NULL, NULL, false);
     bool loops = lines_flush(cg, &ls, "    ");
     free(ls.v);
     return loops;
@@ -1569,7 +1584,9 @@ static void emit_generator(Cgen *cg)
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
     int n = dv->n, ng = cg->n_gen;
-    if (!ng && dv->nl)
+    if (!ng && cg->m->n_rigids)
+        fprintf(o, "/* Exact and taylor methods: not available for bodies in space (rk4, adaptive). */\n\n");
+    else if (!ng && dv->nl)
         fprintf(o, "/* Exact method: not available, the model is nonlinear (method taylor). */\n\n");
     else if (!ng && !all_zero(dv->fext, n))
         fprintf(o, "/* Exact method: not available, the forces are not built from polynomials,\n"
@@ -2016,6 +2033,10 @@ static void emit_nl(Cgen *cg)
     emit_nl_force(cg);
     emit_nl_gap(cg);
     emit_nl_slip(cg);
+    if (cg->m->n_rigids) {       /* no series: the taylor method refuses bodies in space */
+        rigid_emit_kin(cg->m, cg->out);
+        return;
+    }
     DvTape *tp = dv_tape((Derivation *)cg->dv);
     DvTape *ts = (cg->dv->nl & NL_SLIP) ? dv_tape_slips((Derivation *)cg->dv) : NULL;
     DvTape *tl = cg->dv->lagrangian ? dv_tape_lag((Derivation *)cg->dv) : NULL;
@@ -2088,7 +2109,10 @@ static void emit_nl_table(Cgen *cg)
                    "    .fric_cols = fric_cols,\n    .n_wtcurved = %d,\n    .nl_slip = nl_slip,\n"
                    "    .nl_slip_nwork = %d,\n    .nl_slip_series = nl_slip_series,\n",
                 dv->n_wtcurved, cg->nl_slip_nwork);
-    fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
+    if (cg->m->n_rigids)
+        rigid_emit_table(cg->m, o);
+    else
+        fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
 }
 
 /* Whether an output column is an expression (output_value is written). */

@@ -1028,6 +1028,7 @@ static double call_value(ExprFunc f, double a, double b)
     case FN_ABS: return fabs(a);
     case FN_MIN: return fmin(a, b);
     case FN_MAX: return fmax(a, b);
+    case FN_ACOS: return acos(a);
     }
     return NAN;
 }
@@ -1527,6 +1528,9 @@ Expr *expr_diff(ExprCtx *x, Expr *e, Expr *leaf)
             ExprCmp op = e->op == FN_MIN ? CMP_LE : CMP_GE;
             return expr_if(x, expr_cmp(x, op, a, b), da, db);
         }
+        case FN_ACOS: /* -a' / sqrt(1 - a^2) */
+            return expr_neg(x, expr_div(x, da, expr_call(x, FN_SQRT, expr_sub(x, expr_num(x, 1),
+                                                                              expr_mul(x, a, a)), NULL)));
         }
         return zero;
     }
@@ -2091,10 +2095,10 @@ static int pr_sum(Printer *p, Expr *e, Buf *out)
 
 static const char *func_name(ExprFunc f, ExprStyle style)
 {
-    static const char *const text[] = {"sin", "cos", "tan", "exp", "log", "sqrt", "abs", "min", "max"};
-    static const char *const c[] = {"sin", "cos", "tan", "exp", "log", "sqrt", "fabs", "fmin", "fmax"};
+    static const char *const text[] = {"sin", "cos", "tan", "exp", "log", "sqrt", "abs", "min", "max", "acos"};
+    static const char *const c[] = {"sin", "cos", "tan", "exp", "log", "sqrt", "fabs", "fmin", "fmax", "acos"};
     static const char *const latex[] = {"\\sin", "\\cos", "\\tan", "\\exp", "\\log", "\\sqrt",
-                                        "", "\\min", "\\max"};
+                                        "", "\\min", "\\max", "\\arccos"};
     return style == EXPR_C ? c[f] : style == EXPR_LATEX ? latex[f] : text[f];
 }
 

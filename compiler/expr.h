@@ -38,7 +38,8 @@ typedef enum ExprKind {
 } ExprKind;
 
 typedef enum ExprFunc {
-    FN_SIN, FN_COS, FN_TAN, FN_EXP, FN_LOG, FN_SQRT, FN_ABS, FN_MIN, FN_MAX
+    FN_SIN, FN_COS, FN_TAN, FN_EXP, FN_LOG, FN_SQRT, FN_ABS, FN_MIN, FN_MAX,
+    FN_ACOS   /* written by nsmc only (a rigid body's tilt B.theta), not a user function */
 } ExprFunc;
 
 typedef enum ExprCmp { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } ExprCmp;

@@ -31,7 +31,7 @@ typedef struct Param {
 /* Which coordinate a body is: a mass on the line, or one of the three
  * coordinates of a planar body (each its own one-coordinate state, with the
  * planar body's mass for x and y and its moment of inertia for phi). */
-typedef enum Coord { COORD_LINE, COORD_X, COORD_Y, COORD_PHI } Coord;
+typedef enum Coord { COORD_LINE, COORD_X, COORD_Y, COORD_PHI, COORD_Z, COORD_ROT } Coord;
 
 typedef struct Body {
     const char *name;  /* "M1"; a planar body's coordinates: "D.x", "D.y", "D.phi" */
@@ -39,6 +39,10 @@ typedef struct Body {
     Expr *mass;        /* kg; kg*m^2 for COORD_PHI */
     Coord coord;
     int planar;        /* index into Model.planars, -1 on the line */
+    int rigid;         /* index into Model.rigids, -1 otherwise: its COORD_X, COORD_Y,
+                          COORD_Z (mass m) and COORD_ROT (w1, w2, w3 with the
+                          principal inertias; the position is the quaternion's
+                          p1, p2, p3, docs/theory.md section 19) */
     const char *xname, *vname, *aname; /* "M1.x" "M1.v" "M1.a"; "D.phi" "D.omega" "D.alpha" */
     const char *xunit, *vunit, *aunit; /* "m" "m/s" "m/s^2"; "rad" "rad/s" "rad/s^2" */
     Expr *gfac;        /* weight = -mass * gravity * gfac; 1 on the line, the
@@ -60,6 +64,19 @@ typedef struct Planar {
     Expr *mass, *inertia, *radius; /* radius NULL for a body */
     int ix, iy, iphi;
 } Planar;
+
+/* A rigid body in space (docs/theory.md section 19): its coordinates are
+ * bodies ix .. ix + 5, the centre of mass x, y, z (world frame) and the
+ * body-frame angular velocities w1, w2, w3, whose position slots hold the
+ * quaternion's vector part p1, p2, p3; its p0 is position n + k of the
+ * runtime's state (k its index), variable 2n + k of derive.h. */
+typedef struct Rigid {
+    const char *name;
+    SrcLoc loc;
+    Expr *mass, *inertia[3];       /* principal inertias, body frame */
+    int ix;
+    Expr *p[4];                    /* the initial unit quaternion p0 .. p3 */
+} Rigid;
 
 /* A flat wall against a disc: gap `gap` is n.(x, y) - n.p - R, n the unit
  * normal pointing from the wall into the disc's side, p a point of the wall. */
@@ -179,6 +196,9 @@ typedef struct Model {
                         of the line, along the direction's (Body.gfac) for planar ones */
     Planar *planars; int n_planars;
     Wall *walls;     int n_walls;
+    Rigid *rigids;   int n_rigids; /* bodies in space; the state has n_bodies + n_rigids
+                                      positions (Model.nq) */
+    int nq;
 
     Expr **init_x;   /* n_bodies, expressions of parameters; number 0 when unset */
     Expr **init_v;

@@ -104,6 +104,7 @@ int NsmParseAccepts(const int *st, int n, int major)
 %token FRICTION.
 %token DISC BODY WALL ALONG.
 %token COORDINATE KINETIC POTENTIAL.
+%token RIGID TORQUE.
 %token ASSIGN COLON COMMA LINK DOTDOT DOT LPAREN RPAREN LBRACKET RBRACKET.
 
 %right IF THEN ELSE.
@@ -224,6 +225,12 @@ stmt(S) ::= GRAVITY(K) expr(E). {
     S = ast_stmt(ps->ast, S_GRAVITY, K.loc);
     S->value = E;
 }
+/* gravity NAME = (gx, gy, gz): a vector in space (bodies in space) */
+stmt(S) ::= GRAVITY(K) ref(N) ASSIGN expr(E). {
+    S = ast_stmt(ps->ast, S_GRAVITY, K.loc);
+    S->label = N;
+    S->value = E;
+}
 stmt(S) ::= GRAVITY(K) expr(E) ALONG expr(D). {
     S = ast_stmt(ps->ast, S_GRAVITY, K.loc);
     S->value = E;
@@ -240,6 +247,19 @@ stmt(S) ::= BODY(K) ref(N) COLON opts(O). {
     S = ast_stmt(ps->ast, S_BODY, K.loc);
     S->label = N;
     S->opts = O.head;
+}
+
+/* rigid NAME: mass = ..., inertia = (I1, I2, I3): a body in space */
+stmt(S) ::= RIGID(K) ref(N) COLON opts(O). {
+    S = ast_stmt(ps->ast, S_RIGID, K.loc);
+    S->label = N;
+    S->opts = O.head;
+}
+/* torque on BODY = (t1, t2, t3): a torque in a rigid body's frame */
+stmt(S) ::= TORQUE(K) ON target(B) ASSIGN expr(E). {
+    S = ast_stmt(ps->ast, S_TORQUE, K.loc);
+    S->a = B;
+    S->value = E;
 }
 
 /* Lagrangian models: coordinate NAME: length | angle;  kinetic NAME = EXPR;
@@ -400,6 +420,17 @@ primary(E) ::= IDENT(N) LPAREN args(A) RPAREN(C). {
 }
 primary(E) ::= LPAREN(O) expr(A) RPAREN(C). { E = ast_paren(ps->ast, A, O.loc, C.loc); }
 primary(E) ::= LPAREN(O) expr(A) COMMA expr(B) RPAREN(C). { E = ast_tuple(ps->ast, A, B, O.loc, C.loc); }
+primary(E) ::= LPAREN(O) expr(A) COMMA expr(B) COMMA expr(D) RPAREN(C). {
+    E = ast_tuple3(ps->ast, A, B, D, O.loc, C.loc);
+}
+/* B.point(a, b, c).x: a field of a point fixed in a rigid body (the call's
+ * base is the body) */
+primary(E) ::= ref(R) DOT IDENT(F) LPAREN args(A) RPAREN(C) DOT IDENT(G). {
+    Node *call = ast_call(ps->ast, F.loc, tok_str(ps, F), A, C.loc);
+    call->a = R;
+    call->loc = ast_span(R->loc, call->loc);
+    E = ast_member(ps->ast, call, tok_str(ps, G), G.loc);
+}
 args(L) ::= expr(E). { L = (NodeList){0}; ast_list_push(ps->ast, &L, E); }
 args(L) ::= args(A) COMMA expr(E). { L = A; ast_list_push(ps->ast, &L, E); }
 

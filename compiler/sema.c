@@ -1,6 +1,7 @@
 /* sema.c - from syntax tree to checked Model: names, units, loops, gaps. */
 #include "sema.h"
 #include "laws.h"
+#include "rigid.h"
 #include "timefn.h"
 
 #include <nsm/model.h>
@@ -18,7 +19,7 @@
 
 typedef enum SymKind {
     SYM_PARAM, SYM_BODY, SYM_FAMILY, SYM_SPRING, SYM_DAMPER, SYM_FORCE, SYM_GAP, SYM_PLANAR,
-    SYM_FRICTION
+    SYM_FRICTION, SYM_RIGID
 } SymKind;
 
 typedef struct Sym {
@@ -94,6 +95,13 @@ typedef struct PendingGap {
     int n_terms;
 } PendingGap;
 
+/* A rigid body's initial orientation while `init` statements are read. */
+typedef struct RigidInit {
+    Expr *p[4];        /* the tilt's quaternion, or the components given (0 when not) */
+    bool tilt_set, p_set;
+    SrcLoc loc;        /* where it was first given */
+} RigidInit;
+
 typedef struct Sema {
     Arena *arena;
     Diag *diag;
@@ -134,6 +142,10 @@ typedef struct Sema {
     bool impact_law_set;       /* `impact_law =` given in `simulate` ... */
     const Stmt *kinetic_st, *potential_st; /* a Lagrangian model's energies, NULL when absent */
     const char *kinetic_name, *potential_name;
+    int cap_rigids, n_rinit, cap_rinit;
+    RigidInit *rinit;          /* per rigid body */
+    Expr *gvec[3];             /* gravity's unit direction in space, NULL when not a vector */
+    const Node *gravity_vec;   /* gravity given as a vector (gravity g = (gx, gy, gz)) */
 } Sema;
 
 /* Grows an arena array to hold n+1 elements; returns the new (zeroed) slot. */
@@ -161,6 +173,7 @@ static const char *kind_word(SymKind k)
     case SYM_FORCE: return "force";
     case SYM_PLANAR: return "planar body";
     case SYM_FRICTION: return "friction element";
+    case SYM_RIGID: return "rigid body";
     default: return "gap";
     }
 }
@@ -381,6 +394,8 @@ static const char *label_name(Sema *s, const Node *n)
     return NULL;
 }
 
+static Val rigid_refuse(Sema *s, const Node *n, const char *name);
+
 /* Finds the symbol a reference names: NAME or NAME[index].  Reports unknown
  * names and out-of-range indices; returns NULL then. */
 static Sym *resolve(Sema *s, const Node *n)
@@ -446,6 +461,10 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
         Sym *ps = resolve(s, n->a);
         if (!ps)
             return false;
+        if (ps->kind == SYM_RIGID) {
+            rigid_refuse(s, n, ps->name);
+            return false;
+        }
         if (ps->kind != SYM_PLANAR) {
             diag_error(s->diag, n->loc,
                        "'%s.%s' is not a body: only a planar body's coordinates (like D.x) are named with a '.' here",
@@ -466,6 +485,10 @@ static bool resolve_body(Sema *s, const Node *n, int *body)
     if (sym->kind == SYM_FAMILY) {
         diag_error(s->diag, n->loc, "'%s' is a family of bodies; name one of them, e.g. %s[%d]",
                    sym->name, sym->name, sym->lo);
+        return false;
+    }
+    if (sym->kind == SYM_RIGID) {
+        rigid_refuse(s, n, sym->name);
         return false;
     }
     if (sym->kind == SYM_PLANAR) {
@@ -496,6 +519,9 @@ enum { VEL_VAR = SEMA_MAX_BODIES };
 /* In a slip velocity (whose velocities are vars 0..n-1) the position x_i is
  * SLIP_POS_VAR + i, renumbered i by finish() (the slip's coefficients). */
 enum { SLIP_POS_VAR = 2 * SEMA_MAX_BODIES };
+/* A rigid body b's quaternion scalar part p0 is P0_VAR + b, renumbered
+ * 2n + b by finish() (derive.h; docs/theory.md section 19). */
+enum { P0_VAR = 3 * SEMA_MAX_BODIES };
 static Dim DIM_V, DIM_RATE; /* defined with the other units below */
 
 /* Val, a converted value: laws.h. */
@@ -658,6 +684,7 @@ static Val conv_call(Sema *s, const Node *n, int cx)
     Dim d = a.dim;
     switch (fn) {
     case FN_SIN: case FN_COS: case FN_TAN: case FN_EXP: case FN_LOG:
+    case FN_ACOS:   /* not in funcs[]: nsmc writes it (B.theta) */
         if (a.dim.known && !dim_is_none(a.dim)) {
             diag_error(s->diag, n->args[0]->loc,
                        "unit mismatch: the argument of '%s' must be dimensionless, not %s", n->name,
@@ -1036,11 +1063,21 @@ static Val conv_energy_member(Sema *s, const Node *n, int cx)
 }
 
 /* Converts `BODY.x` and friends; only a gap may mention positions. */
+static Sym *rigid_sym(Sema *s, const Node *base);
+static Val rigid_member(Sema *s, const Node *n, const Node *call, const Sym *sym, int cx);
+
 static Val conv_member(Sema *s, const Node *n, int cx)
 {
     const Node *base = n->a;
     if (cx & CX_KIN)
         return conv_energy_member(s, n, cx);
+    Sym *rs = rigid_sym(s, base->kind == N_CALL && base->a ? base->a : base);
+    if (rs)
+        return rigid_member(s, n, base->kind == N_CALL ? base : NULL, rs, cx);
+    if (base->kind == N_CALL) {
+        diag_error(s->diag, base->loc, "only a rigid body has points: B.point(a, b, c).x");
+        return bad();
+    }
     if (cx & CX_OUT) {
         bool handled;
         Val v = out_member(s, n, &handled);
@@ -1532,6 +1569,7 @@ static int add_body(Sema *s, const char *name, SrcLoc loc, Expr *mass)
     expr_assume_positive(s->ex, mass);
     b->coord = COORD_LINE;
     b->planar = -1;
+    b->rigid = -1;
     b->xname = arena_printf(s->arena, "%s.x", name);
     b->vname = arena_printf(s->arena, "%s.v", name);
     b->aname = arena_printf(s->arena, "%s.a", name);
@@ -2012,8 +2050,467 @@ static void stmt_spring(Sema *s, const Stmt *st)
     *p = sp;
 }
 
+/* ---- bodies in space ------------------------------------------------------ */
+
+/* The rigid body a reference names (NAME or NAME[i]), or NULL (nothing
+ * reported) when it names something else. */
+static Sym *rigid_sym(Sema *s, const Node *base)
+{
+    if (base->kind != N_NAME && base->kind != N_INDEX)
+        return NULL;
+    Sym *sym = base->kind == N_NAME ? table_get(&s->syms, base->name)
+                                    : table_get(&s->syms, label_name(s, base) ? label_name(s, base) : "");
+    return sym && sym->kind == SYM_RIGID ? sym : NULL;
+}
+
+/* Refuses what bodies in space cannot be part of yet (springs, dampers,
+ * gaps, friction): the contact stage builds them. */
+static Val rigid_refuse(Sema *s, const Node *n, const char *name)
+{
+    diag_error(s->diag, n->loc, "'%s' is a rigid body: springs, dampers, gaps, walls and friction "
+               "on bodies in space are not in nsmc yet (forces, torques, gravity and output "
+               "columns are; docs/language.md section 11)", name);
+    return bad();
+}
+
+/* The state variables of rigid body b: r (x, y, z), v, the quaternion p
+ * (p0 first) and w (body frame), as sema numbers them (velocities VEL_VAR
+ * + i, p0 P0_VAR + b). */
+static void rigid_vars(Sema *s, int b, Expr *r[3], Expr *v[3], Expr *p[4], Expr *w[3])
+{
+    int ix = s->m->rigids[b].ix;
+    p[0] = expr_var(s->ex, P0_VAR + b);
+    for (int k = 0; k < 3; k++) {
+        r[k] = expr_var(s->ex, ix + k);
+        v[k] = expr_var(s->ex, VEL_VAR + ix + k);
+        p[k + 1] = expr_var(s->ex, ix + 3 + k);
+        w[k] = expr_var(s->ex, VEL_VAR + ix + 3 + k);
+    }
+}
+
+/* The unit vector 'up' of B.theta: opposite gravity's direction, +z
+ * without gravity or with the scalar form (whose weight is along -z). */
+static void rigid_up(Sema *s, Expr *up[3])
+{
+    for (int k = 0; k < 3; k++)
+        up[k] = s->gvec[k] ? expr_neg(s->ex, s->gvec[k]) : expr_num(s->ex, k == 2 ? 1 : 0);
+}
+
+/* B.point(a, b, c).F: a field (x, y, z, vx, vy, vz) of the body point at
+ * body coordinates (a, b, c), lengths of the parameters. */
+static Val rigid_point_member(Sema *s, const Node *n, const Node *call, int b)
+{
+    if (strcmp(call->name, "point") != 0 || call->nargs != 3) {
+        diag_error(s->diag, call->loc, "a rigid body's point is B.point(a, b, c), three body-frame "
+                   "coordinates");
+        return bad();
+    }
+    Expr *sv[3], *r[3], *v[3], *p[4], *w[3];
+    for (int k = 0; k < 3; k++) {
+        Val c = conv_slot(s, call->args[k], 0, DIM_M, "a body point's coordinate");
+        if (!c.ok)
+            return bad();
+        sv[k] = c.e;
+    }
+    rigid_vars(s, b, r, v, p, w);
+    static const char *const f[] = {"x", "y", "z", "vx", "vy", "vz"};
+    for (int k = 0; k < 6; k++)
+        if (strcmp(n->name, f[k]) == 0)
+            return k < 3 ? val(rigid_point(s->ex, r, p, sv, k), DIM_M)
+                         : val(rigid_point_vel(s->ex, v, p, w, sv, k - 3), DIM_V);
+    diag_error(s->diag, n->name_loc, "a body point has no field '%s' (expected x, y, z, vx, vy or vz)",
+               n->name);
+    return bad();
+}
+
+/* A field of rigid body B (or of one of its points) in an expression: its
+ * state in forces and output columns, its orientation (p0 .. p3, theta)
+ * and points in output columns only. */
+static Val rigid_member(Sema *s, const Node *n, const Node *call, const Sym *sym, int cx)
+{
+    if (!(cx & CX_STATE))
+        return rigid_refuse(s, n, sym->name);
+    bool out = cx & CX_OUT;
+    if (call) {
+        if (!out) {
+            diag_error(s->diag, n->loc, "a rigid body's points are output columns (a force acts "
+                       "at the centre of mass; write a torque for its moment)");
+            return bad();
+        }
+        return rigid_point_member(s, n, call, sym->index);
+    }
+    Expr *r[3], *v[3], *p[4], *w[3];
+    rigid_vars(s, sym->index, r, v, p, w);
+    static const char *const pos[] = {"x", "y", "z"}, *const vel[] = {"vx", "vy", "vz"},
+                             *const rate[] = {"w1", "w2", "w3"}, *const quat[] = {"p0", "p1", "p2", "p3"};
+    for (int k = 0; k < 3; k++) {
+        if (strcmp(n->name, pos[k]) == 0)
+            return val(r[k], DIM_M);
+        if (strcmp(n->name, vel[k]) == 0)
+            return val(v[k], DIM_V);
+        if (strcmp(n->name, rate[k]) == 0)
+            return val(w[k], DIM_RATE);
+    }
+    bool orient = strcmp(n->name, "theta") == 0;
+    for (int k = 0; k < 4; k++)
+        orient = orient || strcmp(n->name, quat[k]) == 0;
+    if (!orient) {
+        diag_error(s->diag, n->name_loc, "a rigid body has no field '%s' (expected x, y, z, vx, "
+                   "vy, vz, w1, w2, w3, p0, p1, p2, p3, theta or point(a, b, c))", n->name);
+        return bad();
+    }
+    if (!out) {
+        diag_error(s->diag, n->loc, "a force or torque may depend on a rigid body's position and "
+                   "velocities; its orientation '%s.%s' is for output columns", sym->name, n->name);
+        return bad();
+    }
+    if (n->name[0] == 'p') {
+        int k = n->name[1] - '0';
+        Expr *n2 = expr_num(s->ex, 0);  /* the runtime keeps |p| = 1: p / |p| shows it as such */
+        for (int i = 0; i < 4; i++)
+            n2 = expr_add(s->ex, n2, expr_mul(s->ex, p[i], p[i]));
+        return val(expr_div(s->ex, p[k], expr_call(s->ex, FN_SQRT, n2, NULL)), dim_none());
+    }
+    Expr *up[3];
+    rigid_up(s, up);
+    return val(rigid_tilt(s->ex, p, up), dim_none());
+}
+
+/* The three components of a vector (a, b, c) in unit `want`; false after
+ * an error.  A nested tuple (a tensor) is refused with `nested`. */
+static bool rigid_triple(Sema *s, const Node *n, int cx, Dim want, const char *what,
+                         const char *unit, Val out[3])
+{
+    if (n->kind != N_TUPLE || !n->c) {
+        diag_error(s->diag, n->loc, "%s is a vector of three components: (a, b, c)", what);
+        return false;
+    }
+    const Node *c[3] = {n->a, n->b, n->c};
+    for (int k = 0; k < 3; k++) {
+        out[k] = conv_slot_u(s, c[k], cx, want, what, unit);
+        if (!out[k].ok)
+            return false;
+    }
+    return true;
+}
+
+/* rigid NAME: mass = M, inertia = (I1, I2, I3): a body in space with its
+ * principal inertias about its centre of mass (body frame). */
+static void stmt_rigid(Sema *s, const Stmt *st)
+{
+    static const char *const keys[] = {"mass", "inertia"};
+    const Opt *found[2] = {NULL, NULL};
+    const char *name = st->label->kind == N_RANGE ? NULL : label_name(s, st->label);
+    if (st->label->kind == N_RANGE)
+        diag_error(s->diag, st->label->loc, "a range of indices is only allowed in 'mass'; declare "
+                   "rigid bodies one by one");
+    if (!name || !take_opts(s, st->opts, keys, 2, found, "a rigid body"))
+        return;
+    if (!found[0] || !found[1]) {
+        diag_error(s->diag, st->loc, "a rigid body needs mass = ... and inertia = (I1, I2, I3), its "
+                   "principal moments of inertia about its centre of mass");
+        return;
+    }
+    Expr *mass = planar_opt(s, found[0], DIM_KG, arena_printf(s->arena, "the mass of '%s'", name), "kg");
+    const Node *in = found[1]->value;
+    if (in->kind == N_TUPLE && (in->a->kind == N_TUPLE || in->b->kind == N_TUPLE ||
+                                (in->c && in->c->kind == N_TUPLE))) {
+        diag_error(s->diag, in->loc, "a full inertia tensor is not supported: rotate the body frame "
+                   "to the principal axes of inertia and give inertia = (I1, I2, I3)");
+        return;
+    }
+    Val I[3];
+    const char *what = arena_printf(s->arena, "the principal inertia of '%s'", name);
+    if (!mass || !rigid_triple(s, in, 0, DIM_INERTIA, what, "kg*m^2", I))
+        return;
+    const Node *ic[3] = {in->a, in->b, in->c};
+    double d[3];
+    for (int k = 0; k < 3; k++) {
+        if (!check_range(s, I[k], ic[k], what, 0, true, INFINITY, "kg*m^2"))
+            return;
+        d[k] = value_of(s, I[k]);
+    }
+    for (int k = 0; k < 3; k++)   /* a mass distribution has I_k <= I_a + I_b */
+        if (d[k] > (d[(k + 1) % 3] + d[(k + 2) % 3]) * (1 + 1e-12)) {
+            diag_error(s->diag, in->loc, "no body has these principal inertias: I%d = %g exceeds "
+                       "the sum of the other two (%g kg*m^2)", k + 1, d[k], d[(k + 1) % 3] + d[(k + 2) % 3]);
+            return;
+        }
+    if (s->m->n_bodies + 6 > SEMA_MAX_BODIES) {
+        diag_error(s->diag, st->label->loc, "too many bodies (at most %d coordinates in a model)",
+                   SEMA_MAX_BODIES);
+        return;
+    }
+    int r = s->m->n_rigids;
+    if (!declare(s, name, SYM_RIGID, r, st->label->loc))
+        return;
+    Rigid *rb = vec_push(s->arena, (void **)&s->m->rigids, &s->m->n_rigids, &s->cap_rigids, sizeof *rb);
+    rb->name = name;
+    rb->loc = st->label->loc;
+    rb->mass = mass;
+    rb->ix = s->m->n_bodies;
+    vec_push(s->arena, (void **)&s->rinit, &s->n_rinit, &s->cap_rinit, sizeof(RigidInit));
+    static const char *const f[] = {"x", "y", "z", "w1", "w2", "w3"},
+                             *const xf[] = {"x", "y", "z", "p1", "p2", "p3"},
+                             *const vf[] = {"vx", "vy", "vz", "w1", "w2", "w3"},
+                             *const af[] = {"ax", "ay", "az", "w1dot", "w2dot", "w3dot"};
+    for (int k = 0; k < 6; k++) {
+        Expr *mk = k < 3 ? mass : I[k - 3].e;
+        int i = add_body(s, arena_printf(s->arena, "%s.%s", name, f[k]), rb->loc, mk);
+        Body *b = &s->m->bodies[i];
+        b->coord = k < 3 ? (Coord)(COORD_X + (k == 2 ? 3 : k)) : COORD_ROT;
+        b->rigid = r;
+        b->xname = arena_printf(s->arena, "%s.%s", name, xf[k]);
+        b->vname = arena_printf(s->arena, "%s.%s", name, vf[k]);
+        b->aname = arena_printf(s->arena, "%s.%s", name, af[k]);
+        if (k >= 3) {
+            b->xunit = "";
+            b->vunit = "rad/s";
+            b->aunit = "rad/s^2";
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        s->m->rigids[r].inertia[k] = I[k].e;
+}
+
+/* gravity NAME = (gx, gy, gz): gravity along any direction in space, for
+ * rigid bodies; its magnitude is Model.gravity and each coordinate's
+ * weight factor the direction's component. */
+static void gravity_vector(Sema *s, const Stmt *st)
+{
+    Val g[3];
+    if (!rigid_triple(s, st->value, 0, DIM_A, "gravity", "m/s^2", g))
+        return;
+    double n2 = 0;
+    for (int k = 0; k < 3; k++) {
+        if (!check_range(s, g[k], st->value, "gravity's component", -INFINITY, false, INFINITY, "m/s^2"))
+            return;
+        n2 += value_of(s, g[k]) * value_of(s, g[k]);
+    }
+    if (!(n2 > 0)) {
+        diag_error(s->diag, st->value->loc, "gravity (0, 0, 0) has no direction: leave the "
+                   "'gravity' statement out");
+        return;
+    }
+    ExprCtx *x = s->ex;
+    Expr *len = expr_call(x, FN_SQRT, expr_add(x, expr_mul(x, g[0].e, g[0].e),
+                          expr_add(x, expr_mul(x, g[1].e, g[1].e), expr_mul(x, g[2].e, g[2].e))), NULL);
+    expr_assume_positive(x, len);
+    s->have_gravity = true;
+    s->gravity_loc = st->loc;
+    s->gravity_vec = st->value;
+    s->m->gravity = len;
+    for (int k = 0; k < 3; k++)
+        s->gvec[k] = expr_div(x, g[k].e, len);
+}
+
+/* force on B = (fx, fy, fz) (world frame, at the centre of mass) and
+ * torque on B = (t1, t2, t3) (body frame): one force per coordinate. */
+static void rigid_force(Sema *s, const Stmt *st, const Sym *sym)
+{
+    bool torque = st->kind == S_TORQUE;
+    if (st->label) {
+        diag_error(s->diag, st->label->loc, "a force or torque on a rigid body takes no name (it "
+                   "is three components)");
+        return;
+    }
+    Val f[3];
+    if (!rigid_triple(s, st->value, CX_TIME | CX_POS | CX_STATE, torque ? DIM_TORQUE : DIM_N,
+                      torque ? "a torque on a rigid body" : "a force on a rigid body",
+                      torque ? "N*m" : "N", f))
+        return;
+    int first = s->m->rigids[sym->index].ix + (torque ? 3 : 0);
+    for (int k = 0; k < 3; k++) {
+        if (expr_is_zero(f[k].e))
+            continue;
+        Force *fo = vec_push(s->arena, (void **)&s->m->forces, &s->m->n_forces, &s->cap_forces,
+                             sizeof *fo);
+        fo->name = NULL;
+        fo->loc = st->loc;
+        fo->body = first + k;
+        fo->value = f[k].e;
+        fo->state = expr_has_kind(f[k].e, EX_VAR);
+    }
+}
+
+/* init B.tilt = (ax, ay, az) * ANGLE (or ANGLE * (ax, ay, az)): the
+ * orientation as a rotation by ANGLE about the axis (world frame). */
+static void rigid_init_tilt(Sema *s, const Opt *o, int b)
+{
+    const Node *v = o->value;
+    const Node *axis = v->kind == N_BIN && v->op == '*' ? (v->a->kind == N_TUPLE ? v->a : v->b) : NULL;
+    const Node *angle = axis ? (axis == v->a ? v->b : v->a) : NULL;
+    if (!axis || axis->kind != N_TUPLE) {
+        diag_error(s->diag, v->loc, "a tilt is an axis times an angle: (ax, ay, az) * ANGLE");
+        return;
+    }
+    Val a[3];
+    Val ang = conv_slot_u(s, angle, 0, dim_none(), "the tilt's angle", "rad");
+    if (!ang.ok || !rigid_triple(s, axis, 0, dim_none(), "the tilt's axis", "no unit", a))
+        return;
+    double n2 = 0;
+    for (int k = 0; k < 3; k++)
+        n2 += value_of(s, a[k]) * value_of(s, a[k]);
+    if (!(n2 > 0) || !isfinite(n2)) {
+        diag_error(s->diag, axis->loc, "the tilt's axis must not be (0, 0, 0)");
+        return;
+    }
+    RigidInit *ri = &s->rinit[b];
+    if (ri->tilt_set || ri->p_set) {
+        diag_error(s->diag, o->target->loc, "the orientation of '%s' is given twice (a tilt, or "
+                   "the quaternion p0 .. p3)", s->m->rigids[b].name);
+        diag_note(s->diag, ri->loc, "first given here");
+        return;
+    }
+    Expr *ax[3] = {a[0].e, a[1].e, a[2].e};
+    rigid_axis_angle(s->ex, ax, ang.e, ri->p);
+    ri->tilt_set = true;
+    ri->loc = o->target->loc;
+}
+
+/* init B.FIELD = ...: a rigid body's initial state (x, y, z, vx, vy, vz,
+ * w1, w2, w3, omega = (w1, w2, w3), p0 .. p3, tilt). */
+static void rigid_init(Sema *s, const Opt *o, const Sym *sym)
+{
+    const char *f = o->target->name;
+    int b = sym->index, ix = s->m->rigids[b].ix;
+    if (strcmp(f, "tilt") == 0) {
+        rigid_init_tilt(s, o, b);
+        return;
+    }
+    if (strcmp(f, "omega") == 0) {
+        Val w[3];
+        if (!rigid_triple(s, o->value, 0, DIM_RATE, "an initial angular velocity", "rad/s", w))
+            return;
+        for (int k = 0; k < 3; k++)
+            s->init_v[ix + 3 + k] = w[k].e;
+        return;
+    }
+    if (f[0] == 'p' && f[1] >= '0' && f[1] <= '3' && !f[2]) {
+        RigidInit *ri = &s->rinit[b];
+        if (ri->tilt_set) {
+            diag_error(s->diag, o->target->loc, "the orientation of '%s' is given twice (a tilt, or "
+                       "the quaternion p0 .. p3)", sym->name);
+            diag_note(s->diag, ri->loc, "first given here");
+            return;
+        }
+        Val v = conv_slot(s, o->value, 0, dim_none(), "a quaternion component");
+        if (!v.ok || !check_range(s, v, o->value, "a quaternion component", -INFINITY, false, INFINITY, ""))
+            return;
+        if (!ri->p_set) {
+            for (int k = 0; k < 4; k++)
+                ri->p[k] = expr_num(s->ex, 0);
+            ri->loc = o->target->loc;
+        }
+        ri->p_set = true;
+        ri->p[f[1] - '0'] = v.e;
+        return;
+    }
+    static const char *const pos[] = {"x", "y", "z"}, *const vel[] = {"vx", "vy", "vz", "w1", "w2", "w3"};
+    for (int k = 0; k < 6; k++) {
+        bool isp = k < 3 && strcmp(f, pos[k]) == 0, isv = strcmp(f, vel[k]) == 0;
+        if (!isp && !isv)
+            continue;
+        Val v = conv_slot_u(s, o->value, 0, isp ? DIM_M : k < 3 ? DIM_V : DIM_RATE,
+                            isp ? "an initial position" : k < 3 ? "an initial velocity"
+                                : "an initial angular velocity",
+                            isp ? "m" : k < 3 ? "m/s" : "rad/s");
+        if (!v.ok || !check_range(s, v, o->value, "an initial state", -INFINITY, false, INFINITY, ""))
+            return;
+        *(isp ? &s->init_x[ix + k] : &s->init_v[ix + k]) = v.e;
+        return;
+    }
+    diag_error(s->diag, o->target->name_loc, "'init' sets a rigid body's x, y, z, vx, vy, vz, "
+               "omega (or w1, w2, w3), tilt or p0 .. p3, not '%s'", f);
+}
+
+/* Each rigid body's initial quaternion: the tilt's, the given p0 .. p3
+ * scaled to unit length (with a warning when they are not; refused when
+ * zero), or the identity. */
+static void rigid_finish_init(Sema *s)
+{
+    ExprCtx *x = s->ex;
+    for (int b = 0; b < s->m->n_rigids; b++) {
+        RigidInit *ri = &s->rinit[b];
+        Rigid *rb = &s->m->rigids[b];
+        if (!ri->tilt_set && !ri->p_set) {
+            rb->p[0] = expr_num(x, 1);
+            for (int k = 1; k < 4; k++)
+                rb->p[k] = expr_num(x, 0);
+        } else if (ri->tilt_set) {
+            memcpy(rb->p, ri->p, sizeof rb->p);
+        } else {
+            double n2 = 0;
+            Expr *e2 = expr_num(x, 0);
+            for (int k = 0; k < 4; k++) {
+                double pk = eval_default(s, ri->p[k]);
+                n2 += pk * pk;
+                e2 = expr_add(x, e2, expr_mul(x, ri->p[k], ri->p[k]));
+            }
+            if (!(n2 > 0)) {
+                diag_error(s->diag, ri->loc, "the quaternion of '%s' is zero: it gives no "
+                           "orientation (the identity is p0 = 1)", rb->name);
+                continue;
+            }
+            if (fabs(sqrt(n2) - 1) > 1e-12)
+                diag_warning(s->diag, ri->loc, "the quaternion of '%s' has length %.17g: it is "
+                             "scaled to unit length", rb->name, sqrt(n2));
+            Expr *len = expr_call(x, FN_SQRT, e2, NULL);
+            for (int k = 0; k < 4; k++)
+                rb->p[k] = expr_div(x, ri->p[k], len);
+        }
+        for (int k = 1; k < 4; k++)
+            s->init_x[rb->ix + 2 + k] = rb->p[k];
+    }
+}
+
+/* What a model with rigid bodies may hold today: rigid bodies only (no
+ * masses on the line, planar bodies or coordinates), no gaps, walls or
+ * friction (the contact stage builds them), methods rk4 and adaptive (the
+ * default). */
+static void rigid_checks(Sema *s)
+{
+    Model *m = s->m;
+    if (!m->n_rigids)
+        return;
+    for (int i = 0; i < m->n_bodies; i++)
+        if (m->bodies[i].rigid < 0) {
+            diag_error(s->diag, m->bodies[i].loc, "'%s' is not a rigid body, and this model has "
+                       "bodies in space: masses on the line, planar bodies and coordinates are not "
+                       "mixed with them", m->bodies[i].name);
+            return;
+        }
+    if (m->n_gaps || m->n_frictions) {
+        SrcLoc at = m->n_gaps ? m->gaps[0].loc : m->frictions[0].loc;
+        diag_error(s->diag, at, "gaps and friction of bodies in space are not in nsmc yet (planes, "
+                   "sphere gaps and spatial friction come with the contact stage, docs/theory.md "
+                   "section 19)");
+        return;
+    }
+    if (s->gravity_dir)
+        diag_error(s->diag, s->gravity_dir->loc, "'along' gives a direction in the plane: gravity "
+                   "in space is a vector, gravity g = (gx, gy, gz)");
+    if (!s->method_set)
+        m->method = METHOD_ADAPTIVE;
+    else if (m->method == METHOD_EXACT || m->method == METHOD_TAYLOR)
+        diag_error(s->diag, s->method_loc, "method '%s' does not take bodies in space yet (its "
+                   "propagator assumes that the positions' rates are the velocities, and a "
+                   "quaternion's are not): use method = adaptive (the default here) or rk4",
+                   m->method == METHOD_EXACT ? "exact" : "taylor");
+}
+
 static void stmt_force(Sema *s, const Stmt *st)
 {
+    Sym *rs = rigid_sym(s, st->a);
+    if (rs) {
+        rigid_force(s, st, rs);
+        return;
+    }
+    if (st->kind == S_TORQUE) {
+        diag_error(s->diag, st->a->loc, "a torque acts on a rigid body (on a planar body, write "
+                   "force on D.phi = ...)");
+        return;
+    }
     const char *name = NULL;
     if (st->label && !(name = label_name(s, st->label)))
         return;
@@ -2047,6 +2544,10 @@ static void stmt_gravity(Sema *s, const Stmt *st)
     if (s->have_gravity) {
         diag_error(s->diag, st->loc, "gravity is given twice");
         diag_note(s->diag, s->gravity_loc, "first given here");
+        return;
+    }
+    if (st->label) {
+        gravity_vector(s, st);
         return;
     }
     Val v = conv_slot(s, st->value, 0, DIM_A, "gravity");
@@ -2597,6 +3098,11 @@ static void stmt_init(Sema *s, const Stmt *st)
         const Node *t = o->target;
         int body;
         bool pos;
+        Sym *rs = t->kind == N_MEMBER ? rigid_sym(s, t->a) : NULL;
+        if (rs) {
+            rigid_init(s, o, rs);
+            continue;
+        }
         if (!init_target(s, t, &body, &pos))
             continue;
         const Body *b = &s->m->bodies[body];
@@ -2770,6 +3276,23 @@ static bool quantity_item(Sema *s, const Node *n, const char *label)
     if (base->kind == N_NAME && strcmp(base->name, "ground") == 0) {
         diag_error(s->diag, n->loc, "ground does not move: nothing to output");
         return true;
+    }
+    if (base->kind == N_CALL)    /* a rigid body's point: an expression */
+        return false;
+    Sym *rs = rigid_sym(s, base);
+    if (rs) {                    /* its state as columns, the rest as expressions */
+        static const char *const fx[] = {"x", "y", "z"}, *const fv[] = {"vx", "vy", "vz", "w1", "w2", "w3"};
+        int ix = s->m->rigids[rs->index].ix;
+        for (int k = 0; k < 6; k++) {
+            const Body *b = &s->m->bodies[ix + k];
+            if ((k < 3 && strcmp(f, fx[k]) == 0) || strcmp(f, fv[k]) == 0) {
+                bool x = k < 3 && strcmp(f, fx[k]) == 0;
+                add_output(s, x ? OUT_X : OUT_V, ix + k, NAMED(x ? b->xname : b->vname),
+                           x ? b->xunit : b->vunit, n->loc);
+                return true;
+            }
+        }
+        return false;
     }
     Sym *sym = resolve(s, base);
     if (!sym)
@@ -2994,7 +3517,9 @@ static void stmt_check(Sema *s, const Stmt *st)
     case S_MASS: stmt_mass(s, st); break;
     case S_SPRING:
     case S_DAMPER: stmt_spring(s, st); break;
-    case S_FORCE: stmt_force(s, st); break;
+    case S_FORCE:
+    case S_TORQUE: stmt_force(s, st); break;
+    case S_RIGID: stmt_rigid(s, st); break;
     case S_GRAVITY: stmt_gravity(s, st); break;
     case S_GAP: stmt_gap(s, st); break;
     case S_FRICTION: stmt_friction(s, st); break;
@@ -3031,6 +3556,7 @@ static void collect_later(Sema *s, const Stmt *st)
     case S_WALL:
     case S_FRICTION:
     case S_COORDINATE:
+    case S_RIGID:
         if (st->label && st->label->name) {
             name = st->label->name;
             loc = st->label->loc;
@@ -3065,14 +3591,18 @@ static const char *base_name(Sema *s, const char *path)
  * numbering of derive.h, now that n is known. */
 static Expr *renumber_velocities(Sema *s, Expr *e)
 {
-    int n = s->m->n_bodies;
-    Expr **from = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
-    Expr **to = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
+    int n = s->m->n_bodies, nr = s->m->n_rigids;
+    Expr **from = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n + nr ? n + nr : 1));
+    Expr **to = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n + nr ? n + nr : 1));
     for (int i = 0; i < n; i++) {
         from[i] = expr_var(s->ex, VEL_VAR + i);
         to[i] = expr_var(s->ex, n + i);
     }
-    return expr_subst_chain(s->ex, e, n, from, to);
+    for (int b = 0; b < nr; b++) {   /* a rigid body's p0 */
+        from[n + b] = expr_var(s->ex, P0_VAR + b);
+        to[n + b] = expr_var(s->ex, 2 * n + b);
+    }
+    return expr_subst_chain(s->ex, e, n + nr, from, to);
 }
 
 /* Renumbers the positions SLIP_POS_VAR + i of a slip's coefficient as i,
@@ -3240,6 +3770,8 @@ static void finish(Sema *s)
 {
     Model *m = s->m;
     int n = m->n_bodies;
+    rigid_finish_init(s);
+    m->nq = n + m->n_rigids;
     m->init_x = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
     m->init_v = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++) {
@@ -3280,7 +3812,7 @@ static void finish(Sema *s)
         m->potential = m->potential ? renumber_velocities(s, m->potential) : expr_num(s->ex, 0);
         m->potential_loc = s->potential_st ? s->potential_st->loc : m->kinetic_loc;
     }
-    m->nl = nonlinear_bits(m);
+    m->nl = nonlinear_bits(m) | (m->n_rigids ? NL_FORCE : 0);   /* -w x I w */
     if (!s->every_set) {
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */
         m->every_e = m->dt_e;
@@ -3289,6 +3821,13 @@ static void finish(Sema *s)
         Body *b = &m->bodies[i];
         if (b->coord == COORD_LINE)
             continue;
+        if (b->rigid >= 0) {
+            /* weight m g d (d gravity's direction), -z for the scalar form; none on w */
+            int k = b->coord == COORD_X ? 0 : b->coord == COORD_Y ? 1 : 2;
+            b->gfac = b->coord == COORD_ROT ? expr_num(s->ex, 0)
+                    : s->gvec[k] ? expr_neg(s->ex, s->gvec[k]) : expr_num(s->ex, k == 2 ? 1 : 0);
+            continue;
+        }
         /* weight m g d: gfac = -d along x and y (-d_y = 1 without `along`), 0 for phi */
         Expr *d = b->coord == COORD_PHI ? NULL : b->coord == COORD_X ? s->gdx : s->gdy;
         b->gfac = d ? expr_neg(s->ex, d)
@@ -3298,6 +3837,12 @@ static void finish(Sema *s)
         for (int i = 0; i < n; i++) {
             add_output(s, OUT_X, i, m->bodies[i].xname, m->bodies[i].xunit, m->bodies[i].loc);
             add_output(s, OUT_V, i, m->bodies[i].vname, m->bodies[i].vunit, m->bodies[i].loc);
+        }
+        for (int b = 0; b < m->n_rigids; b++) {   /* the quaternion's scalar part */
+            Output *o = add_output(s, OUT_EXPR, m->n_outputs,
+                                   arena_printf(s->arena, "%s.p0", m->rigids[b].name), "",
+                                   m->rigids[b].loc);
+            o->value = expr_var(s->ex, 2 * n + b);
         }
     }
 }
@@ -3351,6 +3896,12 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
                        m->bodies[i].name);
             break;
         }
+    if (s.gravity_vec && !m->n_rigids && d->errors == errors)
+        diag_error(d, s.gravity_vec->loc, "gravity as a vector (gx, gy, gz) is for bodies in space "
+                   "('rigid'): write 'gravity g' for masses on the line and 'gravity g along "
+                   "(dx, dy)' for planar bodies");
+    if (d->errors == errors)
+        rigid_checks(&s);
     if (d->errors == errors)
         lagrangian_checks(&s);
     if (d->errors > errors)
@@ -3358,7 +3909,7 @@ Model *sema_check(const Ast *ast, const Source *src, Arena *a, Diag *d)
     finish(&s);
     if (m->lagrangian)
         lagrangian_method(&s);
-    else
+    else if (!m->n_rigids)
         nonlinear_checks(&s);
     impact_checks(&s);
     if (d->errors > errors)
