@@ -1017,6 +1017,14 @@ static bool setup_body(Cgen *cg)
     else
         fprintf(o, "0");
     fprintf(o, ";\n");
+    if (m->n_rigids) {
+        fprintf(o, "    /* bodies in space: minus gravity's direction per coordinate (0 on w) */\n");
+        for (int i = 0; i < n; i++) {
+            fprintf(o, "    num->gfac[%d] = ", i);
+            px(cg, m->bodies[i].gfac);
+            fprintf(o, ";\n");
+        }
+    }
     if (m->n_planars) {
         fprintf(o, "    /* planar bodies: gravity's share per coordinate, radii */\n");
         for (int i = 0; i < n; i++) {

@@ -10,3 +10,23 @@ target_include_directories(test_rigid PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_rigid PRIVATE nsmrt m)
 add_test(NAME rigid.runtime COMMAND test_rigid)
 set_tests_properties(rigid.runtime PROPERTIES LABELS "unit;runtime;rigid")
+
+# Bodies in space as nsmc writes them (tests/rigid/test_rigid_models.c):
+# models/free_top.nsm (torque-free symmetric top: Euler's rates and the
+# precession about L, the theta, quaternion and body-point columns),
+# models/thrown_body.nsm (asymmetric body under tilted gravity and a push:
+# the parabola, rotational energy and angular momentum to 1e-12, the
+# audit's -m g.r and balance) and tests/rigid/spun_body.nsm (a body-frame
+# torque on a tilted body: w3 and the quaternion in closed form, the
+# torque's work), each by rk4 and adaptive.
+set(NSM_RIGID_SPUN ${CMAKE_CURRENT_BINARY_DIR}/rigid_spun_body.c)
+add_custom_command(OUTPUT ${NSM_RIGID_SPUN}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/spun_body.nsm -o ${NSM_RIGID_SPUN}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/spun_body.nsm)
+add_executable(test_rigid_models ${NSM_SOURCE_DIR}/tests/rigid/test_rigid_models.c
+  ${NSM_SOURCE_DIR}/generated/free_top.c ${NSM_SOURCE_DIR}/generated/thrown_body.c ${NSM_RIGID_SPUN})
+target_compile_definitions(test_rigid_models PRIVATE NSM_NO_MAIN)
+target_include_directories(test_rigid_models PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_rigid_models PRIVATE nsmrt m)
+add_test(NAME rigid.models COMMAND test_rigid_models)
+set_tests_properties(rigid.models PROPERTIES LABELS "rigid;runtime;derive")
