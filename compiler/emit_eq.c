@@ -306,6 +306,52 @@ static void emit_planar(Eq *q)
     }
 }
 
+/* Bodies in space (docs/theory.md section 19): each rigid body's state,
+ * its kinematic map q' = B(q) u, Newton-Euler's equations with their
+ * gyroscopic torques, its weight and its energies.  Nothing without them. */
+static void emit_rigid(Eq *q)
+{
+    const Model *m = q->m;
+    Arena *a = q->dv->arena;
+    if (!m->n_rigids)
+        return;
+    heading(q, 2, "Bodies in space");
+    para(q, "Each rigid body has the positions q = (x, y, z, p0, p1, p2, p3), its centre of mass in "
+            "the world frame and a unit quaternion p (body to world, scalar first), and the "
+            "velocities u = (vx, vy, vz, w1, w2, w3), w in the body frame; the state is "
+            "(q[%d], u[%d]) with p1, p2, p3 in the position slots of w1, w2, w3 and each p0 after "
+            "the %d positions. q' = B(q) u: r' = v, p0' = -(p1 w1 + p2 w2 + p3 w3)/2, "
+            "p1' = (p0 w1 + p2 w3 - p3 w2)/2, p2' = (p0 w2 + p3 w1 - p1 w3)/2, "
+            "p3' = (p0 w3 + p1 w2 - p2 w1)/2; the runtime scales p to unit length after every "
+            "step. Newton-Euler: m v' = F + m g, I w' = tau - w x I w (the gyroscopic torques "
+            "are f_nl below), with the constant mass matrix diag(m, m, m, I1, I2, I3). Kinetic "
+            "energy 1/2 m v.v + 1/2 (I1 w1^2 + I2 w2^2 + I3 w3^2), potential -m g.r. Rotations "
+            "R(p) are written homogeneous, (...)/|p|^2.", m->nq, m->n_bodies, m->n_bodies);
+    for (int k = 0; k < m->n_rigids; k++) {
+        const Rigid *rb = &m->rigids[k];
+        para(q, "Rigid body %s: positions %s, %s, %s, %s.p0, %s, %s, %s; velocities %s, %s, %s, %s, %s, %s.",
+             rb->name, m->bodies[rb->ix].xname, m->bodies[rb->ix + 1].xname, m->bodies[rb->ix + 2].xname,
+             rb->name, m->bodies[rb->ix + 3].xname, m->bodies[rb->ix + 4].xname,
+             m->bodies[rb->ix + 5].xname, m->bodies[rb->ix].vname, m->bodies[rb->ix + 1].vname,
+             m->bodies[rb->ix + 2].vname, m->bodies[rb->ix + 3].vname, m->bodies[rb->ix + 4].vname,
+             m->bodies[rb->ix + 5].vname);
+        eqn(q, arena_printf(a, "m_%s", rb->name), arena_printf(a, "m_{\\mathrm{%s}}", rb->name), rb->mass);
+        for (int i = 0; i < 3; i++)
+            eqn(q, arena_printf(a, "I%d_%s", i + 1, rb->name),
+                arena_printf(a, "I_{%d,\\mathrm{%s}}", i + 1, rb->name), rb->inertia[i]);
+        for (int i = 0; i < 4; i++)
+            eqn(q, arena_printf(a, "%s.p%d(0)", rb->name, i),
+                arena_printf(a, "p_{%d,\\mathrm{%s}}(0)", i, rb->name), rb->p[i]);
+        if (m->gravity)
+            for (int i = 0; i < 3; i++)   /* the weight -m g gfac */
+                eqn(q, arena_printf(a, "weight on %s", m->bodies[rb->ix + i].xname),
+                    arena_printf(a, "W_{%c}", "xyz"[i]),
+                    expr_neg(m->ex, expr_mul(m->ex, rb->mass, expr_mul(m->ex, m->gravity,
+                                                                       m->bodies[rb->ix + i].gfac))));
+        eqn_end(q);
+    }
+}
+
 /* A matrix, rows x cols, with optional row labels (text) for readability. */
 static void matrix(Eq *q, const char *name_text, const char *name_latex, Expr **A, int rows, int cols)
 {
@@ -465,6 +511,7 @@ static void section_model(Eq *q)
                 "M a + C v + K x = f_ext(t) + f_const + sum_j w_j lambda_j, gap_j = w_j . x + d_j >= 0.",
              file);
     emit_planar(q);
+    emit_rigid(q);
     heading(q, 2, "Assembled system");
     Expr **M = arena_alloc(a, (size_t)(n * n) * sizeof *M);
     for (int i = 0; i < n * n; i++)
