@@ -2056,8 +2056,8 @@ static void stmt_spring(Sema *s, const Stmt *st)
  * reported) when it names something else. */
 static Sym *rigid_sym(Sema *s, const Node *base)
 {
-    if (base->kind != N_NAME && base->kind != N_INDEX)
-        return NULL;
+    if (base->kind != N_NAME && (base->kind != N_INDEX || !s->m->n_rigids))
+        return NULL;   /* (an index is evaluated only where rigid bodies exist) */
     Sym *sym = base->kind == N_NAME ? table_get(&s->syms, base->name)
                                     : table_get(&s->syms, label_name(s, base) ? label_name(s, base) : "");
     return sym && sym->kind == SYM_RIGID ? sym : NULL;
