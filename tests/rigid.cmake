@@ -19,14 +19,23 @@ set_tests_properties(rigid.runtime PROPERTIES LABELS "unit;runtime;rigid")
 # audit's -m g.r and balance) and tests/rigid/spun_body.nsm (a body-frame
 # torque on a tilted body: w3 and the quaternion in closed form, the
 # torque's work), each by rk4 and adaptive.
-set(NSM_RIGID_SPUN ${CMAKE_CURRENT_BINARY_DIR}/rigid_spun_body.c)
-add_custom_command(OUTPUT ${NSM_RIGID_SPUN}
-  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/spun_body.nsm -o ${NSM_RIGID_SPUN}
-  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/spun_body.nsm)
+set(NSM_RIGID_GEN "")
+foreach(stem spun_body quat_scaled)
+  set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_${stem}.c)
+  add_custom_command(OUTPUT ${c}
+    COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/${stem}.nsm -o ${c}
+    DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/${stem}.nsm)
+  list(APPEND NSM_RIGID_GEN ${c})
+endforeach()
 add_executable(test_rigid_models ${NSM_SOURCE_DIR}/tests/rigid/test_rigid_models.c
-  ${NSM_SOURCE_DIR}/generated/free_top.c ${NSM_SOURCE_DIR}/generated/thrown_body.c ${NSM_RIGID_SPUN})
+  ${NSM_SOURCE_DIR}/generated/free_top.c ${NSM_SOURCE_DIR}/generated/thrown_body.c ${NSM_RIGID_GEN})
 target_compile_definitions(test_rigid_models PRIVATE NSM_NO_MAIN)
 target_include_directories(test_rigid_models PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_rigid_models PRIVATE nsmrt m)
 add_test(NAME rigid.models COMMAND test_rigid_models)
 set_tests_properties(rigid.models PROPERTIES LABELS "rigid;runtime;derive")
+
+# A quaternion given with |p| != 1 is warned about (and scaled: rigid.models).
+add_test(NAME rigid.quaternion_warning COMMAND nsmc --check ${NSM_SOURCE_DIR}/tests/rigid/quat_scaled.nsm)
+set_tests_properties(rigid.quaternion_warning PROPERTIES LABELS "rigid;frontend"
+  PASS_REGULAR_EXPRESSION "warning: the quaternion of 'Q' has length 0.9746794344808964[0-9]*: it is scaled to unit length")

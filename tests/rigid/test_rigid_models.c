@@ -23,7 +23,8 @@
 #include "nsm/model.h"
 #include "nsm/nsm.h"
 
-extern const nsm_model nsm_model_free_top, nsm_model_thrown_body, nsm_model_spun_body;
+extern const nsm_model nsm_model_free_top, nsm_model_thrown_body, nsm_model_spun_body,
+    nsm_model_quat_scaled;
 
 static int failures, checks;
 
@@ -299,8 +300,25 @@ static void spun_body(int method, const char *mname)
     nsm_sim_free(s);
 }
 
+/* The initial quaternion (0.9, 0.3, -0.2, 0.1) scaled by 1 / sqrt(0.95) in
+** the generated initial() itself (the runtime would scale it too). */
+static void quat_scaled(void)
+{
+    const nsm_model *m = &nsm_model_quat_scaled;
+    double p[1] = { 0 }, c[64] = { 0 }, y[NQ + 6 + 2];
+    check_true("quat_scaled's table is one body with constants only",
+               m->n_params == 0 && m->n_consts <= 64 && m->nq == NQ);
+    m->initial(p, c, y);
+    const double want[4] = { 0.9, 0.3, -0.2, 0.1 };
+    double q[4];
+    quat(y, q);
+    for (int k = 0; k < 4; k++)
+        check_close("quat_scaled: initial() gives p / |p|", q[k], want[k] / sqrt(0.95), 4.5e-16);
+}
+
 int main(void)
 {
+    quat_scaled();
     const int methods[] = { NSM_METHOD_RK4, NSM_METHOD_ADAPTIVE };
     const char *names[] = { "rk4", "adaptive" };
     for (int k = 0; k < 2; k++) {
