@@ -2506,6 +2506,12 @@ static void stmt_force(Sema *s, const Stmt *st)
         rigid_force(s, st, rs);
         return;
     }
+    if (st->a->kind == N_MEMBER && rigid_sym(s, st->a->a)) {
+        diag_error(s->diag, st->a->loc, "a force on a rigid body is a vector: force on %s = (fx, "
+                   "fy, fz) (world frame), torque on %s = (t1, t2, t3) (body frame)",
+                   rigid_sym(s, st->a->a)->name, rigid_sym(s, st->a->a)->name);
+        return;
+    }
     if (st->kind == S_TORQUE) {
         diag_error(s->diag, st->a->loc, "a torque acts on a rigid body (on a planar body, write "
                    "force on D.phi = ...)");
