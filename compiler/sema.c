@@ -2368,6 +2368,22 @@ static void rigid_init_tilt(Sema *s, const Opt *o, int b)
     ri->loc = o->target->loc;
 }
 
+/* Sets an initial state of body i (its position when pos) to e, given at
+** loc; reports a second value for the same state. */
+static void rigid_set_init(Sema *s, int i, bool pos, Expr *e, SrcLoc loc)
+{
+    Expr **slot = pos ? &s->init_x[i] : &s->init_v[i];
+    SrcLoc *where = pos ? &s->init_x_loc[i] : &s->init_v_loc[i];
+    if (*slot) {
+        const Body *b = &s->m->bodies[i];
+        diag_error(s->diag, loc, "'%s' is initialised twice", pos ? b->xname : b->vname);
+        diag_note(s->diag, *where, "first initialised here");
+        return;
+    }
+    *slot = e;
+    *where = loc;
+}
+
 /* init B.FIELD = ...: a rigid body's initial state (x, y, z, vx, vy, vz,
  * w1, w2, w3, omega = (w1, w2, w3), p0 .. p3, tilt). */
 static void rigid_init(Sema *s, const Opt *o, const Sym *sym)
@@ -2383,7 +2399,7 @@ static void rigid_init(Sema *s, const Opt *o, const Sym *sym)
         if (!rigid_triple(s, o->value, 0, DIM_RATE, "an initial angular velocity", "rad/s", w))
             return;
         for (int k = 0; k < 3; k++)
-            s->init_v[ix + 3 + k] = w[k].e;
+            rigid_set_init(s, ix + 3 + k, false, w[k].e, o->target->loc);
         return;
     }
     if (f[0] == 'p' && f[1] >= '0' && f[1] <= '3' && !f[2]) {
@@ -2417,7 +2433,7 @@ static void rigid_init(Sema *s, const Opt *o, const Sym *sym)
                             isp ? "m" : k < 3 ? "m/s" : "rad/s");
         if (!v.ok || !check_range(s, v, o->value, "an initial state", -INFINITY, false, INFINITY, ""))
             return;
-        *(isp ? &s->init_x[ix + k] : &s->init_v[ix + k]) = v.e;
+        rigid_set_init(s, ix + k, isp, v.e, o->target->loc);
         return;
     }
     diag_error(s->diag, o->target->name_loc, "'init' sets a rigid body's x, y, z, vx, vy, vz, "
