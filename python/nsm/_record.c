@@ -106,7 +106,11 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
     row[0] = t;
     for (int k = 0; k < m->n_outputs; k++)
         row[1 + k] = nsm_sim_output(sim, k);
-    memcpy(row + 1 + m->n_outputs, y, sizeof(double) * 2 * (size_t)m->n_bodies);
+    /* the positions, then the velocities, which follow all nq positions
+     * (a rigid body's quaternion has one more: nsm/model.h) */
+    size_t n = (size_t)m->n_bodies, nq = m->nq ? (size_t)m->nq : n;
+    memcpy(row + 1 + m->n_outputs, y, sizeof(double) * n);
+    memcpy(row + 1 + m->n_outputs + n, y + nq, sizeof(double) * n);
     r->nsamples++;
     return 0;
 }
