@@ -2128,6 +2128,11 @@ static Val rigid_point_member(Sema *s, const Node *n, const Node *call, int b)
  * and points in output columns only. */
 static Val rigid_member(Sema *s, const Node *n, const Node *call, const Sym *sym, int cx)
 {
+    if (!(cx & (CX_POS | CX_VEL | CX_STATE))) {
+        diag_error(s->diag, n->loc, "a rigid body's state may only appear in a force, a torque or "
+                   "an output list");
+        return bad();
+    }
     if (!(cx & CX_STATE))
         return rigid_refuse(s, n, sym->name);
     bool out = cx & CX_OUT;
@@ -3268,6 +3273,10 @@ static bool quantity_item(Sema *s, const Node *n, const char *label)
             diag_error(s->diag, n->loc,
                        "cannot output the planar body '%s' itself (write %s.x, .y, .phi, .vx, .vy, "
                        ".omega, .ax, .ay or .alpha)", n->name, n->name);
+        else if (sym->kind == SYM_RIGID)
+            diag_error(s->diag, n->loc, "cannot output the rigid body '%s' itself (write %s.x, .y, "
+                       ".z, .vx, .vy, .vz, .w1, .w2, .w3, .p0 .. .p3, .theta or .point(a, b, c).x)",
+                       n->name, n->name);
         else if (sym->kind == SYM_BODY || sym->kind == SYM_FAMILY)
             diag_error(s->diag, n->loc, "cannot output the %s '%s' itself (write %s.x, .v or .a)",
                        kind_word(sym->kind), n->name, n->name);
