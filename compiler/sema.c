@@ -3481,6 +3481,8 @@ static void output_item(Sema *s, const Node *item)
      * unit system cannot tell from work) is an energy */
     if (s->out_torque && dim_equal(v.dim, DIM_TORQUE))
         snprintf(buf, sizeof buf, "N*m");
+    if (n->kind == N_MEMBER && strcmp(n->name, "theta") == 0 && rigid_sym(s, n->a))
+        snprintf(buf, sizeof buf, "rad");   /* a rigid body's tilt, an angle */
     Output *o = add_output(s, OUT_EXPR, s->m->n_outputs, name, arena_strdup(s->arena, buf),
                            label ? item->a->loc : n->loc);
     o->value = v.e;

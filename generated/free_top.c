@@ -46,7 +46,7 @@ static const nsm_output_info outputs[] = {
     {"B.w1", "rad/s", NSM_OUT_V, 3},
     {"B.w2", "rad/s", NSM_OUT_V, 4},
     {"B.w3", "rad/s", NSM_OUT_V, 5},
-    {"B.theta", "", NSM_OUT_EXPR, 3},
+    {"B.theta", "rad", NSM_OUT_EXPR, 3},
     {"B.p0", "", NSM_OUT_EXPR, 4},
     {"B.p1", "", NSM_OUT_EXPR, 5},
     {"B.p2", "", NSM_OUT_EXPR, 6},

@@ -58,7 +58,7 @@ static const nsm_output_info outputs[] = {
     {"B.p1", "", NSM_OUT_EXPR, 10},
     {"B.p2", "", NSM_OUT_EXPR, 11},
     {"B.p3", "", NSM_OUT_EXPR, 12},
-    {"B.theta", "", NSM_OUT_EXPR, 13},
+    {"B.theta", "rad", NSM_OUT_EXPR, 13},
     {"energy.kinetic", "J", NSM_OUT_KINETIC, 0},
     {"energy.potential", "J", NSM_OUT_POTENTIAL, 0},
     {"energy.error", "", NSM_OUT_ERROR, 0},
