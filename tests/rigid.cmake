@@ -22,8 +22,10 @@ set_tests_properties(rigid.runtime PROPERTIES LABELS "unit;runtime;rigid")
 set(NSM_RIGID_GEN "")
 foreach(stem spun_body quat_scaled)
   set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_${stem}.c)
+  # quat_scaled's warning is intended (rigid.quaternion_warning checks it):
+  # the build keeps it in a log instead of its own output
   add_custom_command(OUTPUT ${c}
-    COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/${stem}.nsm -o ${c}
+    COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/${stem}.nsm -o ${c} 2> ${c}.log
     DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/${stem}.nsm)
   list(APPEND NSM_RIGID_GEN ${c})
 endforeach()
