@@ -7,6 +7,7 @@
  */
 #include "derive.h"
 
+/* Adds -(w x I w)_i to the state-dependent force on each w_i (body frame). */
 void rigid_derive(Derivation *dv)
 {
     const Model *m = dv->model;

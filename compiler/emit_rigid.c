@@ -6,6 +6,8 @@
  */
 #include "emit.h"
 
+/* rigid_rot[] and kin(): r' = v and p' = p (x) (0, w) / 2 per body, in the
+** runtime's layout (velocities after the nq positions, p0 at n + b). */
 void rigid_emit_kin(const Model *m, FILE *o)
 {
     int n = m->n_bodies, nq = m->nq;
@@ -36,6 +38,7 @@ void rigid_emit_kin(const Model *m, FILE *o)
     fprintf(o, "}\n\n");
 }
 
+/* The table's layout entries: nq = n + n_rigid positions, nu = n velocities. */
 void rigid_emit_table(const Model *m, FILE *o)
 {
     fprintf(o, "    .nq = %d,\n    .nu = %d,\n    .n_rigid = %d,\n    .rigid_rot = rigid_rot,\n"

@@ -23,6 +23,7 @@ static Expr *mul3(ExprCtx *x, Expr *a, Expr *b, Expr *c)
     return expr_mul(x, a, expr_mul(x, b, c));
 }
 
+/* R(p)_ij = (its quadratic form in p) / |p|^2: unchanged by a drift of |p|. */
 Expr *rigid_rot(ExprCtx *x, Expr *const p[4], int i, int j)
 {
     Expr *two = expr_num(x, 2);
@@ -44,6 +45,7 @@ Expr *rigid_rot(ExprCtx *x, Expr *const p[4], int i, int j)
     return expr_div(x, num, n2);
 }
 
+/* (r + R(p) s)_k, the body point s in the world frame. */
 Expr *rigid_point(ExprCtx *x, Expr *const r[3], Expr *const p[4], Expr *const s[3], int k)
 {
     Expr *e = r[k];
@@ -53,6 +55,7 @@ Expr *rigid_point(ExprCtx *x, Expr *const r[3], Expr *const p[4], Expr *const s[
     return e;
 }
 
+/* (v + R(p) (w x s))_k, the velocity of the body point s (w in the body frame). */
 Expr *rigid_point_vel(ExprCtx *x, Expr *const v[3], Expr *const p[4], Expr *const w[3],
                       Expr *const s[3], int k)
 {
@@ -67,6 +70,7 @@ Expr *rigid_point_vel(ExprCtx *x, Expr *const v[3], Expr *const p[4], Expr *cons
     return e;
 }
 
+/* acos(clamp(up . R(p) e3)): the angle between the 3-axis and `up`. */
 Expr *rigid_tilt(ExprCtx *x, Expr *const p[4], Expr *const up[3])
 {
     Expr *c = expr_num(x, 0);
@@ -78,6 +82,7 @@ Expr *rigid_tilt(ExprCtx *x, Expr *const p[4], Expr *const up[3])
     return expr_call(x, FN_ACOS, c, NULL);
 }
 
+/* The quaternion of a rotation by `angle` about `axis` (normalised here). */
 void rigid_axis_angle(ExprCtx *x, Expr *const axis[3], Expr *angle, Expr *q[4])
 {
     Expr *half = expr_div(x, angle, expr_num(x, 2));
