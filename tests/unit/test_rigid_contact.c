@@ -252,6 +252,7 @@ static void check_balance(nsm_sim *s, const char *what, double E)
 {
     double kin, pot, diss, inj, err = nsm_sim_energy(s, &kin, &pot, &diss, &inj);
     check_close(what, err, 0, 1e-10 * E);
+    printf("%s: %.2g J (of %.4g J)\n", what, err, E);
 }
 
 /* A ball spinning and bouncing on the tilted plane, through its Zeno
@@ -451,8 +452,14 @@ static void eccentric_drop(int method, const char *mname)
                      mname, i);
             check_close(what, y1[W1 + i], k[i] * P / I[i], 1e-11);
         }
+        double dw = 0, dv = 0;
+        for (int i = 0; i < 3; i++) {
+            dw = fmax(dw, fabs(y1[W1 + i] - k[i] * P / I[i]));
+            dv = fmax(dv, fabs(y1[U + i] - want_v[i]));
+        }
         printf("%s eccentric sphere: impact at %.15g s (closed form %.15g), w+ = (%.12g, %.12g, "
-               "%.12g) rad/s\n", mname, L.ev[0].t, t1, y1[W1], y1[W1 + 1], y1[W1 + 2]);
+               "%.12g) rad/s within %.2g, v+ within %.2g, impulse within %.2g\n", mname,
+               L.ev[0].t, t1, y1[W1], y1[W1 + 1], y1[W1 + 2], dw, dv, fabs(L.ev[0].impulse - P));
     }
     const double *y = nsm_sim_state(s);
     double pn = sqrt(y[P0] * y[P0] + y[P1] * y[P1] + y[P1 + 1] * y[P1 + 1] + y[P1 + 2] * y[P1 + 2]);
