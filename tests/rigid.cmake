@@ -41,3 +41,17 @@ set_tests_properties(rigid.models PROPERTIES LABELS "rigid;runtime;derive")
 add_test(NAME rigid.quaternion_warning COMMAND nsmc --check ${NSM_SOURCE_DIR}/tests/rigid/quat_scaled.nsm)
 set_tests_properties(rigid.quaternion_warning PROPERTIES LABELS "rigid;frontend"
   PASS_REGULAR_EXPRESSION "warning: the quaternion of 'Q' has length 0.9746794344808964[0-9]*: it is scaled to unit length")
+
+# Contacts of bodies in space (docs/theory.md section 19): a sphere of a
+# rigid body against a plane as a curved impact gap whose row of W is over
+# the velocities, on a table written by hand (tests/unit/test_rigid_contact.c),
+# rk4 and adaptive against closed forms: a spinning ball bouncing on a
+# tilted plane through its Zeno accumulation to the held slide, a ball
+# resting on the plane (lambda = m g cos alpha), an eccentric sphere's first
+# impact by Newton's law with W_N = (n, c x n_b), the energy balance, and
+# the refusals (friction, other laws, affine gaps over a rotation).
+add_executable(test_rigid_contact ${NSM_SOURCE_DIR}/tests/unit/test_rigid_contact.c)
+target_include_directories(test_rigid_contact PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_rigid_contact PRIVATE nsmrt m)
+add_test(NAME rigid.contact COMMAND test_rigid_contact)
+set_tests_properties(rigid.contact PROPERTIES LABELS "unit;runtime;rigid")

@@ -538,6 +538,7 @@ class Model:
         d = json.loads(buf.value.decode("utf-8"))
         self.name, self.title = d["name"], d["title"]
         self.bodies = list(d["bodies"])
+        self._nq = int(d.get("nq", len(self.bodies)))
         self.params = collections.OrderedDict((n, Param(v, u)) for n, u, v in d["params"])
         self.outputs = [Output(n, u) for n, u in d["outputs"]]
         self.contacts = [n for n, _ in d["gaps"]]
@@ -653,6 +654,11 @@ class Model:
         lib = self._lib
         if init is None:
             return
+        if self._nq != len(self.bodies):
+            # a body in space has a quaternion: its state is not (x, v) per body
+            raise ParameterError("init is not supported for a model with bodies in space "
+                                 "(its orientation is a quaternion): set their initial "
+                                 "state in the model's init or through its parameters")
         n2 = 2 * len(self.bodies)
         if lib.nsm_sim_reset(sim) != 0:
             raise ParameterError(_text(lib.nsm_sim_message(sim)) or "the model cannot start")

@@ -293,7 +293,7 @@ long nsmpy_describe(char *buf, long len)
 {
     const nsm_model *m = &NSMPY_MODEL;
     char *p = buf, *end = buf + len;
-    JSON("{\"abi\": %d, \"name\": ", m->abi);
+    JSON("{\"abi\": %d, \"nq\": %d, \"name\": ", m->abi, m->nq ? m->nq : m->n_bodies);
     json_str(&p, end, m->name);
     JSON(", \"title\": ");
     json_str(&p, end, m->title ? m->title : "");

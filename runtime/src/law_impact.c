@@ -67,7 +67,7 @@ int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol
 int rt_law_impact_transition(nsm_sim *s, int j, unsigned *forget)
 {
     unsigned bit[s->mw];
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->nq;
     int rc;
     rt_mode_none(s, bit);
     rt_mode_add(bit, j);

@@ -479,11 +479,52 @@ static int keeps_energy(const nsm_sim *s)
 ** a user's step and the section's periods against the time resolution.
 ** Apart from the run so that a program can refuse its options before it
 ** opens any output (nsm_sim_check_run). */
+/* Whether gap j's row of W reaches a rigid body's angular velocities. */
+static int gap_turns_body(const nsm_sim *s, int j)
+{
+    const RtCsr *W = &s->sp.W;
+    for (int k = W->p[j]; k < W->p[j + 1]; k++)
+        for (int b = 0; b < s->m->n_rigid; b++)
+            if (W->i[k] >= s->m->rigid_rot[b] && W->i[k] < s->m->rigid_rot[b] + 3)
+                return 1;
+    return 0;
+}
+
+/* The contacts of a model with bodies in space that the runtime handles:
+** impact gaps (Newton's law, frictionless) that are curved (g, W u and the
+** curvature term from nl_gap, docs/theory.md section 19) or affine on
+** translations only (w . x is no gap for a quaternion's slots).  Friction,
+** the other contact laws and moving surfaces are refused by name. */
+static int rigid_contacts_check(nsm_sim *s)
+{
+    if (s->nf)
+        return rt_fail(s, NSM_EMODEL, s->g, "friction element '%s' on a body in space: "
+                       "spatial Coulomb friction is not built yet (only frictionless impact "
+                       "contacts of bodies in space are)", s->m->frictions[0].name);
+    if (s->moving)
+        return rt_fail(s, NSM_EMODEL, -1, "moving surfaces are not built yet for models with "
+                       "bodies in space");
+    for (int j = 0; j < s->g; j++) {
+        if (rt_law_of(s, j) != &rt_law_impact)
+            return rt_fail(s, NSM_EMODEL, j, "gap '%s' of a model with bodies in space has "
+                           "the %s law: only impact contacts of bodies in space are built",
+                           s->m->gaps[j].name, rt_law_of(s, j)->name);
+        if (!rt_nl_gap_curved(s, j) && gap_turns_body(s, j))
+            return rt_fail(s, NSM_EMODEL, j, "gap '%s' is affine in a rigid body's "
+                           "rotation slots: a body in space's contact must be a curved gap "
+                           "(its row of W over the velocities from nl_gap)",
+                           s->m->gaps[j].name);
+    }
+    return NSM_OK;
+}
+
 /* What a model with bodies in space (nq > n positions, rigid.c) cannot be
-** run with yet: the methods whose series or propagators assume q' = u, its
-** contacts and Poincare sections.  NSM_OK for every other model. */
+** run with yet: the methods whose series or propagators assume q' = u, the
+** contacts rigid_contacts_check refuses and Poincare sections.  NSM_OK for
+** every other model. */
 static int rigid_check(nsm_sim *s)
 {
+    int rc;
     if (s->nq == s->n)
         return NSM_OK;
     if (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR)
@@ -491,8 +532,8 @@ static int rigid_check(nsm_sim *s)
                        "quaternion's q' = B(q) u is not in its %s): use --method rk4 or "
                        "adaptive", s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor",
                        s->set.method == NSM_METHOD_EXACT ? "propagators" : "series");
-    if (s->g || s->nf)
-        return rt_fail(s, NSM_EMODEL, -1, "contacts of bodies in space are not built yet");
+    if ((rc = rigid_contacts_check(s)))
+        return rc;
     if (s->sec)
         return rt_fail(s, NSM_EMETHOD, -1, "Poincare sections do not take bodies in space yet "
                        "(their state has more positions than velocities)");

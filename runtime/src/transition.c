@@ -75,8 +75,8 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol)
 static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *forced_open,
                          const unsigned *favour, unsigned *forget)
 {
-    int n = s->n, g = s->g;
-    double *y = s->y, *v = s->y + n, lam[g + 1], vb[g + 1];
+    int g = s->g;
+    double *y = s->y, *v = s->y + s->nq, lam[g + 1], vb[g + 1];
     unsigned ref[s->mw], cand[s->mw], closed[s->mw], held[s->mw];
     rt_mode_copy(s, ref, ref_in);
     rt_mode_none(s, cand);
@@ -151,11 +151,10 @@ int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsi
 ** at rest (plastic). */
 int rt_rebound_unresolved(nsm_sim *s, int j)
 {
-    int n = s->n;
-    double Yd[s->N], u = rt_wdot(s, j, s->y + n);
+    double Yd[s->N], u = rt_wdot(s, j, s->y + s->nq);
     if (!(u > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
         return 0;
-    double acc = rt_wacc(s, j, Yd + n);
+    double acc = rt_wacc(s, j, Yd + s->nq);
     return acc < 0 && u * u <= -2 * acc * rt_gap_tol(s, j, s->y);
 }
 
@@ -172,7 +171,7 @@ static int coupled(const nsm_sim *s, int a, int b)
 ** every gap's relative velocity in vb. */
 int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx, unsigned *set)
 {
-    const double *y = s->y, *v = s->y + s->n;
+    const double *y = s->y, *v = s->y + s->nq;
     int c = 0;
     for (int i = 0; i < s->g; i++) {
         vb[i] = rt_wdot(s, i, v);
@@ -350,7 +349,7 @@ static Seq *seq_new(nsm_sim *s, const int *idx, int r)
             q->set = NULL;
         }
     }
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->nq;
     for (int a = 0; a < r; a++) {
         q->u[a] = rt_wdot(s, idx[a], v);
         q->P[a] = 0;
@@ -404,7 +403,7 @@ static void heap_fix(Seq *q, int i)
 ** candidates of the next collision), out of it otherwise.  O(log r). */
 static void seq_touch(const nsm_sim *s, Seq *q, int a)
 {
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->nq;
     int in = !q->held[a] && q->u[a] < -rt_vel_tol(s, q->idx[a], v), i = q->hpos[a];
     if (in && i < 0) {
         q->heap[q->hn] = a;
@@ -703,7 +702,7 @@ static int seq_rest(nsm_sim *s, const Seq *q, int j)
     if (!any)
         return NSM_OK;
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    if (rt_project(s, rest, s->y + s->n))
+    if (rt_project(s, rest, s->y + s->nq))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
     rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, s->y));
     return NSM_OK;
@@ -715,7 +714,7 @@ static int seq_rest(nsm_sim *s, const Seq *q, int j)
 ** energy before it (small problems), lost the kinetic energy it took. */
 static int seq_log(nsm_sim *s, Seq *q, int a, int exempt1, double E0)
 {
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->nq;
     if (q->r <= SEQ_SMALL || s->moving) {
         rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     } else {
@@ -750,7 +749,7 @@ static int seq_log(nsm_sim *s, Seq *q, int a, int exempt1, double E0)
 static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
 {
     int n = s->n, r = q->r, rc;
-    double *v = s->y + n, y0[2 * n];
+    double *v = s->y + s->nq, y0[2 * n];
     for (int a = 0; a < r; a++)
         seq_touch(s, q, a);
     for (int a; (a = seq_next(q)) >= 0;) {
@@ -932,7 +931,7 @@ static int simul_bpp(nsm_sim *s, const Seq *q, const double *qv, double *P, doub
 static int simul_impulses(nsm_sim *s, Seq *q, int j)
 {
     int r = q->r, rc;
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->nq;
     double *qv = malloc(sizeof(double) * 2 * (size_t)r);
     int *at = malloc(sizeof(int) * 2 * (size_t)r);
     char *in = malloc((size_t)r + 1);
@@ -971,7 +970,7 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
     if (!q)
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
     int n = s->n, rc = simul_impulses(s, q, j);
-    double *v = s->y + n, y0[2 * n];
+    double *v = s->y + s->nq, y0[2 * n];
     if (rc)
         return seq_free(q), rc;
     q->nsub = 0;
@@ -1017,8 +1016,8 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
 ** formed here, its impulses applied to v, one record per contact. */
 static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
 {
-    int n = s->n, rc = NSM_OK;
-    double *v = s->y + n;
+    int rc = NSM_OK;
+    double *v = s->y + s->nq;
     double *W = malloc(sizeof(double) * ((size_t)r * r + 7 * (size_t)r));
     if (!W)
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
@@ -1063,8 +1062,7 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
 ** rt_impact_apply. */
 int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
 {
-    int n = s->n;
-    double *y = s->y, *v = s->y + n;
+    double *y = s->y, *v = s->y + s->nq;
     /* the caller's storage: ref and set (mw words), idx and vb (g) */
     unsigned *ref = im->ref, *set = im->set;
     int *idx = im->idx;
@@ -1139,10 +1137,10 @@ int rt_impact_apply(nsm_sim *s, RtImpact *im)
 ** that stick or separate are added to *forget. */
 int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget)
 {
-    int n = s->n, j = im->j, r = im->r, cascade = im->cascade, held = im->held,
+    int j = im->j, r = im->r, cascade = im->cascade, held = im->held,
         single = im->single;
     const int *idx = im->idx;
-    double *y = s->y, *v = s->y + n;
+    double *y = s->y, *v = s->y + s->nq;
     const unsigned *ref = im->ref;
     /* every contact of the sequence whose rebound cannot leave the rounding
      * band ends at rest (j's too, unless a cascade of j alone goes on) */
@@ -1181,8 +1179,7 @@ int rt_transition_gap(nsm_sim *s, int j, unsigned *forget)
 ** rt_initial_mode then gives touching impact gaps closing their impact. */
 int rt_initial_contacts(nsm_sim *s, unsigned *forget)
 {
-    int n = s->n;
-    const double *y = s->y, *v = s->y + n;
+    const double *y = s->y, *v = s->y + s->nq;
     rt_state_mode_clear(s);
     for (int j = 0; j < s->g; j++) {
         double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = rt_wdot(s, j, v);

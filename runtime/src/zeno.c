@@ -156,23 +156,23 @@ static int zeno_delassus(nsm_sim *s, int j, const double *Y, double *D)
 ** the first flight in *tau1; NAN on failure. */
 static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
 {
-    int n = s->n, N = s->N;
+    int N = s->N;
     double Y[N], Y1[N], Y2[N], a[N], tau2, e = rt_law_restitution(s, j), Djj;
     memcpy(Y, s->y, sizeof Y);
     if (zeno_delassus(s, j, Y, &Djj) || rt_deriv(s, s->mode, s->t, Y, a))
         return NAN;
-    double acc = rt_wacc(s, j, a + n), du = -acc * tl / 2 - rt_wdot(s, j, Y + n);
+    double acc = rt_wacc(s, j, a + s->nq), du = -acc * tl / 2 - rt_wdot(s, j, Y + s->nq);
     if (!(acc < 0) || !(Djj > 0))
         return NAN;
     if (rt_mass_dense(s))           /* M(q) */
-        rt_mass_add_row(s, &s->sp.W, j, du / Djj, Y + n);
+        rt_mass_add_row(s, &s->sp.W, j, du / Djj, Y + s->nq);
     else                            /* the diagonal's products, as they always were */
         for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
-            Y[n + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * du / Djj;
+            Y[s->nq + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * du / Djj;
     if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1) || zeno_delassus(s, j, Y1, &Djj))
         return NAN;
-    double dv = -(1 + e) * rt_wdot(s, j, Y1 + n) / Djj;
-    rt_mass_add_row(s, &s->sp.W, j, dv, Y1 + n);
+    double dv = -(1 + e) * rt_wdot(s, j, Y1 + s->nq) / Djj;
+    rt_mass_add_row(s, &s->sp.W, j, dv, Y1 + s->nq);
     if (zeno_flight(s, j, s->t + *tau1, Y1, e * *tau1, &tau2, Y2))
         return NAN;
     return tau2 / (e * *tau1) - 1;
@@ -197,14 +197,14 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
 ** LCP chooses there, log one zeno event, and settle. */
 static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 {
-    int n = s->n, rc, k = -1, sg = 0;
+    int rc, k = -1, sg = 0;
     if (s->nf && (rc = rt_fric_zeno_check(s, j, &k)))
         return rc;
     if (k >= 0)
-        sg = rt_fric_slip(s, k, s->y + n) > 0 ? 1 : -1;
+        sg = rt_fric_slip(s, k, s->y + s->nq) > 0 ? 1 : -1;
     double tstar = s->t + remaining;
     long count = s->zeno.count[j];
-    double *v = s->y + n, vb = rt_wdot(s, j, v), lam[s->g + 1];
+    double *v = s->y + s->nq, vb = rt_wdot(s, j, v), lam[s->g + 1];
     double Eb = rt_mech_energy(s, s->mode, s->y);
     unsigned cand[s->mw], one[s->mw];
     rt_mode_none(s, cand);
@@ -254,7 +254,7 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 ** then the force LCP decides which stay shut. */
 static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extra, int count, double lost0)
 {
-    int n = s->n, idx[s->g + 1], rc;
+    int idx[s->g + 1], rc;
     for (int a = 0, k; a < s->g && s->nf; a++) {
         if ((a != j && !(extra && rt_mode_has(extra, a))))
             continue;
@@ -266,7 +266,7 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
                            "supported (--no-zeno resolves the impacts one by one)",
                            s->m->frictions[k].name, s->m->gaps[a].name);
     }
-    double *y = s->y, *v = s->y + n, vb[s->g + 1];
+    double *y = s->y, *v = s->y + s->nq, vb[s->g + 1];
     unsigned set[s->mw];
     int r = rt_impact_set(s, j, extra, vb, idx, set);
     double *D = malloc(sizeof(double) * ((size_t)r * r + 2 * (size_t)r));

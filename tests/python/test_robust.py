@@ -338,6 +338,19 @@ def test_init_neither_dict_nor_values_is_a_parameter_error(two_mass):
     assert "init must be a dict" in str(err.value) and "got 5" in str(err.value)
 
 
+def test_init_of_a_body_in_space_is_refused(model_path):
+    """A rigid body's state is (r, p[4], v, w): init= given as 2n values per
+    body (x, v) would set the wrong slots, so it is refused, and the model
+    still runs from its own init."""
+    top = nsm.compile(model_path("free_top"))
+    with pytest.raises(nsm.ParameterError) as err:
+        top.run(t_end=0.01, init={"T.x": 1.0})
+    assert "bodies in space" in str(err.value)
+    with pytest.raises(nsm.ParameterError):
+        top.run(t_end=0.01, init=[0.0] * (2 * len(top.bodies)))
+    assert top.run(t_end=0.01) is not None
+
+
 def test_unknown_column_is_an_nsm_error_and_a_key_error(two_mass):
     """result["nope"]: nsm.ColumnError, also a KeyError, listing the columns."""
     r = two_mass.run(t_end=0.1)

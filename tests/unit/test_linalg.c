@@ -14,29 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+
 static const double PI = 3.14159265358979323846;
-
-static int failures, checks;
-
-/* Record one check: |got - want| <= tol, printing the context on failure. */
-static void check_close(const char *what, double got, double want, double tol)
-{
-    checks++;
-    if (!(fabs(got - want) <= tol)) {
-        failures++;
-        printf("FAIL %s: got %.17g want %.17g (diff %.3g, tol %.3g)\n", what, got, want,
-               fabs(got - want), tol);
-    }
-}
-
-static void check_true(const char *what, int ok)
-{
-    checks++;
-    if (!ok) {
-        failures++;
-        printf("FAIL %s\n", what);
-    }
-}
 
 /* Largest |X - Y| over n*m entries, divided by scale. */
 static double maxdiff(int nm, const double *X, const double *Y, double scale)
@@ -700,6 +680,5 @@ int main(void)
     test_lcp();
     test_lcp_large();
 
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures != 0;
+    return check_report();
 }

@@ -28,28 +28,7 @@
 #include "nsm/model.h"
 #include "nsm/nsm.h"
 
-static int failures, checks;
-
-/* Records one check: |got - want| <= tol. */
-static void check_close(const char *what, double got, double want, double tol)
-{
-    checks++;
-    if (!(fabs(got - want) <= tol)) {
-        failures++;
-        printf("FAIL %s: got %.17g want %.17g (diff %.3g, tol %.3g)\n", what, got, want,
-               fabs(got - want), tol);
-    }
-}
-
-/* Records one check of a condition. */
-static void check_true(const char *what, int ok)
-{
-    checks++;
-    if (!ok) {
-        failures++;
-        printf("FAIL %s\n", what);
-    }
-}
+#include "check.h"
 
 /* The state's layout: q = (x, y, z, p1, p2, p3, p0), u = (vx, vy, vz, w1, w2, w3). */
 enum { NB = 6, NQ = 7, P1 = 3, P0 = 6, U = NQ, W1 = NQ + 3 };
@@ -345,6 +324,5 @@ int main(void)
     free_fall(NSM_METHOD_RK4, "rk4");
     free_fall(NSM_METHOD_ADAPTIVE, "adaptive");
     refusals();
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures != 0;
+    return check_report();
 }

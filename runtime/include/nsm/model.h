@@ -318,6 +318,8 @@ typedef struct nsm_model {
      *   g[j]     = g_j(x)
      *   curv[j]  = v^T (d2 g_j / dx2) v, so that d2/dt2 g_j = W_j(x) a + curv[j]
      *   wval[..] = d g_j / dx at the curved gap's bodies (W_j(x)'s nonzeros)
+     * (for bodies in space, nq > nu, the row over the velocities instead:
+     * see "Contacts of bodies in space" at the end of this table)
      *
      * Taylor coefficients (method taylor).  With K the degree and the state
      * expanded as X[i*(K+1) + k] (i < 2n, coefficient of tau^k, t = t0 + tau),
@@ -414,7 +416,23 @@ typedef struct nsm_model {
      * the velocity index of body b's w1 (w1, w2, w3 consecutive, body
      * frame).  kin fills qdot[0..nq-1] = B(q) u at y (NULL: qdot = u).  The
      * runtime keeps each quaternion of unit length after every step and
-     * event (rigid bodies' rotation matrices are homogeneous in p). */
+     * event (rigid bodies' rotation matrices are homogeneous in p).
+     *
+     * Contacts of bodies in space are curved impact gaps (frictionless)
+     * with this contract for nl_gap, y = (q[nq], u[nu]): gap_cols index
+     * the VELOCITIES u, and for gap j
+     *   g[j]     = the gap computed from q (R(p) in its homogeneous form);
+     *   wval[..] = the row W_j with gdot_j = W_j u (not dg/dq: q has the
+     *              quaternion's four slots, u the three body-frame rates);
+     *   curv[j]  = the rest of gddot_j = W_j udot + curv[j].
+     * For a sphere of radius rho centred at body point c of body B (centre
+     * of mass r, rotation R) against the plane n . x = d:
+     *   g = n . (r + R c) - d - rho,  W_j = (n on B's v, c x n_b on B's w),
+     *   n_b = R^T n,  curv = n . R (w x (w x c))  (docs/theory.md section 19).
+     * Impacts apply Newton's law with W_j over the diagonal mass
+     * diag(m, m, m, I1, I2, I3); a held contact obeys W_j udot + curv = 0.
+     * Affine gaps may act on translational velocities only; friction,
+     * other contact laws and moving surfaces are refused at the run. */
     int nq, nu;
     int n_rigid;
     const int *rigid_rot;
