@@ -269,12 +269,18 @@ static double lzb_step(Lzb *L, double h)
 ** sign when e < 1 (the rate of q jumps from -vn to -vn/e^2). 1 when none.
 ** *plastic is set when that kink is a plastic contact's maximal
 ** compression past the landing tolerance, which must be landed on (its
-** energy is lost there), not stepped over. */
-static double lzb_kink(const Lzb *L, int j, int *plastic)
+** energy is lost there), not stepped over. *closes is set when a contact
+** separated at the step's start is compressed at its end: the onset of a
+** compression, where the force k q^eta grows as a power (s - s0)^eta of the
+** time since the onset (not smooth for eta = 3/2), so a step across it
+** fails its error test like one across a kink; it is not landed on (the
+** steps from the onset are no smoother) but re-stepped in a band. */
+static double lzb_kink(const Lzb *L, int j, int *plastic, int *closes)
 {
     int nc = L->nc;
     double q0 = L->y[nc + j], q1 = L->y1[nc + j], v0 = L->y[j], v1 = L->y1[j], theta = 1;
     *plastic = 0;
+    *closes = !(q0 > 0) && q1 > 0;
     if (!(q0 > 0))
         return 1;
     if (q1 < 0)
@@ -291,15 +297,17 @@ static double lzb_kink(const Lzb *L, int j, int *plastic)
 
 /* The fraction of the trial step at which it first crosses a kink of any
 ** contact of the window (lzb_kink; 1 when none), *plastic as there for
-** that first one; marks in L->kink every contact that crosses one. */
+** that first one; marks in L->kink every contact that crosses one or
+** starts a compression within the step (the bands are re-stepped around
+** both). */
 static double lzb_landing(Lzb *L, int *plastic)
 {
     double theta = 1;
     *plastic = 0;
     for (int j = L->lo; j < L->hi; j++) {
-        int pl;
-        double f = lzb_kink(L, j, &pl);
-        L->kink[j] = f < 1;
+        int pl, closes;
+        double f = lzb_kink(L, j, &pl, &closes);
+        L->kink[j] = f < 1 || closes;
         if (f < theta) {
             theta = f;
             *plastic = pl;
