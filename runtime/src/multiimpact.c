@@ -621,6 +621,16 @@ static void lzb_free(Lzb *L)
 int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, const double *k,
                  const double *eta, double *P, double *vn_after)
 {
+    return rt_lzb_solve_steps(nc, W, vn, e, k, eta, P, vn_after, NULL);
+}
+
+/* rt_lzb_solve, also storing in *steps (when not NULL) the global step
+** attempts it made (accepted, rejected or completed by bands), the cost
+** measure the tests bound: a step budget, not a time. */
+int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *e,
+                       const double *k, const double *eta, double *P, double *vn_after,
+                       long *steps)
+{
     if (nc < 1 || !W || !vn || !e || !k || !eta || !P || !vn_after)
         return RT_LZB_EARG;
     int rc = lzb_check(nc, W, vn, e, k, eta);
@@ -652,6 +662,8 @@ int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, con
     memcpy(L.y, vn, sizeof(double) * (size_t)nc);
     double h = lzb_scales(&L, vn);
     rc = isfinite(h) ? lzb_integrate(&L, h) : 0;
+    if (steps)
+        *steps = L.n;
     if (rc == 0) {
         memcpy(P, L.y + 2 * nc, sizeof(double) * (size_t)nc);
         memcpy(vn_after, L.y, sizeof(double) * (size_t)nc);
