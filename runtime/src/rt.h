@@ -755,5 +755,10 @@ static inline int rt_stop_asked(const nsm_sim *s)
 #define RT_LZB_ESTEP (-4)     /* the impact did not end within the step budget */
 int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, const double *k,
                  const double *eta, double *P, double *vn_after);
+/* rt_lzb_solve, with the global step attempts it made in *steps (NULL:
+** not stored): the tests' step budget. */
+int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *e,
+                       const double *k, const double *eta, double *P, double *vn_after,
+                       long *steps);
 
 #endif
