@@ -63,6 +63,7 @@
 
 #include "nsm/cli.h"
 #include "animate.h"
+#include "coords.h"
 #include "h5out.h"
 #include "plot.h"
 #include "progress.h"
@@ -1605,9 +1606,11 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     sink_printf(&d.out, "\n");
     sink_printf(&d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
     sink_printf(&d.sec, "t [s],phase");
-    for (int q = 0; q < 2 * m->n_bodies; q++)
-        sink_printf(&d.sec, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
-                    q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
+    for (int q = 0; q < 2 * m->n_bodies; q++) {
+        char name[160];
+        const char *unit = coords_label(m, q, name, sizeof name);
+        sink_printf(&d.sec, ",%s [%s]", name, unit);
+    }
     sink_printf(&d.sec, "\n");
     /* only --summary and --stats print what the step-by-step audit sums */
     nsm_sim_set_audit(sim, summary || stats);
