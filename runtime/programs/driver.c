@@ -1057,10 +1057,9 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
         if (e != 0)
             audit_line(f, 2, "damper", nm, e, "J");
     }
-    for (int j = 0; j < m->n_gaps; j++) {
+    for (int j = 0; j < m->n_gaps; j++) {   /* every law with damping, a program's own too */
         nsm_contact_stats cs;
-        nsm_sim_contact_stats(sim, j, &cs);
-        if (m->gaps[j].law == NSM_LAW_PENALTY && cs.damper_energy != 0)
+        if (nsm_sim_contact_stats(sim, j, &cs) == NSM_OK && cs.damper_energy != 0)
             audit_line(f, 2, "contact damper", m->gaps[j].name, cs.damper_energy, "J");
     }
     for (int k = 0; k < m->n_frictions; k++) {
