@@ -179,16 +179,24 @@ static void pstr(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* An in-memory stream into *text (its length in *len), for text written
+ * before what goes around it; out of memory is fatal, as in the arena. */
+static FILE *memstream_open(char **text, size_t *len)
+{
+    FILE *o = open_memstream(text, len);
+    if (!o) {
+        fputs("nsmc: fatal: out of memory\n", stderr);
+        abort();
+    }
+    return o;
+}
+
 /* A C string literal as text (pstr's), for a table row. */
 static const char *c_string(Arena *a, const char *s)
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *o = open_memstream(&text, &len);
-    if (!o) {
-        fputs("nsmc: fatal: out of memory\n", stderr);
-        abort();
-    }
+    FILE *o = memstream_open(&text, &len);
     pstr(o, s);
     fclose(o);
     const char *r = arena_strdup(a, text);
@@ -407,6 +415,50 @@ static bool model_has_sizes(const Model *m)
     return false;
 }
 
+/* Whether body i's coordinate is named and measured as a plain mass's,
+ * NAME.x [m] and NAME.v [m/s] (the runtime's reading without a table). */
+static bool coord_plain(const Body *b)
+{
+    size_t n = strlen(b->name);
+    return !strncmp(b->xname, b->name, n) && !strcmp(b->xname + n, ".x") &&
+           !strncmp(b->vname, b->name, n) && !strcmp(b->vname + n, ".v") &&
+           !strcmp(b->xunit ? b->xunit : "", "m") && !strcmp(b->vunit ? b->vunit : "", "m/s");
+}
+
+/* Whether the model needs the coordinate table: some body is an angle or a
+ * planar body's coordinate (an older table's NULL reads every one plain). */
+static bool coords_needed(const Model *m)
+{
+    for (int i = 0; i < m->n_bodies; i++)
+        if (!coord_plain(&m->bodies[i]))
+            return true;
+    return false;
+}
+
+/* The coordinate table: every body's position and velocity names and units,
+ * which the programs' state columns (sections, basins) are headed by. */
+static void emit_coords(Cgen *cg)
+{
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    if (!coords_needed(m))
+        return;
+    fprintf(o, "/* position, unit, velocity, unit */\nstatic const nsm_coord_info coords[] = {\n");
+    for (int i = 0; i < m->n_bodies; i++) {
+        const Body *b = &m->bodies[i];
+        fprintf(o, "    {");
+        pstr(o, b->xname);
+        fprintf(o, ", ");
+        pstr(o, b->xunit ? b->xunit : "");
+        fprintf(o, ", ");
+        pstr(o, b->vname);
+        fprintf(o, ", ");
+        pstr(o, b->vunit ? b->vunit : "");
+        fprintf(o, "},\n");
+    }
+    fprintf(o, "};\n\n");
+}
+
 static void emit_tables(Cgen *cg)
 {
     const Model *m = cg->m;
@@ -419,6 +471,7 @@ static void emit_tables(Cgen *cg)
         pstr(o, m->bodies[i].name);
     }
     fprintf(o, "};\n\n");
+    emit_coords(cg);
     if (m->n_params) {
         fprintf(o, "/* name, SI unit, default */\nstatic const nsm_param_info params[] = {\n");
         for (int i = 0; i < m->n_params; i++) {
@@ -1056,11 +1109,7 @@ static void emit_function(Cgen *cg, const char *doc, const char *sig, bool (*bod
     FILE *out = cg->out;
     char *text = NULL;
     size_t len = 0;
-    FILE *o = open_memstream(&text, &len);
-    if (!o) {
-        fputs("nsmc: fatal: out of memory\n", stderr);
-        abort();
-    }
+    FILE *o = memstream_open(&text, &len);
     cg->out = o;
     bool loops = body(cg);
     cg->out = out;
@@ -1518,11 +1567,7 @@ static void emit_modes(Cgen *cg)
     }
     char *body = NULL;
     size_t len = 0;
-    FILE *o = open_memstream(&body, &len);
-    if (!o) {
-        fputs("nsmc: fatal: out of memory\n", stderr);
-        abort();
-    }
+    FILE *o = memstream_open(&body, &len);
     cg->out = o;
     cg->arrays = true;
     bool loops = modes_body(cg, imask, pmask);
@@ -1765,11 +1810,7 @@ static void emit_tay_node(Cgen *cg, Roll *r, const DvTape *tp, int i)
         return;
     char *code = NULL;
     size_t len = 0;
-    FILE *o = open_memstream(&code, &len);
-    if (!o) {
-        fputs("nsmc: fatal: out of memory\n", stderr);
-        abort();
-    }
+    FILE *o = memstream_open(&code, &len);
     FILE *out = cg->out;
     cg->out = o;
     const char *dst = arena_printf(cg->dv->arena, "w[%d * K1 + k]", nd->slot);
@@ -2312,6 +2353,8 @@ static void emit_table(Cgen *cg)
         fprintf(o, "    .lagrangian = 1,\n    .lag_mass = lag_mass,\n    .lag_h = lag_h,\n"
                    "    .lag_potential = lag_potential,\n    .lag_nwork = %d,\n"
                    "    .lag_series = lag_series,\n", cg->lag_nwork);
+    if (coords_needed(m))
+        fprintf(o, "    .coords = coords,\n");
     fprintf(o, "};\n\n");
     fprintf(o, "#ifndef NSM_NO_MAIN\n#include \"nsm/cli.h\"\n\n"
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);

@@ -39,6 +39,13 @@ enum {
 
 static const char *const body_names[] = {"C", "Y", "th"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"C.x", "m", "C.v", "m/s"},
+    {"Y.x", "m", "Y.v", "m/s"},
+    {"th.phi", "rad", "th.omega", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"M", "kg", 2},
@@ -318,6 +325,7 @@ const nsm_model nsm_model_cart_friction = {
     .lag_potential = lag_potential,
     .lag_nwork = 11,
     .lag_series = lag_series,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN

@@ -36,6 +36,12 @@ enum {
 
 static const char *const body_names[] = {"C", "th"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"C.x", "m", "C.v", "m/s"},
+    {"th.phi", "rad", "th.omega", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"M", "kg", 2},
@@ -253,6 +259,7 @@ const nsm_model nsm_model_cart_pendulum = {
     .lag_potential = lag_potential,
     .lag_nwork = 7,
     .lag_series = lag_series,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN

@@ -39,6 +39,13 @@ enum {
 
 static const char *const body_names[] = {"D.x", "D.y", "D.phi"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"D.x", "m", "D.vx", "m/s"},
+    {"D.y", "m", "D.vy", "m/s"},
+    {"D.phi", "rad", "D.omega", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"m", "kg", 1},
@@ -209,6 +216,7 @@ const nsm_model nsm_model_disc_incline_slide = {
     .nnz_W = 2,
     .nnz_Wt = 3,
     .source = model_source,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN

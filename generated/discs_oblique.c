@@ -42,6 +42,16 @@ enum {
 
 static const char *const body_names[] = {"A.x", "A.y", "A.phi", "B.x", "B.y", "B.phi"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"A.x", "m", "A.vx", "m/s"},
+    {"A.y", "m", "A.vy", "m/s"},
+    {"A.phi", "rad", "A.omega", "rad/s"},
+    {"B.x", "m", "B.vx", "m/s"},
+    {"B.y", "m", "B.vy", "m/s"},
+    {"B.phi", "rad", "B.omega", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"m", "kg", 1},
@@ -607,6 +617,7 @@ const nsm_model nsm_model_discs_oblique = {
     .nl_nwork = 226,
     .nl_series = nl_series,
     .source = model_source,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN

@@ -40,6 +40,12 @@ enum {
 
 static const char *const body_names[] = {"a", "b"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"a.phi", "rad", "a.omega", "rad/s"},
+    {"b.phi", "rad", "b.omega", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"m1", "kg", 1},
@@ -340,6 +346,7 @@ const nsm_model nsm_model_double_pendulum = {
     .lag_potential = lag_potential,
     .lag_nwork = 20,
     .lag_series = lag_series,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN

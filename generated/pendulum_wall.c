@@ -39,6 +39,13 @@ enum {
 
 static const char *const body_names[] = {"P.x", "P.y", "P.phi"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"P.x", "m", "P.vx", "m/s"},
+    {"P.y", "m", "P.vy", "m/s"},
+    {"P.phi", "rad", "P.omega", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"m", "kg", 1},
@@ -240,6 +247,7 @@ const nsm_model nsm_model_pendulum_wall = {
     .nl_nwork = 3,
     .nl_series = nl_series,
     .source = model_source,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN

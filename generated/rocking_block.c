@@ -38,6 +38,13 @@ enum {
 
 static const char *const body_names[] = {"B.x", "B.y", "B.phi"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"B.x", "m", "B.vx", "m/s"},
+    {"B.y", "m", "B.vy", "m/s"},
+    {"B.phi", "rad", "B.omega", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"m", "kg", 1},
@@ -434,6 +441,7 @@ const nsm_model nsm_model_rocking_block = {
     .nl_nwork = 21,
     .nl_series = nl_series,
     .source = model_source,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN

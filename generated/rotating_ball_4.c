@@ -39,6 +39,13 @@ enum {
 
 static const char *const body_names[] = {"D.x", "D.y", "D.phi"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"D.x", "m", "D.vx", "m/s"},
+    {"D.y", "m", "D.vy", "m/s"},
+    {"D.phi", "rad", "D.omega", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"m", "kg", 1},
@@ -210,6 +217,7 @@ const nsm_model nsm_model_rotating_ball_4 = {
     .nnz_W = 1,
     .nnz_Wt = 2,
     .source = model_source,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN

@@ -98,3 +98,13 @@ foreach(t resume reset args peak zeno forces audit_off)
   add_test(NAME energy.api.${t} COMMAND energy_api_test ${t})
   set_tests_properties(energy.api.${t} PROPERTIES LABELS energy)
 endforeach()
+
+# A force of the state: its statement's work against its potential's closed
+# form, and code_aster's global energy error counting it; a model written by
+# its energies: the kinetic energy line is 1/2 v^T M(q) v, with no share per
+# coordinate
+nsm_energy_generate(state_work ${NSM_SOURCE_DIR}/tests/energy/models/state_work.nsm cfile)
+nsm_energy_sim(state_work ${cfile})
+nsm_energy_test(state_work state_work state_work)
+nsm_energy_test(state_work.adaptive state_work state_work --method adaptive --dt 1e-3)
+nsm_energy_test(lag_kinetic lag_kinetic double_pendulum)

@@ -12,3 +12,12 @@ target_link_libraries(test_toy_law PRIVATE nsmrt m)
 add_test(NAME laws.toy COMMAND test_toy_law)
 add_test(NAME laws.toy_unregistered COMMAND test_toy_law unregistered)
 set_tests_properties(laws.toy laws.toy_unregistered PROPERTIES LABELS runtime)
+# A damped compliant law of a program's own: its dissipation is a line of
+# --summary as the penalty law's is
+add_executable(test_damped_law ${NSM_SOURCE_DIR}/tests/laws/test_damped_law.c
+  ${NSM_SOURCE_DIR}/generated/sdnd121.c)
+target_compile_definitions(test_damped_law PRIVATE NSM_NO_MAIN _POSIX_C_SOURCE=200809L)
+target_include_directories(test_damped_law PRIVATE ${NSM_SOURCE_DIR}/runtime/src)
+target_link_libraries(test_damped_law PRIVATE nsmcli m)
+add_test(NAME laws.damped_summary COMMAND test_damped_law)
+set_tests_properties(laws.damped_summary PROPERTIES LABELS runtime)

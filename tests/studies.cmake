@@ -42,3 +42,9 @@ add_test(NAME studies.floquet
   COMMAND floquet_test ${NSM_SOURCE_DIR}/tests/reference/data/forced_impact_oscillator.period1.csv
           ${NSM_SOURCE_DIR}/tests/reference/data/forced_impact_oscillator.doubling.csv)
 set_tests_properties(studies.floquet PROPERTIES LABELS studies)
+# State columns named by the coordinates' own names and units (angles in
+# rad, planar bodies' coordinates) in sections, sweeps and basins
+add_test(NAME studies.labels
+  COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/labels_test.py
+          --nsmc $<TARGET_FILE:nsmc> --sim $<TARGET_FILE:sim_double_pendulum>)
+set_tests_properties(studies.labels PROPERTIES LABELS studies TIMEOUT 300)

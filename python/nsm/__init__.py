@@ -989,14 +989,17 @@ class Model:
         return np.array(ps, dtype=float), np.array(rows, dtype=float).reshape(-1, 2 + n2)
 
     def basins(self, x, y, section, period=None, transient=100, record=100, tol=1e-4,
-               t_max=None, params=None, jobs=1, method=None):
+               t_max=None, params=None, jobs=1, method=None, pilot=None):
         """Basins of attraction (nsmc sweep --basin, docs/studies.md): x and
         y are (COORDINATE, start, stop, count) with COORDINATE "BODY.x" or
         "BODY.v"; each initial state of the grid is run and classified by the
         attractor it reaches, numbered in order of first appearance.  Returns
         (xs, ys, labels, attractors): the axes, labels[i, j] the attractor
         of (xs[j], ys[i]) (0 no period found, -1 failed), and one dict per
-        attractor (period, records, points, fraction, section point)."""
+        attractor (period, records, points, fraction, section point).
+        pilot: the pilot lattice's most values per axis (--basin-pilot,
+        default 16; 0 runs every state to its own repeat, without reference
+        orbits: the same labels and attractors)."""
         if self._source is None:
             raise SettingError("basins need the model's source: compile it with nsm.compile "
                                "or nsm.compile_source")
@@ -1023,6 +1026,8 @@ class Model:
                 cmd += ["--t-max", str(t_max)]
             if method is not None:
                 cmd += ["--method", method]
+            if pilot is not None:
+                cmd += ["--basin-pilot", str(_count(pilot, "pilot", 0, 1000))]
             for k, v in (params or {}).items():
                 cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
             p = _run_tool(cmd, "nsmc")

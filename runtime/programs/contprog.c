@@ -37,6 +37,7 @@
 
 #include "nsm/model.h"
 #include "nsm/nsm.h"
+#include "coords.h"
 #include "plot.h"
 #include "setfile.h"
 
@@ -148,9 +149,11 @@ static void csv_header(Prog *g)
         ctext_printf(&g->csv, *unit ? ",%s [%s]" : ",%s", g->o.param2, unit);
     }
     ctext_printf(&g->csv, ",point,stable");
-    for (int q = 0; q < 2 * m->n_bodies; q++)
-        ctext_printf(&g->csv, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
-                     q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
+    for (int q = 0; q < 2 * m->n_bodies; q++) {
+        char name[160];
+        const char *u = coords_label(m, q, name, sizeof name);
+        ctext_printf(&g->csv, ",%s [%s]", name, u);
+    }
     ctext_printf(&g->csv, ",period [s],impacts,min_gap,min_speed,dpds");
     for (int q = 0; q < 2 * m->n_bodies; q++)
         ctext_printf(&g->csv, ",mu%d_abs,mu%d_re,mu%d_im", q + 1, q + 1, q + 1);
@@ -247,17 +250,13 @@ static int file_put(const Prog *g, const char *name, const char *text, size_t le
 static int plot_column(const Prog *g, char col[160])
 {
     const nsm_model *m = g->m;
-    snprintf(col, 160, "%s", g->plot_col ? g->plot_col
-                                        : m->body_names ? m->body_names[0] : "?");
-    if (!g->plot_col)
-        strncat(col, ".x", 159 - strlen(col));
-    for (int q = 0; q < 2 * m->n_bodies; q++) {
-        char name[160];
-        snprintf(name, sizeof name, "%s.%c", m->body_names ? m->body_names[q % m->n_bodies] : "?",
-                 q < m->n_bodies ? 'x' : 'v');
-        if (!strcmp(name, col))
-            return 4 + q + (g->o.curve != 0);
-    }
+    if (g->plot_col)
+        snprintf(col, 160, "%s", g->plot_col);
+    else
+        coords_label(m, 0, col, 160);
+    int q = coords_find(m, col);
+    if (q >= 0)
+        return 4 + q + (g->o.curve != 0);
     if (!strcmp(col, "period"))
         return 4 + 2 * m->n_bodies + (g->o.curve != 0);
     if (!strcmp(col, "min_gap"))
@@ -278,12 +277,19 @@ static int prog_draw(const Prog *g)
     if (y < 0)
         return prog_bad(g->prog, "--plot %s: not a column of branch.csv (BODY.x, BODY.v, period, "
                         "min_gap)", col);
+    char ylabel[200], name[160];
+    int q = g->o.curve ? -1 : coords_find(g->m, col);
+    if (q >= 0) {
+        const char *unit = coords_label(g->m, q, name, sizeof name);
+        snprintf(ylabel, sizeof ylabel, "%s [%s]", name, unit);
+    } else
+        snprintf(ylabel, sizeof ylabel, "%s", col);
     CText t = { 0 };
     ctext_printf(&t, "# Continuation diagram written by nsmc continue; rerun with "
                      "`gnuplot %s.gp` here.\n"
                      "set datafile separator ','\nset grid\nset key outside right top\n"
                      "set xlabel '%s'\nset ylabel '%s'\nset title '%s: %s'\n"
-                     "st(k) = strcol(2) eq k\n", base, g->o.param, col, g->m->name,
+                     "st(k) = strcol(2) eq k\n", base, g->o.param, ylabel, g->m->name,
                  g->o.curve ? "curve of bifurcation points" : "periodic orbits");
     for (int svg = 0; svg < 2; svg++) {
         if (svg)

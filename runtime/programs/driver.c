@@ -63,6 +63,7 @@
 
 #include "nsm/cli.h"
 #include "animate.h"
+#include "coords.h"
 #include "h5out.h"
 #include "plot.h"
 #include "progress.h"
@@ -1056,10 +1057,9 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
         if (e != 0)
             audit_line(f, 2, "damper", nm, e, "J");
     }
-    for (int j = 0; j < m->n_gaps; j++) {
+    for (int j = 0; j < m->n_gaps; j++) {   /* every law with damping, a program's own too */
         nsm_contact_stats cs;
-        nsm_sim_contact_stats(sim, j, &cs);
-        if (m->gaps[j].law == NSM_LAW_PENALTY && cs.damper_energy != 0)
+        if (nsm_sim_contact_stats(sim, j, &cs) == NSM_OK && cs.damper_energy != 0)
             audit_line(f, 2, "contact damper", m->gaps[j].name, cs.damper_energy, "J");
     }
     for (int k = 0; k < m->n_frictions; k++) {
@@ -1605,9 +1605,11 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     sink_printf(&d.out, "\n");
     sink_printf(&d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
     sink_printf(&d.sec, "t [s],phase");
-    for (int q = 0; q < 2 * m->n_bodies; q++)
-        sink_printf(&d.sec, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
-                    q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
+    for (int q = 0; q < 2 * m->n_bodies; q++) {
+        char name[160];
+        const char *unit = coords_label(m, q, name, sizeof name);
+        sink_printf(&d.sec, ",%s [%s]", name, unit);
+    }
     sink_printf(&d.sec, "\n");
     /* only --summary and --stats print what the step-by-step audit sums */
     nsm_sim_set_audit(sim, summary || stats);

@@ -34,6 +34,7 @@
 
 #include <hdf5.h>
 
+#include "coords.h"
 #include "h5out.h"
 
 enum {
@@ -718,10 +719,10 @@ static int section_names(hid_t d, const nsm_model *m, int w)
         if (q < 2)
             snprintf(c, 160, "%s", q ? "phase" : "t");
         else
-            snprintf(c, 160, "%s.%c", m->body_names ? m->body_names[(q - 2) % m->n_bodies] : "?",
-                     q - 2 < m->n_bodies ? 'x' : 'v');
+            units[q] = coords_label(m, q - 2, c, 160);
         cols[q] = c;
-        units[q] = q == 0 ? "s" : q == 1 ? "" : q - 2 < m->n_bodies ? "m" : "m/s";
+        if (q < 2)
+            units[q] = q == 0 ? "s" : "";
     }
     if (!rc)
         rc = str_array(d, "columns", cols, w, 1) | str_array(d, "units", units, w, 1);

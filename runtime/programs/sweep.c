@@ -59,6 +59,7 @@
 #endif
 
 #include "nsm/nsm.h"
+#include "coords.h"
 #include "plot.h"
 #include "progress.h"
 #include "setfile.h"
@@ -1203,6 +1204,26 @@ static int write_file(const Sweep *sw, const char *name, const char *const *part
     return 0;
 }
 
+/* State column q's name and unit (positions, then velocities) as
+** "NAME [UNIT]" into buf. */
+static const char *state_text(const nsm_model *m, int q, char buf[200])
+{
+    char name[160];
+    const char *unit = coords_label(m, q, name, sizeof name);
+    snprintf(buf, 200, "%s [%s]", name, unit);
+    return buf;
+}
+
+/* The state's columns of a header: ",NAME [UNIT]" for each. */
+static void state_header(const nsm_model *m, Text *t)
+{
+    for (int q = 0; q < 2 * m->n_bodies; q++) {
+        char name[160];
+        const char *unit = coords_label(m, q, name, sizeof name);
+        text_printf(t, ",%s [%s]", name, unit);
+    }
+}
+
 /* The header of section.csv and summary.csv. */
 static void headers(const Sweep *sw, Text *sec, Text *sum)
 {
@@ -1212,19 +1233,19 @@ static void headers(const Sweep *sw, Text *sec, Text *sum)
         for (int k = 0; k < m->n_params; k++)
             if (!strcmp(m->params[k].name, sw->ax[a].name))
                 unit = m->params[k].unit;
+        char name[160];
+        snprintf(name, sizeof name, "%s", sw->ax[a].name);
         if (sw->basin)
-            unit = sw->bstate[a] < m->n_bodies ? "m" : "m/s";
-        text_printf(sec, *unit ? "%s [%s]," : "%s,", sw->ax[a].name, unit);
-        text_printf(sum, *unit ? "%s [%s]," : "%s,", sw->ax[a].name, unit);
+            unit = coords_label(m, sw->bstate[a], name, sizeof name);
+        text_printf(sec, *unit ? "%s [%s]," : "%s,", name, unit);
+        text_printf(sum, *unit ? "%s [%s]," : "%s,", name, unit);
     }
     if (sw->cont) {
         text_printf(sec, "branch,");
         text_printf(sum, "branch,");
     }
     text_printf(sec, "t [s],phase");
-    for (int q = 0; q < 2 * m->n_bodies; q++)
-        text_printf(sec, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
-                    q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
+    state_header(m, sec);
     text_printf(sec, "\n");
     text_printf(sum, "status,records,period,crossings,impacts,%s%smessage\n",
                 sw->floquet ? "multipliers," : "", sw->lyap ? "lyapunov [1/s]," : "");
@@ -1259,20 +1280,13 @@ static int plot_column(const Sweep *sw, char col[160])
     if (sw->plot_col)
         snprintf(col, 160, "%s", sw->plot_col);
     else
-        snprintf(col, 160, "%s.%c", m->body_names ? m->body_names[0] : "?",
-                 !strncmp(sw->section, "impact:", 7) ? 'v' : 'x');
+        coords_label(m, !strncmp(sw->section, "impact:", 7) ? m->n_bodies : 0, col, 160);
     if (!strcmp(col, "t"))
         return base + 1;
     if (!strcmp(col, "phase"))
         return base + 2;
-    for (int q = 0; q < 2 * m->n_bodies; q++) {
-        char name[160];
-        snprintf(name, sizeof name, "%s.%c", m->body_names ? m->body_names[q % m->n_bodies] : "?",
-                 q < m->n_bodies ? 'x' : 'v');
-        if (!strcmp(name, col))
-            return base + 3 + q;
-    }
-    return -1;
+    int q = coords_find(m, col);
+    return q < 0 ? -1 : base + 3 + q;
 }
 
 /* Write the gnuplot script g (freed here) to DIR/NAME.gp and run gnuplot
@@ -1365,15 +1379,17 @@ static int draw(const Sweep *sw)
     if (ycol < 0)
         return bad(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)", col);
     Text g = { 0 };
-    const char *xunit = "", *yunit = col[strlen(col) - 1] == 'x' ? "m" : col[strlen(col) - 1] == 'v'
-                                                               ? "m/s" : !strcmp(col, "t") ? "s" : "";
+    int q = coords_find(m, col);
+    char yname[160];
+    const char *xunit = "", *yunit = q >= 0 ? coords_label(m, q, yname, sizeof yname)
+                                            : !strcmp(col, "t") ? "s" : "";
     for (int k = 0; k < m->n_params; k++)
         if (!strcmp(m->params[k].name, sw->ax[0].name))
             xunit = m->params[k].unit;
     text_printf(&g, "# Bifurcation diagram written by nsmc sweep; rerun with `gnuplot bifurcation.gp` here.\n"
                     "set datafile separator ','\nset key off\nset grid\n"
                     "set xlabel '%s%s%s%s'\nset ylabel '%s%s%s%s'\nset title '%s: %s'\n",
-                sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", col,
+                sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", q >= 0 ? yname : col,
                 *yunit ? " [" : "", yunit, *yunit ? "]" : "", m->name, sw->section);
     bif_marks(sw, &g);
     for (int svg = 0; svg < 2; svg++) {
@@ -1455,16 +1471,17 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
                                          "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79",
                                          "#637939", "#843c39" };
     const nsm_model *m = sw->m;
+    char bx[200], by[200];
     Text g = { 0 };
     text_printf(&g, "# Basins of attraction written by nsmc sweep --basin; rerun with `gnuplot basins.gp` here.\n"
                     "set datafile separator ','\nset grid front\nunset colorbox\n"
                     "set key outside right top box opaque\n"
-                    "set xlabel '%s [%s]'\nset ylabel '%s [%s]'\nset title '%s: basins of attraction (%s)'\n"
+                    "set xlabel '%s'\nset ylabel '%s'\nset title '%s: basins of attraction (%s)'\n"
                     "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
                     "set cbrange [-1.5:%ld.5]\nset palette defined (-1.5 '#000000', -0.5 '#000000', "
                     "-0.5 '#d0d0d0', 0.5 '#d0d0d0'",
-                sw->ax[0].name, sw->bstate[0] < m->n_bodies ? "m" : "m/s", sw->ax[1].name,
-                sw->bstate[1] < m->n_bodies ? "m" : "m/s", m->name, sw->section,
+                state_text(m, sw->bstate[0], bx), state_text(m, sw->bstate[1], by), m->name,
+                sw->section,
                 fmin(sw->ax[0].lo, sw->ax[0].hi), fmax(sw->ax[0].lo, sw->ax[0].hi),
                 fmin(sw->ax[1].lo, sw->ax[1].hi), fmax(sw->ax[1].lo, sw->ax[1].hi), nat);
     for (long k = 0; k < nat; k++)
@@ -1563,18 +1580,16 @@ static int basin_finish(const Sweep *sw, long failed)
     }
     Text b = { 0 }, a = { 0 };
     const nsm_model *m = sw->m;
-    text_printf(&b, "%s [%s],%s [%s],attractor\n", sw->ax[0].name,
-                sw->bstate[0] < m->n_bodies ? "m" : "m/s", sw->ax[1].name,
-                sw->bstate[1] < m->n_bodies ? "m" : "m/s");
+    char bx[200], by[200];
+    text_printf(&b, "%s,%s,attractor\n", state_text(m, sw->bstate[0], bx),
+                state_text(m, sw->bstate[1], by));
     for (long u = 0; u < np; u++) {
         double pv[SW_MAX_AXES];
         point_values(sw, u, pv);
         text_printf(&b, "%.17g,%.17g,%ld\n", pv[0], pv[1], id[u]);
     }
     text_printf(&a, "attractor,period,records,points,fraction,phase");
-    for (int q = 0; q < n2; q++)
-        text_printf(&a, ",%s.%c [%s]", m->body_names ? m->body_names[q % m->n_bodies] : "?",
-                    q < m->n_bodies ? 'x' : 'v', q < m->n_bodies ? "m" : "m/s");
+    state_header(m, &a);
     text_printf(&a, "\n");
     for (long k = 0; k < nat; k++) {
         text_printf(&a, "%ld,%ld,%ld,%ld,%.17g,%.17g", k + 1, at[k].per, at[k].p, at[k].count,
@@ -1886,20 +1901,6 @@ static int check_values(const Sweep *sw, nsm_sim *sim)
     return 0;
 }
 
-/* Index in the state (positions, then velocities) of "BODY.x" or
-** "BODY.v"; -1 for any other name. */
-static int state_index(const nsm_model *m, const char *name)
-{
-    for (int q = 0; q < 2 * m->n_bodies; q++) {
-        char s[160];
-        snprintf(s, sizeof s, "%s.%c", m->body_names ? m->body_names[q % m->n_bodies] : "?",
-                 q < m->n_bodies ? 'x' : 'v');
-        if (!strcmp(s, name))
-            return q;
-    }
-    return -1;
-}
-
 /* Check the names against the model with a trial simulation, and work out
 ** the phase period. */
 static int sweep_check(Sweep *sw)
@@ -1917,9 +1918,9 @@ static int sweep_check(Sweep *sw)
     }
     for (int a = 0; a < sw->nax && !rc; a++)
         if (sw->basin) {
-            if ((sw->bstate[a] = state_index(sw->m, sw->ax[a].name)) < 0)
-                rc = bad(sw->prog, "--basin %s: not a coordinate of the state (BODY.x or BODY.v)",
-                         sw->ax[a].name);
+            if ((sw->bstate[a] = coords_find(sw->m, sw->ax[a].name)) < 0)
+                rc = bad(sw->prog, "--basin %s: not a coordinate of the state (BODY.x or BODY.v; "
+                         "an angle's A.phi or A.omega)", sw->ax[a].name);
             else if (a == 1 && sw->bstate[1] == sw->bstate[0])
                 rc = bad(sw->prog, "--basin %s is given twice: the two axes are two different "
                          "coordinates", sw->ax[a].name);

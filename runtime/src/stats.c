@@ -446,10 +446,16 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     else
         st->other_d += dD, st->other_w += dW, st->other_f += st->nf ? dW : 0;
 
-    /* code_aster's SDND121 sums */
+    /* code_aster's SDND121 sums: the work of every applied force, of the
+     * time (force) and of the state (nl_force: a cubic spring written as a
+     * force is no potential of E), at the step's end */
     double E = rt_mech_energy(s, s->mode, Y1);
-    if (s->m->force && h > 0) {
-        s->m->force(t1, s->sw, s->p, s->c, st->f);
+    if ((s->m->force || s->m->nl_force) && h > 0) {
+        memset(st->f, 0, sizeof(double) * (size_t)n);
+        if (s->m->force)
+            s->m->force(t1, s->sw, s->p, s->c, st->f);
+        if (s->m->nl_force)
+            s->m->nl_force(t1, Y1, s->sw, s->p, s->c, st->f);
         st->inj += nsm_energy_power(n, st->f, Y1 + (s->nq - n)) * h; /* reads [n + i] */
     }
     double einj = s->E0 + st->inj;

@@ -167,6 +167,33 @@ def test_basins_independent_reference(fio):
     assert compared >= 44 and seen == {2, 3}
 
 
+def test_basins_pilot(fio, monkeypatch):
+    """pilot is the command line's --basin-pilot: passed on as given, checked
+    as the command line checks it (a whole number from 0 to 1000), and, as
+    docs/studies.md states, the labels and attractors without reference
+    orbits (pilot=0) are those with them."""
+    sent = []
+    real = nsm._run_tool
+
+    def spy(cmd, what):
+        sent.append(list(cmd))
+        return real(cmd, what)
+    monkeypatch.setattr(nsm, "_run_tool", spy)
+    args = (("M.x", -3, -0.01, 6), ("M.v", -3, 3, 5), "impact:stop")
+    kw = dict(period="2*pi/omega", transient=300, record=12, params={"omega": 0.7})
+    xs0, ys0, lab0, atts0 = fio.basins(*args, pilot=0, **kw)
+    assert sent[-1][sent[-1].index("--basin-pilot") + 1] == "0"
+    xs2, ys2, lab2, atts2 = fio.basins(*args, pilot=3, **kw)
+    assert sent[-1][sent[-1].index("--basin-pilot") + 1] == "3"
+    fio.basins(*args, **kw)
+    assert "--basin-pilot" not in sent[-1]
+    assert np.array_equal(lab0, lab2) and atts0 == atts2
+    assert sorted(int(a["records"]) for a in atts0) == [2, 3]
+    for bad in (-1, 1001, 2.5, "many"):
+        with pytest.raises(nsm.SettingError, match="pilot"):
+            fio.basins(*args, pilot=bad, **kw)
+
+
 def test_basins_refused(fio):
     """Bad basin axes: nsmc's message, as a SettingError; nothing left over."""
     with pytest.raises(nsm.SettingError, match="M.q"):

@@ -22,7 +22,9 @@ friction force F along it:
   three linear equations in (x'', th'', F); stuck while |F| <= mu N.
 
 Each phase is integrated by mp.odefun (Taylor series, 30 digits) from the
-state at its start, all four states in both phases.  Events: a stuck phase
+state at its start, all four states in both phases; the phases are
+chained, their ends found and their energies checked by stickslip.py
+(shared with cart_friction.py).  Events: a stuck phase
 ends when mu N - |F| reaches 0 (the bob then slips with s = -sign F); a
 slipping phase ends when s u reaches 0 (stick if |F| <= mu N there with
 the stuck equations, else a reversal: slip with -s).  At t = 0 the bob is
@@ -45,6 +47,7 @@ import sys
 from mpmath import mp, mpf
 
 import piecewise as pw
+import stickslip
 
 mp.dps = 30
 MC, MB, L, G, K = mpf(1), mpf("0.5"), mpf("0.5"), mpf("9.81"), mpf(20)
@@ -80,6 +83,11 @@ def stick_accel(y):
     return r[0], r[1], r[2]
 
 
+def stuck_force(y):
+    """The friction force F a stick needs at y and its bound mu N."""
+    return stick_accel(y)[2], MU * NF
+
+
 def slip_velocity(y):
     return y[2] + L * mp.cos(y[1]) * y[3]
 
@@ -113,21 +121,10 @@ class Phase:
         return self.mode * slip_velocity(y)
 
 
-def phase_end(ph):
-    """The phase's first event after its start (None: none before T_END)."""
-    a = ph.t0
-    fa = ph.event(a) if ph.mode == 0 else mpf(1)
-    while a < T_END:
-        b = min(a + GRID, T_END)
-        fb = ph.event(b)
-        if fb <= 0:
-            if a == ph.t0:     # the slip starts at 0: bracket from inside
-                a = a + (b - a) / 1000
-                fa = ph.event(a)
-                pw.expect(fa > 0, "a slip opens after its start")
-            return pw.root(ph.event, a, b, fa, fb)
-        a, fa = b, fb
-    return None
+def stuck_check(y0, y1):
+    """A stuck phase keeps the bob's horizontal position."""
+    pw.expect(abs(y1[0] + L * mp.sin(y1[1]) - y0[0] - L * mp.sin(y0[1])) < mpf("1e-22"),
+              "stuck: the bob stays put")
 
 
 def work_over(ph, a, b):
@@ -135,66 +132,19 @@ def work_over(ph, a, b):
     return mp.quad(lambda t: MU * NF * abs(slip_velocity(ph.state(t))), [a, b])
 
 
-def next_mode(y):
-    """The mode after an instant with u = 0: stick when the stuck force is
-    within the cone, else slip against it."""
-    F = stick_accel(y)[2]
-    if abs(F) <= MU * NF:
-        return 0
-    return -1 if F > 0 else 1
-
-
 def compute():
     t0, y0 = mpf(0), [mpf("0.1"), mpf("0.6"), mpf(0), mpf(0)]
-    mode, work = next_mode(y0), mpf(0)
+    mode = stickslip.after_slip(sys.modules[__name__], 0, y0)[0]
     pw.expect(mode != 0, "the bob slips at once")
-    phases, events = [], [(t0, "slip", y0, work)]
-    while True:
-        ph = Phase(t0, y0, mode)
-        t1 = phase_end(ph)
-        end = t1 if t1 is not None else T_END
-        phases.append((t0, end, ph, work))
-        y1 = ph.state(end)
-        if mode == 0:
-            pw.expect(abs(energy(y1) - energy(y0)) < mpf("1e-22"), "stuck: energy constant")
-            pw.expect(abs(y1[0] + L * mp.sin(y1[1]) - y0[0] - L * mp.sin(y0[1])) < mpf("1e-22"),
-                      "stuck: the bob stays put")
-        else:
-            w = work_over(ph, t0, end)
-            pw.expect(abs(energy(y0) - energy(y1) - w) < mpf("1e-20"),
-                      "slipping: energy lost = friction work")
-            work += w
-        if t1 is None:
-            break
-        if mode == 0:
-            mode, kind = -1 if stick_accel(y1)[2] > 0 else 1, "slip"
-        else:
-            new = next_mode(y1)
-            kind = "stick" if new == 0 else "reversal"
-            pw.expect(new != mode, "a slip ends in a stick or a reversal")
-            mode = new
-        events.append((t1, kind, y1, work))
-        t0, y0 = t1, y1
+    phases, events = stickslip.run(sys.modules[__name__], t0, y0, mode)
+    events.insert(0, (t0, "slip", y0, mpf(0)))
     pw.expect([e[1] for e in events[:3]] == ["slip", "stick", "slip"],
               "the bob slips, sticks and slips again")
-    ev = ["t,kind,contact,x,th,xd,thd,work"]
-    for t, kind, y, w in events:
-        ev.append(",".join([pw.fmt(t), kind, "F"] + [pw.fmt(v) for v in list(y) + [w]]))
-    sa = ["t,C.x,th.phi,C.v,th.omega,work"]
-    for i in range(31):
-        t = mpf(i) / 10
-        for a, b, ph, w0 in reversed(phases):
-            if a <= t:
-                y = ph.state(t)
-                w = w0 if ph.mode == 0 or t == a else w0 + work_over(ph, a, t)
-                break
-        sa.append(",".join(pw.fmt(v) for v in [t] + y + [w]))
-    return [("brush_pendulum", "\n".join(ev) + "\n", "\n".join(sa) + "\n")]
+    ev = stickslip.events_csv(events, "t,kind,contact,x,th,xd,thd,work", list)
+    sa = stickslip.samples_csv(sys.modules[__name__], phases,
+                               "t,C.x,th.phi,C.v,th.omega,work", 31)
+    return [("brush_pendulum", ev, sa)]
 
 
 if __name__ == "__main__":
-    if "--selftest" in sys.argv[1:]:
-        compute()
-        print("brush_pendulum: self-checks passed")
-    else:
-        pw.main(compute())
+    stickslip.main("brush_pendulum", compute)

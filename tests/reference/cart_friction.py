@@ -23,13 +23,15 @@ V = (M + m) g y - m g l cos th and the multiplier N of y = 0):
   element stays stuck while |F| <= mu N.
 
 Each phase is integrated by mp.odefun (Taylor series, 30 digits) from the
-state at its start.  Events: a stuck phase ends when mu N - |F| reaches 0
+state at its start; the phases are chained, their ends found and their
+energies checked by stickslip.py (shared with brush_pendulum.py).  Events: a stuck phase ends when mu N - |F| reaches 0
 (the cart then slips with s = -sign F); a slipping phase ends when x'
 reaches 0 (stick if |F| <= mu N there with the stuck equations, else a
 reversal: slip with -s).  Instants are bracketed on a 2 ms grid and found
 by Illinois/bisection to 30 digits (piecewise.root).
 
-Self-checks: N > 0 throughout; the energy T + V falls by exactly the
+Self-checks (run by --selftest, and by --check before the comparison):
+N > 0 throughout; the energy T + V falls by exactly the
 friction work mu N |x'| integrated by mp.quad over the slipping phases
 (to 1e-20); stuck phases keep x fixed and T + V constant.
 
@@ -37,9 +39,12 @@ data/cart_friction.events.csv: t,kind,contact,x,th,thd,work per event (the
 friction work dissipated up to the event); data/cart_friction.samples.csv:
 t,C.x,th.phi,C.v,th.omega,work every 0.1 s.
 """
+import sys
+
 from mpmath import mp, mpf
 
 import piecewise as pw
+import stickslip
 
 mp.dps = 30
 MC, MB, L, G, MU = mpf(2), mpf("0.5"), mpf("0.4"), mpf("9.81"), mpf("0.12")
@@ -67,7 +72,15 @@ def stick_forces(th, thd):
     return thdd, N, F
 
 
-def energy(x, th, xd, thd):
+def stuck_force(y):
+    """The friction force F a stick needs at y = (x, th, x', th') and its
+    bound mu N."""
+    _, N, F = stick_forces(y[1], y[3])
+    return F, MU * N
+
+
+def energy(y):
+    x, th, xd, thd = y
     T = (MC + MB) * xd ** 2 / 2 + MB * L * mp.cos(th) * xd * thd + MB * L ** 2 * thd ** 2 / 2
     return T - MB * G * L * mp.cos(th)
 
@@ -103,79 +116,39 @@ class Phase:
         """Positive inside the phase, 0 at its end."""
         y = self.state(t)
         if self.mode == 0:
-            _, N, F = stick_forces(y[1], y[3])
-            return MU * N - abs(F)
+            F, bound = stuck_force(y)
+            return bound - abs(F)
         return self.mode * y[2]
 
 
-def phase_end(ph):
-    """The phase's first event after its start (None: none before T_END)."""
-    a = ph.t0
-    fa = ph.event(a) if ph.mode == 0 else mpf(1)
-    while a < T_END:
-        b = min(a + GRID, T_END)
-        fb = ph.event(b)
-        pw.expect(ph.normal(b) > 0, "the cart stays on the floor")
-        if fb <= 0:
-            if a == ph.t0:     # the slip starts at 0: bracket from inside
-                a = a + (b - a) / 1000
-                fa = ph.event(a)
-                pw.expect(fa > 0, "a slip opens after its start")
-            return pw.root(ph.event, a, b, fa, fb)
-        a, fa = b, fb
-    return None
+def check(ph, t):
+    """At every grid point: the floor still pushes."""
+    pw.expect(ph.normal(t) > 0, "the cart stays on the floor")
+
+
+def at_rest(y):
+    """A slip ends with the cart's velocity exactly 0."""
+    y[2] = mpf(0)
+
+
+def work_over(ph, a, b):
+    """The friction work mu N |x'| over [a, b] of a slipping phase."""
+    return mp.quad(lambda t: MU * ph.normal(t) * abs(ph.state(t)[2]), [a, b])
 
 
 def compute():
-    t0, y0 = mpf(0), [mpf(0), mpf(1), mpf(0), mpf(0)]
-    _, N, F = stick_forces(y0[1], y0[3])
-    pw.expect(abs(F) < MU * N, "the cart starts stuck")
-    mode, work = 0, mpf(0)
-    phases, events = [], []
-    while True:
-        ph = Phase(t0, y0, mode)
-        t1 = phase_end(ph)
-        end = t1 if t1 is not None else T_END
-        phases.append((t0, end, ph, work))
-        y1 = ph.state(end)
-        if mode == 0:
-            pw.expect(abs(energy(*y1) - energy(*y0)) < mpf("1e-22"), "stuck: energy constant")
-        else:
-            w = mp.quad(lambda t: MU * ph.normal(t) * abs(ph.state(t)[2]), [t0, end])
-            pw.expect(abs(energy(*y0) - energy(*y1) - w) < mpf("1e-20"),
-                      "slipping: energy lost = friction work")
-            work += w
-        if t1 is None:
-            break
-        if mode == 0:
-            _, N, F = stick_forces(y1[1], y1[3])
-            mode, kind = (-1 if F > 0 else 1), "slip"
-        else:
-            y1[2] = mpf(0)
-            _, N, F = stick_forces(y1[1], y1[3])
-            if abs(F) <= MU * N:
-                mode, kind = 0, "stick"
-            else:
-                mode, kind = -mode, "reversal"
-        events.append((t1, kind, y1, work))
-        t0, y0 = t1, y1
+    y0 = [mpf(0), mpf(1), mpf(0), mpf(0)]
+    F, bound = stuck_force(y0)
+    pw.expect(abs(F) < bound, "the cart starts stuck")
+    phases, events = stickslip.run(sys.modules[__name__], mpf(0), y0, 0)
     pw.expect([e[1] for e in events[:3]] == ["slip", "stick", "slip"],
               "the cart slips, sticks and slips again")
-    ev = ["t,kind,contact,x,th,thd,work"]
-    for t, kind, y, w in events:
-        ev.append(",".join([pw.fmt(t), kind, "F"] + [pw.fmt(v) for v in (y[0], y[1], y[3], w)]))
-    sa = ["t,C.x,th.phi,C.v,th.omega,work"]
-    for i in range(21):
-        t = mpf(i) / 10
-        for a, b, ph, w0 in reversed(phases):
-            if a <= t:
-                y = ph.state(t)
-                w = w0 if ph.mode == 0 or t == a else w0 + mp.quad(
-                    lambda u: MU * ph.normal(u) * abs(ph.state(u)[2]), [a, t])
-                break
-        sa.append(",".join(pw.fmt(v) for v in [t] + list(y[:1]) + [y[1], y[2], y[3], w]))
-    return [("cart_friction", "\n".join(ev) + "\n", "\n".join(sa) + "\n")]
+    ev = stickslip.events_csv(events, "t,kind,contact,x,th,thd,work",
+                              lambda y: [y[0], y[1], y[3]])
+    sa = stickslip.samples_csv(sys.modules[__name__], phases,
+                               "t,C.x,th.phi,C.v,th.omega,work", 21)
+    return [("cart_friction", ev, sa)]
 
 
 if __name__ == "__main__":
-    pw.main(compute())
+    stickslip.main("cart_friction", compute)

@@ -187,6 +187,14 @@ typedef struct nsm_wall_info {
     int planar, gap;
 } nsm_wall_info;
 
+/* A coordinate's names and units where they are not BODY.x [m] and
+ * BODY.v [m/s]: an angle's (th.phi [rad], th.omega [rad/s]), a planar
+ * body's (D.y [m], D.vy [m/s]). */
+typedef struct nsm_coord_info {
+    const char *x, *xunit;     /* the position's name and SI unit */
+    const char *v, *vunit;     /* the velocity's */
+} nsm_coord_info;
+
 typedef struct nsm_force_info {
     const char *name;  /* the statement's name, or "force on BODY" when unnamed */
     int body;          /* body index the force acts on */
@@ -251,7 +259,11 @@ typedef struct nsm_model {
      * the energy audit then shares the injected work per body only).
      * force_terms fills fk[k], the value of statement k at time t with the
      * time switches in sw; the fk of the statements on body i add up to
-     * force()'s f[i].  NULL when n_forces = 0. */
+     * force()'s f[i].  A statement that depends on the state is nl_force's
+     * and its fk is 0: the audit reads force_terms only for a model without
+     * nl_force, and otherwise gives a state-dependent statement its body's
+     * work when it is the only statement on that body.  NULL when n_forces
+     * = 0. */
     int n_forces;
     const nsm_force_info *forces;
     void (*force_terms)(double t, const int *sw, const double *p, const double *c,
@@ -437,6 +449,10 @@ typedef struct nsm_model {
     int n_rigid;
     const int *rigid_rot;
     void (*kin)(const double *y, const double *p, const double *c, double *qdot);
+    /* Every body's coordinate names and units (appended: NULL when each is
+     * BODY.x [m] and BODY.v [m/s], as in every table that predates it); the
+     * programs' state columns (sections, basins, branches) are named by it. */
+    const nsm_coord_info *coords;   /* n_bodies */
 } nsm_model;
 
 #ifdef __cplusplus
