@@ -4,7 +4,7 @@
 # its registration the model is refused.
 add_executable(test_toy_law ${NSM_SOURCE_DIR}/tests/laws/test_toy_law.c
   ${NSM_SOURCE_DIR}/tests/laws/toy_law.c ${NSM_SOURCE_DIR}/generated/block_drop.c
-  ${NSM_SOURCE_DIR}/generated/forced_impact_oscillator.c)
+  ${NSM_SOURCE_DIR}/generated/forced_impact_oscillator.c ${NSM_SOURCE_DIR}/generated/disc_corner.c)
 target_compile_definitions(test_toy_law PRIVATE NSM_NO_MAIN)
 target_include_directories(test_toy_law PRIVATE ${NSM_SOURCE_DIR}/runtime/src
   ${NSM_SOURCE_DIR}/tests/laws)
