@@ -197,7 +197,7 @@ static void run_toy(int method)
         return;
     }
     Seen seen = { 0 };
-    toy_v0 = getenv("TOY_V0") ? atof(getenv("TOY_V0")) : 5;
+    toy_v0 = 5;
     printf("method %s, v0 = %g\n", nsm_method_name(method), toy_v0);
     nsm_sim_set_method(s, method);
     nsm_sim_set_event_handler(s, on_event, &seen);
