@@ -1,10 +1,12 @@
 # Contact laws (label runtime): a program adds a law of its own through the
-# law interface (runtime/src/law.h) with one registration line; the toy law
-# runs a bouncing, resting and lifted ball against closed forms, and without
-# its registration the model is refused.
+# law interface (runtime/src/law.h) with one registration line; the toy law,
+# a restitution falling with the approach speed, runs a bouncing, resting and
+# lifted ball, a frictional impact of one and of two contacts and a periodic
+# orbit's multipliers against closed forms, and without its registration the
+# model is refused.
 add_executable(test_toy_law ${NSM_SOURCE_DIR}/tests/laws/test_toy_law.c
   ${NSM_SOURCE_DIR}/tests/laws/toy_law.c ${NSM_SOURCE_DIR}/generated/block_drop.c
-  ${NSM_SOURCE_DIR}/generated/forced_impact_oscillator.c)
+  ${NSM_SOURCE_DIR}/generated/forced_impact_oscillator.c ${NSM_SOURCE_DIR}/generated/disc_corner.c)
 target_compile_definitions(test_toy_law PRIVATE NSM_NO_MAIN)
 target_include_directories(test_toy_law PRIVATE ${NSM_SOURCE_DIR}/runtime/src
   ${NSM_SOURCE_DIR}/tests/laws)

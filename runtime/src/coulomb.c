@@ -63,7 +63,7 @@ double rt_fric_normal(const nsm_sim *s, const unsigned *mode, int k, const doubl
         return cflag ? s->num.fn[k] : 0;
     if (!rt_mode_has(mode, j))
         return 0;
-    if (rt_law_is_constraint(s, j))
+    if (rt_law_impacts(s, j))
         return lam ? lam[j] : 0;
     if (cflag)      /* the penalty law's force, k p^a + c p' */
         return rt_pen_force(s, j, -(rt_wrow(s, j, x) + s->num.d[j]), -rt_wrow(s, j, v));
@@ -79,7 +79,7 @@ void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, con
 {
     for (int k = 0; k < s->nf; k++) {
         int j = rt_fric_normal_gap(s, k);
-        if (rt_fric_stuck(s, mode, k) || (j >= 0 && rt_law_is_constraint(s, j)))
+        if (rt_fric_stuck(s, mode, k) || (j >= 0 && rt_law_impacts(s, j)))
             continue;
         double f = -rt_fric_sign(s, mode, k) * s->num.muk[k] *
                    rt_fric_normal(s, mode, k, x, v, NULL, cflag);
@@ -158,7 +158,7 @@ static void normal_row(const nsm_sim *s, const unsigned *mode, int k, const doub
         row[na - 1] = s->num.fn[k];
     } else if (!rt_mode_has(mode, j)) {
         return;
-    } else if (rt_law_is_constraint(s, j)) {
+    } else if (rt_law_impacts(s, j)) {
         memcpy(row, lg + (size_t)j * na, sizeof(double) * (size_t)na);
     } else {
         const RtCsr *W = &s->sp.W;

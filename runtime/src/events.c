@@ -44,7 +44,7 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
 ** mode holds many (modeop.c). */
 static double event_tol_once(const nsm_sim *s, int j, const double *y, double *ftol)
 {
-    if (j < s->g && rt_law_is_constraint(s, j) && rt_mode_has(s->mode, j)) {
+    if (j < s->g && rt_law_held(s, s->mode, j)) {
         if (*ftol < 0)
             *ftol = rt_force_tol(s, s->mode, y);
         return *ftol;
@@ -61,10 +61,10 @@ static void open_events(const nsm_sim *s, double t, const double *y, double *ev)
         ev[j] = 0;
         if (j >= s->g || rt_mode_has(s->mode, j))
             continue;
-        double gap = rt_gap_at(s, j, t, y), k = s->num.kc[j], c = s->num.cc[j];
-        ev[j] = gap;
-        if (rt_law_is_force(s, j) && s->m->gaps[j].release == NSM_RELEASE_FORCE)
-            ev[j] = fmax(gap, k * gap + c * rt_gap_rate(s, j, t, rt_vel(s, y)));
+        rt_gap_form f;
+        rt_law_of(s, j)->form(s, j, 0, &f);
+        double gap = rt_gap_at(s, j, t, y);
+        ev[j] = rt_law_form_at(&f, gap, f.sv || f.second ? rt_gap_rate(s, j, t, rt_vel(s, y)) : 0);
     }
 }
 
@@ -87,7 +87,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
         ev = evb;
     }
     for (int j = 0; j < g; j++) {
-        int closed = rt_mode_has(s->mode, j), impact = rt_law_is_constraint(s, j);
+        int closed = rt_mode_has(s->mode, j), impact = rt_law_impacts(s, j);
         double gt = rt_gap_tol(s, j, Y1), gap = rt_gap_at(s, j, t1, Y1);
         if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
             rt_state_set_time(s, t1);
@@ -158,7 +158,7 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
 ** condition), whose touches of 0 within rounding are no release. */
 static int held_force(const nsm_sim *s, int j)
 {
-    return j < s->g && rt_law_is_constraint(s, j) && rt_mode_has(s->mode, j);
+    return j < s->g && rt_law_held(s, s->mode, j);
 }
 
 static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
@@ -183,7 +183,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             }
             continue;
         }
-        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_is_constraint(s, j) &&
+        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_impacts(s, j) &&
             !rt_mode_has(s->mode, j) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, rt_vel(s, Y0))) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
@@ -409,7 +409,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         return exact_event_max(s, mi, j, a, ra, x);
     double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
     int fric = j >= s->g;
-    int impact = fric || rt_law_is_constraint(s, j), closed = fric || rt_mode_has(s->mode, j);
+    int impact = fric || rt_law_impacts(s, j), closed = fric || rt_mode_has(s->mode, j);
     if (s0 < -nz) {
         if (impact && !closed)
             return -1;
@@ -530,7 +530,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
     for (int j = 0; j < s->ge; j++) {
         double nz = mi->op ? event_tol_once(s, j, Y0, &ftol) : event_tol(s, j, Y0), x;
         const double *v0 = Y0 + n;
-        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_is_constraint(s, j) &&
+        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_impacts(s, j) &&
             !rt_mode_has(s->mode, j) && rt_gap_at(s, j, t0, Y0) <= nz &&
             rt_gap_rate(s, j, t0, v0) < -rt_vel_tol(s, j, v0)) {
             /* another contact's impulse has driven it shut: its impact is now */

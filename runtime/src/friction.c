@@ -308,7 +308,7 @@ static int impulse_law(nsm_sim *s, int j, int k, const long double *v, long doub
         ut += wt[i] * v[i];
     }
     long double Gnn = mdot(s, wn, wn), Gnt = mdot(s, wn, wt), Gtt = mdot(s, wt, wt);
-    long double e = rt_law_restitution(s, j), et = s->num.et[k], ms = s->num.mus[k], mk = s->num.muk[k];
+    long double e = rt_law_restitution(s, j, (double)un), et = s->num.et[k], ms = s->num.mus[k], mk = s->num.muk[k];
     long double c0 = -(1 + e) * un / Gnn, r = Gnt / Gnn, b = Gtt - Gnt * r;
     if (!(Gnn > 0) || !(b > 1e-12L * Gtt)) {
         rt_fail(s, NSM_EMODEL, j, "friction '%s': its slip velocity moves along gap '%s''s normal "
@@ -526,7 +526,7 @@ static int multi_setup(const nsm_sim *s, const int *idx, int r, const double *v,
         if (w != row)
             memcpy(row, w, sizeof(double) * (size_t)n);
         F->u[i] = i < r ? rt_dot(n, row, v) : rt_fric_slip(s, F->el[i - r], v);
-        F->tgt[i] = i < r ? -rt_law_restitution(s, idx[i]) * fmin(F->u[i], 0) : 0;
+        F->tgt[i] = i < r ? -rt_law_restitution(s, idx[i], fmin(F->u[i], 0)) * fmin(F->u[i], 0) : 0;
     }
     for (int i = 0; i < m; i++)
         for (int q = 0; q < m; q++)
@@ -573,7 +573,7 @@ static int multi_set(const nsm_sim *s, const int *idx, int r, int *out)
     for (int grown = 1; grown;) {
         grown = 0;
         for (int i = 0; i < s->g; i++) {
-            if (rt_mode_has(in, i) || !rt_law_is_constraint(s, i) ||
+            if (rt_mode_has(in, i) || !rt_law_impacts(s, i) ||
                 (!rt_mode_has(s->mode, i) && fabs(rt_gap(s, i, s->y)) > rt_gap_tol(s, i, s->y)))
                 continue;
             memset(mine, 0, sizeof mine);
@@ -824,7 +824,7 @@ int rt_fric_impact(nsm_sim *s, int j, const double *v0)
     for (int grown = 1; grown;) {
         grown = 0;
         for (int a = 0; a < s->g; a++) {
-            if (rt_mode_has(reach, a) || !rt_law_is_constraint(s, a) ||
+            if (rt_mode_has(reach, a) || !rt_law_impacts(s, a) ||
                 fabs(rt_gap(s, a, s->y)) > rt_gap_tol(s, a, s->y))
                 continue;
             for (int b = 0; b < s->g; b++)
@@ -987,7 +987,7 @@ int rt_fric_validate(nsm_sim *s)
     for (int k = 0; k < s->nf; k++) {
         double ms = s->num.mus[k], mk = s->num.muk[k], fn = s->num.fn[k];
         int j = rt_fric_normal_gap(s, k);
-        if (j >= s->g || (j >= 0 && rt_law_is_force(s, j) &&
+        if (j >= s->g || (j >= 0 && !rt_law_impacts(s, j) &&
                           s->m->gaps[j].release == NSM_RELEASE_GAP)) {
             snprintf(s->msg, sizeof s->msg, "friction '%s': its normal force must be a gap's "
                      "contact force that never pulls (an impact gap, or a penalty gap released "

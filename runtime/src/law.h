@@ -21,14 +21,24 @@
 **               the held constraint's force, or a linear form of the gap and
 **               its rate (and a second one whose maximum is taken); its
 **               zeros must be event's (mode.c, modeop.c)
-**   restitution the law's impulse rule at an impact of a constraint gap:
-**               Newton's coefficient r, the normal relative velocity after
-**               the impact -r times the one before (the impact law's
-**               num.e[j]); every impulse problem asks it (transition.c's
-**               sequential, simultaneous and energetic laws, friction.c's
-**               frictional impacts, zeno.c's tails and step.c's through
-**               them, the studies' saltation matrices).  Required when
-**               constraint is set
+**   restitution the law's impulse rule at an impact of a constraint gap
+**               approached at the normal relative velocity vb < 0 (at
+**               the state the impact happens in): the coefficient r with
+**               which the normal relative velocity after the impact is
+**               -r vb.  Any rule of the approach speed and state is one
+**               (a target velocity v+ is r = -v+ / vb); Newton's is a
+**               constant (the impact law's num.e[j]).  vb = 0 asks the
+**               limit of a vanishing approach (a Zeno cascade's tail, the
+**               model's check).  Every impulse problem asks it
+**               (transition.c's sequential, simultaneous and energetic
+**               laws, friction.c's frictional impacts of one or several
+**               contacts, zeno.c's detection and tails and step.c's
+**               through them, the studies' saltation matrices).  Required
+**               when constraint is set
+**   restitution_slope  dr/dvb at vb, for the saltation matrices (the
+**               derivative of the velocity after the impact with respect
+**               to the one before is -(r + vb dr/dvb)); NULL: r does not
+**               depend on vb
 **   initial     at t = 0, the gap at (gap, rate): engages it (a force
 **               element) through rt_state_mode_add, or refuses a state it
 **               cannot start from (rt_fail's status); constraint gaps
@@ -51,6 +61,8 @@
 */
 #ifndef NSM_LAW_H
 #define NSM_LAW_H
+
+#include <math.h>
 
 #include "rt.h"
 
@@ -81,7 +93,8 @@ struct rt_law {
                   double *evd);
     double (*event_tol)(const nsm_sim *s, int j, int closed, const double *y, double gap_tol);
     void (*form)(const nsm_sim *s, int j, int closed, rt_gap_form *f);
-    double (*restitution)(const nsm_sim *s, int j);
+    double (*restitution)(const nsm_sim *s, int j, double vb);
+    double (*restitution_slope)(const nsm_sim *s, int j, double vb);
     int (*initial)(nsm_sim *s, int j, double gap, double rate, double gap_tol);
     int (*setup)(nsm_sim *s, int j);
     int (*transition)(nsm_sim *s, int j, unsigned *forget);
@@ -101,7 +114,7 @@ void rt_law_impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *
                          double *evd);
 double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt);
 void rt_law_impact_form(const nsm_sim *s, int j, int closed, rt_gap_form *f);
-double rt_law_impact_restitution(const nsm_sim *s, int j);
+double rt_law_impact_restitution(const nsm_sim *s, int j, double vb);
 int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol);
 int rt_law_impact_transition(nsm_sim *s, int j, unsigned *forget);
 extern const rt_law *rt_law_table[RT_LAWS];
@@ -125,25 +138,43 @@ static inline const rt_law *rt_law_column(const nsm_sim *s, int j)
     return j < s->g ? rt_law_of(s, j) : &rt_law_friction;
 }
 
-/* Whether gap j's law holds it shut as a constraint when closed (impacts). */
-static inline int rt_law_is_constraint(const nsm_sim *s, int j)
+/* Whether gap j's law is the constraint mechanics (law.h, constraint):
+** closing, the gap is reached by an impact (an impulse problem with its
+** law's restitution); closed, it is held by the force LCP, its force the
+** multiplier lambda, and never penetrates.  Else its closed gap is a force
+** element (engaged, released).  The one question of the two mechanics. */
+static inline int rt_law_impacts(const nsm_sim *s, int j)
 {
     return rt_law_of(s, j)->constraint;
 }
 
-/* Whether gap j's law makes its closed gap a force element (penalty). */
-static inline int rt_law_is_force(const nsm_sim *s, int j)
+/* The value of a law's event form f (rt_gap_form, not a held force's) at
+** a gap and its rate: sx gap + sv gap', or the larger of that and
+** sx2 gap + sv2 gap' when f->second (the rate read only where a term has
+** it). */
+static inline double rt_law_form_at(const rt_gap_form *f, double gap, double rate)
 {
-    return !rt_law_of(s, j)->constraint;
+    double v = f->sv ? f->sx * gap + f->sv * rate : f->sx * gap;
+    return f->second ? fmax(v, f->sx2 * gap + f->sv2 * rate) : v;
 }
 
-/* Newton's restitution of constraint gap j at an impact, its law's impulse
-** rule (law.h, restitution): the normal relative velocity after the impact
-** is minus this times the one before.  The one place the impulse problems
-** of every path learn a contact's restitution. */
-static inline double rt_law_restitution(const nsm_sim *s, int j)
+/* The restitution of constraint gap j at an impact approached at the
+** normal relative velocity vb (< 0; 0: the limit of a vanishing approach),
+** its law's impulse rule (law.h, restitution): the normal relative velocity
+** after the impact is minus this times vb.  The one place the impulse
+** problems of every path learn a contact's rule. */
+static inline double rt_law_restitution(const nsm_sim *s, int j, double vb)
 {
-    return rt_law_of(s, j)->restitution(s, j);
+    return rt_law_of(s, j)->restitution(s, j, vb);
+}
+
+/* The derivative of that restitution with respect to vb (0 for a law
+** without restitution_slope: a constant coefficient), for the saltation
+** matrices of the studies. */
+static inline double rt_law_restitution_slope(const nsm_sim *s, int j, double vb)
+{
+    const rt_law *law = rt_law_of(s, j);
+    return law->restitution_slope ? law->restitution_slope(s, j, vb) : 0;
 }
 
 /* Whether gap j is held shut as a constraint in mode: closed, and its law's

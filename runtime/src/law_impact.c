@@ -45,9 +45,11 @@ void rt_law_impact_form(const nsm_sim *s, int j, int closed, rt_gap_form *f)
     *f = (rt_gap_form){ .force = closed, .sx = 1 };
 }
 
-/* Newton's restitution of gap j: the model's coefficient e (num.e[j]). */
-double rt_law_impact_restitution(const nsm_sim *s, int j)
+/* Newton's restitution of gap j: the model's coefficient e (num.e[j]),
+** whatever the approach speed vb. */
+double rt_law_impact_restitution(const nsm_sim *s, int j, double vb)
 {
+    (void)vb;
     return s->num.e[j];
 }
 

@@ -67,12 +67,12 @@ void rt_law_free(nsm_sim *s)
     s->law = NULL;
 }
 
-/* Whether constraint gap j's restitution (its law's impulse rule) lies in
-** [0, 1]: more would create energy at every impact, less would pull.  0,
-** or 1 with s->msg written. */
+/* Whether constraint gap j's restitution (its law's impulse rule, at a
+** vanishing approach) lies in [0, 1]: more would create energy at every
+** impact, less would pull.  0, or 1 with s->msg written. */
 static int law_restitution_bad(nsm_sim *s, int j)
 {
-    double e = rt_law_restitution(s, j);
+    double e = rt_law_restitution(s, j, 0);
     if (e >= 0 && e <= 1)
         return 0;
     snprintf(s->msg, sizeof s->msg, "gap '%s': its restitution e = %.12g is not in [0, 1]",

@@ -88,8 +88,10 @@ double rt_hermite_min(double q0, double d0, double q1, double d1, double h, doub
     return best;
 }
 
-/* The zero of f in the bracket b (f(lo) > 0 >= f(hi)) from the first guess
-** x: safeguarded Newton when b->newton (f' from fn), else the Illinois
+/* The zero of f in the bracket b (f(lo) > 0 >= f(hi); with b->orient,
+** f(lo) and f(hi) of opposite signs: f is taken times the sign of f(lo)
+** here, so that it falls through zero, and b's values are left so) from
+** the first guess x: safeguarded Newton when b->newton (f' from fn), else the Illinois
 ** variant of regula falsi; a guess outside the bracket is replaced by its
 ** midpoint, and each evaluation narrows the bracket.  It ends when f is 0,
 ** the bracket is below the resolution 4e-16 (scale + x) or below b->tol
@@ -105,7 +107,8 @@ double rt_hermite_min(double q0, double d0, double q1, double d1, double h, doub
 ** otherwise.  NSM_OK, or fn's nonzero code. */
 int rt_bracket(RtBracket *b, rt_bracket_fn fn, void *ud, double x, double *root, int *at_root)
 {
-    double f, fd, lo = b->lo, hi = b->hi, flo = b->flo, fhi = b->fhi, sc = b->scale;
+    double sg = b->orient && !(b->flo > 0) ? -1 : 1, f, fd, lo = b->lo, hi = b->hi, flo = sg * b->flo,
+           fhi = sg * b->fhi, sc = b->scale;
     int rc, side = 0;
     *at_root = 0;
     for (int it = 0; it < 200; it++) {
@@ -115,6 +118,8 @@ int rt_bracket(RtBracket *b, rt_bracket_fn fn, void *ud, double x, double *root,
             break;                  /* lo and hi are adjacent doubles */
         if ((rc = fn(ud, x, &f, &fd)))
             return rc;
+        if (sg < 0)
+            f = -f, fd = -fd;
         if (f > 0) {
             lo = x;
             flo = f;

@@ -391,7 +391,7 @@ static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
 {
     int K = e->K;
     for (int j = 0; j < s->g; j++) {
-        if (!rt_law_is_force(s, j) || !rt_mode_has(e->mode, j))
+        if (!rt_law_engaged(s, e->mode, j))
             continue;
         double gap = rt_nl_gap_curved(s, j) ? SER(e->G, j, k)
                                                    : wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
@@ -428,7 +428,7 @@ static void fric_slip_k(nsm_sim *s, RtNlTaylor *e, int k)
     for (int q = 0; q < s->nf; q++) {
         int j = rt_fric_normal_gap(s, q);
         SER(e->FN, q, k) = 0;
-        if (rt_fric_idle(s, e->mode, q) || (j >= 0 && rt_law_is_constraint(s, j)))
+        if (rt_fric_idle(s, e->mode, q) || (j >= 0 && rt_law_impacts(s, j)))
             continue;
         SER(e->FN, q, k) = j < 0 ? (k ? 0 : s->num.fn[q]) : SER(e->LAM, j, k);
         if (rt_fric_stuck(s, e->mode, q))
@@ -607,7 +607,7 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
 {
     int r = 0;
     for (int j = 0; j < s->g; j++)
-        if (rt_law_is_constraint(s, j) && rt_mode_has(e->mode, j))
+        if (rt_law_held(s, e->mode, j))
             e->held[r++] = j;
     for (int q = 0; q < s->nf; q++)
         if (rt_fric_stuck(s, e->mode, q))
@@ -689,7 +689,7 @@ static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
         SER(e->A, i, k) = af[i] + ad[i];
     for (int q = 0; q < s->nf; q++) {
         int j = rt_fric_normal_gap(s, q);
-        if (j >= 0 && rt_law_is_constraint(s, j) && !rt_fric_idle(s, e->mode, q))
+        if (j >= 0 && rt_law_impacts(s, j) && !rt_fric_idle(s, e->mode, q))
             SER(e->FN, q, k) = SER(e->LAM, j, k);
     }
     return 0;
@@ -736,10 +736,12 @@ static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
             pd += SER(e->X, n + i, l) * SER(e->CVs, i, k - l);
             pw += SER(e->F, i, l) * SER(e->X, n + i, k - l);
         }
-    for (int j = 0; j < s->g; j++)
-        if (rt_law_is_force(s, j) && rt_mode_has(e->mode, j) && s->num.cc[j] != 0)
+    for (int j = 0; j < s->g; j++) {
+        double c = rt_law_damping(s, e->mode, j);
+        if (c != 0)
             for (int l = 0; l <= k; l++)
-                pd += s->num.cc[j] * SER(e->PR, j, l) * SER(e->PR, j, k - l);
+                pd += c * SER(e->PR, j, l) * SER(e->PR, j, k - l);
+    }
     if (s->nf)
         fric_energy_k(s, e, k, &pd, &pw);
     SER(e->E, 0, k + 1) = pd / (k + 1);
@@ -887,9 +889,9 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
     int K = e->K;
     if (j >= s->g)
         return fric_event_series(s, e, j - s->g, a);
-    int closed = rt_mode_has(e->mode, j), pen = rt_law_is_force(s, j);
+    int closed = rt_mode_has(e->mode, j), pen = rt_law_engaged(s, e->mode, j);
     for (int k = 0; k < K; k++) {
-        if (closed && pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
+        if (pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
             a[k] = SER(e->P, j, k);
         else if (closed)
             a[k] = SER(e->LAM, j, k);
@@ -920,7 +922,7 @@ static void event_table(const nsm_sim *s, RtNlTaylor *e)
 static int event_series_apply(const nsm_sim *s)
 {
     for (int j = 0; j < s->g; j++)
-        if (!rt_law_is_constraint(s, j))
+        if (!rt_law_impacts(s, j))
             return 0;
     return 1;
 }

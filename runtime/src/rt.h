@@ -593,6 +593,7 @@ typedef struct {
     double scale;    /* |t0| of the step: the resolution is 4e-16 (scale + x) */
     int newton;      /* safeguarded Newton on f' (else Illinois) */
     int tight;       /* to the last bit, the zero being hi (time switches) */
+    int orient;      /* flo and fhi of either signs: f taken times flo's sign */
     double tol;      /* a bracket this narrow also ends it (0: the resolution only) */
 } RtBracket;
 int rt_bracket(RtBracket *b, rt_bracket_fn fn, void *ud, double x, double *root, int *at_root);
@@ -676,7 +677,6 @@ typedef struct RtImpact {
     long count;               /* collisions of its sequence */
     int done;                 /* the transition is complete (settled) */
 } RtImpact;
-int rt_is_impact(const nsm_sim *s, int j);
 double rt_wdot(const nsm_sim *s, int j, const double *v);
 double rt_wacc(const nsm_sim *s, int j, const double *a);
 int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsigned *forget);

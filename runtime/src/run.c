@@ -65,7 +65,7 @@ static int transition_fric(nsm_sim *s, int j)
         rc = rt_law_column(s, j)->transition(s, j, NULL);
         return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
     }
-    int imp = s->nf && rt_law_is_constraint(s, j) && !rt_mode_has(s->mode, j);
+    int imp = s->nf && rt_law_impacts(s, j) && !rt_mode_has(s->mode, j);
     double v0[imp ? s->n : 1];
     if (imp)
         memcpy(v0, rt_vel(s, s->y), sizeof v0);
@@ -82,7 +82,7 @@ static int transition_gap(nsm_sim *s, int j)
 {
     unsigned forget[s->mw];
     rt_mode_none(s, forget);
-    if (rt_law_is_constraint(s, j) && !rt_mode_has(s->mode, j))
+    if (rt_law_impacts(s, j) && !rt_mode_has(s->mode, j))
         return impact(s, j);
     int rc = rt_transition_gap(s, j, forget);
     rt_zeno_forget(s, forget);
@@ -110,7 +110,7 @@ int rt_initial_mode(nsm_sim *s)
     for (int again = 1, rounds = 0; again && rounds < 1000; rounds++) {
         again = 0;
         for (int j = 0; j < s->g; j++) {
-            if (!rt_law_is_constraint(s, j) || rt_mode_has(s->mode, j))
+            if (!rt_law_impacts(s, j) || rt_mode_has(s->mode, j))
                 continue;
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && rt_wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
                 double v0[n];
@@ -158,21 +158,17 @@ static int switch_pulse(nsm_sim *s, int k, double a, double fa, double da, doubl
     return 0;
 }
 
-/* Switch k's function times the sign it has at the bracket's start, for
-** rt_bracket (ud: the switch and the sign). */
+/* Switch k's function, for rt_bracket (which orients it). */
 typedef struct {
     nsm_sim *s;
     int k;
-    double sg;
 } SwitchFn;
 
-/* Switch function, signed, at time x (rt_bracket's callback). */
+/* Switch function at time x (rt_bracket's callback). */
 static int switch_value(void *ud, double x, double *f, double *fd)
 {
     SwitchFn *c = ud;
     c->s->m->switch_fn(c->k, x, c->s->p, c->s->c, f, fd);
-    *f *= c->sg;
-    *fd *= c->sg;
     return 0;
 }
 
@@ -181,8 +177,9 @@ static int switch_value(void *ud, double x, double *f, double *fd)
 ** the first double past it.  1 if the bracket fails. */
 static int switch_land(nsm_sim *s, int k, double a, double fa, double b, double fb, double *ts)
 {
-    SwitchFn c = { s, k, fa > 0 ? 1 : -1 };
-    RtBracket br = { .lo = a, .hi = b, .flo = c.sg * fa, .fhi = c.sg * fb, .tight = 1 };
+    SwitchFn c = { s, k };
+    RtBracket br = { .lo = a, .hi = b, .flo = fa, .fhi = fb, .tight = 1,
+                     .orient = 1 };
     double x = br.flo - br.fhi != 0 ? b - br.fhi * (b - a) / (br.fhi - br.flo) : 0.5 * (a + b);
     int at;
     return rt_bracket(&br, switch_value, &c, x, ts, &at) != NSM_OK;

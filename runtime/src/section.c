@@ -109,7 +109,7 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
                 sec->gap = j;
         if (sec->gap < 0 || f2[0])
             return spec_fail(s, "section '%s': %s", spec, f2[0] ? "impact takes one gap name" : "no such gap");
-        if (!rt_law_is_constraint(s, sec->gap))
+        if (!rt_law_impacts(s, sec->gap))
             return spec_fail(s, "section '%s': %s", spec, "the gap is a penalty contact (no impacts)");
         return NSM_OK;
     }

@@ -412,7 +412,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         memset(lam, 0, sizeof lam);
     for (int j = 0; j < g; j++) {
         RtGapStats *gs = &st->gap[j];
-        int closed = rt_mode_has(s->mode, j), pen = rt_law_is_force(s, j);
+        int closed = rt_mode_has(s->mode, j), pen = !rt_law_impacts(s, j);
         double p0, pd0, p1, pd1;
         if (!closed)
             continue;
@@ -462,7 +462,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     st->num += (E - einj) * (E - einj);
     st->den += einj * einj;
     for (int j = 0; j < g; j++) {
-        if (!rt_law_is_force(s, j))
+        if (rt_law_impacts(s, j))
             continue;
         double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = rt_pen_force(s, j, p, 0);
         double F = rt_mode_has(s->mode, j) ? lam[j] : 0;
@@ -646,7 +646,7 @@ int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
     out->zeno = gs->zeno;
     out->phases = gs->phases;
     out->contact_time = gs->time + (gs->open ? s->t - gs->since : 0);
-    int pen = rt_law_is_force(s, j), partial = s->st->partial;
+    int pen = !rt_law_impacts(s, j), partial = s->st->partial;
     out->impulse = pen && partial ? NAN : gs->impulse;
     out->peak_force = partial ? NAN : gs->peak;
     out->max_speed = gs->vmax;

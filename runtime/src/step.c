@@ -841,7 +841,7 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
 static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
     int n = s->n;
-    if (j >= s->g || !rt_law_is_constraint(s, j) || rt_mode_has(s->mode, j))
+    if (j >= s->g || !rt_law_impacts(s, j) || rt_mode_has(s->mode, j))
         return;
     int k = shadow_index(s, t, Y);
     if (k < 0)

@@ -61,7 +61,7 @@ double rt_surface_book(nsm_sim *s)
     const double *v = s->y + n;
     double *vb = s->sfw.vbook;
     for (int j = 0; j < s->g; j++)
-        if (rt_law_is_constraint(s, j) &&
+        if (rt_law_impacts(s, j) &&
             fabs(rt_gap(s, j, s->y)) <= 1e3 * rt_gap_tol(s, j, s->y)) {
             idx[r++] = j;
             any |= s->m->gap_moving[j];

@@ -34,15 +34,23 @@
 #include "rt.h"
 
 /* Coefficients of p(x + u) from those of p(x) (degree K), by repeated
-** synthetic division: O(K^2). */
-static void poly_shift(const long double *a, int K, long double u, long double *b)
+** synthetic division (Horner's scheme once per coefficient): O(K^2) for
+** all of them; rows < K gives the first rows only, p(u), p'(u), ...,
+** p^(rows-1)(u) / (rows-1)!, in O(rows K) (the others left partial). */
+static void poly_shift_rows(const long double *a, int K, long double u, long double *b, int rows)
 {
     memcpy(b, a, sizeof(long double) * (size_t)(K + 1));
     if (u == 0)
         return;
-    for (int i = 0; i < K; i++)
+    for (int i = 0; i < rows && i < K; i++)
         for (int k = K - 1; k >= i; k--)
             b[k] += u * b[k + 1];
+}
+
+/* All the coefficients of p(x + u) (poly_shift_rows). */
+static void poly_shift(const long double *a, int K, long double u, long double *b)
+{
+    poly_shift_rows(a, K, u, b, K);
 }
 
 /* The zero of p in [u, v], where p(u) > 0 >= p(v) and p is monotone:
@@ -324,13 +332,12 @@ static long double curvature_above(const long double *b, int K, long double t)
 static int concave_stretch(const long double *b, int K, long double u, long double W, double r2,
                            long double *w)
 {
-    long double c0 = b[K], c1 = 0, c2 = 0, d;
-    for (int k = K - 1; k >= 0; k--) {      /* p(u), p'(u), p''(u) / 2 */
-        c2 = c2 * u + c1;
-        c1 = c1 * u + c0;
-        c0 = c0 * u + b[k];
-    }
-    if (!(c0 > 0) || !(c2 < 0) || K < 2)
+    long double c[K + 1], d;
+    if (K < 2)
+        return 0;
+    poly_shift_rows(b, K, u, c, 3);         /* p(u), p'(u), p''(u) / 2 */
+    long double c0 = c[0], c1 = c[1], c2 = c[2];
+    if (!(c0 > 0) || !(c2 < 0))
         return 0;
     long double D = c1 * c1 - 4 * c0 * c2;
     long double t = 2 * c0 / (sqrtl(D) - c1) * (1 + 1.0L / 64);

@@ -22,12 +22,6 @@
 #include "linalg.h"
 #include "rt.h"
 
-/* Whether gap j is an impact gap. */
-int rt_is_impact(const nsm_sim *s, int j)
-{
-    return rt_law_is_constraint(s, j);
-}
-
 /* Relative normal velocity of gap j at velocities v, now: w_j . v, plus
 ** the surface's h_j' when it moves (impacts act on this). */
 double rt_wdot(const nsm_sim *s, int j, const double *v)
@@ -83,7 +77,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
     rt_mode_none(s, closed);
     for (int j = 0; j < g; j++) {
         vb[j] = rt_wdot(s, j, v);
-        if (!rt_is_impact(s, j) || (forced_open && rt_mode_has(forced_open, j)))
+        if (!rt_law_impacts(s, j) || (forced_open && rt_mode_has(forced_open, j)))
             continue;
         if (rt_mode_has(s->mode, j) ||
             (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && fabs(vb[j]) <= rt_vel_tol(s, j, v)))
@@ -99,7 +93,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
      * states, the impact gaps closed so far */
     rt_mode_copy(s, held, s->mode);
     for (int j = 0; j < g; j++)
-        if (rt_is_impact(s, j) && !rt_mode_has(closed, j))
+        if (rt_law_impacts(s, j) && !rt_mode_has(closed, j))
             rt_mode_del(held, j);
     for (int j = 0; favour && j < g; j++)
         if (rt_mode_has(cand, j) && rt_mode_has(favour, j) && !rt_mode_has(closed, j) &&
@@ -112,7 +106,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
     if (rt_project(s, closed, v))
         return rt_fail(s, NSM_ENUMERIC, -1, "redundant closed contacts");
     for (int j = 0; j < g; j++)
-        if (rt_is_impact(s, j)) {
+        if (rt_law_impacts(s, j)) {
             if (rt_mode_has(closed, j))
                 rt_state_mode_add(s, j);
             else
@@ -127,7 +121,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
             rt_mode_add(forget, j);
             rc = rt_log_event(s, NSM_EV_STICK, j, vb[j], rt_wdot(s, j, v), 0, lost, 1);
             lost = 0;
-        } else if (rt_is_impact(s, j) && !rt_mode_has(closed, j) && rt_mode_has(ref, j)) {
+        } else if (rt_law_impacts(s, j) && !rt_mode_has(closed, j) && rt_mode_has(ref, j)) {
             rt_mode_add(forget, j);
             rc = rt_log_event(s, NSM_EV_SEPARATION, j, vb[j], rt_wdot(s, j, v), 0, 0, 1);
         }
@@ -175,7 +169,7 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
     int c = 0;
     for (int i = 0; i < s->g; i++) {
         vb[i] = rt_wdot(s, i, v);
-        if (rt_is_impact(s, i) && (i == j || rt_mode_has(s->mode, i) || (extra && rt_mode_has(extra, i)) ||
+        if (rt_law_impacts(s, i) && (i == j || rt_mode_has(s->mode, i) || (extra && rt_mode_has(extra, i)) ||
                                 fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
             idx[c++] = i;
     }
@@ -600,7 +594,7 @@ static int seq_collide(nsm_sim *s, Seq *q, int a)
     q->nsub = 0;
     q->sub[q->nsub++] = a;
     if (q->nheld == 0) {
-        q->P[a] = -(1 + rt_law_restitution(s, q->idx[a])) * q->u[a] / q->dd[a];
+        q->P[a] = -(1 + rt_law_restitution(s, q->idx[a], q->u[a])) * q->u[a] / q->dd[a];
         return NSM_OK;
     }
     for (int x = 0; x < q->nheld; x++)
@@ -608,7 +602,7 @@ static int seq_collide(nsm_sim *s, Seq *q, int a)
     int m = q->nsub;
     double qm[m];
     for (int x = 0; x < m; x++)
-        qm[x] = x == 0 ? (1 + rt_law_restitution(s, q->idx[a])) * q->u[a] : q->u[q->sub[x]];
+        qm[x] = x == 0 ? (1 + rt_law_restitution(s, q->idx[a], q->u[a])) * q->u[a] : q->u[q->sub[x]];
     int rc = seq_lcp(s, q, q->sub, m, qm, q->idx[a], "no solution of the impact problem");
     seq_sort_sub(q);
     return rc;
@@ -765,10 +759,10 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
             memcpy(y0, s->y, sizeof y0);
         seq_apply(s, q, v);
         if (q->nheld == 0)
-            q->u[a] = -rt_law_restitution(s, q->idx[a]) * q->ub[a];     /* Newton's law, exactly */
+            q->u[a] = -rt_law_restitution(s, q->idx[a], q->ub[a]) * q->ub[a];     /* Newton's law, exactly */
         seq_refresh(s, q);
         if (q->nheld == 0 && s->set.method == NSM_METHOD_EXACT && q->n == 0 && seq_next(q) < 0)
-            rt_shadow_impulse(s, q->idx[a], rt_law_restitution(s, q->idx[a]), s->t, y0, s->y);
+            rt_shadow_impulse(s, q->idx[a], rt_law_restitution(s, q->idx[a], q->ub[a]), s->t, y0, s->y);
         q->hg[q->n % SEQ_HIST] = a;
         q->hu[q->n % SEQ_HIST] = q->ub[a];
         q->umax = fmax(q->umax, fabs(q->ub[a]));
@@ -943,7 +937,7 @@ static int simul_impulses(nsm_sim *s, Seq *q, int j)
     }
     for (int a = 0; a < r; a++) {
         double e = !q->held[a] && q->u[a] < -rt_vel_tol(s, q->idx[a], v)
-                       ? rt_law_restitution(s, q->idx[a]) : 0;
+                       ? rt_law_restitution(s, q->idx[a], q->u[a]) : 0;
         qv[a] = (1 + e) * q->u[a];
         q->sub[a] = a;
     }
@@ -983,7 +977,7 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
     memcpy(y0, s->y, sizeof y0);
     seq_apply(s, q, v);
     if (q->nsub == 1 && q->nheld == 0 && s->set.method == NSM_METHOD_EXACT)
-        rt_shadow_impulse(s, idx[q->sub[0]], rt_law_restitution(s, idx[q->sub[0]]), s->t, y0, s->y);
+        rt_shadow_impulse(s, idx[q->sub[0]], rt_law_restitution(s, idx[q->sub[0]], q->ub[q->sub[0]]), s->t, y0, s->y);
     rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     for (int x = 0; x < q->nsub && !rc; x++) {
         int b = q->sub[x];
@@ -1026,7 +1020,7 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
     rt_delassus(s, idx, r, W);
     for (int a = 0; a < r; a++) {
         vn[a] = ub[a] = rt_wdot(s, idx[a], v);
-        e[a] = rt_law_restitution(s, idx[a]);
+        e[a] = rt_law_restitution(s, idx[a], ub[a]);
         k[a] = s->num.kimp[idx[a]];
         eta[a] = s->num.eimp[idx[a]];
     }

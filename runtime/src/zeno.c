@@ -157,7 +157,7 @@ static int zeno_delassus(nsm_sim *s, int j, const double *Y, double *D)
 static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
 {
     int N = s->N;
-    double Y[N], Y1[N], Y2[N], a[N], tau2, e = rt_law_restitution(s, j), Djj;
+    double Y[N], Y1[N], Y2[N], a[N], tau2, e = rt_law_restitution(s, j, 0), Djj;
     memcpy(Y, s->y, sizeof Y);
     if (zeno_delassus(s, j, Y, &Djj) || rt_deriv(s, s->mode, s->t, Y, a))
         return NAN;
@@ -211,7 +211,7 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
     rt_mode_none(s, one);
     rt_mode_add(one, j);
     for (int i = 0; i < s->g; i++)
-        if (rt_is_impact(s, i) && (i == j || rt_mode_has(s->mode, i)))
+        if (rt_law_impacts(s, i) && (i == j || rt_mode_has(s->mode, i)))
             rt_mode_add(cand, i);
     rt_surface_book(s);             /* a moving surface: the impacts so far */
     if (k >= 0) {
@@ -335,7 +335,7 @@ static int follow_applies(nsm_sim *s)
         !rt_mode_empty(s, s->mode))
         return 0;
     for (int i = 0; i < s->g; i++) {
-        double e = rt_is_impact(s, i) ? rt_law_restitution(s, i) : 0.5;
+        double e = rt_law_impacts(s, i) ? rt_law_restitution(s, i, 0) : 0.5;
         if (!(e > 0 && e < 1))
             return 0;
     }
@@ -419,7 +419,7 @@ static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, 
                         c[k] += W->x[q] * P[(size_t)k * na + W->i[q]];
                 }
                 if (!(G[i] > 0) && !(c[1] > 0)) {
-                    if (c[1] < 0 && rt_is_impact(s, i)) {  /* touching and closing: now */
+                    if (c[1] < 0 && rt_law_impacts(s, i)) {  /* touching and closing: now */
                         if (next < 0 || sf > 0 || c[1] < C[(size_t)next * (FOLLOW_TERMS + 1) + 1]) {
                             next = i;
                             sf = 0;
@@ -437,7 +437,7 @@ static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, 
             if (next >= 0 || H >= Hmax)
                 break;
         }
-        if (next < 0 || !rt_is_impact(s, next))
+        if (next < 0 || !rt_law_impacts(s, next))
             goto done;          /* the sequence ends (or a penalty contact engages) */
         int K = rt_taylor_flight_terms(normA * (double)sf, FOLLOW_TERMS);
         long double Z1[na];
@@ -454,7 +454,7 @@ static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, 
             u += W->x[q] * Z1[n + W->i[q]];
         if (!(u < 0) || !(D[next] > 0))
             goto done;
-        long double imp = -(1 + (long double)rt_law_restitution(s, next)) * u / D[next];
+        long double imp = -(1 + (long double)rt_law_restitution(s, next, (double)u)) * u / D[next];
         for (int q = W->p[next]; q < W->p[next + 1]; q++)
             Z1[n + W->i[q]] += s->minv[W->i[q]] * W->x[q] * imp;
         memcpy(Z, Z1, sizeof Z);
@@ -587,7 +587,7 @@ static int cluster_track(nsm_sim *s, int j)
 void rt_zeno_track(nsm_sim *s, RtImpact *im)
 {
     int j = im->j, single = im->single;
-    double e = rt_law_restitution(s, j);
+    double e = rt_law_restitution(s, j, im->vb[j]);
     int cascade = 0;
     if (single && e > 0 && e < 1 && s->set.zeno_on) {
         if (s->zeno.last[j] >= 0) {
@@ -804,8 +804,8 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
         if (a != j && rt_mode_has(s->zeno.c_mask, a))
             i = a;
     int kj = rock_element(s, j), ki = i >= 0 ? rock_element(s, i) : -1;
-    if (kj < 0 || ki < 0 || !rt_is_impact(s, i) || !(im->vb[j] < 0) ||
-        rt_law_restitution(s, j) != 0 || rt_law_restitution(s, i) != 0)
+    if (kj < 0 || ki < 0 || !rt_law_impacts(s, i) || !(im->vb[j] < 0) ||
+        rt_law_restitution(s, j, im->vb[j]) != 0 || rt_law_restitution(s, i, im->vb[i]) != 0)
         return NSM_OK;          /* a landing contact that bounces rocks on nothing */
     unsigned forget[s->mw];
     rt_mode_none(s, forget);
@@ -850,7 +850,7 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
 {
     int j = im->j, cascade = im->cascade, single = im->single, held = im->held;
     const unsigned *ref = im->ref;
-    double e = rt_law_restitution(s, j);
+    double e = rt_law_restitution(s, j, im->vb[j]);
     int followed, rc = follow_resolve(s, j, ref, &followed);
     if (rc || followed) {
         im->done = followed;

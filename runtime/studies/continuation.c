@@ -292,7 +292,7 @@ static int cont_gap_min(Cont *c, const double *y, double p, double *gmin)
     unsigned free_mode[s->mw];
     rt_mode_none(s, free_mode);
     for (int j = 0; j < s->g; j++) {
-        if (!rt_law_is_constraint(s, j))
+        if (!rt_law_impacts(s, j))
             continue;
         double best = HUGE_VAL, tb = 0;
         for (int i = 0; i <= GAP_SAMPLES; i++) {
@@ -484,18 +484,16 @@ static int cont_genuine(const Cont *c, const Pt *q, int k)
     return 0;
 }
 
-/* Test function k along the branch from a, for rt_bracket: the point at
-** arclength x corrected and finished into q, its test function times the
-** sign it has at a (so that it falls through zero). */
+/* Test function k along the branch from a, for rt_bracket (which orients
+** it): the point at arclength x corrected and finished into q. */
 typedef struct {
     Cont *c;
     const Pt *a;
     Pt *q;
     int k;
-    double sg;
 } TestFn;
 
-/* Test function k, signed, at arclength x (rt_bracket's callback):
+/* Test function k at arclength x (rt_bracket's callback):
 ** NSM_ENUMERIC when there is no orbit there. */
 static int cont_test_value(void *ud, double x, double *f, double *fd)
 {
@@ -505,7 +503,7 @@ static int cont_test_value(void *ud, double x, double *f, double *fd)
         return rc;
     if (!ok)
         return NSM_ENUMERIC;
-    *f = t->sg * t->q->f[t->k];
+    *f = t->q->f[t->k];
     *fd = 0;
     return NSM_OK;
 }
@@ -516,9 +514,9 @@ static int cont_test_value(void *ud, double x, double *f, double *fd)
 ** 1e-2 tol (the parameter then within tol); the point found goes to q. */
 static int cont_locate(Cont *c, const Pt *a, const Pt *b, double sb, int k, Pt *q)
 {
-    TestFn t = { c, a, q, k, a->f[k] > 0 ? 1 : -1 };
-    RtBracket br = { .lo = 0, .hi = sb, .flo = t.sg * a->f[k], .fhi = t.sg * b->f[k],
-                     .tol = 1e-2 * c->o->tol };
+    TestFn t = { c, a, q, k };
+    RtBracket br = { .lo = 0, .hi = sb, .flo = a->f[k], .fhi = b->f[k], .tol = 1e-2 * c->o->tol,
+                     .orient = 1 };
     double x = br.flo - br.fhi != 0 ? sb * br.flo / (br.flo - br.fhi) : 0.5 * sb, root, f, fd;
     int rc, at;
     if ((rc = rt_bracket(&br, cont_test_value, &t, x, &root, &at)))

@@ -62,7 +62,7 @@ static int track_step(nsm_sim *s, double t1, const double *Y1, int j, void *ud)
     }
     if (j < 0)
         return NSM_OK;
-    if (!rt_law_is_constraint(s, j)) {
+    if (!rt_law_impacts(s, j)) {
         snprintf(k->why, sizeof k->why, "a penalty contact engages at t = %.17g s", t1);
         return NSM_OK;
     }
@@ -113,14 +113,15 @@ static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi
     int n = s->n, n2 = 2 * n, N = s->N;
     double wd[n];
     const double *w = rt_dense_wrow(s, j, wd);
-    double e = rt_law_restitution(s, j), Ym[N], Yp[N], fm[N], fp[N], Rf[n2 > 0 ? n2 : 1], q[n], D = 0;
+    double Ym[N], Yp[N], fm[N], fp[N], Rf[n2 > 0 ? n2 : 1], q[n], D = 0;
     memset(Ym, 0, sizeof Ym);
     memcpy(Ym, ym, sizeof(double) * n2);
     for (int i = 0; i < n; i++) {
         q[i] = s->minv[i] * w[i];
         D += w[i] * q[i];
     }
-    double u = rt_dot(n, w, ym + n);
+    double u = rt_dot(n, w, ym + n), e = rt_law_restitution(s, j, u);
+    double er = e + u * rt_law_restitution_slope(s, j, u);  /* -d(u+)/du: u+ = -e(u) u */
     memcpy(Yp, Ym, sizeof Yp);
     for (int i = 0; i < n; i++)
         Yp[n + i] = ym[n + i] - (1 + e) * q[i] * u / D;
@@ -128,13 +129,13 @@ static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi
     rt_mode_none(s, free_mode);
     if (rt_deriv(s, free_mode, t, Ym, fm) || rt_deriv(s, free_mode, t, Yp, fp))
         return NSM_ENUMERIC;
-    /* R = [[I, 0], [0, I - (1 + e) q w^T / D]] */
+    /* R = [[I, 0], [0, I - (1 + e + u e'(u)) q w^T / D]] */
     memset(S, 0, sizeof(double) * n2 * n2);
     for (int i = 0; i < n2; i++)
         S[i * n2 + i] = 1;
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++)
-            S[(n + a) * n2 + n + b] -= (1 + e) * q[a] * w[b] / D;
+            S[(n + a) * n2 + n + b] -= (1 + er) * q[a] * w[b] / D;
     nsm_la_matvec(n2, n2, S, fm, Rf);
     /* + (f+ - R f-) n^T / u, n = (w, 0) */
     for (int a = 0; a < n2; a++)

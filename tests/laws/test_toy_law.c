@@ -3,9 +3,12 @@
 ** law, toy_law.c) with one registration line, and checks that the runtime
 ** runs it through the law interface (runtime/src/law.h).
 **
-** The toy law's impulse rule is its own restitution TOY_E = 0.5; every
-** model here says another e (0.9, 0, 0.8), so a path that read the model's
-** e instead of asking the law (rt_law_restitution) fails a check below.
+** The toy law's impulse rule is its own and not Newton's: a restitution
+** that falls with the approach speed v, e(v) = TOY_E / (1 + |v| / v0),
+** TOY_E = 0.5, v0 = toy_v0 set per run (toy_law.c).  Every model here says
+** another e (0.9, 0, 0.8, 0.5), so a path that read the model's e instead of
+** asking the law (rt_law_restitution) fails a check below, and so does one
+** that asked the law without its approach speed (it would apply TOY_E).
 **
 ** 1. A ball (m, gravity g) dropped from h on a floor of the toy law.  A
 **    force F1 t pulls the ball up, F1 = m g / T, so that once the bounces
@@ -14,27 +17,36 @@
 **    x(t) = g (t - T)^3 / (6 T) after T.  Before the first impact
 **    x(t) = h - g t^2 / 2 + g t^3 / (6 T).  Checked against these closed
 **    forms: the first impact's time and velocities (Newton's law with the
-**    toy's restitution: transition.c), one separation at T done by the toy
+**    toy's restitution at v1: transition.c), one separation at T done by the toy
 **    law's transition (which the exact method finds only if the held gap's
 **    event row is the one the law's form names: mode.c), the toy law told
 **    of every event (on_event), x and v at t_end.
-** 2. The same ball without the pull (F1 = 0): its bounces accumulate at
-**    t1 (1 + e) / (1 - e) = 3 t1, t1 = sqrt(2 h / g) (zeno.c's cascade
-**    detection and tail, step.c's tail sum with the restitution zeno.c
-**    hands it).
+** 2. The same ball without the pull (F1 = 0): impact k at the approach
+**    speed w_k leaves at e(w_k) w_k, so w_1 = g t1, w_{k+1} = e(w_k) w_k and
+**    t_{k+1} = t_k + 2 w_{k+1} / g, t1 = sqrt(2 h / g): the first impacts'
+**    times and velocities, and the accumulation point, the limit of t_k
+**    (zeno.c's cascade detection and tail, step.c's tail sum with the
+**    restitution zeno.c hands it), against that recurrence.
 ** 3. models/block_drop.nsm with its floor of the toy law: a block falling
 **    from h while sliding at v0 on a floor with friction mu (Coulomb on the
 **    impulses: each impact takes the tangential impulse -mu (1 + e) |u_n|
 **    while the block slips; friction.c's frictional impact law), bouncing
-**    with the toy's e to its accumulation at 3 t1 (the Zeno jump with slip),
+**    with the toy's e(v) to its accumulation (the Zeno jump with slip),
 **    then sliding to rest at mu g.  Closed forms: the first impact's
-**    velocities, X.v after it v0 - mu (1 + e) v1, the Zeno time, the
+**    velocities, X.v after it v0 - mu (1 + e(v1)) v1, the Zeno time, the
 **    sliding stop and X there from the series of flights.
+** 3b. models/disc_corner.nsm with both walls of the toy law: a disc meets
+**    the floor (approach 4.905 m/s) and the wall (1 m/s) at one instant,
+**    both with friction: one frictional impact of two contacts
+**    (friction.c's several-contact law), whose normal velocities after it
+**    are e(4.905) 4.905 and -e(1) 1, each contact's own restitution.
 ** 4. models/forced_impact_oscillator.nsm with its stop of the toy law: the
 **    product of the multipliers of a periodic orbit with k impacts per
-**    period T is det(monodromy) = e^(2k) exp(-c T / m) (each saltation
-**    matrix of a one-degree impact has determinant e^2, the flow's
-**    Jacobian exp(trace A T)): floquet.c's saltation matrices.
+**    period T is det(monodromy) = prod_k e_k (e_k + u_k e'(u_k)) exp(-c T / m)
+**    (a one-degree impact at u_k leaving at -e(u_k) u_k has a saltation
+**    matrix of determinant (u+/u) d(u+)/du, the flow's Jacobian
+**    exp(trace A T)): floquet.c's saltation matrices, with the law's
+**    restitution and its slope at each impact's approach speed.
 ** by the exact method and by adaptive (which locates the events with the
 ** toy law's own event function).  TOY_TRACE=1 prints the events.  With
 ** the argument `unregistered` it leaves out the registration and
@@ -48,9 +60,16 @@
 #include "nsm/nsm.h"
 #include "toy_law.h"
 
-extern const nsm_model nsm_model_block_drop, nsm_model_forced_impact_oscillator;
+extern const nsm_model nsm_model_block_drop, nsm_model_forced_impact_oscillator,
+    nsm_model_disc_corner;
 
 enum { M, G, H, E, F1 };
+
+/* The toy law's restitution at an approach at speed v (toy_law.h). */
+static double toy_e(double v)
+{
+    return TOY_E / (1 + fabs(v) / toy_v0);
+}
 
 static const char *const bodies[] = { "B" };
 static const nsm_param_info params[] = {
@@ -178,7 +197,8 @@ static void run_toy(int method)
         return;
     }
     Seen seen = { 0 };
-    printf("method %s\n", nsm_method_name(method));
+    toy_v0 = 5;
+    printf("method %s, v0 = %g\n", nsm_method_name(method), toy_v0);
     nsm_sim_set_method(s, method);
     nsm_sim_set_event_handler(s, on_event, &seen);
     int rc = nsm_sim_run_until(s, 10.5);
@@ -195,8 +215,9 @@ static void run_toy(int method)
     const double *y = nsm_sim_state(s);
     check("first impact's time", seen.t1, t1, 1e-8);
     check("velocity before it", seen.vb1, -v1, 1e-8 * v1);
-    check("velocity after it (toy restitution 0.5)", seen.va1, TOY_E * seen.vb1 * -1, 1e-12 * v1);
-    check("... and the closed form", seen.va1, TOY_E * v1, 1e-8 * v1);
+    check("velocity after it (toy restitution e(vb))", seen.va1, toy_e(seen.vb1) * seen.vb1 * -1,
+          1e-12 * v1);
+    check("... and the closed form e(v1) v1", seen.va1, toy_e(v1) * v1, 1e-8 * v1);
     check("separations by the toy law's transition", (double)toy_transitions, 1, 0);
     check("separations logged", (double)seen.separations, 1, 0);
     check("separation time", seen.t_sep, T, 1e-6);
@@ -209,9 +230,9 @@ static void run_toy(int method)
 /* Seen at one contact: its impacts, the first impact's velocities and the
 ** state after it, and its zeno records. */
 typedef struct Seen2 {
-    int contact;
+    int contact, ny;          /* the contact watched, the state's length (<= 6) */
     long impacts, zenos;
-    double t1, vb1, va1, y1[4], tz;
+    double t1, vb1, va1, y1[6], tz, tk[3], vak[3], ub[64];
 } Seen2;
 
 /* The event handler of runs 2-4: counts the impacts and zeno records at
@@ -224,9 +245,13 @@ static int on_event2(void *ud, const nsm_sim *s, const nsm_event *ev)
                ev->contact, ev->vrel_before, ev->vrel_after, ev->impulse);
     if (ev->contact != seen->contact)
         return 0;
+    if (ev->kind == NSM_EV_IMPACT && seen->impacts < 3)
+        seen->tk[seen->impacts] = ev->t, seen->vak[seen->impacts] = ev->vrel_after;
+    if (ev->kind == NSM_EV_IMPACT && seen->impacts < 64)
+        seen->ub[seen->impacts] = ev->vrel_before;
     if (ev->kind == NSM_EV_IMPACT && seen->impacts++ == 0) {
         seen->t1 = ev->t, seen->vb1 = ev->vrel_before, seen->va1 = ev->vrel_after;
-        memcpy(seen->y1, nsm_sim_state(s), sizeof seen->y1);
+        memcpy(seen->y1, nsm_sim_state(s), sizeof(double) * (size_t)seen->ny);
     }
     if (ev->kind == NSM_EV_ZENO && seen->zenos++ == 0)
         seen->tz = ev->t;
@@ -276,13 +301,27 @@ static void run_zeno(int method)
     if (!s)
         return;
     Seen2 seen = { .contact = 0 };
+    toy_v0 = 5;
     nsm_sim_set_event_handler(s, on_event2, &seen);
     nsm_sim_set_param(s, "F1", 0);
     nsm_sim_reset(s);
-    if (!toy_run(s, 2.0)) {
-        double g = 9.81, h = 1.0, t1 = sqrt(2 * h / g), e = TOY_E;
+    if (!toy_run(s, 3.0)) {
+        double g = 9.81, h = 1.0, t = sqrt(2 * h / g), w = g * t, tk[3], vk[3];
+        for (int k = 0; k < 100000 && w > 1e-300; k++) {  /* impact k at w, then its flight */
+            if (k < 3)
+                tk[k] = t, vk[k] = toy_e(w) * w;
+            w *= toy_e(w);
+            t += 2 * w / g;
+        }
+        for (int k = 0; k < 3; k++) {
+            char what[64];
+            snprintf(what, sizeof what, "impact %d's time", k + 1);
+            check(what, seen.tk[k], tk[k], 1e-9);
+            snprintf(what, sizeof what, "impact %d's velocity after, e(w) w", k + 1);
+            check(what, seen.vak[k], vk[k], 1e-9);
+        }
         check("zeno records", (double)seen.zenos, 1, 0);
-        check("accumulation point t1 (1 + e) / (1 - e)", seen.tz, t1 * (1 + e) / (1 - e), 1e-9);
+        check("accumulation point, the limit of t_k", seen.tz, t, 1e-9);
         check("at rest on the floor", nsm_sim_state(s)[0], 0, 1e-12);
     }
     nsm_sim_free(s);
@@ -296,24 +335,48 @@ static void run_block(int method)
     nsm_sim *s = toy_create(&bm, method, "block dropped while sliding");
     if (!s)
         return;
-    Seen2 seen = { .contact = 0 };
+    Seen2 seen = { .contact = 0, .ny = 4 };
+    toy_v0 = 2;
     nsm_sim_set_event_handler(s, on_event2, &seen);
     if (!toy_run(s, 1.0)) {
-        double g = 9.81, h = 0.2, v0 = 2, mu = 0.3, e = TOY_E, t1 = sqrt(2 * h / g), v1 = g * t1;
-        double tz = t1 * (1 + e) / (1 - e), X = v0 * t1, Xv = v0, vn = v1;
-        for (int k = 0; k < 200; k++) {  /* impact k at normal speed vn, then its flight */
-            Xv -= mu * (1 + e) * vn;
-            vn *= e;
+        double g = 9.81, h = 0.2, v0 = 2, mu = 0.3, e = toy_e(g * sqrt(2 * h / g)),
+               t1 = sqrt(2 * h / g), v1 = g * t1;
+        double tz = t1, X = v0 * t1, Xv = v0, vn = v1;
+        for (int k = 0; k < 100000 && vn > 1e-300; k++) {  /* impact k at vn, then its flight */
+            Xv -= mu * (1 + toy_e(vn)) * vn;
+            vn *= toy_e(vn);
             X += Xv * 2 * vn / g;
+            tz += 2 * vn / g;
         }
         double X_end = X + Xv * Xv / (2 * mu * g);
         const double *y = nsm_sim_state(s);
         check("first impact's time", seen.t1, t1, 1e-9);
         check("normal velocity after it (toy restitution)", seen.va1, e * v1, 1e-9);
         check("X.v after it: v0 - mu (1 + e) v1", seen.y1[2], v0 - mu * (1 + e) * v1, 1e-9);
-        check("accumulation point 3 t1", seen.tz, tz, 1e-8);
+        check("accumulation point, the limit of the flights", seen.tz, tz, 1e-8);
         check("X where the block stops sliding", y[0], X_end, 1e-7);
         check("X.v at 1 s (at rest)", y[2], 0, 1e-9);
+    }
+    nsm_sim_free(s);
+}
+
+/* 3b: disc_corner with both walls of the toy law: the normal velocities
+** after the frictional impact of two contacts (see the header). */
+static void run_corner(int method)
+{
+    nsm_gap_info gi[2];
+    nsm_model cm = toy_model_of(&nsm_model_disc_corner, gi);
+    nsm_sim *s = toy_create(&cm, method, "disc thrown into a corner");
+    if (!s)
+        return;
+    Seen2 seen = { .contact = 0, .ny = 6 };
+    toy_v0 = 2;
+    nsm_sim_set_event_handler(s, on_event2, &seen);
+    if (!toy_run(s, 0.6)) {
+        double vy = 9.81 * 0.5, vx = 1;   /* the floor's and the wall's approach at 0.5 s */
+        check("the impact's time", seen.t1, 0.5, 1e-9);
+        check("floor: vy after it, e(vy) vy", seen.y1[4], toy_e(vy) * vy, 1e-9);
+        check("wall: vx after it, -e(vx) vx", seen.y1[3], -toy_e(vx) * vx, 1e-9);
     }
     nsm_sim_free(s);
 }
@@ -329,6 +392,7 @@ static void run_floquet(void)
         return;
     double omega = 2.5, T = 2 * 3.14159265358979323846 / omega, c = 2 * 0.05, y[2], mre[2], mim[2];
     Seen2 seen = { .contact = 0 };
+    toy_v0 = 1;
     if (toy_run(s, 100 * T))
         goto done;
     memcpy(y, nsm_sim_state(s), sizeof y);
@@ -342,11 +406,15 @@ static void run_floquet(void)
     if (toy_run(s, T))
         goto done;
     double prod = mre[0] * mre[1] - mim[0] * mim[1];   /* mu1 mu2 (a pair: |mu|^2) */
-    double want = pow(TOY_E, 2.0 * (double)seen.impacts) * exp(-c * T);
+    double want = exp(-c * T);
+    for (long k = 0; k < seen.impacts && k < 64; k++) {  /* e (e + u e'(u)) at each impact */
+        double u = seen.ub[k], d = 1 - u / toy_v0;
+        want *= toy_e(u) * (toy_e(u) + u * TOY_E / (toy_v0 * d * d));
+    }
     printf("     %ld impact(s) per period, multipliers %.9g%+.9gi, %.9g%+.9gi\n", seen.impacts,
            mre[0], mim[0], mre[1], mim[1]);
     check("impacts per period (at least one)", seen.impacts >= 1, 1, 0);
-    check("product of the multipliers e^(2k) exp(-c T)", prod, want, 1e-8 * want);
+    check("product of the multipliers prod e (e + u e'(u)) exp(-c T)", prod, want, 1e-8 * want);
 done:
     nsm_sim_free(s);
 }
@@ -364,6 +432,7 @@ int main(int argc, char **argv)
         run_toy(methods[i]);
         run_zeno(methods[i]);
         run_block(methods[i]);
+        run_corner(methods[i]);
     }
     run_floquet();
     printf("%s contact law name: %s\n", strcmp(nsm_law_name(TOY_LAW), "toy") ? "FAIL" : "ok  ",

@@ -2,20 +2,27 @@
 ** toy_law.c: a contact law written outside the runtime, to show that the
 ** law interface (runtime/src/law.h) is enough to add one.
 **
-** The toy law is an impact law whose impulse rule is its own: Newton's
-** restitution TOY_E, whatever the model's parameters say (num.e stays the
-** model's, so a path that read it instead of asking the law would apply
-** the model's e), and which counts the events at its gaps and its own
-** transitions.  Its closed gap is a constraint (the runtime's
-** complementarity holds it, every impulse problem asks its restitution);
-** its event function, tolerance, initial check and separation are the
-** impact law's (rt_law_impact_*, law.h).
+** The toy law is an impact law whose impulse rule is its own and not
+** Newton's: a restitution that falls with the approach speed,
+** e(v) = TOY_E / (1 + |v| / toy_v0) (a soft contact loses more at a harder
+** hit; toy_v0 = INFINITY gives Newton's constant TOY_E), whatever the
+** model's parameters say (num.e stays the model's, so a path that read it
+** instead of asking the law would apply the model's e, and a path that
+** asked the law without the approach speed would apply TOY_E), and which
+** counts the events at its gaps and its own transitions.  Its closed gap
+** is a constraint (the runtime's complementarity holds it, every impulse
+** problem asks its restitution at its approach speed); its event function,
+** tolerance, initial check and separation are the impact law's
+** (rt_law_impact_*, law.h).
 */
 #include "toy_law.h"
+
+#include <math.h>
 
 #include "law.h"
 
 long toy_events, toy_transitions;
+double toy_v0 = INFINITY;
 
 /* The toy law's counts start at every reset. */
 static int toy_setup(nsm_sim *s, int j)
@@ -25,12 +32,21 @@ static int toy_setup(nsm_sim *s, int j)
     return 0;
 }
 
-/* The toy law's impulse rule: restitution TOY_E at every gap of it (the
-** model's e is not its concern). */
-static double toy_restitution(const nsm_sim *s, int j)
+/* The toy law's impulse rule at an approach at vb: the restitution
+** TOY_E / (1 + |vb| / toy_v0) at every gap of it (the model's e is not its
+** concern). */
+static double toy_restitution(const nsm_sim *s, int j, double vb)
 {
     (void)s, (void)j;
-    return TOY_E;
+    return TOY_E / (1 + fabs(vb) / toy_v0);
+}
+
+/* Its derivative with respect to vb (the saltation matrices'). */
+static double toy_restitution_slope(const nsm_sim *s, int j, double vb)
+{
+    (void)s, (void)j;
+    double d = 1 + fabs(vb) / toy_v0;
+    return (vb < 0 ? 1 : -1) * TOY_E / (toy_v0 * d * d);
 }
 
 /* The held gap j separates, counted, then as at an impact gap: out of the
@@ -56,6 +72,7 @@ static const rt_law toy_law = {
     .event_tol = rt_law_impact_event_tol,
     .form = rt_law_impact_form,           /* the same for exact and taylor */
     .restitution = toy_restitution,       /* its own impulse rule */
+    .restitution_slope = toy_restitution_slope,
     .initial = rt_law_impact_initial,     /* a penetrated start refused */
     .setup = toy_setup,
     .transition = toy_transition,
