@@ -84,18 +84,14 @@ double rt_t_resolution(const nsm_sim *s, double t_end)
 }
 
 /* Steps of h s that cannot carry t to t_end: when the time is the cause
-** (the steps move t at t = 1 s or at the model's own t_end, so a t_end of
-** 1e300 s is what the time axis cannot reach, not a stiffness), the failure
-** is that message, naming how far such steps can carry t, and 1 is
-** returned; 0 when the steps are too short for any time axis (the caller
-** then blames the motion's speed). */
+** (the steps would move t at t = 1 s, so a t_end of 1e300 s is what the
+** time axis cannot reach, not a stiffness), the failure is that message,
+** naming how far such steps can carry t, and 1 is returned; 0 when the
+** steps are too short for a time axis in seconds (the caller then blames
+** the motion's speed). */
 int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who)
 {
-    double own[3];
-    if (nsm_sim_model_times(s, &own[0], &own[1], &own[2]) != NSM_OK)
-        own[0] = 1;
-    double at = fmin(1.0, own[0]);
-    if (!(h > 0) || RT_T_RES * (nextafter(at, INFINITY) - at) > h)
+    if (!(h > 0) || RT_T_RES * (nextafter(1.0, INFINITY) - 1.0) > h)
         return 0;
     int e;
     frexp(h / RT_T_RES, &e);        /* ulp(T) <= h/16 while T < 2^(e + 52) */
