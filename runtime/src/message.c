@@ -99,7 +99,7 @@ int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who)
     rt_fail(s, NSM_ENUMERIC, -1,
             "t_end = %.9g s is beyond the time resolution for this run's steps: near it t "
             "moves only by steps of %.3g s or more (%d ulps), and %s takes steps of %.3g s, "
-            "which carry t to about %.3g s at most: give a smaller --t-end (or run in parts)",
+            "which carry t to about %.3g s at most: give an earlier end time (or run in parts)",
             t_end, rt_t_resolution(s, t_end), RT_T_RES, who, h, reach);
     return 1;
 }
