@@ -838,6 +838,51 @@ static int blame(const Model *m, const Expr *e)
     return 1;
 }
 
+/* Whether a checked value is one parameter's own (named by its index) or
+ * a constant (checked by the compiler, never failing at run time): no
+ * description for the run's message. */
+static bool check_is_param(const Model *m, const Expr *e)
+{
+    bool any = false;
+    for (int i = 0; i < m->n_params; i++) {
+        if (e == expr_param(m->ex, i))
+            return true;
+        any = any || expr_depends_on(e, expr_param(m->ex, i));
+    }
+    return !any;
+}
+
+/* For a check of a value that is not one parameter's (a derived inertia
+ * m*l^2), writes what setup leaves for the run's message: what is wrong, its
+ * expression and parameters (num->bad_what) and its value (num->bad_value),
+ * so a refusal names the inertia, not only the first parameter it mentions. */
+static void check_name(Cgen *cg, Expr *e, const char *what, const char *name)
+{
+    const Model *m = cg->m;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *t = open_memstream(&text, &len);
+    if (!t) {
+        fputs("nsmc: fatal: out of memory\n", stderr);
+        abort();
+    }
+    fprintf(t, "%s of %s, %s", what, name, expr_to_string(cg->dv->ex, e, EXPR_TEXT, &cg->tnm));
+    const char *sep = " (parameters ";
+    for (int i = 0; i < m->n_params; i++)
+        if (expr_depends_on(e, expr_param(m->ex, i))) {
+            fprintf(t, "%s%s", sep, m->params[i].name);
+            sep = ", ";
+        }
+    fputs(*sep == ',' ? ")" : "", t);
+    fclose(t);
+    fprintf(cg->out, "        num->bad_what = ");
+    pstr(cg->out, text);
+    free(text);
+    fprintf(cg->out, ";\n        num->bad_value = ");
+    px(cg, e);
+    fprintf(cg->out, ";\n");
+}
+
 /* One validity check in setup: `if (!(e OP bound)) return k;`, written once
  * for all the elements it covers (a family's masses share one).  The same
  * check is the same expression (hash-consed: equal content, equal pointer)
@@ -860,11 +905,15 @@ static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, cons
     }
     cg->checked[cg->n_checked].e = e;
     cg->checked[cg->n_checked++].op = op;
+    bool named = check_is_param(cg->m, e);
     fprintf(o, "    if (!(");
     px(cg, e);
-    fprintf(o, " %s)) /* %s of ", op, what);
+    fprintf(o, " %s))%s /* %s of ", op, named ? "" : " {", what);
     pcomment(o, name);
-    fprintf(o, " */\n        return %d;\n", blame(cg->m, e));
+    fprintf(o, " */\n");
+    if (!named)
+        check_name(cg, e, what, name);
+    fprintf(o, "        return %d;\n%s", blame(cg->m, e), named ? "" : "    }\n");
 }
 
 /* A sparse table of nsm_numeric as a list of entries (nsm/model.h): the
@@ -948,7 +997,8 @@ static bool setup_body(Cgen *cg)
     int n = dv->n, g = dv->g;
     bool loops = false;
     for (int i = 0; i < n; i++)
-        emit_check(cg, m->bodies[i].mass, "> 0", "mass", m->bodies[i].name);
+        emit_check(cg, m->bodies[i].mass, "> 0",
+                   m->bodies[i].coord == COORD_PHI ? "inertia" : "mass", m->bodies[i].name);
     for (int s = 0; s < m->n_springs; s++) {
         const char *nm = m->springs[s].name ? m->springs[s].name : "a spring";
         emit_check(cg, m->springs[s].k, ">= 0", "stiffness", nm);
@@ -987,8 +1037,7 @@ static bool setup_body(Cgen *cg)
         emit_check(cg, fr->normal, "> 0", "normal force", fr->name);
         if (fr->et && expr_has_kind(fr->et, EX_PARAM)) {
             emit_check(cg, fr->et, ">= 0", "tangential restitution", fr->name);
-            emit_check(cg, expr_sub(m->ex, expr_num(m->ex, 1), fr->et), ">= 0",
-                       "tangential restitution", fr->name);
+            emit_check(cg, fr->et, "<= 1", "tangential restitution", fr->name);
         }
     }
     Lines ls = {0};

@@ -93,8 +93,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 {
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
-    if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) /* mass of D.phi */
+    if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) { /* inertia of D.phi */
+        num->bad_what = "inertia of D.phi, 0.4*m*R^2 (parameters m, R)";
+        num->bad_value = 0.4*p[P_m]*p[P_R]*p[P_R];
         return 1;
+    }
     if (!(p[P_e] >= 0)) /* restitution of floor */
         return 5;
     if (!(p[P_e] <= 1)) /* restitution of floor */

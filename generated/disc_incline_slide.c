@@ -90,8 +90,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 {
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
-    if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) /* mass of D.phi */
+    if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) { /* inertia of D.phi */
+        num->bad_what = "inertia of D.phi, 0.4*m*R^2 (parameters m, R)";
+        num->bad_value = 0.4*p[P_m]*p[P_R]*p[P_R];
         return 1;
+    }
     if (!(0.0 >= 0)) /* restitution of slope */
         return 1;
     if (!(0.0 <= 1)) /* restitution of slope */
@@ -100,12 +103,18 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 3;
     if (!(p[P_R] > 0)) /* radius of D */
         return 2;
-    if (!((sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) > 0)) /* normal of slope */
+    if (!((sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) > 0)) { /* normal of slope */
+        num->bad_what = "normal of slope, (sin(alpha)^2 + cos(alpha)^2)/(sin(alpha)^2 + cos(alpha)^2) (parameters alpha)";
+        num->bad_value = (sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
         return 4;
+    }
     if (!(p[P_mu] >= 0)) /* kinetic coefficient of F */
         return 5;
-    if (!(p[P_m]*p[P_g]*cos(p[P_alpha]) > 0)) /* normal force of F */
+    if (!(p[P_m]*p[P_g]*cos(p[P_alpha]) > 0)) { /* normal force of F */
+        num->bad_what = "normal force of F, m*g*cos(alpha) (parameters m, g, alpha)";
+        num->bad_value = p[P_m]*p[P_g]*cos(p[P_alpha]);
         return 1;
+    }
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of D.x */

@@ -90,10 +90,16 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     if (!(p[P_m] > 0)) /* mass of A.x */
         return 1;
-    if (!(0.4*p[P_m]*p[P_rA]*p[P_rA] > 0)) /* mass of A.phi */
+    if (!(0.4*p[P_m]*p[P_rA]*p[P_rA] > 0)) { /* inertia of A.phi */
+        num->bad_what = "inertia of A.phi, 0.4*m*rA^2 (parameters m, rA)";
+        num->bad_value = 0.4*p[P_m]*p[P_rA]*p[P_rA];
         return 1;
-    if (!(0.4*p[P_m]*p[P_rB]*p[P_rB] > 0)) /* mass of B.phi */
+    }
+    if (!(0.4*p[P_m]*p[P_rB]*p[P_rB] > 0)) { /* inertia of B.phi */
+        num->bad_what = "inertia of B.phi, 0.4*m*rB^2 (parameters m, rB)";
+        num->bad_value = 0.4*p[P_m]*p[P_rB]*p[P_rB];
         return 1;
+    }
     if (!(p[P_e] >= 0)) /* restitution of touch */
         return 6;
     if (!(p[P_e] <= 1)) /* restitution of touch */

@@ -74,8 +74,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(p[P_k] >= 0)) /* stiffness of S */
         return 2;
-    if (!(2.0*p[P_zeta]*sqrt(p[P_m]*p[P_k]) >= 0)) /* damping of S */
+    if (!(2.0*p[P_zeta]*sqrt(p[P_m]*p[P_k]) >= 0)) { /* damping of S */
+        num->bad_what = "damping of S, 2*zeta*sqrt(m*k) (parameters m, k, zeta)";
+        num->bad_value = 2.0*p[P_zeta]*sqrt(p[P_m]*p[P_k]);
         return 1;
+    }
     if (!(p[P_e] >= 0)) /* restitution of stop */
         return 6;
     if (!(p[P_e] <= 1)) /* restitution of stop */

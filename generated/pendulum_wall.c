@@ -81,8 +81,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 {
     if (!(p[P_m] > 0)) /* mass of P.x */
         return 1;
-    if (!(p[P_m]*p[P_l]*p[P_l] > 0)) /* mass of P.phi */
+    if (!(p[P_m]*p[P_l]*p[P_l] > 0)) { /* inertia of P.phi */
+        num->bad_what = "inertia of P.phi, m*l^2 (parameters m, l)";
+        num->bad_value = p[P_m]*p[P_l]*p[P_l];
         return 1;
+    }
     if (!(p[P_e] >= 0)) /* restitution of wall */
         return 6;
     if (!(p[P_e] <= 1)) /* restitution of wall */

@@ -87,8 +87,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     if (!(p[P_m] > 0)) /* mass of B.x */
         return 1;
-    if (!(p[P_m]*p[P_b]*p[P_b]/3.0 + p[P_m]*p[P_h]*p[P_h]/3.0 > 0)) /* mass of B.phi */
+    if (!(p[P_m]*p[P_b]*p[P_b]/3.0 + p[P_m]*p[P_h]*p[P_h]/3.0 > 0)) { /* inertia of B.phi */
+        num->bad_what = "inertia of B.phi, m*b^2/3 + m*h^2/3 (parameters m, b, h)";
+        num->bad_value = p[P_m]*p[P_b]*p[P_b]/3.0 + p[P_m]*p[P_h]*p[P_h]/3.0;
         return 1;
+    }
     if (!(0.0 >= 0)) /* restitution of L */
         return 1;
     if (!(0.0 <= 1)) /* restitution of L */

@@ -90,8 +90,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 {
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
-    if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) /* mass of D.phi */
+    if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) { /* inertia of D.phi */
+        num->bad_what = "inertia of D.phi, 0.4*m*R^2 (parameters m, R)";
+        num->bad_value = 0.4*p[P_m]*p[P_R]*p[P_R];
         return 1;
+    }
     if (!(p[P_eN] >= 0)) /* restitution of floor */
         return 4;
     if (!(p[P_eN] <= 1)) /* restitution of floor */
@@ -106,7 +109,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(p[P_eT] >= 0)) /* tangential restitution of F */
         return 6;
-    if (!(1.0 - p[P_eT] >= 0)) /* tangential restitution of F */
+    if (!(p[P_eT] <= 1)) /* tangential restitution of F */
         return 6;
 
     /* hoisted constants */

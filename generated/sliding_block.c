@@ -96,8 +96,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(p[P_mu_k] >= 0)) /* kinetic coefficient of F */
         return 8;
-    if (!(p[P_mu_s] - p[P_mu_k] >= 0)) /* static minus kinetic coefficient of F */
+    if (!(p[P_mu_s] - p[P_mu_k] >= 0)) { /* static minus kinetic coefficient of F */
+        num->bad_what = "static minus kinetic coefficient of F, mu_s - mu_k (parameters mu_s, mu_k)";
+        num->bad_value = p[P_mu_s] - p[P_mu_k];
         return 7;
+    }
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of X */

@@ -213,8 +213,11 @@ set_tests_properties(reliability/second_python PROPERTIES LABELS "reliability;py
 # models and methods on every surface (about 200 inputs: the simulators'
 # options under taylor, rk4 and adaptive, nsmc sweep, --basin and continue,
 # stop signals with CSV and HDF5 checked, the Python API against the
-# command line and Ctrl-C in every study).
-foreach(case nonlinear sweeps signals python)
+# command line and Ctrl-C in every study), each case under a minute (split
+# by model or part).
+foreach(case nonlinear_pendulum_wall nonlinear_rocking_block nonlinear_double_pendulum
+        nonlinear_cart_friction nonlinear_outputs sweeps_a sweeps_b signals_pendulum_wall
+        signals_double_pendulum signals_cart_friction python_cli python_threads python_studies)
   add_test(NAME reliability/third_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/third_pass_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
@@ -225,5 +228,38 @@ foreach(case nonlinear sweeps signals python)
     set_tests_properties(reliability/third_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()
-set_tests_properties(reliability/third_python PROPERTIES LABELS "reliability;python"
+foreach(part cli threads studies)
+  set_tests_properties(reliability/third_python_${part} PROPERTIES LABELS "reliability;python"
+    ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
+
+# A fourth hostile pass (tests/reliability/fourth_pass_test.py): the third
+# pass's leftovers (a derived inertia named, t_end beyond the resolution,
+# rocking_block at m = 1e-300, Ctrl-C of nsmc continue), impossible steps on
+# a loop model of 1000 beads and the models written by their energies, a
+# real full disk (a tmpfs in a private mount namespace), sweeps, continue
+# and stop signals on the newest models, Python's guards, Ctrl-C in
+# continuation and damaged caches.
+set(NSM_BEADS_C ${CMAKE_BINARY_DIR}/reliability/beads.c)
+add_custom_command(OUTPUT ${NSM_BEADS_C}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/reliability
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/reliability/beads.nsm -o ${NSM_BEADS_C}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/reliability/beads.nsm
+  COMMENT "nsmc: generating beads.c for the fourth hostile pass" VERBATIM)
+add_executable(sim_beads ${NSM_BEADS_C})
+target_link_libraries(sim_beads PRIVATE nsmcli)
+set_target_properties(sim_beads PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/sims)
+foreach(case findings steps_loops steps_energies disk_sims disk_commands sweeps signals_loops
+        signals_energies python)
+  add_test(NAME reliability/fourth_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fourth_pass_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/fourth_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/fourth_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/fourth_python PROPERTIES LABELS "reliability;python"
   ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

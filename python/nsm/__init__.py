@@ -31,6 +31,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -214,14 +215,24 @@ def _cache_verify(so, sumfile):
     was built (as nsmc's cache does): (1, None) whole, (0, None) absent,
     (-1, why) damaged.  A damaged object is never loaded: a truncated one
     kills the interpreter (SIGBUS) when its pages are touched."""
-    if not os.path.exists(so):
+    try:
+        st = os.lstat(so)
+    except FileNotFoundError:
         return 0, None
+    except OSError:
+        return -1, "unreadable"
+    # a folder, a device or a link (to /dev/zero: read for ever) is never
+    # read, and a size other than the checksum's is decided without reading
+    if not stat.S_ISREG(st.st_mode):
+        return -1, "not a regular file"
     try:
         with open(sumfile, encoding="ascii") as f:
             want_h, want_size = f.read().split()
         want_size = int(want_size)
     except (OSError, ValueError, UnicodeDecodeError):
         return -1, "no checksum"
+    if st.st_size != want_size:
+        return -1, "empty" if st.st_size == 0 else "truncated or grown"
     got = _digest(so)
     if got is None:
         return -1, "unreadable"

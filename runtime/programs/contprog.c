@@ -38,6 +38,7 @@
 #include "nsm/model.h"
 #include "nsm/nsm.h"
 #include "coords.h"
+#include "outdir.h"
 #include "plot.h"
 #include "setfile.h"
 
@@ -201,14 +202,46 @@ static void tmp_hold(int k, const char *path)
     cont_ntmp = k + 1;
 }
 
-/* A stop signal: remove the temporaries being written, then end by the
+/* The stop signal seen while the branch is computed (the continuation
+** stops before its next step and the points so far are kept), and whether
+** the results are being written (a signal then ends the program at once). */
+static volatile sig_atomic_t cont_stop, cont_writing;
+static int file_put(const Prog *g, const char *name, const char *text, size_t len);
+
+/* A stop signal: while the branch is computed, a request (cont_stop, read
+** by the run before every step); while the results are written, or a
+** second one, remove the temporaries being written, then end by the
 ** signal's default action (the exit status says which). */
 static void on_stop(int sig)
 {
+    if (!cont_writing && !cont_stop) {
+        cont_stop = sig;
+        return;
+    }
     for (int k = 0; k < cont_ntmp; k++)
         unlink(cont_tmp[k]);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* A continuation stopped by signal sig: its points so far written whole to
+** DIR/branch.csv.partial (curve.csv.partial), the earlier complete results
+** and figures left as they were, a note; 128 + sig, or 1 when the partial
+** file cannot be written. */
+static int cont_stopped(Prog *g, int sig)
+{
+    const char *name = g->o.curve ? "curve.csv.partial" : "branch.csv.partial";
+    cont_writing = 1;
+    if (g->npoints && g->csv.n && !g->csv.err && file_put(g, name, g->csv.s, g->csv.n))
+        return 1;
+    if (g->npoints)
+        fprintf(stderr, "%s: interrupted by %s: %ld points kept in %s/%s (the earlier results "
+                "and figures left as they were)\n", g->prog, sig == SIGINT ? "SIGINT"
+                : sig == SIGTERM ? "SIGTERM" : "SIGHUP", g->npoints, g->out_dir, name);
+    else
+        fprintf(stderr, "%s: interrupted by %s before the first point: nothing written\n",
+                g->prog, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+    return 128 + sig;
 }
 
 /* file_put's write of text to tmp, renamed to path; 0 or 1 after a
@@ -582,17 +615,26 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
      * made: it ran the first orbit's transient, then failed with exit 3 */
     if (!rc && nsm_sim_check_tangent(sim, "continuation"))
         rc = prog_bad(g.prog, "%s", nsm_sim_message(sim));
-    struct stat sb;
-    if (!rc && stat(g.out_dir, &sb) != 0 && mkdir(g.out_dir, 0777) != 0)
-        rc = prog_bad(g.prog, "cannot create '%s': %s", g.out_dir, strerror(errno));
+    /* one run, sweep or continuation at a time writes into a folder (two
+     * continuations mixed one's branch.csv with the other's figures) */
+    if (!rc && outdir_lock(g.prog, g.out_dir))
+        rc = 1;
     if (rc) {
         nsm_sim_free(sim);
         return 1;
     }
     csv_header(&g);
+    nsm_sim_set_stop_flag(sim, &cont_stop);
     int st = nsm_sim_continue(sim, &g.o, have_start ? y0 : NULL, on_point, &g);
     const char *msg = nsm_sim_message(sim);
     int status = 0;
+    if (cont_stop) {
+        status = cont_stopped(&g, cont_stop);
+        free(g.csv.s);
+        nsm_sim_free(sim);
+        return status;
+    }
+    cont_writing = 1;
     if (st) {
         fprintf(stderr, "%s: error: continuation failed (%s)%s%s\n", g.prog, nsm_status_name(st),
                 msg && *msg ? ": " : "", msg && *msg ? msg : "");

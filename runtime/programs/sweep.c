@@ -60,6 +60,7 @@
 
 #include "nsm/nsm.h"
 #include "coords.h"
+#include "outdir.h"
 #include "plot.h"
 #include "progress.h"
 #include "setfile.h"
@@ -1990,41 +1991,6 @@ static int sweep_check(Sweep *sw)
     return rc;
 }
 
-/* Makes the output folder and takes its lock, DIR/.nsm-run.lock (the one
-** `nsmc run` takes: one sweep or run at a time writes into a folder), for
-** the rest of the process; the lock also proves the folder writable before
-** the grid runs.  0, or 1 after the message. */
-static int out_dir_prepare(const Sweep *sw)
-{
-    struct stat st;
-    if (mkdir(sw->out_dir, 0777) != 0 && errno != EEXIST)
-        return bad(sw->prog, "cannot create '%s': %s", sw->out_dir, strerror(errno));
-    if (stat(sw->out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return bad(sw->prog, "'%s' is not a folder", sw->out_dir);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/.nsm-run.lock", sw->out_dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return bad(sw->prog, "cannot create the lock %s: %s", path, strerror(errno));
-    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-    if (fcntl(fd, F_SETLK, &fl) == 0) {
-        char pid[32];
-        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-        if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n)
-            fprintf(stderr, "%s: warning: cannot write the lock %s: %s\n", sw->prog, path,
-                    strerror(errno));
-        return 0;               /* fd stays open: the lock lasts as long as the process */
-    }
-    struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-    long other = fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? (long)q.l_pid : -1;
-    close(fd);
-    if (other > 0)
-        return bad(sw->prog, "another run (process %ld) is writing into '%s'; wait for it to "
-                   "end or choose another folder with --out-dir", other, sw->out_dir);
-    return bad(sw->prog, "another run is writing into '%s' (%s is locked); wait for it to end "
-               "or choose another folder with --out-dir", sw->out_dir, path);
-}
-
 /* A partial file left by an earlier sweep that was killed (the out-dir's
 ** lock is ours, so no sweep is writing it): kept as NAME.partial.prev (the
 ** one before is replaced) and said, with its rows, so that the new sweep
@@ -2435,7 +2401,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     headers(&sw, &hs, &hm);
     stop_install();     /* again: MPI_Init may have set its own */
     if (sw.rank == 0)
-        rc = out_dir_prepare(&sw);
+        rc = outdir_lock(sw.prog, sw.out_dir);
     if (!rc)
         rc = sweep_alloc(&sw);
     if (!rc && (hs.err || hm.err))

@@ -383,17 +383,36 @@ typedef struct {
     double *R;                /* the m rows, dense over the n coordinates (the caller's) */
 } FricMulti;
 
+/* The power of two that scales the Delassus rows of a frictional impact's
+** cases (multi_solve) to the order of 1, the scale of its impulse rows: 1
+** for ordinary masses (within 2^+-30 of 1 kg, solved as they are: the same
+** pivots, the same rounding), exact (a power of two) for the others, whose
+** motion does not depend on the mass's scale. */
+static double multi_scale(const FricMulti *F)
+{
+    double amax = 0;
+    for (int i = 0; i < F->m * F->m; i++)
+        amax = fmax(amax, fabs(F->D[i]));
+    int e;
+    frexp(amax, &e);
+    return amax > 0 && isfinite(amax) && (e > 30 || e < -30) ? ldexp(1.0, -e) : 1.0;
+}
+
 /* One case of the frictional impact law (fric_multi): act[a] says whether
 ** contact a pushes (w_n . v+ = its target) or not (P_N = 0); st[k] whether
 ** element k sticks (0: its slip brought to -e_T times its value) or slides
 ** with sign +-1 (P_T = -sign mu_k P_N of its contact; an element whose
 ** contact does not push has P_T = 0).  The linear system of the case,
-** solved into P; 1 when it is singular. */
+** solved into P; 1 when it is singular.  The rows of the Delassus matrix
+** (velocity per impulse, 1e301 for a mass of 1e-300 kg) are brought to the
+** scale of the impulse rows (multi_scale) so that the solver's pivot
+** tolerance, relative to the largest entry, does not take the impulse
+** rows for zero. */
 static int multi_solve(const nsm_sim *s, const FricMulti *F, const int *act, const int *st,
                        double *P)
 {
     int m = F->m, r = F->r;
-    double A[FRIC_MULTI_MAX * FRIC_MULTI_MAX];
+    double A[FRIC_MULTI_MAX * FRIC_MULTI_MAX], sc = multi_scale(F);
     for (int i = 0; i < m; i++) {
         double *row = A + i * m;
         memset(row, 0, sizeof(double) * (size_t)m);
@@ -402,8 +421,9 @@ static int multi_solve(const nsm_sim *s, const FricMulti *F, const int *act, con
         if (i < r ? !act[i] : !act[F->on[k]]) {
             row[i] = 1;                       /* no impulse */
         } else if (i < r || st[k] == 0) {
-            memcpy(row, F->D + i * m, sizeof(double) * (size_t)m);
-            P[i] = i < r ? F->tgt[i] - F->u[i] : -(1 + s->num.et[F->el[k]]) * F->u[i];
+            for (int q = 0; q < m; q++)
+                row[q] = sc * F->D[i * m + q];
+            P[i] = sc * (i < r ? F->tgt[i] - F->u[i] : -(1 + s->num.et[F->el[k]]) * F->u[i]);
         } else {
             row[i] = 1;                       /* P_T = -sign mu_k P_N */
             row[F->on[k]] = st[k] * s->num.muk[F->el[k]];

@@ -83,6 +83,27 @@ double rt_t_resolution(const nsm_sim *s, double t_end)
     return RT_T_RES * (nextafter(a, INFINITY) - a);
 }
 
+/* Steps of h s that cannot carry t to t_end: when the time is the cause
+** (the steps would move t at t = 1 s, so a t_end of 1e300 s is what the
+** time axis cannot reach, not a stiffness), the failure is that message,
+** naming how far such steps can carry t, and 1 is returned; 0 when the
+** steps are too short for a time axis in seconds (the caller then blames
+** the motion's speed). */
+int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who)
+{
+    if (!(h > 0) || RT_T_RES * (nextafter(1.0, INFINITY) - 1.0) > h)
+        return 0;
+    int e;
+    frexp(h / RT_T_RES, &e);        /* ulp(T) <= h/16 while T < 2^(e + 52) */
+    double reach = ldexp(1.0, e + 52);
+    rt_fail(s, NSM_ENUMERIC, -1,
+            "t_end = %.9g s is beyond the time resolution for this run's steps: near it t "
+            "moves only by steps of %.3g s or more (%d ulps), and %s takes steps of %.3g s, "
+            "which carry t to about %.3g s at most: give an earlier end time (or run in parts)",
+            t_end, rt_t_resolution(s, t_end), RT_T_RES, who, h, reach);
+    return 1;
+}
+
 /* Name of the gap or friction element the last failure is about (the one
 ** its message names after "contact" or "friction"), NULL when none: callers
 ** get it without parsing the message. */

@@ -351,7 +351,7 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
 ** RT_DENSE_NA) without friction, stepped by rk4 or adaptive, whose K and C
 ** are symmetric (springs and dampers with stiffnesses and dampings >= 0,
 ** which setup enforces, make them nonnegative too). */
-static int mode_sparse(const nsm_sim *s)
+int rt_mode_sparse(const nsm_sim *s)
 {
     return s->na > RT_DENSE_NA && s->set.method != NSM_METHOD_EXACT && !s->nf && s->sp.sym;
 }
@@ -524,7 +524,7 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
         rt_modeop_free(mi);             /* the slot held an operator: its has2 went with it */
         mi->has2 = NULL;
     }
-    if (mode_sparse(s)) {
+    if (rt_mode_sparse(s)) {
         /* no matrix: A stays NULL, which its users (the exact method, the
          * Zeno tail, Floquet) check */
         if (!(rc = mode_no_matrix(s, mi)))

@@ -346,6 +346,8 @@ static inline double rt_dot(int n, const double *a, const double *b)
 #define RT_T_RES 16           /* a step below this many ulps of t cannot advance it */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 double rt_t_resolution(const nsm_sim *s, double t_end);
+int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who);
+int rt_mode_sparse(const nsm_sim *s);
 void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len);
 
 /* nonlin.c: nonlinear models (state-dependent forces, curved gaps, penalty powers) */

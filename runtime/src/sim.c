@@ -343,6 +343,26 @@ void nsm_sim_set_stop_flag(nsm_sim *s, const volatile sig_atomic_t *flag)
     s->set.stop = flag;
 }
 
+/* The message of a value the model's setup refused (its return: 1 + the
+ * first parameter the value depends on): a derived value (an inertia
+ * m*l^2) is named with its expression and parameters, as setup left them
+ * in num.bad_what; a parameter's own value by the parameter. */
+static void sim_refuse_setup(nsm_sim *s, int bad)
+{
+    const nsm_model *m = s->m;
+    const char *needs = m->n_planar ? ", radii > 0, wall normals other than (0, 0)" : "";
+    const char *rule = "the model needs masses > 0, restitutions in [0, 1], stiffnesses and "
+                       "dampings >= 0, friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
+    if (s->num.bad_what)
+        snprintf(s->msg, sizeof s->msg, "invalid value %.12g of the %s: %s%s",
+                 s->num.bad_value, s->num.bad_what, rule, needs);
+    else
+        snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s' (%s%s)",
+                 bad - 1 < m->n_params ? s->p[bad - 1] : 0.0,
+                 bad - 1 < m->n_params ? m->params[bad - 1].name : "?", rule, needs);
+    s->failed = NSM_EMODEL;
+}
+
 /* Back to t = 0: setup on the current parameters, initial state and
 ** switches, initial mode decided by complementarity. */
 int nsm_sim_reset(nsm_sim *s)
@@ -386,15 +406,10 @@ int nsm_sim_reset(nsm_sim *s)
         s->num.kimp[j] = 0;
         s->num.eimp[j] = 1;
     }
+    s->num.bad_what = NULL;
     int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
     if (bad) {
-        const char *pn = bad - 1 < m->n_params ? m->params[bad - 1].name : "?";
-        snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s' (the model needs "
-                 "masses > 0, restitutions in [0, 1], stiffnesses and dampings >= 0, friction "
-                 "coefficients mu_s >= mu_k >= 0 and normal forces > 0%s)",
-                 bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, pn,
-                 m->n_planar ? ", radii > 0, wall normals other than (0, 0)" : "");
-        s->failed = NSM_EMODEL;
+        sim_refuse_setup(s, bad);
         return NSM_EMODEL;
     }
     if (rt_law_setup(s) || rt_sparse_build(s) || rt_nl_setup(s))

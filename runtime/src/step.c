@@ -123,6 +123,8 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
 static int step_refuse(nsm_sim *s, const char *who, double h)
 {
     double t_end = fmax(s->t, s->t_stop);
+    if (rt_time_beyond(s, h, t_end, who))
+        return s->failed;
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "steps below the time resolution of t up to t_end = %.9g s: %s needs steps "
                    "of %.3g s, below the resolution %.3g s (a motion too fast for the time "

@@ -185,6 +185,11 @@ int nsm_sim_check_tangent(nsm_sim *s, const char *who)
     if (s->m->nl)
         return refuse(s, who, NSM_EMETHOD, "nonlinear models are not handled yet (the tangent "
                       "dynamics are built from the linear modes' propagators)");
+    /* known from the model and the method too: the 1000-bead chain's
+     * --lyapunov truncated the outputs, ran, then failed with exit 3 */
+    if (rt_modeop_wanted(s) || rt_mode_sparse(s))
+        return refuse(s, who, NSM_EMETHOD, "the model is too large for the dense tangent "
+                      "matrices (its free-flight matrix is not formed past 400 states)");
     return NSM_OK;
 }
 

@@ -28,34 +28,21 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import h5py
 
-NSMC, SIM, SRC, LIBS, CC, CASE = sys.argv[1:7]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, limit, main  # noqa: E402
+from passlib import run as passlib_run  # noqa: E402
+
+NSMC, SIM, SRC, LIBS, CC = sys.argv[1:6]
 SIM, SRC, NSMC = os.path.abspath(SIM), os.path.abspath(SRC), os.path.abspath(NSMC)
 
 
-class Failure(Exception):
-    pass
-
-
-def check(cond, what, proc=None):
-    if not cond:
-        if proc is not None:
-            what += "\n--- exit %r\n--- stderr:\n%s" % (proc.returncode, str(proc.stderr)[-3000:])
-        raise Failure(what)
-    print("ok:", what.splitlines()[0])
-
-
 def run(args, tmp, fsize=None):
-    def pre():
-        if fsize is not None:
-            import resource
-            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    return subprocess.run(args, cwd=tmp, capture_output=True, text=True, timeout=300,
-                          preexec_fn=pre)
+    """passlib.run with this runner's argument order and a file-size limit."""
+    return passlib_run(tmp, args, 300, limit(fsize) if fsize is not None else None)
 
 
 def whole(path, samples):
@@ -224,16 +211,7 @@ def case_upper(tmp):
         check(f["trajectory"].shape[0] > 1, "and reads back")
 
 
-def main():
-    with tempfile.TemporaryDirectory(prefix="nsm-h5-rel-") as tmp:
-        try:
-            globals()["case_" + CASE](tmp)
-        except (Failure, subprocess.TimeoutExpired, OSError, KeyError) as e:
-            print("FAIL:", e)
-            return 1
-    print("PASS:", CASE)
-    return 0
-
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(CASES, "nsm-h5-rel-", 6))

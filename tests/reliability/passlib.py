@@ -1,11 +1,13 @@
-"""What the hostile passes share (hostile_pass_test.py, second_pass_test.py,
-third_pass_test.py): running a program in a scratch folder with its own
+"""What the hostile passes and the fault-injection runners share
+(hostile_pass_test.py, second_pass_test.py, third_pass_test.py,
+fourth_pass_test.py, studies_hostile_test.py, sweep_reliability_test.py,
+h5_reliability_test.py): running a program in a scratch folder with its own
 program cache, judging how it ended, printing each input with its outcome,
 and checking what it left on disk.
 
-Every runner is called as `RUNNER NSMC SIM FIO_SIM SOURCE_DIR CASE [...]`;
-`main` runs one case in a fresh temporary folder and prints PASS or the
-first failure.
+The passes are called as `RUNNER NSMC SIM FIO_SIM SOURCE_DIR CASE [...]`
+(the other runners name their case's position to `main`); `main` runs one
+case in a fresh temporary folder and prints PASS or the first failure.
 """
 import os
 import signal
@@ -36,10 +38,13 @@ def env_for(tmp):
     return e
 
 
-def run(tmp, cmd, timeout=120, preexec=None):
-    """Runs cmd in tmp (its own program cache); the CompletedProcess."""
+def run(tmp, cmd, timeout=120, preexec=None, env=None):
+    """Runs cmd in tmp (its own program cache, env's variables added); the
+    CompletedProcess."""
+    full = env_for(tmp)
+    full.update(env or {})
     try:
-        return subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+        return subprocess.run(cmd, cwd=tmp, env=full, capture_output=True, text=True,
                               errors="replace", timeout=timeout, preexec_fn=preexec)
     except subprocess.TimeoutExpired:
         raise Failure("still running after %d s: %s" % (timeout, cmd))
@@ -49,6 +54,8 @@ def run(tmp, cmd, timeout=120, preexec=None):
 # wider set of the later passes (a failed run, a sweep with no point)
 FIRST_PASS_WORDS = ("error",)
 LATER_PASS_WORDS = ("error", "failed", "no point", "no initial state")
+# and of the studies (a continuation that finds no periodic orbit)
+STUDY_WORDS = LATER_PASS_WORDS + ("no orbit",)
 
 
 def bad_end(p, words=FIRST_PASS_WORDS, empty_messages=False):
@@ -166,15 +173,17 @@ def alive(pid):
         return False
 
 
-def main(cases, prefix):
-    """Runs the case named by argv[5] (a function of cases, given the scratch
-    folder) in a fresh temporary folder; 0 and PASS, or 1 and the failure.
-    Folders a case made read-only are opened again before the cleanup."""
-    case = sys.argv[5]
+def main(cases, prefix, case_arg=5):
+    """Runs the case named by argv[case_arg] (a function of cases, given the
+    scratch folder) in a fresh temporary folder; 0 and PASS, or 1 and the
+    failure (a timeout, a file that cannot be read or a value that cannot be
+    parsed fails the case too).  Folders a case made read-only are opened
+    again before the cleanup."""
+    case = sys.argv[case_arg]
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
         try:
             cases[case](tmp)
-        except Failure as e:
+        except (Failure, subprocess.TimeoutExpired, OSError, ValueError, KeyError) as e:
             print("FAIL:", e)
             return 1
         finally:

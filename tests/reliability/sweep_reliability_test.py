@@ -21,8 +21,10 @@ import resource
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import Failure, check, env_for, main, run, whole_lines  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -32,33 +34,14 @@ SECTION = ["--section", "impact:stop", "--section-period", "2*pi/omega"]
 SEC_COLS = 5      # omega, t, phase, M.x, M.v
 
 
-class Failure(Exception):
-    pass
-
-
-def check(cond, what, proc=None):
-    """Fails the case with a message (and the process's output) unless cond."""
-    if not cond:
-        if proc is not None:
-            what += "\n--- exit %r\n--- stderr:\n%s" % (proc.returncode, str(proc.stderr)[-3000:])
-        raise Failure(what)
-    print("ok:", what.splitlines()[0])
-
-
-def env_for(tmp):
-    e = dict(os.environ)
-    e["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
-    return e
-
-
 def sweep(tmp, args, out="out", model=FIO, limit_fsize=None, limit_as=None, timeout=300):
     """Runs nsmc sweep MODEL ARGS --out-dir OUT in tmp, with resource limits.
     Under the sanitizers (NSM_SANITIZED set by the build), which reserve
     terabytes of address space, an address-space cap would stop them, not
     the sweep: their allocator then refuses every block over a quarter of
     the cap instead (a failed allocation all the same)."""
-    env = env_for(tmp)
     sanitized = limit_as is not None and os.environ.get("NSM_SANITIZED")
+    env = {}
     if sanitized:
         env["ASAN_OPTIONS"] = ("allocator_may_return_null=1:max_allocation_size_mb=%d"
                                % (limit_as >> 22))
@@ -69,8 +52,7 @@ def sweep(tmp, args, out="out", model=FIO, limit_fsize=None, limit_as=None, time
         if limit_as is not None and not sanitized:
             resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
     cmd = [NSMC, "sweep", model] + args + (["--out-dir", out] if out else [])
-    return subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True,
-                          timeout=timeout, preexec_fn=pre)
+    return run(tmp, cmd, timeout, pre, env)
 
 
 def start(tmp, args, out="out"):
@@ -88,13 +70,16 @@ def warm(tmp):
 
 
 def lines_whole(path, cols, what):
-    """Every line of path ends with a newline and has cols fields; returns
-    the data rows (header left out) as lists of strings."""
-    data = open(path, "rb").read()
-    check(data.endswith(b"\n"), "%s: the last line is whole (%d bytes)" % (what, len(data)))
-    rows = [l.split(",") for l in data.decode().split("\n")[:-1]]
-    bad = [i for i, r in enumerate(rows) if len(r) != cols]
-    check(not bad, "%s: every line has %d fields (%d lines)" % (what, cols, len(rows)))
+    """Every line of path ends with a newline and has cols fields
+    (passlib.whole_lines); returns the data rows (header left out) as lists
+    of strings."""
+    try:
+        whole_lines(path)
+    except Failure as e:
+        check(False, "%s: %s" % (what, e))
+    rows = [l.split(",") for l in open(path).read().split("\n")[:-1]]
+    check(rows and len(rows[0]) == cols,
+          "%s: every line has %d fields (%d lines)" % (what, cols, len(rows)))
     for r in rows[1:]:
         for f in r[:SEC_COLS] if cols == SEC_COLS else r[:1]:
             float(f)
@@ -384,17 +369,5 @@ def case_all_short(tmp):
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def main():
-    case = sys.argv[3]
-    with tempfile.TemporaryDirectory(prefix="nsm-sweep-rel-") as tmp:
-        try:
-            CASES[case](tmp)
-        except (Failure, subprocess.TimeoutExpired, OSError, ValueError) as e:
-            print("FAIL:", e)
-            return 1
-    print("PASS:", case)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(CASES, "nsm-sweep-rel-", 3))

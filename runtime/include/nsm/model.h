@@ -159,6 +159,12 @@ typedef struct nsm_numeric {
      * impact_law = energetic only (their ratios decide how the impulse
      * spreads over touching contacts). */
     double *kimp, *eimp; /* g */
+    /* A refused value that is not one parameter's (appended; the runtime
+     * clears it before setup): setup's return names the first parameter,
+     * bad_what says what failed ("mass of P.phi, m*l^2 (parameters m, l)")
+     * and bad_value its value. */
+    const char *bad_what;
+    double bad_value;
 } nsm_numeric;
 
 /* A Coulomb friction element.  Its state is carried in the mode's bits
