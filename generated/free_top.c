@@ -35,6 +35,16 @@ enum {
 
 static const char *const body_names[] = {"B.x", "B.y", "B.z", "B.w1", "B.w2", "B.w3"};
 
+/* position, unit, velocity, unit */
+static const nsm_coord_info coords[] = {
+    {"B.x", "m", "B.vx", "m/s"},
+    {"B.y", "m", "B.vy", "m/s"},
+    {"B.z", "m", "B.vz", "m/s"},
+    {"B.p1", "", "B.w1", "rad/s"},
+    {"B.p2", "", "B.w2", "rad/s"},
+    {"B.p3", "", "B.w3", "rad/s"},
+};
+
 /* name, SI unit, default */
 static const nsm_param_info params[] = {
     {"m", "kg", 2},
@@ -229,6 +239,7 @@ const nsm_model nsm_model_free_top = {
     .kin = kin,
     .output_value = output_value,
     .source = model_source,
+    .coords = coords,
 };
 
 #ifndef NSM_NO_MAIN
