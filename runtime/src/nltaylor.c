@@ -622,6 +622,19 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
     return r && nsm_la_solve(r, e->D, e->lu, r) != NSM_LA_OK && cons_merge(s, e, r);
 }
 
+/* Order k of the accelerations with no constraint held and no friction
+** element: M_0 a_k = F_k, cons_k's problem without its empty sums (one
+** solve per order where cons_k's general path takes two, the second of a
+** zero vector). */
+static void free_k(nsm_sim *s, RtNlTaylor *e, int k)
+{
+    int n = s->n, K = e->K;
+    double af[n];
+    rt_mass_solve(s, e->Fk, af);    /* M_0^-1: minv, or M(q(t0))'s factor */
+    for (int i = 0; i < n; i++)
+        SER(e->A, i, k) = af[i];
+}
+
 /* Order k of the accelerations and of the constraints' multipliers (the
 ** held gaps' forces, the stuck elements' multipliers), Fk holding the
 ** forces without them.  With rows R(x), directions D(x) and curvature
@@ -642,6 +655,10 @@ static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
     if (k == 0 && cons_setup(s, e))
         return 1;
     int r = e->nc;
+    if (r == 0 && s->nf == 0) {
+        free_k(s, e, k);
+        return 0;
+    }
     double af[n], d[n], ad[n], mu[r + 1];
     cons_table(s, e, k);
     /* the products in cons_dir's and cons_dot's order (per constraint and
@@ -878,6 +895,21 @@ static int fric_event_series(const nsm_sim *s, const RtNlTaylor *e, int i, doubl
     return 1;
 }
 
+/* Orders 0..K-1 of open affine gap j, w_j . x + d_j, over the kept
+** expansion: a pass over the row's nonzeros per order (the sums of
+** wdot_k, in its order of operations, without its per-order calls). */
+static void affine_gap_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
+{
+    const RtCsr *W = &s->sp.W;
+    int K = e->K;
+    for (int k = 0; k < K; k++) {
+        double r = 0;
+        for (int q = W->p[j]; q < W->p[j + 1]; q++)
+            r += W->x[q] * SER(e->X, W->i[q], k);
+        a[k] = r + (k ? 0 : s->num.d[j]);
+    }
+}
+
 /* Event function j's series over the kept expansion (coefficients of tau^k,
 ** k <= K): its gap while open (curved: the model's series), its contact
 ** force while held or engaged (a penalty gap released at zero penetration:
@@ -888,15 +920,17 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
     if (j >= s->g)
         return fric_event_series(s, e, j - s->g, a);
     int closed = rt_mode_has(e->mode, j), pen = rt_law_is_force(s, j);
+    if (!closed && !rt_nl_gap_curved(s, j)) {
+        affine_gap_series(s, e, j, a);
+        return 1;
+    }
     for (int k = 0; k < K; k++) {
         if (closed && pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
             a[k] = SER(e->P, j, k);
         else if (closed)
             a[k] = SER(e->LAM, j, k);
-        else if (rt_nl_gap_curved(s, j))
-            a[k] = SER(e->G, j, k);
         else
-            a[k] = wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
+            a[k] = SER(e->G, j, k);     /* open and curved */
     }
     return 1;
 }
