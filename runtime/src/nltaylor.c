@@ -120,12 +120,6 @@ static double *zalloc(size_t k, int *bad)
     return p;
 }
 
-/* Is friction element q's slip curved (its row w_q(x) from nl_slip_series)? */
-static int slip_curved(const nsm_sim *s, int q)
-{
-    return s->nl && s->m->fric_curved && s->m->fric_curved[q];
-}
-
 /* Where each curved row's nonzeros start in WV (gap j: e->at[j], nl_gap's
 ** numbering) and FW (element q: e->at[g + q], nl_slip's numbering), so
 ** that the per-order products do not count them again at every call. */
@@ -139,7 +133,7 @@ static void curved_offsets(const nsm_sim *s, RtNlTaylor *e)
     }
     for (int q = 0; q < s->nf; q++) {
         e->at[s->g + q] = f;
-        f += slip_curved(s, q) ? m->fric_ncols[q] : 0;
+        f += rt_nl_slip_curved(s, q) ? m->fric_ncols[q] : 0;
     }
 }
 
@@ -263,7 +257,7 @@ static double row_dot(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, in
     const nsm_model *mo = s->m;
     int K = e->K;
     double r = 0;
-    if (slip ? slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
+    if (slip ? rt_nl_slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
         const double *ser = slip ? e->FW : e->WV;
         const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
         int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->g + j : j];
@@ -285,7 +279,7 @@ static void row_add(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, int 
 {
     const nsm_model *mo = s->m;
     int K = e->K;
-    if (slip ? slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
+    if (slip ? rt_nl_slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
         const double *ser = slip ? e->FW : e->WV;
         const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
         int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->g + j : j];
@@ -482,7 +476,7 @@ static double cons_curv(const nsm_sim *s, const RtNlTaylor *e, int c, int k)
     int K = e->K, q = c - s->g;
     if (c < s->g)
         return rt_nl_gap_curved(s, c) ? SER(e->CV, c, k) : 0;
-    return slip_curved(s, q) ? SER(e->FCV, q, k) : 0;
+    return rt_nl_slip_curved(s, q) ? SER(e->FCV, q, k) : 0;
 }
 
 /* out += f times order l of constraint c's force direction: a held gap's
@@ -506,11 +500,11 @@ static void cons_dir(const nsm_sim *s, const RtNlTaylor *e, int c, int l, double
 static int cons_curved(const nsm_sim *s, const RtNlTaylor *e, int c)
 {
     if (c >= s->g)
-        return slip_curved(s, c - s->g);
+        return rt_nl_slip_curved(s, c - s->g);
     if (rt_nl_gap_curved(s, c))
         return 1;
     for (int q = 0; q < s->nf; q++)
-        if (rt_fric_normal_gap(s, q) == c && !rt_fric_stuck(s, e->mode, q) && slip_curved(s, q))
+        if (rt_fric_normal_gap(s, q) == c && !rt_fric_stuck(s, e->mode, q) && rt_nl_slip_curved(s, q))
             return 1;
     return 0;
 }
