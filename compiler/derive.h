@@ -289,7 +289,13 @@ typedef enum TpOp {
     TP_IF,     /* c ? a : b, c constant (switch flags) */
     TP_ABS,    /* |a|, the sign of a_0 held over the step */
     TP_MIN, TP_MAX, /* the operand smaller (larger) at order 0 */
-    TP_MAX_OP = TP_MAX
+    /* functions of t alone, by their closed-form series at the step's start
+     * (no operand; tc below): */
+    TP_TSIN,   /* sin(r t + b): s_k = -r^2 s_{k-2} / (k (k - 1)) from sin, r cos at t0 */
+    TP_TCOS,   /* cos(r t + b): likewise from cos, -r sin at t0 */
+    TP_TEXP,   /* exp(r t + b): e_k = r e_{k-1} / k from exp at t0 */
+    TP_TPOLY,  /* a polynomial p(t): p^(k)(t0) / k! up to its degree, 0 above */
+    TP_MAX_OP = TP_TPOLY
 } TpOp;
 
 typedef struct TpArg {
@@ -307,6 +313,9 @@ typedef struct TpNode {
     Expr *c;               /* TP_MUL scale, TP_POW exponent, TP_IF condition (NULL: none) */
     int pair;              /* TP_SIN <-> TP_COS */
     Expr *src;             /* the expression it computes, for comments (NULL: intermediate) */
+    Expr **tc;             /* TP_TSIN/TCOS/TEXP: {argument, its rate r}; TP_TPOLY: the
+                            * coefficients p^(k)(t)/k!, k < ntc (t the step's start) */
+    int ntc;
 } TpNode;
 
 typedef struct TpOut {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "derive.h"
+#include "timefn.h"
 
 /* ---- curved gaps ----------------------------------------------------------- */
 
@@ -171,6 +172,17 @@ static bool tb_varies(const Tb *b, const Expr *e)
     return false;
 }
 
+/* Does e mention the state (a variable below 2n)? */
+static bool tb_state(const Tb *b, const Expr *e)
+{
+    if (e->kind == EX_VAR)
+        return e->index < b->n2;
+    for (int i = 0; i < e->nargs; i++)
+        if (tb_state(b, e->args[i]))
+            return true;
+    return false;
+}
+
 /* Appends a node and returns its index; every node but TP_X gets a slot. */
 static int tb_node(Tb *b, TpNode nd)
 {
@@ -280,8 +292,10 @@ static TpArg tb_pow(Tb *b, Expr *e)
 static TpArg tb_sincos(Tb *b, Expr *arg, bool want_sin)
 {
     ExprCtx *x = b->dv->ex;
-    Expr *se = expr_call(x, FN_SIN, arg, NULL), *ce = expr_call(x, FN_COS, arg, NULL);
-    if (b->memo.cap && b->memo.key[memo_find(&b->memo, se)])
+    Expr *se = expr_call(x, FN_SIN, arg, NULL), *ce = expr_call(x, FN_COS, arg, NULL), *r, *o;
+    if (!tb_state(b, arg) && timefn_linear(x, arg, &r, &o))
+        return tb_expr(b, want_sin ? se : ce);   /* a sinusoid of time: tb_time's closed form */
+    if (b->memo.cap && b->memo.key[memo_find(&b->memo, se)] && b->memo.key[memo_find(&b->memo, ce)])
         return b->memo.val[memo_find(&b->memo, want_sin ? se : ce)];
     TpArg a = tb_expr(b, arg);
     TpNode s = {0}, c = {0};
@@ -325,16 +339,93 @@ static TpArg tb_call(Tb *b, Expr *e)
     return NONE;
 }
 
-/* The operand of e: a constant, or the node computing it (built once). */
-static TpArg tb_expr(Tb *b, Expr *e)
+/* ---- functions of t alone ------------------------------------------------------ */
+
+enum { TB_POLY_MAX = 8 };   /* the highest degree of a polynomial in t taken whole */
+
+/* The degree in t of e when it is a polynomial in t (sums, products and
+ * whole powers of t and of constants), else -1; -1 too above TB_POLY_MAX. */
+static int tb_poly_degree(const Expr *e)
 {
-    if (!tb_varies(b, e))
-        return (TpArg){-1, e};
-    if (b->memo.cap) {
-        int i = memo_find(&b->memo, e);
-        if (b->memo.key[i])
-            return b->memo.val[i];
+    double p;
+    int d = 0;
+    if (!expr_has_kind(e, EX_TIME))
+        return 0;
+    switch (e->kind) {
+    case EX_TIME:
+        return 1;
+    case EX_ADD:
+    case EX_MUL:
+        for (int i = 0; i < e->nargs; i++) {
+            int di = tb_poly_degree(e->args[i]);
+            if (di < 0)
+                return -1;
+            d = e->kind == EX_ADD ? (di > d ? di : d) : d + di;
+        }
+        break;
+    case EX_POW:
+        if (!expr_is_num(e->args[1], &p) || p != (long)p || p < 1 || p > TB_POLY_MAX ||
+            (d = tb_poly_degree(e->args[0])) < 0)
+            return -1;
+        d *= (int)p;
+        break;
+    default:
+        return -1;
     }
+    return d <= TB_POLY_MAX ? d : -1;
+}
+
+/* A node with no operand and the closed-form constants tc[0..ntc-1]. */
+static TpArg tb_closed(Tb *b, TpOp op, Expr **tc, int ntc)
+{
+    TpNode nd = {0};
+    nd.op = op;
+    nd.pair = -1;
+    nd.tc = arena_alloc(b->dv->arena, sizeof(Expr *) * (size_t)ntc);
+    memcpy(nd.tc, tc, sizeof(Expr *) * (size_t)ntc);
+    nd.ntc = ntc;
+    return node_arg(tb_node(b, nd));
+}
+
+/* A function of t alone (e varies, no state in it) whose Taylor series at
+ * the step's start t0 has a closed form, so that each order costs O(1)
+ * where the general recurrences cost O(k) (a drive F cos(w t) through
+ * tay_sincos): sin, cos and exp of an argument affine in t (the series of
+ * sin(r (t0 + tau) + b) from sin and r cos at t0 by s_k = -r^2 s_{k-2} /
+ * (k (k - 1)), exp's by e_k = r e_{k-1} / k), and polynomials in t of
+ * degree 2 to TB_POLY_MAX (the coefficients p^(k)(t0)/k!, derived here).
+ * NONE for any other form: its operands may still be such functions. */
+static TpArg tb_time(Tb *b, Expr *e)
+{
+    ExprCtx *x = b->dv->ex;
+    Expr *t = expr_time(x), *tc[TB_POLY_MAX + 1], *rate, *off;
+    if (e->kind == EX_CALL && (e->op == FN_SIN || e->op == FN_COS || e->op == FN_EXP)) {
+        if (!timefn_linear(x, e->args[0], &rate, &off))
+            return NONE;
+        tc[0] = e->args[0];
+        tc[1] = rate;
+        return tb_closed(b, e->op == FN_SIN ? TP_TSIN : e->op == FN_COS ? TP_TCOS : TP_TEXP, tc, 2);
+    }
+    int deg = e->kind == EX_TIME ? 1 : tb_poly_degree(e);
+    if (deg < 2)       /* t itself and affine forms: TP_T and a scale already cost O(1) */
+        return NONE;
+    Expr *d = e;
+    double fact = 1;
+    for (int k = 0; k <= deg; k++) {
+        if (k) {
+            d = expr_diff(x, d, t);
+            fact *= k;
+        }
+        tc[k] = expr_mul(x, expr_num(x, 1 / fact), d);
+    }
+    return tb_closed(b, TP_TPOLY, tc, deg + 1);
+}
+
+/* The node computing e by the general recurrences: one per elementary
+ * operation, its operands built first.  A constant operand for the
+ * comparisons and logic of flags. */
+static TpArg tb_general(Tb *b, Expr *e)
+{
     TpArg r = NONE;
     TpNode nd = {0};
     nd.pair = -1;
@@ -361,7 +452,25 @@ static TpArg tb_expr(Tb *b, Expr *e)
     default:   /* comparisons and logic of flags: constant, handled above */
         return (TpArg){-1, e};
     }
-    if (r.node >= 0 && !b->tp->nodes[r.node].src)
+    return r;
+}
+
+/* The operand of e: a constant, or the node computing it (built once). */
+static TpArg tb_expr(Tb *b, Expr *e)
+{
+    if (!tb_varies(b, e))
+        return (TpArg){-1, e};
+    if (b->memo.cap) {
+        int i = memo_find(&b->memo, e);
+        if (b->memo.key[i])
+            return b->memo.val[i];
+    }
+    TpArg r = tb_state(b, e) ? NONE : tb_time(b, e);
+    if (r.node < 0)
+        r = tb_general(b, e);
+    if (r.node < 0)
+        return r;
+    if (!b->tp->nodes[r.node].src)
         b->tp->nodes[r.node].src = e;
     memo_put(&b->memo, e, r);
     return r;

@@ -1906,6 +1906,36 @@ static void emit_tay_node(Cgen *cg, Roll *r, const DvTape *tp, int i)
         fprintf(o, "tay_sincos(k, %s, w + %d * K1, w + %d * K1);   /* and its cos */",
                 tp_ptr(cg, tp, nd->arg[0]), nd->slot, tp->nodes[nd->pair].slot);
         break;
+    case TP_TSIN:
+    case TP_TCOS:
+        fprintf(o, "%s = k == 0 ? %s(", dst, nd->op == TP_TSIN ? "sin" : "cos");
+        px(cg, nd->tc[0]);
+        fprintf(o, ") : k == 1 ? %s(", nd->op == TP_TSIN ? "" : "-");
+        px(cg, nd->tc[1]);
+        fprintf(o, ") * %s(", nd->op == TP_TSIN ? "cos" : "sin");
+        px(cg, nd->tc[0]);
+        fprintf(o, ") : -(");
+        px(cg, nd->tc[1]);
+        fprintf(o, ") * (");
+        px(cg, nd->tc[1]);
+        fprintf(o, ") * w[%d * K1 + k - 2] / (k * (k - 1));", nd->slot);
+        break;
+    case TP_TEXP:
+        fprintf(o, "%s = k == 0 ? exp(", dst);
+        px(cg, nd->tc[0]);
+        fprintf(o, ") : (");
+        px(cg, nd->tc[1]);
+        fprintf(o, ") * w[%d * K1 + k - 1] / k;", nd->slot);
+        break;
+    case TP_TPOLY:
+        fprintf(o, "%s = ", dst);
+        for (int q = 0; q < nd->ntc; q++) {
+            fprintf(o, "k == %d ? (", q);
+            px(cg, nd->tc[q]);
+            fprintf(o, ") : ");
+        }
+        fprintf(o, "0;");
+        break;
     case TP_IF:
         fprintf(o, "%s = (", dst);
         px(cg, nd->c);
@@ -1937,6 +1967,11 @@ static void emit_tay_node(Cgen *cg, Roll *r, const DvTape *tp, int i)
 static void emit_tape_body(Cgen *cg, const DvTape *tp)
 {
     Roll *r = roll_new(cg->dv->arena);
+    for (int i = 0; i < tp->n_nodes; i++)
+        if (tp->nodes[i].tc) {
+            fprintf(cg->out, "    const double t = t0;   /* the closed forms of functions of time read t */\n");
+            break;
+        }
     for (int i = 0; i < tp->n_nodes; i++)
         emit_tay_node(cg, r, tp, i);
     for (int q = 0; q < tp->n_outs; q++) {

@@ -3620,38 +3620,33 @@ static const char *base_name(Sema *s, const char *path)
     return arena_strndup(s->arena, b, n);
 }
 
-/* Renumbers a state-dependent force's velocities VEL_VAR + i as n + i, the
- * numbering of derive.h, now that n is known. */
-static Expr *renumber_velocities(Sema *s, Expr *e)
+/* The chain that renumbers the variables from + i as to + i for every
+ * body i (and with_p0, each rigid body's P0_VAR + b as 2n + b), built once
+ * per kind and applied to every expression (expr_chain_apply keeps its
+ * memo): a chain built per expression made N force statements cost O(N^2). */
+static ExprChain *renumber_chain(Sema *s, int from, int to, int with_p0)
 {
-    int n = s->m->n_bodies, nr = s->m->n_rigids;
-    Expr **from = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n + nr ? n + nr : 1));
-    Expr **to = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n + nr ? n + nr : 1));
+    int n = s->m->n_bodies, nr = with_p0 ? s->m->n_rigids : 0;
+    Expr **fv = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n + nr ? n + nr : 1));
+    Expr **tv = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n + nr ? n + nr : 1));
     for (int i = 0; i < n; i++) {
-        from[i] = expr_var(s->ex, VEL_VAR + i);
-        to[i] = expr_var(s->ex, n + i);
+        fv[i] = expr_var(s->ex, from + i);
+        tv[i] = expr_var(s->ex, to + i);
     }
     for (int b = 0; b < nr; b++) {   /* a rigid body's p0 */
-        from[n + b] = expr_var(s->ex, P0_VAR + b);
-        to[n + b] = expr_var(s->ex, 2 * n + b);
+        fv[n + b] = expr_var(s->ex, P0_VAR + b);
+        tv[n + b] = expr_var(s->ex, 2 * n + b);
     }
-    return expr_subst_chain(s->ex, e, n + nr, from, to);
+    return expr_chain_new(n + nr, fv, tv);
 }
 
 /* Renumbers the positions SLIP_POS_VAR + i of a slip's coefficient as i,
- * the numbering of derive.h. */
-static Expr *renumber_slip_positions(Sema *s, Expr *e)
+ * the numbering of derive.h, by the chain renumber_chain(s, SLIP_POS_VAR, 0, 0). */
+static Expr *renumber_slip_positions(Sema *s, ExprChain *pos, Expr *e)
 {
     if (!expr_has_kind(e, EX_VAR))
         return e;
-    int n = s->m->n_bodies;
-    Expr **from = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
-    Expr **to = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) {
-        from[i] = expr_var(s->ex, SLIP_POS_VAR + i);
-        to[i] = expr_var(s->ex, i);
-    }
-    return expr_subst_chain(s->ex, e, n, from, to);
+    return expr_chain_apply(s->ex, pos, e);
 }
 
 /* The model's nonlinear bits (Model.nl): state-dependent forces, curved gaps,
@@ -3823,28 +3818,34 @@ static void finish(Sema *s)
             g->w[g->n_w++] = pg->terms[k].w;
         }
     }
+    ExprChain *pos = renumber_chain(s, SLIP_POS_VAR, 0, 0);
     for (int k = 0; k < m->n_frictions; k++) {
         Friction *f = &m->frictions[k];
         f->w = arena_alloc(s->arena, sizeof(Expr *) * (size_t)(n ? n : 1));
         for (int i = 0; i < n; i++)
             f->w[i] = expr_num(s->ex, 0);
         for (int q = 0; q < s->pfrics[k].n_terms; q++) {
-            Expr *w = renumber_slip_positions(s, s->pfrics[k].terms[q].w);
+            Expr *w = renumber_slip_positions(s, pos, s->pfrics[k].terms[q].w);
             f->w[s->pfrics[k].terms[q].body] = w;
             f->curved = f->curved || expr_has_kind(w, EX_VAR);
         }
     }
+    expr_chain_free(pos);
+    /* a state-dependent force's velocities VEL_VAR + i become n + i, the
+     * numbering of derive.h, now that n is known */
+    ExprChain *vel = renumber_chain(s, VEL_VAR, n, 1);
     for (int k = 0; k < m->n_forces; k++)
         if (m->forces[k].state)
-            m->forces[k].value = renumber_velocities(s, m->forces[k].value);
+            m->forces[k].value = expr_chain_apply(s->ex, vel, m->forces[k].value);
     for (int k = 0; k < m->n_outputs; k++)
         if (m->outputs[k].value)
-            m->outputs[k].value = renumber_velocities(s, m->outputs[k].value);
+            m->outputs[k].value = expr_chain_apply(s->ex, vel, m->outputs[k].value);
     if (m->lagrangian) {
-        m->kinetic = renumber_velocities(s, m->kinetic);
-        m->potential = m->potential ? renumber_velocities(s, m->potential) : expr_num(s->ex, 0);
+        m->kinetic = expr_chain_apply(s->ex, vel, m->kinetic);
+        m->potential = m->potential ? expr_chain_apply(s->ex, vel, m->potential) : expr_num(s->ex, 0);
         m->potential_loc = s->potential_st ? s->potential_st->loc : m->kinetic_loc;
     }
+    expr_chain_free(vel);
     m->nl = nonlinear_bits(m) | (m->n_rigids ? NL_FORCE : 0);   /* -w x I w */
     if (!s->every_set) {
         m->every = m->dt > 0 ? m->dt : 1e-3;    /* samples do not depend on the steps */

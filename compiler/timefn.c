@@ -22,8 +22,9 @@ static void pieces_push(PieceList *l, Piece pc)
     l->p[l->n++] = pc;
 }
 
-/* Splits an argument linear in t into rate * t + offset; false if not linear. */
-static bool linear_in_t(ExprCtx *x, Expr *arg, Expr **rate, Expr **offset)
+/* Splits an argument linear in t into rate * t + offset; false if not linear
+ * (the generator's pieces and the Taylor tape's sinusoids of time alike). */
+bool timefn_linear(ExprCtx *x, Expr *arg, Expr **rate, Expr **offset)
 {
     Expr *t = expr_time(x);
     *rate = expr_diff(x, arg, t);
@@ -53,7 +54,7 @@ static bool piece_factor(ExprCtx *x, Piece *pc, Expr *f)
     }
     if (f->kind == EX_CALL && f->op == FN_EXP) {
         Expr *rate, *off;
-        if (!linear_in_t(x, f->args[0], &rate, &off))
+        if (!timefn_linear(x, f->args[0], &rate, &off))
             return false;
         pc->a = expr_add(x, pc->a, rate);
         pc->coef = expr_mul(x, pc->coef, expr_call(x, FN_EXP, off, NULL));
@@ -61,7 +62,7 @@ static bool piece_factor(ExprCtx *x, Piece *pc, Expr *f)
     }
     if (f->kind == EX_CALL && (f->op == FN_SIN || f->op == FN_COS) && !pc->w) {
         Expr *rate, *off;
-        if (!linear_in_t(x, f->args[0], &rate, &off))
+        if (!timefn_linear(x, f->args[0], &rate, &off))
             return false;
         pc->w = rate;
         pc->phi = off;

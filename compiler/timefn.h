@@ -40,4 +40,8 @@ bool timefn_decompose(ExprCtx *x, PieceList *l, Expr *e, Expr *scale, int body);
  * their products, no switches)? */
 bool timefn_ok(ExprCtx *x, Expr *h);
 
+/* Splits an argument linear in t into rate * t + offset (both free of t);
+ * false if it is not linear in t. */
+bool timefn_linear(ExprCtx *x, Expr *arg, Expr **rate, Expr **offset);
+
 #endif

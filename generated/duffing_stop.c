@@ -160,49 +160,28 @@ static double tay_mul(int k, const double *a, const double *b)
     return s;
 }
 
-/* s = sin a, c = cos a together: k s_k = sum_{j=1..k} j a_j c_{k-j},
-   k c_k = -sum_{j=1..k} j a_j s_{k-j} */
-static void tay_sincos(int k, const double *a, double *s, double *c)
-{
-    if (k == 0) {
-        s[0] = sin(a[0]);
-        c[0] = cos(a[0]);
-        return;
-    }
-    double ss = 0, cs = 0;
-    for (int j = 1; j <= k; j++) {
-        ss += j * a[j] * c[k - j];
-        cs += j * a[j] * s[k - j];
-    }
-    s[k] = ss / k;
-    c[k] = -cs / k;
-}
-
 /* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every
    force F, curved gap G, curvature term CV and curved W entry WV, from the
    state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for
-   k = 0, 1, ..., K in turn; the work array w holds the intermediate series, 9 rows. */
+   k = 0, 1, ..., K in turn; the work array w holds the intermediate series, 6 rows. */
 static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,
                       const double *c, double *w, double *F, double *G, double *CV,
                       double *WV)
 {
     const int K1 = K + 1;
+    const double t = t0;   /* the closed forms of functions of time read t */
     w[0 * K1 + k] = tay_mul(k, X + 0 * K1, X + 0 * K1);
     /* M.x^3 */
     w[1 * K1 + k] = tay_mul(k, w + 0 * K1, X + 0 * K1);
     /* -alpha*M.x^3 */
     w[2 * K1 + k] = (-p[P_alpha]) * w[1 * K1 + k];
-    /* t */
-    w[3 * K1 + k] = k == 0 ? t0 : k == 1 ? 1 : 0;
-    /* omega*t */
-    w[4 * K1 + k] = (p[P_omega]) * w[3 * K1 + k];
-    /* sin(omega*t) */
-    tay_sincos(k, w + 4 * K1, w + 5 * K1, w + 6 * K1);   /* and its cos */
+    /* cos(omega*t) */
+    w[3 * K1 + k] = k == 0 ? cos(p[P_omega]*t) : k == 1 ? -(p[P_omega]) * sin(p[P_omega]*t) : -(p[P_omega]) * (p[P_omega]) * w[3 * K1 + k - 2] / (k * (k - 1));
     /* F*cos(omega*t) */
-    w[7 * K1 + k] = (p[P_F]) * w[6 * K1 + k];
+    w[4 * K1 + k] = (p[P_F]) * w[3 * K1 + k];
     /* F*cos(omega*t) - alpha*M.x^3 */
-    w[8 * K1 + k] = w[2 * K1 + k] + w[7 * K1 + k];
-    F[0 * K1 + k] = w[8 * K1 + k];   /* every force on M */
+    w[5 * K1 + k] = w[2 * K1 + k] + w[4 * K1 + k];
+    F[0 * K1 + k] = w[5 * K1 + k];   /* every force on M */
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -266,7 +245,7 @@ const nsm_model nsm_model_duffing_stop = {
     .nnz_Wt = 0,
     .nl = NSM_NL_FORCE,
     .nl_force = nl_force,
-    .nl_nwork = 9,
+    .nl_nwork = 6,
     .nl_series = nl_series,
     .source = model_source,
 };

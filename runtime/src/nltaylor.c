@@ -120,12 +120,6 @@ static double *zalloc(size_t k, int *bad)
     return p;
 }
 
-/* Is friction element q's slip curved (its row w_q(x) from nl_slip_series)? */
-static int slip_curved(const nsm_sim *s, int q)
-{
-    return s->nl && s->m->fric_curved && s->m->fric_curved[q];
-}
-
 /* Where each curved row's nonzeros start in WV (gap j: e->at[j], nl_gap's
 ** numbering) and FW (element q: e->at[g + q], nl_slip's numbering), so
 ** that the per-order products do not count them again at every call. */
@@ -139,7 +133,7 @@ static void curved_offsets(const nsm_sim *s, RtNlTaylor *e)
     }
     for (int q = 0; q < s->nf; q++) {
         e->at[s->g + q] = f;
-        f += slip_curved(s, q) ? m->fric_ncols[q] : 0;
+        f += rt_nl_slip_curved(s, q) ? m->fric_ncols[q] : 0;
     }
 }
 
@@ -263,7 +257,7 @@ static double row_dot(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, in
     const nsm_model *mo = s->m;
     int K = e->K;
     double r = 0;
-    if (slip ? slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
+    if (slip ? rt_nl_slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
         const double *ser = slip ? e->FW : e->WV;
         const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
         int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->g + j : j];
@@ -285,7 +279,7 @@ static void row_add(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, int 
 {
     const nsm_model *mo = s->m;
     int K = e->K;
-    if (slip ? slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
+    if (slip ? rt_nl_slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
         const double *ser = slip ? e->FW : e->WV;
         const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
         int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->g + j : j];
@@ -482,7 +476,7 @@ static double cons_curv(const nsm_sim *s, const RtNlTaylor *e, int c, int k)
     int K = e->K, q = c - s->g;
     if (c < s->g)
         return rt_nl_gap_curved(s, c) ? SER(e->CV, c, k) : 0;
-    return slip_curved(s, q) ? SER(e->FCV, q, k) : 0;
+    return rt_nl_slip_curved(s, q) ? SER(e->FCV, q, k) : 0;
 }
 
 /* out += f times order l of constraint c's force direction: a held gap's
@@ -506,11 +500,11 @@ static void cons_dir(const nsm_sim *s, const RtNlTaylor *e, int c, int l, double
 static int cons_curved(const nsm_sim *s, const RtNlTaylor *e, int c)
 {
     if (c >= s->g)
-        return slip_curved(s, c - s->g);
+        return rt_nl_slip_curved(s, c - s->g);
     if (rt_nl_gap_curved(s, c))
         return 1;
     for (int q = 0; q < s->nf; q++)
-        if (rt_fric_normal_gap(s, q) == c && !rt_fric_stuck(s, e->mode, q) && slip_curved(s, q))
+        if (rt_fric_normal_gap(s, q) == c && !rt_fric_stuck(s, e->mode, q) && rt_nl_slip_curved(s, q))
             return 1;
     return 0;
 }
@@ -622,6 +616,19 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
     return r && nsm_la_solve(r, e->D, e->lu, r) != NSM_LA_OK && cons_merge(s, e, r);
 }
 
+/* Order k of the accelerations with no constraint held and no friction
+** element: M_0 a_k = F_k, cons_k's problem without its empty sums (one
+** solve per order where cons_k's general path takes two, the second of a
+** zero vector). */
+static void free_k(nsm_sim *s, RtNlTaylor *e, int k)
+{
+    int n = s->n, K = e->K;
+    double af[n];
+    rt_mass_solve(s, e->Fk, af);    /* M_0^-1: minv, or M(q(t0))'s factor */
+    for (int i = 0; i < n; i++)
+        SER(e->A, i, k) = af[i];
+}
+
 /* Order k of the accelerations and of the constraints' multipliers (the
 ** held gaps' forces, the stuck elements' multipliers), Fk holding the
 ** forces without them.  With rows R(x), directions D(x) and curvature
@@ -642,6 +649,10 @@ static int cons_k(nsm_sim *s, RtNlTaylor *e, int k)
     if (k == 0 && cons_setup(s, e))
         return 1;
     int r = e->nc;
+    if (r == 0 && s->nf == 0) {
+        free_k(s, e, k);
+        return 0;
+    }
     double af[n], d[n], ad[n], mu[r + 1];
     cons_table(s, e, k);
     /* the products in cons_dir's and cons_dot's order (per constraint and
@@ -880,6 +891,21 @@ static int fric_event_series(const nsm_sim *s, const RtNlTaylor *e, int i, doubl
     return 1;
 }
 
+/* Orders 0..K-1 of open affine gap j, w_j . x + d_j, over the kept
+** expansion: a pass over the row's nonzeros per order (the sums of
+** wdot_k, in its order of operations, without its per-order calls). */
+static void affine_gap_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
+{
+    const RtCsr *W = &s->sp.W;
+    int K = e->K;
+    for (int k = 0; k < K; k++) {
+        double r = 0;
+        for (int q = W->p[j]; q < W->p[j + 1]; q++)
+            r += W->x[q] * SER(e->X, W->i[q], k);
+        a[k] = r + (k ? 0 : s->num.d[j]);
+    }
+}
+
 /* Event function j's series over the kept expansion (coefficients of tau^k,
 ** k <= K): its gap while open (curved: the model's series), its contact
 ** force while held or engaged (a penalty gap released at zero penetration:
@@ -890,15 +916,17 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
     if (j >= s->g)
         return fric_event_series(s, e, j - s->g, a);
     int closed = rt_mode_has(e->mode, j), pen = rt_law_engaged(s, e->mode, j);
+    if (!closed && !rt_nl_gap_curved(s, j)) {
+        affine_gap_series(s, e, j, a);
+        return 1;
+    }
     for (int k = 0; k < K; k++) {
         if (pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
             a[k] = SER(e->P, j, k);
         else if (closed)
             a[k] = SER(e->LAM, j, k);
-        else if (rt_nl_gap_curved(s, j))
-            a[k] = SER(e->G, j, k);
         else
-            a[k] = wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
+            a[k] = SER(e->G, j, k);     /* open and curved */
     }
     return 1;
 }

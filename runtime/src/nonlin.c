@@ -223,13 +223,6 @@ double rt_nl_slip_curv(const nsm_sim *s, int k)
     return rt_nl_slip_curved(s, k) ? s->nl->fcurv[k] : 0;
 }
 
-/* Is friction element k's slip curved (its row w_k(x) taken at each
-** state by rt_nl_at)? */
-int rt_nl_slip_curved(const nsm_sim *s, int k)
-{
-    return s->nl && s->m->fric_curved && s->m->fric_curved[k];
-}
-
 /* Add the state-dependent forces at (t, y) to f (n values). */
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f)
 {

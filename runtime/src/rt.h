@@ -390,7 +390,13 @@ void rt_nl_forget(nsm_sim *s);
 void rt_nl_curv(const nsm_sim *s, double *hdd);
 double rt_nl_curv_of(const nsm_sim *s, int j);
 int rt_nl_gap_curved(const nsm_sim *s, int j);
-int rt_nl_slip_curved(const nsm_sim *s, int k);
+/* Is friction element k's slip curved (its row w_k(x) taken at each
+** state by rt_nl_at, its series from nl_slip_series)?  Inline: the taylor
+** method's per-order row products ask it for every term. */
+static inline int rt_nl_slip_curved(const nsm_sim *s, int k)
+{
+    return s->nl && s->m->fric_curved && s->m->fric_curved[k];
+}
 double rt_nl_slip_curv(const nsm_sim *s, int k);
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);

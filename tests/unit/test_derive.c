@@ -36,7 +36,7 @@ static Body line_body(const char *name, int line, Expr *mass)
     snprintf(nm[0], sizeof nm[0], "%s.x", name);
     snprintf(nm[1], sizeof nm[1], "%s.v", name);
     snprintf(nm[2], sizeof nm[2], "%s.a", name);
-    Body b = {name, {line, 1, 1}, mass, COORD_LINE, -1, nm[0], nm[1], nm[2], "m", "m/s", "m/s^2", NULL, 0};
+    Body b = {name, {line, 1, 1}, mass, COORD_LINE, -1, -1, nm[0], nm[1], nm[2], "m", "m/s", "m/s^2", NULL, 0};
     return b;
 }
 static int checks;

@@ -9,7 +9,8 @@
  *    f_k = (1/N) sum_j f(r w^j) w^(-jk) / r^k (w = e^(2 pi i/N)) of the same
  *    expressions written here in complex arithmetic;
  *  - the torque -F0 L sin(phi) with phi = a + b tau against the closed form
- *    -F0 L sin(a + k pi/2) b^k / k!;
+ *    -F0 L sin(a + k pi/2) b^k / k!, and B.x's function of time alone
+ *    (a sinusoid, an exponential and a parabola of t) against theirs;
  *  - nl_gap's W row and curvature term against central finite differences
  *    of g, and nl_force against the order-0 forces.
  */
@@ -73,6 +74,10 @@ static void reference(double complex tau, double complex *out)
     out[1] = F0 * (csqrt(1 + x1 * x1) + 1 / ((x2 + 3) * (x2 + 3)) + ctan(x2) / (2 + ccos(s.t / T)) +
                    cpow(1.5 + x1, a));
     out[4] = -F0 * L * csin(s.y[4]);
+    double complex tt = s.t / T;
+    out[2] = F0 * (csin(2 * tt + 0.3) * x1 + cexp(-tt) * ccos(3 * tt) + (1 + tt) * (1 + tt) * (1 + tt) -
+                   2 * tt * tt + ctan(tt / 4));
+    out[5] = F0 * (csin(2 * tt + 0.3) + cexp(-tt) + 0.5 * tt * tt);
     /* touch: d = B - A, g = |d| - 0.2, g'' - W a = (|d'|^2 - (n . d')^2)/|d| */
     double complex dx = s.y[5] - s.y[2], dy = s.y[6] - s.y[3];
     double complex ux = s.y[13] - s.y[10], uy = s.y[14] - s.y[11];
@@ -106,9 +111,9 @@ static void cauchy(double rad, double ref[NOUT][K1])
 /* Runs nl_series for orders 0..K and compares with the references. */
 static void test_series(const nsm_model *m)
 {
-    static double X[2 * N * K1], work[4096], F[N * K1], G[K1], CV[K1], WV[4 * K1];
+    static double X[2 * N * K1], work[8192], F[N * K1], G[K1], CV[K1], WV[4 * K1];
     static double ref[NOUT][K1];
-    if (m->nl_nwork * K1 > 4096) {
+    if (m->nl_nwork * K1 > 8192) {
         printf("FAIL work array too small (%d rows)\n", m->nl_nwork);
         failures++;
         return;
@@ -141,6 +146,16 @@ static void test_series(const nsm_model *m)
             fact *= k, bk *= B0[4];
         check("sin closed form", k, F[4 * K1 + k], -P[3] * P[0] * sin(A0[4] + k * M_PI / 2) * bk / fact,
               1, 1e-14);
+    }
+    /* B.x, a function of time alone (T = 1): F0 (sin(2 t + 0.3) + e^-t + t^2/2) at t = T0 + tau
+     * has the coefficients F0 (2^k sin(2 T0 + 0.3 + k pi/2) + (-1)^k e^-T0) / k! + the parabola's */
+    fact = 1, bk = 1;
+    for (int k = 0; k <= K; k++) {
+        if (k)
+            fact *= k, bk *= 2;
+        double want = (bk * sin(2 * T0 + 0.3 + k * M_PI / 2) + (k % 2 ? -1 : 1) * exp(-T0)) / fact;
+        want += k == 0 ? 0.5 * T0 * T0 : k == 1 ? T0 : k == 2 ? 0.5 : 0;
+        check("functions of time closed form", k, F[5 * K1 + k], P[3] * want, 1, 1e-14);
     }
 }
 
