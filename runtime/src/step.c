@@ -119,11 +119,14 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
 /* A step h the method's own control asks for below the time resolution of
 ** t up to the run's end (rt_t_resolution): the run stops at once, naming
 ** the mode (rt_fail) and the cause, instead of spinning through steps that
-** barely move t (k = 1e300 N/m, m = 1e-300 kg).  who: what chose h. */
-static int step_refuse(nsm_sim *s, const char *who, double h)
+** barely move t (k = 1e300 N/m, m = 1e-300 kg).  who: what chose h;
+** beyond: h is a step the method would take (the end time is then blamed
+** when h is a step of a time axis in seconds, rt_time_beyond), 0 when h is
+** a trial still shrinking below the resolution at t itself (the motion). */
+static int step_refuse(nsm_sim *s, const char *who, double h, int beyond)
 {
     double t_end = fmax(s->t, s->t_stop);
-    if (rt_time_beyond(s, h, t_end, who))
+    if (beyond && rt_time_beyond(s, h, t_end, who))
         return s->failed;
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "steps below the time resolution of t up to t_end = %.9g s: %s needs steps "
@@ -136,6 +139,7 @@ static int step_refuse(nsm_sim *s, const char *who, double h)
 ** leaves the next trial step in s->h_adapt. */
 static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
 {
+    int beyond = 0;     /* a trial below the resolution at the end time */
     for (;;) {
         double err;
         int rc = dp_step(s, t, Y, *h, Y1, &err);
@@ -143,6 +147,8 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
             return rc;
         if (!isfinite(err))
             err = 1e10;
+        if (err <= 1 && beyond)     /* the control's step cannot carry t to its end */
+            return step_refuse(s, "adaptive's error control", *h, 1);
         if (err <= 1) {
             double f = err > 0 ? 0.9 * pow(err, -0.2) : 5;
             s->h_adapt = fmin(s->h_step, *h * fmin(5, fmax(0.2, f)));
@@ -151,8 +157,9 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
             return NSM_OK;
         }
         *h *= fmax(0.1, 0.9 * pow(err, -0.2));
-        if (*h < 1e-15 * (1 + fabs(t)) || *h < rt_t_resolution(s, s->t_stop))
-            return step_refuse(s, "adaptive's error control", *h);
+        if (*h < 1e-15 * (1 + fabs(t)) || *h < rt_t_resolution(s, t))
+            return step_refuse(s, "adaptive's error control", *h, 0);
+        beyond = *h < rt_t_resolution(s, s->t_stop);
     }
 }
 
@@ -789,7 +796,7 @@ static int taylor_reach_check(nsm_sim *s, double hreq, double h)
         return NSM_OK;
     s->nlt_tiny = 0;
     return step_refuse(s, "the taylor method's expansion (its reach, from the decay of "
-                       "its coefficients)", h);
+                       "its coefficients)", h, 1);
 }
 
 /* A step of the taylor method (nltaylor.c); where the motion has no
