@@ -344,7 +344,7 @@ def test_init_of_a_body_in_space_is_refused(model_path):
     still runs from its own init."""
     top = nsm.compile(model_path("free_top"))
     with pytest.raises(nsm.ParameterError) as err:
-        top.run(t_end=0.01, init={"T.x": 1.0})
+        top.run(t_end=0.01, init={"B.x": 1.0})
     assert "bodies in space" in str(err.value)
     with pytest.raises(nsm.ParameterError):
         top.run(t_end=0.01, init=[0.0] * (2 * len(top.bodies)))

@@ -22,32 +22,10 @@
 
 #include "nsm/model.h"
 #include "nsm/nsm.h"
+#include "../unit/check.h"
 
 extern const nsm_model nsm_model_free_top, nsm_model_thrown_body, nsm_model_spun_body,
     nsm_model_quat_scaled;
-
-static int failures, checks;
-
-/* Records one check: |got - want| <= tol. */
-static void check_close(const char *what, double got, double want, double tol)
-{
-    checks++;
-    if (!(fabs(got - want) <= tol)) {
-        failures++;
-        printf("FAIL %s: got %.17g want %.17g (diff %.3g, tol %.3g)\n", what, got, want,
-               fabs(got - want), tol);
-    }
-}
-
-/* Records one check of a condition. */
-static void check_true(const char *what, int ok)
-{
-    checks++;
-    if (!ok) {
-        failures++;
-        printf("FAIL %s\n", what);
-    }
-}
 
 /* The state of one rigid body as the table lays it out: q = (x, y, z, p1,
 ** p2, p3, p0), u = (vx, vy, vz, w1, w2, w3). */
@@ -326,6 +304,5 @@ int main(void)
         thrown_body(methods[k], names[k]);
         spun_body(methods[k], names[k]);
     }
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures != 0;
+    return check_report();
 }

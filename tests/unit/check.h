@@ -1,6 +1,6 @@
 /*
 ** check.h: the unit tests' record of checks, shared by test_linalg.c,
-** test_rigid.c and test_rigid_contact.c.
+** test_rigid.c, test_rigid_contact.c and tests/rigid/test_rigid_models.c.
 **
 ** Each check prints a FAIL line with its context when it does not hold;
 ** check_report prints the totals and gives the program's exit status.
