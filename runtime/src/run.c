@@ -500,6 +500,11 @@ static int rigid_contacts_check(nsm_sim *s)
         return rt_fail(s, NSM_EMODEL, s->g, "friction element '%s' on a body in space: "
                        "spatial Coulomb friction is not built yet (only frictionless impact "
                        "contacts of bodies in space are)", s->m->frictions[0].name);
+    if (s->m->n_space_frictions > 0)
+        return rt_fail(s, NSM_EMODEL, s->m->space_frictions[0].gap, "spatial friction "
+                       "element '%s': spatial Coulomb friction is not built yet (only "
+                       "frictionless impact contacts of bodies in space are)",
+                       s->m->space_frictions[0].name);
     if (s->moving)
         return rt_fail(s, NSM_EMODEL, -1, "moving surfaces are not built yet for models with "
                        "bodies in space");

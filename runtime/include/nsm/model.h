@@ -12,11 +12,12 @@
  *   p[n_params]                           parameter values, SI, after overrides
  *   c[n_consts]                           constants the model's setup derives from p
  *   sw[s]                                 0/1 state of each time-switch condition
- *   mode[NSM_MODE_WORDS(g + 2 nf)]        the mode, a set of bits in 32-bit words (bit b is
+ *   mode[NSM_MODE_WORDS(g + 2 nf + nsf)]  the mode, a set of bits in 32-bit words (bit b is
  *                                         bit b % 32 of mode[b / 32]): bit j set = gap j
  *                                         closed (an impact gap held shut, a penalty gap
  *                                         engaged); above the gaps, two bits per friction
- *                                         element (nsm_friction_info).  Any number of gaps.
+ *                                         element (nsm_friction_info), then one per spatial
+ *                                         friction element (nsm_space_friction).
  *
  * Equations of motion in every mode:
  *   M a = f_ext(t) + f_const - K x - C v + sum_j w_j lambda_j
@@ -165,6 +166,17 @@ typedef struct nsm_numeric {
      * and bad_value its value. */
     const char *bad_what;
     double bad_value;
+    /* Spatial Coulomb friction (appended; NULL without it): element k of
+     * nsm_model.space_frictions, per element, the sphere's centre c in the
+     * body frame (sf_centre[3k..3k+2], from the centre of mass), its radius
+     * sf_radius[k], the plane's unit normal n in the world frame pointing to
+     * the free side (sf_normal[3k..3k+2]), the friction coefficient
+     * sf_mu[k] >= 0, the tangential restitution e_F at impacts sf_et[k] in
+     * [0, 1], and the effective drilling radius sf_drill[k] >= 0 (0: no
+     * drilling friction; Leine and Glocker's 3 pi R / 16 for a contact patch
+     * of radius R).  These repeat what the sphere's gap computes so that the
+     * runtime can form the contact point and the slip without calling back. */
+    double *sf_centre, *sf_radius, *sf_normal, *sf_mu, *sf_et, *sf_drill;
 } nsm_numeric;
 
 /* A Coulomb friction element.  Its state is carried in the mode's bits
@@ -200,6 +212,27 @@ typedef struct nsm_coord_info {
     const char *x, *xunit;     /* the position's name and SI unit */
     const char *v, *vunit;     /* the velocity's */
 } nsm_coord_info;
+
+/* A spatial Coulomb friction element (docs/theory.md section 19): isotropic
+ * Coulomb friction, with optional drilling friction, at the contact of a
+ * sphere of a rigid body with a fixed plane.  The sphere's gap is a curved
+ * impact gap of that body (the contract of the bodies in space below); the
+ * element's numbers are nsm_numeric's sf_* arrays.  The contact point is
+ * P = r + R s, s = c - rho R^T n (body frame), the slip gamma_T = the
+ * tangential part of v + R (w x s), the drilling rate w_n = (R^T n) . w, the
+ * friction's slip vector gamma_F = (gamma_T, Rd w_n) (Rd = sf_drill; the
+ * third component absent when 0), one cone |lambda_F| <= mu lambda_N.
+ * Its state is one mode bit, n_gaps + 2 n_frictions + k: set while the
+ * contact sticks (gamma_F held at zero: rolling), clear while it slides or
+ * the gap is open; modes have NSM_MODE_WORDS(g + 2 nf + n_space_frictions)
+ * words.  Its event functions follow the friction elements' (index
+ * n_gaps + 2 n_frictions + k): sliding, |gamma_F|; sticking,
+ * mu lambda_N - |lambda_F|. */
+typedef struct nsm_space_friction {
+    const char *name;
+    int gap;           /* the sphere's gap: a curved impact gap */
+    int body;          /* the rigid body b: w1..w3 at rigid_rot[b], v at rigid_rot[b] - 3 */
+} nsm_space_friction;
 
 typedef struct nsm_force_info {
     const char *name;  /* the statement's name, or "force on BODY" when unnamed */
@@ -459,6 +492,10 @@ typedef struct nsm_model {
      * BODY.x [m] and BODY.v [m/s], as in every table that predates it); the
      * programs' state columns (sections, basins, branches) are named by it. */
     const nsm_coord_info *coords;   /* n_bodies */
+    /* Spatial Coulomb friction elements (appended: 0/NULL without them;
+     * nsm_space_friction). */
+    int n_space_frictions;
+    const nsm_space_friction *space_frictions;
 } nsm_model;
 
 #ifdef __cplusplus
