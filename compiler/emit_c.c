@@ -1687,7 +1687,7 @@ static void emit_generator(Cgen *cg)
     FILE *o = cg->out;
     int n = dv->n, ng = cg->n_gen;
     if (!ng && cg->m->n_rigids)
-        fprintf(o, "/* Exact and taylor methods: not available for bodies in space (rk4, adaptive). */\n\n");
+        fprintf(o, "/* Exact method: not available for bodies in space (rk4, adaptive, taylor). */\n\n");
     else if (!ng && dv->nl)
         fprintf(o, "/* Exact method: not available, the model is nonlinear (method taylor). */\n\n");
     else if (!ng && !all_zero(dv->fext, n))
@@ -1770,6 +1770,20 @@ static void emit_gap_motion(Cgen *cg)
 
 /* ---- nonlinear models ---------------------------------------------------------- */
 
+/* The row of X holding derivation variable `index`: the state's layout
+ * Y = (q[nq], u[n]), so that velocity i is row nq + i and a rigid body's
+ * p0 (variable 2n + b) row n + b (docs/theory.md section 19); nq = n
+ * without bodies in space. */
+static int tp_row(const Cgen *cg, int index)
+{
+    int n = cg->dv->n, nq = cg->m->n_rigids ? cg->m->nq : n;
+    if (index < n)
+        return index;
+    if (index < 2 * n)
+        return nq + index - n;
+    return n + index - 2 * n;
+}
+
 /* A tape operand at order `ord` (a C expression text): a series reads its
  * array, a constant is its value at order 0 and 0 above. */
 static const char *tp_at(Cgen *cg, const DvTape *tp, TpArg a, const char *ord)
@@ -1783,7 +1797,7 @@ static const char *tp_at(Cgen *cg, const DvTape *tp, TpArg a, const char *ord)
     }
     const TpNode *nd = &tp->nodes[a.node];
     if (nd->op == TP_X)
-        return arena_printf(ar, "X[%d * K1 + %s]", nd->index, ord);
+        return arena_printf(ar, "X[%d * K1 + %s]", tp_row(cg, nd->index), ord);
     return arena_printf(ar, "w[%d * K1 + %s]", nd->slot, ord);
 }
 
@@ -1792,7 +1806,7 @@ static const char *tp_ptr(Cgen *cg, const DvTape *tp, TpArg a)
 {
     const TpNode *nd = &tp->nodes[a.node];
     if (nd->op == TP_X)
-        return arena_printf(cg->dv->arena, "X + %d * K1", nd->index);
+        return arena_printf(cg->dv->arena, "X + %d * K1", tp_row(cg, nd->index));
     return arena_printf(cg->dv->arena, "w + %d * K1", nd->slot);
 }
 
@@ -2166,10 +2180,8 @@ static void emit_nl(Cgen *cg)
     emit_nl_force(cg);
     emit_nl_gap(cg);
     emit_nl_slip(cg);
-    if (cg->m->n_rigids) {       /* no series: the taylor method refuses bodies in space */
+    if (cg->m->n_rigids)         /* q' = B(q) u; its series is the runtime's (nltaylor.c) */
         rigid_emit_kin(cg->m, cg->out);
-        return;
-    }
     DvTape *tp = dv_tape((Derivation *)cg->dv);
     DvTape *ts = (cg->dv->nl & NL_SLIP) ? dv_tape_slips((Derivation *)cg->dv) : NULL;
     DvTape *tl = cg->dv->lagrangian ? dv_tape_lag((Derivation *)cg->dv) : NULL;
@@ -2244,8 +2256,7 @@ static void emit_nl_table(Cgen *cg)
                 dv->n_wtcurved, cg->nl_slip_nwork);
     if (cg->m->n_rigids)
         rigid_emit_table(cg->m, o);
-    else
-        fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
+    fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
 }
 
 /* Whether an output column is an expression (output_value is written). */

@@ -2513,11 +2513,11 @@ static void rigid_checks(Sema *s)
                    "in space is a vector, gravity g = (gx, gy, gz)");
     if (!s->method_set)
         m->method = METHOD_ADAPTIVE;
-    else if (m->method == METHOD_EXACT || m->method == METHOD_TAYLOR)
-        diag_error(s->diag, s->method_loc, "method '%s' does not take bodies in space yet (its "
+    else if (m->method == METHOD_EXACT)
+        diag_error(s->diag, s->method_loc, "method 'exact' does not take bodies in space (its "
                    "propagator assumes that the positions' rates are the velocities, and a "
-                   "quaternion's are not): use method = adaptive (the default here) or rk4",
-                   m->method == METHOD_EXACT ? "exact" : "taylor");
+                   "quaternion's are not, and the Newton-Euler equations are not linear): use "
+                   "method = adaptive (the default here), taylor or rk4");
 }
 
 static void stmt_force(Sema *s, const Stmt *st)

@@ -128,7 +128,7 @@ static void initial(const double *p, const double *c, double *y)
     y[6] = 0.9887710779360422;
 }
 
-/* Exact and taylor methods: not available for bodies in space (rk4, adaptive). */
+/* Exact method: not available for bodies in space (rk4, adaptive, taylor). */
 
 /* The `force` statements that depend on the state, added to F (force() has the others). */
 static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,
@@ -159,6 +159,50 @@ static void kin(const double *y, const double *p, const double *c, double *qd)
         qd[4] = 0.5 * (p0 * w2 + p3 * w1 - p1 * w3);
         qd[5] = 0.5 * (p0 * w3 + p1 * w2 - p2 * w1);
     }
+}
+
+/* Taylor-coefficient recurrences (Jorba & Zou 2005): order k of w from the
+   orders 0..k of its operand(s) and 0..k-1 of w itself. */
+/* w = a b: w_k = sum_{j=0..k} a_j b_{k-j} */
+static double tay_mul(int k, const double *a, const double *b)
+{
+    double s = 0;
+    for (int j = 0; j <= k; j++)
+        s += a[j] * b[k - j];
+    return s;
+}
+
+/* Order k of the Taylor coefficients over a step from t0 (t = t0 + tau): every
+   force F, curved gap G, curvature term CV and curved W entry WV, from the
+   state's orders 0..k in X (row i: X[i * (K + 1) + k]).  Called for
+   k = 0, 1, ..., K in turn; the work array w holds the intermediate series, 10 rows. */
+static void nl_series(int k, int K, double t0, const double *X, const int *sw, const double *p,
+                      const double *c, double *w, double *F, double *G, double *CV,
+                      double *WV)
+{
+    const int K1 = K + 1;
+    w[0 * K1 + k] = tay_mul(k, X + 11 * K1, X + 12 * K1);
+    /* I1*B.w2*B.w3 */
+    w[1 * K1 + k] = (p[P_I1]) * w[0 * K1 + k];
+    w[2 * K1 + k] = tay_mul(k, X + 11 * K1, X + 12 * K1);
+    /* -I3*B.w2*B.w3 */
+    w[3 * K1 + k] = (-p[P_I3]) * w[2 * K1 + k];
+    /* I1*B.w2*B.w3 - I3*B.w2*B.w3 */
+    w[4 * K1 + k] = w[1 * K1 + k] + w[3 * K1 + k];
+    w[5 * K1 + k] = tay_mul(k, X + 10 * K1, X + 12 * K1);
+    /* -I1*B.w1*B.w3 */
+    w[6 * K1 + k] = (-p[P_I1]) * w[5 * K1 + k];
+    w[7 * K1 + k] = tay_mul(k, X + 10 * K1, X + 12 * K1);
+    /* I3*B.w1*B.w3 */
+    w[8 * K1 + k] = (p[P_I3]) * w[7 * K1 + k];
+    /* I3*B.w1*B.w3 - I1*B.w1*B.w3 */
+    w[9 * K1 + k] = w[6 * K1 + k] + w[8 * K1 + k];
+    F[0 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on B.x */
+    F[1 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on B.y */
+    F[2 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on B.z */
+    F[3 * K1 + k] = w[4 * K1 + k];   /* every force on B.w1 */
+    F[4 * K1 + k] = w[9 * K1 + k];   /* every force on B.w2 */
+    F[5 * K1 + k] = (k == 0 ? 0.0 : 0);   /* every force on B.w3 */
 }
 
 /* Output column k when it is an expression of t, the parameters and the state. */
@@ -237,6 +281,8 @@ const nsm_model nsm_model_free_top = {
     .n_rigid = 1,
     .rigid_rot = rigid_rot,
     .kin = kin,
+    .nl_nwork = 10,
+    .nl_series = nl_series,
     .output_value = output_value,
     .source = model_source,
     .coords = coords,

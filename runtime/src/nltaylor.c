@@ -14,7 +14,8 @@
 **   =>  D_0 lambda_k = -(W_0 M^-1 (F_k + sum_{l>=1} W_l^T lambda_{k-l})
 **                        + sum_{l>=1} W_l a_{k-l} + curv_k),  D_0 = W_0 M^-1 W_0^T
 **
-** then x_{k+1} = v_k/(k+1), v_{k+1} = a_k/(k+1), and the energy integrals'
+** then x_{k+1} = v_k/(k+1) (a rigid body's quaternion: p' = p (x) (0, w)/2
+** by Cauchy products, kin_k), v_{k+1} = a_k/(k+1), and the energy integrals'
 ** rates by Cauchy products.  The step is rho/e^2 with rho from the last two
 ** orders' decay (Jorba & Zou; Biscani & Izzo 2021): an estimate of the
 ** truncation error, not a bound (docs/theory.md).  The expansion is kept;
@@ -58,11 +59,11 @@
 enum { NLT_K = 20 };
 
 struct RtNlTaylor {
-    int K, n, g, valid;
+    int K, n, nq, g, valid;   /* n velocities, nq positions (nq > n: bodies in space) */
     double t0, hmax;
     double *Y0;               /* N: the expansion point */
     unsigned *mode;           /* mw: its mode */
-    double *X;                /* 2n (K+1): the state's series */
+    double *X;                /* (nq + n) (K+1): the state's series, Y's layout */
     double *E;                /* 2 (K+1): the energy integrals' series */
     double *work;             /* nl_nwork (K+1): the model's intermediate series */
     double *F, *G, *CV, *WV;  /* the model's output series, see nsm_model.nl_series */
@@ -152,10 +153,11 @@ static int nlt_alloc(nsm_sim *s)
     size_t nwt = m->n_wtcurved > 0 ? (size_t)m->n_wtcurved : 1;
     e->K = NLT_K;
     e->n = n;
+    e->nq = s->nq;
     e->g = g;
     e->Y0 = zalloc((size_t)s->N, &bad);
     e->mode = calloc((size_t)s->mw, sizeof(unsigned));
-    e->X = zalloc(2 * (size_t)n * K1, &bad);
+    e->X = zalloc((size_t)(s->nq + n) * K1, &bad);
     e->E = zalloc(2 * K1, &bad);
     e->work = zalloc((size_t)(m->nl_nwork > 0 ? m->nl_nwork : 1) * K1, &bad);
     e->F = zalloc((size_t)n * K1, &bad);
@@ -390,7 +392,7 @@ static int penalty_k(nsm_sim *s, RtNlTaylor *e, int k)
         double gap = rt_nl_gap_curved(s, j) ? SER(e->G, j, k)
                                                    : wdot_k(s, e, j, k, e->X, 0) + (k ? 0 : s->num.d[j]);
         SER(e->P, j, k) = -gap;
-        SER(e->PR, j, k) = -wdot_k(s, e, j, k, e->X, s->n);
+        SER(e->PR, j, k) = -wdot_k(s, e, j, k, e->X, s->nq);
         double a = s->num.pexp[j], *p = &SER(e->P, j, 0), *w = &SER(e->PA, j, 0);
         if (k == 0)
             e->dormant[j] = a != 1 && at_zero(s, e, j);
@@ -712,7 +714,7 @@ static double slip_k(const nsm_sim *s, const RtNlTaylor *e, int q, int k)
 {
     double r = k ? 0 : -s->num.ut[q];
     for (int l = 0; l <= k; l++)
-        r += row_dot(s, e, 1, q, l, e->X, (size_t)(e->K + 1), s->n, k - l);
+        r += row_dot(s, e, 1, q, l, e->X, (size_t)(e->K + 1), s->nq, k - l);
     return r;
 }
 
@@ -740,12 +742,12 @@ static void fric_energy_k(const nsm_sim *s, const RtNlTaylor *e, int k, double *
 ** penalty dampers' c p'^2, and the applied forces' power F . v. */
 static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
 {
-    int n = s->n, K = e->K;
+    int n = s->n, nq = s->nq, K = e->K;
     double pd = 0, pw = 0;
     for (int i = 0; i < n; i++)
         for (int l = 0; l <= k; l++) {
-            pd += SER(e->X, n + i, l) * SER(e->CVs, i, k - l);
-            pw += SER(e->F, i, l) * SER(e->X, n + i, k - l);
+            pd += SER(e->X, nq + i, l) * SER(e->CVs, i, k - l);
+            pw += SER(e->F, i, l) * SER(e->X, nq + i, k - l);
         }
     for (int j = 0; j < s->g; j++) {
         double c = rt_law_damping(s, e->mode, j);
@@ -757,6 +759,45 @@ static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
         fric_energy_k(s, e, k, &pd, &pw);
     SER(e->E, 0, k + 1) = pd / (k + 1);
     SER(e->E, 1, k + 1) = pw / (k + 1);
+}
+
+/* Sum_{l=0..k} a_l b_{k-l}: order k of the product of two series rows. */
+static double cauchy(const double *a, const double *b, int k)
+{
+    double r = 0;
+    for (int l = 0; l <= k; l++)
+        r += a[l] * b[k - l];
+    return r;
+}
+
+/* Order k + 1 of the positions from orders 0..k of the state: x' = v for
+** every position, then, for each rigid body b, its quaternion's rows by
+** p' = p (x) (0, w) / 2 (rigid.c's kin, Cauchy products of p's and w's
+** series; theory.md section 19), p0 at row n + b, p1..p3 in the rows of
+** w1..w3.  The structure is fixed per body, so the runtime writes it
+** rather than nsmc. */
+static void kin_k(const nsm_sim *s, RtNlTaylor *e, int k)
+{
+    const nsm_model *m = s->m;
+    int n = s->n, nq = s->nq, K = e->K;
+    for (int i = 0; i < n; i++)
+        SER(e->X, i, k + 1) = SER(e->X, nq + i, k) / (k + 1);
+    for (int b = 0; nq > n && b < m->n_rigid; b++) {
+        int r = m->rigid_rot[b];
+        const double *p0 = &SER(e->X, n + b, 0), *p1 = &SER(e->X, r, 0),
+                     *p2 = &SER(e->X, r + 1, 0), *p3 = &SER(e->X, r + 2, 0),
+                     *w1 = &SER(e->X, nq + r, 0), *w2 = &SER(e->X, nq + r + 1, 0),
+                     *w3 = &SER(e->X, nq + r + 2, 0);
+        double h = 0.5 / (k + 1);
+        double d0 = -(cauchy(p1, w1, k) + cauchy(p2, w2, k) + cauchy(p3, w3, k));
+        double d1 = cauchy(p0, w1, k) + cauchy(p2, w3, k) - cauchy(p3, w2, k);
+        double d2 = cauchy(p0, w2, k) + cauchy(p3, w1, k) - cauchy(p1, w3, k);
+        double d3 = cauchy(p0, w3, k) + cauchy(p1, w2, k) - cauchy(p2, w1, k);
+        SER(e->X, n + b, k + 1) = h * d0;
+        SER(e->X, r, k + 1) = h * d1;
+        SER(e->X, r + 1, k + 1) = h * d2;
+        SER(e->X, r + 2, k + 1) = h * d3;
+    }
 }
 
 /* The radius estimate of rows series with K + 1 columns from the decay of
@@ -783,7 +824,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
 {
     RtNlTaylor *e = s->nlt;
     const nsm_model *m = s->m;
-    int n = s->n, K = e->K, rc;
+    int n = s->n, nq = s->nq, K = e->K, rc;
     e->valid = 0;
     e->evready = 0;
     e->tlast = NAN;
@@ -793,10 +834,10 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     rt_nl_at(s, Y0);
     if (rt_mass_at(s, Y0))          /* M_0 = M(q(t0)), factored once for the step */
         return s->failed;
-    for (int i = 0; i < 2 * n; i++)
+    for (int i = 0; i < nq + n; i++)
         SER(e->X, i, 0) = Y0[i];
-    SER(e->E, 0, 0) = Y0[2 * n];
-    SER(e->E, 1, 0) = Y0[2 * n + 1];
+    SER(e->E, 0, 0) = Y0[rt_eslot(s)];
+    SER(e->E, 1, 0) = Y0[rt_eslot(s) + 1];
     memset(e->LAM, 0, sizeof(double) * (size_t)(s->g + 1) * (size_t)(K + 1));
     memset(e->LAMF, 0, sizeof(double) * (size_t)(s->nf + 1) * (size_t)(K + 1));
     e->hcap = HUGE_VAL;
@@ -809,7 +850,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
         if (m->lagrangian)
             m->lag_series(k, K, t0, e->X, s->sw, s->p, s->c, e->lwork, e->LM, e->LH);
         for (int i = 0; i < n; i++) {
-            SER(e->CVs, i, k) = csr_ser(&s->sp.C, i, e->X, K, n, k);
+            SER(e->CVs, i, k) = csr_ser(&s->sp.C, i, e->X, K, nq, k);
             e->Fk[i] = SER(e->F, i, k) + (k ? 0 : s->num.fconst[i]) -
                        csr_ser(&s->sp.K, i, e->X, K, 0, k) - SER(e->CVs, i, k);
         }
@@ -821,10 +862,9 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
             lag_k(s, e, k);
         if ((rc = cons_k(s, e, k)))
             return rt_fail(s, NSM_ENUMERIC, -1, "the held contacts' forces could not be expanded");
-        for (int i = 0; i < n; i++) {
-            SER(e->X, i, k + 1) = SER(e->X, n + i, k) / (k + 1);
-            SER(e->X, n + i, k + 1) = SER(e->A, i, k) / (k + 1);
-        }
+        kin_k(s, e, k);
+        for (int i = 0; i < n; i++)
+            SER(e->X, nq + i, k + 1) = SER(e->A, i, k) / (k + 1);
         energy_k(s, e, k);
     }
     /* the step: rho from the decay of the last two orders, over every
@@ -832,7 +872,7 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
      * curved gaps' and the forces' series too: a state may be a
      * polynomial (free flight) while a gap of it, sqrt of a sum of
      * squares, converges only within its complex zeros' distance */
-    double rho = rho_of(e->X, 2 * n, K, K);
+    double rho = rho_of(e->X, nq + n, K, K);
     if (s->nl)
         rho = fmin(rho, rho_of(e->G, s->g, K, K - 1));
     rho = fmin(rho, rho_of(e->F, n, K, K - 1));
@@ -850,11 +890,11 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
 ** state and its time t0 + tau are kept, so that rt_nlt_events knows it. */
 static void nlt_eval(const nsm_sim *s, RtNlTaylor *e, double tau, double *Y1)
 {
-    int K = e->K, n = s->n;
-    for (int i = 0; i < 2 * n; i++)
+    int K = e->K, es = rt_eslot(s);
+    for (int i = 0; i < es; i++)
         Y1[i] = poly_at(&SER(e->X, i, 0), K, tau);
-    Y1[2 * n] = poly_at(&SER(e->E, 0, 0), K, tau);
-    Y1[2 * n + 1] = poly_at(&SER(e->E, 1, 0), K, tau);
+    Y1[es] = poly_at(&SER(e->E, 0, 0), K, tau);
+    Y1[es + 1] = poly_at(&SER(e->E, 1, 0), K, tau);
     memcpy(e->Ylast, Y1, sizeof(double) * (size_t)s->N);
     e->tlast = e->t0 + tau;
     e->taulast = tau;

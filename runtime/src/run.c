@@ -523,7 +523,7 @@ static int rigid_contacts_check(nsm_sim *s)
 }
 
 /* What a model with bodies in space (nq > n positions, rigid.c) cannot be
-** run with yet: the methods whose series or propagators assume q' = u, the
+** run with yet: the exact method, whose propagators assume q' = u, the
 ** contacts rigid_contacts_check refuses and Poincare sections.  NSM_OK for
 ** every other model. */
 static int rigid_check(nsm_sim *s)
@@ -531,11 +531,10 @@ static int rigid_check(nsm_sim *s)
     int rc;
     if (s->nq == s->n)
         return NSM_OK;
-    if (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR)
-        return rt_fail(s, NSM_EMETHOD, -1, "method %s does not take bodies in space yet (a "
-                       "quaternion's q' = B(q) u is not in its %s): use --method rk4 or "
-                       "adaptive", s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor",
-                       s->set.method == NSM_METHOD_EXACT ? "propagators" : "series");
+    if (s->set.method == NSM_METHOD_EXACT)
+        return rt_fail(s, NSM_EMETHOD, -1, "method exact does not take bodies in space (a "
+                       "quaternion's q' = B(q) u is not in its propagators): use --method "
+                       "taylor, rk4 or adaptive");
     if ((rc = rigid_contacts_check(s)))
         return rc;
     if (s->sec)

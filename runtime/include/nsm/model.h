@@ -373,7 +373,8 @@ typedef struct nsm_model {
      * see "Contacts of bodies in space" at the end of this table)
      *
      * Taylor coefficients (method taylor).  With K the degree and the state
-     * expanded as X[i*(K+1) + k] (i < 2n, coefficient of tau^k, t = t0 + tau),
+     * expanded as X[i*(K+1) + k] (i < 2n, coefficient of tau^k, t = t0 + tau;
+     * for bodies in space i < nq + nu in Y's layout, velocity i at row nq + i),
      * nl_series(k, ...) computes order k of: F[i*(K+1)+k] the sum of EVERY
      * `force` statement on body i (time- and state-dependent, switches sw
      * held fixed over the step), G[j*(K+1)+k] and CV[j*(K+1)+k] the value
