@@ -18,7 +18,7 @@ set_tests_properties(rigid.runtime PROPERTIES LABELS "unit;runtime;rigid")
 # the parabola, rotational energy and angular momentum to 1e-12, the
 # audit's -m g.r and balance) and tests/rigid/spun_body.nsm (a body-frame
 # torque on a tilted body: w3 and the quaternion in closed form, the
-# torque's work), each by rk4 and adaptive.
+# torque's work), each by rk4, adaptive and taylor (taylor to 1e-14).
 set(NSM_RIGID_GEN "")
 foreach(stem spun_body quat_scaled)
   set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_${stem}.c)
