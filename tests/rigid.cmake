@@ -45,11 +45,14 @@ set_tests_properties(rigid.quaternion_warning PROPERTIES LABELS "rigid;frontend"
 # Contacts of bodies in space (docs/theory.md section 19): a sphere of a
 # rigid body against a plane as a curved impact gap whose row of W is over
 # the velocities, on a table written by hand (tests/unit/test_rigid_contact.c),
-# rk4 and adaptive against closed forms: a spinning ball bouncing on a
-# tilted plane through its Zeno accumulation to the held slide, a ball
-# resting on the plane (lambda = m g cos alpha), an eccentric sphere's first
-# impact by Newton's law with W_N = (n, c x n_b), the energy balance, and
-# the refusals (friction, other laws, affine gaps over a rotation).
+# rk4, adaptive and taylor (the gap's series written by hand too) against
+# closed forms: a spinning ball bouncing on a tilted plane through its Zeno
+# accumulation to the held slide, a ball resting on the plane (lambda =
+# m g cos alpha), an eccentric sphere's first impact by Newton's law with
+# W_N = (n, c x n_b), an eccentric sphere spinning in flight (its impact at
+# the root of z0 - g t^2/2 + a cos(w t) - rho; taylor to 1e-14 s), the
+# energy balance, and the refusals (friction, other laws, affine gaps over
+# a rotation).
 add_executable(test_rigid_contact ${NSM_SOURCE_DIR}/tests/unit/test_rigid_contact.c)
 target_include_directories(test_rigid_contact PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_rigid_contact PRIVATE nsmrt m)
