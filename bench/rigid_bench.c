@@ -15,8 +15,7 @@
 ** tests/rigid/test_rigid_models.c: free_top's w1 + i w2 turning at
 ** Omega = (I3 - I1) w3 / I1, thrown_body's parabola and rotational kinetic
 ** energy.  Printed per model and method: steps, the median CPU time of
-** --reps runs (CLOCK_PROCESS_CPUTIME_ID) and the error.  Under callgrind,
-** `--toggle-collect=bench*` counts the runs only.
+** --reps runs (CLOCK_PROCESS_CPUTIME_ID) and the error.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
