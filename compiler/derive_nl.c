@@ -32,6 +32,11 @@ void dv_curved_gaps(Derivation *dv)
         const DvMat *W = dv->W;
         int nc = W->nnz[j];
         dv->gcurve[j] = m->gaps[j].curve;
+        if (m->gaps[j].sphere) {   /* its row is over the velocities (nq > nu) */
+            sphere_derive(dv, j);
+            dv->n_wcurved += nc;
+            continue;
+        }
         dv->gw[j] = arena_alloc(dv->arena, sizeof(Expr *) * (size_t)(nc + 1));
         Expr *cv = expr_num(x, 0);
         for (int a = 0; a < nc; a++) {

@@ -2102,7 +2102,8 @@ static void emit_nl_gap(Cgen *cg)
         roll_add(r, NULL, arena_printf(a, "curv[%d] = %s;", j, c_text(cg, dv->gcv[j])), NULL);
         for (int k = 0; k < dv->W->nnz[j]; k++, wk++)
             roll_add(r, NULL, arena_printf(a, "wval[%d] = %s;", wk, c_text(cg, dv->gw[j][k])),
-                     arena_printf(a, "d/d %s", m->bodies[dv->W->col[j][k]].xname));
+                     m->gaps[j].sphere ? arena_printf(a, "on %s", m->bodies[dv->W->col[j][k]].vname)
+                                       : arena_printf(a, "d/d %s", m->bodies[dv->W->col[j][k]].xname));
     }
     roll_write(r, o, "    ");
     fprintf(o, "}\n\n");
