@@ -971,6 +971,22 @@ static void sphere_gap(Eq *q, int j)
     eqn(q, arena_printf(a, "curv_%s", gp->name), arena_printf(a, "\\kappa_{\\mathrm{%s}}", gp->name),
         dv->gcv[j]);
     eqn_end(q);
+    for (int k = 0; k < m->n_sfrics; k++) {
+        const SpaceFriction *sf = &m->sfrics[k];
+        if (sf->gap != j)
+            continue;
+        para(q, "Spatial Coulomb friction %s at %s: |lambda_F| <= mu lambda_N on the slip of the "
+                "contact point and, with a drilling radius Rd > 0, Rd times the spin about the "
+                "normal (the runtime's nsm_space_friction), tangential restitution e_F at impacts:",
+             sf->name, gp->name);
+        Expr *zero = expr_num(dv->ex, 0);
+        eqn(q, arena_printf(a, "mu_%s", sf->name), arena_printf(a, "\\mu_{\\mathrm{%s}}", sf->name), sf->mu);
+        eqn(q, arena_printf(a, "eF_%s", sf->name), arena_printf(a, "e_{F,\\mathrm{%s}}", sf->name),
+            sf->et ? sf->et : zero);
+        eqn(q, arena_printf(a, "Rd_%s", sf->name), arena_printf(a, "R_{d,\\mathrm{%s}}", sf->name),
+            sf->drill ? sf->drill : zero);
+        eqn_end(q);
+    }
 }
 
 /* A nonlinear model's parts: the forces of the state, each curved gap with

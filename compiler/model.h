@@ -164,6 +164,17 @@ typedef struct Friction {
     bool curved;      /* a coefficient w[i] depends on the positions (x_i = var i) */
 } Friction;
 
+/* Spatial Coulomb friction at sphere gap `gap` (nsm/model.h's
+ * nsm_space_friction): isotropic, coefficient mu, tangential restitution et
+ * at impacts (NULL: 0), drilling friction of effective radius drill (NULL:
+ * none). */
+typedef struct SpaceFriction {
+    const char *name;
+    SrcLoc loc;
+    int gap;
+    Expr *mu, *et, *drill;
+} SpaceFriction;
+
 typedef enum OutputKind {
     OUT_X, OUT_V, OUT_A,          /* index: body */
     OUT_GAP, OUT_FORCE,           /* index: gap */
@@ -210,6 +221,7 @@ typedef struct Model {
                         of the line, along the direction's (Body.gfac) for planar ones */
     Planar *planars; int n_planars;
     Wall *walls;     int n_walls;
+    SpaceFriction *sfrics; int n_sfrics; /* spatial friction at sphere gaps */
     Rigid *rigids;   int n_rigids; /* bodies in space; the state has n_bodies + n_rigids
                                       positions (Model.nq) */
     int nq;

@@ -19,7 +19,7 @@
 
 typedef enum SymKind {
     SYM_PARAM, SYM_BODY, SYM_FAMILY, SYM_SPRING, SYM_DAMPER, SYM_FORCE, SYM_GAP, SYM_PLANAR,
-    SYM_FRICTION, SYM_RIGID, SYM_PLANE
+    SYM_FRICTION, SYM_RIGID, SYM_PLANE, SYM_SFRICTION
 } SymKind;
 
 typedef struct Sym {
@@ -154,6 +154,7 @@ typedef struct Sema {
     Plane *planes;             /* `plane` statements, by SYM_PLANE index */
     int n_planes, cap_planes;
     SrcLoc plane_loc;          /* the first one */
+    int cap_sfrics;
 } Sema;
 
 /* Grows an arena array to hold n+1 elements; returns the new (zeroed) slot. */
@@ -183,6 +184,7 @@ static const char *kind_word(SymKind k)
     case SYM_FRICTION: return "friction element";
     case SYM_RIGID: return "rigid body";
     case SYM_PLANE: return "plane";
+    case SYM_SFRICTION: return "spatial friction element";
     default: return "gap";
     }
 }
@@ -939,7 +941,8 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
         [SYM_SPRING] = "force", [SYM_DAMPER] = "force", [SYM_FORCE] = "force",
         [SYM_GAP] = "gap, rate or force", [SYM_FRICTION] = "force or slip",
         [SYM_RIGID] = "x, y, z, vx, vy, vz, w1, w2, w3, p0, p1, p2, p3 or theta",
-        [SYM_PLANE] = "none: a plane is named by sphere gaps only"};
+        [SYM_PLANE] = "none: a plane is named by sphere gaps only",
+        [SYM_SFRICTION] = "none yet: its force is not an output column"};
     if (sym->kind == SYM_GAP && wall_of(s, sym->index)) {
         diag_error(s->diag, n->name_loc, "a wall has no field '%s' (expected gap, rate, force, "
                    "or x, y, vx, vy: its contact point)", f);
@@ -2081,10 +2084,11 @@ static Sym *rigid_sym(Sema *s, const Node *base)
  * gaps, friction): the contact stage builds them. */
 static Val rigid_refuse(Sema *s, const Node *n, const char *name)
 {
-    diag_error(s->diag, n->loc, "'%s' is a rigid body: springs, dampers, walls, friction and "
+    diag_error(s->diag, n->loc, "'%s' is a rigid body: springs, dampers, walls, slips and "
                "gaps other than sphere gaps on bodies in space are not in nsmc yet (forces, "
-               "torques, gravity, output columns and 'gap G: %s.sphere(radius = ...) above PLANE, "
-               "impact(...)' are; docs/language.md section 11)", name, name);
+               "torques, gravity, output columns, 'gap G: %s.sphere(radius = ...) above PLANE, "
+               "impact(...)' and its 'friction F: normal = gap G, mu = ...' are; "
+               "docs/language.md section 11)", name, name);
     return bad();
 }
 
@@ -2709,9 +2713,9 @@ static void rigid_checks(Sema *s)
             return;
         }
     if (m->n_frictions) {
-        diag_error(s->diag, m->frictions[0].loc, "friction on bodies in space (spatial Coulomb "
-                   "friction at a sphere gap) is not in nsmc yet: the model runs frictionless "
-                   "without it (docs/status.md)");
+        diag_error(s->diag, m->frictions[0].loc, "friction '%s' has a slip velocity: on bodies "
+                   "in space friction acts at a sphere gap's contact, 'friction F: normal = gap G, "
+                   "mu = ...' with G a sphere gap", m->frictions[0].name);
         return;
     }
     if (s->gravity_dir)
@@ -3208,20 +3212,65 @@ static bool friction_mu(Sema *s, const Opt *o, const char *what, Expr **out)
 
 /* friction NAME: (A -- B | A -- SURFACE(v = V) | slip = U), mu_s, mu_k | mu,
 ** normal = N: a Coulomb friction element. */
-/* Whether `normal = gap G` names a sphere gap (reported then): spatial
- * Coulomb friction at a sphere's contact is refused by name until nsmc
- * writes it (the runtime's contract is nsm/model.h's nsm_space_friction). */
-static bool space_friction(Sema *s, const Opt *normal)
+/* The sphere gap `normal = gap G` names, or -1 (nothing reported) when it
+ * names no sphere gap. */
+static int sphere_gap_of(Sema *s, const Opt *normal)
 {
     if (!normal || !normal->word || strcmp(normal->word, "gap") != 0 || !normal->target)
-        return false;
+        return -1;
     const char *gname = label_name(s, normal->target);
     Sym *gs = gname ? table_get(&s->syms, gname) : NULL;
     if (!gs || gs->kind != SYM_GAP || !s->m->gaps[gs->index].sphere)
-        return false;
-    diag_error(s->diag, normal->target->loc, "spatial Coulomb friction at sphere gap '%s' is not "
-               "in nsmc yet: a sphere's contact is frictionless today (docs/status.md)", gname);
-    return true;
+        return -1;
+    return gs->index;
+}
+
+/* friction NAME: normal = gap G, mu = MU, et = ET, drill = RD at sphere gap
+ * G: isotropic spatial Coulomb friction with optional drilling friction
+ * (nsm/model.h's nsm_space_friction; f holds the options slip, mu, mu_s,
+ * mu_k, normal, et, drill).  One element per sphere gap. */
+static void stmt_space_friction(Sema *s, const Stmt *st, const Opt *const *f, int gap)
+{
+    const char *name = label_name(s, st->label);
+    const char *gname = s->m->gaps[gap].name;
+    if (f[2] || f[3]) {
+        diag_error(s->diag, (f[2] ? f[2] : f[3])->key_loc, "friction at sphere gap '%s' has one "
+                   "coefficient, mu = ... (the isotropic cone |lambda_F| <= mu lambda_N)", gname);
+        return;
+    }
+    if (!f[1]) {
+        diag_error(s->diag, st->label->loc, "friction '%s' needs its coefficient: mu = ...", name);
+        return;
+    }
+    for (int k = 0; k < s->m->n_sfrics; k++)
+        if (s->m->sfrics[k].gap == gap) {
+            diag_error(s->diag, f[4]->target->loc, "sphere gap '%s' has friction already "
+                       "('%s'): one friction element per contact", gname, s->m->sfrics[k].name);
+            diag_note(s->diag, s->m->sfrics[k].loc, "'%s' is here", s->m->sfrics[k].name);
+            return;
+        }
+    SpaceFriction sf = {name, st->label->loc, gap, NULL, NULL, NULL};
+    if (!friction_mu(s, f[1], "the coefficient of friction 'mu'", &sf.mu))
+        return;
+    if (f[5]) {
+        Val ev = conv_slot(s, f[5]->value, 0, dim_none(), "the tangential restitution 'et'");
+        if (!ev.ok || !check_range(s, ev, f[5]->value, "the tangential restitution 'et'", 0, false,
+                                   1, ""))
+            return;
+        sf.et = ev.e;
+    }
+    if (f[6]) {
+        Val dv = conv_slot(s, f[6]->value, 0, DIM_M, "the drilling radius 'drill'");
+        if (!dv.ok || !check_range(s, dv, f[6]->value, "the drilling radius 'drill'", 0, false,
+                                   INFINITY, "m"))
+            return;
+        sf.drill = dv.e;
+    }
+    if (!declare(s, name, SYM_SFRICTION, s->m->n_sfrics, sf.loc))
+        return;
+    SpaceFriction *p = vec_push(s->arena, (void **)&s->m->sfrics, &s->m->n_sfrics, &s->cap_sfrics,
+                                sizeof *p);
+    *p = sf;
 }
 
 static void stmt_friction(Sema *s, const Stmt *st)
@@ -3229,12 +3278,20 @@ static void stmt_friction(Sema *s, const Stmt *st)
     const char *name = label_name(s, st->label);
     if (!name)
         return;
-    static const char *const keys[] = {"slip", "mu", "mu_s", "mu_k", "normal", "et"};
-    const Opt *f[6];
-    if (!take_opts(s, st->opts, keys, 6, f, "a friction element"))
+    static const char *const keys[] = {"slip", "mu", "mu_s", "mu_k", "normal", "et", "drill"};
+    const Opt *f[7];
+    if (!take_opts(s, st->opts, keys, 7, f, "a friction element"))
         return;
-    if (!f[0] && !st->a && space_friction(s, f[4]))
+    int sphere = sphere_gap_of(s, f[4]);
+    if (!f[0] && !st->a && sphere >= 0) {
+        stmt_space_friction(s, st, f, sphere);
         return;
+    }
+    if (f[6]) {
+        diag_error(s->diag, f[6]->key_loc, "drilling friction 'drill' acts at a sphere's contact: "
+                   "it needs 'normal = gap G' with G a sphere gap, and no slip");
+        return;
+    }
     Val u;
     if (!friction_slip(s, st, f[0], &u))
         return;

@@ -92,6 +92,13 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 5;
     if (!(9.81 >= 0)) /* acceleration of gravity */
         return 1;
+    if (!(p[P_rho] > 0)) /* sphere's radius of contact */
+        return 2;
+    if (!((sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) > 0)) { /* plane's normal of floor */
+        num->bad_what = "plane's normal of floor, (sin(alpha)^2 + cos(alpha)^2)/(sin(alpha)^2 + cos(alpha)^2) (parameters alpha)";
+        num->bad_value = (sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        return 3;
+    }
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of B.x */

@@ -79,3 +79,19 @@ target_include_directories(test_spheres PRIVATE ${NSM_SOURCE_DIR}/runtime/includ
 target_link_libraries(test_spheres PRIVATE nsmrt m)
 add_test(NAME rigid.spheres COMMAND test_spheres)
 set_tests_properties(rigid.spheres PROPERTIES LABELS "rigid;runtime;derive")
+
+# Spatial friction as nsmc writes it (tests/rigid/test_space_friction.c):
+# tests/rigid/tippe_top.nsm, the tippe top with mu = 0.3 and drilling
+# friction, its nsm_space_friction list and setup's sf_* numbers against the
+# model's parameters, and the run refused by the runtime until it handles
+# spatial friction (the model stays out of models/, whose models all run).
+set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_tippe_top.c)
+add_custom_command(OUTPUT ${c}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/tippe_top.nsm -o ${c}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/tippe_top.nsm)
+add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c})
+target_compile_definitions(test_space_friction PRIVATE NSM_NO_MAIN)
+target_include_directories(test_space_friction PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_space_friction PRIVATE nsmrt m)
+add_test(NAME rigid.space_friction COMMAND test_space_friction)
+set_tests_properties(rigid.space_friction PROPERTIES LABELS "rigid;runtime;derive")
