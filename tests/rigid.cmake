@@ -95,3 +95,8 @@ target_include_directories(test_space_friction PRIVATE ${NSM_SOURCE_DIR}/runtime
 target_link_libraries(test_space_friction PRIVATE nsmrt m)
 add_test(NAME rigid.space_friction COMMAND test_space_friction)
 set_tests_properties(rigid.space_friction PROPERTIES LABELS "rigid;runtime;derive")
+
+# A plane's normal given with a length other than 1 is warned about and scaled.
+add_test(NAME rigid.plane_warning COMMAND nsmc --check ${NSM_SOURCE_DIR}/tests/rigid/plane_scaled.nsm)
+set_tests_properties(rigid.plane_warning PROPERTIES LABELS "rigid;frontend"
+  PASS_REGULAR_EXPRESSION "warning: the normal of 'floor' has length 2: it is scaled to unit length")
