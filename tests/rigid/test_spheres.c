@@ -31,6 +31,7 @@
 #include "nsm/nsm.h"
 
 #include "../unit/check.h"
+#include "space_ref.h"
 
 extern const nsm_model nsm_model_ball_in_space, nsm_model_sphere_drop, nsm_model_tippe_frictionless,
     nsm_model_tippe_fall;
@@ -90,26 +91,6 @@ static nsm_sim *start(const nsm_model *tab, int method, Log *L)
         return NULL;
     }
     return s;
-}
-
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-/* out = a x b. */
-static void cross(const double *a, const double *b, double *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* Rodrigues' rotation matrix of angle th about the unit axis k. */
-static void rodrigues(double th, const double *k, double R[3][3])
-{
-    double c = cos(th), sn = sin(th);
-    double K[3][3] = { { 0, -k[2], k[1] }, { k[2], 0, -k[0] }, { -k[1], k[0], 0 } };
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            R[i][j] = (i == j) + sn * K[i][j] + (1 - c) * (k[i] * k[j] - (i == j));
 }
 
 /* The rotation of the unit quaternion in y (scalar part at P0). */
@@ -203,15 +184,9 @@ static void sphere_drop(int method, const char *mname)
     check_true("sphere_drop starts", s != NULL);
     if (!s)
         return;
-    double R[3][3], c[3] = { 0, 0, a }, nb[3], k[3];
-    rodrigues(th, ax, R);
-    double Rcz = R[2][0] * c[0] + R[2][1] * c[1] + R[2][2] * c[2];
-    double t1 = sqrt(2 * (z0 + Rcz - rho) / g), gd = -g * t1;
-    for (int i = 0; i < 3; i++)
-        nb[i] = R[2][i];                /* R0^T e_z */
-    cross(c, nb, k);
-    double D = 1 / m + k[0] * k[0] / I[0] + k[1] * k[1] / I[1] + k[2] * k[2] / I[2];
-    double P = -(1 + e) * gd / D;
+    double c[3] = { 0, 0, a };
+    DropRef ref = drop_ref(m, I, c, rho, th, ax, z0, g, e);
+    double t1 = ref.t1, gd = ref.gd, P = ref.P, *k = ref.k;
     int rc = nsm_sim_run_until(s, t1 + 0.1);
     check_true("sphere_drop runs", rc == 0);
     if (rc)
