@@ -211,6 +211,20 @@ static void sphere_drop(int method, const char *mname)
         check_close(what, L.y1[W1 + i], k[i] * P / I[i], 1e-11);
         dw = fmax(dw, fabs(L.y1[W1 + i] - k[i] * P / I[i]));
     }
+    /* the output column foot.rate, n . (v + R (w x c)), just after the impact */
+    const nsm_model *tab = &nsm_model_sphere_drop;
+    int col = -1;
+    for (int i = 0; i < tab->n_outputs; i++)
+        if (strcmp(tab->outputs[i].name, "foot.rate") == 0)
+            col = i;
+    check_true("sphere_drop has the column foot.rate", col >= 0 && tab->output_value);
+    if (col >= 0 && tab->output_value) {
+        double pv[16], cv[64] = { 0 };
+        for (int i = 0; i < tab->n_params && i < 16; i++)
+            pv[i] = tab->params[i].value;
+        snprintf(what, sizeof what, "%s eccentric sphere's column foot.rate after = -e gdot", mname);
+        check_close(what, tab->output_value(col, L.ev[0].t, L.y1, pv, cv), -e * gd, 1e-11);
+    }
     printf("%s sphere_drop: impact at %.15g s (closed form %.15g), w+ within %.2g rad/s, "
            "impulse within %.2g N s\n", mname, L.ev[0].t, t1, dw, fabs(L.ev[0].impulse - P));
     nsm_sim_free(s);
