@@ -297,7 +297,8 @@ static const char *stmt_word(StmtKind k)
     static const char *const words[] = {"model", "param", "mass", "spring", "damper", "force",
                                         "gravity", "gap", "init", "simulate", "output", "for",
                                         "friction", "disc", "body", "wall",
-                                        "coordinate", "kinetic", "potential", "rigid", "torque"};
+                                        "coordinate", "kinetic", "potential", "rigid", "torque",
+                                        "plane", "gap"};
     return words[k];
 }
 
@@ -385,9 +386,21 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         }
         fputc('\n', out);
         return;
+    case S_SPHERE:   /* a sphere gap: its body and plane, its options, the law's */
+        fputc(' ', out);
+        dump_node(s->label, out);
+        fputs(": ", out);
+        dump_node(s->a, out);
+        fprintf(out, ".%s above ", s->name);
+        dump_node(s->b, out);
+        fprintf(out, " %s\n", s->law);
+        dump_opts(s->opts, indent, out);
+        dump_opts(s->law_opts, indent, out);
+        return;
     case S_DISC:
     case S_BODY:
     case S_RIGID:
+    case S_PLANE:
         fputc(' ', out);
         dump_node(s->label, out);
         fputc('\n', out);

@@ -72,7 +72,8 @@ typedef enum StmtKind {
     S_GAP, S_INIT, S_SIMULATE, S_OUTPUT, S_FOR, S_FRICTION,
     S_DISC, S_BODY, S_WALL,  /* planar bodies and walls */
     S_COORDINATE, S_KINETIC, S_POTENTIAL, /* Lagrangian models: coordinates and energies */
-    S_RIGID, S_TORQUE  /* bodies in space: a rigid body, a torque on one (body frame) */
+    S_RIGID, S_TORQUE, /* bodies in space: a rigid body, a torque on one (body frame) */
+    S_PLANE, S_SPHERE  /* a fixed plane; a sphere gap of a rigid body against one */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -84,10 +85,11 @@ struct Stmt {
     const char *title; /* S_MODEL, NULL when absent */
     Node *label;       /* optional name of spring/damper/force/gap; the body of mass */
     Node *a, *b;       /* link ends; force target (a); loop bounds; gravity's direction (a);
-                          wall: its body (a) */
+                          wall: its body (a); sphere gap: its body (a), its plane (b),
+                          the member's word in name */
     Node *value;       /* param, mass, force, gravity, gap condition, output every */
     Opt *opts;         /* spring/damper/simulate/disc/wall options, init items, law options */
-    Opt *law_opts;     /* S_WALL: the options of its law (opts holds its geometry) */
+    Opt *law_opts;     /* S_WALL, S_SPHERE: the options of its law (opts holds its geometry) */
     const char *law;   /* S_GAP: its law's word (laws.c); S_FRICTION: the surface's word;
                           S_COORDINATE: its kind, "length" or "angle" */
     Opt *surface;      /* S_FRICTION: the surface's options, NULL for none */

@@ -343,6 +343,9 @@ DvTape *dv_tape_lag(Derivation *dv);
 /* Adds every rigid body's gyroscopic torques -w x I w (Euler's equations in
  * the body frame) to the state-dependent forces (derive_rigid.c). */
 void rigid_derive(Derivation *dv);
+/* Sphere gap j's row of W over its rigid body's velocities and its
+ * curvature term (gw[j], gcv[j]; derive_rigid.c). */
+void sphere_derive(Derivation *dv, int j);
 
 /* Adds a hoisted constant and returns its variable. */
 Expr *dv_add_const(Derivation *dv, Expr *value, const char *what);

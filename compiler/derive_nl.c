@@ -32,6 +32,11 @@ void dv_curved_gaps(Derivation *dv)
         const DvMat *W = dv->W;
         int nc = W->nnz[j];
         dv->gcurve[j] = m->gaps[j].curve;
+        if (m->gaps[j].sphere) {   /* its row is over the velocities (nq > nu) */
+            sphere_derive(dv, j);
+            dv->n_wcurved += nc;
+            continue;
+        }
         dv->gw[j] = arena_alloc(dv->arena, sizeof(Expr *) * (size_t)(nc + 1));
         Expr *cv = expr_num(x, 0);
         for (int a = 0; a < nc; a++) {
@@ -126,7 +131,7 @@ typedef struct Tb {
     Derivation *dv;
     DvTape *tp;
     Memo memo;
-    int n2;                /* 2n: variables below it are the state */
+    int n2;                /* 2n + the rigid bodies' p0: variables below it are the state */
 } Tb;
 
 /* Slot of e in the memo (open addressing on the creation id: deterministic). */
@@ -172,7 +177,7 @@ static bool tb_varies(const Tb *b, const Expr *e)
     return false;
 }
 
-/* Does e mention the state (a variable below 2n)? */
+/* Does e mention the state (a variable below n2)? */
 static bool tb_state(const Tb *b, const Expr *e)
 {
     if (e->kind == EX_VAR)
@@ -496,7 +501,7 @@ static void tb_begin(Tb *b, Derivation *dv)
 {
     memset(b, 0, sizeof *b);
     b->dv = dv;
-    b->n2 = 2 * dv->n;
+    b->n2 = dv->v_sw;      /* x, v, then each rigid body's p0 (variable 2n + b) */
     b->tp = arena_alloc(dv->arena, sizeof *b->tp);
     memset(b->tp, 0, sizeof *b->tp);
 }

@@ -18,6 +18,9 @@ int emit_c_model(const Derivation *dv, FILE *out);
  * .n_rigid, .rigid_rot, .kin). */
 void rigid_emit_kin(const Model *m, FILE *o);
 void rigid_emit_table(const Model *m, FILE *o);
+/* The spatial friction elements' list and table entries (emit_rigid.c). */
+void sfric_emit_list(const Model *m, FILE *o);
+void sfric_emit_table(const Model *m, FILE *o);
 
 /* Writes every mode's matrices, event functions, derivatives and recasts. */
 int emit_equations(const Derivation *dv, FILE *out, EqFormat fmt);

@@ -987,6 +987,42 @@ static bool wt_row_curved(const Derivation *dv, int i)
     return dv->model->frictions[i].curved;
 }
 
+/* setup's numbers of the spatial friction elements (nsm_numeric's sf_*):
+ * the sphere's centre and radius, the plane's unit normal, mu, et and the
+ * drilling radius, written only when the runtime allocated them (a runtime
+ * that predates them leaves sf_mu NULL and refuses the elements by name). */
+static void emit_sfric_setup(Cgen *cg)
+{
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    if (!m->n_sfrics)
+        return;
+    fprintf(o, "    if (num->sf_mu) {   /* spatial friction: sphere, plane, mu, et, drilling radius */\n");
+    for (int k = 0; k < m->n_sfrics; k++) {
+        const SpaceFriction *sf = &m->sfrics[k];
+        const Sphere *sp = m->gaps[sf->gap].sphere;
+        Expr *const vals[] = {sp->radius, sf->mu, sf->et, sf->drill};
+        static const char *const arr[] = {"sf_radius", "sf_mu", "sf_et", "sf_drill"};
+        fprintf(o, "        /* %s at %s */\n", sf->name, m->gaps[sf->gap].name);
+        for (int i = 0; i < 3; i++) {
+            fprintf(o, "        num->sf_centre[%d] = ", 3 * k + i);
+            px(cg, sp->centre[i]);
+            fprintf(o, ";\n        num->sf_normal[%d] = ", 3 * k + i);
+            px(cg, sp->normal[i]);
+            fprintf(o, ";\n");
+        }
+        for (int i = 0; i < 4; i++) {
+            fprintf(o, "        num->%s[%d] = ", arr[i], k);
+            if (vals[i])
+                px(cg, vals[i]);
+            else
+                fprintf(o, "0");
+            fprintf(o, ";\n");
+        }
+    }
+    fprintf(o, "    }\n");
+}
+
 /* The body of setup(): parameter checks, hoisted constants and the
  * numeric tables; returns whether it holds a loop. */
 static bool setup_body(Cgen *cg)
@@ -1028,6 +1064,25 @@ static bool setup_body(Cgen *cg)
                               expr_mul(cg->dv->ex, w->ny, w->ny));
         if (expr_has_kind(len2, EX_PARAM))
             emit_check(cg, len2, "> 0", "normal", w->name);
+    }
+    for (int j = 0; j < m->n_gaps; j++) {
+        /* a sphere's radius, and its plane's normal: (0, 0, 0) after --set is NaN */
+        const Sphere *sp = m->gaps[j].sphere;
+        if (!sp)
+            continue;
+        emit_check(cg, sp->radius, "> 0", "sphere's radius", m->gaps[j].name);
+        Expr *len2 = expr_num(cg->dv->ex, 0);
+        for (int i = 0; i < 3; i++)
+            len2 = expr_add(cg->dv->ex, len2, expr_mul(cg->dv->ex, sp->normal[i], sp->normal[i]));
+        if (expr_has_kind(len2, EX_PARAM))
+            emit_check(cg, len2, "> 0", "plane's normal", sp->plane);
+    }
+    for (int k = 0; k < m->n_sfrics; k++) {
+        const SpaceFriction *sf = &m->sfrics[k];
+        emit_check(cg, sf->mu, ">= 0", "coefficient", sf->name);
+        emit_check(cg, sf->et, ">= 0", "tangential restitution", sf->name);
+        emit_check(cg, sf->et, "<= 1", "tangential restitution", sf->name);
+        emit_check(cg, sf->drill, ">= 0", "drilling radius", sf->name);
     }
     for (int k = 0; k < m->n_frictions; k++) {
         const Friction *fr = &m->frictions[k];
@@ -1127,6 +1182,7 @@ static bool setup_body(Cgen *cg)
             fprintf(o, ";\n");
         }
     }
+    emit_sfric_setup(cg);
     if (m->n_planars) {
         fprintf(o, "    /* planar bodies: gravity's share per coordinate, radii */\n");
         for (int i = 0; i < n; i++) {
@@ -1564,7 +1620,7 @@ static void emit_mode_check(Cgen *cg)
     const Derivation *dv = cg->dv;
     const Model *m = cg->m;
     FILE *o = cg->out;
-    int words = (dv->g + 2 * m->n_frictions) / 32 + 1;  /* NSM_MODE_WORDS */
+    int words = (dv->g + 2 * m->n_frictions + m->n_sfrics) / 32 + 1;  /* NSM_MODE_WORDS */
     if (words > 1)  /* the modes written out close gaps of word 0 only */
         fprintf(o, "    for (int w = 1; w < %d; w++)\n        if (mode[w])\n"
                    "            return NSM_NOT_DERIVED;\n", words);
@@ -2116,7 +2172,8 @@ static void emit_nl_gap(Cgen *cg)
         roll_add(r, NULL, arena_printf(a, "curv[%d] = %s;", j, c_text(cg, dv->gcv[j])), NULL);
         for (int k = 0; k < dv->W->nnz[j]; k++, wk++)
             roll_add(r, NULL, arena_printf(a, "wval[%d] = %s;", wk, c_text(cg, dv->gw[j][k])),
-                     arena_printf(a, "d/d %s", m->bodies[dv->W->col[j][k]].xname));
+                     m->gaps[j].sphere ? arena_printf(a, "on %s", m->bodies[dv->W->col[j][k]].vname)
+                                       : arena_printf(a, "d/d %s", m->bodies[dv->W->col[j][k]].xname));
     }
     roll_write(r, o, "    ");
     fprintf(o, "}\n\n");
@@ -2180,8 +2237,10 @@ static void emit_nl(Cgen *cg)
     emit_nl_force(cg);
     emit_nl_gap(cg);
     emit_nl_slip(cg);
-    if (cg->m->n_rigids)         /* q' = B(q) u; its series is the runtime's (nltaylor.c) */
+    if (cg->m->n_rigids) {       /* q' = B(q) u; its series is the runtime's (nltaylor.c) */
         rigid_emit_kin(cg->m, cg->out);
+        sfric_emit_list(cg->m, cg->out);
+    }
     DvTape *tp = dv_tape((Derivation *)cg->dv);
     DvTape *ts = (cg->dv->nl & NL_SLIP) ? dv_tape_slips((Derivation *)cg->dv) : NULL;
     DvTape *tl = cg->dv->lagrangian ? dv_tape_lag((Derivation *)cg->dv) : NULL;
@@ -2254,8 +2313,10 @@ static void emit_nl_table(Cgen *cg)
                    "    .fric_cols = fric_cols,\n    .n_wtcurved = %d,\n    .nl_slip = nl_slip,\n"
                    "    .nl_slip_nwork = %d,\n    .nl_slip_series = nl_slip_series,\n",
                 dv->n_wtcurved, cg->nl_slip_nwork);
-    if (cg->m->n_rigids)
+    if (cg->m->n_rigids) {
         rigid_emit_table(cg->m, o);
+        sfric_emit_table(cg->m, o);
+    }
     fprintf(o, "    .nl_nwork = %d,\n    .nl_series = nl_series,\n", cg->nl_nwork);
 }
 

@@ -113,6 +113,14 @@ static void eq_init(Eq *q, const Derivation *dv, FILE *out, EqFormat fmt)
         setv(q, dv->v_acc + i, bd->aname, arena_printf(a, "\\ddot{%s}_{\\mathrm{%s}}", sym, sub));
         setv(q, dv->v_fdot + i, arena_printf(a, "F_%s'", b), arena_printf(a, "\\dot{F}_{\\mathrm{%s}}", b));
     }
+    for (int b = 0; b < m->n_rigids; b++) {   /* a rigid body's quaternion p0 .. p3 */
+        const Rigid *rb = &m->rigids[b];
+        setv(q, 2 * n + b, arena_printf(a, "%s.p0", rb->name),
+             arena_printf(a, "p_{0,\\mathrm{%s}}", rb->name));
+        for (int k = 0; k < 3; k++)
+            setv(q, rb->ix + 3 + k, m->bodies[rb->ix + 3 + k].xname,
+                 arena_printf(a, "p_{%d,\\mathrm{%s}}", k + 1, rb->name));
+    }
     for (int k = 0; k < dv->n_sw; k++)
         setv(q, dv->v_sw + k, arena_printf(a, "sw%d", k), arena_printf(a, "\\sigma_{%d}", k));
     for (int j = 0; j < dv->g; j++) {
@@ -940,6 +948,47 @@ static void section_friction(Eq *q)
     eqn_end(q);
 }
 
+/* A sphere gap of a rigid body (docs/theory.md section 19): its value, its
+ * row of W over the body's velocities (n on v, c x n_b on w, n_b = R^T n)
+ * and its curvature term n_b . (w x (w x c)). */
+static void sphere_gap(Eq *q, int j)
+{
+    const Derivation *dv = q->dv;
+    const Model *m = q->m;
+    const Gap *gp = &m->gaps[j];
+    Arena *a = dv->arena;
+    para(q, "Sphere gap %s: the sphere of %s against plane %s, gap = n . (r + R c) - d - rho; its "
+            "row of W over the velocities (gap' = W u: n on v, c x R^T n on w) and its curvature "
+            "term, so that gap'' = W u' + (R^T n) . (w x (w x c)):", gp->name,
+         m->rigids[gp->sphere->rigid].name, gp->sphere->plane);
+    eqn(q, arena_printf(a, "g_%s", gp->name), arena_printf(a, "g_{\\mathrm{%s}}", gp->name), gp->curve);
+    for (int k = 0; k < dv->W->nnz[j]; k++) {
+        const char *v = m->bodies[dv->W->col[j][k]].vname;
+        eqn(q, arena_printf(a, "W_%s[%s]", gp->name, v),
+            arena_printf(a, "W_{\\mathrm{%s}}[%s]", gp->name, sx(q, dv->v[dv->W->col[j][k]])),
+            dv->gw[j][k]);
+    }
+    eqn(q, arena_printf(a, "curv_%s", gp->name), arena_printf(a, "\\kappa_{\\mathrm{%s}}", gp->name),
+        dv->gcv[j]);
+    eqn_end(q);
+    for (int k = 0; k < m->n_sfrics; k++) {
+        const SpaceFriction *sf = &m->sfrics[k];
+        if (sf->gap != j)
+            continue;
+        para(q, "Spatial Coulomb friction %s at %s: |lambda_F| <= mu lambda_N on the slip of the "
+                "contact point and, with a drilling radius Rd > 0, Rd times the spin about the "
+                "normal (the runtime's nsm_space_friction), tangential restitution e_F at impacts:",
+             sf->name, gp->name);
+        Expr *zero = expr_num(dv->ex, 0);
+        eqn(q, arena_printf(a, "mu_%s", sf->name), arena_printf(a, "\\mu_{\\mathrm{%s}}", sf->name), sf->mu);
+        eqn(q, arena_printf(a, "eF_%s", sf->name), arena_printf(a, "e_{F,\\mathrm{%s}}", sf->name),
+            sf->et ? sf->et : zero);
+        eqn(q, arena_printf(a, "Rd_%s", sf->name), arena_printf(a, "R_{d,\\mathrm{%s}}", sf->name),
+            sf->drill ? sf->drill : zero);
+        eqn_end(q);
+    }
+}
+
 /* A nonlinear model's parts: the forces of the state, each curved gap with
  * its W row (dg/dx) and curvature term v^T g'' v, the penalty exponents; its
  * modes are not derived symbolically (the runtime forms them). */
@@ -972,6 +1021,10 @@ static void section_nonlinear(Eq *q)
             eqn(q, arena_printf(a, "a_%s", gp->name), arena_printf(a, "a_{\\mathrm{%s}}", gp->name),
                 gp->pexp);
             eqn_end(q);
+        }
+        if (gp->sphere) {
+            sphere_gap(q, j);
+            continue;
         }
         if (!gp->curve)
             continue;

@@ -44,3 +44,27 @@ void rigid_emit_table(const Model *m, FILE *o)
     fprintf(o, "    .nq = %d,\n    .nu = %d,\n    .n_rigid = %d,\n    .rigid_rot = rigid_rot,\n"
                "    .kin = kin,\n", m->nq, m->n_bodies, m->n_rigids);
 }
+
+/* The spatial friction elements' list (nsm/model.h's nsm_space_friction):
+ * each one's name, its sphere gap and that sphere's rigid body. */
+void sfric_emit_list(const Model *m, FILE *o)
+{
+    if (!m->n_sfrics)
+        return;
+    fprintf(o, "/* Spatial Coulomb friction at sphere gaps: name, gap, rigid body (their numbers\n"
+               " * are setup's num->sf_*; docs/theory.md section 19). */\n"
+               "static const nsm_space_friction space_frictions[] = {\n");
+    for (int k = 0; k < m->n_sfrics; k++) {
+        const SpaceFriction *sf = &m->sfrics[k];
+        fprintf(o, "    { \"%s\", %d, %d },\n", sf->name, sf->gap, m->gaps[sf->gap].sphere->rigid);
+    }
+    fprintf(o, "};\n\n");
+}
+
+/* The table's entries of the spatial friction elements. */
+void sfric_emit_table(const Model *m, FILE *o)
+{
+    if (m->n_sfrics)
+        fprintf(o, "    .n_space_frictions = %d,\n    .space_frictions = space_frictions,\n",
+                m->n_sfrics);
+}

@@ -97,7 +97,7 @@ static const struct {
 } context_words[] = {
     {"disc", TK_DISC}, {"body", TK_BODY}, {"wall", TK_WALL}, {"along", TK_ALONG},
     {"coordinate", TK_COORDINATE}, {"kinetic", TK_KINETIC}, {"potential", TK_POTENTIAL},
-    {"rigid", TK_RIGID}, {"torque", TK_TORQUE},
+    {"rigid", TK_RIGID}, {"torque", TK_TORQUE}, {"plane", TK_PLANE}, {"above", TK_ABOVE},
 };
 
 int lex_context_keyword(const char *s, int len)

@@ -78,6 +78,18 @@ typedef struct Rigid {
     Expr *p[4];                    /* the initial unit quaternion p0 .. p3 */
 } Rigid;
 
+/* A sphere of rigid body `rigid` against a fixed plane (docs/theory.md
+ * section 19): its centre c in the body frame (from the centre of mass), its
+ * radius, the plane's unit normal n (world frame, towards the free side) and
+ * offset d (the plane is n . x = d).  Its gap is n . (r + R c) - d - radius,
+ * its row of W over the body's six velocities (v, w). */
+typedef struct Sphere {
+    int rigid;
+    Expr *centre[3], *radius;
+    Expr *normal[3], *offset;
+    const char *plane;             /* the plane's name */
+} Sphere;
+
 /* A flat wall against a disc: gap `gap` is n.(x, y) - n.p - R, n the unit
  * normal pointing from the wall into the disc's side, p a point of the wall. */
 typedef struct Wall {
@@ -134,6 +146,8 @@ typedef struct Gap {
     Expr *curve;      /* a curved gap (not affine in the positions): g(x), vars x_i = var i;
                          then w_body lists the bodies it depends on, w their slopes
                          (expressions of x), d is 0; NULL for an affine gap */
+    const Sphere *sphere; /* a sphere gap of a rigid body (curve is then its g, its row of W
+                         over the body's velocities: derive_rigid.c), or NULL */
 } Gap;
 
 /* A Coulomb friction element on the slip velocity sum_i w[i] * v[i] - u,
@@ -149,6 +163,17 @@ typedef struct Friction {
     Expr *et;         /* tangential restitution of impacts on normal_gap, in [0, 1]; NULL: 0 */
     bool curved;      /* a coefficient w[i] depends on the positions (x_i = var i) */
 } Friction;
+
+/* Spatial Coulomb friction at sphere gap `gap` (nsm/model.h's
+ * nsm_space_friction): isotropic, coefficient mu, tangential restitution et
+ * at impacts (NULL: 0), drilling friction of effective radius drill (NULL:
+ * none). */
+typedef struct SpaceFriction {
+    const char *name;
+    SrcLoc loc;
+    int gap;
+    Expr *mu, *et, *drill;
+} SpaceFriction;
 
 typedef enum OutputKind {
     OUT_X, OUT_V, OUT_A,          /* index: body */
@@ -196,6 +221,7 @@ typedef struct Model {
                         of the line, along the direction's (Body.gfac) for planar ones */
     Planar *planars; int n_planars;
     Wall *walls;     int n_walls;
+    SpaceFriction *sfrics; int n_sfrics; /* spatial friction at sphere gaps */
     Rigid *rigids;   int n_rigids; /* bodies in space; the state has n_bodies + n_rigids
                                       positions (Model.nq) */
     int nq;

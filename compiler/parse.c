@@ -112,36 +112,16 @@ static bool expected(const ParseState *ps, char *buf, size_t size)
     return true;
 }
 
-/* Whether a statement's first word is one of the proposed statements of
-** bodies in space (docs/language.md section 11): refused by name, not as
-** an unknown statement. */
-static bool space_word(Token t)
-{
-    static const char *const words[] = { "plane" };
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if ((size_t)t.len == strlen(words[i]) && !memcmp(t.text, words[i], (size_t)t.len))
-            return true;
-    return false;
-}
-
 void parse_syntax_error(ParseState *ps, Token t)
 {
     if (ps->failed)
         return;
     ps->failed = true;
     char buf[80];
-    if (ps->line_start && t.kind == TK_IDENT && space_word(t)) {
-        diag_error(ps->diag, t.loc,
-                   "bodies in space ('%.*s') are not in nsmc yet: the runtime takes their state "
-                   "(positions with a quaternion per body, docs/theory.md section 19) and the "
-                   "compiler's planes and sphere gaps come next",
-                   t.len, t.text);
-        return;
-    }
     if (ps->line_start && t.kind == TK_IDENT) {
         diag_error(ps->diag, t.loc,
                    "unknown statement '%.*s' (expected model, param, mass, disc, body, rigid, spring, "
-                   "damper, force, torque, gravity, gap, wall, friction, init, simulate, output or for)",
+                   "damper, force, torque, gravity, plane, gap, wall, friction, init, simulate, output or for)",
                    t.len > 40 ? 40 : t.len, t.text);
         return;
     }

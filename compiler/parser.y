@@ -104,7 +104,7 @@ int NsmParseAccepts(const int *st, int n, int major)
 %token FRICTION.
 %token DISC BODY WALL ALONG.
 %token COORDINATE KINETIC POTENTIAL.
-%token RIGID TORQUE.
+%token RIGID TORQUE PLANE ABOVE.
 %token ASSIGN COLON COMMA LINK DOTDOT DOT LPAREN RPAREN LBRACKET RBRACKET.
 
 %right IF THEN ELSE.
@@ -262,6 +262,14 @@ stmt(S) ::= TORQUE(K) ON target(B) ASSIGN expr(E). {
     S->value = E;
 }
 
+/* plane NAME: normal = (nx, ny, nz), offset = d | through = (x, y, z): a fixed
+ * plane of bodies in space, its normal pointing to the free side */
+stmt(S) ::= PLANE(K) ref(N) COLON opts(O). {
+    S = ast_stmt(ps->ast, S_PLANE, K.loc);
+    S->label = N;
+    S->opts = O.head;
+}
+
 /* Lagrangian models: coordinate NAME: length | angle;  kinetic NAME = EXPR;
  * potential NAME = EXPR.  The kind is a word checked by sema. */
 stmt(S) ::= COORDINATE(K) ref(N) COLON IDENT(W). {
@@ -311,6 +319,20 @@ stmt(S) ::= GAP(K) expr(E) COMMA law(L). {
     S = L;
     S->loc = K.loc;
     S->value = E;
+}
+/* gap NAME: B.sphere(centre = (a, b, c), radius = r) above PLANE, LAW(...): a
+ * sphere of rigid body B against a plane (the member's word is checked by sema) */
+stmt(S) ::= GAP(K) ref(N) COLON ref(B) DOT IDENT(F) LPAREN opts(O) RPAREN ABOVE ref(P) COMMA law(L). {
+    S = L;
+    S->kind = S_SPHERE;
+    S->loc = K.loc;
+    S->label = N;
+    S->a = B;
+    S->b = P;
+    S->name = tok_str(ps, F);
+    S->name_loc = F.loc;
+    S->law_opts = S->opts;
+    S->opts = O.head;
 }
 %type law {Stmt *}
 /* WORD(options): the law is named by its word, looked up in the compiler's

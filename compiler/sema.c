@@ -19,7 +19,7 @@
 
 typedef enum SymKind {
     SYM_PARAM, SYM_BODY, SYM_FAMILY, SYM_SPRING, SYM_DAMPER, SYM_FORCE, SYM_GAP, SYM_PLANAR,
-    SYM_FRICTION, SYM_RIGID
+    SYM_FRICTION, SYM_RIGID, SYM_PLANE, SYM_SFRICTION
 } SymKind;
 
 typedef struct Sym {
@@ -95,6 +95,11 @@ typedef struct PendingGap {
     int n_terms;
 } PendingGap;
 
+/* A fixed plane of bodies in space, n . x = d (n of unit length). */
+typedef struct Plane {
+    Expr *n[3], *d;
+} Plane;
+
 /* A rigid body's initial orientation while `init` statements are read. */
 typedef struct RigidInit {
     Expr *p[4];        /* the tilt's quaternion, or the components given (0 when not) */
@@ -146,6 +151,10 @@ typedef struct Sema {
     RigidInit *rinit;          /* per rigid body */
     Expr *gvec[3];             /* gravity's unit direction in space, NULL when not a vector */
     const Node *gravity_vec;   /* gravity given as a vector (gravity g = (gx, gy, gz)) */
+    Plane *planes;             /* `plane` statements, by SYM_PLANE index */
+    int n_planes, cap_planes;
+    SrcLoc plane_loc;          /* the first one */
+    int cap_sfrics;
 } Sema;
 
 /* Grows an arena array to hold n+1 elements; returns the new (zeroed) slot. */
@@ -174,6 +183,8 @@ static const char *kind_word(SymKind k)
     case SYM_PLANAR: return "planar body";
     case SYM_FRICTION: return "friction element";
     case SYM_RIGID: return "rigid body";
+    case SYM_PLANE: return "plane";
+    case SYM_SFRICTION: return "spatial friction element";
     default: return "gap";
     }
 }
@@ -395,6 +406,7 @@ static const char *label_name(Sema *s, const Node *n)
 }
 
 static Val rigid_refuse(Sema *s, const Node *n, const char *name);
+static Expr *sphere_rate(Sema *s, const Sphere *sp);
 
 /* Finds the symbol a reference names: NAME or NAME[index].  Reports unknown
  * names and out-of-range indices; returns NULL then. */
@@ -900,6 +912,8 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
         }
         if (!rate)
             return val(e, DIM_M);
+        if (g->sphere)
+            return val(sphere_rate(s, g->sphere), DIM_V);
         /* its rate: the sum over the bodies of dg/dx_i v_i, and dg/dt of a moving surface */
         Expr *r = expr_diff(s->ex, e, expr_time(s->ex));
         for (int i = 0; i < m->n_bodies; i++) {
@@ -925,7 +939,10 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
     }
     static const char *const expect[] = {
         [SYM_SPRING] = "force", [SYM_DAMPER] = "force", [SYM_FORCE] = "force",
-        [SYM_GAP] = "gap, rate or force", [SYM_FRICTION] = "force or slip"};
+        [SYM_GAP] = "gap, rate or force", [SYM_FRICTION] = "force or slip",
+        [SYM_RIGID] = "x, y, z, vx, vy, vz, w1, w2, w3, p0, p1, p2, p3 or theta",
+        [SYM_PLANE] = "none: a plane is named by sphere gaps only",
+        [SYM_SFRICTION] = "none yet: its force is not an output column"};
     if (sym->kind == SYM_GAP && wall_of(s, sym->index)) {
         diag_error(s->diag, n->name_loc, "a wall has no field '%s' (expected gap, rate, force, "
                    "or x, y, vx, vy: its contact point)", f);
@@ -2067,9 +2084,11 @@ static Sym *rigid_sym(Sema *s, const Node *base)
  * gaps, friction): the contact stage builds them. */
 static Val rigid_refuse(Sema *s, const Node *n, const char *name)
 {
-    diag_error(s->diag, n->loc, "'%s' is a rigid body: springs, dampers, gaps, walls and friction "
-               "on bodies in space are not in nsmc yet (forces, torques, gravity and output "
-               "columns are; docs/language.md section 11)", name);
+    diag_error(s->diag, n->loc, "'%s' is a rigid body: springs, dampers, walls, slips and "
+               "gaps other than sphere gaps on bodies in space are not in nsmc yet (forces, "
+               "torques, gravity, output columns, 'gap G: %s.sphere(radius = ...) above PLANE, "
+               "impact(...)' and its 'friction F: normal = gap G, mu = ...' are; "
+               "docs/language.md section 11)", name, name);
     return bad();
 }
 
@@ -2197,6 +2216,186 @@ static bool rigid_triple(Sema *s, const Node *n, int cx, Dim want, const char *w
             return false;
     }
     return true;
+}
+
+/* ---- planes and sphere gaps ----------------------------------------------- */
+
+/* A vector given as (a, b, c) divided by its length: a zero vector is
+ * refused, a length other than 1 (at the defaults) scaled with a warning,
+ * as a quaternion is.  False after an error. */
+static bool unit_triple(Sema *s, const Node *n, const char *what, const char *owner, Expr *u[3])
+{
+    Val c[3];
+    if (!rigid_triple(s, n, 0, dim_none(), what, "no unit", c))
+        return false;
+    double n2 = 0;
+    Expr *e2 = expr_num(s->ex, 0);
+    for (int k = 0; k < 3; k++) {
+        double ck = value_of(s, c[k]);
+        n2 += ck * ck;
+        e2 = expr_add(s->ex, e2, expr_mul(s->ex, c[k].e, c[k].e));
+    }
+    if (!(n2 > 0) || !isfinite(n2)) {
+        diag_error(s->diag, n->loc, "%s of '%s' has no direction (its length is %s)", what, owner,
+                   num_text(s, sqrt(n2)));
+        return false;
+    }
+    if (fabs(sqrt(n2) - 1) > 1e-12)
+        diag_warning(s->diag, n->loc, "%s of '%s' has length %.17g: it is scaled to unit length",
+                     what, owner, sqrt(n2));
+    Expr *len = expr_call(s->ex, FN_SQRT, e2, NULL);
+    for (int k = 0; k < 3; k++)
+        u[k] = expr_div(s->ex, c[k].e, len);
+    return true;
+}
+
+/* plane NAME: normal = (nx, ny, nz), offset = d | through = (x, y, z): the
+ * fixed plane n . x = d, n scaled to unit length and pointing to the side
+ * where spheres are free (docs/language.md section 11). */
+static void stmt_plane(Sema *s, const Stmt *st)
+{
+    const char *name = label_name(s, st->label);
+    if (!name)
+        return;
+    static const char *const keys[] = {"normal", "offset", "through"};
+    const Opt *found[3];
+    if (!take_opts(s, st->opts, keys, 3, found, "a plane"))
+        return;
+    if (!found[0] || (!found[1] == !found[2])) {
+        diag_error(s->diag, st->loc, "a plane needs normal = (nx, ny, nz), towards its free side, "
+                   "and one of offset = d (the plane n . x = d) or through = (x, y, z), a point on it");
+        return;
+    }
+    Plane pl;
+    if (!found[0]->value || !unit_triple(s, found[0]->value, "the normal", name, pl.n))
+        return;
+    if (found[1]) {
+        Val d = found[1]->value ? conv_slot(s, found[1]->value, 0, DIM_M, "a plane's offset") : bad();
+        if (!d.ok)
+            return;
+        pl.d = d.e;
+    } else {
+        Val p[3];
+        if (!found[2]->value || !rigid_triple(s, found[2]->value, 0, DIM_M, "a plane's point 'through'", "m", p))
+            return;
+        pl.d = expr_num(s->ex, 0);
+        for (int k = 0; k < 3; k++)
+            pl.d = expr_add(s->ex, pl.d, expr_mul(s->ex, pl.n[k], p[k].e));
+    }
+    if (!declare(s, name, SYM_PLANE, s->n_planes, st->label->loc))
+        return;
+    if (!s->n_planes)
+        s->plane_loc = st->loc;
+    Plane *q = vec_push(s->arena, (void **)&s->planes, &s->n_planes, &s->cap_planes, sizeof *q);
+    *q = pl;
+}
+
+/* The rigid body and plane a sphere gap names; false (reported) when the
+ * body is not a rigid body or the plane not a plane. */
+static bool sphere_ends(Sema *s, const Stmt *st, int *body, const Plane **plane)
+{
+    Sym *bs = resolve(s, st->a);
+    if (!bs)
+        return false;
+    if (bs->kind != SYM_RIGID) {
+        diag_error(s->diag, st->a->loc, "a sphere gap's sphere belongs to a rigid body, and '%s' is "
+                   "a %s (for other bodies write a gap linear in their coordinates)", bs->name,
+                   kind_word(bs->kind));
+        return false;
+    }
+    if (strcmp(st->name, "sphere") != 0) {
+        diag_error(s->diag, st->name_loc, "a rigid body's contact shape is B.sphere(centre = "
+                   "(a, b, c), radius = r), not '%s'", st->name);
+        return false;
+    }
+    Sym *ps = resolve(s, st->b);
+    if (!ps)
+        return false;
+    if (ps->kind != SYM_PLANE) {
+        diag_error(s->diag, st->b->loc, "a sphere touches a plane (plane NAME: normal = ..., "
+                   "offset = ...), and '%s' is a %s: spheres against spheres or other shapes are "
+                   "not built", ps->name, kind_word(ps->kind));
+        return false;
+    }
+    *body = bs->index;
+    *plane = &s->planes[ps->index];
+    return true;
+}
+
+/* A sphere gap's rate n . (v + R (w x c)), the normal velocity of the
+ * sphere's centre (the rate of n . (r + R c) - d - rho). */
+static Expr *sphere_rate(Sema *s, const Sphere *sp)
+{
+    Expr *r[3], *v[3], *p[4], *w[3];
+    rigid_vars(s, sp->rigid, r, v, p, w);
+    Expr *e = expr_num(s->ex, 0);
+    for (int k = 0; k < 3; k++)
+        e = expr_add(s->ex, e, expr_mul(s->ex, sp->normal[k], rigid_point_vel(s->ex, v, p, w, sp->centre, k)));
+    return e;
+}
+
+/* gap NAME: B.sphere(centre = c, radius = rho) above PLANE, impact(...): the
+ * sphere of rigid body B centred at body point c against the plane n . x = d,
+ * the curved gap n . (r + R c) - d - rho of the body's positions, its row of
+ * W over the body's six velocities (derive_sphere.c, docs/theory.md
+ * section 19).  The runtime runs impacts only for bodies in space. */
+static void stmt_sphere(Sema *s, const Stmt *st)
+{
+    const char *name = label_name(s, st->label);
+    int b;
+    const Plane *pl;
+    if (!name || !sphere_ends(s, st, &b, &pl))
+        return;
+    static const char *const keys[] = {"centre", "radius"};
+    const Opt *found[2];
+    if (!take_opts(s, st->opts, keys, 2, found, "a sphere"))
+        return;
+    if (!found[1]) {
+        diag_error(s->diag, st->a->loc, "a sphere needs radius = r (and centre = (a, b, c) in the "
+                   "body frame, from the centre of mass; (0, 0, 0) when not given)");
+        return;
+    }
+    Sphere *sp = arena_alloc(s->arena, sizeof *sp);
+    sp->rigid = b;
+    sp->plane = st->b->name;
+    for (int k = 0; k < 3; k++)
+        sp->normal[k] = pl->n[k];
+    sp->offset = pl->d;
+    Val c[3], rho = found[1]->value ? conv_slot(s, found[1]->value, 0, DIM_M, "a sphere's radius") : bad();
+    if (!rho.ok || !check_range(s, rho, found[1]->value, "a sphere's radius", 0, true, INFINITY, "m"))
+        return;
+    sp->radius = rho.e;
+    for (int k = 0; k < 3; k++)
+        c[k] = val(expr_num(s->ex, 0), DIM_M);
+    if (found[0] && (!found[0]->value ||
+                     !rigid_triple(s, found[0]->value, 0, DIM_M, "a sphere's centre", "m", c)))
+        return;
+    Expr *r[3], *v[3], *p[4], *w[3];
+    rigid_vars(s, b, r, v, p, w);
+    ExprCtx *x = s->ex;
+    Expr *g = expr_neg(x, expr_add(x, pl->d, rho.e));
+    for (int k = 0; k < 3; k++)
+        sp->centre[k] = c[k].e;
+    for (int k = 0; k < 3; k++)
+        g = expr_add(x, g, expr_mul(x, pl->n[k], rigid_point(x, r, p, sp->centre, k)));
+    Gap gap = {0};
+    gap.name = name;
+    gap.loc = st->label->loc;
+    gap.curve = g;
+    gap.d = expr_num(x, 0);
+    gap.sphere = sp;
+    PendingGap pg;   /* the pattern: the body's six velocities (values from nl_gap) */
+    pg.terms = arena_alloc(s->arena, sizeof(GapTerm) * 6);
+    pg.n_terms = 6;
+    for (int k = 0; k < 6; k++)
+        pg.terms[k] = (GapTerm){s->m->rigids[b].ix + k, expr_num(x, 1)};
+    const LawDef *law = laws_find(st->law);
+    if (law && strcmp(law->word, "impact") != 0) {
+        diag_error(s->diag, st->law_loc, "a sphere gap takes the impact law only: the runtime runs "
+                   "impacts and held contacts of bodies in space, not the '%s' law", st->law);
+        return;
+    }
+    gap_add(s, st, st->law_opts, gap, pg);
 }
 
 /* rigid NAME: mass = M, inertia = (I1, I2, I3): a body in space with its
@@ -2492,8 +2691,13 @@ static void rigid_finish_init(Sema *s)
 static void rigid_checks(Sema *s)
 {
     Model *m = s->m;
-    if (!m->n_rigids)
+    if (!m->n_rigids) {
+        if (s->n_planes)
+            diag_error(s->diag, s->plane_loc, "a plane is touched by the spheres of rigid bodies, "
+                       "and this model has none (a body on the line or in the plane meets a "
+                       "gap or a wall)");
         return;
+    }
     for (int i = 0; i < m->n_bodies; i++)
         if (m->bodies[i].rigid < 0) {
             diag_error(s->diag, m->bodies[i].loc, "'%s' is not a rigid body, and this model has "
@@ -2501,11 +2705,17 @@ static void rigid_checks(Sema *s)
                        "mixed with them", m->bodies[i].name);
             return;
         }
-    if (m->n_gaps || m->n_frictions) {
-        SrcLoc at = m->n_gaps ? m->gaps[0].loc : m->frictions[0].loc;
-        diag_error(s->diag, at, "gaps and friction of bodies in space are not in nsmc yet (planes, "
-                   "sphere gaps and spatial friction come with the contact stage, docs/theory.md "
-                   "section 19)");
+    for (int j = 0; j < m->n_gaps; j++)
+        if (!m->gaps[j].sphere) {
+            diag_error(s->diag, m->gaps[j].loc, "gap '%s' is not a sphere gap: a model with bodies "
+                       "in space has sphere gaps only (gap G: B.sphere(centre = ..., radius = ...) "
+                       "above PLANE, impact(e = ...))", m->gaps[j].name);
+            return;
+        }
+    if (m->n_frictions) {
+        diag_error(s->diag, m->frictions[0].loc, "friction '%s' has a slip velocity: on bodies "
+                   "in space friction acts at a sphere gap's contact, 'friction F: normal = gap G, "
+                   "mu = ...' with G a sphere gap", m->frictions[0].name);
         return;
     }
     if (s->gravity_dir)
@@ -3002,15 +3212,86 @@ static bool friction_mu(Sema *s, const Opt *o, const char *what, Expr **out)
 
 /* friction NAME: (A -- B | A -- SURFACE(v = V) | slip = U), mu_s, mu_k | mu,
 ** normal = N: a Coulomb friction element. */
+/* The sphere gap `normal = gap G` names, or -1 (nothing reported) when it
+ * names no sphere gap. */
+static int sphere_gap_of(Sema *s, const Opt *normal)
+{
+    if (!normal || !normal->word || strcmp(normal->word, "gap") != 0 || !normal->target)
+        return -1;
+    const char *gname = label_name(s, normal->target);
+    Sym *gs = gname ? table_get(&s->syms, gname) : NULL;
+    if (!gs || gs->kind != SYM_GAP || !s->m->gaps[gs->index].sphere)
+        return -1;
+    return gs->index;
+}
+
+/* friction NAME: normal = gap G, mu = MU, et = ET, drill = RD at sphere gap
+ * G: isotropic spatial Coulomb friction with optional drilling friction
+ * (nsm/model.h's nsm_space_friction; f holds the options slip, mu, mu_s,
+ * mu_k, normal, et, drill).  One element per sphere gap. */
+static void stmt_space_friction(Sema *s, const Stmt *st, const Opt *const *f, int gap)
+{
+    const char *name = label_name(s, st->label);
+    const char *gname = s->m->gaps[gap].name;
+    if (f[2] || f[3]) {
+        diag_error(s->diag, (f[2] ? f[2] : f[3])->key_loc, "friction at sphere gap '%s' has one "
+                   "coefficient, mu = ... (the isotropic cone |lambda_F| <= mu lambda_N)", gname);
+        return;
+    }
+    if (!f[1]) {
+        diag_error(s->diag, st->label->loc, "friction '%s' needs its coefficient: mu = ...", name);
+        return;
+    }
+    for (int k = 0; k < s->m->n_sfrics; k++)
+        if (s->m->sfrics[k].gap == gap) {
+            diag_error(s->diag, f[4]->target->loc, "sphere gap '%s' has friction already "
+                       "('%s'): one friction element per contact", gname, s->m->sfrics[k].name);
+            diag_note(s->diag, s->m->sfrics[k].loc, "'%s' is here", s->m->sfrics[k].name);
+            return;
+        }
+    SpaceFriction sf = {name, st->label->loc, gap, NULL, NULL, NULL};
+    if (!friction_mu(s, f[1], "the coefficient of friction 'mu'", &sf.mu))
+        return;
+    if (f[5]) {
+        Val ev = conv_slot(s, f[5]->value, 0, dim_none(), "the tangential restitution 'et'");
+        if (!ev.ok || !check_range(s, ev, f[5]->value, "the tangential restitution 'et'", 0, false,
+                                   1, ""))
+            return;
+        sf.et = ev.e;
+    }
+    if (f[6]) {
+        Val dv = conv_slot(s, f[6]->value, 0, DIM_M, "the drilling radius 'drill'");
+        if (!dv.ok || !check_range(s, dv, f[6]->value, "the drilling radius 'drill'", 0, false,
+                                   INFINITY, "m"))
+            return;
+        sf.drill = dv.e;
+    }
+    if (!declare(s, name, SYM_SFRICTION, s->m->n_sfrics, sf.loc))
+        return;
+    SpaceFriction *p = vec_push(s->arena, (void **)&s->m->sfrics, &s->m->n_sfrics, &s->cap_sfrics,
+                                sizeof *p);
+    *p = sf;
+}
+
 static void stmt_friction(Sema *s, const Stmt *st)
 {
     const char *name = label_name(s, st->label);
     if (!name)
         return;
-    static const char *const keys[] = {"slip", "mu", "mu_s", "mu_k", "normal", "et"};
-    const Opt *f[6];
-    if (!take_opts(s, st->opts, keys, 6, f, "a friction element"))
+    static const char *const keys[] = {"slip", "mu", "mu_s", "mu_k", "normal", "et", "drill"};
+    const Opt *f[7];
+    if (!take_opts(s, st->opts, keys, 7, f, "a friction element"))
         return;
+    int sphere = sphere_gap_of(s, f[4]);
+    if (!f[0] && !st->a && sphere >= 0) {
+        stmt_space_friction(s, st, f, sphere);
+        return;
+    }
+    if (f[6]) {
+        diag_error(s->diag, f[6]->key_loc, "drilling friction 'drill' acts at a sphere's contact: "
+                   "it needs 'normal = gap G' with G a sphere gap, and no slip");
+        return;
+    }
     Val u;
     if (!friction_slip(s, st, f[0], &u))
         return;
@@ -3553,6 +3834,8 @@ static void stmt_check(Sema *s, const Stmt *st)
     case S_FORCE:
     case S_TORQUE: stmt_force(s, st); break;
     case S_RIGID: stmt_rigid(s, st); break;
+    case S_PLANE: stmt_plane(s, st); break;
+    case S_SPHERE: stmt_sphere(s, st); break;
     case S_GRAVITY: stmt_gravity(s, st); break;
     case S_GAP: stmt_gap(s, st); break;
     case S_FRICTION: stmt_friction(s, st); break;
@@ -3590,6 +3873,8 @@ static void collect_later(Sema *s, const Stmt *st)
     case S_FRICTION:
     case S_COORDINATE:
     case S_RIGID:
+    case S_PLANE:
+    case S_SPHERE:
         if (st->label && st->label->name) {
             name = st->label->name;
             loc = st->label->loc;
@@ -3840,6 +4125,9 @@ static void finish(Sema *s)
     for (int k = 0; k < m->n_outputs; k++)
         if (m->outputs[k].value)
             m->outputs[k].value = expr_chain_apply(s->ex, vel, m->outputs[k].value);
+    for (int j = 0; j < m->n_gaps; j++)   /* a sphere gap's quaternion p0 */
+        if (m->gaps[j].sphere)
+            m->gaps[j].curve = expr_chain_apply(s->ex, vel, m->gaps[j].curve);
     if (m->lagrangian) {
         m->kinetic = expr_chain_apply(s->ex, vel, m->kinetic);
         m->potential = m->potential ? expr_chain_apply(s->ex, vel, m->potential) : expr_num(s->ex, 0);

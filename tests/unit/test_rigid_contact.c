@@ -42,6 +42,7 @@
 #include "nsm/nsm.h"
 
 #include "check.h"
+#include "../rigid/space_ref.h"
 
 /* The state's layout: q = (x, y, z, p1, p2, p3, p0), u = (vx, vy, vz, w1, w2, w3). */
 enum { NB = 6, NQ = 7, P1 = 3, P0 = 6, U = NQ, W1 = NQ + 3, NY = NQ + NB };
@@ -129,15 +130,6 @@ static void quat_rot(const double *y, double R[3][3])
             R[i][k] = M[i][k] * s;
 }
 
-/* out = a x b. */
-static void cross(const double *a, const double *b, double *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* The sphere (0, 0, a), radius rho, against the plane n . x = 0: the gap,
 ** its curvature term and its row of W over the velocities (nsm/model.h). */
@@ -327,17 +319,6 @@ static void set_quat(double th, const double *k, double *y)
         y[P1 + i] = sin(th / 2) * k[i];
 }
 
-/* Rodrigues' rotation matrix of angle th about the unit axis k (the
-** references' own, not the table's quaternion formula). */
-static void rodrigues(double th, const double *k, double R[3][3])
-{
-    double c = cos(th), sn = sin(th);
-    double K[3][3] = { { 0, -k[2], k[1] }, { k[2], 0, -k[0] }, { -k[1], k[0], 0 } };
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            R[i][j] = (i == j) + sn * K[i][j] + (1 - c) * (k[i] * k[j] - (i == j));
-}
-
 /* The run's energy balance E0 + W - D - (T + V) against the largest energy. */
 static void check_balance(nsm_sim *s, const char *what, double E)
 {
@@ -508,15 +489,9 @@ static void eccentric_drop(int method, const char *mname)
         return;
     /* the reference: without spin the body keeps R0; the sphere's lowest
      * point falls freely until z0 - g t^2/2 + (R0 c)_z - rho = 0 */
-    double R[3][3], c[3] = { 0, 0, a }, nb[3], k[3];
-    rodrigues(th, ax, R);
-    double Rcz = R[2][0] * c[0] + R[2][1] * c[1] + R[2][2] * c[2];
-    double t1 = sqrt(2 * (z0 + Rcz - rho) / g), gd = -g * t1;
-    for (int i = 0; i < 3; i++)
-        nb[i] = R[2][i];                /* R0^T e_z */
-    cross(c, nb, k);
-    double D = 1 / m + k[0] * k[0] / I[0] + k[1] * k[1] / I[1] + k[2] * k[2] / I[2];
-    double P = -(1 + e) * gd / D;
+    double c[3] = { 0, 0, a };
+    DropRef ref = drop_ref(m, I, c, rho, th, ax, z0, g, e);
+    double t1 = ref.t1, gd = ref.gd, D = ref.D, P = ref.P, *k = ref.k;
     int rc = nsm_sim_run_until(s, t1 + 0.25);
     check_true("eccentric sphere runs", rc == 0);
     if (rc)
