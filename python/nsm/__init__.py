@@ -638,6 +638,13 @@ class Model:
         option errors map: SettingError (exit 1 there, not a failed run),
         ParameterError when the model rejects its parameters."""
         lib = self._lib
+        # parameters that make the model impossible at its start (cart_friction
+        # with M = 0 or l = 0: a singular mass matrix) are the parameters'
+        # fault, as in the studies (_study) and the command line's exit 1
+        # naming them; they were SettingErrors
+        if lib.nsm_sim_reset(sim) != 0:
+            raise ParameterError(_text(lib.nsm_sim_message(sim)) or
+                                 "the model cannot start with these parameters")
         rc = lib.nsm_sim_check_run(sim, t_end)
         if rc == 0:
             return
