@@ -91,12 +91,20 @@ double rt_t_resolution(const nsm_sim *s, double t_end)
 ** the motion's speed). */
 int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who)
 {
+    return rt_time_beyond_as(s, h, t_end, who, NSM_ENUMERIC);
+}
+
+/* rt_time_beyond with the failure's status: NSM_EINVAL for a step refused
+** before the first one (an option error, exit 1), NSM_ENUMERIC for one
+** the run met. */
+int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int status)
+{
     if (!(h > 0) || RT_T_RES * (nextafter(1.0, INFINITY) - 1.0) > h)
         return 0;
     int e;
     frexp(h / RT_T_RES, &e);        /* ulp(T) <= h/16 while T < 2^(e + 52) */
     double reach = ldexp(1.0, e + 52);
-    rt_fail(s, NSM_ENUMERIC, -1,
+    rt_fail(s, status, -1,
             "t_end = %.9g s is beyond the time resolution for this run's steps: near it t "
             "moves only by steps of %.3g s or more (%d ulps), and %s takes steps of %.3g s, "
             "which carry t to about %.3g s at most: give an earlier end time (or run in parts)",

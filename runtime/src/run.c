@@ -378,12 +378,16 @@ static double step_size(nsm_sim *s)
 
 
 /* The user's dt below the time resolution (rt_t_resolution): refused before
-** the first step, naming the cause. */
+** the first step, naming the cause: the end time when the step would move
+** t at t = 1 s (--t-end 1e300 with the model's dt of 0.1 ms was told to
+** "give a larger --dt"), else the step. */
 static int check_user_dt(nsm_sim *s, double t_end)
 {
     double res = rt_t_resolution(s, t_end);
     if (!(s->set.dt > 0 && s->set.dt < res))
         return NSM_OK;
+    if (rt_time_beyond_as(s, s->set.dt, t_end, nsm_method_name(s->set.method), NSM_EINVAL))
+        return s->failed;
     return rt_fail(s, NSM_EINVAL, -1,
                    "the step dt = %.6g s is below the time resolution of t up to t_end = %.9g s "
                    "(%d ulps, %.3g s): the run could not advance; give a larger --dt (or none: "
