@@ -112,6 +112,26 @@ int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int s
     return 1;
 }
 
+/* What state component i of Y = (q[nq], u[n], ...) is, for a message:
+** "position of NAME" or "velocity of NAME" by the coordinate table when
+** the model has one (a rigid body's B.p1 and B.w1, not its velocity's
+** name for both), its scalar parts p0 (q[n + b]) by their body; buf
+** holds the text. */
+const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size)
+{
+    const nsm_model *m = s->m;
+    int n = s->n, pos = i < s->nq, k = pos ? i : i - s->nq;
+    if (pos && k >= n) {            /* the scalar part of body b's quaternion */
+        int b = k - n;
+        const char *w = m->rigid_rot && b < m->n_rigid ? m->body_names[m->rigid_rot[b]] : "?";
+        snprintf(buf, size, "position of %.*s.p0", (int)strcspn(w, "."), w);
+        return buf;
+    }
+    const char *name = m->coords ? (pos ? m->coords[k].x : m->coords[k].v) : m->body_names[k];
+    snprintf(buf, size, "%s of %s", pos ? "position" : "velocity", name);
+    return buf;
+}
+
 /* Name of the gap or friction element the last failure is about (the one
 ** its message names after "contact" or "friction"), NULL when none: callers
 ** get it without parsing the message. */
