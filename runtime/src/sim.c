@@ -401,6 +401,38 @@ static int sim_check_inertias(nsm_sim *s)
     return NSM_OK;
 }
 
+/* Whether the initial state y0 (positions and velocities) is finite: an
+** init of the parameters can give NaN or an infinity at run time (x = a/s
+** with a = s = 0), and a quaternion of NaNs was never caught by the steps
+** (thrown_body's p = (1e300, 1e300, 0, 0), scaled by its overflowing
+** length to 0, ran to its end, exit 0, its orientation NaN), nor a zero
+** quaternion.  NSM_EMODEL naming the component, else NSM_OK. */
+static int sim_check_initial(nsm_sim *s, const double *y0)
+{
+    for (int i = 0; i < s->nq + s->n; i++) {
+        if (isfinite(y0[i]))
+            continue;
+        char what[160];
+        snprintf(s->msg, sizeof s->msg, "the initial state is not finite with these parameters: "
+                 "%s = %s", rt_state_label(s, i, what, sizeof what),
+                 isnan(y0[i]) ? "nan (an undefined form such as 0/0)" : y0[i] > 0 ? "inf" : "-inf");
+        s->failed = NSM_EMODEL;
+        return NSM_EMODEL;
+    }
+    for (int b = 0; b < s->m->n_rigid && s->m->rigid_rot; b++) {
+        const double *pv = &y0[s->m->rigid_rot[b]], p0 = y0[s->n + b];
+        if (p0 != 0 || pv[0] != 0 || pv[1] != 0 || pv[2] != 0)
+            continue;
+        const char *w = s->m->body_names[s->m->rigid_rot[b]];
+        snprintf(s->msg, sizeof s->msg, "the initial quaternion of '%.*s' is zero with these "
+                 "parameters: it gives no orientation (the identity is p0 = 1)",
+                 (int)strcspn(w, "."), w);
+        s->failed = NSM_EMODEL;
+        return NSM_EMODEL;
+    }
+    return NSM_OK;
+}
+
 /* Back to t = 0: setup on the current parameters, initial state and
 ** switches, initial mode decided by complementarity. */
 int nsm_sim_reset(nsm_sim *s)
@@ -470,6 +502,8 @@ int nsm_sim_reset(nsm_sim *s)
         m->initial(s->p, s->c, y0);
     if (s->set.y0)                  /* nsm_sim_set_initial_state */
         memcpy(y0, s->set.y0, sizeof(double) * (size_t)(s->nq + s->n));
+    if (sim_check_initial(s, y0))
+        return NSM_EMODEL;
     rt_state_set(s, s->t, y0);
     rt_nl_forget(s);
     rt_nl_at(s, s->y);
