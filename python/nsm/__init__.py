@@ -482,6 +482,11 @@ def _number(value, what, error=None):
         x = float(value)
     except (TypeError, ValueError):
         raise error("%s must be a number, got %r" % (what, value)) from None
+    except OverflowError:   # 10**400: beyond a double's range (it escaped as OverflowError)
+        text = repr(value)
+        raise error("%s must be a finite number, got %s, beyond a double's range"
+                    % (what, text if len(text) < 40 else text[:20] + "...(%d characters)"
+                       % len(text))) from None
     if not math.isfinite(x):
         raise error("%s must be a finite number, got %r" % (what, value))
     return x
@@ -996,6 +1001,10 @@ class Model:
                 if not te > 0:
                     raise SettingError("t_max=%r is %r s at %s = %r: not a positive time"
                                        % (t_max, te, param, float(v)))
+                # what the run refuses before its first step (a section of a
+                # body in space) is the command line's exit 1, as section()
+                # raises it; it was a SimulationError of the first value
+                self._check_run(sim, te)
                 rc = self._interruptible(
                     sim, lambda: lib.nsm_sim_run_until(sim, te),
                     lambda: (np.array(ps, dtype=float),
