@@ -972,6 +972,12 @@ class Model:
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
         if values.size == 0:
             raise SettingError("values is empty: a sweep needs at least one value of %s" % param)
+        if self._nq != len(self.bodies):
+            # nsmc sweep's exit 1 before the grid; it was a SimulationError
+            # of the first value
+            raise SettingError("sweeps, basins and continuation do not take bodies in space yet "
+                               "(their Poincare sections and tangent dynamics need a chart of "
+                               "the quaternions)")
         n2 = 2 * len(self.bodies)
         ps, rows = [], []
         for v in values:
@@ -1001,10 +1007,6 @@ class Model:
                 if not te > 0:
                     raise SettingError("t_max=%r is %r s at %s = %r: not a positive time"
                                        % (t_max, te, param, float(v)))
-                # what the run refuses before its first step (a section of a
-                # body in space) is the command line's exit 1, as section()
-                # raises it; it was a SimulationError of the first value
-                self._check_run(sim, te)
                 rc = self._interruptible(
                     sim, lambda: lib.nsm_sim_run_until(sim, te),
                     lambda: (np.array(ps, dtype=float),
