@@ -250,7 +250,8 @@ add_executable(sim_beads ${NSM_BEADS_C})
 target_link_libraries(sim_beads PRIVATE nsmcli)
 set_target_properties(sim_beads PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/sims)
 foreach(case findings findings_continue steps_loops steps_energies disk_sims disk_commands
-        disk_studies sweeps signals_loops signals_lyapunov signals_energies python)
+        disk_studies sweeps signals_loops signals_loops_rk4 signals_lyapunov signals_energies
+        python)
   add_test(NAME reliability/fourth_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fourth_pass_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>

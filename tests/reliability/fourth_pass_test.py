@@ -41,7 +41,7 @@ Cases (each under 40 s under ASan):
             (grids, family sizes, out-dirs, impossible settings), and a
             sweep into the folder a continuation is writing (the lock; the
             continuation took none).
-  signals_loops, signals_lyapunov, signals_energies
+  signals_loops, signals_loops_rk4, signals_lyapunov, signals_energies
             SIGINT, SIGTERM, SIGHUP at seeded random moments of the 1000
             beads (exact, rk4), a Lyapunov run, a period section, taylor
             and an energy model writing CSV and HDF5: exit 128 + N, whole
@@ -424,8 +424,8 @@ def case_sweeps(tmp):
 def signals(tmp, part):
     """Stop signals at seeded random moments of the studies and the newest
     models: exit 128 + N, whole files, no temporary.  part: the slice of
-    the seeded plan run (0-2 the beads, 2-3 the Lyapunov run, 3-6 the
-    section, taylor and the energy model)."""
+    the seeded plan run (0-1 and 1-2 the beads, 2-3 the Lyapunov run, 3-6
+    the section, taylor and the energy model)."""
     import h5py
     rng = random.Random(2904)
     b = sim("beads")
@@ -635,7 +635,8 @@ def case_python(tmp):
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 # the slowest cases split so that each stays under 40 s under ASan
 CASES["findings_continue"] = continue_ctrl_c
-CASES["signals_loops"] = lambda tmp: signals(tmp, (0, 2))
+CASES["signals_loops"] = lambda tmp: signals(tmp, (0, 1))
+CASES["signals_loops_rk4"] = lambda tmp: signals(tmp, (1, 2))
 CASES["signals_lyapunov"] = lambda tmp: signals(tmp, (2, 3))
 CASES["signals_energies"] = lambda tmp: signals(tmp, (3, 6))
 CASES["disk_sims"] = lambda tmp: disk(tmp, 0)
