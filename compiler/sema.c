@@ -2552,11 +2552,19 @@ static void rigid_init_tilt(Sema *s, const Opt *o, int b)
     Val ang = conv_slot_u(s, angle, 0, dim_none(), "the tilt's angle", "rad");
     if (!ang.ok || !rigid_triple(s, axis, 0, dim_none(), "the tilt's axis", "no unit", a))
         return;
-    double n2 = 0;
-    for (int k = 0; k < 3; k++)
+    double n2 = 0, big = 0;
+    for (int k = 0; k < 3; k++) {
         n2 += value_of(s, a[k]) * value_of(s, a[k]);
-    if (!(n2 > 0) || !isfinite(n2)) {
+        big = fmax(big, fabs(value_of(s, a[k])));
+    }
+    if (!(big > 0)) {
         diag_error(s->diag, axis->loc, "the tilt's axis must not be (0, 0, 0)");
+        return;
+    }
+    if (!(n2 > 0) || !isfinite(n2)) {   /* (1e-300, 0, 0) was called (0, 0, 0) */
+        diag_error(s->diag, axis->loc, "the tilt's axis cannot be scaled to unit length: the "
+                   "sum of its squares %s (its largest part is %g): give parts of about 1",
+                   isfinite(n2) ? "underflows to 0" : "overflows", big);
         return;
     }
     RigidInit *ri = &s->rinit[b];
@@ -2660,16 +2668,24 @@ static void rigid_finish_init(Sema *s)
         } else if (ri->tilt_set) {
             memcpy(rb->p, ri->p, sizeof rb->p);
         } else {
-            double n2 = 0;
+            double n2 = 0, big = 0;
             Expr *e2 = expr_num(x, 0);
             for (int k = 0; k < 4; k++) {
                 double pk = eval_default(s, ri->p[k]);
                 n2 += pk * pk;
+                big = fmax(big, fabs(pk));
                 e2 = expr_add(x, e2, expr_mul(x, ri->p[k], ri->p[k]));
             }
-            if (!(n2 > 0)) {
+            if (!(n2 > 0) && big == 0) {
                 diag_error(s->diag, ri->loc, "the quaternion of '%s' is zero: it gives no "
                            "orientation (the identity is p0 = 1)", rb->name);
+                continue;
+            }
+            if (!(n2 > 0) || !isfinite(n2)) {   /* (1e300, 1e300, 0, 0) scaled to 0 */
+                diag_error(s->diag, ri->loc, "the quaternion of '%s' cannot be scaled to unit "
+                           "length: the sum of its squares %s (its largest part is %g): give "
+                           "parts of about 1", rb->name, isfinite(n2) ? "underflows to 0" :
+                           "overflows", big);
                 continue;
             }
             if (fabs(sqrt(n2) - 1) > 1e-12)

@@ -249,8 +249,9 @@ add_custom_command(OUTPUT ${NSM_BEADS_C}
 add_executable(sim_beads ${NSM_BEADS_C})
 target_link_libraries(sim_beads PRIVATE nsmcli)
 set_target_properties(sim_beads PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/sims)
-foreach(case findings steps_loops steps_energies disk_sims disk_commands sweeps signals_loops
-        signals_energies python)
+foreach(case findings findings_continue steps_loops steps_energies disk_sims disk_commands
+        disk_studies sweeps signals_loops signals_loops_rk4 signals_lyapunov signals_energies
+        python)
   add_test(NAME reliability/fourth_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fourth_pass_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
@@ -262,4 +263,24 @@ foreach(case findings steps_loops steps_energies disk_sims disk_commands sweeps 
   endif()
 endforeach()
 set_tests_properties(reliability/fourth_python PROPERTIES LABELS "reliability;python"
+  ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# A fifth hostile pass (tests/reliability/fifth_pass_test.py): the bodies in
+# space (free_top, thrown_body: hostile inertias, masses, quaternions, tilts,
+# spins and points, every option, HDF5), nsmc run, sweep and continue with
+# unicode, long and empty names, stop signals on the rigid models, the
+# Python API on them and cart_friction's impossible parameters; each case
+# under 20 s in the normal build.
+foreach(case findings rigid commands signals python)
+  add_test(NAME reliability/fifth_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fifth_pass_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/fifth_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/fifth_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/fifth_python PROPERTIES LABELS "reliability;python"
   ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

@@ -41,6 +41,7 @@
 #include <signal.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -864,7 +865,10 @@ static void summarize_energy(const char *path, int col)
     free(line);
     fclose(f);
     printf("samples: %ld\n", rows);
-    if (col >= 0)
+    if (col >= 0 && isnan(last))    /* the energies overflowed: never "-nan" */
+        printf("energy balance error: not a number at the end (the energies are not finite "
+               "there), %.3g at worst before (relative to the largest energy)\n", worst);
+    else if (col >= 0)
         printf("energy balance error: %.3g at the end, %.3g at worst (relative to the largest energy)\n",
                last, worst);
 }

@@ -482,6 +482,11 @@ def _number(value, what, error=None):
         x = float(value)
     except (TypeError, ValueError):
         raise error("%s must be a number, got %r" % (what, value)) from None
+    except OverflowError:   # 10**400: beyond a double's range (it escaped as OverflowError)
+        text = repr(value)
+        raise error("%s must be a finite number, got %s, beyond a double's range"
+                    % (what, text if len(text) < 40 else text[:20] + "...(%d characters)"
+                       % len(text))) from None
     if not math.isfinite(x):
         raise error("%s must be a finite number, got %r" % (what, value))
     return x
@@ -638,6 +643,13 @@ class Model:
         option errors map: SettingError (exit 1 there, not a failed run),
         ParameterError when the model rejects its parameters."""
         lib = self._lib
+        # parameters that make the model impossible at its start (cart_friction
+        # with M = 0 or l = 0: a singular mass matrix) are the parameters'
+        # fault, as in the studies (_study) and the command line's exit 1
+        # naming them; they were SettingErrors
+        if lib.nsm_sim_reset(sim) != 0:
+            raise ParameterError(_text(lib.nsm_sim_message(sim)) or
+                                 "the model cannot start with these parameters")
         rc = lib.nsm_sim_check_run(sim, t_end)
         if rc == 0:
             return
@@ -960,6 +972,12 @@ class Model:
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
         if values.size == 0:
             raise SettingError("values is empty: a sweep needs at least one value of %s" % param)
+        if self._nq != len(self.bodies):
+            # nsmc sweep's exit 1 before the grid; it was a SimulationError
+            # of the first value
+            raise SettingError("sweeps, basins and continuation do not take bodies in space yet "
+                               "(their Poincare sections and tangent dynamics need a chart of "
+                               "the quaternions)")
         n2 = 2 * len(self.bodies)
         ps, rows = [], []
         for v in values:

@@ -91,17 +91,45 @@ double rt_t_resolution(const nsm_sim *s, double t_end)
 ** the motion's speed). */
 int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who)
 {
+    return rt_time_beyond_as(s, h, t_end, who, NSM_ENUMERIC);
+}
+
+/* rt_time_beyond with the failure's status: NSM_EINVAL for a step refused
+** before the first one (an option error, exit 1), NSM_ENUMERIC for one
+** the run met. */
+int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int status)
+{
     if (!(h > 0) || RT_T_RES * (nextafter(1.0, INFINITY) - 1.0) > h)
         return 0;
     int e;
     frexp(h / RT_T_RES, &e);        /* ulp(T) <= h/16 while T < 2^(e + 52) */
     double reach = ldexp(1.0, e + 52);
-    rt_fail(s, NSM_ENUMERIC, -1,
+    rt_fail(s, status, -1,
             "t_end = %.9g s is beyond the time resolution for this run's steps: near it t "
             "moves only by steps of %.3g s or more (%d ulps), and %s takes steps of %.3g s, "
             "which carry t to about %.3g s at most: give an earlier end time (or run in parts)",
             t_end, rt_t_resolution(s, t_end), RT_T_RES, who, h, reach);
     return 1;
+}
+
+/* What state component i of Y = (q[nq], u[n], ...) is, for a message:
+** "position of NAME" or "velocity of NAME" by the coordinate table when
+** the model has one (a rigid body's B.p1 and B.w1, not its velocity's
+** name for both), its scalar parts p0 (q[n + b]) by their body; buf
+** holds the text. */
+const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size)
+{
+    const nsm_model *m = s->m;
+    int n = s->n, pos = i < s->nq, k = pos ? i : i - s->nq;
+    if (pos && k >= n) {            /* the scalar part of body b's quaternion */
+        int b = k - n;
+        const char *w = m->rigid_rot && b < m->n_rigid ? m->body_names[m->rigid_rot[b]] : "?";
+        snprintf(buf, size, "position of %.*s.p0", (int)strcspn(w, "."), w);
+        return buf;
+    }
+    const char *name = m->coords ? (pos ? m->coords[k].x : m->coords[k].v) : m->body_names[k];
+    snprintf(buf, size, "%s of %s", pos ? "position" : "velocity", name);
+    return buf;
 }
 
 /* Name of the gap or friction element the last failure is about (the one

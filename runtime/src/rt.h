@@ -347,6 +347,8 @@ static inline double rt_dot(int n, const double *a, const double *b)
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 double rt_t_resolution(const nsm_sim *s, double t_end);
 int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who);
+int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int status);
+const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size);
 int rt_mode_sparse(const nsm_sim *s);
 void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len);
 

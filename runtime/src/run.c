@@ -378,12 +378,16 @@ static double step_size(nsm_sim *s)
 
 
 /* The user's dt below the time resolution (rt_t_resolution): refused before
-** the first step, naming the cause. */
+** the first step, naming the cause: the end time when the step would move
+** t at t = 1 s (--t-end 1e300 with the model's dt of 0.1 ms was told to
+** "give a larger --dt"), else the step. */
 static int check_user_dt(nsm_sim *s, double t_end)
 {
     double res = rt_t_resolution(s, t_end);
     if (!(s->set.dt > 0 && s->set.dt < res))
         return NSM_OK;
+    if (rt_time_beyond_as(s, s->set.dt, t_end, nsm_method_name(s->set.method), NSM_EINVAL))
+        return s->failed;
     return rt_fail(s, NSM_EINVAL, -1,
                    "the step dt = %.6g s is below the time resolution of t up to t_end = %.9g s "
                    "(%d ulps, %.3g s): the run could not advance; give a larger --dt (or none: "
@@ -441,7 +445,7 @@ static int check_balance(nsm_sim *s)
                        "the motion is not the model's; the %s method has no step to refine here: "
                        "cross-check with --method adaptive and report the model",
                        rel, tol, s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
-    if (rt_mass_dense(s))       /* rk4 or adaptive on M(q): exact does not take it */
+    if (rt_mass_dense(s) || s->nq != s->n)   /* M(q), bodies in space: no exact or taylor */
         return rt_fail(s, NSM_ENUMERIC, -1,
                        "the energy balance is off by %.3g of the largest energy (tolerance %.3g): "
                        "the motion is not the model's; give a smaller --dt (rk4) or --rtol "
@@ -627,12 +631,12 @@ int rt_run(nsm_sim *s, double t_end)
         if (h <= 0)
             memcpy(Y1, s->y, sizeof Y1);
         s->steps++;
+        char what[160];
         for (int i = 0; i < N; i++)
             if (!isfinite(Y1[i]))
                 return i < s->nq + n
-                           ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s of %s)",
-                                     i < s->nq ? "position" : "velocity",
-                                     s->m->body_names[i < s->nq ? (i < n ? i : n - 1) : i - s->nq])
+                           ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
+                                     rt_state_label(s, i, what, sizeof what))
                            : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");
         int j;
         double tau = 0;

@@ -343,6 +343,17 @@ void nsm_sim_set_stop_flag(nsm_sim *s, const volatile sig_atomic_t *flag)
     s->set.stop = flag;
 }
 
+/* A refused value as text: a NaN (an undefined form of finite
+** parameters: 0/0, inf/inf, 0*inf or inf - inf after an overflow) is
+** said so, never as "-nan" (printf shows the sign of the NaN 0/0 gives). */
+static const char *sim_value_text(double v, char *buf, size_t size)
+{
+    if (isnan(v))
+        return "nan (an undefined form such as 0/0)";
+    snprintf(buf, size, "%.12g", v);
+    return buf;
+}
+
 /* The message of a value the model's setup refused (its return: 1 + the
  * first parameter the value depends on): a derived value (an inertia
  * m*l^2) is named with its expression and parameters, as setup left them
@@ -353,14 +364,73 @@ static void sim_refuse_setup(nsm_sim *s, int bad)
     const char *needs = m->n_planar ? ", radii > 0, wall normals other than (0, 0)" : "";
     const char *rule = "the model needs masses > 0, restitutions in [0, 1], stiffnesses and "
                        "dampings >= 0, friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
+    char num[32];
     if (s->num.bad_what)
-        snprintf(s->msg, sizeof s->msg, "invalid value %.12g of the %s: %s%s",
-                 s->num.bad_value, s->num.bad_what, rule, needs);
+        snprintf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s",
+                 sim_value_text(s->num.bad_value, num, sizeof num), s->num.bad_what, rule, needs);
     else
-        snprintf(s->msg, sizeof s->msg, "invalid value %.12g of parameter '%s' (%s%s)",
-                 bad - 1 < m->n_params ? s->p[bad - 1] : 0.0,
+        snprintf(s->msg, sizeof s->msg, "invalid value %s of parameter '%s' (%s%s)",
+                 sim_value_text(bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, num, sizeof num),
                  bad - 1 < m->n_params ? m->params[bad - 1].name : "?", rule, needs);
     s->failed = NSM_EMODEL;
+}
+
+/* Whether every rigid body's principal inertias can belong to a body
+** (I_k <= I_a + I_b for each k, within the rounding nsmc allows): nsmc
+** refuses such a triple in the source, and a --set or a Python params
+** can give one at run time (free_top with I3 = 0.7 > 2 I1 ran a motion no
+** body has).  NSM_EMODEL with the three values, else NSM_OK. */
+static int sim_check_inertias(nsm_sim *s)
+{
+    const nsm_model *m = s->m;
+    for (int b = 0; b < m->n_rigid && m->rigid_rot; b++) {
+        const double *d = &s->num.mass[m->rigid_rot[b]];
+        for (int k = 0; k < 3; k++) {
+            double others = d[(k + 1) % 3] + d[(k + 2) % 3];
+            if (!(d[k] > others * (1 + 1e-12)))
+                continue;
+            const char *name = m->body_names ? m->body_names[m->rigid_rot[b]] : "?";
+            int len = (int)strcspn(name, ".");
+            snprintf(s->msg, sizeof s->msg, "no body has the principal inertias of '%.*s', "
+                     "(%.12g, %.12g, %.12g) kg*m^2: I%d exceeds the sum of the other two "
+                     "(%.12g kg*m^2)", len, name, d[0], d[1], d[2], k + 1, others);
+            s->failed = NSM_EMODEL;
+            return NSM_EMODEL;
+        }
+    }
+    return NSM_OK;
+}
+
+/* Whether the initial state y0 (positions and velocities) is finite: an
+** init of the parameters can give NaN or an infinity at run time (x = a/s
+** with a = s = 0), and a quaternion of NaNs was never caught by the steps
+** (thrown_body's p = (1e300, 1e300, 0, 0), scaled by its overflowing
+** length to 0, ran to its end, exit 0, its orientation NaN), nor a zero
+** quaternion.  NSM_EMODEL naming the component, else NSM_OK. */
+static int sim_check_initial(nsm_sim *s, const double *y0)
+{
+    for (int i = 0; i < s->nq + s->n; i++) {
+        if (isfinite(y0[i]))
+            continue;
+        char what[160];
+        snprintf(s->msg, sizeof s->msg, "the initial state is not finite with these parameters: "
+                 "%s = %s", rt_state_label(s, i, what, sizeof what),
+                 isnan(y0[i]) ? "nan (an undefined form such as 0/0)" : y0[i] > 0 ? "inf" : "-inf");
+        s->failed = NSM_EMODEL;
+        return NSM_EMODEL;
+    }
+    for (int b = 0; b < s->m->n_rigid && s->m->rigid_rot; b++) {
+        const double *pv = &y0[s->m->rigid_rot[b]], p0 = y0[s->n + b];
+        if (p0 != 0 || pv[0] != 0 || pv[1] != 0 || pv[2] != 0)
+            continue;
+        const char *w = s->m->body_names[s->m->rigid_rot[b]];
+        snprintf(s->msg, sizeof s->msg, "the initial quaternion of '%.*s' is zero with these "
+                 "parameters: it gives no orientation (the identity is p0 = 1)",
+                 (int)strcspn(w, "."), w);
+        s->failed = NSM_EMODEL;
+        return NSM_EMODEL;
+    }
+    return NSM_OK;
 }
 
 /* Back to t = 0: setup on the current parameters, initial state and
@@ -424,12 +494,16 @@ int nsm_sim_reset(nsm_sim *s)
         }
         s->minv[i] = 1 / s->num.mass[i];
     }
+    if (sim_check_inertias(s))
+        return NSM_EMODEL;
     double y0[s->N];
     memset(y0, 0, sizeof y0);
     if (m->initial)
         m->initial(s->p, s->c, y0);
     if (s->set.y0)                  /* nsm_sim_set_initial_state */
         memcpy(y0, s->set.y0, sizeof(double) * (size_t)(s->nq + s->n));
+    if (sim_check_initial(s, y0))
+        return NSM_EMODEL;
     rt_state_set(s, s->t, y0);
     rt_nl_forget(s);
     rt_nl_at(s, s->y);
