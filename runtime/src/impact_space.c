@@ -1,0 +1,386 @@
+/*
+** impact_space.c: frictional impacts of bodies in space (Glocker's law).
+**
+** At an impact on the contact of a sphere of a rigid body with a fixed plane
+** that carries a spatial friction element (nsm_space_friction), the impulses
+** P = (P_N, P_F) over the contact's rows R = (W_N; W_F) of the velocities
+** (W_F: two tangential rows, and the drilling row Rd n_b . w when the
+** element has a drilling radius) obey Glocker's impact law
+**
+**   xi_N = gamma_N+ + e_N gamma_N-,  P_N >= 0 _|_ xi_N >= 0,
+**   xi_F = gamma_F+ + e_F gamma_F-,  P_F in -mu P_N d|xi_F|  (Coulomb),
+**   u+ = u- + M^-1 R^T P,  gamma = R u,
+**
+** with M the diagonal mass diag(m, m, m, I1, I2, I3) (docs/theory.md
+** section 19).  One contact closing (gamma_N- < 0) always pushes (P_N = 0
+** would leave xi_N = (1 + e_N) gamma_N- < 0), so xi_N = 0.  The sticking
+** candidate xi_F = 0 is linear, G P = -(1 + E) gamma- with the Delassus
+** matrix G = R M^-1 R^T and E = diag(e_N, e_F, ..); it is the answer when
+** |P_F| <= mu P_N.  Otherwise the contact slides: P_F = -mu P_N d with d
+** the unit direction of xi_F; for a fixed d, P_N = c / (G_NN - mu G_NF d)
+** (c = -(1 + e_N) gamma_N-) and xi_F = h + P_N (G_FN - mu G_FF d), h =
+** (1 + e_F) gamma_F-.  The direction is the fixed point d = xi_F/|xi_F|,
+** by plain iteration (one step for a ball, whose rows are M^-1-orthogonal
+** and whose G_FF is isotropic), then by Newton on x = xi_F when the
+** iteration does not settle; an answer that converges by neither stops the
+** run.  The kinetic energy changes by sum P_i (gamma_i+ + gamma_i-)/2
+** over the rows, which the audit books as the impact's loss; an increase
+** beyond rounding (an e_F that Glocker's energetic consistency forbids for
+** this contact's geometry) stops the run.
+**
+** Built here: one frictional contact per impact.  An impulse problem with
+** several touching contacts where one carries spatial friction, and a
+** frictional contact held shut after a transition (friction in flight:
+** sliding, rolling, drilling) are refused with a message.
+*/
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "rt.h"
+
+#define SPIMP_FIXED_ITERS 60     /* plain iterations on the direction */
+#define SPIMP_NEWTON_ITERS 40    /* then Newton's */
+#define SPIMP_DIR_TOL (8 * DBL_EPSILON)   /* a converged direction's change */
+#define SPIMP_ENERGY_TOL (64 * DBL_EPSILON) /* rounding of the energy change, relative */
+#define SPIMP_ROW_TOL 1e-9       /* the gap's row against the element's geometry */
+
+/* The spatial friction element whose sphere's gap is j, or -1. */
+int rt_spimp_element(const nsm_sim *s, int j)
+{
+    for (int k = 0; k < s->m->n_space_frictions; k++)
+        if (s->m->space_frictions[k].gap == j)
+            return k;
+    return -1;
+}
+
+/* out = a x b. */
+static void spimp_cross(const double *a, const double *b, double *out)
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* R^T x for body b's rotation at the state y (its quaternion, scalar part
+** at y[nu + b], vector part in the position slots of w1..w3), evaluated in
+** the homogeneous form R(p) / |p|^2 as everywhere for bodies in space. */
+static void spimp_rot_t(const nsm_sim *s, int b, const double *x, double *out)
+{
+    const double *pv = s->y + s->m->rigid_rot[b];
+    double w = s->y[s->n + b], a = pv[0], c = pv[1], d = pv[2];
+    double q = 1 / (w * w + a * a + c * c + d * d);
+    double R[3][3] = {
+        { w * w + a * a - c * c - d * d, 2 * (a * c - w * d), 2 * (a * d + w * c) },
+        { 2 * (a * c + w * d), w * w - a * a + c * c - d * d, 2 * (c * d - w * a) },
+        { 2 * (a * d - w * c), 2 * (c * d + w * a), w * w - a * a - c * c + d * d },
+    };
+    for (int i = 0; i < 3; i++)
+        out[i] = q * (R[0][i] * x[0] + R[1][i] * x[1] + R[2][i] * x[2]);
+}
+
+/* Two unit tangents t1, t2 of the plane with unit normal n (t1 from the
+** world axis least aligned with n, t2 = n x t1): any orthonormal pair
+** serves, the law being isotropic. */
+static void spimp_tangents(const double *n, double *t1, double *t2)
+{
+    int a = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : fabs(n[1]) <= fabs(n[2]) ? 1 : 2;
+    double e[3] = { 0, 0, 0 };
+    e[a] = 1;
+    spimp_cross(n, e, t1);
+    double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int i = 0; i < 3; i++)
+        t1[i] /= l;
+    spimp_cross(n, t1, t2);
+}
+
+/* The rows of element k's contact over the nu velocities, dense, into R
+** ((1 + nf) x nu, zeroed here): the normal row W_N = (n, c x n_b) and the
+** friction rows (t_i, s x R^T t_i), then (0, Rd n_b) with drilling, s = c -
+** rho n_b the contact point from the centre of mass (body frame).  The
+** number of friction rows returned, 2 or 3. */
+static int spimp_rows(const nsm_sim *s, int k, double *R)
+{
+    const nsm_space_friction *f = &s->m->space_frictions[k];
+    const double *n = s->num.sf_normal + 3 * k, *c = s->num.sf_centre + 3 * k;
+    double rho = s->num.sf_radius[k], Rd = s->num.sf_drill[k];
+    int nu = s->n, rot = s->m->rigid_rot[f->body], nf = Rd > 0 ? 3 : 2;
+    double nb[3], sp[3], t[2][3], tb[3], arm[3];
+    memset(R, 0, sizeof(double) * (size_t)(1 + nf) * (size_t)nu);
+    spimp_rot_t(s, f->body, n, nb);
+    for (int i = 0; i < 3; i++)
+        sp[i] = c[i] - rho * nb[i];
+    spimp_tangents(n, t[0], t[1]);
+    spimp_cross(c, nb, arm);
+    for (int i = 0; i < 3; i++) {
+        R[rot - 3 + i] = n[i];
+        R[rot + i] = arm[i];
+    }
+    for (int a = 0; a < 2; a++) {
+        double *row = R + (size_t)(1 + a) * (size_t)nu;
+        spimp_rot_t(s, f->body, t[a], tb);
+        spimp_cross(sp, tb, arm);
+        for (int i = 0; i < 3; i++) {
+            row[rot - 3 + i] = t[a][i];
+            row[rot + i] = arm[i];
+        }
+    }
+    for (int i = 0; nf == 3 && i < 3; i++)
+        R[(size_t)3 * (size_t)nu + (size_t)rot + (size_t)i] = Rd * nb[i];
+    return nf;
+}
+
+/* Solve the m x m system A x = b (A copied, not destroyed); 1 when singular. */
+static int spimp_solve(int m, const double *A, const double *b, double *x)
+{
+    double a[16];
+    memcpy(a, A, sizeof(double) * (size_t)(m * m));
+    memcpy(x, b, sizeof(double) * (size_t)m);
+    return nsm_la_solve(m, a, x, 1) != NSM_LA_OK;
+}
+
+/* The sliding law's normal impulse and xi_F for a unit direction d of the
+** m - 1 friction rows: P_N = c / (G_NN - mu G_NF d), xi_F = h + P_N (G_FN -
+** mu G_FF d); the denominator into *den (the law has no such answer when
+** it is not positive). */
+static double spimp_slide_at(int m, const double *G, const double *h, double c, double mu,
+                             const double *d, double *xi, double *den)
+{
+    double gd = 0;
+    for (int a = 1; a < m; a++)
+        gd += G[a] * d[a - 1];
+    *den = G[0] - mu * gd;
+    double pn = c / *den;
+    for (int a = 1; a < m; a++) {
+        double gfd = 0;
+        for (int b = 1; b < m; b++)
+            gfd += G[a * m + b] * d[b - 1];
+        xi[a - 1] = h[a - 1] + pn * (G[a * m] - mu * gfd);
+    }
+    return pn;
+}
+
+/* Length of the k-vector x. */
+static double spimp_norm(int k, const double *x)
+{
+    double r = 0;
+    for (int i = 0; i < k; i++)
+        r += x[i] * x[i];
+    return sqrt(r);
+}
+
+/* The sliding direction by plain iteration d <- xi_F(d)/|xi_F(d)| from d:
+** 0 with d the fixed point, 1 when it does not settle in
+** SPIMP_FIXED_ITERS iterations (d the last iterate), 2 when the law has no
+** sliding answer along the way (a denominator not positive, or xi_F = 0). */
+static int spimp_fixed_point(int m, const double *G, const double *h, double c, double mu,
+                             double *d)
+{
+    int k = m - 1;
+    for (int it = 0; it < SPIMP_FIXED_ITERS; it++) {
+        double xi[3], den, change = 0;
+        spimp_slide_at(m, G, h, c, mu, d, xi, &den);
+        double l = spimp_norm(k, xi);
+        if (!(den > 0) || !(l > 0))
+            return 2;
+        for (int i = 0; i < k; i++) {
+            change = fmax(change, fabs(xi[i] / l - d[i]));
+            d[i] = xi[i] / l;
+        }
+        if (change <= SPIMP_DIR_TOL)
+            return 0;
+    }
+    return 1;
+}
+
+/* Newton's method on x = xi_F: r(x) = xi_F(x/|x|) - x = 0, with the
+** Jacobian dxi/dd (I - d d^T)/|x| - I, dxi/dd = (G_FN - mu G_FF d)
+** dP_N/dd - mu P_N G_FF, dP_N/dd = mu P_N G_NF / den.  From the direction
+** d (and the length of its xi_F); 0 with d the converged direction, 1
+** otherwise. */
+static int spimp_newton(int m, const double *G, const double *h, double c, double mu, double *d)
+{
+    int k = m - 1;
+    double x[3], den;
+    spimp_slide_at(m, G, h, c, mu, d, x, &den);
+    for (int it = 0; it < SPIMP_NEWTON_ITERS; it++) {
+        double l = spimp_norm(k, x), dd[3], xi[3], J[9], r[3], dx[3];
+        if (!(l > 0))
+            return 1;
+        for (int i = 0; i < k; i++)
+            dd[i] = x[i] / l;
+        double pn = spimp_slide_at(m, G, h, c, mu, dd, xi, &den);
+        if (!(den > 0))
+            return 1;
+        for (int a = 0; a < k; a++) {
+            double gfd = 0, dxi[3];
+            for (int b = 0; b < k; b++)
+                gfd += G[(a + 1) * m + b + 1] * dd[b];
+            for (int b = 0; b < k; b++)
+                dxi[b] = (G[(a + 1) * m] - mu * gfd) * mu * pn * G[b + 1] / den -
+                         mu * pn * G[(a + 1) * m + b + 1];
+            for (int b = 0; b < k; b++) {
+                double jab = 0;
+                for (int q = 0; q < k; q++)
+                    jab += dxi[q] * ((q == b) - dd[q] * dd[b]) / l;
+                J[a * k + b] = jab - (a == b);
+            }
+            r[a] = x[a] - xi[a];
+        }
+        if (spimp_solve(k, J, r, dx))
+            return 1;
+        double step = spimp_norm(k, dx);
+        for (int i = 0; i < k; i++)
+            x[i] += dx[i];
+        if (step <= SPIMP_DIR_TOL * spimp_norm(k, x)) {
+            double lx = spimp_norm(k, x);
+            for (int i = 0; i < k; i++)
+                d[i] = x[i] / lx;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Glocker's law for one contact: the impulses P (P_N, then the m - 1
+** friction rows) from the Delassus matrix G (m x m), the rows' velocities
+** before gm (gm[0] < 0: closing), e_N, e_F and mu.  *stuck says which
+** branch; 0, or 1 with no sticking answer and no sliding one (the sliding
+** law's denominator not positive: a Painleve-like geometry), 2 when the
+** sliding direction converges by neither method. */
+int rt_spimp_law(int m, const double *G, const double *gm, double eN, double eF, double mu,
+                 double *P, int *stuck)
+{
+    double rhs[4], h[3], d[3];
+    int k = m - 1;
+    rhs[0] = -(1 + eN) * gm[0];
+    for (int a = 1; a < m; a++)
+        rhs[a] = -(1 + eF) * gm[a];
+    *stuck = 1;
+    if (!spimp_solve(m, G, rhs, P) && P[0] >= 0 && spimp_norm(k, P + 1) <= mu * P[0])
+        return 0;
+    /* sliding: from the sticking impulse's direction when it has one (the
+     * pre-impact slip's for a ball), else from the slip's */
+    *stuck = 0;
+    double l = spimp_norm(k, P + 1);
+    for (int i = 0; i < k; i++) {
+        h[i] = (1 + eF) * gm[1 + i];
+        d[i] = l > 0 && isfinite(l) ? -P[1 + i] / l : h[i];
+    }
+    l = spimp_norm(k, d);
+    if (!(l > 0))
+        return 1;
+    for (int i = 0; i < k; i++)
+        d[i] /= l;
+    int rc = spimp_fixed_point(m, G, h, rhs[0], mu, d);
+    if (rc == 1)
+        rc = spimp_newton(m, G, h, rhs[0], mu, d) ? 2 : 0;
+    if (rc)
+        return rc;
+    double xi[3], den;
+    P[0] = spimp_slide_at(m, G, h, rhs[0], mu, d, xi, &den);
+    for (int i = 0; i < k; i++)
+        P[1 + i] = -mu * P[0] * d[i];
+    return den > 0 && P[0] >= 0 ? 0 : 1;
+}
+
+/* The frictional impact of gap j (element k) alone: its rows, Glocker's
+** law, the velocities' jump u+ = u- + M^-1 R^T P, the energy check and
+** booking, and the impact record (P_N; the loss -sum P (gamma+ + gamma-)/2
+** over the rows). */
+static int spimp_apply(nsm_sim *s, int j, int k, int exempt)
+{
+    int nu = s->n, nf, m;
+    double R[4 * nu], wn[nu], G[16], gm[4], gp[4], P[4];
+    const double *wj = rt_dense_wrow(s, j, wn);
+    double *u = s->y + s->nq, mu = s->num.sf_mu[k], eN = s->num.e[j], eF = s->num.sf_et[k];
+    const char *name = s->m->space_frictions[k].name;
+    if (!(mu >= 0) || !(eF >= 0 && eF <= 1) || !(eN >= 0 && eN <= 1))
+        return rt_fail(s, NSM_EMODEL, j, "spatial friction '%s': mu = %g, e_F = %g and e_N = %g "
+                       "must be mu >= 0 and restitutions in [0, 1]", name, mu, eF, eN);
+    nf = spimp_rows(s, k, R);
+    m = 1 + nf;
+    for (int i = 0; i < nu; i++)
+        if (fabs(R[i] - wj[i]) > SPIMP_ROW_TOL * (1 + fabs(wj[i])))
+            return rt_fail(s, NSM_EMODEL, j, "spatial friction '%s': the sphere's geometry "
+                           "(centre, radius, normal) disagrees with gap '%s''s row W_N (entry "
+                           "%d: %.17g against %.17g)", name, s->m->gaps[j].name, i, R[i], wj[i]);
+    for (int a = 0; a < m; a++) {
+        gm[a] = rt_dot(nu, R + (size_t)a * (size_t)nu, u);
+        for (int b = 0; b < m; b++) {
+            double g = 0;
+            for (int i = 0; i < nu; i++)
+                g += R[(size_t)a * (size_t)nu + (size_t)i] * s->minv[i] * R[(size_t)b * (size_t)nu + (size_t)i];
+            G[a * m + b] = g;
+        }
+    }
+    int stuck, rc = rt_spimp_law(m, G, gm, eN, eF, mu, P, &stuck);
+    if (rc)
+        return rt_fail(s, NSM_ENUMERIC, j, "the frictional impact on gap '%s' (friction '%s', "
+                       "mu = %g) %s", s->m->gaps[j].name, name, mu, rc == 1 ?
+                       "has no solution of Glocker's law: the contact would slide with a normal "
+                       "impulse that does not push (a Painleve-like geometry)" :
+                       "did not converge: the sliding direction settles neither by iteration "
+                       "nor by Newton's method");
+    for (int a = 0; a < m; a++)
+        for (int i = 0; i < nu; i++)
+            u[i] += s->minv[i] * R[(size_t)a * (size_t)nu + (size_t)i] * P[a];
+    double dT = 0, scale = 0;
+    for (int a = 0; a < m; a++) {
+        gp[a] = rt_dot(nu, R + (size_t)a * (size_t)nu, u);
+        dT += P[a] * (gp[a] + gm[a]) / 2;
+        scale += fabs(P[a]) * (fabs(gp[a]) + fabs(gm[a])) / 2;
+    }
+    if (dT > SPIMP_ENERGY_TOL * scale)
+        return rt_fail(s, NSM_EMODEL, j, "the frictional impact on gap '%s' (friction '%s') "
+                       "would create %.6g J of kinetic energy: e_F = %g with e_N = %g is not "
+                       "energetically consistent for this contact (Glocker's conditions)",
+                       s->m->gaps[j].name, name, dT, eF, eN);
+    rt_transition_loss_add(s, -dT);
+    if (exempt)
+        return rt_log_exempt(s, NSM_EV_IMPACT, j, gm[0], gp[0], P[0], -dT, 1);
+    return rt_log_event(s, NSM_EV_IMPACT, j, gm[0], gp[0], P[0], -dT, 1);
+}
+
+/* The impact of gap j over the touching gaps idx[0..r) when a spatial
+** friction element is involved: j's alone (r = 1) by Glocker's law
+** (*handled = 1); several contacts where one carries spatial friction are
+** refused; otherwise *handled = 0 (the frictionless laws apply). */
+int rt_spimp_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled)
+{
+    *handled = 0;
+    if (s->m->n_space_frictions <= 0)
+        return NSM_OK;
+    for (int a = 0; a < r && r > 1; a++) {
+        int k = rt_spimp_element(s, idx[a]);
+        if (k >= 0)
+            return rt_fail(s, NSM_EMODEL, j, "an impact on gap '%s' reaching %d contacts at one "
+                           "instant, gap '%s' with spatial friction '%s' among them: frictional "
+                           "impacts in space are built for one contact at a time",
+                           s->m->gaps[j].name, r, s->m->gaps[idx[a]].name,
+                           s->m->space_frictions[k].name);
+    }
+    int k = rt_spimp_element(s, j);
+    if (k < 0)
+        return NSM_OK;
+    *handled = 1;
+    return spimp_apply(s, j, k, exempt);
+}
+
+/* After a transition: a contact with spatial friction held shut stops the
+** run, since Coulomb friction on a held contact in space (sliding, rolling,
+** drilling) is not built here and the held contact would otherwise move
+** without it. */
+int rt_spimp_held_check(nsm_sim *s)
+{
+    for (int k = 0; k < s->m->n_space_frictions; k++) {
+        int j = s->m->space_frictions[k].gap;
+        if (rt_mode_has(s->mode, j))
+            return rt_fail(s, NSM_EMODEL, j, "gap '%s' with spatial friction '%s' is held shut at "
+                           "t = %.17g s: friction on a held contact in space (sliding, rolling, "
+                           "drilling) is not built yet (only its impacts are)",
+                           s->m->gaps[j].name, s->m->space_frictions[k].name, s->t);
+    }
+    return NSM_OK;
+}
