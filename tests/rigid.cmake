@@ -55,3 +55,17 @@ target_include_directories(test_rigid_contact PRIVATE ${NSM_SOURCE_DIR}/runtime/
 target_link_libraries(test_rigid_contact PRIVATE nsmrt m)
 add_test(NAME rigid.contact COMMAND test_rigid_contact)
 set_tests_properties(rigid.contact PROPERTIES LABELS "unit;runtime;rigid")
+
+# Frictional impacts of bodies in space (docs/theory.md section 19,
+# "Frictional impacts in space"): Glocker's law at a sphere-plane contact on
+# a table written by hand (tests/unit/test_space_impact.c), rk4 and
+# adaptive: the super ball between a floor and a table's underside
+# (Garwin's sequence in exact rationals, with gravity and spin in 3-D,
+# energy kept), sliding impacts against the closed form, the tippe top's
+# landing against tests/reference/tippe_top.py --landing, and an e_F that
+# would create energy refused.
+add_executable(test_space_impact ${NSM_SOURCE_DIR}/tests/unit/test_space_impact.c)
+target_include_directories(test_space_impact PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_space_impact PRIVATE nsmrt m)
+add_test(NAME rigid.space_impact COMMAND test_space_impact)
+set_tests_properties(rigid.space_impact PROPERTIES LABELS "unit;runtime;rigid")
