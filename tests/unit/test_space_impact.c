@@ -664,6 +664,90 @@ static void energy_refused(void)
     nsm_sim_free(s);
 }
 
+/* The runtime's kernel of Glocker's law for one contact (impact_space.c),
+** called directly by the law's own check below. */
+int rt_spimp_law(int m, const double *G, const double *gm, double eN, double eF, double mu,
+                 double *P, int *stuck);
+
+/* A deterministic pseudo-random number in [-1, 1). */
+static double rnd(unsigned long *st)
+{
+    *st = *st * 6364136223846793005UL + 1442695040888963407UL;
+    return (double)(*st >> 11) / 4503599627370496.0 - 1;
+}
+
+/* Glocker's law on random contacts: a Delassus matrix G = A A^T + 0.05 I
+** (anisotropic, normal and friction rows coupled), a closing normal
+** velocity, any slip, e_N, e_F in [0, 1], mu in (0, 1.5); every answer the
+** kernel gives must satisfy the law's conditions, checked here from
+** gamma+ = gamma- + G P: sticking, xi = 0 and |P_F| <= mu P_N; sliding,
+** xi_N = 0, |P_F| = mu P_N, P_F against xi_F (parallel, opposite), and the
+** sticking candidate outside the cone.  Answers refused (a clear failure
+** of the run) must be few: 10 of these 4000 strongly coupled contacts,
+** where Newton's method finds the direction from none of its starts. */
+static void law_conditions(void)
+{
+    unsigned long st = 12345;
+    int refused = 0, slid = 0, stuck_n = 0, bad = 0, cases = 4000;
+    double worst = 0;
+    for (int c = 0; c < cases; c++) {
+        int m = c % 2 ? 4 : 3, stuck;
+        double A[16], G[16], gm[4], P[4], gp[4], E[4];
+        for (int i = 0; i < m * m; i++)
+            A[i] = rnd(&st);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) {
+                G[i * m + j] = i == j ? 0.05 : 0;
+                for (int k = 0; k < m; k++)
+                    G[i * m + j] += A[i * m + k] * A[j * m + k];
+            }
+        gm[0] = -0.1 - fabs(rnd(&st));
+        for (int i = 1; i < m; i++)
+            gm[i] = 2 * rnd(&st);
+        double eN = (rnd(&st) + 1) / 2, eF = (rnd(&st) + 1) / 2, mu = 0.75 * (rnd(&st) + 1) + 1e-3;
+        E[0] = eN;
+        for (int i = 1; i < m; i++)
+            E[i] = eF;
+        if (rt_spimp_law(m, G, gm, eN, eF, mu, P, &stuck)) {
+            refused++;
+            continue;
+        }
+        double pf = 0, xn = 0, xi[3], res = 0, scale = fabs(gm[0]);
+        for (int i = 0; i < m; i++) {
+            gp[i] = gm[i];
+            for (int j = 0; j < m; j++)
+                gp[i] += G[i * m + j] * P[j];
+            scale = fmax(scale, fabs(gm[i]));
+        }
+        for (int i = 1; i < m; i++) {
+            pf += P[i] * P[i];
+            xi[i - 1] = gp[i] + E[i] * gm[i];
+            xn += xi[i - 1] * xi[i - 1];
+        }
+        pf = sqrt(pf);
+        xn = sqrt(xn);
+        res = fabs(gp[0] + eN * gm[0]) / scale;
+        if (stuck) {
+            stuck_n++;
+            res = fmax(res, xn / scale);
+            bad += !(pf <= mu * P[0] * (1 + 1e-12)) || !(P[0] >= 0);
+        } else {
+            slid++;
+            res = fmax(res, fabs(pf - mu * P[0]) / fmax(pf, 1e-300));
+            for (int i = 1; i < m; i++)
+                res = fmax(res, fabs(P[i] / pf + xi[i - 1] / xn));
+            bad += !(P[0] > 0);
+        }
+        worst = fmax(worst, res);
+    }
+    check_true("Glocker's law: every answer within the cone / sliding against xi", bad == 0);
+    check_close("Glocker's law: the conditions' residual", worst, 0, 1e-12);
+    check_true("Glocker's law: both branches met", stuck_n > 100 && slid > 100);
+    check_true("Glocker's law: few contacts refused", refused < cases / 200);
+    printf("Glocker's law on %d random contacts: %d stick, %d slide, %d refused, worst residual "
+           "%.2g\n", cases, stuck_n, slid, refused, worst);
+}
+
 int main(void)
 {
     garwin(NSM_METHOD_RK4, "rk4");
@@ -677,5 +761,6 @@ int main(void)
     tippe_impact(NSM_METHOD_RK4, "rk4");
     tippe_impact(NSM_METHOD_ADAPTIVE, "adaptive");
     energy_refused();
+    law_conditions();
     return check_report();
 }
