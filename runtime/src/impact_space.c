@@ -347,20 +347,25 @@ static int spimp_newton_starts(int m, const double *G, const double *h, double c
 }
 
 /* Glocker's law for one contact: the impulses P (P_N, then the m - 1
-** friction rows) from the Delassus matrix G (m x m), the rows' velocities
-** before gm (gm[0] < 0: closing), e_N, e_F and mu.  *stuck says which
-** branch; 0, or 1 with no sticking answer and no sliding one (the sliding
-** law's denominator not positive: a Painleve-like geometry), 2 when the
-** sliding direction converges by neither method. */
-int rt_spimp_law(int m, const double *G, const double *gm, double eN, double eF, double mu,
-                 double *P, int *stuck)
+** friction rows) from the Delassus matrix G (m x m) and the offsets q of
+** xi = q + G P (q = gamma_free + E gamma-: the rows' velocities before
+** this contact's impulse plus the restitutions times those before the
+** impact; for one contact alone q = (1 + E) gamma-) and mu.  q_N >= 0
+** takes no impulse.  *stuck says which branch; 0, or 1 with no sticking
+** answer and no sliding one (the sliding law's denominator not positive:
+** a Painleve-like geometry), 2 when the sliding direction converges by
+** neither method. */
+int rt_spimp_law(int m, const double *G, const double *q, double mu, double *P, int *stuck)
 {
     double rhs[4], h[3], d[3];
     int k = m - 1;
-    rhs[0] = -(1 + eN) * gm[0];
-    for (int a = 1; a < m; a++)
-        rhs[a] = -(1 + eF) * gm[a];
     *stuck = 1;
+    if (q[0] >= 0) {
+        memset(P, 0, sizeof(double) * (size_t)m);
+        return 0;
+    }
+    for (int a = 0; a < m; a++)
+        rhs[a] = -q[a];
     if (!spimp_solve(m, G, rhs, P) && P[0] >= 0 && spimp_norm(k, P + 1) <= mu * P[0])
         return 0;
     /* sliding: from the sticking impulse's direction when it has one (the
@@ -368,7 +373,7 @@ int rt_spimp_law(int m, const double *G, const double *gm, double eN, double eF,
     *stuck = 0;
     double l = spimp_norm(k, P + 1);
     for (int i = 0; i < k; i++) {
-        h[i] = (1 + eF) * gm[1 + i];
+        h[i] = q[1 + i];
         d[i] = l > 0 && isfinite(l) ? -P[1 + i] / l : h[i];
     }
     l = spimp_norm(k, d);
@@ -415,7 +420,10 @@ static int spimp_apply(nsm_sim *s, int j, int k, int exempt)
             G[a * m + b] = g;
         }
     }
-    int stuck, rc = rt_spimp_law(m, G, gm, eN, eF, mu, P, &stuck);
+    double q[4];
+    for (int a = 0; a < m; a++)
+        q[a] = (1 + (a ? eF : eN)) * gm[a];
+    int stuck, rc = rt_spimp_law(m, G, q, mu, P, &stuck);
     if (rc)
         return rt_fail(s, NSM_ENUMERIC, j, "the frictional impact on gap '%s' (friction '%s', "
                        "mu = %g) %s", s->m->gaps[j].name, name, mu, rc == 1 ?

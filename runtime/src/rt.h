@@ -668,8 +668,7 @@ int rt_fric_validate(nsm_sim *s);
 
 /* impact_space.c: frictional impacts of bodies in space (Glocker's law) */
 int rt_spimp_element(const nsm_sim *s, int j);
-int rt_spimp_law(int m, const double *G, const double *gm, double eN, double eF, double mu,
-                 double *P, int *stuck);
+int rt_spimp_law(int m, const double *G, const double *q, double mu, double *P, int *stuck);
 int rt_spimp_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled);
 int rt_spimp_held_check(nsm_sim *s);
 

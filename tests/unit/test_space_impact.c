@@ -666,8 +666,7 @@ static void energy_refused(void)
 
 /* The runtime's kernel of Glocker's law for one contact (impact_space.c),
 ** called directly by the law's own check below. */
-int rt_spimp_law(int m, const double *G, const double *gm, double eN, double eF, double mu,
-                 double *P, int *stuck);
+int rt_spimp_law(int m, const double *G, const double *q, double mu, double *P, int *stuck);
 
 /* A deterministic pseudo-random number in [-1, 1). */
 static double rnd(unsigned long *st)
@@ -708,7 +707,10 @@ static void law_conditions(void)
         E[0] = eN;
         for (int i = 1; i < m; i++)
             E[i] = eF;
-        if (rt_spimp_law(m, G, gm, eN, eF, mu, P, &stuck)) {
+        double q[4];
+        for (int i = 0; i < m; i++)
+            q[i] = (1 + E[i]) * gm[i];
+        if (rt_spimp_law(m, G, q, mu, P, &stuck)) {
             refused++;
             continue;
         }
