@@ -31,13 +31,14 @@
 ** beyond rounding (an e_F that Glocker's energetic consistency forbids for
 ** this contact's geometry) stops the run.
 **
-** Built here: one frictional contact per impact.  An impulse problem with
-** several touching contacts where one carries spatial friction, and a
-** frictional contact held shut after a transition (friction in flight:
-** sliding, rolling, drilling) are refused with a message.
+** Several contacts at one instant are solved together by block
+** Gauss-Seidel over the contacts (below).  A frictional contact held shut
+** after a transition (friction in flight: sliding, rolling, drilling) is
+** refused with a message.
 */
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linalg.h"
@@ -420,7 +421,7 @@ static int spimp_apply(nsm_sim *s, int j, int k, int exempt)
             G[a * m + b] = g;
         }
     }
-    double q[4];
+    double q[4] = { 0, 0, 0, 0 };
     for (int a = 0; a < m; a++)
         q[a] = (1 + (a ? eF : eN)) * gm[a];
     int stuck, rc = rt_spimp_law(m, G, q, mu, P, &stuck);
@@ -451,24 +452,203 @@ static int spimp_apply(nsm_sim *s, int j, int k, int exempt)
     return rt_log_event(s, NSM_EV_IMPACT, j, gm[0], gp[0], P[0], -dT, 1);
 }
 
+/*
+** Several contacts at one instant (j's impact reaching touching contacts,
+** one of them at least with spatial friction): Glocker's law at every
+** contact at once, by block Gauss-Seidel over the contacts.  Contact a has
+** its rows R_a (the normal row, and the friction rows when it carries a
+** spatial friction element), the blocks G_ab = R_a M^-1 R_b^T, and its
+** offsets q_a = gamma-_a + E_a gamma-_a + sum_{b != a} G_ab P_b, E_a its
+** restitutions where it closes beyond its velocity tolerance (0 for a
+** contact at rest or leaving, as the simultaneous law takes them); each
+** sweep solves every contact's law with the others' impulses fixed
+** (rt_spimp_law).  Converged when a sweep changes no impulse by more than
+** SPIMP_GS_TOL of the largest; SPIMP_GS_SWEEPS sweeps without it stop the
+** run (elastic contacts squeezing a body have no answer).
+*/
+#define SPIMP_MAXC 8             /* contacts of one frictional impact */
+#define SPIMP_GS_SWEEPS 2000
+#define SPIMP_GS_TOL (16 * DBL_EPSILON)
+
+/* The rows of several contacts: contact a's m[a] rows start at row o[a]
+** of R (nrow x nu), its restitutions eN[a], eF[a] and mu[a] (0 for a
+** frictionless contact, whose only row is W_N). */
+typedef struct SpMulti {
+    int r, nrow, idx[SPIMP_MAXC], m[SPIMP_MAXC], o[SPIMP_MAXC + 1];
+    double eN[SPIMP_MAXC], eF[SPIMP_MAXC], mu[SPIMP_MAXC];
+} SpMulti;
+
+/* The rows and numbers of the contacts idx[0..r) into C and R (room for 4 r
+** rows over nu); 1 on a bad number (the run already stopped). */
+static int multi_rows(nsm_sim *s, const int *idx, int r, SpMulti *C, double *R)
+{
+    int nu = s->n;
+    const double *v = s->y + s->nq;
+    C->r = r;
+    C->o[0] = 0;
+    for (int a = 0; a < r; a++) {
+        int j = idx[a], k = rt_spimp_element(s, j);
+        double *Ra = R + (size_t)C->o[a] * (size_t)nu, wn[nu];
+        C->idx[a] = j;
+        if (k >= 0) {
+            C->m[a] = 1 + spimp_rows(s, k, Ra);
+            C->mu[a] = s->num.sf_mu[k];
+            C->eF[a] = s->num.sf_et[k];
+        } else {
+            memcpy(Ra, rt_dense_wrow(s, j, wn), sizeof(double) * (size_t)nu);
+            C->m[a] = 1;
+            C->mu[a] = 0;
+            C->eF[a] = 0;
+        }
+        C->eN[a] = s->num.e[j];
+        if (!(C->mu[a] >= 0) || !(C->eF[a] >= 0 && C->eF[a] <= 1) ||
+            !(C->eN[a] >= 0 && C->eN[a] <= 1))
+            return rt_fail(s, NSM_EMODEL, j, "gap '%s': mu = %g, e_F = %g and e_N = %g must be "
+                           "mu >= 0 and restitutions in [0, 1]", s->m->gaps[j].name, C->mu[a],
+                           C->eF[a], C->eN[a]);
+        if (!(rt_dot(nu, Ra, v) < -rt_vel_tol(s, j, v)))
+            C->eN[a] = C->eF[a] = 0;        /* at rest or leaving: no restitution */
+        C->o[a + 1] = C->o[a] + C->m[a];
+    }
+    C->nrow = C->o[r];
+    return 0;
+}
+
+/* Block Gauss-Seidel over the contacts of C for the impulses P (nrow
+** values) from the rows' velocities gm and the Delassus matrix D (nrow x
+** nrow); 0, or the failing contact's law's code (1, 2), or 3 when the
+** sweeps do not converge.  *bad gets the contact. */
+static int multi_solve(const SpMulti *C, const double *D, const double *gm, double *P, int *bad)
+{
+    int n = C->nrow;
+    memset(P, 0, sizeof(double) * (size_t)n);
+    for (int sweep = 0; sweep < SPIMP_GS_SWEEPS; sweep++) {
+        double change = 0, big = 0;
+        for (int a = 0; a < C->r; a++) {
+            int o = C->o[a], m = C->m[a], stuck;
+            double G[16], q[4], Pa[4];
+            for (int x = 0; x < m; x++) {
+                double e = x ? C->eF[a] : C->eN[a];
+                q[x] = (1 + e) * gm[o + x];
+                for (int y = 0; y < n; y++)
+                    if (y < o || y >= o + m)
+                        q[x] += D[(o + x) * n + y] * P[y];
+                for (int y = 0; y < m; y++)
+                    G[x * m + y] = D[(o + x) * n + o + y];
+            }
+            int rc = rt_spimp_law(m, G, q, C->mu[a], Pa, &stuck);
+            if (rc)
+                return *bad = a, rc;
+            for (int x = 0; x < m; x++) {
+                change = fmax(change, fabs(Pa[x] - P[o + x]));
+                P[o + x] = Pa[x];
+                big = fmax(big, fabs(Pa[x]));
+            }
+        }
+        if (change <= SPIMP_GS_TOL * big)
+            return 0;
+    }
+    return *bad = 0, 3;
+}
+
+/* The frictional impact of gap j over the touching contacts idx[0..r)
+** (r >= 2, at most SPIMP_MAXC): the rows, the Delassus matrix, the
+** impulses by multi_solve, the velocities' jump, the energy check and
+** booking, and an impact record per contact that took a normal impulse
+** (j's always, the others exempt from the event-rate guard). */
+static int multi_impact(nsm_sim *s, int j, const int *idx, int r, int exempt, double *R);
+static int spimp_multi(nsm_sim *s, int j, const int *idx, int r, int exempt)
+{
+    int nu = s->n;
+    if (r > SPIMP_MAXC)
+        return rt_fail(s, NSM_EMODEL, j, "the frictional impact on gap '%s' reaches %d contacts "
+                       "at one instant: frictional impacts in space take at most %d", s->m->gaps[j].name,
+                       r, SPIMP_MAXC);
+    double *R = malloc(sizeof(double) * 4 * SPIMP_MAXC * (size_t)nu);
+    if (!R)
+        return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
+    int rc = multi_impact(s, j, idx, r, exempt, R);
+    free(R);
+    return rc;
+}
+
+/* spimp_multi with room for the rows in R (4 SPIMP_MAXC rows over nu). */
+static int multi_impact(nsm_sim *s, int j, const int *idx, int r, int exempt, double *R)
+{
+    int nu = s->n;
+    double D[16 * SPIMP_MAXC * SPIMP_MAXC], gm[4 * SPIMP_MAXC], gp[4 * SPIMP_MAXC],
+        P[4 * SPIMP_MAXC];
+    SpMulti C;
+    memset(&C, 0, sizeof C);
+    if (multi_rows(s, idx, r, &C, R))
+        return s->failed;
+    int n = C.nrow, bad, rc;
+    double *u = s->y + s->nq;
+    for (int x = 0; x < n; x++) {
+        gm[x] = rt_dot(nu, R + (size_t)x * (size_t)nu, u);
+        for (int y = 0; y < n; y++) {
+            double g = 0;
+            for (int i = 0; i < nu; i++)
+                g += R[(size_t)x * (size_t)nu + (size_t)i] * s->minv[i] * R[(size_t)y * (size_t)nu + (size_t)i];
+            D[x * n + y] = g;
+        }
+    }
+    rc = multi_solve(&C, D, gm, P, &bad);
+    if (rc)
+        return rt_fail(s, NSM_ENUMERIC, j, "the frictional impact on gap '%s' reaching %d contacts "
+                       "%s (gap '%s')", s->m->gaps[j].name, r, rc == 3 ? "did not converge: the "
+                       "iteration over the contacts settles on no impulses (contacts squeezing a "
+                       "body?)" : rc == 1 ? "has no solution of Glocker's law at one contact (a "
+                       "Painleve-like geometry)" : "did not converge: a contact's sliding direction "
+                       "settles neither by iteration nor by Newton's method",
+                       s->m->gaps[C.idx[bad]].name);
+    for (int x = 0; x < n; x++)
+        for (int i = 0; i < nu; i++)
+            u[i] += s->minv[i] * R[(size_t)x * (size_t)nu + (size_t)i] * P[x];
+    double dT = 0, scale = 0, lost[SPIMP_MAXC], pmax = 0;
+    for (int a = 0; a < r; a++) {
+        lost[a] = 0;
+        pmax = fmax(pmax, P[C.o[a]]);
+        for (int x = C.o[a]; x < C.o[a + 1]; x++) {
+            gp[x] = rt_dot(nu, R + (size_t)x * (size_t)nu, u);
+            lost[a] -= P[x] * (gp[x] + gm[x]) / 2;
+            scale += fabs(P[x]) * (fabs(gp[x]) + fabs(gm[x])) / 2;
+        }
+        dT -= lost[a];
+    }
+    if (dT > SPIMP_ENERGY_TOL * scale)
+        return rt_fail(s, NSM_EMODEL, j, "the frictional impact on gap '%s' reaching %d contacts "
+                       "would create %.6g J of kinetic energy: its restitutions are not "
+                       "energetically consistent for these contacts (Glocker's conditions)",
+                       s->m->gaps[j].name, r, dT);
+    rt_transition_loss_add(s, -dT);
+    for (int a = 0; a < r; a++) {
+        int o = C.o[a], g = C.idx[a];
+        if (g != j && !(P[o] > 1e-12 * pmax))
+            continue;
+        rc = g == j && !exempt ? rt_log_event(s, NSM_EV_IMPACT, g, gm[o], gp[o], P[o], lost[a], 1)
+                               : rt_log_exempt(s, NSM_EV_IMPACT, g, gm[o], gp[o], P[o], lost[a], 1);
+        if (rc)
+            return rc;
+    }
+    return NSM_OK;
+}
+
 /* The impact of gap j over the touching gaps idx[0..r) when a spatial
-** friction element is involved: j's alone (r = 1) by Glocker's law
-** (*handled = 1); several contacts where one carries spatial friction are
-** refused; otherwise *handled = 0 (the frictionless laws apply). */
+** friction element is involved: j's alone (r = 1) by Glocker's law, or
+** several contacts at once (spimp_multi) when one of them carries spatial
+** friction (*handled = 1); otherwise *handled = 0 (the frictionless laws
+** apply). */
 int rt_spimp_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled)
 {
     *handled = 0;
     if (s->m->n_space_frictions <= 0)
         return NSM_OK;
-    for (int a = 0; a < r && r > 1; a++) {
-        int k = rt_spimp_element(s, idx[a]);
-        if (k >= 0)
-            return rt_fail(s, NSM_EMODEL, j, "an impact on gap '%s' reaching %d contacts at one "
-                           "instant, gap '%s' with spatial friction '%s' among them: frictional "
-                           "impacts in space are built for one contact at a time",
-                           s->m->gaps[j].name, r, s->m->gaps[idx[a]].name,
-                           s->m->space_frictions[k].name);
-    }
+    for (int a = 0; a < r && r > 1; a++)
+        if (rt_spimp_element(s, idx[a]) >= 0) {
+            *handled = 1;
+            return spimp_multi(s, j, idx, r, exempt);
+        }
     int k = rt_spimp_element(s, j);
     if (k < 0)
         return NSM_OK;

@@ -43,12 +43,13 @@
 /* The state's layout: q = (x, y, z, p1, p2, p3, p0), u = (vx, vy, vz, w1, w2, w3). */
 enum { NB = 6, NQ = 7, P1 = 3, P0 = 6, U = NQ, W1 = NQ + 3, NY = NQ + NB };
 /* The parameters' indices. */
-enum { PM, PI1, PI2, PI3, PG, PA, PRHO, PH, PEN, PEF, PMU, PRD, NPAR };
+enum { PM, PI1, PI2, PI3, PG, PA, PRHO, PH, PEN, PEF, PMU, PRD, PDB, NPAR };
 
 static const nsm_param_info params[] = {
     { "m", "kg", 0.05 }, { "I1", "kg*m^2", 1.25e-5 }, { "I2", "kg*m^2", 1.25e-5 },
     { "I3", "kg*m^2", 1.25e-5 }, { "g", "m/s^2", 0 }, { "a", "m", 0 }, { "rho", "m", 0.025 },
     { "H", "m", 0.5 }, { "eN", "", 1 }, { "eF", "", 1 }, { "mu", "", 100 }, { "Rd", "m", 0 },
+    { "dumbbell", "", 0 },
 };
 static const char *const body_names[] = { "B.x", "B.y", "B.z", "B.w1", "B.w2", "B.w3" };
 static const int rigid_rot[] = { 3 };
@@ -59,8 +60,14 @@ static const int gap_ncols[] = { 6, 6 };
 static const int cols_all[] = { 0, 1, 2, 3, 4, 5 };
 static const int *const gap_cols[] = { cols_all, cols_all };
 
-/* The planes: unit normal (c[0..2] floor, c[3..5] table) and offset d (n . x = d). */
+/* The planes' unit normals: the floor's, the table's (n . x = d, d in c[j]). */
 static const double nrm[2][3] = { { 0, 0, 1 }, { 0, 0, -1 } };
+
+/* With dumbbell = 1 the second gap is instead a second sphere of the
+** body, centred at (0, 0, -a), against the floor: the normal of gap j and
+** the sign of its sphere's centre along e3. */
+static const double *gap_normal(const double *p, int j) { return p[PDB] != 0 ? nrm[0] : nrm[j]; }
+static double gap_side(const double *p, int j) { return p[PDB] != 0 && j == 1 ? -1 : 1; }
 
 /* Masses diag(m, m, m, I1, I2, I3), the weight -m g on z, the gaps'
 ** pattern, Newton's e_N, and the friction elements' numbers. */
@@ -85,8 +92,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         num->e[j] = p[PEN];
         num->kc[j] = 1e6;
         for (int i = 0; i < 3; i++) {
-            num->sf_centre[3 * j + i] = i == 2 ? p[PA] : 0;
-            num->sf_normal[3 * j + i] = nrm[j][i];
+            num->sf_centre[3 * j + i] = i == 2 ? gap_side(p, j) * p[PA] : 0;
+            num->sf_normal[3 * j + i] = gap_normal(p, j)[i];
         }
         num->sf_radius[j] = p[PRHO];
         num->sf_mu[j] = p[PMU];
@@ -94,7 +101,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         num->sf_drill[j] = p[PRD];
     }
     c[0] = 0;             /* the floor's offset */
-    c[1] = -p[PH];        /* the table's: -z = -H */
+    c[1] = p[PDB] != 0 ? 0 : -p[PH];  /* the table's: -z = -H */
     return 0;
 }
 
@@ -154,13 +161,13 @@ static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1]
 static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,
                    double *wval)
 {
-    double R[3][3], cb[3] = { 0, 0, p[PA] }, wc[3], wwc[3];
+    double R[3][3];
     quat_rot(y, R);
-    cross(y + W1, cb, wc);
-    cross(y + W1, wc, wwc);
     for (int j = 0; j < 2; j++) {
-        const double *n = nrm[j];
-        double nb[3], k[3], ctr = 0;
+        const double *n = gap_normal(p, j);
+        double nb[3], k[3], ctr = 0, cb[3] = { 0, 0, gap_side(p, j) * p[PA] }, wc[3], wwc[3];
+        cross(y + W1, cb, wc);
+        cross(y + W1, wc, wwc);
         for (int i = 0; i < 3; i++) {
             nb[i] = R[0][i] * n[0] + R[1][i] * n[1] + R[2][i] * n[2];
             ctr += n[i] * (y[i] + R[i][0] * cb[0] + R[i][1] * cb[1] + R[i][2] * cb[2]);
@@ -594,6 +601,70 @@ static void tippe_impact(int method, const char *mname)
     nsm_sim_free(s);
 }
 
+/* A dumbbell, two spheres of one body at (0, 0, +-a), turned 90 degrees
+** about x so that both touch the floor at once, dropped with a slip along
+** x and no spin: one impact of two contacts.  By the mirror symmetry y ->
+** -y the contacts take equal normal and x impulses and none along y, and
+** the body moves as a ball of mass m, inertia I3 (the world y axis is -e3)
+** and radius rho under the total impulses: P_N = (1 + e_N) m u, sticking
+** P_x = -(1 + e_F) v_x / (1/m + rho^2/I3), sliding -mu P_N sign(v_x);
+** v+ = v- + (P_x, 0, P_N)/m, world w_y = -rho P_x / I3. */
+static void dumbbell(int method, const char *mname, double mu, const char *what0)
+{
+    double pv[NPAR] = { 1.5, 0.02, 0.03, 0.025, 0, 0.04, 0.1, 0, 0.5, 0.3, mu, 0, 1 };
+    double m = pv[PM], rho = pv[PRHO], I3 = pv[PI3], u = 0.8, vx = 0.6, h = 0.01, y0[NY];
+    memset(y0, 0, sizeof y0);
+    y0[P0] = cos(3.14159265358979323846 / 4);
+    y0[P1] = sin(3.14159265358979323846 / 4);
+    y0[2] = rho + h;
+    y0[U] = vx;
+    y0[U + 2] = -u;
+    double PN = (1 + pv[PEN]) * m * u, PX = -(1 + pv[PEF]) * vx / (1 / m + rho * rho / I3);
+    int stuck = fabs(PX) <= mu * PN;
+    if (!stuck)
+        PX = -mu * PN * (vx > 0 ? 1 : -1);
+    double want_v[3] = { vx + PX / m, 0, -u + PN / m }, want_w[3] = { 0, -rho * PX / I3, 0 };
+    Log L;
+    nsm_sim *s = start(pv, method, y0, &L, 1e-4);
+    check_true("dumbbell starts", s != NULL);
+    if (!s)
+        return;
+    int rc = nsm_sim_run_until(s, 0.05);
+    char what[200];
+    snprintf(what, sizeof what, "%s %s runs", mname, what0);
+    check_true(what, rc == 0);
+    if (rc)
+        printf("  %s\n", nsm_sim_message(s));
+    snprintf(what, sizeof what, "%s %s: one impact, both contacts recorded", mname, what0);
+    check_true(what, L.n == 2 && L.ev[0].t == L.ev[1].t && L.ev[0].contact != L.ev[1].contact);
+    double dv = 0;
+    for (int k = 0; k < 2 && k < L.n; k++) {
+        snprintf(what, sizeof what, "%s %s: contact %d's normal impulse P_N/2", mname, what0, k);
+        check_close(what, L.ev[k].impulse, PN / 2, 1e-12 * PN);
+        snprintf(what, sizeof what, "%s %s: contact %d's impact time h/u", mname, what0, k);
+        check_close(what, L.ev[k].t, h / u, 1e-12 * h / u);
+    }
+    if (L.n >= 2) {
+        double w[3];
+        state_w(L.y[1], w);
+        for (int i = 0; i < 3; i++) {
+            snprintf(what, sizeof what, "%s %s: v[%d] after", mname, what0, i);
+            check_close(what, L.y[1][U + i], want_v[i], 1e-12 * (u + vx));
+            snprintf(what, sizeof what, "%s %s: w[%d] after (world)", mname, what0, i);
+            check_close(what, rho * w[i], rho * want_w[i], 1e-12 * (u + vx));
+            dv = fmax(dv, fmax(fabs(L.y[1][U + i] - want_v[i]), rho * fabs(w[i] - want_w[i])));
+        }
+        double lost = L.ev[0].energy_lost + L.ev[1].energy_lost;
+        double T0 = 0.5 * m * (u * u + vx * vx), T1 = kinetic(pv, L.y[1]);
+        snprintf(what, sizeof what, "%s %s: energy lost = T- - T+", mname, what0);
+        check_close(what, lost, T0 - T1, 1e-12 * T0);
+        printf("%s %s (%s): P_N %.17g of %.17g, velocities within %.2g m/s, lost %.6g J\n",
+               mname, what0, stuck ? "stick" : "slide", L.ev[0].impulse + L.ev[1].impulse, PN,
+               dv, lost);
+    }
+    nsm_sim_free(s);
+}
+
 /* Inverse of the 3 x 3 matrix A by cofactors. */
 static void inv3(double A[3][3], double B[3][3])
 {
@@ -762,6 +833,10 @@ int main(void)
     tippe_landing(NSM_METHOD_ADAPTIVE, "adaptive");
     tippe_impact(NSM_METHOD_RK4, "rk4");
     tippe_impact(NSM_METHOD_ADAPTIVE, "adaptive");
+    dumbbell(NSM_METHOD_RK4, "rk4", 1, "dumbbell sticking");
+    dumbbell(NSM_METHOD_ADAPTIVE, "adaptive", 1, "dumbbell sticking");
+    dumbbell(NSM_METHOD_RK4, "rk4", 0.1, "dumbbell sliding");
+    dumbbell(NSM_METHOD_ADAPTIVE, "adaptive", 0.1, "dumbbell sliding");
     energy_refused();
     law_conditions();
     return check_report();
