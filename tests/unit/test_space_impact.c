@@ -665,6 +665,39 @@ static void dumbbell(int method, const char *mname, double mu, const char *what0
     nsm_sim_free(s);
 }
 
+/* A ball squeezed between the floor and the table's underside (H = 2 rho)
+** and driven into the floor with e_N = 1: Glocker's law at both contacts
+** has no answer (the floor's rebound would need the table to give way),
+** so the iteration over the contacts does not settle and the reset stops
+** with a message. */
+static void squeezed_refused(void)
+{
+    double pv[NPAR] = { 0.05, 1.25e-5, 1.25e-5, 1.25e-5, 0, 0, 0.025, 0.05, 1, 1, 100, 0, 0 };
+    double y0[NY];
+    memset(y0, 0, sizeof y0);
+    y0[P0] = 1;
+    y0[2] = 0.025;
+    y0[U] = 0.3;
+    y0[U + 2] = -1;
+    Log L;
+    memset(&L, 0, sizeof L);
+    nsm_sim *s = nsm_sim_create(&model);
+    check_true("squeezed ball created", s != NULL);
+    if (!s)
+        return;
+    for (int k = 0; k < NPAR; k++)
+        nsm_sim_set_param(s, params[k].name, pv[k]);
+    nsm_sim_set_initial_state(s, y0);
+    nsm_sim_set_event_handler(s, on_event, &L);
+    int rc = nsm_sim_reset(s);
+    const char *msg = nsm_sim_message(s);
+    check_true("a squeezed elastic ball stops: the iteration over the contacts does not settle",
+               rc != 0 && strstr(msg, "did not converge") && strstr(msg, "2 contacts"));
+    check_true("no impact record before the refusal", L.n == 0);
+    printf("squeezed ball: %s\n", msg);
+    nsm_sim_free(s);
+}
+
 /* Inverse of the 3 x 3 matrix A by cofactors. */
 static void inv3(double A[3][3], double B[3][3])
 {
@@ -838,6 +871,7 @@ int main(void)
     dumbbell(NSM_METHOD_RK4, "rk4", 0.1, "dumbbell sliding");
     dumbbell(NSM_METHOD_ADAPTIVE, "adaptive", 0.1, "dumbbell sliding");
     energy_refused();
+    squeezed_refused();
     law_conditions();
     return check_report();
 }
