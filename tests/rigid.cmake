@@ -62,8 +62,10 @@ set_tests_properties(rigid.contact PROPERTIES LABELS "unit;runtime;rigid")
 # adaptive: the super ball between a floor and a table's underside
 # (Garwin's sequence in exact rationals, with gravity and spin in 3-D,
 # energy kept), sliding impacts against the closed form, the tippe top's
-# landing against tests/reference/tippe_top.py --landing, and an e_F that
-# would create energy refused.
+# landing against tests/reference/tippe_top.py --landing, two contacts at
+# one instant (a dumbbell landing flat), Glocker's conditions on random
+# contacts, and the refusals (an e_F that would create energy, a squeezed
+# elastic ball, a frictional contact held shut).
 add_executable(test_space_impact ${NSM_SOURCE_DIR}/tests/unit/test_space_impact.c)
 target_include_directories(test_space_impact PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_space_impact PRIVATE nsmrt m)
