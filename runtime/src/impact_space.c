@@ -135,6 +135,25 @@ static int spimp_rows(const nsm_sim *s, int k, double *R)
     return nf;
 }
 
+/* The velocities gm = R u of the n rows R (n x nu, dense) and their
+** Delassus matrix D = R M^-1 R^T (n x n), M the diagonal mass. */
+static void spimp_delassus(const nsm_sim *s, const double *R, int n, double *gm, double *D)
+{
+    int nu = s->n;
+    const double *u = s->y + s->nq;
+    for (int x = 0; x < n; x++) {
+        const double *rx = R + (size_t)x * (size_t)nu;
+        gm[x] = rt_dot(nu, rx, u);
+        for (int y = 0; y < n; y++) {
+            const double *ry = R + (size_t)y * (size_t)nu;
+            double g = 0;
+            for (int i = 0; i < nu; i++)
+                g += rx[i] * s->minv[i] * ry[i];
+            D[x * n + y] = g;
+        }
+    }
+}
+
 /* Solve the m x m system A x = b (A copied, not destroyed); 1 when singular. */
 static int spimp_solve(int m, const double *A, const double *b, double *x)
 {
@@ -412,15 +431,7 @@ static int spimp_apply(nsm_sim *s, int j, int k, int exempt)
             return rt_fail(s, NSM_EMODEL, j, "spatial friction '%s': the sphere's geometry "
                            "(centre, radius, normal) disagrees with gap '%s''s row W_N (entry "
                            "%d: %.17g against %.17g)", name, s->m->gaps[j].name, i, R[i], wj[i]);
-    for (int a = 0; a < m; a++) {
-        gm[a] = rt_dot(nu, R + (size_t)a * (size_t)nu, u);
-        for (int b = 0; b < m; b++) {
-            double g = 0;
-            for (int i = 0; i < nu; i++)
-                g += R[(size_t)a * (size_t)nu + (size_t)i] * s->minv[i] * R[(size_t)b * (size_t)nu + (size_t)i];
-            G[a * m + b] = g;
-        }
-    }
+    spimp_delassus(s, R, m, gm, G);
     double q[4] = { 0, 0, 0, 0 };
     for (int a = 0; a < m; a++)
         q[a] = (1 + (a ? eF : eN)) * gm[a];
@@ -584,15 +595,7 @@ static int multi_impact(nsm_sim *s, int j, const int *idx, int r, int exempt, do
         return s->failed;
     int n = C.nrow, bad, rc;
     double *u = s->y + s->nq;
-    for (int x = 0; x < n; x++) {
-        gm[x] = rt_dot(nu, R + (size_t)x * (size_t)nu, u);
-        for (int y = 0; y < n; y++) {
-            double g = 0;
-            for (int i = 0; i < nu; i++)
-                g += R[(size_t)x * (size_t)nu + (size_t)i] * s->minv[i] * R[(size_t)y * (size_t)nu + (size_t)i];
-            D[x * n + y] = g;
-        }
-    }
+    spimp_delassus(s, R, n, gm, D);
     rc = multi_solve(&C, D, gm, P, &bad);
     if (rc)
         return rt_fail(s, NSM_ENUMERIC, j, "the frictional impact on gap '%s' reaching %d contacts "
