@@ -51,7 +51,7 @@ LAYERS = [
     ("audit, transitions and contact laws", "src", [
         "surfwork.c fricstat.c",              # work and statistics of the audit
         "stats.c",                            # energy audit, event log, rate guard
-        "friction.c",                         # stick, slip, frictional impulses
+        "friction.c impact_space.c",          # stick, slip, frictional impulses; Glocker's law in space
         "transition.c",                       # impacts, stick, separation, initial mode
         "law_impact.c law_penalty.c law_friction.c",  # the contact laws (law.h)
         "zeno.c"]),                           # Zeno and cascades

@@ -103,3 +103,19 @@ set_tests_properties(rigid.space_friction PROPERTIES LABELS "rigid;runtime;deriv
 add_test(NAME rigid.plane_warning COMMAND nsmc --check ${NSM_SOURCE_DIR}/tests/rigid/plane_scaled.nsm)
 set_tests_properties(rigid.plane_warning PROPERTIES LABELS "rigid;frontend"
   PASS_REGULAR_EXPRESSION "warning: the normal of 'floor' has length 2: it is scaled to unit length")
+
+# Frictional impacts of bodies in space (docs/theory.md section 19,
+# "Frictional impacts in space"): Glocker's law at a sphere-plane contact on
+# a table written by hand (tests/unit/test_space_impact.c), rk4 and
+# adaptive: the super ball between a floor and a table's underside
+# (Garwin's sequence in exact rationals, with gravity and spin in 3-D,
+# energy kept), sliding impacts against the closed form, the tippe top's
+# landing against tests/reference/tippe_top.py --landing, two contacts at
+# one instant (a dumbbell landing flat), Glocker's conditions on random
+# contacts, and the refusals (an e_F that would create energy, a squeezed
+# elastic ball, a frictional contact held shut).
+add_executable(test_space_impact ${NSM_SOURCE_DIR}/tests/unit/test_space_impact.c)
+target_include_directories(test_space_impact PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_space_impact PRIVATE nsmrt m)
+add_test(NAME rigid.space_impact COMMAND test_space_impact)
+set_tests_properties(rigid.space_impact PROPERTIES LABELS "unit;runtime;rigid")

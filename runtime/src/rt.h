@@ -668,6 +668,12 @@ void rt_fric_free(nsm_sim *s);
 void rt_fric_reset(nsm_sim *s);
 int rt_fric_validate(nsm_sim *s);
 
+/* impact_space.c: frictional impacts of bodies in space (Glocker's law) */
+int rt_spimp_element(const nsm_sim *s, int j);
+int rt_spimp_law(int m, const double *G, const double *q, double mu, double *P, int *stuck);
+int rt_spimp_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled);
+int rt_spimp_held_check(nsm_sim *s);
+
 /* transition.c: the transitions.  An impact is applied in parts, between
 ** which the run loop hands its RtImpact to the Zeno handling (zeno.c):
 ** rt_impact_begin, rt_zeno_track, rt_impact_apply, rt_zeno_resolve and,

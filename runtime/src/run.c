@@ -54,7 +54,7 @@ static int transition(nsm_sim *s, int j)
     rt_surface_begin(s);            /* a moving surface's work through the impulses */
     int rc = transition_fric(s, j);
     rt_surface_end(s);
-    return rc;
+    return rc ? rc : rt_spimp_held_check(s);
 }
 
 /* The transition of event function j (see transition). */
@@ -127,7 +127,7 @@ int rt_initial_mode(nsm_sim *s)
     rt_surface_begin(s);
     rc = rt_fric_initial(s);
     rt_surface_end(s);
-    return rc;
+    return rc ? rc : rt_spimp_held_check(s);
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope
@@ -445,11 +445,11 @@ static int check_balance(nsm_sim *s)
                        "the motion is not the model's; the %s method has no step to refine here: "
                        "cross-check with --method adaptive and report the model",
                        rel, tol, s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
-    if (rt_mass_dense(s) || s->nq != s->n)   /* M(q), bodies in space: no exact or taylor */
+    if (rt_mass_dense(s) || s->nq != s->n)   /* M(q), bodies in space: no exact */
         return rt_fail(s, NSM_ENUMERIC, -1,
                        "the energy balance is off by %.3g of the largest energy (tolerance %.3g): "
                        "the motion is not the model's; give a smaller --dt (rk4) or --rtol "
-                       "(adaptive)", rel, tol);
+                       "(adaptive), or use --method taylor", rel, tol);
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "the energy balance is off by %.3g of the largest energy (tolerance %.3g): the "
                    "motion is not the model's; give a smaller --dt or use --method %s",
@@ -496,19 +496,15 @@ static int gap_turns_body(const nsm_sim *s, int j)
 /* The contacts of a model with bodies in space that the runtime handles:
 ** impact gaps (Newton's law, frictionless) that are curved (g, W u and the
 ** curvature term from nl_gap, docs/theory.md section 19) or affine on
-** translations only (w . x is no gap for a quaternion's slots).  Friction,
-** the other contact laws and moving surfaces are refused by name. */
+** translations only (w . x is no gap for a quaternion's slots), with
+** spatial friction at their impacts (impact_space.c).  Planar friction
+** elements, the other contact laws and moving surfaces are refused by name. */
 static int rigid_contacts_check(nsm_sim *s)
 {
     if (s->nf)
-        return rt_fail(s, NSM_EMODEL, s->g, "friction element '%s' on a body in space: "
-                       "spatial Coulomb friction is not built yet (only frictionless impact "
-                       "contacts of bodies in space are)", s->m->frictions[0].name);
-    if (s->m->n_space_frictions > 0)
-        return rt_fail(s, NSM_EMODEL, s->m->space_frictions[0].gap, "spatial friction "
-                       "element '%s': spatial Coulomb friction is not built yet (only "
-                       "frictionless impact contacts of bodies in space are)",
-                       s->m->space_frictions[0].name);
+        return rt_fail(s, NSM_EMODEL, s->g, "friction element '%s' on a body in space: a "
+                       "body in space takes spatial friction elements at its sphere gaps "
+                       "(nsm_space_friction), not scalar slips", s->m->frictions[0].name);
     if (s->moving)
         return rt_fail(s, NSM_EMODEL, -1, "moving surfaces are not built yet for models with "
                        "bodies in space");

@@ -67,6 +67,13 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.kimp = dalloc(g, &bad);
     s->num.eimp = dalloc(g, &bad);
     s->minv = dalloc(n, &bad);
+    int nsf = m->n_space_frictions > 0 ? m->n_space_frictions : 0;
+    s->num.sf_centre = dalloc(3 * (size_t)nsf, &bad);
+    s->num.sf_radius = dalloc((size_t)nsf, &bad);
+    s->num.sf_normal = dalloc(3 * (size_t)nsf, &bad);
+    s->num.sf_mu = dalloc((size_t)nsf, &bad);
+    s->num.sf_et = dalloc((size_t)nsf, &bad);
+    s->num.sf_drill = dalloc((size_t)nsf, &bad);
     s->zeno.c_mask = calloc((size_t)s->mw, sizeof(unsigned));
     s->zeno.f_mask = calloc((size_t)s->mw, sizeof(unsigned));
     if (rt_law_bind(s) || rt_state_alloc(s) || !s->zeno.c_mask || !s->zeno.f_mask)
@@ -115,7 +122,8 @@ void nsm_sim_free(nsm_sim *s)
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
                          s->num.srest, s->minv, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
                          s->num.gfac, s->num.radius, s->num.et, s->num.pexp,
-                         s->num.kimp, s->num.eimp };
+                         s->num.kimp, s->num.eimp, s->num.sf_centre, s->num.sf_radius,
+                         s->num.sf_normal, s->num.sf_mu, s->num.sf_et, s->num.sf_drill };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     rt_exact_free(s);

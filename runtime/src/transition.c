@@ -1112,11 +1112,15 @@ static int impact_by_law(nsm_sim *s, int j, const int *idx, int r, int exempt1, 
 ** (impact_sequence), its first record exempt from the event-rate guard as
 ** the Zeno detection said (im->exempt); single stays only if it took one
 ** collision.  With friction on j and j alone in its impulse problem, the
-** frictional impact law instead (friction.c, one collision). */
+** frictional impact law instead (friction.c, one collision), and Glocker's
+** law at a contact of a body in space with spatial friction
+** (impact_space.c). */
 int rt_impact_apply(nsm_sim *s, RtImpact *im)
 {
     int rc, frictional;
-    if ((rc = rt_fric_impulse(s, im->j, im->idx, im->r, im->exempt, &frictional)))
+    if ((rc = rt_spimp_impulse(s, im->j, im->idx, im->r, im->exempt, &frictional)))
+        return rc;
+    if (!frictional && (rc = rt_fric_impulse(s, im->j, im->idx, im->r, im->exempt, &frictional)))
         return rc;
     im->count = 1;
     if (!frictional && (rc = impact_by_law(s, im->j, im->idx, im->r, im->exempt, &im->count)))

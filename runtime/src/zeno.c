@@ -845,11 +845,15 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
 /* After the impact im is applied: collapse a cascade over several contacts
 ** that it ends, or jump over a one-contact cascade to its accumulation
 ** point; either ends the transition (im->done, settled here).  Otherwise
-** the transition goes on (rt_impact_end). */
+** the transition goes on (rt_impact_end).  A contact with spatial friction
+** is never jumped or collapsed (their projections are frictionless): its
+** impacts are resolved one by one. */
 int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
 {
     int j = im->j, cascade = im->cascade, single = im->single, held = im->held;
     const unsigned *ref = im->ref;
+    if (rt_spimp_element(s, j) >= 0)
+        return NSM_OK;
     double e = rt_law_restitution(s, j, im->vb[j]);
     int followed, rc = follow_resolve(s, j, ref, &followed);
     if (rc || followed) {

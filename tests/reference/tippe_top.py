@@ -54,6 +54,7 @@ and the energy balance T + V - W closes.  Usage:
 
   tippe_top.py            the full reference (drilling on and off), printed
   tippe_top.py --selftest the quick checks (short runs), for ctest
+  tippe_top.py --landing  the landing's impact alone, in SI
 """
 import sys
 import time
@@ -641,9 +642,30 @@ def report(r, label):
         mp.nstr(e["gap1"], 3)))
 
 
+def landing():
+    """The landing alone (drilling on, the issue's parameters), in SI to 25
+    digits: the instant, the state just after the impact, P_N and the
+    kinetic energy lost; the runtime's frictional impact is checked against
+    these numbers (tests/unit/test_space_impact.c)."""
+    par = dimensionless(True)
+    tl, yb = flight(initial_state(), par)
+    ya, pn, pf, vn = impact(yb, par)
+    print("landing t = %s s" % mp.nstr(tl * T0, 25))
+    print("v_N- = %s m/s, P_N = %s N s" % (mp.nstr(vn * R1_SI / T0, 25),
+                                            mp.nstr(pn * M_SI * R1_SI / T0, 25)))
+    names = ["x", "y", "z", "vx", "vy", "vz", "p0", "p1", "p2", "p3", "w1", "w2", "w3"]
+    for n, b, a in zip(names, si_state(yb), si_state(ya)):
+        print("  %-3s before %s after %s" % (n, mp.nstr(b, 25), mp.nstr(a, 25)))
+    lost = invariants(yb, par)["E"] - invariants(ya, par)["E"]
+    print("kinetic energy lost %s J" % mp.nstr(energy_si(lost), 25))
+
+
 def main():
     if "--selftest" in sys.argv[1:]:
         selftest()
+        return
+    if "--landing" in sys.argv[1:]:
+        landing()
         return
     log = (lambda s: print(s, flush=True)) if "-v" in sys.argv[1:] else None
     runs = {}

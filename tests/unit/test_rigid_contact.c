@@ -706,8 +706,8 @@ static void refusals(void)
     nsm_model t = model;
     t.n_frictions = 1;
     t.frictions = fr;
-    refused(&t, NSM_METHOD_RK4, "friction on a body in space's contact is refused",
-            "spatial Coulomb friction");
+    refused(&t, NSM_METHOD_RK4, "a scalar friction element on a body in space is refused",
+            "takes spatial friction elements");
     t = model;
     t.gaps = pen;
     refused(&t, NSM_METHOD_ADAPTIVE, "a penalty contact of a body in space is refused",
