@@ -30,7 +30,10 @@ static int impact(nsm_sim *s, int j)
     double vb[s->g + 1];
     RtImpact im = { .ref = ref, .set = set, .idx = idx, .vb = vb };
     rt_mode_none(s, forget);
-    int rc = rt_impact_begin(s, j, &im, forget);
+    int rc = s->nsf ? rt_sf_impact_refuse(s, j) : NSM_OK;
+    if (rc)
+        return rc;
+    rc = rt_impact_begin(s, j, &im, forget);
     if (!rc && !im.done) {
         rt_zeno_track(s, &im);
         if (!(rc = rt_impact_apply(s, &im)) && !(rc = rt_zeno_resolve(s, &im)) && !im.done)
@@ -54,7 +57,7 @@ static int transition(nsm_sim *s, int j)
     rt_surface_begin(s);            /* a moving surface's work through the impulses */
     int rc = transition_fric(s, j);
     rt_surface_end(s);
-    return rc;
+    return rc || !s->nsf ? rc : rt_sf_update(s);
 }
 
 /* The transition of event function j (see transition). */
@@ -127,7 +130,7 @@ int rt_initial_mode(nsm_sim *s)
     rt_surface_begin(s);
     rc = rt_fric_initial(s);
     rt_surface_end(s);
-    return rc;
+    return rc || !s->nsf ? rc : rt_sf_update(s);
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope
@@ -500,11 +503,6 @@ static int rigid_contacts_check(nsm_sim *s)
         return rt_fail(s, NSM_EMODEL, s->g, "friction element '%s' on a body in space: "
                        "spatial Coulomb friction is not built yet (only frictionless impact "
                        "contacts of bodies in space are)", s->m->frictions[0].name);
-    if (s->m->n_space_frictions > 0)
-        return rt_fail(s, NSM_EMODEL, s->m->space_frictions[0].gap, "spatial friction "
-                       "element '%s': spatial Coulomb friction is not built yet (only "
-                       "frictionless impact contacts of bodies in space are)",
-                       s->m->space_frictions[0].name);
     if (s->moving)
         return rt_fail(s, NSM_EMODEL, -1, "moving surfaces are not built yet for models with "
                        "bodies in space");
@@ -519,7 +517,7 @@ static int rigid_contacts_check(nsm_sim *s)
                            "(its row of W over the velocities from nl_gap)",
                            s->m->gaps[j].name);
     }
-    return NSM_OK;
+    return rt_sf_check(s);
 }
 
 /* What a model with bodies in space (nq > n positions, rigid.c) cannot be
@@ -620,6 +618,13 @@ int rt_run(nsm_sim *s, double t_end)
             if (ksw < 0)
                 h = 0;
         }
+        if (s->nsf && h > 0) {          /* a slip's landing on zero (spacestick.c) */
+            double hc = h;
+            if ((rc = rt_sf_land(s, &hc)))
+                return rc;
+            if (hc < h)
+                h = hc, land = 0, ksw = -1;
+        }
         double hreq = h;
         if (h > 0 && (rc = rt_step(s, s->t, s->y, &h, Y1)))
             return rc == NSM_ENUMERIC && s->failed ? rc : rt_fail(s, rc, -1, "integration step failed");
@@ -627,6 +632,8 @@ int rt_run(nsm_sim *s, double t_end)
             land = 0, ksw = -1;
         if (h <= 0)
             memcpy(Y1, s->y, sizeof Y1);
+        if (s->nsf && h > 0 && (rc = rt_sf_step_check(s, s->t + h, Y1)))
+            return rc;
         s->steps++;
         for (int i = 0; i < N; i++)
             if (!isfinite(Y1[i]))

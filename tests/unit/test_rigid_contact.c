@@ -40,6 +40,7 @@
 #include "nsm/nsm.h"
 
 #include "check.h"
+#include "rigid_table.h"
 
 /* The state's layout: q = (x, y, z, p1, p2, p3, p0), u = (vx, vy, vz, w1, w2, w3). */
 enum { NB = 6, NQ = 7, P1 = 3, P0 = 6, U = NQ, W1 = NQ + 3, NY = NQ + NB };
@@ -87,77 +88,27 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     return 0;
 }
 
-/* Euler's equations' gyroscopic torques -w x I w on the body-frame rows. */
-static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,
-                     double *F)
-{
-    (void)t, (void)sw, (void)c;
-    const double *w = y + W1;
-    F[3] += (p[PI2] - p[PI3]) * w[1] * w[2];
-    F[4] += (p[PI3] - p[PI1]) * w[2] * w[0];
-    F[5] += (p[PI1] - p[PI2]) * w[0] * w[1];
-}
-
-/* q' = B(q) u: r' = v, p' = p (x) (0, w) / 2. */
-static void kin(const double *y, const double *p, const double *c, double *qd)
-{
-    (void)p, (void)c;
-    double p0 = y[P0], p1 = y[P1], p2 = y[P1 + 1], p3 = y[P1 + 2];
-    const double *w = y + W1;
-    for (int i = 0; i < 3; i++)
-        qd[i] = y[U + i];
-    qd[P0] = -0.5 * (p1 * w[0] + p2 * w[1] + p3 * w[2]);
-    qd[P1] = 0.5 * (p0 * w[0] + p2 * w[2] - p3 * w[1]);
-    qd[P1 + 1] = 0.5 * (p0 * w[1] + p3 * w[0] - p1 * w[2]);
-    qd[P1 + 2] = 0.5 * (p0 * w[2] + p1 * w[1] - p2 * w[0]);
-}
-
-/* The rotation of the quaternion in y, homogeneous: R(p) / |p|^2. */
-static void quat_rot(const double *y, double R[3][3])
-{
-    double w = y[P0], x = y[P1], yy = y[P1 + 1], z = y[P1 + 2];
-    double s = 1 / (w * w + x * x + yy * yy + z * z);
-    double M[3][3] = {
-        { w * w + x * x - yy * yy - z * z, 2 * (x * yy - w * z), 2 * (x * z + w * yy) },
-        { 2 * (x * yy + w * z), w * w - x * x + yy * yy - z * z, 2 * (yy * z - w * x) },
-        { 2 * (x * z - w * yy), 2 * (yy * z + w * x), w * w - x * x - yy * yy + z * z },
-    };
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++)
-            R[i][k] = M[i][k] * s;
-}
-
-/* out = a x b. */
-static void cross(const double *a, const double *b, double *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
 /* The sphere (0, 0, a), radius rho, against the plane n . x = 0: the gap,
 ** its curvature term and its row of W over the velocities (nsm/model.h). */
 static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,
                    double *wval)
 {
     double R[3][3], cb[3] = { 0, 0, p[PA] }, nb[3], wc[3], wwc[3], k[3];
-    quat_rot(y, R);
+    rigid_rotation(y, R);
     for (int i = 0; i < 3; i++)
         nb[i] = R[0][i] * c[0] + R[1][i] * c[1] + R[2][i] * c[2];
     double ctr = 0;
     for (int i = 0; i < 3; i++)
         ctr += c[i] * (y[i] + R[i][0] * cb[0] + R[i][1] * cb[1] + R[i][2] * cb[2]);
     g[0] = ctr - p[PRHO];
-    cross(cb, nb, k);
+    rigid_cross(cb, nb, k);
     for (int i = 0; i < 3; i++) {
         wval[i] = c[i];
         wval[3 + i] = k[i];
     }
-    cross(y + W1, cb, wc);
-    cross(y + W1, wc, wwc);
-    curv[0] = dot3(nb, wwc);
+    rigid_cross(y + W1, cb, wc);
+    rigid_cross(y + W1, wc, wwc);
+    curv[0] = rigid_dot(nb, wwc);
 }
 
 static nsm_model model = {
@@ -166,9 +117,9 @@ static nsm_model model = {
     .params = params, .gaps = gaps,
     .t_end = 1, .dt = 1e-4, .method = NSM_METHOD_RK4,
     .setup = setup, .nnz_W = 6,
-    .nl = NSM_NL_FORCE | NSM_NL_GAP, .nl_force = nl_force, .gap_curved = gap_curved,
+    .nl = NSM_NL_FORCE | NSM_NL_GAP, .nl_force = rigid_nl_force, .gap_curved = gap_curved,
     .gap_ncols = gap_ncols, .gap_cols = gap_cols, .n_wcurved = 6, .nl_gap = nl_gap,
-    .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot, .kin = kin,
+    .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot, .kin = rigid_kin,
 };
 
 /* The events of a run: impacts and zeno records, and the state just after
@@ -314,14 +265,14 @@ static void ball_bouncing(int method, const char *mname)
     snprintf(what, sizeof what, "%s held ball's contact force m g cos(alpha)", mname);
     check_close(what, lam[0], m * gn, 1e-10 * m * g);
     snprintf(what, sizeof what, "%s held ball's normal velocity", mname);
-    check_close(what, dot3(v, n), 0, 1e-12);
+    check_close(what, rigid_dot(v, n), 0, 1e-12);
     snprintf(what, sizeof what, "%s held ball's centre at rho from the plane", mname);
-    check_close(what, dot3(r, n), rho, 1e-12);
+    check_close(what, rigid_dot(r, n), rho, 1e-12);
     /* in the plane nothing but gravity acts (frictionless) */
     snprintf(what, sizeof what, "%s ball's velocity up the slope at T", mname);
-    check_close(what, dot3(v, tt), ut0 - g * sin(al) * T, 1e-11);
+    check_close(what, rigid_dot(v, tt), ut0 - g * sin(al) * T, 1e-11);
     snprintf(what, sizeof what, "%s ball's position up the slope at T", mname);
-    check_close(what, dot3(r, tt), ut0 * T - 0.5 * g * sin(al) * T * T, 1e-11);
+    check_close(what, rigid_dot(r, tt), ut0 * T - 0.5 * g * sin(al) * T * T, 1e-11);
     snprintf(what, sizeof what, "%s ball's velocity across the slope", mname);
     check_close(what, v[1], uy0, 1e-12);
     for (int i = 0; i < 3; i++) {
@@ -329,7 +280,7 @@ static void ball_bouncing(int method, const char *mname)
         check_close(what, y[W1 + i], w0[i], 1e-12);
     }
     double E = 0.5 * m * (un0 * un0 + ut0 * ut0 + uy0 * uy0) + m * g * y0[2] +
-               0.5 * pv[PI1] * dot3(w0, w0);
+               0.5 * pv[PI1] * rigid_dot(w0, w0);
     snprintf(what, sizeof what, "%s bouncing ball's energy balance", mname);
     check_balance(s, what, E);
     printf("%s bouncing ball: %d impacts, first 6 within %.2g s and %.2g m/s, Zeno at %.15g "
@@ -377,9 +328,9 @@ static void ball_resting(int method, const char *mname)
         check_close(what, lam[0], m * g * cos(al), 1e-12 * m * g);
         dl = fmax(dl, fabs(lam[0] - m * g * cos(al)));
         snprintf(what, sizeof what, "%s resting ball's position up the slope, t = %g", mname, t);
-        check_close(what, dot3(r, tt), ut0 * t - 0.5 * g * sin(al) * t * t, 1e-12);
+        check_close(what, rigid_dot(r, tt), ut0 * t - 0.5 * g * sin(al) * t * t, 1e-12);
         snprintf(what, sizeof what, "%s resting ball's centre at rho, t = %g", mname, t);
-        check_close(what, dot3(r, n), rho, 1e-12);
+        check_close(what, rigid_dot(r, n), rho, 1e-12);
         snprintf(what, sizeof what, "%s resting ball's velocity across, t = %g", mname, t);
         check_close(what, v[1], uy0, 1e-13);
         for (int i = 0; i < 3; i++) {
@@ -388,7 +339,7 @@ static void ball_resting(int method, const char *mname)
         }
     }
     check_true("resting ball has no impact", L.n == 0);
-    double E = 0.5 * m * (ut0 * ut0 + uy0 * uy0) + m * g * fabs(y0[2]) + 0.5 * pv[PI1] * dot3(w0, w0);
+    double E = 0.5 * m * (ut0 * ut0 + uy0 * uy0) + m * g * fabs(y0[2]) + 0.5 * pv[PI1] * rigid_dot(w0, w0);
     snprintf(what, sizeof what, "%s resting ball's energy balance", mname);
     check_balance(s, what, E);
     printf("%s resting ball, 1.5 s: held, contact force within %.2g N of m g cos(alpha)\n", mname,
@@ -423,7 +374,7 @@ static void eccentric_drop(int method, const char *mname)
     double t1 = sqrt(2 * (z0 + Rcz - rho) / g), gd = -g * t1;
     for (int i = 0; i < 3; i++)
         nb[i] = R[2][i];                /* R0^T e_z */
-    cross(c, nb, k);
+    rigid_cross(c, nb, k);
     double D = 1 / m + k[0] * k[0] / I[0] + k[1] * k[1] / I[1] + k[2] * k[2] / I[2];
     double P = -(1 + e) * gd / D;
     int rc = nsm_sim_run_until(s, t1 + 0.25);
@@ -489,19 +440,19 @@ static void eccentric_held(int method, const char *mname)
         nb[i] = R[2][i];
         Iw[i] = I[i] * w0[i];
     }
-    cross(c, nb, k);
-    cross(w0, Iw, wIw);
-    cross(w0, c, wc);
-    cross(w0, wc, wwc);
+    rigid_cross(c, nb, k);
+    rigid_cross(w0, Iw, wIw);
+    rigid_cross(w0, c, wc);
+    rigid_cross(w0, wc, wwc);
     double D = 1 / m + k[0] * k[0] / I[0] + k[1] * k[1] / I[1] + k[2] * k[2] / I[2];
     double gyro = k[0] * wIw[0] / I[0] + k[1] * wIw[1] / I[1] + k[2] * wIw[2] / I[2];
-    double lam0 = (g + gyro - dot3(nb, wwc)) / D;
+    double lam0 = (g + gyro - rigid_dot(nb, wwc)) / D;
     double Lz0 = R[2][0] * Iw[0] + R[2][1] * Iw[1] + R[2][2] * Iw[2];
     memset(y0, 0, sizeof y0);
     y0[2] = rho - (R[2][0] * c[0] + R[2][1] * c[1] + R[2][2] * c[2]);
     y0[U] = vx;
     y0[U + 1] = vy;
-    y0[U + 2] = -dot3(k, w0);           /* touching with gdot = 0 */
+    y0[U + 2] = -rigid_dot(k, w0);           /* touching with gdot = 0 */
     for (int i = 0; i < 3; i++)
         y0[W1 + i] = w0[i];
     set_quat(th, ax, y0);
@@ -522,7 +473,7 @@ static void eccentric_held(int method, const char *mname)
         printf("  %s\n", nsm_sim_message(s));
     const double *y = nsm_sim_state(s);
     double Rt[3][3], Lz = 0;
-    quat_rot(y, Rt);
+    rigid_rotation(y, Rt);
     for (int i = 0; i < 3; i++)
         Lz += Rt[2][i] * I[i] * y[W1 + i];
     snprintf(what, sizeof what, "%s eccentric held sphere's vx", mname);
@@ -534,7 +485,7 @@ static void eccentric_held(int method, const char *mname)
     check_true("eccentric held sphere stays held without impacts",
                nsm_sim_mode_has(s, 0) == 1 && L.n == 0);
     double E = 0.5 * m * (vx * vx + vy * vy + y0[U + 2] * y0[U + 2]) + m * g * y0[2] +
-               0.5 * dot3(w0, Iw);
+               0.5 * rigid_dot(w0, Iw);
     snprintf(what, sizeof what, "%s eccentric held sphere's energy balance", mname);
     check_balance(s, what, E);
     printf("%s eccentric held sphere: contact force %.15g N at the start (closed form %.15g), "
