@@ -428,6 +428,7 @@ int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int v
 double rt_sf_power(const nsm_sim *s, const unsigned *mode, const double *lam);
 int rt_sf_rows(const nsm_sim *s, int k, double G[4][6], int *cols);
 int rt_sf_cuts(nsm_sim *s, int cut);
+double rt_sf_scale(nsm_sim *s, int k, double v);
 void rt_rigid_normalise(const nsm_sim *s, double *y);
 
 /* nltaylor.c: the taylor method for nonlinear models */

@@ -49,6 +49,7 @@ struct RtSf {
     int *of_gap;              /* g: the element on gap j, -1 */
     double tan[2][3];         /* scratch: tangents */
     int cuts;                 /* consecutive steps cut to land a slip on zero */
+    double *vscale;           /* nsf: the largest velocity scale met (rt_sf_scale) */
     int valid;                /* every element's body and gap in range (else the run refuses) */
 };
 
@@ -66,13 +67,14 @@ int rt_sf_alloc(nsm_sim *s)
     s->sf = sf;
     sf->kin = calloc((size_t)nsf, sizeof *sf->kin);
     sf->of_gap = malloc(sizeof(int) * (size_t)(s->g + 1));
+    sf->vscale = calloc((size_t)nsf, sizeof(double));
     s->num.sf_centre = calloc(3 * (size_t)nsf, sizeof(double));
     s->num.sf_normal = calloc(3 * (size_t)nsf, sizeof(double));
     s->num.sf_radius = calloc((size_t)nsf, sizeof(double));
     s->num.sf_mu = calloc((size_t)nsf, sizeof(double));
     s->num.sf_et = calloc((size_t)nsf, sizeof(double));
     s->num.sf_drill = calloc((size_t)nsf, sizeof(double));
-    if (!sf->kin || !sf->of_gap || !s->num.sf_centre || !s->num.sf_normal || !s->num.sf_radius ||
+    if (!sf->kin || !sf->of_gap || !sf->vscale || !s->num.sf_centre || !s->num.sf_normal || !s->num.sf_radius ||
         !s->num.sf_mu || !s->num.sf_et || !s->num.sf_drill)
         return NSM_ENOMEM;
     for (int j = 0; j < s->g; j++)
@@ -94,6 +96,7 @@ void rt_sf_free(nsm_sim *s)
     if (s->sf) {
         free(s->sf->kin);
         free(s->sf->of_gap);
+        free(s->sf->vscale);
         free(s->sf);
         s->sf = NULL;
     }
@@ -115,6 +118,13 @@ int rt_sf_cuts(nsm_sim *s, int cut)
 {
     s->sf->cuts = cut ? s->sf->cuts + 1 : 0;
     return s->sf->cuts;
+}
+
+/* The largest of element k's velocity scales met so far and v. */
+double rt_sf_scale(nsm_sim *s, int k, double v)
+{
+    s->sf->vscale[k] = fmax(s->sf->vscale[k], v);
+    return s->sf->vscale[k];
 }
 
 /* Whether element k sticks in mode (its bit, nsm/model.h). */

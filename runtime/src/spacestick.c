@@ -29,6 +29,12 @@
 #include "linalg.h"
 #include "rt.h"
 
+/* A cut step ends this fraction of the way short of the slip's predicted
+** zero, so that no stage of the step evaluates the friction's direction
+** where |gamma| vanishes (a kink there); the slip left falls by this factor
+** per cut. */
+#define SF_SHORT 0.1
+
 /* Consecutive cut steps after which a slip that does not reach zero stops
 ** the run (Newton's method on |gamma| converges in a few when the
 ** direction settles). */
@@ -140,9 +146,10 @@ int rt_sf_update(nsm_sim *s)
     return NSM_OK;
 }
 
-/* The working tolerance of element k's slip at the state last evaluated:
-** 1e-10 of the body's velocity scale |v| + |w| (|c| + rho). */
-static double slip_tol(const nsm_sim *s, int k)
+/* The working tolerance of element k's slip at the current state: 1e-10 of
+** the body's velocity scale |v| + |w| (|c| + rho), the largest met so far
+** (a spin stopping by drilling friction takes its own scale to zero). */
+static double slip_tol(nsm_sim *s, int k)
 {
     const nsm_space_friction *e = &s->m->space_frictions[k];
     const double *u = rt_vel(s, s->y), *c = &s->num.sf_centre[3 * k];
@@ -153,7 +160,7 @@ static double slip_tol(const nsm_sim *s, int k)
         w += u[rot + i] * u[rot + i];
     }
     double arm = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) + s->num.sf_radius[k];
-    return 1e-10 * (sqrt(v) + sqrt(w) * arm) + 1e-300;
+    return 1e-10 * rt_sf_scale(s, k, sqrt(v) + sqrt(w) * arm) + 1e-300;
 }
 
 /* Remove the slip of element k from the current velocities in the metric
@@ -212,8 +219,8 @@ static int try_stick(nsm_sim *s, int k, int *stuck)
 }
 
 /* Before a step of size *h from the current state: each held sliding
-** contact whose slip falls cuts the step to the instant of its linear
-** fall, and one whose slip is below the working tolerance sticks when its
+** contact whose slip falls cuts the step to just short of the instant of
+** its linear fall, and one whose slip is below the working tolerance sticks when its
 ** stick force is in the cone (try_stick).  *h is left or reduced. */
 int rt_sf_land(nsm_sim *s, double *h)
 {
@@ -239,8 +246,8 @@ int rt_sf_land(nsm_sim *s, double *h)
                 continue;
             }
         }
-        if (rate < 0 && gn / -rate < cut) {
-            cut = gn / -rate;
+        if (rate < 0 && gn / -rate * (1 - SF_SHORT) < cut) {
+            cut = gn / -rate * (1 - SF_SHORT);
             worst = gn;
             kworst = k;
         }
