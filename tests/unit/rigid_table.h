@@ -1,8 +1,9 @@
 /*
 ** rigid_table.h: the hand-written pieces of a model table with one body in
 ** space, shared by test_rigid.c, test_rigid_contact.c and
-** test_spacefric.c (written here from the Newton-Euler equations,
-** independently of nsmc).
+** test_spacefric.c (written here from the Newton-Euler equations and the
+** contract of a body in space's curved gap in nsm/model.h, independently
+** of nsmc).
 **
 ** The state's layout: q = (x, y, z, p1, p2, p3, p0), u = (vx, vy, vz, w1,
 ** w2, w3), w in the body frame; the parameters hold the principal inertias
@@ -13,7 +14,25 @@
 
 #include <math.h>
 
+#include "nsm/model.h"
+
 enum { RB_NB = 6, RB_NQ = 7, RB_P1 = 3, RB_P0 = 6, RB_U = RB_NQ, RB_W1 = RB_NQ + 3 };
+
+/* The numbers of the setup every such table shares: the masses diag(m, m,
+** m, I1, I2, I3), the weight -m g on z as a constant force (gfac 1 on z,
+** for the audit's potential). */
+static inline void rigid_masses(const double *p, nsm_numeric *num)
+{
+    for (int i = 0; i < 3; i++) {
+        num->mass[i] = p[0];
+        num->mass[3 + i] = p[1 + i];
+        num->gfac[i] = num->gfac[3 + i] = 0;
+        num->fconst[i] = num->fconst[3 + i] = 0;
+    }
+    num->gravity = p[4];
+    num->gfac[2] = 1;
+    num->fconst[2] = -p[0] * p[4];
+}
 
 /* Euler's equations' gyroscopic torques -w x I w on the body-frame rows. */
 static inline void rigid_nl_force(double t, const double *y, const int *sw, const double *p,
@@ -67,6 +86,28 @@ static inline void rigid_cross(const double *a, const double *b, double *out)
 static inline double rigid_dot(const double *a, const double *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* One sphere (0, 0, a), radius rho, against the plane n . x = 0: its gap,
+** curvature term and row of W over the velocities (nsm/model.h). */
+static inline void rigid_sphere_gap(const double *y, double R[3][3], const double *n, double a,
+                                    double rho, double *g, double *curv, double *wval)
+{
+    double cb[3] = { 0, 0, a }, nb[3], wc[3], wwc[3], k[3];
+    for (int i = 0; i < 3; i++)
+        nb[i] = R[0][i] * n[0] + R[1][i] * n[1] + R[2][i] * n[2];
+    double ctr = 0;
+    for (int i = 0; i < 3; i++)
+        ctr += n[i] * (y[i] + rigid_dot(R[i], cb));
+    *g = ctr - rho;
+    rigid_cross(cb, nb, k);
+    for (int i = 0; i < 3; i++) {
+        wval[i] = n[i];
+        wval[3 + i] = k[i];
+    }
+    rigid_cross(y + RB_W1, cb, wc);
+    rigid_cross(y + RB_W1, wc, wwc);
+    *curv = rigid_dot(nb, wwc);
 }
 
 #endif

@@ -46,15 +46,7 @@ static const int rigid_rot[] = { 3 };
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     (void)c;
-    for (int i = 0; i < 3; i++) {
-        num->mass[i] = p[0];
-        num->mass[3 + i] = p[1 + i];
-        num->gfac[i] = num->gfac[3 + i] = 0;
-        num->fconst[i] = num->fconst[3 + i] = 0;
-    }
-    num->gravity = p[4];
-    num->gfac[2] = 1;
-    num->fconst[2] = -p[0] * p[4];
+    rigid_masses(p, num);
     return 0;
 }
 

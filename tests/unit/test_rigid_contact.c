@@ -65,15 +65,7 @@ static const int *const gap_cols[] = { cols_floor };
 ** unit normal n. */
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
-    for (int i = 0; i < 3; i++) {
-        num->mass[i] = p[PM];
-        num->mass[3 + i] = p[PI1 + i];
-        num->gfac[i] = num->gfac[3 + i] = 0;
-        num->fconst[i] = num->fconst[3 + i] = 0;
-    }
-    num->gravity = p[PG];
-    num->gfac[2] = 1;
-    num->fconst[2] = -p[PM] * p[PG];
+    rigid_masses(p, num);
     for (int k = 0; k < 6; k++) {
         num->W.row[k] = 0;
         num->W.col[k] = k;
@@ -93,22 +85,9 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,
                    double *wval)
 {
-    double R[3][3], cb[3] = { 0, 0, p[PA] }, nb[3], wc[3], wwc[3], k[3];
+    double R[3][3];
     rigid_rotation(y, R);
-    for (int i = 0; i < 3; i++)
-        nb[i] = R[0][i] * c[0] + R[1][i] * c[1] + R[2][i] * c[2];
-    double ctr = 0;
-    for (int i = 0; i < 3; i++)
-        ctr += c[i] * (y[i] + R[i][0] * cb[0] + R[i][1] * cb[1] + R[i][2] * cb[2]);
-    g[0] = ctr - p[PRHO];
-    rigid_cross(cb, nb, k);
-    for (int i = 0; i < 3; i++) {
-        wval[i] = c[i];
-        wval[3 + i] = k[i];
-    }
-    rigid_cross(y + W1, cb, wc);
-    rigid_cross(y + W1, wc, wwc);
-    curv[0] = rigid_dot(nb, wwc);
+    rigid_sphere_gap(y, R, c, p[PA], p[PRHO], g, curv, wval);
 }
 
 static nsm_model model = {

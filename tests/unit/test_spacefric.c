@@ -65,15 +65,7 @@ static const nsm_space_friction sfric[] = { { "grip", 0, 0 } };
 ** c = the plane's unit normal n. */
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
-    for (int i = 0; i < 3; i++) {
-        num->mass[i] = p[PM];
-        num->mass[3 + i] = p[PI1 + i];
-        num->gfac[i] = num->gfac[3 + i] = 0;
-        num->fconst[i] = num->fconst[3 + i] = 0;
-    }
-    num->gravity = p[PG];
-    num->gfac[2] = 1;
-    num->fconst[2] = -p[PM] * p[PG];
+    rigid_masses(p, num);
     for (int k = 0; k < 12; k++) {
         num->W.row[k] = k / 6;
         num->W.col[k] = k % 6;
@@ -97,36 +89,14 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     return 0;
 }
 
-/* One sphere (0, 0, a), radius rho, against the plane n . x = 0: its gap,
-** curvature term and row of W over the velocities (nsm/model.h). */
-static void sphere_gap(const double *y, double R[3][3], const double *n, double a, double rho,
-                       double *g, double *curv, double *wval)
-{
-    double cb[3] = { 0, 0, a }, nb[3], wc[3], wwc[3], k[3];
-    for (int i = 0; i < 3; i++)
-        nb[i] = R[0][i] * n[0] + R[1][i] * n[1] + R[2][i] * n[2];
-    double ctr = 0;
-    for (int i = 0; i < 3; i++)
-        ctr += n[i] * (y[i] + rigid_dot(R[i], cb));
-    *g = ctr - rho;
-    rigid_cross(cb, nb, k);
-    for (int i = 0; i < 3; i++) {
-        wval[i] = n[i];
-        wval[3 + i] = k[i];
-    }
-    rigid_cross(y + W1, cb, wc);
-    rigid_cross(y + W1, wc, wwc);
-    *curv = rigid_dot(nb, wwc);
-}
-
 /* Both spheres' gaps. */
 static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,
                    double *wval)
 {
     double R[3][3];
     rigid_rotation(y, R);
-    sphere_gap(y, R, c, p[PA1], p[PR1], &g[0], &curv[0], wval);
-    sphere_gap(y, R, c, p[PA2], p[PR2], &g[1], &curv[1], wval + 6);
+    rigid_sphere_gap(y, R, c, p[PA1], p[PR1], &g[0], &curv[0], wval);
+    rigid_sphere_gap(y, R, c, p[PA2], p[PR2], &g[1], &curv[1], wval + 6);
 }
 
 static nsm_model model = {
