@@ -13,7 +13,9 @@
 **     projection in the metric of M, its kinetic energy booked as the
 **     transition's loss.  A slip whose direction keeps turning so that the
 **     cuts never reach the tolerance stops the run with the time and
-**     |gamma_F| (never a silent stick).
+**     |gamma_F| (never a silent stick); a stick force outside the cone at
+**     the slip's zero (the slip would turn through it, or start from rest)
+**     stops the run too.
 **   - stick -> slip: after each step the stuck contacts' forces are
 **     checked against the cone; leaving it stops the run (that transition
 **     is not built yet), the step not taken.
@@ -197,8 +199,8 @@ static int stick_project(nsm_sim *s, int k)
 
 /* Element k's slip has reached the working tolerance: the stick force
 ** (the held rows' Delassus solve with the bit set) is checked against the
-** cone, and inside it the contact sticks.  Outside, the slip turns and the
-** contact keeps sliding (*stuck 0). */
+** cone, and inside it the contact sticks.  Outside (*stuck 0) the slip
+** would start again in a new direction, which the caller refuses. */
 static int try_stick(nsm_sim *s, int k, int *stuck)
 {
     const nsm_space_friction *e = &s->m->space_frictions[k];
@@ -245,6 +247,11 @@ int rt_sf_land(nsm_sim *s, double *h)
                 have = 0;       /* the state changed */
                 continue;
             }
+            return rt_fail(s, NSM_EMODEL, j, "spatial friction element '%s': at t = %.17g s "
+                           "the slip |gamma_F| = %.3g m/s is at zero and the force that would "
+                           "hold it leaves the friction cone: a slip starting from zero (or "
+                           "turning through it) in space is not built yet",
+                           s->m->space_frictions[k].name, s->t, gn);
         }
         if (rate < 0 && gn / -rate * (1 - SF_SHORT) < cut) {
             cut = gn / -rate * (1 - SF_SHORT);

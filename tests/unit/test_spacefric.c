@@ -27,7 +27,9 @@
 **     phase and the energy balance closes; with drilling the balance closes
 **     and theta and the friction work at 0.1 s agree with tippe_top.py
 **     --contact-start 0.1 (its Taylor series at 96 bits from this state);
-**   - an impact on a contact with spatial friction is refused by name.
+**   - an impact on a contact with spatial friction, and a slip starting
+**     from zero (a sphere at rest on an incline too steep to roll), are
+**     refused by name.
 */
 #include <math.h>
 #include <stdio.h>
@@ -389,6 +391,26 @@ static void impact_refused(void)
     nsm_sim_free(s);
 }
 
+/* A sphere at rest on an incline steeper than rolling allows (mu below
+** k/(1 + k) tan alpha): its slip would start from zero, which is not
+** built, and the run stops saying so instead of sliding without friction. */
+static void slip_from_rest_refused(void)
+{
+    double al = 0.5, r = 0.1, I = 0.4 * r * r;
+    double pv[NPAR] = { 1, I, I, I, 9.81, 0, r, 0, r / 2, al, 0.05, 0 }, y0[NY];
+    memset(y0, 0, sizeof y0);
+    y0[0] = -sin(al) * r;
+    y0[2] = cos(al) * r;
+    y0[P0] = 1;
+    nsm_sim *s = start(pv, NSM_METHOD_RK4, 1e-3, y0);
+    int rc = s ? nsm_sim_run_until(s, 0.1) : -1;
+    const char *msg = s ? nsm_sim_message(s) : "";
+    check_true("a slip starting from zero is refused",
+               rc != 0 && rc != -1 && strstr(msg, "a slip starting from zero") != NULL);
+    printf("refused (rc %d): %s\n", rc, msg);
+    nsm_sim_free(s);
+}
+
 int main(void)
 {
     static const Roll cases[] = {
@@ -408,5 +430,6 @@ int main(void)
     tippe_top(NSM_METHOD_RK4, "rk4", 1);
     tippe_top(NSM_METHOD_ADAPTIVE, "adaptive", 1);
     impact_refused();
+    slip_from_rest_refused();
     return check_report();
 }
