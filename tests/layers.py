@@ -39,7 +39,7 @@ LAYERS = [
         "laws.c rigid.c",                     # the table of contact laws (read below, called through); bodies in space's positions
         "message.c state.c sparse.c surface.c nonlin.c affine.c",  # messages, the current state, tables, surfaces, nonlinear terms, run-time expressions
         "massmat.c",                          # the mass operator: diagonal, or M(q)
-        "coulomb.c",                          # friction elements' forces
+        "coulomb.c spacefric.c",              # friction elements' forces; spatial friction in flight
         "dynamics.c"]),                       # forces, Delassus matrix, energies
     ("modes, stepping and location", "src", [
         "modeop.c",                           # a large mode as an operator (exact)
@@ -51,7 +51,7 @@ LAYERS = [
     ("audit, transitions and contact laws", "src", [
         "surfwork.c fricstat.c",              # work and statistics of the audit
         "stats.c",                            # energy audit, event log, rate guard
-        "friction.c impact_space.c",          # stick, slip, frictional impulses; Glocker's law in space
+        "friction.c impact_space.c spacestick.c",  # stick, slip, frictional impulses; Glocker's law in space; spatial friction's transitions
         "transition.c",                       # impacts, stick, separation, initial mode
         "law_impact.c law_penalty.c law_friction.c",  # the contact laws (law.h)
         "zeno.c"]),                           # Zeno and cascades

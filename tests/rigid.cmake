@@ -119,3 +119,17 @@ target_include_directories(test_space_impact PRIVATE ${NSM_SOURCE_DIR}/runtime/i
 target_link_libraries(test_space_impact PRIVATE nsmrt m)
 add_test(NAME rigid.space_impact COMMAND test_space_impact)
 set_tests_properties(rigid.space_impact PROPERTIES LABELS "unit;runtime;rigid")
+
+# Spatial Coulomb friction in flight (docs/theory.md section 19) on a table
+# written by hand (tests/unit/test_spacefric.c), rk4 and adaptive: a sphere
+# sliding until it rolls (rolling_sphere.py's closed form: the state halfway,
+# v and w after the onset, L about the contact point, the energy dissipated
+# mu m g |gamma0| t_r / 2), a sphere's spin stopped by drilling friction in
+# closed form, the tippe top's sliding phase (Jellett's integral without
+# drilling, the energy balance, theta rising with drilling), and an impact
+# on such a contact refused by name.
+add_executable(test_spacefric ${NSM_SOURCE_DIR}/tests/unit/test_spacefric.c)
+target_include_directories(test_spacefric PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_spacefric PRIVATE nsmrt m)
+add_test(NAME rigid.spacefric COMMAND test_spacefric)
+set_tests_properties(rigid.spacefric PROPERTIES LABELS "unit;runtime;rigid")

@@ -329,8 +329,10 @@ static int accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, c
     if (lamf)
         for (int k = 0; k < s->nf; k++)
             lamf[k] = 0;
+    if (s->nsf && rt_sf_accel(s, mode, hdd, split, a, lam))
+        return NSM_ENUMERIC;
     for (int j = 0; j < s->g; j++)
-        r += rt_law_held(s, mode, j);
+        r += rt_law_held(s, mode, j) && rt_sf_of_gap(s, j) < 0;
     for (int k = 0; k < s->nf; k++)
         r += rt_fric_stuck(s, mode, k);
     if (r == 0)
@@ -612,7 +614,7 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
      * slip forces of the friction elements it presses), then stuck elements */
     R->p[0] = Dd->p[0] = 0;
     for (int j = 0; j < s->g; j++)
-        if (rt_law_held(s, mode, j)) {
+        if (rt_law_held(s, mode, j) && rt_sf_of_gap(s, j) < 0) {    /* spacefric.c's own */
             rows_copy(R, nr, &s->sp.W, j);
             if (s->nf)
                 dir_of_gap(s, mode, cl, nr, j);
@@ -680,6 +682,8 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
     double fd = 0, fw = 0;
     if (s->nf)
         rt_fric_power(s, mode, x, v, lam, lamf, &fd, &fw);
+    if (s->nsf)
+        fd += rt_sf_power(s, mode, lam);
     if (s->moving && lam)
         for (int j = 0; j < s->g; j++)
             if (rt_law_held(s, mode, j) && s->m->gap_moving[j])
@@ -704,6 +708,7 @@ static void ext_force(const nsm_sim *s, double t, double *f)
 static void state_terms(const nsm_sim *s, double t, const double *Y, double *f, double *h)
 {
     rt_nl_at(s, Y);
+    rt_sf_at(s, Y);
     rt_mass_at(s, Y);               /* a failure stops the solves that follow */
     ext_force(s, t, f);
     rt_nl_force(s, t, Y, f);

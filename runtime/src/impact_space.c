@@ -658,20 +658,3 @@ int rt_spimp_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *
     *handled = 1;
     return spimp_apply(s, j, k, exempt);
 }
-
-/* After a transition: a contact with spatial friction held shut stops the
-** run, since Coulomb friction on a held contact in space (sliding, rolling,
-** drilling) is not built here and the held contact would otherwise move
-** without it. */
-int rt_spimp_held_check(nsm_sim *s)
-{
-    for (int k = 0; k < s->m->n_space_frictions; k++) {
-        int j = s->m->space_frictions[k].gap;
-        if (rt_mode_has(s->mode, j))
-            return rt_fail(s, NSM_EMODEL, j, "gap '%s' with spatial friction '%s' is held shut at "
-                           "t = %.17g s: friction on a held contact in space (sliding, rolling, "
-                           "drilling) is not built yet (only its impacts are)",
-                           s->m->gaps[j].name, s->m->space_frictions[k].name, s->t);
-    }
-    return NSM_OK;
-}

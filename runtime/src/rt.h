@@ -253,6 +253,7 @@ struct nsm_sim {
     int nq;                   /* positions: Y = (q[nq], u[n], E_d, E_w); nq = n but for
                                  bodies in space (nsm/model.h, rigid.c) */
     int nf, ge;               /* friction elements; event functions g + 2 nf (friction.c) */
+    int nsf;                  /* spatial friction elements (spacefric.c); mode bits ge + k */
     int mw;                   /* words of a mode: NSM_MODE_WORDS(ge) */
     struct RtFric *fr;        /* friction's transition state, friction.c */
     struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
@@ -301,6 +302,7 @@ struct nsm_sim {
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtClus *cl;        /* scratch of the generic path's constraint problems, dynamics.c */
     struct RtNl *nl;          /* a nonlinear model's curved-gap tangent, nonlin.c (NULL: none) */
+    struct RtSf *sf;          /* spatial friction's kinematics, spacefric.c (NULL: none) */
     struct RtMass *mass;      /* a Lagrangian model's M(q) factor, massmat.c (NULL: diagonal) */
     struct RtNlTaylor *nlt;   /* the taylor method's series, nltaylor.c (NULL: not used yet) */
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
@@ -409,6 +411,26 @@ double rt_pen_energy(const nsm_sim *s, int j, double p);
 
 /* rigid.c: positions of bodies in space */
 void rt_rigid_qdot(const nsm_sim *s, const double *Y, double *qdot);
+
+/* spacefric.c: spatial Coulomb friction of a rigid body's sphere on a
+** plane in flight (rows, slip, the held contact's solve, its power) */
+typedef struct RtSf RtSf;
+int rt_sf_alloc(nsm_sim *s);
+void rt_sf_free(nsm_sim *s);
+int rt_sf_of_gap(const nsm_sim *s, int j);
+int rt_sf_bit(const nsm_sim *s, int k);
+int rt_sf_stuck(const nsm_sim *s, const unsigned *mode, int k);
+int rt_sf_dim(const nsm_sim *s, int k);
+void rt_sf_at(const nsm_sim *s, const double *y);
+double rt_sf_slip(const nsm_sim *s, int k, double *g);
+double rt_sf_slip_rate(const nsm_sim *s, int k, const double *a);
+void rt_sf_stick_force(const nsm_sim *s, int k, double *lf);
+int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int values, double *a,
+                double *lam);
+double rt_sf_power(const nsm_sim *s, const unsigned *mode, const double *lam);
+int rt_sf_rows(const nsm_sim *s, int k, double G[4][6], int *cols);
+int rt_sf_cuts(nsm_sim *s, int cut);
+double rt_sf_scale(nsm_sim *s, int k, double v);
 void rt_rigid_normalise(const nsm_sim *s, double *y);
 
 /* nltaylor.c: the taylor method for nonlinear models */
@@ -662,6 +684,12 @@ void rt_fric_resolved(nsm_sim *s, int j);
 int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg);
 int rt_fric_transition(nsm_sim *s, int j);
 int rt_fric_update(nsm_sim *s);
+
+/* spacestick.c: spatial friction's transitions around the run loop's steps */
+int rt_sf_check(nsm_sim *s);
+int rt_sf_update(nsm_sim *s);
+int rt_sf_land(nsm_sim *s, double *h);
+int rt_sf_step_check(nsm_sim *s, double t1, const double *Y1);
 int rt_fric_initial(nsm_sim *s);
 int rt_fric_alloc(nsm_sim *s);
 void rt_fric_free(nsm_sim *s);
@@ -672,7 +700,6 @@ int rt_fric_validate(nsm_sim *s);
 int rt_spimp_element(const nsm_sim *s, int j);
 int rt_spimp_law(int m, const double *G, const double *q, double mu, double *P, int *stuck);
 int rt_spimp_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled);
-int rt_spimp_held_check(nsm_sim *s);
 
 /* transition.c: the transitions.  An impact is applied in parts, between
 ** which the run loop hands its RtImpact to the Zeno handling (zeno.c):

@@ -54,7 +54,7 @@ static int transition(nsm_sim *s, int j)
     rt_surface_begin(s);            /* a moving surface's work through the impulses */
     int rc = transition_fric(s, j);
     rt_surface_end(s);
-    return rc ? rc : rt_spimp_held_check(s);
+    return rc || !s->nsf ? rc : rt_sf_update(s);
 }
 
 /* The transition of event function j (see transition). */
@@ -127,7 +127,7 @@ int rt_initial_mode(nsm_sim *s)
     rt_surface_begin(s);
     rc = rt_fric_initial(s);
     rt_surface_end(s);
-    return rc ? rc : rt_spimp_held_check(s);
+    return rc || !s->nsf ? rc : rt_sf_update(s);
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope
@@ -519,7 +519,7 @@ static int rigid_contacts_check(nsm_sim *s)
                            "(its row of W over the velocities from nl_gap)",
                            s->m->gaps[j].name);
     }
-    return NSM_OK;
+    return rt_sf_check(s);
 }
 
 /* What a model with bodies in space (nq > n positions, rigid.c) cannot be
@@ -619,6 +619,13 @@ int rt_run(nsm_sim *s, double t_end)
             if (ksw < 0)
                 h = 0;
         }
+        if (s->nsf && h > 0) {          /* a slip's landing on zero (spacestick.c) */
+            double hc = h;
+            if ((rc = rt_sf_land(s, &hc)))
+                return rc;
+            if (hc < h)
+                h = hc, land = 0, ksw = -1;
+        }
         double hreq = h;
         if (h > 0 && (rc = rt_step(s, s->t, s->y, &h, Y1)))
             return rc == NSM_ENUMERIC && s->failed ? rc : rt_fail(s, rc, -1, "integration step failed");
@@ -626,6 +633,8 @@ int rt_run(nsm_sim *s, double t_end)
             land = 0, ksw = -1;
         if (h <= 0)
             memcpy(Y1, s->y, sizeof Y1);
+        if (s->nsf && h > 0 && (rc = rt_sf_step_check(s, s->t + h, Y1)))
+            return rc;
         s->steps++;
         char what[160];
         for (int i = 0; i < N; i++)

@@ -39,7 +39,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->g = g;
     s->nf = m->n_frictions > 0 ? m->n_frictions : 0;
     s->ge = g + 2 * s->nf;
-    s->mw = NSM_MODE_WORDS(s->ge);
+    s->nsf = m->n_space_frictions > 0 ? m->n_space_frictions : 0;
+    s->mw = NSM_MODE_WORDS(s->ge + s->nsf);
     s->ns = m->n_switches;
     s->nq = m->nq ? m->nq : n;
     s->N = s->nq + n + 2;
@@ -86,7 +87,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         bad = 1;
     if (!bad && rt_fric_alloc(s))
         bad = 1;
-    if (!bad && (rt_nl_alloc(s) || rt_mass_alloc(s)))
+    if (!bad && (rt_nl_alloc(s) || rt_mass_alloc(s) || rt_sf_alloc(s)))
         bad = 1;
     if (!bad && rt_taylor_alloc(s))
         bad = 1;
@@ -134,6 +135,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->set.y0);
     rt_taylor_free(s);
     rt_nl_free(s);
+    rt_sf_free(s);
     rt_mass_free(s);
     rt_nlt_free(s);
     rt_surface_free(s);
@@ -603,7 +605,7 @@ int nsm_sim_forces(const nsm_sim *s, double *lam)
 double nsm_sim_time(const nsm_sim *s) { return s->t; }
 const double *nsm_sim_state(const nsm_sim *s) { return s->y; }
 unsigned nsm_sim_mode(const nsm_sim *s) { return s->mode[0]; }
-int nsm_sim_mode_has(const nsm_sim *s, int j) { return j >= 0 && j < s->ge && rt_mode_has(s->mode, j); }
+int nsm_sim_mode_has(const nsm_sim *s, int j) { return j >= 0 && j < s->ge + s->nsf && rt_mode_has(s->mode, j); }
 const int *nsm_sim_switches(const nsm_sim *s) { return s->sw; }
 long nsm_sim_steps(const nsm_sim *s) { return s->steps; }
 long nsm_sim_events(const nsm_sim *s) { return s->nevents; }

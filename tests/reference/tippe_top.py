@@ -55,6 +55,10 @@ and the energy balance T + V - W closes.  Usage:
   tippe_top.py            the full reference (drilling on and off), printed
   tippe_top.py --selftest the quick checks (short runs), for ctest
   tippe_top.py --landing  the landing's impact alone, in SI
+  tippe_top.py --contact-start T
+                          the sliding phase started on the spherical body
+                          (z = r1 - a1 cos(theta0), no normal velocity) to
+                          T seconds: theta, Jellett's integral, the work
 """
 import sys
 import time
@@ -529,12 +533,18 @@ def energy_si(x):
     return x * M_SI * R1_SI ** 2 / T0 ** 2
 
 
-def reference(drilling, prec=124, order=34, t_end=None, log=None, mu=MU):
-    """Flight, landing and sliding to the stem's contact (or t_end, seconds)."""
+def reference(drilling, prec=124, order=34, t_end=None, log=None, mu=MU, in_contact=False):
+    """Flight, landing and sliding to the stem's contact (or t_end, seconds).
+    in_contact: start on the spherical body instead, at z = r1 - a1 cos(theta0)
+    with no normal velocity (no flight, no impact: t_land = 0)."""
     par = dimensionless(drilling, mu)
     y0 = initial_state()
-    tl, yb = flight(y0, par)
-    ya, pn, pf, vn = impact(yb, par)
+    if in_contact:
+        y0[2] = par["r1"] - par["a1"] * mp.cos(TH0)
+        tl, yb, ya, pn, pf, vn = mpf(0), y0, y0, mpf(0), mpf(0), mpf(0)
+    else:
+        tl, yb = flight(y0, par)
+        ya, pn, pf, vn = impact(yb, par)
     inv_b, inv_a = invariants(yb, par), invariants(ya, par)
     t_end = mpf(10 ** 6) if t_end is None else mpf(t_end) / T0
     run = Run(par, ya, tl, t_end, prec, order, log=log)
@@ -660,12 +670,31 @@ def landing():
     print("kinetic energy lost %s J" % mp.nstr(energy_si(lost), 25))
 
 
+def contact_start(t_end):
+    """The sliding phase started in contact (reference(in_contact=True)) to
+    t_end seconds, with and without drilling: theta, Jellett's integral and
+    the energies at t_end (SI), for a simulator started in the same state."""
+    for drilling in (True, False):
+        r = reference(drilling, 96, 26, t_end=t_end, in_contact=True)
+        inv, inv0 = r["inv_end"], r["inv_a"]
+        e_si = M_SI * R1_SI ** 2 / T0 ** 2
+        print("drilling %s, started in contact, to t = %s s:" % ("on" if drilling else "off", t_end))
+        print("  theta = %s rad" % mp.nstr(inv["theta"], 20))
+        print("  Jellett's integral relative change %s" % mp.nstr(
+            (inv["jellett"] - inv0["jellett"]) / inv0["jellett"], 5))
+        print("  friction work W = %s J, balance %s J" % (mp.nstr(inv["W"] * e_si, 20), mp.nstr(
+            (inv["E"] - inv["W"] - inv0["E"]) * e_si, 3)))
+
+
 def main():
     if "--selftest" in sys.argv[1:]:
         selftest()
         return
     if "--landing" in sys.argv[1:]:
         landing()
+        return
+    if "--contact-start" in sys.argv[1:]:
+        contact_start(sys.argv[sys.argv.index("--contact-start") + 1])
         return
     log = (lambda s: print(s, flush=True)) if "-v" in sys.argv[1:] else None
     runs = {}

@@ -29,6 +29,7 @@
 #include "nsm/nsm.h"
 
 #include "check.h"
+#include "rigid_table.h"
 
 /* The state's layout: q = (x, y, z, p1, p2, p3, p0), u = (vx, vy, vz, w1, w2, w3). */
 enum { NB = 6, NQ = 7, P1 = 3, P0 = 6, U = NQ, W1 = NQ + 3 };
@@ -45,62 +46,25 @@ static const int rigid_rot[] = { 3 };
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
     (void)c;
-    for (int i = 0; i < 3; i++) {
-        num->mass[i] = p[0];
-        num->mass[3 + i] = p[1 + i];
-        num->gfac[i] = num->gfac[3 + i] = 0;
-        num->fconst[i] = num->fconst[3 + i] = 0;
-    }
-    num->gravity = p[4];
-    num->gfac[2] = 1;
-    num->fconst[2] = -p[0] * p[4];
+    rigid_masses(p, num);
     return 0;
-}
-
-/* Euler's equations' gyroscopic torques -w x I w on the body-frame rows. */
-static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,
-                     double *F)
-{
-    (void)t, (void)sw, (void)c;
-    const double *w = y + W1;
-    F[3] += (p[2] - p[3]) * w[1] * w[2];
-    F[4] += (p[3] - p[1]) * w[2] * w[0];
-    F[5] += (p[1] - p[2]) * w[0] * w[1];
-}
-
-/* q' = B(q) u: r' = v, p' = p (x) (0, w) / 2. */
-static void kin(const double *y, const double *p, const double *c, double *qd)
-{
-    (void)p, (void)c;
-    double p0 = y[P0], p1 = y[P1], p2 = y[P1 + 1], p3 = y[P1 + 2];
-    const double *w = y + W1;
-    for (int i = 0; i < 3; i++)
-        qd[i] = y[U + i];
-    qd[P0] = -0.5 * (p1 * w[0] + p2 * w[1] + p3 * w[2]);
-    qd[P1] = 0.5 * (p0 * w[0] + p2 * w[2] - p3 * w[1]);
-    qd[P1 + 1] = 0.5 * (p0 * w[1] + p3 * w[0] - p1 * w[2]);
-    qd[P1 + 2] = 0.5 * (p0 * w[2] + p1 * w[1] - p2 * w[0]);
 }
 
 static nsm_model model = {
     .abi = NSM_ABI_VERSION, .name = "free_body", .title = "",
     .n_bodies = NB, .n_params = 5, .body_names = body_names, .params = params,
     .t_end = 1, .dt = 1e-3, .method = NSM_METHOD_RK4,
-    .setup = setup, .nl = NSM_NL_FORCE, .nl_force = nl_force,
-    .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot, .kin = kin,
+    .setup = setup, .nl = NSM_NL_FORCE, .nl_force = rigid_nl_force,
+    .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot, .kin = rigid_kin,
 };
 
 /* World-frame vector R(p) b of the body-frame vector b at state y. */
 static void to_world(const double *y, const double *b, double *out)
 {
-    double w = y[P0], x = y[P1], yy = y[P1 + 1], z = y[P1 + 2];
-    double R[3][3] = {
-        { w * w + x * x - yy * yy - z * z, 2 * (x * yy - w * z), 2 * (x * z + w * yy) },
-        { 2 * (x * yy + w * z), w * w - x * x + yy * yy - z * z, 2 * (yy * z - w * x) },
-        { 2 * (x * z - w * yy), 2 * (yy * z + w * x), w * w - x * x - yy * yy + z * z },
-    };
+    double R[3][3];
+    rigid_rotation(y, R);
     for (int i = 0; i < 3; i++)
-        out[i] = R[i][0] * b[0] + R[i][1] * b[1] + R[i][2] * b[2];
+        out[i] = rigid_dot(R[i], b);
 }
 
 /* The angular momentum in the world frame, R (I w), at state y. */
