@@ -1075,10 +1075,17 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     audit_line(f, 0, "largest balance error", NULL, a->error_max, "J");
     audit_line(f, 0, "  relative to the largest energy", NULL,
                a->energy_max > 0 ? a->error_max / a->energy_max : 0.0, "");
-    audit_line(f, 0, "code_aster global energy error", NULL, pct(a->aster_energy),
-               fabs(a->dissipated) + fabs(a->lost) > 1e-9 * a->energy_max
-                   ? "% (counts no dissipation: not meaningful here)" : "%");
-    audit_line(f, 0, "code_aster force/kinematics error", NULL, pct(a->aster_force), "%");
+    /* code_aster's metrics are relative: the energy error to the injected
+     * energy E0 + W of the forces (none when it stays 0 over the run), the
+     * force error to the penalty contacts' forces k p (none without a
+     * penalty force in the run).  A metric with no value gets no line
+     * rather than a nan. */
+    if (!isnan(a->aster_energy))
+        audit_line(f, 0, "code_aster global energy error", NULL, pct(a->aster_energy),
+                   fabs(a->dissipated) + fabs(a->lost) > 1e-9 * a->energy_max
+                       ? "% (counts no dissipation: not meaningful here)" : "%");
+    if (!isnan(a->aster_force))
+        audit_line(f, 0, "code_aster force/kinematics error", NULL, pct(a->aster_force), "%");
     if (m->n_frictions) {
         fprintf(f, "\n%-12s %6s %6s %9s %14s %14s %14s %6s\n", "friction", "sticks", "slips",
                 "reversals", "stuck [s]", "dissipated [J]", "surface [J]", "state");
