@@ -1006,6 +1006,24 @@ static void element_name(const nsm_model *m, int k, char *buf, size_t len)
              e->b >= 0 && m->body_names ? m->body_names[e->b] : "ground");
 }
 
+/* The rigid bodies' gyroscopic torques' work per rotational coordinate,
+** apart from the injected work: they pass energy between a body's rates
+** and add none (their total, printed first, is zero to rounding). */
+static void print_gyro_work(const nsm_sim *sim, const nsm_model *m, FILE *f)
+{
+    if (m->n_rigid <= 0 || !m->rigid_rot)
+        return;
+    double total = 0;
+    for (int b = 0; b < m->n_rigid; b++)
+        for (int i = m->rigid_rot[b]; i < m->rigid_rot[b] + 3; i++)
+            total += nsm_sim_gyro_work(sim, i);
+    audit_line(f, 0, "gyroscopic torques' work", NULL, total, "J");
+    for (int b = 0; b < m->n_rigid; b++)
+        for (int i = m->rigid_rot[b]; i < m->rigid_rot[b] + 3; i++)
+            audit_line(f, 2, "on", m->body_names ? m->body_names[i] : "?",
+                       nsm_sim_gyro_work(sim, i), "J");
+}
+
 /* The --summary table: the energy audit, then one row per contact. */
 static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audit *a, FILE *f)
 {
@@ -1049,6 +1067,7 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
             isfinite(cs.surface_work))
             audit_line(f, 2, "surface of", m->gaps[j].name, cs.surface_work, "J");
     }
+    print_gyro_work(sim, m, f);
     audit_line(f, 0, "dissipated", NULL, a->dissipated, "J");
     for (int k = 0; k < m->n_springs; k++) {
         double e = nsm_sim_damper_energy(sim, k);
