@@ -179,16 +179,22 @@ static void pstr(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* An in-memory stream into *text (its length in *len), for text written
- * before what goes around it; out of memory is fatal, as in the arena. */
-static FILE *memstream_open(char **text, size_t *len)
+/* p, the result of an allocation (malloc, realloc, open_memstream), when
+ * it succeeded; out of memory is fatal, as in the arena. */
+static void *mem_need(void *p)
 {
-    FILE *o = open_memstream(text, len);
-    if (!o) {
+    if (!p) {
         fputs("nsmc: fatal: out of memory\n", stderr);
         abort();
     }
-    return o;
+    return p;
+}
+
+/* An in-memory stream into *text (its length in *len), for text written
+ * before what goes around it. */
+static FILE *memstream_open(char **text, size_t *len)
+{
+    return mem_need(open_memstream(text, len));
 }
 
 /* A C string literal as text (pstr's), for a table row. */
@@ -786,12 +792,7 @@ static void lines_put(Lines *ls, Line l)
 {
     if (ls->n == ls->cap) {
         ls->cap = ls->cap ? 2 * ls->cap : 64;
-        Line *nv = realloc(ls->v, (size_t)ls->cap * sizeof *nv);
-        if (!nv) {
-            fputs("nsmc: fatal: out of memory\n", stderr);
-            abort();
-        }
-        ls->v = nv;
+        ls->v = mem_need(realloc(ls->v, (size_t)ls->cap * sizeof *ls->v));
     }
     ls->v[ls->n++] = l;
 }
@@ -800,11 +801,7 @@ static void lines_put(Lines *ls, Line l)
  * was written. */
 static bool lines_flush(Cgen *cg, Lines *ls, const char *indent)
 {
-    Seg *segs = malloc((size_t)(ls->n + 1) * sizeof *segs);
-    if (!segs) {
-        fputs("nsmc: fatal: out of memory\n", stderr);
-        abort();
-    }
+    Seg *segs = mem_need(malloc((size_t)(ls->n + 1) * sizeof *segs));
     bool any = false;
     int ns = roll_plan(cg, ls->v, ls->n, segs, &any);
     emit_lines(cg, ls->v, segs, ns, indent);
@@ -816,11 +813,7 @@ static bool lines_flush(Cgen *cg, Lines *ls, const char *indent)
 /* Would these lines hold a loop? */
 static bool lines_roll(const Cgen *cg, const Lines *ls)
 {
-    Seg *segs = malloc((size_t)(ls->n + 1) * sizeof *segs);
-    if (!segs) {
-        fputs("nsmc: fatal: out of memory\n", stderr);
-        abort();
-    }
+    Seg *segs = mem_need(malloc((size_t)(ls->n + 1) * sizeof *segs));
     bool any = false;
     roll_plan(cg, ls->v, ls->n, segs, &any);
     free(segs);
@@ -861,11 +854,7 @@ static void check_name(Cgen *cg, Expr *e, const char *what, const char *name)
     const Model *m = cg->m;
     char *text = NULL;
     size_t len = 0;
-    FILE *t = open_memstream(&text, &len);
-    if (!t) {
-        fputs("nsmc: fatal: out of memory\n", stderr);
-        abort();
-    }
+    FILE *t = memstream_open(&text, &len);
     fprintf(t, "%s of %s, %s", what, name, expr_to_string(cg->dv->ex, e, EXPR_TEXT, &cg->tnm));
     const char *sep = " (parameters ";
     for (int i = 0; i < m->n_params; i++)

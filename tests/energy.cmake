@@ -108,3 +108,6 @@ nsm_energy_sim(state_work ${cfile})
 nsm_energy_test(state_work state_work state_work)
 nsm_energy_test(state_work.adaptive state_work state_work --method adaptive --dt 1e-3)
 nsm_energy_test(lag_kinetic lag_kinetic double_pendulum)
+# A rigid body's gyroscopic torques: their work per rotational coordinate
+# listed apart from the injected work, against Euler's closed form
+nsm_energy_test(gyro gyro free_top)

@@ -27,8 +27,9 @@ set_tests_properties(reference_cart_pendulum reference_double_pendulum reference
   reference_brush_pendulum PROPERTIES TIMEOUT 900)
 # Bodies in space (issue 24): the tippe top's series integration, the super
 # ball's impacts and the rolling sphere's onset check their own algebra
-# (tests/reference/tippe_top.py, super_ball.py, rolling_sphere.py); nsm has
-# no rigid bodies in space yet, so nothing is compared with a simulator.
+# (tests/reference/tippe_top.py, super_ball.py, rolling_sphere.py).  The
+# super ball's section in the plane of the throw is compared with
+# models/super_ball.nsm by tests/python/test_super_ball.py (python.super_ball).
 foreach(case tippe_top super_ball rolling_sphere)
   add_test(NAME reference_${case}_selftest
     COMMAND ${NSM_PYTHON} -B tests/reference/${case}.py --selftest

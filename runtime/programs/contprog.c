@@ -139,16 +139,23 @@ static const char *param_unit(const nsm_model *m, const char *name)
     return "";
 }
 
+/* A parameter's column head and axis label: "NAME [UNIT]", or NAME
+** without a unit; written into buf[len], returned. */
+static const char *param_label(const nsm_model *m, const char *name, char *buf, size_t len)
+{
+    const char *unit = param_unit(m, name);
+    snprintf(buf, len, *unit ? "%s [%s]" : "%s", name, unit);
+    return buf;
+}
+
 /* The header of branch.csv. */
 static void csv_header(Prog *g)
 {
     const nsm_model *m = g->m;
-    const char *unit = param_unit(m, g->o.param);
-    ctext_printf(&g->csv, *unit ? "%s [%s]" : "%s", g->o.param, unit);
-    if (g->o.curve) {
-        unit = param_unit(m, g->o.param2);
-        ctext_printf(&g->csv, *unit ? ",%s [%s]" : ",%s", g->o.param2, unit);
-    }
+    char label[200];
+    ctext_printf(&g->csv, "%s", param_label(m, g->o.param, label, sizeof label));
+    if (g->o.curve)
+        ctext_printf(&g->csv, ",%s", param_label(m, g->o.param2, label, sizeof label));
     ctext_printf(&g->csv, ",point,stable");
     for (int q = 0; q < 2 * m->n_bodies; q++) {
         char name[160];
@@ -306,11 +313,11 @@ static int prog_draw(const Prog *g)
     const char *base = g->o.curve ? "curve" : "continuation";
     int y = g->o.curve ? 2 : plot_column(g, col);
     if (g->o.curve)
-        snprintf(col, sizeof col, "%s", g->o.param2);
+        param_label(g->m, g->o.param2, col, sizeof col);
     if (y < 0)
         return prog_bad(g->prog, "--plot %s: not a column of branch.csv (BODY.x, BODY.v, period, "
                         "min_gap)", col);
-    char ylabel[200], name[160];
+    char ylabel[200], name[160], xlabel[200];
     int q = g->o.curve ? -1 : coords_find(g->m, col);
     if (q >= 0) {
         const char *unit = coords_label(g->m, q, name, sizeof name);
@@ -322,7 +329,8 @@ static int prog_draw(const Prog *g)
                      "`gnuplot %s.gp` here.\n"
                      "set datafile separator ','\nset grid\nset key outside right top\n"
                      "set xlabel '%s'\nset ylabel '%s'\nset title '%s: %s'\n"
-                     "st(k) = strcol(2) eq k\n", base, g->o.param, ylabel, g->m->name,
+                     "st(k) = strcol(2) eq k\n", base,
+                 param_label(g->m, g->o.param, xlabel, sizeof xlabel), ylabel, g->m->name,
                  g->o.curve ? "curve of bifurcation points" : "periodic orbits");
     for (int svg = 0; svg < 2; svg++) {
         if (svg)

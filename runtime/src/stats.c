@@ -47,6 +47,8 @@ typedef struct RtStats {
     RtGapStats *gap;          /* g */
     double *damper;           /* n_springs: energy burnt in each element's damper */
     double *work;             /* n: work of the external forces on each body */
+    double *gyro;             /* n: work of the gyroscopic torques on each rotational
+                                 coordinate of a rigid body (their sum is zero) */
     int nf;                   /* force statements listed by the model, 0 if none (or unusable) */
     double *fwork;            /* nf: work of each force statement */
     double *fk, *qf;          /* nf each: the statements' values at a node, their quadrature */
@@ -96,6 +98,7 @@ int rt_stats_alloc(nsm_sim *s)
     st->gap = calloc(s->g ? s->g : 1, sizeof *st->gap);
     st->damper = calloc(s->m->n_springs ? s->m->n_springs : 1, sizeof(double));
     st->work = calloc(n, sizeof(double));
+    st->gyro = calloc(n, sizeof(double));
     st->a1 = calloc(N, sizeof(double));
     st->ya = calloc(N, sizeof(double));
     st->f = calloc(n, sizeof(double));
@@ -108,7 +111,7 @@ int rt_stats_alloc(nsm_sim *s)
     st->mode_a = calloc((size_t)s->mw, sizeof(unsigned));
     s->rate.window = 16 + 4 * s->g;
     s->rate.ring = calloc((size_t)s->rate.window, sizeof(double));
-    return !s->rate.ring || !st->gap || !st->damper || !st->work || !st->a1 || !st->ya || !st->f ||
+    return !s->rate.ring || !st->gap || !st->damper || !st->work || !st->gyro || !st->a1 || !st->ya || !st->f ||
            !st->vq || !st->fwork || !st->fk || !st->qf || !st->mode_a;
 }
 
@@ -124,6 +127,7 @@ void rt_stats_free(nsm_sim *s)
     free(st->mode_a);
     free(st->damper);
     free(st->work);
+    free(st->gyro);
     free(st->a1);
     free(st->ya);
     free(st->f);
@@ -145,6 +149,7 @@ void rt_stats_reset(nsm_sim *s)
     memset(st->gap, 0, sizeof *st->gap * (size_t)(s->g ? s->g : 1));
     memset(st->damper, 0, sizeof(double) * (size_t)(s->m->n_springs ? s->m->n_springs : 1));
     memset(st->work, 0, sizeof(double) * (size_t)s->n);
+    memset(st->gyro, 0, sizeof(double) * (size_t)s->n);
     memset(st->fwork, 0, sizeof(double) * (size_t)(st->nf ? st->nf : 1));
     st->other_d = st->other_w = st->other_f = 0;
     st->have_a = 0;
@@ -226,6 +231,25 @@ static void body_forces(nsm_sim *s, double h, double x, const double *Y1, const 
     s->m->nl_force(t, y, s->sw, s->p, s->c, f);
 }
 
+/* Takes the rigid bodies' gyroscopic torques -(w x I w)_i = (I_a - I_c) w_a w_c
+** ((i, a, c) cyclic; nsmc adds them to nl_force, derive_rigid.c) out of the
+** forces f at velocities v, adding their power times the weight wq to qg:
+** they exchange energy between a body's rotational coordinates and do no
+** work in total, so they are no injected work of any coordinate. */
+static void gyro_split(const nsm_sim *s, const double *v, double wq, double *f, double *qg)
+{
+    const double *I = s->num.mass;
+    for (int b = 0; b < s->m->n_rigid; b++) {
+        int w0 = s->m->rigid_rot[b];
+        for (int i = 0; i < 3; i++) {
+            int a = w0 + (i + 1) % 3, c = w0 + (i + 2) % 3;
+            double gi = (I[a] - I[c]) * v[a] * v[c];
+            f[w0 + i] -= gi;
+            qg[w0 + i] += wq * gi * v[w0 + i];
+        }
+    }
+}
+
 /* Whether every `force` statement acts on a body no other statement acts
 ** on: each statement's work is then its body's (state-dependent statements
 ** have no value of their own in the table, only nl_force's sum per body). */
@@ -257,7 +281,9 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     int need_d = nd > 1 && dD != 0;
     int by_body = nf > 1 && s->m->nl_force && forces_alone(s);   /* fwork from work */
     int need_b = n > 1 && dW != 0 && (s->m->force || s->m->nl_force || by_body);
-    int need_f = nf > 1 && dW != 0 && !s->m->nl_force, need_w = need_b || need_f;
+    int need_f = nf > 1 && dW != 0 && !s->m->nl_force;
+    int need_g = s->m->n_rigid > 0 && s->m->rigid_rot && s->m->nl_force; /* on every step */
+    int need_w = need_b || need_f || need_g;
     if (nd == 1) {
         if (which < ns)
             st->damper[which] += dD;
@@ -296,9 +322,10 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
     rt_mode_copy(s, st->mode_a, s->mode);
     st->ev_a = s->nevents;
     st->have_a = 1;
-    double qd[ns + g + 1], qw[n];
+    double qd[ns + g + 1], qw[n], qg[n];
     memset(qd, 0, sizeof qd);
     memset(qw, 0, sizeof qw);
+    memset(qg, 0, sizeof qg);
     if (need_f)
         memset(st->qf, 0, sizeof(double) * (size_t)nf);
     for (int q = 0; q < 4; q++) {
@@ -315,8 +342,10 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
                 qd[ns + j] += wq * c * wv * wv;
             }
         }
-        if (need_b) {
+        if (need_b || need_g) {
             body_forces(s, h, gl_x[q], Y1, a0, v, st->f);
+            if (need_g)
+                gyro_split(s, v, wq, st->f, qg);
             for (int i = 0; i < n; i++)
                 qw[i] += wq * st->f[i] * v[i];
         }
@@ -339,6 +368,8 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
             st->other_d += dD;
         }
     }
+    for (int i = 0; i < n && need_g; i++)
+        st->gyro[i] += qg[i];
     if (need_b && by_body) {
         double before[n], ow = st->other_w;
         memcpy(before, st->work, sizeof before);
@@ -574,6 +605,16 @@ double nsm_sim_body_work(const nsm_sim *s, int i)
     if (!s->st || s->st->partial || i < 0 || i >= s->n)
         return NAN;
     return s->st->work[i];
+}
+
+/* Work done so far by the rigid bodies' gyroscopic torques on coordinate i
+** (0 but for their rotational coordinates; NAN if none): kept apart from
+** the external forces' work, the shares summing to zero. */
+double nsm_sim_gyro_work(const nsm_sim *s, int i)
+{
+    if (!s->st || s->st->partial || i < 0 || i >= s->n)
+        return NAN;
+    return s->st->gyro[i];
 }
 
 /* Kinetic energy of body i in the current state (NAN if none). */

@@ -16,6 +16,9 @@ NAME.omega [rad/s], a planar body's coordinates D.x [m], D.y [m], D.phi
    basins.gp's axes say [rad] and [rad/s], attractors.csv's state columns
    are section.csv's; P.phi.x and P.phi.v (the names run-time expressions
    and initial values also take) are the same axes; P.theta is refused.
+4. nsmc continue on tests/studies/impact_clearance.nsm (param omega in
+   rad/s): branch.csv's first column and continuation.gp's x axis are
+   'omega [rad/s]', the parameter with the unit it is declared in.
 """
 import argparse
 import os
@@ -25,6 +28,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PENDULUM = os.path.join(ROOT, "models", "pendulum_wall.nsm")
+CLEARANCE = os.path.join(ROOT, "tests", "studies", "impact_clearance.nsm")
 P_COLUMNS = ["P.x [m]", "P.y [m]", "P.phi [rad]", "P.vx [m/s]", "P.vy [m/s]", "P.omega [rad/s]"]
 
 
@@ -95,6 +99,15 @@ def main():
                             "--out-dir", os.path.join(d, "bad")], capture_output=True, text=True)
         bad += check("an unknown coordinate is refused",
                      r.returncode == 1 and "P.theta: not a coordinate" in r.stderr, r.stderr.strip())
+
+        co = os.path.join(d, "continue")
+        r = subprocess.run([a.nsmc, "continue", CLEARANCE, "--param", "omega=0.5:0.6", "-q",
+                            "--out-dir", co], capture_output=True, text=True)
+        got = first_line(os.path.join(co, "branch.csv"))[:1] if r.returncode == 0 else r.stderr
+        bad += check("continuation branch.csv's parameter column", got == ["omega [rad/s]"], got)
+        got = labels(os.path.join(co, "continuation.gp")) if r.returncode == 0 else []
+        bad += check("continuation diagram's axes", got == ["set xlabel 'omega [rad/s]'",
+                                                            "set ylabel 'M.x [m]'"], got)
     return 1 if bad else 0
 
 

@@ -215,6 +215,11 @@ int nsm_sim_audit(const nsm_sim *sim, nsm_audit *a);
  * quadrature of each element's power on the step's cubic Hermite motion. */
 double nsm_sim_damper_energy(const nsm_sim *sim, int k);
 double nsm_sim_body_work(const nsm_sim *sim, int i);
+/* Work of the rigid bodies' gyroscopic torques -w x I w on coordinate i so
+ * far: they pass energy between a body's rotational coordinates (B.w1,
+ * B.w2, B.w3), summing to zero, and are not part of nsm_sim_body_work's
+ * injected work.  0 for other coordinates, NAN for an index out of range. */
+double nsm_sim_gyro_work(const nsm_sim *sim, int i);
 /* Kinetic energy 1/2 m_i v_i^2 of body i now: for a planar body's
  * coordinates (model->planar) the translation along x and y and the
  * rotation 1/2 th omega^2.  NAN for an index out of range, and for a
