@@ -70,6 +70,7 @@
 #define LZB_STEPS_PER 2000L     /* plus LZB_STEPS_SQ per contact squared: a struck chain */
 #define LZB_STEPS_SQ 10L        /* with e < 1 needs about N^2 (1000 balls: 1.49e6 attempts) */
 #define LZB_REACH 4             /* a band's half width around a kink, in half bandwidths */
+#define LZB_STOP 1e-11          /* early stop: what is left may move no velocity by more, over V */
 
 typedef struct {
     int nc, bw;                 /* contacts, half bandwidth of W */
@@ -90,6 +91,9 @@ typedef struct {
     double gs0, gH;             /* band mode: the sub-step's start and the global step's size */
     int reach;                  /* a band's half width around a kink: LZB_REACH bands of W */
     long n;                     /* global steps taken */
+    double *chol;               /* W's banded Cholesky factor (nc rows of bw + 1), or NULL */
+    int chol_state;             /* 0 not formed, 1 formed, -1 W not positive definite */
+    double wmax;                /* the largest W_jj */
 } Lzb;
 
 /* The half bandwidth of W: the largest |i - j| with W_ij != 0. */
@@ -562,6 +566,85 @@ static int lzb_banded(Lzb *L, double H, double *eo)
     return 1;
 }
 
+/* W's lower Cholesky factor in band storage (row i holds L_{i,i-bw..i} at
+** chol[i (bw + 1) + (j - i + bw)]), formed once when the early stop first
+** needs it: 1, or -1 when W is not positive definite to working accuracy
+** (a pivot below 1e-12 of its diagonal entry: no early stop then), or
+** RT_LZB_ENOMEM. O(nc bw^2). */
+static int lzb_cholesky(Lzb *L)
+{
+    int nc = L->nc, bw = L->bw, w = bw + 1;
+    L->chol = malloc(sizeof(double) * (size_t)nc * (size_t)w);
+    if (!L->chol)
+        return RT_LZB_ENOMEM;
+    for (int i = 0; i < nc; i++)
+        for (int j = i - bw < 0 ? 0 : i - bw; j <= i; j++) {
+            double acc = L->W[(size_t)i * nc + j];
+            int a = (i > j ? i : j) - bw;
+            for (int m = a < 0 ? 0 : a; m < j; m++)
+                acc -= L->chol[(size_t)i * w + (m - i + bw)] * L->chol[(size_t)j * w + (m - j + bw)];
+            if (j < i) {
+                L->chol[(size_t)i * w + (j - i + bw)] = acc / L->chol[(size_t)j * w + bw];
+                continue;
+            }
+            if (!(acc > 1e-12 * L->W[(size_t)i * nc + i]))
+                return -1;
+            L->chol[(size_t)i * w + bw] = sqrt(acc);
+        }
+    return 1;
+}
+
+/* c^2 = vn-^T W^-1 vn- for the approach speeds vn-_j = max(-vn_j, 0),
+** which are zero outside the window: |z|^2 with L z = vn- (W = L L^T),
+** forward substitution from the window's first contact. O((nc - lo) bw). */
+static double lzb_approach_energy(const Lzb *L, double *z)
+{
+    int nc = L->nc, bw = L->bw, w = bw + 1;
+    double c2 = 0;
+    for (int i = L->lo; i < nc; i++) {
+        double acc = i < L->hi && L->y[i] < 0 ? -L->y[i] : 0;
+        for (int m = i - bw < L->lo ? L->lo : i - bw; m < i; m++)
+            acc -= L->chol[(size_t)i * w + (m - i + bw)] * z[m];
+        z[i] = acc / L->chol[(size_t)i * w + bw];
+        c2 += z[i] * z[i];
+    }
+    return c2;
+}
+
+/* The energy still stored in the contacts, U = sum k_j q_j^(eta_j+1) / (eta_j+1)
+** over the window (nothing outside it is compressed). */
+static double lzb_stored(const Lzb *L)
+{
+    double U = 0;
+    for (int j = L->lo; j < L->hi; j++) {
+        double q = L->y[L->nc + j];
+        if (q > 0)
+            U += lzb_force(L->k[j], L->eta[j], q) * q / (L->eta[j] + 1);
+    }
+    return U;
+}
+
+/* Whether what is left of the impact can no longer move any contact's
+** velocity by more than LZB_STOP V (docs/theory.md section 17, "The early
+** stop"): the remaining impulse dP >= 0 obeys vn^T dP + dP^T W dP / 2 <= U
+** (the energy does not grow and every E_j is zero at the end), so x =
+** W^(1/2) dP has |x| <= c + (c^2 + 2U)^(1/2) with c^2 = vn-^T W^-1 vn-, and
+** |dvn_j| <= W_jj^(1/2) |x|. The cheap necessary test (c = 0) first; W's
+** factor only when it passes. 1 stop, 0 go on, or RT_LZB_ENOMEM. */
+static int lzb_spent(Lzb *L)
+{
+    double tol = LZB_STOP * L->V, U = lzb_stored(L), root = sqrt(L->wmax);
+    if (!(root * sqrt(2 * U) <= tol))
+        return 0;
+    if (L->chol_state == 0)
+        L->chol_state = lzb_cholesky(L);
+    if (L->chol_state < 0)
+        return L->chol_state == -1 ? 0 : L->chol_state;
+    double c2 = lzb_approach_energy(L, L->F);
+    double x = sqrt(c2) + sqrt(c2 + 2 * U);
+    return root * x <= tol;
+}
+
 /* Integrate the law from L->y until every contact has separated. */
 static int lzb_integrate(Lzb *L, double h)
 {
@@ -592,6 +675,8 @@ static int lzb_integrate(Lzb *L, double h)
         int lo = L->lo - 8 * L->bw, hi = L->hi + 8 * L->bw;
         if (!lzb_window(L, lo < 0 ? 0 : lo, hi > nc ? nc : hi))
             return 0;
+        if ((v = lzb_spent(L)) != 0)
+            return v < 0 ? v : 0;
         /* no growth right after a rejection (Hairer, Norsett and Wanner,
         ** Solving ODEs I, II.4): a third of the attempts failed without it */
         h = rejected ? fmin(h, lzb_grow(h, eo)) : lzb_grow(h, eo);
@@ -607,6 +692,7 @@ static void lzb_free(Lzb *L)
     free(L->qs);
     free(L->sep);
     free(L->blo);
+    free(L->chol);
 }
 
 /* The energetic multiple-impact law (above): the impulses P >= 0 of the nc
@@ -659,6 +745,8 @@ int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *
     L.bhi = L.blo + nc;
     L.bw = lzb_bandwidth(nc, W);
     L.reach = LZB_REACH * (L.bw > 0 ? L.bw : 1);
+    for (int j = 0; j < nc; j++)
+        L.wmax = fmax(L.wmax, W[(size_t)j * nc + j]);
     memcpy(L.y, vn, sizeof(double) * (size_t)nc);
     double h = lzb_scales(&L, vn);
     rc = isfinite(h) ? lzb_integrate(&L, h) : 0;
