@@ -330,6 +330,23 @@ static void test_long_chain(void)
     check_true("200 balls: the last ball leaves fastest", fastest && v[N - 1] > 0.9);
 }
 
+/* The touching train of nc + 1 unit beads at rest, the first struck at
+** 1 m/s: W (zeroed by the caller), vn, and every contact Hertz (k = 1,
+** eta = 3/2) with restitution e. */
+static void struck_chain(int nc, double e, double *W, double *vn, double *ee, double *k,
+                         double *eta)
+{
+    for (int j = 0; j < nc; j++) {
+        W[(size_t)j * nc + j] = 2;
+        if (j + 1 < nc)
+            W[(size_t)j * nc + j + 1] = W[(size_t)(j + 1) * nc + j] = -1;
+        vn[j] = j == 0 ? -1 : 0;
+        ee[j] = e;
+        k[j] = 1;
+        eta[j] = 1.5;
+    }
+}
+
 /* The struck 300-ball Hertz chain with e = 0.95 within a step budget:
 ** its block behind the wave closes contacts again all the time, and a
 ** global step across such an onset of compression is re-stepped in bands
@@ -341,15 +358,7 @@ static void test_step_budget(void)
     enum { N = 300, C = N - 1 };
     static double W[C * C];
     double vn[C], e[C], k[C], eta[C], P[C], va[C], v[N];
-    for (int j = 0; j < C; j++) {
-        W[j * C + j] = 2;
-        if (j + 1 < C)
-            W[j * C + j + 1] = W[(j + 1) * C + j] = -1;
-        vn[j] = j == 0 ? -1 : 0;
-        e[j] = 0.95;
-        k[j] = 1;
-        eta[j] = 1.5;
-    }
+    struck_chain(C, 0.95, W, vn, e, k, eta);
     long steps = -1;
     check_true("300 balls e = 0.95: rc", rt_lzb_solve_steps(C, W, vn, e, k, eta, P, va, &steps) == 0);
     printf("300 balls e = 0.95: %ld global step attempts\n", steps);
@@ -387,15 +396,7 @@ static void test_plastic_train(void)
         double *W = calloc((size_t)nc * nc, sizeof(double)), *buf = malloc(sizeof(double) * 7 * n);
         double *vn = buf, *e = buf + n, *k = buf + 2 * n, *eta = buf + 3 * n, *P = buf + 4 * n,
                *va = buf + 5 * n, *v = buf + 6 * n;
-        for (int j = 0; j < nc; j++) {
-            W[(size_t)j * nc + j] = 2;
-            if (j + 1 < nc)
-                W[(size_t)j * nc + j + 1] = W[(size_t)(j + 1) * nc + j] = -1;
-            vn[j] = j == 0 ? -1 : 0;
-            e[j] = 0;
-            k[j] = 1;
-            eta[j] = 1.5;
-        }
+        struck_chain(nc, 0, W, vn, e, k, eta);
         long steps = -1;
         char what[80];
         snprintf(what, sizeof what, "%d plastic beads: settle (rc 0)", n);
