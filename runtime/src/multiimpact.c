@@ -83,6 +83,7 @@ typedef struct {
     double *ce;                 /* per contact: the trial step's error over its tolerance */
     double *F;                  /* per contact: the forces of the stage being formed */
     double *ysave, *gsave;      /* a band's state at the global step's start and end (3 nc) */
+    double *dD, *D, *Dsave;     /* per contact: the trial step's dissipation, the total, a band's */
     int *blo, *bhi;             /* the bands of a global step (at most nc) */
     int lo, hi;                 /* the window of contacts a step may change */
     int wlo, whi;               /* the global step's window while a band is re-stepped */
@@ -218,6 +219,30 @@ static void lzb_rates(const Lzb *L, const double *y, double *dy, double c)
     }
 }
 
+/* The energy each contact of the window dissipates over the trial step of
+** size h, into L->dD: the step's quadrature (Dormand-Prince's fifth-order
+** weights) of the rate (1 - e^2) F (-dq/ds) while it expands (dq < 0), which
+** is vn F (1/e^2 - 1): of what an expansion takes from the stored energy,
+** e^2 goes to the velocities and the rest is lost. A plastic contact loses
+** its energy at once where it lands (lzb_settle), not here. */
+static void lzb_dissipation(Lzb *L, double h)
+{
+    int nc = L->nc;
+    for (int j = L->lo; j < L->hi; j++) {
+        double e = L->e[j], acc = 0;
+        if (e == 0 || e == 1) {
+            L->dD[j] = 0;
+            continue;
+        }
+        for (int r = 0; r < 6; r++) {
+            double dq = L->ks[r][nc + j];
+            if (dq < 0)
+                acc += dp_a[6][r] * L->ks[r][2 * nc + j] * -dq;
+        }
+        L->dD[j] = h * (1 - e * e) * acc;
+    }
+}
+
 /* One Dormand-Prince step of size h from L->y into L->y1 over the window;
 ** returns the largest error over its scale (accept when <= 1) and leaves
 ** each contact's own in L->ce. */
@@ -246,6 +271,7 @@ static double lzb_step(Lzb *L, double h)
         }
         lzb_rates(L, L->yt, L->ks[st], dp_c[st] * h);
     }
+    lzb_dissipation(L, h);
     double worst = 0;
     for (int part = 0; part < 3; part++)
         for (int i = lo; i < hi; i++) {
@@ -329,8 +355,10 @@ static void lzb_settle(Lzb *L)
     for (int j = L->lo; j < L->hi; j++) {
         if (q[j] < 0)
             q[j] = 0;
-        if (L->e[j] == 0 && q[j] > 0 && vn[j] >= -LZB_LAND * L->V)
+        if (L->e[j] == 0 && q[j] > 0 && vn[j] >= -LZB_LAND * L->V) {
+            L->D[j] += lzb_force(L->k[j], L->eta[j], q[j]) * q[j] / (L->eta[j] + 1);
             q[j] = 0;
+        }
     }
 }
 
@@ -341,6 +369,8 @@ static void lzb_accept(Lzb *L)
     for (int part = 0; part < 3; part++)
         memcpy(L->y + part * nc + L->lo, L->y1 + part * nc + L->lo,
                sizeof(double) * (size_t)(L->hi - L->lo));
+    for (int j = L->lo; j < L->hi; j++)
+        L->D[j] += L->dD[j];
     lzb_settle(L);
 }
 
@@ -534,6 +564,7 @@ static int lzb_banded(Lzb *L, double H, double *eo)
     for (int b = 0; b < nb; b++) {
         lzb_copy(L, L->ysave, L->y, L->blo[b], L->bhi[b]);
         lzb_copy(L, L->gsave, L->y1, L->blo[b], L->bhi[b]);
+        memcpy(L->Dsave + L->blo[b], L->D + L->blo[b], sizeof(double) * (size_t)(L->bhi[b] - L->blo[b]));
     }
     L->ghost = 1;
     L->gH = H;
@@ -552,15 +583,20 @@ static int lzb_banded(Lzb *L, double H, double *eo)
     if (rc)
         return rc;
     if (!agree) {
-        for (int b = 0; b < nb; b++)
+        for (int b = 0; b < nb; b++) {
             lzb_copy(L, L->y, L->ysave, L->blo[b], L->bhi[b]);
+            memcpy(L->D + L->blo[b], L->Dsave + L->blo[b],
+                   sizeof(double) * (size_t)(L->bhi[b] - L->blo[b]));
+        }
         return 0;
     }
     for (int b = 0, j = L->lo; j < L->hi; j++) {   /* the global step elsewhere */
         while (b < nb && j >= L->bhi[b])
             b++;
-        if (b == nb || j < L->blo[b])
+        if (b == nb || j < L->blo[b]) {
             lzb_copy(L, L->y, L->y1, j, j + 1);
+            L->D[j] += L->dD[j];
+        }
     }
     lzb_settle(L);
     return 1;
@@ -621,6 +657,18 @@ static double lzb_stored(const Lzb *L)
         if (q > 0)
             U += lzb_force(L->k[j], L->eta[j], q) * q / (L->eta[j] + 1);
     }
+    return U;
+}
+
+/* The energy stored in every contact (lzb_stored over all of them). */
+static double lzb_stored_all(Lzb *L)
+{
+    int lo = L->lo, hi = L->hi;
+    L->lo = 0;
+    L->hi = L->nc;
+    double U = lzb_stored(L);
+    L->lo = lo;
+    L->hi = hi;
     return U;
 }
 
@@ -717,6 +765,24 @@ int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *
                        const double *k, const double *eta, double *P, double *vn_after,
                        long *steps)
 {
+    RtLzbInfo info;
+    int rc = rt_lzb_solve_info(nc, W, vn, e, k, eta, P, vn_after, &info);
+    if (steps)
+        *steps = info.steps;
+    return rc;
+}
+
+/* rt_lzb_solve, also filling *info (when not NULL): the global step
+** attempts, the energy the law dissipated (integrated from its own rates,
+** apart from the velocities) and the energy still stored in the contacts
+** when the early stop ended the impact (0 at a natural end), so that a
+** caller can close the energy balance K_before - K_after = lost + stored. */
+int rt_lzb_solve_info(int nc, const double *W, const double *vn, const double *e,
+                      const double *k, const double *eta, double *P, double *vn_after,
+                      RtLzbInfo *info)
+{
+    if (info)
+        *info = (RtLzbInfo){ 0, 0, 0 };
     if (nc < 1 || !W || !vn || !e || !k || !eta || !P || !vn_after)
         return RT_LZB_EARG;
     int rc = lzb_check(nc, W, vn, e, k, eta);
@@ -725,7 +791,7 @@ int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *
     Lzb L = { .nc = nc, .W = W, .e = e, .k = k, .eta = eta };
     size_t n3 = 3 * (size_t)nc;
     L.y = calloc(n3 * 12, sizeof(double));
-    L.qs = calloc(4 * (size_t)nc, sizeof(double));
+    L.qs = calloc(7 * (size_t)nc, sizeof(double));
     L.sep = calloc(2 * (size_t)nc, 1);
     L.blo = calloc(2 * (size_t)nc, sizeof(int));
     if (!L.y || !L.qs || !L.sep || !L.blo) {
@@ -741,6 +807,9 @@ int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *
     L.ps = L.qs + nc;
     L.ce = L.qs + 2 * nc;
     L.F = L.qs + 3 * nc;
+    L.dD = L.qs + 4 * nc;
+    L.D = L.qs + 5 * nc;
+    L.Dsave = L.qs + 6 * nc;
     L.kink = L.sep + nc;
     L.bhi = L.blo + nc;
     L.bw = lzb_bandwidth(nc, W);
@@ -750,8 +819,12 @@ int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *
     memcpy(L.y, vn, sizeof(double) * (size_t)nc);
     double h = lzb_scales(&L, vn);
     rc = isfinite(h) ? lzb_integrate(&L, h) : 0;
-    if (steps)
-        *steps = L.n;
+    if (info) {
+        info->steps = L.n;
+        for (int j = 0; j < nc; j++)
+            info->lost += L.D[j];
+        info->stored = lzb_stored_all(&L);
+    }
     if (rc == 0) {
         memcpy(P, L.y + 2 * nc, sizeof(double) * (size_t)nc);
         memcpy(vn_after, L.y, sizeof(double) * (size_t)nc);

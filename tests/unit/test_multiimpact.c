@@ -24,6 +24,10 @@
 **     global step attempts (onsets of compression re-stepped in bands);
 **   - plastic trains of 20 and 100 beads settle at the common velocity 1/N
 **     (closed form), ended by the early stop from the law's energy bound;
+**   - the energy balance closes: the dissipation the kernel integrates
+**     from the law's rates plus what is left stored equals the kinetic
+**     energy's drop computed here from the impulses (300 balls, e = 0.95;
+**     the plastic trains);
 **   - the error codes.
 ** The accuracy checked is the kernel's stated one (docs/theory.md,
 ** "Energetic multiple impacts"): 1e-10 of the largest approach speed.
@@ -359,8 +363,9 @@ static void test_step_budget(void)
     static double W[C * C];
     double vn[C], e[C], k[C], eta[C], P[C], va[C], v[N];
     struck_chain(C, 0.95, W, vn, e, k, eta);
-    long steps = -1;
-    check_true("300 balls e = 0.95: rc", rt_lzb_solve_steps(C, W, vn, e, k, eta, P, va, &steps) == 0);
+    RtLzbInfo info;
+    check_true("300 balls e = 0.95: rc", rt_lzb_solve_info(C, W, vn, e, k, eta, P, va, &info) == 0);
+    long steps = info.steps;
     printf("300 balls e = 0.95: %ld global step attempts\n", steps);
     check_true("300 balls e = 0.95: within 120,000 global step attempts", steps > 0 && steps <= 120000);
     double p = 0, T = 0;
@@ -375,6 +380,8 @@ static void test_step_budget(void)
     check_close("300 balls e = 0.95: momentum", p, 1, 1e-12);
     check_true("300 balls e = 0.95: no contact approaching", open);
     check_true("300 balls e = 0.95: energy lost", T < 0.5);
+    check_close("300 balls e = 0.95: balance, lost + stored = kinetic drop",
+                info.lost + info.stored, 0.5 - T, TOL);
 }
 
 /* Plastic trains (e = 0) of 20 and 100 equal Hertz beads at rest and
@@ -397,10 +404,11 @@ static void test_plastic_train(void)
         double *vn = buf, *e = buf + n, *k = buf + 2 * n, *eta = buf + 3 * n, *P = buf + 4 * n,
                *va = buf + 5 * n, *v = buf + 6 * n;
         struck_chain(nc, 0, W, vn, e, k, eta);
-        long steps = -1;
+        RtLzbInfo info;
         char what[80];
         snprintf(what, sizeof what, "%d plastic beads: settle (rc 0)", n);
-        check_true(what, rt_lzb_solve_steps(nc, W, vn, e, k, eta, P, va, &steps) == 0);
+        check_true(what, rt_lzb_solve_info(nc, W, vn, e, k, eta, P, va, &info) == 0);
+        long steps = info.steps;
         snprintf(what, sizeof what, "%d plastic beads: within %ld global step attempts", n,
                  budget[c]);
         check_true(what, steps > 0 && steps <= budget[c]);
@@ -414,6 +422,8 @@ static void test_plastic_train(void)
         check_close(what, p, 1, 1e-12);
         snprintf(what, sizeof what, "%d plastic beads: every bead at 1/N", n);
         check_close(what, worst, 0, TOL);
+        snprintf(what, sizeof what, "%d plastic beads: balance, lost + stored = 1/2 - 1/(2N)", n);
+        check_close(what, info.lost + info.stored, 0.5 - 0.5 / n, TOL);
         printf("%d plastic beads: %ld global step attempts, largest |v - 1/N| %.3g\n", n, steps,
                worst);
         free(W);
