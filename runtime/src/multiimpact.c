@@ -564,7 +564,8 @@ static int lzb_banded(Lzb *L, double H, double *eo)
     for (int b = 0; b < nb; b++) {
         lzb_copy(L, L->ysave, L->y, L->blo[b], L->bhi[b]);
         lzb_copy(L, L->gsave, L->y1, L->blo[b], L->bhi[b]);
-        memcpy(L->Dsave + L->blo[b], L->D + L->blo[b], sizeof(double) * (size_t)(L->bhi[b] - L->blo[b]));
+        memcpy(L->Dsave + L->blo[b], L->D + L->blo[b],
+               sizeof(double) * (size_t)(L->bhi[b] - L->blo[b]));
     }
     L->ghost = 1;
     L->gH = H;
@@ -617,8 +618,10 @@ static int lzb_cholesky(Lzb *L)
         for (int j = i - bw < 0 ? 0 : i - bw; j <= i; j++) {
             double acc = L->W[(size_t)i * nc + j];
             int a = (i > j ? i : j) - bw;
+            const double *Li = L->chol + (size_t)i * w + bw - i;  /* Li[m] = L_im */
+            const double *Lj = L->chol + (size_t)j * w + bw - j;
             for (int m = a < 0 ? 0 : a; m < j; m++)
-                acc -= L->chol[(size_t)i * w + (m - i + bw)] * L->chol[(size_t)j * w + (m - j + bw)];
+                acc -= Li[m] * Lj[m];
             if (j < i) {
                 L->chol[(size_t)i * w + (j - i + bw)] = acc / L->chol[(size_t)j * w + bw];
                 continue;
