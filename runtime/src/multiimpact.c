@@ -55,6 +55,11 @@
 ** multistep methods", BIT 24 (1984) 484-502), its neighbours acting through
 ** the global step's continuous extension, and the global step stands
 ** elsewhere if the bands' edges agree with it to the local tolerance.
+** The integration ends early once the law's energy bound (the energy stored
+** in the contacts and the approach speeds' relative kinetic energy) shows
+** that no velocity can still move by LZB_STOP of the largest approach
+** speed; the energy the law dissipates is integrated alongside, so that
+** a solve's energy balance can be closed (rt_lzb_solve_info).
 ** Accuracy: docs/theory.md, "Energetic multiple impacts".
 */
 #include <math.h>
