@@ -9,6 +9,9 @@ add_test(NAME runtime.multiimpact
   COMMAND test_multiimpact ${NSM_SOURCE_DIR}/tests/reference/data/lzb_chain.csv
           ${NSM_SOURCE_DIR}/tests/reference/data/lzb_linear3.csv)
 set_tests_properties(runtime.multiimpact PROPERTIES LABELS "unit;runtime")
+# Plastic trains of 20 and 100 beads settle (the early stop ends their chatter).
+add_test(NAME runtime.multiimpact.plastic COMMAND test_multiimpact --plastic)
+set_tests_properties(runtime.multiimpact.plastic PROPERTIES LABELS "unit;runtime")
 
 add_test(NAME reference_lzb_chain
   COMMAND ${NSM_PYTHON} -B tests/reference/lzb_chain.py --check

@@ -55,6 +55,11 @@
 ** multistep methods", BIT 24 (1984) 484-502), its neighbours acting through
 ** the global step's continuous extension, and the global step stands
 ** elsewhere if the bands' edges agree with it to the local tolerance.
+** The integration ends early once the law's energy bound (the energy stored
+** in the contacts and the approach speeds' relative kinetic energy) shows
+** that no velocity can still move by LZB_STOP of the largest approach
+** speed; the energy the law dissipates is integrated alongside, so that
+** a solve's energy balance can be closed (rt_lzb_solve_info).
 ** Accuracy: docs/theory.md, "Energetic multiple impacts".
 */
 #include <math.h>
@@ -70,6 +75,7 @@
 #define LZB_STEPS_PER 2000L     /* plus LZB_STEPS_SQ per contact squared: a struck chain */
 #define LZB_STEPS_SQ 10L        /* with e < 1 needs about N^2 (1000 balls: 1.49e6 attempts) */
 #define LZB_REACH 4             /* a band's half width around a kink, in half bandwidths */
+#define LZB_STOP 1e-11          /* early stop: what is left may move no velocity by more, over V */
 
 typedef struct {
     int nc, bw;                 /* contacts, half bandwidth of W */
@@ -82,6 +88,7 @@ typedef struct {
     double *ce;                 /* per contact: the trial step's error over its tolerance */
     double *F;                  /* per contact: the forces of the stage being formed */
     double *ysave, *gsave;      /* a band's state at the global step's start and end (3 nc) */
+    double *dD, *D, *Dsave;     /* per contact: the trial step's dissipation, the total, a band's */
     int *blo, *bhi;             /* the bands of a global step (at most nc) */
     int lo, hi;                 /* the window of contacts a step may change */
     int wlo, whi;               /* the global step's window while a band is re-stepped */
@@ -90,6 +97,9 @@ typedef struct {
     double gs0, gH;             /* band mode: the sub-step's start and the global step's size */
     int reach;                  /* a band's half width around a kink: LZB_REACH bands of W */
     long n;                     /* global steps taken */
+    double *chol;               /* W's banded Cholesky factor (nc rows of bw + 1), or NULL */
+    int chol_state;             /* 0 not formed, 1 formed, -1 W not positive definite */
+    double wmax;                /* the largest W_jj */
 } Lzb;
 
 /* The half bandwidth of W: the largest |i - j| with W_ij != 0. */
@@ -214,6 +224,30 @@ static void lzb_rates(const Lzb *L, const double *y, double *dy, double c)
     }
 }
 
+/* The energy each contact of the window dissipates over the trial step of
+** size h, into L->dD: the step's quadrature (Dormand-Prince's fifth-order
+** weights) of the rate (1 - e^2) F (-dq/ds) while it expands (dq < 0), which
+** is vn F (1/e^2 - 1): of what an expansion takes from the stored energy,
+** e^2 goes to the velocities and the rest is lost. A plastic contact loses
+** its energy at once where it lands (lzb_settle), not here. */
+static void lzb_dissipation(Lzb *L, double h)
+{
+    int nc = L->nc;
+    for (int j = L->lo; j < L->hi; j++) {
+        double e = L->e[j], acc = 0;
+        if (e == 0 || e == 1) {
+            L->dD[j] = 0;
+            continue;
+        }
+        for (int r = 0; r < 6; r++) {
+            double dq = L->ks[r][nc + j];
+            if (dq < 0)
+                acc += dp_a[6][r] * L->ks[r][2 * nc + j] * -dq;
+        }
+        L->dD[j] = h * (1 - e * e) * acc;
+    }
+}
+
 /* One Dormand-Prince step of size h from L->y into L->y1 over the window;
 ** returns the largest error over its scale (accept when <= 1) and leaves
 ** each contact's own in L->ce. */
@@ -242,6 +276,7 @@ static double lzb_step(Lzb *L, double h)
         }
         lzb_rates(L, L->yt, L->ks[st], dp_c[st] * h);
     }
+    lzb_dissipation(L, h);
     double worst = 0;
     for (int part = 0; part < 3; part++)
         for (int i = lo; i < hi; i++) {
@@ -325,8 +360,10 @@ static void lzb_settle(Lzb *L)
     for (int j = L->lo; j < L->hi; j++) {
         if (q[j] < 0)
             q[j] = 0;
-        if (L->e[j] == 0 && q[j] > 0 && vn[j] >= -LZB_LAND * L->V)
+        if (L->e[j] == 0 && q[j] > 0 && vn[j] >= -LZB_LAND * L->V) {
+            L->D[j] += lzb_force(L->k[j], L->eta[j], q[j]) * q[j] / (L->eta[j] + 1);
             q[j] = 0;
+        }
     }
 }
 
@@ -337,6 +374,8 @@ static void lzb_accept(Lzb *L)
     for (int part = 0; part < 3; part++)
         memcpy(L->y + part * nc + L->lo, L->y1 + part * nc + L->lo,
                sizeof(double) * (size_t)(L->hi - L->lo));
+    for (int j = L->lo; j < L->hi; j++)
+        L->D[j] += L->dD[j];
     lzb_settle(L);
 }
 
@@ -530,6 +569,8 @@ static int lzb_banded(Lzb *L, double H, double *eo)
     for (int b = 0; b < nb; b++) {
         lzb_copy(L, L->ysave, L->y, L->blo[b], L->bhi[b]);
         lzb_copy(L, L->gsave, L->y1, L->blo[b], L->bhi[b]);
+        memcpy(L->Dsave + L->blo[b], L->D + L->blo[b],
+               sizeof(double) * (size_t)(L->bhi[b] - L->blo[b]));
     }
     L->ghost = 1;
     L->gH = H;
@@ -548,18 +589,116 @@ static int lzb_banded(Lzb *L, double H, double *eo)
     if (rc)
         return rc;
     if (!agree) {
-        for (int b = 0; b < nb; b++)
+        for (int b = 0; b < nb; b++) {
             lzb_copy(L, L->y, L->ysave, L->blo[b], L->bhi[b]);
+            memcpy(L->D + L->blo[b], L->Dsave + L->blo[b],
+                   sizeof(double) * (size_t)(L->bhi[b] - L->blo[b]));
+        }
         return 0;
     }
     for (int b = 0, j = L->lo; j < L->hi; j++) {   /* the global step elsewhere */
         while (b < nb && j >= L->bhi[b])
             b++;
-        if (b == nb || j < L->blo[b])
+        if (b == nb || j < L->blo[b]) {
             lzb_copy(L, L->y, L->y1, j, j + 1);
+            L->D[j] += L->dD[j];
+        }
     }
     lzb_settle(L);
     return 1;
+}
+
+/* W's lower Cholesky factor in band storage (row i holds L_{i,i-bw..i} at
+** chol[i (bw + 1) + (j - i + bw)]), formed once when the early stop first
+** needs it: 1, or -1 when W is not positive definite to working accuracy
+** (a pivot below 1e-12 of its diagonal entry: no early stop then), or
+** RT_LZB_ENOMEM. O(nc bw^2). */
+static int lzb_cholesky(Lzb *L)
+{
+    int nc = L->nc, bw = L->bw, w = bw + 1;
+    L->chol = malloc(sizeof(double) * (size_t)nc * (size_t)w);
+    if (!L->chol)
+        return RT_LZB_ENOMEM;
+    for (int i = 0; i < nc; i++)
+        for (int j = i - bw < 0 ? 0 : i - bw; j <= i; j++) {
+            double acc = L->W[(size_t)i * nc + j];
+            int a = (i > j ? i : j) - bw;
+            const double *Li = L->chol + (size_t)i * w + bw - i;  /* Li[m] = L_im */
+            const double *Lj = L->chol + (size_t)j * w + bw - j;
+            for (int m = a < 0 ? 0 : a; m < j; m++)
+                acc -= Li[m] * Lj[m];
+            if (j < i) {
+                L->chol[(size_t)i * w + (j - i + bw)] = acc / L->chol[(size_t)j * w + bw];
+                continue;
+            }
+            if (!(acc > 1e-12 * L->W[(size_t)i * nc + i]))
+                return -1;
+            L->chol[(size_t)i * w + bw] = sqrt(acc);
+        }
+    return 1;
+}
+
+/* c^2 = vn-^T W^-1 vn- for the approach speeds vn-_j = max(-vn_j, 0),
+** which are zero outside the window: |z|^2 with L z = vn- (W = L L^T),
+** forward substitution from the window's first contact. O((nc - lo) bw). */
+static double lzb_approach_energy(const Lzb *L, double *z)
+{
+    int nc = L->nc, bw = L->bw, w = bw + 1;
+    double c2 = 0;
+    for (int i = L->lo; i < nc; i++) {
+        double acc = i < L->hi && L->y[i] < 0 ? -L->y[i] : 0;
+        for (int m = i - bw < L->lo ? L->lo : i - bw; m < i; m++)
+            acc -= L->chol[(size_t)i * w + (m - i + bw)] * z[m];
+        z[i] = acc / L->chol[(size_t)i * w + bw];
+        c2 += z[i] * z[i];
+    }
+    return c2;
+}
+
+/* The energy still stored in the contacts, U = sum k_j q_j^(eta_j+1) / (eta_j+1)
+** over the window (nothing outside it is compressed). */
+static double lzb_stored(const Lzb *L)
+{
+    double U = 0;
+    for (int j = L->lo; j < L->hi; j++) {
+        double q = L->y[L->nc + j];
+        if (q > 0)
+            U += lzb_force(L->k[j], L->eta[j], q) * q / (L->eta[j] + 1);
+    }
+    return U;
+}
+
+/* The energy stored in every contact (lzb_stored over all of them). */
+static double lzb_stored_all(Lzb *L)
+{
+    int lo = L->lo, hi = L->hi;
+    L->lo = 0;
+    L->hi = L->nc;
+    double U = lzb_stored(L);
+    L->lo = lo;
+    L->hi = hi;
+    return U;
+}
+
+/* Whether what is left of the impact can no longer move any contact's
+** velocity by more than LZB_STOP V (docs/theory.md section 17, "The early
+** stop"): the remaining impulse dP >= 0 obeys vn^T dP + dP^T W dP / 2 <= U
+** (the energy does not grow and every E_j is zero at the end), so x =
+** W^(1/2) dP has |x| <= c + (c^2 + 2U)^(1/2) with c^2 = vn-^T W^-1 vn-, and
+** |dvn_j| <= W_jj^(1/2) |x|. The cheap necessary test (c = 0) first; W's
+** factor only when it passes. 1 stop, 0 go on, or RT_LZB_ENOMEM. */
+static int lzb_spent(Lzb *L)
+{
+    double tol = LZB_STOP * L->V, U = lzb_stored(L), root = sqrt(L->wmax);
+    if (!(root * sqrt(2 * U) <= tol))
+        return 0;
+    if (L->chol_state == 0)
+        L->chol_state = lzb_cholesky(L);
+    if (L->chol_state < 0)
+        return L->chol_state == -1 ? 0 : L->chol_state;
+    double c2 = lzb_approach_energy(L, L->F);
+    double x = sqrt(c2) + sqrt(c2 + 2 * U);
+    return root * x <= tol;
 }
 
 /* Integrate the law from L->y until every contact has separated. */
@@ -592,6 +731,8 @@ static int lzb_integrate(Lzb *L, double h)
         int lo = L->lo - 8 * L->bw, hi = L->hi + 8 * L->bw;
         if (!lzb_window(L, lo < 0 ? 0 : lo, hi > nc ? nc : hi))
             return 0;
+        if ((v = lzb_spent(L)) != 0)
+            return v < 0 ? v : 0;
         /* no growth right after a rejection (Hairer, Norsett and Wanner,
         ** Solving ODEs I, II.4): a third of the attempts failed without it */
         h = rejected ? fmin(h, lzb_grow(h, eo)) : lzb_grow(h, eo);
@@ -607,6 +748,7 @@ static void lzb_free(Lzb *L)
     free(L->qs);
     free(L->sep);
     free(L->blo);
+    free(L->chol);
 }
 
 /* The energetic multiple-impact law (above): the impulses P >= 0 of the nc
@@ -631,6 +773,24 @@ int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *
                        const double *k, const double *eta, double *P, double *vn_after,
                        long *steps)
 {
+    RtLzbInfo info;
+    int rc = rt_lzb_solve_info(nc, W, vn, e, k, eta, P, vn_after, &info);
+    if (steps)
+        *steps = info.steps;
+    return rc;
+}
+
+/* rt_lzb_solve, also filling *info (when not NULL): the global step
+** attempts, the energy the law dissipated (integrated from its own rates,
+** apart from the velocities) and the energy still stored in the contacts
+** when the early stop ended the impact (0 at a natural end), so that a
+** caller can close the energy balance K_before - K_after = lost + stored. */
+int rt_lzb_solve_info(int nc, const double *W, const double *vn, const double *e,
+                      const double *k, const double *eta, double *P, double *vn_after,
+                      RtLzbInfo *info)
+{
+    if (info)
+        *info = (RtLzbInfo){ 0, 0, 0 };
     if (nc < 1 || !W || !vn || !e || !k || !eta || !P || !vn_after)
         return RT_LZB_EARG;
     int rc = lzb_check(nc, W, vn, e, k, eta);
@@ -639,7 +799,7 @@ int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *
     Lzb L = { .nc = nc, .W = W, .e = e, .k = k, .eta = eta };
     size_t n3 = 3 * (size_t)nc;
     L.y = calloc(n3 * 12, sizeof(double));
-    L.qs = calloc(4 * (size_t)nc, sizeof(double));
+    L.qs = calloc(7 * (size_t)nc, sizeof(double));
     L.sep = calloc(2 * (size_t)nc, 1);
     L.blo = calloc(2 * (size_t)nc, sizeof(int));
     if (!L.y || !L.qs || !L.sep || !L.blo) {
@@ -655,15 +815,24 @@ int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *
     L.ps = L.qs + nc;
     L.ce = L.qs + 2 * nc;
     L.F = L.qs + 3 * nc;
+    L.dD = L.qs + 4 * nc;
+    L.D = L.qs + 5 * nc;
+    L.Dsave = L.qs + 6 * nc;
     L.kink = L.sep + nc;
     L.bhi = L.blo + nc;
     L.bw = lzb_bandwidth(nc, W);
     L.reach = LZB_REACH * (L.bw > 0 ? L.bw : 1);
+    for (int j = 0; j < nc; j++)
+        L.wmax = fmax(L.wmax, W[(size_t)j * nc + j]);
     memcpy(L.y, vn, sizeof(double) * (size_t)nc);
     double h = lzb_scales(&L, vn);
     rc = isfinite(h) ? lzb_integrate(&L, h) : 0;
-    if (steps)
-        *steps = L.n;
+    if (info) {
+        info->steps = L.n;
+        for (int j = 0; j < nc; j++)
+            info->lost += L.D[j];
+        info->stored = lzb_stored_all(&L);
+    }
     if (rc == 0) {
         memcpy(P, L.y + 2 * nc, sizeof(double) * (size_t)nc);
         memcpy(vn_after, L.y, sizeof(double) * (size_t)nc);

@@ -803,5 +803,16 @@ int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, con
 int rt_lzb_solve_steps(int nc, const double *W, const double *vn, const double *e,
                        const double *k, const double *eta, double *P, double *vn_after,
                        long *steps);
+/* What a solve did: its global step attempts, the energy the law
+** dissipated (integrated from its own rates) and the energy still stored
+** when the early stop ended it (0 at a natural end). */
+typedef struct {
+    long steps;
+    double lost, stored;
+} RtLzbInfo;
+/* rt_lzb_solve, with *info filled (NULL: not stored). */
+int rt_lzb_solve_info(int nc, const double *W, const double *vn, const double *e,
+                      const double *k, const double *eta, double *P, double *vn_after,
+                      RtLzbInfo *info);
 
 #endif
