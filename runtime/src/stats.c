@@ -413,21 +413,16 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     for (int j = 0; j < g; j++) {
         RtGapStats *gs = &st->gap[j];
         int closed = rt_mode_has(s->mode, j), pen = !rt_law_impacts(s, j);
-        double p0, pd0, p1, pd1;
+        double p[2], pd[2];
         if (!closed)
             continue;
         if (lam[j] > gs->peak)
             gs->peak = lam[j];
         if (pen && h > 0) {
-            /* integral of k p + c p' on the cubic Hermite interpolant of p */
-            penetration(s, j, s->y, &p0, &pd0);
-            penetration(s, j, Y1, &p1, &pd1);
-            if (s->num.pexp[j] == 1)
-                gs->impulse += s->num.kc[j] * (h / 2 * (p0 + p1) + h * h / 12 * (pd0 - pd1)) +
-                               s->num.cc[j] * (p1 - p0);
-            else    /* k p^a: the trapezoid */
-                gs->impulse += h / 2 * (rt_pen_force(s, j, p0, 0) + rt_pen_force(s, j, p1, 0)) +
-                               s->num.cc[j] * (p1 - p0);
+            /* the force's integral over the step (its law's) */
+            penetration(s, j, s->y, &p[0], &pd[0]);
+            penetration(s, j, Y1, &p[1], &pd[1]);
+            gs->impulse += rt_law_impulse(s, j, h, p, pd);
         }
     }
     double fd = 0, fw = 0, sw = 0;
@@ -464,7 +459,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     for (int j = 0; j < g; j++) {
         if (rt_law_impacts(s, j))
             continue;
-        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = rt_pen_force(s, j, p, 0);
+        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = rt_law_force(s, j, p, 0);
         double F = rt_mode_has(s->mode, j) ? lam[j] : 0;
         st->fnum += (F - kp) * (F - kp);
         st->fden += kp * kp;
