@@ -279,8 +279,8 @@ struct nsm_sim {
     double h_adapt;           /* adaptive: next trial step */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     int nlt_tiny;             /* taylor: steps in a row its reach cut below the time resolution */
-    double E0;                /* mechanical energy at t = 0 */
-    double Voff;              /* constant making the potential the physical one */
+    double energy_start;     /* mechanical energy at t = 0 */
+    double potential_offset; /* constant making the potential the physical one */
     double transition_loss;   /* energy removed by transitions (impacts, projections), state.c */
     long steps, nevents;
     long sample_k;

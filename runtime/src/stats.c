@@ -363,8 +363,8 @@ static void balance_step(nsm_sim *s, const double *Y1, double E)
     RtStats *st = s->st;
     double T = rt_mass_kinetic(s, Y1);
     double W = Y1[rt_eslot(s) + 1] + rt_surface_impulse_work(s), D = Y1[rt_eslot(s)], L = s->transition_loss;
-    double err = fabs(s->E0 + W - D - L - E);
-    double mags[] = { T, E - T, W, D, L, E, s->E0 };
+    double err = fabs(s->energy_start + W - D - L - E);
+    double mags[] = { T, E - T, W, D, L, E, s->energy_start };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
         if (fabs(mags[k]) > st->e_max)
             st->e_max = fabs(mags[k]);
@@ -453,7 +453,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
             s->m->nl_force(t1, Y1, s->sw, s->p, s->c, st->f);
         st->inj += nsm_energy_power(n, st->f, Y1 + (s->nq - n)) * h; /* reads [n + i] */
     }
-    double einj = s->E0 + st->inj;
+    double einj = s->energy_start + st->inj;
     st->num += (E - einj) * (E - einj);
     st->den += einj * einj;
     for (int j = 0; j < g; j++) {
@@ -540,10 +540,10 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
                                     s->y);
     a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
     a->contacts = rt_law_stored(s, s->mode, s->y);
-    a->e0 = s->E0;
+    a->e0 = s->energy_start;
     a->error_max = fmax(st->err_max, fabs(a->error));
     a->energy_max = st->e_max;
-    double mags[] = { kin, pot, inj, diss, s->transition_loss, kin + pot, s->E0 };
+    double mags[] = { kin, pot, inj, diss, s->transition_loss, kin + pot, s->energy_start };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
         if (fabs(mags[k]) > a->energy_max)
             a->energy_max = fabs(mags[k]);
@@ -676,7 +676,7 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
         *diss = d;
     if (inj)
         *inj = w;
-    return s->E0 + w - d - e;
+    return s->energy_start + w - d - e;
 }
 
 /* The column rt_fail names for an event: its gap, the first column (g + 2k)
