@@ -187,7 +187,7 @@ int nsm_sim_set_method(nsm_sim *s, int method)
         return NSM_EINVAL;
     s->set.method = method;
     s->h_adapt = 0;
-    s->nlt_tiny = 0;
+    s->taylor_tiny_steps = 0;
     rt_mode_clear(s);       /* the stability bounds are the method's */
     return NSM_OK;
 }
@@ -379,7 +379,7 @@ int nsm_sim_reset(nsm_sim *s)
     rt_surface_reset(s);
     s->energy_lost = 0;
     s->h_adapt = 0;
-    s->nlt_tiny = 0;
+    s->taylor_tiny_steps = 0;
     s->h_step = 0;
     rt_cache_clear(s);
     rt_stats_reset(s);
