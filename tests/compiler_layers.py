@@ -39,6 +39,9 @@ LAYERS = [
     ("program", "main.c", ""),
 ]
 
+# The most layers a reader should need (as the runtime's, tests/layers.py).
+MAX_LAYERS = 8
+
 # Calls that go up today, as (file, function called): each with its reason.
 EXCEPTIONS = {}
 
@@ -111,6 +114,8 @@ def main():
                 line = text[f].count("\n", 0, m.start()) + 1
                 bad.append(f"{f}:{line}: calls {m.group(1)} of {g} ({LAYERS[layer[g]][0]}), "
                            f"above its own layer ({LAYERS[layer[f]][0]})")
+    if len(LAYERS) > MAX_LAYERS:
+        bad.append(f"tests/compiler_layers.py: {len(LAYERS)} layers, more than {MAX_LAYERS}")
     bad += [f"{f}: the exception for {what} in tests/compiler_layers.py no longer occurs "
             f"(remove it)" for f, what in EXCEPTIONS if (f, what) not in used]
     for b in bad:

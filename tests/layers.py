@@ -68,6 +68,14 @@ LAYERS = [
         "driver.c"]),                         # the simulator program
 ]
 
+# The most layers a reader should need (issue #27: kernels, dynamics,
+# stepping and location, transitions and laws, run loop, API, and the
+# studies and programs on it).
+MAX_LAYERS = 8
+
+# The fields of the current state, which one file alone writes.
+STATE_FIELDS = ("t", "y", "mode")
+
 # Which file alone writes which field of struct nsm_sim (runtime/src/rt.h).
 FIELD_OWNERS = {
     "t": "state.c",                # the current time
@@ -79,6 +87,19 @@ FIELD_OWNERS = {
     "last_transition_t": "state.c",  # the last transition's time
     "last_transition_j": "state.c",  # and event column
 }
+
+
+def check_shape(layers, owners):
+    """The layer list's size and the current state's one owner, as messages."""
+    bad = []
+    if len(layers) > MAX_LAYERS:
+        bad.append(f"tests/layers.py: {len(layers)} layers, more than {MAX_LAYERS} "
+                   f"(merge some: a reader needs the few)")
+    own = {owners.get(f) for f in STATE_FIELDS}
+    if len(own) != 1 or None in own:
+        bad.append("tests/layers.py: the current state (" + ", ".join(STATE_FIELDS) +
+                   ") must have one owner file, not " + repr(sorted(map(str, own))))
+    return bad
 
 
 def field_writes(field):
@@ -161,6 +182,7 @@ def main():
     bad += [f"{o}: owns fields in tests/layers.py but is not a runtime source" for o in owners
             if o not in text]
     bad += check_field_writes(text)
+    bad += check_shape(LAYERS, FIELD_OWNERS)
     for b in bad:
         print(b)
     if not owner or not calls:

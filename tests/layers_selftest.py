@@ -54,9 +54,26 @@ def probe(src, sub, target, script, strays):
     return bad
 
 
+def shape_strays():
+    """Failures (as text) of the layer list's shape check on spoilt lists."""
+    sys.path.insert(0, HERE)
+    import layers
+    bad = []
+    if layers.check_shape(layers.LAYERS, layers.FIELD_OWNERS):
+        bad.append("layers.py's shape check fails on the real list")
+    nine = layers.LAYERS + [("extra", "src", ["x.c"])] * (layers.MAX_LAYERS + 1 - len(layers.LAYERS))
+    if not layers.check_shape(nine, layers.FIELD_OWNERS):
+        bad.append(f"layers.py passes a list of {len(nine)} layers")
+    split = dict(layers.FIELD_OWNERS, mode="run.c")
+    if not layers.check_shape(layers.LAYERS, split):
+        bad.append("layers.py passes t, y and mode owned by two files")
+    return bad
+
+
 def main():
     src = sys.argv[1]
-    bad = probe(src, "runtime", "src/run.c", "layers.py", STRAY_RUNTIME)
+    bad = shape_strays()
+    bad += probe(src, "runtime", "src/run.c", "layers.py", STRAY_RUNTIME)
     bad += probe(src, "compiler", "expr.c", "compiler_layers.py", STRAY_COMPILER)
     for b in bad:
         print(b)

@@ -65,9 +65,10 @@ double rt_fric_normal(const nsm_sim *s, const unsigned *mode, int k, const doubl
         return 0;
     if (rt_law_impacts(s, j))
         return lam ? lam[j] : 0;
-    if (cflag)      /* the penalty law's force, k p^a + c p' */
-        return rt_pen_force(s, j, -(rt_wrow(s, j, x) + s->num.d[j]), -rt_wrow(s, j, v));
-    return -s->num.kc[j] * rt_wrow(s, j, x) - s->num.cc[j] * rt_wrow(s, j, v);
+    if (cflag)      /* the force element's force (the penalty law's k p^a + c p') */
+        return rt_law_force(s, j, -(rt_wrow(s, j, x) + s->num.d[j]), -rt_wrow(s, j, v));
+    return -rt_law_stiffness(s, j) * rt_wrow(s, j, x) -
+           rt_law_damping(s, mode, j) * rt_wrow(s, j, v);
 }
 
 /* Add the slip forces of mode at (x, v) to F: constants (only with cflag,
@@ -162,11 +163,12 @@ static void normal_row(const nsm_sim *s, const unsigned *mode, int k, const doub
         memcpy(row, lg + (size_t)j * na, sizeof(double) * (size_t)na);
     } else {
         const RtCsr *W = &s->sp.W;
+        double k = rt_law_stiffness(s, j), c = rt_law_damping(s, mode, j);
         for (int q = W->p[j]; q < W->p[j + 1]; q++) {
-            row[W->i[q]] = -s->num.kc[j] * W->x[q];
-            row[n + W->i[q]] = -s->num.cc[j] * W->x[q];
+            row[W->i[q]] = -k * W->x[q];
+            row[n + W->i[q]] = -c * W->x[q];
         }
-        row[na - 1] = -s->num.kc[j] * s->num.d[j];
+        row[na - 1] = -k * s->num.d[j];
     }
 }
 

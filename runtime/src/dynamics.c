@@ -1058,7 +1058,7 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
         pot += rt_mass_kinetic(s, y) + rt_mass_potential(s, y);
     else
         pot += nsm_energy_kinetic(s->n, s->num.mass, y + (s->nq - s->n)); /* reads [n + i] */
-    return pot + rt_law_stored(s, mode, y) + s->Voff;
+    return pot + rt_law_stored(s, mode, y) + s->potential_offset;
 }
 
 /* The multipliers of the stuck elements of mode at (t, y), and the

@@ -283,6 +283,24 @@ static int fric_jump(nsm_sim *s, long double *Z, const long double *b, double *l
     return 0;
 }
 
+/* Apply the frictional impulses P of the m rows (n values each over the
+** coordinates: a contact's normal, an element's tangent) to the state Z of
+** fric_state: their generalized impulse, the sum of the rows times their
+** impulses, jumps the velocities by fric_jump.  The one place a frictional
+** impact of one contact or several forms and applies its impulse. */
+static int fric_apply(nsm_sim *s, long double *Z, int m, const double *const *rows,
+                      const long double *P, double *lost)
+{
+    int n = s->n;
+    long double b[n];
+    for (int q = 0; q < n; q++) {
+        b[q] = 0;
+        for (int i = 0; i < m; i++)
+            b[q] += (long double)rows[i][q] * P[i];
+    }
+    return fric_jump(s, Z, b, lost);
+}
+
 /* The frictional impact law of one contact (Glocker and Pfeiffer's impact
 ** law with Coulomb friction on the impulses; theory.md section 11): gap j
 ** closing at un = w_n . v < 0, its element k slipping at ut = w_t . v - c,
@@ -736,14 +754,14 @@ static int impulse_multi_apply(nsm_sim *s, int j, const int *idx, int r, int exe
                        s->m->gaps[j].name, FRIC_MULTI_MAX);
     if ((rc = multi_law(s, j, &F, P)))
         return rc;
-    long double Z[na > 0 ? na : 1], b[n];
-    for (int q = 0; q < n; q++) {
-        b[q] = 0;
-        for (int i = 0; i < F.m; i++)
-            b[q] += (long double)R[(size_t)i * n + q] * P[i];
+    long double Z[na > 0 ? na : 1], PL[FRIC_MULTI_MAX];
+    const double *rows[FRIC_MULTI_MAX];
+    for (int i = 0; i < F.m; i++) {
+        rows[i] = R + (size_t)i * n;
+        PL[i] = P[i];
     }
     fric_state(s, Z);
-    if (fric_jump(s, Z, b, NULL))
+    if (fric_apply(s, Z, F.m, rows, PL, NULL))
         return s->failed;
     if ((rc = multi_log(s, j, &F, P, v0, exempt)))
         return rc;
@@ -795,24 +813,21 @@ int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *h
     double *v = s->y + n;
     double wnd[n], wtd[n];
     const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
-    long double Z[na > 0 ? na : 1], PN, PT, b[n];
+    long double Z[na > 0 ? na : 1], P[2];
     double un0 = rt_dot(n, wn, v), ut0 = rt_fric_slip(s, k, v), lost = 0;
     fric_state(s, Z);
-    if (impulse_law(s, j, k, Z + n, &PN, &PT, &stuck))
+    if (impulse_law(s, j, k, Z + n, &P[0], &P[1], &stuck))
         return s->failed;
-    memset(b, 0, sizeof b);
-    for (int i = 0; i < n; i++)
-        b[i] = wn[i] * PN + wt[i] * PT;
-    if (fric_jump(s, Z, b, &lost))
+    if (fric_apply(s, Z, 2, (const double *const[]){wn, wt}, P, &lost))
         return s->failed;
     double un1 = rt_dot(n, wn, v), ut1 = rt_fric_slip(s, k, v);
     if (exempt)
-        rc = rt_log_exempt(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);
+        rc = rt_log_exempt(s, NSM_EV_IMPACT, j, un0, un1, (double)P[0], lost, 1);
     else
-        rc = rt_log_event(s, NSM_EV_IMPACT, j, un0, un1, (double)PN, lost, 1);
+        rc = rt_log_event(s, NSM_EV_IMPACT, j, un0, un1, (double)P[0], lost, 1);
     if (rc)
         return rc;
-    rc = element_after_impulse(s, k, ut0, ut1, (double)PT, stuck);
+    rc = element_after_impulse(s, k, ut0, ut1, (double)P[1], stuck);
     rt_fric_resolved(s, j);
     *handled = 1;
     return rc;

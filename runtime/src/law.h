@@ -55,6 +55,19 @@
 **               dissipates c (w.v)^2 (NULL: none)
 **   on_event    told of every event logged at the gap, after the
 **               runtime's statistics took it (the law's own; NULL: none)
+**   force       a force element's force at the penetration p = -gap and
+**               its rate p' (the penalty law's k p^a + c p'): the normal
+**               force of the friction elements on the gap, the audit's
+**               force residual.  Required when constraint is 0
+**   stiffness   the stiffness k of that force's linear part k p + c p'
+**               (c: damping), for the linear rows of the friction normal
+**               (NULL: 0)
+**   impulse     the integral of the force over a step of length h, from
+**               (p, p') at its start to its end, for the contact
+**               statistics (NULL: the trapezoid of force)
+**   closed_gap_event  nonzero when the closed gap's event function is its
+**               penetration -gap (a penalty gap released when the gap
+**               opens), not its force (NULL: its force)
 ** Lower layers read the table (rt_law_of and the predicates below, no
 ** calls); the laws' functions, called through it, sit in the transitions'
 ** layer (tests/layers.py).
@@ -101,6 +114,10 @@ struct rt_law {
     double (*stored)(const nsm_sim *s, int j, const double *y);
     double (*damping)(const nsm_sim *s, int j);
     void (*on_event)(nsm_sim *s, const nsm_event *ev);
+    double (*force)(const nsm_sim *s, int j, double p, double pd);
+    double (*stiffness)(const nsm_sim *s, int j);
+    double (*impulse)(const nsm_sim *s, int j, double h, const double p[2], const double pd[2]);
+    int (*closed_gap_event)(const nsm_sim *s, int j);
 };
 typedef struct rt_law rt_law;
 
@@ -209,6 +226,42 @@ static inline double rt_law_damping(const nsm_sim *s, const unsigned *mode, int 
 {
     const rt_law *law = rt_law_of(s, j);
     return law->damping && rt_mode_has(mode, j) ? law->damping(s, j) : 0;
+}
+
+/* The force of force-element gap j (its law's force, law.h) at the
+** penetration p and its rate pd. */
+static inline double rt_law_force(const nsm_sim *s, int j, double p, double pd)
+{
+    return rt_law_of(s, j)->force(s, j, p, pd);
+}
+
+/* The stiffness k of force-element gap j's linear force k p + c p' (0 for
+** a law without stiffness). */
+static inline double rt_law_stiffness(const nsm_sim *s, int j)
+{
+    const rt_law *law = rt_law_of(s, j);
+    return law->stiffness ? law->stiffness(s, j) : 0;
+}
+
+/* The integral of force-element gap j's force over a step of length h,
+** from the penetration and its rate (p[0], pd[0]) at the step's start to
+** (p[1], pd[1]) at its end: its law's impulse, or the trapezoid of its
+** force. */
+static inline double rt_law_impulse(const nsm_sim *s, int j, double h, const double p[2],
+                                    const double pd[2])
+{
+    const rt_law *law = rt_law_of(s, j);
+    if (law->impulse)
+        return law->impulse(s, j, h, p, pd);
+    return h / 2 * (law->force(s, j, p[0], pd[0]) + law->force(s, j, p[1], pd[1]));
+}
+
+/* Whether closed gap j's event function is its penetration -gap rather
+** than its force (law.h, closed_gap_event). */
+static inline int rt_law_closed_gap_event(const nsm_sim *s, int j)
+{
+    const rt_law *law = rt_law_of(s, j);
+    return law->closed_gap_event && law->closed_gap_event(s, j);
 }
 
 #endif

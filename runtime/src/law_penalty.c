@@ -136,6 +136,39 @@ static double penalty_damping(const nsm_sim *s, int j)
     return s->num.cc[j];
 }
 
+/* The engaged gap j's force at the penetration p and its rate pd:
+** k p^a + c p' (rt_pen_force). */
+static double penalty_force(const nsm_sim *s, int j, double p, double pd)
+{
+    return rt_pen_force(s, j, p, pd);
+}
+
+/* The stiffness k of the linear law k p + c p'. */
+static double penalty_stiffness(const nsm_sim *s, int j)
+{
+    return s->num.kc[j];
+}
+
+/* The integral of k p^a + c p' over a step of length h from (p[0], pd[0])
+** to (p[1], pd[1]): the damper's c (p1 - p0) exactly, and the spring's on
+** the cubic Hermite interpolant of p (exact for a = 1), else by the
+** trapezoid. */
+static double penalty_impulse(const nsm_sim *s, int j, double h, const double p[2],
+                              const double pd[2])
+{
+    double damper = s->num.cc[j] * (p[1] - p[0]);
+    if (s->num.pexp[j] == 1)
+        return s->num.kc[j] * (h / 2 * (p[0] + p[1]) + h * h / 12 * (pd[0] - pd[1])) + damper;
+    return h / 2 * (rt_pen_force(s, j, p[0], 0) + rt_pen_force(s, j, p[1], 0)) + damper;
+}
+
+/* Whether the engaged gap j's event function is its penetration: released
+** when the gap opens (release gap), not when its force reaches 0. */
+static int penalty_closed_gap_event(const nsm_sim *s, int j)
+{
+    return s->m->gaps[j].release == NSM_RELEASE_GAP;
+}
+
 const rt_law rt_law_penalty = {
     .name = "penalty",
     .constraint = 0,
@@ -147,4 +180,8 @@ const rt_law rt_law_penalty = {
     .transition = penalty_transition,
     .stored = penalty_stored,
     .damping = penalty_damping,
+    .force = penalty_force,
+    .stiffness = penalty_stiffness,
+    .impulse = penalty_impulse,
+    .closed_gap_event = penalty_closed_gap_event,
 };

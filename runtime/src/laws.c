@@ -21,12 +21,14 @@ const rt_law *rt_law_table[RT_LAWS] = {
 /* Register law under identifier id (the value of nsm_gap_info.law that
 ** selects it): NSM_OK, or NSM_EINVAL for an identifier out of range or
 ** taken by another law, or a law without a name, event, event_tol, form,
-** initial or transition, or a constraint law without its restitution.  Not
+** initial or transition, a constraint law without its restitution or a
+** force element's law without its force.  Not
 ** thread-safe: register before creating simulations. */
 int rt_law_register(int id, const rt_law *law)
 {
     if (id < 0 || id >= RT_LAWS || !law || !law->name || !law->transition || !law->event ||
-        !law->event_tol || !law->form || !law->initial || (law->constraint && !law->restitution))
+        !law->event_tol || !law->form || !law->initial || (law->constraint && !law->restitution) ||
+        (!law->constraint && !law->force))
         return NSM_EINVAL;
     if (rt_law_table[id] && rt_law_table[id] != law)
         return NSM_EINVAL;

@@ -140,32 +140,34 @@ void nsm_la_matvec(int n, int m, const double *A, const double *x, double *y)
     }
 }
 
-/* Largest absolute row sum. */
-double nsm_la_norm_inf(int n, const double *A)
+/*
+** The largest sum of absolute values over the lines of the n x n matrix A,
+** line i's entries at A[i * across + k * along]: rows (across n, along 1)
+** or columns (across 1, along n). A NaN sum wins, so a NaN is never hidden.
+*/
+static double la_line_abs_max(int n, const double *A, int across, int along)
 {
     double best = 0.0;
-    int i, j;
+    int i, k;
 
     for (i = 0; i < n; i++) {
         double s = 0.0;
-        for (j = 0; j < n; j++) s += fabs(A[i * n + j]);
+        for (k = 0; k < n; k++) s += fabs(A[i * across + k * along]);
         if (s > best || s != s) best = s;
     }
     return best;
 }
 
+/* Largest absolute row sum. */
+double nsm_la_norm_inf(int n, const double *A)
+{
+    return la_line_abs_max(n, A, n, 1);
+}
+
 /* Largest absolute column sum: the norm Higham's expm bounds are stated in. */
 double nsm_la_norm1(int n, const double *A)
 {
-    double best = 0.0;
-    int i, j;
-
-    for (j = 0; j < n; j++) {
-        double s = 0.0;
-        for (i = 0; i < n; i++) s += fabs(A[i * n + j]);
-        if (s > best || s != s) best = s;
-    }
-    return best;
+    return la_line_abs_max(n, A, 1, n);
 }
 
 /*

@@ -965,7 +965,7 @@ static int event_series(const nsm_sim *s, const RtNlTaylor *e, int j, double *a)
         return 1;
     }
     for (int k = 0; k < K; k++) {
-        if (pen && s->m->gaps[j].release == NSM_RELEASE_GAP)
+        if (pen && rt_law_closed_gap_event(s, j))
             a[k] = SER(e->P, j, k);
         else if (closed)
             a[k] = SER(e->LAM, j, k);

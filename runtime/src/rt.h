@@ -279,9 +279,9 @@ struct nsm_sim {
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
-    int nlt_tiny;             /* taylor: steps in a row its reach cut below the time resolution */
-    double E0;                /* mechanical energy at t = 0 */
-    double Voff;              /* constant making the potential the physical one */
+    int taylor_tiny_steps;    /* taylor: steps in a row its reach cut below the time resolution */
+    double energy_start;     /* mechanical energy at t = 0 */
+    double potential_offset; /* constant making the potential the physical one */
     double transition_loss;   /* energy removed by transitions (impacts, projections), state.c */
     long steps, nevents;
     long sample_k;
@@ -297,7 +297,7 @@ struct nsm_sim {
     RtExact ex;               /* the exact method's propagators, grid and shadows, step.c */
 
     int moving;               /* some gap moves with time (surface.c) */
-    double *hgen;             /* 4 g n_gen: rows H G^k of the moving surfaces, surface.c */
+    double *surface_gen_rows; /* 4 g n_gen: rows H G^k of the moving surfaces, surface.c */
     RtSurfWork sfw;           /* the moving surfaces' work, surfwork.c */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtClus *cl;        /* scratch of the generic path's constraint problems, dynamics.c */

@@ -197,7 +197,7 @@ int nsm_sim_set_method(nsm_sim *s, int method)
         return NSM_EINVAL;
     s->set.method = method;
     s->h_adapt = 0;
-    s->nlt_tiny = 0;
+    s->taylor_tiny_steps = 0;
     rt_mode_clear(s);       /* the stability bounds are the method's */
     return NSM_OK;
 }
@@ -459,7 +459,7 @@ int nsm_sim_reset(nsm_sim *s)
     rt_surface_reset(s);
     s->energy_lost = 0;
     s->h_adapt = 0;
-    s->nlt_tiny = 0;
+    s->taylor_tiny_steps = 0;
     s->h_step = 0;
     rt_cache_clear(s);
     rt_stats_reset(s);
@@ -526,21 +526,21 @@ int nsm_sim_reset(nsm_sim *s)
     }
     /* the potential below is the physical one (springs at rest length and
      * gravity at x = 0 count zero), up to the constant fixed here */
-    s->Voff = 0;
+    s->potential_offset = 0;
     unsigned free_mode[s->mw];
     rt_mode_none(s, free_mode);
-    s->Voff = nsm_energy_springs(s->n, m->n_springs, m->springs, s->num.sk, s->num.srest, s->y) +
+    s->potential_offset = nsm_energy_springs(s->n, m->n_springs, m->springs, s->num.sk, s->num.srest, s->y) +
               nsm_energy_gravity(s->n, s->num.mass, s->num.gfac, s->num.gravity, s->y) -
               (rt_mech_energy(s, free_mode, s->y) - rt_mass_kinetic(s, s->y));
     if (rt_mass_dense(s))           /* V(q) as the model writes it */
-        s->Voff += rt_mass_potential(s, s->y);
+        s->potential_offset += rt_mass_potential(s, s->y);
     int rc = rt_initial_mode(s);
     if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;
     /* the energy of the initial state as given: what an impact at t = 0
      * (a contact touching and closing) took is in transition_loss, a loss, and a
      * moving surface's work through it in Wsurf */
-    s->E0 = rt_mech_energy(s, s->mode, s->y) + s->transition_loss - rt_surface_impulse_work(s);
+    s->energy_start = rt_mech_energy(s, s->mode, s->y) + s->transition_loss - rt_surface_impulse_work(s);
     s->ready = 1;
     return NSM_OK;
 }
@@ -589,7 +589,7 @@ double nsm_sim_output(const nsm_sim *s, int k)
     case NSM_OUT_INJECTED: return inj;
     case NSM_OUT_ERROR: {
         double now = fmax(fmax(fabs(kin), fabs(pot)), fmax(fabs(diss), fabs(inj)));
-        double scale = rt_stats_energy_scale(s, fmax(now, fabs(s->E0)));
+        double scale = rt_stats_energy_scale(s, fmax(now, fabs(s->energy_start)));
         return scale > 0 ? err / scale : err;
     }
     default: return NAN;

@@ -394,8 +394,8 @@ static void balance_step(nsm_sim *s, const double *Y1, double E)
     RtStats *st = s->st;
     double T = rt_mass_kinetic(s, Y1);
     double W = Y1[rt_eslot(s) + 1] + rt_surface_impulse_work(s), D = Y1[rt_eslot(s)], L = s->transition_loss;
-    double err = fabs(s->E0 + W - D - L - E);
-    double mags[] = { T, E - T, W, D, L, E, s->E0 };
+    double err = fabs(s->energy_start + W - D - L - E);
+    double mags[] = { T, E - T, W, D, L, E, s->energy_start };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
         if (fabs(mags[k]) > st->e_max)
             st->e_max = fabs(mags[k]);
@@ -444,21 +444,16 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     for (int j = 0; j < g; j++) {
         RtGapStats *gs = &st->gap[j];
         int closed = rt_mode_has(s->mode, j), pen = !rt_law_impacts(s, j);
-        double p0, pd0, p1, pd1;
+        double p[2], pd[2];
         if (!closed)
             continue;
         if (lam[j] > gs->peak)
             gs->peak = lam[j];
         if (pen && h > 0) {
-            /* integral of k p + c p' on the cubic Hermite interpolant of p */
-            penetration(s, j, s->y, &p0, &pd0);
-            penetration(s, j, Y1, &p1, &pd1);
-            if (s->num.pexp[j] == 1)
-                gs->impulse += s->num.kc[j] * (h / 2 * (p0 + p1) + h * h / 12 * (pd0 - pd1)) +
-                               s->num.cc[j] * (p1 - p0);
-            else    /* k p^a: the trapezoid */
-                gs->impulse += h / 2 * (rt_pen_force(s, j, p0, 0) + rt_pen_force(s, j, p1, 0)) +
-                               s->num.cc[j] * (p1 - p0);
+            /* the force's integral over the step (its law's) */
+            penetration(s, j, s->y, &p[0], &pd[0]);
+            penetration(s, j, Y1, &p[1], &pd[1]);
+            gs->impulse += rt_law_impulse(s, j, h, p, pd);
         }
     }
     double fd = 0, fw = 0, sw = 0;
@@ -489,13 +484,13 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
             s->m->nl_force(t1, Y1, s->sw, s->p, s->c, st->f);
         st->inj += nsm_energy_power(n, st->f, Y1 + (s->nq - n)) * h; /* reads [n + i] */
     }
-    double einj = s->E0 + st->inj;
+    double einj = s->energy_start + st->inj;
     st->num += (E - einj) * (E - einj);
     st->den += einj * einj;
     for (int j = 0; j < g; j++) {
         if (rt_law_impacts(s, j))
             continue;
-        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = rt_pen_force(s, j, p, 0);
+        double p = fmax(0.0, -rt_gap(s, j, Y1)), kp = rt_law_force(s, j, p, 0);
         double F = rt_mode_has(s->mode, j) ? lam[j] : 0;
         st->fnum += (F - kp) * (F - kp);
         st->fden += kp * kp;
@@ -576,10 +571,10 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
                                     s->y);
     a->gravity = nsm_energy_gravity(n, s->num.mass, s->num.gfac, s->num.gravity, s->y);
     a->contacts = rt_law_stored(s, s->mode, s->y);
-    a->e0 = s->E0;
+    a->e0 = s->energy_start;
     a->error_max = fmax(st->err_max, fabs(a->error));
     a->energy_max = st->e_max;
-    double mags[] = { kin, pot, inj, diss, s->transition_loss, kin + pot, s->E0 };
+    double mags[] = { kin, pot, inj, diss, s->transition_loss, kin + pot, s->energy_start };
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
         if (fabs(mags[k]) > a->energy_max)
             a->energy_max = fabs(mags[k]);
@@ -722,7 +717,7 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
         *diss = d;
     if (inj)
         *inj = w;
-    return s->E0 + w - d - e;
+    return s->energy_start + w - d - e;
 }
 
 /* The column rt_fail names for an event: its gap, the first column (g + 2k)

@@ -789,12 +789,12 @@ static int taylor_reach_check(nsm_sim *s, double hreq, double h)
 {
     double res = rt_t_resolution(s, s->t_stop);
     if (!(h < res && h < hreq)) {
-        s->nlt_tiny = 0;
+        s->taylor_tiny_steps = 0;
         return NSM_OK;
     }
-    if (++s->nlt_tiny < RT_NLT_TINY_MAX)
+    if (++s->taylor_tiny_steps < RT_NLT_TINY_MAX)
         return NSM_OK;
-    s->nlt_tiny = 0;
+    s->taylor_tiny_steps = 0;
     return step_refuse(s, "the taylor method's expansion (its reach, from the decay of "
                        "its coefficients)", h, 1);
 }

@@ -27,15 +27,15 @@ int rt_surface_alloc(nsm_sim *s)
         return 0;
     if (ng <= 0)
         return 0;
-    s->hgen = calloc((size_t)4 * s->g * ng, sizeof(double));
-    return s->hgen == NULL;
+    s->surface_gen_rows = calloc((size_t)4 * s->g * ng, sizeof(double));
+    return s->surface_gen_rows == NULL;
 }
 
 /* Frees what rt_surface_alloc took. */
 void rt_surface_free(nsm_sim *s)
 {
-    free(s->hgen);
-    s->hgen = NULL;
+    free(s->surface_gen_rows);
+    s->surface_gen_rows = NULL;
 }
 
 /* Fills the rows H G^k (k = 0..3) from the parameters: called by the reset
@@ -43,16 +43,16 @@ void rt_surface_free(nsm_sim *s)
 void rt_surface_setup(nsm_sim *s)
 {
     int ng = s->m->n_gen, g = s->g, n = s->n;
-    if (!s->hgen || !s->m->gap_generator || !s->m->generator)
+    if (!s->surface_gen_rows || !s->m->gap_generator || !s->m->generator)
         return;
     double *G = calloc((size_t)ng * ng + (size_t)n * ng + 1, sizeof(double));
     if (!G)
         return;
     s->m->generator(s->sw, s->p, s->c, G, G + (size_t)ng * ng);
-    s->m->gap_generator(s->p, s->c, s->hgen);
+    s->m->gap_generator(s->p, s->c, s->surface_gen_rows);
     for (int k = 1; k < 4; k++) {
-        const double *prev = s->hgen + (size_t)(k - 1) * g * ng;
-        double *cur = s->hgen + (size_t)k * g * ng;
+        const double *prev = s->surface_gen_rows + (size_t)(k - 1) * g * ng;
+        double *cur = s->surface_gen_rows + (size_t)k * g * ng;
         for (int j = 0; j < g; j++)
             for (int q = 0; q < ng; q++) {
                 double sum = 0;
@@ -88,9 +88,9 @@ double rt_surface_of(const nsm_sim *s, int j, int k, double t)
 const double *rt_surface_row(const nsm_sim *s, int j, int k)
 {
     int ng = s->m->n_gen;
-    if (!s->hgen)
+    if (!s->surface_gen_rows)
         return NULL;
-    const double *r = s->hgen + ((size_t)k * s->g + j) * ng;
+    const double *r = s->surface_gen_rows + ((size_t)k * s->g + j) * ng;
     for (int q = 0; q < ng; q++)
         if (r[q] != 0)
             return r;

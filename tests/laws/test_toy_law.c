@@ -47,6 +47,35 @@
 **    matrix of determinant (u+/u) d(u+)/du, the flow's Jacobian
 **    exp(trace A T)): floquet.c's saltation matrices, with the law's
 **    restitution and its slope at each impact's approach speed.
+** 5. Two balls stacked on a floor of the toy law, both contacts (ball on
+**    ball, lower ball on floor) of it, under impact_law = simultaneous:
+**    the lower ball rests on the floor, the upper one falls on it from h
+**    and meets it at w = g t1, t1 = sqrt(2 h / g).  The impact reaches
+**    both contacts at once (one impulse problem, transition.c's
+**    simultaneous law with each contact's restitution at its own approach
+**    speed: w and 0); the floor holds the lower ball, so the upper one
+**    leaves at e(w) w and the lower one stays at rest; the upper one's
+**    next impact is at t1 + 2 e(w) w / g.  The same case under the
+**    sequential law checks the record of the velocity after a collision
+**    (transition.c sets it to -e(u) u exactly).
+** 5b. Two contacts reached at one instant, at their own approach speeds,
+**    under each impact law (sequential, simultaneous, energetic): a point
+**    (x, y) of two coordinates of mass m, free of forces, and the gaps
+**    x + y and x - y, both of the toy law (their rows orthogonal, so their
+**    impulses do not act on each other, but they share the coordinates,
+**    so one impulse problem holds both).  From (1, 0.5) at (-1, -0.5)
+**    both close at t = 1, approached at u1 = -1.5 and u2 = -0.5: each
+**    leaves at e(|u|) |u|, its own restitution at its own speed (for the
+**    energetic law, Liu, Zhao and Brogliato's, the energetic coefficient
+**    of an uncoupled contact is Newton's).
+** 6. A row of CHAIN balls on a line, touching at rest, hit at its end by
+**    one more at speed 1 under the sequential law, every contact of the
+**    toy law: one impulse problem of more than 32 contacts, whose
+**    collisions book their energy losses from the impulses and the
+**    recorded velocities before and after (transition.c).  Checked: the
+**    momentum m stays (no contact pulls, each impulse acts on two balls),
+**    the energy balance E0 = T + dissipated holds to rounding, and T after
+**    is below E0.
 ** by the exact method and by adaptive (which locates the events with the
 ** toy law's own event function).  TOY_TRACE=1 prints the events.  With
 ** the argument `unregistered` it leaves out the registration and
@@ -381,6 +410,214 @@ static void run_corner(int method)
     nsm_sim_free(s);
 }
 
+/* The stacked balls of run 5: the upper ball A (coordinate 0) on the
+** lower ball B (1) on the floor; both of mass m under gravity g. */
+static const char *const stack_bodies[] = { "A", "B" };
+static const nsm_gap_info stack_gaps[] = {
+    { "contact", TOY_LAW, NSM_RELEASE_FORCE }, { "floor", TOY_LAW, NSM_RELEASE_FORCE },
+};
+
+/* Numeric tables: the weights, the gaps xA - xB and xB (a model e of 0.9
+** and 0.8 the toy law must not read). */
+static int stack_setup(const double *p, double *c, nsm_numeric *num)
+{
+    (void)c;
+    for (int i = 0; i < 2; i++) {
+        num->mass[i] = p[M];
+        num->fconst[i] = -p[M] * p[G];
+        num->d[i] = 0;
+        num->kc[i] = num->cc[i] = 0;
+    }
+    ENTRY(num->W, 0, 0, 0, 1);
+    ENTRY(num->W, 1, 0, 1, -1);
+    ENTRY(num->W, 2, 1, 1, 1);
+    num->e[0] = p[E];
+    num->e[1] = 0.8;
+    num->gravity = p[G];
+    return 0;
+}
+
+/* A at h, B on the floor, both at rest. */
+static void stack_initial(const double *p, const double *c, double *y)
+{
+    (void)c;
+    y[0] = p[H];
+    y[1] = 0;
+    y[2] = y[3] = 0;
+}
+
+static const nsm_model stack_model = {
+    .abi = NSM_ABI_VERSION, .name = "toy_stack", .title = "two balls stacked on a floor",
+    .n_bodies = 2, .n_params = 5, .n_gaps = 2, .body_names = stack_bodies, .params = params,
+    .gaps = stack_gaps, .n_outputs = 1, .outputs = outputs, .t_end = 1.0, .dt = 1e-3,
+    .every = 0.01, .method = NSM_METHOD_EXACT, .setup = stack_setup,
+    .initial = stack_initial, .nnz_W = 3, .impact_law = NSM_IMPACT_SIMULTANEOUS,
+};
+
+/* 5: the upper ball's impact on the lower one resting on the floor (see
+** the header), under the impact law il. */
+static void run_stack(int method, int il)
+{
+    nsm_model sm = stack_model;
+    sm.impact_law = il;
+    char what[96];
+    snprintf(what, sizeof what, "ball on a ball on the floor, %s impacts",
+             il == NSM_IMPACT_SIMULTANEOUS ? "simultaneous" : "sequential");
+    nsm_sim *s = toy_create(&sm, method, what);
+    if (!s)
+        return;
+    Seen2 seen = { .contact = 0, .ny = 4 };
+    toy_v0 = 5;
+    nsm_sim_set_event_handler(s, on_event2, &seen);
+    double g = 9.81, h = 1.0, t1 = sqrt(2 * h / g), w = g * t1, e = toy_e(w);
+    if (!toy_run(s, t1 + e * w / g)) {       /* to the top of A's first rebound */
+        check("the impact's time", seen.t1, t1, 1e-9);
+        check("velocity before it", seen.vb1, -w, 1e-9 * w);
+        check("velocity after it (logged), e(w) w", seen.va1, e * w, 1e-9 * w);
+        check("A's velocity after it, e(w) w", seen.y1[2], e * w, 1e-9 * w);
+        check("B at rest after it", seen.y1[3], 0, 1e-9 * w);
+        check("A at the top of its rebound", nsm_sim_state(s)[0], e * e * w * w / (2 * g),
+              1e-9 * h);
+        check("B on the floor", nsm_sim_state(s)[1], 0, 1e-12);
+    }
+    nsm_sim_free(s);
+}
+
+/* The two gaps x + y and x - y of run 5b (a model e of 0.9 and 0.8 the
+** toy law must not read; the energetic law's stiffness ratios 1). */
+static const char *const pair_bodies[] = { "X", "Y" };
+static const nsm_gap_info pair_gaps[] = {
+    { "plus", TOY_LAW, NSM_RELEASE_FORCE }, { "minus", TOY_LAW, NSM_RELEASE_FORCE },
+};
+
+static int pair_setup(const double *p, double *c, nsm_numeric *num)
+{
+    (void)c;
+    for (int i = 0; i < 2; i++) {
+        num->mass[i] = p[M];
+        num->fconst[i] = 0;
+        num->d[i] = 0;
+        num->kc[i] = num->cc[i] = 0;
+        num->kimp[i] = 1;
+        num->eimp[i] = 1;
+    }
+    ENTRY(num->W, 0, 0, 0, 1);
+    ENTRY(num->W, 1, 0, 1, 1);
+    ENTRY(num->W, 2, 1, 0, 1);
+    ENTRY(num->W, 3, 1, 1, -1);
+    num->e[0] = p[E];
+    num->e[1] = 0.8;
+    num->gravity = 0;
+    return 0;
+}
+
+/* (1, 0.5) moving at (-1, -0.5): both gaps close at t = 1. */
+static void pair_initial(const double *p, const double *c, double *y)
+{
+    (void)p, (void)c;
+    y[0] = 1, y[1] = 0.5, y[2] = -1, y[3] = -0.5;
+}
+
+static const nsm_model pair_model = {
+    .abi = NSM_ABI_VERSION, .name = "toy_pair", .title = "two contacts at one instant",
+    .n_bodies = 2, .n_params = 5, .n_gaps = 2, .body_names = pair_bodies, .params = params,
+    .gaps = pair_gaps, .n_outputs = 1, .outputs = outputs, .t_end = 1.5, .dt = 1e-3,
+    .every = 0.01, .method = NSM_METHOD_EXACT, .setup = pair_setup,
+    .initial = pair_initial, .nnz_W = 4,
+};
+
+/* 5b: the two contacts under the impact law il (see the header). */
+static void run_pair(int method, int il)
+{
+    static const char *const names[] = { "sequential", "simultaneous", "energetic" };
+    nsm_model pm = pair_model;
+    pm.impact_law = il;
+    char what[96];
+    snprintf(what, sizeof what, "two contacts at one instant, %s impacts", names[il]);
+    nsm_sim *s = toy_create(&pm, method, what);
+    if (!s)
+        return;
+    Seen2 seen = { .contact = 0, .ny = 4 };
+    toy_v0 = 1;
+    nsm_sim_set_event_handler(s, on_event2, &seen);
+    if (!toy_run(s, 1.5)) {
+        const double *y = nsm_sim_state(s);
+        double u1 = 1.5, u2 = 0.5;
+        check("the impact's time", seen.t1, 1, 1e-9);
+        check("x + y's rate after it, e(1.5) 1.5", y[2] + y[3], toy_e(u1) * u1, 1e-9);
+        check("x - y's rate after it, e(0.5) 0.5", y[2] - y[3], toy_e(u2) * u2, 1e-9);
+    }
+    nsm_sim_free(s);
+}
+
+enum { CHAIN = 34 };   /* balls in run 6: 33 contacts, above the small problems' 32 */
+
+static const char *const chain_bodies[CHAIN] = { "B0" };
+static nsm_gap_info chain_gaps[CHAIN - 1];
+
+/* Numeric tables: equal masses m, no gravity, gap j = x_{j+1} - x_j - 1
+** (the model's e 0.9, which the toy law must not read). */
+static int chain_setup(const double *p, double *c, nsm_numeric *num)
+{
+    (void)c;
+    for (int i = 0; i < CHAIN; i++) {
+        num->mass[i] = p[M];
+        num->fconst[i] = 0;
+    }
+    for (int j = 0; j < CHAIN - 1; j++) {
+        ENTRY(num->W, 2 * j, j, j, -1);
+        ENTRY(num->W, 2 * j + 1, j, j + 1, 1);
+        num->d[j] = -1;
+        num->e[j] = p[E];
+        num->kc[j] = num->cc[j] = 0;
+    }
+    num->gravity = 0;
+    return 0;
+}
+
+/* Ball 0 half a unit away at speed 1, the others touching at rest. */
+static void chain_initial(const double *p, const double *c, double *y)
+{
+    (void)p, (void)c;
+    for (int i = 0; i < CHAIN; i++) {
+        y[i] = i;
+        y[CHAIN + i] = 0;
+    }
+    y[0] = -0.5;
+    y[CHAIN] = 1;
+}
+
+static const nsm_model chain_model = {
+    .abi = NSM_ABI_VERSION, .name = "toy_chain", .title = "a row of balls hit at its end",
+    .n_bodies = CHAIN, .n_params = 5, .n_gaps = CHAIN - 1, .body_names = chain_bodies,
+    .params = params, .gaps = chain_gaps, .n_outputs = 1, .outputs = outputs, .t_end = 1.0,
+    .dt = 1e-3, .every = 0.01, .method = NSM_METHOD_EXACT, .setup = chain_setup,
+    .initial = chain_initial, .nnz_W = 2 * (CHAIN - 1),
+};
+
+/* 6: the row of balls hit at its end (see the header). */
+static void run_chain(int method)
+{
+    for (int j = 0; j < CHAIN - 1; j++)
+        chain_gaps[j] = (nsm_gap_info){ "contact", TOY_LAW, NSM_RELEASE_FORCE };
+    nsm_sim *s = toy_create(&chain_model, method, "a row of balls hit at its end");
+    if (!s)
+        return;
+    toy_v0 = 1;
+    nsm_sim_set_audit(s, 1);
+    if (!toy_run(s, 0.75)) {
+        const double *y = nsm_sim_state(s);
+        double kin, pot, diss, inj, P = 0, E0 = 0.5;
+        nsm_sim_energy(s, &kin, &pot, &diss, &inj);
+        for (int i = 0; i < CHAIN; i++)
+            P += y[CHAIN + i];
+        check("momentum m v0 after the impact", P, 1, 1e-12);
+        check("energy balance: T + dissipated = E0", kin + pot + diss - inj, E0, 1e-12 * E0);
+        check("kinetic energy below E0 (no energy created)", kin < E0, 1, 0);
+    }
+    nsm_sim_free(s);
+}
+
 /* 4: the forced impact oscillator with its stop of the toy law: the
 ** product of the periodic orbit's multipliers against e^(2k) exp(-c T/m). */
 static void run_floquet(void)
@@ -433,6 +670,11 @@ int main(int argc, char **argv)
         run_zeno(methods[i]);
         run_block(methods[i]);
         run_corner(methods[i]);
+        run_stack(methods[i], NSM_IMPACT_SIMULTANEOUS);
+        run_stack(methods[i], NSM_IMPACT_SEQUENTIAL);
+        for (int il = NSM_IMPACT_SEQUENTIAL; il <= NSM_IMPACT_ENERGETIC; il++)
+            run_pair(methods[i], il);
+        run_chain(methods[i]);
     }
     run_floquet();
     printf("%s contact law name: %s\n", strcmp(nsm_law_name(TOY_LAW), "toy") ? "FAIL" : "ok  ",

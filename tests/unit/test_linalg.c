@@ -66,6 +66,22 @@ static void test_solve(void)
 
 /* ---- expm ---- */
 
+/*
+** The two matrix norms on a matrix whose row and column sums all differ:
+** rows 1+2+3 = 6, 4+5+6 = 15, 7+8+10 = 25 (signs dropped), columns 12, 15, 19;
+** a NaN entry makes either norm NaN.
+*/
+static void test_norms(void)
+{
+    double A[9] = {1, -2, 3, -4, 5, -6, 7, 8, -10};
+
+    check_close("norm_inf is the largest row sum", nsm_la_norm_inf(3, A), 25, 0.0);
+    check_close("norm1 is the largest column sum", nsm_la_norm1(3, A), 19, 0.0);
+    A[4] = NAN;
+    check_true("norm_inf of a NaN", isnan(nsm_la_norm_inf(3, A)));
+    check_true("norm1 of a NaN", isnan(nsm_la_norm1(3, A)));
+}
+
 /* exp([[0, w], [-w, 0]] h) = [[cos wh, sin wh], [-sin wh, cos wh]]. */
 static void test_rotation(double w, double h, double tol)
 {
@@ -634,6 +650,7 @@ static void test_lcp_large(void)
 int main(void)
 {
     test_solve();
+    test_norms();
 
     test_rotation(1.0, 0.1, 2e-16);
     test_rotation(1.0, 1.0, 4e-16);
