@@ -92,7 +92,11 @@ set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_tippe_top.c)
 add_custom_command(OUTPUT ${c}
   COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/tippe_top.nsm -o ${c}
   DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/tippe_top.nsm)
-add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c})
+set(crs ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_sphere.c)
+add_custom_command(OUTPUT ${crs}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm -o ${crs}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm)
+add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c} ${crs})
 target_compile_definitions(test_space_friction PRIVATE NSM_NO_MAIN)
 target_include_directories(test_space_friction PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_space_friction PRIVATE nsmrt m)

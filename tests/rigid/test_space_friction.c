@@ -9,7 +9,8 @@
 ** setup called with the sf_* arrays absent (NULL, a runtime that predates
 ** them) writing none; and the top run by rk4 and adaptive to its stem's
 ** first contact against tests/reference/tippe_top.py (the taylor method
-** refused by name: it has no series of the friction yet).
+** refused by name: it has no series of the friction yet); and
+** tests/rigid/rolling_sphere.nsm against rolling_sphere.py's closed form.
 */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "../unit/check.h"
 
 extern const nsm_model nsm_model_tippe_top;
+extern const nsm_model nsm_model_rolling_sphere;
 
 /* A slot of 256 zeroed doubles (more than any array of the top needs). */
 static double *slot(void)
@@ -165,6 +167,75 @@ static void tippe_taylor_refused(const nsm_model *m)
     nsm_sim_free(s);
 }
 
+/* tests/rigid/rolling_sphere.nsm, nsmc's table of rolling_sphere.py's first
+** case (m = 1 kg, r = 0.1 m, k = 2/5, mu = 0.2, g = 9.81, v0 = (1, -1),
+** w0 = (-10, -5, 7)): the slip gamma0 = (1.5, -2), |gamma0| = 5/2, falls
+** linearly to zero at t_r = k |gamma0| / (mu g (1 + k)); the friction
+** impulse J = -k/(1 + k) m gamma0 = (-3/7, 4/7) gives v = (4/7, -3/7) and the
+** world-frame w = w0 + I^-1 (-r e_z) x J = (30/7, 40/7, 7); the centre at T
+** is v0 t_r + J t_r / 2 + v (T - t_r) (the onset's instant enters it), the
+** energy dissipated mu m g |gamma0| t_r / 2, and the sphere rolls on. */
+static void rolling_run(int method, const char *mname)
+{
+    const double m = 1, r = 0.1, g = 9.81, mu = 0.2, k = 0.4, T = 0.6, gam = 2.5;
+    const double tr = k * gam / (mu * g * (1 + k));
+    const double J[2] = { -3.0 / 7, 4.0 / 7 }, v[2] = { 4.0 / 7, -3.0 / 7 };
+    const double v0[2] = { 1, -1 }, w[3] = { 30.0 / 7, 40.0 / 7, 7 };
+    nsm_sim *s = nsm_sim_create(&nsm_model_rolling_sphere);
+    char what[200];
+    if (s) {
+        nsm_sim_set_method(s, method);
+        if (method == NSM_METHOD_ADAPTIVE)
+            nsm_sim_set_tolerances(s, 1e-13, 1e-15);
+    }
+    snprintf(what, sizeof what, "%s rolling sphere runs to %g s", mname, T);
+    check_true(what, s && nsm_sim_reset(s) == 0 && nsm_sim_run_until(s, T) == 0);
+    if (!s)
+        return;
+    const double *y = nsm_sim_state(s);   /* q = (x, y, z, p1, p2, p3, p0), u = (v, w_body) */
+    double x[2], wb[3] = { y[10], y[11], y[12] }, R[3][3], ww[3];
+    for (int i = 0; i < 2; i++)
+        x[i] = v0[i] * tr + J[i] / m * tr / 2 + v[i] * (T - tr);
+    double p0 = y[6], p1 = y[3], p2 = y[4], p3 = y[5];
+    double n2 = p0 * p0 + p1 * p1 + p2 * p2 + p3 * p3;
+    R[0][0] = (p0 * p0 + p1 * p1 - p2 * p2 - p3 * p3) / n2;
+    R[0][1] = 2 * (p1 * p2 - p0 * p3) / n2;
+    R[0][2] = 2 * (p1 * p3 + p0 * p2) / n2;
+    R[1][0] = 2 * (p1 * p2 + p0 * p3) / n2;
+    R[1][1] = (p0 * p0 - p1 * p1 + p2 * p2 - p3 * p3) / n2;
+    R[1][2] = 2 * (p2 * p3 - p0 * p1) / n2;
+    R[2][0] = 2 * (p1 * p3 - p0 * p2) / n2;
+    R[2][1] = 2 * (p2 * p3 + p0 * p1) / n2;
+    R[2][2] = (p0 * p0 - p1 * p1 - p2 * p2 + p3 * p3) / n2;
+    for (int i = 0; i < 3; i++)
+        ww[i] = R[i][0] * wb[0] + R[i][1] * wb[1] + R[i][2] * wb[2];
+    for (int i = 0; i < 2; i++) {
+        snprintf(what, sizeof what, "%s rolling sphere: v[%d] after the onset", mname, i);
+        check_close(what, y[7 + i], v[i], 1e-12);
+        snprintf(what, sizeof what, "%s rolling sphere: centre [%d] at T (the onset's instant)",
+                 mname, i);
+        check_close(what, y[i], x[i], 1e-12);
+    }
+    for (int i = 0; i < 3; i++) {
+        snprintf(what, sizeof what, "%s rolling sphere: world w[%d] after the onset", mname, i);
+        check_close(what, ww[i], w[i], 1e-12 * 10);
+    }
+    snprintf(what, sizeof what, "%s rolling sphere: the centre stays at r", mname);
+    check_close(what, y[2], r, 1e-14);
+    double kin, pot, diss, inj, err = nsm_sim_energy(s, &kin, &pot, &diss, &inj);
+    double dref = mu * m * g * gam * tr / 2;
+    snprintf(what, sizeof what, "%s rolling sphere: dissipated mu m g |gamma0| t_r / 2", mname);
+    check_close(what, fabs(diss), dref, 1e-12 * dref);
+    snprintf(what, sizeof what, "%s rolling sphere: energy balance", mname);
+    check_close(what, err, 0, 1e-12 * (kin + fabs(pot) + dref));
+    snprintf(what, sizeof what, "%s rolling sphere: it sticks (rolls) at T", mname);
+    check_true(what, nsm_sim_mode_has(s, 0) == 1 && nsm_sim_mode_has(s, 1) == 1);
+    printf("%s rolling sphere: t_r %.17g, v (%.17g, %.17g), centre (%.17g, %.17g) (closed form "
+           "(%.17g, %.17g)), dissipated %.17g J (closed form %.17g)\n", mname, tr, y[7], y[8],
+           y[0], y[1], x[0], x[1], fabs(diss), dref);
+    nsm_sim_free(s);
+}
+
 int main(void)
 {
     const nsm_model *m = &nsm_model_tippe_top;
@@ -231,5 +302,7 @@ int main(void)
     tippe_run(m, NSM_METHOD_RK4, "rk4");
     tippe_run(m, NSM_METHOD_ADAPTIVE, "adaptive");
     tippe_taylor_refused(m);
+    rolling_run(NSM_METHOD_RK4, "rk4");
+    rolling_run(NSM_METHOD_ADAPTIVE, "adaptive");
     return check_report();
 }
