@@ -295,7 +295,11 @@ def case_signals(tmp):
         delay = rnd.uniform(0.0, 0.4)
         h5 = k % 2 == 0
         out = "r%d.%s" % (k, "h5" if h5 else "csv")
-        cmd = [SIM, "--t-end", "500", "--every", "0.001", "--out", out, "--events", "e%d.csv" % k]
+        # long enough that every signal arrives during the run (500 s of the
+        # two masses took under 0.4 s on an idle machine: a late signal found
+        # the run finished, exit 0); the run stops at the signal anyway
+        cmd = [SIM, "--t-end", "100000", "--every", "0.001", "--out", out, "--events",
+               "e%d.csv" % k]
         pr = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True)
         time.sleep(delay)
