@@ -67,36 +67,14 @@ static void spimp_cross(const double *a, const double *b, double *out)
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* R^T x for body b's rotation at the state y (its quaternion, scalar part
-** at y[nu + b], vector part in the position slots of w1..w3), evaluated in
-** the homogeneous form R(p) / |p|^2 as everywhere for bodies in space. */
+/* R^T x for body b's rotation at the current state (rt_rigid_rot's
+** homogeneous R(p) / |p|^2, as everywhere for bodies in space). */
 static void spimp_rot_t(const nsm_sim *s, int b, const double *x, double *out)
 {
-    const double *pv = s->y + s->m->rigid_rot[b];
-    double w = s->y[s->n + b], a = pv[0], c = pv[1], d = pv[2];
-    double q = 1 / (w * w + a * a + c * c + d * d);
-    double R[3][3] = {
-        { w * w + a * a - c * c - d * d, 2 * (a * c - w * d), 2 * (a * d + w * c) },
-        { 2 * (a * c + w * d), w * w - a * a + c * c - d * d, 2 * (c * d - w * a) },
-        { 2 * (a * d - w * c), 2 * (c * d + w * a), w * w - a * a - c * c + d * d },
-    };
+    double R[3][3];
+    rt_rigid_rot(s, b, s->y, R);
     for (int i = 0; i < 3; i++)
-        out[i] = q * (R[0][i] * x[0] + R[1][i] * x[1] + R[2][i] * x[2]);
-}
-
-/* Two unit tangents t1, t2 of the plane with unit normal n (t1 from the
-** world axis least aligned with n, t2 = n x t1): any orthonormal pair
-** serves, the law being isotropic. */
-static void spimp_tangents(const double *n, double *t1, double *t2)
-{
-    int a = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : fabs(n[1]) <= fabs(n[2]) ? 1 : 2;
-    double e[3] = { 0, 0, 0 };
-    e[a] = 1;
-    spimp_cross(n, e, t1);
-    double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
-    for (int i = 0; i < 3; i++)
-        t1[i] /= l;
-    spimp_cross(n, t1, t2);
+        out[i] = R[0][i] * x[0] + R[1][i] * x[1] + R[2][i] * x[2];
 }
 
 /* The rows of element k's contact over the nu velocities, dense, into R
@@ -115,7 +93,7 @@ static int spimp_rows(const nsm_sim *s, int k, double *R)
     spimp_rot_t(s, f->body, n, nb);
     for (int i = 0; i < 3; i++)
         sp[i] = c[i] - rho * nb[i];
-    spimp_tangents(n, t[0], t[1]);
+    rt_plane_tangents(n, t);
     spimp_cross(c, nb, arm);
     for (int i = 0; i < 3; i++) {
         R[rot - 3 + i] = n[i];

@@ -44,3 +44,44 @@ void rt_rigid_normalise(const nsm_sim *s, double *y)
             pv[i] /= r;
     }
 }
+
+/* Two unit tangents t1, t2 = n x t1 of the plane of unit normal n (t1 from
+** the coordinate axis least along n): fixed for a fixed plane, shared by
+** the friction in flight and at impacts so that both see one basis. */
+void rt_plane_tangents(const double *n, double t[2][3])
+{
+    int a = 0;
+    for (int i = 1; i < 3; i++)
+        if (fabs(n[i]) < fabs(n[a]))
+            a = i;
+    double e[3] = { 0, 0, 0 }, len = 0;
+    e[a] = 1;
+    for (int i = 0; i < 3; i++) {
+        t[0][i] = e[i] - n[a] * n[i];
+        len += t[0][i] * t[0][i];
+    }
+    len = sqrt(len);
+    for (int i = 0; i < 3; i++)
+        t[0][i] /= len;
+    t[1][0] = n[1] * t[0][2] - n[2] * t[0][1];
+    t[1][1] = n[2] * t[0][0] - n[0] * t[0][2];
+    t[1][2] = n[0] * t[0][1] - n[1] * t[0][0];
+}
+
+/* The rotation R(p) / |p|^2 of body b's quaternion in y (homogeneous, as
+** the gaps evaluate it): the one place the runtime forms it (spatial
+** friction's rows in flight and at impacts). */
+void rt_rigid_rot(const nsm_sim *s, int b, const double *y, double R[3][3])
+{
+    const double *pv = &y[s->m->rigid_rot[b]];
+    double w = y[s->n + b], x = pv[0], yy = pv[1], z = pv[2];
+    double q = 1 / (w * w + x * x + yy * yy + z * z);
+    double M[3][3] = {
+        { w * w + x * x - yy * yy - z * z, 2 * (x * yy - w * z), 2 * (x * z + w * yy) },
+        { 2 * (x * yy + w * z), w * w - x * x + yy * yy - z * z, 2 * (yy * z - w * x) },
+        { 2 * (x * z - w * yy), 2 * (yy * z + w * x), w * w - x * x - yy * yy + z * z },
+    };
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            R[i][k] = M[i][k] * q;
+}

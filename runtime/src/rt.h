@@ -411,6 +411,8 @@ double rt_pen_energy(const nsm_sim *s, int j, double p);
 
 /* rigid.c: positions of bodies in space */
 void rt_rigid_qdot(const nsm_sim *s, const double *Y, double *qdot);
+void rt_rigid_rot(const nsm_sim *s, int b, const double *y, double R[3][3]);
+void rt_plane_tangents(const double *n, double t[2][3]);
 
 /* spacefric.c: spatial Coulomb friction of a rigid body's sphere on a
 ** plane in flight (rows, slip, the held contact's solve, its power) */

@@ -145,43 +145,6 @@ static void cross3(const double *a, const double *b, double *out)
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* Two unit tangents t1, t2 = n x t1 of the plane of unit normal n (t1 from
-** the coordinate axis least along n): fixed for a fixed plane. */
-static void plane_tangents(const double *n, double t[2][3])
-{
-    int a = 0;
-    for (int i = 1; i < 3; i++)
-        if (fabs(n[i]) < fabs(n[a]))
-            a = i;
-    double e[3] = { 0, 0, 0 }, len = 0;
-    e[a] = 1;
-    for (int i = 0; i < 3; i++) {
-        t[0][i] = e[i] - n[a] * n[i];
-        len += t[0][i] * t[0][i];
-    }
-    len = sqrt(len);
-    for (int i = 0; i < 3; i++)
-        t[0][i] /= len;
-    cross3(n, t[0], t[1]);
-}
-
-/* The rotation R(p) / |p|^2 of body b's quaternion in y (homogeneous, as
-** the gaps evaluate it). */
-static void body_rot(const nsm_sim *s, int b, const double *y, double R[3][3])
-{
-    const double *pv = &y[s->m->rigid_rot[b]];
-    double w = y[s->n + b], x = pv[0], yy = pv[1], z = pv[2];
-    double q = 1 / (w * w + x * x + yy * yy + z * z);
-    double M[3][3] = {
-        { w * w + x * x - yy * yy - z * z, 2 * (x * yy - w * z), 2 * (x * z + w * yy) },
-        { 2 * (x * yy + w * z), w * w - x * x + yy * yy - z * z, 2 * (yy * z - w * x) },
-        { 2 * (x * z - w * yy), 2 * (yy * z + w * x), w * w - x * x - yy * yy + z * z },
-    };
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++)
-            R[i][k] = M[i][k] * q;
-}
-
 /* R^T a. */
 static void rot_t(double R[3][3], const double *a, double *out)
 {
@@ -196,7 +159,7 @@ static void kin_at(const nsm_sim *s, int k, const double *y, SfKin *K)
     int b = s->m->space_frictions[k].body, rot = s->m->rigid_rot[b];
     const double *n = &num->sf_normal[3 * k], *c = &num->sf_centre[3 * k], *u = rt_vel(s, y);
     double R[3][3], nb[3], sb[3], t[2][3], w[3], wc[3], wwc[3], Rwwc[3];
-    body_rot(s, b, y, R);
+    rt_rigid_rot(s, b, y, R);
     rot_t(R, n, nb);
     for (int i = 0; i < 3; i++) {
         K->cols[i] = rot - 3 + i;
@@ -204,7 +167,7 @@ static void kin_at(const nsm_sim *s, int k, const double *y, SfKin *K)
         sb[i] = c[i] - num->sf_radius[k] * nb[i];
         w[i] = u[rot + i];
     }
-    plane_tangents(n, t);
+    rt_plane_tangents(n, t);
     cross3(w, c, wc);
     cross3(w, wc, wwc);
     for (int i = 0; i < 3; i++)
