@@ -43,6 +43,7 @@
 
 #include "check.h"
 #include "../rigid/space_ref.h"
+#include "rigid_table.h"
 
 /* The state's layout: q = (x, y, z, p1, p2, p3, p0), u = (vx, vy, vz, w1, w2, w3). */
 enum { NB = 6, NQ = 7, P1 = 3, P0 = 6, U = NQ, W1 = NQ + 3, NY = NQ + NB };
@@ -90,54 +91,13 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     return 0;
 }
 
-/* Euler's equations' gyroscopic torques -w x I w on the body-frame rows. */
-static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,
-                     double *F)
-{
-    (void)t, (void)sw, (void)c;
-    const double *w = y + W1;
-    F[3] += (p[PI2] - p[PI3]) * w[1] * w[2];
-    F[4] += (p[PI3] - p[PI1]) * w[2] * w[0];
-    F[5] += (p[PI1] - p[PI2]) * w[0] * w[1];
-}
-
-/* q' = B(q) u: r' = v, p' = p (x) (0, w) / 2. */
-static void kin(const double *y, const double *p, const double *c, double *qd)
-{
-    (void)p, (void)c;
-    double p0 = y[P0], p1 = y[P1], p2 = y[P1 + 1], p3 = y[P1 + 2];
-    const double *w = y + W1;
-    for (int i = 0; i < 3; i++)
-        qd[i] = y[U + i];
-    qd[P0] = -0.5 * (p1 * w[0] + p2 * w[1] + p3 * w[2]);
-    qd[P1] = 0.5 * (p0 * w[0] + p2 * w[2] - p3 * w[1]);
-    qd[P1 + 1] = 0.5 * (p0 * w[1] + p3 * w[0] - p1 * w[2]);
-    qd[P1 + 2] = 0.5 * (p0 * w[2] + p1 * w[1] - p2 * w[0]);
-}
-
-/* The rotation of the quaternion in y, homogeneous: R(p) / |p|^2. */
-static void quat_rot(const double *y, double R[3][3])
-{
-    double w = y[P0], x = y[P1], yy = y[P1 + 1], z = y[P1 + 2];
-    double s = 1 / (w * w + x * x + yy * yy + z * z);
-    double M[3][3] = {
-        { w * w + x * x - yy * yy - z * z, 2 * (x * yy - w * z), 2 * (x * z + w * yy) },
-        { 2 * (x * yy + w * z), w * w - x * x + yy * yy - z * z, 2 * (yy * z - w * x) },
-        { 2 * (x * z - w * yy), 2 * (yy * z + w * x), w * w - x * x - yy * yy + z * z },
-    };
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++)
-            R[i][k] = M[i][k] * s;
-}
-
-
 /* The sphere (0, 0, a), radius rho, against the plane n . x = 0: the gap,
 ** its curvature term and its row of W over the velocities (nsm/model.h). */
 static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,
                    double *wval)
 {
     double R[3][3], cb[3] = { 0, 0, p[PA] }, nb[3], wc[3], wwc[3], k[3];
-    quat_rot(y, R);
+    rigid_rotation(y, R);
     for (int i = 0; i < 3; i++)
         nb[i] = R[0][i] * c[0] + R[1][i] * c[1] + R[2][i] * c[2];
     double ctr = 0;
@@ -235,10 +195,10 @@ static nsm_model model = {
     .params = params, .gaps = gaps,
     .t_end = 1, .dt = 1e-4, .method = NSM_METHOD_RK4,
     .setup = setup, .nnz_W = 6,
-    .nl = NSM_NL_FORCE | NSM_NL_GAP, .nl_force = nl_force, .gap_curved = gap_curved,
+    .nl = NSM_NL_FORCE | NSM_NL_GAP, .nl_force = rigid_nl_force, .gap_curved = gap_curved,
     .gap_ncols = gap_ncols, .gap_cols = gap_cols, .n_wcurved = 6, .nl_gap = nl_gap,
     .nl_nwork = NWORK, .nl_series = nl_series,
-    .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot, .kin = kin,
+    .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot, .kin = rigid_kin,
 };
 
 /* Whether the method under test is taylor: its impacts are located on the
@@ -653,7 +613,7 @@ static void eccentric_held(int method, const char *mname)
         printf("  %s\n", nsm_sim_message(s));
     const double *y = nsm_sim_state(s);
     double Rt[3][3], Lz = 0;
-    quat_rot(y, Rt);
+    rigid_rotation(y, Rt);
     for (int i = 0; i < 3; i++)
         Lz += Rt[2][i] * I[i] * y[W1 + i];
     snprintf(what, sizeof what, "%s eccentric held sphere's vx", mname);

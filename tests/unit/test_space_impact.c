@@ -47,6 +47,7 @@
 #include "nsm/nsm.h"
 
 #include "check.h"
+#include "rigid_table.h"
 
 /* The state's layout: q = (x, y, z, p1, p2, p3, p0), u = (vx, vy, vz, w1, w2, w3). */
 enum { NB = 6, NQ = 7, P1 = 3, P0 = 6, U = NQ, W1 = NQ + 3, NY = NQ + NB };
@@ -113,54 +114,6 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     return 0;
 }
 
-/* Euler's equations' gyroscopic torques -w x I w on the body-frame rows. */
-static void nl_force(double t, const double *y, const int *sw, const double *p, const double *c,
-                     double *F)
-{
-    (void)t, (void)sw, (void)c;
-    const double *w = y + W1;
-    F[3] += (p[PI2] - p[PI3]) * w[1] * w[2];
-    F[4] += (p[PI3] - p[PI1]) * w[2] * w[0];
-    F[5] += (p[PI1] - p[PI2]) * w[0] * w[1];
-}
-
-/* q' = B(q) u: r' = v, p' = p (x) (0, w) / 2. */
-static void kin(const double *y, const double *p, const double *c, double *qd)
-{
-    (void)p, (void)c;
-    double p0 = y[P0], p1 = y[P1], p2 = y[P1 + 1], p3 = y[P1 + 2];
-    const double *w = y + W1;
-    for (int i = 0; i < 3; i++)
-        qd[i] = y[U + i];
-    qd[P0] = -0.5 * (p1 * w[0] + p2 * w[1] + p3 * w[2]);
-    qd[P1] = 0.5 * (p0 * w[0] + p2 * w[2] - p3 * w[1]);
-    qd[P1 + 1] = 0.5 * (p0 * w[1] + p3 * w[0] - p1 * w[2]);
-    qd[P1 + 2] = 0.5 * (p0 * w[2] + p1 * w[1] - p2 * w[0]);
-}
-
-/* The rotation of the quaternion in y, homogeneous: R(p) / |p|^2. */
-static void quat_rot(const double *y, double R[3][3])
-{
-    double w = y[P0], x = y[P1], yy = y[P1 + 1], z = y[P1 + 2];
-    double s = 1 / (w * w + x * x + yy * yy + z * z);
-    double M[3][3] = {
-        { w * w + x * x - yy * yy - z * z, 2 * (x * yy - w * z), 2 * (x * z + w * yy) },
-        { 2 * (x * yy + w * z), w * w - x * x + yy * yy - z * z, 2 * (yy * z - w * x) },
-        { 2 * (x * z - w * yy), 2 * (yy * z + w * x), w * w - x * x - yy * yy + z * z },
-    };
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++)
-            R[i][k] = M[i][k] * s;
-}
-
-/* out = a x b. */
-static void cross(const double *a, const double *b, double *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* The two gaps, their curvature terms and rows over the velocities
@@ -170,18 +123,18 @@ static void nl_gap(const double *y, const double *p, const double *c, double *g,
                    double *wval)
 {
     double R[3][3];
-    quat_rot(y, R);
+    rigid_rotation(y, R);
     for (int j = 0; j < 2; j++) {
         const double *n = gap_normal(p, j);
         double nb[3], k[3], ctr = 0, cb[3] = { 0, 0, gap_side(p, j) * p[PA] }, wc[3], wwc[3];
-        cross(y + W1, cb, wc);
-        cross(y + W1, wc, wwc);
+        rigid_cross(y + W1, cb, wc);
+        rigid_cross(y + W1, wc, wwc);
         for (int i = 0; i < 3; i++) {
             nb[i] = R[0][i] * n[0] + R[1][i] * n[1] + R[2][i] * n[2];
             ctr += n[i] * (y[i] + R[i][0] * cb[0] + R[i][1] * cb[1] + R[i][2] * cb[2]);
         }
         g[j] = ctr - c[j] - p[PRHO];
-        cross(cb, nb, k);
+        rigid_cross(cb, nb, k);
         for (int i = 0; i < 3; i++) {
             wval[6 * j + i] = n[i];
             wval[6 * j + 3 + i] = k[i];
@@ -196,9 +149,9 @@ static nsm_model model = {
     .params = params, .gaps = gaps,
     .t_end = 1, .dt = 1e-4, .method = NSM_METHOD_RK4,
     .setup = setup, .nnz_W = 12,
-    .nl = NSM_NL_FORCE | NSM_NL_GAP, .nl_force = nl_force, .gap_curved = gap_curved,
+    .nl = NSM_NL_FORCE | NSM_NL_GAP, .nl_force = rigid_nl_force, .gap_curved = gap_curved,
     .gap_ncols = gap_ncols, .gap_cols = gap_cols, .n_wcurved = 12, .nl_gap = nl_gap,
-    .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot, .kin = kin,
+    .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot, .kin = rigid_kin,
     .n_space_frictions = 2, .space_frictions = sfr,
 };
 
@@ -266,7 +219,7 @@ static void ball_impact(const double *pv, int j, Ball *b, int *stuck)
     double s[3], ws[3], gt[3], PT[3];
     for (int i = 0; i < 3; i++)
         s[i] = -rho * n[i];
-    cross(b->w, s, ws);
+    rigid_cross(b->w, s, ws);
     double gn = dot3(n, b->v);
     for (int i = 0; i < 3; i++)
         gt[i] = b->v[i] + ws[i] - gn * n[i];       /* the contact point's slip */
@@ -277,7 +230,7 @@ static void ball_impact(const double *pv, int j, Ball *b, int *stuck)
     for (int i = 0; !*stuck && i < 3; i++)
         PT[i] = -mu * PN * gt[i] / lt;
     double sP[3];
-    cross(s, PT, sP);
+    rigid_cross(s, PT, sP);
     for (int i = 0; i < 3; i++) {
         b->v[i] += (PT[i] + n[i] * PN) / m;
         b->w[i] += sP[i] / th;
@@ -310,7 +263,7 @@ static double ball_flight(const double *pv, Ball *b, int *j)
 static void ball_to_state(const Ball *b, double *y)
 {
     double R[3][3];
-    quat_rot(y, R);
+    rigid_rotation(y, R);
     for (int i = 0; i < 3; i++) {
         y[i] = b->r[i];
         y[U + i] = b->v[i];
@@ -322,7 +275,7 @@ static void ball_to_state(const Ball *b, double *y)
 static void state_w(const double *y, double *w)
 {
     double R[3][3];
-    quat_rot(y, R);
+    rigid_rotation(y, R);
     for (int i = 0; i < 3; i++)
         w[i] = R[i][0] * y[W1] + R[i][1] * y[W1 + 1] + R[i][2] * y[W1 + 2];
 }
@@ -767,7 +720,7 @@ static void energy_refused(void)
     memset(y0, 0, sizeof y0);
     y0[P0] = cos(th / 2);
     y0[P1] = sin(th / 2);
-    quat_rot(y0, R);
+    rigid_rotation(y0, R);
     double c[3] = { 0, 0, pv[PA] }, t[3][3] = { { 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 } };
     double nb[3] = { R[2][0], R[2][1], R[2][2] }, sp[3], rows[3][6];
     for (int i = 0; i < 3; i++)
@@ -776,7 +729,7 @@ static void energy_refused(void)
         double tb[3] = { R[0][0] * t[a][0] + R[1][0] * t[a][1] + R[2][0] * t[a][2],
                          R[0][1] * t[a][0] + R[1][1] * t[a][1] + R[2][1] * t[a][2],
                          R[0][2] * t[a][0] + R[1][2] * t[a][1] + R[2][2] * t[a][2] };
-        cross(a == 0 ? c : sp, tb, rows[a] + 3);
+        rigid_cross(a == 0 ? c : sp, tb, rows[a] + 3);
         for (int i = 0; i < 3; i++)
             rows[a][i] = t[a][i];
     }
