@@ -85,6 +85,8 @@ foreach(method rk4 adaptive exact)
   nsm_energy_test(penalty_stats.${method} penalty penalty_wall --method ${method})
   nsm_energy_test(penalty_ground_stats.${method} penalty_ground penalty_wall --method ${method})
 endforeach()
+# The penalty law's impulse over long steps (its h^2 term)
+nsm_energy_test(penalty_coarse_stats penalty_coarse penalty_wall)
 
 # The audit through the library's API.
 add_executable(energy_api_test ${NSM_SOURCE_DIR}/tests/energy/api_test.c

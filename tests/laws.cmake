@@ -23,3 +23,17 @@ target_include_directories(test_damped_law PRIVATE ${NSM_SOURCE_DIR}/runtime/src
 target_link_libraries(test_damped_law PRIVATE nsmcli m)
 add_test(NAME laws.damped_summary COMMAND test_damped_law)
 set_tests_properties(laws.damped_summary PROPERTIES LABELS runtime)
+# A force law of a program's own (the exponential contact force, its Taylor
+# series by its own recurrence) with one registration line, by taylor, rk4
+# and adaptive against an mpmath quadrature (tests/laws/force_law_ref.py);
+# a nonlinear force law in a table that says it is linear is refused; and
+# the penalty law released by gap, whose brief flight inside one taylor
+# step is found only by the penetration's series (closed_gap_event)
+add_executable(test_force_law ${NSM_SOURCE_DIR}/tests/laws/test_force_law.c
+  ${NSM_SOURCE_DIR}/tests/laws/force_law.c)
+target_include_directories(test_force_law PRIVATE ${NSM_SOURCE_DIR}/runtime/src
+  ${NSM_SOURCE_DIR}/tests/laws)
+target_link_libraries(test_force_law PRIVATE nsmrt m)
+add_test(NAME laws.force COMMAND test_force_law)
+add_test(NAME laws.force_unregistered COMMAND test_force_law unregistered)
+set_tests_properties(laws.force laws.force_unregistered PROPERTIES LABELS runtime)

@@ -53,9 +53,11 @@ static void add_w(const nsm_sim *s, int j, double f, double *u)
         u[W->i[k]] += W->x[k] * f;
 }
 
-/* F = fext + cflag*f_const - K x - C v + engaged penalty forces.  With cflag 0
-** the affine constants (f_const, gap offsets d) are left out, which makes F
-** linear in (x, v, fext): the exact method builds its matrices that way. */
+/* F = fext + cflag*f_const - K x - C v + the engaged force elements' forces
+** (their laws', law.h).  With cflag 0 the affine constants (f_const, gap
+** offsets d) are left out and each force element gives its linear part
+** k p + c p', which makes F linear in (x, v, fext): the exact method builds
+** its matrices that way. */
 void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F)
 {
@@ -68,7 +70,8 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
             continue;
         double p = -(rt_wrow(s, j, x) + (cflag ? s->num.d[j] : 0));
         double pd = -rt_wrow(s, j, v);
-        add_w(s, j, cflag ? rt_pen_force(s, j, p, pd) : s->num.kc[j] * p + s->num.cc[j] * pd, F);
+        add_w(s, j, cflag ? rt_law_force(s, j, p, pd)
+                          : rt_law_stiffness(s, j) * p + rt_law_damping(s, mode, j) * pd, F);
     }
     if (s->nf)
         rt_fric_forces(s, mode, x, v, cflag, F);
@@ -677,7 +680,7 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
     for (int j = 0; j < s->g; j++)
         if (rt_law_engaged(s, mode, j)) {
             double wv = rt_wrow(s, j, v);
-            pd += s->num.cc[j] * wv * wv;
+            pd += rt_law_damping(s, mode, j) * wv * wv;
         }
     double fd = 0, fw = 0;
     if (s->nf)
@@ -762,7 +765,7 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
     int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, NULL);
     for (int j = 0; j < s->g; j++)
         if (rt_law_engaged(s, mode, j)) {
-            lam[j] = rt_pen_force(s, j, -rt_gap_at(s, j, t, y), -rt_wrow(s, j, rt_vel(s, y)));
+            lam[j] = rt_law_force(s, j, -rt_gap_at(s, j, t, y), -rt_wrow(s, j, rt_vel(s, y)));
         }
     return rc;
 }
@@ -790,17 +793,18 @@ int rt_fric_values(const nsm_sim *s, const unsigned *mode, double t, const doubl
     return rc;
 }
 
-/* For penalty laws with an exponent: dF/dt's penalty term is w (k a p^(a-1)
-** p' + c p''), not the linear w (k p' + c p'') that rt_force_parts gives
-** on (v, a); add the difference to fd. */
+/* For force elements whose law is not linear (a penalty exponent): dF/dt's
+** term is w f'(p) p' + c p'' (the law's force_rate), not the linear
+** w (k p' + c p'') that rt_force_parts gives on (v, a); add the difference
+** to fd. */
 static void pen_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                       double *fd)
 {
     for (int j = 0; j < s->g; j++) {
-        if (!rt_law_engaged(s, mode, j) || s->num.pexp[j] == 1)
+        if (!rt_law_engaged(s, mode, j) || rt_law_linear(s, j))
             continue;
         double p = -(rt_wrow(s, j, x) + s->num.d[j]), pd = -rt_wrow(s, j, v);
-        add_w(s, j, rt_pen_force_rate(s, j, p, pd, 0) - s->num.kc[j] * pd, fd);
+        add_w(s, j, rt_law_force_rate(s, j, p, pd, 0) - rt_law_stiffness(s, j) * pd, fd);
     }
 }
 
@@ -1035,13 +1039,14 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v)
 }
 
 /* Force rounding level at the state y of mode: forces below it count as 0
-** (the scale of the applied forces and of the engaged penalty forces). */
+** (the scale of the applied forces and of the engaged force elements'). */
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double sc = rt_force_scale(s, s->t, y);
     for (int j = 0; j < s->g; j++)
-        if (rt_mode_has(mode, j))
-            sc += fabs(rt_pen_force(s, j, rt_gap(s, j, y), 0)) + fabs(s->num.cc[j] * rt_wrow(s, j, rt_vel(s, y)));
+        if (rt_law_engaged(s, mode, j))
+            sc += fabs(rt_law_force(s, j, -rt_gap(s, j, y), 0)) +
+                  fabs(rt_law_damping(s, mode, j) * rt_wrow(s, j, rt_vel(s, y)));
     return 1e-10 * sc + 1e-300;
 }
 

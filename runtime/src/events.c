@@ -369,7 +369,7 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
     long double b[K + 1];
     double rb[2], lo = 0;
     event_form(s, mi, j, 1, b, rb);
-    double ta = rt_gap_tol(s, j, s->y), tb = s->num.kc[j] * ta + rt_force_tol(s, s->mode, s->y);
+    double ta = rt_gap_tol(s, j, s->y), tb = rt_law_stiffness(s, j) * ta + rt_force_tol(s, s->mode, s->y);
     if (a[0] < -ta && b[0] < -tb)
         return 0;                       /* inside, released: not a state it can start from */
     if (!(a[0] > ta || b[0] > tb)) {

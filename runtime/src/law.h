@@ -56,12 +56,30 @@
 **   on_event    told of every event logged at the gap, after the
 **               runtime's statistics took it (the law's own; NULL: none)
 **   force       a force element's force at the penetration p = -gap and
-**               its rate p' (the penalty law's k p^a + c p'): the normal
-**               force of the friction elements on the gap, the audit's
-**               force residual.  Required when constraint is 0
+**               its rate p' (the penalty law's k p^a + c p'), elastic in p
+**               plus the damper c p' (c: damping): its term in the
+**               equations of motion, the normal force of the friction
+**               elements on the gap, the audit's force residual.  Required
+**               when constraint is 0
+**   force_rate  that force's time derivative from p, p' and p'' (the
+**               penalty law's k a p^(a-1) p' + c p''), for the events'
+**               rates of nonlinear models.  Required when constraint is 0
 **   stiffness   the stiffness k of that force's linear part k p + c p'
-**               (c: damping), for the linear rows of the friction normal
-**               (NULL: 0)
+**               (c: damping): the force in the exact method's linear rows
+**               and the friction normal's (NULL: 0)
+**   linear      nonzero when the force is exactly k p + c p' (the penalty
+**               law with a = 1), which linear models and the exact method
+**               need; NULL: a nonlinear force, which only a model declared
+**               nonlinear (nsm_model.nl) may have
+**   series      order k of the force's Taylor series over a step, from the
+**               orders 0..k of p and p' and the law's own series w (K + 1
+**               values per gap, orders 0..k-1 as it left them: the penalty
+**               law's p^a): the taylor method of nonlinear models (NULL:
+**               that method refuses the law)
+**   onset       the force's elastic part near p = 0 as c0 p^a: returns c0
+**               and sets a.  a other than 1 (a series that branches at
+**               p = 0) lets the taylor method leave the force out while p
+**               is within rounding of 0 (NULL: a = 1)
 **   impulse     the integral of the force over a step of length h, from
 **               (p, p') at its start to its end, for the contact
 **               statistics (NULL: the trapezoid of force)
@@ -115,7 +133,12 @@ struct rt_law {
     double (*damping)(const nsm_sim *s, int j);
     void (*on_event)(nsm_sim *s, const nsm_event *ev);
     double (*force)(const nsm_sim *s, int j, double p, double pd);
+    double (*force_rate)(const nsm_sim *s, int j, double p, double pd, double pdd);
     double (*stiffness)(const nsm_sim *s, int j);
+    int (*linear)(const nsm_sim *s, int j);
+    double (*series)(const nsm_sim *s, int j, int k, const double *p, const double *pd,
+                     double *w);
+    double (*onset)(const nsm_sim *s, int j, double *a);
     double (*impulse)(const nsm_sim *s, int j, double h, const double p[2], const double pd[2]);
     int (*closed_gap_event)(const nsm_sim *s, int j);
 };
@@ -134,6 +157,10 @@ void rt_law_impact_form(const nsm_sim *s, int j, int closed, rt_gap_form *f);
 double rt_law_impact_restitution(const nsm_sim *s, int j, double vb);
 int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol);
 int rt_law_impact_transition(nsm_sim *s, int j, unsigned *forget);
+
+/* The penalty law's engagement or release of a force element (law_penalty.c),
+** for force laws that change their mode as it does. */
+int rt_law_penalty_transition(nsm_sim *s, int j, unsigned *forget);
 extern const rt_law *rt_law_table[RT_LAWS];
 
 int rt_law_register(int id, const rt_law *law);
@@ -220,12 +247,20 @@ static inline double rt_law_stored(const nsm_sim *s, const unsigned *mode, const
     return e;
 }
 
+/* The viscous coefficient c of closed gap j: its law's damping (0 for a
+** law without one), for a mode known to close it (the exact method's
+** operator of a mode). */
+static inline double rt_law_closed_damping(const nsm_sim *s, int j)
+{
+    const rt_law *law = rt_law_of(s, j);
+    return law->damping ? law->damping(s, j) : 0;
+}
+
 /* The viscous coefficient of gap j in mode: its law's damping when the gap
 ** is closed (it dissipates c (w.v)^2 there), else 0. */
 static inline double rt_law_damping(const nsm_sim *s, const unsigned *mode, int j)
 {
-    const rt_law *law = rt_law_of(s, j);
-    return law->damping && rt_mode_has(mode, j) ? law->damping(s, j) : 0;
+    return rt_mode_has(mode, j) ? rt_law_closed_damping(s, j) : 0;
 }
 
 /* The force of force-element gap j (its law's force, law.h) at the
@@ -233,6 +268,33 @@ static inline double rt_law_damping(const nsm_sim *s, const unsigned *mode, int 
 static inline double rt_law_force(const nsm_sim *s, int j, double p, double pd)
 {
     return rt_law_of(s, j)->force(s, j, p, pd);
+}
+
+/* The rate of force-element gap j's force at p, p' and p'' (its law's
+** force_rate, law.h). */
+static inline double rt_law_force_rate(const nsm_sim *s, int j, double p, double pd, double pdd)
+{
+    return rt_law_of(s, j)->force_rate(s, j, p, pd, pdd);
+}
+
+/* Whether force-element gap j's force is exactly k p + c p' (law.h,
+** linear). */
+static inline int rt_law_linear(const nsm_sim *s, int j)
+{
+    const rt_law *law = rt_law_of(s, j);
+    return law->linear && law->linear(s, j);
+}
+
+/* Force-element gap j's force near p = 0 as c0 p^a: c0, and a into *a (a
+** law without onset: a = 1, its series does not branch there, and c0 is
+** not asked). */
+static inline double rt_law_onset(const nsm_sim *s, int j, double *a)
+{
+    const rt_law *law = rt_law_of(s, j);
+    if (law->onset)
+        return law->onset(s, j, a);
+    *a = 1;
+    return 0;
 }
 
 /* The stiffness k of force-element gap j's linear force k p + c p' (0 for

@@ -2,17 +2,48 @@
 ** law_penalty.c: the penalty law (a compliant contact: docs/theory.md).
 **
 ** A closed penalty gap is a force element: the force k p^a + c p' of its
-** penetration p = -gap (rt_pen_force, dynamics.c) acts while it is engaged,
-** stores the energy of its spring (rt_pen_energy) and dissipates c p'^2 in
-** its damper.  It is released when its gap opens again (release gap) or
-** when its force would pull (release force).  What
-** is the law's own: its parameters' check, the engagement and release, its
-** stored energy and its damping.
+** penetration p = -gap (pen_force) acts while it is engaged, stores the
+** energy of its spring (pen_energy) and dissipates c p'^2 in its damper.
+** It is released when its gap opens again (release gap) or when its force
+** would pull (release force).  What is the law's own: its parameters'
+** check, the engagement and release, its force, the force's rate and
+** Taylor series (the power rule of p^a), its stored energy and its
+** damping; the runtime's paths ask them through the table (law.h).
 */
 #include <math.h>
 #include <stdio.h>
 
 #include "law.h"
+
+/* p^a for penalty gap j, continued oddly below 0 (a penetration that has
+** just ended): exactly p for the linear law. */
+static double pen_pow(const nsm_sim *s, int j, double p)
+{
+    double a = s->num.pexp[j];
+    return a == 1 ? p : copysign(pow(fabs(p), a), p);
+}
+
+/* Force of penalty gap j at penetration p and its rate pd:
+** k p^a + c p'. */
+static double pen_force(const nsm_sim *s, int j, double p, double pd)
+{
+    return s->num.kc[j] * pen_pow(s, j, p) + s->num.cc[j] * pd;
+}
+
+/* Rate of that force: k a |p|^(a-1) p' + c p''. */
+static double pen_force_rate(const nsm_sim *s, int j, double p, double pd, double pdd)
+{
+    double a = s->num.pexp[j];
+    double ka = a == 1 ? s->num.kc[j] : s->num.kc[j] * a * pow(fabs(p), a - 1);
+    return ka * pd + s->num.cc[j] * pdd;
+}
+
+/* Energy stored in penalty gap j at penetration p >= 0: k p^(a+1)/(a+1). */
+static double pen_energy(const nsm_sim *s, int j, double p)
+{
+    double a = s->num.pexp[j];
+    return a == 1 ? 0.5 * s->num.kc[j] * p * p : s->num.kc[j] * pow(fabs(p), a + 1) / (a + 1);
+}
 
 /* Gap j's stiffness and damping must be finite and >= 0. */
 static int penalty_setup(nsm_sim *s, int j)
@@ -29,7 +60,7 @@ static int penalty_setup(nsm_sim *s, int j)
 ** flip changes (the spring's, where the gap is not at zero) is booked as
 ** the transition's loss, the event is logged, and settle decides the
 ** constraint gaps again. */
-static int penalty_transition(nsm_sim *s, int j, unsigned *forget)
+int rt_law_penalty_transition(nsm_sim *s, int j, unsigned *forget)
 {
     unsigned ref[s->mw];
     const double *v = s->y + s->n;
@@ -57,17 +88,17 @@ static void penalty_event(const nsm_sim *s, int j, int closed, const rt_gap_kin 
     double gap = k->gap, wv = k->rate, wa = k->acc;
     int by_gap = s->m->gaps[j].release == NSM_RELEASE_GAP;
     if (!closed) {
-        double fs = -rt_pen_force(s, j, -gap, -wv);
+        double fs = -pen_force(s, j, -gap, -wv);
         if (by_gap || gap >= fs) {
             *ev = gap;
             *evd = wv;
         } else {
             *ev = fs;
-            *evd = -rt_pen_force_rate(s, j, -gap, -wv, -wa);
+            *evd = -pen_force_rate(s, j, -gap, -wv, -wa);
         }
     } else if (!by_gap) {
-        *ev = rt_pen_force(s, j, -gap, -wv);
-        *evd = rt_pen_force_rate(s, j, -gap, -wv, -wa);
+        *ev = pen_force(s, j, -gap, -wv);
+        *evd = pen_force_rate(s, j, -gap, -wv, -wa);
     } else {
         *ev = -gap;
         *evd = -wv;
@@ -100,9 +131,9 @@ static double penalty_event_tol(const nsm_sim *s, int j, int closed, const doubl
     if (s->m->gaps[j].release == NSM_RELEASE_GAP)
         return gt;
     double c = s->num.cc[j], gap = rt_gap(s, j, y);
-    double wv = rt_wrow(s, j, y + s->n), fs = -rt_pen_force(s, j, -gap, -wv);
+    double wv = rt_wrow(s, j, y + s->n), fs = -pen_force(s, j, -gap, -wv);
     double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) +
-                fmax(rt_pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
+                fmax(pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
     if (closed)
         return ft;
     if (gap > gt)
@@ -114,7 +145,7 @@ static double penalty_event_tol(const nsm_sim *s, int j, int closed, const doubl
 ** (release by gap), or touching with a pushing force (release by force). */
 static int penalty_initial(nsm_sim *s, int j, double gap, double wv, double tol)
 {
-    double f = rt_pen_force(s, j, -gap, -wv);
+    double f = pen_force(s, j, -gap, -wv);
     int on = s->m->gaps[j].release == NSM_RELEASE_GAP ? (gap < -tol || (gap <= tol && wv < 0))
                                                       : (gap <= tol && f > 0);
     if (on)
@@ -127,7 +158,7 @@ static int penalty_initial(nsm_sim *s, int j, double gap, double wv, double tol)
 static double penalty_stored(const nsm_sim *s, int j, const double *y)
 {
     rt_nl_at(s, y);
-    return rt_pen_energy(s, j, -rt_gap(s, j, y));
+    return pen_energy(s, j, -rt_gap(s, j, y));
 }
 
 /* The engaged gap j's damper coefficient c. */
@@ -136,11 +167,43 @@ static double penalty_damping(const nsm_sim *s, int j)
     return s->num.cc[j];
 }
 
-/* The engaged gap j's force at the penetration p and its rate pd:
-** k p^a + c p' (rt_pen_force). */
-static double penalty_force(const nsm_sim *s, int j, double p, double pd)
+/* Whether gap j's force is the linear k p + c p' (a = 1). */
+static int penalty_linear(const nsm_sim *s, int j)
 {
-    return rt_pen_force(s, j, p, pd);
+    return s->num.pexp[j] == 1;
+}
+
+/* Order k of w = p^a from p's orders 0..k (k >= 1): the power rule
+** k p_0 w_k = sum_{i=1..k} (a i - (k - i)) p_i w_{k-i}. */
+static double pow_k(const double *p, const double *w, double a, int k)
+{
+    double r = 0;
+    for (int i = 1; i <= k; i++)
+        r += (a * i - (k - i)) * p[i] * w[k - i];
+    return r / (k * p[0]);
+}
+
+/* Order k of the engaged gap j's force k p^a + c p' over a step, from the
+** orders 0..k of p and pd, with w the series of p^a (its order k set
+** here: p's for a = 1, else the power rule). */
+static double penalty_series(const nsm_sim *s, int j, int k, const double *p, const double *pd,
+                             double *w)
+{
+    double a = s->num.pexp[j];
+    if (a == 1)
+        w[k] = p[k];
+    else if (k == 0)
+        w[0] = pow(p[0], a);
+    else
+        w[k] = pow_k(p, w, a, k);
+    return s->num.kc[j] * w[k] + s->num.cc[j] * pd[k];
+}
+
+/* The force near p = 0: k p^a. */
+static double penalty_onset(const nsm_sim *s, int j, double *a)
+{
+    *a = s->num.pexp[j];
+    return s->num.kc[j];
 }
 
 /* The stiffness k of the linear law k p + c p'. */
@@ -159,7 +222,7 @@ static double penalty_impulse(const nsm_sim *s, int j, double h, const double p[
     double damper = s->num.cc[j] * (p[1] - p[0]);
     if (s->num.pexp[j] == 1)
         return s->num.kc[j] * (h / 2 * (p[0] + p[1]) + h * h / 12 * (pd[0] - pd[1])) + damper;
-    return h / 2 * (rt_pen_force(s, j, p[0], 0) + rt_pen_force(s, j, p[1], 0)) + damper;
+    return h / 2 * (pen_force(s, j, p[0], 0) + pen_force(s, j, p[1], 0)) + damper;
 }
 
 /* Whether the engaged gap j's event function is its penetration: released
@@ -177,11 +240,15 @@ const rt_law rt_law_penalty = {
     .form = penalty_form,
     .initial = penalty_initial,
     .setup = penalty_setup,
-    .transition = penalty_transition,
+    .transition = rt_law_penalty_transition,
     .stored = penalty_stored,
     .damping = penalty_damping,
-    .force = penalty_force,
+    .force = pen_force,
+    .force_rate = pen_force_rate,
     .stiffness = penalty_stiffness,
+    .linear = penalty_linear,
+    .series = penalty_series,
+    .onset = penalty_onset,
     .impulse = penalty_impulse,
     .closed_gap_event = penalty_closed_gap_event,
 };

@@ -22,13 +22,13 @@ const rt_law *rt_law_table[RT_LAWS] = {
 ** selects it): NSM_OK, or NSM_EINVAL for an identifier out of range or
 ** taken by another law, or a law without a name, event, event_tol, form,
 ** initial or transition, a constraint law without its restitution or a
-** force element's law without its force.  Not
+** force element's law without its force and its force's rate.  Not
 ** thread-safe: register before creating simulations. */
 int rt_law_register(int id, const rt_law *law)
 {
     if (id < 0 || id >= RT_LAWS || !law || !law->name || !law->transition || !law->event ||
         !law->event_tol || !law->form || !law->initial || (law->constraint && !law->restitution) ||
-        (!law->constraint && !law->force))
+        (!law->constraint && (!law->force || !law->force_rate)))
         return NSM_EINVAL;
     if (rt_law_table[id] && rt_law_table[id] != law)
         return NSM_EINVAL;
@@ -82,16 +82,33 @@ static int law_restitution_bad(nsm_sim *s, int j)
     return 1;
 }
 
+/* Whether force-element gap j's force is nonlinear in a model whose table
+** says it is linear (nsm_model.nl without NSM_NL_PENALTY): the linear
+** model's paths (the exact method's matrices, the derived modes) would
+** apply the force's linear part k p + c p' only.  0, or 1 with s->msg
+** written. */
+static int law_nonlinear_bad(nsm_sim *s, int j)
+{
+    if ((s->m->nl & NSM_NL_PENALTY) || rt_law_linear(s, j))
+        return 0;
+    snprintf(s->msg, sizeof s->msg, "gap '%s': its contact law '%s' has a nonlinear force, "
+             "but the model's table does not declare it nonlinear (nsm_model.nl lacks "
+             "NSM_NL_PENALTY)", s->m->gaps[j].name, rt_law_of(s, j)->name);
+    return 1;
+}
+
 /* After the model's numeric setup: each contact's law checks its
 ** parameters (setup: the gaps', then the friction elements' at their first
-** columns), and a constraint gap's restitution must be one an impact can
-** apply; NSM_EMODEL with the message written by the first that refuses. */
+** columns), a constraint gap's restitution must be one an impact can
+** apply and a nonlinear force element needs a nonlinear model; NSM_EMODEL
+** with the message written by the first that refuses. */
 int rt_law_setup(nsm_sim *s)
 {
     for (int j = 0; j < s->ge; j += j < s->g ? 1 : 2) {
         const rt_law *law = rt_law_column(s, j);
         if ((law->setup && law->setup(s, j)) ||
-            (j < s->g && law->constraint && law_restitution_bad(s, j))) {
+            (j < s->g && law->constraint && law_restitution_bad(s, j)) ||
+            (j < s->g && !law->constraint && law_nonlinear_bad(s, j))) {
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }

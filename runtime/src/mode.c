@@ -161,7 +161,8 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
             double c = rt_csr_get(&s->sp.C, i, k);
             for (int j = 0; j < s->g; j++)
                 if (rt_law_engaged(s, mode, j))
-                    c += s->num.cc[j] * rt_csr_get(&s->sp.W, j, i) * rt_csr_get(&s->sp.W, j, k);
+                    c += rt_law_damping(s, mode, j) * rt_csr_get(&s->sp.W, j, i) *
+                         rt_csr_get(&s->sp.W, j, k);
             Qd[(size_t)(n + i) * na + n + k] = c;
         }
     for (int i = 0; i < n; i++)
@@ -391,8 +392,8 @@ static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
     for (int j = 0; j < s->g; j++)
         if (rt_law_engaged(s, s->mode, j))
             for (int k = W->p[j]; k < W->p[j + 1]; k++) {
-                ka[W->i[k]] += fabs(s->num.kc[j] * W->x[k]) * wl1[j];
-                ca[W->i[k]] += fabs(s->num.cc[j] * W->x[k]) * wl1[j];
+                ka[W->i[k]] += fabs(rt_law_stiffness(s, j) * W->x[k]) * wl1[j];
+                ca[W->i[k]] += fabs(rt_law_damping(s, s->mode, j) * W->x[k]) * wl1[j];
             }
     for (int i = 0; i < n; i++) {
         a = fmax(a, s->minv[i] * ka[i]);

@@ -331,10 +331,11 @@ int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
         if (!pen)
             continue;
         op->pen[op->npen++] = j;
-        op->damped |= s->num.cc[j] != 0;
+        double kj = rt_law_stiffness(s, j), cj = rt_law_closed_damping(s, j);
+        op->damped |= cj != 0;
         for (int k = W->p[j]; k < W->p[j + 1]; k++) {
-            ka[W->i[k]] += fabs(s->num.kc[j] * W->x[k]) * l1;
-            ca[W->i[k]] += fabs(s->num.cc[j] * W->x[k]) * l1;
+            ka[W->i[k]] += fabs(kj * W->x[k]) * l1;
+            ca[W->i[k]] += fabs(cj * W->x[k]) * l1;
         }
     }
     double kap = 0, damp = 0;
@@ -408,7 +409,7 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
             p -= W->x[k] * x[W->i[k]];
             pd -= W->x[k] * v[W->i[k]];
         }
-        long double f = s->num.kc[j] * p + s->num.cc[j] * pd;
+        long double f = rt_law_stiffness(s, j) * p + rt_law_closed_damping(s, j) * pd;
         for (int k = W->p[j]; k < W->p[j + 1]; k++)
             a[W->i[k]] += W->x[k] * f;
     }
@@ -577,8 +578,9 @@ static void op_damp(const nsm_sim *s, const RtModeOp *op, const long double *v, 
         double wv = 0;
         for (int k = W->p[j]; k < W->p[j + 1]; k++)
             wv += W->x[k] * (double)v[W->i[k]];
+        double c = rt_law_closed_damping(s, j);
         for (int k = W->p[j]; k < W->p[j + 1]; k++)
-            u[W->i[k]] += s->num.cc[j] * W->x[k] * wv;
+            u[W->i[k]] += c * W->x[k] * wv;
     }
 }
 

@@ -1,7 +1,8 @@
 /*
 ** nonlin.c: what a nonlinear model (nsm/model.h, ABI 5) adds to the
-** dynamics: forces that depend on the state, curved gaps, penalty laws
-** with an exponent and slips whose coefficients depend on the positions.
+** dynamics: forces that depend on the state, curved gaps and slips whose
+** coefficients depend on the positions (a nonlinear contact force is its
+** law's: law_penalty.c).
 **
 ** A curved gap g_j(x) is presented to the rest of the runtime as its
 ** tangent at the configuration last evaluated: its row of W holds
@@ -284,32 +285,3 @@ void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, d
     }
 }
 
-/* p^a for penalty gap j, continued oddly below 0 (a penetration that has
-** just ended): exactly p for the linear law. */
-static double pen_pow(const nsm_sim *s, int j, double p)
-{
-    double a = s->num.pexp ? s->num.pexp[j] : 1;
-    return a == 1 ? p : copysign(pow(fabs(p), a), p);
-}
-
-/* Force of penalty gap j at penetration p and its rate pd:
-** k p^a + c p'. */
-double rt_pen_force(const nsm_sim *s, int j, double p, double pd)
-{
-    return s->num.kc[j] * pen_pow(s, j, p) + s->num.cc[j] * pd;
-}
-
-/* Rate of that force: k a |p|^(a-1) p' + c p''. */
-double rt_pen_force_rate(const nsm_sim *s, int j, double p, double pd, double pdd)
-{
-    double a = s->num.pexp ? s->num.pexp[j] : 1;
-    double ka = a == 1 ? s->num.kc[j] : s->num.kc[j] * a * pow(fabs(p), a - 1);
-    return ka * pd + s->num.cc[j] * pdd;
-}
-
-/* Energy stored in penalty gap j at penetration p >= 0: k p^(a+1)/(a+1). */
-double rt_pen_energy(const nsm_sim *s, int j, double p)
-{
-    double a = s->num.pexp ? s->num.pexp[j] : 1;
-    return a == 1 ? 0.5 * s->num.kc[j] * p * p : s->num.kc[j] * pow(fabs(p), a + 1) / (a + 1);
-}

@@ -405,9 +405,6 @@ double rt_nl_slip_curv(const nsm_sim *s, int k);
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);
 void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, double *dF, double *h3);
-double rt_pen_force(const nsm_sim *s, int j, double p, double pd);
-double rt_pen_force_rate(const nsm_sim *s, int j, double p, double pd, double pdd);
-double rt_pen_energy(const nsm_sim *s, int j, double p);
 
 /* rigid.c: positions of bodies in space */
 void rt_rigid_qdot(const nsm_sim *s, const double *Y, double *qdot);

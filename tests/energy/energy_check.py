@@ -60,7 +60,12 @@ independently of the runtime:
              units on a clean stdout, refusals, --help, the stderr line.
   penalty    mass against a penalty wall (tests/energy/models/penalty_wall):
              contact time pi/wd, impulse m (v_in + v_out), peak force, entry
-             speed, damper energies, from the damped-oscillator closed form.
+             speed, damper energies, the force/kinematics error (the
+             damper's c p' against k p), from the damped-oscillator closed
+             form.
+  penalty_coarse  the same wall by exact on steps of 2 ms: the impulse
+             (the penalty law's integral over a step, whose h^2 term
+             matters there) and the contact time.
 
 Only the standard library is used.  Exit status 0 when every check passes.
 """
@@ -336,6 +341,18 @@ def do_penalty(sim, extra, wd, cs):
     close(stat(stats, "wall", "peak_force"), peak, 1e-6, "peak force at the step ends")
     close(stat(stats, "wall", "damper_energy"), dissip * c / (c + cs), 1e-8,
           "contact damper's energy c/(c + cs) of m (v_in^2 - v_out^2)/2")
+    # code_aster's force/kinematics error: at every step end in contact the
+    # force k p + c p' against the spring's k p of the penetration alone, so
+    # the residual is the damper's c p'; summed over the uniform steps of
+    # dt its ratio is that of the integrals of (c p')^2 and (k p)^2 over
+    # the contact (the ends' share is dt/T), and since p = 0 at both ends,
+    # integral (m p'^2 - k p^2) = -integral p (m p'' + k p) = integral
+    # (c + cs) p p' = 0: the ratio is c / sqrt(k m)
+    resid = 100 * c / math.sqrt(k * m)
+    close(a["code_aster force/kinematics error"], resid, 1e-4,
+          "force/kinematics error [%]: the damper's c p' against k p")
+    close(stat(stats, "wall", "aster_force_error"), resid, 1e-4,
+          "the wall's force/kinematics error [%] in --stats")
     if cs > 0:
         # flight in (v falls linearly with x), contact share, flight out to
         # t_end (v decays as exp(-cs t/m) from v_out)
@@ -345,6 +362,25 @@ def do_penalty(sim, extra, wd, cs):
         ground = 0.5 * m * (v0 * v0 - vin * vin) + dissip * cs / (c + cs) + \
             0.5 * m * vout * vout * (1 - math.exp(-2 * cs * (t_end - t_out) / m))
         close(a["dissipated/damper D"], ground, 1e-8, "ground damper's energy over the run")
+
+
+def do_penalty_coarse(sim, extra, wd):
+    """The penalty wall's impulse on steps of 2 ms (w h = 0.2): the law's
+    integral of k p over a step is exact on the cubic Hermite interpolant of
+    p, whose h^2 (p'0 - p'1) / 12 term is 3e-3 of the impulse here; what
+    is left is the interpolant's O((w h)^4) error."""
+    m, k, c, v0 = 2.0, 2e4, 20.0, 1.5
+    res = run(sim, ["--method", "exact", "--dt", "2e-3"] + extra, wd)
+    if not res:
+        return
+    _, _, stats, _, _ = res
+    al = c / (2 * m)
+    wd_ = math.sqrt(k / m - al * al)
+    vout = v0 * math.exp(-al * math.pi / wd_)
+    check(stat(stats, "wall", "phases") == 1, "one contact phase")
+    close(stat(stats, "wall", "contact_time"), math.pi / wd_, 1e-9, "contact time pi/wd")
+    close(stat(stats, "wall", "impulse"), m * (v0 + vout), 2e-5,
+          "impulse m (v_in + v_out) on steps of 2 ms")
 
 
 def do_split(sim, extra, wd):
@@ -536,6 +572,8 @@ def main():
             do_penalty(sim, extra, wd, 0.0)
         elif what == "penalty_ground":
             do_penalty(sim, extra, wd, 4.0)
+        elif what == "penalty_coarse":
+            do_penalty_coarse(sim, extra, wd)
         else:
             sys.exit("unknown check '%s'" % what)
     if FAILS:

@@ -79,7 +79,8 @@ enum nsm_impact_law { NSM_IMPACT_SEQUENTIAL = 0, NSM_IMPACT_SIMULTANEOUS = 1, NS
 enum nsm_nl {
     NSM_NL_FORCE = 1,    /* a `force` depends on the state */
     NSM_NL_GAP = 2,      /* a gap is not affine in the positions (gap_curved) */
-    NSM_NL_PENALTY = 4,  /* a penalty law has an exponent other than 1 (num->pexp) */
+    NSM_NL_PENALTY = 4,  /* a force element's law is nonlinear: a penalty exponent other than
+                            1 (num->pexp), or a law of a program's own (law.h, linear) */
     NSM_NL_SLIP = 8      /* a slip's coefficients depend on the positions (fric_curved) */
 };
 
