@@ -82,7 +82,9 @@
 **               is within rounding of 0 (NULL: a = 1)
 **   impulse     the integral of the force over a step of length h, from
 **               (p, p') at its start to its end, for the contact
-**               statistics (NULL: the trapezoid of force)
+**               statistics (NULL: stats.c's 4-point Gauss quadrature of
+**               the elastic force on the cubic Hermite interpolant of p,
+**               plus the damper's c (p1 - p0))
 **   closed_gap_event  nonzero when the closed gap's event function is its
 **               penetration -gap (a penalty gap released when the gap
 **               opens), not its force (NULL: its force)
@@ -303,19 +305,6 @@ static inline double rt_law_stiffness(const nsm_sim *s, int j)
 {
     const rt_law *law = rt_law_of(s, j);
     return law->stiffness ? law->stiffness(s, j) : 0;
-}
-
-/* The integral of force-element gap j's force over a step of length h,
-** from the penetration and its rate (p[0], pd[0]) at the step's start to
-** (p[1], pd[1]) at its end: its law's impulse, or the trapezoid of its
-** force. */
-static inline double rt_law_impulse(const nsm_sim *s, int j, double h, const double p[2],
-                                    const double pd[2])
-{
-    const rt_law *law = rt_law_of(s, j);
-    if (law->impulse)
-        return law->impulse(s, j, h, p, pd);
-    return h / 2 * (law->force(s, j, p[0], pd[0]) + law->force(s, j, p[1], pd[1]));
 }
 
 /* Whether closed gap j's event function is its penetration -gap rather
