@@ -437,6 +437,28 @@ bool dv_rows_independent(Derivation *dv, const DvMat *A, const int *rows, int r)
     return rank == r;
 }
 
+/* The Delassus matrix S = A_R M^-1 A_R^T of rows[0..r-1] of A (r*r
+ * expressions, row-major): the held gaps' W_R, or with friction the held
+ * rows of Wc. */
+Expr **dv_delassus(Derivation *dv, const DvMat *A, const int *rows, int r)
+{
+    ExprCtx *x = dv->ex;
+    Expr **S = dv_alloc(dv, (size_t)(r * r), sizeof *S);
+    for (int a = 0; a < r; a++)
+        for (int b = 0; b < r; b++) {
+            Expr *s = expr_num(x, 0);
+            int ja = rows[a], jb = rows[b];
+            for (int k = 0; k < A->nnz[ja]; k++) {
+                int i = A->col[ja][k];
+                Expr *wb = dvm_get(A, jb, i);
+                if (!expr_is_zero(A->val[ja][k]) && !expr_is_zero(wb))
+                    s = expr_add(x, s, expr_mul(x, expr_mul(x, A->val[ja][k], wb), dv->invm[i]));
+            }
+            S[a * r + b] = s;
+        }
+    return S;
+}
+
 /* An entry of S^-1 as the mode's code reads it: 0 stays 0, a number or a
  * single constant is used as it is, anything else is hoisted into c[]. */
 static Expr *dv_hoist(Derivation *dv, Expr *e, const char *what)
@@ -689,19 +711,7 @@ static void dv_mode(Derivation *dv, DvMode *md)
          * is smaller) has it; its engaged penalty gaps change F, not S */
         md->Sinv = dv->modes[rmask].Sinv;
     } else if (r) {
-        Expr **S = dv_alloc(dv, (size_t)(r * r), sizeof *S);
-        for (int a = 0; a < r; a++)
-            for (int b = 0; b < r; b++) {
-                Expr *s = expr_num(x, 0);
-                int ja = md->impact[a], jb = md->impact[b];
-                for (int k = 0; k < W->nnz[ja]; k++) {
-                    int i = W->col[ja][k];
-                    Expr *wb = dvm_get(W, jb, i);
-                    if (!expr_is_zero(W->val[ja][k]) && !expr_is_zero(wb))
-                        s = expr_add(x, s, expr_mul(x, expr_mul(x, W->val[ja][k], wb), dv->invm[i]));
-                }
-                S[a * r + b] = s;
-            }
+        Expr **S = dv_delassus(dv, W, md->impact, r);
         unsigned top = 1u << md->impact[r - 1];
         md->Sinv = dv_invert_spd(dv, S, r, mask, r > 2 ? dv->modes[rmask & ~top].Sinv : NULL);
     }
@@ -848,18 +858,26 @@ static void dv_corrections(Derivation *dv)
         int r = md->n_impact;
         if (md->status != DV_MODE_DERIVED || r == 0)
             continue;
-        md->lam_u = dv_alloc(dv, (size_t)r, sizeof *md->lam_u);
-        md->lamd_u = dv_alloc(dv, (size_t)r, sizeof *md->lamd_u);
-        for (int a = 0; a < r; a++) {
-            Expr *l = expr_num(x, 0), *ld = expr_num(x, 0);
-            for (int b = 0; b < r; b++) {
-                Expr *sinv = md->Sinv[a * r + b];
-                l = expr_sub(x, l, expr_mul(x, sinv, dv->u[md->impact[b]]));
-                ld = expr_sub(x, ld, expr_mul(x, sinv, dv->ud[md->impact[b]]));
-            }
-            md->lam_u[a] = l;
-            md->lamd_u[a] = ld;
+        dv_held_forces(dv, md->Sinv, md->impact, r, &md->lam_u, &md->lamd_u);
+    }
+}
+
+/* The held rows' multipliers as corrections of the free mode,
+ * lam_u = -S^-1 u_R, and their rates lamd_u = -S^-1 u_R' (r each). */
+void dv_held_forces(Derivation *dv, Expr *const *Sinv, const int *rows, int r, Expr ***lam_u,
+                    Expr ***lamd_u)
+{
+    ExprCtx *x = dv->ex;
+    *lam_u = dv_alloc(dv, (size_t)r, sizeof **lam_u);
+    *lamd_u = dv_alloc(dv, (size_t)r, sizeof **lamd_u);
+    for (int a = 0; a < r; a++) {
+        Expr *l = expr_num(x, 0), *ld = expr_num(x, 0);
+        for (int b = 0; b < r; b++) {
+            l = expr_sub(x, l, expr_mul(x, Sinv[a * r + b], dv->u[rows[b]]));
+            ld = expr_sub(x, ld, expr_mul(x, Sinv[a * r + b], dv->ud[rows[b]]));
         }
+        (*lam_u)[a] = l;
+        (*lamd_u)[a] = ld;
     }
 }
 

@@ -311,6 +311,16 @@ void dv_friction_modes(Derivation *dv);
  * leading (r-1)*(r-1) block, needed when r > 2). */
 bool dv_rows_independent(Derivation *dv, const DvMat *A, const int *rows, int r);
 Expr **dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask, Expr *const *Qinv);
+Expr **dv_delassus(Derivation *dv, const DvMat *A, const int *rows, int r);
+void dv_held_forces(Derivation *dv, Expr *const *Sinv, const int *rows, int r, Expr ***lam_u,
+                    Expr ***lamd_u);
+
+/* The bit of held row r in word 0 of a mode: gap r < g is bit r, friction
+ * element r - g's stuck bit is g + 2 (r - g). */
+static inline unsigned dv_row_bit(const Derivation *dv, int r)
+{
+    return r < dv->g ? 1u << r : 1u << (dv->g + 2 * (r - dv->g));
+}
 DvMat *dvm_new(Derivation *dv, int rows, int cols);
 void dvm_set(Derivation *dv, DvMat *A, int i, int j, Expr *e);
 

@@ -118,14 +118,13 @@ static void fric_terms(Derivation *dv)
     }
 }
 
-/* The mode word's bits of the held rows `key` (gap j: bit j, element k:
- * bit g + 2k, its stuck bit). */
+/* The mode word's bits of the held rows `key`. */
 static unsigned key_word(const Derivation *dv, unsigned key)
 {
     unsigned w = 0;
     for (int r = 0; r < dv->n_rows; r++)
         if ((key >> r) & 1u)
-            w |= r < dv->g ? 1u << r : 1u << (dv->g + 2 * (r - dv->g));
+            w |= dv_row_bit(dv, r);
     return w;
 }
 
@@ -143,34 +142,12 @@ static const char *set_label(const Derivation *dv, const DvHeldSet *hs)
     return arena_printf(dv->arena, "%s}", l);
 }
 
-/* S_R = Wc_R M^-1 Wc_R^T of a set's rows, r*r. */
-static Expr **set_delassus(Derivation *dv, const DvHeldSet *hs)
-{
-    ExprCtx *x = dv->ex;
-    int r = hs->r;
-    Expr **S = arena_alloc(dv->arena, (size_t)(r * r) * sizeof *S);
-    for (int a = 0; a < r; a++)
-        for (int b = 0; b < r; b++) {
-            Expr *s = expr_num(x, 0);
-            int ra = hs->rows[a], rb = hs->rows[b];
-            for (int k = 0; k < dv->Wc->nnz[ra]; k++) {
-                int i = dv->Wc->col[ra][k];
-                Expr *wb = dvm_get(dv->Wc, rb, i);
-                if (!expr_is_zero(dv->Wc->val[ra][k]) && !expr_is_zero(wb))
-                    s = expr_add(x, s, expr_mul(x, expr_mul(x, dv->Wc->val[ra][k], wb), dv->invm[i]));
-            }
-            S[a * r + b] = s;
-        }
-    return S;
-}
-
 /* Set `key` of held rows: its rows, whether they are independent, S_R^-1
  * (the gap mode's own when it holds gaps only, else bordered from the set
  * without its last row, derived before) and L_R = -S_R^-1 u_R, L_R'. */
 static void held_set(Derivation *dv, unsigned key)
 {
     const Model *m = dv->model;
-    ExprCtx *x = dv->ex;
     DvHeldSet *hs = &dv->held[key];
     hs->rows = arena_alloc(dv->arena, (size_t)dv->n_rows * sizeof *hs->rows);
     for (int j = 0; j < dv->n_rows; j++) {
@@ -192,20 +169,9 @@ static void held_set(Derivation *dv, unsigned key)
     if (key < (1u << dv->g) && dv->modes[key].status == DV_MODE_DERIVED)
         hs->Sinv = dv->modes[key].Sinv;
     else
-        hs->Sinv = dv_invert_spd(dv, set_delassus(dv, hs), r, hs->word,
+        hs->Sinv = dv_invert_spd(dv, dv_delassus(dv, dv->Wc, hs->rows, r), r, hs->word,
                                  r > 2 ? dv->held[key & ~top].Sinv : NULL);
-    hs->lam_u = arena_alloc(dv->arena, (size_t)r * sizeof *hs->lam_u);
-    hs->lamd_u = arena_alloc(dv->arena, (size_t)r * sizeof *hs->lamd_u);
-    for (int a = 0; a < r; a++) {
-        Expr *l = expr_num(x, 0), *ld = expr_num(x, 0);
-        for (int b = 0; b < r; b++) {
-            Expr *sinv = hs->Sinv[a * r + b];
-            l = expr_sub(x, l, expr_mul(x, sinv, dv->u[hs->rows[b]]));
-            ld = expr_sub(x, ld, expr_mul(x, sinv, dv->ud[hs->rows[b]]));
-        }
-        hs->lam_u[a] = l;
-        hs->lamd_u[a] = ld;
-    }
+    dv_held_forces(dv, hs->Sinv, hs->rows, r, &hs->lam_u, &hs->lamd_u);
 }
 
 void dv_friction_modes(Derivation *dv)

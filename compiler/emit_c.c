@@ -1353,7 +1353,7 @@ static const char *fric_bit(const Cgen *cg, int k, int back)
 /* The bit of held row r (a gap, or g + a stuck element) in word 0. */
 static const char *row_bit(const Cgen *cg, int r)
 {
-    return r < cg->dv->g ? gap_bit(cg, r) : fric_bit(cg, r - cg->dv->g, 0);
+    return arena_printf(cg->dv->arena, "%uu", dv_row_bit(cg->dv, r));
 }
 
 /* F += -s mu_k N w_t for every slipping friction element (s = -1 while
@@ -1678,7 +1678,7 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask, unsigned hmask)
         for (int j = 0; j < nr; j++) {
             if (j < g && !((imask >> j) & 1u))
                 continue;
-            if (hmask == (j < g ? 1u << j : 1u << (g + 2 * (j - g)))) {  /* the only held row: held here */
+            if (hmask == dv_row_bit(dv, j)) {  /* the only held row: held here */
                 emit_gap_adds(cg, "        ", "a", j, dv->lam[j], true);
                 continue;
             }
@@ -1766,7 +1766,7 @@ static unsigned held_mask(const Derivation *dv)
     unsigned h = 0;
     for (int j = 0; j < dv->n_rows && dv->fric_modes; j++)
         if (j >= dv->g || dv->model->gaps[j].law->constraint)
-            h |= j < dv->g ? 1u << j : 1u << (dv->g + 2 * (j - dv->g));
+            h |= dv_row_bit(dv, j);
     return h;
 }
 
