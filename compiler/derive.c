@@ -71,7 +71,7 @@ static const char *body_name(const Model *m, int i)
 /* ---- sparse matrices ------------------------------------------------------ */
 
 /* An empty rows x cols matrix. */
-static DvMat *dvm_new(Derivation *dv, int rows, int cols)
+DvMat *dvm_new(Derivation *dv, int rows, int cols)
 {
     DvMat *A = arena_alloc(dv->arena, sizeof *A);
     A->rows = rows;
@@ -105,7 +105,7 @@ Expr *dvm_get(const DvMat *A, int i, int j)
 }
 
 /* Sets entry (i, j), inserting it in column order. */
-static void dvm_set(Derivation *dv, DvMat *A, int i, int j, Expr *e)
+void dvm_set(Derivation *dv, DvMat *A, int i, int j, Expr *e)
 {
     int k = dvm_find(A, i, j);
     if (k < A->nnz[i] && A->col[i][k] == j) {
@@ -399,42 +399,64 @@ static void dv_forces(Derivation *dv)
 
 /* ---- linear algebra on expressions ----------------------------------------- */
 
-/* Numeric rank test at the default parameters: are the rows of W_R independent? */
-static bool dv_rows_independent(Derivation *dv, const int *rows, int r)
+/* Numeric rank test at the default parameters: are rows[0..r-1] of A (W_R) independent? */
+bool dv_rows_independent(Derivation *dv, const DvMat *A, const int *rows, int r)
 {
     int n = dv->n;
-    double *A = dv_alloc(dv, (size_t)(r * n), sizeof *A);
+    double *R = dv_alloc(dv, (size_t)(r * n), sizeof *R);
     double scale = 0;
     for (int a = 0; a < r; a++)
         for (int i = 0; i < n; i++) {
-            A[a * n + i] = dv_default(dv, dvm_get(dv->W, rows[a], i));
-            if (fabs(A[a * n + i]) > scale)
-                scale = fabs(A[a * n + i]);
+            R[a * n + i] = dv_default(dv, dvm_get(A, rows[a], i));
+            if (fabs(R[a * n + i]) > scale)
+                scale = fabs(R[a * n + i]);
         }
     int rank = 0;
     for (int col = 0; col < n && rank < r; col++) {
         int piv = -1;
         double best = 1e-12 * scale;
         for (int a = rank; a < r; a++)
-            if (fabs(A[a * n + col]) > best) {
-                best = fabs(A[a * n + col]);
+            if (fabs(R[a * n + col]) > best) {
+                best = fabs(R[a * n + col]);
                 piv = a;
             }
         if (piv < 0)
             continue;
         for (int i = 0; i < n; i++) {
-            double t = A[piv * n + i];
-            A[piv * n + i] = A[rank * n + i];
-            A[rank * n + i] = t;
+            double t = R[piv * n + i];
+            R[piv * n + i] = R[rank * n + i];
+            R[rank * n + i] = t;
         }
         for (int a = rank + 1; a < r; a++) {
-            double f = A[a * n + col] / A[rank * n + col];
+            double f = R[a * n + col] / R[rank * n + col];
             for (int i = col; i < n; i++)
-                A[a * n + i] -= f * A[rank * n + i];
+                R[a * n + i] -= f * R[rank * n + i];
         }
         rank++;
     }
     return rank == r;
+}
+
+/* The Delassus matrix S = A_R M^-1 A_R^T of rows[0..r-1] of A (r*r
+ * expressions, row-major): the held gaps' W_R, or with friction the held
+ * rows of Wc. */
+Expr **dv_delassus(Derivation *dv, const DvMat *A, const int *rows, int r)
+{
+    ExprCtx *x = dv->ex;
+    Expr **S = dv_alloc(dv, (size_t)(r * r), sizeof *S);
+    for (int a = 0; a < r; a++)
+        for (int b = 0; b < r; b++) {
+            Expr *s = expr_num(x, 0);
+            int ja = rows[a], jb = rows[b];
+            for (int k = 0; k < A->nnz[ja]; k++) {
+                int i = A->col[ja][k];
+                Expr *wb = dvm_get(A, jb, i);
+                if (!expr_is_zero(A->val[ja][k]) && !expr_is_zero(wb))
+                    s = expr_add(x, s, expr_mul(x, expr_mul(x, A->val[ja][k], wb), dv->invm[i]));
+            }
+            S[a * r + b] = s;
+        }
+    return S;
 }
 
 /* An entry of S^-1 as the mode's code reads it: 0 stays 0, a number or a
@@ -455,7 +477,7 @@ static Expr *dv_hoist(Derivation *dv, Expr *e, const char *what)
  *   S^-1 = [Qinv + z z^T / sigma, -z / sigma; -z^T / sigma, 1 / sigma],
  * O(r^2) constants per closed set, and none where a gap touches no other
  * gap of R (b = 0: the inverse is block diagonal). */
-static Expr **dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask, Expr *const *Qinv)
+Expr **dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask, Expr *const *Qinv)
 {
     ExprCtx *x = dv->ex;
     Arena *ar = dv->arena;
@@ -689,19 +711,7 @@ static void dv_mode(Derivation *dv, DvMode *md)
          * is smaller) has it; its engaged penalty gaps change F, not S */
         md->Sinv = dv->modes[rmask].Sinv;
     } else if (r) {
-        Expr **S = dv_alloc(dv, (size_t)(r * r), sizeof *S);
-        for (int a = 0; a < r; a++)
-            for (int b = 0; b < r; b++) {
-                Expr *s = expr_num(x, 0);
-                int ja = md->impact[a], jb = md->impact[b];
-                for (int k = 0; k < W->nnz[ja]; k++) {
-                    int i = W->col[ja][k];
-                    Expr *wb = dvm_get(W, jb, i);
-                    if (!expr_is_zero(W->val[ja][k]) && !expr_is_zero(wb))
-                        s = expr_add(x, s, expr_mul(x, expr_mul(x, W->val[ja][k], wb), dv->invm[i]));
-                }
-                S[a * r + b] = s;
-            }
+        Expr **S = dv_delassus(dv, W, md->impact, r);
         unsigned top = 1u << md->impact[r - 1];
         md->Sinv = dv_invert_spd(dv, S, r, mask, r > 2 ? dv->modes[rmask & ~top].Sinv : NULL);
     }
@@ -822,8 +832,8 @@ static void dv_corrections(Derivation *dv)
         cr->fdot[i] = dv_row_sub(dv, f, dv->C, i, dv->acc);
         jerk[i] = expr_mul(x, dv->invm[i], dv->Fdot[i]);
     }
-    cr->u = dv_alloc(dv, (size_t)g + 1, sizeof *cr->u);
-    cr->ud = dv_alloc(dv, (size_t)g + 1, sizeof *cr->ud);
+    cr->u = dv_alloc(dv, (size_t)dv->n_rows + 1, sizeof *cr->u);
+    cr->ud = dv_alloc(dv, (size_t)dv->n_rows + 1, sizeof *cr->ud);
     cr->pen = dv_alloc(dv, (size_t)g + 1, sizeof *cr->pen);
     cr->pen_dot = dv_alloc(dv, (size_t)g + 1, sizeof *cr->pen_dot);
     for (int j = 0; j < g; j++) {
@@ -848,18 +858,26 @@ static void dv_corrections(Derivation *dv)
         int r = md->n_impact;
         if (md->status != DV_MODE_DERIVED || r == 0)
             continue;
-        md->lam_u = dv_alloc(dv, (size_t)r, sizeof *md->lam_u);
-        md->lamd_u = dv_alloc(dv, (size_t)r, sizeof *md->lamd_u);
-        for (int a = 0; a < r; a++) {
-            Expr *l = expr_num(x, 0), *ld = expr_num(x, 0);
-            for (int b = 0; b < r; b++) {
-                Expr *sinv = md->Sinv[a * r + b];
-                l = expr_sub(x, l, expr_mul(x, sinv, dv->u[md->impact[b]]));
-                ld = expr_sub(x, ld, expr_mul(x, sinv, dv->ud[md->impact[b]]));
-            }
-            md->lam_u[a] = l;
-            md->lamd_u[a] = ld;
+        dv_held_forces(dv, md->Sinv, md->impact, r, &md->lam_u, &md->lamd_u);
+    }
+}
+
+/* The held rows' multipliers as corrections of the free mode,
+ * lam_u = -S^-1 u_R, and their rates lamd_u = -S^-1 u_R' (r each). */
+void dv_held_forces(Derivation *dv, Expr *const *Sinv, const int *rows, int r, Expr ***lam_u,
+                    Expr ***lamd_u)
+{
+    ExprCtx *x = dv->ex;
+    *lam_u = dv_alloc(dv, (size_t)r, sizeof **lam_u);
+    *lamd_u = dv_alloc(dv, (size_t)r, sizeof **lamd_u);
+    for (int a = 0; a < r; a++) {
+        Expr *l = expr_num(x, 0), *ld = expr_num(x, 0);
+        for (int b = 0; b < r; b++) {
+            l = expr_sub(x, l, expr_mul(x, Sinv[a * r + b], dv->u[rows[b]]));
+            ld = expr_sub(x, ld, expr_mul(x, Sinv[a * r + b], dv->ud[rows[b]]));
         }
+        (*lam_u)[a] = l;
+        (*lamd_u)[a] = ld;
     }
 }
 
@@ -987,23 +1005,25 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
     int bound = 0;
     for (int f = 0; f < m->n_forces; f++)
         bound += dv_count_cmp(m->forces[f].value);
+    dv_friction_plan(dv);          /* n_rows: g, or g + nf with the friction modes */
+    int nr = dv->n_rows;
     dv->v_sw = 2 * n + m->n_rigids;   /* a rigid body's p0 is variable 2n + b */
     dv->v_f = dv->v_sw + bound;
     dv->v_lam = dv->v_f + n;
-    dv->v_acc = dv->v_lam + g;
+    dv->v_acc = dv->v_lam + nr;
     dv->v_fdot = dv->v_acc + n;
     dv->v_u = dv->v_fdot + n;
-    dv->v_ud = dv->v_u + g;
-    dv->v_const = dv->v_ud + g;
+    dv->v_ud = dv->v_u + nr;
+    dv->v_const = dv->v_ud + nr;
 
     dv->x = dv_alloc(dv, (size_t)n, sizeof *dv->x);
     dv->v = dv_alloc(dv, (size_t)n, sizeof *dv->v);
     dv->F = dv_alloc(dv, (size_t)n, sizeof *dv->F);
     dv->acc = dv_alloc(dv, (size_t)n, sizeof *dv->acc);
     dv->Fdot = dv_alloc(dv, (size_t)n, sizeof *dv->Fdot);
-    dv->lam = dv_alloc(dv, (size_t)g, sizeof *dv->lam);
-    dv->u = dv_alloc(dv, (size_t)g, sizeof *dv->u);
-    dv->ud = dv_alloc(dv, (size_t)g, sizeof *dv->ud);
+    dv->lam = dv_alloc(dv, (size_t)nr, sizeof *dv->lam);
+    dv->u = dv_alloc(dv, (size_t)nr, sizeof *dv->u);
+    dv->ud = dv_alloc(dv, (size_t)nr, sizeof *dv->ud);
     for (int i = 0; i < n; i++) {
         dv->x[i] = expr_var(x, i);
         dv->v[i] = expr_var(x, n + i);
@@ -1011,7 +1031,7 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
         dv->acc[i] = expr_var(x, dv->v_acc + i);
         dv->Fdot[i] = expr_var(x, dv->v_fdot + i);
     }
-    for (int j = 0; j < g; j++) {
+    for (int j = 0; j < nr; j++) {
         dv->lam[j] = expr_var(x, dv->v_lam + j);
         dv->u[j] = expr_var(x, dv->v_u + j);
         dv->ud[j] = expr_var(x, dv->v_ud + j);
@@ -1039,13 +1059,14 @@ Derivation *derive_model(const Model *m, Arena *a, Diag *d)
             if (dv_closed(md->mask, j) && m->gaps[j].law->constraint)
                 md->impact[md->n_impact++] = j;
         dv_describe(dv, md);
-        if (!dv_rows_independent(dv, md->impact, md->n_impact)) {
+        if (!dv_rows_independent(dv, dv->W, md->impact, md->n_impact)) {
             md->status = DV_MODE_INADMISSIBLE;
             continue;
         }
         dv_mode(dv, md);
     }
     dv_corrections(dv);
+    dv_friction_modes(dv);
     if (dv->nl) {
         dv->n_gen = 0;    /* the exact method needs a linear model */
         dv->gen_why = "the model is nonlinear";

@@ -105,12 +105,28 @@ typedef struct DvMode {
  * (the gaps' accelerations under F alone) and a += M^-1 W_R^T lambda_R.
  * Every expression is in x, v, t, sw and the locals F, a, lambda, F', u, u'. */
 typedef struct DvCorr {
-    Expr **u, **ud;        /* g: u_j = w_j . a + h_j'', u_j' = w_j . M^-1 F' + h_j''' */
+    Expr **u, **ud;        /* n_rows: u_j = w_j . a + h_j'', u_j' = w_j . M^-1 F' + h_j'''
+                              (a friction row g + k: w_t . a and w_t . M^-1 F') */
     Expr **pen, **pen_dot; /* g: an engaged penalty gap's force k p + c p' (p = -gap)
                               and its time derivative (a: the mode's acceleration);
                               NULL for an impact gap */
     Expr **fdot;           /* n: the free mode's F' = f_ext'(t) - K v - C a */
 } DvCorr;
+
+/* A set of held rows of a model whose friction modes are derived
+ * (derive_fric.c): bit j of its key set = row j held (an impact gap j < g
+ * held shut, friction element j - g stuck).  Its multipliers solve
+ * S_R L_R = -u_R, S_R = Wc_R M^-1 Wc_R^T, symmetric: the slipping
+ * elements' forces are constant loads, in F. */
+typedef struct DvHeldSet {
+    unsigned word;         /* the set as bits of a mode's word 0 (gap j: bit j, element k: g + 2k) */
+    bool admissible;       /* independent rows; otherwise left to the runtime */
+    const char *label;     /* "{C closed, F stuck}" */
+    int r;                 /* held rows ... */
+    int *rows;             /* ... their indices (gaps, then g + element) */
+    Expr **Sinv;           /* r*r: S_R^-1, hoisted */
+    Expr **lam_u, **lamd_u; /* r: L_R = -S_R^-1 u_R and L_R' = -S_R^-1 u_R' */
+} DvHeldSet;
 
 /* A time switch: a comparison in a force that involves t. */
 typedef struct DvSwitch {
@@ -156,6 +172,20 @@ typedef struct Derivation {
     bool enumerated;       /* g <= DV_MAX_ENUM_GAPS */
     DvMode *modes;
     DvCorr corr;           /* the modes as corrections of the free mode */
+
+    /* Friction modes (derive_fric.c): a model whose friction elements all
+     * press with a constant normal load gets every combination of its
+     * gaps' and elements' states written out; n_rows = g + nf constraint
+     * rows then (Wc: W's rows, then each element's slip row w_t), else
+     * n_rows = g and fric_why says why the runtime's generic path serves
+     * its modes (NULL for a model without friction). */
+    bool fric_modes;
+    const char *fric_why;
+    int n_rows;
+    DvMat *Wc;
+    Expr **fslip;          /* nf: mu_k N of each element, hoisted */
+    Expr **fcone;          /* nf: mu_s N of each element, hoisted */
+    DvHeldSet *held;       /* 2^n_rows sets, by their row bits */
 
     DvConst *consts; int n_consts, cap_consts;
     Expr **cvar; int n_cvar;  /* the variables of the constants */
@@ -268,6 +298,31 @@ int derive_lagrange(Derivation *dv, Diag *d);
 void dv_curved_gaps(Derivation *dv);
 /* The curved slips' coefficients and curvature terms (derive_nl.c). */
 void dv_curved_slips(Derivation *dv);
+
+/* derive_fric.c: whether the friction elements' modes can be written out
+ * (sets fric_modes, fric_why, n_rows; before the variables are numbered),
+ * then the held rows' sets (after the gap modes and their corrections). */
+void dv_friction_plan(Derivation *dv);
+void dv_friction_modes(Derivation *dv);
+
+/* derive.c, shared with derive_fric.c: whether rows[0..r-1] of A are
+ * independent at the parameters' defaults, and the hoisted inverse of a
+ * symmetric positive definite r*r matrix S (Qinv: the inverse of its
+ * leading (r-1)*(r-1) block, needed when r > 2). */
+bool dv_rows_independent(Derivation *dv, const DvMat *A, const int *rows, int r);
+Expr **dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask, Expr *const *Qinv);
+Expr **dv_delassus(Derivation *dv, const DvMat *A, const int *rows, int r);
+void dv_held_forces(Derivation *dv, Expr *const *Sinv, const int *rows, int r, Expr ***lam_u,
+                    Expr ***lamd_u);
+
+/* The bit of held row r in word 0 of a mode: gap r < g is bit r, friction
+ * element r - g's stuck bit is g + 2 (r - g). */
+static inline unsigned dv_row_bit(const Derivation *dv, int r)
+{
+    return r < dv->g ? 1u << r : 1u << (dv->g + 2 * (r - dv->g));
+}
+DvMat *dvm_new(Derivation *dv, int rows, int cols);
+void dvm_set(Derivation *dv, DvMat *A, int i, int j, Expr *e);
 
 /* A nonlinear model's Taylor tape (derive_nl.c): the three-address form of
  * every force, curved gap, curvature term and W entry, one node per

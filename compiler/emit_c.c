@@ -112,8 +112,8 @@ static const char *var_slot(const Cgen *cg, int index, long *elem)
     const Derivation *dv = cg->dv;
     struct { int first, count; const char *arr; } slot[] = {
         {0, 2 * dv->n, "y"}, {dv->v_sw, dv->n_sw, "sw"}, {dv->v_f, dv->n, "F"},
-        {dv->v_lam, dv->g, "L"}, {dv->v_acc, dv->n, "a"}, {dv->v_fdot, dv->n, "Fd"},
-        {dv->v_u, dv->g, "u"}, {dv->v_ud, dv->g, "ud"},
+        {dv->v_lam, dv->n_rows, "L"}, {dv->v_acc, dv->n, "a"}, {dv->v_fdot, dv->n, "Fd"},
+        {dv->v_u, dv->n_rows, "u"}, {dv->v_ud, dv->n_rows, "ud"},
         {dv->v_const, dv->n_consts, "c"}};
     for (size_t k = 0; k < sizeof slot / sizeof slot[0]; k++)
         if (index >= slot[k].first && index < slot[k].first + slot[k].count) {
@@ -279,7 +279,7 @@ static void cg_init(Cgen *cg, const Derivation *dv, FILE *out)
         cg->vname[dv->v_acc + i] = arena_printf(a, "a%d", i);
         cg->vname[dv->v_fdot + i] = arena_printf(a, "Fd%d", i);
     }
-    for (int j = 0; j < dv->g; j++)
+    for (int j = 0; j < dv->n_rows; j++)
         cg->vname[dv->v_lam + j] = arena_printf(a, "lam%d", j);
     for (int k = 0; k < dv->n_consts; k++)
         cg->vname[dv->v_const + k] = arena_printf(a, "c[%d]", k);
@@ -1333,7 +1333,7 @@ static void emit_add(Cgen *cg, const char *indent, const char *dst, long index, 
 static void emit_gap_adds(Cgen *cg, const char *indent, const char *dst, int j, Expr *v, bool inv)
 {
     const Derivation *dv = cg->dv;
-    const DvMat *W = dv->W;
+    const DvMat *W = j < dv->g ? dv->W : dv->Wc;     /* a stuck element's row: Wc */
     for (int k = 0; k < W->nnz[j]; k++) {
         if (expr_is_zero(W->val[j][k]))
             continue;
@@ -1341,6 +1341,123 @@ static void emit_gap_adds(Cgen *cg, const char *indent, const char *dst, int j, 
         Expr *t = expr_mul(dv->ex, W->val[j][k], v);
         emit_add(cg, indent, dst, i, inv ? expr_mul(dv->ex, t, dv->invm[i]) : t);
     }
+}
+
+/* The bit of friction element k in word 0 of a mode, as C: its stuck bit
+ * (back 0) or its slipping-backwards bit (back 1). */
+static const char *fric_bit(const Cgen *cg, int k, int back)
+{
+    return arena_printf(cg->dv->arena, "%uu", 1u << (cg->dv->g + 2 * k + back));
+}
+
+/* The bit of held row r (a gap, or g + a stuck element) in word 0. */
+static const char *row_bit(const Cgen *cg, int r)
+{
+    return arena_printf(cg->dv->arena, "%uu", dv_row_bit(cg->dv, r));
+}
+
+/* F += -s mu_k N w_t for every slipping friction element (s = -1 while
+ * its backward bit is set): constants, the normal loads being constant. */
+static void emit_slip_forces(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    for (int k = 0; k < m->n_frictions; k++) {
+        const char *f = c_text(cg, dv->fslip[k]);
+        fprintf(o, "    if (!(m & %s)) { /* ", fric_bit(cg, k, 0));
+        pcomment(o, m->frictions[k].name);
+        fprintf(o, " slipping: F += -s mu_k N w_t, s = -1 backwards (%s) */\n"
+                   "        const double f = m & %s ? %s : -%s;\n",
+                fric_bit(cg, k, 1), fric_bit(cg, k, 1), f, f);
+        for (int i = 0; i < dv->n; i++) {
+            Expr *w = m->frictions[k].w[i];
+            double wv;
+            if (expr_is_zero(w))
+                continue;
+            if (expr_is_num(w, &wv) && (wv == 1 || wv == -1))
+                fprintf(o, "        F[%d] %s f;\n", i, wv > 0 ? "+=" : "-=");
+            else
+                fprintf(o, "        F[%d] += (%s) * f;\n", i, c_text(cg, w));
+        }
+        fprintf(o, "    }\n");
+    }
+}
+
+/* The friction elements' event functions (nsm/model.h, g + 2k and
+ * g + 2k + 1): stuck, mu_s N - L and mu_s N + L (their rates with the
+ * held rows' below); slipping, s (w_t . v - u) with its rate s w_t . a,
+ * and the constant 1. */
+static bool emit_fric_events(Cgen *cg, Lines *ls)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    ExprCtx *x = dv->ex;
+    FILE *o = cg->out;
+    int g = dv->g;
+    bool loops = false;
+    for (int k = 0; k < m->n_frictions; k++) {
+        const Friction *fr = &m->frictions[k];
+        Expr *slip = expr_neg(x, fr->u ? fr->u : expr_num(x, 0)), *rate = expr_num(x, 0);
+        for (int i = 0; i < dv->n; i++) {
+            slip = expr_add(x, slip, expr_mul(x, fr->w[i], dv->v[i]));
+            rate = expr_add(x, rate, expr_mul(x, fr->w[i], dv->acc[i]));
+        }
+        fprintf(o, "        if (m & %s) { /* ", fric_bit(cg, k, 0));
+        pcomment(o, fr->name);
+        fprintf(o, " stuck: s = mu_s N - L, mu_s N + L */\n");
+        lines_add(ls, "s", g + 2 * k, expr_sub(x, dv->fcone[k], dv->lam[g + k]), NULL, NULL, false);
+        lines_add(ls, "s", g + 2 * k + 1, expr_add(x, dv->fcone[k], dv->lam[g + k]), NULL, NULL, false);
+        loops |= lines_flush(cg, ls, "            ");
+        fprintf(o, "        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */\n");
+        lines_add(ls, "s", g + 2 * k, slip, NULL, NULL, false);
+        lines_add(ls, "sdot", g + 2 * k, rate, NULL, NULL, false);
+        lines_add(ls, "s", g + 2 * k + 1, expr_num(x, 1), NULL, NULL, false);
+        lines_add(ls, "sdot", g + 2 * k + 1, expr_num(x, 0), NULL, NULL, false);
+        loops |= lines_flush(cg, ls, "            ");
+        fprintf(o, "            if (m & %s) {\n"
+                   "                s[%d] = -s[%d];\n                sdot[%d] = -sdot[%d];\n"
+                   "            }\n        }\n",
+                fric_bit(cg, k, 1), g + 2 * k, g + 2 * k, g + 2 * k, g + 2 * k);
+    }
+    return loops;
+}
+
+/* The sets of held rows (gaps held shut, stuck elements: DvHeldSet), each
+ * with lines assigning its multipliers, or their rates into the event
+ * functions' (deriv): a held gap's s' = L', a stuck element's -L', L'. */
+static void emit_held_sets(Cgen *cg, unsigned hmask, bool deriv, const char *indent)
+{
+    const Derivation *dv = cg->dv;
+    ExprCtx *x = dv->ex;
+    FILE *o = cg->out;
+    Lines ls = {0};
+    int g = dv->g;
+    const char *in2 = arena_printf(dv->arena, "%s    ", indent);
+    fprintf(o, "%sswitch (m & %uu) {\n", indent, hmask);
+    for (unsigned key = 1; key < 1u << dv->n_rows; key++) {
+        const DvHeldSet *hs = &dv->held[key];
+        if (!hs->rows || !hs->admissible)
+            continue;
+        fprintf(o, "%scase %uu: /* ", indent, hs->word);
+        pcomment(o, hs->label);
+        fprintf(o, " */\n");
+        for (int a = 0; a < hs->r; a++) {
+            int j = hs->rows[a];
+            if (!deriv) {
+                lines_local(cg, &ls, dv->v_lam + j, hs->lam_u[a]);
+            } else if (j < g) {
+                lines_add(&ls, "sdot", j, hs->lamd_u[a], NULL, NULL, false);
+            } else {
+                lines_add(&ls, "sdot", g + 2 * (j - g), expr_neg(x, hs->lamd_u[a]), NULL, NULL, false);
+                lines_add(&ls, "sdot", g + 2 * (j - g) + 1, hs->lamd_u[a], NULL, NULL, false);
+            }
+        }
+        lines_flush(cg, &ls, in2);
+        fprintf(o, "%sbreak;\n", in2);
+    }
+    fprintf(o, "%s}\n", indent);
+    free(ls.v);
 }
 
 /* Prints the mode's label and story, e.g. "{C closed}: M1 and M2 stuck". */
@@ -1408,6 +1525,27 @@ static void emit_closed_sets(Cgen *cg, unsigned imask, bool deriv, const char *i
     free(ls.v);
 }
 
+/* The friction part of modes()'s header comment, and its sets of held rows. */
+static void fric_comment(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    fprintf(o, " * Friction element k (bit g + 2k: stuck, g + 2k + 1: slipping backwards):\n"
+               " *   slipping: F += -s mu_k N w_t, s = 1 (-1 backwards); s = s (w_t . v - u) and 1\n"
+               " *   stuck: w_t . a = 0, a row beside the held gaps' with its multiplier L_k\n"
+               " *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k\n"
+               " * The sets of held rows:\n");
+    for (unsigned key = 0; key < 1u << dv->n_rows; key++) {
+        const DvHeldSet *hs = &dv->held[key];
+        if (!hs->rows)
+            continue;
+        fprintf(o, " *   %u ", hs->word);
+        pcomment(o, hs->label);
+        fprintf(o, "%s\n", hs->admissible ? "" : " (dependent rows: left to the runtime's generic path)");
+    }
+    fprintf(o, " */\n");
+}
+
 /* The header comment of modes(): the equations and the modes written out. */
 static void modes_comment(Cgen *cg, unsigned imask, unsigned pmask)
 {
@@ -1424,6 +1562,10 @@ static void modes_comment(Cgen *cg, unsigned imask, unsigned pmask)
                    " S_R = W_R M^-1 W_R^T\n"
                    " *   a += M^-1 W_R^T lambda_R\n");
     fprintf(o, " * Event functions: those of the open gaps, replaced by the closed gaps' own.\n");
+    if (dv->fric_modes) {
+        fric_comment(cg);
+        return;
+    }
     if (!dv->enumerated) {
         fprintf(o, " * %d gaps: only the free mode is written out, the runtime's generic path\n"
                    " * solves the others (docs/theory.md). */\n", dv->g);
@@ -1463,7 +1605,7 @@ static void open_events(Cgen *cg, Lines *ls)
 }
 
 /* The body of modes(), into cg->out; returns whether it holds a loop. */
-static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
+static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask, unsigned hmask)
 {
     const Derivation *dv = cg->dv;
     const Model *m = cg->m;
@@ -1472,12 +1614,13 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
     FILE *o = cg->out;
     ExprCtx *x = dv->ex;
     int n = dv->n, g = dv->g;
-    bool en = dv->enumerated && g > 0, loops = false;
+    bool en = dv->enumerated && g > 0, loops = false, fr = dv->fric_modes;
+    int nr = dv->n_rows;
     Lines ls = {0};
 
     /* the open gaps' event functions first when they need no acceleration:
      * event() then returns in the free mode before any dynamics */
-    bool early = g > 0;
+    bool early = g > 0 && !fr;   /* friction's events follow the gaps' */
     for (int j = 0; j < g && early; j++)
         early = !uses_vars(md0->ev[j], dv->v_f, dv->v_const) && !uses_vars(md0->evdot[j], dv->v_f, dv->v_const);
     if (early) {
@@ -1492,9 +1635,9 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
     for (int i = 0; i < n; i++)
         lines_local(cg, &ls, md0->prog[i].var->index, md0->prog[i].value);
     loops |= lines_flush(cg, &ls, "    ");
-    if (en) {
-        fprintf(o, "    /* lambda_j = 0 while gap j is open */\n");
-        for (int j = 0; j < g; j++)
+    if (en || fr) {
+        fprintf(o, "    /* lambda_j = 0 while gap j is open%s */\n", fr ? ", L = 0 while an element slips" : "");
+        for (int j = 0; j < nr; j++)
             lines_local(cg, &ls, dv->v_lam + j, expr_num(x, 0));
         loops |= lines_flush(cg, &ls, "    ");
     }
@@ -1509,29 +1652,37 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
         emit_gap_adds(cg, "        ", "F", j, dv->lam[j], false);
         fprintf(o, "    }\n");
     }
+    if (fr)
+        emit_slip_forces(cg);
     fprintf(o, "    /* a = M^-1 F */\n");
     for (int i = n; i < 2 * n; i++)
         lines_local(cg, &ls, md0->prog[i].var->index, md0->prog[i].value);
     loops |= lines_flush(cg, &ls, "    ");
-    if (imask) {
-        fprintf(o, "    if (m & %uu) {\n", imask);
-        fprintf(o, "        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone */\n");
+    if (hmask) {
+        fprintf(o, "    if (m & %uu) {\n", hmask);
+        fprintf(o, "        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone%s */\n",
+                fr ? ", u_k = w_t . a the elements' slip accelerations" : "");
         for (int j = 0; j < g; j++)
             if ((imask >> j) & 1u)
                 lines_local(cg, &ls, dv->v_u + j, cr->u[j]);
+        for (int j = g; j < nr; j++)
+            lines_local(cg, &ls, dv->v_u + j, cr->u[j]);
         loops |= lines_flush(cg, &ls, "        ");
         fprintf(o, "        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T%s */\n",
                 pmask ? "\n           (the forces written out are those of R alone: engaged penalty gaps add to F)" : "");
-        emit_closed_sets(cg, imask, false, "        ");
+        if (fr)
+            emit_held_sets(cg, hmask, false, "        ");
+        else
+            emit_closed_sets(cg, imask, false, "        ");
         fprintf(o, "        /* a += M^-1 W_R^T lambda_R */\n");
-        for (int j = 0; j < g; j++) {
-            if (!((imask >> j) & 1u))
+        for (int j = 0; j < nr; j++) {
+            if (j < g && !((imask >> j) & 1u))
                 continue;
-            if (imask == 1u << j) {     /* the only impact gap: closed here */
+            if (hmask == dv_row_bit(dv, j)) {  /* the only held row: held here */
                 emit_gap_adds(cg, "        ", "a", j, dv->lam[j], true);
                 continue;
             }
-            fprintf(o, "        if (m & %s) {\n", gap_bit(cg, j));
+            fprintf(o, "        if (m & %s) {\n", row_bit(cg, j));
             emit_gap_adds(cg, "            ", "a", j, dv->lam[j], true);
             fprintf(o, "        }\n");
         }
@@ -1542,13 +1693,13 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
         lines_add(&ls, "ydot", i, md0->ydot[i], NULL, NULL, false);
     loops |= lines_flush(cg, &ls, "        ");
     fprintf(o, "    }\n");
-    if (!g) {
+    if (!g && !fr) {
         free(ls.v);
         return loops;
     }
-    fprintf(o, "    if (lam) {\n");
-    for (int j = 0; j < g; j++)
-        lines_add(&ls, "lam", j, en ? dv->lam[j] : expr_num(x, 0), NULL, NULL, false);
+    fprintf(o, "    if (lam) {%s\n", fr ? " /* the gaps', then the stuck elements' multipliers */" : "");
+    for (int j = 0; j < nr; j++)
+        lines_add(&ls, "lam", j, en || fr ? dv->lam[j] : expr_num(x, 0), NULL, NULL, false);
     loops |= lines_flush(cg, &ls, "        ");
     fprintf(o, "    }\n");
     fprintf(o, "    if (s && sdot) {\n");
@@ -1571,8 +1722,10 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
         loops |= lines_flush(cg, &ls, "            ");
         fprintf(o, "        }\n");
     }
-    if (imask) {
-        fprintf(o, "        if (m & %uu) {\n", imask);
+    if (fr)
+        loops |= emit_fric_events(cg, &ls);
+    if (hmask) {
+        fprintf(o, "        if (m & %uu) {\n", hmask);
         fprintf(o, "            /* F' = f_ext'(t) - K v - C a");
         if (pmask)
             fprintf(o, ", + w_j lambda_j' of the engaged penalty gaps");
@@ -1587,18 +1740,57 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask)
             emit_gap_adds(cg, "                ", "Fd", j, cr->pen_dot[j], false);
             fprintf(o, "            }\n");
         }
-        fprintf(o, "            /* u_j' = w_j . M^-1 F' + h_j''' */\n");
+        fprintf(o, "            /* u_j' = w_j . M^-1 F' + h_j'''%s */\n", fr ? ", u_k' = w_t . M^-1 F'" : "");
         for (int j = 0; j < g; j++)
             if ((imask >> j) & 1u)
                 lines_local(cg, &ls, dv->v_ud + j, cr->ud[j]);
+        for (int j = g; j < nr; j++)
+            lines_local(cg, &ls, dv->v_ud + j, cr->ud[j]);
         loops |= lines_flush(cg, &ls, "            ");
-        fprintf(o, "            /* s' = lambda_R' = -S_R^-1 u_R' */\n");
-        emit_closed_sets(cg, imask, true, "            ");
+        fprintf(o, "            /* s' = lambda_R' = -S_R^-1 u_R'%s */\n", fr ? "; a stuck element's -L', L'" : "");
+        if (fr)
+            emit_held_sets(cg, hmask, true, "            ");
+        else
+            emit_closed_sets(cg, imask, true, "            ");
         fprintf(o, "        }\n");
     }
     fprintf(o, "    }\n");
     free(ls.v);
     return loops;
+}
+
+/* The held rows' mask of word 0 (impact gaps, the elements' stuck bits),
+ * 0 without friction modes. */
+static unsigned held_mask(const Derivation *dv)
+{
+    unsigned h = 0;
+    for (int j = 0; j < dv->n_rows && dv->fric_modes; j++)
+        if (j >= dv->g || dv->model->gaps[j].law->constraint)
+            h |= dv_row_bit(dv, j);
+    return h;
+}
+
+/* modes()'s refusal of the held sets whose rows are dependent (two stuck
+ * elements on one slip, a stuck element along a held gap): the runtime's
+ * generic path merges them. */
+static void emit_held_check(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    bool any = false;
+    for (unsigned key = 1; key < 1u << dv->n_rows; key++) {
+        const DvHeldSet *hs = &dv->held[key];
+        if (!hs->rows || hs->admissible)
+            continue;
+        if (!any)
+            fprintf(o, "    switch (mode[0] & %uu) {\n", held_mask(dv));
+        any = true;
+        fprintf(o, "    case %uu: /* ", hs->word);
+        pcomment(o, hs->label);
+        fprintf(o, " dependent rows: left to the runtime */\n        return NSM_NOT_DERIVED;\n");
+    }
+    if (any)
+        fprintf(o, "    }\n");
 }
 
 /* The start of modes(): the modes it does not write out return
@@ -1613,12 +1805,19 @@ static void emit_mode_check(Cgen *cg)
     if (words > 1)  /* the modes written out close gaps of word 0 only */
         fprintf(o, "    for (int w = 1; w < %d; w++)\n        if (mode[w])\n"
                    "            return NSM_NOT_DERIVED;\n", words);
-    if (dv->enumerated)
+    if (dv->fric_modes)
+        fprintf(o, "    if (mode[0] >= %uu) /* left to the runtime's generic path */\n"
+                   "        return NSM_NOT_DERIVED;\n", 1u << (dv->g + 2 * m->n_frictions));
+    else if (dv->enumerated)
         fprintf(o, "    if (mode[0] >= %uu) /* left to the runtime's generic path */\n"
                    "        return NSM_NOT_DERIVED;\n", (unsigned)dv->n_modes);
     else
         fprintf(o, "    if (mode[0] != 0u) /* %d gaps: modes beyond the all-open one are left to the runtime */\n"
                    "        return NSM_NOT_DERIVED;\n", dv->g);
+    if (dv->fric_modes) {
+        emit_held_check(cg);
+        return;
+    }
     bool any = false;
     for (int k = 0; k < (dv->enumerated ? dv->n_modes : 0); k++) {
         const DvMode *md = &dv->modes[k];
@@ -1664,7 +1863,7 @@ static void emit_modes(Cgen *cg)
     FILE *o = memstream_open(&body, &len);
     cg->out = o;
     cg->arrays = true;
-    bool loops = modes_body(cg, imask, pmask);
+    bool loops = modes_body(cg, imask, pmask, dv->fric_modes ? held_mask(dv) : imask);
     cg->arrays = false;
     cg->out = out;
     fclose(o);
@@ -1680,10 +1879,11 @@ static void emit_modes(Cgen *cg)
     if (loops)
         fprintf(out, "    int i;\n");
     fprintf(out, "    double F[%d], a[%d];\n", n, n);
-    if (dv->enumerated && g)
-        fprintf(out, "    double L[%d];\n", g);
-    if (imask)
-        fprintf(out, "    double u[%d], Fd[%d], ud[%d];\n", g, n, g);
+    unsigned hmask = dv->fric_modes ? held_mask(dv) : imask;
+    if ((dv->enumerated && g) || dv->fric_modes)
+        fprintf(out, "    double L[%d];\n", dv->n_rows);
+    if (hmask)
+        fprintf(out, "    double u[%d], Fd[%d], ud[%d];\n", dv->n_rows, n, dv->n_rows);
     emit_mode_check(cg);
     fwrite(body, 1, len, out);
     fprintf(out, "    return 0;\n}\n\n");
@@ -2459,7 +2659,7 @@ static void emit_table(Cgen *cg)
         fprintf(o, "    .force = force,\n");
     if (!all_zero(dv->fext_dot, dv->n))
         fprintf(o, "    .force_dot = force_dot,\n");
-    if (!m->n_frictions && !dv->nl)
+    if ((!m->n_frictions || dv->fric_modes) && !dv->nl)
         fprintf(o, "    .modes = modes,\n");
     if (dv->n_sw)
         fprintf(o, "    .switch_fn = switch_fn,\n    .switch_state = switch_state,\n");
@@ -2505,6 +2705,14 @@ static void emit_table(Cgen *cg)
                "int main(int argc, char **argv) { return nsm_main(&nsm_model_%s, argc, argv); }\n#endif\n", id);
 }
 
+/* Why a model with friction has no modes(): fric_why. */
+static void no_modes_comment(Cgen *cg)
+{
+    fprintf(cg->out, "/* No modes(): ");
+    pcomment(cg->out, cg->dv->fric_why);
+    fprintf(cg->out, ";\n * the runtime's generic path serves every mode (docs/status.md). */\n\n");
+}
+
 /* Writes the whole simulator source. */
 int emit_c_model(const Derivation *dv, FILE *out)
 {
@@ -2521,8 +2729,10 @@ int emit_c_model(const Derivation *dv, FILE *out)
     emit_force_fn(&cg, "force", "External forces f_ext(t) of the `force` statements.", dv->fext);
     emit_force_fn(&cg, "force_dot", "Their time derivative f_ext'(t).", dv->fext_dot);
     emit_force_terms(&cg);
-    if (!dv->model->n_frictions && !dv->nl)
+    if ((!dv->model->n_frictions || dv->fric_modes) && !dv->nl)
         emit_modes(&cg);
+    else if (dv->fric_why && !dv->nl)
+        no_modes_comment(&cg);
     emit_switches(&cg);
     emit_generator(&cg);
     emit_gap_motion(&cg);

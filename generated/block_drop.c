@@ -135,6 +135,9 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     fk[0] = -p[P_m]*p[P_g];
 }
 
+/* No modes(): friction element 'F' is pressed by gap 'floor''s contact force (its slip force depends on another multiplier);
+ * the runtime's generic path serves every mode (docs/status.md). */
+
 /* Exact method: f_ext(t) = B z(t), z' = G z. */
 static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
 {

@@ -72,6 +72,9 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of M */
+    c[1] = p[P_N]*p[P_mu]; /* mu_k N of F */
+    c[2] = p[P_N]*p[P_mu]; /* mu_s N of F */
+    c[3] = 1.0/c[0]; /* (S^-1)[0][0] of mode 1 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -99,6 +102,88 @@ static void initial(const double *p, const double *c, double *y)
 {
     y[0] = 12.0;
     y[1] = 6.0;
+}
+
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * Friction element k (bit g + 2k: stuck, g + 2k + 1: slipping backwards):
+ *   slipping: F += -s mu_k N w_t, s = 1 (-1 backwards); s = s (w_t . v - u) and 1
+ *   stuck: w_t . a = 0, a row beside the held gaps' with its multiplier L_k
+ *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k
+ * The sets of held rows:
+ *   0 {}
+ *   1 {F stuck}
+ */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    const unsigned m = mode[0];
+    double F[1], a[1];
+    double L[1];
+    double u[1], Fd[1], ud[1];
+    if (mode[0] >= 4u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
+    /* F = f_ext(t) + f_const - K x - C v */
+    F[0] = -p[P_k]*y[0];
+    /* lambda_j = 0 while gap j is open, L = 0 while an element slips */
+    L[0] = 0.0;
+    if (!(m & 1u)) { /* F slipping: F += -s mu_k N w_t, s = -1 backwards (2u) */
+        const double f = m & 2u ? c[1] : -c[1];
+        F[0] += f;
+    }
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    if (m & 1u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone, u_k = w_t . a the elements' slip accelerations */
+        u[0] = a[0];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 1u) {
+        case 1u: /* {F stuck} */
+            L[0] = -u[0]*c[3];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        a[0] += L[0]*c[0];
+    }
+    if (ydot) {
+        ydot[0] = y[1];
+        ydot[1] = a[0];
+    }
+    if (lam) { /* the gaps', then the stuck elements' multipliers */
+        lam[0] = L[0];
+    }
+    if (s && sdot) {
+        if (m & 1u) { /* F stuck: s = mu_s N - L, mu_s N + L */
+            s[0] = c[2] - L[0];
+            s[1] = L[0] + c[2];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[0] = y[1];
+            sdot[0] = a[0];
+            s[1] = 1.0;
+            sdot[1] = 0.0;
+            if (m & 2u) {
+                s[0] = -s[0];
+                sdot[0] = -sdot[0];
+            }
+        }
+        if (m & 1u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = -p[P_k]*y[1];
+            /* u_j' = w_j . M^-1 F' + h_j''', u_k' = w_t . M^-1 F' */
+            ud[0] = Fd[0]*c[0];
+            /* s' = lambda_R' = -S_R^-1 u_R'; a stuck element's -L', L' */
+            switch (m & 1u) {
+            case 1u: /* {F stuck} */
+                sdot[0] = ud[0]*c[3];
+                sdot[1] = -ud[0]*c[3];
+                break;
+            }
+        }
+    }
+    return 0;
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -129,7 +214,7 @@ const nsm_model nsm_model_coulomb_oscillator = {
     .n_gaps = 0,
     .n_switches = 0,
     .n_springs = 1,
-    .n_consts = 1,
+    .n_consts = 4,
     .body_names = body_names,
     .params = params,
     .gaps = NULL,
@@ -142,6 +227,7 @@ const nsm_model nsm_model_coulomb_oscillator = {
     .method = NSM_METHOD_EXACT,
     .setup = setup,
     .initial = initial,
+    .modes = modes,
     .n_frictions = 1,
     .frictions = frictions,
     .nnz_K = 1,

@@ -184,6 +184,9 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 2e+01;
 }
 
+/* No modes(): friction element 'FF' is pressed by gap 'floor''s contact force (its slip force depends on another multiplier);
+ * the runtime's generic path serves every mode (docs/status.md). */
+
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
     "model disc_corner \"A spinning disc thrown into a corner: floor and wall hit at one instant, both with friction\"\n",

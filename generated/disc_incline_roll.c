@@ -121,6 +121,13 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[1] = 1.0/p[P_m]; /* 1/m of D.y */
     c[2] = 2.5/(p[P_m]*p[P_R]*p[P_R]); /* 1/m of D.phi */
     c[3] = 1.0/((c[0]*sin(p[P_alpha])*sin(p[P_alpha]) + c[1]*cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))); /* (S^-1)[0][0] of mode 1 */
+    c[4] = p[P_m]*p[P_g]*p[P_mu]*cos(p[P_alpha]); /* mu_k N of F */
+    c[5] = p[P_m]*p[P_g]*p[P_mu]*cos(p[P_alpha]); /* mu_s N of F */
+    c[6] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]*cos(p[P_alpha])*cos(p[P_alpha]) + c[1]*sin(p[P_alpha])*sin(p[P_alpha])); /* (S^-1)[0][0] of mode 2 */
+    c[7] = 1.0/((p[P_R]*p[P_R]*c[2] + c[0]*cos(p[P_alpha])*cos(p[P_alpha]) + c[1]*sin(p[P_alpha])*sin(p[P_alpha]))*(c[0]*sin(p[P_alpha])*sin(p[P_alpha]) + c[1]*cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) - ((c[0]*sin(p[P_alpha])*cos(p[P_alpha]) - c[1]*sin(p[P_alpha])*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])))*((c[0]*sin(p[P_alpha])*cos(p[P_alpha]) - c[1]*sin(p[P_alpha])*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])))); /* 1/det S of mode 3 */
+    c[8] = p[P_R]*p[P_R]*c[2]*c[7] + c[0]*c[7]*cos(p[P_alpha])*cos(p[P_alpha]) + c[1]*c[7]*sin(p[P_alpha])*sin(p[P_alpha]); /* (S^-1)[0][0] of mode 3 */
+    c[9] = (c[1]*c[7]*sin(p[P_alpha])*cos(p[P_alpha]) - c[0]*c[7]*sin(p[P_alpha])*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])); /* (S^-1)[0][1] of mode 3 */
+    c[10] = (c[0]*c[7]*sin(p[P_alpha])*sin(p[P_alpha]) + c[1]*c[7]*cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])); /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -173,6 +180,137 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 0.0;
 }
 
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * Friction element k (bit g + 2k: stuck, g + 2k + 1: slipping backwards):
+ *   slipping: F += -s mu_k N w_t, s = 1 (-1 backwards); s = s (w_t . v - u) and 1
+ *   stuck: w_t . a = 0, a row beside the held gaps' with its multiplier L_k
+ *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k
+ * The sets of held rows:
+ *   0 {}
+ *   1 {slope closed}
+ *   2 {F stuck}
+ *   3 {slope closed, F stuck}
+ */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    const unsigned m = mode[0];
+    double F[3], a[3];
+    double L[2];
+    double u[2], Fd[3], ud[2];
+    if (mode[0] >= 8u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
+    /* F = f_ext(t) + f_const - K x - C v */
+    F[0] = 0.0;
+    F[1] = -p[P_m]*p[P_g];
+    F[2] = 0.0;
+    /* lambda_j = 0 while gap j is open, L = 0 while an element slips */
+    L[0] = 0.0;
+    L[1] = 0.0;
+    if (!(m & 2u)) { /* F slipping: F += -s mu_k N w_t, s = -1 backwards (4u) */
+        const double f = m & 4u ? c[4] : -c[4];
+        F[0] += (cos(p[P_alpha])) * f;
+        F[1] += (-sin(p[P_alpha])) * f;
+        F[2] += (p[P_R]) * f;
+    }
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    if (m & 3u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone, u_k = w_t . a the elements' slip accelerations */
+        u[0] = (a[0]*sin(p[P_alpha]) + a[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        u[1] = p[P_R]*a[2] + a[0]*cos(p[P_alpha]) - a[1]*sin(p[P_alpha]);
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 3u) {
+        case 1u: /* {slope closed} */
+            L[0] = -u[0]*c[3];
+            break;
+        case 2u: /* {F stuck} */
+            L[1] = -u[1]*c[6];
+            break;
+        case 3u: /* {slope closed, F stuck} */
+            L[0] = -u[0]*c[8] - u[1]*c[9];
+            L[1] = -u[0]*c[9] - u[1]*c[10];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[0] += L[0]*c[0]*sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+            a[1] += L[0]*c[1]*cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        }
+        if (m & 2u) {
+            a[0] += L[1]*c[0]*cos(p[P_alpha]);
+            a[1] -= L[1]*c[1]*sin(p[P_alpha]);
+            a[2] += p[P_R]*L[1]*c[2];
+        }
+    }
+    if (ydot) {
+        ydot[0] = y[3];
+        ydot[1] = y[4];
+        ydot[2] = y[5];
+        ydot[3] = a[0];
+        ydot[4] = a[1];
+        ydot[5] = a[2];
+    }
+    if (lam) { /* the gaps', then the stuck elements' multipliers */
+        lam[0] = L[0];
+        lam[1] = L[1];
+    }
+    if (s && sdot) {
+        /* slope open: s = gap, s' = w.v */
+        s[0] = (y[0]*sin(p[P_alpha]) + y[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) - p[P_R];
+        sdot[0] = (y[3]*sin(p[P_alpha]) + y[4]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        if (m & 1u) { /* slope held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 2u) { /* F stuck: s = mu_s N - L, mu_s N + L */
+            s[1] = c[5] - L[1];
+            s[2] = L[1] + c[5];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[1] = p[P_R]*y[5] + y[3]*cos(p[P_alpha]) - y[4]*sin(p[P_alpha]);
+            sdot[1] = p[P_R]*a[2] + a[0]*cos(p[P_alpha]) - a[1]*sin(p[P_alpha]);
+            s[2] = 1.0;
+            sdot[2] = 0.0;
+            if (m & 4u) {
+                s[1] = -s[1];
+                sdot[1] = -sdot[1];
+            }
+        }
+        if (m & 3u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = 0.0;
+            Fd[1] = 0.0;
+            Fd[2] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''', u_k' = w_t . M^-1 F' */
+            ud[0] = (Fd[0]*c[0]*sin(p[P_alpha]) + Fd[1]*c[1]*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+            ud[1] = p[P_R]*Fd[2]*c[2] + Fd[0]*c[0]*cos(p[P_alpha]) - Fd[1]*c[1]*sin(p[P_alpha]);
+            /* s' = lambda_R' = -S_R^-1 u_R'; a stuck element's -L', L' */
+            switch (m & 3u) {
+            case 1u: /* {slope closed} */
+                sdot[0] = -ud[0]*c[3];
+                break;
+            case 2u: /* {F stuck} */
+                sdot[1] = ud[1]*c[6];
+                sdot[2] = -ud[1]*c[6];
+                break;
+            case 3u: /* {slope closed, F stuck} */
+                sdot[0] = -ud[0]*c[8] - ud[1]*c[9];
+                sdot[1] = ud[0]*c[9] + ud[1]*c[10];
+                sdot[2] = -ud[0]*c[9] - ud[1]*c[10];
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
     "model disc_incline_roll \"A disc launched down a 30 degree incline with Coulomb friction mu = 0.2\"\n",
@@ -201,7 +339,7 @@ const nsm_model nsm_model_disc_incline_roll = {
     .n_gaps = 1,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 4,
+    .n_consts = 11,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,
@@ -214,6 +352,7 @@ const nsm_model nsm_model_disc_incline_roll = {
     .method = NSM_METHOD_EXACT,
     .setup = setup,
     .initial = initial,
+    .modes = modes,
     .n_frictions = 1,
     .frictions = frictions,
     .n_planar = 1,

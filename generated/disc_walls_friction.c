@@ -176,6 +176,9 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 3e+01;
 }
 
+/* No modes(): friction element 'FL' is pressed by gap 'left''s contact force (its slip force depends on another multiplier);
+ * the runtime's generic path serves every mode (docs/status.md). */
+
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
     "model disc_walls_friction \"A spinning disc bouncing between two walls with Coulomb friction, without gravity\"\n",

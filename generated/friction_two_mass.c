@@ -95,6 +95,12 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     /* hoisted constants */
     c[0] = 1.0/p[P_m1]; /* 1/m of M1 */
     c[1] = 1.0/p[P_m2]; /* 1/m of M2 */
+    c[2] = 1.0/c[0]; /* (S^-1)[0][0] of mode 1 */
+    c[3] = 1.0/(c[0] + c[1]); /* (S^-1)[0][0] of mode 4 */
+    c[4] = 1.0/(c[0]*c[1]); /* 1/det S of mode 5 */
+    c[5] = c[0]*c[4] + c[1]*c[4]; /* (S^-1)[0][0] of mode 5 */
+    c[6] = c[0]*c[4]; /* (S^-1)[0][1] of mode 5 */
+    c[7] = c[0]*c[4]; /* (S^-1)[1][1] of mode 5 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m1];
@@ -171,6 +177,140 @@ static void force_terms(double t, const int *sw, const double *p, const double *
     fk[0] = p[P_A]*sin(p[P_w]*t);
 }
 
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * Friction element k (bit g + 2k: stuck, g + 2k + 1: slipping backwards):
+ *   slipping: F += -s mu_k N w_t, s = 1 (-1 backwards); s = s (w_t . v - u) and 1
+ *   stuck: w_t . a = 0, a row beside the held gaps' with its multiplier L_k
+ *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k
+ * The sets of held rows:
+ *   0 {}
+ *   1 {F1 stuck}
+ *   4 {F2 stuck}
+ *   5 {F1 stuck, F2 stuck}
+ */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    const unsigned m = mode[0];
+    double F[2], a[2];
+    double L[2];
+    double u[2], Fd[2], ud[2];
+    if (mode[0] >= 16u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
+    /* F = f_ext(t) + f_const - K x - C v */
+    F[0] = p[P_k2]*y[1] - p[P_k1]*y[0] - p[P_k2]*y[0];
+    F[1] = p[P_k2]*y[0] - p[P_k2]*y[1] + p[P_A]*sin(p[P_w]*t);
+    /* lambda_j = 0 while gap j is open, L = 0 while an element slips */
+    L[0] = 0.0;
+    L[1] = 0.0;
+    if (!(m & 1u)) { /* F1 slipping: F += -s mu_k N w_t, s = -1 backwards (2u) */
+        const double f = m & 2u ? 0.3 : -0.3;
+        F[0] += f;
+    }
+    if (!(m & 4u)) { /* F2 slipping: F += -s mu_k N w_t, s = -1 backwards (8u) */
+        const double f = m & 8u ? 0.35 : -0.35;
+        F[0] -= f;
+        F[1] += f;
+    }
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    if (m & 5u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone, u_k = w_t . a the elements' slip accelerations */
+        u[0] = a[0];
+        u[1] = a[1] - a[0];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        switch (m & 5u) {
+        case 1u: /* {F1 stuck} */
+            L[0] = -u[0]*c[2];
+            break;
+        case 4u: /* {F2 stuck} */
+            L[1] = -u[1]*c[3];
+            break;
+        case 5u: /* {F1 stuck, F2 stuck} */
+            L[0] = -u[0]*c[5] - u[1]*c[6];
+            L[1] = -u[0]*c[6] - u[1]*c[7];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[0] += L[0]*c[0];
+        }
+        if (m & 4u) {
+            a[0] -= L[1]*c[0];
+            a[1] += L[1]*c[1];
+        }
+    }
+    if (ydot) {
+        ydot[0] = y[2];
+        ydot[1] = y[3];
+        ydot[2] = a[0];
+        ydot[3] = a[1];
+    }
+    if (lam) { /* the gaps', then the stuck elements' multipliers */
+        lam[0] = L[0];
+        lam[1] = L[1];
+    }
+    if (s && sdot) {
+        if (m & 1u) { /* F1 stuck: s = mu_s N - L, mu_s N + L */
+            s[0] = 0.4 - L[0];
+            s[1] = 0.4 + L[0];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[0] = y[2];
+            sdot[0] = a[0];
+            s[1] = 1.0;
+            sdot[1] = 0.0;
+            if (m & 2u) {
+                s[0] = -s[0];
+                sdot[0] = -sdot[0];
+            }
+        }
+        if (m & 4u) { /* F2 stuck: s = mu_s N - L, mu_s N + L */
+            s[2] = 0.5 - L[1];
+            s[3] = 0.5 + L[1];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[2] = y[3] - y[2];
+            sdot[2] = a[1] - a[0];
+            s[3] = 1.0;
+            sdot[3] = 0.0;
+            if (m & 8u) {
+                s[2] = -s[2];
+                sdot[2] = -sdot[2];
+            }
+        }
+        if (m & 5u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = p[P_k2]*y[3] - p[P_k1]*y[2] - p[P_k2]*y[2];
+            Fd[1] = p[P_k2]*y[2] - p[P_k2]*y[3] + p[P_A]*p[P_w]*cos(p[P_w]*t);
+            /* u_j' = w_j . M^-1 F' + h_j''', u_k' = w_t . M^-1 F' */
+            ud[0] = Fd[0]*c[0];
+            ud[1] = Fd[1]*c[1] - Fd[0]*c[0];
+            /* s' = lambda_R' = -S_R^-1 u_R'; a stuck element's -L', L' */
+            switch (m & 5u) {
+            case 1u: /* {F1 stuck} */
+                sdot[0] = ud[0]*c[2];
+                sdot[1] = -ud[0]*c[2];
+                break;
+            case 4u: /* {F2 stuck} */
+                sdot[2] = ud[1]*c[3];
+                sdot[3] = -ud[1]*c[3];
+                break;
+            case 5u: /* {F1 stuck, F2 stuck} */
+                sdot[0] = ud[0]*c[5] + ud[1]*c[6];
+                sdot[1] = -ud[0]*c[5] - ud[1]*c[6];
+                sdot[2] = ud[0]*c[6] + ud[1]*c[7];
+                sdot[3] = -ud[0]*c[6] - ud[1]*c[7];
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Exact method: f_ext(t) = B z(t), z' = G z. */
 static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
 {
@@ -225,7 +365,7 @@ const nsm_model nsm_model_friction_two_mass = {
     .n_gaps = 0,
     .n_switches = 0,
     .n_springs = 2,
-    .n_consts = 2,
+    .n_consts = 8,
     .body_names = body_names,
     .params = params,
     .gaps = NULL,
@@ -240,6 +380,7 @@ const nsm_model nsm_model_friction_two_mass = {
     .initial = initial,
     .force = force,
     .force_dot = force_dot,
+    .modes = modes,
     .n_gen = 2,
     .generator = generator,
     .generator_state = generator_state,

@@ -164,6 +164,9 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 5e+01;
 }
 
+/* No modes(): friction element 'F' is pressed by gap 'floor''s contact force (its slip force depends on another multiplier);
+ * the runtime's generic path serves every mode (docs/status.md). */
+
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
     "model rotating_ball_2 \"Rotating bouncing ball, scenario 2: spin 50 rad/s, e_N = 0: a sliding impact, then sliding on the floor until it rolls (PyNonsmooth)\"\n",

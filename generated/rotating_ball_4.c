@@ -164,6 +164,9 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 5e+01;
 }
 
+/* No modes(): friction element 'F' is pressed by gap 'floor''s contact force (its slip force depends on another multiplier);
+ * the runtime's generic path serves every mode (docs/status.md). */
+
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
     "model rotating_ball_4 \"Rotating bouncing ball, scenario 4: from (-0.5, 1) with u = (1, 0, 50), e_N = 0.5: a sliding impact, a sticking one, rolling bounces accumulating at 3 t1 (PyNonsmooth)\"\n",

@@ -164,6 +164,9 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 2e+02;
 }
 
+/* No modes(): friction element 'F' is pressed by gap 'floor''s contact force (its slip force depends on another multiplier);
+ * the runtime's generic path serves every mode (docs/status.md). */
+
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
     "model rotating_ball_5 \"Rotating bouncing ball with backspin: bounces accumulating while the contact slips\"\n",

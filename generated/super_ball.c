@@ -205,6 +205,9 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = p[P_w0];
 }
 
+/* No modes(): friction element 'FF' is pressed by gap 'floor''s contact force (its slip force depends on another multiplier);
+ * the runtime's generic path serves every mode (docs/status.md). */
+
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
     "model super_ball \"The super ball: thrown with backspin under a table, it bounces on the floor and the table's underside and comes back\"\n",

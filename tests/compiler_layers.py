@@ -33,7 +33,7 @@ LAYERS = [
     ("values", "units.c expr.c timefn.c", "units.h expr.h timefn.h"),
     ("syntax", "ast.c lexer.re parser.y parse.c", "ast.h lex.h parse.h parser.h"),
     ("checks", "sema.c laws.c rigid.c", "sema.h model.h laws.h rigid.h"),
-    ("derivation", "derive.c derive_gen.c derive_lag.c derive_nl.c derive_paper.c derive_rigid.c", "derive.h"),
+    ("derivation", "derive.c derive_fric.c derive_gen.c derive_lag.c derive_nl.c derive_paper.c derive_rigid.c", "derive.h"),
     ("emitters", "emit_c.c emit_eq.c emit_roll.c emit_rigid.c", "emit.h emit_roll.h"),
     ("commands", "commands/run.c commands/sweep.c commands/continue.c", "commands/run.h"),
     ("program", "main.c", ""),

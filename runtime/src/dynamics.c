@@ -734,17 +734,27 @@ int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const dou
     return rc;
 }
 
+/* Whether the model's derived modes() serves the mode's equations: a
+** linear model's table (a model with friction has one only when its
+** elements' modes are derived, nsm/model.h). */
+static int derived(const nsm_sim *s)
+{
+    return !s->m->nl && s->m->modes;
+}
+
 /* Derivative of Y: the model's derived right-hand side of the mode if it has
-** one, else the generic path; energy rates appended either way. */
+** one, else the generic path; energy rates appended either way (with the
+** held contacts' forces and the stuck elements' multipliers, g + nf values
+** of modes()' lam, where a moving surface or friction's power needs them). */
 int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
-    if (!s->nf && !m->nl && m->modes &&
-        m->modes(mode, t, Y, s->sw, s->p, s->c, Yd, NULL, NULL, NULL) == 0) {
-        double f[s->n], lam[s->g + 1];
+    if (derived(s) && m->modes(mode, t, Y, s->sw, s->p, s->c, Yd, NULL, NULL, NULL) == 0) {
+        double f[s->n], lam[s->g + s->nf + 1];
         ext_force(s, t, f);
-        int held = s->moving && m->modes(mode, t, Y, s->sw, s->p, s->c, NULL, lam, NULL, NULL) == 0;
-        energy_rates(s, mode, Y, rt_vel(s, Y), f, held ? lam : NULL, NULL, Yd);
+        int held = (s->moving || s->nf) &&
+                   m->modes(mode, t, Y, s->sw, s->p, s->c, NULL, lam, NULL, NULL) == 0;
+        energy_rates(s, mode, Y, rt_vel(s, Y), f, held ? lam : NULL, held ? lam + s->g : NULL, Yd);
         return NSM_OK;
     }
     return rt_deriv_generic(s, mode, t, Y, Yd);
@@ -756,9 +766,11 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
 {
     const nsm_model *m = s->m;
     int n = s->n;
-    if (!s->nf && !m->nl && m->modes &&
-        m->modes(mode, t, y, s->sw, s->p, s->c, NULL, lam, NULL, NULL) == 0)
+    double all[s->g + s->nf + 1];   /* modes() adds the stuck elements' multipliers */
+    if (derived(s) && m->modes(mode, t, y, s->sw, s->p, s->c, NULL, all, NULL, NULL) == 0) {
+        memcpy(lam, all, sizeof(double) * (size_t)s->g);
         return NSM_OK;
+    }
     double f[n], F[n], a[n], h[4 * s->g + 1];
     state_terms(s, t, y, f, h);
     rt_force_parts(s, mode, y, rt_vel(s, y), f, 1, F);
@@ -901,8 +913,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
 int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd)
 {
     const nsm_model *m = s->m;
-    if (!s->nf && !m->nl && m->modes &&
-        m->modes(mode, t, y, s->sw, s->p, s->c, NULL, NULL, ev, evd) == 0)
+    if (derived(s) && m->modes(mode, t, y, s->sw, s->p, s->c, NULL, NULL, ev, evd) == 0)
         return NSM_OK;
     return rt_events_generic(s, mode, t, y, ev, evd);
 }

@@ -64,9 +64,11 @@ int main(void)
     double *c = calloc((size_t)m->n_consts + 1, sizeof *c);
     double *y = calloc((size_t)(2 * n), sizeof *y), *y2 = calloc((size_t)(2 * n), sizeof *y2);
     double *yd = calloc((size_t)(2 * n), sizeof *yd), *yd2 = calloc((size_t)(2 * n), sizeof *yd2);
-    double *s = calloc((size_t)g + 1, sizeof *s), *sd = calloc((size_t)g + 1, sizeof *sd);
-    double *sp = calloc((size_t)g + 1, sizeof *sp), *sm = calloc((size_t)g + 1, sizeof *sm);
-    double *lam = calloc((size_t)g + 1, sizeof *lam);
+    /* a model with friction modes: g + 2 nf event functions, g + nf multipliers */
+    int nf = m->n_frictions, ge = g + 2 * nf;
+    double *s = calloc((size_t)ge + 1, sizeof *s), *sd = calloc((size_t)ge + 1, sizeof *sd);
+    double *sp = calloc((size_t)ge + 1, sizeof *sp), *sm = calloc((size_t)ge + 1, sizeof *sm);
+    double *lam = calloc((size_t)(g + nf) + 1, sizeof *lam);
     double *f = calloc((size_t)n, sizeof *f), *fd = calloc((size_t)n, sizeof *fd);
     double *fp = calloc((size_t)n, sizeof *fp), *fm = calloc((size_t)n, sizeof *fm);
     int *sw = calloc((size_t)ns + 1, sizeof *sw);
@@ -100,7 +102,7 @@ int main(void)
     CHECK(m->setup(p, c, &num) == 0, "setup rejects the defaults");
     CHECK(m->abi == NSM_ABI_VERSION, "abi");
 
-    unsigned modes = g <= 6 ? 1u << g : 64u;
+    unsigned modes = ge <= 6 ? 1u << ge : 64u;
     for (unsigned mode = 0; mode < modes; mode++) {
         unsigned mw[64] = { mode };  /* the mode's words (the rest zero) */
         if (!m->modes || m->modes(mw, 0, y, sw, p, c, yd, NULL, NULL, NULL) != 0)
@@ -120,6 +122,23 @@ int main(void)
             for (int i = 0; i < 2 * n; i++)
                 y2[i] = y[i] - h * yd[i];
             m->modes(mw, t - h, y2, sw, p, c, NULL, NULL, sm, yd2);
+            for (int j = g; j < ge; j++) {
+                double fdq = (sp[j] - sm[j]) / (2 * h);
+                CHECK(close_to(sd[j], fdq, 1e-5), "mode %u friction event %d: s' = %.12g, "
+                      "finite difference %.12g", mode, j, sd[j], fdq);
+            }
+            for (int k = 0; k < nf; k++) {  /* a stuck element: w_t . a = 0 */
+                double wa = 0, sc = 0;
+                if (!((mode >> (g + 2 * k)) & 1u))
+                    continue;
+                for (int q = 0; q < m->nnz_Wt; q++)
+                    if (num.Wt.row[q] == k) {
+                        wa += num.Wt.val[q] * yd[n + num.Wt.col[q]];
+                        sc += fabs(num.Wt.val[q] * lam[g + k] / num.mass[num.Wt.col[q]]);
+                    }
+                CHECK(fabs(wa) <= 1e-12 * (1 + sc), "mode %u friction element %d stuck: w_t.a = %g",
+                      mode, k, wa);
+            }
             for (int j = 0; j < g; j++) {
                 double fdq = (sp[j] - sm[j]) / (2 * h);
                 CHECK(close_to(sd[j], fdq, 1e-5), "mode %u gap %d: s' = %.12g, finite difference %.12g",

@@ -272,8 +272,13 @@ typedef struct nsm_model {
      * at (t, y) it fills each output that is not NULL: ydot (2n), lam (g,
      * 0 for open gaps), s and sdot (g each, the gaps' event functions and
      * their rates); returns 0, or NSM_NOT_DERIVED, writing nothing, for a
-     * mode it did not write out.  NULL: no mode is written out (friction,
-     * nonlinear models), the runtime's generic path serves them all. */
+     * mode it did not write out.  A model with friction elements has one
+     * only when their modes are derived (each presses with a constant
+     * normal load): lam then holds g + nf values, the gaps' forces and
+     * the stuck elements' multipliers (0 while slipping), s and sdot
+     * g + 2 nf, the gaps' and then the elements' event functions.  NULL: no
+     * mode is written out (nonlinear models, friction pressed by a gap's
+     * force), the runtime's generic path serves them all. */
     int (*modes)(const unsigned *mode, double t, const double *y, const int *sw,
                  const double *p, const double *c, double *ydot, double *lam, double *s,
                  double *sdot);
@@ -315,8 +320,9 @@ typedef struct nsm_model {
     void (*settings)(const double *p, double *t);
 
     /* Coulomb friction elements (appended after the settings: a table that
-     * leaves them zero has none).  A model with friction leaves its modes
-     * to the runtime's generic path (modes is NULL). */
+     * leaves them zero has none).  Their modes are in modes() when the
+     * compiler derived them (see modes above), else the runtime's generic
+     * path serves them (modes is NULL). */
     int n_frictions;
     const nsm_friction_info *frictions;
 

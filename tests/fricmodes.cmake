@@ -1,0 +1,13 @@
+# The friction elements' derived modes (compiler/derive_fric.c): the
+# modes() of generated friction models against closed forms and against
+# the runtime's generic path in every mode (tests/unit/test_fric_modes.c).
+add_executable(test_fric_modes ${NSM_SOURCE_DIR}/tests/unit/test_fric_modes.c
+  ${NSM_SOURCE_DIR}/generated/belt_friction.c ${NSM_SOURCE_DIR}/generated/coulomb_oscillator.c
+  ${NSM_SOURCE_DIR}/generated/friction_two_mass.c ${NSM_SOURCE_DIR}/generated/disc_incline_roll.c
+  ${NSM_SOURCE_DIR}/generated/sliding_block.c)
+target_compile_definitions(test_fric_modes PRIVATE NSM_NO_MAIN)
+target_include_directories(test_fric_modes PRIVATE ${NSM_SOURCE_DIR}/runtime/src
+  ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_fric_modes PRIVATE nsmrt m)
+add_test(NAME friction.derived_modes COMMAND test_fric_modes)
+set_tests_properties(friction.derived_modes PROPERTIES LABELS runtime)

@@ -1,0 +1,156 @@
+/*
+** test_fric_modes.c: the friction elements' derived modes (compiler/
+** derive_fric.c, the modes() of generated/ for models whose elements press
+** with a constant normal load).
+**
+**   - belt_friction (m = k = 1, N = 10, v_b = 3, mu_s = 0.5, mu_k = 0.3)
+**     against its closed forms at a few states: slipping forwards
+**     a = (-k x - mu_k N) / m, backwards a = (-k x + mu_k N) / m, the slip
+**     v - v_b and its rate (negated backwards); stuck a = 0, the multiplier
+**     L = k x, events mu_s N -+ k x with rates -+ k v, and the surface's
+**     power L v_b in the energy rates; the dissipated power s mu_k N (v - v_b);
+**   - every mode of belt_friction, coulomb_oscillator, friction_two_mass
+**     and disc_incline_roll (a held impact gap beside a stuck element) at
+**     random states: the derivative with its energy rates, the contact
+**     forces, the multipliers and the event functions with their rates
+**     from modes() against the runtime's generic path (dynamics.c, written
+**     from the numeric tables without the derivation), to 1e-12 relative;
+**   - sliding_block, whose element is pressed by a gap's force, has no
+**     modes() (the generic path serves it, the generated file says why).
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsm/model.h"
+#include "nsm/nsm.h"
+#include "rt.h"
+
+#include "check.h"
+
+extern const nsm_model nsm_model_belt_friction, nsm_model_coulomb_oscillator,
+    nsm_model_friction_two_mass, nsm_model_disc_incline_roll, nsm_model_sliding_block;
+
+/* A mode word of one 32-bit word (every model here has fewer bits). */
+static void mode_of(const nsm_sim *s, unsigned word, unsigned *mode)
+{
+    memset(mode, 0, sizeof(unsigned) * (size_t)s->mw);
+    mode[0] = word;
+}
+
+/* belt_friction's closed forms at (x, v) in its three states. */
+static void belt_closed_forms(void)
+{
+    nsm_sim *s = nsm_sim_create(&nsm_model_belt_friction);
+    const double m = 1, k = 1, N = 10, vb = 3, mus = 0.5, muk = 0.3;
+    const double xs[3] = {0.7, -2.5, 4.9}, vs[3] = {1.5, -0.4, 3.8};
+    check_true("belt_friction created", s != NULL);
+    if (!s)
+        return;
+    for (int c = 0; c < 3; c++) {
+        double Y[s->N], Yd[s->N], ev[s->ge], evd[s->ge], lam[1];
+        double x = xs[c], v = vs[c], L = k * x;
+        unsigned mode[s->mw];
+        memset(Y, 0, sizeof Y);
+        Y[0] = x, Y[1] = v;
+        for (int back = 0; back < 2; back++) {   /* slipping forwards, backwards */
+            double sg = back ? -1 : 1, a = (-k * x - sg * muk * N) / m;
+            mode_of(s, back ? 2u : 0u, mode);
+            check_true("slipping: derived", rt_deriv(s, mode, 0, Y, Yd) == NSM_OK &&
+                                                rt_events(s, mode, 0, Y, ev, evd) == NSM_OK);
+            check_close("slipping: x'", Yd[0], v, 0);
+            check_close("slipping: v'", Yd[1], a, 1e-15);
+            check_close("slipping: slip event", ev[0], sg * (v - vb), 1e-15);
+            check_close("slipping: its rate", evd[0], sg * a, 1e-15);
+            check_close("slipping: second event", ev[1], 1, 0);
+            check_close("slipping: dissipated power", Yd[rt_eslot(s)], sg * muk * N * (v - vb), 1e-14);
+            check_close("slipping: surface work rate", Yd[rt_eslot(s) + 1], -sg * muk * N * vb, 1e-14);
+        }
+        mode_of(s, 1u, mode);
+        check_true("stuck: derived", rt_deriv(s, mode, 0, Y, Yd) == NSM_OK &&
+                                     rt_events(s, mode, 0, Y, ev, evd) == NSM_OK &&
+                                     nsm_model_belt_friction.modes(mode, 0, Y, s->sw, s->p, s->c,
+                                                                   NULL, lam, NULL, NULL) == 0);
+        check_close("stuck: v'", Yd[1], 0, 1e-15);
+        check_close("stuck: multiplier", lam[0], L, 1e-15);
+        check_close("stuck: event mu_s N - L", ev[0], mus * N - L, 1e-14);
+        check_close("stuck: event mu_s N + L", ev[1], mus * N + L, 1e-14);
+        check_close("stuck: rate of the first", evd[0], -k * v, 1e-15);
+        check_close("stuck: rate of the second", evd[1], k * v, 1e-15);
+        check_close("stuck: surface work rate", Yd[rt_eslot(s) + 1], L * vb, 1e-14);
+    }
+    nsm_sim_free(s);
+}
+
+/* |a - b| within 1e-12 of the larger magnitude (and of scale). */
+static void agree(const char *what, const char *model, unsigned word, int i, double got,
+                  double want, double scale)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s: mode %u, %s[%d] derived vs generic", model, word, what, i);
+    check_close(msg, got, want, 1e-12 * fmax(scale, fmax(fabs(got), fabs(want))));
+}
+
+/* Every mode of model at random states: modes() against the generic path. */
+static void against_generic(const nsm_model *model, int *derived)
+{
+    nsm_sim *s = nsm_sim_create(model);
+    check_true(model->name, s != NULL && model->modes != NULL);
+    if (!s || !model->modes)
+        return;
+    unsigned words = 1u << s->ge;
+    srand(7);
+    for (unsigned w = 0; w < words; w++) {
+        unsigned mode[s->mw];
+        mode_of(s, w, mode);
+        for (int trial = 0; trial < 4; trial++) {
+            double Y[s->N], Yd[s->N], Yg[s->N], ev[s->ge], evd[s->ge], eg[s->ge], edg[s->ge];
+            double lam[s->g + s->nf + 1], lg[s->g + 1], lfg[s->nf + 1], t = 3.0 * rand() / RAND_MAX;
+            memset(Y, 0, sizeof Y);
+            for (int i = 0; i < 2 * s->n; i++)
+                Y[i] = 4.0 * rand() / RAND_MAX - 2;
+            if (model->modes(mode, t, Y, s->sw, s->p, s->c, Yd, lam, ev, evd) != 0)
+                continue;
+            *derived += trial == 0;
+            if (rt_deriv(s, mode, t, Y, Yd) || rt_deriv_generic(s, mode, t, Y, Yg) ||
+                rt_events(s, mode, t, Y, ev, evd) || rt_events_generic(s, mode, t, Y, eg, edg) ||
+                rt_multipliers(s, mode, t, Y, lg, lfg)) {
+                check_true("a mode's functions could be evaluated", 0);
+                continue;
+            }
+            double sc = 0;
+            for (int i = 0; i < s->N; i++)
+                sc = fmax(sc, fabs(Yg[i]));
+            for (int i = 0; i < s->N; i++)
+                agree("Yd", model->name, w, i, Yd[i], Yg[i], sc);
+            for (int j = 0; j < s->g + s->nf; j++)
+                agree("lam", model->name, w, j, lam[j], j < s->g ? lg[j] : lfg[j - s->g], sc);
+            for (int j = 0; j < s->ge; j++) {
+                agree("s", model->name, w, j, ev[j], eg[j], 1);
+                agree("sdot", model->name, w, j, evd[j], edg[j], sc);
+            }
+        }
+    }
+    nsm_sim_free(s);
+}
+
+int main(void)
+{
+    belt_closed_forms();
+    const nsm_model *models[] = {&nsm_model_belt_friction, &nsm_model_coulomb_oscillator,
+                                 &nsm_model_friction_two_mass, &nsm_model_disc_incline_roll};
+    /* every mode word is written out (stuck with the backward bit set reads as stuck) */
+    const int want[] = {4, 4, 16, 8};
+    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) {
+        int derived = 0;
+        against_generic(models[k], &derived);
+        char msg[120];
+        snprintf(msg, sizeof msg, "%s: %d modes written out, %d expected", models[k]->name, derived,
+                 want[k]);
+        check_true(msg, derived == want[k]);
+    }
+    check_true("sliding_block (pressed by a gap's force) has no modes()",
+               nsm_model_sliding_block.modes == NULL);
+    return check_report();
+}
