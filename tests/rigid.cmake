@@ -137,3 +137,17 @@ target_include_directories(test_spacefric PRIVATE ${NSM_SOURCE_DIR}/runtime/incl
 target_link_libraries(test_spacefric PRIVATE nsmrt m)
 add_test(NAME rigid.spacefric COMMAND test_spacefric)
 set_tests_properties(rigid.spacefric PROPERTIES LABELS "unit;runtime;rigid")
+
+# Garwin's super ball in space as nsmc writes it (models/super_ball_3d.nsm,
+# tests/rigid/test_super_ball_3d.c): a spinning ball between a floor and a
+# table's underside with tangential restitution, by rk4 and adaptive
+# against the closed form of each bounce (instants at roots of quadratics,
+# velocities and spins after), and without gravity against Garwin's
+# rationals (-333/343, 130/343), all to 1e-12 relative.
+add_executable(test_super_ball_3d ${NSM_SOURCE_DIR}/tests/rigid/test_super_ball_3d.c
+  ${NSM_SOURCE_DIR}/generated/super_ball_3d.c)
+target_compile_definitions(test_super_ball_3d PRIVATE NSM_NO_MAIN)
+target_include_directories(test_super_ball_3d PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_super_ball_3d PRIVATE nsmrt m)
+add_test(NAME rigid.super_ball_3d COMMAND test_super_ball_3d)
+set_tests_properties(rigid.super_ball_3d PROPERTIES LABELS "rigid;runtime;derive")

@@ -43,7 +43,7 @@ typedef struct DropRef {
     double t1, gd, k[3], D, P;
 } DropRef;
 
-static DropRef drop_ref(double m, const double *I, const double *c, double rho, double th,
+static inline DropRef drop_ref(double m, const double *I, const double *c, double rho, double th,
                         const double *ax, double z0, double g, double e)
 {
     DropRef r;
