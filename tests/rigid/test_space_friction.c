@@ -187,6 +187,8 @@ static void rolling_run(int method, const char *mname)
         nsm_sim_set_method(s, method);
         if (method == NSM_METHOD_ADAPTIVE)
             nsm_sim_set_tolerances(s, 1e-13, 1e-15);
+        else
+            nsm_sim_set_dt(s, 1e-4);
     }
     snprintf(what, sizeof what, "%s rolling sphere runs to %g s", mname, T);
     check_true(what, s && nsm_sim_reset(s) == 0 && nsm_sim_run_until(s, T) == 0);
@@ -231,8 +233,8 @@ static void rolling_run(int method, const char *mname)
     snprintf(what, sizeof what, "%s rolling sphere: it sticks (rolls) at T", mname);
     check_true(what, nsm_sim_mode_has(s, 0) == 1 && nsm_sim_mode_has(s, 1) == 1);
     printf("%s rolling sphere: t_r %.17g, v (%.17g, %.17g), centre (%.17g, %.17g) (closed form "
-           "(%.17g, %.17g)), dissipated %.17g J (closed form %.17g)\n", mname, tr, y[7], y[8],
-           y[0], y[1], x[0], x[1], fabs(diss), dref);
+           "(%.17g, %.17g)), dissipated %.17g J (closed form %.17g), %ld steps\n", mname, tr, y[7],
+           y[8], y[0], y[1], x[0], x[1], fabs(diss), dref, nsm_sim_steps(s));
     nsm_sim_free(s);
 }
 
