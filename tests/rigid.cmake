@@ -65,8 +65,9 @@ set_tests_properties(rigid.contact PROPERTIES LABELS "unit;runtime;rigid")
 # (bounces, Zeno accumulation, held slide), tests/rigid/sphere_drop.nsm (an
 # eccentric sphere's impact by Newton's law with W = (n, c x n_b)), the
 # frictionless tippe top (energy, momentum, L_z, Jellett's integral, the
-# sphere's centre at r1) and the top thrown onto its stem (two spheres of one
-# body touching at once).
+# sphere's centre at r1, the spheres' contact-point columns against the
+# geometry) and the top thrown onto its stem (two spheres of one body
+# touching at once).
 set(NSM_SPHERE_GEN "")
 foreach(stem sphere_drop tippe_frictionless tippe_fall)
   set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_${stem}.c)
