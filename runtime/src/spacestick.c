@@ -205,8 +205,11 @@ static int try_stick(nsm_sim *s, int k, int *stuck)
     *stuck = lam[e->gap] >= 0 && lfn <= s->num.sf_mu[k] * lam[e->gap];
     if (!*stuck)
         return NSM_OK;
+    double g0 = rt_sf_slip(s, k, NULL);
     rt_state_mode_add(s, rt_sf_bit(s, k));
-    return stick_project(s, k);
+    double E0 = rt_mech_energy(s, s->mode, s->y);
+    int rc = stick_project(s, k);
+    return rc ? rc : rt_sf_log(s, k, NSM_EV_STICK, g0, 0, E0 - rt_mech_energy(s, s->mode, s->y));
 }
 
 /* Before a step of size *h from the current state: each held sliding

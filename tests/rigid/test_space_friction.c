@@ -10,7 +10,9 @@
 ** them) writing none; and the top run by rk4 and adaptive to its stem's
 ** first contact against tests/reference/tippe_top.py (the taylor method
 ** refused by name: it has no series of the friction yet); and
-** tests/rigid/rolling_sphere.nsm against rolling_sphere.py's closed form.
+** tests/rigid/rolling_sphere.nsm against rolling_sphere.py's closed form,
+** with the stick record of its friction element (kind stick, named 'grip',
+** at t_r, the slip before it at zero).
 */
 #include <math.h>
 #include <stdio.h>
@@ -167,6 +169,26 @@ static void tippe_taylor_refused(const nsm_model *m)
     nsm_sim_free(s);
 }
 
+/* The spatial friction records of a run: how many, and the first's instant,
+** slip before and after, energy and contact name. */
+typedef struct { int n; nsm_event ev; const char *name; } SfLog;
+
+/* Event handler: keeps the records of spatial friction elements (contact
+** n_gaps + n_frictions + k). */
+static int sf_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
+{
+    SfLog *L = ud;
+    const nsm_model *m = &nsm_model_rolling_sphere;
+    (void)sim;
+    if (ev->kind == NSM_EV_TIME || ev->contact < m->n_gaps + m->n_frictions)
+        return 0;
+    if (!L->n++) {
+        L->ev = *ev;
+        L->name = nsm_event_contact_name(m, ev);
+    }
+    return 0;
+}
+
 /* tests/rigid/rolling_sphere.nsm, nsmc's table of rolling_sphere.py's first
 ** case (m = 1 kg, r = 0.1 m, k = 2/5, mu = 0.2, g = 9.81, v0 = (1, -1),
 ** w0 = (-10, -5, 7)): the slip gamma0 = (1.5, -2), |gamma0| = 5/2, falls
@@ -183,7 +205,10 @@ static void rolling_run(int method, const char *mname)
     const double v0[2] = { 1, -1 }, w[3] = { 30.0 / 7, 40.0 / 7, 7 };
     nsm_sim *s = nsm_sim_create(&nsm_model_rolling_sphere);
     char what[200];
+    SfLog L;
+    memset(&L, 0, sizeof L);
     if (s) {
+        nsm_sim_set_event_handler(s, sf_event, &L);
         nsm_sim_set_method(s, method);
         if (method == NSM_METHOD_ADAPTIVE)
             nsm_sim_set_tolerances(s, 1e-13, 1e-15);
@@ -232,6 +257,18 @@ static void rolling_run(int method, const char *mname)
     check_close(what, err, 0, 1e-12 * (kin + fabs(pot) + dref));
     snprintf(what, sizeof what, "%s rolling sphere: it sticks (rolls) at T", mname);
     check_true(what, nsm_sim_mode_has(s, 0) == 1 && nsm_sim_mode_has(s, 1) == 1);
+    snprintf(what, sizeof what, "%s rolling sphere: one stick record, of 'grip'", mname);
+    check_true(what, L.n == 1 && L.ev.kind == NSM_EV_STICK && L.name && strcmp(L.name, "grip") == 0);
+    snprintf(what, sizeof what, "%s rolling sphere: the stick record at t_r", mname);
+    check_close(what, L.ev.t, tr, 1e-9 * tr);
+    snprintf(what, sizeof what, "%s rolling sphere: the record's slip before (at zero), after 0",
+             mname);
+    check_true(what, L.ev.vrel_before >= 0 && L.ev.vrel_before < 1e-9 && L.ev.vrel_after == 0);
+    snprintf(what, sizeof what, "%s rolling sphere: the record's loss (the slip left's)", mname);
+    check_close(what, L.ev.energy_lost, 0, 1e-15);
+    printf("%s rolling sphere: stick record of '%s' at %.17g s (t_r %.17g), |gamma| %.3g m/s "
+           "before, %.3g J lost\n", mname, L.name ? L.name : "?", L.ev.t, tr, L.ev.vrel_before,
+           L.ev.energy_lost);
     printf("%s rolling sphere: t_r %.17g, v (%.17g, %.17g), centre (%.17g, %.17g) (closed form "
            "(%.17g, %.17g)), dissipated %.17g J (closed form %.17g), %ld steps\n", mname, tr, y[7],
            y[8], y[0], y[1], x[0], x[1], fabs(diss), dref, nsm_sim_steps(s));
