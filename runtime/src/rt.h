@@ -427,7 +427,6 @@ void rt_sf_at(const nsm_sim *s, const double *y);
 double rt_sf_slip(const nsm_sim *s, int k, double *g);
 double rt_sf_slip_rate(const nsm_sim *s, int k, const double *a);
 void rt_sf_stick_force(const nsm_sim *s, int k, double *lf);
-int rt_sf_log(nsm_sim *s, int k, int kind, double before, double after, double lost);
 int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int values, double *a,
                 double *lam);
 double rt_sf_power(const nsm_sim *s, const unsigned *mode, const double *lam);

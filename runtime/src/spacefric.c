@@ -230,15 +230,6 @@ double rt_sf_slip_rate(const nsm_sim *s, int k, const double *a)
     return r;
 }
 
-/* Logs a transition of element k: NSM_EV_STICK when its slip reaches zero,
-** NSM_EV_SLIP when it starts again; the record's contact is n_gaps +
-** n_frictions + k (nsm/nsm.h), before and after its |gamma_F|, lost the
-** kinetic energy the transition removed. */
-int rt_sf_log(nsm_sim *s, int k, int kind, double before, double after, double lost)
-{
-    return rt_log_event(s, kind, s->g + s->nf + k, before, after, 0, lost, 1);
-}
-
 /* The stick force lambda_F (3 values) of element k from the last solve of
 ** its stuck contact's values. */
 void rt_sf_stick_force(const nsm_sim *s, int k, double *lf)
