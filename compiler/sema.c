@@ -942,6 +942,8 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
         return val(e, DIM_V);
     }
     case SYM_SFRICTION:
+        if (strcmp(f, "force") == 0)
+            return mode_quantity(s, n, sym->name, f);
         if (strcmp(f, "slip") != 0)
             break;
         return sphere_slip(s, m->gaps[m->sfrics[sym->index].gap].sphere);
@@ -953,8 +955,7 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
         [SYM_GAP] = "gap, rate or force", [SYM_FRICTION] = "force or slip",
         [SYM_RIGID] = "x, y, z, vx, vy, vz, w1, w2, w3, p0, p1, p2, p3 or theta",
         [SYM_PLANE] = "none: a plane is named by sphere gaps only",
-        [SYM_SFRICTION] = "slip: |gamma_T|, its contact point's slip; its force is not an "
-                          "output column yet"};
+        [SYM_SFRICTION] = "force or slip"};
     if (sym->kind == SYM_GAP && m->gaps[sym->index].sphere) {
         diag_error(s->diag, n->name_loc, "a sphere gap has no field '%s' (expected gap, rate, "
                    "force, or x, y, z, vx, vy, vz: its contact point)", f);
@@ -3609,8 +3610,9 @@ static Output *add_output(Sema *s, OutputKind kind, int index, const char *name,
 static void element_item(Sema *s, const Node *n, const Sym *sym, const char *label)
 {
     const char *name = label ? label : arena_printf(s->arena, "%s.%s", sym->name, n->name);
-    if (sym->kind == SYM_FRICTION && strcmp(n->name, "force") == 0) {
-        add_output(s, OUT_FRICTION, sym->index, name, "N", n->loc);
+    if ((sym->kind == SYM_FRICTION || sym->kind == SYM_SFRICTION) && strcmp(n->name, "force") == 0) {
+        add_output(s, sym->kind == SYM_FRICTION ? OUT_FRICTION : OUT_SFRICTION, sym->index, name, "N",
+                   n->loc);
         return;
     }
     Val v = element_value(s, n, sym);

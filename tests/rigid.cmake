@@ -97,7 +97,12 @@ set(crs ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_sphere.c)
 add_custom_command(OUTPUT ${crs}
   COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm -o ${crs}
   DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm)
-add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c} ${crs})
+set(cri ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_incline.c)
+add_custom_command(OUTPUT ${cri}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_incline.nsm -o ${cri}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_incline.nsm)
+add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c} ${crs}
+  ${cri})
 target_compile_definitions(test_space_friction PRIVATE NSM_NO_MAIN)
 target_include_directories(test_space_friction PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_space_friction PRIVATE nsmrt m)
