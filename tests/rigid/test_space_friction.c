@@ -24,6 +24,7 @@
 #include "nsm/nsm.h"
 
 #include "../unit/check.h"
+#include "space_ref.h"
 
 extern const nsm_model nsm_model_tippe_top;
 extern const nsm_model nsm_model_rolling_sphere;
@@ -189,16 +190,6 @@ static int sf_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
         L->name = nsm_event_contact_name(m, ev);
     }
     return 0;
-}
-
-/* Output column `name` of table m at the state of s. */
-static double model_column(const nsm_model *m, const nsm_sim *s, const char *name)
-{
-    for (int k = 0; k < m->n_outputs; k++)
-        if (strcmp(m->outputs[k].name, name) == 0)
-            return nsm_sim_output(s, k);
-    printf("no output column '%s'\n", name);
-    return NAN;
 }
 
 /* Output column `name` of the rolling sphere's table at the state of s. */

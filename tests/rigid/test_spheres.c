@@ -257,16 +257,6 @@ static TopInv top_inv(const double *y)
     return t;
 }
 
-/* Output column `name` of model tab at the simulation's state. */
-static double column(const nsm_model *tab, const nsm_sim *s, const char *name)
-{
-    for (int k = 0; k < tab->n_outputs; k++)
-        if (strcmp(tab->outputs[k].name, name) == 0)
-            return nsm_sim_output(s, k);
-    printf("no output column '%s'\n", name);
-    return NAN;
-}
-
 /* The top's contact-point columns at y against the geometry written here:
 ** each sphere's point nearest the floor, r + a R e3 - rho e_z (a, rho = a1,
 ** r1 for the ball, a2, r2 for the stem), and the ball's material velocity
@@ -287,9 +277,9 @@ static double top_points(const nsm_sim *s, const double *y)
     cross(wv, arm, wa);
     double ws = r1 * sqrt(dot3(wv, wv));
     for (int i = 0; i < 3; i++) {
-        worst = fmax(worst, fabs(column(tab, s, bp[i]) - (y[i] + arm[i])) / r1);
-        worst = fmax(worst, fabs(column(tab, s, sp[i]) - (y[i] + a2 * R[i][2] - (i == 2 ? r2 : 0))) / r1);
-        worst = fmax(worst, fabs(column(tab, s, bv[i]) - (y[U + i] + wa[i])) / ws);
+        worst = fmax(worst, fabs(model_column(tab, s, bp[i]) - (y[i] + arm[i])) / r1);
+        worst = fmax(worst, fabs(model_column(tab, s, sp[i]) - (y[i] + a2 * R[i][2] - (i == 2 ? r2 : 0))) / r1);
+        worst = fmax(worst, fabs(model_column(tab, s, bv[i]) - (y[U + i] + wa[i])) / ws);
     }
     return worst;
 }
@@ -322,7 +312,7 @@ static void tippe_frictionless(int method, const char *mname)
         dJ = fmax(dJ, fabs(ik.jellett - i0.jellett) / fabs(i0.jellett));
         dz = fmax(dz, fabs(ik.zc - 0.015));
         dpt = fmax(dpt, top_points(s, y));
-        dvz = fmax(dvz, fabs(column(&nsm_model_tippe_frictionless, s, "ball.vz")));
+        dvz = fmax(dvz, fabs(model_column(&nsm_model_tippe_frictionless, s, "ball.vz")));
     }
     check_true("tippe_frictionless runs", rc == 0);
     if (rc)

@@ -156,15 +156,10 @@ static double ball_kinetic(const Ball *b)
     return (b->m * dot3(b->v, b->v) + b->I * dot3(b->w, b->w)) / 2;
 }
 
-/* Output column `name` of the simulation's model at its current state. */
+/* Output column `name` of the model's table at the state of s. */
 static double column(const nsm_sim *s, const char *name)
 {
-    const nsm_model *m = &nsm_model_super_ball_3d;
-    for (int k = 0; k < m->n_outputs; k++)
-        if (strcmp(m->outputs[k].name, name) == 0)
-            return nsm_sim_output(s, k);
-    printf("no output column '%s'\n", name);
-    return NAN;
+    return model_column(&nsm_model_super_ball_3d, s, name);
 }
 
 /* The contact points' columns in flight at centre xe, velocity ve and world
