@@ -389,6 +389,7 @@ static const char *out_kind_name(OutputKind k)
     case OUT_PARAM: return "NSM_OUT_PARAM";
     case OUT_FRICTION: return "NSM_OUT_FRICTION";
     case OUT_EXPR: return "NSM_OUT_EXPR";
+    case OUT_SFRICTION: return "NSM_OUT_SFRICTION";
     }
     return "NSM_OUT_X";
 }

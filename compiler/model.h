@@ -181,7 +181,8 @@ typedef enum OutputKind {
     OUT_KINETIC, OUT_POTENTIAL, OUT_DISSIPATED, OUT_INJECTED, OUT_ERROR,
     OUT_PARAM,                    /* index: parameter */
     OUT_FRICTION,                 /* index: friction element; its force */
-    OUT_EXPR                      /* index: the column; `value` */
+    OUT_EXPR,                     /* index: the column; `value` */
+    OUT_SFRICTION                 /* index: spatial friction element; |lambda_F| */
 } OutputKind;
 
 typedef struct Output {

@@ -407,6 +407,8 @@ static const char *label_name(Sema *s, const Node *n)
 
 static Val rigid_refuse(Sema *s, const Node *n, const char *name);
 static Expr *sphere_rate(Sema *s, const Sphere *sp);
+static Val sphere_point(Sema *s, const Sphere *sp, const char *f);
+static Val sphere_slip(Sema *s, const Sphere *sp);
 
 /* Finds the symbol a reference names: NAME or NAME[index].  Reports unknown
  * names and out-of-range indices; returns NULL then. */
@@ -890,6 +892,11 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
     case SYM_GAP: {
         if (strcmp(f, "force") == 0)
             return mode_quantity(s, n, sym->name, f);
+        if (m->gaps[sym->index].sphere) {
+            Val p = sphere_point(s, m->gaps[sym->index].sphere, f);
+            if (p.ok)
+                return p;
+        }
         const Wall *w = wall_of(s, sym->index);
         if (w) {
             Val p = wall_point(s, w, f);
@@ -934,6 +941,12 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
             e = expr_add(s->ex, e, expr_mul(s->ex, pf->terms[k].w, state_of(s, pf->terms[k].body, true)));
         return val(e, DIM_V);
     }
+    case SYM_SFRICTION:
+        if (strcmp(f, "force") == 0)
+            return mode_quantity(s, n, sym->name, f);
+        if (strcmp(f, "slip") != 0)
+            break;
+        return sphere_slip(s, m->gaps[m->sfrics[sym->index].gap].sphere);
     default:
         break;
     }
@@ -942,7 +955,12 @@ static Val element_value(Sema *s, const Node *n, const Sym *sym)
         [SYM_GAP] = "gap, rate or force", [SYM_FRICTION] = "force or slip",
         [SYM_RIGID] = "x, y, z, vx, vy, vz, w1, w2, w3, p0, p1, p2, p3 or theta",
         [SYM_PLANE] = "none: a plane is named by sphere gaps only",
-        [SYM_SFRICTION] = "none yet: its force is not an output column"};
+        [SYM_SFRICTION] = "force or slip"};
+    if (sym->kind == SYM_GAP && m->gaps[sym->index].sphere) {
+        diag_error(s->diag, n->name_loc, "a sphere gap has no field '%s' (expected gap, rate, "
+                   "force, or x, y, z, vx, vy, vz: its contact point)", f);
+        return bad();
+    }
     if (sym->kind == SYM_GAP && wall_of(s, sym->index)) {
         diag_error(s->diag, n->name_loc, "a wall has no field '%s' (expected gap, rate, force, "
                    "or x, y, vx, vy: its contact point)", f);
@@ -2334,6 +2352,62 @@ static Expr *sphere_rate(Sema *s, const Sphere *sp)
     return e;
 }
 
+/* The body-frame coordinates of sphere sp's contact point, c - rho R(p)^T n
+ * (the sphere's point nearest its plane; it moves over the body). */
+static void sphere_contact_body(Sema *s, const Sphere *sp, Expr *const p[4], Expr *sc[3])
+{
+    ExprCtx *x = s->ex;
+    for (int k = 0; k < 3; k++) {
+        Expr *rn = expr_num(x, 0);
+        for (int j = 0; j < 3; j++)
+            rn = expr_add(x, rn, expr_mul(x, rigid_rot(x, p, j, k), sp->normal[j]));
+        sc[k] = expr_sub(x, sp->centre[k], expr_mul(x, sp->radius, rn));
+    }
+}
+
+/* Field f (x, y, z, vx, vy, vz) of sphere sp's contact point: its place on
+ * the plane, r + R c - rho n (the path of the contact on the floor), and
+ * the velocity of the body's material point there, v + R (w x s) with s its
+ * body-frame coordinates (the slip in the plane plus the gap's rate along
+ * n).  An invalid value (ok false) for any other field. */
+static Val sphere_point(Sema *s, const Sphere *sp, const char *f)
+{
+    static const char *const fields[] = {"x", "y", "z", "vx", "vy", "vz"};
+    int i = 0;
+    while (i < 6 && strcmp(f, fields[i]) != 0)
+        i++;
+    if (i == 6)
+        return bad();
+    Expr *r[3], *v[3], *p[4], *w[3];
+    rigid_vars(s, sp->rigid, r, v, p, w);
+    if (i < 3)
+        return val(expr_sub(s->ex, rigid_point(s->ex, r, p, sp->centre, i),
+                            expr_mul(s->ex, sp->radius, sp->normal[i])), DIM_M);
+    Expr *sc[3];
+    sphere_contact_body(s, sp, p, sc);
+    return val(rigid_point_vel(s->ex, v, p, w, sc, i - 3), DIM_V);
+}
+
+/* |gamma_T|, the slip of sphere sp's contact point in its plane: the
+ * contact point's velocity without its normal part (docs/theory.md
+ * section 19; the spatial friction element's `slip`). */
+static Val sphere_slip(Sema *s, const Sphere *sp)
+{
+    ExprCtx *x = s->ex;
+    Expr *r[3], *v[3], *p[4], *w[3], *sc[3], *vc[3], *vn = expr_num(x, 0), *sq = expr_num(x, 0);
+    rigid_vars(s, sp->rigid, r, v, p, w);
+    sphere_contact_body(s, sp, p, sc);
+    for (int k = 0; k < 3; k++) {
+        vc[k] = rigid_point_vel(x, v, p, w, sc, k);
+        vn = expr_add(x, vn, expr_mul(x, sp->normal[k], vc[k]));
+    }
+    for (int k = 0; k < 3; k++) {
+        Expr *t = expr_sub(x, vc[k], expr_mul(x, vn, sp->normal[k]));
+        sq = expr_add(x, sq, expr_mul(x, t, t));
+    }
+    return val(expr_call(x, FN_SQRT, sq, NULL), DIM_V);
+}
+
 /* gap NAME: B.sphere(centre = c, radius = rho) above PLANE, impact(...): the
  * sphere of rigid body B centred at body point c against the plane n . x = d,
  * the curved gap n . (r + R c) - d - rho of the body's positions, its row of
@@ -3536,8 +3610,9 @@ static Output *add_output(Sema *s, OutputKind kind, int index, const char *name,
 static void element_item(Sema *s, const Node *n, const Sym *sym, const char *label)
 {
     const char *name = label ? label : arena_printf(s->arena, "%s.%s", sym->name, n->name);
-    if (sym->kind == SYM_FRICTION && strcmp(n->name, "force") == 0) {
-        add_output(s, OUT_FRICTION, sym->index, name, "N", n->loc);
+    if ((sym->kind == SYM_FRICTION || sym->kind == SYM_SFRICTION) && strcmp(n->name, "force") == 0) {
+        add_output(s, sym->kind == SYM_FRICTION ? OUT_FRICTION : OUT_SFRICTION, sym->index, name, "N",
+                   n->loc);
         return;
     }
     Val v = element_value(s, n, sym);
@@ -3650,7 +3725,7 @@ static bool quantity_item(Sema *s, const Node *n, const char *label)
                        NAMED(arena_printf(s->arena, "%s.%s", sym->name, f)), gap ? "m" : "N", n->loc);
             return true;
         }
-        if (strcmp(f, "rate") == 0 || wall_of(s, sym->index)) {
+        if (strcmp(f, "rate") == 0 || wall_of(s, sym->index) || s->m->gaps[sym->index].sphere) {
             element_item(s, n, sym, label);
             return true;
         }
@@ -3689,7 +3764,7 @@ static bool quantity_item(Sema *s, const Node *n, const char *label)
         return true;
     }
     if (sym->kind == SYM_SPRING || sym->kind == SYM_DAMPER || sym->kind == SYM_FORCE ||
-        sym->kind == SYM_FRICTION) {
+        sym->kind == SYM_FRICTION || sym->kind == SYM_SFRICTION) {
         element_item(s, n, sym, label);
         return true;
     }

@@ -65,8 +65,9 @@ set_tests_properties(rigid.contact PROPERTIES LABELS "unit;runtime;rigid")
 # (bounces, Zeno accumulation, held slide), tests/rigid/sphere_drop.nsm (an
 # eccentric sphere's impact by Newton's law with W = (n, c x n_b)), the
 # frictionless tippe top (energy, momentum, L_z, Jellett's integral, the
-# sphere's centre at r1) and the top thrown onto its stem (two spheres of one
-# body touching at once).
+# sphere's centre at r1, the spheres' contact-point columns against the
+# geometry) and the top thrown onto its stem (two spheres of one body
+# touching at once).
 set(NSM_SPHERE_GEN "")
 foreach(stem sphere_drop tippe_frictionless tippe_fall)
   set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_${stem}.c)
@@ -96,7 +97,12 @@ set(crs ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_sphere.c)
 add_custom_command(OUTPUT ${crs}
   COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm -o ${crs}
   DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm)
-add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c} ${crs})
+set(cri ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_incline.c)
+add_custom_command(OUTPUT ${cri}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_incline.nsm -o ${cri}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_incline.nsm)
+add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c} ${crs}
+  ${cri})
 target_compile_definitions(test_space_friction PRIVATE NSM_NO_MAIN)
 target_include_directories(test_space_friction PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_space_friction PRIVATE nsmrt m)
@@ -137,3 +143,17 @@ target_include_directories(test_spacefric PRIVATE ${NSM_SOURCE_DIR}/runtime/incl
 target_link_libraries(test_spacefric PRIVATE nsmrt m)
 add_test(NAME rigid.spacefric COMMAND test_spacefric)
 set_tests_properties(rigid.spacefric PROPERTIES LABELS "unit;runtime;rigid")
+
+# Garwin's super ball in space as nsmc writes it (models/super_ball_3d.nsm,
+# tests/rigid/test_super_ball_3d.c): a spinning ball between a floor and a
+# table's underside with tangential restitution, by rk4 and adaptive
+# against the closed form of each bounce (instants at roots of quadratics,
+# velocities and spins after), and without gravity against Garwin's
+# rationals (-333/343, 130/343), all to 1e-12 relative.
+add_executable(test_super_ball_3d ${NSM_SOURCE_DIR}/tests/rigid/test_super_ball_3d.c
+  ${NSM_SOURCE_DIR}/generated/super_ball_3d.c)
+target_compile_definitions(test_super_ball_3d PRIVATE NSM_NO_MAIN)
+target_include_directories(test_super_ball_3d PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_super_ball_3d PRIVATE nsmrt m)
+add_test(NAME rigid.super_ball_3d COMMAND test_super_ball_3d)
+set_tests_properties(rigid.super_ball_3d PROPERTIES LABELS "rigid;runtime;derive")

@@ -570,11 +570,8 @@ static const char *contact_name(const nsm_model *m, const nsm_event *ev, char *b
         snprintf(buf, len, "switch%d", ev->contact);
         return buf;
     }
-    if (ev->contact >= 0 && ev->contact < m->n_gaps)
-        return m->gaps[ev->contact].name;
-    if (ev->contact >= m->n_gaps && ev->contact < m->n_gaps + m->n_frictions)
-        return m->frictions[ev->contact - m->n_gaps].name;
-    return "-";
+    const char *name = nsm_event_contact_name(m, ev);
+    return name ? name : "-";
 }
 
 /* Warning handler: one line on stderr, after the program's name. */

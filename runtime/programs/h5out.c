@@ -778,9 +778,7 @@ int h5out_event(H5Out *h, const nsm_event *ev)
         snprintf(r->sw, sizeof r->sw, "switch%d", ev->contact);
         r->contact = r->sw;
     } else {
-        r->contact = ev->contact >= 0 && ev->contact < h->m->n_gaps ? h->m->gaps[ev->contact].name
-                     : ev->contact >= h->m->n_gaps && ev->contact < h->m->n_gaps + h->m->n_frictions
-                         ? h->m->frictions[ev->contact - h->m->n_gaps].name : "-";
+        r->contact = nsm_event_contact_name(h->m, ev);
         if (!r->contact)
             r->contact = "-";
     }

@@ -144,16 +144,20 @@ const char *nsm_sim_failed_contact(const nsm_sim *s)
 }
 
 /* Name of the gap or friction element of an event record (its contact
-** field: a gap, or n_gaps + the friction element's index); NULL for a time
-** switch, which has no name, and for an index out of range. */
+** field: a gap, n_gaps + the friction element's index, or n_gaps +
+** n_frictions + the spatial friction element's); NULL for a time switch,
+** which has no name, and for an index out of range. */
 const char *nsm_event_contact_name(const nsm_model *m, const nsm_event *ev)
 {
     if (!m || !ev || ev->kind == NSM_EV_TIME || ev->contact < 0)
         return NULL;
     if (ev->contact < m->n_gaps)
         return m->gaps[ev->contact].name;
-    int k = ev->contact - m->n_gaps;
-    return k < m->n_frictions && m->frictions ? m->frictions[k].name : NULL;
+    int k = ev->contact - m->n_gaps, nf = m->n_frictions > 0 ? m->n_frictions : 0;
+    if (k < nf)
+        return m->frictions ? m->frictions[k].name : NULL;
+    k -= nf;
+    return k < m->n_space_frictions && m->space_frictions ? m->space_frictions[k].name : NULL;
 }
 
 /* Whether every gap of m names a registered contact law (laws.c). */

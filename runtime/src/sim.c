@@ -546,6 +546,26 @@ int nsm_sim_reset(nsm_sim *s)
 }
 
 
+/* |lambda_F| of spatial friction element k at the current state: 0 while
+** its gap is open, mu lambda_N while it slides, the stick force's length
+** while it sticks (the drilling part, a torque over the effective radius,
+** included); NAN when the forces cannot be solved. */
+static double sfric_force(const nsm_sim *s, int k)
+{
+    if (k < 0 || k >= s->nsf)
+        return NAN;
+    int j = s->m->space_frictions[k].gap;
+    double lam[s->g + 1], lf[3];
+    if (!rt_law_held(s, s->mode, j))
+        return 0;
+    if (rt_lambda(s, s->mode, s->t, s->y, lam))
+        return NAN;
+    if (!rt_sf_stuck(s, s->mode, k))
+        return s->num.sf_mu[k] * lam[j];
+    rt_sf_stick_force(s, k, lf);
+    return sqrt(lf[0] * lf[0] + lf[1] * lf[1] + lf[2] * lf[2]);
+}
+
 /* Value of output column k at the current state (NAN if out of range). */
 double nsm_sim_output(const nsm_sim *s, int k)
 {
@@ -579,6 +599,7 @@ double nsm_sim_output(const nsm_sim *s, int k)
     }
     case NSM_OUT_EXPR:
         return s->m->output_value ? s->m->output_value(k, s->t, s->y, s->p, s->c) : NAN;
+    case NSM_OUT_SFRICTION: return sfric_force(s, i);
     default: break;
     }
     err = nsm_sim_energy(s, &kin, &pot, &diss, &inj);

@@ -186,6 +186,15 @@ static int stick_project(nsm_sim *s, int k)
     return NSM_OK;
 }
 
+/* Logs a transition of element k: NSM_EV_STICK when its slip reaches zero,
+** NSM_EV_SLIP when it starts again; the record's contact is n_gaps +
+** n_frictions + k (nsm/nsm.h), before and after its |gamma_F|, lost the
+** kinetic energy the transition removed. */
+static int sf_log(nsm_sim *s, int k, int kind, double before, double after, double lost)
+{
+    return rt_log_event(s, kind, s->g + s->nf + k, before, after, 0, lost, 1);
+}
+
 /* Element k's slip has reached the working tolerance: the stick force
 ** (the held rows' Delassus solve with the bit set) is checked against the
 ** cone, and inside it the contact sticks.  Outside (*stuck 0) the slip
@@ -205,8 +214,11 @@ static int try_stick(nsm_sim *s, int k, int *stuck)
     *stuck = lam[e->gap] >= 0 && lfn <= s->num.sf_mu[k] * lam[e->gap];
     if (!*stuck)
         return NSM_OK;
+    double g0 = rt_sf_slip(s, k, NULL);
     rt_state_mode_add(s, rt_sf_bit(s, k));
-    return stick_project(s, k);
+    double E0 = rt_mech_energy(s, s->mode, s->y);
+    int rc = stick_project(s, k);
+    return rc ? rc : sf_log(s, k, NSM_EV_STICK, g0, 0, E0 - rt_mech_energy(s, s->mode, s->y));
 }
 
 /* Before a step of size *h from the current state: each held sliding

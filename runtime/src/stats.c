@@ -741,11 +741,14 @@ double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, 
 }
 
 /* The column rt_fail names for an event: its gap, the first column (g + 2k)
-** of friction element k (an event's contact is g + k), none for a switch. */
+** of friction element k (an event's contact is g + k), the gap of spatial
+** friction element k (contact g + nf + k), none for a switch. */
 static int rate_column(const nsm_sim *s, const nsm_event *ev)
 {
     if (ev->kind == NSM_EV_TIME)
         return -1;
+    if (ev->contact >= s->g + s->nf)
+        return s->m->space_frictions[ev->contact - s->g - s->nf].gap;
     return ev->contact < s->g ? ev->contact : s->g + 2 * (ev->contact - s->g);
 }
 

@@ -2,7 +2,8 @@
 ** space_ref.h: the vector algebra and the closed forms that the tests of
 ** bodies in space share (tests/unit/test_rigid_contact.c on a table
 ** written by hand, tests/rigid/test_spheres.c on nsmc's tables), written
-** here independently of the runtime and of nsmc: the cross and dot
+** here independently of the runtime and of nsmc (and a generated table's
+** output column by its name): the cross and dot
 ** products, Rodrigues' rotation, and an eccentric sphere's first impact
 ** on a horizontal floor by Newton's law (docs/theory.md section 19).
 */
@@ -10,11 +11,27 @@
 #define NSM_TEST_SPACE_REF_H
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+#include "nsm/model.h"
+#include "nsm/nsm.h"
+
+/* Output column `name` of table m at the state of s (NAN, with a line
+** saying so, when m has no such column). */
+static inline double model_column(const nsm_model *m, const nsm_sim *s, const char *name)
+{
+    for (int k = 0; k < m->n_outputs; k++)
+        if (strcmp(m->outputs[k].name, name) == 0)
+            return nsm_sim_output(s, k);
+    printf("no output column '%s'\n", name);
+    return NAN;
+}
+
+static inline double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* out = a x b. */
-static void cross(const double *a, const double *b, double *out)
+static inline void cross(const double *a, const double *b, double *out)
 {
     out[0] = a[1] * b[2] - a[2] * b[1];
     out[1] = a[2] * b[0] - a[0] * b[2];
@@ -23,7 +40,7 @@ static void cross(const double *a, const double *b, double *out)
 
 /* Rodrigues' rotation matrix of angle th about the unit axis k (the
 ** references' own, not a table's quaternion formula). */
-static void rodrigues(double th, const double *k, double R[3][3])
+static inline void rodrigues(double th, const double *k, double R[3][3])
 {
     double c = cos(th), sn = sin(th);
     double K[3][3] = { { 0, -k[2], k[1] }, { k[2], 0, -k[0] }, { -k[1], k[0], 0 } };
@@ -43,7 +60,7 @@ typedef struct DropRef {
     double t1, gd, k[3], D, P;
 } DropRef;
 
-static DropRef drop_ref(double m, const double *I, const double *c, double rho, double th,
+static inline DropRef drop_ref(double m, const double *I, const double *c, double rho, double th,
                         const double *ax, double z0, double g, double e)
 {
     DropRef r;

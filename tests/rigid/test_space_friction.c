@@ -10,7 +10,10 @@
 ** them) writing none; and the top run by rk4 and adaptive to its stem's
 ** first contact against tests/reference/tippe_top.py (the taylor method
 ** refused by name: it has no series of the friction yet); and
-** tests/rigid/rolling_sphere.nsm against rolling_sphere.py's closed form.
+** tests/rigid/rolling_sphere.nsm against rolling_sphere.py's closed form,
+** with the stick record of its friction element (kind stick, named 'grip',
+** at t_r, the slip before it at zero) and its columns grip.force (mu m g
+** sliding, 0 rolling) and grip.slip (|gamma0|/2 at t_r/2, 0 rolling).
 */
 #include <math.h>
 #include <stdio.h>
@@ -21,9 +24,11 @@
 #include "nsm/nsm.h"
 
 #include "../unit/check.h"
+#include "space_ref.h"
 
 extern const nsm_model nsm_model_tippe_top;
 extern const nsm_model nsm_model_rolling_sphere;
+extern const nsm_model nsm_model_rolling_incline;
 
 /* A slot of 256 zeroed doubles (more than any array of the top needs). */
 static double *slot(void)
@@ -167,6 +172,86 @@ static void tippe_taylor_refused(const nsm_model *m)
     nsm_sim_free(s);
 }
 
+/* The spatial friction records of a run: how many, and the first's instant,
+** slip before and after, energy and contact name. */
+typedef struct { int n; nsm_event ev; const char *name; } SfLog;
+
+/* Event handler: keeps the records of spatial friction elements (contact
+** n_gaps + n_frictions + k). */
+static int sf_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
+{
+    SfLog *L = ud;
+    const nsm_model *m = &nsm_model_rolling_sphere;
+    (void)sim;
+    if (ev->kind == NSM_EV_TIME || ev->contact < m->n_gaps + m->n_frictions)
+        return 0;
+    if (!L->n++) {
+        L->ev = *ev;
+        L->name = nsm_event_contact_name(m, ev);
+    }
+    return 0;
+}
+
+/* Output column `name` of the rolling sphere's table at the state of s. */
+static double rolling_column(const nsm_sim *s, const char *name)
+{
+    return model_column(&nsm_model_rolling_sphere, s, name);
+}
+
+/* tests/rigid/rolling_incline.nsm: a solid sphere (k = 2/5) sent down the
+** incline alpha = 0.3 at v0 = 1 m/s without spin, mu = 0.2.  Along the
+** slope the slip is the velocity: sliding, v' = g (sin a - mu cos a) and the
+** slip falls at g (mu cos a (1 + 1/k) - sin a) to zero at t_r; the force is
+** mu m g cos a.  Rolling, v' = g sin a / (1 + k) and the stick force is
+** k/(1 + k) m g sin a = (2/7) m g sin a, inside the cone.  Checked at t_r/2
+** (force, slip, speed) and at 1 s (force, slip 0, speed v(t_r) + 5/7 g sin a
+** (1 s - t_r)), against these closed forms. */
+static void incline_run(int method, const char *mname)
+{
+    const double m = 1, g = 9.81, mu = 0.2, a = 0.3, k = 0.4, v0 = 1, T = 1;
+    const double dec = g * (mu * cos(a) * (1 + 1 / k) - sin(a)), tr = v0 / dec;
+    const double vr = v0 + g * (sin(a) - mu * cos(a)) * tr;
+    const nsm_model *tab = &nsm_model_rolling_incline;
+    nsm_sim *s = nsm_sim_create(tab);
+    char what[200];
+    if (s) {
+        nsm_sim_set_method(s, method);
+        if (method == NSM_METHOD_ADAPTIVE)
+            nsm_sim_set_tolerances(s, 1e-13, 1e-15);
+        else
+            nsm_sim_set_dt(s, 1e-4);
+    }
+    snprintf(what, sizeof what, "%s rolling incline runs to t_r/2", mname);
+    check_true(what, s && nsm_sim_reset(s) == 0 && nsm_sim_run_until(s, tr / 2) == 0);
+    if (!s)
+        return;
+    const double *y = nsm_sim_state(s);
+    double sp = hypot(y[7], y[9]), fs = model_column(tab, s, "grip.force");
+    snprintf(what, sizeof what, "%s rolling incline: grip.force = mu m g cos a sliding", mname);
+    check_close(what, fs, mu * m * g * cos(a), 1e-12 * m * g);
+    snprintf(what, sizeof what, "%s rolling incline: grip.slip = v0/2 at t_r/2", mname);
+    check_close(what, model_column(tab, s, "grip.slip"), v0 / 2, 1e-12 * v0);
+    snprintf(what, sizeof what, "%s rolling incline: speed at t_r/2", mname);
+    check_close(what, sp, v0 + g * (sin(a) - mu * cos(a)) * tr / 2, 1e-12 * v0);
+    snprintf(what, sizeof what, "%s rolling incline runs to %g s", mname, T);
+    check_true(what, nsm_sim_run_until(s, T) == 0);
+    y = nsm_sim_state(s);
+    sp = hypot(y[7], y[9]);
+    double fr = model_column(tab, s, "grip.force"), vT = vr + g * sin(a) / (1 + k) * (T - tr);
+    snprintf(what, sizeof what, "%s rolling incline: grip.force = 2/7 m g sin a rolling", mname);
+    check_close(what, fr, k / (1 + k) * m * g * sin(a), 1e-12 * m * g);
+    snprintf(what, sizeof what, "%s rolling incline: grip.slip = 0 rolling", mname);
+    check_close(what, model_column(tab, s, "grip.slip"), 0, 1e-12 * v0);
+    snprintf(what, sizeof what, "%s rolling incline: speed at T", mname);
+    check_close(what, sp, vT, 1e-12 * vT);
+    snprintf(what, sizeof what, "%s rolling incline: ball.force = m g cos a", mname);
+    check_close(what, model_column(tab, s, "ball.force"), m * g * cos(a), 1e-12 * m * g);
+    printf("%s rolling incline: t_r %.17g s; grip.force %.17g N sliding (closed form %.17g), "
+           "%.17g N rolling (closed form %.17g); speed at T %.17g m/s (closed form %.17g)\n",
+           mname, tr, fs, mu * m * g * cos(a), fr, k / (1 + k) * m * g * sin(a), sp, vT);
+    nsm_sim_free(s);
+}
+
 /* tests/rigid/rolling_sphere.nsm, nsmc's table of rolling_sphere.py's first
 ** case (m = 1 kg, r = 0.1 m, k = 2/5, mu = 0.2, g = 9.81, v0 = (1, -1),
 ** w0 = (-10, -5, 7)): the slip gamma0 = (1.5, -2), |gamma0| = 5/2, falls
@@ -183,15 +268,27 @@ static void rolling_run(int method, const char *mname)
     const double v0[2] = { 1, -1 }, w[3] = { 30.0 / 7, 40.0 / 7, 7 };
     nsm_sim *s = nsm_sim_create(&nsm_model_rolling_sphere);
     char what[200];
+    SfLog L;
+    memset(&L, 0, sizeof L);
     if (s) {
+        nsm_sim_set_event_handler(s, sf_event, &L);
         nsm_sim_set_method(s, method);
         if (method == NSM_METHOD_ADAPTIVE)
             nsm_sim_set_tolerances(s, 1e-13, 1e-15);
+        else
+            nsm_sim_set_dt(s, 1e-4);
     }
     snprintf(what, sizeof what, "%s rolling sphere runs to %g s", mname, T);
-    check_true(what, s && nsm_sim_reset(s) == 0 && nsm_sim_run_until(s, T) == 0);
+    check_true(what, s && nsm_sim_reset(s) == 0 && nsm_sim_run_until(s, tr / 2) == 0);
     if (!s)
         return;
+    /* sliding at t_r/2: the force mu m g, the slip |gamma0| / 2 (linear fall) */
+    double f_slide = rolling_column(s, "grip.force"), slip_half = rolling_column(s, "grip.slip");
+    snprintf(what, sizeof what, "%s rolling sphere: grip.force = mu m g while it slides", mname);
+    check_close(what, f_slide, mu * m * g, 1e-12 * mu * m * g);
+    snprintf(what, sizeof what, "%s rolling sphere: grip.slip = |gamma0|/2 at t_r/2", mname);
+    check_close(what, slip_half, gam / 2, 1e-12 * gam);
+    check_true(what, nsm_sim_run_until(s, T) == 0);
     const double *y = nsm_sim_state(s);   /* q = (x, y, z, p1, p2, p3, p0), u = (v, w_body) */
     double x[2], wb[3] = { y[10], y[11], y[12] }, R[3][3], ww[3];
     for (int i = 0; i < 2; i++)
@@ -228,11 +325,31 @@ static void rolling_run(int method, const char *mname)
     check_close(what, fabs(diss), dref, 1e-12 * dref);
     snprintf(what, sizeof what, "%s rolling sphere: energy balance", mname);
     check_close(what, err, 0, 1e-12 * (kin + fabs(pot) + dref));
+    snprintf(what, sizeof what, "%s rolling sphere: grip.force = 0 while it rolls (level floor)",
+             mname);
+    check_close(what, rolling_column(s, "grip.force"), 0, 1e-12 * mu * m * g);
+    snprintf(what, sizeof what, "%s rolling sphere: grip.slip = 0 while it rolls", mname);
+    check_close(what, rolling_column(s, "grip.slip"), 0, 1e-12 * gam);
+    printf("%s rolling sphere: grip.force %.17g N sliding (mu m g %.17g), %.3g N rolling; "
+           "grip.slip %.17g m/s at t_r/2, %.3g m/s rolling\n", mname, f_slide, mu * m * g,
+           rolling_column(s, "grip.force"), slip_half, rolling_column(s, "grip.slip"));
     snprintf(what, sizeof what, "%s rolling sphere: it sticks (rolls) at T", mname);
     check_true(what, nsm_sim_mode_has(s, 0) == 1 && nsm_sim_mode_has(s, 1) == 1);
+    snprintf(what, sizeof what, "%s rolling sphere: one stick record, of 'grip'", mname);
+    check_true(what, L.n == 1 && L.ev.kind == NSM_EV_STICK && L.name && strcmp(L.name, "grip") == 0);
+    snprintf(what, sizeof what, "%s rolling sphere: the stick record at t_r", mname);
+    check_close(what, L.ev.t, tr, 1e-9 * tr);
+    snprintf(what, sizeof what, "%s rolling sphere: the record's slip before (at zero), after 0",
+             mname);
+    check_true(what, L.ev.vrel_before >= 0 && L.ev.vrel_before < 1e-9 && L.ev.vrel_after == 0);
+    snprintf(what, sizeof what, "%s rolling sphere: the record's loss (the slip left's)", mname);
+    check_close(what, L.ev.energy_lost, 0, 1e-15);
+    printf("%s rolling sphere: stick record of '%s' at %.17g s (t_r %.17g), |gamma| %.3g m/s "
+           "before, %.3g J lost\n", mname, L.name ? L.name : "?", L.ev.t, tr, L.ev.vrel_before,
+           L.ev.energy_lost);
     printf("%s rolling sphere: t_r %.17g, v (%.17g, %.17g), centre (%.17g, %.17g) (closed form "
-           "(%.17g, %.17g)), dissipated %.17g J (closed form %.17g)\n", mname, tr, y[7], y[8],
-           y[0], y[1], x[0], x[1], fabs(diss), dref);
+           "(%.17g, %.17g)), dissipated %.17g J (closed form %.17g), %ld steps\n", mname, tr, y[7],
+           y[8], y[0], y[1], x[0], x[1], fabs(diss), dref, nsm_sim_steps(s));
     nsm_sim_free(s);
 }
 
@@ -304,5 +421,7 @@ int main(void)
     tippe_taylor_refused(m);
     rolling_run(NSM_METHOD_RK4, "rk4");
     rolling_run(NSM_METHOD_ADAPTIVE, "adaptive");
+    incline_run(NSM_METHOD_RK4, "rk4");
+    incline_run(NSM_METHOD_ADAPTIVE, "adaptive");
     return check_report();
 }

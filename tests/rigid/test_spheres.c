@@ -257,8 +257,35 @@ static TopInv top_inv(const double *y)
     return t;
 }
 
+/* The top's contact-point columns at y against the geometry written here:
+** each sphere's point nearest the floor, r + a R e3 - rho e_z (a, rho = a1,
+** r1 for the ball, a2, r2 for the stem), and the ball's material velocity
+** there, v + (R w) x (a1 R e3 - r1 e_z); returns the largest difference
+** (positions over r1, velocities over r1 |w|). */
+static double top_points(const nsm_sim *s, const double *y)
+{
+    static const char *const bp[] = { "ball.x", "ball.y", "ball.z" }, *const sp[] = { "stem.x",
+        "stem.y", "stem.z" }, *const bv[] = { "ball.vx", "ball.vy", "ball.vz" };
+    const nsm_model *tab = &nsm_model_tippe_frictionless;
+    const double a1 = 0.003, r1 = 0.015, a2 = 0.016, r2 = 0.005;
+    double R[3][3], wv[3], arm[3], wa[3], worst = 0;
+    quat_rot(y, R);
+    for (int i = 0; i < 3; i++) {
+        wv[i] = R[i][0] * y[W1] + R[i][1] * y[W1 + 1] + R[i][2] * y[W1 + 2];
+        arm[i] = a1 * R[i][2] - (i == 2 ? r1 : 0);
+    }
+    cross(wv, arm, wa);
+    double ws = r1 * sqrt(dot3(wv, wv));
+    for (int i = 0; i < 3; i++) {
+        worst = fmax(worst, fabs(model_column(tab, s, bp[i]) - (y[i] + arm[i])) / r1);
+        worst = fmax(worst, fabs(model_column(tab, s, sp[i]) - (y[i] + a2 * R[i][2] - (i == 2 ? r2 : 0))) / r1);
+        worst = fmax(worst, fabs(model_column(tab, s, bv[i]) - (y[U + i] + wa[i])) / ws);
+    }
+    return worst;
+}
+
 /* tests/rigid/tippe_frictionless.nsm: the invariants of the spinning top
-** held on its sphere. */
+** held on its sphere, and its contact points' columns. */
 static void tippe_frictionless(int method, const char *mname)
 {
     Log L;
@@ -271,7 +298,7 @@ static void tippe_frictionless(int method, const char *mname)
     int rc = nsm_sim_run_until(s, 0.01);
     check_true("tippe_frictionless lands", rc == 0 && nsm_sim_mode_has(s, 0) == 1);
     TopInv i0 = top_inv(nsm_sim_state(s));
-    double dE = 0, dp = 0, dLz = 0, dJ = 0, dz = 0;
+    double dE = 0, dp = 0, dLz = 0, dJ = 0, dz = 0, dpt = 0, dvz = 0;
     char what[200];
     for (int k = 1; k <= 10 && rc == 0; k++) {
         rc = nsm_sim_run_until(s, 0.01 + 0.05 * k);
@@ -284,6 +311,8 @@ static void tippe_frictionless(int method, const char *mname)
         dLz = fmax(dLz, fabs(ik.Lz - i0.Lz) / fabs(i0.Lz));
         dJ = fmax(dJ, fabs(ik.jellett - i0.jellett) / fabs(i0.jellett));
         dz = fmax(dz, fabs(ik.zc - 0.015));
+        dpt = fmax(dpt, top_points(s, y));
+        dvz = fmax(dvz, fabs(model_column(&nsm_model_tippe_frictionless, s, "ball.vz")));
     }
     check_true("tippe_frictionless runs", rc == 0);
     if (rc)
@@ -299,6 +328,12 @@ static void tippe_frictionless(int method, const char *mname)
     check_close(what, dJ, 0, tol);
     snprintf(what, sizeof what, "%s top's sphere centre at r1 while held", mname);
     check_close(what, dz, 0, 1e-12);
+    snprintf(what, sizeof what, "%s top's contact points and the ball's point velocity", mname);
+    check_close(what, dpt, 0, 1e-13);
+    snprintf(what, sizeof what, "%s top's ball contact point: no normal velocity while held", mname);
+    check_close(what, dvz, 0, tol);
+    printf("%s tippe_frictionless: contact point columns within %.2g, ball.vz within %.2g m/s of "
+           "0\n", mname, dpt, dvz);
     printf("%s tippe_frictionless, 0.5 s held: energy %.2g, momentum %.2g, L_z %.2g, Jellett %.2g "
            "(relative), sphere centre within %.2g m of r1\n", mname, dE, dp, dLz, dJ, dz);
     nsm_sim_free(s);

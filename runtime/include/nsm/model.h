@@ -90,7 +90,8 @@ enum nsm_output_kind {
     NSM_OUT_KINETIC, NSM_OUT_POTENTIAL, NSM_OUT_DISSIPATED, NSM_OUT_INJECTED, NSM_OUT_ERROR,
     NSM_OUT_PARAM,                        /* index: parameter */
     NSM_OUT_FRICTION,                     /* index: friction element; its force */
-    NSM_OUT_EXPR                          /* index: column; nsm_model.output_value */
+    NSM_OUT_EXPR,                         /* index: column; nsm_model.output_value */
+    NSM_OUT_SFRICTION                     /* index: spatial friction element; |lambda_F| */
 };
 
 typedef struct nsm_param_info {

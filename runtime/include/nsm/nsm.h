@@ -50,12 +50,15 @@ enum nsm_event_kind {
     NSM_EV_REVERSAL           /* a slipping friction element reverses (stick not admissible) */
 };
 /* A friction element that sticks is logged as NSM_EV_STICK; the contact of a
- * friction event is n_gaps + the element's index. */
+ * friction event is n_gaps + the element's index, and that of a spatial
+ * friction element's (its slip reaching zero: NSM_EV_STICK, starting again:
+ * NSM_EV_SLIP) n_gaps + n_frictions + its index in space_frictions. */
 
 typedef struct nsm_event {
     double t;
     int kind;                 /* enum nsm_event_kind */
-    int contact;              /* gap index, n_gaps + friction index, or switch index for NSM_EV_TIME */
+    int contact;              /* gap index, n_gaps + friction index, n_gaps + n_frictions +
+                                 spatial friction index, or switch index for NSM_EV_TIME */
     double vrel_before;       /* w.v before the transition */
     double vrel_after;        /* w.v after */
     double impulse;           /* impulse P (impact, zeno), else 0 */
