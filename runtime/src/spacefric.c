@@ -14,17 +14,17 @@
 **                   t_i . R (w x (w x c)) (the contact point's own motion
 **                   over the sphere adds rho w x n_b to s, and s + rho n_b
 **                   = c), 0 for the drilling row (d n_b / dt = n_b x w).
-** A held contact that slides pushes along W_N + f_1 per unit normal force,
-** f_1 = -mu sum_i ghat_i row_i, ghat = gamma_F / |gamma_F| (the sliding
-** direction does not depend on lambda_N, so gddot = 0 is affine in it and
-** lambda_N = -(W_N . a0 + curv) / (W_N M^-1 (W_N + f_1))).  A held contact
-** that sticks (its mode bit set) holds the normal row and the slip rows as
-** bilateral constraints, lambda = (lambda_N, lambda_F) from their Delassus
-** system.  The power of friction while sliding is -mu lambda_N |gamma_F|.
-**
-** One held contact per body carrying such an element: the run refuses two
-** (spacestick.c), so that this solve is the body's whole constraint problem
-** and the generic clusters (dynamics.c) never see these gaps.  The mass
+** All the held contacts of one body make one force problem (rt_sf_accel):
+** a sliding contact pushes along W_N + f_1 per unit normal force, f_1 =
+** -mu sum_i d_i row_i with d its sliding direction (gamma_F / |gamma_F|,
+** or the start's direction for a slip started from zero: slide_dir), a
+** sticking contact (its mode bit set) along each of its normal and slip
+** rows; the normal rows, and the sticking contacts' slip rows, are held
+** at rest.  The directions do not depend on the forces, so the problem is
+** a small dense linear system, not symmetric when a contact slides.  The
+** power of friction while sliding is mu lambda_N d . gamma_F.  The generic
+** clusters (dynamics.c) never see these gaps; a body whose held contacts
+** mix them with others is refused (spacestick.c).  The mass
 ** operator is diagonal for bodies in space (minv).
 */
 #include <math.h>

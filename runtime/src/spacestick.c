@@ -14,11 +14,14 @@
 **     transition's loss.  A slip whose direction keeps turning so that the
 **     cuts never reach the tolerance stops the run with the time and
 **     |gamma_F| (never a silent stick); a stick force outside the cone at
-**     the slip's zero (the slip would turn through it, or start from rest)
-**     stops the run too.
-**   - stick -> slip: after each step the stuck contacts' forces are
-**     checked against the cone; leaving it stops the run (that transition
-**     is not built yet), the step not taken.
+**     the slip's zero starts the slip again from zero (below).
+**   - stick -> slip: after each step the stuck contacts' margins to their
+**     cones, mu lambda_N - |lambda_F|, are checked; a negative one cuts
+**     the step to the instant it reaches zero (regula falsi over steps of
+**     the run's method), and before the next step the contact slides, its
+**     slip starting from zero opposite the force that held it (slip_start:
+**     the friction force continuous), until |gamma_F| leaves the working
+**     tolerance.
 **   - lift-off: the gap's own event (lambda_N reaching 0); its element's
 **     stick bit is cleared when the gap opens (rt_sf_update).
 **   - impacts on such a contact are Glocker's frictional impacts
