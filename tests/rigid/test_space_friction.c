@@ -1,6 +1,6 @@
 /*
 ** test_space_friction.c: the spatial friction elements nsmc writes for
-** tests/rigid/tippe_top.nsm (the tippe top of Leine 2003 with mu = 0.3 and
+** models/tippe_top.nsm (the tippe top of Leine 2003 with mu = 0.3 and
 ** drilling friction at both spheres), read from the generated table
 ** against the model's parameters (docs/theory.md section 19, nsm/model.h's
 ** nsm_space_friction): the elements' names, gaps and body; setup's sf_*
