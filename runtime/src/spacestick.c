@@ -219,7 +219,10 @@ static int try_stick(nsm_sim *s, int k, int *stuck, double *lf)
     rt_mode_add(trial, rt_sf_bit(s, k));
     if (rt_lambda(s, trial, s->t, s->y, lam))
         return rt_fail(s, NSM_ENUMERIC, e->gap, "spatial friction element '%s': the stick "
-                       "force could not be solved at t = %.17g s", e->name, s->t);
+                       "force could not be solved at t = %.17g s (its rows dependent on those "
+                       "of another sticking contact of the body: several sticking contacts "
+                       "of one body whose rows leave a motion free are not built yet)",
+                       e->name, s->t);
     rt_sf_stick_force(s, k, lf);
     double lfn = sqrt(lf[0] * lf[0] + lf[1] * lf[1] + lf[2] * lf[2]);
     *stuck = lam[e->gap] >= 0 && lfn <= s->num.sf_mu[k] * lam[e->gap];

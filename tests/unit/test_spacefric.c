@@ -572,6 +572,49 @@ out:
     nsm_sim_free(s);
 }
 
+/* The bar of two_contacts slides to rest: both slips reach zero at
+** t_s = v0 / (mu g) and the bar stays at rest (its tangential forces are
+** statically indeterminate between the two contacts: whichever split the
+** run takes must hold it still, each force inside its cone); its kinetic
+** energy m v0^2 / 2 dissipated. */
+static void two_to_rest(int method, const char *mname)
+{
+    double m = 1, I = 0.01, g = 9.81, r = 0.05, d1 = 0.3, d2 = 0.2, v0 = 1, mu = 0.2;
+    double pv[NPAR] = { m, I, I, I, g, d1, r, -d2, r, 0, mu, 0 }, y0[NY], lam[2];
+    char what[200];
+    memset(y0, 0, sizeof y0);
+    y0[2] = r;
+    y0[P1] = sin(PI / 4);
+    y0[P0] = cos(PI / 4);
+    y0[U + 1] = v0;
+    nsm_sim *s = start_on(&model2, pv, method, 1e-3, y0);
+    snprintf(what, sizeof what, "%s bar to rest: starts", mname);
+    check_true(what, s != NULL);
+    if (!s)
+        return;
+    snprintf(what, sizeof what, "%s bar to rest: runs past v0 / (mu g)", mname);
+    if (run_to(s, 1.5 * v0 / (mu * g), what))
+        goto out;
+    const double *y = nsm_sim_state(s);
+    double sp = 0;
+    for (int i = 0; i < 6; i++)
+        sp = fmax(sp, fabs(y[U + i]) * (i < 3 ? 1 : r));
+    nsm_sim_forces(s, lam);
+    snprintf(what, sizeof what, "%s bar to rest: at rest (v, r w)", mname);
+    check_close(what, sp, 0, 1e-11 * v0);
+    snprintf(what, sizeof what, "%s bar to rest: the lever rule's normal forces", mname);
+    check_close(what, fabs(lam[0] - m * g * d2 / (d1 + d2)) + fabs(lam[1] - m * g * d1 / (d1 + d2)),
+                0, 1e-9 * m * g);
+    double kin, pot, dis, inj, bal = nsm_sim_energy(s, &kin, &pot, &dis, &inj);
+    snprintf(what, sizeof what, "%s bar to rest: dissipated m v0^2 / 2", mname);
+    check_close(what, dis, 0.5 * m * v0 * v0, 1e-11);
+    printf("%s bar to rest: speed %.2g m/s, lambda (%.15g, %.15g) N, dissipated %.15g J, "
+           "balance %.2g J, stuck (%d, %d)\n", mname, sp, lam[0], lam[1], dis, bal,
+           nsm_sim_mode_has(s, 2), nsm_sim_mode_has(s, 3));
+out:
+    nsm_sim_free(s);
+}
+
 int main(void)
 {
     static const Roll cases[] = {
@@ -600,6 +643,7 @@ int main(void)
         stick_to_slip(me, mn[k]);
         two_contacts(me, mn[k], 0);
         two_contacts(me, mn[k], 0.2);
+        two_to_rest(me, mn[k]);
     }
     return check_report();
 }
