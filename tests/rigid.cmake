@@ -85,14 +85,10 @@ add_test(NAME rigid.spheres COMMAND test_spheres)
 set_tests_properties(rigid.spheres PROPERTIES LABELS "rigid;runtime;derive")
 
 # Spatial friction as nsmc writes it (tests/rigid/test_space_friction.c):
-# tests/rigid/tippe_top.nsm, the tippe top with mu = 0.3 and drilling
-# friction, its nsm_space_friction list and setup's sf_* numbers against the
-# model's parameters, and the run refused by the runtime until it handles
-# spatial friction (the model stays out of models/, whose models all run).
-set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_tippe_top.c)
-add_custom_command(OUTPUT ${c}
-  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/tippe_top.nsm -o ${c}
-  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/tippe_top.nsm)
+# models/tippe_top.nsm, the tippe top with mu = 0.3 and drilling friction,
+# its nsm_space_friction list and setup's sf_* numbers against the model's
+# parameters, its run to the stem's first contact and on past it.
+set(c ${NSM_SOURCE_DIR}/generated/tippe_top.c)
 set(crs ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_sphere.c)
 add_custom_command(OUTPUT ${crs}
   COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm -o ${crs}
@@ -108,6 +104,18 @@ target_include_directories(test_space_friction PRIVATE ${NSM_SOURCE_DIR}/runtime
 target_link_libraries(test_space_friction PRIVATE nsmrt m)
 add_test(NAME rigid.space_friction COMMAND test_space_friction)
 set_tests_properties(rigid.space_friction PROPERTIES LABELS "rigid;runtime;derive")
+
+# The tippe top's whole 8 s (tests/rigid/test_tippe_invert.c), one test per
+# method: the stem's first contact against tests/reference/tippe_top.py, the
+# inversion's instants, the phases' geometry, the energy balance.
+add_executable(test_tippe_invert ${NSM_SOURCE_DIR}/tests/rigid/test_tippe_invert.c ${c})
+target_compile_definitions(test_tippe_invert PRIVATE NSM_NO_MAIN)
+target_include_directories(test_tippe_invert PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_tippe_invert PRIVATE nsmrt m)
+foreach(method rk4 adaptive)
+  add_test(NAME rigid.tippe_invert.${method} COMMAND test_tippe_invert ${method})
+  set_tests_properties(rigid.tippe_invert.${method} PROPERTIES LABELS "rigid;runtime")
+endforeach()
 
 # A plane's normal given with a length other than 1 is warned about and scaled.
 add_test(NAME rigid.plane_warning COMMAND nsmc --check ${NSM_SOURCE_DIR}/tests/rigid/plane_scaled.nsm)

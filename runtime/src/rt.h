@@ -414,6 +414,7 @@ void rt_plane_tangents(const double *n, double t[2][3]);
 /* spacefric.c: spatial Coulomb friction of a rigid body's sphere on a
 ** plane in flight (rows, slip, the held contact's solve, its power) */
 typedef struct RtSf RtSf;
+#define SF_BODY_MAXC 8   /* held spatial friction contacts of one body (spacefric.c) */
 int rt_sf_alloc(nsm_sim *s);
 void rt_sf_free(nsm_sim *s);
 int rt_sf_of_gap(const nsm_sim *s, int j);
@@ -429,6 +430,9 @@ int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int v
 double rt_sf_power(const nsm_sim *s, const unsigned *mode, const double *lam);
 int rt_sf_rows(const nsm_sim *s, int k, double G[4][6], int *cols);
 int rt_sf_cuts(nsm_sim *s, int cut);
+void rt_sf_start(nsm_sim *s, int k, int on, const double *d0, double tol);
+int rt_sf_starting(const nsm_sim *s, int k);
+int rt_sf_edge(nsm_sim *s, int set);
 double rt_sf_scale(nsm_sim *s, int k, double v);
 void rt_rigid_normalise(const nsm_sim *s, double *y);
 
@@ -688,7 +692,7 @@ int rt_fric_update(nsm_sim *s);
 int rt_sf_check(nsm_sim *s);
 int rt_sf_update(nsm_sim *s);
 int rt_sf_land(nsm_sim *s, double *h);
-int rt_sf_step_check(nsm_sim *s, double t1, const double *Y1);
+int rt_sf_step_check(nsm_sim *s, double *h, double *Y1);
 int rt_fric_initial(nsm_sim *s);
 int rt_fric_alloc(nsm_sim *s);
 void rt_fric_free(nsm_sim *s);

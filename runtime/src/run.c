@@ -633,8 +633,13 @@ int rt_run(nsm_sim *s, double t_end)
             land = 0, ksw = -1;
         if (h <= 0)
             memcpy(Y1, s->y, sizeof Y1);
-        if (s->nsf && h > 0 && (rc = rt_sf_step_check(s, s->t + h, Y1)))
-            return rc;
+        if (s->nsf && h > 0) {          /* a stick force reaching its cone (spacestick.c) */
+            double hs = h;
+            if ((rc = rt_sf_step_check(s, &hs, Y1)))
+                return rc;
+            if (hs < h)
+                h = hs, land = 0, ksw = -1;
+        }
         s->steps++;
         char what[160];
         for (int i = 0; i < N; i++)

@@ -14,17 +14,17 @@
 **                   t_i . R (w x (w x c)) (the contact point's own motion
 **                   over the sphere adds rho w x n_b to s, and s + rho n_b
 **                   = c), 0 for the drilling row (d n_b / dt = n_b x w).
-** A held contact that slides pushes along W_N + f_1 per unit normal force,
-** f_1 = -mu sum_i ghat_i row_i, ghat = gamma_F / |gamma_F| (the sliding
-** direction does not depend on lambda_N, so gddot = 0 is affine in it and
-** lambda_N = -(W_N . a0 + curv) / (W_N M^-1 (W_N + f_1))).  A held contact
-** that sticks (its mode bit set) holds the normal row and the slip rows as
-** bilateral constraints, lambda = (lambda_N, lambda_F) from their Delassus
-** system.  The power of friction while sliding is -mu lambda_N |gamma_F|.
-**
-** One held contact per body carrying such an element: the run refuses two
-** (spacestick.c), so that this solve is the body's whole constraint problem
-** and the generic clusters (dynamics.c) never see these gaps.  The mass
+** All the held contacts of one body make one force problem (rt_sf_accel):
+** a sliding contact pushes along W_N + f_1 per unit normal force, f_1 =
+** -mu sum_i d_i row_i with d its sliding direction (gamma_F / |gamma_F|,
+** or the start's direction for a slip started from zero: slide_dir), a
+** sticking contact (its mode bit set) along each of its normal and slip
+** rows; the normal rows, and the sticking contacts' slip rows, are held
+** at rest.  The directions do not depend on the forces, so the problem is
+** a small dense linear system, not symmetric when a contact slides.  The
+** power of friction while sliding is mu lambda_N d . gamma_F.  The generic
+** clusters (dynamics.c) never see these gaps; a body whose held contacts
+** mix them with others is refused (spacestick.c).  The mass
 ** operator is diagonal for bodies in space (minv).
 */
 #include <math.h>
@@ -50,6 +50,10 @@ struct RtSf {
     double tan[2][3];         /* scratch: tangents */
     int cuts;                 /* consecutive steps cut to land a slip on zero */
     double *vscale;           /* nsf: the largest velocity scale met (rt_sf_scale) */
+    int *start;               /* nsf: 1 while a slip started from zero (rt_sf_start) */
+    double *dir0;             /* 3 nsf: the started slip's direction */
+    double *start_tol;        /* nsf: |gamma_F| below which dir0 holds */
+    int edge;                 /* 1 when the last step ended at a stick force's cone */
     int valid;                /* every element's body and gap in range (else the run refuses) */
 };
 
@@ -69,7 +73,10 @@ int rt_sf_alloc(nsm_sim *s)
     sf->kin = calloc((size_t)nsf, sizeof *sf->kin);
     sf->of_gap = malloc(sizeof(int) * (size_t)(s->g + 1));
     sf->vscale = calloc((size_t)nsf, sizeof(double));
-    if (!sf->kin || !sf->of_gap || !sf->vscale)
+    sf->start = calloc((size_t)nsf, sizeof(int));
+    sf->dir0 = calloc(3 * (size_t)nsf, sizeof(double));
+    sf->start_tol = calloc((size_t)nsf, sizeof(double));
+    if (!sf->kin || !sf->of_gap || !sf->vscale || !sf->start || !sf->dir0 || !sf->start_tol)
         return NSM_ENOMEM;
     for (int j = 0; j < s->g; j++)
         sf->of_gap[j] = -1;
@@ -91,6 +98,9 @@ void rt_sf_free(nsm_sim *s)
         free(s->sf->kin);
         free(s->sf->of_gap);
         free(s->sf->vscale);
+        free(s->sf->start);
+        free(s->sf->dir0);
+        free(s->sf->start_tol);
         free(s->sf);
         s->sf = NULL;
     }
@@ -115,6 +125,35 @@ double rt_sf_scale(nsm_sim *s, int k, double v)
 {
     s->sf->vscale[k] = fmax(s->sf->vscale[k], v);
     return s->sf->vscale[k];
+}
+
+/* Element k's slip starts from zero (stick -> slip, or a slip at zero
+** whose stick force leaves the cone): its friction opposes the unit
+** direction d0 (3 values) until |gamma_F| exceeds tol; on = 0 ends it. */
+void rt_sf_start(nsm_sim *s, int k, int on, const double *d0, double tol)
+{
+    s->sf->start[k] = on;
+    if (!on)
+        return;
+    memcpy(&s->sf->dir0[3 * k], d0, 3 * sizeof(double));
+    s->sf->start_tol[k] = tol;
+}
+
+/* Marks (set 1) or clears (set 0) that the step taken ends at a stuck
+** contact's cone (rt_sf_step_check), set -1 only reads; returns the mark
+** before the call. */
+int rt_sf_edge(nsm_sim *s, int set)
+{
+    int was = s->sf->edge;
+    if (set >= 0)
+        s->sf->edge = set;
+    return was;
+}
+
+/* Whether element k's slip is still in its start from zero. */
+int rt_sf_starting(const nsm_sim *s, int k)
+{
+    return s->sf->start[k];
 }
 
 /* Whether element k sticks in mode (its bit, nsm/model.h). */
@@ -260,64 +299,103 @@ static int held_rows(const nsm_sim *s, int k, int j, const double *hdd, int valu
     return m;
 }
 
-/* The held, sliding contact of element k on gap j: lambda_N from
-** W_N . a + curv = 0 along the direction W_N + f_1 (friction included);
-** a (n values, M^-1 F on entry) gets the force's accelerations. */
-static int held_slide(const nsm_sim *s, int k, int j, const double *hdd, double *a, double *lam)
+/* Contacts of one body's force problem at most (two spheres of a top, a
+** few more for any body). */
+#define SF_MAXC SF_BODY_MAXC
+
+/* The direction element k's sliding friction opposes (3 values, unit or
+** zero): gamma_F / |gamma_F|, or, for a slip started from zero whose
+** |gamma_F| is still below the working tolerance of its start, the start's
+** direction (rt_sf_start). */
+static void slide_dir(const nsm_sim *s, int k, double *d)
 {
     const SfKin *K = &s->sf->kin[k];
-    double G[4][6], curv[4], dir[6], gn = rt_sf_slip(s, k, NULL), num = 0, den = 0;
-    int m = held_rows(s, k, j, hdd, 0, G, curv);
-    for (int i = 0; i < 6; i++) {
-        dir[i] = G[0][i];
-        for (int r = 1; r < m && gn > 0; r++)
-            dir[i] -= s->num.sf_mu[k] * K->gam[r - 1] / gn * G[r][i];
-        num += G[0][i] * a[K->cols[i]];
-        den += G[0][i] * s->minv[K->cols[i]] * dir[i];
+    double gn = rt_sf_slip(s, k, NULL);
+    if (s->sf->start[k] && !(gn > s->sf->start_tol[k])) {
+        memcpy(d, &s->sf->dir0[3 * k], 3 * sizeof(double));
+        return;
     }
-    if (!(den > 0))
-        return NSM_ENUMERIC;    /* friction reversing the normal force's effect (Painleve) */
-    double l = -(num + curv[0]) / den;
-    for (int i = 0; i < 6; i++)
-        a[K->cols[i]] += s->minv[K->cols[i]] * dir[i] * l;
-    lam[j] = l;
-    return NSM_OK;
+    for (int r = 0; r < 3; r++)
+        d[r] = gn > 0 ? K->gam[r] / gn : 0;
 }
 
-/* The held, sticking contact of element k on gap j: the normal and slip
-** rows held, (G M^-1 G^T) mu = -(G a + curv); a gets the forces'
-** accelerations, lam[j] = lambda_N, and on a value problem the element
-** keeps lambda_F. */
-static int held_stick(const nsm_sim *s, int k, int j, const double *hdd, int values, double *a,
-                      double *lam)
+/* One body's force problem: the held contacts ks[0..nc) (their elements)
+** on the body's six slots.  Its unknowns are each contact's lambda_N and,
+** for a sticking contact, its lambda_F; the force of a sliding contact acts
+** along dir = W_N - mu sum_i d_i T_i per unit lambda_N (d its slide_dir),
+** of a sticking one along each of its rows.  The equations hold each
+** contact's normal row and a sticking contact's slip rows at rest:
+** G_e . a + curv_e = 0, a = a0 + M^-1 sum_u dir_u x_u, a dense linear
+** system, not symmetric when a contact slides. */
+typedef struct SfBody {
+    int nc, ks[SF_MAXC], m[SF_MAXC];  /* contacts, their elements, their row counts */
+    int neq;                          /* equations = unknowns */
+    int eq_c[4 * SF_MAXC];            /* an equation's (unknown's) contact */
+    double G[4 * SF_MAXC][6];         /* the equations' rows */
+    double curv[4 * SF_MAXC];         /* their curvature terms */
+    double dir[4 * SF_MAXC][6];       /* the unknowns' force directions */
+} SfBody;
+
+/* Contact c's equations and unknowns appended to B (element k on gap j). */
+static void body_add(const nsm_sim *s, const unsigned *mode, SfBody *B, int c, int k,
+                     const double *hdd, int values)
 {
-    SfKin *K = &s->sf->kin[k];
-    double G[4][6], curv[4], D[16], mu[4];
-    int m = held_rows(s, k, j, hdd, values, G, curv);
-    for (int r = 0; r < m; r++) {
-        mu[r] = -curv[r];
-        for (int i = 0; i < 6; i++)
-            mu[r] -= G[r][i] * a[K->cols[i]];
-        for (int q = 0; q < m; q++) {
-            D[r * m + q] = 0;
+    double G[4][6], curv[4], d[3];
+    int m = held_rows(s, k, s->m->space_frictions[k].gap, hdd, values, G, curv);
+    int stuck = rt_sf_stuck(s, mode, k), ne = stuck ? m : 1;
+    if (!stuck)
+        slide_dir(s, k, d);
+    for (int r = 0; r < ne; r++) {
+        int e = B->neq++;
+        B->eq_c[e] = c;
+        memcpy(B->G[e], G[r], sizeof G[r]);
+        B->curv[e] = curv[r];
+        memcpy(B->dir[e], G[r], sizeof G[r]);
+        for (int q = 1; q < m && !stuck; q++)
             for (int i = 0; i < 6; i++)
-                D[r * m + q] += G[r][i] * s->minv[K->cols[i]] * G[q][i];
+                B->dir[e][i] -= s->num.sf_mu[k] * d[q - 1] * G[q][i];
+    }
+    B->m[c] = ne;
+}
+
+/* Solve B's system for the accelerations a (the body's slots, M^-1 F on
+** entry); lam[gap] gets each contact's lambda_N and, on a value problem, a
+** sticking element keeps its lambda_F.  NSM_ENUMERIC on a singular system
+** (sticking rows dependent on one another, or friction cancelling a
+** normal force's effect: Painleve). */
+static int body_solve(const nsm_sim *s, SfBody *B, int values, double *a, double *lam)
+{
+    int n = B->neq;
+    const int *cols = s->sf->kin[B->ks[0]].cols;
+    double A[n * n], x[n];
+    for (int e = 0; e < n; e++) {
+        x[e] = -B->curv[e];
+        for (int i = 0; i < 6; i++)
+            x[e] -= B->G[e][i] * a[cols[i]];
+        for (int u = 0; u < n; u++) {
+            A[e * n + u] = 0;
+            for (int i = 0; i < 6; i++)
+                A[e * n + u] += B->G[e][i] * s->minv[cols[i]] * B->dir[u][i];
         }
     }
-    if (nsm_la_solve(m, D, mu, 1) != NSM_LA_OK)
+    if (nsm_la_solve(n, A, x, 1) != NSM_LA_OK)
         return NSM_ENUMERIC;
     for (int i = 0; i < 6; i++)
-        for (int r = 0; r < m; r++)
-            a[K->cols[i]] += s->minv[K->cols[i]] * G[r][i] * mu[r];
-    lam[j] = mu[0];
-    if (values)
-        for (int r = 0; r < 3; r++)
-            K->lamf[r] = r + 1 < m ? mu[r + 1] : 0;
+        for (int u = 0; u < n; u++)
+            a[cols[i]] += s->minv[cols[i]] * B->dir[u][i] * x[u];
+    for (int c = 0, e = 0; c < B->nc; e += B->m[c], c++) {
+        int k = B->ks[c];
+        lam[s->m->space_frictions[k].gap] = x[e];
+        if (values)
+            for (int r = 0; r < 3; r++)
+                s->sf->kin[k].lamf[r] = r + 1 < B->m[c] ? x[e + r + 1] : 0;
+    }
     return NSM_OK;
 }
 
-/* The held contacts that carry a spatial friction element, in mode: a
-** (n values) holds M^-1 F on entry and gets their forces' accelerations,
+/* The held contacts that carry a spatial friction element, in mode, body
+** by body (one force problem over all of a body's held contacts): a (n
+** values) holds M^-1 F on entry and gets their forces' accelerations,
 ** lam[j] their normal forces; hdd the gaps' curvature (and surface) terms
 ** (NULL: 0), values 0 for the rate problem of the event derivatives (the
 ** slip rows' curvature left out: the rates are those of the frozen rows).
@@ -327,15 +405,20 @@ int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int v
 {
     if (!s->sf->valid)
         return NSM_OK;          /* refused at the run (rt_sf_check) */
-    for (int k = 0; k < s->nsf; k++) {
-        int j = s->m->space_frictions[k].gap, rc;
-        if (!rt_law_held(s, mode, j))
-            continue;
-        double lbuf[s->g + 1], *l = lam ? lam : lbuf;
-        rc = rt_sf_stuck(s, mode, k) ? held_stick(s, k, j, hdd, values, a, l)
-                                     : held_slide(s, k, j, hdd, a, l);
-        if (rc)
-            return rc;
+    double lbuf[s->g + 1], *l = lam ? lam : lbuf;
+    for (int b = 0; b < s->m->n_rigid; b++) {
+        SfBody B;
+        B.nc = B.neq = 0;
+        for (int k = 0; k < s->nsf; k++)
+            if (s->m->space_frictions[k].body == b &&
+                rt_law_held(s, mode, s->m->space_frictions[k].gap)) {
+                if (B.nc == SF_MAXC)
+                    return NSM_ENUMERIC;        /* refused by name at rt_sf_update */
+                B.ks[B.nc] = k;
+                body_add(s, mode, &B, B.nc++, k, hdd, values);
+            }
+        if (B.nc && body_solve(s, &B, values, a, l))
+            return NSM_ENUMERIC;
     }
     return NSM_OK;
 }
@@ -348,8 +431,11 @@ double rt_sf_power(const nsm_sim *s, const unsigned *mode, const double *lam)
     double p = 0;
     for (int k = 0; k < s->nsf && lam; k++) {
         int j = s->m->space_frictions[k].gap;
-        if (rt_law_held(s, mode, j) && !rt_sf_stuck(s, mode, k))
-            p += s->num.sf_mu[k] * lam[j] * rt_sf_slip(s, k, NULL);
+        if (rt_law_held(s, mode, j) && !rt_sf_stuck(s, mode, k)) {
+            double d[3];
+            slide_dir(s, k, d);
+            p += s->num.sf_mu[k] * lam[j] * dot3(d, s->sf->kin[k].gam);
+        }
     }
     return p;
 }

@@ -14,11 +14,14 @@
 **     transition's loss.  A slip whose direction keeps turning so that the
 **     cuts never reach the tolerance stops the run with the time and
 **     |gamma_F| (never a silent stick); a stick force outside the cone at
-**     the slip's zero (the slip would turn through it, or start from rest)
-**     stops the run too.
-**   - stick -> slip: after each step the stuck contacts' forces are
-**     checked against the cone; leaving it stops the run (that transition
-**     is not built yet), the step not taken.
+**     the slip's zero starts the slip again from zero (below).
+**   - stick -> slip: after each step the stuck contacts' margins to their
+**     cones, mu lambda_N - |lambda_F|, are checked; a negative one cuts
+**     the step to the instant it reaches zero (regula falsi over steps of
+**     the run's method), and before the next step the contact slides, its
+**     slip starting from zero opposite the force that held it (slip_start:
+**     the friction force continuous), until |gamma_F| leaves the working
+**     tolerance.
 **   - lift-off: the gap's own event (lambda_N reaching 0); its element's
 **     stick bit is cleared when the gap opens (rt_sf_update).
 **   - impacts on such a contact are Glocker's frictional impacts
@@ -42,6 +45,10 @@
 ** the run (Newton's method on |gamma| converges in a few when the
 ** direction settles). */
 #define SF_MAX_CUTS 200
+
+/* A stuck contact whose margin to its cone, mu lambda_N - |lambda_F|, is
+** below this fraction of mu lambda_N is at the cone (located there). */
+#define SF_CONE_TOL 1e-12
 
 /* Whether gap j's row of W reaches a velocity slot of rigid body b. */
 static int gap_on_body(const nsm_sim *s, int j, int b)
@@ -115,9 +122,10 @@ int rt_sf_check(nsm_sim *s)
 }
 
 /* After a transition (and at the start): an element whose gap is open
-** slides (its stick bit cleared); a body with a held spatial friction
-** contact and another held contact is refused (its solve is the one
-** contact's). */
+** slides (its stick bit and its start from zero cleared); a body whose
+** held spatial friction contacts share it with a held contact that has no
+** element is refused (the body's force problem is its elements' alone,
+** spacefric.c), as are more contacts than that problem takes. */
 int rt_sf_update(nsm_sim *s)
 {
     for (int k = 0; k < s->nsf; k++) {
@@ -125,14 +133,26 @@ int rt_sf_update(nsm_sim *s)
         if (!rt_law_held(s, s->mode, e->gap)) {
             if (rt_sf_stuck(s, s->mode, k))
                 rt_state_mode_del(s, rt_sf_bit(s, k));
+            rt_sf_start(s, k, 0, NULL, 0);
             continue;
         }
-        for (int j = 0; j < s->g; j++)
-            if (j != e->gap && rt_law_held(s, s->mode, j) && gap_on_body(s, j, e->body))
+        int held = 0;
+        for (int j = 0; j < s->g; j++) {
+            if (!rt_law_held(s, s->mode, j) || !gap_on_body(s, j, e->body))
+                continue;
+            held++;
+            if (rt_sf_of_gap(s, j) < 0)
                 return rt_fail(s, NSM_EMODEL, j, "t = %.17g s: gaps '%s' and '%s' are both "
-                               "closed on the body of spatial friction element '%s': several "
-                               "contacts of one body with spatial friction are not built yet",
-                               s->t, s->m->gaps[e->gap].name, s->m->gaps[j].name, e->name);
+                               "closed on the body of spatial friction element '%s', and '%s' "
+                               "carries no spatial friction element: a body's held contacts "
+                               "with and without spatial friction together are not built yet",
+                               s->t, s->m->gaps[e->gap].name, s->m->gaps[j].name, e->name,
+                               s->m->gaps[j].name);
+        }
+        if (held > SF_BODY_MAXC)
+            return rt_fail(s, NSM_EMODEL, e->gap, "t = %.17g s: %d contacts are held on the body "
+                           "of spatial friction element '%s': one body's force problem takes at "
+                           "most %d", s->t, held, e->name, SF_BODY_MAXC);
     }
     return NSM_OK;
 }
@@ -198,17 +218,20 @@ static int sf_log(nsm_sim *s, int k, int kind, double before, double after, doub
 /* Element k's slip has reached the working tolerance: the stick force
 ** (the held rows' Delassus solve with the bit set) is checked against the
 ** cone, and inside it the contact sticks.  Outside (*stuck 0) the slip
-** would start again in a new direction, which the caller refuses. */
-static int try_stick(nsm_sim *s, int k, int *stuck)
+** starts again from zero (slip_start), lf (3 values) the force. */
+static int try_stick(nsm_sim *s, int k, int *stuck, double *lf)
 {
     const nsm_space_friction *e = &s->m->space_frictions[k];
     unsigned trial[s->mw];
-    double lam[s->g + 1], lf[3];
+    double lam[s->g + 1];
     rt_mode_copy(s, trial, s->mode);
     rt_mode_add(trial, rt_sf_bit(s, k));
     if (rt_lambda(s, trial, s->t, s->y, lam))
         return rt_fail(s, NSM_ENUMERIC, e->gap, "spatial friction element '%s': the stick "
-                       "force could not be solved at t = %.17g s", e->name, s->t);
+                       "force could not be solved at t = %.17g s (its rows dependent on those "
+                       "of another sticking contact of the body: several sticking contacts "
+                       "of one body whose rows leave a motion free are not built yet)",
+                       e->name, s->t);
     rt_sf_stick_force(s, k, lf);
     double lfn = sqrt(lf[0] * lf[0] + lf[1] * lf[1] + lf[2] * lf[2]);
     *stuck = lam[e->gap] >= 0 && lfn <= s->num.sf_mu[k] * lam[e->gap];
@@ -221,18 +244,108 @@ static int try_stick(nsm_sim *s, int k, int *stuck)
     return rc ? rc : sf_log(s, k, NSM_EV_STICK, g0, 0, E0 - rt_mech_energy(s, s->mode, s->y));
 }
 
-/* Before a step of size *h from the current state: each held sliding
-** contact whose slip falls cuts the step to just short of the instant of
-** its linear fall, and one whose slip is below the working tolerance sticks when its
-** stick force is in the cone (try_stick).  *h is left or reduced. */
+/* The margin of element k's stuck contact to its cone at the state last
+** solved (rt_lambda with the stick bit): mu lambda_N - |lambda_F|; lf
+** gets lambda_F. */
+static double cone_margin(const nsm_sim *s, int k, const double *lam, double *lf)
+{
+    rt_sf_stick_force(s, k, lf);
+    double lfn = sqrt(lf[0] * lf[0] + lf[1] * lf[1] + lf[2] * lf[2]);
+    return s->num.sf_mu[k] * lam[s->m->space_frictions[k].gap] - lfn;
+}
+
+/* Element k's slip starts from zero at the current state: its friction at
+** the cone in the direction of the force that held it, lf, the slip
+** opposite to it, d0 = -lf/|lf| (docs/theory.md section 19), until
+** |gamma_F| leaves the working tolerance. */
+static int slip_start(nsm_sim *s, int k, const double *lf)
+{
+    double lfn = sqrt(lf[0] * lf[0] + lf[1] * lf[1] + lf[2] * lf[2]), d0[3];
+    if (!(lfn > 0))
+        return rt_fail(s, NSM_EMODEL, s->m->space_frictions[k].gap, "spatial friction element "
+                       "'%s': at t = %.17g s its slip starts from zero with no friction force "
+                       "to take its direction from", s->m->space_frictions[k].name, s->t);
+    for (int i = 0; i < 3; i++)
+        d0[i] = -lf[i] / lfn;
+    if (rt_sf_stuck(s, s->mode, k))
+        rt_state_mode_del(s, rt_sf_bit(s, k));
+    rt_sf_start(s, k, 1, d0, slip_tol(s, k));
+    return NSM_OK;
+}
+
+/* The smallest margin, relative to its cap, of the stuck contacts to their
+** cones at (t, Y): (mu lambda_N - |lambda_F|) / (mu lambda_N); *k gets the
+** contact (-1: none stuck).  1 on a failed solve (the run stopped). */
+static int cone_worst(nsm_sim *s, double t, const double *Y, double *phi, int *kw)
+{
+    double lam[s->g + 1], lf[3];
+    int solved = 0;
+    *phi = INFINITY;
+    *kw = -1;
+    for (int k = 0; k < s->nsf; k++) {
+        const nsm_space_friction *e = &s->m->space_frictions[k];
+        if (!rt_law_held(s, s->mode, e->gap) || !rt_sf_stuck(s, s->mode, k))
+            continue;
+        if (!solved && rt_lambda(s, s->mode, t, Y, lam))
+            return rt_fail(s, NSM_ENUMERIC, e->gap, "spatial friction element '%s': the stick "
+                           "force could not be solved at t = %.17g s", e->name, t), 1;
+        solved = 1;
+        double cap = s->num.sf_mu[k] * lam[e->gap], m = cone_margin(s, k, lam, lf) / fabs(cap);
+        if (m < *phi) {
+            *phi = m;
+            *kw = k;
+        }
+    }
+    return 0;
+}
+
+/* Stick -> slip at the current state: each stuck contact whose stick force
+** has reached the cone (rt_sf_step_check landed the step there) slides
+** from here, in the direction slip_start gives.  *changed is set when a
+** contact leaves stick. */
+static int unstick(nsm_sim *s, int *changed)
+{
+    double lam[s->g + 1], lf[3], worst = INFINITY;
+    int solved = 0, edge = rt_sf_edge(s, 0), kw = -1;
+    if (edge && cone_worst(s, s->t, s->y, &worst, &kw))
+        return s->failed;
+    for (int k = 0; k < s->nsf; k++) {
+        int j = s->m->space_frictions[k].gap, rc;
+        if (!rt_law_held(s, s->mode, j) || !rt_sf_stuck(s, s->mode, k))
+            continue;
+        if (!solved && rt_lambda(s, s->mode, s->t, s->y, lam))
+            return rt_fail(s, NSM_ENUMERIC, j, "spatial friction element '%s': the stick force "
+                           "could not be solved at t = %.17g s", s->m->space_frictions[k].name,
+                           s->t);
+        solved = 1;
+        double cap = s->num.sf_mu[k] * lam[j];
+        if (cone_margin(s, k, lam, lf) > SF_CONE_TOL * cap && (k != kw || !(worst <= 1e-6)))
+            continue;
+        if ((rc = slip_start(s, k, lf)))
+            return rc;
+        *changed = 1;
+        solved = 0;
+    }
+    return NSM_OK;
+}
+
+/* Before a step of size *h from the current state: stuck contacts at their
+** cone start to slip (unstick); each held sliding contact whose slip falls
+** cuts the step to just short of the instant of its linear fall, and one
+** whose slip is below the working tolerance sticks when its stick force is
+** in the cone (try_stick), or else starts to slip again from zero in the
+** direction of that force (slip_start).  A slip started from zero is left
+** alone until it leaves the tolerance.  *h is left or reduced. */
 int rt_sf_land(nsm_sim *s, double *h)
 {
     if (!s->sf)
         return NSM_OK;
     double Yd[s->N], cut = *h, worst = 0;
-    int have = 0, kworst = -1;
+    int have = 0, kworst = -1, changed = 0, rc;
+    if ((rc = unstick(s, &changed)))
+        return rc;
     for (int k = 0; k < s->nsf; k++) {
-        int j = s->m->space_frictions[k].gap, stuck = 0, rc;
+        int j = s->m->space_frictions[k].gap, stuck = 0;
         if (!rt_law_held(s, s->mode, j) || rt_sf_stuck(s, s->mode, k))
             continue;
         if (!have && rt_deriv(s, s->mode, s->t, s->y, Yd))
@@ -241,18 +354,19 @@ int rt_sf_land(nsm_sim *s, double *h)
                            s->m->space_frictions[k].name, s->t);
         have = 1;
         double gn = rt_sf_slip(s, k, NULL), rate = rt_sf_slip_rate(s, k, Yd + s->nq);
+        if (rt_sf_starting(s, k)) {
+            if (gn <= slip_tol(s, k))
+                continue;       /* the slip from zero grows: no landing, no stick yet */
+            rt_sf_start(s, k, 0, NULL, 0);
+        }
         if (gn <= slip_tol(s, k)) {
-            if ((rc = try_stick(s, k, &stuck)))
+            double lf[3];
+            if ((rc = try_stick(s, k, &stuck, lf)))
                 return rc;
-            if (stuck) {
-                have = 0;       /* the state changed */
-                continue;
-            }
-            return rt_fail(s, NSM_EMODEL, j, "spatial friction element '%s': at t = %.17g s "
-                           "the slip |gamma_F| = %.3g m/s is at zero and the force that would "
-                           "hold it leaves the friction cone: a slip starting from zero (or "
-                           "turning through it) in space is not built yet",
-                           s->m->space_frictions[k].name, s->t, gn);
+            if (!stuck && (rc = slip_start(s, k, lf)))
+                return rc;
+            have = 0;           /* the state or the mode changed */
+            continue;
         }
         if (rate < 0 && gn / -rate * (1 - SF_SHORT) < cut) {
             cut = gn / -rate * (1 - SF_SHORT);
@@ -275,30 +389,63 @@ int rt_sf_land(nsm_sim *s, double *h)
     return NSM_OK;
 }
 
-/* After a step to (t1, Y1), before it is taken: a stuck contact whose
-** stick force has left the cone there stops the run (the transition from
-** stick to slip is not built yet). */
-int rt_sf_step_check(nsm_sim *s, double t1, const double *Y1)
+/* After a step of *h to Y1, before it is taken: when a stuck contact's
+** stick force has left its cone at Y1, the step is cut to the instant the
+** force reaches the cone, located by the Illinois variant of regula falsi
+** on the margin over steps from the current state (each a step of the
+** run's method), to the time resolution; Y1 and *h become that step's.
+** The contact starts to slip there before the next step (unstick). */
+int rt_sf_step_check(nsm_sim *s, double *h, double *Y1)
 {
     if (!s->sf)
         return NSM_OK;
-    for (int k = 0; k < s->nsf; k++) {
-        const nsm_space_friction *e = &s->m->space_frictions[k];
-        if (!rt_law_held(s, s->mode, e->gap) || !rt_sf_stuck(s, s->mode, k))
-            continue;
-        double lam[s->g + 1], lf[3];
-        if (rt_lambda(s, s->mode, t1, Y1, lam))
-            return rt_fail(s, NSM_ENUMERIC, e->gap, "spatial friction element '%s': the stick "
-                           "force could not be solved at t = %.17g s", e->name, t1);
-        rt_sf_stick_force(s, k, lf);
-        double lfn = sqrt(lf[0] * lf[0] + lf[1] * lf[1] + lf[2] * lf[2]);
-        double cap = s->num.sf_mu[k] * lam[e->gap];
-        if (lfn > cap * (1 + 1e-9) + 1e-300)
-            return rt_fail(s, NSM_EMODEL, e->gap, "spatial friction element '%s' sticks at "
-                           "t = %.17g s but its stick force leaves the cone before t = %.17g s "
-                           "(|lambda_F| = %.6g N > mu lambda_N = %.6g N): the transition from "
-                           "stick to slip in space is not built yet", e->name, s->t, t1, lfn,
-                           cap);
+    double phi1, phi0, lo = 0, hi = *h, flo, fhi;
+    int k, k0;
+    if (cone_worst(s, s->t + *h, Y1, &phi1, &k))
+        return s->failed;
+    if (k < 0 || phi1 >= -SF_CONE_TOL)
+        return NSM_OK;
+    if (cone_worst(s, s->t, s->y, &phi0, &k0))
+        return s->failed;
+    flo = phi0;
+    fhi = phi1;
+    double res = rt_t_resolution(s, s->t_stop), Y[s->N];
+    int side = 0;
+    for (int it = 0; it < 200 && hi - lo > res; it++) {
+        double hm = lo + (hi - lo) * flo / (flo - fhi), hs;
+        if (!(hm > lo + 0.01 * (hi - lo)) || !(hm < hi - 0.01 * (hi - lo)))
+            hm = 0.5 * (lo + hi);
+        hs = hm;
+        if (rt_step(s, s->t, s->y, &hs, Y))
+            return rt_fail(s, NSM_ENUMERIC, s->m->space_frictions[k].gap, "spatial friction "
+                           "element '%s': the step to its stick force's cone failed at t = "
+                           "%.17g s", s->m->space_frictions[k].name, s->t);
+        double f;
+        if (cone_worst(s, s->t + hs, Y, &f, &k0))
+            return s->failed;
+        if (f >= 0) {
+            lo = hs, flo = f;
+            if (side == 1)
+                fhi *= 0.5;
+            side = 1;
+        } else {
+            hi = hs, fhi = f;
+            if (side == -1)
+                flo *= 0.5;
+            side = -1;
+        }
+        if (fabs(f) <= 1e-15)
+            break;
     }
+    double hs = lo;             /* inside the cone, at its edge */
+    rt_sf_edge(s, 1);
+    if (!(hs > 0)) {
+        *h = 0;                 /* at the edge already: unstick before stepping */
+        memcpy(Y1, s->y, sizeof(double) * (size_t)s->N);
+        return NSM_OK;
+    }
+    if (rt_step(s, s->t, s->y, &hs, Y1))
+        return rt_fail(s, NSM_ENUMERIC, -1, "integration step failed");
+    *h = hs;
     return NSM_OK;
 }

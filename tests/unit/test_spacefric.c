@@ -27,8 +27,14 @@
 **     phase and the energy balance closes; with drilling the balance closes
 **     and theta and the friction work at 0.1 s agree with tippe_top.py
 **     --contact-start 0.1 (its Taylor series at 96 bits from this state);
-**   - a slip starting from zero (a sphere at rest on an incline too steep
-**     to roll) is refused by name.
+**   - a slip starting from zero: a sphere at rest on an incline too steep
+**     to roll slides down it (v, w and the slip linear in t);
+**   - stick -> slip: a sphere at rest pushed by a force growing in time
+**     rolls until the friction rolling needs reaches mu m g at t* =
+**     mu m g (1 + k) / (k c), then slides, its slip c (t - t*)^2 / (2 m);
+**   - two held contacts of one body, one force problem: a bar on two
+**     spheres sliding along its axis, the normal forces by the lever rule
+**     shifted by the friction's moment, the deceleration mu g.
 */
 #include <math.h>
 #include <stdio.h>
@@ -44,13 +50,13 @@ static const double PI = 3.14159265358979323846;
 
 enum { NB = RB_NB, NQ = RB_NQ, P1 = RB_P1, P0 = RB_P0, U = RB_U, W1 = RB_W1, NY = NQ + NB };
 /* The parameters' indices (the inertias at 1..3, as rigid_table.h reads them). */
-enum { PM, PI1, PI2, PI3, PG, PA1, PR1, PA2, PR2, PALPHA, PMU, PDRILL, NPAR };
+enum { PM, PI1, PI2, PI3, PG, PA1, PR1, PA2, PR2, PALPHA, PMU, PDRILL, PPUSH, NPAR };
 
 static const nsm_param_info params[] = {
     { "m", "kg", 1 }, { "I1", "kg*m^2", 0.004 }, { "I2", "kg*m^2", 0.004 },
     { "I3", "kg*m^2", 0.004 }, { "g", "m/s^2", 9.81 }, { "a1", "m", 0 }, { "r1", "m", 0.1 },
     { "a2", "m", 0 }, { "r2", "m", 0.05 }, { "alpha", "rad", 0 }, { "mu", "", 0.2 },
-    { "Rd", "m", 0 },
+    { "Rd", "m", 0 }, { "push", "N/s", 0 },
 };
 static const char *const body_names[] = { "B.x", "B.y", "B.z", "B.w1", "B.w2", "B.w3" };
 static const int rigid_rot_slot[] = { 3 };
@@ -59,7 +65,7 @@ static const unsigned char gap_curved[] = { 1, 1 };
 static const int gap_ncols[] = { 6, 6 };
 static const int cols6[] = { 0, 1, 2, 3, 4, 5 };
 static const int *const gap_cols[] = { cols6, cols6 };
-static const nsm_space_friction sfric[] = { { "grip", 0, 0 } };
+static const nsm_space_friction sfric[] = { { "grip", 0, 0 }, { "grip2", 1, 0 } };
 
 /* Masses diag(m, m, m, I1, I2, I3), the weight -m g on z, the gaps'
 ** pattern (their values come from nl_gap), the friction element's numbers;
@@ -90,6 +96,29 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     return 0;
 }
 
+/* The setup of the table with an element on each sphere (the same mu and
+** drilling radius). */
+static int setup2(const double *p, double *c, nsm_numeric *num)
+{
+    setup(p, c, num);
+    for (int i = 0; i < 3; i++) {
+        num->sf_centre[3 + i] = i == 2 ? p[PA2] : 0;
+        num->sf_normal[3 + i] = c[i];
+    }
+    num->sf_radius[1] = p[PR2];
+    num->sf_mu[1] = p[PMU];
+    num->sf_et[1] = 0;
+    num->sf_drill[1] = p[PDRILL];
+    return 0;
+}
+
+/* A force growing linearly in time along x on the centre: push t. */
+static void push_force(double t, const int *sw, const double *p, const double *c, double *f)
+{
+    (void)sw, (void)c;
+    f[0] += p[PPUSH] * t;
+}
+
 /* Both spheres' gaps. */
 static void nl_gap(const double *y, const double *p, const double *c, double *g, double *curv,
                    double *wval)
@@ -109,8 +138,11 @@ static nsm_model model = {
     .nl = NSM_NL_FORCE | NSM_NL_GAP, .nl_force = rigid_nl_force, .gap_curved = gap_curved,
     .gap_ncols = gap_ncols, .gap_cols = gap_cols, .n_wcurved = 12, .nl_gap = nl_gap,
     .nq = NQ, .nu = NB, .n_rigid = 1, .rigid_rot = rigid_rot_slot, .kin = rigid_kin,
-    .n_space_frictions = 1, .space_frictions = sfric,
+    .n_space_frictions = 1, .space_frictions = sfric, .force = push_force,
 };
+
+/* The same table with a spatial friction element on each sphere. */
+static nsm_model model2;
 
 /* The mode bit of the friction element (sticking). */
 enum { STICK_BIT = 2 };
@@ -118,9 +150,10 @@ enum { STICK_BIT = 2 };
 /* A simulation with the parameters pv, the method (rk4 step dt, adaptive
 ** tolerances 1e-13) and the start y0; NULL (the reason printed) when the
 ** reset fails. */
-static nsm_sim *start(const double *pv, int method, double dt, const double *y0)
+static nsm_sim *start_on(const nsm_model *md, const double *pv, int method, double dt,
+                         const double *y0)
 {
-    nsm_sim *s = nsm_sim_create(&model);
+    nsm_sim *s = nsm_sim_create(md);
     if (!s)
         return NULL;
     for (int k = 0; k < NPAR; k++)
@@ -138,6 +171,12 @@ static nsm_sim *start(const double *pv, int method, double dt, const double *y0)
         return NULL;
     }
     return s;
+}
+
+/* start_on the table with one element. */
+static nsm_sim *start(const double *pv, int method, double dt, const double *y0)
+{
+    return start_on(&model, pv, method, dt, y0);
 }
 
 /* Runs s to t; a failure is a failed check with the message printed. */
@@ -374,22 +413,205 @@ out:
 }
 
 /* A sphere at rest on an incline steeper than rolling allows (mu below
-** k/(1 + k) tan alpha): its slip would start from zero, which is not
-** built, and the run stops saying so instead of sliding without friction. */
-static void slip_from_rest_refused(void)
+** k/(1 + k) tan alpha): the force that would hold it leaves the cone, so
+** its slip starts from zero, down the slope (opposite that force), and the
+** centre slides with v = g (sin alpha - mu cos alpha) t down the slope
+** while the spin grows by I w' = mu m g cos alpha r; the slip
+** gamma = v - r w (down the slope) grows as g (sin alpha - mu cos alpha
+** (1 + 1/k)) t. */
+static void slip_from_rest(int method, const char *mname)
 {
-    double al = 0.5, r = 0.1, I = 0.4 * r * r;
-    double pv[NPAR] = { 1, I, I, I, 9.81, 0, r, 0, r / 2, al, 0.05, 0 }, y0[NY];
+    double al = 0.5, r = 0.1, k = 0.4, I = k * r * r, g = 9.81, mu = 0.05, T = 0.1;
+    double pv[NPAR] = { 1, I, I, I, g, 0, r, 0, r / 2, al, mu, 0 }, y0[NY], w[3];
+    char what[200];
     memset(y0, 0, sizeof y0);
     y0[0] = -sin(al) * r;
     y0[2] = cos(al) * r;
     y0[P0] = 1;
-    nsm_sim *s = start(pv, NSM_METHOD_RK4, 1e-3, y0);
-    int rc = s ? nsm_sim_run_until(s, 0.1) : -1;
-    const char *msg = s ? nsm_sim_message(s) : "";
-    check_true("a slip starting from zero is refused",
-               rc != 0 && rc != -1 && strstr(msg, "a slip starting from zero") != NULL);
-    printf("refused (rc %d): %s\n", rc, msg);
+    nsm_sim *s = start(pv, method, 1e-3, y0);
+    snprintf(what, sizeof what, "%s slip from rest: starts", mname);
+    check_true(what, s != NULL);
+    if (!s)
+        return;
+    snprintf(what, sizeof what, "%s slip from rest: runs (the slip starts from zero)", mname);
+    if (run_to(s, T, what))
+        goto out;
+    const double *y = nsm_sim_state(s);
+    double d[3] = { -cos(al), 0, -sin(al) }, acc = g * (sin(al) - mu * cos(al));
+    double wy = mu * g * cos(al) * r / I * T, gam = g * (sin(al) - mu * cos(al) * (1 + 1 / k)) * T;
+    omega_world(y, w);
+    double err = 0;
+    for (int i = 0; i < 3; i++) {
+        snprintf(what, sizeof what, "%s slip from rest: v[%d] = g (sin a - mu cos a) t d", mname, i);
+        check_close(what, y[U + i], acc * T * d[i], 1e-12 * acc * T);
+        err = fmax(err, fabs(y[U + i] - acc * T * d[i]) / (acc * T));
+    }
+    /* the spin turns the contact point up the slope: about -y */
+    snprintf(what, sizeof what, "%s slip from rest: w_y = -mu m g cos a r t / I", mname);
+    check_close(what, w[1], -wy, 1e-12 * wy);
+    double slip = rigid_dot(y + U, d) + r * w[1];
+    snprintf(what, sizeof what, "%s slip from rest: slip down the slope", mname);
+    check_close(what, slip, gam, 1e-12 * fabs(gam));
+    snprintf(what, sizeof what, "%s slip from rest: slides (no stick)", mname);
+    check_true(what, nsm_sim_mode_has(s, 0) && !nsm_sim_mode_has(s, STICK_BIT));
+    double kin, pot, dis, inj, bal = nsm_sim_energy(s, &kin, &pot, &dis, &inj);
+    snprintf(what, sizeof what, "%s slip from rest: dissipated mu m g cos a |gamma| dt", mname);
+    check_close(what, dis, mu * g * cos(al) * gam * T / 2, 1e-12 * dis);
+    printf("%s slip from rest: v within %.2g relative, slip %.15g m/s (closed form %.15g), "
+           "dissipated %.15g J, balance %.2g J\n", mname, err, slip, gam, dis, bal);
+out:
+    nsm_sim_free(s);
+}
+
+/* Stick -> slip: a solid sphere at rest on the level floor pushed at its
+** centre by c t along x rolls (sticks) while the friction rolling needs,
+** c t k / (1 + k), stays below mu m g, until t* = mu m g (1 + k) / (k c);
+** from t* it slides, v' = c t / m - mu g, r w' = mu g / k, so that its slip
+** gamma = v - r w_y grows as c (t - t*)^2 / (2 m) from zero (the onset is
+** continuous).  The slip at t* + D depends on t* to first order (an error
+** dt in t* moves it by c D dt / m): it measures the onset's instant, which
+** the run also brackets by the mode at t* -/+ 2e-12 s. */
+static void stick_to_slip(int method, const char *mname)
+{
+    double r = 0.1, k = 0.4, m = 1, I = k * m * r * r, g = 9.81, mu = 0.2, c = 10, D = 0.3;
+    double pv[NPAR] = { m, I, I, I, g, 0, r, 0, r / 2, 0, mu, 0, c }, y0[NY], w[3];
+    double ts = mu * m * g * (1 + k) / (k * c);
+    char what[200];
+    memset(y0, 0, sizeof y0);
+    y0[2] = r;
+    y0[P0] = 1;
+    nsm_sim *s = start(pv, method, 1e-3, y0);
+    snprintf(what, sizeof what, "%s stick -> slip: starts", mname);
+    check_true(what, s != NULL);
+    if (!s)
+        return;
+    snprintf(what, sizeof what, "%s stick -> slip: runs to t* - 2e-12 s", mname);
+    if (run_to(s, ts - 2e-12, what))
+        goto out;
+    snprintf(what, sizeof what, "%s stick -> slip: sticks (rolls) before t*", mname);
+    check_true(what, nsm_sim_mode_has(s, STICK_BIT));
+    snprintf(what, sizeof what, "%s stick -> slip: runs to t* + 2e-12 s", mname);
+    if (run_to(s, ts + 2e-12, what))
+        goto out;
+    snprintf(what, sizeof what, "%s stick -> slip: slides after t*", mname);
+    check_true(what, nsm_sim_mode_has(s, 0) && !nsm_sim_mode_has(s, STICK_BIT));
+    snprintf(what, sizeof what, "%s stick -> slip: runs to t* + D", mname);
+    if (run_to(s, ts + D, what))
+        goto out;
+    const double *y = nsm_sim_state(s);
+    omega_world(y, w);
+    double t = ts + D, v = c * ts * ts / (2 * m * (1 + k)) + c * (t * t - ts * ts) / (2 * m) - mu * g * D;
+    double gam = c * D * D / (2 * m), slip = y[U] - r * w[1];
+    snprintf(what, sizeof what, "%s stick -> slip: v at t* + D", mname);
+    check_close(what, y[U], v, 1e-12 * v);
+    snprintf(what, sizeof what, "%s stick -> slip: slip c D^2 / (2 m) at t* + D (the onset's instant)",
+             mname);
+    check_close(what, slip, gam, 1e-11 * gam);
+    snprintf(what, sizeof what, "%s stick -> slip: no sideways motion", mname);
+    check_close(what, fabs(y[U + 1]) + fabs(w[0]) + fabs(w[2]), 0, 1e-15);
+    double kin, pot, dis, inj, bal = nsm_sim_energy(s, &kin, &pot, &dis, &inj);
+    snprintf(what, sizeof what, "%s stick -> slip: energy balance", mname);
+    check_close(what, bal, 0, 1e-12 * (kin + dis + inj));
+    printf("%s stick -> slip: t* = %.15g s; at t* + %g s v %.15g (closed form %.15g), slip "
+           "%.15g (closed form %.15g: the onset within %.2g s), balance %.2g J\n", mname, ts, D,
+           y[U], v, slip, gam, fabs(slip - gam) * m / (c * D), bal);
+out:
+    nsm_sim_free(s);
+}
+
+/* A bar on two spheres (radius r at the body points (0, 0, d1) and (0, 0,
+** -d2), the body turned by pi/2 about x so that they sit at y = -d1 and
+** y = d2 on the floor), sliding along y at v0 with friction at both: both
+** contacts held, one force problem.  Vertical balance and the moments about
+** the centre of mass (no pitch: both gaps held) with the friction forces
+** -mu lambda_i at depth r give lambda_1 + lambda_2 = m g and
+** -d1 lambda_1 + d2 lambda_2 = r mu m g, so lambda_1 = m g (d2 - r mu) /
+** (d1 + d2), lambda_2 = m g (d1 + r mu) / (d1 + d2) (mu = 0: the lever
+** rule); the bar decelerates at mu g. */
+static void two_contacts(int method, const char *mname, double mu)
+{
+    double m = 1, I = 0.01, g = 9.81, r = 0.05, d1 = 0.3, d2 = 0.2, v0 = 1, T = 0.25;
+    double pv[NPAR] = { m, I, I, I, g, d1, r, -d2, r, 0, mu, 0 }, y0[NY], lam[2];
+    char what[200];
+    memset(y0, 0, sizeof y0);
+    y0[2] = r;
+    y0[P1] = sin(PI / 4);
+    y0[P0] = cos(PI / 4);
+    y0[U + 1] = v0;
+    nsm_sim *s = start_on(&model2, pv, method, 1e-3, y0);
+    snprintf(what, sizeof what, "%s two contacts, mu = %g: starts", mname, mu);
+    check_true(what, s != NULL);
+    if (!s)
+        return;
+    snprintf(what, sizeof what, "%s two contacts, mu = %g: runs", mname, mu);
+    if (run_to(s, T, what))
+        goto out;
+    const double *y = nsm_sim_state(s);
+    double l1 = m * g * (d2 - r * mu) / (d1 + d2), l2 = m * g * (d1 + r * mu) / (d1 + d2);
+    nsm_sim_forces(s, lam);
+    snprintf(what, sizeof what, "%s two contacts, mu = %g: both held, sliding", mname, mu);
+    check_true(what, nsm_sim_mode_has(s, 0) && nsm_sim_mode_has(s, 1) &&
+               !nsm_sim_mode_has(s, 2) && !nsm_sim_mode_has(s, 3));
+    snprintf(what, sizeof what, "%s two contacts, mu = %g: lambda_1 = m g (d2 - r mu)/(d1 + d2)",
+             mname, mu);
+    check_close(what, lam[0], l1, 1e-12 * m * g);
+    snprintf(what, sizeof what, "%s two contacts, mu = %g: lambda_2 = m g (d1 + r mu)/(d1 + d2)",
+             mname, mu);
+    check_close(what, lam[1], l2, 1e-12 * m * g);
+    snprintf(what, sizeof what, "%s two contacts, mu = %g: v_y = v0 - mu g t", mname, mu);
+    check_close(what, y[U + 1], v0 - mu * g * T, 1e-12 * v0);
+    snprintf(what, sizeof what, "%s two contacts, mu = %g: no pitch, no lift", mname, mu);
+    check_close(what, fabs(y[W1]) + fabs(y[W1 + 1]) + fabs(y[W1 + 2]) + fabs(y[U + 2]), 0, 1e-13);
+    double kin, pot, dis, inj, bal = nsm_sim_energy(s, &kin, &pot, &dis, &inj);
+    snprintf(what, sizeof what, "%s two contacts, mu = %g: energy balance", mname, mu);
+    check_close(what, bal, 0, 1e-12 * (kin + dis + 1e-300));
+    printf("%s two contacts, mu = %g: lambda (%.15g, %.15g) N (closed form (%.15g, %.15g)), "
+           "v_y %.15g (closed form %.15g), balance %.2g J\n", mname, mu, lam[0], lam[1], l1, l2,
+           y[U + 1], v0 - mu * g * T, bal);
+out:
+    nsm_sim_free(s);
+}
+
+/* The bar of two_contacts slides to rest: both slips reach zero at
+** t_s = v0 / (mu g) and the bar stays at rest (its tangential forces are
+** statically indeterminate between the two contacts: whichever split the
+** run takes must hold it still, each force inside its cone); its kinetic
+** energy m v0^2 / 2 dissipated. */
+static void two_to_rest(int method, const char *mname)
+{
+    double m = 1, I = 0.01, g = 9.81, r = 0.05, d1 = 0.3, d2 = 0.2, v0 = 1, mu = 0.2;
+    double pv[NPAR] = { m, I, I, I, g, d1, r, -d2, r, 0, mu, 0 }, y0[NY], lam[2];
+    char what[200];
+    memset(y0, 0, sizeof y0);
+    y0[2] = r;
+    y0[P1] = sin(PI / 4);
+    y0[P0] = cos(PI / 4);
+    y0[U + 1] = v0;
+    nsm_sim *s = start_on(&model2, pv, method, 1e-3, y0);
+    snprintf(what, sizeof what, "%s bar to rest: starts", mname);
+    check_true(what, s != NULL);
+    if (!s)
+        return;
+    snprintf(what, sizeof what, "%s bar to rest: runs past v0 / (mu g)", mname);
+    if (run_to(s, 1.5 * v0 / (mu * g), what))
+        goto out;
+    const double *y = nsm_sim_state(s);
+    double sp = 0;
+    for (int i = 0; i < 6; i++)
+        sp = fmax(sp, fabs(y[U + i]) * (i < 3 ? 1 : r));
+    nsm_sim_forces(s, lam);
+    snprintf(what, sizeof what, "%s bar to rest: at rest (v, r w)", mname);
+    check_close(what, sp, 0, 1e-11 * v0);
+    snprintf(what, sizeof what, "%s bar to rest: the lever rule's normal forces", mname);
+    check_close(what, fabs(lam[0] - m * g * d2 / (d1 + d2)) + fabs(lam[1] - m * g * d1 / (d1 + d2)),
+                0, 1e-9 * m * g);
+    double kin, pot, dis, inj, bal = nsm_sim_energy(s, &kin, &pot, &dis, &inj);
+    snprintf(what, sizeof what, "%s bar to rest: dissipated m v0^2 / 2", mname);
+    check_close(what, dis, 0.5 * m * v0 * v0, 1e-11);
+    printf("%s bar to rest: speed %.2g m/s, lambda (%.15g, %.15g) N, dissipated %.15g J, "
+           "balance %.2g J, stuck (%d, %d)\n", mname, sp, lam[0], lam[1], dis, bal,
+           nsm_sim_mode_has(s, 2), nsm_sim_mode_has(s, 3));
+out:
     nsm_sim_free(s);
 }
 
@@ -411,6 +633,17 @@ int main(void)
     tippe_top(NSM_METHOD_ADAPTIVE, "adaptive", 0);
     tippe_top(NSM_METHOD_RK4, "rk4", 1);
     tippe_top(NSM_METHOD_ADAPTIVE, "adaptive", 1);
-    slip_from_rest_refused();
+    model2 = model;
+    model2.n_space_frictions = 2;
+    model2.setup = setup2;
+    for (int k = 0; k < 2; k++) {
+        static const char *const mn[] = { "rk4", "adaptive" };
+        int me = k ? NSM_METHOD_ADAPTIVE : NSM_METHOD_RK4;
+        slip_from_rest(me, mn[k]);
+        stick_to_slip(me, mn[k]);
+        two_contacts(me, mn[k], 0);
+        two_contacts(me, mn[k], 0.2);
+        two_to_rest(me, mn[k]);
+    }
     return check_report();
 }
