@@ -86,8 +86,11 @@ set_tests_properties(rigid.spheres PROPERTIES LABELS "rigid;runtime;derive")
 # Spatial friction as nsmc writes it (tests/rigid/test_space_friction.c):
 # tests/rigid/tippe_top.nsm, the tippe top with mu = 0.3 and drilling
 # friction, its nsm_space_friction list and setup's sf_* numbers against the
-# model's parameters, and the run refused by the runtime until it handles
-# spatial friction (the model stays out of models/, whose models all run).
+# model's parameters, the top by rk4, adaptive and taylor to its stem's first
+# contact against tests/reference/tippe_top.py, Jellett's integral without
+# drilling (rk4, taylor) through the slide and the onset of rolling, and
+# tests/rigid/rolling_sphere.nsm against its closed form (rk4, adaptive,
+# taylor).
 set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_tippe_top.c)
 add_custom_command(OUTPUT ${c}
   COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/tippe_top.nsm -o ${c}

@@ -7,10 +7,12 @@
 ** numbers (each sphere's centre and radius, the floor's normal, mu, e_F and
 ** the effective drilling radius 3 pi R / 16); setup's refusal of mu < 0; a
 ** setup called with the sf_* arrays absent (NULL, a runtime that predates
-** them) writing none; and the top run by rk4 and adaptive to its stem's
-** first contact against tests/reference/tippe_top.py (the taylor method
-** refused by name: it has no series of the friction yet); and
-** tests/rigid/rolling_sphere.nsm against rolling_sphere.py's closed form.
+** them) writing none; the top run by rk4, adaptive and taylor to its
+** stem's first contact against tests/reference/tippe_top.py; the top
+** without drilling (R = 0) by rk4 and taylor through its slide and the
+** onset of rolling with Jellett's integral constant; and
+** tests/rigid/rolling_sphere.nsm by rk4, adaptive and taylor against
+** rolling_sphere.py's closed form.
 */
 #include <math.h>
 #include <stdio.h>
