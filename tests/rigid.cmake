@@ -90,7 +90,8 @@ set_tests_properties(rigid.spheres PROPERTIES LABELS "rigid;runtime;derive")
 # contact against tests/reference/tippe_top.py, Jellett's integral without
 # drilling (rk4, taylor) through the slide and the onset of rolling, and
 # tests/rigid/rolling_sphere.nsm against its closed form (rk4, adaptive,
-# taylor).
+# taylor), and tests/rigid/drill_spin.nsm (a spin stopped by drilling
+# friction, then stuck on three held rows) by rk4 and taylor.
 set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_tippe_top.c)
 add_custom_command(OUTPUT ${c}
   COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/tippe_top.nsm -o ${c}
@@ -99,7 +100,11 @@ set(crs ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_sphere.c)
 add_custom_command(OUTPUT ${crs}
   COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm -o ${crs}
   DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_sphere.nsm)
-add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c} ${crs})
+set(cds ${CMAKE_CURRENT_BINARY_DIR}/rigid_drill_spin.c)
+add_custom_command(OUTPUT ${cds}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/drill_spin.nsm -o ${cds}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/drill_spin.nsm)
+add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c} ${crs} ${cds})
 target_compile_definitions(test_space_friction PRIVATE NSM_NO_MAIN)
 target_include_directories(test_space_friction PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_space_friction PRIVATE nsmrt m)

@@ -26,6 +26,7 @@
 
 extern const nsm_model nsm_model_tippe_top;
 extern const nsm_model nsm_model_rolling_sphere;
+extern const nsm_model nsm_model_drill_spin;
 
 /* A slot of 256 zeroed doubles (more than any array of the top needs). */
 static double *slot(void)
@@ -282,6 +283,43 @@ static void rolling_run(int method, const char *mname)
     nsm_sim_free(s);
 }
 
+/* tests/rigid/drill_spin.nsm: a sphere (m = 1 kg, I = 0.004 kg m^2) on the
+** floor spinning about the normal at w0 = 20 rad/s with drilling friction
+** (mu = 0.2, Rd = 0.05 m) and no slip: I w3' = -mu m g Rd, so
+** w3 = w0 - mu m g Rd t / I until t_s = I w0 / (mu m g Rd), then it sticks
+** on its normal, two slip and drilling rows; dissipated I w0^2 / 2. */
+static void drill_run(int method, const char *mname)
+{
+    const double m = 1, I = 0.004, g = 9.81, mu = 0.2, Rd = 0.05, w0 = 20;
+    const double ts = I * w0 / (mu * m * g * Rd);
+    nsm_sim *s = nsm_sim_create(&nsm_model_drill_spin);
+    char what[200];
+    snprintf(what, sizeof what, "%s drilling spin runs to 0.6 t_s", mname);
+    check_true(what, s && nsm_sim_set_method(s, method) == 0 && nsm_sim_reset(s) == 0 &&
+                     nsm_sim_run_until(s, 0.6 * ts) == 0);
+    if (!s)
+        return;
+    double w06 = nsm_sim_state(s)[12];
+    snprintf(what, sizeof what, "%s drilling spin: w3 at 0.6 t_s = 0.4 w0", mname);
+    check_close(what, w06, 0.4 * w0, 1e-12 * w0);
+    snprintf(what, sizeof what, "%s drilling spin runs past t_s", mname);
+    check_true(what, nsm_sim_run_until(s, 1.4 * ts) == 0);
+    const double *y = nsm_sim_state(s);
+    snprintf(what, sizeof what, "%s drilling spin: stopped and stuck after t_s", mname);
+    check_true(what, fabs(y[12]) <= 1e-12 * w0 && nsm_sim_mode_has(s, 1) == 1);
+    for (int i = 0; i < 2; i++) {
+        snprintf(what, sizeof what, "%s drilling spin: no slip, v[%d] = 0, w[%d] = 0", mname, i, i);
+        check_true(what, fabs(y[7 + i]) <= 1e-14 && fabs(y[10 + i]) <= 1e-13);
+    }
+    double kin, pot, dis, inj, err = nsm_sim_energy(s, &kin, &pot, &dis, &inj);
+    snprintf(what, sizeof what, "%s drilling spin: dissipated I w0^2 / 2", mname);
+    check_close(what, fabs(dis), 0.5 * I * w0 * w0, 1e-12 * I * w0 * w0);
+    printf("%s drilling spin: t_s %.15g s, w3(0.6 t_s) %.17g (closed form %.17g), w3 after %.2g, "
+           "dissipated %.17g J (closed form %.17g), balance %.2g J, %ld steps\n", mname, ts, w06,
+           0.4 * w0, y[12], fabs(dis), 0.5 * I * w0 * w0, err, nsm_sim_steps(s));
+    nsm_sim_free(s);
+}
+
 int main(void)
 {
     const nsm_model *m = &nsm_model_tippe_top;
@@ -353,5 +391,7 @@ int main(void)
     rolling_run(NSM_METHOD_RK4, "rk4");
     rolling_run(NSM_METHOD_ADAPTIVE, "adaptive");
     rolling_run(NSM_METHOD_TAYLOR, "taylor");
+    drill_run(NSM_METHOD_RK4, "rk4");
+    drill_run(NSM_METHOD_TAYLOR, "taylor");
     return check_report();
 }
