@@ -44,7 +44,7 @@ LAYERS = [
     ("modes, stepping and location", "src", [
         "modeop.c",                           # a large mode as an operator (exact)
         "mode.c",                             # per-mode matrices and caches
-        "taylor.c",                           # Taylor expansion, guaranteed search
+        "taylor.c sfseries.c",                # Taylor expansion, guaranteed search; spatial friction's series
         "nltaylor.c",                         # the taylor method (nonlinear models)
         "step.c",                             # rk4, adaptive, exact; rt_land
         "events.c"]),                         # event detection

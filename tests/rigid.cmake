@@ -87,7 +87,13 @@ set_tests_properties(rigid.spheres PROPERTIES LABELS "rigid;runtime;derive")
 # Spatial friction as nsmc writes it (tests/rigid/test_space_friction.c):
 # models/tippe_top.nsm, the tippe top with mu = 0.3 and drilling friction,
 # its nsm_space_friction list and setup's sf_* numbers against the model's
-# parameters, its run to the stem's first contact and on past it.
+# parameters, the top by rk4, adaptive and taylor to its stem's first
+# contact against tests/reference/tippe_top.py and on past it, Jellett's
+# integral without drilling (rk4, taylor) through the slide and the onset of
+# rolling, tests/rigid/rolling_sphere.nsm against its closed form (rk4,
+# adaptive, taylor), tests/rigid/rolling_incline.nsm's friction force, and
+# tests/rigid/drill_spin.nsm (a spin stopped by drilling friction, then
+# stuck on three held rows) by rk4 and taylor.
 set(c ${NSM_SOURCE_DIR}/generated/tippe_top.c)
 set(crs ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_sphere.c)
 add_custom_command(OUTPUT ${crs}
@@ -97,8 +103,12 @@ set(cri ${CMAKE_CURRENT_BINARY_DIR}/rigid_rolling_incline.c)
 add_custom_command(OUTPUT ${cri}
   COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_incline.nsm -o ${cri}
   DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/rolling_incline.nsm)
+set(cds ${CMAKE_CURRENT_BINARY_DIR}/rigid_drill_spin.c)
+add_custom_command(OUTPUT ${cds}
+  COMMAND nsmc ${NSM_SOURCE_DIR}/tests/rigid/drill_spin.nsm -o ${cds}
+  DEPENDS nsmc ${NSM_SOURCE_DIR}/tests/rigid/drill_spin.nsm)
 add_executable(test_space_friction ${NSM_SOURCE_DIR}/tests/rigid/test_space_friction.c ${c} ${crs}
-  ${cri})
+  ${cri} ${cds})
 target_compile_definitions(test_space_friction PRIVATE NSM_NO_MAIN)
 target_include_directories(test_space_friction PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_space_friction PRIVATE nsmrt m)

@@ -173,16 +173,6 @@ static int penalty_linear(const nsm_sim *s, int j)
     return s->num.pexp[j] == 1;
 }
 
-/* Order k of w = p^a from p's orders 0..k (k >= 1): the power rule
-** k p_0 w_k = sum_{i=1..k} (a i - (k - i)) p_i w_{k-i}. */
-static double pow_k(const double *p, const double *w, double a, int k)
-{
-    double r = 0;
-    for (int i = 1; i <= k; i++)
-        r += (a * i - (k - i)) * p[i] * w[k - i];
-    return r / (k * p[0]);
-}
-
 /* Order k of the engaged gap j's force k p^a + c p' over a step, from the
 ** orders 0..k of p and pd, with w the series of p^a (its order k set
 ** here: p's for a = 1, else the power rule). */
@@ -195,7 +185,7 @@ static double penalty_series(const nsm_sim *s, int j, int k, const double *p, co
     else if (k == 0)
         w[0] = pow(p[0], a);
     else
-        w[k] = pow_k(p, w, a, k);
+        w[k] = rt_ser_pow_k(p, w, a, k);
     return s->num.kc[j] * w[k] + s->num.cc[j] * pd[k];
 }
 

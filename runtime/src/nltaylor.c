@@ -75,20 +75,23 @@ struct RtNlTaylor {
     double *LAM;              /* g (K+1): contact forces (held and penalty) */
     double *LAMF;             /* nf (K+1): stuck friction elements' multipliers */
     double *FN;               /* nf (K+1): friction elements' normal forces */
+    double *LSF;              /* 3 nsf (K+1): stuck spatial friction rows' multipliers */
+    RtSfSer *sfs;             /* spatial friction's series (sfseries.c; NULL: none) */
     double *A;                /* n (K+1): accelerations */
     double *CVs;              /* n (K+1): C v, for the dissipation */
     double *Fk, *rhs, *D, *lu;/* scratch; lu: the inverse of the order-0 constraint matrix */
-    int *held;                /* the constraints: j < g a held impact gap, g + q a stuck element */
+    int *held;                /* the constraints: j < g a held impact gap, g + q a stuck element,
+                               * g + nf + 3 k + i row i of a stuck spatial friction element k */
     int nc;                   /* how many */
     int merged;               /* stuck rows merged into groups (cons_merge) */
-    int *lead;                /* g + nf: each constraint's group (rt_cons_groups) */
-    double *scale, *Q;        /* g + nf, (g + nf)(K+1): its row's factor, the groups' quotients */
+    int *lead;                /* r = g + nf + 3 nsf: each constraint's group (rt_cons_groups) */
+    double *scale, *Q;        /* r, r (K+1): its row's factor, the groups' quotients */
     int *at;                  /* g + nf: where each curved row starts in WV (gaps) or FW (slips) */
     unsigned char *dormant;   /* g: a penalty law at p = 0 left out of this step */
     double hcap;              /* the step's limit from such laws */
-    double *CD, *CR;          /* (g + nf) n (K+1): the constraints' directions and rows as
+    double *CD, *CR;          /* r n (K+1): the constraints' directions and rows as
                                * dense series, row (a n + i) for held[a]'s coordinate i */
-    unsigned char *ccurv;     /* g + nf: held[a]'s direction or row has orders above 0 */
+    unsigned char *ccurv;     /* r: held[a]'s direction or row has orders above 0 */
     double *EV;               /* (g + 2 nf) K: the event functions' series (event_series) */
     unsigned char *evhas;     /* g + 2 nf: whether function j has one (0: the constant 1) */
     int evready;              /* EV is this expansion's */
@@ -105,10 +108,11 @@ void rt_nlt_free(nsm_sim *s)
     if (!e)
         return;
     void *ptrs[] = { e->Y0, e->mode, e->X, e->E, e->work, e->F, e->G, e->CV, e->WV, e->swork, e->FW, e->FCV, e->lwork, e->LM, e->LH, e->P,
-                     e->PA, e->PR, e->LAM, e->LAMF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant, e->at,
+                     e->PA, e->PR, e->LAM, e->LAMF, e->LSF, e->FN, e->A, e->CVs, e->Fk, e->rhs, e->D, e->lu, e->held, e->dormant, e->at,
                      e->lead, e->scale, e->Q, e->CD, e->CR, e->ccurv, e->EV, e->evhas, e->Ylast };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
+    rt_sfser_free(e->sfs);
     free(e);
     s->nlt = NULL;
 }
@@ -149,7 +153,7 @@ static int nlt_alloc(nsm_sim *s)
     if (!e)
         return NSM_ENOMEM;
     s->nlt = e;
-    int bad = 0, n = s->n, g = s->g, r = s->g + s->nf;
+    int bad = 0, n = s->n, g = s->g, r = s->g + s->nf + 3 * s->nsf;
     size_t K1 = NLT_K + 1, nw = m->n_wcurved > 0 ? (size_t)m->n_wcurved : 1;
     size_t nwt = m->n_wtcurved > 0 ? (size_t)m->n_wtcurved : 1;
     e->K = NLT_K;
@@ -179,6 +183,9 @@ static int nlt_alloc(nsm_sim *s)
     e->LAM = zalloc((size_t)(g + 1) * K1, &bad);
     e->LAMF = zalloc((size_t)(s->nf + 1) * K1, &bad);
     e->FN = zalloc((size_t)(s->nf + 1) * K1, &bad);
+    e->LSF = zalloc((size_t)(3 * s->nsf + 1) * K1, &bad);
+    if (s->nsf && !(e->sfs = rt_sfser_alloc(s->nsf, NLT_K)))
+        bad = 1;
     e->A = zalloc((size_t)n * K1, &bad);
     e->CVs = zalloc((size_t)n * K1, &bad);
     e->Fk = zalloc((size_t)n, &bad);
@@ -459,7 +466,28 @@ static void lag_k(const nsm_sim *s, RtNlTaylor *e, int k)
 static double *cons_mult(const nsm_sim *s, RtNlTaylor *e, int c)
 {
     int K = e->K;
+    if (c >= s->g + s->nf)
+        return &SER(e->LSF, c - s->g - s->nf, 0);
     return c < s->g ? &SER(e->LAM, c, 0) : &SER(e->LAMF, c - s->g, 0);
+}
+
+/* Whether constraint c is a row of a stuck spatial friction element: its
+** element *k and row *r (0, 1: the slip T_i; 2: drilling). */
+static int cons_sf(const nsm_sim *s, int c, int *k, int *r)
+{
+    int a = c - s->g - s->nf;
+    if (a < 0)
+        return 0;
+    *k = a / 3;
+    *r = a % 3;
+    return 1;
+}
+
+/* The first velocity slot of spatial friction element k's body (its six
+** columns follow: v1..v3, w1..w3). */
+static int sf_col0(const nsm_sim *s, int k)
+{
+    return s->m->rigid_rot[s->m->space_frictions[k].body] - 3;
 }
 
 /* Order l of constraint c's row dotted with the order-m coefficients of a
@@ -467,6 +495,13 @@ static double *cons_mult(const nsm_sim *s, RtNlTaylor *e, int c)
 static double cons_dot(const nsm_sim *s, const RtNlTaylor *e, int c, int l, const double *u,
                        size_t stride, int m)
 {
+    int k, r;
+    if (cons_sf(s, c, &k, &r)) {
+        double d = 0;
+        for (int i = 0, c0 = sf_col0(s, k); i < 6; i++)
+            d += rt_sfser_row(e->sfs, k, r, i, l) * u[(size_t)(c0 + i) * stride + (size_t)m];
+        return d;
+    }
     return c < s->g ? row_dot(s, e, 0, c, l, u, stride, 0, m)
                     : row_dot(s, e, 1, c - s->g, l, u, stride, 0, m);
 }
@@ -475,7 +510,9 @@ static double cons_dot(const nsm_sim *s, const RtNlTaylor *e, int c, int l, cons
 ** with constant coefficients): its row is R(x) a + curv = 0. */
 static double cons_curv(const nsm_sim *s, const RtNlTaylor *e, int c, int k)
 {
-    int K = e->K, q = c - s->g;
+    int K = e->K, q = c - s->g, r;
+    if (cons_sf(s, c, &q, &r))
+        return rt_sfser_curv(e->sfs, q, r, k);
     if (c < s->g)
         return rt_nl_gap_curved(s, c) ? SER(e->CV, c, k) : 0;
     return rt_nl_slip_curved(s, q) ? SER(e->FCV, q, k) : 0;
@@ -486,11 +523,21 @@ static double cons_curv(const nsm_sim *s, const RtNlTaylor *e, int c, int k)
 ** force (rt_fric_gap_dir's direction, as series), a stuck element's w_q. */
 static void cons_dir(const nsm_sim *s, const RtNlTaylor *e, int c, int l, double f, double *out)
 {
+    int k, r;
+    if (cons_sf(s, c, &k, &r)) {
+        for (int i = 0, c0 = sf_col0(s, k); i < 6; i++)
+            out[c0 + i] += f * rt_sfser_row(e->sfs, k, r, i, l);
+        return;
+    }
     if (c >= s->g) {
         row_add(s, e, 1, c - s->g, l, f, out);
         return;
     }
     row_add(s, e, 0, c, l, f, out);
+    k = rt_sf_of_gap(s, c);
+    if (k >= 0 && !rt_sf_stuck(s, e->mode, k))    /* spatial friction sliding on its force */
+        for (int i = 0, c0 = sf_col0(s, k); i < 6; i++)
+            out[c0 + i] += f * rt_sfser_dir(e->sfs, k, i, l);
     for (int q = 0; q < s->nf; q++)
         if (rt_fric_normal_gap(s, q) == c && !rt_fric_stuck(s, e->mode, q))
             row_add(s, e, 1, q, l, -rt_fric_sign(s, e->mode, q) * s->num.muk[q] * f, out);
@@ -501,6 +548,9 @@ static void cons_dir(const nsm_sim *s, const RtNlTaylor *e, int c, int l, double
 ** force (cons_dir's terms). */
 static int cons_curved(const nsm_sim *s, const RtNlTaylor *e, int c)
 {
+    int k, r;
+    if (cons_sf(s, c, &k, &r) || rt_sf_of_gap(s, c) >= 0)
+        return 1;               /* spatial friction's rows and directions turn with the body */
     if (c >= s->g)
         return rt_nl_slip_curved(s, c - s->g);
     if (rt_nl_gap_curved(s, c))
@@ -527,7 +577,10 @@ static void cons_table(const nsm_sim *s, RtNlTaylor *e, int l)
         memset(dir, 0, sizeof dir);
         memset(row, 0, sizeof row);
         cons_dir(s, e, c, l, 1, dir);
-        if (c < s->g)
+        int k, q;
+        if (cons_sf(s, c, &k, &q))
+            cons_dir(s, e, c, l, 1, row);   /* a stuck element's row is its direction */
+        else if (c < s->g)
             row_add(s, e, 0, c, l, 1, row);
         else
             row_add(s, e, 1, c - s->g, l, 1, row);
@@ -593,6 +646,25 @@ out:
     return rc;
 }
 
+/* Whether a held gap carrying sliding spatial friction has a diagonal
+** entry W_N M^-1 (W_N + f_1) of A_0 that is not positive: friction
+** reversing the normal force's effect (Painleve), which spacefric.c's
+** held slide refuses too; the run stops with the time. */
+static int sf_painleve(nsm_sim *s, const RtNlTaylor *e, int r)
+{
+    for (int a = 0; a < r; a++) {
+        int j = e->held[a], k = j < s->g ? rt_sf_of_gap(s, j) : -1;
+        if (k >= 0 && !rt_sf_stuck(s, e->mode, k) && !(e->D[(size_t)a * r + a] > 0)) {
+            rt_fail(s, NSM_ENUMERIC, j, "spatial friction element '%s': at t = %.17g s its "
+                    "sliding friction reverses the normal force's effect (W_N M^-1 (W_N + f) "
+                    "= %.3g <= 0, Painleve): no normal force holds the contact",
+                    s->m->space_frictions[k].name, e->t0, e->D[(size_t)a * r + a]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The step's constraints (into e->held, as rt_accel_surf lists them: the
 ** held impact gaps, then the stuck elements) and the inverse of their
 ** order-0 matrix A_0 (cons_matrix) in e->lu: every order's problem has
@@ -608,14 +680,22 @@ static int cons_setup(nsm_sim *s, RtNlTaylor *e)
     for (int q = 0; q < s->nf; q++)
         if (rt_fric_stuck(s, e->mode, q))
             e->held[r++] = s->g + q;
+    for (int k = 0; k < s->nsf; k++)
+        if (rt_law_held(s, e->mode, s->m->space_frictions[k].gap) && rt_sf_stuck(s, e->mode, k))
+            for (int i = 0; i < rt_sf_dim(s, k); i++)
+                e->held[r++] = s->g + s->nf + 3 * k + i;
     for (int a = 0; a < r; a++)
         e->ccurv[a] = (unsigned char)cons_curved(s, e, e->held[a]);
     cons_matrix(s, e, r);
+    if (sf_painleve(s, e, r))
+        return 1;
     for (int a = 0; a < r * r; a++)
         e->lu[a] = a % (r + 1) == 0;
     e->nc = r;
     e->merged = 0;
-    return r && nsm_la_solve(r, e->D, e->lu, r) != NSM_LA_OK && cons_merge(s, e, r);
+    if (!r || nsm_la_solve(r, e->D, e->lu, r) == NSM_LA_OK)
+        return 0;
+    return s->nsf ? 1 : cons_merge(s, e, r);    /* spatial rows are never merged */
 }
 
 /* Order k of the accelerations with no constraint held and no friction
@@ -738,6 +818,15 @@ static void fric_energy_k(const nsm_sim *s, const RtNlTaylor *e, int k, double *
     }
 }
 
+/* Sum_{l=0..k} a_l b_{k-l}: order k of the product of two series rows. */
+static double cauchy(const double *a, const double *b, int k)
+{
+    double r = 0;
+    for (int l = 0; l <= k; l++)
+        r += a[l] * b[k - l];
+    return r;
+}
+
 /* Order k of the energy integrals' rates: v^T C v plus the engaged
 ** penalty dampers' c p'^2, and the applied forces' power F . v. */
 static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
@@ -757,17 +846,13 @@ static void energy_k(nsm_sim *s, RtNlTaylor *e, int k)
     }
     if (s->nf)
         fric_energy_k(s, e, k, &pd, &pw);
+    for (int q = 0; e->sfs && q < s->nsf; q++) {   /* spatial friction: mu lambda_N |gamma_F| */
+        int j = s->m->space_frictions[q].gap;
+        if (rt_law_held(s, e->mode, j) && !rt_sf_stuck(s, e->mode, q))
+            pd += s->num.sf_mu[q] * cauchy(&SER(e->LAM, j, 0), rt_sfser_slip_norm(e->sfs, q), k);
+    }
     SER(e->E, 0, k + 1) = pd / (k + 1);
     SER(e->E, 1, k + 1) = pw / (k + 1);
-}
-
-/* Sum_{l=0..k} a_l b_{k-l}: order k of the product of two series rows. */
-static double cauchy(const double *a, const double *b, int k)
-{
-    double r = 0;
-    for (int l = 0; l <= k; l++)
-        r += a[l] * b[k - l];
-    return r;
 }
 
 /* Order k + 1 of the positions from orders 0..k of the state: x' = v for
@@ -818,6 +903,41 @@ static double rho_of(const double *a, int rows, int K, int top)
     return rho;
 }
 
+/* Order k of spatial friction's series (sfseries.c): the rows' order k + 1
+** (the positions' is known: kin_k), then the slip, its norm and the
+** sliding direction, or a stuck contact's curvature terms, at order k.
+** A sliding contact without slip has no series of its direction: the
+** landing (spacestick.c) sticks it first, so the run stops if it is met. */
+static int sf_series_k(nsm_sim *s, RtNlTaylor *e, int k)
+{
+    rt_sfser_rows(s, e->sfs, e->mode, e->X, k + 1);
+    int q = rt_sfser_slip(s, e->sfs, e->mode, e->X, k);
+    if (q)
+        return rt_fail(s, NSM_ENUMERIC, s->m->space_frictions[q - 1].gap, "spatial friction "
+                       "element '%s': its contact slides with no slip at t = %.17g s (no "
+                       "direction for its friction)", s->m->space_frictions[q - 1].name, e->t0);
+    return 0;
+}
+
+/* The radius of the sliding contacts' |gamma_F| series, relative to its
+** own size: (|gamma|_0 / |gamma|_k)^(1/k) over the last two orders.  Its
+** branch point, a complex zero of gamma . gamma, nears the real axis as
+** the slip falls towards zero, and this keeps the steps within it. */
+static double sf_rho(const nsm_sim *s, const RtNlTaylor *e)
+{
+    double rho = HUGE_VAL;
+    int K = e->K;
+    for (int q = 0; q < s->nsf; q++) {
+        if (!rt_law_held(s, e->mode, s->m->space_frictions[q].gap) || rt_sf_stuck(s, e->mode, q))
+            continue;
+        const double *S = rt_sfser_slip_norm(e->sfs, q);
+        for (int k = K - 2; k <= K - 1; k++)
+            if (fabs(S[k]) > 0)
+                rho = fmin(rho, pow(S[0] / fabs(S[k]), 1.0 / k));
+    }
+    return fmin(rho, rho_of(e->LSF, 3 * s->nsf, K, K - 1));
+}
+
 /* Expand the motion from (t0, Y0) in the current mode to degree K and set
 ** the step's largest size hmax.  0, RT_NLT_NOSERIES, or a status. */
 static int nlt_build(nsm_sim *s, double t0, const double *Y0)
@@ -840,7 +960,10 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
     SER(e->E, 1, 0) = Y0[rt_eslot(s) + 1];
     memset(e->LAM, 0, sizeof(double) * (size_t)(s->g + 1) * (size_t)(K + 1));
     memset(e->LAMF, 0, sizeof(double) * (size_t)(s->nf + 1) * (size_t)(K + 1));
+    memset(e->LSF, 0, sizeof(double) * (size_t)(3 * s->nsf + 1) * (size_t)(K + 1));
     e->hcap = HUGE_VAL;
+    if (e->sfs)
+        rt_sfser_rows(s, e->sfs, e->mode, e->X, 0);
     for (int k = 0; k < K; k++) {
         for (int i = 0; i < n; i++)
             SER(e->F, i, k) = 0;
@@ -860,9 +983,12 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
             fric_slip_k(s, e, k);
         if (m->lagrangian)
             lag_k(s, e, k);
+        kin_k(s, e, k);     /* the positions' order k + 1: spatial friction's rows there */
+        if (e->sfs && (rc = sf_series_k(s, e, k)))
+            return rc;
         if ((rc = cons_k(s, e, k)))
-            return rt_fail(s, NSM_ENUMERIC, -1, "the held contacts' forces could not be expanded");
-        kin_k(s, e, k);
+            return s->failed ? s->failed
+                             : rt_fail(s, NSM_ENUMERIC, -1, "the held contacts' forces could not be expanded");
         for (int i = 0; i < n; i++)
             SER(e->X, nq + i, k + 1) = SER(e->A, i, k) / (k + 1);
         energy_k(s, e, k);
@@ -880,6 +1006,8 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
         rho = fmin(rho, rho_of(e->LH, n, K, K - 1));
     rho = fmin(rho, rho_of(e->LAM, s->g, K, K - 1));
     rho = fmin(rho, rho_of(e->LAMF, s->nf, K, K - 1));
+    if (e->sfs)
+        rho = fmin(rho, sf_rho(s, e));
     e->hmax = fmin(rho / (M_E * M_E) * exp(-0.7 / (K - 1)), e->hcap);
     e->t0 = t0;
     e->valid = 1;

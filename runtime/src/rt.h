@@ -436,6 +436,19 @@ int rt_sf_edge(nsm_sim *s, int set);
 double rt_sf_scale(nsm_sim *s, int k, double v);
 void rt_rigid_normalise(const nsm_sim *s, double *y);
 
+/* sfseries.c: the Taylor series of spatial friction (rows, slip, sliding
+** direction, curvature terms) for the taylor method */
+typedef struct RtSfSer RtSfSer;
+double rt_ser_pow_k(const double *p, const double *w, double a, int k);
+RtSfSer *rt_sfser_alloc(int nsf, int K);
+void rt_sfser_free(RtSfSer *f);
+void rt_sfser_rows(const nsm_sim *s, RtSfSer *f, const unsigned *mode, const double *X, int m);
+int rt_sfser_slip(const nsm_sim *s, RtSfSer *f, const unsigned *mode, const double *X, int k);
+double rt_sfser_row(const RtSfSer *f, int k, int r, int c, int l);
+double rt_sfser_dir(const RtSfSer *f, int k, int c, int l);
+double rt_sfser_curv(const RtSfSer *f, int k, int r, int l);
+const double *rt_sfser_slip_norm(const RtSfSer *f, int k);
+
 /* nltaylor.c: the taylor method for nonlinear models */
 #define RT_NLT_NOSERIES 100   /* no expansion at this state (p^a at p = 0) */
 typedef struct RtNlTaylor RtNlTaylor;

@@ -90,11 +90,6 @@ static int check_numbers(nsm_sim *s, int k)
 int rt_sf_check(nsm_sim *s)
 {
     const nsm_model *m = s->m;
-    if (s->nsf && s->set.method == NSM_METHOD_TAYLOR)   /* no series of the friction yet */
-        return rt_fail(s, NSM_EMODEL, m->space_frictions[0].gap, "spatial friction element "
-                       "'%s': the taylor method does not carry spatial friction yet (its "
-                       "series hold the frictionless motion only): use --method adaptive or "
-                       "rk4", m->space_frictions[0].name);
     for (int k = 0; k < s->nsf; k++) {
         const nsm_space_friction *e = &m->space_frictions[k];
         int j = e->gap, b = e->body, rc;
