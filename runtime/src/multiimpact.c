@@ -48,6 +48,8 @@
 ** the contacts within 8 b of a live one (compressed or approaching): the
 ** others cannot change during the step (each stage reaches one band
 ** further), so a step costs O(the live contacts), not O(nc).
+** The step budget is a test of progress (lzb_progress): the bound on what
+** is left (below) must halve within every stretch of global steps.
 ** A global step that fails its error test only near contacts crossing a
 ** kink is not cut back onto the first kink: each band of LZB_REACH half
 ** bandwidths around them is re-stepped alone over the step in sub-steps of
@@ -810,8 +812,9 @@ static void lzb_free(Lzb *L)
 ** velocities vn_after = vn + W P. Returns 0, RT_LZB_EARG (an argument out
 ** of its range: nc < 1, a null pointer, a non-finite vn, e outside [0, 1],
 ** k <= 0, eta outside [1, 10]), RT_LZB_EW (W not symmetric with a positive
-** diagonal), RT_LZB_ENOMEM, or RT_LZB_ESTEP (the impact did not end within
-** the step budget). */
+** diagonal), RT_LZB_ENOMEM, or RT_LZB_ESTEP (the impact stalled: its bound on
+** what is left did not halve within a stretch of global steps,
+** lzb_progress). */
 int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, const double *k,
                  const double *eta, double *P, double *vn_after)
 {
