@@ -12,6 +12,9 @@ set_tests_properties(runtime.multiimpact PROPERTIES LABELS "unit;runtime")
 # Plastic trains of 20 and 100 beads settle (the early stop ends their chatter).
 add_test(NAME runtime.multiimpact.plastic COMMAND test_multiimpact --plastic)
 set_tests_properties(runtime.multiimpact.plastic PROPERTIES LABELS "unit;runtime")
+# 100 Hertz beads with e = 0.3 end by themselves (the budget tests progress).
+add_test(NAME runtime.multiimpact.restitution COMMAND test_multiimpact --restitution)
+set_tests_properties(runtime.multiimpact.restitution PROPERTIES LABELS "unit;runtime")
 
 add_test(NAME reference_lzb_chain
   COMMAND ${NSM_PYTHON} -B tests/reference/lzb_chain.py --check

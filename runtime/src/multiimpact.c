@@ -48,6 +48,8 @@
 ** the contacts within 8 b of a live one (compressed or approaching): the
 ** others cannot change during the step (each stage reaches one band
 ** further), so a step costs O(the live contacts), not O(nc).
+** The step budget is a test of progress (lzb_progress): the bound on what
+** is left (below) must halve within every stretch of global steps.
 ** A global step that fails its error test only near contacts crossing a
 ** kink is not cut back onto the first kink: each band of LZB_REACH half
 ** bandwidths around them is re-stepped alone over the step in sub-steps of
@@ -71,9 +73,10 @@
 
 #define LZB_RTOL 1e-13          /* local error per step, relative (see above) */
 #define LZB_LAND 1e-13          /* a plastic contact's landing on vn = 0, over the speed scale */
-#define LZB_STEPS_BASE 200000L  /* global step budget: this plus LZB_STEPS_PER per contact */
-#define LZB_STEPS_PER 2000L     /* plus LZB_STEPS_SQ per contact squared: a struck chain */
-#define LZB_STEPS_SQ 10L        /* with e < 1 needs about N^2 (1000 balls: 1.49e6 attempts) */
+#define LZB_STEPS_BASE 200000L  /* a stretch of global steps: this plus LZB_STEPS_PER per */
+#define LZB_STEPS_PER 2000L     /* contact, in which the energy bound must halve (lzb_progress) */
+#define LZB_STEPS_SQ 10L        /* W not positive definite: a fixed budget, plus this times nc^2 */
+#define LZB_SAMPLE 64           /* the bound is sampled every this many global step attempts */
 #define LZB_REACH 4             /* a band's half width around a kink, in half bandwidths */
 #define LZB_STOP 1e-11          /* early stop: what is left may move no velocity by more, over V */
 
@@ -99,6 +102,8 @@ typedef struct {
     long n;                     /* global steps taken */
     double *chol;               /* W's banded Cholesky factor (nc rows of bw + 1), or NULL */
     int chol_state;             /* 0 not formed, 1 formed, -1 W not positive definite */
+    long deadline;              /* the attempt at which the current stretch ends */
+    double reach_prev, reach_min; /* the bound's least sample in the last stretch, this one */
     double wmax;                /* the largest W_jj */
 } Lzb;
 
@@ -680,36 +685,84 @@ static double lzb_stored_all(Lzb *L)
     return U;
 }
 
-/* Whether what is left of the impact can no longer move any contact's
-** velocity by more than LZB_STOP V (docs/theory.md section 17, "The early
-** stop"): the remaining impulse dP >= 0 obeys vn^T dP + dP^T W dP / 2 <= U
-** (the energy does not grow and every E_j is zero at the end), so x =
-** W^(1/2) dP has |x| <= c + (c^2 + 2U)^(1/2) with c^2 = vn-^T W^-1 vn-, and
-** |dvn_j| <= W_jj^(1/2) |x|. The cheap necessary test (c = 0) first; W's
-** factor only when it passes. 1 stop, 0 go on, or RT_LZB_ENOMEM. */
-static int lzb_spent(Lzb *L)
+/* W's Cholesky factor, formed once when first needed: 1, -1 when W is not
+** positive definite to working accuracy, or RT_LZB_ENOMEM. */
+static int lzb_factor(Lzb *L)
 {
-    double tol = LZB_STOP * L->V, U = lzb_stored(L), root = sqrt(L->wmax);
-    if (!(root * sqrt(2 * U) <= tol))
-        return 0;
     if (L->chol_state == 0)
         L->chol_state = lzb_cholesky(L);
-    if (L->chol_state < 0)
-        return L->chol_state == -1 ? 0 : L->chol_state;
+    return L->chol_state;
+}
+
+/* The most any contact's velocity can still change, W's factor formed
+** (docs/theory.md section 17, "The early stop"): the remaining impulse
+** dP >= 0 obeys vn^T dP + dP^T W dP / 2 <= U (the energy does not grow and
+** every E_j is zero at the end), so x = W^(1/2) dP has |x| <= c + (c^2 +
+** 2U)^(1/2) with c^2 = vn-^T W^-1 vn-, and |dvn_j| <= W_jj^(1/2) |x|. */
+static double lzb_reach(Lzb *L, double U)
+{
     double c2 = lzb_approach_energy(L, L->F);
-    double x = sqrt(c2) + sqrt(c2 + 2 * U);
-    return root * x <= tol;
+    return sqrt(L->wmax) * (sqrt(c2) + sqrt(c2 + 2 * U));
+}
+
+/* Whether what is left of the impact can no longer move any contact's
+** velocity by more than LZB_STOP V (lzb_reach). The cheap necessary test
+** (c = 0) first; W's factor only when it passes. 1 stop, 0 go on, or
+** RT_LZB_ENOMEM. */
+static int lzb_spent(Lzb *L)
+{
+    double tol = LZB_STOP * L->V, U = lzb_stored(L);
+    if (!(sqrt(L->wmax) * sqrt(2 * U) <= tol))
+        return 0;
+    int f = lzb_factor(L);
+    if (f < 0)
+        return f == -1 ? 0 : f;
+    return lzb_reach(L, U) <= tol;
+}
+
+/* The step budget as a test of progress, after accepted attempt L->n: the
+** impact is given up (RT_LZB_ESTEP) only when a stretch of LZB_STEPS_BASE +
+** LZB_STEPS_PER nc attempts has not halved the least value of the bound
+** lzb_reach (sampled every LZB_SAMPLE attempts) that the stretch before it
+** reached. The early stop ends the impact once the bound is below LZB_STOP
+** V, so a solve that goes on halving it ends after at most about
+** log2(reach_0 / (LZB_STOP V)) stretches whatever its length: a legitimate
+** decay, however slow, is never cut, and a stalled one (a chatter held by
+** rounding) is reported. Where W is not positive definite the bound does
+** not apply: a fixed budget then, that stretch plus LZB_STEPS_SQ nc^2.
+** 0 go on, or RT_LZB_ESTEP, RT_LZB_ENOMEM. */
+static int lzb_progress(Lzb *L)
+{
+    if (L->n < LZB_STEPS_BASE / 4 || (L->n % LZB_SAMPLE != 0 && L->n < L->deadline))
+        return 0;                               /* short solves: no factor, no samples */
+    int f = lzb_factor(L);
+    if (f == -1)
+        return L->n < L->deadline + LZB_STEPS_SQ * (long)L->nc * L->nc ? 0 : RT_LZB_ESTEP;
+    if (f < 0)
+        return f;
+    L->reach_min = fmin(L->reach_min, lzb_reach(L, lzb_stored(L)));
+    if (L->n < L->deadline)
+        return 0;
+    if (!(L->reach_min <= 0.5 * L->reach_prev))
+        return RT_LZB_ESTEP;
+    L->reach_prev = L->reach_min;
+    L->reach_min = INFINITY;
+    L->deadline += LZB_STEPS_BASE + LZB_STEPS_PER * (long)L->nc;
+    return 0;
 }
 
 /* Integrate the law from L->y until every contact has separated. */
 static int lzb_integrate(Lzb *L, double h)
 {
     int nc = L->nc;
-    long budget = LZB_STEPS_BASE + LZB_STEPS_PER * (long)nc + LZB_STEPS_SQ * (long)nc * nc;
+    L->deadline = LZB_STEPS_BASE + LZB_STEPS_PER * (long)nc;
+    L->reach_prev = L->reach_min = INFINITY;
     if (!lzb_window(L, 0, nc))
         return 0;
     int rejected = 0;                           /* the last attempt failed */
-    while (L->n++ < budget) {
+    for (;;) {
+        if (++L->n > L->deadline + LZB_STEPS_BASE + LZB_STEPS_SQ * (long)nc * nc)
+            return RT_LZB_ESTEP;                /* that long without an accepted step */
         double err = lzb_step(L, h), eo = err, ht = h;
         int plastic;
         double theta = lzb_landing(L, &plastic);
@@ -733,12 +786,13 @@ static int lzb_integrate(Lzb *L, double h)
             return 0;
         if ((v = lzb_spent(L)) != 0)
             return v < 0 ? v : 0;
+        if ((v = lzb_progress(L)) != 0)
+            return v;
         /* no growth right after a rejection (Hairer, Norsett and Wanner,
         ** Solving ODEs I, II.4): a third of the attempts failed without it */
         h = rejected ? fmin(h, lzb_grow(h, eo)) : lzb_grow(h, eo);
         rejected = 0;
     }
-    return RT_LZB_ESTEP;
 }
 
 /* Release the workspace. */
@@ -758,8 +812,9 @@ static void lzb_free(Lzb *L)
 ** velocities vn_after = vn + W P. Returns 0, RT_LZB_EARG (an argument out
 ** of its range: nc < 1, a null pointer, a non-finite vn, e outside [0, 1],
 ** k <= 0, eta outside [1, 10]), RT_LZB_EW (W not symmetric with a positive
-** diagonal), RT_LZB_ENOMEM, or RT_LZB_ESTEP (the impact did not end within
-** the step budget). */
+** diagonal), RT_LZB_ENOMEM, or RT_LZB_ESTEP (the impact stalled: its bound on
+** what is left did not halve within a stretch of global steps,
+** lzb_progress). */
 int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, const double *k,
                  const double *eta, double *P, double *vn_after)
 {

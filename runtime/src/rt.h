@@ -811,7 +811,7 @@ static inline int rt_stop_asked(const nsm_sim *s)
 #define RT_LZB_EARG (-1)      /* nc < 1, a null pointer, vn not finite, e outside [0, 1], k <= 0, eta outside [1, 10] */
 #define RT_LZB_EW (-2)        /* W not symmetric with a positive finite diagonal */
 #define RT_LZB_ENOMEM (-3)    /* out of memory */
-#define RT_LZB_ESTEP (-4)     /* the impact did not end within the step budget */
+#define RT_LZB_ESTEP (-4)     /* the impact stalled: what is left stopped shrinking */
 int rt_lzb_solve(int nc, const double *W, const double *vn, const double *e, const double *k,
                  const double *eta, double *P, double *vn_after);
 /* rt_lzb_solve, with the global step attempts it made in *steps (NULL:

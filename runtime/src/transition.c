@@ -1025,9 +1025,13 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
         eta[a] = s->num.eimp[idx[a]];
     }
     double E0 = rt_mech_energy(s, s->mode, s->y);
-    if (rt_lzb_solve(r, W, vn, e, k, eta, P, after) < 0) {
+    int lzb = rt_lzb_solve(r, W, vn, e, k, eta, P, after);
+    if (lzb < 0) {
         free(W);
-        return rt_fail(s, NSM_ENUMERIC, j, "no solution of the energetic impact problem");
+        return rt_fail(s, NSM_ENUMERIC, j, lzb == RT_LZB_ESTEP
+                       ? "the energetic impact problem stalled: what is left of the impact"
+                         " stopped shrinking"
+                       : "no solution of the energetic impact problem");
     }
     const RtCsr *Wc = &s->sp.W;
     for (int a = 0; a < r; a++)
