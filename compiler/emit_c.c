@@ -32,6 +32,7 @@
 #include "emit.h"
 #include "emit_roll.h"
 #include "laws.h"
+#include "rigid.h"
 
 typedef struct Cgen {
     const Derivation *dv;
@@ -987,6 +988,10 @@ static void emit_sfric_setup(Cgen *cg)
     if (!m->n_sfrics)
         return;
     fprintf(o, "    if (num->sf_mu) {   /* spatial friction: sphere, plane, mu, et, drilling radius */\n");
+    for (int b = 0; b < m->n_rigids; b++)
+        if (m->rigids[b].tilt && expr_has_kind(m->rigids[b].tilt, EX_PARAM))
+            emit_check(cg, expr_call(cg->dv->ex, FN_ABS, m->rigids[b].tilt, NULL),
+                       "< " RIGID_TEXT(RIGID_TILT_MAX), "tilt angle", m->rigids[b].name);
     for (int k = 0; k < m->n_sfrics; k++) {
         const SpaceFriction *sf = &m->sfrics[k];
         const Sphere *sp = m->gaps[sf->gap].sphere;

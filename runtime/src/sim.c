@@ -371,7 +371,9 @@ static const char *sim_value_text(double v, char *buf, size_t size)
 static void sim_refuse_setup(nsm_sim *s, int bad)
 {
     const nsm_model *m = s->m;
-    const char *needs = m->n_planar ? ", radii > 0, wall normals other than (0, 0)" : "";
+    const char *needs = m->n_planar ? ", radii > 0, wall normals other than (0, 0)"
+                        : m->n_rigid ? ", tilt angles below 2^55 rad (a turn is lost in their "
+                                       "rounding beyond)" : "";
     const char *rule = "the model needs masses > 0, restitutions in [0, 1], stiffnesses and "
                        "dampings >= 0, friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
     char num[32];
