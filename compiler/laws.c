@@ -72,7 +72,7 @@ static bool impact_read_stiffness(Sema *s, const Opt *k, const Opt *ex, Gap *gap
     if (ex && !law_read_exponent(s, ex->value, &gap->iexp))
         return false;
     Val kv = law_read_stiffness(s, k->value, gap->iexp);
-    if (!kv.ok || !sema_check_range(s, kv, k->value, "the contact stiffness", 0, false, INFINITY,
+    if (!kv.ok || !sema_check_range(s, kv, k->value, "the contact stiffness", 0, true, INFINITY,
                                     gap->iexp ? "SI" : "N/m"))
         return false;
     gap->istiff = kv.e;
