@@ -1039,9 +1039,11 @@ static bool setup_body(Cgen *cg)
         if (gp->law->constraint) {
             emit_check(cg, gp->e, ">= 0", "restitution", gp->name);
             emit_check(cg, gp->e, "<= 1", "restitution", gp->name);
-            /* the energetic law's stiffness: 0 or below after --set ran to
-             * the first impact, then "no solution" */
+            /* the energetic law's stiffness and exponent: out of range
+             * after --set, they ran to the first impact, then "no solution" */
             emit_check(cg, gp->istiff, "> 0", "contact stiffness", gp->name);
+            emit_check(cg, gp->iexp, ">= 1", "impact exponent", gp->name);
+            emit_check(cg, gp->iexp, "<= 10", "impact exponent", gp->name);
         } else {
             emit_check(cg, gp->k, ">= 0", "contact stiffness", gp->name);
             emit_check(cg, gp->c, ">= 0", "contact damping", gp->name);

@@ -375,7 +375,8 @@ static void sim_refuse_setup(nsm_sim *s, int bad)
                         : m->n_rigid ? ", tilt angles below 2^55 rad (a turn is lost in their "
                                        "rounding beyond)" : "";
     const char *rule = "the model needs masses > 0, restitutions in [0, 1], stiffnesses and "
-                       "dampings >= 0 (an energetic impact's stiffness > 0), friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
+                       "dampings >= 0 (an energetic impact's stiffness > 0, its exponent in "
+                       "[1, 10]), friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
     char num[32];
     if (s->num.bad_what)
         snprintf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s",

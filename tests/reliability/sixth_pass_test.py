@@ -17,7 +17,8 @@ Cases (each under 20 s in the normal build):
              and by --set; plane normals and gravity whose sum of squares
              under- or overflows were said to have "no direction" or ran
              with a NaN potential; an energetic impact's stiffness of 0 or
-             below was taken and failed at the first impact; a restitution
+             below, or an exponent above 10, was taken and failed at the
+             first impact; a restitution
              below 2^-52 under the energetic law failed ("no solution"); a
              run whose energies overflow was told "--summary keeps it" and
              wrote "-nan" into events.csv; --lyapunov on a model with
@@ -175,6 +176,17 @@ def case_findings(tmp):
     p = run(tmp, [NSMC, zero, "-o", "k0.c"])
     check(p.returncode == 1 and "the contact stiffness" in p.stderr,
           "an energetic impact's stiffness = 0: a compile error (it ran to 'no solution')", p)
+    eleven = cradle(tmp, "energetic", ", stiffness = 1e6, exponent = 11", "x11")
+    p = run(tmp, [NSMC, eleven, "-o", "x11.c"])
+    check(p.returncode == 1 and "the impact's exponent must lie in [1, 10]" in p.stderr,
+          "an energetic impact's exponent = 11: a compile error (it was taken, as a penalty's "
+          "up to 16, and failed at the first impact)", p)
+    byx = cradle(tmp, "energetic", ", stiffness = 1e6, exponent = X", "xp", "param X = 1.5")
+    p = run(tmp, [NSMC, "run", byx, "--set", "X=11", "--no-plot", "-q", "--out-dir", "xp"],
+            timeout=300)
+    check(p.returncode == 1 and "invalid value 11 of parameter 'X'" in p.stderr and
+          "its exponent in [1, 10]" in p.stderr,
+          "an energetic exponent --set X=11: exit 1 before any output", p)
     byk = cradle(tmp, "energetic", ", stiffness = K", "kp", "param K = 1e6")
     for k in ("0", "-1"):
         p = run(tmp, [NSMC, "run", byk, "--set", "K=" + k, "--no-plot", "-q", "--out-dir",
@@ -389,8 +401,9 @@ def case_studies(tmp):
     print("studies: %d inputs" % n)
     rng = random.Random(2906)
     runs = [("ball_in_space rk4", [sim("ball_in_space"), "--t-end", "5000", "--every", "1e-3"]),
-            ("super_ball exact", [sim("super_ball"), "--t-end", "5000", "--every", "1e-3",
-                                  "--set", "eN=0.5"])]
+            ("super_ball exact", [sim("super_ball"), "--t-end", "5000", "--every", "1e-3"]),
+            ("super_ball rk4", [sim("super_ball"), "--method", "rk4", "--t-end", "5000",
+                                "--every", "1e-3"])]
     for label, cmd in runs:
         sig = rng.choice([signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
         delay = rng.uniform(0.05, 1.0)
