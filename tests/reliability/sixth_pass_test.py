@@ -185,14 +185,14 @@ def case_findings(tmp):
     p = run(tmp, [NSMC, "run", byx, "--set", "X=11", "--no-plot", "-q", "--out-dir", "xp"],
             timeout=300)
     check(p.returncode == 1 and "invalid value 11 of parameter 'X'" in p.stderr and
-          "its exponent in [1, 10]" in p.stderr,
+          "exponents in [1, 10]" in p.stderr,
           "an energetic exponent --set X=11: exit 1 before any output", p)
     byk = cradle(tmp, "energetic", ", stiffness = K", "kp", "param K = 1e6")
     for k in ("0", "-1"):
         p = run(tmp, [NSMC, "run", byk, "--set", "K=" + k, "--no-plot", "-q", "--out-dir",
                       "kp"], timeout=300)
         check(p.returncode == 1 and "invalid value %s of parameter 'K'" % k in p.stderr and
-              "an energetic impact's stiffness > 0" in p.stderr and
+              "energetic impacts' stiffnesses > 0" in p.stderr and
               not os.path.exists(os.path.join(tmp, "kp", "trajectory.csv")),
               "an energetic stiffness --set K=%s: exit 1 before any output (it failed at the "
               "first impact, exit 3)" % k, p)
