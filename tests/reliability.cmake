@@ -291,7 +291,7 @@ set_tests_properties(reliability/fifth_python PROPERTIES LABELS "reliability;pyt
 # simultaneous impact laws on hostile trains, sweeps, continue and stop
 # signals on them, the Python API, and the fifth pass's leftovers; each case
 # under 20 s in the normal build.
-foreach(case findings space laws studies python)
+foreach(case findings space laws studies signals python)
   add_test(NAME reliability/sixth_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sixth_pass_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>

@@ -29,9 +29,10 @@ Cases (each under 20 s in the normal build):
   laws       the energetic and simultaneous impact laws on hostile trains:
              stiffnesses, exponents, restitutions, speeds, masses, gaps.
   studies    nsmc sweep, continue and run on the newest models with hostile
-             options, stop signals at seeded moments of ball_in_space and
-             super_ball writing CSV and HDF5 (whole lines, HDF5 marked
-             stopped with as many rows).
+             options.
+  signals    stop signals at seeded moments of ball_in_space and super_ball
+             writing CSV and HDF5 (whole lines, HDF5 marked stopped with as
+             many rows).
   python     the Python API on the bodies in space against planes and the
              energetic law: a result or an nsm.Error with a message.
 Each input and its outcome is printed.  Exits 1 on the first failure.
@@ -41,11 +42,10 @@ import random
 import signal
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, Failure, check, env_for, label_of, main,  # noqa: E402
-                     run, tried, whole_lines)
+                     run, stopped_run, tried)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -367,10 +367,7 @@ def case_laws(tmp):
 # ---- studies ----------------------------------------------------------------
 
 def case_studies(tmp):
-    """nsmc sweep, continue and run on the newest models, and stop signals at
-    seeded random moments of the bodies against planes writing CSV and
-    HDF5."""
-    import h5py
+    """nsmc sweep, continue and run on the newest models."""
     n = 0
     bis, sb, fio = model("ball_in_space"), model("super_ball"), model("forced_impact_oscillator")
     inputs = [
@@ -399,6 +396,13 @@ def case_studies(tmp):
               timeout=300)
         n += 1
     print("studies: %d inputs" % n)
+
+
+# ---- signals ----------------------------------------------------------------
+
+def case_signals(tmp):
+    """Stop signals at seeded random moments of the bodies against planes
+    writing CSV and HDF5 (passlib.stopped_run's checks)."""
     rng = random.Random(2906)
     runs = [("ball_in_space rk4", [sim("ball_in_space"), "--t-end", "5000", "--every", "1e-3"]),
             ("super_ball exact", [sim("super_ball"), "--t-end", "5000", "--every", "1e-3"]),
@@ -406,36 +410,7 @@ def case_studies(tmp):
                                 "--every", "1e-3"])]
     for label, cmd in runs:
         sig = rng.choice([signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
-        delay = rng.uniform(0.05, 1.0)
-        for f in os.listdir(tmp):
-            if f.startswith("b."):
-                os.unlink(os.path.join(tmp, f))
-        pr = subprocess.Popen(cmd + ["--out", "b.csv", "--out", "b.h5"], cwd=tmp,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        path = os.path.join(tmp, "b.csv")
-        t0 = time.monotonic()
-        while pr.poll() is None and time.monotonic() - t0 < 30 and \
-                not (os.path.exists(path) and os.path.getsize(path) > 0):
-            time.sleep(0.01)
-        time.sleep(delay)
-        pr.send_signal(sig)
-        try:
-            err = pr.communicate(timeout=30)[1]
-        except subprocess.TimeoutExpired:
-            pr.kill()
-            raise Failure("%s: still running 30 s after %s" % (label, sig.name))
-        nrows = whole_lines(path)
-        status = hrows = -1
-        if pr.returncode == 128 + sig:
-            with h5py.File(os.path.join(tmp, "b.h5"), "r") as f:
-                status = int(f["run"].attrs["status"])
-                hrows = f["trajectory"].shape[0]
-        print("  %-18s %s after %.2f s: exit %d, %d CSV rows, %d HDF5 rows, status %d"
-              % (label, sig.name, delay, pr.returncode, nrows, hrows, status))
-        check(pr.returncode == 128 + sig and "interrupted by %s" % sig.name in err and
-              status == 8 and hrows == nrows and nrows > 0,
-              "%s stopped by %s: exit %d, whole lines, HDF5 marked stopped with as many rows"
-              % (label, sig.name, 128 + sig))
+        stopped_run(tmp, label, cmd, sig, rng.uniform(0.05, 1.0))
 
 
 # ---- python -----------------------------------------------------------------
