@@ -32,6 +32,7 @@
 #include "emit.h"
 #include "emit_roll.h"
 #include "laws.h"
+#include "rigid.h"
 
 typedef struct Cgen {
     const Derivation *dv;
@@ -988,6 +989,10 @@ static void emit_sfric_setup(Cgen *cg)
     if (!m->n_sfrics)
         return;
     fprintf(o, "    if (num->sf_mu) {   /* spatial friction: sphere, plane, mu, et, drilling radius */\n");
+    for (int b = 0; b < m->n_rigids; b++)
+        if (m->rigids[b].tilt && expr_has_kind(m->rigids[b].tilt, EX_PARAM))
+            emit_check(cg, expr_call(cg->dv->ex, FN_ABS, m->rigids[b].tilt, NULL),
+                       "< " RIGID_TEXT(RIGID_TILT_MAX), "tilt angle", m->rigids[b].name);
     for (int k = 0; k < m->n_sfrics; k++) {
         const SpaceFriction *sf = &m->sfrics[k];
         const Sphere *sp = m->gaps[sf->gap].sphere;
@@ -1035,6 +1040,11 @@ static bool setup_body(Cgen *cg)
         if (gp->law->constraint) {
             emit_check(cg, gp->e, ">= 0", "restitution", gp->name);
             emit_check(cg, gp->e, "<= 1", "restitution", gp->name);
+            /* the energetic law's stiffness and exponent: out of range
+             * after --set, they ran to the first impact, then "no solution" */
+            emit_check(cg, gp->istiff, "> 0", "contact stiffness", gp->name);
+            emit_check(cg, gp->iexp, ">= 1", "impact exponent", gp->name);
+            emit_check(cg, gp->iexp, "<= 10", "impact exponent", gp->name);
         } else {
             emit_check(cg, gp->k, ">= 0", "contact stiffness", gp->name);
             emit_check(cg, gp->c, ">= 0", "contact damping", gp->name);

@@ -15,12 +15,14 @@
 /* Reads `exponent = ...` of a contact stiffness: a dimensionless constant
  * expression of the parameters, at least 1 (the force k p^a is then
  * continuous with its first derivative bounded at contact onset for a = 1 and
- * zero for a > 1).  An exponent of exactly 1 is the linear law (*pexp stays
- * NULL). */
-static bool law_read_exponent(Sema *s, const Node *n, Expr **pexp)
+ * zero for a > 1) and at most hi (16 for a penalty law; 10 for the energetic
+ * impact law, the range its kernel integrates, multiimpact.c's lzb_check:
+ * an impact's 11 was taken and failed at the first impact).  An exponent of
+ * exactly 1 is the linear law (*pexp stays NULL); what names it. */
+static bool law_read_exponent(Sema *s, const Node *n, Expr **pexp, const char *what, double hi)
 {
-    Val a = sema_conv_slot(s, n, dim_none(), "a penalty exponent", NULL);
-    if (!a.ok || !sema_check_range(s, a, n, "the penalty exponent", 1, false, 16, ""))
+    Val a = sema_conv_slot(s, n, dim_none(), what, NULL);
+    if (!a.ok || !sema_check_range(s, a, n, what, 1, false, hi, ""))
         return false;
     double v;
     if (expr_is_num(a.e, &v) && v == 1)
@@ -69,10 +71,10 @@ static bool impact_read_stiffness(Sema *s, const Opt *k, const Opt *ex, Gap *gap
     if (!k)
         return true;
     gap->istiff_loc = k->key_loc;
-    if (ex && !law_read_exponent(s, ex->value, &gap->iexp))
+    if (ex && !law_read_exponent(s, ex->value, &gap->iexp, "the impact's exponent", 10))
         return false;
     Val kv = law_read_stiffness(s, k->value, gap->iexp);
-    if (!kv.ok || !sema_check_range(s, kv, k->value, "the contact stiffness", 0, false, INFINITY,
+    if (!kv.ok || !sema_check_range(s, kv, k->value, "the contact stiffness", 0, true, INFINITY,
                                     gap->iexp ? "SI" : "N/m"))
         return false;
     gap->istiff = kv.e;
@@ -134,7 +136,7 @@ static bool penalty_read(Sema *s, const Stmt *st, const Opt *opts, Gap *gap)
                    "a penalty contact needs a stiffness: penalty(k = ...)");
         return false;
     }
-    if (found[3] && !law_read_exponent(s, found[3]->value, &gap->pexp))
+    if (found[3] && !law_read_exponent(s, found[3]->value, &gap->pexp, "the penalty exponent", 16))
         return false;
     Val k = law_read_stiffness(s, found[0]->value, gap->pexp);
     ok = k.ok && sema_check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,

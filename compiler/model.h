@@ -76,6 +76,7 @@ typedef struct Rigid {
     Expr *mass, *inertia[3];       /* principal inertias, body frame */
     int ix;
     Expr *p[4];                    /* the initial unit quaternion p0 .. p3 */
+    Expr *tilt;                    /* the tilt's angle when the orientation is a tilt, else NULL */
 } Rigid;
 
 /* A sphere of rigid body `rigid` against a fixed plane (docs/theory.md

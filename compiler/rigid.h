@@ -25,6 +25,15 @@ Expr *rigid_point_vel(ExprCtx *x, Expr *const v[3], Expr *const p[4], Expr *cons
  * vector up[3], acos of their dot product clamped to [-1, 1]. */
 Expr *rigid_tilt(ExprCtx *x, Expr *const p[4], Expr *const up[3]);
 
+/* The largest tilt angle taken, 2^55 rad: beyond it the doubles are 8 rad
+ * apart, more than a turn, so the angle as written gives no orientation
+ * (a tilt of 1e300 rad was taken as cos and sin of that double).  nsmc
+ * refuses a larger one in the source, the generated setup one of the
+ * parameters at run time. */
+#define RIGID_TILT_MAX 36028797018963968.0
+#define RIGID_TEXT_(x) #x
+#define RIGID_TEXT(x) RIGID_TEXT_(x)    /* a macro's value as a string */
+
 /* The unit quaternion of the rotation by `angle` about `axis` (any
  * length but zero): (cos(angle/2), sin(angle/2) axis/|axis|). */
 void rigid_axis_angle(ExprCtx *x, Expr *const axis[3], Expr *angle, Expr *q[4]);

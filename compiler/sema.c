@@ -103,6 +103,7 @@ typedef struct Plane {
 /* A rigid body's initial orientation while `init` statements are read. */
 typedef struct RigidInit {
     Expr *p[4];        /* the tilt's quaternion, or the components given (0 when not) */
+    Expr *angle;       /* the tilt's angle (NULL when not a tilt) */
     bool tilt_set, p_set;
     SrcLoc loc;        /* where it was first given */
 } RigidInit;
@@ -2238,6 +2239,22 @@ static bool rigid_triple(Sema *s, const Node *n, int cx, Dim want, const char *w
 
 /* ---- planes and sphere gaps ----------------------------------------------- */
 
+/* Whether a vector whose sum of squares is n2 and largest part big can be
+ * scaled to unit length; else an error at loc: a sum that under- or
+ * overflows (parts of 1e-300 or 1e300) is said so, never called (0, 0, 0)
+ * or "no direction", nor left to the run (a gravity of (1e200, 1e200, 0)
+ * ran with a NaN potential).  A zero vector (big = 0) is the caller's. */
+static bool scale_check(Sema *s, SrcLoc loc, const char *what, double n2, double big,
+                        const char *unit, const char *advice)
+{
+    if (n2 > 0 && isfinite(n2))
+        return true;
+    diag_error(s->diag, loc, "%s cannot be scaled to unit length: the sum of its squares %s (its "
+               "largest part is %g%s)%s", what, isfinite(n2) ? "underflows to 0" : "overflows", big,
+               unit, advice);
+    return false;
+}
+
 /* A vector given as (a, b, c) divided by its length: a zero vector is
  * refused, a length other than 1 (at the defaults) scaled with a warning,
  * as a quaternion is.  False after an error. */
@@ -2246,18 +2263,23 @@ static bool unit_triple(Sema *s, const Node *n, const char *what, const char *ow
     Val c[3];
     if (!rigid_triple(s, n, 0, dim_none(), what, "no unit", c))
         return false;
-    double n2 = 0;
+    double n2 = 0, big = 0;
     Expr *e2 = expr_num(s->ex, 0);
     for (int k = 0; k < 3; k++) {
         double ck = value_of(s, c[k]);
         n2 += ck * ck;
+        big = fmax(big, fabs(ck));
         e2 = expr_add(s->ex, e2, expr_mul(s->ex, c[k].e, c[k].e));
     }
-    if (!(n2 > 0) || !isfinite(n2)) {
+    if (!(big > 0) || isnan(n2)) {
         diag_error(s->diag, n->loc, "%s of '%s' has no direction (its length is %s)", what, owner,
                    num_text(s, sqrt(n2)));
         return false;
     }
+    char full[160];
+    snprintf(full, sizeof full, "%s of '%s'", what, owner);
+    if (!scale_check(s, n->loc, full, n2, big, "", ": give parts of about 1"))
+        return false;
     if (fabs(sqrt(n2) - 1) > 1e-12)
         diag_warning(s->diag, n->loc, "%s of '%s' has length %.17g: it is scaled to unit length",
                      what, owner, sqrt(n2));
@@ -2559,17 +2581,20 @@ static void gravity_vector(Sema *s, const Stmt *st)
     Val g[3];
     if (!rigid_triple(s, st->value, 0, DIM_A, "gravity", "m/s^2", g))
         return;
-    double n2 = 0;
+    double n2 = 0, big = 0;
     for (int k = 0; k < 3; k++) {
         if (!check_range(s, g[k], st->value, "gravity's component", -INFINITY, false, INFINITY, "m/s^2"))
             return;
         n2 += value_of(s, g[k]) * value_of(s, g[k]);
+        big = fmax(big, fabs(value_of(s, g[k])));
     }
-    if (!(n2 > 0)) {
+    if (!(big > 0)) {
         diag_error(s->diag, st->value->loc, "gravity (0, 0, 0) has no direction: leave the "
                    "'gravity' statement out");
         return;
     }
+    if (!scale_check(s, st->value->loc, "gravity", n2, big, " m/s^2", ""))
+        return;
     ExprCtx *x = s->ex;
     Expr *len = expr_call(x, FN_SQRT, expr_add(x, expr_mul(x, g[0].e, g[0].e),
                           expr_add(x, expr_mul(x, g[1].e, g[1].e), expr_mul(x, g[2].e, g[2].e))), NULL);
@@ -2635,12 +2660,8 @@ static void rigid_init_tilt(Sema *s, const Opt *o, int b)
         diag_error(s->diag, axis->loc, "the tilt's axis must not be (0, 0, 0)");
         return;
     }
-    if (!(n2 > 0) || !isfinite(n2)) {   /* (1e-300, 0, 0) was called (0, 0, 0) */
-        diag_error(s->diag, axis->loc, "the tilt's axis cannot be scaled to unit length: the "
-                   "sum of its squares %s (its largest part is %g): give parts of about 1",
-                   isfinite(n2) ? "underflows to 0" : "overflows", big);
-        return;
-    }
+    if (!scale_check(s, axis->loc, "the tilt's axis", n2, big, "", ": give parts of about 1"))
+        return;     /* (1e-300, 0, 0) was called (0, 0, 0) */
     RigidInit *ri = &s->rinit[b];
     if (ri->tilt_set || ri->p_set) {
         diag_error(s->diag, o->target->loc, "the orientation of '%s' is given twice (a tilt, or "
@@ -2648,8 +2669,16 @@ static void rigid_init_tilt(Sema *s, const Opt *o, int b)
         diag_note(s->diag, ri->loc, "first given here");
         return;
     }
+    double th = value_of(s, ang);
+    if (!(fabs(th) < RIGID_TILT_MAX)) {
+        diag_error(s->diag, angle->loc, "the tilt's angle %g rad gives no orientation: %s",
+                   th, isfinite(th) ? "the doubles near it are more than a turn apart (give an "
+                   "angle below 3.6e16 rad, 2^55, or better within a turn)" : "it is not finite");
+        return;
+    }
     Expr *ax[3] = {a[0].e, a[1].e, a[2].e};
     rigid_axis_angle(s->ex, ax, ang.e, ri->p);
+    ri->angle = ang.e;
     ri->tilt_set = true;
     ri->loc = o->target->loc;
 }
@@ -2741,6 +2770,7 @@ static void rigid_finish_init(Sema *s)
                 rb->p[k] = expr_num(x, 0);
         } else if (ri->tilt_set) {
             memcpy(rb->p, ri->p, sizeof rb->p);
+            rb->tilt = ri->angle;
         } else {
             double n2 = 0, big = 0;
             Expr *e2 = expr_num(x, 0);
@@ -2755,13 +2785,10 @@ static void rigid_finish_init(Sema *s)
                            "orientation (the identity is p0 = 1)", rb->name);
                 continue;
             }
-            if (!(n2 > 0) || !isfinite(n2)) {   /* (1e300, 1e300, 0, 0) scaled to 0 */
-                diag_error(s->diag, ri->loc, "the quaternion of '%s' cannot be scaled to unit "
-                           "length: the sum of its squares %s (its largest part is %g): give "
-                           "parts of about 1", rb->name, isfinite(n2) ? "underflows to 0" :
-                           "overflows", big);
+            char what[160];     /* (1e300, 1e300, 0, 0) was scaled to 0 */
+            snprintf(what, sizeof what, "the quaternion of '%s'", rb->name);
+            if (!scale_check(s, ri->loc, what, n2, big, "", ": give parts of about 1"))
                 continue;
-            }
             if (fabs(sqrt(n2) - 1) > 1e-12)
                 diag_warning(s->diag, ri->loc, "the quaternion of '%s' has length %.17g: it is "
                              "scaled to unit length", rb->name, sqrt(n2));

@@ -284,3 +284,23 @@ foreach(case findings rigid commands signals python)
 endforeach()
 set_tests_properties(reliability/fifth_python PROPERTIES LABELS "reliability;python"
   ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# A sixth hostile pass (tests/reliability/sixth_pass_test.py): the bodies in
+# space against planes (ball_in_space, super_ball, sphere_drop, the tippe
+# top: hostile --set values, options and model texts), the energetic and
+# simultaneous impact laws on hostile trains, sweeps, continue and stop
+# signals on them, the Python API, and the fifth pass's leftovers; each case
+# under 20 s in the normal build.
+foreach(case findings space laws studies signals python)
+  add_test(NAME reliability/sixth_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sixth_pass_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/sixth_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/sixth_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/sixth_python PROPERTIES LABELS "reliability;python"
+  ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

@@ -582,6 +582,14 @@ static void on_warning(void *ud, const nsm_sim *sim, const char *text)
     fprintf(stderr, "%s: warning: %s\n", d->prog, text);
 }
 
+/* v, a NaN without its sign: the energy an impact took when the energies
+** overflowed (inf - inf) was written "-nan" (printf shows the sign the
+** subtraction left), which no reader takes for "not a number". */
+static double num_unsigned_nan(double v)
+{
+    return isnan(v) ? fabs(v) : v;
+}
+
 /* Event handler: CSV line and/or table row.  Stops the run (nonzero) after
 ** a failed write or a stop signal. */
 static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
@@ -597,7 +605,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
         return 1;   /* stops the run; h5out_close says why */
     sink_printf(&d->events, "%.17g,%s,%s,%.12g,%.12g,%.12g,%.12g,%ld\n", ev->t,
                 nsm_event_kind_name(ev->kind), cn, ev->vrel_before, ev->vrel_after, ev->impulse,
-                ev->energy_lost, ev->count);
+                num_unsigned_nan(ev->energy_lost), ev->count);
     if (sink_endline(&d->events))
         return write_failed(d, d->events.err, d->events.path);
     if (d->table && (d->table_max < 0 || d->nev <= d->table_max)) {
@@ -606,7 +614,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
                    "vrel- [m/s]", "vrel+ [m/s]", "impulse [N s]", "lost [J]", "count");
         printf("%-20.15g %-14s %-12s %14.6g %14.6g %14.6g %14.6g %6ld\n", ev->t,
                nsm_event_kind_name(ev->kind), cn, ev->vrel_before, ev->vrel_after, ev->impulse,
-               ev->energy_lost + 0.0, ev->count);
+               num_unsigned_nan(ev->energy_lost) + 0.0, ev->count);
         if (ferror(stdout))
             return write_failed(d, errno, "standard output");
     }
@@ -626,7 +634,7 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
     if (d->out.fd >= 0) {
         sink_printf(&d->out, "%.12g", t);
         for (int k = 0; k < d->m->n_outputs; k++)
-            sink_printf(&d->out, ",%.12g", nsm_sim_output(sim, k));
+            sink_printf(&d->out, ",%.12g", num_unsigned_nan(nsm_sim_output(sim, k)));
         sink_printf(&d->out, "\n");
         if (sink_endline(&d->out))
             return write_failed(d, d->out.err, d->out.path);
@@ -1201,7 +1209,15 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         return 3;
     }
     note_dt_cap(d, sim, t);
-    if (isnan(au.error))         /* exact without the audit keeps no energy integrals */
+    if (isnan(au.error) && !(isfinite(au.kinetic) && isfinite(au.potential) && isfinite(au.e0)))
+        /* the energies overflowed (a speed of 1e300 m/s): the balance
+         * cannot be formed, whatever the method; rk4 was told "--summary
+         * keeps it" */
+        fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
+                "not computable: the energies are beyond a double's range, kinetic %g J, "
+                "potential %g J)\n", d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
+                nsm_method_name(nsm_sim_get_method(sim)), au.kinetic, au.potential);
+    else if (isnan(au.error))    /* exact without the audit keeps no energy integrals */
         fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
                 "not kept: --summary keeps it)\n",
                 d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,

@@ -788,6 +788,22 @@ static void basin_signature(const Sweep *sw, Text *t, const Collect *c, int stat
     text_printf(t, "\n");
 }
 
+/* The horizon of a point's run, --t-max or the model's t_end with the
+** parameters sim holds.  0, or 1 with the reason in msg. */
+static int point_tmax(const Sweep *sw, nsm_sim *sim, double *tmax, char *msg, size_t len)
+{
+    if (sw->tmax) {
+        if (nsm_sim_eval(sim, sw->tmax, tmax) || !(*tmax > 0)) {
+            snprintf(msg, len, "--t-max %s is not a positive time here", sw->tmax);
+            return 1;
+        }
+    } else if (nsm_sim_model_times(sim, tmax, NULL, NULL)) {
+        snprintf(msg, len, "the model's t_end is not a positive time here");
+        return 1;
+    }
+    return 0;
+}
+
 /* Run one point: records into c; the state at the end in yend (continuation,
 ** when a period is known).  Returns 0 ok, 1 too few records, 2 failed
 ** (message in msg). */
@@ -808,15 +824,8 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
         return 2;
     }
     *Tp_out = Tp;
-    if (sw->tmax) {
-        if (nsm_sim_eval(sim, sw->tmax, &tmax) || !(tmax > 0)) {
-            snprintf(msg, len, "--t-max %s is not a positive time here", sw->tmax);
-            return 2;
-        }
-    } else if (nsm_sim_model_times(sim, &tmax, NULL, NULL)) {
-        snprintf(msg, len, "the model's t_end is not a positive time here");
+    if (point_tmax(sw, sim, &tmax, msg, len))
         return 2;
-    }
     long need = sw->transient + sw->record;
     if ((sw->cont || sw->floquet || sw->lyap) && Tp > 0) {
         /* a forcing period at a time: the run ends at a multiple of it */
@@ -1902,6 +1911,31 @@ static int check_values(const Sweep *sw, nsm_sim *sim)
     return 0;
 }
 
+/* Checks each axis end's run to its horizon (--t-max or the model's
+** t_end) as the points will run it, on sim with the section set: a phase
+** period or a step the time axis cannot carry there (--section-period
+** 1e-300) is an option error before the grid, not a failure at every
+** point (it was exit 3, "some points failed").  0, or 1 after the message. */
+static int check_horizon(const Sweep *sw, nsm_sim *sim)
+{
+    for (int a = 0; a < (sw->basin ? 1 : sw->nax); a++) {
+        const Axis *x = &sw->ax[a];
+        double end[2] = {x->lo, x->hi}, tmax;
+        for (int k = 0; k < (sw->basin ? 1 : 2); k++) {
+            char msg[512];
+            if (!sw->basin && nsm_sim_set_param(sim, x->name, end[k]))
+                return bad(sw->prog, "--param %s: %s", x->name, nsm_sim_message(sim));
+            if (nsm_sim_reset(sim))
+                return bad(sw->prog, "the model cannot start: %s", nsm_sim_message(sim));
+            if (point_tmax(sw, sim, &tmax, msg, sizeof msg))
+                return bad(sw->prog, "%s", msg);
+            if (nsm_sim_check_run(sim, tmax))
+                return bad(sw->prog, "%s", nsm_sim_message(sim));
+        }
+    }
+    return 0;
+}
+
 /* Check the names against the model with a trial simulation, and work out
 ** the phase period. */
 static int sweep_check(Sweep *sw)
@@ -1963,6 +1997,8 @@ static int sweep_check(Sweep *sw)
      * failure at every point */
     if (!rc && (nsm_sim_set_method(sim, sw->method) || nsm_sim_check_run(sim, 0.0)))
         rc = bad(sw->prog, "--method %s: %s", nsm_method_name(sw->method), nsm_sim_message(sim));
+    if (!rc)
+        rc = check_horizon(sw, sim);
     /* --floquet and --lyapunov on a model whose tangent dynamics are not
      * handled (a nonlinear one) ran the whole grid, exit 0, every point
      * "no multipliers" and an empty lyapunov figure: refused before it */

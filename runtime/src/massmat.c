@@ -15,6 +15,7 @@
 ** A pivot that is not positive (M(q) not positive definite: the kinetic
 ** energy degenerates there) stops the run with the state and time.
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,20 @@ static void mass_refuse(nsm_sim *s, const double *y, int bad)
     s->failed = NSM_ENUMERIC;
 }
 
+/* The first coordinate whose Cholesky pivot L_jj^2 is lost in the
+** rounding of its diagonal entry M_jj (below 16 n eps of it): M(q) is
+** singular to working precision there, though the rounding left the pivot
+** a tiny positive number (cart_friction at M = 0 kg, whose mass matrix is
+** singular at every configuration, went on to "the stuck friction elements
+** are redundant").  -1 when every pivot stands out of the rounding. */
+static int mass_pivot_lost(int n, const double *diag, const double *L)
+{
+    for (int j = 0; j < n; j++)
+        if (!(L[j * n + j] * L[j * n + j] > 16 * n * DBL_EPSILON * diag[j]))
+            return j;
+    return -1;
+}
+
 /* Evaluate and factor M(q) at the positions of y unless already done
 ** there.  The factor is the simulation's cached view of its geometry, like
 ** the curved gaps' tangent, so it is refreshed through a const simulation.
@@ -106,7 +121,12 @@ int rt_mass_at(const nsm_sim *s, const double *y)
     s->m->lag_mass(y, s->p, s->c, ms->L);
     memcpy(ms->qkey, y, sizeof(double) * (size_t)n);
     ms->valid = 1;
+    double diag[n];
+    for (int i = 0; i < n; i++)
+        diag[i] = ms->L[i * n + i];
     int bad = nsm_la_cholesky(n, ms->L);
+    if (bad < 0)
+        bad = mass_pivot_lost(n, diag, ms->L);
     ms->bad = bad >= 0;
     if (ms->bad)
         mass_refuse((nsm_sim *)s, y, bad);

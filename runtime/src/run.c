@@ -320,21 +320,15 @@ static double step_size_nl(nsm_sim *s)
     }
 }
 
-/* The step of the current mode: exact, its reach 2/nu (mode.c), at most
-** the user's dt; rk4, the user's dt while it resolves the mode's fastest
-** motion (rho dt < RT_RK4_REACH), else, and without a dt, its own step
-** RT_RK4_OWN/rho (at most 1 ms); adaptive, its trial step up to the user's
-** dt and up to RT_DP5_OWN/rho.  rk4 and adaptive never step past 0.9 times the mode's stability
-** bound either.  A user's dt cut in a mode is said once per mode.  Leaves
-** the mode's step in h_step; returns the step to try, or -1 when the mode
-** could not be formed. */
-static double step_size(nsm_sim *s)
+/* The step of the current mode (mode info mi): exact, its reach 2/nu
+** (mode.c), at most the user's dt; rk4, the user's dt while it resolves
+** the mode's fastest motion (rho dt < RT_RK4_REACH), else, and without a
+** dt, its own step RT_RK4_OWN/rho (at most 1 ms); adaptive, its trial step
+** up to the user's dt and up to RT_DP5_OWN/rho.  rk4 and adaptive never
+** step past 0.9 times the mode's stability bound either: *cut says the
+** step was cut to it.  No side effect, so a run's check can ask it too. */
+static double mode_step(const nsm_sim *s, const RtModeInfo *mi, int *cut)
 {
-    if (s->m->nl)
-        return step_size_nl(s);
-    RtModeInfo *mi = (RtModeInfo *)rt_mode_info(s);
-    if (!mi)
-        return -1;
     double own = mi->rho > 0 ? RT_RK4_OWN / mi->rho : INFINITY;
     double h, bound = s->set.method == NSM_METHOD_RK4 ? mi->h_rk4
                     : s->set.method == NSM_METHOD_ADAPTIVE ? mi->h_dp5 : INFINITY;
@@ -354,7 +348,23 @@ static double step_size(nsm_sim *s)
         if (mi->rho > 0 && h > RT_DP5_OWN / mi->rho && RT_DP5_OWN / mi->rho < 0.9 * bound)
             h = RT_DP5_OWN / mi->rho;
     }
-    if (h > 0.9 * bound) {
+    *cut = h > 0.9 * bound;
+    return *cut ? 0.9 * bound : h;
+}
+
+/* The step of the current mode (mode_step); a user's dt cut in a mode is
+** said once per mode.  Leaves the mode's step in h_step; returns the step
+** to try, or -1 when the mode could not be formed. */
+static double step_size(nsm_sim *s)
+{
+    if (s->m->nl)
+        return step_size_nl(s);
+    RtModeInfo *mi = (RtModeInfo *)rt_mode_info(s);
+    if (!mi)
+        return -1;
+    int cut;
+    double h = mode_step(s, mi, &cut);
+    if (cut) {
         if (s->set.dt > 0 && !mi->warned) {
             char text[600], mode[200];
             rt_mode_text(s, s->mode, mode, sizeof mode);
@@ -364,11 +374,10 @@ static double step_size(nsm_sim *s)
                      "%.6g s in this mode",
                      s->t, mode, mi->lam_re, mi->lam_im < 0 ? "-" : "+", fabs(mi->lam_im),
                      mi->rho, nsm_method_name(s->set.method),
-                     s->set.method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->set.dt, 0.9 * bound);
+                     s->set.method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->set.dt, h);
             warn(s, text);
         }
         mi->warned = 1;
-        h = 0.9 * bound;
     }
     s->h_step = h;
     if (s->set.method == NSM_METHOD_ADAPTIVE)
@@ -376,6 +385,26 @@ static double step_size(nsm_sim *s)
     return h;
 }
 
+/* The initial mode's own step (no user dt: the mode bounds it) that
+** cannot carry t to t_end: refused before the first step as an option
+** error naming the end time (forced_impact_oscillator --t-end 1e300, whose
+** model gives no dt, failed at its first step with exit 3 where a model
+** with a dt is refused with exit 1), as check_user_dt refuses a dt. */
+static int check_mode_reach(nsm_sim *s, double t_end)
+{
+    if (s->set.dt > 0 || s->m->nl)
+        return NSM_OK;
+    const RtModeInfo *mi = rt_mode_info(s);
+    if (!mi)
+        return NSM_OK;          /* the run says why */
+    int cut;
+    double h = mode_step(s, mi, &cut);
+    if (!(h > 0 && h < rt_t_resolution(s, t_end)))
+        return NSM_OK;
+    if (rt_time_beyond_as(s, h, t_end, nsm_method_name(s->set.method), NSM_EINVAL))
+        return s->failed;
+    return NSM_OK;
+}
 
 /* The user's dt below the time resolution (rt_t_resolution): refused before
 ** the first step, naming the cause: the end time when the step would move
@@ -559,7 +588,7 @@ int rt_run_check(nsm_sim *s, double t_end)
         return rc;
     if (s->set.method == NSM_METHOD_TAYLOR && (rc = rt_nlt_check(s)))
         return rc;
-    if (t_end > s->t && ((rc = check_user_dt(s, t_end)) ||
+    if (t_end > s->t && ((rc = check_user_dt(s, t_end)) || (rc = check_mode_reach(s, t_end)) ||
                          (s->sec && (rc = rt_section_check_run(s, t_end)))))
         return rc;
     return NSM_OK;

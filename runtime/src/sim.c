@@ -371,17 +371,22 @@ static const char *sim_value_text(double v, char *buf, size_t size)
 static void sim_refuse_setup(nsm_sim *s, int bad)
 {
     const nsm_model *m = s->m;
-    const char *needs = m->n_planar ? ", radii > 0, wall normals other than (0, 0)" : "";
+    const char *needs = m->n_planar ? ", radii > 0, wall normals other than (0, 0)"
+                        : m->n_rigid ? ", tilt angles below 2^55 rad (a turn is lost in their "
+                                       "rounding beyond)" : "";
     const char *rule = "the model needs masses > 0, restitutions in [0, 1], stiffnesses and "
                        "dampings >= 0, friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
+    const char *lzb = m->impact_law == NSM_IMPACT_ENERGETIC ? ", energetic impacts' stiffnesses "
+                      "> 0 and exponents in [1, 10]" : "";
     char num[32];
     if (s->num.bad_what)
-        snprintf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s",
-                 sim_value_text(s->num.bad_value, num, sizeof num), s->num.bad_what, rule, needs);
+        snprintf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s%s",
+                 sim_value_text(s->num.bad_value, num, sizeof num), s->num.bad_what, rule, lzb,
+                 needs);
     else
-        snprintf(s->msg, sizeof s->msg, "invalid value %s of parameter '%s' (%s%s)",
+        snprintf(s->msg, sizeof s->msg, "invalid value %s of parameter '%s' (%s%s%s)",
                  sim_value_text(bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, num, sizeof num),
-                 bad - 1 < m->n_params ? m->params[bad - 1].name : "?", rule, needs);
+                 bad - 1 < m->n_params ? m->params[bad - 1].name : "?", rule, lzb, needs);
     s->failed = NSM_EMODEL;
 }
 

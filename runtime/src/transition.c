@@ -12,6 +12,7 @@
 ** did (RtImpact, and the gaps that stuck or separated, whose impact
 ** histories the run loop has zeno.c forget).
 */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -1006,6 +1007,17 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
 ** The stiffness and exponent are nsm_numeric's kimp and eimp (from
 ** impact(..., stiffness = K, exponent = 1.5)).
 */
+/* A restitution for the energetic kernel: one below the rounding of 1
+** (e < 2^-52) is plastic.  Its expansion returns e^2 of the stored energy,
+** so the velocities it gives a contact, e times the approach speed, are lost
+** in the rounding of the bodies' velocities; the kernel's expansion rate
+** 1/e^2 made it run out of steps instead (a valid e = 1e-20 failed with
+** "no solution" where e = 1e-16 and e = 0 gave the same impact). */
+static double energetic_restitution(double e)
+{
+    return e < DBL_EPSILON ? 0 : e;
+}
+
 /* The energetic law over the touching gaps idx[0..r): the kernel's inputs
 ** formed here, its impulses applied to v, one record per contact. */
 static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
@@ -1020,18 +1032,22 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
     rt_delassus(s, idx, r, W);
     for (int a = 0; a < r; a++) {
         vn[a] = ub[a] = rt_wdot(s, idx[a], v);
-        e[a] = rt_law_restitution(s, idx[a], ub[a]);
+        e[a] = energetic_restitution(rt_law_restitution(s, idx[a], ub[a]));
         k[a] = s->num.kimp[idx[a]];
         eta[a] = s->num.eimp[idx[a]];
     }
     double E0 = rt_mech_energy(s, s->mode, s->y);
-    int lzb = rt_lzb_solve(r, W, vn, e, k, eta, P, after);
-    if (lzb < 0) {
+    int lz = rt_lzb_solve(r, W, vn, e, k, eta, P, after);
+    if (lz < 0) {
         free(W);
-        return rt_fail(s, NSM_ENUMERIC, j, lzb == RT_LZB_ESTEP
-                       ? "the energetic impact problem stalled: what is left of the impact"
-                         " stopped shrinking"
-                       : "no solution of the energetic impact problem");
+        if (lz == RT_LZB_ESTEP)
+            return rt_fail(s, NSM_ENUMERIC, j, "the energetic impact problem stalled: what is "
+                           "left of the impact stopped shrinking");
+        return rt_fail(s, NSM_ENUMERIC, j, "no solution of the energetic impact problem: %s",
+                       lz == RT_LZB_EARG ? "an approach speed is not finite, or a contact's "
+                       "stiffness, exponent or restitution is out of range" :
+                       lz == RT_LZB_EW ? "the contacts' Delassus matrix is not finite" :
+                       "out of memory");
     }
     const RtCsr *Wc = &s->sp.W;
     for (int a = 0; a < r; a++)

@@ -38,11 +38,10 @@ import random
 import signal
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, Failure, check, env_for, label_of, main,  # noqa: E402
-                     run, tried, whole_lines)
+                     run, stopped_run, tried)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[4])
@@ -314,7 +313,6 @@ def case_signals(tmp):
     """Stop signals at seeded random moments of the rigid models writing CSV
     and HDF5: exit 128 + N, whole lines, HDF5 marked stopped with as many
     rows, no temporary."""
-    import h5py
     rng = random.Random(2905)
     runs = [("free_top rk4", [sim("free_top"), "--t-end", "5000", "--every", "1e-3"]),
             ("free_top adaptive", [sim("free_top"), "--method", "adaptive", "--t-end", "5000",
@@ -323,37 +321,7 @@ def case_signals(tmp):
                              "--set", "F=0"])]
     for label, cmd in runs:
         sig = rng.choice([signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
-        delay = rng.uniform(0.05, 1.5)
-        for f in os.listdir(tmp):
-            if f.startswith("b."):
-                os.unlink(os.path.join(tmp, f))
-        pr = subprocess.Popen(cmd + ["--out", "b.csv", "--out", "b.h5"], cwd=tmp,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        path = os.path.join(tmp, "b.csv")
-        t0 = time.monotonic()
-        while pr.poll() is None and time.monotonic() - t0 < 30 and \
-                not (os.path.exists(path) and os.path.getsize(path) > 0):
-            time.sleep(0.01)
-        time.sleep(delay)
-        pr.send_signal(sig)
-        try:
-            err = pr.communicate(timeout=30)[1]
-        except subprocess.TimeoutExpired:
-            pr.kill()
-            raise Failure("%s: still running 30 s after %s" % (label, sig.name))
-        rows = whole_lines(path)
-        left = [f for f in os.listdir(tmp) if "partial" in f]
-        status = hrows = -1
-        if pr.returncode == 128 + sig:
-            with h5py.File(os.path.join(tmp, "b.h5"), "r") as f:
-                status = int(f["run"].attrs["status"])
-                hrows = f["trajectory"].shape[0]
-        print("  %-18s %s after %.2f s: exit %d, %d CSV rows, %d HDF5 rows, status %d"
-              % (label, sig.name, delay, pr.returncode, rows, hrows, status))
-        check(pr.returncode == 128 + sig and "interrupted by %s" % sig.name in err and
-              status == 8 and hrows == rows and rows > 0 and not left,
-              "%s stopped by %s: exit %d, whole lines, HDF5 marked stopped with as many rows, "
-              "no temporary" % (label, sig.name, 128 + sig))
+        stopped_run(tmp, label, cmd, sig, rng.uniform(0.05, 1.5))
 
 
 # ---- python -----------------------------------------------------------------

@@ -192,3 +192,43 @@ def main(cases, prefix, case_arg=5):
                     os.chmod(os.path.join(root, d), 0o700)
     print("PASS")
     return 0
+
+
+def stopped_run(tmp, label, cmd, sig, delay, wait=30):
+    """Runs cmd writing b.csv and b.h5 in tmp, sends sig delay s after its
+    first CSV bytes, and checks what it left: exit 128 + sig with
+    "interrupted by", whole lines, the HDF5 file marked stopped (status 8)
+    with as many rows as the CSV file, at least one, and no partial
+    temporary.  Prints the outcome; raises Failure otherwise."""
+    import h5py
+    import time
+    for f in os.listdir(tmp):
+        if f.startswith("b."):
+            os.unlink(os.path.join(tmp, f))
+    pr = subprocess.Popen(cmd + ["--out", "b.csv", "--out", "b.h5"], cwd=tmp,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    path = os.path.join(tmp, "b.csv")
+    t0 = time.monotonic()
+    while pr.poll() is None and time.monotonic() - t0 < wait and \
+            not (os.path.exists(path) and os.path.getsize(path) > 0):
+        time.sleep(0.01)
+    time.sleep(delay)
+    pr.send_signal(sig)
+    try:
+        err = pr.communicate(timeout=wait)[1]
+    except subprocess.TimeoutExpired:
+        pr.kill()
+        raise Failure("%s: still running %d s after %s" % (label, wait, sig.name))
+    rows = whole_lines(path)
+    left = [f for f in os.listdir(tmp) if "partial" in f]
+    status = hrows = -1
+    if pr.returncode == 128 + sig:
+        with h5py.File(os.path.join(tmp, "b.h5"), "r") as f:
+            status = int(f["run"].attrs["status"])
+            hrows = f["trajectory"].shape[0]
+    print("  %-18s %s after %.2f s: exit %d, %d CSV rows, %d HDF5 rows, status %d"
+          % (label, sig.name, delay, pr.returncode, rows, hrows, status))
+    check(pr.returncode == 128 + sig and "interrupted by %s" % sig.name in err and
+          status == 8 and hrows == rows and rows > 0 and not left,
+          "%s stopped by %s: exit %d, whole lines, HDF5 marked stopped with as many rows, "
+          "no temporary" % (label, sig.name, 128 + sig))
