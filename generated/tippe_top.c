@@ -201,6 +201,11 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     num->gfac[4] = 0.0;
     num->gfac[5] = 0.0;
     if (num->sf_mu) {   /* spatial friction: sphere, plane, mu, et, drilling radius */
+    if (!(fabs(p[P_theta0]) < 36028797018963968.0)) { /* tilt angle of T */
+        num->bad_what = "tilt angle of T, abs(theta0) (parameters theta0)";
+        num->bad_value = fabs(p[P_theta0]);
+        return 11;
+    }
         /* ball_friction at ball */
         num->sf_centre[0] = 0.0;
         num->sf_normal[0] = 0.0;
