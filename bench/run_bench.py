@@ -353,7 +353,7 @@ def bench_sweep(nsmc, lib, work, reps):
 def model_dt(exe):
     """The default step a simulator prints in --help."""
     r = subprocess.run([exe, "--help"], capture_output=True, text=True)
-    m = re.search(r"--dt H .*\(default ([^)]+)\)", r.stdout)
+    m = re.search(r"--dt H .*?\(default ([0-9.eE+-]+)", r.stdout)
     return float(m.group(1))
 
 

@@ -116,13 +116,14 @@ add_test(NAME rigid.space_friction COMMAND test_space_friction)
 set_tests_properties(rigid.space_friction PROPERTIES LABELS "rigid;runtime;derive")
 
 # The tippe top's whole 8 s (tests/rigid/test_tippe_invert.c), one test per
-# method: the stem's first contact against tests/reference/tippe_top.py, the
-# inversion's instants, the phases' geometry, the energy balance.
+# method (rk4, adaptive, taylor): the stem's first contact against
+# tests/reference/tippe_top.py, the inversion's instants, the phases'
+# geometry, the energy balance.
 add_executable(test_tippe_invert ${NSM_SOURCE_DIR}/tests/rigid/test_tippe_invert.c ${c})
 target_compile_definitions(test_tippe_invert PRIVATE NSM_NO_MAIN)
 target_include_directories(test_tippe_invert PRIVATE ${NSM_SOURCE_DIR}/runtime/include)
 target_link_libraries(test_tippe_invert PRIVATE nsmrt m)
-foreach(method rk4 adaptive)
+foreach(method rk4 adaptive taylor)
   add_test(NAME rigid.tippe_invert.${method} COMMAND test_tippe_invert ${method})
   set_tests_properties(rigid.tippe_invert.${method} PROPERTIES LABELS "rigid;runtime")
 endforeach()

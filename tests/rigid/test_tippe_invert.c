@@ -1,7 +1,7 @@
 /*
 ** test_tippe_invert.c: the tippe top (models/tippe_top.nsm, Leine 2003's
 ** parameters, mu = 0.3 with drilling friction at both spheres) run its
-** whole 8 s by the method named on the command line (rk4, adaptive):
+** whole 8 s by the method named on the command line (rk4, adaptive, taylor):
 **   - the landing and the stem's first contact against the independent
 **     series integration tests/reference/tippe_top.py (mpmath: landing
 **     5.047346488959237992e-5 s, stem 1.371043834339366705293 s);
