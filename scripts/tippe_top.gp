@@ -9,7 +9,7 @@
 set datafile separator ','
 set terminal pngcairo size 1200,800 font ',11'
 set output out
-set multiplot layout 2,2 title "The tippe top (Leine 2003): sliding on its ball until its stem touches at 1.371 s"
+set multiplot layout 2,2 title "The tippe top (Leine 2003): on its ball, on its stem from 1.371 s, inverted from 1.42 s, falling back as its spin decays"
 set grid
 set key noenhanced
 set key top left

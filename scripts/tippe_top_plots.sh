@@ -1,11 +1,8 @@
 #!/bin/sh
 # tippe_top_plots.sh [BUILD_DIR] - docs/img/tippe_top.png: the tippe top
-# (tests/rigid/tippe_top.nsm, or models/tippe_top.nsm once it runs to its
-# end) run by `nsmc run` with the columns of the figure, then plotted by
-# scripts/tippe_top.gp: theta(t), the two gaps, the ball's slip and the
-# contact points' paths on the floor.  The run stops at the stem's first
-# contact while standing on both spheres is not built (nsmc run exits 3
-# with the results up to there), which the figure shows.
+# (models/tippe_top.nsm) run by `nsmc run` with the columns of the figure,
+# then plotted by scripts/tippe_top.gp: theta(t), the two gaps, the ball's
+# slip and the contact points' paths on the floor.
 # Run from the repository root after building (BUILD_DIR defaults to build).
 set -eu
 build=${1:-build}
@@ -14,7 +11,6 @@ work=${TMPDIR:-/tmp}/nsm-tippe-top.$$
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir -p "$work" docs/img
 model=models/tippe_top.nsm
-[ -f "$model" ] || model=tests/rigid/tippe_top.nsm
 sed 's/^output .*/output every 1 ms: T.theta, ball.gap, stem.gap, ball.x, ball.y, stem.x, stem.y, ball_friction.slip/' \
     "$model" > "$work/tippe_top.nsm"
 rc=0
