@@ -1091,6 +1091,11 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
         if (nsm_sim_friction_stats(sim, k, &fs) == NSM_OK)
             audit_line(f, 2, "friction", m->frictions[k].name, fs.dissipated, "J");
     }
+    for (int k = 0; k < m->n_space_frictions; k++) {
+        double e;
+        if (nsm_sim_space_friction_dissipated(sim, k, &e) == NSM_OK)
+            audit_line(f, 2, "friction", m->space_frictions[k].name, e, "J");
+    }
     if (a->dissipated_other != 0)
         audit_line(f, 2, "other", NULL, a->dissipated_other, "J");
     audit_line(f, 0, "lost in impacts and sticks", NULL, a->lost, "J");

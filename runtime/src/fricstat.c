@@ -6,8 +6,10 @@
 ** on the bodies, how often it stuck, slipped and reversed, and the time it
 ** spent stuck.  stats.c calls rt_fricstat_step over every step, before the
 ** step's transition; friction.c reports each change of an element's state
-** through rt_fricstat_change.  The `fs` sub-struct of the simulation is
-** owned here.
+** through rt_fricstat_change.  The spatial friction elements (spacefric.c)
+** get their dissipation here too, from the power spacefric.c gives per
+** element, so that the audit's shares are kept in one place.  The `fs`
+** sub-struct of the simulation is owned here.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +22,8 @@ struct RtFricStat {
     double *since, *time;     /* nf each: start of the current stick phase, total stuck time */
     double *last;             /* nf: each element's dissipation estimate over the last step */
     long *sticks, *slips, *reversals;
+    double *sdiss;            /* nsf: each spatial element's dissipation */
+    double *slast;            /* nsf: its estimate over the last step */
 };
 
 /* Allocate the accumulators (nf may be 0). */
@@ -32,8 +36,10 @@ int rt_fricstat_alloc(nsm_sim *s)
     s->fs = fs;
     fs->diss = calloc(5 * nf, sizeof(double));
     fs->sticks = calloc(3 * nf, sizeof(long));
-    if (!fs->diss || !fs->sticks)
+    fs->sdiss = calloc(2 * (size_t)(s->nsf ? s->nsf : 1), sizeof(double));
+    if (!fs->diss || !fs->sticks || !fs->sdiss)
         return NSM_ENOMEM;
+    fs->slast = fs->sdiss + (s->nsf ? s->nsf : 1);
     fs->work = fs->diss + nf;
     fs->since = fs->work + nf;
     fs->time = fs->since + nf;
@@ -50,6 +56,7 @@ void rt_fricstat_free(nsm_sim *s)
         return;
     free(s->fs->diss);
     free(s->fs->sticks);
+    free(s->fs->sdiss);
     free(s->fs);
     s->fs = NULL;
 }
@@ -62,6 +69,7 @@ void rt_fricstat_reset(nsm_sim *s)
         return;
     memset(s->fs->diss, 0, 5 * nf * sizeof(double));
     memset(s->fs->sticks, 0, 3 * nf * sizeof(long));
+    memset(s->fs->sdiss, 0, 2 * (size_t)(s->nsf ? s->nsf : 1) * sizeof(double));
 }
 
 /* Count element k's change of state at the current time: kind is
@@ -91,17 +99,16 @@ static double slip_at(const nsm_sim *s, int k, const double *y)
     return rt_fric_slip(s, k, y + s->n);
 }
 
-/* The audit of one step from (s->t, s->y) to (t1, Y1) in s->mode: a
-** slipping element with a constant normal force and a constant row
-** dissipates mu_k N s (w . dx - c h) exactly (its force is constant over
-** the step), and the surface does -s mu_k N c h; with a gap's force as its
-** normal or a curved slip (row w(x)), the trapezoid on the step's ends,
-** an estimate that rt_fricstat_rest corrects to the integrated
-** dissipation when nothing else dissipates.  A stuck element's surface
-** work is c times the integral of its multiplier, by the trapezoid.
-** Returns the totals, which the rest of the audit leaves out of the
-** dampers' and bodies' shares. */
-void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW)
+/* The planar elements' audit of one step from (s->t, s->y) to (t1, Y1)
+** in s->mode (rt_fricstat_step): a slipping element with a constant
+** normal force and a constant row dissipates mu_k N s (w . dx - c h)
+** exactly (its force is constant over the step), and the surface does
+** -s mu_k N c h; with a gap's force as its normal or a curved slip (row
+** w(x)), the trapezoid on the step's ends, an estimate that
+** rt_fricstat_rest corrects to the integrated dissipation when nothing
+** else dissipates.  A stuck element's surface work is c times the
+** integral of its multiplier, by the trapezoid. */
+static void planar_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW)
 {
     int n = s->n;
     double h = t1 - s->t, l0[s->nf + 1], l1[s->nf + 1], g0[s->g + 1], g1[s->g + 1];
@@ -142,6 +149,45 @@ void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, doubl
     }
 }
 
+/* The spatial elements' audit of one step from (s->t, s->y) to (t1, Y1)
+** in s->mode: each element's power mu lambda_N |gamma_F| (spacefric.c)
+** at the step's ends, by the trapezoid, an estimate that
+** rt_fricstat_rest corrects to the integrated dissipation when nothing
+** else dissipates.  The kinematics are left evaluated at Y1, the step's
+** end.  Returns the elements' total. */
+static double space_step(nsm_sim *s, double t1, const double *Y1)
+{
+    double h = t1 - s->t, g0[s->g + 1], g1[s->g + 1], p0[s->nsf], tot = 0;
+    memset(s->fs->slast, 0, sizeof(double) * (size_t)s->nsf);
+    if (rt_multipliers(s, s->mode, s->t, s->y, g0, NULL))
+        return 0;
+    for (int k = 0; k < s->nsf; k++)
+        p0[k] = rt_sf_power_of(s, s->mode, k, g0);
+    if (rt_multipliers(s, s->mode, t1, Y1, g1, NULL))
+        return 0;
+    for (int k = 0; k < s->nsf; k++) {
+        double d = 0.5 * h * (p0[k] + rt_sf_power_of(s, s->mode, k, g1));
+        s->fs->slast[k] = d;
+        s->fs->sdiss[k] += d;
+        tot += d;
+    }
+    return tot;
+}
+
+/* The friction elements' audit of one step from (s->t, s->y) to (t1, Y1)
+** in s->mode: the planar elements' (planar_step) and the spatial ones'
+** (space_step).  Returns the totals, dissipation dD and the surfaces'
+** work dW, which the rest of the audit leaves out of the dampers' and
+** bodies' shares. */
+void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW)
+{
+    *dD = *dW = 0;
+    if (s->nf)
+        planar_step(s, t1, Y1, dD, dW);
+    if (s->nsf)
+        *dD += space_step(s, t1, Y1);
+}
+
 /* The rest dD of a step's integrated dissipation beyond the elements'
 ** estimates (rt_fricstat_step), when nothing else in the step's mode
 ** dissipates: the integrated state's increment is then friction's alone,
@@ -155,10 +201,14 @@ int rt_fricstat_rest(nsm_sim *s, double dD)
     double mag = 0;
     for (int k = 0; k < s->nf; k++)
         mag += fabs(s->fs->last[k]);
+    for (int k = 0; k < s->nsf; k++)
+        mag += fabs(s->fs->slast[k]);
     if (!(mag > 0))
         return 0;
     for (int k = 0; k < s->nf; k++)
         s->fs->diss[k] += dD * fabs(s->fs->last[k]) / mag;
+    for (int k = 0; k < s->nsf; k++)
+        s->fs->sdiss[k] += dD * fabs(s->fs->slast[k]) / mag;
     return 1;
 }
 
@@ -176,5 +226,17 @@ int nsm_sim_friction_stats(const nsm_sim *s, int k, nsm_friction_stats *out)
     out->reversals = fr->reversals[k];
     out->stick_time = fr->time[k] + (stuck ? s->t - fr->since[k] : 0);
     out->state = stuck ? 0 : rt_fric_sign(s, s->mode, k);
+    return NSM_OK;
+}
+
+/* The energy spatial friction element k (model->space_frictions[k]) has
+** dissipated over the run so far, into *out: its sliding's share of the
+** audit's dissipation, the elements' shares adding up to it when nothing
+** else dissipates (docs/energy.md). */
+int nsm_sim_space_friction_dissipated(const nsm_sim *s, int k, double *out)
+{
+    if (!s || !out || !s->fs || k < 0 || k >= s->nsf)
+        return NSM_EINVAL;
+    *out = s->fs->sdiss[k];
     return NSM_OK;
 }

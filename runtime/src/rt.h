@@ -428,6 +428,7 @@ void rt_sf_stick_force(const nsm_sim *s, int k, double *lf);
 int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int values, double *a,
                 double *lam);
 double rt_sf_power(const nsm_sim *s, const unsigned *mode, const double *lam);
+double rt_sf_power_of(const nsm_sim *s, const unsigned *mode, int k, const double *lam);
 int rt_sf_rows(const nsm_sim *s, int k, double G[4][6], int *cols);
 int rt_sf_cuts(nsm_sim *s, int cut);
 void rt_sf_start(nsm_sim *s, int k, int on, const double *d0, double tol);

@@ -423,20 +423,27 @@ int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int v
     return NSM_OK;
 }
 
-/* The power friction dissipates in mode, sum over the held sliding
-** contacts of mu lambda_N |gamma_F| (= -lambda_F . gamma_F >= 0), lam the
-** normal forces of the mode's solve. */
+/* The power element k dissipates in mode, mu lambda_N |gamma_F| (=
+** -lambda_F . gamma_F >= 0) while its contact is held and slides, 0
+** otherwise, lam the normal forces of the mode's solve; the audit's
+** per-element share (fricstat.c) and the total below both read it. */
+double rt_sf_power_of(const nsm_sim *s, const unsigned *mode, int k, const double *lam)
+{
+    int j = s->m->space_frictions[k].gap;
+    double d[3];
+    if (!lam || !rt_law_held(s, mode, j) || rt_sf_stuck(s, mode, k))
+        return 0;
+    slide_dir(s, k, d);
+    return s->num.sf_mu[k] * lam[j] * dot3(d, s->sf->kin[k].gam);
+}
+
+/* The power friction dissipates in mode, the sum over the elements of
+** rt_sf_power_of at the state last evaluated. */
 double rt_sf_power(const nsm_sim *s, const unsigned *mode, const double *lam)
 {
     double p = 0;
-    for (int k = 0; k < s->nsf && lam; k++) {
-        int j = s->m->space_frictions[k].gap;
-        if (rt_law_held(s, mode, j) && !rt_sf_stuck(s, mode, k)) {
-            double d[3];
-            slide_dir(s, k, d);
-            p += s->num.sf_mu[k] * lam[j] * dot3(d, s->sf->kin[k].gam);
-        }
-    }
+    for (int k = 0; k < s->nsf && lam; k++)
+        p += rt_sf_power_of(s, mode, k, lam);
     return p;
 }
 

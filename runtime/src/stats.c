@@ -477,7 +477,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         }
     }
     double fd = 0, fw = 0, sw = 0;
-    if (s->nf)              /* friction's share, in closed form (fricstat.c) */
+    if (s->nf || s->nsf)    /* friction's share (fricstat.c) */
         rt_fricstat_step(s, t1, Y1, &fd, &fw);
     if (s->moving)          /* the moving surfaces' share (surfwork.c) */
         rt_surface_step(s, t1, Y1, &sw);
@@ -485,7 +485,8 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     int e = rt_eslot(s);
     double dD = Y1[e] - s->y[e] - fd, dW = Y1[e + 1] - s->y[e + 1] - fw;
     int which;
-    if (s->nf && dD != 0 && !dissipators(s, s->mode, &which) && rt_fricstat_rest(s, dD))
+    if ((s->nf || s->nsf) && dD != 0 && !dissipators(s, s->mode, &which) &&
+        rt_fricstat_rest(s, dD))
         dD = 0;             /* friction's alone: its lines add up to the integrated state */
     if (h > 0)
         split_step(s, h, t1, Y1, dD, dW);

@@ -151,6 +151,25 @@ static void tippe_run(const nsm_model *m, int method, const char *mname, double 
     check_close(what, err, 0, 1e-10 * (kin0 + fabs(pot0)));
     snprintf(what, sizeof what, "%s runs on with both contacts held (one force problem)", mname);
     check_true(what, rc == 0);
+    double e[2] = { -1, -1 };
+    snprintf(what, sizeof what, "%s the two friction elements' dissipation reads", mname);
+    check_true(what, nsm_sim_space_friction_dissipated(s, 0, &e[0]) == 0 &&
+                     nsm_sim_space_friction_dissipated(s, 1, &e[1]) == 0 &&
+                     nsm_sim_space_friction_dissipated(s, 2, &e[1]) != 0);
+    /* nothing else dissipates: the lines add up to the audit's dissipation
+     * (the integrated state's, the impacts' losses apart), to the rounding
+     * of its sum over the steps, and nothing is left to "other" */
+    nsm_audit au;
+    snprintf(what, sizeof what, "%s the elements' dissipation adds up to the total", mname);
+    check_true(what, nsm_sim_audit(s, &au) == 0);
+    check_close(what, e[0] + e[1], au.dissipated, 1e-13 * au.dissipated);
+    snprintf(what, sizeof what, "%s no dissipation left to other", mname);
+    check_close(what, au.dissipated_other, 0, 1e-13 * au.dissipated);
+    snprintf(what, sizeof what, "%s each element's dissipation >= 0", mname);
+    check_true(what, e[0] >= 0 && e[1] >= 0);
+    printf("%s tippe top: friction dissipated %.17g J (ball) + %.17g J (stem) = %.17g J, "
+           "audit %.17g J (off %.2g), other %.2g J\n", mname, e[0], e[1], e[0] + e[1],
+           au.dissipated, e[0] + e[1] - au.dissipated, au.dissipated_other);
     printf("%s tippe top: lands at %.17g s (reference %.17g), stem at %.17g s (reference "
            "%.17g, off %.2g s), cos(theta) %.15g (off %.2g), balance %.2g J of %.4g J, %ld "
            "steps; %s\n", mname, L.t[0], t_land, L.t[1], t_stem, fabs(L.t[1] - t_stem), L.e3z,
@@ -370,6 +389,13 @@ static void rolling_run(int method, const char *mname)
     double dref = mu * m * g * gam * tr / 2;
     snprintf(what, sizeof what, "%s rolling sphere: dissipated mu m g |gamma0| t_r / 2", mname);
     check_close(what, fabs(diss), dref, 1e-12 * dref);
+    double eg = -1;
+    snprintf(what, sizeof what, "%s rolling sphere: grip's dissipation mu m g |gamma0| t_r / 2",
+             mname);
+    check_true(what, nsm_sim_space_friction_dissipated(s, 0, &eg) == 0);
+    check_close(what, eg, dref, 1e-12 * dref);
+    printf("%s rolling sphere: grip dissipated %.17g J (closed form %.17g J, off %.2g relative)\n",
+           mname, eg, dref, fabs(eg - dref) / dref);
     snprintf(what, sizeof what, "%s rolling sphere: energy balance", mname);
     check_close(what, err, 0, 1e-12 * (kin + fabs(pot) + dref));
     snprintf(what, sizeof what, "%s rolling sphere: grip.force = 0 while it rolls (level floor)",

@@ -272,6 +272,13 @@ typedef struct nsm_friction_stats {
 } nsm_friction_stats;
 int nsm_sim_friction_stats(const nsm_sim *sim, int k, nsm_friction_stats *st);
 
+/* Energy dissipated so far by spatial friction element k
+ * (model->space_frictions[k]) while it slid, mu lambda_N |gamma_F|
+ * integrated; with nothing else dissipating, the elements' values add up
+ * to the audit's dissipation (docs/energy.md).  Kept while
+ * nsm_sim_set_audit is on. */
+int nsm_sim_space_friction_dissipated(const nsm_sim *sim, int k, double *out);
+
 /* Share of the injected work done by force statement k (model->forces[k]),
  * split like nsm_sim_body_work, the shares of all statements adding up to
  * the injected work; k = -1 gives the part no statement could be given
