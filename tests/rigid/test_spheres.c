@@ -455,10 +455,11 @@ static void tippe_fall(int method, const char *mname)
         check_true(what, L.nsep >= 1 && L.sep.contact == 0 && L.sep.t == L.ev[0].t);
         snprintf(what, sizeof what, "%s the sphere's separation speed", mname);
         check_close(what, L.nsep >= 1 ? L.sep.vrel_after : 0, ref[1], 1e-12);
-        printf("%s tippe_fall: the stem touches at %.15g s (the fall's quadrature %.15g), "
-               "impulse %.15g N s (by hand %.15g), the sphere leaves at %.15g m/s (%.15g)\n",
-               mname, L.ev[0].t, ts, L.ev[0].impulse, ref[0], L.nsep ? L.sep.vrel_after : 0,
-               ref[1]);
+        printf("%s tippe_fall: the stem touches at %.15g s (the fall's quadrature %.15g); "
+               "against the Delassus problem: impulse %.2g N s, the sphere's separation speed "
+               "%.2g m/s, vz %.2g m/s, theta' %.2g rad/s\n", mname, L.ev[0].t, ts,
+               L.ev[0].impulse - ref[0], (L.nsep ? L.sep.vrel_after : 0) - ref[1],
+               L.y1[U + 2] - ref[2], L.y1[W1] - ref[3]);
     }
     snprintf(what, sizeof what, "%s tippe_fall: impacts in the run", mname);
     check_true(what, L.n >= 1 && L.n <= 8);
