@@ -67,7 +67,8 @@ set_tests_properties(rigid.contact PROPERTIES LABELS "unit;runtime;rigid")
 # frictionless tippe top (energy, momentum, L_z, Jellett's integral, the
 # sphere's centre at r1, the spheres' contact-point columns against the
 # geometry) and the top thrown onto its stem (two spheres of one body
-# touching at once).
+# touching at once: the stem's impact against the 2x2 Delassus problem by
+# hand, the sphere lifting off, the run on to t_end).
 set(NSM_SPHERE_GEN "")
 foreach(stem sphere_drop tippe_frictionless tippe_fall)
   set(c ${CMAKE_CURRENT_BINARY_DIR}/rigid_${stem}.c)

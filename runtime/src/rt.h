@@ -735,6 +735,7 @@ typedef struct RtImpact {
     int ends_cluster;         /* zeno.c: it ends a cascade over several */
     int exempt;               /* zeno.c: its records skip the rate guard */
     long count;               /* collisions of its sequence */
+    int frictional;           /* solved by a frictional impact law */
     int done;                 /* the transition is complete (settled) */
 } RtImpact;
 double rt_wdot(const nsm_sim *s, int j, const double *v);

@@ -1143,13 +1143,36 @@ int rt_impact_apply(nsm_sim *s, RtImpact *im)
     if (!frictional && (rc = rt_fric_impulse(s, im->j, im->idx, im->r, im->exempt, &frictional)))
         return rc;
     im->count = 1;
+    im->frictional = frictional;
     if (!frictional && (rc = impact_by_law(s, im->j, im->idx, im->r, im->exempt, &im->count)))
         return rc;
     im->single = im->single && im->count == 1;
     return NSM_OK;
 }
 
-/* Impact, last part, when the Zeno handling did not end it: every contact
+/* A contact held shut before a frictionless impact that its impulse
+** problem (where it took a support's impulse, no restitution, free to
+** separate) left separating faster than its velocity tolerance, by a
+** rebound that leaves the rounding band, is released: it leaves the mode,
+** so that settle neither holds it nor projects its separation away (which
+** would hand the impact back to the other contact, one impact after another
+** without end: a body struck at one sphere while resting on another).  The
+** frictional impact laws' held contacts are left to settle as before. */
+static void impact_release(nsm_sim *s, const RtImpact *im)
+{
+    const double *v = s->y + s->nq;
+    if (im->frictional)
+        return;
+    for (int a = 0; a < im->r; a++) {
+        int i = im->idx[a];
+        if (i != im->j && rt_mode_has(s->mode, i) && rt_wdot(s, i, v) > rt_vel_tol(s, i, v) &&
+            !rt_rebound_unresolved(s, i))
+            rt_state_mode_del(s, i);
+    }
+}
+
+/* Impact, last part, when the Zeno handling did not end it: the held
+** contacts the impulses part are released (impact_release); every contact
 ** of the sequence whose rebound cannot leave the rounding band ends at rest
 ** (j's too, unless a cascade of j alone goes on), then settle; the gaps
 ** that stick or separate are added to *forget. */
@@ -1177,6 +1200,7 @@ int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget)
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
         rt_transition_loss_add(s, Eb2 - rt_mech_energy(s, s->mode, y));
     }
+    impact_release(s, im);
     return rt_settle(s, ref, NULL, forget);
 }
 
