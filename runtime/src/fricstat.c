@@ -154,11 +154,17 @@ static void planar_step(nsm_sim *s, double t1, const double *Y1, double *dD, dou
 ** at the step's ends, by the trapezoid, an estimate that
 ** rt_fricstat_rest corrects to the integrated dissipation when nothing
 ** else dissipates.  The kinematics are left evaluated at Y1, the step's
-** end.  Returns the elements' total. */
+** end.  No solve when no element slides in the mode (a body in flight, a
+** rolling one).  Returns the elements' total. */
 static double space_step(nsm_sim *s, double t1, const double *Y1)
 {
     double h = t1 - s->t, g0[s->g + 1], g1[s->g + 1], p0[s->nsf], tot = 0;
+    int any = 0;
     memset(s->fs->slast, 0, sizeof(double) * (size_t)s->nsf);
+    for (int k = 0; k < s->nsf && !any; k++)
+        any = rt_sf_sliding(s, s->mode, k);
+    if (!any)
+        return 0;
     if (rt_multipliers(s, s->mode, s->t, s->y, g0, NULL))
         return 0;
     for (int k = 0; k < s->nsf; k++)

@@ -420,6 +420,7 @@ void rt_sf_free(nsm_sim *s);
 int rt_sf_of_gap(const nsm_sim *s, int j);
 int rt_sf_bit(const nsm_sim *s, int k);
 int rt_sf_stuck(const nsm_sim *s, const unsigned *mode, int k);
+int rt_sf_sliding(const nsm_sim *s, const unsigned *mode, int k);
 int rt_sf_dim(const nsm_sim *s, int k);
 void rt_sf_at(const nsm_sim *s, const double *y);
 double rt_sf_slip(const nsm_sim *s, int k, double *g);

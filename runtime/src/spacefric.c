@@ -423,6 +423,13 @@ int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int v
     return NSM_OK;
 }
 
+/* Whether element k's contact is held and slides in mode: the only
+** state in which it dissipates (the audit skips its solves otherwise). */
+int rt_sf_sliding(const nsm_sim *s, const unsigned *mode, int k)
+{
+    return rt_law_held(s, mode, s->m->space_frictions[k].gap) && !rt_sf_stuck(s, mode, k);
+}
+
 /* The power element k dissipates in mode, mu lambda_N |gamma_F| (=
 ** -lambda_F . gamma_F >= 0) while its contact is held and slides, 0
 ** otherwise, lam the normal forces of the mode's solve; the audit's
@@ -431,7 +438,7 @@ double rt_sf_power_of(const nsm_sim *s, const unsigned *mode, int k, const doubl
 {
     int j = s->m->space_frictions[k].gap;
     double d[3];
-    if (!lam || !rt_law_held(s, mode, j) || rt_sf_stuck(s, mode, k))
+    if (!lam || !rt_sf_sliding(s, mode, k))
         return 0;
     slide_dir(s, k, d);
     return s->num.sf_mu[k] * lam[j] * dot3(d, s->sf->kin[k].gam);
