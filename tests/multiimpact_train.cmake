@@ -22,3 +22,16 @@ set_tests_properties(reference_lzb_linear_chain PROPERTIES LABELS reference TIME
 add_test(NAME contacts.train.en_300
   COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/train.py ${NSM_CT_ARGS} --case en_train --n 300)
 set_tests_properties(contacts.train.en_300 PROPERTIES LABELS contacts TIMEOUT 1500)
+
+# The energetic law against a result published with the law's own software
+# (tests/contacts/bead_column.py): Siconos's BeadColumnED_LZBModel, ten
+# steel beads falling on the ground, its trajectory file's impact instant
+# and post-impact velocities (contacts.bead_column.siconos, within 2e-3 of
+# the approach speed: the file's own integration error, 1.4e-3); the same
+# column with Hertz contacts integrated in time ends with the law's
+# velocities (contacts.bead_column.hertz, 1e-9 m/s).
+foreach(case siconos hertz)
+  add_test(NAME contacts.bead_column.${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/bead_column.py ${NSM_CT_ARGS} --case ${case})
+  set_tests_properties(contacts.bead_column.${case} PROPERTIES LABELS contacts TIMEOUT 600)
+endforeach()
