@@ -25,9 +25,11 @@ before and after it, and the samples at 0.101 s and 0.102 s.
            two samples after it against the .ref within 2e-3 of the
            approach speed V.  The .ref states no accuracy; it is
            Siconos's fixed-step integration of the law (impulse steps
-           DelPest = 1e-6 N s, about 77,000 over the 0.0775 N s the ground
-           takes), and its kinetic energy after the impact is 8.2e-6 above
-           the blow's, where the law with e = 1 keeps it exactly: measured
+           DelPest = 1e-6 N s, first order), and its kinetic energy after
+           the impact is 8.2e-6 above the blow's, where the law with e = 1
+           keeps it exactly; such a scheme at that step lands within 1.9e-4
+           V of the .ref and converges to nsm's values as the step shrinks
+           (tests/reference/lzb_fixed_step.py).  Measured
            here, the velocities agree within 1.44e-3 V, nsm's energy is
            kept to 1e-12 (checked) and the case 'hertz' below gives nsm's
            values again, independently, to 1e-9.  The bound discriminates:
