@@ -45,15 +45,14 @@ before and after it, and the samples at 0.101 s and 0.102 s.
            closes again (checked from its event log: every contact leaves
            once and none enters after a leave).  Within 1e-9 m/s.
 """
-import argparse
 import csv
 import math
 import os
 import subprocess
 import sys
-import tempfile
 
-FAILS = []
+from harness import build, check, main
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 N = 10
 G, H = 9.81, 0.05
@@ -87,24 +86,6 @@ REF_SAMPLES = {
              1.543690606208108e+00]),
 }
 REL = 2e-3
-
-
-def check(cond, what):
-    """Records a failed check (the run goes on to report every one)."""
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
-
-
-def build(args, model, work):
-    """Compiles a model file's simulator; its path."""
-    name = os.path.splitext(os.path.basename(model))[0]
-    c = os.path.join(work, name + ".c")
-    exe = os.path.join(work, name)
-    subprocess.run([args.nsmc, model, "-o", c], check=True)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
-                   [x for x in args.lib.split(":") if x] + ["-lm", "-o", exe], check=True)
-    return exe
 
 
 def run(exe, work, extra=()):
@@ -205,22 +186,5 @@ def case_hertz(args, work):
           % (w, v, worst))
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--case", required=True, choices=["siconos", "hertz"])
-    args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as work:
-        {"siconos": case_siconos, "hertz": case_hertz}[args.case](args, work)
-    if FAILS:
-        print("%d check(s) failed" % len(FAILS))
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main({"siconos": case_siconos, "hertz": case_hertz}))
