@@ -139,18 +139,31 @@ int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsi
     return settle_favour(s, ref, forced_open, NULL, forget);
 }
 
-/* After an impact of gap j (now open): whether its rebound is too small to
-** leave the gap's rounding band (height u^2 / 2|a| below the gap tolerance,
-** u the relative velocity, a < 0 the relative acceleration pulling it back).
-** Such flights cannot be resolved; without a Zeno jump the contact is then
-** at rest (plastic). */
-int rt_rebound_unresolved(nsm_sim *s, int j)
+/* Whether gap j's rebound is too small to leave its rounding band, given
+** the derivative Yd of the current state (height u^2 / 2|a| below the gap
+** tolerance, u the relative velocity, a < 0 the relative acceleration
+** pulling it back).  The caller computes Yd once for all the gaps it asks
+** about in one state: the check over an impact's contacts is then linear in
+** their number, not quadratic. */
+static int rebound_unresolved_in(nsm_sim *s, int j, const double *Yd)
 {
-    double Yd[s->N], u = rt_wdot(s, j, s->y + s->nq);
-    if (!(u > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
+    double u = rt_wdot(s, j, s->y + s->nq);
+    if (!(u > 0))
         return 0;
     double acc = rt_wacc(s, j, Yd + s->nq);
     return acc < 0 && u * u <= -2 * acc * rt_gap_tol(s, j, s->y);
+}
+
+/* After an impact of gap j (now open): whether its rebound is too small to
+** leave the gap's rounding band (rebound_unresolved_in).  Such flights
+** cannot be resolved; without a Zeno jump the contact is then at rest
+** (plastic). */
+int rt_rebound_unresolved(nsm_sim *s, int j)
+{
+    double Yd[s->N];
+    if (!(rt_wdot(s, j, s->y + s->nq) > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
+        return 0;
+    return rebound_unresolved_in(s, j, Yd);
 }
 
 /* Whether gaps a and b act on a common body (an impulse on one moves the
@@ -1189,14 +1202,24 @@ int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget)
     /* every contact of the sequence whose rebound cannot leave the rounding
      * band ends at rest (j's too, unless a cascade of j alone goes on) */
     unsigned plastic[s->mw];
-    int any = 0;
+    int any = 0, have_yd = 0;
+    double Yd[s->N];
     rt_mode_none(s, plastic);
-    for (int a = 0; a < r; a++)
-        if (!rt_mode_has(ref, idx[a]) && (idx[a] != j || !cascade || held || !single) &&
-            rt_rebound_unresolved(s, idx[a])) {
-            rt_mode_add(plastic, idx[a]);
+    for (int a = 0; a < r; a++) {
+        int i = idx[a];
+        if (rt_mode_has(ref, i) || (i == j && cascade && !held && single) ||
+            !(rt_wdot(s, i, v) > 0))
+            continue;
+        /* one derivative for every contact asked about: the state does
+         * not change in this loop */
+        if (!have_yd && rt_deriv(s, s->mode, s->t, y, Yd))
+            break;
+        have_yd = 1;
+        if (rebound_unresolved_in(s, i, Yd)) {
+            rt_mode_add(plastic, i);
             any = 1;
         }
+    }
     if (any) {
         double Eb2 = rt_mech_energy(s, s->mode, y);
         if (rt_project(s, plastic, v))
