@@ -2802,9 +2802,10 @@ static void rigid_finish_init(Sema *s)
 }
 
 /* What a model with rigid bodies may hold today: rigid bodies only (no
- * masses on the line, planar bodies or coordinates), no gaps, walls or
- * friction (the contact stage builds them), methods rk4 and adaptive (the
- * default). */
+ * masses on the line, planar bodies or coordinates), sphere gaps against
+ * planes and their spatial friction; methods taylor (the default: it runs
+ * every such model, with far fewer steps than adaptive, docs/performance.md),
+ * adaptive and rk4. */
 static void rigid_checks(Sema *s)
 {
     Model *m = s->m;
@@ -2839,12 +2840,12 @@ static void rigid_checks(Sema *s)
         diag_error(s->diag, s->gravity_dir->loc, "'along' gives a direction in the plane: gravity "
                    "in space is a vector, gravity g = (gx, gy, gz)");
     if (!s->method_set)
-        m->method = METHOD_ADAPTIVE;
+        m->method = METHOD_TAYLOR;
     else if (m->method == METHOD_EXACT)
         diag_error(s->diag, s->method_loc, "method 'exact' does not take bodies in space (its "
                    "propagator assumes that the positions' rates are the velocities, and a "
                    "quaternion's are not, and the Newton-Euler equations are not linear): use "
-                   "method = adaptive (the default here), taylor or rk4");
+                   "method = taylor (the default here), adaptive or rk4");
 }
 
 static void stmt_force(Sema *s, const Stmt *st)

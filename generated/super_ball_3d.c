@@ -456,7 +456,7 @@ static const char *const model_source[] = {
     "friction FT: normal = gap T, mu = mu, et = eT\n",
     "init B.x = x0, B.y = y0, B.z = z0, B.vx = vx0, B.vy = vy0, B.vz = vz0\n",
     "init B.omega = (w10, w20, w30)\n",
-    "simulate t_end = 0.75 s, method = adaptive\n",
+    "simulate t_end = 0.75 s\n",
     "output every 5 ms: B.x, B.y, B.z, B.vx, B.vy, B.vz, B.w1, B.w2, B.w3, F.gap, T.gap,\n",
     "  F.x, F.y, F.z, F.vz, T.x, T.y, T.z, FF.slip, FT.slip, energy.kinetic, energy.error\n",
     NULL
@@ -481,7 +481,7 @@ const nsm_model nsm_model_super_ball_3d = {
     .t_end = 0.75,
     .dt = 0,
     .every = 0.0050000000000000001,
-    .method = NSM_METHOD_ADAPTIVE,
+    .method = NSM_METHOD_TAYLOR,
     .setup = setup,
     .initial = initial,
     .nnz_K = 0,

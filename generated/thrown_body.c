@@ -262,7 +262,7 @@ static const char *const model_source[] = {
     "force on B = (0, F, 0)\n",
     "init B.x = 0.5 m, B.z = 10 m, B.vx = 1 m/s, B.vz = 3 m/s\n",
     "init B.p0 = 0.8, B.p1 = 0.4, B.p2 = -0.4, B.p3 = 0.2, B.omega = (1.5 rad/s, 0.1 rad/s, 2.5 rad/s)\n",
-    "simulate t_end = 2 s, dt = 0.1 ms, method = adaptive\n",
+    "simulate t_end = 2 s, dt = 0.1 ms\n",
     "output every 10 ms: B.x, B.y, B.z, B.vx, B.vy, B.vz, B.w1, B.w2, B.w3, B.p0, B.p1, B.p2, B.p3, B.theta, energy.kinetic, energy.potential, energy.error\n",
     NULL
 };
@@ -286,7 +286,7 @@ const nsm_model nsm_model_thrown_body = {
     .t_end = 2,
     .dt = 0.0001,
     .every = 0.01,
-    .method = NSM_METHOD_ADAPTIVE,
+    .method = NSM_METHOD_TAYLOR,
     .setup = setup,
     .initial = initial,
     .force = force,

@@ -19,7 +19,7 @@ if(NSM_SANITIZE)
   list(APPEND NSM_PY_ENV "LD_PRELOAD=${NSM_ASAN_LIB}:${NSM_UBSAN_LIB}"
     "ASAN_OPTIONS=detect_leaks=0")
 endif()
-foreach(t nsm doc h5 planar super_ball robust install fuzz_args)
+foreach(t nsm doc h5 planar super_ball robust install fuzz_args frictions)
   add_test(NAME python.${t}
     COMMAND ${NSM_PYTHON} -m pytest -q -p no:cacheprovider
             ${NSM_SOURCE_DIR}/tests/python/test_${t}.py)

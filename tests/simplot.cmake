@@ -44,7 +44,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
     set_tests_properties(workflow/anim.${case} PROPERTIES LABELS workflow TIMEOUT 300)
   endforeach()
   # The plots' rough edges (tests/plot/fixes_test.py).
-  foreach(case negzero phase_one friction t0 surface)
+  foreach(case negzero phase_one friction t0 surface rolling)
     add_test(NAME workflow/plotfix.${case}
       COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/plot/fixes_test.py ${case}
               ${CMAKE_BINARY_DIR}/plotfix-tests/${case} $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR}

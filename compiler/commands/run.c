@@ -975,6 +975,21 @@ static int plot_surfaces(const Model *m, PlotSurface *surf, int max, Arena *a)
     return n;
 }
 
+/* The model's friction elements for the plot's legend (at most max). */
+static int plot_frictions(const Model *m, PlotFriction *fric, int max)
+{
+    int n = 0;
+    for (int k = 0; k < m->n_frictions && n < max; k++, n++) {
+        snprintf(fric[n].name, sizeof fric[n].name, "%s", m->frictions[k].name);
+        fric[n].space = 0;
+    }
+    for (int k = 0; k < m->n_sfrics && n < max; k++, n++) {
+        snprintf(fric[n].name, sizeof fric[n].name, "%s", m->sfrics[k].name);
+        fric[n].space = 1;
+    }
+    return n;
+}
+
 /* Draws the plots and says where they are. */
 static void plot_results(const RunOptions *o, const Model *m, const char *dir, Arena *a)
 {
@@ -987,7 +1002,9 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
     PlotWall walls[64];
     int nw = plot_walls(o, m, walls, 64, a);
     PlotSurface surf[16];
-    PlotScene scene = { walls, nw > 0 ? nw : 0, surf, plot_surfaces(m, surf, 16, a) };
+    PlotFriction fric[64];
+    PlotScene scene = { walls, nw > 0 ? nw : 0, surf, plot_surfaces(m, surf, 16, a), fric,
+                        plot_frictions(m, fric, 64) };
     int rc = plot_draw_scene(dir, traj, ev, title, flags, &scene, err, sizeof err);
     if (rc == PLOT_OK) {
         int phase = o->phase && file_exists(arena_printf(a, "%s/phase.png", dir));

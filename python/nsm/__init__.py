@@ -58,6 +58,8 @@ AUDIT_FIELDS = ("kinetic", "potential", "springs", "gravity", "contacts", "injec
                 "aster_energy", "aster_force", "steps", "dissipated_other", "injected_other")
 STATS_FIELDS = ("impacts", "zeno", "phases", "contact_time", "impulse", "peak_force",
                 "max_speed", "energy_lost", "damper_energy", "aster_force")
+FRICTION_FIELDS = ("dissipated", "surface_work", "stick_time", "sticks", "slips",
+                   "reversals", "state")
 EVFIELDS = 8
 
 Param = collections.namedtuple("Param", "value unit")
@@ -438,7 +440,8 @@ def _declare(lib):
         "nsmpy_run": (I, [P, P, D, I]), "nsmpy_audit": (I, [P, DP]),
         "nsmpy_catch_begin": (I, [P]), "nsmpy_catch_end": (I, [P]),
         "nsm_sim_check_tangent": (I, [P, S]),
-        "nsmpy_contact_stats": (I, [P, I, DP]),
+        "nsmpy_contact_stats": (I, [P, I, DP]), "nsmpy_friction_stats": (I, [P, I, DP]),
+        "nsm_sim_space_friction_dissipated": (I, [P, I, DP]),
         "nsm_sim_create": (P, [P]), "nsm_sim_free": (None, [P]),
         "nsm_model_check": (I, [P, ctypes.POINTER(S)]),
         "nsm_status_name": (S, [I]), "nsm_event_kind_name": (S, [I]),
@@ -560,6 +563,7 @@ class Model:
         self.contacts = [n for n, _ in d["gaps"]]
         self.laws = dict((n, law) for n, law in d["gaps"])
         self.frictions = list(d.get("frictions", []))
+        self.space_frictions = list(d.get("space_frictions", []))
         self.defaults = dict(t_end=d["t_end"], dt=d["dt"], every=d["every"],
                              method=d["method"])
         self._table = self._lib.nsmpy_model()
@@ -1179,7 +1183,33 @@ class Model:
             st["law"] = self.laws[c]
             contacts[c] = st
         return Result(self, samples, events, audit, contacts, lib.nsm_sim_time(sim),
-                      lib.nsm_sim_steps(sim), METHOD_NAMES[lib.nsm_sim_get_method(sim)])
+                      lib.nsm_sim_steps(sim), METHOD_NAMES[lib.nsm_sim_get_method(sim)],
+                      self._friction_stats(sim))
+
+    def _friction_stats(self, sim):
+        """Every friction element's statistics after a run, as the
+        simulator's summary gives them: {name: {...}} for the elements of
+        lines and planar bodies (FRICTION_FIELDS) and for the spatial ones
+        (a sphere of a body in space on a plane: "dissipated" only)."""
+        lib = self._lib
+        planar = collections.OrderedDict()
+        fbuf = (ctypes.c_double * len(FRICTION_FIELDS))()
+        for k, name in enumerate(self.frictions):
+            if lib.nsmpy_friction_stats(sim, k, fbuf) != 0:
+                raise SimulationError("no statistics of friction '%s' were kept" % name,
+                                      "NSM_EINVAL", lib.nsm_sim_time(sim), [], name, None)
+            st = dict(zip(FRICTION_FIELDS, list(fbuf)))
+            for f in ("sticks", "slips", "reversals", "state"):
+                st[f] = int(st[f])
+            planar[name] = st
+        space = collections.OrderedDict()
+        e = ctypes.c_double()
+        for k, name in enumerate(self.space_frictions):
+            if lib.nsm_sim_space_friction_dissipated(sim, k, ctypes.byref(e)) != 0:
+                raise SimulationError("no statistics of friction '%s' were kept" % name,
+                                      "NSM_EINVAL", lib.nsm_sim_time(sim), [], name, None)
+            space[name] = {"dissipated": e.value}
+        return planar, space
 
 
 # The events of a run: one record per transition (docs/python.md).
@@ -1234,10 +1264,15 @@ class Result:
                      vrel_after, impulse, energy_lost, count
     r.audit          the energy audit (dict, as nsm_audit: kinetic, ...)
     r.contacts       per contact: impacts, zeno, phases, contact_time, ...
+    r.frictions      per friction element of a line or a planar body:
+                     dissipated, surface_work, stick_time, sticks, slips,
+                     reversals, state (0 stuck, +1/-1 slipping)
+    r.space_frictions  per spatial friction element: dissipated
     r.t_reached, r.steps, r.method
     """
 
-    def __init__(self, model, samples, events, audit, contacts, t_reached, steps, method):
+    def __init__(self, model, samples, events, audit, contacts, t_reached, steps, method,
+                 frictions=None):
         n = len(model.outputs)
         self.model = model
         self.t = samples[:, 0]
@@ -1249,6 +1284,8 @@ class Result:
         self.events = events
         self.audit = audit
         self.contacts = contacts
+        planar, space = frictions or ({}, {})
+        self.frictions, self.space_frictions = planar, space
         self.t_reached, self.steps, self.method = t_reached, steps, method
 
     @property

@@ -263,6 +263,23 @@ int nsmpy_contact_stats(const nsm_sim *sim, int j, double *out)
     return rc;
 }
 
+/* The statistics of friction element k (model->frictions[k]) as
+** NSMPY_FSTATS numbers, in nsm_friction_stats's order. */
+#define NSMPY_FSTATS 7
+int nsmpy_friction_stats(const nsm_sim *sim, int k, double *out)
+{
+    nsm_friction_stats f;
+    int rc = nsm_sim_friction_stats(sim, k, &f);
+    if (rc != NSM_OK)
+        return rc;
+    double v[NSMPY_FSTATS] = {
+        f.dissipated, f.surface_work, f.stick_time, (double)f.sticks, (double)f.slips,
+        (double)f.reversals, (double)f.state
+    };
+    memcpy(out, v, sizeof v);
+    return rc;
+}
+
 /* Appends s to the JSON buffer as a string. */
 static void json_str(char **p, char *end, const char *s)
 {
@@ -331,6 +348,11 @@ long nsmpy_describe(char *buf, long len)
     for (int k = 0; k < m->n_frictions; k++) {
         JSON("%s", k ? ", " : "");
         json_str(&p, end, m->frictions[k].name);
+    }
+    JSON("], \"space_frictions\": [");
+    for (int k = 0; k < m->n_space_frictions; k++) {
+        JSON("%s", k ? ", " : "");
+        json_str(&p, end, m->space_frictions[k].name);
     }
     JSON("], \"kinds\": [");
     for (int k = 0; k <= NSM_EV_REVERSAL; k++) {

@@ -905,6 +905,21 @@ static void remove_old_plots(const char *dir)
     }
 }
 
+/* The model's friction elements for the plot's legend (at most max). */
+static int plot_frictions(const nsm_model *m, PlotFriction *fric, int max)
+{
+    int n = 0;
+    for (int k = 0; k < m->n_frictions && n < max; k++, n++) {
+        snprintf(fric[n].name, sizeof fric[n].name, "%s", m->frictions[k].name);
+        fric[n].space = 0;
+    }
+    for (int k = 0; k < m->n_space_frictions && n < max; k++, n++) {
+        snprintf(fric[n].name, sizeof fric[n].name, "%s", m->space_frictions[k].name);
+        fric[n].space = 1;
+    }
+    return n;
+}
+
 /* Draw the plots of the run into dir and say on stderr where they are, or
 ** why there are none (no gnuplot, nothing to plot: a note).  Returns
 ** nonzero only when the plot files could not be written or gnuplot failed. */
@@ -928,7 +943,9 @@ static int draw_plots(const nsm_model *m, const nsm_sim *sim, const char *prog, 
         snprintf(title, sizeof title, "%s", m->name);
     int flags = PLOT_PNG | PLOT_SVG | (phase ? PLOT_PHASE : 0);
     PlotSurface surf[16];
-    PlotScene scene = { walls, nw, surf, anim_surfaces(m, sim, surf, 16) };
+    PlotFriction fric[64];
+    PlotScene scene = { walls, nw, surf, anim_surfaces(m, sim, surf, 16), fric,
+                        plot_frictions(m, fric, 64) };
     int rc = plot_draw_scene(dir, traj, events, title, flags, &scene, err, sizeof err);
     if (rc == PLOT_EFAIL) {
         fprintf(stderr, "%s: error: no plot: %s\n", prog, err);

@@ -833,6 +833,77 @@ static int write_contacts(hid_t g, const nsm_model *m, const nsm_sim *sim)
     return rc;
 }
 
+/* One planar friction element's statistics as stored (nsm_friction_stats). */
+typedef struct FricRec {
+    const char *name;
+    double dissipated, surface_work, stick_time;
+    long long sticks, slips, reversals, state;
+} FricRec;
+
+/* /run/frictions: the statistics of every Coulomb friction element of a
+ * line or a planar body, as the summary's friction table gives them (NaN,
+ * counts -1 and state -2 when the run kept none). */
+static int write_frictions(hid_t g, const nsm_model *m, const nsm_sim *sim)
+{
+    FricRec *st = calloc((size_t)m->n_frictions + 1, sizeof *st);
+    if (!st)
+        return -1;
+    for (int k = 0; k < m->n_frictions; k++) {
+        nsm_friction_stats fs = { NAN, NAN, NAN, -1, -1, -1, 0 };
+        if (nsm_sim_friction_stats(sim, k, &fs) != NSM_OK)
+            fs.state = -2;   /* no statistics kept: every field says so */
+        st[k] = (FricRec){ m->frictions[k].name ? m->frictions[k].name : "", fs.dissipated,
+                           fs.surface_work, fs.stick_time, fs.sticks, fs.slips, fs.reversals,
+                           fs.state };
+    }
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(FricRec));
+    hid_t v = vstr_type();
+    H5Tinsert(t, "friction", HOFFSET(FricRec, name), v);
+    H5Tinsert(t, "dissipated", HOFFSET(FricRec, dissipated), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "surface_work", HOFFSET(FricRec, surface_work), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "stick_time", HOFFSET(FricRec, stick_time), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "sticks", HOFFSET(FricRec, sticks), H5T_NATIVE_LLONG);
+    H5Tinsert(t, "slips", HOFFSET(FricRec, slips), H5T_NATIVE_LLONG);
+    H5Tinsert(t, "reversals", HOFFSET(FricRec, reversals), H5T_NATIVE_LLONG);
+    H5Tinsert(t, "state", HOFFSET(FricRec, state), H5T_NATIVE_LLONG);
+    int rc = records(g, "frictions", t, st, m->n_frictions);
+    H5Tclose(v);
+    H5Tclose(t);
+    free(st);
+    return rc;
+}
+
+/* One spatial friction element's dissipation as stored. */
+typedef struct SpaceFricRec {
+    const char *name;
+    double dissipated;
+} SpaceFricRec;
+
+/* /run/space_frictions: the energy each spatial friction element (a sphere
+ * of a body in space on a plane) dissipated while it slid; NaN when the
+ * run kept no audit. */
+static int write_space_frictions(hid_t g, const nsm_model *m, const nsm_sim *sim)
+{
+    SpaceFricRec *st = calloc((size_t)m->n_space_frictions + 1, sizeof *st);
+    if (!st)
+        return -1;
+    for (int k = 0; k < m->n_space_frictions; k++) {
+        const char *nm = m->space_frictions[k].name;
+        st[k].name = nm ? nm : "";
+        if (nsm_sim_space_friction_dissipated(sim, k, &st[k].dissipated) != NSM_OK)
+            st[k].dissipated = NAN;
+    }
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(SpaceFricRec));
+    hid_t v = vstr_type();
+    H5Tinsert(t, "friction", HOFFSET(SpaceFricRec, name), v);
+    H5Tinsert(t, "dissipated", HOFFSET(SpaceFricRec, dissipated), H5T_NATIVE_DOUBLE);
+    int rc = records(g, "space_frictions", t, st, m->n_space_frictions);
+    H5Tclose(v);
+    H5Tclose(t);
+    free(st);
+    return rc;
+}
+
 /* /run: how the run went, its audit and contact statistics. */
 static int write_run(H5Out *h, const nsm_sim *sim, int status, double t_end)
 {
@@ -864,6 +935,8 @@ static int write_run(H5Out *h, const nsm_sim *sim, int status, double t_end)
         H5Gclose(ag);
     }
     rc |= write_contacts(g, h->m, sim);
+    rc |= write_frictions(g, h->m, sim);
+    rc |= write_space_frictions(g, h->m, sim);
     H5Gclose(g);
     return rc ? -1 : 0;
 }

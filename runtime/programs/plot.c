@@ -76,7 +76,7 @@ typedef struct Plot {
     double tmin, tmax;
     char **contact;           /* contact names, in order of first event */
     int ncontact;
-    unsigned char *friction;  /* per contact: a friction element (slips, or stuck by an impact) */
+    unsigned char *friction;  /* per contact: a friction element (FRIC_PLANAR or FRIC_SPACE) */
     Shade *shade;
     long nshade, shade_cap;
     Mark *mark;
@@ -89,6 +89,8 @@ typedef struct Plot {
     int *path_x, *path_y, npath;  /* planar bodies: their x and y columns */
     const PlotWall *walls;
     int nwalls;
+    const PlotFriction *fric; /* the model's friction elements, when the caller names them */
+    int nfric;
     const PlotSurface *surf;  /* moving surfaces of one-body gaps, and their columns (-1: none) */
     int nsurf, surf_x[MAX_SURFACES], surf_g[MAX_SURFACES];
     char note[NOTE_LEN];      /* what was left out or thinned */
@@ -101,6 +103,11 @@ static const char *const contact_colors[] = {
     "#4c9be8", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#9c755f"
 };
 /* The timeline's bars: a closed contact, a stuck friction element. */
+/* What a contact of the event log is: a gap, or a friction element of a
+** line or a planar body (a band: stuck), or one in space (a band: no slip,
+** the sphere rolls or rests on the plane). */
+enum { FRIC_NONE, FRIC_PLANAR, FRIC_SPACE };
+
 #define CLOSED_COLOR "#4c9be8"
 #define STUCK_COLOR "#f28e2b"
 #define NLINE_COLORS (int)(sizeof line_colors / sizeof line_colors[0])
@@ -533,7 +540,7 @@ static int events_at(Plot *p, const EvRow *r, long i, long j, double *open, int 
     for (long k = i; k < j && !rc; k++) {
         int c = r[k].contact, self;
         if (r[k].kind == 'l' || r[k].kind == 'r') {
-            p->friction[c] = 1;
+            p->friction[c] = p->friction[c] ? p->friction[c] : FRIC_PLANAR;
             Mark m = { r[k].t, c, 1 };
             rc = push((void **)&p->fmark, &p->nfmark, &p->fmark_cap, sizeof m, &m);
         }
@@ -541,7 +548,7 @@ static int events_at(Plot *p, const EvRow *r, long i, long j, double *open, int 
             int other = r[k].kind == 's' ? struck_other(r, i, j, c, &self) : -1;
             if (other >= 0 && !self) {
                 Mark m = { r[k].t, c, 0 };
-                p->friction[c] = 1;
+                p->friction[c] = p->friction[c] ? p->friction[c] : FRIC_PLANAR;
                 normal[c] = other;
                 if ((rc = push((void **)&p->fmark, &p->nfmark, &p->fmark_cap, sizeof m, &m)))
                     break;
@@ -554,6 +561,16 @@ static int events_at(Plot *p, const EvRow *r, long i, long j, double *open, int 
             rc = close_contact(p, open, normal, c, r[k].t, r[k].kind == 'o');
     }
     return rc;
+}
+
+/* What the model says contact `name` is (FRIC_*): a friction element that
+** sticks without ever slipping is known only this way. */
+static unsigned char friction_kind(const Plot *p, const char *name)
+{
+    for (int k = 0; k < p->nfric; k++)
+        if (!strcmp(p->fric[k].name, name))
+            return p->fric[k].space ? FRIC_SPACE : FRIC_PLANAR;
+    return FRIC_NONE;
 }
 
 /* Reads the event log into closed intervals and impact marks.  A missing
@@ -571,6 +588,7 @@ static int read_events(Plot *p, const char *path)
     for (int c = 0; !rc && c < p->ncontact; c++) {
         open[c] = NAN;   /* open since nothing */
         normal[c] = -1;
+        p->friction[c] = friction_kind(p, p->contact[c]);
     }
     for (long i = 0, j; !rc && i < n; i = j) {
         for (j = i + 1; j < n && r[j].t == r[i].t; j++)
@@ -764,7 +782,8 @@ static void put_event_keys(FILE *f, const Plot *p)
         char t[300];
         if (shaded) {
             fprintf(f, ", \\\n     keyentry with boxes fc rgb '%s' fs transparent solid 0.3 title ", col);
-            snprintf(t, sizeof t, p->friction[c] ? "%s stuck" : "%s in contact", p->contact[c]);
+            snprintf(t, sizeof t, p->friction[c] == FRIC_SPACE ? "%s rolling (no slip)"
+                                  : p->friction[c] ? "%s stuck" : "%s in contact", p->contact[c]);
             put_string(f, t);
         }
         if (marked) {
@@ -889,10 +908,12 @@ static void put_timeline_plot(FILE *f, const Plot *p)
     for (long i = 0; i < p->nmark; i++)
         nzeno += p->mark[i].zeno, nimp += !p->mark[i].zeno;
     const char *sep = "plot ";
-    int closed = 0, stuck = 0;
+    int closed = 0, stuck = 0, rolling = 0;
     for (long i = 0; i < p->nshade; i++) {
-        stuck |= p->friction[p->shade[i].contact];
-        closed |= !p->friction[p->shade[i].contact];
+        int kind = p->friction[p->shade[i].contact];
+        stuck |= kind == FRIC_PLANAR;
+        rolling |= kind == FRIC_SPACE;
+        closed |= kind == FRIC_NONE;
     }
     if (p->nshade) {
         fprintf(f, "%s$closed using 1:3:($2-$1):(0):4 with vectors nohead lw %g lc rgb variable "
@@ -904,6 +925,9 @@ static void put_timeline_plot(FILE *f, const Plot *p)
     if (stuck)
         fprintf(f, "%skeyentry with lines lw 5 lc rgb '%s' title 'stuck (friction)'", sep,
                 STUCK_COLOR);
+    if (rolling)
+        fprintf(f, "%skeyentry with lines lw 5 lc rgb '%s' title 'rolling, no slip (friction)'",
+                sep, STUCK_COLOR);
     if (nimp) {
         fprintf(f, "%s$impacts using 1:($2-0.38):(0):(0.76) with vectors nohead lw 1 "
                 "lc rgb '#b22222' title 'impact'", sep);
@@ -1428,7 +1452,7 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
                     const char *title, int flags, const PlotWall *walls, int nwalls, char *err,
                     size_t errlen)
 {
-    PlotScene scene = { walls, walls ? nwalls : 0, NULL, 0 };
+    PlotScene scene = { walls, walls ? nwalls : 0, NULL, 0, NULL, 0 };
     return plot_draw_scene(dir, traj_csv, events_csv, title, flags, &scene, err, errlen);
 }
 
@@ -1465,6 +1489,8 @@ int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_cs
     snprintf(p->title, sizeof p->title, "%s", title ? title : "");
     p->walls = walls;
     p->nwalls = walls ? nwalls : 0;
+    p->fric = scene && scene->frictions ? scene->frictions : NULL;
+    p->nfric = p->fric ? scene->nfrictions : 0;
     p->surf = scene && scene->surfaces ? scene->surfaces : NULL;
     p->nsurf = p->surf ? scene->nsurfaces : 0;
     int rc = read_trajectory(p, traj_csv, err, errlen);

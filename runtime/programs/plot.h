@@ -80,12 +80,22 @@ typedef struct PlotSurface {
     double coef;
 } PlotSurface;
 
-/* What to draw besides the trajectory's columns (either list may be empty). */
+/* A friction element of the model, by the name its events carry: a
+ * spatial one (a sphere of a body in space on a plane) whose slip is zero
+ * rolls on the plane (or rests), a planar one is stuck. */
+typedef struct PlotFriction {
+    char name[64];
+    int space;
+} PlotFriction;
+
+/* What to draw besides the trajectory's columns (any list may be empty). */
 typedef struct PlotScene {
     const PlotWall *walls;
     int nwalls;
     const PlotSurface *surfaces;
     int nsurfaces;
+    const PlotFriction *frictions;   /* the legend names their bands for what they are */
+    int nfrictions;
 } PlotScene;
 
 /* plot_draw with the walls of a planar model and the moving surfaces. */

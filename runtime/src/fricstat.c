@@ -24,6 +24,7 @@ struct RtFricStat {
     long *sticks, *slips, *reversals;
     double *sdiss;            /* nsf: each spatial element's dissipation */
     double *slast;            /* nsf: its estimate over the last step */
+    int partial;              /* some step ran without the audit: the energies are unknown */
 };
 
 /* Allocate the accumulators (nf may be 0). */
@@ -70,6 +71,16 @@ void rt_fricstat_reset(nsm_sim *s)
     memset(s->fs->diss, 0, 5 * nf * sizeof(double));
     memset(s->fs->sticks, 0, 3 * nf * sizeof(long));
     memset(s->fs->sdiss, 0, 2 * (size_t)(s->nsf ? s->nsf : 1) * sizeof(double));
+    s->fs->partial = 0;
+}
+
+/* A step ran without the audit (stats.c): the elements' dissipation and
+** surface work miss it, so they read NAN until the next reset rather than
+** a sum that leaves the step out. */
+void rt_fricstat_partial(nsm_sim *s)
+{
+    if (s->fs)
+        s->fs->partial = 1;
 }
 
 /* Count element k's change of state at the current time: kind is
@@ -225,8 +236,8 @@ int nsm_sim_friction_stats(const nsm_sim *s, int k, nsm_friction_stats *out)
         return NSM_EINVAL;
     const struct RtFricStat *fr = s->fs;
     int stuck = rt_fric_stuck(s, s->mode, k);
-    out->dissipated = fr->diss[k];
-    out->surface_work = fr->work[k];
+    out->dissipated = fr->partial ? NAN : fr->diss[k];
+    out->surface_work = fr->partial ? NAN : fr->work[k];
     out->sticks = fr->sticks[k];
     out->slips = fr->slips[k];
     out->reversals = fr->reversals[k];
@@ -243,6 +254,6 @@ int nsm_sim_space_friction_dissipated(const nsm_sim *s, int k, double *out)
 {
     if (!s || !out || !s->fs || k < 0 || k >= s->nsf)
         return NSM_EINVAL;
-    *out = s->fs->sdiss[k];
+    *out = s->fs->partial ? NAN : s->fs->sdiss[k];
     return NSM_OK;
 }

@@ -689,6 +689,7 @@ void rt_surface_reset(nsm_sim *s);
 int rt_fricstat_alloc(nsm_sim *s);
 void rt_fricstat_free(nsm_sim *s);
 void rt_fricstat_reset(nsm_sim *s);
+void rt_fricstat_partial(nsm_sim *s);
 void rt_fricstat_change(nsm_sim *s, int k, int kind);
 void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW);
 int rt_fricstat_rest(nsm_sim *s, double dD);

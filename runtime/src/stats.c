@@ -454,6 +454,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     }
     if (!s->set.audit) {
         st->partial = 1;
+        rt_fricstat_partial(s);
         if (s->energy)
             balance_step(s, Y1, rt_mech_energy(s, s->mode, Y1));
         return;

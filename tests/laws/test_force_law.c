@@ -40,17 +40,8 @@
 #include <string.h>
 
 #include "force_law.h"
+#include "law_check.h"
 #include "nsm/nsm.h"
-
-static int failures;
-
-/* One check: |got - want| <= tol, or a FAIL line. */
-static void check(const char *what, double got, double want, double tol)
-{
-    int ok = fabs(got - want) <= tol;
-    printf("%s %s: %.15g (reference %.15g)\n", ok ? "ok  " : "FAIL", what, got, want);
-    failures += !ok;
-}
 
 /* ---- 1. a mass against a wall of the exponential law ----------------------- */
 
@@ -141,30 +132,14 @@ static int on_event(void *ud, const nsm_sim *s, const nsm_event *ev)
     return 0;
 }
 
-/* Create a simulation of m with method, or count a failure. */
+/* Create a simulation of m with method and step dt (0: the model's), or
+** count a failure. */
 static nsm_sim *make(const nsm_model *m, int method, double dt)
 {
-    nsm_sim *s = nsm_sim_create(m);
-    if (!s) {
-        printf("FAIL %s: the model was refused\n", m->name);
-        failures++;
-        return NULL;
-    }
-    nsm_sim_set_method(s, method);
-    if (dt > 0)
+    nsm_sim *s = law_sim(m, method, m->title);
+    if (s && dt > 0)
         nsm_sim_set_dt(s, dt);
-    printf("%s, method %s\n", m->title, nsm_method_name(method));
     return s;
-}
-
-/* Run s to t, or count a failure with the run's message. */
-static int run_to(nsm_sim *s, double t)
-{
-    if (nsm_sim_run_until(s, t) == NSM_OK)
-        return 0;
-    printf("FAIL run: %s\n", nsm_sim_message(s));
-    failures++;
-    return 1;
 }
 
 /* 1: the wall of the exponential law by method. */
@@ -176,7 +151,7 @@ static void run_wall(int method, double tol)
     if (!s)
         return;
     nsm_sim_set_event_handler(s, on_event, &seen);
-    if (run_to(s, t_end)) {
+    if (law_run_to(s, t_end)) {
         nsm_sim_free(s);
         return;
     }
@@ -212,12 +187,12 @@ static void run_wall_depth(void)
     if (!s)
         return;
     double t_mid = 0.01 + ref_T / 2, xmax = 0;
-    if (run_to(s, t_mid - 1e-4)) {
+    if (law_run_to(s, t_mid - 1e-4)) {
         nsm_sim_free(s);
         return;
     }
     for (int i = 0; i <= 200; i++) {
-        if (run_to(s, t_mid - 1e-4 + i * 1e-6))
+        if (law_run_to(s, t_mid - 1e-4 + i * 1e-6))
             break;
         xmax = fmax(xmax, nsm_sim_state(s)[0]);
     }
@@ -309,7 +284,7 @@ static void run_floor(int method, double tol)
     if (!s)
         return;
     nsm_sim_set_event_handler(s, on_event, &seen);
-    if (run_to(s, 0.05)) {
+    if (law_run_to(s, 0.05)) {
         nsm_sim_free(s);
         return;
     }
@@ -321,23 +296,10 @@ static void run_floor(int method, double tol)
     nsm_sim_free(s);
 }
 
-/* Without the registration the model must be refused, with the reason. */
-static int unregistered(void)
-{
-    const char *why = NULL;
-    nsm_sim *s = nsm_sim_create(&wall_model);
-    int refused = !s && nsm_model_check(&wall_model, &why) == NSM_EMODEL && why &&
-                  strstr(why, "contact law");
-    printf("%s unregistered law refused: %s\n", refused ? "ok  " : "FAIL",
-           why ? why : "(no reason)");
-    nsm_sim_free(s);
-    return refused ? 0 : 1;
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "unregistered"))
-        return unregistered();
+        return law_unregistered(&wall_model);
     if (force_law_register() != NSM_OK) {   /* the program's one registration line */
         printf("FAIL the exponential law could not be registered\n");
         return 1;

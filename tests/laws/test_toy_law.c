@@ -86,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "law_check.h"
 #include "nsm/nsm.h"
 #include "toy_law.h"
 
@@ -194,28 +195,6 @@ static int on_event(void *ud, const nsm_sim *s, const nsm_event *ev)
     return 0;
 }
 
-static int failures;
-
-/* One check: |got - want| <= tol, or a FAIL line. */
-static void check(const char *what, double got, double want, double tol)
-{
-    int ok = fabs(got - want) <= tol;
-    printf("%s %s: %.15g (closed form %.15g)\n", ok ? "ok  " : "FAIL", what, got, want);
-    failures += !ok;
-}
-
-/* Without the registration the model must be refused, with the reason. */
-static int unregistered(void)
-{
-    const char *why = NULL;
-    nsm_sim *s = nsm_sim_create(&toy_model);
-    int refused = !s && nsm_model_check(&toy_model, &why) == NSM_EMODEL && why &&
-                  strstr(why, "contact law");
-    printf("%s unregistered law refused: %s\n", refused ? "ok  " : "FAIL", why ? why : "(no reason)");
-    nsm_sim_free(s);
-    return refused ? 0 : 1;
-}
-
 /* Run the toy model with method and check it against the closed forms. */
 static void run_toy(int method)
 {
@@ -299,34 +278,11 @@ static nsm_model toy_model_of(const nsm_model *m, nsm_gap_info *gi)
     return t;
 }
 
-/* Create a simulation of model m with method, or count a failure. */
-static nsm_sim *toy_create(const nsm_model *m, int method, const char *what)
-{
-    nsm_sim *s = nsm_sim_create(m);
-    if (!s) {
-        printf("FAIL %s: the model with the toy law was refused\n", what);
-        failures++;
-        return NULL;
-    }
-    nsm_sim_set_method(s, method);
-    printf("%s, method %s\n", what, nsm_method_name(method));
-    return s;
-}
-
-/* Run s to t, or count a failure with the run's message. */
-static int toy_run(nsm_sim *s, double t)
-{
-    if (nsm_sim_run_until(s, t) == NSM_OK)
-        return 0;
-    printf("FAIL run: %s\n", nsm_sim_message(s));
-    failures++;
-    return 1;
-}
 
 /* 2: the ball without the pull, its bounces accumulating at 3 t1. */
 static void run_zeno(int method)
 {
-    nsm_sim *s = toy_create(&toy_model, method, "ball at rest by a Zeno cascade");
+    nsm_sim *s = law_sim(&toy_model, method, "ball at rest by a Zeno cascade");
     if (!s)
         return;
     Seen2 seen = { .contact = 0 };
@@ -334,7 +290,7 @@ static void run_zeno(int method)
     nsm_sim_set_event_handler(s, on_event2, &seen);
     nsm_sim_set_param(s, "F1", 0);
     nsm_sim_reset(s);
-    if (!toy_run(s, 3.0)) {
+    if (!law_run_to(s, 3.0)) {
         double g = 9.81, h = 1.0, t = sqrt(2 * h / g), w = g * t, tk[3], vk[3];
         for (int k = 0; k < 100000 && w > 1e-300; k++) {  /* impact k at w, then its flight */
             if (k < 3)
@@ -361,13 +317,13 @@ static void run_block(int method)
 {
     nsm_gap_info gi[1];
     nsm_model bm = toy_model_of(&nsm_model_block_drop, gi);
-    nsm_sim *s = toy_create(&bm, method, "block dropped while sliding");
+    nsm_sim *s = law_sim(&bm, method, "block dropped while sliding");
     if (!s)
         return;
     Seen2 seen = { .contact = 0, .ny = 4 };
     toy_v0 = 2;
     nsm_sim_set_event_handler(s, on_event2, &seen);
-    if (!toy_run(s, 1.0)) {
+    if (!law_run_to(s, 1.0)) {
         double g = 9.81, h = 0.2, v0 = 2, mu = 0.3, e = toy_e(g * sqrt(2 * h / g)),
                t1 = sqrt(2 * h / g), v1 = g * t1;
         double tz = t1, X = v0 * t1, Xv = v0, vn = v1;
@@ -395,13 +351,13 @@ static void run_corner(int method)
 {
     nsm_gap_info gi[2];
     nsm_model cm = toy_model_of(&nsm_model_disc_corner, gi);
-    nsm_sim *s = toy_create(&cm, method, "disc thrown into a corner");
+    nsm_sim *s = law_sim(&cm, method, "disc thrown into a corner");
     if (!s)
         return;
     Seen2 seen = { .contact = 0, .ny = 6 };
     toy_v0 = 2;
     nsm_sim_set_event_handler(s, on_event2, &seen);
-    if (!toy_run(s, 0.6)) {
+    if (!law_run_to(s, 0.6)) {
         double vy = 9.81 * 0.5, vx = 1;   /* the floor's and the wall's approach at 0.5 s */
         check("the impact's time", seen.t1, 0.5, 1e-9);
         check("floor: vy after it, e(vy) vy", seen.y1[4], toy_e(vy) * vy, 1e-9);
@@ -463,14 +419,14 @@ static void run_stack(int method, int il)
     char what[96];
     snprintf(what, sizeof what, "ball on a ball on the floor, %s impacts",
              il == NSM_IMPACT_SIMULTANEOUS ? "simultaneous" : "sequential");
-    nsm_sim *s = toy_create(&sm, method, what);
+    nsm_sim *s = law_sim(&sm, method, what);
     if (!s)
         return;
     Seen2 seen = { .contact = 0, .ny = 4 };
     toy_v0 = 5;
     nsm_sim_set_event_handler(s, on_event2, &seen);
     double g = 9.81, h = 1.0, t1 = sqrt(2 * h / g), w = g * t1, e = toy_e(w);
-    if (!toy_run(s, t1 + e * w / g)) {       /* to the top of A's first rebound */
+    if (!law_run_to(s, t1 + e * w / g)) {       /* to the top of A's first rebound */
         check("the impact's time", seen.t1, t1, 1e-9);
         check("velocity before it", seen.vb1, -w, 1e-9 * w);
         check("velocity after it (logged), e(w) w", seen.va1, e * w, 1e-9 * w);
@@ -534,13 +490,13 @@ static void run_pair(int method, int il)
     pm.impact_law = il;
     char what[96];
     snprintf(what, sizeof what, "two contacts at one instant, %s impacts", names[il]);
-    nsm_sim *s = toy_create(&pm, method, what);
+    nsm_sim *s = law_sim(&pm, method, what);
     if (!s)
         return;
     Seen2 seen = { .contact = 0, .ny = 4 };
     toy_v0 = 1;
     nsm_sim_set_event_handler(s, on_event2, &seen);
-    if (!toy_run(s, 1.5)) {
+    if (!law_run_to(s, 1.5)) {
         const double *y = nsm_sim_state(s);
         double u1 = 1.5, u2 = 0.5;
         check("the impact's time", seen.t1, 1, 1e-9);
@@ -600,12 +556,12 @@ static void run_chain(int method)
 {
     for (int j = 0; j < CHAIN - 1; j++)
         chain_gaps[j] = (nsm_gap_info){ "contact", TOY_LAW, NSM_RELEASE_FORCE };
-    nsm_sim *s = toy_create(&chain_model, method, "a row of balls hit at its end");
+    nsm_sim *s = law_sim(&chain_model, method, "a row of balls hit at its end");
     if (!s)
         return;
     toy_v0 = 1;
     nsm_sim_set_audit(s, 1);
-    if (!toy_run(s, 0.75)) {
+    if (!law_run_to(s, 0.75)) {
         const double *y = nsm_sim_state(s);
         double kin, pot, diss, inj, P = 0, E0 = 0.5;
         nsm_sim_energy(s, &kin, &pot, &diss, &inj);
@@ -624,13 +580,13 @@ static void run_floquet(void)
 {
     nsm_gap_info gi[1];
     nsm_model fm = toy_model_of(&nsm_model_forced_impact_oscillator, gi);
-    nsm_sim *s = toy_create(&fm, NSM_METHOD_EXACT, "forced impact oscillator's periodic orbit");
+    nsm_sim *s = law_sim(&fm, NSM_METHOD_EXACT, "forced impact oscillator's periodic orbit");
     if (!s)
         return;
     double omega = 2.5, T = 2 * 3.14159265358979323846 / omega, c = 2 * 0.05, y[2], mre[2], mim[2];
     Seen2 seen = { .contact = 0 };
     toy_v0 = 1;
-    if (toy_run(s, 100 * T))
+    if (law_run_to(s, 100 * T))
         goto done;
     memcpy(y, nsm_sim_state(s), sizeof y);
     if (nsm_sim_periodic_orbit(s, T, y, mre, mim)) {
@@ -640,7 +596,7 @@ static void run_floquet(void)
     }
     nsm_sim_set_event_handler(s, on_event2, &seen);
     nsm_sim_reset(s);
-    if (toy_run(s, T))
+    if (law_run_to(s, T))
         goto done;
     double prod = mre[0] * mre[1] - mim[0] * mim[1];   /* mu1 mu2 (a pair: |mu|^2) */
     double want = exp(-c * T);
@@ -659,7 +615,7 @@ done:
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "unregistered"))
-        return unregistered();
+        return law_unregistered(&toy_model);
     if (toy_law_register() != NSM_OK) {   /* the program's one registration line */
         printf("FAIL the toy law could not be registered\n");
         return 1;

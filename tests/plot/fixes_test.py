@@ -15,6 +15,11 @@
              impact whose normal contact holds stays stuck to the end.
   t0         chain20 (struck at t = 0): the time axis starts before 0, so
              the impacts at 0 are not hidden in the axis.
+  rolling    tests/rigid/rolling_sphere.nsm by nsmc run: the spatial friction
+             element that sticks (the sphere rolls) without ever having
+             slipped before is named for what it does, "grip rolling (no
+             slip)", not "grip in contact" as a gap would be; a planar
+             element that only sticks (a block pushed to rest) "F stuck".
   surface    vibrating_table: the table's surface is drawn in the position
              panel as B.x - floor.gap, which is amp sin(omega t); nsmc run
              draws it too; a model without floor.gap among its outputs gets a
@@ -112,6 +117,32 @@ def case_friction(work, sims):
     check('title "F stuck"' in gp, "its legend says stuck")
 
 
+def case_rolling(work, sims, nsmc, src):
+    env = {"XDG_CACHE_HOME": os.path.join(work, "cache")}
+    out = os.path.join(work, "r")
+    rc, so, se = run([nsmc, "run", os.path.join(src, "tests", "rigid", "rolling_sphere.nsm"),
+                      "--out-dir", out], env)
+    gp = open(os.path.join(out, "plot.gp")).read() if rc == 0 else ""
+    with open(os.path.join(out, "events.csv")) as f:
+        ev = [r["kind"] for r in csv.DictReader(f) if r["contact"] == "grip"]
+    check(rc == 0 and ev == ["stick"], "the grip sticks once, never slips: %s" % ev)
+    check('title "grip rolling (no slip)"' in gp, "the band of the rolling sphere's grip")
+    check("grip in contact" not in gp, "not called a contact")
+    block = """model push "A block pushed on the ground slides to rest"
+mass M = 2 kg
+friction F: M -- ground, mu = 0.25, normal = 10 N
+init M.v = 3 m/s
+simulate t_end = 3 s, method = exact
+output every 0.1 s: M.x, M.v
+"""
+    path = os.path.join(work, "push.nsm")
+    open(path, "w").write(block)
+    rc, so, se = run([nsmc, "run", path, "--out-dir", os.path.join(work, "p")], env)
+    gp = open(os.path.join(work, "p", "plot.gp")).read() if rc == 0 else ""
+    check('title "F stuck"' in gp and "F in contact" not in gp,
+          "a planar element that only sticks is keyed stuck")
+
+
 def case_t0(work, sims):
     d = os.path.join(work, "c")
     rc, so, se = run([sims["chain20"], "--plot", d])
@@ -158,8 +189,8 @@ def main():
                      "chain20"), sys.argv[5:10]))
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    if case == "surface":
-        case_surface(work, sims, nsmc, src)
+    if case in ("surface", "rolling"):
+        globals()["case_" + case](work, sims, nsmc, src)
     else:
         globals()["case_" + case](work, sims)
     if FAILS:

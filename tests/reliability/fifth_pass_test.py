@@ -36,12 +36,11 @@ Each input and its outcome is printed.  Exits 1 on the first failure.
 import os
 import random
 import signal
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, label_of, main,  # noqa: E402
-                     run, stopped_run, tried)
+from passlib import (PY_EXPECT, SANITIZED, Failure, check, label_of, main,  # noqa: E402
+                     python_case, run, stopped_run, tried)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[4])
@@ -331,23 +330,7 @@ import math, os, sys
 import numpy as np
 import nsm
 MODELS = sys.argv[1]
-n = 0
-def expect(label, call, errors):
-    """One call: a result, or one of errors with a message."""
-    global n
-    n += 1
-    try:
-        call()
-        got = "ok"
-    except nsm.Interrupted:
-        raise
-    except nsm.Error as e:
-        assert str(e).strip(), "%s: an empty message" % label
-        assert "-nan" not in str(e), "%s: -nan in %r" % (label, str(e))
-        got = type(e).__name__
-    print("  %-58s %s" % (label[:58], got))
-    assert got in errors, "%s: %s, expected %s" % (label, got, errors)
-cf = nsm.compile(os.path.join(MODELS, "cart_friction.nsm"))
+''' + PY_EXPECT + r'''cf = nsm.compile(os.path.join(MODELS, "cart_friction.nsm"))
 ft = nsm.compile(os.path.join(MODELS, "free_top.nsm"))
 tb = nsm.compile(os.path.join(MODELS, "thrown_body.nsm"))
 S, P, R, OK = ("SettingError",), ("ParameterError",), ("SimulationError",), ("ok",)
@@ -394,18 +377,8 @@ print("ok: %d calls: a result or an nsm.Error with a message, never -nan" % n)
 
 def case_python(tmp):
     """Python on the bodies in space and the leftovers."""
-    path = os.path.join(tmp, "fifth_python.py")
-    open(path, "w").write(PY)
-    env = env_for(tmp)
-    env.setdefault("MPLBACKEND", "Agg")
-    try:
-        p = subprocess.run([sys.executable, path, MODELS], cwd=tmp, env=env,
-                           capture_output=True, text=True, timeout=600)
-    except subprocess.TimeoutExpired:
-        raise Failure("python: still running after 600 s")
-    print(p.stdout)
-    check(p.returncode == 0, "python: the bodies in space, cart_friction's impossible "
-          "parameters and arguments of every type", p)
+    python_case(tmp, "fifth_python.py", PY, [MODELS], "python: the bodies in space, "
+                "cart_friction's impossible parameters and arguments of every type")
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

@@ -232,3 +232,43 @@ def stopped_run(tmp, label, cmd, sig, delay, wait=30):
           status == 8 and hrows == rows and rows > 0 and not left,
           "%s stopped by %s: exit %d, whole lines, HDF5 marked stopped with as many rows, "
           "no temporary" % (label, sig.name, 128 + sig))
+
+
+# The Python passes' scripts (fifth_pass_test.py, sixth_pass_test.py): after
+# their imports (nsm among them), expect(label, call, errors) makes one call
+# and asserts that it gives a result ("ok") or one of the nsm.Error
+# subclasses named in errors, with a message that is not empty and holds no
+# -nan; n counts the calls.
+PY_EXPECT = r'''n = 0
+def expect(label, call, errors):
+    """One call: a result, or one of errors with a message."""
+    global n
+    n += 1
+    try:
+        call()
+        got = "ok"
+    except nsm.Interrupted:
+        raise
+    except nsm.Error as e:
+        assert str(e).strip(), "%s: an empty message" % label
+        assert "-nan" not in str(e), "%s: -nan in %r" % (label, str(e))
+        got = type(e).__name__
+    print("  %-58s %s" % (label[:58], got))
+    assert got in errors, "%s: %s, expected %s" % (label, got, errors)
+'''
+
+
+def python_case(tmp, name, script, args, what):
+    """Runs a pass's Python script (written to tmp/name) on args with the
+    run's own program cache, and fails the case unless it exits 0."""
+    path = os.path.join(tmp, name)
+    open(path, "w").write(script)
+    env = env_for(tmp)
+    env.setdefault("MPLBACKEND", "Agg")
+    try:
+        p = subprocess.run([sys.executable, path] + list(args), cwd=tmp, env=env,
+                           capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise Failure("python: still running after 600 s")
+    print(p.stdout)
+    check(p.returncode == 0, what, p)

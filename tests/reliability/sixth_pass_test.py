@@ -40,12 +40,11 @@ Each input and its outcome is printed.  Exits 1 on the first failure.
 import os
 import random
 import signal
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, label_of, main,  # noqa: E402
-                     run, stopped_run, tried)
+from passlib import (PY_EXPECT, SANITIZED, Failure, check, label_of, main,  # noqa: E402
+                     python_case, run, stopped_run, tried)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -420,23 +419,7 @@ import math, os, sys
 import numpy as np
 import nsm
 MODELS, RIGID = sys.argv[1], sys.argv[2]
-n = 0
-def expect(label, call, errors):
-    """One call: a result, or one of errors with a message."""
-    global n
-    n += 1
-    try:
-        call()
-        got = "ok"
-    except nsm.Interrupted:
-        raise
-    except nsm.Error as e:
-        assert str(e).strip(), "%s: an empty message" % label
-        assert "-nan" not in str(e), "%s: -nan in %r" % (label, str(e))
-        got = type(e).__name__
-    print("  %-58s %s" % (label[:58], got))
-    assert got in errors, "%s: %s, expected %s" % (label, got, errors)
-S, P, R, OK = ("SettingError",), ("ParameterError",), ("SimulationError",), ("ok",)
+''' + PY_EXPECT + r'''S, P, R, OK = ("SettingError",), ("ParameterError",), ("SimulationError",), ("ok",)
 bis = nsm.compile(os.path.join(MODELS, "ball_in_space.nsm"))
 sb = nsm.compile(os.path.join(MODELS, "super_ball.nsm"))
 cf = nsm.compile(os.path.join(MODELS, "cart_friction.nsm"))
@@ -475,17 +458,8 @@ print("ok: %d calls: a result or an nsm.Error with a message, never -nan" % n)
 
 def case_python(tmp):
     """Python on the bodies in space against planes and the findings."""
-    path = os.path.join(tmp, "sixth_python.py")
-    open(path, "w").write(PY)
-    env = env_for(tmp)
-    env.setdefault("MPLBACKEND", "Agg")
-    try:
-        p = subprocess.run([sys.executable, path, MODELS, RIGID], cwd=tmp, env=env,
-                           capture_output=True, text=True, timeout=600)
-    except subprocess.TimeoutExpired:
-        raise Failure("python: still running after 600 s")
-    print(p.stdout)
-    check(p.returncode == 0, "python: the bodies against planes and the findings", p)
+    python_case(tmp, "sixth_python.py", PY, [MODELS, RIGID],
+                "python: the bodies against planes and the findings")
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

@@ -262,7 +262,9 @@ int nsm_sim_contact_stats(const nsm_sim *sim, int gap, nsm_contact_stats *st);
 
 /* Statistics of Coulomb friction element k (model->frictions[k]) over the
  * run so far.  Its dissipation is part of nsm_audit.dissipated and the work
- * of its moving surface part of nsm_audit.injected. */
+ * of its moving surface part of nsm_audit.injected; both are kept while
+ * nsm_sim_set_audit is on and read NAN after any step run with it off,
+ * until the next reset. */
 typedef struct nsm_friction_stats {
     double dissipated;        /* mu_k N |slip| integrated over the slip phases, J */
     double surface_work;      /* work of the moving surface on the bodies, J */
@@ -276,7 +278,8 @@ int nsm_sim_friction_stats(const nsm_sim *sim, int k, nsm_friction_stats *st);
  * (model->space_frictions[k]) while it slid, mu lambda_N |gamma_F|
  * integrated; with nothing else dissipating, the elements' values add up
  * to the audit's dissipation (docs/energy.md).  Kept while
- * nsm_sim_set_audit is on. */
+ * nsm_sim_set_audit is on; NAN after any step run with it off, until the
+ * next reset. */
 int nsm_sim_space_friction_dissipated(const nsm_sim *sim, int k, double *out);
 
 /* Share of the injected work done by force statement k (model->forces[k]),
