@@ -6,6 +6,7 @@
 
 #include <nsm/model.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1477,6 +1478,20 @@ static bool check_range(Sema *s, Val v, const Node *n, const char *what, double 
     return false;
 }
 
+/* Checks that a positive mass or inertia (its number at the defaults) has
+ * a finite inverse: the equations divide by it, and 1e-320 kg passed
+ * check_range and made the simulator fail at its first step ("the mode's
+ * equations are not finite").  Reports at n otherwise; whether it holds. */
+static bool check_inverse(Sema *s, Val v, const Node *n, const char *what, const char *unit)
+{
+    double x = value_of(s, v);
+    if (!(x > 0) || isfinite(1 / x))
+        return true;
+    diag_error(s->diag, n->loc, "%s is too small for a double: its inverse overflows (it is "
+               "%s %s); give it at least %g %s", what, num_text(s, x), unit, 1 / DBL_MAX, unit);
+    return false;
+}
+
 /* ---- options ------------------------------------------------------------ */
 
 /* Matches options against the allowed keys; reports unknown and repeated
@@ -1622,7 +1637,9 @@ static void stmt_mass(Sema *s, const Stmt *st)
     Val v = conv_slot(s, st->value, 0, DIM_KG, "a mass");
     if (v.ok)
         v.ok = check_range(s, v, st->value, arena_printf(s->arena, "the mass of '%s'", l->name),
-                           0, true, INFINITY, "kg");
+                           0, true, INFINITY, "kg") &&
+               check_inverse(s, v, st->value, arena_printf(s->arena, "the mass of '%s'", l->name),
+                             "kg");
     if (!v.ok) /* declared anyway (the model is rejected), so uses do not cascade */
         v = val(expr_num(s->ex, 1), DIM_KG);
     if (l->kind == N_RANGE) {
@@ -1856,6 +1873,8 @@ static Expr *planar_opt(Sema *s, const Opt *o, Dim want, const char *what, const
     Val v = conv_slot(s, o->value, 0, want, what);
     if (!v.ok || !check_range(s, v, o->value, what, 0, true, INFINITY, unit))
         return NULL;
+    if (strcmp(unit, "m") && !check_inverse(s, v, o->value, what, unit))
+        return NULL;            /* a mass or an inertia: the equations divide by it */
     return v.e;
 }
 
@@ -2526,7 +2545,8 @@ static void stmt_rigid(Sema *s, const Stmt *st)
     const Node *ic[3] = {in->a, in->b, in->c};
     double d[3];
     for (int k = 0; k < 3; k++) {
-        if (!check_range(s, I[k], ic[k], what, 0, true, INFINITY, "kg*m^2"))
+        if (!check_range(s, I[k], ic[k], what, 0, true, INFINITY, "kg*m^2") ||
+            !check_inverse(s, I[k], ic[k], what, "kg*m^2"))
             return;
         d[k] = value_of(s, I[k]);
     }

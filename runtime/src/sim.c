@@ -4,6 +4,7 @@
 ** failure message.  The run loop is in run.c, the transitions in
 ** transition.c, the Zeno handling in zeno.c.
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -508,6 +509,16 @@ int nsm_sim_reset(nsm_sim *s)
             return NSM_EMODEL;
         }
         s->minv[i] = 1 / s->num.mass[i];
+        if (!isfinite(s->minv[i])) {
+            /* a subnormal mass (--set m1=1e-320): its inverse overflows and
+             * the run failed at its first step, "the mode's equations are
+             * not finite", exit 3 */
+            snprintf(s->msg, sizeof s->msg, "the mass (or inertia) of '%s' is too small for a "
+                     "double: %.6g, whose inverse overflows; give it at least %g",
+                     m->body_names ? m->body_names[i] : "?", s->num.mass[i], 1 / DBL_MAX);
+            s->failed = NSM_EMODEL;
+            return NSM_EMODEL;
+        }
     }
     if (sim_check_inertias(s))
         return NSM_EMODEL;

@@ -425,6 +425,11 @@ void nsm_cont_defaults(nsm_cont_options *o);
  * orbit past a grazing, Newton's method failing) returns NSM_OK with the
  * reason in nsm_sim_message. */
 int nsm_sim_continue(nsm_sim *sim, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud);
+/* What nsm_sim_continue refuses from the model before any run (it checks
+ * it too): NSM_OK, or NSM_EINVAL with the reason in nsm_sim_message (an
+ * orbit's period at `from` or `to` too short for the motion of the mode the
+ * model starts in: Phi - I lost in the rounding).  Leaves the parameter. */
+int nsm_sim_continue_check(nsm_sim *sim, const nsm_cont_options *o);
 /* With o->curve set, nsm_sim_continue follows a curve of fold, period-
  * doubling or grazing points in two parameters instead (docs/studies.md,
  * "Two-parameter curves"): the orbit with det(Phi - I) = 0, det(Phi + I) = 0
