@@ -1221,7 +1221,8 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
                 "not computable: the energies are beyond a double's range, kinetic %g J, "
                 "potential %g J)\n", d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
-                nsm_method_name(nsm_sim_get_method(sim)), au.kinetic, au.potential);
+                nsm_method_name(nsm_sim_get_method(sim)), num_unsigned_nan(au.kinetic),
+                num_unsigned_nan(au.potential));
     else if (isnan(au.error))    /* exact without the audit keeps no energy integrals */
         fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
                 "not kept: --summary keeps it)\n",
