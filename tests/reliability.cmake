@@ -312,7 +312,7 @@ set_tests_properties(reliability/sixth_python PROPERTIES LABELS "reliability;pyt
 # simulators' numeric options and --set on ten models with hostile values,
 # nsmc's options, run, sweep, basins and continue, and the findings as
 # Python sees them; each case under 20 s in the normal build.
-foreach(case findings language options sets commands python)
+foreach(case findings language options sets_a sets_b commands python)
   add_test(NAME reliability/seventh_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/seventh_pass_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>

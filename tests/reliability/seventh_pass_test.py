@@ -24,11 +24,14 @@ Cases (each under 20 s in the normal build):
              replaced the model by its C simulator, exit 0, and `-o a.c -o
              b.c` wrote b.c only, exit 0; "-nan" in the summary line and in
              a blown-up Lagrangian model's message; "about inf samples".
-  language   ~300 model texts: each refused with FILE:LINE:COL: error: and
+  language   355 model texts (313 written here, 42 variants of the models'
+             energies, friction, planar walls and nonlinear forces): each refused with FILE:LINE:COL: error: and
              a caret (or a file-level error), exit 1, no output file, or
              compiled, exit 0.
   options    the simulator's numeric options with 24 hostile values each.
-  sets       --set on every parameter of ten models with five hostile values.
+  sets_a, sets_b  --set on every parameter of ten models (friction,
+             energy-written, planar, rigid, Hertz, moving surfaces) with 0,
+             -1, 1e-320, 1e300 and 1e-300.
   commands   nsmc's own options, run, sweep, basins and continue.
   python     the findings as Python sees them: sweep(period=1e-300) is a
              SettingError naming the period before any run (it was a
@@ -309,11 +312,64 @@ def texts():
     return out
 
 
+# variants of the models' own texts: energies, friction, planar bodies,
+# nonlinear forces and curved gaps (model, old, new, tag)
+MODEL_TEXTS = [
+    ("double_pendulum", "coordinate b: angle", "coordinate b: angle\ncoordinate b: angle", "dupcoord"),
+    ("double_pendulum", "coordinate b: angle", "coordinate b: length", "coordkind"),
+    ("double_pendulum", "kinetic T = ", "kinetic T = 0*", "kin0"),
+    ("double_pendulum", "kinetic T = ", "kinetic T = -1*", "kinneg"),
+    ("double_pendulum", "kinetic T = ", "kinetic T = (0/0)*", "kinnan"),
+    ("double_pendulum", "kinetic T = ", "kinetic T = 1e300*", "kin300"),
+    ("double_pendulum", "kinetic T = ", "kinetic T = 1e-320*", "kinsub"),
+    ("double_pendulum", "potential V = ", "potential V = t*1 N*m/s + ", "potT"),
+    ("double_pendulum", "potential V = ", "potential V = a.omega*1 N*m*s + ", "potvel"),
+    ("double_pendulum", "potential V = -(m1", "potential V = 1/(a.phi)*1 J + -(m1", "potsing"),
+    ("double_pendulum", "kinetic T = 1/2", "kinetic T = a.omega^3*1 kg*m^2*s + 1/2", "kincubic"),
+    ("double_pendulum", "method = adaptive", "method = exact", "dpexact"),
+    ("double_pendulum", "init a.phi = -0.8 rad", "init a.phi = 1e300 rad", "dpinit300"),
+    ("double_pendulum", "impact(e = e)", "penalty(k = 1e6 N/m)", "dppenalty"),
+    ("belt_friction", "belt(v = v_b)", "belt(v = 1e300 m/s)", "belt300"),
+    ("belt_friction", "belt(v = v_b)", "belt(v = t*1 m/s^2)", "belttime"),
+    ("belt_friction", "belt(v = v_b)", "belt(v = v_b, v = v_b)", "belttwice"),
+    ("belt_friction", "mu_s = mu_s, mu_k = mu_k", "mu_s = 0.3, mu_k = 0.5", "musk"),
+    ("belt_friction", "mu_s = mu_s, mu_k = mu_k", "mu_s = 1e300, mu_k = 1e300", "mu300"),
+    ("belt_friction", "mu_s = mu_s, mu_k = mu_k", "mu_s = 0/0, mu_k = 0.3", "munan"),
+    ("belt_friction", "normal = N", "normal = 0 N", "normal0"),
+    ("belt_friction", "normal = N", "normal = gap nope", "normalgap"),
+    ("belt_friction", "friction F: M -- belt(v = v_b)", "friction F: M -- M", "fricself"),
+    ("belt_friction", "method = exact", "method = taylor", "bftaylor"),
+    ("disc_walls_friction", "slip = -D.vy + R*D.omega", "slip = 0*D.vy", "slip0"),
+    ("disc_walls_friction", "slip = -D.vy + R*D.omega", "slip = D.vy^2/(1 m/s)", "slipnl"),
+    ("disc_walls_friction", "slip = -D.vy + R*D.omega", "slip = 1e300*D.vy", "slip300"),
+    ("disc_walls_friction", "normal = (1, 0)", "normal = (0, 0)", "wn0"),
+    ("disc_walls_friction", "normal = (1, 0)", "normal = (1e-320, 0)", "wnsub"),
+    ("disc_walls_friction", "normal = (1, 0)", "normal = (1e300, 1e300)", "wn300"),
+    ("disc_walls_friction", "normal = (1, 0)", "normal = (0/0, 1)", "wnnan"),
+    ("disc_walls_friction", "normal = (1, 0)", "normal = (1, 0, 0)", "wn3"),
+    ("disc_walls_friction", "radius = R", "radius = 1e-320 m", "rsub"),
+    ("disc_walls_friction", "inertia = 2/5*m*R^2", "inertia = 1e-320 kg*m^2", "isub"),
+    ("disc_walls_friction", "disc D: mass = m,", "disc D: mass = 1e-320 kg,", "dmsub"),
+    ("disc_walls_friction", "method = exact", "method = taylor", "dwtaylor"),
+    ("pendulum_wall", "inertia = m*l^2", "inertia = m*l^2*0", "pwi0"),
+    ("pendulum_wall", "-m*g*l*sin(P.phi)", "-m*g*l*sin(P.phi)/(P.phi - 0.1)", "pwsing"),
+    ("pendulum_wall", "-m*g*l*sin(P.phi)", "-m*g*l*sin(P.phi)^1e300", "pwpow300"),
+    ("pendulum_wall", "l*(P.phi - phi_w) >= 0 m", "l*sin(P.phi - phi_w) >= 0 m", "pwcurved"),
+    ("pendulum_wall", "l*(P.phi - phi_w) >= 0 m", "l*abs(P.phi - phi_w) >= 0 m", "pwabs"),
+    ("pendulum_wall", "simulate t_end = 10 s", "simulate t_end = 10 s, method = exact", "pwexact"),
+]
+
+
 def case_language(tmp):
     """Every model text: refused with a located message and nothing
     written, or compiled."""
     n = 0
-    for tag, text in thin(texts()):
+    variants = [(tag, open(model(name)).read().replace(old, new))
+                for name, old, new, tag in MODEL_TEXTS if old in open(model(name)).read()]
+    if len(variants) != len(MODEL_TEXTS):
+        raise Failure("a model text changed: %d of %d variants apply" % (len(variants),
+                                                                          len(MODEL_TEXTS)))
+    for tag, text in thin(texts() + variants):
         path = os.path.join(tmp, tag + ".nsm")
         with open(path, "w", newline="", encoding="utf-8") as f:
             f.write(text)
@@ -374,12 +430,11 @@ SET_MODELS = ["belt_friction", "cart_friction", "pendulum_wall", "double_pendulu
 SET_VALUES = ["0", "-1", "1e-320", "1e300", "1e-300"]
 
 
-def case_sets(tmp):
-    """--set of every parameter of ten models (friction, nonlinear,
-    energy-written, rigid, moving surfaces) to hostile values: each ends by
+def sets_of(tmp, models):
+    """--set of every parameter of models to hostile values: each ends by
     itself with 0, 1 or 3 and a message, never '-nan'."""
     n = 0
-    for name in SET_MODELS:
+    for name in models:
         p = run(tmp, [sim(name), "--set", "zzz=1"])
         m = re.search(r"valid parameters: (.*)", p.stderr)
         if not m:
@@ -387,12 +442,23 @@ def case_sets(tmp):
         params = [x.strip() for x in m.group(1).split(",")]
         vectors = [(q, v) for q in params for v in SET_VALUES]
         for q, v in (vectors[::3] if SANITIZED else vectors):
-            p = tried(tmp, [sim(name), "--set", "%s=%s" % (q, v), "--t-end", "0.5", "--out",
-                            "/dev/null"], "%s --set %s=%s" % (name, q, v), timeout=60)
+            p = tried(tmp, [sim(name), "--set", "%s=%s" % (q, v), "--t-end", "0.5", "--every",
+                            "0.01", "--out", "/dev/null"], "%s --set %s=%s" % (name, q, v),
+                      timeout=60)
             n += 1
             if "-nan" in p.stderr:
                 raise Failure("%s --set %s=%s: '-nan' in\n%s" % (name, q, v, p.stderr))
     print("sets: %d inputs" % n)
+
+
+def case_sets_a(tmp):
+    """--set on the friction and energy-written models (sets_of)."""
+    sets_of(tmp, SET_MODELS[:5])
+
+
+def case_sets_b(tmp):
+    """--set on the planar, rigid, Hertz, moving-surface and Duffing models."""
+    sets_of(tmp, SET_MODELS[5:])
 
 
 # ---- commands ---------------------------------------------------------------
@@ -479,7 +545,8 @@ for period in ("1e-300", 1e-300):
         print("ok: sweep(period=%r): SettingError: %s" % (period, str(e)[:100]))
 # only a later value's period is refused: nothing ran before the refusal
 try:
-    fio.sweep("omega", [1.0, 1e300], "impact:stop", period="2*pi/omega", transient=1, record=1)
+    fio.sweep("omega", [1.0, 1e300], "impact:stop", period="2*pi/omega", transient=1, record=1,
+              t_max=100)
     raise AssertionError("sweep to omega = 1e300 ran")
 except nsm.SettingError as e:
     assert "omega = 1e+300" in str(e), e
