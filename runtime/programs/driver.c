@@ -387,7 +387,7 @@ static int param_find(const nsm_model *m, const char *name)
 ** message (where: "" or "FILE:LINE: "), else 0. */
 static int size_refused(const nsm_model *m, const char *prog, const char *where, int k, double v)
 {
-    if (!m->param_size || !m->param_size[k] || (v >= 0 && v == floor(v)))
+    if (!m->param_size || m->param_size[k] != 1 || (v >= 0 && v == floor(v)))
         return 0;
     fprintf(stderr, "%s: error: %sparameter '%s' sizes the model's indexed families or loops: "
             "it is a whole number >= 0, fixed at %.17g when the simulator was generated; "

@@ -168,6 +168,18 @@ int nsm_sim_set_param(nsm_sim *s, const char *name, double value)
     int k = param_index(s, name);
     if (k < 0 || !isfinite(value))
         return NSM_EINVAL;
+    if (s->m->param_size && s->m->param_size[k] == 2 && value != s->m->params[k].value) {
+        /* the parameters defined from it keep the values nsmc computed from
+         * its default: --set omega under `param T = 2*pi/omega` changed
+         * nothing in T, silently */
+        snprintf(s->msg, sizeof s->msg,
+                 "parameter '%s' is in the definition of another parameter, whose value nsmc "
+                 "computed from its default %.17g when the simulator was generated: for %.17g, "
+                 "set the parameters defined from it directly, or set its default (param %s = "
+                 "%.17g) and generate the simulator again with nsmc",
+                 name, s->m->params[k].value, value, name, value);
+        return NSM_EMODEL;
+    }
     if (s->m->param_size && s->m->param_size[k] && value != s->m->params[k].value) {
         snprintf(s->msg, sizeof s->msg,
                  "parameter '%s' sizes the model's indexed families or loops, fixed at %.17g "

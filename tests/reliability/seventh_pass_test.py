@@ -23,7 +23,10 @@ Cases (each under 20 s in the normal build):
              value and the model was accepted; `nsmc m.nsm -o m.nsm`
              replaced the model by its C simulator, exit 0, and `-o a.c -o
              b.c` wrote b.c only, exit 0; "-nan" in the summary line and in
-             a blown-up Lagrangian model's message; "about inf samples".
+             a blown-up Lagrangian model's message; "about inf samples"; a
+             wall normal of three parts (the third dropped) or of parts
+             1e300; a --set of a parameter another one is defined from
+             (`param e = z*0.5`: e kept 0.5 at --set z=0.5, exit 0).
   language   355 model texts (313 written here, 42 variants of the models'
              energies, friction, planar walls and nonlinear forces): each refused with FILE:LINE:COL: error: and
              a caret (or a file-level error), exit 1, no output file, or
@@ -146,6 +149,26 @@ def case_findings(tmp):
           not os.path.exists(os.path.join(tmp, "a.c")) and
           not os.path.exists(os.path.join(tmp, "b.c")),
           "nsmc -o a.c -o b.c: exit 1, nothing written (b.c was written, exit 0)", p)
+    # a parameter another parameter is defined from: its --set changed
+    # nothing in the other (e = z/2 stayed 0.5 at --set z=0.5, exit 0); now
+    # refused, and the defined parameter itself takes a --set: one impact at
+    # 1 m/s with e = 0.25 loses m v^2 (1 - e^2) / 2 = 0.46875 J exactly
+    derived = os.path.join(tmp, "derived.nsm")
+    open(derived, "w").write("param z = 1\nparam e = z*0.5\nmass A = 1 kg\ngap floor: A.x >= 0, "
+                             "impact(e = e)\ninit A.x = 1 m, A.v = -1 m/s\nsimulate t_end = 1 s"
+                             "\n")
+    p = run(tmp, [NSMC, "run", derived, "--set", "z=0.5", "--no-plot", "-q", "--out-dir", "d"],
+            timeout=300)
+    check(p.returncode == 1 and "is in the definition of another parameter" in p.stderr,
+          "--set z=0.5 under param e = z*0.5: refused, exit 1 (it ran with e = 0.5, exit 0)", p)
+    p = run(tmp, [NSMC, "run", derived, "--set", "e=0.25", "--no-plot", "-q", "--out-dir", "d"],
+            timeout=300)
+    lost = re.search(r"energy lost in events: (\S+) J", p.stdout + p.stderr)
+    check(p.returncode == 0 and lost and abs(float(lost.group(1)) - 0.46875) <= 1e-12,
+          "--set e=0.25 itself: one impact loses 0.46875 J (m v^2 (1 - e^2)/2)", p)
+    p = run(tmp, [NSMC, "run", derived, "--set", "z=1", "--no-plot", "-q", "--out-dir", "d"],
+            timeout=300)
+    check(p.returncode == 0, "--set z=1, its default, is taken", p)
     # "-nan" in the summary line and in a blown-up Lagrangian model's message
     for name, setv, code in (("pendulum_wall", "l=1e300", 0), ("sprung_table", "g=1e300", 0),
                              ("cart_friction", "g=1e300", 3)):
@@ -561,6 +584,18 @@ for period in ("1e-300", "1e-12"):
     except nsm.SettingError as e:
         assert "too short for the model's motion" in str(e), e
         print("ok: continuation(period=%r): SettingError" % period)
+derived = os.path.join(os.getcwd(), "derived.nsm")
+open(derived, "w").write("param z = 1\nparam e = z*0.5\nmass A = 1 kg\ngap floor: A.x >= 0, "
+                         "impact(e = e)\ninit A.x = 1 m, A.v = -1 m/s\nsimulate t_end = 1 s\n")
+dm = nsm.compile(derived)
+try:
+    dm.run(params={"z": 0.5})
+    raise AssertionError("z = 0.5 ran with e = 0.5")
+except nsm.ParameterError as e:
+    assert "in the definition of another parameter" in str(e), e
+    print("ok: params z under e = z*0.5: ParameterError")
+dm.run(params={"e": 0.25})
+print("ok: params e = 0.25 itself runs")
 try:
     tm.run(params={"m1": 1e-320}, t_end=1)
     raise AssertionError("m1 = 1e-320 ran")

@@ -94,9 +94,10 @@ void nsm_sim_free(nsm_sim *sim);
 /* Parameter override by name: takes effect at the next nsm_sim_reset, and
  * nsm_sim_run_until resets first (back to t = 0) when a parameter changed
  * since the last reset.  The other settings apply from the next step on.
- * A parameter that sizes the model (nsm_model.param_size) keeps its
- * default: another value is refused with NSM_EMODEL and a message saying
- * the simulator must be generated again. */
+ * A parameter that sizes the model (nsm_model.param_size), or that another
+ * parameter's default was computed from, keeps its default: another value
+ * is refused with NSM_EMODEL and a message saying what to set instead or
+ * that the simulator must be generated again. */
 int nsm_sim_set_param(nsm_sim *sim, const char *name, double value);
 int nsm_sim_get_param(const nsm_sim *sim, const char *name, double *value);
 int nsm_sim_set_method(nsm_sim *sim, int method);
