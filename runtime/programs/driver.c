@@ -582,6 +582,15 @@ static void on_warning(void *ud, const nsm_sim *sim, const char *text)
     fprintf(stderr, "%s: warning: %s\n", d->prog, text);
 }
 
+/* The first contact held shut in the simulation's current mode, or -1. */
+static int held_contact(const nsm_model *m, const nsm_sim *sim)
+{
+    for (int j = 0; j < m->n_gaps; j++)
+        if (nsm_sim_mode_has(sim, j))
+            return j;
+    return -1;
+}
+
 /* v, a NaN without its sign: the energy an impact took when the energies
 ** overflowed (inf - inf) was written "-nan" (printf shows the sign the
 ** subtraction left), which no reader takes for "not a number". */
@@ -1603,6 +1612,17 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * switches, moving surfaces) is an option error too */
     if (lyap && nsm_sim_check_tangent(sim, "--lyapunov")) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
+    /* the tangent vectors start at t = 0 without a transient: a contact
+     * held there is known from the reset (two_mass --lyapunov failed at once,
+     * exit 3, "the motion does not start in free flight") */
+    int held = lyap && !(lyap_tr > 0) ? held_contact(m, sim) : -1;
+    if (held >= 0) {
+        fprintf(stderr, "%s: error: --lyapunov: the motion does not start in free flight "
+                "(contact '%s' is held at t = 0): give --lyapunov-transient T past it\n",
+                d.prog, m->gaps[held].name);
         nsm_sim_free(sim);
         return 1;
     }

@@ -26,7 +26,8 @@ Cases (each under 20 s in the normal build):
              a blown-up Lagrangian model's message; "about inf samples"; a
              wall normal of three parts (the third dropped) or of parts
              1e300; a --set of a parameter another one is defined from
-             (`param e = z*0.5`: e kept 0.5 at --set z=0.5, exit 0).
+             (`param e = z*0.5`: e kept 0.5 at --set z=0.5, exit 0);
+             `--lyapunov` from t = 0 with a contact held there (exit 3).
   language   355 model texts (313 written here, 42 variants of the models'
              energies, friction, planar walls and nonlinear forces): each refused with FILE:LINE:COL: error: and
              a caret (or a file-level error), exit 1, no output file, or
@@ -169,6 +170,15 @@ def case_findings(tmp):
     p = run(tmp, [NSMC, "run", derived, "--set", "z=1", "--no-plot", "-q", "--out-dir", "d"],
             timeout=300)
     check(p.returncode == 0, "--set z=1, its default, is taken", p)
+    # --lyapunov from t = 0 on a model that starts with a contact held: known
+    # from the reset, exit 1 before any output (it failed at once, exit 3)
+    p = run(tmp, [SIM, "--lyapunov", "--t-end", "10", "--out", "keep.csv"])
+    check(p.returncode == 1 and "does not start in free flight" in p.stderr and
+          "--lyapunov-transient" in p.stderr and open(keep).read() == "earlier\n",
+          "two_mass --lyapunov: exit 1 before any output, naming the held contact (exit 3)", p)
+    p = run(tmp, [SIM, "--lyapunov", "--lyapunov-transient", "5", "--t-end", "10", "--out",
+                  "/dev/null"])
+    check(p.returncode == 0, "two_mass --lyapunov --lyapunov-transient 5 still runs", p)
     # "-nan" in the summary line and in a blown-up Lagrangian model's message
     for name, setv, code in (("pendulum_wall", "l=1e300", 0), ("sprung_table", "g=1e300", 0),
                              ("cart_friction", "g=1e300", 3)):
