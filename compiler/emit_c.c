@@ -415,10 +415,34 @@ static const char *force_name(Cgen *cg, int k)
 }
 
 /* Does some parameter size a family or a loop (Param.size)? */
+/* Whether e reads parameter i. */
+static bool reads_param(const Expr *e, int i)
+{
+    if (e->kind == EX_PARAM)
+        return e->index == i;
+    for (int k = 0; k < e->nargs; k++)
+        if (reads_param(e->args[k], i))
+            return true;
+    return false;
+}
+
+/* The runtime's flag of parameter i (nsm_model.param_size): 1 for a size,
+ * 2 when another parameter's default was computed from it here (`param T =
+ * 2*pi/omega`: a run-time --set omega left T as it was, silently), else 0. */
+static int param_fixed(const Model *m, int i)
+{
+    if (m->params[i].size)
+        return 1;
+    for (int j = 0; j < m->n_params; j++)
+        if (j != i && m->params[j].value && reads_param(m->params[j].value, i))
+            return 2;
+    return 0;
+}
+
 static bool model_has_sizes(const Model *m)
 {
     for (int i = 0; i < m->n_params; i++)
-        if (m->params[i].size)
+        if (param_fixed(m, i))
             return true;
     return false;
 }
@@ -511,10 +535,11 @@ static void emit_tables(Cgen *cg)
         fprintf(o, "};\n\n");
     }
     if (model_has_sizes(m)) {
-        fprintf(o, "/* 1: the parameter sizes an indexed family or a loop, fixed in this file */\n"
+        fprintf(o, "/* 1: the parameter sizes an indexed family or a loop, fixed in this file;\n"
+                   "   2: another parameter's default was computed from it, fixed too */\n"
                    "static const unsigned char param_size[] = {");
         for (int i = 0; i < m->n_params; i++)
-            fprintf(o, "%s%d", i ? ", " : "", m->params[i].size ? 1 : 0);
+            fprintf(o, "%s%d", i ? ", " : "", param_fixed(m, i));
         fprintf(o, "};\n\n");
     }
     if (m->n_gaps) {

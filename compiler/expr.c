@@ -1026,8 +1026,10 @@ static double call_value(ExprFunc f, double a, double b)
     case FN_LOG: return log(a);
     case FN_SQRT: return sqrt(a);
     case FN_ABS: return fabs(a);
-    case FN_MIN: return fmin(a, b);
-    case FN_MAX: return fmax(a, b);
+    /* an undefined operand stays undefined (fmin and fmax drop a NaN:
+     * min(0/0, 1) folded to 1 and the model was accepted) */
+    case FN_MIN: return isnan(a) || isnan(b) ? NAN : fmin(a, b);
+    case FN_MAX: return isnan(a) || isnan(b) ? NAN : fmax(a, b);
     case FN_ACOS: return acos(a);
     }
     return NAN;
@@ -1059,7 +1061,7 @@ Expr *expr_call(ExprCtx *x, ExprFunc f, Expr *a, Expr *b)
 Expr *expr_if(ExprCtx *x, Expr *cond, Expr *then_, Expr *else_)
 {
     if (cond->kind == EX_NUM)
-        return cond->num != 0 ? then_ : else_;
+        return isnan(cond->num) ? cond : cond->num != 0 ? then_ : else_;
     if (then_ == else_)
         return then_;
     Expr *args[3] = {cond, then_, else_};
@@ -1080,10 +1082,17 @@ static bool cmp_value(ExprCmp op, double a, double b)
     return false;
 }
 
+/* A truth value as a number (1 or 0), NaN when an operand is undefined:
+ * `if 0/0 > 1 then 2 else 3` took its else branch and was accepted. */
+static double truth(double a, double b, bool v)
+{
+    return isnan(a) || isnan(b) ? NAN : v;
+}
+
 Expr *expr_cmp(ExprCtx *x, ExprCmp op, Expr *a, Expr *b)
 {
     if (a->kind == EX_NUM && b->kind == EX_NUM)
-        return expr_num(x, cmp_value(op, a->num, b->num));
+        return expr_num(x, truth(a->num, b->num, cmp_value(op, a->num, b->num)));
     if (a == b)
         return expr_num(x, op == CMP_LE || op == CMP_GE || op == CMP_EQ);
     Expr *args[2] = {a, b};
@@ -1096,10 +1105,12 @@ static Expr *logic2(ExprCtx *x, ExprKind kind, Expr *a, Expr *b, bool absorb)
 {
     if (a->kind == EX_NUM && b->kind == EX_NUM) {
         bool va = a->num != 0, vb = b->num != 0;
-        return expr_num(x, kind == EX_AND ? (va && vb) : (va || vb));
+        return expr_num(x, truth(a->num, b->num, kind == EX_AND ? (va && vb) : (va || vb)));
     }
     for (int k = 0; k < 2; k++) {
         Expr *n = k ? b : a, *o = k ? a : b;
+        if (n->kind == EX_NUM && isnan(n->num))
+            return n;
         if (n->kind == EX_NUM) {
             if ((n->num != 0) == absorb)
                 return expr_num(x, absorb);
@@ -1130,7 +1141,7 @@ Expr *expr_or(ExprCtx *x, Expr *a, Expr *b)
 Expr *expr_not(ExprCtx *x, Expr *a)
 {
     if (a->kind == EX_NUM)
-        return expr_num(x, a->num == 0);
+        return expr_num(x, truth(a->num, 0, a->num == 0));
     if (a->kind == EX_NOT && is_boolean(a->args[0]))
         return a->args[0];
     if (a->kind == EX_CMP) {
@@ -1578,17 +1589,24 @@ double expr_eval(const Expr *e, const ExprEnv *env)
     case EX_CALL:
         return call_value((ExprFunc)e->op, expr_eval(e->args[0], env),
                           e->nargs > 1 ? expr_eval(e->args[1], env) : 0);
-    case EX_IF:
-        return expr_eval(e->args[0], env) != 0 ? expr_eval(e->args[1], env)
-                                              : expr_eval(e->args[2], env);
-    case EX_CMP:
-        return cmp_value((ExprCmp)e->op, expr_eval(e->args[0], env), expr_eval(e->args[1], env));
+    case EX_IF: {
+        double c = expr_eval(e->args[0], env);
+        return isnan(c) ? c : c != 0 ? expr_eval(e->args[1], env) : expr_eval(e->args[2], env);
+    }
+    case EX_CMP: {
+        double a = expr_eval(e->args[0], env), b = expr_eval(e->args[1], env);
+        return truth(a, b, cmp_value((ExprCmp)e->op, a, b));
+    }
     case EX_AND:
-        return expr_eval(e->args[0], env) != 0 && expr_eval(e->args[1], env) != 0;
-    case EX_OR:
-        return expr_eval(e->args[0], env) != 0 || expr_eval(e->args[1], env) != 0;
-    case EX_NOT:
-        return expr_eval(e->args[0], env) == 0;
+    case EX_OR: {
+        double a = expr_eval(e->args[0], env), b = expr_eval(e->args[1], env);
+        bool va = a != 0, vb = b != 0;
+        return truth(a, b, e->kind == EX_AND ? (va && vb) : (va || vb));
+    }
+    case EX_NOT: {
+        double a = expr_eval(e->args[0], env);
+        return truth(a, 0, a == 0);
+    }
     }
     return NAN;
 }

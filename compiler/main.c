@@ -144,6 +144,11 @@ static int parse_args(int argc, char **argv, Options *o)
                 fputs("nsmc: error: '-o' needs a file name\n", stderr);
                 return 1;
             }
+            if (o->output) {    /* the first was silently dropped */
+                fprintf(stderr, "nsmc: error: '-o' is given twice ('%s' and '%s')\n", o->output,
+                        argv[i]);
+                return 1;
+            }
             o->output = argv[i];
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "nsmc: error: unknown option '%s' (see nsmc --help)\n", a);
@@ -273,10 +278,26 @@ static int write_output_text(const char *path, const char *text, size_t n, Arena
     return 1;
 }
 
+/* Whether path names the model being compiled (the same file, also
+ * through a link): `nsmc m.nsm -o m.nsm` replaced the model by its C
+ * simulator, exit 0.  1 after a message, else 0. */
+static int output_is_input(const char *path, const char *input)
+{
+    struct stat so, si;
+    if (stat(path, &so) != 0 || stat(input, &si) != 0 || so.st_dev != si.st_dev ||
+        so.st_ino != si.st_ino)
+        return 0;
+    fprintf(stderr, "nsmc: error: cannot write '%s': it is the model being compiled ('%s'); "
+            "name another output file\n", path, input);
+    return 1;
+}
+
 /* Emits the C simulator or the equations into memory, then writes them to
  * path (write_output_text).  Returns the exit status. */
 static int write_output(const char *path, const Derivation *dv, const Options *o, Arena *a)
 {
+    if (output_is_input(path, o->input))
+        return 1;
     char *buf = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);

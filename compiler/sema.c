@@ -6,6 +6,7 @@
 
 #include <nsm/model.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1360,12 +1361,14 @@ static Val conv(Sema *s, const Node *n, int cx)
         if (!a.ok || !b.ok)
             return bad();
         bool x = a.num != 0, y = b.num != 0;
+        double v = n->kind == N_AND ? (x && y) : (x || y);
         return with_num2(val(n->kind == N_AND ? expr_and(s->ex, a.e, b.e) : expr_or(s->ex, a.e, b.e),
-                             dim_none()), a, b, n->kind == N_AND ? (x && y) : (x || y));
+                             dim_none()), a, b, isnan(a.num) || isnan(b.num) ? NAN : v);
     }
     case N_NOT: {
         Val a = conv(s, n->a, cx);
-        return a.ok ? with_num2(val(expr_not(s->ex, a.e), dim_none()), a, a, a.num == 0) : a;
+        return a.ok ? with_num2(val(expr_not(s->ex, a.e), dim_none()), a, a,
+                                isnan(a.num) ? NAN : a.num == 0) : a;
     }
     case N_CALL:
         return conv_call(s, n, cx);
@@ -1389,7 +1392,11 @@ static Val conv(Sema *s, const Node *n, int cx)
             return bad();
         }
         Val r = val(expr_if(s->ex, c.e, a.e, b.e), a.dim.known ? a.dim : b.dim);
-        if (c.has_num && (c.num != 0 ? a.has_num : b.has_num))
+        /* an undefined condition (0/0 > 1) decides nothing: the value is
+         * undefined too (the else branch was taken) */
+        if (c.has_num && isnan(c.num))
+            r = with_num(r, NAN);
+        else if (c.has_num && (c.num != 0 ? a.has_num : b.has_num))
             r = with_num(r, c.num != 0 ? a.num : b.num);
         return r;
     }
@@ -1474,6 +1481,20 @@ static bool check_range(Sema *s, Val v, const Node *n, const char *what, double 
                       : "be finite";
     diag_error(s->diag, n->loc, "%s must %s (it is %s%s%s)", what, range, num_text(s, x),
                *unit ? " " : "", unit);
+    return false;
+}
+
+/* Checks that a positive mass or inertia (its number at the defaults) has
+ * a finite inverse: the equations divide by it, and 1e-320 kg passed
+ * check_range and made the simulator fail at its first step ("the mode's
+ * equations are not finite").  Reports at n otherwise; whether it holds. */
+static bool check_inverse(Sema *s, Val v, const Node *n, const char *what, const char *unit)
+{
+    double x = value_of(s, v);
+    if (!(x > 0) || isfinite(1 / x))
+        return true;
+    diag_error(s->diag, n->loc, "%s is too small for a double: its inverse overflows (it is "
+               "%s %s); give it at least %g %s", what, num_text(s, x), unit, 1 / DBL_MAX, unit);
     return false;
 }
 
@@ -1622,7 +1643,9 @@ static void stmt_mass(Sema *s, const Stmt *st)
     Val v = conv_slot(s, st->value, 0, DIM_KG, "a mass");
     if (v.ok)
         v.ok = check_range(s, v, st->value, arena_printf(s->arena, "the mass of '%s'", l->name),
-                           0, true, INFINITY, "kg");
+                           0, true, INFINITY, "kg") &&
+               check_inverse(s, v, st->value, arena_printf(s->arena, "the mass of '%s'", l->name),
+                             "kg");
     if (!v.ok) /* declared anyway (the model is rejected), so uses do not cascade */
         v = val(expr_num(s->ex, 1), DIM_KG);
     if (l->kind == N_RANGE) {
@@ -1856,6 +1879,8 @@ static Expr *planar_opt(Sema *s, const Opt *o, Dim want, const char *what, const
     Val v = conv_slot(s, o->value, 0, want, what);
     if (!v.ok || !check_range(s, v, o->value, what, 0, true, INFINITY, unit))
         return NULL;
+    if (strcmp(unit, "m") && !check_inverse(s, v, o->value, what, unit))
+        return NULL;            /* a mass or an inertia: the equations divide by it */
     return v.e;
 }
 
@@ -1894,8 +1919,13 @@ static void stmt_planar(Sema *s, const Stmt *st)
     Expr *radius = disc ? planar_opt(s, or, DIM_M,
                                      arena_printf(s->arena, "the radius of '%s'", name), "m")
                         : NULL;
-    if (!mass || !inertia || (disc && !radius))
-        return;
+    /* a bad value is reported; the body is declared anyway (the model is
+     * rejected) so that its uses do not cascade into "unknown name" errors,
+     * as for a mass */
+    Expr *one = expr_num(s->ex, 1);
+    mass = mass ? mass : one;
+    inertia = inertia ? inertia : one;
+    radius = disc && !radius ? one : radius;
     /* setup() refuses a run whose radius is not > 0 */
     expr_assume_positive(s->ex, radius);
     if (s->m->n_bodies + 3 > SEMA_MAX_BODIES) {
@@ -1922,8 +1952,10 @@ static void stmt_planar(Sema *s, const Stmt *st)
  * numbers); false after an error. */
 static bool pair_value(Sema *s, const Node *n, Dim want, const char *what, Val *a, Val *b)
 {
-    if (n->kind != N_TUPLE) {
-        diag_error(s->diag, n->loc, "%s is a pair: (a, b)", what);
+    if (n->kind != N_TUPLE || n->c) {   /* a third component was dropped silently */
+        diag_error(s->diag, n->loc, "%s is a pair: (a, b)%s", what,
+                   n->kind == N_TUPLE ? ", not three components (the plane of planar bodies "
+                   "is x, y)" : "");
         return false;
     }
     *a = conv_slot(s, n->a, 0, want, what);
@@ -1934,18 +1966,26 @@ static bool pair_value(Sema *s, const Node *n, Dim want, const char *what, Val *
            check_range(s, *b, n->b, what, -INFINITY, false, INFINITY, "");
 }
 
+static bool scale_check(Sema *s, SrcLoc loc, const char *what, double n2, double big,
+                        const char *unit, const char *advice);
+
 /* A direction (a, b) divided by its length; false (reported) when its
- * length is zero at the parameters' defaults. */
+ * length is zero at the parameters' defaults, or its sum of squares under-
+ * or overflows (a normal (1e300, 1e300) was taken for a gap that "does not
+ * depend on any body position", (1e-320, 0) for (0, 0)). */
 static bool unit_pair(Sema *s, const Node *n, const char *what, Expr **ux, Expr **uy)
 {
     Val a, b;
     if (!pair_value(s, n, dim_none(), what, &a, &b))
         return false;
     double na = value_of(s, a), nb = value_of(s, b);
-    if (!(na * na + nb * nb > 0)) {
+    if (na == 0 && nb == 0) {
         diag_error(s->diag, n->loc, "%s must not be (0, 0)", what);
         return false;
     }
+    if (!scale_check(s, n->loc, what, na * na + nb * nb, fmax(fabs(na), fabs(nb)), "",
+                     ": give it with parts nearer 1"))
+        return false;
     Expr *len = expr_call(s->ex, FN_SQRT,
                           expr_add(s->ex, expr_mul(s->ex, a.e, a.e), expr_mul(s->ex, b.e, b.e)), NULL);
     *ux = expr_div(s->ex, a.e, len);
@@ -2526,7 +2566,8 @@ static void stmt_rigid(Sema *s, const Stmt *st)
     const Node *ic[3] = {in->a, in->b, in->c};
     double d[3];
     for (int k = 0; k < 3; k++) {
-        if (!check_range(s, I[k], ic[k], what, 0, true, INFINITY, "kg*m^2"))
+        if (!check_range(s, I[k], ic[k], what, 0, true, INFINITY, "kg*m^2") ||
+            !check_inverse(s, I[k], ic[k], what, "kg*m^2"))
             return;
         d[k] = value_of(s, I[k]);
     }

@@ -304,3 +304,24 @@ foreach(case findings space laws studies signals python)
 endforeach()
 set_tests_properties(reliability/sixth_python PROPERTIES LABELS "reliability;python"
   ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# A seventh hostile pass (tests/reliability/seventh_pass_test.py): the
+# compiler and the command-line front ends: about 300 model texts (odd
+# numerals, undefined and overflowing constants, deep expressions, unicode,
+# CRLF, names of C keywords and runtime symbols, every statement), the
+# simulators' numeric options and --set on ten models with hostile values,
+# nsmc's options, run, sweep, basins and continue, and the findings as
+# Python sees them; each case under 20 s in the normal build.
+foreach(case findings language options sets_a sets_b commands python)
+  add_test(NAME reliability/seventh_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/seventh_pass_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/seventh_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/seventh_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/seventh_python PROPERTIES LABELS "reliability;python"
+  ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

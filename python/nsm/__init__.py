@@ -983,11 +983,15 @@ class Model:
                                "(their Poincare sections and tangent dynamics need a chart of "
                                "the quaternions)")
         n2 = 2 * len(self.bodies)
+        # every value's section, period and horizon before the first run, as
+        # nsmc sweep checks its axes before the grid (a period of 1e-300 ran
+        # to the first value's failure, a SimulationError)
+        for v in values:
+            probe, _ = self._sweep_sim(param, float(v), section, period, t_max, params, method,
+                                       init)
+            lib.nsm_sim_free(probe)
         ps, rows = [], []
         for v in values:
-            pv = dict(params or {})
-            pv[param] = float(v)
-            sim = self._study(pv, method, init)
             seen = [0]
 
             def on_rec(ud, s, rec):
@@ -998,19 +1002,10 @@ class Model:
                     rows.append([r.t, r.phase] + [r.y[i] for i in range(n2)])
                 return 1 if seen[0] >= transient + record else 0
             fn = _SECTION_FN(on_rec)
+            sim, te = self._sweep_sim(param, float(v), section, period, t_max, params, method,
+                                      init)
             try:
-                if lib.nsm_sim_set_section(sim, section.encode()) != 0 or (
-                        period is not None and
-                        lib.nsm_sim_set_section_period(sim, str(period).encode()) != 0):
-                    raise SettingError(_text(lib.nsm_sim_message(sim)))
                 lib.nsm_sim_set_section_handler(sim, fn, None)
-                if lib.nsm_sim_reset(sim) != 0:
-                    self._fail(sim, "sweep")
-                te = (self._times(sim, None, None, None) if t_max is None
-                      else self._eval(sim, t_max))
-                if not te > 0:
-                    raise SettingError("t_max=%r is %r s at %s = %r: not a positive time"
-                                       % (t_max, te, param, float(v)))
                 rc = self._interruptible(
                     sim, lambda: lib.nsm_sim_run_until(sim, te),
                     lambda: (np.array(ps, dtype=float),
@@ -1020,6 +1015,39 @@ class Model:
             finally:
                 lib.nsm_sim_free(sim)
         return np.array(ps, dtype=float), np.array(rows, dtype=float).reshape(-1, 2 + n2)
+
+    def _sweep_sim(self, param, v, section, period, t_max, params, method, init):
+        """(sim, t_max) of the sweep's point param = v: its section and
+        period set and its run to t_max checked as nsmc sweep checks its
+        axes (nsm_sim_check_run), a SettingError naming the argument
+        otherwise; the caller frees sim."""
+        lib = self._lib
+        pv = dict(params or {})
+        pv[param] = v
+        sim = self._study(pv, method, init)
+        try:
+            if period is not None:      # 0 or -1: nsmc sweep's option error
+                self._time(sim, period, "period")
+            if lib.nsm_sim_set_section(sim, section.encode()) != 0 or (
+                    period is not None and
+                    lib.nsm_sim_set_section_period(sim, str(period).encode()) != 0):
+                raise SettingError(_text(lib.nsm_sim_message(sim)))
+            if lib.nsm_sim_reset(sim) != 0:
+                self._fail(sim, "sweep")
+            te = (self._times(sim, None, None, None) if t_max is None
+                  else self._eval(sim, t_max))
+            if not te > 0:
+                raise SettingError("t_max=%r is %r s at %s = %r: not a positive time"
+                                   % (t_max, te, param, v))
+            try:
+                self._check_run(sim, te)
+            except SettingError as e:
+                raise SettingError("sweep at %s = %r (period=%r, t_max=%r): %s"
+                                   % (param, v, period, t_max, e)) from None
+        except BaseException:
+            lib.nsm_sim_free(sim)
+            raise
+        return sim, te
 
     def basins(self, x, y, section, period=None, transient=100, record=100, tol=1e-4,
                t_max=None, params=None, jobs=1, method=None, pilot=None):

@@ -623,6 +623,11 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
      * made: it ran the first orbit's transient, then failed with exit 3 */
     if (!rc && nsm_sim_check_tangent(sim, "continuation"))
         rc = prog_bad(g.prog, "%s", nsm_sim_message(sim));
+    /* a period too short for the model's motion (--period 1e-300) is an
+     * option error before the out-dir is made: it ran the transient, then
+     * failed with exit 3, "no tangent" */
+    if (!rc && nsm_sim_continue_check(sim, &g.o))
+        rc = prog_bad(g.prog, "%s", nsm_sim_message(sim));
     /* one run, sweep or continuation at a time writes into a folder (two
      * continuations mixed one's branch.csv with the other's figures) */
     if (!rc && outdir_lock(g.prog, g.out_dir))

@@ -387,7 +387,7 @@ static int param_find(const nsm_model *m, const char *name)
 ** message (where: "" or "FILE:LINE: "), else 0. */
 static int size_refused(const nsm_model *m, const char *prog, const char *where, int k, double v)
 {
-    if (!m->param_size || !m->param_size[k] || (v >= 0 && v == floor(v)))
+    if (!m->param_size || m->param_size[k] != 1 || (v >= 0 && v == floor(v)))
         return 0;
     fprintf(stderr, "%s: error: %sparameter '%s' sizes the model's indexed families or loops: "
             "it is a whole number >= 0, fixed at %.17g when the simulator was generated; "
@@ -580,6 +580,15 @@ static void on_warning(void *ud, const nsm_sim *sim, const char *text)
     const Driver *d = ud;
     (void)sim;
     fprintf(stderr, "%s: warning: %s\n", d->prog, text);
+}
+
+/* The first contact held shut in the simulation's current mode, or -1. */
+static int held_contact(const nsm_model *m, const nsm_sim *sim)
+{
+    for (int j = 0; j < m->n_gaps; j++)
+        if (nsm_sim_mode_has(sim, j))
+            return j;
+    return -1;
 }
 
 /* v, a NaN without its sign: the energy an impact took when the energies
@@ -1238,7 +1247,8 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
                 "not computable: the energies are beyond a double's range, kinetic %g J, "
                 "potential %g J)\n", d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
-                nsm_method_name(nsm_sim_get_method(sim)), au.kinetic, au.potential);
+                nsm_method_name(nsm_sim_get_method(sim)), num_unsigned_nan(au.kinetic),
+                num_unsigned_nan(au.potential));
     else if (isnan(au.error))    /* exact without the audit keeps no energy integrals */
         fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
                 "not kept: --summary keeps it)\n",
@@ -1619,6 +1629,17 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * switches, moving surfaces) is an option error too */
     if (lyap && nsm_sim_check_tangent(sim, "--lyapunov")) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
+    /* the tangent vectors start at t = 0 without a transient: a contact
+     * held there is known from the reset (two_mass --lyapunov failed at once,
+     * exit 3, "the motion does not start in free flight") */
+    int held = lyap && !(lyap_tr > 0) ? held_contact(m, sim) : -1;
+    if (held >= 0) {
+        fprintf(stderr, "%s: error: --lyapunov: the motion does not start in free flight "
+                "(contact '%s' is held at t = 0): give --lyapunov-transient T past it\n",
+                d.prog, m->gaps[held].name);
         nsm_sim_free(sim);
         return 1;
     }

@@ -76,7 +76,8 @@ static void mass_refuse(nsm_sim *s, const double *y, int bad)
         if (!isfinite(y[i])) {      /* the motion ran away: not M(q)'s fault */
             snprintf(s->msg, sizeof s->msg, "t = %.17g s: state is not finite (position of %s "
                      "= %g), so the mass matrix M(q) cannot be evaluated there", s->t,
-                     s->m->body_names ? s->m->body_names[i] : "?", y[i]);
+                     s->m->body_names ? s->m->body_names[i] : "?",
+                     isnan(y[i]) ? fabs(y[i]) : y[i]);     /* "nan", never "-nan" */
             s->failed = NSM_ENUMERIC;
             return;
         }

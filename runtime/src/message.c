@@ -8,6 +8,7 @@
 ** runtime cannot run, a run's times that cannot work).  It sits below
 ** everything else that uses it.
 */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -239,10 +240,12 @@ int nsm_run_check(double t_end, double every, double dt, long max_steps, char *w
         return run_refuse(why, len, "the sampling period %g s is not a finite time >= 0", every);
     if (!(dt >= 0) || !isfinite(dt))
         return run_refuse(why, len, "the step %g s is not a finite time >= 0", dt);
-    if (every > 0 && every < res)
+    double count = every > 0 ? t_end / every : 0;
+    if (every > 0 && every < res)      /* a subnormal period: more samples than a double holds */
         return run_refuse(why, len, "the sampling period %g s is below the time resolution at "
-                          "t = %g s (%g s): about %.3g samples; choose a larger sampling "
-                          "period", every, t_end, res, t_end / every);
+                          "t = %g s (%g s): %s %.3g samples; choose a larger sampling "
+                          "period", every, t_end, res, isfinite(count) ? "about" : "more than",
+                          fmin(count, DBL_MAX));
     if (every > 0 && t_end / every > NSM_MAX_SAMPLES)
         return run_refuse(why, len, "the sampling period %g s gives about %.3g samples over "
                           "%g s (at most %.0e): choose a larger sampling period", every,

@@ -346,6 +346,7 @@ static inline double rt_dot(int n, const double *a, const double *b)
 
 /* message.c */
 #define RT_T_RES 16           /* a step below this many ulps of t cannot advance it */
+#define RT_NL_RK4_STEP 1e-3  /* rk4's step on a nonlinear model without a dt */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 double rt_t_resolution(const nsm_sim *s, double t_end);
 int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who);

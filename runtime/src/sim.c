@@ -4,6 +4,7 @@
 ** failure message.  The run loop is in run.c, the transitions in
 ** transition.c, the Zeno handling in zeno.c.
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,18 @@ int nsm_sim_set_param(nsm_sim *s, const char *name, double value)
     int k = param_index(s, name);
     if (k < 0 || !isfinite(value))
         return NSM_EINVAL;
+    if (s->m->param_size && s->m->param_size[k] == 2 && value != s->m->params[k].value) {
+        /* the parameters defined from it keep the values nsmc computed from
+         * its default: --set omega under `param T = 2*pi/omega` changed
+         * nothing in T, silently */
+        snprintf(s->msg, sizeof s->msg,
+                 "parameter '%s' is in the definition of another parameter, whose value nsmc "
+                 "computed from its default %.17g when the simulator was generated: for %.17g, "
+                 "set the parameters defined from it directly, or set its default (param %s = "
+                 "%.17g) and generate the simulator again with nsmc",
+                 name, s->m->params[k].value, value, name, value);
+        return NSM_EMODEL;
+    }
     if (s->m->param_size && s->m->param_size[k] && value != s->m->params[k].value) {
         snprintf(s->msg, sizeof s->msg,
                  "parameter '%s' sizes the model's indexed families or loops, fixed at %.17g "
@@ -508,6 +521,16 @@ int nsm_sim_reset(nsm_sim *s)
             return NSM_EMODEL;
         }
         s->minv[i] = 1 / s->num.mass[i];
+        if (!isfinite(s->minv[i])) {
+            /* a subnormal mass (--set m1=1e-320): its inverse overflows and
+             * the run failed at its first step, "the mode's equations are
+             * not finite", exit 3 */
+            snprintf(s->msg, sizeof s->msg, "the mass (or inertia) of '%s' is too small for a "
+                     "double: %.6g, whose inverse overflows; give it at least %g",
+                     m->body_names ? m->body_names[i] : "?", s->num.mass[i], 1 / DBL_MAX);
+            s->failed = NSM_EMODEL;
+            return NSM_EMODEL;
+        }
     }
     if (sim_check_inertias(s))
         return NSM_EMODEL;

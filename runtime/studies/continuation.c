@@ -44,6 +44,7 @@
 ** No I/O: points go to the caller's function (the continuation program,
 ** contprog.c, writes them).
 */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -630,6 +631,70 @@ static int cont_past(Cont *c, const Pt *g, double dir_p, Pt *q)
     return NSM_ENUMERIC;
 }
 
+/* The orbit's period k T at p against the motion of the mode the model
+** starts in: the monodromy matrix is computed to about the rounding of its
+** entries (order 1), so Phi - I, of order |lambda| k T, keeps
+** log10(|lambda| k T / eps) digits; below 1e6 roundings (a period of
+** 1e-300 s, where Phi - I is exactly 0) neither Newton's method nor the
+** tangent has anything to work on.  A mode without any rate (|lambda| = 0)
+** is held to the time resolution at t = 1 s.  NSM_EINVAL with the message
+** for such a period; NSM_OK otherwise, also where the period or the start
+** cannot be formed at p (the continuation says so when it gets there). */
+static int cont_period_check(Cont *c, double p)
+{
+    nsm_sim *s = c->s;
+    double T;
+    const RtModeInfo *mi = NULL;
+    if (cont_period(c, p, &T) || nsm_sim_reset(s) || !(mi = rt_mode_info(s))) {
+        s->msg[0] = 0;
+        return NSM_OK;
+    }
+    /* rk4's and adaptive's modes know their eigenvalues; exact's the
+     * balanced norm nu, a bound of every |lambda| (so a refusal by it holds
+     * for the eigenvalues too) */
+    double w = fmax(mi->rho, mi->nu), floor1 = RT_T_RES * (nextafter(1.0, INFINITY) - 1.0);
+    if (w > 0 ? !(w * T < 1e6 * DBL_EPSILON) : !(T < floor1))
+        return NSM_OK;
+    if (w > 0)
+        snprintf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
+                 "%.17g is too short for the model's motion: its fastest rate, |lambda| up to "
+                 "%.6g 1/s, moves the state by at most %.3g of itself over the period, below 1e6 "
+                 "roundings (%.3g), so Phi - I is lost in the rounding; give the forcing period "
+                 "(--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p, w,
+                 w * T, 1e6 * DBL_EPSILON);
+    else
+        snprintf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
+                 "%.17g is below the time resolution at t = 1 s (%.3g s); give the forcing "
+                 "period (--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p,
+                 floor1);
+    return NSM_EINVAL;
+}
+
+/* The period at both ends of the range (cont_period_check) before any
+** run: `nsmc continue --period 1e-300` ran the transient and failed with
+** "no tangent" (exit 3).  The parameter is left at p0. */
+static int cont_check(Cont *c, double p0)
+{
+    int rc = cont_period_check(c, c->o->from);
+    if (!rc)
+        rc = cont_period_check(c, c->o->to);
+    nsm_sim_set_param(c->s, c->o->param, p0);
+    return rc;
+}
+
+/* The refusals of nsm_sim_continue's options that need the model, before
+** any run (nsm/nsm.h): a program checks them before it makes its out-dir. */
+int nsm_sim_continue_check(nsm_sim *s, const nsm_cont_options *o)
+{
+    double p0;
+    if (!s || !o || !o->param || !o->period || o->periods < 1 || !isfinite(o->from) ||
+        !isfinite(o->to) || nsm_sim_get_param(s, o->param, &p0))
+        return NSM_EINVAL;
+    Cont c = { s, o, 2 * s->n, 2 * s->n + 1, fmin(o->from, o->to), fmax(o->from, o->to),
+               0, 0, NULL, NULL, 0, o->periods, NAN, NULL };
+    return cont_check(&c, p0);
+}
+
 /* The options' defaults (nsm/nsm.h): the forced models' usual period, steps
 ** that resolve the impact oscillator's branch, 1e-10 on the parameter. */
 void nsm_cont_defaults(nsm_cont_options *o)
@@ -1062,6 +1127,9 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
     Cont c = { s, o, 2 * s->n, 2 * s->n + 1, fmin(o->from, o->to), fmax(o->from, o->to),
                0, 0, fn, ud, 0, o->periods, NAN, o->switch_pd ? &flip : NULL };
     s->msg[0] = 0;
+    int rc0 = cont_check(&c, p0);
+    if (rc0)
+        return rc0;
     if (o->curve) {
         double q0;
         if ((o->curve != NSM_CONT_FOLD && o->curve != NSM_CONT_FLIP && o->curve != NSM_CONT_GRAZING) ||

@@ -336,8 +336,10 @@ typedef struct nsm_model {
     /* n_params flags, 1 for a parameter that sizes an indexed family or a
      * `for` loop (`mass P[1..N]`): the tables above were generated for its
      * default, so the runtime refuses any other value (a new size needs the
-     * simulator generated again).  Appended after ABI 1's tables too: NULL
-     * means no parameter is a size. */
+     * simulator generated again).  2 for a parameter another parameter's
+     * default was computed from (`param T = 2*pi/omega`): T is a parameter
+     * of its own, so the runtime refuses another value of omega too.
+     * Appended after ABI 1's tables too: NULL means no parameter is fixed. */
     const unsigned char *param_size;
 
     /* Moving surfaces (appended too: 0 when every gap is fixed).  A gap

@@ -94,9 +94,10 @@ void nsm_sim_free(nsm_sim *sim);
 /* Parameter override by name: takes effect at the next nsm_sim_reset, and
  * nsm_sim_run_until resets first (back to t = 0) when a parameter changed
  * since the last reset.  The other settings apply from the next step on.
- * A parameter that sizes the model (nsm_model.param_size) keeps its
- * default: another value is refused with NSM_EMODEL and a message saying
- * the simulator must be generated again. */
+ * A parameter that sizes the model (nsm_model.param_size), or that another
+ * parameter's default was computed from, keeps its default: another value
+ * is refused with NSM_EMODEL and a message saying what to set instead or
+ * that the simulator must be generated again. */
 int nsm_sim_set_param(nsm_sim *sim, const char *name, double value);
 int nsm_sim_get_param(const nsm_sim *sim, const char *name, double *value);
 int nsm_sim_set_method(nsm_sim *sim, int method);
@@ -428,6 +429,11 @@ void nsm_cont_defaults(nsm_cont_options *o);
  * orbit past a grazing, Newton's method failing) returns NSM_OK with the
  * reason in nsm_sim_message. */
 int nsm_sim_continue(nsm_sim *sim, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud);
+/* What nsm_sim_continue refuses from the model before any run (it checks
+ * it too): NSM_OK, or NSM_EINVAL with the reason in nsm_sim_message (an
+ * orbit's period at `from` or `to` too short for the motion of the mode the
+ * model starts in: Phi - I lost in the rounding).  Leaves the parameter. */
+int nsm_sim_continue_check(nsm_sim *sim, const nsm_cont_options *o);
 /* With o->curve set, nsm_sim_continue follows a curve of fold, period-
  * doubling or grazing points in two parameters instead (docs/studies.md,
  * "Two-parameter curves"): the orbit with det(Phi - I) = 0, det(Phi + I) = 0
