@@ -1068,7 +1068,7 @@ class Model:
         if self._source is None:
             raise SettingError("basins need the model's source: compile it with nsm.compile "
                                "or nsm.compile_source")
-        axes = []
+        axes, counts = [], []
         for name, ax in (("x", x), ("y", y)):
             try:
                 c, a, b, k = ax
@@ -1076,8 +1076,9 @@ class Model:
                 # None or a generator escaped as a bare TypeError from len()
                 raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)"
                                    % (name, ax)) from None
+            counts.append(_count(k, name + " count", 1))
             axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate"), _number(a, name),
-                                         _number(b, name), _count(k, name + " count", 1)))
+                                         _number(b, name), counts[-1]))
         section = _spec(section, "section")
         # checked as sweep() checks them: transient=2.7 and jobs=2.5 were cut
         # to 2 without a word, None or 'abc' escaped as bare TypeError or
@@ -1125,7 +1126,7 @@ class Model:
                 head = f.readline().strip().split(",")
                 atts = [dict(zip(head, (_cell(v) for v in line.strip().split(","))))
                         for line in f if line.strip()]
-        nx, ny = int(x[3]), int(y[3])
+        nx, ny = counts
         xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
         labels = grid[:, 2].astype(int).reshape(ny, nx)
         return xs, ys, labels, atts

@@ -1995,8 +1995,14 @@ static int sweep_check(Sweep *sw)
     /* a method the model cannot take (taylor on a linear model) is an
      * option error before the grid, as the simulator's --method is, not a
      * failure at every point */
-    if (!rc && (nsm_sim_set_method(sim, sw->method) || nsm_sim_check_run(sim, 0.0)))
-        rc = bad(sw->prog, "--method %s: %s", nsm_method_name(sw->method), nsm_sim_message(sim));
+    if (!rc && (nsm_sim_set_method(sim, sw->method) || nsm_sim_check_run(sim, 0.0))) {
+        /* the run's other refusals (a section period of -1) were blamed on
+         * --method too: "--method exact: ... the section's period -1 s" */
+        const char *why = nsm_sim_message(sim);
+        rc = strstr(why, "method") ? bad(sw->prog, "--method %s: %s",
+                                         nsm_method_name(sw->method), why)
+                                   : bad(sw->prog, "%s", why);
+    }
     if (!rc)
         rc = check_horizon(sw, sim);
     /* --floquet and --lyapunov on a model whose tangent dynamics are not
