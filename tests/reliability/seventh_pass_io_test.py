@@ -19,7 +19,8 @@ Cases (each under 20 s in the normal build):
              naming the simulator for its checksum).
   python     the Python API's findings (basins' transient=2.7 and jobs=2.5
              were cut to 2 without a word, continuation's switch_pd='no' was
-             true, sweep's period 0 ran, a 2-D array of values, a list as a
+             true, sweep's period 0 failed as a run (a SimulationError, not a
+             refused setting), a 2-D array of values, a list as a
              parameter's name or as params, a list as method and None as a
              basin axis escaped as bare TypeError, ValueError or
              AttributeError; folders in place of the cached object, its
@@ -29,8 +30,10 @@ Cases (each under 20 s in the normal build):
              nsm.Error with a message; one model run from four threads gives
              bit-identical results.
   sweep, sweep_more  about 90 hostile nsmc sweep inputs in two halves
-             (the first also the finding that a section period of -1 was
-             blamed on --method; out-dirs that are links,
+             (the first also the findings that a section period of -1 was
+             blamed on --method, and that a folder in place of summary.csv
+             stopped a sweep after it had replaced section.csv, leaving it
+             beside an earlier sweep's summary; out-dirs that are links,
              devices or hold folders where files belong, a file-size limit,
              /dev/full in place of a result, counts, ranges, sections,
              horizons, methods, --set, basins, bodies in space): each ends by
@@ -193,9 +196,9 @@ F = [
  ("sweep values 2-D", lambda: fio.sweep("omega", np.ones((2, 2)), sec, transient=1, record=1), P),
  ("sweep param=['omega']", lambda: fio.sweep(["omega"], [1.5], sec, transient=1, record=1), P),
  ("sweep params=[1]", lambda: fio.sweep("omega", [1.5], sec, transient=1, record=1, params=[1]), P),
- ("sweep period=0 (ran)", lambda: fio.sweep("omega", [1.5], "period:2", period=0, transient=1,
+ ("sweep period=0 (a SimulationError)", lambda: fio.sweep("omega", [1.5], "period:2", period=0, transient=1,
                                             record=1), S),
- ("sweep period=-1 (ran)", lambda: fio.sweep("omega", [1.5], "period:2", period=-1,
+ ("sweep period=-1 (a SimulationError)", lambda: fio.sweep("omega", [1.5], "period:2", period=-1,
                                              transient=1, record=1), S),
  ("run method=['rk4']", lambda: fio.run(method=["rk4"], t_end=0.1), S),
  ("sweep method=['rk4']", lambda: fio.sweep("omega", [1.5], sec, method=["rk4"]), S),
@@ -491,6 +494,22 @@ def case_sweep(tmp):
                   "--method", "taylor", "--out-dir", "sp"], timeout=300)
     check(p.returncode == 1 and "--method taylor: " in p.stderr,
           "--method taylor on a linear model still names --method", p)
+    # a folder in place of summary.csv: refused before either result is
+    # placed (section.csv was replaced, leaving it beside an earlier sweep's
+    # summary)
+    p = run(tmp, [NSMC, "sweep", FIO] + SWEEP + ["--out-dir", "k"], timeout=300)
+    check(p.returncode == 0, "a complete sweep into k", p)
+    sec = os.path.join(tmp, "k", "section.csv")
+    before = open(sec, "rb").read()
+    os.unlink(os.path.join(tmp, "k", "summary.csv"))
+    os.mkdir(os.path.join(tmp, "k", "summary.csv"))
+    p = run(tmp, [NSMC, "sweep", FIO, "--param", "omega=2:3:3"] + SWEEP[2:] +
+            ["--out-dir", "k"], timeout=300)
+    tmps = [f for f in os.listdir(os.path.join(tmp, "k")) if ".tmp" in f]
+    check(p.returncode == 1 and "cannot write 'k/summary.csv': Is a directory" in p.stderr and
+          open(sec, "rb").read() == before and not tmps,
+          "a folder in place of summary.csv: exit 1, the earlier section.csv untouched, no "
+          "temporary (section.csv was replaced by the new sweep's)", p)
     sweep_half(tmp, 0)
 
 
