@@ -1029,8 +1029,6 @@ class Model:
                 return 1 if seen[0] >= transient + record else 0
             fn = _SECTION_FN(on_rec)
             try:
-                if period is not None:  # 0 or -1: refused as section()'s period is
-                    self._time(sim, period, "period")
                 if lib.nsm_sim_set_section(sim, section.encode()) != 0 or (
                         period is not None and
                         lib.nsm_sim_set_section_period(sim, str(period).encode()) != 0):
