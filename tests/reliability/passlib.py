@@ -232,3 +232,21 @@ def stopped_run(tmp, label, cmd, sig, delay, wait=30):
           status == 8 and hrows == rows and rows > 0 and not left,
           "%s stopped by %s: exit %d, whole lines, HDF5 marked stopped with as many rows, "
           "no temporary" % (label, sig.name, 128 + sig))
+
+
+def python_script(tmp, name, text, args, what):
+    """Writes text as tmp/name and runs it with this Python (tmp's program
+    cache, matplotlib without a display) and args; prints its output and
+    fails the case, saying what, unless it exits 0."""
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    env = env_for(tmp)
+    env.setdefault("MPLBACKEND", "Agg")
+    try:
+        p = subprocess.run([sys.executable, path] + list(args), cwd=tmp, env=env,
+                           capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise Failure("python: still running after 600 s")
+    print(p.stdout)
+    check(p.returncode == 0, what, p)

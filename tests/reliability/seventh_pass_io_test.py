@@ -47,8 +47,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (Failure, check, env_for, label_of, main, run, tried,  # noqa: E402
-                     whole_lines)
+from passlib import (Failure, check, env_for, label_of, main, python_script,  # noqa: E402
+                     run, tried, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -66,11 +66,6 @@ def h5_run(path):
     import h5py
     with h5py.File(path, "r") as f:
         return dict(f["run"].attrs), f["trajectory"].shape[0]
-
-
-def sh(tmp, script, timeout=120):
-    """Runs a shell script in tmp (its own program cache)."""
-    return run(tmp, ["bash", "-c", script], timeout=timeout)
 
 
 # ---- findings ---------------------------------------------------------------
@@ -361,18 +356,9 @@ for name in ("forced_impact_oscillator.so", "forced_impact_oscillator.sum",
 
 def case_python(tmp):
     """The Python API's findings, hostile arguments, threads and cache."""
-    path = os.path.join(tmp, "seventh_io_python.py")
-    open(path, "w").write(PY)
-    env = env_for(tmp)
-    env.setdefault("MPLBACKEND", "Agg")
-    try:
-        p = subprocess.run([sys.executable, path, MODELS], cwd=tmp, env=env,
-                           capture_output=True, text=True, timeout=600)
-    except subprocess.TimeoutExpired:
-        raise Failure("python: still running after 600 s")
-    print(p.stdout)
-    check(p.returncode == 0, "python: the findings refused, every argument a result or an "
-          "nsm.Error, threads identical, the damaged cache rebuilt", p)
+    python_script(tmp, "seventh_io_python.py", PY, [MODELS],
+                  "python: the findings refused, every argument a result or an nsm.Error, "
+                  "threads identical, the damaged cache rebuilt")
 
 
 # ---- sweep ------------------------------------------------------------------
