@@ -1480,7 +1480,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             rc = !parse_num(val, &v) || v < 1 || v > 9e18 || v != floor(v) ||
                  nsm_sim_set_max_steps(sim, (long)v);
         } else if (!strcmp(a, "--max-impacts")) {
-            rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_impacts(sim, (long)v);
+            /* a whole number, as --max-steps: 2.5 was cut to 2 without a word */
+            rc = !parse_num(val, &v) || v < 1 || v > 9e18 || v != floor(v) ||
+                 nsm_sim_set_max_impacts(sim, (long)v);
         } else if (!strcmp(a, "--max-event-rate")) {
             rc = !parse_num(val, &v) || nsm_sim_set_max_event_rate(sim, v);
         } else {

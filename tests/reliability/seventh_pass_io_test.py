@@ -13,7 +13,8 @@ Cases (each under 20 s in the normal build):
              (`--out - | head -1`) was killed by SIGPIPE without a word, its
              event log still buffered (events.csv left empty) and its HDF5
              file never renamed into place; `nsmc continue` and `nsmc cache
-             clean` exited 0 with their standard output on a full disk; a
+             clean` exited 0 with their standard output on a full disk;
+             `--max-impacts 2.5` was cut to 2 without a word; a
              folder in place of a cached simulator or of its checksum was
              said to be rebuilt, then every run failed ("Is a directory",
              naming the simulator for its checksum).
@@ -123,6 +124,18 @@ def case_findings(tmp):
                            stderr=subprocess.PIPE, text=True, timeout=60)
     check(p.returncode == 1 and "cannot write to standard output" in p.stderr,
           "nsmc cache clean >/dev/full: exit 1 (it exited 0)", p)
+    # --max-impacts takes a whole number, as --max-steps (2.5 ran as 2: the
+    # five-bead cradle's 2.5 failed as 2 does, "2 impacts at one instant")
+    cradle = os.path.join(SIMS, "sim_cradle5")
+    for v in ("2.5", "1.0000001", "4.999"):
+        p = run(tmp, [cradle, "--max-impacts", v, "--out", "mi.csv"])
+        check(p.returncode == 1 and "bad value '%s' for --max-impacts" % v in p.stderr and
+              not os.path.exists(os.path.join(tmp, "mi.csv")),
+              "cradle5 --max-impacts %s: exit 1 before any output (it was cut)" % v, p)
+    for v in ("2", "1e8", "4"):
+        p = run(tmp, [cradle, "--max-impacts", v, "--out", "/dev/null"])
+        check(p.returncode in (0, 3) and "bad value" not in p.stderr,
+              "cradle5 --max-impacts %s is taken" % v, p)
     # a folder in place of the cached simulator or of its checksum: cleared
     # and rebuilt (every run failed, "Is a directory", naming the simulator)
     cmd = [NSMC, "run", FIO, "--no-plot", "-q", "--out-dir", "r", "--", "--t-end", "10"]
