@@ -539,6 +539,14 @@ def _not_swept(params, names):
                                  % name)
 
 
+def _method(method):
+    """method if it names a method, else SettingError (a list escaped as a
+    bare TypeError, unhashable)."""
+    if not isinstance(method, str) or method not in METHODS:
+        raise SettingError("unknown method %r (valid: rk4, adaptive, exact, taylor)" % (method,))
+    return method
+
+
 def _param_name(params, name):
     """ParameterError unless name is one of the model's parameters (a list
     or another unhashable name escaped as a bare TypeError)."""
@@ -620,9 +628,7 @@ class Model:
         lib = self._lib
         self._set_params(sim, params)
         if method is not None:
-            if not isinstance(method, str) or method not in METHODS:
-                raise SettingError("unknown method %r (valid: rk4, adaptive, exact, taylor)" % (method,))
-            lib.nsm_sim_set_method(sim, METHODS[method])
+            lib.nsm_sim_set_method(sim, METHODS[_method(method)])
         checks = [(dt, lib.nsm_sim_set_dt, "dt", "a time >= 0 (s)"),
                   (every, lib.nsm_sim_set_every, "every", "a time >= 0 (s)"),
                   (max_event_rate, lib.nsm_sim_set_max_event_rate, "max_event_rate",
@@ -1084,9 +1090,8 @@ class Model:
         transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
         tol = _number(tol, "tol")
         jobs = _count(jobs, "jobs", 1, 1024)
-        if method is not None and (not isinstance(method, str) or method not in METHODS):
-            raise SettingError("unknown method %r (valid: rk4, adaptive, exact, taylor)"
-                               % (method,))
+        if method is not None:
+            _method(method)
         _params_dict(params)
         paths = _locate()
         with tempfile.TemporaryDirectory(prefix="nsm-basins-") as d:
