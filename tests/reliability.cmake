@@ -325,3 +325,23 @@ foreach(case findings language options sets_a sets_b commands python)
 endforeach()
 set_tests_properties(reliability/seventh_python PROPERTIES LABELS "reliability;python"
   ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# A seventh hostile pass on the runtime's I/O and study surfaces
+# (tests/reliability/seventh_pass_io_test.py): outputs onto pipes whose
+# reader went away, full disks and odd files, HDF5, nsmc sweep, continue,
+# run and cache, program caches with folders where files belong, and the
+# Python API's studies with hostile arguments; each case under 20 s in the
+# normal build.
+foreach(case findings python sweep sweep_more outputs)
+  add_test(NAME reliability/seventh_io_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/seventh_pass_io_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/seventh_io_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/seventh_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/seventh_io_python PROPERTIES LABELS "reliability;python"
+  ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

@@ -637,11 +637,16 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     }
     uint64_t h;
     long long size;
+    const char *failed = tmp;
     if (file_digest(tmp, &h, &size) != 0 ||
-        write_atomic(sum, arena_printf(a, "%016llx %lld\n", (unsigned long long)h, size),
-                     strlen(arena_printf(a, "%016llx %lld\n", (unsigned long long)h, size)), a) != 0 ||
-        rename(tmp, bin) != 0) {
-        fprintf(stderr, "nsmc: error: cannot write %s: %s\n", bin, strerror(errno));
+        (failed = sum,
+         write_atomic(sum, arena_printf(a, "%016llx %lld\n", (unsigned long long)h, size),
+                      strlen(arena_printf(a, "%016llx %lld\n", (unsigned long long)h, size)),
+                      a) != 0) ||
+        (failed = bin, rename(tmp, bin) != 0)) {
+        /* the file that could not be written is named (a failed checksum
+         * was reported as the simulator's) */
+        fprintf(stderr, "nsmc: error: cannot write %s: %s\n", failed, strerror(errno));
         unlink(tmp);
         *status = 1;
         return NULL;
@@ -676,6 +681,24 @@ static int cache_verify(const char *bin, const char *sum, const char **why)
     else
         return 1;
     return -1;
+}
+
+/* Removes what an entry being rebuilt holds in place of its files: each
+ * of bin, sum and csrc that is a file, a link or an empty folder (a
+ * folder where a file belongs was said to be rebuilt, then the rename over
+ * it failed, "Is a directory", on every later run). */
+static void cache_clear(const char *bin, const char *sum, const char *csrc)
+{
+    const char *paths[3] = { bin, sum, csrc };
+    for (int k = 0; k < 3; k++) {
+        struct stat st;
+        if (lstat(paths[k], &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode))
+            rmdir(paths[k]);
+        else if (k < 2 || !S_ISREG(st.st_mode))
+            unlink(paths[k]);
+    }
 }
 
 /* Builds the program for C text (`what` names it in messages: the
@@ -743,12 +766,11 @@ static const char *build(const char *what, const char *name, const char *ctext, 
         fprintf(stderr, "nsmc: using the cached %s %s\n", what, bin);
         return bin;
     }
-    if (v < 0) {
+    if (v < 0)
         fprintf(stderr, "nsmc: note: the cached %s %s is damaged (%s); rebuilding it\n",
                 what, bin, bad);
-        unlink(bin);
-        unlink(sum);
-    }
+    if (v <= 0)
+        cache_clear(bin, sum, csrc);
     bin = compile_sim(&cmd, out_slot, src_slot, what, bin, csrc, sum, ctext, clen, o, a, status);
     if (lock >= 0)
         close(lock);
@@ -1376,7 +1398,11 @@ static int cache_clean(void)
     closedir(d);
     printf("nsmc: removed %ld cached program%s (%.1f MB) from %s\n", entries,
            entries == 1 ? "" : "s", (double)freed / 1e6, root);
-    if (kept)
+    if (fflush(stdout) != 0 || ferror(stdout)) {    /* it exited 0 onto a full disk */
+        fprintf(stderr, "nsmc: error: cannot write to standard output: %s\n", strerror(errno));
+        kept = kept ? kept : -1;
+    }
+    if (kept > 0)
         fprintf(stderr, "nsmc: error: %ld cache entr%s could not be removed completely\n", kept,
                 kept == 1 ? "y" : "ies");
     arena_free(a);

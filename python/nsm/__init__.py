@@ -205,9 +205,16 @@ def _write_atomic(path, text):
 
 
 def _unlink(path):
-    """Removes a file if it is there."""
+    """Removes a file, or an empty folder in a file's place, if it is there
+    (a folder where a cached file belongs was said to be rebuilt, then every
+    compile failed with "Is a directory")."""
     try:
         os.unlink(path)
+    except IsADirectoryError:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
     except OSError:
         pass
 
@@ -332,11 +339,17 @@ def _build(ctext, paths, verbose=False):
     name = symbol[len("nsm_model_"):]
     d = os.path.join(_cache_root(), "py-%s-%s" % (name, h.hexdigest()[:16]))
     so, sumfile, csrc = (os.path.join(d, name + ext) for ext in (".so", ".sum", ".c"))
+    lockfile = os.path.join(d, ".lock")
     try:
         os.makedirs(d, exist_ok=True)
-        lock = open(os.path.join(d, ".lock"), "a")
     except OSError as err:
         raise _cache_error(d, err) from None
+    if os.path.isdir(lockfile) and not os.path.islink(lockfile):
+        _unlink(lockfile)       # an empty folder in the lock file's place
+    try:
+        lock = open(lockfile, "a")
+    except OSError as err:
+        raise _cache_error(lockfile, err) from None
     with lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -349,7 +362,9 @@ def _build(ctext, paths, verbose=False):
             print("nsm: note: the cached model %s is damaged (%s); rebuilding it" % (so, why),
                   file=sys.stderr)
             _unlink(so)
-            _unlink(sumfile)
+        _unlink(sumfile)
+        if os.path.isdir(csrc) and not os.path.islink(csrc):
+            _unlink(csrc)
         try:
             _write_atomic(csrc, ctext)
         except OSError as err:
@@ -527,6 +542,29 @@ def _not_swept(params, names):
                                  % name)
 
 
+def _method(method):
+    """method if it names a method, else SettingError (a list escaped as a
+    bare TypeError, unhashable)."""
+    if not isinstance(method, str) or method not in METHODS:
+        raise SettingError("unknown method %r (valid: rk4, adaptive, exact, taylor)" % (method,))
+    return method
+
+
+def _param_name(params, name):
+    """ParameterError unless name is one of the model's parameters (a list
+    or another unhashable name escaped as a bare TypeError)."""
+    if not isinstance(name, str) or name not in params:
+        raise ParameterError("%r: the model has no such parameter; valid parameters: %s"
+                             % (name, ", ".join(params) or "(none)"))
+
+
+def _params_dict(params):
+    """ParameterError unless params is None or a dict {name: value} (a list
+    escaped from the studies as a bare TypeError or AttributeError)."""
+    if params is not None and not hasattr(params, "items"):
+        raise ParameterError("params must be a dict {name: value}, got %r" % (params,))
+
+
 def _flag(value, what):
     """value as a boolean: True, False (or 1, 0, numpy's booleans); text such
     as 'no' is refused rather than taken as true."""
@@ -594,9 +632,7 @@ class Model:
         lib = self._lib
         self._set_params(sim, params)
         if method is not None:
-            if method not in METHODS:
-                raise SettingError("unknown method %r (valid: rk4, adaptive, exact, taylor)" % (method,))
-            lib.nsm_sim_set_method(sim, METHODS[method])
+            lib.nsm_sim_set_method(sim, METHODS[_method(method)])
         checks = [(dt, lib.nsm_sim_set_dt, "dt", "a time >= 0 (s)"),
                   (every, lib.nsm_sim_set_every, "every", "a time >= 0 (s)"),
                   (max_event_rate, lib.nsm_sim_set_max_event_rate, "max_event_rate",
@@ -895,7 +931,7 @@ class Model:
         periods).  Returns a Branch of numpy arrays, one row per point."""
         lib = self._lib
         kinds = {None: 0, "fold": 2, "flip": 3, "grazing": 5}
-        if curve not in kinds:
+        if not (curve is None or isinstance(curve, str)) or curve not in kinds:
             raise SettingError("curve=%r: expected 'fold', 'flip' or 'grazing'" % (curve,))
         if (curve is None) != (param2 is None):
             raise SettingError("a curve needs param2, start2 and stop2; param2 is the second "
@@ -915,14 +951,14 @@ class Model:
         if o.tol < 4e-16 * max(1.0, abs(o.from_), abs(o.to)):
             raise SettingError("tol=%r: below the rounding of the parameter over [%r, %r]"
                                % (tol, start, stop))
-        o.switch_pd, o.curve = int(bool(switch_pd)), kinds[curve]
+        o.switch_pd, o.curve = int(_flag(switch_pd, "switch_pd")), kinds[curve]
         if curve is not None:
             o.param2 = str(param2).encode()
             o.from2 = _number(start2, "start2", SettingError)
             o.to2 = _number(stop2, "stop2", SettingError)
         for name in [param] + ([param2] if curve else []):
-            if name not in self.params:
-                raise ParameterError("%s: the model has no such parameter" % name)
+            _param_name(self.params, name)
+        _params_dict(params)
         _not_swept(params, [param] + ([param2] if curve else []))
         sim = self._study(params, method, init)
         n2 = 2 * len(self.bodies)
@@ -965,8 +1001,8 @@ class Model:
         reaches t_max, default the model's t_end, first).  Returns (p, rec):
         p the parameter of each kept record, rec its row t, phase, state."""
         lib = self._lib
-        if param not in self.params:
-            raise ParameterError("%s: the model has no such parameter" % param)
+        _param_name(self.params, param)
+        _params_dict(params)
         _not_swept(params, [param])
         section = _spec(section, "section")
         transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
@@ -974,6 +1010,10 @@ class Model:
             values = np.atleast_1d(np.asarray(values, dtype=float))
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
+        if values.ndim != 1:
+            # a 2-D array escaped as a bare TypeError from float() of a row
+            raise ParameterError("values must be a sequence of numbers (one dimension), got an "
+                                 "array of shape %s" % (values.shape,))
         if values.size == 0:
             raise SettingError("values is empty: a sweep needs at least one value of %s" % param)
         if self._nq != len(self.bodies):
@@ -1064,14 +1104,27 @@ class Model:
         if self._source is None:
             raise SettingError("basins need the model's source: compile it with nsm.compile "
                                "or nsm.compile_source")
-        axes = []
+        axes, counts = [], []
         for name, ax in (("x", x), ("y", y)):
-            if len(ax) != 4:
-                raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)" % (name, ax))
-            c, a, b, k = ax
+            try:
+                c, a, b, k = ax
+            except (TypeError, ValueError):
+                # None or a generator escaped as a bare TypeError from len()
+                raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)"
+                                   % (name, ax)) from None
+            counts.append(_count(k, name + " count", 1))
             axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate"), _number(a, name),
-                                         _number(b, name), _count(k, name + " count", 1)))
+                                         _number(b, name), counts[-1]))
         section = _spec(section, "section")
+        # checked as sweep() checks them: transient=2.7 and jobs=2.5 were cut
+        # to 2 without a word, None or 'abc' escaped as bare TypeError or
+        # ValueError, a params list as AttributeError
+        transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
+        tol = _number(tol, "tol")
+        jobs = _count(jobs, "jobs", 1, 1024)
+        if method is not None:
+            _method(method)
+        _params_dict(params)
         paths = _locate()
         with tempfile.TemporaryDirectory(prefix="nsm-basins-") as d:
             src = os.path.join(d, "model.nsm")
@@ -1079,8 +1132,8 @@ class Model:
                 f.write(self._source)
             cmd = [paths.NSMC, "sweep", src, "--basin", axes[0], "--basin", axes[1],
                    "--section", section, "--transient", str(int(transient)),
-                   "--record", str(int(record)), "--basin-tol", repr(float(tol)),
-                   "--jobs", str(int(jobs)), "--out-dir", os.path.join(d, "out")]
+                   "--record", str(record), "--basin-tol", repr(tol),
+                   "--jobs", str(jobs), "--out-dir", os.path.join(d, "out")]
             if period is not None:
                 cmd += ["--section-period", str(period)]
             if t_max is not None:
@@ -1108,7 +1161,7 @@ class Model:
                 head = f.readline().strip().split(",")
                 atts = [dict(zip(head, (_cell(v) for v in line.strip().split(","))))
                         for line in f if line.strip()]
-        nx, ny = int(x[3]), int(y[3])
+        nx, ny = counts
         xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
         labels = grid[:, 2].astype(int).reshape(ny, nx)
         return xs, ys, labels, atts

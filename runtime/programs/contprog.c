@@ -493,6 +493,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     /* a file-size limit is a failed write with its reason, not a kill
      * (SIGXFSZ) that leaves a temporary behind */
     signal(SIGXFSZ, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);   /* a reader of stdout gone: a failed write, said */
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
     signal(SIGHUP, on_stop);
@@ -668,6 +669,11 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     if (!g.quiet && g.npoints)
         printf("%ld points, %d special, in %s/%s.csv\n", g.npoints, g.nspecial, g.out_dir,
                g.o.curve ? "curve" : "branch");
+    /* the special points and the count go to stdout: a failed write there
+     * (a full disk, a reader gone) exited 0 without a word */
+    if (fflush(stdout) != 0 || ferror(stdout))
+        status = status ? status : prog_bad(g.prog, "cannot write to standard output: %s",
+                                            strerror(errno));
     free(g.csv.s);
     nsm_sim_free(sim);
     return status;

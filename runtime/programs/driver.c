@@ -131,8 +131,11 @@ static void on_signal(int sig)
 }
 
 /* Catch SIGINT, SIGTERM and SIGHUP (none interrupting the handler of
-** another), and ignore SIGXFSZ so that a file-size limit is a failed write
-** we can report.  Called first thing in nsm_main.  The stop signals are
+** another), and ignore SIGXFSZ and SIGPIPE so that a file-size limit or a
+** reader of standard output that went away (`--out - | head -1`) is a
+** failed write we can report: SIGPIPE killed the simulator silently with
+** its event log still buffered (an earlier events.csv left empty) and its
+** HDF5 file never renamed into place.  Called first thing in nsm_main.  The stop signals are
 ** then unblocked: a mask inherited blocked (nsmc run holds them blocked
 ** from its fork to here, so that a stop request sent before the handlers
 ** exist waits instead of killing the simulator; any other parent may have
@@ -157,6 +160,7 @@ static void signals_install(void)
         sigaction(sigs[i], &sa, NULL);
     }
     signal(SIGXFSZ, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
     sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
 }
 
@@ -1222,7 +1226,8 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
     if (d->werr) {
         report_to_parent("write-failed\n");
         fprintf(stderr, "%s: error: cannot write '%s': %s; the run stopped at t = %.12g s "
-                "(the files end with a whole line)\n", d->prog, d->werr_path,
+                "(the files end with a whole line)\n", d->prog,
+                strcmp(d->werr_path, "-") ? d->werr_path : "standard output",
                 strerror(d->werr), t);
         nsm_sim_free(sim);
         return 3;
@@ -1502,7 +1507,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             rc = !parse_num(val, &v) || v < 1 || v > 9e18 || v != floor(v) ||
                  nsm_sim_set_max_steps(sim, (long)v);
         } else if (!strcmp(a, "--max-impacts")) {
-            rc = !parse_num(val, &v) || v < 1 || v > 9e18 || nsm_sim_set_max_impacts(sim, (long)v);
+            /* a whole number, as --max-steps: 2.5 was cut to 2 without a word */
+            rc = !parse_num(val, &v) || v < 1 || v > 9e18 || v != floor(v) ||
+                 nsm_sim_set_max_impacts(sim, (long)v);
         } else if (!strcmp(a, "--max-event-rate")) {
             rc = !parse_num(val, &v) || nsm_sim_set_max_event_rate(sim, v);
         } else {

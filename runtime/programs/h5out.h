@@ -44,13 +44,14 @@
 
 typedef struct H5Out H5Out;
 
-/* Whether path names an HDF5 file (.h5 or .hdf5, in any case: x.H5 too):
- * --out picks the format by it. */
+/* Whether path names an HDF5 file (.h5 or .hdf5, in any case: x.H5 too,
+ * and a file named .h5 alone, which was written as CSV): --out picks the
+ * format by it. */
 static inline int h5out_is_h5(const char *path)
 {
     size_t n = path ? strlen(path) : 0;
-    return (n > 3 && strcasecmp(path + n - 3, ".h5") == 0) ||
-           (n > 5 && strcasecmp(path + n - 5, ".hdf5") == 0);
+    return (n >= 3 && strcasecmp(path + n - 3, ".h5") == 0) ||
+           (n >= 5 && strcasecmp(path + n - 5, ".hdf5") == 0);
 }
 
 #ifdef NSM_HAVE_HDF5

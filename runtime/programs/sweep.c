@@ -1191,8 +1191,10 @@ static void *worker(void *arg)
 
 /* ---- output --------------------------------------------------------------- */
 
-/* Write text to DIR/name through a temporary renamed into place. */
-static int write_file(const Sweep *sw, const char *name, const char *const *parts,
+/* Writes the concatenated parts into DIR/NAME.tmpPID, the temporary that
+** temps_place renames over DIR/NAME.  0, or 1 after a message (the
+** temporary removed). */
+static int write_temp(const Sweep *sw, const char *name, const char *const *parts,
                       const size_t *lens, long nparts)
 {
     char path[4200], tmp[4300];
@@ -1207,11 +1209,46 @@ static int write_file(const Sweep *sw, const char *name, const char *const *part
     int e = ferror(f) ? errno : 0;
     if (fclose(f) != 0 && !e)
         e = errno;
-    if (e || rename(tmp, path) != 0) {
+    if (e) {
         unlink(tmp);
-        return bad(sw->prog, "cannot write '%s': %s", path, strerror(e ? e : errno));
+        return bad(sw->prog, "cannot write '%s': %s", path, strerror(e));
     }
     return 0;
+}
+
+/* Renames the temporaries of the n files names (written by write_temp)
+** over them, after checking that none is a folder: the results of one
+** sweep are placed together or not at all (section.csv was replaced, then
+** a folder in place of summary.csv stopped the sweep, leaving the new
+** section.csv beside the earlier sweep's summary).  0, or 1 after a
+** message with every temporary not placed removed. */
+static int temps_place(const Sweep *sw, const char *const *names, int n)
+{
+    char path[4200], tmp[4300];
+    int rc = 0;
+    for (int k = 0; k < n && !rc; k++) {
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", sw->out_dir, names[k]);
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            rc = bad(sw->prog, "cannot write '%s': %s", path, strerror(EISDIR));
+    }
+    for (int k = 0; k < n; k++) {
+        snprintf(path, sizeof path, "%s/%s", sw->out_dir, names[k]);
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+        if (!rc && rename(tmp, path) != 0)
+            rc = bad(sw->prog, "cannot write '%s': %s", path, strerror(errno));
+        if (rc)
+            unlink(tmp);
+    }
+    return rc;
+}
+
+/* Writes the concatenated parts to DIR/NAME through a temporary renamed
+** into place.  0, or 1 after a message. */
+static int write_file(const Sweep *sw, const char *name, const char *const *parts,
+                      const size_t *lens, long nparts)
+{
+    return write_temp(sw, name, parts, lens, nparts) || temps_place(sw, &name, 1);
 }
 
 /* State column q's name and unit (positions, then velocities) as
@@ -1995,8 +2032,14 @@ static int sweep_check(Sweep *sw)
     /* a method the model cannot take (taylor on a linear model) is an
      * option error before the grid, as the simulator's --method is, not a
      * failure at every point */
-    if (!rc && (nsm_sim_set_method(sim, sw->method) || nsm_sim_check_run(sim, 0.0)))
-        rc = bad(sw->prog, "--method %s: %s", nsm_method_name(sw->method), nsm_sim_message(sim));
+    if (!rc && (nsm_sim_set_method(sim, sw->method) || nsm_sim_check_run(sim, 0.0))) {
+        /* the run's other refusals (a section period of -1) were blamed on
+         * --method too: "--method exact: ... the section's period -1 s" */
+        const char *why = nsm_sim_message(sim);
+        rc = strstr(why, "method") ? bad(sw->prog, "--method %s: %s",
+                                         nsm_method_name(sw->method), why)
+                                   : bad(sw->prog, "%s", why);
+    }
     if (!rc)
         rc = check_horizon(sw, sim);
     /* --floquet and --lyapunov on a model whose tangent dynamics are not
@@ -2342,13 +2385,24 @@ static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
     lens[0] = hs->n;
     for (long u = 0; u < sw->nunits; u++)
         parts[u + 1] = sw->sec_text[u].s, lens[u + 1] = sw->sec_text[u].n;
-    rc = sw->basin ? 0 : write_file(sw, "section.csv", parts, lens, sw->nunits + 1);
+    rc = sw->basin ? 0 : write_temp(sw, "section.csv", parts, lens, sw->nunits + 1);
     parts[0] = hm->s;
     lens[0] = hm->n;
     for (long u = 0; u < sw->nunits; u++)
         parts[u + 1] = sw->sum_text[u].s, lens[u + 1] = sw->sum_text[u].n;
-    if (!rc)
-        rc = write_file(sw, "summary.csv", parts, lens, sw->nunits + 1);
+    if (!rc && write_temp(sw, "summary.csv", parts, lens, sw->nunits + 1)) {
+        if (!sw->basin) {
+            char tmp[4300];
+            snprintf(tmp, sizeof tmp, "%s/section.csv.tmp%ld", sw->out_dir, (long)getpid());
+            unlink(tmp);
+        }
+        rc = 1;
+    }
+    if (!rc) {
+        /* both or neither: the pair of one sweep, never one of an earlier */
+        static const char *const both[2] = { "section.csv", "summary.csv" };
+        rc = temps_place(sw, sw->basin ? both + 1 : both, sw->basin ? 1 : 2);
+    }
     if (!rc) {
         partial_remove(sw, "section.csv");
         partial_remove(sw, "summary.csv");

@@ -40,7 +40,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (PY_EXPECT, SANITIZED, Failure, check, label_of, main,  # noqa: E402
-                     python_case, run, stopped_run, tried)
+                     python_script, run, stopped_run, tried)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[4])
@@ -377,7 +377,7 @@ print("ok: %d calls: a result or an nsm.Error with a message, never -nan" % n)
 
 def case_python(tmp):
     """Python on the bodies in space and the leftovers."""
-    python_case(tmp, "fifth_python.py", PY, [MODELS], "python: the bodies in space, "
+    python_script(tmp, "fifth_python.py", PY, [MODELS], "python: the bodies in space, "
                 "cart_friction's impossible parameters and arguments of every type")
 
 

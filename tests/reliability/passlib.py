@@ -258,11 +258,13 @@ def expect(label, call, errors):
 '''
 
 
-def python_case(tmp, name, script, args, what):
-    """Runs a pass's Python script (written to tmp/name) on args with the
-    run's own program cache, and fails the case unless it exits 0."""
+def python_script(tmp, name, text, args, what):
+    """Writes text as tmp/name and runs it with this Python (tmp's program
+    cache, matplotlib without a display) and args; prints its output and
+    fails the case, saying what, unless it exits 0."""
     path = os.path.join(tmp, name)
-    open(path, "w").write(script)
+    with open(path, "w") as f:
+        f.write(text)
     env = env_for(tmp)
     env.setdefault("MPLBACKEND", "Agg")
     try:

@@ -44,7 +44,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (PY_EXPECT, SANITIZED, Failure, check, label_of, main,  # noqa: E402
-                     python_case, run, stopped_run, tried)
+                     python_script, run, stopped_run, tried)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -458,7 +458,7 @@ print("ok: %d calls: a result or an nsm.Error with a message, never -nan" % n)
 
 def case_python(tmp):
     """Python on the bodies in space against planes and the findings."""
-    python_case(tmp, "sixth_python.py", PY, [MODELS, RIGID],
+    python_script(tmp, "sixth_python.py", PY, [MODELS, RIGID],
                 "python: the bodies against planes and the findings")
 
 
