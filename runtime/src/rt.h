@@ -420,7 +420,12 @@ void rt_nl_at(const nsm_sim *s, const double *y);
 void rt_nl_forget(nsm_sim *s);
 void rt_nl_curv(const nsm_sim *s, double *hdd);
 double rt_nl_curv_of(const nsm_sim *s, int j);
-int rt_nl_gap_curved(const nsm_sim *s, int j);
+/* Is gap j curved (a model with curved slips may have no curved gap)?
+** Inline: every gap's value asks (rt_gap_at). */
+static inline int rt_nl_gap_curved(const nsm_sim *s, int j)
+{
+    return s->nl && s->m->gap_curved && s->m->gap_curved[j];
+}
 /* Is friction element k's slip curved (its row w_k(x) taken at each
 ** state by rt_nl_at, its series from nl_slip_series)?  Inline: the taylor
 ** method's per-order row products ask it for every term. */
