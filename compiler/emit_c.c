@@ -1878,7 +1878,28 @@ static void emit_mode_check(Cgen *cg)
         fprintf(o, "    }\n");
 }
 
-/* modes(): every mode in one function, the free mode written once and each
+/* modes(), the table's entry: the runtime asks for the derivatives alone
+ * (each stage of a step) or the event functions alone (each detection), so
+ * each question is a call of mode_eval with the other outputs NULL, which
+ * the C compiler specialises, leaving out the work the question does not
+ * need (as the separate rhs() and event() of model ABI 5 did). */
+static void emit_modes_entry(FILE *out)
+{
+    fprintf(out,
+            "/* One call per question the runtime asks (the derivatives, or the event\n"
+            "   functions), so that each is compiled without the others' work. */\n"
+            "static int modes(const unsigned *mode, double t, const double *y, const int *sw,\n"
+            "                 const double *p, const double *c, double *ydot, double *lam, double *s,\n"
+            "                 double *sdot)\n{\n"
+            "    if (ydot && !lam && !s)\n"
+            "        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);\n"
+            "    if (!ydot && !lam && s && sdot)\n"
+            "        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);\n"
+            "    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);\n"
+            "}\n\n");
+}
+
+/* mode_eval(): every mode in one function, the free mode written once and each
  * closed gap's or closed set's correction after it (DvCorr, derive.h).  Its
  * locals are arrays: F, a (n), L (g: contact forces), u, Fd, ud. */
 static void emit_modes(Cgen *cg)
@@ -1905,9 +1926,9 @@ static void emit_modes(Cgen *cg)
     fclose(o);
 
     modes_comment(cg, imask, pmask);
-    fprintf(out, "static int modes(const unsigned *mode, double t, const double *y, const int *sw,\n"
-                 "                 const double *p, const double *c, double *ydot, double *lam, double *s,\n"
-                 "                 double *sdot)\n{\n");
+    fprintf(out, "static inline int mode_eval(const unsigned *mode, double t, const double *y,\n"
+                 "                             const int *sw, const double *p, const double *c,\n"
+                 "                             double *ydot, double *lam, double *s, double *sdot)\n{\n");
     /* the body tests the closed gaps as `(m & bit)` and the free mode as
      * `m == 0u`: the word is named only when it does */
     if (strstr(body, "(m & ") || strstr(body, " m == 0u"))
@@ -1924,6 +1945,7 @@ static void emit_modes(Cgen *cg)
     fwrite(body, 1, len, out);
     fprintf(out, "    return 0;\n}\n\n");
     free(body);
+    emit_modes_entry(out);
 }
 
 /* ---- switches and generator ---------------------------------------------------- */

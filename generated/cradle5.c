@@ -196,9 +196,9 @@ static void initial(const double *p, const double *c, double *y)
  *   14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck
  *   15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck
  */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+static inline int mode_eval(const unsigned *mode, double t, const double *y,
+                             const int *sw, const double *p, const double *c,
+                             double *ydot, double *lam, double *s, double *sdot)
 {
     const unsigned m = mode[0];
     int i;
@@ -410,6 +410,19 @@ static int modes(const unsigned *mode, double t, const double *y, const int *sw,
         }
     }
     return 0;
+}
+
+/* One call per question the runtime asks (the derivatives, or the event
+   functions), so that each is compiled without the others' work. */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    if (ydot && !lam && !s)
+        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    if (!ydot && !lam && s && sdot)
+        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
+    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */

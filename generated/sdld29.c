@@ -173,9 +173,9 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  * The modes:
  *   0 {}: all gaps open, free flight
  */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+static inline int mode_eval(const unsigned *mode, double t, const double *y,
+                             const int *sw, const double *p, const double *c,
+                             double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[8], a[8];
@@ -200,6 +200,19 @@ static int modes(const unsigned *mode, double t, const double *y, const int *sw,
             ydot[i + 8] = a[i];
     }
     return 0;
+}
+
+/* One call per question the runtime asks (the derivatives, or the event
+   functions), so that each is compiled without the others' work. */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    if (ydot && !lam && !s)
+        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    if (!ydot && !lam && s && sdot)
+        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
+    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */

@@ -55,3 +55,12 @@ target_include_directories(test_exact_large PRIVATE ${NSM_SOURCE_DIR}/runtime/sr
 target_link_libraries(test_exact_large PRIVATE nsmrt m)
 add_test(NAME runtime.exact_large COMMAND test_exact_large)
 set_tests_properties(runtime.exact_large PROPERTIES LABELS "unit;runtime;numeric")
+
+# The run loop's per-step test of the time resolution (message.c:
+# rt_t_resolved, which skips nextafter above a bound) against RT_T_RES ulps
+# taken from frexp's exponent.
+add_executable(test_t_resolved ${NSM_SOURCE_DIR}/tests/unit/test_t_resolved.c)
+target_include_directories(test_t_resolved PRIVATE ${NSM_SOURCE_DIR}/runtime/src ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_t_resolved PRIVATE nsmrt m)
+add_test(NAME runtime.t_resolved COMMAND test_t_resolved)
+set_tests_properties(runtime.t_resolved PROPERTIES LABELS "unit;runtime")

@@ -677,7 +677,7 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
     double pd = 0;
     for (int i = 0; i < n; i++)
         pd += v[i] * rt_csr_dot(&s->sp.C, i, v);
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->g && s->g_force; j++)   /* force elements' damping */
         if (rt_law_engaged(s, mode, j)) {
             double wv = rt_wrow(s, j, v);
             pd += rt_law_damping(s, mode, j) * wv * wv;

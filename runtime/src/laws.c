@@ -50,15 +50,20 @@ const char *nsm_law_name(int law)
 }
 
 /* Bind each gap of the simulation to its law (s->law, read on every
-** step: one load, as the model table's law field was); nsm_model_check
+** step: one load, as the model table's law field was) and count the force
+** elements among them (g_force: the energy rates' damping loop is skipped
+** without one, at every evaluation of the dynamics); nsm_model_check
 ** has made sure they are registered.  NSM_ENOMEM, or NSM_OK. */
 int rt_law_bind(nsm_sim *s)
 {
     s->law = calloc((size_t)s->g + 1, sizeof *s->law);
     if (!s->law)
         return NSM_ENOMEM;
-    for (int j = 0; j < s->g; j++)
+    s->g_force = 0;
+    for (int j = 0; j < s->g; j++) {
         s->law[j] = rt_law_table[s->m->gaps[j].law];
+        s->g_force += !s->law[j]->constraint;
+    }
     return NSM_OK;
 }
 

@@ -59,12 +59,6 @@ void rt_mass_free(nsm_sim *s)
     s->mass = NULL;
 }
 
-/* Is the mass matrix dense (a Lagrangian model)? */
-int rt_mass_dense(const nsm_sim *s)
-{
-    return s->mass != NULL;
-}
-
 /* Record that M(q) at y is not positive definite (pivot `bad`): the
 ** message names the time, the coordinate and the state; a configuration
 ** that is not finite (a run that blew up, `--set g=1e300`) is named as
@@ -107,15 +101,14 @@ static int mass_pivot_lost(int n, const double *diag, const double *L)
     return -1;
 }
 
-/* Evaluate and factor M(q) at the positions of y unless already done
-** there.  The factor is the simulation's cached view of its geometry, like
+/* Evaluate and factor a Lagrangian model's M(q) at the positions of y
+** unless already done there (rt_mass_at, rt.h, asks only for such a
+** model).  The factor is the simulation's cached view of its geometry, like
 ** the curved gaps' tangent, so it is refreshed through a const simulation.
 ** NSM_ENUMERIC (with s->msg) when M(q) is not positive definite. */
-int rt_mass_at(const nsm_sim *s, const double *y)
+int rt_mass_factor(const nsm_sim *s, const double *y)
 {
     RtMass *ms = s->mass;
-    if (!ms)
-        return NSM_OK;
     int n = s->n;
     if (ms->valid && memcmp(ms->qkey, y, sizeof(double) * (size_t)n) == 0)
         return ms->bad ? NSM_ENUMERIC : NSM_OK;
@@ -216,14 +209,12 @@ long double rt_mass_dot(const nsm_sim *s, const double *a, const double *b)
     return r;
 }
 
-/* Kinetic energy 1/2 v^T M v at y: the diagonal sum of energy.c for an
-** ordinary model, 1/2 v^T M(q) v with M evaluated at y's positions for a
-** Lagrangian one (the factor is not touched). */
-double rt_mass_kinetic(const nsm_sim *s, const double *y)
+/* Kinetic energy 1/2 v^T M(q) v of a Lagrangian model at y, M evaluated
+** at y's positions (the factor is not touched; rt_mass_kinetic, rt.h,
+** gives an ordinary model's diagonal sum). */
+double rt_mass_kinetic_q(const nsm_sim *s, const double *y)
 {
     int n = s->n;
-    if (!s->mass)
-        return nsm_energy_kinetic(n, s->num.mass, y + (s->nq - n)); /* reads [n + i] */
     double M[n * n + 1], e = 0;
     s->m->lag_mass(y, s->p, s->c, M);
     for (int i = 0; i < n; i++)

@@ -84,6 +84,18 @@ double rt_t_resolution(const nsm_sim *s, double t_end)
     return RT_T_RES * (nextafter(a, INFINITY) - a);
 }
 
+/* Whether a step h reaches the time resolution (h >= rt_t_resolution): an
+** ulp of a normal number a is at most DBL_EPSILON a, so a step of at least
+** RT_T_RES DBL_EPSILON a does without nextafter (the run loop asks at
+** every step). */
+int rt_t_resolved(const nsm_sim *s, double h, double t_end)
+{
+    double a = fmax(fabs(s->t), fabs(t_end));
+    if (a >= DBL_MIN && h >= RT_T_RES * DBL_EPSILON * a)
+        return 1;
+    return h >= rt_t_resolution(s, t_end);
+}
+
 /* Steps of h s that cannot carry t to t_end: when the time is the cause
 ** (the steps would move t at t = 1 s, so a t_end of 1e300 s is what the
 ** time axis cannot reach, not a stiffness), the failure is that message,

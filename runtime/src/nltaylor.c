@@ -1123,29 +1123,22 @@ static int event_series_apply(const nsm_sim *s)
     return 1;
 }
 
-/* The event functions in the current mode at (t, y) and their time
-** derivatives, as rt_events gives them (rt_law_impact_event's gap or held
-** force, rt_fric_events' friction functions): read off the taylor
-** method's kept expansion (event_table, Horner's scheme for the value and
-** the derivative) when (t, y) is the state it gave last, past its start
-** (a step's end, a locator's iterate), where rt_events would solve the
-** constrained accelerations twice and differentiate the forces by a
-** central difference; else rt_events.  The series are the ones the step's
-** states and its dips' search (cut_at_dips) come from.  A step's start
-** keeps rt_events: right after a transition its values must be those the
-** transition decided on (an element just set slipping found beyond its
-** cone by a rounding of the series would turn again at once). */
-int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd)
+/* Whether the kept expansion gives the event functions at (t, y): valid,
+** of the current mode, with every law's event on its series, and (t, y)
+** the state it gave last, past its start (rt_nlt_events). */
+static int series_serves(const nsm_sim *s, double t, const double *y)
 {
-    RtNlTaylor *e = s->nlt;
-    double tau;
-    if (s->set.method != NSM_METHOD_TAYLOR || !e || !e->valid || !rt_mode_eq(s, e->mode, s->mode) ||
-        !event_series_apply(s))
-        return rt_events(s, s->mode, t, y, ev, evd);
-    if (!(t == e->tlast && e->taulast > 0 &&
-          memcmp(y, e->Ylast, sizeof(double) * (size_t)s->N) == 0))
-        return rt_events(s, s->mode, t, y, ev, evd);
-    tau = e->taulast;
+    const RtNlTaylor *e = s->nlt;
+    return e && e->valid && rt_mode_eq(s, e->mode, s->mode) && event_series_apply(s) &&
+           t == e->tlast && e->taulast > 0 &&
+           memcmp(y, e->Ylast, sizeof(double) * (size_t)s->N) == 0;
+}
+
+/* The event functions and their derivatives at the kept expansion's last
+** state, by Horner's scheme on event_table's series (rt_nlt_events). */
+static int events_off_series(const nsm_sim *s, RtNlTaylor *e, double *ev, double *evd)
+{
+    double tau = e->taulast;
     int K = e->K;
     event_table(s, e);
     for (int j = 0; j < s->ge; j++) {
@@ -1165,6 +1158,26 @@ int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, doubl
         evd[j] = d;
     }
     return NSM_OK;
+}
+
+/* Under the taylor method (rt_nlt_events, rt.h, asks only then): the
+** event functions in the current mode at (t, y) and their time
+** derivatives, as rt_events gives them (rt_law_impact_event's gap or held
+** force, rt_fric_events' friction functions), read off the taylor
+** method's kept expansion (event_table, Horner's scheme for the value and
+** the derivative) when (t, y) is the state it gave last, past its start
+** (a step's end, a locator's iterate), where rt_events would solve the
+** constrained accelerations twice and differentiate the forces by a
+** central difference; else rt_events.  The series are the ones the step's
+** states and its dips' search (cut_at_dips) come from.  A step's start
+** keeps rt_events: right after a transition its values must be those the
+** transition decided on (an element just set slipping found beyond its
+** cone by a rounding of the series would turn again at once). */
+int rt_nlt_series_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd)
+{
+    if (!series_serves(s, t, y))
+        return rt_events(s, s->mode, t, y, ev, evd);
+    return events_off_series(s, s->nlt, ev, evd);
 }
 
 /* Cut a step of size *h that an event function crosses twice (down and

@@ -205,12 +205,6 @@ void rt_nl_curv(const nsm_sim *s, double *hdd)
             hdd[j] += nl->curv[j];
 }
 
-/* Is gap j curved (a model with curved slips may have no curved gap)? */
-int rt_nl_gap_curved(const nsm_sim *s, int j)
-{
-    return s->nl && s->m->gap_curved && s->m->gap_curved[j];
-}
-
 /* The curvature term of gap j at the tangent's state (0 unless curved). */
 double rt_nl_curv_of(const nsm_sim *s, int j)
 {

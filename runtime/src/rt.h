@@ -15,6 +15,7 @@
 #define NSM_RT_H
 
 #include "nsm/nsm.h"
+#include "energy.h"
 
 #include <string.h>
 
@@ -258,6 +259,7 @@ struct nsm_sim {
     struct RtFric *fr;        /* friction's transition state, friction.c */
     struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
     const struct rt_law **law; /* g: each gap's contact law (laws.c, law.h) */
+    int g_force;              /* gaps whose law is a force element (not a constraint), laws.c */
     int na;                   /* exact method: 2n + n_gen + 1 */
     double *p, *c;            /* parameters (with overrides), constants */
     nsm_numeric num;
@@ -349,6 +351,7 @@ static inline double rt_dot(int n, const double *a, const double *b)
 #define RT_NL_RK4_STEP 1e-3  /* rk4's step on a nonlinear model without a dt */
 int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 double rt_t_resolution(const nsm_sim *s, double t_end);
+int rt_t_resolved(const nsm_sim *s, double h, double t_end);
 int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who);
 int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int status);
 const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size);
@@ -360,8 +363,33 @@ void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len);
 typedef struct RtMass RtMass;
 int rt_mass_alloc(nsm_sim *s);
 void rt_mass_free(nsm_sim *s);
-int rt_mass_dense(const nsm_sim *s);
-int rt_mass_at(const nsm_sim *s, const double *y);
+int rt_mass_factor(const nsm_sim *s, const double *y);
+double rt_mass_kinetic_q(const nsm_sim *s, const double *y);
+
+/* Is the mass matrix dense (a Lagrangian model)? */
+static inline int rt_mass_dense(const nsm_sim *s)
+{
+    return s->mass != NULL;
+}
+
+/* M(q) evaluated and factored at the positions of y (rt_mass_factor) for
+** a Lagrangian model; nothing for a diagonal constant mass, decided here
+** so that such a model pays no call per evaluation of its dynamics.
+** NSM_ENUMERIC (with s->msg) when M(q) is not positive definite. */
+static inline int rt_mass_at(const nsm_sim *s, const double *y)
+{
+    return s->mass ? rt_mass_factor(s, y) : NSM_OK;
+}
+
+/* Kinetic energy 1/2 v^T M v at y: energy.c's diagonal sum for an ordinary
+** model (inline: the audit asks at every step), rt_mass_kinetic_q's
+** 1/2 v^T M(q) v for a Lagrangian one. */
+static inline double rt_mass_kinetic(const nsm_sim *s, const double *y)
+{
+    if (s->mass)
+        return rt_mass_kinetic_q(s, y);
+    return nsm_energy_kinetic(s->n, s->num.mass, y + (s->nq - s->n)); /* reads [n + i] */
+}
 void rt_mass_forget(nsm_sim *s);
 int rt_mass_solve_dense(const nsm_sim *s, const double *F, double *a);
 
@@ -381,7 +409,6 @@ static inline int rt_mass_solve(const nsm_sim *s, const double *F, double *a)
 void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *v);
 double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, int rb);
 long double rt_mass_dot(const nsm_sim *s, const double *a, const double *b);
-double rt_mass_kinetic(const nsm_sim *s, const double *y);
 double rt_mass_potential(const nsm_sim *s, const double *y);
 void rt_mass_forces(const nsm_sim *s, const double *x, const double *v, double *F);
 void rt_mass_rates(const nsm_sim *s, const double *y, const double *a, double *dF);
@@ -394,7 +421,12 @@ void rt_nl_at(const nsm_sim *s, const double *y);
 void rt_nl_forget(nsm_sim *s);
 void rt_nl_curv(const nsm_sim *s, double *hdd);
 double rt_nl_curv_of(const nsm_sim *s, int j);
-int rt_nl_gap_curved(const nsm_sim *s, int j);
+/* Is gap j curved (a model with curved slips may have no curved gap)?
+** Inline: every gap's value asks (rt_gap_at). */
+static inline int rt_nl_gap_curved(const nsm_sim *s, int j)
+{
+    return s->nl && s->m->gap_curved && s->m->gap_curved[j];
+}
 /* Is friction element k's slip curved (its row w_k(x) taken at each
 ** state by rt_nl_at, its series from nl_slip_series)?  Inline: the taylor
 ** method's per-order row products ask it for every term. */
@@ -459,7 +491,7 @@ int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
 int rt_nlt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
 void rt_nlt_free(nsm_sim *s);
 int rt_nlt_check(nsm_sim *s);
-int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd);
+int rt_nlt_series_events(const nsm_sim *s, double t, const double *y, double *ev, double *evd);
 
 /* surface.c */
 int rt_surface_alloc(nsm_sim *s);
@@ -514,6 +546,18 @@ int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, 
 int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd);
 int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam);
 int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd);
+
+/* The event functions in the current mode at (t, y) and their derivatives,
+** as the locator asks for them: off the taylor method's kept expansion
+** where it holds them (rt_nlt_series_events), else rt_events; inline, so
+** that rk4, adaptive and exact pay no call for the question. */
+static inline int rt_nlt_events(const nsm_sim *s, double t, const double *y, double *ev,
+                                double *evd)
+{
+    if (s->set.method != NSM_METHOD_TAYLOR)
+        return rt_events(s, s->mode, t, y, ev, evd);
+    return rt_nlt_series_events(s, t, y, ev, evd);
+}
 int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd);
 double rt_gap_tol(const nsm_sim *s, int j, const double *x);
 double rt_vel_tol(const nsm_sim *s, int j, const double *v);

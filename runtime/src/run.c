@@ -441,9 +441,9 @@ static int check_user_dt(nsm_sim *s, double t_end)
 ** (step.c): its trial steps also shrink for a landing, legitimately. */
 static int check_step(nsm_sim *s, double h, double t_end)
 {
-    double res = rt_t_resolution(s, t_end);
-    if (!(h > 0 && h < res))
+    if (!(h > 0) || rt_t_resolved(s, h, t_end))
         return NSM_OK;
+    double res = rt_t_resolution(s, t_end);
     char why[400];
     const RtModeInfo *mi = s->m->nl ? NULL : rt_mode_info(s);
     const char *meth = nsm_method_name(s->set.method);

@@ -71,7 +71,8 @@ void rt_state_set(nsm_sim *s, double t, const double *y)
     s->t = t;
     if (y != s->y)
         memcpy(s->y, y, sizeof(double) * (size_t)s->N);
-    rt_rigid_normalise(s, s->y);
+    if (s->nq != s->n)          /* rotations to normalise (bodies in space) */
+        rt_rigid_normalise(s, s->y);
 }
 
 /* Element j (a contact held, or a friction column's bit) joins the mode. */
