@@ -4,7 +4,11 @@
 add_executable(test_fric_modes ${NSM_SOURCE_DIR}/tests/unit/test_fric_modes.c
   ${NSM_SOURCE_DIR}/generated/belt_friction.c ${NSM_SOURCE_DIR}/generated/coulomb_oscillator.c
   ${NSM_SOURCE_DIR}/generated/friction_two_mass.c ${NSM_SOURCE_DIR}/generated/disc_incline_roll.c
-  ${NSM_SOURCE_DIR}/generated/sliding_block.c)
+  ${NSM_SOURCE_DIR}/generated/sliding_block.c ${NSM_SOURCE_DIR}/generated/block_drop.c
+  ${NSM_SOURCE_DIR}/generated/disc_corner.c ${NSM_SOURCE_DIR}/generated/disc_walls_friction.c
+  ${NSM_SOURCE_DIR}/generated/rotating_ball_2.c ${NSM_SOURCE_DIR}/generated/rotating_ball_3.c
+  ${NSM_SOURCE_DIR}/generated/rotating_ball_4.c ${NSM_SOURCE_DIR}/generated/rotating_ball_5.c
+  ${NSM_SOURCE_DIR}/generated/super_ball.c)
 target_compile_definitions(test_fric_modes PRIVATE NSM_NO_MAIN)
 target_include_directories(test_fric_modes PRIVATE ${NSM_SOURCE_DIR}/runtime/src
   ${NSM_SOURCE_DIR}/runtime/include)
