@@ -1,6 +1,7 @@
 # The friction elements' derived modes (compiler/derive_fric.c): the
-# modes() of generated friction models against closed forms and against
-# the runtime's generic path in every mode (tests/unit/test_fric_modes.c).
+# modes() of generated friction models against closed forms, against the
+# runtime's generic path in every mode, and whole runs with and without
+# modes() (tests/unit/test_fric_modes.c).
 add_executable(test_fric_modes ${NSM_SOURCE_DIR}/tests/unit/test_fric_modes.c
   ${NSM_SOURCE_DIR}/generated/belt_friction.c ${NSM_SOURCE_DIR}/generated/coulomb_oscillator.c
   ${NSM_SOURCE_DIR}/generated/friction_two_mass.c ${NSM_SOURCE_DIR}/generated/disc_incline_roll.c
