@@ -2017,7 +2017,7 @@ static void emit_modes(Cgen *cg)
     if (hmask)
         fprintf(out, "    double u[%d], Fd[%d], ud[%d];\n", dv->n_rows, n, dv->n_rows);
     if (hmask && dv->fgap)
-        fprintf(out, "    unsigned h;\n");
+        fprintf(out, "    unsigned h = 0;\n");
     emit_mode_check(cg);
     fwrite(body, 1, len, out);
     fprintf(out, "    return 0;\n}\n\n");

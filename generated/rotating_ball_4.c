@@ -198,7 +198,7 @@ static int modes(const unsigned *mode, double t, const double *y, const int *sw,
     double F[3], a[3];
     double L[2];
     double u[2], Fd[3], ud[2];
-    unsigned h;
+    unsigned h = 0;
     if (mode[0] >= 8u) /* left to the runtime's generic path */
         return NSM_NOT_DERIVED;
     /* F = f_ext(t) + f_const - K x - C v */

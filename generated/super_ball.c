@@ -296,7 +296,7 @@ static int modes(const unsigned *mode, double t, const double *y, const int *sw,
     double F[3], a[3];
     double L[4];
     double u[4], Fd[3], ud[4];
-    unsigned h;
+    unsigned h = 0;
     if (mode[0] >= 64u) /* left to the runtime's generic path */
         return NSM_NOT_DERIVED;
     switch (mode[0] & 23u) {
