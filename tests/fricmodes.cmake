@@ -16,3 +16,19 @@ target_include_directories(test_fric_modes PRIVATE ${NSM_SOURCE_DIR}/runtime/src
 target_link_libraries(test_fric_modes PRIVATE nsmrt m)
 add_test(NAME friction.derived_modes COMMAND test_fric_modes)
 set_tests_properties(friction.derived_modes PROPERTIES LABELS runtime)
+
+# Where the friction modes stay on the generic path, the generated file
+# says why: more held systems than DV_MAX_FRIC_SYSTEMS (one floor pressing
+# four elements: 96), and an element pressed by a penalty gap's force.
+add_test(NAME friction.derived_modes_limit
+  COMMAND sh -c "$<TARGET_FILE:nsmc> $0 -o many_pressed.c && cat many_pressed.c"
+          ${NSM_SOURCE_DIR}/tests/fricmodes/many_pressed.nsm
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(friction.derived_modes_limit PROPERTIES LABELS runtime
+  PASS_REGULAR_EXPRESSION "No modes\\(\\): 96 held systems \\(sets of held rows")
+add_test(NAME friction.derived_modes_penalty
+  COMMAND sh -c "$<TARGET_FILE:nsmc> $0 -o penalty_pressed.c && cat penalty_pressed.c"
+          ${NSM_SOURCE_DIR}/tests/fricmodes/penalty_pressed.nsm
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(friction.derived_modes_penalty PROPERTIES LABELS runtime
+  PASS_REGULAR_EXPRESSION "No modes\\(\\): friction element 'F' is pressed by penalty gap 'floor''s force")
