@@ -50,7 +50,7 @@ Expr *dv_add_const(Derivation *dv, Expr *value, const char *what)
 }
 
 /* The default value of a parameter expression, for numeric sanity checks. */
-static double dv_default(Derivation *dv, const Expr *e)
+double dv_default(Derivation *dv, const Expr *e)
 {
     const Model *m = dv->model;
     if (!dv->defaults) {

@@ -35,6 +35,11 @@
  * all-open mode is written out (see docs/theory.md). */
 #define DV_MAX_ENUM_GAPS 5
 
+/* A friction model's held systems (derive_fric.c: each set of held rows
+ * once per sign combination of the elements slipping on its held gaps'
+ * forces) are written out while there are at most this many. */
+#define DV_MAX_FRIC_SYSTEMS 64
+
 /* A sparse matrix of expressions: row i holds nnz[i] entries in increasing
  * column order; absent entries are zero.  Chains and other sparse models keep
  * O(elements) entries instead of n*n. */
@@ -116,10 +121,21 @@ typedef struct DvCorr {
 /* A set of held rows of a model whose friction modes are derived
  * (derive_fric.c): bit j of its key set = row j held (an impact gap j < g
  * held shut, friction element j - g stuck).  Its multipliers solve
- * S_R L_R = -u_R, S_R = Wc_R M^-1 Wc_R^T, symmetric: the slipping
- * elements' forces are constant loads, in F. */
+ * S_R L_R = -u_R, S_R = Wc_R M^-1 Wc_R^T, symmetric while the slipping
+ * elements' forces are constant loads, in F.  An element slipping on a
+ * held gap's contact force (normal = gap G) turns G's force direction into
+ * d_G = w_G - sum s mu_k w_t: its system A_R L_R = -u_R, A_R = Wc_R M^-1 D_R^T,
+ * is not symmetric and depends on the slip signs s, one system per sign
+ * combination (`back`). */
 typedef struct DvHeldSet {
-    unsigned word;         /* the set as bits of a mode's word 0 (gap j: bit j, element k: g + 2k) */
+    unsigned word;         /* the set as bits of a mode's word 0 (gap j: bit j, element k: g + 2k),
+                              with the backward bits of `back` */
+    unsigned key;          /* its held rows (bit r: row r) */
+    unsigned slide;        /* backward bits of the elements slipping on a held gap's force */
+    unsigned back;         /* those of them slipping backwards (s = -1) */
+    bool singular;         /* A_R singular at the parameters' defaults: left to the runtime */
+    Expr *guard;           /* 1/det A_R, hoisted (NULL: symmetric, S_R positive definite);
+                              not finite: singular at the parameters, left to the runtime */
     bool admissible;       /* independent rows; otherwise left to the runtime */
     const char *label;     /* "{C closed, F stuck}" */
     int r;                 /* held rows ... */
@@ -186,6 +202,9 @@ typedef struct Derivation {
     Expr **fslip;          /* nf: mu_k N of each element, hoisted */
     Expr **fcone;          /* nf: mu_s N of each element, hoisted */
     DvHeldSet *held;       /* 2^n_rows sets, by their row bits */
+    bool fgap;             /* some element is pressed by a gap's contact force */
+    DvHeldSet *fsys;       /* the systems written out: each admissible held set, once per */
+    int n_fsys;            /* sign combination of the elements slipping on its held gaps */
 
     DvConst *consts; int n_consts, cap_consts;
     Expr **cvar; int n_cvar;  /* the variables of the constants */
@@ -401,6 +420,10 @@ void rigid_derive(Derivation *dv);
 /* Sphere gap j's row of W over its rigid body's velocities and its
  * curvature term (gw[j], gcv[j]; derive_rigid.c). */
 void sphere_derive(Derivation *dv, int j);
+
+/* The value of an expression in p (no hoisted constants) at the
+ * parameters' defaults, for numeric sanity checks (derive.c). */
+double dv_default(Derivation *dv, const Expr *e);
 
 /* Adds a hoisted constant and returns its variable. */
 Expr *dv_add_const(Derivation *dv, Expr *value, const char *what);

@@ -1392,14 +1392,16 @@ static const char *row_bit(const Cgen *cg, int r)
     return arena_printf(cg->dv->arena, "%uu", dv_row_bit(cg->dv, r));
 }
 
-/* F += -s mu_k N w_t for every slipping friction element (s = -1 while
- * its backward bit is set): constants, the normal loads being constant. */
+/* F += -s mu_k N w_t for every slipping friction element with a constant
+ * normal load N (s = -1 while its backward bit is set): constants. */
 static void emit_slip_forces(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
     const Model *m = cg->m;
     FILE *o = cg->out;
     for (int k = 0; k < m->n_frictions; k++) {
+        if (m->frictions[k].normal_gap >= 0)
+            continue;       /* in its gap's force direction (emit_pressed_slips) */
         const char *f = c_text(cg, dv->fslip[k]);
         fprintf(o, "    if (!(m & %s)) { /* ", fric_bit(cg, k, 0));
         pcomment(o, m->frictions[k].name);
@@ -1417,6 +1419,34 @@ static void emit_slip_forces(Cgen *cg)
                 fprintf(o, "        F[%d] += (%s) * f;\n", i, c_text(cg, w));
         }
         fprintf(o, "    }\n");
+    }
+}
+
+/* a += M^-1 w_t (-s mu_k lambda_j) for every element pressed by held gap
+ * j's force and slipping on it: the part of j's force direction d_j
+ * that its elements' slip forces add to w_j. */
+static void emit_pressed_slips(Cgen *cg, int j, const char *indent)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    ExprCtx *x = dv->ex;
+    FILE *o = cg->out;
+    for (int k = 0; k < m->n_frictions; k++) {
+        if (m->frictions[k].normal_gap != j)
+            continue;
+        const char *f = c_text(cg, expr_mul(x, dv->fslip[k], dv->lam[j]));
+        fprintf(o, "%sif (!(m & %s)) { /* ", indent, fric_bit(cg, k, 0));
+        pcomment(o, m->frictions[k].name);
+        fprintf(o, " slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (%s) */\n"
+                   "%s    const double f = m & %s ? %s : -(%s);\n",
+                fric_bit(cg, k, 1), indent, fric_bit(cg, k, 1), f, f);
+        for (int i = 0; i < dv->n; i++) {
+            Expr *w = m->frictions[k].w[i];
+            if (!expr_is_zero(w))
+                fprintf(o, "%s    a[%d] += %s * f;\n", indent, i,
+                        c_text(cg, expr_mul(x, w, dv->invm[i])));
+        }
+        fprintf(o, "%s}\n", indent);
     }
 }
 
@@ -1439,11 +1469,23 @@ static bool emit_fric_events(Cgen *cg, Lines *ls)
             slip = expr_add(x, slip, expr_mul(x, fr->w[i], dv->v[i]));
             rate = expr_add(x, rate, expr_mul(x, fr->w[i], dv->acc[i]));
         }
-        fprintf(o, "        if (m & %s) { /* ", fric_bit(cg, k, 0));
+        int j = fr->normal_gap;
+        Expr *cone = j >= 0 ? expr_mul(x, dv->fcone[k], dv->lam[j]) : dv->fcone[k];
+        if (j >= 0) {
+            fprintf(o, "        if (!(m & %s)) { /* ", gap_bit(cg, j));
+            pcomment(o, fr->name);
+            fprintf(o, " idle, its gap open: s = 1, 1 */\n");
+            for (int e = 0; e < 2; e++) {
+                lines_add(ls, "s", g + 2 * k + e, expr_num(x, 1), NULL, NULL, false);
+                lines_add(ls, "sdot", g + 2 * k + e, expr_num(x, 0), NULL, NULL, false);
+            }
+            loops |= lines_flush(cg, ls, "            ");
+        }
+        fprintf(o, "        %sif (m & %s) { /* ", j >= 0 ? "} else " : "", fric_bit(cg, k, 0));
         pcomment(o, fr->name);
-        fprintf(o, " stuck: s = mu_s N - L, mu_s N + L */\n");
-        lines_add(ls, "s", g + 2 * k, expr_sub(x, dv->fcone[k], dv->lam[g + k]), NULL, NULL, false);
-        lines_add(ls, "s", g + 2 * k + 1, expr_add(x, dv->fcone[k], dv->lam[g + k]), NULL, NULL, false);
+        fprintf(o, " stuck: s = mu_s N - L, mu_s N + L%s */\n", j >= 0 ? ", N = lambda of its gap" : "");
+        lines_add(ls, "s", g + 2 * k, expr_sub(x, cone, dv->lam[g + k]), NULL, NULL, false);
+        lines_add(ls, "s", g + 2 * k + 1, expr_add(x, cone, dv->lam[g + k]), NULL, NULL, false);
         loops |= lines_flush(cg, ls, "            ");
         fprintf(o, "        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */\n");
         lines_add(ls, "s", g + 2 * k, slip, NULL, NULL, false);
@@ -1459,36 +1501,74 @@ static bool emit_fric_events(Cgen *cg, Lines *ls)
     return loops;
 }
 
-/* The sets of held rows (gaps held shut, stuck elements: DvHeldSet), each
- * with lines assigning its multipliers, or their rates into the event
- * functions' (deriv): a held gap's s' = L', a stuck element's -L', L'. */
-static void emit_held_sets(Cgen *cg, unsigned hmask, bool deriv, const char *indent)
+/* The position of held row j in the set hs, or -1. */
+static int held_pos(const DvHeldSet *hs, int j)
+{
+    for (int a = 0; a < hs->r; a++)
+        if (hs->rows[a] == j)
+            return a;
+    return -1;
+}
+
+/* The rates of set hs's event functions into the lines: a held gap's
+ * s' = L'; a stuck element's -L', L' (with mu_s lambda_G' of its gap G
+ * when G's force presses it; nothing while G is open: it is idle). */
+static void held_rates(Cgen *cg, const DvHeldSet *hs, Lines *ls)
 {
     const Derivation *dv = cg->dv;
     ExprCtx *x = dv->ex;
+    int g = dv->g;
+    for (int a = 0; a < hs->r; a++) {
+        int j = hs->rows[a];
+        if (j < g) {
+            lines_add(ls, "sdot", j, hs->lamd_u[a], NULL, NULL, false);
+            continue;
+        }
+        int G = cg->m->frictions[j - g].normal_gap, b = G >= 0 ? held_pos(hs, G) : -1;
+        if (G >= 0 && b < 0)
+            continue;
+        Expr *cone = b >= 0 ? expr_mul(x, dv->fcone[j - g], hs->lamd_u[b]) : expr_num(x, 0);
+        lines_add(ls, "sdot", g + 2 * (j - g), expr_sub(x, cone, hs->lamd_u[a]), NULL, NULL, false);
+        lines_add(ls, "sdot", g + 2 * (j - g) + 1, expr_add(x, cone, hs->lamd_u[a]), NULL, NULL, false);
+    }
+}
+
+/* The systems of held rows (gaps held shut, stuck elements, and the signs
+ * of the elements slipping on the held gaps' forces: DvHeldSet), each with
+ * lines assigning its multipliers, or their rates into the event
+ * functions' (deriv).  sel: the switch's selector ("m & 5u", or h, the
+ * key modes() computes when elements are pressed by gaps).  A system
+ * singular at the parameters' defaults, or at the run's (1/det A not
+ * finite), is left to the runtime's generic path. */
+static void emit_held_sets(Cgen *cg, const char *sel, bool deriv, const char *indent)
+{
+    const Derivation *dv = cg->dv;
     FILE *o = cg->out;
     Lines ls = {0};
-    int g = dv->g;
     const char *in2 = arena_printf(dv->arena, "%s    ", indent);
-    fprintf(o, "%sswitch (m & %uu) {\n", indent, hmask);
-    for (unsigned key = 1; key < 1u << dv->n_rows; key++) {
-        const DvHeldSet *hs = &dv->held[key];
-        if (!hs->rows || !hs->admissible)
+    fprintf(o, "%sswitch (%s) {\n", indent, sel);
+    for (int q = 0; q < dv->n_fsys; q++) {
+        const DvHeldSet *hs = &dv->fsys[q];
+        if (deriv && hs->singular)
             continue;
         fprintf(o, "%scase %uu: /* ", indent, hs->word);
         pcomment(o, hs->label);
         fprintf(o, " */\n");
-        for (int a = 0; a < hs->r; a++) {
-            int j = hs->rows[a];
-            if (!deriv) {
-                lines_local(cg, &ls, dv->v_lam + j, hs->lam_u[a]);
-            } else if (j < g) {
-                lines_add(&ls, "sdot", j, hs->lamd_u[a], NULL, NULL, false);
-            } else {
-                lines_add(&ls, "sdot", g + 2 * (j - g), expr_neg(x, hs->lamd_u[a]), NULL, NULL, false);
-                lines_add(&ls, "sdot", g + 2 * (j - g) + 1, hs->lamd_u[a], NULL, NULL, false);
-            }
+        const DvHeldSet *next = q + 1 < dv->n_fsys ? &dv->fsys[q + 1] : NULL;
+        if (next && next->key == hs->key && next->Sinv == hs->Sinv && !hs->singular)
+            continue;       /* the same system: the slip forces leave the held rows alone */
+        if (hs->singular) {
+            fprintf(o, "%sreturn NSM_NOT_DERIVED; /* singular at the defaults: the runtime's */\n", in2);
+            continue;
         }
+        if (!deriv && hs->guard)
+            fprintf(o, "%sif (!isfinite(%s)) /* 1/det A: singular here, the runtime's */\n"
+                       "%s    return NSM_NOT_DERIVED;\n", in2, c_text(cg, hs->guard), in2);
+        if (deriv)
+            held_rates(cg, hs, &ls);
+        else
+            for (int a = 0; a < hs->r; a++)
+                lines_local(cg, &ls, dv->v_lam + hs->rows[a], hs->lam_u[a]);
         lines_flush(cg, &ls, in2);
         fprintf(o, "%sbreak;\n", in2);
     }
@@ -1569,8 +1649,13 @@ static void fric_comment(Cgen *cg)
     fprintf(o, " * Friction element k (bit g + 2k: stuck, g + 2k + 1: slipping backwards):\n"
                " *   slipping: F += -s mu_k N w_t, s = 1 (-1 backwards); s = s (w_t . v - u) and 1\n"
                " *   stuck: w_t . a = 0, a row beside the held gaps' with its multiplier L_k\n"
-               " *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k\n"
-               " * The sets of held rows:\n");
+               " *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k\n");
+    if (dv->fgap)
+        fprintf(o, " *   pressed by gap j (N = lambda_j): idle while j is open (s = 1, 1); slipping on\n"
+                   " *          a held j, its force -s mu_k lambda_j w_t acts along with w_j, so the\n"
+                   " *          held rows solve A_R lambda_R = -u_R, A_R = W_R M^-1 D_R^T, D_R the\n"
+                   " *          rows' force directions (w_j - s mu_k w_t): one system per slip sign\n");
+    fprintf(o, " * The sets of held rows:\n");
     for (unsigned key = 0; key < 1u << dv->n_rows; key++) {
         const DvHeldSet *hs = &dv->held[key];
         if (!hs->rows)
@@ -1640,6 +1725,36 @@ static void open_events(Cgen *cg, Lines *ls)
     }
 }
 
+/* The selector of the held systems' switch: the held bits of the mode,
+ * or h (emit_held_key) when elements are pressed by gaps. */
+static const char *held_sel(const Cgen *cg, unsigned hmask)
+{
+    return cg->dv->fgap ? "h" : arena_printf(cg->dv->arena, "m & %uu", hmask);
+}
+
+/* h = the held bits of the mode and the backward bits of the elements
+ * slipping on a held gap's force: the key of its held system (an element
+ * stuck, or idle on an open gap, has its backward bit cleared). */
+static void emit_held_key(Cgen *cg, unsigned hmask)
+{
+    const Derivation *dv = cg->dv;
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    unsigned back = 0;
+    for (int k = 0; k < m->n_frictions; k++)
+        back |= m->frictions[k].normal_gap >= 0 ? 1u << (dv->g + 2 * k + 1) : 0u;
+    fprintf(o, "        /* the held rows, and the signs of the elements slipping on held gaps */\n"
+               "        h = m & %uu;\n", hmask | back);
+    for (int k = 0; k < m->n_frictions; k++) {
+        int j = m->frictions[k].normal_gap;
+        if (j < 0)
+            continue;
+        fprintf(o, "        if (!(m & %s) || (m & %s)) /* ", gap_bit(cg, j), fric_bit(cg, k, 0));
+        pcomment(o, m->frictions[k].name);
+        fprintf(o, " idle or stuck */\n            h &= ~%s;\n", fric_bit(cg, k, 1));
+    }
+}
+
 /* The body of modes(), into cg->out; returns whether it holds a loop. */
 static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask, unsigned hmask)
 {
@@ -1706,8 +1821,10 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask, unsigned hmask)
         loops |= lines_flush(cg, &ls, "        ");
         fprintf(o, "        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T%s */\n",
                 pmask ? "\n           (the forces written out are those of R alone: engaged penalty gaps add to F)" : "");
+        if (fr && dv->fgap)
+            emit_held_key(cg, hmask);
         if (fr)
-            emit_held_sets(cg, hmask, false, "        ");
+            emit_held_sets(cg, held_sel(cg, hmask), false, "        ");
         else
             emit_closed_sets(cg, imask, false, "        ");
         fprintf(o, "        /* a += M^-1 W_R^T lambda_R */\n");
@@ -1716,10 +1833,14 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask, unsigned hmask)
                 continue;
             if (hmask == dv_row_bit(dv, j)) {  /* the only held row: held here */
                 emit_gap_adds(cg, "        ", "a", j, dv->lam[j], true);
+                if (fr && j < g)
+                    emit_pressed_slips(cg, j, "        ");
                 continue;
             }
             fprintf(o, "        if (m & %s) {\n", row_bit(cg, j));
             emit_gap_adds(cg, "            ", "a", j, dv->lam[j], true);
+            if (fr && j < g)
+                emit_pressed_slips(cg, j, "            ");
             fprintf(o, "        }\n");
         }
         fprintf(o, "    }\n");
@@ -1785,7 +1906,7 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask, unsigned hmask)
         loops |= lines_flush(cg, &ls, "            ");
         fprintf(o, "            /* s' = lambda_R' = -S_R^-1 u_R'%s */\n", fr ? "; a stuck element's -L', L'" : "");
         if (fr)
-            emit_held_sets(cg, hmask, true, "            ");
+            emit_held_sets(cg, held_sel(cg, hmask), true, "            ");
         else
             emit_closed_sets(cg, imask, true, "            ");
         fprintf(o, "        }\n");
@@ -1941,6 +2062,8 @@ static void emit_modes(Cgen *cg)
         fprintf(out, "    double L[%d];\n", dv->n_rows);
     if (hmask)
         fprintf(out, "    double u[%d], Fd[%d], ud[%d];\n", dv->n_rows, n, dv->n_rows);
+    if (hmask && dv->fgap)
+        fprintf(out, "    unsigned h = 0;\n");
     emit_mode_check(cg);
     fwrite(body, 1, len, out);
     fprintf(out, "    return 0;\n}\n\n");

@@ -88,6 +88,7 @@ static const nsm_output_info outputs[] = {
 /* Checks the parameters, derives the constants c[] and the numeric tables. */
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
+    int i;
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
     if (!(0.4*p[P_m]*p[P_R]*p[P_R] > 0)) { /* inertia of D.phi */
@@ -112,6 +113,55 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[2] = 2.5/(p[P_m]*p[P_R]*p[P_R]); /* 1/m of D.phi */
     c[3] = 1.0/c[0]; /* (S^-1)[0][0] of mode 1 */
     c[4] = 1.0/c[0]; /* (S^-1)[0][0] of mode 2 */
+    /* mu_k of FL .. mu_s of FR */
+    for (i = 0; i < 4; i++)
+        c[i + 5] = p[P_mu];
+    c[9] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* (S^-1)[0][0] of mode 4 */
+    c[10] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2] + c[0]*c[1]); /* 1/det S of mode 5 */
+    c[11] = p[P_R]*p[P_R]*c[2]*c[10] + c[1]*c[10]; /* (S^-1)[0][0] of mode 5 */
+    c[12] = c[0]*c[10]; /* (S^-1)[1][1] of mode 5 */
+    c[13] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2] + c[0]*c[1]); /* 1/det S of mode 6 */
+    c[14] = p[P_R]*p[P_R]*c[2]*c[13] + c[1]*c[13]; /* (S^-1)[0][0] of mode 6 */
+    c[15] = c[0]*c[13]; /* (S^-1)[1][1] of mode 6 */
+    c[16] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* (S^-1)[0][0] of mode 16 */
+    c[17] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2] + c[0]*c[1]); /* 1/det S of mode 17 */
+    c[18] = p[P_R]*p[P_R]*c[2]*c[17] + c[1]*c[17]; /* (S^-1)[0][0] of mode 17 */
+    c[19] = c[0]*c[17]; /* (S^-1)[1][1] of mode 17 */
+    c[20] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2] + c[0]*c[1]); /* 1/det S of mode 18 */
+    c[21] = p[P_R]*p[P_R]*c[2]*c[20] + c[1]*c[20]; /* (S^-1)[0][0] of mode 18 */
+    c[22] = c[0]*c[20]; /* (S^-1)[1][1] of mode 18 */
+    c[23] = -1.0/((p[P_R]*p[P_R]*c[2] - c[1])*(p[P_R]*p[P_R]*c[2] - c[1]) - (p[P_R]*p[P_R]*c[2] + c[1])*(p[P_R]*p[P_R]*c[2] + c[1])); /* 1/det S of mode 20 */
+    c[24] = p[P_R]*p[P_R]*c[2]*c[23] + c[1]*c[23]; /* (S^-1)[0][0] of mode 20 */
+    c[25] = c[1]*c[23] - p[P_R]*p[P_R]*c[2]*c[23]; /* (S^-1)[0][1] of mode 20 */
+    c[26] = p[P_R]*p[P_R]*c[2]*c[23] + c[1]*c[23]; /* (S^-1)[1][1] of mode 20 */
+    c[27] = p[P_R]*p[P_R]*c[2]*c[12] - c[1]*c[12]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
+    c[28] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[27] + c[1] + c[1]*c[27]); /* 1/sigma of mode 21: (S^-1)[2][2] */
+    c[29] = c[12] + c[27]*c[27]*c[28]; /* (S^-1)[1][1] of mode 21 */
+    c[30] = -c[27]*c[28]; /* (S^-1)[1][2] of mode 21 */
+    c[31] = p[P_R]*p[P_R]*c[2]*c[15] - c[1]*c[15]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
+    c[32] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[31] + c[1] + c[1]*c[31]); /* 1/sigma of mode 22: (S^-1)[2][2] */
+    c[33] = c[15] + c[31]*c[31]*c[32]; /* (S^-1)[1][1] of mode 22 */
+    c[34] = -c[31]*c[32]; /* (S^-1)[1][2] of mode 22 */
+    c[35] = 1.0/c[0]; /* (A^-1)[0][0] of {right closed, FL stuck; FR slipping forwards}'s first block */
+    c[36] = p[P_mu]*c[1]*c[35] - p[P_R]*p[P_R]*p[P_mu]*c[2]*c[35]; /* y[0] of {right closed, FL stuck; FR slipping forwards}, block 2 */
+    c[37] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* 1/sigma of {right closed, FL stuck; FR slipping forwards}, block 2 */
+    c[38] = -c[36]*c[37]; /* (A^-1)[1][0] of {right closed, FL stuck; FR slipping forwards}, block 2 */
+    c[39] = c[35]*c[37]; /* 1/det A of {right closed, FL stuck; FR slipping forwards} */
+    c[40] = 1.0/c[0]; /* (A^-1)[0][0] of {right closed, FL stuck; FR slipping backwards}'s first block */
+    c[41] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[40] - p[P_mu]*c[1]*c[40]; /* y[0] of {right closed, FL stuck; FR slipping backwards}, block 2 */
+    c[42] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* 1/sigma of {right closed, FL stuck; FR slipping backwards}, block 2 */
+    c[43] = -c[41]*c[42]; /* (A^-1)[1][0] of {right closed, FL stuck; FR slipping backwards}, block 2 */
+    c[44] = c[40]*c[42]; /* 1/det A of {right closed, FL stuck; FR slipping backwards} */
+    c[45] = 1.0/c[0]; /* (A^-1)[0][0] of {left closed, FR stuck; FL slipping forwards}'s first block */
+    c[46] = p[P_mu]*c[1]*c[45] - p[P_R]*p[P_R]*p[P_mu]*c[2]*c[45]; /* y[0] of {left closed, FR stuck; FL slipping forwards}, block 2 */
+    c[47] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* 1/sigma of {left closed, FR stuck; FL slipping forwards}, block 2 */
+    c[48] = -c[46]*c[47]; /* (A^-1)[1][0] of {left closed, FR stuck; FL slipping forwards}, block 2 */
+    c[49] = c[45]*c[47]; /* 1/det A of {left closed, FR stuck; FL slipping forwards} */
+    c[50] = 1.0/c[0]; /* (A^-1)[0][0] of {left closed, FR stuck; FL slipping backwards}'s first block */
+    c[51] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[50] - p[P_mu]*c[1]*c[50]; /* y[0] of {left closed, FR stuck; FL slipping backwards}, block 2 */
+    c[52] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* 1/sigma of {left closed, FR stuck; FL slipping backwards}, block 2 */
+    c[53] = -c[51]*c[52]; /* (A^-1)[1][0] of {left closed, FR stuck; FL slipping backwards}, block 2 */
+    c[54] = c[50]*c[52]; /* 1/det A of {left closed, FR stuck; FL slipping backwards} */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -176,8 +226,296 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 3e+01;
 }
 
-/* No modes(): friction element 'FL' is pressed by gap 'left''s contact force (its slip force depends on another multiplier);
- * the runtime's generic path serves every mode (docs/status.md). */
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * Friction element k (bit g + 2k: stuck, g + 2k + 1: slipping backwards):
+ *   slipping: F += -s mu_k N w_t, s = 1 (-1 backwards); s = s (w_t . v - u) and 1
+ *   stuck: w_t . a = 0, a row beside the held gaps' with its multiplier L_k
+ *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k
+ *   pressed by gap j (N = lambda_j): idle while j is open (s = 1, 1); slipping on
+ *          a held j, its force -s mu_k lambda_j w_t acts along with w_j, so the
+ *          held rows solve A_R lambda_R = -u_R, A_R = W_R M^-1 D_R^T, D_R the
+ *          rows' force directions (w_j - s mu_k w_t): one system per slip sign
+ * The sets of held rows:
+ *   0 {}
+ *   1 {left closed}
+ *   2 {right closed}
+ *   3 {left closed, right closed} (dependent rows: left to the runtime's generic path)
+ *   4 {FL stuck}
+ *   5 {left closed, FL stuck}
+ *   6 {right closed, FL stuck}
+ *   7 {left closed, right closed, FL stuck} (dependent rows: left to the runtime's generic path)
+ *   16 {FR stuck}
+ *   17 {left closed, FR stuck}
+ *   18 {right closed, FR stuck}
+ *   19 {left closed, right closed, FR stuck} (dependent rows: left to the runtime's generic path)
+ *   20 {FL stuck, FR stuck}
+ *   21 {left closed, FL stuck, FR stuck}
+ *   22 {right closed, FL stuck, FR stuck}
+ *   23 {left closed, right closed, FL stuck, FR stuck} (dependent rows: left to the runtime's generic path)
+ */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    const unsigned m = mode[0];
+    int i;
+    double F[3], a[3];
+    double L[4];
+    double u[4], Fd[3], ud[4];
+    unsigned h = 0;
+    if (mode[0] >= 64u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
+    switch (mode[0] & 23u) {
+    case 3u: /* {left closed, right closed} dependent rows: left to the runtime */
+        return NSM_NOT_DERIVED;
+    case 7u: /* {left closed, right closed, FL stuck} dependent rows: left to the runtime */
+        return NSM_NOT_DERIVED;
+    case 19u: /* {left closed, right closed, FR stuck} dependent rows: left to the runtime */
+        return NSM_NOT_DERIVED;
+    case 23u: /* {left closed, right closed, FL stuck, FR stuck} dependent rows: left to the runtime */
+        return NSM_NOT_DERIVED;
+    }
+    /* F = f_ext(t) + f_const - K x - C v */
+    F[0] = 0.0;
+    F[1] = 0.0;
+    F[2] = 0.0;
+    /* lambda_j = 0 while gap j is open, L = 0 while an element slips */
+    for (i = 0; i < 4; i++)
+        L[i] = 0.0;
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    if (m & 23u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone, u_k = w_t . a the elements' slip accelerations */
+        u[0] = a[0];
+        u[1] = -a[0];
+        u[2] = p[P_R]*a[2] - a[1];
+        u[3] = p[P_R]*a[2] + a[1];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        /* the held rows, and the signs of the elements slipping on held gaps */
+        h = m & 63u;
+        if (!(m & 1u) || (m & 4u)) /* FL idle or stuck */
+            h &= ~8u;
+        if (!(m & 2u) || (m & 16u)) /* FR idle or stuck */
+            h &= ~32u;
+        switch (h) {
+        case 1u: /* {left closed; FL slipping forwards} */
+        case 9u: /* {left closed; FL slipping backwards} */
+            L[0] = -u[0]*c[3];
+            break;
+        case 2u: /* {right closed; FR slipping forwards} */
+        case 34u: /* {right closed; FR slipping backwards} */
+            L[1] = -u[1]*c[4];
+            break;
+        case 4u: /* {FL stuck} */
+            L[2] = -u[2]*c[9];
+            break;
+        case 5u: /* {left closed, FL stuck} */
+            L[0] = -u[0]*c[11];
+            L[2] = -u[2]*c[12];
+            break;
+        case 6u: /* {right closed, FL stuck; FR slipping forwards} */
+            if (!isfinite(c[39])) /* 1/det A: singular here, the runtime's */
+                return NSM_NOT_DERIVED;
+            L[1] = -u[1]*c[35];
+            L[2] = -u[1]*c[38] - u[2]*c[37];
+            break;
+        case 38u: /* {right closed, FL stuck; FR slipping backwards} */
+            if (!isfinite(c[44])) /* 1/det A: singular here, the runtime's */
+                return NSM_NOT_DERIVED;
+            L[1] = -u[1]*c[40];
+            L[2] = -u[1]*c[43] - u[2]*c[42];
+            break;
+        case 16u: /* {FR stuck} */
+            L[3] = -u[3]*c[16];
+            break;
+        case 17u: /* {left closed, FR stuck; FL slipping forwards} */
+            if (!isfinite(c[49])) /* 1/det A: singular here, the runtime's */
+                return NSM_NOT_DERIVED;
+            L[0] = -u[0]*c[45];
+            L[3] = -u[0]*c[48] - u[3]*c[47];
+            break;
+        case 25u: /* {left closed, FR stuck; FL slipping backwards} */
+            if (!isfinite(c[54])) /* 1/det A: singular here, the runtime's */
+                return NSM_NOT_DERIVED;
+            L[0] = -u[0]*c[50];
+            L[3] = -u[0]*c[53] - u[3]*c[52];
+            break;
+        case 18u: /* {right closed, FR stuck} */
+            L[1] = -u[1]*c[21];
+            L[3] = -u[3]*c[22];
+            break;
+        case 20u: /* {FL stuck, FR stuck} */
+            L[2] = -u[2]*c[24] - u[3]*c[25];
+            L[3] = -u[2]*c[25] - u[3]*c[26];
+            break;
+        case 21u: /* {left closed, FL stuck, FR stuck} */
+            L[0] = -u[0]*c[11];
+            L[2] = -u[2]*c[29] - u[3]*c[30];
+            L[3] = -u[2]*c[30] - u[3]*c[28];
+            break;
+        case 22u: /* {right closed, FL stuck, FR stuck} */
+            L[1] = -u[1]*c[14];
+            L[2] = -u[2]*c[33] - u[3]*c[34];
+            L[3] = -u[2]*c[34] - u[3]*c[32];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[0] += L[0]*c[0];
+            if (!(m & 4u)) { /* FL slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (8u) */
+                const double f = m & 8u ? L[0]*c[5] : -(L[0]*c[5]);
+                a[1] += -c[1] * f;
+                a[2] += p[P_R]*c[2] * f;
+            }
+        }
+        if (m & 2u) {
+            a[0] -= L[1]*c[0];
+            if (!(m & 16u)) { /* FR slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (32u) */
+                const double f = m & 32u ? L[1]*c[7] : -(L[1]*c[7]);
+                a[1] += c[1] * f;
+                a[2] += p[P_R]*c[2] * f;
+            }
+        }
+        if (m & 4u) {
+            a[1] -= L[2]*c[1];
+            a[2] += p[P_R]*L[2]*c[2];
+        }
+        if (m & 16u) {
+            a[1] += L[3]*c[1];
+            a[2] += p[P_R]*L[3]*c[2];
+        }
+    }
+    if (ydot) {
+        ydot[0] = y[3];
+        ydot[1] = y[4];
+        ydot[2] = y[5];
+        ydot[3] = a[0];
+        ydot[4] = a[1];
+        ydot[5] = a[2];
+    }
+    if (lam) { /* the gaps', then the stuck elements' multipliers */
+        for (i = 0; i < 4; i++)
+            lam[i] = L[i];
+    }
+    if (s && sdot) {
+        /* left open: s = gap, s' = w.v */
+        s[0] = p[P_L] - p[P_R] + y[0];
+        sdot[0] = y[3];
+        /* right open: s = gap, s' = w.v */
+        s[1] = p[P_L] - p[P_R] - y[0];
+        sdot[1] = -y[3];
+        if (m & 1u) { /* left held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 2u) { /* right held shut: s = lambda, s' = lambda' (below) */
+            s[1] = L[1];
+        }
+        if (!(m & 1u)) { /* FL idle, its gap open: s = 1, 1 */
+            s[2] = 1.0;
+            sdot[2] = 0.0;
+            s[3] = 1.0;
+            sdot[3] = 0.0;
+        } else if (m & 4u) { /* FL stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
+            s[2] = L[0]*c[6] - L[2];
+            s[3] = L[0]*c[6] + L[2];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[2] = p[P_R]*y[5] - y[4];
+            sdot[2] = p[P_R]*a[2] - a[1];
+            s[3] = 1.0;
+            sdot[3] = 0.0;
+            if (m & 8u) {
+                s[2] = -s[2];
+                sdot[2] = -sdot[2];
+            }
+        }
+        if (!(m & 2u)) { /* FR idle, its gap open: s = 1, 1 */
+            s[4] = 1.0;
+            sdot[4] = 0.0;
+            s[5] = 1.0;
+            sdot[5] = 0.0;
+        } else if (m & 16u) { /* FR stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
+            s[4] = L[1]*c[8] - L[3];
+            s[5] = L[1]*c[8] + L[3];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[4] = p[P_R]*y[5] + y[4];
+            sdot[4] = p[P_R]*a[2] + a[1];
+            s[5] = 1.0;
+            sdot[5] = 0.0;
+            if (m & 32u) {
+                s[4] = -s[4];
+                sdot[4] = -sdot[4];
+            }
+        }
+        if (m & 23u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = 0.0;
+            Fd[1] = 0.0;
+            Fd[2] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''', u_k' = w_t . M^-1 F' */
+            ud[0] = Fd[0]*c[0];
+            ud[1] = -Fd[0]*c[0];
+            ud[2] = p[P_R]*Fd[2]*c[2] - Fd[1]*c[1];
+            ud[3] = p[P_R]*Fd[2]*c[2] + Fd[1]*c[1];
+            /* s' = lambda_R' = -S_R^-1 u_R'; a stuck element's -L', L' */
+            switch (h) {
+            case 1u: /* {left closed; FL slipping forwards} */
+            case 9u: /* {left closed; FL slipping backwards} */
+                sdot[0] = -ud[0]*c[3];
+                break;
+            case 2u: /* {right closed; FR slipping forwards} */
+            case 34u: /* {right closed; FR slipping backwards} */
+                sdot[1] = -ud[1]*c[4];
+                break;
+            case 4u: /* {FL stuck} */
+                break;
+            case 5u: /* {left closed, FL stuck} */
+                sdot[0] = -ud[0]*c[11];
+                sdot[2] = ud[2]*c[12] - ud[0]*c[6]*c[11];
+                sdot[3] = -ud[0]*c[6]*c[11] - ud[2]*c[12];
+                break;
+            case 6u: /* {right closed, FL stuck; FR slipping forwards} */
+                sdot[1] = -ud[1]*c[35];
+                break;
+            case 38u: /* {right closed, FL stuck; FR slipping backwards} */
+                sdot[1] = -ud[1]*c[40];
+                break;
+            case 16u: /* {FR stuck} */
+                break;
+            case 17u: /* {left closed, FR stuck; FL slipping forwards} */
+                sdot[0] = -ud[0]*c[45];
+                break;
+            case 25u: /* {left closed, FR stuck; FL slipping backwards} */
+                sdot[0] = -ud[0]*c[50];
+                break;
+            case 18u: /* {right closed, FR stuck} */
+                sdot[1] = -ud[1]*c[21];
+                sdot[4] = ud[3]*c[22] - ud[1]*c[8]*c[21];
+                sdot[5] = -ud[1]*c[8]*c[21] - ud[3]*c[22];
+                break;
+            case 20u: /* {FL stuck, FR stuck} */
+                break;
+            case 21u: /* {left closed, FL stuck, FR stuck} */
+                sdot[0] = -ud[0]*c[11];
+                sdot[2] = ud[2]*c[29] - ud[0]*c[6]*c[11] + ud[3]*c[30];
+                sdot[3] = -ud[0]*c[6]*c[11] - ud[2]*c[29] - ud[3]*c[30];
+                break;
+            case 22u: /* {right closed, FL stuck, FR stuck} */
+                sdot[1] = -ud[1]*c[14];
+                sdot[4] = ud[2]*c[34] - ud[1]*c[8]*c[14] + ud[3]*c[32];
+                sdot[5] = -ud[1]*c[8]*c[14] - ud[2]*c[34] - ud[3]*c[32];
+                break;
+            }
+        }
+    }
+    return 0;
+}
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
@@ -213,7 +551,7 @@ const nsm_model nsm_model_disc_walls_friction = {
     .n_gaps = 2,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 5,
+    .n_consts = 55,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,
@@ -226,6 +564,7 @@ const nsm_model nsm_model_disc_walls_friction = {
     .method = NSM_METHOD_EXACT,
     .setup = setup,
     .initial = initial,
+    .modes = modes,
     .n_frictions = 2,
     .frictions = frictions,
     .n_planar = 1,

@@ -117,6 +117,12 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[1] = 1.0/p[P_m]; /* 1/m of D.y */
     c[2] = 2.5/(p[P_m]*p[P_R]*p[P_R]); /* 1/m of D.phi */
     c[3] = 1.0/c[1]; /* (S^-1)[0][0] of mode 1 */
+    c[4] = p[P_mu]; /* mu_k of F */
+    c[5] = p[P_mu]; /* mu_s of F */
+    c[6] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* (S^-1)[0][0] of mode 2 */
+    c[7] = 1.0/(p[P_R]*p[P_R]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 3 */
+    c[8] = p[P_R]*p[P_R]*c[2]*c[7] + c[0]*c[7]; /* (S^-1)[0][0] of mode 3 */
+    c[9] = c[1]*c[7]; /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -164,8 +170,147 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = 2e+02;
 }
 
-/* No modes(): friction element 'F' is pressed by gap 'floor''s contact force (its slip force depends on another multiplier);
- * the runtime's generic path serves every mode (docs/status.md). */
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * Friction element k (bit g + 2k: stuck, g + 2k + 1: slipping backwards):
+ *   slipping: F += -s mu_k N w_t, s = 1 (-1 backwards); s = s (w_t . v - u) and 1
+ *   stuck: w_t . a = 0, a row beside the held gaps' with its multiplier L_k
+ *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k
+ *   pressed by gap j (N = lambda_j): idle while j is open (s = 1, 1); slipping on
+ *          a held j, its force -s mu_k lambda_j w_t acts along with w_j, so the
+ *          held rows solve A_R lambda_R = -u_R, A_R = W_R M^-1 D_R^T, D_R the
+ *          rows' force directions (w_j - s mu_k w_t): one system per slip sign
+ * The sets of held rows:
+ *   0 {}
+ *   1 {floor closed}
+ *   2 {F stuck}
+ *   3 {floor closed, F stuck}
+ */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    const unsigned m = mode[0];
+    double F[3], a[3];
+    double L[2];
+    double u[2], Fd[3], ud[2];
+    unsigned h = 0;
+    if (mode[0] >= 8u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
+    /* F = f_ext(t) + f_const - K x - C v */
+    F[0] = 0.0;
+    F[1] = -p[P_m]*p[P_g];
+    F[2] = 0.0;
+    /* lambda_j = 0 while gap j is open, L = 0 while an element slips */
+    L[0] = 0.0;
+    L[1] = 0.0;
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    if (m & 3u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone, u_k = w_t . a the elements' slip accelerations */
+        u[0] = a[1];
+        u[1] = p[P_R]*a[2] + a[0];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        /* the held rows, and the signs of the elements slipping on held gaps */
+        h = m & 7u;
+        if (!(m & 1u) || (m & 2u)) /* F idle or stuck */
+            h &= ~4u;
+        switch (h) {
+        case 1u: /* {floor closed; F slipping forwards} */
+        case 5u: /* {floor closed; F slipping backwards} */
+            L[0] = -u[0]*c[3];
+            break;
+        case 2u: /* {F stuck} */
+            L[1] = -u[1]*c[6];
+            break;
+        case 3u: /* {floor closed, F stuck} */
+            L[0] = -u[0]*c[8];
+            L[1] = -u[1]*c[9];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[1] += L[0]*c[1];
+            if (!(m & 2u)) { /* F slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (4u) */
+                const double f = m & 4u ? L[0]*c[4] : -(L[0]*c[4]);
+                a[0] += c[0] * f;
+                a[2] += p[P_R]*c[2] * f;
+            }
+        }
+        if (m & 2u) {
+            a[0] += L[1]*c[0];
+            a[2] += p[P_R]*L[1]*c[2];
+        }
+    }
+    if (ydot) {
+        ydot[0] = y[3];
+        ydot[1] = y[4];
+        ydot[2] = y[5];
+        ydot[3] = a[0];
+        ydot[4] = a[1];
+        ydot[5] = a[2];
+    }
+    if (lam) { /* the gaps', then the stuck elements' multipliers */
+        lam[0] = L[0];
+        lam[1] = L[1];
+    }
+    if (s && sdot) {
+        /* floor open: s = gap, s' = w.v */
+        s[0] = y[1] - p[P_R];
+        sdot[0] = y[4];
+        if (m & 1u) { /* floor held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (!(m & 1u)) { /* F idle, its gap open: s = 1, 1 */
+            s[1] = 1.0;
+            sdot[1] = 0.0;
+            s[2] = 1.0;
+            sdot[2] = 0.0;
+        } else if (m & 2u) { /* F stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
+            s[1] = L[0]*c[5] - L[1];
+            s[2] = L[0]*c[5] + L[1];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[1] = p[P_R]*y[5] + y[3];
+            sdot[1] = p[P_R]*a[2] + a[0];
+            s[2] = 1.0;
+            sdot[2] = 0.0;
+            if (m & 4u) {
+                s[1] = -s[1];
+                sdot[1] = -sdot[1];
+            }
+        }
+        if (m & 3u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = 0.0;
+            Fd[1] = 0.0;
+            Fd[2] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''', u_k' = w_t . M^-1 F' */
+            ud[0] = Fd[1]*c[1];
+            ud[1] = p[P_R]*Fd[2]*c[2] + Fd[0]*c[0];
+            /* s' = lambda_R' = -S_R^-1 u_R'; a stuck element's -L', L' */
+            switch (h) {
+            case 1u: /* {floor closed; F slipping forwards} */
+            case 5u: /* {floor closed; F slipping backwards} */
+                sdot[0] = -ud[0]*c[3];
+                break;
+            case 2u: /* {F stuck} */
+                break;
+            case 3u: /* {floor closed, F stuck} */
+                sdot[0] = -ud[0]*c[8];
+                sdot[1] = ud[1]*c[9] - ud[0]*c[5]*c[8];
+                sdot[2] = -ud[0]*c[5]*c[8] - ud[1]*c[9];
+                break;
+            }
+        }
+    }
+    return 0;
+}
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
@@ -202,7 +347,7 @@ const nsm_model nsm_model_rotating_ball_5 = {
     .n_gaps = 1,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 4,
+    .n_consts = 10,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,
@@ -215,6 +360,7 @@ const nsm_model nsm_model_rotating_ball_5 = {
     .method = NSM_METHOD_EXACT,
     .setup = setup,
     .initial = initial,
+    .modes = modes,
     .n_frictions = 1,
     .frictions = frictions,
     .n_planar = 1,

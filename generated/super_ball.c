@@ -109,6 +109,7 @@ static const nsm_output_info outputs[] = {
 /* Checks the parameters, derives the constants c[] and the numeric tables. */
 static int setup(const double *p, double *c, nsm_numeric *num)
 {
+    int i;
     if (!(p[P_m] > 0)) /* mass of D.x */
         return 1;
     if (!(0.4*p[P_m]*p[P_r]*p[P_r] > 0)) { /* inertia of D.phi */
@@ -139,6 +140,55 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[2] = 2.5/(p[P_m]*p[P_r]*p[P_r]); /* 1/m of D.phi */
     c[3] = 1.0/c[1]; /* (S^-1)[0][0] of mode 1 */
     c[4] = 1.0/c[1]; /* (S^-1)[0][0] of mode 2 */
+    /* mu_k of FF .. mu_s of FT */
+    for (i = 0; i < 4; i++)
+        c[i + 5] = p[P_mu];
+    c[9] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[0][0] of mode 4 */
+    c[10] = 1.0/(p[P_r]*p[P_r]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 5 */
+    c[11] = p[P_r]*p[P_r]*c[2]*c[10] + c[0]*c[10]; /* (S^-1)[0][0] of mode 5 */
+    c[12] = c[1]*c[10]; /* (S^-1)[1][1] of mode 5 */
+    c[13] = 1.0/(p[P_r]*p[P_r]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 6 */
+    c[14] = p[P_r]*p[P_r]*c[2]*c[13] + c[0]*c[13]; /* (S^-1)[0][0] of mode 6 */
+    c[15] = c[1]*c[13]; /* (S^-1)[1][1] of mode 6 */
+    c[16] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[0][0] of mode 16 */
+    c[17] = 1.0/(p[P_r]*p[P_r]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 17 */
+    c[18] = p[P_r]*p[P_r]*c[2]*c[17] + c[0]*c[17]; /* (S^-1)[0][0] of mode 17 */
+    c[19] = c[1]*c[17]; /* (S^-1)[1][1] of mode 17 */
+    c[20] = 1.0/(p[P_r]*p[P_r]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 18 */
+    c[21] = p[P_r]*p[P_r]*c[2]*c[20] + c[0]*c[20]; /* (S^-1)[0][0] of mode 18 */
+    c[22] = c[1]*c[20]; /* (S^-1)[1][1] of mode 18 */
+    c[23] = -1.0/((p[P_r]*p[P_r]*c[2] - c[0])*(p[P_r]*p[P_r]*c[2] - c[0]) - (p[P_r]*p[P_r]*c[2] + c[0])*(p[P_r]*p[P_r]*c[2] + c[0])); /* 1/det S of mode 20 */
+    c[24] = p[P_r]*p[P_r]*c[2]*c[23] + c[0]*c[23]; /* (S^-1)[0][0] of mode 20 */
+    c[25] = c[0]*c[23] - p[P_r]*p[P_r]*c[2]*c[23]; /* (S^-1)[0][1] of mode 20 */
+    c[26] = p[P_r]*p[P_r]*c[2]*c[23] + c[0]*c[23]; /* (S^-1)[1][1] of mode 20 */
+    c[27] = p[P_r]*p[P_r]*c[2]*c[12] - c[0]*c[12]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
+    c[28] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[27] + c[0] + c[0]*c[27]); /* 1/sigma of mode 21: (S^-1)[2][2] */
+    c[29] = c[12] + c[27]*c[27]*c[28]; /* (S^-1)[1][1] of mode 21 */
+    c[30] = -c[27]*c[28]; /* (S^-1)[1][2] of mode 21 */
+    c[31] = p[P_r]*p[P_r]*c[2]*c[15] - c[0]*c[15]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
+    c[32] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[31] + c[0] + c[0]*c[31]); /* 1/sigma of mode 22: (S^-1)[2][2] */
+    c[33] = c[15] + c[31]*c[31]*c[32]; /* (S^-1)[1][1] of mode 22 */
+    c[34] = -c[31]*c[32]; /* (S^-1)[1][2] of mode 22 */
+    c[35] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping forwards}'s first block */
+    c[36] = p[P_mu]*c[0]*c[35] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[35]; /* y[0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[37] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[38] = -c[36]*c[37]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[39] = c[35]*c[37]; /* 1/det A of {table closed, FF stuck; FT slipping forwards} */
+    c[40] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping backwards}'s first block */
+    c[41] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[40] - p[P_mu]*c[0]*c[40]; /* y[0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[42] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[43] = -c[41]*c[42]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[44] = c[40]*c[42]; /* 1/det A of {table closed, FF stuck; FT slipping backwards} */
+    c[45] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping forwards}'s first block */
+    c[46] = p[P_mu]*c[0]*c[45] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[45]; /* y[0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[47] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[48] = -c[46]*c[47]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[49] = c[45]*c[47]; /* 1/det A of {floor closed, FT stuck; FF slipping forwards} */
+    c[50] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping backwards}'s first block */
+    c[51] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[50] - p[P_mu]*c[0]*c[50]; /* y[0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[52] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[53] = -c[51]*c[52]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[54] = c[50]*c[52]; /* 1/det A of {floor closed, FT stuck; FF slipping backwards} */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -205,8 +255,296 @@ static void initial(const double *p, const double *c, double *y)
     y[5] = p[P_w0];
 }
 
-/* No modes(): friction element 'FF' is pressed by gap 'floor''s contact force (its slip force depends on another multiplier);
- * the runtime's generic path serves every mode (docs/status.md). */
+/* Every mode (bit j of m set: gap j closed) as the free mode and its corrections:
+ *   F = f_ext(t) + f_const - K x - C v          the free mode's net forces
+ *   a = M^-1 F
+ *   lambda_R = -S_R^-1 u_R, u_j = w_j . a + h_j''  the closed impact gaps R, S_R = W_R M^-1 W_R^T
+ *   a += M^-1 W_R^T lambda_R
+ * Event functions: those of the open gaps, replaced by the closed gaps' own.
+ * Friction element k (bit g + 2k: stuck, g + 2k + 1: slipping backwards):
+ *   slipping: F += -s mu_k N w_t, s = 1 (-1 backwards); s = s (w_t . v - u) and 1
+ *   stuck: w_t . a = 0, a row beside the held gaps' with its multiplier L_k
+ *          (lambda_R above over the rows R); s = mu_s N - L_k and mu_s N + L_k
+ *   pressed by gap j (N = lambda_j): idle while j is open (s = 1, 1); slipping on
+ *          a held j, its force -s mu_k lambda_j w_t acts along with w_j, so the
+ *          held rows solve A_R lambda_R = -u_R, A_R = W_R M^-1 D_R^T, D_R the
+ *          rows' force directions (w_j - s mu_k w_t): one system per slip sign
+ * The sets of held rows:
+ *   0 {}
+ *   1 {floor closed}
+ *   2 {table closed}
+ *   3 {floor closed, table closed} (dependent rows: left to the runtime's generic path)
+ *   4 {FF stuck}
+ *   5 {floor closed, FF stuck}
+ *   6 {table closed, FF stuck}
+ *   7 {floor closed, table closed, FF stuck} (dependent rows: left to the runtime's generic path)
+ *   16 {FT stuck}
+ *   17 {floor closed, FT stuck}
+ *   18 {table closed, FT stuck}
+ *   19 {floor closed, table closed, FT stuck} (dependent rows: left to the runtime's generic path)
+ *   20 {FF stuck, FT stuck}
+ *   21 {floor closed, FF stuck, FT stuck}
+ *   22 {table closed, FF stuck, FT stuck}
+ *   23 {floor closed, table closed, FF stuck, FT stuck} (dependent rows: left to the runtime's generic path)
+ */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    const unsigned m = mode[0];
+    int i;
+    double F[3], a[3];
+    double L[4];
+    double u[4], Fd[3], ud[4];
+    unsigned h = 0;
+    if (mode[0] >= 64u) /* left to the runtime's generic path */
+        return NSM_NOT_DERIVED;
+    switch (mode[0] & 23u) {
+    case 3u: /* {floor closed, table closed} dependent rows: left to the runtime */
+        return NSM_NOT_DERIVED;
+    case 7u: /* {floor closed, table closed, FF stuck} dependent rows: left to the runtime */
+        return NSM_NOT_DERIVED;
+    case 19u: /* {floor closed, table closed, FT stuck} dependent rows: left to the runtime */
+        return NSM_NOT_DERIVED;
+    case 23u: /* {floor closed, table closed, FF stuck, FT stuck} dependent rows: left to the runtime */
+        return NSM_NOT_DERIVED;
+    }
+    /* F = f_ext(t) + f_const - K x - C v */
+    F[0] = 0.0;
+    F[1] = -p[P_m]*p[P_g];
+    F[2] = 0.0;
+    /* lambda_j = 0 while gap j is open, L = 0 while an element slips */
+    for (i = 0; i < 4; i++)
+        L[i] = 0.0;
+    /* a = M^-1 F */
+    a[0] = F[0]*c[0];
+    a[1] = F[1]*c[1];
+    a[2] = F[2]*c[2];
+    if (m & 23u) {
+        /* u_j = w_j . a + h_j'': the impact gaps' accelerations under F alone, u_k = w_t . a the elements' slip accelerations */
+        u[0] = a[1];
+        u[1] = -a[1];
+        u[2] = p[P_r]*a[2] + a[0];
+        u[3] = p[P_r]*a[2] - a[0];
+        /* lambda_R = -S_R^-1 u_R over the closed impact gaps R, S_R = W_R M^-1 W_R^T */
+        /* the held rows, and the signs of the elements slipping on held gaps */
+        h = m & 63u;
+        if (!(m & 1u) || (m & 4u)) /* FF idle or stuck */
+            h &= ~8u;
+        if (!(m & 2u) || (m & 16u)) /* FT idle or stuck */
+            h &= ~32u;
+        switch (h) {
+        case 1u: /* {floor closed; FF slipping forwards} */
+        case 9u: /* {floor closed; FF slipping backwards} */
+            L[0] = -u[0]*c[3];
+            break;
+        case 2u: /* {table closed; FT slipping forwards} */
+        case 34u: /* {table closed; FT slipping backwards} */
+            L[1] = -u[1]*c[4];
+            break;
+        case 4u: /* {FF stuck} */
+            L[2] = -u[2]*c[9];
+            break;
+        case 5u: /* {floor closed, FF stuck} */
+            L[0] = -u[0]*c[11];
+            L[2] = -u[2]*c[12];
+            break;
+        case 6u: /* {table closed, FF stuck; FT slipping forwards} */
+            if (!isfinite(c[39])) /* 1/det A: singular here, the runtime's */
+                return NSM_NOT_DERIVED;
+            L[1] = -u[1]*c[35];
+            L[2] = -u[1]*c[38] - u[2]*c[37];
+            break;
+        case 38u: /* {table closed, FF stuck; FT slipping backwards} */
+            if (!isfinite(c[44])) /* 1/det A: singular here, the runtime's */
+                return NSM_NOT_DERIVED;
+            L[1] = -u[1]*c[40];
+            L[2] = -u[1]*c[43] - u[2]*c[42];
+            break;
+        case 16u: /* {FT stuck} */
+            L[3] = -u[3]*c[16];
+            break;
+        case 17u: /* {floor closed, FT stuck; FF slipping forwards} */
+            if (!isfinite(c[49])) /* 1/det A: singular here, the runtime's */
+                return NSM_NOT_DERIVED;
+            L[0] = -u[0]*c[45];
+            L[3] = -u[0]*c[48] - u[3]*c[47];
+            break;
+        case 25u: /* {floor closed, FT stuck; FF slipping backwards} */
+            if (!isfinite(c[54])) /* 1/det A: singular here, the runtime's */
+                return NSM_NOT_DERIVED;
+            L[0] = -u[0]*c[50];
+            L[3] = -u[0]*c[53] - u[3]*c[52];
+            break;
+        case 18u: /* {table closed, FT stuck} */
+            L[1] = -u[1]*c[21];
+            L[3] = -u[3]*c[22];
+            break;
+        case 20u: /* {FF stuck, FT stuck} */
+            L[2] = -u[2]*c[24] - u[3]*c[25];
+            L[3] = -u[2]*c[25] - u[3]*c[26];
+            break;
+        case 21u: /* {floor closed, FF stuck, FT stuck} */
+            L[0] = -u[0]*c[11];
+            L[2] = -u[2]*c[29] - u[3]*c[30];
+            L[3] = -u[2]*c[30] - u[3]*c[28];
+            break;
+        case 22u: /* {table closed, FF stuck, FT stuck} */
+            L[1] = -u[1]*c[14];
+            L[2] = -u[2]*c[33] - u[3]*c[34];
+            L[3] = -u[2]*c[34] - u[3]*c[32];
+            break;
+        }
+        /* a += M^-1 W_R^T lambda_R */
+        if (m & 1u) {
+            a[1] += L[0]*c[1];
+            if (!(m & 4u)) { /* FF slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (8u) */
+                const double f = m & 8u ? L[0]*c[5] : -(L[0]*c[5]);
+                a[0] += c[0] * f;
+                a[2] += p[P_r]*c[2] * f;
+            }
+        }
+        if (m & 2u) {
+            a[1] -= L[1]*c[1];
+            if (!(m & 16u)) { /* FT slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (32u) */
+                const double f = m & 32u ? L[1]*c[7] : -(L[1]*c[7]);
+                a[0] += -c[0] * f;
+                a[2] += p[P_r]*c[2] * f;
+            }
+        }
+        if (m & 4u) {
+            a[0] += L[2]*c[0];
+            a[2] += p[P_r]*L[2]*c[2];
+        }
+        if (m & 16u) {
+            a[0] -= L[3]*c[0];
+            a[2] += p[P_r]*L[3]*c[2];
+        }
+    }
+    if (ydot) {
+        ydot[0] = y[3];
+        ydot[1] = y[4];
+        ydot[2] = y[5];
+        ydot[3] = a[0];
+        ydot[4] = a[1];
+        ydot[5] = a[2];
+    }
+    if (lam) { /* the gaps', then the stuck elements' multipliers */
+        for (i = 0; i < 4; i++)
+            lam[i] = L[i];
+    }
+    if (s && sdot) {
+        /* floor open: s = gap, s' = w.v */
+        s[0] = y[1] - p[P_r];
+        sdot[0] = y[4];
+        /* table open: s = gap, s' = w.v */
+        s[1] = p[P_H] - p[P_r] - y[1];
+        sdot[1] = -y[4];
+        if (m & 1u) { /* floor held shut: s = lambda, s' = lambda' (below) */
+            s[0] = L[0];
+        }
+        if (m & 2u) { /* table held shut: s = lambda, s' = lambda' (below) */
+            s[1] = L[1];
+        }
+        if (!(m & 1u)) { /* FF idle, its gap open: s = 1, 1 */
+            s[2] = 1.0;
+            sdot[2] = 0.0;
+            s[3] = 1.0;
+            sdot[3] = 0.0;
+        } else if (m & 4u) { /* FF stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
+            s[2] = L[0]*c[6] - L[2];
+            s[3] = L[0]*c[6] + L[2];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[2] = p[P_r]*y[5] + y[3];
+            sdot[2] = p[P_r]*a[2] + a[0];
+            s[3] = 1.0;
+            sdot[3] = 0.0;
+            if (m & 8u) {
+                s[2] = -s[2];
+                sdot[2] = -sdot[2];
+            }
+        }
+        if (!(m & 2u)) { /* FT idle, its gap open: s = 1, 1 */
+            s[4] = 1.0;
+            sdot[4] = 0.0;
+            s[5] = 1.0;
+            sdot[5] = 0.0;
+        } else if (m & 16u) { /* FT stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
+            s[4] = L[1]*c[8] - L[3];
+            s[5] = L[1]*c[8] + L[3];
+        } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
+            s[4] = p[P_r]*y[5] - y[3];
+            sdot[4] = p[P_r]*a[2] - a[0];
+            s[5] = 1.0;
+            sdot[5] = 0.0;
+            if (m & 32u) {
+                s[4] = -s[4];
+                sdot[4] = -sdot[4];
+            }
+        }
+        if (m & 23u) {
+            /* F' = f_ext'(t) - K v - C a */
+            Fd[0] = 0.0;
+            Fd[1] = 0.0;
+            Fd[2] = 0.0;
+            /* u_j' = w_j . M^-1 F' + h_j''', u_k' = w_t . M^-1 F' */
+            ud[0] = Fd[1]*c[1];
+            ud[1] = -Fd[1]*c[1];
+            ud[2] = p[P_r]*Fd[2]*c[2] + Fd[0]*c[0];
+            ud[3] = p[P_r]*Fd[2]*c[2] - Fd[0]*c[0];
+            /* s' = lambda_R' = -S_R^-1 u_R'; a stuck element's -L', L' */
+            switch (h) {
+            case 1u: /* {floor closed; FF slipping forwards} */
+            case 9u: /* {floor closed; FF slipping backwards} */
+                sdot[0] = -ud[0]*c[3];
+                break;
+            case 2u: /* {table closed; FT slipping forwards} */
+            case 34u: /* {table closed; FT slipping backwards} */
+                sdot[1] = -ud[1]*c[4];
+                break;
+            case 4u: /* {FF stuck} */
+                break;
+            case 5u: /* {floor closed, FF stuck} */
+                sdot[0] = -ud[0]*c[11];
+                sdot[2] = ud[2]*c[12] - ud[0]*c[6]*c[11];
+                sdot[3] = -ud[0]*c[6]*c[11] - ud[2]*c[12];
+                break;
+            case 6u: /* {table closed, FF stuck; FT slipping forwards} */
+                sdot[1] = -ud[1]*c[35];
+                break;
+            case 38u: /* {table closed, FF stuck; FT slipping backwards} */
+                sdot[1] = -ud[1]*c[40];
+                break;
+            case 16u: /* {FT stuck} */
+                break;
+            case 17u: /* {floor closed, FT stuck; FF slipping forwards} */
+                sdot[0] = -ud[0]*c[45];
+                break;
+            case 25u: /* {floor closed, FT stuck; FF slipping backwards} */
+                sdot[0] = -ud[0]*c[50];
+                break;
+            case 18u: /* {table closed, FT stuck} */
+                sdot[1] = -ud[1]*c[21];
+                sdot[4] = ud[3]*c[22] - ud[1]*c[8]*c[21];
+                sdot[5] = -ud[1]*c[8]*c[21] - ud[3]*c[22];
+                break;
+            case 20u: /* {FF stuck, FT stuck} */
+                break;
+            case 21u: /* {floor closed, FF stuck, FT stuck} */
+                sdot[0] = -ud[0]*c[11];
+                sdot[2] = ud[2]*c[29] - ud[0]*c[6]*c[11] + ud[3]*c[30];
+                sdot[3] = -ud[0]*c[6]*c[11] - ud[2]*c[29] - ud[3]*c[30];
+                break;
+            case 22u: /* {table closed, FF stuck, FT stuck} */
+                sdot[1] = -ud[1]*c[14];
+                sdot[4] = ud[2]*c[34] - ud[1]*c[8]*c[14] + ud[3]*c[32];
+                sdot[5] = -ud[1]*c[8]*c[14] - ud[2]*c[34] - ud[3]*c[32];
+                break;
+            }
+        }
+    }
+    return 0;
+}
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
 static const char *const model_source[] = {
@@ -263,7 +601,7 @@ const nsm_model nsm_model_super_ball = {
     .n_gaps = 2,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 5,
+    .n_consts = 55,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,
@@ -276,6 +614,7 @@ const nsm_model nsm_model_super_ball = {
     .method = NSM_METHOD_EXACT,
     .setup = setup,
     .initial = initial,
+    .modes = modes,
     .n_frictions = 2,
     .frictions = frictions,
     .n_planar = 1,

@@ -1,7 +1,7 @@
 /*
 ** test_fric_modes.c: the friction elements' derived modes (compiler/
 ** derive_fric.c, the modes() of generated/ for models whose elements press
-** with a constant normal load).
+** with a constant normal load or with an impact gap's contact force).
 **
 **   - belt_friction (m = k = 1, N = 10, v_b = 3, mu_s = 0.5, mu_k = 0.3)
 **     against its closed forms at a few states: slipping forwards
@@ -15,8 +15,18 @@
 **     forces, the multipliers and the event functions with their rates
 **     from modes() against the runtime's generic path (dynamics.c, written
 **     from the numeric tables without the derivation), to 1e-12 relative;
-**   - sliding_block, whose element is pressed by a gap's force, has no
-**     modes() (the generic path serves it, the generated file says why).
+**   - every mode of the models whose elements are pressed by a gap's
+**     contact force (normal = gap G: sliding_block, block_drop,
+**     disc_corner, disc_walls_friction, rotating_ball_2..5, super_ball),
+**     idle, stuck and slipping either way on a held gap, likewise against
+**     the generic path; and sliding_block's stuck and slipping modes
+**     against their closed forms (a = -k x / m - s mu_k P / m with
+**     lambda = P, the floor's force);
+**   - whole runs of those models with modes() and with the generic path
+**     alone (the same model without modes()), by rk4 and by the
+**     adaptive and exact methods: the same events (kind, contact, time
+**     to 1e-12 s) and the same final states (to 1e-12 of the state's
+**     largest entry).
 */
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +40,10 @@
 #include "check.h"
 
 extern const nsm_model nsm_model_belt_friction, nsm_model_coulomb_oscillator,
-    nsm_model_friction_two_mass, nsm_model_disc_incline_roll, nsm_model_sliding_block;
+    nsm_model_friction_two_mass, nsm_model_disc_incline_roll, nsm_model_sliding_block,
+    nsm_model_block_drop, nsm_model_disc_corner, nsm_model_disc_walls_friction,
+    nsm_model_rotating_ball_2, nsm_model_rotating_ball_3, nsm_model_rotating_ball_4,
+    nsm_model_rotating_ball_5, nsm_model_super_ball;
 
 /* A mode word of one 32-bit word (every model here has fewer bits). */
 static void mode_of(const nsm_sim *s, unsigned word, unsigned *mode)
@@ -135,6 +148,129 @@ static void against_generic(const nsm_model *model, int *derived)
     nsm_sim_free(s);
 }
 
+/* sliding_block (m = k = 1, P = 9.81, Q = 3, A = 8, w = 1, mu_s = 0.4,
+** mu_k = 0.3) on the floor at t = 0: the floor holds Y, lambda = P
+** (Y's press), and X slips with -s mu_k P or sticks with L = k x. */
+static void sliding_closed_forms(void)
+{
+    nsm_sim *s = nsm_sim_create(&nsm_model_sliding_block);
+    const double m = 1, k = 1, P = 9.81, mus = 0.4, muk = 0.3;
+    check_true("sliding_block created", s != NULL && nsm_model_sliding_block.modes != NULL);
+    if (!s || !nsm_model_sliding_block.modes)
+        return;
+    double Y[s->N], Yd[s->N], ev[s->ge], evd[s->ge], lam[3];
+    unsigned mode[s->mw];
+    memset(Y, 0, sizeof Y);
+    Y[0] = 0.6, Y[2] = 0.25;
+    for (int back = 0; back < 2; back++) {
+        double sg = back ? -1 : 1, a = (-k * Y[0] - sg * muk * P) / m;
+        mode_of(s, back ? 5u : 1u, mode);
+        check_true("sliding_block slipping: derived",
+                   nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->p, s->c, Yd, lam, ev, evd) == 0);
+        check_close("sliding_block slipping: X''", Yd[2], a, 1e-15);
+        check_close("sliding_block slipping: Y''", Yd[3], 0, 1e-15);
+        check_close("sliding_block slipping: the floor's force", lam[0], P, 1e-14);
+        check_close("sliding_block slipping: slip event", ev[1], sg * Y[2], 1e-15);
+        check_close("sliding_block slipping: its rate", evd[1], sg * a, 1e-15);
+    }
+    mode_of(s, 3u, mode);
+    check_true("sliding_block stuck: derived",
+               nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->p, s->c, Yd, lam, ev, evd) == 0);
+    check_close("sliding_block stuck: X''", Yd[2], 0, 1e-15);
+    check_close("sliding_block stuck: multiplier", lam[1], k * Y[0], 1e-15);
+    check_close("sliding_block stuck: mu_s P - L", ev[1], mus * P - k * Y[0], 1e-14);
+    check_close("sliding_block stuck: mu_s P + L", ev[2], mus * P + k * Y[0], 1e-14);
+    mode_of(s, 0u, mode);
+    check_true("sliding_block idle: derived",
+               nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->p, s->c, Yd, lam, ev, evd) == 0);
+    check_close("sliding_block idle: X''", Yd[2], -k * Y[0] / m, 1e-15);
+    check_close("sliding_block idle: events 1", ev[1] + ev[2], 2, 0);
+    nsm_sim_free(s);
+}
+
+/* The events of a run, recorded by the event handler. */
+typedef struct {
+    int n;
+    nsm_event ev[4096];
+} Events;
+
+/* Records one event (the run goes on). */
+static int record(void *ud, const nsm_sim *sim, const nsm_event *e)
+{
+    Events *E = ud;
+    (void)sim;
+    if (E->n < 4096)
+        E->ev[E->n++] = *e;
+    return 0;
+}
+
+/* A run of model to its t_end by method, its events into E and its final
+** state into y (N values); the run's return code. */
+static int run_model(const nsm_model *model, int method, Events *E, double *y, int N)
+{
+    nsm_sim *s = nsm_sim_create(model);
+    if (!s)
+        return -1;
+    E->n = 0;
+    nsm_sim_set_method(s, method);
+    nsm_sim_set_event_handler(s, record, E);
+    double t_end, dt, every;
+    nsm_sim_model_times(s, &t_end, &dt, &every);
+    int rc = nsm_sim_run_until(s, t_end);
+    memcpy(y, nsm_sim_state(s), sizeof(double) * (size_t)N);
+    nsm_sim_free(s);
+    return rc;
+}
+
+/* A whole run of model with its modes() and with the generic path alone:
+** the same events and final state. */
+static void run_against_generic(const nsm_model *model, int method)
+{
+    nsm_model generic = *model;
+    generic.modes = NULL;
+    nsm_sim *s = nsm_sim_create(model);
+    if (!s)
+        return;
+    int N = s->N;
+    nsm_sim_free(s);
+    static Events Ed, Eg;
+    double yd[N], yg[N];
+    int rd = run_model(model, method, &Ed, yd, N), rg = run_model(&generic, method, &Eg, yg, N);
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s (method %d): runs end alike (%d, %d), %d and %d events",
+             model->name, method, rd, rg, Ed.n, Eg.n);
+    check_true(msg, rd == rg && Ed.n == Eg.n);
+    double dt = 0, dy = 0;
+    for (int k = 0; k < Ed.n && k < Eg.n; k++) {
+        dt = fmax(dt, fabs(Ed.ev[k].t - Eg.ev[k].t));
+        snprintf(msg, sizeof msg, "%s (method %d): event %d kind and contact", model->name, method, k);
+        check_true(msg, Ed.ev[k].kind == Eg.ev[k].kind && Ed.ev[k].contact == Eg.ev[k].contact);
+        snprintf(msg, sizeof msg, "%s (method %d): event %d time", model->name, method, k);
+        check_close(msg, Ed.ev[k].t, Eg.ev[k].t, 1e-12);
+    }
+    double sc = 0;
+    for (int i = 0; i < N; i++)
+        sc = fmax(sc, fabs(yg[i]));
+    for (int i = 0; i < N; i++) {
+        snprintf(msg, sizeof msg, "%s (method %d): final y[%d]", model->name, method, i);
+        check_close(msg, yd[i], yg[i], 1e-12 * fmax(sc, 1));
+        dy = fmax(dy, fabs(yd[i] - yg[i]) / fmax(sc, 1));
+    }
+    printf("%s (method %d): %d events, times within %.2g s, final state within %.2g\n", model->name,
+           method, Ed.n, dt, dy);
+}
+
+/* Every mode of model against the generic path (against_generic), and
+** how many mode words modes() wrote out: want. */
+static void modes_counted(const nsm_model *model, int want)
+{
+    int derived = 0;
+    char msg[120];
+    against_generic(model, &derived);
+    snprintf(msg, sizeof msg, "%s: %d modes written out, %d expected", model->name, derived, want);
+    check_true(msg, derived == want);
+}
+
 int main(void)
 {
     belt_closed_forms();
@@ -142,15 +278,22 @@ int main(void)
                                  &nsm_model_friction_two_mass, &nsm_model_disc_incline_roll};
     /* every mode word is written out (stuck with the backward bit set reads as stuck) */
     const int want[] = {4, 4, 16, 8};
-    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) {
-        int derived = 0;
-        against_generic(models[k], &derived);
-        char msg[120];
-        snprintf(msg, sizeof msg, "%s: %d modes written out, %d expected", models[k]->name, derived,
-                 want[k]);
-        check_true(msg, derived == want[k]);
+    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++)
+        modes_counted(models[k], want[k]);
+    sliding_closed_forms();
+    const nsm_model *pressed[] = {&nsm_model_sliding_block, &nsm_model_block_drop,
+                                  &nsm_model_disc_corner, &nsm_model_disc_walls_friction,
+                                  &nsm_model_rotating_ball_2, &nsm_model_rotating_ball_3,
+                                  &nsm_model_rotating_ball_4, &nsm_model_rotating_ball_5,
+                                  &nsm_model_super_ball};
+    /* every mode word but those holding dependent rows (a disc between two
+     * parallel walls; floor, wall and both elements stuck in the corner) */
+    const int pwant[] = {8, 8, 60, 48, 8, 8, 8, 8, 48};
+    for (size_t k = 0; k < sizeof pressed / sizeof pressed[0]; k++) {
+        modes_counted(pressed[k], pwant[k]);
+        run_against_generic(pressed[k], NSM_METHOD_RK4);
+        run_against_generic(pressed[k], NSM_METHOD_ADAPTIVE);
+        run_against_generic(pressed[k], NSM_METHOD_EXACT);
     }
-    check_true("sliding_block (pressed by a gap's force) has no modes()",
-               nsm_model_sliding_block.modes == NULL);
     return check_report();
 }

@@ -275,11 +275,12 @@ typedef struct nsm_model {
      * their rates); returns 0, or NSM_NOT_DERIVED, writing nothing, for a
      * mode it did not write out.  A model with friction elements has one
      * only when their modes are derived (each presses with a constant
-     * normal load): lam then holds g + nf values, the gaps' forces and
-     * the stuck elements' multipliers (0 while slipping), s and sdot
-     * g + 2 nf, the gaps' and then the elements' event functions.  NULL: no
-     * mode is written out (nonlinear models, friction pressed by a gap's
-     * force), the runtime's generic path serves them all. */
+     * normal load or an impact gap's contact force): lam then holds
+     * g + nf values, the gaps' forces and the stuck elements' multipliers
+     * (0 while slipping), s and sdot g + 2 nf, the gaps' and then the
+     * elements' event functions.  NULL: no
+     * mode is written out (nonlinear models, friction pressed by a
+     * penalty gap's force), the runtime's generic path serves them all. */
     int (*modes)(const unsigned *mode, double t, const double *y, const int *sw,
                  const double *p, const double *c, double *ydot, double *lam, double *s,
                  double *sdot);
