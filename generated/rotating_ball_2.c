@@ -190,9 +190,9 @@ static void initial(const double *p, const double *c, double *y)
  *   2 {F stuck}
  *   3 {floor closed, F stuck}
  */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+static inline int mode_eval(const unsigned *mode, double t, const double *y,
+                             const int *sw, const double *p, const double *c,
+                             double *ydot, double *lam, double *s, double *sdot)
 {
     const unsigned m = mode[0];
     double F[3], a[3];
@@ -310,6 +310,19 @@ static int modes(const unsigned *mode, double t, const double *y, const int *sw,
         }
     }
     return 0;
+}
+
+/* One call per question the runtime asks (the derivatives, or the event
+   functions), so that each is compiled without the others' work. */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    if (ydot && !lam && !s)
+        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    if (!ydot && !lam && s && sdot)
+        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
+    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */

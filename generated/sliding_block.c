@@ -193,9 +193,9 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   2 {F stuck}
  *   3 {floor closed, F stuck}
  */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+static inline int mode_eval(const unsigned *mode, double t, const double *y,
+                             const int *sw, const double *p, const double *c,
+                             double *ydot, double *lam, double *s, double *sdot)
 {
     const unsigned m = mode[0];
     double F[2], a[2];
@@ -306,6 +306,19 @@ static int modes(const unsigned *mode, double t, const double *y, const int *sw,
         }
     }
     return 0;
+}
+
+/* One call per question the runtime asks (the derivatives, or the event
+   functions), so that each is compiled without the others' work. */
+static int modes(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot, double *lam, double *s,
+                 double *sdot)
+{
+    if (ydot && !lam && !s)
+        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+    if (!ydot && !lam && s && sdot)
+        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
+    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
 }
 
 /* Exact method: f_ext(t) = B z(t), z' = G z. */
