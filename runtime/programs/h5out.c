@@ -532,9 +532,9 @@ static void tmp_stem(const char *target, char *out, size_t len)
              target + dirlen);
 }
 
-/* Whether name is base.PID.partial of a process that no longer exists;
-** its PID in *pid. */
-static int stale_name(const char *name, const char *base, long *pid)
+/* Whether name is base.PID.partial of another process than this one; its
+** PID in *pid. */
+static int partial_name(const char *name, const char *base, long *pid)
 {
     size_t nb = strlen(base);
     if (strncmp(name, base, nb) != 0 || name[nb] != '.')
@@ -545,7 +545,49 @@ static int stale_name(const char *name, const char *base, long *pid)
     if (errno || end == name + nb + 1 || strcmp(end, ".partial") != 0 || p <= 0 || p == getpid())
         return 0;
     *pid = p;
-    return kill((pid_t)p, 0) != 0 && errno == ESRCH;
+    return 1;
+}
+
+/* Whether name is base.PID.partial of a process that no longer exists;
+** its PID in *pid. */
+static int stale_name(const char *name, const char *base, long *pid)
+{
+    return partial_name(name, base, pid) && kill((pid_t)*pid, 0) != 0 && errno == ESRCH;
+}
+
+/* The folder of the temporaries' stem into dir (PATH_MAX + 64 bytes); the
+** stem's last component returned. */
+static const char *stem_dir(const char *stem, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", stem);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? stem + (slash - dir) + 1 : stem;
+    if (slash)
+        slash[slash == dir] = '\0';         /* "/x.h5": the folder is "/" */
+    else
+        snprintf(dir, len, ".");
+    return base;
+}
+
+/* Whether another running process writes the same file (its
+** stem.PID.partial is there and the process lives): two writers would
+** each rename its own file over PATH, the later one winning silently, so
+** the second is refused, as a second CSV writer is (flock).  The PID of
+** the other writer, or 0. */
+static long other_writer(const char *stem)
+{
+    char dir[PATH_MAX + 64];
+    const char *base = stem_dir(stem, dir, sizeof dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    long pid = 0, found = 0;
+    while (!found && (de = readdir(d)) != NULL)
+        if (partial_name(de->d_name, base, &pid) && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+            found = pid;
+    closedir(d);
+    return found;
 }
 
 /* Partial files PATH.PID.partial that runs killed outright left beside
@@ -560,13 +602,7 @@ void h5out_stale(const char *path, const char *prog)
     if (target_resolve(path, target, sizeof target, err, sizeof err))
         return;
     tmp_stem(target, stem, sizeof stem);
-    snprintf(dir, sizeof dir, "%s", stem);
-    char *slash = strrchr(dir, '/');
-    const char *base = slash ? stem + (slash - dir) + 1 : stem;
-    if (slash)
-        slash[slash == dir] = '\0';         /* "/x.h5": the folder is "/" */
-    else
-        snprintf(dir, sizeof dir, ".");
+    const char *base = stem_dir(stem, dir, sizeof dir);
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -678,6 +714,14 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     H5Pclose(fapl);
     if (h->file < 0) {
         snprintf(err, errlen, "cannot write '%s': %s", path, why);
+        release(h, 1);
+        return NULL;
+    }
+    long other = other_writer(stem);    /* looked for once ours exists: of two at once, */
+    if (other) {                        /* each sees the other's and neither goes on */
+        snprintf(err, errlen, "cannot write '%s': it is in use by another running program "
+                 "(process %ld writes it; the later of two writers would replace the other's "
+                 "file); wait for it or choose another file", path, other);
         release(h, 1);
         return NULL;
     }
