@@ -375,19 +375,6 @@ static int axis_end(const char *prog, const char *opt, const char *name, const c
     return 0;
 }
 
-/* Strips the blanks (spaces, tabs) around the text s in place; returns
-** its first character that is not one.  Every field of an axis is read so
-** (a blank after START was taken, one after COUNT refused). */
-static char *trim_blanks(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = 0;
-    return s;
-}
-
 /* Parses NAME=START:STOP:COUNT into a and name; START and STOP of a
 ** parameter of m may carry a unit (axis_end; m NULL for a basin's axes).
 ** 0, or 1 after the message. */
@@ -402,7 +389,7 @@ static int axis_parse(const char *prog, const char *opt, const char *val, Axis *
                    len - 1);
     memcpy(name, val, (size_t)(eq - val));
     name[eq - val] = 0;
-    char *t = trim_blanks(name);
+    char *t = setfile_trim(name);
     memmove(name, t, strlen(t) + 1);
     if (!*name)
         return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
@@ -415,10 +402,10 @@ static int axis_parse(const char *prog, const char *opt, const char *val, Axis *
     *c1 = *c2 = 0;
     a->name = name;
     const char *unit = param_unit(m, name);
-    if (axis_end(prog, opt, name, "START", trim_blanks(buf), unit, &a->lo) ||
-        axis_end(prog, opt, name, "STOP", trim_blanks(c1 + 1), unit, &a->hi))
+    if (axis_end(prog, opt, name, "START", setfile_trim(buf), unit, &a->lo) ||
+        axis_end(prog, opt, name, "STOP", setfile_trim(c1 + 1), unit, &a->hi))
         return 1;
-    return count_parse(prog, opt, name, trim_blanks(c2 + 1), &a->n);
+    return count_parse(prog, opt, name, setfile_trim(c2 + 1), &a->n);
 }
 
 static void usage(const char *prog, FILE *f)

@@ -266,6 +266,14 @@ def leftovers(tmp):
         vals = sorted({float(l.split(",")[0]) for l in open(summ).read().splitlines()[1:]}) \
             if p.returncode == 0 and os.path.exists(summ) else []
         check(vals == [1.0, 1.5, 2.0], "nsmc sweep --param '%s': the grid 1, 1.5, 2" % par, p)
+    # and nsmc continue's NAME=FROM:TO alike (it refused every blank, where
+    # nsmc sweep now takes them): the branch starts at omega = 1.3
+    p = run(tmp, [NSMC, "continue", fio, "--param", " omega = 1.3 : 1.25 ", "--max-points",
+                  "3", "--no-plot", "--out-dir", "cb"], timeout=300)
+    branch = os.path.join(tmp, "cb", "branch.csv")
+    first = open(branch).read().splitlines()[1].split(",")[:2] if os.path.exists(branch) else []
+    check(p.returncode == 0 and first == ["1.3", "start"],
+          "nsmc continue --param ' omega = 1.3 : 1.25 ': the branch from omega = 1.3", p)
 
 
 # ---- language ---------------------------------------------------------------
