@@ -101,6 +101,7 @@ def two_h5_writers(tmp):
             if any(f.startswith("two.h5.") for f in os.listdir(tmp)):
                 break
             time.sleep(0.05)
+        time.sleep(0.5)                 # and is locked just after it is made
         p = run(tmp, [BALL, "--out", "two.h5", "--t-end", "1"])
         check(p.returncode == 1 and "cannot write 'two.h5': it is in use by another running "
               "program (process %d" % first.pid in p.stderr and
