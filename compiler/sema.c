@@ -117,6 +117,7 @@ typedef struct Sema {
     ExprCtx *ex;
     Table syms;
     Table later;   /* every name the file declares, to explain "used before declared" */
+    Table columns; /* the output columns' names, to refuse one given twice */
     LoopVar loops[MAX_LOOP_NEST];
     int n_loops;
     long budget;   /* statements expanded so far */
@@ -3928,15 +3929,19 @@ static void output_item(Sema *s, const Node *item)
  * name, which a reader of the CSV or HDF5 file cannot tell apart). */
 static void output_check_names(Sema *s, int from)
 {
-    for (int k = from; k < s->m->n_outputs; k++)
-        for (int j = 0; j < k; j++)
-            if (strcmp(s->m->outputs[j].name, s->m->outputs[k].name) == 0) {
-                diag_error(s->diag, s->m->outputs[k].loc, "column '%s' is given twice",
-                           s->m->outputs[k].name);
-                diag_note(s->diag, s->m->outputs[j].loc, "first given here");
-                s->m->n_outputs = k;
-                return;
-            }
+    for (int k = from; k < s->m->n_outputs; k++) {
+        const Output *o = &s->m->outputs[k];
+        const Sym *first = table_get(&s->columns, o->name);
+        if (first) {
+            diag_error(s->diag, o->loc, "column '%s' is given twice", o->name);
+            diag_note(s->diag, first->loc, "first given here");
+            s->m->n_outputs = k;
+            return;
+        }
+        Sym *col = arena_alloc(s->arena, sizeof *col);
+        *col = (Sym){.name = o->name, .index = k, .loc = o->loc};
+        table_put(s->arena, &s->columns, col);
+    }
 }
 
 static void stmt_output(Sema *s, const Stmt *st)
