@@ -1071,7 +1071,7 @@ static bool setup_body(Cgen *cg)
             emit_check(cg, gp->iexp, ">= 1", "impact exponent", gp->name);
             emit_check(cg, gp->iexp, "<= 10", "impact exponent", gp->name);
         } else {
-            emit_check(cg, gp->k, ">= 0", "contact stiffness", gp->name);
+            emit_check(cg, gp->k, "> 0", "contact stiffness", gp->name);
             emit_check(cg, gp->c, ">= 0", "contact damping", gp->name);
             if (gp->pexp)
                 emit_check(cg, gp->pexp, ">= 1", "penalty exponent", gp->name);

@@ -122,7 +122,7 @@ static const char *impact_summary(const Gap *gap)
 
 /* ---- penalty: the compliant contact k p^a + c p' ---------------------------- */
 
-/* The penalty law's options: k (required, >= 0), c (>= 0, default 0),
+/* The penalty law's options: k (required, > 0: no contact at 0), c (>= 0, default 0),
  * release (force or gap) and the exponent of the penetration. */
 static bool penalty_read(Sema *s, const Stmt *st, const Opt *opts, Gap *gap)
 {
@@ -139,7 +139,7 @@ static bool penalty_read(Sema *s, const Stmt *st, const Opt *opts, Gap *gap)
     if (found[3] && !law_read_exponent(s, found[3]->value, &gap->pexp, "the penalty exponent", 16))
         return false;
     Val k = law_read_stiffness(s, found[0]->value, gap->pexp);
-    ok = k.ok && sema_check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, false,
+    ok = k.ok && sema_check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, true,
                                   INFINITY, gap->pexp ? "SI" : "N/m");
     gap->k = k.e;
     gap->c = expr_num(sema_exprs(s), 0);

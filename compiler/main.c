@@ -51,6 +51,7 @@ static void usage(FILE *out)
           "\n"
           "Compiling:\n"
           "  -o FILE                 write the C simulator (or the equations) to FILE\n"
+          "                          (- for standard output)\n"
           "                          (default: the model's file name with .c, here)\n"
           "  --check                 check the model; print nothing when it is valid\n"
           "  --dump=tokens           print the tokens, one a line\n"
@@ -292,11 +293,33 @@ static int output_is_input(const char *path, const char *input)
     return 1;
 }
 
+/* Flushes stdout; 0, or 1 after a message when anything written to it was
+ * lost (a full disk, a closed pipe). */
+static int check_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "nsmc: error: cannot write to standard output: %s\n", strerror(errno));
+    return 1;
+}
+
+/* Writes the finished text to standard output, as `-o -` asks (a file
+ * named '-' was written in the current folder).  0, or 1 after a message. */
+static int write_stdout_text(const char *text, size_t n)
+{
+    if (n > 0 && fwrite(text, 1, n, stdout) != n) {
+        fprintf(stderr, "nsmc: error: cannot write to standard output: %s\n", strerror(errno));
+        return 1;
+    }
+    return check_stdout();
+}
+
 /* Emits the C simulator or the equations into memory, then writes them to
- * path (write_output_text).  Returns the exit status. */
+ * path (write_output_text; '-' is standard output).  Returns the exit status. */
 static int write_output(const char *path, const Derivation *dv, const Options *o, Arena *a)
 {
-    if (output_is_input(path, o->input))
+    int to_stdout = strcmp(path, "-") == 0;
+    if (!to_stdout && output_is_input(path, o->input))
         return 1;
     char *buf = NULL;
     size_t n = 0;
@@ -316,19 +339,9 @@ static int write_output(const char *path, const Derivation *dv, const Options *o
         free(buf);
         return 2;
     }
-    rc = write_output_text(path, buf, n, a);
+    rc = to_stdout ? write_stdout_text(buf, n) : write_output_text(path, buf, n, a);
     free(buf);
     return rc;
-}
-
-/* Flushes stdout; 0, or 1 after a message when anything written to it was
- * lost (a full disk, a closed pipe). */
-static int check_stdout(void)
-{
-    if (fflush(stdout) == 0 && !ferror(stdout))
-        return 0;
-    fprintf(stderr, "nsmc: error: cannot write to standard output: %s\n", strerror(errno));
-    return 1;
 }
 
 /* Runs the pipeline for one file; returns the exit status. */

@@ -117,6 +117,7 @@ typedef struct Sema {
     ExprCtx *ex;
     Table syms;
     Table later;   /* every name the file declares, to explain "used before declared" */
+    Table columns; /* the output columns' names, to refuse one given twice */
     LoopVar loops[MAX_LOOP_NEST];
     int n_loops;
     long budget;   /* statements expanded so far */
@@ -3885,12 +3886,6 @@ static void output_item(Sema *s, const Node *item)
             diag_error(s->diag, item->a->loc, "'t' is the time, the first column already");
             return;
         }
-        for (int k = 0; k < s->m->n_outputs; k++)
-            if (strcmp(s->m->outputs[k].name, label) == 0) {
-                diag_error(s->diag, item->a->loc, "column '%s' is given twice", label);
-                diag_note(s->diag, s->m->outputs[k].loc, "first given here");
-                return;
-            }
     }
     if (n->kind == N_NAME && strcmp(n->name, "t") == 0) {
         diag_error(s->diag, n->loc, "'t' is the time, the first column already");
@@ -3929,6 +3924,26 @@ static void output_item(Sema *s, const Node *item)
     o->value = v.e;
 }
 
+/* Refuses a column added from index `from` whose name an earlier column
+ * already has (`output: A.x, A.x` was taken as written: two columns of one
+ * name, which a reader of the CSV or HDF5 file cannot tell apart). */
+static void output_check_names(Sema *s, int from)
+{
+    for (int k = from; k < s->m->n_outputs; k++) {
+        const Output *o = &s->m->outputs[k];
+        const Sym *first = table_get(&s->columns, o->name);
+        if (first) {
+            diag_error(s->diag, o->loc, "column '%s' is given twice", o->name);
+            diag_note(s->diag, first->loc, "first given here");
+            s->m->n_outputs = k;
+            return;
+        }
+        Sym *col = arena_alloc(s->arena, sizeof *col);
+        *col = (Sym){.name = o->name, .index = k, .loc = o->loc};
+        table_put(s->arena, &s->columns, col);
+    }
+}
+
 static void stmt_output(Sema *s, const Stmt *st)
 {
     if (s->have_output) {
@@ -3940,8 +3955,11 @@ static void stmt_output(Sema *s, const Stmt *st)
     s->output_loc = st->loc;
     if (st->value && time_value(s, st->value, "the output interval", &s->m->every, &s->m->every_e))
         s->every_set = true;
-    for (int i = 0; i < st->items.n; i++)
+    for (int i = 0; i < st->items.n; i++) {
+        int before = s->m->n_outputs;
         output_item(s, st->items.items[i]);
+        output_check_names(s, before);
+    }
 }
 
 static void stmt_for(Sema *s, const Stmt *st)

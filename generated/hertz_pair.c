@@ -65,7 +65,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(p[P_m2] > 0)) /* mass of B */
         return 2;
-    if (!(p[P_kh] >= 0)) /* contact stiffness of C */
+    if (!(p[P_kh] > 0)) /* contact stiffness of C */
         return 3;
     if (!(0.0 >= 0)) /* contact damping of C */
         return 1;

@@ -76,7 +76,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     int i;
     if (!(p[P_m] > 0)) /* mass of P[1] */
         return 1;
-    if (!(p[P_kh] >= 0)) /* contact stiffness of G[1] */
+    if (!(p[P_kh] > 0)) /* contact stiffness of G[1] */
         return 2;
     if (!(0.0 >= 0)) /* contact damping of G[1] */
         return 1;

@@ -61,7 +61,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(p[P_k] >= 0)) /* stiffness of S */
         return 2;
-    if (!(p[P_k_stop] >= 0)) /* contact stiffness of stop */
+    if (!(p[P_k_stop] > 0)) /* contact stiffness of stop */
         return 3;
     if (!(0.0 >= 0)) /* contact damping of stop */
         return 1;

@@ -60,7 +60,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
 {
     if (!(p[P_m] > 0)) /* mass of B */
         return 1;
-    if (!(p[P_k] >= 0)) /* contact stiffness of ground_contact */
+    if (!(p[P_k] > 0)) /* contact stiffness of ground_contact */
         return 4;
     if (!(p[P_c] >= 0)) /* contact damping of ground_contact */
         return 5;

@@ -78,7 +78,7 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(p[P_k_rappel] >= 0)) /* stiffness of R */
         return 2;
-    if (!(p[P_k_choc] >= 0)) /* contact stiffness of stop */
+    if (!(p[P_k_choc] > 0)) /* contact stiffness of stop */
         return 3;
     if (!(p[P_c_choc] >= 0)) /* contact damping of stop */
         return 4;

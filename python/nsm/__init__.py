@@ -878,6 +878,13 @@ class Model:
                 raise SettingError("this study is refused: %s (transient + duration = %g s, "
                                    "interval = %g s)" % (_text(why.value), tr + du, iv))
             self._check_run(sim, tr + du)    # the command line's option errors
+            # the tangent vectors start at t = 0 without a transient: a contact
+            # held there is known from the reset, as the simulator's --lyapunov
+            # refuses it (it was a SimulationError of the first step)
+            held = [c for j, c in enumerate(self.contacts) if lib.nsm_sim_mode_has(sim, j)]
+            if not tr > 0 and held:
+                raise SettingError("lyapunov: the motion does not start in free flight (contact "
+                                   "'%s' is held at t = 0): give transient=T past it" % held[0])
             self._tangent(sim, "lyapunov")
             if tr > 0 and self._interruptible(sim, lambda: lib.nsm_sim_run_until(sim, tr),
                                               lambda: None) != 0:
@@ -1054,6 +1061,13 @@ class Model:
                     self._fail(sim, "sweep at %s = %r" % (param, float(v)))
             finally:
                 lib.nsm_sim_free(sim)
+        if not ps:
+            # nsmc sweep's exit 3: empty arrays were returned without a word
+            raise SimulationError("sweep: no value gave section records (no value of %s "
+                                  "reached more than transient=%d records of %s before t_max): "
+                                  "give a longer t_max, a smaller transient or another section"
+                                  % (param, transient, section), "sweep", te, [], None,
+                                  (np.zeros(0), np.zeros((0, 2 + n2))))
         return np.array(ps, dtype=float), np.array(rows, dtype=float).reshape(-1, 2 + n2)
 
     def _sweep_sim(self, param, v, section, period, t_max, params, method, init):

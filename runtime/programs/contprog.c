@@ -408,12 +408,15 @@ static int param_parse(const Prog *g, const char *opt, const char *val, char *bu
         return prog_bad(g->prog, "%s %s: expected NAME=FROM:TO", opt, val);
     memcpy(buf, val, (size_t)(eq - val));
     buf[eq - val] = 0;
-    char from[128];
-    if ((size_t)(colon - eq - 1) >= sizeof from)
+    char *name = setfile_trim(buf);     /* blanks around each field, as nsmc sweep */
+    memmove(buf, name, strlen(name) + 1);
+    char from[128], to[128];
+    if ((size_t)(colon - eq - 1) >= sizeof from || !*buf ||
+        snprintf(to, sizeof to, "%s", colon + 1) >= (int)sizeof to)
         return prog_bad(g->prog, "%s %s: expected NAME=FROM:TO", opt, val);
     memcpy(from, eq + 1, (size_t)(colon - eq - 1));
     from[colon - eq - 1] = 0;
-    if (num_parse(from, from_v) || num_parse(colon + 1, to_v))
+    if (num_parse(setfile_trim(from), from_v) || num_parse(setfile_trim(to), to_v))
         return prog_bad(g->prog, "%s %s: FROM and TO must be numbers", opt, val);
     if (*from_v == *to_v)
         return prog_bad(g->prog, "%s %s: FROM and TO are equal", opt, val);

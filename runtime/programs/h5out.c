@@ -22,6 +22,7 @@
 #endif
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -90,6 +91,7 @@ struct H5Out {
     long since_check;           /* samples and events since the clock was read */
     double last_flush;          /* CLOCK_MONOTONIC seconds of the last flush */
     int failed;
+    int lockfd;                 /* holds the write lock on tmp (lock_tmp), else -1 */
     char msg[2 * PATH_MAX + 1024];
 };
 
@@ -532,9 +534,9 @@ static void tmp_stem(const char *target, char *out, size_t len)
              target + dirlen);
 }
 
-/* Whether name is base.PID.partial of a process that no longer exists;
-** its PID in *pid. */
-static int stale_name(const char *name, const char *base, long *pid)
+/* Whether name is base.PID.partial of another process than this one; its
+** PID in *pid. */
+static int partial_name(const char *name, const char *base, long *pid)
 {
     size_t nb = strlen(base);
     if (strncmp(name, base, nb) != 0 || name[nb] != '.')
@@ -545,7 +547,77 @@ static int stale_name(const char *name, const char *base, long *pid)
     if (errno || end == name + nb + 1 || strcmp(end, ".partial") != 0 || p <= 0 || p == getpid())
         return 0;
     *pid = p;
-    return kill((pid_t)p, 0) != 0 && errno == ESRCH;
+    return 1;
+}
+
+/* Whether name is base.PID.partial of a process that no longer exists;
+** its PID in *pid. */
+static int stale_name(const char *name, const char *base, long *pid)
+{
+    return partial_name(name, base, pid) && kill((pid_t)*pid, 0) != 0 && errno == ESRCH;
+}
+
+/* The folder of the temporaries' stem into dir (PATH_MAX + 64 bytes); the
+** stem's last component returned. */
+static const char *stem_dir(const char *stem, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", stem);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? stem + (slash - dir) + 1 : stem;
+    if (slash)
+        slash[slash == dir] = '\0';         /* "/x.h5": the folder is "/" */
+    else
+        snprintf(dir, len, ".");
+    return base;
+}
+
+/* The process holding a write lock on the file at path (a writer's
+** temporary, locked by h5out_open), or 0. */
+static long lock_holder(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    long pid = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK ? (long)fl.l_pid : 0;
+    close(fd);
+    return pid;
+}
+
+/* Whether another running simulator writes the same file: a
+** stem.PID.partial of another process that is locked (h5out_open).  Two
+** writers would each rename its own file over PATH, the later one winning
+** silently, so the second is refused, as a second CSV writer is (flock).
+** The PID of the other writer, or 0. */
+static long other_writer(const char *stem)
+{
+    char dir[PATH_MAX + 64], full[2 * PATH_MAX + 64];
+    const char *base = stem_dir(stem, dir, sizeof dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    long pid = 0, found = 0;
+    while (!found && (de = readdir(d)) != NULL) {
+        if (!partial_name(de->d_name, base, &pid))
+            continue;
+        snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
+        found = lock_holder(full);
+    }
+    closedir(d);
+    return found;
+}
+
+/* Locks the temporary h->tmp for writing (a POSIX record lock, apart from
+** the HDF5 library's own flock), so that other_writer finds this run; a
+** file system without locks is written unlocked.  The lock goes with
+** h->lockfd, closed by release. */
+static void lock_tmp(H5Out *h)
+{
+    h->lockfd = open(h->tmp, O_RDWR | O_CLOEXEC);
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    if (h->lockfd >= 0)
+        fcntl(h->lockfd, F_SETLK, &fl);
 }
 
 /* Partial files PATH.PID.partial that runs killed outright left beside
@@ -560,13 +632,7 @@ void h5out_stale(const char *path, const char *prog)
     if (target_resolve(path, target, sizeof target, err, sizeof err))
         return;
     tmp_stem(target, stem, sizeof stem);
-    snprintf(dir, sizeof dir, "%s", stem);
-    char *slash = strrchr(dir, '/');
-    const char *base = slash ? stem + (slash - dir) + 1 : stem;
-    if (slash)
-        slash[slash == dir] = '\0';         /* "/x.h5": the folder is "/" */
-    else
-        snprintf(dir, sizeof dir, ".");
+    const char *base = stem_dir(stem, dir, sizeof dir);
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -629,6 +695,8 @@ static int release(H5Out *h, int discard)
     }
     if (discard && h->tmp[0])
         unlink(h->tmp);
+    if (h->lockfd >= 0)
+        close(h->lockfd);
     free(h->rows);
     free(h->evs);
     free(h->secrows);
@@ -652,7 +720,7 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     }
     h->m = m;
     h->ncol = 1 + m->n_outputs;
-    h->file = h->traj = h->events = h->evtype = h->sec = -1;
+    h->file = h->traj = h->events = h->evtype = h->sec = h->lockfd = -1;
     if (target_resolve(path, h->path, sizeof h->path, err, errlen)) {
         free(h);
         return NULL;
@@ -678,6 +746,15 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     H5Pclose(fapl);
     if (h->file < 0) {
         snprintf(err, errlen, "cannot write '%s': %s", path, why);
+        release(h, 1);
+        return NULL;
+    }
+    lock_tmp(h);
+    long other = other_writer(stem);    /* looked for once ours exists: of two at once, */
+    if (other) {                        /* each sees the other's and neither goes on */
+        snprintf(err, errlen, "cannot write '%s': it is in use by another running program "
+                 "(process %ld writes it; the later of two writers would replace the other's "
+                 "file); wait for it or choose another file", path, other);
         release(h, 1);
         return NULL;
     }

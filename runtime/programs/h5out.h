@@ -58,8 +58,9 @@ static inline int h5out_is_h5(const char *path)
 /* Starts the file for path with the model's description, written as
  * path.PID.partial beside it (path, or a symbolic link's target, is left
  * alone until h5out_close renames the finished file over it); the run's
- * parameter values are read from sim.  NULL with a message (and the
- * library's or the system's reason) in err. */
+ * parameter values are read from sim; the temporary is locked, and a path
+ * another running simulator writes (its temporary locked) is refused.
+ * NULL with a message (and the library's or the system's reason) in err. */
 H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char *err,
                   size_t errlen);
 /* Partial files that killed runs left beside path (path.PID.partial of a

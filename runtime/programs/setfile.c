@@ -179,6 +179,17 @@ static int cycles_vs_radians(const char *a, const char *b)
     return (strstr(a, "Hz") && strstr(b, "rad")) || (strstr(a, "rad") && strstr(b, "Hz"));
 }
 
+/* Strips the blanks around s in place; see setfile.h. */
+char *setfile_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = 0;
+    return s;
+}
+
 /* Decimal strtod; see setfile.h.  strtod itself also reads hexadecimal
 ** floats and inf/nan: the decimal characters' span bounds what it may
 ** take, and anything longer is no number at all. */

@@ -35,6 +35,12 @@ int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t err
 int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void *ud, char *err,
                        size_t errlen);
 
+/* Strips the blanks (spaces, tabs) around the text s in place; returns its
+** first character that is not one.  The fields of an axis or a range
+** (NAME=START:STOP:COUNT, NAME=FROM:TO) are read so, blanks around each
+** taken alike (one after START was taken, one after COUNT refused). */
+char *setfile_trim(char *s);
+
 /* strtod for decimal numbers only: hexadecimal ("0x10"), "inf" and "nan"
  * end the parse at their first character (*end == s when nothing is
  * read), so a command line's numbers mean what they read as. */

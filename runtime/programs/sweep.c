@@ -359,8 +359,6 @@ static int count_parse(const char *prog, const char *opt, const char *name, cons
     return 0;
 }
 
-/* Parses NAME=START:STOP:COUNT into a (the name copied into name[len]).
-** 0, or 1 after a message saying which part is wrong. */
 /* An end of an axis, text, into *v: for a parameter of the model (its SI
 ** unit text in unit), a number or a number with a unit of its dimension, as
 ** --set takes it (setfile_value); otherwise (a basin's coordinate, a name
@@ -391,6 +389,10 @@ static int axis_parse(const char *prog, const char *opt, const char *val, Axis *
                    len - 1);
     memcpy(name, val, (size_t)(eq - val));
     name[eq - val] = 0;
+    char *t = setfile_trim(name);
+    memmove(name, t, strlen(t) + 1);
+    if (!*name)
+        return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
     char buf[256];
     if (snprintf(buf, sizeof buf, "%s", eq + 1) >= (int)sizeof buf)
         return bad(prog, "%s %s: START:STOP:COUNT is too long", opt, name);
@@ -400,10 +402,10 @@ static int axis_parse(const char *prog, const char *opt, const char *val, Axis *
     *c1 = *c2 = 0;
     a->name = name;
     const char *unit = param_unit(m, name);
-    if (axis_end(prog, opt, name, "START", buf, unit, &a->lo) ||
-        axis_end(prog, opt, name, "STOP", c1 + 1, unit, &a->hi))
+    if (axis_end(prog, opt, name, "START", setfile_trim(buf), unit, &a->lo) ||
+        axis_end(prog, opt, name, "STOP", setfile_trim(c1 + 1), unit, &a->hi))
         return 1;
-    return count_parse(prog, opt, name, c2 + 1, &a->n);
+    return count_parse(prog, opt, name, setfile_trim(c2 + 1), &a->n);
 }
 
 static void usage(const char *prog, FILE *f)

@@ -129,6 +129,11 @@ static int aff_primary(Reader *r, double *a, double *b)
         *b = strtod(r->p, &end);
         if (end == r->p)
             return read_fail(r, "number expected");
+        /* decimal only, as the programs' numeric options: strtod also
+         * took hexadecimal floats (0x1p-3) that --t-end and --set refuse */
+        if (end > r->p + strspn(r->p, "0123456789+-.eE"))
+            return read_fail(r, "a number is written in decimal ('0.125', '1.25e-1'), not "
+                             "hexadecimal");
         r->p = end;
         return 0;
     }

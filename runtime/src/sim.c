@@ -377,6 +377,16 @@ static const char *sim_value_text(double v, char *buf, size_t size)
     return buf;
 }
 
+/* Whether a gap of the model is a penalty contact, whose stiffness must be
+ * above 0 (a stiffness 0 is no contact at all), which the refusal names. */
+static int sim_has_penalty(const nsm_model *m)
+{
+    for (int j = 0; j < m->n_gaps && m->gaps; j++)
+        if (m->gaps[j].law == NSM_LAW_PENALTY)
+            return 1;
+    return 0;
+}
+
 /* The message of a value the model's setup refused (its return: 1 + the
  * first parameter the value depends on): a derived value (an inertia
  * m*l^2) is named with its expression and parameters, as setup left them
@@ -390,7 +400,8 @@ static void sim_refuse_setup(nsm_sim *s, int bad)
     const char *rule = "the model needs masses > 0, restitutions in [0, 1], stiffnesses and "
                        "dampings >= 0, friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
     const char *lzb = m->impact_law == NSM_IMPACT_ENERGETIC ? ", energetic impacts' stiffnesses "
-                      "> 0 and exponents in [1, 10]" : "";
+                      "> 0 and exponents in [1, 10]" : sim_has_penalty(m) ? ", penalty contacts' "
+                      "stiffnesses > 0" : "";
     char num[32];
     if (s->num.bad_what)
         snprintf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s%s",

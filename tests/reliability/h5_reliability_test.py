@@ -18,8 +18,9 @@ folder and checks, with h5py as the independent reader:
             one of a process still running, and says so for each;
   early_stop  SIGTERM while the outputs are opened, before the run: the
             file's summary says stopped, not complete;
-  writers   two runs writing one file at once: both succeed, the file is one
-            of them whole (every row of the trajectory, the summary);
+  writers   two runs writing one file at once: the second is refused (exit 1,
+            nothing written, as a second CSV writer is; both succeeded, the
+            later rename winning), the file is the first's, whole;
   names     two gaps with 90-character names stay two names (events, the
             contact statistics, the model's contacts);
   upper     --out x.H5 writes HDF5, not CSV.
@@ -160,17 +161,17 @@ def case_early_stop(tmp):
 def case_writers(tmp):
     # the first writes for seconds (small steps, 100001 samples: several
     # seconds even on an idle machine); the second starts while it writes
-    # and ends first
     a = subprocess.Popen([SIM, "--dt", "1e-5", "--t-end", "100", "--every", "1e-3", "--out",
                           "two.h5"], cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          text=True)
     time.sleep(0.7)
     b = run([SIM, "--t-end", "1", "--out", "two.h5"], tmp)
     _, err = a.communicate(timeout=300)
-    check(a.returncode == 0 and b.returncode == 0, "two writers of one file both succeed: %s %s"
+    check(a.returncode == 0 and b.returncode == 1 and "it is in use by another running program"
+          in b.stderr, "two writers of one file: the second refused, exit 1: %s %s"
           % (err.strip()[-200:], b.stderr.strip()[-200:]))
     check(whole(os.path.join(tmp, "two.h5"), 100001),
-          "two.h5 is the last run to end, whole: 100001 samples and the summary")
+          "two.h5 is the first run's, whole: 100001 samples and the summary")
     check(sorted(os.listdir(tmp)) == ["two.h5"], "no temporary left: %s" % os.listdir(tmp))
 
 

@@ -44,8 +44,10 @@ Cases (each under 20 s in the normal build):
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
+import signal
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (Failure, check, env_for, label_of, main, python_script,  # noqa: E402
@@ -87,8 +89,43 @@ def closed_pipe(tmp, cmd, lines=1):
     return pr.returncode, err
 
 
+def two_h5_writers(tmp):
+    """Two simulators writing one HDF5 file: the second is refused before it
+    writes anything, as a second CSV writer is (both succeeded, the later
+    rename winning over the first's file)."""
+    first = subprocess.Popen([BALL, "--out", "two.h5", "--t-end", "1e5", "--every", "1e-3"],
+                             cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(200):            # its temporary exists once its file is open
+            if any(f.startswith("two.h5.") for f in os.listdir(tmp)):
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)                 # and is locked just after it is made
+        p = run(tmp, [BALL, "--out", "two.h5", "--t-end", "1"])
+        check(p.returncode == 1 and "cannot write 'two.h5': it is in use by another running "
+              "program (process %d" % first.pid in p.stderr and
+              not os.path.exists(os.path.join(tmp, "two.h5")),
+              "a second simulator writing two.h5: exit 1, nothing written (both exit 0)", p)
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    attrs, rows = h5_run(os.path.join(tmp, "two.h5"))
+    check(first.returncode == 143 and attrs.get("status") == 8 and rows > 0,
+          "the first writer, stopped by SIGTERM: two.h5 its own, marked stopped (%r, %d rows)"
+          % (first.returncode, rows))
+    p = run(tmp, [BALL, "--out", "two.h5", "--t-end", "1"])
+    attrs, rows = h5_run(os.path.join(tmp, "two.h5"))
+    check(p.returncode == 0 and attrs.get("status") == 0 and attrs.get("t_reached") == 1,
+          "once the first is done, two.h5 is written again", p)
+
+
 def case_findings(tmp):
     """Each finding of the pass outside Python, a check that failed before its fix."""
+    two_h5_writers(tmp)
     # a reader of the trajectory gone: a failed write of standard output,
     # said, the event log whole, the HDF5 file renamed into place and
     # marked stopped (it was killed by SIGPIPE: exit -13, nothing said,
@@ -209,6 +246,32 @@ F = [
 for label, call, want in F:
     expect(label, call, want)
 print("ok: %d findings refused with their own nsm.Error" % len(F))
+# the leftovers: lyapunov from t = 0 with a contact held there is the
+# simulator's option error (a SimulationError of the first step), and a
+# sweep in which no value gave a record is nsmc sweep's exit 3 (empty
+# arrays were returned)
+tm = nsm.compile(os.path.join(MODELS, "two_mass.nsm"))
+try:
+    tm.lyapunov(5, 0.5)
+    raise AssertionError("two_mass lyapunov from t = 0 ran")
+except nsm.SettingError as e:
+    assert "does not start in free flight" in str(e) and "'C'" in str(e) and \
+        "transient" in str(e), e
+print("ok: two_mass lyapunov(5, 0.5): SettingError naming contact C and the transient")
+lam = tm.lyapunov(5, 0.5, transient=5)
+assert lam.shape == (4,) and np.all(np.isfinite(lam)), lam
+print("ok: two_mass lyapunov(5, 0.5, transient=5) still runs")
+for vals, tr, tmax in (([1.5], 10 ** 5, 5), ([1.5, 2.0], 3, 1e-3)):
+    try:
+        r = fio.sweep("omega", vals, sec, transient=tr, record=1, t_max=tmax)
+        raise AssertionError("sweep without a record returned %r" % (r,))
+    except nsm.SimulationError as e:
+        assert "no value gave section records" in str(e) and e.status == "sweep" and \
+            e.result[0].size == 0, e
+print("ok: a sweep in which no value gave a record: SimulationError (it returned empty arrays)")
+p_, rec_ = fio.sweep("omega", [1.5], sec, transient=1, record=1)
+assert p_.shape == (1,) and rec_.shape == (1, 4), (p_.shape, rec_.shape)
+print("ok: a sweep with a record still returns it")
 try:
     fio.run(t_ned=1)
     raise AssertionError("a keyword typo was taken")

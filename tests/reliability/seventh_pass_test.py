@@ -190,6 +190,90 @@ def case_findings(tmp):
                   "--out", "/dev/null"])
     check(p.returncode == 1 and "inf samples" not in p.stderr and "more than" in p.stderr,
           "a section period of 1e-320 s: 'more than 1.8e+308 samples', not 'about inf'", p)
+    leftovers(tmp)
+
+
+def leftovers(tmp):
+    """The pass's leftovers, each a check that failed before its fix."""
+    fio = model("forced_impact_oscillator")
+    # -o - is standard output (a file named '-' was written here), the
+    # whole simulator, byte for byte what -o FILE writes
+    p = run(tmp, [NSMC, fio, "-o", "file.c"])
+    p = run(tmp, [NSMC, fio, "-o", "-"])
+    check(p.returncode == 0 and not os.path.exists(os.path.join(tmp, "-")) and
+          p.stdout == open(os.path.join(tmp, "file.c")).read(),
+          "nsmc m.nsm -o -: the simulator on standard output, no file '-' (one was written)", p)
+    p = run(tmp, [NSMC, "--emit=equations", "--format=text", fio, "-o", "-"])
+    check(p.returncode == 0 and "mode" in p.stdout and not os.path.exists(os.path.join(tmp, "-")),
+          "nsmc --emit=equations -o -: the equations on standard output", p)
+    with open("/dev/full", "w") as full:
+        q = subprocess.run([NSMC, fio, "-o", "-"], cwd=tmp, stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+    check(q.returncode == 1 and "cannot write to standard output: No space left" in q.stderr,
+          "nsmc m.nsm -o - >/dev/full: exit 1 naming standard output", q)
+    # a section's period in hexadecimal: refused as the numeric options
+    # refuse 0x1p-3 (it was taken as 0.125 s)
+    for spec in ("period:0x1p-3", "period:0.5:0x1p-3", "period:2*0x1p-3"):
+        p = run(tmp, [FIO_SIM, "--section", spec, "--section-out", "s.csv", "--t-end", "1",
+                      "--out", "/dev/null"])
+        check(p.returncode == 1 and "written in decimal" in p.stderr and
+              not os.path.exists(os.path.join(tmp, "s.csv")),
+              "--section %s: exit 1, a number in decimal asked for (it was taken)" % spec, p)
+    p = run(tmp, [FIO_SIM, "--section", "period:1.25e-1", "--section-out", "s.csv", "--t-end",
+                  "1", "--out", "/dev/null"])
+    rows = open(os.path.join(tmp, "s.csv")).read().splitlines()[1:] if p.returncode == 0 else []
+    check([float(r.split(",")[0]) for r in rows] == [k / 8 for k in range(9)],
+          "--section period:1.25e-1 over 1 s: records at t = k/8 s, k = 0 .. 8", p)
+    # a column given twice: refused with a caret (both were written)
+    dup = os.path.join(tmp, "dup.nsm")
+    open(dup, "w").write("mass A = 1 kg\ngap floor: A.x >= 0, impact(e = 0.5)\ninit A.x = 1 m\n"
+                         "simulate t_end = 1 s\noutput every 1 ms: A.x, A.v, A.x\n")
+    p = run(tmp, [NSMC, dup, "-o", "dup.c"])
+    check(p.returncode == 1 and "dup.nsm:5:30: error: column 'A.x' is given twice" in p.stderr and
+          "^~~" in p.stderr and not os.path.exists(os.path.join(tmp, "dup.c")),
+          "output ...: A.x, A.v, A.x: refused at 5:30 with a caret (it was taken as written)", p)
+    open(dup, "w").write("mass A = 1 kg\ngap floor: A.x >= 0, impact(e = 0.5)\ninit A.x = 1 m\n"
+                         "simulate t_end = 1 s\noutput every 1 ms: A.x, y = A.x, A.v\n")
+    p = run(tmp, [NSMC, dup, "-o", "dup.c"])
+    check(p.returncode == 0, "output ...: A.x, y = A.x (one quantity, two names) is taken", p)
+    # a penalty contact of stiffness 0 (no contact at all): refused by nsmc
+    # and by --set (both were taken)
+    pen = os.path.join(tmp, "pen.nsm")
+    open(pen, "w").write("mass A = 1 kg\ngap floor: A.x >= 0, penalty(k = 0 N/m)\n"
+                         "init A.x = 1 m\nsimulate t_end = 1 s\n")
+    p = run(tmp, [NSMC, pen, "-o", "pen.c"])
+    check(p.returncode == 1 and "pen.nsm:2:34: error: the contact stiffness 'k' must be positive"
+          in p.stderr, "penalty(k = 0 N/m): refused at 2:34 (it was taken)", p)
+    keep = os.path.join(tmp, "keep.csv")
+    open(keep, "w").write("earlier\n")
+    for setv in ("k_stop=0", "k_stop=-0"):
+        p = run(tmp, [sim("sdnd101"), "--set", setv, "--out", "keep.csv"])
+        check(p.returncode == 1 and "invalid value" in p.stderr and "k_stop" in p.stderr and
+              "penalty contacts' stiffnesses > 0" in p.stderr and
+              open(keep).read() == "earlier\n",
+              "sdnd101 --set %s: exit 1 before any output (it ran)" % setv, p)
+    p = run(tmp, [sim("sdnd101"), "--set", "k_stop=1e-300", "--out", "/dev/null"])
+    check(p.returncode in (0, 3) and "invalid value" not in p.stderr,
+          "sdnd101 --set k_stop=1e-300 (positive) is taken", p)
+    # blanks around every field of --param NAME=START:STOP:COUNT (one after
+    # START was taken, one after COUNT refused): each grid is 1, 1.5, 2
+    for n, par in enumerate(("omega=1 :2:3", "omega=1:2:3 ", " omega = 1 : 2 : 3 ",
+                             "omega=1:2\t:3")):
+        out = "sw%d" % n
+        p = run(tmp, [NSMC, "sweep", fio, "--param", par, "--section", "impact:stop",
+                      "--transient", "1", "--record", "1", "--out-dir", out], timeout=300)
+        summ = os.path.join(tmp, out, "summary.csv")
+        vals = sorted({float(l.split(",")[0]) for l in open(summ).read().splitlines()[1:]}) \
+            if p.returncode == 0 and os.path.exists(summ) else []
+        check(vals == [1.0, 1.5, 2.0], "nsmc sweep --param '%s': the grid 1, 1.5, 2" % par, p)
+    # and nsmc continue's NAME=FROM:TO alike (it refused every blank, where
+    # nsmc sweep now takes them): the branch starts at omega = 1.3
+    p = run(tmp, [NSMC, "continue", fio, "--param", " omega = 1.3 : 1.25 ", "--max-points",
+                  "3", "--no-plot", "--out-dir", "cb"], timeout=300)
+    branch = os.path.join(tmp, "cb", "branch.csv")
+    first = open(branch).read().splitlines()[1].split(",")[:2] if os.path.exists(branch) else []
+    check(p.returncode == 0 and first == ["1.3", "start"],
+          "nsmc continue --param ' omega = 1.3 : 1.25 ': the branch from omega = 1.3", p)
 
 
 # ---- language ---------------------------------------------------------------
