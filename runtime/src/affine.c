@@ -28,7 +28,7 @@ static int aff_expr(Reader *r, double *a, double *b);
 /* Whether the affine form a . y + b of the model s has a state part. */
 int rt_affine_has_state(const nsm_sim *s, const double *a)
 {
-    for (int i = 0; i < 2 * s->n; i++)
+    for (int i = 0; i < 2 * s->n_vel; i++)
         if (a[i] != 0)
             return 1;
     return 0;
@@ -68,7 +68,7 @@ static int name_value(Reader *r, const char *name, double *a, double *b)
 {
     const nsm_sim *s = r->s;
     const nsm_model *m = s->m;
-    int n = s->n;
+    int n = s->n_vel;
     memset(a, 0, sizeof(double) * 2 * n);
     *b = 0;
     if (!strcmp(name, "pi")) {
@@ -77,7 +77,7 @@ static int name_value(Reader *r, const char *name, double *a, double *b)
     }
     for (int k = 0; k < m->n_params; k++)
         if (!strcmp(name, m->params[k].name)) {
-            *b = s->p[k];
+            *b = s->params[k];
             return 0;
         }
     size_t L = strlen(name);
@@ -99,7 +99,7 @@ static int name_value(Reader *r, const char *name, double *a, double *b)
 /* A primary: number, name, function call, parenthesis, or unary minus. */
 static int aff_primary(Reader *r, double *a, double *b)
 {
-    int n2 = 2 * r->s->n;
+    int n2 = 2 * r->s->n_vel;
     skip_space(r);
     if (*r->p == '-' || *r->p == '+') {
         int neg = *r->p == '-';
@@ -171,7 +171,7 @@ static int aff_primary(Reader *r, double *a, double *b)
 /* A power: primary [^ primary], constants only. */
 static int aff_power(Reader *r, double *a, double *b)
 {
-    int n2 = 2 * r->s->n;
+    int n2 = 2 * r->s->n_vel;
     if (aff_primary(r, a, b))
         return 1;
     skip_space(r);
@@ -193,7 +193,7 @@ static int aff_power(Reader *r, double *a, double *b)
 ** state, a divisor may not. */
 static int aff_term(Reader *r, double *a, double *b)
 {
-    int n2 = 2 * r->s->n;
+    int n2 = 2 * r->s->n_vel;
     if (aff_power(r, a, b))
         return 1;
     for (;;) {
@@ -230,7 +230,7 @@ static int aff_term(Reader *r, double *a, double *b)
 /* An expression: terms joined by + and -. */
 static int aff_expr(Reader *r, double *a, double *b)
 {
-    int n2 = 2 * r->s->n;
+    int n2 = 2 * r->s->n_vel;
     if (aff_term(r, a, b))
         return 1;
     for (;;) {
@@ -270,6 +270,6 @@ int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, 
 ** the reason in err. */
 int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, size_t len)
 {
-    double a[2 * s->n];
+    double a[2 * s->n_vel];
     return rt_affine_read(s, text, 0, a, v, err, len);
 }

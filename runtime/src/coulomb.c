@@ -78,7 +78,7 @@ double rt_fric_normal(const nsm_sim *s, const unsigned *mode, int k, const doubl
 void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     int cflag, double *F)
 {
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         int j = rt_fric_normal_gap(s, k);
         if (rt_fric_stuck(s, mode, k) || (j >= 0 && rt_law_impacts(s, j)))
             continue;
@@ -92,7 +92,7 @@ void rt_fric_forces(const nsm_sim *s, const unsigned *mode, const double *x, con
 ** force of closed impact gap j: the elements slipping on j's force. */
 void rt_fric_gap_dir(const nsm_sim *s, const unsigned *mode, int j, double *dir)
 {
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         if (rt_fric_normal_gap(s, k) != j || rt_fric_stuck(s, mode, k))
             continue;
         double f = -rt_fric_sign(s, mode, k) * s->num.muk[k];
@@ -108,7 +108,7 @@ void rt_fric_events(const nsm_sim *s, const unsigned *mode, const double *x, con
                     const double *a, const double *lam, const double *dlam, const double *lamf,
                     const double *dlamf, double *ev, double *evd)
 {
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         if (rt_fric_idle(s, mode, k)) {
             ev[2 * k] = ev[2 * k + 1] = 1;
             evd[2 * k] = evd[2 * k + 1] = 0;
@@ -136,7 +136,7 @@ void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, cons
                    const double *lam, const double *lamf, double *pd, double *pw)
 {
     *pd = *pw = 0;
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         if (rt_fric_stuck(s, mode, k)) {
             *pw += lamf[k] * s->num.ut[k];
             continue;
@@ -153,7 +153,7 @@ void rt_fric_power(const nsm_sim *s, const unsigned *mode, const double *x, cons
 ** row lg of that gap, from the constrained accelerations). */
 static void normal_row(const nsm_sim *s, const unsigned *mode, int k, const double *lg, double *row)
 {
-    int n = s->n, na = s->na, j = rt_fric_normal_gap(s, k);
+    int n = s->n_vel, na = s->n_aug, j = rt_fric_normal_gap(s, k);
     memset(row, 0, sizeof(double) * (size_t)na);
     if (j < 0) {
         row[na - 1] = s->num.fn[k];
@@ -180,9 +180,9 @@ static void normal_row(const nsm_sim *s, const unsigned *mode, int k, const doub
 void rt_fric_forms(const nsm_sim *s, const unsigned *mode, const double *L, const double *lg, double *ev,
                    double *Qd, double *Qw)
 {
-    int n = s->n, na = s->na, one = na - 1;
+    int n = s->n_vel, na = s->n_aug, one = na - 1;
     double nr[na], ur[na];
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         double *ea = ev + (size_t)(2 * k) * na, *eb = ea + na;
         double wd[n];
         const double *w = rt_dense_wtrow(s, k, wd), *l = L + (size_t)k * na;

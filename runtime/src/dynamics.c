@@ -61,11 +61,11 @@ static void add_w(const nsm_sim *s, int j, double f, double *u)
 void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                     const double *fext, int cflag, double *F)
 {
-    int n = s->n;
+    int n = s->n_vel;
     for (int i = 0; i < n; i++)
         F[i] = (fext ? fext[i] : 0) + (cflag ? s->num.fconst[i] : 0)
              - rt_csr_dot(&s->sp.K, i, x) - rt_csr_dot(&s->sp.C, i, v);
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         if (!rt_law_engaged(s, mode, j))
             continue;
         double p = -(rt_wrow(s, j, x) + (cflag ? s->num.d[j] : 0));
@@ -73,7 +73,7 @@ void rt_force_parts(const nsm_sim *s, const unsigned *mode, const double *x, con
         add_w(s, j, cflag ? rt_law_force(s, j, p, pd)
                           : rt_law_stiffness(s, j) * p + rt_law_damping(s, mode, j) * pd, F);
     }
-    if (s->nf)
+    if (s->n_fric)
         rt_fric_forces(s, mode, x, v, cflag, F);
     if (cflag)
         rt_mass_forces(s, x, v, F);
@@ -104,11 +104,11 @@ int rt_clus_alloc(nsm_sim *s)
     if (!cl)
         return NSM_ENOMEM;
     s->cl = cl;
-    size_t cap = (size_t)s->g + s->nf + 1, n = (size_t)s->n;
+    size_t cap = (size_t)s->n_gaps + s->n_fric + 1, n = (size_t)s->n_vel;
     /* a row per closed gap and stuck element; a direction adds to its
      * gap's row those of the elements slipping on it (each at most once) */
     size_t nnz = (size_t)(m->nnz_W > 0 ? m->nnz_W : 0) + 2 * (size_t)(m->nnz_Wt > 0 ? m->nnz_Wt : 0) + 1;
-    cl->cap = s->g + s->nf;
+    cl->cap = s->n_gaps + s->n_fric;
     cl->root = malloc(sizeof(int) * (8 * cap + 1 + 2 * n));
     cl->acc = calloc(n + 2 * cap, sizeof(double));
     RtCsr *c[2] = { &cl->rows, &cl->dirs };
@@ -118,7 +118,7 @@ int rt_clus_alloc(nsm_sim *s)
         if (!c[k]->p || !c[k]->x)
             return NSM_ENOMEM;
         c[k]->i = c[k]->p + cap + 1;
-        c[k]->cols = s->n;
+        c[k]->cols = s->n_vel;
     }
     if (!cl->root || !cl->acc)
         return NSM_ENOMEM;
@@ -244,7 +244,7 @@ static double delassus_at(const nsm_sim *s, const RtCsr *R, const RtCsr *Dd, int
     double sum = 0;
     while (ka < ea && kb < eb) {
         if (R->i[ka] == Dd->i[kb]) {
-            sum += R->x[ka] * s->minv[R->i[ka]] * Dd->x[kb];
+            sum += R->x[ka] * s->mass_inv[R->i[ka]] * Dd->x[kb];
             ka++, kb++;
         } else if (R->i[ka] < Dd->i[kb]) {
             ka++;
@@ -300,7 +300,7 @@ void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D)
 static int set_list(const nsm_sim *s, const unsigned *set, int *idx)
 {
     int r = 0;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_mode_has(set, j))
             idx[r++] = j;
     return r;
@@ -327,16 +327,16 @@ static int accel_surf(const nsm_sim *s, const unsigned *mode, const double *F, c
     if (rt_mass_solve(s, F, a))
         return NSM_ENUMERIC;
     if (lam)
-        for (int j = 0; j < s->g; j++)
+        for (int j = 0; j < s->n_gaps; j++)
             lam[j] = 0;
     if (lamf)
-        for (int k = 0; k < s->nf; k++)
+        for (int k = 0; k < s->n_fric; k++)
             lamf[k] = 0;
-    if (s->nsf && rt_sf_accel(s, mode, hdd, split, a, lam))
+    if (s->n_space_fric && rt_sf_accel(s, mode, hdd, split, a, lam))
         return NSM_ENUMERIC;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         r += rt_law_held(s, mode, j) && rt_sf_of_gap(s, j) < 0;
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         r += rt_fric_stuck(s, mode, k);
     if (r == 0)
         return NSM_OK;
@@ -373,7 +373,7 @@ static void dir_of_gap(const nsm_sim *s, const unsigned *mode, RtClus *cl, int r
         cl->mark[W->i[k]] = 1;
         B->i[w++] = W->i[k];
     }
-    for (int e = 0; e < s->nf; e++)
+    for (int e = 0; e < s->n_fric; e++)
         if (s->m->frictions[e].normal_gap == j && !rt_fric_stuck(s, mode, e))
             for (int k = Wt->p[e]; k < Wt->p[e + 1]; k++)
                 if (!cl->mark[Wt->i[k]]) {
@@ -413,10 +413,10 @@ int rt_cons_groups(const nsm_sim *s, int r, int n, const int *kind, const double
         const double *ra = rows + (size_t)a * n;
         lead[a] = a;
         scale[a] = 1;
-        for (int b = 0; b < a && lead[a] == a && kind[a] >= s->g; b++) {
+        for (int b = 0; b < a && lead[a] == a && kind[a] >= s->n_gaps; b++) {
             const double *rb = rows + (size_t)b * n;
             double ab = 0, bb = 0, big = 0, dev = 0;
-            if (kind[b] < s->g || lead[b] != b)
+            if (kind[b] < s->n_gaps || lead[b] != b)
                 continue;
             for (int i = 0; i < n; i++) {
                 ab += ra[i] * rb[i];
@@ -442,13 +442,13 @@ int rt_cons_groups(const nsm_sim *s, int r, int n, const int *kind, const double
 ** 0: elements whose rows repeat each other slip together. */
 double rt_fric_row_ratio(const nsm_sim *s, int k, int q)
 {
-    int n = s->n, kind[2] = { s->g + k, s->g + q }, lead[2];
+    int n = s->n_vel, kind[2] = { s->n_gaps + k, s->n_gaps + q }, lead[2];
     double scale[2], *rows = calloc(2 * (size_t)n + 1, sizeof(double));
     const RtCsr *Wt = &s->sp.Wt;
     if (!rows)
         return 0;
     for (int a = 0; a < 2; a++)
-        for (int c = Wt->p[kind[a] - s->g]; c < Wt->p[kind[a] - s->g + 1]; c++)
+        for (int c = Wt->p[kind[a] - s->n_gaps]; c < Wt->p[kind[a] - s->n_gaps + 1]; c++)
             rows[(size_t)a * n + Wt->i[c]] = Wt->x[c];
     double f = k != q && rt_cons_groups(s, 2, n, kind, rows, lead, scale) ? scale[1] : 0;
     free(rows);
@@ -459,7 +459,7 @@ double rt_fric_row_ratio(const nsm_sim *s, int k, int q)
 ** element of constraint a, or -1 (its normal force is no held contact's). */
 static int cons_normal(const nsm_sim *s, int r, const int *kind, int a)
 {
-    int j = rt_fric_normal_gap(s, kind[a] - s->g);
+    int j = rt_fric_normal_gap(s, kind[a] - s->n_gaps);
     for (int b = 0; b < r && j >= 0; b++)
         if (kind[b] == j)
             return b;
@@ -471,7 +471,7 @@ static int cons_normal(const nsm_sim *s, int r, const int *kind, int a)
 static double cons_capacity(const nsm_sim *s, const int *kind, const double *scale,
                             double *const *ser, int a, int nb, int l)
 {
-    return s->num.mus[kind[a] - s->g] * fabs(scale[a]) * ser[nb][l];
+    return s->num.mus[kind[a] - s->n_gaps] * fabs(scale[a]) * ser[nb][l];
 }
 
 /* Order k of the multipliers of every merged group (rt_cons_groups): the
@@ -539,8 +539,8 @@ static void clus_problem(const nsm_sim *s, const RtCsr *R, const RtCsr *Dd, cons
     delassus_rows(s, R, Dd, lidx, m, D);
     for (int k = 0; k < m; k++) {
         int q = lidx[k];
-        rhs[k] = -rt_csr_dot(R, q, a) - (hdd && gk[q] < s->g ? hdd[gk[q]] : 0) -
-                 (gk[q] >= s->g ? rt_nl_slip_curv(s, gk[q] - s->g) : 0);
+        rhs[k] = -rt_csr_dot(R, q, a) - (hdd && gk[q] < s->n_gaps ? hdd[gk[q]] : 0) -
+                 (gk[q] >= s->n_gaps ? rt_nl_slip_curv(s, gk[q] - s->n_gaps) : 0);
     }
 }
 
@@ -558,7 +558,7 @@ static void clus_problem(const nsm_sim *s, const RtCsr *R, const RtCsr *Dd, cons
 static int clus_dependent(const nsm_sim *s, const RtCsr *R, const int *gk, const int *lidx, int m,
                           const double *D, double *rhs, int split)
 {
-    int n = s->n, kind[m], lead[m], keep[m], r = 0, rc = NSM_ENUMERIC;
+    int n = s->n_vel, kind[m], lead[m], keep[m], r = 0, rc = NSM_ENUMERIC;
     double scale[m], sol[m], Q[m], mu[m], *ser[m];
     double *rows = calloc((size_t)m * n + (size_t)m * m + 1, sizeof(double)), *Dr = rows + (size_t)m * n;
     if (!rows)
@@ -616,20 +616,20 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
     /* the constraint rows: closed gaps (the force acts along w_j, plus the
      * slip forces of the friction elements it presses), then stuck elements */
     R->p[0] = Dd->p[0] = 0;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_law_held(s, mode, j) && rt_sf_of_gap(s, j) < 0) {    /* spacefric.c's own */
             rows_copy(R, nr, &s->sp.W, j);
-            if (s->nf)
+            if (s->n_fric)
                 dir_of_gap(s, mode, cl, nr, j);
             else
                 rows_copy(Dd, nr, &s->sp.W, j);
             gk[nr++] = j;
         }
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         if (rt_fric_stuck(s, mode, k)) {
             rows_copy(R, nr, &s->sp.Wt, k);
             rows_copy(Dd, nr, &s->sp.Wt, k);
-            gk[nr++] = s->g + k;
+            gk[nr++] = s->n_gaps + k;
         }
     int nc = clus_split(s, cl, R, Dd, cl->seq, nr);
     for (int c = 0; c < nc; c++) {
@@ -648,11 +648,11 @@ static int accel_constrained(const nsm_sim *s, const unsigned *mode, const doubl
         for (int k = 0; k < m; k++) {
             int q = cl->lidx[k];
             rt_mass_add_row(s, Dd, q, mu[k], a);
-            if (gk[q] < s->g) {
+            if (gk[q] < s->n_gaps) {
                 if (lam)
                     lam[gk[q]] = mu[k];
             } else if (lamf) {
-                lamf[gk[q] - s->g] = mu[k];
+                lamf[gk[q] - s->n_gaps] = mu[k];
             }
         }
     }
@@ -673,22 +673,22 @@ int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, doubl
 static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                          const double *fext, const double *lam, const double *lamf, double *Yd)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double pd = 0;
     for (int i = 0; i < n; i++)
         pd += v[i] * rt_csr_dot(&s->sp.C, i, v);
-    for (int j = 0; j < s->g && s->g_force; j++)   /* force elements' damping */
+    for (int j = 0; j < s->n_gaps && s->n_force_gaps; j++)   /* force elements' damping */
         if (rt_law_engaged(s, mode, j)) {
             double wv = rt_wrow(s, j, v);
             pd += rt_law_damping(s, mode, j) * wv * wv;
         }
     double fd = 0, fw = 0;
-    if (s->nf)
+    if (s->n_fric)
         rt_fric_power(s, mode, x, v, lam, lamf, &fd, &fw);
-    if (s->nsf)
+    if (s->n_space_fric)
         fd += rt_sf_power(s, mode, lam);
     if (s->moving && lam)
-        for (int j = 0; j < s->g; j++)
+        for (int j = 0; j < s->n_gaps; j++)
             if (rt_law_held(s, mode, j) && s->m->gap_moving[j])
                 fw += lam[j] * rt_wrow(s, j, v);
     Yd[rt_eslot(s)] = pd + fd;
@@ -698,10 +698,10 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
 /* External force at time t with the current switches (zeros if none). */
 static void ext_force(const nsm_sim *s, double t, double *f)
 {
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->n_vel; i++)
         f[i] = 0;
     if (s->m->force)
-        s->m->force(t, s->sw, s->p, s->c, f);
+        s->m->force(t, s->sw, s->params, s->consts, f);
 }
 
 /* What the equations of motion need at (t, Y) besides the tables: the
@@ -718,18 +718,18 @@ static void state_terms(const nsm_sim *s, double t, const double *Y, double *f, 
     if (!h)
         return;
     rt_surface(s, t, h);
-    rt_nl_curv(s, h + 2 * s->g);
+    rt_nl_curv(s, h + 2 * s->n_gaps);
 }
 
 /* Derivative of Y by the generic path. */
 int rt_deriv_generic(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
-    int n = s->n;
-    double f[n], F[n], lamf[s->nf + 1], lam[s->g + 1], h[4 * s->g + 1];
+    int n = s->n_vel;
+    double f[n], F[n], lamf[s->n_fric + 1], lam[s->n_gaps + 1], h[4 * s->n_gaps + 1];
     state_terms(s, t, Y, f, h);
     rt_force_parts(s, mode, Y, rt_vel(s, Y), f, 1, F);
     rt_rigid_qdot(s, Y, Yd);
-    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, Yd + s->nq, lam, lamf);
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->n_gaps, Yd + s->n_pos, lam, lamf);
     energy_rates(s, mode, Y, rt_vel(s, Y), f, lam, lamf, Yd);
     return rc;
 }
@@ -749,12 +749,12 @@ static int derived(const nsm_sim *s)
 int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
-    if (derived(s) && m->modes(mode, t, Y, s->sw, s->p, s->c, Yd, NULL, NULL, NULL) == 0) {
-        double f[s->n], lam[s->g + s->nf + 1];
+    if (derived(s) && m->modes(mode, t, Y, s->sw, s->params, s->consts, Yd, NULL, NULL, NULL) == 0) {
+        double f[s->n_vel], lam[s->n_gaps + s->n_fric + 1];
         ext_force(s, t, f);
-        int held = (s->moving || s->nf) &&
-                   m->modes(mode, t, Y, s->sw, s->p, s->c, NULL, lam, NULL, NULL) == 0;
-        energy_rates(s, mode, Y, rt_vel(s, Y), f, held ? lam : NULL, held ? lam + s->g : NULL, Yd);
+        int held = (s->moving || s->n_fric) &&
+                   m->modes(mode, t, Y, s->sw, s->params, s->consts, NULL, lam, NULL, NULL) == 0;
+        energy_rates(s, mode, Y, rt_vel(s, Y), f, held ? lam : NULL, held ? lam + s->n_gaps : NULL, Yd);
         return NSM_OK;
     }
     return rt_deriv_generic(s, mode, t, Y, Yd);
@@ -765,17 +765,17 @@ int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, 
 int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam)
 {
     const nsm_model *m = s->m;
-    int n = s->n;
-    double all[s->g + s->nf + 1];   /* modes() adds the stuck elements' multipliers */
-    if (derived(s) && m->modes(mode, t, y, s->sw, s->p, s->c, NULL, all, NULL, NULL) == 0) {
-        memcpy(lam, all, sizeof(double) * (size_t)s->g);
+    int n = s->n_vel;
+    double all[s->n_gaps + s->n_fric + 1];   /* modes() adds the stuck elements' multipliers */
+    if (derived(s) && m->modes(mode, t, y, s->sw, s->params, s->consts, NULL, all, NULL, NULL) == 0) {
+        memcpy(lam, all, sizeof(double) * (size_t)s->n_gaps);
         return NSM_OK;
     }
-    double f[n], F[n], a[n], h[4 * s->g + 1];
+    double f[n], F[n], a[n], h[4 * s->n_gaps + 1];
     state_terms(s, t, y, f, h);
     rt_force_parts(s, mode, y, rt_vel(s, y), f, 1, F);
-    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, NULL);
-    for (int j = 0; j < s->g; j++)
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->n_gaps, a, lam, NULL);
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_law_engaged(s, mode, j)) {
             lam[j] = rt_law_force(s, j, -rt_gap_at(s, j, t, y), -rt_wrow(s, j, rt_vel(s, y)));
         }
@@ -788,12 +788,12 @@ int rt_lambda(const nsm_sim *s, const unsigned *mode, double t, const double *y,
 ** for an idle one (its normal gap open). */
 int rt_fric_values(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ff)
 {
-    int n = s->n;
-    double f[n], F[n], a[n], h[4 * s->g + 1], lam[s->g + 1], lamf[s->nf + 1];
+    int n = s->n_vel;
+    double f[n], F[n], a[n], h[4 * s->n_gaps + 1], lam[s->n_gaps + 1], lamf[s->n_fric + 1];
     state_terms(s, t, y, f, h);
     rt_force_parts(s, mode, y, rt_vel(s, y), f, 1, F);
-    int rc = rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, lamf);
-    for (int k = 0; k < s->nf; k++) {
+    int rc = rt_accel_surf(s, mode, F, h + 2 * s->n_gaps, a, lam, lamf);
+    for (int k = 0; k < s->n_fric; k++) {
         if (rt_fric_idle(s, mode, k))
             ff[k] = 0;
         else if (rt_fric_stuck(s, mode, k))
@@ -812,7 +812,7 @@ int rt_fric_values(const nsm_sim *s, const unsigned *mode, double t, const doubl
 static void pen_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                       double *fd)
 {
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         if (!rt_law_engaged(s, mode, j) || rt_law_linear(s, j))
             continue;
         double p = -(rt_wrow(s, j, x) + s->num.d[j]), pd = -rt_wrow(s, j, v);
@@ -829,14 +829,14 @@ static void pen_rates(const nsm_sim *s, const unsigned *mode, const double *x, c
 static int fric_rates_split(const nsm_sim *s, const unsigned *mode, const double *lam,
                             const double *dlam, const double *lamf, double *dlamf)
 {
-    int n = s->n, g = s->g, r = 0, stuck = 0, rc = NSM_OK;
-    for (int k = 0; k < s->nf; k++)
+    int n = s->n_vel, g = s->n_gaps, r = 0, stuck = 0, rc = NSM_OK;
+    for (int k = 0; k < s->n_fric; k++)
         stuck += rt_fric_stuck(s, mode, k);
     if (stuck < 2)
         return NSM_OK;
-    int kind[g + s->nf], lead[g + s->nf];
-    double scale[g + s->nf], v[2 * (g + s->nf)], Q[2 * (g + s->nf)], *ser[g + s->nf];
-    double *rows = calloc((size_t)(g + s->nf) * n, sizeof(double));
+    int kind[g + s->n_fric], lead[g + s->n_fric];
+    double scale[g + s->n_fric], v[2 * (g + s->n_fric)], Q[2 * (g + s->n_fric)], *ser[g + s->n_fric];
+    double *rows = calloc((size_t)(g + s->n_fric) * n, sizeof(double));
     if (!rows)
         return NSM_ENOMEM;
     for (int j = 0; j < g; j++)
@@ -844,7 +844,7 @@ static int fric_rates_split(const nsm_sim *s, const unsigned *mode, const double
             v[2 * r] = lam[j], v[2 * r + 1] = dlam[j];
             kind[r++] = j;
         }
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         if (rt_fric_stuck(s, mode, k)) {
             const RtCsr *Wt = &s->sp.Wt;
             for (int q = Wt->p[k]; q < Wt->p[k + 1]; q++)
@@ -872,15 +872,15 @@ static int fric_rates_split(const nsm_sim *s, const unsigned *mode, const double
 int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev,
                       double *evd)
 {
-    int n = s->n, g = s->g;
+    int n = s->n_vel, g = s->n_gaps;
     const double *x = y, *v = rt_vel(s, y);
     double f[n], fd[n], F[n], a[n], lam[g + 1], dF[n], da[n], dlam[g + 1];
-    double lamf[s->nf + 1], dlamf[s->nf + 1], h[4 * g + 1];
+    double lamf[s->n_fric + 1], dlamf[s->n_fric + 1], h[4 * g + 1];
     state_terms(s, t, y, f, h);
     for (int i = 0; i < n; i++)
         fd[i] = 0;
     if (s->m->force_dot)
-        s->m->force_dot(t, s->sw, s->p, s->c, fd);
+        s->m->force_dot(t, s->sw, s->params, s->consts, fd);
     rt_force_parts(s, mode, x, v, f, 1, F);
     int rc = rt_accel_surf(s, mode, F, h + 2 * g, a, lam, lamf);
     if (rc)
@@ -894,11 +894,11 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
     rt_mass_rates(s, y, a, fd);     /* M(q): d/dt h(q, v) - (dM/dt) a */
     rt_force_parts(s, mode, v, a, fd, 0, dF);
     rc = accel_surf(s, mode, dF, h + 3 * g, da, dlam, dlamf, 0);
-    if (!rc && s->nf)
+    if (!rc && s->n_fric)
         rc = fric_rates_split(s, mode, lam, dlam, lamf, dlamf);
     if (rc)
         return rc;
-    if (s->nf)
+    if (s->n_fric)
         rt_fric_events(s, mode, x, v, a, lam, dlam, lamf, dlamf, ev + g, evd + g);
     for (int j = 0; j < g; j++) {
         rt_gap_kin k = { rt_wrow(s, j, x) + s->num.d[j] + h[j], rt_wrow(s, j, v) + h[g + j],
@@ -913,7 +913,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
 int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd)
 {
     const nsm_model *m = s->m;
-    if (derived(s) && m->modes(mode, t, y, s->sw, s->p, s->c, NULL, NULL, ev, evd) == 0)
+    if (derived(s) && m->modes(mode, t, y, s->sw, s->params, s->consts, NULL, NULL, ev, evd) == 0)
         return NSM_OK;
     return rt_events_generic(s, mode, t, y, ev, evd);
 }
@@ -941,7 +941,7 @@ double rt_vel_tol(const nsm_sim *s, int j, const double *v)
 /* Magnitude of the forces acting at (t, y): the scale of force rounding. */
 double rt_force_scale(const nsm_sim *s, double t, const double *y)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double f[n], sc = 0;
     state_terms(s, t, y, f, NULL);
     const RtCsr *K = &s->sp.K, *C = &s->sp.C;
@@ -970,16 +970,16 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
                  const unsigned *cand, double *lam)
 {
     RtClus *cl = s->cl;
-    int n = s->n, *idx = cl->gk;
+    int n = s->n_vel, *idx = cl->gk;
     int r = set_list(s, cand, idx);
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         lam[j] = 0;
     if (r == 0)
         return NSM_OK;
     double f[n], F[n], a[n];
-    unsigned pen[s->mw];            /* mode without its impact constraints */
+    unsigned pen[s->mode_words];            /* mode without its impact constraints */
     rt_mode_copy(s, pen, mode);
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_law_held(s, mode, j))
             rt_mode_del(pen, j);
     state_terms(s, t, y, f, NULL);
@@ -1003,7 +1003,7 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
             q[k] = cluster_pull(s, cl->lidx[k], t, a);
         rt_delassus(s, cl->lidx, m, D);
         if (nsm_lcp_solve(m, D, q, z, NULL) != NSM_LA_OK) {
-            for (int j = 0; j < s->g; j++)
+            for (int j = 0; j < s->n_gaps; j++)
                 lam[j] = 0;
             return NSM_ENUMERIC;
         }
@@ -1054,7 +1054,7 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v)
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double sc = rt_force_scale(s, s->t, y);
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_law_engaged(s, mode, j))
             sc += fabs(rt_law_force(s, j, -rt_gap(s, j, y), 0)) +
                   fabs(rt_law_damping(s, mode, j) * rt_wrow(s, j, rt_vel(s, y)));
@@ -1068,12 +1068,12 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
 double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double pot = 0;
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->n_vel; i++)
         pot += 0.5 * y[i] * rt_csr_dot(&s->sp.K, i, y) - s->num.fconst[i] * y[i];
     if (rt_mass_dense(s))           /* 1/2 v^T M(q) v and the potential V(q) */
         pot += rt_mass_kinetic(s, y) + rt_mass_potential(s, y);
     else
-        pot += nsm_energy_kinetic(s->n, s->num.mass, y + (s->nq - s->n)); /* reads [n + i] */
+        pot += nsm_energy_kinetic(s->n_vel, s->num.mass, y + (s->n_pos - s->n_vel)); /* reads [n + i] */
     return pot + rt_law_stored(s, mode, y) + s->potential_offset;
 }
 
@@ -1082,9 +1082,9 @@ double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
 int rt_multipliers(nsm_sim *s, const unsigned *mode, double t, const double *y, double *lam,
                             double *lamf)
 {
-    int n = s->n;
-    double f[n], F[n], a[n], h[4 * s->g + 1];
+    int n = s->n_vel;
+    double f[n], F[n], a[n], h[4 * s->n_gaps + 1];
     state_terms(s, t, y, f, h);
     rt_force_parts(s, mode, y, rt_vel(s, y), f, 1, F);
-    return rt_accel_surf(s, mode, F, h + 2 * s->g, a, lam, lamf);
+    return rt_accel_surf(s, mode, F, h + 2 * s->n_gaps, a, lam, lamf);
 }

@@ -34,7 +34,7 @@
 ** a contact force). */
 static double event_tol(const nsm_sim *s, int j, const double *y)
 {
-    if (j >= s->g)
+    if (j >= s->n_gaps)
         return rt_fric_event_tol(s, j, y);
     return rt_law_of(s, j)->event_tol(s, j, rt_mode_has(s->mode, j), y, rt_gap_tol(s, j, y));
 }
@@ -44,7 +44,7 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
 ** mode holds many (modeop.c). */
 static double event_tol_once(const nsm_sim *s, int j, const double *y, double *ftol)
 {
-    if (j < s->g && rt_law_held(s, s->mode, j)) {
+    if (j < s->n_gaps && rt_law_held(s, s->mode, j)) {
         if (*ftol < 0)
             *ftol = rt_force_tol(s, s->mode, y);
         return *ftol;
@@ -57,9 +57,9 @@ static double event_tol_once(const nsm_sim *s, int j, const double *y, double *f
 ** would solve the held contacts' forces over dense rows. */
 static void open_events(const nsm_sim *s, double t, const double *y, double *ev)
 {
-    for (int j = 0; j < s->ge; j++) {
+    for (int j = 0; j < s->n_events; j++) {
         ev[j] = 0;
-        if (j >= s->g || rt_mode_has(s->mode, j))
+        if (j >= s->n_gaps || rt_mode_has(s->mode, j))
             continue;
         rt_gap_form f;
         rt_law_of(s, j)->form(s, j, 0, &f);
@@ -75,12 +75,12 @@ static void open_events(const nsm_sim *s, double t, const double *y, double *ev)
 ** evaluate them here. */
 static int check_through(nsm_sim *s, double t1, const double *Y1, const double *ev)
 {
-    int g = s->g;
-    if (s->nf && rt_fric_check(s, t1, Y1))
+    int g = s->n_gaps;
+    if (s->n_fric && rt_fric_check(s, t1, Y1))
         return s->failed;
     if (g == 0)
         return NSM_OK;
-    double evb[s->ge], evd[s->ge];
+    double evb[s->n_events], evd[s->n_events];
     if (!ev) {
         if (rt_nlt_events(s, t1, Y1, evb, evd))
             return NSM_OK;              /* the next step's evaluation reports it */
@@ -103,7 +103,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
 /* True when event function j is a slipping friction element's slip. */
 static int fric_slip_slot(const nsm_sim *s, int j)
 {
-    return j >= s->g && (j - s->g) % 2 == 0 && !rt_fric_stuck(s, s->mode, (j - s->g) / 2);
+    return j >= s->n_gaps && (j - s->n_gaps) % 2 == 0 && !rt_fric_stuck(s, s->mode, (j - s->n_gaps) / 2);
 }
 
 /* A slipping friction element whose slip velocity comes down to 0 and turns
@@ -117,7 +117,7 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
                               double e0, double d0, double e1, double d1, double nz,
                               double *tau, double *Ys)
 {
-    int g = s->ge;
+    int g = s->n_events;
     double smin, eg[g], dg[g];
     if (!(e0 > nz && d0 < 0 && d1 > 0 && e1 > 0))
         return 0;
@@ -158,22 +158,22 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
 ** condition), whose touches of 0 within rounding are no release. */
 static int held_force(const nsm_sim *s, int j)
 {
-    return j < s->g && rt_law_held(s, s->mode, j);
+    return j < s->n_gaps && rt_law_held(s, s->mode, j);
 }
 
 static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
                   int *jev, double *tau, double *Ys)
 {
-    int g = s->ge, rc;
+    int g = s->n_events, rc;
     *jev = -1;
     if (g == 0)
         return NSM_OK;
-    double e0[g], d0[g], e1[g], d1[g], Yj[s->N], Yg[s->N], best = HUGE_VAL;
+    double e0[g], d0[g], e1[g], d1[g], Yj[s->n_state], Yg[s->n_state], best = HUGE_VAL;
     if ((rc = rt_nlt_events(s, t0, Y0, e0, d0)) || (rc = rt_nlt_events(s, t0 + h, Y1, e1, d1)))
         return rt_fail(s, rc, -1, "event functions could not be evaluated");
     for (int j = 0; j < g; j++) {
         double nz0 = event_tol(s, j, Y0), nz1 = event_tol(s, j, Y1), hj = h, tj;
-        if (j >= s->g && e0[j] < -nz0) {
+        if (j >= s->n_gaps && e0[j] < -nz0) {
             /* a friction element found beyond its cone or slipping the
              * wrong way at the step's start: its transition is now */
             if (0 < best) {
@@ -183,7 +183,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
             }
             continue;
         }
-        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_impacts(s, j) &&
+        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->n_gaps && rt_law_impacts(s, j) &&
             !rt_mode_has(s->mode, j) && e0[j] <= nz0 && d0[j] < -rt_vel_tol(s, j, rt_vel(s, Y0))) {
             /* right after another contact's transition, an open impact
              * contact touching and closing (that contact's impulse has
@@ -355,7 +355,7 @@ static void event_form(nsm_sim *s, const RtModeInfo *mi, int j, int second, long
     else if (!second)
         rt_taylor_event(s, j, a, &r[0], &r[1]);   /* from the step's propagator when it has one */
     else
-        rt_taylor_form(s, mi->ev2 + (size_t)j * s->na, a, &r[0], &r[1]);
+        rt_taylor_form(s, mi->ev2 + (size_t)j * s->n_aug, a, &r[0], &r[1]);
 }
 
 /* The event of an open penalty gap released by force: its event function
@@ -408,7 +408,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
     if (mi->has2[j])
         return exact_event_max(s, mi, j, a, ra, x);
     double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
-    int fric = j >= s->g;
+    int fric = j >= s->n_gaps;
     int impact = fric || rt_law_impacts(s, j), closed = fric || rt_mode_has(s->mode, j);
     if (s0 < -nz) {
         if (impact && !closed)
@@ -517,7 +517,7 @@ static int op_clear(nsm_sim *s, const RtModeInfo *mi, int j, double nz)
 static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int final, int *jev,
                         double *tau, double *Ys)
 {
-    int na = s->na, n = s->n, rc;
+    int na = s->n_aug, n = s->n_vel, rc;
     const RtModeInfo *mi = rt_mode_info(s);
     if (!mi)
         return s->failed;
@@ -527,10 +527,10 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
         return rt_fail(s, rc, -1, "the step's expansion could not be formed");
     double best = HUGE_VAL, ftol = -1;
     *jev = -1;
-    for (int j = 0; j < s->ge; j++) {
+    for (int j = 0; j < s->n_events; j++) {
         double nz = mi->op ? event_tol_once(s, j, Y0, &ftol) : event_tol(s, j, Y0), x;
         const double *v0 = Y0 + n;
-        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->g && rt_law_impacts(s, j) &&
+        if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->n_gaps && rt_law_impacts(s, j) &&
             !rt_mode_has(s->mode, j) && rt_gap_at(s, j, t0, Y0) <= nz &&
             rt_gap_rate(s, j, t0, v0) < -rt_vel_tol(s, j, v0)) {
             /* another contact's impulse has driven it shut: its impact is now */
@@ -576,7 +576,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
 ** an offset, loses the energy of a resting body to rounding. */
 void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk)
 {
-    int na = s->na, n = s->n;
+    int na = s->n_aug, n = s->n_vel;
     long double Z[na];
     double x = tau / s->tay.h, Ed, Ew;
     if (tau != s->tay.h) {
@@ -601,12 +601,12 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
     *jev = -1;
     *tau = h;
     if (s->set.method != NSM_METHOD_EXACT)
-        return s->ge ? detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys) : NSM_OK;
+        return s->n_events ? detect_generic(s, t0, Y0, h, Y1, final, jev, tau, Ys) : NSM_OK;
     rc = detect_exact(s, t0, Y0, h, final, jev, tau, Ys);   /* also the samples' expansion */
     if (rc || *jev >= 0)
         return rc;
     if (s->tay.valid && s->tay.mi->op) {
-        double ev[s->ge];
+        double ev[s->n_events];
         open_events(s, t0 + h, Y1, ev);
         return check_through(s, t0 + h, Y1, ev);
     }
@@ -616,9 +616,9 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
 /* Rounding level of friction event function j (g <= j < ge) at y. */
 double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 {
-    int k = (j - s->g) / 2;
+    int k = (j - s->n_gaps) / 2;
     if (!rt_fric_stuck(s, s->mode, k))
-        return (j - s->g) % 2 ? 1e-10 : rt_fric_slip_tol(s, k, rt_vel(s, y));
+        return (j - s->n_gaps) % 2 ? 1e-10 : rt_fric_slip_tol(s, k, rt_vel(s, y));
     return rt_force_tol(s, s->mode, y) + 1e-10 * s->num.mus[k] * s->num.fn[k];
 }
 
@@ -626,13 +626,13 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 ** other way by far more than its rounding means a missed reversal. */
 int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
 {
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         if (rt_fric_stuck(s, s->mode, k) || rt_fric_idle(s, s->mode, k))
             continue;
         double u = rt_fric_slip(s, k, rt_vel(s, Y1));
         if (rt_fric_sign(s, s->mode, k) * u < -100 * rt_fric_slip_tol(s, k, rt_vel(s, Y1))) {
             rt_state_set_time(s, t1);
-            return rt_fail(s, NSM_ENUMERIC, s->g + 2 * k,
+            return rt_fail(s, NSM_ENUMERIC, s->n_gaps + 2 * k,
                            "the slip velocity changed sign without an event (%.6g m/s): the "
                            "step is too long for this friction element", u);
         }

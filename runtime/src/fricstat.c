@@ -30,17 +30,17 @@ struct RtFricStat {
 /* Allocate the accumulators (nf may be 0). */
 int rt_fricstat_alloc(nsm_sim *s)
 {
-    size_t nf = (size_t)(s->nf ? s->nf : 1);
+    size_t nf = (size_t)(s->n_fric ? s->n_fric : 1);
     struct RtFricStat *fs = calloc(1, sizeof *fs);
     if (!fs)
         return NSM_ENOMEM;
     s->fs = fs;
     fs->diss = calloc(5 * nf, sizeof(double));
     fs->sticks = calloc(3 * nf, sizeof(long));
-    fs->sdiss = calloc(2 * (size_t)(s->nsf ? s->nsf : 1), sizeof(double));
+    fs->sdiss = calloc(2 * (size_t)(s->n_space_fric ? s->n_space_fric : 1), sizeof(double));
     if (!fs->diss || !fs->sticks || !fs->sdiss)
         return NSM_ENOMEM;
-    fs->slast = fs->sdiss + (s->nsf ? s->nsf : 1);
+    fs->slast = fs->sdiss + (s->n_space_fric ? s->n_space_fric : 1);
     fs->work = fs->diss + nf;
     fs->since = fs->work + nf;
     fs->time = fs->since + nf;
@@ -65,12 +65,12 @@ void rt_fricstat_free(nsm_sim *s)
 /* Zero the accumulators (reset to t = 0). */
 void rt_fricstat_reset(nsm_sim *s)
 {
-    size_t nf = (size_t)(s->nf ? s->nf : 1);
+    size_t nf = (size_t)(s->n_fric ? s->n_fric : 1);
     if (!s->fs)
         return;
     memset(s->fs->diss, 0, 5 * nf * sizeof(double));
     memset(s->fs->sticks, 0, 3 * nf * sizeof(long));
-    memset(s->fs->sdiss, 0, 2 * (size_t)(s->nsf ? s->nsf : 1) * sizeof(double));
+    memset(s->fs->sdiss, 0, 2 * (size_t)(s->n_space_fric ? s->n_space_fric : 1) * sizeof(double));
     s->fs->partial = 0;
 }
 
@@ -107,7 +107,7 @@ void rt_fricstat_change(nsm_sim *s, int k, int kind)
 static double slip_at(const nsm_sim *s, int k, const double *y)
 {
     rt_nl_at(s, y);
-    return rt_fric_slip(s, k, y + s->n);
+    return rt_fric_slip(s, k, y + s->n_vel);
 }
 
 /* The planar elements' audit of one step from (s->t, s->y) to (t1, Y1)
@@ -121,17 +121,17 @@ static double slip_at(const nsm_sim *s, int k, const double *y)
 ** integral of its multiplier, by the trapezoid. */
 static void planar_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW)
 {
-    int n = s->n;
-    double h = t1 - s->t, l0[s->nf + 1], l1[s->nf + 1], g0[s->g + 1], g1[s->g + 1];
+    int n = s->n_vel;
+    double h = t1 - s->t, l0[s->n_fric + 1], l1[s->n_fric + 1], g0[s->n_gaps + 1], g1[s->n_gaps + 1];
     int need = 0;
     *dD = *dW = 0;
-    memset(s->fs->last, 0, sizeof(double) * (size_t)s->nf);
-    for (int k = 0; k < s->nf; k++)
+    memset(s->fs->last, 0, sizeof(double) * (size_t)s->n_fric);
+    for (int k = 0; k < s->n_fric; k++)
         need |= rt_fric_stuck(s, s->mode, k) ? s->num.ut[k] != 0 : rt_fric_normal_gap(s, k) >= 0;
     if (need && (rt_multipliers(s, s->mode, s->t, s->y, g0, l0) ||
                  rt_multipliers(s, s->mode, t1, Y1, g1, l1)))
         return;
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         double c = s->num.ut[k], d = 0, w_ = 0;
         int gap = rt_fric_normal_gap(s, k) >= 0;
         if (rt_fric_stuck(s, s->mode, k)) {
@@ -169,20 +169,20 @@ static void planar_step(nsm_sim *s, double t1, const double *Y1, double *dD, dou
 ** rolling one).  Returns the elements' total. */
 static double space_step(nsm_sim *s, double t1, const double *Y1)
 {
-    double h = t1 - s->t, g0[s->g + 1], g1[s->g + 1], p0[s->nsf], tot = 0;
+    double h = t1 - s->t, g0[s->n_gaps + 1], g1[s->n_gaps + 1], p0[s->n_space_fric], tot = 0;
     int any = 0;
-    memset(s->fs->slast, 0, sizeof(double) * (size_t)s->nsf);
-    for (int k = 0; k < s->nsf && !any; k++)
+    memset(s->fs->slast, 0, sizeof(double) * (size_t)s->n_space_fric);
+    for (int k = 0; k < s->n_space_fric && !any; k++)
         any = rt_sf_sliding(s, s->mode, k);
     if (!any)
         return 0;
     if (rt_multipliers(s, s->mode, s->t, s->y, g0, NULL))
         return 0;
-    for (int k = 0; k < s->nsf; k++)
+    for (int k = 0; k < s->n_space_fric; k++)
         p0[k] = rt_sf_power_of(s, s->mode, k, g0);
     if (rt_multipliers(s, s->mode, t1, Y1, g1, NULL))
         return 0;
-    for (int k = 0; k < s->nsf; k++) {
+    for (int k = 0; k < s->n_space_fric; k++) {
         double d = 0.5 * h * (p0[k] + rt_sf_power_of(s, s->mode, k, g1));
         s->fs->slast[k] = d;
         s->fs->sdiss[k] += d;
@@ -199,9 +199,9 @@ static double space_step(nsm_sim *s, double t1, const double *Y1)
 void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, double *dW)
 {
     *dD = *dW = 0;
-    if (s->nf)
+    if (s->n_fric)
         planar_step(s, t1, Y1, dD, dW);
-    if (s->nsf)
+    if (s->n_space_fric)
         *dD += space_step(s, t1, Y1);
 }
 
@@ -216,15 +216,15 @@ void rt_fricstat_step(nsm_sim *s, double t1, const double *Y1, double *dD, doubl
 int rt_fricstat_rest(nsm_sim *s, double dD)
 {
     double mag = 0;
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         mag += fabs(s->fs->last[k]);
-    for (int k = 0; k < s->nsf; k++)
+    for (int k = 0; k < s->n_space_fric; k++)
         mag += fabs(s->fs->slast[k]);
     if (!(mag > 0))
         return 0;
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         s->fs->diss[k] += dD * fabs(s->fs->last[k]) / mag;
-    for (int k = 0; k < s->nsf; k++)
+    for (int k = 0; k < s->n_space_fric; k++)
         s->fs->sdiss[k] += dD * fabs(s->fs->slast[k]) / mag;
     return 1;
 }
@@ -232,7 +232,7 @@ int rt_fricstat_rest(nsm_sim *s, double dD)
 /* Statistics of friction element k over the run so far. */
 int nsm_sim_friction_stats(const nsm_sim *s, int k, nsm_friction_stats *out)
 {
-    if (!s || !out || !s->fs || k < 0 || k >= s->nf)
+    if (!s || !out || !s->fs || k < 0 || k >= s->n_fric)
         return NSM_EINVAL;
     const struct RtFricStat *fr = s->fs;
     int stuck = rt_fric_stuck(s, s->mode, k);
@@ -252,7 +252,7 @@ int nsm_sim_friction_stats(const nsm_sim *s, int k, nsm_friction_stats *out)
 ** else dissipates (docs/energy.md). */
 int nsm_sim_space_friction_dissipated(const nsm_sim *s, int k, double *out)
 {
-    if (!s || !out || !s->fs || k < 0 || k >= s->nsf)
+    if (!s || !out || !s->fs || k < 0 || k >= s->n_space_fric)
         return NSM_EINVAL;
     *out = s->fs->partial ? NAN : s->fs->sdiss[k];
     return NSM_OK;

@@ -44,7 +44,7 @@ struct RtFric {
 /* Set element k of mode to stuck (sign 0) or slipping with sign sg. */
 static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
 {
-    int b = s->g + 2 * k;
+    int b = s->n_gaps + 2 * k;
     rt_mode_del(mode, b);
     rt_mode_del(mode, b + 1);
     if (sg == 0)
@@ -57,7 +57,7 @@ static void fric_set(const nsm_sim *s, unsigned *mode, int k, int sg)
 ** sg, through the state's owner. */
 static void fric_set_current(nsm_sim *s, int k, int sg)
 {
-    unsigned mode[s->mw];
+    unsigned mode[s->mode_words];
     rt_mode_copy(s, mode, s->mode);
     fric_set(s, mode, k, sg);
     rt_state_mode_set(s, mode);
@@ -71,7 +71,7 @@ static void fric_set_current(nsm_sim *s, int k, int sg)
 static void fric_slip_group(const nsm_sim *s, unsigned *mode, int k, int sg)
 {
     fric_set(s, mode, k, sg);
-    for (int q = 0; q < s->nf; q++) {
+    for (int q = 0; q < s->n_fric; q++) {
         double f = rt_fric_stuck(s, mode, q) && !rt_fric_idle(s, mode, q) ?
                    rt_fric_row_ratio(s, k, q) : 0;
         if (f != 0)
@@ -90,12 +90,12 @@ static void fric_slip_group(const nsm_sim *s, unsigned *mode, int k, int sg)
 ** not logged, and one whose gap has just closed is logged as it engages. */
 static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
 {
-    int n = s->n, nf = s->nf, rc;
-    unsigned ref[s->mw], mode[s->mw];
+    int n = s->n_vel, nf = s->n_fric, rc;
+    unsigned ref[s->mode_words], mode[s->mode_words];
     rt_mode_copy(s, ref, s->mode);
     rt_mode_copy(s, mode, s->mode);
     const double *v = s->y + n;
-    double lamf[nf + 1], lam[s->g + 1];
+    double lamf[nf + 1], lam[s->n_gaps + 1];
     for (int k = 0; k < nf; k++) {
         double u = rt_fric_slip(s, k, v);
         if (rt_fric_idle(s, mode, k))
@@ -157,7 +157,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
         if (count)
             rt_fricstat_change(s, k, kind);
         double u = rt_fric_slip(s, k, v);
-        if ((rc = rt_log_event(s, kind, s->g + k, u, u, 0, 0, 1)))
+        if ((rc = rt_log_event(s, kind, s->n_gaps + k, u, u, 0, 0, 1)))
             return rc;
     }
     return NSM_OK;
@@ -169,7 +169,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
 ** (slip backwards) or -mu_s N (slip forwards). */
 int rt_fric_transition(nsm_sim *s, int j)
 {
-    int k = (j - s->g) / 2, second = (j - s->g) % 2;
+    int k = (j - s->n_gaps) / 2, second = (j - s->n_gaps) % 2;
     if (!rt_fric_stuck(s, s->mode, k))
         return fric_settle(s, -1, 0, NULL);
     return fric_settle(s, k, second ? 1 : -1, NULL);
@@ -179,7 +179,7 @@ int rt_fric_transition(nsm_sim *s, int j)
 ** the slip velocities). */
 int rt_fric_update(nsm_sim *s)
 {
-    return s->nf ? fric_settle(s, -1, 0, NULL) : NSM_OK;
+    return s->n_fric ? fric_settle(s, -1, 0, NULL) : NSM_OK;
 }
 
 /* The friction states at the start of a run: an element slipping keeps its
@@ -187,15 +187,15 @@ int rt_fric_update(nsm_sim *s)
 ** stick, or as slip when sticking would need more than mu_s N. */
 int rt_fric_initial(nsm_sim *s)
 {
-    unsigned fresh[s->mw];          /* the elements at rest: bit k */
+    unsigned fresh[s->mode_words];          /* the elements at rest: bit k */
     rt_mode_none(s, fresh);
-    for (int k = 0; k < s->nf; k++) {
-        double u = rt_fric_slip(s, k, s->y + s->n);
+    for (int k = 0; k < s->n_fric; k++) {
+        double u = rt_fric_slip(s, k, s->y + s->n_vel);
         fric_set_current(s, k, u < 0 ? -1 : 1);
-        if (fabs(u) <= rt_fric_slip_tol(s, k, s->y + s->n))
+        if (fabs(u) <= rt_fric_slip_tol(s, k, s->y + s->n_vel))
             rt_mode_add(fresh, k);
     }
-    return s->nf ? fric_settle(s, -1, 0, fresh) : NSM_OK;
+    return s->n_fric ? fric_settle(s, -1, 0, fresh) : NSM_OK;
 }
 
 /* The friction element whose normal force is impact gap j's contact force:
@@ -203,7 +203,7 @@ int rt_fric_initial(nsm_sim *s)
 static int gap_element(const nsm_sim *s, int j)
 {
     int found = -1;
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         if (rt_fric_normal_gap(s, k) == j)
             found = found < 0 ? k : -2;
     return found;
@@ -226,7 +226,7 @@ static long double mdot(const nsm_sim *s, const double *a, const double *b)
 ** products at the call sites, so that its results stay bit-identical. */
 static int jump_dense(nsm_sim *s, const double *b, long double *v)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double z[n + 1];
     if (rt_mass_at(s, s->y) || rt_mass_solve(s, b, z))
         return 1;
@@ -243,7 +243,7 @@ static void fric_state(nsm_sim *s, long double *Z)
         rt_exact_state(s, s->t, s->y, Z);
         return;
     }
-    for (int i = 0; i < 2 * s->n; i++)
+    for (int i = 0; i < 2 * s->n_vel; i++)
         Z[i] = s->y[i];
 }
 
@@ -257,8 +257,8 @@ static void fric_state(nsm_sim *s, long double *Z)
 ** is not positive definite there. */
 static int fric_jump(nsm_sim *s, long double *Z, const long double *b, double *lost)
 {
-    int n = s->n;
-    double Eb = rt_mech_energy(s, s->mode, s->y), Y[s->N];
+    int n = s->n_vel;
+    double Eb = rt_mech_energy(s, s->mode, s->y), Y[s->n_state];
     if (rt_mass_dense(s)) {         /* M(q) at the impact configuration */
         double bd[n];
         for (int i = 0; i < n; i++)
@@ -267,7 +267,7 @@ static int fric_jump(nsm_sim *s, long double *Z, const long double *b, double *l
             return 1;
     } else {
         for (int i = 0; i < n; i++)
-            Z[n + i] += s->minv[i] * b[i];
+            Z[n + i] += s->mass_inv[i] * b[i];
     }
     memcpy(Y, s->y, sizeof Y);
     if (s->set.method == NSM_METHOD_EXACT)
@@ -291,7 +291,7 @@ static int fric_jump(nsm_sim *s, long double *Z, const long double *b, double *l
 static int fric_apply(nsm_sim *s, long double *Z, int m, const double *const *rows,
                       const long double *P, double *lost)
 {
-    int n = s->n;
+    int n = s->n_vel;
     long double b[n];
     for (int q = 0; q < n; q++) {
         b[q] = 0;
@@ -317,7 +317,7 @@ static int fric_apply(nsm_sim *s, long double *Z, int m, const double *const *ro
 static int impulse_law(nsm_sim *s, int j, int k, const long double *v, long double *PN,
                        long double *PT, int *stuck)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double wnd[n], wtd[n];
     const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
     long double un = 0, ut = -(long double)s->num.ut[k];
@@ -368,7 +368,7 @@ void rt_fric_resolved(nsm_sim *s, int j)
 ** disc bouncing: its slip unchanged to rounding, still stuck). */
 static int element_after_impulse(nsm_sim *s, int k, double u0, double u1, double PT, int stuck)
 {
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->n_vel;
     int was = rt_fric_stuck(s, s->mode, k);
     int sg = fabs(u1) <= rt_fric_slip_tol(s, k, v) ? 0 : u1 > 0 ? 1 : -1;
     fric_set_current(s, k, sg);
@@ -379,7 +379,7 @@ static int element_after_impulse(nsm_sim *s, int k, double u0, double u1, double
     s->fr->idle[k] = 0;             /* engaged at the impact, its state recorded */
     if (fabs(u1 - u0) <= rt_fric_slip_tol(s, k, v) && was == (sg == 0))
         return NSM_OK;
-    return rt_log_exempt(s, stuck ? NSM_EV_STICK : NSM_EV_SLIP, s->g + k, u0, u1, PT + 0.0, 0, 1);
+    return rt_log_exempt(s, stuck ? NSM_EV_STICK : NSM_EV_SLIP, s->n_gaps + k, u0, u1, PT + 0.0, 0, 1);
 }
 
 /* Largest number of unknowns (contacts plus elements engaged) that the
@@ -542,14 +542,14 @@ static int multi_law(nsm_sim *s, int j, FricMulti *F, double *P)
 static int multi_setup(const nsm_sim *s, const int *idx, int r, const double *v, double *R,
                        FricMulti *F)
 {
-    int n = s->n;
+    int n = s->n_vel;
     F->R = R;
     F->r = r;
     F->idx = idx;
     F->nk = 0;
     if (r > FRIC_MULTI_MAX)
         return 1;
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         for (int a = 0; a < r; a++)
             if (rt_fric_normal_gap(s, k) == idx[a]) {
                 if (r + F->nk >= FRIC_MULTI_MAX)
@@ -577,12 +577,12 @@ static int multi_setup(const nsm_sim *s, const int *idx, int r, const double *v,
 ** mark (n entries, set to 1). */
 static void rows_mark(const nsm_sim *s, int a, unsigned char *mark)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double wd[n];
     const double *w = rt_dense_wrow(s, a, wd);
     for (int i = 0; i < n; i++)
         mark[i] |= w[i] != 0;
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         if (rt_fric_normal_gap(s, k) != a)
             continue;
         w = rt_dense_wtrow(s, k, wd);
@@ -598,8 +598,8 @@ static void rows_mark(const nsm_sim *s, int a, unsigned char *mark)
 ** friction along the wall's normal), into out; returns their number. */
 static int multi_set(const nsm_sim *s, const int *idx, int r, int *out)
 {
-    int n = s->n;
-    unsigned in[s->mw];
+    int n = s->n_vel;
+    unsigned in[s->mode_words];
     unsigned char reach[n], mine[n];
     rt_mode_none(s, in);
     memset(reach, 0, sizeof reach);
@@ -610,7 +610,7 @@ static int multi_set(const nsm_sim *s, const int *idx, int r, int *out)
     }
     for (int grown = 1; grown;) {
         grown = 0;
-        for (int i = 0; i < s->g; i++) {
+        for (int i = 0; i < s->n_gaps; i++) {
             if (rt_mode_has(in, i) || !rt_law_impacts(s, i) ||
                 (!rt_mode_has(s->mode, i) && fabs(rt_gap(s, i, s->y)) > rt_gap_tol(s, i, s->y)))
                 continue;
@@ -637,7 +637,7 @@ static int multi_set(const nsm_sim *s, const int *idx, int r, int *out)
 ** block, which the other corner's impulse spins. */
 static int multi_coupled(const nsm_sim *s, int k, const int *idx, int r)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double wtd[n], wnd[n];
     const double *wt = rt_dense_wtrow(s, k, wtd);
     long double tt = mdot(s, wt, wt);
@@ -658,10 +658,10 @@ static int multi_coupled(const nsm_sim *s, int k, const int *idx, int r)
 ** nothing to do at the impact and the law without it applies. */
 static int multi_needed(const nsm_sim *s, const int *idx, int r)
 {
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->n_vel;
     if (r < 2)
         return 0;
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         for (int a = 0; a < r; a++)
             if (rt_fric_normal_gap(s, k) == idx[a] &&
                 (fabs(rt_fric_slip(s, k, v)) > rt_fric_slip_tol(s, k, v) ||
@@ -677,7 +677,7 @@ static int multi_needed(const nsm_sim *s, const int *idx, int r)
 ** instead of holding it shut by its acceleration alone. */
 static void multi_release(nsm_sim *s, const FricMulti *F, const double *P, double pmax)
 {
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->n_vel;
     for (int a = 0; a < F->r; a++) {
         int j = F->idx[a];
         if (rt_mode_has(s->mode, j) && !(P[a] > 1e-12 * pmax) &&
@@ -695,7 +695,7 @@ static void multi_release(nsm_sim *s, const FricMulti *F, const double *P, doubl
 static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, const double *v0,
                      int exempt)
 {
-    int n = s->n, r = F->r, m = F->m, rc;
+    int n = s->n_vel, r = F->r, m = F->m, rc;
     const double *v = s->y + n;
     double lost[FRIC_MULTI_MAX] = {0}, after[FRIC_MULTI_MAX];
     for (int i = 0; i < m; i++) {
@@ -744,7 +744,7 @@ static int multi_log(nsm_sim *s, int j, const FricMulti *F, const double *P, con
 ** room for the problem's rows. */
 static int impulse_multi_apply(nsm_sim *s, int j, const int *idx, int r, int exempt, double *R)
 {
-    int n = s->n, na = s->na, rc;
+    int n = s->n_vel, na = s->n_aug, rc;
     FricMulti F;
     double P[FRIC_MULTI_MAX], v0[n];
     memcpy(v0, s->y + n, sizeof v0);
@@ -773,7 +773,7 @@ static int impulse_multi_apply(nsm_sim *s, int j, const int *idx, int r, int exe
 ** rows over the model's coordinates). */
 static int fric_impulse_multi(nsm_sim *s, int j, const int *idx, int r, int exempt)
 {
-    double *R = malloc(sizeof(double) * FRIC_MULTI_MAX * (size_t)s->n);
+    double *R = malloc(sizeof(double) * FRIC_MULTI_MAX * (size_t)s->n_vel);
     if (!R)
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
     int rc = impulse_multi_apply(s, j, idx, r, exempt, R);
@@ -795,10 +795,10 @@ static int fric_impulse_multi(nsm_sim *s, int j, const int *idx, int r, int exem
 ** rt_fric_impact then checks that friction had nothing to do). */
 int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled)
 {
-    int n = s->n, na = s->na, k = s->nf ? gap_element(s, j) : -1, stuck, rc;
+    int n = s->n_vel, na = s->n_aug, k = s->n_fric ? gap_element(s, j) : -1, stuck, rc;
     *handled = 0;
-    if (s->nf) {
-        int all[s->g], ra = multi_set(s, idx, r, all);
+    if (s->n_fric) {
+        int all[s->n_gaps], ra = multi_set(s, idx, r, all);
         if (multi_needed(s, all, ra)) {
             *handled = 1;
             return fric_impulse_multi(s, j, all, ra, exempt);
@@ -849,20 +849,20 @@ static int gaps_coupled(const nsm_sim *s, int a, int b)
 ** stops rather than go on without the tangential impulse. */
 int rt_fric_impact(nsm_sim *s, int j, const double *v0)
 {
-    int n = s->n;
+    int n = s->n_vel;
     const double *v = s->y + n;
     if (s->fr->done_j == j && s->fr->done_t == s->t)
         return NSM_OK;
-    unsigned reach[s->mw];
+    unsigned reach[s->mode_words];
     rt_mode_none(s, reach);
     rt_mode_add(reach, j);
     for (int grown = 1; grown;) {
         grown = 0;
-        for (int a = 0; a < s->g; a++) {
+        for (int a = 0; a < s->n_gaps; a++) {
             if (rt_mode_has(reach, a) || !rt_law_impacts(s, a) ||
                 fabs(rt_gap(s, a, s->y)) > rt_gap_tol(s, a, s->y))
                 continue;
-            for (int b = 0; b < s->g; b++)
+            for (int b = 0; b < s->n_gaps; b++)
                 if (rt_mode_has(reach, b) && gaps_coupled(s, a, b)) {
                     rt_mode_add(reach, a);
                     grown = 1;
@@ -870,7 +870,7 @@ int rt_fric_impact(nsm_sim *s, int j, const double *v0)
                 }
         }
     }
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         int G = rt_fric_normal_gap(s, k);
         if (G < 0 || !rt_mode_has(reach, G))
             continue;
@@ -902,11 +902,11 @@ int rt_fric_impact(nsm_sim *s, int j, const double *v0)
 ** forces in the flights: the tail's impulses are not summed). */
 int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping)
 {
-    int n = s->n;
+    int n = s->n_vel;
     const double *v = s->y + n;
-    double lam[s->g + 1], lamf[s->nf + 1];
+    double lam[s->n_gaps + 1], lamf[s->n_fric + 1];
     *slipping = -1;
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         if (rt_fric_normal_gap(s, k) != j)
             continue;
         double wnd[n], wtd[n];
@@ -945,7 +945,7 @@ int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping)
 ** the jump's configuration. */
 int rt_fric_tail_project(nsm_sim *s, int j, int k)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double *v = s->y + n, wnd[n], wtd[n];
     const double *wn = rt_dense_wrow(s, j, wnd), *wt = rt_dense_wtrow(s, k, wtd);
     double sg = rt_fric_slip(s, k, v) > 0 ? 1 : -1, mk = s->num.muk[k];
@@ -965,7 +965,7 @@ int rt_fric_tail_project(nsm_sim *s, int j, int k)
         return 0;
     }
     for (int i = 0; i < n; i++)
-        v[i] += s->minv[i] * (wn[i] * PN + wt[i] * PT);
+        v[i] += s->mass_inv[i] * (wn[i] * PN + wt[i] * PT);
     return 0;
 }
 
@@ -975,7 +975,7 @@ int rt_fric_tail_project(nsm_sim *s, int j, int k)
 ** so the run stops instead. */
 int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg)
 {
-    const double *v = s->y + s->n;
+    const double *v = s->y + s->n_vel;
     double u = rt_fric_slip(s, k, v);
     if (sg * u > rt_fric_slip_tol(s, k, v))
         return NSM_OK;
@@ -989,7 +989,7 @@ int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg)
 int rt_fric_alloc(nsm_sim *s)
 {
     s->fr = calloc(1, sizeof *s->fr);
-    if (!s->fr || !(s->fr->idle = calloc((size_t)s->nf + 1, 1)))
+    if (!s->fr || !(s->fr->idle = calloc((size_t)s->n_fric + 1, 1)))
         return NSM_ENOMEM;
     s->fr->done_j = -1;
     return rt_fricstat_alloc(s);
@@ -1011,7 +1011,7 @@ void rt_fric_reset(nsm_sim *s)
     rt_fricstat_reset(s);
     if (s->fr) {
         s->fr->done_j = -1;
-        memset(s->fr->idle, 0, (size_t)s->nf + 1);
+        memset(s->fr->idle, 0, (size_t)s->n_fric + 1);
     }
 }
 
@@ -1019,10 +1019,10 @@ void rt_fric_reset(nsm_sim *s)
 ** and NSM_EMODEL. */
 int rt_fric_validate(nsm_sim *s)
 {
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         double ms = s->num.mus[k], mk = s->num.muk[k], fn = s->num.fn[k];
         int j = rt_fric_normal_gap(s, k);
-        if (j >= s->g || (j >= 0 && !rt_law_impacts(s, j) &&
+        if (j >= s->n_gaps || (j >= 0 && !rt_law_impacts(s, j) &&
                           s->m->gaps[j].release == NSM_RELEASE_GAP)) {
             snprintf(s->msg, sizeof s->msg, "friction '%s': its normal force must be a gap's "
                      "contact force that never pulls (an impact gap, or a penalty gap released "

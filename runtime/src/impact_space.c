@@ -87,7 +87,7 @@ static int spimp_rows(const nsm_sim *s, int k, double *R)
     const nsm_space_friction *f = &s->m->space_frictions[k];
     const double *n = s->num.sf_normal + 3 * k, *c = s->num.sf_centre + 3 * k;
     double rho = s->num.sf_radius[k], Rd = s->num.sf_drill[k];
-    int nu = s->n, rot = s->m->rigid_rot[f->body], nf = Rd > 0 ? 3 : 2;
+    int nu = s->n_vel, rot = s->m->rigid_rot[f->body], nf = Rd > 0 ? 3 : 2;
     double nb[3], sp[3], t[2][3], tb[3], arm[3];
     memset(R, 0, sizeof(double) * (size_t)(1 + nf) * (size_t)nu);
     spimp_rot_t(s, f->body, n, nb);
@@ -117,8 +117,8 @@ static int spimp_rows(const nsm_sim *s, int k, double *R)
 ** Delassus matrix D = R M^-1 R^T (n x n), M the diagonal mass. */
 static void spimp_delassus(const nsm_sim *s, const double *R, int n, double *gm, double *D)
 {
-    int nu = s->n;
-    const double *u = s->y + s->nq;
+    int nu = s->n_vel;
+    const double *u = s->y + s->n_pos;
     for (int x = 0; x < n; x++) {
         const double *rx = R + (size_t)x * (size_t)nu;
         gm[x] = rt_dot(nu, rx, u);
@@ -126,7 +126,7 @@ static void spimp_delassus(const nsm_sim *s, const double *R, int n, double *gm,
             const double *ry = R + (size_t)y * (size_t)nu;
             double g = 0;
             for (int i = 0; i < nu; i++)
-                g += rx[i] * s->minv[i] * ry[i];
+                g += rx[i] * s->mass_inv[i] * ry[i];
             D[x * n + y] = g;
         }
     }
@@ -394,10 +394,10 @@ int rt_spimp_law(int m, const double *G, const double *q, double mu, double *P, 
 ** over the rows). */
 static int spimp_apply(nsm_sim *s, int j, int k, int exempt)
 {
-    int nu = s->n, nf, m;
+    int nu = s->n_vel, nf, m;
     double R[4 * nu], wn[nu], G[16], gm[4], gp[4], P[4];
     const double *wj = rt_dense_wrow(s, j, wn);
-    double *u = s->y + s->nq, mu = s->num.sf_mu[k], eN = s->num.e[j], eF = s->num.sf_et[k];
+    double *u = s->y + s->n_pos, mu = s->num.sf_mu[k], eN = s->num.e[j], eF = s->num.sf_et[k];
     const char *name = s->m->space_frictions[k].name;
     if (!(mu >= 0) || !(eF >= 0 && eF <= 1) || !(eN >= 0 && eN <= 1))
         return rt_fail(s, NSM_EMODEL, j, "spatial friction '%s': mu = %g, e_F = %g and e_N = %g "
@@ -423,7 +423,7 @@ static int spimp_apply(nsm_sim *s, int j, int k, int exempt)
                        "nor by Newton's method");
     for (int a = 0; a < m; a++)
         for (int i = 0; i < nu; i++)
-            u[i] += s->minv[i] * R[(size_t)a * (size_t)nu + (size_t)i] * P[a];
+            u[i] += s->mass_inv[i] * R[(size_t)a * (size_t)nu + (size_t)i] * P[a];
     double dT = 0, scale = 0;
     for (int a = 0; a < m; a++) {
         gp[a] = rt_dot(nu, R + (size_t)a * (size_t)nu, u);
@@ -471,8 +471,8 @@ typedef struct SpMulti {
 ** rows over nu); 1 on a bad number (the run already stopped). */
 static int multi_rows(nsm_sim *s, const int *idx, int r, SpMulti *C, double *R)
 {
-    int nu = s->n;
-    const double *v = s->y + s->nq;
+    int nu = s->n_vel;
+    const double *v = s->y + s->n_pos;
     C->r = r;
     C->o[0] = 0;
     for (int a = 0; a < r; a++) {
@@ -548,7 +548,7 @@ static int multi_solve(const SpMulti *C, const double *D, const double *gm, doub
 static int multi_impact(nsm_sim *s, int j, const int *idx, int r, int exempt, double *R);
 static int spimp_multi(nsm_sim *s, int j, const int *idx, int r, int exempt)
 {
-    int nu = s->n;
+    int nu = s->n_vel;
     if (r > SPIMP_MAXC)
         return rt_fail(s, NSM_EMODEL, j, "the frictional impact on gap '%s' reaches %d contacts "
                        "at one instant: frictional impacts in space take at most %d", s->m->gaps[j].name,
@@ -564,7 +564,7 @@ static int spimp_multi(nsm_sim *s, int j, const int *idx, int r, int exempt)
 /* spimp_multi with room for the rows in R (4 SPIMP_MAXC rows over nu). */
 static int multi_impact(nsm_sim *s, int j, const int *idx, int r, int exempt, double *R)
 {
-    int nu = s->n;
+    int nu = s->n_vel;
     double D[16 * SPIMP_MAXC * SPIMP_MAXC], gm[4 * SPIMP_MAXC], gp[4 * SPIMP_MAXC],
         P[4 * SPIMP_MAXC];
     SpMulti C;
@@ -572,7 +572,7 @@ static int multi_impact(nsm_sim *s, int j, const int *idx, int r, int exempt, do
     if (multi_rows(s, idx, r, &C, R))
         return s->failed;
     int n = C.nrow, bad, rc;
-    double *u = s->y + s->nq;
+    double *u = s->y + s->n_pos;
     spimp_delassus(s, R, n, gm, D);
     rc = multi_solve(&C, D, gm, P, &bad);
     if (rc)
@@ -585,7 +585,7 @@ static int multi_impact(nsm_sim *s, int j, const int *idx, int r, int exempt, do
                        s->m->gaps[C.idx[bad]].name);
     for (int x = 0; x < n; x++)
         for (int i = 0; i < nu; i++)
-            u[i] += s->minv[i] * R[(size_t)x * (size_t)nu + (size_t)i] * P[x];
+            u[i] += s->mass_inv[i] * R[(size_t)x * (size_t)nu + (size_t)i] * P[x];
     double dT = 0, scale = 0, lost[SPIMP_MAXC], pmax = 0;
     for (int a = 0; a < r; a++) {
         lost[a] = 0;

@@ -181,7 +181,7 @@ static inline const rt_law *rt_law_of(const nsm_sim *s, int j)
 ** elements' columns g .. ge - 1. */
 static inline const rt_law *rt_law_column(const nsm_sim *s, int j)
 {
-    return j < s->g ? rt_law_of(s, j) : &rt_law_friction;
+    return j < s->n_gaps ? rt_law_of(s, j) : &rt_law_friction;
 }
 
 /* Whether gap j's law is the constraint mechanics (law.h, constraint):
@@ -243,7 +243,7 @@ static inline int rt_law_engaged(const nsm_sim *s, const unsigned *mode, int j)
 static inline double rt_law_stored(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double e = 0;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_law_of(s, j)->stored && rt_mode_has(mode, j))
             e += rt_law_of(s, j)->stored(s, j, y);
     return e;

@@ -16,7 +16,7 @@
 ** rt_fric_validate): checked at the first element's column. */
 static int friction_setup(nsm_sim *s, int j)
 {
-    return j == s->g ? rt_fric_validate(s) : 0;
+    return j == s->n_gaps ? rt_fric_validate(s) : 0;
 }
 
 /* Element (j - g) / 2's slip reached 0 or its force reached the cone:

@@ -68,8 +68,8 @@ int rt_law_impact_initial(nsm_sim *s, int j, double gap, double rate, double tol
 ** held with j forced open. */
 int rt_law_impact_transition(nsm_sim *s, int j, unsigned *forget)
 {
-    unsigned bit[s->mw];
-    const double *v = s->y + s->nq;
+    unsigned bit[s->mode_words];
+    const double *v = s->y + s->n_pos;
     int rc;
     rt_mode_none(s, bit);
     rt_mode_add(bit, j);

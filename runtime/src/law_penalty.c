@@ -62,8 +62,8 @@ static int penalty_setup(nsm_sim *s, int j)
 ** constraint gaps again. */
 int rt_law_penalty_transition(nsm_sim *s, int j, unsigned *forget)
 {
-    unsigned ref[s->mw];
-    const double *v = s->y + s->n;
+    unsigned ref[s->mode_words];
+    const double *v = s->y + s->n_vel;
     int closed = rt_mode_has(s->mode, j), rc;
     rt_mode_copy(s, ref, s->mode);
     double Eb = rt_mech_energy(s, s->mode, s->y);
@@ -131,7 +131,7 @@ static double penalty_event_tol(const nsm_sim *s, int j, int closed, const doubl
     if (s->m->gaps[j].release == NSM_RELEASE_GAP)
         return gt;
     double c = s->num.cc[j], gap = rt_gap(s, j, y);
-    double wv = rt_wrow(s, j, y + s->n), fs = -pen_force(s, j, -gap, -wv);
+    double wv = rt_wrow(s, j, y + s->n_vel), fs = -pen_force(s, j, -gap, -wv);
     double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) +
                 fmax(pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
     if (closed)

@@ -51,18 +51,18 @@ const char *nsm_law_name(int law)
 
 /* Bind each gap of the simulation to its law (s->law, read on every
 ** step: one load, as the model table's law field was) and count the force
-** elements among them (g_force: the energy rates' damping loop is skipped
+** elements among them (n_force_gaps: the energy rates' damping loop is skipped
 ** without one, at every evaluation of the dynamics); nsm_model_check
 ** has made sure they are registered.  NSM_ENOMEM, or NSM_OK. */
 int rt_law_bind(nsm_sim *s)
 {
-    s->law = calloc((size_t)s->g + 1, sizeof *s->law);
+    s->law = calloc((size_t)s->n_gaps + 1, sizeof *s->law);
     if (!s->law)
         return NSM_ENOMEM;
-    s->g_force = 0;
-    for (int j = 0; j < s->g; j++) {
+    s->n_force_gaps = 0;
+    for (int j = 0; j < s->n_gaps; j++) {
         s->law[j] = rt_law_table[s->m->gaps[j].law];
-        s->g_force += !s->law[j]->constraint;
+        s->n_force_gaps += !s->law[j]->constraint;
     }
     return NSM_OK;
 }
@@ -109,11 +109,11 @@ static int law_nonlinear_bad(nsm_sim *s, int j)
 ** with the message written by the first that refuses. */
 int rt_law_setup(nsm_sim *s)
 {
-    for (int j = 0; j < s->ge; j += j < s->g ? 1 : 2) {
+    for (int j = 0; j < s->n_events; j += j < s->n_gaps ? 1 : 2) {
         const rt_law *law = rt_law_column(s, j);
         if ((law->setup && law->setup(s, j)) ||
-            (j < s->g && law->constraint && law_restitution_bad(s, j)) ||
-            (j < s->g && !law->constraint && law_nonlinear_bad(s, j))) {
+            (j < s->n_gaps && law->constraint && law_restitution_bad(s, j)) ||
+            (j < s->n_gaps && !law->constraint && law_nonlinear_bad(s, j))) {
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }

@@ -2,7 +2,7 @@
 ** massmat.c: the mass operator, M^-1 and M applied to force and impulse
 ** directions and the kinetic energy 1/2 v^T M v.
 **
-** An ordinary model's mass is diagonal (nsm_numeric.mass, s->minv): every
+** An ordinary model's mass is diagonal (nsm_numeric.mass, s->mass_inv): every
 ** function here then does the arithmetic the runtime did before it had this
 ** file, product for product, so that results stay bit-identical (the
 ** solve a = M^-1 F inline, rt_mass_solve in rt.h: no call per solve).  A model
@@ -41,7 +41,7 @@ int rt_mass_alloc(nsm_sim *s)
     if (!ms)
         return NSM_ENOMEM;
     s->mass = ms;
-    size_t n = (size_t)s->n + 1;
+    size_t n = (size_t)s->n_vel + 1;
     ms->L = calloc(n * n, sizeof(double));
     ms->qkey = calloc(n, sizeof(double));
     return ms->L && ms->qkey ? NSM_OK : NSM_ENOMEM;
@@ -65,7 +65,7 @@ void rt_mass_free(nsm_sim *s)
 ** such rather than blamed on the kinetic energy. */
 static void mass_refuse(nsm_sim *s, const double *y, int bad)
 {
-    int n = s->n;
+    int n = s->n_vel;
     for (int i = 0; i < n; i++)
         if (!isfinite(y[i])) {      /* the motion ran away: not M(q)'s fault */
             snprintf(s->msg, sizeof s->msg, "t = %.17g s: state is not finite (position of %s "
@@ -109,10 +109,10 @@ static int mass_pivot_lost(int n, const double *diag, const double *L)
 int rt_mass_factor(const nsm_sim *s, const double *y)
 {
     RtMass *ms = s->mass;
-    int n = s->n;
+    int n = s->n_vel;
     if (ms->valid && memcmp(ms->qkey, y, sizeof(double) * (size_t)n) == 0)
         return ms->bad ? NSM_ENUMERIC : NSM_OK;
-    s->m->lag_mass(y, s->p, s->c, ms->L);
+    s->m->lag_mass(y, s->params, s->consts, ms->L);
     memcpy(ms->qkey, y, sizeof(double) * (size_t)n);
     ms->valid = 1;
     double diag[n];
@@ -142,7 +142,7 @@ int rt_mass_solve_dense(const nsm_sim *s, const double *F, double *a)
     const RtMass *ms = s->mass;
     if (ms->bad)
         return NSM_ENUMERIC;
-    nsm_la_cholesky_solve(s->n, ms->L, F, a);
+    nsm_la_cholesky_solve(s->n_vel, ms->L, F, a);
     return NSM_OK;
 }
 
@@ -153,10 +153,10 @@ void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *
 {
     if (!s->mass) {
         for (int k = A->p[r]; k < A->p[r + 1]; k++)
-            v[A->i[k]] += s->minv[A->i[k]] * A->x[k] * f;
+            v[A->i[k]] += s->mass_inv[A->i[k]] * A->x[k] * f;
         return;
     }
-    int n = s->n;
+    int n = s->n_vel;
     double b[n], z[n];
     memset(b, 0, sizeof b);
     for (int k = A->p[r]; k < A->p[r + 1]; k++)
@@ -173,7 +173,7 @@ void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *
 ** diagonal case by merging the two rows). */
 double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, int rb)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double b[n], z[n], sum = 0;
     memset(b, 0, sizeof b);
     for (int k = Dd->p[rb]; k < Dd->p[rb + 1]; k++)
@@ -193,11 +193,11 @@ double rt_mass_inner(const nsm_sim *s, const RtCsr *R, int ra, const RtCsr *Dd, 
 ** configuration last taken (NAN when M(q) is not positive definite). */
 long double rt_mass_dot(const nsm_sim *s, const double *a, const double *b)
 {
-    int n = s->n;
+    int n = s->n_vel;
     long double r = 0;
     if (!s->mass) {
         for (int i = 0; i < n; i++)
-            r += (long double)a[i] * s->minv[i] * b[i];
+            r += (long double)a[i] * s->mass_inv[i] * b[i];
         return r;
     }
     if (s->mass->bad)
@@ -214,9 +214,9 @@ long double rt_mass_dot(const nsm_sim *s, const double *a, const double *b)
 ** gives an ordinary model's diagonal sum). */
 double rt_mass_kinetic_q(const nsm_sim *s, const double *y)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double M[n * n + 1], e = 0;
-    s->m->lag_mass(y, s->p, s->c, M);
+    s->m->lag_mass(y, s->params, s->consts, M);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             e += y[n + i] * M[i * n + j] * y[n + j];
@@ -226,7 +226,7 @@ double rt_mass_kinetic_q(const nsm_sim *s, const double *y)
 /* The potential energy V(q) of a Lagrangian model at y (0 otherwise). */
 double rt_mass_potential(const nsm_sim *s, const double *y)
 {
-    return s->mass && s->m->lag_potential ? s->m->lag_potential(y, s->p, s->c) : 0;
+    return s->mass && s->m->lag_potential ? s->m->lag_potential(y, s->params, s->consts) : 0;
 }
 
 /* Add the Euler-Lagrange terms h(q, v) at y to F (nothing for an
@@ -235,11 +235,11 @@ void rt_mass_forces(const nsm_sim *s, const double *x, const double *v, double *
 {
     if (!s->mass)
         return;
-    int n = s->n;
+    int n = s->n_vel;
     double y[2 * n];
     memcpy(y, x, sizeof(double) * (size_t)n);
     memcpy(y + n, v, sizeof(double) * (size_t)n);
-    s->m->lag_h(y, s->p, s->c, F);
+    s->m->lag_h(y, s->params, s->consts, F);
 }
 
 /* Add to dF the rate along the motion (velocities v = y[n..], accelerations
@@ -252,7 +252,7 @@ void rt_mass_rates(const nsm_sim *s, const double *y, const double *a, double *d
 {
     if (!s->mass)
         return;
-    int n = s->n;
+    int n = s->n_vel;
     double yp[2 * n], ym[2 * n], hp[n], hm[n], Mp[n * n], Mm[n * n], sy = 0, sd = 0;
     for (int i = 0; i < 2 * n; i++) {
         double d = i < n ? y[n + i] : a[i - n];
@@ -267,10 +267,10 @@ void rt_mass_rates(const nsm_sim *s, const double *y, const double *a, double *d
         if (i < n)
             hp[i] = hm[i] = 0;
     }
-    s->m->lag_h(yp, s->p, s->c, hp);
-    s->m->lag_h(ym, s->p, s->c, hm);
-    s->m->lag_mass(yp, s->p, s->c, Mp);
-    s->m->lag_mass(ym, s->p, s->c, Mm);
+    s->m->lag_h(yp, s->params, s->consts, hp);
+    s->m->lag_h(ym, s->params, s->consts, hm);
+    s->m->lag_mass(yp, s->params, s->consts, Mp);
+    s->m->lag_mass(ym, s->params, s->consts, Mm);
     for (int i = 0; i < n; i++) {
         double ma = 0;
         for (int j = 0; j < n; j++)

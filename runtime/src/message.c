@@ -21,19 +21,19 @@
 void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len)
 {
     int any = 0, items = 0, done = 0;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_mode_has(mode, j))
             any = 1, items++;
-    items += s->nf;
+    items += s->n_fric;
     int used = snprintf(buf, len, "%s", any ? "closed:" : "free");
     char item[300];
     /* each name whole or not at all: a list that does not fit ends with
      * how many more there are, never in the middle of a name */
-    for (int j = 0; j < s->g + s->nf && used < len; j++) {
-        if (j < s->g && !rt_mode_has(mode, j))
+    for (int j = 0; j < s->n_gaps + s->n_fric && used < len; j++) {
+        if (j < s->n_gaps && !rt_mode_has(mode, j))
             continue;
-        int k = j - s->g;
-        int n = j < s->g ? snprintf(item, sizeof item, " %s", s->m->gaps[j].name)
+        int k = j - s->n_gaps;
+        int n = j < s->n_gaps ? snprintf(item, sizeof item, " %s", s->m->gaps[j].name)
                          : snprintf(item, sizeof item, "%s %s %s", k ? "," : ";",
                                     s->m->frictions[k].name,
                                     rt_fric_stuck(s, mode, k) ? "stuck"
@@ -59,16 +59,16 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     rt_mode_text(s, s->mode, mode, sizeof mode);
-    if (gap >= 0 && gap < s->g)
+    if (gap >= 0 && gap < s->n_gaps)
         snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, contact '%s': %s", s->t, mode,
                  s->m->gaps[gap].name, what);
-    else if (gap >= s->g && gap < s->ge)
+    else if (gap >= s->n_gaps && gap < s->n_events)
         snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, friction '%s': %s", s->t, mode,
-                 s->m->frictions[(gap - s->g) / 2].name, what);
+                 s->m->frictions[(gap - s->n_gaps) / 2].name, what);
     else
         snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s: %s", s->t, mode, what);
     s->failed = code;
-    s->fail_contact = gap >= 0 && gap < s->ge ? 1 + gap : 0;
+    s->fail_contact = gap >= 0 && gap < s->n_events ? 1 + gap : 0;
     return code;
 }
 
@@ -133,7 +133,7 @@ int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int s
 const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size)
 {
     const nsm_model *m = s->m;
-    int n = s->n, pos = i < s->nq, k = pos ? i : i - s->nq;
+    int n = s->n_vel, pos = i < s->n_pos, k = pos ? i : i - s->n_pos;
     if (pos && k >= n) {            /* the scalar part of body b's quaternion */
         int b = k - n;
         const char *w = m->rigid_rot && b < m->n_rigid ? m->body_names[m->rigid_rot[b]] : "?";
@@ -153,7 +153,7 @@ const char *nsm_sim_failed_contact(const nsm_sim *s)
     if (!s || !s->failed || s->fail_contact <= 0)
         return NULL;
     int j = s->fail_contact - 1;
-    return j < s->g ? s->m->gaps[j].name : s->m->frictions[(j - s->g) / 2].name;
+    return j < s->n_gaps ? s->m->gaps[j].name : s->m->frictions[(j - s->n_gaps) / 2].name;
 }
 
 /* Name of the gap or friction element of an event record (its contact

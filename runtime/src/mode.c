@@ -47,7 +47,7 @@
 ** slipping forwards). */
 int rt_mode_empty(const nsm_sim *s, const unsigned *m)
 {
-    for (int w = 0; w < s->mw; w++)
+    for (int w = 0; w < s->mode_words; w++)
         if (m[w])
             return 0;
     return 1;
@@ -57,7 +57,7 @@ int rt_mode_empty(const nsm_sim *s, const unsigned *m)
 int rt_mode_count(const nsm_sim *s, const unsigned *m)
 {
     int c = 0;
-    for (int w = 0; w < s->mw; w++)
+    for (int w = 0; w < s->mode_words; w++)
         for (unsigned b = m[w]; b; b &= b - 1)
             c++;
     return c;
@@ -68,7 +68,7 @@ int rt_mode_count(const nsm_sim *s, const unsigned *m)
 unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m)
 {
     unsigned long h = 14695981039346656037ul;
-    for (int w = 0; w < s->mw; w++) {
+    for (int w = 0; w < s->mode_words; w++) {
         h ^= m[w];
         h *= 1099511628211ul;
     }
@@ -79,7 +79,7 @@ unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m)
 unsigned long rt_switch_key(const nsm_sim *s)
 {
     unsigned long k = 0;
-    for (int i = 0; i < s->ns && i < 64; i++)
+    for (int i = 0; i < s->n_switches && i < 64; i++)
         k = k << 1 | (unsigned long)(s->sw[i] != 0);
     return k;
 }
@@ -104,12 +104,12 @@ static int form_is_force(const nsm_sim *s, const unsigned *mode, int j)
 ** which is all the step bounds of rk4 and adaptive need. */
 static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd, double *Qw, double *ev)
 {
-    int n = s->n, g = s->g, ng = s->m->n_gen, na = s->na, rc = NSM_OK;
+    int n = s->n_vel, g = s->n_gaps, ng = s->m->n_gen, na = s->n_aug, rc = NSM_OK;
     size_t na2 = (size_t)na * na;
     double *G = calloc((size_t)(ng ? ng * ng : 1), sizeof(double));
     double *B = calloc((size_t)(ng ? n * ng : 1), sizeof(double));
-    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1], lamf[s->nf + 1], hdd[g > 0 ? g : 1];
-    double *L = calloc((size_t)(s->nf ? s->nf * na : 1), sizeof(double));
+    double zero[n], unit[n], F[n], a[n], lam[g > 0 ? g : 1], lamf[s->n_fric + 1], hdd[g > 0 ? g : 1];
+    double *L = calloc((size_t)(s->n_fric ? s->n_fric * na : 1), sizeof(double));
     if (!G || !B || !L) {
         free(G);
         free(B);
@@ -117,7 +117,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
         return NSM_ENOMEM;
     }
     if (ng && s->m->generator)
-        s->m->generator(s->sw, s->p, s->c, G, B);
+        s->m->generator(s->sw, s->params, s->consts, G, B);
     memset(A, 0, sizeof(double) * na2);
     memset(Qd, 0, sizeof(double) * na2);
     memset(Qw, 0, sizeof(double) * na2);
@@ -147,7 +147,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
         rc = rt_accel_surf(s, mode, F, hdd, a, lam, lamf);
         for (int i = 0; i < n; i++)
             A[(size_t)(n + i) * na + col] = a[i];
-        for (int k = 0; k < s->nf; k++)  /* a stuck friction element's force */
+        for (int k = 0; k < s->n_fric; k++)  /* a stuck friction element's force */
             L[(size_t)k * na + col] = lamf[k];
         for (int j = 0; j < g; j++)     /* a held contact's force, column by column */
             if (force_row[j])
@@ -159,7 +159,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
     for (int i = 0; i < n; i++)
         for (int k = 0; k < n; k++) {
             double c = rt_csr_get(&s->sp.C, i, k);
-            for (int j = 0; j < s->g; j++)
+            for (int j = 0; j < s->n_gaps; j++)
                 if (rt_law_engaged(s, mode, j))
                     c += rt_law_damping(s, mode, j) * rt_csr_get(&s->sp.W, j, i) *
                          rt_csr_get(&s->sp.W, j, k);
@@ -171,7 +171,7 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
             Qw[(size_t)(n + i) * na + 2 * n + k] = b;
             Qw[(size_t)(2 * n + k) * na + n + i] = b;
         }
-    if (s->nf)
+    if (s->n_fric)
         rt_fric_forms(s, mode, L, ev, ev + (size_t)g * na, Qd, Qw);
     /* the work of a moving surface through its held contact: lambda_j w_j . v */
     for (int j = 0; j < g && s->moving; j++) {
@@ -200,10 +200,10 @@ static int mode_matrices(nsm_sim *s, const unsigned *mode, double *A, double *Qd
 ** constrained accelerations of unit states. */
 static void event_forms(nsm_sim *s, const unsigned *mode, double *ev, double *ev2, int *has2)
 {
-    int n = s->n, g = s->g, na = s->na;
-    memset(ev, 0, sizeof(double) * (size_t)s->ge * na);
-    memset(ev2, 0, sizeof(double) * (size_t)s->ge * na);
-    for (int j = g; j < s->ge; j++)
+    int n = s->n_vel, g = s->n_gaps, na = s->n_aug;
+    memset(ev, 0, sizeof(double) * (size_t)s->n_events * na);
+    memset(ev2, 0, sizeof(double) * (size_t)s->n_events * na);
+    for (int j = g; j < s->n_events; j++)
         has2[j] = 0;                    /* friction: rt_fric_forms fills its rows */
     for (int j = 0; j < g; j++) {
         double wd[n];
@@ -293,7 +293,7 @@ static double stab_step(int dp5, double re, double im)
 ** eigenvalues do not make the motion unstable). */
 static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
 {
-    int n = s->n, na = s->na, m2 = 2 * n;
+    int n = s->n_vel, na = s->n_aug, m2 = 2 * n;
     size_t na2 = (size_t)na * na;
     double *T = malloc(sizeof(double) * (na2 + (size_t)(m2 * m2) + 2 * (size_t)m2));
     if (!T)
@@ -354,7 +354,7 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
 ** which setup enforces, make them nonnegative too). */
 int rt_mode_sparse(const nsm_sim *s)
 {
-    return s->na > RT_DENSE_NA && s->set.method != NSM_METHOD_EXACT && !s->nf && s->sp.sym;
+    return s->n_aug > RT_DENSE_NA && s->set.method != NSM_METHOD_EXACT && !s->n_fric && s->sp.sym;
 }
 
 /* The step figures of a mode_sparse mode without its matrix, in O(nonzeros).
@@ -378,26 +378,26 @@ int rt_mode_sparse(const nsm_sim *s)
 ** step rests on nu (docs/theory.md section 4a). */
 static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
 {
-    int n = s->n, ng = s->m->n_gen;
+    int n = s->n_vel, ng = s->m->n_gen;
     double a = 0, c = 0;
     const RtCsr *K = &s->sp.K, *C = &s->sp.C, *W = &s->sp.W;
-    double wl1[s->g + 1];
-    for (int j = 0; j < s->g; j++)
+    double wl1[s->n_gaps + 1];
+    for (int j = 0; j < s->n_gaps; j++)
         wl1[j] = rt_csr_abs(W, j);
     double ka[n], ca[n];
     for (int i = 0; i < n; i++) {
         ka[i] = rt_csr_abs(K, i);
         ca[i] = rt_csr_abs(C, i);
     }
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_law_engaged(s, s->mode, j))
             for (int k = W->p[j]; k < W->p[j + 1]; k++) {
                 ka[W->i[k]] += fabs(rt_law_stiffness(s, j) * W->x[k]) * wl1[j];
                 ca[W->i[k]] += fabs(rt_law_damping(s, s->mode, j) * W->x[k]) * wl1[j];
             }
     for (int i = 0; i < n; i++) {
-        a = fmax(a, s->minv[i] * ka[i]);
-        c = fmax(c, s->minv[i] * ca[i]);
+        a = fmax(a, s->mass_inv[i] * ka[i]);
+        c = fmax(c, s->mass_inv[i] * ca[i]);
     }
     double R = sqrt(a) + c;
     if (!isfinite(R))
@@ -422,7 +422,7 @@ static int mode_bounds(nsm_sim *s, RtModeInfo *mi)
         if (!G)
             return NSM_ENOMEM;
         double *B = G + (size_t)ng * ng, *re = B + (size_t)n * ng, *im = re + ng;
-        s->m->generator(s->sw, s->p, s->c, G, B);
+        s->m->generator(s->sw, s->params, s->consts, G, B);
         if (nsm_la_eigvals(ng, G, re, im) == NSM_LA_OK)
             for (int i = 0; i < ng; i++)
                 mi->rho = fmax(mi->rho, hypot(re[i], im[i]));
@@ -436,11 +436,11 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
 {
     if (mi->A)
         return NSM_OK;
-    size_t na = (size_t)s->na, na2 = na * na, g = (size_t)s->ge;
+    size_t na = (size_t)s->n_aug, na2 = na * na, g = (size_t)s->n_events;
     mi->A = malloc(sizeof(double) * (4 * na2 + na + 2 * g * na + 1));
     mi->has2 = malloc(sizeof(int) * (g + 1 + na + 1 + na2));
     if (!mi->mode)
-        mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw);
+        mi->mode = malloc(sizeof(unsigned) * (size_t)s->mode_words);
     if (!mi->A || !mi->has2 || !mi->mode) {
         free(mi->A);
         free(mi->has2);
@@ -466,7 +466,7 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
 ** expansions (taylor.c, the Zeno tail) run over them only. */
 static void mode_rows(const nsm_sim *s, RtModeInfo *mi)
 {
-    int na = s->na, nnz = 0;
+    int na = s->n_aug, nnz = 0;
     for (int i = 0; i < na; i++) {
         mi->rows[i] = nnz;
         for (int q = 0; q < na; q++)
@@ -490,7 +490,7 @@ static int mode_no_matrix(const nsm_sim *s, RtModeInfo *mi)
     mi->A = NULL;
     mi->has2 = NULL;
     mi->dense = 0;
-    if (!mi->mode && !(mi->mode = malloc(sizeof(unsigned) * (size_t)s->mw)))
+    if (!mi->mode && !(mi->mode = malloc(sizeof(unsigned) * (size_t)s->mode_words)))
         return NSM_ENOMEM;
     return NSM_OK;
 }

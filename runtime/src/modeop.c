@@ -44,7 +44,7 @@
 ** a model past s->set.dense_na states of the kind this file handles. */
 int rt_modeop_wanted(const nsm_sim *s)
 {
-    return s->set.method == NSM_METHOD_EXACT && s->na > s->set.dense_na && !s->nf && s->sp.sym &&
+    return s->set.method == NSM_METHOD_EXACT && s->n_aug > s->set.dense_na && !s->n_fric && s->sp.sym &&
            !s->moving && (s->m->n_gen == 0 || s->m->generator);
 }
 
@@ -150,7 +150,7 @@ void rt_band_solve(const long double *L, int r, int b, long double *u)
 static int op_clusters(nsm_sim *s, RtModeOp *op, int *par, int *own, int *pos)
 {
     const RtCsr *W = &s->sp.W;
-    int n = s->n, g = s->g, nr = 0;
+    int n = s->n_vel, g = s->n_gaps, nr = 0;
     for (int i = 0; i < n; i++)
         par[i] = i, own[i] = -1;
     for (int j = 0; j < g; j++) {
@@ -232,7 +232,7 @@ static int op_clusters(nsm_sim *s, RtModeOp *op, int *par, int *own, int *pos)
 ** at most sqrt(sum_i (sum_k |B_ik|)^2 / m_i). */
 static int op_generator(nsm_sim *s, RtModeOp *op)
 {
-    int n = s->n, ng = s->m->n_gen;
+    int n = s->n_vel, ng = s->m->n_gen;
     free(op->bi);
     free(op->bx);
     op->bi = NULL;
@@ -246,7 +246,7 @@ static int op_generator(nsm_sim *s, RtModeOp *op)
     if (!B)
         return NSM_ENOMEM;
     double *G = B + (size_t)n * ng;
-    s->m->generator(s->sw, s->p, s->c, G, B);
+    s->m->generator(s->sw, s->params, s->consts, G, B);
     int nb = 0;
     for (size_t k = 0; k < (size_t)n * ng; k++)
         nb += B[k] != 0;
@@ -271,7 +271,7 @@ static int op_generator(nsm_sim *s, RtModeOp *op)
             op->bx[op->nb++] = b;
             row += fabs(b);
         }
-        b2 += row * row * s->minv[i];
+        b2 += row * row * s->mass_inv[i];
     }
     op->beta = sqrt(b2);
     free(B);
@@ -284,7 +284,7 @@ static int op_generator(nsm_sim *s, RtModeOp *op)
 ** (a redundant closed set). */
 int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
 {
-    int n = s->n, g = s->g;
+    int n = s->n_vel, g = s->n_gaps;
     const RtCsr *K = &s->sp.K, *C = &s->sp.C, *W = &s->sp.W;
     RtModeOp *op = mi->op;
     if (!op) {
@@ -321,7 +321,7 @@ int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
         double l1 = 0, m2 = 0;
         for (int k = W->p[j]; k < W->p[j + 1]; k++) {
             l1 += fabs(W->x[k]);
-            m2 += W->x[k] * W->x[k] * s->minv[W->i[k]];
+            m2 += W->x[k] * W->x[k] * s->mass_inv[W->i[k]];
         }
         op->wn[j] = sqrt(m2);
         int pen = rt_law_engaged(s, s->mode, j);
@@ -340,8 +340,8 @@ int rt_modeop_build(nsm_sim *s, RtModeInfo *mi)
     }
     double kap = 0, damp = 0;
     for (int i = 0; i < n; i++) {
-        kap = fmax(kap, s->minv[i] * ka[i]);
-        damp = fmax(damp, s->minv[i] * ca[i]);
+        kap = fmax(kap, s->mass_inv[i] * ka[i]);
+        damp = fmax(damp, s->mass_inv[i] * ca[i]);
     }
     if (!isfinite(kap) || !isfinite(damp))
         return 100;                     /* mode.c's NSM_ERANGE_MODE: not finite */
@@ -391,9 +391,9 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
                      long double *lam)
 {
     const RtCsr *K = &s->sp.K, *C = &s->sp.C, *W = &s->sp.W;
-    int n = s->n;
+    int n = s->n_vel;
     const long double *x = Z, *v = Z + n;
-    long double one = Z[s->na - 1], *a = AZ + n;
+    long double one = Z[s->n_aug - 1], *a = AZ + n;
     for (int i = 0; i < n; i++) {
         long double F = one * s->num.fconst[i];
         for (int k = K->p[i]; k < K->p[i + 1]; k++)
@@ -417,7 +417,7 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
     for (int e = 0; e < op->nb; e++)
         a[op->bi[e]] += op->bx[e] * z[op->bk[e]];
     for (int i = 0; i < n; i++)
-        a[i] *= s->minv[i];
+        a[i] *= s->mass_inv[i];
     memcpy(AZ, v, sizeof(long double) * (size_t)n);
     for (int r = 0; r < op->ng; r++) {
         long double sum = 0;
@@ -425,7 +425,7 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
             sum += op->G[r * op->ng + q] * z[q];
         AZ[2 * n + r] = sum;
     }
-    AZ[s->na - 1] = 0;
+    AZ[s->n_aug - 1] = 0;
     for (int c = 0; c < op->nc; c++) {
         int q0 = op->cstart[c], r = op->cstart[c + 1] - q0;
         long double *mu = lam + q0;
@@ -440,7 +440,7 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
         for (int q = 0; q < r; q++) {       /* a += M^-1 W_c^T mu */
             int j = op->gap[q0 + q];
             for (int k = W->p[j]; k < W->p[j + 1]; k++)
-                a[W->i[k]] += s->minv[W->i[k]] * W->x[k] * mu[q];
+                a[W->i[k]] += s->mass_inv[W->i[k]] * W->x[k] * mu[q];
         }
     }
 }
@@ -467,12 +467,12 @@ static void op_scale(long double *P, int na, long double hk)
 static double op_norm(const nsm_sim *s, const RtModeOp *op, const long double *Z)
 {
     long double sx = 0, sv = 0, zm = 0;
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->n_vel; i++) {
         sx += s->num.mass[i] * Z[i] * Z[i];
-        sv += s->num.mass[i] * Z[s->n + i] * Z[s->n + i];
+        sv += s->num.mass[i] * Z[s->n_vel + i] * Z[s->n_vel + i];
     }
     for (int k = 0; k < op->ng; k++)
-        zm = fmaxl(zm, fabsl(Z[2 * s->n + k]));
+        zm = fmaxl(zm, fabsl(Z[2 * s->n_vel + k]));
     return fmax(fmax(op->omega * sqrt((double)sx), sqrt((double)sv)), op->mu * (double)zm);
 }
 
@@ -483,7 +483,7 @@ int rt_modeop_taylor(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, do
 {
     RtTaylor *T = &s->tay;
     const RtModeOp *op = mi->op;
-    int na = s->na, nr = op->nr;
+    int na = s->n_aug, nr = op->nr;
     size_t need = (size_t)(RT_TAYLOR_K + 1) * (nr ? nr : 1);
     if ((size_t)T->lam_cap < need) {
         long double *l = realloc(T->lam, sizeof(long double) * need);
@@ -518,7 +518,7 @@ void rt_modeop_form(const nsm_sim *s, int j, int second, long double *a, double 
     const RtTaylor *T = &s->tay;
     const RtModeOp *op = T->mi->op;
     const RtCsr *W = &s->sp.W;
-    int na = s->na, n = s->n, K = T->K;
+    int na = s->n_aug, n = s->n_vel, K = T->K;
     double cn;
     if (op->slot[j] >= 0) {
         for (int k = 0; k <= K; k++)
@@ -554,12 +554,12 @@ double rt_modeop_dual(const nsm_sim *s, const double *c)
 {
     const RtModeOp *op = s->tay.mi->op;
     double sx = 0, sv = 0, sz = 0;
-    for (int i = 0; i < s->n; i++) {
-        sx += c[i] * c[i] * s->minv[i];
-        sv += c[s->n + i] * c[s->n + i] * s->minv[i];
+    for (int i = 0; i < s->n_vel; i++) {
+        sx += c[i] * c[i] * s->mass_inv[i];
+        sv += c[s->n_vel + i] * c[s->n_vel + i] * s->mass_inv[i];
     }
     for (int k = 0; k < op->ng; k++)
-        sz += fabs(c[2 * s->n + k]);
+        sz += fabs(c[2 * s->n_vel + k]);
     return sqrt(sx) / op->omega + sqrt(sv) + sz / op->mu;
 }
 
@@ -567,7 +567,7 @@ double rt_modeop_dual(const nsm_sim *s, const double *c)
 static void op_damp(const nsm_sim *s, const RtModeOp *op, const long double *v, double *u)
 {
     const RtCsr *C = &s->sp.C, *W = &s->sp.W;
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->n_vel; i++) {
         double sum = 0;
         for (int k = C->p[i]; k < C->p[i + 1]; k++)
             sum += C->x[k] * (double)v[C->i[k]];
@@ -592,7 +592,7 @@ static void op_damp(const nsm_sim *s, const RtModeOp *op, const long double *v, 
 static int op_power(const nsm_sim *s, const RtModeOp *op, const long double *P, int K, double *dd,
                     double *dw)
 {
-    int n = s->n, na = s->na;
+    int n = s->n_vel, na = s->n_aug;
     for (int m = 0; m <= K; m++)
         dd[m] = dw[m] = 0;
     if (!op->damped && !op->nb)
@@ -652,7 +652,7 @@ int rt_modeop_advance(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, d
                       int pieces, int K, long double *Z1, double *Ed, double *Ew)
 {
     const RtModeOp *op = mi->op;
-    int na = s->na, nr = op->nr;
+    int na = s->n_aug, nr = op->nr;
     double ed = 0, ew = 0;
     int keep = Ed && (op->damped || op->nb);
     int nv = keep ? K + 1 : 2;

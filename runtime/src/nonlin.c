@@ -49,13 +49,13 @@ int rt_nl_alloc(nsm_sim *s)
     if (!nl)
         return NSM_ENOMEM;
     s->nl = nl;
-    size_t nw = m->n_wcurved > 0 ? (size_t)m->n_wcurved : 1, g = (size_t)s->g + 1;
+    size_t nw = m->n_wcurved > 0 ? (size_t)m->n_wcurved : 1, g = (size_t)s->n_gaps + 1;
     nl->g = calloc(g, sizeof(double));
     nl->curv = calloc(g, sizeof(double));
     nl->wval = calloc(nw, sizeof(double));
     nl->wpos = calloc(nw, sizeof(int));
-    nl->ykey = calloc((size_t)(s->nq + s->n), sizeof(double));
-    size_t nwt = m->n_wtcurved > 0 ? (size_t)m->n_wtcurved : 1, nf = (size_t)s->nf + 1;
+    nl->ykey = calloc((size_t)(s->n_pos + s->n_vel), sizeof(double));
+    size_t nwt = m->n_wtcurved > 0 ? (size_t)m->n_wtcurved : 1, nf = (size_t)s->n_fric + 1;
     nl->fcurv = calloc(nf, sizeof(double));
     nl->wtval = calloc(nwt, sizeof(double));
     nl->wtpos = calloc(nwt, sizeof(int));
@@ -120,10 +120,10 @@ int rt_nl_setup(nsm_sim *s)
     RtNl *nl = s->nl;
     if (!nl)
         return NSM_OK;
-    int rc = curved_positions(s, &s->sp.W, s->g, m->gap_curved, m->gap_ncols, m->gap_cols,
+    int rc = curved_positions(s, &s->sp.W, s->n_gaps, m->gap_curved, m->gap_ncols, m->gap_cols,
                               nl->wpos, "gap");
     if (!rc && (m->nl & NSM_NL_SLIP))
-        rc = curved_positions(s, &s->sp.Wt, s->nf, m->fric_curved, m->fric_ncols, m->fric_cols,
+        rc = curved_positions(s, &s->sp.Wt, s->n_fric, m->fric_curved, m->fric_ncols, m->fric_cols,
                               nl->wtpos, "friction element");
     nl->valid = 0;
     return rc;
@@ -136,7 +136,7 @@ static void slips_at(const nsm_sim *s, const double *y)
     RtNl *nl = s->nl;
     if (!(m->nl & NSM_NL_SLIP))
         return;
-    m->nl_slip(y, s->p, s->c, nl->fcurv, nl->wtval);
+    m->nl_slip(y, s->params, s->consts, nl->fcurv, nl->wtval);
     nsm_sim *w = (nsm_sim *)s;
     for (int q = 0; q < m->n_wtcurved; q++)
         w->sp.Wt.x[nl->wtpos[q]] = nl->wtval[q];
@@ -151,16 +151,16 @@ void rt_nl_at(const nsm_sim *s, const double *y)
     RtNl *nl = s->nl;
     if (!nl)
         return;
-    int n = s->n;
-    if (nl->valid && memcmp(nl->ykey, y, sizeof(double) * (size_t)(s->nq + n)) == 0)
+    int n = s->n_vel;
+    if (nl->valid && memcmp(nl->ykey, y, sizeof(double) * (size_t)(s->n_pos + n)) == 0)
         return;
     const nsm_model *m = s->m;
     slips_at(s, y);
     nsm_sim *w = (nsm_sim *)s;
     int at = 0;
     if (m->nl & NSM_NL_GAP)
-        m->nl_gap(y, s->p, s->c, nl->g, nl->curv, nl->wval);
-    for (int j = 0; j < s->g && (m->nl & NSM_NL_GAP); j++) {
+        m->nl_gap(y, s->params, s->consts, nl->g, nl->curv, nl->wval);
+    for (int j = 0; j < s->n_gaps && (m->nl & NSM_NL_GAP); j++) {
         if (!m->gap_curved[j])
             continue;
         double wx = 0;
@@ -170,7 +170,7 @@ void rt_nl_at(const nsm_sim *s, const double *y)
         }
         w->num.d[j] = nl->g[j] - wx;
     }
-    memcpy(nl->ykey, y, sizeof(double) * (size_t)(s->nq + n));
+    memcpy(nl->ykey, y, sizeof(double) * (size_t)(s->n_pos + n));
     nl->valid = 1;
 }
 
@@ -178,11 +178,11 @@ void rt_nl_at(const nsm_sim *s, const double *y)
 ** exact wherever x is, whatever the tangent. */
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x)
 {
-    int n = s->n, nq = s->nq, g = s->g, nw = s->m->n_wcurved > 0 ? s->m->n_wcurved : 1;
+    int n = s->n_vel, nq = s->n_pos, g = s->n_gaps, nw = s->m->n_wcurved > 0 ? s->m->n_wcurved : 1;
     double y[nq + n], gv[g + 1], cv[g + 1], wv[nw];
     memcpy(y, x, sizeof(double) * nq);
     memset(y + nq, 0, sizeof(double) * n);
-    s->m->nl_gap(y, s->p, s->c, gv, cv, wv);
+    s->m->nl_gap(y, s->params, s->consts, gv, cv, wv);
     return gv[j];
 }
 
@@ -200,7 +200,7 @@ void rt_nl_curv(const nsm_sim *s, double *hdd)
     const RtNl *nl = s->nl;
     if (!nl)
         return;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_nl_gap_curved(s, j))
             hdd[j] += nl->curv[j];
 }
@@ -222,7 +222,7 @@ double rt_nl_slip_curv(const nsm_sim *s, int k)
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f)
 {
     if (s->m->nl_force)
-        s->m->nl_force(t, y, s->sw, s->p, s->c, f);
+        s->m->nl_force(t, y, s->sw, s->params, s->consts, f);
 }
 
 /* Step of the finite differences below, relative to the state's size. */
@@ -243,7 +243,7 @@ static double fd_step(int n, const double *y, const double *d)
 ** steer the root finder, whose bracket keeps the result exact. */
 void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, double *dF, double *h3)
 {
-    int n = s->n, nq = s->nq;
+    int n = s->n_vel, nq = s->n_pos;
     const nsm_model *m = s->m;
     double yp[nq + n], ym[nq + n], d[nq + n];
     rt_rigid_qdot(s, y, d);
@@ -257,17 +257,17 @@ void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, d
         double fp[n], fm[n];
         memset(fp, 0, sizeof fp);
         memset(fm, 0, sizeof fm);
-        m->nl_force(t + e, yp, s->sw, s->p, s->c, fp);
-        m->nl_force(t - e, ym, s->sw, s->p, s->c, fm);
+        m->nl_force(t + e, yp, s->sw, s->params, s->consts, fp);
+        m->nl_force(t - e, ym, s->sw, s->params, s->consts, fm);
         for (int i = 0; i < n; i++)
             dF[i] += (fp[i] - fm[i]) / (2 * e);
     }
     if (!s->nl || !h3 || !m->nl_gap)    /* no gap: nothing curved to rate */
         return;
-    int g = s->g, nw = m->n_wcurved > 0 ? m->n_wcurved : 1;
+    int g = s->n_gaps, nw = m->n_wcurved > 0 ? m->n_wcurved : 1;
     double gp[g + 1], gm[g + 1], cp[g + 1], cm[g + 1], wp[nw], wm[nw];
-    m->nl_gap(yp, s->p, s->c, gp, cp, wp);
-    m->nl_gap(ym, s->p, s->c, gm, cm, wm);
+    m->nl_gap(yp, s->params, s->consts, gp, cp, wp);
+    m->nl_gap(ym, s->params, s->consts, gm, cm, wm);
     int at = 0;
     for (int j = 0; j < g; j++) {
         if (!m->gap_curved[j])

@@ -18,11 +18,11 @@
 ** for bodies in space, the velocities themselves otherwise. */
 void rt_rigid_qdot(const nsm_sim *s, const double *Y, double *qdot)
 {
-    if (s->m->kin && s->nq != s->n) {
-        s->m->kin(Y, s->p, s->c, qdot);
+    if (s->m->kin && s->n_pos != s->n_vel) {
+        s->m->kin(Y, s->params, s->consts, qdot);
         return;
     }
-    memcpy(qdot, rt_vel(s, Y), sizeof(double) * (size_t)s->n);
+    memcpy(qdot, rt_vel(s, Y), sizeof(double) * (size_t)s->n_vel);
 }
 
 /* Scales each rigid body's quaternion in y back to unit length.  The exact
@@ -32,10 +32,10 @@ void rt_rigid_qdot(const nsm_sim *s, const double *Y, double *qdot)
 void rt_rigid_normalise(const nsm_sim *s, double *y)
 {
     const nsm_model *m = s->m;
-    if (s->nq == s->n || !m->rigid_rot)
+    if (s->n_pos == s->n_vel || !m->rigid_rot)
         return;
     for (int b = 0; b < m->n_rigid; b++) {
-        double *p0 = &y[s->n + b], *pv = &y[m->rigid_rot[b]];
+        double *p0 = &y[s->n_vel + b], *pv = &y[m->rigid_rot[b]];
         double r = sqrt(*p0 * *p0 + pv[0] * pv[0] + pv[1] * pv[1] + pv[2] * pv[2]);
         if (!(r > 0) || !isfinite(r))
             continue;           /* left to the run's finiteness check */
@@ -74,7 +74,7 @@ void rt_plane_tangents(const double *n, double t[2][3])
 void rt_rigid_rot(const nsm_sim *s, int b, const double *y, double R[3][3])
 {
     const double *pv = &y[s->m->rigid_rot[b]];
-    double w = y[s->n + b], x = pv[0], yy = pv[1], z = pv[2];
+    double w = y[s->n_vel + b], x = pv[0], yy = pv[1], z = pv[2];
     double q = 1 / (w * w + x * x + yy * yy + z * z);
     double M[3][3] = {
         { w * w + x * x - yy * yy - z * z, 2 * (x * yy - w * z), 2 * (x * z + w * yy) },

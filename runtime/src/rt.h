@@ -43,7 +43,7 @@
 typedef struct RtModeInfo {
     int used, warned;
     int dense;                /* A, Qd, Qw, ev, bal were formed (else A is NULL: mode.c) */
-    unsigned *mode;           /* mw words */
+    unsigned *mode;           /* mode_words words */
     unsigned long hash, swkey;
     long stamp, built;        /* last use; when the slot was filled (clock of RtModes) */
     double *A, *Qd, *Qw, *bal, *ev, *ev2;
@@ -68,11 +68,11 @@ typedef struct RtModeOp {
     int *lstart;              /* nc + 1: its factor is L[lstart[c] ..), (band + 1) per row */
     long double *L;
     double *sigma;            /* nc: a bound of ||L^-1||_2 (the cluster's forces per force) */
-    int *slot;                /* g: gap j's index in gap[] (-1: not a closed impact gap) */
-    int *clus;                /* g: its cluster */
+    int *slot;                /* n_gaps: gap j's index in gap[] (-1: not a closed impact gap) */
+    int *clus;                /* n_gaps: its cluster */
     int npen, *pen;           /* the engaged penalty gaps */
-    int *has2;                /* g: as RtModeInfo's */
-    double *wn;               /* g: ||M^-1/2 w_j||_2 */
+    int *has2;                /* n_gaps: as RtModeInfo's */
+    double *wn;               /* n_gaps: ||M^-1/2 w_j||_2 */
     double kap, damp, omega;  /* ||M^-1 K'||_inf, ||M^-1 C'||_inf, the x weight */
     double beta, mu;          /* ||M^-1/2 B||_(inf->2), the z weight */
     double flush;             /* bound of the flushed coefficients' effect (modeop.c) */
@@ -90,7 +90,7 @@ typedef struct RtModeOp {
 ** a small model: the expansion's operators applied once to every state of
 ** a step instead of forming its terms, which a step without an event never
 ** needs.  E = sum_k G_k and G_K, with G_k = (A h)^k / k!, and the rows
-** c_j G_k of every event function (ge * (K + 1) rows of na). */
+** c_j G_k of every event function (n_events * (K + 1) rows of n_aug). */
 typedef struct RtTayProp {
     const RtModeInfo *mi;
     long built, stamp;        /* mi->built it was formed for; last use */
@@ -98,8 +98,8 @@ typedef struct RtTayProp {
     int K, ready;             /* ready: formed (else the key is only counted) */
     int quiet;                /* its steps whose terms nothing asked for */
     size_t cap;               /* long doubles in E */
-    long double *E, *GK, *R;  /* one block: na*na, na*na, ge*(K+1)*na */
-    double *cn;               /* ge: sum_i |c_j,i| bal_i (the tail's factor) */
+    long double *E, *GK, *R;  /* one block: n_aug*n_aug, n_aug*n_aug, n_events*(K+1)*n_aug */
+    double *cn;               /* n_events: sum_i |c_j,i| bal_i (the tail's factor) */
 } RtTayProp;
 
 typedef struct RtTaylor {
@@ -123,20 +123,20 @@ typedef struct RtTaylor {
 ** dissipation and work forms. */
 typedef struct RtProp {
     int used;
-    unsigned *mode;           /* mw words */
+    unsigned *mode;           /* mode_words words */
     unsigned long hash, swkey;
     double h;
     int quad;                 /* Qd, Qw were formed (only when the run keeps energies) */
-    long double *E;           /* na*na */
-    double *Qd, *Qw;          /* na*na each */
+    long double *E;           /* n_aug*n_aug */
+    double *Qd, *Qw;          /* n_aug*n_aug each */
 } RtProp;
 
 /* The exact method's grid of steps dt inside a mode (step.c): where it
 ** applies, the grid index k, the current grid state as the run holds it (y,
-** 2n doubles) and the state of each level in long double (Z, levels*na).
+** 2n doubles) and the state of each level in long double (Z, levels*n_aug).
 ** States are matched by time as well: a body at rest repeats its y. */
 /* A long double image of a state of the exact method (step.c): Z, the
-** augmented state (na), stands behind any y (2n doubles) that is exactly its
+** augmented state (n_aug), stands behind any y (2n doubles) that is exactly its
 ** rounding.  The last RT_SHADOWS states computed are kept, so that the
 ** samples and trial steps taken between a landing and its transition do not
 ** push the landing's out. */
@@ -149,7 +149,7 @@ typedef struct RtShadow {
 
 typedef struct RtAnchor {
     int used;
-    unsigned *mode;           /* mw words */
+    unsigned *mode;           /* mode_words words */
     unsigned long hash, swkey;
     double h, k, t;           /* t: time of the current grid point */
     double *y;
@@ -168,11 +168,11 @@ typedef struct RtZeno {
     double c_rho[RT_CLUSTER_LAGS + 1];    /* per lag: the last ratio */
     int c_steady[RT_CLUSTER_LAGS + 1];    /* and how many in a row kept it */
     int c_geo;                /* the most of those */
-    unsigned *c_mask;         /* the contacts of the cascade (a set of mw words) */
+    unsigned *c_mask;         /* the contacts of the cascade (a set of mode_words words) */
     double f_u;               /* the last impact's closing speed (collapse_follow) */
     int f_run;                /* impacts in a row whose closing speed contracted */
     long f_count, f_retry;    /* impacts seen; the count before which no new follow */
-    unsigned *f_mask;         /* the contacts of that run (mw words) */
+    unsigned *f_mask;         /* the contacts of that run (mode_words words) */
     int rk_gap;               /* rocking cascade (zeno.c): the gap of its last impact, */
     double rk_rho, rk_a, rk_c;   /* that impact's speed ratio, the opening gap's flight law */
 } RtZeno;
@@ -215,8 +215,8 @@ typedef struct RtSparse {
 /* The modes met, least recently used replaced (mode.c). */
 /* The moving surfaces' work on the bodies (surfwork.c). */
 typedef struct RtSurfWork {
-    double *swork;            /* g: each moving surface's work on the bodies so far */
-    double *vbook;            /* n: velocities at the last booking of impulse work */
+    double *swork;            /* n_gaps: each moving surface's work on the bodies so far */
+    double *vbook;            /* n_vel: velocities at the last booking of impulse work */
     int vbook_on;             /* a transition's impulses are being booked */
     double Wsurf;             /* work of the moving surfaces on the bodies through impacts */
 } RtSurfWork;
@@ -244,27 +244,27 @@ typedef struct RtSettings {
     void (*on_warn)(void *, const nsm_sim *, const char *);
     void *warn_ud;
     double *y0;               /* initial state replacing the model's (2n), or NULL */
-    int dense_na;             /* exact: past this na a mode is an operator (RT_DENSE_NA; modeop.c);
+    int dense_na;             /* exact: past this n_aug a mode is an operator (RT_DENSE_NA; modeop.c);
                                  a test lowers it */
 } RtSettings;
 
 struct nsm_sim {
     const nsm_model *m;
-    int n, g, ns, N;          /* bodies, gaps, switches, length of Y */
-    int nq;                   /* positions: Y = (q[nq], u[n], E_d, E_w); nq = n but for
-                                 bodies in space (nsm/model.h, rigid.c) */
-    int nf, ge;               /* friction elements; event functions g + 2 nf (friction.c) */
-    int nsf;                  /* spatial friction elements (spacefric.c); mode bits ge + k */
-    int mw;                   /* words of a mode: NSM_MODE_WORDS(ge) */
+    int n_vel, n_gaps, n_switches, n_state; /* velocities, gaps, time switches, length of Y */
+    int n_pos;                /* positions: Y = (q[n_pos], u[n_vel], E_d, E_w); n_pos =
+                                 n_vel but for bodies in space (nsm/model.h, rigid.c) */
+    int n_fric, n_events;     /* friction elements; event functions n_gaps + 2 n_fric (friction.c) */
+    int n_space_fric;         /* spatial friction elements (spacefric.c); mode bits n_events + k */
+    int mode_words;           /* words of a mode: NSM_MODE_WORDS(n_events + n_space_fric) */
     struct RtFric *fr;        /* friction's transition state, friction.c */
     struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
-    const struct rt_law **law; /* g: each gap's contact law (laws.c, law.h) */
-    int g_force;              /* gaps whose law is a force element (not a constraint), laws.c */
-    int na;                   /* exact method: 2n + n_gen + 1 */
-    double *p, *c;            /* parameters (with overrides), constants */
+    const struct rt_law **law; /* n_gaps: each gap's contact law (laws.c, law.h) */
+    int n_force_gaps;         /* gaps whose law is a force element (not a constraint), laws.c */
+    int n_aug;                /* augmented states Z = (x, v, z, 1): 2 n_vel + n_gen + 1 */
+    double *params, *consts;  /* parameters (with overrides), constants */
     nsm_numeric num;
     RtSparse sp;              /* num's K, C, W and Wt by rows, after each setup (sparse.c) */
-    double *minv;             /* 1/mass */
+    double *mass_inv;         /* 1/mass */
 
     RtSettings set;           /* the settings, sim.c */
     int energy;               /* the energy integrals y[2n], y[2n+1] are kept in this run (run.c) */
@@ -275,9 +275,9 @@ struct nsm_sim {
     int fail_contact;         /* 1 + the gap or friction column the failure names, 0 none */
     double t;                 /* the current state: t, y and mode, written by state.c only */
     double t_stop;            /* end of the current nsm_sim_run_until */
-    double *y;                /* N */
-    unsigned *mode;           /* the current mode, mw words (see rt_mode_has) */
-    int *sw;                  /* each time switch's state (ns), state.c */
+    double *y;                /* n_state */
+    unsigned *mode;           /* the current mode, mode_words words (see rt_mode_has) */
+    int *sw;                  /* each time switch's state (n_switches), state.c */
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
@@ -312,30 +312,30 @@ struct nsm_sim {
     char msg[1200];
 };
 
-/* A mode, and any set of gaps and friction states, is a bitset of s->mw
+/* A mode, and any set of gaps and friction states, is a bitset of s->mode_words
 ** words (nsm/model.h): bit j is bit j % 32 of word j / 32.  Sets made on the
-** fly are arrays on the stack: unsigned set[s->mw], cleared by rt_mode_none. */
+** fly are arrays on the stack: unsigned set[s->mode_words], cleared by rt_mode_none. */
 static inline int rt_mode_has(const unsigned *m, int j) { return (int)(m[j >> 5] >> (j & 31) & 1u); }
 static inline void rt_mode_add(unsigned *m, int j) { m[j >> 5] |= 1u << (j & 31); }
 static inline void rt_mode_del(unsigned *m, int j) { m[j >> 5] &= ~(1u << (j & 31)); }
 static inline void rt_mode_flip(unsigned *m, int j) { m[j >> 5] ^= 1u << (j & 31); }
-static inline void rt_mode_none(const nsm_sim *s, unsigned *m) { memset(m, 0, sizeof(unsigned) * (size_t)s->mw); }
+static inline void rt_mode_none(const nsm_sim *s, unsigned *m) { memset(m, 0, sizeof(unsigned) * (size_t)s->mode_words); }
 static inline void rt_mode_copy(const nsm_sim *s, unsigned *d, const unsigned *a)
 {
-    memmove(d, a, sizeof(unsigned) * (size_t)s->mw);
+    memmove(d, a, sizeof(unsigned) * (size_t)s->mode_words);
 }
 static inline int rt_mode_eq(const nsm_sim *s, const unsigned *a, const unsigned *b)
 {
-    return memcmp(a, b, sizeof(unsigned) * (size_t)s->mw) == 0;
+    return memcmp(a, b, sizeof(unsigned) * (size_t)s->mode_words) == 0;
 }
 int rt_mode_empty(const nsm_sim *s, const unsigned *m);
 unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m);
 int rt_mode_count(const nsm_sim *s, const unsigned *m);
 
-/* The velocities u[n] of the state Y (after its nq positions). */
-static inline const double *rt_vel(const nsm_sim *s, const double *Y) { return Y + s->nq; }
+/* The velocities u[n] of the state Y (after its n_pos positions). */
+static inline const double *rt_vel(const nsm_sim *s, const double *Y) { return Y + s->n_pos; }
 /* Index in Y of the dissipated energy E_d (E_w follows). */
-static inline int rt_eslot(const nsm_sim *s) { return s->nq + s->n; }
+static inline int rt_eslot(const nsm_sim *s) { return s->n_pos + s->n_vel; }
 
 /* Dot product of two n-vectors. */
 static inline double rt_dot(int n, const double *a, const double *b)
@@ -388,12 +388,12 @@ static inline double rt_mass_kinetic(const nsm_sim *s, const double *y)
 {
     if (s->mass)
         return rt_mass_kinetic_q(s, y);
-    return nsm_energy_kinetic(s->n, s->num.mass, y + (s->nq - s->n)); /* reads [n + i] */
+    return nsm_energy_kinetic(s->n_vel, s->num.mass, y + (s->n_pos - s->n_vel)); /* reads [n + i] */
 }
 void rt_mass_forget(nsm_sim *s);
 int rt_mass_solve_dense(const nsm_sim *s, const double *F, double *a);
 
-/* a = M^-1 F (n values; a may not alias F): minv F, product for product,
+/* a = M^-1 F (n values; a may not alias F): mass_inv F, product for product,
 ** inline for a diagonal mass, so that the models without M(q) pay no call
 ** per solve (the taylor method solves twice per order); M(q)'s factor
 ** through rt_mass_solve_dense.  NSM_ENUMERIC when that M(q) is not
@@ -402,8 +402,8 @@ static inline int rt_mass_solve(const nsm_sim *s, const double *F, double *a)
 {
     if (s->mass)
         return rt_mass_solve_dense(s, F, a);
-    for (int i = 0; i < s->n; i++)
-        a[i] = s->minv[i] * F[i];
+    for (int i = 0; i < s->n_vel; i++)
+        a[i] = s->mass_inv[i] * F[i];
     return NSM_OK;
 }
 void rt_mass_add_row(const nsm_sim *s, const RtCsr *A, int r, double f, double *v);
@@ -501,16 +501,16 @@ void rt_surface(const nsm_sim *s, double t, double *h);
 double rt_surface_of(const nsm_sim *s, int j, int k, double t);
 const double *rt_surface_row(const nsm_sim *s, int j, int k);
 
-/* coulomb.c: the friction elements' forces (event functions g .. ge - 1);
+/* coulomb.c: the friction elements' forces (event functions n_gaps .. n_events - 1);
 ** an element's state is the mode's bits g + 2k (stuck), g + 2k + 1 (slipping
 ** backwards) */
 static inline int rt_fric_stuck(const nsm_sim *s, const unsigned *mode, int k)
 {
-    return rt_mode_has(mode, s->g + 2 * k);
+    return rt_mode_has(mode, s->n_gaps + 2 * k);
 }
 static inline int rt_fric_sign(const nsm_sim *s, const unsigned *mode, int k)
 {
-    return rt_mode_has(mode, s->g + 2 * k + 1) ? -1 : 1;
+    return rt_mode_has(mode, s->n_gaps + 2 * k + 1) ? -1 : 1;
 }
 double rt_fric_slip(const nsm_sim *s, int k, const double *v);
 int rt_fric_idle(const nsm_sim *s, const unsigned *mode, int k);
@@ -772,9 +772,9 @@ int rt_spimp_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *
 ** gaps that stuck or separated in *forget, for rt_zeno_forget. */
 typedef struct RtImpact {
     int j;                    /* the gap landed on, open and closing */
-    unsigned *ref;            /* the mode before (mw words, the caller's storage) */
+    unsigned *ref;            /* the mode before (mode_words words, the caller's storage) */
     int r, *idx;              /* the gaps of its impulse problem, ascending (g entries) */
-    unsigned *set;            /* the same as a set (mw words) */
+    unsigned *set;            /* the same as a set (mode_words words) */
     double *vb;               /* every gap's relative velocity before (g entries) */
     int single;               /* j the only open one (and one collision) */
     int held;                 /* one held shut shares a body with j */

@@ -25,9 +25,9 @@
 ** their impact histories forgotten. */
 static int impact(nsm_sim *s, int j)
 {
-    unsigned forget[s->mw], ref[s->mw], set[s->mw];
-    int idx[s->g + 1];
-    double vb[s->g + 1];
+    unsigned forget[s->mode_words], ref[s->mode_words], set[s->mode_words];
+    int idx[s->n_gaps + 1];
+    double vb[s->n_gaps + 1];
     RtImpact im = { .ref = ref, .set = set, .idx = idx, .vb = vb };
     rt_mode_none(s, forget);
     int rc = rt_impact_begin(s, j, &im, forget);
@@ -54,19 +54,19 @@ static int transition(nsm_sim *s, int j)
     rt_surface_begin(s);            /* a moving surface's work through the impulses */
     int rc = transition_fric(s, j);
     rt_surface_end(s);
-    return rc || !s->nsf ? rc : rt_sf_update(s);
+    return rc || !s->n_space_fric ? rc : rt_sf_update(s);
 }
 
 /* The transition of event function j (see transition). */
 static int transition_fric(nsm_sim *s, int j)
 {
     int rc;
-    if (j >= s->g) {
+    if (j >= s->n_gaps) {
         rc = rt_law_column(s, j)->transition(s, j, NULL);
         return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
     }
-    int imp = s->nf && rt_law_impacts(s, j) && !rt_mode_has(s->mode, j);
-    double v0[imp ? s->n : 1];
+    int imp = s->n_fric && rt_law_impacts(s, j) && !rt_mode_has(s->mode, j);
+    double v0[imp ? s->n_vel : 1];
     if (imp)
         memcpy(v0, rt_vel(s, s->y), sizeof v0);
     rc = transition_gap(s, j);
@@ -80,7 +80,7 @@ static int transition_fric(nsm_sim *s, int j)
 ** separated have their impact histories forgotten. */
 static int transition_gap(nsm_sim *s, int j)
 {
-    unsigned forget[s->mw];
+    unsigned forget[s->mode_words];
     rt_mode_none(s, forget);
     if (rt_law_impacts(s, j) && !rt_mode_has(s->mode, j))
         return impact(s, j);
@@ -95,9 +95,9 @@ static int transition_gap(nsm_sim *s, int j)
 ** now. */
 int rt_initial_mode(nsm_sim *s)
 {
-    int n = s->n, rc;
+    int n = s->n_vel, rc;
     const double *y = s->y, *v = rt_vel(s, s->y);
-    unsigned forget[s->mw];
+    unsigned forget[s->mode_words];
     rt_mode_none(s, forget);
     rt_surface_begin(s);            /* a moving surface's work through the impulses */
     rc = rt_initial_contacts(s, forget);
@@ -109,7 +109,7 @@ int rt_initial_mode(nsm_sim *s)
      * collisions it starts, see impact_sequence) */
     for (int again = 1, rounds = 0; again && rounds < 1000; rounds++) {
         again = 0;
-        for (int j = 0; j < s->g; j++) {
+        for (int j = 0; j < s->n_gaps; j++) {
             if (!rt_law_impacts(s, j) || rt_mode_has(s->mode, j))
                 continue;
             if (fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) && rt_wdot(s, j, v) < -rt_vel_tol(s, j, v)) {
@@ -118,7 +118,7 @@ int rt_initial_mode(nsm_sim *s)
                 rt_surface_begin(s);
                 rc = impact(s, j);
                 rt_surface_end(s);
-                if (rc || (s->nf && (rc = rt_fric_impact(s, j, v0))))
+                if (rc || (s->n_fric && (rc = rt_fric_impact(s, j, v0))))
                     return rc;
                 again = 1;
             }
@@ -127,7 +127,7 @@ int rt_initial_mode(nsm_sim *s)
     rt_surface_begin(s);
     rc = rt_fric_initial(s);
     rt_surface_end(s);
-    return rc || !s->nsf ? rc : rt_sf_update(s);
+    return rc || !s->n_space_fric ? rc : rt_sf_update(s);
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope
@@ -144,7 +144,7 @@ static int switch_pulse(nsm_sim *s, int k, double a, double fa, double da, doubl
         return 0;
     for (int it = 0; it < 100 && hi - lo > 1e-15 * (1 + fabs(hi)); it++) {
         double m = 0.5 * (lo + hi);
-        s->m->switch_fn(k, m, s->p, s->c, &f, &d);
+        s->m->switch_fn(k, m, s->params, s->consts, &f, &d);
         if (f == 0 || (f > 0) != (fa > 0)) {
             *b = m;
             *fb = f;
@@ -168,7 +168,7 @@ typedef struct {
 static int switch_value(void *ud, double x, double *f, double *fd)
 {
     SwitchFn *c = ud;
-    c->s->m->switch_fn(c->k, x, c->s->p, c->s->c, f, fd);
+    c->s->m->switch_fn(c->k, x, c->s->params, c->s->consts, f, fd);
     return 0;
 }
 
@@ -195,7 +195,7 @@ static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
     *ts = t1;
     if (!s->m->switch_fn)
         return -1;
-    for (int k = 0; k < s->ns; k++) {
+    for (int k = 0; k < s->n_switches; k++) {
         double a = t0, b = t1, fa, fb, da, db;
         if (fabs(t0 - s->sw_last[k]) <= 1e-12 * (1 + fabs(t0))) {
             /* it switched at t0: its next crossing is sought from just
@@ -204,13 +204,13 @@ static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
             if (!(a < t1))
                 continue;
         }
-        s->m->switch_fn(k, a, s->p, s->c, &fa, &da);
-        s->m->switch_fn(k, b, s->p, s->c, &fb, &db);
+        s->m->switch_fn(k, a, s->params, s->consts, &fa, &da);
+        s->m->switch_fn(k, b, s->params, s->consts, &fb, &db);
         if (fa == 0) {
             /* zero at t0 itself (an event landed on the switch): it fires
              * now if its condition already differs just after t0 */
             if (fb != 0 && s->m->switch_state &&
-                (s->m->switch_state(k, b, s->p, s->c) != 0) != (s->sw[k] != 0)) {
+                (s->m->switch_state(k, b, s->params, s->consts) != 0) != (s->sw[k] != 0)) {
                 *ts = t0;
                 best = k;
             }
@@ -264,7 +264,7 @@ static int sample(nsm_sim *s)
 ** 1e-9 every of t1 is taken at the step's end, as a landing would. */
 static int side_samples(nsm_sim *s, double t0, double t1)
 {
-    int N = s->N, rc = NSM_OK;
+    int N = s->n_state, rc = NSM_OK;
     double Y0[N], Yk[N], tk;
     if (!s->set.on_sample && s->sample_k * s->set.every > t0) {
         /* nobody looks: no state to compute, and the count moves to just
@@ -484,7 +484,7 @@ static int check_balance(nsm_sim *s)
                        "the motion is not the model's; the %s method has no step to refine here: "
                        "cross-check with --method adaptive and report the model",
                        rel, tol, s->set.method == NSM_METHOD_EXACT ? "exact" : "taylor");
-    if (rt_mass_dense(s) || s->nq != s->n)   /* M(q), bodies in space: no exact */
+    if (rt_mass_dense(s) || s->n_pos != s->n_vel)   /* M(q), bodies in space: no exact */
         return rt_fail(s, NSM_ENUMERIC, -1,
                        "the energy balance is off by %.3g of the largest energy (tolerance %.3g): "
                        "the motion is not the model's; give a smaller --dt (rk4) or --rtol "
@@ -540,14 +540,14 @@ static int gap_turns_body(const nsm_sim *s, int j)
 ** elements, the other contact laws and moving surfaces are refused by name. */
 static int rigid_contacts_check(nsm_sim *s)
 {
-    if (s->nf)
-        return rt_fail(s, NSM_EMODEL, s->g, "friction element '%s' on a body in space: a "
+    if (s->n_fric)
+        return rt_fail(s, NSM_EMODEL, s->n_gaps, "friction element '%s' on a body in space: a "
                        "body in space takes spatial friction elements at its sphere gaps "
                        "(nsm_space_friction), not scalar slips", s->m->frictions[0].name);
     if (s->moving)
         return rt_fail(s, NSM_EMODEL, -1, "moving surfaces are not built yet for models with "
                        "bodies in space");
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         if (rt_law_of(s, j) != &rt_law_impact)
             return rt_fail(s, NSM_EMODEL, j, "gap '%s' of a model with bodies in space has "
                            "the %s law: only impact contacts of bodies in space are built",
@@ -568,7 +568,7 @@ static int rigid_contacts_check(nsm_sim *s)
 static int rigid_check(nsm_sim *s)
 {
     int rc;
-    if (s->nq == s->n)
+    if (s->n_pos == s->n_vel)
         return NSM_OK;
     if (s->set.method == NSM_METHOD_EXACT)
         return rt_fail(s, NSM_EMETHOD, -1, "method exact does not take bodies in space (a "
@@ -608,7 +608,7 @@ int rt_run_check(nsm_sim *s, double t_end)
 ** every (and after every step when every is 0). */
 int rt_run(nsm_sim *s, double t_end)
 {
-    int rc, N = s->N, n = s->n;
+    int rc, N = s->n_state, n = s->n_vel;
     if (s->failed)
         return s->failed;
     if (!(t_end >= s->t) || !isfinite(t_end))
@@ -658,7 +658,7 @@ int rt_run(nsm_sim *s, double t_end)
             if (ksw < 0)
                 h = 0;
         }
-        if (s->nsf && h > 0) {          /* a slip's landing on zero (spacestick.c) */
+        if (s->n_space_fric && h > 0) {          /* a slip's landing on zero (spacestick.c) */
             double hc = h;
             if ((rc = rt_sf_land(s, &hc)))
                 return rc;
@@ -672,7 +672,7 @@ int rt_run(nsm_sim *s, double t_end)
             land = 0, ksw = -1;
         if (h <= 0)
             memcpy(Y1, s->y, sizeof Y1);
-        if (s->nsf && h > 0) {          /* a stick force reaching its cone (spacestick.c) */
+        if (s->n_space_fric && h > 0) {          /* a stick force reaching its cone (spacestick.c) */
             double hs = h;
             if ((rc = rt_sf_step_check(s, &hs, Y1)))
                 return rc;
@@ -683,7 +683,7 @@ int rt_run(nsm_sim *s, double t_end)
         char what[160];
         for (int i = 0; i < N; i++)
             if (!isfinite(Y1[i]))
-                return i < s->nq + n
+                return i < s->n_pos + n
                            ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
                                      rt_state_label(s, i, what, sizeof what))
                            : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");

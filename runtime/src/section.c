@@ -104,7 +104,7 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
     if (!strcmp(kind, "impact")) {
         sec->kind = NSM_SECTION_IMPACT;
         sec->gap = -1;
-        for (int j = 0; j < s->g; j++)
+        for (int j = 0; j < s->n_gaps; j++)
             if (!strcmp(s->m->gaps[j].name, f1))
                 sec->gap = j;
         if (sec->gap < 0 || f2[0])
@@ -123,7 +123,7 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
         return NSM_OK;
     }
     if (!strcmp(kind, "plane")) {
-        double a[2 * s->n], b;
+        double a[2 * s->n_vel], b;
         sec->kind = NSM_SECTION_PLANE;
         snprintf(sec->expr, sizeof sec->expr, "%s", f1);
         sec->dir = 1;
@@ -155,7 +155,7 @@ int nsm_sim_set_section(nsm_sim *s, const char *spec)
     struct RtSection *sec = calloc(1, sizeof *sec);
     if (!sec)
         return NSM_ENOMEM;
-    if (!(sec->a = calloc(2 * (size_t)s->n, sizeof(double)))) {
+    if (!(sec->a = calloc(2 * (size_t)s->n_vel, sizeof(double)))) {
         free(sec);
         return NSM_ENOMEM;
     }
@@ -364,8 +364,8 @@ int rt_section_target(nsm_sim *s, double *target)
 /* F and its rate at (t, Y). */
 static int plane_value(nsm_sim *s, double t, const double *Y, double *f, double *fd)
 {
-    int n2 = 2 * s->n;
-    double Yd[s->N];
+    int n2 = 2 * s->n_vel;
+    double Yd[s->n_state];
     *f = s->sec->b + rt_dot(n2, s->sec->a, Y);
     if (!fd)
         return NSM_OK;
@@ -391,7 +391,7 @@ static int plane_source(nsm_sim *s, void *ud, double t, const double *Y, double 
 static int plane_land(nsm_sim *s, double t0, const double *Y0, double lo, double hi, double sg,
                       double *tau, double *Ys)
 {
-    double flo, fdlo, Ya[s->N];
+    double flo, fdlo, Ya[s->n_state];
     int rc;
     if ((rc = rt_advance(s, t0, Y0, lo, Ya)) || (rc = plane_source(s, &sg, t0 + lo, Ya, &flo, &fdlo)))
         return rc;
@@ -408,7 +408,7 @@ static int plane_land(nsm_sim *s, double t0, const double *Y0, double lo, double
 static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1)
 {
     struct RtSection *sec = s->sec;
-    double f0, d0, f1, d1, Ys[s->N], tau[2], th, qmin;
+    double f0, d0, f1, d1, Ys[s->n_state], tau[2], th, qmin;
     int rc, nfound = 0;
     if ((rc = plane_value(s, t0, Y0, &f0, &d0)) || (rc = plane_value(s, t0 + h, Y1, &f1, &d1)))
         return rt_fail(s, rc, -1, "the section's function could not be evaluated");
@@ -473,7 +473,7 @@ static int plane_exact(nsm_sim *s, double t0, double t1, const double *Y1)
 {
     struct RtSection *sec = s->sec;
     const RtTaylor *T = &s->tay;
-    int na = s->na, n2 = 2 * s->n, K = T->K, rc;
+    int na = s->n_aug, n2 = 2 * s->n_vel, K = T->K, rc;
     if (!T->valid || T->t0 != t0 || !(T->h > 0))
         return rt_fail(s, NSM_ENUMERIC, -1, "the step's expansion is not there for the section");
     double c[na], r0, r1, x1 = (t1 - t0) / T->h, lo = 0, x;
@@ -502,7 +502,7 @@ static int plane_exact(nsm_sim *s, double t0, double t1, const double *Y1)
             return NSM_OK;
         int dir = sg > 0 ? -1 : 1;    /* the direction of this crossing */
         if (x > 0 && (sec->dir == 0 || sec->dir == dir)) {
-            double Ys[s->N];
+            double Ys[s->n_state];
             if (x == x1) {
                 memcpy(Ys, Y1, sizeof Ys);
             } else {
@@ -528,7 +528,7 @@ static int plane_exact(nsm_sim *s, double t0, double t1, const double *Y1)
 int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j)
 {
     struct RtSection *sec = s->sec;
-    int n = s->n;
+    int n = s->n_vel;
     switch (sec->kind) {
     case SEC_TRACK:
         return sec->track(s, t1, Y1, j, sec->track_ud);

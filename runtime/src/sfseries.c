@@ -117,7 +117,7 @@ static int sf_held(const nsm_sim *s, const unsigned *mode, int k)
 static void rot_m(const nsm_sim *s, const RtSfSer *f, int k, const double *X, int m)
 {
     int K = f->K, b = s->m->space_frictions[k].body, rot = s->m->rigid_rot[b];
-    const double *p[4] = { X + (size_t)(s->n + b) * (K + 1), X + (size_t)rot * (K + 1),
+    const double *p[4] = { X + (size_t)(s->n_vel + b) * (K + 1), X + (size_t)rot * (K + 1),
                            X + (size_t)(rot + 1) * (K + 1), X + (size_t)(rot + 2) * (K + 1) };
     static const int pa[10] = { 0, 1, 2, 3, 0, 0, 0, 1, 1, 2 }, pb[10] = { 0, 1, 2, 3, 1, 2, 3, 2, 3, 3 };
     double pp[10];
@@ -194,7 +194,7 @@ static double row_u(const nsm_sim *s, const RtSfSer *f, int q, int r, const doub
     int K = f->K, rot = s->m->rigid_rot[s->m->space_frictions[q].body];
     double g = 0;
     for (int c = 0; c < 6; c++) {
-        const double *u = X + (size_t)(s->nq + rot - 3 + c) * (K + 1);
+        const double *u = X + (size_t)(s->n_pos + rot - 3 + c) * (K + 1);
         const double *T = ser(f, q, S_ROW + 6 * r + c);
         for (int l = 0; l <= k; l++)
             g += (shift ? (l + 1) * T[l + 1] : T[l]) * u[k - l];

@@ -36,19 +36,19 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         return NULL;
     int bad = 0, n = m->n_bodies, g = m->n_gaps;
     s->m = m;
-    s->n = n;
-    s->g = g;
-    s->nf = m->n_frictions > 0 ? m->n_frictions : 0;
-    s->ge = g + 2 * s->nf;
-    s->nsf = m->n_space_frictions > 0 ? m->n_space_frictions : 0;
-    s->mw = NSM_MODE_WORDS(s->ge + s->nsf);
-    s->ns = m->n_switches;
-    s->nq = m->nq ? m->nq : n;
-    s->N = s->nq + n + 2;
-    s->na = 2 * n + m->n_gen + 1;
+    s->n_vel = n;
+    s->n_gaps = g;
+    s->n_fric = m->n_frictions > 0 ? m->n_frictions : 0;
+    s->n_events = g + 2 * s->n_fric;
+    s->n_space_fric = m->n_space_frictions > 0 ? m->n_space_frictions : 0;
+    s->mode_words = NSM_MODE_WORDS(s->n_events + s->n_space_fric);
+    s->n_switches = m->n_switches;
+    s->n_pos = m->nq ? m->nq : n;
+    s->n_state = s->n_pos + n + 2;
+    s->n_aug = 2 * n + m->n_gen + 1;
     s->set.dense_na = RT_DENSE_NA;
-    s->p = dalloc(m->n_params, &bad);
-    s->c = dalloc(m->n_consts, &bad);
+    s->params = dalloc(m->n_params, &bad);
+    s->consts = dalloc(m->n_consts, &bad);
     s->num.mass = dalloc(n, &bad);
     s->num.fconst = dalloc(n, &bad);
     s->num.d = dalloc(g, &bad);
@@ -58,17 +58,17 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.sk = dalloc(m->n_springs, &bad);
     s->num.sc = dalloc(m->n_springs, &bad);
     s->num.srest = dalloc(m->n_springs, &bad);
-    s->num.ut = dalloc(s->nf, &bad);
-    s->num.fn = dalloc(s->nf, &bad);
-    s->num.mus = dalloc(s->nf, &bad);
-    s->num.muk = dalloc(s->nf, &bad);
+    s->num.ut = dalloc(s->n_fric, &bad);
+    s->num.fn = dalloc(s->n_fric, &bad);
+    s->num.mus = dalloc(s->n_fric, &bad);
+    s->num.muk = dalloc(s->n_fric, &bad);
     s->num.gfac = dalloc(n, &bad);
     s->num.radius = dalloc(m->n_planar, &bad);
-    s->num.et = dalloc(s->nf, &bad);
+    s->num.et = dalloc(s->n_fric, &bad);
     s->num.pexp = dalloc(g, &bad);
     s->num.kimp = dalloc(g, &bad);
     s->num.eimp = dalloc(g, &bad);
-    s->minv = dalloc(n, &bad);
+    s->mass_inv = dalloc(n, &bad);
     int nsf = m->n_space_frictions > 0 ? m->n_space_frictions : 0;
     s->num.sf_centre = dalloc(3 * (size_t)nsf, &bad);
     s->num.sf_radius = dalloc((size_t)nsf, &bad);
@@ -76,8 +76,8 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
     s->num.sf_mu = dalloc((size_t)nsf, &bad);
     s->num.sf_et = dalloc((size_t)nsf, &bad);
     s->num.sf_drill = dalloc((size_t)nsf, &bad);
-    s->zeno.c_mask = calloc((size_t)s->mw, sizeof(unsigned));
-    s->zeno.f_mask = calloc((size_t)s->mw, sizeof(unsigned));
+    s->zeno.c_mask = calloc((size_t)s->mode_words, sizeof(unsigned));
+    s->zeno.f_mask = calloc((size_t)s->mode_words, sizeof(unsigned));
     if (rt_law_bind(s) || rt_state_alloc(s) || !s->zeno.c_mask || !s->zeno.f_mask)
         bad = 1;
     if (!bad && (rt_sparse_alloc(s) || rt_clus_alloc(s)))
@@ -99,7 +99,7 @@ nsm_sim *nsm_sim_create(const nsm_model *m)
         return NULL;
     }
     for (int k = 0; k < m->n_params; k++)
-        s->p[k] = m->params[k].value;
+        s->params[k] = m->params[k].value;
     s->set.method = m->method;
     s->set.dt = m->dt > 0 ? m->dt : 0;
     s->set.etol = -1;
@@ -120,9 +120,9 @@ void nsm_sim_free(nsm_sim *s)
 {
     if (!s)
         return;
-    double *arrays[] = { s->p, s->c, s->num.mass, s->num.fconst,
+    double *arrays[] = { s->params, s->consts, s->num.mass, s->num.fconst,
                          s->num.d, s->num.e, s->num.kc, s->num.cc, s->num.sk, s->num.sc,
-                         s->num.srest, s->minv, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
+                         s->num.srest, s->mass_inv, s->num.ut, s->num.fn, s->num.mus, s->num.muk,
                          s->num.gfac, s->num.radius, s->num.et, s->num.pexp,
                          s->num.kimp, s->num.eimp, s->num.sf_centre, s->num.sf_radius,
                          s->num.sf_normal, s->num.sf_mu, s->num.sf_et, s->num.sf_drill };
@@ -188,7 +188,7 @@ int nsm_sim_set_param(nsm_sim *s, const char *name, double value)
                  name, s->m->params[k].value, value, name, value);
         return NSM_EMODEL;
     }
-    s->p[k] = value;
+    s->params[k] = value;
     s->ready = 0;
     return NSM_OK;
 }
@@ -199,7 +199,7 @@ int nsm_sim_get_param(const nsm_sim *s, const char *name, double *value)
     int k = param_index(s, name);
     if (k < 0)
         return NSM_EINVAL;
-    *value = s->p[k];
+    *value = s->params[k];
     return NSM_OK;
 }
 
@@ -280,7 +280,7 @@ int nsm_sim_model_times(const nsm_sim *s, double *t_end, double *dt, double *eve
     const nsm_model *m = s->m;
     double t[3] = { m->t_end, m->dt, m->every };
     if (m->settings)
-        m->settings(s->p, t);
+        m->settings(s->params, t);
     if (t_end)
         *t_end = t[0];
     if (dt)
@@ -409,7 +409,7 @@ static void sim_refuse_setup(nsm_sim *s, int bad)
                  needs);
     else
         snprintf(s->msg, sizeof s->msg, "invalid value %s of parameter '%s' (%s%s%s)",
-                 sim_value_text(bad - 1 < m->n_params ? s->p[bad - 1] : 0.0, num, sizeof num),
+                 sim_value_text(bad - 1 < m->n_params ? s->params[bad - 1] : 0.0, num, sizeof num),
                  bad - 1 < m->n_params ? m->params[bad - 1].name : "?", rule, lzb, needs);
     s->failed = NSM_EMODEL;
 }
@@ -448,7 +448,7 @@ static int sim_check_inertias(nsm_sim *s)
 ** quaternion.  NSM_EMODEL naming the component, else NSM_OK. */
 static int sim_check_initial(nsm_sim *s, const double *y0)
 {
-    for (int i = 0; i < s->nq + s->n; i++) {
+    for (int i = 0; i < s->n_pos + s->n_vel; i++) {
         if (isfinite(y0[i]))
             continue;
         char what[160];
@@ -459,7 +459,7 @@ static int sim_check_initial(nsm_sim *s, const double *y0)
         return NSM_EMODEL;
     }
     for (int b = 0; b < s->m->n_rigid && s->m->rigid_rot; b++) {
-        const double *pv = &y0[s->m->rigid_rot[b]], p0 = y0[s->n + b];
+        const double *pv = &y0[s->m->rigid_rot[b]], p0 = y0[s->n_vel + b];
         if (p0 != 0 || pv[0] != 0 || pv[1] != 0 || pv[2] != 0)
             continue;
         const char *w = s->m->body_names[s->m->rigid_rot[b]];
@@ -506,17 +506,17 @@ int nsm_sim_reset(nsm_sim *s)
         s->set.dt = tt[1];
     if (!s->set.every_set)
         s->set.every = tt[2];
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->n_vel; i++)
         s->num.gfac[i] = 1;
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         s->num.et[k] = 0;
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         s->num.pexp[j] = 1;
         s->num.kimp[j] = 0;
         s->num.eimp[j] = 1;
     }
     s->num.bad_what = NULL;
-    int bad = m->setup ? m->setup(s->p, s->c, &s->num) : 0;
+    int bad = m->setup ? m->setup(s->params, s->consts, &s->num) : 0;
     if (bad) {
         sim_refuse_setup(s, bad);
         return NSM_EMODEL;
@@ -524,15 +524,15 @@ int nsm_sim_reset(nsm_sim *s)
     if (rt_law_setup(s) || rt_sparse_build(s) || rt_nl_setup(s))
         return s->failed;
     rt_surface_setup(s);
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->n_vel; i++) {
         if (!(s->num.mass[i] > 0)) {
             snprintf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",
                      m->body_names ? m->body_names[i] : "?");
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }
-        s->minv[i] = 1 / s->num.mass[i];
-        if (!isfinite(s->minv[i])) {
+        s->mass_inv[i] = 1 / s->num.mass[i];
+        if (!isfinite(s->mass_inv[i])) {
             /* a subnormal mass (--set m1=1e-320): its inverse overflows and
              * the run failed at its first step, "the mode's equations are
              * not finite", exit 3 */
@@ -545,12 +545,12 @@ int nsm_sim_reset(nsm_sim *s)
     }
     if (sim_check_inertias(s))
         return NSM_EMODEL;
-    double y0[s->N];
+    double y0[s->n_state];
     memset(y0, 0, sizeof y0);
     if (m->initial)
-        m->initial(s->p, s->c, y0);
+        m->initial(s->params, s->consts, y0);
     if (s->set.y0)                  /* nsm_sim_set_initial_state */
-        memcpy(y0, s->set.y0, sizeof(double) * (size_t)(s->nq + s->n));
+        memcpy(y0, s->set.y0, sizeof(double) * (size_t)(s->n_pos + s->n_vel));
     if (sim_check_initial(s, y0))
         return NSM_EMODEL;
     rt_state_set(s, s->t, y0);
@@ -559,17 +559,17 @@ int nsm_sim_reset(nsm_sim *s)
     rt_mass_forget(s);
     if (rt_mass_at(s, s->y))
         return s->failed;
-    for (int k = 0; k < s->ns; k++) {
-        rt_state_switch_set(s, k, m->switch_state ? m->switch_state(k, 0, s->p, s->c) : 0,
+    for (int k = 0; k < s->n_switches; k++) {
+        rt_state_switch_set(s, k, m->switch_state ? m->switch_state(k, 0, s->params, s->consts) : 0,
                             -HUGE_VAL);
     }
     /* the potential below is the physical one (springs at rest length and
      * gravity at x = 0 count zero), up to the constant fixed here */
     s->potential_offset = 0;
-    unsigned free_mode[s->mw];
+    unsigned free_mode[s->mode_words];
     rt_mode_none(s, free_mode);
-    s->potential_offset = nsm_energy_springs(s->n, m->n_springs, m->springs, s->num.sk, s->num.srest, s->y) +
-              nsm_energy_gravity(s->n, s->num.mass, s->num.gfac, s->num.gravity, s->y) -
+    s->potential_offset = nsm_energy_springs(s->n_vel, m->n_springs, m->springs, s->num.sk, s->num.srest, s->y) +
+              nsm_energy_gravity(s->n_vel, s->num.mass, s->num.gfac, s->num.gravity, s->y) -
               (rt_mech_energy(s, free_mode, s->y) - rt_mass_kinetic(s, s->y));
     if (rt_mass_dense(s))           /* V(q) as the model writes it */
         s->potential_offset += rt_mass_potential(s, s->y);
@@ -591,10 +591,10 @@ int nsm_sim_reset(nsm_sim *s)
 ** included); NAN when the forces cannot be solved. */
 static double sfric_force(const nsm_sim *s, int k)
 {
-    if (k < 0 || k >= s->nsf)
+    if (k < 0 || k >= s->n_space_fric)
         return NAN;
     int j = s->m->space_frictions[k].gap;
-    double lam[s->g + 1], lf[3];
+    double lam[s->n_gaps + 1], lf[3];
     if (!rt_law_held(s, s->mode, j))
         return 0;
     if (rt_lambda(s, s->mode, s->t, s->y, lam))
@@ -611,33 +611,33 @@ double nsm_sim_output(const nsm_sim *s, int k)
     if (k < 0 || k >= s->m->n_outputs)
         return NAN;
     const nsm_output_info *o = &s->m->outputs[k];
-    int n = s->n, i = o->index;
+    int n = s->n_vel, i = o->index;
     double kin, pot, diss, inj, err;
     switch (o->kind) {
     case NSM_OUT_X: return i >= 0 && i < n ? s->y[i] : NAN;
     case NSM_OUT_V: return i >= 0 && i < n ? rt_vel(s, s->y)[i] : NAN;
     case NSM_OUT_A: {
-        double Yd[s->N];
+        double Yd[s->n_state];
         if (i < 0 || i >= n || rt_deriv(s, s->mode, s->t, s->y, Yd))
             return NAN;
         return rt_vel(s, Yd)[i];
     }
-    case NSM_OUT_GAP: return i >= 0 && i < s->g ? rt_gap(s, i, s->y) : NAN;
+    case NSM_OUT_GAP: return i >= 0 && i < s->n_gaps ? rt_gap(s, i, s->y) : NAN;
     case NSM_OUT_FORCE: {
-        double lam[s->g + 1];
-        if (i < 0 || i >= s->g || rt_lambda(s, s->mode, s->t, s->y, lam))
+        double lam[s->n_gaps + 1];
+        if (i < 0 || i >= s->n_gaps || rt_lambda(s, s->mode, s->t, s->y, lam))
             return NAN;
         return lam[i];
     }
-    case NSM_OUT_PARAM: return i >= 0 && i < s->m->n_params ? s->p[i] : NAN;
+    case NSM_OUT_PARAM: return i >= 0 && i < s->m->n_params ? s->params[i] : NAN;
     case NSM_OUT_FRICTION: {
-        double ff[s->nf + 1];
-        if (i < 0 || i >= s->nf || rt_fric_values(s, s->mode, s->t, s->y, ff))
+        double ff[s->n_fric + 1];
+        if (i < 0 || i >= s->n_fric || rt_fric_values(s, s->mode, s->t, s->y, ff))
             return NAN;
         return ff[i];
     }
     case NSM_OUT_EXPR:
-        return s->m->output_value ? s->m->output_value(k, s->t, s->y, s->p, s->c) : NAN;
+        return s->m->output_value ? s->m->output_value(k, s->t, s->y, s->params, s->consts) : NAN;
     case NSM_OUT_SFRICTION: return sfric_force(s, i);
     default: break;
     }
@@ -665,7 +665,7 @@ int nsm_sim_forces(const nsm_sim *s, double *lam)
 double nsm_sim_time(const nsm_sim *s) { return s->t; }
 const double *nsm_sim_state(const nsm_sim *s) { return s->y; }
 unsigned nsm_sim_mode(const nsm_sim *s) { return s->mode[0]; }
-int nsm_sim_mode_has(const nsm_sim *s, int j) { return j >= 0 && j < s->ge + s->nsf && rt_mode_has(s->mode, j); }
+int nsm_sim_mode_has(const nsm_sim *s, int j) { return j >= 0 && j < s->n_events + s->n_space_fric && rt_mode_has(s->mode, j); }
 const int *nsm_sim_switches(const nsm_sim *s) { return s->sw; }
 long nsm_sim_steps(const nsm_sim *s) { return s->steps; }
 long nsm_sim_events(const nsm_sim *s) { return s->nevents; }
@@ -705,12 +705,12 @@ int nsm_sim_set_initial_state(nsm_sim *s, const double *y)
         s->ready = 0;
         return NSM_OK;
     }
-    for (int i = 0; i < s->nq + s->n; i++)
+    for (int i = 0; i < s->n_pos + s->n_vel; i++)
         if (!isfinite(y[i]))
             return NSM_EINVAL;
-    if (!s->set.y0 && !(s->set.y0 = malloc(sizeof(double) * (size_t)(s->nq + s->n))))
+    if (!s->set.y0 && !(s->set.y0 = malloc(sizeof(double) * (size_t)(s->n_pos + s->n_vel))))
         return NSM_ENOMEM;
-    memcpy(s->set.y0, y, sizeof(double) * (size_t)(s->nq + s->n));
+    memcpy(s->set.y0, y, sizeof(double) * (size_t)(s->n_pos + s->n_vel));
     s->ready = 0;
     return NSM_OK;
 }

@@ -25,7 +25,7 @@
 ** power of friction while sliding is mu lambda_N d . gamma_F.  The generic
 ** clusters (dynamics.c) never see these gaps; a body whose held contacts
 ** mix them with others is refused (spacestick.c).  The mass
-** operator is diagonal for bodies in space (minv).
+** operator is diagonal for bodies in space (mass_inv).
 */
 #include <math.h>
 #include <stdlib.h>
@@ -63,7 +63,7 @@ struct RtSf {
 int rt_sf_alloc(nsm_sim *s)
 {
     const nsm_model *m = s->m;
-    int nsf = s->nsf;
+    int nsf = s->n_space_fric;
     if (nsf == 0)
         return NSM_OK;
     RtSf *sf = calloc(1, sizeof *sf);
@@ -71,21 +71,21 @@ int rt_sf_alloc(nsm_sim *s)
         return NSM_ENOMEM;
     s->sf = sf;
     sf->kin = calloc((size_t)nsf, sizeof *sf->kin);
-    sf->of_gap = malloc(sizeof(int) * (size_t)(s->g + 1));
+    sf->of_gap = malloc(sizeof(int) * (size_t)(s->n_gaps + 1));
     sf->vscale = calloc((size_t)nsf, sizeof(double));
     sf->start = calloc((size_t)nsf, sizeof(int));
     sf->dir0 = calloc(3 * (size_t)nsf, sizeof(double));
     sf->start_tol = calloc((size_t)nsf, sizeof(double));
     if (!sf->kin || !sf->of_gap || !sf->vscale || !sf->start || !sf->dir0 || !sf->start_tol)
         return NSM_ENOMEM;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         sf->of_gap[j] = -1;
     sf->valid = m->rigid_rot != NULL;
     for (int k = 0; k < nsf; k++) {
         int j = m->space_frictions[k].gap, b = m->space_frictions[k].body;
-        if (j >= 0 && j < s->g && sf->of_gap[j] < 0)
+        if (j >= 0 && j < s->n_gaps && sf->of_gap[j] < 0)
             sf->of_gap[j] = k;
-        if (j < 0 || j >= s->g || b < 0 || b >= m->n_rigid)
+        if (j < 0 || j >= s->n_gaps || b < 0 || b >= m->n_rigid)
             sf->valid = 0;
     }
     return NSM_OK;
@@ -109,7 +109,7 @@ void rt_sf_free(nsm_sim *s)
 /* The element on gap j, -1 when the gap carries none. */
 int rt_sf_of_gap(const nsm_sim *s, int j)
 {
-    return s->sf && s->sf->valid && j >= 0 && j < s->g ? s->sf->of_gap[j] : -1;
+    return s->sf && s->sf->valid && j >= 0 && j < s->n_gaps ? s->sf->of_gap[j] : -1;
 }
 
 /* Counts the consecutive steps cut to land a slip on zero: cut 1 adds
@@ -165,7 +165,7 @@ int rt_sf_stuck(const nsm_sim *s, const unsigned *mode, int k)
 /* The mode bit of element k. */
 int rt_sf_bit(const nsm_sim *s, int k)
 {
-    return s->g + 2 * s->nf + k;
+    return s->n_gaps + 2 * s->n_fric + k;
 }
 
 /* How many slip components element k has: 2, 3 with drilling friction. */
@@ -238,7 +238,7 @@ void rt_sf_at(const nsm_sim *s, const double *y)
 {
     if (!s->sf || !s->sf->valid)
         return;
-    for (int k = 0; k < s->nsf; k++)
+    for (int k = 0; k < s->n_space_fric; k++)
         kin_at(s, k, y, &s->sf->kin[k]);
 }
 
@@ -375,14 +375,14 @@ static int body_solve(const nsm_sim *s, SfBody *B, int values, double *a, double
         for (int u = 0; u < n; u++) {
             A[e * n + u] = 0;
             for (int i = 0; i < 6; i++)
-                A[e * n + u] += B->G[e][i] * s->minv[cols[i]] * B->dir[u][i];
+                A[e * n + u] += B->G[e][i] * s->mass_inv[cols[i]] * B->dir[u][i];
         }
     }
     if (nsm_la_solve(n, A, x, 1) != NSM_LA_OK)
         return NSM_ENUMERIC;
     for (int i = 0; i < 6; i++)
         for (int u = 0; u < n; u++)
-            a[cols[i]] += s->minv[cols[i]] * B->dir[u][i] * x[u];
+            a[cols[i]] += s->mass_inv[cols[i]] * B->dir[u][i] * x[u];
     for (int c = 0, e = 0; c < B->nc; e += B->m[c], c++) {
         int k = B->ks[c];
         lam[s->m->space_frictions[k].gap] = x[e];
@@ -405,11 +405,11 @@ int rt_sf_accel(const nsm_sim *s, const unsigned *mode, const double *hdd, int v
 {
     if (!s->sf->valid)
         return NSM_OK;          /* refused at the run (rt_sf_check) */
-    double lbuf[s->g + 1], *l = lam ? lam : lbuf;
+    double lbuf[s->n_gaps + 1], *l = lam ? lam : lbuf;
     for (int b = 0; b < s->m->n_rigid; b++) {
         SfBody B;
         B.nc = B.neq = 0;
-        for (int k = 0; k < s->nsf; k++)
+        for (int k = 0; k < s->n_space_fric; k++)
             if (s->m->space_frictions[k].body == b &&
                 rt_law_held(s, mode, s->m->space_frictions[k].gap)) {
                 if (B.nc == SF_MAXC)
@@ -449,7 +449,7 @@ double rt_sf_power_of(const nsm_sim *s, const unsigned *mode, int k, const doubl
 double rt_sf_power(const nsm_sim *s, const unsigned *mode, const double *lam)
 {
     double p = 0;
-    for (int k = 0; k < s->nsf && lam; k++)
+    for (int k = 0; k < s->n_space_fric && lam; k++)
         p += rt_sf_power_of(s, mode, k, lam);
     return p;
 }

@@ -90,10 +90,10 @@ static int check_numbers(nsm_sim *s, int k)
 int rt_sf_check(nsm_sim *s)
 {
     const nsm_model *m = s->m;
-    for (int k = 0; k < s->nsf; k++) {
+    for (int k = 0; k < s->n_space_fric; k++) {
         const nsm_space_friction *e = &m->space_frictions[k];
         int j = e->gap, b = e->body, rc;
-        if (b < 0 || b >= m->n_rigid || j < 0 || j >= s->g)
+        if (b < 0 || b >= m->n_rigid || j < 0 || j >= s->n_gaps)
             return rt_fail(s, NSM_EMODEL, -1, "spatial friction element '%s': gap %d or rigid "
                            "body %d out of range", e->name, j, b);
         if (!rt_nl_gap_curved(s, j) || rt_law_of(s, j) != &rt_law_impact)
@@ -123,7 +123,7 @@ int rt_sf_check(nsm_sim *s)
 ** spacefric.c), as are more contacts than that problem takes. */
 int rt_sf_update(nsm_sim *s)
 {
-    for (int k = 0; k < s->nsf; k++) {
+    for (int k = 0; k < s->n_space_fric; k++) {
         const nsm_space_friction *e = &s->m->space_frictions[k];
         if (!rt_law_held(s, s->mode, e->gap)) {
             if (rt_sf_stuck(s, s->mode, k))
@@ -132,7 +132,7 @@ int rt_sf_update(nsm_sim *s)
             continue;
         }
         int held = 0;
-        for (int j = 0; j < s->g; j++) {
+        for (int j = 0; j < s->n_gaps; j++) {
             if (!rt_law_held(s, s->mode, j) || !gap_on_body(s, j, e->body))
                 continue;
             held++;
@@ -174,10 +174,10 @@ static double slip_tol(nsm_sim *s, int k)
 ** book the kinetic energy removed. */
 static int stick_project(nsm_sim *s, int k)
 {
-    int N = s->N, cols[6];
+    int N = s->n_state, cols[6];
     double G[4][6], D[16], mu[4], y[N];
     memcpy(y, s->y, sizeof y);
-    double *u = y + s->nq, E0 = rt_mech_energy(s, s->mode, s->y);
+    double *u = y + s->n_pos, E0 = rt_mech_energy(s, s->mode, s->y);
     int m = rt_sf_rows(s, k, G, cols);
     for (int r = 0; r < m; r++) {
         mu[r] = 0;
@@ -186,7 +186,7 @@ static int stick_project(nsm_sim *s, int k)
         for (int q = 0; q < m; q++) {
             D[r * m + q] = 0;
             for (int i = 0; i < 6; i++)
-                D[r * m + q] += G[r][i] * s->minv[cols[i]] * G[q][i];
+                D[r * m + q] += G[r][i] * s->mass_inv[cols[i]] * G[q][i];
         }
     }
     if (nsm_la_solve(m, D, mu, 1) != NSM_LA_OK)
@@ -195,7 +195,7 @@ static int stick_project(nsm_sim *s, int k)
                        s->m->space_frictions[k].name, s->t);
     for (int i = 0; i < 6; i++)
         for (int r = 0; r < m; r++)
-            u[cols[i]] += s->minv[cols[i]] * G[r][i] * mu[r];
+            u[cols[i]] += s->mass_inv[cols[i]] * G[r][i] * mu[r];
     rt_state_set(s, s->t, y);
     rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     return NSM_OK;
@@ -207,7 +207,7 @@ static int stick_project(nsm_sim *s, int k)
 ** kinetic energy the transition removed. */
 static int sf_log(nsm_sim *s, int k, int kind, double before, double after, double lost)
 {
-    return rt_log_event(s, kind, s->g + s->nf + k, before, after, 0, lost, 1);
+    return rt_log_event(s, kind, s->n_gaps + s->n_fric + k, before, after, 0, lost, 1);
 }
 
 /* Element k's slip has reached the working tolerance: the stick force
@@ -217,8 +217,8 @@ static int sf_log(nsm_sim *s, int k, int kind, double before, double after, doub
 static int try_stick(nsm_sim *s, int k, int *stuck, double *lf)
 {
     const nsm_space_friction *e = &s->m->space_frictions[k];
-    unsigned trial[s->mw];
-    double lam[s->g + 1];
+    unsigned trial[s->mode_words];
+    double lam[s->n_gaps + 1];
     rt_mode_copy(s, trial, s->mode);
     rt_mode_add(trial, rt_sf_bit(s, k));
     if (rt_lambda(s, trial, s->t, s->y, lam))
@@ -273,11 +273,11 @@ static int slip_start(nsm_sim *s, int k, const double *lf)
 ** contact (-1: none stuck).  1 on a failed solve (the run stopped). */
 static int cone_worst(nsm_sim *s, double t, const double *Y, double *phi, int *kw)
 {
-    double lam[s->g + 1], lf[3];
+    double lam[s->n_gaps + 1], lf[3];
     int solved = 0;
     *phi = INFINITY;
     *kw = -1;
-    for (int k = 0; k < s->nsf; k++) {
+    for (int k = 0; k < s->n_space_fric; k++) {
         const nsm_space_friction *e = &s->m->space_frictions[k];
         if (!rt_law_held(s, s->mode, e->gap) || !rt_sf_stuck(s, s->mode, k))
             continue;
@@ -300,11 +300,11 @@ static int cone_worst(nsm_sim *s, double t, const double *Y, double *phi, int *k
 ** contact leaves stick. */
 static int unstick(nsm_sim *s, int *changed)
 {
-    double lam[s->g + 1], lf[3], worst = INFINITY;
+    double lam[s->n_gaps + 1], lf[3], worst = INFINITY;
     int solved = 0, edge = rt_sf_edge(s, 0), kw = -1;
     if (edge && cone_worst(s, s->t, s->y, &worst, &kw))
         return s->failed;
-    for (int k = 0; k < s->nsf; k++) {
+    for (int k = 0; k < s->n_space_fric; k++) {
         int j = s->m->space_frictions[k].gap, rc;
         if (!rt_law_held(s, s->mode, j) || !rt_sf_stuck(s, s->mode, k))
             continue;
@@ -335,11 +335,11 @@ int rt_sf_land(nsm_sim *s, double *h)
 {
     if (!s->sf)
         return NSM_OK;
-    double Yd[s->N], cut = *h, worst = 0;
+    double Yd[s->n_state], cut = *h, worst = 0;
     int have = 0, kworst = -1, changed = 0, rc;
     if ((rc = unstick(s, &changed)))
         return rc;
-    for (int k = 0; k < s->nsf; k++) {
+    for (int k = 0; k < s->n_space_fric; k++) {
         int j = s->m->space_frictions[k].gap, stuck = 0;
         if (!rt_law_held(s, s->mode, j) || rt_sf_stuck(s, s->mode, k))
             continue;
@@ -348,7 +348,7 @@ int rt_sf_land(nsm_sim *s, double *h)
                            "contact's normal force could not be solved at t = %.17g s",
                            s->m->space_frictions[k].name, s->t);
         have = 1;
-        double gn = rt_sf_slip(s, k, NULL), rate = rt_sf_slip_rate(s, k, Yd + s->nq);
+        double gn = rt_sf_slip(s, k, NULL), rate = rt_sf_slip_rate(s, k, Yd + s->n_pos);
         if (rt_sf_starting(s, k)) {
             if (gn <= slip_tol(s, k))
                 continue;       /* the slip from zero grows: no landing, no stick yet */
@@ -404,7 +404,7 @@ int rt_sf_step_check(nsm_sim *s, double *h, double *Y1)
         return s->failed;
     flo = phi0;
     fhi = phi1;
-    double res = rt_t_resolution(s, s->t_stop), Y[s->N];
+    double res = rt_t_resolution(s, s->t_stop), Y[s->n_state];
     int side = 0;
     for (int it = 0; it < 200 && hi - lo > res; it++) {
         double hm = lo + (hi - lo) * flo / (flo - fhi), hs;
@@ -436,7 +436,7 @@ int rt_sf_step_check(nsm_sim *s, double *h, double *Y1)
     rt_sf_edge(s, 1);
     if (!(hs > 0)) {
         *h = 0;                 /* at the edge already: unstick before stepping */
-        memcpy(Y1, s->y, sizeof(double) * (size_t)s->N);
+        memcpy(Y1, s->y, sizeof(double) * (size_t)s->n_state);
         return NSM_OK;
     }
     if (rt_step(s, s->t, s->y, &hs, Y1))

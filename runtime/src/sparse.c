@@ -128,17 +128,17 @@ int rt_sparse_build(nsm_sim *s)
     const nsm_model *m = s->m;
     struct { const nsm_entries *T; int nnz, rows; RtCsr *out; const char *name;
              const unsigned char *keep; } t[] = {
-        { &s->num.K, m->nnz_K, s->n, &s->sp.K, "K", NULL },
-        { &s->num.C, m->nnz_C, s->n, &s->sp.C, "C", NULL },
-        { &s->num.W, m->nnz_W, s->g, &s->sp.W, "W", m->nl & NSM_NL_GAP ? m->gap_curved : NULL },
-        { &s->num.Wt, m->nnz_Wt, s->nf, &s->sp.Wt, "Wt", m->nl & NSM_NL_SLIP ? m->fric_curved : NULL },
+        { &s->num.K, m->nnz_K, s->n_vel, &s->sp.K, "K", NULL },
+        { &s->num.C, m->nnz_C, s->n_vel, &s->sp.C, "C", NULL },
+        { &s->num.W, m->nnz_W, s->n_gaps, &s->sp.W, "W", m->nl & NSM_NL_GAP ? m->gap_curved : NULL },
+        { &s->num.Wt, m->nnz_Wt, s->n_fric, &s->sp.Wt, "Wt", m->nl & NSM_NL_SLIP ? m->fric_curved : NULL },
     };
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
-        int rc = csr_build(t[k].T, t[k].nnz, t[k].rows, s->n, t[k].keep, t[k].out);
+        int rc = csr_build(t[k].T, t[k].nnz, t[k].rows, s->n_vel, t[k].keep, t[k].out);
         if (rc == NSM_EMODEL)
             snprintf(s->msg, sizeof s->msg, "the model's setup listed an entry of %s outside its "
                      "%d x %d table: regenerate the simulator with this nsmc", t[k].name,
-                     t[k].rows, s->n);
+                     t[k].rows, s->n_vel);
         else if (rc)
             snprintf(s->msg, sizeof s->msg, "out of memory listing the model's nonzeros");
         if (rc)
@@ -262,11 +262,11 @@ static void csr_dense(const RtCsr *A, int r0, int r1, double *out)
 ** silent fallback). */
 int rt_dense_ok(nsm_sim *s, const char *what)
 {
-    if (s->n <= RT_DENSE_MAX)
+    if (s->n_vel <= RT_DENSE_MAX)
         return 1;
     snprintf(s->msg, sizeof s->msg, "%s forms dense %d x %d matrices; this model has %d "
-             "bodies, above the %d it is built for (rk4 and adaptive run any size)", what, s->n,
-             s->n, s->n, RT_DENSE_MAX);
+             "bodies, above the %d it is built for (rk4 and adaptive run any size)", what, s->n_vel,
+             s->n_vel, s->n_vel, RT_DENSE_MAX);
     s->failed = NSM_EMETHOD;
     return 0;
 }

@@ -21,14 +21,14 @@
 
 #include "rt.h"
 
-/* Allocate the state vector (N, zero), the mode (mw words, no contact
+/* Allocate the state vector (N, zero), the mode (mode_words words, no contact
 ** held) and the switches (ns); NSM_ENOMEM when one fails (rt_state_free
 ** frees what was). */
 int rt_state_alloc(nsm_sim *s)
 {
-    size_t ns = s->ns ? (size_t)s->ns : 1;
-    s->y = calloc(s->N ? (size_t)s->N : 1, sizeof(double));
-    s->mode = calloc((size_t)s->mw, sizeof(unsigned));
+    size_t ns = s->n_switches ? (size_t)s->n_switches : 1;
+    s->y = calloc(s->n_state ? (size_t)s->n_state : 1, sizeof(double));
+    s->mode = calloc((size_t)s->mode_words, sizeof(unsigned));
     s->sw = calloc(ns, sizeof(int));
     s->sw_last = calloc(ns, sizeof(double));
     return s->y && s->mode && s->sw && s->sw_last ? NSM_OK : NSM_ENOMEM;
@@ -70,8 +70,8 @@ void rt_state_set(nsm_sim *s, double t, const double *y)
 {
     s->t = t;
     if (y != s->y)
-        memcpy(s->y, y, sizeof(double) * (size_t)s->N);
-    if (s->nq != s->n)          /* rotations to normalise (bodies in space) */
+        memcpy(s->y, y, sizeof(double) * (size_t)s->n_state);
+    if (s->n_pos != s->n_vel)          /* rotations to normalise (bodies in space) */
         rt_rigid_normalise(s, s->y);
 }
 
@@ -99,7 +99,7 @@ void rt_state_mode_clear(nsm_sim *s)
     rt_mode_none(s, s->mode);
 }
 
-/* The mode becomes mode (mw words). */
+/* The mode becomes mode (mode_words words). */
 void rt_state_mode_set(nsm_sim *s, const unsigned *mode)
 {
     rt_mode_copy(s, s->mode, mode);

@@ -56,7 +56,7 @@ typedef struct RtStats {
     double other_f;           /* increments no force statement could be given */
     double *a1, *ya;          /* N each: derivative at the last step's end, and that state */
     double ta;                /* time of the cached derivative a1 */
-    unsigned *mode_a;         /* mw words */
+    unsigned *mode_a;         /* mode_words words */
     long ev_a;                /* event count when a1 was cached */
     int have_a;
     double *f, *vq;           /* n each: forces and velocities at a node */
@@ -82,7 +82,7 @@ static int force_count(const nsm_sim *s)
     if (m->n_forces <= 0 || !m->forces || !m->force_terms)
         return 0;
     for (int k = 0; k < m->n_forces; k++)
-        if (m->forces[k].body < 0 || m->forces[k].body >= s->n)
+        if (m->forces[k].body < 0 || m->forces[k].body >= s->n_vel)
             return 0;
     return m->n_forces;
 }
@@ -94,8 +94,8 @@ int rt_stats_alloc(nsm_sim *s)
     if (!st)
         return 1;
     s->st = st;
-    size_t N = (size_t)s->N, n = (size_t)s->n;
-    st->gap = calloc(s->g ? s->g : 1, sizeof *st->gap);
+    size_t N = (size_t)s->n_state, n = (size_t)s->n_vel;
+    st->gap = calloc(s->n_gaps ? s->n_gaps : 1, sizeof *st->gap);
     st->damper = calloc(s->m->n_springs ? s->m->n_springs : 1, sizeof(double));
     st->work = calloc(n, sizeof(double));
     st->gyro = calloc(n, sizeof(double));
@@ -108,8 +108,8 @@ int rt_stats_alloc(nsm_sim *s)
     st->fwork = calloc(nf, sizeof(double));
     st->fk = calloc(nf, sizeof(double));
     st->qf = calloc(nf, sizeof(double));
-    st->mode_a = calloc((size_t)s->mw, sizeof(unsigned));
-    s->rate.window = 16 + 4 * s->g;
+    st->mode_a = calloc((size_t)s->mode_words, sizeof(unsigned));
+    s->rate.window = 16 + 4 * s->n_gaps;
     s->rate.ring = calloc((size_t)s->rate.window, sizeof(double));
     return !s->rate.ring || !st->gap || !st->damper || !st->work || !st->gyro || !st->a1 || !st->ya || !st->f ||
            !st->vq || !st->fwork || !st->fk || !st->qf || !st->mode_a;
@@ -146,10 +146,10 @@ void rt_stats_reset(nsm_sim *s)
     RtStats *st = s->st;
     if (!st)
         return;
-    memset(st->gap, 0, sizeof *st->gap * (size_t)(s->g ? s->g : 1));
+    memset(st->gap, 0, sizeof *st->gap * (size_t)(s->n_gaps ? s->n_gaps : 1));
     memset(st->damper, 0, sizeof(double) * (size_t)(s->m->n_springs ? s->m->n_springs : 1));
-    memset(st->work, 0, sizeof(double) * (size_t)s->n);
-    memset(st->gyro, 0, sizeof(double) * (size_t)s->n);
+    memset(st->work, 0, sizeof(double) * (size_t)s->n_vel);
+    memset(st->gyro, 0, sizeof(double) * (size_t)s->n_vel);
     memset(st->fwork, 0, sizeof(double) * (size_t)(st->nf ? st->nf : 1));
     st->other_d = st->other_w = st->other_f = 0;
     st->have_a = 0;
@@ -205,7 +205,7 @@ static int dissipators(const nsm_sim *s, const unsigned *mode, int *which)
     for (int k = 0; k < s->m->n_springs; k++)
         if (s->num.sc[k] != 0)
             c++, *which = k;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_law_damping(s, mode, j) != 0)
             c++, *which = s->m->n_springs + j;
     return c;
@@ -239,16 +239,16 @@ static void share_work(double *acc, const double *q, int cnt, double dW, double 
 static void body_forces(nsm_sim *s, double h, double x, const double *Y1, const double *a0,
                         const double *v, double *f)
 {
-    int n = s->n, nq = s->nq;      /* the state (q[nq], u[n]) */
+    int n = s->n_vel, nq = s->n_pos;      /* the state (q[nq], u[n]) */
     double t = s->t + x * h, y[nq + n];
     memset(f, 0, sizeof(double) * (size_t)n);
     if (s->m->force)
-        s->m->force(t, s->sw, s->p, s->c, f);
+        s->m->force(t, s->sw, s->params, s->consts, f);
     if (!s->m->nl_force)
         return;
     hermite_v(nq, s->y, a0, Y1, s->st->a1, h, x, y);
     memcpy(y + nq, v, sizeof(double) * (size_t)n);
-    s->m->nl_force(t, y, s->sw, s->p, s->c, f);
+    s->m->nl_force(t, y, s->sw, s->params, s->consts, f);
 }
 
 /* Takes the rigid bodies' gyroscopic torques -(w x I w)_i = (I_a - I_c) w_a w_c
@@ -296,7 +296,7 @@ static int forces_split(const nsm_sim *s)
 static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double dD, double dW)
 {
     RtStats *st = s->st;
-    int n = s->n, ns = s->m->n_springs, g = s->g, nf = st->nf, which = -1;
+    int n = s->n_vel, ns = s->m->n_springs, g = s->n_gaps, nf = st->nf, which = -1;
     int nd = dissipators(s, s->mode, &which);
     int need_d = nd > 1 && dD != 0;
     int by_body = nf > 1 && s->m->nl_force && forces_alone(s);   /* fwork from work */
@@ -322,7 +322,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
         st->other_f += dW;
     if (!need_d && !need_w)
         return;
-    double a0[s->N];
+    double a0[s->n_state];
     const double *v0 = rt_vel(s, s->y), *v1 = rt_vel(s, Y1);
     int cached = st->have_a && st->ta == s->t && rt_mode_eq(s, st->mode_a, s->mode) &&
                  st->ev_a == s->nevents && memcmp(st->ya, s->y, sizeof a0) == 0;
@@ -370,7 +370,7 @@ static void split_step(nsm_sim *s, double h, double t1, const double *Y1, double
                 qw[i] += wq * st->f[i] * v[i];
         }
         if (need_f) {
-            s->m->force_terms(s->t + gl_x[q] * h, s->sw, s->p, s->c, st->fk);
+            s->m->force_terms(s->t + gl_x[q] * h, s->sw, s->params, s->consts, st->fk);
             for (int k = 0; k < nf; k++)
                 st->qf[k] += wq * st->fk[k] * v[s->m->forces[k].body];
         }
@@ -439,8 +439,8 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     RtStats *st = s->st;
     if (!st)
         return;
-    int n = s->n, g = s->g;
-    double h = t1 - s->t, lam[s->g + 1];
+    int n = s->n_vel, g = s->n_gaps;
+    double h = t1 - s->t, lam[s->n_gaps + 1];
     st->steps++;
     for (int j = 0; j < g; j++) {
         RtGapStats *gs = &st->gap[j];
@@ -478,7 +478,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         }
     }
     double fd = 0, fw = 0, sw = 0;
-    if (s->nf || s->nsf)    /* friction's share (fricstat.c) */
+    if (s->n_fric || s->n_space_fric)    /* friction's share (fricstat.c) */
         rt_fricstat_step(s, t1, Y1, &fd, &fw);
     if (s->moving)          /* the moving surfaces' share (surfwork.c) */
         rt_surface_step(s, t1, Y1, &sw);
@@ -486,7 +486,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     int e = rt_eslot(s);
     double dD = Y1[e] - s->y[e] - fd, dW = Y1[e + 1] - s->y[e + 1] - fw;
     int which;
-    if ((s->nf || s->nsf) && dD != 0 && !dissipators(s, s->mode, &which) &&
+    if ((s->n_fric || s->n_space_fric) && dD != 0 && !dissipators(s, s->mode, &which) &&
         rt_fricstat_rest(s, dD))
         dD = 0;             /* friction's alone: its lines add up to the integrated state */
     if (h > 0)
@@ -501,10 +501,10 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     if ((s->m->force || s->m->nl_force) && h > 0) {
         memset(st->f, 0, sizeof(double) * (size_t)n);
         if (s->m->force)
-            s->m->force(t1, s->sw, s->p, s->c, st->f);
+            s->m->force(t1, s->sw, s->params, s->consts, st->f);
         if (s->m->nl_force)
-            s->m->nl_force(t1, Y1, s->sw, s->p, s->c, st->f);
-        st->inj += nsm_energy_power(n, st->f, Y1 + (s->nq - n)) * h; /* reads [n + i] */
+            s->m->nl_force(t1, Y1, s->sw, s->params, s->consts, st->f);
+        st->inj += nsm_energy_power(n, st->f, Y1 + (s->n_pos - n)) * h; /* reads [n + i] */
     }
     double einj = s->energy_start + st->inj;
     st->num += (E - einj) * (E - einj);
@@ -536,7 +536,7 @@ double rt_stats_energy_scale(const nsm_sim *s, double now)
 static void stats_event(nsm_sim *s, const nsm_event *ev)
 {
     RtStats *st = s->st;
-    if (!st || ev->kind == NSM_EV_TIME || ev->contact < 0 || ev->contact >= s->g)
+    if (!st || ev->kind == NSM_EV_TIME || ev->contact < 0 || ev->contact >= s->n_gaps)
         return;
     RtGapStats *gs = &st->gap[ev->contact];
     gs->lost += ev->energy_lost;
@@ -580,7 +580,7 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     const RtStats *st = s->st;
     if (!a || !st)
         return NSM_EINVAL;
-    int n = s->n;
+    int n = s->n_vel;
     memset(a, 0, sizeof *a);
     double kin, pot, diss, inj;
     a->error = nsm_sim_energy(s, &kin, &pot, &diss, &inj);
@@ -619,7 +619,7 @@ double nsm_sim_damper_energy(const nsm_sim *s, int k)
 /* Work done so far by the external forces on body i (NAN if none). */
 double nsm_sim_body_work(const nsm_sim *s, int i)
 {
-    if (!s->st || s->st->partial || i < 0 || i >= s->n)
+    if (!s->st || s->st->partial || i < 0 || i >= s->n_vel)
         return NAN;
     return s->st->work[i];
 }
@@ -629,7 +629,7 @@ double nsm_sim_body_work(const nsm_sim *s, int i)
 ** the external forces' work, the shares summing to zero. */
 double nsm_sim_gyro_work(const nsm_sim *s, int i)
 {
-    if (!s->st || s->st->partial || i < 0 || i >= s->n)
+    if (!s->st || s->st->partial || i < 0 || i >= s->n_vel)
         return NAN;
     return s->st->gyro[i];
 }
@@ -637,7 +637,7 @@ double nsm_sim_gyro_work(const nsm_sim *s, int i)
 /* Kinetic energy of body i in the current state (NAN if none). */
 double nsm_sim_body_kinetic(const nsm_sim *s, int i)
 {
-    if (i < 0 || i >= s->n)
+    if (i < 0 || i >= s->n_vel)
         return NAN;
     double v = rt_vel(s, s->y)[i];
     if (rt_mass_dense(s))           /* M(q) couples the coordinates: no share of its own */
@@ -652,7 +652,7 @@ int nsm_sim_wall_line(const nsm_sim *s, int k, double *nx, double *ny, double *c
     if (k < 0 || k >= s->m->n_walls || !s->m->walls)
         return NSM_EINVAL;
     const nsm_wall_info *w = &s->m->walls[k];
-    if (w->planar < 0 || w->planar >= s->m->n_planar || w->gap < 0 || w->gap >= s->g)
+    if (w->planar < 0 || w->planar >= s->m->n_planar || w->gap < 0 || w->gap >= s->n_gaps)
         return NSM_EINVAL;
     const nsm_planar_info *pl = &s->m->planar[w->planar];
     *nx = rt_csr_get(&s->sp.W, w->gap, pl->ix);
@@ -666,10 +666,10 @@ int nsm_sim_wall_line(const nsm_sim *s, int k, double *nx, double *ny, double *c
 ** pictures of the run (libnsmcli's animations): the gap is w . x + d + h. */
 int nsm_sim_gap_row(const nsm_sim *s, int j, double *w, double *d, double *h)
 {
-    if (!s || j < 0 || j >= s->g)
+    if (!s || j < 0 || j >= s->n_gaps)
         return NSM_EINVAL;
     if (w) {
-        memset(w, 0, sizeof(double) * (size_t)s->n);
+        memset(w, 0, sizeof(double) * (size_t)s->n_vel);
         for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
             w[s->sp.W.i[q]] += s->sp.W.x[q];
     }
@@ -697,7 +697,7 @@ int nsm_sim_force_work(const nsm_sim *s, int k, double *w)
 /* Statistics of gap j so far. */
 int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
 {
-    if (!s->st || !out || j < 0 || j >= s->g)
+    if (!s->st || !out || j < 0 || j >= s->n_gaps)
         return NSM_EINVAL;
     const RtGapStats *gs = &s->st->gap[j];
     out->impacts = gs->impacts;
@@ -719,7 +719,7 @@ int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
 ** E0 + injected - dissipated - (kinetic + potential). */
 double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, double *inj)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double k = 0;
     if (rt_mass_dense(s))           /* 1/2 v^T M(q) v */
         k = rt_mass_kinetic(s, s->y);
@@ -749,9 +749,9 @@ static int rate_column(const nsm_sim *s, const nsm_event *ev)
 {
     if (ev->kind == NSM_EV_TIME)
         return -1;
-    if (ev->contact >= s->g + s->nf)
-        return s->m->space_frictions[ev->contact - s->g - s->nf].gap;
-    return ev->contact < s->g ? ev->contact : s->g + 2 * (ev->contact - s->g);
+    if (ev->contact >= s->n_gaps + s->n_fric)
+        return s->m->space_frictions[ev->contact - s->n_gaps - s->n_fric].gap;
+    return ev->contact < s->n_gaps ? ev->contact : s->n_gaps + 2 * (ev->contact - s->n_gaps);
 }
 
 /* Count an event, apply the rate guard (when guarded; the records of a
@@ -760,7 +760,7 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
 {
     int W = s->rate.window;
     stats_event(s, ev);
-    if (ev->kind != NSM_EV_TIME && ev->contact >= 0 && ev->contact < s->ge &&
+    if (ev->kind != NSM_EV_TIME && ev->contact >= 0 && ev->contact < s->n_events &&
         rt_law_column(s, ev->contact)->on_event)
         rt_law_column(s, ev->contact)->on_event(s, ev);
     s->nevents++;

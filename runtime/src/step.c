@@ -35,7 +35,7 @@ static void axpy(int N, const double *Y, double h, const double *k, double *Y1)
 /* One classical RK4 step of size h in the current mode. */
 static int rk4_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
-    int N = s->N, rc;
+    int N = s->n_state, rc;
     double k1[N], k2[N], k3[N], k4[N], T[N];
     if ((rc = rt_deriv(s, s->mode, t, Y, k1)))
         return rc;
@@ -66,9 +66,9 @@ static int rk4_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 static double dp_contact_error(const nsm_sim *s, const double *Y, const double *Y1,
                                const double *E)
 {
-    int n = s->n;
+    int n = s->n_vel;
     double sum = 0;
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         if (!rt_law_engaged(s, s->mode, j))
             continue;
         double wd[n];
@@ -85,7 +85,7 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
 
 static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, double *err)
 {
-    int N = s->N, rc;
+    int N = s->n_state, rc;
     double k[7][N], T[N];
     if ((rc = rt_deriv(s, s->mode, t, Y, k[0])))
         return rc;
@@ -100,8 +100,8 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
             return rc;
     }
     memcpy(Y1, T, sizeof(double) * N);   /* stage 7 is evaluated at the 5th order result */
-    double sum = 0, E[s->nq + s->n];
-    int m = s->nq + s->n;
+    double sum = 0, E[s->n_pos + s->n_vel];
+    int m = s->n_pos + s->n_vel;
     for (int i = 0; i < m; i++) {
         double e = 0;
         for (int q = 0; q < 7; q++)
@@ -173,16 +173,16 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
 ** what holds data.  Nonzero on failure. */
 int rt_exact_alloc(nsm_sim *s)
 {
-    size_t na = (size_t)s->na, na2 = na * na, n2 = 2 * (size_t)s->n;
+    size_t na = (size_t)s->n_aug, na2 = na * na, n2 = 2 * (size_t)s->n_vel;
     size_t q2 = na2 ? na2 : 1, m2 = n2 ? n2 : 1;
     /* past RT_DENSE_NA states the propagators (O(na^2) each) are allocated
      * on their first use (exact_prop), which a large model's Taylor steps
      * never make */
-    int lazy = s->na > RT_DENSE_NA;
+    int lazy = s->n_aug > RT_DENSE_NA;
     size_t nc = lazy ? 0 : RT_CACHE;
     size_t nld = nc * na2 + RT_ANCHOR_LEVELS * na + RT_SHADOWS * na;
     size_t nd = nc * 2 * q2 + m2 + RT_SHADOWS * m2;
-    size_t nu = (RT_CACHE + 1) * (size_t)s->mw;
+    size_t nu = (RT_CACHE + 1) * (size_t)s->mode_words;
     RtExact *x = &s->ex;
     x->block = malloc(nld * sizeof(long double) + nd * sizeof(double) + nu * sizeof(unsigned));
     if (!x->block)
@@ -192,7 +192,7 @@ int rt_exact_alloc(nsm_sim *s)
     double *D = (double *)(L + nld);
     unsigned *U = (unsigned *)(D + nd);
     for (int k = 0; k < RT_CACHE; k++) {
-        x->cache[k].mode = U, U += s->mw;
+        x->cache[k].mode = U, U += s->mode_words;
         if (lazy) {
             x->cache[k].E = NULL;
             x->cache[k].Qd = x->cache[k].Qw = NULL;
@@ -248,11 +248,11 @@ static int exact_propagator(nsm_sim *s, double h, long double *E, double *Id, do
     const RtModeInfo *mi = rt_mode_info(s);
     if (!mi)
         return s->failed;
-    if (nsm_expm_ld(s->na, mi->A, h, E) != NSM_LA_OK)
+    if (nsm_expm_ld(s->n_aug, mi->A, h, E) != NSM_LA_OK)
         return NSM_ENUMERIC;
-    if (Id && nsm_expm_quad(s->na, mi->A, mi->Qd, h, NULL, Id) != NSM_LA_OK)
+    if (Id && nsm_expm_quad(s->n_aug, mi->A, mi->Qd, h, NULL, Id) != NSM_LA_OK)
         return NSM_ENUMERIC;
-    if (Id && nsm_expm_quad(s->na, mi->A, mi->Qw, h, NULL, Iw) != NSM_LA_OK)
+    if (Id && nsm_expm_quad(s->n_aug, mi->A, mi->Qw, h, NULL, Iw) != NSM_LA_OK)
         return NSM_ENUMERIC;
     return NSM_OK;
 }
@@ -261,13 +261,13 @@ static int exact_propagator(nsm_sim *s, double h, long double *E, double *Id, do
 ** forcing generator's state at t, and the constant that carries f_const. */
 static void augment(const nsm_sim *s, double t, const double *Y, double *Z)
 {
-    int n = s->n, ng = s->m->n_gen;
+    int n = s->n_vel, ng = s->m->n_gen;
     memcpy(Z, Y, sizeof(double) * 2 * n);
     for (int k = 0; k < ng; k++)
         Z[2 * n + k] = 0;
     if (ng && s->m->generator_state)
-        s->m->generator_state(t, s->sw, s->p, s->c, Z + 2 * n);
-    Z[s->na - 1] = 1;
+        s->m->generator_state(t, s->sw, s->params, s->consts, Z + 2 * n);
+    Z[s->n_aug - 1] = 1;
 }
 
 /* y = A x for an n*n long double matrix. */
@@ -314,7 +314,7 @@ static RtAnchor *anchor_get(nsm_sim *s, double t, const double *Y, double h)
     if (!a->used || !rt_mode_eq(s, a->mode, s->mode) || a->swkey != rt_switch_key(s) ||
         (h != 0 && a->h != h))
         return NULL;
-    if (!same_time(a->t, t) || memcmp(a->y, Y, sizeof(double) * 2 * s->n) != 0)
+    if (!same_time(a->t, t) || memcmp(a->y, Y, sizeof(double) * 2 * s->n_vel) != 0)
         return NULL;
     return a;
 }
@@ -325,7 +325,7 @@ static int shadow_index(const nsm_sim *s, double t, const double *y)
 {
     for (int k = 0; k < RT_SHADOWS; k++)
         if (s->ex.shadow[k].valid && same_time(s->ex.shadow[k].t, t) &&
-            memcmp(s->ex.shadow[k].y, y, sizeof(double) * 2 * s->n) == 0)
+            memcmp(s->ex.shadow[k].y, y, sizeof(double) * 2 * s->n_vel) == 0)
             return k;
     return -1;
 }
@@ -345,7 +345,7 @@ static RtShadow *shadow_find(nsm_sim *s, double t, const double *y)
 ** state at time t, which becomes a shadow. */
 void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1)
 {
-    int n = s->n;
+    int n = s->n_vel;
     if (s->ex.shadow_next == s->ex.shadow_used)
         s->ex.shadow_next = (s->ex.shadow_next + 1) % RT_SHADOWS;
     RtShadow *sh = &s->ex.shadow[s->ex.shadow_next];
@@ -353,7 +353,7 @@ void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1)
     for (int i = 0; i < 2 * n; i++)
         Y1[i] = (double)Z[i];
     memcpy(sh->y, Y1, sizeof(double) * 2 * n);
-    memmove(sh->Z, Z, sizeof(long double) * s->na);
+    memmove(sh->Z, Z, sizeof(long double) * s->n_aug);
     sh->t = t;
     sh->valid = 1;
 }
@@ -365,7 +365,7 @@ static long double surf_form(const nsm_sim *s, int j, int k, const long double *
     const double *row = s->moving ? rt_surface_row(s, j, k) : NULL;
     long double sum = 0;
     for (int q = 0; row && q < s->m->n_gen; q++)
-        sum += row[q] * Z[2 * s->n + q];
+        sum += row[q] * Z[2 * s->n_vel + q];
     return sum;
 }
 
@@ -377,7 +377,7 @@ static long double surf_form(const nsm_sim *s, int j, int k, const long double *
 ** its rounding in double would be most of the next flight's error. */
 void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, double *y)
 {
-    int n = s->n, na = s->na;
+    int n = s->n_vel, na = s->n_aug;
     double wd[n];
     const double *w = rt_dense_wrow(s, j, wd);
     RtShadow *sh = shadow_find(s, t, y0);
@@ -387,14 +387,14 @@ void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, 
     memcpy(Z, sh->Z, sizeof Z);
     for (int i = 0; i < n; i++) {
         u += w[i] * Z[n + i];
-        D += w[i] * s->minv[i] * w[i];
+        D += w[i] * s->mass_inv[i] * w[i];
     }
     u += surf_form(s, j, 1, Z);     /* relative to a moving surface */
     if (!(u < 0) || !(D > 0))
         return;
     long double P = -(1 + (long double)e) * u / D;
     for (int i = 0; i < n; i++)
-        Z[n + i] += s->minv[i] * w[i] * P;
+        Z[n + i] += s->mass_inv[i] * w[i] * P;
     rt_exact_land(s, t, Z, y);
 }
 
@@ -402,7 +402,7 @@ void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, 
 ** when Y is their rounding, else Y extended. */
 void rt_exact_state(nsm_sim *s, double t, const double *Y, long double *ZL)
 {
-    int na = s->na;
+    int na = s->n_aug;
     RtShadow *sh = shadow_find(s, t, Y);
     if (sh) {
         memcpy(ZL, sh->Z, sizeof(long double) * na);
@@ -423,13 +423,13 @@ void rt_exact_state(nsm_sim *s, double t, const double *Y, long double *ZL)
 ** when it stands behind Y. */
 static RtAnchor *anchor_set(nsm_sim *s, double t, const double *Y, double h)
 {
-    int na = s->na;
+    int na = s->n_aug;
     RtAnchor *a = &s->ex.anchor;
     long double Z[na];
     rt_exact_state(s, t, Y, Z);
     for (int l = 0; l < RT_ANCHOR_LEVELS; l++)
         memcpy(a->Z + (size_t)l * na, Z, sizeof Z);
-    memcpy(a->y, Y, sizeof(double) * 2 * s->n);
+    memcpy(a->y, Y, sizeof(double) * 2 * s->n_vel);
     a->t = t;
     a->k = 0;
     a->used = 1;
@@ -444,7 +444,7 @@ static RtAnchor *anchor_set(nsm_sim *s, double t, const double *Y, double h)
 static void exact_energy(nsm_sim *s, const double *Z, const double *Id, const double *Iw,
                          const double *Y, double *Y1)
 {
-    int n = s->n, na = s->na;
+    int n = s->n_vel, na = s->n_aug;
     double QZ[na];
     nsm_la_matvec(na, na, Id, Z, QZ);
     Y1[2 * n] = Y[2 * n] + rt_dot(na, Z, QZ);
@@ -464,7 +464,7 @@ static void round_state(int na, const long double *ZL, double *Z)
 static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const long double *E,
                         const double *Id, const double *Iw, double *Y1)
 {
-    int n = s->n, na = s->na;
+    int n = s->n_vel, na = s->n_aug;
     long double ZL[na], Z1[na];
     double Z[na];
     rt_exact_state(s, t, Y, ZL);
@@ -497,7 +497,7 @@ static int exact_prop(nsm_sim *s, double h, RtProp **out)
     s->ex.cache_next = (s->ex.cache_next + 1) % RT_CACHE;
     pr->used = 0;
     if (!pr->E) {
-        size_t na2 = (size_t)s->na * s->na;
+        size_t na2 = (size_t)s->n_aug * s->n_aug;
         pr->E = calloc(na2, sizeof(long double));
         pr->Qd = calloc(na2, sizeof(double));
         pr->Qw = calloc(na2, sizeof(double));
@@ -530,7 +530,7 @@ static int exact_prop(nsm_sim *s, double h, RtProp **out)
 ** from the current state. */
 static int anchor_step(nsm_sim *s, RtAnchor *a, double t, const double *Y, double h, double *Y1)
 {
-    int n = s->n, na = s->na, L = 0, rc;
+    int n = s->n_vel, na = s->n_aug, L = 0, rc;
     double k = a->k + 1, period = 1, Z[na];
     long double Zn[na];
     RtProp *pr;
@@ -562,7 +562,7 @@ static int anchor_step(nsm_sim *s, RtAnchor *a, double t, const double *Y, doubl
 ** by its quadrature.  No exponential is formed. */
 static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
-    int n = s->n, na = s->na, rc;
+    int n = s->n_vel, na = s->n_aug, rc;
     const RtModeInfo *mi = rt_mode_info(s);
     if (!mi)
         return s->failed;
@@ -588,7 +588,7 @@ static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *
 ** mode's operator: modeop.c). */
 static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
-    if (h == s->h_step && h == s->set.dt && s->na <= s->set.dense_na) {
+    if (h == s->h_step && h == s->set.dt && s->n_aug <= s->set.dense_na) {
         RtAnchor *a = anchor_get(s, t, Y, h);
         if (!a)
             a = anchor_set(s, t, Y, h);
@@ -602,13 +602,13 @@ static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y
 ** two entries are then Y's). */
 static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1, int energy)
 {
-    const RtModeInfo *mi = s->na > s->set.dense_na ? rt_mode_info(s) : NULL;
-    if (s->na > s->set.dense_na && !mi)
+    const RtModeInfo *mi = s->n_aug > s->set.dense_na ? rt_mode_info(s) : NULL;
+    if (s->n_aug > s->set.dense_na && !mi)
         return s->failed;
     if (mi && mi->op) {
         /* a large mode (modeop.c): its series, without an exponential */
-        int n = s->n, rc;
-        long double Z0[s->na], Z1[s->na];
+        int n = s->n_vel, rc;
+        long double Z0[s->n_aug], Z1[s->n_aug];
         double Ed = 0, Ew = 0;
         rt_exact_state(s, t, Y, Z0);
         int pieces = (int)ceil(tau * mi->nu / RT_TAYLOR_REACH);  /* each within the reach */
@@ -623,7 +623,7 @@ static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, doub
         Y1[2 * n + 1] = Y[2 * n + 1] + Ew;
         return NSM_OK;
     }
-    size_t na2 = (size_t)s->na * s->na;
+    size_t na2 = (size_t)s->n_aug * s->n_aug;
     long double *E = malloc(na2 * sizeof(long double));
     double *I = malloc(2 * na2 * sizeof(double)), *Id = energy ? I : NULL;
     int rc = NSM_ENOMEM;
@@ -661,7 +661,7 @@ static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, doub
 static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA, const long double *Z,
                           double s0, double smax, long double *P, long double *Z1)
 {
-    int n = s->n, na = s->na, K = rt_taylor_flight_terms(normA * smax, TAIL_TERMS);
+    int n = s->n_vel, na = s->n_aug, K = rt_taylor_flight_terms(normA * smax, TAIL_TERMS);
     double wd[n];
     const double *w = rt_dense_wrow(s, j, wd);
     long double c[TAIL_TERMS + 1], x = s0;
@@ -699,7 +699,7 @@ static double tail_flight(nsm_sim *s, int j, const RtModeInfo *mi, double normA,
 ** not shrink to a point (then the caller estimates the tail otherwise). */
 double rt_zeno_tail(nsm_sim *s, int j, double e, double tau)
 {
-    int n = s->n, na = s->na;
+    int n = s->n_vel, na = s->n_aug;
     if ((s->m->n_gen == 0 && s->m->force) || s->m->nl || rt_mass_dense(s))
         return NAN;
     const RtModeInfo *mi = rt_mode_info(s);
@@ -713,7 +713,7 @@ double rt_zeno_tail(nsm_sim *s, int j, double e, double tau)
         goto done;
     double normA = nsm_la_norm1(na, A);
     for (int i = 0; i < n; i++)
-        D += w[i] * s->minv[i] * w[i];
+        D += w[i] * s->mass_inv[i] * w[i];
     rt_exact_state(s, s->t, s->y, Z);
     for (int f = 0; f < TAIL_FLIGHTS; f++) {
         double sf = tail_flight(s, j, mi, normA, Z, e * tau, 2 * tau, P, Z1);
@@ -744,7 +744,7 @@ double rt_zeno_tail(nsm_sim *s, int j, double e, double tau)
             goto done;
         long double P1 = -(1 + e) * u / D;
         for (int i = 0; i < n; i++)
-            Z1[n + i] += s->minv[i] * w[i] * P1;
+            Z1[n + i] += s->mass_inv[i] * w[i] * P1;
         memcpy(Z, Z1, sizeof Z);
     }
 done:
@@ -758,13 +758,13 @@ int rt_exact_check(nsm_sim *s, double t_end)
 {
     if (s->m->n_gen > 0 || !s->m->force)
         return NSM_OK;
-    int n = s->n;
+    int n = s->n_vel;
     double f[n];
     for (int k = 0; k <= 16; k++) {
         double t = t_end * k / 16.0;
         for (int i = 0; i < n; i++)
             f[i] = 0;
-        s->m->force(t, s->sw, s->p, s->c, f);
+        s->m->force(t, s->sw, s->params, s->consts, f);
         for (int i = 0; i < n; i++)
             if (f[i] != 0)
                 return rt_fail(s, NSM_EMETHOD, -1,
@@ -830,7 +830,7 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
 {
     double err;
     if (tau == 0) {
-        memcpy(Y1, Y, sizeof(double) * s->N);
+        memcpy(Y1, Y, sizeof(double) * s->n_state);
         return NSM_OK;
     }
     switch (s->set.method) {
@@ -849,8 +849,8 @@ int rt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1)
 ** double rounding of the positions over u, not the double one. */
 static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
-    int n = s->n;
-    if (j >= s->g || !rt_law_impacts(s, j) || rt_mode_has(s->mode, j))
+    int n = s->n_vel;
+    if (j >= s->n_gaps || !rt_law_impacts(s, j) || rt_mode_has(s->mode, j))
         return;
     int k = shadow_index(s, t, Y);
     if (k < 0)
@@ -871,7 +871,7 @@ static void shadow_gap(const nsm_sim *s, int j, double t, const double *Y, doubl
 /* Event function j at (t, Y) and its derivative. */
 static int event_at(nsm_sim *s, int j, double t, const double *Y, double *ev, double *evd)
 {
-    double e[s->ge], ed[s->ge];
+    double e[s->n_events], ed[s->n_events];
     int rc = rt_nlt_events(s, t, Y, e, ed);
     *ev = e[j];
     *evd = ed[j];
@@ -899,7 +899,7 @@ static int recast_rhs(nsm_sim *s, rt_event_fn fn, void *ud, double t, const doub
         return 1;
     if (rt_deriv(s, s->mode, t, Y, dY))
         return 1;
-    for (int i = 0; i < s->N; i++)
+    for (int i = 0; i < s->n_state; i++)
         dY[i] /= evd;
     *dt = 1 / evd;
     return 0;
@@ -911,7 +911,7 @@ static int recast_rhs(nsm_sim *s, rt_event_fn fn, void *ud, double t, const doub
 static int recast(nsm_sim *s, rt_event_fn fn, void *ud, double t0, const double *Y0, double s0,
                   double sd0, int nsub, double *t1, double *Y1)
 {
-    int N = s->N;
+    int N = s->n_state;
     double Y[N], T[N], k1[N], k2[N], k3[N], k4[N], t = t0, d1, d2, d3, d4;
     double ds = -s0 / nsub;
     memcpy(Y, Y0, sizeof(double) * N);

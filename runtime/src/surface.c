@@ -27,7 +27,7 @@ int rt_surface_alloc(nsm_sim *s)
         return 0;
     if (ng <= 0)
         return 0;
-    s->surface_gen_rows = calloc((size_t)4 * s->g * ng, sizeof(double));
+    s->surface_gen_rows = calloc((size_t)4 * s->n_gaps * ng, sizeof(double));
     return s->surface_gen_rows == NULL;
 }
 
@@ -42,14 +42,14 @@ void rt_surface_free(nsm_sim *s)
 ** after the model's setup. */
 void rt_surface_setup(nsm_sim *s)
 {
-    int ng = s->m->n_gen, g = s->g, n = s->n;
+    int ng = s->m->n_gen, g = s->n_gaps, n = s->n_vel;
     if (!s->surface_gen_rows || !s->m->gap_generator || !s->m->generator)
         return;
     double *G = calloc((size_t)ng * ng + (size_t)n * ng + 1, sizeof(double));
     if (!G)
         return;
-    s->m->generator(s->sw, s->p, s->c, G, G + (size_t)ng * ng);
-    s->m->gap_generator(s->p, s->c, s->surface_gen_rows);
+    s->m->generator(s->sw, s->params, s->consts, G, G + (size_t)ng * ng);
+    s->m->gap_generator(s->params, s->consts, s->surface_gen_rows);
     for (int k = 1; k < 4; k++) {
         const double *prev = s->surface_gen_rows + (size_t)(k - 1) * g * ng;
         double *cur = s->surface_gen_rows + (size_t)k * g * ng;
@@ -68,9 +68,9 @@ void rt_surface_setup(nsm_sim *s)
 ** (k = 0..3), all 0 for fixed gaps. */
 void rt_surface(const nsm_sim *s, double t, double *h)
 {
-    memset(h, 0, sizeof(double) * 4 * (size_t)s->g);
+    memset(h, 0, sizeof(double) * 4 * (size_t)s->n_gaps);
     if (s->moving)
-        s->m->gap_motion(t, s->p, s->c, h);
+        s->m->gap_motion(t, s->params, s->consts, h);
 }
 
 /* The k-th derivative of gap j's surface term at time t (0 when fixed). */
@@ -78,9 +78,9 @@ double rt_surface_of(const nsm_sim *s, int j, int k, double t)
 {
     if (!s->moving)
         return 0;
-    double h[4 * s->g];
-    s->m->gap_motion(t, s->p, s->c, h);
-    return h[j + k * s->g];
+    double h[4 * s->n_gaps];
+    s->m->gap_motion(t, s->params, s->consts, h);
+    return h[j + k * s->n_gaps];
 }
 
 /* The row H_j G^k (n_gen entries) of gap j, or NULL when it is zero or
@@ -90,7 +90,7 @@ const double *rt_surface_row(const nsm_sim *s, int j, int k)
     int ng = s->m->n_gen;
     if (!s->surface_gen_rows)
         return NULL;
-    const double *r = s->surface_gen_rows + ((size_t)k * s->g + j) * ng;
+    const double *r = s->surface_gen_rows + ((size_t)k * s->n_gaps + j) * ng;
     for (int q = 0; q < ng; q++)
         if (r[q] != 0)
             return r;

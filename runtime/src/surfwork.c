@@ -23,8 +23,8 @@ int rt_surfwork_alloc(nsm_sim *s)
 {
     if (!s->moving)
         return 0;
-    s->sfw.swork = calloc((size_t)s->g, sizeof(double));
-    s->sfw.vbook = calloc((size_t)s->n + 1, sizeof(double));
+    s->sfw.swork = calloc((size_t)s->n_gaps, sizeof(double));
+    s->sfw.vbook = calloc((size_t)s->n_vel + 1, sizeof(double));
     return !s->sfw.swork || !s->sfw.vbook;
 }
 
@@ -54,13 +54,13 @@ double rt_surface_impulse_work(const nsm_sim *s)
 ** holds the dissipation proper).  Returns the work booked. */
 double rt_surface_book(nsm_sim *s)
 {
-    int n = s->n, r = 0, any = 0;
+    int n = s->n_vel, r = 0, any = 0;
     if (!s->moving || !s->sfw.vbook_on)
         return 0;
-    int idx[s->g + 1];
+    int idx[s->n_gaps + 1];
     const double *v = s->y + n;
     double *vb = s->sfw.vbook;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_law_impacts(s, j) &&
             fabs(rt_gap(s, j, s->y)) <= 1e3 * rt_gap_tol(s, j, s->y)) {
             idx[r++] = j;
@@ -100,7 +100,7 @@ void rt_surface_begin(nsm_sim *s)
 {
     if (!s->moving)
         return;
-    memcpy(s->sfw.vbook, s->y + s->n, sizeof(double) * (size_t)s->n);
+    memcpy(s->sfw.vbook, s->y + s->n_vel, sizeof(double) * (size_t)s->n_vel);
     s->sfw.vbook_on = 1;
 }
 
@@ -110,7 +110,7 @@ void rt_surface_begin(nsm_sim *s)
 void rt_surface_mark(nsm_sim *s)
 {
     if (s->moving && s->sfw.vbook_on)
-        memcpy(s->sfw.vbook, s->y + s->n, sizeof(double) * (size_t)s->n);
+        memcpy(s->sfw.vbook, s->y + s->n_vel, sizeof(double) * (size_t)s->n_vel);
 }
 
 /* Books what is left of a transition and stops booking. */
@@ -134,16 +134,16 @@ void rt_surface_step(nsm_sim *s, double t1, const double *Y1, double *dW)
                                   0.9305681557970263 };
     static const double gw[4] = { 0.1739274225687269, 0.3260725774312731, 0.3260725774312731,
                                   0.1739274225687269 };
-    double e0[s->ge + 1], d0[s->ge + 1], e1[s->ge + 1], d1[s->ge + 1], h = t1 - s->t;
+    double e0[s->n_events + 1], d0[s->n_events + 1], e1[s->n_events + 1], d1[s->n_events + 1], h = t1 - s->t;
     *dW = 0;
     if (!s->moving || !(h > 0))
         return;
     int any = 0;
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         any |= s->m->gap_moving[j] && rt_law_held(s, s->mode, j);
     if (!any || rt_events(s, s->mode, s->t, s->y, e0, d0) || rt_events(s, s->mode, t1, Y1, e1, d1))
         return;
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         if (!s->m->gap_moving[j] || !rt_law_held(s, s->mode, j))
             continue;
         double wk = 0;
@@ -170,5 +170,5 @@ void rt_surface_reset(nsm_sim *s)
     s->sfw.Wsurf = 0;
     s->sfw.vbook_on = 0;
     if (s->sfw.swork)
-        memset(s->sfw.swork, 0, sizeof(double) * (size_t)s->g);
+        memset(s->sfw.swork, 0, sizeof(double) * (size_t)s->n_gaps);
 }

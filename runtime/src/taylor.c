@@ -548,7 +548,7 @@ static void row_terms(const RtModeInfo *mi, int na, int K, double h, long double
 ** when out of memory. */
 static int prop_form(nsm_sim *s, RtTayProp *pr, const RtModeInfo *mi, double h, int K)
 {
-    int na = s->na, ge = s->ge;
+    int na = s->n_aug, ge = s->n_events;
     size_t na2 = (size_t)na * na, rows = (size_t)ge * (K + 1) * na;
     size_t need = 2 * na2 + rows + (sizeof(double) * ge + sizeof(long double) - 1) / sizeof(long double);
     if (pr->cap < need) {
@@ -601,7 +601,7 @@ static const RtTayProp *prop_get(nsm_sim *s, const RtModeInfo *mi, double h, int
 {
     RtTaylor *T = &s->tay;
     T->key = NULL;
-    if (s->na > RT_TAYLOR_PROP_NA || !mi->dense || !mi->A)
+    if (s->n_aug > RT_TAYLOR_PROP_NA || !mi->dense || !mi->A)
         return NULL;
     RtTayProp *old = NULL;
     for (int k = 0; k < RT_TAYLOR_PROPS; k++) {
@@ -609,7 +609,7 @@ static const RtTayProp *prop_get(nsm_sim *s, const RtModeInfo *mi, double h, int
         if (pr->mi == mi && pr->built == mi->built && pr->h == h && pr->K == K) {
             pr->stamp = ++T->clock;
             T->key = pr;
-            if (!pr->ready && pr->quiet >= s->na + s->ge) {
+            if (!pr->ready && pr->quiet >= s->n_aug + s->n_events) {
                 if (prop_form(s, pr, mi, h, K)) {
                     pr->mi = NULL;
                     T->key = NULL;
@@ -642,7 +642,7 @@ static void taylor_need_terms(nsm_sim *s)
     T->touched = 1;
     if (!T->lazy)
         return;
-    rt_taylor_terms(T->mi, s->na, T->K, T->h, T->P);
+    rt_taylor_terms(T->mi, s->n_aug, T->K, T->h, T->P);
     T->lazy = 0;
 }
 
@@ -661,7 +661,7 @@ int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long doub
         T->key = NULL;
         goto done;
     }
-    int na = s->na, K = taylor_degree(mi->nu * h);
+    int na = s->n_aug, K = taylor_degree(mi->nu * h);
     long double *P = T->P;
     if (T->valid && T->key && !T->touched)
         T->key->quiet++;                /* the last step went without its terms */
@@ -712,7 +712,7 @@ int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long d
     if (!T->valid || T->mi != mi || T->built != mi->built ||
         T->t0 != t0 || T->h != h)
         return 0;
-    for (int i = 0; i < s->na; i++)
+    for (int i = 0; i < s->n_aug; i++)
         if (T->P[i] != Z0[i])
             return 0;
     return 1;
@@ -723,7 +723,7 @@ int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long d
 void rt_taylor_state(nsm_sim *s, double x, long double *Z)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = T->K;
+    int na = s->n_aug, K = T->K;
     if (x == 1 && T->prop) {
         const long double *E = T->prop->E;
         for (int i = 0; i < na; i++) {
@@ -743,7 +743,7 @@ void rt_taylor_state(nsm_sim *s, double x, long double *Z)
 static void taylor_form(nsm_sim *s, const double *c, long double *a, double *r0, double *r1)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = T->K, nz = 0, ixs[na <= 256 ? na : 1];
+    int na = s->n_aug, K = T->K, nz = 0, ixs[na <= 256 ? na : 1];
     int *ix = na <= 256 ? ixs : malloc(sizeof(int) * (size_t)na);   /* no allocation when small */
     double cn = 0;
     /* the form's nonzeros (a gap's: its bodies' x and v and the constant),
@@ -792,7 +792,7 @@ void rt_taylor_form(nsm_sim *s, const double *c, long double *a, double *r0, dou
 void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = T->K;
+    int na = s->n_aug, K = T->K;
     if (!T->prop) {
         taylor_form(s, T->mi->ev + (size_t)j * na, a, r0, r1);
         return;
@@ -819,7 +819,7 @@ void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
 static void energy_series(const nsm_sim *s, const double *Q, long double *e)
 {
     const RtTaylor *T = &s->tay;
-    int na = s->na, K = T->K;
+    int na = s->n_aug, K = T->K;
     double acc[K + 1];
     for (int m = 0; m <= K; m++)
         acc[m] = 0;
@@ -897,10 +897,10 @@ int rt_taylor_alloc(nsm_sim *s)
 {
     int K = RT_TAYLOR_K;
     /* K + 2 vectors: a large mode's expansion uses the last as scratch */
-    s->tay.P = malloc(sizeof(long double) * ((size_t)(K + 2) * s->na + 2 * (size_t)(K + 1)));
+    s->tay.P = malloc(sizeof(long double) * ((size_t)(K + 2) * s->n_aug + 2 * (size_t)(K + 1)));
     if (!s->tay.P)
         return NSM_ENOMEM;
-    s->tay.ed = s->tay.P + (size_t)(K + 2) * s->na;
+    s->tay.ed = s->tay.P + (size_t)(K + 2) * s->n_aug;
     s->tay.ew = s->tay.ed + K + 1;
     s->tay.valid = 0;
     s->tay.lazy = 0;

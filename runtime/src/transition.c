@@ -50,8 +50,8 @@ double rt_wacc(const nsm_sim *s, int j, const double *a)
 ** force between them, a contact just released) leaves it open. */
 static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol)
 {
-    double ev[s->ge + 1], evd[s->ge + 1];
-    unsigned m[s->mw];
+    double ev[s->n_events + 1], evd[s->n_events + 1];
+    unsigned m[s->mode_words];
     rt_mode_copy(s, m, mode);
     rt_mode_add(m, j);
     if (rt_events(s, m, s->t, s->y, ev, evd))
@@ -70,9 +70,9 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol)
 static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *forced_open,
                          const unsigned *favour, unsigned *forget)
 {
-    int g = s->g;
-    double *y = s->y, *v = s->y + s->nq, lam[g + 1], vb[g + 1];
-    unsigned ref[s->mw], cand[s->mw], closed[s->mw], held[s->mw];
+    int g = s->n_gaps;
+    double *y = s->y, *v = s->y + s->n_pos, lam[g + 1], vb[g + 1];
+    unsigned ref[s->mode_words], cand[s->mode_words], closed[s->mode_words], held[s->mode_words];
     rt_mode_copy(s, ref, ref_in);
     rt_mode_none(s, cand);
     rt_mode_none(s, closed);
@@ -147,10 +147,10 @@ int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsi
 ** their number, not quadratic. */
 static int rebound_unresolved_in(nsm_sim *s, int j, const double *Yd)
 {
-    double u = rt_wdot(s, j, s->y + s->nq);
+    double u = rt_wdot(s, j, s->y + s->n_pos);
     if (!(u > 0))
         return 0;
-    double acc = rt_wacc(s, j, Yd + s->nq);
+    double acc = rt_wacc(s, j, Yd + s->n_pos);
     return acc < 0 && u * u <= -2 * acc * rt_gap_tol(s, j, s->y);
 }
 
@@ -160,8 +160,8 @@ static int rebound_unresolved_in(nsm_sim *s, int j, const double *Yd)
 ** (plastic). */
 int rt_rebound_unresolved(nsm_sim *s, int j)
 {
-    double Yd[s->N];
-    if (!(rt_wdot(s, j, s->y + s->nq) > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
+    double Yd[s->n_state];
+    if (!(rt_wdot(s, j, s->y + s->n_pos) > 0) || rt_deriv(s, s->mode, s->t, s->y, Yd))
         return 0;
     return rebound_unresolved_in(s, j, Yd);
 }
@@ -179,9 +179,9 @@ static int coupled(const nsm_sim *s, int a, int b)
 ** every gap's relative velocity in vb. */
 int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx, unsigned *set)
 {
-    const double *y = s->y, *v = s->y + s->nq;
+    const double *y = s->y, *v = s->y + s->n_pos;
     int c = 0;
-    for (int i = 0; i < s->g; i++) {
+    for (int i = 0; i < s->n_gaps; i++) {
         vb[i] = rt_wdot(s, i, v);
         if (rt_law_impacts(s, i) && (i == j || rt_mode_has(s->mode, i) || (extra && rt_mode_has(extra, i)) ||
                                 fabs(rt_gap(s, i, y)) <= rt_gap_tol(s, i, y)))
@@ -282,7 +282,7 @@ static void seq_free(Seq *q)
 static Seq *seq_new(nsm_sim *s, const int *idx, int r)
 {
     const RtCsr *W = &s->sp.W;
-    int n = s->n;
+    int n = s->n_vel;
     /* zeroed up to the collision rings: they are read only where written
      * (the last collisions, k < n), and clearing their 3.5 kB took a third
      * of an impact's cost on a single-contact model */
@@ -357,7 +357,7 @@ static Seq *seq_new(nsm_sim *s, const int *idx, int r)
             q->set = NULL;
         }
     }
-    const double *v = s->y + s->nq;
+    const double *v = s->y + s->n_pos;
     for (int a = 0; a < r; a++) {
         q->u[a] = rt_wdot(s, idx[a], v);
         q->P[a] = 0;
@@ -411,7 +411,7 @@ static void heap_fix(Seq *q, int i)
 ** candidates of the next collision), out of it otherwise.  O(log r). */
 static void seq_touch(const nsm_sim *s, Seq *q, int a)
 {
-    const double *v = s->y + s->nq;
+    const double *v = s->y + s->n_pos;
     int in = !q->held[a] && q->u[a] < -rt_vel_tol(s, q->idx[a], v), i = q->hpos[a];
     if (in && i < 0) {
         q->heap[q->hn] = a;
@@ -699,7 +699,7 @@ static int seq_collapse(nsm_sim *s, Seq *q, const char *set, int last, double *v
 ** contacts, its loss booked). */
 static int seq_rest(nsm_sim *s, const Seq *q, int j)
 {
-    unsigned rest[s->mw];
+    unsigned rest[s->mode_words];
     int any = 0;
     rt_mode_none(s, rest);
     for (int a = 0; a < q->r; a++)
@@ -710,7 +710,7 @@ static int seq_rest(nsm_sim *s, const Seq *q, int j)
     if (!any)
         return NSM_OK;
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    if (rt_project(s, rest, s->y + s->nq))
+    if (rt_project(s, rest, s->y + s->n_pos))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
     rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, s->y));
     return NSM_OK;
@@ -722,7 +722,7 @@ static int seq_rest(nsm_sim *s, const Seq *q, int j)
 ** energy before it (small problems), lost the kinetic energy it took. */
 static int seq_log(nsm_sim *s, Seq *q, int a, int exempt1, double E0)
 {
-    const double *v = s->y + s->nq;
+    const double *v = s->y + s->n_pos;
     if (q->r <= SEQ_SMALL || s->moving) {
         rt_transition_loss_add(s, E0 - rt_mech_energy(s, s->mode, s->y));
     } else {
@@ -756,8 +756,8 @@ static int seq_log(nsm_sim *s, Seq *q, int a, int exempt1, double E0)
 ** tolerance, and only the positions coupled to the collision's move. */
 static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
 {
-    int n = s->n, r = q->r, rc;
-    double *v = s->y + s->nq, y0[2 * n];
+    int n = s->n_vel, r = q->r, rc;
+    double *v = s->y + s->n_pos, y0[2 * n];
     for (int a = 0; a < r; a++)
         seq_touch(s, q, a);
     for (int a; (a = seq_next(q)) >= 0;) {
@@ -939,7 +939,7 @@ static int simul_bpp(nsm_sim *s, const Seq *q, const double *qv, double *P, doub
 static int simul_impulses(nsm_sim *s, Seq *q, int j)
 {
     int r = q->r, rc;
-    const double *v = s->y + s->nq;
+    const double *v = s->y + s->n_pos;
     double *qv = malloc(sizeof(double) * 2 * (size_t)r);
     int *at = malloc(sizeof(int) * 2 * (size_t)r);
     char *in = malloc((size_t)r + 1);
@@ -977,8 +977,8 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
     Seq *q = seq_new(s, idx, r);
     if (!q)
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
-    int n = s->n, rc = simul_impulses(s, q, j);
-    double *v = s->y + s->nq, y0[2 * n];
+    int n = s->n_vel, rc = simul_impulses(s, q, j);
+    double *v = s->y + s->n_pos, y0[2 * n];
     if (rc)
         return seq_free(q), rc;
     q->nsub = 0;
@@ -1036,7 +1036,7 @@ static double energetic_restitution(double e)
 static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
 {
     int rc = NSM_OK;
-    double *v = s->y + s->nq;
+    double *v = s->y + s->n_pos;
     double *W = malloc(sizeof(double) * ((size_t)r * r + 7 * (size_t)r));
     if (!W)
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
@@ -1089,8 +1089,8 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
 ** rt_impact_apply. */
 int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
 {
-    double *y = s->y, *v = s->y + s->nq;
-    /* the caller's storage: ref and set (mw words), idx and vb (g) */
+    double *y = s->y, *v = s->y + s->n_pos;
+    /* the caller's storage: ref and set (mode_words words), idx and vb (g) */
     unsigned *ref = im->ref, *set = im->set;
     int *idx = im->idx;
     double *vb = im->vb;
@@ -1107,7 +1107,7 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
          * is at rest; remove the residual relative velocity (plastic), and
          * hold it shut unless that needs a pull */
         double Eb = rt_mech_energy(s, s->mode, y);
-        unsigned one[s->mw];
+        unsigned one[s->mode_words];
         rt_mode_none(s, one);
         rt_mode_add(one, j);
         im->done = 1;
@@ -1176,7 +1176,7 @@ int rt_impact_apply(nsm_sim *s, RtImpact *im)
 ** events until the event rate cap (the property test's random models). */
 static void impact_release(nsm_sim *s, const RtImpact *im)
 {
-    const double *v = s->y + s->nq;
+    const double *v = s->y + s->n_pos;
     if (im->frictional || s->m->n_rigid == 0)
         return;
     for (int a = 0; a < im->r; a++) {
@@ -1197,13 +1197,13 @@ int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget)
     int j = im->j, r = im->r, cascade = im->cascade, held = im->held,
         single = im->single;
     const int *idx = im->idx;
-    double *y = s->y, *v = s->y + s->nq;
+    double *y = s->y, *v = s->y + s->n_pos;
     const unsigned *ref = im->ref;
     /* every contact of the sequence whose rebound cannot leave the rounding
      * band ends at rest (j's too, unless a cascade of j alone goes on) */
-    unsigned plastic[s->mw];
+    unsigned plastic[s->mode_words];
     int any = 0, have_yd = 0;
-    double Yd[s->N];
+    double Yd[s->n_state];
     rt_mode_none(s, plastic);
     for (int a = 0; a < r; a++) {
         int i = idx[a];
@@ -1247,15 +1247,15 @@ int rt_transition_gap(nsm_sim *s, int j, unsigned *forget)
 ** rt_initial_mode then gives touching impact gaps closing their impact. */
 int rt_initial_contacts(nsm_sim *s, unsigned *forget)
 {
-    const double *y = s->y, *v = s->y + s->nq;
+    const double *y = s->y, *v = s->y + s->n_pos;
     rt_state_mode_clear(s);
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         double gap = rt_gap(s, j, y), tol = rt_gap_tol(s, j, y), wv = rt_wdot(s, j, v);
         int rc = rt_law_of(s, j)->initial(s, j, gap, wv, tol);
         if (rc)
             return rc;
     }
-    unsigned none[s->mw];
+    unsigned none[s->mode_words];
     rt_mode_none(s, none);
     return rt_settle(s, none, NULL, forget);
 }

@@ -24,7 +24,7 @@
 /* Allocate the Zeno detection's per-gap arrays; nonzero on failure. */
 int rt_zeno_alloc(nsm_sim *s)
 {
-    int g = s->g ? s->g : 1;
+    int g = s->n_gaps ? s->n_gaps : 1;
     s->zeno.last = calloc((size_t)g, sizeof(double));
     s->zeno.tau = calloc((size_t)g, sizeof(double));
     s->zeno.geo = calloc((size_t)g, sizeof(int));
@@ -44,7 +44,7 @@ void rt_zeno_free(nsm_sim *s)
 /* Forget every impact history (a reset). */
 void rt_zeno_reset(nsm_sim *s)
 {
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         s->zeno.last[j] = -1;
         s->zeno.tau[j] = 0;
         s->zeno.geo[j] = s->zeno.count[j] = 0;
@@ -74,7 +74,7 @@ static void zeno_forget(nsm_sim *s, int j)
 ** reports as stuck or separated). */
 void rt_zeno_forget(nsm_sim *s, const unsigned *gaps)
 {
-    for (int j = 0; j < s->g; j++)
+    for (int j = 0; j < s->n_gaps; j++)
         if (rt_mode_has(gaps, j))
             zeno_forget(s, j);
 }
@@ -84,7 +84,7 @@ void rt_zeno_forget(nsm_sim *s, const unsigned *gaps)
 ** transitions uses (zeno.c itself and the run loop). */
 int rt_zeno_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open)
 {
-    unsigned forget[s->mw];
+    unsigned forget[s->mode_words];
     rt_mode_none(s, forget);
     int rc = rt_settle(s, ref, forced_open, forget);
     rt_zeno_forget(s, forget);
@@ -118,7 +118,7 @@ static double zeno_remaining(double e, double beta, double tau)
 static int zeno_flight(nsm_sim *s, int j, double t, const double *Y, double tg, double *tau,
                        double *Y1)
 {
-    double ev[s->ge + 1], evd[s->ge + 1], x = tg, prev = HUGE_VAL;
+    double ev[s->n_events + 1], evd[s->n_events + 1], x = tg, prev = HUGE_VAL;
     for (int it = 0; it < 50; it++) {
         if (rt_advance(s, t, Y, x, Y1) || rt_events(s, s->mode, t + x, Y1, ev, evd) || !(evd[j] < 0))
             return 1;
@@ -156,23 +156,23 @@ static int zeno_delassus(nsm_sim *s, int j, const double *Y, double *D)
 ** the first flight in *tau1; NAN on failure. */
 static double zeno_pair(nsm_sim *s, int j, double tl, double *tau1)
 {
-    int N = s->N;
+    int N = s->n_state;
     double Y[N], Y1[N], Y2[N], a[N], tau2, e = rt_law_restitution(s, j, 0), Djj;
     memcpy(Y, s->y, sizeof Y);
     if (zeno_delassus(s, j, Y, &Djj) || rt_deriv(s, s->mode, s->t, Y, a))
         return NAN;
-    double acc = rt_wacc(s, j, a + s->nq), du = -acc * tl / 2 - rt_wdot(s, j, Y + s->nq);
+    double acc = rt_wacc(s, j, a + s->n_pos), du = -acc * tl / 2 - rt_wdot(s, j, Y + s->n_pos);
     if (!(acc < 0) || !(Djj > 0))
         return NAN;
     if (rt_mass_dense(s))           /* M(q) */
-        rt_mass_add_row(s, &s->sp.W, j, du / Djj, Y + s->nq);
+        rt_mass_add_row(s, &s->sp.W, j, du / Djj, Y + s->n_pos);
     else                            /* the diagonal's products, as they always were */
         for (int q = s->sp.W.p[j]; q < s->sp.W.p[j + 1]; q++)
-            Y[s->nq + s->sp.W.i[q]] += s->minv[s->sp.W.i[q]] * s->sp.W.x[q] * du / Djj;
+            Y[s->n_pos + s->sp.W.i[q]] += s->mass_inv[s->sp.W.i[q]] * s->sp.W.x[q] * du / Djj;
     if (zeno_flight(s, j, s->t, Y, tl, tau1, Y1) || zeno_delassus(s, j, Y1, &Djj))
         return NAN;
-    double dv = -(1 + e) * rt_wdot(s, j, Y1 + s->nq) / Djj;
-    rt_mass_add_row(s, &s->sp.W, j, dv, Y1 + s->nq);
+    double dv = -(1 + e) * rt_wdot(s, j, Y1 + s->n_pos) / Djj;
+    rt_mass_add_row(s, &s->sp.W, j, dv, Y1 + s->n_pos);
     if (zeno_flight(s, j, s->t + *tau1, Y1, e * *tau1, &tau2, Y2))
         return NAN;
     return tau2 / (e * *tau1) - 1;
@@ -198,19 +198,19 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
 static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 {
     int rc, k = -1, sg = 0;
-    if (s->nf && (rc = rt_fric_zeno_check(s, j, &k)))
+    if (s->n_fric && (rc = rt_fric_zeno_check(s, j, &k)))
         return rc;
     if (k >= 0)
-        sg = rt_fric_slip(s, k, s->y + s->nq) > 0 ? 1 : -1;
+        sg = rt_fric_slip(s, k, s->y + s->n_pos) > 0 ? 1 : -1;
     double tstar = s->t + remaining;
     long count = s->zeno.count[j];
-    double *v = s->y + s->nq, vb = rt_wdot(s, j, v), lam[s->g + 1];
+    double *v = s->y + s->n_pos, vb = rt_wdot(s, j, v), lam[s->n_gaps + 1];
     double Eb = rt_mech_energy(s, s->mode, s->y);
-    unsigned cand[s->mw], one[s->mw];
+    unsigned cand[s->mode_words], one[s->mode_words];
     rt_mode_none(s, cand);
     rt_mode_none(s, one);
     rt_mode_add(one, j);
-    for (int i = 0; i < s->g; i++)
+    for (int i = 0; i < s->n_gaps; i++)
         if (rt_law_impacts(s, i) && (i == j || rt_mode_has(s->mode, i)))
             rt_mode_add(cand, i);
     rt_surface_book(s);             /* a moving surface: the impacts so far */
@@ -227,7 +227,7 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     rt_transition_loss_add(s, lost);
     lost += ws;                     /* the energy dissipated, as impacts log it */
-    double Y1[s->N];
+    double Y1[s->n_state];
     while (s->t < tstar) {
         double h = tstar - s->t;
         if ((rc = rt_step(s, s->t, s->y, &h, Y1)))
@@ -254,8 +254,8 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
 ** then the force LCP decides which stay shut. */
 static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extra, int count, double lost0)
 {
-    int idx[s->g + 1], rc;
-    for (int a = 0, k; a < s->g && s->nf; a++) {
+    int idx[s->n_gaps + 1], rc;
+    for (int a = 0, k; a < s->n_gaps && s->n_fric; a++) {
         if ((a != j && !(extra && rt_mode_has(extra, a))))
             continue;
         if ((rc = rt_fric_zeno_check(s, a, &k)))
@@ -266,8 +266,8 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
                            "supported (--no-zeno resolves the impacts one by one)",
                            s->m->frictions[k].name, s->m->gaps[a].name);
     }
-    double *y = s->y, *v = s->y + s->nq, vb[s->g + 1];
-    unsigned set[s->mw];
+    double *y = s->y, *v = s->y + s->n_pos, vb[s->n_gaps + 1];
+    unsigned set[s->mode_words];
     int r = rt_impact_set(s, j, extra, vb, idx, set);
     double *D = malloc(sizeof(double) * ((size_t)r * r + 2 * (size_t)r));
     if (!D)
@@ -318,7 +318,7 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
 ** the collisions are resolved one by one, the follow tried again only
 ** after as many impacts again.  Restricted to what the follow models
 ** exactly: a small linear model (the mode's dense A) with a diagonal mass
-** (Newton's impulse below takes minv's products), no friction, no
+** (Newton's impulse below takes mass_inv's products), no friction, no
 ** dampers, no forcing but constant forces (their generator's one state),
 ** no moving surfaces, no time switches, the mode with no contact closed,
 ** every impact gap with restitution in (0, 1) (elastic collisions lose no
@@ -330,11 +330,11 @@ static int collapse(nsm_sim *s, int j, const unsigned *ref, const unsigned *extr
 /* Whether the model and the mode are ones collapse_follow models exactly. */
 static int follow_applies(nsm_sim *s)
 {
-    if (s->nf || s->m->nl || rt_mass_dense(s) || s->moving || s->ns || s->m->n_forces > 0 || s->m->n_gen > 1 ||
-        s->sp.C.p[s->n] > 0 ||
+    if (s->n_fric || s->m->nl || rt_mass_dense(s) || s->moving || s->n_switches || s->m->n_forces > 0 || s->m->n_gen > 1 ||
+        s->sp.C.p[s->n_vel] > 0 ||
         !rt_mode_empty(s, s->mode))
         return 0;
-    for (int i = 0; i < s->g; i++) {
+    for (int i = 0; i < s->n_gaps; i++) {
         double e = rt_law_impacts(s, i) ? rt_law_restitution(s, i, 0) : 0.5;
         if (!(e > 0 && e < 1))
             return 0;
@@ -379,7 +379,7 @@ static long double follow_root(const long double *c, int K, double H)
 static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, unsigned *mask,
                            long *count)
 {
-    int n = s->n, na = s->na, g = s->g, ok = 0;
+    int n = s->n_vel, na = s->n_aug, g = s->n_gaps, ok = 0;
     const RtModeInfo *mi = rt_mode_info(s);
     if (!mi || !mi->A)
         return 0;
@@ -456,7 +456,7 @@ static int collapse_follow(nsm_sim *s, int j, double *tstar, long double *Zend, 
             goto done;
         long double imp = -(1 + (long double)rt_law_restitution(s, next, (double)u)) * u / D[next];
         for (int q = W->p[next]; q < W->p[next + 1]; q++)
-            Z1[n + W->i[q]] += s->minv[W->i[q]] * W->x[q] * imp;
+            Z1[n + W->i[q]] += s->mass_inv[W->i[q]] * W->x[q] * imp;
         memcpy(Z, Z1, sizeof Z);
         recent[f % (2 * RT_CLUSTER_LAGS)] = next;
         total += sf;
@@ -508,11 +508,11 @@ static int follow_resolve(nsm_sim *s, int j, const unsigned *ref, int *done)
     if (!s->set.zeno_on || s->zeno.f_run < 3 || rt_mode_count(s, s->zeno.f_mask) < 2 ||
         s->zeno.f_count < s->zeno.f_retry || !follow_applies(s))
         return NSM_OK;
-    int N = s->N, n = s->n;
+    int N = s->n_state, n = s->n_vel;
     double tstar;
     long count;
-    long double Zend[s->na];
-    unsigned mask[s->mw];
+    long double Zend[s->n_aug];
+    unsigned mask[s->mode_words];
     if (!collapse_follow(s, j, &tstar, Zend, mask, &count)) {
         s->zeno.f_retry = 2 * s->zeno.f_count;
         return NSM_OK;
@@ -636,7 +636,7 @@ void rt_zeno_track(nsm_sim *s, RtImpact *im)
 static int rock_element(const nsm_sim *s, int j)
 {
     int found = -1;
-    for (int k = 0; k < s->nf; k++)
+    for (int k = 0; k < s->n_fric; k++)
         if (rt_fric_normal_gap(s, k) == j) {
             if (found >= 0)
                 return -1;
@@ -649,7 +649,7 @@ static int rock_element(const nsm_sim *s, int j)
 ** so that i opens at speed v: its time in *tau (the guess tg), 1 on failure. */
 static int rock_trial(nsm_sim *s, int i, double v, double tg, double *tau)
 {
-    int n = s->n, N = s->N;
+    int n = s->n_vel, N = s->n_state;
     double Y[N], Y1[N], u = rt_wdot(s, i, s->y + n);
     memcpy(Y, s->y, sizeof Y);
     for (int q = 0; q < n; q++)
@@ -666,8 +666,8 @@ static int rock_trial(nsm_sim *s, int i, double v, double tg, double *tau)
 ** summed).  0 on success. */
 static int rock_flight_law(nsm_sim *s, int i, double tl, double *a, double *c)
 {
-    int n = s->n;
-    double Yd[s->N], tau[3];
+    int n = s->n_vel;
+    double Yd[s->n_state], tau[3];
     if (rt_deriv(s, s->mode, s->t, s->y, Yd))
         return 1;
     double acc = rt_wacc(s, i, Yd + n), v1 = -acc * tl / 2;
@@ -703,11 +703,11 @@ static double rock_tail(double v, double rho_i, double rho_j, double ai, double 
 ** limit of the tail's pivot modes, and the rest the cascade lands in. */
 static int rock_cone(nsm_sim *s, const unsigned *mode, const double *Yrest)
 {
-    double lam[s->g + 1], lamf[s->nf + 1];
+    double lam[s->n_gaps + 1], lamf[s->n_fric + 1];
     if (rt_multipliers(s, mode, s->t, Yrest, lam, lamf))
         return 0;
     double tol = rt_force_tol(s, mode, Yrest);
-    for (int k = 0; k < s->nf; k++) {
+    for (int k = 0; k < s->n_fric; k++) {
         int j = rt_fric_normal_gap(s, k);
         if (j < 0 || !rt_mode_has(mode, j) || !rt_fric_stuck(s, mode, k))
             continue;
@@ -724,11 +724,11 @@ static void rock_mode(const nsm_sim *s, const unsigned *mode, int a, int ka, int
 {
     rt_mode_copy(s, out, mode);
     rt_mode_del(out, b);
-    rt_mode_del(out, s->g + 2 * kb);
-    rt_mode_del(out, s->g + 2 * kb + 1);
+    rt_mode_del(out, s->n_gaps + 2 * kb);
+    rt_mode_del(out, s->n_gaps + 2 * kb + 1);
     rt_mode_add(out, a);
-    rt_mode_add(out, s->g + 2 * ka);
-    rt_mode_del(out, s->g + 2 * ka + 1);
+    rt_mode_add(out, s->n_gaps + 2 * ka);
+    rt_mode_del(out, s->n_gaps + 2 * ka + 1);
 }
 
 /* Land the rocking cascade ended by the impact on j (i opening) at its
@@ -744,11 +744,11 @@ static void rock_mode(const nsm_sim *s, const unsigned *mode, int a, int ka, int
 static int rock_jump(nsm_sim *s, int j, int i, int kj, int ki, const unsigned *ref, double rest,
                      long count)
 {
-    int n = s->n, N = s->N;
+    int n = s->n_vel, N = s->n_state;
     double Y[N], vb = rt_wdot(s, i, s->y + n);
     memcpy(Y, s->y, sizeof Y);
     memset(Y + n, 0, sizeof(double) * n);
-    unsigned pj[s->mw], pi[s->mw];
+    unsigned pj[s->mode_words], pi[s->mode_words];
     rock_mode(s, s->mode, j, kj, i, ki, pj);
     rock_mode(s, s->mode, i, ki, j, kj, pi);
     if (!rock_cone(s, pj, Y) || !rock_cone(s, pi, Y))
@@ -797,17 +797,17 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
 {
     int j = im->j, i = -1, rc;
     *handled = 0;
-    if (!s->nf || !s->set.zeno_on || s->zeno.c_geo < 3 || rt_mode_count(s, s->zeno.c_mask) != 2 ||
+    if (!s->n_fric || !s->set.zeno_on || s->zeno.c_geo < 3 || rt_mode_count(s, s->zeno.c_mask) != 2 ||
         !rt_mode_has(s->zeno.c_mask, j))
         return NSM_OK;
-    for (int a = 0; a < s->g; a++)
+    for (int a = 0; a < s->n_gaps; a++)
         if (a != j && rt_mode_has(s->zeno.c_mask, a))
             i = a;
     int kj = rock_element(s, j), ki = i >= 0 ? rock_element(s, i) : -1;
     if (kj < 0 || ki < 0 || !rt_law_impacts(s, i) || !(im->vb[j] < 0) ||
         rt_law_restitution(s, j, im->vb[j]) != 0 || rt_law_restitution(s, i, im->vb[i]) != 0)
         return NSM_OK;          /* a landing contact that bounces rocks on nothing */
-    unsigned forget[s->mw];
+    unsigned forget[s->mode_words];
     rt_mode_none(s, forget);
     *handled = 1;
     im->done = 1;
@@ -815,7 +815,7 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
     rt_zeno_forget(s, forget);
     if (rc || (rc = rt_fric_update(s)))    /* the old pivot's element goes idle */
         return rc;
-    double u = rt_wdot(s, i, s->y + s->n), rho = u / -im->vb[j], a, c;
+    double u = rt_wdot(s, i, s->y + s->n_vel), rho = u / -im->vb[j], a, c;
     int pivots = rt_mode_has(s->mode, j) && !rt_mode_has(s->mode, i) &&
                  rt_fric_stuck(s, s->mode, kj) && u > 0;
     int law = pivots && !rock_flight_law(s, i, zeno_scale(s), &a, &c);

@@ -281,7 +281,7 @@ static int cont_tangent(const Cont *c, const double *Phi, const double *Fp, cons
 static int cont_gap_min(Cont *c, const double *y, double p, double *gmin)
 {
     nsm_sim *s = c->s;
-    int n = s->n, N = s->N, rc;
+    int n = s->n_vel, N = s->n_state, rc;
     double T;
     if ((rc = cont_period(c, p, &T)) || (rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)))
         return rc;
@@ -290,9 +290,9 @@ static int cont_gap_min(Cont *c, const double *y, double p, double *gmin)
         return NSM_OK;
     double Y0[N], Y1[N], Yd[N];
     memcpy(Y0, s->y, sizeof Y0);
-    unsigned free_mode[s->mw];
+    unsigned free_mode[s->mode_words];
     rt_mode_none(s, free_mode);
-    for (int j = 0; j < s->g; j++) {
+    for (int j = 0; j < s->n_gaps; j++) {
         if (!rt_law_impacts(s, j))
             continue;
         double best = HUGE_VAL, tb = 0;
@@ -690,7 +690,7 @@ int nsm_sim_continue_check(nsm_sim *s, const nsm_cont_options *o)
     if (!s || !o || !o->param || !o->period || o->periods < 1 || !isfinite(o->from) ||
         !isfinite(o->to) || nsm_sim_get_param(s, o->param, &p0))
         return NSM_EINVAL;
-    Cont c = { s, o, 2 * s->n, 2 * s->n + 1, fmin(o->from, o->to), fmax(o->from, o->to),
+    Cont c = { s, o, 2 * s->n_vel, 2 * s->n_vel + 1, fmin(o->from, o->to), fmax(o->from, o->to),
                0, 0, NULL, NULL, 0, o->periods, NAN, NULL };
     return cont_check(&c, p0);
 }
@@ -870,7 +870,7 @@ static int curve_free_map(Cont *c, const double *y, double p, double *yT, double
                  "flight (%s = %.17g)", c->o->param, p);
         return NSM_EMETHOD;
     }
-    double Y0[s->N], Y1[s->N];
+    double Y0[s->n_state], Y1[s->n_state];
     memcpy(Y0, s->y, sizeof Y0);
     if ((rc = rt_advance(s, 0, Y0, *T, Y1)))
         return rc;
@@ -1124,7 +1124,7 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
     if (nsm_sim_get_param(s, o->param, &p0))
         return NSM_EINVAL;
     Pt flip = { 0 };
-    Cont c = { s, o, 2 * s->n, 2 * s->n + 1, fmin(o->from, o->to), fmax(o->from, o->to),
+    Cont c = { s, o, 2 * s->n_vel, 2 * s->n_vel + 1, fmin(o->from, o->to), fmax(o->from, o->to),
                0, 0, fn, ud, 0, o->periods, NAN, o->switch_pd ? &flip : NULL };
     s->msg[0] = 0;
     int rc0 = cont_check(&c, p0);

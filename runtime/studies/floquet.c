@@ -60,7 +60,7 @@ static int track_step(nsm_sim *s, double t1, const double *Y1, int j, void *ud)
         snprintf(k->why, sizeof k->why, "a penalty contact engages at t = %.17g s", t1);
         return NSM_OK;
     }
-    if (!(rt_wrow(s, j, Y1 + s->n) < -rt_vel_tol(s, j, Y1 + s->n))) {
+    if (!(rt_wrow(s, j, Y1 + s->n_vel) < -rt_vel_tol(s, j, Y1 + s->n_vel))) {
         snprintf(k->why, sizeof k->why, "a contact lands at rest at t = %.17g s (sticking)", t1);
         return NSM_OK;
     }
@@ -104,14 +104,14 @@ static int flow_apply(int n2, const double *A, double dt, double *Phi, double *E
 /* Phi <- S Phi for the impact of gap j at (t, y-) (n2 values). */
 static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi, double *S, double *T)
 {
-    int n = s->n, n2 = 2 * n, N = s->N;
+    int n = s->n_vel, n2 = 2 * n, N = s->n_state;
     double wd[n];
     const double *w = rt_dense_wrow(s, j, wd);
     double Ym[N], Yp[N], fm[N], fp[N], Rf[n2 > 0 ? n2 : 1], q[n], D = 0;
     memset(Ym, 0, sizeof Ym);
     memcpy(Ym, ym, sizeof(double) * n2);
     for (int i = 0; i < n; i++) {
-        q[i] = s->minv[i] * w[i];
+        q[i] = s->mass_inv[i] * w[i];
         D += w[i] * q[i];
     }
     double u = rt_dot(n, w, ym + n), e = rt_law_restitution(s, j, u);
@@ -119,7 +119,7 @@ static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi
     memcpy(Yp, Ym, sizeof Yp);
     for (int i = 0; i < n; i++)
         Yp[n + i] = ym[n + i] - (1 + e) * q[i] * u / D;
-    unsigned free_mode[s->mw];
+    unsigned free_mode[s->mode_words];
     rt_mode_none(s, free_mode);
     if (rt_deriv(s, free_mode, t, Ym, fm) || rt_deriv(s, free_mode, t, Yp, fp))
         return NSM_ENUMERIC;
@@ -171,11 +171,11 @@ int nsm_sim_check_tangent(nsm_sim *s, const char *who)
     int rc = rt_floquet_rigid_check(s, who);
     if (rc)
         return rc;
-    if (s->ns > 0)
+    if (s->n_switches > 0)
         return refuse(s, who, NSM_EMETHOD, "models with time switches are not handled");
     /* known from the model: super_ball's --lyapunov truncated the outputs,
      * then failed with exit 3 ("does not start in free flight") */
-    if (s->nf)
+    if (s->n_fric)
         return refuse(s, who, NSM_EMETHOD, "models with friction elements are not handled (slip "
                       "forces and frictional impulses are not in the flow's matrix nor in the "
                       "saltation matrices)");
@@ -203,7 +203,7 @@ int nsm_sim_check_tangent(nsm_sim *s, const char *who)
 ** single impacts. */
 int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
 {
-    int n2 = 2 * s->n, rc;
+    int n2 = 2 * s->n_vel, rc;
     if (s->failed)
         return s->failed;
     if ((rc = nsm_sim_check_tangent(s, who)))
@@ -236,7 +236,7 @@ int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
     double *E = A + n2 * n2, *T = E + n2 * n2, *S = T + n2 * n2, tp = t0;
     for (int a = 0; a < n2; a++)
         for (int b = 0; b < n2; b++)
-            A[a * n2 + b] = mi->A[(size_t)a * s->na + b];
+            A[a * n2 + b] = mi->A[(size_t)a * s->n_aug + b];
     rc = NSM_OK;
     for (int i = 0; i < k.m && !rc; i++) {
         rc = flow_apply(n2, A, k.t[i] - tp, Phi, E, T);
@@ -252,7 +252,7 @@ int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
 
 int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
 {
-    int n2 = 2 * s->n, rc;
+    int n2 = 2 * s->n_vel, rc;
     if ((rc = rt_floquet_rigid_check(s, "monodromy")))
         return rc;
     if (!(period > 0) || !isfinite(period) || !Phi)
@@ -273,7 +273,7 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
 
 int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, double *mu_im)
 {
-    int n2 = 2 * s->n, rc;
+    int n2 = 2 * s->n_vel, rc;
     double Phi[n2 * n2], J[n2 * n2], yT[n2], r[n2], best = HUGE_VAL;
     if ((rc = rt_floquet_rigid_check(s, "periodic orbit")))
         return rc;

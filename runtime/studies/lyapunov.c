@@ -70,7 +70,7 @@ static void lyap_sort(int n, double *v)
 
 int nsm_sim_lyapunov(nsm_sim *s, double duration, double interval, double *lambda)
 {
-    int n2 = 2 * s->n, rc;
+    int n2 = 2 * s->n_vel, rc;
     if ((rc = rt_floquet_rigid_check(s, "lyapunov")))
         return rc;
     if (!(duration > 0) || !isfinite(duration) || !(interval > 0) || !isfinite(interval) ||

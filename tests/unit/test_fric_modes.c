@@ -48,7 +48,7 @@ extern const nsm_model nsm_model_belt_friction, nsm_model_coulomb_oscillator,
 /* A mode word of one 32-bit word (every model here has fewer bits). */
 static void mode_of(const nsm_sim *s, unsigned word, unsigned *mode)
 {
-    memset(mode, 0, sizeof(unsigned) * (size_t)s->mw);
+    memset(mode, 0, sizeof(unsigned) * (size_t)s->mode_words);
     mode[0] = word;
 }
 
@@ -62,9 +62,9 @@ static void belt_closed_forms(void)
     if (!s)
         return;
     for (int c = 0; c < 3; c++) {
-        double Y[s->N], Yd[s->N], ev[s->ge], evd[s->ge], lam[1];
+        double Y[s->n_state], Yd[s->n_state], ev[s->n_events], evd[s->n_events], lam[1];
         double x = xs[c], v = vs[c], L = k * x;
-        unsigned mode[s->mw];
+        unsigned mode[s->mode_words];
         memset(Y, 0, sizeof Y);
         Y[0] = x, Y[1] = v;
         for (int back = 0; back < 2; back++) {   /* slipping forwards, backwards */
@@ -83,7 +83,7 @@ static void belt_closed_forms(void)
         mode_of(s, 1u, mode);
         check_true("stuck: derived", rt_deriv(s, mode, 0, Y, Yd) == NSM_OK &&
                                      rt_events(s, mode, 0, Y, ev, evd) == NSM_OK &&
-                                     nsm_model_belt_friction.modes(mode, 0, Y, s->sw, s->p, s->c,
+                                     nsm_model_belt_friction.modes(mode, 0, Y, s->sw, s->params, s->consts,
                                                                    NULL, lam, NULL, NULL) == 0);
         check_close("stuck: v'", Yd[1], 0, 1e-15);
         check_close("stuck: multiplier", lam[0], L, 1e-15);
@@ -112,18 +112,18 @@ static void against_generic(const nsm_model *model, int *derived)
     check_true(model->name, s != NULL && model->modes != NULL);
     if (!s || !model->modes)
         return;
-    unsigned words = 1u << s->ge;
+    unsigned words = 1u << s->n_events;
     srand(7);
     for (unsigned w = 0; w < words; w++) {
-        unsigned mode[s->mw];
+        unsigned mode[s->mode_words];
         mode_of(s, w, mode);
         for (int trial = 0; trial < 4; trial++) {
-            double Y[s->N], Yd[s->N], Yg[s->N], ev[s->ge], evd[s->ge], eg[s->ge], edg[s->ge];
-            double lam[s->g + s->nf + 1], lg[s->g + 1], lfg[s->nf + 1], t = 3.0 * rand() / RAND_MAX;
+            double Y[s->n_state], Yd[s->n_state], Yg[s->n_state], ev[s->n_events], evd[s->n_events], eg[s->n_events], edg[s->n_events];
+            double lam[s->n_gaps + s->n_fric + 1], lg[s->n_gaps + 1], lfg[s->n_fric + 1], t = 3.0 * rand() / RAND_MAX;
             memset(Y, 0, sizeof Y);
-            for (int i = 0; i < 2 * s->n; i++)
+            for (int i = 0; i < 2 * s->n_vel; i++)
                 Y[i] = 4.0 * rand() / RAND_MAX - 2;
-            if (model->modes(mode, t, Y, s->sw, s->p, s->c, Yd, lam, ev, evd) != 0)
+            if (model->modes(mode, t, Y, s->sw, s->params, s->consts, Yd, lam, ev, evd) != 0)
                 continue;
             *derived += trial == 0;
             if (rt_deriv(s, mode, t, Y, Yd) || rt_deriv_generic(s, mode, t, Y, Yg) ||
@@ -133,13 +133,13 @@ static void against_generic(const nsm_model *model, int *derived)
                 continue;
             }
             double sc = 0;
-            for (int i = 0; i < s->N; i++)
+            for (int i = 0; i < s->n_state; i++)
                 sc = fmax(sc, fabs(Yg[i]));
-            for (int i = 0; i < s->N; i++)
+            for (int i = 0; i < s->n_state; i++)
                 agree("Yd", model->name, w, i, Yd[i], Yg[i], sc);
-            for (int j = 0; j < s->g + s->nf; j++)
-                agree("lam", model->name, w, j, lam[j], j < s->g ? lg[j] : lfg[j - s->g], sc);
-            for (int j = 0; j < s->ge; j++) {
+            for (int j = 0; j < s->n_gaps + s->n_fric; j++)
+                agree("lam", model->name, w, j, lam[j], j < s->n_gaps ? lg[j] : lfg[j - s->n_gaps], sc);
+            for (int j = 0; j < s->n_events; j++) {
                 agree("s", model->name, w, j, ev[j], eg[j], 1);
                 agree("sdot", model->name, w, j, evd[j], edg[j], sc);
             }
@@ -158,15 +158,15 @@ static void sliding_closed_forms(void)
     check_true("sliding_block created", s != NULL && nsm_model_sliding_block.modes != NULL);
     if (!s || !nsm_model_sliding_block.modes)
         return;
-    double Y[s->N], Yd[s->N], ev[s->ge], evd[s->ge], lam[3];
-    unsigned mode[s->mw];
+    double Y[s->n_state], Yd[s->n_state], ev[s->n_events], evd[s->n_events], lam[3];
+    unsigned mode[s->mode_words];
     memset(Y, 0, sizeof Y);
     Y[0] = 0.6, Y[2] = 0.25;
     for (int back = 0; back < 2; back++) {
         double sg = back ? -1 : 1, a = (-k * Y[0] - sg * muk * P) / m;
         mode_of(s, back ? 5u : 1u, mode);
         check_true("sliding_block slipping: derived",
-                   nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->p, s->c, Yd, lam, ev, evd) == 0);
+                   nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->params, s->consts, Yd, lam, ev, evd) == 0);
         check_close("sliding_block slipping: X''", Yd[2], a, 1e-15);
         check_close("sliding_block slipping: Y''", Yd[3], 0, 1e-15);
         check_close("sliding_block slipping: the floor's force", lam[0], P, 1e-14);
@@ -175,14 +175,14 @@ static void sliding_closed_forms(void)
     }
     mode_of(s, 3u, mode);
     check_true("sliding_block stuck: derived",
-               nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->p, s->c, Yd, lam, ev, evd) == 0);
+               nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->params, s->consts, Yd, lam, ev, evd) == 0);
     check_close("sliding_block stuck: X''", Yd[2], 0, 1e-15);
     check_close("sliding_block stuck: multiplier", lam[1], k * Y[0], 1e-15);
     check_close("sliding_block stuck: mu_s P - L", ev[1], mus * P - k * Y[0], 1e-14);
     check_close("sliding_block stuck: mu_s P + L", ev[2], mus * P + k * Y[0], 1e-14);
     mode_of(s, 0u, mode);
     check_true("sliding_block idle: derived",
-               nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->p, s->c, Yd, lam, ev, evd) == 0);
+               nsm_model_sliding_block.modes(mode, 0, Y, s->sw, s->params, s->consts, Yd, lam, ev, evd) == 0);
     check_close("sliding_block idle: X''", Yd[2], -k * Y[0] / m, 1e-15);
     check_close("sliding_block idle: events 1", ev[1] + ev[2], 2, 0);
     nsm_sim_free(s);
@@ -231,7 +231,7 @@ static void run_against_generic(const nsm_model *model, int method)
     nsm_sim *s = nsm_sim_create(model);
     if (!s)
         return;
-    int N = s->N;
+    int N = s->n_state;
     nsm_sim_free(s);
     static Events Ed, Eg;
     double yd[N], yg[N];
