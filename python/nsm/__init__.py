@@ -1210,8 +1210,11 @@ class Model:
             rc = lib.nsmpy_run(sim, rec, t_end, 1 if catch else 0)
             status = _text(lib.nsm_status_name(rc))
             msg = _text(lib.nsm_sim_message(sim))
-            if status == "NSM_EMODEL":   # setup rejected a parameter value
-                raise ParameterError(msg or "the model rejects these parameters")
+            # a parameter the model's setup rejects was raised by _check_run's
+            # reset (the same reset nsmpy_run repeats): NSM_EMODEL here comes
+            # from the run itself (a frictional impact with no solution at
+            # t = 0.5 s), a failed run with its partial result, as the
+            # simulator's exit 3 "simulation failed"
             result = self._result(sim, rec)
             if lib.nsmpy_rec_interrupted(rec):
                 raise Interrupted(lib.nsm_sim_time(sim), result)
