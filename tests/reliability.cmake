@@ -345,3 +345,22 @@ foreach(case findings python sweep sweep_more outputs)
 endforeach()
 set_tests_properties(reliability/seventh_io_python PROPERTIES LABELS "reliability;python"
   ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# An eighth hostile pass (tests/reliability/eighth_pass_test.py): friction
+# elements pressed by a gap in their derived modes with hostile --set values
+# and every method, bodies in space under taylor, the friction statistics of
+# Python and HDF5, and the energetic and simultaneous impact laws on odd
+# trains of beads; each case under 20 s in the normal build.
+foreach(case findings gapfric space trains python)
+  add_test(NAME reliability/eighth_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/eighth_pass_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/eighth_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/eighth_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/eighth_findings reliability/eighth_python PROPERTIES
+  LABELS "reliability;python" ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
