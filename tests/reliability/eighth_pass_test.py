@@ -34,11 +34,11 @@ Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, main, run, tried)  # noqa: E402
+from passlib import (SANITIZED, check, main, python_script, run, thin,  # noqa: E402
+                     tried)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[4])
@@ -48,11 +48,6 @@ MODELS = os.path.join(SRC, "models")
 
 def sim(name):
     return os.path.join(SIMS, "sim_" + name)
-
-
-def thin(items):
-    """Every third item under the sanitizers (about 3x slower), else all."""
-    return items[::3] if SANITIZED else items
 
 
 # ---- findings and python ----------------------------------------------------
@@ -99,18 +94,9 @@ def case_findings(tmp):
 def case_python(tmp):
     """The findings as Python sees them: a failed run is a SimulationError
     with its partial result whatever its status."""
-    path = os.path.join(tmp, "eighth_python.py")
-    open(path, "w").write(PY)
-    env = env_for(tmp)
-    env.setdefault("MPLBACKEND", "Agg")
-    try:
-        p = subprocess.run([sys.executable, path, MODELS], cwd=tmp, env=env,
-                           capture_output=True, text=True, timeout=600)
-    except subprocess.TimeoutExpired:
-        raise Failure("python: still running after 600 s")
-    print(p.stdout)
-    check(p.returncode == 0, "python: a run failing with NSM_EMODEL is a SimulationError "
-          "with its partial result", p)
+    python_script(tmp, "eighth_python.py", PY, [MODELS],
+                  "python: a run failing with NSM_EMODEL is a SimulationError with its "
+                  "partial result")
 
 
 # ---- gapfric ----------------------------------------------------------------
