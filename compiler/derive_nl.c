@@ -286,7 +286,7 @@ static TpArg tb_pow(Tb *b, Expr *e)
 {
     TpArg a = tb_expr(b, e->args[0]);
     double p;
-    if (expr_is_num(e->args[1], &p) && p == (long)p && p != 0 && p >= -64 && p <= 64) {
+    if (expr_is_num(e->args[1], &p) && p >= -64 && p <= 64 && p == (long)p && p != 0) {
         TpArg r = tb_powi(b, a, (long)(p < 0 ? -p : p));
         return p < 0 ? tb_op(b, TP_RECIP, r, NONE, NULL) : r;
     }
@@ -369,7 +369,7 @@ static int tb_poly_degree(const Expr *e)
         }
         break;
     case EX_POW:
-        if (!expr_is_num(e->args[1], &p) || p != (long)p || p < 1 || p > TB_POLY_MAX ||
+        if (!expr_is_num(e->args[1], &p) || p < 1 || p > TB_POLY_MAX || p != (long)p ||
             (d = tb_poly_degree(e->args[0])) < 0)
             return -1;
         d *= (int)p;

@@ -3,6 +3,7 @@
  * in relative coordinates (their Eq. 2) and a stuck mode with the contact
  * force as a state (their Eq. 11), derived for any model of that shape.
  */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -43,7 +44,7 @@ static Expr *together_factored(ExprCtx *x, Expr *e, Expr **den_inv)
         for (int j = 0; j < nf; j++) {
             Expr *f = t->kind == EX_MUL ? t->args[j] : t;
             double k;
-            if (f->kind != EX_POW || !expr_is_num(f->args[1], &k) || !(k < 0) || k != (int)k)
+            if (f->kind != EX_POW || !expr_is_num(f->args[1], &k) || !(k < 0) || k < -(double)INT_MAX || k != (int)k)
                 continue;
             int b = 0;
             while (b < nb && base[b] != f->args[0])
@@ -123,7 +124,7 @@ static Expr *rationalize(ExprCtx *x, Expr *e)
     if (e->nargs == 0)
         return e;
     if (e->kind == EX_POW && e->args[0]->kind == EX_ADD && expr_is_num(e->args[1], &k) && k < 0
-        && k == (int)k) {
+        && k >= -(double)INT_MAX && k == (int)k) {
         Expr *di, *base = rationalize(x, e->args[0]);
         Expr *num = together_factored(x, base, &di);
         Expr *content = monomial_content(x, num);

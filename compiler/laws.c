@@ -41,7 +41,7 @@ static Val law_read_stiffness(Sema *s, const Node *n, Expr *pexp)
     Dim newton = dim_make(1, 1, -2), metre = dim_make(1, 0, 0);
     if (!pexp)
         return sema_conv_slot(s, n, dim_div(newton, metre), "the contact stiffness 'k'", NULL);
-    if (expr_is_num(pexp, &a) && a == floor(a) && a <= 12) {
+    if (expr_is_num(pexp, &a) && a == floor(a) && a >= -12 && a <= 12) {
         char unit[32];
         snprintf(unit, sizeof unit, "N/m^%g", a);
         return sema_conv_slot(s, n, dim_div(newton, dim_pow(metre, (int)a)),
