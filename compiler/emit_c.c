@@ -358,8 +358,7 @@ static void emit_header(Cgen *cg)
     fprintf(o, " */\n#include <math.h>\n#include <stddef.h>\n\n#include \"nsm/model.h\"\n\n");
     /* the table's functions share the runtime's signatures: a model whose
      * equations need no t or sw leaves them unused, which is not a defect */
-    fprintf(o, "/* Each function below takes every argument its slot in nsm_model has;\n"
-               "   those this model's equations do not need stay unused. */\n"
+    fprintf(o, "/* Each function takes its slot's arguments; those not needed stay unused. */\n"
                "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n\n");
     bool any = false;
     for (int i = 0; i < m->n_params; i++)
@@ -1999,28 +1998,28 @@ static void emit_mode_check(Cgen *cg)
         fprintf(o, "    }\n");
 }
 
-/* modes(), the table's entry: the runtime asks for the derivatives alone
- * (each stage of a step) or the event functions alone (each detection), so
- * each question is a call of mode_eval with the other outputs NULL, which
- * the C compiler specialises, leaving out the work the question does not
- * need (as the separate rhs() and event() of model ABI 5 did). */
-static void emit_modes_entry(FILE *out)
+/* deriv() and events(), the table's entries for the two questions the
+ * runtime asks most: the derivatives alone (each stage of a step) and the
+ * event functions alone (each detection).  Each calls modes() with the other
+ * outputs NULL, which the C compiler specialises, leaving out the work the
+ * question does not need; as entries of their own they also leave out the
+ * register saves of modes()' most general call (model ABI 7). */
+static void emit_modes_entries(FILE *out)
 {
     fprintf(out,
-            "/* One call per question the runtime asks (the derivatives, or the event\n"
-            "   functions), so that each is compiled without the others' work. */\n"
-            "static int modes(const unsigned *mode, double t, const double *y, const int *sw,\n"
-            "                 const double *p, const double *c, double *ydot, double *lam, double *s,\n"
-            "                 double *sdot)\n{\n"
-            "    if (ydot && !lam && !s)\n"
-            "        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);\n"
-            "    if (!ydot && !lam && s && sdot)\n"
-            "        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);\n"
-            "    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);\n"
+            "/* The derivatives alone (each stage of a step). */\n"
+            "static int deriv(const unsigned *mode, double t, const double *y, const int *sw,\n"
+            "                 const double *p, const double *c, double *ydot)\n{\n"
+            "    return modes(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);\n"
+            "}\n\n"
+            "/* The event functions and their rates alone (each detection). */\n"
+            "static int events(const unsigned *mode, double t, const double *y, const int *sw,\n"
+            "                  const double *p, const double *c, double *s, double *sdot)\n{\n"
+            "    return modes(mode, t, y, sw, p, c, NULL, NULL, s, sdot);\n"
             "}\n\n");
 }
 
-/* mode_eval(): every mode in one function, the free mode written once and each
+/* modes(): every mode in one function, the free mode written once and each
  * closed gap's or closed set's correction after it (DvCorr, derive.h).  Its
  * locals are arrays: F, a (n), L (g: contact forces), u, Fd, ud. */
 static void emit_modes(Cgen *cg)
@@ -2047,9 +2046,9 @@ static void emit_modes(Cgen *cg)
     fclose(o);
 
     modes_comment(cg, imask, pmask);
-    fprintf(out, "static inline int mode_eval(const unsigned *mode, double t, const double *y,\n"
-                 "                             const int *sw, const double *p, const double *c,\n"
-                 "                             double *ydot, double *lam, double *s, double *sdot)\n{\n");
+    fprintf(out, "static inline int modes(const unsigned *mode, double t, const double *y,\n"
+                 "                         const int *sw, const double *p, const double *c,\n"
+                 "                         double *ydot, double *lam, double *s, double *sdot)\n{\n");
     /* the body tests the closed gaps as `(m & bit)` and the free mode as
      * `m == 0u`: the word is named only when it does */
     if (strstr(body, "(m & ") || strstr(body, " m == 0u"))
@@ -2068,7 +2067,7 @@ static void emit_modes(Cgen *cg)
     fwrite(body, 1, len, out);
     fprintf(out, "    return 0;\n}\n\n");
     free(body);
-    emit_modes_entry(out);
+    emit_modes_entries(out);
 }
 
 /* ---- switches and generator ---------------------------------------------------- */
@@ -2826,9 +2825,11 @@ static void emit_table(Cgen *cg)
     pstr(o, m->name);
     fprintf(o, ",\n    .title = ");
     pstr(o, m->title ? m->title : "");
-    fprintf(o, ",\n    .n_bodies = %d,\n    .n_params = %d,\n    .n_gaps = %d,\n    .n_switches = %d,\n"
-               "    .n_springs = %d,\n    .n_consts = %d,\n",
-            m->n_bodies, m->n_params, m->n_gaps, dv->n_sw, m->n_springs, dv->n_consts);
+    fprintf(o, ",\n    .n_bodies = %d,\n    .n_params = %d,\n    .n_gaps = %d,\n", m->n_bodies,
+            m->n_params, m->n_gaps);
+    if (dv->n_sw)   /* counts the model has none of stay 0 */
+        fprintf(o, "    .n_switches = %d,\n", dv->n_sw);
+    fprintf(o, "    .n_springs = %d,\n    .n_consts = %d,\n", m->n_springs, dv->n_consts);
     fprintf(o, "    .body_names = body_names,\n    .params = %s,\n    .gaps = %s,\n    .springs = %s,\n",
             m->n_params ? "params" : "NULL", m->n_gaps ? "gaps" : "NULL", m->n_springs ? "springs" : "NULL");
     fprintf(o, "    .n_outputs = %d,\n    .outputs = %s,\n", m->n_outputs, m->n_outputs ? "outputs" : "NULL");
@@ -2841,7 +2842,7 @@ static void emit_table(Cgen *cg)
     if (!all_zero(dv->fext_dot, dv->n))
         fprintf(o, "    .force_dot = force_dot,\n");
     if ((!m->n_frictions || dv->fric_modes) && !dv->nl)
-        fprintf(o, "    .modes = modes,\n");
+        fprintf(o, "    .modes = modes,\n    .deriv = deriv,\n    .events = events,\n");
     if (dv->n_sw)
         fprintf(o, "    .switch_fn = switch_fn,\n    .switch_state = switch_state,\n");
     if (cg->n_gen)
@@ -2867,8 +2868,10 @@ static void emit_table(Cgen *cg)
         fprintf(o, "    .n_moving = %d,\n    .gap_moving = gap_moving,\n    .gap_motion = gap_motion,\n"
                    "    .gap_generator = gap_generator,\n",
                 dv->n_moving);
-    fprintf(o, "    .nnz_K = %d,\n    .nnz_C = %d,\n    .nnz_W = %d,\n    .nnz_Wt = %d,\n",
-            cg->nnz_K, cg->nnz_C, cg->nnz_W, cg->nnz_Wt);
+    fprintf(o, "    .nnz_K = %d,\n    .nnz_C = %d,\n    .nnz_W = %d,\n", cg->nnz_K, cg->nnz_C,
+            cg->nnz_W);
+    if (cg->nnz_Wt)
+        fprintf(o, "    .nnz_Wt = %d,\n", cg->nnz_Wt);
     if (dv->nl)
         emit_nl_table(cg);
     if (has_expr_outputs(m))

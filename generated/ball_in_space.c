@@ -26,8 +26,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -302,7 +301,6 @@ const nsm_model nsm_model_ball_in_space = {
     .n_bodies = 6,
     .n_params = 5,
     .n_gaps = 1,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 6,
     .body_names = body_names,
@@ -320,7 +318,6 @@ const nsm_model nsm_model_ball_in_space = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 6,
-    .nnz_Wt = 0,
     .nl = NSM_NL_FORCE | NSM_NL_GAP,
     .nl_force = nl_force,
     .gap_curved = gap_curved,

@@ -22,8 +22,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -155,9 +154,9 @@ static void initial(const double *p, const double *c, double *y)
  *   0 {}: all gaps open, free flight
  *   1 {slope closed}: D.x and D.y stuck
  */
-static inline int mode_eval(const unsigned *mode, double t, const double *y,
-                             const int *sw, const double *p, const double *c,
-                             double *ydot, double *lam, double *s, double *sdot)
+static inline int modes(const unsigned *mode, double t, const double *y,
+                         const int *sw, const double *p, const double *c,
+                         double *ydot, double *lam, double *s, double *sdot)
 {
     const unsigned m = mode[0];
     double F[3], a[3];
@@ -229,17 +228,18 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
     return 0;
 }
 
-/* One call per question the runtime asks (the derivatives, or the event
-   functions), so that each is compiled without the others' work. */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+/* The derivatives alone (each stage of a step). */
+static int deriv(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot)
 {
-    if (ydot && !lam && !s)
-        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    if (!ydot && !lam && s && sdot)
-        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
-    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
+    return modes(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+}
+
+/* The event functions and their rates alone (each detection). */
+static int events(const unsigned *mode, double t, const double *y, const int *sw,
+                  const double *p, const double *c, double *s, double *sdot)
+{
+    return modes(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -270,7 +270,6 @@ const nsm_model nsm_model_disc_incline = {
     .n_bodies = 3,
     .n_params = 5,
     .n_gaps = 1,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 4,
     .body_names = body_names,
@@ -286,6 +285,8 @@ const nsm_model nsm_model_disc_incline = {
     .setup = setup,
     .initial = initial,
     .modes = modes,
+    .deriv = deriv,
+    .events = events,
     .n_planar = 1,
     .planar = planar,
     .n_walls = 1,
@@ -293,7 +294,6 @@ const nsm_model nsm_model_disc_incline = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 2,
-    .nnz_Wt = 0,
     .source = model_source,
     .coords = coords,
 };

@@ -23,8 +23,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -196,9 +195,9 @@ static void initial(const double *p, const double *c, double *y)
  *   2 {F stuck}
  *   3 {slope closed, F stuck}
  */
-static inline int mode_eval(const unsigned *mode, double t, const double *y,
-                             const int *sw, const double *p, const double *c,
-                             double *ydot, double *lam, double *s, double *sdot)
+static inline int modes(const unsigned *mode, double t, const double *y,
+                         const int *sw, const double *p, const double *c,
+                         double *ydot, double *lam, double *s, double *sdot)
 {
     const unsigned m = mode[0];
     double F[3], a[3];
@@ -311,17 +310,18 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
     return 0;
 }
 
-/* One call per question the runtime asks (the derivatives, or the event
-   functions), so that each is compiled without the others' work. */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+/* The derivatives alone (each stage of a step). */
+static int deriv(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot)
 {
-    if (ydot && !lam && !s)
-        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    if (!ydot && !lam && s && sdot)
-        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
-    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
+    return modes(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+}
+
+/* The event functions and their rates alone (each detection). */
+static int events(const unsigned *mode, double t, const double *y, const int *sw,
+                  const double *p, const double *c, double *s, double *sdot)
+{
+    return modes(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
 }
 
 /* The model's source, kept for the HDF5 output (nsm_model.source). */
@@ -350,7 +350,6 @@ const nsm_model nsm_model_disc_incline_roll = {
     .n_bodies = 3,
     .n_params = 6,
     .n_gaps = 1,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 11,
     .body_names = body_names,
@@ -366,6 +365,8 @@ const nsm_model nsm_model_disc_incline_roll = {
     .setup = setup,
     .initial = initial,
     .modes = modes,
+    .deriv = deriv,
+    .events = events,
     .n_frictions = 1,
     .frictions = frictions,
     .n_planar = 1,

@@ -23,8 +23,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -311,7 +310,6 @@ const nsm_model nsm_model_double_pendulum = {
     .n_bodies = 2,
     .n_params = 7,
     .n_gaps = 1,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 2,
     .body_names = body_names,
@@ -329,7 +327,6 @@ const nsm_model nsm_model_double_pendulum = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 2,
-    .nnz_Wt = 0,
     .nl = NSM_NL_FORCE | NSM_NL_GAP,
     .nl_force = nl_force,
     .gap_curved = gap_curved,

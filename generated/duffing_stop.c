@@ -23,8 +23,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -219,7 +218,6 @@ const nsm_model nsm_model_duffing_stop = {
     .n_bodies = 1,
     .n_params = 8,
     .n_gaps = 1,
-    .n_switches = 0,
     .n_springs = 1,
     .n_consts = 1,
     .body_names = body_names,
@@ -242,7 +240,6 @@ const nsm_model nsm_model_duffing_stop = {
     .nnz_K = 1,
     .nnz_C = 1,
     .nnz_W = 1,
-    .nnz_Wt = 0,
     .nl = NSM_NL_FORCE,
     .nl_force = nl_force,
     .nl_nwork = 6,

@@ -21,8 +21,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -146,9 +145,9 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   0 {}: all gaps open, free flight
  *   1 {stop closed}: M held at its stop
  */
-static inline int mode_eval(const unsigned *mode, double t, const double *y,
-                             const int *sw, const double *p, const double *c,
-                             double *ydot, double *lam, double *s, double *sdot)
+static inline int modes(const unsigned *mode, double t, const double *y,
+                         const int *sw, const double *p, const double *c,
+                         double *ydot, double *lam, double *s, double *sdot)
 {
     const unsigned m = mode[0];
     double F[1], a[1];
@@ -209,17 +208,18 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
     return 0;
 }
 
-/* One call per question the runtime asks (the derivatives, or the event
-   functions), so that each is compiled without the others' work. */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+/* The derivatives alone (each stage of a step). */
+static int deriv(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot)
 {
-    if (ydot && !lam && !s)
-        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    if (!ydot && !lam && s && sdot)
-        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
-    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
+    return modes(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+}
+
+/* The event functions and their rates alone (each detection). */
+static int events(const unsigned *mode, double t, const double *y, const int *sw,
+                  const double *p, const double *c, double *s, double *sdot)
+{
+    return modes(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
 }
 
 /* Exact method: f_ext(t) = B z(t), z' = G z. */
@@ -283,7 +283,6 @@ const nsm_model nsm_model_forced_impact_oscillator = {
     .n_bodies = 1,
     .n_params = 6,
     .n_gaps = 1,
-    .n_switches = 0,
     .n_springs = 1,
     .n_consts = 2,
     .body_names = body_names,
@@ -301,6 +300,8 @@ const nsm_model nsm_model_forced_impact_oscillator = {
     .force = force,
     .force_dot = force_dot,
     .modes = modes,
+    .deriv = deriv,
+    .events = events,
     .n_gen = 2,
     .generator = generator,
     .generator_state = generator_state,
@@ -311,7 +312,6 @@ const nsm_model nsm_model_forced_impact_oscillator = {
     .nnz_K = 1,
     .nnz_C = 1,
     .nnz_W = 1,
-    .nnz_Wt = 0,
     .source = model_source,
 };
 

@@ -22,8 +22,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -255,7 +254,6 @@ const nsm_model nsm_model_free_top = {
     .n_bodies = 6,
     .n_params = 3,
     .n_gaps = 0,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 6,
     .body_names = body_names,
@@ -273,7 +271,6 @@ const nsm_model nsm_model_free_top = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 0,
-    .nnz_Wt = 0,
     .nl = NSM_NL_FORCE,
     .nl_force = nl_force,
     .nq = 7,

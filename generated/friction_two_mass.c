@@ -20,8 +20,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -191,9 +190,9 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   4 {F2 stuck}
  *   5 {F1 stuck, F2 stuck}
  */
-static inline int mode_eval(const unsigned *mode, double t, const double *y,
-                             const int *sw, const double *p, const double *c,
-                             double *ydot, double *lam, double *s, double *sdot)
+static inline int modes(const unsigned *mode, double t, const double *y,
+                         const int *sw, const double *p, const double *c,
+                         double *ydot, double *lam, double *s, double *sdot)
 {
     const unsigned m = mode[0];
     double F[2], a[2];
@@ -311,17 +310,18 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
     return 0;
 }
 
-/* One call per question the runtime asks (the derivatives, or the event
-   functions), so that each is compiled without the others' work. */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+/* The derivatives alone (each stage of a step). */
+static int deriv(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot)
 {
-    if (ydot && !lam && !s)
-        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    if (!ydot && !lam && s && sdot)
-        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
-    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
+    return modes(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+}
+
+/* The event functions and their rates alone (each detection). */
+static int events(const unsigned *mode, double t, const double *y, const int *sw,
+                  const double *p, const double *c, double *s, double *sdot)
+{
+    return modes(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
 }
 
 /* Exact method: f_ext(t) = B z(t), z' = G z. */
@@ -376,7 +376,6 @@ const nsm_model nsm_model_friction_two_mass = {
     .n_bodies = 2,
     .n_params = 6,
     .n_gaps = 0,
-    .n_switches = 0,
     .n_springs = 2,
     .n_consts = 8,
     .body_names = body_names,
@@ -394,6 +393,8 @@ const nsm_model nsm_model_friction_two_mass = {
     .force = force,
     .force_dot = force_dot,
     .modes = modes,
+    .deriv = deriv,
+    .events = events,
     .n_gen = 2,
     .generator = generator,
     .generator_state = generator_state,

@@ -19,8 +19,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -168,7 +167,6 @@ const nsm_model nsm_model_hertz_chain = {
     .n_bodies = 20,
     .n_params = 4,
     .n_gaps = 19,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 20,
     .body_names = body_names,
@@ -186,7 +184,6 @@ const nsm_model nsm_model_hertz_chain = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 38,
-    .nnz_Wt = 0,
     .nl = NSM_NL_PENALTY,
     .nl_force = nl_force,
     .nl_nwork = 0,

@@ -18,8 +18,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -183,7 +182,6 @@ const nsm_model nsm_model_hertz_wave = {
     .n_bodies = 20,
     .n_params = 3,
     .n_gaps = 19,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 20,
     .body_names = body_names,
@@ -201,7 +199,6 @@ const nsm_model nsm_model_hertz_wave = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 38,
-    .nnz_Wt = 0,
     .nl = NSM_NL_PENALTY,
     .nl_force = nl_force,
     .nl_nwork = 0,

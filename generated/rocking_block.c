@@ -23,8 +23,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -402,7 +401,6 @@ const nsm_model nsm_model_rocking_block = {
     .n_bodies = 3,
     .n_params = 5,
     .n_gaps = 2,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 3,
     .body_names = body_names,

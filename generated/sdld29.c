@@ -18,8 +18,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -173,9 +172,9 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  * The modes:
  *   0 {}: all gaps open, free flight
  */
-static inline int mode_eval(const unsigned *mode, double t, const double *y,
-                             const int *sw, const double *p, const double *c,
-                             double *ydot, double *lam, double *s, double *sdot)
+static inline int modes(const unsigned *mode, double t, const double *y,
+                         const int *sw, const double *p, const double *c,
+                         double *ydot, double *lam, double *s, double *sdot)
 {
     int i;
     double F[8], a[8];
@@ -202,17 +201,18 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
     return 0;
 }
 
-/* One call per question the runtime asks (the derivatives, or the event
-   functions), so that each is compiled without the others' work. */
-static int modes(const unsigned *mode, double t, const double *y, const int *sw,
-                 const double *p, const double *c, double *ydot, double *lam, double *s,
-                 double *sdot)
+/* The derivatives alone (each stage of a step). */
+static int deriv(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot)
 {
-    if (ydot && !lam && !s)
-        return mode_eval(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
-    if (!ydot && !lam && s && sdot)
-        return mode_eval(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
-    return mode_eval(mode, t, y, sw, p, c, ydot, lam, s, sdot);
+    return modes(mode, t, y, sw, p, c, ydot, NULL, NULL, NULL);
+}
+
+/* The event functions and their rates alone (each detection). */
+static int events(const unsigned *mode, double t, const double *y, const int *sw,
+                  const double *p, const double *c, double *s, double *sdot)
+{
+    return modes(mode, t, y, sw, p, c, NULL, NULL, s, sdot);
 }
 
 /* Time switch k: s = lhs - rhs of its comparison, and s'. */
@@ -307,6 +307,8 @@ const nsm_model nsm_model_sdld29 = {
     .initial = initial,
     .force = force,
     .modes = modes,
+    .deriv = deriv,
+    .events = events,
     .switch_fn = switch_fn,
     .switch_state = switch_state,
     .n_gen = 1,
@@ -318,7 +320,6 @@ const nsm_model nsm_model_sdld29 = {
     .nnz_K = 22,
     .nnz_C = 22,
     .nnz_W = 0,
-    .nnz_Wt = 0,
     .source = model_source,
 };
 

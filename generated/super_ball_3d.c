@@ -38,8 +38,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -469,7 +468,6 @@ const nsm_model nsm_model_super_ball_3d = {
     .n_bodies = 6,
     .n_params = 16,
     .n_gaps = 2,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 6,
     .body_names = body_names,
@@ -487,7 +485,6 @@ const nsm_model nsm_model_super_ball_3d = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 12,
-    .nnz_Wt = 0,
     .nl = NSM_NL_FORCE | NSM_NL_GAP,
     .nl_force = nl_force,
     .gap_curved = gap_curved,

@@ -21,8 +21,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -274,7 +273,6 @@ const nsm_model nsm_model_thrown_body = {
     .n_bodies = 6,
     .n_params = 2,
     .n_gaps = 0,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 6,
     .body_names = body_names,
@@ -296,7 +294,6 @@ const nsm_model nsm_model_thrown_body = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 0,
-    .nnz_Wt = 0,
     .nl = NSM_NL_FORCE,
     .nl_force = nl_force,
     .nq = 7,

@@ -34,8 +34,7 @@
 
 #include "nsm/model.h"
 
-/* Each function below takes every argument its slot in nsm_model has;
-   those this model's equations do not need stay unused. */
+/* Each function takes its slot's arguments; those not needed stay unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* indices into p[] */
@@ -614,7 +613,6 @@ const nsm_model nsm_model_tippe_top = {
     .n_bodies = 6,
     .n_params = 12,
     .n_gaps = 2,
-    .n_switches = 0,
     .n_springs = 0,
     .n_consts = 6,
     .body_names = body_names,
@@ -632,7 +630,6 @@ const nsm_model nsm_model_tippe_top = {
     .nnz_K = 0,
     .nnz_C = 0,
     .nnz_W = 12,
-    .nnz_Wt = 0,
     .nl = NSM_NL_FORCE | NSM_NL_GAP,
     .nl_force = nl_force,
     .gap_curved = gap_curved,

@@ -749,7 +749,7 @@ static int derived(const nsm_sim *s)
 int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
-    if (derived(s) && m->modes(mode, t, Y, s->sw, s->params, s->consts, Yd, NULL, NULL, NULL) == 0) {
+    if (derived(s) && m->deriv(mode, t, Y, s->sw, s->params, s->consts, Yd) == 0) {
         double f[s->n_vel], lam[s->n_gaps + s->n_fric + 1];
         ext_force(s, t, f);
         int held = (s->moving || s->n_fric) &&
@@ -913,7 +913,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
 int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd)
 {
     const nsm_model *m = s->m;
-    if (derived(s) && m->modes(mode, t, y, s->sw, s->params, s->consts, NULL, NULL, ev, evd) == 0)
+    if (derived(s) && m->events(mode, t, y, s->sw, s->params, s->consts, ev, evd) == 0)
         return NSM_OK;
     return rt_events_generic(s, mode, t, y, ev, evd);
 }

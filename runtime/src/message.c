@@ -210,6 +210,8 @@ int nsm_model_check(const nsm_model *m, const char **why)
                   : m->abi != NSM_ABI_VERSION ? "the model was generated for another version "
                                                 "of the runtime (ABI); generate it again with "
                                                 "this nsmc"
+                  : m->modes && (!m->deriv || !m->events) ? "the model table has modes() "
+                                                              "without its deriv() and events()"
                   : m->n_bodies <= 0 ? "the model table has no bodies"
                   : m->n_gaps < 0 ? "the model table's gap count is negative"
                   : m->n_frictions > 0 && !m->frictions ? "the model table lists friction "

@@ -228,6 +228,8 @@ static void run_against_generic(const nsm_model *model, int method)
 {
     nsm_model generic = *model;
     generic.modes = NULL;
+    generic.deriv = NULL;
+    generic.events = NULL;
     nsm_sim *s = nsm_sim_create(model);
     if (!s)
         return;

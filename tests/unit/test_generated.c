@@ -56,6 +56,23 @@ static nsm_entries entries_alloc(int nnz)
     return t;
 }
 
+/* The table's deriv() and events() give what modes() gives when asked
+** for everything at once (model ABI 7), value for value. */
+static void same_as_modes(const nsm_model *m, const unsigned *mw, double t, const double *y,
+                          const int *sw, const double *p, const double *c, const double *yd,
+                          const double *s, const double *sd)
+{
+    int n = m->n_bodies, g = m->n_gaps, nf = m->n_frictions, ge = g + 2 * nf;
+    double ya[2 * n], la[g + nf + 1], sa[ge + 1], sda[ge + 1];
+    CHECK(m->modes(mw, t, y, sw, p, c, ya, la, sa, sda) == 0, "all outputs of mode %u", mw[0]);
+    for (int i = 0; i < 2 * n; i++)
+        CHECK(ya[i] == yd[i], "mode %u: deriv()'s ydot[%d] = %.17g, modes()' %.17g", mw[0], i,
+              yd[i], ya[i]);
+    for (int j = 0; j < ge; j++)
+        CHECK(sa[j] == s[j] && sda[j] == sd[j], "mode %u: events()' s[%d] = %.17g, s' = %.17g; "
+              "modes()' %.17g, %.17g", mw[0], j, s[j], sd[j], sa[j], sda[j]);
+}
+
 int main(void)
 {
     const nsm_model *m = &NSM_MODEL;
@@ -113,9 +130,10 @@ int main(void)
                 y[i] = urand(-1, 1);
             for (int k = 0; k < ns; k++)
                 sw[k] = urand(0, 1) < 0.5;
-            CHECK(m->modes(mw, t, y, sw, p, c, yd, NULL, NULL, NULL) == 0, "rhs of mode %u", mode);
-            CHECK(m->modes(mw, t, y, sw, p, c, NULL, NULL, s, sd) == 0, "event of mode %u", mode);
+            CHECK(m->deriv(mw, t, y, sw, p, c, yd) == 0, "rhs of mode %u", mode);
+            CHECK(m->events(mw, t, y, sw, p, c, s, sd) == 0, "event of mode %u", mode);
             CHECK(m->modes(mw, t, y, sw, p, c, NULL, lam, NULL, NULL) == 0, "lambda of mode %u", mode);
+            same_as_modes(m, mw, t, y, sw, p, c, yd, s, sd);
             for (int i = 0; i < 2 * n; i++)
                 y2[i] = y[i] + h * yd[i];
             m->modes(mw, t + h, y2, sw, p, c, NULL, NULL, sp, yd2);

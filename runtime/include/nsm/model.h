@@ -54,7 +54,7 @@
 extern "C" {
 #endif
 
-#define NSM_ABI_VERSION 6
+#define NSM_ABI_VERSION 7
 
 /* Return of nsm_model.modes when the compiler did not write this mode out
  * (too many gaps to enumerate): the runtime then uses its generic path,
@@ -284,6 +284,17 @@ typedef struct nsm_model {
     int (*modes)(const unsigned *mode, double t, const double *y, const int *sw,
                  const double *p, const double *c, double *ydot, double *lam, double *s,
                  double *sdot);
+
+    /* The two questions the runtime asks at every stage and every detection
+     * (ABI 7): the derivatives alone, deriv = modes(..., ydot, NULL, NULL,
+     * NULL), and the event functions alone, events = modes(..., NULL, NULL,
+     * s, sdot).  Entries of their own, so that each is compiled without the
+     * others' work and without the register saves of modes()' most general
+     * call.  Set both when modes is set, NULL when it is NULL. */
+    int (*deriv)(const unsigned *mode, double t, const double *y, const int *sw,
+                 const double *p, const double *c, double *ydot);
+    int (*events)(const unsigned *mode, double t, const double *y, const int *sw,
+                  const double *p, const double *c, double *s, double *sdot);
 
     /* Time switches: the switch function of condition k and its derivative,
      * and the condition's truth value at time t (for the start of a run);

@@ -6,6 +6,8 @@
  * by hand (two_mass_model), and with -DTWO_MASS_GENERIC (two_mass_generic_model)
  * where they return NSM_NOT_DERIVED so the runtime's generic path runs.
  */
+#include <stddef.h>
+
 #include "nsm/model.h"
 
 enum { M1, M2, C1, C2, K1, K2, E, U1, U2, V1, V2 };
@@ -86,8 +88,22 @@ static int modes(const unsigned *mode, double t, const double *y, const int *sw,
     }
     return 0;
 }
+
+/* The derivatives alone: modes() asked for ydot only. */
+static int deriv(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
+                 const double *c, double *yd)
+{
+    return modes(mode, t, y, sw, p, c, yd, NULL, NULL, NULL);
+}
+
+/* The event functions alone: modes() asked for s and s' only. */
+static int events(const unsigned *mode, double t, const double *y, const int *sw, const double *p,
+                  const double *c, double *s, double *sd)
+{
+    return modes(mode, t, y, sw, p, c, NULL, NULL, s, sd);
+}
 #define NAME two_mass_model
-#define FUNCS .modes = modes,
+#define FUNCS .modes = modes, .deriv = deriv, .events = events,
 #else
 #define NAME two_mass_generic_model
 #define FUNCS /* modes stays NULL: the generic path runs every mode */
