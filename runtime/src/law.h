@@ -52,7 +52,8 @@
 **               logs the event, ends with rt_settle (transition.c)
 **   stored      the energy stored in the closed gap at y (NULL: none)
 **   damping     the viscous coefficient c of the closed gap: it
-**               dissipates c (w.v)^2 (NULL: none)
+**               dissipates c (w.v)^2 (NULL: none); a function of the
+**               parameters alone, read once at each setup (rt_law_setup)
 **   on_event    told of every event logged at the gap, after the
 **               runtime's statistics took it (the law's own; NULL: none)
 **   force       a force element's force at the penetration p = -gap and
@@ -251,11 +252,11 @@ static inline double rt_law_stored(const nsm_sim *s, const unsigned *mode, const
 
 /* The viscous coefficient c of closed gap j: its law's damping (0 for a
 ** law without one), for a mode known to close it (the exact method's
-** operator of a mode). */
+** operator of a mode); read from the law when the laws were set up
+** (rt_law_setup), since it depends on the parameters alone. */
 static inline double rt_law_closed_damping(const nsm_sim *s, int j)
 {
-    const rt_law *law = rt_law_of(s, j);
-    return law->damping ? law->damping(s, j) : 0;
+    return s->law_c[j];
 }
 
 /* The viscous coefficient of gap j in mode: its law's damping when the gap

@@ -52,12 +52,14 @@ const char *nsm_law_name(int law)
 /* Bind each gap of the simulation to its law (s->law, read on every
 ** step: one load, as the model table's law field was) and count the force
 ** elements among them (n_force_gaps: the energy rates' damping loop is skipped
-** without one, at every evaluation of the dynamics); nsm_model_check
-** has made sure they are registered.  NSM_ENOMEM, or NSM_OK. */
+** without one, at every evaluation of the dynamics), with room for their
+** dampings (law_c, filled by rt_law_setup); nsm_model_check has made sure
+** they are registered.  NSM_ENOMEM, or NSM_OK. */
 int rt_law_bind(nsm_sim *s)
 {
     s->law = calloc((size_t)s->n_gaps + 1, sizeof *s->law);
-    if (!s->law)
+    s->law_c = calloc((size_t)s->n_gaps + 1, sizeof *s->law_c);
+    if (!s->law || !s->law_c)
         return NSM_ENOMEM;
     s->n_force_gaps = 0;
     for (int j = 0; j < s->n_gaps; j++) {
@@ -71,7 +73,9 @@ int rt_law_bind(nsm_sim *s)
 void rt_law_free(nsm_sim *s)
 {
     free(s->law);
+    free(s->law_c);
     s->law = NULL;
+    s->law_c = NULL;
 }
 
 /* Whether constraint gap j's restitution (its law's impulse rule, at a
@@ -106,7 +110,10 @@ static int law_nonlinear_bad(nsm_sim *s, int j)
 ** parameters (setup: the gaps', then the friction elements' at their first
 ** columns), a constraint gap's restitution must be one an impact can
 ** apply and a nonlinear force element needs a nonlinear model; NSM_EMODEL
-** with the message written by the first that refuses. */
+** with the message written by the first that refuses.  Then each gap's
+** closed damping is read from its law once (law_c: the parameters are
+** fixed until the next setup), for the energy rates and the operators that
+** ask it at every evaluation. */
 int rt_law_setup(nsm_sim *s)
 {
     for (int j = 0; j < s->n_events; j += j < s->n_gaps ? 1 : 2) {
@@ -118,5 +125,7 @@ int rt_law_setup(nsm_sim *s)
             return NSM_EMODEL;
         }
     }
+    for (int j = 0; j < s->n_gaps; j++)
+        s->law_c[j] = s->law[j]->damping ? s->law[j]->damping(s, j) : 0;
     return NSM_OK;
 }

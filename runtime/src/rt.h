@@ -260,6 +260,8 @@ struct nsm_sim {
     struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
     const struct rt_law **law; /* n_gaps: each gap's contact law (laws.c, law.h) */
     int n_force_gaps;         /* gaps whose law is a force element (not a constraint), laws.c */
+    double *law_c;            /* n_gaps: each gap's closed damping, its law's damping read
+                                 once per setup (laws.c), not through the table per use */
     int n_aug;                /* augmented states Z = (x, v, z, 1): 2 n_vel + n_gen + 1 */
     double *params, *consts;  /* parameters (with overrides), constants */
     nsm_numeric num;
