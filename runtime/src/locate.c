@@ -7,7 +7,7 @@
 ** find it in two ways: rk4 and adaptive bracket it and polish it by the
 ** safeguarded Newton / Illinois iteration below (rt_bracket), after a
 ** first guess from Henon's recast (step.c, rt_land); exact and taylor find
-** it on the step's polynomial (Horner's rule below, the guaranteed zero
+** it on the step's polynomial (Horner's rule, rt_poly_eval in rt.h; the guaranteed zero
 ** search in taylor.c).  A dip of the function below zero and back inside
 ** one step is seen on its cubic Hermite interpolant (rt_hermite_min).
 **
@@ -16,20 +16,6 @@
 #include "rt.h"
 
 #include <math.h>
-
-/* p(x) and, when dp is not NULL, p'(x) of the polynomial a of degree K
-** (a[k] the coefficient of x^k), by Horner's rule. */
-long double rt_poly_eval(const long double *a, int K, long double x, long double *dp)
-{
-    long double p = a[K], d = 0;
-    for (int k = K - 1; k >= 0; k--) {
-        d = d * x + p;
-        p = p * x + a[k];
-    }
-    if (dp)
-        *dp = d;
-    return p;
-}
 
 /* The root of element i in the union-find forest parent (parent[r] == r
 ** at a root), halving the path on the way (Tarjan and van Leeuwen, JACM

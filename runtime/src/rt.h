@@ -669,7 +669,7 @@ int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, si
 ** that a double series (nltaylor.c) is summed in double and a long double
 ** one (taylor.c) in long double, each by the same loop its own code would
 ** compile to; stride > 1 reads one component of a series of vectors.
-** rt_poly_eval (locate.c) is the same rule carrying the slope along. */
+** rt_poly_eval (below) is the same rule carrying the slope along. */
 #define RT_HORNER(r, c, stride, K, x)                                   \
     do {                                                                \
         (r) = (c)[(size_t)(K) * (size_t)(stride)];                      \
@@ -677,8 +677,25 @@ int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, si
             (r) = (r) * (x) + (c)[(size_t)rt_k_ * (size_t)(stride)];    \
     } while (0)
 
+/* p(x) and, when dp is not NULL, p'(x) of the polynomial a of degree K
+** (a[k] the coefficient of x^k), by Horner's rule.  Inline: the event
+** searches and the polish of every zero evaluate short polynomials (degree
+** 2 to 6 for the exact method's gaps) many times, where the call cost as
+** much as the sums. */
+static inline long double rt_poly_eval(const long double *a, int K, long double x,
+                                       long double *dp)
+{
+    long double p = a[K], d = 0;
+    for (int k = K - 1; k >= 0; k--) {
+        d = d * x + p;
+        p = p * x + a[k];
+    }
+    if (dp)
+        *dp = d;
+    return p;
+}
+
 /* locate.c: what every event locator shares */
-long double rt_poly_eval(const long double *a, int K, long double x, long double *dp);
 int rt_uf_find(int *parent, int i);
 void rt_uf_join(int *parent, int a, int b);
 double rt_hermite_min(double q0, double d0, double q1, double d1, double h, double *qmin);
