@@ -638,13 +638,24 @@ static void test_guards(void)
     nsm_sim_set_param(s, "m", -1);
     check_true("invalid parameter value rejected", nsm_sim_reset(s) == NSM_EMODEL && strstr(nsm_sim_message(s), "'m'"));
     nsm_sim_free(s);
-    /* a table of the previous ABI (5: rhs, lambda and event where ABI 6 has
-     * modes) is refused with the reason, never read with the new layout */
+    /* a table of the previous ABI (6: modes() alone, where ABI 7 adds deriv()
+     * and events()) is refused with the reason, never read with the new layout */
     nsm_model old = ball_model;
     old.abi = NSM_ABI_VERSION - 1;
     const char *why = NULL;
     check_true("a table of the previous ABI is refused", nsm_sim_create(&old) == NULL &&
                nsm_model_check(&old, &why) == NSM_EMODEL && why && strstr(why, "another version"));
+    /* ABI 7: a table with modes() but without its deriv() or events() would
+     * leave the runtime's two most frequent questions without an answer */
+    nsm_model half = two_mass_model;
+    half.events = NULL;
+    why = NULL;
+    check_true("modes() without events() is refused", nsm_sim_create(&half) == NULL &&
+               nsm_model_check(&half, &why) == NSM_EMODEL && why && strstr(why, "events()"));
+    half = two_mass_model;
+    half.deriv = NULL;
+    check_true("modes() without deriv() is refused", nsm_model_check(&half, NULL) == NSM_EMODEL);
+    check_true("the whole table is taken", nsm_model_check(&two_mass_model, NULL) == NSM_OK);
 }
 
 /* ---- sparse tables ---------------------------------------------------- */
