@@ -54,7 +54,7 @@ def test_two_mass_round_trip(tmp_path):
             assert e["count"] == int(c["count"])
         # the model's description and the values this run used
         m = f["model"]
-        assert text(m.attrs["name"]) == "two_mass" and m.attrs["abi"] == 6
+        assert text(m.attrs["name"]) == "two_mass" and m.attrs["abi"] == 7
         assert [text(b) for b in m["bodies"][:]] == ["M1", "M2"]
         assert [text(c) for c in m["contacts"][:]] == ["C"]
         assert [text(c) for c in m["laws"][:]] == ["impact"]
