@@ -534,9 +534,9 @@ static void tmp_stem(const char *target, char *out, size_t len)
              target + dirlen);
 }
 
-/* Whether name is base.PID.partial of another process than this one; its
-** PID in *pid. */
-static int partial_name(const char *name, const char *base, long *pid)
+/* Whether name is base.PID.partial (of another process than this one
+** unless with_self); its PID in *pid. */
+static int partial_name(const char *name, const char *base, long *pid, int with_self)
 {
     size_t nb = strlen(base);
     if (strncmp(name, base, nb) != 0 || name[nb] != '.')
@@ -544,17 +544,23 @@ static int partial_name(const char *name, const char *base, long *pid)
     char *end;
     errno = 0;
     long p = strtol(name + nb + 1, &end, 10);
-    if (errno || end == name + nb + 1 || strcmp(end, ".partial") != 0 || p <= 0 || p == getpid())
+    if (errno || end == name + nb + 1 || strcmp(end, ".partial") != 0 || p <= 0 ||
+        (p == getpid() && !with_self))
         return 0;
     *pid = p;
     return 1;
 }
 
 /* Whether name is base.PID.partial of a process that no longer exists;
-** its PID in *pid. */
+** its PID in *pid.  Called before this run makes its own temporary, so one
+** bearing this process's id was left by an earlier process of that id (a
+** killed run in another PID namespace, or a recycled id): stale too, kept
+** rather than truncated by this run's H5Fcreate. */
 static int stale_name(const char *name, const char *base, long *pid)
 {
-    return partial_name(name, base, pid) && kill((pid_t)*pid, 0) != 0 && errno == ESRCH;
+    if (!partial_name(name, base, pid, 1))
+        return 0;
+    return *pid == (long)getpid() || (kill((pid_t)*pid, 0) != 0 && errno == ESRCH);
 }
 
 /* The folder of the temporaries' stem into dir (PATH_MAX + 64 bytes); the
@@ -599,7 +605,7 @@ static long other_writer(const char *stem)
     struct dirent *de;
     long pid = 0, found = 0;
     while (!found && (de = readdir(d)) != NULL) {
-        if (!partial_name(de->d_name, base, &pid))
+        if (!partial_name(de->d_name, base, &pid, 0))
             continue;
         snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
         found = lock_holder(full);
