@@ -1882,8 +1882,11 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
         } else if (!strcmp(a, "--set")) {
             const char *eq = strchr(val, '=');
             double v;
-            if (!eq || eq == val || eq - val >= 127)
+            if (!eq || eq == val)
                 return bad(sw->prog, "--set needs NAME=VALUE, got '%s'", val);
+            if (eq - val >= 127)    /* as --param says it (a long name was "needs NAME=VALUE") */
+                return bad(sw->prog, "--set: the name in '%.40s...' is longer than %d "
+                           "characters", val, 126);
             if (set_value(sw, val, &v))
                 return 1;
             if (sw->nsets >= SW_MAX_SETS)
