@@ -1751,9 +1751,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     sink_printf(&d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
     sink_printf(&d.sec, "t [s],phase");
     for (int q = 0; q < 2 * m->n_bodies; q++) {
-        char name[160];
-        const char *unit = coords_label(m, q, name, sizeof name);
-        sink_printf(&d.sec, ",%s [%s]", name, unit);
+        const char *unit = "";
+        char *name = coords_name(m, q, &unit);
+        sink_printf(&d.sec, ",%s [%s]", name ? name : "?", unit);
+        free(name);
     }
     sink_printf(&d.sec, "\n");
     /* only --summary and --stats print what the step-by-step audit sums */

@@ -795,23 +795,23 @@ static int section_names(hid_t d, const nsm_model *m, int w)
 {
     const char **cols = calloc((size_t)w, sizeof *cols);
     const char **units = calloc((size_t)w, sizeof *units);
-    char *text = malloc((size_t)w * 160);
-    int rc = !cols || !units || !text;
+    char **names = calloc((size_t)w, sizeof *names);    /* each whole: coords_name */
+    int rc = !cols || !units || !names;
     for (int q = 0; !rc && q < w; q++) {
-        char *c = text + (size_t)q * 160;
-        if (q < 2)
-            snprintf(c, 160, "%s", q ? "phase" : "t");
-        else
-            units[q] = coords_label(m, q - 2, c, 160);
-        cols[q] = c;
-        if (q < 2)
+        if (q < 2) {
+            cols[q] = q ? "phase" : "t";
             units[q] = q == 0 ? "s" : "";
+        } else if (!(cols[q] = names[q] = coords_name(m, q - 2, &units[q]))) {
+            rc = 1;
+        }
     }
     if (!rc)
         rc = str_array(d, "columns", cols, w, 1) | str_array(d, "units", units, w, 1);
+    for (int q = 0; names && q < w; q++)
+        free(names[q]);
+    free(names);
     free(cols);
     free(units);
-    free(text);
     return rc;
 }
 
