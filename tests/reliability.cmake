@@ -364,3 +364,21 @@ foreach(case findings gapfric space trains python)
 endforeach()
 set_tests_properties(reliability/eighth_findings reliability/eighth_python PROPERTIES
   LABELS "reliability;python" ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# A ninth hostile pass on the I/O surfaces (tests/reliability/ninth_pass_io_test.py):
+# outputs written once the run is over (--lyapunov-out onto devices, FIFOs,
+# links and missing folders), HDF5 partial files of killed runs, names of any
+# length through sections, sweeps and HDF5, sweeps stopped and resumed, the
+# run loop's stop at tiny steps, figures without gnuplot; each case under
+# 20 s in the normal build.
+foreach(case findings h5kill sweeps stops plots)
+  add_test(NAME reliability/ninth_io_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/ninth_pass_io_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/ninth_io_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/ninth_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()

@@ -158,9 +158,10 @@ static void csv_header(Prog *g)
         ctext_printf(&g->csv, ",%s", param_label(m, g->o.param2, label, sizeof label));
     ctext_printf(&g->csv, ",point,stable");
     for (int q = 0; q < 2 * m->n_bodies; q++) {
-        char name[160];
-        const char *u = coords_label(m, q, name, sizeof name);
-        ctext_printf(&g->csv, ",%s [%s]", name, u);
+        const char *u = "";
+        char *name = coords_name(m, q, &u);
+        ctext_printf(&g->csv, ",%s [%s]", name ? name : "?", u);
+        free(name);
     }
     ctext_printf(&g->csv, ",period [s],impacts,min_gap,min_speed,dpds");
     for (int q = 0; q < 2 * m->n_bodies; q++)

@@ -16,6 +16,11 @@
  * name[len]; returns its unit (never NULL). */
 const char *coords_label(const nsm_model *m, int q, char *name, size_t len);
 
+/* State column q's whole name, as coords_label writes it, in a buffer of
+ * its own size (a name has no length limit; free it), or NULL when out of
+ * memory; its unit in *unit. */
+char *coords_name(const nsm_model *m, int q, const char **unit);
+
 /* The state column named `name` (coords_label's name, or BODY.x / BODY.v
  * as run-time expressions also take it), or -1. */
 int coords_find(const nsm_model *m, const char *name);

@@ -47,6 +47,9 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* mkdir (the build defines it too) */
 #endif
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE           /* realpath */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
@@ -1285,34 +1288,83 @@ static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t)
             nsm_sim_steps(sim));
 }
 
-/* Write the Lyapunov spectrum (n exponents) as CSV to path ("-": stdout),
-** a file through a temporary renamed into place so that it is whole or
-** absent.  0, or -1 with errno. */
-static int lyap_write(const char *path, int n, const double *lambda)
+/* Whether the Lyapunov spectrum, written once the run is over, can go to
+** path: a folder, a missing folder or a link to nothing is refused before
+** any output is touched (exit 1), not after the whole run (exit 3 with the
+** other files written).  0, or the exit status 1 after a message. */
+static int lyap_check(const char *prog, const char *path)
 {
-    char tmp[4300];
-    int std = !strcmp(path, "-");
-    FILE *f = stdout;
-    if (!std) {
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-        if (!(f = fopen(tmp, "w")))
-            return -1;
+    struct stat st;
+    char dir[4096];
+    if (!strcmp(path, "-"))
+        return 0;
+    if (stat(path, &st) == 0)
+        return S_ISDIR(st.st_mode) ? cannot_open(prog, path, EISDIR) : 0;
+    if (errno != ENOENT)
+        return cannot_open(prog, path, errno);
+    if (lstat(path, &st) == 0) {
+        fprintf(stderr, "%s: error: cannot write '%s': a symbolic link to nothing\n", prog,
+                path);
+        return 1;
     }
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if (stat(dir, &st) != 0)
+        return cannot_open(prog, path, errno);
+    if (!S_ISDIR(st.st_mode))
+        return cannot_open(prog, path, ENOTDIR);
+    return access(dir, W_OK | X_OK) != 0 ? cannot_open(prog, path, errno) : 0;
+}
+
+/* Write the Lyapunov spectrum (n exponents) as CSV to f; 0, or -1 with
+** errno when a write failed. */
+static int lyap_print(FILE *f, int n, const double *lambda)
+{
     fprintf(f, "exponent,lambda [1/s]\n");
     for (int i = 0; i < n; i++)
         fprintf(f, "%d,%.17g\n", i + 1, lambda[i]);
-    if (std)
-        return fflush(f) != 0 || ferror(f) ? -1 : 0;
-    int e = ferror(f) ? (errno ? errno : EIO) : 0;
-    if (fclose(f) != 0 && !e)
-        e = errno;
-    if (e || rename(tmp, path) != 0) {
-        e = e ? e : errno;
-        unlink(tmp);
+    return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
+/* Write the Lyapunov spectrum (n exponents) as CSV to path ("-": stdout).
+** A regular file is written through a temporary renamed into place, so
+** that it is whole or absent; a symbolic link's target is replaced (the
+** link stays), and a FIFO or a device is written directly, as the other
+** outputs are (a rename would replace the node itself: `--lyapunov-out
+** /dev/null` run as root replaced the system's /dev/null by a file).  0,
+** or -1 with errno. */
+static int lyap_write(const char *path, int n, const double *lambda)
+{
+    char tmp[4300];
+    struct stat st;
+    if (!strcmp(path, "-"))
+        return lyap_print(stdout, n, lambda);
+    char *real = realpath(path, NULL);          /* NULL: no file there yet */
+    const char *target = real ? real : path;
+    FILE *f;
+    if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+        f = fopen(target, "w");
+        int e = !f ? errno : lyap_print(f, n, lambda) ? errno : 0;
+        if (f && fclose(f) != 0 && !e)
+            e = errno;
+        free(real);
         errno = e;
-        return -1;
+        return e ? -1 : 0;
     }
-    return 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", target, (long)getpid());
+    int e = (f = fopen(tmp, "w")) ? 0 : errno;
+    if (f && lyap_print(f, n, lambda))
+        e = errno ? errno : EIO;
+    if (f && fclose(f) != 0 && !e)
+        e = errno;
+    if (!e && rename(tmp, target) != 0)
+        e = errno;
+    if (e && f)
+        unlink(tmp);
+    free(real);
+    errno = e;
+    return e ? -1 : 0;
 }
 
 /* The program: parse options, run, write CSV, report.  Returns the exit
@@ -1654,6 +1706,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    if (lyap && lyap_check(d.prog, lyap_path)) {
+        nsm_sim_free(sim);
+        return 1;
+    }
     if (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog))) {
         nsm_sim_free(sim);
         return 1;
@@ -1695,9 +1751,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     sink_printf(&d.events, "t,kind,contact,vrel_before,vrel_after,impulse,energy_lost,count\n");
     sink_printf(&d.sec, "t [s],phase");
     for (int q = 0; q < 2 * m->n_bodies; q++) {
-        char name[160];
-        const char *unit = coords_label(m, q, name, sizeof name);
-        sink_printf(&d.sec, ",%s [%s]", name, unit);
+        const char *unit = "";
+        char *name = coords_name(m, q, &unit);
+        sink_printf(&d.sec, ",%s [%s]", name ? name : "?", unit);
+        free(name);
     }
     sink_printf(&d.sec, "\n");
     /* only --summary and --stats print what the step-by-step audit sums */

@@ -534,9 +534,9 @@ static void tmp_stem(const char *target, char *out, size_t len)
              target + dirlen);
 }
 
-/* Whether name is base.PID.partial of another process than this one; its
-** PID in *pid. */
-static int partial_name(const char *name, const char *base, long *pid)
+/* Whether name is base.PID.partial (of another process than this one
+** unless with_self); its PID in *pid. */
+static int partial_name(const char *name, const char *base, long *pid, int with_self)
 {
     size_t nb = strlen(base);
     if (strncmp(name, base, nb) != 0 || name[nb] != '.')
@@ -544,17 +544,23 @@ static int partial_name(const char *name, const char *base, long *pid)
     char *end;
     errno = 0;
     long p = strtol(name + nb + 1, &end, 10);
-    if (errno || end == name + nb + 1 || strcmp(end, ".partial") != 0 || p <= 0 || p == getpid())
+    if (errno || end == name + nb + 1 || strcmp(end, ".partial") != 0 || p <= 0 ||
+        (p == getpid() && !with_self))
         return 0;
     *pid = p;
     return 1;
 }
 
 /* Whether name is base.PID.partial of a process that no longer exists;
-** its PID in *pid. */
+** its PID in *pid.  Called before this run makes its own temporary, so one
+** bearing this process's id was left by an earlier process of that id (a
+** killed run in another PID namespace, or a recycled id): stale too, kept
+** rather than truncated by this run's H5Fcreate. */
 static int stale_name(const char *name, const char *base, long *pid)
 {
-    return partial_name(name, base, pid) && kill((pid_t)*pid, 0) != 0 && errno == ESRCH;
+    if (!partial_name(name, base, pid, 1))
+        return 0;
+    return *pid == (long)getpid() || (kill((pid_t)*pid, 0) != 0 && errno == ESRCH);
 }
 
 /* The folder of the temporaries' stem into dir (PATH_MAX + 64 bytes); the
@@ -599,7 +605,7 @@ static long other_writer(const char *stem)
     struct dirent *de;
     long pid = 0, found = 0;
     while (!found && (de = readdir(d)) != NULL) {
-        if (!partial_name(de->d_name, base, &pid))
+        if (!partial_name(de->d_name, base, &pid, 0))
             continue;
         snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
         found = lock_holder(full);
@@ -789,23 +795,23 @@ static int section_names(hid_t d, const nsm_model *m, int w)
 {
     const char **cols = calloc((size_t)w, sizeof *cols);
     const char **units = calloc((size_t)w, sizeof *units);
-    char *text = malloc((size_t)w * 160);
-    int rc = !cols || !units || !text;
+    char **names = calloc((size_t)w, sizeof *names);    /* each whole: coords_name */
+    int rc = !cols || !units || !names;
     for (int q = 0; !rc && q < w; q++) {
-        char *c = text + (size_t)q * 160;
-        if (q < 2)
-            snprintf(c, 160, "%s", q ? "phase" : "t");
-        else
-            units[q] = coords_label(m, q - 2, c, 160);
-        cols[q] = c;
-        if (q < 2)
+        if (q < 2) {
+            cols[q] = q ? "phase" : "t";
             units[q] = q == 0 ? "s" : "";
+        } else if (!(cols[q] = names[q] = coords_name(m, q - 2, &units[q]))) {
+            rc = 1;
+        }
     }
     if (!rc)
         rc = str_array(d, "columns", cols, w, 1) | str_array(d, "units", units, w, 1);
+    for (int q = 0; names && q < w; q++)
+        free(names[q]);
+    free(names);
     free(cols);
     free(units);
-    free(text);
     return rc;
 }
 

@@ -1267,9 +1267,10 @@ static const char *state_text(const nsm_model *m, int q, char buf[200])
 static void state_header(const nsm_model *m, Text *t)
 {
     for (int q = 0; q < 2 * m->n_bodies; q++) {
-        char name[160];
-        const char *unit = coords_label(m, q, name, sizeof name);
-        text_printf(t, ",%s [%s]", name, unit);
+        const char *unit = "";
+        char *name = coords_name(m, q, &unit);
+        text_printf(t, ",%s [%s]", name ? name : "?", unit);
+        free(name);
     }
 }
 
@@ -1330,11 +1331,13 @@ static int plot_column(const Sweep *sw, char col[160])
         snprintf(col, 160, "%s", sw->plot_col);
     else
         coords_label(m, !strncmp(sw->section, "impact:", 7) ? m->n_bodies : 0, col, 160);
-    if (!strcmp(col, "t"))
+    const char *name = sw->plot_col ? sw->plot_col : col;      /* whole, however long */
+    if (!strcmp(name, "t"))
         return base + 1;
-    if (!strcmp(col, "phase"))
+    if (!strcmp(name, "phase"))
         return base + 2;
-    int q = coords_find(m, col);
+    int q = sw->plot_col ? coords_find(m, name) :
+            !strncmp(sw->section, "impact:", 7) ? m->n_bodies : 0;
     return q < 0 ? -1 : base + 3 + q;
 }
 
@@ -1428,7 +1431,7 @@ static int draw(const Sweep *sw)
     if (ycol < 0)
         return bad(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)", col);
     Text g = { 0 };
-    int q = coords_find(m, col);
+    int q = ycol - (sw->nax + (sw->cont ? 1 : 0)) - 3;        /* the state column, or < 0 */
     char yname[160];
     const char *xunit = "", *yunit = q >= 0 ? coords_label(m, q, yname, sizeof yname)
                                             : !strcmp(col, "t") ? "s" : "";
@@ -1882,8 +1885,11 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
         } else if (!strcmp(a, "--set")) {
             const char *eq = strchr(val, '=');
             double v;
-            if (!eq || eq == val || eq - val >= 127)
+            if (!eq || eq == val)
                 return bad(sw->prog, "--set needs NAME=VALUE, got '%s'", val);
+            if (eq - val >= 127)    /* as --param says it (a long name was "needs NAME=VALUE") */
+                return bad(sw->prog, "--set: the name in '%.40s...' is longer than %d "
+                           "characters", val, 126);
             if (set_value(sw, val, &v))
                 return 1;
             if (sw->nsets >= SW_MAX_SETS)

@@ -64,11 +64,31 @@ struct RtSection {
 
 /* ---- setting up ------------------------------------------------------- */
 
-/* Record a bad section specification (no run is started). */
+/* Record a bad section specification (no run is started).  A long
+** specification is quoted by its start and its length, so that the reason
+** after it is never cut off by the message's size (a 3000-character gap
+** name left "section 'impact:Gxxx..." and no reason). */
 static int spec_fail(nsm_sim *s, const char *fmt, const char *what, const char *why)
 {
-    snprintf(s->msg, sizeof s->msg, fmt, what, why);
+    char shown[96];
+    size_t n = strlen(what);
+    if (n > 80)
+        snprintf(shown, sizeof shown, "%.48s... (%zu characters)", what, n);
+    else
+        snprintf(shown, sizeof shown, "%s", what);
+    snprintf(s->msg, sizeof s->msg, fmt, shown, why);
     return NSM_EINVAL;
+}
+
+/* The gap whose name is text up to its first ':' (or its end), or -1: a
+** gap's name has no length limit, unlike the fields copied below. */
+static int spec_gap(const nsm_sim *s, const char *text)
+{
+    size_t n = strcspn(text, ":");
+    for (int j = 0; j < s->n_gaps; j++)
+        if (strlen(s->m->gaps[j].name) == n && !strncmp(s->m->gaps[j].name, text, n))
+            return j;
+    return -1;
 }
 
 /* Copy the field of text up to the next ':' (or the end) into out. */
@@ -95,18 +115,18 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
     const char *rest = spec_field(spec, kind, sizeof kind, &tl1);
     if (!rest)
         return spec_fail(s, "section '%s': %s", spec, "expected impact:GAP, period:T[:T0] or plane:F[:up|down|both]");
+    const char *field1 = rest;
     rest = spec_field(rest, f1, sizeof f1, &tl1);
     f2[0] = 0;
     if (rest)
         rest = spec_field(rest, f2, sizeof f2, &tl2);
+    if (tl1 && !strcmp(kind, "impact") && spec_gap(s, field1) >= 0)
+        tl1 = 0;                /* a gap's long name, read whole below */
     if (rest || tl1 || tl2)
         return spec_fail(s, "section '%s': %s", spec, rest ? "too many fields" : "a field is too long");
     if (!strcmp(kind, "impact")) {
         sec->kind = NSM_SECTION_IMPACT;
-        sec->gap = -1;
-        for (int j = 0; j < s->n_gaps; j++)
-            if (!strcmp(s->m->gaps[j].name, f1))
-                sec->gap = j;
+        sec->gap = spec_gap(s, field1);
         if (sec->gap < 0 || f2[0])
             return spec_fail(s, "section '%s': %s", spec, f2[0] ? "impact takes one gap name" : "no such gap");
         if (!rt_law_impacts(s, sec->gap))
