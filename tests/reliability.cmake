@@ -373,7 +373,7 @@ set_tests_properties(reliability/eighth_findings reliability/eighth_python PROPE
 # build, as a run's handler is installed, during runs and studies), threads
 # and processes compiling and running at once; each case under 20 s in the
 # normal build.
-foreach(case findings args signals threads cache)
+foreach(case findings findings_cache args signals threads cache)
   add_test(NAME reliability/ninth_py_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/ninth_pass_py_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
