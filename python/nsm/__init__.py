@@ -428,9 +428,11 @@ def compile(path, verbose=False):
     so, _ = _build(_generate(path, paths), paths, verbose)
     m = Model(so)
     try:
-        with open(path) as f:
+        # UTF-8, as nsmc reads it (an ASCII locale, LC_ALL=C with PYTHONUTF8=0,
+        # failed on a non-ASCII comment with a bare UnicodeDecodeError)
+        with open(path, encoding="utf-8") as f:
             m._source = f.read()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         m._source = None
     return m
 

@@ -329,9 +329,41 @@ def case_findings_cache(tmp):
     check(p.returncode == 0, "Ctrl-C during the C build leaves no temporary in the cache", p)
 
 
+ASCII_LOCALE = r'''
+import locale, sys, nsm
+assert locale.getpreferredencoding(False) != "UTF-8"
+m = nsm.compile(sys.argv[1])
+assert "St\u00f6\u00dfe" in m.title and "St\u00f6\u00dfe" in m._source, (m.title, m._source[:80])
+xs, ys, labels, atts = m.basins(("M1.x", -1, -0.5, 2), ("M1.v", -0.1, 0.1, 2), "impact:C",
+                                transient=1, record=2)
+assert labels.shape == (2, 2), labels
+print("ok: a model with a non-ASCII title under an ASCII locale: compiled, its source read "
+      "as UTF-8, basins run")
+'''
+
+
+def ascii_locale(tmp):
+    """A model with a non-ASCII title compiled under an ASCII locale (LC_ALL=C,
+    PYTHONUTF8=0): a bare UnicodeDecodeError before its fix."""
+    model = os.path.join(tmp, "uni.nsm")
+    text = open(os.path.join(MODELS, "two_mass.nsm"), encoding="utf-8").read()
+    with open(model, "w", encoding="utf-8") as f:
+        f.write(text.replace('"Two masses', '"Zwei Massen \u2014 St\u00f6\u00dfe', 1))
+    path = os.path.join(tmp, "ascii_locale.py")
+    with open(path, "w") as f:
+        f.write(ASCII_LOCALE)
+    env = env_for(tmp)
+    env.update(LC_ALL="C", PYTHONUTF8="0")
+    p = subprocess.run([sys.executable, path, model], cwd=tmp, env=env, capture_output=True,
+                       text=True, errors="replace", timeout=120)
+    print(p.stdout)
+    check(p.returncode == 0, "a model with a non-ASCII title under an ASCII locale", p)
+
+
 def case_findings(tmp):
     """The findings in the arguments and in Ctrl-C, each a check that
     failed before its fix (the cache's are case_findings_cache)."""
+    ascii_locale(tmp)
     python_script(tmp, "ninth_findings.py", FINDINGS, [MODELS],
                   "python: complex and boolean values, compile's path, compile_source's text, "
                   "CC=true, a removed temporary folder and a file-size limit, each an nsm.Error "
