@@ -1093,7 +1093,8 @@ class Model:
         transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
         try:
             raw = np.asarray(values)
-            real = not _not_real(raw)
+            real = not (_not_real(raw) or (raw.dtype == object and
+                                           any(_not_real(v) for v in raw.flat)))
             values = np.atleast_1d(raw.astype(float)) if real else None
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
