@@ -48,39 +48,24 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, main,  # noqa: E402
+from passlib import (PY_EXPECT, SANITIZED, Failure, check, env_for, main,  # noqa: E402
                      python_script, thin)
 
 SRC = os.path.abspath(sys.argv[4])
 MODELS = os.path.join(SRC, "models")
 
-# What the scripts share: expect(label, call, errors) makes one call and
-# asserts a result ("ok") or one of the nsm.Error subclasses named, with a
-# message; python_handler() is the address of SIGINT's handler as the
-# kernel holds it (the interpreter's, or a model's while it runs).
+# What the scripts share: passlib's expect(label, call, errors), with every
+# warning an error (a value cut with a warning only fails the call);
+# handler() is the address of SIGINT's handler as the kernel holds it (the
+# interpreter's, or a model's while it runs).
 COMMON = r'''
 import ctypes, glob, os, signal, sys, threading, time, warnings
 import numpy as np
 import nsm
+warnings.simplefilter("error")      # no value cut with a warning only
 M = sys.argv[1] + "/"
 CACHE = os.path.join(os.environ["XDG_CACHE_HOME"], "nsm")
-n = 0
-def expect(label, call, errors):
-    """One call: a result, or one of errors with a message."""
-    global n
-    n += 1
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")      # no value cut with a warning only
-            call()
-        got = "ok"
-    except nsm.Interrupted:
-        raise
-    except nsm.Error as e:
-        assert str(e).strip(), "%s: an empty message" % label
-        got = type(e).__name__
-    print("  %-58s %s" % (label[:58], got))
-    assert got in errors, "%s: %s, expected %s" % (label, got, errors)
+''' + PY_EXPECT + r'''
 S, P, R, C, OK = ("SettingError",), ("ParameterError",), ("SimulationError",), \
     ("CompileError",), ("ok",)
 libc = ctypes.CDLL(None)
