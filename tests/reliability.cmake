@@ -381,4 +381,20 @@ foreach(case findings h5kill sweeps stops plots)
   if(NSM_SANITIZE)
     set_tests_properties(reliability/ninth_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
+# A ninth hostile pass on the Python package (tests/reliability/ninth_pass_py_test.py):
+# compile and compile_source with paths and texts of every kind, arguments as
+# numpy scalars and arrays of odd dtypes, booleans and complex numbers, the
+# program cache damaged (FIFOs, links to /dev/zero, garbage checksums) and
+# rebuilt by other processes at once, Ctrl-C at random moments (during the C
+# build, as a run's handler is installed, during runs and studies), threads
+# and processes compiling and running at once; each case under 20 s in the
+# normal build.
+foreach(case findings findings_cache args signals threads cache)
+  add_test(NAME reliability/ninth_py_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/ninth_pass_py_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/ninth_py_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()

@@ -22,7 +22,6 @@ result; cached objects are verified by size and checksum (docs/python.md).
 """
 import collections
 import ctypes
-import errno
 import fcntl
 import hashlib
 import json
@@ -199,7 +198,7 @@ def _write_atomic(path, text):
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
-    except OSError:
+    except BaseException:       # Ctrl-C too: no temporary left in the cache
         _unlink(tmp)
         raise
 
@@ -219,6 +218,18 @@ def _unlink(path):
         pass
 
 
+def _lock_clear(lockfile):
+    """Removes what is not a regular file in the lock file's place: an empty
+    folder, a FIFO (its open waited for a reader for ever), a link or a
+    device."""
+    try:
+        st = os.lstat(lockfile)
+    except OSError:
+        return
+    if not stat.S_ISREG(st.st_mode):
+        _unlink(lockfile)
+
+
 def _cache_verify(so, sumfile):
     """Checks a cached shared object against the checksum written when it
     was built (as nsmc's cache does): (1, None) whole, (0, None) absent,
@@ -234,9 +245,13 @@ def _cache_verify(so, sumfile):
     # read, and a size other than the checksum's is decided without reading
     if not stat.S_ISREG(st.st_mode):
         return -1, "not a regular file"
+    # the checksum file likewise: a FIFO hung the open, a link to /dev/zero
+    # was read into memory without end (7.8 GB in 20 s); it holds 80 bytes
     try:
+        if not stat.S_ISREG(os.lstat(sumfile).st_mode):
+            return -1, "no checksum"
         with open(sumfile, encoding="ascii") as f:
-            want_h, want_size = f.read().split()
+            want_h, want_size = f.read(200).split()
         want_size = int(want_size)
     except (OSError, ValueError, UnicodeDecodeError):
         return -1, "no checksum"
@@ -276,15 +291,33 @@ def _run_tool(cmd, what):
             from None
 
 
+def _tempdir(prefix, what):
+    """A temporary folder for what; CompileError with the hint when none can
+    be made (a TMPDIR removed during the session escaped as a raw
+    FileNotFoundError from compile_source and basins)."""
+    try:
+        return tempfile.TemporaryDirectory(prefix=prefix)
+    except OSError as err:
+        raise CompileError("cannot make a temporary folder for %s: %s (set TMPDIR to a "
+                           "writable directory)" % (what, err.strerror or err)) from None
+
+
+def _write_temp(path, text, what):
+    """Writes a model's text to a temporary file for nsmc; CompileError with
+    the hint when it cannot be written (a file-size limit escaped as a raw
+    OSError)."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        raise CompileError("cannot write %s to %s: %s (set TMPDIR to a writable directory "
+                           "with room)" % (what, path, err.strerror or err)) from None
+
+
 def _generate(path, paths):
     """Runs nsmc on a model file; returns the C text."""
-    try:
-        tmp = tempfile.TemporaryDirectory(prefix="nsm-py-")
-    except OSError as err:
-        raise CompileError("cannot make a temporary folder for nsmc's output: %s (set TMPDIR "
-                           "to a writable directory)" % (err.strerror or err)) from None
-    with tmp:
-        out = os.path.join(tmp.name, "model.c")
+    with _tempdir("nsm-py-", "nsmc's output") as tmp:
+        out = os.path.join(tmp, "model.c")
         p = _run_tool([paths.NSMC, os.fspath(path), "-o", out], "nsmc")
         if p.returncode != 0:
             raise CompileError(p.stderr.strip() or "nsmc failed with exit status %d"
@@ -299,20 +332,27 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
     place; CompileError when the C does not build."""
     if verbose:
         print(" ".join(full))
-    p = _run_tool(full, "the C compiler")
+    try:
+        p = _run_tool(full, "the C compiler")
+    except BaseException:       # Ctrl-C while it builds: its half-written output
+        _unlink(tmp)            # was left in the cache under the temporary name
+        raise
     if p.returncode != 0:
         _unlink(tmp)
         raise CompileError("the generated C (%s) did not build with %s:\n%s"
-                           % (csrc, cc[0], p.stderr.strip()))
+                           % (csrc, cc[0], p.stderr.strip() or "exit status %d" % p.returncode))
     got = _digest(tmp)
+    if got is None:     # the compiler's fault, not the cache's (CC=true blamed the cache)
+        raise CompileError("the C compiler '%s' exited 0 but wrote no shared object from %s "
+                           "(set CC to your C compiler)" % (" ".join(cc), csrc))
     try:
-        if got is None:
-            raise OSError(errno.EIO, "the compiler's output cannot be read")
         _write_atomic(sumfile, "%s %d\n" % got)
         os.replace(tmp, so)
-    except OSError as err:
+    except BaseException as err:
         _unlink(tmp)
-        raise _cache_error(so, err) from None
+        if isinstance(err, OSError):
+            raise _cache_error(so, err) from None
+        raise
 
 
 def _build(ctext, paths, verbose=False):
@@ -344,10 +384,11 @@ def _build(ctext, paths, verbose=False):
         os.makedirs(d, exist_ok=True)
     except OSError as err:
         raise _cache_error(d, err) from None
-    if os.path.isdir(lockfile) and not os.path.islink(lockfile):
-        _unlink(lockfile)       # an empty folder in the lock file's place
+    _lock_clear(lockfile)
     try:
-        lock = open(lockfile, "a")
+        # never through a link, never waiting for a FIFO's reader
+        lock = os.fdopen(os.open(lockfile, os.O_WRONLY | os.O_CREAT | os.O_APPEND |
+                                 os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644), "a")
     except OSError as err:
         raise _cache_error(lockfile, err) from None
     with lock:
@@ -379,13 +420,19 @@ def compile(path, verbose=False):
     """Compiles a .nsm model (nsmc, then the C compiler, cached); returns a Model.
     Raises CompileError with nsmc's diagnostics when the model is wrong, and
     with what to fix when nsmc, the C compiler or the cache cannot be used."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        # None or a number escaped as a bare TypeError from os.fspath
+        raise CompileError("compile needs the path of a .nsm file, got %r (nsm.compile_source "
+                           "takes a model's text)" % (path,))
     paths = _locate()
     so, _ = _build(_generate(path, paths), paths, verbose)
     m = Model(so)
     try:
-        with open(path) as f:
+        # UTF-8, as nsmc reads it (an ASCII locale, LC_ALL=C with PYTHONUTF8=0,
+        # failed on a non-ASCII comment with a bare UnicodeDecodeError)
+        with open(path, encoding="utf-8") as f:
             m._source = f.read()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         m._source = None
     return m
 
@@ -434,10 +481,14 @@ def compile_source(text, verbose=False):
     if not isinstance(text, str):
         raise CompileError("compile_source needs the model's text as a str, got %r"
                            % type(text).__name__)
-    with tempfile.TemporaryDirectory(prefix="nsm-src-") as d:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:   # a lone surrogate escaped as a bare UnicodeEncodeError
+        raise CompileError("the model's text is not valid Unicode: %r at character %d cannot "
+                           "be written as UTF-8" % (text[err.start:err.end], err.start)) from None
+    with _tempdir("nsm-src-", "the model's text") as d:
         path = os.path.join(d, "model.nsm")
-        with open(path, "w") as f:
-            f.write(text)
+        _write_temp(path, text, "the model's text")
         return compile(path, verbose)
 
 
@@ -496,6 +547,10 @@ def _text(b):
 def _number(value, what, error=None):
     """value as a finite float, else error (SettingError by default) naming what."""
     error = error or SettingError
+    if _not_real(value):
+        # numpy's complex was cut to its real part (a warning only) and True
+        # taken as 1, where counts refuse it
+        raise error("%s must be a real number, got %r" % (what, value))
     try:
         x = float(value)
     except (TypeError, ValueError):
@@ -508,6 +563,22 @@ def _number(value, what, error=None):
     if not math.isfinite(x):
         raise error("%s must be a finite number, got %r" % (what, value))
     return x
+
+
+def _check_signals():
+    """Runs the interpreter's pending signal handlers now (a SIGINT that
+    came before the runtime's handler was installed raises its
+    KeyboardInterrupt here, not after the run)."""
+    if ctypes.pythonapi.PyErr_CheckSignals() != 0:     # ctypes raises it itself
+        raise KeyboardInterrupt
+
+
+def _not_real(value):
+    """Whether value is a complex number or a boolean (scalar or array):
+    float() takes numpy's complex as its real part and True as 1."""
+    if isinstance(value, (bool, np.bool_, complex, np.complexfloating)):
+        return True
+    return isinstance(value, np.ndarray) and value.dtype.kind in "bc"
 
 
 def _count(value, what, lo, hi=100000000):
@@ -806,14 +877,21 @@ class Model:
         interpreter's main thread with its own SIGINT handler in place."""
         lib = self._lib
         if not (threading.current_thread() is threading.main_thread() and
-                signal.getsignal(signal.SIGINT) is signal.default_int_handler) or \
-                not lib.nsmpy_catch_begin(sim):
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler):
             return call()
+        # nsmpy_catch_begin inside the try and nsmpy_catch_end always: a
+        # KeyboardInterrupt raised as begin returned left the runtime's
+        # handler in place (Ctrl-C ignored, the next one ending Python); and
+        # a SIGINT that reached the interpreter's handler just before ours
+        # was installed is raised here, before the run (the run went on to
+        # its end deaf to it, then the KeyboardInterrupt threw it away)
         try:
+            caught = lib.nsmpy_catch_begin(sim)
+            _check_signals()
             rc = call()
         finally:
             hit = lib.nsmpy_catch_end(sim)
-        if hit:
+        if caught and hit:
             raise Interrupted(lib.nsm_sim_time(sim), partial())
         return rc
 
@@ -1014,9 +1092,14 @@ class Model:
         section = _spec(section, "section")
         transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
         try:
-            values = np.atleast_1d(np.asarray(values, dtype=float))
+            raw = np.asarray(values)
+            real = not (_not_real(raw) or (raw.dtype == object and
+                                           any(_not_real(v) for v in raw.flat)))
+            values = np.atleast_1d(raw.astype(float)) if real else None
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
+        if not real:    # complex values were swept by their real parts, booleans as 0 and 1
+            raise ParameterError("values must be real numbers, got an array of %s" % raw.dtype)
         if values.ndim != 1:
             # a 2-D array escaped as a bare TypeError from float() of a row
             raise ParameterError("values must be a sequence of numbers (one dimension), got an "
@@ -1140,10 +1223,9 @@ class Model:
             _method(method)
         _params_dict(params)
         paths = _locate()
-        with tempfile.TemporaryDirectory(prefix="nsm-basins-") as d:
+        with _tempdir("nsm-basins-", "nsmc sweep --basin") as d:
             src = os.path.join(d, "model.nsm")
-            with open(src, "w") as f:
-                f.write(self._source)
+            _write_temp(src, self._source, "the model's source")
             cmd = [paths.NSMC, "sweep", src, "--basin", axes[0], "--basin", axes[1],
                    "--section", section, "--transient", str(int(transient)),
                    "--record", str(record), "--basin-tol", repr(tol),
@@ -1205,9 +1287,8 @@ class Model:
             self._initial(sim, init)
             t_end = self._times(sim, t_end, dt, every)
             self._check_run(sim, t_end)
-            catch = (threading.current_thread() is threading.main_thread() and
-                     signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-            rc = lib.nsmpy_run(sim, rec, t_end, 1 if catch else 0)
+            rc = self._interruptible(sim, lambda: lib.nsmpy_run(sim, rec, t_end, 0),
+                                     lambda: self._result(sim, rec))
             status = _text(lib.nsm_status_name(rc))
             msg = _text(lib.nsm_sim_message(sim))
             # a parameter the model's setup rejects was raised by _check_run's
@@ -1216,8 +1297,6 @@ class Model:
             # t = 0.5 s), a failed run with its partial result, as the
             # simulator's exit 3 "simulation failed"
             result = self._result(sim, rec)
-            if lib.nsmpy_rec_interrupted(rec):
-                raise Interrupted(lib.nsm_sim_time(sim), result)
             if lib.nsmpy_rec_oom(rec):
                 raise MemoryError("out of memory recording the run at t = %g s"
                                   % result.t_reached)

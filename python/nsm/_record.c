@@ -182,8 +182,10 @@ const char **nsmpy_rec_names(const NsmpyRec *r) { return r->names; }
 int nsmpy_rec_oom(const NsmpyRec *r) { return r->oom; }
 int nsmpy_rec_interrupted(const NsmpyRec *r) { return r->interrupted; }
 
-/* The SIGINT action that nsmpy_catch_begin replaced (the interpreter's). */
+/* The SIGINT action that nsmpy_catch_begin replaced (the interpreter's),
+** and whether it is replaced now. */
 static struct sigaction caught_old;
+static int catching;
 
 /* Starts catching SIGINT for what sim runs next (nsmpy_run, or a study the
 ** Python side runs through the runtime: a section, a transient, a Lyapunov
@@ -198,17 +200,25 @@ int nsmpy_catch_begin(nsm_sim *sim)
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigint_seen = 0;
-    if (sigaction(SIGINT, &sa, &caught_old) != 0)
+    if (catching || sigaction(SIGINT, &sa, &caught_old) != 0)
         return 0;
+    catching = 1;
     nsm_sim_set_stop_flag(sim, &sigint_seen);
     return 1;
 }
 
 /* Ends what nsmpy_catch_begin started (the interpreter's handler back);
-** whether a SIGINT came meanwhile. */
+** whether a SIGINT came meanwhile.  Called when nothing was started (a
+** KeyboardInterrupt raised just before or after nsmpy_catch_begin returned)
+** it does nothing: the caller may always call it, so the interpreter's
+** handler is never left replaced (Ctrl-C was then ignored once and the next
+** one ended the interpreter). */
 int nsmpy_catch_end(nsm_sim *sim)
 {
     nsm_sim_set_stop_flag(sim, NULL);
+    if (!catching)
+        return 0;
+    catching = 0;
     sigaction(SIGINT, &caught_old, NULL);
     return sigint_seen != 0;
 }
