@@ -435,6 +435,18 @@ static int basin_is_ref(const Sweep *sw, long point)
     return 0;
 }
 
+/* Appends section record r, with the impacts counted so far, to the
+** records kept (room for it is the caller's). */
+static void record_keep(Collect *c, const nsm_section_record *r)
+{
+    Rec *e = &c->rec[c->kept];
+    e->t = r->t;
+    e->phase = r->phase;
+    e->impacts = c->impacts;
+    memcpy(c->y + (size_t)c->kept * c->n2, r->y, sizeof(double) * c->n2);
+    c->kept++;
+}
+
 /* A basin run keeps its last --record records in a sliding window and ends
 ** as soon as they repeat (an orbit found: orbit_records), at most after
 ** --transient + --record records: most initial states settle well before
@@ -449,12 +461,7 @@ static int basin_record(Collect *c, const nsm_section_record *r)
         memmove(c->y, c->y + c->n2, sizeof(double) * (size_t)(R - 1) * (size_t)c->n2);
         c->kept--;
     }
-    Rec *e = &c->rec[c->kept];
-    e->t = r->t;
-    e->phase = r->phase;
-    e->impacts = c->impacts;
-    memcpy(c->y + (size_t)c->kept * c->n2, r->y, sizeof(double) * c->n2);
-    c->kept++;
+    record_keep(c, r);
     c->count++;
     if (c->kept == R && c->count >= R && orbit_records(c) > 0) {
         c->settled = 1;
@@ -479,12 +486,7 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     if (c->count >= need)
         return c->stop_when_done;
     if (c->count >= c->sw->transient)
-        Rec *e = &c->rec[c->kept];
-    e->t = r->t;
-    e->phase = r->phase;
-    e->impacts = c->impacts;
-    memcpy(c->y + (size_t)c->kept * c->n2, r->y, sizeof(double) * c->n2);
-    c->kept++;
+        record_keep(c, r);
     c->count++;
     return c->count >= need && c->stop_when_done;
 }
