@@ -75,6 +75,20 @@ static void axpy(int n, double a, const double *X, double *acc)
     for (i = 0; i < n * n; i++) acc[i] += a * X[i];
 }
 
+/* C = A^T B for n*n matrices (the Gramian's E^T I E without forming E^T). */
+static void matmul_tn(int n, const double *A, const double *B, double *C)
+{
+    int i, j, k;
+
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            double acc = 0.0;
+            for (k = 0; k < n; k++) acc += A[k * n + i] * B[k * n + j];
+            C[i * n + j] = acc;
+        }
+    }
+}
+
 /* One part of the degree-13 Pade approximant from the powers X2, X4, X6:
 ** V = X6 (c12 X6 + c10 X4 + c8 X2) + c6 X6 + c4 X4 + c2 X2 + c0 I, with
 ** c = b (the even part) or b + 1 (the odd part, to be multiplied by X);
@@ -371,25 +385,11 @@ int nsm_expm_quad(int n, const double *A, const double *Q, double h, double *E, 
             T1[i * n + j] = R[i * m + n + j];
         }
     }
-    for (i = 0; i < n; i++) {
-        for (j = 0; j < n; j++) {
-            double acc = 0.0;
-            int k;
-            for (k = 0; k < n; k++) acc += Eb[k * n + i] * T1[k * n + j];
-            Ib[i * n + j] = acc;
-        }
-    }
+    matmul_tn(n, Eb, T1, Ib);
     /* Doubling: I <- I + E^T I E, E <- E^2. */
     for (; s > 0; s--) {
         nsm_la_matmul(n, n, n, Ib, Eb, T1);
-        for (i = 0; i < n; i++) {
-            for (j = 0; j < n; j++) {
-                double acc = 0.0;
-                int k;
-                for (k = 0; k < n; k++) acc += Eb[k * n + i] * T1[k * n + j];
-                T2[i * n + j] = acc;
-            }
-        }
+        matmul_tn(n, Eb, T1, T2);
         for (i = 0; i < (int)nn; i++) Ib[i] += T2[i];
         nsm_la_matmul(n, n, n, Eb, Eb, T1);
         memcpy(Eb, T1, sizeof(double) * nn);
