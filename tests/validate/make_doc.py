@@ -2,13 +2,16 @@
 """Generates docs/validation.md from the JSON summaries of a validation run.
 
     make_doc.py JSON_DIR OUT.md
-    make_doc.py --check JSON_DIR DOC.md
+    make_doc.py --check JSON_DIR DOC.md [IDS]
 
 --check compares DOC.md with what the script makes (the test
 validation.doc): every line the same, but for the numbers of the tables'
 rows, which a run on another machine may print with other last digits.  A
 section written into the document by hand, and not into the texts below,
-makes it fail: the next generation would drop it.
+makes it fail: the next generation would drop it.  IDS: a file of the
+summaries to read, one name a line (validate.CASE.METHOD[.TAG]'s
+CASE.METHOD[.TAG]); the others in JSON_DIR, of tests since removed, are
+left out.
 
 JSON_DIR holds the files validate.py writes with --json (the ctest tests
 write them into <build>/validation).  One table per benchmark: each quantity, its reference
@@ -29,10 +32,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 METHODS = ["exact", "rk4", "adaptive"]
 
 
-def load(d):
-    """All summaries: {case: {method: summary}} plus energy-only, aster and plastic runs."""
+def load(d, only=None):
+    """All summaries: {case: {method: summary}} plus energy-only, aster and
+    plastic runs; only those named in the set only, when given."""
     cases, energy, extra = {}, [], []
     for path in sorted(glob.glob(os.path.join(d, "*.json"))):
+        if only is not None and os.path.basename(path)[:-len(".json")] not in only:
+            continue
         with open(path) as f:
             r = json.load(f)
         r["file"] = os.path.basename(path)
@@ -306,13 +312,17 @@ def check(generated, path):
 
 def main(argv):
     """Reads the summaries, writes the document (or checks it, --check)."""
-    checking = len(argv) == 4 and argv[1] == "--check"
+    checking = len(argv) in (4, 5) and argv[1] == "--check"
+    only = None
     if checking:
         argv = argv[1:]
+        if len(argv) == 4:
+            with open(argv.pop()) as f:
+                only = {line.strip() for line in f if line.strip()}
     if len(argv) != 3:
-        sys.stderr.write("usage: make_doc.py [--check] JSON_DIR OUT.md\n")
+        sys.stderr.write("usage: make_doc.py [--check] JSON_DIR OUT.md [IDS]\n")
         return 1
-    cases, energy, extra = load(argv[1])
+    cases, energy, extra = load(argv[1], only)
     if not cases and not energy:
         sys.stderr.write("make_doc: no JSON summaries in %s (run ctest -L validation first)\n" % argv[1])
         return 1
