@@ -302,8 +302,7 @@ def check(generated, path):
         if masked(a) != masked(b):
             sys.stderr.write("make_doc: %s:%d is not what the script makes of the summaries (a part "
                              "written by hand belongs in tests/validate/notes_benchmarks.md or "
-                             "notes.md; summaries of tests no longer defined: remove the folder and "
-                             "run ctest -L validation again)\n  document: %s\n  generated: %s\n"
+                             "notes.md; a table that differs, in make_doc.py)\n  document: %s\n  generated: %s\n"
                              % (path, i + 1, a[:300], b[:300]))
             return 1
     print("make_doc: %s is what the script makes of the summaries" % path)
