@@ -324,6 +324,24 @@ static void dump_opts(const Opt *o, int indent, FILE *out)
     }
 }
 
+/* Writes `before`, the node n and `after`: the statements' dumps are runs
+** of such parts. */
+static void dump_part(const char *before, const Node *n, const char *after, FILE *out)
+{
+    fputs(before, out);
+    dump_node(n, out);
+    fputs(after, out);
+}
+
+/* A statement's optional label, " NAME:". */
+static void dump_label(const Stmt *s, FILE *out)
+{
+    if (s->label)
+        dump_part(" ", s->label, ":", out);
+}
+
+/* Writes a statement as a line "LINE:COL word ...", then its option lines
+** and the statements it holds, indented. */
 static void dump_stmt(const Stmt *s, int indent, FILE *out)
 {
     fprintf(out, "%*s%d:%d %s", indent, "", s->loc.line, s->loc.col, stmt_word(s->kind));
@@ -336,60 +354,38 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         return;
     case S_PARAM:
         fprintf(out, " %s = ", s->name);
-        dump_node(s->value, out);
-        fputc('\n', out);
+        dump_part("", s->value, "\n", out);
         return;
     case S_MASS:
-        fputc(' ', out);
-        dump_node(s->label, out);
-        fputs(" = ", out);
-        dump_node(s->value, out);
-        fputc('\n', out);
+    case S_KINETIC:
+    case S_POTENTIAL:
+        dump_part(" ", s->label, " = ", out);
+        dump_part("", s->value, "\n", out);
         return;
     case S_SPRING:
     case S_DAMPER:
-        if (s->label) {
-            fputc(' ', out);
-            dump_node(s->label, out);
-            fputc(':', out);
-        }
-        fputc(' ', out);
-        dump_node(s->a, out);
-        fputs(" -- ", out);
-        dump_node(s->b, out);
-        fputc('\n', out);
+        dump_label(s, out);
+        dump_part(" ", s->a, " -- ", out);
+        dump_part("", s->b, "\n", out);
         dump_opts(s->opts, indent, out);
         return;
     case S_FORCE:
     case S_TORQUE:
-        if (s->label) {
-            fputc(' ', out);
-            dump_node(s->label, out);
-            fputc(':', out);
-        }
-        fputs(" on ", out);
-        dump_node(s->a, out);
-        fputs(" = ", out);
-        dump_node(s->value, out);
-        fputc('\n', out);
+        dump_label(s, out);
+        dump_part(" on ", s->a, " = ", out);
+        dump_part("", s->value, "\n", out);
         return;
     case S_GRAVITY:
         fputc(' ', out);
-        if (s->label) {
-            dump_node(s->label, out);
-            fputs(" = ", out);
-        }
+        if (s->label)
+            dump_part("", s->label, " = ", out);
         dump_node(s->value, out);
-        if (s->a) {
-            fputs(" along ", out);
-            dump_node(s->a, out);
-        }
+        if (s->a)
+            dump_part(" along ", s->a, "", out);
         fputc('\n', out);
         return;
     case S_SPHERE:   /* a sphere gap: its body and plane, its options, the law's */
-        fputc(' ', out);
-        dump_node(s->label, out);
-        fputs(": ", out);
+        dump_part(" ", s->label, ": ", out);
         dump_node(s->a, out);
         fprintf(out, ".%s above ", s->name);
         dump_node(s->b, out);
@@ -401,33 +397,17 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
     case S_BODY:
     case S_RIGID:
     case S_PLANE:
-        fputc(' ', out);
-        dump_node(s->label, out);
-        fputc('\n', out);
+        dump_part(" ", s->label, "\n", out);
         dump_opts(s->opts, indent, out);
         return;
     case S_COORDINATE:
-        fputc(' ', out);
-        dump_node(s->label, out);
+        dump_part(" ", s->label, "", out);
         fprintf(out, ": %s\n", s->law);
-        return;
-    case S_KINETIC:
-    case S_POTENTIAL:
-        fputc(' ', out);
-        dump_node(s->label, out);
-        fputs(" = ", out);
-        dump_node(s->value, out);
-        fputc('\n', out);
         return;
     case S_WALL:   /* a wall: its disc, then the wall's options and the law's */
     case S_GAP:    /* a gap: its expression, then the law's options */
-        if (s->label) {
-            fputc(' ', out);
-            dump_node(s->label, out);
-            fputc(':', out);
-        }
-        fputc(' ', out);
-        dump_node(s->kind == S_WALL ? s->a : s->value, out);
+        dump_label(s, out);
+        dump_part(" ", s->kind == S_WALL ? s->a : s->value, "", out);
         fprintf(out, " %s\n", s->law);
         dump_opts(s->opts, indent, out);
         if (s->kind == S_WALL)
@@ -439,25 +419,18 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         dump_opts(s->opts, indent, out);
         return;
     case S_OUTPUT:
-        if (s->value) {
-            fputs(" every ", out);
-            dump_node(s->value, out);
-        }
+        if (s->value)
+            dump_part(" every ", s->value, "", out);
         fputc('\n', out);
         for (int i = 0; i < s->items.n; i++) {
             fprintf(out, "%*s", indent + 2, "");
-            dump_node(s->items.items[i], out);
-            fputc('\n', out);
+            dump_part("", s->items.items[i], "\n", out);
         }
         return;
     case S_FRICTION:
-        fputc(' ', out);
-        dump_node(s->label, out);
-        fputc(':', out);
+        dump_part(" ", s->label, ":", out);
         if (s->a) {
-            fputc(' ', out);
-            dump_node(s->a, out);
-            fputs(" -- ", out);
+            dump_part(" ", s->a, " -- ", out);
             if (s->b)
                 dump_node(s->b, out);
             else
@@ -472,10 +445,8 @@ static void dump_stmt(const Stmt *s, int indent, FILE *out)
         return;
     case S_FOR:
         fprintf(out, " %s in ", s->name);
-        dump_node(s->a, out);
-        fputs(" .. ", out);
-        dump_node(s->b, out);
-        fputc('\n', out);
+        dump_part("", s->a, " .. ", out);
+        dump_part("", s->b, "\n", out);
         dump_stmt(s->body, indent + 2, out);
         return;
     }

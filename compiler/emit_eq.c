@@ -267,6 +267,14 @@ static void eqn(Eq *q, const char *lhs_text, const char *lhs_latex, Expr *rhs)
         fprintf(q->o, "    %s = %s\n", lhs_text, sx(q, rhs));
 }
 
+/* An equation whose left side is a symbol subscripted by a name: SYM_NAME
+ * as text, LATEX_{\mathrm{NAME}} in Markdown. */
+static void eqn_sub(Eq *q, const char *sym, const char *latex, const char *name, Expr *rhs)
+{
+    Arena *a = q->dv->arena;
+    eqn(q, arena_printf(a, "%s_%s", sym, name), arena_printf(a, "%s_{\\mathrm{%s}}", latex, name), rhs);
+}
+
 /* Ends a block of equations. */
 static void eqn_end(Eq *q)
 {
@@ -280,7 +288,6 @@ static void eqn_end(Eq *q)
 static void emit_planar(Eq *q)
 {
     const Model *m = q->m;
-    Arena *a = q->dv->arena;
     if (!m->n_planars)
         return;
     heading(q, 2, "Planar bodies");
@@ -293,10 +300,10 @@ static void emit_planar(Eq *q)
         para(q, "%s %s: coordinates %s, %s, %s; velocities %s, %s, %s.", pl->disc ? "Disc" : "Body",
              pl->name, m->bodies[pl->ix].xname, m->bodies[pl->iy].xname, m->bodies[pl->iphi].xname,
              m->bodies[pl->ix].vname, m->bodies[pl->iy].vname, m->bodies[pl->iphi].vname);
-        eqn(q, arena_printf(a, "m_%s", pl->name), arena_printf(a, "m_{\\mathrm{%s}}", pl->name), pl->mass);
-        eqn(q, arena_printf(a, "I_%s", pl->name), arena_printf(a, "I_{\\mathrm{%s}}", pl->name), pl->inertia);
+        eqn_sub(q, "m", "m", pl->name, pl->mass);
+        eqn_sub(q, "I", "I", pl->name, pl->inertia);
         if (pl->radius)
-            eqn(q, arena_printf(a, "R_%s", pl->name), arena_printf(a, "R_{\\mathrm{%s}}", pl->name), pl->radius);
+            eqn_sub(q, "R", "R", pl->name, pl->radius);
         eqn_end(q);
     }
     for (int k = 0; k < m->n_walls; k++) {
@@ -343,7 +350,7 @@ static void emit_rigid(Eq *q)
              m->bodies[rb->ix + 5].xname, m->bodies[rb->ix].vname, m->bodies[rb->ix + 1].vname,
              m->bodies[rb->ix + 2].vname, m->bodies[rb->ix + 3].vname, m->bodies[rb->ix + 4].vname,
              m->bodies[rb->ix + 5].vname);
-        eqn(q, arena_printf(a, "m_%s", rb->name), arena_printf(a, "m_{\\mathrm{%s}}", rb->name), rb->mass);
+        eqn_sub(q, "m", "m", rb->name, rb->mass);
         for (int i = 0; i < 3; i++)
             eqn(q, arena_printf(a, "I%d_%s", i + 1, rb->name),
                 arena_printf(a, "I_{%d,\\mathrm{%s}}", i + 1, rb->name), rb->inertia[i]);
@@ -826,7 +833,7 @@ static void section_mode(Eq *q, const DvMode *mo)
             int j = mo->impact[k];
             const char *gn = m->gaps[j].name;
             Expr *l = consts_of(q, full_of(q, dv->lam[j]));
-            eqn(q, arena_printf(a, "lambda_%s", gn), arena_printf(a, "\\lambda_{\\mathrm{%s}}", gn), dv_pretty(dv, l));
+            eqn_sub(q, "lambda", "\\lambda", gn, dv_pretty(dv, l));
         }
         eqn_end(q);
     }
@@ -838,7 +845,7 @@ static void section_mode(Eq *q, const DvMode *mo)
         for (int j = 0; j < g; j++)
             if (dv_closed(mo->mask, j) && !m->gaps[j].law->constraint) {
                 const char *gn = m->gaps[j].name;
-                eqn(q, arena_printf(a, "lambda_%s", gn), arena_printf(a, "\\lambda_{\\mathrm{%s}}", gn),
+                eqn_sub(q, "lambda", "\\lambda", gn,
                     full_of(q, mo->lambda[j]));
             }
         eqn_end(q);
@@ -854,7 +861,7 @@ static void section_mode(Eq *q, const DvMode *mo)
                 fprintf(q->o, "%s: %s.\n\n", gn, event_name(m, mo->mask, j));
             else
                 fprintf(q->o, "    %s: %s\n", gn, event_name(m, mo->mask, j));
-            eqn(q, arena_printf(a, "s_%s", gn), arena_printf(a, "s_{\\mathrm{%s}}", gn), dv_pretty(dv, s));
+            eqn_sub(q, "s", "s", gn, dv_pretty(dv, s));
             eqn(q, arena_printf(a, "s_%s'", gn), arena_printf(a, "\\dot{s}_{\\mathrm{%s}}", gn), dv_pretty(dv, sd));
             if (expr_is_zero(sd))
                 para(q, md(q) ? "No recast on %s: its event function is constant in this mode."
@@ -961,14 +968,14 @@ static void sphere_gap(Eq *q, int j)
             "row of W over the velocities (gap' = W u: n on v, c x R^T n on w) and its curvature "
             "term, so that gap'' = W u' + (R^T n) . (w x (w x c)):", gp->name,
          m->rigids[gp->sphere->rigid].name, gp->sphere->plane);
-    eqn(q, arena_printf(a, "g_%s", gp->name), arena_printf(a, "g_{\\mathrm{%s}}", gp->name), gp->curve);
+    eqn_sub(q, "g", "g", gp->name, gp->curve);
     for (int k = 0; k < dv->W->nnz[j]; k++) {
         const char *v = m->bodies[dv->W->col[j][k]].vname;
         eqn(q, arena_printf(a, "W_%s[%s]", gp->name, v),
             arena_printf(a, "W_{\\mathrm{%s}}[%s]", gp->name, sx(q, dv->v[dv->W->col[j][k]])),
             dv->gw[j][k]);
     }
-    eqn(q, arena_printf(a, "curv_%s", gp->name), arena_printf(a, "\\kappa_{\\mathrm{%s}}", gp->name),
+    eqn_sub(q, "curv", "\\kappa", gp->name,
         dv->gcv[j]);
     eqn_end(q);
     for (int k = 0; k < m->n_sfrics; k++) {
@@ -980,7 +987,7 @@ static void sphere_gap(Eq *q, int j)
                 "normal (the runtime's nsm_space_friction), tangential restitution e_F at impacts:",
              sf->name, gp->name);
         Expr *zero = expr_num(dv->ex, 0);
-        eqn(q, arena_printf(a, "mu_%s", sf->name), arena_printf(a, "\\mu_{\\mathrm{%s}}", sf->name), sf->mu);
+        eqn_sub(q, "mu", "\\mu", sf->name, sf->mu);
         eqn(q, arena_printf(a, "eF_%s", sf->name), arena_printf(a, "e_{F,\\mathrm{%s}}", sf->name),
             sf->et ? sf->et : zero);
         eqn(q, arena_printf(a, "Rd_%s", sf->name), arena_printf(a, "R_{d,\\mathrm{%s}}", sf->name),
@@ -1018,7 +1025,7 @@ static void section_nonlinear(Eq *q)
         const Gap *gp = &m->gaps[j];
         if (gp->pexp) {
             para(q, "Gap %s: penalty force k p^a + c p' (p = -gap) with exponent", gp->name);
-            eqn(q, arena_printf(a, "a_%s", gp->name), arena_printf(a, "a_{\\mathrm{%s}}", gp->name),
+            eqn_sub(q, "a", "a", gp->name,
                 gp->pexp);
             eqn_end(q);
         }
@@ -1082,7 +1089,7 @@ static void section_lagrange(Eq *q)
     for (int j = 0; j < dv->g; j++) {
         const char *gn = m->gaps[j].name;
         heading(q, 2, "Gap %s", gn);
-        eqn(q, arena_printf(a, "g_%s", gn), arena_printf(a, "g_{\\mathrm{%s}}", gn), dv->lag_g[j]);
+        eqn_sub(q, "g", "g", gn, dv->lag_g[j]);
         for (int i = 0; i < n; i++)
             eqn(q, arena_printf(a, "W[%s, %s]", gn, m->bodies[i].xname),
                 arena_printf(a, "W_{\\mathrm{%s},%d}", gn, i + 1), dv->lag_W[j * n + i]);

@@ -1223,24 +1223,18 @@ static Expr *rebuild(ExprCtx *x, const Expr *e, Expr **na)
     }
 }
 
-/* expr_subst on one node, each shared subexpression substituted once (memo
- * maps nodes to their results), so the cost is linear in the number of
- * distinct nodes, not in the size of the tree they unfold to. */
-static Expr *subst_memo(ExprCtx *x, Expr *e, Expr *leaf, Expr *by, PtrMap *memo)
+/* A memoised rewrite of a node's arguments (subst_memo, chain_memo): the
+ * rewrite of argument a, with the rewrite's own data ud and its memo. */
+typedef Expr *(*ArgRewrite)(ExprCtx *x, Expr *a, const void *ud, PtrMap *memo);
+
+/* The step the memoised rewrites share: e with each argument rewritten by
+ * f, rebuilt only when one changed, the result recorded in memo for e. */
+static Expr *rewrite_args(ExprCtx *x, Expr *e, ArgRewrite f, const void *ud, PtrMap *memo)
 {
-    if (e == leaf)
-        return by;
-    if (e->nargs == 0)
-        return e;
-    if (memo->cap) {
-        size_t i = ptr_slot(memo, e);
-        if (memo->from[i])
-            return memo->to[i];
-    }
     Expr *buf[8] = {0}, **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
     bool changed = false;
     for (int i = 0; i < e->nargs; i++) {
-        na[i] = subst_memo(x, e->args[i], leaf, by, memo);
+        na[i] = f(x, e->args[i], ud, memo);
         changed |= na[i] != e->args[i];
     }
     Expr *r = changed ? rebuild(x, e, na) : e;
@@ -1250,6 +1244,29 @@ static Expr *subst_memo(ExprCtx *x, Expr *e, Expr *leaf, Expr *by, PtrMap *memo)
     return r;
 }
 
+/* What expr_subst replaces: leaf, by by. */
+typedef struct Subst {
+    Expr *leaf, *by;
+} Subst;
+
+/* expr_subst on one node, each shared subexpression substituted once (memo
+ * maps nodes to their results), so the cost is linear in the number of
+ * distinct nodes, not in the size of the tree they unfold to. */
+static Expr *subst_memo(ExprCtx *x, Expr *e, const void *ud, PtrMap *memo)
+{
+    const Subst *sb = ud;
+    if (e == sb->leaf)
+        return sb->by;
+    if (e->nargs == 0)
+        return e;
+    if (memo->cap) {
+        size_t i = ptr_slot(memo, e);
+        if (memo->from[i])
+            return memo->to[i];
+    }
+    return rewrite_args(x, e, subst_memo, ud, memo);
+}
+
 Expr *expr_subst(ExprCtx *x, Expr *e, Expr *leaf, Expr *by)
 {
     if (e == leaf)
@@ -1257,7 +1274,8 @@ Expr *expr_subst(ExprCtx *x, Expr *e, Expr *leaf, Expr *by)
     if (e->nargs == 0)
         return e;
     PtrMap memo = {0};
-    Expr *r = subst_memo(x, e, leaf, by, &memo);
+    Subst sb = { leaf, by };
+    Expr *r = subst_memo(x, e, &sb, &memo);
     free(memo.from);
     free(memo.to);
     return r;
@@ -1266,8 +1284,9 @@ Expr *expr_subst(ExprCtx *x, Expr *e, Expr *leaf, Expr *by)
 /* One pass of expr_subst_chain: e with every variable of vars replaced by
  * its value, itself expanded the same way; memo maps nodes (and the
  * variables) to their results, vals the variables to their values. */
-static Expr *chain_memo(ExprCtx *x, Expr *e, PtrMap *vals, PtrMap *memo)
+static Expr *chain_memo(ExprCtx *x, Expr *e, const void *ud, PtrMap *memo)
 {
+    const PtrMap *vals = ud;
     if (memo->cap) {
         size_t i = ptr_slot(memo, e);
         if (memo->from[i])
@@ -1281,17 +1300,7 @@ static Expr *chain_memo(ExprCtx *x, Expr *e, PtrMap *vals, PtrMap *memo)
         ptr_put(memo, e, r);
         return r;
     }
-    Expr *buf[8] = {0}, **na = e->nargs <= 8 ? buf : xmalloc((size_t)e->nargs * sizeof *na);
-    bool changed = false;
-    for (int i = 0; i < e->nargs; i++) {
-        na[i] = chain_memo(x, e->args[i], vals, memo);
-        changed |= na[i] != e->args[i];
-    }
-    Expr *r = changed ? rebuild(x, e, na) : e;
-    if (na != buf)
-        free(na);
-    ptr_put(memo, e, r);
-    return r;
+    return rewrite_args(x, e, chain_memo, ud, memo);
 }
 
 /* A chain of definitions for expr_chain_apply, with the memo of what was

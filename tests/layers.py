@@ -63,7 +63,7 @@ LAYERS = [
         "floquet.c",                          # monodromy, shooting
         "continuation.c lyapunov.c"]),        # continuation, Lyapunov spectra
     ("programs", "programs", [
-        "coords.c setfile.c h5out.c progress.c outdir.c",  # state columns, set files, HDF5, the progress bar, out-dir locks
+        "coords.c setfile.c h5out.c progress.c outdir.c cli.c",  # state columns, set files, HDF5, the progress bar, out-dir locks, the study programs' text
         "sweep.c plot.c animate.c contprog.c",  # sweeps, plots, animations, continuation
         "driver.c"]),                         # the simulator program
 ]

@@ -381,6 +381,8 @@ foreach(case findings h5kill sweeps stops plots)
   if(NSM_SANITIZE)
     set_tests_properties(reliability/ninth_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
+endforeach()
+
 # A ninth hostile pass on the Python package (tests/reliability/ninth_pass_py_test.py):
 # compile and compile_source with paths and texts of every kind, arguments as
 # numpy scalars and arrays of odd dtypes, booleans and complex numbers, the

@@ -565,15 +565,23 @@ typedef struct FrameData {
 
 enum { D_BLOCK, D_DISC, D_MARK, D_HIGH, D_LABEL };
 
+/* A row (u, v, du, dv, color) of the data file `which`, its coordinates
+** along the line (u) and across (v) turned to the view's x and y. */
+static void put_uv(FrameData *fd, int which, const Anim *a, double u, double v, double du,
+                   double dv, unsigned color)
+{
+    if (a->vertical)
+        fprintf(fd->f[which], "%.9g,%.9g,%.9g,%.9g,%u\n", v, u, dv, du, color);
+    else
+        fprintf(fd->f[which], "%.9g,%.9g,%.9g,%.9g,%u\n", u, v, du, dv, color);
+    fd->rows[which]++;
+}
+
 /* A rectangle, centre and half sizes, drawn along the line (u) and across (v). */
 static void put_rect(FrameData *fd, const Anim *a, double u, double v, double hu, double hv,
                      unsigned color)
 {
-    if (a->vertical)
-        fprintf(fd->f[D_BLOCK], "%.9g,%.9g,%.9g,%.9g,%u\n", v, u, hv, hu, color);
-    else
-        fprintf(fd->f[D_BLOCK], "%.9g,%.9g,%.9g,%.9g,%u\n", u, v, hu, hv, color);
-    fd->rows[D_BLOCK]++;
+    put_uv(fd, D_BLOCK, a, u, v, hu, hv, color);
 }
 
 /* A thick segment across the line at u, from v - hv to v + hv. */
@@ -602,11 +610,7 @@ static void put_label(FrameData *fd, double x, double y, const char *text)
 static void put_mark(FrameData *fd, const Anim *a, double u, double v, double du, double dv,
                      unsigned color)
 {
-    if (a->vertical)
-        fprintf(fd->f[D_MARK], "%.9g,%.9g,%.9g,%.9g,%u\n", v, u, dv, du, color);
-    else
-        fprintf(fd->f[D_MARK], "%.9g,%.9g,%.9g,%.9g,%u\n", u, v, du, dv, color);
-    fd->rows[D_MARK]++;
+    put_uv(fd, D_MARK, a, u, v, du, dv, color);
 }
 
 /* A spring (with its damper) as a zigzag between two blocks on one line,

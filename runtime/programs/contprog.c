@@ -37,17 +37,11 @@
 
 #include "nsm/model.h"
 #include "nsm/nsm.h"
+#include "cli.h"
 #include "coords.h"
 #include "outdir.h"
 #include "plot.h"
 #include "setfile.h"
-
-/* A growing text buffer; err set when an allocation failed. */
-typedef struct CText {
-    char *s;
-    size_t n, cap;
-    int err;
-} CText;
 
 /* The program's settings and output. */
 typedef struct Prog {
@@ -55,58 +49,11 @@ typedef struct Prog {
     const char *prog, *out_dir, *plot_col;
     nsm_cont_options o;
     int quiet, plot;
-    CText csv;
+    CliText csv;
     int nspecial;
     long npoints;
     char pname2[128];
 } Prog;
-
-/* Append formatted text to t. */
-static void ctext_printf(CText *t, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int k = vsnprintf(t->s ? t->s + t->n : NULL, t->s ? t->cap - t->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            t->err = 1;
-            return;
-        }
-        if (t->s && t->n + (size_t)k < t->cap) {
-            t->n += (size_t)k;
-            return;
-        }
-        size_t cap = (t->cap ? 2 * t->cap : 4096) + (size_t)k + 1;
-        char *s = realloc(t->s, cap);
-        if (!s) {
-            t->err = 1;
-            return;
-        }
-        t->s = s, t->cap = cap;
-    }
-}
-
-/* An error message "PROG: error: ..."; returns 1 (the exit status). */
-static int prog_bad(const char *prog, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: error: ", prog);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return 1;
-}
-
-/* A whole number as a double; 0 ok. */
-static int num_parse(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    *v = setfile_strtod(s, &end);
-    return end == s || *end || errno || !isfinite(*v);
-}
 
 /* The usage text. */
 static void prog_usage(const char *prog, FILE *f)
@@ -153,20 +100,20 @@ static void csv_header(Prog *g)
 {
     const nsm_model *m = g->m;
     char label[200];
-    ctext_printf(&g->csv, "%s", param_label(m, g->o.param, label, sizeof label));
+    cli_printf(&g->csv, "%s", param_label(m, g->o.param, label, sizeof label));
     if (g->o.curve)
-        ctext_printf(&g->csv, ",%s", param_label(m, g->o.param2, label, sizeof label));
-    ctext_printf(&g->csv, ",point,stable");
+        cli_printf(&g->csv, ",%s", param_label(m, g->o.param2, label, sizeof label));
+    cli_printf(&g->csv, ",point,stable");
     for (int q = 0; q < 2 * m->n_bodies; q++) {
         const char *u = "";
         char *name = coords_name(m, q, &u);
-        ctext_printf(&g->csv, ",%s [%s]", name ? name : "?", u);
+        cli_printf(&g->csv, ",%s [%s]", name ? name : "?", u);
         free(name);
     }
-    ctext_printf(&g->csv, ",period [s],impacts,min_gap,min_speed,dpds");
+    cli_printf(&g->csv, ",period [s],impacts,min_gap,min_speed,dpds");
     for (int q = 0; q < 2 * m->n_bodies; q++)
-        ctext_printf(&g->csv, ",mu%d_abs,mu%d_re,mu%d_im", q + 1, q + 1, q + 1);
-    ctext_printf(&g->csv, "\n");
+        cli_printf(&g->csv, ",mu%d_abs,mu%d_re,mu%d_im", q + 1, q + 1, q + 1);
+    cli_printf(&g->csv, "\n");
 }
 
 /* Each point: a line of branch.csv, the special ones on stdout too. */
@@ -175,18 +122,18 @@ static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
     Prog *g = ud;
     (void)sim;
     g->npoints++;
-    ctext_printf(&g->csv, "%.17g", pt->param);
+    cli_printf(&g->csv, "%.17g", pt->param);
     if (g->o.curve)
-        ctext_printf(&g->csv, ",%.17g", pt->param2);
-    ctext_printf(&g->csv, ",%s,%d", kind_names[pt->kind], pt->stable);
+        cli_printf(&g->csv, ",%.17g", pt->param2);
+    cli_printf(&g->csv, ",%s,%d", kind_names[pt->kind], pt->stable);
     for (int i = 0; i < pt->n2; i++)
-        ctext_printf(&g->csv, ",%.17g", pt->y[i]);
-    ctext_printf(&g->csv, ",%.17g,%ld,%.17g,%.17g,%.17g", pt->period, pt->impacts, pt->min_gap,
+        cli_printf(&g->csv, ",%.17g", pt->y[i]);
+    cli_printf(&g->csv, ",%.17g,%ld,%.17g,%.17g,%.17g", pt->period, pt->impacts, pt->min_gap,
                  pt->min_speed, pt->dpds);
     for (int i = 0; i < pt->n2; i++)
-        ctext_printf(&g->csv, ",%.17g,%.17g,%.17g", hypot(pt->mu_re[i], pt->mu_im[i]),
+        cli_printf(&g->csv, ",%.17g,%.17g,%.17g", hypot(pt->mu_re[i], pt->mu_im[i]),
                      pt->mu_re[i], pt->mu_im[i]);
-    ctext_printf(&g->csv, "\n");
+    cli_printf(&g->csv, "\n");
     if (pt->kind >= NSM_CONT_FOLD && !g->o.curve) {
         g->nspecial++;
         if (!g->quiet)
@@ -259,7 +206,7 @@ static int file_write(const Prog *g, const char *path, const char *tmp, const ch
 {
     FILE *f = fopen(tmp, "w");
     if (!f)
-        return prog_bad(g->prog, "cannot write '%s': %s", tmp, strerror(errno));
+        return cli_error(g->prog, "cannot write '%s': %s", tmp, strerror(errno));
     if (len)
         fwrite(text, 1, len, f);
     int e = ferror(f) ? errno : 0;
@@ -268,7 +215,7 @@ static int file_write(const Prog *g, const char *path, const char *tmp, const ch
     if (e || rename(tmp, path) != 0) {
         int why = e ? e : errno;
         unlink(tmp);
-        return prog_bad(g->prog, "cannot write '%s': %s", path, strerror(why));
+        return cli_error(g->prog, "cannot write '%s': %s", path, strerror(why));
     }
     return 0;
 }
@@ -316,7 +263,7 @@ static int prog_draw(const Prog *g)
     if (g->o.curve)
         param_label(g->m, g->o.param2, col, sizeof col);
     if (y < 0)
-        return prog_bad(g->prog, "--plot %s: not a column of branch.csv (BODY.x, BODY.v, period, "
+        return cli_error(g->prog, "--plot %s: not a column of branch.csv (BODY.x, BODY.v, period, "
                         "min_gap)", col);
     char ylabel[200], name[160], xlabel[200];
     int q = g->o.curve ? -1 : coords_find(g->m, col);
@@ -325,8 +272,8 @@ static int prog_draw(const Prog *g)
         snprintf(ylabel, sizeof ylabel, "%s [%s]", name, unit);
     } else
         snprintf(ylabel, sizeof ylabel, "%s", col);
-    CText t = { 0 };
-    ctext_printf(&t, "# Continuation diagram written by nsmc continue; rerun with "
+    CliText t = { 0 };
+    cli_printf(&t, "# Continuation diagram written by nsmc continue; rerun with "
                      "`gnuplot %s.gp` here.\n"
                      "set datafile separator ','\nset grid\nset key outside right top\n"
                      "set xlabel '%s'\nset ylabel '%s'\nset title '%s: %s'\n"
@@ -335,20 +282,20 @@ static int prog_draw(const Prog *g)
                  g->o.curve ? "curve of bifurcation points" : "periodic orbits");
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
-            ctext_printf(&t, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
+            cli_printf(&t, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
                              "if (!exists('svg')) svg = '%s.svg'\nset output svg\n", base);
         else
-            ctext_printf(&t, "set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,10'\n"
+            cli_printf(&t, "set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,10'\n"
                              "if (!exists('png')) png = '%s.png'\nset output png\n", base);
         if (g->o.curve) {
             /* on the curve a multiplier is +-1: no stability to draw */
-            ctext_printf(&t, "plot 'curve.csv' using 1:2 every ::1 with linespoints lw 2 pt 7 ps 0.6 "
+            cli_printf(&t, "plot 'curve.csv' using 1:2 every ::1 with linespoints lw 2 pt 7 ps 0.6 "
                              "lc rgb '#1f4e9c' title '%s curve'\nunset output\n",
                          g->o.curve == NSM_CONT_FOLD ? "fold" : g->o.curve == NSM_CONT_FLIP
                          ? "period-doubling" : "grazing");
             continue;
         }
-        ctext_printf(&t,
+        cli_printf(&t,
             "plot 'branch.csv' using 1:($3 == 1 ? column(%d) : NaN) every ::1 with lines lw 2 "
             "lc rgb '#1f4e9c' dt 1 title 'stable', \\\n"
             "     '' using 1:($3 == 0 ? column(%d) : NaN) every ::1 with lines lw 2 lc rgb '#c0392b' "
@@ -369,7 +316,7 @@ static int prog_draw(const Prog *g)
     snprintf(fsvg, sizeof fsvg, "%s.svg", base);
     if (t.err || file_put(g, gp, t.s, t.n)) {
         free(t.s);
-        return t.err ? prog_bad(g->prog, "out of memory") : 1;
+        return t.err ? cli_error(g->prog, "out of memory") : 1;
     }
     free(t.s);
     char names[320], png[96], svg[96];
@@ -389,13 +336,13 @@ static int prog_draw(const Prog *g)
         snprintf(from, sizeof from, "%s/%s", g->out_dir, tmp[k]);
         snprintf(to, sizeof to, "%s/%s", g->out_dir, fin[k]);
         if (ok && !rc && rename(from, to) != 0)
-            rc = prog_bad(g->prog, "cannot write '%s': %s", to, strerror(errno));
+            rc = cli_error(g->prog, "cannot write '%s': %s", to, strerror(errno));
         else if (!ok || rc)
             unlink(from);
     }
     cont_ntmp = 0;
     if (!ok)
-        return prog_bad(g->prog, "%s", err);
+        return cli_error(g->prog, "%s", err);
     return rc;
 }
 
@@ -406,7 +353,7 @@ static int param_parse(const Prog *g, const char *opt, const char *val, char *bu
 {
     const char *eq = strchr(val, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
     if (!eq || !colon || eq == val || (size_t)(eq - val) >= len)
-        return prog_bad(g->prog, "%s %s: expected NAME=FROM:TO", opt, val);
+        return cli_error(g->prog, "%s %s: expected NAME=FROM:TO", opt, val);
     memcpy(buf, val, (size_t)(eq - val));
     buf[eq - val] = 0;
     char *name = setfile_trim(buf);     /* blanks around each field, as nsmc sweep */
@@ -414,13 +361,13 @@ static int param_parse(const Prog *g, const char *opt, const char *val, char *bu
     char from[128], to[128];
     if ((size_t)(colon - eq - 1) >= sizeof from || !*buf ||
         snprintf(to, sizeof to, "%s", colon + 1) >= (int)sizeof to)
-        return prog_bad(g->prog, "%s %s: expected NAME=FROM:TO", opt, val);
+        return cli_error(g->prog, "%s %s: expected NAME=FROM:TO", opt, val);
     memcpy(from, eq + 1, (size_t)(colon - eq - 1));
     from[colon - eq - 1] = 0;
-    if (num_parse(setfile_trim(from), from_v) || num_parse(setfile_trim(to), to_v))
-        return prog_bad(g->prog, "%s %s: FROM and TO must be numbers", opt, val);
+    if (!cli_number(setfile_trim(from), from_v) || !cli_number(setfile_trim(to), to_v))
+        return cli_error(g->prog, "%s %s: FROM and TO must be numbers", opt, val);
     if (*from_v == *to_v)
-        return prog_bad(g->prog, "%s %s: FROM and TO are equal", opt, val);
+        return cli_error(g->prog, "%s %s: FROM and TO are equal", opt, val);
     return 0;
 }
 
@@ -434,24 +381,22 @@ static int curve_parse(Prog *g, const char *val)
             g->o.curve = kinds[k];
             return 0;
         }
-    return prog_bad(g->prog, "--curve %s: expected fold, flip or grazing", val);
+    return cli_error(g->prog, "--curve %s: expected fold, flip or grazing", val);
 }
 
 /* A count option's value in [lo, hi]; 0 ok, 1 after a message. */
 static int count_parse(const Prog *g, const char *opt, const char *s, long lo, long hi, long *v)
 {
-    double x;
-    if (num_parse(s, &x) || x != floor(x) || x < (double)lo || x > (double)hi)
-        return prog_bad(g->prog, "%s %s: expected a whole number from %ld to %ld", opt, s, lo, hi);
-    *v = (long)x;
+    if (!cli_count(s, lo, hi, v))
+        return cli_error(g->prog, "%s %s: expected a whole number from %ld to %ld", opt, s, lo, hi);
     return 0;
 }
 
 /* A positive number option's value; 0 ok, 1 after a message. */
 static int pos_parse(const Prog *g, const char *opt, const char *s, double *v)
 {
-    if (num_parse(s, v) || !(*v > 0))
-        return prog_bad(g->prog, "%s %s: expected a positive number", opt, s);
+    if (!cli_number(s, v) || !(*v > 0))
+        return cli_error(g->prog, "%s %s: expected a positive number", opt, s);
     return 0;
 }
 
@@ -470,7 +415,7 @@ static int start_parse(const Prog *g, const char *s, double *y, int n2)
         if (!*end && k == n2)
             return 0;
     }
-    return prog_bad(g->prog, "--start %s: expected %d numbers separated by commas (positions, "
+    return cli_error(g->prog, "--start %s: expected %d numbers separated by commas (positions, "
                     "then velocities)", s, n2);
 }
 
@@ -485,7 +430,7 @@ static int prog_once(const char *prog, const char **seen, int *nseen, int n, con
         return 0;
     for (int k = 0; k < *nseen; k++)
         if (!strcmp(seen[k], a))
-            return prog_bad(prog, "option %s is given twice: give each option once", a);
+            return cli_error(prog, "option %s is given twice: give each option once", a);
     if (*nseen < n)
         seen[(*nseen)++] = a;
     return 0;
@@ -512,7 +457,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     double y0[n2 > 0 ? n2 : 1];
     nsm_sim *sim = nsm_sim_create(m);
     if (!sim)
-        return prog_bad(g.prog, "cannot create the simulation (out of memory or a bad model table)");
+        return cli_error(g.prog, "cannot create the simulation (out of memory or a bad model table)");
     int rc = 0, nseen = 0;
     long v;
     const char *seen[32];
@@ -529,7 +474,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--switch-pd")) {
             g.o.switch_pd = 1;
         } else if (!val) {
-            rc = prog_bad(g.prog, "%s: %s", a, a[0] == '-' && a[1] == '-'
+            rc = cli_error(g.prog, "%s: %s", a, a[0] == '-' && a[1] == '-'
                           ? "unknown option or missing value (see --help)" : "unexpected argument");
         } else if (prog_once(g.prog, seen, &nseen, 32, a)) {
             rc = 1;
@@ -570,8 +515,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
             const char *eq = strchr(val, '=');
             char name[128];
             double x;
-            if (!eq || eq == val || (size_t)(eq - val) >= sizeof name || num_parse(eq + 1, &x)) {
-                rc = prog_bad(g.prog, "--set %s: expected NAME=NUMBER", val);
+            if (!eq || eq == val || (size_t)(eq - val) >= sizeof name || !cli_number(eq + 1, &x)) {
+                rc = cli_error(g.prog, "--set %s: expected NAME=NUMBER", val);
             } else {
                 memcpy(name, val, (size_t)(eq - val));
                 name[eq - val] = 0;
@@ -580,59 +525,59 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
                     if (!strcmp(set_names[k], name))
                         r = -1;
                 if (r == -1)
-                    rc = prog_bad(g.prog, "--set %s is given twice: set it once", name);
+                    rc = cli_error(g.prog, "--set %s is given twice: set it once", name);
                 else if (nset < 64)
                     memcpy(set_names[nset++], name, sizeof name);
                 if (r > 0)
-                    rc = prog_bad(g.prog, "--set %s: %s", val, r == NSM_EINVAL
+                    rc = cli_error(g.prog, "--set %s: %s", val, r == NSM_EINVAL
                                   ? "no such parameter" : nsm_sim_message(sim));
             }
         } else {
-            rc = prog_bad(g.prog, "unknown option '%s' (see --help)", a);
+            rc = cli_error(g.prog, "unknown option '%s' (see --help)", a);
         }
     }
     double pv;
     if (!rc && !g.o.param)
-        rc = prog_bad(g.prog, "no --param NAME=FROM:TO given");
+        rc = cli_error(g.prog, "no --param NAME=FROM:TO given");
     if (!rc && nsm_sim_get_param(sim, g.o.param, &pv))
-        rc = prog_bad(g.prog, "--param %s: the model has no such parameter", g.o.param);
+        rc = cli_error(g.prog, "--param %s: the model has no such parameter", g.o.param);
     if (!rc && (g.o.curve != 0) != (g.o.param2 != NULL))
-        rc = prog_bad(g.prog, g.o.curve ? "--curve needs --param2 NAME=FROM:TO"
+        rc = cli_error(g.prog, g.o.curve ? "--curve needs --param2 NAME=FROM:TO"
                                         : "--param2 is the second parameter of a --curve");
     if (!rc && g.o.param2 && nsm_sim_get_param(sim, g.o.param2, &pv))
-        rc = prog_bad(g.prog, "--param2 %s: the model has no such parameter", g.o.param2);
+        rc = cli_error(g.prog, "--param2 %s: the model has no such parameter", g.o.param2);
     if (!rc && g.o.param2 && !strcmp(g.o.param2, g.o.param))
-        rc = prog_bad(g.prog, "--param2 %s: the same parameter as --param", g.o.param2);
+        rc = cli_error(g.prog, "--param2 %s: the same parameter as --param", g.o.param2);
     /* a --set of a continued parameter was silently overridden by the branch */
     for (int k = 0; k < nset && !rc; k++)
         if (!strcmp(set_names[k], g.o.param) || (g.o.param2 && !strcmp(set_names[k], g.o.param2)))
-            rc = prog_bad(g.prog, "--set %s: the parameter is continued by --param%s", set_names[k],
+            rc = cli_error(g.prog, "--set %s: the parameter is continued by --param%s", set_names[k],
                           strcmp(set_names[k], g.o.param) ? "2" : "");
     /* a location finer than the parameter's rounding cannot be met */
     if (!rc && tol_given && g.o.tol < 4e-16 * fmax(1, fmax(fabs(g.o.from), fabs(g.o.to))))
-        rc = prog_bad(g.prog, "--tol %g: below the rounding of the parameter over [%g, %g] "
+        rc = cli_error(g.prog, "--tol %g: below the rounding of the parameter over [%g, %g] "
                       "(give at least 4e-16 of its magnitude)", g.o.tol, g.o.from, g.o.to);
     if (!rc && g.o.curve && g.o.switch_pd)
-        rc = prog_bad(g.prog, "--switch-pd applies to a branch, not to a --curve");
+        rc = cli_error(g.prog, "--switch-pd applies to a branch, not to a --curve");
     if (!rc && !g.out_dir)
-        rc = prog_bad(g.prog, "no --out-dir DIR given");
+        rc = cli_error(g.prog, "no --out-dir DIR given");
     if (!rc && !(g.o.ds_min <= g.o.ds && g.o.ds <= g.o.ds_max))
-        rc = prog_bad(g.prog, "the steps must satisfy ds-min <= ds <= ds-max");
+        rc = cli_error(g.prog, "the steps must satisfy ds-min <= ds <= ds-max");
     if (!rc && nsm_sim_set_param(sim, g.o.param, g.o.from) == NSM_OK &&
         (nsm_sim_eval(sim, g.o.period, &pv) || !(pv > 0)))
-        rc = prog_bad(g.prog, "--period %s: not a positive time of the parameters at %s = %g%s",
+        rc = cli_error(g.prog, "--period %s: not a positive time of the parameters at %s = %g%s",
                       g.o.period, g.o.param, g.o.from, strstr(g.o.period, "omega") ? " (the default "
                       "period is 2*pi/omega: give --period for a model without omega)" : "");
     /* a model whose tangent dynamics are not handled (nonlinear forces,
      * time switches, moving surfaces) is refused before the out-dir is
      * made: it ran the first orbit's transient, then failed with exit 3 */
     if (!rc && nsm_sim_check_tangent(sim, "continuation"))
-        rc = prog_bad(g.prog, "%s", nsm_sim_message(sim));
+        rc = cli_error(g.prog, "%s", nsm_sim_message(sim));
     /* a period too short for the model's motion (--period 1e-300) is an
      * option error before the out-dir is made: it ran the transient, then
      * failed with exit 3, "no tangent" */
     if (!rc && nsm_sim_continue_check(sim, &g.o))
-        rc = prog_bad(g.prog, "%s", nsm_sim_message(sim));
+        rc = cli_error(g.prog, "%s", nsm_sim_message(sim));
     /* one run, sweep or continuation at a time writes into a folder (two
      * continuations mixed one's branch.csv with the other's figures) */
     if (!rc && outdir_lock(g.prog, g.out_dir))
@@ -661,7 +606,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         fprintf(stderr, "%s: note: %s\n", g.prog, msg);
     }
     if (g.csv.err)
-        status = prog_bad(g.prog, "out of memory");
+        status = cli_error(g.prog, "out of memory");
     else if (g.npoints == 0)
         /* nothing to write or draw: the files of an earlier run stay as they were (an
          * empty diagram made gnuplot fail, and blame itself) */
@@ -676,7 +621,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     /* the special points and the count go to stdout: a failed write there
      * (a full disk, a reader gone) exited 0 without a word */
     if (fflush(stdout) != 0 || ferror(stdout))
-        status = status ? status : prog_bad(g.prog, "cannot write to standard output: %s",
+        status = status ? status : cli_error(g.prog, "cannot write to standard output: %s",
                                             strerror(errno));
     free(g.csv.s);
     nsm_sim_free(sim);

@@ -26,6 +26,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,21 +275,61 @@ static int records(hid_t loc, const char *name, hid_t type, const void *rec, int
     return rc;
 }
 
+/* One member of a stored record: its name in the file, its place in the C
+** struct and its type (a double, a 64-bit integer or a variable-length
+** string). */
+typedef enum { F_DOUBLE, F_LLONG, F_STR } FieldKind;
+typedef struct Field {
+    const char *name;
+    size_t offset;
+    FieldKind kind;
+} Field;
+
+#define FIELD_COUNT(f) ((int)(sizeof(f) / sizeof((f)[0])))
+
+/* The compound type of a record of `size` bytes with the n members of f, in
+** that order: every table of the file is described by such a list, so each
+** is written by the same code. */
+static hid_t compound_type(size_t size, const Field *f, int n)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, size);
+    hid_t v = vstr_type();
+    for (int i = 0; i < n; i++) {
+        hid_t ft = f[i].kind == F_DOUBLE ? H5T_NATIVE_DOUBLE
+                   : f[i].kind == F_LLONG ? H5T_NATIVE_LLONG : v;
+        H5Tinsert(t, f[i].name, f[i].offset, ft);
+    }
+    H5Tclose(v);
+    return t;
+}
+
+/* Writes nrec records of `size` bytes described by the nf members of f as
+** the dataset `name` of loc; 0 or -1. */
+static int table_write(hid_t loc, const char *name, size_t size, const Field *f, int nf,
+                       const void *rec, int nrec)
+{
+    hid_t t = compound_type(size, f, nf);
+    int rc = records(loc, name, t, rec, nrec);
+    H5Tclose(t);
+    return rc;
+}
+
+/* The members of an event record (the event CSV's columns). */
+static const Field event_fields[] = {
+    { "t", offsetof(EvRec, t), F_DOUBLE },
+    { "kind", offsetof(EvRec, kind), F_STR },
+    { "contact", offsetof(EvRec, contact), F_STR },
+    { "vrel_before", offsetof(EvRec, vrel_before), F_DOUBLE },
+    { "vrel_after", offsetof(EvRec, vrel_after), F_DOUBLE },
+    { "impulse", offsetof(EvRec, impulse), F_DOUBLE },
+    { "energy_lost", offsetof(EvRec, energy_lost), F_DOUBLE },
+    { "count", offsetof(EvRec, count), F_LLONG },
+};
+
 /* The compound type of an event record. */
 static hid_t event_type(void)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(EvRec));
-    hid_t v = vstr_type();
-    H5Tinsert(t, "t", HOFFSET(EvRec, t), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "kind", HOFFSET(EvRec, kind), v);
-    H5Tinsert(t, "contact", HOFFSET(EvRec, contact), v);
-    H5Tinsert(t, "vrel_before", HOFFSET(EvRec, vrel_before), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "vrel_after", HOFFSET(EvRec, vrel_after), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "impulse", HOFFSET(EvRec, impulse), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "energy_lost", HOFFSET(EvRec, energy_lost), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "count", HOFFSET(EvRec, count), H5T_NATIVE_LLONG);
-    H5Tclose(v);
-    return t;
+    return compound_type(sizeof(EvRec), event_fields, FIELD_COUNT(event_fields));
 }
 
 /* An empty, extensible dataset of rank 1 (width 0) or 2 (width columns),
@@ -397,6 +438,14 @@ static int write_source(hid_t g, const nsm_model *m)
     return rc;
 }
 
+/* The members of a parameter record. */
+static const Field param_fields[] = {
+    { "name", offsetof(ParRec, name), F_STR },
+    { "unit", offsetof(ParRec, unit), F_STR },
+    { "default", offsetof(ParRec, def), F_DOUBLE },
+    { "value", offsetof(ParRec, value), F_DOUBLE },
+};
+
 /* /model: the model's description and the parameters of this run; the
 ** file's root: the versions of nsm and of the HDF5 library that wrote it. */
 static int write_model(H5Out *h, const nsm_sim *sim)
@@ -435,17 +484,9 @@ static int write_model(H5Out *h, const nsm_sim *sim)
         if (nsm_sim_get_param(sim, m->params[k].name, &pr[k].value) != NSM_OK)
             pr[k].value = NAN;
     }
-    if (!rc) {
-        hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ParRec));
-        hid_t v = vstr_type();
-        H5Tinsert(t, "name", HOFFSET(ParRec, name), v);
-        H5Tinsert(t, "unit", HOFFSET(ParRec, unit), v);
-        H5Tinsert(t, "default", HOFFSET(ParRec, def), H5T_NATIVE_DOUBLE);
-        H5Tinsert(t, "value", HOFFSET(ParRec, value), H5T_NATIVE_DOUBLE);
-        rc |= records(g, "parameters", t, pr, m->n_params);
-        H5Tclose(v);
-        H5Tclose(t);
-    }
+    if (!rc)
+        rc |= table_write(g, "parameters", sizeof(ParRec), param_fields, FIELD_COUNT(param_fields),
+                          pr, m->n_params);
     free(names);
     free(laws);
     free(pr);
@@ -873,6 +914,22 @@ int h5out_event(H5Out *h, const nsm_event *ev)
     return 0;
 }
 
+/* The members of a contact's statistics record. */
+static const Field stat_fields[] = {
+    { "contact", offsetof(StatRec, name), F_STR },
+    { "law", offsetof(StatRec, law), F_STR },
+    { "impacts", offsetof(StatRec, impacts), F_LLONG },
+    { "zeno", offsetof(StatRec, zeno), F_LLONG },
+    { "phases", offsetof(StatRec, phases), F_LLONG },
+    { "contact_time", offsetof(StatRec, contact_time), F_DOUBLE },
+    { "impulse", offsetof(StatRec, impulse), F_DOUBLE },
+    { "peak_force", offsetof(StatRec, peak_force), F_DOUBLE },
+    { "max_speed", offsetof(StatRec, max_speed), F_DOUBLE },
+    { "energy_lost", offsetof(StatRec, energy_lost), F_DOUBLE },
+    { "damper_energy", offsetof(StatRec, damper_energy), F_DOUBLE },
+    { "aster_force", offsetof(StatRec, aster_force), F_DOUBLE },
+};
+
 /* /run/contacts: the statistics of every gap. */
 static int write_contacts(hid_t g, const nsm_model *m, const nsm_sim *sim)
 {
@@ -895,23 +952,8 @@ static int write_contacts(hid_t g, const nsm_model *m, const nsm_sim *sim)
         st[j].damper_energy = cs.damper_energy;
         st[j].aster_force = cs.aster_force;
     }
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(StatRec));
-    hid_t v = vstr_type();
-    H5Tinsert(t, "contact", HOFFSET(StatRec, name), v);
-    H5Tinsert(t, "law", HOFFSET(StatRec, law), v);
-    H5Tinsert(t, "impacts", HOFFSET(StatRec, impacts), H5T_NATIVE_LLONG);
-    H5Tinsert(t, "zeno", HOFFSET(StatRec, zeno), H5T_NATIVE_LLONG);
-    H5Tinsert(t, "phases", HOFFSET(StatRec, phases), H5T_NATIVE_LLONG);
-    H5Tinsert(t, "contact_time", HOFFSET(StatRec, contact_time), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "impulse", HOFFSET(StatRec, impulse), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "peak_force", HOFFSET(StatRec, peak_force), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "max_speed", HOFFSET(StatRec, max_speed), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "energy_lost", HOFFSET(StatRec, energy_lost), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "damper_energy", HOFFSET(StatRec, damper_energy), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "aster_force", HOFFSET(StatRec, aster_force), H5T_NATIVE_DOUBLE);
-    int rc = records(g, "contacts", t, st, m->n_gaps);
-    H5Tclose(v);
-    H5Tclose(t);
+    int rc = table_write(g, "contacts", sizeof(StatRec), stat_fields, FIELD_COUNT(stat_fields),
+                         st, m->n_gaps);
     free(st);
     return rc;
 }
@@ -922,6 +964,18 @@ typedef struct FricRec {
     double dissipated, surface_work, stick_time;
     long long sticks, slips, reversals, state;
 } FricRec;
+
+/* The members of a friction element's statistics record. */
+static const Field fric_fields[] = {
+    { "friction", offsetof(FricRec, name), F_STR },
+    { "dissipated", offsetof(FricRec, dissipated), F_DOUBLE },
+    { "surface_work", offsetof(FricRec, surface_work), F_DOUBLE },
+    { "stick_time", offsetof(FricRec, stick_time), F_DOUBLE },
+    { "sticks", offsetof(FricRec, sticks), F_LLONG },
+    { "slips", offsetof(FricRec, slips), F_LLONG },
+    { "reversals", offsetof(FricRec, reversals), F_LLONG },
+    { "state", offsetof(FricRec, state), F_LLONG },
+};
 
 /* /run/frictions: the statistics of every Coulomb friction element of a
  * line or a planar body, as the summary's friction table gives them (NaN,
@@ -939,19 +993,8 @@ static int write_frictions(hid_t g, const nsm_model *m, const nsm_sim *sim)
                            fs.surface_work, fs.stick_time, fs.sticks, fs.slips, fs.reversals,
                            fs.state };
     }
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(FricRec));
-    hid_t v = vstr_type();
-    H5Tinsert(t, "friction", HOFFSET(FricRec, name), v);
-    H5Tinsert(t, "dissipated", HOFFSET(FricRec, dissipated), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "surface_work", HOFFSET(FricRec, surface_work), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "stick_time", HOFFSET(FricRec, stick_time), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "sticks", HOFFSET(FricRec, sticks), H5T_NATIVE_LLONG);
-    H5Tinsert(t, "slips", HOFFSET(FricRec, slips), H5T_NATIVE_LLONG);
-    H5Tinsert(t, "reversals", HOFFSET(FricRec, reversals), H5T_NATIVE_LLONG);
-    H5Tinsert(t, "state", HOFFSET(FricRec, state), H5T_NATIVE_LLONG);
-    int rc = records(g, "frictions", t, st, m->n_frictions);
-    H5Tclose(v);
-    H5Tclose(t);
+    int rc = table_write(g, "frictions", sizeof(FricRec), fric_fields, FIELD_COUNT(fric_fields),
+                         st, m->n_frictions);
     free(st);
     return rc;
 }
@@ -961,6 +1004,12 @@ typedef struct SpaceFricRec {
     const char *name;
     double dissipated;
 } SpaceFricRec;
+
+/* The members of a spatial friction element's record. */
+static const Field space_fric_fields[] = {
+    { "friction", offsetof(SpaceFricRec, name), F_STR },
+    { "dissipated", offsetof(SpaceFricRec, dissipated), F_DOUBLE },
+};
 
 /* /run/space_frictions: the energy each spatial friction element (a sphere
  * of a body in space on a plane) dissipated while it slid; NaN when the
@@ -976,13 +1025,8 @@ static int write_space_frictions(hid_t g, const nsm_model *m, const nsm_sim *sim
         if (nsm_sim_space_friction_dissipated(sim, k, &st[k].dissipated) != NSM_OK)
             st[k].dissipated = NAN;
     }
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(SpaceFricRec));
-    hid_t v = vstr_type();
-    H5Tinsert(t, "friction", HOFFSET(SpaceFricRec, name), v);
-    H5Tinsert(t, "dissipated", HOFFSET(SpaceFricRec, dissipated), H5T_NATIVE_DOUBLE);
-    int rc = records(g, "space_frictions", t, st, m->n_space_frictions);
-    H5Tclose(v);
-    H5Tclose(t);
+    int rc = table_write(g, "space_frictions", sizeof(SpaceFricRec), space_fric_fields,
+                         FIELD_COUNT(space_fric_fields), st, m->n_space_frictions);
     free(st);
     return rc;
 }

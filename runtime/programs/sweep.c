@@ -59,6 +59,7 @@
 #endif
 
 #include "nsm/nsm.h"
+#include "cli.h"
 #include "coords.h"
 #include "outdir.h"
 #include "plot.h"
@@ -77,13 +78,6 @@ typedef struct Axis {
     long n;
 } Axis;
 
-/* A growing text buffer. */
-typedef struct Text {
-    char *s;
-    size_t n, cap;
-    int err;
-} Text;
-
 typedef struct Sweep {
     const nsm_model *m;
     const char *prog;
@@ -98,7 +92,7 @@ typedef struct Sweep {
     long transient, record;
     int jobs;
     long npoints, nouter, nunits;
-    Text *sec_text, *sum_text, *bif_text; /* per unit */
+    CliText *sec_text, *sum_text, *bif_text; /* per unit */
     int floquet;              /* --floquet: multipliers and their crossings */
     int lyap;                 /* --lyapunov: the largest exponent per point */
     long lyap_periods;        /* --lyapunov-periods: its run, in forcing periods */
@@ -155,36 +149,6 @@ typedef struct BasinRef {
     char *sig;                /* its basin_signature line */
     char *fields;             /* its summary's records, period, crossings, impacts */
 } BasinRef;
-
-/* ---- text ------------------------------------------------------------- */
-
-static void text_printf(Text *t, const char *fmt, ...)
-{
-    if (t->err)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(t->s ? t->s + t->n : NULL, t->s ? t->cap - t->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            t->err = 1;
-            return;
-        }
-        if (t->s && (size_t)k < t->cap - t->n) {
-            t->n += (size_t)k;
-            return;
-        }
-        size_t cap = t->cap * 2 + (size_t)k + 256;
-        char *s = realloc(t->s, cap);
-        if (!s) {
-            t->err = 1;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-}
 
 /* ---- stop requests and the partial files ------------------------------ */
 
@@ -264,7 +228,7 @@ static int partial_write(Sweep *sw, int fd, const char *s, size_t n)
 ** point's rows are all in DIR/section.csv.partial.  With sw->lock held. */
 static void partial_append(Sweep *sw, long u)
 {
-    Text *sec = &sw->sec_text[u], *sum = &sw->sum_text[u];
+    CliText *sec = &sw->sec_text[u], *sum = &sw->sum_text[u];
     if (sw->part_sec < 0 || sw->write_err || sec->err || sum->err)
         return;
     if (partial_write(sw, sw->part_sec, sec->s + sw->sec_flushed[u], sec->n - sw->sec_flushed[u]))
@@ -276,27 +240,6 @@ static void partial_append(Sweep *sw, long u)
 }
 
 /* ---- arguments ---------------------------------------------------------- */
-
-static int bad(const char *prog, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: error: ", prog);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    return 1;
-}
-
-/* A finite decimal number filling the whole of s into *v: 1, or 0 for
-** anything else (hexadecimal, inf, nan, trailing text). */
-static int parse_num(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    *v = setfile_strtod(s, &end);
-    return *s && !*end && errno == 0 && isfinite(*v);
-}
 
 /* The NAME of a --set NAME=VALUE (already checked to have one) into name. */
 static void set_name(const char *set, char name[128])
@@ -325,17 +268,8 @@ static int set_value(const Sweep *sw, const char *set, double *v)
     set_name(set, name);
     const char *unit = param_unit(sw->m, name);
     if (setfile_value(strchr(set, '=') + 1, unit, !unit, v, err, sizeof err))
-        return bad(sw->prog, "--set %s: %s", set, err);
+        return cli_error(sw->prog, "--set %s: %s", set, err);
     return 0;
-}
-
-static int parse_count(const char *s, long lo, long hi, long *v)
-{
-    double d;
-    if (!parse_num(s, &d) || d != floor(d) || d < lo || d > hi)
-        return 0;
-    *v = (long)d;
-    return 1;
 }
 
 /* Checks a --param COUNT and stores it in *n: a whole number of points
@@ -345,15 +279,15 @@ static int parse_count(const char *s, long lo, long hi, long *v)
 static int count_parse(const char *prog, const char *opt, const char *name, const char *s, long *n)
 {
     double d;
-    if (!parse_num(s, &d))
-        return bad(prog, "%s %s: COUNT '%s' is not a number (the number of points "
+    if (!cli_number(s, &d))
+        return cli_error(prog, "%s %s: COUNT '%s' is not a number (the number of points "
                    "from START to STOP)", opt, name, s);
     if (d != floor(d))
-        return bad(prog, "%s %s: COUNT %s is not a whole number of points", opt, name, s);
+        return cli_error(prog, "%s %s: COUNT %s is not a whole number of points", opt, name, s);
     if (d < 1)
-        return bad(prog, "%s %s: COUNT %s: an axis needs at least 1 point", opt, name, s);
+        return cli_error(prog, "%s %s: COUNT %s: an axis needs at least 1 point", opt, name, s);
     if (d > SW_MAX_COUNT)
-        return bad(prog, "%s %s: COUNT %s is more than the %ld points an axis may have", opt,
+        return cli_error(prog, "%s %s: COUNT %s is more than the %ld points an axis may have", opt,
                    name, s, SW_MAX_COUNT);
     *n = (long)d;
     return 0;
@@ -368,10 +302,10 @@ static int axis_end(const char *prog, const char *opt, const char *name, const c
 {
     char err[256], *end;
     double x = setfile_strtod(text, &end);
-    if (end == text || !isfinite(x) || (!unit && !parse_num(text, v)))
-        return bad(prog, "%s %s: %s '%s' is not a finite number", opt, name, which, text);
+    if (end == text || !isfinite(x) || (!unit && !cli_number(text, v)))
+        return cli_error(prog, "%s %s: %s '%s' is not a finite number", opt, name, which, text);
     if (unit && setfile_value(text, unit, 0, v, err, sizeof err))
-        return bad(prog, "%s %s: %s %s", opt, name, which, err);
+        return cli_error(prog, "%s %s: %s %s", opt, name, which, err);
     return 0;
 }
 
@@ -383,22 +317,22 @@ static int axis_parse(const char *prog, const char *opt, const char *val, Axis *
 {
     const char *eq = strchr(val, '=');
     if (!eq || eq == val)
-        return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
+        return cli_error(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
     if ((size_t)(eq - val) >= len)
-        return bad(prog, "%s: the name in '%.40s...' is longer than %zu characters", opt, val,
+        return cli_error(prog, "%s: the name in '%.40s...' is longer than %zu characters", opt, val,
                    len - 1);
     memcpy(name, val, (size_t)(eq - val));
     name[eq - val] = 0;
     char *t = setfile_trim(name);
     memmove(name, t, strlen(t) + 1);
     if (!*name)
-        return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
+        return cli_error(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
     char buf[256];
     if (snprintf(buf, sizeof buf, "%s", eq + 1) >= (int)sizeof buf)
-        return bad(prog, "%s %s: START:STOP:COUNT is too long", opt, name);
+        return cli_error(prog, "%s %s: START:STOP:COUNT is too long", opt, name);
     char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c1 || !c2 || strchr(c2 + 1, ':'))
-        return bad(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
+        return cli_error(prog, "%s needs NAME=START:STOP:COUNT, got '%s'", opt, val);
     *c1 = *c2 = 0;
     a->name = name;
     const char *unit = param_unit(m, name);
@@ -501,6 +435,18 @@ static int basin_is_ref(const Sweep *sw, long point)
     return 0;
 }
 
+/* Appends section record r, with the impacts counted so far, to the
+** records kept (room for it is the caller's). */
+static void record_keep(Collect *c, const nsm_section_record *r)
+{
+    Rec *e = &c->rec[c->kept];
+    e->t = r->t;
+    e->phase = r->phase;
+    e->impacts = c->impacts;
+    memcpy(c->y + (size_t)c->kept * c->n2, r->y, sizeof(double) * c->n2);
+    c->kept++;
+}
+
 /* A basin run keeps its last --record records in a sliding window and ends
 ** as soon as they repeat (an orbit found: orbit_records), at most after
 ** --transient + --record records: most initial states settle well before
@@ -515,12 +461,7 @@ static int basin_record(Collect *c, const nsm_section_record *r)
         memmove(c->y, c->y + c->n2, sizeof(double) * (size_t)(R - 1) * (size_t)c->n2);
         c->kept--;
     }
-    Rec *e = &c->rec[c->kept];
-    e->t = r->t;
-    e->phase = r->phase;
-    e->impacts = c->impacts;
-    memcpy(c->y + (size_t)c->kept * c->n2, r->y, sizeof(double) * c->n2);
-    c->kept++;
+    record_keep(c, r);
     c->count++;
     if (c->kept == R && c->count >= R && orbit_records(c) > 0) {
         c->settled = 1;
@@ -544,14 +485,8 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     long need = c->sw->transient + c->sw->record;
     if (c->count >= need)
         return c->stop_when_done;
-    if (c->count >= c->sw->transient) {
-        Rec *e = &c->rec[c->kept];
-        e->t = r->t;
-        e->phase = r->phase;
-        e->impacts = c->impacts;
-        memcpy(c->y + (size_t)c->kept * c->n2, r->y, sizeof(double) * c->n2);
-        c->kept++;
-    }
+    if (c->count >= c->sw->transient)
+        record_keep(c, r);
     c->count++;
     return c->count >= need && c->stop_when_done;
 }
@@ -740,15 +675,15 @@ static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *m
 ** of least phase, then least state) as phase and state, to 17 digits; a
 ** run that ended on a reference orbit (basin_match) has the reference's
 ** line after a '~'. */
-static void basin_signature(const Sweep *sw, Text *t, const Collect *c, int status, double Tp)
+static void basin_signature(const Sweep *sw, CliText *t, const Collect *c, int status, double Tp)
 {
     if (status == 0 && c->early) {
-        text_printf(t, "~%s", c->early->sig);   /* on a reference orbit: its line, marked */
+        cli_printf(t, "~%s", c->early->sig);   /* on a reference orbit: its line, marked */
         return;
     }
     long p = status == 0 ? orbit_records(c) : 0;
     if (status == 2 || p == 0) {
-        text_printf(t, "%d\n", status == 2 ? -1 : 0);
+        cli_printf(t, "%d\n", status == 2 ? -1 : 0);
         return;
     }
     /* a slowly settling orbit whose multiplier is near -1 repeats to 1e-6
@@ -784,10 +719,10 @@ static void basin_signature(const Sweep *sw, Text *t, const Collect *c, int stat
             best = k;
     }
     long per = Tp > 0 ? (long)floor((c->rec[p].t - c->rec[0].t) / Tp + 0.5) : p;
-    text_printf(t, "%ld,%ld,%.17g", per, p, c->rec[best].phase);
+    cli_printf(t, "%ld,%ld,%.17g", per, p, c->rec[best].phase);
     for (int i = 0; i < c->n2; i++)
-        text_printf(t, ",%.17g", c->y[best * c->n2 + i]);
-    text_printf(t, "\n");
+        cli_printf(t, ",%.17g", c->y[best * c->n2 + i]);
+    cli_printf(t, "\n");
 }
 
 /* The horizon of a point's run, --t-max or the model's t_end with the
@@ -856,44 +791,44 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
 
 /* The summary's records, period, crossings and impacts of a run (status
 ** as point_run's), into sum. */
-static void orbit_fields(Text *sum, const Collect *c, int status, double Tp)
+static void orbit_fields(CliText *sum, const Collect *c, int status, double Tp)
 {
     long p = status == 0 ? orbit_records(c) : 0;
-    text_printf(sum, "%ld,", c->kept);
+    cli_printf(sum, "%ld,", c->kept);
     if (status != 0)
-        text_printf(sum, ",,");
+        cli_printf(sum, ",,");
     else if (p == 0)
-        text_printf(sum, "none,,");
+        cli_printf(sum, "none,,");
     else if (Tp > 0)
         /* the orbit's duration in forcing periods: its phase repeats, so the
          * time between repeats is a whole number of them */
-        text_printf(sum, "%.0f,%ld,", floor((c->rec[p].t - c->rec[0].t) / Tp + 0.5), p);
+        cli_printf(sum, "%.0f,%ld,", floor((c->rec[p].t - c->rec[0].t) / Tp + 0.5), p);
     else
-        text_printf(sum, "%ld,%ld,", p, p);
+        cli_printf(sum, "%ld,%ld,", p, p);
     if (p > 0)
-        text_printf(sum, "%ld", c->rec[p].impacts - c->rec[0].impacts);
+        cli_printf(sum, "%ld", c->rec[p].impacts - c->rec[0].impacts);
 }
 
 /* Append one point's rows and summary to the unit's texts. */
-static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv, const char *branch,
+static void point_write(const Sweep *sw, CliText *sec, CliText *sum, const double *pv, const char *branch,
                         const Collect *c, int status, const char *msg, double Tp, const char *mult,
                         const char *lyap)
 {
     char vt[40];
     for (long k = 0; k < (sw->basin ? 0 : c->kept); k++) {
         for (int a = 0; a < sw->nax; a++)
-            text_printf(sec, "%s,", grid_text(pv[a], vt));
+            cli_printf(sec, "%s,", grid_text(pv[a], vt));
         if (sw->cont)
-            text_printf(sec, "%s,", branch);
-        text_printf(sec, "%.17g,%.17g", c->rec[k].t, c->rec[k].phase);
+            cli_printf(sec, "%s,", branch);
+        cli_printf(sec, "%.17g,%.17g", c->rec[k].t, c->rec[k].phase);
         for (int i = 0; i < c->n2; i++)
-            text_printf(sec, ",%.17g", c->y[k * c->n2 + i]);
-        text_printf(sec, "\n");
+            cli_printf(sec, ",%.17g", c->y[k * c->n2 + i]);
+        cli_printf(sec, "\n");
     }
     for (int a = 0; a < sw->nax; a++)
-        text_printf(sum, "%s,", grid_text(pv[a], vt));
+        cli_printf(sum, "%s,", grid_text(pv[a], vt));
     if (sw->cont)
-        text_printf(sum, "%s,", branch);
+        cli_printf(sum, "%s,", branch);
     char clean[600] = "";
     if (status == 2) {
         size_t k = 0;
@@ -912,16 +847,16 @@ static void point_write(const Sweep *sw, Text *sec, Text *sum, const double *pv,
         snprintf(clean + k, sizeof clean - k, "%s%.300s", k ? "; " : "", lyap + 1);
         lyap = "";
     }
-    text_printf(sum, "%s,", status == 0 ? "ok" : status == 1 ? "short" : "failed");
+    cli_printf(sum, "%s,", status == 0 ? "ok" : status == 1 ? "short" : "failed");
     if (status == 0 && c->early)
-        text_printf(sum, "%s", c->early->fields);   /* a basin run on a reference orbit */
+        cli_printf(sum, "%s", c->early->fields);   /* a basin run on a reference orbit */
     else
         orbit_fields(sum, c, status, Tp);
     if (sw->floquet)
-        text_printf(sum, ",%s", mult ? mult : "");
+        cli_printf(sum, ",%s", mult ? mult : "");
     if (sw->lyap)
-        text_printf(sum, ",%s", lyap ? lyap : "");
-    text_printf(sum, clean[0] ? ",\"%s\"\n" : ",\n", clean);
+        cli_printf(sum, ",%s", lyap ? lyap : "");
+    cli_printf(sum, clean[0] ? ",\"%s\"\n" : ",\n", clean);
 }
 
 /* The largest Lyapunov exponent of the motion from where the point's run
@@ -1000,7 +935,7 @@ static int orbit_at(const Sweep *sw, nsm_sim *sim, double par, long k, double Tp
 ** and b of the same period: bisect on the first parameter to 1e-10 of its
 ** scale, each orbit by shooting from the last one on a's side, and append
 ** the point to the unit's bifurcation text. */
-static void crossing(const Sweep *sw, nsm_sim *sim, Text *bif, const double *pv, const char *branch,
+static void crossing(const Sweep *sw, nsm_sim *sim, CliText *bif, const double *pv, const char *branch,
                      const Orbit *a, const Orbit *b, int which)
 {
     int n2 = 2 * sw->m->n_bodies;
@@ -1022,16 +957,16 @@ static void crossing(const Sweep *sw, nsm_sim *sim, Text *bif, const double *pv,
     }
     char vt[40];
     for (int x = 1; x < sw->nax; x++)
-        text_printf(bif, "%s,", grid_text(pv[x], vt));
+        cli_printf(bif, "%s,", grid_text(pv[x], vt));
     if (sw->cont)
-        text_printf(bif, "%s,", branch);
+        cli_printf(bif, "%s,", branch);
     /* a true crossing leaves a multiplier at -1 (+1) at the bisected
      * point; a sign change without one is the orbit changing under the
      * shooting (an impact appearing at a grazing, say) */
     const char *note = !ok ? "bracket only (shooting failed inside)"
                        : fmin(lo.near[which], hi.near[which]) <= 1e-4 ? "bisected"
                        : "no multiplier there: the orbit changes (a grazing?)";
-    text_printf(bif, "%s,%ld,%.17g,%.17g,%s\n", which ? "multiplier +1" : "period doubling (-1)",
+    cli_printf(bif, "%s,%ld,%.17g,%.17g,%s\n", which ? "multiplier +1" : "period doubling (-1)",
                 a->k, 0.5 * (lo.par + hi.par), fabs(hi.par - lo.par), note);
     (void)n2;
 }
@@ -1204,7 +1139,7 @@ static int write_temp(const Sweep *sw, const char *name, const char *const *part
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f)
-        return bad(sw->prog, "cannot write '%s': %s", tmp, strerror(errno));
+        return cli_error(sw->prog, "cannot write '%s': %s", tmp, strerror(errno));
     for (long k = 0; k < nparts; k++)
         if (lens[k])
             fwrite(parts[k], 1, lens[k], f);
@@ -1213,7 +1148,7 @@ static int write_temp(const Sweep *sw, const char *name, const char *const *part
         e = errno;
     if (e) {
         unlink(tmp);
-        return bad(sw->prog, "cannot write '%s': %s", path, strerror(e));
+        return cli_error(sw->prog, "cannot write '%s': %s", path, strerror(e));
     }
     return 0;
 }
@@ -1232,13 +1167,13 @@ static int temps_place(const Sweep *sw, const char *const *names, int n)
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", sw->out_dir, names[k]);
         if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            rc = bad(sw->prog, "cannot write '%s': %s", path, strerror(EISDIR));
+            rc = cli_error(sw->prog, "cannot write '%s': %s", path, strerror(EISDIR));
     }
     for (int k = 0; k < n; k++) {
         snprintf(path, sizeof path, "%s/%s", sw->out_dir, names[k]);
         snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
         if (!rc && rename(tmp, path) != 0)
-            rc = bad(sw->prog, "cannot write '%s': %s", path, strerror(errno));
+            rc = cli_error(sw->prog, "cannot write '%s': %s", path, strerror(errno));
         if (rc)
             unlink(tmp);
     }
@@ -1264,18 +1199,18 @@ static const char *state_text(const nsm_model *m, int q, char buf[200])
 }
 
 /* The state's columns of a header: ",NAME [UNIT]" for each. */
-static void state_header(const nsm_model *m, Text *t)
+static void state_header(const nsm_model *m, CliText *t)
 {
     for (int q = 0; q < 2 * m->n_bodies; q++) {
         const char *unit = "";
         char *name = coords_name(m, q, &unit);
-        text_printf(t, ",%s [%s]", name ? name : "?", unit);
+        cli_printf(t, ",%s [%s]", name ? name : "?", unit);
         free(name);
     }
 }
 
 /* The header of section.csv and summary.csv. */
-static void headers(const Sweep *sw, Text *sec, Text *sum)
+static void headers(const Sweep *sw, CliText *sec, CliText *sum)
 {
     const nsm_model *m = sw->m;
     for (int a = 0; a < sw->nax; a++) {
@@ -1287,17 +1222,17 @@ static void headers(const Sweep *sw, Text *sec, Text *sum)
         snprintf(name, sizeof name, "%s", sw->ax[a].name);
         if (sw->basin)
             unit = coords_label(m, sw->bstate[a], name, sizeof name);
-        text_printf(sec, *unit ? "%s [%s]," : "%s,", name, unit);
-        text_printf(sum, *unit ? "%s [%s]," : "%s,", name, unit);
+        cli_printf(sec, *unit ? "%s [%s]," : "%s,", name, unit);
+        cli_printf(sum, *unit ? "%s [%s]," : "%s,", name, unit);
     }
     if (sw->cont) {
-        text_printf(sec, "branch,");
-        text_printf(sum, "branch,");
+        cli_printf(sec, "branch,");
+        cli_printf(sum, "branch,");
     }
-    text_printf(sec, "t [s],phase");
+    cli_printf(sec, "t [s],phase");
     state_header(m, sec);
-    text_printf(sec, "\n");
-    text_printf(sum, "status,records,period,crossings,impacts,%s%smessage\n",
+    cli_printf(sec, "\n");
+    cli_printf(sum, "status,records,period,crossings,impacts,%s%smessage\n",
                 sw->floquet ? "multipliers," : "", sw->lyap ? "lyapunov [1/s]," : "");
 }
 
@@ -1313,7 +1248,7 @@ static int figures_place(const Sweep *sw, const char *name, const char *png, con
         snprintf(from, sizeof from, "%s/%s", sw->out_dir, tmp[k]);
         snprintf(to, sizeof to, "%s/%s.%s", sw->out_dir, name, ext[k]);
         if (ok && !rc && rename(from, to) != 0)
-            rc = bad(sw->prog, "cannot write '%s': %s", to, strerror(errno));
+            rc = cli_error(sw->prog, "cannot write '%s': %s", to, strerror(errno));
         else if (!ok || rc)
             unlink(from);
     }
@@ -1345,7 +1280,7 @@ static int plot_column(const Sweep *sw, char col[160])
 ** in DIR into temporaries that replace NAME.png and .svg only once both
 ** are drawn (a failed gnuplot leaves the figures of an earlier sweep whole;
 ** its messages go to DIR/NAME.log).  0, or 1 after a message. */
-static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
+static int gnuplot_figure(const Sweep *sw, const char *name, CliText *g)
 {
     char file[200], log_name[200];
     snprintf(file, sizeof file, "%s.gp", name);
@@ -1354,7 +1289,7 @@ static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
     size_t lens[1] = { g->n };
     if (g->err || write_file(sw, file, parts, lens, 1)) {
         free(g->s);
-        return g->err ? bad(sw->prog, "out of memory") : 1;
+        return g->err ? cli_error(sw->prog, "out of memory") : 1;
     }
     free(g->s);
     char names[400], png[160], svg[160];
@@ -1367,7 +1302,7 @@ static int gnuplot_figure(const Sweep *sw, const char *name, Text *g)
              plot_figures_check(sw->out_dir, drawn, 2, err, sizeof err) == PLOT_OK;
     int rc = figures_place(sw, name, png, svg, ok);
     if (!ok)
-        return bad(sw->prog, "%s", err);
+        return cli_error(sw->prog, "%s", err);
     return rc;
 }
 
@@ -1389,7 +1324,7 @@ static void csv_field(const char *line, const char *end, int k, char *buf, size_
 ** multiplier +1, labelled "+1"), read back from the rows of bif_text so that
 ** the figure shows exactly what the file says.  Brackets and grazings are
 ** not marked (no bifurcation is located there). */
-static void bif_marks(const Sweep *sw, Text *g)
+static void bif_marks(const Sweep *sw, CliText *g)
 {
     int k0 = sw->nax - 1 + (sw->cont ? 1 : 0);   /* the kind's field */
     for (long u = 0; sw->floquet && u < sw->nunits; u++) {
@@ -1407,14 +1342,14 @@ static void bif_marks(const Sweep *sw, Text *g)
                 continue;
             int pd = !strncmp(kind, "period doubling", 15);
             const char *colour = pd ? "#c0392b" : "#e67e22";
-            text_printf(g, "set arrow from %s, graph 0 to %s, graph 1 nohead dt 2 lw 1.5 "
+            cli_printf(g, "set arrow from %s, graph 0 to %s, graph 1 nohead dt 2 lw 1.5 "
                            "lc rgb '%s' front\n", x, x, colour);
             if (pd)
-                text_printf(g, "set label '%s->%ld' at %s, graph 0.99 right rotate by 90 "
+                cli_printf(g, "set label '%s->%ld' at %s, graph 0.99 right rotate by 90 "
                                "offset -0.4,0 textcolor rgb '%s' front\n", per,
                             2 * strtol(per, NULL, 10), x, colour);
             else
-                text_printf(g, "set label '+1' at %s, graph 0.99 right rotate by 90 "
+                cli_printf(g, "set label '+1' at %s, graph 0.99 right rotate by 90 "
                                "offset -0.4,0 textcolor rgb '%s' front\n", x, colour);
         }
     }
@@ -1429,8 +1364,8 @@ static int draw(const Sweep *sw)
     char col[160];
     int xcol = 1, ycol = plot_column(sw, col);
     if (ycol < 0)
-        return bad(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)", col);
-    Text g = { 0 };
+        return cli_error(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)", col);
+    CliText g = { 0 };
     int q = ycol - (sw->nax + (sw->cont ? 1 : 0)) - 3;        /* the state column, or < 0 */
     char yname[160];
     const char *xunit = "", *yunit = q >= 0 ? coords_label(m, q, yname, sizeof yname)
@@ -1438,7 +1373,7 @@ static int draw(const Sweep *sw)
     for (int k = 0; k < m->n_params; k++)
         if (!strcmp(m->params[k].name, sw->ax[0].name))
             xunit = m->params[k].unit;
-    text_printf(&g, "# Bifurcation diagram written by nsmc sweep; rerun with `gnuplot bifurcation.gp` here.\n"
+    cli_printf(&g, "# Bifurcation diagram written by nsmc sweep; rerun with `gnuplot bifurcation.gp` here.\n"
                     "set datafile separator ','\nset key off\nset grid\n"
                     "set xlabel '%s%s%s%s'\nset ylabel '%s%s%s%s'\nset title '%s: %s'\n",
                 sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", q >= 0 ? yname : col,
@@ -1446,12 +1381,12 @@ static int draw(const Sweep *sw)
     bif_marks(sw, &g);
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
-            text_printf(&g, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
+            cli_printf(&g, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
                             "if (!exists('svg')) svg = 'bifurcation.svg'\nset output svg\n");
         else
-            text_printf(&g, "set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,10'\n"
+            cli_printf(&g, "set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,10'\n"
                             "if (!exists('png')) png = 'bifurcation.png'\nset output png\n");
-        text_printf(&g, "plot 'section.csv' using %d:%d every ::1 with points pt 7 ps 0.25 lc rgb '#1f4e9c'\n"
+        cli_printf(&g, "plot 'section.csv' using %d:%d every ::1 with points pt 7 ps 0.25 lc rgb '#1f4e9c'\n"
                         "unset output\n", xcol, ycol);
     }
     return gnuplot_figure(sw, "bifurcation", &g);
@@ -1467,20 +1402,20 @@ static int draw_lyapunov(const Sweep *sw)
     for (int k = 0; k < m->n_params; k++)
         if (!strcmp(m->params[k].name, sw->ax[0].name))
             xunit = m->params[k].unit;
-    Text g = { 0 };
-    text_printf(&g, "# Largest Lyapunov exponent written by nsmc sweep; rerun with `gnuplot lyapunov.gp` here.\n"
+    CliText g = { 0 };
+    cli_printf(&g, "# Largest Lyapunov exponent written by nsmc sweep; rerun with `gnuplot lyapunov.gp` here.\n"
                     "set datafile separator ','\nset key off\nset grid\n"
                     "set xlabel '%s%s%s%s'\nset ylabel 'largest Lyapunov exponent [1/s]'\n"
                     "set title '%s: largest Lyapunov exponent'\n",
                 sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", m->name);
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
-            text_printf(&g, "set terminal svg size 1000,500 dynamic noenhanced font 'DejaVu Sans,11'\n"
+            cli_printf(&g, "set terminal svg size 1000,500 dynamic noenhanced font 'DejaVu Sans,11'\n"
                             "if (!exists('svg')) svg = 'lyapunov.svg'\nset output svg\n");
         else
-            text_printf(&g, "set terminal pngcairo size 1000,500 noenhanced font 'DejaVu Sans,10'\n"
+            cli_printf(&g, "set terminal pngcairo size 1000,500 noenhanced font 'DejaVu Sans,10'\n"
                             "if (!exists('png')) png = 'lyapunov.png'\nset output png\n");
-        text_printf(&g, "plot 'summary.csv' using 1:%d every ::1 with linespoints pt 7 ps 0.3 "
+        cli_printf(&g, "plot 'summary.csv' using 1:%d every ::1 with linespoints pt 7 ps 0.3 "
                         "lc rgb '#1f4e9c', 0 with lines lc rgb '#888888'\nunset output\n", ycol);
     }
     return gnuplot_figure(sw, "lyapunov", &g);
@@ -1524,8 +1459,8 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
                                          "#637939", "#843c39" };
     const nsm_model *m = sw->m;
     char bx[200], by[200];
-    Text g = { 0 };
-    text_printf(&g, "# Basins of attraction written by nsmc sweep --basin; rerun with `gnuplot basins.gp` here.\n"
+    CliText g = { 0 };
+    cli_printf(&g, "# Basins of attraction written by nsmc sweep --basin; rerun with `gnuplot basins.gp` here.\n"
                     "set datafile separator ','\nset grid front\nunset colorbox\n"
                     "set key outside right top box opaque\n"
                     "set xlabel '%s'\nset ylabel '%s'\nset title '%s: basins of attraction (%s)'\n"
@@ -1537,27 +1472,27 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
                 fmin(sw->ax[0].lo, sw->ax[0].hi), fmax(sw->ax[0].lo, sw->ax[0].hi),
                 fmin(sw->ax[1].lo, sw->ax[1].hi), fmax(sw->ax[1].lo, sw->ax[1].hi), nat);
     for (long k = 0; k < nat; k++)
-        text_printf(&g, ", %ld.5 '%s', %ld.5 '%s'", k, col[k % 12], k + 1, col[k % 12]);
-    text_printf(&g, ")\n");
+        cli_printf(&g, ", %ld.5 '%s', %ld.5 '%s'", k, col[k % 12], k + 1, col[k % 12]);
+    cli_printf(&g, ")\n");
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
-            text_printf(&g, "set terminal svg size 1100,800 dynamic noenhanced font 'DejaVu Sans,11'\n"
+            cli_printf(&g, "set terminal svg size 1100,800 dynamic noenhanced font 'DejaVu Sans,11'\n"
                             "if (!exists('svg')) svg = 'basins.svg'\nset output svg\n");
         else
-            text_printf(&g, "set terminal pngcairo size 1100,800 noenhanced font 'DejaVu Sans,10'\n"
+            cli_printf(&g, "set terminal pngcairo size 1100,800 noenhanced font 'DejaVu Sans,10'\n"
                             "if (!exists('png')) png = 'basins.png'\nset output png\n");
-        text_printf(&g, "plot 'basins.csv' using 1:2:3 every ::1 with image pixels notitle");
+        cli_printf(&g, "plot 'basins.csv' using 1:2:3 every ::1 with image pixels notitle");
         for (long k = 0; k < nat && k < 12; k++)
-            text_printf(&g, ", NaN with boxes fs solid lc rgb '%s' title 'attractor %ld: period %ld, "
+            cli_printf(&g, ", NaN with boxes fs solid lc rgb '%s' title 'attractor %ld: period %ld, "
                             "%ld record%s per orbit (%.1f%%)'", col[k], k + 1, at[k].per, at[k].p,
                         at[k].p > 1 ? "s" : "", 100.0 * (double)at[k].count / (double)sw->npoints);
         if (none)
-            text_printf(&g, ", NaN with boxes fs solid lc rgb '#d0d0d0' title 'no period found "
+            cli_printf(&g, ", NaN with boxes fs solid lc rgb '#d0d0d0' title 'no period found "
                             "(%.1f%%)'", 100.0 * (double)none / (double)sw->npoints);
         if (bad_pts)
-            text_printf(&g, ", NaN with boxes fs solid lc rgb '#000000' title 'failed (%.1f%%)'",
+            cli_printf(&g, ", NaN with boxes fs solid lc rgb '#000000' title 'failed (%.1f%%)'",
                         100.0 * (double)bad_pts / (double)sw->npoints);
-        text_printf(&g, "\nunset output\n");
+        cli_printf(&g, "\nunset output\n");
     }
     return gnuplot_figure(sw, "basins", &g);
 }
@@ -1582,7 +1517,7 @@ static int basin_finish(const Sweep *sw, long failed)
     int rc = 0;
     if (!sig || !id || !at) {
         free(sig), free(id), free(at);
-        return bad(sw->prog, "out of memory");
+        return cli_error(sw->prog, "out of memory");
     }
     for (int i = 0; i < n2; i++)
         scale[i] = 0;
@@ -1630,34 +1565,34 @@ static int basin_finish(const Sweep *sw, long failed)
         at[k].count++;
         id[u] = k + 1;
     }
-    Text b = { 0 }, a = { 0 };
+    CliText b = { 0 }, a = { 0 };
     const nsm_model *m = sw->m;
     char bx[200], by[200];
-    text_printf(&b, "%s,%s,attractor\n", state_text(m, sw->bstate[0], bx),
+    cli_printf(&b, "%s,%s,attractor\n", state_text(m, sw->bstate[0], bx),
                 state_text(m, sw->bstate[1], by));
     for (long u = 0; u < np; u++) {
         double pv[SW_MAX_AXES];
         point_values(sw, u, pv);
-        text_printf(&b, "%.17g,%.17g,%ld\n", pv[0], pv[1], id[u]);
+        cli_printf(&b, "%.17g,%.17g,%ld\n", pv[0], pv[1], id[u]);
     }
-    text_printf(&a, "attractor,period,records,points,fraction,phase");
+    cli_printf(&a, "attractor,period,records,points,fraction,phase");
     state_header(m, &a);
-    text_printf(&a, "\n");
+    cli_printf(&a, "\n");
     for (long k = 0; k < nat; k++) {
-        text_printf(&a, "%ld,%ld,%ld,%ld,%.17g,%.17g", k + 1, at[k].per, at[k].p, at[k].count,
+        cli_printf(&a, "%ld,%ld,%ld,%ld,%.17g,%.17g", k + 1, at[k].per, at[k].p, at[k].count,
                     (double)at[k].count / (double)np, at[k].ph);
         for (int i = 0; i < n2; i++)
-            text_printf(&a, ",%.17g", at[k].y[i]);
-        text_printf(&a, "\n");
+            cli_printf(&a, ",%.17g", at[k].y[i]);
+        cli_printf(&a, "\n");
     }
     if (none)
-        text_printf(&a, "0,none,,%ld,%.17g,\n", none, (double)none / (double)np);
+        cli_printf(&a, "0,none,,%ld,%.17g,\n", none, (double)none / (double)np);
     if (bad_pts)
-        text_printf(&a, "-1,failed,,%ld,%.17g,\n", bad_pts, (double)bad_pts / (double)np);
+        cli_printf(&a, "-1,failed,,%ld,%.17g,\n", bad_pts, (double)bad_pts / (double)np);
     const char *pb[1] = { b.s }, *pa[1] = { a.s };
     size_t lb[1] = { b.n }, la[1] = { a.n };
     if (b.err || a.err)
-        rc = bad(sw->prog, "out of memory");
+        rc = cli_error(sw->prog, "out of memory");
     if (!rc)
         rc = write_file(sw, "attractors.csv", pa, la, 1) || write_file(sw, "basins.csv", pb, lb, 1);
     free(b.s);
@@ -1701,7 +1636,7 @@ static void mpi_gather(Sweep *sw)
         int owner = (int)(u % sw->size);
         if (owner == 0)
             continue;
-        Text *tt[3] = { &sw->sec_text[u], &sw->sum_text[u], &sw->bif_text[u] };
+        CliText *tt[3] = { &sw->sec_text[u], &sw->sum_text[u], &sw->bif_text[u] };
         if (sw->rank == owner) {
             for (int k = 0; k < 3; k++) {
                 long n = (long)tt[k]->n;
@@ -1737,21 +1672,21 @@ static int args_unique(const Sweep *sw)
     for (int i = 0; i < sw->nax; i++)
         for (int j = i + 1; j < sw->nax; j++)
             if (!strcmp(sw->ax[i].name, sw->ax[j].name) && sw->basin)
-                return bad(sw->prog, "--basin %s is given twice: the two axes are two "
+                return cli_error(sw->prog, "--basin %s is given twice: the two axes are two "
                            "different coordinates", sw->ax[i].name);
             else if (!strcmp(sw->ax[i].name, sw->ax[j].name))
-                return bad(sw->prog, "--param %s is given twice: a parameter is swept along "
+                return cli_error(sw->prog, "--param %s is given twice: a parameter is swept along "
                            "one axis", sw->ax[i].name);
     for (int k = 0; k < sw->nsets; k++) {
         set_name(sw->sets[k], ni);
         for (int i = 0; i < sw->nax; i++)
             if (!strcmp(ni, sw->ax[i].name))
-                return bad(sw->prog, "--set %s: the parameter is also swept by --param %s",
+                return cli_error(sw->prog, "--set %s: the parameter is also swept by --param %s",
                            sw->sets[k], ni);
         for (int j = k + 1; j < sw->nsets; j++) {
             set_name(sw->sets[j], nj);
             if (!strcmp(ni, nj))
-                return bad(sw->prog, "--set %s is given twice ('%s' and '%s')", ni,
+                return cli_error(sw->prog, "--set %s is given twice ('%s' and '%s')", ni,
                            sw->sets[k], sw->sets[j]);
         }
     }
@@ -1773,7 +1708,7 @@ static int grid_size(Sweep *sw)
         for (int a = 0; a < sw->nax && k < sizeof dims; a++)
             k += (size_t)snprintf(dims + k, sizeof dims - k, "%s%ld", a ? " x " : "",
                                   sw->ax[a].n);
-        return bad(sw->prog, "the grid has %.6g runs (%s%s), more than the %ld a sweep may "
+        return cli_error(sw->prog, "the grid has %.6g runs (%s%s), more than the %ld a sweep may "
                    "run: use fewer points", total, dims, sw->cont == 3 ? ", both ways" : "",
                    SW_MAX_POINTS);
     }
@@ -1786,7 +1721,7 @@ static int grid_size(Sweep *sw)
 static int once(const Sweep *sw, const char *opt, int *seen)
 {
     if (*seen)
-        return bad(sw->prog, "option %s is given twice", opt);
+        return cli_error(sw->prog, "option %s is given twice", opt);
     *seen = 1;
     return 0;
 }
@@ -1814,14 +1749,14 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             continue;
         }
         if (!val)
-            return bad(sw->prog, "option %s needs a value (see --help)", a);
+            return cli_error(sw->prog, "option %s needs a value (see --help)", a);
         i++;
         for (int k = 0; k < 12; k++)
             if (!strcmp(a, single[k]) && once(sw, a, &seen[k]))
                 return 1;
         if (!strcmp(a, "--basin")) {
             if (sw->nax >= 2 || (sw->nax && !sw->basin))
-                return bad(sw->prog, sw->nax >= 2 ? "--basin is given twice: the grid of initial "
+                return cli_error(sw->prog, sw->nax >= 2 ? "--basin is given twice: the grid of initial "
                            "states has two axes%s" : "--basin and --param cannot be combined: a "
                            "basin's grid is of initial states, the parameters fixed (--set)%s", "");
             if (axis_parse(sw->prog, "--basin", val, &sw->ax[sw->nax], names[sw->nax], 128, NULL))
@@ -1829,20 +1764,20 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             sw->nax++;
             sw->basin = 1;
         } else if (!strcmp(a, "--basin-pilot")) {
-            if (!parse_count(val, 0, 1000, &sw->bpilot))
-                return bad(sw->prog, "--basin-pilot is a whole number of points per axis from 0 "
+            if (!cli_count(val, 0, 1000, &sw->bpilot))
+                return cli_error(sw->prog, "--basin-pilot is a whole number of points per axis from 0 "
                            "(no reference orbits) to 1000, not '%s'", val);
             sw->bpilot_set = 1;
         } else if (!strcmp(a, "--basin-tol")) {
-            if (!parse_num(val, &sw->btol) || !(sw->btol > 0) || !(sw->btol < 1))
-                return bad(sw->prog, "--basin-tol is a relative tolerance between 0 and 1, not "
+            if (!cli_number(val, &sw->btol) || !(sw->btol > 0) || !(sw->btol < 1))
+                return cli_error(sw->prog, "--basin-tol is a relative tolerance between 0 and 1, not "
                            "'%s'", val);
         } else if (!strcmp(a, "--param")) {
             if (sw->basin)
-                return bad(sw->prog, "--basin and --param cannot be combined: a basin's grid is "
+                return cli_error(sw->prog, "--basin and --param cannot be combined: a basin's grid is "
                            "of initial states, the parameters fixed (--set)%s", "");
             if (sw->nax >= SW_MAX_AXES)
-                return bad(sw->prog, "at most %d --param", SW_MAX_AXES);
+                return cli_error(sw->prog, "at most %d --param", SW_MAX_AXES);
             if (axis_parse(sw->prog, "--param", val, &sw->ax[sw->nax], names[sw->nax], 128, sw->m))
                 return 1;
             sw->nax++;
@@ -1854,64 +1789,64 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             sw->tmax = val;
         } else if (!strcmp(a, "--out-dir")) {
             if (!*val)
-                return bad(sw->prog, "--out-dir needs a folder, got ''");
+                return cli_error(sw->prog, "--out-dir needs a folder, got ''");
             sw->out_dir = val;
         } else if (!strcmp(a, "--plot")) {
             sw->plot_col = val;
         } else if (!strcmp(a, "--transient")) {
-            if (!parse_count(val, 0, 100000000, &sw->transient))
-                return bad(sw->prog, "--transient is a whole number of records from 0 to "
+            if (!cli_count(val, 0, 100000000, &sw->transient))
+                return cli_error(sw->prog, "--transient is a whole number of records from 0 to "
                            "100000000, not '%s'", val);
         } else if (!strcmp(a, "--record")) {
-            if (!parse_count(val, 1, 10000000, &sw->record))
-                return bad(sw->prog, "--record is a whole number of records from 1 to "
+            if (!cli_count(val, 1, 10000000, &sw->record))
+                return cli_error(sw->prog, "--record is a whole number of records from 1 to "
                            "10000000, not '%s'", val);
         } else if (!strcmp(a, "--lyapunov-periods")) {
-            if (!parse_count(val, 1, 100000000, &sw->lyap_periods))
-                return bad(sw->prog, "--lyapunov-periods is a whole number of forcing periods "
+            if (!cli_count(val, 1, 100000000, &sw->lyap_periods))
+                return cli_error(sw->prog, "--lyapunov-periods is a whole number of forcing periods "
                            "from 1 to 100000000, not '%s'", val);
         } else if (!strcmp(a, "--jobs")) {
             long j;
-            if (!parse_count(val, 1, 1024, &j))
-                return bad(sw->prog, "--jobs is a whole number from 1 to 1024, not '%s'", val);
+            if (!cli_count(val, 1, 1024, &j))
+                return cli_error(sw->prog, "--jobs is a whole number from 1 to 1024, not '%s'", val);
             sw->jobs = (int)j;
         } else if (!strcmp(a, "--continue")) {
             sw->cont = !strcmp(val, "up") ? 1 : !strcmp(val, "down") ? 2 : !strcmp(val, "both") ? 3 : -1;
             if (sw->cont < 0)
-                return bad(sw->prog, "--continue is up, down or both, not '%s'", val);
+                return cli_error(sw->prog, "--continue is up, down or both, not '%s'", val);
         } else if (!strcmp(a, "--method")) {
             if ((sw->method = nsm_method_parse(val)) < 0)
-                return bad(sw->prog, "unknown method '%s' (valid: rk4, adaptive, exact, taylor)", val);
+                return cli_error(sw->prog, "unknown method '%s' (valid: rk4, adaptive, exact, taylor)", val);
         } else if (!strcmp(a, "--set")) {
             const char *eq = strchr(val, '=');
             double v;
             if (!eq || eq == val)
-                return bad(sw->prog, "--set needs NAME=VALUE, got '%s'", val);
+                return cli_error(sw->prog, "--set needs NAME=VALUE, got '%s'", val);
             if (eq - val >= 127)    /* as --param says it (a long name was "needs NAME=VALUE") */
-                return bad(sw->prog, "--set: the name in '%.40s...' is longer than %d "
+                return cli_error(sw->prog, "--set: the name in '%.40s...' is longer than %d "
                            "characters", val, 126);
             if (set_value(sw, val, &v))
                 return 1;
             if (sw->nsets >= SW_MAX_SETS)
-                return bad(sw->prog, "at most %d --set", SW_MAX_SETS);
+                return cli_error(sw->prog, "at most %d --set", SW_MAX_SETS);
             sw->setv[sw->nsets] = v;
             sw->sets[sw->nsets++] = val;
         } else {
-            return bad(sw->prog, "unknown option '%s' (see --help)", a);
+            return cli_error(sw->prog, "unknown option '%s' (see --help)", a);
         }
     }
     if (sw->lyap_periods && !sw->lyap)
-        return bad(sw->prog, "--lyapunov-periods needs --lyapunov");
+        return cli_error(sw->prog, "--lyapunov-periods needs --lyapunov");
     if (sw->btol > 0 && !sw->basin)
-        return bad(sw->prog, "--basin-tol needs --basin");
+        return cli_error(sw->prog, "--basin-tol needs --basin");
     if (sw->basin && sw->nax != 2)
-        return bad(sw->prog, "--basin needs two axes: --basin X=START:STOP:COUNT --basin "
+        return cli_error(sw->prog, "--basin needs two axes: --basin X=START:STOP:COUNT --basin "
                    "Y=START:STOP:COUNT (two coordinates of the initial state)");
     if (sw->basin && (sw->cont || sw->floquet))
-        return bad(sw->prog, "--basin runs every initial state on its own: --%s does not apply",
+        return cli_error(sw->prog, "--basin runs every initial state on its own: --%s does not apply",
                    sw->cont ? "continue" : "floquet");
     if (sw->bpilot_set && !sw->basin)
-        return bad(sw->prog, "--basin-pilot needs --basin");
+        return cli_error(sw->prog, "--basin-pilot needs --basin");
     if (!(sw->btol > 0))
         sw->btol = 1e-4;
     if (!sw->bpilot_set)
@@ -1919,7 +1854,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
     if (!sw->lyap_periods)
         sw->lyap_periods = 200;
     if (!sw->nax || !sw->section || !sw->out_dir)
-        return bad(sw->prog, "--param (or --basin), --section and --out-dir are required (see "
+        return cli_error(sw->prog, "--param (or --basin), --section and --out-dir are required (see "
                    "--help)");
     if (args_unique(sw) || grid_size(sw))
         return 1;
@@ -1937,19 +1872,19 @@ static int check_values(const Sweep *sw, nsm_sim *sim)
         char name[128];
         set_name(sw->sets[k], name);
         if (nsm_sim_set_param(sim, name, sw->setv[k]))
-            return bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
+            return cli_error(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
     }
     if (nsm_sim_reset(sim))
-        return bad(sw->prog, "the model cannot start with these --set values: %s",
+        return cli_error(sw->prog, "the model cannot start with these --set values: %s",
                    nsm_sim_message(sim));
     for (int a = 0; a < sw->nax; a++) {
         const Axis *x = &sw->ax[a];
         double end[2] = {x->lo, x->hi};
         for (int k = 0; k < 2; k++) {
             if (nsm_sim_set_param(sim, x->name, end[k]))
-                return bad(sw->prog, "--param %s: %s", x->name, nsm_sim_message(sim));
+                return cli_error(sw->prog, "--param %s: %s", x->name, nsm_sim_message(sim));
             if (nsm_sim_reset(sim))
-                return bad(sw->prog, "--param %s=%.12g: the model cannot start: %s", x->name,
+                return cli_error(sw->prog, "--param %s=%.12g: the model cannot start: %s", x->name,
                            end[k], nsm_sim_message(sim));
         }
     }
@@ -1969,13 +1904,13 @@ static int check_horizon(const Sweep *sw, nsm_sim *sim)
         for (int k = 0; k < (sw->basin ? 1 : 2); k++) {
             char msg[512];
             if (!sw->basin && nsm_sim_set_param(sim, x->name, end[k]))
-                return bad(sw->prog, "--param %s: %s", x->name, nsm_sim_message(sim));
+                return cli_error(sw->prog, "--param %s: %s", x->name, nsm_sim_message(sim));
             if (nsm_sim_reset(sim))
-                return bad(sw->prog, "the model cannot start: %s", nsm_sim_message(sim));
+                return cli_error(sw->prog, "the model cannot start: %s", nsm_sim_message(sim));
             if (point_tmax(sw, sim, &tmax, msg, sizeof msg))
-                return bad(sw->prog, "%s", msg);
+                return cli_error(sw->prog, "%s", msg);
             if (nsm_sim_check_run(sim, tmax))
-                return bad(sw->prog, "%s", nsm_sim_message(sim));
+                return cli_error(sw->prog, "%s", nsm_sim_message(sim));
         }
     }
     return 0;
@@ -1989,28 +1924,28 @@ static int sweep_check(Sweep *sw)
     double v;
     int rc = 0;
     if (!sim)
-        return bad(sw->prog, "cannot create the simulation");
+        return cli_error(sw->prog, "cannot create the simulation");
     if (sw->m->nq && sw->m->nq != sw->m->n_bodies) {  /* its states are not 2n long */
         nsm_sim_free(sim);
-        return bad(sw->prog, "sweeps, basins and continuation do not take bodies in space yet "
+        return cli_error(sw->prog, "sweeps, basins and continuation do not take bodies in space yet "
                    "(their Poincare sections and tangent dynamics need a chart of the "
                    "quaternions)");
     }
     for (int a = 0; a < sw->nax && !rc; a++)
         if (sw->basin) {
             if ((sw->bstate[a] = coords_find(sw->m, sw->ax[a].name)) < 0)
-                rc = bad(sw->prog, "--basin %s: not a coordinate of the state (BODY.x or BODY.v; "
+                rc = cli_error(sw->prog, "--basin %s: not a coordinate of the state (BODY.x or BODY.v; "
                          "an angle's A.phi or A.omega)", sw->ax[a].name);
             else if (a == 1 && sw->bstate[1] == sw->bstate[0])
-                rc = bad(sw->prog, "--basin %s is given twice: the two axes are two different "
+                rc = cli_error(sw->prog, "--basin %s is given twice: the two axes are two different "
                          "coordinates", sw->ax[a].name);
         } else if (nsm_sim_get_param(sim, sw->ax[a].name, &v))
-            rc = bad(sw->prog, "--param: unknown parameter '%s'", sw->ax[a].name);
+            rc = cli_error(sw->prog, "--param: unknown parameter '%s'", sw->ax[a].name);
     for (int k = 0; k < sw->nsets && !rc; k++) {
         char name[128];
         set_name(sw->sets[k], name);
         if (nsm_sim_get_param(sim, name, &v))
-            rc = bad(sw->prog, "--set: unknown parameter '%s'", name);
+            rc = cli_error(sw->prog, "--set: unknown parameter '%s'", name);
     }
     if (!rc && !sw->basin)
         rc = check_values(sw, sim);
@@ -2019,24 +1954,24 @@ static int sweep_check(Sweep *sw)
             char name[128];
             set_name(sw->sets[k], name);
             if (nsm_sim_set_param(sim, name, sw->setv[k]))
-                rc = bad(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
+                rc = cli_error(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
         }
     if (!rc && sw->basin) {
         /* the initial state the two coordinates replace, once for the grid */
         if (2 * sw->m->n_bodies > 2 * 64)
-            rc = bad(sw->prog, "--basin handles models of at most 64 bodies");
+            rc = cli_error(sw->prog, "--basin handles models of at most 64 bodies");
         else if (nsm_sim_reset(sim))
-            rc = bad(sw->prog, "the model cannot start: %s", nsm_sim_message(sim));
+            rc = cli_error(sw->prog, "the model cannot start: %s", nsm_sim_message(sim));
         else
             memcpy(sw->binit, nsm_sim_state(sim), sizeof(double) * 2 * sw->m->n_bodies);
     }
     char col[160];
     if (!rc && plot_column(sw, col) < 0)
-        rc = bad(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)",
+        rc = cli_error(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)",
                  col);
     if (!rc && (nsm_sim_set_section(sim, sw->section) ||
                 (sw->pexpr && nsm_sim_set_section_period(sim, sw->pexpr))))
-        rc = bad(sw->prog, "%s", nsm_sim_message(sim));
+        rc = cli_error(sw->prog, "%s", nsm_sim_message(sim));
     /* a method the model cannot take (taylor on a linear model) is an
      * option error before the grid, as the simulator's --method is, not a
      * failure at every point */
@@ -2044,9 +1979,9 @@ static int sweep_check(Sweep *sw)
         /* the run's other refusals (a section period of -1) were blamed on
          * --method too: "--method exact: ... the section's period -1 s" */
         const char *why = nsm_sim_message(sim);
-        rc = strstr(why, "method") ? bad(sw->prog, "--method %s: %s",
+        rc = strstr(why, "method") ? cli_error(sw->prog, "--method %s: %s",
                                          nsm_method_name(sw->method), why)
-                                   : bad(sw->prog, "%s", why);
+                                   : cli_error(sw->prog, "%s", why);
     }
     if (!rc)
         rc = check_horizon(sw, sim);
@@ -2055,7 +1990,7 @@ static int sweep_check(Sweep *sw)
      * "no multipliers" and an empty lyapunov figure: refused before it */
     if (!rc && (sw->floquet || sw->lyap) &&
         nsm_sim_check_tangent(sim, sw->floquet ? "--floquet" : "--lyapunov"))
-        rc = bad(sw->prog, "%s", nsm_sim_message(sim));
+        rc = cli_error(sw->prog, "%s", nsm_sim_message(sim));
     if (!rc) {
         if (sw->pexpr) {
             snprintf(sw->period_expr, sizeof sw->period_expr, "%s", sw->pexpr);
@@ -2065,13 +2000,13 @@ static int sweep_check(Sweep *sw)
                      (int)(colon ? colon - e : (long)strlen(e)), e);
         }
         if (sw->floquet && !sw->period_expr[0])
-            rc = bad(sw->prog, "--floquet follows orbits over whole forcing periods: give the "
+            rc = cli_error(sw->prog, "--floquet follows orbits over whole forcing periods: give the "
                      "period with --section-period EXPR");
         else if (sw->lyap && !sw->period_expr[0])
-            rc = bad(sw->prog, "--lyapunov reorthonormalises once a forcing period: give the "
+            rc = cli_error(sw->prog, "--lyapunov reorthonormalises once a forcing period: give the "
                      "period with --section-period EXPR");
         else if (sw->cont && !sw->period_expr[0])
-            rc = bad(sw->prog, "--continue starts each point at the phase the last one ended "
+            rc = cli_error(sw->prog, "--continue starts each point at the phase the last one ended "
                      "at: give the forcing period with --section-period EXPR");
     }
     nsm_sim_free(sim);
@@ -2108,7 +2043,7 @@ static void partial_stale(const Sweep *sw, const char *path)
 /* Opens DIR/NAME.partial for appending; rank 0 creates it afresh with the
 ** header hdr (the other ranks open it after a barrier).  The descriptor,
 ** or -1 after a message. */
-static int partial_open(const Sweep *sw, const char *name, const Text *hdr)
+static int partial_open(const Sweep *sw, const char *name, const CliText *hdr)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s.partial", sw->out_dir, name);
@@ -2117,11 +2052,11 @@ static int partial_open(const Sweep *sw, const char *name, const Text *hdr)
         partial_stale(sw, path);
     int fd = open(path, flags, 0666);
     if (fd < 0) {
-        bad(sw->prog, "cannot write '%s': %s", path, strerror(errno));
+        cli_error(sw->prog, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     if (sw->rank == 0 && hdr->n && write(fd, hdr->s, hdr->n) != (ssize_t)hdr->n) {
-        bad(sw->prog, "cannot write '%s': %s", path, strerror(errno ? errno : ENOSPC));
+        cli_error(sw->prog, "cannot write '%s': %s", path, strerror(errno ? errno : ENOSPC));
         close(fd);
         unlink(path);
         return -1;
@@ -2142,15 +2077,15 @@ static void partial_remove(const Sweep *sw, const char *name)
 static int sweep_alloc(Sweep *sw)
 {
     size_t n = (size_t)sw->nunits;
-    sw->sec_text = calloc(n, sizeof(Text));
-    sw->sum_text = calloc(n, sizeof(Text));
-    sw->bif_text = calloc(n, sizeof(Text));
+    sw->sec_text = calloc(n, sizeof(CliText));
+    sw->sum_text = calloc(n, sizeof(CliText));
+    sw->bif_text = calloc(n, sizeof(CliText));
     sw->unit_failed = calloc(n, sizeof(long));
     sw->sec_flushed = calloc(n, sizeof(size_t));
     sw->sum_flushed = calloc(n, sizeof(size_t));
     if (!sw->sec_text || !sw->sum_text || !sw->bif_text || !sw->unit_failed ||
         !sw->sec_flushed || !sw->sum_flushed)
-        return bad(sw->prog, "out of memory for a grid of %ld points", sw->npoints);
+        return cli_error(sw->prog, "out of memory for a grid of %ld points", sw->npoints);
     return 0;
 }
 
@@ -2195,7 +2130,7 @@ static int basin_ref_add(Sweep *sw, const Collect *c, double Tp)
             if (sw->bref[k].p == p && ref_near(c, c->kept - 1, &sw->bref[k], s, basin_ref_tol(sw)))
                 return 0;
     BasinRef *r = &sw->bref[sw->nbref];
-    Text sig = { 0 }, fields = { 0 };
+    CliText sig = { 0 }, fields = { 0 };
     basin_signature(sw, &sig, c, 0, Tp);
     orbit_fields(&fields, c, 0, Tp);
     r->point = c->point;
@@ -2280,7 +2215,7 @@ static int basin_pilot(Sweep *sw)
         free(c.rec);
         free(c.y);
     }
-    return rc ? bad(sw->prog, "out of memory") : 0;
+    return rc ? cli_error(sw->prog, "out of memory") : 0;
 }
 
 /* Runs the grid on sw->jobs threads.  0, or 1 after a message. */
@@ -2309,7 +2244,7 @@ static int sweep_grid(Sweep *sw)
     pthread_mutex_destroy(&sw->lock);
     basin_refs_free(sw);
     if (wfail)
-        return bad(sw->prog, "a worker could not start (out of memory)");
+        return cli_error(sw->prog, "a worker could not start (out of memory)");
     return 0;
 }
 
@@ -2321,7 +2256,7 @@ static int sweep_stopped(const Sweep *sw)
     char sec[4200];
     snprintf(sec, sizeof sec, "%s/section.csv.partial", sw->out_dir);
     if (sweep_stop < 0) {
-        bad(sw->prog, "cannot write '%s' or summary.csv.partial: %s; the points finished before "
+        cli_error(sw->prog, "cannot write '%s' or summary.csv.partial: %s; the points finished before "
             "are there, in whole lines", sec, strerror(sw->write_err));
         return 1;
     }
@@ -2374,7 +2309,7 @@ static long summary_short(const Sweep *sw, char *cause, size_t len)
 ** into place, then the partial files removed and the diagram drawn when
 ** there are records to draw.  *failed: the points that failed.  0, or
 ** the exit status after a message. */
-static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
+static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *failed)
 {
     const char **parts = malloc(sizeof(char *) * (size_t)(sw->nunits + 1));
     size_t *lens = malloc(sizeof(size_t) * (size_t)(sw->nunits + 1));
@@ -2387,7 +2322,7 @@ static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
     if (terr) {
         free(parts);
         free(lens);
-        return bad(sw->prog, "out of memory");
+        return cli_error(sw->prog, "out of memory");
     }
     parts[0] = hs->s;
     lens[0] = hs->n;
@@ -2416,16 +2351,16 @@ static int sweep_finish(Sweep *sw, const Text *hs, const Text *hm, long *failed)
         partial_remove(sw, "summary.csv");
     }
     if (!rc && sw->floquet) {
-        Text hb = { 0 };
+        CliText hb = { 0 };
         for (int a = 1; a < sw->nax; a++)
-            text_printf(&hb, "%s,", sw->ax[a].name);
-        text_printf(&hb, "%skind,period,%s,width,note\n", sw->cont ? "branch," : "",
+            cli_printf(&hb, "%s,", sw->ax[a].name);
+        cli_printf(&hb, "%skind,period,%s,width,note\n", sw->cont ? "branch," : "",
                     sw->ax[0].name);
         parts[0] = hb.s;
         lens[0] = hb.n;
         for (long u = 0; u < sw->nunits; u++)
             parts[u + 1] = sw->bif_text[u].s, lens[u + 1] = sw->bif_text[u].n;
-        rc = hb.err ? bad(sw->prog, "out of memory")
+        rc = hb.err ? cli_error(sw->prog, "out of memory")
                     : write_file(sw, "bifurcations.csv", parts, lens, sw->nunits + 1);
         for (long u = 0; u < sw->nunits && !rc; u++)
             if (sw->bif_text[u].n)
@@ -2495,7 +2430,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     }
     sw.nouter = sw.npoints / (sw.cont == 3 ? 2 : 1) / sw.ax[0].n;
     sw.nunits = !sw.cont ? sw.npoints : sw.cont == 3 ? 2 * sw.nouter : sw.nouter;
-    Text hs = { 0 }, hm = { 0 };
+    CliText hs = { 0 }, hm = { 0 };
     headers(&sw, &hs, &hm);
     stop_install();     /* again: MPI_Init may have set its own */
     if (sw.rank == 0)
@@ -2503,7 +2438,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     if (!rc)
         rc = sweep_alloc(&sw);
     if (!rc && (hs.err || hm.err))
-        rc = bad(sw.prog, "out of memory");
+        rc = cli_error(sw.prog, "out of memory");
     if (!rc && sw.rank == 0 && ((sw.part_sec = partial_open(&sw, "section.csv", &hs)) < 0 ||
                                 (sw.part_sum = partial_open(&sw, "summary.csv", &hm)) < 0))
         rc = 1;

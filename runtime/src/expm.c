@@ -75,6 +75,36 @@ static void axpy(int n, double a, const double *X, double *acc)
     for (i = 0; i < n * n; i++) acc[i] += a * X[i];
 }
 
+/* C = A^T B for n*n matrices (the Gramian's E^T I E without forming E^T). */
+static void matmul_tn(int n, const double *A, const double *B, double *C)
+{
+    int i, j, k;
+
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            double acc = 0.0;
+            for (k = 0; k < n; k++) acc += A[k * n + i] * B[k * n + j];
+            C[i * n + j] = acc;
+        }
+    }
+}
+
+/* One part of the degree-13 Pade approximant from the powers X2, X4, X6:
+** V = X6 (c12 X6 + c10 X4 + c8 X2) + c6 X6 + c4 X4 + c2 X2 + c0 I, with
+** c = b (the even part) or b + 1 (the odd part, to be multiplied by X);
+** T is workspace. */
+static void pade13_part(int n, const double *c, const double *X6, const double *X4,
+                        const double *X2, double *T, double *V)
+{
+    int i;
+
+    memset(T, 0, sizeof(double) * (size_t)n * (size_t)n);
+    axpy(n, c[12], X6, T); axpy(n, c[10], X4, T); axpy(n, c[8], X2, T);
+    nsm_la_matmul(n, n, n, X6, T, V);
+    axpy(n, c[6], X6, V); axpy(n, c[4], X4, V); axpy(n, c[2], X2, V);
+    for (i = 0; i < n; i++) V[i * n + i] += c[0];
+}
+
 /*
 ** R = Pade (or Taylor) approximant of exp(X / 2^s), where s >= 0 is chosen
 ** here from the 1-norm of X and returned in *s_out. X is overwritten by the
@@ -116,19 +146,10 @@ static int pade(int n, double *X, double *R, int *s_out, double *work)
     if (m == 13) {
         nsm_la_matmul(n, n, n, X2, X2, X4);
         nsm_la_matmul(n, n, n, X4, X2, X6);
-        /* U = X [X6 (b13 X6 + b11 X4 + b9 X2) + b7 X6 + b5 X4 + b3 X2 + b1 I] */
-        memset(T, 0, sizeof(double) * nn);
-        axpy(n, b[13], X6, T); axpy(n, b[11], X4, T); axpy(n, b[9], X2, T);
-        nsm_la_matmul(n, n, n, X6, T, V);
-        axpy(n, b[7], X6, V); axpy(n, b[5], X4, V); axpy(n, b[3], X2, V);
-        for (i = 0; i < n; i++) V[i * n + i] += b[1];
+        /* U = X [odd part], V = [even part] */
+        pade13_part(n, b + 1, X6, X4, X2, T, V);
         nsm_la_matmul(n, n, n, X, V, U);
-        /* V = X6 (b12 X6 + b10 X4 + b8 X2) + b6 X6 + b4 X4 + b2 X2 + b0 I */
-        memset(T, 0, sizeof(double) * nn);
-        axpy(n, b[12], X6, T); axpy(n, b[10], X4, T); axpy(n, b[8], X2, T);
-        nsm_la_matmul(n, n, n, X6, T, V);
-        axpy(n, b[6], X6, V); axpy(n, b[4], X4, V); axpy(n, b[2], X2, V);
-        for (i = 0; i < n; i++) V[i * n + i] += b[0];
+        pade13_part(n, b, X6, X4, X2, T, V);
     } else {
         /* Odd and even parts by powers of X2: P holds X2^k. */
         double *P = X4;
@@ -364,25 +385,11 @@ int nsm_expm_quad(int n, const double *A, const double *Q, double h, double *E, 
             T1[i * n + j] = R[i * m + n + j];
         }
     }
-    for (i = 0; i < n; i++) {
-        for (j = 0; j < n; j++) {
-            double acc = 0.0;
-            int k;
-            for (k = 0; k < n; k++) acc += Eb[k * n + i] * T1[k * n + j];
-            Ib[i * n + j] = acc;
-        }
-    }
+    matmul_tn(n, Eb, T1, Ib);
     /* Doubling: I <- I + E^T I E, E <- E^2. */
     for (; s > 0; s--) {
         nsm_la_matmul(n, n, n, Ib, Eb, T1);
-        for (i = 0; i < n; i++) {
-            for (j = 0; j < n; j++) {
-                double acc = 0.0;
-                int k;
-                for (k = 0; k < n; k++) acc += Eb[k * n + i] * T1[k * n + j];
-                T2[i * n + j] = acc;
-            }
-        }
+        matmul_tn(n, Eb, T1, T2);
         for (i = 0; i < (int)nn; i++) Ib[i] += T2[i];
         nsm_la_matmul(n, n, n, Eb, Eb, T1);
         memcpy(Eb, T1, sizeof(double) * nn);

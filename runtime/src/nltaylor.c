@@ -265,6 +265,28 @@ static double poly_at(const double *c, int K, double x)
     return r;
 }
 
+/* A curved row of W (slip 0: gap j's) or Wt (slip 1: friction element
+** j's): the model's series array, the row's columns, their number and the
+** row's first series in the array. */
+typedef struct CurvedRow {
+    const double *ser;
+    const int *cols;
+    int nc, at;
+} CurvedRow;
+
+/* Whether row j is curved, and then its series in *cr (row_dot, row_add). */
+static int curved_row(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, CurvedRow *cr)
+{
+    const nsm_model *mo = s->m;
+    if (!(slip ? rt_nl_slip_curved(s, j) : rt_nl_gap_curved(s, j)))
+        return 0;
+    cr->ser = slip ? e->FW : e->WV;
+    cr->cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
+    cr->nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j];
+    cr->at = e->at[slip ? s->n_gaps + j : j];
+    return 1;
+}
+
 /* Order l of row j of W (slip 0) or Wt (slip 1) dotted with the order-m
 ** coefficients of a state block: sum_c R_l[c] u[(off + col_c) stride + m].
 ** A curved row's order l is the model's series (WV, FW); an affine row is
@@ -273,15 +295,12 @@ static double poly_at(const double *c, int K, double x)
 static double row_dot(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, int l,
                       const double *u, size_t stride, int off, int m)
 {
-    const nsm_model *mo = s->m;
     int K = e->K;
     double r = 0;
-    if (slip ? rt_nl_slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
-        const double *ser = slip ? e->FW : e->WV;
-        const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
-        int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->n_gaps + j : j];
-        for (int c = 0; c < nc; c++)
-            r += SER(ser, at + c, l) * u[(size_t)(off + cols[c]) * stride + (size_t)m];
+    CurvedRow cr;
+    if (curved_row(s, e, slip, j, &cr)) {
+        for (int c = 0; c < cr.nc; c++)
+            r += SER(cr.ser, cr.at + c, l) * u[(size_t)(off + cr.cols[c]) * stride + (size_t)m];
         return r;
     }
     if (l > 0)
@@ -296,14 +315,11 @@ static double row_dot(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, in
 static void row_add(const nsm_sim *s, const RtNlTaylor *e, int slip, int j, int l, double f,
                     double *out)
 {
-    const nsm_model *mo = s->m;
     int K = e->K;
-    if (slip ? rt_nl_slip_curved(s, j) : rt_nl_gap_curved(s, j)) {
-        const double *ser = slip ? e->FW : e->WV;
-        const int *cols = slip ? mo->fric_cols[j] : mo->gap_cols[j];
-        int nc = slip ? mo->fric_ncols[j] : mo->gap_ncols[j], at = e->at[slip ? s->n_gaps + j : j];
-        for (int c = 0; c < nc; c++)
-            out[cols[c]] += f * SER(ser, at + c, l);
+    CurvedRow cr;
+    if (curved_row(s, e, slip, j, &cr)) {
+        for (int c = 0; c < cr.nc; c++)
+            out[cr.cols[c]] += f * SER(cr.ser, cr.at + c, l);
         return;
     }
     if (l == 0)

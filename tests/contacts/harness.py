@@ -1,7 +1,7 @@
 """What the contact tests' scripts share: the failed-check record, building
-a model's simulator and the command line (--nsmc, --include, --lib, --cc,
---cflags, --case).  Used by bead_column.py; the older scripts of this
-folder carry their own copies."""
+a model's simulator (from a file or from a text) and the command line
+(--nsmc, --include, --lib, --cc, --cflags, --case, a script's own options
+and --selftest)."""
 import argparse
 import os
 import subprocess
@@ -29,19 +29,42 @@ def build(args, model, work):
     return exe
 
 
-def main(cases):
-    """Parses the command line, runs the case named by --case (cases: {name:
-    function(args, work)}) in a temporary folder; the exit status."""
+def build_text(args, text, work, name):
+    """Writes a model's text to work/name.nsm and compiles its simulator; its
+    path (work/name)."""
+    src = os.path.join(work, name + ".nsm")
+    with open(src, "w") as f:
+        f.write(text)
+    return build(args, src, work)
+
+
+def main(cases, options=None, selftest=None):
+    """Parses the command line and runs in a temporary folder the case named
+    by --case (cases: {name: function(args, work)}), or the one function
+    cases is; options(parser) adds a script's own options; with selftest,
+    --selftest runs it instead, without a simulator.  The exit status."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--lib", required=True)
+    sim = selftest is None   # the simulator's options are required
+    ap.add_argument("--nsmc", required=sim)
+    ap.add_argument("--include", required=sim)
+    ap.add_argument("--lib", required=sim)
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--case", required=True, choices=sorted(cases))
+    if isinstance(cases, dict):
+        ap.add_argument("--case", required=sim, choices=sorted(cases))
+    if selftest:
+        ap.add_argument("--selftest", action="store_true")
+    if options:
+        options(ap)
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as work:
-        cases[args.case](args, work)
+    if selftest and args.selftest:
+        selftest()
+    else:
+        missing = [o for o in ("nsmc", "include", "lib", "case") if getattr(args, o, "") is None]
+        if missing:
+            ap.error("without --selftest, --%s must be given" % ", --".join(missing))
+        with tempfile.TemporaryDirectory() as work:
+            (cases[args.case] if isinstance(cases, dict) else cases)(args, work)
     if FAILS:
         print("%d check(s) failed" % len(FAILS))
         return 1

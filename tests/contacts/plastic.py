@@ -33,23 +33,15 @@ Cases:
           impact records number fewer than 50000 (1.8e5 when every instant's
           collisions were resolved one by one).
 """
-import argparse
 import csv
 import os
 import re
 import subprocess
 import sys
-import tempfile
 
-FAILS = []
+from harness import build_text, check, main
+
 N = 20
-
-
-def check(cond, what):
-    """Records a failed check (the run goes on to report every one)."""
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
 
 
 def model_text(springs, method):
@@ -65,19 +57,6 @@ def model_text(springs, method):
              "simulate t_end = 20 s, dt = 1 ms, method = %s\n"
              "output every 100 ms: %s\n" % (init, method, outs))
     return text
-
-
-def build(args, text, work, name):
-    """Compiles the model's simulator; its path."""
-    src = os.path.join(work, name + ".nsm")
-    with open(src, "w") as f:
-        f.write(text)
-    c = os.path.join(work, name + ".c")
-    subprocess.run([args.nsmc, src, "-o", c], check=True)
-    exe = os.path.join(work, name)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
-                   args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
-    return exe
 
 
 def run(exe, work, extra=()):
@@ -96,7 +75,7 @@ def run(exe, work, extra=()):
 
 def case_free(args, work):
     """No springs: the closed form of the module's text."""
-    rc, out, rows, evs = run(build(args, model_text(False, args.method), work, "free"), work)
+    rc, out, rows, evs = run(build_text(args, model_text(False, args.method), work, "free"), work)
     check(rc == 0, "free: the run ends (status %d) %s" % (rc, out.strip()[-300:] if rc else ""))
     if rc:
         return
@@ -124,7 +103,7 @@ def case_free(args, work):
 
 def case_springs(args, work):
     """The weak springs: the invariants of the module's text."""
-    rc, out, rows, evs = run(build(args, model_text(True, args.method), work, "springs"), work,
+    rc, out, rows, evs = run(build_text(args, model_text(True, args.method), work, "springs"), work,
                              ["--summary"])
     check(rc == 0, "springs: the run ends without a cap (status %d) %s"
           % (rc, out.strip()[-300:] if rc else ""))
@@ -142,23 +121,10 @@ def case_springs(args, work):
     check(rel <= 1e-10, "springs: the energy balance closes to 1e-10 of the largest energy (%.3g)" % rel)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--case", required=True, choices=["free", "springs"])
+def options(ap):
+    """The script's own option: the integration method."""
     ap.add_argument("--method", default="exact")
-    args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as work:
-        {"free": case_free, "springs": case_springs}[args.case](args, work)
-    if FAILS:
-        print("%d check(s) failed" % len(FAILS))
-        return 1
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main({"free": case_free, "springs": case_springs}, options))

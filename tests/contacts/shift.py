@@ -16,22 +16,13 @@ of the same kinds, on the same contacts, at the same instants to TOL
 of the largest velocity.  The tolerances of gaps, velocities and forces must not follow
 the absolute coordinates (issue #25, item 2).
 """
-import argparse
 import csv
 import os
 import re
 import subprocess
 import sys
-import tempfile
 
-FAILS = []
-
-
-def check(cond, what):
-    """Records a failed check (the run goes on to report every one)."""
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
+from harness import build_text, check, main
 
 
 def metres(v):
@@ -96,19 +87,8 @@ def shift_text(text, S):
     return text
 
 
-def build(args, text, work, name):
-    src = os.path.join(work, name + ".nsm")
-    with open(src, "w") as f:
-        f.write(text)
-    c = os.path.join(work, name + ".c")
-    subprocess.run([args.nsmc, src, "-o", c], check=True)
-    exe = os.path.join(work, name)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
-                   args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
-    return exe
-
-
 def run(exe, args, work):
+    """Runs the simulator with the method and settings asked for; its event rows."""
     ev = os.path.join(work, "ev.csv")
     cmd = [exe, "--method", args.method, "--events", ev]
     for s in args.set:
@@ -120,13 +100,8 @@ def run(exe, args, work):
         return list(csv.DictReader(f))
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
+def options(ap):
+    """The script's own options (see the module's text)."""
     ap.add_argument("--model", required=True)
     ap.add_argument("--method", default="exact")
     ap.add_argument("--set", action="append", default=[])
@@ -134,39 +109,37 @@ def main():
     ap.add_argument("--tol", type=float, default=1e-12)
     ap.add_argument("--vtol", type=float, default=1e-9, help="relative velocities, relative")
     ap.add_argument("--print", action="store_true", help="print the shifted texts")
-    args = ap.parse_args()
+
+
+def compare(args, work):
+    """Runs the model and each shifted copy in work, checks their event logs agree."""
     shifts = args.shift or [1000.0, -1000.0]
     with open(args.model) as f:
         text = f.read()
     name = os.path.splitext(os.path.basename(args.model))[0]
-    with tempfile.TemporaryDirectory() as work:
-        ref = run(build(args, text, work, name), args, work)
-        check(len(ref) > 0, "%s: the unshifted run has events (%d)" % (name, len(ref)))
-        vmax = max([abs(float(e["vrel_before"])) for e in ref] + [1e-300])
-        for S in shifts:
-            t = shift_text(text, S)
-            if args.print:
-                print(t)
-            got = run(build(args, t, work, name + "_s"), args, work)
-            tag = "%s %s shifted %+g m" % (name, args.method, S)
-            check(len(got) == len(ref), "%s: %d events (unshifted %d)" % (tag, len(got), len(ref)))
-            worst_t = worst_v = 0.0
-            same = True
-            for a, b in zip(ref, got):
-                if a["kind"] != b["kind"] or a["contact"] != b["contact"]:
-                    same = False
-                worst_t = max(worst_t, abs(float(a["t"]) - float(b["t"])))
-                worst_v = max(worst_v, abs(float(a["vrel_before"]) - float(b["vrel_before"])),
-                              abs(float(a["vrel_after"]) - float(b["vrel_after"])))
-            check(same, "%s: the same kinds and contacts in order" % tag)
-            check(worst_t <= args.tol, "%s: instants within %g s (worst %.3g)" % (tag, args.tol, worst_t))
-            check(worst_v <= args.vtol * vmax,
-                  "%s: relative velocities within %g of %.3g (worst %.3g)" % (tag, args.vtol, vmax, worst_v))
-    if FAILS:
-        print("%d check(s) failed" % len(FAILS))
-        return 1
-    return 0
+    ref = run(build_text(args, text, work, name), args, work)
+    check(len(ref) > 0, "%s: the unshifted run has events (%d)" % (name, len(ref)))
+    vmax = max([abs(float(e["vrel_before"])) for e in ref] + [1e-300])
+    for S in shifts:
+        t = shift_text(text, S)
+        if args.print:
+            print(t)
+        got = run(build_text(args, t, work, name + "_s"), args, work)
+        tag = "%s %s shifted %+g m" % (name, args.method, S)
+        check(len(got) == len(ref), "%s: %d events (unshifted %d)" % (tag, len(got), len(ref)))
+        worst_t = worst_v = 0.0
+        same = True
+        for a, b in zip(ref, got):
+            if a["kind"] != b["kind"] or a["contact"] != b["contact"]:
+                same = False
+            worst_t = max(worst_t, abs(float(a["t"]) - float(b["t"])))
+            worst_v = max(worst_v, abs(float(a["vrel_before"]) - float(b["vrel_before"])),
+                          abs(float(a["vrel_after"]) - float(b["vrel_after"])))
+        check(same, "%s: the same kinds and contacts in order" % tag)
+        check(worst_t <= args.tol, "%s: instants within %g s (worst %.3g)" % (tag, args.tol, worst_t))
+        check(worst_v <= args.vtol * vmax,
+              "%s: relative velocities within %g of %.3g (worst %.3g)" % (tag, args.vtol, vmax, worst_v))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(compare, options))

@@ -41,21 +41,12 @@ the runtime:
             digits), no contact still approaches by more than 1e-10 m/s,
             and the kinetic energy did not grow (it falls: e < 1).
 """
-import argparse
 import csv
 import os
 import subprocess
 import sys
-import tempfile
 
-FAILS = []
-
-
-def check(cond, what):
-    """Records a failed check (the run goes on to report every one)."""
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        FAILS.append(what)
+from harness import build_text, check, main
 
 
 def model_text(n, e, law, v0=None, exponent=None):
@@ -77,19 +68,6 @@ def model_text(n, e, law, v0=None, exponent=None):
             "output every 1 ms: %s\n"
             % (e, n, n, n - 1, ", stiffness = 1, exponent = %r" % exponent if exponent else "",
                init, law, outs))
-
-
-def build(args, text, work, name):
-    """Compiles the model's simulator; its path."""
-    src = os.path.join(work, name + ".nsm")
-    c = os.path.join(work, name + ".c")
-    exe = os.path.join(work, name)
-    with open(src, "w") as f:
-        f.write(text)
-    subprocess.run([args.nsmc, src, "-o", c], check=True)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
-                   [x for x in args.lib.split(":") if x] + ["-lm", "-o", exe], check=True)
-    return exe
 
 
 def simulate(exe, work, extra=(), events=True):
@@ -145,7 +123,8 @@ def sim_closed(n, e):
 
 def case_seq_ref(args, work):
     for n, e in ((40, 0.95), (25, 0.8)):
-        rc, err, v, rows = simulate(build(args, model_text(n, e, "sequential"), work, "s%d" % n), work)
+        exe = build_text(args, model_text(n, e, "sequential"), work, "s%d" % n)
+        rc, err, v, rows = simulate(exe, work)
         check(rc == 0, "sequential %d beads e = %g runs (%s)" % (n, e, err.strip()[-200:]))
         if rc:
             continue
@@ -160,7 +139,7 @@ def case_seq_ref(args, work):
 
 def case_seq_300(args, work):
     n, e = 300, 0.95
-    rc, err, v, _ = simulate(build(args, model_text(n, e, "sequential"), work, "s300"), work,
+    rc, err, v, _ = simulate(build_text(args, model_text(n, e, "sequential"), work, "s300"), work,
                              events=False)
     check(rc == 0, "sequential %d beads runs (%s)" % (n, err.strip()[-300:]))
     if rc:
@@ -194,7 +173,7 @@ def case_energetic(args, work):
     last bead, at -1 m/s, is the reference's ball 0 mirrored) against the
     compliant chain's post-impact velocities, to 1e-9 m/s."""
     for name, (n, eta, e, vref) in sorted(lzb_reference().items()):
-        rc, err, v, _ = simulate(build(args, model_text(n, e, "energetic", exponent=eta), work,
+        rc, err, v, _ = simulate(build_text(args, model_text(n, e, "energetic", exponent=eta), work,
                                        "en" + name), work)
         check(rc == 0, "energetic %s runs (%s)" % (name, err.strip()[-200:]))
         if rc:
@@ -206,7 +185,7 @@ def case_energetic(args, work):
 
 def case_en_train(args, work):
     n = args.n or 100
-    rc, err, v, _ = simulate(build(args, model_text(n, 0.95, "energetic", exponent=1.5), work,
+    rc, err, v, _ = simulate(build_text(args, model_text(n, 0.95, "energetic", exponent=1.5), work,
                                    "et%d" % n), work, events=False)
     check(rc == 0, "energetic %d beads runs (%s)" % (n, err.strip()[-300:]))
     if rc:
@@ -222,7 +201,8 @@ def case_en_train(args, work):
 
 def case_sim_3(args, work):
     for e in (0.95, 0.5):
-        rc, err, v, _ = simulate(build(args, model_text(3, e, "simultaneous"), work, "m3"), work)
+        exe = build_text(args, model_text(3, e, "simultaneous"), work, "m3")
+        rc, err, v, _ = simulate(exe, work)
         check(rc == 0, "simultaneous 3 beads e = %g runs (%s)" % (e, err.strip()[-200:]))
         if rc:
             continue
@@ -234,7 +214,8 @@ def case_sim_3(args, work):
 
 def case_sim_1000(args, work):
     n, e = 1000, 0.95
-    rc, err, v, rows = simulate(build(args, model_text(n, e, "simultaneous"), work, "m1000"), work)
+    exe = build_text(args, model_text(n, e, "simultaneous"), work, "m1000")
+    rc, err, v, rows = simulate(exe, work)
     check(rc == 0, "simultaneous 1000 beads runs (%s)" % err.strip()[-200:])
     if rc:
         return
@@ -245,7 +226,8 @@ def case_sim_1000(args, work):
 
 def case_sim_lcp(args, work):
     n, e, v0 = 50, 0.95, {1: -0.5, 2: -0.001}
-    rc, err, v, rows = simulate(build(args, model_text(n, e, "simultaneous", v0), work, "m50"), work)
+    exe = build_text(args, model_text(n, e, "simultaneous", v0), work, "m50")
+    rc, err, v, rows = simulate(exe, work)
     check(rc == 0, "simultaneous 50 beads, the first two leaving, runs (%s)" % err.strip()[-200:])
     if rc:
         return
@@ -272,7 +254,8 @@ def case_sim_lcp(args, work):
 
 
 def case_cap(args, work):
-    rc, err, _, _ = simulate(build(args, model_text(100, 0.95, "sequential"), work, "c100"), work,
+    exe = build_text(args, model_text(100, 0.95, "sequential"), work, "c100")
+    rc, err, _, _ = simulate(exe, work,
                              ["--max-impacts", "1000"], events=False)
     check(rc != 0 and "--max-impacts" in err and "1000 impacts" in err,
           "the cap stops the run and names --max-impacts (status %d: %s)" % (rc, err.strip()))
@@ -307,30 +290,15 @@ def selftest():
           "the closed form keeps momentum and Newton's law on the struck contact")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nsmc")
-    ap.add_argument("--include")
-    ap.add_argument("--lib")
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
-    ap.add_argument("--case")
-    ap.add_argument("--selftest", action="store_true")
+CASES = {"seq_ref": case_seq_ref, "seq_300": case_seq_300, "sim_3": case_sim_3,
+         "sim_1000": case_sim_1000, "energetic": case_energetic, "sim_lcp": case_sim_lcp,
+         "cap": case_cap, "en_train": case_en_train}
+
+
+def options(ap):
+    """The script's own option: the en_train case's number of beads."""
     ap.add_argument("--n", type=int, help="beads of the en_train case (default 100)")
-    args = ap.parse_args()
-    if args.selftest:
-        selftest()
-    else:
-        cases = {"seq_ref": case_seq_ref, "seq_300": case_seq_300, "sim_3": case_sim_3,
-                 "sim_1000": case_sim_1000, "energetic": case_energetic, "sim_lcp": case_sim_lcp, "cap": case_cap,
-                 "en_train": case_en_train}
-        with tempfile.TemporaryDirectory() as work:
-            cases[args.case](args, work)
-    if FAILS:
-        print("%d check(s) failed" % len(FAILS))
-        return 1
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(CASES, options, selftest))

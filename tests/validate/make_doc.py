@@ -2,27 +2,43 @@
 """Generates docs/validation.md from the JSON summaries of a validation run.
 
     make_doc.py JSON_DIR OUT.md
+    make_doc.py --check JSON_DIR DOC.md [IDS]
+
+--check compares DOC.md with what the script makes (the test
+validation.doc): every line the same, but for the numbers of the tables'
+rows, which a run on another machine may print with other last digits.  A
+section written into the document by hand, and not into the texts below,
+makes it fail: the next generation would drop it.  IDS: a file of the
+summaries to read, one name a line (validate.CASE.METHOD[.TAG]'s
+CASE.METHOD[.TAG]); the others in JSON_DIR, of tests since removed, are
+left out.
 
 JSON_DIR holds the files validate.py writes with --json (the ctest tests
 write them into <build>/validation).  One table per benchmark: each quantity, its reference
 value, the value nsm computes with each method and the error; then the
 energy balance of every model, code_aster's SDND121 metrics and the plastic
-impacts.  The hand-written notes of notes.md (next to this script) are
-included at the end.  Nothing in the output is typed by hand but those notes.
+impacts.  The hand-written texts next to this script are included:
+notes_benchmarks.md after the benchmarks' tables (the studies whose tables
+are written by hand), notes.md at the end.  Nothing else in the output is
+typed by hand.
 """
 import glob
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 METHODS = ["exact", "rk4", "adaptive"]
 
 
-def load(d):
-    """All summaries: {case: {method: summary}} plus energy-only, aster and plastic runs."""
+def load(d, only=None):
+    """All summaries: {case: {method: summary}} plus energy-only, aster and
+    plastic runs; only those named in the set only, when given."""
     cases, energy, extra = {}, [], []
     for path in sorted(glob.glob(os.path.join(d, "*.json"))):
+        if only is not None and os.path.basename(path)[:-len(".json")] not in only:
+            continue
         with open(path) as f:
             r = json.load(f)
         r["file"] = os.path.basename(path)
@@ -151,20 +167,42 @@ def case_table(name, runs):
     return out
 
 
+# The order of a model's energy rows: its default method first.
+ENERGY_METHODS = ["exact", "taylor", "rk4", "adaptive"]
+
+
+def method_label(r):
+    """A run's method as the energy table names it: an adaptive run given a
+    largest step says which (--dt 1e-4: "adaptive (largest step 0.1 ms)")."""
+    if r["method"] != "adaptive" or not r.get("dt"):
+        return r["method"]
+    dt = float(r["dt"])
+    step = "%s ms" % g(dt * 1e3, 6) if dt < 1 else "%s s" % g(dt, 6)
+    return "adaptive (largest step %s)" % step
+
+
+def energy_order(r):
+    """The energy table's sort key: model, method (ENERGY_METHODS), settings."""
+    m = r["method"]
+    rank = ENERGY_METHODS.index(m) if m in ENERGY_METHODS else len(ENERGY_METHODS)
+    return (r["case"], rank, m, tuple(r.get("set", [])))
+
+
 def energy_table(energy):
     """The energy balance of every model."""
     out = ["## Energy balance", "",
            "Every model (its output list extended with the five energy columns), method `exact`, "
-           "to the model's own end time. Error: the largest |energy.error| over the run, relative "
+           "`taylor` for the nonlinear ones and the bodies in space (the tippe top by adaptive "
+           "too), to the model's own end time. Error: the largest |energy.error| over the run, relative "
            "to the largest of |kinetic|, |potential|, |dissipated|, |injected|; the error column "
            "is also checked against E0 + injected - dissipated - kinetic - potential.", "",
            "| model | method | end time [s] | energy scale [J] | largest balance error | tolerance | status |",
            "|---|---|---|---|---|---|---|"]
-    for r in sorted(energy, key=lambda r: (r["case"], r["method"], tuple(r.get("set", [])))):
+    for r in sorted(energy, key=energy_order):
         en = r.get("energy", {})
         name = r["case"] + ("" if not r.get("set") else " (" + ", ".join(r["set"]) + ")")
         out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-            name, r["method"], g(r.get("t_end"), 6), g(en.get("scale"), 6), e(en.get("max_rel_err")),
+            name, method_label(r), g(r.get("t_end"), 6), g(en.get("scale"), 6), e(en.get("max_rel_err")),
             g(en.get("tol"), 3), status(r)))
     out.append("")
     return out
@@ -237,19 +275,61 @@ def extra_tables(extra):
     return out
 
 
+def hand_written(name):
+    """The lines of a hand-written text next to this script, with the blank
+    line that ends a part of the document."""
+    with open(os.path.join(HERE, name)) as f:
+        return [f.read().rstrip("\n"), ""]
+
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def masked(line):
+    """A line as --check compares it: a table row's numbers replaced by #."""
+    return NUMBER.sub("#", line) if line.startswith("|") else line
+
+
+def check(generated, path):
+    """0 when the document at path is the generated text (tables' numbers
+    aside), else 1 after naming the first line that differs."""
+    with open(path) as f:
+        doc = f.read().split("\n")
+    gen = generated.split("\n")
+    for i in range(max(len(doc), len(gen))):
+        a = doc[i] if i < len(doc) else "(end of file)"
+        b = gen[i] if i < len(gen) else "(end of file)"
+        if masked(a) != masked(b):
+            sys.stderr.write("make_doc: %s:%d is not what the script makes of the summaries (a part "
+                             "written by hand belongs in tests/validate/notes_benchmarks.md or "
+                             "notes.md; a table that differs, in make_doc.py)\n  document: %s\n  generated: %s\n"
+                             % (path, i + 1, a[:300], b[:300]))
+            return 1
+    print("make_doc: %s is what the script makes of the summaries" % path)
+    return 0
+
+
 def main(argv):
-    """Reads the summaries, writes the document."""
+    """Reads the summaries, writes the document (or checks it, --check)."""
+    checking = len(argv) in (4, 5) and argv[1] == "--check"
+    only = None
+    if checking:
+        argv = argv[1:]
+        if len(argv) == 4:
+            with open(argv.pop()) as f:
+                only = {line.strip() for line in f if line.strip()}
     if len(argv) != 3:
-        sys.stderr.write("usage: make_doc.py JSON_DIR OUT.md\n")
+        sys.stderr.write("usage: make_doc.py [--check] JSON_DIR OUT.md [IDS]\n")
         return 1
-    cases, energy, extra = load(argv[1])
+    cases, energy, extra = load(argv[1], only)
     if not cases and not energy:
         sys.stderr.write("make_doc: no JSON summaries in %s (run ctest -L validation first)\n" % argv[1])
         return 1
     out = ["# Validation", "",
            "<!-- Generated by tests/validate/make_doc.py from a run of the validation tests "
-           "(`cmake --build BUILD --target validation_doc`); do not edit by hand. The notes at the "
-           "end come from tests/validate/notes.md. -->", "",
+           "(`cmake --build BUILD --target validation_doc`); do not edit by hand. The hand-written "
+           "parts come from tests/validate/notes_benchmarks.md (after the benchmarks' tables) and "
+           "tests/validate/notes.md (the notes at the end). -->", "",
            "Every benchmark is simulated by its generated simulator and compared with a reference "
            "computed independently of nsm: closed-form piecewise solutions evaluated with mpmath to "
            "50-60 digits (tests/reference, see its README), or for the edge cases exact rational "
@@ -272,10 +352,12 @@ def main(argv):
              "vibrating_table_generic", "moving_wall"]
     for name in sorted(cases, key=lambda c: (order.index(c) if c in order else 99, c)):
         out += case_table(name, cases[name])
+    out += hand_written("notes_benchmarks.md")
     out += energy_table(energy) if energy else []
     out += extra_tables(extra)
-    with open(os.path.join(HERE, "notes.md")) as f:
-        out += [f.read().rstrip("\n"), ""]
+    out += hand_written("notes.md")
+    if checking:
+        return check("\n".join(out), argv[2])
     with open(argv[2], "w") as f:
         f.write("\n".join(out))
     return 0

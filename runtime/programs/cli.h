@@ -1,0 +1,32 @@
+/*
+** What the study programs (nsmc sweep's sweep.c, nsmc continue's
+** contprog.c) share on their command line and in their output files: a
+** growing text, the error message and the numbers of their options.
+*/
+#ifndef NSM_CLI_H
+#define NSM_CLI_H
+
+#include <stddef.h>
+
+/* A growing text buffer; err set when an allocation failed. */
+typedef struct CliText {
+    char *s;
+    size_t n, cap;
+    int err;
+} CliText;
+
+/* Appends formatted text to t (nothing once an allocation has failed). */
+void cli_printf(CliText *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints "PROG: error: ..." and a newline on stderr; returns 1 (the exit
+** status of bad arguments). */
+int cli_error(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A finite decimal number filling the whole of s into *v: 1, or 0 for
+** anything else (empty, hexadecimal, inf, nan, trailing text). */
+int cli_number(const char *s, double *v);
+
+/* A whole number from lo to hi filling the whole of s into *v: 1, or 0. */
+int cli_count(const char *s, long lo, long hi, long *v);
+
+#endif
