@@ -27,6 +27,7 @@
  * steps, each element's work rows included.
  */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "emit.h"
@@ -1004,11 +1005,15 @@ static bool wt_row_curved(const Derivation *dv, int i)
 }
 
 /* Whether e is a value of the parameters alone (no t, no state) that is
- * more than one parameter or a number: such a value can be undefined at run
- * time (z/z after --set z=0) though every parameter is finite. */
+ * more than one parameter, a number or a parameter times a number of at
+ * most 1: such a value can be undefined or infinite at run time (z/z after
+ * --set z=0) though every parameter is finite. */
 static bool defined_needs_check(const Expr *e)
 {
-    return e->kind != EX_PARAM && e->kind != EX_NUM && expr_has_kind(e, EX_PARAM) &&
+    double c;
+    bool scaled = e->kind == EX_MUL && e->nargs == 2 && e->args[1]->kind == EX_PARAM &&
+                  expr_is_num(e->args[0], &c) && fabs(c) <= 1;     /* -h: finite too */
+    return e->kind != EX_PARAM && e->kind != EX_NUM && !scaled && expr_has_kind(e, EX_PARAM) &&
            !expr_has_kind(e, EX_TIME) && !expr_has_kind(e, EX_VAR);
 }
 
@@ -1029,6 +1034,17 @@ static void emit_check_defined(Cgen *cg, Expr *e, bool under, const char *name)
     bool kink = e->kind == EX_CMP || (e->kind == EX_CALL && (e->op == FN_MIN || e->op == FN_MAX));
     for (int i = 0; i < e->nargs; i++)
         emit_check_defined(cg, e->args[i], under || kink, name);
+}
+
+/* A gap's slope or offset of the parameters (not one parameter, which is
+ * finite) must be finite at run time: z/z at --set z=0 made the gap NaN,
+ * which never reaches 0 (the body went through the floor, exit 0). */
+static void emit_check_finite(Cgen *cg, Expr *e, const char *what, const char *name)
+{
+    if (!e || !defined_needs_check(e))
+        return;
+    emit_check(cg, e, "> -INFINITY", what, name);
+    emit_check(cg, e, "< INFINITY", what, name);
 }
 
 /* emit_check_defined over every expression of the parameters, time or
@@ -1063,8 +1079,13 @@ static void emit_checks_defined(Cgen *cg)
                                gp->curve};
         for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
             emit_check_defined(cg, parts[i], false, gp->name);
-        for (int i = 0; i < gp->n_w; i++)
+        for (int i = 0; i < gp->n_w; i++) {
             emit_check_defined(cg, gp->w[i], false, gp->name);
+            if (!gp->curve)
+                emit_check_finite(cg, gp->w[i], "slope", gp->name);
+        }
+        if (!gp->curve)
+            emit_check_finite(cg, gp->d, "offset", gp->name);
     }
     for (int k = 0; k < m->n_frictions; k++) {
         const Friction *fr = &m->frictions[k];
