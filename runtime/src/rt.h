@@ -437,6 +437,7 @@ static inline int rt_nl_slip_curved(const nsm_sim *s, int k)
 }
 double rt_nl_slip_curv(const nsm_sim *s, int k);
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
+int rt_nl_gap_undefined(const nsm_sim *s, const double *y);
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);
 void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, double *dF, double *h3);
 

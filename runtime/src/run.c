@@ -704,7 +704,11 @@ int rt_run(nsm_sim *s, double t_end)
                            ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
                                      rt_state_label(s, i, what, sizeof what))
                            : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");
-        int j;
+        int j = rt_nl_gap_undefined(s, Y1);
+        if (j >= 0)
+            return rt_fail(s, NSM_ENUMERIC, j, "gap '%s' has no finite value at this state: "
+                           "its expression is undefined or infinite there, so its contact "
+                           "could never close", s->m->gaps[j].name);
         double tau = 0;
         if ((rc = rt_detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;
