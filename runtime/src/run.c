@@ -614,9 +614,9 @@ int rt_run_check(nsm_sim *s, double t_end)
         return rc;
     if (s->set.method == NSM_METHOD_TAYLOR && (rc = rt_nlt_check(s)))
         return rc;
-    if (t_end > s->t && ((rc = check_user_dt(s, t_end)) || (rc = check_rk4_cap(s, t_end)) ||
-                         (rc = check_mode_reach(s, t_end)) ||
-                         (s->sec && (rc = rt_section_check_run(s, t_end)))))
+    if (t_end > s->t && ((rc = check_user_dt(s, t_end)) || (rc = check_mode_reach(s, t_end)) ||
+                         (s->sec && (rc = rt_section_check_run(s, t_end))) ||
+                         (rc = check_rk4_cap(s, t_end))))
         return rc;
     return NSM_OK;
 }
