@@ -27,6 +27,7 @@
  * steps, each element's work rows included.
  */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "emit.h"
@@ -1002,6 +1003,107 @@ static bool wt_row_curved(const Derivation *dv, int i)
     return dv->model->frictions[i].curved;
 }
 
+/* Whether e is a value of the parameters alone (no t, no state) that is
+ * more than one parameter, a number or a parameter times a number of at
+ * most 1: such a value can be undefined or infinite at run time (z/z after
+ * --set z=0) though every parameter is finite. */
+static bool defined_needs_check(const Expr *e)
+{
+    double c;
+    bool scaled = e->kind == EX_MUL && e->nargs == 2 && e->args[1]->kind == EX_PARAM &&
+                  expr_is_num(e->args[0], &c) && fabs(c) <= 1;     /* -h: finite too */
+    return e->kind != EX_PARAM && e->kind != EX_NUM && !scaled && expr_has_kind(e, EX_PARAM) &&
+           !expr_has_kind(e, EX_TIME) && !expr_has_kind(e, EX_VAR);
+}
+
+/* Checks in setup that no operand of a min, a max or a comparison in e is
+ * undefined: fmin(NaN, 2) is 2 and NaN > 0.5 is false, so `min(z/z, 2)` or
+ * `if z/z > 0.5 then ...` at --set z=0 ran on the other value, exit 0,
+ * where the source as written gives NaN.  `under`: e is such an operand
+ * (or part of one); the first value of the parameters alone found there is
+ * checked (NaN fails `>= -INFINITY`), the rest of e searched further. */
+static void emit_check_defined(Cgen *cg, Expr *e, bool under, const char *name)
+{
+    if (!e)
+        return;
+    if (under && defined_needs_check(e)) {
+        emit_check(cg, e, ">= -INFINITY", "operand of a min, max or comparison", name);
+        return;
+    }
+    bool kink = e->kind == EX_CMP || (e->kind == EX_CALL && (e->op == FN_MIN || e->op == FN_MAX));
+    for (int i = 0; i < e->nargs; i++)
+        emit_check_defined(cg, e->args[i], under || kink, name);
+}
+
+/* A gap's slope or offset of the parameters (not one parameter, which is
+ * finite) must be finite at run time: z/z at --set z=0 made the gap NaN,
+ * which never reaches 0 (the body went through the floor, exit 0). */
+static void emit_check_finite(Cgen *cg, Expr *e, const char *what, const char *name)
+{
+    if (!e || !defined_needs_check(e))
+        return;
+    emit_check(cg, e, "> -INFINITY", what, name);
+    emit_check(cg, e, "< INFINITY", what, name);
+}
+
+/* emit_check_defined over every expression of the parameters, time or
+ * state that the generated code evaluates while it runs: masses, springs,
+ * forces, gaps and their laws, friction elements, gravity, initial values,
+ * the end time, step and output period, output columns and energies. */
+static void emit_checks_defined(Cgen *cg)
+{
+    const Model *m = cg->m;
+    Arena *a = cg->dv->arena;
+    for (int i = 0; i < m->n_bodies; i++) {
+        emit_check_defined(cg, m->bodies[i].mass, false, m->bodies[i].name);
+        emit_check_defined(cg, m->init_x[i], false, arena_printf(a, "init of %s", m->bodies[i].name));
+        emit_check_defined(cg, m->init_v[i], false, arena_printf(a, "init of %s", m->bodies[i].name));
+    }
+    for (int s = 0; s < m->n_springs; s++) {
+        const Spring *sp = &m->springs[s];
+        const char *nm = sp->name ? sp->name : "a spring";
+        emit_check_defined(cg, sp->k, false, nm);
+        emit_check_defined(cg, sp->c, false, nm);
+        emit_check_defined(cg, sp->rest, false, nm);
+    }
+    for (int f = 0; f < m->n_forces; f++) {
+        const Force *fo = &m->forces[f];
+        const char *nm = fo->name ? fo->name
+                         : arena_printf(a, "the force on %s", m->bodies[fo->body].name);
+        emit_check_defined(cg, fo->value, false, nm);
+    }
+    for (int j = 0; j < m->n_gaps; j++) {
+        const Gap *gp = &m->gaps[j];
+        Expr *const parts[] = {gp->d, gp->h, gp->e, gp->k, gp->c, gp->pexp, gp->istiff, gp->iexp,
+                               gp->curve};
+        for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+            emit_check_defined(cg, parts[i], false, gp->name);
+        for (int i = 0; i < gp->n_w; i++) {
+            emit_check_defined(cg, gp->w[i], false, gp->name);
+            if (!gp->curve)
+                emit_check_finite(cg, gp->w[i], "slope", gp->name);
+        }
+        if (!gp->curve)
+            emit_check_finite(cg, gp->d, "offset", gp->name);
+    }
+    for (int k = 0; k < m->n_frictions; k++) {
+        const Friction *fr = &m->frictions[k];
+        Expr *const parts[] = {fr->u, fr->mus, fr->muk, fr->normal, fr->et};
+        for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+            emit_check_defined(cg, parts[i], false, fr->name);
+        for (int i = 0; i < m->n_bodies && fr->w; i++)
+            emit_check_defined(cg, fr->w[i], false, fr->name);
+    }
+    emit_check_defined(cg, m->gravity, false, "gravity");
+    emit_check_defined(cg, m->t_end_e, false, "simulate");
+    emit_check_defined(cg, m->dt_e, false, "simulate");
+    emit_check_defined(cg, m->every_e, false, "output");
+    for (int k = 0; k < m->n_outputs; k++)
+        emit_check_defined(cg, m->outputs[k].value, false, m->outputs[k].name);
+    emit_check_defined(cg, m->kinetic, false, "kinetic energy");
+    emit_check_defined(cg, m->potential, false, "potential energy");
+}
+
 /* setup's numbers of the spatial friction elements (nsm_numeric's sf_*):
  * the sphere's centre and radius, the plane's unit normal, mu, et and the
  * drilling radius, written only when the runtime allocated them (a runtime
@@ -1119,6 +1221,7 @@ static bool setup_body(Cgen *cg)
             emit_check(cg, fr->et, "<= 1", "tangential restitution", fr->name);
         }
     }
+    emit_checks_defined(cg);
     Lines ls = {0};
     if (dv->n_consts)
         fprintf(o, "\n    /* hoisted constants */\n");

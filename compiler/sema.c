@@ -3025,6 +3025,29 @@ static bool curved_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGa
     return true;
 }
 
+/* An affine gap's slopes and offset at the defaults must be finite: a
+ * slope z/z with z = 0 m is NaN, the gap's value NaN, which never reaches
+ * 0, so the body went through the floor, exit 0.  Reports at loc. */
+static bool gap_parts_finite(Sema *s, const PendingGap *pg, Expr *off, const char *name,
+                             SrcLoc loc)
+{
+    for (int k = 0; k < pg->n_terms; k++) {
+        double w = eval_default(s, pg->terms[k].w);
+        if (!isfinite(w)) {
+            diag_error(s->diag, loc, "gap '%s': its slope with respect to %s must be finite (it "
+                       "is %s)", name, s->m->bodies[pg->terms[k].body].xname, num_text(s, w));
+            return false;
+        }
+    }
+    double d = expr_has_kind(off, EX_TIME) ? 0 : eval_default(s, off);
+    if (!isfinite(d)) {
+        diag_error(s->diag, loc, "gap '%s': its offset (its value with every position 0) must "
+                   "be finite (it is %s m)", name, num_text(s, d));
+        return false;
+    }
+    return true;
+}
+
 /* Splits g into slopes w[i] = dg/dx_i and offset d = g(x = 0).  When every
  * slope depends on parameters only the gap is affine; when one depends on
  * the positions the gap is curved (curved_gap). */
@@ -3065,6 +3088,8 @@ static bool split_gap(Sema *s, Expr *g, const char *name, SrcLoc loc, PendingGap
     }
     if (curved)
         return curved_gap(s, g, name, loc, pg, gap);
+    if (!gap_parts_finite(s, pg, off, name, loc))
+        return false;
     gap->d = off;
     return true;
 }

@@ -110,6 +110,16 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 6;
     if (!(0.0 >= 0)) /* static minus kinetic coefficient of FF */
         return 1;
+    if (!(p[P_L] - p[P_R] > -INFINITY)) { /* offset of right */
+        num->bad_what = "offset of right, L - R (parameters R, L)";
+        num->bad_value = p[P_L] - p[P_R];
+        return 2;
+    }
+    if (!(p[P_L] - p[P_R] < INFINITY)) { /* offset of right */
+        num->bad_what = "offset of right, L - R (parameters R, L)";
+        num->bad_value = p[P_L] - p[P_R];
+        return 2;
+    }
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of D.x */

@@ -114,6 +114,26 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         num->bad_value = p[P_m]*p[P_g]*cos(p[P_alpha]);
         return 1;
     }
+    if (!(sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) > -INFINITY)) { /* slope of slope */
+        num->bad_what = "slope of slope, sin(alpha)/sqrt(sin(alpha)^2 + cos(alpha)^2) (parameters alpha)";
+        num->bad_value = sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        return 4;
+    }
+    if (!(sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) < INFINITY)) { /* slope of slope */
+        num->bad_what = "slope of slope, sin(alpha)/sqrt(sin(alpha)^2 + cos(alpha)^2) (parameters alpha)";
+        num->bad_value = sin(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        return 4;
+    }
+    if (!(cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) > -INFINITY)) { /* slope of slope */
+        num->bad_what = "slope of slope, cos(alpha)/sqrt(sin(alpha)^2 + cos(alpha)^2) (parameters alpha)";
+        num->bad_value = cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        return 4;
+    }
+    if (!(cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) < INFINITY)) { /* slope of slope */
+        num->bad_what = "slope of slope, cos(alpha)/sqrt(sin(alpha)^2 + cos(alpha)^2) (parameters alpha)";
+        num->bad_value = cos(p[P_alpha])/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]));
+        return 4;
+    }
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of D.x */

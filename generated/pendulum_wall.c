@@ -89,6 +89,16 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 6;
     if (!(p[P_e] <= 1)) /* restitution of wall */
         return 6;
+    if (!(-p[P_l]*p[P_phi_w] > -INFINITY)) { /* offset of wall */
+        num->bad_what = "offset of wall, -l*phi_w (parameters l, phi_w)";
+        num->bad_value = -p[P_l]*p[P_phi_w];
+        return 2;
+    }
+    if (!(-p[P_l]*p[P_phi_w] < INFINITY)) { /* offset of wall */
+        num->bad_what = "offset of wall, -l*phi_w (parameters l, phi_w)";
+        num->bad_value = -p[P_l]*p[P_phi_w];
+        return 2;
+    }
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of P.x */

@@ -132,6 +132,16 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 6;
     if (!(p[P_eT] <= 1)) /* tangential restitution of FF */
         return 6;
+    if (!(p[P_H] - p[P_r] > -INFINITY)) { /* offset of table */
+        num->bad_what = "offset of table, H - r (parameters r, H)";
+        num->bad_value = p[P_H] - p[P_r];
+        return 2;
+    }
+    if (!(p[P_H] - p[P_r] < INFINITY)) { /* offset of table */
+        num->bad_what = "offset of table, H - r (parameters r, H)";
+        num->bad_value = p[P_H] - p[P_r];
+        return 2;
+    }
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m]; /* 1/m of D.x */

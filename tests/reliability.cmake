@@ -400,3 +400,24 @@ foreach(case findings findings_cache args signals threads cache)
   set_tests_properties(reliability/ninth_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A ninth hostile pass on the core (tests/reliability/ninth_pass_core_test.py):
+# impossible or extreme steps and values through the simulators' options
+# under every method, models whose only defect appears at run time (an
+# operand of min, max or a comparison, a gap's slope or a curved gap
+# undefined after --set), model texts combining features, the reporting
+# options in odd combinations, and answers at extreme values against closed
+# forms; each case under 20 s in the normal build.
+foreach(case findings closed values texts options python)
+  add_test(NAME reliability/ninth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/ninth_pass_core_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/ninth_core_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/ninth_core_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+set_tests_properties(reliability/ninth_core_findings reliability/ninth_core_python PROPERTIES
+  LABELS "reliability;python" ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")

@@ -270,7 +270,7 @@ static void matmul_ld(int n, const long double *A, const long double *B, long do
 int nsm_expm_ld(int n, const double *A, double h, long double *E)
 {
     size_t nn = (size_t)n * (size_t)n;
-    double *X, *T, *d, norm, term, xs;
+    double *X, *T, *d, norm, term, xs, tu, xu;
     long double *XL, *R, *P;
     int i, j, k, m, s = 0;
 
@@ -302,11 +302,22 @@ int nsm_expm_ld(int n, const double *A, double h, long double *E)
     /* R = I + X (I + X/2 (... (I + X/m))) */
     for (i = 0; i < (int)nn; i++) R[i] = 0.0L;
     for (i = 0; i < n; i++) R[i * n + i] = 1.0L;
-    /* smallest degree m with ||X||^(m+1) / (m+1)! below 1e-21 */
+    /* smallest degree m with ||X||^(m+1) / (m+1)! below 1e-21, for the
+     * balanced X and for A h / 2^s as given: undoing the balancing scales
+     * an entry by d[i]/d[j], so a term below 1e-21 of the balanced norm can
+     * be an entry's leading term (k/m = 1e-297 balanced A h to 1e-150 and
+     * the degree to 0: E = I, the weight of a falling mass dropped, exit 0) */
     term = 1.0;
+    tu = 1.0;
     xs = ldexp(norm, -s);
+    xu = ldexp(nsm_la_norm1(n, A) * fabs(h), -s);
     m = 0;
-    while (m < LD_TAYLOR && (term *= xs / (m + 1)) > 1e-21) m++;
+    while (m < LD_TAYLOR) {
+        term *= xs / (m + 1);
+        tu *= xu / (m + 1);
+        if (!(term > 1e-21 || tu > 1e-21)) break;
+        m++;
+    }
     for (k = m; k >= 1; k--) {
         matmul_ld(n, XL, R, P);
         for (i = 0; i < (int)nn; i++) R[i] = P[i] / k;

@@ -32,6 +32,7 @@
 #define RT_RK4_REACH 0.5      /* a user's rk4 step resolves a mode while rho h is below this */
 #define RT_DP5_OWN 0.1        /* adaptive's largest step in a mode: this over rho */
 #define RT_RK4_OWN 0.02       /* rk4's own step in a mode it must resolve: this over rho */
+#define RT_RK4_LONGEST 1e-3   /* rk4's longest own step (no dt), s */
 
 /* What the runtime knows of a mode (mode.c): on Z = (x, v, z, 1), Z' = A Z;
 ** the quadratic forms of the dissipated power (Qd) and of the external
@@ -438,6 +439,7 @@ static inline int rt_nl_slip_curved(const nsm_sim *s, int k)
 }
 double rt_nl_slip_curv(const nsm_sim *s, int k);
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
+int rt_nl_gap_undefined(const nsm_sim *s, const double *y);
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);
 void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, double *dF, double *h3);
 

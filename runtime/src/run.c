@@ -337,7 +337,7 @@ static double mode_step(const nsm_sim *s, const RtModeInfo *mi, int *cut)
         if (s->set.dt > 0 && s->set.dt < h)
             h = s->set.dt;
     } else if (s->set.method == NSM_METHOD_RK4) {
-        h = s->set.dt > 0 ? s->set.dt : fmin(1e-3, own);
+        h = s->set.dt > 0 ? s->set.dt : fmin(RT_RK4_LONGEST, own);
         if (s->set.dt > 0 && mi->rho * s->set.dt >= RT_RK4_REACH)
             bound = fmin(bound, own / 0.9);
     } else {
@@ -431,6 +431,22 @@ static int check_user_dt(nsm_sim *s, double t_end)
                    "the step dt = %.6g s is below the time resolution of t up to t_end = %.9g s "
                    "(%d ulps, %.3g s): the run could not advance; give a larger --dt (or none: "
                    "each mode then bounds its own steps)", s->set.dt, t_end, RT_T_RES, res);
+}
+
+/* rk4 without a dt steps at most RT_RK4_LONGEST in every mode: a step cap
+** that cannot reach t_end so is refused up front, as a user's dt is
+** (nsm_run_check), where the run spun through the whole cap (1e8 steps, a
+** minute) and then failed (--dt 0 --t-end 1.6e7). */
+static int check_rk4_cap(nsm_sim *s, double t_end)
+{
+    double need = (t_end - s->t) / RT_RK4_LONGEST;
+    if (s->set.method != NSM_METHOD_RK4 || s->set.dt > 0 || s->set.max_steps <= 0 ||
+        !(need > (double)s->set.max_steps))
+        return NSM_OK;
+    return rt_fail(s, NSM_EINVAL, -1, "rk4 without a dt takes steps of at most %g s: at least "
+                   "%.3g steps to reach t = %g s, more than the step cap of %ld; give a --dt, "
+                   "another method or a larger --max-steps", RT_RK4_LONGEST, need, t_end,
+                   s->set.max_steps);
 }
 
 /* The step h the method needs in the current mode (h_step: rk4's and
@@ -599,7 +615,8 @@ int rt_run_check(nsm_sim *s, double t_end)
     if (s->set.method == NSM_METHOD_TAYLOR && (rc = rt_nlt_check(s)))
         return rc;
     if (t_end > s->t && ((rc = check_user_dt(s, t_end)) || (rc = check_mode_reach(s, t_end)) ||
-                         (s->sec && (rc = rt_section_check_run(s, t_end)))))
+                         (s->sec && (rc = rt_section_check_run(s, t_end))) ||
+                         (rc = check_rk4_cap(s, t_end))))
         return rc;
     return NSM_OK;
 }
@@ -687,7 +704,11 @@ int rt_run(nsm_sim *s, double t_end)
                            ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
                                      rt_state_label(s, i, what, sizeof what))
                            : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");
-        int j;
+        int j = rt_nl_gap_undefined(s, Y1);
+        if (j >= 0)
+            return rt_fail(s, NSM_ENUMERIC, j, "gap '%s' has no finite value at this state: "
+                           "its expression is undefined or infinite there, so its contact "
+                           "could never close", s->m->gaps[j].name);
         double tau = 0;
         if ((rc = rt_detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;

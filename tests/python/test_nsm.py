@@ -144,12 +144,17 @@ def test_step_cap_raises_with_time_and_mode(ball):
     """A run that fails: the runtime's message, its status, time and mode,
     and what was computed so far."""
     with pytest.raises(nsm.SimulationError) as ei:
-        ball.run(t_end=10, max_steps=50, every=0.01, dt=0)   # the modes choose the steps
+        # adaptive chooses its steps (no bound up front); samples every 1 ms
+        ball.run(t_end=10, max_steps=50, every=0.001, dt=0, method="adaptive")
     err = ei.value
     assert err.status == "NSM_ESTEPS"
     assert re.match(r"t = 0\.0[0-9]* s, mode free: step cap of 50 steps", err.message)
     assert 0 < err.t < 0.1 and err.mode == [] and err.contact is None
     assert len(err.result.t) >= 2 and err.result.t[-1] <= err.t
+    # rk4 without a dt steps at most 1 ms: a cap of 50 cannot reach 10 s,
+    # refused before the run (it spun to the cap, then failed)
+    with pytest.raises(nsm.SettingError, match="rk4 without a dt takes steps of at most"):
+        ball.run(t_end=10, max_steps=50, every=0.01, dt=0)
 
 
 def test_event_rate_raises_with_contact(ball):
