@@ -118,7 +118,7 @@ endforeach()
 #  - contacts.held.stall: the twenty plastic beads on springs under exact
 #    without dt run on past t = 1.0003198 s, where two touching contacts
 #    with no force were found again and again at one instant.
-foreach(case train)
+foreach(case train stall)
   add_test(NAME contacts.held.${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/held.py ${NSM_CT_ARGS} --case ${case})
   set_tests_properties(contacts.held.${case} PROPERTIES LABELS contacts TIMEOUT 600)
