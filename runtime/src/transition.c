@@ -132,11 +132,16 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
     return NSM_OK;
 }
 
-/* settle without favoured gaps: after every transition but a zero-speed
-** landing; the gaps that stick or separate added to *forget. */
+/* settle after every transition but a zero-speed landing, the contacts
+** held shut before favoured: one whose force is zero to rounding and
+** growing stays shut (a press that starts at 0 at the instant a friction
+** element starts to slip: released there, it landed again at once); the
+** gaps that stick or separate added to *forget. */
 int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsigned *forget)
 {
-    return settle_favour(s, ref, forced_open, NULL, forget);
+    unsigned held[s->mode_words];
+    rt_mode_copy(s, held, s->mode);
+    return settle_favour(s, ref, forced_open, held, forget);
 }
 
 /* Whether gap j's rebound is too small to leave its rounding band, given

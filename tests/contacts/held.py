@@ -26,8 +26,20 @@ Cases:
           nothing.  Checked: the run reaches 20 s (exit 0) within 20000
           steps, momentum 1 kg m/s at every sample to 1e-11, no bead passes
           the next (x[i+1] >= x[i] - 1e-12 m).
+  press0  models/sliding_block.nsm with a press of zero (--set P=0): the
+          floor's force is the press Q sin t alone, 0 at t = 0 and growing,
+          the friction's normal force with it.  Closed form (m = 1 kg, Y
+          held on the floor): N(t) = 3 sin t on [0, pi]; at pi the press
+          turns upward and Y leaves, y' = 3 (cos t + 1) >= 0 after, so it
+          never lands again.  Under exact the floor was released at t = 0
+          by the friction's slip (its force exactly 0 there), landed again
+          at once, and so on until the event rate cap (exit 3).  Checked
+          under exact, rk4 and adaptive: exit 0, floor.force within 1e-9 N
+          of 3 sin t before pi and 0 after, one separation of the floor, at
+          pi to 1e-9 s, no impact of the floor.
 """
 import csv
+import math
 import os
 import subprocess
 import sys
@@ -106,5 +118,27 @@ def case_stall(args, work):
     harness.check(order >= -1e-12, "no bead passes the next (lowest gap %.3g m)" % order)
 
 
+def case_press0(args, work):
+    """sliding_block with P = 0 under every method: the floor held to pi."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    exe = harness.build(args, os.path.join(here, "..", "..", "models", "sliding_block.nsm"), work)
+    for method in ("exact", "rk4", "adaptive"):
+        out, ev = os.path.join(work, "p.csv"), os.path.join(work, "e.csv")
+        p = subprocess.run([exe, "--set", "P=0", "--method", method, "--out", out, "--events", ev],
+                           capture_output=True, text=True, timeout=60)
+        harness.check(p.returncode == 0, "%s: runs (exit %d %s)" % (method, p.returncode, p.stderr.strip()[-160:]))
+        if p.returncode != 0:
+            continue
+        worst = max(abs(r[3] - (3 * math.sin(r[0]) if r[0] < math.pi else 0)) for r in rows(out))
+        harness.check(worst <= 1e-9, "%s: floor.force is 3 sin t, then 0 (worst %.3g N)" % (method, worst))
+        with open(ev) as f:
+            log = list(csv.DictReader(f))
+        seps = [float(r["t"]) for r in log if r["contact"] == "floor" and r["kind"] == "separation"]
+        harness.check(len(seps) == 1 and abs(seps[0] - math.pi) <= 1e-9,
+                      "%s: one separation of the floor, at pi (%s)" % (method, seps))
+        imps = [r for r in log if r["contact"] == "floor" and r["kind"] == "impact"]
+        harness.check(not imps, "%s: no impact of the floor (%d)" % (method, len(imps)))
+
+
 if __name__ == "__main__":
-    sys.exit(harness.main({"train": case_train, "stall": case_stall}))
+    sys.exit(harness.main({"train": case_train, "stall": case_stall, "press0": case_press0}))
