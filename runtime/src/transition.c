@@ -1115,7 +1115,7 @@ static double chain_speed(const nsm_sim *s, const int *idx, int r, const double 
 static int rest_chain(nsm_sim *s, const RtImpact *im, unsigned *rest)
 {
     double *v = s->y + s->n_pos;
-    double floor = 8 * DBL_EPSILON * chain_speed(s, im->idx, im->r, v);
+    double band = 8 * DBL_EPSILON * chain_speed(s, im->idx, im->r, v);
     rt_mode_none(s, rest);
     rt_mode_add(rest, im->j);
     for (int round = 0, more = 1; more && round < REST_ROUNDS; round++) {
@@ -1127,8 +1127,8 @@ static int rest_chain(nsm_sim *s, const RtImpact *im, unsigned *rest)
             double u = rt_wdot(s, i, v);
             if (rt_mode_has(s->mode, i))
                 continue;               /* held shut: settle projects it */
-            if (rt_mode_has(rest, i) ? fabs(u) > floor
-                                     : u < -floor && u >= -rt_vel_tol(s, i, v)) {
+            if (rt_mode_has(rest, i) ? fabs(u) > band
+                                     : u < -band && u >= -rt_vel_tol(s, i, v)) {
                 rt_mode_add(rest, i);
                 more = 1;
             }
