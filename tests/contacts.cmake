@@ -109,3 +109,20 @@ foreach(case free springs)
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/plastic.py ${NSM_CT_ARGS} --case ${case})
   set_tests_properties(contacts.plastic.${case} PROPERTIES LABELS contacts TIMEOUT 600)
 endforeach()
+
+# Plastic contacts brought to rest stay at rest (tests/contacts/held.py):
+#  - contacts.held.train: a bead M times heavier presses a light one onto a
+#    wall (e = 0); both end at rest (closed form) for M = 1 to 1e15 under
+#    every method, with the sequential and the simultaneous law, without
+#    creeping in steps of 1e-14 s toward the step cap;
+#  - contacts.held.stall: the twenty plastic beads on springs under exact
+#    without dt run on past t = 1.0003198 s, where two touching contacts
+#    with no force were found again and again at one instant;
+#  - contacts.held.press0: sliding_block with a press of zero at t = 0 keeps
+#    its floor held until pi (closed form N = 3 sin t) under every method,
+#    where exact released it at once and hit the event rate cap.
+foreach(case train stall press0)
+  add_test(NAME contacts.held.${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/contacts/held.py ${NSM_CT_ARGS} --case ${case})
+  set_tests_properties(contacts.held.${case} PROPERTIES LABELS contacts TIMEOUT 600)
+endforeach()

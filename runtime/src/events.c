@@ -444,7 +444,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         if (first_below(c, K, 0, r0, r1, &xn)) {
             if (s0 <= 0 || !first_below(a, K, 0, r0, r1, x))
                 *x = 0;
-            if (*x == 0 && s->t == s->last_transition_t && j == s->last_transition_j) {
+            if (*x == 0 && rt_state_marked_now(s, j)) {
                 /* its transition here left it open (touching, with no force
                  * yet): land where it is just below 0, by 1e-8 of its
                  * rounding level, so that the landing is at rest.  The

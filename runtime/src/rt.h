@@ -295,6 +295,7 @@ struct nsm_sim {
     RtZeno zeno;              /* Zeno and cascade detection, zeno.c */
     double last_transition_t; /* time and event column of the last transition, state.c */
     int last_transition_j;    /* (-1 none): an impact there is not found again (detect) */
+    unsigned *marks_now;      /* the columns with a transition at last_transition_t (mode_words words) */
 
     RtModes md;               /* the modes met, mode.c */
     RtTaylor tay;
@@ -658,6 +659,7 @@ void rt_state_mode_set(nsm_sim *s, const unsigned *mode);
 void rt_transition_loss_add(nsm_sim *s, double lost);
 void rt_state_switch_set(nsm_sim *s, int k, int on, double t);
 void rt_state_transition_mark(nsm_sim *s, int j);
+int rt_state_marked_now(const nsm_sim *s, int j);
 
 /* affine.c */
 int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, double *b,

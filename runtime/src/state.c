@@ -31,7 +31,8 @@ int rt_state_alloc(nsm_sim *s)
     s->mode = calloc((size_t)s->mode_words, sizeof(unsigned));
     s->sw = calloc(ns, sizeof(int));
     s->sw_last = calloc(ns, sizeof(double));
-    return s->y && s->mode && s->sw && s->sw_last ? NSM_OK : NSM_ENOMEM;
+    s->marks_now = calloc((size_t)s->mode_words, sizeof(unsigned));
+    return s->y && s->mode && s->sw && s->sw_last && s->marks_now ? NSM_OK : NSM_ENOMEM;
 }
 
 /* Free what rt_state_alloc allocated. */
@@ -41,6 +42,8 @@ void rt_state_free(nsm_sim *s)
     free(s->mode);
     free(s->sw);
     free(s->sw_last);
+    free(s->marks_now);
+    s->marks_now = NULL;
     s->y = NULL;
     s->mode = NULL;
     s->sw = NULL;
@@ -56,6 +59,7 @@ void rt_state_clear(nsm_sim *s)
     s->transition_loss = 0;
     s->last_transition_t = -1;
     s->last_transition_j = -1;
+    rt_mode_none(s, s->marks_now);
 }
 
 /* The time alone moves to t (a failure's time, or the state is unchanged). */
@@ -113,11 +117,24 @@ void rt_state_switch_set(nsm_sim *s, int k, int on, double t)
 }
 
 /* A transition of event column j took place now: its time and column
-** are kept, so that the detection does not find that impact again. */
+** are kept, so that the detection does not find that impact again, and
+** j joins the columns with a transition at this instant (marks_now, cleared
+** when the time moves on). */
 void rt_state_transition_mark(nsm_sim *s, int j)
 {
+    if (s->t != s->last_transition_t)
+        rt_mode_none(s, s->marks_now);
     s->last_transition_t = s->t;
     s->last_transition_j = j;
+    rt_mode_add(s->marks_now, j);
+}
+
+/* Whether event column j has had a transition at this very instant (not
+** only the last one: two touching contacts at rest, each landed in turn,
+** would otherwise be found again at the same instant for ever). */
+int rt_state_marked_now(const nsm_sim *s, int j)
+{
+    return s->t == s->last_transition_t && rt_mode_has(s->marks_now, j);
 }
 
 /* A transition removed the energy lost (negative: it added energy, e.g. a

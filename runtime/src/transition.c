@@ -132,11 +132,16 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
     return NSM_OK;
 }
 
-/* settle without favoured gaps: after every transition but a zero-speed
-** landing; the gaps that stick or separate added to *forget. */
+/* settle after every transition but a zero-speed landing, the contacts
+** held shut before favoured: one whose force is zero to rounding and
+** growing stays shut (a press that starts at 0 at the instant a friction
+** element starts to slip: released there, it landed again at once); the
+** gaps that stick or separate added to *forget. */
 int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsigned *forget)
 {
-    return settle_favour(s, ref, forced_open, NULL, forget);
+    unsigned held[s->mode_words];
+    rt_mode_copy(s, held, s->mode);
+    return settle_favour(s, ref, forced_open, held, forget);
 }
 
 /* Whether gap j's rebound is too small to leave its rounding band, given
@@ -1080,6 +1085,58 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
     return rc;
 }
 
+/* The largest relative speed |W_i| |v| over the gaps idx[0..r): the scale
+** of the velocities a projection over them rounds. */
+static double chain_speed(const nsm_sim *s, const int *idx, int r, const double *v)
+{
+    const RtCsr *W = &s->sp.W;
+    double sc = 0;
+    for (int a = 0; a < r; a++) {
+        double row = 0;
+        for (int k = W->p[idx[a]]; k < W->p[idx[a] + 1]; k++)
+            row += fabs(W->x[k] * v[W->i[k]]);
+        sc = fmax(sc, row);
+    }
+    return sc;
+}
+
+/* The plastic rest of a landing with no closing speed (gap im->j) over the
+** open contacts touching it, into rest: j, and every open touching contact
+** of its impulse problem that the projection leaves approaching, brought to
+** rest together (a heavy body pressing a light one onto a wall: bringing
+** one contact to rest pushes the other into its gap; handled one landing
+** at a time they trade the residual velocity for ever, an event a step).
+** The projection's solve rounds to eps times the condition of W M^-1 W^T
+** (the mass ratio: 4e-4 of the speeds for masses 1e12 apart), so it is
+** repeated on what it leaves until the set's relative speeds are within
+** 8 eps of the speeds it started from (each round divides the residual by
+** the condition's rounding; at most REST_ROUNDS rounds). */
+#define REST_ROUNDS 48
+static int rest_chain(nsm_sim *s, const RtImpact *im, unsigned *rest)
+{
+    double *v = s->y + s->n_pos;
+    double band = 8 * DBL_EPSILON * chain_speed(s, im->idx, im->r, v);
+    rt_mode_none(s, rest);
+    rt_mode_add(rest, im->j);
+    for (int round = 0, more = 1; more && round < REST_ROUNDS; round++) {
+        if (rt_project(s, rest, v))
+            return NSM_ENUMERIC;
+        more = 0;
+        for (int a = 0; a < im->r; a++) {
+            int i = im->idx[a];
+            double u = rt_wdot(s, i, v);
+            if (rt_mode_has(s->mode, i))
+                continue;               /* held shut: settle projects it */
+            if (rt_mode_has(rest, i) ? fabs(u) > band
+                                     : u < -band && u >= -rt_vel_tol(s, i, v)) {
+                rt_mode_add(rest, i);
+                more = 1;
+            }
+        }
+    }
+    return NSM_OK;
+}
+
 /* Impact of open impact gap j, first part: the touching gaps it reaches
 ** (its impulse problem, into im) and whether it is alone among the open
 ** ones (single) or shares a body with one held shut (held).  A landing with
@@ -1107,14 +1164,12 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
          * is at rest; remove the residual relative velocity (plastic), and
          * hold it shut unless that needs a pull */
         double Eb = rt_mech_energy(s, s->mode, y);
-        unsigned one[s->mode_words];
-        rt_mode_none(s, one);
-        rt_mode_add(one, j);
+        unsigned rest[s->mode_words];
         im->done = 1;
-        if (rt_project(s, one, v))
+        if (rest_chain(s, im, rest))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
         rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, y));
-        return settle_favour(s, ref, NULL, one, forget);
+        return settle_favour(s, ref, NULL, rest, forget);
     }
     /* single: j is the only open contact it touches (the others of the
      * problem are shut); held: one of those shares a body with j */
