@@ -331,16 +331,33 @@ def _write_temp(path, text, what):
                            "with room)" % (what, path, err.strerror or err)) from None
 
 
+def _model_arg(path):
+    """A model file's path as nsmc's argument: never read as an option or as
+    standard input ("--help" ran nsmc's help, then a bare FileNotFoundError;
+    "-" read Python's standard input), CompileError for a NUL (a bare
+    ValueError from exec)."""
+    arg = os.fspath(path)
+    nul, dash, here = ("\0", "-", "./") if isinstance(arg, str) else (b"\0", b"-", b"./")
+    if nul in arg:
+        raise CompileError("the model's path %r holds a NUL character" % (arg,))
+    return here + arg if arg.startswith(dash) else arg
+
+
 def _generate(path, paths):
     """Runs nsmc on a model file; returns the C text."""
+    arg = _model_arg(path)
     with _tempdir("nsm-py-", "nsmc's output") as tmp:
         out = os.path.join(tmp, "model.c")
-        p = _run_tool([paths.NSMC, os.fspath(path), "-o", out], "nsmc")
+        p = _run_tool([paths.NSMC, arg, "-o", out], "nsmc")
         if p.returncode != 0:
             raise CompileError(p.stderr.strip() or "nsmc failed with exit status %d"
                                % p.returncode)
-        with open(out, encoding="utf-8") as f:
-            return f.read()
+        try:
+            with open(out, encoding="utf-8") as f:
+                return f.read()
+        except OSError as err:
+            raise CompileError("nsmc exited 0 but wrote no C for %r: %s"
+                               % (arg, err.strerror or err)) from None
 
 
 def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):

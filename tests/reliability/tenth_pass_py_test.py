@@ -15,7 +15,10 @@ Cases (each under 20 s in the normal build):
              surrogate escaped as a bare UnicodeEncodeError, a NUL in an
              argument of basins as a bare ValueError; a build's temporary
              left in the cache by a killed process stayed there for ever;
-             max_steps=2**63 - 1 was refused as not "> 0".
+             max_steps=2**63 - 1 was refused as not "> 0"; compile of a
+             file whose name begins with '-' ran nsmc with an option
+             ("--help": its help, then a bare FileNotFoundError), of '-'
+             read standard input, of a path with a NUL a bare ValueError.
   args       hostile arguments that found nothing: a result or an nsm.Error
              subclass with a message, never another exception.
   env        CC, TMPDIR, XDG_CACHE_HOME and HOME replaced, an ASCII locale,
@@ -95,6 +98,26 @@ try:
 except nsm.SettingError as e:
     assert "2^63 - 1" in str(e), str(e)
 print("ok: %d texts and counts refused or taken as given" % len(F))
+# a model file whose name begins with '-' was read as nsmc's option ("--help"
+# ran nsmc's help, then a bare FileNotFoundError), '-' as standard input;
+# a NUL in the path escaped as a bare ValueError
+import shutil
+for name in ("-x.nsm", "-", "--help"):
+    shutil.copy(M + "two_mass.nsm", name)
+G = [
+ ("compile('-x.nsm')", lambda: nsm.compile("-x.nsm"), OK),
+ ("compile(b'-x.nsm')", lambda: nsm.compile(b"-x.nsm"), OK),
+ ("compile('-') (read standard input)", lambda: nsm.compile("-"), OK),
+ ("compile('--help') (nsmc's help, bare FileNotFoundError)", lambda: nsm.compile("--help"), OK),
+ ("compile('--version') (no such file)", lambda: nsm.compile("--version"), C),
+ ("compile('-o') (no such file)", lambda: nsm.compile("-o"), C),
+ ("compile(path + NUL)", lambda: nsm.compile(M + "two_mass.nsm\0"), C),
+ ("compile(b'...\\0x')", lambda: nsm.compile(os.fsencode(M) + b"two_mass.nsm\0x"), C),
+]
+for label, call, want in G:
+    expect(label, call, want)
+assert nsm.compile("-").params.keys() == tm.params.keys()
+print("ok: %d model paths beginning with '-' or holding a NUL" % len(G))
 # the text without its NUL still runs as before
 a = fio.section("impact:stop", t_end=10)
 assert a.shape[0] >= 1 and np.all(np.diff(a[:, 0]) > 0), a
