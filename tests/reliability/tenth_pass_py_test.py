@@ -22,7 +22,9 @@ Cases (each under 20 s in the normal build):
   args       hostile arguments that found nothing: a result or an nsm.Error
              subclass with a message, never another exception.
   env        CC, TMPDIR, XDG_CACHE_HOME and HOME replaced, an ASCII locale,
-             Ctrl-C while another process holds the cache entry's lock.
+             Ctrl-C while another process holds the cache entry's lock, and
+             while a worker thread runs the same model (the main thread's
+             run or its join).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -265,6 +267,40 @@ print("ok: the lock released, the entry whole:", left)
 '''
 
 
+THREADS = r'''
+import os, signal, sys, threading, time
+import numpy as np
+import nsm
+m = nsm.compile(sys.argv[1] + '/two_mass.nsm')
+ref = m.run(t_end=100, method="exact", every=0.01)
+out = {}
+def worker():
+    out["w"] = m.run(t_end=100, method="exact", every=0.01)
+w = threading.Thread(target=worker); w.start()
+threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    m.run(t_end=2000, method="exact", every=0.001)
+    raise AssertionError("the main thread's run went on to its end")
+except nsm.Interrupted as e:
+    print("main interrupted at", e.t, len(e.result.t))
+w.join()
+assert np.array_equal(out["w"]["M1.x"], ref["M1.x"]), "the worker's run changed"
+assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+# Ctrl-C to main while a worker runs and main only waits
+w = threading.Thread(target=worker); w.start()
+threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    w.join()
+    print("join returned")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt in join"); w.join()
+assert np.array_equal(out["w"]["M1.x"], ref["M1.x"]), "the worker's run changed"
+r = m.run(t_end=100, method="exact", every=0.01)
+assert np.array_equal(r["M1.x"], ref["M1.x"]), "the next run changed"
+print("ok: Ctrl-C stops the main thread's run, a worker's runs to its end bit for bit")
+'''
+
+
 def case_env(tmp):
     """CC, TMPDIR, XDG_CACHE_HOME, HOME and the locale replaced; Ctrl-C while
     another process holds the cache entry's lock."""
@@ -300,6 +336,8 @@ def case_env(tmp):
     check(not left, "no temporary left in the cache (%s)" % left)
     python_script(tmp, "tenth_lock.py", LOCK, [MODELS],
                   "python: Ctrl-C while another process holds the lock")
+    python_script(tmp, "tenth_threads.py", THREADS, [MODELS],
+                  "python: Ctrl-C with a worker thread running the same model")
 
 
 if __name__ == "__main__":
