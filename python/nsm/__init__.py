@@ -102,6 +102,13 @@ class SimulationError(Error):
         self.message, self.status, self.t = message, status, t
         self.mode, self.contact, self.result = mode, contact, result
 
+    def __reduce__(self):
+        """Pickled with all its fields: unpickling called the class with the
+        message alone (a TypeError), so a failed run in a multiprocessing
+        worker stalled the pool's map for ever."""
+        return type(self), (self.message, self.status, self.t, self.mode, self.contact,
+                            self.result)
+
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (SIGINT) during a run or a study: it stopped before its next
@@ -113,6 +120,10 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, t, result):
         super().__init__("interrupted at t = %.9g s" % t)
         self.t, self.result = t, result
+
+    def __reduce__(self):
+        """Pickled with its time and result (as SimulationError)."""
+        return type(self), (self.t, self.result)
 
 
 def _locate():
@@ -728,6 +739,14 @@ class Model:
                              method=d["method"])
         self._table = self._lib.nsmpy_model()
         self._source = None
+
+    def __reduce__(self):
+        """Pickled as its shared object's path (and its source, for basins),
+        loaded again on unpickling: a Model holds ctypes functions, so a
+        Result (which refers to its model) could be neither pickled nor
+        deep-copied, nor sent back from a multiprocessing worker (a bare
+        AttributeError)."""
+        return Model, (self.path,), {"_source": self._source}
 
     def __repr__(self):
         return "<nsm.Model %s: %d bodies, %d parameters, %d contacts, %d outputs>" % (

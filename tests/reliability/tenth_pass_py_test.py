@@ -18,7 +18,10 @@ Cases (each under 20 s in the normal build):
              max_steps=2**63 - 1 was refused as not "> 0"; compile of a
              file whose name begins with '-' ran nsmc with an option
              ("--help": its help, then a bare FileNotFoundError), of '-'
-             read standard input, of a path with a NUL a bare ValueError.
+             read standard input, of a path with a NUL a bare ValueError;
+             a Result or a Model could not be pickled (a bare
+             AttributeError), nor a SimulationError unpickled, so a
+             process pool could return neither.
   args       hostile arguments that found nothing: a result or an nsm.Error
              subclass with a message, never another exception.
   env        CC, TMPDIR, XDG_CACHE_HOME and HOME replaced, an ASCII locale,
@@ -149,6 +152,43 @@ print("ok: temporaries of a dead process removed, a live one's kept")
 '''
 
 
+# a Model holds ctypes functions: neither it nor a Result (which refers to it)
+# could be pickled, and a SimulationError unpickled with its message alone
+PICKLE = r'''
+import multiprocessing as mp, pickle, sys
+import numpy as np
+import nsm
+m = nsm.compile(sys.argv[1] + "/two_mass.nsm")
+def job(k):
+    return m.run(t_end=10, dt=0.01, every=0.01, max_steps=k)
+if __name__ == "__main__":
+    try:
+        m.run(t_end=10, dt=0.01, max_steps=1001, every=0.01)
+    except nsm.SimulationError as e:
+        e2 = pickle.loads(pickle.dumps(e))
+        assert type(e2) is nsm.SimulationError and str(e2) == str(e) and e2.status == e.status
+        assert np.array_equal(e2.result.t, e.result.t) and e2.t == e.t and e2.mode == e.mode
+        print("ok: SimulationError pickled:", e2.status, len(e2.result.t))
+    i2 = pickle.loads(pickle.dumps(nsm.Interrupted(1.5, None)))
+    assert type(i2) is nsm.Interrupted and i2.t == 1.5
+    r = m.run(t_end=1)
+    r2 = pickle.loads(pickle.dumps(r))
+    assert np.array_equal(r2["M1.x"], r["M1.x"]) and np.array_equal(r2.t, r.t)
+    m2 = pickle.loads(pickle.dumps(m))
+    assert np.array_equal(m2.run(t_end=1)["M1.x"], r["M1.x"])
+    print("ok: Result and Model pickled")
+    with mp.get_context("fork").Pool(2) as pool:
+        try:
+            pool.map(job, [20000, 1001])
+            raise AssertionError("no error from the pool")
+        except nsm.SimulationError as e:
+            print("ok: a failed run in a worker raised in the parent:", str(e)[:80])
+        rs = pool.map(job, [20000, 30000])
+    assert all(np.array_equal(x["M1.x"], rs[0]["M1.x"]) for x in rs)
+    print("ok: results returned from workers")
+'''
+
+
 def case_findings(tmp):
     """What the pass found, each failing before its fix."""
     python_script(tmp, "tenth_findings.py", FINDINGS, [MODELS],
@@ -159,6 +199,8 @@ def case_findings(tmp):
     p.wait()
     python_script(tmp, "tenth_stale.py", STALE, [MODELS, str(p.pid), str(os.getpid())],
                   "python: a killed build's temporaries removed by the next compile")
+    python_script(tmp, "tenth_pickle.py", PICKLE, [MODELS],
+                  "python: results, models and errors pickled, through a process pool")
 
 
 # ---- args -------------------------------------------------------------------
