@@ -421,3 +421,17 @@ foreach(case findings closed values texts options python)
 endforeach()
 set_tests_properties(reliability/ninth_core_findings reliability/ninth_core_python PROPERTIES
   LABELS "reliability;python" ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+
+# A tenth hostile pass on the Python package (tests/reliability/tenth_pass_py_test.py):
+# texts holding a NUL or a lone surrogate handed to the runtime and to nsmc,
+# a killed build's temporaries in the cache, step caps at 2^63, results
+# indexed by what is not a column, CC, TMPDIR, XDG_CACHE_HOME, HOME and the
+# locale replaced, Ctrl-C while another process holds the cache's lock; each
+# case under 20 s in the normal build.
+foreach(case findings args env)
+  add_test(NAME reliability/tenth_py_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/tenth_pass_py_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/tenth_py_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -23,6 +23,7 @@ result; cached objects are verified by size and checksum (docs/python.md).
 import collections
 import ctypes
 import fcntl
+import glob
 import hashlib
 import json
 import math
@@ -101,6 +102,13 @@ class SimulationError(Error):
         self.message, self.status, self.t = message, status, t
         self.mode, self.contact, self.result = mode, contact, result
 
+    def __reduce__(self):
+        """Pickled with all its fields: unpickling called the class with the
+        message alone (a TypeError), so a failed run in a multiprocessing
+        worker stalled the pool's map for ever."""
+        return type(self), (self.message, self.status, self.t, self.mode, self.contact,
+                            self.result)
+
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (SIGINT) during a run or a study: it stopped before its next
@@ -112,6 +120,10 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, t, result):
         super().__init__("interrupted at t = %.9g s" % t)
         self.t, self.result = t, result
+
+    def __reduce__(self):
+        """Pickled with its time and result (as SimulationError)."""
+        return type(self), (self.t, self.result)
 
 
 def _locate():
@@ -218,6 +230,22 @@ def _unlink(path):
         pass
 
 
+def _stale_clear(so):
+    """Removes the temporaries of so (so.tmpPID.THREAD) whose process is gone:
+    a build killed outright (SIGKILL, a power cut) left its half-written or
+    whole object in the cache for ever.  Called under the entry's lock."""
+    for tmp in glob.glob(glob.escape(so) + ".tmp*"):
+        m = re.match(r"\.tmp(\d+)\.\d+$", tmp[len(so):])
+        if not m or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+        except ProcessLookupError:
+            _unlink(tmp)
+        except OSError:
+            pass        # alive, another user's
+
+
 def _lock_clear(lockfile):
     """Removes what is not a regular file in the lock file's place: an empty
     folder, a FIFO (its open waited for a reader for ever), a link or a
@@ -314,16 +342,33 @@ def _write_temp(path, text, what):
                            "with room)" % (what, path, err.strerror or err)) from None
 
 
+def _model_arg(path):
+    """A model file's path as nsmc's argument: never read as an option or as
+    standard input ("--help" ran nsmc's help, then a bare FileNotFoundError;
+    "-" read Python's standard input), CompileError for a NUL (a bare
+    ValueError from exec)."""
+    arg = os.fspath(path)
+    nul, dash, here = ("\0", "-", "./") if isinstance(arg, str) else (b"\0", b"-", b"./")
+    if nul in arg:
+        raise CompileError("the model's path %r holds a NUL character" % (arg,))
+    return here + arg if arg.startswith(dash) else arg
+
+
 def _generate(path, paths):
     """Runs nsmc on a model file; returns the C text."""
+    arg = _model_arg(path)
     with _tempdir("nsm-py-", "nsmc's output") as tmp:
         out = os.path.join(tmp, "model.c")
-        p = _run_tool([paths.NSMC, os.fspath(path), "-o", out], "nsmc")
+        p = _run_tool([paths.NSMC, arg, "-o", out], "nsmc")
         if p.returncode != 0:
             raise CompileError(p.stderr.strip() or "nsmc failed with exit status %d"
                                % p.returncode)
-        with open(out, encoding="utf-8") as f:
-            return f.read()
+        try:
+            with open(out, encoding="utf-8") as f:
+                return f.read()
+        except OSError as err:
+            raise CompileError("nsmc exited 0 but wrote no C for %r: %s"
+                               % (arg, err.strerror or err)) from None
 
 
 def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
@@ -396,6 +441,9 @@ def _build(ctext, paths, verbose=False):
             fcntl.flock(lock, fcntl.LOCK_EX)
         except OSError:
             pass    # a file system without locks: the unique temporaries still keep it whole
+        _stale_clear(so)
+        _stale_clear(sumfile)
+        _stale_clear(csrc)
         state, why = _cache_verify(so, sumfile)
         if state > 0:
             return so, symbol
@@ -596,6 +644,20 @@ def _count(value, what, lo, hi=100000000):
     return int(x)
 
 
+def _ctext(text, what, error=None):
+    """text as the UTF-8 bytes of a C string, else SettingError naming what:
+    a lone surrogate escaped as a bare UnicodeEncodeError, and a NUL cut the
+    text short without a word (t_end="10\\0*1000" ran to 10 s)."""
+    try:
+        b = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise (error or SettingError)("%s %r is not valid text: %s"
+                                      % (what, text, err.reason)) from None
+    if b"\0" in b:
+        raise (error or SettingError)("%s %r holds a NUL character" % (what, text))
+    return b
+
+
 def _spec(value, what):
     """value as a text argument (a section, a period expression), else
     SettingError: None or a number used to escape as AttributeError."""
@@ -678,6 +740,14 @@ class Model:
         self._table = self._lib.nsmpy_model()
         self._source = None
 
+    def __reduce__(self):
+        """Pickled as its shared object's path (and its source, for basins),
+        loaded again on unpickling: a Model holds ctypes functions, so a
+        Result (which refers to its model) could be neither pickled nor
+        deep-copied, nor sent back from a multiprocessing worker (a bare
+        AttributeError)."""
+        return Model, (self.path,), {"_source": self._source}
+
     def __repr__(self):
         return "<nsm.Model %s: %d bodies, %d parameters, %d contacts, %d outputs>" % (
             self.name, len(self.bodies), len(self.params), len(self.contacts),
@@ -719,8 +789,13 @@ class Model:
                                    % (rtol, atol))
         if max_steps is not None:
             n = _number(max_steps, "max_steps")
-            if n != int(n) or not 0 < n < 2 ** 63 or lib.nsm_sim_set_max_steps(sim, int(n)):
-                raise SettingError("max_steps must be a whole number > 0, got %r" % (max_steps,))
+            # an integer as given (2**63 - 1 was rounded to 2**63 as a float
+            # and refused as not "> 0")
+            k = int(max_steps) if isinstance(max_steps, (int, np.integer)) else \
+                int(n) if n == int(n) else 0
+            if not 0 < k < 2 ** 63 or lib.nsm_sim_set_max_steps(sim, k):
+                raise SettingError("max_steps must be a whole number from 1 to 2^63 - 1, got %r"
+                                   % (max_steps,))
         lib.nsm_sim_set_zeno(sim, 1 if _flag(zeno, "zeno") else 0)
         lib.nsm_sim_set_audit(sim, 1)
 
@@ -841,7 +916,7 @@ class Model:
         """A time given as a number or an expression of the parameters."""
         if isinstance(expr, str):
             v = ctypes.c_double(0)
-            if self._lib.nsm_sim_eval(sim, expr.encode(), ctypes.byref(v)) != 0:
+            if self._lib.nsm_sim_eval(sim, _ctext(expr, "expression"), ctypes.byref(v)) != 0:
                 raise SettingError("cannot evaluate %r: %s"
                                    % (expr, _text(self._lib.nsm_sim_message(sim))))
             return v.value
@@ -922,9 +997,9 @@ class Model:
         try:
             if period is not None:      # 0 or -1: the command line's option error
                 self._time(sim, period, "period")
-            if lib.nsm_sim_set_section(sim, spec.encode()) != 0 or (
+            if lib.nsm_sim_set_section(sim, _ctext(spec, "section")) != 0 or (
                     period is not None and
-                    lib.nsm_sim_set_section_period(sim, str(period).encode()) != 0):
+                    lib.nsm_sim_set_section_period(sim, _ctext(str(period), "period")) != 0):
                 raise SettingError(_text(lib.nsm_sim_message(sim)))
             lib.nsm_sim_set_section_handler(sim, fn, None)
             if lib.nsm_sim_reset(sim) != 0:
@@ -1023,7 +1098,8 @@ class Model:
                                "parameter of a curve")
         o = _ContOptions()
         lib.nsm_cont_defaults(ctypes.byref(o))
-        o.param, o.period = str(param).encode(), str(period).encode()
+        o.param = _ctext(str(param), "param", ParameterError)
+        o.period = _ctext(str(period), "period")
         o.from_, o.to = _number(start, "start", SettingError), _number(stop, "stop", SettingError)
         if o.from_ == o.to:
             raise SettingError("start and stop are equal (%r): the branch has no range" % start)
@@ -1038,7 +1114,7 @@ class Model:
                                % (tol, start, stop))
         o.switch_pd, o.curve = int(_flag(switch_pd, "switch_pd")), kinds[curve]
         if curve is not None:
-            o.param2 = str(param2).encode()
+            o.param2 = _ctext(str(param2), "param2", ParameterError)
             o.from2 = _number(start2, "start2", SettingError)
             o.to2 = _number(stop2, "stop2", SettingError)
         for name in [param] + ([param2] if curve else []):
@@ -1165,9 +1241,9 @@ class Model:
         try:
             if period is not None:      # 0 or -1: nsmc sweep's option error
                 self._time(sim, period, "period")
-            if lib.nsm_sim_set_section(sim, section.encode()) != 0 or (
+            if lib.nsm_sim_set_section(sim, _ctext(section, "section")) != 0 or (
                     period is not None and
-                    lib.nsm_sim_set_section_period(sim, str(period).encode()) != 0):
+                    lib.nsm_sim_set_section_period(sim, _ctext(str(period), "period")) != 0):
                 raise SettingError(_text(lib.nsm_sim_message(sim)))
             if lib.nsm_sim_reset(sim) != 0:
                 self._fail(sim, "sweep")
@@ -1240,6 +1316,8 @@ class Model:
                 cmd += ["--basin-pilot", str(_count(pilot, "pilot", 0, 1000))]
             for k, v in (params or {}).items():
                 cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
+            for arg in cmd[1:]:     # a NUL escaped as a bare ValueError from exec
+                _ctext(arg, "basins: the argument")
             p = _run_tool(cmd, "nsmc")
             if p.returncode not in (0, 3):
                 said = "\n".join(ln for ln in p.stderr.splitlines()
