@@ -118,55 +118,55 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[2] = 2.5/(p[P_m]*p[P_R]*p[P_R]); /* 1/m of D.phi */
     c[3] = 1.0/c[1]; /* (S^-1)[0][0] of mode 1 */
     c[4] = 1.0/c[0]; /* (S^-1)[0][0] of mode 2 */
-    c[5] = 1.0/(c[0]*c[1]); /* 1/det S of mode 3 */
-    c[6] = c[0]*c[5]; /* (S^-1)[0][0] of mode 3 */
-    c[7] = c[1]*c[5]; /* (S^-1)[1][1] of mode 3 */
+    c[5] = 1.0/c[1]; /* 1/S[0][0] of mode 3 */
+    c[6] = 1.0/c[0]; /* 1/sigma of mode 3: (S^-1)[1][1] */
     /* mu_k of FF .. mu_s of FW */
     for (i = 0; i < 4; i++)
-        c[i + 8] = p[P_mu];
-    c[12] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* (S^-1)[0][0] of mode 4 */
-    c[13] = 1.0/(p[P_R]*p[P_R]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 5 */
-    c[14] = p[P_R]*p[P_R]*c[2]*c[13] + c[0]*c[13]; /* (S^-1)[0][0] of mode 5 */
-    c[15] = c[1]*c[13]; /* (S^-1)[1][1] of mode 5 */
-    c[16] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2]); /* 1/det S of mode 6 */
-    c[17] = p[P_R]*p[P_R]*c[2]*c[16] + c[0]*c[16]; /* (S^-1)[0][0] of mode 6 */
-    c[18] = c[0]*c[16]; /* (S^-1)[0][1] of mode 6 */
-    c[19] = c[0]*c[16]; /* (S^-1)[1][1] of mode 6 */
-    c[20] = -c[0]*c[7]; /* z[1] = (S_Q^-1 b)[1] of mode 7 */
-    c[21] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[20]); /* 1/sigma of mode 7: (S^-1)[2][2] */
-    c[22] = c[7] + c[20]*c[20]*c[21]; /* (S^-1)[1][1] of mode 7 */
-    c[23] = -c[20]*c[21]; /* (S^-1)[1][2] of mode 7 */
-    c[24] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* (S^-1)[0][0] of mode 16 */
-    c[25] = 1.0/(p[P_R]*p[P_R]*c[1]*c[2]); /* 1/det S of mode 17 */
-    c[26] = p[P_R]*p[P_R]*c[2]*c[25] + c[1]*c[25]; /* (S^-1)[0][0] of mode 17 */
-    c[27] = -c[1]*c[25]; /* (S^-1)[0][1] of mode 17 */
-    c[28] = c[1]*c[25]; /* (S^-1)[1][1] of mode 17 */
-    c[29] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2] + c[0]*c[1]); /* 1/det S of mode 18 */
-    c[30] = p[P_R]*p[P_R]*c[2]*c[29] + c[1]*c[29]; /* (S^-1)[0][0] of mode 18 */
-    c[31] = c[0]*c[29]; /* (S^-1)[1][1] of mode 18 */
-    c[32] = c[1]*c[6]; /* z[0] = (S_Q^-1 b)[0] of mode 19 */
-    c[33] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[32]); /* 1/sigma of mode 19: (S^-1)[2][2] */
-    c[34] = c[6] + c[32]*c[32]*c[33]; /* (S^-1)[0][0] of mode 19 */
-    c[35] = -c[32]*c[33]; /* (S^-1)[0][2] of mode 19 */
-    c[36] = -1.0/(p[P_R]*p[P_R]*p[P_R]*p[P_R]*c[2]*c[2] - (p[P_R]*p[P_R]*c[2] + c[0])*(p[P_R]*p[P_R]*c[2] + c[1])); /* 1/det S of mode 20 */
-    c[37] = p[P_R]*p[P_R]*c[2]*c[36] + c[1]*c[36]; /* (S^-1)[0][0] of mode 20 */
-    c[38] = -p[P_R]*p[P_R]*c[2]*c[36]; /* (S^-1)[0][1] of mode 20 */
-    c[39] = p[P_R]*p[P_R]*c[2]*c[36] + c[0]*c[36]; /* (S^-1)[1][1] of mode 20 */
-    c[40] = c[1]*c[14]; /* z[0] = (S_Q^-1 b)[0] of mode 21 */
-    c[41] = p[P_R]*p[P_R]*c[2]*c[15]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
+        c[i + 7] = p[P_mu];
+    c[11] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* (S^-1)[0][0] of mode 4 */
+    c[12] = 1.0/c[1]; /* 1/S[0][0] of mode 5 */
+    c[13] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* 1/sigma of mode 5: (S^-1)[1][1] */
+    c[14] = 1.0/c[0]; /* 1/S[0][0] of mode 6 */
+    c[15] = -c[0]*c[14]; /* z[0] = (S_Q^-1 b)[0] of mode 6 */
+    c[16] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[15]); /* 1/sigma of mode 6: (S^-1)[1][1] */
+    c[17] = c[14] + c[15]*c[15]*c[16]; /* (S^-1)[0][0] of mode 6 */
+    c[18] = -c[15]*c[16]; /* (S^-1)[0][1] of mode 6 */
+    c[19] = -c[0]*c[6]; /* z[1] = (S_Q^-1 b)[1] of mode 7 */
+    c[20] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[19]); /* 1/sigma of mode 7: (S^-1)[2][2] */
+    c[21] = c[6] + c[19]*c[19]*c[20]; /* (S^-1)[1][1] of mode 7 */
+    c[22] = -c[19]*c[20]; /* (S^-1)[1][2] of mode 7 */
+    c[23] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* (S^-1)[0][0] of mode 16 */
+    c[24] = 1.0/c[1]; /* 1/S[0][0] of mode 17 */
+    c[25] = c[1]*c[24]; /* z[0] = (S_Q^-1 b)[0] of mode 17 */
+    c[26] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[25]); /* 1/sigma of mode 17: (S^-1)[1][1] */
+    c[27] = c[24] + c[25]*c[25]*c[26]; /* (S^-1)[0][0] of mode 17 */
+    c[28] = -c[25]*c[26]; /* (S^-1)[0][1] of mode 17 */
+    c[29] = 1.0/c[0]; /* 1/S[0][0] of mode 18 */
+    c[30] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* 1/sigma of mode 18: (S^-1)[1][1] */
+    c[31] = c[1]*c[5]; /* z[0] = (S_Q^-1 b)[0] of mode 19 */
+    c[32] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[31]); /* 1/sigma of mode 19: (S^-1)[2][2] */
+    c[33] = c[5] + c[31]*c[31]*c[32]; /* (S^-1)[0][0] of mode 19 */
+    c[34] = -c[31]*c[32]; /* (S^-1)[0][2] of mode 19 */
+    c[35] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* 1/S[0][0] of mode 20 */
+    c[36] = p[P_R]*p[P_R]*c[2]*c[35]; /* z[0] = (S_Q^-1 b)[0] of mode 20 */
+    c[37] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[36] + c[1]); /* 1/sigma of mode 20: (S^-1)[1][1] */
+    c[38] = c[35] + c[36]*c[36]*c[37]; /* (S^-1)[0][0] of mode 20 */
+    c[39] = -c[36]*c[37]; /* (S^-1)[0][1] of mode 20 */
+    c[40] = c[1]*c[12]; /* z[0] = (S_Q^-1 b)[0] of mode 21 */
+    c[41] = p[P_R]*p[P_R]*c[2]*c[13]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
     c[42] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[41] + c[1] - c[1]*c[40]); /* 1/sigma of mode 21: (S^-1)[2][2] */
-    c[43] = c[14] + c[40]*c[40]*c[42]; /* (S^-1)[0][0] of mode 21 */
+    c[43] = c[12] + c[40]*c[40]*c[42]; /* (S^-1)[0][0] of mode 21 */
     c[44] = c[40]*c[41]*c[42]; /* (S^-1)[0][1] of mode 21 */
     c[45] = -c[40]*c[42]; /* (S^-1)[0][2] of mode 21 */
-    c[46] = c[15] + c[41]*c[41]*c[42]; /* (S^-1)[1][1] of mode 21 */
+    c[46] = c[13] + c[41]*c[41]*c[42]; /* (S^-1)[1][1] of mode 21 */
     c[47] = -c[41]*c[42]; /* (S^-1)[1][2] of mode 21 */
     c[48] = p[P_R]*p[P_R]*c[2]*c[18]; /* z[0] = (S_Q^-1 b)[0] of mode 22 */
-    c[49] = p[P_R]*p[P_R]*c[2]*c[19]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
+    c[49] = p[P_R]*p[P_R]*c[2]*c[16]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
     c[50] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[49] + c[1]); /* 1/sigma of mode 22: (S^-1)[2][2] */
     c[51] = c[17] + c[48]*c[48]*c[50]; /* (S^-1)[0][0] of mode 22 */
     c[52] = c[18] + c[48]*c[49]*c[50]; /* (S^-1)[0][1] of mode 22 */
     c[53] = -c[48]*c[50]; /* (S^-1)[0][2] of mode 22 */
-    c[54] = c[19] + c[49]*c[49]*c[50]; /* (S^-1)[1][1] of mode 22 */
+    c[54] = c[16] + c[49]*c[49]*c[50]; /* (S^-1)[1][1] of mode 22 */
     c[55] = -c[49]*c[50]; /* (S^-1)[1][2] of mode 22 */
     c[56] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}'s first block */
     c[57] = -p[P_mu]*c[1]*c[56]; /* z[0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
@@ -458,11 +458,11 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             L[1] = -u[0]*c[86] - u[1]*c[83];
             break;
         case 4u: /* {FF stuck} */
-            L[2] = -u[2]*c[12];
+            L[2] = -u[2]*c[11];
             break;
         case 5u: /* {floor closed, FF stuck} */
-            L[0] = -u[0]*c[14];
-            L[2] = -u[2]*c[15];
+            L[0] = -u[0]*c[12];
+            L[2] = -u[2]*c[13];
             break;
         case 6u: /* {right closed, FF stuck; FW slipping forwards} */
             if (!isfinite(c[95])) /* 1/det A: singular here, the runtime's */
@@ -491,7 +491,7 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             L[2] = -u[1]*c[130] - u[2]*c[125];
             break;
         case 16u: /* {FW stuck} */
-            L[3] = -u[3]*c[24];
+            L[3] = -u[3]*c[23];
             break;
         case 17u: /* {floor closed, FW stuck; FF slipping forwards} */
             if (!isfinite(c[139])) /* 1/det A: singular here, the runtime's */
@@ -506,8 +506,8 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             L[3] = -u[0]*c[146] - u[3]*c[143];
             break;
         case 18u: /* {right closed, FW stuck} */
-            L[1] = -u[1]*c[30];
-            L[3] = -u[3]*c[31];
+            L[1] = -u[1]*c[29];
+            L[3] = -u[3]*c[30];
             break;
         case 19u: /* {floor closed, right closed, FW stuck; FF slipping forwards} */
             if (!isfinite(c[161])) /* 1/det A: singular here, the runtime's */
@@ -524,8 +524,8 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             L[3] = -u[0]*c[172] - u[3]*c[169];
             break;
         case 20u: /* {FF stuck, FW stuck} */
-            L[2] = -u[2]*c[37] - u[3]*c[38];
-            L[3] = -u[2]*c[38] - u[3]*c[39];
+            L[2] = -u[2]*c[38] - u[3]*c[39];
+            L[3] = -u[2]*c[39] - u[3]*c[37];
             break;
         case 21u: /* {floor closed, FF stuck, FW stuck} */
             L[0] = -u[0]*c[43] - u[2]*c[44] - u[3]*c[45];
@@ -542,7 +542,7 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
         if (m & 1u) {
             a[1] += L[0]*c[1];
             if (!(m & 4u)) { /* FF slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (8u) */
-                const double f = m & 8u ? L[0]*c[8] : -(L[0]*c[8]);
+                const double f = m & 8u ? L[0]*c[7] : -(L[0]*c[7]);
                 a[0] += c[0] * f;
                 a[2] += p[P_R]*c[2] * f;
             }
@@ -550,7 +550,7 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
         if (m & 2u) {
             a[0] -= L[1]*c[0];
             if (!(m & 16u)) { /* FW slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (32u) */
-                const double f = m & 32u ? L[1]*c[10] : -(L[1]*c[10]);
+                const double f = m & 32u ? L[1]*c[9] : -(L[1]*c[9]);
                 a[1] += c[1] * f;
                 a[2] += p[P_R]*c[2] * f;
             }
@@ -595,8 +595,8 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             s[3] = 1.0;
             sdot[3] = 0.0;
         } else if (m & 4u) { /* FF stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
-            s[2] = L[0]*c[9] - L[2];
-            s[3] = L[0]*c[9] + L[2];
+            s[2] = L[0]*c[8] - L[2];
+            s[3] = L[0]*c[8] + L[2];
         } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
             s[2] = p[P_R]*y[5] + y[3];
             sdot[2] = p[P_R]*a[2] + a[0];
@@ -613,8 +613,8 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             s[5] = 1.0;
             sdot[5] = 0.0;
         } else if (m & 16u) { /* FW stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
-            s[4] = L[1]*c[11] - L[3];
-            s[5] = L[1]*c[11] + L[3];
+            s[4] = L[1]*c[10] - L[3];
+            s[5] = L[1]*c[10] + L[3];
         } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
             s[4] = p[P_R]*y[5] + y[4];
             sdot[4] = p[P_R]*a[2] + a[1];
@@ -664,9 +664,9 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             case 4u: /* {FF stuck} */
                 break;
             case 5u: /* {floor closed, FF stuck} */
-                sdot[0] = -ud[0]*c[14];
-                sdot[2] = ud[2]*c[15] - ud[0]*c[9]*c[14];
-                sdot[3] = -ud[0]*c[9]*c[14] - ud[2]*c[15];
+                sdot[0] = -ud[0]*c[12];
+                sdot[2] = ud[2]*c[13] - ud[0]*c[8]*c[12];
+                sdot[3] = -ud[0]*c[8]*c[12] - ud[2]*c[13];
                 break;
             case 6u: /* {right closed, FF stuck; FW slipping forwards} */
                 sdot[1] = -ud[1]*c[92] - ud[2]*c[93];
@@ -677,14 +677,14 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             case 7u: /* {floor closed, right closed, FF stuck; FW slipping forwards} */
                 sdot[0] = -ud[0]*c[104] - ud[1]*c[112] - ud[2]*c[113];
                 sdot[1] = -ud[1]*c[114] - ud[2]*c[115];
-                sdot[2] = ud[1]*c[116] - ud[0]*c[9]*c[104] - ud[1]*c[9]*c[112] - ud[2]*c[9]*c[113] + ud[2]*c[111];
-                sdot[3] = -ud[0]*c[9]*c[104] - ud[1]*c[9]*c[112] - ud[1]*c[116] - ud[2]*c[9]*c[113] - ud[2]*c[111];
+                sdot[2] = ud[1]*c[116] - ud[0]*c[8]*c[104] - ud[1]*c[8]*c[112] - ud[2]*c[8]*c[113] + ud[2]*c[111];
+                sdot[3] = -ud[0]*c[8]*c[104] - ud[1]*c[8]*c[112] - ud[1]*c[116] - ud[2]*c[8]*c[113] - ud[2]*c[111];
                 break;
             case 39u: /* {floor closed, right closed, FF stuck; FW slipping backwards} */
                 sdot[0] = -ud[0]*c[118] - ud[1]*c[126] - ud[2]*c[127];
                 sdot[1] = -ud[1]*c[128] - ud[2]*c[129];
-                sdot[2] = ud[1]*c[130] - ud[0]*c[9]*c[118] - ud[1]*c[9]*c[126] - ud[2]*c[9]*c[127] + ud[2]*c[125];
-                sdot[3] = -ud[0]*c[9]*c[118] - ud[1]*c[9]*c[126] - ud[1]*c[130] - ud[2]*c[9]*c[127] - ud[2]*c[125];
+                sdot[2] = ud[1]*c[130] - ud[0]*c[8]*c[118] - ud[1]*c[8]*c[126] - ud[2]*c[8]*c[127] + ud[2]*c[125];
+                sdot[3] = -ud[0]*c[8]*c[118] - ud[1]*c[8]*c[126] - ud[1]*c[130] - ud[2]*c[8]*c[127] - ud[2]*c[125];
                 break;
             case 16u: /* {FW stuck} */
                 break;
@@ -695,33 +695,33 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
                 sdot[0] = -ud[0]*c[144] - ud[3]*c[145];
                 break;
             case 18u: /* {right closed, FW stuck} */
-                sdot[1] = -ud[1]*c[30];
-                sdot[4] = ud[3]*c[31] - ud[1]*c[11]*c[30];
-                sdot[5] = -ud[1]*c[11]*c[30] - ud[3]*c[31];
+                sdot[1] = -ud[1]*c[29];
+                sdot[4] = ud[3]*c[30] - ud[1]*c[10]*c[29];
+                sdot[5] = -ud[1]*c[10]*c[29] - ud[3]*c[30];
                 break;
             case 19u: /* {floor closed, right closed, FW stuck; FF slipping forwards} */
                 sdot[0] = -ud[0]*c[156] - ud[3]*c[157];
                 sdot[1] = -ud[0]*c[159] - ud[1]*c[150] - ud[3]*c[160];
-                sdot[4] = ud[0]*c[158] - ud[0]*c[11]*c[159] - ud[1]*c[11]*c[150] - ud[3]*c[11]*c[160] + ud[3]*c[155];
-                sdot[5] = -ud[0]*c[11]*c[159] - ud[0]*c[158] - ud[1]*c[11]*c[150] - ud[3]*c[11]*c[160] - ud[3]*c[155];
+                sdot[4] = ud[0]*c[158] - ud[0]*c[10]*c[159] - ud[1]*c[10]*c[150] - ud[3]*c[10]*c[160] + ud[3]*c[155];
+                sdot[5] = -ud[0]*c[10]*c[159] - ud[0]*c[158] - ud[1]*c[10]*c[150] - ud[3]*c[10]*c[160] - ud[3]*c[155];
                 break;
             case 27u: /* {floor closed, right closed, FW stuck; FF slipping backwards} */
                 sdot[0] = -ud[0]*c[170] - ud[3]*c[171];
                 sdot[1] = -ud[0]*c[173] - ud[1]*c[164] - ud[3]*c[174];
-                sdot[4] = ud[0]*c[172] - ud[0]*c[11]*c[173] - ud[1]*c[11]*c[164] - ud[3]*c[11]*c[174] + ud[3]*c[169];
-                sdot[5] = -ud[0]*c[11]*c[173] - ud[0]*c[172] - ud[1]*c[11]*c[164] - ud[3]*c[11]*c[174] - ud[3]*c[169];
+                sdot[4] = ud[0]*c[172] - ud[0]*c[10]*c[173] - ud[1]*c[10]*c[164] - ud[3]*c[10]*c[174] + ud[3]*c[169];
+                sdot[5] = -ud[0]*c[10]*c[173] - ud[0]*c[172] - ud[1]*c[10]*c[164] - ud[3]*c[10]*c[174] - ud[3]*c[169];
                 break;
             case 20u: /* {FF stuck, FW stuck} */
                 break;
             case 21u: /* {floor closed, FF stuck, FW stuck} */
                 sdot[0] = -ud[0]*c[43] - ud[2]*c[44] - ud[3]*c[45];
-                sdot[2] = ud[0]*c[44] - ud[0]*c[9]*c[43] - ud[2]*c[9]*c[44] + ud[2]*c[46] - ud[3]*c[9]*c[45] + ud[3]*c[47];
-                sdot[3] = -ud[0]*c[9]*c[43] - ud[0]*c[44] - ud[2]*c[9]*c[44] - ud[2]*c[46] - ud[3]*c[9]*c[45] - ud[3]*c[47];
+                sdot[2] = ud[0]*c[44] - ud[0]*c[8]*c[43] - ud[2]*c[8]*c[44] + ud[2]*c[46] - ud[3]*c[8]*c[45] + ud[3]*c[47];
+                sdot[3] = -ud[0]*c[8]*c[43] - ud[0]*c[44] - ud[2]*c[8]*c[44] - ud[2]*c[46] - ud[3]*c[8]*c[45] - ud[3]*c[47];
                 break;
             case 22u: /* {right closed, FF stuck, FW stuck} */
                 sdot[1] = -ud[1]*c[51] - ud[2]*c[52] - ud[3]*c[53];
-                sdot[4] = ud[1]*c[53] - ud[1]*c[11]*c[51] - ud[2]*c[11]*c[52] + ud[2]*c[55] - ud[3]*c[11]*c[53] + ud[3]*c[50];
-                sdot[5] = -ud[1]*c[11]*c[51] - ud[1]*c[53] - ud[2]*c[11]*c[52] - ud[2]*c[55] - ud[3]*c[11]*c[53] - ud[3]*c[50];
+                sdot[4] = ud[1]*c[53] - ud[1]*c[10]*c[51] - ud[2]*c[10]*c[52] + ud[2]*c[55] - ud[3]*c[10]*c[53] + ud[3]*c[50];
+                sdot[5] = -ud[1]*c[10]*c[51] - ud[1]*c[53] - ud[2]*c[10]*c[52] - ud[2]*c[55] - ud[3]*c[10]*c[53] - ud[3]*c[50];
                 break;
             }
         }

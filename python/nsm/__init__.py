@@ -115,6 +115,11 @@ class Interrupted(KeyboardInterrupt):
         self.t, self.result = t, result
 
 
+def _count(n, one, many=None):
+    """'1 contact', '2 contacts' (many: an irregular plural, 'bodies')."""
+    return "%d %s" % (n, one if n == 1 else many or one + "s")
+
+
 def _locate():
     """Where nsmc, libnsmrt.so and the headers are, as a module-like object:
     the _paths.py written by CMake (build tree, install, or a pip install
@@ -608,9 +613,10 @@ class Model:
         self._source = None
 
     def __repr__(self):
-        return "<nsm.Model %s: %d bodies, %d parameters, %d contacts, %d outputs>" % (
-            self.name, len(self.bodies), len(self.params), len(self.contacts),
-            len(self.outputs))
+        return "<nsm.Model %s: %s, %s, %s, %s>" % (
+            self.name, _count(len(self.bodies), "body", "bodies"),
+            _count(len(self.params), "parameter"), _count(len(self.contacts), "contact"),
+            _count(len(self.outputs), "output"))
 
     def _set_params(self, sim, params):
         """Applies parameter overrides; ParameterError names the bad one."""
@@ -1348,7 +1354,7 @@ class Branch:
         return np.flatnonzero(self.kind == kind)
 
     def __repr__(self):
-        return "<nsm.Branch: %d points>" % len(self)
+        return "<nsm.Branch: %s>" % _count(len(self), "point")
 
 
 class Result:
@@ -1407,5 +1413,6 @@ class Result:
         return name in self.columns
 
     def __repr__(self):
-        return "<nsm.Result %s: %d samples to t = %g s, %d events, method %s>" % (
-            self.model.name, len(self.t), self.t_reached, len(self.events), self.method)
+        return "<nsm.Result %s: %s to t = %g s, %s, method %s>" % (
+            self.model.name, _count(len(self.t), "sample"), self.t_reached,
+            _count(len(self.events), "event"), self.method)
