@@ -115,7 +115,7 @@ class Interrupted(KeyboardInterrupt):
         self.t, self.result = t, result
 
 
-def _count(n, one, many=None):
+def _plural(n, one, many=None):
     """'1 contact', '2 contacts' (many: an irregular plural, 'bodies')."""
     return "%d %s" % (n, one if n == 1 else many or one + "s")
 
@@ -614,9 +614,9 @@ class Model:
 
     def __repr__(self):
         return "<nsm.Model %s: %s, %s, %s, %s>" % (
-            self.name, _count(len(self.bodies), "body", "bodies"),
-            _count(len(self.params), "parameter"), _count(len(self.contacts), "contact"),
-            _count(len(self.outputs), "output"))
+            self.name, _plural(len(self.bodies), "body", "bodies"),
+            _plural(len(self.params), "parameter"), _plural(len(self.contacts), "contact"),
+            _plural(len(self.outputs), "output"))
 
     def _set_params(self, sim, params):
         """Applies parameter overrides; ParameterError names the bad one."""
@@ -1354,7 +1354,7 @@ class Branch:
         return np.flatnonzero(self.kind == kind)
 
     def __repr__(self):
-        return "<nsm.Branch: %s>" % _count(len(self), "point")
+        return "<nsm.Branch: %s>" % _plural(len(self), "point")
 
 
 class Result:
@@ -1414,5 +1414,5 @@ class Result:
 
     def __repr__(self):
         return "<nsm.Result %s: %s to t = %g s, %s, method %s>" % (
-            self.model.name, _count(len(self.t), "sample"), self.t_reached,
-            _count(len(self.events), "event"), self.method)
+            self.model.name, _plural(len(self.t), "sample"), self.t_reached,
+            _plural(len(self.events), "event"), self.method)

@@ -97,21 +97,16 @@ int out_stdout_check(const char *prog)
 int out_link_target(const char *prog, const char *path, char *target, size_t len)
 {
     struct stat st;
-    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) {
-        snprintf(target, len, "%s", path);
-        return 0;
-    }
-    char *real = realpath(path, NULL);
-    if (!real) {
+    char *real = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !(real = realpath(path, NULL))) {
         fprintf(stderr, "%s: error: cannot write '%s': it is a symbolic link to a missing "
                 "file (%s); write to its target instead\n", prog, path, strerror(errno));
         return 1;
     }
-    int n = snprintf(target, len, "%s", real);
+    int n = snprintf(target, len, "%s", real ? real : path);
     free(real);
     if (n < 0 || (size_t)n >= len) {
-        fprintf(stderr, "%s: error: cannot write '%s': the file its link names has a name "
-                "longer than %zu bytes\n", prog, path, len - 1);
+        fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(ENAMETOOLONG));
         return 1;
     }
     return 0;
