@@ -470,32 +470,39 @@ static Expr *dv_hoist(Derivation *dv, Expr *e, const char *what)
 
 /* The inverse of the symmetric positive definite r*r Delassus matrix S of
  * the closed impact gaps R (mask), as r*r expressions (row-major, symmetric:
- * one constant per pair), hoisted into constants.  r = 1: 1/S.  For larger
- * R, S is bordered from S_Q of Q = R without its last gap (a smaller mask,
- * derived before; Qinv its inverse; for r = 2, 1/S[0][0] here):
+ * one constant per pair), hoisted into constants.  r = 1: 1/S.  r = 2:
+ * 1/S of each when the two rows share no body (S[0][1] = 0), else the
+ * cofactors (their 1/det S is a product of two 1/m: it overflows at masses
+ * of 1e-300 kg, status.md).  For larger R, S is bordered from S_Q of Q = R
+ * without its last gap (a smaller mask, derived before; Qinv its inverse):
  *   S = [S_Q b; b^T d],  z = Qinv b,  sigma = d - b . z  (> 0, a Schur complement of SPD S),
  *   S^-1 = [Qinv + z z^T / sigma, -z / sigma; -z^T / sigma, 1 / sigma],
  * O(r^2) constants per closed set, and none where a gap touches no other
- * gap of R (b = 0: the inverse is block diagonal).  Every intermediate is
- * of the scale of S, of its inverse or without dimension, so masses of
- * 1e-300 or 1e300 kg give the inverse they should: the cofactors' 1/det S
- * of two contacts formed (1/m)^2, which overflowed to infinity (det 0 at
- * 1e300 kg) and stopped the run. */
+ * gap of R (b = 0: the inverse is block diagonal). */
 Expr **dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask, Expr *const *Qinv)
 {
     ExprCtx *x = dv->ex;
     Arena *ar = dv->arena;
     Expr **out = dv_alloc(dv, (size_t)(r * r), sizeof *out);
-    if (r == 1) {
-        out[0] = dv_hoist(dv, expr_div(x, expr_num(x, 1), S[0]),
-                          arena_printf(ar, "(S^-1)[0][0] of mode %u", mask));
+    if (r == 1 || (r == 2 && expr_is_zero(S[1]))) {
+        /* one row, or two that share no body: no determinant, whose (1/m)^2
+         * was infinite at 1e-300 kg and 0 at 1e300 kg */
+        for (int a = 0; a < r; a++)
+            out[a * r + a] = dv_hoist(dv, expr_div(x, expr_num(x, 1), S[a * r + a]),
+                                      arena_printf(ar, "(S^-1)[%d][%d] of mode %u", a, a, mask));
+        if (r == 2)
+            out[1] = out[2] = expr_num(x, 0);
         return out;
     }
-    Expr *q1[1];
     if (r == 2) {
-        q1[0] = dv_hoist(dv, expr_div(x, expr_num(x, 1), S[0]),
-                         arena_printf(ar, "1/S[0][0] of mode %u", mask));
-        Qinv = q1;
+        Expr *det = expr_sub(x, expr_mul(x, S[0], S[3]), expr_mul(x, S[1], S[2]));
+        Expr *idet = dv_add_const(dv, expr_div(x, expr_num(x, 1), det),
+                                  arena_printf(ar, "1/det S of mode %u", mask));
+        out[0] = dv_hoist(dv, expr_mul(x, S[3], idet), arena_printf(ar, "(S^-1)[0][0] of mode %u", mask));
+        out[1] = out[2] = dv_hoist(dv, expr_neg(x, expr_mul(x, S[1], idet)),
+                                   arena_printf(ar, "(S^-1)[0][1] of mode %u", mask));
+        out[3] = dv_hoist(dv, expr_mul(x, S[0], idet), arena_printf(ar, "(S^-1)[1][1] of mode %u", mask));
+        return out;
     }
     int q = r - 1;
     Expr **z = dv_alloc(dv, (size_t)q, sizeof *z);

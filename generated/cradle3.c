@@ -74,11 +74,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[2] = 1.0/p[P_m]; /* 1/m of P[3] */
     c[3] = 1.0/(c[0] + c[1]); /* (S^-1)[0][0] of mode 1 */
     c[4] = 1.0/(c[1] + c[2]); /* (S^-1)[0][0] of mode 2 */
-    c[5] = 1.0/(c[0] + c[1]); /* 1/S[0][0] of mode 3 */
-    c[6] = -c[1]*c[5]; /* z[0] = (S_Q^-1 b)[0] of mode 3 */
-    c[7] = 1.0/(c[1] + c[1]*c[6] + c[2]); /* 1/sigma of mode 3: (S^-1)[1][1] */
-    c[8] = c[5] + c[6]*c[6]*c[7]; /* (S^-1)[0][0] of mode 3 */
-    c[9] = -c[6]*c[7]; /* (S^-1)[0][1] of mode 3 */
+    c[5] = -1.0/(c[1]*c[1] - (c[0] + c[1])*(c[1] + c[2])); /* 1/det S of mode 3 */
+    c[6] = c[1]*c[5] + c[2]*c[5]; /* (S^-1)[0][0] of mode 3 */
+    c[7] = c[1]*c[5]; /* (S^-1)[0][1] of mode 3 */
+    c[8] = c[0]*c[5] + c[1]*c[5]; /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -178,8 +177,8 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             L[1] = -u[1]*c[4];
             break;
         case 3u: /* {G[1], G[2] closed}: P[1], P[2] and P[3] stuck */
-            L[0] = -u[0]*c[8] - u[1]*c[9];
-            L[1] = -u[0]*c[9] - u[1]*c[7];
+            L[0] = -u[0]*c[6] - u[1]*c[7];
+            L[1] = -u[0]*c[7] - u[1]*c[8];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -228,8 +227,8 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
                 sdot[1] = -ud[1]*c[4];
                 break;
             case 3u: /* {G[1], G[2] closed} */
-                sdot[0] = -ud[0]*c[8] - ud[1]*c[9];
-                sdot[1] = -ud[0]*c[9] - ud[1]*c[7];
+                sdot[0] = -ud[0]*c[6] - ud[1]*c[7];
+                sdot[1] = -ud[0]*c[7] - ud[1]*c[8];
                 break;
             }
         }
@@ -281,7 +280,7 @@ const nsm_model nsm_model_cradle3 = {
     .n_gaps = 2,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 10,
+    .n_consts = 9,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

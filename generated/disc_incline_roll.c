@@ -124,11 +124,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[4] = p[P_m]*p[P_g]*p[P_mu]*cos(p[P_alpha]); /* mu_k N of F */
     c[5] = p[P_m]*p[P_g]*p[P_mu]*cos(p[P_alpha]); /* mu_s N of F */
     c[6] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]*cos(p[P_alpha])*cos(p[P_alpha]) + c[1]*sin(p[P_alpha])*sin(p[P_alpha])); /* (S^-1)[0][0] of mode 2 */
-    c[7] = 1.0/((c[0]*sin(p[P_alpha])*sin(p[P_alpha]) + c[1]*cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha]))); /* 1/S[0][0] of mode 3 */
-    c[8] = (c[0]*c[7]*sin(p[P_alpha])*cos(p[P_alpha]) - c[1]*c[7]*sin(p[P_alpha])*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])); /* z[0] = (S_Q^-1 b)[0] of mode 3 */
-    c[9] = 1.0/(p[P_R]*p[P_R]*c[2] + (c[1]*c[8]*sin(p[P_alpha])*cos(p[P_alpha]) - c[0]*c[8]*sin(p[P_alpha])*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) + c[0]*cos(p[P_alpha])*cos(p[P_alpha]) + c[1]*sin(p[P_alpha])*sin(p[P_alpha])); /* 1/sigma of mode 3: (S^-1)[1][1] */
-    c[10] = c[7] + c[8]*c[8]*c[9]; /* (S^-1)[0][0] of mode 3 */
-    c[11] = -c[8]*c[9]; /* (S^-1)[0][1] of mode 3 */
+    c[7] = 1.0/((p[P_R]*p[P_R]*c[2] + c[0]*cos(p[P_alpha])*cos(p[P_alpha]) + c[1]*sin(p[P_alpha])*sin(p[P_alpha]))*(c[0]*sin(p[P_alpha])*sin(p[P_alpha]) + c[1]*cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])) - ((c[0]*sin(p[P_alpha])*cos(p[P_alpha]) - c[1]*sin(p[P_alpha])*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])))*((c[0]*sin(p[P_alpha])*cos(p[P_alpha]) - c[1]*sin(p[P_alpha])*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])))); /* 1/det S of mode 3 */
+    c[8] = p[P_R]*p[P_R]*c[2]*c[7] + c[0]*c[7]*cos(p[P_alpha])*cos(p[P_alpha]) + c[1]*c[7]*sin(p[P_alpha])*sin(p[P_alpha]); /* (S^-1)[0][0] of mode 3 */
+    c[9] = (c[1]*c[7]*sin(p[P_alpha])*cos(p[P_alpha]) - c[0]*c[7]*sin(p[P_alpha])*cos(p[P_alpha]))/sqrt(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])); /* (S^-1)[0][1] of mode 3 */
+    c[10] = (c[0]*c[7]*sin(p[P_alpha])*sin(p[P_alpha]) + c[1]*c[7]*cos(p[P_alpha])*cos(p[P_alpha]))/(sin(p[P_alpha])*sin(p[P_alpha]) + cos(p[P_alpha])*cos(p[P_alpha])); /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -237,8 +236,8 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             L[1] = -u[1]*c[6];
             break;
         case 3u: /* {slope closed, F stuck} */
-            L[0] = -u[0]*c[10] - u[1]*c[11];
-            L[1] = -u[0]*c[11] - u[1]*c[9];
+            L[0] = -u[0]*c[8] - u[1]*c[9];
+            L[1] = -u[0]*c[9] - u[1]*c[10];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -302,9 +301,9 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
                 sdot[2] = -ud[1]*c[6];
                 break;
             case 3u: /* {slope closed, F stuck} */
-                sdot[0] = -ud[0]*c[10] - ud[1]*c[11];
-                sdot[1] = ud[0]*c[11] + ud[1]*c[9];
-                sdot[2] = -ud[0]*c[11] - ud[1]*c[9];
+                sdot[0] = -ud[0]*c[8] - ud[1]*c[9];
+                sdot[1] = ud[0]*c[9] + ud[1]*c[10];
+                sdot[2] = -ud[0]*c[9] - ud[1]*c[10];
                 break;
             }
         }
@@ -353,7 +352,7 @@ const nsm_model nsm_model_disc_incline_roll = {
     .n_gaps = 1,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 12,
+    .n_consts = 11,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

@@ -97,11 +97,10 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[1] = 1.0/p[P_m2]; /* 1/m of M2 */
     c[2] = 1.0/c[0]; /* (S^-1)[0][0] of mode 1 */
     c[3] = 1.0/(c[0] + c[1]); /* (S^-1)[0][0] of mode 4 */
-    c[4] = 1.0/c[0]; /* 1/S[0][0] of mode 5 */
-    c[5] = -c[0]*c[4]; /* z[0] = (S_Q^-1 b)[0] of mode 5 */
-    c[6] = 1.0/(c[0] + c[0]*c[5] + c[1]); /* 1/sigma of mode 5: (S^-1)[1][1] */
-    c[7] = c[4] + c[5]*c[5]*c[6]; /* (S^-1)[0][0] of mode 5 */
-    c[8] = -c[5]*c[6]; /* (S^-1)[0][1] of mode 5 */
+    c[4] = 1.0/(c[0]*c[1]); /* 1/det S of mode 5 */
+    c[5] = c[0]*c[4] + c[1]*c[4]; /* (S^-1)[0][0] of mode 5 */
+    c[6] = c[0]*c[4]; /* (S^-1)[0][1] of mode 5 */
+    c[7] = c[0]*c[4]; /* (S^-1)[1][1] of mode 5 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m1];
@@ -233,8 +232,8 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             L[1] = -u[1]*c[3];
             break;
         case 5u: /* {F1 stuck, F2 stuck} */
-            L[0] = -u[0]*c[7] - u[1]*c[8];
-            L[1] = -u[0]*c[8] - u[1]*c[6];
+            L[0] = -u[0]*c[5] - u[1]*c[6];
+            L[1] = -u[0]*c[6] - u[1]*c[7];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -301,10 +300,10 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
                 sdot[3] = -ud[1]*c[3];
                 break;
             case 5u: /* {F1 stuck, F2 stuck} */
-                sdot[0] = ud[0]*c[7] + ud[1]*c[8];
-                sdot[1] = -ud[0]*c[7] - ud[1]*c[8];
-                sdot[2] = ud[0]*c[8] + ud[1]*c[6];
-                sdot[3] = -ud[0]*c[8] - ud[1]*c[6];
+                sdot[0] = ud[0]*c[5] + ud[1]*c[6];
+                sdot[1] = -ud[0]*c[5] - ud[1]*c[6];
+                sdot[2] = ud[0]*c[6] + ud[1]*c[7];
+                sdot[3] = -ud[0]*c[6] - ud[1]*c[7];
                 break;
             }
         }
@@ -379,7 +378,7 @@ const nsm_model nsm_model_friction_two_mass = {
     .n_gaps = 0,
     .n_switches = 0,
     .n_springs = 2,
-    .n_consts = 9,
+    .n_consts = 8,
     .body_names = body_names,
     .params = params,
     .gaps = NULL,

@@ -109,8 +109,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[3] = p[P_mu_k]; /* mu_k of F */
     c[4] = p[P_mu_s]; /* mu_s of F */
     c[5] = 1.0/c[0]; /* (S^-1)[0][0] of mode 2 */
-    c[6] = 1.0/c[1]; /* 1/S[0][0] of mode 3 */
-    c[7] = 1.0/c[0]; /* 1/sigma of mode 3: (S^-1)[1][1] */
+    c[6] = 1.0/c[1]; /* (S^-1)[0][0] of mode 3 */
+    c[7] = 1.0/c[0]; /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];

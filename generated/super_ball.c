@@ -144,48 +144,47 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     for (i = 0; i < 4; i++)
         c[i + 5] = p[P_mu];
     c[9] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[0][0] of mode 4 */
-    c[10] = 1.0/c[1]; /* 1/S[0][0] of mode 5 */
-    c[11] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of mode 5: (S^-1)[1][1] */
-    c[12] = 1.0/c[1]; /* 1/S[0][0] of mode 6 */
-    c[13] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of mode 6: (S^-1)[1][1] */
+    c[10] = 1.0/c[1]; /* (S^-1)[0][0] of mode 5 */
+    c[11] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[1][1] of mode 5 */
+    c[12] = 1.0/c[1]; /* (S^-1)[0][0] of mode 6 */
+    c[13] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[1][1] of mode 6 */
     c[14] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[0][0] of mode 16 */
-    c[15] = 1.0/c[1]; /* 1/S[0][0] of mode 17 */
-    c[16] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of mode 17: (S^-1)[1][1] */
-    c[17] = 1.0/c[1]; /* 1/S[0][0] of mode 18 */
-    c[18] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of mode 18: (S^-1)[1][1] */
-    c[19] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/S[0][0] of mode 20 */
-    c[20] = p[P_r]*p[P_r]*c[2]*c[19] - c[0]*c[19]; /* z[0] = (S_Q^-1 b)[0] of mode 20 */
-    c[21] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[20] + c[0] + c[0]*c[20]); /* 1/sigma of mode 20: (S^-1)[1][1] */
-    c[22] = c[19] + c[20]*c[20]*c[21]; /* (S^-1)[0][0] of mode 20 */
-    c[23] = -c[20]*c[21]; /* (S^-1)[0][1] of mode 20 */
-    c[24] = p[P_r]*p[P_r]*c[2]*c[11] - c[0]*c[11]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
-    c[25] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[24] + c[0] + c[0]*c[24]); /* 1/sigma of mode 21: (S^-1)[2][2] */
-    c[26] = c[11] + c[24]*c[24]*c[25]; /* (S^-1)[1][1] of mode 21 */
-    c[27] = -c[24]*c[25]; /* (S^-1)[1][2] of mode 21 */
-    c[28] = p[P_r]*p[P_r]*c[2]*c[13] - c[0]*c[13]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
-    c[29] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[28] + c[0] + c[0]*c[28]); /* 1/sigma of mode 22: (S^-1)[2][2] */
-    c[30] = c[13] + c[28]*c[28]*c[29]; /* (S^-1)[1][1] of mode 22 */
-    c[31] = -c[28]*c[29]; /* (S^-1)[1][2] of mode 22 */
-    c[32] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping forwards}'s first block */
-    c[33] = p[P_mu]*c[0]*c[32] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[32]; /* y[0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
-    c[34] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping forwards}, block 2 */
-    c[35] = -c[33]*c[34]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
-    c[36] = c[32]*c[34]; /* 1/det A of {table closed, FF stuck; FT slipping forwards} */
-    c[37] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping backwards}'s first block */
-    c[38] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[37] - p[P_mu]*c[0]*c[37]; /* y[0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
-    c[39] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping backwards}, block 2 */
-    c[40] = -c[38]*c[39]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
-    c[41] = c[37]*c[39]; /* 1/det A of {table closed, FF stuck; FT slipping backwards} */
-    c[42] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping forwards}'s first block */
-    c[43] = p[P_mu]*c[0]*c[42] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[42]; /* y[0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
-    c[44] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping forwards}, block 2 */
-    c[45] = -c[43]*c[44]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
-    c[46] = c[42]*c[44]; /* 1/det A of {floor closed, FT stuck; FF slipping forwards} */
-    c[47] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping backwards}'s first block */
-    c[48] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[47] - p[P_mu]*c[0]*c[47]; /* y[0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
-    c[49] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping backwards}, block 2 */
-    c[50] = -c[48]*c[49]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
-    c[51] = c[47]*c[49]; /* 1/det A of {floor closed, FT stuck; FF slipping backwards} */
+    c[15] = 1.0/c[1]; /* (S^-1)[0][0] of mode 17 */
+    c[16] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[1][1] of mode 17 */
+    c[17] = 1.0/c[1]; /* (S^-1)[0][0] of mode 18 */
+    c[18] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[1][1] of mode 18 */
+    c[19] = -1.0/((p[P_r]*p[P_r]*c[2] - c[0])*(p[P_r]*p[P_r]*c[2] - c[0]) - (p[P_r]*p[P_r]*c[2] + c[0])*(p[P_r]*p[P_r]*c[2] + c[0])); /* 1/det S of mode 20 */
+    c[20] = p[P_r]*p[P_r]*c[2]*c[19] + c[0]*c[19]; /* (S^-1)[0][0] of mode 20 */
+    c[21] = c[0]*c[19] - p[P_r]*p[P_r]*c[2]*c[19]; /* (S^-1)[0][1] of mode 20 */
+    c[22] = p[P_r]*p[P_r]*c[2]*c[19] + c[0]*c[19]; /* (S^-1)[1][1] of mode 20 */
+    c[23] = p[P_r]*p[P_r]*c[2]*c[11] - c[0]*c[11]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
+    c[24] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[23] + c[0] + c[0]*c[23]); /* 1/sigma of mode 21: (S^-1)[2][2] */
+    c[25] = c[11] + c[23]*c[23]*c[24]; /* (S^-1)[1][1] of mode 21 */
+    c[26] = -c[23]*c[24]; /* (S^-1)[1][2] of mode 21 */
+    c[27] = p[P_r]*p[P_r]*c[2]*c[13] - c[0]*c[13]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
+    c[28] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[27] + c[0] + c[0]*c[27]); /* 1/sigma of mode 22: (S^-1)[2][2] */
+    c[29] = c[13] + c[27]*c[27]*c[28]; /* (S^-1)[1][1] of mode 22 */
+    c[30] = -c[27]*c[28]; /* (S^-1)[1][2] of mode 22 */
+    c[31] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping forwards}'s first block */
+    c[32] = p[P_mu]*c[0]*c[31] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[31]; /* y[0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[33] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[34] = -c[32]*c[33]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[35] = c[31]*c[33]; /* 1/det A of {table closed, FF stuck; FT slipping forwards} */
+    c[36] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping backwards}'s first block */
+    c[37] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[36] - p[P_mu]*c[0]*c[36]; /* y[0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[38] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[39] = -c[37]*c[38]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[40] = c[36]*c[38]; /* 1/det A of {table closed, FF stuck; FT slipping backwards} */
+    c[41] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping forwards}'s first block */
+    c[42] = p[P_mu]*c[0]*c[41] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[41]; /* y[0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[43] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[44] = -c[42]*c[43]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[45] = c[41]*c[43]; /* 1/det A of {floor closed, FT stuck; FF slipping forwards} */
+    c[46] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping backwards}'s first block */
+    c[47] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[46] - p[P_mu]*c[0]*c[46]; /* y[0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[48] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[49] = -c[47]*c[48]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[50] = c[46]*c[48]; /* 1/det A of {floor closed, FT stuck; FF slipping backwards} */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -347,49 +346,49 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
             L[2] = -u[2]*c[11];
             break;
         case 6u: /* {table closed, FF stuck; FT slipping forwards} */
-            if (!isfinite(c[36])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[35])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[1] = -u[1]*c[32];
-            L[2] = -u[1]*c[35] - u[2]*c[34];
+            L[1] = -u[1]*c[31];
+            L[2] = -u[1]*c[34] - u[2]*c[33];
             break;
         case 38u: /* {table closed, FF stuck; FT slipping backwards} */
-            if (!isfinite(c[41])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[40])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[1] = -u[1]*c[37];
-            L[2] = -u[1]*c[40] - u[2]*c[39];
+            L[1] = -u[1]*c[36];
+            L[2] = -u[1]*c[39] - u[2]*c[38];
             break;
         case 16u: /* {FT stuck} */
             L[3] = -u[3]*c[14];
             break;
         case 17u: /* {floor closed, FT stuck; FF slipping forwards} */
-            if (!isfinite(c[46])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[45])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[42];
-            L[3] = -u[0]*c[45] - u[3]*c[44];
+            L[0] = -u[0]*c[41];
+            L[3] = -u[0]*c[44] - u[3]*c[43];
             break;
         case 25u: /* {floor closed, FT stuck; FF slipping backwards} */
-            if (!isfinite(c[51])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[50])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[47];
-            L[3] = -u[0]*c[50] - u[3]*c[49];
+            L[0] = -u[0]*c[46];
+            L[3] = -u[0]*c[49] - u[3]*c[48];
             break;
         case 18u: /* {table closed, FT stuck} */
             L[1] = -u[1]*c[17];
             L[3] = -u[3]*c[18];
             break;
         case 20u: /* {FF stuck, FT stuck} */
-            L[2] = -u[2]*c[22] - u[3]*c[23];
-            L[3] = -u[2]*c[23] - u[3]*c[21];
+            L[2] = -u[2]*c[20] - u[3]*c[21];
+            L[3] = -u[2]*c[21] - u[3]*c[22];
             break;
         case 21u: /* {floor closed, FF stuck, FT stuck} */
             L[0] = -u[0]*c[10];
-            L[2] = -u[2]*c[26] - u[3]*c[27];
-            L[3] = -u[2]*c[27] - u[3]*c[25];
+            L[2] = -u[2]*c[25] - u[3]*c[26];
+            L[3] = -u[2]*c[26] - u[3]*c[24];
             break;
         case 22u: /* {table closed, FF stuck, FT stuck} */
             L[1] = -u[1]*c[12];
-            L[2] = -u[2]*c[30] - u[3]*c[31];
-            L[3] = -u[2]*c[31] - u[3]*c[29];
+            L[2] = -u[2]*c[29] - u[3]*c[30];
+            L[3] = -u[2]*c[30] - u[3]*c[28];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -507,18 +506,18 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
                 sdot[3] = -ud[0]*c[6]*c[10] - ud[2]*c[11];
                 break;
             case 6u: /* {table closed, FF stuck; FT slipping forwards} */
-                sdot[1] = -ud[1]*c[32];
+                sdot[1] = -ud[1]*c[31];
                 break;
             case 38u: /* {table closed, FF stuck; FT slipping backwards} */
-                sdot[1] = -ud[1]*c[37];
+                sdot[1] = -ud[1]*c[36];
                 break;
             case 16u: /* {FT stuck} */
                 break;
             case 17u: /* {floor closed, FT stuck; FF slipping forwards} */
-                sdot[0] = -ud[0]*c[42];
+                sdot[0] = -ud[0]*c[41];
                 break;
             case 25u: /* {floor closed, FT stuck; FF slipping backwards} */
-                sdot[0] = -ud[0]*c[47];
+                sdot[0] = -ud[0]*c[46];
                 break;
             case 18u: /* {table closed, FT stuck} */
                 sdot[1] = -ud[1]*c[17];
@@ -529,13 +528,13 @@ static inline int mode_eval(const unsigned *mode, double t, const double *y,
                 break;
             case 21u: /* {floor closed, FF stuck, FT stuck} */
                 sdot[0] = -ud[0]*c[10];
-                sdot[2] = ud[2]*c[26] - ud[0]*c[6]*c[10] + ud[3]*c[27];
-                sdot[3] = -ud[0]*c[6]*c[10] - ud[2]*c[26] - ud[3]*c[27];
+                sdot[2] = ud[2]*c[25] - ud[0]*c[6]*c[10] + ud[3]*c[26];
+                sdot[3] = -ud[0]*c[6]*c[10] - ud[2]*c[25] - ud[3]*c[26];
                 break;
             case 22u: /* {table closed, FF stuck, FT stuck} */
                 sdot[1] = -ud[1]*c[12];
-                sdot[4] = ud[2]*c[31] - ud[1]*c[8]*c[12] + ud[3]*c[29];
-                sdot[5] = -ud[1]*c[8]*c[12] - ud[2]*c[31] - ud[3]*c[29];
+                sdot[4] = ud[2]*c[30] - ud[1]*c[8]*c[12] + ud[3]*c[28];
+                sdot[5] = -ud[1]*c[8]*c[12] - ud[2]*c[30] - ud[3]*c[28];
                 break;
             }
         }
@@ -611,7 +610,7 @@ const nsm_model nsm_model_super_ball = {
     .n_gaps = 2,
     .n_switches = 0,
     .n_springs = 0,
-    .n_consts = 52,
+    .n_consts = 51,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,
