@@ -46,6 +46,9 @@ file(CONFIGURE OUTPUT ${NSM_PATHS_DIR}/nsm_paths.h @ONLY CONTENT
 ]])
 target_include_directories(nsmcore PRIVATE ${NSM_PATHS_DIR}
                                    ${PROJECT_SOURCE_DIR}/runtime/programs)
+# main.c: standard output and -o's links checked as the programs check them
+# (outdir.h)
+target_include_directories(nsmc PRIVATE ${PROJECT_SOURCE_DIR}/runtime/programs)
 # `nsmc run` reads set files and draws plots with the programs' library
 # (libnsmcli), so that nsmc and the simulators behave alike.
 target_link_libraries(nsmcore PUBLIC nsmcli)

@@ -470,9 +470,11 @@ static Expr *dv_hoist(Derivation *dv, Expr *e, const char *what)
 
 /* The inverse of the symmetric positive definite r*r Delassus matrix S of
  * the closed impact gaps R (mask), as r*r expressions (row-major, symmetric:
- * one constant per pair), hoisted into constants.  r <= 2 uses cofactors.
- * For larger R, S is bordered from S_Q of Q = R without its last gap (a
- * smaller mask, derived before; Qinv its inverse):
+ * one constant per pair), hoisted into constants.  r = 1: 1/S.  r = 2:
+ * 1/S of each when the two rows share no body (S[0][1] = 0), else the
+ * cofactors (their 1/det S is a product of two 1/m: it overflows at masses
+ * of 1e-300 kg, status.md).  For larger R, S is bordered from S_Q of Q = R
+ * without its last gap (a smaller mask, derived before; Qinv its inverse):
  *   S = [S_Q b; b^T d],  z = Qinv b,  sigma = d - b . z  (> 0, a Schur complement of SPD S),
  *   S^-1 = [Qinv + z z^T / sigma, -z / sigma; -z^T / sigma, 1 / sigma],
  * O(r^2) constants per closed set, and none where a gap touches no other
@@ -482,9 +484,14 @@ Expr **dv_invert_spd(Derivation *dv, Expr **S, int r, unsigned mask, Expr *const
     ExprCtx *x = dv->ex;
     Arena *ar = dv->arena;
     Expr **out = dv_alloc(dv, (size_t)(r * r), sizeof *out);
-    if (r == 1) {
-        out[0] = dv_hoist(dv, expr_div(x, expr_num(x, 1), S[0]),
-                          arena_printf(ar, "(S^-1)[0][0] of mode %u", mask));
+    if (r == 1 || (r == 2 && expr_is_zero(S[1]))) {
+        /* one row, or two that share no body: no determinant, whose (1/m)^2
+         * was infinite at 1e-300 kg and 0 at 1e300 kg */
+        for (int a = 0; a < r; a++)
+            out[a * r + a] = dv_hoist(dv, expr_div(x, expr_num(x, 1), S[a * r + a]),
+                                      arena_printf(ar, "(S^-1)[%d][%d] of mode %u", a, a, mask));
+        if (r == 2)
+            out[1] = out[2] = expr_num(x, 0);
         return out;
     }
     if (r == 2) {

@@ -891,7 +891,8 @@ static void section_generator(Eq *q)
              dv->gen_why ? dv->gen_why : "a body");
         return;
     }
-    para(q, "f_ext(t) = B z(t), z' = G z, with %d components:", dv->n_gen);
+    para(q, "f_ext(t) = B z(t), z' = G z, with %d component%s:", dv->n_gen,
+         dv->n_gen == 1 ? "" : "s");
     for (int i = 0; i < dv->n_gen; i++)
         eqn(q, arena_printf(a, "z%d", i), arena_printf(a, "z_{%d}", i), dv->z[i]);
     eqn_end(q);

@@ -9,7 +9,7 @@
  * every write, to a file or to stdout, is checked.
  */
 #ifndef _XOPEN_SOURCE
-#define _XOPEN_SOURCE 700   /* realpath */
+#define _XOPEN_SOURCE 700
 #endif
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +24,7 @@
 #include "derive.h"
 #include "diag.h"
 #include "emit.h"
+#include "outdir.h"
 #include "parse.h"
 #include "run.h"
 #include "sema.h"
@@ -241,17 +242,9 @@ static int replace_file(const char *path, const char *shown, const char *text, s
 static int write_output_text(const char *path, const char *text, size_t n, Arena *a)
 {
     struct stat st;
-    const char *target = path;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        char *real = realpath(path, NULL);
-        if (!real) {
-            fprintf(stderr, "nsmc: error: cannot write '%s': it is a symbolic link to a missing "
-                    "file (%s); write to its target instead\n", path, strerror(errno));
-            return 1;
-        }
-        target = arena_strdup(a, real);
-        free(real);
-    }
+    char target[PATH_MAX];
+    if (out_link_target("nsmc", path, target, sizeof target))
+        return 1;
     if (stat(target, &st) != 0) {
         if (errno != ENOENT) {
             fprintf(stderr, "nsmc: error: cannot write '%s': %s\n", path, strerror(errno));
@@ -293,25 +286,16 @@ static int output_is_input(const char *path, const char *input)
     return 1;
 }
 
-/* Flushes stdout; 0, or 1 after a message when anything written to it was
- * lost (a full disk, a closed pipe). */
-static int check_stdout(void)
-{
-    if (fflush(stdout) == 0 && !ferror(stdout))
-        return 0;
-    fprintf(stderr, "nsmc: error: cannot write to standard output: %s\n", strerror(errno));
-    return 1;
-}
-
 /* Writes the finished text to standard output, as `-o -` asks (a file
  * named '-' was written in the current folder).  0, or 1 after a message. */
 static int write_stdout_text(const char *text, size_t n)
 {
     if (n > 0 && fwrite(text, 1, n, stdout) != n) {
-        fprintf(stderr, "nsmc: error: cannot write to standard output: %s\n", strerror(errno));
+        fprintf(stderr, "nsmc: error: cannot write 'standard output': %s\n", strerror(errno));
+        clearerr(stdout);
         return 1;
     }
-    return check_stdout();
+    return out_stdout_check("nsmc");
 }
 
 /* Emits the C simulator or the equations into memory, then writes them to
@@ -354,14 +338,14 @@ static int compile(const Options *o, Arena *a)
         return 1;
     if (o->action == ACT_TOKENS) {
         int ok = parse_dump_tokens(&src, &diag, stdout);
-        return check_stdout() || !ok;
+        return out_stdout_check("nsmc") || !ok;
     }
     Ast *ast = parse_source(&src, a, &diag);
     if (!ast)
         return 1;
     if (o->action == ACT_AST) {
         ast_dump(ast, stdout);
-        return check_stdout();
+        return out_stdout_check("nsmc");
     }
     Model *model = sema_check(ast, &src, a, &diag);
     if (!model)
@@ -374,17 +358,19 @@ static int compile(const Options *o, Arena *a)
         return 0;
     if (o->action == ACT_EQUATIONS && !o->output) {
         if (emit_equations(dv, stdout, o->format) != 0) {
-            if (check_stdout())
+            if (out_stdout_check("nsmc"))
                 return 1;
             fputs("nsmc: internal error: the equations report failed\n", stderr);
             return 2;
         }
-        return check_stdout();
+        return out_stdout_check("nsmc");
     }
     return write_output(o->output ? o->output : default_output(a, o->input), dv, o, a);
 }
 
-int main(int argc, char **argv)
+/* The subcommand argv[1] names, or the compiler; returns the exit status
+ * (sweep and continue become their programs and do not return). */
+static int dispatch(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "run") == 0)
         return run_main(argc - 1, argv + 1);
@@ -402,4 +388,14 @@ int main(int argc, char **argv)
     rc = compile(&o, a);
     arena_free(a);
     return rc;
+}
+
+/* Runs the command with SIGPIPE ignored, then checks standard output once
+ * more: a reader that went away (`nsmc --help | true`, `nsmc cache clean |
+ * true`) killed nsmc by SIGPIPE; it is now a failed write, said, exit 1. */
+int main(int argc, char **argv)
+{
+    out_pipe_ignore();
+    int rc = dispatch(argc, argv);
+    return out_stdout_check("nsmc") && rc == 0 ? 1 : rc;
 }

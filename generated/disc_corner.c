@@ -127,176 +127,173 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[2] = 2.5/(p[P_m]*p[P_R]*p[P_R]); /* 1/m of D.phi */
     c[3] = 1.0/c[1]; /* (S^-1)[0][0] of mode 1 */
     c[4] = 1.0/c[0]; /* (S^-1)[0][0] of mode 2 */
-    c[5] = 1.0/(c[0]*c[1]); /* 1/det S of mode 3 */
-    c[6] = c[0]*c[5]; /* (S^-1)[0][0] of mode 3 */
-    c[7] = c[1]*c[5]; /* (S^-1)[1][1] of mode 3 */
+    c[5] = 1.0/c[1]; /* (S^-1)[0][0] of mode 3 */
+    c[6] = 1.0/c[0]; /* (S^-1)[1][1] of mode 3 */
     /* mu_k of FF .. mu_s of FW */
     for (i = 0; i < 4; i++)
-        c[i + 8] = p[P_mu];
-    c[12] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* (S^-1)[0][0] of mode 4 */
-    c[13] = 1.0/(p[P_R]*p[P_R]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 5 */
-    c[14] = p[P_R]*p[P_R]*c[2]*c[13] + c[0]*c[13]; /* (S^-1)[0][0] of mode 5 */
-    c[15] = c[1]*c[13]; /* (S^-1)[1][1] of mode 5 */
-    c[16] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2]); /* 1/det S of mode 6 */
-    c[17] = p[P_R]*p[P_R]*c[2]*c[16] + c[0]*c[16]; /* (S^-1)[0][0] of mode 6 */
-    c[18] = c[0]*c[16]; /* (S^-1)[0][1] of mode 6 */
-    c[19] = c[0]*c[16]; /* (S^-1)[1][1] of mode 6 */
-    c[20] = -c[0]*c[7]; /* z[1] = (S_Q^-1 b)[1] of mode 7 */
-    c[21] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[20]); /* 1/sigma of mode 7: (S^-1)[2][2] */
-    c[22] = c[7] + c[20]*c[20]*c[21]; /* (S^-1)[1][1] of mode 7 */
-    c[23] = -c[20]*c[21]; /* (S^-1)[1][2] of mode 7 */
-    c[24] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* (S^-1)[0][0] of mode 16 */
-    c[25] = 1.0/(p[P_R]*p[P_R]*c[1]*c[2]); /* 1/det S of mode 17 */
-    c[26] = p[P_R]*p[P_R]*c[2]*c[25] + c[1]*c[25]; /* (S^-1)[0][0] of mode 17 */
-    c[27] = -c[1]*c[25]; /* (S^-1)[0][1] of mode 17 */
-    c[28] = c[1]*c[25]; /* (S^-1)[1][1] of mode 17 */
-    c[29] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2] + c[0]*c[1]); /* 1/det S of mode 18 */
-    c[30] = p[P_R]*p[P_R]*c[2]*c[29] + c[1]*c[29]; /* (S^-1)[0][0] of mode 18 */
-    c[31] = c[0]*c[29]; /* (S^-1)[1][1] of mode 18 */
-    c[32] = c[1]*c[6]; /* z[0] = (S_Q^-1 b)[0] of mode 19 */
-    c[33] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[32]); /* 1/sigma of mode 19: (S^-1)[2][2] */
-    c[34] = c[6] + c[32]*c[32]*c[33]; /* (S^-1)[0][0] of mode 19 */
-    c[35] = -c[32]*c[33]; /* (S^-1)[0][2] of mode 19 */
-    c[36] = -1.0/(p[P_R]*p[P_R]*p[P_R]*p[P_R]*c[2]*c[2] - (p[P_R]*p[P_R]*c[2] + c[0])*(p[P_R]*p[P_R]*c[2] + c[1])); /* 1/det S of mode 20 */
-    c[37] = p[P_R]*p[P_R]*c[2]*c[36] + c[1]*c[36]; /* (S^-1)[0][0] of mode 20 */
-    c[38] = -p[P_R]*p[P_R]*c[2]*c[36]; /* (S^-1)[0][1] of mode 20 */
-    c[39] = p[P_R]*p[P_R]*c[2]*c[36] + c[0]*c[36]; /* (S^-1)[1][1] of mode 20 */
-    c[40] = c[1]*c[14]; /* z[0] = (S_Q^-1 b)[0] of mode 21 */
-    c[41] = p[P_R]*p[P_R]*c[2]*c[15]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
-    c[42] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[41] + c[1] - c[1]*c[40]); /* 1/sigma of mode 21: (S^-1)[2][2] */
-    c[43] = c[14] + c[40]*c[40]*c[42]; /* (S^-1)[0][0] of mode 21 */
-    c[44] = c[40]*c[41]*c[42]; /* (S^-1)[0][1] of mode 21 */
-    c[45] = -c[40]*c[42]; /* (S^-1)[0][2] of mode 21 */
-    c[46] = c[15] + c[41]*c[41]*c[42]; /* (S^-1)[1][1] of mode 21 */
-    c[47] = -c[41]*c[42]; /* (S^-1)[1][2] of mode 21 */
-    c[48] = p[P_R]*p[P_R]*c[2]*c[18]; /* z[0] = (S_Q^-1 b)[0] of mode 22 */
-    c[49] = p[P_R]*p[P_R]*c[2]*c[19]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
-    c[50] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[49] + c[1]); /* 1/sigma of mode 22: (S^-1)[2][2] */
-    c[51] = c[17] + c[48]*c[48]*c[50]; /* (S^-1)[0][0] of mode 22 */
-    c[52] = c[18] + c[48]*c[49]*c[50]; /* (S^-1)[0][1] of mode 22 */
-    c[53] = -c[48]*c[50]; /* (S^-1)[0][2] of mode 22 */
-    c[54] = c[19] + c[49]*c[49]*c[50]; /* (S^-1)[1][1] of mode 22 */
-    c[55] = -c[49]*c[50]; /* (S^-1)[1][2] of mode 22 */
-    c[56] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}'s first block */
-    c[57] = -p[P_mu]*c[1]*c[56]; /* z[0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
-    c[58] = p[P_mu]*c[0]*c[56]; /* y[0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
-    c[59] = -1.0/(p[P_mu]*c[0]*c[57] - c[0]); /* 1/sigma of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
-    c[60] = c[56] + c[57]*c[58]*c[59]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
-    c[61] = -c[57]*c[59]; /* (A^-1)[0][1] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
-    c[62] = -c[58]*c[59]; /* (A^-1)[1][0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
-    c[63] = c[56]*c[59]; /* 1/det A of {floor closed, right closed; FF slipping forwards, FW slipping forwards} */
-    c[64] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}'s first block */
-    c[65] = -p[P_mu]*c[1]*c[64]; /* z[0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
-    c[66] = -p[P_mu]*c[0]*c[64]; /* y[0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
-    c[67] = 1.0/(p[P_mu]*c[0]*c[65] + c[0]); /* 1/sigma of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
-    c[68] = c[64] + c[65]*c[66]*c[67]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
-    c[69] = -c[65]*c[67]; /* (A^-1)[0][1] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
-    c[70] = -c[66]*c[67]; /* (A^-1)[1][0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
-    c[71] = c[64]*c[67]; /* 1/det A of {floor closed, right closed; FF slipping backwards, FW slipping forwards} */
-    c[72] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}'s first block */
-    c[73] = p[P_mu]*c[1]*c[72]; /* z[0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
-    c[74] = p[P_mu]*c[0]*c[72]; /* y[0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
-    c[75] = -1.0/(p[P_mu]*c[0]*c[73] - c[0]); /* 1/sigma of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
-    c[76] = c[72] + c[73]*c[74]*c[75]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
-    c[77] = -c[73]*c[75]; /* (A^-1)[0][1] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
-    c[78] = -c[74]*c[75]; /* (A^-1)[1][0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
-    c[79] = c[72]*c[75]; /* 1/det A of {floor closed, right closed; FF slipping forwards, FW slipping backwards} */
-    c[80] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}'s first block */
-    c[81] = p[P_mu]*c[1]*c[80]; /* z[0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
-    c[82] = -p[P_mu]*c[0]*c[80]; /* y[0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
-    c[83] = 1.0/(p[P_mu]*c[0]*c[81] + c[0]); /* 1/sigma of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
-    c[84] = c[80] + c[81]*c[82]*c[83]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
-    c[85] = -c[81]*c[83]; /* (A^-1)[0][1] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
-    c[86] = -c[82]*c[83]; /* (A^-1)[1][0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
-    c[87] = c[80]*c[83]; /* 1/det A of {floor closed, right closed; FF slipping backwards, FW slipping backwards} */
-    c[88] = 1.0/c[0]; /* (A^-1)[0][0] of {right closed, FF stuck; FW slipping forwards}'s first block */
-    c[89] = -c[0]*c[88]; /* z[0] of {right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[90] = -p[P_R]*p[P_R]*p[P_mu]*c[2]*c[88] - c[0]*c[88]; /* y[0] of {right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[91] = 1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[89] + p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[89]); /* 1/sigma of {right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[92] = c[88] + c[89]*c[90]*c[91]; /* (A^-1)[0][0] of {right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[93] = -c[89]*c[91]; /* (A^-1)[0][1] of {right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[94] = -c[90]*c[91]; /* (A^-1)[1][0] of {right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[95] = c[88]*c[91]; /* 1/det A of {right closed, FF stuck; FW slipping forwards} */
-    c[96] = 1.0/c[0]; /* (A^-1)[0][0] of {right closed, FF stuck; FW slipping backwards}'s first block */
-    c[97] = -c[0]*c[96]; /* z[0] of {right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[98] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[96] - c[0]*c[96]; /* y[0] of {right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[99] = -1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[97] - p[P_R]*p[P_R]*c[2] - c[0] - c[0]*c[97]); /* 1/sigma of {right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[100] = c[96] + c[97]*c[98]*c[99]; /* (A^-1)[0][0] of {right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[101] = -c[97]*c[99]; /* (A^-1)[0][1] of {right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[102] = -c[98]*c[99]; /* (A^-1)[1][0] of {right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[103] = c[96]*c[99]; /* 1/det A of {right closed, FF stuck; FW slipping backwards} */
-    c[104] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed, FF stuck; FW slipping forwards}'s first block */
-    c[105] = -p[P_mu]*c[1]*c[104]; /* z[0] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[106] = 1.0/c[0]; /* 1/sigma of {floor closed, right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[107] = -c[105]*c[106]; /* (A^-1)[0][1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 2 */
-    c[108] = -c[0]*c[107]; /* z[0] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[109] = -c[0]*c[106]; /* z[1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[110] = -p[P_R]*p[P_R]*p[P_mu]*c[2]*c[106] - c[0]*c[106]; /* y[1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[111] = 1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[109] + p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[109]); /* 1/sigma of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[112] = c[107] + c[108]*c[110]*c[111]; /* (A^-1)[0][1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[113] = -c[108]*c[111]; /* (A^-1)[0][2] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[114] = c[106] + c[109]*c[110]*c[111]; /* (A^-1)[1][1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[115] = -c[109]*c[111]; /* (A^-1)[1][2] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[116] = -c[110]*c[111]; /* (A^-1)[2][1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
-    c[117] = c[104]*c[106]*c[111]; /* 1/det A of {floor closed, right closed, FF stuck; FW slipping forwards} */
-    c[118] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed, FF stuck; FW slipping backwards}'s first block */
-    c[119] = p[P_mu]*c[1]*c[118]; /* z[0] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[120] = 1.0/c[0]; /* 1/sigma of {floor closed, right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[121] = -c[119]*c[120]; /* (A^-1)[0][1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 2 */
-    c[122] = -c[0]*c[121]; /* z[0] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[123] = -c[0]*c[120]; /* z[1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[124] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[120] - c[0]*c[120]; /* y[1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[125] = -1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[123] - p[P_R]*p[P_R]*c[2] - c[0] - c[0]*c[123]); /* 1/sigma of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[126] = c[121] + c[122]*c[124]*c[125]; /* (A^-1)[0][1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[127] = -c[122]*c[125]; /* (A^-1)[0][2] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[128] = c[120] + c[123]*c[124]*c[125]; /* (A^-1)[1][1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[129] = -c[123]*c[125]; /* (A^-1)[1][2] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[130] = -c[124]*c[125]; /* (A^-1)[2][1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
-    c[131] = c[118]*c[120]*c[125]; /* 1/det A of {floor closed, right closed, FF stuck; FW slipping backwards} */
-    c[132] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FW stuck; FF slipping forwards}'s first block */
-    c[133] = c[1]*c[132]; /* z[0] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
-    c[134] = c[1]*c[132] - p[P_R]*p[P_R]*p[P_mu]*c[2]*c[132]; /* y[0] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
-    c[135] = 1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[133] + p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[133]); /* 1/sigma of {floor closed, FW stuck; FF slipping forwards}, block 2 */
-    c[136] = c[132] + c[133]*c[134]*c[135]; /* (A^-1)[0][0] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
-    c[137] = -c[133]*c[135]; /* (A^-1)[0][1] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
-    c[138] = -c[134]*c[135]; /* (A^-1)[1][0] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
-    c[139] = c[132]*c[135]; /* 1/det A of {floor closed, FW stuck; FF slipping forwards} */
-    c[140] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FW stuck; FF slipping backwards}'s first block */
-    c[141] = c[1]*c[140]; /* z[0] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
-    c[142] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[140] + c[1]*c[140]; /* y[0] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
-    c[143] = -1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[141] - p[P_R]*p[P_R]*c[2] - c[1] + c[1]*c[141]); /* 1/sigma of {floor closed, FW stuck; FF slipping backwards}, block 2 */
-    c[144] = c[140] + c[141]*c[142]*c[143]; /* (A^-1)[0][0] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
-    c[145] = -c[141]*c[143]; /* (A^-1)[0][1] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
-    c[146] = -c[142]*c[143]; /* (A^-1)[1][0] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
-    c[147] = c[140]*c[143]; /* 1/det A of {floor closed, FW stuck; FF slipping backwards} */
-    c[148] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed, FW stuck; FF slipping forwards}'s first block */
-    c[149] = p[P_mu]*c[0]*c[148]; /* y[0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 2 */
-    c[150] = 1.0/c[0]; /* 1/sigma of {floor closed, right closed, FW stuck; FF slipping forwards}, block 2 */
-    c[151] = -c[149]*c[150]; /* (A^-1)[1][0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 2 */
-    c[152] = c[1]*c[148]; /* z[0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[153] = c[1]*c[148] - p[P_R]*p[P_R]*p[P_mu]*c[2]*c[148]; /* y[0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[154] = c[1]*c[151]; /* z[1] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[155] = 1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[152] + p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[152]); /* 1/sigma of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[156] = c[148] + c[152]*c[153]*c[155]; /* (A^-1)[0][0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[157] = -c[152]*c[155]; /* (A^-1)[0][2] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[158] = -c[153]*c[155]; /* (A^-1)[2][0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[159] = c[151] + c[153]*c[154]*c[155]; /* (A^-1)[1][0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[160] = -c[154]*c[155]; /* (A^-1)[1][2] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
-    c[161] = c[148]*c[150]*c[155]; /* 1/det A of {floor closed, right closed, FW stuck; FF slipping forwards} */
-    c[162] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed, FW stuck; FF slipping backwards}'s first block */
-    c[163] = -p[P_mu]*c[0]*c[162]; /* y[0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 2 */
-    c[164] = 1.0/c[0]; /* 1/sigma of {floor closed, right closed, FW stuck; FF slipping backwards}, block 2 */
-    c[165] = -c[163]*c[164]; /* (A^-1)[1][0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 2 */
-    c[166] = c[1]*c[162]; /* z[0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[167] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[162] + c[1]*c[162]; /* y[0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[168] = c[1]*c[165]; /* z[1] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[169] = -1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[166] - p[P_R]*p[P_R]*c[2] - c[1] + c[1]*c[166]); /* 1/sigma of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[170] = c[162] + c[166]*c[167]*c[169]; /* (A^-1)[0][0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[171] = -c[166]*c[169]; /* (A^-1)[0][2] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[172] = -c[167]*c[169]; /* (A^-1)[2][0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[173] = c[165] + c[167]*c[168]*c[169]; /* (A^-1)[1][0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[174] = -c[168]*c[169]; /* (A^-1)[1][2] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
-    c[175] = c[162]*c[164]*c[169]; /* 1/det A of {floor closed, right closed, FW stuck; FF slipping backwards} */
+        c[i + 7] = p[P_mu];
+    c[11] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* (S^-1)[0][0] of mode 4 */
+    c[12] = 1.0/c[1]; /* (S^-1)[0][0] of mode 5 */
+    c[13] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* (S^-1)[1][1] of mode 5 */
+    c[14] = 1.0/(p[P_R]*p[P_R]*c[0]*c[2]); /* 1/det S of mode 6 */
+    c[15] = p[P_R]*p[P_R]*c[2]*c[14] + c[0]*c[14]; /* (S^-1)[0][0] of mode 6 */
+    c[16] = c[0]*c[14]; /* (S^-1)[0][1] of mode 6 */
+    c[17] = c[0]*c[14]; /* (S^-1)[1][1] of mode 6 */
+    c[18] = -c[0]*c[6]; /* z[1] = (S_Q^-1 b)[1] of mode 7 */
+    c[19] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[18]); /* 1/sigma of mode 7: (S^-1)[2][2] */
+    c[20] = c[6] + c[18]*c[18]*c[19]; /* (S^-1)[1][1] of mode 7 */
+    c[21] = -c[18]*c[19]; /* (S^-1)[1][2] of mode 7 */
+    c[22] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* (S^-1)[0][0] of mode 16 */
+    c[23] = 1.0/(p[P_R]*p[P_R]*c[1]*c[2]); /* 1/det S of mode 17 */
+    c[24] = p[P_R]*p[P_R]*c[2]*c[23] + c[1]*c[23]; /* (S^-1)[0][0] of mode 17 */
+    c[25] = -c[1]*c[23]; /* (S^-1)[0][1] of mode 17 */
+    c[26] = c[1]*c[23]; /* (S^-1)[1][1] of mode 17 */
+    c[27] = 1.0/c[0]; /* (S^-1)[0][0] of mode 18 */
+    c[28] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1]); /* (S^-1)[1][1] of mode 18 */
+    c[29] = c[1]*c[5]; /* z[0] = (S_Q^-1 b)[0] of mode 19 */
+    c[30] = 1.0/(p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[29]); /* 1/sigma of mode 19: (S^-1)[2][2] */
+    c[31] = c[5] + c[29]*c[29]*c[30]; /* (S^-1)[0][0] of mode 19 */
+    c[32] = -c[29]*c[30]; /* (S^-1)[0][2] of mode 19 */
+    c[33] = -1.0/(p[P_R]*p[P_R]*p[P_R]*p[P_R]*c[2]*c[2] - (p[P_R]*p[P_R]*c[2] + c[0])*(p[P_R]*p[P_R]*c[2] + c[1])); /* 1/det S of mode 20 */
+    c[34] = p[P_R]*p[P_R]*c[2]*c[33] + c[1]*c[33]; /* (S^-1)[0][0] of mode 20 */
+    c[35] = -p[P_R]*p[P_R]*c[2]*c[33]; /* (S^-1)[0][1] of mode 20 */
+    c[36] = p[P_R]*p[P_R]*c[2]*c[33] + c[0]*c[33]; /* (S^-1)[1][1] of mode 20 */
+    c[37] = c[1]*c[12]; /* z[0] = (S_Q^-1 b)[0] of mode 21 */
+    c[38] = p[P_R]*p[P_R]*c[2]*c[13]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
+    c[39] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[38] + c[1] - c[1]*c[37]); /* 1/sigma of mode 21: (S^-1)[2][2] */
+    c[40] = c[12] + c[37]*c[37]*c[39]; /* (S^-1)[0][0] of mode 21 */
+    c[41] = c[37]*c[38]*c[39]; /* (S^-1)[0][1] of mode 21 */
+    c[42] = -c[37]*c[39]; /* (S^-1)[0][2] of mode 21 */
+    c[43] = c[13] + c[38]*c[38]*c[39]; /* (S^-1)[1][1] of mode 21 */
+    c[44] = -c[38]*c[39]; /* (S^-1)[1][2] of mode 21 */
+    c[45] = p[P_R]*p[P_R]*c[2]*c[16]; /* z[0] = (S_Q^-1 b)[0] of mode 22 */
+    c[46] = p[P_R]*p[P_R]*c[2]*c[17]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
+    c[47] = 1.0/(p[P_R]*p[P_R]*c[2] - p[P_R]*p[P_R]*c[2]*c[46] + c[1]); /* 1/sigma of mode 22: (S^-1)[2][2] */
+    c[48] = c[15] + c[45]*c[45]*c[47]; /* (S^-1)[0][0] of mode 22 */
+    c[49] = c[16] + c[45]*c[46]*c[47]; /* (S^-1)[0][1] of mode 22 */
+    c[50] = -c[45]*c[47]; /* (S^-1)[0][2] of mode 22 */
+    c[51] = c[17] + c[46]*c[46]*c[47]; /* (S^-1)[1][1] of mode 22 */
+    c[52] = -c[46]*c[47]; /* (S^-1)[1][2] of mode 22 */
+    c[53] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}'s first block */
+    c[54] = -p[P_mu]*c[1]*c[53]; /* z[0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
+    c[55] = p[P_mu]*c[0]*c[53]; /* y[0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
+    c[56] = -1.0/(p[P_mu]*c[0]*c[54] - c[0]); /* 1/sigma of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
+    c[57] = c[53] + c[54]*c[55]*c[56]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
+    c[58] = -c[54]*c[56]; /* (A^-1)[0][1] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
+    c[59] = -c[55]*c[56]; /* (A^-1)[1][0] of {floor closed, right closed; FF slipping forwards, FW slipping forwards}, block 2 */
+    c[60] = c[53]*c[56]; /* 1/det A of {floor closed, right closed; FF slipping forwards, FW slipping forwards} */
+    c[61] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}'s first block */
+    c[62] = -p[P_mu]*c[1]*c[61]; /* z[0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
+    c[63] = -p[P_mu]*c[0]*c[61]; /* y[0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
+    c[64] = 1.0/(p[P_mu]*c[0]*c[62] + c[0]); /* 1/sigma of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
+    c[65] = c[61] + c[62]*c[63]*c[64]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
+    c[66] = -c[62]*c[64]; /* (A^-1)[0][1] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
+    c[67] = -c[63]*c[64]; /* (A^-1)[1][0] of {floor closed, right closed; FF slipping backwards, FW slipping forwards}, block 2 */
+    c[68] = c[61]*c[64]; /* 1/det A of {floor closed, right closed; FF slipping backwards, FW slipping forwards} */
+    c[69] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}'s first block */
+    c[70] = p[P_mu]*c[1]*c[69]; /* z[0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
+    c[71] = p[P_mu]*c[0]*c[69]; /* y[0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
+    c[72] = -1.0/(p[P_mu]*c[0]*c[70] - c[0]); /* 1/sigma of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
+    c[73] = c[69] + c[70]*c[71]*c[72]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
+    c[74] = -c[70]*c[72]; /* (A^-1)[0][1] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
+    c[75] = -c[71]*c[72]; /* (A^-1)[1][0] of {floor closed, right closed; FF slipping forwards, FW slipping backwards}, block 2 */
+    c[76] = c[69]*c[72]; /* 1/det A of {floor closed, right closed; FF slipping forwards, FW slipping backwards} */
+    c[77] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}'s first block */
+    c[78] = p[P_mu]*c[1]*c[77]; /* z[0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
+    c[79] = -p[P_mu]*c[0]*c[77]; /* y[0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
+    c[80] = 1.0/(p[P_mu]*c[0]*c[78] + c[0]); /* 1/sigma of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
+    c[81] = c[77] + c[78]*c[79]*c[80]; /* (A^-1)[0][0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
+    c[82] = -c[78]*c[80]; /* (A^-1)[0][1] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
+    c[83] = -c[79]*c[80]; /* (A^-1)[1][0] of {floor closed, right closed; FF slipping backwards, FW slipping backwards}, block 2 */
+    c[84] = c[77]*c[80]; /* 1/det A of {floor closed, right closed; FF slipping backwards, FW slipping backwards} */
+    c[85] = 1.0/c[0]; /* (A^-1)[0][0] of {right closed, FF stuck; FW slipping forwards}'s first block */
+    c[86] = -c[0]*c[85]; /* z[0] of {right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[87] = -p[P_R]*p[P_R]*p[P_mu]*c[2]*c[85] - c[0]*c[85]; /* y[0] of {right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[88] = 1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[86] + p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[86]); /* 1/sigma of {right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[89] = c[85] + c[86]*c[87]*c[88]; /* (A^-1)[0][0] of {right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[90] = -c[86]*c[88]; /* (A^-1)[0][1] of {right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[91] = -c[87]*c[88]; /* (A^-1)[1][0] of {right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[92] = c[85]*c[88]; /* 1/det A of {right closed, FF stuck; FW slipping forwards} */
+    c[93] = 1.0/c[0]; /* (A^-1)[0][0] of {right closed, FF stuck; FW slipping backwards}'s first block */
+    c[94] = -c[0]*c[93]; /* z[0] of {right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[95] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[93] - c[0]*c[93]; /* y[0] of {right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[96] = -1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[94] - p[P_R]*p[P_R]*c[2] - c[0] - c[0]*c[94]); /* 1/sigma of {right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[97] = c[93] + c[94]*c[95]*c[96]; /* (A^-1)[0][0] of {right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[98] = -c[94]*c[96]; /* (A^-1)[0][1] of {right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[99] = -c[95]*c[96]; /* (A^-1)[1][0] of {right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[100] = c[93]*c[96]; /* 1/det A of {right closed, FF stuck; FW slipping backwards} */
+    c[101] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed, FF stuck; FW slipping forwards}'s first block */
+    c[102] = -p[P_mu]*c[1]*c[101]; /* z[0] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[103] = 1.0/c[0]; /* 1/sigma of {floor closed, right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[104] = -c[102]*c[103]; /* (A^-1)[0][1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 2 */
+    c[105] = -c[0]*c[104]; /* z[0] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[106] = -c[0]*c[103]; /* z[1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[107] = -p[P_R]*p[P_R]*p[P_mu]*c[2]*c[103] - c[0]*c[103]; /* y[1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[108] = 1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[106] + p[P_R]*p[P_R]*c[2] + c[0] + c[0]*c[106]); /* 1/sigma of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[109] = c[104] + c[105]*c[107]*c[108]; /* (A^-1)[0][1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[110] = -c[105]*c[108]; /* (A^-1)[0][2] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[111] = c[103] + c[106]*c[107]*c[108]; /* (A^-1)[1][1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[112] = -c[106]*c[108]; /* (A^-1)[1][2] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[113] = -c[107]*c[108]; /* (A^-1)[2][1] of {floor closed, right closed, FF stuck; FW slipping forwards}, block 3 */
+    c[114] = c[101]*c[103]*c[108]; /* 1/det A of {floor closed, right closed, FF stuck; FW slipping forwards} */
+    c[115] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed, FF stuck; FW slipping backwards}'s first block */
+    c[116] = p[P_mu]*c[1]*c[115]; /* z[0] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[117] = 1.0/c[0]; /* 1/sigma of {floor closed, right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[118] = -c[116]*c[117]; /* (A^-1)[0][1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 2 */
+    c[119] = -c[0]*c[118]; /* z[0] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[120] = -c[0]*c[117]; /* z[1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[121] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[117] - c[0]*c[117]; /* y[1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[122] = -1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[120] - p[P_R]*p[P_R]*c[2] - c[0] - c[0]*c[120]); /* 1/sigma of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[123] = c[118] + c[119]*c[121]*c[122]; /* (A^-1)[0][1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[124] = -c[119]*c[122]; /* (A^-1)[0][2] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[125] = c[117] + c[120]*c[121]*c[122]; /* (A^-1)[1][1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[126] = -c[120]*c[122]; /* (A^-1)[1][2] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[127] = -c[121]*c[122]; /* (A^-1)[2][1] of {floor closed, right closed, FF stuck; FW slipping backwards}, block 3 */
+    c[128] = c[115]*c[117]*c[122]; /* 1/det A of {floor closed, right closed, FF stuck; FW slipping backwards} */
+    c[129] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FW stuck; FF slipping forwards}'s first block */
+    c[130] = c[1]*c[129]; /* z[0] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
+    c[131] = c[1]*c[129] - p[P_R]*p[P_R]*p[P_mu]*c[2]*c[129]; /* y[0] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
+    c[132] = 1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[130] + p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[130]); /* 1/sigma of {floor closed, FW stuck; FF slipping forwards}, block 2 */
+    c[133] = c[129] + c[130]*c[131]*c[132]; /* (A^-1)[0][0] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
+    c[134] = -c[130]*c[132]; /* (A^-1)[0][1] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
+    c[135] = -c[131]*c[132]; /* (A^-1)[1][0] of {floor closed, FW stuck; FF slipping forwards}, block 2 */
+    c[136] = c[129]*c[132]; /* 1/det A of {floor closed, FW stuck; FF slipping forwards} */
+    c[137] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FW stuck; FF slipping backwards}'s first block */
+    c[138] = c[1]*c[137]; /* z[0] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
+    c[139] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[137] + c[1]*c[137]; /* y[0] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
+    c[140] = -1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[138] - p[P_R]*p[P_R]*c[2] - c[1] + c[1]*c[138]); /* 1/sigma of {floor closed, FW stuck; FF slipping backwards}, block 2 */
+    c[141] = c[137] + c[138]*c[139]*c[140]; /* (A^-1)[0][0] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
+    c[142] = -c[138]*c[140]; /* (A^-1)[0][1] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
+    c[143] = -c[139]*c[140]; /* (A^-1)[1][0] of {floor closed, FW stuck; FF slipping backwards}, block 2 */
+    c[144] = c[137]*c[140]; /* 1/det A of {floor closed, FW stuck; FF slipping backwards} */
+    c[145] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed, FW stuck; FF slipping forwards}'s first block */
+    c[146] = p[P_mu]*c[0]*c[145]; /* y[0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 2 */
+    c[147] = 1.0/c[0]; /* 1/sigma of {floor closed, right closed, FW stuck; FF slipping forwards}, block 2 */
+    c[148] = -c[146]*c[147]; /* (A^-1)[1][0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 2 */
+    c[149] = c[1]*c[145]; /* z[0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[150] = c[1]*c[145] - p[P_R]*p[P_R]*p[P_mu]*c[2]*c[145]; /* y[0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[151] = c[1]*c[148]; /* z[1] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[152] = 1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[149] + p[P_R]*p[P_R]*c[2] + c[1] - c[1]*c[149]); /* 1/sigma of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[153] = c[145] + c[149]*c[150]*c[152]; /* (A^-1)[0][0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[154] = -c[149]*c[152]; /* (A^-1)[0][2] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[155] = -c[150]*c[152]; /* (A^-1)[2][0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[156] = c[148] + c[150]*c[151]*c[152]; /* (A^-1)[1][0] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[157] = -c[151]*c[152]; /* (A^-1)[1][2] of {floor closed, right closed, FW stuck; FF slipping forwards}, block 3 */
+    c[158] = c[145]*c[147]*c[152]; /* 1/det A of {floor closed, right closed, FW stuck; FF slipping forwards} */
+    c[159] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, right closed, FW stuck; FF slipping backwards}'s first block */
+    c[160] = -p[P_mu]*c[0]*c[159]; /* y[0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 2 */
+    c[161] = 1.0/c[0]; /* 1/sigma of {floor closed, right closed, FW stuck; FF slipping backwards}, block 2 */
+    c[162] = -c[160]*c[161]; /* (A^-1)[1][0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 2 */
+    c[163] = c[1]*c[159]; /* z[0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[164] = p[P_R]*p[P_R]*p[P_mu]*c[2]*c[159] + c[1]*c[159]; /* y[0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[165] = c[1]*c[162]; /* z[1] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[166] = -1.0/(p[P_R]*p[P_R]*p[P_mu]*c[2]*c[163] - p[P_R]*p[P_R]*c[2] - c[1] + c[1]*c[163]); /* 1/sigma of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[167] = c[159] + c[163]*c[164]*c[166]; /* (A^-1)[0][0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[168] = -c[163]*c[166]; /* (A^-1)[0][2] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[169] = -c[164]*c[166]; /* (A^-1)[2][0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[170] = c[162] + c[164]*c[165]*c[166]; /* (A^-1)[1][0] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[171] = -c[165]*c[166]; /* (A^-1)[1][2] of {floor closed, right closed, FW stuck; FF slipping backwards}, block 3 */
+    c[172] = c[159]*c[161]*c[166]; /* 1/det A of {floor closed, right closed, FW stuck; FF slipping backwards} */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -443,115 +440,115 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             L[1] = -u[1]*c[4];
             break;
         case 3u: /* {floor closed, right closed; FF slipping forwards, FW slipping forwards} */
-            if (!isfinite(c[63])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[60])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[60] - u[1]*c[61];
-            L[1] = -u[0]*c[62] - u[1]*c[59];
+            L[0] = -u[0]*c[57] - u[1]*c[58];
+            L[1] = -u[0]*c[59] - u[1]*c[56];
             break;
         case 11u: /* {floor closed, right closed; FF slipping backwards, FW slipping forwards} */
-            if (!isfinite(c[71])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[68])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[68] - u[1]*c[69];
-            L[1] = -u[0]*c[70] - u[1]*c[67];
+            L[0] = -u[0]*c[65] - u[1]*c[66];
+            L[1] = -u[0]*c[67] - u[1]*c[64];
             break;
         case 35u: /* {floor closed, right closed; FF slipping forwards, FW slipping backwards} */
-            if (!isfinite(c[79])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[76])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[76] - u[1]*c[77];
-            L[1] = -u[0]*c[78] - u[1]*c[75];
+            L[0] = -u[0]*c[73] - u[1]*c[74];
+            L[1] = -u[0]*c[75] - u[1]*c[72];
             break;
         case 43u: /* {floor closed, right closed; FF slipping backwards, FW slipping backwards} */
-            if (!isfinite(c[87])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[84])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[84] - u[1]*c[85];
-            L[1] = -u[0]*c[86] - u[1]*c[83];
+            L[0] = -u[0]*c[81] - u[1]*c[82];
+            L[1] = -u[0]*c[83] - u[1]*c[80];
             break;
         case 4u: /* {FF stuck} */
-            L[2] = -u[2]*c[12];
+            L[2] = -u[2]*c[11];
             break;
         case 5u: /* {floor closed, FF stuck} */
-            L[0] = -u[0]*c[14];
-            L[2] = -u[2]*c[15];
+            L[0] = -u[0]*c[12];
+            L[2] = -u[2]*c[13];
             break;
         case 6u: /* {right closed, FF stuck; FW slipping forwards} */
-            if (!isfinite(c[95])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[92])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[1] = -u[1]*c[92] - u[2]*c[93];
-            L[2] = -u[1]*c[94] - u[2]*c[91];
+            L[1] = -u[1]*c[89] - u[2]*c[90];
+            L[2] = -u[1]*c[91] - u[2]*c[88];
             break;
         case 38u: /* {right closed, FF stuck; FW slipping backwards} */
-            if (!isfinite(c[103])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[100])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[1] = -u[1]*c[100] - u[2]*c[101];
-            L[2] = -u[1]*c[102] - u[2]*c[99];
+            L[1] = -u[1]*c[97] - u[2]*c[98];
+            L[2] = -u[1]*c[99] - u[2]*c[96];
             break;
         case 7u: /* {floor closed, right closed, FF stuck; FW slipping forwards} */
-            if (!isfinite(c[117])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[114])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[104] - u[1]*c[112] - u[2]*c[113];
-            L[1] = -u[1]*c[114] - u[2]*c[115];
-            L[2] = -u[1]*c[116] - u[2]*c[111];
+            L[0] = -u[0]*c[101] - u[1]*c[109] - u[2]*c[110];
+            L[1] = -u[1]*c[111] - u[2]*c[112];
+            L[2] = -u[1]*c[113] - u[2]*c[108];
             break;
         case 39u: /* {floor closed, right closed, FF stuck; FW slipping backwards} */
-            if (!isfinite(c[131])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[128])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[118] - u[1]*c[126] - u[2]*c[127];
-            L[1] = -u[1]*c[128] - u[2]*c[129];
-            L[2] = -u[1]*c[130] - u[2]*c[125];
+            L[0] = -u[0]*c[115] - u[1]*c[123] - u[2]*c[124];
+            L[1] = -u[1]*c[125] - u[2]*c[126];
+            L[2] = -u[1]*c[127] - u[2]*c[122];
             break;
         case 16u: /* {FW stuck} */
-            L[3] = -u[3]*c[24];
+            L[3] = -u[3]*c[22];
             break;
         case 17u: /* {floor closed, FW stuck; FF slipping forwards} */
-            if (!isfinite(c[139])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[136])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[136] - u[3]*c[137];
-            L[3] = -u[0]*c[138] - u[3]*c[135];
+            L[0] = -u[0]*c[133] - u[3]*c[134];
+            L[3] = -u[0]*c[135] - u[3]*c[132];
             break;
         case 25u: /* {floor closed, FW stuck; FF slipping backwards} */
-            if (!isfinite(c[147])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[144])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[144] - u[3]*c[145];
-            L[3] = -u[0]*c[146] - u[3]*c[143];
+            L[0] = -u[0]*c[141] - u[3]*c[142];
+            L[3] = -u[0]*c[143] - u[3]*c[140];
             break;
         case 18u: /* {right closed, FW stuck} */
-            L[1] = -u[1]*c[30];
-            L[3] = -u[3]*c[31];
+            L[1] = -u[1]*c[27];
+            L[3] = -u[3]*c[28];
             break;
         case 19u: /* {floor closed, right closed, FW stuck; FF slipping forwards} */
-            if (!isfinite(c[161])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[158])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[156] - u[3]*c[157];
-            L[1] = -u[0]*c[159] - u[1]*c[150] - u[3]*c[160];
-            L[3] = -u[0]*c[158] - u[3]*c[155];
+            L[0] = -u[0]*c[153] - u[3]*c[154];
+            L[1] = -u[0]*c[156] - u[1]*c[147] - u[3]*c[157];
+            L[3] = -u[0]*c[155] - u[3]*c[152];
             break;
         case 27u: /* {floor closed, right closed, FW stuck; FF slipping backwards} */
-            if (!isfinite(c[175])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[172])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[170] - u[3]*c[171];
-            L[1] = -u[0]*c[173] - u[1]*c[164] - u[3]*c[174];
-            L[3] = -u[0]*c[172] - u[3]*c[169];
+            L[0] = -u[0]*c[167] - u[3]*c[168];
+            L[1] = -u[0]*c[170] - u[1]*c[161] - u[3]*c[171];
+            L[3] = -u[0]*c[169] - u[3]*c[166];
             break;
         case 20u: /* {FF stuck, FW stuck} */
-            L[2] = -u[2]*c[37] - u[3]*c[38];
-            L[3] = -u[2]*c[38] - u[3]*c[39];
+            L[2] = -u[2]*c[34] - u[3]*c[35];
+            L[3] = -u[2]*c[35] - u[3]*c[36];
             break;
         case 21u: /* {floor closed, FF stuck, FW stuck} */
-            L[0] = -u[0]*c[43] - u[2]*c[44] - u[3]*c[45];
-            L[2] = -u[0]*c[44] - u[2]*c[46] - u[3]*c[47];
-            L[3] = -u[0]*c[45] - u[2]*c[47] - u[3]*c[42];
+            L[0] = -u[0]*c[40] - u[2]*c[41] - u[3]*c[42];
+            L[2] = -u[0]*c[41] - u[2]*c[43] - u[3]*c[44];
+            L[3] = -u[0]*c[42] - u[2]*c[44] - u[3]*c[39];
             break;
         case 22u: /* {right closed, FF stuck, FW stuck} */
-            L[1] = -u[1]*c[51] - u[2]*c[52] - u[3]*c[53];
-            L[2] = -u[1]*c[52] - u[2]*c[54] - u[3]*c[55];
-            L[3] = -u[1]*c[53] - u[2]*c[55] - u[3]*c[50];
+            L[1] = -u[1]*c[48] - u[2]*c[49] - u[3]*c[50];
+            L[2] = -u[1]*c[49] - u[2]*c[51] - u[3]*c[52];
+            L[3] = -u[1]*c[50] - u[2]*c[52] - u[3]*c[47];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
         if (m & 1u) {
             a[1] += L[0]*c[1];
             if (!(m & 4u)) { /* FF slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (8u) */
-                const double f = m & 8u ? L[0]*c[8] : -(L[0]*c[8]);
+                const double f = m & 8u ? L[0]*c[7] : -(L[0]*c[7]);
                 a[0] += c[0] * f;
                 a[2] += p[P_R]*c[2] * f;
             }
@@ -559,7 +556,7 @@ static inline int modes(const unsigned *mode, double t, const double *y,
         if (m & 2u) {
             a[0] -= L[1]*c[0];
             if (!(m & 16u)) { /* FW slipping on it: a += M^-1 w_t f, f = -s mu_k lambda, s = -1 backwards (32u) */
-                const double f = m & 32u ? L[1]*c[10] : -(L[1]*c[10]);
+                const double f = m & 32u ? L[1]*c[9] : -(L[1]*c[9]);
                 a[1] += c[1] * f;
                 a[2] += p[P_R]*c[2] * f;
             }
@@ -604,8 +601,8 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             s[3] = 1.0;
             sdot[3] = 0.0;
         } else if (m & 4u) { /* FF stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
-            s[2] = L[0]*c[9] - L[2];
-            s[3] = L[0]*c[9] + L[2];
+            s[2] = L[0]*c[8] - L[2];
+            s[3] = L[0]*c[8] + L[2];
         } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
             s[2] = p[P_R]*y[5] + y[3];
             sdot[2] = p[P_R]*a[2] + a[0];
@@ -622,8 +619,8 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             s[5] = 1.0;
             sdot[5] = 0.0;
         } else if (m & 16u) { /* FW stuck: s = mu_s N - L, mu_s N + L, N = lambda of its gap */
-            s[4] = L[1]*c[11] - L[3];
-            s[5] = L[1]*c[11] + L[3];
+            s[4] = L[1]*c[10] - L[3];
+            s[5] = L[1]*c[10] + L[3];
         } else { /* slipping: s = w_t . v - u, s' = w_t . a, negated backwards; 1 */
             s[4] = p[P_R]*y[5] + y[4];
             sdot[4] = p[P_R]*a[2] + a[1];
@@ -655,82 +652,82 @@ static inline int modes(const unsigned *mode, double t, const double *y,
                 sdot[1] = -ud[1]*c[4];
                 break;
             case 3u: /* {floor closed, right closed; FF slipping forwards, FW slipping forwards} */
-                sdot[0] = -ud[0]*c[60] - ud[1]*c[61];
-                sdot[1] = -ud[0]*c[62] - ud[1]*c[59];
+                sdot[0] = -ud[0]*c[57] - ud[1]*c[58];
+                sdot[1] = -ud[0]*c[59] - ud[1]*c[56];
                 break;
             case 11u: /* {floor closed, right closed; FF slipping backwards, FW slipping forwards} */
-                sdot[0] = -ud[0]*c[68] - ud[1]*c[69];
-                sdot[1] = -ud[0]*c[70] - ud[1]*c[67];
+                sdot[0] = -ud[0]*c[65] - ud[1]*c[66];
+                sdot[1] = -ud[0]*c[67] - ud[1]*c[64];
                 break;
             case 35u: /* {floor closed, right closed; FF slipping forwards, FW slipping backwards} */
-                sdot[0] = -ud[0]*c[76] - ud[1]*c[77];
-                sdot[1] = -ud[0]*c[78] - ud[1]*c[75];
+                sdot[0] = -ud[0]*c[73] - ud[1]*c[74];
+                sdot[1] = -ud[0]*c[75] - ud[1]*c[72];
                 break;
             case 43u: /* {floor closed, right closed; FF slipping backwards, FW slipping backwards} */
-                sdot[0] = -ud[0]*c[84] - ud[1]*c[85];
-                sdot[1] = -ud[0]*c[86] - ud[1]*c[83];
+                sdot[0] = -ud[0]*c[81] - ud[1]*c[82];
+                sdot[1] = -ud[0]*c[83] - ud[1]*c[80];
                 break;
             case 4u: /* {FF stuck} */
                 break;
             case 5u: /* {floor closed, FF stuck} */
-                sdot[0] = -ud[0]*c[14];
-                sdot[2] = ud[2]*c[15] - ud[0]*c[9]*c[14];
-                sdot[3] = -ud[0]*c[9]*c[14] - ud[2]*c[15];
+                sdot[0] = -ud[0]*c[12];
+                sdot[2] = ud[2]*c[13] - ud[0]*c[8]*c[12];
+                sdot[3] = -ud[0]*c[8]*c[12] - ud[2]*c[13];
                 break;
             case 6u: /* {right closed, FF stuck; FW slipping forwards} */
-                sdot[1] = -ud[1]*c[92] - ud[2]*c[93];
+                sdot[1] = -ud[1]*c[89] - ud[2]*c[90];
                 break;
             case 38u: /* {right closed, FF stuck; FW slipping backwards} */
-                sdot[1] = -ud[1]*c[100] - ud[2]*c[101];
+                sdot[1] = -ud[1]*c[97] - ud[2]*c[98];
                 break;
             case 7u: /* {floor closed, right closed, FF stuck; FW slipping forwards} */
-                sdot[0] = -ud[0]*c[104] - ud[1]*c[112] - ud[2]*c[113];
-                sdot[1] = -ud[1]*c[114] - ud[2]*c[115];
-                sdot[2] = ud[1]*c[116] - ud[0]*c[9]*c[104] - ud[1]*c[9]*c[112] - ud[2]*c[9]*c[113] + ud[2]*c[111];
-                sdot[3] = -ud[0]*c[9]*c[104] - ud[1]*c[9]*c[112] - ud[1]*c[116] - ud[2]*c[9]*c[113] - ud[2]*c[111];
+                sdot[0] = -ud[0]*c[101] - ud[1]*c[109] - ud[2]*c[110];
+                sdot[1] = -ud[1]*c[111] - ud[2]*c[112];
+                sdot[2] = ud[1]*c[113] - ud[0]*c[8]*c[101] - ud[1]*c[8]*c[109] - ud[2]*c[8]*c[110] + ud[2]*c[108];
+                sdot[3] = -ud[0]*c[8]*c[101] - ud[1]*c[8]*c[109] - ud[1]*c[113] - ud[2]*c[8]*c[110] - ud[2]*c[108];
                 break;
             case 39u: /* {floor closed, right closed, FF stuck; FW slipping backwards} */
-                sdot[0] = -ud[0]*c[118] - ud[1]*c[126] - ud[2]*c[127];
-                sdot[1] = -ud[1]*c[128] - ud[2]*c[129];
-                sdot[2] = ud[1]*c[130] - ud[0]*c[9]*c[118] - ud[1]*c[9]*c[126] - ud[2]*c[9]*c[127] + ud[2]*c[125];
-                sdot[3] = -ud[0]*c[9]*c[118] - ud[1]*c[9]*c[126] - ud[1]*c[130] - ud[2]*c[9]*c[127] - ud[2]*c[125];
+                sdot[0] = -ud[0]*c[115] - ud[1]*c[123] - ud[2]*c[124];
+                sdot[1] = -ud[1]*c[125] - ud[2]*c[126];
+                sdot[2] = ud[1]*c[127] - ud[0]*c[8]*c[115] - ud[1]*c[8]*c[123] - ud[2]*c[8]*c[124] + ud[2]*c[122];
+                sdot[3] = -ud[0]*c[8]*c[115] - ud[1]*c[8]*c[123] - ud[1]*c[127] - ud[2]*c[8]*c[124] - ud[2]*c[122];
                 break;
             case 16u: /* {FW stuck} */
                 break;
             case 17u: /* {floor closed, FW stuck; FF slipping forwards} */
-                sdot[0] = -ud[0]*c[136] - ud[3]*c[137];
+                sdot[0] = -ud[0]*c[133] - ud[3]*c[134];
                 break;
             case 25u: /* {floor closed, FW stuck; FF slipping backwards} */
-                sdot[0] = -ud[0]*c[144] - ud[3]*c[145];
+                sdot[0] = -ud[0]*c[141] - ud[3]*c[142];
                 break;
             case 18u: /* {right closed, FW stuck} */
-                sdot[1] = -ud[1]*c[30];
-                sdot[4] = ud[3]*c[31] - ud[1]*c[11]*c[30];
-                sdot[5] = -ud[1]*c[11]*c[30] - ud[3]*c[31];
+                sdot[1] = -ud[1]*c[27];
+                sdot[4] = ud[3]*c[28] - ud[1]*c[10]*c[27];
+                sdot[5] = -ud[1]*c[10]*c[27] - ud[3]*c[28];
                 break;
             case 19u: /* {floor closed, right closed, FW stuck; FF slipping forwards} */
-                sdot[0] = -ud[0]*c[156] - ud[3]*c[157];
-                sdot[1] = -ud[0]*c[159] - ud[1]*c[150] - ud[3]*c[160];
-                sdot[4] = ud[0]*c[158] - ud[0]*c[11]*c[159] - ud[1]*c[11]*c[150] - ud[3]*c[11]*c[160] + ud[3]*c[155];
-                sdot[5] = -ud[0]*c[11]*c[159] - ud[0]*c[158] - ud[1]*c[11]*c[150] - ud[3]*c[11]*c[160] - ud[3]*c[155];
+                sdot[0] = -ud[0]*c[153] - ud[3]*c[154];
+                sdot[1] = -ud[0]*c[156] - ud[1]*c[147] - ud[3]*c[157];
+                sdot[4] = ud[0]*c[155] - ud[0]*c[10]*c[156] - ud[1]*c[10]*c[147] - ud[3]*c[10]*c[157] + ud[3]*c[152];
+                sdot[5] = -ud[0]*c[10]*c[156] - ud[0]*c[155] - ud[1]*c[10]*c[147] - ud[3]*c[10]*c[157] - ud[3]*c[152];
                 break;
             case 27u: /* {floor closed, right closed, FW stuck; FF slipping backwards} */
-                sdot[0] = -ud[0]*c[170] - ud[3]*c[171];
-                sdot[1] = -ud[0]*c[173] - ud[1]*c[164] - ud[3]*c[174];
-                sdot[4] = ud[0]*c[172] - ud[0]*c[11]*c[173] - ud[1]*c[11]*c[164] - ud[3]*c[11]*c[174] + ud[3]*c[169];
-                sdot[5] = -ud[0]*c[11]*c[173] - ud[0]*c[172] - ud[1]*c[11]*c[164] - ud[3]*c[11]*c[174] - ud[3]*c[169];
+                sdot[0] = -ud[0]*c[167] - ud[3]*c[168];
+                sdot[1] = -ud[0]*c[170] - ud[1]*c[161] - ud[3]*c[171];
+                sdot[4] = ud[0]*c[169] - ud[0]*c[10]*c[170] - ud[1]*c[10]*c[161] - ud[3]*c[10]*c[171] + ud[3]*c[166];
+                sdot[5] = -ud[0]*c[10]*c[170] - ud[0]*c[169] - ud[1]*c[10]*c[161] - ud[3]*c[10]*c[171] - ud[3]*c[166];
                 break;
             case 20u: /* {FF stuck, FW stuck} */
                 break;
             case 21u: /* {floor closed, FF stuck, FW stuck} */
-                sdot[0] = -ud[0]*c[43] - ud[2]*c[44] - ud[3]*c[45];
-                sdot[2] = ud[0]*c[44] - ud[0]*c[9]*c[43] - ud[2]*c[9]*c[44] + ud[2]*c[46] - ud[3]*c[9]*c[45] + ud[3]*c[47];
-                sdot[3] = -ud[0]*c[9]*c[43] - ud[0]*c[44] - ud[2]*c[9]*c[44] - ud[2]*c[46] - ud[3]*c[9]*c[45] - ud[3]*c[47];
+                sdot[0] = -ud[0]*c[40] - ud[2]*c[41] - ud[3]*c[42];
+                sdot[2] = ud[0]*c[41] - ud[0]*c[8]*c[40] - ud[2]*c[8]*c[41] + ud[2]*c[43] - ud[3]*c[8]*c[42] + ud[3]*c[44];
+                sdot[3] = -ud[0]*c[8]*c[40] - ud[0]*c[41] - ud[2]*c[8]*c[41] - ud[2]*c[43] - ud[3]*c[8]*c[42] - ud[3]*c[44];
                 break;
             case 22u: /* {right closed, FF stuck, FW stuck} */
-                sdot[1] = -ud[1]*c[51] - ud[2]*c[52] - ud[3]*c[53];
-                sdot[4] = ud[1]*c[53] - ud[1]*c[11]*c[51] - ud[2]*c[11]*c[52] + ud[2]*c[55] - ud[3]*c[11]*c[53] + ud[3]*c[50];
-                sdot[5] = -ud[1]*c[11]*c[51] - ud[1]*c[53] - ud[2]*c[11]*c[52] - ud[2]*c[55] - ud[3]*c[11]*c[53] - ud[3]*c[50];
+                sdot[1] = -ud[1]*c[48] - ud[2]*c[49] - ud[3]*c[50];
+                sdot[4] = ud[1]*c[50] - ud[1]*c[10]*c[48] - ud[2]*c[10]*c[49] + ud[2]*c[52] - ud[3]*c[10]*c[50] + ud[3]*c[47];
+                sdot[5] = -ud[1]*c[10]*c[48] - ud[1]*c[50] - ud[2]*c[10]*c[49] - ud[2]*c[52] - ud[3]*c[10]*c[50] - ud[3]*c[47];
                 break;
             }
         }
@@ -789,7 +786,7 @@ const nsm_model nsm_model_disc_corner = {
     .n_params = 6,
     .n_gaps = 2,
     .n_springs = 0,
-    .n_consts = 176,
+    .n_consts = 173,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

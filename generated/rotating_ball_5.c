@@ -119,9 +119,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[4] = p[P_mu]; /* mu_k of F */
     c[5] = p[P_mu]; /* mu_s of F */
     c[6] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* (S^-1)[0][0] of mode 2 */
-    c[7] = 1.0/(p[P_R]*p[P_R]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 3 */
-    c[8] = p[P_R]*p[P_R]*c[2]*c[7] + c[0]*c[7]; /* (S^-1)[0][0] of mode 3 */
-    c[9] = c[1]*c[7]; /* (S^-1)[1][1] of mode 3 */
+    c[7] = 1.0/c[1]; /* (S^-1)[0][0] of mode 3 */
+    c[8] = 1.0/(p[P_R]*p[P_R]*c[2] + c[0]); /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -229,8 +228,8 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             L[1] = -u[1]*c[6];
             break;
         case 3u: /* {floor closed, F stuck} */
-            L[0] = -u[0]*c[8];
-            L[1] = -u[1]*c[9];
+            L[0] = -u[0]*c[7];
+            L[1] = -u[1]*c[8];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -301,9 +300,9 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             case 2u: /* {F stuck} */
                 break;
             case 3u: /* {floor closed, F stuck} */
-                sdot[0] = -ud[0]*c[8];
-                sdot[1] = ud[1]*c[9] - ud[0]*c[5]*c[8];
-                sdot[2] = -ud[0]*c[5]*c[8] - ud[1]*c[9];
+                sdot[0] = -ud[0]*c[7];
+                sdot[1] = ud[1]*c[8] - ud[0]*c[5]*c[7];
+                sdot[2] = -ud[0]*c[5]*c[7] - ud[1]*c[8];
                 break;
             }
         }
@@ -359,7 +358,7 @@ const nsm_model nsm_model_rotating_ball_5 = {
     .n_params = 6,
     .n_gaps = 1,
     .n_springs = 0,
-    .n_consts = 10,
+    .n_consts = 9,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

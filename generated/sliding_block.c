@@ -108,9 +108,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     c[3] = p[P_mu_k]; /* mu_k of F */
     c[4] = p[P_mu_s]; /* mu_s of F */
     c[5] = 1.0/c[0]; /* (S^-1)[0][0] of mode 2 */
-    c[6] = 1.0/(c[0]*c[1]); /* 1/det S of mode 3 */
-    c[7] = c[0]*c[6]; /* (S^-1)[0][0] of mode 3 */
-    c[8] = c[1]*c[6]; /* (S^-1)[1][1] of mode 3 */
+    c[6] = 1.0/c[1]; /* (S^-1)[0][0] of mode 3 */
+    c[7] = 1.0/c[0]; /* (S^-1)[1][1] of mode 3 */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -230,8 +229,8 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             L[1] = -u[1]*c[5];
             break;
         case 3u: /* {floor closed, F stuck} */
-            L[0] = -u[0]*c[7];
-            L[1] = -u[1]*c[8];
+            L[0] = -u[0]*c[6];
+            L[1] = -u[1]*c[7];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -297,9 +296,9 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             case 2u: /* {F stuck} */
                 break;
             case 3u: /* {floor closed, F stuck} */
-                sdot[0] = -ud[0]*c[7];
-                sdot[1] = ud[1]*c[8] - ud[0]*c[4]*c[7];
-                sdot[2] = -ud[0]*c[4]*c[7] - ud[1]*c[8];
+                sdot[0] = -ud[0]*c[6];
+                sdot[1] = ud[1]*c[7] - ud[0]*c[4]*c[6];
+                sdot[2] = -ud[0]*c[4]*c[6] - ud[1]*c[7];
                 break;
             }
         }
@@ -381,7 +380,7 @@ const nsm_model nsm_model_sliding_block = {
     .n_params = 9,
     .n_gaps = 1,
     .n_springs = 1,
-    .n_consts = 9,
+    .n_consts = 8,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

@@ -153,51 +153,47 @@ static int setup(const double *p, double *c, nsm_numeric *num)
     for (i = 0; i < 4; i++)
         c[i + 5] = p[P_mu];
     c[9] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[0][0] of mode 4 */
-    c[10] = 1.0/(p[P_r]*p[P_r]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 5 */
-    c[11] = p[P_r]*p[P_r]*c[2]*c[10] + c[0]*c[10]; /* (S^-1)[0][0] of mode 5 */
-    c[12] = c[1]*c[10]; /* (S^-1)[1][1] of mode 5 */
-    c[13] = 1.0/(p[P_r]*p[P_r]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 6 */
-    c[14] = p[P_r]*p[P_r]*c[2]*c[13] + c[0]*c[13]; /* (S^-1)[0][0] of mode 6 */
-    c[15] = c[1]*c[13]; /* (S^-1)[1][1] of mode 6 */
-    c[16] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[0][0] of mode 16 */
-    c[17] = 1.0/(p[P_r]*p[P_r]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 17 */
-    c[18] = p[P_r]*p[P_r]*c[2]*c[17] + c[0]*c[17]; /* (S^-1)[0][0] of mode 17 */
-    c[19] = c[1]*c[17]; /* (S^-1)[1][1] of mode 17 */
-    c[20] = 1.0/(p[P_r]*p[P_r]*c[1]*c[2] + c[0]*c[1]); /* 1/det S of mode 18 */
-    c[21] = p[P_r]*p[P_r]*c[2]*c[20] + c[0]*c[20]; /* (S^-1)[0][0] of mode 18 */
-    c[22] = c[1]*c[20]; /* (S^-1)[1][1] of mode 18 */
-    c[23] = -1.0/((p[P_r]*p[P_r]*c[2] - c[0])*(p[P_r]*p[P_r]*c[2] - c[0]) - (p[P_r]*p[P_r]*c[2] + c[0])*(p[P_r]*p[P_r]*c[2] + c[0])); /* 1/det S of mode 20 */
-    c[24] = p[P_r]*p[P_r]*c[2]*c[23] + c[0]*c[23]; /* (S^-1)[0][0] of mode 20 */
-    c[25] = c[0]*c[23] - p[P_r]*p[P_r]*c[2]*c[23]; /* (S^-1)[0][1] of mode 20 */
-    c[26] = p[P_r]*p[P_r]*c[2]*c[23] + c[0]*c[23]; /* (S^-1)[1][1] of mode 20 */
-    c[27] = p[P_r]*p[P_r]*c[2]*c[12] - c[0]*c[12]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
-    c[28] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[27] + c[0] + c[0]*c[27]); /* 1/sigma of mode 21: (S^-1)[2][2] */
-    c[29] = c[12] + c[27]*c[27]*c[28]; /* (S^-1)[1][1] of mode 21 */
-    c[30] = -c[27]*c[28]; /* (S^-1)[1][2] of mode 21 */
-    c[31] = p[P_r]*p[P_r]*c[2]*c[15] - c[0]*c[15]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
-    c[32] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[31] + c[0] + c[0]*c[31]); /* 1/sigma of mode 22: (S^-1)[2][2] */
-    c[33] = c[15] + c[31]*c[31]*c[32]; /* (S^-1)[1][1] of mode 22 */
-    c[34] = -c[31]*c[32]; /* (S^-1)[1][2] of mode 22 */
-    c[35] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping forwards}'s first block */
-    c[36] = p[P_mu]*c[0]*c[35] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[35]; /* y[0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
-    c[37] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping forwards}, block 2 */
-    c[38] = -c[36]*c[37]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
-    c[39] = c[35]*c[37]; /* 1/det A of {table closed, FF stuck; FT slipping forwards} */
-    c[40] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping backwards}'s first block */
-    c[41] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[40] - p[P_mu]*c[0]*c[40]; /* y[0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
-    c[42] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping backwards}, block 2 */
-    c[43] = -c[41]*c[42]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
-    c[44] = c[40]*c[42]; /* 1/det A of {table closed, FF stuck; FT slipping backwards} */
-    c[45] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping forwards}'s first block */
-    c[46] = p[P_mu]*c[0]*c[45] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[45]; /* y[0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
-    c[47] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping forwards}, block 2 */
-    c[48] = -c[46]*c[47]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
-    c[49] = c[45]*c[47]; /* 1/det A of {floor closed, FT stuck; FF slipping forwards} */
-    c[50] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping backwards}'s first block */
-    c[51] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[50] - p[P_mu]*c[0]*c[50]; /* y[0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
-    c[52] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping backwards}, block 2 */
-    c[53] = -c[51]*c[52]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
-    c[54] = c[50]*c[52]; /* 1/det A of {floor closed, FT stuck; FF slipping backwards} */
+    c[10] = 1.0/c[1]; /* (S^-1)[0][0] of mode 5 */
+    c[11] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[1][1] of mode 5 */
+    c[12] = 1.0/c[1]; /* (S^-1)[0][0] of mode 6 */
+    c[13] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[1][1] of mode 6 */
+    c[14] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[0][0] of mode 16 */
+    c[15] = 1.0/c[1]; /* (S^-1)[0][0] of mode 17 */
+    c[16] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[1][1] of mode 17 */
+    c[17] = 1.0/c[1]; /* (S^-1)[0][0] of mode 18 */
+    c[18] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* (S^-1)[1][1] of mode 18 */
+    c[19] = -1.0/((p[P_r]*p[P_r]*c[2] - c[0])*(p[P_r]*p[P_r]*c[2] - c[0]) - (p[P_r]*p[P_r]*c[2] + c[0])*(p[P_r]*p[P_r]*c[2] + c[0])); /* 1/det S of mode 20 */
+    c[20] = p[P_r]*p[P_r]*c[2]*c[19] + c[0]*c[19]; /* (S^-1)[0][0] of mode 20 */
+    c[21] = c[0]*c[19] - p[P_r]*p[P_r]*c[2]*c[19]; /* (S^-1)[0][1] of mode 20 */
+    c[22] = p[P_r]*p[P_r]*c[2]*c[19] + c[0]*c[19]; /* (S^-1)[1][1] of mode 20 */
+    c[23] = p[P_r]*p[P_r]*c[2]*c[11] - c[0]*c[11]; /* z[1] = (S_Q^-1 b)[1] of mode 21 */
+    c[24] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[23] + c[0] + c[0]*c[23]); /* 1/sigma of mode 21: (S^-1)[2][2] */
+    c[25] = c[11] + c[23]*c[23]*c[24]; /* (S^-1)[1][1] of mode 21 */
+    c[26] = -c[23]*c[24]; /* (S^-1)[1][2] of mode 21 */
+    c[27] = p[P_r]*p[P_r]*c[2]*c[13] - c[0]*c[13]; /* z[1] = (S_Q^-1 b)[1] of mode 22 */
+    c[28] = 1.0/(p[P_r]*p[P_r]*c[2] - p[P_r]*p[P_r]*c[2]*c[27] + c[0] + c[0]*c[27]); /* 1/sigma of mode 22: (S^-1)[2][2] */
+    c[29] = c[13] + c[27]*c[27]*c[28]; /* (S^-1)[1][1] of mode 22 */
+    c[30] = -c[27]*c[28]; /* (S^-1)[1][2] of mode 22 */
+    c[31] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping forwards}'s first block */
+    c[32] = p[P_mu]*c[0]*c[31] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[31]; /* y[0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[33] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[34] = -c[32]*c[33]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping forwards}, block 2 */
+    c[35] = c[31]*c[33]; /* 1/det A of {table closed, FF stuck; FT slipping forwards} */
+    c[36] = 1.0/c[1]; /* (A^-1)[0][0] of {table closed, FF stuck; FT slipping backwards}'s first block */
+    c[37] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[36] - p[P_mu]*c[0]*c[36]; /* y[0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[38] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[39] = -c[37]*c[38]; /* (A^-1)[1][0] of {table closed, FF stuck; FT slipping backwards}, block 2 */
+    c[40] = c[36]*c[38]; /* 1/det A of {table closed, FF stuck; FT slipping backwards} */
+    c[41] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping forwards}'s first block */
+    c[42] = p[P_mu]*c[0]*c[41] - p[P_r]*p[P_r]*p[P_mu]*c[2]*c[41]; /* y[0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[43] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[44] = -c[42]*c[43]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping forwards}, block 2 */
+    c[45] = c[41]*c[43]; /* 1/det A of {floor closed, FT stuck; FF slipping forwards} */
+    c[46] = 1.0/c[1]; /* (A^-1)[0][0] of {floor closed, FT stuck; FF slipping backwards}'s first block */
+    c[47] = p[P_r]*p[P_r]*p[P_mu]*c[2]*c[46] - p[P_mu]*c[0]*c[46]; /* y[0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[48] = 1.0/(p[P_r]*p[P_r]*c[2] + c[0]); /* 1/sigma of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[49] = -c[47]*c[48]; /* (A^-1)[1][0] of {floor closed, FT stuck; FF slipping backwards}, block 2 */
+    c[50] = c[46]*c[48]; /* 1/det A of {floor closed, FT stuck; FF slipping backwards} */
 
     /* numeric ingredients for the runtime's generic paths */
     num->mass[0] = p[P_m];
@@ -355,53 +351,53 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             L[2] = -u[2]*c[9];
             break;
         case 5u: /* {floor closed, FF stuck} */
-            L[0] = -u[0]*c[11];
-            L[2] = -u[2]*c[12];
+            L[0] = -u[0]*c[10];
+            L[2] = -u[2]*c[11];
             break;
         case 6u: /* {table closed, FF stuck; FT slipping forwards} */
-            if (!isfinite(c[39])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[35])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[1] = -u[1]*c[35];
-            L[2] = -u[1]*c[38] - u[2]*c[37];
+            L[1] = -u[1]*c[31];
+            L[2] = -u[1]*c[34] - u[2]*c[33];
             break;
         case 38u: /* {table closed, FF stuck; FT slipping backwards} */
-            if (!isfinite(c[44])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[40])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[1] = -u[1]*c[40];
-            L[2] = -u[1]*c[43] - u[2]*c[42];
+            L[1] = -u[1]*c[36];
+            L[2] = -u[1]*c[39] - u[2]*c[38];
             break;
         case 16u: /* {FT stuck} */
-            L[3] = -u[3]*c[16];
+            L[3] = -u[3]*c[14];
             break;
         case 17u: /* {floor closed, FT stuck; FF slipping forwards} */
-            if (!isfinite(c[49])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[45])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[45];
-            L[3] = -u[0]*c[48] - u[3]*c[47];
+            L[0] = -u[0]*c[41];
+            L[3] = -u[0]*c[44] - u[3]*c[43];
             break;
         case 25u: /* {floor closed, FT stuck; FF slipping backwards} */
-            if (!isfinite(c[54])) /* 1/det A: singular here, the runtime's */
+            if (!isfinite(c[50])) /* 1/det A: singular here, the runtime's */
                 return NSM_NOT_DERIVED;
-            L[0] = -u[0]*c[50];
-            L[3] = -u[0]*c[53] - u[3]*c[52];
+            L[0] = -u[0]*c[46];
+            L[3] = -u[0]*c[49] - u[3]*c[48];
             break;
         case 18u: /* {table closed, FT stuck} */
-            L[1] = -u[1]*c[21];
-            L[3] = -u[3]*c[22];
+            L[1] = -u[1]*c[17];
+            L[3] = -u[3]*c[18];
             break;
         case 20u: /* {FF stuck, FT stuck} */
-            L[2] = -u[2]*c[24] - u[3]*c[25];
-            L[3] = -u[2]*c[25] - u[3]*c[26];
+            L[2] = -u[2]*c[20] - u[3]*c[21];
+            L[3] = -u[2]*c[21] - u[3]*c[22];
             break;
         case 21u: /* {floor closed, FF stuck, FT stuck} */
-            L[0] = -u[0]*c[11];
-            L[2] = -u[2]*c[29] - u[3]*c[30];
-            L[3] = -u[2]*c[30] - u[3]*c[28];
+            L[0] = -u[0]*c[10];
+            L[2] = -u[2]*c[25] - u[3]*c[26];
+            L[3] = -u[2]*c[26] - u[3]*c[24];
             break;
         case 22u: /* {table closed, FF stuck, FT stuck} */
-            L[1] = -u[1]*c[14];
-            L[2] = -u[2]*c[33] - u[3]*c[34];
-            L[3] = -u[2]*c[34] - u[3]*c[32];
+            L[1] = -u[1]*c[12];
+            L[2] = -u[2]*c[29] - u[3]*c[30];
+            L[3] = -u[2]*c[30] - u[3]*c[28];
             break;
         }
         /* a += M^-1 W_R^T lambda_R */
@@ -514,40 +510,40 @@ static inline int modes(const unsigned *mode, double t, const double *y,
             case 4u: /* {FF stuck} */
                 break;
             case 5u: /* {floor closed, FF stuck} */
-                sdot[0] = -ud[0]*c[11];
-                sdot[2] = ud[2]*c[12] - ud[0]*c[6]*c[11];
-                sdot[3] = -ud[0]*c[6]*c[11] - ud[2]*c[12];
+                sdot[0] = -ud[0]*c[10];
+                sdot[2] = ud[2]*c[11] - ud[0]*c[6]*c[10];
+                sdot[3] = -ud[0]*c[6]*c[10] - ud[2]*c[11];
                 break;
             case 6u: /* {table closed, FF stuck; FT slipping forwards} */
-                sdot[1] = -ud[1]*c[35];
+                sdot[1] = -ud[1]*c[31];
                 break;
             case 38u: /* {table closed, FF stuck; FT slipping backwards} */
-                sdot[1] = -ud[1]*c[40];
+                sdot[1] = -ud[1]*c[36];
                 break;
             case 16u: /* {FT stuck} */
                 break;
             case 17u: /* {floor closed, FT stuck; FF slipping forwards} */
-                sdot[0] = -ud[0]*c[45];
+                sdot[0] = -ud[0]*c[41];
                 break;
             case 25u: /* {floor closed, FT stuck; FF slipping backwards} */
-                sdot[0] = -ud[0]*c[50];
+                sdot[0] = -ud[0]*c[46];
                 break;
             case 18u: /* {table closed, FT stuck} */
-                sdot[1] = -ud[1]*c[21];
-                sdot[4] = ud[3]*c[22] - ud[1]*c[8]*c[21];
-                sdot[5] = -ud[1]*c[8]*c[21] - ud[3]*c[22];
+                sdot[1] = -ud[1]*c[17];
+                sdot[4] = ud[3]*c[18] - ud[1]*c[8]*c[17];
+                sdot[5] = -ud[1]*c[8]*c[17] - ud[3]*c[18];
                 break;
             case 20u: /* {FF stuck, FT stuck} */
                 break;
             case 21u: /* {floor closed, FF stuck, FT stuck} */
-                sdot[0] = -ud[0]*c[11];
-                sdot[2] = ud[2]*c[29] - ud[0]*c[6]*c[11] + ud[3]*c[30];
-                sdot[3] = -ud[0]*c[6]*c[11] - ud[2]*c[29] - ud[3]*c[30];
+                sdot[0] = -ud[0]*c[10];
+                sdot[2] = ud[2]*c[25] - ud[0]*c[6]*c[10] + ud[3]*c[26];
+                sdot[3] = -ud[0]*c[6]*c[10] - ud[2]*c[25] - ud[3]*c[26];
                 break;
             case 22u: /* {table closed, FF stuck, FT stuck} */
-                sdot[1] = -ud[1]*c[14];
-                sdot[4] = ud[2]*c[34] - ud[1]*c[8]*c[14] + ud[3]*c[32];
-                sdot[5] = -ud[1]*c[8]*c[14] - ud[2]*c[34] - ud[3]*c[32];
+                sdot[1] = -ud[1]*c[12];
+                sdot[4] = ud[2]*c[30] - ud[1]*c[8]*c[12] + ud[3]*c[28];
+                sdot[5] = -ud[1]*c[8]*c[12] - ud[2]*c[30] - ud[3]*c[28];
                 break;
             }
         }
@@ -623,7 +619,7 @@ const nsm_model nsm_model_super_ball = {
     .n_params = 12,
     .n_gaps = 2,
     .n_springs = 0,
-    .n_consts = 55,
+    .n_consts = 51,
     .body_names = body_names,
     .params = params,
     .gaps = gaps,

@@ -435,3 +435,15 @@ foreach(case findings args env)
   set_tests_properties(reliability/tenth_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+# What the seventh and eighth passes left loud (tests/reliability/leftovers_test.py):
+# the mass scale 1e-300 to 1e300 kg under every method, counts of one, nsmc's
+# standard output with its reader gone, a sweep's result that is a link.
+foreach(case mass_block_drop mass_disc_corner mass_sliding_block plural pipe sweep_link)
+  add_test(NAME reliability/leftovers_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE_DIR:sim_block_drop> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/leftovers_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/leftovers_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()

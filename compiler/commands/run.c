@@ -60,6 +60,7 @@
 #include "emit.h"
 #include "h5out.h"
 #include "nsm/nsm.h"
+#include "outdir.h"
 #include "nsm_paths.h"
 #include "parse.h"
 #include "plot.h"
@@ -508,6 +509,7 @@ static int spawn(const ArgList *l, int to_stderr, int report_fd, int sim, int *s
     }
     if (pid == 0) {
         forward_restore(old);
+        signal(SIGPIPE, SIG_DFL);    /* ignored by nsmc (main.c), not by what it runs */
 #ifdef __linux__
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)     /* nsmc died before the line above */
@@ -1233,11 +1235,8 @@ static int run(const RunOptions *o, Arena *a)
            o->h5 ? o->h5 : "");
     if (o->plot)
         plot_results(o, m, dir, a);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "nsmc: error: cannot write the summary to standard output: %s\n",
-                strerror(errno));
+    if (out_stdout_check("nsmc"))
         return rc ? rc : 1;
-    }
     if (rc == 3)
         fprintf(stderr, "nsmc: the simulation failed; the results hold what was computed up "
                 "to the failure\n");
@@ -1398,10 +1397,8 @@ static int cache_clean(void)
     closedir(d);
     printf("nsmc: removed %ld cached program%s (%.1f MB) from %s\n", entries,
            entries == 1 ? "" : "s", (double)freed / 1e6, root);
-    if (fflush(stdout) != 0 || ferror(stdout)) {    /* it exited 0 onto a full disk */
-        fprintf(stderr, "nsmc: error: cannot write to standard output: %s\n", strerror(errno));
+    if (out_stdout_check("nsmc"))    /* it exited 0 onto a full disk */
         kept = kept ? kept : -1;
-    }
     if (kept > 0)
         fprintf(stderr, "nsmc: error: %ld cache entr%s could not be removed completely\n", kept,
                 kept == 1 ? "y" : "ies");

@@ -126,6 +126,11 @@ class Interrupted(KeyboardInterrupt):
         return type(self), (self.t, self.result)
 
 
+def _plural(n, one, many=None):
+    """'1 contact', '2 contacts' (many: an irregular plural, 'bodies')."""
+    return "%d %s" % (n, one if n == 1 else many or one + "s")
+
+
 def _locate():
     """Where nsmc, libnsmrt.so and the headers are, as a module-like object:
     the _paths.py written by CMake (build tree, install, or a pip install
@@ -749,9 +754,10 @@ class Model:
         return Model, (self.path,), {"_source": self._source}
 
     def __repr__(self):
-        return "<nsm.Model %s: %d bodies, %d parameters, %d contacts, %d outputs>" % (
-            self.name, len(self.bodies), len(self.params), len(self.contacts),
-            len(self.outputs))
+        return "<nsm.Model %s: %s, %s, %s, %s>" % (
+            self.name, _plural(len(self.bodies), "body", "bodies"),
+            _plural(len(self.params), "parameter"), _plural(len(self.contacts), "contact"),
+            _plural(len(self.outputs), "output"))
 
     def _set_params(self, sim, params):
         """Applies parameter overrides; ParameterError names the bad one."""
@@ -1505,7 +1511,7 @@ class Branch:
         return np.flatnonzero(self.kind == kind)
 
     def __repr__(self):
-        return "<nsm.Branch: %d points>" % len(self)
+        return "<nsm.Branch: %s>" % _plural(len(self), "point")
 
 
 class Result:
@@ -1564,5 +1570,6 @@ class Result:
         return name in self.columns
 
     def __repr__(self):
-        return "<nsm.Result %s: %d samples to t = %g s, %d events, method %s>" % (
-            self.model.name, len(self.t), self.t_reached, len(self.events), self.method)
+        return "<nsm.Result %s: %s to t = %g s, %s, method %s>" % (
+            self.model.name, _plural(len(self.t), "sample"), self.t_reached,
+            _plural(len(self.events), "event"), self.method)

@@ -945,12 +945,12 @@ int anim_write(Anim *a, const char *prog, int skip)
             snprintf(title, sizeof title, "%s", a->m->name);
         int rc = draw(a, title, err, sizeof err);
         if (rc == PLOT_OK) {
-            fprintf(stderr, "%s: animation: %s (%d frames, %.3g s at %g frames per second)\n",
-                    prog, a->path, a->next, a->next / a->fps, a->fps);
+            fprintf(stderr, "%s: animation: %s (%d frame%s, %.3g s at %g frames per second)\n",
+                    prog, a->path, a->next, a->next == 1 ? "" : "s", a->next / a->fps, a->fps);
             if (a->nsnap < a->next / 2)
-                fprintf(stderr, "%s: note: the animation repeats samples: %ld samples for %d "
+                fprintf(stderr, "%s: note: the animation repeats samples: %ld sample%s for %d "
                         "frames; --every %.3g or less moves it smoothly\n", prog, a->nsnap,
-                        a->next, a->t_end / (a->nframes - 1));
+                        a->nsnap == 1 ? "" : "s", a->next, a->t_end / (a->nframes - 1));
             int line = 0;
             for (int i = 0; a->m->n_planar > 0 && i < a->n; i++)
                 line |= a->planar_of[i] < 0;

@@ -190,9 +190,9 @@ static int cont_stopped(Prog *g, int sig)
     if (g->npoints && g->csv.n && !g->csv.err && file_put(g, name, g->csv.s, g->csv.n))
         return 1;
     if (g->npoints)
-        fprintf(stderr, "%s: interrupted by %s: %ld points kept in %s/%s (the earlier results "
+        fprintf(stderr, "%s: interrupted by %s: %ld point%s kept in %s/%s (the earlier results "
                 "and figures left as they were)\n", g->prog, sig == SIGINT ? "SIGINT"
-                : sig == SIGTERM ? "SIGTERM" : "SIGHUP", g->npoints, g->out_dir, name);
+                : sig == SIGTERM ? "SIGTERM" : "SIGHUP", g->npoints, g->npoints == 1 ? "" : "s", g->out_dir, name);
     else
         fprintf(stderr, "%s: interrupted by %s before the first point: nothing written\n",
                 g->prog, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
@@ -442,7 +442,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     /* a file-size limit is a failed write with its reason, not a kill
      * (SIGXFSZ) that leaves a temporary behind */
     signal(SIGXFSZ, SIG_IGN);
-    signal(SIGPIPE, SIG_IGN);   /* a reader of stdout gone: a failed write, said */
+    out_pipe_ignore();   /* a reader of stdout gone: a failed write, said */
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
     signal(SIGHUP, on_stop);
@@ -466,7 +466,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             prog_usage(g.prog, stdout);
             nsm_sim_free(sim);
-            return 0;
+            return out_stdout_check(g.prog);
         } else if (!strcmp(a, "-q")) {
             g.quiet = 1;
         } else if (!strcmp(a, "--no-plot")) {
@@ -616,13 +616,13 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
                          (g.plot && prog_draw(&g))))
         status = status ? status : 1;
     if (!g.quiet && g.npoints)
-        printf("%ld points, %d special, in %s/%s.csv\n", g.npoints, g.nspecial, g.out_dir,
+        printf("%ld point%s, %d special, in %s/%s.csv\n", g.npoints, g.npoints == 1 ? "" : "s",
+               g.nspecial, g.out_dir,
                g.o.curve ? "curve" : "branch");
     /* the special points and the count go to stdout: a failed write there
      * (a full disk, a reader gone) exited 0 without a word */
-    if (fflush(stdout) != 0 || ferror(stdout))
-        status = status ? status : cli_error(g.prog, "cannot write to standard output: %s",
-                                            strerror(errno));
+    if (out_stdout_check(g.prog))
+        status = status ? status : 1;
     free(g.csv.s);
     nsm_sim_free(sim);
     return status;

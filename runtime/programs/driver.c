@@ -68,6 +68,7 @@
 #include "animate.h"
 #include "coords.h"
 #include "h5out.h"
+#include "outdir.h"
 #include "plot.h"
 #include "progress.h"
 #include "setfile.h"
@@ -163,7 +164,7 @@ static void signals_install(void)
         sigaction(sigs[i], &sa, NULL);
     }
     signal(SIGXFSZ, SIG_IGN);
-    signal(SIGPIPE, SIG_IGN);
+    out_pipe_ignore();
     sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
 }
 
@@ -1066,8 +1067,8 @@ static void print_gyro_work(const nsm_sim *sim, const nsm_model *m, FILE *f)
 static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audit *a, FILE *f)
 {
     double other = a->potential - a->springs - a->gravity - a->contacts;
-    fprintf(f, "\nenergy audit at t = %.12g s (%ld steps, method %s)\n", nsm_sim_time(sim),
-            a->steps, nsm_method_name(nsm_sim_get_method(sim)));
+    fprintf(f, "\nenergy audit at t = %.12g s (%ld step%s, method %s)\n", nsm_sim_time(sim),
+            a->steps, a->steps == 1 ? "" : "s", nsm_method_name(nsm_sim_get_method(sim)));
     audit_line(f, 0, "kinetic", NULL, a->kinetic, "J");
     for (int k = 0; k < m->n_planar; k++) {
         const nsm_planar_info *pl = &m->planar[k];
@@ -1248,26 +1249,23 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         return 3;
     }
     note_dt_cap(d, sim, t);
+    char head[200];
+    long nev = nsm_sim_events(sim), nst = nsm_sim_steps(sim);
+    snprintf(head, sizeof head, "%ld event%s, %ld step%s, t = %.12g s, method %s", nev,
+             nev == 1 ? "" : "s", nst, nst == 1 ? "" : "s", t,
+             nsm_method_name(nsm_sim_get_method(sim)));
     if (isnan(au.error) && !(isfinite(au.kinetic) && isfinite(au.potential) && isfinite(au.e0)))
         /* the energies overflowed (a speed of 1e300 m/s): the balance
          * cannot be formed, whatever the method; rk4 was told "--summary
          * keeps it" */
-        fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
-                "not computable: the energies are beyond a double's range, kinetic %g J, "
-                "potential %g J)\n", d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
-                nsm_method_name(nsm_sim_get_method(sim)), num_unsigned_nan(au.kinetic),
-                num_unsigned_nan(au.potential));
+        fprintf(stderr, "%s: %s (energy balance not computable: the energies are beyond a "
+                "double's range, kinetic %g J, potential %g J)\n", d->prog, head,
+                num_unsigned_nan(au.kinetic), num_unsigned_nan(au.potential));
     else if (isnan(au.error))    /* exact without the audit keeps no energy integrals */
-        fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s (energy balance "
-                "not kept: --summary keeps it)\n",
-                d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
-                nsm_method_name(nsm_sim_get_method(sim)));
+        fprintf(stderr, "%s: %s (energy balance not kept: --summary keeps it)\n", d->prog, head);
     else
-        fprintf(stderr, "%s: %ld events, %ld steps, t = %.12g s, method %s, energy error %.3g J "
-                "(%.2g of the largest energy)\n",
-                d->prog, nsm_sim_events(sim), nsm_sim_steps(sim), t,
-                nsm_method_name(nsm_sim_get_method(sim)), au.error,
-                au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
+        fprintf(stderr, "%s: %s, energy error %.3g J (%.2g of the largest energy)\n", d->prog,
+                head, au.error, au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);
     nsm_sim_free(sim);
     return plot_failed || anim_failed ? 1 : 0;
 }
@@ -1468,7 +1466,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(m, d.prog, stdout);
             nsm_sim_free(sim);
-            return 0;
+            return out_stdout_check(d.prog);
         } else if (!strcmp(a, "--summary")) {
             summary = 1;
             continue;

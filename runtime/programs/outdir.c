@@ -1,12 +1,20 @@
 /*
-** The output folder's lock, shared by the sweep and continuation programs
-** (outdir.h).  An fcntl lock on DIR/.nsm-run.lock, the file `nsmc run`
-** locks (compiler/commands/run.c), holding the locker's process id for the
-** message of a second writer.
+** The outputs shared by nsmc, the simulators and the study programs
+** (outdir.h).  The output folder's lock: an fcntl lock on
+** DIR/.nsm-run.lock, the file `nsmc run` locks (compiler/commands/run.c),
+** holding the locker's process id for the message of a second writer.
+** Standard output's checks, and the file a symbolic link names, for the
+** outputs replaced through a temporary (`nsmc -o`, the sweep's results).
 */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700   /* realpath */
+#endif
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -55,4 +63,51 @@ int outdir_lock(const char *prog, const char *dir)
         fprintf(stderr, "%s: error: another run is writing into '%s' (%s is locked); wait for "
                 "it to end or choose another folder with --out-dir\n", prog, dir, path);
     return 1;
+}
+
+/* Ignores SIGPIPE for the rest of the process: a reader of standard output
+** that went away (`nsmc m.nsm -o - | head -1`) is then a failed write that
+** out_stdout_check (or the simulator's own check) reports, where SIGPIPE
+** killed the program without a word.  Children started with fork and exec
+** inherit the disposition; those that need the default restore it. */
+void out_pipe_ignore(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* Flushes standard output; 0, or 1 after "PROG: error: cannot write
+** 'standard output': REASON" when anything written to it was lost (a full
+** disk, a reader gone).  The error is cleared once said, so a later check
+** of the same loss says nothing more. */
+int out_stdout_check(const char *prog)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    int e = errno ? errno : EIO;
+    fprintf(stderr, "%s: error: cannot write 'standard output': %s\n", prog, strerror(e));
+    clearerr(stdout);
+    return 1;
+}
+
+/* The file that an output path replaced through a temporary stands for:
+** path itself, or, when path is a symbolic link, the file the link names
+** (the link stays, its target is replaced, as a text editor does), into
+** target (len bytes).  A link to nothing is refused.  0, or 1 after a
+** message; the caller judges the target's kind. */
+int out_link_target(const char *prog, const char *path, char *target, size_t len)
+{
+    struct stat st;
+    char *real = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !(real = realpath(path, NULL))) {
+        fprintf(stderr, "%s: error: cannot write '%s': it is a symbolic link to a missing "
+                "file (%s); write to its target instead\n", prog, path, strerror(errno));
+        return 1;
+    }
+    int n = snprintf(target, len, "%s", real ? real : path);
+    free(real);
+    if (n < 0 || (size_t)n >= len) {
+        fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(ENAMETOOLONG));
+        return 1;
+    }
+    return 0;
 }

@@ -1,11 +1,19 @@
 /*
-** The output folder of a study program (nsmc sweep, nsmc continue): made,
-** and locked as `nsmc run` locks its own (DIR/.nsm-run.lock), so that one
-** run, sweep or continuation at a time writes into a folder.
+** The outputs of nsmc and its programs.  The output folder of a study
+** program (nsmc sweep, nsmc continue): made, and locked as `nsmc run` locks
+** its own (DIR/.nsm-run.lock), so that one run, sweep or continuation at a
+** time writes into a folder.  Standard output: a reader that went away is
+** a failed write, reported as any other.  A file replaced through a
+** temporary: a symbolic link is followed to the file it names.
 */
 #ifndef NSM_OUTDIR_H
 #define NSM_OUTDIR_H
 
+#include <stddef.h>
+
 int outdir_lock(const char *prog, const char *dir);
+void out_pipe_ignore(void);
+int out_stdout_check(const char *prog);
+int out_link_target(const char *prog, const char *path, char *target, size_t len);
 
 #endif

@@ -178,13 +178,15 @@ static void stop_handler(int sig)
 }
 
 /* Installs stop_handler for SIGINT, SIGTERM and SIGHUP, and ignores
-** SIGXFSZ so that a file-size limit is a failed write with its reason.
+** SIGXFSZ and SIGPIPE so that a file-size limit or a reader of standard
+** output gone is a failed write with its reason.
 ** Called first thing (and again after MPI_Init); the stop signals are then
 ** unblocked, so that a mask inherited blocked cannot leave the sweep deaf
 ** to them and a request held pending is taken by stop_handler. */
 static void stop_install(void)
 {
     signal(SIGXFSZ, SIG_IGN);
+    out_pipe_ignore();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = stop_handler;
@@ -836,8 +838,8 @@ static void point_write(const Sweep *sw, CliText *sec, CliText *sum, const doubl
             clean[k++] = *q == '"' ? '\'' : *q;
         clean[k] = 0;
     } else if (status == 1) {
-        snprintf(clean, sizeof clean, "fewer than %ld records before t = t-max",
-                 sw->transient + sw->record);
+        snprintf(clean, sizeof clean, "fewer than %ld record%s before t = t-max",
+                 sw->transient + sw->record, sw->transient + sw->record == 1 ? "" : "s");
     } else if (mult && mult[0] == '!') {
         snprintf(clean, sizeof clean, "%.500s", mult + 1);
         mult = "";
@@ -1128,14 +1130,53 @@ static void *worker(void *arg)
 
 /* ---- output --------------------------------------------------------------- */
 
-/* Writes the concatenated parts into DIR/NAME.tmpPID, the temporary that
-** temps_place renames over DIR/NAME.  0, or 1 after a message (the
-** temporary removed). */
+/* The file that DIR/NAME stands for, into path: DIR/NAME, or the regular
+** file it is a symbolic link to (out_link_target), whose contents a sweep
+** replaces, the link kept, as `nsmc -o` does.  0, or 1 after a message. */
+static int result_path(const Sweep *sw, const char *name, char path[4200])
+{
+    char in[4200];
+    snprintf(in, sizeof in, "%s/%s", sw->out_dir, name);
+    return out_link_target(sw->prog, in, path, 4200);
+}
+
+/* Checks, before the grid runs, that every result the sweep may write can
+** be replaced: a folder in its place, or a symbolic link to what is not a
+** regular file (/dev/full, a FIFO), is refused (the link to /dev/full was
+** replaced by the file after the whole grid ran).  0, or 1 after a message. */
+static int results_check(const Sweep *sw)
+{
+    static const char *const names[] = {
+        "section.csv", "summary.csv", "bifurcations.csv", "basins.csv", "attractors.csv",
+        "bifurcation.gp", "bifurcation.png", "bifurcation.svg", "lyapunov.gp", "lyapunov.png",
+        "lyapunov.svg", "basins.gp", "basins.png", "basins.svg" };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char in[4200], path[4200];
+        struct stat st, lst;
+        snprintf(in, sizeof in, "%s/%s", sw->out_dir, names[k]);
+        if (result_path(sw, names[k], path))
+            return 1;
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode))
+            return cli_error(sw->prog, "cannot write '%s': %s", in, strerror(EISDIR));
+        if (!S_ISREG(st.st_mode) && lstat(in, &lst) == 0 && S_ISLNK(lst.st_mode))
+            return cli_error(sw->prog, "cannot write '%s': it is a symbolic link to '%s', which is "
+                       "not a regular file (a sweep replaces its results through a temporary); "
+                       "remove the link or point it at a regular file", in, path);
+    }
+    return 0;
+}
+
+/* Writes the concatenated parts into the temporary PATH.tmpPID beside the
+** file PATH that DIR/NAME stands for (result_path), which temps_place
+** renames over it.  0, or 1 after a message (the temporary removed). */
 static int write_temp(const Sweep *sw, const char *name, const char *const *parts,
                       const size_t *lens, long nparts)
 {
     char path[4200], tmp[4300];
-    snprintf(path, sizeof path, "%s/%s", sw->out_dir, name);
+    if (result_path(sw, name, path))
+        return 1;
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f)
@@ -1165,12 +1206,16 @@ static int temps_place(const Sweep *sw, const char *const *names, int n)
     int rc = 0;
     for (int k = 0; k < n && !rc; k++) {
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", sw->out_dir, names[k]);
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            rc = cli_error(sw->prog, "cannot write '%s': %s", path, strerror(EISDIR));
+        rc = result_path(sw, names[k], path);
+        if (!rc && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            rc = cli_error(sw->prog, "cannot write '%s/%s': %s", sw->out_dir, names[k],
+                     strerror(EISDIR));
     }
     for (int k = 0; k < n; k++) {
-        snprintf(path, sizeof path, "%s/%s", sw->out_dir, names[k]);
+        if (result_path(sw, names[k], path)) {
+            rc = 1;
+            continue;
+        }
         snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
         if (!rc && rename(tmp, path) != 0)
             rc = cli_error(sw->prog, "cannot write '%s': %s", path, strerror(errno));
@@ -1244,12 +1289,17 @@ static int figures_place(const Sweep *sw, const char *name, const char *png, con
     const char *tmp[2] = { png, svg }, *ext[2] = { "png", "svg" };
     int rc = 0;
     for (int k = 0; k < 2; k++) {
-        char from[4300], to[4300];
+        char from[4300], to[4200], file[200];
         snprintf(from, sizeof from, "%s/%s", sw->out_dir, tmp[k]);
-        snprintf(to, sizeof to, "%s/%s.%s", sw->out_dir, name, ext[k]);
-        if (ok && !rc && rename(from, to) != 0)
+        snprintf(file, sizeof file, "%s.%s", name, ext[k]);
+        int placed = 0;
+        if (ok && !rc && result_path(sw, file, to))
+            rc = 1;
+        else if (ok && !rc && rename(from, to) != 0)
             rc = cli_error(sw->prog, "cannot write '%s': %s", to, strerror(errno));
-        else if (!ok || rc)
+        else
+            placed = ok && !rc;
+        if (!placed)
             unlink(from);
     }
     return rc;
@@ -1611,9 +1661,10 @@ static int basin_finish(const Sweep *sw, long failed)
     if (!rc)
         rc = basin_draw(sw, at, nat, none, bad_pts);
     if (!rc)
-        fprintf(stderr, "%s: %ld initial states, %ld attractor%s (%ld without a period, %ld "
+        fprintf(stderr, "%s: %ld initial state%s, %ld attractor%s (%ld without a period, %ld "
                 "failed), %ld ended on a reference orbit, %d job%s%s; %s/basins.csv, "
-                "attractors.csv, summary.csv, basins.png, basins.svg\n", sw->prog, np, nat,
+                "attractors.csv, summary.csv, basins.png, basins.svg\n", sw->prog, np,
+                np == 1 ? "" : "s", nat,
                 nat == 1 ? "" : "s", none, failed, on_ref, sw->jobs, sw->jobs > 1 ? "s" : "",
                 sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir);
     free(sig), free(id), free(at);
@@ -2262,9 +2313,10 @@ static int sweep_stopped(const Sweep *sw)
     }
     const char *sig = sweep_stop == SIGINT ? "SIGINT" : sweep_stop == SIGTERM ? "SIGTERM"
                                                                             : "SIGHUP";
-    fprintf(stderr, "%s: stopped by %s: %ld of %ld points finished%s, in %s and "
+    fprintf(stderr, "%s: stopped by %s: %ld of %ld point%s finished%s, in %s and "
             "summary.csv.partial (a partial result; section.csv, summary.csv and the figures "
             "were left as they were)\n", sw->prog, sig, sw->done, sw->npoints,
+            sw->npoints == 1 ? "" : "s",
             sw->size > 1 ? " on this rank" : "", sec);
     return 128 + (int)sweep_stop;
 }
@@ -2385,13 +2437,15 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
         return 3;
     }
     if (nshort)
-        fprintf(stderr, "%s: note: %ld of %ld points ended short (fewer than %ld records before "
+        fprintf(stderr, "%s: note: %ld of %ld point%s ended short (fewer than %ld record%s before "
                 "t = t-max): they are drawn with the records they have; see %s/summary.csv\n",
-                sw->prog, nshort, sw->npoints, sw->transient + sw->record, sw->out_dir);
+                sw->prog, nshort, sw->npoints, sw->npoints == 1 ? "" : "s",
+                sw->transient + sw->record, sw->transient + sw->record == 1 ? "" : "s",
+                sw->out_dir);
     if ((rc = draw(sw)) || (sw->lyap && (rc = draw_lyapunov(sw))))
         return rc;
-    fprintf(stderr, "%s: %ld points, %d job%s%s; %s/section.csv, summary.csv, bifurcation.png, "
-            "bifurcation.svg%s\n", sw->prog, sw->npoints, sw->jobs, sw->jobs > 1 ? "s" : "",
+    fprintf(stderr, "%s: %ld point%s, %d job%s%s; %s/section.csv, summary.csv, bifurcation.png, "
+            "bifurcation.svg%s\n", sw->prog, sw->npoints, sw->npoints == 1 ? "" : "s", sw->jobs, sw->jobs > 1 ? "s" : "",
             sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir,
             sw->lyap ? ", lyapunov.png, lyapunov.svg" : "");
     return 0;
@@ -2413,7 +2467,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     sw.part_sec = sw.part_sum = -1;
     int rc = sweep_args(&sw, argc, argv, names);
     if (rc)
-        return rc < 0 ? 0 : rc;
+        return rc < 0 ? out_stdout_check(sw.prog) : rc;   /* -1: --help printed */
     if ((rc = sweep_check(&sw)))
         return rc;
     int mpi = 0;
@@ -2434,7 +2488,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     headers(&sw, &hs, &hm);
     stop_install();     /* again: MPI_Init may have set its own */
     if (sw.rank == 0)
-        rc = outdir_lock(sw.prog, sw.out_dir);
+        rc = outdir_lock(sw.prog, sw.out_dir) || results_check(&sw);
     if (!rc)
         rc = sweep_alloc(&sw);
     if (!rc && (hs.err || hm.err))

@@ -12,6 +12,7 @@
 ** are split into clusters of coupled contacts (gaps and stuck friction
 ** elements acting on a common body) and solved in scratch the sim owns.
 */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -668,8 +669,11 @@ int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, doubl
 
 /* Energy rates appended to a derivative: dissipation v^T C v plus engaged
 ** penalty dampers c (w.v)^2, and the power of the external forces (with
-** friction's surface work and the moving surfaces' work lambda_j w_j . v
-** through their held contacts; lam NULL: none held on a moving one). */
+** friction's surface work and the held contacts' work lambda_j w_j . v:
+** a moving surface's, and on a fixed one that of the rounding's drift into
+** it, which the forces pressing the contact are credited with; lam NULL:
+** the derived path without friction or moving surfaces, whose held
+** contacts alone cannot drift). */
 static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                          const double *fext, const double *lam, const double *lamf, double *Yd)
 {
@@ -687,9 +691,9 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
         rt_fric_power(s, mode, x, v, lam, lamf, &fd, &fw);
     if (s->n_space_fric)
         fd += rt_sf_power(s, mode, lam);
-    if (s->moving && lam)
+    if (lam)
         for (int j = 0; j < s->n_gaps; j++)
-            if (rt_law_held(s, mode, j) && s->m->gap_moving[j])
+            if (rt_law_held(s, mode, j))
                 fw += lam[j] * rt_wrow(s, j, v);
     Yd[rt_eslot(s)] = pd + fd;
     Yd[rt_eslot(s) + 1] = rt_dot(n, fext, v) + fw;
@@ -1050,7 +1054,10 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v)
 }
 
 /* Force rounding level at the state y of mode: forces below it count as 0
-** (the scale of the applied forces and of the engaged force elements'). */
+** (1e-10 of the scale of the applied forces and of the engaged force
+** elements'; the smallest double keeps it positive when every force is 0).
+** Its floor was 1e-300 N, a tenth of the press on a block of 1e-300 kg:
+** its friction stuck where at any other mass scale the slip reverses. */
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double sc = rt_force_scale(s, s->t, y);
@@ -1058,7 +1065,7 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
         if (rt_law_engaged(s, mode, j))
             sc += fabs(rt_law_force(s, j, -rt_gap(s, j, y), 0)) +
                   fabs(rt_law_damping(s, mode, j) * rt_wrow(s, j, rt_vel(s, y)));
-    return 1e-10 * sc + 1e-300;
+    return 1e-10 * sc + DBL_TRUE_MIN;
 }
 
 /* Kinetic plus potential energy in mode: 1/2 v.Mv + 1/2 x.Kx - f_const.x

@@ -648,7 +648,8 @@ int rt_run(nsm_sim *s, double t_end)
         if (rt_stop_asked(s))
             return rt_fail(s, NSM_ESTOPPED, -1, "stopped on request");
         if (s->steps >= s->set.max_steps)
-            return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld steps reached", s->set.max_steps);
+            return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld step%s reached", s->set.max_steps,
+                           s->set.max_steps == 1 ? "" : "s");
         double h = step_size(s), target = t_end, ts;
         if (h < 0)
             return s->failed;

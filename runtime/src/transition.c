@@ -768,8 +768,9 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
     for (int a; (a = seq_next(q)) >= 0;) {
         double E0 = q->r <= SEQ_SMALL || s->moving ? rt_mech_energy(s, s->mode, s->y) : 0;
         if (q->n >= s->set.max_impacts)
-            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impacts at one instant and no end in sight; "
-                           "--max-impacts N (nsm_sim_set_max_impacts) raises the limit", s->set.max_impacts);
+            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impact%s at one instant and no end in sight; "
+                           "--max-impacts N (nsm_sim_set_max_impacts) raises the limit", s->set.max_impacts,
+                           s->set.max_impacts == 1 ? "" : "s");
         if ((rc = seq_collide(s, q, a)))
             return rc;
         for (int x = 0; x < q->nsub; x++)
@@ -792,9 +793,9 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
         double rho;
         int p = seq_cycle(q, &rho, q->set);
         if (p && !(rho < 1))
-            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impacts at one instant and no end in sight: "
+            return rt_fail(s, NSM_EEVENTS, q->idx[a], "%ld impact%s at one instant and no end in sight: "
                            "a cycle of %d collisions repeats without losing speed (elastic contacts "
-                           "squeezing a body?)", q->n, p);
+                           "squeezing a body?)", q->n, q->n == 1 ? "" : "s", p);
         int taken;
         if (p && s->set.zeno_on && (rc = seq_collapse(s, q, q->set, a, v, 0, &taken)))
             return rc;

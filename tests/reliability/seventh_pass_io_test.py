@@ -148,18 +148,18 @@ def case_findings(tmp):
         p = subprocess.run([NSMC, "continue", FIO, "--param", "omega=1.5:2.5", "--max-points",
                             "30", "--no-plot", "--out-dir", "c"], cwd=tmp, env=env_for(tmp),
                            stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
-    check(p.returncode == 1 and "cannot write to standard output: No space left on device" in
+    check(p.returncode == 1 and "cannot write 'standard output': No space left on device" in
           p.stderr and whole_lines(os.path.join(tmp, "c", "branch.csv")) > 0,
           "nsmc continue >/dev/full: exit 1 naming standard output, branch.csv whole (it "
           "exited 0)", p)
     rc, err = closed_pipe(tmp, [NSMC, "continue", FIO, "--param", "omega=1.5:2.5",
                                 "--max-points", "30", "--no-plot", "--out-dir", "c2"], lines=0)
-    check(rc == 1 and "cannot write to standard output: Broken pipe" in err,
+    check(rc == 1 and "cannot write 'standard output': Broken pipe" in err,
           "nsmc continue | head -1: exit 1 naming standard output (%d)" % rc)
     with open("/dev/full", "w") as full:
         p = subprocess.run([NSMC, "cache", "clean"], cwd=tmp, env=env_for(tmp), stdout=full,
                            stderr=subprocess.PIPE, text=True, timeout=60)
-    check(p.returncode == 1 and "cannot write to standard output" in p.stderr,
+    check(p.returncode == 1 and "cannot write 'standard output'" in p.stderr,
           "nsmc cache clean >/dev/full: exit 1 (it exited 0)", p)
     # --max-impacts takes a whole number, as --max-steps (2.5 ran as 2: the
     # five-bead cradle's 2.5 failed as 2 does, "2 impacts at one instant")

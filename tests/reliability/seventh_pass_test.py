@@ -209,7 +209,7 @@ def leftovers(tmp):
     with open("/dev/full", "w") as full:
         q = subprocess.run([NSMC, fio, "-o", "-"], cwd=tmp, stdout=full, stderr=subprocess.PIPE,
                            text=True, timeout=60)
-    check(q.returncode == 1 and "cannot write to standard output: No space left" in q.stderr,
+    check(q.returncode == 1 and "cannot write 'standard output': No space left" in q.stderr,
           "nsmc m.nsm -o - >/dev/full: exit 1 naming standard output", q)
     # a section's period in hexadecimal: refused as the numeric options
     # refuse 0x1p-3 (it was taken as 0.125 s)

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-SUMMARY = re.compile(r"(\d+) events, (\d+) steps, t = (\S+) s, method (\w+)")
+SUMMARY = re.compile(r"(\d+) events?, (\d+) steps?, t = (\S+) s, method (\w+)")
 NOTE = "note: the model's dt = 0.001 s capped exact's steps (20002 steps); exact needs no cap: " \
        "--dt 0 lets each mode take its own"
 

@@ -91,7 +91,10 @@ static void belt_closed_forms(void)
         check_close("stuck: event mu_s N + L", ev[1], mus * N + L, 1e-14);
         check_close("stuck: rate of the first", evd[0], -k * v, 1e-15);
         check_close("stuck: rate of the second", evd[1], k * v, 1e-15);
-        check_close("stuck: surface work rate", Yd[rt_eslot(s) + 1], L * vb, 1e-14);
+        /* the stuck force L's power on the body, L v: the belt's L vb at zero
+         * slip, and at this state (v off the belt's speed) also the work of
+         * the slip that rounding leaves in a stuck phase */
+        check_close("stuck: work rate of the stuck force", Yd[rt_eslot(s) + 1], L * v, 1e-14);
     }
     nsm_sim_free(s);
 }

@@ -147,7 +147,7 @@ Inadmissible: the gaps held shut have linearly dependent directions, W_R M^-1 W_
 Exact method: forcing generator
 -------------------------------
 
-f_ext(t) = B z(t), z' = G z, with 1 components:
+f_ext(t) = B z(t), z' = G z, with 1 component:
 
     z0 = 1
 

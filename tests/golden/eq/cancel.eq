@@ -267,7 +267,7 @@ Appending each contact force to the state: lambda' = (dlambda/dy) y' + dlambda/d
 Exact method: forcing generator
 -------------------------------
 
-f_ext(t) = B z(t), z' = G z, with 1 components:
+f_ext(t) = B z(t), z' = G z, with 1 component:
 
     z0 = 1
 

@@ -138,7 +138,7 @@ The contact force v4 becomes the independent variable; every equation is divided
 Exact method: forcing generator
 -------------------------------
 
-f_ext(t) = B z(t), z' = G z, with 1 components:
+f_ext(t) = B z(t), z' = G z, with 1 component:
 
     z0 = 1
 
