@@ -400,3 +400,20 @@ foreach(case findings findings_cache args signals threads cache)
   set_tests_properties(reliability/ninth_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A tenth hostile pass on the I/O surfaces (tests/reliability/tenth_pass_io_test.py):
+# the out-dir's lock when a link, a FIFO or a device stands in its place,
+# outputs naming one file through links, HDF5 names at the length limit and
+# states left by earlier failures, impossible steps on every method; each
+# case under 20 s in the normal build.
+foreach(case findings outputs steps)
+  add_test(NAME reliability/tenth_io_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/tenth_pass_io_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/tenth_io_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/tenth_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
