@@ -778,7 +778,7 @@ static int check_strobe(const char *prog, nsm_sim *sim, const char *spec, double
 ** with l -> x.h5 lost the events, the HDF5 file renamed over them). */
 static const char *out_link_target(const char *path, char *buf, size_t len)
 {
-    char target[4096], next[8300];
+    char target[4096], next[4096];
     for (int depth = 0; depth < 8; depth++) {
         struct stat st;
         ssize_t n;
@@ -787,11 +787,12 @@ static const char *out_link_target(const char *path, char *buf, size_t len)
             return path;
         target[n] = '\0';
         const char *slash = strrchr(path, '/');
-        if (target[0] == '/' || !slash)
-            snprintf(next, sizeof next, "%s", target);
-        else
-            snprintf(next, sizeof next, "%.*s/%s", (int)(slash - path), path, target);
-        snprintf(buf, len, "%s", next);
+        int w = target[0] == '/' || !slash
+                ? snprintf(next, sizeof next, "%s", target)
+                : snprintf(next, sizeof next, "%.*s/%s", (int)(slash - path), path, target);
+        if (w < 0 || (size_t)w >= sizeof next || (size_t)w >= len)
+            return path;   /* too long to be a path: compared as written */
+        memcpy(buf, next, (size_t)w + 1);
         path = buf;
     }
     return path;
@@ -1335,7 +1336,6 @@ static int lyap_check(const char *prog, const char *path)
                 path);
         return 1;
     }
-    path = out_link_target(path, link, sizeof link);
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
              slash ? path : ".");

@@ -18,7 +18,9 @@ Cases (each under 20 s in the normal build):
              exited 0 with the events lost (written through the link, then
              the HDF5 file renamed over them), and `--out a.csv --events
              l.csv`, l.csv a link to a.csv not yet made, blamed "another
-             running program".
+             running program"; a continuation stopped twice into one folder
+             replaced the first stop's branch.csv.partial without a word (a
+             sweep keeps it as .partial.prev).
   outputs    inputs that found nothing, kept: outputs naming one file (by
              the same name, through ./, a hard link, an existing file's
              link, two outputs onto standard output), HDF5 names of 245 and
@@ -32,12 +34,13 @@ Cases (each under 20 s in the normal build):
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
+import signal
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, main, run, whole_lines  # noqa: E402
+from passlib import SANITIZED, check, env_for, main, run, whole_lines  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -104,20 +107,20 @@ def dangling_clash(tmp):
     """Two outputs, one through a link to a file not yet made: refused as one
     file, nothing written."""
     ball = sim("bouncing_ball")
-    cases = (("a.h5", "a.h5"), ("a.csv", "a.csv"), ("sub/a.h5", "../a.h5"))
+    cases = (("a.h5", "l.csv", "a.h5"), ("a.csv", "l.csv", "a.csv"),
+             ("a.h5", "sub/l.csv", "../a.h5"), ("./a.csv", "sub/l.csv", "../a.csv"))
     os.mkdir(os.path.join(tmp, "sub"))
-    for out, target in cases:
-        link = os.path.join(tmp, "sub" if out.startswith("sub/") else "", "l.csv")
+    for out, linkname, target in cases:
+        link = os.path.join(tmp, linkname)
         os.symlink(target, link)
         for opt in ("--events", "--stats"):
-            p = run(tmp, [ball, "--out", out.replace("sub/", ""), opt, os.path.relpath(link, tmp),
-                          "--t-end", "2"])
+            p = run(tmp, [ball, "--out", out, opt, linkname, "--t-end", "2"])
             check(p.returncode == 1 and "name the same file" in p.stderr and
                   not os.path.exists(os.path.join(tmp, "a.h5")) and
                   not os.path.exists(os.path.join(tmp, "a.csv")),
                   "--out %s %s %s (a link to %s, not yet made): 'name the same file', exit 1, "
                   "nothing written (exit 0 with the events lost under the HDF5 file, or "
-                  "'in use by another running program')" % (out, opt, link, target), p)
+                  "'in use by another running program')" % (out, opt, linkname, target), p)
         os.unlink(link)
     os.symlink("l1.csv", os.path.join(tmp, "l2.csv"))
     os.symlink("a.h5", os.path.join(tmp, "l1.csv"))
@@ -131,14 +134,46 @@ def dangling_clash(tmp):
     os.unlink(os.path.join(tmp, "l1.csv"))
     os.symlink("other.csv", os.path.join(tmp, "l1.csv"))
     p = run(tmp, [ball, "--out", "a.h5", "--events", "l2.csv", "--t-end", "2"])
-    check(p.returncode == 0 and whole_lines(os.path.join(tmp, "other.csv")) == 2 and
+    check(p.returncode == 0 and whole_lines(os.path.join(tmp, "other.csv")) == 3 and
           os.path.exists(os.path.join(tmp, "a.h5")),
           "links to another file not yet made: written through them, the HDF5 file beside", p)
+
+
+def stopped_continue(tmp):
+    """A continuation stopped twice by SIGTERM into one folder: the first
+    stop's points kept as branch.csv.partial.prev, said."""
+    cmd = [NSMC, "continue", FIO, "--param", "omega=2.5:3.5", "--out-dir", "c", "--no-plot",
+           "-q", "--ds", "1e-5", "--ds-max", "1e-5", "--max-points", "1000000"]
+    part = os.path.join(tmp, "c", "branch.csv.partial")
+    first = None
+    p = run(tmp, cmd[:3] + ["--param", "omega=2.5:2.6", "--out-dir", "warm", "--no-plot", "-q",
+                            "--max-points", "2"], timeout=300 * SLOW)
+    check(p.returncode == 0, "the continuation program compiled", p)
+    for k in range(2):
+        proc = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(3 * SLOW)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+        check(proc.returncode == 143 and "points kept in" in err and os.path.exists(part),
+              "a continuation stopped by SIGTERM (%d): its points in branch.csv.partial" % k,
+              subprocess.CompletedProcess(cmd, proc.returncode, out, err))
+        if k == 0:
+            first = open(part).read()
+            continue
+        prev = part + ".prev"
+        check(os.path.exists(prev) and open(prev).read() == first and
+              "kept as '%s'" % os.path.join("c", "branch.csv.partial.prev") in err and
+              whole_lines(part) > 1,
+              "a second stop: the first's %d lines kept as branch.csv.partial.prev, said (they "
+              "were replaced without a word)" % first.count("\n"),
+              subprocess.CompletedProcess(cmd, proc.returncode, out, err))
 
 
 def case_findings(tmp):
     lock_not_a_file(tmp)
     dangling_clash(tmp)
+    stopped_continue(tmp)
 
 
 # ---- outputs ----------------------------------------------------------------
@@ -197,7 +232,7 @@ def case_outputs(tmp):
     os.symlink("real", os.path.join(tmp, "dl"))
     p = run(tmp, STUDIES["sweep"]("dl"), timeout=300 * SLOW)
     check(p.returncode == 0 and os.path.islink(os.path.join(tmp, "dl")) and
-          whole_lines(os.path.join(tmp, "real", "summary.csv")) == 4,
+          whole_lines(os.path.join(tmp, "real", "summary.csv")) == 3,
           "a sweep into an out-dir that is a link to a folder: written into the folder", p)
     os.makedirs(os.path.join(tmp, "dd", ".nsm-run.lock"))
     p = run(tmp, STUDIES["sweep"]("dd"), timeout=300 * SLOW)
