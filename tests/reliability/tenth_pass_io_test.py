@@ -42,13 +42,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import SANITIZED, check, env_for, main, run, whole_lines  # noqa: E402
 
-NSMC = os.path.abspath(sys.argv[1])
-FIO_SIM = os.path.abspath(sys.argv[3])
-SRC = os.path.abspath(sys.argv[4])
-SIMS = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
-MODELS = os.path.join(SRC, "models")
-FIO = os.path.join(MODELS, "forced_impact_oscillator.nsm")
-BALL = os.path.join(MODELS, "bouncing_ball.nsm")
+# the program, the source tree's models and the simulators' folder
+NSMC, SIMS = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[6])
+FIO, BALL = (os.path.join(os.path.abspath(sys.argv[4]), "models", name + ".nsm")
+             for name in ("forced_impact_oscillator", "bouncing_ball"))
 SLOW = 3 if SANITIZED else 1
 PRECIOUS = "precious data\nline 2\n"
 
