@@ -53,6 +53,7 @@ foreach(case ${NSM_SWEEP_RELIABILITY_CASES})
     set_tests_properties(reliability/sweep_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()
+
 # A rank of mpirun -np 2 killed while the grid runs (MPI is installed by
 # scripts/setup.sh; only -DNSM_MPI=OFF leaves this test out, as studies.sweep)
 if(NSM_HAVE_MPI AND MPIEXEC_EXECUTABLE)
@@ -104,6 +105,7 @@ add_custom_command(OUTPUT ${NSM_STIFF_SPRING_C}
   COMMENT "nsmc: generating stiff_spring.c for the stop tests" VERBATIM)
 add_executable(sim_stiff_spring ${NSM_STIFF_SPRING_C})
 target_link_libraries(sim_stiff_spring PRIVATE nsmcli)
+
 # A mass on a cubic spring (nonlinear: taylor's reach and adaptive's error
 # control choose the steps) for the refusals of those methods.
 set(NSM_STIFF_CUBIC_C ${CMAKE_BINARY_DIR}/reliability/stiff_cubic.c)
@@ -114,6 +116,7 @@ add_custom_command(OUTPUT ${NSM_STIFF_CUBIC_C}
   COMMENT "nsmc: generating stiff_cubic.c for the stop tests" VERBATIM)
 add_executable(sim_stiff_cubic ${NSM_STIFF_CUBIC_C})
 target_link_libraries(sim_stiff_cubic PRIVATE nsmcli)
+
 # A block lifted off a floor whose contact force leaves 0 at a triple zero
 # (released) or touches it at double zeros (held), against closed forms.
 set(NSM_TRIPLE_ZERO_C ${CMAKE_BINARY_DIR}/reliability/triple_zero.c)
@@ -435,6 +438,7 @@ foreach(case findings args env)
   set_tests_properties(reliability/tenth_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
 # What the seventh and eighth passes left loud (tests/reliability/leftovers_test.py):
 # the mass scale 1e-300 to 1e300 kg under every method, counts of one, nsmc's
 # standard output with its reader gone, a sweep's result that is a link.
@@ -445,5 +449,22 @@ foreach(case mass_block_drop mass_disc_corner mass_sliding_block plural pipe swe
   set_tests_properties(reliability/leftovers_${case} PROPERTIES LABELS reliability TIMEOUT 600)
   if(NSM_SANITIZE)
     set_tests_properties(reliability/leftovers_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()
+
+# A tenth hostile pass on the I/O surfaces (tests/reliability/tenth_pass_io_test.py):
+# the out-dir's lock when a link, a FIFO or a device stands in its place,
+# outputs naming one file through links, HDF5 names at the length limit and
+# states left by earlier failures, impossible steps on every method; each
+# case under 20 s in the normal build.
+foreach(case findings outputs steps)
+  add_test(NAME reliability/tenth_io_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/tenth_pass_io_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/tenth_io_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/tenth_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()

@@ -1059,9 +1059,16 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
 static int lock_folder(const char *dir, Arena *a)
 {
     const char *path = arena_printf(a, "%s/.nsm-run.lock", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        fprintf(stderr, "nsmc: error: cannot create the lock %s: %s\n", path, strerror(errno));
+    /* never through a link nor into a FIFO or a device: the process id
+     * written into it replaced whatever file a planted link named */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "nsmc: error: cannot create the lock %s: %s\n", path,
+                fd < 0 && errno != ELOOP ? strerror(errno)
+                : "it is not a regular file (a symbolic link, a FIFO or a device); remove it");
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };

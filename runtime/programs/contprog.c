@@ -179,6 +179,26 @@ static void on_stop(int sig)
     raise(sig);
 }
 
+/* A partial file of an earlier stopped continuation in the way of this
+** one's: kept as NAME.prev (the one before is replaced) and said, so that
+** a second stop never replaces the first's points silently. */
+static void cont_keep_prev(const Prog *g, const char *name)
+{
+    char path[4200], prev[4300];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", g->out_dir, name);
+    if (lstat(path, &st) != 0)
+        return;
+    snprintf(prev, sizeof prev, "%s.prev", path);
+    if (rename(path, prev) == 0)
+        fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not "
+                "finish: kept as '%s'\n", g->prog, path, prev);
+    else
+        fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not "
+                "finish and could not be kept (%s): this one replaces it\n", g->prog, path,
+                strerror(errno));
+}
+
 /* A continuation stopped by signal sig: its points so far written whole to
 ** DIR/branch.csv.partial (curve.csv.partial), the earlier complete results
 ** and figures left as they were, a note; 128 + sig, or 1 when the partial
@@ -187,6 +207,8 @@ static int cont_stopped(Prog *g, int sig)
 {
     const char *name = g->o.curve ? "curve.csv.partial" : "branch.csv.partial";
     cont_writing = 1;
+    if (g->npoints && g->csv.n && !g->csv.err)
+        cont_keep_prev(g, name);
     if (g->npoints && g->csv.n && !g->csv.err && file_put(g, name, g->csv.s, g->csv.n))
         return 1;
     if (g->npoints)

@@ -772,13 +772,41 @@ static int check_strobe(const char *prog, nsm_sim *sim, const char *spec, double
     return check_every(prog, T, t_end, "the period of --section period:T");
 }
 
+/* The path a dangling symbolic link names (relative to the link's folder),
+** followed through up to eight such links, in buf; path itself when it is
+** no link. A link to a file not yet made is that file: two outputs, one
+** through the link, would otherwise each write it (--out x.h5 --events l
+** with l -> x.h5 lost the events, the HDF5 file renamed over them). */
+static const char *out_link_target(const char *path, char *buf, size_t len)
+{
+    char target[4096], next[4096];
+    for (int depth = 0; depth < 8; depth++) {
+        struct stat st;
+        ssize_t n;
+        if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) ||
+            (n = readlink(path, target, sizeof target - 1)) <= 0)
+            return path;
+        target[n] = '\0';
+        const char *slash = strrchr(path, '/');
+        int w = target[0] == '/' || !slash
+                ? snprintf(next, sizeof next, "%s", target)
+                : snprintf(next, sizeof next, "%.*s/%s", (int)(slash - path), path, target);
+        if (w < 0 || (size_t)w >= sizeof next || (size_t)w >= len)
+            return path;   /* too long to be a path: compared as written */
+        memcpy(buf, next, (size_t)w + 1);
+        path = buf;
+    }
+    return path;
+}
+
 /* The file a path names, as one text (its device and inode when it
-** exists, else its folder's and its name), in buf; 0 when the path is
-** stdout, or a device or FIFO that any number of outputs may share. */
+** exists, else its folder's and its name, a dangling link's target's), in
+** buf; 0 when the path is stdout, or a device or FIFO that any number of
+** outputs may share. */
 static int out_identity(const char *path, char *buf, size_t len)
 {
     struct stat st;
-    char dir[4096];
+    char dir[4096], link[4096];
     if (!path || !strcmp(path, "-"))
         return 0;
     if (stat(path, &st) == 0) {
@@ -787,6 +815,7 @@ static int out_identity(const char *path, char *buf, size_t len)
         snprintf(buf, len, "%lu:%lu", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
         return 1;
     }
+    path = out_link_target(path, link, sizeof link);
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
              slash ? path : ".");

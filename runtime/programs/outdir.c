@@ -38,10 +38,15 @@ int outdir_lock(const char *prog, const char *dir)
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/.nsm-run.lock", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) {
+    /* never through a link nor into a FIFO or a device: the process id
+    ** written into it replaced whatever file a planted link named */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         fprintf(stderr, "%s: error: cannot create the lock %s: %s\n", prog, path,
-                strerror(errno));
+                fd < 0 && errno != ELOOP ? strerror(errno)
+                : "it is not a regular file (a symbolic link, a FIFO or a device); remove it");
+        if (fd >= 0)
+            close(fd);
         return 1;
     }
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
