@@ -777,7 +777,7 @@ static int check_strobe(const char *prog, nsm_sim *sim, const char *spec, double
 ** no link. A link to a file not yet made is that file: two outputs, one
 ** through the link, would otherwise each write it (--out x.h5 --events l
 ** with l -> x.h5 lost the events, the HDF5 file renamed over them). */
-static const char *out_link_target(const char *path, char *buf, size_t len)
+static const char *dangling_target(const char *path, char *buf, size_t len)
 {
     char target[4096], next[4096];
     for (int depth = 0; depth < 8; depth++) {
@@ -815,7 +815,7 @@ static int out_identity(const char *path, char *buf, size_t len)
         snprintf(buf, len, "%lu:%lu", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
         return 1;
     }
-    path = out_link_target(path, link, sizeof link);
+    path = dangling_target(path, link, sizeof link);
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
              slash ? path : ".");
