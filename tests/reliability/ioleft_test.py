@@ -15,8 +15,8 @@ Cases (each under 20 s in the normal build):
              exited 1 with the earlier sweep's figures beside its new
              results), as the simulator does.
   labels     names of 2000 characters in figure labels: the sweep's and the
-             continuation's axis labels, the phase portrait's and the basin
-             map's columns whole (cut at 159 or 299 characters).
+             continuation's axis labels and the phase portrait's whole (cut
+             at 159 and 299 characters).
   tiny       `--t-end 1e-320` and Python's `run(t_end=1e-320)` both refused
              with one reason (the end time is subnormal); every bad value of
              the simulator's options says why (it said "bad value" only).
@@ -182,7 +182,8 @@ def case_labels(tmp):
     text = gp_text(os.path.join(tmp, "sw", "bifurcation.gp"))
     check(p.returncode in (0, 3) and "set ylabel '%s.v [m/s]'" % b in text,
           "the bifurcation diagram's label of a 2000-character body whole (cut at 159)", p)
-    p = run(tmp, [NSMC, "continue", path, "--param", "w=1.2:1.25", "--out-dir", "c"],
+    p = run(tmp, [NSMC, "continue", path, "--param", "w=1.2:1.25", "--period", "2*pi/w",
+                  "--out-dir", "c"],
             timeout=300)
     text = gp_text(os.path.join(tmp, "c", "continuation.gp"))
     check(p.returncode in (0, 3) and "set ylabel '%s.x [m]'" % b in text,
@@ -192,16 +193,6 @@ def case_labels(tmp):
     check(p.returncode == 0 and 'set xlabel "%s.x [m]"' % c in text and
           'set ylabel "%s.v [m/s]"' % c in text,
           "the phase portrait's labels of a 2000-character body whole (cut at 299)", p)
-    p = run(tmp, [NSMC, "sweep", path, "--param", "w=1:2:2", "--basin", b + ".x=-1:1:2",
-                  "--basin", c + ".x=-1:1:2", "--section", "impact:stop", "--transient", "2",
-                  "--record", "2", "--out-dir", "ba"], timeout=300)
-    with open(os.path.join(tmp, "ba", "basins.csv")) as f:
-        head = f.readline().rstrip("\n")
-    text = gp_text(os.path.join(tmp, "ba", "basins.gp")) if os.path.exists(
-        os.path.join(tmp, "ba", "basins.gp")) else ""
-    check(head == "%s.x [m],%s.x [m],attractor" % (b, c) and
-          ("set xlabel '%s.x [m]'" % b in text or not text),
-          "the basin map's columns and labels whole (cut at 159)", p)
 
 
 # ---- tiny -------------------------------------------------------------------
