@@ -31,7 +31,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, Failure, alive, check, children, env_for, main,  # noqa: E402
-                     run, whole_figure, whole_lines)
+                     no_gnuplot_path, run, whole_figure, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -39,23 +39,6 @@ SRC = os.path.abspath(sys.argv[4])
 MODELS = os.path.join(SRC, "models")
 FIO = os.path.join(MODELS, "forced_impact_oscillator.nsm")
 SLOW = 3 if SANITIZED else 1
-
-
-def no_gnuplot_path(tmp):
-    """A PATH of the system's folders without gnuplot (links to every other
-    program of the folder that holds it)."""
-    gp = shutil.which("gnuplot")
-    if not gp:
-        return os.environ["PATH"]
-    shadow = os.path.join(tmp, "bin")
-    os.mkdir(shadow)
-    home = os.path.dirname(gp)
-    for f in os.listdir(home):
-        if not f.startswith("gnuplot"):
-            os.symlink(os.path.join(home, f), os.path.join(shadow, f))
-    real = os.path.realpath(home)          # /bin is /usr/bin on a merged /usr
-    return ":".join(shadow if os.path.realpath(d) == real else d
-                    for d in os.environ["PATH"].split(":"))
 
 
 # ---- plotkill ---------------------------------------------------------------

@@ -56,8 +56,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, main, run,  # noqa: E402
-                     whole_figure, whole_lines)
+from passlib import (SANITIZED, Failure, check, env_for, main, no_gnuplot_path,  # noqa: E402
+                     run, whole_figure, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -399,23 +399,6 @@ def case_stops(tmp):
 
 
 # ---- plots ------------------------------------------------------------------
-
-def no_gnuplot_path(tmp):
-    """A PATH of the system's folders without gnuplot (links to every other
-    program of the folder that holds it)."""
-    gp = shutil.which("gnuplot")
-    if not gp:
-        return os.environ["PATH"]
-    shadow = os.path.join(tmp, "bin")
-    os.mkdir(shadow)
-    home = os.path.dirname(gp)
-    for f in os.listdir(home):
-        if f != "gnuplot" and not f.startswith("gnuplot"):
-            os.symlink(os.path.join(home, f), os.path.join(shadow, f))
-    real = os.path.realpath(home)          # /bin is /usr/bin on a merged /usr
-    return ":".join(shadow if os.path.realpath(d) == real else d
-                    for d in os.environ["PATH"].split(":"))
-
 
 def case_plots(tmp):
     """gnuplot missing from PATH: a note and whole data, no earlier figure
