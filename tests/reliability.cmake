@@ -468,3 +468,16 @@ foreach(case findings outputs steps)
     set_tests_properties(reliability/tenth_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()
+
+# What the ninth hostile pass on the I/O surfaces left as found
+# (tests/reliability/ioleft_test.py): figures killed while gnuplot draws,
+# figures without gnuplot, labels of long names, a subnormal end time and
+# the reasons of bad values; each case under 20 s in the normal build.
+foreach(case plotkill nognuplot labels tiny)
+  add_test(NAME reliability/ioleft_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/ioleft_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/ioleft_${case} PROPERTIES LABELS reliability TIMEOUT 600
+    ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -99,12 +99,7 @@ static Anim *refuse(Anim *a, const char *prog, const char *fmt, ...)
 /* Parses a number for an option; nonzero unless the whole text is one. */
 static int parse_value(const char *s, double *v)
 {
-    char *end;
-    if (!s || !*s)
-        return 1;
-    errno = 0;
-    *v = setfile_strtod(s, &end);
-    return *end || errno || !isfinite(*v);
+    return !s || setfile_number(s, v) != NULL;
 }
 
 /* Takes one animation option with its value (see animate.h). */

@@ -56,10 +56,7 @@ int cli_error(const char *prog, const char *fmt, ...)
 ** nan), finite and with nothing after it; 1 when s is one. */
 int cli_number(const char *s, double *v)
 {
-    char *end;
-    errno = 0;
-    *v = setfile_strtod(s, &end);
-    return *s && !*end && errno == 0 && isfinite(*v);
+    return setfile_number(s, v) == NULL;
 }
 
 /* A count option's value: cli_number, whole and in [lo, hi]; 1 when it is. */

@@ -256,20 +256,21 @@ static int file_put(const Prog *g, const char *name, const char *text, size_t le
 }
 
 /* The 1-based column of branch.csv that --plot names (default the first
-** body's position), or -1. */
-static int plot_column(const Prog *g, char col[160])
+** body's position), or -1; the column's name into *col, whole however
+** long (free it; NULL when out of memory, with -1). */
+static int plot_column(const Prog *g, char **col)
 {
     const nsm_model *m = g->m;
-    if (g->plot_col)
-        snprintf(col, 160, "%s", g->plot_col);
-    else
-        coords_label(m, 0, col, 160);
-    int q = coords_find(m, col);
+    const char *unit = "";
+    *col = g->plot_col ? strdup(g->plot_col) : coords_name(m, 0, &unit);
+    if (!*col)
+        return -1;
+    int q = coords_find(m, *col);
     if (q >= 0)
         return 4 + q + (g->o.curve != 0);
-    if (!strcmp(col, "period"))
+    if (!strcmp(*col, "period"))
         return 4 + 2 * m->n_bodies + (g->o.curve != 0);
-    if (!strcmp(col, "min_gap"))
+    if (!strcmp(*col, "min_gap"))
         return 6 + 2 * m->n_bodies + (g->o.curve != 0);
     return -1;
 }
@@ -279,29 +280,44 @@ static int plot_column(const Prog *g, char col[160])
 ** are drawn. */
 static int prog_draw(const Prog *g)
 {
-    char col[160];
+    char *col = NULL, xlabel[200], curve_label[200];
     const char *base = g->o.curve ? "curve" : "continuation";
-    int y = g->o.curve ? 2 : plot_column(g, col);
+    int y = g->o.curve ? 2 : plot_column(g, &col);
     if (g->o.curve)
-        param_label(g->m, g->o.param2, col, sizeof col);
-    if (y < 0)
-        return cli_error(g->prog, "--plot %s: not a column of branch.csv (BODY.x, BODY.v, period, "
-                        "min_gap)", col);
-    char ylabel[200], name[160], xlabel[200];
+        col = strdup(param_label(g->m, g->o.param2, curve_label, sizeof curve_label));
+    if (!col)
+        return cli_error(g->prog, "out of memory");
+    if (y < 0) {
+        cli_error(g->prog, "--plot %s: not a column of branch.csv (BODY.x, BODY.v, period, "
+                  "min_gap)", col);
+        free(col);
+        return 1;
+    }
+    /* the label: the state column's whole name and unit, else the column */
+    const char *unit = "";
     int q = g->o.curve ? -1 : coords_find(g->m, col);
-    if (q >= 0) {
-        const char *unit = coords_label(g->m, q, name, sizeof name);
-        snprintf(ylabel, sizeof ylabel, "%s [%s]", name, unit);
-    } else
-        snprintf(ylabel, sizeof ylabel, "%s", col);
+    char *name = q >= 0 ? coords_name(g->m, q, &unit) : NULL;
+    CliText ylabel = { 0 };
+    ylabel.err = q >= 0 && !name;
+    if (name)
+        cli_printf(&ylabel, "%s [%s]", name, unit);
+    else
+        cli_printf(&ylabel, "%s", col);
+    free(name);
+    free(col);
+    if (ylabel.err) {
+        free(ylabel.s);
+        return cli_error(g->prog, "out of memory");
+    }
     CliText t = { 0 };
     cli_printf(&t, "# Continuation diagram written by nsmc continue; rerun with "
                      "`gnuplot %s.gp` here.\n"
                      "set datafile separator ','\nset grid\nset key outside right top\n"
                      "set xlabel '%s'\nset ylabel '%s'\nset title '%s: %s'\n"
                      "st(k) = strcol(2) eq k\n", base,
-                 param_label(g->m, g->o.param, xlabel, sizeof xlabel), ylabel, g->m->name,
+                 param_label(g->m, g->o.param, xlabel, sizeof xlabel), ylabel.s, g->m->name,
                  g->o.curve ? "curve of bifurcation points" : "periodic orbits");
+    free(ylabel.s);
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
             cli_printf(&t, "set terminal svg size 1000,700 dynamic noenhanced font 'DejaVu Sans,11'\n"
@@ -341,31 +357,30 @@ static int prog_draw(const Prog *g)
         return t.err ? cli_error(g->prog, "out of memory") : 1;
     }
     free(t.s);
+    char err[1200];
+    const char *fin[2] = { fpng, fsvg };
+    if (!plot_have_gnuplot()) {
+        plot_without_gnuplot(g->out_dir, gp, fin, 2, err, sizeof err);
+        fprintf(stderr, "%s: note: %s\n", g->prog, err);
+        return 0;
+    }
     char names[320], png[96], svg[96];
     snprintf(png, sizeof png, "%s.tmp%ld", fpng, (long)getpid());
     snprintf(svg, sizeof svg, "%s.tmp%ld", fsvg, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
-    char err[1200], full[2][4300];
-    const char *tmp[2] = { png, svg }, *fin[2] = { fpng, fsvg };
+    char full[2][4300];
+    const char *tmp[2] = { png, svg };
     for (int k = 0; k < 2; k++) {
         snprintf(full[k], sizeof full[k], "%s/%s", g->out_dir, tmp[k]);
         tmp_hold(k, full[k]);
     }
     int ok = plot_gnuplot(g->out_dir, gp, names, logf, err, sizeof err) == PLOT_OK &&
-             plot_figures_check(g->out_dir, tmp, 2, err, sizeof err) == PLOT_OK, rc = 0;
-    for (int k = 0; k < 2; k++) {
-        char from[4300], to[4300];
-        snprintf(from, sizeof from, "%s/%s", g->out_dir, tmp[k]);
-        snprintf(to, sizeof to, "%s/%s", g->out_dir, fin[k]);
-        if (ok && !rc && rename(from, to) != 0)
-            rc = cli_error(g->prog, "cannot write '%s': %s", to, strerror(errno));
-        else if (!ok || rc)
-            unlink(from);
-    }
+             plot_figures_check(g->out_dir, tmp, 2, err, sizeof err) == PLOT_OK;
+    int placed = plot_figures_place(g->out_dir, tmp, fin, 2, ok, err, sizeof err);
     cont_ntmp = 0;
-    if (!ok)
+    if (!ok || placed != PLOT_OK)
         return cli_error(g->prog, "%s", err);
-    return rc;
+    return 0;
 }
 
 /* --param (or --param2) NAME=FROM:TO: the name into buf, the range into

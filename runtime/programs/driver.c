@@ -361,13 +361,41 @@ typedef struct SetCtx {
     SetSeen *seen;        /* one per parameter */
 } SetCtx;
 
-/* Parse a finite double that fills the whole string. */
+/* Why the last parse_num refused its text (NULL when it took it). */
+static const char *num_why;
+
+/* Parse a finite double that fills the whole string (setfile_number); 1,
+** or 0 with the reason in num_why. */
 static int parse_num(const char *s, double *v)
 {
-    char *end;
-    errno = 0;
-    *v = setfile_strtod(s, &end);
-    return *s && !*end && errno == 0 && isfinite(*v);
+    num_why = setfile_number(s, v);
+    return num_why == NULL;
+}
+
+/* What a valued option takes, for the message of a value it refuses: a
+** bad value always says why. */
+static const char *option_rule(const char *opt)
+{
+    static const char *const rules[][2] = {
+        { "--t-end", "the end time must be a time >= 0 s" },
+        { "--dt", "the step must be a time >= 0 s (0: the model's)" },
+        { "--every", "the sampling period must be a time >= 0 s (0: every step)" },
+        { "--energy-tol", "the energy tolerance must be >= 0" },
+        { "--rtol", "the tolerances must be rtol > 0 and atol >= 0" },
+        { "--atol", "the tolerances must be rtol > 0 and atol >= 0" },
+        { "--max-steps", "a whole number from 1 to 9e18" },
+        { "--max-impacts", "a whole number from 1 to 9e18" },
+        { "--events-max", "a whole number from 0 to 9e18" },
+        { "--max-event-rate", "the rate must be > 0 events per second" },
+        { "--lyapunov-interval", "the interval must be a time > 0 s" },
+        { "--lyapunov-transient", "the transient must be a time >= 0 s" },
+        { "--fps", "a number of frames per second" },
+        { "--frames", "a number of frames" },
+    };
+    for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
+        if (!strcmp(opt, rules[k][0]))
+            return rules[k][1];
+    return "an empty path";
 }
 
 /* Print the valid parameter names to f. */
@@ -1492,6 +1520,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                        a, given[option_slot(valued, takes, val)]);
         }
         int rc = 0;
+        num_why = NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(m, d.prog, stdout);
             nsm_sim_free(sim);
@@ -1582,6 +1611,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             rc = !*val;
         } else if (!strcmp(a, "--animate") || !strcmp(a, "--fps") || !strcmp(a, "--frames")) {
             rc = anim_option(&anim_opt, a, val);
+            if (rc && strcmp(a, "--animate"))
+                parse_num(val, &v);     /* the reason, when it is not a number */
         } else if (!strcmp(a, "--max-steps")) {
             rc = !parse_num(val, &v) || v < 1 || v > 9e18 || v != floor(v) ||
                  nsm_sim_set_max_steps(sim, (long)v);
@@ -1597,7 +1628,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         }
         if (rc) {
             nsm_sim_free(sim);
-            return bad(d.prog, "bad value '%s' for %s", val, a);
+            fprintf(stderr, "%s: error: bad value '%s' for %s: %s\n(try --help)\n", d.prog, val,
+                    a, num_why ? num_why : option_rule(a));
+            return 1;
         }
         i++;
     }
@@ -1679,7 +1712,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
-    if (check_every(d.prog, every, t_end, "--every") ||
+    if (check_every(d.prog, 0, t_end, t_end_given ? "--t-end" : "the model's t_end") ||
+        check_every(d.prog, every, t_end, "--every") ||
         check_strobe(d.prog, sim, sec_spec, t_end)) {
         nsm_sim_free(sim);
         return 1;

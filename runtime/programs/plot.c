@@ -658,16 +658,36 @@ static void thin_events(Plot *p)
     free(last);
 }
 
+/* Writes the first len characters of s escaped for a double-quoted
+** gnuplot string. */
+static void put_escaped(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len && s[i]; i++) {
+        if (s[i] == '"' || s[i] == '\\')
+            fputc('\\', f);
+        fputc(s[i], f);
+    }
+}
+
 /* Writes s as a double-quoted gnuplot string. */
 static void put_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
+    put_escaped(f, s, strlen(s));
     fputc('"', f);
+}
+
+/* Writes the parts (up to a NULL) as one double-quoted gnuplot string: a
+** label made of names of any length is never cut. */
+static void put_strings(FILE *f, const char *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    fputc('"', f);
+    for (const char *s = first; s; s = va_arg(ap, const char *))
+        put_escaped(f, s, strlen(s));
+    fputc('"', f);
+    va_end(ap);
 }
 
 /* Whether a title would not fit in one line of a picture `width` pixels wide
@@ -779,17 +799,14 @@ static void put_event_keys(FILE *f, const Plot *p)
         for (long i = 0; i < p->nmark; i++)
             marked |= p->mark[i].contact == c;
         const char *col = contact_colors[c % NCONTACT_COLORS];
-        char t[300];
         if (shaded) {
             fprintf(f, ", \\\n     keyentry with boxes fc rgb '%s' fs transparent solid 0.3 title ", col);
-            snprintf(t, sizeof t, p->friction[c] == FRIC_SPACE ? "%s rolling (no slip)"
-                                  : p->friction[c] ? "%s stuck" : "%s in contact", p->contact[c]);
-            put_string(f, t);
+            put_strings(f, p->contact[c], p->friction[c] == FRIC_SPACE ? " rolling (no slip)"
+                        : p->friction[c] ? " stuck" : " in contact", (const char *)NULL);
         }
         if (marked) {
             fprintf(f, ", \\\n     keyentry with lines dt '- ' lw 1.5 lc rgb '%s' title ", col);
-            snprintf(t, sizeof t, "%s impact", p->contact[c]);
-            put_string(f, t);
+            put_strings(f, p->contact[c], " impact", (const char *)NULL);
         }
     }
 }
@@ -817,13 +834,11 @@ static void put_surfaces(FILE *f, const Plot *p, int k)
         int x = p->surf_x[s], g = p->surf_g[s];
         if (x < 0 || g < 0 || p->col[x].panel != k || !(p->surf[s].coef != 0))
             continue;
-        char t[160];
         fputs(", \\\n     ", f);
         put_string(f, p->data);
         fprintf(f, " skip 1 using 1:(column(%d) - column(%d) / %.17g) with lines lw 1.6 dt '-' "
                 "lc rgb '#555555' title ", x + 2, g + 2, p->surf[s].coef);
-        snprintf(t, sizeof t, "%s (surface)", p->surf[s].gap);
-        put_string(f, t);
+        put_strings(f, p->surf[s].gap, " (surface)", (const char *)NULL);
     }
 }
 
@@ -1101,13 +1116,10 @@ static void put_phase_plot(FILE *f, const Plot *p, const PhaseGrid *g)
     fputs("unset key\n", f);
     for (int b = 0; b < p->nbody; b++) {
         const Column *x = &p->col[p->body_x[b]], *v = &p->col[p->body_v[b]];
-        char label[300];
-        snprintf(label, sizeof label, "%s [%s]", x->name, x->unit);
         fputs("set xlabel ", f);
-        put_string(f, label);
-        snprintf(label, sizeof label, "%s [%s]", v->name, v->unit);
+        put_strings(f, x->name, " [", x->unit, "]", (const char *)NULL);
         fputs("\nset ylabel ", f);
-        put_string(f, label);
+        put_strings(f, v->name, " [", v->unit, "]", (const char *)NULL);
         fputs("\nplot ", f);
         put_string(f, p->data);
         fprintf(f, " skip 1 using %d:%d with lines lw 1.4 lc rgb '%s', \\\n     ",
@@ -1168,20 +1180,21 @@ static void put_path_plot(FILE *f, const Plot *p)
     for (int b = 0; b < p->npath; b++) {
         int x = p->path_x[b] + 2, y = p->path_y[b] + 2;
         const char *xn = p->col[p->path_x[b]].name;
-        char stem[160];
-        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(xn) - 2), xn);
+        size_t stem = strlen(xn) - 2;          /* the body's name, "D" of "D.x", whole */
         const char *color = line_colors[b % NLINE_COLORS];
         fprintf(f, "%s", first ? "" : ", \\\n     ");
         put_string(f, p->data);
         fprintf(f, " skip 1 using %d:%d with lines lw 1.4 lc rgb '%s' title ", x, y, color);
-        put_string(f, stem);
+        fputc('"', f);
+        put_escaped(f, xn, stem);
+        fputc('"', f);
         fputs(", \\\n     ", f);
         put_string(f, p->data);
         fprintf(f, " skip 1 every ::0::0 using %d:%d with points pt 7 ps 1.2 lc rgb '#222222' "
                 "notitle", x, y);
         double r = 0;
         for (int w = 0; w < p->nwalls; w++)
-            if (!strcmp(p->walls[w].body, stem))
+            if (strlen(p->walls[w].body) == stem && !strncmp(p->walls[w].body, xn, stem))
                 r = p->walls[w].r;
         if (r > 0) {
             /* the disc itself where it starts */
@@ -1204,7 +1217,7 @@ static void put_terminal(FILE *f, int svg, int width, int height, const char *ou
     else
         fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,10' "
                 "background rgb 'white'\n", width, height);
-    fprintf(f, "set output '%s'\n", out);
+    fprintf(f, "set output '%s'.suffix\n", out);
 }
 
 /* Writes DIR/plot.gp.  Returns PLOT_OK or PLOT_EFAIL. */
@@ -1221,6 +1234,8 @@ static int write_script(const Plot *p, int flags, const char *path, char *err, s
     else
         fputs("# Shaded: intervals where a contact is closed.  Dashed lines: impacts.\n", f);
     put_column_map(f, p);
+    /* the figures are drawn into NAME.suffix, renamed into place once whole */
+    fputs("if (!exists('suffix')) suffix = ''\n", f);
     put_style(f);
     if (p->timeline)
         put_timeline(f, p);
@@ -1414,10 +1429,93 @@ int plot_figures_check(const char *dir, const char *const *names, int n, char *e
     return fail(err, errlen, PLOT_EFAIL, "gnuplot could not write %s whole (%s)", bad, why);
 }
 
+/* A figure that is a symbolic link to an existing file is replaced
+** through the link (its target rewritten, the link kept), as `nsmc -o`
+** and a sweep's results are: to becomes the target's path. */
+static void link_through(char *to, size_t len)
+{
+    struct stat st;
+    char *real;
+    if (lstat(to, &st) != 0 || !S_ISLNK(st.st_mode) || !(real = realpath(to, NULL)))
+        return;
+    if (strlen(real) < len)
+        memcpy(to, real, strlen(real) + 1);
+    free(real);
+}
+
+/* Places the figures drawn into temporaries (see plot.h): the one way
+** the simulator, `nsmc run`, sweeps and continuations put them in place. */
+int plot_figures_place(const char *dir, const char *const *tmp, const char *const *fin, int n,
+                       int ok, char *err, size_t errlen)
+{
+    int rc = PLOT_OK;
+    for (int k = 0; k < n; k++) {
+        char from[4300], to[4300];
+        snprintf(from, sizeof from, "%s/%s", dir, tmp[k]);
+        snprintf(to, sizeof to, "%s/%s", dir, fin[k]);
+        link_through(to, sizeof to);
+        if (!ok || rc != PLOT_OK) {
+            unlink(from);
+            continue;
+        }
+        if (rename(from, to) != 0 && errno != ENOENT) {
+            rc = fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", to, strerror(errno));
+            unlink(from);
+        }
+    }
+    return rc;
+}
+
+/* The figures not drawn for want of gnuplot (see plot.h): the one rule of
+** the simulator, `nsmc run`, sweeps and continuations. */
+int plot_without_gnuplot(const char *dir, const char *script, const char *const *fin, int n,
+                         char *err, size_t errlen)
+{
+    char removed[600] = "", path[4300];
+    size_t len = 0;
+    for (int k = 0; k < n; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, fin[k]);
+        if (unlink(path) == 0 && len < sizeof removed)
+            len += (size_t)snprintf(removed + len, sizeof removed - len, "%s%s",
+                                    len ? ", " : "", fin[k]);
+    }
+    return fail(err, errlen, PLOT_NOGNUPLOT,
+                "gnuplot is not installed, so the figures were not drawn (the script is %s/%s; "
+                "on Debian: apt-get install gnuplot-nox)%s%s%s", dir, script,
+                *removed ? "; the earlier figures " : "", removed,
+                *removed ? ", which did not show these results, were removed" : "");
+}
+
 /* Whether gnuplot is on PATH (see plot.h). */
 int plot_have_gnuplot(void)
 {
     return on_path("gnuplot");
+}
+
+/* The figures plot.gp draws. */
+#define NPLOT_FIGURES 6
+static const char *const plot_figures[NPLOT_FIGURES] = { "plot.png", "plot.svg", "phase.png",
+                                                         "phase.svg", "path.png", "path.svg" };
+
+/* Runs gnuplot on DIR/plot.gp into temporaries NAME.tmpPID, checks them
+** and renames them over the figures (plot_figures_place): a kill while
+** gnuplot draws leaves no empty or half figure.  PLOT_OK or PLOT_EFAIL. */
+static int draw_figures(const char *dir, char *err, size_t errlen)
+{
+    const char *const *figures = plot_figures;
+    enum { NFIG = NPLOT_FIGURES };
+    char tmp[NFIG][64], setup[64];
+    const char *tmps[NFIG];
+    snprintf(setup, sizeof setup, "suffix='.tmp%ld'", (long)getpid());
+    for (int k = 0; k < NFIG; k++) {
+        snprintf(tmp[k], sizeof tmp[k], "%s.tmp%ld", figures[k], (long)getpid());
+        tmps[k] = tmp[k];
+    }
+    int rc = plot_gnuplot(dir, "plot.gp", setup, "plot.log", err, errlen);
+    if (rc == PLOT_OK)
+        rc = plot_figures_check(dir, tmps, NFIG, err, errlen);
+    int placed = plot_figures_place(dir, tmps, figures, NFIG, rc == PLOT_OK, err, errlen);
+    return rc == PLOT_OK ? placed : rc;
 }
 
 /* Frees a plot and what it holds. */
@@ -1508,15 +1606,9 @@ int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_cs
         rc = write_script(p, flags, script, err, errlen);
     }
     if (rc == PLOT_OK && !plot_have_gnuplot())
-        rc = fail(err, errlen, PLOT_NOGNUPLOT,
-                  "gnuplot is not installed, so no plot was drawn (the script is %s/plot.gp; "
-                  "on Debian: apt-get install gnuplot-nox)", dir);
-    static const char *const figures[] = { "plot.png", "plot.svg", "phase.png", "phase.svg",
-                                           "path.png", "path.svg" };
+        rc = plot_without_gnuplot(dir, "plot.gp", plot_figures, NPLOT_FIGURES, err, errlen);
     if (rc == PLOT_OK)
-        rc = plot_gnuplot(dir, "plot.gp", NULL, "plot.log", err, errlen);
-    if (rc == PLOT_OK)
-        rc = plot_figures_check(dir, figures, 6, err, errlen);
+        rc = draw_figures(dir, err, errlen);
     if (rc == PLOT_OK && err && errlen)
         snprintf(err, errlen, "%s", p->note);
     plot_free(p);

@@ -117,6 +117,23 @@ int plot_gnuplot(const char *dir, const char *script, const char *setup, const c
 int plot_figures_check(const char *dir, const char *const *names, int n, char *err,
                        size_t errlen);
 
+/* Renames the figures tmp[0..n) that gnuplot drew in dir over fin[0..n)
+ * when ok (a name not drawn is skipped), else removes them: figures are
+ * drawn into temporaries so that a failure or a kill while gnuplot draws
+ * leaves the earlier figure or none, never a half one.  PLOT_OK, or
+ * PLOT_EFAIL with the reason in err (the temporaries not yet renamed then
+ * removed). */
+int plot_figures_place(const char *dir, const char *const *tmp, const char *const *fin, int n,
+                       int ok, char *err, size_t errlen);
+
+/* Without gnuplot: removes the earlier figures fin[0..n) in dir (the
+ * results beside them are new: no figure may be left looking like
+ * theirs) and writes the note to show the user into err: the figures were
+ * not drawn, the script to draw them, the earlier ones removed.  Returns
+ * PLOT_NOGNUPLOT. */
+int plot_without_gnuplot(const char *dir, const char *script, const char *const *fin, int n,
+                         char *err, size_t errlen);
+
 /* Whether gnuplot is on PATH. */
 int plot_have_gnuplot(void);
 

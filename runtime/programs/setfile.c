@@ -207,6 +207,19 @@ double setfile_strtod(const char *s, char **end)
     return v;
 }
 
+/* A whole number of an option, or why not (see setfile.h). */
+const char *setfile_number(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = setfile_strtod(s, &end);
+    if (!*s || end == s || *end)
+        return "not a decimal number";
+    if (!isfinite(*v))
+        return "beyond the range of a double (at most 1.8e308 in magnitude)";
+    return NULL;
+}
+
 /* Parses a --set value; see setfile.h. */
 int setfile_value(const char *text, const char *unit, int any, double *value, char *err,
                   size_t errlen)

@@ -46,6 +46,13 @@ char *setfile_trim(char *s);
  * read), so a command line's numbers mean what they read as. */
 double setfile_strtod(const char *s, char **end);
 
+/* A finite decimal number filling the whole of s (setfile_strtod) into *v:
+ * NULL, or why s is not one, to show the user ("not a number", "beyond a
+ * double's range ...").  An underflow is its rounding (1e-320 is taken as
+ * the subnormal 1e-320, 1e-400 as 0), as Python's float() takes it: what
+ * the value may be is for its option to say. */
+const char *setfile_number(const char *s, double *v);
+
 /* Parses the value of --set NAME=VALUE for a parameter whose SI unit text is
  * `unit` ("" or NULL: dimensionless): a number, optionally followed by a unit
  * ("2 N/m", "5 ms", "0.3 kN*s/m"), which must have the parameter's dimension

@@ -1234,13 +1234,20 @@ static int write_file(const Sweep *sw, const char *name, const char *const *part
 }
 
 /* State column q's name and unit (positions, then velocities) as
-** "NAME [UNIT]" into buf. */
-static const char *state_text(const nsm_model *m, int q, char buf[200])
+** "NAME [UNIT]", whole however long the name (free it), or NULL when out
+** of memory. */
+static char *state_text(const nsm_model *m, int q)
 {
-    char name[160];
-    const char *unit = coords_label(m, q, name, sizeof name);
-    snprintf(buf, 200, "%s [%s]", name, unit);
-    return buf;
+    const char *unit = "";
+    char *name = coords_name(m, q, &unit);
+    if (!name)
+        return NULL;
+    size_t n = strlen(name) + strlen(unit) + 4;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s [%s]", name, unit);
+    free(name);
+    return s;
 }
 
 /* The state's columns of a header: ",NAME [UNIT]" for each. */
@@ -1281,30 +1288,6 @@ static void headers(const Sweep *sw, CliText *sec, CliText *sum)
                 sw->floquet ? "multipliers," : "", sw->lyap ? "lyapunov [1/s]," : "");
 }
 
-/* Renames gnuplot's temporaries png and svg (in DIR) over the figures
-** NAME.png and NAME.svg when ok, else removes them.  0, or 1 after a
-** message. */
-static int figures_place(const Sweep *sw, const char *name, const char *png, const char *svg, int ok)
-{
-    const char *tmp[2] = { png, svg }, *ext[2] = { "png", "svg" };
-    int rc = 0;
-    for (int k = 0; k < 2; k++) {
-        char from[4300], to[4200], file[200];
-        snprintf(from, sizeof from, "%s/%s", sw->out_dir, tmp[k]);
-        snprintf(file, sizeof file, "%s.%s", name, ext[k]);
-        int placed = 0;
-        if (ok && !rc && result_path(sw, file, to))
-            rc = 1;
-        else if (ok && !rc && rename(from, to) != 0)
-            rc = cli_error(sw->prog, "cannot write '%s': %s", to, strerror(errno));
-        else
-            placed = ok && !rc;
-        if (!placed)
-            unlink(from);
-    }
-    return rc;
-}
-
 /* The column of section.csv the diagram draws: --plot's, by default the
 ** first body's speed (impact sections) or position.  Its name into col;
 ** returns its 1-based index, or -1 when section.csv has no such column. */
@@ -1342,18 +1325,25 @@ static int gnuplot_figure(const Sweep *sw, const char *name, CliText *g)
         return g->err ? cli_error(sw->prog, "out of memory") : 1;
     }
     free(g->s);
+    char err[1200], fpng[200], fsvg[200];
+    snprintf(fpng, sizeof fpng, "%s.png", name);
+    snprintf(fsvg, sizeof fsvg, "%s.svg", name);
+    const char *fin[2] = { fpng, fsvg };
+    if (!plot_have_gnuplot()) {
+        plot_without_gnuplot(sw->out_dir, file, fin, 2, err, sizeof err);
+        fprintf(stderr, "%s: note: %s\n", sw->prog, err);
+        return 0;
+    }
     char names[400], png[160], svg[160];
     snprintf(png, sizeof png, "%s.png.tmp%ld", name, (long)getpid());
     snprintf(svg, sizeof svg, "%s.svg.tmp%ld", name, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
-    char err[1200];
     const char *drawn[2] = { png, svg };
     int ok = plot_gnuplot(sw->out_dir, file, names, log_name, err, sizeof err) == PLOT_OK &&
              plot_figures_check(sw->out_dir, drawn, 2, err, sizeof err) == PLOT_OK;
-    int rc = figures_place(sw, name, png, svg, ok);
-    if (!ok)
+    if (plot_figures_place(sw->out_dir, drawn, fin, 2, ok, err, sizeof err) != PLOT_OK || !ok)
         return cli_error(sw->prog, "%s", err);
-    return rc;
+    return 0;
 }
 
 /* Field k (0-based) of the CSV row at line into buf ("" past the row's end). */
@@ -1414,20 +1404,22 @@ static int draw(const Sweep *sw)
     char col[160];
     int xcol = 1, ycol = plot_column(sw, col);
     if (ycol < 0)
-        return cli_error(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)", col);
+        return cli_error(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)",
+                         sw->plot_col ? sw->plot_col : col);
     CliText g = { 0 };
     int q = ycol - (sw->nax + (sw->cont ? 1 : 0)) - 3;        /* the state column, or < 0 */
-    char yname[160];
-    const char *xunit = "", *yunit = q >= 0 ? coords_label(m, q, yname, sizeof yname)
-                                            : !strcmp(col, "t") ? "s" : "";
+    const char *xunit = "", *yunit = !strcmp(col, "t") ? "s" : "";
+    char *yname = q >= 0 ? coords_name(m, q, &yunit) : NULL;      /* whole, however long */
+    g.err = q >= 0 && !yname;
     for (int k = 0; k < m->n_params; k++)
         if (!strcmp(m->params[k].name, sw->ax[0].name))
             xunit = m->params[k].unit;
     cli_printf(&g, "# Bifurcation diagram written by nsmc sweep; rerun with `gnuplot bifurcation.gp` here.\n"
                     "set datafile separator ','\nset key off\nset grid\n"
                     "set xlabel '%s%s%s%s'\nset ylabel '%s%s%s%s'\nset title '%s: %s'\n",
-                sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", q >= 0 ? yname : col,
+                sw->ax[0].name, *xunit ? " [" : "", xunit, *xunit ? "]" : "", yname ? yname : col,
                 *yunit ? " [" : "", yunit, *yunit ? "]" : "", m->name, sw->section);
+    free(yname);
     bif_marks(sw, &g);
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
@@ -1508,8 +1500,9 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
                                          "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79",
                                          "#637939", "#843c39" };
     const nsm_model *m = sw->m;
-    char bx[200], by[200];
+    char *bx = state_text(m, sw->bstate[0]), *by = state_text(m, sw->bstate[1]);
     CliText g = { 0 };
+    g.err = !bx || !by;
     cli_printf(&g, "# Basins of attraction written by nsmc sweep --basin; rerun with `gnuplot basins.gp` here.\n"
                     "set datafile separator ','\nset grid front\nunset colorbox\n"
                     "set key outside right top box opaque\n"
@@ -1517,13 +1510,13 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
                     "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
                     "set cbrange [-1.5:%ld.5]\nset palette defined (-1.5 '#000000', -0.5 '#000000', "
                     "-0.5 '#d0d0d0', 0.5 '#d0d0d0'",
-                state_text(m, sw->bstate[0], bx), state_text(m, sw->bstate[1], by), m->name,
-                sw->section,
+                bx ? bx : "", by ? by : "", m->name, sw->section,
                 fmin(sw->ax[0].lo, sw->ax[0].hi), fmax(sw->ax[0].lo, sw->ax[0].hi),
                 fmin(sw->ax[1].lo, sw->ax[1].hi), fmax(sw->ax[1].lo, sw->ax[1].hi), nat);
     for (long k = 0; k < nat; k++)
         cli_printf(&g, ", %ld.5 '%s', %ld.5 '%s'", k, col[k % 12], k + 1, col[k % 12]);
     cli_printf(&g, ")\n");
+    free(bx), free(by);
     for (int svg = 0; svg < 2; svg++) {
         if (svg)
             cli_printf(&g, "set terminal svg size 1100,800 dynamic noenhanced font 'DejaVu Sans,11'\n"
@@ -1617,9 +1610,10 @@ static int basin_finish(const Sweep *sw, long failed)
     }
     CliText b = { 0 }, a = { 0 };
     const nsm_model *m = sw->m;
-    char bx[200], by[200];
-    cli_printf(&b, "%s,%s,attractor\n", state_text(m, sw->bstate[0], bx),
-                state_text(m, sw->bstate[1], by));
+    char *bx = state_text(m, sw->bstate[0]), *by = state_text(m, sw->bstate[1]);
+    b.err = !bx || !by;
+    cli_printf(&b, "%s,%s,attractor\n", bx ? bx : "", by ? by : "");
+    free(bx), free(by);
     for (long u = 0; u < np; u++) {
         double pv[SW_MAX_AXES];
         point_values(sw, u, pv);
@@ -1663,10 +1657,10 @@ static int basin_finish(const Sweep *sw, long failed)
     if (!rc)
         fprintf(stderr, "%s: %ld initial state%s, %ld attractor%s (%ld without a period, %ld "
                 "failed), %ld ended on a reference orbit, %d job%s%s; %s/basins.csv, "
-                "attractors.csv, summary.csv, basins.png, basins.svg\n", sw->prog, np,
-                np == 1 ? "" : "s", nat,
+                "attractors.csv, summary.csv%s\n", sw->prog, np, np == 1 ? "" : "s", nat,
                 nat == 1 ? "" : "s", none, failed, on_ref, sw->jobs, sw->jobs > 1 ? "s" : "",
-                sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir);
+                sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir,
+                plot_have_gnuplot() ? ", basins.png, basins.svg" : "");
     free(sig), free(id), free(at);
     return rc;
 }
@@ -2444,10 +2438,12 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
                 sw->out_dir);
     if ((rc = draw(sw)) || (sw->lyap && (rc = draw_lyapunov(sw))))
         return rc;
-    fprintf(stderr, "%s: %ld point%s, %d job%s%s; %s/section.csv, summary.csv, bifurcation.png, "
-            "bifurcation.svg%s\n", sw->prog, sw->npoints, sw->npoints == 1 ? "" : "s", sw->jobs, sw->jobs > 1 ? "s" : "",
+    int drawn = plot_have_gnuplot();
+    fprintf(stderr, "%s: %ld point%s, %d job%s%s; %s/section.csv, summary.csv%s%s\n", sw->prog,
+            sw->npoints, sw->npoints == 1 ? "" : "s", sw->jobs, sw->jobs > 1 ? "s" : "",
             sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir,
-            sw->lyap ? ", lyapunov.png, lyapunov.svg" : "");
+            drawn ? ", bifurcation.png, bifurcation.svg" : "",
+            drawn && sw->lyap ? ", lyapunov.png, lyapunov.svg" : "");
     return 0;
 }
 

@@ -250,6 +250,10 @@ int nsm_run_check(double t_end, double every, double dt, long max_steps, char *w
     double res = NSM_TIME_RESOLUTION * t_end;
     if (!(t_end >= 0) || !isfinite(t_end))
         return run_refuse(why, len, "the end time %g s is not a finite time >= 0", t_end);
+    if (t_end > 0 && t_end < DBL_MIN)   /* no step or sample of the run is a normal time */
+        return run_refuse(why, len, "the end time %.3g s is subnormal, below the time resolution "
+                          "of any run (the smallest normal double, %g s): choose 0 or a "
+                          "larger end time", t_end, DBL_MIN);
     if (!(every >= 0) || !isfinite(every))
         return run_refuse(why, len, "the sampling period %g s is not a finite time >= 0", every);
     if (!(dt >= 0) || !isfinite(dt))

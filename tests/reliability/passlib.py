@@ -10,6 +10,7 @@ The passes are called as `RUNNER NSMC SIM FIO_SIM SOURCE_DIR CASE [...]`
 case in a fresh temporary folder and prints PASS or the first failure.
 """
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -149,6 +150,23 @@ def whole_figure(path):
     if path.endswith(".png"):
         return data.endswith(b"IEND\xaeB`\x82")
     return data.rstrip().endswith(b"</svg>")
+
+
+def no_gnuplot_path(tmp):
+    """A PATH of the system's folders without gnuplot (links to every other
+    program of the folder that holds it)."""
+    gp = shutil.which("gnuplot")
+    if not gp:
+        return os.environ["PATH"]
+    shadow = os.path.join(tmp, "bin")
+    os.mkdir(shadow)
+    home = os.path.dirname(gp)
+    for f in os.listdir(home):
+        if f != "gnuplot" and not f.startswith("gnuplot"):
+            os.symlink(os.path.join(home, f), os.path.join(shadow, f))
+    real = os.path.realpath(home)          # /bin is /usr/bin on a merged /usr
+    return ":".join(shadow if os.path.realpath(d) == real else d
+                    for d in os.environ["PATH"].split(":"))
 
 
 def blocked():
