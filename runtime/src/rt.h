@@ -305,6 +305,7 @@ struct nsm_sim {
     RtSurfWork sfw;           /* the moving surfaces' work, surfwork.c */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtClus *cl;        /* scratch of the generic path's constraint problems, dynamics.c */
+    struct RtSeq *impact_seq; /* the impact sequences' arrays, kept between impacts, transition.c */
     struct RtNl *nl;          /* a nonlinear model's curved-gap tangent, nonlin.c (NULL: none) */
     struct RtSf *sf;          /* spatial friction's kinematics, spacefric.c (NULL: none) */
     struct RtMass *mass;      /* a Lagrangian model's M(q) factor, massmat.c (NULL: diagonal) */
@@ -812,6 +813,7 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
 int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget);
 int rt_impact_apply(nsm_sim *s, RtImpact *im);
 int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget);
+void rt_seq_free(nsm_sim *s);
 int rt_transition_gap(nsm_sim *s, int j, unsigned *forget);
 int rt_initial_contacts(nsm_sim *s, unsigned *forget);
 
