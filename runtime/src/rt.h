@@ -621,7 +621,7 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
 int rt_modeop_taylor(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h, int K);
 void rt_modeop_form(const nsm_sim *s, int j, int second, long double *a, double *r0, double *r1);
 double rt_modeop_dual(const nsm_sim *s, const double *c);
-void rt_modeop_energy(const nsm_sim *s, long double *ed, long double *ew);
+void rt_modeop_energy(const nsm_sim *s, double *ed, double *ew);
 int rt_modeop_advance(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h,
                       int pieces, int K, long double *Z1, double *Ed, double *Ew);
 
