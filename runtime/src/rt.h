@@ -262,6 +262,8 @@ struct nsm_sim {
     int n_force_gaps;         /* gaps whose law is a force element (not a constraint), laws.c */
     double *law_c;            /* n_gaps: each gap's closed damping, its law's damping read
                                  once per setup (laws.c), not through the table per use */
+    double *law_tol_k;        /* n_gaps: a law's constant of its event tolerance, cached by its
+                                 setup hook (law_penalty.c: a linear force's slope) */
     int n_aug;                /* augmented states Z = (x, v, z, 1): 2 n_vel + n_gen + 1 */
     double *params, *consts;  /* parameters (with overrides), constants */
     nsm_numeric num;
