@@ -2149,7 +2149,8 @@ static void emit_modes(Cgen *cg)
     fclose(o);
 
     modes_comment(cg, imask, pmask);
-    fprintf(out, "static inline int modes(const unsigned *mode, double t, const double *y,\n"
+    fprintf(out, "static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t,"
+                 " const double *y,\n"
                  "                         const int *sw, const double *p, const double *c,\n"
                  "                         double *ydot, double *lam, double *s, double *sdot)\n{\n");
     /* the body tests the closed gaps as `(m & bit)` and the free mode as

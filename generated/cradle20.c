@@ -148,7 +148,7 @@ static void initial(const double *p, const double *c, double *y)
  * Event functions: those of the open gaps, replaced by the closed gaps' own.
  * 19 gaps: only the free mode is written out, the runtime's generic path
  * solves the others (docs/theory.md). */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

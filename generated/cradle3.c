@@ -132,7 +132,7 @@ static void initial(const double *p, const double *c, double *y)
  *   2 {G[2] closed}: P[2] and P[3] stuck
  *   3 {G[1], G[2] closed}: P[1], P[2] and P[3] stuck
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

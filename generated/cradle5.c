@@ -192,7 +192,7 @@ static void initial(const double *p, const double *c, double *y)
  *   14 {G[2], G[3], G[4] closed}: P[2], P[3], P[4] and P[5] stuck
  *   15 {G[1], G[2], G[3], G[4] closed}: P[1], P[2], P[3], P[4] and P[5] stuck
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

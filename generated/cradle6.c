@@ -284,7 +284,7 @@ static void initial(const double *p, const double *c, double *y)
  *   30 {G[2], G[3], G[4], G[5] closed}: P[2], P[3], P[4], P[5] and P[6] stuck
  *   31 {G[1], G[2], G[3], G[4], G[5] closed}: P[1], P[2], P[3], P[4], P[5] and P[6] stuck
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

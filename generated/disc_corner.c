@@ -390,7 +390,7 @@ static void initial(const double *p, const double *c, double *y)
  *   22 {right closed, FF stuck, FW stuck}
  *   23 {floor closed, right closed, FF stuck, FW stuck} (dependent rows: left to the runtime's generic path)
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

@@ -174,7 +174,7 @@ static void initial(const double *p, const double *c, double *y)
  *   0 {}: all gaps open, free flight
  *   1 {slope closed}: D.x and D.y stuck
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

@@ -162,7 +162,7 @@ static void initial(const double *p, const double *c, double *y)
  *   2 {right closed}: D.x held at its stop
  *   3 {left, right closed}: D.x held at its stop (inadmissible: the closed gaps' w are dependent, never entered)
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

@@ -263,7 +263,7 @@ static void initial(const double *p, const double *c, double *y)
  *   22 {right closed, FL stuck, FR stuck}
  *   23 {left closed, right closed, FL stuck, FR stuck} (dependent rows: left to the runtime's generic path)
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

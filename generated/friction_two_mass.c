@@ -190,7 +190,7 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  *   4 {F2 stuck}
  *   5 {F1 stuck, F2 stuck}
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

@@ -188,7 +188,7 @@ static void initial(const double *p, const double *c, double *y)
  *   2 {F stuck}
  *   3 {floor closed, F stuck}
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

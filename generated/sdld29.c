@@ -172,7 +172,7 @@ static void force_terms(double t, const int *sw, const double *p, const double *
  * The modes:
  *   0 {}: all gaps open, free flight
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

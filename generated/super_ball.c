@@ -292,7 +292,7 @@ static void initial(const double *p, const double *c, double *y)
  *   22 {table closed, FF stuck, FT stuck}
  *   23 {floor closed, table closed, FF stuck, FT stuck} (dependent rows: left to the runtime's generic path)
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

@@ -102,7 +102,7 @@ static void initial(const double *p, const double *c, double *y)
  *   0 {}: all gaps open, free flight
  *   1 {floor closed}: B held at its stop
  */
-static inline int modes(const unsigned *mode, double t, const double *y,
+static inline NSM_ALWAYS_INLINE int modes(const unsigned *mode, double t, const double *y,
                          const int *sw, const double *p, const double *c,
                          double *ydot, double *lam, double *s, double *sdot)
 {

@@ -45,12 +45,24 @@ static double pen_energy(const nsm_sim *s, int j, double p)
     return a == 1 ? 0.5 * s->num.kc[j] * p * p : s->num.kc[j] * pow(fabs(p), a + 1) / (a + 1);
 }
 
-/* Gap j's stiffness and damping must be finite and >= 0. */
+/* The rate of the force's rounding level per unit of the gap's at
+** penetration p: the force's rate k a |p|^(a-1) at a unit approach, at
+** least 1e-300 for a nonlinear law (penalty_event_tol). */
+static double pen_tol_slope(const nsm_sim *s, int j, double p)
+{
+    return fmax(pen_force_rate(s, j, p, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300);
+}
+
+/* Gap j's stiffness and damping must be finite and >= 0.  A linear law's
+** slope of the event tolerance is then cached (law_tol_k): it depends on
+** the parameters alone, and the tolerance is asked at every detection. */
 static int penalty_setup(nsm_sim *s, int j)
 {
     double k = s->num.kc[j], c = s->num.cc[j];
-    if (k >= 0 && c >= 0 && isfinite(k) && isfinite(c))
+    if (k >= 0 && c >= 0 && isfinite(k) && isfinite(c)) {
+        s->law_tol_k[j] = s->num.pexp[j] == 1 ? pen_tol_slope(s, j, 0) : 0;
         return 0;
+    }
     snprintf(s->msg, sizeof s->msg, "gap '%s': its stiffness k = %.12g and damping c = %.12g "
              "must be finite and >= 0", s->m->gaps[j].name, k, c);
     return 1;
@@ -124,7 +136,8 @@ static void penalty_form(const nsm_sim *s, int j, int closed, rt_gap_form *f)
 
 /* The rounding level of gap j's event function at y (gt: the gap's): the
 ** gap's for a release by gap; else the force's, k p^a + c p' formed from
-** terms of their own size, or the gap's where the open gap's event is the
+** terms of their own size (plus the gap's times the force's slope, cached
+** for a linear law by penalty_setup), or the gap's where the open gap's event is the
 ** gap (a gap clearly open: any tiny level, max(gap, ...) >= gap). */
 static double penalty_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
 {
@@ -132,8 +145,8 @@ static double penalty_event_tol(const nsm_sim *s, int j, int closed, const doubl
         return gt;
     double c = s->num.cc[j], gap = rt_gap(s, j, y);
     double wv = rt_wrow(s, j, y + s->n_vel), fs = -pen_force(s, j, -gap, -wv);
-    double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) +
-                fmax(pen_force_rate(s, j, -gap, 1, 0), s->num.pexp[j] == 1 ? 0 : 1e-300) * gt;
+    double slope = s->num.pexp[j] == 1 ? s->law_tol_k[j] : pen_tol_slope(s, j, -gap);
+    double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) + slope * gt;
     if (closed)
         return ft;
     if (gap > gt)

@@ -629,18 +629,13 @@ static int op_power(const nsm_sim *s, const RtModeOp *op, const long double *P, 
 /* The coefficients of the dissipated power (ed) and of the external power
 ** (ew) along s->tay (in double: the integrals feed a balance checked to
 ** 1e-6, as taylor.c's energy_series). */
-void rt_modeop_energy(const nsm_sim *s, long double *ed, long double *ew)
+void rt_modeop_energy(const nsm_sim *s, double *ed, double *ew)
 {
     const RtTaylor *T = &s->tay;
     int K = T->K;
-    double dd[K + 1], dw[K + 1];
-    if (op_power(s, T->mi->op, T->P, K, dd, dw))
+    if (op_power(s, T->mi->op, T->P, K, ed, ew))
         for (int m = 0; m <= K; m++)
-            dd[m] = dw[m] = NAN;    /* out of memory: the balance fails loudly */
-    for (int m = 0; m <= K; m++) {
-        ed[m] = dd[m];
-        ew[m] = dw[m];
-    }
+            ed[m] = ew[m] = NAN;    /* out of memory: the balance fails loudly */
 }
 
 /* Z1 = exp(A pieces h) Z0 by the operator's series of degree K over each

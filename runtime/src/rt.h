@@ -263,6 +263,8 @@ struct nsm_sim {
     int n_force_gaps;         /* gaps whose law is a force element (not a constraint), laws.c */
     double *law_c;            /* n_gaps: each gap's closed damping, its law's damping read
                                  once per setup (laws.c), not through the table per use */
+    double *law_tol_k;        /* n_gaps: a law's constant of its event tolerance, cached by its
+                                 setup hook (law_penalty.c: a linear force's slope) */
     int n_aug;                /* augmented states Z = (x, v, z, 1): 2 n_vel + n_gen + 1 */
     double *params, *consts;  /* parameters (with overrides), constants */
     nsm_numeric num;
@@ -307,6 +309,7 @@ struct nsm_sim {
     RtSurfWork sfw;           /* the moving surfaces' work, surfwork.c */
     struct RtStats *st;       /* energy audit and contact statistics, stats.c */
     struct RtClus *cl;        /* scratch of the generic path's constraint problems, dynamics.c */
+    struct RtSeq *impact_seq; /* the impact sequences' arrays, kept between impacts, transition.c */
     struct RtNl *nl;          /* a nonlinear model's curved-gap tangent, nonlin.c (NULL: none) */
     struct RtSf *sf;          /* spatial friction's kinematics, spacefric.c (NULL: none) */
     struct RtMass *mass;      /* a Lagrangian model's M(q) factor, massmat.c (NULL: diagonal) */
@@ -623,7 +626,7 @@ void rt_modeop_apply(const nsm_sim *s, const RtModeOp *op, const long double *Z,
 int rt_modeop_taylor(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h, int K);
 void rt_modeop_form(const nsm_sim *s, int j, int second, long double *a, double *r0, double *r1);
 double rt_modeop_dual(const nsm_sim *s, const double *c);
-void rt_modeop_energy(const nsm_sim *s, long double *ed, long double *ew);
+void rt_modeop_energy(const nsm_sim *s, double *ed, double *ew);
 int rt_modeop_advance(nsm_sim *s, const RtModeInfo *mi, const long double *Z0, double h,
                       int pieces, int K, long double *Z1, double *Ed, double *Ew);
 
@@ -816,6 +819,7 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
 int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget);
 int rt_impact_apply(nsm_sim *s, RtImpact *im);
 int rt_impact_end(nsm_sim *s, const RtImpact *im, unsigned *forget);
+void rt_seq_free(nsm_sim *s);
 int rt_transition_gap(nsm_sim *s, int j, unsigned *forget);
 int rt_initial_contacts(nsm_sim *s, unsigned *forget);
 

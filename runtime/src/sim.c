@@ -144,6 +144,7 @@ void nsm_sim_free(nsm_sim *s)
     rt_mode_free(s);
     rt_sparse_free(s);
     rt_clus_free(s);
+    rt_seq_free(s);
     rt_law_free(s);
     rt_state_free(s);
     free(s->zeno.c_mask);

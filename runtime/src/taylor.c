@@ -816,13 +816,12 @@ void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
 ** dampers' and the forcing's couplings), the truncated product of the
 ** series of Z_i and Z_q.  In double: the integrals feed a balance checked
 ** to 1e-6 and printed to 1e-12, and their terms do not cancel. */
-static void energy_series(const nsm_sim *s, const double *Q, long double *e)
+static void energy_series(const nsm_sim *s, const double *Q, double *e)
 {
     const RtTaylor *T = &s->tay;
     int na = s->n_aug, K = T->K;
-    double acc[K + 1];
     for (int m = 0; m <= K; m++)
-        acc[m] = 0;
+        e[m] = 0;
     for (int i = 0; i < na; i++)
         for (int q = 0; q < na; q++) {
             double c = Q[(size_t)i * na + q];
@@ -833,11 +832,9 @@ static void energy_series(const nsm_sim *s, const double *Q, long double *e)
                 if (zi == 0)
                     continue;
                 for (int l = 0; k + l <= K; l++)
-                    acc[k + l] += zi * (double)T->P[(size_t)l * na + q];
+                    e[k + l] += zi * (double)T->P[(size_t)l * na + q];
             }
         }
-    for (int m = 0; m <= K; m++)
-        e[m] = acc[m];
 }
 
 /* The dissipated energy and the external work over [t0, t0 + x h] along the
@@ -853,16 +850,17 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
         return;
     }
     if (!T->energy) {
+        double ed[K + 1], ew[K + 1];
         taylor_need_terms(s);
         if (T->mi->op) {               /* a large mode (modeop.c) */
-            rt_modeop_energy(s, T->ed, T->ew);
+            rt_modeop_energy(s, ed, ew);
         } else {
-            energy_series(s, T->mi->Qd, T->ed);
-            energy_series(s, T->mi->Qw, T->ew);
+            energy_series(s, T->mi->Qd, ed);
+            energy_series(s, T->mi->Qw, ew);
         }
         for (int m = 0; m <= K; m++) {  /* the integrals' coefficients e_m / (m + 1) */
-            T->ed[m] /= m + 1;
-            T->ew[m] /= m + 1;
+            T->ed[m] = (long double)ed[m] / (m + 1);
+            T->ew[m] = (long double)ew[m] / (m + 1);
         }
         T->energy = 1;
     }

@@ -249,7 +249,7 @@ int rt_impact_set(nsm_sim *s, int j, const unsigned *extra, double *vb, int *idx
 ** in sparse form: position a's coupled positions (those sharing a body,
 ** itself included) are nb[np[a] .. np[a+1]), with the Delassus entries
 ** D(b, a) of column a in nd; the diagonal D(a, a) in dd[a]. */
-typedef struct Seq {
+typedef struct RtSeq {
     int r, *idx;
     int nheld;               /* positions whose gap is held shut: how many, */
     char *held;              /* and which (held[a]) */
@@ -265,18 +265,40 @@ typedef struct Seq {
     double umax;             /* the largest closing speed of the sequence */
     int hg[SEQ_HIST];        /* ring: position hit, its closing speed */
     double hu[SEQ_HIST];
+    /* the arrays' storage, kept in the simulation between sequences and
+     * grown when a sequence needs more (an impact then allocates nothing);
+     * freed with the simulation (rt_seq_free) */
+    void *ibuf, *ubuf, *nbbuf, *ndbuf;
+    size_t icap, ucap, nbcap, ndcap;  /* their sizes in bytes */
 } Seq;
 
-/* Free a sequence made by seq_new. */
-static void seq_free(Seq *q)
+/* Free the impact sequences' storage kept in the simulation (seq_new). */
+void rt_seq_free(nsm_sim *s)
 {
+    Seq *q = s->impact_seq;
     if (!q)
         return;
-    free(q->idx);
-    free(q->nb);
-    free(q->nd);
-    free(q->u);
+    free(q->ibuf);
+    free(q->ubuf);
+    free(q->nbbuf);
+    free(q->ndbuf);
     free(q);
+    s->impact_seq = NULL;
+}
+
+/* Make *buf hold at least n bytes (its size *cap), keeping it when it does
+** already: the sequences' arrays are reused from one impact to the next;
+** NULL when out of memory. */
+static void *seq_grow(void **buf, size_t *cap, size_t n)
+{
+    if (n <= *cap)
+        return *buf;
+    void *p = realloc(*buf, n);
+    if (!p)
+        return NULL;
+    *buf = p;
+    *cap = n;
+    return p;
 }
 
 /* The sparse impulse problem over the touching gaps idx[0..r): the
@@ -291,19 +313,23 @@ static Seq *seq_new(nsm_sim *s, const int *idx, int r)
     /* zeroed up to the collision rings: they are read only where written
      * (the last collisions, k < n), and clearing their 3.5 kB took a third
      * of an impact's cost on a single-contact model */
-    Seq *q = malloc(sizeof *q);
-    if (!q)
-        return NULL;
+    Seq *q = s->impact_seq;
+    if (!q) {
+        q = calloc(1, sizeof *q);
+        if (!q)
+            return NULL;
+        s->impact_seq = q;
+    }
     memset(q, 0, offsetof(Seq, hg));
     q->r = r;
     /* ints: idx, hl, np (r+1), heap, hpos, sub, body counts (n+1), body lists, mark */
     size_t nnzw = 0;
     for (int a = 0; a < r; a++)
         nnzw += (size_t)(W->p[idx[a] + 1] - W->p[idx[a]]);
-    q->idx = malloc(sizeof(int) * (7 * (size_t)r + (size_t)n + 3 + nnzw));
-    q->u = malloc(sizeof(double) * (4 * (size_t)r + 1));
+    q->idx = seq_grow(&q->ibuf, &q->icap, sizeof(int) * (7 * (size_t)r + (size_t)n + 3 + nnzw));
+    q->u = seq_grow(&q->ubuf, &q->ucap, sizeof(double) * (4 * (size_t)r + 1));
     if (!q->idx || !q->u)
-        return seq_free(q), NULL;
+        return NULL;
     q->hl = q->idx + r;
     q->np = q->hl + r;
     q->heap = q->np + r + 1;
@@ -354,10 +380,11 @@ static Seq *seq_new(nsm_sim *s, const int *idx, int r)
         }
         if (pass == 0) {
             q->np[r] = (int)cnt;
-            q->nb = malloc(sizeof(int) * (cnt + 1) + (size_t)r + 1);
-            q->nd = malloc(sizeof(double) * (cnt + 1));
+            /* ints nb, then chars held and set (r + 1 each) */
+            q->nb = seq_grow(&q->nbbuf, &q->nbcap, sizeof(int) * (cnt + 1) + 2 * ((size_t)r + 1));
+            q->nd = seq_grow(&q->ndbuf, &q->ndcap, sizeof(double) * (cnt + 1));
             if (!q->nb || !q->nd)
-                return seq_free(q), NULL;
+                return NULL;
             q->held = (char *)(q->nb + cnt + 1);
             q->set = NULL;
         }
@@ -817,16 +844,11 @@ static int seq_run(nsm_sim *s, Seq *q, int j, int exempt1, long *count)
 static int impact_sequence(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
 {
     Seq *q = seq_new(s, idx, r);
-    char *set = q ? calloc(1, (size_t)r + 1) : NULL;
-    if (!set) {
-        seq_free(q);
+    if (!q)
         return rt_fail(s, NSM_ENOMEM, j, "out of memory forming the impact problem");
-    }
-    q->set = set;
-    int rc = seq_run(s, q, j, exempt1, count);
-    free(set);
-    seq_free(q);
-    return rc;
+    q->set = q->held + r + 1;
+    memset(q->set, 0, (size_t)r + 1);
+    return seq_run(s, q, j, exempt1, count);
 }
 
 /*
@@ -986,7 +1008,7 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
     int n = s->n_vel, rc = simul_impulses(s, q, j);
     double *v = s->y + s->n_pos, y0[2 * n];
     if (rc)
-        return seq_free(q), rc;
+        return rc;
     q->nsub = 0;
     for (int a = 0; a < r; a++)
         if (q->P[a] != 0) {
@@ -1012,7 +1034,6 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
     *count = 1;
     if (!rc)
         rc = seq_rest(s, q, j);
-    seq_free(q);
     return rc;
 }
 

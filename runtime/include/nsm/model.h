@@ -61,6 +61,18 @@ extern "C" {
  * built on nsm_numeric, which gives the same results. */
 #define NSM_NOT_DERIVED 1
 
+/* Marks a generated model's modes(): deriv() and events() call it for one
+ * question each, and the C compiler drops, inlined, the work the question
+ * does not need.  A large modes() would otherwise be called out of line (a
+ * call and the register saves of its most general case per stage); with
+ * GCC and Clang it is inlined whatever its size, elsewhere as `inline`
+ * says (the macro is empty: the generated file stays standard C). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NSM_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define NSM_ALWAYS_INLINE
+#endif
+
 /* Words of a mode over `bits` bits (gaps plus twice the friction elements):
  * always at least one, so that word 0 exists for a model without gaps. */
 #define NSM_MODE_WORDS(bits) ((bits) / 32 + 1)
