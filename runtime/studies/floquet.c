@@ -271,6 +271,15 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
     return NSM_OK;
 }
 
+/* Copy the run's message (cut to n - 1 bytes) into why, so that a
+** refusal can quote the reason it replaces. */
+static void msg_take(const nsm_sim *s, char *why, size_t n)
+{
+    size_t len = strlen(s->msg) < n ? strlen(s->msg) : n - 1;
+    memcpy(why, s->msg, len);
+    why[len] = 0;
+}
+
 /* Start the run at y (2n values) at t = 0.  A guess the model cannot
 ** start from (a gap penetrated) is refused saying so: the orbit is sought
 ** through t = 0, so the guess must be a state at the forcing's phase 0. */
@@ -281,9 +290,7 @@ static int orbit_start(nsm_sim *s, const double *y)
         rc = nsm_sim_reset(s);
     if (rc == NSM_EMODEL) {
         char why[300];
-        size_t n = strlen(s->msg) < sizeof why ? strlen(s->msg) : sizeof why - 1;
-        memcpy(why, s->msg, n);
-        why[n] = 0;
+        msg_take(s, why, sizeof why);
         snprintf(s->msg, sizeof s->msg, "periodic orbit: the guess is not a state the model can "
                  "start from at t = 0 (%s); the orbit is sought through t = 0, so the guess must "
                  "be a state at the forcing's phase 0", why);
@@ -306,10 +313,14 @@ static int orbit_step(nsm_sim *s, int n2, double *y, const double *r)
         if (!nsm_sim_set_initial_state(s, y) && !nsm_sim_reset(s))
             return NSM_OK;
     }
+    char why[300];
+    msg_take(s, why, sizeof why);
     memcpy(y, y0, sizeof y0);
-    return refuse(s, "periodic orbit", NSM_ENUMERIC, "every fraction of Newton's step leaves the "
-                  "admissible states (a gap penetrated): the guess is too far from a periodic "
-                  "orbit through t = 0");
+    snprintf(s->msg, sizeof s->msg, "periodic orbit: every fraction of Newton's step from (%.6g, "
+             "...) leads to a state the model cannot start from (%s): Newton's method is drawn "
+             "toward a contact at t = 0, or the guess is too far from a periodic orbit through "
+             "t = 0 (a longer transient may help)", y0[0], why);
+    return NSM_ENUMERIC;
 }
 
 int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, double *mu_im)

@@ -16,7 +16,12 @@ Checked, for transients 0, 10, 49, 50, 50.2 and 100 s and 200 periods:
     states over one period (central differences, h = 1e-6; 1e-6) -- a
     reference that uses neither the saltation matrices nor the monodromy
     code under test;
-  * every transient past the attractor's reach finds the same attractor.
+  * every transient past the attractor's reach finds the same attractor;
+  * guesses from which Newton's full step jumps through the stop (which
+    ended in "t = 0 s ... initial state penetrates the gap (gap = -175.8)",
+    a start the caller never gave) find the orbit, the step shortened;
+  * a guess whose iteration is drawn to an impact at t = 0 is refused
+    naming Newton's step.
 
 usage: floquet_transient_test.py   (PYTHONPATH naming the built package,
 NSM_SOURCE_DIR the source tree)
@@ -86,6 +91,30 @@ def main():
         if not same_set(mu, ref, 1e-6):
             failures.append("transient %r: multipliers %r, finite differences %r" % (tr, mu, ref))
         found[tr] = y
+    # guesses from which Newton's full step jumps through the stop (x > 0):
+    # the step is shortened, and the stable orbit is found
+    for x, v in ((-1.0, 0.0), (-2.0, 1.0), (-4.0, 2.0), (-0.05, 4.0)):
+        try:
+            y, mu = model.floquet("2*pi/omega", init={"M.x": x, "M.v": v},
+                                  params={"omega": OMEGA})
+        except nsm.Error as e:
+            failures.append("guess (%r, %r): %s: %s" % (x, v, type(e).__name__, e))
+            continue
+        ref = fd_multipliers(model, y)
+        print("guess (%g, %g): y = (%.12f, %.12f)  mu = %s  finite differences %s"
+              % (x, v, y[0], y[1], np.round(mu, 9), np.round(ref, 9)))
+        if not np.allclose(poincare(model, y), y, atol=1e-8) or not same_set(mu, ref, 1e-6):
+            failures.append("guess (%r, %r): y %r, multipliers %r, finite differences %r"
+                            % (x, v, y, mu, ref))
+    # a guess whose iteration is drawn to an impact at t = 0: refused naming
+    # Newton's step, not as a start inside the gap the caller never gave
+    try:
+        model.floquet("2*pi/omega", init={"M.x": -0.5, "M.v": 1.0}, params={"omega": OMEGA})
+        failures.append("guess (-0.5, 1): no error, no orbit expected")
+    except nsm.Error as e:
+        print("guess (-0.5, 1):", e)
+        if "Newton's step" not in str(e):
+            failures.append("guess (-0.5, 1): the message does not name Newton's step: %s" % e)
     # past a few hundred seconds every start has reached the stable orbit
     if 100 in found and 200 * T in found and not np.allclose(found[100], found[200 * T],
                                                               atol=1e-8):
