@@ -71,3 +71,11 @@ add_test(NAME python.bifurcation
           ${NSM_SOURCE_DIR}/tests/python/test_bifurcation.py)
 set_tests_properties(python.bifurcation PROPERTIES LABELS python TIMEOUT 900
   ENVIRONMENT "${NSM_STUDIES_PY_ENV}")
+# Model.floquet after a transient of no whole number of periods: the orbit
+# through t = 0 sought from a state at the forcing's phase 0, its
+# multipliers against a finite-differenced Poincare map of the model's runs
+# (tests/studies/floquet_transient_test.py)
+add_test(NAME python.floquet_transient
+  COMMAND ${NSM_PYTHON} -B ${NSM_SOURCE_DIR}/tests/studies/floquet_transient_test.py)
+set_tests_properties(python.floquet_transient PROPERTIES LABELS python TIMEOUT 300
+  ENVIRONMENT "${NSM_STUDIES_PY_ENV}")

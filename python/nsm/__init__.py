@@ -1058,9 +1058,11 @@ class Model:
 
     def floquet(self, period, transient=0.0, params=None, init=None, method=None):
         """The periodic orbit of the given period (a time or an expression of
-        the parameters) reached after transient, refined by shooting, and its
-        Floquet multipliers: (state at the orbit's start as a numpy array,
-        multipliers as a complex numpy array).  Unstable orbits converge too."""
+        the parameters) reached after transient (rounded up to whole periods:
+        the orbit passes through t = 0, at the forcing's phase 0), refined by
+        shooting, and its Floquet multipliers: (state at the orbit's start,
+        t = 0 modulo the period, as a numpy array, multipliers as a complex
+        numpy array).  Unstable orbits converge too."""
         lib = self._lib
         sim = self._study(params, method, init)
         try:
@@ -1068,6 +1070,11 @@ class Model:
             tr = self._time(sim, transient, "transient", zero=True)
             self._check_run(sim, tr + T)     # the command line's option errors
             self._tangent(sim, "floquet")
+            # the orbit is sought through t = 0 (nsm_sim_periodic_orbit): the
+            # guess must be at the forcing's phase 0, so the transient runs on
+            # to a whole number of periods (a state at t = 50 s taken as one
+            # at t = 0 led Newton's method to another orbit or into the gap)
+            tr = math.ceil(tr / T) * T
             if tr > 0 and self._interruptible(sim, lambda: lib.nsm_sim_run_until(sim, tr),
                                               lambda: None) != 0:
                 self._fail(sim, "floquet")

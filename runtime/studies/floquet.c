@@ -271,6 +271,58 @@ int nsm_sim_monodromy(nsm_sim *s, double period, double *Phi, double *y_end)
     return NSM_OK;
 }
 
+/* Copy the run's message (cut to n - 1 bytes) into why, so that a
+** refusal can quote the reason it replaces. */
+static void msg_take(const nsm_sim *s, char *why, size_t n)
+{
+    size_t len = strlen(s->msg) < n ? strlen(s->msg) : n - 1;
+    memcpy(why, s->msg, len);
+    why[len] = 0;
+}
+
+/* Start the run at y (2n values) at t = 0.  A guess the model cannot
+** start from (a gap penetrated) is refused saying so: the orbit is sought
+** through t = 0, so the guess must be a state at the forcing's phase 0. */
+static int orbit_start(nsm_sim *s, const double *y)
+{
+    int rc = nsm_sim_set_initial_state(s, y);
+    if (!rc)
+        rc = nsm_sim_reset(s);
+    if (rc == NSM_EMODEL) {
+        char why[300];
+        msg_take(s, why, sizeof why);
+        snprintf(s->msg, sizeof s->msg, "periodic orbit: the guess is not a state the model can "
+                 "start from at t = 0 (%s); the orbit is sought through t = 0, so the guess must "
+                 "be a state at the forcing's phase 0", why);
+    }
+    return rc;
+}
+
+/* y <- y + r, halving r while the new state cannot start a run (a Newton
+** step from a guess far from the orbit can jump through a gap: a start
+** inside it, reported at t = 0, would name neither the guess nor the step).
+** NSM_ENUMERIC with the reason when no fraction of the step is admissible. */
+static int orbit_step(nsm_sim *s, int n2, double *y, const double *r)
+{
+    double y0[n2];
+    memcpy(y0, y, sizeof y0);
+    for (int h = 0; h < 30; h++) {
+        double f = ldexp(1, -h);
+        for (int i = 0; i < n2; i++)
+            y[i] = y0[i] + f * r[i];
+        if (!nsm_sim_set_initial_state(s, y) && !nsm_sim_reset(s))
+            return NSM_OK;
+    }
+    char why[300];
+    msg_take(s, why, sizeof why);
+    memcpy(y, y0, sizeof y0);
+    snprintf(s->msg, sizeof s->msg, "periodic orbit: every fraction of Newton's step from (%.6g, "
+             "...) leads to a state the model cannot start from (%s): Newton's method is drawn "
+             "toward a contact at t = 0, or the guess is too far from a periodic orbit through "
+             "t = 0 (a longer transient may help)", y0[0], why);
+    return NSM_ENUMERIC;
+}
+
 int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, double *mu_im)
 {
     int n2 = 2 * s->n_vel, rc;
@@ -278,8 +330,7 @@ int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, 
     if ((rc = rt_floquet_rigid_check(s, "periodic orbit")))
         return rc;
     for (int it = 0; it < 40; it++) {
-        if ((rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)) ||
-            (rc = nsm_sim_monodromy(s, period, Phi, yT)))
+        if ((rc = orbit_start(s, y)) || (rc = nsm_sim_monodromy(s, period, Phi, yT)))
             return rc;
         double rn = 0, yn = 1;
         for (int i = 0; i < n2; i++) {
@@ -302,8 +353,8 @@ int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, 
             r[i] = -r[i];
         if (nsm_la_solve(n2, J, r, 1))
             return refuse(s, "monodromy", NSM_ENUMERIC, "a multiplier is 1: the orbit is not isolated");
-        for (int i = 0; i < n2; i++)
-            y[i] += r[i];
+        if ((rc = orbit_step(s, n2, y, r)))
+            return rc;
     }
     return refuse(s, "monodromy", NSM_ENUMERIC, "Newton's method on the periodic orbit did not converge");
 }
