@@ -1465,6 +1465,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     FILE *stats = NULL;
     AnimOptions anim_opt = { 0 };
     double t_end, v, rtol = 1e-9, atol = 1e-12, every, dt_opt = -1;
+    const char *tol_opt = NULL;   /* the last of --rtol, --atol given */
     int t_end_given = 0, every_given = 0;
     /* first of all: from here on a stop signal is a flag (the files
      * created below must end whole whenever it comes), and one that came
@@ -1565,6 +1566,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             rc = !parse_num(val, &v) || v < 0 || nsm_sim_set_energy_tolerance(sim, v);
         } else if (!strcmp(a, "--rtol") || !strcmp(a, "--atol")) {
             rc = !parse_num(val, &v);
+            tol_opt = a;
             if (!rc) {
                 if (a[2] == 'r')
                     rtol = v;
@@ -1652,6 +1654,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "%s needs --lyapunov%s", lyap_path ? "--lyapunov-out" : lyap_int > 0
                    ? "--lyapunov-interval" : "--lyapunov-transient", "");
+    }
+    if (tol_opt && nsm_sim_get_method(sim) != NSM_METHOD_ADAPTIVE) {
+        /* only adaptive's error control reads the tolerances: with another
+         * method they would be taken without a word and change nothing */
+        const char *meth = nsm_method_name(nsm_sim_get_method(sim));
+        nsm_sim_free(sim);
+        return bad(d.prog, "%s is a tolerance of the adaptive method: %s does not use it "
+                   "(give --method adaptive, or leave it out)", tol_opt, meth);
     }
     if (lyap && sec_spec) {
         nsm_sim_free(sim);

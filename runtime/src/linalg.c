@@ -174,6 +174,11 @@ double nsm_la_norm1(int n, const double *A)
 ** Balance X in place by a diagonal similarity X <- D^-1 X D with powers of
 ** two in d (so it is exact), equalising the off-diagonal row and column
 ** 1-norms of each index. Parlett & Reinsch's iteration without permutations.
+** Subnormal entries are left out of the norms and each factor stays within
+** 2^-1000 .. 2^1000: an entry of 1e-323 beside ones (a subnormal stiffness
+** times a step) asked for 2^1000 and more, d overflowed to inf and the
+** exponentials made of it NaN; any D is a similarity, so a bounded one
+** only balances less.
 */
 void nsm_la_balance(int n, double *X, double *d)
 {
@@ -186,15 +191,15 @@ void nsm_la_balance(int n, double *X, double *d)
             double c = 0.0, r = 0.0, f = 1.0, s, g;
             for (j = 0; j < n; j++) {
                 if (j == i) continue;
-                c += fabs(X[j * n + i]);
-                r += fabs(X[i * n + j]);
+                c += fabs(X[j * n + i]) >= DBL_MIN ? fabs(X[j * n + i]) : 0.0;
+                r += fabs(X[i * n + j]) >= DBL_MIN ? fabs(X[i * n + j]) : 0.0;
             }
             if (c == 0.0 || r == 0.0) continue;
             s = c + r;
             g = r / 2.0;
-            while (c < g && f < 0x1p100) { f *= 2.0; c *= 4.0; }
+            while (c < g && f < 0x1p100 && d[i] * f < 0x1p1000) { f *= 2.0; c *= 4.0; }
             g = r * 2.0;
-            while (c >= g && f > 0x1p-100) { f /= 2.0; c /= 4.0; }
+            while (c >= g && f > 0x1p-100 && d[i] * f > 0x1p-1000) { f /= 2.0; c /= 4.0; }
             if ((c + r) / f < 0.95 * s) {
                 done = 0;
                 d[i] *= f;

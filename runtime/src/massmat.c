@@ -127,6 +127,21 @@ int rt_mass_factor(const nsm_sim *s, const double *y)
     return ms->bad ? NSM_ENUMERIC : NSM_OK;
 }
 
+/* det M(q) at the positions of y, or -1 when M(q) is not positive definite
+** there: for the diagnosis of a refused step (rt_cause_ahead), so it
+** leaves the cached factor and the failure state alone. */
+double rt_mass_det(const nsm_sim *s, const double *y)
+{
+    int n = s->n_vel;
+    double L[n * n], det = 1;
+    s->m->lag_mass(y, s->params, s->consts, L);
+    if (nsm_la_cholesky(n, L) >= 0)
+        return -1;
+    for (int j = 0; j < n; j++)
+        det *= L[j * n + j] * L[j * n + j];
+    return det;
+}
+
 /* Forget the factor (after a setup changed the parameters). */
 void rt_mass_forget(nsm_sim *s)
 {

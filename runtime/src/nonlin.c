@@ -241,6 +241,52 @@ void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f)
         s->m->nl_force(t, y, s->sw, s->params, s->consts, f);
 }
 
+/* The largest magnitude of the state-dependent forces at (t, y), NaN when
+** one is not finite (a pole of log, a square root of a negative number):
+** i receives the first coordinate whose force is not finite, or the one
+** of the largest. */
+double rt_nl_force_size(const nsm_sim *s, double t, const double *y, int *i)
+{
+    int n = s->n_vel;
+    double f[n], big = 0;
+    memset(f, 0, sizeof f);
+    rt_nl_force(s, t, y, f);
+    *i = 0;
+    for (int k = 0; k < n; k++) {
+        if (!isfinite(f[k])) {
+            *i = k;
+            return NAN;
+        }
+        if (fabs(f[k]) > big)
+            big = fabs(f[k]), *i = k;
+    }
+    return big;
+}
+
+/* The name of the first `force` statement of the source acting on body
+** i ("force NAME: on A, B = ..."), into buf, or "" when the source does
+** not name one: a message about a force then names the body only. */
+const char *rt_nl_force_name(const nsm_sim *s, int i, char *buf, size_t size)
+{
+    const char *const *src = s->m->source;
+    const char *body = s->m->body_names ? s->m->body_names[i] : NULL;
+    size_t bl = body ? strcspn(body, ".") : 0;
+    buf[0] = 0;
+    for (int l = 0; src && body && src[l]; l++) {
+        const char *a = src[l], *c, *on;
+        if (strncmp(a, "force ", 6) || !(c = strchr(a, ':')) || !(on = strstr(c, " on ")))
+            continue;
+        for (const char *b = on + 4; *b && *b != '='; b += strcspn(b, ",=")) {
+            b += strspn(b, ", ");
+            if (!strncmp(b, body, bl) && strcspn(b, " ,=") == bl) {
+                snprintf(buf, size, "%.*s", (int)(c - a - 6), a + 6);
+                return buf;
+            }
+        }
+    }
+    return buf;
+}
+
 /* Step of the finite differences below, relative to the state's size. */
 static double fd_step(int n, const double *y, const double *d)
 {

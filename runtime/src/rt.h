@@ -360,6 +360,7 @@ int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...);
 double rt_t_resolution(const nsm_sim *s, double t_end);
 int rt_t_resolved(const nsm_sim *s, double h, double t_end);
 int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who);
+int rt_cause_ahead(nsm_sim *s, double h);
 int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int status);
 const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size);
 int rt_mode_sparse(const nsm_sim *s);
@@ -372,6 +373,7 @@ int rt_mass_alloc(nsm_sim *s);
 void rt_mass_free(nsm_sim *s);
 int rt_mass_factor(const nsm_sim *s, const double *y);
 double rt_mass_kinetic_q(const nsm_sim *s, const double *y);
+double rt_mass_det(const nsm_sim *s, const double *y);
 
 /* Is the mass matrix dense (a Lagrangian model)? */
 static inline int rt_mass_dense(const nsm_sim *s)
@@ -445,6 +447,8 @@ double rt_nl_slip_curv(const nsm_sim *s, int k);
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
 int rt_nl_gap_undefined(const nsm_sim *s, const double *y);
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);
+double rt_nl_force_size(const nsm_sim *s, double t, const double *y, int *i);
+const char *rt_nl_force_name(const nsm_sim *s, int i, char *buf, size_t size);
 void rt_nl_rates(const nsm_sim *s, double t, const double *y, const double *a, double *dF, double *h3);
 
 /* rigid.c: positions of bodies in space */

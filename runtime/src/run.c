@@ -463,7 +463,7 @@ static int check_step(nsm_sim *s, double h, double t_end)
     char why[400];
     const RtModeInfo *mi = s->m->nl ? NULL : rt_mode_info(s);
     const char *meth = nsm_method_name(s->set.method);
-    if (rt_time_beyond(s, h, t_end, meth))
+    if (rt_cause_ahead(s, h) || rt_time_beyond(s, h, t_end, meth))
         return s->failed;
     double w = !mi ? 0 : s->set.method == NSM_METHOD_EXACT ? mi->nu : mi->rho;
     if (w > 0)

@@ -18,6 +18,7 @@
 */
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "law.h"
@@ -116,6 +117,107 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
     return NSM_OK;
 }
 
+/* How far ahead, in refused steps, a singularity of the model is sought
+** (rt_cause_ahead): the steps shrink as the motion nears it. */
+#define RT_AHEAD 1024.0
+
+/* The state moved along its straight path for tau: x + v tau, v as is. */
+static void path_at(const nsm_sim *s, double tau, double *y)
+{
+    int n = s->n_vel;
+    memcpy(y, s->y, sizeof(double) * 2 * (size_t)n);
+    for (int i = 0; i < n; i++)
+        y[i] += s->y[n + i] * tau;
+}
+
+/* The configuration of y as "NAME = value, ..." into buf. */
+static const char *config_text(const nsm_sim *s, const double *y, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < s->n_vel && at + 40 < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%s = %.6g", i ? ", " : "",
+                               s->m->body_names ? s->m->body_names[i] : "?", y[i]);
+    return buf;
+}
+
+/* A Lagrangian M(q) whose determinant, falling at its present rate along
+** the path, vanishes within RT_AHEAD steps h: the kinetic energy
+** degenerates there and no step can cross it.  1 after rt_fail. */
+static int mass_vanishing(nsm_sim *s, double h)
+{
+    int n = s->n_vel;
+    double y[2 * n], tau = h / 256;
+    double d0 = rt_mass_det(s, s->y);
+    path_at(s, tau, y);
+    double d1 = rt_mass_det(s, y);
+    if (!(d0 > 0))
+        return 0;
+    double ahead = d1 < 0 ? tau : d0 / ((d0 - d1) / tau);
+    if (!(ahead > 0) || !(ahead <= RT_AHEAD * h))
+        return 0;
+    char now[300], then[300];
+    path_at(s, ahead, y);
+    return rt_fail(s, NSM_ENUMERIC, -1, "the mass matrix M(q) becomes singular at about t = "
+                   "%.10g s: det M(q) = %.3g at %s falls to zero within %.3g s at its present "
+                   "rate, near %s (the kinetic energy degenerates there), and the steps shrink "
+                   "below the time resolution of t as the motion nears it", s->t + ahead, d0,
+                   config_text(s, s->y, now, sizeof now), ahead,
+                   config_text(s, y, then, sizeof then)) != 0;
+}
+
+/* A state-dependent force that turns from moderate values (below 1e100:
+** not a stiff force overflowing) to not finite along the path within
+** RT_AHEAD steps h: a pole, or the edge of its domain (log or sqrt of
+** zero or less); the crossing is found by bisection.  1 after rt_fail. */
+static int force_pole(nsm_sim *s, double h)
+{
+    int n = s->n_vel, i;
+    double y[2 * n], lo = 0, hi = 0;
+    if (!(rt_nl_force_size(s, s->t, s->y, &i) < 1e100))
+        return 0;
+    for (double tau = h; tau <= RT_AHEAD * h && !(hi > 0); tau *= 2) {
+        path_at(s, tau, y);
+        double f = rt_nl_force_size(s, s->t + tau, y, &i);
+        if (isnan(f))
+            hi = tau;
+        else if (!(f < 1e100))
+            return 0;
+        else
+            lo = tau;
+    }
+    for (int k = 0; k < 64 && hi > 0; k++) {
+        double mid = 0.5 * (lo + hi);
+        path_at(s, mid, y);
+        *(isnan(rt_nl_force_size(s, s->t + mid, y, &i)) ? &hi : &lo) = mid;
+    }
+    if (!(hi > 0))
+        return 0;
+    path_at(s, hi, y);
+    rt_nl_force_size(s, s->t + hi, y, &i);
+    char name[128], what[160];
+    rt_nl_force_name(s, i, name, sizeof name);
+    return rt_fail(s, NSM_ENUMERIC, -1, "the force %s%s%son %s is not finite at about t = %.10g "
+                   "s, as the %s reaches %.10g: it grows without bound on the path (a pole, or the edge "
+                   "of its domain such as log or sqrt of zero or less), and the steps shrink "
+                   "below the time resolution of t as the motion nears it", *name ? "'" : "",
+                   name, *name ? "' " : "", s->m->body_names ? s->m->body_names[i] : "?",
+                   s->t + hi, rt_state_label(s, i, what, sizeof what), y[i]) != 0;
+}
+
+/* Before a step below the time resolution is blamed on the end time or on
+** a stiffness: the motion may be running into a singularity of the model
+** itself, a Lagrangian mass matrix that becomes singular or a force with
+** a pole on the path, which no choice of step or end time can pass.  1
+** after rt_fail naming it, 0 when neither is seen (bodies in space, whose
+** positions are not x + v t, are not looked at). */
+int rt_cause_ahead(nsm_sim *s, double h)
+{
+    if (!(h > 0) || s->n_pos != s->n_vel)
+        return 0;
+    return (rt_mass_dense(s) && mass_vanishing(s, h)) || (s->m->nl_force && force_pole(s, h));
+}
+
 /* A step h the method's own control asks for below the time resolution of
 ** t up to the run's end (rt_t_resolution): the run stops at once, naming
 ** the mode (rt_fail) and the cause, instead of spinning through steps that
@@ -126,6 +228,8 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
 static int step_refuse(nsm_sim *s, const char *who, double h, int beyond)
 {
     double t_end = fmax(s->t, s->t_stop);
+    if (rt_cause_ahead(s, h))
+        return s->failed;
     if (beyond && rt_time_beyond(s, h, t_end, who))
         return s->failed;
     return rt_fail(s, NSM_ENUMERIC, -1,
