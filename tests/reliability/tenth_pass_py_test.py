@@ -134,8 +134,9 @@ import glob, os, sys
 import nsm
 M = sys.argv[1] + "/"
 dead, alive = int(sys.argv[2]), int(sys.argv[3])
-nsm.compile(M + "two_mass.nsm")
-so = glob.glob(os.path.join(os.environ["XDG_CACHE_HOME"], "nsm", "py-two_mass-*", "two_mass.so"))[0]
+# the model's own cache entry (an earlier case may have made another of
+# two_mass, from a copy of its file, whose C text differs)
+so = nsm.compile(M + "two_mass.nsm").path
 stale = ["%s.tmp%d.140000000000001" % (f, dead) for f in (so, so[:-3] + ".sum", so[:-3] + ".c")]
 live = "%s.tmp%d.140000000000002" % (so, alive)
 for f in stale + [live]:
@@ -283,8 +284,9 @@ LOCK = r'''
 import fcntl, glob, os, signal, subprocess, sys, threading, time
 import nsm
 M = sys.argv[1] + "/"
-nsm.compile(M + "two_mass.nsm")
-lock = glob.glob(os.path.join(os.environ["XDG_CACHE_HOME"], "nsm", "py-two_mass-*", ".lock"))[0]
+# the model's own cache entry (an earlier case may have made another of
+# two_mass, from a copy of its file, whose C text differs)
+lock = os.path.join(os.path.dirname(nsm.compile(M + "two_mass.nsm").path), ".lock")
 holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], "
                            "'a'); fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); "
                            "time.sleep(60)", lock], stdout=subprocess.PIPE, text=True)
