@@ -494,3 +494,17 @@ foreach(case subnormal masszero pole tolerances)
   set_tests_properties(reliability/causes_${case} PROPERTIES LABELS reliability TIMEOUT 600
     ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the tenth hostile passes left as found (tests/reliability/ioleft2_test.py):
+# a folder in place of a kept partial sweep file, a continuation's partial
+# points (killed outright, or run to the end beside an earlier stop's),
+# figures' temporaries of ended processes, and Python's wait for a cache
+# lock held by another process; each case under 20 s in the normal build.
+foreach(case sweepprev contend contkill plottmp pylock)
+  add_test(NAME reliability/ioleft2_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/ioleft2_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator>
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/ioleft2_${case} PROPERTIES LABELS reliability TIMEOUT 600
+    ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1053,45 +1053,6 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
     }
 }
 
-/* Takes the lock of the output folder, DIR/.nsm-run.lock, for the rest of
- * this process.  Returns its descriptor, or -1 after a message naming the
- * run that holds it. */
-static int lock_folder(const char *dir, Arena *a)
-{
-    const char *path = arena_printf(a, "%s/.nsm-run.lock", dir);
-    /* never through a link nor into a FIFO or a device: the process id
-     * written into it replaced whatever file a planted link named */
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "nsmc: error: cannot create the lock %s: %s\n", path,
-                fd < 0 && errno != ELOOP ? strerror(errno)
-                : "it is not a regular file (a symbolic link, a FIFO or a device); remove it");
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-    if (fcntl(fd, F_SETLK, &fl) == 0) {
-        char pid[32];
-        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-        if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n)
-            fprintf(stderr, "nsmc: warning: cannot write the lock %s: %s\n", path,
-                    strerror(errno));
-        return fd;
-    }
-    struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-    long other = fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? (long)q.l_pid : -1;
-    if (other > 0)
-        fprintf(stderr, "nsmc: error: another run (process %ld) is writing into '%s'; wait for "
-                "it to end or choose another folder with --out-dir\n", other, dir);
-    else
-        fprintf(stderr, "nsmc: error: another run is writing into '%s' (%s is locked); wait "
-                "for it to end or choose another folder with --out-dir\n", dir, path);
-    close(fd);
-    return -1;
-}
-
 /* Reads what the simulator reported through the pipe (nonblocking, its
  * writer closed) into buf. */
 static void read_report(int fd, char *buf, size_t len)
@@ -1168,7 +1129,7 @@ static int run(const RunOptions *o, Arena *a)
                 strerror(errno));
         return 1;
     }
-    if (lock_folder(dir, a) < 0)
+    if (outdir_lock_take("nsmc", dir) < 0)
         return 1;
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 try:
     import numpy as np
@@ -263,6 +264,46 @@ def _lock_clear(lockfile):
         _unlink(lockfile)
 
 
+def _lock_holder(lockfile):
+    """The process id the holder of a cache entry's lock wrote into it, as a
+    text for a note ("process 123"), or a plain word when it wrote none."""
+    try:
+        with open(lockfile, "rb") as f:
+            text = f.read(64).decode("ascii", "replace").strip()
+    except OSError:
+        text = ""
+    return "process " + text if text.isdigit() else "another process"
+
+
+def _lock_take(lock, lockfile):
+    """Takes a cache entry's lock, waiting for its holder: after about a
+    second of waiting, says once on stderr which process holds it (a compile
+    waited without a word for as long as another held it, for ever when that
+    one was stopped); Ctrl-C still ends the wait.  The holder's process id is
+    then written into the lock file for the next waiter's note."""
+    waited, said = 0.0, False
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            pass
+        except OSError:
+            return      # a file system without locks: the unique temporaries still keep it whole
+        if waited >= 1.0 and not said:
+            print("nsm: note: waiting for %s, which holds the cache entry's lock %s"
+                  % (_lock_holder(lockfile), lockfile), file=sys.stderr, flush=True)
+            said = True
+        time.sleep(0.05)
+        waited += 0.05
+    try:
+        lock.truncate(0)
+        lock.write("%d\n" % os.getpid())
+        lock.flush()
+    except OSError:
+        pass            # the note then names no process; the lock itself holds
+
+
 def _cache_verify(so, sumfile):
     """Checks a cached shared object against the checksum written when it
     was built (as nsmc's cache does): (1, None) whole, (0, None) absent,
@@ -442,10 +483,7 @@ def _build(ctext, paths, verbose=False):
     except OSError as err:
         raise _cache_error(lockfile, err) from None
     with lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        except OSError:
-            pass    # a file system without locks: the unique temporaries still keep it whole
+        _lock_take(lock, lockfile)
         _stale_clear(so)
         _stale_clear(sumfile)
         _stale_clear(csrc)

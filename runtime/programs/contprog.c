@@ -27,6 +27,7 @@
 */
 #include <errno.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,6 +54,9 @@ typedef struct Prog {
     int nspecial;
     long npoints;
     char pname2[128];
+    int part_fd;            /* DIR/branch.csv.partial, open from the first point, or -1 */
+    size_t part_n;          /* the bytes of csv written there */
+    int part_made;          /* whether this continuation made it (-2 above: a write failed) */
 } Prog;
 
 /* The usage text. */
@@ -116,7 +120,54 @@ static void csv_header(Prog *g)
     cli_printf(&g->csv, "\n");
 }
 
-/* Each point: a line of branch.csv, the special ones on stdout too. */
+static void cont_keep_prev(const Prog *g, const char *name);
+
+/* The name of the partial file: branch.csv.partial or curve.csv.partial. */
+static const char *partial_name(const Prog *g)
+{
+    return g->o.curve ? "curve.csv.partial" : "branch.csv.partial";
+}
+
+/* Appends what csv holds beyond the bytes already written to the partial
+** file, opened (an earlier stop's kept as .prev) at the first point: the
+** points are on disk as they come, one write per point, so that a
+** continuation killed outright (SIGKILL) keeps those it computed.  A
+** failed write is said once and the partial file left (the points are
+** still written whole at the end). */
+static void partial_append(Prog *g)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", g->out_dir, partial_name(g));
+    if (g->part_fd == -2 || g->csv.err)
+        return;
+    if (g->part_fd < 0) {
+        cont_keep_prev(g, partial_name(g));
+        g->part_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
+                          0666);
+        if (g->part_fd < 0) {
+            fprintf(stderr, "%s: warning: cannot write '%s' (%s): the points are kept only when "
+                    "the continuation ends or is stopped by a signal\n", g->prog, path,
+                    strerror(errno));
+            g->part_fd = -2;
+            return;
+        }
+        g->part_made = 1;
+    }
+    size_t len = g->csv.n - g->part_n;
+    ssize_t w = write(g->part_fd, g->csv.s + g->part_n, len);
+    if (w == (ssize_t)len) {
+        g->part_n = g->csv.n;
+        return;
+    }
+    fprintf(stderr, "%s: warning: cannot write '%s' (%s): the points are kept only when the "
+            "continuation ends or is stopped by a signal\n", g->prog, path,
+            w < 0 ? strerror(errno) : "a short write");
+    close(g->part_fd);
+    g->part_fd = -2;
+}
+
+/* Each point: a line of branch.csv (and of its partial file), the special
+** ones on stdout too. */
 static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
 {
     Prog *g = ud;
@@ -134,6 +185,7 @@ static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
         cli_printf(&g->csv, ",%.17g,%.17g,%.17g", hypot(pt->mu_re[i], pt->mu_im[i]),
                      pt->mu_re[i], pt->mu_im[i]);
     cli_printf(&g->csv, "\n");
+    partial_append(g);
     if (pt->kind >= NSM_CONT_FOLD && !g->o.curve) {
         g->nspecial++;
         if (!g->quiet)
@@ -205,11 +257,14 @@ static void cont_keep_prev(const Prog *g, const char *name)
 ** file cannot be written. */
 static int cont_stopped(Prog *g, int sig)
 {
-    const char *name = g->o.curve ? "curve.csv.partial" : "branch.csv.partial";
+    const char *name = partial_name(g);
     cont_writing = 1;
-    if (g->npoints && g->csv.n && !g->csv.err)
+    if (g->part_fd >= 0)
+        close(g->part_fd);      /* written as the points came: the same bytes */
+    if (!g->part_made && g->npoints && g->csv.n && !g->csv.err)
         cont_keep_prev(g, name);
-    if (g->npoints && g->csv.n && !g->csv.err && file_put(g, name, g->csv.s, g->csv.n))
+    if (g->part_fd < 0 && g->npoints && g->csv.n && !g->csv.err &&
+        file_put(g, name, g->csv.s, g->csv.n))
         return 1;
     if (g->npoints)
         fprintf(stderr, "%s: interrupted by %s: %ld point%s kept in %s/%s (the earlier results "
@@ -240,6 +295,29 @@ static int file_write(const Prog *g, const char *path, const char *tmp, const ch
         return cli_error(g->prog, "cannot write '%s': %s", path, strerror(why));
     }
     return 0;
+}
+
+/* The continuation's results are written whole: its own partial file is
+** removed, and an earlier stop's left beside them (kept as .prev at the
+** first point when this one wrote its own, else still under its name) is
+** said, so that no partial file stands beside a complete result without a
+** word. */
+static void partial_done(Prog *g)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", g->out_dir, partial_name(g));
+    if (g->part_made) {
+        if (g->part_fd >= 0)
+            close(g->part_fd);
+        g->part_fd = -1;
+        unlink(path);
+        snprintf(path, sizeof path, "%s/%s.prev", g->out_dir, partial_name(g));
+    }
+    struct stat st;
+    if (lstat(path, &st) == 0)
+        fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not finish; "
+                "this one's complete results do not replace it (remove it when it is no longer "
+                "needed)\n", g->prog, path);
 }
 
 /* Write text to DIR/name through a temporary renamed into place; 0 or 1
@@ -485,6 +563,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     signal(SIGHUP, on_stop);
     Prog g;
     memset(&g, 0, sizeof g);
+    g.part_fd = -1;
     g.m = m;
     g.prog = argc > 0 ? argv[0] : "nsmc continue";
     g.plot = 1;
@@ -649,8 +728,9 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
          * empty diagram made gnuplot fail, and blame itself) */
         fprintf(stderr, "%s: no point computed: %s/%s.csv and the diagram were not written\n",
                 g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
-    else if (g.csv.n && (file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n) ||
-                         (g.plot && prog_draw(&g))))
+    else if (g.csv.n && file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n))
+        status = status ? status : 1;
+    else if (g.csv.n && (partial_done(&g), g.plot && prog_draw(&g)))
         status = status ? status : 1;
     if (!g.quiet && g.npoints)
         printf("%ld point%s, %d special, in %s/%s.csv\n", g.npoints, g.npoints == 1 ? "" : "s",

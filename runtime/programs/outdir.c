@@ -21,21 +21,13 @@
 
 #include "outdir.h"
 
-/* Makes the output folder dir and takes its lock for the rest of the
-** process (the descriptor stays open); the lock also proves the folder
-** writable before any work.  0, or 1 after a message naming the other
+/* Takes the lock of the output folder dir, DIR/.nsm-run.lock, for the rest
+** of the process: the one lock of `nsmc run`, sweeps and continuations.
+** Its descriptor (kept open), or -1 after a message naming the other
 ** writer's process when it is known. */
-int outdir_lock(const char *prog, const char *dir)
+int outdir_lock_take(const char *prog, const char *dir)
 {
     struct stat st;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "%s: error: cannot create '%s': %s\n", prog, dir, strerror(errno));
-        return 1;
-    }
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "%s: error: '%s' is not a folder\n", prog, dir);
-        return 1;
-    }
     char path[4200];
     snprintf(path, sizeof path, "%s/.nsm-run.lock", dir);
     /* never through a link nor into a FIFO or a device: the process id
@@ -47,7 +39,7 @@ int outdir_lock(const char *prog, const char *dir)
                 : "it is not a regular file (a symbolic link, a FIFO or a device); remove it");
         if (fd >= 0)
             close(fd);
-        return 1;
+        return -1;
     }
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
     if (fcntl(fd, F_SETLK, &fl) == 0) {
@@ -56,7 +48,7 @@ int outdir_lock(const char *prog, const char *dir)
         if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n)
             fprintf(stderr, "%s: warning: cannot write the lock %s: %s\n", prog, path,
                     strerror(errno));
-        return 0;
+        return fd;
     }
     struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
     long other = fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? (long)q.l_pid : -1;
@@ -67,7 +59,24 @@ int outdir_lock(const char *prog, const char *dir)
     else
         fprintf(stderr, "%s: error: another run is writing into '%s' (%s is locked); wait for "
                 "it to end or choose another folder with --out-dir\n", prog, dir, path);
-    return 1;
+    return -1;
+}
+
+/* Makes the output folder dir and takes its lock for the rest of the
+** process (outdir_lock_take); the lock also proves the folder writable
+** before any work.  0, or 1 after a message. */
+int outdir_lock(const char *prog, const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "%s: error: cannot create '%s': %s\n", prog, dir, strerror(errno));
+        return 1;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: error: '%s' is not a folder\n", prog, dir);
+        return 1;
+    }
+    return outdir_lock_take(prog, dir) < 0;
 }
 
 /* Ignores SIGPIPE for the rest of the process: a reader of standard output

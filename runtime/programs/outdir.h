@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 int outdir_lock(const char *prog, const char *dir);
+int outdir_lock_take(const char *prog, const char *dir);
 void out_pipe_ignore(void);
 int out_stdout_check(const char *prog);
 int out_link_target(const char *prog, const char *path, char *target, size_t len);

@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -1443,12 +1445,52 @@ static void link_through(char *to, size_t len)
     free(real);
 }
 
+/* The process id of a figure's temporary NAME.tmpPID of one of the
+** figures fin[0..n), or 0 when name is none. */
+static long stale_pid(const char *name, const char *const *fin, int n)
+{
+    for (int k = 0; k < n; k++) {
+        size_t len = strlen(fin[k]);
+        if (strncmp(name, fin[k], len) != 0 || strncmp(name + len, ".tmp", 4) != 0)
+            continue;
+        const char *digits = name + len + 4;
+        char *end;
+        errno = 0;
+        long pid = strtol(digits, &end, 10);
+        if (*digits >= '0' && *digits <= '9' && !*end && !errno && pid > 0)
+            return pid;
+    }
+    return 0;
+}
+
+/* Removes the temporaries NAME.tmpPID of the figures fin[0..n) in dir
+** whose process has ended: a kill while gnuplot drew left them there for
+** ever (a drawing process that is alive, or another user's, is left
+** alone). */
+static void stale_clear(const char *dir, const char *const *fin, int n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long pid = stale_pid(e->d_name, fin, n);
+        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[4300];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
 /* Places the figures drawn into temporaries (see plot.h): the one way
 ** the simulator, `nsmc run`, sweeps and continuations put them in place. */
 int plot_figures_place(const char *dir, const char *const *tmp, const char *const *fin, int n,
                        int ok, char *err, size_t errlen)
 {
     int rc = PLOT_OK;
+    stale_clear(dir, fin, n);
     for (int k = 0; k < n; k++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", dir, tmp[k]);

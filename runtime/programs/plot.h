@@ -122,7 +122,8 @@ int plot_figures_check(const char *dir, const char *const *names, int n, char *e
  * drawn into temporaries so that a failure or a kill while gnuplot draws
  * leaves the earlier figure or none, never a half one.  PLOT_OK, or
  * PLOT_EFAIL with the reason in err (the temporaries not yet renamed then
- * removed). */
+ * removed).  Temporaries of these figures left by processes that have
+ * ended (killed while gnuplot drew) are removed first. */
 int plot_figures_place(const char *dir, const char *const *tmp, const char *const *fin, int n,
                        int ok, char *err, size_t errlen);
 

@@ -1140,6 +1140,25 @@ static int result_path(const Sweep *sw, const char *name, char path[4200])
     return out_link_target(sw->prog, in, path, 4200);
 }
 
+/* Whether an earlier stopped sweep's DIR/NAME.partial can be kept as
+** NAME.partial.prev: a folder standing there would keep the summary's rows
+** while the section's records are replaced (or the reverse), so the sweep
+** is refused before the grid runs, as for the other odd things standing in
+** place of its files.  0, or 1 after a message. */
+static int partials_keepable(const Sweep *sw, const char *name)
+{
+    char part[4200], prev[4300];
+    struct stat st;
+    snprintf(part, sizeof part, "%s/%s.partial", sw->out_dir, name);
+    snprintf(prev, sizeof prev, "%s.prev", part);
+    if (lstat(part, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if (lstat(prev, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;       /* a file, a link or a device there is replaced by the rename */
+    return cli_error(sw->prog, "cannot keep '%s', left by an earlier sweep that did not finish: "
+                     "'%s' is a folder; remove it or move the partial results away", part, prev);
+}
+
 /* Checks, before the grid runs, that every result the sweep may write can
 ** be replaced: a folder in its place, or a symbolic link to what is not a
 ** regular file (/dev/full, a FIFO), is refused (the link to /dev/full was
@@ -1165,7 +1184,7 @@ static int results_check(const Sweep *sw)
                        "not a regular file (a sweep replaces its results through a temporary); "
                        "remove the link or point it at a regular file", in, path);
     }
-    return 0;
+    return partials_keepable(sw, "section.csv") || partials_keepable(sw, "summary.csv");
 }
 
 /* Writes the concatenated parts into the temporary PATH.tmpPID beside the
