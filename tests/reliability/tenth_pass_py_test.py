@@ -332,9 +332,13 @@ assert np.array_equal(out["w"]["M1.x"], ref["M1.x"]), "the worker's run changed"
 assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 # Ctrl-C to main while a worker runs and main only waits
 w = threading.Thread(target=worker); w.start()
-threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+# the signal is awaited inside the try: a worker that ends before it
+# fires left it to interrupt the next run below
+tm = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)); tm.start()
 try:
     w.join()
+    tm.join()
+    time.sleep(0.05)
     print("join returned")
 except KeyboardInterrupt:
     print("KeyboardInterrupt in join"); w.join()
