@@ -491,8 +491,10 @@ static int check_balance(nsm_sim *s)
     double tol = s->set.etol >= 0 ? s->set.etol
                : s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR ? 1e-6
                : s->set.method == NSM_METHOD_ADAPTIVE ? 1e-2 : 5e-2;
-    double rel = rt_stats_relative_error(s);
-    if (tol == 0 || !(rel > tol))
+    if (tol == 0)
+        return NSM_OK;
+    double rel = rt_stats_relative_error(s, tol);
+    if (!(rel > tol))
         return NSM_OK;
     if (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR)
         return rt_fail(s, NSM_ENUMERIC, -1,
