@@ -1641,12 +1641,14 @@ static void held_rates(Cgen *cg, const DvHeldSet *hs, Lines *ls)
  * functions' (deriv).  sel: the switch's selector ("m & 5u", or h, the
  * key modes() computes when elements are pressed by gaps).  A system
  * singular at the parameters' defaults, or at the run's (1/det A not
- * finite), is left to the runtime's generic path. */
-static void emit_held_sets(Cgen *cg, const char *sel, bool deriv, const char *indent)
+ * finite), is left to the runtime's generic path.  Returns whether a loop
+ * was written (the function then declares its index). */
+static bool emit_held_sets(Cgen *cg, const char *sel, bool deriv, const char *indent)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
     Lines ls = {0};
+    bool loops = false;
     const char *in2 = arena_printf(dv->arena, "%s    ", indent);
     fprintf(o, "%sswitch (%s) {\n", indent, sel);
     for (int q = 0; q < dv->n_fsys; q++) {
@@ -1671,11 +1673,12 @@ static void emit_held_sets(Cgen *cg, const char *sel, bool deriv, const char *in
         else
             for (int a = 0; a < hs->r; a++)
                 lines_local(cg, &ls, dv->v_lam + hs->rows[a], hs->lam_u[a]);
-        lines_flush(cg, &ls, in2);
+        loops |= lines_flush(cg, &ls, in2);
         fprintf(o, "%sbreak;\n", in2);
     }
     fprintf(o, "%s}\n", indent);
     free(ls.v);
+    return loops;
 }
 
 /* Prints the mode's label and story, e.g. "{C closed}: M1 and M2 stuck". */
@@ -1710,12 +1713,14 @@ static void closed_set_comment(Cgen *cg, const DvMode *md, const char *indent)
 }
 
 /* The closed impact sets R (modes whose closed gaps are all impact gaps),
- * each with lines assigning its contact forces or their derivatives. */
-static void emit_closed_sets(Cgen *cg, unsigned imask, bool deriv, const char *indent)
+ * each with lines assigning its contact forces or their derivatives.
+ * Returns whether a loop was written. */
+static bool emit_closed_sets(Cgen *cg, unsigned imask, bool deriv, const char *indent)
 {
     const Derivation *dv = cg->dv;
     FILE *o = cg->out;
     Lines ls = {0};
+    bool loops = false;
     const char *in2 = arena_printf(dv->arena, "%s    ", indent);
     fprintf(o, "%sswitch (m & %uu) {\n", indent, imask);
     for (int k = 1; k < dv->n_modes; k++) {
@@ -1736,11 +1741,12 @@ static void emit_closed_sets(Cgen *cg, unsigned imask, bool deriv, const char *i
             else
                 lines_local(cg, &ls, dv->v_lam + j, md->lam_u[a]);
         }
-        lines_flush(cg, &ls, in2);
+        loops |= lines_flush(cg, &ls, in2);
         fprintf(o, "%sbreak;\n", in2);
     }
     fprintf(o, "%s}\n", indent);
     free(ls.v);
+    return loops;
 }
 
 /* The friction part of modes()'s header comment, and its sets of held rows. */
@@ -1926,9 +1932,9 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask, unsigned hmask)
         if (fr && dv->fgap)
             emit_held_key(cg, hmask);
         if (fr)
-            emit_held_sets(cg, held_sel(cg, hmask), false, "        ");
+            loops |= emit_held_sets(cg, held_sel(cg, hmask), false, "        ");
         else
-            emit_closed_sets(cg, imask, false, "        ");
+            loops |= emit_closed_sets(cg, imask, false, "        ");
         fprintf(o, "        /* a += M^-1 W_R^T lambda_R */\n");
         for (int j = 0; j < nr; j++) {
             if (j < g && !((imask >> j) & 1u))
@@ -2008,9 +2014,9 @@ static bool modes_body(Cgen *cg, unsigned imask, unsigned pmask, unsigned hmask)
         loops |= lines_flush(cg, &ls, "            ");
         fprintf(o, "            /* s' = lambda_R' = -S_R^-1 u_R'%s */\n", fr ? "; a stuck element's -L', L'" : "");
         if (fr)
-            emit_held_sets(cg, held_sel(cg, hmask), true, "            ");
+            loops |= emit_held_sets(cg, held_sel(cg, hmask), true, "            ");
         else
-            emit_closed_sets(cg, imask, true, "            ");
+            loops |= emit_closed_sets(cg, imask, true, "            ");
         fprintf(o, "        }\n");
     }
     fprintf(o, "    }\n");
