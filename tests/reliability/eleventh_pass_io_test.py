@@ -22,7 +22,9 @@ Cases (each under 20 s in the normal build):
              did not say where the run stopped (the CSV files cut there);
              --lyapunov-out of a stopped or failed run was not written and
              an earlier run's spectrum was left beside the new trajectory
-             without a word.
+             without a word; nsmc compiling a program under a file-size
+             limit (or onto a full disk) blamed the generated C as an
+             internal error (exit 2).
   kept       inputs that found nothing, kept: `nsmc sweep --jobs 2` with
              failing points (exit 3, every point in summary.csv), `--set` of
              a swept parameter, SIGINT, SIGTERM, SIGHUP and SIGKILL at seeded
@@ -207,7 +209,25 @@ def lyap_unwritten(tmp):
           subprocess.CompletedProcess([], pr.returncode, "", err))
 
 
+def compile_no_room(tmp):
+    """nsmc run, sweep and continue compiling under a 64 KiB file-size
+    limit (the linker cannot write the program): an error naming the limit,
+    exit 1, nothing left in the cache but the C file (it was an internal
+    error blaming the generated C, exit 2)."""
+    for what, cmd in STUDIES.items():
+        cache = os.path.join(tmp, "nocache-" + what)
+        p = run(tmp, cmd(os.path.join(tmp, "room-" + what)), timeout=300 * SLOW,
+                preexec=limit(65536), env={"XDG_CACHE_HOME": cache})
+        left = [f for _, _, files in os.walk(cache) for f in files if not f.startswith(".")]
+        check(p.returncode == 1 and "a file-size limit of 64 KiB is set" in p.stderr and
+              "internal error" not in p.stderr and all(f.endswith(".c") for f in left) and
+              not os.path.exists(os.path.join(tmp, "room-" + what)),
+              "nsmc %s compiling under a 64 KiB file-size limit: exit 1 naming the limit, no "
+              "temporary (it blamed the generated C as an internal error, exit 2)" % what, p)
+
+
 def case_findings(tmp):
+    compile_no_room(tmp)
     lock_hard_link(tmp)
     cont_short_write(tmp)
     stale_temporaries(tmp)
