@@ -1268,8 +1268,9 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
              * the statistics up to where the run stopped (their file was
              * left empty), and where that was (it was not said) */
             report_to_parent("write-failed\n");
-            fprintf(stderr, "%s: error: %s; the run stopped at t = %.12g s (the other files "
-                    "end with a whole line)\n", d->prog, err, t);
+            fprintf(stderr, "%s: error: %s; the run %s at t = %.12g s (the other files "
+                    "end with a whole line)\n", d->prog, err, t < d->t_end ? "stopped" : "ended",
+                    t);
             if (stats)
                 write_stats(sim, m, stats);
             if (close_out(stats))

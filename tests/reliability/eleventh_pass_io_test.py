@@ -24,7 +24,11 @@ Cases (each under 20 s in the normal build):
              an earlier run's spectrum was left beside the new trajectory
              without a word; nsmc compiling a program under a file-size
              limit (or onto a full disk) blamed the generated C as an
-             internal error (exit 2).
+             internal error (exit 2); a symbolic link named as the HDF5
+             temporary of a run that is process 1 of a PID namespace was
+             written through (its target replaced by the HDF5 file), and a
+             killed run's HDF5 file kept as .partial.prev replaced one kept
+             before without a word.
   kept       inputs that found nothing, kept: `nsmc sweep --jobs 2` with
              failing points (exit 3, every point in summary.csv), `--set` of
              a swept parameter, SIGINT, SIGTERM, SIGHUP and SIGKILL at seeded
@@ -226,7 +230,36 @@ def compile_no_room(tmp):
               "temporary (it blamed the generated C as an internal error, exit 2)" % what, p)
 
 
+def h5_temporary_link(tmp):
+    """A symbolic link standing as the HDF5 temporary's name of a run that
+    is process 1 of a fresh PID namespace (a container): refused, its target
+    untouched (it was written through: the target replaced by the HDF5
+    file, FILE.h5 left a link to it).  A killed run's file kept as
+    FILE.h5.partial.prev where one was kept before: said."""
+    d = os.path.join(tmp, "ns")
+    os.mkdir(d)
+    with open(os.path.join(d, "notes.txt"), "w") as f:
+        f.write(PRECIOUS)
+    os.symlink("notes.txt", os.path.join(d, "x.h5.1.partial"))
+    p = run(d, ["unshare", "--pid", "--fork", sim("bouncing_ball"), "--out", "x.h5",
+                "--t-end", "1"])
+    check(p.returncode == 1 and "is in the way (a symbolic link" in p.stderr and
+          open(os.path.join(d, "notes.txt")).read() == PRECIOUS and
+          not os.path.lexists(os.path.join(d, "x.h5")),
+          "a link as x.h5.1.partial beside process 1 of a PID namespace: refused, exit 1, "
+          "its target untouched (replaced by the HDF5 file, exit 0)", p)
+    p = run(d, [sim("bouncing_ball"), "--out", "k.h5", "--t-end", "1"])
+    data = open(os.path.join(d, "k.h5"), "rb").read()
+    for name in ("k.h5.%d.partial" % dead_pid(), "k.h5.partial.prev"):
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+    p = run(d, [sim("bouncing_ball"), "--out", "k.h5", "--t-end", "1"])
+    check(p.returncode == 0 and "replacing the one kept there from a kill before it" in p.stderr,
+          "a killed run's HDF5 file kept as k.h5.partial.prev over one kept before: said", p)
+
+
 def case_findings(tmp):
+    h5_temporary_link(tmp)
     compile_no_room(tmp)
     lock_hard_link(tmp)
     cont_short_write(tmp)
