@@ -508,3 +508,22 @@ foreach(case sweepprev contend contkill plottmp pylock)
   set_tests_properties(reliability/ioleft2_${case} PROPERTIES LABELS reliability TIMEOUT 600
     ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# An eleventh hostile pass on the I/O surfaces
+# (tests/reliability/eleventh_pass_io_test.py): the out-dir's lock as a hard
+# link, a continuation's partial file under a file-size limit, results'
+# temporaries of killed studies, a replaced .partial.prev, HDF5 failing
+# beside --stats, --lyapunov-out of a run that does not end, sweeps with
+# failing points on two jobs, stop signals at random moments; each case
+# under 20 s in the normal build.
+foreach(case findings kept)
+  add_test(NAME reliability/eleventh_io_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/eleventh_pass_io_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/eleventh_io_${case} PROPERTIES LABELS reliability TIMEOUT 600)
+  if(NSM_SANITIZE)
+    set_tests_properties(reliability/eleventh_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
+  endif()
+endforeach()

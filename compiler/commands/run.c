@@ -45,7 +45,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -596,6 +598,30 @@ static int file_digest(const char *path, uint64_t *h, long long *size)
     return bad ? -1 : 0;
 }
 
+/* Why a compile into the cache folder dir may have failed for want of
+ * room: a file-size limit or a file system with less than a simulator's
+ * 64 MiB of margin (the linker then fails, and the generated C was blamed
+ * as an internal error).  The cause into why and 1, else 0. */
+static int compile_room(const char *dir, char *why, size_t len)
+{
+    const unsigned long long need = 64ull << 20;
+    struct rlimit rl;
+    struct statvfs fs;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (unsigned long long)rl.rlim_cur < need) {
+        snprintf(why, len, "a file-size limit of %llu KiB is set: raise it (ulimit -f)",
+                 (unsigned long long)rl.rlim_cur >> 10);
+        return 1;
+    }
+    if (statvfs(dir, &fs) == 0 && (unsigned long long)fs.f_bavail * fs.f_frsize < need) {
+        snprintf(why, len, "its file system has %llu KiB free: free some space or set "
+                 "XDG_CACHE_HOME to a folder with room",
+                 (unsigned long long)fs.f_bavail * fs.f_frsize >> 10);
+        return 1;
+    }
+    return 0;
+}
+
 /* Compiles the C text into bin, through a temporary renamed into place
  * after its checksum was written to sum.  Returns bin, or NULL with *status
  * set after a message. */
@@ -628,13 +654,21 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     }
     if (rc != 0) {
         unlink(tmp);
+        char dir[4200], why[200];
+        snprintf(dir, sizeof dir, "%s", bin);
+        if (strrchr(dir, '/'))
+            *strrchr(dir, '/') = 0;
+        *status = rc == 127 ? 1 : 2;
         if (rc == 127)
             fprintf(stderr, "nsmc: error: the C compiler '%s' was not found (set CC to "
                     "your C compiler)\n", cmd->arg[0]);
+        else if (compile_room(dir, why, sizeof why) && (*status = 1))
+            /* a full disk is not the generated C's fault */
+            fprintf(stderr, "nsmc: error: the %s could not be built in %s (the compiler's "
+                    "message above says why): %s\n", what, dir, why);
         else
             fprintf(stderr, "nsmc: internal error: the generated C (%s) did not compile with "
                     "'%s'; please report this with the model\n", csrc, cmd->arg[0]);
-        *status = rc == 127 ? 1 : 2;
         return NULL;
     }
     uint64_t h;

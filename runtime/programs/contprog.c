@@ -162,6 +162,10 @@ static void partial_append(Prog *g)
     fprintf(stderr, "%s: warning: cannot write '%s' (%s): the points are kept only when the "
             "continuation ends or is stopped by a signal\n", g->prog, path,
             w < 0 ? strerror(errno) : "a short write");
+    /* cut back to the last whole point: a short write (a file-size limit,
+    ** a full disk) left half a line there */
+    if (ftruncate(g->part_fd, (off_t)g->part_n) != 0)
+        (void)0;        /* the reason said is the write's */
     close(g->part_fd);
     g->part_fd = -2;
 }
@@ -232,8 +236,9 @@ static void on_stop(int sig)
 }
 
 /* A partial file of an earlier stopped continuation in the way of this
-** one's: kept as NAME.prev (the one before is replaced) and said, so that
-** a second stop never replaces the first's points silently. */
+** one's: kept as NAME.prev (the one before is replaced, and that said too)
+** and said, so that a second stop never replaces the first's points
+** silently. */
 static void cont_keep_prev(const Prog *g, const char *name)
 {
     char path[4200], prev[4300];
@@ -242,9 +247,11 @@ static void cont_keep_prev(const Prog *g, const char *name)
     if (lstat(path, &st) != 0)
         return;
     snprintf(prev, sizeof prev, "%s.prev", path);
+    int older = lstat(prev, &st) == 0;    /* kept from a stop before: replaced, and said */
     if (rename(path, prev) == 0)
         fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not "
-                "finish: kept as '%s'\n", g->prog, path, prev);
+                "finish: kept as '%s'%s\n", g->prog, path, prev,
+                older ? ", replacing the one kept there from a stop before it" : "");
     else
         fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not "
                 "finish and could not be kept (%s): this one replaces it\n", g->prog, path,
@@ -702,6 +709,11 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    /* the out-dir's lock is ours: temporaries of the results are left only
+     * by a continuation killed while it wrote them (they stayed for ever) */
+    static const char *const results[] = { "branch.csv", "curve.csv", "branch.csv.partial",
+                                           "curve.csv.partial", "continuation.gp", "curve.gp" };
+    plot_stale_clear(g.out_dir, results, (int)(sizeof results / sizeof results[0]));
     csv_header(&g);
     nsm_sim_set_stop_flag(sim, &cont_stop);
     int st = nsm_sim_continue(sim, &g.o, have_start ? y0 : NULL, on_point, &g);

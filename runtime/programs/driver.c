@@ -1264,8 +1264,18 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
     if (d->h5) {
         char err[1024];
         if (h5out_close(d->h5, sim, rc, d->t_end, err, sizeof err)) {
-            fprintf(stderr, "%s: error: %s\n", d->prog, err);
-            close_out(stats);
+            /* the other outputs as for a CSV file that cannot be written:
+             * the statistics up to where the run stopped (their file was
+             * left empty), and where that was (it was not said) */
+            report_to_parent("write-failed\n");
+            fprintf(stderr, "%s: error: %s; the run %s at t = %.12g s (the other files "
+                    "end with a whole line)\n", d->prog, err, t < d->t_end ? "stopped" : "ended",
+                    t);
+            if (stats)
+                write_stats(sim, m, stats);
+            if (close_out(stats))
+                fprintf(stderr, "%s: error: cannot write '%s': %s\n", d->prog,
+                        strcmp(stats_path, "-") ? stats_path : "standard output", strerror(errno));
             nsm_sim_free(sim);
             return 3;   /* an output could not be written, as for CSV */
         }
@@ -1860,6 +1870,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     progress_finish(&d.pb);
     if (lyap && !rc && !stop_signal && lyap_write(lyap_path, 2 * m->n_bodies, lambda))
         write_failed(&d, errno, strcmp(lyap_path, "-") ? lyap_path : "standard output");
+    else if (lyap && strcmp(lyap_path, "-") && (rc || stop_signal))
+        /* beside the trajectory of this run, an earlier run's spectrum
+         * was taken for this one's */
+        fprintf(stderr, "%s: note: '%s' was not written (the spectrum needs the whole run)%s\n",
+                d.prog, lyap_path, access(lyap_path, F_OK) == 0 ? "; the file there is an "
+                "earlier run's" : "");
     free(lambda);
     return finish(&d, sim, rc, stats, stats_path, summary, plot_dir, out_path, ev_path, phase);
 }

@@ -670,8 +670,9 @@ static void lock_tmp(H5Out *h)
 /* Partial files PATH.PID.partial that runs killed outright left beside
 ** PATH (their process is gone; one of a process still running, another
 ** writer, is left alone): the newest is kept as PATH.partial.prev (the one
-** before replaced), older ones removed, each said on stderr, so that what
-** a killed run wrote is neither replaced silently nor left to pile up. */
+** before replaced, and that said), older ones removed, each said on
+** stderr, so that what a killed run wrote is neither replaced silently
+** nor left to pile up. */
 void h5out_stale(const char *path, const char *prog)
 {
     char target[PATH_MAX + 64], err[PATH_MAX + 160], dir[PATH_MAX + 64], prev[PATH_MAX + 96];
@@ -713,9 +714,12 @@ void h5out_stale(const char *path, const char *prog)
     if (!best[0])
         return;
     snprintf(prev, sizeof prev, "%s.partial.prev", stem);
+    struct stat st;
+    int older = lstat(prev, &st) == 0;    /* kept from a kill before: replaced, and said */
     if (rename(best, prev) == 0)
         fprintf(stderr, "%s: note: '%s' was left by a run that was killed (process %ld): kept "
-                "as '%s'\n", prog, best, best_pid, prev);
+                "as '%s'%s\n", prog, best, best_pid, prev,
+                older ? ", replacing the one kept there from a kill before it" : "");
     else
         fprintf(stderr, "%s: note: '%s' was left by a run that was killed (process %ld) and "
                 "could not be renamed (%s): left as it is\n", prog, best, best_pid,
@@ -782,6 +786,20 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     char stem[sizeof h->path];
     tmp_stem(h->path, stem, sizeof stem);
     snprintf(h->tmp, sizeof h->tmp, "%s.%ld.partial", stem, (long)getpid());
+    /* h5out_stale has moved a killed run's file of this name away: what is
+    ** still there (a symbolic link, a folder, a file that could not be
+    ** kept) would be written through or truncated by H5Fcreate, so the
+    ** run is refused (a link planted there had its target replaced) */
+    struct stat st;
+    if (lstat(h->tmp, &st) == 0) {
+        snprintf(err, errlen, "cannot write '%s': '%s' is in the way (%s, not this run's); "
+                 "remove it", path, h->tmp, S_ISLNK(st.st_mode) ? "a symbolic link"
+                 : S_ISDIR(st.st_mode) ? "a folder" : S_ISREG(st.st_mode) ? "a file"
+                 : "a FIFO, a socket or a device");
+        h->tmp[0] = '\0';
+        release(h, 0);
+        return NULL;
+    }
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     /* 1.8's format: attributes larger than 64 KiB (the column names of big models) */
     H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);

@@ -1463,11 +1463,11 @@ static long stale_pid(const char *name, const char *const *fin, int n)
     return 0;
 }
 
-/* Removes the temporaries NAME.tmpPID of the figures fin[0..n) in dir
-** whose process has ended: a kill while gnuplot drew left them there for
-** ever (a drawing process that is alive, or another user's, is left
-** alone). */
-static void stale_clear(const char *dir, const char *const *fin, int n)
+/* Removes the temporaries NAME.tmpPID of the files fin[0..n) in dir
+** whose process has ended (see plot.h): a kill while gnuplot drew, or
+** while a sweep or a continuation wrote its results, left them there for
+** ever (a process that is alive, or another user's, is left alone). */
+void plot_stale_clear(const char *dir, const char *const *fin, int n)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -1490,7 +1490,7 @@ int plot_figures_place(const char *dir, const char *const *tmp, const char *cons
                        int ok, char *err, size_t errlen)
 {
     int rc = PLOT_OK;
-    stale_clear(dir, fin, n);
+    plot_stale_clear(dir, fin, n);
     for (int k = 0; k < n; k++) {
         char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/%s", dir, tmp[k]);

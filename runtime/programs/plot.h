@@ -127,6 +127,12 @@ int plot_figures_check(const char *dir, const char *const *names, int n, char *e
 int plot_figures_place(const char *dir, const char *const *tmp, const char *const *fin, int n,
                        int ok, char *err, size_t errlen);
 
+/* Removes the temporaries NAME.tmpPID of the files fin[0..n) in dir
+ * whose process has ended (a kill while they were written), those of live
+ * processes left alone: figures, and the results a sweep or a
+ * continuation writes through temporaries. */
+void plot_stale_clear(const char *dir, const char *const *fin, int n);
+
 /* Without gnuplot: removes the earlier figures fin[0..n) in dir (the
  * results beside them are new: no figure may be left looking like
  * theirs) and writes the note to show the user into err: the figures were

@@ -1162,7 +1162,9 @@ static int partials_keepable(const Sweep *sw, const char *name)
 /* Checks, before the grid runs, that every result the sweep may write can
 ** be replaced: a folder in its place, or a symbolic link to what is not a
 ** regular file (/dev/full, a FIFO), is refused (the link to /dev/full was
-** replaced by the file after the whole grid ran).  0, or 1 after a message. */
+** replaced by the file after the whole grid ran).  Then removes the
+** results' temporaries left by a sweep killed while it wrote them (they
+** stayed for ever).  0, or 1 after a message. */
 static int results_check(const Sweep *sw)
 {
     static const char *const names[] = {
@@ -1184,7 +1186,12 @@ static int results_check(const Sweep *sw)
                        "not a regular file (a sweep replaces its results through a temporary); "
                        "remove the link or point it at a regular file", in, path);
     }
-    return partials_keepable(sw, "section.csv") || partials_keepable(sw, "summary.csv");
+    if (partials_keepable(sw, "section.csv") || partials_keepable(sw, "summary.csv"))
+        return 1;
+    /* the out-dir's lock is ours: temporaries of these files are left only
+     * by a sweep killed while it wrote its results */
+    plot_stale_clear(sw->out_dir, names, (int)(sizeof names / sizeof names[0]));
+    return 0;
 }
 
 /* Writes the concatenated parts into the temporary PATH.tmpPID beside the
@@ -2079,8 +2086,8 @@ static int sweep_check(Sweep *sw)
 
 /* A partial file left by an earlier sweep that was killed (the out-dir's
 ** lock is ours, so no sweep is writing it): kept as NAME.partial.prev (the
-** one before is replaced) and said, with its rows, so that the new sweep
-** never replaces a partial result silently. */
+** one before is replaced, and that said too) and said, with its rows, so
+** that the new sweep never replaces a partial result silently. */
 static void partial_stale(const Sweep *sw, const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -2094,10 +2101,13 @@ static void partial_stale(const Sweep *sw, const char *path)
             lines += buf[i] == '\n';
     close(fd);
     snprintf(prev, sizeof prev, "%s.prev", path);
+    struct stat st;
+    int older = lstat(prev, &st) == 0;    /* kept from a stop before: replaced, and said */
     if (rename(path, prev) == 0)
         fprintf(stderr, "%s: note: '%s' was left by an earlier sweep that did not finish (%ld "
-                "rows after its header): kept as '%s'\n", sw->prog, path, lines > 0 ? lines - 1 : 0,
-                prev);
+                "rows after its header): kept as '%s'%s\n", sw->prog, path,
+                lines > 0 ? lines - 1 : 0, prev,
+                older ? ", replacing the one kept there from a stop before it" : "");
     else
         fprintf(stderr, "%s: note: '%s' was left by an earlier sweep that did not finish (%ld "
                 "rows after its header) and could not be kept (%s): this sweep replaces it\n",
