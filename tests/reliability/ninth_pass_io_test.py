@@ -259,7 +259,9 @@ def h5_read(path):
         tr = f["trajectory"][()]
         ev = [float(e["t"]) for e in f["events"][()]]
     t = tr[:, 0]
-    ok = len(t) > 0 and t[0] == 0 and bool(np.all(np.diff(t) > 0)) and \
+    if len(t) == 0:     # killed before its first flush: readable and empty
+        return not ev, 0, len(ev)
+    ok = t[0] == 0 and bool(np.all(np.diff(t) > 0)) and \
         bool(np.all(np.isfinite(tr))) and all(e <= t[-1] + 1e-3 for e in ev)
     return ok, len(t), len(ev)
 
@@ -268,7 +270,7 @@ def case_h5kill(tmp):
     """SIGKILL at seeded random moments of HDF5 runs: every partial file read
     back whole up to its last flush; the next run keeps the newest."""
     rnd = random.Random(2909)
-    n = 0
+    n = with_rows = 0
     for name, extra in H5_RUNS * 2:
         for f in glob.glob(os.path.join(tmp, "x.h5*")):
             os.unlink(f)
@@ -286,6 +288,9 @@ def case_h5kill(tmp):
         check(ok, "%s killed: one partial file, read whole (times from 0 up, finite, no event "
               "after the last row)" % name)
         n += 1
+        with_rows += rows > 0
+    check(with_rows > 0, "a killed run's partial file holds the rows flushed before the kill "
+          "(%d of %d killed runs had rows)" % (with_rows, n))
     p = run(tmp, [sim("bouncing_ball"), "--out", "x.h5", "--t-end", "1"])
     check(p.returncode == 0 and h5_read(os.path.join(tmp, "x.h5.partial.prev"))[0] and
           "kept as" in p.stderr, "the next run keeps the killed run's file as "
