@@ -225,6 +225,7 @@ static void on_stop(int sig)
         cont_stop = sig;
         return;
     }
+    plot_child_kill();
     for (int k = 0; k < cont_ntmp; k++)
         unlink(cont_tmp[k]);
     signal(sig, SIG_DFL);
