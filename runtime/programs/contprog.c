@@ -232,6 +232,10 @@ static void on_stop(int sig)
     raise(sig);
 }
 
+/* Whether cont_keep_prev said where an earlier stop's points are kept (the
+** end of the run then says it no more: the same note came twice). */
+static int cont_prev_said;
+
 /* A partial file of an earlier stopped continuation in the way of this
 ** one's: kept as NAME.prev (the one before is replaced) and said, so that
 ** a second stop never replaces the first's points silently. */
@@ -243,6 +247,7 @@ static void cont_keep_prev(const Prog *g, const char *name)
     if (lstat(path, &st) != 0)
         return;
     snprintf(prev, sizeof prev, "%s.prev", path);
+    cont_prev_said = 1;
     if (rename(path, prev) == 0)
         fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not "
                 "finish: kept as '%s'\n", g->prog, path, prev);
@@ -315,7 +320,7 @@ static void partial_done(Prog *g)
         snprintf(path, sizeof path, "%s/%s.prev", g->out_dir, partial_name(g));
     }
     struct stat st;
-    if (lstat(path, &st) == 0)
+    if (lstat(path, &st) == 0 && !cont_prev_said)   /* once: kept as .prev was said */
         fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not finish; "
                 "this one's complete results do not replace it (remove it when it is no longer "
                 "needed)\n", g->prog, path);
