@@ -953,6 +953,11 @@ class Model:
             if value is not None and fn(sim, _number(value, what)) != 0:
                 raise SettingError("%s must be %s, got %r" % (what, want, value))
         if rtol is not None or atol is not None:
+            r = _number(1e-9 if rtol is None else rtol, "rtol")
+            a = _number(1e-12 if atol is None else atol, "atol")
+            if lib.nsm_sim_set_tolerances(sim, r, a) != 0:
+                raise SettingError("rtol must be > 0 and atol >= 0, got rtol=%r, atol=%r"
+                                   % (rtol, atol))
             meth = METHOD_NAMES.get(lib.nsm_sim_get_method(sim), "this method")
             if meth != "adaptive":
                 # only adaptive's error control reads them: with another
@@ -960,16 +965,11 @@ class Model:
                 # (the simulators refuse --rtol and --atol so)
                 given = " and ".join(w for w, v in (("rtol", rtol), ("atol", atol))
                                      if v is not None)
+                both = " and " in given
                 raise SettingError("%s %s of the adaptive method: %s does not use %s (give "
                                    "method='adaptive', or leave %s out)"
-                                   % (given, "are tolerances" if " and " in given else
-                                      "is a tolerance", meth, "them" if " and " in given
-                                      else "it", "them" if " and " in given else "it"))
-            r = _number(1e-9 if rtol is None else rtol, "rtol")
-            a = _number(1e-12 if atol is None else atol, "atol")
-            if lib.nsm_sim_set_tolerances(sim, r, a) != 0:
-                raise SettingError("rtol must be > 0 and atol >= 0, got rtol=%r, atol=%r"
-                                   % (rtol, atol))
+                                   % (given, "are tolerances" if both else "is a tolerance",
+                                      meth, "them" if both else "it", "them" if both else "it"))
         if max_steps is not None:
             n = _number(max_steps, "max_steps")
             # an integer as given (2**63 - 1 was rounded to 2**63 as a float
@@ -1361,6 +1361,8 @@ class Model:
             raw = np.asarray(values)
             real = not (_not_real(raw) or (raw.dtype == object and
                                            any(_not_real(v) for v in raw.flat)))
+            if real and raw.dtype.kind in "USO":   # texts as run() takes them ('1_0' was 10)
+                raw = np.vectorize(_float, otypes=[float])(raw) if raw.size else raw
             values = np.atleast_1d(raw.astype(float)) if real else None
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
