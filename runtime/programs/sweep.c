@@ -158,6 +158,12 @@ typedef struct BasinRef {
 static volatile sig_atomic_t sweep_stop;
 static volatile sig_atomic_t stop_second;   /* CLOCK_MONOTONIC second of the first signal */
 
+/* The name of stop signal sig (SIGINT, SIGTERM or SIGHUP), for messages. */
+static const char *stop_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
+
 /* The handler of SIGINT, SIGTERM and SIGHUP: the first asks the workers to
 ** stop (what is finished stays in the partial files); a repeat within a
 ** second (a process group signalled twice) counts once, a later one
@@ -1379,8 +1385,8 @@ static int gnuplot_figure(const Sweep *sw, const char *name, CliText *g)
     if (got == PLOT_ESTOP) {    /* gnuplot killed: its temporaries removed, no half figure */
         plot_figures_place(sw->out_dir, drawn, fin, 2, 0, err, sizeof err);
         fprintf(stderr, "%s: stopped by %s while drawing %s.png and .svg: the results in %s "
-                "are whole, the figures not drawn\n", sw->prog, sweep_stop == SIGINT ? "SIGINT"
-                : sweep_stop == SIGTERM ? "SIGTERM" : "SIGHUP", name, sw->out_dir);
+                "are whole, the figures not drawn\n", sw->prog, stop_name((int)sweep_stop), name,
+                sw->out_dir);
         return 128 + (int)sweep_stop;
     }
     if (plot_figures_place(sw->out_dir, drawn, fin, 2, ok, err, sizeof err) != PLOT_OK || !ok)
@@ -2344,8 +2350,7 @@ static int sweep_stopped(const Sweep *sw)
             "are there, in whole lines", sec, strerror(sw->write_err));
         return 1;
     }
-    const char *sig = sweep_stop == SIGINT ? "SIGINT" : sweep_stop == SIGTERM ? "SIGTERM"
-                                                                            : "SIGHUP";
+    const char *sig = stop_name((int)sweep_stop);
     fprintf(stderr, "%s: stopped by %s: %ld of %ld point%s finished%s, in %s and "
             "summary.csv.partial (a partial result; section.csv, summary.csv and the figures "
             "were left as they were)\n", sw->prog, sig, sw->done, sw->npoints,
