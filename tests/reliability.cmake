@@ -527,3 +527,20 @@ foreach(case findings kept)
     set_tests_properties(reliability/eleventh_io_${case} PROPERTIES ENVIRONMENT "NSM_SANITIZED=1")
   endif()
 endforeach()
+
+# What the ninth and tenth hostile passes left as found on the programs and
+# the Python package (tests/reliability/leftovers11_io_test.py): two outputs
+# on one FIFO, stdout or terminal, a link to nothing as any output, a stop
+# signal while gnuplot draws, names of any length through sweeps and figures,
+# tolerances a method does not read, number texts and Model's arguments in
+# Python, an object whose loading ends the interpreter, an interrupt raised
+# without a signal, a continuation's note said once; each case under 20 s in
+# the normal build.
+foreach(case outputs dangling gnuplot names tolerances texts loadcheck interrupt contnote)
+  add_test(NAME reliability/left11io_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers11_io_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left11io_${case} PROPERTIES LABELS reliability TIMEOUT 600
+    ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

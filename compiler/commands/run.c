@@ -1003,8 +1003,8 @@ static int plot_walls(const RunOptions *o, const Model *m, PlotWall *walls, int 
     for (int k = 0; k < m->n_walls && n < max; k++) {
         const Wall *w = &m->walls[k];
         PlotWall *pw = &walls[n++];
-        snprintf(pw->name, sizeof pw->name, "%s", w->name);
-        snprintf(pw->body, sizeof pw->body, "%s", m->planars[w->planar].name);
+        pw->name = w->name;
+        pw->body = m->planars[w->planar].name;
         pw->nx = expr_eval(w->nx, &env);
         pw->ny = expr_eval(w->ny, &env);
         pw->c = pw->nx * expr_eval(w->px, &env) + pw->ny * expr_eval(w->py, &env);
@@ -1026,8 +1026,8 @@ static int plot_surfaces(const Model *m, PlotSurface *surf, int max, Arena *a)
         const Gap *g = &m->gaps[j];
         if (!g->h || g->n_w != 1 || m->bodies[g->w_body[0]].planar >= 0)
             continue;
-        snprintf(surf[n].gap, sizeof surf[n].gap, "%s", g->name);
-        snprintf(surf[n].body, sizeof surf[n].body, "%s", m->bodies[g->w_body[0]].name);
+        surf[n].gap = g->name;
+        surf[n].body = m->bodies[g->w_body[0]].name;
         surf[n++].coef = expr_eval(g->w[0], &env);
     }
     return n;
@@ -1038,11 +1038,11 @@ static int plot_frictions(const Model *m, PlotFriction *fric, int max)
 {
     int n = 0;
     for (int k = 0; k < m->n_frictions && n < max; k++, n++) {
-        snprintf(fric[n].name, sizeof fric[n].name, "%s", m->frictions[k].name);
+        fric[n].name = m->frictions[k].name;
         fric[n].space = 0;
     }
     for (int k = 0; k < m->n_sfrics && n < max; k++, n++) {
-        snprintf(fric[n].name, sizeof fric[n].name, "%s", m->sfrics[k].name);
+        fric[n].name = m->sfrics[k].name;
         fric[n].space = 1;
     }
     return n;
@@ -1080,11 +1080,35 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
         if (o->phase && !phase)
             printf("no phase portrait: no body has both its position and its velocity "
                    "among the outputs\n");
+    } else if (rc == PLOT_ESTOP) {
+        return;     /* plot_stoppable says so */
     } else if (rc == PLOT_EFAIL) {
         fprintf(stderr, "nsmc: warning: no plot: %s\n", err);
     } else {
         printf("no plot: %s\n", err);
     }
+}
+
+/* plot_results with SIGINT, SIGTERM and SIGHUP caught: one that comes while
+ * gnuplot draws kills it (plot_stop_watch), so nsmc stops at once and no
+ * half figure is left (the default action ended nsmc and left gnuplot
+ * drawing into its temporaries).  1 when a stop signal came (got_signal,
+ * said here), else 0. */
+static int plot_stoppable(const RunOptions *o, const Model *m, const char *dir, Arena *a)
+{
+    struct sigaction old[3];
+    got_signal = 0;
+    forward_install(old);
+    plot_stop_watch(&got_signal);
+    plot_results(o, m, dir, a);
+    plot_stop_watch(NULL);
+    forward_restore(old);
+    if (!got_signal)
+        return 0;
+    fprintf(stderr, "nsmc: interrupted by %s while drawing the figures in %s; the results are "
+            "whole, the figures not drawn\n", got_signal == SIGINT ? "SIGINT" :
+            got_signal == SIGTERM ? "SIGTERM" : "SIGHUP", dir);
+    return 1;
 }
 
 /* Reads what the simulator reported through the pipe (nonblocking, its
@@ -1235,8 +1259,8 @@ static int run(const RunOptions *o, Arena *a)
     summarize_energy(traj, energy_error_column(m));
     printf("results: %s/trajectory.csv, %s/events.csv%s%s\n", dir, dir, o->h5 ? ", " : "",
            o->h5 ? o->h5 : "");
-    if (o->plot)
-        plot_results(o, m, dir, a);
+    if (o->plot && plot_stoppable(o, m, dir, a))
+        return 128 + got_signal;
     if (out_stdout_check("nsmc"))
         return rc ? rc : 1;
     if (rc == 3)

@@ -22,6 +22,7 @@ result; cached objects are verified by size and checksum (docs/python.md).
 """
 import collections
 import ctypes
+import errno
 import fcntl
 import glob
 import hashlib
@@ -352,6 +353,32 @@ def _cell(text):
         return text
 
 
+# Loads a shared object in a child interpreter, as Model loads it.
+_LOAD_TRIAL = "import ctypes, sys; ctypes.CDLL(sys.argv[1]).nsmpy_describe"
+
+
+def _load_trial(so):
+    """Why the newly built so cannot be loaded (the first line the child
+    said, or its exit status), or None when a child interpreter loads it:
+    CC="cc -fsanitize=address" builds an object whose loading ends the
+    interpreter (the sanitizer's start-up, before any of the model's code),
+    so it is tried in a child once per build, never in this process first.
+    Skipped when there is no interpreter to start (an embedded Python)."""
+    if not sys.executable:
+        return None
+    try:
+        p = subprocess.run([sys.executable, "-I", "-S", "-c", _LOAD_TRIAL, so],
+                           capture_output=True, text=True, errors="replace", timeout=300)
+    except subprocess.TimeoutExpired:
+        return "loading it did not end within 300 s"
+    except OSError as err:
+        return None if err.errno in (errno.ENOENT, errno.EACCES) else str(err)
+    if p.returncode == 0:
+        return None
+    lines = [ln.strip() for ln in p.stderr.splitlines() if ln.strip()]
+    return lines[0] if lines else "the interpreter loading it ended with status %d" % p.returncode
+
+
 def _run_tool(cmd, what):
     """Runs a program (nsmc or the C compiler); CompileError when it cannot be started."""
     try:
@@ -436,6 +463,11 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
     if got is None:     # the compiler's fault, not the cache's (CC=true blamed the cache)
         raise CompileError("the C compiler '%s' exited 0 but wrote no shared object from %s "
                            "(set CC to your C compiler)" % (" ".join(cc), csrc))
+    why = _load_trial(tmp)
+    if why is not None:
+        _unlink(tmp)
+        raise CompileError("the shared object that '%s' built from %s cannot be loaded into "
+                           "Python: %s (set CC to a plain C compiler)" % (" ".join(cc), csrc, why))
     try:
         _write_atomic(sumfile, "%s %d\n" % got)
         os.replace(tmp, so)
@@ -596,6 +628,7 @@ def _declare(lib):
         "nsmpy_rec_oom": (I, [P]), "nsmpy_rec_interrupted": (I, [P]),
         "nsmpy_run": (I, [P, P, D, I]), "nsmpy_audit": (I, [P, DP]),
         "nsmpy_catch_begin": (I, [P]), "nsmpy_catch_end": (I, [P]),
+        "nsmpy_catch_stop": (None, []),
         "nsm_sim_check_tangent": (I, [P, S]),
         "nsmpy_contact_stats": (I, [P, I, DP]), "nsmpy_friction_stats": (I, [P, I, DP]),
         "nsm_sim_space_friction_dissipated": (I, [P, I, DP]),
@@ -635,6 +668,26 @@ def _text(b):
     return b.decode("utf-8", "replace") if b else ""
 
 
+# The texts of a number the simulators' options take (setfile_number: blanks
+# before it, then a plain decimal number, nothing after), ASCII only.
+_DECIMAL = re.compile(r"[ \t]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+
+
+_TEXT_RULE = (" (a text is taken as the simulators' options take it: a plain decimal "
+              "number such as '10' or '2.5e-3', no underscores, words or other digits)")
+
+
+def _float(value):
+    """float(value), but a text (str or bytes) only as the simulators' options
+    take it: float() also takes '1_0', 'infinity', ' 1 ' and full-width
+    digits, which the command line refuses (ValueError then)."""
+    if isinstance(value, (bytes, bytearray)):
+        value = bytes(value).decode("ascii", "replace")
+    if isinstance(value, str) and not _DECIMAL.fullmatch(value):
+        raise ValueError("not a decimal number")
+    return float(value)
+
+
 def _number(value, what, error=None):
     """value as a finite float, else error (SettingError by default) naming what."""
     error = error or SettingError
@@ -643,9 +696,11 @@ def _number(value, what, error=None):
         # taken as 1, where counts refuse it
         raise error("%s must be a real number, got %r" % (what, value))
     try:
-        x = float(value)
+        x = _float(value)
     except (TypeError, ValueError):
-        raise error("%s must be a number, got %r" % (what, value)) from None
+        raise error("%s must be a number, got %r%s" % (what, value, _TEXT_RULE
+                                                       if isinstance(value, (str, bytes))
+                                                       else "")) from None
     except OverflowError:   # 10**400: beyond a double's range (it escaped as OverflowError)
         text = repr(value)
         raise error("%s must be a finite number, got %s, beyond a double's range"
@@ -664,6 +719,70 @@ def _check_signals():
         raise KeyboardInterrupt
 
 
+class _Worker:
+    """One thread of the process that runs calls for _watched, kept between
+    runs (a thread started per run cost 0.4 ms, twice a short run's time)
+    and started again when it is gone (in a child after fork)."""
+
+    def __init__(self):
+        self.go, self.done = threading.Event(), threading.Event()
+        self.job, self.box, self.thread = None, {}, None
+
+    def start(self, call):
+        """Hands call to the thread; done is set when it has returned."""
+        if self.thread is None or not self.thread.is_alive():
+            self.thread = threading.Thread(target=self._loop, name="nsm-run", daemon=True)
+            self.thread.start()
+        self.job, self.box = call, {}
+        self.done.clear()
+        self.go.set()
+
+    def _loop(self):
+        """The thread: each call handed to it, its result or exception in box."""
+        while True:
+            self.go.wait()
+            self.go.clear()
+            box = self.box
+            try:
+                box["rc"] = self.job()
+            except BaseException as err:     # handed to the caller's thread
+                box["err"] = err
+            finally:
+                self.job = None
+                self.done.set()
+
+
+_worker = _Worker()
+
+
+def _watched(call, stop):
+    """call() run in a worker thread while this (the main) thread waits in
+    slices of 50 ms, so that a KeyboardInterrupt the interpreter raises
+    without a real signal (_thread.interrupt_main(), IDLE's Ctrl-C: the
+    runtime's SIGINT handler never sees it, and the run went on to its end)
+    is raised here within one slice: stop() then asks the run to stop
+    before its next step, as a real SIGINT does.  The worker is always
+    awaited (the simulation is freed after this returns); an exception
+    other than KeyboardInterrupt raised while waiting (a Python signal
+    handler's) also stops the run and is raised again once it has.
+    call()'s result, or the exception it raised."""
+    _worker.start(call)
+    box, done = _worker.box, _worker.done
+    pending = None
+    while not done.is_set():
+        try:
+            done.wait(0.05)
+        except BaseException as err:    # KeyboardInterrupt: hit, said by the caller
+            stop()
+            if not isinstance(err, KeyboardInterrupt) and pending is None:
+                pending = err
+    if pending is not None:
+        raise pending
+    if "err" in box:
+        raise box["err"]
+    return box["rc"]
+
+
 def _not_real(value):
     """Whether value is a complex number or a boolean (scalar or array):
     float() takes numpy's complex as its real part and True as 1."""
@@ -679,7 +798,7 @@ def _count(value, what, lo, hi=100000000):
     if isinstance(value, (bool, np.bool_)):
         raise SettingError("%s must be a whole number, got %r" % (what, value))
     try:
-        x = float(value)
+        x = _float(value)
     except (TypeError, ValueError):
         raise SettingError("%s must be a whole number, got %r" % (what, value)) from None
     if not (math.isfinite(x) and x == int(x) and lo <= x <= hi):
@@ -753,12 +872,20 @@ def _flag(value, what):
 class Model:
     """A compiled model: its parameters, outputs and contacts, and run()."""
 
-    def __init__(self, so_path):
+    def __init__(self, so_path=None, *extra, **options):
+        # a wrong argument (Model(3), Model(), a second argument) escaped as a
+        # bare TypeError from ctypes or from the call itself
+        if extra or options or not isinstance(so_path, (str, bytes, os.PathLike)):
+            given = ", ".join([repr(so_path)] + [repr(x) for x in extra] +
+                              ["%s=%r" % kv for kv in options.items()])
+            raise CompileError("nsm.Model takes one argument, the path of a model's shared "
+                               "object as nsm.compile builds it (nsm.compile(\"model.nsm\") "
+                               "returns the Model), got %s" % given)
         self.path = so_path
         try:
-            self._lib = ctypes.CDLL(so_path)
+            self._lib = ctypes.CDLL(os.fsdecode(so_path))
             _declare(self._lib)
-        except (OSError, AttributeError) as err:
+        except (OSError, AttributeError, ValueError) as err:
             raise CompileError("cannot load the model's shared object %s: %s (compile the "
                                "model again)" % (so_path, err)) from None
         size = 1 << 16
@@ -831,6 +958,18 @@ class Model:
             if lib.nsm_sim_set_tolerances(sim, r, a) != 0:
                 raise SettingError("rtol must be > 0 and atol >= 0, got rtol=%r, atol=%r"
                                    % (rtol, atol))
+            meth = METHOD_NAMES.get(lib.nsm_sim_get_method(sim), "this method")
+            if meth != "adaptive":
+                # only adaptive's error control reads them: with another
+                # method they were taken without a word and changed nothing
+                # (the simulators refuse --rtol and --atol so)
+                given = " and ".join(w for w, v in (("rtol", rtol), ("atol", atol))
+                                     if v is not None)
+                both = " and " in given
+                raise SettingError("%s %s of the adaptive method: %s does not use %s (give "
+                                   "method='adaptive', or leave %s out)"
+                                   % (given, "are tolerances" if both else "is a tolerance",
+                                      meth, "them" if both else "it", "them" if both else "it"))
         if max_steps is not None:
             n = _number(max_steps, "max_steps")
             # an integer as given (2**63 - 1 was rounded to 2**63 as a float
@@ -1007,7 +1146,7 @@ class Model:
         try:
             caught = lib.nsmpy_catch_begin(sim)
             _check_signals()
-            rc = call()
+            rc = _watched(call, lib.nsmpy_catch_stop) if caught else call()
         finally:
             hit = lib.nsmpy_catch_end(sim)
         if caught and hit:
@@ -1222,6 +1361,8 @@ class Model:
             raw = np.asarray(values)
             real = not (_not_real(raw) or (raw.dtype == object and
                                            any(_not_real(v) for v in raw.flat)))
+            if real and raw.dtype.kind in "USO":   # texts as run() takes them ('1_0' was 10)
+                raw = np.vectorize(_float, otypes=[float])(raw) if raw.size else raw
             values = np.atleast_1d(raw.astype(float)) if real else None
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None

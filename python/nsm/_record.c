@@ -207,6 +207,15 @@ int nsmpy_catch_begin(nsm_sim *sim)
     return 1;
 }
 
+/* Asks the run that catches SIGINT to stop before its next step, as a
+** SIGINT does: for a KeyboardInterrupt the interpreter raised without a
+** real signal (_thread.interrupt_main), which the handler never sees. */
+void nsmpy_catch_stop(void)
+{
+    if (catching)
+        sigint_seen = 1;
+}
+
 /* Ends what nsmpy_catch_begin started (the interpreter's handler back);
 ** whether a SIGINT came meanwhile.  Called when nothing was started (a
 ** KeyboardInterrupt raised just before or after nsmpy_catch_begin returned)

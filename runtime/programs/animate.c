@@ -286,8 +286,8 @@ int anim_surfaces(const nsm_model *m, const nsm_sim *sim, PlotSurface *out, int 
                       body == m->planar[q].iphi;
         if (nz != 1 || planar || !m->body_names)
             continue;
-        snprintf(out[k].gap, sizeof out[k].gap, "%s", m->gaps[j].name);
-        snprintf(out[k].body, sizeof out[k].body, "%s", m->body_names[body]);
+        out[k].gap = m->gaps[j].name;
+        out[k].body = m->body_names[body];
         out[k++].coef = w[body];
     }
     free(w);

@@ -229,11 +229,16 @@ static void on_stop(int sig)
         cont_stop = sig;
         return;
     }
+    plot_child_kill();
     for (int k = 0; k < cont_ntmp; k++)
         unlink(cont_tmp[k]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
+
+/* Whether cont_keep_prev said where an earlier stop's points are kept (the
+** end of the run then says it no more: the same note came twice). */
+static int cont_prev_said;
 
 /* A partial file of an earlier stopped continuation in the way of this
 ** one's: kept as NAME.prev (the one before is replaced, and that said too)
@@ -248,6 +253,7 @@ static void cont_keep_prev(const Prog *g, const char *name)
         return;
     snprintf(prev, sizeof prev, "%s.prev", path);
     int older = lstat(prev, &st) == 0;    /* kept from a stop before: replaced, and said */
+    cont_prev_said = 1;
     if (rename(path, prev) == 0)
         fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not "
                 "finish: kept as '%s'%s\n", g->prog, path, prev,
@@ -321,7 +327,7 @@ static void partial_done(Prog *g)
         snprintf(path, sizeof path, "%s/%s.prev", g->out_dir, partial_name(g));
     }
     struct stat st;
-    if (lstat(path, &st) == 0)
+    if (lstat(path, &st) == 0 && !cont_prev_said)   /* once: kept as .prev was said */
         fprintf(stderr, "%s: note: '%s' was left by an earlier continuation that did not finish; "
                 "this one's complete results do not replace it (remove it when it is no longer "
                 "needed)\n", g->prog, path);

@@ -166,6 +166,7 @@ static void signals_install(void)
     signal(SIGXFSZ, SIG_IGN);
     out_pipe_ignore();
     sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
+    plot_stop_watch(&stop_signal);
 }
 
 /* Name of a stop signal for messages. */
@@ -827,22 +828,35 @@ static const char *dangling_target(const char *path, char *buf, size_t len)
     return path;
 }
 
+/* Whether st is the null device, which any number of outputs may share
+** (what is written to it is lost whoever writes it). */
+static int out_is_null(const struct stat *st)
+{
+    struct stat null;
+    return S_ISCHR(st->st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+           st->st_rdev == null.st_rdev;
+}
+
 /* The file a path names, as one text (its device and inode when it
-** exists, else its folder's and its name, a dangling link's target's), in
-** buf; 0 when the path is stdout, or a device or FIFO that any number of
-** outputs may share. */
+** exists, whatever its kind: "-" is what stdout is, so that `--out -
+** --events /dev/stdout`, two outputs onto one FIFO or one terminal are one
+** file; else its folder's and its name, a dangling link's target's), in
+** buf; 0 when there is no such file to compare (stdout closed) or it is
+** the null device. */
 static int out_identity(const char *path, char *buf, size_t len)
 {
     struct stat st;
     char dir[4096], link[4096];
-    if (!path || !strcmp(path, "-"))
+    if (!path)
         return 0;
-    if (stat(path, &st) == 0) {
-        if (!S_ISREG(st.st_mode))
+    if (!strcmp(path, "-") ? fstat(1, &st) == 0 : stat(path, &st) == 0) {
+        if (out_is_null(&st))
             return 0;
         snprintf(buf, len, "%lu:%lu", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
         return 1;
     }
+    if (!strcmp(path, "-"))
+        return 0;
     path = dangling_target(path, link, sizeof link);
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
@@ -874,6 +888,21 @@ static const char *outputs_clash(const char *const *paths, const char *const *na
     return NULL;
 }
 
+/* Whether one of the n paths is a symbolic link to nothing, refused before
+** any output is opened, as every output is (the HDF5 file, the Lyapunov
+** spectrum, `nsmc -o`, a sweep's results): a link planted where a run
+** writes would otherwise make a file wherever it names.  1 after the
+** message (out_link_target's), or 0. */
+static int outputs_linked(const char *prog, const char *const *paths, int n)
+{
+    char target[4200];
+    for (int k = 0; k < n; k++)
+        if (paths[k] && strcmp(paths[k], "-") &&
+            out_link_target(prog, paths[k], target, sizeof target))
+            return 1;
+    return 0;
+}
+
 /* Open every output of a run, or none: the CSV files (trajectory, events,
 ** section, statistics; NULL paths are not asked for) without truncation,
 ** then the HDF5 file (a temporary, h5out_open); only when all are open are
@@ -889,6 +918,8 @@ static int outputs_open(Driver *d, nsm_sim *sim, const char *out_path, const cha
     const char *bad_path = NULL;
     int e = 0, stats_created = 0;
     char err[1024] = "";
+    if (outputs_linked(d->prog, paths, 3) || outputs_linked(d->prog, &stats_path, 1))
+        return 1;
     for (int k = 0; k < 3 && !bad_path; k++)
         if (paths[k] && sink_open(sinks[k], paths[k]))
             e = errno, bad_path = paths[k];
@@ -984,19 +1015,21 @@ static int plot_frictions(const nsm_model *m, PlotFriction *fric, int max)
 {
     int n = 0;
     for (int k = 0; k < m->n_frictions && n < max; k++, n++) {
-        snprintf(fric[n].name, sizeof fric[n].name, "%s", m->frictions[k].name);
+        fric[n].name = m->frictions[k].name;
         fric[n].space = 0;
     }
     for (int k = 0; k < m->n_space_frictions && n < max; k++, n++) {
-        snprintf(fric[n].name, sizeof fric[n].name, "%s", m->space_frictions[k].name);
+        fric[n].name = m->space_frictions[k].name;
         fric[n].space = 1;
     }
     return n;
 }
 
 /* Draw the plots of the run into dir and say on stderr where they are, or
-** why there are none (no gnuplot, nothing to plot: a note).  Returns
-** nonzero only when the plot files could not be written or gnuplot failed. */
+** why there are none (no gnuplot, nothing to plot: a note).  Returns 2
+** when a stop signal came while gnuplot drew (it is killed, its figures
+** removed), 1 when the plot files could not be written or gnuplot failed,
+** else 0. */
 static int draw_plots(const nsm_model *m, const nsm_sim *sim, const char *prog, const char *dir,
                       const char *traj, const char *events, int phase)
 {
@@ -1006,8 +1039,8 @@ static int draw_plots(const nsm_model *m, const nsm_sim *sim, const char *prog, 
         PlotWall *w = &walls[nw];
         if (nsm_sim_wall_line(sim, k, &w->nx, &w->ny, &w->c, &w->r) != NSM_OK)
             continue;
-        snprintf(w->name, sizeof w->name, "%s", m->walls[k].name);
-        snprintf(w->body, sizeof w->body, "%s", m->planar[m->walls[k].planar].name);
+        w->name = m->walls[k].name;
+        w->body = m->planar[m->walls[k].planar].name;
         nw++;
     }
     char title[512], err[1024] = "", pp[4200];
@@ -1021,6 +1054,8 @@ static int draw_plots(const nsm_model *m, const nsm_sim *sim, const char *prog, 
     PlotScene scene = { walls, nw, surf, anim_surfaces(m, sim, surf, 16), fric,
                         plot_frictions(m, fric, 64) };
     int rc = plot_draw_scene(dir, traj, events, title, flags, &scene, err, sizeof err);
+    if (rc == PLOT_ESTOP)
+        return 2;   /* finish says the run was stopped */
     if (rc == PLOT_EFAIL) {
         fprintf(stderr, "%s: error: no plot: %s\n", prog, err);
         return 1;
@@ -1309,7 +1344,15 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         nsm_sim_free(sim);
         return 128 + sig;
     }
-    int plot_failed = plot_dir && draw_plots(m, sim, d->prog, plot_dir, out_path, ev_path, phase);
+    int plot_failed = plot_dir ? draw_plots(m, sim, d->prog, plot_dir, out_path, ev_path, phase)
+                               : 0;
+    if (plot_failed == 2) {   /* stopped while gnuplot drew: killed, no half figure */
+        fprintf(stderr, "%s: interrupted by %s while drawing the figures in %s; the output "
+                "files are whole, the figures not drawn\n", d->prog, signal_name(stop_signal),
+                plot_dir);
+        nsm_sim_free(sim);
+        return 128 + stop_signal;
+    }
     if (rc) {
         fprintf(stderr, "%s: error: simulation failed: %s\n", d->prog, nsm_sim_message(sim));
         nsm_sim_free(sim);

@@ -33,6 +33,7 @@
 #include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -1307,6 +1308,55 @@ static void last_line(const char *path, char *out, size_t len)
     fclose(f);
 }
 
+/* The program's stop flag that plot_gnuplot watches, NULL if none. */
+static volatile sig_atomic_t *plot_stop;
+
+/* The gnuplot child drawing now, 0 if none (for plot_child_kill). */
+static volatile pid_t plot_child;
+
+/* Kill the gnuplot child drawing now, if any (see plot.h). */
+void plot_child_kill(void)
+{
+    pid_t pid = plot_child;
+    if (pid > 0)
+        kill(pid, SIGKILL);
+}
+
+/* Watch flag while gnuplot draws (see plot.h). */
+void plot_stop_watch(volatile sig_atomic_t *flag)
+{
+    plot_stop = flag;
+}
+
+/* Waits for the gnuplot child pid, its wait status into *status (-1 with
+** errno when it cannot be waited for).  The child is polled, every 1 ms
+** at first and then every 20 ms, so that a stop request (the handlers
+** restart an interrupted wait, SA_RESTART) is seen within 20 ms: gnuplot is
+** then killed and reaped, and 1 returned; else 0. */
+static int gnuplot_wait(pid_t pid, int *status)
+{
+    long pause_ns = 1000000;
+    for (;;) {
+        pid_t w = waitpid(pid, status, WNOHANG);
+        if (w == pid)
+            return 0;
+        if (w < 0 && errno != EINTR) {
+            *status = -1;
+            return 0;
+        }
+        if (plot_stop && *plot_stop > 0) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+            }
+            return 1;
+        }
+        struct timespec pause = { 0, pause_ns };
+        nanosleep(&pause, NULL);
+        if (pause_ns < 20000000)
+            pause_ns *= 2;
+    }
+}
+
 /* Runs gnuplot on a script in dir (see plot.h): `gnuplot [-e SETUP] SCRIPT`
 ** in dir, its output going to dir/LOG, so that an animation and the plots
 ** share one way of calling it. */
@@ -1336,9 +1386,13 @@ int plot_gnuplot(const char *dir, const char *script, const char *setup, const c
         _exit(127);
     }
     int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return fail(err, errlen, PLOT_EFAIL, "waiting for gnuplot: %s", strerror(errno));
+    plot_child = pid;
+    int stopped = gnuplot_wait(pid, &status);
+    plot_child = 0;
+    if (stopped)
+        return fail(err, errlen, PLOT_ESTOP, "stopped while gnuplot drew in %s", dir);
+    if (status < 0)
+        return fail(err, errlen, PLOT_EFAIL, "waiting for gnuplot: %s", strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return PLOT_OK;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)

@@ -34,6 +34,7 @@
 #ifndef NSM_PLOT_H
 #define NSM_PLOT_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /* Panels of the time plot, besides the contacts' timeline. */
@@ -50,6 +51,19 @@
 #define PLOT_NOTHING     1   /* no plottable column, or no sample */
 #define PLOT_NOGNUPLOT   2   /* gnuplot is not installed */
 #define PLOT_EFAIL       3   /* cannot read or write a file, or gnuplot failed */
+#define PLOT_ESTOP       4   /* a stop signal came while gnuplot drew (plot_stop_watch) */
+
+/* The program's stop flag (set by its SIGINT/SIGTERM/SIGHUP handler), which
+ * plot_gnuplot watches while gnuplot draws: when it is set, gnuplot is
+ * killed and PLOT_ESTOP returned at once, its figures not drawn (a stop
+ * request was taken only once every figure was done).  NULL: none. */
+void plot_stop_watch(volatile sig_atomic_t *flag);
+
+/* Kills (SIGKILL) the gnuplot child that plot_gnuplot waits for, if any:
+ * async-signal-safe, for a stop handler that ends the program at once (a
+ * gnuplot left running drew into the figures' temporaries after the
+ * program had removed them). */
+void plot_child_kill(void);
 
 /* Plots traj_csv (and events_csv, which may be NULL or missing) into dir,
  * with title as the heading (may be NULL).  Returns one of PLOT_*; with
@@ -59,9 +73,10 @@ int plot_draw(const char *dir, const char *traj_csv, const char *events_csv, con
              int flags, char *err, size_t errlen);
 
 /* A flat wall of a planar model, for the path picture: the line
- * nx x + ny y = c, against body `body` of radius r. */
+ * nx x + ny y = c, against body `body` of radius r.  The names are the
+ * caller's (the model's), whole, and must outlive the plot. */
 typedef struct PlotWall {
-    char name[64], body[64];
+    const char *name, *body;
     double nx, ny, c, r;
 } PlotWall;
 
@@ -76,7 +91,7 @@ int plot_draw_walls(const char *dir, const char *traj_csv, const char *events_cs
  * position panel as B.x - floor.gap / coef, where B would touch it, when
  * the trajectory has both columns (else the note says so). */
 typedef struct PlotSurface {
-    char gap[64], body[64];
+    const char *gap, *body;     /* the model's names, whole */
     double coef;
 } PlotSurface;
 
@@ -84,7 +99,7 @@ typedef struct PlotSurface {
  * spatial one (a sphere of a body in space on a plane) whose slip is zero
  * rolls on the plane (or rests), a planar one is stuck. */
 typedef struct PlotFriction {
-    char name[64];
+    const char *name;           /* the model's name, whole */
     int space;
 } PlotFriction;
 
@@ -104,8 +119,8 @@ int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_cs
                     size_t errlen);
 
 /* Runs `gnuplot [-e SETUP] SCRIPT` in dir (setup may be NULL), its output
- * going to dir/LOG.  PLOT_OK, or PLOT_EFAIL with the reason (gnuplot's last
- * line of output) in err.  Shared with the animations (animate.h). */
+ * going to dir/LOG.  PLOT_OK, PLOT_ESTOP when stopped (plot_stop_watch), or
+ * PLOT_EFAIL with the reason (gnuplot's last line of output) in err.  Shared with the animations (animate.h). */
 int plot_gnuplot(const char *dir, const char *script, const char *setup, const char *log,
                  char *err, size_t errlen);
 

@@ -158,6 +158,12 @@ typedef struct BasinRef {
 static volatile sig_atomic_t sweep_stop;
 static volatile sig_atomic_t stop_second;   /* CLOCK_MONOTONIC second of the first signal */
 
+/* The name of stop signal sig (SIGINT, SIGTERM or SIGHUP), for messages. */
+static const char *stop_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
+
 /* The handler of SIGINT, SIGTERM and SIGHUP: the first asks the workers to
 ** stop (what is finished stays in the partial files); a repeat within a
 ** second (a process group signalled twice) counts once, a later one
@@ -198,6 +204,7 @@ static void stop_install(void)
     sigaddset(&sa.sa_mask, SIGTERM);
     sigaddset(&sa.sa_mask, SIGHUP);
     sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
+    plot_stop_watch(&sweep_stop);
 }
 
 /* Appends s[0..n) to the partial file fd in whole (a loop over short
@@ -243,11 +250,28 @@ static void partial_append(Sweep *sw, long u)
 
 /* ---- arguments ---------------------------------------------------------- */
 
-/* The NAME of a --set NAME=VALUE (already checked to have one) into name. */
-static void set_name(const char *set, char name[128])
+/* The names of the axes and of the --set parameters, whole (no name limit:
+** names were cut or refused above 127 characters), copied from the command
+** line once; file-scope, as one sweep runs per process. */
+static char *axis_names[SW_MAX_AXES];
+static char *set_names[SW_MAX_SETS];
+
+/* A copy of text[0..n), NUL-ended, in *slot (an earlier one freed): 0, or
+** 1 after "out of memory". */
+static int name_keep(const char *prog, char **slot, const char *text, size_t n)
 {
-    const char *eq = strchr(set, '=');
-    snprintf(name, 128, "%.*s", (int)(eq - set), set);
+    free(*slot);
+    if (!(*slot = malloc(n + 1)))
+        return cli_error(prog, "out of memory");
+    memcpy(*slot, text, n);
+    (*slot)[n] = '\0';
+    return 0;
+}
+
+/* The NAME of --set k (NAME=VALUE, kept whole by sweep_args). */
+static const char *set_name(int k)
+{
+    return set_names[k];
 }
 
 /* The SI unit text of parameter `name` of m ("" when dimensionless), or
@@ -266,9 +290,8 @@ static const char *param_unit(const nsm_model *m, const char *name)
 ** its value is then converted unchecked.  0, or 1 after the message. */
 static int set_value(const Sweep *sw, const char *set, double *v)
 {
-    char name[128], err[256];
-    set_name(set, name);
-    const char *unit = param_unit(sw->m, name);
+    char err[256];
+    const char *unit = param_unit(sw->m, set_name(sw->nsets));
     if (setfile_value(strchr(set, '=') + 1, unit, !unit, v, err, sizeof err))
         return cli_error(sw->prog, "--set %s: %s", set, err);
     return 0;
@@ -641,8 +664,7 @@ static void point_values(const Sweep *sw, long point, double *pv)
 static int point_params(const Sweep *sw, nsm_sim *sim, const double *pv, char *msg, size_t len)
 {
     for (int k = 0; k < sw->nsets; k++) {
-        char name[128];
-        set_name(sw->sets[k], name);
+        const char *name = set_name(k);
         if (nsm_sim_set_param(sim, name, sw->setv[k])) {
             snprintf(msg, len, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
             return 1;
@@ -1296,12 +1318,12 @@ static void headers(const Sweep *sw, CliText *sec, CliText *sum)
         for (int k = 0; k < m->n_params; k++)
             if (!strcmp(m->params[k].name, sw->ax[a].name))
                 unit = m->params[k].unit;
-        char name[160];
-        snprintf(name, sizeof name, "%s", sw->ax[a].name);
-        if (sw->basin)
-            unit = coords_label(m, sw->bstate[a], name, sizeof name);
+        char *coord = sw->basin ? coords_name(m, sw->bstate[a], &unit) : NULL;
+        const char *name = coord ? coord : sw->ax[a].name;     /* whole, however long */
+        sec->err |= sw->basin && !coord;
         cli_printf(sec, *unit ? "%s [%s]," : "%s,", name, unit);
         cli_printf(sum, *unit ? "%s [%s]," : "%s,", name, unit);
+        free(coord);
     }
     if (sw->cont) {
         cli_printf(sec, "branch,");
@@ -1365,8 +1387,15 @@ static int gnuplot_figure(const Sweep *sw, const char *name, CliText *g)
     snprintf(svg, sizeof svg, "%s.svg.tmp%ld", name, (long)getpid());
     snprintf(names, sizeof names, "png='%s'; svg='%s'", png, svg);
     const char *drawn[2] = { png, svg };
-    int ok = plot_gnuplot(sw->out_dir, file, names, log_name, err, sizeof err) == PLOT_OK &&
-             plot_figures_check(sw->out_dir, drawn, 2, err, sizeof err) == PLOT_OK;
+    int got = plot_gnuplot(sw->out_dir, file, names, log_name, err, sizeof err);
+    int ok = got == PLOT_OK && plot_figures_check(sw->out_dir, drawn, 2, err, sizeof err) == PLOT_OK;
+    if (got == PLOT_ESTOP) {    /* gnuplot killed: its temporaries removed, no half figure */
+        plot_figures_place(sw->out_dir, drawn, fin, 2, 0, err, sizeof err);
+        fprintf(stderr, "%s: stopped by %s while drawing %s.png and .svg: the results in %s "
+                "are whole, the figures not drawn\n", sw->prog, stop_name((int)sweep_stop), name,
+                sw->out_dir);
+        return 128 + (int)sweep_stop;
+    }
     if (plot_figures_place(sw->out_dir, drawn, fin, 2, ok, err, sizeof err) != PLOT_OK || !ok)
         return cli_error(sw->prog, "%s", err);
     return 0;
@@ -1739,7 +1768,6 @@ static void mpi_gather(Sweep *sw)
 ** swept parameter, or two --set of one name.  0, or 1 after the message. */
 static int args_unique(const Sweep *sw)
 {
-    char ni[128], nj[128];
     for (int i = 0; i < sw->nax; i++)
         for (int j = i + 1; j < sw->nax; j++)
             if (!strcmp(sw->ax[i].name, sw->ax[j].name) && sw->basin)
@@ -1749,14 +1777,13 @@ static int args_unique(const Sweep *sw)
                 return cli_error(sw->prog, "--param %s is given twice: a parameter is swept along "
                            "one axis", sw->ax[i].name);
     for (int k = 0; k < sw->nsets; k++) {
-        set_name(sw->sets[k], ni);
+        const char *ni = set_name(k);
         for (int i = 0; i < sw->nax; i++)
             if (!strcmp(ni, sw->ax[i].name))
                 return cli_error(sw->prog, "--set %s: the parameter is also swept by --param %s",
                            sw->sets[k], ni);
         for (int j = k + 1; j < sw->nsets; j++) {
-            set_name(sw->sets[j], nj);
-            if (!strcmp(ni, nj))
+            if (!strcmp(ni, set_name(j)))
                 return cli_error(sw->prog, "--set %s is given twice ('%s' and '%s')", ni,
                            sw->sets[k], sw->sets[j]);
         }
@@ -1798,7 +1825,7 @@ static int once(const Sweep *sw, const char *opt, int *seen)
 }
 
 /* Parse the command line into sw; 0, or the exit status after a message. */
-static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
+static int sweep_args(Sweep *sw, int argc, char **argv)
 {
     int seen[12] = { 0 };
     static const char *const single[12] = { "--section", "--section-period", "--t-max",
@@ -1830,7 +1857,9 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
                 return cli_error(sw->prog, sw->nax >= 2 ? "--basin is given twice: the grid of initial "
                            "states has two axes%s" : "--basin and --param cannot be combined: a "
                            "basin's grid is of initial states, the parameters fixed (--set)%s", "");
-            if (axis_parse(sw->prog, "--basin", val, &sw->ax[sw->nax], names[sw->nax], 128, NULL))
+            if (name_keep(sw->prog, &axis_names[sw->nax], val, strlen(val)) ||
+                axis_parse(sw->prog, "--basin", val, &sw->ax[sw->nax], axis_names[sw->nax],
+                           strlen(val) + 1, NULL))
                 return 1;
             sw->nax++;
             sw->basin = 1;
@@ -1849,7 +1878,9 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
                            "of initial states, the parameters fixed (--set)%s", "");
             if (sw->nax >= SW_MAX_AXES)
                 return cli_error(sw->prog, "at most %d --param", SW_MAX_AXES);
-            if (axis_parse(sw->prog, "--param", val, &sw->ax[sw->nax], names[sw->nax], 128, sw->m))
+            if (name_keep(sw->prog, &axis_names[sw->nax], val, strlen(val)) ||
+                axis_parse(sw->prog, "--param", val, &sw->ax[sw->nax], axis_names[sw->nax],
+                           strlen(val) + 1, sw->m))
                 return 1;
             sw->nax++;
         } else if (!strcmp(a, "--section")) {
@@ -1893,13 +1924,11 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
             double v;
             if (!eq || eq == val)
                 return cli_error(sw->prog, "--set needs NAME=VALUE, got '%s'", val);
-            if (eq - val >= 127)    /* as --param says it (a long name was "needs NAME=VALUE") */
-                return cli_error(sw->prog, "--set: the name in '%.40s...' is longer than %d "
-                           "characters", val, 126);
-            if (set_value(sw, val, &v))
-                return 1;
             if (sw->nsets >= SW_MAX_SETS)
                 return cli_error(sw->prog, "at most %d --set", SW_MAX_SETS);
+            if (name_keep(sw->prog, &set_names[sw->nsets], val, (size_t)(eq - val)) ||
+                set_value(sw, val, &v))
+                return 1;
             sw->setv[sw->nsets] = v;
             sw->sets[sw->nsets++] = val;
         } else {
@@ -1940,8 +1969,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv, char names[][128])
 static int check_values(const Sweep *sw, nsm_sim *sim)
 {
     for (int k = 0; k < sw->nsets; k++) {
-        char name[128];
-        set_name(sw->sets[k], name);
+        const char *name = set_name(k);
         if (nsm_sim_set_param(sim, name, sw->setv[k]))
             return cli_error(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
     }
@@ -2013,8 +2041,7 @@ static int sweep_check(Sweep *sw)
         } else if (nsm_sim_get_param(sim, sw->ax[a].name, &v))
             rc = cli_error(sw->prog, "--param: unknown parameter '%s'", sw->ax[a].name);
     for (int k = 0; k < sw->nsets && !rc; k++) {
-        char name[128];
-        set_name(sw->sets[k], name);
+        const char *name = set_name(k);
         if (nsm_sim_get_param(sim, name, &v))
             rc = cli_error(sw->prog, "--set: unknown parameter '%s'", name);
     }
@@ -2022,8 +2049,7 @@ static int sweep_check(Sweep *sw)
         rc = check_values(sw, sim);
     else if (!rc)
         for (int k = 0; k < sw->nsets && !rc; k++) {
-            char name[128];
-            set_name(sw->sets[k], name);
+            const char *name = set_name(k);
             if (nsm_sim_set_param(sim, name, sw->setv[k]))
                 rc = cli_error(sw->prog, "--set %s: %s", sw->sets[k], nsm_sim_message(sim));
         }
@@ -2334,8 +2360,7 @@ static int sweep_stopped(const Sweep *sw)
             "are there, in whole lines", sec, strerror(sw->write_err));
         return 1;
     }
-    const char *sig = sweep_stop == SIGINT ? "SIGINT" : sweep_stop == SIGTERM ? "SIGTERM"
-                                                                            : "SIGHUP";
+    const char *sig = stop_name((int)sweep_stop);
     fprintf(stderr, "%s: stopped by %s: %ld of %ld point%s finished%s, in %s and "
             "summary.csv.partial (a partial result; section.csv, summary.csv and the figures "
             "were left as they were)\n", sw->prog, sig, sw->done, sw->npoints,
@@ -2478,7 +2503,6 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
 
 int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
 {
-    static char names[SW_MAX_AXES][128];
     stop_install();     /* first: a stop request at any moment is a flag */
     Sweep sw;
     memset(&sw, 0, sizeof sw);
@@ -2490,7 +2514,7 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     sw.jobs = 1;
     sw.size = 1;
     sw.part_sec = sw.part_sum = -1;
-    int rc = sweep_args(&sw, argc, argv, names);
+    int rc = sweep_args(&sw, argc, argv);
     if (rc)
         return rc < 0 ? out_stdout_check(sw.prog) : rc;   /* -1: --help printed */
     if ((rc = sweep_check(&sw)))

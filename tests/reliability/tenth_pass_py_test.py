@@ -224,7 +224,8 @@ A = [
  ("result[['a']]", lambda: r1[["a"]], ("ColumnError",)),
  ("result[b'M1.x']", lambda: r1[b"M1.x"], ("ColumnError",)),
  ("['a'] in result", lambda: ["a"] in r1, OK),
- ("run t_end ' 2 '", lambda: tm.run(t_end=" 2 "), OK),
+ ("run t_end ' 2 '", lambda: tm.run(t_end=" 2 "), S),     # as --t-end ' 2 ' refuses it
+ ("run t_end ' 2'", lambda: tm.run(t_end=" 2"), OK),
  ("run t_end '1/0'", lambda: tm.run(t_end="1/0"), S),
  ("run t_end 'omega'", lambda: fio.run(t_end="omega"), S),
  ("run every [0.1, 0.2]", lambda: tm.run(t_end=1, every=np.array([0.1, 0.2])), S),
