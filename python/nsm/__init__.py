@@ -647,10 +647,11 @@ def _number(value, what, error=None):
     except (TypeError, ValueError):
         raise error("%s must be a number, got %r" % (what, value)) from None
     except OverflowError:   # 10**400: beyond a double's range (it escaped as OverflowError)
-        text = repr(value)
         raise error("%s must be a finite number, got %s, beyond a double's range"
-                    % (what, text if len(text) < 40 else text[:20] + "...(%d characters)"
-                       % len(text))) from None
+                    % (what, _shown(value))) from None
+    except Exception as err:    # the value's own __float__ failed: a bare RuntimeError
+        raise error("%s must be a number, got %s, whose conversion to float raised %s: %s"
+                    % (what, _shown(value), type(err).__name__, err)) from err
     if not math.isfinite(x):
         raise error("%s must be a finite number, got %r" % (what, value))
     return x
@@ -665,11 +666,20 @@ def _check_signals():
 
 
 def _not_real(value):
-    """Whether value is a complex number or a boolean (scalar or array):
-    float() takes numpy's complex as its real part and True as 1."""
+    """Whether value is a complex number or a boolean (scalar or array), or
+    an array of numpy's dates or durations: float() takes numpy's complex as
+    its real part and True as 1, and astype(float) a timedelta64 array as
+    its count of its own unit (500 ms swept as 500) where a timedelta64
+    scalar is refused."""
     if isinstance(value, (bool, np.bool_, complex, np.complexfloating)):
         return True
-    return isinstance(value, np.ndarray) and value.dtype.kind in "bc"
+    return isinstance(value, np.ndarray) and value.dtype.kind in "bcmM"
+
+
+def _shown(value):
+    """repr(value) for a message, shortened when long (a 401-digit integer)."""
+    text = repr(value)
+    return text if len(text) < 40 else text[:20] + "...(%d characters)" % len(text)
 
 
 def _count(value, what, lo, hi=100000000):
@@ -682,6 +692,10 @@ def _count(value, what, lo, hi=100000000):
         x = float(value)
     except (TypeError, ValueError):
         raise SettingError("%s must be a whole number, got %r" % (what, value)) from None
+    except Exception as err:    # 10**400 escaped as a bare OverflowError, a failing
+        # __float__ as its own exception
+        raise SettingError("%s must be a whole number from %d to %d, got %s (%s: %s)"
+                           % (what, lo, hi, _shown(value), type(err).__name__, err)) from err
     if not (math.isfinite(x) and x == int(x) and lo <= x <= hi):
         raise SettingError("%s must be a whole number from %d to %d, got %r" % (what, lo, hi, value))
     return int(x)
@@ -1225,6 +1239,9 @@ class Model:
             values = np.atleast_1d(raw.astype(float)) if real else None
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
+        except Exception as err:    # [10**400] escaped as a bare OverflowError
+            raise ParameterError("values must be finite numbers, got %s (%s: %s)"
+                                 % (_shown(values), type(err).__name__, err)) from err
         if not real:    # complex values were swept by their real parts, booleans as 0 and 1
             raise ParameterError("values must be real numbers, got an array of %s" % raw.dtype)
         if values.ndim != 1:
@@ -1406,6 +1423,11 @@ class Model:
         initial state, {"BODY.x" or "BODY.v": value} over the model's `init`
         or all 2n values (positions, then velocities)."""
         lib = self._lib
+        # converted once: a value whose __float__ answered 1e-300 to the
+        # setting and 0.01 to the check ran every=1e-300 past the guard to
+        # the step cap (265 s)
+        dt, every = (None if v is None else _number(v, what)
+                     for v, what in ((dt, "dt"), (every, "every")))
         sim = self._create()
         rec = lib.nsmpy_rec_new()
         try:
