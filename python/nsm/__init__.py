@@ -253,14 +253,15 @@ def _stale_clear(so):
 
 
 def _lock_clear(lockfile):
-    """Removes what is not a regular file in the lock file's place: an empty
-    folder, a FIFO (its open waited for a reader for ever), a link or a
-    device."""
+    """Removes what is not a regular file of its own in the lock file's
+    place: an empty folder, a FIFO (its open waited for a reader for ever),
+    a link or a device, and a hard link to another file (the holder's
+    process id replaced that file's contents); only the name goes."""
     try:
         st = os.lstat(lockfile)
     except OSError:
         return
-    if not stat.S_ISREG(st.st_mode):
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
         _unlink(lockfile)
 
 
@@ -297,6 +298,8 @@ def _lock_take(lock, lockfile):
         time.sleep(0.05)
         waited += 0.05
     try:
+        if os.fstat(lock.fileno()).st_nlink != 1:
+            return      # linked since _lock_clear: another file's contents, never replaced
         lock.truncate(0)
         lock.write("%d\n" % os.getpid())
         lock.flush()
@@ -304,11 +307,13 @@ def _lock_take(lock, lockfile):
         pass            # the note then names no process; the lock itself holds
 
 
-def _cache_verify(so, sumfile):
+def _cache_verify(so, sumfile, key):
     """Checks a cached shared object against the checksum written when it
-    was built (as nsmc's cache does): (1, None) whole, (0, None) absent,
-    (-1, why) damaged.  A damaged object is never loaded: a truncated one
-    kills the interpreter (SIGBUS) when its pages are touched."""
+    was built (as nsmc's cache does) and the key of the entry it was built
+    for: (1, None) whole, (0, None) absent, (-1, why) damaged.  A damaged
+    object is never loaded: a truncated one kills the interpreter (SIGBUS)
+    when its pages are touched, and another entry's whole object and
+    checksum copied into this one gave another model without a word."""
     try:
         st = os.lstat(so)
     except FileNotFoundError:
@@ -325,10 +330,12 @@ def _cache_verify(so, sumfile):
         if not stat.S_ISREG(os.lstat(sumfile).st_mode):
             return -1, "no checksum"
         with open(sumfile, encoding="ascii") as f:
-            want_h, want_size = f.read(200).split()
+            want_h, want_size, *built_for = f.read(200).split()
         want_size = int(want_size)
     except (OSError, ValueError, UnicodeDecodeError):
         return -1, "no checksum"
+    if built_for != [key]:
+        return -1, "built for another model or by an older nsm"
     if st.st_size != want_size:
         return -1, "empty" if st.st_size == 0 else "truncated or grown"
     got = _digest(so)
@@ -417,10 +424,10 @@ def _generate(path, paths):
                                % (arg, err.strerror or err)) from None
 
 
-def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
+def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
     """Builds the shared object so with the command full (its output tmp, a
-    unique temporary), writes its checksum to sumfile, then renames it into
-    place; CompileError when the C does not build."""
+    unique temporary), writes its checksum and the entry's key to sumfile,
+    then renames it into place; CompileError when the C does not build."""
     if verbose:
         print(" ".join(full))
     try:
@@ -437,7 +444,7 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
         raise CompileError("the C compiler '%s' exited 0 but wrote no shared object from %s "
                            "(set CC to your C compiler)" % (" ".join(cc), csrc))
     try:
-        _write_atomic(sumfile, "%s %d\n" % got)
+        _write_atomic(sumfile, "%s %d %s\n" % (got + (key,)))
         os.replace(tmp, so)
     except BaseException as err:
         _unlink(tmp)
@@ -467,8 +474,8 @@ def _build(ctext, paths, verbose=False):
               os.path.join(paths.INCLUDE, "nsm", "model.h")):
         _hash_file(h, f)
     h.update("\0".join(cmd + link).encode())
-    name = symbol[len("nsm_model_"):]
-    d = os.path.join(_cache_root(), "py-%s-%s" % (name, h.hexdigest()[:16]))
+    name, key = symbol[len("nsm_model_"):], h.hexdigest()
+    d = os.path.join(_cache_root(), "py-%s-%s" % (name, key[:16]))
     so, sumfile, csrc = (os.path.join(d, name + ext) for ext in (".so", ".sum", ".c"))
     lockfile = os.path.join(d, ".lock")
     try:
@@ -487,7 +494,7 @@ def _build(ctext, paths, verbose=False):
         _stale_clear(so)
         _stale_clear(sumfile)
         _stale_clear(csrc)
-        state, why = _cache_verify(so, sumfile)
+        state, why = _cache_verify(so, sumfile, key)
         if state > 0:
             return so, symbol
         if state < 0:
@@ -503,7 +510,7 @@ def _build(ctext, paths, verbose=False):
             raise _cache_error(csrc, err) from None
         tmp = _tmp_name(so)
         _compile_into(so, sumfile, csrc, cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
-                      verbose)
+                      verbose, key)
     return so, symbol
 
 

@@ -31,11 +31,13 @@ int outdir_lock_take(const char *prog, const char *dir)
     char path[4200];
     snprintf(path, sizeof path, "%s/.nsm-run.lock", dir);
     /* never through a link nor into a FIFO or a device: the process id
-    ** written into it replaced whatever file a planted link named */
+    ** written into it replaced whatever file a planted link named, and
+    ** the contents of a file a hard link shares */
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
         fprintf(stderr, "%s: error: cannot create the lock %s: %s\n", prog, path,
                 fd < 0 && errno != ELOOP ? strerror(errno)
+                : S_ISREG(st.st_mode) ? "it is a hard link to another file; remove it"
                 : "it is not a regular file (a symbolic link, a FIFO or a device); remove it");
         if (fd >= 0)
             close(fd);
