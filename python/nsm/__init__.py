@@ -22,6 +22,7 @@ result; cached objects are verified by size and checksum (docs/python.md).
 """
 import collections
 import ctypes
+import errno
 import fcntl
 import glob
 import hashlib
@@ -348,6 +349,20 @@ def _cache_verify(so, sumfile, key):
     return 1, None
 
 
+def _load_hint(so_path):
+    """What to do when a cached object cannot be loaded: a cache on a file
+    system mounted noexec is named as such (the hint "compile the model
+    again" only gave the same error again)."""
+    try:
+        noexec = os.statvfs(os.path.dirname(so_path) or ".").f_flag & os.ST_NOEXEC
+    except OSError:
+        noexec = 0
+    if noexec:
+        return ("its folder is on a file system mounted noexec, where no program may be "
+                "loaded: set XDG_CACHE_HOME to a folder on another file system")
+    return "compile the model again"
+
+
 def _cell(text):
     """A CSV cell of nsmc's tables: a number, or its word as written
     ("none", "failed") and None for an empty cell, never an exception."""
@@ -488,6 +503,11 @@ def _build(ctext, paths, verbose=False):
         lock = os.fdopen(os.open(lockfile, os.O_WRONLY | os.O_CREAT | os.O_APPEND |
                                  os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644), "a")
     except OSError as err:
+        # a read-only cache (a read-only mount, a shared cache) whose entry
+        # is whole is used as it is, as nsmc run uses it (it was refused)
+        if err.errno in (errno.EROFS, errno.EACCES) and \
+                _cache_verify(so, sumfile, key)[0] > 0:
+            return so, symbol
         raise _cache_error(lockfile, err) from None
     with lock:
         _lock_take(lock, lockfile)
@@ -780,8 +800,8 @@ class Model:
             self._lib = ctypes.CDLL(so_path)
             _declare(self._lib)
         except (OSError, AttributeError) as err:
-            raise CompileError("cannot load the model's shared object %s: %s (compile the "
-                               "model again)" % (so_path, err)) from None
+            raise CompileError("cannot load the model's shared object %s: %s (%s)"
+                               % (so_path, err, _load_hint(so_path))) from None
         size = 1 << 16
         while True:
             buf = ctypes.create_string_buffer(size)
