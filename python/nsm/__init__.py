@@ -42,6 +42,14 @@ import time
 try:
     import numpy as np
 except ImportError as _err:   # pragma: no cover - tested in a bare venv
+    if not (isinstance(_err, ModuleNotFoundError) and _err.name == "numpy"):
+        # numpy is there but its import failed (Ctrl-C during it becomes
+        # numpy's "could not import module datetime"): the advice to
+        # install it named the wrong cause
+        _why = (str(_err).strip().splitlines() or [type(_err).__name__])[-1]
+        raise ImportError("nsm needs numpy, which is installed for this Python (%s) but "
+                          "failed to import: %s (if the import was interrupted, import nsm "
+                          "again)" % (sys.executable, _why)) from _err
     raise ImportError(
         "nsm needs numpy, which this Python (%s) cannot import: use Debian's python3 "
         "(/usr/bin/python3) with python3-numpy (apt-get install python3-numpy), create "
