@@ -544,3 +544,16 @@ foreach(case outputs dangling gnuplot names tolerances texts loadcheck interrupt
   set_tests_properties(reliability/left11io_${case} PROPERTIES LABELS reliability TIMEOUT 600
     ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# An eleventh hostile pass on the Python package
+# (tests/reliability/eleventh_pass_py_test.py): arguments of odd types and
+# beyond range, values whose __float__ raises or answers twice, the cache
+# damaged, hard-linked, read-only, full and noexec, Ctrl-C during a cold
+# build, threads; each case under 20 s in the normal build.
+foreach(case findings args cache)
+  add_test(NAME reliability/eleventh_py_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/eleventh_pass_py_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/eleventh_py_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -42,6 +42,14 @@ import time
 try:
     import numpy as np
 except ImportError as _err:   # pragma: no cover - tested in a bare venv
+    if not (isinstance(_err, ModuleNotFoundError) and _err.name == "numpy"):
+        # numpy is there but its import failed (Ctrl-C during it becomes
+        # numpy's "could not import module datetime"): the advice to
+        # install it named the wrong cause
+        _why = (str(_err).strip().splitlines() or [type(_err).__name__])[-1]
+        raise ImportError("nsm needs numpy, which is installed for this Python (%s) but "
+                          "failed to import: %s (if the import was interrupted, import nsm "
+                          "again)" % (sys.executable, _why)) from _err
     raise ImportError(
         "nsm needs numpy, which this Python (%s) cannot import: use Debian's python3 "
         "(/usr/bin/python3) with python3-numpy (apt-get install python3-numpy), create "
@@ -254,14 +262,15 @@ def _stale_clear(so):
 
 
 def _lock_clear(lockfile):
-    """Removes what is not a regular file in the lock file's place: an empty
-    folder, a FIFO (its open waited for a reader for ever), a link or a
-    device."""
+    """Removes what is not a regular file of its own in the lock file's
+    place: an empty folder, a FIFO (its open waited for a reader for ever),
+    a link or a device, and a hard link to another file (the holder's
+    process id replaced that file's contents); only the name goes."""
     try:
         st = os.lstat(lockfile)
     except OSError:
         return
-    if not stat.S_ISREG(st.st_mode):
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
         _unlink(lockfile)
 
 
@@ -298,6 +307,8 @@ def _lock_take(lock, lockfile):
         time.sleep(0.05)
         waited += 0.05
     try:
+        if os.fstat(lock.fileno()).st_nlink != 1:
+            return      # linked since _lock_clear: another file's contents, never replaced
         lock.truncate(0)
         lock.write("%d\n" % os.getpid())
         lock.flush()
@@ -305,11 +316,13 @@ def _lock_take(lock, lockfile):
         pass            # the note then names no process; the lock itself holds
 
 
-def _cache_verify(so, sumfile):
+def _cache_verify(so, sumfile, key):
     """Checks a cached shared object against the checksum written when it
-    was built (as nsmc's cache does): (1, None) whole, (0, None) absent,
-    (-1, why) damaged.  A damaged object is never loaded: a truncated one
-    kills the interpreter (SIGBUS) when its pages are touched."""
+    was built (as nsmc's cache does) and the key of the entry it was built
+    for: (1, None) whole, (0, None) absent, (-1, why) damaged.  A damaged
+    object is never loaded: a truncated one kills the interpreter (SIGBUS)
+    when its pages are touched, and another entry's whole object and
+    checksum copied into this one gave another model without a word."""
     try:
         st = os.lstat(so)
     except FileNotFoundError:
@@ -326,10 +339,12 @@ def _cache_verify(so, sumfile):
         if not stat.S_ISREG(os.lstat(sumfile).st_mode):
             return -1, "no checksum"
         with open(sumfile, encoding="ascii") as f:
-            want_h, want_size = f.read(200).split()
+            want_h, want_size, *built_for = f.read(200).split()
         want_size = int(want_size)
     except (OSError, ValueError, UnicodeDecodeError):
         return -1, "no checksum"
+    if built_for != [key]:
+        return -1, "built for another model or by an older nsm"
     if st.st_size != want_size:
         return -1, "empty" if st.st_size == 0 else "truncated or grown"
     got = _digest(so)
@@ -340,6 +355,20 @@ def _cache_verify(so, sumfile):
     if got[0] != want_h:
         return -1, "checksum mismatch"
     return 1, None
+
+
+def _load_hint(so_path, otherwise="compile the model again"):
+    """What to do when an object cannot be loaded: a cache on a file system
+    mounted noexec is named as such (the hint "compile the model again"
+    only gave the same error again); otherwise the hint given."""
+    try:
+        noexec = os.statvfs(os.path.dirname(so_path) or ".").f_flag & os.ST_NOEXEC
+    except OSError:
+        noexec = 0
+    if noexec:
+        return ("its folder is on a file system mounted noexec, where no program may be "
+                "loaded: set XDG_CACHE_HOME to a folder on another file system")
+    return otherwise
 
 
 def _cell(text):
@@ -444,10 +473,10 @@ def _generate(path, paths):
                                % (arg, err.strerror or err)) from None
 
 
-def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
+def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
     """Builds the shared object so with the command full (its output tmp, a
-    unique temporary), writes its checksum to sumfile, then renames it into
-    place; CompileError when the C does not build."""
+    unique temporary), writes its checksum and the entry's key to sumfile,
+    then renames it into place; CompileError when the C does not build."""
     if verbose:
         print(" ".join(full))
     try:
@@ -467,9 +496,10 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose):
     if why is not None:
         _unlink(tmp)
         raise CompileError("the shared object that '%s' built from %s cannot be loaded into "
-                           "Python: %s (set CC to a plain C compiler)" % (" ".join(cc), csrc, why))
+                           "Python: %s (%s)" % (" ".join(cc), csrc, why,
+                                                _load_hint(tmp, "set CC to a plain C compiler")))
     try:
-        _write_atomic(sumfile, "%s %d\n" % got)
+        _write_atomic(sumfile, "%s %d %s\n" % (got + (key,)))
         os.replace(tmp, so)
     except BaseException as err:
         _unlink(tmp)
@@ -499,8 +529,8 @@ def _build(ctext, paths, verbose=False):
               os.path.join(paths.INCLUDE, "nsm", "model.h")):
         _hash_file(h, f)
     h.update("\0".join(cmd + link).encode())
-    name = symbol[len("nsm_model_"):]
-    d = os.path.join(_cache_root(), "py-%s-%s" % (name, h.hexdigest()[:16]))
+    name, key = symbol[len("nsm_model_"):], h.hexdigest()
+    d = os.path.join(_cache_root(), "py-%s-%s" % (name, key[:16]))
     so, sumfile, csrc = (os.path.join(d, name + ext) for ext in (".so", ".sum", ".c"))
     lockfile = os.path.join(d, ".lock")
     try:
@@ -513,13 +543,18 @@ def _build(ctext, paths, verbose=False):
         lock = os.fdopen(os.open(lockfile, os.O_WRONLY | os.O_CREAT | os.O_APPEND |
                                  os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644), "a")
     except OSError as err:
+        # a read-only cache (a read-only mount, a shared cache) whose entry
+        # is whole is used as it is, as nsmc run uses it (it was refused)
+        if err.errno in (errno.EROFS, errno.EACCES) and \
+                _cache_verify(so, sumfile, key)[0] > 0:
+            return so, symbol
         raise _cache_error(lockfile, err) from None
     with lock:
         _lock_take(lock, lockfile)
         _stale_clear(so)
         _stale_clear(sumfile)
         _stale_clear(csrc)
-        state, why = _cache_verify(so, sumfile)
+        state, why = _cache_verify(so, sumfile, key)
         if state > 0:
             return so, symbol
         if state < 0:
@@ -535,7 +570,7 @@ def _build(ctext, paths, verbose=False):
             raise _cache_error(csrc, err) from None
         tmp = _tmp_name(so)
         _compile_into(so, sumfile, csrc, cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
-                      verbose)
+                      verbose, key)
     return so, symbol
 
 
@@ -702,10 +737,11 @@ def _number(value, what, error=None):
                                                        if isinstance(value, (str, bytes))
                                                        else "")) from None
     except OverflowError:   # 10**400: beyond a double's range (it escaped as OverflowError)
-        text = repr(value)
         raise error("%s must be a finite number, got %s, beyond a double's range"
-                    % (what, text if len(text) < 40 else text[:20] + "...(%d characters)"
-                       % len(text))) from None
+                    % (what, _shown(value))) from None
+    except Exception as err:    # the value's own __float__ failed: a bare RuntimeError
+        raise error("%s must be a number, got %s, whose conversion to float raised %s: %s"
+                    % (what, _shown(value), type(err).__name__, err)) from err
     if not math.isfinite(x):
         raise error("%s must be a finite number, got %r" % (what, value))
     return x
@@ -784,11 +820,20 @@ def _watched(call, stop):
 
 
 def _not_real(value):
-    """Whether value is a complex number or a boolean (scalar or array):
-    float() takes numpy's complex as its real part and True as 1."""
+    """Whether value is a complex number or a boolean (scalar or array), or
+    an array of numpy's dates or durations: float() takes numpy's complex as
+    its real part and True as 1, and astype(float) a timedelta64 array as
+    its count of its own unit (500 ms swept as 500) where a timedelta64
+    scalar is refused."""
     if isinstance(value, (bool, np.bool_, complex, np.complexfloating)):
         return True
-    return isinstance(value, np.ndarray) and value.dtype.kind in "bc"
+    return isinstance(value, np.ndarray) and value.dtype.kind in "bcmM"
+
+
+def _shown(value):
+    """repr(value) for a message, shortened when long (a 401-digit integer)."""
+    text = repr(value)
+    return text if len(text) < 40 else text[:20] + "...(%d characters)" % len(text)
 
 
 def _count(value, what, lo, hi=100000000):
@@ -801,6 +846,10 @@ def _count(value, what, lo, hi=100000000):
         x = _float(value)
     except (TypeError, ValueError):
         raise SettingError("%s must be a whole number, got %r" % (what, value)) from None
+    except Exception as err:    # 10**400 escaped as a bare OverflowError, a failing
+        # __float__ as its own exception
+        raise SettingError("%s must be a whole number from %d to %d, got %s (%s: %s)"
+                           % (what, lo, hi, _shown(value), type(err).__name__, err)) from err
     if not (math.isfinite(x) and x == int(x) and lo <= x <= hi):
         raise SettingError("%s must be a whole number from %d to %d, got %r" % (what, lo, hi, value))
     return int(x)
@@ -886,8 +935,8 @@ class Model:
             self._lib = ctypes.CDLL(os.fsdecode(so_path))
             _declare(self._lib)
         except (OSError, AttributeError, ValueError) as err:
-            raise CompileError("cannot load the model's shared object %s: %s (compile the "
-                               "model again)" % (so_path, err)) from None
+            raise CompileError("cannot load the model's shared object %s: %s (%s)"
+                               % (so_path, err, _load_hint(so_path))) from None
         size = 1 << 16
         while True:
             buf = ctypes.create_string_buffer(size)
@@ -1366,6 +1415,9 @@ class Model:
             values = np.atleast_1d(raw.astype(float)) if real else None
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
+        except Exception as err:    # [10**400] escaped as a bare OverflowError
+            raise ParameterError("values must be finite numbers, got %s (%s: %s)"
+                                 % (_shown(values), type(err).__name__, err)) from err
         if not real:    # complex values were swept by their real parts, booleans as 0 and 1
             raise ParameterError("values must be real numbers, got an array of %s" % raw.dtype)
         if values.ndim != 1:
@@ -1547,6 +1599,11 @@ class Model:
         initial state, {"BODY.x" or "BODY.v": value} over the model's `init`
         or all 2n values (positions, then velocities)."""
         lib = self._lib
+        # converted once: a value whose __float__ answered 1e-300 to the
+        # setting and 0.01 to the check ran every=1e-300 past the guard to
+        # the step cap (265 s)
+        dt, every = (None if v is None else _number(v, what)
+                     for v, what in ((dt, "dt"), (every, "every")))
         sim = self._create()
         rec = lib.nsmpy_rec_new()
         try:
