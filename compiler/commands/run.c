@@ -622,6 +622,21 @@ static int compile_room(const char *dir, char *why, size_t len)
     return 0;
 }
 
+/* The name of the cache entry a checksum file sum belongs to, its
+ * folder's ("two_mass-0123..."): written into the checksum, so that another
+ * entry's whole binary and checksum copied into this one are not taken for
+ * this model's (they were: nsmc run two_mass.nsm ran the other model). */
+static const char *cache_key(const char *sum, Arena *a)
+{
+    const char *end = strrchr(sum, '/');
+    if (!end)
+        return ".";
+    const char *start = end;
+    while (start > sum && start[-1] != '/')
+        start--;
+    return arena_printf(a, "%.*s", (int)(end - start), start);
+}
+
 /* Compiles the C text into bin, through a temporary renamed into place
  * after its checksum was written to sum.  Returns bin, or NULL with *status
  * set after a message. */
@@ -674,11 +689,12 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     uint64_t h;
     long long size;
     const char *failed = tmp;
-    if (file_digest(tmp, &h, &size) != 0 ||
-        (failed = sum,
-         write_atomic(sum, arena_printf(a, "%016llx %lld\n", (unsigned long long)h, size),
-                      strlen(arena_printf(a, "%016llx %lld\n", (unsigned long long)h, size)),
-                      a) != 0) ||
+    const char *line = NULL;
+    if (file_digest(tmp, &h, &size) == 0)
+        line = arena_printf(a, "%016llx %lld %s\n", (unsigned long long)h, size,
+                            cache_key(sum, a));
+    if (!line ||
+        (failed = sum, write_atomic(sum, line, strlen(line), a) != 0) ||
         (failed = bin, rename(tmp, bin) != 0)) {
         /* the file that could not be written is named (a failed checksum
          * was reported as the simulator's) */
@@ -693,19 +709,22 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
 /* Checks a cached binary against the checksum written when it was built.
  * Returns 1 when it is whole, 0 when there is none, -1 when it is damaged
  * (*why says how). */
-static int cache_verify(const char *bin, const char *sum, const char **why)
+static int cache_verify(const char *bin, const char *sum, const char **why, Arena *a)
 {
     struct stat st;
     if (stat(bin, &st) != 0)
         return 0;
     uint64_t h, want_h = 0;
     long long size, want_size = -1;
+    char key[256] = "";
     FILE *f = fopen(sum, "r");
-    int ok = f && fscanf(f, "%16" SCNx64 " %lld", &want_h, &want_size) == 2;
+    int ok = f && fscanf(f, "%16" SCNx64 " %lld %255s", &want_h, &want_size, key) == 3;
     if (f)
         fclose(f);
     if (!ok)
         *why = "no checksum";
+    else if (strcmp(key, cache_key(sum, a)) != 0)
+        *why = "its checksum is another entry's";
     else if (!S_ISREG(st.st_mode) || access(bin, X_OK) != 0)
         *why = "not an executable file";
     else if (file_digest(bin, &h, &size) != 0)
@@ -795,7 +814,7 @@ static const char *build(const char *what, const char *name, const char *ctext, 
         while (fcntl(lock, F_SETLKW, &fl) != 0 && errno == EINTR && !got_signal)
             ;
     const char *bad = NULL;
-    int v = cache_verify(bin, sum, &bad);
+    int v = cache_verify(bin, sum, &bad, a);
     if (v > 0) {
         if (lock >= 0)
             close(lock);

@@ -15,6 +15,7 @@ A case prints what it checked and exits 1 on the first failure.
 import os
 import random
 import resource
+import shutil
 import signal
 import stat
 import subprocess
@@ -492,6 +493,17 @@ def case_cache_damage(tmp):
             whole[:4000] + bytes([whole[4000] ^ 0x40]) + whole[4001:]),
         "checksum missing": lambda: os.unlink(bin_path + ".sum"),
     }
+    # another model's entry, whole: its simulator and checksum copied over
+    # these are self-consistent, so only the entry's key in the checksum
+    # tells them apart (they ran as two_mass, exit 0, the ball's trajectory)
+    p = run([NSMC, "run", os.path.join(SRC, "models", "bouncing_ball.nsm"), "--no-plot",
+             "--out-dir", "ball"], tmp)
+    check(p.returncode == 0, "the bouncing ball is built and cached", p)
+    root = os.path.dirname(os.path.dirname(bin_path))
+    ball = [os.path.join(root, d, "bouncing_ball") for d in os.listdir(root)
+            if d.startswith("bouncing_ball-")][0]
+    damages["another entry's simulator and checksum"] = lambda: (
+        shutil.copyfile(ball, bin_path), shutil.copyfile(ball + ".sum", bin_path + ".sum"))
     for what, damage in damages.items():
         damage()
         os.chmod(bin_path, 0o755)
