@@ -266,6 +266,8 @@ struct nsm_sim {
                                  once per setup (laws.c), not through the table per use */
     double *law_tol_k;        /* n_gaps: a law's constant of its event tolerance, cached by its
                                  setup hook (law_penalty.c: a linear force's slope) */
+    unsigned char *law_tol_gap; /* n_gaps: 1 where the law's setup said its event tolerance is
+                                 the gap's in every mode (events.c asks rt_gap_tol directly) */
     int n_aug;                /* augmented states Z = (x, v, z, 1): 2 n_vel + n_gen + 1 */
     double *params, *consts;  /* parameters (with overrides), constants */
     nsm_numeric num;
