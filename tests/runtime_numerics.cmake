@@ -64,3 +64,12 @@ target_include_directories(test_t_resolved PRIVATE ${NSM_SOURCE_DIR}/runtime/src
 target_link_libraries(test_t_resolved PRIVATE nsmrt m)
 add_test(NAME runtime.t_resolved COMMAND test_t_resolved)
 set_tests_properties(runtime.t_resolved PROPERTIES LABELS "unit;runtime")
+
+# The runtime's Horner sums (rt.h: rt_poly_eval2, RT_HORNER_N; taylor.c:
+# rt_taylor_sum) against explicit sums exact in long double, and the same
+# bits whether summed at 1 without the products, or side by side.
+add_executable(test_horner ${NSM_SOURCE_DIR}/tests/unit/test_horner.c)
+target_include_directories(test_horner PRIVATE ${NSM_SOURCE_DIR}/runtime/src ${NSM_SOURCE_DIR}/runtime/include)
+target_link_libraries(test_horner PRIVATE nsmrt m)
+add_test(NAME runtime.horner COMMAND test_horner)
+set_tests_properties(runtime.horner PROPERTIES LABELS "unit;runtime")

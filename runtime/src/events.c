@@ -31,11 +31,14 @@
 
 /* Rounding level of event function j at y: a friction element's, or gap
 ** j's law's (law.h: the gap's for a gap or a penetration, the forces' for
-** a contact force). */
+** a contact force; the gap's directly where the law's setup said it is
+** that in every mode, law_tol_gap). */
 static double event_tol(const nsm_sim *s, int j, const double *y)
 {
     if (j >= s->n_gaps)
         return rt_fric_event_tol(s, j, y);
+    if (s->law_tol_gap[j])
+        return rt_gap_tol(s, j, y);
     return rt_law_of(s, j)->event_tol(s, j, rt_mode_has(s->mode, j), y, rt_gap_tol(s, j, y));
 }
 

@@ -55,12 +55,15 @@ static double pen_tol_slope(const nsm_sim *s, int j, double p)
 
 /* Gap j's stiffness and damping must be finite and >= 0.  A linear law's
 ** slope of the event tolerance is then cached (law_tol_k): it depends on
-** the parameters alone, and the tolerance is asked at every detection. */
+** the parameters alone, and the tolerance is asked at every detection; a
+** gap released by gap says its tolerance is the gap's in every mode
+** (law_tol_gap: penalty_event_tol's first answer, without the call). */
 static int penalty_setup(nsm_sim *s, int j)
 {
     double k = s->num.kc[j], c = s->num.cc[j];
     if (k >= 0 && c >= 0 && isfinite(k) && isfinite(c)) {
         s->law_tol_k[j] = s->num.pexp[j] == 1 ? pen_tol_slope(s, j, 0) : 0;
+        s->law_tol_gap[j] = s->m->gaps[j].release == NSM_RELEASE_GAP;
         return 0;
     }
     snprintf(s->msg, sizeof s->msg, "gap '%s': its stiffness k = %.12g and damping c = %.12g "

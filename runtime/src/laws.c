@@ -54,14 +54,15 @@ const char *nsm_law_name(int law)
 ** elements among them (n_force_gaps: the energy rates' damping loop is skipped
 ** without one, at every evaluation of the dynamics), with room for their
 ** dampings (law_c, filled by rt_law_setup) and the constants a law's setup
-** caches for its event tolerance (law_tol_k); nsm_model_check has made sure
+** caches for its event tolerance (law_tol_k, law_tol_gap); nsm_model_check has made sure
 ** they are registered.  NSM_ENOMEM, or NSM_OK. */
 int rt_law_bind(nsm_sim *s)
 {
     s->law = calloc((size_t)s->n_gaps + 1, sizeof *s->law);
     s->law_c = calloc((size_t)s->n_gaps + 1, sizeof *s->law_c);
     s->law_tol_k = calloc((size_t)s->n_gaps + 1, sizeof *s->law_tol_k);
-    if (!s->law || !s->law_c || !s->law_tol_k)
+    s->law_tol_gap = calloc((size_t)s->n_gaps + 1, sizeof *s->law_tol_gap);
+    if (!s->law || !s->law_c || !s->law_tol_k || !s->law_tol_gap)
         return NSM_ENOMEM;
     s->n_force_gaps = 0;
     for (int j = 0; j < s->n_gaps; j++) {
@@ -77,9 +78,11 @@ void rt_law_free(nsm_sim *s)
     free(s->law);
     free(s->law_c);
     free(s->law_tol_k);
+    free(s->law_tol_gap);
     s->law = NULL;
     s->law_c = NULL;
     s->law_tol_k = NULL;
+    s->law_tol_gap = NULL;
 }
 
 /* Whether constraint gap j's restitution (its law's impulse rule, at a

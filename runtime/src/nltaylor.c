@@ -258,7 +258,7 @@ static double csr_ser(const RtCsr *A, int i, const double *X, int K, int off, in
 ** where converting each row and computing in extended precision (x87 on
 ** x86-64) would cost several times more for digits the coefficients do
 ** not carry.  The event searches use rt_poly_eval on their scaled series. */
-static double poly_at(const double *c, int K, double x)
+static inline double poly_at(const double *c, int K, double x)
 {
     double r;
     RT_HORNER(r, c, 1, K, x);

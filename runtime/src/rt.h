@@ -109,7 +109,8 @@ typedef struct RtTaylor {
     double t0, h, tail, tail1;
     const RtModeInfo *mi;
     long built;               /* mi->built when this was built (mi's slot may be refilled) */
-    long double *P, *ed, *ew;
+    long double *P;
+    long double *edw;         /* the energy integrals' coefficients, dissipated and external by pairs */
     long double *lam;         /* a large mode's (mi->op): lambda of P_k, k = 0 .. K, nr each */
     int lam_cap;              /* entries allocated in lam */
     const RtTayProp *prop;    /* the step's propagator, or NULL */
@@ -265,6 +266,8 @@ struct nsm_sim {
                                  once per setup (laws.c), not through the table per use */
     double *law_tol_k;        /* n_gaps: a law's constant of its event tolerance, cached by its
                                  setup hook (law_penalty.c: a linear force's slope) */
+    unsigned char *law_tol_gap; /* n_gaps: 1 where the law's setup said its event tolerance is
+                                 the gap's in every mode (events.c asks rt_gap_tol directly) */
     int n_aug;                /* augmented states Z = (x, v, z, 1): 2 n_vel + n_gen + 1 */
     double *params, *consts;  /* parameters (with overrides), constants */
     nsm_numeric num;
@@ -680,30 +683,52 @@ int rt_affine_const(const nsm_sim *s, const char *text, double *v, char *err, si
 ** that a double series (nltaylor.c) is summed in double and a long double
 ** one (taylor.c) in long double, each by the same loop its own code would
 ** compile to; stride > 1 reads one component of a series of vectors.
-** rt_poly_eval (below) is the same rule carrying the slope along. */
-#define RT_HORNER(r, c, stride, K, x)                                   \
-    do {                                                                \
-        (r) = (c)[(size_t)(K) * (size_t)(stride)];                      \
-        for (int rt_k_ = (K) - 1; rt_k_ >= 0; rt_k_--)                  \
-            (r) = (r) * (x) + (c)[(size_t)rt_k_ * (size_t)(stride)];    \
+** rt_poly_eval2 (below) is the same rule carrying the derivatives along.
+** RT_HORNER_N sums n series side by side, r[i] from c[k stride + i]
+** (i < n): each r[i] by the same operations in the same order as
+** RT_HORNER's, the n chains of dependent operations interleaved, so that
+** one waits less for the last's result (n a small constant: the compiler
+** keeps r in registers). */
+#define RT_HORNER_N(r, n, c, stride, K, x)                                      \
+    do {                                                                        \
+        for (int rt_i_ = 0; rt_i_ < (n); rt_i_++)                               \
+            (r)[rt_i_] = (c)[(size_t)(K) * (size_t)(stride) + (size_t)rt_i_];   \
+        for (int rt_k_ = (K) - 1; rt_k_ >= 0; rt_k_--)                          \
+            for (int rt_i_ = 0; rt_i_ < (n); rt_i_++)                           \
+                (r)[rt_i_] = (r)[rt_i_] * (x) +                                 \
+                             (c)[(size_t)rt_k_ * (size_t)(stride) + (size_t)rt_i_]; \
     } while (0)
+#define RT_HORNER(r, c, stride, K, x) RT_HORNER_N(&(r), 1, c, stride, K, x)
 
-/* p(x) and, when dp is not NULL, p'(x) of the polynomial a of degree K
-** (a[k] the coefficient of x^k), by Horner's rule.  Inline: the event
-** searches and the polish of every zero evaluate short polynomials (degree
-** 2 to 6 for the exact method's gaps) many times, where the call cost as
-** much as the sums. */
-static inline long double rt_poly_eval(const long double *a, int K, long double x,
-                                       long double *dp)
+/* p(x) and, when dp (hp) is not NULL, p'(x) (p''(x) / 2) of the
+** polynomial a of degree K (a[k] the coefficient of x^k), by Horner's rule
+** carrying the derivatives along: the first rows of the synthetic division
+** that shifts p to x, each in registers, the three chains interleaved.
+** Inline: the event searches and the polish of every zero evaluate short
+** polynomials (degree 2 to 6 for the exact method's gaps) many times,
+** where the call cost as much as the sums; a NULL output's chain is
+** dropped by the compiler. */
+static inline long double rt_poly_eval2(const long double *a, int K, long double x,
+                                        long double *dp, long double *hp)
 {
-    long double p = a[K], d = 0;
+    long double p = a[K], d = 0, e = 0;
     for (int k = K - 1; k >= 0; k--) {
+        e = e * x + d;
         d = d * x + p;
         p = p * x + a[k];
     }
     if (dp)
         *dp = d;
+    if (hp)
+        *hp = e;
     return p;
+}
+
+/* p(x) and, when dp is not NULL, p'(x) (rt_poly_eval2). */
+static inline long double rt_poly_eval(const long double *a, int K, long double x,
+                                       long double *dp)
+{
+    return rt_poly_eval2(a, K, x, dp, NULL);
 }
 
 /* locate.c: what every event locator shares */

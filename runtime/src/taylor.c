@@ -34,23 +34,16 @@
 #include "rt.h"
 
 /* Coefficients of p(x + u) from those of p(x) (degree K), by repeated
-** synthetic division (Horner's scheme once per coefficient): O(K^2) for
-** all of them; rows < K gives the first rows only, p(u), p'(u), ...,
-** p^(rows-1)(u) / (rows-1)!, in O(rows K) (the others left partial). */
-static void poly_shift_rows(const long double *a, int K, long double u, long double *b, int rows)
+** synthetic division (Horner's scheme once per coefficient): O(K^2).  Its
+** first rows, p(u), p'(u) and p''(u) / 2, are rt_poly_eval2's (rt.h). */
+static void poly_shift(const long double *a, int K, long double u, long double *b)
 {
     memcpy(b, a, sizeof(long double) * (size_t)(K + 1));
     if (u == 0)
         return;
-    for (int i = 0; i < rows && i < K; i++)
+    for (int i = 0; i < K; i++)
         for (int k = K - 1; k >= i; k--)
             b[k] += u * b[k + 1];
-}
-
-/* All the coefficients of p(x + u) (poly_shift_rows). */
-static void poly_shift(const long double *a, int K, long double u, long double *b)
-{
-    poly_shift_rows(a, K, u, b, K);
 }
 
 /* The zero of p in [u, v], where p(u) > 0 >= p(v) and p is monotone:
@@ -332,11 +325,10 @@ static long double curvature_above(const long double *b, int K, long double t)
 static int concave_stretch(const long double *b, int K, long double u, long double W, double r2,
                            long double *w)
 {
-    long double c[K + 1], d;
+    long double c1, c2, d;
     if (K < 2)
         return 0;
-    poly_shift_rows(b, K, u, c, 3);         /* p(u), p'(u), p''(u) / 2 */
-    long double c0 = c[0], c1 = c[1], c2 = c[2];
+    long double c0 = rt_poly_eval2(b, K, u, &c1, &c2);     /* p(u), p'(u), p''(u) / 2 */
     if (!(c0 > 0) || !(c2 < 0))
         return 0;
     long double D = c1 * c1 - 4 * c0 * c2;
@@ -487,6 +479,19 @@ int rt_taylor_flight_terms(double r, int kmax)
     return kmax;
 }
 
+/* RT_HORNER_N at x, with x = 1 passed as the constant 1: the products by
+** 1 are exact and the compiler drops them, leaving the plain sum, the same
+** bits without a multiply in each link of the chain (on x87 an add waits
+** for a multiply and an add in Horner's rule).  The end of a step asks at
+** 1: its state and its energy integrals. */
+#define HORNER_AT(r, n, c, stride, K, x)                                \
+    do {                                                                \
+        if ((x) == 1)                                                   \
+            RT_HORNER_N(r, n, c, stride, K, 1.0L);                      \
+        else                                                            \
+            RT_HORNER_N(r, n, c, stride, K, x);                         \
+    } while (0)
+
 /* Z = sum_{k=0..K} P_k x^k, the series of rt_taylor_terms (K + 1 vectors of
 ** na, h = 1) summed at x by Horner's rule, component by component: the
 ** runtime's one Horner (RT_HORNER, rt.h) over a vector series: the steps'
@@ -497,7 +502,7 @@ void rt_taylor_sum(const long double *P, int na, int K, long double x, long doub
 {
     for (int i = 0; i < na; i++) {
         long double z;
-        RT_HORNER(z, P + i, na, K, x);
+        HORNER_AT(&z, 1, P + i, na, K, x);
         Z[i] = z;
     }
 }
@@ -859,17 +864,17 @@ void rt_taylor_energy(nsm_sim *s, double x, double *Ed, double *Ew)
             energy_series(s, T->mi->Qw, ew);
         }
         for (int m = 0; m <= K; m++) {  /* the integrals' coefficients e_m / (m + 1) */
-            T->ed[m] = (long double)ed[m] / (m + 1);
-            T->ew[m] = (long double)ew[m] / (m + 1);
+            T->edw[2 * m] = (long double)ed[m] / (m + 1);
+            T->edw[2 * m + 1] = (long double)ew[m] / (m + 1);
         }
         T->energy = 1;
     }
-    /* integral over [0, x h] of sum_m e_m (s/h)^m ds = h x sum_m e_m/(m+1) x^m */
-    long double d, w;
-    RT_HORNER(d, T->ed, 1, K, x);
-    RT_HORNER(w, T->ew, 1, K, x);
-    *Ed = (double)(d * x * T->h);
-    *Ew = (double)(w * x * T->h);
+    /* integral over [0, x h] of sum_m e_m (s/h)^m ds = h x sum_m e_m/(m+1) x^m,
+     * the two series side by side */
+    long double dw[2];
+    HORNER_AT(dw, 2, T->edw, 2, K, x);
+    *Ed = (double)(dw[0] * x * T->h);
+    *Ew = (double)(dw[1] * x * T->h);
 }
 
 /* Forget the expansion and the propagators' keys (a new run, or new
@@ -898,8 +903,7 @@ int rt_taylor_alloc(nsm_sim *s)
     s->tay.P = malloc(sizeof(long double) * ((size_t)(K + 2) * s->n_aug + 2 * (size_t)(K + 1)));
     if (!s->tay.P)
         return NSM_ENOMEM;
-    s->tay.ed = s->tay.P + (size_t)(K + 2) * s->n_aug;
-    s->tay.ew = s->tay.ed + K + 1;
+    s->tay.edw = s->tay.P + (size_t)(K + 2) * s->n_aug;
     s->tay.valid = 0;
     s->tay.lazy = 0;
     s->tay.prop = NULL;
