@@ -14,11 +14,23 @@ Cases (each under 20 s in the normal build):
              at the next step's start, below the floor, and the Zeno time
              was off by 6e-3 s (exact, adaptive) or the ball was declared
              stuck 0.11 s early (rk4).
+  rk4cause   rk4's fixed steps through a Lagrangian M(q) that vanishes at
+             t = sqrt(2) - 1 s (kinetic 0.5 kg/m^2 q^2 q'^2) and through a force's
+             pole (1 N log(M.x/1 m), reached at the mpmath quadrature's t*)
+             failed on the energy balance and on a velocity that is not
+             finite: the failure now names the singular mass matrix and the
+             force, with the time within one step of the reference.
+  spacepole  a force with a pole (1 N log((B.z - 0.5 m)/1 m)) on a rigid body
+             in space: the look-ahead did not cover bodies whose positions
+             are not x + v t, and the failure blamed the stiffnesses and
+             masses; it now names the force, at the quadrature's time within
+             1e-10 s (taylor, adaptive; rk4 within a step).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -83,6 +95,68 @@ def case_zenoshift(tmp):
             check(abs(x - off) <= 4e-16 * max(off, 1) and abs(v) < 1e-12,
                   "offset %g %s: at rest on the floor at the end (x - floor = %.3g m, v = %.3g)"
                   % (off, meth, x - off, v))
+
+
+MASS_ZERO = ("coordinate q: length\nkinetic T = 0.5 kg/m^2*q.x^2*q.v^2\n"
+             "potential V = 0.5 N/m*q.x^2\ninit q.x = 1 m, q.v = -1 m/s\n"
+             "simulate t_end = 2 s\n")
+LOG_POLE = ("mass M = 1 kg\nforce f: on M = 1 N*log(M.x/1 m)\n"
+            "gap stop: M.x >= 0, impact(e = 0.5)\ninit M.x = 1 m, M.v = -10 m/s\n"
+            "simulate t_end = 1 s\n")
+SPACE_POLE = ("rigid B: mass = 1 kg, inertia = (0.02, 0.035, 0.05)\n"
+              "force on B = (0, 0, 1 N*log((B.z - 0.5 m)/1 m))\n"
+              "plane floor: normal = (0, 0, 1), offset = 0 m\n"
+              "gap contact: B.sphere(radius = 0.1 m) above floor, impact(e = 0.5)\n"
+              "init B.z = 1 m, B.vz = -10 m/s, B.omega = (1 rad/s, 2 rad/s, 3 rad/s)\n"
+              "simulate t_end = 1 s\n")
+
+
+def pole_time(u0, v0):
+    """The time to reach u = 0 under u'' = ln u (potential u - u ln u) from
+    u0 at speed v0 < 0: int_0^u0 du / sqrt(2 (E + u ln u - u)), E = v0^2/2 -
+    (u0 ln u0 - u0), by mpmath quadrature."""
+    import mpmath
+    mpmath.mp.dps = 30
+    E = v0 * v0 / 2 - (u0 * mpmath.log(u0) - u0)
+    return float(mpmath.quad(lambda u: 1 / mpmath.sqrt(2 * (E + u * mpmath.log(u) - u)),
+                             [0, u0]))
+
+
+def failure_time(p, pattern):
+    """The time in the failure message after pattern ('... at about t = T s')."""
+    m = re.search(pattern + r" at about t = ([0-9.eE+-]+) s", p.stderr)
+    check(m is not None, "the message says '%s at about t = ...'" % pattern, p)
+    return float(m.group(1))
+
+
+def case_rk4cause(tmp):
+    """rk4 names a vanishing M(q) and a force's pole, not their symptoms."""
+    p = nsmc_run(tmp, "lag_mass_zero", MASS_ZERO, ["--method", "rk4"])
+    check(p.returncode == 3 and "energy balance" not in p.stderr,
+          "rk4, M(q) vanishing: fails (exit 3), the energy balance not blamed", p)
+    t, ref = failure_time(p, "the mass matrix M\\(q\\) becomes singular"), math.sqrt(2) - 1
+    print("  rk4: singular at about t = %.10g s, closed form %.10g s" % (t, ref))
+    check(abs(t - ref) < 1e-3, "rk4: the time of the singular M(q) within a step (1 ms)")
+    check("rk4's step of 0.001 s" in p.stderr, "rk4: the message says the step ran into it", p)
+    p = nsmc_run(tmp, "log_pole", LOG_POLE, ["--method", "rk4"])
+    check(p.returncode == 3 and "state is not finite" not in p.stderr,
+          "rk4, a force's pole: fails (exit 3), the state not blamed", p)
+    t, ref = failure_time(p, "the force 'f' on M is not finite"), pole_time(1.0, -10.0)
+    print("  rk4: pole at about t = %.10g s, quadrature %.10g s" % (t, ref))
+    check(abs(t - ref) < 1e-3, "rk4: the time of the pole within a step (1 ms)")
+
+
+def case_spacepole(tmp):
+    """A force's pole on a body in space is named, with its time."""
+    ref = pole_time(0.5, -10.0)
+    for meth, tol in thin((("taylor", 1e-10), ("adaptive", 1e-10), ("rk4", 1e-3))):
+        p = nsmc_run(tmp, "space_pole", SPACE_POLE, ["--method", meth])
+        check(p.returncode == 3 and "stiffnesses and masses" not in p.stderr and
+              "not finite (" not in p.stderr,
+              "%s: fails (exit 3), neither the stiffnesses nor the state blamed" % meth, p)
+        t = failure_time(p, "the force on B.z is not finite")
+        print("  %s: pole at about t = %.12g s, quadrature %.12g s" % (meth, t, ref))
+        check(abs(t - ref) < tol, "%s: the time of the pole within %g s" % (meth, tol))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
