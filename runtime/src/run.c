@@ -480,6 +480,30 @@ static int check_step(nsm_sim *s, double h, double t_end)
                    "steps below the time resolution of t up to t_end = %.9g s: %s", t_end, why);
 }
 
+/* The energy integrals (the forces' work, the dampers' dissipation) not
+** finite after a step h from the state in s while the positions and
+** velocities are: forces near 1e308 N, whose work over a step leaves the
+** range of double.  Names the forces' size, the fastest velocity and the
+** work, not the integral's symptom. */
+static int energy_overflow(nsm_sim *s, double h)
+{
+    const double *v = rt_vel(s, s->y);
+    int iv = 0;
+    for (int i = 1; i < s->n_vel; i++)
+        if (fabs(v[i]) > fabs(v[iv]))
+            iv = i;
+    double f = s->m->nl ? NAN : rt_force_scale(s, s->t, s->y), vm = s->n_vel ? fabs(v[iv]) : 0;
+    char what[160], size[80] = "";
+    if (isfinite(f) && f >= 1e100)     /* the forces' own size (not a forcing's growth) */
+        snprintf(size, sizeof size, "the forces sum to %.3g N at the step's start, ", f);
+    return rt_fail(s, NSM_ENUMERIC, -1, "the energy integrals (the forces' work and the dampers' "
+                   "dissipation) are not finite after a step of %.3g s: %sthe %s is %.3g, and "
+                   "their work over the step is beyond the range of double (about 1.8e308 J): "
+                   "forces or energies near 1e308 cannot be summed; scale the model's values "
+                   "(a force, a mass or an amplitude off by orders of magnitude?)", h, size,
+                   s->n_vel ? rt_state_label(s, s->n_pos + iv, what, sizeof what) : "velocity", vm);
+}
+
 /* A balance error beyond the tolerance (relative to the largest energy met;
 ** the balance is kept at every step where the run keeps its energy
 ** integrals) stops the run: the motion is no longer the model's.  The
@@ -709,7 +733,7 @@ int rt_run(nsm_sim *s, double t_end)
                        : i < s->n_pos + n
                            ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
                                      rt_state_label(s, i, what, sizeof what))
-                           : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");
+                           : energy_overflow(s, h);
         int j = rt_nl_gap_undefined(s, Y1);
         if (j >= 0)
             return rt_fail(s, NSM_ENUMERIC, j, "gap '%s' has no finite value at this state: "

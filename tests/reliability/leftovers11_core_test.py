@@ -25,6 +25,9 @@ Cases (each under 20 s in the normal build):
              are not x + v t, and the failure blamed the stiffnesses and
              masses; it now names the force, at the quadrature's time within
              1e-10 s (taylor, adaptive; rk4 within a step).
+  overflow   forced_impact_oscillator --set F=1e300 (rk4, adaptive) failed
+             with "state is not finite (energy integral)": it now names the
+             energy integrals' overflow and the forces' size (1e+300 N).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -37,6 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import check, main, run, thin  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
+SRC = os.path.abspath(sys.argv[2])
 
 
 def nsmc_run(tmp, name, text, extra=()):
@@ -157,6 +161,18 @@ def case_spacepole(tmp):
         t = failure_time(p, "the force on B.z is not finite")
         print("  %s: pole at about t = %.12g s, quadrature %.12g s" % (meth, t, ref))
         check(abs(t - ref) < tol, "%s: the time of the pole within %g s" % (meth, tol))
+
+
+def case_overflow(tmp):
+    """Forces near 1e308 N overflow the energy integrals: the failure names
+    them and the forces' size, not a state that is not finite."""
+    path = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+    for meth in thin(("rk4", "adaptive")):
+        p = nsmc_run(tmp, "fio", open(path).read(), ["--set", "F=1e300", "--method", meth])
+        check(p.returncode == 3 and "energy integrals" in p.stderr and "1e+300 N" in p.stderr
+              and "state is not finite" not in p.stderr,
+              "%s, F = 1e300 N: fails (exit 3) naming the energy integrals' overflow and the "
+              "forces' size" % meth, p)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
