@@ -38,27 +38,14 @@ Each input and its outcome is printed.  Exits 1 on the first failure.
 import csv
 import math
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, run, thin  # noqa: E402
+from passlib import check, main, thin  # noqa: E402
+# causes_test's nsmc_run reads the same NSMC (argv[1]) as this runner
+from causes_test import LOG_POLE, MASS_ZERO, failure_time, nsmc_run  # noqa: E402
 
-NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
-
-
-def nsmc_run(tmp, name, text, extra=()):
-    """Writes the model text as tmp/name.nsm and runs it with nsmc run into
-    tmp/o_name; the process, its stderr's error line printed."""
-    path = os.path.join(tmp, name + ".nsm")
-    with open(path, "w") as f:
-        f.write(text)
-    p = run(tmp, [NSMC, "run", path, "--no-plot", "-q", "--out-dir",
-                  os.path.join(tmp, "o_" + name), "--"] + list(extra), timeout=120)
-    err = [ln for ln in p.stderr.splitlines() if "error:" in ln]
-    print("  %s %s -> %d  %s" % (name, " ".join(extra), p.returncode, err[0] if err else ""))
-    return p
 
 
 def rows_of(tmp, name, what):
@@ -106,12 +93,6 @@ def case_zenoshift(tmp):
                   % (off, meth, x - off, v))
 
 
-MASS_ZERO = ("coordinate q: length\nkinetic T = 0.5 kg/m^2*q.x^2*q.v^2\n"
-             "potential V = 0.5 N/m*q.x^2\ninit q.x = 1 m, q.v = -1 m/s\n"
-             "simulate t_end = 2 s\n")
-LOG_POLE = ("mass M = 1 kg\nforce f: on M = 1 N*log(M.x/1 m)\n"
-            "gap stop: M.x >= 0, impact(e = 0.5)\ninit M.x = 1 m, M.v = -10 m/s\n"
-            "simulate t_end = 1 s\n")
 SPACE_POLE = ("rigid B: mass = 1 kg, inertia = (0.02, 0.035, 0.05)\n"
               "force on B = (0, 0, 1 N*log((B.z - 0.5 m)/1 m))\n"
               "plane floor: normal = (0, 0, 1), offset = 0 m\n"
@@ -129,13 +110,6 @@ def pole_time(u0, v0):
     E = v0 * v0 / 2 - (u0 * mpmath.log(u0) - u0)
     return float(mpmath.quad(lambda u: 1 / mpmath.sqrt(2 * (E + u * mpmath.log(u) - u)),
                              [0, u0]))
-
-
-def failure_time(p, pattern):
-    """The time in the failure message after pattern ('... at about t = T s')."""
-    m = re.search(pattern + r" at about t = ([0-9.eE+-]+) s", p.stderr)
-    check(m is not None, "the message says '%s at about t = ...'" % pattern, p)
-    return float(m.group(1))
 
 
 def case_rk4cause(tmp):
