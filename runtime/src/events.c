@@ -215,6 +215,9 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
          * the next step, from its start */
         double below = held_force(s, j) ? -nz1 : 0;
         int cross = (e0[j] > nz0 && e1[j] <= below) || (fabs(e0[j]) <= nz0 && e1[j] < -nz1);
+        if (!cross && j < s->n_gaps && !rt_mode_has(s->mode, j) && e0[j] > 0 && e1[j] <= 0 &&
+            d0[j] < -rt_vel_tol(s, j, rt_vel(s, Y0)))
+            cross = 1;      /* a landing from inside the band, above 0 and closing */
         if (!cross && fabs(e0[j]) <= nz0 && d0[j] > 0 && e1[j] <= below && d1[j] < 0)
             cross = 1;      /* a bounce from ~0 back to ~0 within the step */
         if (!cross && e1[j] > 0 && d1[j] > 0 &&
@@ -397,6 +400,27 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
     return first_both_below(a, ra, b, rb, K, lo, x);
 }
 
+/* An open gap j's first zero along the expansion a (x in [0, 1] over the
+** step) crossed at a closing speed beyond the velocity's rounding: a
+** landing, even when the step ends inside the gap's rounding band (below
+** 0 but above -nz).  The band, 1e-10 of the gap's terms, is 2e-4 m for a
+** floor at 1e6 m: a landing left to the next step's start was taken there,
+** up to 2e-4 m below the floor, and every flight after it was off.  1 and
+** *x if there is one.  A step ending on the zero within a few roundings
+** (below 1e-5 of the band: a wall meeting a body at a step's end) leaves
+** it to the next step's start, as before, so the step's end is sampled
+** before the impact. */
+static int closing_zero(const nsm_sim *s, int j, const long double *a, int K, double nz,
+                        double r0, double r1, double *x)
+{
+    long double d;
+    if (j >= s->n_gaps || !(rt_poly_eval(a, K, 1, NULL) < -1e-5 * nz) ||
+        !first_below(a, K, 0, r0, r1, x))
+        return 0;
+    rt_poly_eval(a, K, *x, &d);
+    return -(double)d > s->tay.h * rt_vel_tol(s, j, s->y + s->n_pos);
+}
+
 /* The event of function j along the expansion: the first x in [0, 1]
 ** where it falls through zero (the same cases as detect_generic: from
 ** above; from ~0 after rising, beyond its peak; from ~0 downwards, once
@@ -434,11 +458,15 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
             *x = zero_before(a, K, xn);
             return 1;
         }
+        if (!closed && closing_zero(s, j, a, K, nz, r0, r1, x))
+            return 1;                   /* a landing whose step ends inside the band */
     } else if (a[1] > 0) {
         double xc;                      /* leaving 0 upwards: a zero after its peak */
         if (rt_poly_first_peak(a, K, 0, r1, &xc) && rt_poly_eval(a, K, xc, NULL) > 0 &&
             first_below(a, K, xc, r0, r1, x))
             return 1;
+    } else if (s0 > 0 && !closed && closing_zero(s, j, a, K, nz, r0, r1, x)) {
+        return 1;                       /* a landing from inside the band */
     } else {
         long double c[K + 1];           /* at ~0 going down: once it is clearly below */
         memcpy(c, a, sizeof c);

@@ -364,6 +364,7 @@ double rt_t_resolution(const nsm_sim *s, double t_end);
 int rt_t_resolved(const nsm_sim *s, double h, double t_end);
 int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who);
 int rt_cause_ahead(nsm_sim *s, double h);
+int rt_cause_step(nsm_sim *s, double t0, const double *y0, double h);
 int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int status);
 const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size);
 int rt_mode_sparse(const nsm_sim *s);

@@ -480,11 +480,35 @@ static int check_step(nsm_sim *s, double h, double t_end)
                    "steps below the time resolution of t up to t_end = %.9g s: %s", t_end, why);
 }
 
+/* The energy integrals (the forces' work, the dampers' dissipation) not
+** finite after a step h from the state in s while the positions and
+** velocities are: forces near 1e308 N, whose work over a step leaves the
+** range of double.  Names the forces' size, the fastest velocity and the
+** work, not the integral's symptom. */
+static int energy_overflow(nsm_sim *s, double h)
+{
+    const double *v = rt_vel(s, s->y);
+    int iv = 0;
+    for (int i = 1; i < s->n_vel; i++)
+        if (fabs(v[i]) > fabs(v[iv]))
+            iv = i;
+    double f = s->m->nl ? NAN : rt_force_scale(s, s->t, s->y), vm = s->n_vel ? fabs(v[iv]) : 0;
+    char what[160], size[80] = "";
+    if (isfinite(f) && f >= 1e100)     /* the forces' own size (not a forcing's growth) */
+        snprintf(size, sizeof size, "the forces sum to %.3g N at the step's start, ", f);
+    return rt_fail(s, NSM_ENUMERIC, -1, "the energy integrals (the forces' work and the dampers' "
+                   "dissipation) are not finite after a step of %.3g s: %sthe %s is %.3g, and "
+                   "their work over the step is beyond the range of double (about 1.8e308 J): "
+                   "forces or energies near 1e308 cannot be summed; scale the model's values "
+                   "(a force, a mass or an amplitude off by orders of magnitude?)", h, size,
+                   s->n_vel ? rt_state_label(s, s->n_pos + iv, what, sizeof what) : "velocity", vm);
+}
+
 /* A balance error beyond the tolerance (relative to the largest energy met;
 ** the balance is kept at every step where the run keeps its energy
 ** integrals) stops the run: the motion is no longer the model's.  The
 ** advice names a finer method only when there is one to move to. */
-static int check_balance(nsm_sim *s)
+static int check_balance(nsm_sim *s, double t0, const double *y0, double h)
 {
     if (!s->energy)
         return NSM_OK;
@@ -496,6 +520,8 @@ static int check_balance(nsm_sim *s)
     double rel = rt_stats_relative_error(s, tol);
     if (!(rel > tol))
         return NSM_OK;
+    if (rt_cause_step(s, t0, y0, h))    /* a singularity of the model on the step */
+        return s->failed;
     if (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR)
         return rt_fail(s, NSM_ENUMERIC, -1,
                        "the energy balance is off by %.3g of the largest energy (tolerance %.3g): "
@@ -703,16 +729,18 @@ int rt_run(nsm_sim *s, double t_end)
         char what[160];
         for (int i = 0; i < N; i++)
             if (!isfinite(Y1[i]))
-                return i < s->n_pos + n
+                return rt_cause_step(s, s->t, s->y, h) ? s->failed
+                       : i < s->n_pos + n
                            ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
                                      rt_state_label(s, i, what, sizeof what))
-                           : rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (energy integral)");
+                           : energy_overflow(s, h);
         int j = rt_nl_gap_undefined(s, Y1);
         if (j >= 0)
             return rt_fail(s, NSM_ENUMERIC, j, "gap '%s' has no finite value at this state: "
                            "its expression is undefined or infinite there, so its contact "
                            "could never close", s->m->gaps[j].name);
-        double tau = 0;
+        double tau = 0, t0 = s->t, Y0[N];
+        memcpy(Y0, s->y, sizeof Y0);    /* the step's start, for a failure's cause */
         if ((rc = rt_detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
             return rc;
         if (j < 0 && s->set.method == NSM_METHOD_EXACT && h > 0)
@@ -731,7 +759,7 @@ int rt_run(nsm_sim *s, double t_end)
                 return rc;
             rt_stats_step(s, t1, Ys);
             rt_state_set_time(s, t1);
-            if ((rc = check_balance(s)))
+            if ((rc = check_balance(s, t0, Y0, h)))
                 return rc;
             rt_state_set(s, t1, Ys);
             if ((rc = transition(s, j)))
@@ -752,7 +780,7 @@ int rt_run(nsm_sim *s, double t_end)
                 return rc;
             rt_stats_step(s, t1, Y1);
             rt_state_set(s, t1, Y1);
-            if ((rc = check_balance(s)))
+            if ((rc = check_balance(s, t0, Y0, h)))
                 return rc;
             if (ksw >= 0 && s->t == ts && (rc = toggle_switch(s, ksw)))
                 return rc;

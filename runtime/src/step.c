@@ -121,13 +121,16 @@ static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, 
 ** (rt_cause_ahead): the steps shrink as the motion nears it. */
 #define RT_AHEAD 1024.0
 
-/* The state moved along its straight path for tau: x + v tau, v as is. */
-static void path_at(const nsm_sim *s, double tau, double *y)
+/* The state y0 moved along its straight path for tau: positions q +
+** qdot tau (qdot the kinematic map's at y0: the velocities themselves, or
+** a body in space's rates of its position and quaternion), velocities as
+** they are.  qdot: n_pos values. */
+static void path_at(const nsm_sim *s, const double *y0, const double *qdot, double tau,
+                    double *y)
 {
-    int n = s->n_vel;
-    memcpy(y, s->y, sizeof(double) * 2 * (size_t)n);
-    for (int i = 0; i < n; i++)
-        y[i] += s->y[n + i] * tau;
+    memcpy(y, y0, sizeof(double) * (size_t)(s->n_pos + s->n_vel));
+    for (int i = 0; i < s->n_pos; i++)
+        y[i] += qdot[i] * tau;
 }
 
 /* The configuration of y as "NAME = value, ..." into buf. */
@@ -141,44 +144,51 @@ static const char *config_text(const nsm_sim *s, const double *y, char *buf, siz
     return buf;
 }
 
+/* Where a singularity of the model is sought: from (t0, y0) along the
+** straight path, within reach steps h; why ends the message (how the
+** method met it). */
+typedef struct {
+    double t0, h, reach;
+    const double *y0, *qdot;
+    const char *why;
+} RtAhead;
+
 /* A Lagrangian M(q) whose determinant, falling at its present rate along
-** the path, vanishes within RT_AHEAD steps h: the kinetic energy
-** degenerates there and no step can cross it.  1 after rt_fail. */
-static int mass_vanishing(nsm_sim *s, double h)
+** the path, vanishes within the reach: the kinetic energy degenerates
+** there and no step can cross it.  1 after rt_fail. */
+static int mass_vanishing(nsm_sim *s, const RtAhead *a)
 {
-    int n = s->n_vel;
-    double y[2 * n], tau = h / 256;
-    double d0 = rt_mass_det(s, s->y);
-    path_at(s, tau, y);
+    double y[s->n_pos + s->n_vel], tau = a->h / 256;
+    double d0 = rt_mass_det(s, a->y0);
+    path_at(s, a->y0, a->qdot, tau, y);
     double d1 = rt_mass_det(s, y);
     if (!(d0 > 0))
         return 0;
     double ahead = d1 < 0 ? tau : d0 / ((d0 - d1) / tau);
-    if (!(ahead > 0) || !(ahead <= RT_AHEAD * h))
+    if (!(ahead > 0) || !(ahead <= a->reach * a->h))
         return 0;
     char now[300], then[300];
-    path_at(s, ahead, y);
+    path_at(s, a->y0, a->qdot, ahead, y);
     return rt_fail(s, NSM_ENUMERIC, -1, "the mass matrix M(q) becomes singular at about t = "
                    "%.10g s: det M(q) = %.3g at %s falls to zero within %.3g s at its present "
-                   "rate, near %s (the kinetic energy degenerates there), and the steps shrink "
-                   "below the time resolution of t as the motion nears it", s->t + ahead, d0,
-                   config_text(s, s->y, now, sizeof now), ahead,
-                   config_text(s, y, then, sizeof then)) != 0;
+                   "rate, near %s (the kinetic energy degenerates there), and %s", a->t0 + ahead,
+                   d0, config_text(s, a->y0, now, sizeof now), ahead,
+                   config_text(s, y, then, sizeof then), a->why) != 0;
 }
 
 /* A state-dependent force that turns from moderate values (below 1e100:
-** not a stiff force overflowing) to not finite along the path within
-** RT_AHEAD steps h: a pole, or the edge of its domain (log or sqrt of
-** zero or less); the crossing is found by bisection.  1 after rt_fail. */
-static int force_pole(nsm_sim *s, double h)
+** not a stiff force overflowing) to not finite along the path within the
+** reach: a pole, or the edge of its domain (log or sqrt of zero or less);
+** the crossing is found by bisection.  1 after rt_fail. */
+static int force_pole(nsm_sim *s, const RtAhead *a)
 {
-    int n = s->n_vel, i;
-    double y[2 * n], lo = 0, hi = 0;
-    if (!(rt_nl_force_size(s, s->t, s->y, &i) < 1e100))
+    int i;
+    double y[s->n_pos + s->n_vel], lo = 0, hi = 0, t0 = a->t0;
+    if (!(rt_nl_force_size(s, t0, a->y0, &i) < 1e100))
         return 0;
-    for (double tau = h; tau <= RT_AHEAD * h && !(hi > 0); tau *= 2) {
-        path_at(s, tau, y);
-        double f = rt_nl_force_size(s, s->t + tau, y, &i);
+    for (double tau = a->h; tau <= a->reach * a->h && !(hi > 0); tau *= 2) {
+        path_at(s, a->y0, a->qdot, tau, y);
+        double f = rt_nl_force_size(s, t0 + tau, y, &i);
         if (isnan(f))
             hi = tau;
         else if (!(f < 1e100))
@@ -188,34 +198,61 @@ static int force_pole(nsm_sim *s, double h)
     }
     for (int k = 0; k < 64 && hi > 0; k++) {
         double mid = 0.5 * (lo + hi);
-        path_at(s, mid, y);
-        *(isnan(rt_nl_force_size(s, s->t + mid, y, &i)) ? &hi : &lo) = mid;
+        path_at(s, a->y0, a->qdot, mid, y);
+        *(isnan(rt_nl_force_size(s, t0 + mid, y, &i)) ? &hi : &lo) = mid;
     }
     if (!(hi > 0))
         return 0;
-    path_at(s, hi, y);
-    rt_nl_force_size(s, s->t + hi, y, &i);
+    path_at(s, a->y0, a->qdot, hi, y);
+    rt_nl_force_size(s, t0 + hi, y, &i);
     char name[128], what[160];
     rt_nl_force_name(s, i, name, sizeof name);
     return rt_fail(s, NSM_ENUMERIC, -1, "the force %s%s%son %s is not finite at about t = %.10g "
-                   "s, as the %s reaches %.10g: it grows without bound on the path (a pole, or the edge "
-                   "of its domain such as log or sqrt of zero or less), and the steps shrink "
-                   "below the time resolution of t as the motion nears it", *name ? "'" : "",
-                   name, *name ? "' " : "", s->m->body_names ? s->m->body_names[i] : "?",
-                   s->t + hi, rt_state_label(s, i, what, sizeof what), y[i]) != 0;
+                   "s, as the %s reaches %.10g: it grows without bound on the path (a pole, or the "
+                   "edge of its domain such as log or sqrt of zero or less), and %s",
+                   *name ? "'" : "", name, *name ? "' " : "",
+                   s->m->body_names ? s->m->body_names[i] : "?", t0 + hi,
+                   rt_state_label(s, i, what, sizeof what), y[i], a->why) != 0;
+}
+
+/* Either singularity of the model along the path a describes; 1 after
+** rt_fail naming it. */
+static int cause_near(nsm_sim *s, RtAhead *a)
+{
+    if (!(a->h > 0))
+        return 0;
+    double qdot[s->n_pos];
+    rt_rigid_qdot(s, a->y0, qdot);
+    for (int i = 0; i < s->n_pos; i++)
+        if (!isfinite(qdot[i]))
+            return 0;
+    a->qdot = qdot;
+    return (rt_mass_dense(s) && mass_vanishing(s, a)) || (s->m->nl_force && force_pole(s, a));
 }
 
 /* Before a step below the time resolution is blamed on the end time or on
 ** a stiffness: the motion may be running into a singularity of the model
 ** itself, a Lagrangian mass matrix that becomes singular or a force with
 ** a pole on the path, which no choice of step or end time can pass.  1
-** after rt_fail naming it, 0 when neither is seen (bodies in space, whose
-** positions are not x + v t, are not looked at). */
+** after rt_fail naming it, 0 when neither is seen. */
 int rt_cause_ahead(nsm_sim *s, double h)
 {
-    if (!(h > 0) || s->n_pos != s->n_vel)
-        return 0;
-    return (rt_mass_dense(s) && mass_vanishing(s, h)) || (s->m->nl_force && force_pole(s, h));
+    RtAhead a = { .t0 = s->t, .h = h, .reach = RT_AHEAD, .y0 = s->y,
+                  .why = "the steps shrink below the time resolution of t as the motion nears it" };
+    return cause_near(s, &a);
+}
+
+/* A fixed step h from (t0, y0) that failed (its state not finite, or the
+** energy balance broken, symptoms only): the same singularities, sought
+** within this step and the next few, are named as the cause.  1 after
+** rt_fail, 0 when neither is seen. */
+int rt_cause_step(nsm_sim *s, double t0, const double *y0, double h)
+{
+    char why[160];
+    snprintf(why, sizeof why, "%s's step of %.3g s from t = %.10g s runs into it",
+             nsm_method_name(s->set.method), h, t0);
+    RtAhead a = { .t0 = t0, .h = h, .reach = 4, .y0 = y0, .why = why };
+    return cause_near(s, &a);
 }
 
 /* A step h the method's own control asks for below the time resolution of
