@@ -185,6 +185,23 @@ static int switch_land(nsm_sim *s, int k, double a, double fa, double b, double 
     return rt_bracket(&br, switch_value, &c, x, ts, &at) != NSM_OK;
 }
 
+/* A step of size h that failed: a failure a lower layer recorded with its
+** cause is kept; otherwise the method, the step and the status are named
+** (for NSM_ENUMERIC, that the mode's equations had no solution at one of
+** the step's stages: "integration step failed" named nothing). */
+static int step_failed(nsm_sim *s, int rc, double h)
+{
+    if (rc == NSM_ENUMERIC && s->failed)
+        return rc;
+    if (rc == NSM_ENUMERIC)
+        return rt_fail(s, rc, -1, "%s's step of %.6g s could not be taken: the mode's equations "
+                       "have no solution at one of its stages (a mass matrix, or the system "
+                       "of the held contacts and stuck elements, singular there)",
+                       nsm_method_name(s->set.method), h);
+    return rt_fail(s, rc, -1, "%s's step of %.6g s could not be taken (%s)",
+                   nsm_method_name(s->set.method), h, nsm_status_name(rc));
+}
+
 /* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
 ** landed exactly on the switch: index, or -1; time in *ts.
 ** Switch functions depend on time only, so the root is found by bracketing
@@ -713,7 +730,7 @@ int rt_run(nsm_sim *s, double t_end)
         }
         double hreq = h;
         if (h > 0 && (rc = rt_step(s, s->t, s->y, &h, Y1)))
-            return rc == NSM_ENUMERIC && s->failed ? rc : rt_fail(s, rc, -1, "integration step failed");
+            return step_failed(s, rc, hreq);
         if (h != hreq)
             land = 0, ksw = -1;
         if (h <= 0)

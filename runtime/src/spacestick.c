@@ -439,8 +439,11 @@ int rt_sf_step_check(nsm_sim *s, double *h, double *Y1)
         memcpy(Y1, s->y, sizeof(double) * (size_t)s->n_state);
         return NSM_OK;
     }
-    if (rt_step(s, s->t, s->y, &hs, Y1))
-        return rt_fail(s, NSM_ENUMERIC, -1, "integration step failed");
+    int rc = rt_step(s, s->t, s->y, &hs, Y1);
+    if (rc)
+        return s->failed ? s->failed
+             : rt_fail(s, rc, -1, "the step of %.6g s to a stuck contact's cone could not be "
+                       "taken (%s)", hs, nsm_status_name(rc));
     *h = hs;
     return NSM_OK;
 }
