@@ -44,6 +44,7 @@ static int impact(nsm_sim *s, int j)
 ** friction element's (friction.c), after which the gaps settle under the
 ** new friction forces; after a gap's, the friction elements are decided
 ** again (an impact changes the slip velocities). */
+static void warn(nsm_sim *s, const char *text);
 static int transition_gap(nsm_sim *s, int j);
 static int transition_fric(nsm_sim *s, int j);
 static int transition(nsm_sim *s, int j)
@@ -75,11 +76,33 @@ static int transition_fric(nsm_sim *s, int j)
     return rc ? rc : rt_fric_update(s);
 }
 
+/* Say once per simulator that gap j's band (rt_gap_tol: 1e-10 of the
+** absolute coordinates the gap is measured from) exceeds RT_BAND_WARN m at
+** a transition: its contacts are then found, held and judged at rest only
+** to that length (a floor at 1e9 m lets a ball land 0.2 m deep and rest
+** there), which no check of the run can see, so the user is told. */
+static void band_warn(nsm_sim *s, int j)
+{
+    double band = rt_gap_tol(s, j, s->y);
+    if (s->band_warned || !(band > RT_BAND_WARN))
+        return;
+    s->band_warned = 1;
+    const char *name = s->m->gaps[j].name;
+    char text[strlen(name) + 400];
+    snprintf(text, sizeof text,
+             "t = %.9g s, contact '%s': the terms of its gap add up to about %.3g m, "
+             "so its contacts are located and held only to %.3g m (1e-10 of them): a landing "
+             "may be that late or that deep; move the model's origin near its contacts",
+             s->t, name, (band - 1e-14) / 1e-10, band);
+    warn(s, text);
+}
+
 /* The transition of gap j: the impact of an open impact gap (impact), or
 ** the others (rt_transition_gap), after which the gaps that stuck or
 ** separated have their impact histories forgotten. */
 static int transition_gap(nsm_sim *s, int j)
 {
+    band_warn(s, j);
     unsigned forget[s->mode_words];
     rt_mode_none(s, forget);
     if (rt_law_impacts(s, j) && !rt_mode_has(s->mode, j))
