@@ -153,6 +153,30 @@ int rt_initial_mode(nsm_sim *s)
     return rc || !s->n_space_fric ? rc : rt_sf_update(s);
 }
 
+/* After a transition at the run's end: the other impact gaps touching and
+** closing at that instant have their impacts too, as the next step would
+** give them (rt_initial_mode's test).  Two balls landing together at
+** t_end had one impact logged and the other ball left falling at the
+** floor in the last sample. */
+static int end_ties(nsm_sim *s)
+{
+    for (int rounds = 0; rounds < s->n_gaps; rounds++) {
+        const double *y = s->y, *v = rt_vel(s, s->y);
+        int j = 0;
+        while (j < s->n_gaps && !(rt_law_impacts(s, j) && !rt_mode_has(s->mode, j) &&
+                                  fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) &&
+                                  rt_wdot(s, j, v) < -rt_vel_tol(s, j, v)))
+            j++;
+        if (j == s->n_gaps)
+            return NSM_OK;
+        int rc = s->sec ? rt_section_step(s, s->t, s->y, j) : NSM_OK;
+        if (rc || (rc = transition(s, j)))
+            return rc;
+        rt_state_transition_mark(s, j);
+    }
+    return NSM_OK;
+}
+
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope
 ** da at a, slope db at *b) but turns back inside: whether it crosses 0 on
 ** the way (a pulse shorter than the step).  The turning point is bisected
@@ -760,6 +784,8 @@ int rt_run(nsm_sim *s, double t_end)
             if ((rc = transition(s, j)))
                 return rc;
             rt_state_transition_mark(s, j);
+            if (s->t == t_end && (rc = end_ties(s)))
+                return rc;
             if (s->t != t1) {
                 tlo = 0;            /* a Zeno jump moved the time: the sample */
                 while (s->set.every > 0 && s->sample_k * s->set.every < s->t)
