@@ -54,16 +54,11 @@ G = 9.81
 T1 = math.sqrt(2 / G)              # a drop of 1 m under 9.81 m/s^2
 
 
-def sim(name):
-    return os.path.join(SIMS, "sim_" + name)
-
-
 def write(tmp, name, text):
-    """A model text as tmp/name; its path."""
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
+    """A model text written as tmp/name; its path."""
+    with open(os.path.join(tmp, name), "w") as f:
         f.write(text)
-    return path
+    return os.path.join(tmp, name)
 
 
 def rows_of(path):
@@ -92,7 +87,8 @@ def sim_run(tmp, name, args):
     for f in ("o.csv", "e.csv"):
         if os.path.exists(os.path.join(tmp, f)):
             os.unlink(os.path.join(tmp, f))
-    p = run(tmp, [sim(name), "--out", "o.csv", "--events", "e.csv"] + args, timeout=120)
+    p = run(tmp, [os.path.join(SIMS, "sim_" + name), "--out", "o.csv", "--events", "e.csv"] + args,
+            timeout=120)
     traj = ev = None
     if p.returncode in (0, 3):
         head, rows = rows_of(os.path.join(tmp, "o.csv"))
@@ -300,7 +296,8 @@ def closed_ties(tmp):
                 vr = -float(e) * float(v0) if float(v0) < 0 else float(v0)
                 hd, rows = traj
                 x1, v1 = rows[-1][1], rows[-1][2]
-                ok = abs(x1 - vr) <= 1e-12 * max(1, abs(vr)) and abs(v1 - vr) <= 1e-12 * max(1, abs(vr))
+                scale = 1e-12 * max(1, abs(vr))
+                ok = abs(x1 - vr) <= scale and abs(v1 - vr) <= scale
                 check(p.returncode == 0 and ok and
                       (len(ev) == 1 and float(ev[0][0]) == 0) == (float(v0) < 0),
                       "an impact at t = 0 (%s, v0 = %s, e = %s): x(1) = v(1) = %g, one event "
