@@ -16,7 +16,10 @@ Cases (each under 20 s in the normal build):
              its motion exact), and at 1e-158 m the status line gave 9.9e-08
              of 5e-317 J as the run's energy error: subnormal energies are
              judged against DBL_MIN and the line says the balance is not
-             judged; two balls landing at one instant with --t-end on that
+             judged; a body in space at --set g=0 (super_ball_3d) wrote
+             energy.error NaN in every row and blamed energies beyond a
+             double's range (gravity's direction G/|G| is 0/0): no weight,
+             no potential; two balls landing at one instant with --t-end on that
              instant had one impact logged and the other ball sampled
              falling at the floor (checked in `ties`): the impacts of every
              contact touching and closing at t_end are applied.
@@ -161,6 +164,23 @@ def case_findings(tmp):
         a, w = float(A), 1.0
         err = max(abs(r[1] - a * math.cos(w * r[0])) for r in rows) / a
         check(err < 1e-6, "and its motion A cos(t) within 1e-6 A (%.1e)" % err)
+    # a body in space without gravity: elastic bounces between a floor and
+    # a table (e = 1, eT = 1) keep the kinetic energy m v^2/2 + I w^2/2
+    for meth in ("taylor", "rk4"):
+        p, traj, ev = sim_run(tmp, "super_ball_3d", ["--set", "g=0", "--method", meth,
+                                                     "--t-end", "1"])
+        hd, rows = traj
+        ik, ie = hd.index("energy.kinetic [J]"), hd.index("energy.error")
+        k0 = 0.5 * 0.05 * (4 + 0.16 + 9) + 0.5 * 0.4 * 0.05 * 0.025 ** 2 * (144 + 1600 + 625)
+        drift = max(abs(r[ik] - k0) for r in rows) / k0
+        worst = max(abs(r[ie]) for r in rows)
+        print("  super_ball_3d g = 0, %s -> %d, kinetic within %.1e, energy.error up to %.1e  %s"
+              % (meth, p.returncode, drift, worst, status_line(p)[:90]))
+        check(p.returncode == 0 and drift < 1e-12 and worst < 1e-12 and
+              "beyond a double's range" not in p.stderr and len(ev) == 7,
+              "super_ball_3d at --set g=0 under %s: energy.error finite and within 1e-12, the "
+              "kinetic energy kept (energy.error was NaN in every row and the status line "
+              "blamed energies beyond a double's range: G/|G| is 0/0)" % meth, p)
     p, traj, ev = nsmc_run(tmp, path, ["--set", "A=1e-150", "--method", "exact", "--dt", "0.01",
                                        "--summary"])
     check(p.returncode == 0 and "of the largest energy" in status_line(p),
