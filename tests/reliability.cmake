@@ -568,3 +568,19 @@ foreach(case zenoshift rk4cause spacepole overflow heavypair)
   set_tests_properties(reliability/left11core_${case} PROPERTIES LABELS reliability TIMEOUT 600
     ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# An eleventh hostile pass on the core (tests/reliability/eleventh_pass_core_test.py):
+# the simulators' numerics under hostile models and settings against closed
+# forms (Zeno times on shifted floors, cradles, ties, impacts at t = 0 and at
+# t_end, the friction threshold, oscillators at 1e+-200, Hertz pairs and
+# pendulums), and what it left held to failing loudly; each case under 20 s
+# in the normal build.
+foreach(case findings zeno cradles ties friction loud)
+  add_test(NAME reliability/eleventh_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/eleventh_pass_core_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_two_mass>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case}
+            $<TARGET_FILE_DIR:sim_pendulum_wall>)
+  set_tests_properties(reliability/eleventh_core_${case} PROPERTIES LABELS reliability TIMEOUT 600
+    ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1373,6 +1373,11 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
                 num_unsigned_nan(au.kinetic), num_unsigned_nan(au.potential));
     else if (isnan(au.error))    /* exact without the audit keeps no energy integrals */
         fprintf(stderr, "%s: %s (energy balance not kept: --summary keeps it)\n", d->prog, head);
+    else if (au.energy_max > 0 && au.energy_max < DBL_MIN)
+        /* subnormal energies are rounded to 5e-324 J whatever their size:
+         * no fraction of them says anything (an oscillator of 1e-160 m) */
+        fprintf(stderr, "%s: %s (energy balance not judged: the largest energy met, %g J, is "
+                "below the normal range of a double)\n", d->prog, head, au.energy_max);
     else
         fprintf(stderr, "%s: %s, energy error %.3g J (%.2g of the largest energy)\n", d->prog,
                 head, au.error, au.energy_max > 0 ? au.error_max / au.energy_max : 0.0);

@@ -38,12 +38,18 @@ double nsm_energy_springs(int n, int n_springs, const nsm_spring_info *sp, const
 }
 
 /* sum m g gfac x: the potential of the weight -m g gfac (gfac NULL: 1, the
-** line; a planar coordinate's gfac is minus gravity's direction along it). */
+** line; a planar coordinate's gfac is minus gravity's direction along it).
+** No weight, no potential: at g = 0 the direction G/|G| is 0/0, NaN (a
+** body in space at --set g=0 wrote energy.error NaN and a status line
+** blaming energies beyond a double's range). */
 double nsm_energy_gravity(int n, const double *mass, const double *gfac, double g,
                           const double *y)
 {
     double e = 0.0;
     int i;
+
+    if (g == 0)
+        return 0.0;
 
     for (i = 0; i < n; i++) e += mass[i] * (gfac ? gfac[i] : 1.0) * y[i];
     return g * e;

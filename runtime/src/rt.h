@@ -31,6 +31,7 @@
 #define RT_TAYLOR_PROP_NA 24  /* ... for models of at most this many augmented states */
 #define RT_RK4_REACH 0.5      /* a user's rk4 step resolves a mode while rho h is below this */
 #define RT_DP5_OWN 0.1        /* adaptive's largest step in a mode: this over rho */
+#define RT_BAND_WARN 1e-6     /* a gap band (m) beyond which a contact's resolution is said */
 #define RT_RK4_OWN 0.02       /* rk4's own step in a mode it must resolve: this over rho */
 #define RT_RK4_LONGEST 1e-3   /* rk4's longest own step (no dt), s */
 
@@ -293,6 +294,7 @@ struct nsm_sim {
     double energy_start;     /* mechanical energy at t = 0 */
     double potential_offset; /* constant making the potential the physical one */
     double transition_loss;   /* energy removed by transitions (impacts, projections), state.c */
+    int band_warned;          /* a contact's coarse band said once (run.c, band_warn) */
     long steps, nevents;
     long sample_k;
     RtRate rate;              /* the event log's rate guard, stats.c */

@@ -44,6 +44,7 @@ static int impact(nsm_sim *s, int j)
 ** friction element's (friction.c), after which the gaps settle under the
 ** new friction forces; after a gap's, the friction elements are decided
 ** again (an impact changes the slip velocities). */
+static void warn(nsm_sim *s, const char *text);
 static int transition_gap(nsm_sim *s, int j);
 static int transition_fric(nsm_sim *s, int j);
 static int transition(nsm_sim *s, int j)
@@ -75,11 +76,33 @@ static int transition_fric(nsm_sim *s, int j)
     return rc ? rc : rt_fric_update(s);
 }
 
+/* Say once per simulator that gap j's band (rt_gap_tol: 1e-10 of the
+** absolute coordinates the gap is measured from) exceeds RT_BAND_WARN m at
+** a transition: its contacts are then found, held and judged at rest only
+** to that length (a floor at 1e9 m lets a ball land 0.2 m deep and rest
+** there), which no check of the run can see, so the user is told. */
+static void band_warn(nsm_sim *s, int j)
+{
+    double band = rt_gap_tol(s, j, s->y);
+    if (s->band_warned || !(band > RT_BAND_WARN))
+        return;
+    s->band_warned = 1;
+    const char *name = s->m->gaps[j].name;
+    char text[strlen(name) + 400];
+    snprintf(text, sizeof text,
+             "t = %.9g s, contact '%s': the terms of its gap add up to about %.3g m, "
+             "so its contacts are located and held only to %.3g m (1e-10 of them): a landing "
+             "may be that late or that deep; move the model's origin near its contacts",
+             s->t, name, (band - 1e-14) / 1e-10, band);
+    warn(s, text);
+}
+
 /* The transition of gap j: the impact of an open impact gap (impact), or
 ** the others (rt_transition_gap), after which the gaps that stuck or
 ** separated have their impact histories forgotten. */
 static int transition_gap(nsm_sim *s, int j)
 {
+    band_warn(s, j);
     unsigned forget[s->mode_words];
     rt_mode_none(s, forget);
     if (rt_law_impacts(s, j) && !rt_mode_has(s->mode, j))
@@ -128,6 +151,30 @@ int rt_initial_mode(nsm_sim *s)
     rc = rt_fric_initial(s);
     rt_surface_end(s);
     return rc || !s->n_space_fric ? rc : rt_sf_update(s);
+}
+
+/* After a transition at the run's end: the other impact gaps touching and
+** closing at that instant have their impacts too, as the next step would
+** give them (rt_initial_mode's test).  Two balls landing together at
+** t_end had one impact logged and the other ball left falling at the
+** floor in the last sample. */
+static int end_ties(nsm_sim *s)
+{
+    for (int rounds = 0; rounds < s->n_gaps; rounds++) {
+        const double *y = s->y, *v = rt_vel(s, s->y);
+        int j = 0;
+        while (j < s->n_gaps && !(rt_law_impacts(s, j) && !rt_mode_has(s->mode, j) &&
+                                  fabs(rt_gap(s, j, y)) <= rt_gap_tol(s, j, y) &&
+                                  rt_wdot(s, j, v) < -rt_vel_tol(s, j, v)))
+            j++;
+        if (j == s->n_gaps)
+            return NSM_OK;
+        int rc = s->sec ? rt_section_step(s, s->t, s->y, j) : NSM_OK;
+        if (rc || (rc = transition(s, j)))
+            return rc;
+        rt_state_transition_mark(s, j);
+    }
+    return NSM_OK;
 }
 
 /* Switch k has the same sign at both ends of [a, *b] (value fa and slope
@@ -782,6 +829,8 @@ int rt_run(nsm_sim *s, double t_end)
             if ((rc = transition(s, j)))
                 return rc;
             rt_state_transition_mark(s, j);
+            if (s->t == t_end && (rc = end_ties(s)))
+                return rc;
             if (s->t != t1) {
                 tlo = 0;            /* a Zeno jump moved the time: the sample */
                 while (s->set.every > 0 && s->sample_k * s->set.every < s->t)
