@@ -877,6 +877,8 @@ void rt_section_free(nsm_sim *s);
 int rt_section_target(nsm_sim *s, double *target);
 int rt_section_check_run(nsm_sim *s, double t_end);
 int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j);
+/* A stroboscopic time at the run's end, after the transitions there. */
+int rt_section_end(nsm_sim *s);
 typedef int (*rt_track_fn)(nsm_sim *s, double t1, const double *Y1, int j, void *ud);
 int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud);
 void rt_section_untrack(nsm_sim *s);

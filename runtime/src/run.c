@@ -860,5 +860,5 @@ int rt_run(nsm_sim *s, double t_end)
                 return rc;
         }
     }
-    return NSM_OK;
+    return s->sec ? rt_section_end(s) : NSM_OK;
 }

@@ -381,6 +381,14 @@ int rt_section_target(nsm_sim *s, double *target)
     return NSM_OK;
 }
 
+/* At the end of a run: a stroboscopic time at the current time, left for
+** after an event's transition there (rt_section_step), is recorded now. */
+int rt_section_end(nsm_sim *s)
+{
+    double target = HUGE_VAL;
+    return rt_section_target(s, &target);
+}
+
 /* F and its rate at (t, Y). */
 static int plane_value(nsm_sim *s, double t, const double *Y, double *f, double *fd)
 {
@@ -558,6 +566,12 @@ int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j)
             return emit_record(s, t1, Y1);
         return NSM_OK;
     case NSM_SECTION_PERIOD:
+        /* an event landed on t_k: its record is the state after the
+         * transition, as the trajectory's sample there (rt_section_target
+         * records it at the next step's start, rt_section_end at the run's
+         * end); exact recorded the state before it, rk4 the one after */
+        if (j >= 0)
+            return NSM_OK;
         if (t1 == strobe_time(sec)) {
             sec->k++;
             return emit_record(s, t1, Y1);

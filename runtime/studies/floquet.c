@@ -323,6 +323,26 @@ static int orbit_step(nsm_sim *s, int n2, double *y, const double *r)
     return NSM_ENUMERIC;
 }
 
+/* NSM_OK when no multiplier is 1 within the monodromy's rounding, else
+** NSM_ENUMERIC saying so.  Phi - I is then singular but for rounding, and
+** Newton's "converged" state is wherever the rounding sent it: an undamped
+** oscillator forced at its own frequency, which has no periodic orbit,
+** gave one at x = -1.7e15 m (its residual of pi/2 m/s within 1e-14 of that
+** state), with the multipliers 1, 1. */
+static int orbit_isolated(nsm_sim *s, int n2, const double *mu_re, const double *mu_im)
+{
+    for (int i = 0; i < n2; i++) {
+        double d = hypot(mu_re[i] - 1, mu_im[i]);
+        if (d <= 1e-13) {
+            snprintf(s->msg, sizeof s->msg, "monodromy: a multiplier is 1 within rounding (|mu - 1| "
+                     "= %.2g): the orbit is not isolated (a resonance: every orbit or none repeats "
+                     "with this period)", d);
+            return NSM_ENUMERIC;
+        }
+    }
+    return NSM_OK;
+}
+
 int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, double *mu_im)
 {
     int n2 = 2 * s->n_vel, rc;
@@ -343,7 +363,7 @@ int nsm_sim_periodic_orbit(nsm_sim *s, double period, double *y, double *mu_re, 
         if (rn <= 1e-14 * yn || (rn <= 1e-11 * yn && rn >= 0.5 * best)) {
             if (nsm_la_eigvals(n2, Phi, mu_re, mu_im))
                 return refuse(s, "monodromy", NSM_ENUMERIC, "the multipliers could not be computed");
-            return NSM_OK;
+            return orbit_isolated(s, n2, mu_re, mu_im);
         }
         best = fmin(best, rn);
         for (int a = 0; a < n2; a++)
