@@ -584,3 +584,16 @@ foreach(case findings zeno cradles ties friction loud)
   set_tests_properties(reliability/eleventh_core_${case} PROPERTIES LABELS reliability TIMEOUT 600
     ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twelfth hostile pass on the core (tests/reliability/twelfth_pass_core_test.py):
+# the numerics against closed forms through the Python package (forced,
+# resonant and critically damped oscillators, Floquet multipliers, Lyapunov
+# exponents, Poincare planes and impacts, impact laws on a cradle, a belt,
+# a free top); each case under 20 s in the normal build.
+foreach(case findings linear studies laws)
+  add_test(NAME reliability/twelfth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twelfth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twelfth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
