@@ -172,7 +172,7 @@ def case_linear(tmp):
     m = compiled(tmp, "forced", FORCED)
     tol = {"exact": 1e-12, "rk4": 1e-8, "adaptive": 1e-7}
     for c in thin((0.0, 0.1, 3.9, 4.1, 100.0)):
-        for om in (1.0, 1.999, 3.0, 1e3):
+        for om in (1.999, 1e3) if c else (1.0, 3.0, 1e3):
             for meth in METHODS:
                 r = m.run(method=meth, params={"c": c, "om": om}, every=0.5, **rk(meth))
                 err = rel_err(r["M.x"], forced_closed(4, c, 1, om, 0, r.t))
@@ -310,7 +310,7 @@ def case_laws(tmp):
     for I1, I3 in ((0.3, 0.5), (0.3, 0.3), (0.3, 0.6), (0.3, 1e-12), (1e-200, 2e-200),
                    (1e200, 1e200)):
         for meth in thin(("taylor", "rk4", "adaptive")):
-            r = top.run(method=meth, params={"I1": I1, "I3": I3}, t_end=10, every=0.5)
+            r = top.run(method=meth, params={"I1": I1, "I3": I3}, t_end=3, every=0.5)
             om = (I3 - I1) / I1 * 3
             z = [complex(a, b) for a, b in zip(r["B.w1"], r["B.w2"])]
             err = min(max(abs(g - complex(0.4, -0.25) * cmath.exp(1j * sg * om * s))
