@@ -494,6 +494,26 @@ static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, cons
     return NSM_OK;
 }
 
+/* exact: a crossing that lands on the step's end itself: F(Y1) is 0 or
+** past it while the expansion, on side sg since its last zero, reaches 0
+** only just beyond the step (a ball's apex at t = 1.5 s on steps of 1 ms).
+** The next step starts on the plane or past it and records nothing at its
+** start, so this one is recorded here, when F's rate at the end goes
+** through 0 (not a touch). */
+static int plane_exact_end(nsm_sim *s, const long double *a, int K, double x1, double t1,
+                           const double *Y1, double sg)
+{
+    struct RtSection *sec = s->sec;
+    long double d;
+    int dir = sg > 0 ? -1 : 1;
+    if ((sec->b + rt_dot(2 * s->n_vel, sec->a, Y1)) * sg > 0)
+        return NSM_OK;
+    rt_poly_eval(a, K, x1, &d);
+    if (!(d * dir > 0) || !(sec->dir == 0 || sec->dir == dir))
+        return NSM_OK;
+    return emit_record(s, t1, Y1);
+}
+
 /* exact: the crossings along the step's Taylor expansion (built by the
 ** event detection for this very step) up to x1 = the step's end, each the
 ** first zero of +-F past the last, with the tail bound: none is missed. */
@@ -527,7 +547,7 @@ static int plane_exact(nsm_sim *s, double t0, double t1, const double *Y1)
         if (f == 0)
             q[0] += 1e-300;           /* strictly on its side at lo */
         if (!rt_poly_first_zero(q, K, lo, r0, r1, &x) || x > x1)
-            return NSM_OK;
+            return plane_exact_end(s, a, K, x1, t1, Y1, sg);
         int dir = sg > 0 ? -1 : 1;    /* the direction of this crossing */
         if (x > 0 && (sec->dir == 0 || sec->dir == dir)) {
             double Ys[s->n_state];

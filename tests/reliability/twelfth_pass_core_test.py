@@ -18,7 +18,10 @@ Cases (each under 20 s in the normal build):
              recorded the state before the impact under exact (v = -2 m/s)
              and after it under rk4 and adaptive (v = +1 m/s, as the
              trajectory's sample at t = 1 s): the record is now the state
-             after the transition for every method, at t_end too.
+             after the transition for every method, at t_end too; exact
+             recorded no crossing of a plane that fell on a step's end (the
+             ball's apexes at 1.5 and 2.25 s, v = 0 there, on steps of 1 ms)
+             where rk4 and adaptive record both.
   linear     a damped forced oscillator against its closed form (the
              particular and homogeneous solutions, distinct roots) for
              damping 0 to 100 N s/m and forcing 1 to 1000 rad/s; beats at
@@ -164,6 +167,13 @@ def case_findings(tmp):
         check(abs(at[2.5][3] - 0.25) < 1e-12 and len(rec) == 6,
               "%s: the record at t_end = 2.5 s, the third landing, after it (0.25 m/s), six "
               "records" % meth)
+        # the apexes at 1.5 and 2.25 s (v = 0 there, on a step's end: dt 1 ms)
+        rec = b.section("plane:B.v:down", t_end=2.5, method=meth)
+        t = [row[0] for row in rec]
+        print("  plane:B.v:down, %s -> %s" % (meth, t))
+        check(len(t) == 2 and abs(t[0] - 1.5) < 1e-12 and abs(t[1] - 2.25) < 1e-12,
+              "%s: the apexes at 1.5 and 2.25 s, each on a step's end (exact recorded none)"
+              % meth)
 
 
 # ---- linear -----------------------------------------------------------------
