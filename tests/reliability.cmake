@@ -597,3 +597,15 @@ foreach(case findings linear studies laws)
   set_tests_properties(reliability/twelfth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twelfth hostile pass on the programs and the Python package together
+# (tests/reliability/twelfth_pass_prog_test.py): the command line's numbers
+# against Python's, the sweep's option parsing, outputs onto FIFOs without a
+# reader stopped by a signal; each case under 20 s in the normal build.
+foreach(case findings same)
+  add_test(NAME reliability/twelfth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twelfth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twelfth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

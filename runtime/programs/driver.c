@@ -176,6 +176,36 @@ static const char *signal_name(int sig)
                                                                                   : "a signal";
 }
 
+/* Open the FIFO path for writing, waiting for its reader in 20 ms slices
+** so that a stop signal is seen: a blocking open() is restarted after the
+** handler (SA_RESTART), and a FIFO without a reader kept the simulator deaf
+** to SIGINT, SIGTERM and SIGHUP for ever.  The fd (blocking again), or -1
+** with errno set (EINTR once a stop signal came). */
+static int fifo_open(const char *path)
+{
+    const struct timespec slice = { 0, 20000000 };
+    for (;;) {
+        int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+            int fl = fcntl(fd, F_GETFL);
+            if (fl == -1 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+                int e = errno;
+                close(fd);
+                errno = e;
+                return -1;
+            }
+            return fd;
+        }
+        if (errno != ENXIO)
+            return -1;
+        if (stop_signal) {
+            errno = EINTR;
+            return -1;
+        }
+        nanosleep(&slice, NULL);
+    }
+}
+
 /* Open path for writing without truncating it (an earlier run's file must
 ** survive an option or another output that is refused after it was opened:
 ** out_truncate empties it once every output is open); *created says the
@@ -187,6 +217,10 @@ static const char *signal_name(int sig)
 static int out_open_fd(const char *path, int *created)
 {
     struct stat st;
+    if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        *created = 0;
+        return fifo_open(path);
+    }
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     *created = fd >= 0;
     if (fd < 0 && errno == EEXIST)
@@ -908,7 +942,8 @@ static int outputs_linked(const char *prog, const char *const *paths, int n)
 ** then the HDF5 file (a temporary, h5out_open); only when all are open are
 ** the existing CSV files emptied, so an output that cannot be opened leaves
 ** an earlier run's files as they were (those this run created removed).
-** 0, or 1 after the message. */
+** 0, or 1 after the message (128 + N when signal N came while a FIFO
+** waited for its reader). */
 static int outputs_open(Driver *d, nsm_sim *sim, const char *out_path, const char *ev_path,
                         const char *sec_path, const char *stats_path, FILE **stats,
                         const char *h5_path, const char *sec_spec)
@@ -954,7 +989,11 @@ static int outputs_open(Driver *d, nsm_sim *sim, const char *out_path, const cha
     d->h5 = NULL;
     if (*err)
         fprintf(stderr, "%s: error: %s\n", d->prog, err);
-    else
+    else if (e == EINTR && stop_signal) {
+        fprintf(stderr, "%s: interrupted by %s while waiting for a reader of the FIFO '%s'; "
+                "nothing written\n", d->prog, signal_name(stop_signal), bad_path);
+        return 128 + stop_signal;
+    } else
         cannot_open(d->prog, bad_path, e);
     return 1;
 }
@@ -1858,10 +1897,11 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             ev_path = plot_ev;
     }
     d.out.fd = d.events.fd = d.sec.fd = -1;
-    if (outputs_open(&d, sim, out_path, ev_path, sec_spec ? sec_path : NULL, stats_path, &stats,
-                     h5_path, sec_spec)) {
+    int orc = outputs_open(&d, sim, out_path, ev_path, sec_spec ? sec_path : NULL, stats_path,
+                           &stats, h5_path, sec_spec);
+    if (orc) {
         nsm_sim_free(sim);
-        return 1;
+        return orc;
     }
     if (plot_dir)
         remove_old_plots(plot_dir);
