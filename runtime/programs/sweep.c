@@ -2133,7 +2133,9 @@ static int sweep_check(Sweep *sw)
 ** that the new sweep never replaces a partial result silently. */
 static void partial_stale(const Sweep *sw, const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* without blocking: a FIFO planted there waited in open() for a writer,
+     * deaf to a stop signal (SA_RESTART); it is kept as .prev like a file */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return;
     char buf[65536], prev[4300];

@@ -27,6 +27,7 @@ Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -88,9 +89,38 @@ def fifo_stop(tmp):
                   % (opt, sig.name, 128 + sig))
 
 
+def fifo_partial(tmp):
+    """A FIFO planted as a sweep's section.csv.partial: kept as .prev with a
+    note, as a continuation keeps one, and the sweep runs (it waited in the
+    FIFO's open() for a writer, deaf to a single SIGTERM)."""
+    folder = os.path.join(tmp, "sf")
+    os.mkdir(folder)
+    os.mkfifo(os.path.join(folder, "section.csv.partial"))
+    p = subprocess.Popen([NSMC, "sweep", FIO, "--param", "omega=2:3:3", "--section",
+                          "period:2*pi/omega", "--transient", "5", "--record", "2",
+                          "--out-dir", "sf"], cwd=tmp, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        err = p.communicate(timeout=4 * WAIT)[1]
+    except subprocess.TimeoutExpired:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.communicate(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        check(False, "a FIFO as section.csv.partial: the sweep still waits %d s on" % (4 * WAIT))
+    prev = os.path.join(folder, "section.csv.partial.prev")
+    print("  FIFO as section.csv.partial -> %d  %s" % (p.returncode, err.strip()[-70:]))
+    check(p.returncode == 0 and os.path.exists(os.path.join(folder, "section.csv")) and
+          os.path.exists(prev) and stat.S_ISFIFO(os.lstat(prev).st_mode) and "kept as" in err,
+          "a FIFO as section.csv.partial: kept as .prev with a note, the sweep's results whole")
+
+
 def findings(tmp):
     unknown_last(tmp)
     fifo_stop(tmp)
+    fifo_partial(tmp)
 
 
 # ---- inputs that found nothing ----------------------------------------------
