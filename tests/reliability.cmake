@@ -609,3 +609,15 @@ foreach(case findings same)
   set_tests_properties(reliability/twelfth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the eleventh hostile pass on the core left as found
+# (tests/reliability/leftovers12_core_test.py): failures of legitimate
+# models and a status line that judged nothing; each case under 20 s in the
+# normal build.
+foreach(case zenostiff press zeroenergy)
+  add_test(NAME reliability/left12core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers12_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left12core_${case} PROPERTIES LABELS reliability TIMEOUT 600
+    ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

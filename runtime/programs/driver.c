@@ -1412,6 +1412,11 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
                 num_unsigned_nan(au.kinetic), num_unsigned_nan(au.potential));
     else if (isnan(au.error))    /* exact without the audit keeps no energy integrals */
         fprintf(stderr, "%s: %s (energy balance not kept: --summary keeps it)\n", d->prog, head);
+    else if (au.energy_max == 0)
+        /* every energy met rounded to exactly 0 J (an oscillator of
+         * 1e-200 m): 0 of 0 says nothing about the balance */
+        fprintf(stderr, "%s: %s (energy balance not judged: every energy met is 0 J: "
+                "none, or all below a double's range)\n", d->prog, head);
     else if (au.energy_max > 0 && au.energy_max < DBL_MIN)
         /* subnormal energies are rounded to 5e-324 J whatever their size:
          * no fraction of them says anything (an oscillator of 1e-160 m) */

@@ -42,15 +42,16 @@ static double event_tol(const nsm_sim *s, int j, const double *y)
     return rt_law_of(s, j)->event_tol(s, j, rt_mode_has(s->mode, j), y, rt_gap_tol(s, j, y));
 }
 
-/* event_tol with the force rounding level of the held contacts computed
-** once (*ftol < 0: not yet) for all of them: it is O(n + g), and a large
-** mode holds many (modeop.c). */
-static double event_tol_once(const nsm_sim *s, int j, const double *y, double *ftol)
+/* event_tol with the coordinates' force scales of the held contacts
+** computed once (*ready: already in sb) for all of them: they are O(n + g),
+** and a large mode holds many (modeop.c). */
+static double event_tol_once(const nsm_sim *s, int j, const double *y, double *sb, int *ready)
 {
     if (j < s->n_gaps && rt_law_held(s, s->mode, j)) {
-        if (*ftol < 0)
-            *ftol = rt_force_tol(s, s->mode, y);
-        return *ftol;
+        if (!*ready)
+            rt_force_scales(s, s->mode, y, sb);
+        *ready = 1;
+        return rt_gap_force_tol(s, j, sb);
     }
     return event_tol(s, j, y);
 }
@@ -556,10 +557,11 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
     rt_exact_state(s, t0, Y0, Z0);
     if (!rt_taylor_is(s, mi, t0, Z0, h) && (rc = rt_taylor_build(s, mi, t0, Z0, h)))
         return rt_fail(s, rc, -1, "the step's expansion could not be formed");
-    double best = HUGE_VAL, ftol = -1;
+    double best = HUGE_VAL, sb[s->n_vel + 1];
+    int ready = 0;
     *jev = -1;
     for (int j = 0; j < s->n_events; j++) {
-        double nz = mi->op ? event_tol_once(s, j, Y0, &ftol) : event_tol(s, j, Y0), x;
+        double nz = mi->op ? event_tol_once(s, j, Y0, sb, &ready) : event_tol(s, j, Y0), x;
         const double *v0 = Y0 + n;
         if (t0 == s->last_transition_t && j != s->last_transition_j && j < s->n_gaps && rt_law_impacts(s, j) &&
             !rt_mode_has(s->mode, j) && rt_gap_at(s, j, t0, Y0) <= nz &&

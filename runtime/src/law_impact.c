@@ -33,8 +33,7 @@ void rt_law_impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *
 ** the held contacts' force rounding when held. */
 double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
 {
-    (void)j;
-    return closed ? rt_force_tol(s, s->mode, y) : gt;
+    return closed ? rt_force_tol_gap(s, s->mode, y, j) : gt;
 }
 
 /* Gap j's event function for the exact and taylor methods: open, the gap;

@@ -580,6 +580,9 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
 double rt_gap_tol(const nsm_sim *s, int j, const double *x);
 double rt_vel_tol(const nsm_sim *s, int j, const double *v);
 double rt_force_scale(const nsm_sim *s, double t, const double *y);
+void rt_force_scales(const nsm_sim *s, const unsigned *mode, const double *y, double *sb);
+double rt_gap_force_tol(const nsm_sim *s, int j, const double *sb);
+double rt_force_tol_gap(const nsm_sim *s, const unsigned *mode, const double *y, int j);
 int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double *y,
                  const unsigned *cand, double *lam);
 int rt_project(const nsm_sim *s, const unsigned *set, double *v);

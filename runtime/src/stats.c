@@ -639,6 +639,8 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
     for (size_t k = 0; k < sizeof mags / sizeof mags[0]; k++)
         if (fabs(mags[k]) > a->energy_max)
             a->energy_max = fabs(mags[k]);
+    if (a->error_max > 0)   /* the rounding floor the stop test judges against */
+        a->energy_max = fmax(a->energy_max, balance_floor(s, st->t_last));
     a->aster_energy = st->den > 0 && !st->partial ? sqrt(st->num / st->den) : NAN;
     a->aster_force = st->fden > 0 && !st->partial ? sqrt(st->fnum / st->fden) : NAN;
     a->steps = st->steps;

@@ -86,9 +86,10 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
     }
     if (rt_force_lcp(s, s->mode, s->t, y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, -1, "no solution of the contact force problem");
-    double tol = rt_force_tol(s, s->mode, y);
+    double sb[s->n_vel + 1];        /* each contact's force rounding: its own bodies' */
+    rt_force_scales(s, s->mode, y, sb);
     for (int j = 0; j < g; j++)
-        if (rt_mode_has(cand, j) && lam[j] > tol)
+        if (rt_mode_has(cand, j) && lam[j] > rt_gap_force_tol(s, j, sb))
             rt_mode_add(closed, j);
     /* the mode tried for a favoured gap: s->mode's penalty and friction
      * states, the impact gaps closed so far */
@@ -98,7 +99,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
             rt_mode_del(held, j);
     for (int j = 0; favour && j < g; j++)
         if (rt_mode_has(cand, j) && rt_mode_has(favour, j) && !rt_mode_has(closed, j) &&
-            settle_hold(s, j, held, tol)) {
+            settle_hold(s, j, held, rt_gap_force_tol(s, j, sb))) {
             rt_mode_add(closed, j);
             rt_mode_add(held, j);
         }

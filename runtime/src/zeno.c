@@ -222,7 +222,7 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
     double ws = rt_surface_book(s); /* ... and its work through the projection */
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
-    if (lam[j] > rt_force_tol(s, s->mode, s->y))
+    if (lam[j] > rt_force_tol_gap(s, s->mode, s->y, j))
         rt_state_mode_add(s, j);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     rt_transition_loss_add(s, lost);
