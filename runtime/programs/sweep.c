@@ -838,10 +838,12 @@ static void point_write(const Sweep *sw, CliText *sec, CliText *sum, const doubl
                         const Collect *c, int status, const char *msg, double Tp, const char *mult,
                         const char *lyap)
 {
-    char vt[40];
+    char vt[SW_MAX_AXES][40];   /* the point's values as text, formed once for its rows */
+    for (int a = 0; a < sw->nax; a++)
+        grid_text(pv[a], vt[a]);
     for (long k = 0; k < (sw->basin ? 0 : c->kept); k++) {
         for (int a = 0; a < sw->nax; a++)
-            cli_printf(sec, "%s,", grid_text(pv[a], vt));
+            cli_printf(sec, "%s,", vt[a]);
         if (sw->cont)
             cli_printf(sec, "%s,", branch);
         cli_printf(sec, "%.17g,%.17g", c->rec[k].t, c->rec[k].phase);
@@ -850,7 +852,7 @@ static void point_write(const Sweep *sw, CliText *sec, CliText *sum, const doubl
         cli_printf(sec, "\n");
     }
     for (int a = 0; a < sw->nax; a++)
-        cli_printf(sum, "%s,", grid_text(pv[a], vt));
+        cli_printf(sum, "%s,", vt[a]);
     if (sw->cont)
         cli_printf(sum, "%s,", branch);
     char clean[600] = "";

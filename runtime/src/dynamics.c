@@ -278,6 +278,10 @@ double rt_delassus_entry(const nsm_sim *s, int a, int b)
 ** where growing the cluster by pairwise tests would cost O(r^2) per sweep. */
 int rt_gap_component(const nsm_sim *s, int j, const int *cand, int r, int *comp)
 {
+    if (r == 1) {           /* j alone: its own cluster (most impacts) */
+        comp[0] = cand[0];
+        return 1;
+    }
     RtClus *cl = s->cl;
     clus_split(s, cl, &s->sp.W, &s->sp.W, cand, r);
     int cj = -1, m = 0;

@@ -188,11 +188,10 @@ double rt_nl_gap_value(const nsm_sim *s, int j, const double *x)
 
 /* The first curved gap whose value at state y is not finite, or -1: a NaN
 ** gap never reaches 0, so its contact would never close (a curved gap
-** times z/z at --set z=0 let one disc pass through the other, exit 0). */
-int rt_nl_gap_undefined(const nsm_sim *s, const double *y)
+** times z/z at --set z=0 let one disc pass through the other, exit 0);
+** a model with curved gaps only (rt_nl_gap_undefined asks). */
+int rt_nl_gap_nonfinite(const nsm_sim *s, const double *y)
 {
-    if (!(s->m->nl & NSM_NL_GAP))
-        return -1;
     int g = s->n_gaps, nw = s->m->n_wcurved > 0 ? s->m->n_wcurved : 1;
     double gv[g + 1], cv[g + 1], wv[nw];
     s->m->nl_gap(y, s->params, s->consts, gv, cv, wv);

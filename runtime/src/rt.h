@@ -451,7 +451,15 @@ static inline int rt_nl_slip_curved(const nsm_sim *s, int k)
 }
 double rt_nl_slip_curv(const nsm_sim *s, int k);
 double rt_nl_gap_value(const nsm_sim *s, int j, const double *x);
-int rt_nl_gap_undefined(const nsm_sim *s, const double *y);
+int rt_nl_gap_nonfinite(const nsm_sim *s, const double *y);
+
+/* The first curved gap whose value at state y is not finite, or -1
+** (rt_nl_gap_nonfinite); inline, so that a model without curved gaps pays
+** no call at every step for the answer -1. */
+static inline int rt_nl_gap_undefined(const nsm_sim *s, const double *y)
+{
+    return s->m->nl & NSM_NL_GAP ? rt_nl_gap_nonfinite(s, y) : -1;
+}
 void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f);
 double rt_nl_force_size(const nsm_sim *s, double t, const double *y, int *i);
 const char *rt_nl_force_name(const nsm_sim *s, int i, char *buf, size_t size);
