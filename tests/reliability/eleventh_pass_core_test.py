@@ -40,7 +40,9 @@ Cases (each under 20 s in the normal build):
              balls whose Zeno points coincide, a Zeno ball beside a 4e11 N/m
              spring, a 3 kg block held on a floor by a press that grows from
              0 under rk4 and adaptive: each ends with the closed form or with
-             exit 3 and a message, never exit 0 with another answer.
+             exit 3 and a message, never exit 0 with another answer (the
+             second and third now run to the closed form:
+             reliability/left12core_zenostiff, _press).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
