@@ -49,8 +49,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, main, python_script,  # noqa: E402
-                     run, whole_lines)
+from passlib import (SANITIZED, Failure, alive, check, env_for, main,  # noqa: E402
+                     python_script, run, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 BALL = os.path.abspath(sys.argv[2])
@@ -59,15 +59,6 @@ SRC = os.path.abspath(sys.argv[4])
 MODELS = os.path.join(SRC, "models")
 FIO = os.path.join(MODELS, "forced_impact_oscillator.nsm")
 SLOW = 3 if SANITIZED else 1
-
-
-def alive(pid):
-    """Whether process pid exists and is not a zombie."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 # ---- outputs ----------------------------------------------------------------
