@@ -333,6 +333,24 @@ static void partial_done(Prog *g)
                 "needed)\n", g->prog, path);
 }
 
+/* The complete branch.csv (curve.csv) could not be written (said
+** already): where the points are, which the message did not say (the
+** partial file holds them when every point was written to it), and the
+** exit status, 1 unless the continuation had failed (3).  The summary line
+** "N points ... in DIR/branch.csv" is not printed then. */
+static int partial_kept_said(const Prog *g, int status)
+{
+    if (g->part_fd >= 0)
+        fprintf(stderr, "%s: the %ld point%s of this continuation %s kept in %s/%s, in whole "
+                "lines (no figure drawn)\n", g->prog, g->npoints, g->npoints == 1 ? "" : "s",
+                g->npoints == 1 ? "is" : "are", g->out_dir, partial_name(g));
+    else
+        fprintf(stderr, "%s: the %ld point%s of this continuation could not be kept: %s/%s "
+                "could not be written either (see above)\n", g->prog, g->npoints,
+                g->npoints == 1 ? "" : "s", g->out_dir, partial_name(g));
+    return status ? status : 1;
+}
+
 /* Write text to DIR/name through a temporary renamed into place; 0 or 1
 ** after a message. */
 static int file_put(const Prog *g, const char *name, const char *text, size_t len)
@@ -724,7 +742,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_set_stop_flag(sim, &cont_stop);
     int st = nsm_sim_continue(sim, &g.o, have_start ? y0 : NULL, on_point, &g);
     const char *msg = nsm_sim_message(sim);
-    int status = 0;
+    int status = 0, unwritten = 0;
     if (cont_stop) {
         status = cont_stopped(&g, cont_stop);
         free(g.csv.s);
@@ -747,10 +765,10 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         fprintf(stderr, "%s: no point computed: %s/%s.csv and the diagram were not written\n",
                 g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
     else if (g.csv.n && file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n))
-        status = status ? status : 1;
+        status = partial_kept_said(&g, status), unwritten = 1;
     else if (g.csv.n && (partial_done(&g), g.plot && prog_draw(&g)))
         status = status ? status : 1;
-    if (!g.quiet && g.npoints)
+    if (!g.quiet && g.npoints && !unwritten)
         printf("%ld point%s, %d special, in %s/%s.csv\n", g.npoints, g.npoints == 1 ? "" : "s",
                g.nspecial, g.out_dir,
                g.o.curve ? "curve" : "branch");

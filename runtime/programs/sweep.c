@@ -2425,6 +2425,17 @@ static long summary_short(const Sweep *sw, char *cause, size_t len)
     return nshort;
 }
 
+/* The complete section.csv or summary.csv could not be written (said
+** already): the points are still in the partial files, which the user must
+** be told of (the message named only the complete file, so the points
+** looked lost). */
+static void partial_kept_said(const Sweep *sw)
+{
+    fprintf(stderr, "%s: the %ld point%s of this sweep %s kept in %s/section.csv.partial and "
+            "summary.csv.partial, in whole lines (no figure drawn)\n", sw->prog, sw->npoints,
+            sw->npoints == 1 ? "" : "s", sw->npoints == 1 ? "is" : "are", sw->out_dir);
+}
+
 /* The complete files from the units' texts, in unit order: section.csv,
 ** summary.csv (bifurcations.csv with --floquet), each a temporary renamed
 ** into place, then the partial files removed and the diagram drawn when
@@ -2470,7 +2481,8 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
     if (!rc) {
         partial_remove(sw, "section.csv");
         partial_remove(sw, "summary.csv");
-    }
+    } else
+        partial_kept_said(sw);
     if (!rc && sw->floquet) {
         CliText hb = { 0 };
         for (int a = 1; a < sw->nax; a++)
