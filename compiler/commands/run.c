@@ -30,7 +30,8 @@
  * the environment variable NSM_REPORT_FD; see runtime/programs/driver.c).
  *
  * Exit status: 0 ok, 1 an error in the model or the command line (or
- * another run holds the folder), 2 an internal error (the generated C did
+ * another run holds the folder, or a figure could not be written, the
+ * results whole and summarised), 2 an internal error (the generated C did
  * not compile, the runtime is missing, the simulator crashed), 3 the
  * simulation failed (what it wrote so far is still plotted) or its files
  * could not be written (nothing is summarised), 128 + N interrupted by
@@ -162,8 +163,9 @@ static void run_usage(FILE *out)
           "phase.svg), plot.gp.  Environment: CC (the C compiler, default cc),\n"
           "XDG_CACHE_HOME (simulator cache, default ~/.cache; under it nsm/).\n"
           "Exit status: 0 ok, 1 error in the model or the command line (or another run\n"
-          "holds DIR), 2 internal error, 3 the simulation failed or its files could not be\n"
-          "written, 128 + N interrupted by signal N (forwarded to the simulator).\n",
+          "holds DIR, or a figure could not be written), 2 internal error, 3 the simulation\n"
+          "failed or its files could not be written, 128 + N interrupted by signal N\n"
+          "(forwarded to the simulator).\n",
           out);
 }
 
@@ -1067,8 +1069,10 @@ static int plot_frictions(const Model *m, PlotFriction *fric, int max)
     return n;
 }
 
-/* Draws the plots and says where they are. */
-static void plot_results(const RunOptions *o, const Model *m, const char *dir, Arena *a)
+/* Draws the plots and says where they are.  1 when a figure could not be
+ * written (PLOT_EFAIL, said here), else 0: no gnuplot or nothing to plot is
+ * a note, not an error. */
+static int plot_results(const RunOptions *o, const Model *m, const char *dir, Arena *a)
 {
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
@@ -1100,26 +1104,32 @@ static void plot_results(const RunOptions *o, const Model *m, const char *dir, A
             printf("no phase portrait: no body has both its position and its velocity "
                    "among the outputs\n");
     } else if (rc == PLOT_ESTOP) {
-        return;     /* plot_stoppable says so */
+        return 0;   /* plot_stoppable says so */
     } else if (rc == PLOT_EFAIL) {
-        fprintf(stderr, "nsmc: warning: no plot: %s\n", err);
+        /* an error, as the simulator's --plot makes it (exit 1): a warning
+         * and exit 0 let a script take the figures as drawn */
+        fprintf(stderr, "nsmc: error: the figures could not be drawn: %s; the results in %s "
+                "are whole (no figure left there)\n", err, dir);
+        return 1;
     } else {
         printf("no plot: %s\n", err);
     }
+    return 0;
 }
 
 /* plot_results with SIGINT, SIGTERM and SIGHUP caught: one that comes while
  * gnuplot draws kills it (plot_stop_watch), so nsmc stops at once and no
  * half figure is left (the default action ended nsmc and left gnuplot
  * drawing into its temporaries).  1 when a stop signal came (got_signal,
- * said here), else 0. */
-static int plot_stoppable(const RunOptions *o, const Model *m, const char *dir, Arena *a)
+ * said here), else 0; *failed: 1 when a figure could not be written. */
+static int plot_stoppable(const RunOptions *o, const Model *m, const char *dir, Arena *a,
+                          int *failed)
 {
     struct sigaction old[3];
     got_signal = 0;
     forward_install(old);
     plot_stop_watch(&got_signal);
-    plot_results(o, m, dir, a);
+    *failed = plot_results(o, m, dir, a);
     plot_stop_watch(NULL);
     forward_restore(old);
     if (!got_signal)
@@ -1149,6 +1159,35 @@ static const char *sig_text(int sig)
          : sig == SIGKILL ? "SIGKILL" : strsignal(sig);
 }
 
+/* What DIR/name is after a simulator stopped before it opened its outputs
+ * (it removes those it made): an earlier run's file as it was, a FIFO
+ * nobody read, or nothing. */
+static const char *stopped_file_state(const char *dir, const char *name)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (lstat(path, &st) != 0)
+        return "not made";
+    if (S_ISFIFO(st.st_mode))
+        return "a FIFO, nothing written into it";
+    if (S_ISREG(st.st_mode))
+        return "an earlier run's, as it was";
+    return "not a file of this run (left as it was)";
+}
+
+/* The simulator was stopped by signal s before it opened its outputs
+ * (waiting for a FIFO's reader, NSM_REPORT_FD's "stopped-unopened"): says
+ * that nothing was written and what each result file is; "hold whole
+ * lines up to where it stopped" named files that were never written or
+ * not made. */
+static void stopped_unopened_said(const char *sig, const char *dir)
+{
+    fprintf(stderr, "nsmc: interrupted by %s before the simulation started: nothing written; "
+            "%s/trajectory.csv: %s; %s/events.csv: %s\n", sig, dir,
+            stopped_file_state(dir, "trajectory.csv"), dir, stopped_file_state(dir, "events.csv"));
+}
+
 /* Says how the simulator ended when it did not end by itself (a signal or an
  * interruption, a failed write); returns the exit status, or -1 to go on
  * with the results. */
@@ -1170,6 +1209,10 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
     }
     if (rc > 128 || got_signal) {
         int s = rc > 128 ? rc - 128 : got_signal;
+        if (strstr(report, "stopped-unopened")) {
+            stopped_unopened_said(sig_text(s), dir);
+            return rc > 128 ? rc : 128 + s;
+        }
         fprintf(stderr, "nsmc: interrupted by %s: the simulation stopped early; %s/trajectory.csv "
                 "and events.csv hold whole lines up to where it stopped, not summarised\n",
                 sig_text(s), dir);
@@ -1278,14 +1321,15 @@ static int run(const RunOptions *o, Arena *a)
     summarize_energy(traj, energy_error_column(m));
     printf("results: %s/trajectory.csv, %s/events.csv%s%s\n", dir, dir, o->h5 ? ", " : "",
            o->h5 ? o->h5 : "");
-    if (o->plot && plot_stoppable(o, m, dir, a))
+    int figs_failed = 0;
+    if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed))
         return 128 + got_signal;
     if (out_stdout_check("nsmc"))
         return rc ? rc : 1;
     if (rc == 3)
         fprintf(stderr, "nsmc: the simulation failed; the results hold what was computed up "
                 "to the failure\n");
-    return rc;
+    return rc ? rc : figs_failed;
 }
 
 /* Entry from main.c for `nsmc run ...` (argv[0] is "run"); returns the exit status. */

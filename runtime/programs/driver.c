@@ -61,6 +61,10 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/ioctl.h>
+#include <sys/sysmacros.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -871,12 +875,37 @@ static int out_is_null(const struct stat *st)
            st->st_rdev == null.st_rdev;
 }
 
+/* The device number of the terminal /dev/tty stands for (the process's
+** controlling terminal) into *rdev: 1, or 0 when st is not /dev/tty or
+** there is no such terminal.  /dev/tty is a device of its own (5, 0), so
+** `--out - --events /dev/tty` with stdout on that terminal was taken as
+** two files and wrote both onto it. */
+static int tty_device(const struct stat *st, dev_t *rdev)
+{
+#if defined(__linux__) && defined(TIOCGDEV)
+    if (!S_ISCHR(st->st_mode) || st->st_rdev != makedev(5, 0))
+        return 0;
+    int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    unsigned int dev = 0;
+    int ok = fd >= 0 && ioctl(fd, TIOCGDEV, &dev) == 0;
+    if (fd >= 0)
+        close(fd);
+    if (ok)      /* the kernel's encoding: minor's low byte, major, minor's high bits */
+        *rdev = makedev((dev >> 8) & 0xfff, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+    return ok;
+#else
+    (void)st, (void)rdev;
+    return 0;
+#endif
+}
+
 /* The file a path names, as one text (its device and inode when it
 ** exists, whatever its kind: "-" is what stdout is, so that `--out -
 ** --events /dev/stdout`, two outputs onto one FIFO or one terminal are one
-** file; else its folder's and its name, a dangling link's target's), in
-** buf; 0 when there is no such file to compare (stdout closed) or it is
-** the null device. */
+** file; a character device by its device number, /dev/tty as the terminal
+** it stands for; else its folder's and its name, a dangling link's
+** target's), in buf; 0 when there is no such file to compare (stdout
+** closed) or it is the null device. */
 static int out_identity(const char *path, char *buf, size_t len)
 {
     struct stat st;
@@ -886,7 +915,12 @@ static int out_identity(const char *path, char *buf, size_t len)
     if (!strcmp(path, "-") ? fstat(1, &st) == 0 : stat(path, &st) == 0) {
         if (out_is_null(&st))
             return 0;
-        snprintf(buf, len, "%lu:%lu", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+        dev_t rdev = st.st_rdev;
+        tty_device(&st, &rdev);
+        if (S_ISCHR(st.st_mode))
+            snprintf(buf, len, "c%u:%u", (unsigned)major(rdev), (unsigned)minor(rdev));
+        else
+            snprintf(buf, len, "%lu:%lu", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
         return 1;
     }
     if (!strcmp(path, "-"))
@@ -1308,7 +1342,9 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
 }
 
 /* Tell `nsmc run` (which passes a pipe's descriptor in NSM_REPORT_FD) that
-** the outputs could not be written, so that it summarises nothing. */
+** the outputs could not be written ("write-failed"), or that a stop came
+** before they were opened ("stopped-unopened"), so that it summarises
+** nothing and says what its folder holds. */
 static void report_to_parent(const char *what)
 {
     const char *v = getenv("NSM_REPORT_FD");
@@ -1905,6 +1941,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     int orc = outputs_open(&d, sim, out_path, ev_path, sec_spec ? sec_path : NULL, stats_path,
                            &stats, h5_path, sec_spec);
     if (orc) {
+        if (orc > 128)      /* stopped waiting for a FIFO's reader: nothing written */
+            report_to_parent("stopped-unopened\n");
         nsm_sim_free(sim);
         return orc;
     }
