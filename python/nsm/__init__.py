@@ -24,6 +24,7 @@ import collections
 import ctypes
 import errno
 import fcntl
+import functools
 import glob
 import hashlib
 import json
@@ -38,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 
 try:
     import numpy as np
@@ -59,7 +61,8 @@ except ImportError as _err:   # pragma: no cover - tested in a bare venv
 from ._version import __version__
 
 __all__ = ["compile", "compile_source", "Model", "Result", "Branch", "Param", "Error", "CompileError", "ParameterError",
-           "SettingError", "SimulationError", "ColumnError", "Interrupted", "EVENT_DTYPE", "__version__"]
+           "SettingError", "SimulationError", "ColumnError", "ArgumentError", "OutOfMemoryError",
+           "Interrupted", "SimulationWarning", "EVENT_DTYPE", "__version__"]
 
 METHODS = {"rk4": 0, "adaptive": 1, "exact": 2, "taylor": 3}
 METHOD_NAMES = {v: k for k, v in METHODS.items()}
@@ -100,6 +103,24 @@ class ColumnError(Error, KeyError):
     """A result has no output column of that name (a KeyError too)."""
 
 
+class ArgumentError(Error, TypeError):
+    """A call whose arguments do not fit the function (a misspelt keyword
+    such as run(tend=1), too many arguments, one missing): Python's
+    TypeError, which it also is, with Python's own error as __cause__."""
+
+
+class OutOfMemoryError(Error, MemoryError):
+    """Memory ran out creating a simulation or recording a run (a
+    MemoryError too)."""
+
+
+class SimulationWarning(UserWarning):
+    """A warning of the runtime about a run that goes on (the simulators
+    print them as "warning: ..."): a contact far from the origin located
+    only to its tolerance band, a step reduced below dt for stability.
+    Shown with warnings.warn; a run's are also kept in Result.warnings."""
+
+
 class SimulationError(Error):
     """A run that failed.  Attributes: message (the runtime's text, naming
     the time, the mode and the contact), status (e.g. "NSM_ESTEPS"), t (the
@@ -134,6 +155,58 @@ class Interrupted(KeyboardInterrupt):
     def __reduce__(self):
         """Pickled with its time and result (as SimulationError)."""
         return type(self), (self.t, self.result)
+
+
+def _api(fn):
+    """A public function or method whose every error is an nsm.Error with a
+    message: Python's TypeError for arguments that do not fit its signature
+    (run(tend=1): raised before any of its code runs) becomes an
+    ArgumentError, memory running out an OutOfMemoryError, and any other
+    exception that escapes it (the caller's own, raised by a value's
+    __eq__, __iter__ or items() where no argument check caught it first) an
+    nsm.Error naming it; the original is chained as __cause__.
+    KeyboardInterrupt (Interrupted) and warnings raised as errors pass."""
+    where = fn.__qualname__
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (Error, Warning):
+            raise
+        except TypeError as err:
+            if err.__traceback__ is not None and err.__traceback__.tb_next is None:
+                raise ArgumentError(str(err)) from err
+            raise Error("%s: %s: %s" % (where, type(err).__name__, err)) from err
+        except MemoryError as err:
+            raise OutOfMemoryError("%s: out of memory%s" % (where, ": %s" % err if str(err)
+                                                            else "")) from err
+        except Exception as err:
+            raise Error("%s: %s raised %s" % (where, type(err).__name__, str(err) or
+                                               "(no message)")) from err
+    return call
+
+
+def _caller(what, error, fn, *args):
+    """fn(*args) on a value of the caller's (a comparison, an iteration,
+    items()), whose own exception (a __eq__ that raises) becomes error
+    naming what, the exception chained: it passed through unchanged."""
+    try:
+        return fn(*args)
+    except Error:
+        raise
+    except Exception as err:
+        raise error("%s: the given value raised %s: %s" % (what, type(err).__name__,
+                                                          str(err) or "(no message)")) from err
+
+
+def _caller_level():
+    """The stacklevel of warnings.warn, called by the function calling this,
+    that names the first frame outside this package (the user's line)."""
+    f, level = sys._getframe(1), 1
+    while f is not None and f.f_code.co_filename == __file__:
+        f, level = f.f_back, level + 1
+    return level
 
 
 def _plural(n, one, many=None):
@@ -574,6 +647,7 @@ def _build(ctext, paths, verbose=False):
     return so, symbol
 
 
+@_api
 def compile(path, verbose=False):
     """Compiles a .nsm model (nsmc, then the C compiler, cached); returns a Model.
     Raises CompileError with nsmc's diagnostics when the model is wrong, and
@@ -633,6 +707,7 @@ _CONT_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
 CONT_KINDS = ("regular", "start", "fold", "flip", "ns", "grazing", "switch")
 
 
+@_api
 def compile_source(text, verbose=False):
     """Compiles a model given as the text of a .nsm file (written to a
     temporary file for nsmc; cached like compile()); returns a Model."""
@@ -664,6 +739,8 @@ def _declare(lib):
         "nsmpy_run": (I, [P, P, D, I]), "nsmpy_audit": (I, [P, DP]),
         "nsmpy_catch_begin": (I, [P]), "nsmpy_catch_end": (I, [P]),
         "nsmpy_catch_stop": (None, []),
+        "nsmpy_warn_attach": (P, [P]), "nsmpy_warn_free": (None, [P]),
+        "nsmpy_warn_take": (P, [P, ctypes.POINTER(ctypes.c_size_t)]),
         "nsm_sim_check_tangent": (I, [P, S]),
         "nsmpy_contact_stats": (I, [P, I, DP]), "nsmpy_friction_stats": (I, [P, I, DP]),
         "nsm_sim_space_friction_dissipated": (I, [P, I, DP]),
@@ -873,7 +950,7 @@ def _spec(value, what):
     """value as a text argument (a section, a period expression), else
     SettingError: None or a number used to escape as AttributeError."""
     if isinstance(value, str):
-        return value
+        return _plain(value)
     raise SettingError("%s must be a text such as 'impact:stop', got %r" % (what, value))
 
 
@@ -881,14 +958,22 @@ def _not_swept(params, names):
     """A params entry for a swept or continued parameter is refused: the
     study would override it without a word (as nsmc sweep's --set is)."""
     for name in names:
-        if params and name in params:
+        if _caller("params", ParameterError, lambda: bool(params) and name in params):
             raise ParameterError("params[%r]: the parameter is swept or continued by this study"
                                  % name)
+
+
+def _plain(text):
+    """A str subclass as its text, a plain str, so that its own __eq__,
+    __hash__, __str__ or encode (which may raise: the exception escaped
+    as it was) are never called; anything else as it is."""
+    return str.__str__(text) if isinstance(text, str) else text
 
 
 def _method(method):
     """method if it names a method, else SettingError (a list escaped as a
     bare TypeError, unhashable)."""
+    method = _plain(method)
     if not isinstance(method, str) or method not in METHODS:
         raise SettingError("unknown method %r (valid: rk4, adaptive, exact, taylor)" % (method,))
     return method
@@ -896,10 +981,13 @@ def _method(method):
 
 def _param_name(params, name):
     """ParameterError unless name is one of the model's parameters (a list
-    or another unhashable name escaped as a bare TypeError)."""
+    or another unhashable name escaped as a bare TypeError); the name as a
+    plain str (_plain)."""
+    name = _plain(name)
     if not isinstance(name, str) or name not in params:
         raise ParameterError("%r: the model has no such parameter; valid parameters: %s"
                              % (name, ", ".join(params) or "(none)"))
+    return name
 
 
 def _params_dict(params):
@@ -907,6 +995,21 @@ def _params_dict(params):
     escaped from the studies as a bare TypeError or AttributeError)."""
     if params is not None and not hasattr(params, "items"):
         raise ParameterError("params must be a dict {name: value}, got %r" % (params,))
+
+
+def _pairs(mapping, what):
+    """The (name, value) pairs of a dict argument (params, init) as a list,
+    ParameterError naming what when its items() raises or gives something
+    other than pairs (the caller's exception chained; it escaped as it
+    was, or as a bare ValueError from the unpacking)."""
+    if mapping is None:
+        return []
+    items = _caller("%s.items()" % what, ParameterError, lambda: list(mapping.items()))
+    for item in items:
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise ParameterError("%s.items() must give (name, value) pairs, got %s"
+                                 % (what, _shown(item)))
+    return items
 
 
 def _flag(value, what):
@@ -958,6 +1061,7 @@ class Model:
                              method=d["method"])
         self._table = self._lib.nsmpy_model()
         self._source = None
+        self._warns = {}        # each live simulation's warning store (_create, _free)
 
     def __reduce__(self):
         """Pickled as its shared object's path (and its source, for basins),
@@ -978,10 +1082,12 @@ class Model:
         lib = self._lib
         if params is not None and not hasattr(params, "items"):
             raise ParameterError("params must be a dict {name: value}, got %r" % (params,))
-        for name, value in (params or {}).items():
-            if name not in self.params:
-                raise ParameterError("unknown parameter '%s'; valid parameters: %s"
-                                     % (name, ", ".join(self.params) or "(none)"))
+        for name, value in _pairs(params, "params"):
+            name = _plain(name)
+            if not isinstance(name, str) or name not in self.params:
+                raise ParameterError("unknown parameter %s; valid parameters: %s"
+                                     % ("'%s'" % name if isinstance(name, str) else repr(name),
+                                        ", ".join(self.params) or "(none)"))
             x = _number(value, "parameter '%s'" % name, ParameterError)
             if lib.nsm_sim_set_param(sim, name.encode(), x) != 0:
                 raise ParameterError(_text(lib.nsm_sim_message(sim)) or
@@ -1079,14 +1185,37 @@ class Model:
 
     def _create(self):
         """A fresh simulation object; CompileError for a table this runtime
-        cannot run, MemoryError when memory runs out."""
+        cannot run, OutOfMemoryError when memory runs out."""
         sim = self._lib.nsm_sim_create(self._table)
         if sim:
+            self._warns[sim] = self._lib.nsmpy_warn_attach(sim)
             return sim
         why = ctypes.c_char_p()
         if self._lib.nsm_model_check(self._table, ctypes.byref(why)) != 0:
             raise CompileError("the runtime cannot run %s: %s" % (self.path, _text(why.value)))
-        raise MemoryError("out of memory creating the simulation of %s" % self.name)
+        raise OutOfMemoryError("out of memory creating the simulation of %s" % self.name)
+
+    def _warnings(self, sim):
+        """The runtime's warnings about sim since the last call (the band of a
+        contact far from the origin, a step reduced for stability), each
+        shown with warnings.warn as a SimulationWarning; their texts as a
+        list.  The simulators print them; Python dropped them."""
+        n = ctypes.c_size_t(0)
+        text = self._lib.nsmpy_warn_take(self._warns.get(sim), ctypes.byref(n))
+        lines = ctypes.string_at(text, n.value).decode("utf-8", "replace").splitlines() \
+            if n.value else []
+        for line in lines:
+            warnings.warn("%s: %s" % (self.name, line), SimulationWarning,
+                          stacklevel=_caller_level())
+        return lines
+
+    def _free(self, sim):
+        """Frees a simulation made by _create, its warnings shown first."""
+        try:
+            self._warnings(sim)
+        finally:
+            self._lib.nsm_sim_free(sim)
+            self._lib.nsmpy_warn_free(self._warns.pop(sim, None))
 
     def _initial(self, sim, init):
         """Starts the simulation's resets from init: a dict {"BODY.x" or
@@ -1106,9 +1235,10 @@ class Model:
         y = np.ctypeslib.as_array(lib.nsm_sim_state(sim), (n2,)).copy()
         if hasattr(init, "items"):
             names = ["%s.%s" % (b, c) for c in "xv" for b in self.bodies]
-            for name, value in init.items():
-                if name not in names:
-                    raise ParameterError("init: '%s' is not a coordinate of the state (valid: %s)"
+            for name, value in _pairs(init, "init"):
+                name = _plain(name)
+                if not isinstance(name, str) or name not in names:
+                    raise ParameterError("init: %r is not a coordinate of the state (valid: %s)"
                                          % (name, ", ".join(names)))
                 y[names.index(name)] = _number(value, "init %s" % name, ParameterError)
         else:
@@ -1118,6 +1248,9 @@ class Model:
                 raise ParameterError("init must be a dict {\"BODY.x\" or \"BODY.v\": value} or "
                                      "the %d values of the state (positions, then velocities), "
                                      "got %r" % (n2, init)) from None
+            except Exception as err:    # the caller's own __iter__ raised: it escaped as it was
+                raise ParameterError("init: iterating over the given value raised %s: %s"
+                                     % (type(err).__name__, str(err) or "(no message)")) from err
             if len(vals) != n2:
                 raise ParameterError("init needs %d values (positions, then velocities), got %d"
                                      % (n2, len(vals)))
@@ -1140,7 +1273,7 @@ class Model:
                                      "the model cannot start with these parameters")
             self._check_run(sim, 0.0)    # the method against the model
         except BaseException:
-            self._lib.nsm_sim_free(sim)
+            self._free(sim)
             raise
         return sim
 
@@ -1210,6 +1343,7 @@ class Model:
         if self._lib.nsm_sim_check_tangent(sim, who.encode()) != 0:
             raise SettingError(_text(self._lib.nsm_sim_message(sim)))
 
+    @_api
     def section(self, spec, t_end=None, period=None, params=None, init=None, method=None):
         """Records of a Poincare section (docs/studies.md: "impact:GAP",
         "period:T[:T0]", "plane:F[:up|down|both]") from t = 0 to t_end (a
@@ -1244,8 +1378,9 @@ class Model:
                 self._fail(sim, "section")
             return records()
         finally:
-            lib.nsm_sim_free(sim)
+            self._free(sim)
 
+    @_api
     def lyapunov(self, duration, interval, transient=0.0, params=None, init=None, method=None):
         """The Lyapunov spectrum [1/s], a numpy array of 2n exponents in
         decreasing order, of the motion from t = transient over duration,
@@ -1280,8 +1415,9 @@ class Model:
                 self._fail(sim, "lyapunov")
             return np.array(lam[:], dtype=float)
         finally:
-            lib.nsm_sim_free(sim)
+            self._free(sim)
 
+    @_api
     def floquet(self, period, transient=0.0, params=None, init=None, method=None):
         """The periodic orbit of the given period (a time or an expression of
         the parameters) reached after transient (rounded up to whole periods:
@@ -1312,8 +1448,9 @@ class Model:
                 self._fail(sim, "floquet")
             return np.array(y[:]), np.array(re[:]) + 1j * np.array(im[:])
         finally:
-            lib.nsm_sim_free(sim)
+            self._free(sim)
 
+    @_api
     def continuation(self, param, start, stop, curve=None, param2=None, start2=None, stop2=None,
                      period="2*pi/omega", periods=1, init=None, transient=200, ds=0.01,
                      ds_min=1e-9, ds_max=0.05, max_points=10000, tol=1e-10, switch_pd=False,
@@ -1330,11 +1467,15 @@ class Model:
         periods).  Returns a Branch of numpy arrays, one row per point."""
         lib = self._lib
         kinds = {None: 0, "fold": 2, "flip": 3, "grazing": 5}
+        curve = _plain(curve)
         if not (curve is None or isinstance(curve, str)) or curve not in kinds:
             raise SettingError("curve=%r: expected 'fold', 'flip' or 'grazing'" % (curve,))
         if (curve is None) != (param2 is None):
             raise SettingError("a curve needs param2, start2 and stop2; param2 is the second "
                                "parameter of a curve")
+        param = _param_name(self.params, param)
+        if curve is not None:
+            param2 = _param_name(self.params, param2)
         o = _ContOptions()
         lib.nsm_cont_defaults(ctypes.byref(o))
         o.param = _ctext(str(param), "param", ParameterError)
@@ -1356,8 +1497,6 @@ class Model:
             o.param2 = _ctext(str(param2), "param2", ParameterError)
             o.from2 = _number(start2, "start2", SettingError)
             o.to2 = _number(stop2, "stop2", SettingError)
-        for name in [param] + ([param2] if curve else []):
-            _param_name(self.params, name)
         _params_dict(params)
         _not_swept(params, [param] + ([param2] if curve else []))
         sim = self._study(params, method, init)
@@ -1366,7 +1505,7 @@ class Model:
         try:
             self._tangent(sim, "continuation")
         except BaseException:
-            lib.nsm_sim_free(sim)
+            self._free(sim)
             raise
 
         def on_point(ud, s, pt):
@@ -1389,10 +1528,13 @@ class Model:
                     raise SettingError("continuation: bad options (%s)" % msg if msg else
                                        "continuation: bad options (steps, range or period)")
                 self._fail(sim, "continuation")
-            return Branch(rows, n2, msg)
+            branch = Branch(rows, n2, msg)
+            branch.warnings = self._warnings(sim)
+            return branch
         finally:
-            lib.nsm_sim_free(sim)
+            self._free(sim)
 
+    @_api
     def sweep(self, param, values, section, period=None, transient=100, record=100, t_max=None,
               params=None, init=None, method=None):
         """A brute-force bifurcation diagram: for each value of param, the
@@ -1401,11 +1543,21 @@ class Model:
         reaches t_max, default the model's t_end, first).  Returns (p, rec):
         p the parameter of each kept record, rec its row t, phase, state."""
         lib = self._lib
-        _param_name(self.params, param)
+        param = _param_name(self.params, param)
         _params_dict(params)
         _not_swept(params, [param])
         section = _spec(section, "section")
         transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
+        if _caller("values", ParameterError, np.ma.is_masked, values):
+            # np.asarray drops the mask: the masked entries' hidden values
+            # were swept as if given
+            mask = np.ma.getmaskarray(values).ravel()
+            raise ParameterError("values: a masked array with %s (at %s): a masked entry has "
+                                 "no value to sweep; give the values to sweep (values."
+                                 "compressed() for the unmasked ones)"
+                                 % (_plural(int(mask.sum()), "masked entry", "masked entries"),
+                                    ", ".join(str(i) for i in np.flatnonzero(mask)[:10]) +
+                                    (", ..." if mask.sum() > 10 else "")))
         try:
             raw = np.asarray(values)
             real = not (_not_real(raw) or (raw.dtype == object and
@@ -1439,7 +1591,7 @@ class Model:
         for v in values:
             probe, _ = self._sweep_sim(param, float(v), section, period, t_max, params, method,
                                        init)
-            lib.nsm_sim_free(probe)
+            self._free(probe)
         ps, rows = [], []
         for v in values:
             seen = [0]
@@ -1463,7 +1615,7 @@ class Model:
                 if rc not in (0, 8):     # NSM_ESTOPPED: the records are in
                     self._fail(sim, "sweep at %s = %r" % (param, float(v)))
             finally:
-                lib.nsm_sim_free(sim)
+                self._free(sim)
         if not ps:
             # nsmc sweep's exit 3: empty arrays were returned without a word
             raise SimulationError("sweep: no value gave section records (no value of %s "
@@ -1502,10 +1654,11 @@ class Model:
                 raise SettingError("sweep at %s = %r (period=%r, t_max=%r): %s"
                                    % (param, v, period, t_max, e)) from None
         except BaseException:
-            lib.nsm_sim_free(sim)
+            self._free(sim)
             raise
         return sim, te
 
+    @_api
     def basins(self, x, y, section, period=None, transient=100, record=100, tol=1e-4,
                t_max=None, params=None, jobs=1, method=None, pilot=None):
         """Basins of attraction (nsmc sweep --basin, docs/studies.md): x and
@@ -1584,6 +1737,7 @@ class Model:
         labels = grid[:, 2].astype(int).reshape(ny, nx)
         return xs, ys, labels, atts
 
+    @_api
     def run(self, t_end=None, method=None, params=None, every=None, dt=None, rtol=None,
             atol=None, max_steps=None, max_event_rate=None, zeno=True, init=None):
         """Simulates from t = 0 to t_end (default: the model's `simulate`).
@@ -1608,7 +1762,7 @@ class Model:
         rec = lib.nsmpy_rec_new()
         try:
             if not rec:
-                raise MemoryError("cannot allocate the run's record")
+                raise OutOfMemoryError("cannot allocate the run's record")
             self._configure(sim, method, params, dt, every, rtol, atol, max_steps,
                             max_event_rate, zeno)
             self._initial(sim, init)
@@ -1624,8 +1778,9 @@ class Model:
             # t = 0.5 s), a failed run with its partial result, as the
             # simulator's exit 3 "simulation failed"
             result = self._result(sim, rec)
+            result.warnings = self._warnings(sim)
             if lib.nsmpy_rec_oom(rec):
-                raise MemoryError("out of memory recording the run at t = %g s"
+                raise OutOfMemoryError("out of memory recording the run at t = %g s"
                                   % result.t_reached)
             if status != "NSM_OK":
                 contact = lib.nsm_sim_failed_contact(sim)
@@ -1637,7 +1792,7 @@ class Model:
             return result
         finally:
             lib.nsmpy_rec_free(rec)
-            lib.nsm_sim_free(sim)
+            self._free(sim)
 
     def _mode_names(self, closed):
         """Names of the contacts closed in a mode (closed(j): gap j closed)."""
@@ -1745,6 +1900,7 @@ class Branch:
         self.dpds = np.array([r[9] for r in rows], dtype=float)
         self.multipliers = np.array([r[10] for r in rows], dtype=complex).reshape(-1, n2)
         self.message = message
+        self.warnings = []      # the runtime's warnings (SimulationWarning's texts)
 
     def __len__(self):
         return len(self.param)
@@ -1773,6 +1929,8 @@ class Result:
                      reversals, state (0 stuck, +1/-1 slipping)
     r.space_frictions  per spatial friction element: dissipated
     r.t_reached, r.steps, r.method
+    r.warnings       the runtime's warnings about the run (texts; each was
+                     also shown with warnings.warn as a SimulationWarning)
     """
 
     def __init__(self, model, samples, events, audit, contacts, t_reached, steps, method,
@@ -1791,6 +1949,7 @@ class Result:
         planar, space = frictions or ({}, {})
         self.frictions, self.space_frictions = planar, space
         self.t_reached, self.steps, self.method = t_reached, steps, method
+        self.warnings = []      # the runtime's warnings (SimulationWarning's texts)
 
     @property
     def x(self):

@@ -182,6 +182,65 @@ const char **nsmpy_rec_names(const NsmpyRec *r) { return r->names; }
 int nsmpy_rec_oom(const NsmpyRec *r) { return r->oom; }
 int nsmpy_rec_interrupted(const NsmpyRec *r) { return r->interrupted; }
 
+/* The runtime's warnings of one simulation (the contact-tolerance band of
+** a contact far from the origin, a step reduced for stability), kept as
+** lines for Python to show with warnings.warn and keep on the result:
+** without a handler they went nowhere, where the simulators print them. */
+typedef struct NsmpyWarn {
+    char *text;               /* the lines, each ending in '\n'; NULL when none */
+    size_t n, cap;
+} NsmpyWarn;
+
+/* The warning handler: appends the line (dropped when memory runs out: a
+** warning never stops the run). */
+static void on_warning(void *ud, const nsm_sim *sim, const char *text)
+{
+    NsmpyWarn *w = ud;
+    size_t len = strlen(text);
+    (void)sim;
+    if (w->n + len + 2 > w->cap) {
+        size_t cap = 2 * (w->n + len + 2);
+        char *t = realloc(w->text, cap);
+        if (!t)
+            return;
+        w->text = t;
+        w->cap = cap;
+    }
+    memcpy(w->text + w->n, text, len);
+    w->n += len;
+    w->text[w->n++] = '\n';
+    w->text[w->n] = '\0';
+}
+
+/* Collects sim's warnings from now on; NULL when out of memory (then they
+** are not collected).  Free with nsmpy_warn_free after the simulation. */
+NsmpyWarn *nsmpy_warn_attach(nsm_sim *sim)
+{
+    NsmpyWarn *w = calloc(1, sizeof *w);
+    if (w)
+        nsm_sim_set_warning_handler(sim, on_warning, w);
+    return w;
+}
+
+/* The warnings collected so far, one per line ("" when none), and forgets
+** them (each is shown once). */
+const char *nsmpy_warn_take(NsmpyWarn *w, size_t *len)
+{
+    *len = w ? w->n : 0;
+    if (w)
+        w->n = 0;
+    return w && w->text ? w->text : "";
+}
+
+/* Frees what nsmpy_warn_attach made (its simulation freed first, or its
+** handler removed). */
+void nsmpy_warn_free(NsmpyWarn *w)
+{
+    if (w)
+        free(w->text);
+    free(w);
+}
+
 /* The SIGINT action that nsmpy_catch_begin replaced (the interpreter's),
 ** and whether it is replaced now. */
 static struct sigaction caught_old;
