@@ -621,3 +621,17 @@ foreach(case zenostiff press zeroenergy)
   set_tests_properties(reliability/left12core_${case} PROPERTIES LABELS reliability TIMEOUT 600
     ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the eleventh and twelfth hostile passes on the programs and the
+# Python package left as found (tests/reliability/leftovers13_prog_test.py):
+# figures and complete files that cannot be written (a small tmpfs), a stop
+# before the simulator opened its outputs, /dev/tty beside stdout on that
+# terminal, and the Python package's errors, masked values and warnings;
+# each case under 20 s in the normal build.
+foreach(case figures complete fifo tty python)
+  add_test(NAME reliability/left13prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers13_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left13prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
