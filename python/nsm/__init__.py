@@ -1885,7 +1885,8 @@ class Branch:
     curve the curve's kind), stable, y (the orbit's state at t = 0),
     period, impacts (per orbit), min_gap, min_speed, dpds, multipliers
     (complex, by decreasing modulus); message: the runtime's note on why
-    the branch ended, if any."""
+    the branch ended, if any; warnings: the runtime's warnings (texts, each
+    also shown as a SimulationWarning)."""
 
     def __init__(self, rows, n2, message):
         self.param = np.array([r[1] for r in rows], dtype=float)
