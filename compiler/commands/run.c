@@ -1109,7 +1109,7 @@ static int plot_results(const RunOptions *o, const Model *m, const char *dir, Ar
         /* an error, as the simulator's --plot makes it (exit 1): a warning
          * and exit 0 let a script take the figures as drawn */
         fprintf(stderr, "nsmc: error: the figures could not be drawn: %s; the results in %s "
-                "are whole (no figure left there)\n", err, dir);
+                "are whole, no figure drawn\n", err, dir);
         return 1;
     } else {
         printf("no plot: %s\n", err);
