@@ -1159,14 +1159,12 @@ static const char *sig_text(int sig)
          : sig == SIGKILL ? "SIGKILL" : strsignal(sig);
 }
 
-/* What DIR/name is after a simulator stopped before it opened its outputs
- * (it removes those it made): an earlier run's file as it was, a FIFO
- * nobody read, or nothing. */
-static const char *stopped_file_state(const char *dir, const char *name)
+/* What the file at path is after a simulator stopped before it opened its
+ * outputs (it removes those it made): an earlier run's file as it was, a
+ * FIFO nobody read, or nothing. */
+static const char *stopped_file_state(const char *path)
 {
-    char path[4200];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
     if (lstat(path, &st) != 0)
         return "not made";
     if (S_ISFIFO(st.st_mode))
@@ -1178,20 +1176,25 @@ static const char *stopped_file_state(const char *dir, const char *name)
 
 /* The simulator was stopped by signal s before it opened its outputs
  * (waiting for a FIFO's reader, NSM_REPORT_FD's "stopped-unopened"): says
- * that nothing was written and what each result file is; "hold whole
- * lines up to where it stopped" named files that were never written or
- * not made. */
-static void stopped_unopened_said(const char *sig, const char *dir)
+ * that nothing was written and what each result file is (h5: the --out
+ * HDF5 file, or NULL); "hold whole lines up to where it stopped" named
+ * files that were never written or not made. */
+static void stopped_unopened_said(const char *sig, const char *dir, const char *h5)
 {
+    char traj[4200], ev[4200];
+    snprintf(traj, sizeof traj, "%s/trajectory.csv", dir);
+    snprintf(ev, sizeof ev, "%s/events.csv", dir);
     fprintf(stderr, "nsmc: interrupted by %s before the simulation started: nothing written; "
-            "%s/trajectory.csv: %s; %s/events.csv: %s\n", sig, dir,
-            stopped_file_state(dir, "trajectory.csv"), dir, stopped_file_state(dir, "events.csv"));
+            "%s: %s; %s: %s%s%s%s%s\n", sig, traj, stopped_file_state(traj), ev,
+            stopped_file_state(ev), h5 ? "; " : "", h5 ? h5 : "", h5 ? ": " : "",
+            h5 ? stopped_file_state(h5) : "");
 }
 
 /* Says how the simulator ended when it did not end by itself (a signal or an
  * interruption, a failed write); returns the exit status, or -1 to go on
  * with the results. */
-static int run_outcome(int rc, int sig, const char *report, const char *bin, const char *dir)
+static int run_outcome(int rc, int sig, const char *report, const char *bin, const char *dir,
+                       const char *h5)
 {
     if (rc < 0 && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGKILL)) {
         fprintf(stderr, "nsmc: the simulator was killed by %s; %s holds what it wrote, "
@@ -1210,7 +1213,7 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
     if (rc > 128 || got_signal) {
         int s = rc > 128 ? rc - 128 : got_signal;
         if (strstr(report, "stopped-unopened")) {
-            stopped_unopened_said(sig_text(s), dir);
+            stopped_unopened_said(sig_text(s), dir, h5);
             return rc > 128 ? rc : 128 + s;
         }
         fprintf(stderr, "nsmc: interrupted by %s: the simulation stopped early; %s/trajectory.csv "
@@ -1305,7 +1308,7 @@ static int run(const RunOptions *o, Arena *a)
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);
     close(pfd[0]);
-    int end = run_outcome(rc, sig, report, bin, dir);
+    int end = run_outcome(rc, sig, report, bin, dir, o->h5);
     if (end >= 0)
         return end;
     if (rc != 0 && rc != 3)

@@ -157,11 +157,12 @@ def case_complete(tmp):
 
 # ---- fifo -------------------------------------------------------------------
 
-def stopped_on_fifo(tmp, out):
+def stopped_on_fifo(tmp, out, extra=()):
     """nsmc run into out, whose trajectory.csv is a FIFO nobody reads,
-    stopped by SIGTERM once its simulator waits: the CompletedProcess-like
-    (returncode, stderr)."""
-    pr = subprocess.Popen([NSMC, "run", BALL_NSM, "--out-dir", out, "--t-end", "1", "-q"],
+    stopped by SIGTERM once its simulator waits: the Popen, with
+    returncode and stderr."""
+    pr = subprocess.Popen([NSMC, "run", BALL_NSM, "--out-dir", out, "--t-end", "1", "-q"] +
+                          list(extra),
                           cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True)
     time.sleep(1.0 * SLOW)        # built already: the simulator is waiting in its open
@@ -183,7 +184,7 @@ def case_fifo(tmp):
     out = os.path.join(tmp, "f")
     os.mkdir(out)
     os.mkfifo(os.path.join(out, "trajectory.csv"))
-    p = stopped_on_fifo(tmp, out)
+    p = stopped_on_fifo(tmp, out, ["--out", os.path.join(out, "r.h5")])
     print("  FIFO as trajectory.csv, SIGTERM: exit %d, %s"
           % (p.returncode, p.stderr.strip().splitlines()[-1:]))
     check(p.returncode == 143 and "waiting for a reader of the FIFO" in p.stderr,
@@ -191,10 +192,11 @@ def case_fifo(tmp):
     check("hold whole lines" not in p.stderr and
           "before the simulation started: nothing written" in p.stderr and
           "trajectory.csv: a FIFO, nothing written into it" in p.stderr and
-          "events.csv: not made" in p.stderr,
-          "nsmc run says nothing was written, the FIFO untouched and events.csv not made (it "
-          "said both hold whole lines up to where it stopped)", p)
-    check(not os.path.exists(os.path.join(out, "events.csv")), "events.csv indeed not made")
+          "events.csv: not made" in p.stderr and "r.h5: not made" in p.stderr,
+          "nsmc run says nothing was written, the FIFO untouched, events.csv and the HDF5 file "
+          "not made (it said both CSV files hold whole lines up to where it stopped)", p)
+    check(not os.path.exists(os.path.join(out, "events.csv")) and
+          not os.path.exists(os.path.join(out, "r.h5")), "events.csv and r.h5 indeed not made")
     # an earlier run's events.csv beside the FIFO: left as it was, and said so
     with open(os.path.join(out, "events.csv"), "w") as f:
         f.write("t,kind\n1,impact\n")
