@@ -174,16 +174,15 @@ def _api(fn):
             return fn(*args, **kwargs)
         except (Error, Warning):
             raise
-        except TypeError as err:
-            if err.__traceback__ is not None and err.__traceback__.tb_next is None:
-                raise ArgumentError(str(err)) from err
-            raise Error("%s: %s: %s" % (where, type(err).__name__, err)) from err
         except MemoryError as err:
             raise OutOfMemoryError("%s: out of memory%s" % (where, ": %s" % err if str(err)
                                                             else "")) from err
         except Exception as err:
-            raise Error("%s: %s raised %s" % (where, type(err).__name__, str(err) or
-                                               "(no message)")) from err
+            if isinstance(err, TypeError) and err.__traceback__ is not None and \
+                    err.__traceback__.tb_next is None:     # the call's own binding
+                raise ArgumentError(str(err)) from err
+            raise Error("%s: the call raised %s: %s" % (where, type(err).__name__, str(err) or
+                                                          "(no message)")) from err
     return call
 
 

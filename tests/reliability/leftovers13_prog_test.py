@@ -323,6 +323,10 @@ refused("section params whose items() raises",
         lambda: fio.section("impact:stop", params=Items(e=0.5)), nsm.ParameterError, Boom)
 refused("str subclass as a method, raising __eq__ (a parameter name below)",
         lambda: two.run(t_end=1, method=S("euler")), nsm.SettingError, None, ["euler"])
+# where no argument check names it, still an nsm.Error with the exception chained
+e = refused("basins axis whose iterator raises",
+            lambda: fio.basins(It(), ("M.v", -1, 1, 3), "impact:stop"), nsm.Error, Boom,
+            ["basins", "Boom"])
 e = refused("run(tend=1)", lambda: two.run(tend=1), nsm.ArgumentError, TypeError, ["tend"])
 assert isinstance(e, TypeError), "an ArgumentError is a TypeError too"
 refused("run(1, 2, 3, ...) too many", lambda: two.run(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12),
