@@ -31,6 +31,8 @@ Cases (each under 20 s in the normal build):
              second landing's time; two discs colliding obliquely: the
              impact's time and the velocities after it by hand (equal and
              unequal masses, e = 0, 0.5, 1, head-on, 1e-6 against 1e6 kg);
+             cart_pendulum's impacts on its stop: the impulse (1 + e) |u-| (M +
+             m sin^2 th) through M(q), the loss and the rebound -e u-;
              a ball thrown to an apex 1e-15 and 1e-12 m from a ceiling:
              no penetration beyond the band, the ceiling's impact at 1 -
              sqrt(d) s, and the floor's landing by the closed form.
@@ -294,6 +296,26 @@ def case_bodies(tmp):
             check(len(ev) == 1 and terr < 1e-13 and err < 1e-12 and min(r["touch.gap"]) > -1e-12,
                   "discs mA = %g, mB = %g, b = %g, e = %g, %s: the impact's time and the "
                   "velocities after it as by hand" % (mA, mB, b, e, meth))
+    # the cart against its stop: W = (-1, 0), W M(q)^-1 W^T = 1/(M + m sin^2 th),
+    # so the impulse is (1 + e) |u-| (M + m sin^2 th) and the loss half (1 - e^2)
+    # u-^2 (M + m sin^2 th), th from the impact section's state
+    cart = compiled(tmp, "cart_pendulum", path=os.path.join(SRC, "models", "cart_pendulum.nsm"))
+    for e in (0.8, 0.0, 1.0):
+        for meth in thin(("taylor", "rk4", "adaptive")):
+            r = cart.run(method=meth, t_end=3, params={"e": e})
+            sec = cart.section("impact:stop", t_end=3, method=meth, params={"e": e})
+            imp = [x for x in r.events if x["kind"] == "impact"]
+            worst = 0
+            for ev, rec in zip(imp, sec):
+                eff = 2.0 + 0.5 * math.sin(rec[3]) ** 2
+                u = float(ev["vrel_before"])
+                worst = max(worst, abs(ev["impulse"] / ((1 + e) * abs(u) * eff) - 1),
+                            abs(ev["energy_lost"] - 0.5 * (1 - e * e) * u * u * eff) / abs(u * u),
+                            abs(ev["vrel_after"] + e * u) / abs(u), abs(rec[0] - ev["t"]))
+            print("  cart_pendulum e = %g, %s -> %d impacts, impulse, loss and rebound within %.1e"
+                  % (e, meth, len(imp), worst))
+            check(len(imp) == 2 == len(sec) and worst < 1e-13, "cart_pendulum e = %g, %s: the "
+                  "impulse through M(q) by hand" % (e, meth))
     ball = compiled(tmp, "graze", GRAZE)
     for d in (1e-15, -1e-15, 1e-12, -1e-12):
         H = 1 - d
