@@ -626,7 +626,7 @@ endforeach()
 # nonlinear models, bodies in the plane and trains of beads under each impact
 # law against closed forms and references written by hand; each case under
 # 20 s in the normal build.
-foreach(case findings pendulum bodies laws)
+foreach(case findings pendulum bodies contacts laws)
   add_test(NAME reliability/thirteenth_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/thirteenth_pass_core_test.py
             ${NSM_SOURCE_DIR} ${case})

@@ -18,7 +18,7 @@ Cases (each under 20 s in the normal build):
              2.09e-50 s, below the resolution 6.08e-64 s", a step far above
              that resolution: adaptive's own floor of 1e-15 (1 + |t|) s
              stopped it, and the message now says so (rk4 with a --dt runs
-             it, its period within 1e-12 of 4 sqrt(l/g) K).
+             it, its first crossing of 0 at T/4 = sqrt(l/g) K).
   pendulum   a pendulum released at rest from phi0 = 0.1 to 3.1 rad: the
              downward crossings of phi = 0 at (k + 1/4) T, T = 4 sqrt(l/g)
              K(sin^2(phi0/2)) (mpmath's ellipk, 30 digits), by taylor, rk4
@@ -31,9 +31,9 @@ Cases (each under 20 s in the normal build):
              second landing's time; two discs colliding obliquely: the
              impact's time and the velocities after it by hand (equal and
              unequal masses, e = 0, 0.5, 1, head-on, 1e-6 against 1e6 kg);
-             cart_pendulum's impacts on its stop: the impulse (1 + e) |u-| (M +
-             m sin^2 th) through M(q), the loss and the rebound -e u-;
-             a ball thrown to an apex 1e-15 and 1e-12 m from a ceiling:
+  contacts   cart_pendulum's impacts on its stop: the impulse (1 + e) |u-| (M
+             + m sin^2 th) through M(q), the loss and the rebound -e u-; a
+             ball thrown to an apex 1e-15 and 1e-12 m from a ceiling:
              no penetration beyond the band, the ceiling's impact at 1 -
              sqrt(d) s, and the floor's landing by the closed form.
   laws       beads of 1, 2 and 3 kg struck at 1 m/s, under the sequential law
@@ -296,6 +296,9 @@ def case_bodies(tmp):
             check(len(ev) == 1 and terr < 1e-13 and err < 1e-12 and min(r["touch.gap"]) > -1e-12,
                   "discs mA = %g, mB = %g, b = %g, e = %g, %s: the impact's time and the "
                   "velocities after it as by hand" % (mA, mB, b, e, meth))
+
+
+def case_contacts(tmp):
     # the cart against its stop: W = (-1, 0), W M(q)^-1 W^T = 1/(M + m sin^2 th),
     # so the impulse is (1 + e) |u-| (M + m sin^2 th) and the loss half (1 - e^2)
     # u-^2 (M + m sin^2 th), th from the impact section's state
