@@ -635,3 +635,15 @@ foreach(case figures complete fifo tty python)
   set_tests_properties(reliability/left13prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A thirteenth hostile pass on the core (tests/reliability/thirteenth_pass_core_test.py):
+# nonlinear models, bodies in the plane and trains of beads under each impact
+# law against closed forms and references written by hand; each case under
+# 20 s in the normal build.
+foreach(case findings pendulum bodies contacts laws)
+  add_test(NAME reliability/thirteenth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/thirteenth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/thirteenth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

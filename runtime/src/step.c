@@ -16,6 +16,7 @@
 ** The exact method finds its zeros on the step's Taylor expansion
 ** (taylor.c, events.c) and lands with the states this file keeps.
 */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -255,6 +256,24 @@ int rt_cause_step(nsm_sim *s, double t0, const double *y0, double h)
     return cause_near(s, &a);
 }
 
+/* Adaptive's smallest trial step, relative to 1 + |t| (its steps stop
+** there even where the time axis resolves smaller ones). */
+#define ADAPTIVE_FLOOR 1e-15
+
+/* Whether adaptive's error control asks for less than a double's
+** rounding: --rtol below DBL_EPSILON and --atol below DBL_EPSILON of the
+** largest state, so that no step passes its test whatever the motion
+** (--rtol 1e-300 --atol 0 was blamed on "the stiffnesses and masses"). */
+static int tolerance_unmet(const nsm_sim *s)
+{
+    double ymax = 0;
+    if (s->set.method != NSM_METHOD_ADAPTIVE || !(s->set.rtol < DBL_EPSILON))
+        return 0;
+    for (int i = 0; i < s->n_pos + s->n_vel; i++)
+        ymax = fmax(ymax, fabs(s->y[i]));
+    return s->set.atol < DBL_EPSILON * ymax;
+}
+
 /* A step h the method's own control asks for below the time resolution of
 ** t up to the run's end (rt_t_resolution): the run stops at once, naming
 ** the mode (rt_fail) and the cause, instead of spinning through steps that
@@ -269,11 +288,26 @@ static int step_refuse(nsm_sim *s, const char *who, double h, int beyond)
         return s->failed;
     if (beyond && rt_time_beyond(s, h, t_end, who))
         return s->failed;
+    if (!beyond && tolerance_unmet(s))
+        return rt_fail(s, NSM_ENUMERIC, -1,
+                       "%s cannot be met (its trial steps shrank to %.3g s): its tolerances "
+                       "ask for less than a double's rounding (--rtol %.3g below %.3g, --atol "
+                       "%.3g below %.3g of the state's size); give a larger --rtol or --atol",
+                       who, h, s->set.rtol, DBL_EPSILON, s->set.atol, DBL_EPSILON);
+    double res = rt_t_resolution(s, t_end);
+    if (!beyond && s->set.method == NSM_METHOD_ADAPTIVE && h >= res)
+        return rt_fail(s, NSM_ENUMERIC, -1,
+                       "%s needs steps of %.3g s or less, below its floor of %.3g s, "
+                       "1e-15 (1 + |t|) (the resolution of t is %.3g s): a motion faster than "
+                       "adaptive follows; check the stiffnesses and masses (a value off by "
+                       "orders of magnitude?), or use rk4 with a --dt below that time scale",
+                       who, h,
+                       ADAPTIVE_FLOOR * (1 + fabs(s->t)), res);
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "steps below the time resolution of t up to t_end = %.9g s: %s needs steps "
                    "of %.3g s, below the resolution %.3g s (a motion too fast for the time "
                    "axis); check the stiffnesses and masses (a value off by orders of "
-                   "magnitude?)", t_end, who, h, rt_t_resolution(s, t_end));
+                   "magnitude?)", t_end, who, h, res);
 }
 
 /* Adaptive step: tries *h, shrinks it until the error test passes, and
@@ -298,7 +332,7 @@ static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, doubl
             return NSM_OK;
         }
         *h *= fmax(0.1, 0.9 * pow(err, -0.2));
-        if (*h < 1e-15 * (1 + fabs(t)) || *h < rt_t_resolution(s, t))
+        if (*h < ADAPTIVE_FLOOR * (1 + fabs(t)) || *h < rt_t_resolution(s, t))
             return step_refuse(s, "adaptive's error control", *h, 0);
         beyond = *h < rt_t_resolution(s, s->t_stop);
     }
