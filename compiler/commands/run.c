@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #ifdef __linux__
@@ -1441,8 +1442,10 @@ static int cache_entry_take(const char *dir, Arena *a)
     int fd = open(arena_printf(a, "%s/.lock", dir), O_RDWR | O_CLOEXEC);
     if (fd < 0)
         return -1;
+    /* nsmc's builders lock with fcntl, the Python package's with flock */
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-    if (fcntl(fd, F_SETLK, &fl) != 0) {
+    if (fcntl(fd, F_SETLK, &fl) != 0 || (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno ==
+                                          EWOULDBLOCK)) {
         close(fd);
         return -2;
     }
@@ -1493,7 +1496,7 @@ static int cache_clean(void)
     printf("nsmc: removed %ld cached program%s (%.1f MB) from %s\n", entries,
            entries == 1 ? "" : "s", (double)freed / 1e6, root);
     if (busy)
-        printf("nsmc: kept %ld entr%s that another nsmc is building or checking now\n", busy,
+        printf("nsmc: kept %ld entr%s that another nsmc or Python compile is building or checking now\n", busy,
                busy == 1 ? "y" : "ies");
     if (out_stdout_check("nsmc"))    /* it exited 0 onto a full disk */
         kept = kept ? kept : -1;
