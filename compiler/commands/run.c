@@ -1496,8 +1496,8 @@ static int cache_clean(void)
     printf("nsmc: removed %ld cached program%s (%.1f MB) from %s\n", entries,
            entries == 1 ? "" : "s", (double)freed / 1e6, root);
     if (busy)
-        printf("nsmc: kept %ld entr%s that another nsmc or Python compile is building or checking now\n", busy,
-               busy == 1 ? "y" : "ies");
+        printf("nsmc: kept %ld entr%s that another nsmc or Python compile is building or "
+               "checking now\n", busy, busy == 1 ? "y" : "ies");
     if (out_stdout_check("nsmc"))    /* it exited 0 onto a full disk */
         kept = kept ? kept : -1;
     if (kept > 0)
