@@ -2453,6 +2453,37 @@ static long summary_short(const Sweep *sw, char *cause, size_t len)
     return nshort;
 }
 
+/* Removes the results of an earlier study into the folder that this one
+** does not write, once its own are in place: a sweep after one with
+** --lyapunov or --floquet left that one's lyapunov.png and bifurcations.csv
+** (of another grid) beside its own summary.csv without a word, a basin
+** study after a sweep that one's section.csv and bifurcation.png, and the
+** reverse; `nsmc run` removes an earlier run's figures likewise.  Each is a
+** name in the folder: a link goes, never its target. */
+static void others_remove(const Sweep *sw)
+{
+    static const char *const sweep_only[] = { "section.csv", "bifurcation.gp",
+        "bifurcation.png", "bifurcation.svg", "bifurcation.log" };
+    static const char *const basin_only[] = { "basins.csv", "attractors.csv", "basins.gp",
+        "basins.png", "basins.svg", "basins.log" };
+    static const char *const lyap_only[] = { "lyapunov.gp", "lyapunov.png", "lyapunov.svg",
+        "lyapunov.log" };
+    char path[4300];
+    const char *const *gone = sw->basin ? sweep_only : basin_only;
+    for (int k = 0; k < (sw->basin ? 5 : 6); k++) {
+        snprintf(path, sizeof path, "%s/%s", sw->out_dir, gone[k]);
+        unlink(path);
+    }
+    for (int k = 0; k < 4 && (sw->basin || !sw->lyap); k++) {
+        snprintf(path, sizeof path, "%s/%s", sw->out_dir, lyap_only[k]);
+        unlink(path);
+    }
+    if (sw->basin || !sw->floquet) {
+        snprintf(path, sizeof path, "%s/bifurcations.csv", sw->out_dir);
+        unlink(path);
+    }
+}
+
 /* The complete files from the units' texts, in unit order: section.csv,
 ** summary.csv (bifurcations.csv with --floquet), each a temporary renamed
 ** into place, then the partial files removed and the diagram drawn when
@@ -2498,6 +2529,7 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
     if (!rc) {
         partial_remove(sw, "section.csv");
         partial_remove(sw, "summary.csv");
+        others_remove(sw);
     }
     if (!rc && sw->floquet) {
         CliText hb = { 0 };
