@@ -786,6 +786,23 @@ static int cache_lock(const char *dir, Arena *a)
     return -1;
 }
 
+/* Ends the build's lock of a cache entry (lock, from cache_lock) and keeps
+ * a shared flock on it for as long as this nsmc lives, so that `nsmc cache
+ * clean` leaves the entry while the program found there is started and
+ * runs (a clean between the build and the exec removed the program: "cannot
+ * run ..."); other builders and users of the entry are not held up. */
+static void cache_keep(int lock)
+{
+    if (lock < 0)
+        return;
+    if (flock(lock, LOCK_SH) != 0) {
+        close(lock);
+        return;
+    }
+    struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
+    fcntl(lock, F_SETLK, &fl);      /* the descriptor stays open until exit */
+}
+
 /* Builds the program for C text (`what` names it in messages: the
  * simulator or the sweep program), or finds it in the cache.  Returns the
  * binary's path in a, or NULL with *status set after a message. */
@@ -841,8 +858,7 @@ static const char *build(const char *what, const char *name, const char *ctext, 
     const char *bad = NULL;
     int v = cache_verify(bin, sum, &bad, a);
     if (v > 0) {
-        if (lock >= 0)
-            close(lock);
+        cache_keep(lock);
         fprintf(stderr, "nsmc: using the cached %s %s\n", what, bin);
         return bin;
     }
@@ -852,7 +868,9 @@ static const char *build(const char *what, const char *name, const char *ctext, 
     if (v <= 0)
         cache_clear(bin, sum, csrc);
     bin = compile_sim(&cmd, out_slot, src_slot, what, bin, csrc, sum, ctext, clen, o, a, status);
-    if (lock >= 0)
+    if (bin)
+        cache_keep(lock);
+    else if (lock >= 0)
         close(lock);
     return bin;
 }
@@ -1497,7 +1515,7 @@ static int cache_clean(void)
            entries == 1 ? "" : "s", (double)freed / 1e6, root);
     if (busy)
         printf("nsmc: kept %ld entr%s that another nsmc or Python compile is building or "
-               "checking now\n", busy, busy == 1 ? "y" : "ies");
+               "using now\n", busy, busy == 1 ? "y" : "ies");
     if (out_stdout_check("nsmc"))    /* it exited 0 onto a full disk */
         kept = kept ? kept : -1;
     if (kept > 0)
