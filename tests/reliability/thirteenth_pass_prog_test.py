@@ -19,7 +19,8 @@ build):
              removing entries that nsmc run and nsm.compile were building
              (both failed), and an earlier study's results left beside a
              sweep's own.
-  kept       inputs that found nothing, kept: HDF5 under a file-size limit
+  kept       inputs that found nothing, kept: a basin study stopped by
+             SIGTERM and run again, HDF5 under a file-size limit
              with an earlier file, HDF5 named with 252 bytes, refused basin
              and Lyapunov options and parameter files, and Python's basins
              and Lyapunov spectrum against the command line's, bit for bit.
@@ -30,6 +31,7 @@ Each input and its outcome is printed.  Exits 1 on the first failure.
 import csv
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -298,7 +300,36 @@ def same(tmp):
                   "command line's, bit for bit")
 
 
+def basin_stop(tmp):
+    """A basin study stopped by SIGTERM keeps whole rows in its partial
+    summary, and the next one into the folder keeps them as .prev (said)
+    and writes the complete result, whose first rows they are."""
+    args = [NSMC, "sweep", FIO] + BASIN + ["--basin", "M.x=-3:-0.01:30", "--basin",
+                                           "M.v=-3:3:30", "--out-dir", "bs"]
+    part = os.path.join(tmp, "bs", "summary.csv.partial")
+    p = subprocess.Popen(args, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    t0 = time.monotonic()
+    while p.poll() is None and time.monotonic() - t0 < 60 and not (
+            os.path.exists(part) and open(part).read().count("\n") > 30):
+        time.sleep(0.02)
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate(timeout=60)[1]
+    kept_rows = open(part).read() if os.path.exists(part) else ""
+    n = kept_rows.count("\n") - 1
+    print("  basin study stopped by SIGTERM -> %d, %d rows kept" % (p.returncode, n))
+    check(p.returncode == 143 and "stopped by SIGTERM" in err and n > 0 and
+          kept_rows.endswith("\n"), "a stopped basin study: exit 143, said, whole rows kept", p)
+    p = run(tmp, args)
+    with open(os.path.join(tmp, "bs", "summary.csv")) as f:
+        full = f.read()
+    check(p.returncode == 0 and "kept as" in p.stderr and
+          open(part + ".prev").read() == kept_rows and full.startswith(kept_rows),
+          "run again: the stopped rows kept as .prev, the first rows of the complete summary", p)
+
+
 def kept(tmp):
+    basin_stop(tmp)
     h5_limit(tmp)
     refusals(tmp)
     same(tmp)
