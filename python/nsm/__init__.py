@@ -887,12 +887,14 @@ def _ctext(text, what, error=None):
     return b
 
 
-def _spec(value, what):
-    """value as a text argument (a section, a period expression), else
-    SettingError: None or a number used to escape as AttributeError."""
+def _spec(value, what, example="impact:stop"):
+    """value as a text argument (a section, a basin's coordinate), else
+    SettingError with an example of such a text: None or a number used to
+    escape as AttributeError, and a coordinate was told to be a text "such
+    as 'impact:stop'", a section."""
     if isinstance(value, str):
         return value
-    raise SettingError("%s must be a text such as 'impact:stop', got %r" % (what, value))
+    raise SettingError("%s must be a text such as %r, got %r" % (what, example, value))
 
 
 def _not_swept(params, names):
@@ -1548,7 +1550,7 @@ class Model:
                 raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)"
                                    % (name, ax)) from None
             counts.append(_count(k, name + " count", 1))
-            axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate"), _number(a, name),
+            axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate", "M.x"), _number(a, name),
                                          _number(b, name), counts[-1]))
         section = _spec(section, "section")
         # checked as sweep() checks them: transient=2.7 and jobs=2.5 were cut

@@ -17,8 +17,9 @@ build):
              basin's --set of its own axis blamed on --param, a CRLF
              parameter file refused as "unknown unit ''", `nsmc cache clean`
              removing entries that nsmc run and nsm.compile were building
-             (both failed), and an earlier study's results left beside a
-             sweep's own.
+             (both failed), an earlier study's results left beside a
+             sweep's own, and Model.basins telling a coordinate that is not
+             a text to be one "such as 'impact:stop'" (a section).
   kept       inputs that found nothing, kept: a basin study stopped by
              SIGTERM and run again, HDF5 under a file-size limit
              with an earlier file, HDF5 named with 252 bytes, refused basin
@@ -182,7 +183,23 @@ def others(tmp):
           "a sweep after the basins leaves no basins.csv, attractors.csv or basins.png", p)
 
 
+COORD = r'''
+import sys
+import nsm
+
+m = nsm.compile(sys.argv[1])
+try:
+    m.basins((["M.x"], -3, -1, 2), ("M.v", -3, 3, 2), "impact:stop", period="2*pi/omega")
+    raise SystemExit("a list as a coordinate was taken")
+except nsm.SettingError as e:
+    print("  basins((['M.x'], ...)) -> SettingError %s" % e)
+    assert "such as 'M.x'" in str(e) and "impact:stop" not in str(e), str(e)
+'''
+
+
 def findings(tmp):
+    python_script(tmp, "coord.py", COORD, [FIO], "a basin's coordinate that is not a text: "
+                  "the message gives a coordinate as its example, not a section")
     grids(tmp)
     crlf(tmp)
     others(tmp)
