@@ -2454,34 +2454,25 @@ static long summary_short(const Sweep *sw, char *cause, size_t len)
 }
 
 /* Removes the results of an earlier study into the folder that this one
-** does not write, once its own are in place: a sweep after one with
-** --lyapunov or --floquet left that one's lyapunov.png and bifurcations.csv
-** (of another grid) beside its own summary.csv without a word, a basin
-** study after a sweep that one's section.csv and bifurcation.png, and the
-** reverse; `nsmc run` removes an earlier run's figures likewise.  Each is a
-** name in the folder: a link goes, never its target. */
+** does not write, once its own are in place (outdir_others_remove). */
 static void others_remove(const Sweep *sw)
 {
-    static const char *const sweep_only[] = { "section.csv", "bifurcation.gp",
-        "bifurcation.png", "bifurcation.svg", "bifurcation.log" };
-    static const char *const basin_only[] = { "basins.csv", "attractors.csv", "basins.gp",
-        "basins.png", "basins.svg", "basins.log" };
-    static const char *const lyap_only[] = { "lyapunov.gp", "lyapunov.png", "lyapunov.svg",
-        "lyapunov.log" };
-    char path[4300];
-    const char *const *gone = sw->basin ? sweep_only : basin_only;
-    for (int k = 0; k < (sw->basin ? 5 : 6); k++) {
-        snprintf(path, sizeof path, "%s/%s", sw->out_dir, gone[k]);
-        unlink(path);
+    const char *own[5];
+    int n = 0;
+    own[n++] = "summary.csv";
+    if (sw->basin) {
+        own[n++] = "basins.csv";
+        own[n++] = "attractors.csv";
+        own[n++] = "basins.";
+    } else {
+        own[n++] = "section.csv";
+        own[n++] = "bifurcation.";
+        if (sw->lyap)
+            own[n++] = "lyapunov.";
+        if (sw->floquet)
+            own[n++] = "bifurcations.csv";
     }
-    for (int k = 0; k < 4 && (sw->basin || !sw->lyap); k++) {
-        snprintf(path, sizeof path, "%s/%s", sw->out_dir, lyap_only[k]);
-        unlink(path);
-    }
-    if (sw->basin || !sw->floquet) {
-        snprintf(path, sizeof path, "%s/bifurcations.csv", sw->out_dir);
-        unlink(path);
-    }
+    outdir_others_remove(sw->out_dir, own, n);
 }
 
 /* The complete files from the units' texts, in unit order: section.csv,

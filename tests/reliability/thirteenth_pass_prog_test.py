@@ -181,6 +181,15 @@ def others(tmp):
     check(p.returncode == 0 and has("section.csv") and
           not has("basins.csv", "attractors.csv", "basins.png"),
           "a sweep after the basins leaves no basins.csv, attractors.csv or basins.png", p)
+    p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=2.5:2.6", "--max-points", "3",
+                  "--transient", "20", "--out-dir", "st", "-q"])
+    check(p.returncode == 0 and has("branch.csv") and
+          not has("section.csv", "summary.csv", "bifurcation.png"),
+          "a continuation after it leaves no section.csv, summary.csv or bifurcation.png (%s)"
+          % has("section.csv", "summary.csv", "bifurcation.png"), p)
+    p = sweep(tmp, SEC + ["--param", "omega=1:1.5:3"], "st")
+    check(p.returncode == 0 and not has("branch.csv", "continuation.png", "continuation.gp"),
+          "a sweep after the continuation leaves no branch.csv or continuation figure", p)
 
 
 COORD = r'''
