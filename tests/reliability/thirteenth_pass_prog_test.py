@@ -39,7 +39,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, check, env_for, limit, main, python_script,  # noqa: E402
-                     run)
+                     run, thin)
 
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
@@ -250,7 +250,8 @@ def h5_limit(tmp):
 
 def refusals(tmp):
     """Basin, Lyapunov and parameter-file options refused with their cause."""
-    for args, words in (
+    # every third under the sanitizers (about 3x slower), as passlib.thin
+    for args, words in thin((
             (["--basin", "M.x=-3:-1:2"], "--basin needs two axes"),
             (["--basin", "M.x=-3:-1:2", "--basin", "M.x=1:2:2"], "is given twice"),
             (["--basin", "M.x=-3:-1:2", "--basin", "M.v=1:2:2", "--basin", "M.v=1:2:2"],
@@ -264,7 +265,7 @@ def refusals(tmp):
             (["--basin", "M.x=-3:-1:2", "--basin", "M.v=1:2:2", "--floquet"],
              "--floquet does not apply"),
             (["--basin", "M.x=-3:-1:2", "--basin", "M.v=1:2:2", "--param", "omega=1:2:2"],
-             "cannot be combined")):
+             "cannot be combined"))):
         refused(tmp, BASIN + args, words)
     for args, words in (
             (["--lyapunov", "--lyapunov-periods", "0"], "--lyapunov-periods is a whole number"),
@@ -272,12 +273,12 @@ def refusals(tmp):
             (["--lyapunov-periods", "5"], "--lyapunov-periods needs --lyapunov")):
         refused(tmp, SEC + ["--param", "omega=2:3:2"] + args, words)
     ball = os.path.join(os.path.dirname(SIM), "sim_bouncing_ball")
-    for text, words in ((b"\xef\xbb\xbfe = 0.5\n", "s.set:1: expected a parameter name"),
+    for text, words in thin(((b"\xef\xbb\xbfe = 0.5\n", "s.set:1: expected a parameter name"),
                         (b"e = 0.5\ne = 0.6\n", "by s.set:1 and by s.set:2"),
                         (b"e = 1/2\n", "s.set:1: bad value '1/2'"),
                         (b"g = 9.81 m/s\n", "is not a unit of m/s^2"),
                         (b"e = 0.5 kg\n", "given for a dimensionless parameter"),
-                        (b"m = 0x10\n", "expected a number after '='")):
+                        (b"m = 0x10\n", "expected a number after '='"))):
         with open(os.path.join(tmp, "s.set"), "wb") as f:
             f.write(text)
         p = run(tmp, [ball, "--set-file", "s.set", "--t-end", "1", "--out", "sf.csv"])
