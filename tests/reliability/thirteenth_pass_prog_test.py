@@ -18,7 +18,7 @@ build):
              parameter file refused as "unknown unit ''", `nsmc cache clean`
              removing entries that nsmc run and nsm.compile were building
              (both failed), an earlier study's results left beside a
-             sweep's own, and Model.basins telling a coordinate that is not
+             sweep's or a continuation's own, and Model.basins telling a coordinate that is not
              a text to be one "such as 'impact:stop'" (a section).
   kept       inputs that found nothing, kept: a basin study stopped by
              SIGTERM and run again, HDF5 under a file-size limit
