@@ -647,3 +647,25 @@ foreach(case findings pendulum bodies contacts laws)
   set_tests_properties(reliability/thirteenth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+# A thirteenth hostile pass on the programs and the Python package
+# (tests/reliability/thirteenth_pass_prog_test.py): grids at a double's
+# range, basin axes, parameter files, the program cache under `nsmc cache
+# clean`, an earlier study's results in a sweep's folder, HDF5 under a
+# file-size limit, Python's basins and spectra against the command line's;
+# each case under 20 s in the normal build.
+foreach(case findings kept)
+  add_test(NAME reliability/thirteenth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/thirteenth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
+            ${case})
+  set_tests_properties(reliability/thirteenth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
+if(NSM_HAVE_MPI AND MPIEXEC_EXECUTABLE)
+  add_test(NAME reliability/thirteenth_prog_mpi
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/thirteenth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
+            mpi ${MPIEXEC_EXECUTABLE})
+  set_tests_properties(reliability/thirteenth_prog_mpi PROPERTIES LABELS reliability TIMEOUT 600
+    ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endif()

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #ifdef __linux__
@@ -758,6 +759,52 @@ static void cache_clear(const char *bin, const char *sum, const char *csrc)
     }
 }
 
+/* Makes the cache entry dir and takes its lock (DIR/.lock), so that one
+ * nsmc at a time checks and builds an entry and `nsmc cache clean` leaves it
+ * alone meanwhile.  An entry removed by a clean between the folder's making
+ * and the lock (the lock then held on a file no longer there) is made again:
+ * runs compiling while a clean ran failed with "cannot write the
+ * simulator's cache ...: No such file or directory".  Returns the lock's
+ * descriptor, -1 when no lock could be taken (the build goes on without
+ * it), or -2 (errno set) when the folder cannot be made. */
+static int cache_lock(const char *dir, Arena *a)
+{
+    const char *path = arena_printf(a, "%s/.lock", dir);
+    for (int tries = 0; tries < 100; tries++) {
+        if (make_dirs(dir, a) != 0)
+            return -2;
+        int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (lock < 0)
+            continue;       /* removed between the two calls: again */
+        struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+        while (fcntl(lock, F_SETLKW, &fl) != 0 && errno == EINTR && !got_signal)
+            ;
+        struct stat held, now;
+        if (fstat(lock, &held) == 0 && stat(path, &now) == 0 && held.st_ino == now.st_ino &&
+            held.st_dev == now.st_dev)
+            return lock;
+        close(lock);        /* the entry was cleaned while we waited */
+    }
+    return -1;
+}
+
+/* Ends the build's lock of a cache entry (lock, from cache_lock) and keeps
+ * a shared flock on it for as long as this nsmc lives, so that `nsmc cache
+ * clean` leaves the entry while the program found there is started and
+ * runs (a clean between the build and the exec removed the program: "cannot
+ * run ..."); other builders and users of the entry are not held up. */
+static void cache_keep(int lock)
+{
+    if (lock < 0)
+        return;
+    if (flock(lock, LOCK_SH) != 0) {
+        close(lock);
+        return;
+    }
+    struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
+    fcntl(lock, F_SETLK, &fl);      /* the descriptor stays open until exit */
+}
+
 /* Builds the program for C text (`what` names it in messages: the
  * simulator or the sweep program), or finds it in the cache.  Returns the
  * binary's path in a, or NULL with *status set after a message. */
@@ -803,23 +850,17 @@ static const char *build(const char *what, const char *name, const char *ctext, 
     const char *bin = arena_printf(a, "%s/%s", dir, name);
     const char *csrc = arena_printf(a, "%s/%s.c", dir, name);
     const char *sum = arena_printf(a, "%s/%s.sum", dir, name);
-    if (make_dirs(dir, a) != 0) {
+    int lock = cache_lock(dir, a);
+    if (lock == -2) {
         fprintf(stderr, "nsmc: error: cannot write the simulator's cache %s: %s "
                 "(set XDG_CACHE_HOME to a writable directory)\n", dir, strerror(errno));
         *status = 1;
         return NULL;
     }
-    /* one nsmc at a time checks and builds an entry */
-    int lock = open(arena_printf(a, "%s/.lock", dir), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-    if (lock >= 0)
-        while (fcntl(lock, F_SETLKW, &fl) != 0 && errno == EINTR && !got_signal)
-            ;
     const char *bad = NULL;
     int v = cache_verify(bin, sum, &bad, a);
     if (v > 0) {
-        if (lock >= 0)
-            close(lock);
+        cache_keep(lock);
         fprintf(stderr, "nsmc: using the cached %s %s\n", what, bin);
         return bin;
     }
@@ -829,7 +870,9 @@ static const char *build(const char *what, const char *name, const char *ctext, 
     if (v <= 0)
         cache_clear(bin, sum, csrc);
     bin = compile_sim(&cmd, out_slot, src_slot, what, bin, csrc, sum, ctext, clen, o, a, status);
-    if (lock >= 0)
+    if (bin)
+        cache_keep(lock);
+    else if (lock >= 0)
         close(lock);
     return bin;
 }
@@ -1453,6 +1496,27 @@ static long long cache_remove_entry(const char *dir, Arena *a)
     return rmdir(dir) == 0 ? freed : -1;
 }
 
+/* Takes the lock of cache entry dir for its removal, without waiting:
+ * another nsmc holding it is building or checking the entry (removing its
+ * files under it failed that build).  Returns the lock's descriptor (close
+ * it once the entry is removed; a builder waiting on it then finds its lock
+ * file gone and makes the entry again, cache_lock), -1 when the entry has
+ * no lock file, or -2 when it is busy. */
+static int cache_entry_take(const char *dir, Arena *a)
+{
+    int fd = open(arena_printf(a, "%s/.lock", dir), O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    /* nsmc's builders lock with fcntl, the Python package's with flock */
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    if (fcntl(fd, F_SETLK, &fl) != 0 || (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno ==
+                                          EWOULDBLOCK)) {
+        close(fd);
+        return -2;
+    }
+    return fd;
+}
+
 /* `nsmc cache clean`: removes every cached simulator and sweep program (the
  * folders NAME-HASH under the cache root; nothing else there is touched).
  * Returns the exit status. */
@@ -1470,7 +1534,7 @@ static int cache_clean(void)
         arena_free(a);
         return missing ? 0 : 1;
     }
-    long entries = 0, kept = 0;
+    long entries = 0, kept = 0, busy = 0;
     long long freed = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -1478,7 +1542,14 @@ static int cache_clean(void)
         struct stat st;
         if (!cache_entry_name(e->d_name) || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
+        int lock = cache_entry_take(path, a);
+        if (lock == -2) {
+            busy++;
+            continue;
+        }
         long long f = cache_remove_entry(path, a);
+        if (lock >= 0)
+            close(lock);
         if (f < 0)
             kept++;
         else {
@@ -1489,6 +1560,9 @@ static int cache_clean(void)
     closedir(d);
     printf("nsmc: removed %ld cached program%s (%.1f MB) from %s\n", entries,
            entries == 1 ? "" : "s", (double)freed / 1e6, root);
+    if (busy)
+        printf("nsmc: kept %ld entr%s that another nsmc or Python compile is building or "
+               "using now\n", busy, busy == 1 ? "y" : "ies");
     if (out_stdout_check("nsmc"))    /* it exited 0 onto a full disk */
         kept = kept ? kept : -1;
     if (kept > 0)

@@ -388,6 +388,18 @@ def _lock_take(lock, lockfile):
         pass            # the note then names no process; the lock itself holds
 
 
+def _lock_current(lock, lockfile):
+    """Whether the lock taken is still the entry's lock file: `nsmc cache
+    clean` removes an entry whose lock it can take, and a compile that waited
+    on that lock then wrote into a folder no longer there (a CompileError
+    with the C compiler's "No such file or directory")."""
+    try:
+        held, now = os.fstat(lock.fileno()), os.stat(lockfile)
+    except OSError:
+        return False
+    return (held.st_ino, held.st_dev) == (now.st_ino, now.st_dev)
+
+
 def _cache_verify(so, sumfile, key):
     """Checks a cached shared object against the checksum written when it
     was built (as nsmc's cache does) and the key of the entry it was built
@@ -605,24 +617,30 @@ def _build(ctext, paths, verbose=False):
     d = os.path.join(_cache_root(), "py-%s-%s" % (name, key[:16]))
     so, sumfile, csrc = (os.path.join(d, name + ext) for ext in (".so", ".sum", ".c"))
     lockfile = os.path.join(d, ".lock")
-    try:
-        os.makedirs(d, exist_ok=True)
-    except OSError as err:
-        raise _cache_error(d, err) from None
-    _lock_clear(lockfile)
-    try:
-        # never through a link, never waiting for a FIFO's reader
-        lock = os.fdopen(os.open(lockfile, os.O_WRONLY | os.O_CREAT | os.O_APPEND |
-                                 os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644), "a")
-    except OSError as err:
-        # a read-only cache (a read-only mount, a shared cache) whose entry
-        # is whole is used as it is, as nsmc run uses it (it was refused)
-        if err.errno in (errno.EROFS, errno.EACCES) and \
-                _cache_verify(so, sumfile, key)[0] > 0:
-            return so, symbol
-        raise _cache_error(lockfile, err) from None
-    with lock:
+    for _ in range(100):
+        try:
+            os.makedirs(d, exist_ok=True)
+        except OSError as err:
+            raise _cache_error(d, err) from None
+        _lock_clear(lockfile)
+        try:
+            # never through a link, never waiting for a FIFO's reader
+            lock = os.fdopen(os.open(lockfile, os.O_WRONLY | os.O_CREAT | os.O_APPEND |
+                                     os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644), "a")
+        except FileNotFoundError:
+            continue    # the entry removed meanwhile (nsmc cache clean): again
+        except OSError as err:
+            # a read-only cache (a read-only mount, a shared cache) whose entry
+            # is whole is used as it is, as nsmc run uses it (it was refused)
+            if err.errno in (errno.EROFS, errno.EACCES) and \
+                    _cache_verify(so, sumfile, key)[0] > 0:
+                return so, symbol
+            raise _cache_error(lockfile, err) from None
         _lock_take(lock, lockfile)
+        if _lock_current(lock, lockfile):
+            break
+        lock.close()    # cleaned while we waited: the lock file is no longer there
+    with lock:
         _stale_clear(so)
         _stale_clear(sumfile)
         _stale_clear(csrc)
@@ -945,12 +963,14 @@ def _ctext(text, what, error=None):
     return b
 
 
-def _spec(value, what):
-    """value as a text argument (a section, a period expression), else
-    SettingError: None or a number used to escape as AttributeError."""
+def _spec(value, what, example="impact:stop"):
+    """value as a text argument (a section, a basin's coordinate), else
+    SettingError with an example of such a text: None or a number used to
+    escape as AttributeError, and a coordinate was told to be a text "such
+    as 'impact:stop'", a section."""
     if isinstance(value, str):
         return _plain(value)
-    raise SettingError("%s must be a text such as 'impact:stop', got %r" % (what, value))
+    raise SettingError("%s must be a text such as %r, got %r" % (what, example, value))
 
 
 def _not_swept(params, names):
@@ -1682,7 +1702,7 @@ class Model:
                 raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)"
                                    % (name, ax)) from None
             counts.append(_count(k, name + " count", 1))
-            axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate"), _number(a, name),
+            axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate", "M.x"), _number(a, name),
                                          _number(b, name), counts[-1]))
         section = _spec(section, "section")
         # checked as sweep() checks them: transient=2.7 and jobs=2.5 were cut

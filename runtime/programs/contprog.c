@@ -122,6 +122,17 @@ static void csv_header(Prog *g)
 
 static void cont_keep_prev(const Prog *g, const char *name);
 
+/* Removes the results of an earlier study into the folder that this
+** continuation does not write (outdir_others_remove): a sweep's section.csv
+** and figures, or the curve's files beside a branch (and the reverse).
+** Called once its own file is in place. */
+static void others_remove(const Prog *g)
+{
+    const char *const curve[] = { "curve.csv", "curve." };
+    const char *const branch[] = { "branch.csv", "continuation." };
+    outdir_others_remove(g->out_dir, g->o.curve ? curve : branch, 2);
+}
+
 /* The name of the partial file: branch.csv.partial or curve.csv.partial. */
 static const char *partial_name(const Prog *g)
 {
@@ -766,7 +777,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
                 g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
     else if (g.csv.n && file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n))
         status = partial_kept_said(&g, status), unwritten = 1;
-    else if (g.csv.n && (partial_done(&g), g.plot && prog_draw(&g)))
+    else if (g.csv.n && (partial_done(&g), others_remove(&g), g.plot && prog_draw(&g)))
         status = status ? status : 1;
     if (!g.quiet && g.npoints && !unwritten)
         printf("%ld point%s, %d special, in %s/%s.csv\n", g.npoints, g.npoints == 1 ? "" : "s",

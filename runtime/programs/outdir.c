@@ -129,3 +129,34 @@ int out_link_target(const char *prog, const char *path, char *target, size_t len
     }
     return 0;
 }
+
+/* Removes from study folder dir the results of the other studies (sweeps,
+** basin studies, continuations of a branch or a curve) that this one does
+** not write: own names the files it writes (prefixes: "lyapunov." is every
+** file of that figure).  Called once its own results are in place: a sweep
+** left an earlier one's lyapunov.png and bifurcations.csv of another grid,
+** a basin study a sweep's section.csv, a sweep a continuation's branch.csv,
+** beside its own results without a word; `nsmc run` removes an earlier
+** run's figures likewise.  Each is a name in the folder: a link goes, never
+** its target. */
+void outdir_others_remove(const char *dir, const char *const *own, int nown)
+{
+    static const char *const results[] = {
+        "section.csv", "summary.csv", "bifurcations.csv", "basins.csv", "attractors.csv", "branch.csv",
+        "curve.csv", "bifurcation.", "lyapunov.", "basins.", "continuation.", "curve." };
+    static const char *const figure[] = { "gp", "png", "svg", "log" };
+    char path[4300];
+    for (size_t k = 0; k < sizeof results / sizeof results[0]; k++) {
+        int mine = 0;
+        for (int i = 0; i < nown && !mine; i++)
+            mine = !strcmp(own[i], results[k]);
+        size_t n = strlen(results[k]);
+        for (int f = 0; f < 4 && !mine; f++) {
+            if (results[k][n - 1] != '.' && f > 0)
+                break;
+            snprintf(path, sizeof path, "%s/%s%s", dir, results[k],
+                     results[k][n - 1] == '.' ? figure[f] : "");
+            unlink(path);
+        }
+    }
+}

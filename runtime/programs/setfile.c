@@ -142,6 +142,8 @@ int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void 
             break;
         }
         *end = '\0';
+        if (end > p && end[-1] == '\r')
+            end[-1] = '\0';    /* a CRLF line end (a file saved on Windows) */
         char *hash = strchr(p, '#');
         if (hash)
             *hash = '\0';

@@ -334,6 +334,31 @@ static int axis_end(const char *prog, const char *opt, const char *name, const c
     return 0;
 }
 
+static double grid_round(double v);
+
+/* Refuses an axis whose grid values would not be finite numbers: STOP -
+** START beyond a double's range (-1e308:1e308:3 swept NaN and infinity, a
+** basin's NaN states classified as an attractor), or, on an axis of more
+** than one point, an end that its 15 digits round to infinity (grid_round
+** of 1.7976931348623157e308 swept F = inf).  A basin's axis (basin)
+** with two equal ends and more than one point is refused too: its picture
+** has no extent, and gnuplot failed on it after the whole grid had run.
+** 0, or 1 after the message. */
+static int axis_range(const char *prog, const char *opt, const char *name, const Axis *a,
+                      int basin)
+{
+    if (!isfinite(a->hi - a->lo))
+        return cli_error(prog, "%s %s: START %.17g and STOP %.17g are too far apart for a grid "
+                   "of doubles (STOP - START must be a finite number)", opt, name, a->lo, a->hi);
+    if (a->n > 1 && (!isfinite(grid_round(a->lo)) || !isfinite(grid_round(a->hi))))
+        return cli_error(prog, "%s %s: an end within rounding of a double's largest value: the "
+                   "grid's values, rounded to 15 digits, would be infinite", opt, name);
+    if (basin && a->n > 1 && a->lo == a->hi)
+        return cli_error(prog, "%s %s: START and STOP are both %.17g: give two different ends, "
+                   "or COUNT 1", opt, name, a->lo);
+    return 0;
+}
+
 /* Parses NAME=START:STOP:COUNT into a and name; START and STOP of a
 ** parameter of m may carry a unit (axis_end; m NULL for a basin's axes).
 ** 0, or 1 after the message. */
@@ -362,9 +387,10 @@ static int axis_parse(const char *prog, const char *opt, const char *val, Axis *
     a->name = name;
     const char *unit = param_unit(m, name);
     if (axis_end(prog, opt, name, "START", setfile_trim(buf), unit, &a->lo) ||
-        axis_end(prog, opt, name, "STOP", setfile_trim(c1 + 1), unit, &a->hi))
+        axis_end(prog, opt, name, "STOP", setfile_trim(c1 + 1), unit, &a->hi) ||
+        count_parse(prog, opt, name, setfile_trim(c2 + 1), &a->n))
         return 1;
-    return count_parse(prog, opt, name, setfile_trim(c2 + 1), &a->n);
+    return axis_range(prog, opt, name, a, !m);
 }
 
 static void usage(const char *prog, FILE *f)
@@ -1780,7 +1806,9 @@ static int args_unique(const Sweep *sw)
                            "one axis", sw->ax[i].name);
     for (int k = 0; k < sw->nsets; k++) {
         const char *ni = set_name(k);
-        for (int i = 0; i < sw->nax; i++)
+        /* a basin's axes are coordinates of the state, never parameters:
+         * sweep_check names the one that is not */
+        for (int i = 0; i < sw->nax && !sw->basin; i++)
             if (!strcmp(ni, sw->ax[i].name))
                 return cli_error(sw->prog, "--set %s: the parameter is also swept by --param %s",
                            sw->sets[k], ni);
@@ -2436,6 +2464,28 @@ static void partial_kept_said(const Sweep *sw)
             sw->npoints == 1 ? "" : "s", sw->npoints == 1 ? "is" : "are", sw->out_dir);
 }
 
+/* Removes the results of an earlier study into the folder that this one
+** does not write, once its own are in place (outdir_others_remove). */
+static void others_remove(const Sweep *sw)
+{
+    const char *own[5];
+    int n = 0;
+    own[n++] = "summary.csv";
+    if (sw->basin) {
+        own[n++] = "basins.csv";
+        own[n++] = "attractors.csv";
+        own[n++] = "basins.";
+    } else {
+        own[n++] = "section.csv";
+        own[n++] = "bifurcation.";
+        if (sw->lyap)
+            own[n++] = "lyapunov.";
+        if (sw->floquet)
+            own[n++] = "bifurcations.csv";
+    }
+    outdir_others_remove(sw->out_dir, own, n);
+}
+
 /* The complete files from the units' texts, in unit order: section.csv,
 ** summary.csv (bifurcations.csv with --floquet), each a temporary renamed
 ** into place, then the partial files removed and the diagram drawn when
@@ -2481,6 +2531,7 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
     if (!rc) {
         partial_remove(sw, "section.csv");
         partial_remove(sw, "summary.csv");
+        others_remove(sw);
     } else
         partial_kept_said(sw);
     if (!rc && sw->floquet) {
