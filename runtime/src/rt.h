@@ -263,6 +263,8 @@ struct nsm_sim {
     struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
     const struct rt_law **law; /* n_gaps: each gap's contact law (laws.c, law.h) */
     int n_force_gaps;         /* gaps whose law is a force element (not a constraint), laws.c */
+    unsigned *constraint_gaps; /* mode_words words: the gaps whose law is a constraint (laws.c);
+                                 a mode's held contacts are its bits among these */
     double *law_c;            /* n_gaps: each gap's closed damping, its law's damping read
                                  once per setup (laws.c), not through the table per use */
     double *law_tol_k;        /* n_gaps: a law's constant of its event tolerance, cached by its
