@@ -754,13 +754,13 @@ static int derived(const nsm_sim *s)
 ** lets a block held still by a press creep, and the press's work on the
 ** creep must be met by the contact's, or the balance is off by 1 of the
 ** energies met (a block under a press growing from 0, rk4 and adaptive).
-** The held contacts are mode's bits among the constraint gaps: a model of
-** force elements alone costs a test, a mode that holds none (a flight) a
-** word's, not a law's lookup per gap, at every evaluation, and no register
-** kept for the loop's calls. */
+** The held contacts are mode's bits among the constraint gaps: the current
+** mode says whether it holds one (mode_holds, state.c), another is read a
+** word at a time; a flight costs a test, not a law's lookup per gap, at
+** every evaluation, and no register kept for the loop's calls. */
 static int held_drift(const nsm_sim *s, const unsigned *mode, const double *v)
 {
-    if (s->n_force_gaps == s->n_gaps)
+    if (mode == s->mode && !s->mode_holds)
         return 0;
     unsigned any = mode[0] & s->constraint_gaps[0];
     for (int w = 1; w < s->mode_words; w++)

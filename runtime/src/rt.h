@@ -288,6 +288,7 @@ struct nsm_sim {
     double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* n_state */
     unsigned *mode;           /* the current mode, mode_words words (see rt_mode_has) */
+    int mode_holds;           /* whether it holds a constraint gap (constraint_gaps), state.c */
     int *sw;                  /* each time switch's state (n_switches), state.c */
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
