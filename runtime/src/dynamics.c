@@ -760,12 +760,7 @@ static int derived(const nsm_sim *s)
 ** every evaluation, and no register kept for the loop's calls. */
 static int held_drift(const nsm_sim *s, const unsigned *mode, const double *v)
 {
-    if (mode == s->mode && !s->mode_holds)
-        return 0;
-    unsigned any = mode[0] & s->constraint_gaps[0];
-    for (int w = 1; w < s->mode_words; w++)
-        any |= mode[w] & s->constraint_gaps[w];
-    if (!any)
+    if (mode == s->mode ? !s->mode_holds : !rt_mode_holds_constraint(s, mode))
         return 0;
     for (int j = 0; j < s->n_gaps; j++)
         if (rt_mode_has(mode, j) && rt_mode_has(s->constraint_gaps, j) && rt_wrow(s, j, v) != 0)

@@ -344,6 +344,15 @@ static inline int rt_mode_eq(const nsm_sim *s, const unsigned *a, const unsigned
     return memcmp(a, b, sizeof(unsigned) * (size_t)s->mode_words) == 0;
 }
 int rt_mode_empty(const nsm_sim *s, const unsigned *m);
+/* Whether mode m holds a constraint gap (one of s->constraint_gaps, laws.c):
+** read a word at a time, no law looked up. */
+static inline int rt_mode_holds_constraint(const nsm_sim *s, const unsigned *m)
+{
+    unsigned any = 0;
+    for (int w = 0; w < s->mode_words; w++)
+        any |= m[w] & s->constraint_gaps[w];
+    return any != 0;
+}
 unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m);
 int rt_mode_count(const nsm_sim *s, const unsigned *m);
 

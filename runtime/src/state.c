@@ -84,10 +84,7 @@ void rt_state_set(nsm_sim *s, double t, const double *y)
 ** needs no look at the mode's words). */
 static void mode_changed(nsm_sim *s)
 {
-    unsigned any = 0;
-    for (int w = 0; w < s->mode_words; w++)
-        any |= s->mode[w] & s->constraint_gaps[w];
-    s->mode_holds = any != 0;
+    s->mode_holds = rt_mode_holds_constraint(s, s->mode);
 }
 
 /* Element j (a contact held, or a friction column's bit) joins the mode. */
