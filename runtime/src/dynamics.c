@@ -753,32 +753,49 @@ static int derived(const nsm_sim *s)
 ** not 0): the rounding of its mode's equations (m (1/m) is not 1 at 3 kg)
 ** lets a block held still by a press creep, and the press's work on the
 ** creep must be met by the contact's, or the balance is off by 1 of the
-** energies met (a block under a press growing from 0, rk4 and adaptive). */
+** energies met (a block under a press growing from 0, rk4 and adaptive).
+** The held contacts are mode's bits among the constraint gaps: the current
+** mode says whether it holds one (mode_holds, state.c), another is read a
+** word at a time; a flight costs a test, not a law's lookup per gap, at
+** every evaluation, and no register kept for the loop's calls. */
 static int held_drift(const nsm_sim *s, const unsigned *mode, const double *v)
 {
+    if (mode == s->mode ? !s->mode_holds : !rt_mode_holds_constraint(s, mode))
+        return 0;
     for (int j = 0; j < s->n_gaps; j++)
-        if (rt_law_held(s, mode, j) && rt_wrow(s, j, v) != 0)
+        if (rt_mode_has(mode, j) && rt_mode_has(s->constraint_gaps, j) && rt_wrow(s, j, v) != 0)
             return 1;
     return 0;
 }
 
+/* The energy rates of the derived path where they need the held contacts'
+** forces and the stuck elements' multipliers (g + nf values of modes()'
+** lam): a moving surface, friction, or a held contact that has drifted.
+** Apart from rt_deriv, so that a step that needs none allocates none. */
+static void derived_rates_held(const nsm_sim *s, const unsigned *mode, double t, const double *Y,
+                               const double *f, double *Yd)
+{
+    const nsm_model *m = s->m;
+    double lam[s->n_gaps + s->n_fric + 1];
+    int held = m->modes(mode, t, Y, s->sw, s->params, s->consts, NULL, lam, NULL, NULL) == 0;
+    energy_rates(s, mode, Y, rt_vel(s, Y), f, held ? lam : NULL, held ? lam + s->n_gaps : NULL, Yd);
+}
+
 /* Derivative of Y: the model's derived right-hand side of the mode if it has
 ** one, else the generic path; energy rates appended either way (with the
-** held contacts' forces and the stuck elements' multipliers, g + nf values
-** of modes()' lam, where a moving surface or friction's power needs them,
-** or a held contact has drifted). */
+** held contacts' forces where derived_rates_held says). */
 int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
-    if (derived(s) && m->deriv(mode, t, Y, s->sw, s->params, s->consts, Yd) == 0) {
-        double f[s->n_vel], lam[s->n_gaps + s->n_fric + 1];
-        ext_force(s, t, f);
-        int held = (s->moving || s->n_fric || held_drift(s, mode, rt_vel(s, Y))) &&
-                   m->modes(mode, t, Y, s->sw, s->params, s->consts, NULL, lam, NULL, NULL) == 0;
-        energy_rates(s, mode, Y, rt_vel(s, Y), f, held ? lam : NULL, held ? lam + s->n_gaps : NULL, Yd);
-        return NSM_OK;
-    }
-    return rt_deriv_generic(s, mode, t, Y, Yd);
+    if (!derived(s) || m->deriv(mode, t, Y, s->sw, s->params, s->consts, Yd) != 0)
+        return rt_deriv_generic(s, mode, t, Y, Yd);
+    double f[s->n_vel];
+    ext_force(s, t, f);
+    if (s->moving || s->n_fric || held_drift(s, mode, rt_vel(s, Y)))
+        derived_rates_held(s, mode, t, Y, f, Yd);
+    else
+        energy_rates(s, mode, Y, rt_vel(s, Y), f, NULL, NULL, Yd);
+    return NSM_OK;
 }
 
 /* Contact forces of all gaps in mode (0 for open gaps): the constraint

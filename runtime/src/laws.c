@@ -50,9 +50,11 @@ const char *nsm_law_name(int law)
 }
 
 /* Bind each gap of the simulation to its law (s->law, read on every
-** step: one load, as the model table's law field was) and count the force
+** step: one load, as the model table's law field was), count the force
 ** elements among them (n_force_gaps: the energy rates' damping loop is skipped
-** without one, at every evaluation of the dynamics), with room for their
+** without one, at every evaluation of the dynamics) and mark the
+** constraints (constraint_gaps: a mode's held contacts are found a word at
+** a time, at every evaluation of the dynamics), with room for their
 ** dampings (law_c, filled by rt_law_setup) and the constants a law's setup
 ** caches for its event tolerance (law_tol_k, law_tol_gap); nsm_model_check has made sure
 ** they are registered.  NSM_ENOMEM, or NSM_OK. */
@@ -62,12 +64,15 @@ int rt_law_bind(nsm_sim *s)
     s->law_c = calloc((size_t)s->n_gaps + 1, sizeof *s->law_c);
     s->law_tol_k = calloc((size_t)s->n_gaps + 1, sizeof *s->law_tol_k);
     s->law_tol_gap = calloc((size_t)s->n_gaps + 1, sizeof *s->law_tol_gap);
-    if (!s->law || !s->law_c || !s->law_tol_k || !s->law_tol_gap)
+    s->constraint_gaps = calloc((size_t)s->mode_words, sizeof *s->constraint_gaps);
+    if (!s->law || !s->law_c || !s->law_tol_k || !s->law_tol_gap || !s->constraint_gaps)
         return NSM_ENOMEM;
     s->n_force_gaps = 0;
     for (int j = 0; j < s->n_gaps; j++) {
         s->law[j] = rt_law_table[s->m->gaps[j].law];
         s->n_force_gaps += !s->law[j]->constraint;
+        if (s->law[j]->constraint)
+            rt_mode_add(s->constraint_gaps, j);
     }
     return NSM_OK;
 }
@@ -79,6 +84,8 @@ void rt_law_free(nsm_sim *s)
     free(s->law_c);
     free(s->law_tol_k);
     free(s->law_tol_gap);
+    free(s->constraint_gaps);
+    s->constraint_gaps = NULL;
     s->law = NULL;
     s->law_c = NULL;
     s->law_tol_k = NULL;

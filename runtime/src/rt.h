@@ -263,6 +263,8 @@ struct nsm_sim {
     struct RtFricStat *fs;    /* friction's audit and statistics, fricstat.c */
     const struct rt_law **law; /* n_gaps: each gap's contact law (laws.c, law.h) */
     int n_force_gaps;         /* gaps whose law is a force element (not a constraint), laws.c */
+    unsigned *constraint_gaps; /* mode_words words: the gaps whose law is a constraint (laws.c);
+                                 a mode's held contacts are its bits among these */
     double *law_c;            /* n_gaps: each gap's closed damping, its law's damping read
                                  once per setup (laws.c), not through the table per use */
     double *law_tol_k;        /* n_gaps: a law's constant of its event tolerance, cached by its
@@ -286,6 +288,7 @@ struct nsm_sim {
     double t_stop;            /* end of the current nsm_sim_run_until */
     double *y;                /* n_state */
     unsigned *mode;           /* the current mode, mode_words words (see rt_mode_has) */
+    int mode_holds;           /* whether it holds a constraint gap (constraint_gaps), state.c */
     int *sw;                  /* each time switch's state (n_switches), state.c */
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
@@ -341,6 +344,15 @@ static inline int rt_mode_eq(const nsm_sim *s, const unsigned *a, const unsigned
     return memcmp(a, b, sizeof(unsigned) * (size_t)s->mode_words) == 0;
 }
 int rt_mode_empty(const nsm_sim *s, const unsigned *m);
+/* Whether mode m holds a constraint gap (one of s->constraint_gaps, laws.c):
+** read a word at a time, no law looked up. */
+static inline int rt_mode_holds_constraint(const nsm_sim *s, const unsigned *m)
+{
+    unsigned any = 0;
+    for (int w = 0; w < s->mode_words; w++)
+        any |= m[w] & s->constraint_gaps[w];
+    return any != 0;
+}
 unsigned long rt_mode_hash(const nsm_sim *s, const unsigned *m);
 int rt_mode_count(const nsm_sim *s, const unsigned *m);
 

@@ -79,34 +79,47 @@ void rt_state_set(nsm_sim *s, double t, const double *y)
         rt_rigid_normalise(s, s->y);
 }
 
+/* After every change of the mode: whether it holds a constraint gap
+** (mode_holds, read by the derivative at every evaluation: a flight's
+** needs no look at the mode's words). */
+static void mode_changed(nsm_sim *s)
+{
+    s->mode_holds = rt_mode_holds_constraint(s, s->mode);
+}
+
 /* Element j (a contact held, or a friction column's bit) joins the mode. */
 void rt_state_mode_add(nsm_sim *s, int j)
 {
     rt_mode_add(s->mode, j);
+    mode_changed(s);
 }
 
 /* Element j leaves the mode. */
 void rt_state_mode_del(nsm_sim *s, int j)
 {
     rt_mode_del(s->mode, j);
+    mode_changed(s);
 }
 
 /* Element j changes side: in the mode if it was out, out if it was in. */
 void rt_state_mode_flip(nsm_sim *s, int j)
 {
     rt_mode_flip(s->mode, j);
+    mode_changed(s);
 }
 
 /* No element in the mode: no contact held, every friction element free. */
 void rt_state_mode_clear(nsm_sim *s)
 {
     rt_mode_none(s, s->mode);
+    s->mode_holds = 0;
 }
 
 /* The mode becomes mode (mode_words words). */
 void rt_state_mode_set(nsm_sim *s, const unsigned *mode)
 {
     rt_mode_copy(s, s->mode, mode);
+    mode_changed(s);
 }
 
 /* Time switch k turns on (on 1) or off (0) at time t. */
