@@ -86,6 +86,7 @@ FIELD_OWNERS = {
     "sw_last": "state.c",          # and their last flips' times
     "last_transition_t": "state.c",  # the last transition's time
     "last_transition_j": "state.c",  # and event column
+    "mode_holds": "state.c",       # whether the current mode holds a constraint gap
 }
 
 
