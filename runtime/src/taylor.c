@@ -593,9 +593,19 @@ static int prop_form(nsm_sim *s, RtTayProp *pr, const RtModeInfo *mi, double h, 
     return 0;
 }
 
+/* The price of forming mode mi's propagator in steps' terms: a step's
+** terms cost (nnz + na) products a degree (rt_taylor_terms), forming costs
+** (2 na + nnz) for each of the na + ge rows (row_terms: clear, scatter,
+** scale) and na for each of the na unit rows' sums (prop_form). */
+static int prop_price(const nsm_sim *s, const RtModeInfo *mi)
+{
+    long na = s->n_aug, nnz = mi->rows[na];
+    return (int)(((na + s->n_events) * (2 * na + nnz) + na * na) / (na + nnz));
+}
+
 /* The propagator of mode mi's step h at degree K, or NULL: formed once as
 ** many steps of that key went without their terms as forming it costs
-** (na + ge steps' terms: the rule of renting skis until their price is
+** (prop_price: the rule of renting skis until their price is
 ** paid, never more than twice the better choice; a mode whose every step
 ** lands on an event, as a Zeno cascade's flights, or a step length met
 ** once, never pays), kept for the next ones; only for small models with
@@ -614,7 +624,7 @@ static const RtTayProp *prop_get(nsm_sim *s, const RtModeInfo *mi, double h, int
         if (pr->mi == mi && pr->built == mi->built && pr->h == h && pr->K == K) {
             pr->stamp = ++T->clock;
             T->key = pr;
-            if (!pr->ready && pr->quiet >= s->n_aug + s->n_events) {
+            if (!pr->ready && pr->quiet >= prop_price(s, mi)) {
                 if (prop_form(s, pr, mi, h, K)) {
                     pr->mi = NULL;
                     T->key = NULL;
