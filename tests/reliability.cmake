@@ -651,7 +651,7 @@ endforeach()
 # What the thirteenth core pass left (tests/reliability/leftovers13b_test.py):
 # Python's studies past the sample cap, a plane section named by the state
 # columns; each case under 20 s in the normal build.
-foreach(case sampling names)
+foreach(case sampling sweep names)
   add_test(NAME reliability/left13b_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers13b_test.py
             ${NSM_SOURCE_DIR} ${case})

@@ -15,6 +15,9 @@ Cases (each under 20 s in the normal build):
              sqrt(l/g) K(sin^2(phi0/2)) (mpmath, 30 digits), within 1e-8 of
              T; run in a child process with a time limit, so that the
              spinning it replaced fails the case instead of hanging it.
+  sweep      the same gap in nsmc sweep (and so Model.basins): over
+             --t-max 1.5e11 each point now steps past the output period, its
+             crossings at (k + 1/4) T within 1e-8 T, adaptive and taylor.
   names      a plane section named a planar body's angle only as P.phi.x,
              though the records are headed P.phi: the section takes the
              columns' names (P.phi, P.omega) in Python and in the
@@ -109,6 +112,33 @@ def case_sampling(tmp):
                   "within 1e-8 T" % (meth, g))
 
 
+def case_sweep(tmp):
+    nsmc = os.path.join(BUILD, "nsmc")
+    with open(os.path.join(tmp, "pend.nsm"), "w") as f:
+        f.write(PEND)
+    for meth in ("adaptive", "taylor"):
+        out = os.path.join(tmp, "sw-" + meth)
+        p = run(tmp, [nsmc, "sweep", "pend.nsm", "--param", "g=1e-20:2e-20:2", "--section",
+                      "plane:P.phi:down", "--t-max", "1.5e11", "--method", meth, "--transient",
+                      "0", "--record", "5", "--out-dir", out], timeout=60)
+        check(p.returncode == 0, "nsmc sweep %s over --t-max 1.5e11 ends by itself" % meth, p)
+        by = {}
+        with open(os.path.join(out, "section.csv")) as f:
+            f.readline()
+            for line in f:
+                g, t = (float(x) for x in line.split(",")[:2])
+                by.setdefault(g, []).append(t)
+        for g in (1e-20, 2e-20):
+            Tg = period(1.0, g)
+            ts = by.get(g, [])
+            err = max([abs(t - (k + 0.25) * Tg) / Tg for k, t in enumerate(ts)] + [0])
+            n = int(1.5e11 / Tg - 0.25) + 1
+            print("  nsmc sweep %s, g = %g: %d crossings (expected %d), within %.1e T" %
+                  (meth, g, len(ts), n, err))
+            check(len(ts) == n and err < 1e-8, "nsmc sweep %s at g = %g: crossings at "
+                  "(k + 1/4) T within 1e-8 T" % (meth, g))
+
+
 def case_names(tmp):
     import nsm
     import numpy as np
@@ -157,4 +187,4 @@ def case_names(tmp):
 
 
 if __name__ == "__main__":
-    sys.exit(main({"sampling": case_sampling, "names": case_names}, "nsm-left13b-", case_arg=2))
+    sys.exit(main({"sampling": case_sampling, "sweep": case_sweep, "names": case_names}, "nsm-left13b-", case_arg=2))
