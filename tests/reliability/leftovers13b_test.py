@@ -34,32 +34,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import check, main, run  # noqa: E402
 from twelfth_pass_core_test import compiled  # noqa: E402
+# the pendulum written by its torque and its elliptic period
+from thirteenth_pass_core_test import PEND, pendulum_period  # noqa: E402
 
 SRC = os.path.abspath(sys.argv[1])
 BUILD = os.environ.get("NSM_BUILD_DIR", os.path.join(SRC, "build"))
-
-# a pendulum written by its torque: phi'' = -(g/l) sin(phi)
-PEND = '''model pend "a pendulum at large amplitude"
-param m = 1 kg
-param l = 1 m
-param g = 9.81 m/s^2
-param phi0 = 1
-body P: mass = m, inertia = m*l^2
-force gt: on P.phi = -m*g*l*sin(P.phi)
-init P.phi = phi0, P.omega = 0 rad/s
-simulate t_end = 10 s
-output every 10 ms: P.phi, P.omega
-'''
-
-
-def period(phi0, g, l=1.0):
-    """4 sqrt(l/g) K(m), m = sin^2(phi0/2): the period of a pendulum from rest
-    at phi0 (mpmath at 30 digits)."""
-    import mpmath
-    mpmath.mp.dps = 30
-    return float(4 * mpmath.sqrt(mpmath.mpf(l) / g) *
-                 mpmath.ellipk(mpmath.sin(mpmath.mpf(phi0) / 2) ** 2))
-
 
 # the studies of the slow pendulum, in a child process with a time limit:
 # before the fix each ran to the step cap of 1e8 steps (minutes)
@@ -77,6 +56,21 @@ for meth in ("adaptive", "taylor"):
 '''
 
 
+def sweep_crossings(by, label):
+    """Checks a sweep's records over 1.5e11 s, {g: [t, ...]} for g = 1e-20
+    and 2e-20: every downward crossing of phi = 0 at (k + 1/4) T within 1e-8
+    T, as many as fit before 1.5e11 s."""
+    for g in (1e-20, 2e-20):
+        Tg = pendulum_period(1.0, g=g)
+        ts = by.get(g, [])
+        err = max([abs(t - (k + 0.25) * Tg) / Tg for k, t in enumerate(ts)] + [0])
+        n = int(1.5e11 / Tg - 0.25) + 1
+        print("  %s, g = %g: %d crossings (expected %d), within %.1e T" % (label, g, len(ts), n,
+                                                                         err))
+        check(len(ts) == n and err < 1e-8, "%s at g = %g: crossings at (k + 1/4) T within 1e-8 T"
+              % (label, g))
+
+
 def case_sampling(tmp):
     with open(os.path.join(tmp, "pend.nsm"), "w") as f:
         f.write(PEND)
@@ -89,7 +83,7 @@ def case_sampling(tmp):
     print(p.stdout.strip())
     check(p.returncode == 0, "the slow pendulum's section and sweeps end by themselves", p)
     lines = dict(ln.split(" ", 1) for ln in p.stdout.strip().splitlines())
-    T = period(1.0, 1e-20)
+    T = pendulum_period(1.0, g=1e-20)
     got = [float(x) for x in lines["section"].split()]
     err = max([abs(t - (k + 0.25) * T) / T for k, t in enumerate(got)] + [0])
     print("  section over 1.5e11 s, g = 1e-20: %d crossings, within %.1e T of (k + 1/4) T, "
@@ -101,15 +95,7 @@ def case_sampling(tmp):
         by = {}
         for g, t in pts:
             by.setdefault(g, []).append(t)
-        for g in (1e-20, 2e-20):
-            Tg = period(1.0, g)
-            ts = by.get(g, [])
-            err = max([abs(t - (k + 0.25) * Tg) / Tg for k, t in enumerate(ts)] + [0])
-            n = int(1.5e11 / Tg - 0.25) + 1
-            print("  sweep %s, g = %g: %d crossings (expected %d), within %.1e T" %
-                  (meth, g, len(ts), n, err))
-            check(len(ts) == n and err < 1e-8, "sweep %s at g = %g: crossings at (k + 1/4) T "
-                  "within 1e-8 T" % (meth, g))
+        sweep_crossings(by, "sweep " + meth)
 
 
 def case_sweep(tmp):
@@ -128,22 +114,14 @@ def case_sweep(tmp):
             for line in f:
                 g, t = (float(x) for x in line.split(",")[:2])
                 by.setdefault(g, []).append(t)
-        for g in (1e-20, 2e-20):
-            Tg = period(1.0, g)
-            ts = by.get(g, [])
-            err = max([abs(t - (k + 0.25) * Tg) / Tg for k, t in enumerate(ts)] + [0])
-            n = int(1.5e11 / Tg - 0.25) + 1
-            print("  nsmc sweep %s, g = %g: %d crossings (expected %d), within %.1e T" %
-                  (meth, g, len(ts), n, err))
-            check(len(ts) == n and err < 1e-8, "nsmc sweep %s at g = %g: crossings at "
-                  "(k + 1/4) T within 1e-8 T" % (meth, g))
+        sweep_crossings(by, "nsmc sweep " + meth)
 
 
 def case_names(tmp):
     import nsm
     import numpy as np
     pend = compiled(tmp, "pend", PEND)
-    T = period(1.0, 9.81)
+    T = pendulum_period(1.0)
     for named, raw, first in (("P.phi", "P.phi.x", 0.25 * T), ("P.omega", "P.phi.v", T)):
         a = pend.section("plane:%s:down" % named, t_end=2.1 * T, method="taylor")
         b = pend.section("plane:%s:down" % raw, t_end=2.1 * T, method="taylor")
