@@ -669,3 +669,14 @@ if(NSM_HAVE_MPI AND MPIEXEC_EXECUTABLE)
   set_tests_properties(reliability/thirteenth_prog_mpi PROPERTIES LABELS reliability TIMEOUT 600
     ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endif()
+
+# What the thirteenth core pass left (tests/reliability/leftovers13b_test.py):
+# Python's studies past the sample cap, a plane section named by the state
+# columns; each case under 20 s in the normal build.
+foreach(case sampling sweep names)
+  add_test(NAME reliability/left13b_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers13b_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left13b_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1296,6 +1296,22 @@ class Model:
             raise
         return sim
 
+    def _unsampled(self, sim, t_end):
+        """Lets a study's run to t_end step past the model's output period
+        when the command line would refuse that period over the run (more
+        than 1e8 samples, nsm_run_check): a study keeps no samples, and
+        stepping to each of them made a section over 1e10 s of a slow
+        pendulum run 151 s to the step cap, where the simulator refuses the
+        run and runs it with --every 0 in 9 steps.  Shorter runs keep the
+        landings at the output period, as the simulator's sections do."""
+        lib = self._lib
+        te, h, ev = (ctypes.c_double(0) for _ in range(3))
+        if lib.nsm_sim_model_times(sim, ctypes.byref(te), ctypes.byref(h), ctypes.byref(ev)):
+            return
+        why = ctypes.create_string_buffer(400)
+        if lib.nsm_run_check(t_end, ev.value, 0.0, 0, why, len(why)) != 0:
+            lib.nsm_sim_set_every(sim, 0.0)
+
     def _eval(self, sim, expr):
         """A time given as a number or an expression of the parameters."""
         if isinstance(expr, str):
@@ -1391,6 +1407,7 @@ class Model:
                 self._fail(sim, "section")
             te = (self._times(sim, None, None, None) if t_end is None
                   else self._time(sim, t_end, "t_end"))
+            self._unsampled(sim, te)
             self._check_run(sim, te)     # the command line's option errors
             records = lambda: np.array(rows, dtype=float).reshape(-1, 2 + n2)  # noqa: E731
             if self._interruptible(sim, lambda: lib.nsm_sim_run_until(sim, te), records) != 0:
@@ -1416,6 +1433,7 @@ class Model:
             if lib.nsm_run_check(tr + du, iv, 0.0, 0, why, len(why)) != 0:
                 raise SettingError("this study is refused: %s (transient + duration = %g s, "
                                    "interval = %g s)" % (_text(why.value), tr + du, iv))
+            self._unsampled(sim, tr + du)
             self._check_run(sim, tr + du)    # the command line's option errors
             # the tangent vectors start at t = 0 without a transient: a contact
             # held there is known from the reset, as the simulator's --lyapunov
@@ -1449,6 +1467,7 @@ class Model:
         try:
             T = self._time(sim, period, "period")
             tr = self._time(sim, transient, "transient", zero=True)
+            self._unsampled(sim, tr + T)
             self._check_run(sim, tr + T)     # the command line's option errors
             self._tangent(sim, "floquet")
             # the orbit is sought through t = 0 (nsm_sim_periodic_orbit): the
@@ -1667,6 +1686,7 @@ class Model:
             if not te > 0:
                 raise SettingError("t_max=%r is %r s at %s = %r: not a positive time"
                                    % (t_max, te, param, v))
+            self._unsampled(sim, te)
             try:
                 self._check_run(sim, te)
             except SettingError as e:

@@ -791,6 +791,20 @@ static int point_tmax(const Sweep *sw, nsm_sim *sim, double *tmax, char *msg, si
     return 0;
 }
 
+/* The sampling period of a point's run to tmax: the model's output period
+** (the step landings the sweep's records have always had), or none where
+** that period would give more samples than a run may (nsm_run_check): a
+** sweep keeps no samples, and stepping to each of them made a pendulum of
+** g = 1e-20 m/s^2 over --t-max 1e10 run to the step cap.  Set at every
+** point, so that no point inherits another's. */
+static void point_sampling(nsm_sim *sim, double tmax)
+{
+    double every = 0;
+    if (nsm_sim_model_times(sim, NULL, NULL, &every))
+        return;
+    nsm_sim_set_every(sim, nsm_run_check(tmax, every, 0, 0, NULL, 0) ? 0 : every);
+}
+
 /* Run one point: records into c; the state at the end in yend (continuation,
 ** when a period is known).  Returns 0 ok, 1 too few records, 2 failed
 ** (message in msg). */
@@ -813,6 +827,7 @@ static int point_run(const Sweep *sw, nsm_sim *sim, Collect *c, double *yend, ch
     *Tp_out = Tp;
     if (point_tmax(sw, sim, &tmax, msg, len))
         return 2;
+    point_sampling(sim, tmax);
     long need = sw->transient + sw->record;
     if ((sw->cont || sw->floquet || sw->lyap) && Tp > 0) {
         /* a forcing period at a time: the run ends at a multiple of it */

@@ -2,9 +2,10 @@
 ** affine.c: the runtime's reader of affine forms of the state, for the
 ** expressions a program hands over as text at run time (a Poincare
 ** plane's function, a section's period, nsm_sim_eval): numbers, pi, the
-** model's parameters, BODY.x, BODY.v, + - * / ^, parentheses and sqrt sin
-** cos tan exp log of constants, read by recursive descent into a . y + b
-** (a of length 2n over the positions and velocities).  The model's own
+** model's parameters, BODY.x, BODY.v or a state column's name (P.phi), +
+** - * / ^, parentheses and sqrt sin cos tan exp log of constants, read
+** by recursive descent into a . y + b (a of length 2n over the positions
+** and velocities).  The model's own
 ** expressions are compiled by nsmc; this reader only serves run-time text.
 ** No I/O: errors go to the caller's buffer.
 */
@@ -63,7 +64,30 @@ static int read_name(Reader *r, char *name, size_t len)
     return 0;
 }
 
-/* Value of a name: pi, a parameter, or BODY.x / BODY.v (plane only). */
+/* Index in the state (positions, then velocities) of a state's name, -1
+** if none: BODY.x / BODY.v, or a coordinate as the state columns head it
+** (an angle's P.phi and P.omega, a planar body's P.y and P.vy), so that a
+** plane section takes the name its records are headed by (P.phi was
+** refused, only P.phi.x accepted). */
+static int state_index(const nsm_model *m, int n, const char *name)
+{
+    size_t L = strlen(name);
+    if (L > 2 && name[L - 2] == '.' && (name[L - 1] == 'x' || name[L - 1] == 'v') && m->body_names)
+        for (int i = 0; i < n; i++)
+            if (strlen(m->body_names[i]) == L - 2 && !strncmp(name, m->body_names[i], L - 2))
+                return (name[L - 1] == 'v' ? n : 0) + i;
+    if (!m->coords || m->nq > n)    /* bodies in space: no chart of their names */
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (m->coords[i].x && !strcmp(name, m->coords[i].x))
+            return i;
+        if (m->coords[i].v && !strcmp(name, m->coords[i].v))
+            return n + i;
+    }
+    return -1;
+}
+
+/* Value of a name: pi, a parameter, or a state's name (plane only). */
 static int name_value(Reader *r, const char *name, double *a, double *b)
 {
     const nsm_sim *s = r->s;
@@ -80,19 +104,18 @@ static int name_value(Reader *r, const char *name, double *a, double *b)
             *b = s->params[k];
             return 0;
         }
-    size_t L = strlen(name);
-    if (L > 2 && name[L - 2] == '.' && (name[L - 1] == 'x' || name[L - 1] == 'v') && m->body_names)
-        for (int i = 0; i < n; i++)
-            if (strlen(m->body_names[i]) == L - 2 && !strncmp(name, m->body_names[i], L - 2)) {
-                if (!r->state_ok) {
-                    snprintf(r->err, sizeof r->err, "'%s' is a state: only parameters may appear here",
-                             name);
-                    return 1;
-                }
-                a[(name[L - 1] == 'v' ? n : 0) + i] = 1;
-                return 0;
-            }
-    snprintf(r->err, sizeof r->err, "unknown name '%s' (a parameter, pi, or BODY.x / BODY.v)", name);
+    int j = state_index(m, n, name);
+    if (j >= 0) {
+        if (!r->state_ok) {
+            snprintf(r->err, sizeof r->err, "'%s' is a state: only parameters may appear here",
+                     name);
+            return 1;
+        }
+        a[j] = 1;
+        return 0;
+    }
+    snprintf(r->err, sizeof r->err, "unknown name '%s' (a parameter, pi, a state column or "
+             "BODY.x / BODY.v)", name);
     return 1;
 }
 
