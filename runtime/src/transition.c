@@ -39,15 +39,41 @@ double rt_wacc(const nsm_sim *s, int j, const double *a)
 }
 
 
+/* The contact force of gap j shut in mode m a little after now, for a
+** force that is zero with a zero rate now (settle_hold): from the state
+** carried along m's motion to first order over d, 1e-3 of the step (1e-6 s
+** at rk4's 1 ms: far enough that a force growing like t^2 is beyond its
+** rounding, near enough that its first nonzero derivative decides); minus
+** its rounding there.  Its sign says whether the contact starts to push
+** (> 0) or to pull; 0 when it stays zero or cannot be evaluated. */
+static double settle_later(nsm_sim *s, int j, const unsigned *m)
+{
+    int N = s->n_state;
+    double Yd[N], Y1[N], ev[s->n_events + 1], evd[s->n_events + 1], sb[s->n_vel + 1];
+    double d = 1e-3 * (isfinite(s->h_step) && s->h_step > 0 ? s->h_step : 1e-3);
+    if (rt_deriv(s, m, s->t, s->y, Yd))
+        return 0;
+    for (int i = 0; i < N; i++)
+        Y1[i] = s->y[i] + d * Yd[i];
+    if (rt_events(s, m, s->t + d, Y1, ev, evd))
+        return 0;
+    rt_force_scales_at(s, m, s->t + d, Y1, sb);
+    double lam = ev[j] - rt_gap_force_tol(s, j, sb);
+    return lam > 0 ? lam : (ev[j] < 0 ? ev[j] : 0);
+}
+
 /* Whether touching gap j, which the force LCP leaves open with no force
 ** (lambda_j within rounding of 0), is to be held shut all the same: free
 ** flight has just carried it into the gap with no closing speed (a zero-speed
-** landing), so it is a persistent contact unless holding it shut needs a
-** pull.  The contact force of j in the mode with j shut decides: held when
-** it is positive beyond rounding, or zero to rounding and growing
-** (lambda_j' > 0, a support that starts to push, like a sprung table under
-** a resting ball).  A force zero and not growing (touching bodies with no
-** force between them, a contact just released) leaves it open. */
+** landing), or it starts at rest on its contact, so it is a persistent
+** contact unless holding it shut needs a pull.  The contact force of j in
+** the mode with j shut decides: held when it is positive beyond rounding, or
+** zero to rounding and growing (lambda_j' > 0, a support that starts to
+** push, like a sprung table under a resting ball), or zero with a zero rate
+** and positive a little later (settle_later: a press -P (1 - cos t) from
+** t = 0, whose force grows like t^2).  A force zero and not growing
+** (touching bodies with no force between them, a contact just released)
+** leaves it open. */
 static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol)
 {
     double ev[s->n_events + 1], evd[s->n_events + 1];
@@ -56,7 +82,9 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol)
     rt_mode_add(m, j);
     if (rt_events(s, m, s->t, s->y, ev, evd))
         return 0;
-    return ev[j] > tol || (ev[j] >= -tol && evd[j] > 0);
+    if (ev[j] > tol || (ev[j] >= -tol && evd[j] > 0))
+        return 1;
+    return ev[j] >= -tol && evd[j] == 0 && settle_later(s, j, m) > 0;
 }
 
 /* Decide the closed set of impact gaps by the force LCP over the gaps that
@@ -1337,7 +1365,12 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget)
         if (rc)
             return rc;
     }
-    unsigned none[s->mode_words];
+    unsigned none[s->mode_words], all[s->mode_words];
     rt_mode_none(s, none);
-    return rt_settle(s, none, NULL, forget);
+    rt_mode_none(s, all);
+    for (int j = 0; j < s->n_gaps; j++)
+        rt_mode_add(all, j);
+    /* every contact at rest is held unless that needs a pull (settle_hold):
+     * a press starting from 0 holds its block from the start */
+    return settle_favour(s, none, NULL, all, forget);
 }
