@@ -422,7 +422,7 @@ static int closing_zero(const nsm_sim *s, int j, const long double *a, int K, do
     return -(double)d > s->tay.h * rt_vel_tol(s, j, s->y + s->n_pos);
 }
 
-/* For an expansion a at 0 with a zero slope (a[1] == 0): whether it rises
+/* For a held contact's force a at 0 with a zero slope (a[1] == 0): whether it rises
 ** (its first nonzero coefficient a[m], m >= 2, is positive: a held
 ** contact's force -P (1 - cos t) from t = 0 grows like t^2, no release),
 ** and then its first peak in (0, 1] into *xc (1 if there is one): the first
@@ -431,6 +431,9 @@ static int closing_zero(const nsm_sim *s, int j, const long double *a, int K, do
 static int flat_rise(const long double *a, int K, double r1, double *xc)
 {
     int m = 2;
+    for (int k = 0; k <= K; k++)
+        if (!isfinite((double)a[k]))
+            return 0;
     while (m <= K && a[m] == 0)
         m++;
     if (m > K || !(a[m] > 0))
@@ -482,7 +485,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         }
         if (!closed && closing_zero(s, j, a, K, nz, r0, r1, x))
             return 1;                   /* a landing whose step ends inside the band */
-    } else if (a[1] > 0 || (a[1] == 0 && flat_rise(a, K, r1, &xflat))) {
+    } else if (a[1] > 0 || (closed && !fric && a[1] == 0 && flat_rise(a, K, r1, &xflat))) {
         double xc = xflat;              /* leaving 0 upwards: a zero after its peak */
         if ((a[1] == 0 || rt_poly_first_peak(a, K, 0, r1, &xc)) && xc < 1 &&
             rt_poly_eval(a, K, xc, NULL) > 0 && first_below(a, K, xc, r0, r1, x))
