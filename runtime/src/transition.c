@@ -83,8 +83,8 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol, int 
     unsigned m[s->mode_words];
     rt_mode_copy(s, m, mode);
     rt_mode_add(m, j);
-    if (rt_events(s, m, s->t, s->y, ev, evd))
-        return 0;
+    if (rt_events(s, m, s->t, s->y, ev, evd) || !isfinite(ev[j]) || !isfinite(evd[j]))
+        return 0;                   /* equations out of range: the step says so */
     if (ev[j] > tol || (ev[j] >= -tol && evd[j] > 0))
         return 1;
     return later && ev[j] >= -tol && evd[j] == 0 && settle_later(s, j, m) > 0;
