@@ -680,3 +680,16 @@ foreach(case sampling sweep names)
   set_tests_properties(reliability/left13b_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the twelfth hostile pass on the core and the eleventh's leftovers left
+# as found (tests/reliability/leftovers13_core_test.py): coincident Zeno
+# points, ill-conditioned Floquet orbits, a press growing from 0 with a zero
+# rate, a section time tied with an impact within rounding; each case under
+# 20 s in the normal build.
+foreach(case twozeno floquet press tie)
+  add_test(NAME reliability/left13core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers13_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left13core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

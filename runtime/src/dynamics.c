@@ -1127,8 +1127,15 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
 ** acting on it.  rt_gap_force_tol reads a contact's rounding level from it. */
 void rt_force_scales(const nsm_sim *s, const unsigned *mode, const double *y, double *sb)
 {
+    rt_force_scales_at(s, mode, s->t, y, sb);
+}
+
+/* rt_force_scales at time t (a force a little ahead, settle_later). */
+void rt_force_scales_at(const nsm_sim *s, const unsigned *mode, double t, const double *y,
+                        double *sb)
+{
     const RtCsr *W = &s->sp.W;
-    force_scale_coords(s, s->t, y, sb);
+    force_scale_coords(s, t, y, sb);
     for (int j = 0; j < s->n_gaps; j++) {
         double f = engaged_force(s, mode, j, y);
         for (int k = W->p[j]; f > 0 && k < W->p[j + 1]; k++)

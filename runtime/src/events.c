@@ -422,6 +422,30 @@ static int closing_zero(const nsm_sim *s, int j, const long double *a, int K, do
     return -(double)d > s->tay.h * rt_vel_tol(s, j, s->y + s->n_pos);
 }
 
+/* For a held contact's force a at 0 with a zero slope (a[1] == 0): whether it rises
+** (its first nonzero coefficient a[m], m >= 2, is positive: a held
+** contact's force -P (1 - cos t) from t = 0 grows like t^2, no release),
+** and then its first peak in (0, 1] into *xc (1 if there is one): the first
+** zero of p'(x)/x^(m-1), which starts at m a[m] > 0 (p' itself starts at 0,
+** where the peak search would stop); *xc = 1 when it rises over the step. */
+static int flat_rise(const long double *a, int K, double r1, double *xc)
+{
+    int m = 2;
+    for (int k = 0; k <= K; k++)
+        if (!isfinite((double)a[k]))
+            return 0;
+    while (m <= K && a[m] == 0)
+        m++;
+    if (m > K || !(a[m] > 0))
+        return 0;
+    long double e[K - m + 1];
+    for (int k = 0; k <= K - m; k++)
+        e[k] = (k + m) * a[k + m];
+    if (!rt_poly_first_zero(e, K - m, 0, r1, r1 * (K + 2), xc))
+        *xc = 1;
+    return 1;
+}
+
 /* The event of function j along the expansion: the first x in [0, 1]
 ** where it falls through zero (the same cases as detect_generic: from
 ** above; from ~0 after rising, beyond its peak; from ~0 downwards, once
@@ -435,7 +459,7 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
     event_form(s, mi, j, 0, a, ra);
     if (mi->has2[j])
         return exact_event_max(s, mi, j, a, ra, x);
-    double s0 = (double)a[0], r0 = ra[0], r1 = ra[1];
+    double s0 = (double)a[0], r0 = ra[0], r1 = ra[1], xflat = 1;
     int fric = j >= s->n_gaps;
     int impact = fric || rt_law_impacts(s, j), closed = fric || rt_mode_has(s->mode, j);
     if (s0 < -nz) {
@@ -461,10 +485,10 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         }
         if (!closed && closing_zero(s, j, a, K, nz, r0, r1, x))
             return 1;                   /* a landing whose step ends inside the band */
-    } else if (a[1] > 0) {
-        double xc;                      /* leaving 0 upwards: a zero after its peak */
-        if (rt_poly_first_peak(a, K, 0, r1, &xc) && rt_poly_eval(a, K, xc, NULL) > 0 &&
-            first_below(a, K, xc, r0, r1, x))
+    } else if (a[1] > 0 || (closed && !fric && a[1] == 0 && flat_rise(a, K, r1, &xflat))) {
+        double xc = xflat;              /* leaving 0 upwards: a zero after its peak */
+        if ((a[1] == 0 || rt_poly_first_peak(a, K, 0, r1, &xc)) && xc < 1 &&
+            rt_poly_eval(a, K, xc, NULL) > 0 && first_below(a, K, xc, r0, r1, x))
             return 1;
     } else if (s0 > 0 && !closed && closing_zero(s, j, a, K, nz, r0, r1, x)) {
         return 1;                       /* a landing from inside the band */

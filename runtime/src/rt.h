@@ -601,6 +601,8 @@ double rt_gap_tol(const nsm_sim *s, int j, const double *x);
 double rt_vel_tol(const nsm_sim *s, int j, const double *v);
 double rt_force_scale(const nsm_sim *s, double t, const double *y);
 void rt_force_scales(const nsm_sim *s, const unsigned *mode, const double *y, double *sb);
+void rt_force_scales_at(const nsm_sim *s, const unsigned *mode, double t, const double *y,
+                        double *sb);
 double rt_gap_force_tol(const nsm_sim *s, int j, const double *sb);
 double rt_force_tol_gap(const nsm_sim *s, const unsigned *mode, const double *y, int j);
 int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double *y,

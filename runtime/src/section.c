@@ -52,6 +52,7 @@ struct RtSection {
     double T, t0, Tp;         /* evaluated at reset */
     double *a, b;             /* plane: F = a . y + b, a of length 2n */
     long k;                   /* period: index of the next t_k */
+    int deferred;             /* period: t_k left for after an impact tied with it */
     long count;               /* records handed out since the reset */
     nsm_section_fn fn;
     void *ud;
@@ -274,6 +275,7 @@ int rt_section_reset(nsm_sim *s)
     char err[256];
     sec->count = 0;
     sec->k = 0;
+    sec->deferred = 0;
     sec->t0 = 0;
     sec->Tp = NAN;
     if (sec->kind == NSM_SECTION_PERIOD) {
@@ -356,11 +358,41 @@ static double strobe_time(const struct RtSection *sec)
     return sec->t0 + (double)sec->k * sec->T;
 }
 
+/* Whether the state Y1 at the step's end t1 has an open impact contact
+** closing beyond its velocity's rounding whose landing is at t1 within
+** rounding: inside its gap's rounding band, or reached within half an ulp
+** of t1 (a ball's landing at t = 2 s reached by exact 9e-17 m above the
+** floor, closing at 1 m/s), which the next step takes at its start, at t1.
+** A stroboscopic time on that step's end is then recorded after the
+** impact, as an exact tie is (rt_section_target at the next step's start). */
+static int tie_within_rounding(nsm_sim *s, double t1, const double *Y1)
+{
+    const double *v = Y1 + s->n_pos;
+    for (int j = 0; j < s->n_gaps; j++) {
+        if (!rt_law_impacts(s, j) || rt_mode_has(s->mode, j))
+            continue;
+        double g = rt_gap(s, j, Y1), u = rt_gap_rate(s, j, t1, v);
+        if (u < -rt_vel_tol(s, j, v) && (fabs(g) <= rt_gap_tol(s, j, Y1) || t1 + g / -u == t1))
+            return 1;
+    }
+    return 0;
+}
+
 /* Before a step: a stroboscopic time ahead of *target becomes the step's
 ** target; one at the current time (the start, or after an event landed on
 ** it) is recorded now; one behind it (jumped over with a Zeno tail) stops
 ** the run, since its state was never computed. */
+static int section_target(nsm_sim *s, double *target, int may_defer);
+
 int rt_section_target(nsm_sim *s, double *target)
+{
+    return section_target(s, target, 1);
+}
+
+/* rt_section_target; a time tied within rounding with an impact at the
+** step's start is left for after it when may_defer (not at the run's end,
+** where no step follows). */
+static int section_target(nsm_sim *s, double *target, int may_defer)
 {
     struct RtSection *sec = s->sec;
     int rc;
@@ -368,14 +400,20 @@ int rt_section_target(nsm_sim *s, double *target)
         return NSM_OK;
     double tk;
     while ((tk = strobe_time(sec)) <= s->t) {
-        if (tk < s->t)
+        if (tk < s->t && !sec->deferred)
             return rt_fail(s, NSM_ENUMERIC, -1, "the stroboscopic time %.17g s fell inside a Zeno "
                            "cascade that was jumped over: its state is not known (run with "
                            "--no-zeno)", tk);
+        if (may_defer && tk == s->t && !sec->deferred && tie_within_rounding(s, s->t, s->y)) {
+            sec->deferred = 1;      /* after the impact, in the next step at its start */
+            return NSM_OK;
+        }
+        sec->deferred = 0;
         if ((rc = emit_record(s, tk, s->y)))
             return rc;
         sec->k++;
     }
+    sec->deferred = 0;
     if (tk < *target)
         *target = tk;
     return NSM_OK;
@@ -386,7 +424,7 @@ int rt_section_target(nsm_sim *s, double *target)
 int rt_section_end(nsm_sim *s)
 {
     double target = HUGE_VAL;
-    return rt_section_target(s, &target);
+    return section_target(s, &target, 0);
 }
 
 /* F and its rate at (t, Y). */
@@ -590,7 +628,7 @@ int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j)
          * transition, as the trajectory's sample there (rt_section_target
          * records it at the next step's start, rt_section_end at the run's
          * end); exact recorded the state before it, rk4 the one after */
-        if (j >= 0)
+        if (j >= 0 || tie_within_rounding(s, t1, Y1))
             return NSM_OK;
         if (t1 == strobe_time(sec)) {
             sec->k++;

@@ -39,24 +39,55 @@ double rt_wacc(const nsm_sim *s, int j, const double *a)
 }
 
 
+/* The contact force of gap j shut in mode m a little after now, for a
+** force that is zero with a zero rate now (settle_hold): from the state
+** carried along m's motion to first order over d, 1e-3 of the step (1e-6 s
+** at rk4's 1 ms: far enough that a force growing like t^2 is beyond its
+** rounding, near enough that its first nonzero derivative decides); minus
+** its rounding there.  Its sign says whether the contact starts to push
+** (> 0) or to pull; 0 when it stays zero or cannot be evaluated. */
+static double settle_later(nsm_sim *s, int j, const unsigned *m)
+{
+    int N = s->n_state;
+    double Yd[N], Y1[N], ev[s->n_events + 1], evd[s->n_events + 1], sb[s->n_vel + 1];
+    double d = 1e-3 * (isfinite(s->h_step) && s->h_step > 0 ? s->h_step : 1e-3);
+    if (rt_deriv(s, m, s->t, s->y, Yd))
+        return 0;
+    for (int i = 0; i < N; i++)
+        Y1[i] = s->y[i] + d * Yd[i];
+    if (rt_events(s, m, s->t + d, Y1, ev, evd))
+        return 0;
+    rt_force_scales_at(s, m, s->t + d, Y1, sb);
+    double lam = ev[j] - rt_gap_force_tol(s, j, sb);
+    return lam > 0 ? lam : (ev[j] < 0 ? ev[j] : 0);
+}
+
 /* Whether touching gap j, which the force LCP leaves open with no force
 ** (lambda_j within rounding of 0), is to be held shut all the same: free
 ** flight has just carried it into the gap with no closing speed (a zero-speed
-** landing), so it is a persistent contact unless holding it shut needs a
-** pull.  The contact force of j in the mode with j shut decides: held when
-** it is positive beyond rounding, or zero to rounding and growing
-** (lambda_j' > 0, a support that starts to push, like a sprung table under
-** a resting ball).  A force zero and not growing (touching bodies with no
-** force between them, a contact just released) leaves it open. */
-static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol)
+** landing), or it starts at rest on its contact, so it is a persistent
+** contact unless holding it shut needs a pull.  The contact force of j in
+** the mode with j shut decides: held when it is positive beyond rounding, or
+** zero to rounding and growing (lambda_j' > 0, a support that starts to
+** push, like a sprung table under a resting ball), or, at the run's start
+** (later), zero with a zero rate and positive a little later (settle_later:
+** a press -P (1 - cos t) from t = 0, whose force grows like t^2; not at a
+** landing, where a force that oscillates faster than the look-ahead, a
+** forcing at 1e300 rad/s, held and released a contact at one instant for
+** ever).  A force zero and not growing
+** (touching bodies with no force between them, a contact just released)
+** leaves it open. */
+static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol, int later)
 {
     double ev[s->n_events + 1], evd[s->n_events + 1];
     unsigned m[s->mode_words];
     rt_mode_copy(s, m, mode);
     rt_mode_add(m, j);
-    if (rt_events(s, m, s->t, s->y, ev, evd))
-        return 0;
-    return ev[j] > tol || (ev[j] >= -tol && evd[j] > 0);
+    if (rt_events(s, m, s->t, s->y, ev, evd) || !isfinite(ev[j]) || !isfinite(evd[j]))
+        return 0;                   /* equations out of range: the step says so */
+    if (ev[j] > tol || (ev[j] >= -tol && evd[j] > 0))
+        return 1;
+    return later && ev[j] >= -tol && evd[j] == 0 && settle_later(s, j, m) > 0;
 }
 
 /* Decide the closed set of impact gaps by the force LCP over the gaps that
@@ -66,9 +97,10 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol)
 ** speed) are held shut unless that needs a pull (settle_hold).  The gaps
 ** that stick or separate are added to *forget: their impact histories are
 ** to be forgotten by the Zeno detection above (zeno.c).  The sets
-** forced_open and favour may be NULL (none); ref may be s->mode itself. */
+** forced_open and favour may be NULL (none); ref may be s->mode itself;
+** later: the run's start (settle_hold looks a little ahead). */
 static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *forced_open,
-                         const unsigned *favour, unsigned *forget)
+                         const unsigned *favour, unsigned *forget, int later)
 {
     int g = s->n_gaps;
     double *y = s->y, *v = s->y + s->n_pos, lam[g + 1], vb[g + 1];
@@ -99,7 +131,7 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
             rt_mode_del(held, j);
     for (int j = 0; favour && j < g; j++)
         if (rt_mode_has(cand, j) && rt_mode_has(favour, j) && !rt_mode_has(closed, j) &&
-            settle_hold(s, j, held, rt_gap_force_tol(s, j, sb))) {
+            settle_hold(s, j, held, rt_gap_force_tol(s, j, sb), later)) {
             rt_mode_add(closed, j);
             rt_mode_add(held, j);
         }
@@ -142,7 +174,7 @@ int rt_settle(nsm_sim *s, const unsigned *ref, const unsigned *forced_open, unsi
 {
     unsigned held[s->mode_words];
     rt_mode_copy(s, held, s->mode);
-    return settle_favour(s, ref, forced_open, held, forget);
+    return settle_favour(s, ref, forced_open, held, forget, 0);
 }
 
 /* Whether gap j's rebound is too small to leave its rounding band, given
@@ -1196,7 +1228,7 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
         if (rest_chain(s, im, rest))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
         rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, y));
-        return settle_favour(s, ref, NULL, rest, forget);
+        return settle_favour(s, ref, NULL, rest, forget, 0);
     }
     /* single: j is the only open contact it touches (the others of the
      * problem are shut); held: one of those shares a body with j */
@@ -1337,7 +1369,12 @@ int rt_initial_contacts(nsm_sim *s, unsigned *forget)
         if (rc)
             return rc;
     }
-    unsigned none[s->mode_words];
+    unsigned none[s->mode_words], all[s->mode_words];
     rt_mode_none(s, none);
-    return rt_settle(s, none, NULL, forget);
+    rt_mode_none(s, all);
+    for (int j = 0; j < s->n_gaps; j++)
+        rt_mode_add(all, j);
+    /* every contact at rest is held unless that needs a pull (settle_hold):
+     * a press starting from 0 holds its block from the start */
+    return settle_favour(s, none, NULL, all, forget, 1);
 }

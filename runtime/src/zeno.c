@@ -190,12 +190,124 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
     return isfinite(q) ? q / t1 : NAN;
 }
 
+/* Whether gap i, open, impacting and frictionless, lands within the next
+** span seconds (its gap's constant-acceleration flight from the state, a
+** gap inside its rounding band counting as at 0); if so, *rest is the time
+** from now to its own accumulation point: the landing, then the geometric
+** sum of the flights after it (the first launched at e times the landing
+** speed, each shorter by e), or HUGE_VAL when it has none (a restitution
+** of 1, no pull back to the contact). */
+static int companion_lands(nsm_sim *s, int i, const double *Yd, double span, double *rest)
+{
+    const double *v = s->y + s->n_pos;
+    double g = rt_gap(s, i, s->y), u = rt_wdot(s, i, v), a = rt_wacc(s, i, Yd + s->n_pos);
+    double e = rt_law_restitution(s, i, u);
+    if (g < 0 && fabs(g) <= rt_gap_tol(s, i, s->y))
+        g = 0;
+    /* the first root of g + u t + a t^2/2 = 0 from g >= 0, and the speed there */
+    double disc = u * u - 2 * a * g, tl = HUGE_VAL;
+    if (disc >= 0 && a < 0)
+        tl = (-u - sqrt(disc)) / a;
+    else if (disc >= 0 && a > 0 && u < 0)
+        tl = (-u - sqrt(disc)) / a;
+    else if (a == 0 && u < 0)
+        tl = -g / u;
+    *rest = HUGE_VAL;
+    if (!(tl >= 0 && tl <= span))
+        return 0;
+    if (a < 0 && e >= 0 && e < 1)
+        *rest = tl + 2 * e * sqrt(disc) / -a / (1 - e);
+    return 1;
+}
+
+/* The contacts whose Zeno points fall within a jump of gap j lasting
+** remaining (the two balls of equal drops): every other open,
+** frictionless impact contact that lands before the jump ends is a
+** companion, into comp with its accumulation time in tz, when it is
+** touching now in a recognized cascade of its own that ends by then
+** (within 1e-6 of the jump; tz is at most the jump's end): the jump would
+** fly it through its last flights otherwise.  1 when some contact lands
+** within the jump and is no such companion (the jump then waits: the
+** impacts are resolved one by one). */
+static int jump_companions(nsm_sim *s, int j, double remaining, unsigned *comp, double *tz)
+{
+    double Yd[s->n_state];
+    rt_mode_none(s, comp);
+    if (s->n_gaps < 2)
+        return 0;
+    if (rt_deriv(s, s->mode, s->t, s->y, Yd))
+        return 1;
+    for (int i = 0; i < s->n_gaps; i++) {
+        double rest;
+        if (i == j || rt_mode_has(s->mode, i) || !rt_law_impacts(s, i) ||
+            !companion_lands(s, i, Yd, remaining, &rest))
+            continue;
+        for (int k = 0; k < s->n_fric; k++)
+            if (rt_fric_normal_gap(s, k) == i)
+                return 1;
+        if (s->zeno.geo[i] < 3 || !(rest <= remaining * (1 + 1e-6)))
+            return 1;
+        rt_mode_add(comp, i);
+        tz[i] = s->t + fmin(rest, remaining);
+    }
+    return 0;
+}
+
+/* The jump's flight from s->t to t_to in the mode it holds (the tail's
+** friction checked on the way when j slips: element k, sign sg). */
+static int jump_fly(nsm_sim *s, double t_to, int j, int k, int sg)
+{
+    double Y1[s->n_state];
+    int rc;
+    while (s->t < t_to) {
+        double h = t_to - s->t;
+        if ((rc = rt_step(s, s->t, s->y, &h, Y1)))
+            return rc;
+        double t1 = s->t + h >= t_to ? t_to : s->t + h;
+        rt_stats_step(s, t1, Y1);
+        rt_state_set(s, t1, Y1);
+        if (k >= 0 && (rc = rt_fric_tail_check(s, j, k, sg)))
+            return rc;
+    }
+    return NSM_OK;
+}
+
+/* The jump's flight to t*, with the zeno record of each companion at its
+** own accumulation time on the way (the earliest first; the joint
+** projection's loss is on j's record): its velocities before the
+** projection in vbi. */
+static int jump_fly_companions(nsm_sim *s, double tstar, int j, int k, int sg,
+                               const unsigned *comp, const double *tz, const double *vbi)
+{
+    unsigned left[s->mode_words];
+    int rc;
+    memcpy(left, comp, sizeof left);
+    for (;;) {
+        int next = -1;
+        for (int i = 0; i < s->n_gaps; i++)
+            if (rt_mode_has(left, i) && (next < 0 || tz[i] < tz[next]))
+                next = i;
+        if ((rc = jump_fly(s, next < 0 ? tstar : tz[next], j, k, sg)) || next < 0)
+            return rc;
+        long ci = s->zeno.count[next] > 0 ? s->zeno.count[next] : 1;
+        rt_mode_del(left, next);
+        zeno_forget(s, next);
+        if ((rc = rt_log_event(s, NSM_EV_ZENO, next, vbi[next], rt_wdot(s, next, s->y + s->n_pos),
+                               0, 0, ci)))
+            return rc;
+    }
+}
+
 /* Jump over a Zeno cascade of gap j whose last impact was just applied: the
 ** impacts accumulate at t* = t + remaining (rt_zeno_tail, or zeno_remaining
 ** where that does not apply; see impact() for when it jumps); remove the
-** relative velocity (plastic projection), move to t* in the mode the force
-** LCP chooses there, log one zeno event, and settle. */
-static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
+** relative velocity of j and of its companions (jump_companions: the
+** contacts whose Zeno points fall within the jump) by one plastic
+** projection, move to t* in the mode the force LCP chooses there, log a
+** zeno event for each (a companion's at its own accumulation point), and
+** settle. */
+static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining, const unsigned *comp,
+                     const double *tz)
 {
     int rc, k = -1, sg = 0;
     if (s->n_fric && (rc = rt_fric_zeno_check(s, j, &k)))
@@ -207,37 +319,32 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining)
     double *v = s->y + s->n_pos, vb = rt_wdot(s, j, v), lam[s->n_gaps + 1];
     double Eb = rt_mech_energy(s, s->mode, s->y);
     unsigned cand[s->mode_words], one[s->mode_words];
+    double vbi[s->n_gaps + 1];
     rt_mode_none(s, cand);
-    rt_mode_none(s, one);
-    rt_mode_add(one, j);
-    for (int i = 0; i < s->n_gaps; i++)
-        if (rt_law_impacts(s, i) && (i == j || rt_mode_has(s->mode, i)))
+    memcpy(one, comp, sizeof one);
+    if (k < 0)
+        rt_mode_add(one, j);
+    for (int i = 0; i < s->n_gaps; i++) {
+        vbi[i] = rt_wdot(s, i, v);
+        if (rt_law_impacts(s, i) && (i == j || rt_mode_has(s->mode, i) || rt_mode_has(comp, i)))
             rt_mode_add(cand, i);
+    }
     rt_surface_book(s);             /* a moving surface: the impacts so far */
-    if (k >= 0) {
-        if (rt_fric_tail_project(s, j, k))  /* slipping: with its Coulomb share */
-            return s->failed;
-    } else if (rt_project(s, one, v))
+    if (k >= 0 && rt_fric_tail_project(s, j, k))  /* slipping: with its Coulomb share */
+        return s->failed;
+    if (rt_project(s, one, v))
         return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
     double ws = rt_surface_book(s); /* ... and its work through the projection */
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
-    if (lam[j] > rt_force_tol_gap(s, s->mode, s->y, j))
-        rt_state_mode_add(s, j);
+    for (int i = 0; i < s->n_gaps; i++)
+        if ((i == j || rt_mode_has(comp, i)) && lam[i] > rt_force_tol_gap(s, s->mode, s->y, i))
+            rt_state_mode_add(s, i);
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     rt_transition_loss_add(s, lost);
     lost += ws;                     /* the energy dissipated, as impacts log it */
-    double Y1[s->n_state];
-    while (s->t < tstar) {
-        double h = tstar - s->t;
-        if ((rc = rt_step(s, s->t, s->y, &h, Y1)))
-            return rc;
-        double t1 = s->t + h >= tstar ? tstar : s->t + h;
-        rt_stats_step(s, t1, Y1);
-        rt_state_set(s, t1, Y1);
-        if (k >= 0 && (rc = rt_fric_tail_check(s, j, k, sg)))
-            return rc;
-    }
+    if ((rc = jump_fly_companions(s, tstar, j, k, sg, comp, tz, vbi)))
+        return rc;
     rt_surface_mark(s);             /* the flight to t* is the integrals' */
     if (k >= 0)
         rt_fric_resolved(s, j);     /* the tail's friction is summed */
@@ -539,6 +646,19 @@ static double zeno_scale(const nsm_sim *s)
     return isfinite(s->h_step) && s->h_step > 0 ? s->h_step : 1e-3;
 }
 
+/* Whether the cascade's contacts (c_mask) hold another that shares a body
+** with gap j: a cascade over independent contacts (two balls on their own
+** floors bouncing in step) is one cascade per contact, for the one-contact
+** jump, and a collapse of j's impulse problem would leave the others as
+** they were. */
+static int cluster_coupled(const nsm_sim *s, int j)
+{
+    for (int i = 0; i < s->n_gaps; i++)
+        if (i != j && rt_mode_has(s->zeno.c_mask, i) && rt_gaps_coupled(s, i, j))
+            return 1;
+    return 0;
+}
+
 /* A cascade over several contacts: a light body between two others, or
 ** between a body and the floor, or a stack whose contacts hit in turn, the
 ** impacts cycling through the contacts with intervals that shrink by a
@@ -573,8 +693,7 @@ static int cluster_track(nsm_sim *s, int j)
     memmove(s->zeno.c_hist + 1, s->zeno.c_hist, sizeof(double) * (RT_CLUSTER_LAGS - 1));
     s->zeno.c_hist[0] = s->zeno.c_last >= 0 ? tau : 0;
     s->zeno.c_last = s->t;
-    int several = rt_mode_count(s, s->zeno.c_mask) > 1;
-    return s->set.zeno_on && several && best >= 6 && tau < 1e-3 * zeno_scale(s);
+    return s->set.zeno_on && cluster_coupled(s, j) && best >= 6 && tau < 1e-3 * zeno_scale(s);
 }
 
 /* The Zeno detection of the impact im (its gap j open and closing, before
@@ -879,18 +998,18 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
      * so a cascade against a body held by another contact is not jumped:
      * its rebounds end plastic in the band. */
     int unresolved = rt_rebound_unresolved(s, j);
-    if (cascade && single && !held && (unresolved || s->zeno.tau[j] < 1e-3 * zeno_scale(s))) {
-        double rest = rt_zeno_tail(s, j, e, s->zeno.tau[j]);
-        if (isfinite(rest)) {
-            if (s->t + rest <= s->t_stop)
-                return im->done = 1, zeno_jump(s, j, ref, rest);
-        } else {
-            double beta = zeno_beta(s, j, s->zeno.tau[j]);
-            rest = zeno_remaining(e, beta, s->zeno.tau[j]);
-            if ((fabs(beta * s->zeno.tau[j]) < 2e-4 || s->zeno.tau[j] < 1e-3 * zeno_scale(s)) &&
-                s->t + rest <= s->t_stop)
-                return im->done = 1, zeno_jump(s, j, ref, rest);
-        }
+    if (!(cascade && single && !held && (unresolved || s->zeno.tau[j] < 1e-3 * zeno_scale(s))))
+        return NSM_OK;
+    double rest = rt_zeno_tail(s, j, e, s->zeno.tau[j]);
+    if (!isfinite(rest)) {
+        double beta = zeno_beta(s, j, s->zeno.tau[j]);
+        rest = zeno_remaining(e, beta, s->zeno.tau[j]);
+        if (!(fabs(beta * s->zeno.tau[j]) < 2e-4 || s->zeno.tau[j] < 1e-3 * zeno_scale(s)))
+            return NSM_OK;
     }
+    unsigned comp[s->mode_words];
+    double tz[s->n_gaps + 1];
+    if (s->t + rest <= s->t_stop && !jump_companions(s, j, rest, comp, tz))
+        return im->done = 1, zeno_jump(s, j, ref, rest, comp, tz);
     return NSM_OK;
 }
