@@ -613,6 +613,26 @@ static void stats_event(nsm_sim *s, const nsm_event *ev)
     }
 }
 
+/* code_aster's global energy error, sqrt(sum (E - E_inj)^2 / sum E_inj^2) over
+** the steps, or NaN where it has no value: no injected energy E0 + W (den 0),
+** a partial sum, or an injected energy that stays within rounding, its root
+** mean square below 1e-10 of the largest energy met or 1e-12 of the forces'
+** work scale (F T)^2/m (balance_floor's, which holds 1e-20 of it). The
+** metric sums F.v h at the steps' ends: a block held still by a press has
+** velocities of rounding, 4e-17 J of such "work" against 1e-33 J of kinetic
+** energy, and the ratio of two roundings read "100 %" beside a closed
+** balance. */
+static double aster_energy_ratio(const nsm_sim *s, double energy_max)
+{
+    const RtStats *st = s->st;
+    if (!(st->den > 0) || st->partial || st->steps <= 0)
+        return NAN;
+    double rms = sqrt(st->den / (double)st->steps);
+    if (rms <= 1e-10 * energy_max || rms <= 1e8 * balance_floor(s, st->t_last))
+        return NAN;
+    return sqrt(st->num / st->den);
+}
+
 /* The energy audit of the run so far. */
 int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
 {
@@ -641,7 +661,7 @@ int nsm_sim_audit(const nsm_sim *s, nsm_audit *a)
             a->energy_max = fabs(mags[k]);
     if (a->error_max > 0)   /* the rounding floor the stop test judges against */
         a->energy_max = fmax(a->energy_max, balance_floor(s, st->t_last));
-    a->aster_energy = st->den > 0 && !st->partial ? sqrt(st->num / st->den) : NAN;
+    a->aster_energy = aster_energy_ratio(s, a->energy_max);
     a->aster_force = st->fden > 0 && !st->partial ? sqrt(st->fnum / st->fden) : NAN;
     a->steps = st->steps;
     a->dissipated_other = st->partial ? NAN : st->other_d;

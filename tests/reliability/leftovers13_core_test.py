@@ -157,9 +157,14 @@ def release_time():
 def case_press(tmp):
     """A press from 0 with a zero rate holds the block from t = 0."""
     for meth in thin(METHODS):
-        p = nsmc_run(tmp, "press", PRESS, ["--method", meth])
+        p = nsmc_run(tmp, "press", PRESS, ["--method", meth, "--summary"])
         check(p.returncode == 0, "a 3 kg block under -7 N (1 - cos t), %s: the run ends (rk4 and "
               "adaptive failed, 'off by 1 of the largest energy')" % meth, p)
+        aster = re.findall(r"code_aster global energy error +(\S+) %", p.stdout + p.stderr)
+        print("  %-8s code_aster global energy error: %s" % (meth, aster or "no line"))
+        check(all(float(a) < 1e-6 for a in aster),
+              "%s: the held block's summary gives no code_aster energy error of rounding against "
+              "rounding (it read 100 %% beside a closed balance)" % meth, p)
         rows = rows_of(tmp, "press", "trajectory")
         xs = max(abs(float(r["Y.x [m]"])) for r in rows)
         ferr = max(abs(float(r["floor.force [N]"]) - 7 * (1 - math.cos(float(r["t [s]"]))))
