@@ -404,6 +404,10 @@ static int section_target(nsm_sim *s, double *target, int may_defer)
             return rt_fail(s, NSM_ENUMERIC, -1, "the stroboscopic time %.17g s fell inside a Zeno "
                            "cascade that was jumped over: its state is not known (run with "
                            "--no-zeno)", tk);
+        if (tk < s->t && s->t - tk > 4 * (nextafter(tk, HUGE_VAL) - tk))
+            return rt_fail(s, NSM_ENUMERIC, -1, "the stroboscopic time %.17g s, tied with an "
+                           "impact within rounding, was left for after it, but the run went on "
+                           "to %.17g s without the impact: its state is not known", tk, s->t);
         if (may_defer && tk == s->t && !sec->deferred && tie_within_rounding(s, s->t, s->y)) {
             sec->deferred = 1;      /* after the impact, in the next step at its start */
             return NSM_OK;
