@@ -471,6 +471,21 @@ double rt_stats_relative_error(const nsm_sim *s, double tol)
     return ref > 0 ? st->err_last / ref : 0;
 }
 
+/* The gaps closed from the start without an event record (a penalty gap
+** engaged at t = 0): their first phase begins with the run's first step.
+** Asked at the first step only, not by a loop over every gap at every step. */
+static void first_step_phases(nsm_sim *s)
+{
+    for (int j = 0; j < s->n_gaps; j++) {
+        RtGapStats *gs = &s->st->gap[j];
+        if (rt_mode_has(s->mode, j) && !gs->open) {
+            gs->open = 1;
+            gs->since = s->t;
+            gs->phases++;
+        }
+    }
+}
+
 /* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode: the
 ** balance always, the rest when the detailed audit is on. */
 void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
@@ -480,20 +495,12 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
         return;
     int n = s->n_vel, g = s->n_gaps;
     double h = t1 - s->t, lam[s->n_gaps + 1];
-    st->steps++;
-    for (int j = 0; j < g; j++) {
-        RtGapStats *gs = &st->gap[j];
-        if (rt_mode_has(s->mode, j) && !gs->open && st->steps == 1) {
-            /* closed from the start without an event record (a penalty
-             * gap engaged at t = 0) */
-            gs->open = 1;
-            gs->since = s->t;
-            gs->phases++;
-        }
-    }
+    if (++st->steps == 1)
+        first_step_phases(s);
     if (!s->set.audit) {
+        if (!st->partial)           /* once: both flags stay until a reset */
+            rt_fricstat_partial(s);
         st->partial = 1;
-        rt_fricstat_partial(s);
         if (s->energy)
             balance_step(s, t1, Y1, rt_mech_energy(s, s->mode, Y1));
         return;
