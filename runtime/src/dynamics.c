@@ -768,33 +768,42 @@ static int held_drift(const nsm_sim *s, const unsigned *mode, const double *v)
     return 0;
 }
 
-/* The energy rates of the derived path where they need the held contacts'
-** forces and the stuck elements' multipliers (g + nf values of modes()'
-** lam): a moving surface, friction, or a held contact that has drifted.
-** Apart from rt_deriv, so that a step that needs none allocates none. */
-static void derived_rates_held(const nsm_sim *s, const unsigned *mode, double t, const double *Y,
-                               const double *f, double *Yd)
+/* The derivative of the derived path where the energy rates need the held
+** contacts' forces and the stuck elements' multipliers (g + nf values of
+** modes()' lam): a moving surface, friction, or a held contact that has
+** drifted.  One call of modes() gives the derivatives and the forces
+** together (the same straight-line code as deriv(), which then need not
+** run as well).  Returns modes()' status; apart from rt_deriv, so that a
+** step that needs no forces allocates none. */
+static int derived_deriv_held(const nsm_sim *s, const unsigned *mode, double t, const double *Y,
+                              const double *f, double *Yd)
 {
     const nsm_model *m = s->m;
     double lam[s->n_gaps + s->n_fric + 1];
-    int held = m->modes(mode, t, Y, s->sw, s->params, s->consts, NULL, lam, NULL, NULL) == 0;
-    energy_rates(s, mode, Y, rt_vel(s, Y), f, held ? lam : NULL, held ? lam + s->n_gaps : NULL, Yd);
+    int rc = m->modes(mode, t, Y, s->sw, s->params, s->consts, Yd, lam, NULL, NULL);
+    if (rc == 0)
+        energy_rates(s, mode, Y, rt_vel(s, Y), f, lam, lam + s->n_gaps, Yd);
+    return rc;
 }
 
 /* Derivative of Y: the model's derived right-hand side of the mode if it has
 ** one, else the generic path; energy rates appended either way (with the
-** held contacts' forces where derived_rates_held says). */
+** held contacts' forces where derived_deriv_held says). */
 int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
-    if (!derived(s) || m->deriv(mode, t, Y, s->sw, s->params, s->consts, Yd) != 0)
+    if (!derived(s))
         return rt_deriv_generic(s, mode, t, Y, Yd);
     double f[s->n_vel];
     ext_force(s, t, f);
-    if (s->moving || s->n_fric || held_drift(s, mode, rt_vel(s, Y)))
-        derived_rates_held(s, mode, t, Y, f, Yd);
-    else
-        energy_rates(s, mode, Y, rt_vel(s, Y), f, NULL, NULL, Yd);
+    if (s->moving || s->n_fric || held_drift(s, mode, rt_vel(s, Y))) {
+        if (derived_deriv_held(s, mode, t, Y, f, Yd) != 0)
+            return rt_deriv_generic(s, mode, t, Y, Yd);
+        return NSM_OK;
+    }
+    if (m->deriv(mode, t, Y, s->sw, s->params, s->consts, Yd) != 0)
+        return rt_deriv_generic(s, mode, t, Y, Yd);
+    energy_rates(s, mode, Y, rt_vel(s, Y), f, NULL, NULL, Yd);
     return NSM_OK;
 }
 
