@@ -404,11 +404,25 @@ static int find_runtime(Runtime *rt, Arena *a)
     return 2;
 }
 
-/* 64-bit FNV-1a, continued from h over n bytes. */
+/* 64-bit FNV-1a taken eight bytes at a time, continued from h over n
+ * bytes: each word is folded in by FNV's prime, its high half then folded
+ * down so that it reaches the low bits of the later steps; the bytes
+ * beyond the last whole word one at a time.  Every run hashes the runtime's
+ * libraries (some 5 MB with their debug information) and checks the cached
+ * program's 2 MB: byte by byte, a multiplication's latency a byte, that
+ * cost some 10 ms of every `nsmc run`, `sweep` and `continue`, 2 % of a
+ * 1000-point continuation. */
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *s = p;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 1099511628211u;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++) {
         h ^= s[i];
         h *= 1099511628211u;
     }
