@@ -85,6 +85,10 @@ foreach(method rk4 adaptive exact)
 endforeach()
 # The penalty law's impulse over long steps (its h^2 term)
 nsm_energy_test(penalty_coarse_stats penalty_coarse penalty_wall)
+# A penalty contact engaged from t = 0: its phase opens with the first step
+foreach(method rk4 adaptive exact)
+  nsm_energy_test(penalty_start_stats.${method} penalty_start penalty_wall --method ${method})
+endforeach()
 
 # The audit through the library's API.
 add_executable(energy_api_test ${NSM_SOURCE_DIR}/tests/energy/api_test.c

@@ -66,6 +66,9 @@ independently of the runtime:
   penalty_coarse  the same wall by exact on steps of 2 ms: the impulse
              (the penalty law's integral over a step, whose h^2 term
              matters there) and the contact time.
+  penalty_start  the same wall engaged from t = 0 (d = -1 mm: no entry
+             event): one contact phase, lasting until the damped
+             oscillation from p0 = 1 mm, p0' = v0 returns to p = 0.
 
 Only the standard library is used.  Exit status 0 when every check passes.
 """
@@ -383,6 +386,25 @@ def do_penalty_coarse(sim, extra, wd):
           "impulse m (v_in + v_out) on steps of 2 ms")
 
 
+def do_penalty_start(sim, extra, wd):
+    """The penalty wall engaged from the start: d = -1 mm puts the mass
+    1 mm inside at t = 0, moving in at v0, with no entry event, so that
+    its contact phase opens with the run's first step.  The penetration
+    p(s) = exp(-a s) (p0 cos wd s + (v0 + a p0)/wd sin wd s) is back at 0
+    at wd s = pi - atan(p0 wd / (v0 + a p0))."""
+    m, k, c, v0, p0 = 2.0, 2e4, 20.0, 1.5, 1e-3
+    res = run(sim, ["--set", "d=%r" % -p0] + extra, wd)
+    if not res:
+        return
+    _, _, stats, _, _ = res
+    al = c / (2 * m)
+    wd_ = math.sqrt(k / m - al * al)
+    t_out = (math.pi - math.atan(p0 * wd_ / (v0 + al * p0))) / wd_
+    check(stat(stats, "wall", "phases") == 1, "one contact phase, open from t = 0")
+    close(stat(stats, "wall", "contact_time"), t_out, 1e-9,
+          "contact time from t = 0 to the release at p = 0")
+
+
 def do_split(sim, extra, wd):
     traj = os.path.join(wd, "traj.csv")
     t_end = 3.5                               # the first impact is at 3.57 s
@@ -574,6 +596,8 @@ def main():
             do_penalty(sim, extra, wd, 4.0)
         elif what == "penalty_coarse":
             do_penalty_coarse(sim, extra, wd)
+        elif what == "penalty_start":
+            do_penalty_start(sim, extra, wd)
         else:
             sys.exit("unknown check '%s'" % what)
     if FAILS:
