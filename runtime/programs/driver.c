@@ -832,6 +832,23 @@ static int check_step_cap(const char *prog, const nsm_sim *sim, double t_end, do
     return 1;
 }
 
+/* The sampling period of a run whose samples go nowhere (no trajectory,
+** HDF5 file, plot or animation; no Lyapunov interval taken from it): the
+** model's period every, or 0, stepping past it, where the sampling
+** period's rule (nsm_run_check) would refuse it over the run, as Python's
+** studies do (Model.section stepped through a section over 1e10 s that
+** `--section` refused, "the sampling period 0.01 s gives about 1e+12
+** samples"; no sample is kept either way).  A period given with --every
+** is still held to the rule. */
+static double unsampled(nsm_sim *sim, double every, double t_end)
+{
+    char why[300];
+    if (nsm_run_check(t_end, every, 0, 0, why, (int)sizeof why) == NSM_OK ||
+        nsm_sim_set_every(sim, 0) != NSM_OK)
+        return every;
+    return 0;
+}
+
 /* A stroboscopic section writes a record every T: held to the sampling
 ** period's rule (check_every), so `--section period:1e-9` over 754 s, 7.5e11
 ** records, is refused up front instead of running for days.  Returns 0 or
@@ -1889,6 +1906,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    if (!every_given && !(out_path || h5_path || plot_dir || anim_opt.path ||
+                          (lyap && !(lyap_int > 0))))
+        every = unsampled(sim, every, t_end);
     if (check_every(d.prog, 0, t_end, t_end_given ? "--t-end" : "the model's t_end") ||
         check_every(d.prog, every, t_end, "--every") ||
         check_strobe(d.prog, sim, sec_spec, t_end)) {
