@@ -142,8 +142,8 @@ int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void 
             break;
         }
         *end = '\0';
-        while (end > p && end[-1] == '\r')
-            *--end = '\0';    /* CRLF (saved on Windows), or CR CR LF (converted twice) */
+        for (char *q = end; q > p && q[-1] == '\r';)
+            *--q = '\0';      /* CRLF (saved on Windows), or CR CR LF (converted twice) */
         char *cr = strchr(p, '\r');
         if (cr) {
             /* shown raw, it moved the cursor back over the message */
