@@ -1289,22 +1289,30 @@ static int write_temp(const Sweep *sw, const char *name, const char *const *part
 
 /* Puts back what temps_place had placed of the files names[0..placed)
 ** when a later one could not be placed: each earlier file from the hard
-** link kept[k] made of it (PATH.kept.tmpPID), or, where there was none,
-** the new file removed.  0, or the errno of the first step that failed
-** (its file named in *which). */
+** link made of it (kept[k] 1: PATH.kept.tmpPID), or, where there was none
+** (0), the new file removed; an earlier file that could not be linked
+** (kept[k] the link's negated errno: a file system without hard links) is
+** gone, and the new one is left, named.  0, or the errno of the first step
+** that failed, the files not put back named in notback. */
 static int temps_undo(const Sweep *sw, const char *const *names, int placed, const int *kept,
-                      const char **which)
+                      char *notback, size_t len)
 {
     char path[4200], old[4300];
     int e = 0;
+    size_t used = 0;
     for (int k = 0; k < placed; k++) {
         if (result_path(sw, names[k], path))
             return EIO;
         snprintf(old, sizeof old, "%s.kept.tmp%ld", path, (long)getpid());
-        if ((kept[k] ? rename(old, path) : unlink(path)) != 0 && !e) {
-            e = errno;
-            *which = names[k];
-        }
+        int ek = kept[k] < 0 ? -kept[k] : 0;
+        if (!ek && (kept[k] ? rename(old, path) : unlink(path)) != 0)
+            ek = errno;
+        if (!ek)
+            continue;
+        e = e ? e : ek;
+        used += (size_t)snprintf(notback + used, used < len ? len - used : 0, "%s%s/%s",
+                                 used ? " and " : "", sw->out_dir, names[k]);
+        used = used < len ? used : len - 1;
     }
     return e;
 }
@@ -1334,7 +1342,9 @@ static int temps_place(const Sweep *sw, const char *const *names, int n)
         rc = result_path(sw, names[k], path);
         snprintf(old, sizeof old, "%s.kept.tmp%ld", path, (long)getpid());
         unlink(old);
-        kept[k] = !rc && link(path, old) == 0;
+        struct stat st;
+        if (!rc && lstat(path, &st) == 0)
+            kept[k] = link(path, old) == 0 ? 1 : -(errno ? errno : EIO);
     }
     for (int k = 0; k < n && !rc; k++) {
         rc = result_path(sw, names[k], path);
@@ -1344,8 +1354,8 @@ static int temps_place(const Sweep *sw, const char *const *names, int n)
         placed += !rc;
     }
     if (e) {
-        const char *which = NULL;
-        int u = placed ? temps_undo(sw, names, placed, kept, &which) : 0;
+        char which[600] = "";
+        int u = placed ? temps_undo(sw, names, placed, kept, which, sizeof which) : 0;
         if (!placed)
             cli_error(sw->prog, "cannot write '%s': %s", path, strerror(e));
         else if (!u)
@@ -1354,10 +1364,10 @@ static int temps_place(const Sweep *sw, const char *const *names, int n)
                       path, strerror(e), placed == 1 ? names[0] : "files",
                       placed == 1 ? "was" : "were", placed == 1 ? "it was" : "they were");
         else
-            cli_error(sw->prog, "cannot write '%s': %s; and %s/%s, already replaced by this "
-                      "sweep's, could not be put back (%s): it is this sweep's, the others "
-                      "the earlier sweep's", path, strerror(e), sw->out_dir, which,
-                      strerror(u));
+            cli_error(sw->prog, "cannot write '%s': %s; and %s, already replaced by this "
+                      "study's, could not be put back (%s): %s this study's, the folder's "
+                      "other results the earlier study's", path, strerror(e), which,
+                      strerror(u), strstr(which, " and ") ? "they are" : "it is");
     }
     for (int k = 0; k < n; k++) {
         if (result_path(sw, names[k], path)) {
@@ -1368,7 +1378,7 @@ static int temps_place(const Sweep *sw, const char *const *names, int n)
         snprintf(old, sizeof old, "%s.kept.tmp%ld", path, (long)getpid());
         if (rc)
             unlink(tmp);
-        if (k < 4 && kept[k])
+        if (k < 4 && kept[k] > 0)
             unlink(old);
     }
     return rc;

@@ -115,20 +115,30 @@ int rename(const char *from, const char *to)
     }
     return real(from, to);
 }
+#ifdef NO_LINKS
+/* a file system without hard links */
+int link(const char *from, const char *to)
+{
+    (void)from, (void)to;
+    errno = EPERM;
+    return -1;
+}
+#endif
 '''
 
 
-def shim(tmp, target):
-    """An LD_PRELOAD library making rename onto */target fail (EIO), and the
-    environment that loads it after whatever is preloaded already (the
-    sanitizers' runtimes come first)."""
+def shim(tmp, target, links=True):
+    """An LD_PRELOAD library making rename onto */target fail (EIO), and
+    link fail too unless links, and the environment that loads it after
+    whatever is preloaded already (the sanitizers' runtimes come first)."""
     path = os.path.join(tmp, "shim.c")
     with open(path, "w") as f:
         f.write(SHIM)
-    so = os.path.join(tmp, "shim_%s.so" % target.replace(".", "_"))
+    so = os.path.join(tmp, "shim_%s%s.so" % (target.replace(".", "_"), "" if links else "_nl"))
     cc = os.environ.get("CC", "cc").split()
     p = subprocess.run(cc + ["-shared", "-fPIC", "-DTARGET=\"/%s\"" % target, "-o", so, path,
-                             "-ldl"], capture_output=True, text=True)
+                             "-ldl"] + ([] if links else ["-DNO_LINKS"]),
+                       capture_output=True, text=True)
     check(p.returncode == 0, "the rename shim builds", p)
     pre = os.environ.get("LD_PRELOAD", "")
     return {"LD_PRELOAD": (pre + ":" if pre else "") + so}
@@ -165,6 +175,18 @@ def case_place(tmp):
           "the message says the earlier files stand and where this sweep's points are", p)
     check(not [f for f in os.listdir(os.path.join(tmp, "s")) if ".tmp" in f],
           "no temporary and no kept link left", p)
+    # without hard links the earlier section.csv cannot be kept: said as it is
+    p = run(tmp, [NSMC, "sweep", FIO, "--param", "omega=2:3:5"] + sweep + ["--out-dir", "s"],
+            timeout=120 * SLOW, env=shim(tmp, "summary.csv", links=False))
+    after = files(os.path.join(tmp, "s"), names)
+    print("  ... and no hard links: exit %d, %s" % (p.returncode,
+                                                    p.stderr.strip().splitlines()[-2:-1]))
+    check(p.returncode == 1 and after["summary.csv"] == before["summary.csv"] and
+          after["section.csv"] != before["section.csv"] and
+          "s/section.csv, already replaced by this study's, could not be put back (Operation "
+          "not permitted): it is this study's" in p.stderr,
+          "without hard links: the new section.csv named as this study's, the summary the "
+          "earlier one's (never said to be put back)", p)
     # a basin study: summary.csv, attractors.csv and basins.csv together
     basin = ["--basin", "M.x=-3:-1:4", "--basin", "M.v=-1:1:4", "--section", "impact:stop",
              "--set", "omega=0.7"]
@@ -351,18 +373,6 @@ def case_setcr(tmp):
 
 # ---- unsampled --------------------------------------------------------------
 
-PEND = '''model pend "a pendulum at large amplitude"
-param m = 1 kg
-param l = 1 m
-param g = 9.81 m/s^2
-param phi0 = 1
-body P: mass = m, inertia = m*l^2
-force gt: on P.phi = -m*g*l*sin(P.phi)
-init P.phi = phi0, P.omega = 0 rad/s
-simulate t_end = 10 s
-output every 10 ms: P.phi, P.omega
-'''
-
 PY_UNSAMPLED = r'''
 import sys
 import numpy as np
@@ -375,7 +385,8 @@ np.savetxt(sys.argv[2], rec[:, 0], fmt="%.17g")
 
 def case_unsampled(tmp):
     """A section whose samples go nowhere steps past the model's period."""
-    import mpmath
+    # the pendulum written by its torque and its elliptic period
+    from thirteenth_pass_core_test import PEND, pendulum_period
     model = os.path.join(tmp, "pend.nsm")
     with open(model, "w") as f:
         f.write(PEND)
@@ -398,9 +409,7 @@ def case_unsampled(tmp):
     check(p.returncode == 0, "the section runs (it was refused: about 1.5e+13 samples)", p)
     t = [float(ln.split(",")[0]) for ln in open(os.path.join(tmp, "sec.csv")).read()
          .splitlines()[1:]]
-    mp = mpmath.mp
-    mp.dps = 30
-    T = float(4 * mp.sqrt(mp.mpf(1) / mp.mpf("1e-20")) * mp.ellipk(mp.sin(mp.mpf(1) / 2) ** 2))
+    T = pendulum_period(1.0, g=1e-20)
     want = [(k + 0.25) * T for k in range(len(t))]
     worst = max(abs(a - b) / T for a, b in zip(t, want)) if t else 1
     print("  %d crossings, at (k + 1/4) T within %.2g T" % (len(t), worst))
