@@ -693,3 +693,17 @@ foreach(case twozeno floquet press tie)
   set_tests_properties(reliability/left13core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the hostile passes on the programs and the Python package left as found
+# (tests/reliability/leftovers14_prog_test.py): a CSV output without even its
+# header on a full disk, result files placed together or not at all, every
+# output named, Ctrl-C during basins, flags given twice, studies' warnings, CR
+# in parameter files, a section whose samples go nowhere, the killed-rank
+# case's own rank; each case under 20 s in the normal build.
+foreach(case disk place results basins twice warnings setcr unsampled rankpid)
+  add_test(NAME reliability/left14prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers14_prog_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} $<TARGET_FILE:sim_bouncing_ball> ${case})
+  set_tests_properties(reliability/left14prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

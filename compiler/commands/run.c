@@ -182,6 +182,26 @@ static int run_once(const char *opt, const char *prev, const char *val)
     return 1;
 }
 
+/* Takes `-- --out FILE.h5` as nsmc run's own --out FILE.h5 (removed from
+ * the arguments after "--"): the HDF5 file is then named with the results,
+ * and in what a stop or a failure says of the folder (it was left out of
+ * the results line).  Given both ways, it is an option given twice.  0, or
+ * 1 after the message. */
+static int extra_h5_take(RunOptions *o)
+{
+    for (int i = 0; i + 1 < o->nextra; i++) {
+        if (strcmp(o->extra[i], "--out") || !h5out_is_h5(o->extra[i + 1]))
+            continue;
+        if (run_once("--out", o->h5, o->extra[i + 1]))
+            return 1;
+        o->h5 = o->extra[i + 1];
+        memmove(o->extra + i, o->extra + i + 2, sizeof(char *) * (size_t)(o->nextra - i - 2));
+        o->nextra -= 2;
+        i--;
+    }
+    return 0;
+}
+
 /* Parses `nsmc run` options (argv[0] is "run").  Returns -1 to go on, else
  * an exit status. */
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
@@ -264,9 +284,12 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
         fputs("nsmc: error: no input file (usage: nsmc run FILE.nsm [options])\n", stderr);
         return 1;
     }
+    if (extra_h5_take(o))
+        return 1;
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--events") || (!strcmp(o->extra[i], "--out") &&
-                                                 !h5out_is_h5(o->extra[i + 1]))) {
+                                                 (i + 1 == o->nextra ||
+                                                  !h5out_is_h5(o->extra[i + 1])))) {
             fprintf(stderr, "nsmc: error: 'nsmc run' writes the trajectory and the events into "
                     "its output folder; choose it with --out-dir instead of '%s'\n", o->extra[i]);
             return 1;
@@ -1286,6 +1309,39 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
     return -1;
 }
 
+/* The file an output option of the simulator names among n arguments
+ * (the last one given; "-", stdout, is no file), or NULL. */
+static const char *sim_output(const char *const *args, int n, const char *opt)
+{
+    const char *file = NULL;
+    for (int i = 0; i + 1 < n; i++)
+        if (!strcmp(args[i], opt))
+            file = args[i + 1];
+    return file && strcmp(file, "-") ? file : NULL;
+}
+
+/* The results line: every file the run wrote, the folder's CSV files, the
+ * HDF5 file, the animation, and the simulator's other outputs given before
+ * or after "--" (--stats, --section-out, --lyapunov-out, --animate: the
+ * HDF5 file given after "--" and these were left out). */
+static void results_said(const RunOptions *o, const char *dir)
+{
+    static const char *const opts[] = { "--stats", "--section-out", "--lyapunov-out",
+                                        "--animate" };
+    printf("results: %s/trajectory.csv, %s/events.csv", dir, dir);
+    if (o->h5)
+        printf(", %s", o->h5);
+    if (o->animate)
+        printf(", %s/animation.gif", dir);
+    for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+        const char *f = sim_output(o->sim, o->nsim, opts[k]);
+        const char *g = sim_output((const char *const *)o->extra, o->nextra, opts[k]);
+        if (g || f)
+            printf(", %s", g ? g : f);
+    }
+    printf("\n");
+}
+
 /* `nsmc run`; see the top of this file. */
 static int run(const RunOptions *o, Arena *a)
 {
@@ -1379,8 +1435,7 @@ static int run(const RunOptions *o, Arena *a)
                                                simulator drew the animation) */
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m));
-    printf("results: %s/trajectory.csv, %s/events.csv%s%s\n", dir, dir, o->h5 ? ", " : "",
-           o->h5 ? o->h5 : "");
+    results_said(o, dir);
     int figs_failed = 0;
     if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed))
         return 128 + got_signal;

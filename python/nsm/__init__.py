@@ -21,6 +21,7 @@ runtime's nsm_run_check; Ctrl-C raises nsm.Interrupted with the partial
 result; cached objects are verified by size and checksum (docs/python.md).
 """
 import collections
+import csv
 import ctypes
 import errno
 import fcntl
@@ -62,7 +63,7 @@ from ._version import __version__
 
 __all__ = ["compile", "compile_source", "Model", "Result", "Branch", "Param", "Error", "CompileError", "ParameterError",
            "SettingError", "SimulationError", "ColumnError", "ArgumentError", "OutOfMemoryError",
-           "Interrupted", "SimulationWarning", "EVENT_DTYPE", "__version__"]
+           "Interrupted", "SimulationWarning", "EVENT_DTYPE", "last_warnings", "__version__"]
 
 METHODS = {"rk4": 0, "adaptive": 1, "exact": 2, "taylor": 3}
 METHOD_NAMES = {v: k for k, v in METHODS.items()}
@@ -146,10 +147,13 @@ class Interrupted(KeyboardInterrupt):
     step (however small the steps).  A KeyboardInterrupt (so that it ends a
     script as Ctrl-C does), with t (the time reached) and result (what was
     computed: run's Result; section's records; sweep's (p, rec) so far;
-    continuation's Branch so far; None for lyapunov and floquet)."""
+    continuation's Branch so far; None for lyapunov and floquet; basins'
+    rows of the initial states finished, as dicts of nsmc sweep's
+    summary.csv columns, with t None: a label needs the whole grid)."""
 
     def __init__(self, t, result):
-        super().__init__("interrupted at t = %.9g s" % t)
+        super().__init__("interrupted at t = %.9g s" % t if t is not None else
+                         "interrupted (basins: the points finished are in result)")
         self.t, self.result = t, result
 
     def __reduce__(self):
@@ -170,6 +174,10 @@ def _api(fn):
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
+        depth = getattr(_said, "depth", 0)
+        if depth == 0:      # a call from outside the package: its own warnings
+            _said.lines, _said.outer = [], sys.exc_info()[1]
+        _said.depth = depth + 1
         try:
             return fn(*args, **kwargs)
         except (Error, Warning):
@@ -183,7 +191,47 @@ def _api(fn):
                 raise ArgumentError(str(err)) from err
             raise Error("%s: the call raised %s: %s" % (where, type(err).__name__, str(err) or
                                                           "(no message)")) from err
+        finally:
+            _said.depth = depth
     return call
+
+
+# The runtime's warnings of the last public call in each thread (texts), for
+# last_warnings(); outer: the exception being handled where that call was
+# made (not one of the call's own on its way).
+_said = threading.local()
+
+
+def last_warnings():
+    """The runtime's warnings (texts) of the last call into the package made
+    in this thread: a study that returns plain arrays (section, sweep,
+    lyapunov, floquet, basins) keeps them here, as a run keeps its own in
+    Result.warnings (each was also shown with warnings.warn as a
+    SimulationWarning).  A new list on each call; [] before any."""
+    return list(getattr(_said, "lines", []))
+
+
+def _warn_all(name, lines):
+    """Shows the runtime's warnings with warnings.warn (SimulationWarning, at
+    the caller's line) and keeps them for last_warnings().  Under
+    warnings.simplefilter("error") a warning shown while one of the call's
+    own exceptions is on its way (a study's clean-up after a failure) does
+    not replace it: it is added to that exception's notes (Python 3.11)
+    and kept; otherwise it is raised as the filter asks."""
+    if hasattr(_said, "lines"):
+        _said.lines.extend(lines)
+    pending = sys.exc_info()[1]
+    ours = pending is not None and pending is not getattr(_said, "outer", None)
+    for line in lines:
+        try:
+            warnings.warn("%s: %s" % (name, line), SimulationWarning,
+                          stacklevel=_caller_level())
+        except Warning:
+            if not ours:
+                raise
+            if hasattr(pending, "add_note"):
+                pending.add_note("warning (raised as an error by the warnings filter while "
+                                 "this exception was on its way): %s: %s" % (name, line))
 
 
 def _caller(what, error, fn, *args):
@@ -466,6 +514,19 @@ def _cell(text):
         return text
 
 
+def _csv_rows(path):
+    """The rows of one of nsmc's CSV tables as dicts of its header's columns
+    (_cell's values; a quoted message kept whole), [] when the file is not
+    there (a study stopped before its first point)."""
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+    except FileNotFoundError:
+        return []
+    head = rows[0] if rows else []
+    return [dict(zip(head, (_cell(v) for v in row))) for row in rows[1:] if row]
+
+
 # Loads a shared object in a child interpreter, as Model loads it.
 _LOAD_TRIAL = "import ctypes, sys; ctypes.CDLL(sys.argv[1]).nsmpy_describe"
 
@@ -503,6 +564,38 @@ def _run_tool(cmd, what):
     except OSError as err:
         raise CompileError("%s '%s' cannot be run: %s" % (what, cmd[0], err.strerror or err)) \
             from None
+
+
+def _run_stoppable(cmd, what):
+    """_run_tool for a study program (nsmc sweep --basin), with Ctrl-C
+    honoured as the studies run in process honour it: the program is sent
+    SIGINT (a terminal's Ctrl-C reaches it already; a KeyboardInterrupt
+    raised without a signal, _thread.interrupt_main()'s, did not) and
+    awaited, so that it keeps its finished points in its partial files, and
+    then (CompletedProcess, True) is returned; else (CompletedProcess,
+    False).  A second Ctrl-C while it ends kills it.  It was a plain
+    KeyboardInterrupt, the program killed and its points lost."""
+    try:
+        pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              errors="replace")
+    except OSError:
+        return _run_tool(cmd, what), False      # its CompileError, with the hint
+    while True:     # in slices: a KeyboardInterrupt without a signal is seen in one
+        try:
+            out, err = pr.communicate(timeout=0.05)
+            return subprocess.CompletedProcess(cmd, pr.returncode, out, err), False
+        except subprocess.TimeoutExpired:
+            continue
+        except KeyboardInterrupt:
+            break
+    try:
+        if pr.poll() is None:
+            pr.send_signal(signal.SIGINT)
+        out, err = pr.communicate(timeout=60)
+    except BaseException:       # a second Ctrl-C, or a program that does not end
+        pr.kill()
+        out, err = pr.communicate()
+    return subprocess.CompletedProcess(cmd, pr.returncode, out, err), True
 
 
 def _tempdir(prefix, what):
@@ -1223,9 +1316,7 @@ class Model:
         text = self._lib.nsmpy_warn_take(self._warns.get(sim), ctypes.byref(n))
         lines = ctypes.string_at(text, n.value).decode("utf-8", "replace").splitlines() \
             if n.value else []
-        for line in lines:
-            warnings.warn("%s: %s" % (self.name, line), SimulationWarning,
-                          stacklevel=_caller_level())
+        _warn_all(self.name, lines)
         return lines
 
     def _free(self, sim):
@@ -1754,7 +1845,11 @@ class Model:
                 cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
             for arg in cmd[1:]:     # a NUL escaped as a bare ValueError from exec
                 _ctext(arg, "basins: the argument")
-            p = _run_tool(cmd, "nsmc")
+            p, stopped = _run_stoppable(cmd, "nsmc")
+            _warn_all(self.name, [ln.split(": warning: ", 1)[1] for ln in p.stderr.splitlines()
+                                  if ": warning: " in ln])
+            if stopped:
+                raise Interrupted(None, _csv_rows(os.path.join(d, "out", "summary.csv.partial")))
             if p.returncode not in (0, 3):
                 said = "\n".join(ln for ln in p.stderr.splitlines()
                                  if not ln.startswith(("nsmc: using the cached",
@@ -1767,10 +1862,7 @@ class Model:
                                       0.0, [], None, None)
             grid = np.loadtxt(os.path.join(d, "out", "basins.csv"), delimiter=",", skiprows=1,
                               ndmin=2)
-            with open(os.path.join(d, "out", "attractors.csv")) as f:
-                head = f.readline().strip().split(",")
-                atts = [dict(zip(head, (_cell(v) for v in line.strip().split(","))))
-                        for line in f if line.strip()]
+            atts = _csv_rows(os.path.join(d, "out", "attractors.csv"))
         nx, ny = counts
         xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
         labels = grid[:, 2].astype(int).reshape(ny, nx)

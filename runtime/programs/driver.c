@@ -88,6 +88,7 @@ typedef struct Sink {
     off_t done;           /* bytes written so far, all of them whole lines */
     int err;              /* errno of the first failure, 0 if none */
     int created;          /* the file did not exist before this run */
+    int removed;          /* a failed file left without a line, removed (sink_close) */
 } Sink;
 
 typedef struct Driver {
@@ -297,6 +298,7 @@ static int sink_flush(Sink *s)
         struct stat st;
         if (whole < off && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode))
             (void)!ftruncate(s->fd, s->done + (off_t)whole);
+        s->done += (off_t)whole;    /* what the file keeps: sink_close judges it */
         s->n = 0;
         return -1;
     }
@@ -345,15 +347,23 @@ static int sink_endline(Sink *s)
     return s->err != 0;
 }
 
-/* Write what is left and close.  Returns 0, or -1 with s->err set. */
+/* Write what is left and close.  A regular file that failed before even
+** its header was written is removed (s->removed): a full disk left
+** events.csv at 0 bytes, no CSV at all, beside a trajectory that ends
+** with a whole line; an output is whole lines or absent.  Returns 0, or
+** -1 with s->err set. */
 static int sink_close(Sink *s)
 {
     if (s->fd < 0)
         return 0;
     if (!s->err)
         sink_flush(s);
+    struct stat st;
+    int regular = s->own && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
     if (s->own && close(s->fd) != 0 && !s->err)
         s->err = errno;
+    if (s->err && regular && s->done == 0 && unlink(s->path) == 0)
+        s->removed = 1;
     s->fd = -1;
     free(s->buf);
     s->buf = NULL;
@@ -820,6 +830,23 @@ static int check_step_cap(const char *prog, const nsm_sim *sim, double t_end, do
         return 0;
     fprintf(stderr, "%s: error: %s\n(try --help)\n", prog, why);
     return 1;
+}
+
+/* The sampling period of a run whose samples go nowhere (no trajectory,
+** HDF5 file, plot or animation; no Lyapunov interval taken from it): the
+** model's period every, or 0, stepping past it, where the sampling
+** period's rule (nsm_run_check) would refuse it over the run, as Python's
+** studies do (Model.section stepped through a section over 1e10 s that
+** `--section` refused, "the sampling period 0.01 s gives about 1e+12
+** samples"; no sample is kept either way).  A period given with --every
+** is still held to the rule. */
+static double unsampled(nsm_sim *sim, double every, double t_end)
+{
+    char why[300];
+    if (nsm_run_check(t_end, every, 0, 0, why, (int)sizeof why) == NSM_OK ||
+        nsm_sim_set_every(sim, 0) != NSM_OK)
+        return every;
+    return 0;
 }
 
 /* A stroboscopic section writes a record every T: held to the sampling
@@ -1341,6 +1368,23 @@ static void print_summary(const nsm_sim *sim, const nsm_model *m, const nsm_audi
     }
 }
 
+/* Every CSV output that could not be written, beyond the first failure
+** (d->werr_path, said by the caller), with its own reason, and each
+** removed for want of even its header (sink_close): only the first was
+** named, and events.csv was left at 0 bytes without a word. */
+static void sinks_failed_said(const Driver *d)
+{
+    const Sink *sinks[3] = { &d->out, &d->events, &d->sec };
+    for (int k = 0; k < 3; k++) {
+        const Sink *s = sinks[k];
+        if (!s->err || (s->path == d->werr_path && !s->removed))
+            continue;
+        fprintf(stderr, "%s: error: cannot write '%s': %s%s\n", d->prog,
+                strcmp(s->path, "-") ? s->path : "standard output", strerror(s->err),
+                s->removed ? "; removed, as not even its header could be written" : "");
+    }
+}
+
 /* Tell `nsmc run` (which passes a pipe's descriptor in NSM_REPORT_FD) that
 ** the outputs could not be written ("write-failed"), or that a stop came
 ** before they were opened ("stopped-unopened"), so that it summarises
@@ -1381,6 +1425,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
             fprintf(stderr, "%s: error: %s; the run %s at t = %.12g s (the other files "
                     "end with a whole line)\n", d->prog, err, t < d->t_end ? "stopped" : "ended",
                     t);
+            sinks_failed_said(d);
             if (stats)
                 write_stats(sim, m, stats);
             if (close_out(stats))
@@ -1410,6 +1455,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
                 "(the files end with a whole line)\n", d->prog,
                 strcmp(d->werr_path, "-") ? d->werr_path : "standard output",
                 strerror(d->werr), t);
+        sinks_failed_said(d);
         nsm_sim_free(sim);
         return 3;
     }
@@ -1860,6 +1906,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    if (!every_given && !(out_path || h5_path || plot_dir || anim_opt.path ||
+                          (lyap && !(lyap_int > 0))))
+        every = unsampled(sim, every, t_end);
     if (check_every(d.prog, 0, t_end, t_end_given ? "--t-end" : "the model's t_end") ||
         check_every(d.prog, every, t_end, "--every") ||
         check_strobe(d.prog, sim, sec_spec, t_end)) {

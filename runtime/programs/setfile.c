@@ -142,8 +142,17 @@ int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void 
             break;
         }
         *end = '\0';
-        if (end > p && end[-1] == '\r')
-            end[-1] = '\0';    /* a CRLF line end (a file saved on Windows) */
+        for (char *q = end; q > p && q[-1] == '\r';)
+            *--q = '\0';      /* CRLF (saved on Windows), or CR CR LF (converted twice) */
+        char *cr = strchr(p, '\r');
+        if (cr) {
+            /* shown raw, it moved the cursor back over the message */
+            snprintf(err, errlen, "%s:%d:%d: a carriage return (\\r) inside the line; lines "
+                     "end with LF or CRLF (a file with CR alone as its line end, saved by an old "
+                     "Mac editor, needs converting)", path, line, (int)(cr - p) + 1);
+            rc = NSM_EINVAL;
+            break;
+        }
         char *hash = strchr(p, '#');
         if (hash)
             *hash = '\0';

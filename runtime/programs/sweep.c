@@ -1235,7 +1235,9 @@ static int results_check(const Sweep *sw)
     static const char *const names[] = {
         "section.csv", "summary.csv", "bifurcations.csv", "basins.csv", "attractors.csv",
         "bifurcation.gp", "bifurcation.png", "bifurcation.svg", "lyapunov.gp", "lyapunov.png",
-        "lyapunov.svg", "basins.gp", "basins.png", "basins.svg" };
+        "lyapunov.svg", "basins.gp", "basins.png", "basins.svg",
+        /* the earlier results kept while a sweep places its own (temps_place) */
+        "section.csv.kept", "summary.csv.kept" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         char in[4200], path[4200];
         struct stat st, lst;
@@ -1285,16 +1287,50 @@ static int write_temp(const Sweep *sw, const char *name, const char *const *part
     return 0;
 }
 
+/* Puts back what temps_place had placed of the files names[0..placed)
+** when a later one could not be placed: each earlier file from the hard
+** link made of it (kept[k] 1: PATH.kept.tmpPID), or, where there was none
+** (0), the new file removed; an earlier file that could not be linked
+** (kept[k] the link's negated errno: a file system without hard links) is
+** gone, and the new one is left, named.  0, or the errno of the first step
+** that failed, the files not put back named in notback. */
+static int temps_undo(const Sweep *sw, const char *const *names, int placed, const int *kept,
+                      char *notback, size_t len)
+{
+    char path[4200], old[4300];
+    int e = 0;
+    size_t used = 0;
+    for (int k = 0; k < placed; k++) {
+        if (result_path(sw, names[k], path))
+            return EIO;
+        snprintf(old, sizeof old, "%s.kept.tmp%ld", path, (long)getpid());
+        int ek = kept[k] < 0 ? -kept[k] : 0;
+        if (!ek && (kept[k] ? rename(old, path) : unlink(path)) != 0)
+            ek = errno;
+        if (!ek)
+            continue;
+        e = e ? e : ek;
+        used += (size_t)snprintf(notback + used, used < len ? len - used : 0, "%s%s/%s",
+                                 used ? " and " : "", sw->out_dir, names[k]);
+        used = used < len ? used : len - 1;
+    }
+    return e;
+}
+
 /* Renames the temporaries of the n files names (written by write_temp)
 ** over them, after checking that none is a folder: the results of one
 ** sweep are placed together or not at all (section.csv was replaced, then
 ** a folder in place of summary.csv stopped the sweep, leaving the new
-** section.csv beside the earlier sweep's summary).  0, or 1 after a
-** message with every temporary not placed removed. */
+** section.csv beside the earlier sweep's summary).  A rename that fails
+** after others succeeded (section.csv placed, summary.csv's rename
+** refused) puts the earlier files back from hard links made of them
+** first, so that the folder holds one sweep's results; where that too
+** fails, the message says which file is whose.  0, or 1 after a message
+** with every temporary not placed removed. */
 static int temps_place(const Sweep *sw, const char *const *names, int n)
 {
-    char path[4200], tmp[4300];
-    int rc = 0;
+    char path[4200], tmp[4300], old[4300];
+    int rc = 0, placed = 0, kept[4] = { 0 }, e = 0;
     for (int k = 0; k < n && !rc; k++) {
         struct stat st;
         rc = result_path(sw, names[k], path);
@@ -1302,18 +1338,63 @@ static int temps_place(const Sweep *sw, const char *const *names, int n)
             rc = cli_error(sw->prog, "cannot write '%s/%s': %s", sw->out_dir, names[k],
                      strerror(EISDIR));
     }
+    for (int k = 0; k < n && k < 4 && !rc && n > 1; k++) {
+        rc = result_path(sw, names[k], path);
+        snprintf(old, sizeof old, "%s.kept.tmp%ld", path, (long)getpid());
+        unlink(old);
+        struct stat st;
+        if (!rc && lstat(path, &st) == 0)
+            kept[k] = link(path, old) == 0 ? 1 : -(errno ? errno : EIO);
+    }
+    for (int k = 0; k < n && !rc; k++) {
+        rc = result_path(sw, names[k], path);
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+        if (!rc && rename(tmp, path) != 0)
+            e = errno, rc = 1;
+        placed += !rc;
+    }
+    if (e) {
+        char which[600] = "";
+        int u = placed ? temps_undo(sw, names, placed, kept, which, sizeof which) : 0;
+        if (!placed)
+            cli_error(sw->prog, "cannot write '%s': %s", path, strerror(e));
+        else if (!u)
+            cli_error(sw->prog, "cannot write '%s': %s; none of this study's results were "
+                      "placed: the %s placed before it %s put back as %s before this study",
+                      path, strerror(e), placed == 1 ? names[0] : "files",
+                      placed == 1 ? "was" : "were", placed == 1 ? "it was" : "they were");
+        else
+            cli_error(sw->prog, "cannot write '%s': %s; and %s, already replaced by this "
+                      "study's, could not be put back (%s): %s this study's, the folder's "
+                      "other results the earlier study's", path, strerror(e), which,
+                      strerror(u), strstr(which, " and ") ? "they are" : "it is");
+    }
     for (int k = 0; k < n; k++) {
         if (result_path(sw, names[k], path)) {
             rc = 1;
             continue;
         }
         snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-        if (!rc && rename(tmp, path) != 0)
-            rc = cli_error(sw->prog, "cannot write '%s': %s", path, strerror(errno));
+        snprintf(old, sizeof old, "%s.kept.tmp%ld", path, (long)getpid());
         if (rc)
             unlink(tmp);
+        if (k < 4 && kept[k] > 0)
+            unlink(old);
     }
     return rc;
+}
+
+/* Removes the temporaries of the n files names that write_temp may have
+** written, none to be placed (a later one could not be written). */
+static void temps_drop(const Sweep *sw, const char *const *names, int n)
+{
+    char path[4200], tmp[4300];
+    for (int k = 0; k < n; k++) {
+        if (result_path(sw, names[k], path))
+            continue;
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+        unlink(tmp);
+    }
 }
 
 /* Writes the concatenated parts to DIR/NAME through a temporary renamed
@@ -1647,8 +1728,9 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
 ** and the figure.  0, or 1 after a message. */
 static long summary_short(const Sweep *sw, char *cause, size_t len);
 
-static int basin_finish(const Sweep *sw, long failed)
+static int basin_finish(const Sweep *sw, long failed, int *placed)
 {
+    static const char *const three[3] = { "summary.csv", "attractors.csv", "basins.csv" };
     int n2 = 2 * sw->m->n_bodies;
     long np = sw->npoints, nat = 0, none = 0, bad_pts = 0, on_ref = 0;
     double *sig = malloc(sizeof(double) * (size_t)np * (size_t)(n2 + 3));
@@ -1658,6 +1740,7 @@ static int basin_finish(const Sweep *sw, long failed)
     int rc = 0;
     if (!sig || !id || !at) {
         free(sig), free(id), free(at);
+        temps_drop(sw, three, 1);
         return cli_error(sw->prog, "out of memory");
     }
     for (int i = 0; i < n2; i++)
@@ -1736,7 +1819,13 @@ static int basin_finish(const Sweep *sw, long failed)
     if (b.err || a.err)
         rc = cli_error(sw->prog, "out of memory");
     if (!rc)
-        rc = write_file(sw, "attractors.csv", pa, la, 1) || write_file(sw, "basins.csv", pb, lb, 1);
+        rc = write_temp(sw, "attractors.csv", pa, la, 1) || write_temp(sw, "basins.csv", pb, lb, 1);
+    /* the three files of one study placed together (summary.csv was placed
+     * first, then attractors.csv and basins.csv each on its own) */
+    if (!rc)
+        *placed = !(rc = temps_place(sw, three, 3));
+    else
+        temps_drop(sw, three, 3);
     free(b.s);
     free(a.s);
     if (!rc && bad_pts == np) {
@@ -1899,11 +1988,13 @@ static int sweep_args(Sweep *sw, int argc, char **argv)
             return -1;
         }
         if (!strcmp(a, "--floquet")) {
-            sw->floquet = 1;
+            if (once(sw, a, &sw->floquet))
+                return 1;
             continue;
         }
         if (!strcmp(a, "--lyapunov")) {
-            sw->lyap = 1;
+            if (once(sw, a, &sw->lyap))
+                return 1;
             continue;
         }
         if (!val && !sweep_valued(single, a))
@@ -1926,6 +2017,8 @@ static int sweep_args(Sweep *sw, int argc, char **argv)
             sw->nax++;
             sw->basin = 1;
         } else if (!strcmp(a, "--basin-pilot")) {
+            if (sw->bpilot_set)     /* the later value replaced the earlier without a word */
+                return cli_error(sw->prog, "option %s is given twice", a);
             if (!cli_count(val, 0, 1000, &sw->bpilot))
                 return cli_error(sw->prog, "--basin-pilot is a whole number of points per axis from 0 "
                            "(no reference orbits) to 1000, not '%s'", val);
@@ -2501,6 +2594,32 @@ static void others_remove(const Sweep *sw)
     outdir_others_remove(sw->out_dir, own, n);
 }
 
+/* The end of a basin study whose summary.csv is written into its
+** temporary: basin_finish classifies the points and places summary.csv,
+** attractors.csv and basins.csv together; the partial files removed once
+** they are placed, else kept and said.  The exit status. */
+static int basin_placed(const Sweep *sw, long failed)
+{
+    int placed = 0, rc = basin_finish(sw, failed, &placed);
+    if (placed) {
+        partial_remove(sw, "section.csv");
+        partial_remove(sw, "summary.csv");
+        others_remove(sw);
+    } else
+        partial_kept_said(sw);
+    return rc;
+}
+
+/* A basin study whose summary.csv could not be written (said already):
+** its temporary removed, the partial files kept and said.  1. */
+static int basin_unplaced(const Sweep *sw)
+{
+    static const char *const summary[1] = { "summary.csv" };
+    temps_drop(sw, summary, 1);
+    partial_kept_said(sw);
+    return 1;
+}
+
 /* The complete files from the units' texts, in unit order: section.csv,
 ** summary.csv (bifurcations.csv with --floquet), each a temporary renamed
 ** into place, then the partial files removed and the diagram drawn when
@@ -2530,25 +2649,8 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
     lens[0] = hm->n;
     for (long u = 0; u < sw->nunits; u++)
         parts[u + 1] = sw->sum_text[u].s, lens[u + 1] = sw->sum_text[u].n;
-    if (!rc && write_temp(sw, "summary.csv", parts, lens, sw->nunits + 1)) {
-        if (!sw->basin) {
-            char tmp[4300];
-            snprintf(tmp, sizeof tmp, "%s/section.csv.tmp%ld", sw->out_dir, (long)getpid());
-            unlink(tmp);
-        }
+    if (!rc && write_temp(sw, "summary.csv", parts, lens, sw->nunits + 1))
         rc = 1;
-    }
-    if (!rc) {
-        /* both or neither: the pair of one sweep, never one of an earlier */
-        static const char *const both[2] = { "section.csv", "summary.csv" };
-        rc = temps_place(sw, sw->basin ? both + 1 : both, sw->basin ? 1 : 2);
-    }
-    if (!rc) {
-        partial_remove(sw, "section.csv");
-        partial_remove(sw, "summary.csv");
-        others_remove(sw);
-    } else
-        partial_kept_said(sw);
     if (!rc && sw->floquet) {
         CliText hb = { 0 };
         for (int a = 1; a < sw->nax; a++)
@@ -2560,18 +2662,29 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
         for (long u = 0; u < sw->nunits; u++)
             parts[u + 1] = sw->bif_text[u].s, lens[u + 1] = sw->bif_text[u].n;
         rc = hb.err ? cli_error(sw->prog, "out of memory")
-                    : write_file(sw, "bifurcations.csv", parts, lens, sw->nunits + 1);
-        for (long u = 0; u < sw->nunits && !rc; u++)
-            if (sw->bif_text[u].n)
-                fprintf(stderr, "%s: %.*s", sw->prog, (int)sw->bif_text[u].n, sw->bif_text[u].s);
+                    : write_temp(sw, "bifurcations.csv", parts, lens, sw->nunits + 1);
         free(hb.s);
     }
     free(parts);
     free(lens);
-    if (rc)
+    if (sw->basin)      /* summary.csv placed with basins.csv and attractors.csv */
+        return rc ? basin_unplaced(sw) : basin_placed(sw, *failed);
+    /* all or none: the files of one sweep, never one beside an earlier one's */
+    static const char *const all[3] = { "section.csv", "summary.csv", "bifurcations.csv" };
+    if (!rc)
+        rc = temps_place(sw, all, sw->floquet ? 3 : 2);
+    else
+        temps_drop(sw, all, 2);
+    if (rc) {
+        partial_kept_said(sw);
         return rc;
-    if (sw->basin)
-        return basin_finish(sw, *failed);
+    }
+    partial_remove(sw, "section.csv");
+    partial_remove(sw, "summary.csv");
+    others_remove(sw);
+    for (long u = 0; u < sw->nunits && sw->floquet; u++)
+        if (sw->bif_text[u].n)
+            fprintf(stderr, "%s: %.*s", sw->prog, (int)sw->bif_text[u].n, sw->bif_text[u].s);
     char cause[600];
     long nshort = summary_short(sw, cause, sizeof cause);
     if (!rows) {

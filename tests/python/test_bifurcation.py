@@ -173,12 +173,12 @@ def test_basins_pilot(fio, monkeypatch):
     docs/studies.md states, the labels and attractors without reference
     orbits (pilot=0) are those with them."""
     sent = []
-    real = nsm._run_tool
+    real = nsm._run_stoppable      # how basins runs nsmc sweep (Ctrl-C honoured)
 
     def spy(cmd, what):
         sent.append(list(cmd))
         return real(cmd, what)
-    monkeypatch.setattr(nsm, "_run_tool", spy)
+    monkeypatch.setattr(nsm, "_run_stoppable", spy)
     args = (("M.x", -3, -0.01, 6), ("M.v", -3, 3, 5), "impact:stop")
     kw = dict(period="2*pi/omega", transient=300, record=12, params={"omega": 0.7})
     xs0, ys0, lab0, atts0 = fio.basins(*args, pilot=0, **kw)

@@ -235,9 +235,13 @@ def case_signals(tmp):
               "the killed sweep's %s.partial is kept as .partial.prev, with a note" % n, p)
 
 
-def rank_pid(rank):
+def rank_pid(rank, tmp):
     """The PID of this case's MPI rank `rank` (its OMPI_COMM_WORLD_RANK, and
-    the case's cache, in its environment), or None."""
+    the case's own cache, tmp/cache, in its environment), or None.  Any
+    cache ending in /cache was taken: under a loaded parallel suite the rank
+    1 of another test's mpirun (every case's cache is TMP/cache) was found
+    and killed, and this case's job then ran to its end unharmed."""
+    cache = b"XDG_CACHE_HOME=" + env_for(tmp)["XDG_CACHE_HOME"].encode()
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -245,8 +249,7 @@ def rank_pid(rank):
             env = open("/proc/%s/environ" % pid, "rb").read().split(b"\0")
         except OSError:
             continue
-        if (b"OMPI_COMM_WORLD_RANK=%d" % rank) in env and any(
-                e.startswith(b"XDG_CACHE_HOME=") and e.endswith(b"/cache") for e in env):
+        if (b"OMPI_COMM_WORLD_RANK=%d" % rank) in env and cache in env:
             return int(pid)
     return None
 
@@ -272,7 +275,7 @@ def case_killed_rank(tmp):
     victim, t0 = None, time.monotonic()
     while time.monotonic() - t0 < 120 and q.poll() is None:
         if victim is None:
-            victim = rank_pid(1)
+            victim = rank_pid(1, tmp)
         if victim and os.path.exists(summ) and open(summ).read().count("\n") > 20:
             break
         time.sleep(0.1)
