@@ -28,6 +28,7 @@
 **     energy of a penalty gap's damper.
 */
 #include <float.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -919,6 +920,34 @@ static int rate_column(const nsm_sim *s, const nsm_event *ev)
     return ev->contact < s->n_gaps ? ev->contact : s->n_gaps + 2 * (ev->contact - s->n_gaps);
 }
 
+/* The cause of a rate cap met at one instant by contact j sticking and
+** separating (why, empty when it is not that): its force in the mode with
+** j shut changes, over the time resolution at t, by more than its
+** rounding, so no instant of a zero force can be located between two
+** doubles of t (forced_impact_oscillator at F = 1e300 N: 2.5e300 N/s
+** against t's 1.1e-16 s).  Names the force's rate and the resolution. */
+static void rate_cause(nsm_sim *s, int j, double span, char *why, size_t size)
+{
+    double ev[s->n_events + 1], evd[s->n_events + 1], sb[s->n_vel + 1];
+    unsigned m[s->mode_words];
+    double res = nextafter(fabs(s->t), INFINITY) - fabs(s->t);
+    why[0] = 0;
+    if (j < 0 || j >= s->n_gaps || !rt_law_impacts(s, j) || span > 2 * res)
+        return;
+    rt_mode_copy(s, m, s->mode);
+    rt_mode_add(m, j);
+    if (rt_events(s, m, s->t, s->y, ev, evd))
+        return;
+    rt_force_scales_at(s, m, s->t, s->y, sb);
+    double tol = rt_gap_force_tol(s, j, sb), step = fabs(evd[j]) * res;
+    if (!(step > tol))
+        return;
+    snprintf(why, size, ": its force changes at %.3g N/s, by %.3g N between two doubles of t "
+             "(%.3g s apart), beyond its rounding %.3g N, so the instant it is zero cannot be "
+             "located; scale the model's values (forces near 1e300 N?)", fabs(evd[j]), step, res,
+             tol);
+}
+
 /* Count an event, apply the rate guard (when guarded; the records of a
 ** recognized Zeno cascade are not) and hand it to the event handler. */
 static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
@@ -932,10 +961,15 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
     if (guarded) {
         if (s->rate.n >= W) {
             double oldest = s->rate.ring[s->rate.n % W];
-            if (ev->t - oldest < W / s->set.max_rate)
+            char why[320];
+            if (ev->t - oldest < W / s->set.max_rate) {
+                rate_cause(s, ev->kind == NSM_EV_STICK || ev->kind == NSM_EV_SEPARATION ?
+                           ev->contact : -1, ev->t - oldest, why, sizeof why);
                 return rt_fail(s, NSM_EEVENTS, rate_column(s, ev),
                                "%d event%s in %.3g s exceed the event rate cap of %.3g per second "
-                               "(%s)", W, W == 1 ? "" : "s", ev->t - oldest, s->set.max_rate, nsm_event_kind_name(ev->kind));
+                               "(%s)%s", W, W == 1 ? "" : "s", ev->t - oldest, s->set.max_rate,
+                               nsm_event_kind_name(ev->kind), why);
+            }
         }
         s->rate.ring[s->rate.n % W] = ev->t;
         s->rate.n++;

@@ -22,6 +22,11 @@ Cases (each under 20 s in the normal build):
           g = 1e-3 and 1 m/s^2, the floor lets go once, where 7 (1 - cos t)
           = m g, within 1e-9 s; with 15 N, above the force's 14 N, it stays
           on the floor within 1e-12 m.
+  rate    forced_impact_oscillator at F = 1e300 N under exact: it stopped
+          on the event rate cap ("20 events in 0 s exceed the event rate
+          cap"), the symptom.  Now the message names the cause: the stop's
+          force changes at F omega = 2.5e300 N/s, by 2.78e284 N between two
+          doubles of t near pi/5 s (1.11e-16 s apart), beyond its rounding.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -136,6 +141,23 @@ def case_lift(tmp):
         check(p.returncode == 0 and xs < 1e-12 and
               not any(e["kind"] == "separation" for e in rows_of(tmp, "lift", "events")),
               "%s, weight 15 N above the force's 14 N: held on the floor within 1e-12 m" % meth, p)
+
+
+def case_rate(tmp):
+    """Forces beyond the locator's resolution: the cause named."""
+    src = os.path.join(os.path.abspath(sys.argv[2]), "models", "forced_impact_oscillator.nsm")
+    with open(src) as f:
+        text = f.read()
+    p = nsmc_run(tmp, "fio", text, ["--set", "F=1e300", "--method", "exact"])
+    m = re.search(r"its force changes at ([0-9.e+]+) N/s, by ([0-9.e+]+) N between two doubles "
+                  r"of t \(([0-9.e+-]+) s apart\)", p.stderr)
+    # at t = pi/5 s the stop's force is -F cos(omega t), its rate F omega
+    # sin(omega t) = 2.5e300 N/s; t's spacing there is 2^-53 s
+    check(p.returncode == 3 and m is not None and abs(float(m.group(1)) - 2.5e300) < 1e-2 * 2.5e300
+          and abs(float(m.group(3)) - 2.0 ** -53) < 1e-2 * 2.0 ** -53 and
+          "cannot be located" in p.stderr,
+          "F = 1e300 N, exact: the cap's message names the force's rate F omega = 2.5e300 N/s "
+          "and t's resolution 2^-53 s at pi/5 s (it named only the event rate)", p)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
