@@ -27,6 +27,11 @@ Cases (each under 20 s in the normal build):
           cap"), the symptom.  Now the message names the cause: the stop's
           force changes at F omega = 2.5e300 N/s, by 2.78e284 N between two
           doubles of t near pi/5 s (1.11e-16 s apart), beyond its rounding.
+  companion  two balls (1 kg, 3 kg, e = 0.5) dropped from 1 m and 1 + 1e-7 m
+          onto their own floors: the jump of B's cascade takes A along
+          mid-flight, and A rested 1.2e-13 m above its floor.  Now A rests
+          on it within 1e-15 m under every method, each ball's zeno record
+          at its closed form sqrt(2 h/g) (1 + e)/(1 - e) within 1e-13 s.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -158,6 +163,30 @@ def case_rate(tmp):
           "cannot be located" in p.stderr,
           "F = 1e300 N, exact: the cap's message names the force's rate F omega = 2.5e300 N/s "
           "and t's resolution 2^-53 s at pi/5 s (it named only the event rate)", p)
+
+
+# the two balls of the twelfth pass's leftovers (left13core twozeno)
+from leftovers13_core_test import TWO  # noqa: E402
+
+
+def case_companion(tmp):
+    """A companion caught mid-flight rests on its floor."""
+    def tz(h):
+        return math.sqrt(2 * h / 9.81) * 1.5 / 0.5
+    for meth in METHODS:
+        p = nsmc_run(tmp, "two", TWO, ["--method", meth, "--set", "hb=1.0000001"])
+        zeno = {r["contact"]: float(r["t"]) for r in rows_of(tmp, "two", "events")
+                if r["kind"] == "zeno"}
+        last = rows_of(tmp, "two", "trajectory")[-1]
+        xa, xb = float(last["A.x [m]"]), float(last["B.x [m]"])
+        ea = abs(zeno.get("FA", math.inf) - tz(1.0))
+        eb = abs(zeno.get("FB", math.inf) - tz(1.0000001))
+        print("  %-8s A.x %.3g m, B.x %.3g m at 2 s; zeno FA %.3g s, FB %.3g s off"
+              % (meth, xa, xb, ea, eb))
+        check(p.returncode == 0 and abs(xa) <= 1e-15 and abs(xb) <= 1e-12 and ea < 1e-13 and
+              eb < 1e-13, "%s: A, taken along mid-flight by B's jump, rests on its floor within "
+              "1e-15 m (it rested 1.2e-13 m above), both zeno records at their closed forms "
+              "within 1e-13 s" % meth, p)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
