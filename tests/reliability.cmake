@@ -698,7 +698,7 @@ endforeach()
 # left as found (tests/reliability/leftovers14_core_test.py): a pendulum
 # released within rounding of its top under taylor, a block lifted from rest
 # by a force growing from 0; each case under 20 s in the normal build.
-foreach(case top lift rate companion)
+foreach(case top lift rate companion taylorscale)
   add_test(NAME reliability/left14core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers14_core_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

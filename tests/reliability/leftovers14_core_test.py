@@ -32,6 +32,13 @@ Cases (each under 20 s in the normal build):
           mid-flight, and A rested 1.2e-13 m above its floor.  Now A rests
           on it within 1e-15 m under every method, each ball's zeno record
           at its closed form sqrt(2 h/g) (1 + e)/(1 - e) within 1e-13 s.
+  taylorscale  the pendulum of `top` at l = 1e-100 m and at m = 1e300 kg under
+          taylor: "state is not finite" at t = 0, and "the energy integrals
+          ... not finite ... energies near 1e308" (energies of 1e301 J),
+          symptoms.  Now both name taylor's series overflowing at that scale
+          and rk4 and adaptive; at m = 1e300 kg rk4 and adaptive run and
+          cross phi = 0 at T/4, T = 4 sqrt(l/g) K(sin^2(phi0/2)) (K by the
+          arithmetic-geometric mean), within 1e-6 s.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -187,6 +194,38 @@ def case_companion(tmp):
               eb < 1e-13, "%s: A, taken along mid-flight by B's jump, rests on its floor within "
               "1e-15 m (it rested 1.2e-13 m above), both zeno records at their closed forms "
               "within 1e-13 s" % meth, p)
+
+
+def quarter_period(phi0, l=1.0, g=9.81):
+    """T/4 of a pendulum released at phi0: sqrt(l/g) K(k), k = sin(phi0/2),
+    K = pi / (2 AGM(1, sqrt(1 - k^2)))."""
+    a, b = 1.0, math.sqrt(1 - math.sin(phi0 / 2) ** 2)
+    for _ in range(40):
+        a, b = (a + b) / 2, math.sqrt(a * b)
+    return math.sqrt(l / g) * math.pi / (2 * a)
+
+
+def case_taylorscale(tmp):
+    """taylor's overflow at extreme scales named, with the methods that run."""
+    for sets in (["l=1e-100", "phi0=2", "--t-end", "1e-49"], ["m=1e300", "phi0=2"]):
+        args = ["--method", "taylor", "--set", sets[0], "--set", sets[1]] + sets[2:]
+        p = nsmc_run(tmp, "pend", PEND, args)
+        check(p.returncode == 3 and "taylor's series over a step" in p.stderr and
+              "overflow at this scale" in p.stderr and "--method rk4" in p.stderr and
+              "--method adaptive" in p.stderr and "energies near 1e308" not in p.stderr,
+              "%s, taylor: the series' overflow named with rk4 and adaptive (it said 'state is "
+              "not finite' / 'energies near 1e308')" % sets[0], p)
+    tq = quarter_period(2.0)
+    for meth in ("rk4", "adaptive"):
+        p = nsmc_run(tmp, "pend", PEND, ["--method", meth, "--set", "m=1e300", "--set", "phi0=2",
+                                         "--t-end", "1"])
+        rows = [(float(r["t [s]"]), float(r["P.phi [rad]"]))
+                for r in rows_of(tmp, "pend", "trajectory")]
+        cross = [t0 + (t1 - t0) * p0 / (p0 - p1) for (t0, p0), (t1, p1) in zip(rows, rows[1:])
+                 if p0 > 0 >= p1]
+        print("  %-8s m = 1e300 kg: first crossing %s s (T/4 = %.12g s)" % (meth, cross[:1], tq))
+        check(p.returncode == 0 and cross and abs(cross[0] - tq) < 1e-6,
+              "%s at m = 1e300 kg: runs, phi = 0 at T/4 within 1e-6 s" % meth, p)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
