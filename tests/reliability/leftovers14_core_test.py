@@ -41,7 +41,6 @@ Cases (each under 20 s in the normal build):
           arithmetic-geometric mean), within 1e-6 s.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
-import csv
 import math
 import os
 import re
@@ -55,24 +54,10 @@ from causes_test import nsmc_run  # noqa: E402
 METHODS = ("rk4", "adaptive", "exact")
 
 
-def rows_of(tmp, name, what):
-    """The rows of o_name/what.csv as dictionaries."""
-    with open(os.path.join(tmp, "o_" + name, what + ".csv")) as f:
-        return list(csv.DictReader(f))
-
-
-# a pendulum written by its torque (no wall): phi'' = -(g/l) sin(phi)
-PEND = '''model pend "a pendulum at large amplitude"
-param m = 1 kg
-param l = 1 m
-param g = 9.81 m/s^2
-param phi0 = 1
-body P: mass = m, inertia = m*l^2
-force gt: on P.phi = -m*g*l*sin(P.phi)
-init P.phi = phi0, P.omega = 0 rad/s
-simulate t_end = 10 s
-output every 10 ms: P.phi, P.omega
-'''
+# the rows of a run's CSV files, and the pendulum written by its torque of
+# the thirteenth core pass
+from leftovers13_core_test import TWO, rows_of  # noqa: E402
+from thirteenth_pass_core_test import PEND  # noqa: E402
 
 # pi - 3.141592653589793 (the double nearest pi), by mpmath at 40 digits:
 # mpmath.mpf(mpmath.pi) - mpmath.mpf(3.141592653589793)
@@ -170,10 +155,6 @@ def case_rate(tmp):
           "cannot be located" in p.stderr,
           "F = 1e300 N, exact: the cap's message names the force's rate F omega = 2.5e300 N/s "
           "and t's resolution 2^-53 s at pi/5 s (it named only the event rate)", p)
-
-
-# the two balls of the twelfth pass's leftovers (left13core twozeno)
-from leftovers13_core_test import TWO  # noqa: E402
 
 
 def case_companion(tmp):
