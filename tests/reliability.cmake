@@ -707,3 +707,15 @@ foreach(case disk place results basins twice warnings setcr unsampled rankpid)
   set_tests_properties(reliability/left14prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the thirteenth hostile pass on the core and the twelfth's leftovers
+# left as found (tests/reliability/leftovers14_core_test.py): a pendulum
+# released within rounding of its top under taylor, a block lifted from rest
+# by a force growing from 0; each case under 20 s in the normal build.
+foreach(case top lift rate companion taylorscale)
+  add_test(NAME reliability/left14core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers14_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left14core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -568,6 +568,24 @@ static int energy_overflow(nsm_sim *s, double h)
                    s->n_vel ? rt_state_label(s, s->n_pos + iv, what, sizeof what) : "velocity", vm);
 }
 
+/* taylor's step of h from the finite state in s gave state slot i not
+** finite: its series' coefficients, powers of the model's rates and sizes
+** (sqrt(g/l) = 3e50 1/s at l = 1e-100 m, energies of 1e301 J at m = 1e300
+** kg), overflow where the motion itself is in range; rk4 and adaptive,
+** which form no such powers, run these models.  Names the cause and them,
+** not the symptom ("state is not finite", "energies near 1e308"). */
+static int taylor_overflow(nsm_sim *s, double h, int i)
+{
+    char what[160] = "the forces' work or the dampers' dissipation";
+    if (i < s->n_pos + s->n_vel)
+        rt_state_label(s, i, what, sizeof what);
+    return rt_fail(s, NSM_ENUMERIC, -1, "taylor's series over a step of %.3g s from a finite "
+                   "state are not finite (%s): their coefficients, powers of the model's rates "
+                   "and sizes, overflow at this scale; --method rk4 with a --dt of the motion's "
+                   "time scale, or --method adaptive where its steps stay above 1e-15 (1 + |t|) "
+                   "s, integrate it without them; or scale the model's values", h, what);
+}
+
 /* A balance error beyond the tolerance (relative to the largest energy met;
 ** the balance is kept at every step where the run keeps its energy
 ** integrals) stops the run: the motion is no longer the model's.  The
@@ -794,6 +812,7 @@ int rt_run(nsm_sim *s, double t_end)
         for (int i = 0; i < N; i++)
             if (!isfinite(Y1[i]))
                 return rt_cause_step(s, s->t, s->y, h) ? s->failed
+                       : s->set.method == NSM_METHOD_TAYLOR ? taylor_overflow(s, h, i)
                        : i < s->n_pos + n
                            ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
                                      rt_state_label(s, i, what, sizeof what))

@@ -28,6 +28,7 @@
 **     energy of a penalty gap's damper.
 */
 #include <float.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,10 @@ typedef struct RtStats {
     double num, den, fnum, fden;
     double err_max, e_max, err_last; /* err_last: |balance error| at the last step end */
     double t_first, t_last;   /* the first step's start, the last step's end */
+    double h_last;            /* the last step's length */
+    double *qmax, *path;      /* n each (state-dependent forces only): the largest |x_i|
+                                 met and the path sum |dx_i| over the steps */
+    double *kmax;             /* n: the largest |df_i/dx_i| state_floor has met */
 } RtStats;
 
 /* 4-point Gauss-Legendre nodes and weights on [0, 1]. */
@@ -111,10 +116,14 @@ int rt_stats_alloc(nsm_sim *s)
     st->fk = calloc(nf, sizeof(double));
     st->qf = calloc(nf, sizeof(double));
     st->mode_a = calloc((size_t)s->mode_words, sizeof(unsigned));
+    st->qmax = calloc(n ? n : 1, sizeof(double));
+    st->path = calloc(n ? n : 1, sizeof(double));
+    st->kmax = calloc(n ? n : 1, sizeof(double));
     s->rate.window = 16 + 4 * s->n_gaps;
     s->rate.ring = calloc((size_t)s->rate.window, sizeof(double));
     return !s->rate.ring || !st->gap || !st->damper || !st->work || !st->gyro || !st->a1 || !st->ya || !st->f ||
-           !st->vq || !st->fwork || !st->fk || !st->qf || !st->mode_a;
+           !st->vq || !st->fwork || !st->fk || !st->qf || !st->mode_a || !st->qmax || !st->path ||
+           !st->kmax;
 }
 
 /* Free the audit's storage. */
@@ -137,6 +146,9 @@ void rt_stats_free(nsm_sim *s)
     free(st->fwork);
     free(st->fk);
     free(st->qf);
+    free(st->qmax);
+    free(st->path);
+    free(st->kmax);
     free(st);
     s->st = NULL;
 }
@@ -153,13 +165,16 @@ void rt_stats_reset(nsm_sim *s)
     memset(st->work, 0, sizeof(double) * (size_t)s->n_vel);
     memset(st->gyro, 0, sizeof(double) * (size_t)s->n_vel);
     memset(st->fwork, 0, sizeof(double) * (size_t)(st->nf ? st->nf : 1));
+    memset(st->qmax, 0, sizeof(double) * (size_t)s->n_vel);
+    memset(st->path, 0, sizeof(double) * (size_t)s->n_vel);
+    memset(st->kmax, 0, sizeof(double) * (size_t)s->n_vel);
     st->other_d = st->other_w = st->other_f = 0;
     st->have_a = 0;
     st->steps = 0;
     st->partial = 0;
     st->inj = st->num = st->den = st->fnum = st->fden = 0;
     st->err_max = st->e_max = st->err_last = 0;
-    st->t_first = st->t_last = 0;
+    st->t_first = st->t_last = st->h_last = 0;
 }
 
 /* Penetration and its rate of gap j at y: p = -gap, p' = -w.v. */
@@ -432,6 +447,88 @@ static double balance_floor(const nsm_sim *s, double t1)
     return 1e-20 * e;
 }
 
+/* The balance's truncation floor of rk4 and adaptive at t1: the energy
+** that the applied forces would give the bodies from rest since the run's
+** start, sum (f_i T)^2 / m_i, times (h / T)^4, h the last step, T the time
+** since the start: the relative truncation of a fourth-order step.  A block
+** lifted from rest by a force growing from 0 (7 N (1 - cos t), 7 N t^3)
+** has energies like t^6 and t^8 over its first steps, and rk4's Simpson
+** rule on the work, F v of degree 5, was off by 1/16 of the energy of
+** 1e-19 J after one step of 1 ms, which failed the balance while the
+** motion was right; ten steps on, the floor is 1e-4 of that scale. */
+static double truncation_floor(const nsm_sim *s, double t1)
+{
+    const RtStats *st = s->st;
+    if (s->set.method != NSM_METHOD_RK4 && s->set.method != NSM_METHOD_ADAPTIVE)
+        return 0;
+    double T = t1 - st->t_first, r = st->h_last / T;
+    return T > 0 && r > 0 ? 1e20 * balance_floor(s, t1) * (r * r) * (r * r) : 0;
+}
+
+/* The coordinate whose position is the argument of velocity coordinate i's
+** force: i itself where positions and velocities pair one to one, else
+** none (-1: bodies in space, whose quaternions are no velocity's). */
+static int path_coord(const nsm_sim *s, int i)
+{
+    return s->n_pos == s->n_vel ? i : -1;
+}
+
+/* The path of the step from s->y to Y1 (state-dependent forces only): each
+** coordinate's largest magnitude met and the sum of |dx_i|, the larger of
+** the ends' difference and the trapezoid of |v_i| h (a step that turns
+** back within itself), for state_floor. */
+static void path_step(nsm_sim *s, double h, const double *Y1)
+{
+    RtStats *st = s->st;
+    const double *v0 = rt_vel(s, s->y), *v1 = rt_vel(s, Y1);
+    for (int i = 0; i < s->n_vel; i++) {
+        int q = path_coord(s, i);
+        double dq = q < 0 ? 0 : fabs(Y1[q] - s->y[q]), tr = 0.5 * (fabs(v0[i]) + fabs(v1[i])) * h;
+        st->path[i] += fmax(dq, tr);
+        if (q >= 0 && fabs(Y1[q]) > st->qmax[i])
+            st->qmax[i] = fabs(Y1[q]);
+    }
+}
+
+/* The balance's rounding floor of the state-dependent forces at (t, y): the
+** work that a force off by an ulp of its argument does along the run's
+** path, 64 sum_i eps |x_i|max |df_i/dx_i| path_i (df_i/dx_i by a one-sided
+** difference at y over 1e-6 of the coordinate's scale, the largest met
+** at the states it was formed at: a pendulum's m g l |cos phi| is 0 at
+** phi = pi/2).  A pendulum
+** written by its torque and released within 1e-16 rad of its top moves
+** 1e-12 rad in 3 s: its torque, m g l sin(phi), carries an ulp of pi times
+** m g l, and its work over that path was 2e-3 of the kinetic energy of
+** 1e-26 J, which failed the balance while the motion was right.  The
+** factor 64 covers the error met (1 to 2 of the sum) with a margin; over a
+** run of N oscillations of amplitude A the floor is about 256 eps N A^2 k,
+** 5e-8 of the energy at N = 1e6. */
+static double state_floor(const nsm_sim *s, double t, const double *y)
+{
+    const RtStats *st = s->st;
+    int n = s->n_vel;
+    if (!s->m->nl_force || !st->qmax)
+        return 0;
+    double f0[n], f1[n], x[s->n_state], e = 0;
+    memset(f0, 0, sizeof f0);
+    rt_nl_force(s, t, y, f0);
+    for (int i = 0; i < n; i++) {
+        int q = path_coord(s, i);
+        if (q < 0 || !(st->path[i] > 0) || !(st->qmax[i] > 0))
+            continue;
+        double d = 1e-6 * fmax(st->qmax[i], st->path[i]);
+        memcpy(x, y, sizeof x);
+        x[q] += d;
+        memset(f1, 0, sizeof f1);
+        rt_nl_force(s, t, x, f1);
+        double k = fabs(f1[i] - f0[i]) / d;
+        if (isfinite(k) && k > st->kmax[i])
+            st->kmax[i] = k;    /* RtStats is the audit's own scratch, not the sim's */
+        e += DBL_EPSILON * st->qmax[i] * st->kmax[i] * st->path[i];
+    }
+    return 64 * e;
+}
+
 /* The balance at the step's end (t1, Y1, of kinetic + potential energy E): the
 ** largest error and the largest energy met, which energy.error needs
 ** whether or not the rest of the audit runs. */
@@ -441,6 +538,9 @@ static void balance_step(nsm_sim *s, double t1, const double *Y1, double E)
     if (st->steps == 1)
         st->t_first = s->t;
     st->t_last = t1;
+    st->h_last = t1 - s->t;
+    if (s->m->nl_force && t1 > s->t)
+        path_step(s, t1 - s->t, Y1);
     double T = rt_mass_kinetic(s, Y1);
     double W = Y1[rt_eslot(s) + 1] + rt_surface_impulse_work(s), D = Y1[rt_eslot(s)], L = s->transition_loss;
     double err = fabs(s->energy_start + W - D - L - E);
@@ -461,13 +561,18 @@ static void balance_step(nsm_sim *s, double t1, const double *Y1, double E)
 ** error, so below tol it changes nothing.  Energies below DBL_MIN are
 ** subnormal, rounded to 5e-324 J whatever their size: they are judged
 ** against DBL_MIN (an oscillator of 1e-160 m under exact failed, "off by
-** 0.000988 of the largest energy" at 5e-321 J, its motion exact). */
+** 0.000988 of the largest energy" at 5e-321 J, its motion exact).  The
+** state-dependent forces' rounding work (state_floor) is an error the
+** balance cannot judge below: the energy of which it is the tol-th part is
+** a reference too, so that an error within it passes and one beyond it
+** fails as before. */
 double rt_stats_relative_error(const nsm_sim *s, double tol)
 {
     const RtStats *st = s->st;
     double ref = st ? st->e_max : 0;
     if (st && st->err_last > 0 && !(ref > 0 && st->err_last / ref <= tol))
-        ref = fmax(fmax(ref, balance_floor(s, st->t_last)), DBL_MIN);
+        ref = fmax(fmax(ref, fmax(balance_floor(s, st->t_last), state_floor(s, s->t, s->y) / tol)),
+                   fmax(truncation_floor(s, st->t_last), DBL_MIN));
     return ref > 0 ? st->err_last / ref : 0;
 }
 
@@ -822,6 +927,34 @@ static int rate_column(const nsm_sim *s, const nsm_event *ev)
     return ev->contact < s->n_gaps ? ev->contact : s->n_gaps + 2 * (ev->contact - s->n_gaps);
 }
 
+/* The cause of a rate cap met at one instant by contact j sticking and
+** separating (why, empty when it is not that): its force in the mode with
+** j shut changes, over the time resolution at t, by more than its
+** rounding, so no instant of a zero force can be located between two
+** doubles of t (forced_impact_oscillator at F = 1e300 N: 2.5e300 N/s
+** against t's 1.1e-16 s).  Names the force's rate and the resolution. */
+static void rate_cause(nsm_sim *s, int j, double span, char *why, size_t size)
+{
+    double ev[s->n_events + 1], evd[s->n_events + 1], sb[s->n_vel + 1];
+    unsigned m[s->mode_words];
+    double res = nextafter(fabs(s->t), INFINITY) - fabs(s->t);
+    why[0] = 0;
+    if (j < 0 || j >= s->n_gaps || !rt_law_impacts(s, j) || span > 2 * res)
+        return;
+    rt_mode_copy(s, m, s->mode);
+    rt_mode_add(m, j);
+    if (rt_events(s, m, s->t, s->y, ev, evd))
+        return;
+    rt_force_scales_at(s, m, s->t, s->y, sb);
+    double tol = rt_gap_force_tol(s, j, sb), step = fabs(evd[j]) * res;
+    if (!(step > tol))
+        return;
+    snprintf(why, size, ": its force changes at %.3g N/s, by %.3g N between two doubles of t "
+             "(%.3g s apart), beyond its rounding %.3g N, so the instant it is zero cannot be "
+             "located; scale the model's values (forces near 1e300 N?)", fabs(evd[j]), step, res,
+             tol);
+}
+
 /* Count an event, apply the rate guard (when guarded; the records of a
 ** recognized Zeno cascade are not) and hand it to the event handler. */
 static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
@@ -835,10 +968,15 @@ static int log_emit(nsm_sim *s, const nsm_event *ev, int guarded)
     if (guarded) {
         if (s->rate.n >= W) {
             double oldest = s->rate.ring[s->rate.n % W];
-            if (ev->t - oldest < W / s->set.max_rate)
+            char why[320];
+            if (ev->t - oldest < W / s->set.max_rate) {
+                rate_cause(s, ev->kind == NSM_EV_STICK || ev->kind == NSM_EV_SEPARATION ?
+                           ev->contact : -1, ev->t - oldest, why, sizeof why);
                 return rt_fail(s, NSM_EEVENTS, rate_column(s, ev),
                                "%d event%s in %.3g s exceed the event rate cap of %.3g per second "
-                               "(%s)", W, W == 1 ? "" : "s", ev->t - oldest, s->set.max_rate, nsm_event_kind_name(ev->kind));
+                               "(%s)%s", W, W == 1 ? "" : "s", ev->t - oldest, s->set.max_rate,
+                               nsm_event_kind_name(ev->kind), why);
+            }
         }
         s->rate.ring[s->rate.n % W] = ev->t;
         s->rate.n++;

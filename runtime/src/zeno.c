@@ -298,6 +298,23 @@ static int jump_fly_companions(nsm_sim *s, double tstar, int j, int k, int sg,
     }
 }
 
+/* A companion i held by the jump's contact forces where its velocity was
+** removed, mid-flight up to its last flights' height (1.2e-13 m above its
+** floor after a drop of 1 + 1e-7 m): its positions moved onto gap i = 0 along
+** M^-1 W_i^T, the least kinetic metric's move, so that it rests on its
+** contact within the gap's rounding.  An affine gap of bodies whose
+** positions are their coordinates only (not a curved gap, a moving surface
+** or bodies in space); the potential energy it changes is the caller's to
+** book. */
+static void companion_rest(nsm_sim *s, int i)
+{
+    double g = rt_gap(s, i, s->y), D;
+    if (!(g > 0) || s->n_pos != s->n_vel || rt_nl_gap_curved(s, i) || s->moving ||
+        zeno_delassus(s, i, s->y, &D) || !(D > 0))
+        return;
+    rt_mass_add_row(s, &s->sp.W, i, -g / D, s->y);
+}
+
 /* Jump over a Zeno cascade of gap j whose last impact was just applied: the
 ** impacts accumulate at t* = t + remaining (rt_zeno_tail, or zeno_remaining
 ** where that does not apply; see impact() for when it jumps); remove the
@@ -338,8 +355,11 @@ static int zeno_jump(nsm_sim *s, int j, const unsigned *ref, double remaining, c
     if (rt_force_lcp(s, s->mode, s->t, s->y, cand, lam))
         return rt_fail(s, NSM_ENUMERIC, j, "no solution of the contact force problem");
     for (int i = 0; i < s->n_gaps; i++)
-        if ((i == j || rt_mode_has(comp, i)) && lam[i] > rt_force_tol_gap(s, s->mode, s->y, i))
+        if ((i == j || rt_mode_has(comp, i)) && lam[i] > rt_force_tol_gap(s, s->mode, s->y, i)) {
             rt_state_mode_add(s, i);
+            if (i != j)
+                companion_rest(s, i);
+        }
     double lost = Eb - rt_mech_energy(s, s->mode, s->y);
     rt_transition_loss_add(s, lost);
     lost += ws;                     /* the energy dissipated, as impacts log it */
