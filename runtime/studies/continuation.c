@@ -586,6 +586,21 @@ static int cont_graze_refine(Cont *c, Pt *g, double back_p, Pt *q)
     return NSM_OK;
 }
 
+/* Whether g, the last orbit of its impact count found by cont_graze,
+** grazes: without impacts its smallest gap, with impacts its smallest impact
+** speed near zero, to what the bisection's arclength bracket r = 1e-2 tol
+** leaves (the gap grows like the distance to the grazing, the speed like its
+** square root; sqrt(r) and r^(1/4) of the state's scale leave room).  A long
+** step whose corrector lands on an orbit of another branch also changes the
+** count: its last orbit is then far from grazing (a gap of 0.56 m). */
+static int cont_grazes(const Cont *c, const Pt *g)
+{
+    double ys = 1, r = 1e-2 * c->o->tol;
+    for (int i = 0; i < c->n2; i++)
+        ys = fmax(ys, fabs(g->X[i]));
+    return g->impacts ? g->vmin <= sqrt(sqrt(r)) * ys : fabs(g->gmin) <= sqrt(r) * ys;
+}
+
 /* Past a grazing orbit g: the orbit of another impact count at the
 ** parameter p_g + h or p_g - h (Newton's method at fixed p from g's state,
 ** h growing from 1e-6 of the scale), then its tangent pointing away from
@@ -1199,6 +1214,17 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         /* another impact count ahead (or no orbit ahead at all): a grazing */
         if ((rc = cont_graze(&c, &a, ds, &q, &g)))
             break;
+        if (ok && !cont_grazes(&c, &g)) {
+            /* the step landed on another branch: a shorter one stays on a's */
+            if (ds > 16 * o->ds_min) {
+                ds /= 2;
+                continue;
+            }
+            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                     "%s = %.17g (the orbits ahead have another impact count, but this one "
+                     "does not graze)", o->param, g.X[c.n2]);
+            break;
+        }
         double back = -a.tau[c.n2];
         rc = cont_past(&c, &g, a.tau[c.n2] >= 0 ? 1 : -1, &b);
         if (rc && rc != NSM_ENUMERIC)
