@@ -230,6 +230,11 @@ static void tmp_hold(int k, const char *path)
 static volatile sig_atomic_t cont_stop, cont_writing;
 static int file_put(const Prog *g, const char *name, const char *text, size_t len);
 
+/* What a stop signal says while the figures are drawn (cont_writing 2): the
+** results are in place by then, and a stop without a word left the user to
+** guess what the folder holds (the sweep and nsmc run say it). */
+static char cont_stop_note[3][600];
+
 /* A stop signal: while the branch is computed, a request (cont_stop, read
 ** by the run before every step); while the results are written, or a
 ** second one, remove the temporaries being written, then end by the
@@ -243,8 +248,28 @@ static void on_stop(int sig)
     plot_child_kill();
     for (int k = 0; k < cont_ntmp; k++)
         unlink(cont_tmp[k]);
+    if (cont_writing == 2) {
+        const char *note = cont_stop_note[sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2];
+        if (write(STDERR_FILENO, note, strlen(note)) < 0) {
+            /* stderr gone: the exit status alone says it */
+        }
+    }
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* The results are in place and the figures are drawn next: a stop signal
+** from now on says so (on_stop) as it ends the program. */
+static int cont_drawing(const Prog *g)
+{
+    const char *base = g->o.curve ? "curve" : "continuation";
+    static const char *const names[3] = { "SIGINT", "SIGTERM", "SIGHUP" };
+    for (int k = 0; k < 3; k++)
+        snprintf(cont_stop_note[k], sizeof cont_stop_note[k], "%s: stopped by %s while drawing "
+                 "%s.png and .svg: the results in %.300s are whole, the figures not drawn\n",
+                 g->prog, names[k], base, g->out_dir);
+    cont_writing = 2;
+    return 0;
 }
 
 /* Whether cont_keep_prev said where an earlier stop's points are kept (the
@@ -777,7 +802,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
                 g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
     else if (g.csv.n && file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n))
         status = partial_kept_said(&g, status), unwritten = 1;
-    else if (g.csv.n && (partial_done(&g), others_remove(&g), g.plot && prog_draw(&g)))
+    else if (g.csv.n && (partial_done(&g), others_remove(&g), g.plot && cont_drawing(&g),
+                         g.plot && prog_draw(&g)))
         status = status ? status : 1;
     if (!g.quiet && g.npoints && !unwritten)
         printf("%ld point%s, %d special, in %s/%s.csv\n", g.npoints, g.npoints == 1 ? "" : "s",
