@@ -766,8 +766,9 @@ static int cont_start(Cont *c, double *y, Pt *a)
 }
 
 /* The special points between a and b (arclength sb): each test function's
-** sign change located, reported in the order of the arclength. */
-static int cont_specials(Cont *c, const Pt *a, const Pt *b, double sb, Pt *q)
+** sign change located, reported in the order of the arclength; with clip,
+** only those within the parameter's range (b lies beyond its end). */
+static int cont_specials(Cont *c, const Pt *a, const Pt *b, double sb, Pt *q, int clip)
 {
     static const int kinds[3] = { NSM_CONT_FOLD, NSM_CONT_FLIP, NSM_CONT_NS };
     double at[3];
@@ -779,7 +780,8 @@ static int cont_specials(Cont *c, const Pt *a, const Pt *b, double sb, Pt *q)
         if ((rc = pt_alloc(c, &found[m])))
             goto out;
         rc = cont_locate(c, a, b, sb, k, q);
-        if (rc == NSM_ENUMERIC || (!rc && !cont_genuine(c, q, k))) {
+        if (rc == NSM_ENUMERIC || (!rc && !cont_genuine(c, q, k)) ||
+            (!rc && clip && (q->X[c->n2] < c->lo || q->X[c->n2] > c->hi))) {
             pt_free(&found[m]);
             continue;
         }
@@ -1183,9 +1185,14 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
             break;
         if (ok && b.impacts == a.impacts) {
             double pb = b.X[c.n2];
-            if (pb < c.lo || pb > c.hi)
+            if (pb < c.lo || pb > c.hi) {
+                /* the step left the range: the points between a and the
+                 * range's end are still the branch's (a step of --ds 1
+                 * stepped over the period doubling at 2.6589 unreported) */
+                rc = cont_specials(&c, &a, &b, ds, &q, 1);
                 break;
-            if ((rc = cont_specials(&c, &a, &b, ds, &q)))
+            }
+            if ((rc = cont_specials(&c, &a, &b, ds, &q, 0)))
                 break;
             if (c.flip && c.flip->X && c.periods == o->periods) {
                 /* switch_pd: the doubled branch instead of b */

@@ -13,7 +13,8 @@ build):
   findings   what the pass found, each failing before its fix: a
              continuation with --ds-max 0.2 to 1e300 reporting grazings
              where none is (a long step's corrector landed on another
-             branch), a gnuplot that ends well without drawing leaving the
+             branch), a step past the range's end dropping the special
+             points before it, a gnuplot that ends well without drawing leaving the
              figures announced and absent, `nsmc run` writing its
              statistics, section or HDF5 file over its own model or
              parameter file, and `nsmc continue` stopped while drawing
@@ -120,6 +121,33 @@ def branch_jump(tmp):
               "1e-10, its smallest gap 0 within 1e-9 (%s)" % (dsmax, FOLD, wg, graze), p)
 
 
+def range_end(tmp):
+    """A step that leaves the parameter's range: the forced impact
+    oscillator's branch from 2.5 to 2.8 with --ds 1 stepped past the range's
+    end at once and ended with no special point, the period doubling at
+    2.6588845466848358 (the impact map's fixed point with det(DP + I) = 0 in
+    mpmath, tests/studies/curves_test.py) unreported; a range that ends
+    before it reports none."""
+    for rng, want in (("2.5:2.8", 1), ("2.5:2.6", 0)):
+        p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=" + rng, "--ds", "1", "--ds-max",
+                      "1", "--out-dir", "end", "--no-plot"])
+        flips = [float(ln.split()[3]) for ln in p.stdout.splitlines() if ln.startswith("flip")]
+        print("  --param omega=%s --ds 1 -> %d, flips %s" % (rng, p.returncode, flips))
+        check(p.returncode == 0 and len(flips) == want and
+              all(abs(f - 2.6588845466848358) < 1e-10 for f in flips),
+              "omega=%s with --ds 1: %d period doubling%s, at 2.6588845466848358 within 1e-10"
+              % (rng, want, "" if want == 1 else "s"), p)
+    p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=2.5:2.8", "--curve", "flip",
+                  "--param2", "e=0.8:0.7", "--ds", "1", "--ds-max", "1", "--out-dir", "endc",
+                  "-q", "--no-plot"])
+    first = rows(os.path.join(tmp, "endc", "curve.csv"))[:1] if p.returncode == 0 else []
+    print("  --curve flip with --ds 1 -> %d  %s" % (p.returncode, said(p)))
+    check(p.returncode == 0 and first and
+          abs(float(first[0]["omega [rad/s]"]) - 2.6588845466848358) < 1e-10,
+          "the flip curve with --ds 1 starts at the branch's period doubling (it said the branch "
+          "had none)", p)
+
+
 def silent_gnuplot(tmp):
     """A gnuplot that exits 0 without drawing: nsmc run, the simulator's
     --plot, nsmc sweep and nsmc continue each said where their figures
@@ -218,6 +246,7 @@ def stop_drawing(tmp, what, cmd, words, names):
 
 def findings(tmp):
     branch_jump(tmp)
+    range_end(tmp)
     silent_gnuplot(tmp)
     own_inputs(tmp)
     stop_drawing(tmp, "nsmc continue",
