@@ -1185,14 +1185,13 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
             break;
         if (ok && b.impacts == a.impacts) {
             double pb = b.X[c.n2];
-            if (pb < c.lo || pb > c.hi) {
-                /* the step left the range: the points between a and the
-                 * range's end are still the branch's (a step of --ds 1
-                 * stepped over the period doubling at 2.6589 unreported) */
-                rc = cont_specials(&c, &a, &b, ds, &q, 1);
-                break;
-            }
-            if ((rc = cont_specials(&c, &a, &b, ds, &q, 0)))
+            int out = pb < c.lo || pb > c.hi;
+            /* a step that left the range: the points between a and the
+             * range's end are still the branch's (a step of --ds 1 stepped
+             * over the period doubling at 2.6589 unreported), and switch_pd
+             * still switches at such a doubling */
+            if ((rc = cont_specials(&c, &a, &b, ds, &q, out)) ||
+                (out && !(c.flip && c.flip->X && c.periods == o->periods)))
                 break;
             if (c.flip && c.flip->X && c.periods == o->periods) {
                 /* switch_pd: the doubled branch instead of b */

@@ -137,6 +137,16 @@ def range_end(tmp):
               all(abs(f - 2.6588845466848358) < 1e-10 for f in flips),
               "omega=%s with --ds 1: %d period doubling%s, at 2.6588845466848358 within 1e-10"
               % (rng, want, "" if want == 1 else "s"), p)
+    p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=2.5:2.8", "--switch-pd", "--ds", "1",
+                  "--ds-max", "1", "--out-dir", "ends", "-q", "--no-plot"])
+    sw = [r for r in rows(os.path.join(tmp, "ends", "branch.csv")) if r["point"] == "switch"] \
+        if p.returncode == 0 else []
+    print("  --switch-pd with --ds 1 -> %d, switch points %s" % (
+        p.returncode, [(r["omega [rad/s]"], r["period [s]"], r["impacts"]) for r in sw]))
+    check(p.returncode == 0 and len(sw) == 1 and int(sw[0]["impacts"]) == 2 and
+          abs(float(sw[0]["period [s]"]) - 4 * math.pi / float(sw[0]["omega [rad/s]"])) < 1e-12,
+          "--switch-pd with --ds 1 switches at that doubling: a point of twice the forcing "
+          "period with two impacts", p)
     p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=2.5:2.8", "--curve", "flip",
                   "--param2", "e=0.8:0.7", "--ds", "1", "--ds-max", "1", "--out-dir", "endc",
                   "-q", "--no-plot"])
