@@ -761,6 +761,16 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
      * failed with exit 3, "no tangent" */
     if (!rc && nsm_sim_continue_check(sim, &g.o))
         rc = cli_error(g.prog, "%s", nsm_sim_message(sim));
+    /* --plot names a column before the branch is computed (a wrong name
+     * was refused only once the whole branch had run) */
+    if (!rc && g.plot && !g.o.curve) {
+        char *col = NULL;
+        if (plot_column(&g, &col) < 0)
+            rc = col ? cli_error(g.prog, "--plot %s: not a column of branch.csv (BODY.x, "
+                                 "BODY.v, period, min_gap)", col)
+                     : cli_error(g.prog, "out of memory");
+        free(col);
+    }
     /* one run, sweep or continuation at a time writes into a folder (two
      * continuations mixed one's branch.csv with the other's figures) */
     if (!rc && outdir_lock(g.prog, g.out_dir))

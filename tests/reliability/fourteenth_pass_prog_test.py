@@ -14,7 +14,8 @@ build):
              continuation with --ds-max 0.2 to 1e300 reporting grazings
              where none is (a long step's corrector landed on another
              branch), a step past the range's end dropping the special
-             points before it, a gnuplot that ends well without drawing leaving the
+             points before it, `--plot` checked after the branch, a
+             gnuplot that ends well without drawing leaving the
              figures announced and absent, `nsmc run` writing its
              statistics, section or HDF5 file over its own model or
              parameter file, and `nsmc continue` stopped while drawing
@@ -158,6 +159,18 @@ def range_end(tmp):
           "had none)", p)
 
 
+def plot_column(tmp):
+    """nsmc continue --plot naming no column of branch.csv: refused only
+    after the whole branch had run (exit 1, branch.csv written); now before
+    anything runs or is written, as the sweep's --plot."""
+    p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=2.5:2.8", "--max-points", "3",
+                  "--plot", "nope", "--out-dir", "pc"])
+    print("  continue --plot nope -> %d  %s" % (p.returncode, said(p)))
+    check(p.returncode == 1 and "--plot nope: not a column" in p.stderr and
+          not os.path.exists(os.path.join(tmp, "pc")),
+          "--plot nope: exit 1 before the branch, no out-dir made", p)
+
+
 def silent_gnuplot(tmp):
     """A gnuplot that exits 0 without drawing: nsmc run, the simulator's
     --plot, nsmc sweep and nsmc continue each said where their figures
@@ -257,6 +270,7 @@ def stop_drawing(tmp, what, cmd, words, names):
 def findings(tmp):
     branch_jump(tmp)
     range_end(tmp)
+    plot_column(tmp)
     silent_gnuplot(tmp)
     own_inputs(tmp)
     stop_drawing(tmp, "nsmc continue",
