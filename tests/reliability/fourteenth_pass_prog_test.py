@@ -428,9 +428,10 @@ def figures(tmp):
                  [NSMC, "sweep", FIO, "--param", "omega=2:3:3"] + SEC + ["--out-dir", "sd"],
                  "stopped by SIGTERM while drawing bifurcation.png",
                  ["sd/section.csv", "sd/summary.csv", "sd/bifurcation.gp"])
-    stop_drawing(tmp, "nsmc run", [NSMC, "run", BALL, "--out-dir", "rs", "-q", "--t-end", "1"],
-                 "interrupted by SIGTERM while drawing the figures",
-                 ["rs/trajectory.csv", "rs/events.csv", "rs/plot.gp"])
+    if not SANITIZED:       # its twin above; the time under the sanitizers kept
+        stop_drawing(tmp, "nsmc run", [NSMC, "run", BALL, "--out-dir", "rs", "-q", "--t-end",
+                                       "1"], "interrupted by SIGTERM while drawing the figures",
+                     ["rs/trajectory.csv", "rs/events.csv", "rs/plot.gp"])
 
 
 def jobs_signals(tmp):
@@ -443,7 +444,7 @@ def jobs_signals(tmp):
     p = run(tmp, args)              # builds the program: the moments below fall in the sweep
     check(p.returncode == 0, "the sweep runs whole: exit 0", p)
     env = env_for(tmp)
-    for _ in range(4 if SANITIZED else 10):
+    for _ in range(3 if SANITIZED else 10):
         sig = rnd.choice((signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
         delay = rnd.uniform(0.02, 0.4 * (3 if SANITIZED else 1))
         p = subprocess.Popen(args, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
@@ -461,8 +462,13 @@ def jobs_signals(tmp):
         last = [ln for ln in err.splitlines() if "cached" not in ln][-1:]
         print("  %s after %.2f s -> %d  %s" % (sig.name, delay, p.returncode,
                                               (last[0] if last else "")[:100]))
-        check(p.returncode == 0 or (p.returncode == 128 + sig and "stopped by" in err),
-              "exit 0 or %d with 'stopped by'" % (128 + sig))
+        # a signal before nsmc has set its handlers (0.03 s in, 0.25 s under
+        # the sanitizers, while it reads the model) ends it by the signal's
+        # default action, before anything is written (the files checked above)
+        check(p.returncode == 0 or (p.returncode == 128 + sig and "stopped by" in err) or
+              (p.returncode == -sig and "error" not in err),
+              "exit 0 or %d with 'stopped by' (or the signal's own end before the sweep began)"
+              % (128 + sig))
 
 
 def kept(tmp):
