@@ -1132,7 +1132,8 @@ out:
 int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud)
 {
     if (!s || !o || !o->param || !o->period || o->periods < 1 || !isfinite(o->from) ||
-        !isfinite(o->to) || !(o->ds > 0) || !(o->ds_min > 0) || !(o->ds_max >= o->ds) ||
+        !isfinite(o->to) || !(o->ds > 0) || !(o->ds_min > 0) || !(o->ds_min <= o->ds) ||
+        !(o->ds_max >= o->ds) ||
         !(o->tol > 0) || o->max_points < 1)
         return NSM_EINVAL;
     if (rt_floquet_rigid_check(s, "continuation"))
@@ -1227,8 +1228,8 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
                 continue;
             }
             snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
-                     "%s = %.17g (the orbits ahead have another impact count, but this one "
-                     "does not graze)", o->param, g.X[c.n2]);
+                     "%s = %.17g, where its orbit does not graze: a step of %g ahead lands on an "
+                     "orbit of another impact count", o->param, g.X[c.n2], ds);
             break;
         }
         double back = -a.tau[c.n2];
@@ -1256,6 +1257,14 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         if (!past && g.impacts == 0 && !(fabs(g.gmin) < 1e-6)) {
             snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
                      "%s = %.17g (Newton's method fails there)", o->param, g.X[c.n2]);
+            break;
+        }
+        if (!cont_grazes(&c, &g)) {
+            /* steps held long by ds_min crossed to another branch */
+            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                     "%s = %.17g, where its orbit does not graze: the orbits a step of %g ahead "
+                     "are of another impact count (a smaller --ds-min may follow it)", o->param,
+                     g.X[c.n2], ds);
             break;
         }
         if ((rc = cont_emit(&c, &g, NSM_CONT_GRAZING)))

@@ -11,9 +11,9 @@ forced oscillator, and sweeps on two jobs stopped at random moments.
 SIM is sim_forced_impact_oscillator.  Cases (each under 20 s in the normal
 build):
   findings   what the pass found, each failing before its fix: a
-             continuation with --ds-max 0.2 to 1e300 reporting grazings
-             where none is (a long step's corrector landed on another
-             branch), a step past the range's end dropping the special
+             continuation with --ds-max 0.2 to 1e300 or --ds-min 0.01
+             reporting grazings where none is (a long step's corrector
+             landed on another branch), Python's ds_min above ds taken, a step past the range's end dropping the special
              points before it, `--plot` checked after the branch, a
              gnuplot that ends well without drawing leaving the
              figures announced and absent, `nsmc run` writing its
@@ -120,6 +120,38 @@ def branch_jump(tmp):
               len(graze) == 1 and abs(graze[0][0] - wg) < 1e-10 and abs(graze[0][1]) < 1e-9,
               "--ds-max %s: the fold at %.15g and one grazing, at the closed form's %.15g within "
               "1e-10, its smallest gap 0 within 1e-9 (%s)" % (dsmax, FOLD, wg, graze), p)
+
+
+def long_ds_min(tmp):
+    """Steps held long by --ds-min (0.01, which the command line takes):
+    the same branch reported a grazing at omega = 1.2517, its gap 0.3 m;
+    now a note that the branch cannot be continued there, no grazing but
+    the closed form's.  Python's ds_min above ds, which the command line
+    refuses, ran the same branch: refused too."""
+    wg = graze_reference()
+    p = run(tmp, [NSMC, "continue", CLEAR, "--param", "omega=1.2185:2.0", "--start", "1.9,3",
+                  "--ds-min", "0.01", "--out-dir", "dsmin", "-q", "--no-plot"])
+    pts = rows(os.path.join(tmp, "dsmin", "branch.csv")) if p.returncode == 0 else []
+    graze = [float(r["omega [rad/s]"]) for r in pts if r["point"] == "grazing"]
+    print("  --ds-min 0.01 -> %d, grazings %s  %s" % (p.returncode, graze, said(p)[:90]))
+    check(p.returncode == 0 and all(abs(g - wg) < 1e-10 for g in graze) and
+          (graze or "does not graze" in p.stderr),
+          "--ds-min 0.01: no grazing but the closed form's, else a note that the orbit does "
+          "not graze", p)
+    python_script(tmp, "dsmin.py", DS_MIN, [CLEAR], "Model.continuation refuses ds_min > ds")
+
+
+DS_MIN = r'''
+import sys
+import nsm
+
+m = nsm.compile(sys.argv[1])
+try:
+    m.continuation("omega", 1.2185, 2.0, init={"M.x": 1.9, "M.v": 3}, ds_min=1.0)
+    raise SystemExit("ds_min = 1 above ds = 0.01 was taken")
+except nsm.SettingError as e:
+    print("  continuation(ds_min=1.0) -> SettingError %s" % e)
+'''
 
 
 def range_end(tmp):
@@ -269,6 +301,7 @@ def stop_drawing(tmp, what, cmd, words, names):
 
 def findings(tmp):
     branch_jump(tmp)
+    long_ds_min(tmp)
     range_end(tmp)
     plot_column(tmp)
     silent_gnuplot(tmp)
