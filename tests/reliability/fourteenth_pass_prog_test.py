@@ -130,7 +130,7 @@ def long_ds_min(tmp):
     refuses, ran the same branch: refused too."""
     wg = graze_reference()
     p = run(tmp, [NSMC, "continue", CLEAR, "--param", "omega=1.2185:2.0", "--start", "1.9,3",
-                  "--ds-min", "0.01", "--out-dir", "dsmin", "-q", "--no-plot"])
+                  "--ds-min", "0.01", "--out-dir", "dsmin", "--no-plot"])
     pts = rows(os.path.join(tmp, "dsmin", "branch.csv")) if p.returncode == 0 else []
     graze = [float(r["omega [rad/s]"]) for r in pts if r["point"] == "grazing"]
     print("  --ds-min 0.01 -> %d, grazings %s  %s" % (p.returncode, graze, said(p)[:90]))
