@@ -719,3 +719,18 @@ foreach(case top lift rate companion taylorscale)
   set_tests_properties(reliability/left14core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A fourteenth hostile pass on the programs and the Python package
+# (tests/reliability/fourteenth_pass_prog_test.py): nsmc continue's steps and
+# starts, the figures under a gnuplot that fails, draws nothing or is
+# stopped, nsmc run's outputs naming its inputs, Floquet multipliers against
+# the closed form, sweeps on two jobs stopped by signals; each case under
+# 20 s in the normal build.
+foreach(case findings kept)
+  add_test(NAME reliability/fourteenth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fourteenth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
+            ${case})
+  set_tests_properties(reliability/fourteenth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

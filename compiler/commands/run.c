@@ -1342,6 +1342,60 @@ static void results_said(const RunOptions *o, const char *dir)
     printf("\n");
 }
 
+/* Whether the output path (a link followed) is the input file in: 1 after
+ * the message.  The simulator knows neither the model's file nor the
+ * parameter file, and wrote through them: `--stats ball.nsm` replaced the
+ * model by its statistics, exit 0. */
+static int run_output_is_input(const char *opt, const char *path, const struct stat *in,
+                               const char *what, const char *inpath)
+{
+    struct stat st;
+    if (!path || !strcmp(path, "-") || stat(path, &st) != 0 || st.st_dev != in->st_dev ||
+        st.st_ino != in->st_ino)
+        return 0;
+    fprintf(stderr, "nsmc: error: %s '%s' is the %s '%s' itself, which the run would "
+            "overwrite: write it elsewhere\n", opt, path, what, inpath);
+    return 1;
+}
+
+/* The outputs a simulator option names among args[0..n) (--stats,
+ * --section-out, --out, --animate with their values) checked against in. */
+static int run_args_not_input(const char *const *args, int n, const struct stat *in,
+                              const char *what, const char *inpath)
+{
+    static const char *const outs[] = { "--stats", "--section-out", "--out", "--animate" };
+    for (int i = 0; i + 1 < n; i++)
+        if (in_list(args[i], outs, sizeof outs / sizeof *outs) &&
+            run_output_is_input(args[i], args[i + 1], in, what, inpath))
+            return 1;
+    return 0;
+}
+
+/* Refuses, before anything is written, an output that is one of the run's
+ * inputs (the model's file, the parameter file): 1 after the message. */
+static int run_outputs_check(const RunOptions *o, const char *dir, Arena *a)
+{
+    const char *inpath[2] = { o->input, o->set_file };
+    const char *what[2] = { "model file", "parameter file" };
+    const char *fixed[3] = { arena_printf(a, "%s/trajectory.csv", dir),
+                             arena_printf(a, "%s/events.csv", dir),
+                             arena_printf(a, "%s/animation.gif", dir) };
+    for (int k = 0; k < 2; k++) {
+        struct stat in;
+        if (!inpath[k] || stat(inpath[k], &in) != 0 || !S_ISREG(in.st_mode))
+            continue;
+        if (run_output_is_input("--out", o->h5, &in, what[k], inpath[k]) ||
+            run_args_not_input(o->sim, o->nsim, &in, what[k], inpath[k]) ||
+            run_args_not_input((const char *const *)o->extra, o->nextra, &in, what[k],
+                               inpath[k]))
+            return 1;
+        for (int f = 0; f < 3; f++)
+            if (run_output_is_input("--out-dir", fixed[f], &in, what[k], inpath[k]))
+                return 1;
+    }
+    return 0;
+}
+
 /* `nsmc run`; see the top of this file. */
 static int run(const RunOptions *o, Arena *a)
 {
@@ -1360,6 +1414,8 @@ static int run(const RunOptions *o, Arena *a)
     if (!bin)
         return status;
     const char *dir = o->out_dir ? o->out_dir : arena_printf(a, "out/%s", m->name);
+    if (run_outputs_check(o, dir, a))
+        return 1;
     if (make_dirs(dir, a) != 0) {
         fprintf(stderr, "nsmc: error: cannot create the output folder '%s': %s\n", dir,
                 strerror(errno));

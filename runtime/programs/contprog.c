@@ -230,6 +230,11 @@ static void tmp_hold(int k, const char *path)
 static volatile sig_atomic_t cont_stop, cont_writing;
 static int file_put(const Prog *g, const char *name, const char *text, size_t len);
 
+/* What a stop signal says while the figures are drawn (cont_writing 2): the
+** results are in place by then, and a stop without a word left the user to
+** guess what the folder holds (the sweep and nsmc run say it). */
+static char cont_stop_note[3][600];
+
 /* A stop signal: while the branch is computed, a request (cont_stop, read
 ** by the run before every step); while the results are written, or a
 ** second one, remove the temporaries being written, then end by the
@@ -243,8 +248,28 @@ static void on_stop(int sig)
     plot_child_kill();
     for (int k = 0; k < cont_ntmp; k++)
         unlink(cont_tmp[k]);
+    if (cont_writing == 2) {
+        const char *note = cont_stop_note[sig == SIGINT ? 0 : sig == SIGTERM ? 1 : 2];
+        if (write(STDERR_FILENO, note, strlen(note)) < 0) {
+            /* stderr gone: the exit status alone says it */
+        }
+    }
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* The results are in place and the figures are drawn next: a stop signal
+** from now on says so (on_stop) as it ends the program. */
+static int cont_drawing(const Prog *g)
+{
+    const char *base = g->o.curve ? "curve" : "continuation";
+    static const char *const names[3] = { "SIGINT", "SIGTERM", "SIGHUP" };
+    for (int k = 0; k < 3; k++)
+        snprintf(cont_stop_note[k], sizeof cont_stop_note[k], "%s: stopped by %s while drawing "
+                 "%s.png and .svg: the results in %.300s are whole, the figures not drawn\n",
+                 g->prog, names[k], base, g->out_dir);
+    cont_writing = 2;
+    return 0;
 }
 
 /* Whether cont_keep_prev said where an earlier stop's points are kept (the
@@ -744,6 +769,16 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
      * failed with exit 3, "no tangent" */
     if (!rc && nsm_sim_continue_check(sim, &g.o))
         rc = cli_error(g.prog, "%s", nsm_sim_message(sim));
+    /* --plot names a column before the branch is computed (a wrong name
+     * was refused only once the whole branch had run) */
+    if (!rc && g.plot && !g.o.curve) {
+        char *col = NULL;
+        if (plot_column(&g, &col) < 0)
+            rc = col ? cli_error(g.prog, "--plot %s: not a column of branch.csv (BODY.x, "
+                                 "BODY.v, period, min_gap)", col)
+                     : cli_error(g.prog, "out of memory");
+        free(col);
+    }
     /* one run, sweep or continuation at a time writes into a folder (two
      * continuations mixed one's branch.csv with the other's figures) */
     if (!rc && outdir_lock(g.prog, g.out_dir))
@@ -785,7 +820,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
                 g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
     else if (g.csv.n && file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n))
         status = partial_kept_said(&g, status), unwritten = 1;
-    else if (g.csv.n && (partial_done(&g), others_remove(&g), g.plot && prog_draw(&g)))
+    else if (g.csv.n && (partial_done(&g), others_remove(&g), g.plot && cont_drawing(&g),
+                         g.plot && prog_draw(&g)))
         status = status ? status : 1;
     if (!g.quiet && g.npoints && !unwritten)
         printf("%ld point%s, %d special, in %s/%s.csv\n", g.npoints, g.npoints == 1 ? "" : "s",

@@ -1465,7 +1465,9 @@ static void cut_reason(const char *dir, long long size, char *buf, size_t len)
 
 /* Checks the figures gnuplot drew (see plot.h): any of names[0..n) in dir
 ** that is cut short fails the plot, and every one of them is removed, so
-** that no half-written figure is left or renamed into place. */
+** that no half-written figure is left or renamed into place.  The first,
+** which every script draws, must be there: a gnuplot that ended well
+** without drawing it would leave the figures announced and absent. */
 int plot_figures_check(const char *dir, const char *const *names, int n, char *err,
                        size_t errlen)
 {
@@ -1473,7 +1475,17 @@ int plot_figures_check(const char *dir, const char *const *names, int n, char *e
     for (int k = 0; k < n && !*bad; k++) {
         long long size = 0;
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        if (figure_whole(path, &size) == 0) {
+        int whole = figure_whole(path, &size);
+        if (k == 0 && whole < 0 && errno == ENOENT) {
+            for (int j = 1; j < n; j++) {
+                snprintf(path, sizeof path, "%s/%s", dir, names[j]);
+                unlink(path);
+            }
+            snprintf(path, sizeof path, "%s/%s", dir, names[0]);
+            return fail(err, errlen, PLOT_EFAIL, "gnuplot ended without an error but did not "
+                        "draw %s (see its log in %s)", path, dir);
+        }
+        if (whole == 0) {
             snprintf(bad, sizeof bad, "%s", path);
             cut_reason(dir, size, why, sizeof why);
             snprintf(why + strlen(why), sizeof why - strlen(why), "; %lld bytes written", size);

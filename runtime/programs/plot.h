@@ -126,8 +126,9 @@ int plot_gnuplot(const char *dir, const char *script, const char *setup, const c
 
 /* Checks that the figures names[0..n) (PNG, SVG, GIF) that gnuplot drew in
  * dir end as their formats end: gnuplot leaves a file cut short by a full
- * disk or a file-size limit and still exits 0.  Names not there are
- * skipped.  PLOT_OK, or PLOT_EFAIL with the file and the likely reason in
+ * disk or a file-size limit and still exits 0.  The first name must be
+ * there (PLOT_EFAIL when gnuplot ended well without drawing it); the
+ * others not there are skipped.  PLOT_OK, or PLOT_EFAIL with the file and the likely reason in
  * err, every one of the named files then removed. */
 int plot_figures_check(const char *dir, const char *const *names, int n, char *err,
                        size_t errlen);

@@ -586,6 +586,21 @@ static int cont_graze_refine(Cont *c, Pt *g, double back_p, Pt *q)
     return NSM_OK;
 }
 
+/* Whether g, the last orbit of its impact count found by cont_graze,
+** grazes: without impacts its smallest gap, with impacts its smallest impact
+** speed near zero, to what the bisection's arclength bracket r = 1e-2 tol
+** leaves (the gap grows like the distance to the grazing, the speed like its
+** square root; sqrt(r) and r^(1/4) of the state's scale leave room).  A long
+** step whose corrector lands on an orbit of another branch also changes the
+** count: its last orbit is then far from grazing (a gap of 0.56 m). */
+static int cont_grazes(const Cont *c, const Pt *g)
+{
+    double ys = 1, r = 1e-2 * c->o->tol;
+    for (int i = 0; i < c->n2; i++)
+        ys = fmax(ys, fabs(g->X[i]));
+    return g->impacts ? g->vmin <= sqrt(sqrt(r)) * ys : fabs(g->gmin) <= sqrt(r) * ys;
+}
+
 /* Past a grazing orbit g: the orbit of another impact count at the
 ** parameter p_g + h or p_g - h (Newton's method at fixed p from g's state,
 ** h growing from 1e-6 of the scale), then its tangent pointing away from
@@ -751,8 +766,9 @@ static int cont_start(Cont *c, double *y, Pt *a)
 }
 
 /* The special points between a and b (arclength sb): each test function's
-** sign change located, reported in the order of the arclength. */
-static int cont_specials(Cont *c, const Pt *a, const Pt *b, double sb, Pt *q)
+** sign change located, reported in the order of the arclength; with clip,
+** only those within the parameter's range (b lies beyond its end). */
+static int cont_specials(Cont *c, const Pt *a, const Pt *b, double sb, Pt *q, int clip)
 {
     static const int kinds[3] = { NSM_CONT_FOLD, NSM_CONT_FLIP, NSM_CONT_NS };
     double at[3];
@@ -764,7 +780,8 @@ static int cont_specials(Cont *c, const Pt *a, const Pt *b, double sb, Pt *q)
         if ((rc = pt_alloc(c, &found[m])))
             goto out;
         rc = cont_locate(c, a, b, sb, k, q);
-        if (rc == NSM_ENUMERIC || (!rc && !cont_genuine(c, q, k))) {
+        if (rc == NSM_ENUMERIC || (!rc && !cont_genuine(c, q, k)) ||
+            (!rc && clip && (q->X[c->n2] < c->lo || q->X[c->n2] > c->hi))) {
             pt_free(&found[m]);
             continue;
         }
@@ -1115,7 +1132,8 @@ out:
 int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud)
 {
     if (!s || !o || !o->param || !o->period || o->periods < 1 || !isfinite(o->from) ||
-        !isfinite(o->to) || !(o->ds > 0) || !(o->ds_min > 0) || !(o->ds_max >= o->ds) ||
+        !isfinite(o->to) || !(o->ds > 0) || !(o->ds_min > 0) || !(o->ds_min <= o->ds) ||
+        !(o->ds_max >= o->ds) ||
         !(o->tol > 0) || o->max_points < 1)
         return NSM_EINVAL;
     if (rt_floquet_rigid_check(s, "continuation"))
@@ -1168,9 +1186,13 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
             break;
         if (ok && b.impacts == a.impacts) {
             double pb = b.X[c.n2];
-            if (pb < c.lo || pb > c.hi)
-                break;
-            if ((rc = cont_specials(&c, &a, &b, ds, &q)))
+            int out = pb < c.lo || pb > c.hi;
+            /* a step that left the range: the points between a and the
+             * range's end are still the branch's (a step of --ds 1 stepped
+             * over the period doubling at 2.6589 unreported), and switch_pd
+             * still switches at such a doubling */
+            if ((rc = cont_specials(&c, &a, &b, ds, &q, out)) ||
+                (out && !(c.flip && c.flip->X && c.periods == o->periods)))
                 break;
             if (c.flip && c.flip->X && c.periods == o->periods) {
                 /* switch_pd: the doubled branch instead of b */
@@ -1199,6 +1221,17 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         /* another impact count ahead (or no orbit ahead at all): a grazing */
         if ((rc = cont_graze(&c, &a, ds, &q, &g)))
             break;
+        if (ok && !cont_grazes(&c, &g)) {
+            /* the step landed on another branch: a shorter one stays on a's */
+            if (ds > 16 * o->ds_min) {
+                ds /= 2;
+                continue;
+            }
+            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                     "%s = %.17g, where its orbit does not graze: a step of %g ahead lands on an "
+                     "orbit of another impact count", o->param, g.X[c.n2], ds);
+            break;
+        }
         double back = -a.tau[c.n2];
         rc = cont_past(&c, &g, a.tau[c.n2] >= 0 ? 1 : -1, &b);
         if (rc && rc != NSM_ENUMERIC)
@@ -1224,6 +1257,14 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         if (!past && g.impacts == 0 && !(fabs(g.gmin) < 1e-6)) {
             snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
                      "%s = %.17g (Newton's method fails there)", o->param, g.X[c.n2]);
+            break;
+        }
+        if (!cont_grazes(&c, &g)) {
+            /* steps held long by ds_min crossed to another branch */
+            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                     "%s = %.17g, where its orbit does not graze: the orbits a step of %g ahead "
+                     "are of another impact count (a smaller --ds-min may follow it)", o->param,
+                     g.X[c.n2], ds);
             break;
         }
         if ((rc = cont_emit(&c, &g, NSM_CONT_GRAZING)))
