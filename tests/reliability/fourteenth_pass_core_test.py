@@ -41,7 +41,8 @@ Cases (each under 20 s in the normal build):
              flight of 2 e v0/g); two balls landing together, with t_end on
              that instant; a ball bouncing to rest under a lift force c t
              growing from 0: it leaves the floor at m g/c and rises as
-             c (t - t_l)^3/(6 m).
+             c (t - t_l)^3/(6 m); a free mass pushed by 1 N from s to 2 s,
+             s = 1 to 1e-100 s (time switches at every scale).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -455,6 +456,7 @@ def case_ties(tmp):
               abs(r["A.x"][-1]) < 1e-12 and abs(r["B.x"][-1]) < 1e-12,
               "two balls landing together, %s: each at rest at t1 (1 + e)/(1 - e), with its own "
               "zeno record" % meth)
+    pulse_scales(tmp)
     lift = compiled(tmp, "lift", LIFT)
     for c in thin((2.0, 0.5, 0.2)):
         tl = g / c
@@ -468,6 +470,35 @@ def case_ties(tmp):
                   abs(r["B.x"][-1] - x) < 1e-10 * (1 + x),
                   "lift c = %g, %s: leaves the floor at m g/c, rises as c (t - tl)^3/6m"
                   % (c, meth))
+
+
+# a free mass pushed by 1 N between T1 and T2 (time switches)
+PULSE = '''model pulse "a free mass pushed by a pulse between T1 and T2"
+param T1 = 1 s
+param T2 = 2 s
+mass M = 1 kg
+force on M = if t >= T1 and t < T2 then 1 N else 0 N
+init M.x = 0 m, M.v = 0 m/s
+simulate t_end = 3 s, method = exact
+output every 0.01 s: M.x, M.v
+'''
+
+
+def pulse_scales(tmp):
+    """A pulse of 1 N from T1 = s to T2 = 2 s, s = 1 to 1e-100 s: the time
+    switches' own test for a switch already passed (1e-12 (1 + |t|)) and the
+    cached states' (findings) at the scale of the run: v = s, x(3 s) = 1.5 s^2."""
+    pulse = compiled(tmp, "pulse", PULSE)
+    for sc in thin((1.0, 1e-9, 1e-12, 1e-13, 1e-15, 1e-100)):
+        for meth in METHODS:
+            r = pulse.run(method=meth, params={"T1": sc, "T2": 2 * sc}, t_end=3 * sc,
+                          every=sc / 100)
+            v, x = r["M.v"][-1] / sc, r["M.x"][-1] / (1.5 * sc * sc)
+            print("  pulse from %g s to %g s, %s -> v/s = %.17g, x/(1.5 s^2) = %.17g"
+                  % (sc, 2 * sc, meth, v, x))
+            check(abs(v - 1) < 1e-14 and abs(x - 1) < 1e-13 and abs(r.t[-1] / sc - 3) < 1e-15,
+                  "pulse at the scale %g s, %s: its impulse and displacement by hand"
+                  % (sc, meth))
 
 
 CASES = {"findings": case_findings, "friction": case_friction, "impacts": case_impacts, "compliant": case_compliant,
