@@ -464,8 +464,8 @@ def case_ties(tmp):
             r = lift.run(method=meth, params={"c": c}, t_end=tl + 3)
             sep = [t for t, k, _ in events(r, ("separation",))]
             x = c * (r.t[-1] - tl) ** 3 / 6   # the last sample, on the output grid
-            print("  lift c = %g, %s -> separation at %s (%.15g), x at the last sample %.15g (%.15g)"
-                  % (c, meth, sep, tl, r["B.x"][-1], x))
+            print("  lift c = %g, %s -> separation at %s (%.15g), x at the last sample %.15g "
+                  "(%.15g)" % (c, meth, sep, tl, r["B.x"][-1], x))
             check(len(sep) == 1 and abs(sep[0] - tl) < 1e-12 * tl and
                   abs(r["B.x"][-1] - x) < 1e-10 * (1 + x),
                   "lift c = %g, %s: leaves the floor at m g/c, rises as c (t - tl)^3/6m"
@@ -501,8 +501,8 @@ def pulse_scales(tmp):
                   % (sc, meth))
 
 
-CASES = {"findings": case_findings, "friction": case_friction, "impacts": case_impacts, "compliant": case_compliant,
-         "ties": case_ties}
+CASES = {"findings": case_findings, "friction": case_friction, "impacts": case_impacts,
+         "compliant": case_compliant, "ties": case_ties}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-fourteenth-core-", case_arg=2))
