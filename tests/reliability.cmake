@@ -734,3 +734,15 @@ foreach(case findings kept)
   set_tests_properties(reliability/fourteenth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A fourteenth hostile pass on the core (tests/reliability/fourteenth_pass_core_test.py):
+# dry friction, frictional impacts, compliant contacts, ties and starting
+# states against closed forms derived by hand; each case under 20 s in the
+# normal build.
+foreach(case findings friction impacts compliant ties)
+  add_test(NAME reliability/fourteenth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fourteenth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/fourteenth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

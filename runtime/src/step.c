@@ -475,10 +475,16 @@ static void matvec_ld(int n, const long double *A, const long double *x, long do
 */
 #define ANCHOR_BASE 32
 
-/* Whether two times name the same state (they may be summed differently). */
+/* Whether two times name the same state (they may be summed differently):
+** within 1e-12 of the larger, with no absolute floor.  A floor of 1e-12 s
+** took t = 0 and t = 1e-13 s for one time, and a body at rest at both (the
+** same positions and velocities) was given the later one's augmented state,
+** its forcing's time included: a block under a force growing as 1e14 N/s
+** slipped at t = 0 instead of 5e-14 s.  Times that do not match only cost
+** forming the augmented state again from (t, Y). */
 static int same_time(double a, double b)
 {
-    return fabs(a - b) <= 1e-12 * (1 + fabs(a));
+    return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
 }
 
 /* The anchor if it continues from (t, Y) with step h in the current mode,
