@@ -42,7 +42,7 @@ static void skip_space(Reader *r)
 }
 
 /* Record the first error of a reading. */
-static int read_fail(Reader *r, const char *what)
+RT_COLD static int read_fail(Reader *r, const char *what)
 {
     if (!r->err[0])
         snprintf(r->err, sizeof r->err, "%s at '%.40s'", what, r->p);

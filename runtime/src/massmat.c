@@ -63,7 +63,7 @@ void rt_mass_free(nsm_sim *s)
 ** message names the time, the coordinate and the state; a configuration
 ** that is not finite (a run that blew up, `--set g=1e300`) is named as
 ** such rather than blamed on the kinetic energy. */
-static void mass_refuse(nsm_sim *s, const double *y, int bad)
+RT_COLD static void mass_refuse(nsm_sim *s, const double *y, int bad)
 {
     int n = s->n_vel;
     for (int i = 0; i < n; i++)

@@ -18,7 +18,7 @@
 #include "rt.h"
 
 /* "free" or "closed: a, b" for a mode, into buf. */
-void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len)
+RT_COLD void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len)
 {
     int any = 0, items = 0, done = 0;
     for (int j = 0; j < s->n_gaps; j++)
@@ -51,7 +51,7 @@ void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int len)
 
 /* Record a failure: the message names the time, the mode and the contact
 ** (gap < 0 for none).  Returns code, which also stops further runs. */
-int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
+RT_COLD int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
 {
     char what[768], mode[240];
     va_list ap;
@@ -102,7 +102,7 @@ int rt_t_resolved(const nsm_sim *s, double h, double t_end)
 ** naming how far such steps can carry t, and 1 is returned; 0 when the
 ** steps are too short for a time axis in seconds (the caller then blames
 ** the motion's speed). */
-int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who)
+RT_COLD int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who)
 {
     return rt_time_beyond_as(s, h, t_end, who, NSM_ENUMERIC);
 }
@@ -110,7 +110,7 @@ int rt_time_beyond(nsm_sim *s, double h, double t_end, const char *who)
 /* rt_time_beyond with the failure's status: NSM_EINVAL for a step refused
 ** before the first one (an option error, exit 1), NSM_ENUMERIC for one
 ** the run met. */
-int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int status)
+RT_COLD int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int status)
 {
     if (!(h > 0) || RT_T_RES * (nextafter(1.0, INFINITY) - 1.0) > h)
         return 0;
@@ -130,7 +130,7 @@ int rt_time_beyond_as(nsm_sim *s, double h, double t_end, const char *who, int s
 ** the model has one (a rigid body's B.p1 and B.w1, not its velocity's
 ** name for both), its scalar parts p0 (q[n + b]) by their body; buf
 ** holds the text. */
-const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size)
+RT_COLD const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t size)
 {
     const nsm_model *m = s->m;
     int n = s->n_vel, pos = i < s->n_pos, k = pos ? i : i - s->n_pos;
@@ -227,7 +227,7 @@ int nsm_model_check(const nsm_model *m, const char **why)
 }
 
 /* Formats a refusal of nsm_run_check into why; returns NSM_EINVAL. */
-static int run_refuse(char *why, int len, const char *fmt, ...)
+RT_COLD static int run_refuse(char *why, int len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

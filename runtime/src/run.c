@@ -236,7 +236,7 @@ static int switch_land(nsm_sim *s, int k, double a, double fa, double b, double 
 ** cause is kept; otherwise the method, the step and the status are named
 ** (for NSM_ENUMERIC, that the mode's equations had no solution at one of
 ** the step's stages: "integration step failed" named nothing). */
-static int step_failed(nsm_sim *s, int rc, double h)
+RT_COLD static int step_failed(nsm_sim *s, int rc, double h)
 {
     if (rc == NSM_ENUMERIC && s->failed)
         return rc;

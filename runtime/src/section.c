@@ -69,7 +69,7 @@ struct RtSection {
 ** specification is quoted by its start and its length, so that the reason
 ** after it is never cut off by the message's size (a 3000-character gap
 ** name left "section 'impact:Gxxx..." and no reason). */
-static int spec_fail(nsm_sim *s, const char *fmt, const char *what, const char *why)
+RT_COLD static int spec_fail(nsm_sim *s, const char *fmt, const char *what, const char *why)
 {
     char shown[96];
     size_t n = strlen(what);

@@ -392,7 +392,7 @@ static int sim_has_penalty(const nsm_model *m)
  * first parameter the value depends on): a derived value (an inertia
  * m*l^2) is named with its expression and parameters, as setup left them
  * in num.bad_what; a parameter's own value by the parameter. */
-static void sim_refuse_setup(nsm_sim *s, int bad)
+RT_COLD static void sim_refuse_setup(nsm_sim *s, int bad)
 {
     const nsm_model *m = s->m;
     const char *needs = m->n_planar ? ", radii > 0, wall normals other than (0, 0)"
