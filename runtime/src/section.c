@@ -631,14 +631,13 @@ int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j)
         /* an event landed on t_k: its record is the state after the
          * transition, as the trajectory's sample there (rt_section_target
          * records it at the next step's start, rt_section_end at the run's
-         * end); exact recorded the state before it, rk4 the one after */
-        if (j >= 0 || tie_within_rounding(s, t1, Y1))
+         * end); exact recorded the state before it, rk4 the one after.
+         * The tie is looked for only on a step that ends on t_k: it
+         * forms every gap and its rate, and most steps end elsewhere */
+        if (j >= 0 || t1 != strobe_time(sec) || tie_within_rounding(s, t1, Y1))
             return NSM_OK;
-        if (t1 == strobe_time(sec)) {
-            sec->k++;
-            return emit_record(s, t1, Y1);
-        }
-        return NSM_OK;
+        sec->k++;
+        return emit_record(s, t1, Y1);
     default:
         if (!(t1 > s->t))
             return NSM_OK;

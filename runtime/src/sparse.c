@@ -195,32 +195,11 @@ double rt_csr_abs(const RtCsr *A, int r)
     return sum;
 }
 
-/* Row r of A times u. */
-double rt_csr_dot(const RtCsr *A, int r, const double *u)
-{
-    double sum = 0;
-    for (int k = A->p[r]; k < A->p[r + 1]; k++)
-        sum += A->x[k] * u[A->i[k]];
-    return sum;
-}
-
 /* u += f (row r of A) over its nonzeros. */
 void rt_csr_axpy(const RtCsr *A, int r, double f, double *u)
 {
     for (int k = A->p[r]; k < A->p[r + 1]; k++)
         u[A->i[k]] += A->x[k] * f;
-}
-
-/* w_j . u over the nonzeros of gap j's row. */
-double rt_wrow(const nsm_sim *s, int j, const double *u)
-{
-    return rt_csr_dot(&s->sp.W, j, u);
-}
-
-/* Wt[k] . u over the nonzeros of friction element k's row. */
-double rt_wtrow(const nsm_sim *s, int k, const double *u)
-{
-    return rt_csr_dot(&s->sp.Wt, k, u);
 }
 
 /* Whether rows a and b of A share a column (both sorted). */
