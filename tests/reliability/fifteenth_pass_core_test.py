@@ -35,7 +35,7 @@ Cases (each under 20 s in the normal build):
              velocities after the impact by hand (mu = 0: -e v_n, the spin
              kept; e = 0: at rest, the spin stopped), the energy never
              rising, no penetration; mu = 10 at e > 0 refused ("has no
-             solution": the LCP has none, checked by hand in status.md).
+             solution": its impact problem has none, as status.md says).
   balance    the pendulum under rk4 with steps of 0.3 to 1.2 s (a period of
              2 s): the balance's truncation floor (h/T)^4 does not hide the
              loss, each run refused with the balance's message.
