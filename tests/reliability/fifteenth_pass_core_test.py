@@ -225,9 +225,9 @@ def case_hertz(tmp):
 param m = 0.1 kg
 param kh = 1e9
 param v = 1 m/s
-param gap0 = 0 mm
+param d = 0 mm
 mass P[1..%d] = m
-for i in 1..%d: gap G[i]: P[i+1].x - P[i].x + gap0 >= 0 m, penalty(k = kh, c = 0 N*s/m, exponent = 1.5)
+for i in 1..%d: gap G[i]: P[i+1].x - P[i].x + d >= 0 m, penalty(k = kh, c = 0 N*s/m, exponent = 1.5)
 init P[1].v = v
 simulate t_end = 2 ms
 output every 10 us: %s
@@ -240,7 +240,7 @@ output every 10 us: %s
             for meth, kw in (("taylor", {}), ("adaptive", {"atol": 1e-12 * v * tc}),
                              ("rk4", {"dt": 1e-7 * tc})):
                 t_end = 2e-3 * tc + 2 * n * 1e-4
-                r = hz.run(method=meth, params={"v": v, "gap0": gap0}, t_end=t_end,
+                r = hz.run(method=meth, params={"v": v, "d": gap0}, t_end=t_end,
                            every=t_end / 200, **kw)
                 vel = [[r["P[%d].v" % i][k] for i in range(1, n + 1)] for k in range(len(r.t))]
                 dp = max(abs(sum(u) - v) for u in vel) / v
