@@ -21,7 +21,8 @@ Cases (each under 20 s in the normal build):
              its centre by c t rolling, then sliding from 7/2 mu m g; a
              ball thrown sliding and spinning on a level floor, rolling
              from t = |s0|/(7/2 mu g) at v0 - mu g t (s0 the contact's
-             slip); the tippe top without drilling friction: Jellett's
+             slip); a back slip of 1e-7 m/s on a floor too steep to roll,
+             through zero without a stick; the tippe top without drilling friction: Jellett's
              integral L . (r1 z + a1 a) held through the slide, L . z held
              and the energy conserved but for its one landing at mu = 0,
              the energy never rising with friction.
@@ -158,7 +159,30 @@ def case_space(tmp):
             ok = ok and (len(st) == 1 and abs(st[0] - ts) < 2e-10 if ts < r.t[-1] else not st)
             check(ok, "a ball thrown sliding and spinning, %s: rolls from |s0|/(7/2 mu g) at "
                   "v0 - mu g t" % meth)
+    reversing(roll)
     tippe_top(tmp)
+
+
+def reversing(roll):
+    """A ball rolling down alpha = 0.3 at mu = 0.05 (too steep to roll) with a
+    back slip of 1e-7 m/s: friction pushes it on at g (sin a + mu cos a)
+    until the slip, falling at g (sin a + 7/2 mu cos a), reaches zero at t1,
+    then holds it back at g (sin a - mu cos a), so x(t) = u0 t + a2 t^2/2 +
+    (a1 - a2)(t1 t - t1^2/2): the slip through zero that is not a stick."""
+    al, mu = 0.3, 0.05
+    s0 = 1 - 10.000001 * 0.1
+    a1 = G * (math.sin(al) + mu * math.cos(al))
+    a2 = G * (math.sin(al) - mu * math.cos(al))
+    t1 = -s0 / (G * (math.sin(al) + 3.5 * mu * math.cos(al)))
+    x = 1 + a2 / 2 + (a1 - a2) * (t1 - t1 * t1 / 2)
+    for meth, kw in (("taylor", {}), ("adaptive", {}), ("rk4", {"dt": 1e-4})):
+        r = roll.run(method=meth, t_end=1, params={"alpha": al, "mu": mu, "u0": 1.0,
+                                                   "w0": 10.000001}, **kw)
+        print("  a back slip of 1e-7 m/s on a steep floor, %s -> x(1) = %.16g (%.16g)"
+              % (meth, r["B.x"][-1], x))
+        check(abs(r["B.x"][-1] - x) < 5e-11 and
+              not [c for _, _, c in events(r, ("stick",)) if c == "FF"],
+              "a back slip through zero on a steep floor, %s: slides on, x by hand" % meth)
 
 
 def zbody(p0, p1, p2, p3):
@@ -169,7 +193,7 @@ def zbody(p0, p1, p2, p3):
 
 
 def tippe_top(tmp):
-    """models/tippe_top.nsm without drilling friction up to 1.3 s (before its
+    """models/tippe_top.nsm without drilling friction up to 0.6 s (before its
     stem touches): Jellett's integral L . (r1 z + a1 a), with L about the
     centre of mass and a the symmetry axis (the contact force acts at
     G - r1 z - a1 a, so its torque is normal to that vector, and L . (w x a)
@@ -187,7 +211,7 @@ def tippe_top(tmp):
     m, I1, I3, a1, r1 = 6e-3, 8e-7, 7e-7, 3e-3, 15e-3
     for meth, kw in (("taylor", {}), ("adaptive", {}), ("rk4", {"dt": 1e-5})):
         for mu in thin((0.3, 0.0)):
-            r = top.run(method=meth, params={"mu": mu}, t_end=1.3, **kw)
+            r = top.run(method=meth, params={"mu": mu}, t_end=0.6, **kw)
             J, Lz, E = [], [], []
             for i in range(len(r.t)):
                 w = (r["T.w1"][i], r["T.w2"][i], r["T.w3"][i])
