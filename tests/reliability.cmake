@@ -752,7 +752,7 @@ endforeach()
 # Hertz trains, a disc into a corner under the impact laws with friction, the
 # balance's floors under large steps, against closed forms derived by hand;
 # each case under 20 s in the normal build.
-foreach(case findings space hertz corner balance)
+foreach(case findings space top hertz corner balance)
   add_test(NAME reliability/fifteenth_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fifteenth_pass_core_test.py
             ${NSM_SOURCE_DIR} ${case})
