@@ -746,3 +746,16 @@ foreach(case findings friction impacts compliant ties)
   set_tests_properties(reliability/fourteenth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A fifteenth hostile pass on the core (tests/reliability/fifteenth_pass_core_test.py):
+# bodies in space rolling, sliding and spinning up, the tippe top's integrals,
+# Hertz trains, a disc into a corner under the impact laws with friction, the
+# balance's floors under large steps, against closed forms derived by hand;
+# each case under 20 s in the normal build.
+foreach(case findings space top hertz corner balance)
+  add_test(NAME reliability/fifteenth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fifteenth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/fifteenth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -923,15 +923,21 @@ static double rho_of(const double *a, int rows, int K, int top)
 ** (the positions' is known: kin_k), then the slip, its norm and the
 ** sliding direction, or a stuck contact's curvature terms, at order k.
 ** A sliding contact without slip has no series of its direction: the
-** landing (spacestick.c) sticks it first, so the run stops if it is met. */
+** landing (spacestick.c) sticks it first, and a contact that can neither
+** stick nor slide from exactly zero (a body at rest on an incline steeper
+** than its friction holds) stops the run, naming rk4 and adaptive, which
+** start such a slip along its force. */
 static int sf_series_k(nsm_sim *s, RtNlTaylor *e, int k)
 {
     rt_sfser_rows(s, e->sfs, e->mode, e->X, k + 1);
     int q = rt_sfser_slip(s, e->sfs, e->mode, e->X, k);
     if (q)
         return rt_fail(s, NSM_ENUMERIC, s->m->space_frictions[q - 1].gap, "spatial friction "
-                       "element '%s': its contact slides with no slip at t = %.17g s (no "
-                       "direction for its friction)", s->m->space_frictions[q - 1].name, e->t0);
+                       "element '%s': at t = %.17g s its contact's slip is exactly zero while "
+                       "its friction cannot hold it (the stick force leaves the cone): the "
+                       "method taylor cannot start a slip from zero (its sliding direction "
+                       "has no series there); rk4 (with a dt) or adaptive runs it",
+                       s->m->space_frictions[q - 1].name, e->t0);
     return 0;
 }
 
