@@ -347,6 +347,17 @@ static int sink_endline(Sink *s)
     return s->err != 0;
 }
 
+/* Removes the file that path names, through a symbolic link: unlinking
+** the link itself left the file it names at 0 bytes, no header, and took
+** the user's link away.  0, or -1 with errno. */
+static int sink_unlink_target(const char *path)
+{
+    char *real = realpath(path, NULL);
+    int rc = unlink(real ? real : path);
+    free(real);
+    return rc;
+}
+
 /* Write what is left and close.  A regular file that failed before even
 ** its header was written is removed (s->removed): a full disk left
 ** events.csv at 0 bytes, no CSV at all, beside a trajectory that ends
@@ -362,7 +373,7 @@ static int sink_close(Sink *s)
     int regular = s->own && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
     if (s->own && close(s->fd) != 0 && !s->err)
         s->err = errno;
-    if (s->err && regular && s->done == 0 && unlink(s->path) == 0)
+    if (s->err && regular && s->done == 0 && sink_unlink_target(s->path) == 0)
         s->removed = 1;
     s->fd = -1;
     free(s->buf);
@@ -377,7 +388,7 @@ static void sink_abandon(Sink *s)
     if (s->fd >= 0 && s->own) {
         close(s->fd);
         if (s->created)
-            unlink(s->path);
+            sink_unlink_target(s->path);    /* a dangling link's new target */
     }
     s->fd = -1;
     free(s->buf);
