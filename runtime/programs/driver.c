@@ -994,6 +994,23 @@ static const char *outputs_clash(const char *const *paths, const char *const *na
     return NULL;
 }
 
+/* The option of the first of the n outputs that is the file input names
+** (a regular file, by device and inode, links followed), or NULL: `--set-file p.txt --out
+** p.txt` wrote the trajectory over the parameter file, exit 0. */
+static const char *output_is_input(const char *const *paths, const char *const *names, int n,
+                                   const char *input)
+{
+    static char a[4200], b[4200];
+    struct stat st;       /* a regular file: a terminal read and written is no clash */
+    if (!input || stat(input, &st) != 0 || !S_ISREG(st.st_mode) ||
+        !out_identity(input, a, sizeof a))
+        return NULL;
+    for (int k = 0; k < n; k++)
+        if (paths[k] && out_identity(paths[k], b, sizeof b) && !strcmp(a, b))
+            return names[k];
+    return NULL;
+}
+
 /* Whether one of the n paths is a symbolic link to nothing, refused before
 ** any output is opened, as every output is (the HDF5 file, the Lyapunov
 ** spectrum, `nsmc -o`, a sweep's results): a link planted where a run
@@ -1652,6 +1669,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL, *plot_dir = NULL;
     const char *h5_path = NULL;   /* --out FILE.h5 */
     const char *sec_spec = NULL, *sec_period = NULL, *sec_path = NULL;
+    const char *set_path = NULL;      /* the --set-file, never an output */
     char plot_traj[4200], plot_ev[4200];
     int summary = 0, phase = 0, table_asked = 0;
     int lyap = 0;                     /* --lyapunov */
@@ -1784,6 +1802,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--set-file")) {
             SetCtx ctx = { sim, m, d.prog, val, set_seen };
             char err[512];
+            set_path = val;
             int r = setfile_read_units(val, set_from_file, set_unit, &ctx, err, sizeof err);
             if (r) {
                 if (r != -1)
@@ -1890,6 +1909,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "%s and %s name the same file: each output needs its own", clash1,
                    clash2);
+    }
+    const char *over = output_is_input(opaths, onames, 6, set_path);
+    if (over) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "%s names the parameter file read by --set-file ('%s'): the run "
+                   "would write over it; name another output file", over, set_path);
     }
     if (sec_spec && (nsm_sim_set_section(sim, sec_spec) ||
                      (sec_period && nsm_sim_set_section_period(sim, sec_period)))) {
