@@ -154,10 +154,13 @@ static Token stray(Lexer *lx, const char *start)
     const char *end = start + 1;
     Token t = make(lx, LEX_ERROR, start, end);
     if (c >= 0x80) {
+        /* the code point too: a byte order mark or a zero-width space is
+         * invisible between the quotes (the text is valid UTF-8, source.c) */
+        unsigned cp = c & (c >= 0xF0 ? 0x07 : c >= 0xE0 ? 0x0F : 0x1F);
         while ((*end & 0xC0) == 0x80)
-            end++;
-        diag_error(lx->diag, t.loc, "stray character '%.*s' (only ASCII is allowed outside strings and comments)",
-                   (int)(end - start), start);
+            cp = cp << 6 | (*end++ & 0x3F);
+        diag_error(lx->diag, t.loc, "stray character '%.*s' (U+%04X; only ASCII is allowed outside "
+                   "strings and comments)", (int)(end - start), start, cp);
     } else if (c < 32 || c == 127)
         diag_error(lx->diag, t.loc, "stray control character 0x%02x", c);
     else

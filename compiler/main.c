@@ -36,6 +36,7 @@ typedef struct Options {
     Action action;
     EqFormat format;
     const char *input, *output;
+    const char *action_opt, *format_opt; /* as given, to name them in a refusal */
 } Options;
 
 static void usage(FILE *out)
@@ -116,6 +117,55 @@ static void usage(FILE *out)
           out);
 }
 
+/* Takes the action an option asks for; refuses a second one (the last won,
+ * so `--emit=equations --check` printed nothing and exited 0). */
+static bool action_take(Options *o, Action act, const char *opt)
+{
+    if (o->action_opt) {
+        if (o->action == act)
+            fprintf(stderr, "nsmc: error: '%s' is given twice\n", opt);
+        else
+            fprintf(stderr, "nsmc: error: '%s' and '%s' ask for different things; give one\n",
+                    o->action_opt, opt);
+        return false;
+    }
+    o->action = act;
+    o->action_opt = opt;
+    return true;
+}
+
+/* Takes the equations' format; refuses a second one (the last won). */
+static bool format_take(Options *o, EqFormat format, const char *opt)
+{
+    if (o->format_opt) {
+        fprintf(stderr, "nsmc: error: '%s' and '%s': the format is given twice\n", o->format_opt,
+                opt);
+        return false;
+    }
+    o->format = format;
+    o->format_opt = opt;
+    return true;
+}
+
+/* Whether an option was given that the action does not use (said, as an
+ * error): `--check -o FILE` and `--dump=ast -o FILE` wrote no FILE and
+ * exited 0, `--format` without --emit=equations wrote the C simulator. */
+static bool options_unused(const Options *o)
+{
+    if (o->output && (o->action == ACT_CHECK || o->action == ACT_TOKENS || o->action == ACT_AST)) {
+        fprintf(stderr, "nsmc: error: '-o %s' is not taken by '%s', which %s\n", o->output,
+                o->action_opt, o->action == ACT_CHECK ? "writes nothing"
+                                                      : "prints to standard output (use > FILE)");
+        return true;
+    }
+    if (o->format_opt && o->action != ACT_EQUATIONS) {
+        fprintf(stderr, "nsmc: error: '%s' is the format of --emit=equations, which is not "
+                "given\n", o->format_opt);
+        return true;
+    }
+    return false;
+}
+
 /* Parses the command line; returns -1 to go on, else an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
@@ -130,17 +180,23 @@ static int parse_args(int argc, char **argv, Options *o)
             printf("nsmc %s\n", NSM_VERSION);
             return 0;
         } else if (strcmp(a, "--check") == 0) {
-            o->action = ACT_CHECK;
+            if (!action_take(o, ACT_CHECK, a))
+                return 1;
         } else if (strcmp(a, "--dump=tokens") == 0) {
-            o->action = ACT_TOKENS;
+            if (!action_take(o, ACT_TOKENS, a))
+                return 1;
         } else if (strcmp(a, "--dump=ast") == 0) {
-            o->action = ACT_AST;
+            if (!action_take(o, ACT_AST, a))
+                return 1;
         } else if (strcmp(a, "--emit=equations") == 0) {
-            o->action = ACT_EQUATIONS;
+            if (!action_take(o, ACT_EQUATIONS, a))
+                return 1;
         } else if (strcmp(a, "--format=text") == 0) {
-            o->format = EQ_TEXT;
+            if (!format_take(o, EQ_TEXT, a))
+                return 1;
         } else if (strcmp(a, "--format=markdown") == 0) {
-            o->format = EQ_MARKDOWN;
+            if (!format_take(o, EQ_MARKDOWN, a))
+                return 1;
         } else if (strcmp(a, "-o") == 0) {
             if (++i == argc) {
                 fputs("nsmc: error: '-o' needs a file name\n", stderr);
@@ -166,7 +222,7 @@ static int parse_args(int argc, char **argv, Options *o)
         fputs("nsmc: error: no input file (see nsmc --help)\n", stderr);
         return 1;
     }
-    return -1;
+    return options_unused(o) ? 1 : -1;
 }
 
 /* The default output file: the input's base name with ".c", in the current directory. */
@@ -380,7 +436,7 @@ static int dispatch(int argc, char **argv)
         return continue_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "cache") == 0)
         return run_cache_main(argc - 1, argv + 1);
-    Options o = {ACT_COMPILE, EQ_MARKDOWN, NULL, NULL};
+    Options o = {ACT_COMPILE, EQ_MARKDOWN, NULL, NULL, NULL, NULL};
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;

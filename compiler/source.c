@@ -35,13 +35,32 @@ static size_t utf8_len(const unsigned char *p, const unsigned char *end)
     return n;
 }
 
-/* Checks the bytes are text; reports the first offending byte's line. */
+/* Whether the CR at p ends its line: only CRs, then LF or the end, follow
+ * (CRLF saved on Windows, CR CR LF converted twice), as parameter files. */
+static bool cr_ends_line(const unsigned char *p, const unsigned char *end)
+{
+    while (p < end && *p == '\r')
+        p++;
+    return p == end || *p == '\n';
+}
+
+/* Checks the bytes are text; reports the first offending byte's line.  A CR
+ * inside a line is refused: the lexer took it for a space, so the line after
+ * a comment ending in one (an old Mac line end) was silently commented out. */
 static bool check_text(const Source *src, Diag *d)
 {
     const unsigned char *p = (const unsigned char *)src->text;
     const unsigned char *end = p + src->size;
+    const unsigned char *line_start = p;
     int line = 1;
     while (p < end) {
+        if (*p == '\r' && !cr_ends_line(p, end)) {
+            diag_error(d, (SrcLoc){line, (int)(p - line_start) + 1, 1},
+                       "a carriage return (\\r) inside the line; lines end with LF or CRLF "
+                       "(a file with CR alone as its line end, saved by an old Mac editor, "
+                       "needs converting)");
+            return false;
+        }
         if (*p == '\0') {
             diag_error(d, (SrcLoc){0, 0, 0}, "not a text file (NUL byte on line %d)", line);
             return false;
@@ -51,8 +70,10 @@ static bool check_text(const Source *src, Diag *d)
             diag_error(d, (SrcLoc){0, 0, 0}, "not a text file (invalid UTF-8 on line %d)", line);
             return false;
         }
-        if (*p == '\n')
+        if (*p == '\n') {
             line++;
+            line_start = p + 1;
+        }
         p += n;
     }
     return true;

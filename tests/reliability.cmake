@@ -759,3 +759,19 @@ foreach(case findings space top hertz corner balance)
   set_tests_properties(reliability/fifteenth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A fifteenth hostile pass on the programs and the Python package
+# (tests/reliability/fifteenth_pass_prog_test.py): nsmc as a program (its
+# options together, -o onto odd targets, models with odd bytes, a mutation
+# fuzz), the simulator's outputs against its parameter file, parameter files
+# with control characters, a CSV output through a link on a full disk,
+# nsm.compile's options, Model.sweep and section in threads; each case under
+# 20 s in the normal build.
+foreach(case findings kept)
+  add_test(NAME reliability/fifteenth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fifteenth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
+            ${case})
+  set_tests_properties(reliability/fifteenth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

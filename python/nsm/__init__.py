@@ -766,6 +766,8 @@ def compile(path, verbose=False):
         # None or a number escaped as a bare TypeError from os.fspath
         raise CompileError("compile needs the path of a .nsm file, got %r (nsm.compile_source "
                            "takes a model's text)" % (path,))
+    # as run()'s zeno: verbose="no" was taken as true
+    verbose = _flag(verbose, "verbose")
     paths = _locate()
     so, _ = _build(_generate(path, paths), paths, verbose)
     m = Model(so)

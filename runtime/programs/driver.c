@@ -347,6 +347,17 @@ static int sink_endline(Sink *s)
     return s->err != 0;
 }
 
+/* Removes the file that path names, through a symbolic link: unlinking
+** the link itself left the file it names at 0 bytes, no header, and took
+** the user's link away.  0, or -1 with errno. */
+static int sink_unlink_target(const char *path)
+{
+    char *real = realpath(path, NULL);
+    int rc = unlink(real ? real : path);
+    free(real);
+    return rc;
+}
+
 /* Write what is left and close.  A regular file that failed before even
 ** its header was written is removed (s->removed): a full disk left
 ** events.csv at 0 bytes, no CSV at all, beside a trajectory that ends
@@ -362,7 +373,7 @@ static int sink_close(Sink *s)
     int regular = s->own && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
     if (s->own && close(s->fd) != 0 && !s->err)
         s->err = errno;
-    if (s->err && regular && s->done == 0 && unlink(s->path) == 0)
+    if (s->err && regular && s->done == 0 && sink_unlink_target(s->path) == 0)
         s->removed = 1;
     s->fd = -1;
     free(s->buf);
@@ -377,7 +388,7 @@ static void sink_abandon(Sink *s)
     if (s->fd >= 0 && s->own) {
         close(s->fd);
         if (s->created)
-            unlink(s->path);
+            sink_unlink_target(s->path);    /* a dangling link's new target */
     }
     s->fd = -1;
     free(s->buf);
@@ -980,6 +991,23 @@ static const char *outputs_clash(const char *const *paths, const char *const *na
                 return names[i];
             }
     }
+    return NULL;
+}
+
+/* The option of the first of the n outputs that is the file input names
+** (a regular file, by device and inode, links followed), or NULL: `--set-file p.txt --out
+** p.txt` wrote the trajectory over the parameter file, exit 0. */
+static const char *output_is_input(const char *const *paths, const char *const *names, int n,
+                                   const char *input)
+{
+    static char a[4200], b[4200];
+    struct stat st;       /* a regular file: a terminal read and written is no clash */
+    if (!input || stat(input, &st) != 0 || !S_ISREG(st.st_mode) ||
+        !out_identity(input, a, sizeof a))
+        return NULL;
+    for (int k = 0; k < n; k++)
+        if (paths[k] && out_identity(paths[k], b, sizeof b) && !strcmp(a, b))
+            return names[k];
     return NULL;
 }
 
@@ -1641,6 +1669,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL, *plot_dir = NULL;
     const char *h5_path = NULL;   /* --out FILE.h5 */
     const char *sec_spec = NULL, *sec_period = NULL, *sec_path = NULL;
+    const char *set_path = NULL;      /* the --set-file, never an output */
     char plot_traj[4200], plot_ev[4200];
     int summary = 0, phase = 0, table_asked = 0;
     int lyap = 0;                     /* --lyapunov */
@@ -1773,6 +1802,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--set-file")) {
             SetCtx ctx = { sim, m, d.prog, val, set_seen };
             char err[512];
+            set_path = val;
             int r = setfile_read_units(val, set_from_file, set_unit, &ctx, err, sizeof err);
             if (r) {
                 if (r != -1)
@@ -1879,6 +1909,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "%s and %s name the same file: each output needs its own", clash1,
                    clash2);
+    }
+    const char *over = output_is_input(opaths, onames, 6, set_path);
+    if (over) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "%s names the parameter file read by --set-file ('%s'): the run "
+                   "would write over it; name another output file", over, set_path);
     }
     if (sec_spec && (nsm_sim_set_section(sim, sec_spec) ||
                      (sec_period && nsm_sim_set_section_period(sim, sec_period)))) {

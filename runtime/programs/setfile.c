@@ -116,6 +116,16 @@ static char *read_small_file(const char *path, size_t *size, char *err, size_t e
     return buf;
 }
 
+/* The first byte of line p that a reader cannot see: a control character
+** other than a tab; NULL when none.  A comment may hold anything else. */
+static const char *odd_byte(const char *p)
+{
+    for (const char *q = p; *q; q++)
+        if (((unsigned char)*q < 32 && *q != '\t') || *q == 127)
+            return q;
+    return NULL;
+}
+
 /* Reads a parameter file without knowing the parameters' units; see setfile.h. */
 int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t errlen)
 {
@@ -150,6 +160,15 @@ int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void 
             snprintf(err, errlen, "%s:%d:%d: a carriage return (\\r) inside the line; lines "
                      "end with LF or CRLF (a file with CR alone as its line end, saved by an old "
                      "Mac editor, needs converting)", path, line, (int)(cr - p) + 1);
+            rc = NSM_EINVAL;
+            break;
+        }
+        const char *odd = odd_byte(p);
+        if (odd) {
+            /* invisible in the message: '0.5\v' was "unknown unit ''" */
+            snprintf(err, errlen, "%s:%d:%d: a control character (0x%02x) inside the line; "
+                     "only tabs and spaces separate words", path, line, (int)(odd - p) + 1,
+                     (unsigned char)*odd);
             rc = NSM_EINVAL;
             break;
         }
