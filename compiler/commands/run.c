@@ -193,8 +193,11 @@ static int run_flag_once(const char **prev, const char *s)
         *prev = s;
         return 0;
     }
-    fprintf(stderr, "nsmc: error: %s is given twice (%s and %s): give it once\n",
-            strcmp(*prev, s) ? "a flag" : s, *prev, s);
+    if (!strcmp(*prev, s))
+        fprintf(stderr, "nsmc: error: option %s is given twice: give each option once\n", s);
+    else
+        fprintf(stderr, "nsmc: error: options %s and %s are given together: give one of them "
+                "once\n", *prev, s);
     return 1;
 }
 
@@ -1819,7 +1822,7 @@ int run_study_args(int argc, char **argv, const char **input, int *verbose)
     int help = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-v") && *verbose) {
-            fputs("nsmc: error: -v is given twice: give it once\n", stderr);
+            fputs("nsmc: error: option -v is given twice: give each option once\n", stderr);
             return -1;      /* taken without a word, where the program refuses its flags twice */
         }
         if (!strcmp(argv[i], "-v"))
