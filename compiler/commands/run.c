@@ -556,10 +556,19 @@ static void forward_restore(const struct sigaction *old)
  * without a word.  It is now remembered (got_signal) and passed on: to the
  * simulator when it starts (spawn), to the study program across its exec
  * (run_exec_program), or said where nsmc stops (compile_sim). */
+static struct sigaction stop_old[3];
+
 void run_stop_catch(void)
 {
-    struct sigaction old[3];
-    forward_install(old);
+    forward_install(stop_old);
+}
+
+/* Ends run_stop_catch's watch once the simulator has run: a stop request
+ * after it ends nsmc as before (while the figures are drawn, plot_stoppable
+ * catches it again), where a caught one would be forgotten. */
+static void run_stop_release(void)
+{
+    forward_restore(stop_old);
 }
 
 /* Runs argv as a child process (stdout redirected to stderr when to_stderr,
@@ -1536,6 +1545,7 @@ static int run(const RunOptions *o, Arena *a)
     fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
     int sig, rc = spawn(args, 0, pfd[1], 1, &sig);
+    run_stop_release();
     char report[256];
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);
