@@ -775,3 +775,16 @@ foreach(case findings kept)
   set_tests_properties(reliability/fifteenth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the fourteenth hostile pass on the programs left as found
+# (tests/reliability/leftovers15_prog_test.py): a stop signal before the
+# handlers exist, an earlier study's partial files, a study's results in
+# nsmc run's folder, special points printed to their tolerance, flags given
+# twice; each case under 20 s in the normal build.
+foreach(case early partial run tol twice)
+  add_test(NAME reliability/left15prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers15_prog_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left15prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -51,8 +51,11 @@ static void continue_usage(FILE *f)
 /* Entry from main.c for `nsmc continue ...` (argv[0] is "continue"). */
 int continue_main(int argc, char **argv)
 {
+    run_stop_catch();
     const char *input = NULL;
     int verbose = 0, help = run_study_args(argc, argv, &input, &verbose);
+    if (help < 0)
+        return 1;
     if (!input) {
         if (!help)
             fputs("nsmc continue: error: no model file given\n", stderr);

@@ -182,6 +182,25 @@ static int run_once(const char *opt, const char *prev, const char *val)
     return 1;
 }
 
+/* A flag of nsmc run's own (no value) met a second time: -v with -v or
+ * --verbose, --plot with --plot or --no-plot, ... was taken without a word
+ * (the later one of --plot and --no-plot winning), where an option with a
+ * value given twice is refused.  *prev is the spelling met first (NULL
+ * before); 1 after the message. */
+static int run_flag_once(const char **prev, const char *s)
+{
+    if (!*prev) {
+        *prev = s;
+        return 0;
+    }
+    if (!strcmp(*prev, s))
+        fprintf(stderr, "nsmc: error: option %s is given twice: give each option once\n", s);
+    else
+        fprintf(stderr, "nsmc: error: options %s and %s are given together: give one of them "
+                "once\n", *prev, s);
+    return 1;
+}
+
 /* Takes `-- --out FILE.h5` as nsmc run's own --out FILE.h5 (removed from
  * the arguments after "--"): the HDF5 file is then named with the results,
  * and in what a stop or a failure says of the folder (it was left out of
@@ -209,9 +228,17 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
     o->sets = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
     o->sim = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
     o->plot = 1;
+    const char *fl_plot = NULL, *fl_phase = NULL, *fl_anim = NULL, *fl_verbose = NULL,
+        *fl_quiet = NULL;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         int has_val = i + 1 < argc;
+        const char **fl = !strcmp(s, "--plot") || !strcmp(s, "--no-plot") ? &fl_plot
+            : !strcmp(s, "--phase") ? &fl_phase : !strcmp(s, "--animate") ? &fl_anim
+            : !strcmp(s, "-v") || !strcmp(s, "--verbose") ? &fl_verbose
+            : !strcmp(s, "-q") || !strcmp(s, "--quiet") ? &fl_quiet : NULL;
+        if (fl && run_flag_once(fl, s))
+            return 1;
         if (!strcmp(s, "--")) {
             o->extra = argv + i + 1;
             o->nextra = argc - i - 1;
@@ -520,6 +547,28 @@ static void forward_restore(const struct sigaction *old)
 {
     for (int i = 0; i < 3; i++)
         sigaction(stop_signals[i], &old[i], NULL);
+}
+
+/* Catches the stop signals (those not ignored) from the start of `nsmc
+ * run`, `sweep` and `continue`: a request that came while the model was
+ * read, checked against the cache or built (before a simulator or a study
+ * program had its own handlers) ended nsmc by the signal's own action
+ * without a word.  It is now remembered (got_signal) and passed on: to the
+ * simulator when it starts (spawn), to the study program across its exec
+ * (run_exec_program), or said where nsmc stops (compile_sim). */
+static struct sigaction stop_old[3];
+
+void run_stop_catch(void)
+{
+    forward_install(stop_old);
+}
+
+/* Ends run_stop_catch's watch once the simulator has run: a stop request
+ * after it ends nsmc as before (while the figures are drawn, plot_stoppable
+ * catches it again), where a caught one would be forgotten. */
+static void run_stop_release(void)
+{
+    forward_restore(stop_old);
 }
 
 /* Runs argv as a child process (stdout redirected to stderr when to_stderr,
@@ -1342,6 +1391,29 @@ static void results_said(const RunOptions *o, const char *dir)
     printf("\n");
 }
 
+/* Removes a study's results from the run's folder dir (outdir_others_remove,
+ * the studies' one list) once the run's are in place: a sweep's section.csv
+ * and summary.csv, a branch.csv, their figures stayed beside the run's own
+ * without a word.  A file the run itself wrote under such a name
+ * (`--section-out DIR/section.csv`, `--stats DIR/summary.csv`) is its own
+ * and stays. */
+static void run_studies_remove(const RunOptions *o, const char *dir)
+{
+    static const char *const opts[] = { "--stats", "--section-out", "--lyapunov-out",
+                                        "--animate", "--out" };
+    const char *own[2 * sizeof opts / sizeof *opts];
+    int n = 0;
+    for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+        const char *f = sim_output(o->sim, o->nsim, opts[k]);
+        const char *g = sim_output((const char *const *)o->extra, o->nextra, opts[k]);
+        if (f)
+            own[n++] = strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+        if (g)
+            own[n++] = strrchr(g, '/') ? strrchr(g, '/') + 1 : g;
+    }
+    outdir_others_remove("nsmc", dir, own, n);
+}
+
 /* Whether the output path (a link followed) is the input file in: 1 after
  * the message.  The simulator knows neither the model's file nor the
  * parameter file, and wrote through them: `--stats ball.nsm` replaced the
@@ -1473,6 +1545,7 @@ static int run(const RunOptions *o, Arena *a)
     fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
     int sig, rc = spawn(args, 0, pfd[1], 1, &sig);
+    run_stop_release();
     char report[256];
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);
@@ -1489,6 +1562,7 @@ static int run(const RunOptions *o, Arena *a)
         return rc;
     remove_old_plots(dir, a, o->animate);   /* the new run's are drawn below (the
                                                simulator drew the animation) */
+    run_studies_remove(o, dir);
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m));
     results_said(o, dir);
@@ -1506,6 +1580,7 @@ static int run(const RunOptions *o, Arena *a)
 /* Entry from main.c for `nsmc run ...` (argv[0] is "run"); returns the exit status. */
 int run_main(int argc, char **argv)
 {
+    run_stop_catch();
     Arena *a = arena_new();
     RunOptions o;
     memset(&o, 0, sizeof o);
@@ -1731,7 +1806,18 @@ int run_exec_program(const char *bin, const char *what, int argc, char **argv,
             args[n++] = argv[i];
     args[n] = NULL;
     fflush(NULL);
+    /* the stop signals stay blocked across the exec until the program's
+     * handlers exist (it unblocks them then): a request in between waits
+     * instead of ending it without a word, and one that came while nsmc
+     * built the program is made pending again, for the program to take as
+     * its first stop, said and with the folder left as documented */
+    sigset_t stops;
+    stop_set(&stops);
+    sigprocmask(SIG_BLOCK, &stops, NULL);
+    if (got_signal)
+        kill(getpid(), got_signal);
     execv(bin, args);
+    sigprocmask(SIG_UNBLOCK, &stops, NULL);
     fprintf(stderr, "nsmc: internal error: cannot run the %s program %s: %s\n",
             strcmp(what, "continue") ? what : "continuation", bin, strerror(errno));
     free(args);
@@ -1745,6 +1831,10 @@ int run_study_args(int argc, char **argv, const char **input, int *verbose)
 {
     int help = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-v") && *verbose) {
+            fputs("nsmc: error: option -v is given twice: give each option once\n", stderr);
+            return -1;      /* taken without a word, where the program refuses its flags twice */
+        }
         if (!strcmp(argv[i], "-v"))
             *verbose = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))

@@ -33,7 +33,13 @@ int continue_main(int argc, char **argv);
 
 /* The words `nsmc sweep` and `nsmc continue` read before handing the rest
  * to their program: the model (the first word, not an option) into
- * *input, -v into *verbose.  Returns whether --help or -h was given. */
+ * *input, -v into *verbose.  Returns whether --help or -h was given, or
+ * -1 after the message when -v is given twice. */
 int run_study_args(int argc, char **argv, const char **input, int *verbose);
+
+/* Catches SIGINT, SIGTERM and SIGHUP from the start of `nsmc run`, `sweep`
+ * and `continue`, so that a stop before the simulator or the study program
+ * has its handlers is passed on to it, or said (run.c). */
+void run_stop_catch(void);
 
 #endif

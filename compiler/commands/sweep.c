@@ -26,8 +26,11 @@
 /* Entry from main.c for `nsmc sweep ...` (argv[0] is "sweep"). */
 int sweep_main(int argc, char **argv)
 {
+    run_stop_catch();
     const char *input = NULL;
     int verbose = 0, help = run_study_args(argc, argv, &input, &verbose);
+    if (help < 0)
+        return 1;
     if (!input) {
         fprintf(stderr, "%s", help ? "" : "nsmc sweep: error: no model file given\n");
         fprintf(help ? stdout : stderr,

@@ -122,6 +122,17 @@ static void csv_header(Prog *g)
 
 static void cont_keep_prev(const Prog *g, const char *name);
 
+/* The significant digits of a special point's parameter p located to tol:
+** those down to tol's decade (1 to 15).  `--tol 1` printed 15 digits of a
+** point known to within 1, as if each were known. */
+static int tol_digits(double p, double tol)
+{
+    if (!(fabs(p) > 0) || !(tol > 0) || !isfinite(p) || !isfinite(tol))
+        return 15;
+    double d = floor(log10(fabs(p))) - floor(log10(tol)) + 1;
+    return d < 1 ? 1 : d > 15 ? 15 : (int)d;
+}
+
 /* Removes the results of an earlier study into the folder that this
 ** continuation does not write (outdir_others_remove): a sweep's section.csv
 ** and figures, or the curve's files beside a branch (and the reverse).
@@ -130,7 +141,7 @@ static void others_remove(const Prog *g)
 {
     const char *const curve[] = { "curve.csv", "curve." };
     const char *const branch[] = { "branch.csv", "continuation." };
-    outdir_others_remove(g->out_dir, g->o.curve ? curve : branch, 2);
+    outdir_others_remove(g->prog, g->out_dir, g->o.curve ? curve : branch, 2);
 }
 
 /* The name of the partial file: branch.csv.partial or curve.csv.partial. */
@@ -204,8 +215,9 @@ static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
     if (pt->kind >= NSM_CONT_FOLD && !g->o.curve) {
         g->nspecial++;
         if (!g->quiet)
-            printf("%-8s %s = %.15g  (|mu|max %.6g, impacts %ld)\n", kind_names[pt->kind],
-                   g->o.param, pt->param, hypot(pt->mu_re[0], pt->mu_im[0]), pt->impacts);
+            printf("%-8s %s = %.*g  (|mu|max %.6g, impacts %ld)\n", kind_names[pt->kind],
+                   g->o.param, tol_digits(pt->param, g->o.tol), pt->param,
+                   hypot(pt->mu_re[0], pt->mu_im[0]), pt->impacts);
     }
     return g->csv.err;
 }
@@ -634,6 +646,15 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
     signal(SIGHUP, on_stop);
+    /* nsmc continue holds the stop signals blocked across its exec (a
+     * request sent before these handlers existed ended the program without
+     * a word): unblocked now, a request held pending is taken by on_stop */
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGHUP);
+    sigprocmask(SIG_UNBLOCK, &stops, NULL);
     Prog g;
     memset(&g, 0, sizeof g);
     g.part_fd = -1;

@@ -1646,6 +1646,24 @@ static int option_slot(const char *const *valued, int k, const char *val)
     return !strcmp(valued[k], "--out") && h5out_is_h5(val) ? NV_OPTIONS : k;
 }
 
+/* Whether flag a (an option without a value: --summary, --phase,
+** --lyapunov, --no-zeno) was met before, *seen holding those met so far:
+** given twice it was taken without a word, where a valued option twice is
+** refused.  --table is left out: nsmc run passes it itself, and the user
+** may too. */
+static int flag_repeated(unsigned *seen, const char *a)
+{
+    static const char *const flags[] = { "--summary", "--phase", "--lyapunov", "--no-zeno" };
+    for (unsigned k = 0; k < sizeof flags / sizeof *flags; k++) {
+        if (strcmp(a, flags[k]))
+            continue;
+        if (*seen & (1u << k))
+            return 1;
+        *seen |= 1u << k;
+    }
+    return 0;
+}
+
 /* Whether valued option k was given before: its later value replaced the
 ** earlier one without a word (--every 1 --every 2 ran with 2, --out a.csv
 ** --out b.csv wrote only b.csv), so every option is taken once.  --out
@@ -1710,6 +1728,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     t_end = m->t_end;
     every = m->every;
     const char *given[NV_OPTIONS + 1] = { 0 };   /* each valued option's value, once */
+    unsigned flags_seen = 0;                      /* the flags met (flag_repeated) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
@@ -1732,6 +1751,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             nsm_sim_free(sim);
             return bad(d.prog, "option %s is given twice (first '%s'): give each option once",
                        a, given[option_slot(valued, takes, val)]);
+        }
+        if (flag_repeated(&flags_seen, a)) {
+            nsm_sim_free(sim);
+            return bad(d.prog, "option %s is given twice%s: give each option once", a, "");
         }
         int rc = 0;
         num_why = NULL;

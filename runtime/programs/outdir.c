@@ -130,33 +130,47 @@ int out_link_target(const char *prog, const char *path, char *target, size_t len
     return 0;
 }
 
+/* Whether file name (a study's result or figure) is one of this program's
+** own: some name of own is its prefix ("section.csv" owns the file and its
+** partial files, "lyapunov." every file of that figure). */
+static int outdir_own(const char *name, const char *const *own, int nown)
+{
+    for (int i = 0; i < nown; i++)
+        if (!strncmp(name, own[i], strlen(own[i])))
+            return 1;
+    return 0;
+}
+
 /* Removes from study folder dir the results of the other studies (sweeps,
-** basin studies, continuations of a branch or a curve) that this one does
-** not write: own names the files it writes (prefixes: "lyapunov." is every
-** file of that figure).  Called once its own results are in place: a sweep
-** left an earlier one's lyapunov.png and bifurcations.csv of another grid,
-** a basin study a sweep's section.csv, a sweep a continuation's branch.csv,
-** beside its own results without a word; `nsmc run` removes an earlier
-** run's figures likewise.  Each is a name in the folder: a link goes, never
-** its target. */
-void outdir_others_remove(const char *dir, const char *const *own, int nown)
+** basin studies, continuations of a branch or a curve) that this program
+** does not write: own names the files it writes (outdir_own: "lyapunov."
+** is every file of that figure, "section.csv" that file and its partial
+** files).  Called once its own results are in place: a sweep left an
+** earlier one's lyapunov.png and bifurcations.csv of another grid, a basin
+** study a sweep's section.csv, a sweep a continuation's branch.csv, `nsmc
+** run` any study's files, beside its own results without a word.  A stopped
+** study's partial files (NAME.partial, and NAME.partial.prev kept from a
+** stop before) go likewise, each said under prog's name: they were left
+** without a word beside results they no longer belong with.  Each is a
+** name in the folder: a link goes, never its target. */
+void outdir_others_remove(const char *prog, const char *dir, const char *const *own, int nown)
 {
     static const char *const results[] = {
         "section.csv", "summary.csv", "bifurcations.csv", "basins.csv", "attractors.csv", "branch.csv",
         "curve.csv", "bifurcation.", "lyapunov.", "basins.", "continuation.", "curve." };
     static const char *const figure[] = { "gp", "png", "svg", "log" };
-    char path[4300];
+    static const char *const csv[] = { "", ".partial", ".partial.prev" };
+    char name[64], path[4300];
     for (size_t k = 0; k < sizeof results / sizeof results[0]; k++) {
-        int mine = 0;
-        for (int i = 0; i < nown && !mine; i++)
-            mine = !strcmp(own[i], results[k]);
-        size_t n = strlen(results[k]);
-        for (int f = 0; f < 4 && !mine; f++) {
-            if (results[k][n - 1] != '.' && f > 0)
-                break;
-            snprintf(path, sizeof path, "%s/%s%s", dir, results[k],
-                     results[k][n - 1] == '.' ? figure[f] : "");
-            unlink(path);
+        int fig = results[k][strlen(results[k]) - 1] == '.';
+        for (int f = 0; f < (fig ? 4 : 3); f++) {
+            snprintf(name, sizeof name, "%s%s", results[k], fig ? figure[f] : csv[f]);
+            if (outdir_own(name, own, nown))
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            if (unlink(path) == 0 && !fig && f > 0)
+                fprintf(stderr, "%s: note: removed '%s', the partial results of an earlier "
+                        "study that was stopped: this folder now holds this one's\n", prog, path);
         }
     }
 }

@@ -16,6 +16,6 @@ int outdir_lock_take(const char *prog, const char *dir);
 void out_pipe_ignore(void);
 int out_stdout_check(const char *prog);
 int out_link_target(const char *prog, const char *path, char *target, size_t len);
-void outdir_others_remove(const char *dir, const char *const *own, int nown);
+void outdir_others_remove(const char *prog, const char *dir, const char *const *own, int nown);
 
 #endif

@@ -2576,10 +2576,11 @@ static void partial_kept_said(const Sweep *sw)
 ** does not write, once its own are in place (outdir_others_remove). */
 static void others_remove(const Sweep *sw)
 {
-    const char *own[5];
+    const char *own[6];
     int n = 0;
     own[n++] = "summary.csv";
     if (sw->basin) {
+        own[n++] = "section.csv.partial";    /* a basin study's partial files too */
         own[n++] = "basins.csv";
         own[n++] = "attractors.csv";
         own[n++] = "basins.";
@@ -2591,7 +2592,7 @@ static void others_remove(const Sweep *sw)
         if (sw->floquet)
             own[n++] = "bifurcations.csv";
     }
-    outdir_others_remove(sw->out_dir, own, n);
+    outdir_others_remove(sw->prog, sw->out_dir, own, n);
 }
 
 /* The end of a basin study whose summary.csv is written into its
