@@ -513,6 +513,31 @@ static int check_rk4_cap(nsm_sim *s, double t_end)
                    s->set.max_steps);
 }
 
+/* A model with contacts or friction whose speeds are all within
+** RT_VEL_FLOORS of the velocity floors' absolute part RT_VEL_FLOOR: its
+** stick, rest and impact decisions would be taken on speeds the floor
+** alone calls zero (a mass on a belt at 4e-13 m/s stuck at t = 0 and never
+** moved; one drifting onto a wall at 1e-15 m/s passed through it), so the
+** run stops at its start (a numerical failure, not an option's), naming
+** the floor and the speed.  Only a
+** run's first start (a run continued from a state come to rest is not
+** judged on that state); a model where nothing moves nor pushes runs. */
+static int check_speed_floor(nsm_sim *s, double t_end)
+{
+    if (s->sample_k || !(s->n_gaps || s->n_fric))
+        return NSM_OK;
+    double v = rt_speed_scale(s, t_end);
+    if (!(v > 0 && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
+        return NSM_OK;
+    return rt_fail(s, NSM_ENUMERIC, -1,
+                   "the model's speeds are at most %.3g m/s (surface speeds, contact velocities, "
+                   "forces times the run's duration over masses), within %g times the velocity "
+                   "floor of %g m/s below which a slip or a closing speed counts as zero (stick, "
+                   "rest, no impact): its contacts would be decided on rounding; scale the units "
+                   "(lengths in um or nm, times in ms) so that its speeds exceed %g m/s", v,
+                   RT_VEL_FLOORS, RT_VEL_FLOOR, RT_VEL_FLOORS * RT_VEL_FLOOR);
+}
+
 /* The step h the method needs in the current mode (h_step: rk4's and
 ** exact's step, adaptive's largest), below the time resolution: the run
 ** stops at once, naming the mode (rt_fail) and the cause (the mode's
@@ -740,7 +765,7 @@ int rt_run(nsm_sim *s, double t_end)
         return s->failed;
     if (!(t_end >= s->t) || !isfinite(t_end))
         return NSM_EINVAL;
-    if ((rc = rt_run_check(s, t_end)))
+    if ((rc = rt_run_check(s, t_end)) || (rc = check_speed_floor(s, t_end)))
         return rc;
     s->energy = keeps_energy(s);
     if (!s->energy)
