@@ -1020,7 +1020,7 @@ double rt_speed_scale(const nsm_sim *s, double t_end)
         sc = fmax(sc, fabs(rt_wrow(s, j, v)) +
                           (s->moving ? fabs(rt_surface_of(s, j, 1, s->t)) : 0));
     for (int k = 0; k < s->n_fric; k++)
-        sc = fmax(sc, fabs(rt_fric_slip(s, k, v)) + fabs(s->num.ut[k]));
+        sc = fmax(sc, fmax(fabs(rt_wtrow(s, k, v)), fabs(s->num.ut[k])));
     force_scale_coords(s, s->t, s->y, sb);
     for (int i = 0; i < n; i++)
         sc = fmax(sc, sb[i] * s->mass_inv[i] * (t_end - s->t));

@@ -294,6 +294,7 @@ struct nsm_sim {
     int *sw;                  /* each time switch's state (n_switches), state.c */
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
+    double speed0;            /* speeds at the reset, before its impacts (rt_speed_scale) */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     int taylor_tiny_steps;    /* taylor: steps in a row its reach cut below the time resolution */
     double energy_start;     /* mechanical energy at t = 0 */

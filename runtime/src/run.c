@@ -521,12 +521,14 @@ static int check_rk4_cap(nsm_sim *s, double t_end)
 ** run stops at its start (a numerical failure, not an option's), naming
 ** the floor and the speed.  Only a
 ** run's first start (a run continued from a state come to rest is not
-** judged on that state); a model where nothing moves nor pushes runs. */
+** judged on that state), its speeds those the reset saw before a touching
+** contact's impact (a ball squeezed between two walls at 1 m/s is left
+** at rest by it); a model where nothing moves nor pushes runs. */
 static int check_speed_floor(nsm_sim *s, double t_end)
 {
     if (s->sample_k || !(s->n_gaps || s->n_fric))
         return NSM_OK;
-    double v = rt_speed_scale(s, t_end);
+    double v = fmax(s->speed0, rt_speed_scale(s, t_end));
     if (!(v > 0 && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
         return NSM_OK;
     return rt_fail(s, NSM_ENUMERIC, -1,
@@ -536,6 +538,28 @@ static int check_speed_floor(nsm_sim *s, double t_end)
                    "rest, no impact): its contacts would be decided on rounding; scale the units "
                    "(lengths in um or nm, times in ms) so that its speeds exceed %g m/s", v,
                    RT_VEL_FLOORS, RT_VEL_FLOOR, RT_VEL_FLOORS * RT_VEL_FLOOR);
+}
+
+/* exact on a model without contacts or friction keeps its one mode, whose
+** step (mode_step: 2/nu, at most the user's dt) bounds every step of the
+** run: a step cap that cannot reach t_end is refused up front as rk4's is
+** (check_rk4_cap), where a free mass over 2e9 s stepped 2 s at a time for
+** minutes towards the cap. */
+static int check_exact_cap(nsm_sim *s, double t_end)
+{
+    if (s->set.method != NSM_METHOD_EXACT || s->n_gaps || s->n_fric || s->set.max_steps <= 0)
+        return NSM_OK;
+    const RtModeInfo *mi = rt_mode_info(s);
+    if (!mi)
+        return NSM_OK;      /* the run says why */
+    int cut;
+    double h = mode_step(s, mi, &cut), need = (t_end - s->t) / h;
+    if (!(need > (double)s->set.max_steps))
+        return NSM_OK;
+    return rt_fail(s, NSM_EINVAL, -1, "exact takes steps of at most %.6g s in this model (2/nu, "
+                   "nu = %.6g 1/s, or the --dt): at least %.3g steps to reach t = %g s, more than "
+                   "the step cap of %ld; give a larger --max-steps or a shorter --t-end", h,
+                   mi->nu, need, t_end, s->set.max_steps);
 }
 
 /* The step h the method needs in the current mode (h_step: rk4's and
@@ -751,7 +775,7 @@ int rt_run_check(nsm_sim *s, double t_end)
         return rc;
     if (t_end > s->t && ((rc = check_user_dt(s, t_end)) || (rc = check_mode_reach(s, t_end)) ||
                          (s->sec && (rc = rt_section_check_run(s, t_end))) ||
-                         (rc = check_rk4_cap(s, t_end))))
+                         (rc = check_rk4_cap(s, t_end)) || (rc = check_exact_cap(s, t_end))))
         return rc;
     return NSM_OK;
 }
