@@ -513,23 +513,27 @@ static int check_rk4_cap(nsm_sim *s, double t_end)
                    s->set.max_steps);
 }
 
-/* A model with contacts or friction whose speeds are all within
-** RT_VEL_FLOORS of the velocity floors' absolute part RT_VEL_FLOOR: its
-** stick, rest and impact decisions would be taken on speeds the floor
-** alone calls zero (a mass on a belt at 4e-13 m/s stuck at t = 0 and never
-** moved; one drifting onto a wall at 1e-15 m/s passed through it), so the
-** run stops at its start (a numerical failure, not an option's), naming
-** the floor and the speed.  Only a
-** run's first start (a run continued from a state come to rest is not
-** judged on that state), its speeds those the reset saw before a touching
-** contact's impact (a ball squeezed between two walls at 1 m/s is left
-** at rest by it); a model where nothing moves nor pushes runs. */
+/* A model with contacts or friction that moves (a contact's relative
+** velocity or a surface's or belt's speed not 0) with speeds, and the
+** speeds its forces can give over the run (forces times duration over
+** masses), all within RT_VEL_FLOORS of the velocity floors' absolute part
+** RT_VEL_FLOOR: its stick, rest and impact decisions would be taken on
+** speeds the floor alone calls zero (a mass on a belt at 4e-13 m/s stuck
+** at t = 0 and never moved; one drifting onto a wall at 1e-15 m/s passed
+** through it), so the run stops at its start (a numerical failure, not an
+** option's), naming the floor and the speed.  Only a run's first start (a
+** run continued from a state come to rest is not judged on that state),
+** its speeds those the reset saw before a touching contact's impact (a
+** ball squeezed between two walls at 1 m/s is left at rest by it).  A
+** model at rest runs, whatever its forces: a ball lifted off its floor
+** within 1e-13 s is decided by its contact force, not by a speed. */
 static int check_speed_floor(nsm_sim *s, double t_end)
 {
     if (s->sample_k || !(s->n_gaps || s->n_fric))
         return NSM_OK;
-    double v = fmax(s->speed0, rt_speed_scale(s, t_end));
-    if (!(v > 0 && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
+    double moving = fmax(s->speed0, rt_speed_scale(s, s->t));
+    double v = fmax(moving, rt_speed_scale(s, t_end));
+    if (!(moving > 0 && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
         return NSM_OK;
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "the model's speeds are at most %.3g m/s (surface speeds, contact velocities, "
