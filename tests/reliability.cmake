@@ -788,3 +788,15 @@ foreach(case early partial run tol twice)
   set_tests_properties(reliability/left15prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the fourteenth hostile pass on the core left as found
+# (tests/reliability/leftovers15_core_test.py): a belt and a wall slower
+# than the velocity floors' reach, exact's step cap on a free mass, taylor at
+# g = 1e-100 over 16 periods; each case under 20 s in the normal build.
+foreach(case belt wall cap taylorscale)
+  add_test(NAME reliability/left15core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers15_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left15core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -29,7 +29,7 @@ double rt_fric_slip_tol(const nsm_sim *s, int k, const double *v)
     double sc = fabs(s->num.ut[k]);
     for (int q = W->p[k]; q < W->p[k + 1]; q++)
         sc += fabs(W->x[q] * v[W->i[q]]);
-    return 1e-9 * sc + 1e-12;
+    return 1e-9 * sc + RT_VEL_FLOOR;
 }
 
 /* Gap whose contact force is element k's normal force, or -1. */

@@ -982,7 +982,7 @@ double rt_vel_tol(const nsm_sim *s, int j, const double *v)
     double sc = 0;
     for (int k = W->p[j]; k < W->p[j + 1]; k++)
         sc += fabs(W->x[k] * v[W->i[k]]);
-    return 1e-9 * sc + 1e-12;
+    return 1e-9 * sc + RT_VEL_FLOOR;
 }
 
 /* Magnitude of the forces on each velocity coordinate at (t, y), into sb:
@@ -1001,6 +1001,30 @@ static void force_scale_coords(const nsm_sim *s, double t, const double *y, doub
             sc += fabs(C->x[k] * rt_vel(s, y)[C->i[k]]);
         sb[i] = sc;
     }
+}
+
+/* The speed scale of a run from (t, y) to t_end, for the velocity floors
+** (RT_VEL_FLOOR, rt_vel_tol and rt_fric_slip_tol): the largest of the
+** moving surfaces' and belts' speeds, the contacts' relative velocities,
+** and each coordinate's forces times the run's duration over its mass (an
+** upper bound of the speed those forces can give).  0 when nothing moves
+** nor pushes.  Linear models with a diagonal mass only; 0 otherwise. */
+double rt_speed_scale(const nsm_sim *s, double t_end)
+{
+    int n = s->n_vel;
+    const double *v = rt_vel(s, s->y);
+    double sb[n + 1], sc = 0;
+    if (s->m->nl || s->mass)
+        return 0;
+    for (int j = 0; j < s->n_gaps; j++)
+        sc = fmax(sc, fabs(rt_wrow(s, j, v)) +
+                          (s->moving ? fabs(rt_surface_of(s, j, 1, s->t)) : 0));
+    for (int k = 0; k < s->n_fric; k++)
+        sc = fmax(sc, fmax(fabs(rt_wtrow(s, k, v)), fabs(s->num.ut[k])));
+    force_scale_coords(s, s->t, s->y, sb);
+    for (int i = 0; i < n; i++)
+        sc = fmax(sc, sb[i] * s->mass_inv[i] * (t_end - s->t));
+    return sc;
 }
 
 /* Magnitude of the forces acting at (t, y): the scale of force rounding. */

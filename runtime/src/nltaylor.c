@@ -901,6 +901,31 @@ static void kin_k(const nsm_sim *s, RtNlTaylor *e, int k)
     }
 }
 
+/* The radius estimate of series whose top orders are 0 (rho_of) because
+** they underflowed, not because the series ends: from the highest nonzero
+** order k, when the next order its decay predicts is below DBL_MIN /
+** DBL_EPSILON (a pendulum at g = 1e-100 m/s^2 has orders of omega^k =
+** 1e-50k, 0 from the seventh, and stepped 1e52 s, 16 periods, in one step:
+** "off by 1 of the largest energy").  That order is the series' last, so
+** the step keeps (h/rho)^(k+1) at DBL_EPSILON.  A polynomial (free flight:
+** its orders above 2 exactly 0, the second's decay far from underflow)
+** keeps its unbounded radius. */
+static double rho_underflow(const double *a, int rows, int K, int top, double a0)
+{
+    for (int k = top - 2; k >= 1; k--) {
+        double ak = 0;
+        for (int i = 0; i < rows; i++)
+            ak = fmax(ak, fabs(SER(a, i, k)));
+        if (!(ak > 0))
+            continue;
+        double r = pow(fmax(1, a0) / ak, 1.0 / k);
+        if (!(ak / r < DBL_MIN / DBL_EPSILON))
+            return HUGE_VAL;
+        return r * pow(DBL_EPSILON, 1.0 / (k + 1));
+    }
+    return HUGE_VAL;
+}
+
 /* The radius estimate of rows series with K + 1 columns from the decay of
 ** orders top - 1 and top: min over both of (max(1, |a_0|)/|a_k|)^(1/k),
 ** each a norm over the rows (Jorba & Zou's absolute-relative mix). */
@@ -916,7 +941,7 @@ static double rho_of(const double *a, int rows, int K, int top)
         if (ak > 0)
             rho = fmin(rho, pow(fmax(1, a0) / ak, 1.0 / k));
     }
-    return rho;
+    return rho < HUGE_VAL ? rho : rho_underflow(a, rows, K, top, a0);
 }
 
 /* Order k of spatial friction's series (sfseries.c): the rows' order k + 1

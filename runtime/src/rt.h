@@ -30,6 +30,8 @@
 #define RT_MODES 8            /* modes whose matrices and step bounds are kept (mode.c) */
 #define RT_DENSE_NA 400       /* larger models: rk4 and adaptive bound a mode's steps without its matrix */
 #define RT_TAYLOR_K 32        /* degree of a step's Taylor expansion (taylor.c) */
+#define RT_VEL_FLOOR 1e-12   /* m/s: the velocity floors' absolute part (rt_vel_tol, rt_fric_slip_tol) */
+#define RT_VEL_FLOORS 1e3    /* a run whose speed scale is within this many floors is refused (run.c) */
 #define RT_TAYLOR_REACH 2.0   /* the exact method's step is at most this over nu (mode.c) */
 #define RT_TAYLOR_PROPS 8     /* full steps' propagators kept (taylor.c) */
 #define RT_TAYLOR_PROP_NA 24  /* ... for models of at most this many augmented states */
@@ -296,6 +298,7 @@ struct nsm_sim {
     int *sw;                  /* each time switch's state (n_switches), state.c */
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
+    double speed0;            /* speeds at the reset, before its impacts (rt_speed_scale) */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     int taylor_tiny_steps;    /* taylor: steps in a row its reach cut below the time resolution */
     double energy_start;     /* mechanical energy at t = 0 */
@@ -604,6 +607,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
 double rt_gap_tol(const nsm_sim *s, int j, const double *x);
 double rt_vel_tol(const nsm_sim *s, int j, const double *v);
 double rt_force_scale(const nsm_sim *s, double t, const double *y);
+double rt_speed_scale(const nsm_sim *s, double t_end);
 void rt_force_scales(const nsm_sim *s, const unsigned *mode, const double *y, double *sb);
 void rt_force_scales_at(const nsm_sim *s, const unsigned *mode, double t, const double *y,
                         double *sb);

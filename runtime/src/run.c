@@ -513,6 +513,59 @@ static int check_rk4_cap(nsm_sim *s, double t_end)
                    s->set.max_steps);
 }
 
+/* A model with contacts or friction that moves (a contact's relative
+** velocity or a surface's or belt's speed not 0) with speeds, and the
+** speeds its forces can give over the run (forces times duration over
+** masses), all within RT_VEL_FLOORS of the velocity floors' absolute part
+** RT_VEL_FLOOR: its stick, rest and impact decisions would be taken on
+** speeds the floor alone calls zero (a mass on a belt at 4e-13 m/s stuck
+** at t = 0 and never moved; one drifting onto a wall at 1e-15 m/s passed
+** through it), so the run stops at its start (a numerical failure, not an
+** option's), naming the floor and the speed.  Only a run's first start (a
+** run continued from a state come to rest is not judged on that state),
+** its speeds those the reset saw before a touching contact's impact (a
+** ball squeezed between two walls at 1 m/s is left at rest by it).  A
+** model at rest runs, whatever its forces: a ball lifted off its floor
+** within 1e-13 s is decided by its contact force, not by a speed. */
+static int check_speed_floor(nsm_sim *s, double t_end)
+{
+    if (s->sample_k || !(s->n_gaps || s->n_fric))
+        return NSM_OK;
+    double moving = fmax(s->speed0, rt_speed_scale(s, s->t));
+    double v = fmax(moving, rt_speed_scale(s, t_end));
+    if (!(moving > 0 && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
+        return NSM_OK;
+    return rt_fail(s, NSM_ENUMERIC, -1,
+                   "the model's speeds are at most %.3g m/s (surface speeds, contact velocities, "
+                   "forces times the run's duration over masses), within %g times the velocity "
+                   "floor of %g m/s below which a slip or a closing speed counts as zero (stick, "
+                   "rest, no impact): its contacts would be decided on rounding; scale the units "
+                   "(lengths in um or nm, times in ms) so that its speeds exceed %g m/s", v,
+                   RT_VEL_FLOORS, RT_VEL_FLOOR, RT_VEL_FLOORS * RT_VEL_FLOOR);
+}
+
+/* exact on a model without contacts or friction keeps its one mode, whose
+** step (mode_step: 2/nu, at most the user's dt) bounds every step of the
+** run: a step cap that cannot reach t_end is refused up front as rk4's is
+** (check_rk4_cap), where a free mass over 2e9 s stepped 2 s at a time for
+** minutes towards the cap. */
+static int check_exact_cap(nsm_sim *s, double t_end)
+{
+    if (s->set.method != NSM_METHOD_EXACT || s->n_gaps || s->n_fric || s->set.max_steps <= 0)
+        return NSM_OK;
+    const RtModeInfo *mi = rt_mode_info(s);
+    if (!mi)
+        return NSM_OK;      /* the run says why */
+    int cut;
+    double h = mode_step(s, mi, &cut), need = (t_end - s->t) / h;
+    if (!(need > (double)s->set.max_steps))
+        return NSM_OK;
+    return rt_fail(s, NSM_EINVAL, -1, "exact takes steps of at most %.6g s in this model (2/nu, "
+                   "nu = %.6g 1/s, or the --dt): at least %.3g steps to reach t = %g s, more than "
+                   "the step cap of %ld; give a larger --max-steps or a shorter --t-end", h,
+                   mi->nu, need, t_end, s->set.max_steps);
+}
+
 /* The step h the method needs in the current mode (h_step: rk4's and
 ** exact's step, adaptive's largest), below the time resolution: the run
 ** stops at once, naming the mode (rt_fail) and the cause (the mode's
@@ -726,7 +779,7 @@ int rt_run_check(nsm_sim *s, double t_end)
         return rc;
     if (t_end > s->t && ((rc = check_user_dt(s, t_end)) || (rc = check_mode_reach(s, t_end)) ||
                          (s->sec && (rc = rt_section_check_run(s, t_end))) ||
-                         (rc = check_rk4_cap(s, t_end))))
+                         (rc = check_rk4_cap(s, t_end)) || (rc = check_exact_cap(s, t_end))))
         return rc;
     return NSM_OK;
 }
@@ -740,7 +793,7 @@ int rt_run(nsm_sim *s, double t_end)
         return s->failed;
     if (!(t_end >= s->t) || !isfinite(t_end))
         return NSM_EINVAL;
-    if ((rc = rt_run_check(s, t_end)))
+    if ((rc = rt_run_check(s, t_end)) || (rc = check_speed_floor(s, t_end)))
         return rc;
     s->energy = keeps_energy(s);
     if (!s->energy)
