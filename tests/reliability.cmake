@@ -781,7 +781,7 @@ endforeach()
 # handlers exist, an earlier study's partial files, a study's results in
 # nsmc run's folder, special points printed to their tolerance, flags given
 # twice; each case under 20 s in the normal build.
-foreach(case early partial run tol twice)
+foreach(case early partial run tol twice inputs)
   add_test(NAME reliability/left15prog_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers15_prog_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

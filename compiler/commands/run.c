@@ -1081,17 +1081,24 @@ static void summarize_energy(const char *path, int col)
                last, worst);
 }
 
+/* The files a run writes into its folder besides the simulator's named
+ * outputs: its two CSV files, then the figures and their scripts, which
+ * an earlier run's are removed by name (remove_old_plots). */
+static const char *const run_files[] = {
+    "trajectory.csv", "events.csv",
+    "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log",
+    "animation.gif", "animation.gp"
+};
+#define RUN_NFILES (sizeof run_files / sizeof *run_files)
+#define RUN_FIRST_FIGURE 2
+
 /* Removes the plot files of an earlier run, so that none is left stale
  * (keep_anim: not the animation, which the simulator has just drawn). */
 static void remove_old_plots(const char *dir, Arena *a, int keep_anim)
 {
-    static const char *const files[] = {
-        "plot.png", "plot.svg", "phase.png", "phase.svg", "path.png", "path.svg", "plot.gp", "plot.log",
-        "animation.gif", "animation.gp"
-    };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        if (!keep_anim || strncmp(files[i], "animation.", 10))
-            unlink(arena_printf(a, "%s/%s", dir, files[i]));
+    for (size_t i = RUN_FIRST_FIGURE; i < RUN_NFILES; i++)
+        if (!keep_anim || strncmp(run_files[i], "animation.", 10))
+            unlink(arena_printf(a, "%s/%s", dir, run_files[i]));
 }
 
 /* Sets parameter `name` of the model to v in p (for plot_walls). */
@@ -1391,18 +1398,40 @@ static void results_said(const RunOptions *o, const char *dir)
     printf("\n");
 }
 
+/* The names of the run's inputs (the model's file, the parameter file) that
+ * are files of the folder dir, into own: the clean-up of other studies'
+ * results keeps them (a parameter file saved as DIR/summary.csv was
+ * removed as a sweep's).  Returns how many. */
+static int run_inputs_in(const RunOptions *o, const char *dir, const char **own)
+{
+    const char *in[2] = { o->input, o->set_file };
+    int n = 0;
+    for (int k = 0; k < 2; k++) {
+        struct stat a, b;
+        if (!in[k] || stat(in[k], &a) != 0)
+            continue;
+        const char *base = strrchr(in[k], '/') ? strrchr(in[k], '/') + 1 : in[k];
+        char path[4096];             /* a longer name is not looked for */
+        if (snprintf(path, sizeof path, "%s/%s", dir, base) >= (int)sizeof path ||
+            stat(path, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+            continue;
+        own[n++] = base;
+    }
+    return n;
+}
+
 /* Removes a study's results from the run's folder dir (outdir_others_remove,
  * the studies' one list) once the run's are in place: a sweep's section.csv
  * and summary.csv, a branch.csv, their figures stayed beside the run's own
  * without a word.  A file the run itself wrote under such a name
  * (`--section-out DIR/section.csv`, `--stats DIR/summary.csv`) is its own
- * and stays. */
+ * and stays, as do the run's inputs. */
 static void run_studies_remove(const RunOptions *o, const char *dir)
 {
     static const char *const opts[] = { "--stats", "--section-out", "--lyapunov-out",
                                         "--animate", "--out" };
-    const char *own[2 * sizeof opts / sizeof *opts];
-    int n = 0;
+    const char *own[2 * sizeof opts / sizeof *opts + 2];
+    int n = run_inputs_in(o, dir, own);
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
         const char *f = sim_output(o->sim, o->nsim, opts[k]);
         const char *g = sim_output((const char *const *)o->extra, o->nextra, opts[k]);
@@ -1449,9 +1478,6 @@ static int run_outputs_check(const RunOptions *o, const char *dir, Arena *a)
 {
     const char *inpath[2] = { o->input, o->set_file };
     const char *what[2] = { "model file", "parameter file" };
-    const char *fixed[3] = { arena_printf(a, "%s/trajectory.csv", dir),
-                             arena_printf(a, "%s/events.csv", dir),
-                             arena_printf(a, "%s/animation.gif", dir) };
     for (int k = 0; k < 2; k++) {
         struct stat in;
         if (!inpath[k] || stat(inpath[k], &in) != 0 || !S_ISREG(in.st_mode))
@@ -1461,8 +1487,9 @@ static int run_outputs_check(const RunOptions *o, const char *dir, Arena *a)
             run_args_not_input((const char *const *)o->extra, o->nextra, &in, what[k],
                                inpath[k]))
             return 1;
-        for (int f = 0; f < 3; f++)
-            if (run_output_is_input("--out-dir", fixed[f], &in, what[k], inpath[k]))
+        for (size_t f = 0; f < RUN_NFILES; f++)
+            if (run_output_is_input("--out-dir", arena_printf(a, "%s/%s", dir, run_files[f]),
+                                    &in, what[k], inpath[k]))
                 return 1;
     }
     return 0;

@@ -30,6 +30,11 @@ Cases (each under 20 s in the normal build):
              twice (-v with --verbose, -q, --phase, --animate, --plot with
              --no-plot) and the simulator's (--summary, --phase, --lyapunov,
              --no-zeno) are refused, exit 1, nothing made (they were taken).
+  inputs     a parameter file kept in the run's folder under a figure's name
+             (DIR/plot.png, drawn over and removed as an earlier run's
+             figure, exit 0) is refused before anything is written, and one
+             kept under a study's result name (DIR/summary.csv, removed as a
+             sweep's) stays, its values used.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -238,6 +243,47 @@ def case_twice(tmp):
               % (cmd, " ".join(args), said), p)
 
 
+# ---- inputs -----------------------------------------------------------------
+
+def case_inputs(tmp):
+    """A run's inputs in its own folder are neither drawn over nor cleared."""
+    d = os.path.join(tmp, "o")
+    os.makedirs(d)
+    ball = os.path.join(SRC, "models", "bouncing_ball.nsm")
+    for name in ("plot.png", "plot.svg", "plot.gp", "phase.png", "path.svg", "animation.gif"):
+        pf = os.path.join(d, name)
+        with open(pf, "w") as f:
+            f.write("e = 0.5\n")
+        p = run(tmp, [NSMC, "run", ball, "--set-file", pf, "--out-dir", "o", "-q"],
+                timeout=180 * SLOW)
+        kept = open(pf, "rb").read() if os.path.exists(pf) else None
+        print("  --set-file o/%s --out-dir o: exit %d, file %r" % (name, p.returncode,
+                                                                kept and kept[:16]))
+        check(p.returncode == 1 and "is the parameter file" in p.stderr and kept == b"e = 0.5\n"
+              and not os.path.exists(os.path.join(d, "trajectory.csv")),
+              "a parameter file named as the run's figure %s is refused, nothing written "
+              "(it was drawn over or removed, exit 0)" % name, p)
+        os.unlink(pf)
+    pf = os.path.join(d, "summary.csv")
+    with open(pf, "w") as f:
+        f.write("e = 0.5\n")
+    p = run(tmp, [NSMC, "run", ball, "--set-file", pf, "--out-dir", "o", "-q", "--no-plot"],
+            timeout=180 * SLOW)
+    kept = open(pf).read() if os.path.exists(pf) else None
+    print("  --set-file o/summary.csv --out-dir o: exit %d, file %r" % (p.returncode, kept))
+    check(p.returncode == 0 and kept == "e = 0.5\n",
+          "a parameter file under a study's result name stays (it was removed as a sweep's)", p)
+    # the file's e = 0.5 was used (the model's is 0.9): the ball dropped from
+    # 1 m comes to rest at t1 (1 + e)/(1 - e), t1 = sqrt(2/g)
+    with open(os.path.join(d, "events.csv")) as f:
+        zeno = [float(r.split(",")[0]) for r in f.read().splitlines()[1:] if ",zeno," in r]
+    t_rest = (2 / 9.81) ** 0.5 * 1.5 / 0.5
+    print("  its Zeno point %s, closed form %.17g" % (zeno, t_rest))
+    check(len(zeno) == 1 and abs(zeno[0] - t_rest) < 1e-9,
+          "the parameter file's e = 0.5 is the run's (Zeno point at t1 (1 + e)/(1 - e))", p)
+
+
 if __name__ == "__main__":
     sys.exit(main({"early": case_early, "partial": case_partial, "run": case_run,
-                   "tol": case_tol, "twice": case_twice}, "nsm-left15prog-", case_arg=3))
+                   "tol": case_tol, "twice": case_twice,
+                   "inputs": case_inputs}, "nsm-left15prog-", case_arg=3))
