@@ -558,8 +558,8 @@ static int check_exact_cap(nsm_sim *s, double t_end)
         return NSM_OK;      /* the run says why */
     int cut;
     double h = mode_step(s, mi, &cut), need = (t_end - s->t) / h;
-    if (!(need > (double)s->set.max_steps))
-        return NSM_OK;
+    if (!(need > (double)s->set.max_steps) || !rt_t_resolved(s, h, t_end))
+        return NSM_OK;      /* a step below the time's resolution: check_step names it */
     return rt_fail(s, NSM_EINVAL, -1, "exact takes steps of at most %.6g s in this model (2/nu, "
                    "nu = %.6g 1/s, or the --dt): at least %.3g steps to reach t = %g s, more than "
                    "the step cap of %ld; give a larger --max-steps or a shorter --t-end", h,
