@@ -17,7 +17,10 @@ sim_belt_friction beside it).  Cases (each under 20 s in the normal build):
              the finished values' records were lost; a model or a parameter
              file kept in the output folder as `.nsm-run.lock` was
              overwritten with the lock's process id by `nsmc run`, `sweep`
-             and `continue` (exit 0 over a destroyed model).
+             and `continue` (exit 0 over a destroyed model); a simulator's
+             output named as its HDF5 file's temporary of a process that is
+             gone (`--stats a.h5.1234.partial`) moved to a.h5.partial.prev
+             as a killed run's file once written.
   kept       inputs that found nothing, kept: the simulators' options in
              two orders giving the same files byte for byte, standard
              output closed beside a file output, the velocity floors'
@@ -192,9 +195,33 @@ def lock_inputs(tmp):
               "a lock left by a killed run (%r) taken over" % left, p)
 
 
+def h5_own_output(tmp):
+    """An output of the run named as the HDF5 file's temporary of a process
+    that is gone (`--stats a.h5.1234.partial`) was written, then moved to
+    a.h5.partial.prev as a killed run's file, exit 0: it stays; a real
+    killed run's file beside it is still kept as a.h5.partial.prev."""
+    ball = os.path.join(SIMS, "sim_bouncing_ball")
+    own = os.path.join(tmp, "a.h5.1234.partial")
+    p = run(tmp, [ball, "--t-end", "1", "--out", "a.h5", "--stats", "a.h5.1234.partial"])
+    print("  sim --out a.h5 --stats a.h5.1234.partial -> %d  %s" % (p.returncode, shown(p)))
+    check(p.returncode == 0 and os.path.exists(own) and
+          open(own).readline().startswith("contact,law,") and
+          not os.path.exists(os.path.join(tmp, "a.h5.partial.prev")),
+          "the statistics stay under the name asked for, not moved as a killed run's file", p)
+    dead = os.path.join(tmp, "a.h5.4194305.partial")      # above Linux's largest process id
+    with open(dead, "w") as f:
+        f.write("left\n")
+    p = run(tmp, [ball, "--t-end", "1", "--out", "a.h5", "--stats", "a.h5.1234.partial"])
+    check(p.returncode == 0 and open(own).readline().startswith("contact,law,") and
+          not os.path.exists(dead) and
+          open(os.path.join(tmp, "a.h5.partial.prev")).read() == "left\n",
+          "a killed run's temporary beside it still kept as a.h5.partial.prev", p)
+
+
 def findings(tmp):
     sweep_ctrl_c(tmp)
     lock_inputs(tmp)
+    h5_own_output(tmp)
 
 
 def files_of(d):
