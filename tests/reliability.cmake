@@ -800,3 +800,19 @@ foreach(case belt wall cap taylorscale)
   set_tests_properties(reliability/left15core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A sixteenth hostile pass on the programs and the Python package
+# (tests/reliability/sixteenth_pass_prog_test.py): a Ctrl-C between a
+# Python sweep's runs, the output folder's lock against the run's own
+# inputs; the simulators' options in two orders, stdout closed, the
+# velocity floors' edge, the Lyapunov spectrum through Python and the
+# command line, the studies' bad arguments, an MPI rank stopped; each case
+# under 20 s in the normal build.
+foreach(case findings kept)
+  add_test(NAME reliability/sixteenth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sixteenth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
+            ${case})
+  set_tests_properties(reliability/sixteenth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

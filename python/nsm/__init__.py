@@ -149,11 +149,12 @@ class Interrupted(KeyboardInterrupt):
     computed: run's Result; section's records; sweep's (p, rec) so far;
     continuation's Branch so far; None for lyapunov and floquet; basins'
     rows of the initial states finished, as dicts of nsmc sweep's
-    summary.csv columns, with t None: a label needs the whole grid)."""
+    summary.csv columns, with t None: a label needs the whole grid; and
+    sweep's with t None when stopped between two values' runs)."""
 
     def __init__(self, t, result):
         super().__init__("interrupted at t = %.9g s" % t if t is not None else
-                         "interrupted (basins: the points finished are in result)")
+                         "interrupted between runs (the points finished are in result)")
         self.t, self.result = t, result
 
     def __reduce__(self):
@@ -1673,7 +1674,6 @@ class Model:
         `transient` dropped and the next `record` kept (fewer when the run
         reaches t_max, default the model's t_end, first).  Returns (p, rec):
         p the parameter of each kept record, rec its row t, phase, state."""
-        lib = self._lib
         param = _param_name(self.params, param)
         _params_dict(params)
         _not_swept(params, [param])
@@ -1716,6 +1716,28 @@ class Model:
                                "(their Poincare sections and tangent dynamics need a chart of "
                                "the quaternions)")
         n2 = 2 * len(self.bodies)
+        ps, rows = [], []
+
+        def partial():
+            """The records kept so far, as sweep returns them."""
+            return np.array(ps, dtype=float), np.array(rows, dtype=float).reshape(-1, 2 + n2)
+        try:
+            return self._sweep_values(param, values, section, period, t_max, params, method,
+                                      init, transient, record, ps, rows, partial)
+        except KeyboardInterrupt as err:
+            # a Ctrl-C outside a run (the values' checks, a run's set-up, in
+            # Python) was a bare KeyboardInterrupt and the finished values'
+            # records were lost; within a run it is Interrupted already
+            if isinstance(err, Interrupted):
+                raise
+            raise Interrupted(None, partial()) from None
+
+    def _sweep_values(self, param, values, section, period, t_max, params, method, init,
+                      transient, record, ps, rows, partial):
+        """sweep's runs, one per value, their kept records appended to ps
+        and rows; (p, rec), or SimulationError when no value gave records."""
+        lib = self._lib
+        n2 = 2 * len(self.bodies)
         # every value's section, period and horizon before the first run, as
         # nsmc sweep checks its axes before the grid (a period of 1e-300 ran
         # to the first value's failure, a SimulationError)
@@ -1723,7 +1745,6 @@ class Model:
             probe, _ = self._sweep_sim(param, float(v), section, period, t_max, params, method,
                                        init)
             self._free(probe)
-        ps, rows = [], []
         for v in values:
             seen = [0]
 
@@ -1739,10 +1760,7 @@ class Model:
                                       init)
             try:
                 lib.nsm_sim_set_section_handler(sim, fn, None)
-                rc = self._interruptible(
-                    sim, lambda: lib.nsm_sim_run_until(sim, te),
-                    lambda: (np.array(ps, dtype=float),
-                             np.array(rows, dtype=float).reshape(-1, 2 + n2)))
+                rc = self._interruptible(sim, lambda: lib.nsm_sim_run_until(sim, te), partial)
                 if rc not in (0, 8):     # NSM_ESTOPPED: the records are in
                     self._fail(sim, "sweep at %s = %r" % (param, float(v)))
             finally:
@@ -1754,7 +1772,7 @@ class Model:
                                   "give a longer t_max, a smaller transient or another section"
                                   % (param, transient, section), "sweep", te, [], None,
                                   (np.zeros(0), np.zeros((0, 2 + n2))))
-        return np.array(ps, dtype=float), np.array(rows, dtype=float).reshape(-1, 2 + n2)
+        return partial()
 
     def _sweep_sim(self, param, v, section, period, t_max, params, method, init):
         """(sim, t_max) of the sweep's point param = v: its section and

@@ -1050,7 +1050,8 @@ static int outputs_open(Driver *d, nsm_sim *sim, const char *out_path, const cha
     if (!bad_path && stats_path && !(*stats = open_out(stats_path, &stats_created)))
         e = errno, bad_path = stats_path;
     if (!bad_path && h5_path) {
-        h5out_stale(h5_path, d->prog);
+        const char *keep[4] = { out_path, ev_path, sec_path, stats_path };
+        h5out_stale(h5_path, d->prog, keep, 4);
         if (!(d->h5 = h5out_open(h5_path, d->m, sim, err, sizeof err)) ||
             (sec_spec && h5out_section_start(d->h5, sec_spec))) {
             if (d->h5)   /* the section's dataset could not be made: say why */

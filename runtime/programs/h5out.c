@@ -667,13 +667,27 @@ static void lock_tmp(H5Out *h)
         fcntl(h->lockfd, F_SETLK, &fl);
 }
 
+/* Whether the file st is one of the nkeep paths in keep (NULL and "-"
+** skipped), by device and inode: an output of this run named as a killed
+** run's temporary (--stats k.h5.1234.partial) was moved away as one. */
+static int stale_kept(const struct stat *st, const char *const *keep, int nkeep)
+{
+    struct stat o;
+    for (int k = 0; k < nkeep; k++)
+        if (keep[k] && strcmp(keep[k], "-") && stat(keep[k], &o) == 0 &&
+            o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+            return 1;
+    return 0;
+}
+
 /* Partial files PATH.PID.partial that runs killed outright left beside
 ** PATH (their process is gone; one of a process still running, another
 ** writer, is left alone): the newest is kept as PATH.partial.prev (the one
 ** before replaced, and that said), older ones removed, each said on
 ** stderr, so that what a killed run wrote is neither replaced silently
-** nor left to pile up. */
-void h5out_stale(const char *path, const char *prog)
+** nor left to pile up.  This run's other outputs (keep) are not among
+** them, whatever their names. */
+void h5out_stale(const char *path, const char *prog, const char *const *keep, int nkeep)
 {
     char target[PATH_MAX + 64], err[PATH_MAX + 160], dir[PATH_MAX + 64], prev[PATH_MAX + 96];
     char stem[PATH_MAX + 64];
@@ -695,7 +709,7 @@ void h5out_stale(const char *path, const char *prog)
         if (!stale_name(de->d_name, base, &pid))
             continue;
         snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
-        if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+        if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode) || stale_kept(&st, keep, nkeep))
             continue;
         if (best[0] && st.st_mtime < best_mtime) {
             if (unlink(full) == 0)

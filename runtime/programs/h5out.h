@@ -65,8 +65,10 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
                   size_t errlen);
 /* Partial files that killed runs left beside path (path.PID.partial of a
  * process that is gone): the newest kept as path.partial.prev, older ones
- * removed, each said on stderr as "PROG: note: ...". */
-void h5out_stale(const char *path, const char *prog);
+ * removed, each said on stderr as "PROG: note: ...".  A file that is one
+ * of the nkeep paths in keep (this run's other outputs; NULL entries and
+ * "-" skipped) is left alone. */
+void h5out_stale(const char *path, const char *prog, const char *const *keep, int nkeep);
 /* Appends the sample at time t (the output columns at sim's state).  0, or
  * -1 after a write error (the message is kept for h5out_close). */
 int h5out_sample(H5Out *h, const nsm_sim *sim, double t);
@@ -96,9 +98,10 @@ static inline H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_
              "(install libhdf5-dev and rebuild), use a .csv file", path);
     return NULL;
 }
-static inline void h5out_stale(const char *path, const char *prog)
+static inline void h5out_stale(const char *path, const char *prog, const char *const *keep,
+                               int nkeep)
 {
-    (void)path, (void)prog;
+    (void)path, (void)prog, (void)keep, (void)nkeep;
 }
 static inline int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
 {

@@ -21,6 +21,30 @@
 
 #include "outdir.h"
 
+/* Whether the lock file fd, once locked, holds what a lock holds: nothing
+** (new, or a writer killed between its truncation and its write) or a
+** process id (its line end cut by a short write or not); its size into
+** *size.  Anything else is a
+** file of the user's under the lock's name (a model or a parameter file
+** kept in the folder as .nsm-run.lock), which the process id written over
+** it destroyed, exit 0. */
+static int outdir_lock_held_text(int fd, long long *size)
+{
+    struct stat st;
+    char text[32];
+    if (fstat(fd, &st) != 0)
+        return 0;
+    *size = (long long)st.st_size;
+    if (st.st_size == 0)
+        return 1;
+    if (st.st_size >= (off_t)sizeof text || pread(fd, text, sizeof text, 0) != st.st_size)
+        return 0;
+    off_t n = 0;
+    while (n < st.st_size && text[n] >= '0' && text[n] <= '9')
+        n++;
+    return n > 0 && (n == st.st_size || (n == st.st_size - 1 && text[n] == '\n'));
+}
+
 /* Takes the lock of the output folder dir, DIR/.nsm-run.lock, for the rest
 ** of the process: the one lock of `nsmc run`, sweeps and continuations.
 ** Its descriptor (kept open), or -1 after a message naming the other
@@ -47,6 +71,14 @@ int outdir_lock_take(const char *prog, const char *dir)
     }
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
     if (fcntl(fd, F_SETLK, &fl) == 0) {
+        long long size = 0;
+        if (!outdir_lock_held_text(fd, &size)) {
+            fprintf(stderr, "%s: error: cannot take the lock %s: the file there holds other "
+                    "data than a process id (%lld bytes: a file of yours under the lock's "
+                    "name?); move it out of the folder\n", prog, path, size);
+            close(fd);
+            return -1;
+        }
         char pid[32];
         int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
         if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n)
