@@ -800,3 +800,15 @@ foreach(case belt wall cap taylorscale)
   set_tests_properties(reliability/left15core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the fifteenth hostile pass on the core and the rounds before it left
+# as found (tests/reliability/leftovers16_core_test.py): rk4 without a dt
+# through a soft Hertz contact, taylor starting a slip from zero; each case
+# under 20 s in the normal build.
+foreach(case hertz taylorstart)
+  add_test(NAME reliability/left16core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers16_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left16core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

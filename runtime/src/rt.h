@@ -512,6 +512,7 @@ int rt_sf_rows(const nsm_sim *s, int k, double G[4][6], int *cols);
 int rt_sf_cuts(nsm_sim *s, int cut);
 void rt_sf_start(nsm_sim *s, int k, int on, const double *d0, double tol);
 int rt_sf_starting(const nsm_sim *s, int k);
+const double *rt_sf_start_dir(const nsm_sim *s, int k, double gn);
 int rt_sf_edge(nsm_sim *s, int set);
 double rt_sf_scale(nsm_sim *s, int k, double v);
 void rt_rigid_normalise(const nsm_sim *s, double *y);
@@ -528,6 +529,7 @@ double rt_sfser_row(const RtSfSer *f, int k, int r, int c, int l);
 double rt_sfser_dir(const RtSfSer *f, int k, int c, int l);
 double rt_sfser_curv(const RtSfSer *f, int k, int r, int l);
 const double *rt_sfser_slip_norm(const RtSfSer *f, int k);
+double rt_sfser_start_reach(const RtSfSer *f, int k, double eps);
 
 /* nltaylor.c: the taylor method for nonlinear models */
 #define RT_NLT_NOSERIES 100   /* no expansion at this state (p^a at p = 0) */

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""What the fifteenth hostile pass on the core and the rounds before it left
+as found, each case failing before its fix.
+
+    tests/reliability/leftovers16_core_test.py NSMC SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  hertz   rk4 without a dt on the Hertz pair (models/hertz_pair.nsm) at a
+          closing speed of 1e-6 m/s stepped 1 ms through a contact of 3.9
+          ms whose stiffness starts at 0: the spheres parted 1.25 % slower
+          than they met, and the run said so only as "0.025 of the largest
+          energy" on its status line, exit 0.  Now the step is bounded by
+          the contact's stiffness at the deepest penetration its energy
+          reaches: the spheres exchange their velocities (equal masses,
+          undamped) within 1e-6, and the contact lasts Hertz's
+          2 (p_max/v) int_0^1 du/sqrt(1 - u^(5/2)), p_max = (5 mu v^2 /
+          (4 k))^(2/5) (mpmath), within 1e-7 relative.
+  taylorstart  a sphere at rest on a floor tilted beyond its friction's
+          hold (alpha = 0.3, mu = 0.05) under taylor, the default for
+          bodies in space, stopped with "cannot start a slip from zero",
+          exit 3.  Now taylor starts the slip as rk4 and adaptive do (its
+          direction from the tangential force at zero slip): x = g (sin a
+          - mu cos a) t^2/2 and its spin (5/2) mu g cos a t / r within 1e-11
+          (relative, the CSV's 12 digits).
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main  # noqa: E402
+# causes_test's nsmc_run reads the same NSMC (argv[1]) as this runner
+from causes_test import nsmc_run  # noqa: E402
+from leftovers13_core_test import rows_of  # noqa: E402
+
+SRC = os.path.abspath(sys.argv[2])
+G = 9.81
+
+
+def model_text(name):
+    """The text of models/NAME.nsm."""
+    with open(os.path.join(SRC, "models", name + ".nsm")) as f:
+        return f.read()
+
+
+def hertz_time(m, k, v):
+    """Hertz's contact time of two equal spheres of mass m closing at v
+    through k p^(3/2): 2 (p_max/v) int_0^1 du/sqrt(1 - u^(5/2)), p_max from
+    (1/2) mu v^2 = (2/5) k p_max^(5/2), mu = m/2 (mpmath, 30 digits)."""
+    import mpmath
+    mpmath.mp.dps = 30
+    mu = mpmath.mpf(m) / 2
+    pmax = (mpmath.mpf(5) / 4 * mu * mpmath.mpf(v) ** 2 / k) ** (mpmath.mpf(2) / 5)
+    integral = mpmath.quad(lambda u: 1 / mpmath.sqrt(1 - u ** mpmath.mpf(2.5)), [0, 1])
+    return float(2 * pmax / v * integral)
+
+
+def case_hertz(tmp):
+    """rk4 without a dt through a soft Hertz contact: the velocities
+    exchanged and Hertz's contact time."""
+    src = model_text("hertz_pair")
+    for v in (1e-6, 1e-3):
+        t_meet, tc = 1e-3 / v, hertz_time(0.1, 1e9, v)    # gap0 = 1 mm closed at v
+        p = nsmc_run(tmp, "hp", src, ["--method", "rk4", "--set", "v=%g" % v, "--t-end",
+                                      repr(t_meet + 3 * tc), "--every", repr(t_meet / 2000)])
+        ev = rows_of(tmp, "hp", "events")
+        enter = [float(e["t"]) for e in ev if e["kind"] == "contact_enter"]
+        leave = [e for e in ev if e["kind"] == "contact_exit"]
+        ok = p.returncode == 0 and len(enter) == 1 and len(leave) == 1
+        # the relative velocity at parting: equal masses exchange their
+        # velocities, the pair parting at the speed it closed with
+        dv = abs(float(leave[0]["vrel_after"]) - v) / v if ok else math.inf
+        t = float(leave[0]["t"]) - enter[0] if ok else math.nan
+        print("  Hertz pair at %g m/s, rk4 without a dt: parting at %.12g m/s, off by %.2g; "
+              "contact %.12g s (Hertz %.12g s), off by %.2g" % (v, dv * v + v if ok else math.nan,
+                                                                dv, t, tc, abs(t - tc) / tc))
+        check(ok and dv < 1e-6 and abs(t - tc) < 1e-7 * tc,
+              "Hertz pair at %g m/s under rk4 without a dt: parting at the closing speed within "
+              "1e-6, Hertz's contact time within 1e-7 (it parted 1.25 %% slow, exit 0)" % v, p)
+
+
+ROLL = '''model roll "a solid sphere on a floor under tilted gravity"
+param m = 1 kg
+param r = 0.1 m
+param mu = 0.05
+param alpha = 0.3 rad
+gravity G = (9.81 m/s^2 * sin(alpha), 0, -9.81 m/s^2 * cos(alpha))
+rigid B: mass = m, inertia = (0.4*m*r^2, 0.4*m*r^2, 0.4*m*r^2)
+plane floor: normal = (0, 0, 1), offset = 0 m
+gap F: B.sphere(radius = r) above floor, impact(e = 0)
+friction FF: normal = gap F, mu = mu
+init B.z = r
+simulate t_end = 1 s, method = taylor
+output every 50 ms: B.x, B.z, B.vx, B.w2
+'''
+
+
+def case_taylorstart(tmp):
+    """taylor starts a slip from exactly zero: a sphere at rest on a floor
+    too steep for its friction slides at g (sin a - mu cos a)."""
+    for alpha, mu in ((0.3, 0.05), (1.0, 0.3), (1.5, 0.01)):
+        a = G * (math.sin(alpha) - mu * math.cos(alpha))
+        # rolling would need tan a <= 7/2 mu; the contact slides from rest:
+        # its spin grows at (5/2) mu g cos a / r, its centre at a
+        wdot = 2.5 * mu * G * math.cos(alpha) / 0.1
+        p = nsmc_run(tmp, "roll", ROLL, ["--set", "alpha=%r" % alpha, "--set", "mu=%r" % mu])
+        rows = rows_of(tmp, "roll", "trajectory") if p.returncode == 0 else []
+        # relative to the values: the CSV holds 12 digits
+        ex = max((abs(float(r["B.x [m]"]) - a * float(r["t [s]"]) ** 2 / 2) /
+                  (1 + a * float(r["t [s]"]) ** 2 / 2) for r in rows), default=math.inf)
+        ew = max((abs(float(r["B.w2 [rad/s]"]) - wdot * float(r["t [s]"])) /
+                  (1 + wdot * float(r["t [s]"])) for r in rows), default=math.inf)
+        print("  sphere at rest, alpha %g, mu %g, taylor: exit %d, %d samples, |x - a t^2/2| <= "
+              "%.3g (relative), |w - wdot t| <= %.3g" % (alpha, mu, p.returncode, len(rows), ex, ew))
+        check(p.returncode == 0 and len(rows) == 21 and ex < 1e-11 and ew < 1e-11,
+              "a sphere sliding from rest (alpha %g, mu %g) under taylor: x = g (sin a - mu cos "
+              "a) t^2/2 within 1e-11 (relative), its spin (5/2) mu g cos a t / r (it was refused, 'cannot "
+              "start a slip from zero')" % (alpha, mu), p)
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm-left16core-", case_arg=3))
