@@ -22,6 +22,13 @@ Cases (each under 20 s in the normal build):
           direction from the tangential force at zero slip): x = g (sin a
           - mu cos a) t^2/2 and its spin (5/2) mu g cos a t / r within 1e-11
           (relative, the CSV's 12 digits).
+  tie     the Poincare section's exact tie (a strobe time on an impact's
+          instant, section.c) had no check since its code moved: a ball
+          (e = 0.5) dropped from h under g lands at T = sqrt(2 h/g), and
+          period:T records v = e sqrt(2 g h) within 1e-12 under exact (the
+          tie handling broken, -sqrt(2 g h), the state before); rk4 and
+          adaptive, which land some such impacts up to 1e-14 s after T,
+          were refused ("went on ... without the impact"): now the same.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -117,6 +124,50 @@ def case_taylorstart(tmp):
               "a sphere sliding from rest (alpha %g, mu %g) under taylor: x = g (sin a - mu cos "
               "a) t^2/2 within 1e-11 (relative), its spin (5/2) mu g cos a t / r (it was refused, 'cannot "
               "start a slip from zero')" % (alpha, mu), p)
+
+
+BALL = '''model ball "a ball dropped onto a floor"
+param g = 2 m/s^2
+param h = 1 m
+param e = 0.5
+mass B = 1 kg
+gravity g
+gap floor: B.x >= 0, impact(e = e)
+init B.x = h, B.v = 0 m/s
+simulate t_end = 2.5 s, dt = 1 ms, method = exact
+output every 0.25 s: B.x, B.v
+'''
+
+
+def case_tie(tmp):
+    """A stroboscopic time on an impact's instant: the record is the state
+    after the impact (section.c's tie within rounding), and one whose
+    impact rk4 or adaptive lands a few 1e-15 s late is not refused."""
+    import nsm
+    from twelfth_pass_core_test import compiled
+    b = compiled(tmp, "ball", BALL)
+    # exact lands within rounding of T = sqrt(2 h/g); the tie handling
+    # broken, it recorded -sqrt(2 g h), the velocity before the impact
+    cases = [("exact", g, h) for g, h in ((0.5, 1.0), (9.81, 1.0), (2.0, 4.0), (8.0, 0.3))]
+    # rk4 and adaptive land these a few ulps to 1e-14 s after T: refused
+    # ("the run went on ... without the impact") before
+    cases += [(m, g, h) for m in ("rk4", "adaptive") for g, h in ((3.0, 1.5), (2.0, 1.5),
+                                                                  (9.81, 2.0))]
+    for meth, g, h in cases:
+        T = math.sqrt(2 * h / g)
+        try:
+            rec = b.section("period:%r" % T, t_end=1.5 * T, method=meth,
+                            params={"g": g, "h": h})
+            at = [r for r in rec if abs(r[0] - T) <= 1e-12 * T]
+            v = at[0][3] if len(at) == 1 else math.nan
+        except nsm.SimulationError as ex:
+            v, rec = str(ex), []
+        want = 0.5 * math.sqrt(2 * g * h)
+        print("  ball g %g, h %g, period:%.17g under %s: v at T %r (e sqrt(2 g h) = %.17g)"
+              % (g, h, T, meth, v, want))
+        check(isinstance(v, float) and abs(v - want) < 1e-12 * (1 + want),
+              "a strobe time on the landing (g %g, h %g, %s): the state after the impact"
+              % (g, h, meth))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
