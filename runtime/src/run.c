@@ -548,8 +548,25 @@ static int check_rk4_cap(nsm_sim *s, double t_end)
                    s->set.max_steps);
 }
 
+/* Whether a friction element of a model whose speed scale is known
+** (rt_speed_scale: linear, diagonal mass) slips at the start: a model at
+** rest whose forces start a slip moves from there on speeds its forces
+** give, its turning points decided on them (a block at rest pulled by a
+** spring of 1e-13 N slid through its turning point at 7e-14 m/s where it
+** had to stick, exit 0). */
+static int fric_slips(const nsm_sim *s)
+{
+    if (s->m->nl || s->mass)
+        return 0;
+    for (int k = 0; k < s->n_fric; k++)
+        if (!rt_fric_stuck(s, s->mode, k) && !rt_fric_idle(s, s->mode, k))
+            return 1;
+    return 0;
+}
+
 /* A model with contacts or friction that moves (a contact's relative
-** velocity or a surface's or belt's speed not 0) with speeds, and the
+** velocity or a surface's or belt's speed not 0, or a slip its forces
+** start: fric_slips) with speeds, and the
 ** speeds its forces can give over the run (forces times duration over
 ** masses), all within RT_VEL_FLOORS of the velocity floors' absolute part
 ** RT_VEL_FLOOR: its stick, rest and impact decisions would be taken on
@@ -568,7 +585,7 @@ static int check_speed_floor(nsm_sim *s, double t_end)
         return NSM_OK;
     double moving = fmax(s->speed0, rt_speed_scale(s, s->t));
     double v = fmax(moving, rt_speed_scale(s, t_end));
-    if (!(moving > 0 && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
+    if (!((moving > 0 || fric_slips(s)) && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
         return NSM_OK;
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "the model's speeds are at most %.3g m/s (surface speeds, contact velocities, "

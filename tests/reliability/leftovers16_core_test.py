@@ -22,6 +22,18 @@ Cases (each under 20 s in the normal build):
           direction from the tangential force at zero slip): x = g (sin a
           - mu cos a) t^2/2 and its spin (5/2) mu g cos a t / r within 1e-11
           (relative, the CSV's 12 digits).
+  floor   a mass at rest at its start pushed by 2e-13 N onto an elastic wall
+          1e-13 m away met it at 2e-13 m/s, below the velocity floor of
+          1e-12 m/s (a model at rest is not judged at its start): it stuck
+          there, exit 0.  Now the run stops at the wall (t = 1 s), exit 3,
+          naming the floor, the closing speed and "scale the units"; at
+          2e-6 N from 1e-6 m it bounces and is back at rest at x0 at 2 s.
+  floorslip  a block at rest on a still surface pulled by a spring of
+          1e-13 N (mu_s N = 5e-14 N) slid at most 7e-14 m/s and passed its
+          turning point at pi s, where its spring's 4e-14 N could not move
+          it, without sticking, exit 0.  Now it stops at its start, exit 3,
+          naming the floor; at 1e-7 N it sticks at pi s at -0.4 x0 (x = xe
+          + (x0 - xe) cos t, xe = mu_k N/k).
   tie     the Poincare section's exact tie (a strobe time on an impact's
           instant, section.c) had no check since its code moved: a ball
           (e = 0.5) dropped from h under g lands at T = sqrt(2 h/g), and
@@ -33,6 +45,7 @@ Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -124,6 +137,78 @@ def case_taylorstart(tmp):
               "a sphere sliding from rest (alpha %g, mu %g) under taylor: x = g (sin a - mu cos "
               "a) t^2/2 within 1e-11 (relative), its spin (5/2) mu g cos a t / r (it was refused, 'cannot "
               "start a slip from zero')" % (alpha, mu), p)
+
+
+PUSH = '''model push "a mass at rest pushed onto an elastic wall by a constant force"
+param F = 2e-13 N
+param x0 = 1e-13 m
+mass B = 1 kg
+force on B = -F
+gap wall: B.x >= 0, impact(e = 1)
+init B.x = x0
+simulate t_end = 2 s, method = exact
+output every 0.5 s: B.x, B.v
+'''
+
+
+def case_floor(tmp):
+    """A model at rest at its start that a tiny force drives onto a wall
+    slower than the velocity floor: refused when the decision is taken."""
+    for meth in ("exact", "rk4", "adaptive"):
+        p = nsmc_run(tmp, "push", PUSH, ["--method", meth, "--dt", "1e-3"])
+        m = re.search(r"t = ([0-9.e+-]+) s: contact 'wall' closes at ([0-9.e+-]+) m/s", p.stderr)
+        check(p.returncode == 3 and "velocity floor of 1e-12 m/s" in p.stderr and
+              "scale the units" in p.stderr and m is not None and
+              1 <= float(m.group(1)) <= 1.05 and abs(float(m.group(2)) - 2e-13) < 0.2e-13,
+              "a mass at rest pushed onto an elastic wall at 2e-13 m/s, %s: stops at the wall "
+              "(t = 1 s, within the gap's band of 1e-14 m: 1.05 s) naming the floor and the "
+              "closing speed (it stuck there, exit 0)" % meth, p)
+    # at 2e-6 m/s: the bounce at t = 1 s, back at x0 at rest at t = 2 s
+    for meth in ("exact", "rk4", "adaptive"):
+        p = nsmc_run(tmp, "push", PUSH, ["--method", meth, "--dt", "1e-3", "--set", "F=2e-6",
+                                         "--set", "x0=1e-6"])
+        last = rows_of(tmp, "push", "trajectory")[-1] if p.returncode == 0 else {}
+        x, v = float(last.get("B.x [m]", "nan")), float(last.get("B.v [m/s]", "nan"))
+        print("  pushed at 2e-6 m/s, %s: x(2) = %.12g m, v(2) = %.3g m/s" % (meth, x, v))
+        check(abs(x - 1e-6) < 1e-14 and abs(v) < 1e-14, "a mass pushed onto an elastic wall "
+              "at 2e-6 m/s, %s: back at x0 at rest at t = 2 s" % meth, p)
+
+
+SPRUNG = '''model fb "a block at rest on a still surface pulled by a spring"
+param N = 1e-13 N
+param x0 = 1e-13 m
+mass M = 1 kg
+spring S: ground -- M, k = 1 N/m
+friction F: M -- belt(v = 0 m/s), mu_s = 0.5, mu_k = 0.3, normal = N
+init M.x = x0, M.v = 0 m/s
+simulate t_end = 4 s, method = exact
+output every 0.5 s: M.x, M.v
+'''
+
+
+def case_floorslip(tmp):
+    """A block at rest whose spring starts it slipping at speeds below the
+    floor: refused at its start; slower than the floor no more, it sticks at
+    its first turning point."""
+    for meth in ("exact", "rk4", "adaptive"):
+        p = nsmc_run(tmp, "fb", SPRUNG, ["--method", meth, "--dt", "1e-3"])
+        check(p.returncode == 3 and "velocity floor of 1e-12 m/s" in p.stderr and
+              "scale the units" in p.stderr and "t = 0 s" in p.stderr,
+              "a block at rest pulled by a spring of 1e-13 N into a slip of at most 7e-14 m/s, "
+              "%s: stops at its start naming the floor (it slid through its turning point, "
+              "where it had to stick, exit 0)" % meth, p)
+    # x = xe + (x0 - xe) cos t, xe = mu_k N / k, to its turning point at pi,
+    # where k |x| = 0.4 N < mu_s N: stuck there at 2 xe - x0 = -0.4 x0
+    for meth in ("exact", "rk4", "adaptive"):
+        p = nsmc_run(tmp, "fb", SPRUNG, ["--method", meth, "--dt", "1e-3", "--set", "N=1e-7",
+                                         "--set", "x0=1e-7"])
+        ev = rows_of(tmp, "fb", "events") if p.returncode == 0 else []
+        st = [float(e["t"]) for e in ev if e["kind"] == "stick"]
+        x = float(rows_of(tmp, "fb", "trajectory")[-1]["M.x [m]"]) if ev else math.nan
+        print("  block at 1e-7 m, %s: sticks at %s s (pi), x(4) = %.12g m (-4e-8)" % (meth, st, x))
+        check(len(st) == 1 and abs(st[0] - math.pi) < 1e-9 and abs(x + 4e-8) < 1e-19,
+              "a block at rest pulled by a spring of 1e-7 N, %s: slides to its turning point "
+              "at pi s and sticks at -0.4 x0" % meth, p)
 
 
 BALL = '''model ball "a ball dropped onto a floor"
