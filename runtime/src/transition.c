@@ -93,10 +93,17 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol, int 
 /* Gap j held shut at closing speed vb, which its velocity tolerance called
 ** zero (rel: the tolerance's relative part at vb's velocities): refused
 ** when only the tolerance's absolute floor did, in a run slower than that
-** floor (rt_stats_floor_decision). */
+** floor (rt_stats_floor_decision), and the flight the rest suppresses,
+** vb^2/(2 a) against the forces' largest acceleration a of the contact,
+** would leave the gap's band (a ball at rest under gravity closing at
+** 1e-300 m/s rests rightly; a mass pushed by 2e-13 N onto an elastic wall
+** at 2e-13 m/s would rise 1e-13 m). */
 static int floor_stick(nsm_sim *s, int j, double vb, double rel)
 {
-    return rt_stats_floor_decision(s, j, vb, rel, rt_delassus_entry(s, j, j));
+    double D = rt_delassus_entry(s, j, j), a = rt_force_scale(s, s->t, s->y) * D;
+    if (!(vb * vb > 2 * a * rt_gap_tol(s, j, s->y)))
+        return NSM_OK;      /* its flight within the gap's band: rest is right */
+    return rt_stats_floor_decision(s, j, vb, rel, D);
 }
 
 /* Decide the closed set of impact gaps by the force LCP over the gaps that
