@@ -55,7 +55,7 @@
 #ifndef M_E
 #define M_E 2.71828182845904523536
 #endif
-#define NLT_START_EPS 1e-12     /* a slip started from zero: its direction's drift allowed in a step */
+#define NLT_START_EPS 1e-12     /* a slip from zero: its direction's drift allowed in a step */
 
 enum { NLT_K = 20 };
 

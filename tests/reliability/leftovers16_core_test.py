@@ -136,11 +136,12 @@ def case_taylorstart(tmp):
         ew = max((abs(float(r["B.w2 [rad/s]"]) - wdot * float(r["t [s]"])) /
                   (1 + wdot * float(r["t [s]"])) for r in rows), default=math.inf)
         print("  sphere at rest, alpha %g, mu %g, taylor: exit %d, %d samples, |x - a t^2/2| <= "
-              "%.3g (relative), |w - wdot t| <= %.3g" % (alpha, mu, p.returncode, len(rows), ex, ew))
+              "%.3g (relative), |w - wdot t| <= %.3g"
+              % (alpha, mu, p.returncode, len(rows), ex, ew))
         check(p.returncode == 0 and len(rows) == 21 and ex < 1e-11 and ew < 1e-11,
               "a sphere sliding from rest (alpha %g, mu %g) under taylor: x = g (sin a - mu cos "
-              "a) t^2/2 within 1e-11 (relative), its spin (5/2) mu g cos a t / r (it was refused, 'cannot "
-              "start a slip from zero')" % (alpha, mu), p)
+              "a) t^2/2 within 1e-11 (relative), its spin (5/2) mu g cos a t / r (it was "
+              "refused, 'cannot start a slip from zero')" % (alpha, mu), p)
 
 
 PUSH = '''model push "a mass at rest pushed onto an elastic wall by a constant force"
