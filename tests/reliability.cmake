@@ -816,3 +816,16 @@ foreach(case findings kept)
   set_tests_properties(reliability/sixteenth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the fifteenth hostile pass on the core and the rounds before it left
+# as found (tests/reliability/leftovers16_core_test.py): rk4 without a dt
+# through a soft Hertz contact, taylor starting a slip from zero, a contact
+# decided on the velocity floor, a strobe time tied with an impact; each
+# case under 20 s in the normal build.
+foreach(case hertz taylorstart floor floorslip tie)
+  add_test(NAME reliability/left16core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers16_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left16core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -55,6 +55,7 @@
 #ifndef M_E
 #define M_E 2.71828182845904523536
 #endif
+#define NLT_START_EPS 1e-12     /* a slip from zero: its direction's drift allowed in a step */
 
 enum { NLT_K = 20 };
 
@@ -948,10 +949,11 @@ static double rho_of(const double *a, int rows, int K, int top)
 ** (the positions' is known: kin_k), then the slip, its norm and the
 ** sliding direction, or a stuck contact's curvature terms, at order k.
 ** A sliding contact without slip has no series of its direction: the
-** landing (spacestick.c) sticks it first, and a contact that can neither
-** stick nor slide from exactly zero (a body at rest on an incline steeper
-** than its friction holds) stops the run, naming rk4 and adaptive, which
-** start such a slip along its force. */
+** landing (spacestick.c) sticks it first, or starts its slip from zero
+** along the force that held it (a body at rest on an incline steeper than
+** its friction holds), whose direction the series then keep over the step
+** (sfseries.c, sf_start_cap); a zero slip without such a start stops the
+** run, naming rk4 and adaptive. */
 static int sf_series_k(nsm_sim *s, RtNlTaylor *e, int k)
 {
     rt_sfser_rows(s, e->sfs, e->mode, e->X, k + 1);
@@ -975,14 +977,37 @@ static double sf_rho(const nsm_sim *s, const RtNlTaylor *e)
     double rho = HUGE_VAL;
     int K = e->K;
     for (int q = 0; q < s->n_space_fric; q++) {
-        if (!rt_law_held(s, e->mode, s->m->space_frictions[q].gap) || rt_sf_stuck(s, e->mode, q))
-            continue;
+        if (!rt_law_held(s, e->mode, s->m->space_frictions[q].gap) || rt_sf_stuck(s, e->mode, q) ||
+            rt_sfser_start_reach(e->sfs, q, NLT_START_EPS) != HUGE_VAL)
+            continue;           /* a start from zero: sf_start_cap's */
         const double *S = rt_sfser_slip_norm(e->sfs, q);
         for (int k = K - 2; k <= K - 1; k++)
             if (fabs(S[k]) > 0)
                 rho = fmin(rho, pow(S[0] / fabs(S[k]), 1.0 / k));
     }
     return fmin(rho, rho_of(e->LSF, 3 * s->n_space_fric, K, K - 1));
+}
+
+/* A step whose sliding contact starts from zero slip, its direction the
+** start's (sfseries.c): capped in e->hcap where the slip stays along that
+** direction within NLT_START_EPS, or refused when it does not grow along
+** it (the direction from the tangential force at zero slip is not the
+** slip's). */
+static int sf_start_cap(nsm_sim *s, RtNlTaylor *e)
+{
+    for (int q = 0; q < s->n_space_fric; q++) {
+        if (!rt_law_held(s, e->mode, s->m->space_frictions[q].gap) || rt_sf_stuck(s, e->mode, q))
+            continue;
+        double h = rt_sfser_start_reach(e->sfs, q, NLT_START_EPS);
+        if (h < 0)
+            return rt_fail(s, NSM_ENUMERIC, s->m->space_frictions[q].gap, "spatial friction "
+                           "element '%s': at t = %.17g s its slip starts from zero but does "
+                           "not grow along the direction of the force that held it: the "
+                           "method taylor cannot start it (rk4 with a dt or adaptive may)",
+                           s->m->space_frictions[q].name, e->t0);
+        e->hcap = fmin(e->hcap, h);
+    }
+    return NSM_OK;
 }
 
 /* Expand the motion from (t0, Y0) in the current mode to degree K and set
@@ -1053,8 +1078,11 @@ static int nlt_build(nsm_sim *s, double t0, const double *Y0)
         rho = fmin(rho, rho_of(e->LH, n, K, K - 1));
     rho = fmin(rho, rho_of(e->LAM, s->n_gaps, K, K - 1));
     rho = fmin(rho, rho_of(e->LAMF, s->n_fric, K, K - 1));
-    if (e->sfs)
+    if (e->sfs) {
         rho = fmin(rho, sf_rho(s, e));
+        if ((rc = sf_start_cap(s, e)))
+            return rc;
+    }
     e->hmax = fmin(rho / (M_E * M_E) * exp(-0.7 / (K - 1)), e->hcap);
     e->t0 = t0;
     e->valid = 1;

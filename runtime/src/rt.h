@@ -512,6 +512,7 @@ int rt_sf_rows(const nsm_sim *s, int k, double G[4][6], int *cols);
 int rt_sf_cuts(nsm_sim *s, int cut);
 void rt_sf_start(nsm_sim *s, int k, int on, const double *d0, double tol);
 int rt_sf_starting(const nsm_sim *s, int k);
+const double *rt_sf_start_dir(const nsm_sim *s, int k, double gn);
 int rt_sf_edge(nsm_sim *s, int set);
 double rt_sf_scale(nsm_sim *s, int k, double v);
 void rt_rigid_normalise(const nsm_sim *s, double *y);
@@ -528,6 +529,7 @@ double rt_sfser_row(const RtSfSer *f, int k, int r, int c, int l);
 double rt_sfser_dir(const RtSfSer *f, int k, int c, int l);
 double rt_sfser_curv(const RtSfSer *f, int k, int r, int l);
 const double *rt_sfser_slip_norm(const RtSfSer *f, int k);
+double rt_sfser_start_reach(const RtSfSer *f, int k, double eps);
 
 /* nltaylor.c: the taylor method for nonlinear models */
 #define RT_NLT_NOSERIES 100   /* no expansion at this state (p^a at p = 0) */
@@ -954,6 +956,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
 /* The largest energy magnitude met so far, at least `now`: the scale of energy.error. */
 double rt_stats_energy_scale(const nsm_sim *s, double now);
 double rt_stats_relative_error(const nsm_sim *s, double tol);
+int rt_stats_floor_decision(nsm_sim *s, int j, double u, double rel, double minv);
 
 /* Whether the caller's stop flag (nsm_sim_set_stop_flag) is up. */
 static inline int rt_stop_asked(const nsm_sim *s)

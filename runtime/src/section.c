@@ -53,6 +53,7 @@ struct RtSection {
     double *a, b;             /* plane: F = a . y + b, a of length 2n */
     long k;                   /* period: index of the next t_k */
     int deferred;             /* period: t_k left for after an impact tied with it */
+    double defer_end;         /* and the latest time that impact may land at */
     long count;               /* records handed out since the reset */
     nsm_section_fn fn;
     void *ud;
@@ -358,6 +359,25 @@ static double strobe_time(const struct RtSection *sec)
     return sec->t0 + (double)sec->k * sec->T;
 }
 
+/* The largest time after t1 at which an open impact contact of the state
+** Y1 tied with t1 within rounding (tie_within_rounding) may land: its gap
+** and the gap's rounding band over its closing speed, (|g| + tol)/|u| (rk4
+** and adaptive land such an impact up to a few 1e-15 s after a landing at
+** 1 s, more than the ulps of t); -1 when none is tied. */
+static double tie_window(nsm_sim *s, double t1, const double *Y1)
+{
+    const double *v = Y1 + s->n_pos;
+    double w = -1;
+    for (int j = 0; j < s->n_gaps; j++) {
+        if (!rt_law_impacts(s, j) || rt_mode_has(s->mode, j))
+            continue;
+        double g = rt_gap(s, j, Y1), u = rt_gap_rate(s, j, t1, v), tol = rt_gap_tol(s, j, Y1);
+        if (u < -rt_vel_tol(s, j, v) && (fabs(g) <= tol || t1 + g / -u == t1))
+            w = fmax(w, (fabs(g) + tol) / -u);
+    }
+    return w;
+}
+
 /* Whether the state Y1 at the step's end t1 has an open impact contact
 ** closing beyond its velocity's rounding whose landing is at t1 within
 ** rounding: inside its gap's rounding band, or reached within half an ulp
@@ -367,15 +387,7 @@ static double strobe_time(const struct RtSection *sec)
 ** impact, as an exact tie is (rt_section_target at the next step's start). */
 static int tie_within_rounding(nsm_sim *s, double t1, const double *Y1)
 {
-    const double *v = Y1 + s->n_pos;
-    for (int j = 0; j < s->n_gaps; j++) {
-        if (!rt_law_impacts(s, j) || rt_mode_has(s->mode, j))
-            continue;
-        double g = rt_gap(s, j, Y1), u = rt_gap_rate(s, j, t1, v);
-        if (u < -rt_vel_tol(s, j, v) && (fabs(g) <= rt_gap_tol(s, j, Y1) || t1 + g / -u == t1))
-            return 1;
-    }
-    return 0;
+    return tie_window(s, t1, Y1) >= 0;
 }
 
 /* Before a step: a stroboscopic time ahead of *target becomes the step's
@@ -404,12 +416,14 @@ static int section_target(nsm_sim *s, double *target, int may_defer)
             return rt_fail(s, NSM_ENUMERIC, -1, "the stroboscopic time %.17g s fell inside a Zeno "
                            "cascade that was jumped over: its state is not known (run with "
                            "--no-zeno)", tk);
-        if (tk < s->t && s->t - tk > 4 * (nextafter(tk, HUGE_VAL) - tk))
+        if (tk < s->t && s->t - tk > fmax(4 * (nextafter(tk, HUGE_VAL) - tk), sec->defer_end - tk))
             return rt_fail(s, NSM_ENUMERIC, -1, "the stroboscopic time %.17g s, tied with an "
                            "impact within rounding, was left for after it, but the run went on "
                            "to %.17g s without the impact: its state is not known", tk, s->t);
-        if (may_defer && tk == s->t && !sec->deferred && tie_within_rounding(s, s->t, s->y)) {
+        double w = may_defer && tk == s->t && !sec->deferred ? tie_window(s, s->t, s->y) : -1;
+        if (w >= 0) {
             sec->deferred = 1;      /* after the impact, in the next step at its start */
+            sec->defer_end = tk + w;
             return NSM_OK;
         }
         sec->deferred = 0;

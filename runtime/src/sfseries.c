@@ -52,6 +52,8 @@ enum {
 struct RtSfSer {
     int K, nsf;
     double *a;                /* nsf S_NROWS (K + 1) */
+    double *d0;               /* 3 nsf: a slip started from zero, its start's direction */
+    int *frozen;              /* nsf: 1 while the step's direction is the start's */
     double tan[2][3];         /* scratch */
 };
 
@@ -90,9 +92,12 @@ RtSfSer *rt_sfser_alloc(int nsf, int K)
         return NULL;
     f->K = K;
     f->nsf = nsf;
-    f->a = calloc((size_t)(nsf > 0 ? nsf : 1) * S_NROWS * (size_t)(K + 1), sizeof(double));
-    if (!f->a) {
-        free(f);
+    size_t n = (size_t)(nsf > 0 ? nsf : 1);
+    f->a = calloc(n * S_NROWS * (size_t)(K + 1), sizeof(double));
+    f->d0 = calloc(3 * n, sizeof(double));
+    f->frozen = calloc(n, sizeof(int));
+    if (!f->a || !f->d0 || !f->frozen) {
+        rt_sfser_free(f);
         return NULL;
     }
     return f;
@@ -101,8 +106,11 @@ RtSfSer *rt_sfser_alloc(int nsf, int K)
 /* Free what rt_sfser_alloc allocated. */
 void rt_sfser_free(RtSfSer *f)
 {
-    if (f)
+    if (f) {
         free(f->a);
+        free(f->d0);
+        free(f->frozen);
+    }
     free(f);
 }
 
@@ -202,6 +210,68 @@ static double row_u(const nsm_sim *s, const RtSfSer *f, int q, int r, const doub
     return g;
 }
 
+/* At a step's start (order 0, Q0 = |gamma_F|^2): element q's slip is
+** exactly zero and in its start from zero (spacestick.c's slip_start,
+** rt_sf_start_dir), so its direction over the step is the start's d0,
+** taken from the tangential force at zero slip, as rk4's and adaptive's
+** is: gamma/|gamma| has no series at gamma = 0.  The step is kept where
+** gamma stays along d0 (rt_sfser_start_reach); the next step starts from
+** a nonzero slip, whose direction has its series (a slip within its
+** start's tolerance but not zero, as a pushed ball's, keeps its own). */
+static void slip_start_k0(const nsm_sim *s, RtSfSer *f, int q, double Q0)
+{
+    const double *d0 = Q0 > 0 ? NULL : rt_sf_start_dir(s, q, 0);
+    f->frozen[q] = d0 != NULL;
+    if (d0)
+        memcpy(&f->d0[3 * q], d0, 3 * sizeof(double));
+}
+
+/* Order k of a started slip's direction and norm (slip_start_k0): the
+** direction d0 at every order (its series 1, 0, 0, ...), the norm the
+** slip along it, d0 . gamma, whose product with mu lambda_N is the
+** friction's power. */
+static void slip_frozen_k(RtSfSer *f, int q, int k)
+{
+    const double *d0 = &f->d0[3 * q];
+    double a = 0;
+    for (int r = 0; r < 3; r++) {
+        ser(f, q, S_HAT + r)[k] = k == 0 ? d0[r] : 0;
+        a += d0[r] * ser(f, q, S_GAM + r)[k];
+    }
+    ser(f, q, S_S)[k] = a;
+}
+
+/* The reach of a step whose element q's direction is its start's
+** (slip_start_k0): where the slip's part across d0, sum_k |g_k - (d0 .
+** g_k) d0| h^k, stays within eps of its part along it, (d0 . g_1) h (the
+** slip from zero grows linearly), each order k >= 2 bounding h by (eps a1
+** / p_k)^(1/(k - 1)).  -1 when the slip does not grow along d0 (an order
+** 1 across it beyond eps a1, or none along it): the start's direction is
+** not the slip's, and the caller refuses the step.  HUGE_VAL for an
+** element not in its start. */
+double rt_sfser_start_reach(const RtSfSer *f, int q, double eps)
+{
+    if (!f->frozen[q])
+        return HUGE_VAL;
+    const double *d0 = &f->d0[3 * q];
+    double h = HUGE_VAL, a1 = ser(f, q, S_S)[1];
+    if (!(a1 > 0))
+        return -1;
+    for (int k = 1; k < f->K; k++) {
+        double p2 = 0, a = ser(f, q, S_S)[k];
+        for (int r = 0; r < 3; r++) {
+            double c = ser(f, q, S_GAM + r)[k] - a * d0[r];
+            p2 += c * c;
+        }
+        double p = sqrt(p2);
+        if (k == 1 && !(p <= eps * a1))
+            return -1;
+        if (k >= 2 && p > 0)
+            h = fmin(h, pow(eps * a1 / p, 1.0 / (k - 1)));
+    }
+    return h;
+}
+
 /* Order k of element q's slip, |gamma_F| and sliding direction (mode: it
 ** slides) or of its rows' curvature terms (it sticks), from the
 ** velocities' orders 0..k and the rows' orders 0..k (sliding) or 0..k + 1
@@ -222,12 +292,18 @@ static int slip_k(const nsm_sim *s, RtSfSer *f, const unsigned *mode, int q, con
         ser(f, q, S_GAM + r)[k] = r < dim ? row_u(s, f, q, r, X, k, 0) : 0;
         Q[k] += prod_k(ser(f, q, S_GAM + r), ser(f, q, S_GAM + r), k);
     }
-    if (k == 0 && !(Q[0] > 0))
-        return 1;
-    qw[k] = k == 0 ? 1 / sqrt(Q[0]) : rt_ser_pow_k(Q, qw, -0.5, k);
-    S[k] = k == 0 ? sqrt(Q[0]) : rt_ser_pow_k(Q, S, 0.5, k);
-    for (int r = 0; r < 3; r++)
-        ser(f, q, S_HAT + r)[k] = prod_k(ser(f, q, S_GAM + r), qw, k);
+    if (k == 0)
+        slip_start_k0(s, f, q, Q[0]);
+    if (f->frozen[q]) {
+        slip_frozen_k(f, q, k);
+    } else {
+        if (k == 0 && !(Q[0] > 0))
+            return 1;
+        qw[k] = k == 0 ? 1 / sqrt(Q[0]) : rt_ser_pow_k(Q, qw, -0.5, k);
+        S[k] = k == 0 ? sqrt(Q[0]) : rt_ser_pow_k(Q, S, 0.5, k);
+        for (int r = 0; r < 3; r++)
+            ser(f, q, S_HAT + r)[k] = prod_k(ser(f, q, S_GAM + r), qw, k);
+    }
     for (int c = 0; c < 6; c++) {
         double d = 0;
         for (int r = 0; r < dim; r++)

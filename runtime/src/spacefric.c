@@ -156,6 +156,14 @@ int rt_sf_starting(const nsm_sim *s, int k)
     return s->sf->start[k];
 }
 
+/* The start's direction (3 values) element k's friction opposes at a slip
+** of norm gn: its slip started from zero (rt_sf_start) and gn is still
+** within the start's tolerance; NULL otherwise (the slip's own direction). */
+const double *rt_sf_start_dir(const nsm_sim *s, int k, double gn)
+{
+    return s->sf->start[k] && !(gn > s->sf->start_tol[k]) ? &s->sf->dir0[3 * k] : NULL;
+}
+
 /* Whether element k sticks in mode (its bit, nsm/model.h). */
 int rt_sf_stuck(const nsm_sim *s, const unsigned *mode, int k)
 {
@@ -311,8 +319,9 @@ static void slide_dir(const nsm_sim *s, int k, double *d)
 {
     const SfKin *K = &s->sf->kin[k];
     double gn = rt_sf_slip(s, k, NULL);
-    if (s->sf->start[k] && !(gn > s->sf->start_tol[k])) {
-        memcpy(d, &s->sf->dir0[3 * k], 3 * sizeof(double));
+    const double *d0 = rt_sf_start_dir(s, k, gn);
+    if (d0) {
+        memcpy(d, d0, 3 * sizeof(double));
         return;
     }
     for (int r = 0; r < 3; r++)

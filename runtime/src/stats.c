@@ -683,6 +683,33 @@ double rt_stats_energy_scale(const nsm_sim *s, double now)
     return now > m ? now : m;
 }
 
+/* A contact decision (gap j held at rest, no impact) taken on its closing
+** speed u, nonzero and above the velocity tolerance's relative part rel,
+** so that only the tolerance's absolute floor RT_VEL_FLOOR called it zero,
+** in a run whose largest energy met so far (and now) is within that of the contact's
+** effective mass 1/minv at RT_VEL_FLOORS floors: the whole model is slower
+** than the floor, and its decision was taken on rounding (a mass at rest
+** pushed onto an elastic wall at 2e-13 m/s stuck there, exit 0).  The run
+** stops, naming the floor, as check_speed_floor (run.c) stops one that
+** moves so slowly at its start.  NSM_OK when the decision stands. */
+int rt_stats_floor_decision(nsm_sim *s, int j, double u, double rel, double minv)
+{
+    double vf = RT_VEL_FLOORS * RT_VEL_FLOOR;
+    if (!(fabs(u) > rel) || !(minv > 0))
+        return NSM_OK;
+    /* the energy now too: a decision at the run's start precedes every step
+     * end the scale is kept at (a bead of 1e12 kg pressing at 1 m/s) */
+    double e = rt_stats_energy_scale(s, fabs(rt_mech_energy(s, s->mode, s->y)));
+    if (e > 0.5 * vf * vf / minv)
+        return NSM_OK;
+    return rt_fail(s, NSM_ENUMERIC, j,
+                   "t = %.17g s: contact '%s' closes at %.3g m/s, below the velocity floor of "
+                   "%g m/s that counts it as at rest, in a run whose energies are all within "
+                   "those of speeds of %g m/s: its contacts would be decided on rounding; scale "
+                   "the units (lengths in um or nm, times in ms) so that its speeds exceed %g "
+                   "m/s", s->t, s->m->gaps[j].name, fabs(u), RT_VEL_FLOOR, vf, vf);
+}
+
 /* The statistics of one event record. */
 static void stats_event(nsm_sim *s, const nsm_event *ev)
 {

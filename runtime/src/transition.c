@@ -90,6 +90,22 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol, int 
     return later && ev[j] >= -tol && evd[j] == 0 && settle_later(s, j, m) > 0;
 }
 
+/* Gap j held shut at closing speed vb, which its velocity tolerance called
+** zero (rel: the tolerance's relative part at vb's velocities): refused
+** when only the tolerance's absolute floor did, in a run slower than that
+** floor (rt_stats_floor_decision), and the flight the rest suppresses,
+** vb^2/(2 a) against the forces' largest acceleration a of the contact,
+** would leave the gap's band (a ball at rest under gravity closing at
+** 1e-300 m/s rests rightly; a mass pushed by 2e-13 N onto an elastic wall
+** at 2e-13 m/s would rise 1e-13 m). */
+static int floor_stick(nsm_sim *s, int j, double vb, double rel)
+{
+    double D = rt_delassus_entry(s, j, j), a = rt_force_scale(s, s->t, s->y) * D;
+    if (!(vb * vb > 2 * a * rt_gap_tol(s, j, s->y)))
+        return NSM_OK;      /* its flight within the gap's band: rest is right */
+    return rt_stats_floor_decision(s, j, vb, rel, D);
+}
+
 /* Decide the closed set of impact gaps by the force LCP over the gaps that
 ** touch at rest (or are held shut), project the velocities onto it and log
 ** stick / separation against the mode ref.  Gaps in forced_open stay open
@@ -103,13 +119,14 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
                          const unsigned *favour, unsigned *forget, int later)
 {
     int g = s->n_gaps;
-    double *y = s->y, *v = s->y + s->n_pos, lam[g + 1], vb[g + 1];
+    double *y = s->y, *v = s->y + s->n_pos, lam[g + 1], vb[g + 1], rel[g + 1];
     unsigned ref[s->mode_words], cand[s->mode_words], closed[s->mode_words], held[s->mode_words];
     rt_mode_copy(s, ref, ref_in);
     rt_mode_none(s, cand);
     rt_mode_none(s, closed);
     for (int j = 0; j < g; j++) {
         vb[j] = rt_wdot(s, j, v);
+        rel[j] = rt_vel_tol(s, j, v) - RT_VEL_FLOOR;
         if (!rt_law_impacts(s, j) || (forced_open && rt_mode_has(forced_open, j)))
             continue;
         if (rt_mode_has(s->mode, j) ||
@@ -153,6 +170,8 @@ static int settle_favour(nsm_sim *s, const unsigned *ref_in, const unsigned *for
         int rc = 0;
         if (rt_mode_has(closed, j) && !rt_mode_has(ref, j)) {
             rt_mode_add(forget, j);
+            if ((rc = floor_stick(s, j, vb[j], rel[j])))
+                return rc;
             rc = rt_log_event(s, NSM_EV_STICK, j, vb[j], rt_wdot(s, j, v), 0, lost, 1);
             lost = 0;
         } else if (rt_law_impacts(s, j) && !rt_mode_has(closed, j) && rt_mode_has(ref, j)) {
@@ -1225,6 +1244,10 @@ int rt_impact_begin(nsm_sim *s, int j, RtImpact *im, unsigned *forget)
         double Eb = rt_mech_energy(s, s->mode, y);
         unsigned rest[s->mode_words];
         im->done = 1;
+        int rc = im->vb[j] < 0 ? floor_stick(s, j, im->vb[j], rt_vel_tol(s, j, v) - RT_VEL_FLOOR)
+                               : NSM_OK;
+        if (rc)
+            return rc;
         if (rest_chain(s, im, rest))
             return rt_fail(s, NSM_ENUMERIC, j, "plastic projection failed");
         rt_transition_loss_add(s, Eb - rt_mech_energy(s, s->mode, y));
