@@ -184,44 +184,6 @@ static double *workspace(double *buf, size_t need)
 }
 
 /*
-** E = exp(A h). Balances A h when that lowers its norm, evaluates the Pade
-** approximant of the scaled matrix and squares it back.
-*/
-int nsm_expm(int n, const double *A, double h, double *E)
-{
-    double buf[EXPM_STACK], *w, *X, *d, *T;
-    size_t nn = (size_t)n * (size_t)n;
-    int i, j, s, rc;
-
-    if (n <= 0) return NSM_LA_OK;
-    if (h == 0.0) {
-        set_identity(n, E);
-        return NSM_LA_OK;
-    }
-    w = workspace(buf, 8 * nn + (size_t)n);
-    if (!w) return NSM_LA_NOMEM;
-    X = w + 6 * nn;
-    T = w + 7 * nn;
-    d = w + 8 * nn;
-    for (i = 0; i < (int)nn; i++) X[i] = A[i] * h;
-    memcpy(T, X, sizeof(double) * nn);
-    nsm_la_balance(n, T, d);
-    if (nsm_la_norm1(n, T) < nsm_la_norm1(n, X)) memcpy(X, T, sizeof(double) * nn);
-    else for (i = 0; i < n; i++) d[i] = 1.0;
-
-    rc = pade(n, X, E, &s, w);
-    for (; rc == NSM_LA_OK && s > 0; s--) {
-        nsm_la_matmul(n, n, n, E, E, T);
-        memcpy(E, T, sizeof(double) * nn);
-    }
-    /* Undo the balancing: exp(D B D^-1) = D exp(B) D^-1. */
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++) E[i * n + j] *= d[i] / d[j];
-    if (w != buf) free(w);
-    return rc;
-}
-
-/*
 ** The balancing factors d of A h for the exponentials: nsm_la_balance's
 ** powers of two, or ones where balancing does not lower the 1-norm. They
 ** depend on the matrix, not on the step (a scaling by h scales every row
@@ -241,6 +203,40 @@ static int step_factors(int n, const double *A, double h, double *Y, double *d, 
     if (nsm_la_norm1(n, T) < nsm_la_norm1(n, Y)) return 1;
     for (i = 0; i < n; i++) d[i] = 1.0;
     return 0;
+}
+
+/*
+** E = exp(A h). Balances A h when that lowers its norm, evaluates the Pade
+** approximant of the scaled matrix and squares it back.
+*/
+int nsm_expm(int n, const double *A, double h, double *E)
+{
+    double buf[EXPM_STACK], *w, *X, *d, *T;
+    size_t nn = (size_t)n * (size_t)n;
+    int i, j, s, rc;
+
+    if (n <= 0) return NSM_LA_OK;
+    if (h == 0.0) {
+        set_identity(n, E);
+        return NSM_LA_OK;
+    }
+    w = workspace(buf, 8 * nn + (size_t)n);
+    if (!w) return NSM_LA_NOMEM;
+    X = w + 6 * nn;
+    T = w + 7 * nn;
+    d = w + 8 * nn;
+    if (step_factors(n, A, h, X, d, T)) memcpy(X, T, sizeof(double) * nn);
+
+    rc = pade(n, X, E, &s, w);
+    for (; rc == NSM_LA_OK && s > 0; s--) {
+        nsm_la_matmul(n, n, n, E, E, T);
+        memcpy(E, T, sizeof(double) * nn);
+    }
+    /* Undo the balancing: exp(D B D^-1) = D exp(B) D^-1. */
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) E[i * n + j] *= d[i] / d[j];
+    if (w != buf) free(w);
+    return rc;
 }
 
 /* nsm_expm_factors: step_factors with its own workspace (linalg.h). */
