@@ -184,6 +184,28 @@ static double *workspace(double *buf, size_t need)
 }
 
 /*
+** The balancing factors d of A h for the exponentials: nsm_la_balance's
+** powers of two, or ones where balancing does not lower the 1-norm. They
+** depend on the matrix, not on the step (a scaling by h scales every row
+** and column norm alike), so a caller that steps one matrix many times
+** forms them once (nsm_expm_factors with h = 1) and passes them. Y and T
+** are n*n workspaces; Y ends as A h, T as A h balanced. 1 when the
+** balancing is kept, 0 when d was set to ones.
+*/
+static int step_factors(int n, const double *A, double h, double *Y, double *d, double *T)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    int i;
+
+    for (i = 0; i < (int)nn; i++) Y[i] = A[i] * h;
+    memcpy(T, Y, sizeof(double) * nn);
+    nsm_la_balance(n, T, d);
+    if (nsm_la_norm1(n, T) < nsm_la_norm1(n, Y)) return 1;
+    for (i = 0; i < n; i++) d[i] = 1.0;
+    return 0;
+}
+
+/*
 ** E = exp(A h). Balances A h when that lowers its norm, evaluates the Pade
 ** approximant of the scaled matrix and squares it back.
 */
@@ -203,11 +225,7 @@ int nsm_expm(int n, const double *A, double h, double *E)
     X = w + 6 * nn;
     T = w + 7 * nn;
     d = w + 8 * nn;
-    for (i = 0; i < (int)nn; i++) X[i] = A[i] * h;
-    memcpy(T, X, sizeof(double) * nn);
-    nsm_la_balance(n, T, d);
-    if (nsm_la_norm1(n, T) < nsm_la_norm1(n, X)) memcpy(X, T, sizeof(double) * nn);
-    else for (i = 0; i < n; i++) d[i] = 1.0;
+    if (step_factors(n, A, h, X, d, T)) memcpy(X, T, sizeof(double) * nn);
 
     rc = pade(n, X, E, &s, w);
     for (; rc == NSM_LA_OK && s > 0; s--) {
@@ -221,20 +239,38 @@ int nsm_expm(int n, const double *A, double h, double *E)
     return rc;
 }
 
-/*
-** Balanced copy of A h: Y = D^-1 (A h) D, with D = diag(d) from balance(),
-** or D = I when balancing does not lower the norm.
-*/
-static void balanced_step(int n, const double *A, double h, double *Y, double *d, double *T)
+/* nsm_expm_factors: step_factors with its own workspace (linalg.h). */
+int nsm_expm_factors(int n, const double *A, double h, double *d)
 {
+    double buf[EXPM_STACK], *w;
     size_t nn = (size_t)n * (size_t)n;
-    int i;
 
-    for (i = 0; i < (int)nn; i++) Y[i] = A[i] * h;
-    memcpy(T, Y, sizeof(double) * nn);
-    nsm_la_balance(n, T, d);
-    if (nsm_la_norm1(n, T) < nsm_la_norm1(n, Y)) memcpy(Y, T, sizeof(double) * nn);
-    else for (i = 0; i < n; i++) d[i] = 1.0;
+    if (n <= 0) return NSM_LA_OK;
+    w = workspace(buf, 2 * nn);
+    if (!w) return NSM_LA_NOMEM;
+    step_factors(n, A, h, w, d, w + nn);
+    if (w != buf) free(w);
+    return NSM_LA_OK;
+}
+
+/*
+** Balanced copy of A h: Y = D^-1 (A h) D, with D = diag(d) the factors
+** given (bal) or formed here (step_factors) into d. A power of two scales
+** a double exactly, so Y is what balancing A h in place leaves.
+*/
+static void balanced_step(int n, const double *A, double h, const double *bal, double *Y, double *d,
+                          double *T)
+{
+    int i, j;
+
+    if (!bal) {
+        if (!step_factors(n, A, h, T, d, Y)) memcpy(Y, T, sizeof(double) * (size_t)n * (size_t)n);
+        return;
+    }
+    memcpy(d, bal, sizeof(double) * (size_t)n);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            Y[i * n + j] = (double)((long double)(A[i * n + j] * h) * ((long double)bal[j] / bal[i]));
 }
 
 /*
@@ -269,6 +305,12 @@ static void matmul_ld(int n, const long double *A, const long double *B, long do
 */
 int nsm_expm_ld(int n, const double *A, double h, long double *E)
 {
+    return nsm_expm_ld_bal(n, A, h, NULL, E);
+}
+
+/* nsm_expm_ld with the balancing factors bal given (NULL: formed here). */
+int nsm_expm_ld_bal(int n, const double *A, double h, const double *bal, long double *E)
+{
     size_t nn = (size_t)n * (size_t)n;
     double *X, *T, *d, norm, term, xs, tu, xu;
     long double *XL, *R, *P;
@@ -286,7 +328,7 @@ int nsm_expm_ld(int n, const double *A, double h, long double *E)
     d = X + 2 * nn;
     R = XL + nn;
     P = XL + 2 * nn;
-    balanced_step(n, A, h, X, d, T);
+    balanced_step(n, A, h, bal, X, d, T);
     norm = nsm_la_norm1(n, X);
     if (!(norm < INFINITY)) {
         free(X);
@@ -347,6 +389,13 @@ int nsm_expm_ld(int n, const double *A, double h, long double *E)
 */
 int nsm_expm_quad(int n, const double *A, const double *Q, double h, double *E, double *I)
 {
+    return nsm_expm_quad_bal(n, A, Q, h, NULL, E, I);
+}
+
+/* nsm_expm_quad with the balancing factors bal given (NULL: formed here). */
+int nsm_expm_quad_bal(int n, const double *A, const double *Q, double h, const double *bal, double *E,
+                      double *I)
+{
     double buf[EXPM_STACK], *w, *Y, *d, *C, *R, *Eb, *Ib, *T1, *T2;
     size_t nn = (size_t)n * (size_t)n, n2 = 4 * nn;
     int i, j, s, m = 2 * n, qexp = 0, rc;
@@ -370,7 +419,7 @@ int nsm_expm_quad(int n, const double *A, const double *Q, double h, double *E, 
     T2 = T1 + nn;
     d = T2 + nn;
 
-    balanced_step(n, A, h, Y, d, T1);
+    balanced_step(n, A, h, bal, Y, d, T1);
     /* Q' = D Q D h 2^-qexp, where h comes from the change of variable s = h u. */
     ny = nsm_la_norm1(n, Y);
     for (i = 0; i < n; i++)

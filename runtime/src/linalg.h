@@ -59,6 +59,16 @@ int nsm_expm(int n, const double *A, double h, double *E);
 ** for propagators applied many times over; see expm.c. */
 int nsm_expm_ld(int n, const double *A, double h, long double *E);
 
+/* The balancing factors d (n) of A h that nsm_expm_ld and nsm_expm_quad
+** use: powers of two, or ones where balancing does not lower the 1-norm.
+** They do not depend on h but through rounding, so a matrix stepped many
+** times has them formed once (h = 1) and passed to the _bal forms, which
+** take them as given (NULL: formed at each call, as the plain forms do). */
+int nsm_expm_factors(int n, const double *A, double h, double *d);
+int nsm_expm_ld_bal(int n, const double *A, double h, const double *bal, long double *E);
+int nsm_expm_quad_bal(int n, const double *A, const double *Q, double h, const double *bal, double *E,
+                      double *I);
+
 /* E = exp(A h) and I = integral_0^h exp(A^T s) Q exp(A s) ds, Q symmetric,
 ** by Van Loan's block-matrix method (C. F. Van Loan, IEEE TAC 23(3), 1978).
 ** Either output may be NULL if not wanted. */

@@ -306,6 +306,10 @@ static int mode_spectrum(nsm_sim *s, RtModeInfo *mi)
         return NSM_ERANGE_MODE;
     }
     mi->h_exact = mi->nu > 0 ? RT_TAYLOR_REACH / mi->nu : INFINITY;
+    if (nsm_expm_factors(na, mi->A, 1.0, mi->ebal) != NSM_LA_OK) {
+        free(T);
+        return NSM_ENOMEM;
+    }
     double *M = T + na2, *re = M + (size_t)m2 * m2, *im = re + m2;
     for (int i = 0; i < m2; i++)
         for (int k = 0; k < m2; k++)
@@ -437,7 +441,7 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
     if (mi->A)
         return NSM_OK;
     size_t na = (size_t)s->n_aug, na2 = na * na, g = (size_t)s->n_events;
-    mi->A = malloc(sizeof(double) * (4 * na2 + na + 2 * g * na + 1));
+    mi->A = malloc(sizeof(double) * (4 * na2 + 2 * na + 2 * g * na + 1));
     mi->has2 = malloc(sizeof(int) * (g + 1 + na + 1 + na2));
     if (!mi->mode)
         mi->mode = malloc(sizeof(unsigned) * (size_t)s->mode_words);
@@ -453,7 +457,8 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
     mi->Qd = mi->A + na2;
     mi->Qw = mi->Qd + na2;
     mi->bal = mi->Qw + na2;
-    mi->ev = mi->bal + na;
+    mi->ebal = mi->bal + na;
+    mi->ev = mi->ebal + na;
     mi->ev2 = mi->ev + g * na;
     mi->vals = mi->ev2 + g * na;
     mi->rows = mi->has2 + g + 1;

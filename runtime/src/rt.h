@@ -45,7 +45,9 @@
 ** the quadratic forms of the dissipated power (Qd) and of the external
 ** work (Qw); event function j is ev[j] . Z (max with ev2[j] . Z when
 ** has2[j], an open penalty gap released by force); the balancing scales
-** bal of A and nu = ||bal^-1 A bal||_inf; the exact method's step h_exact;
+** bal of A and nu = ||bal^-1 A bal||_inf; the exponentials' factors ebal
+** (nsm_expm_factors: bal, or ones where it does not lower the 1-norm),
+** formed once for every step; the exact method's step h_exact;
 ** the stability bounds h_rk4 and h_dp5 and the eigenvalue lam that sets
 ** h_rk4.  Built once per mode and switch state. */
 typedef struct RtModeInfo {
@@ -54,7 +56,7 @@ typedef struct RtModeInfo {
     unsigned *mode;           /* mode_words words */
     unsigned long hash, swkey;
     long stamp, built;        /* last use; when the slot was filled (clock of RtModes) */
-    double *A, *Qd, *Qw, *bal, *ev, *ev2;
+    double *A, *Qd, *Qw, *bal, *ebal, *ev, *ev2;
     int *has2;
     int *rows, *cols;         /* A's nonzeros by rows: row i is vals[rows[i] .. rows[i+1]) */
     double *vals;

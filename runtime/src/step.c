@@ -423,11 +423,11 @@ static int exact_propagator(nsm_sim *s, double h, long double *E, double *Id, do
     const RtModeInfo *mi = rt_mode_info(s);
     if (!mi)
         return s->failed;
-    if (nsm_expm_ld(s->n_aug, mi->A, h, E) != NSM_LA_OK)
+    if (nsm_expm_ld_bal(s->n_aug, mi->A, h, mi->ebal, E) != NSM_LA_OK)
         return NSM_ENUMERIC;
-    if (Id && nsm_expm_quad(s->n_aug, mi->A, mi->Qd, h, NULL, Id) != NSM_LA_OK)
+    if (Id && nsm_expm_quad_bal(s->n_aug, mi->A, mi->Qd, h, mi->ebal, NULL, Id) != NSM_LA_OK)
         return NSM_ENUMERIC;
-    if (Id && nsm_expm_quad(s->n_aug, mi->A, mi->Qw, h, NULL, Iw) != NSM_LA_OK)
+    if (Id && nsm_expm_quad_bal(s->n_aug, mi->A, mi->Qw, h, mi->ebal, NULL, Iw) != NSM_LA_OK)
         return NSM_ENUMERIC;
     return NSM_OK;
 }
