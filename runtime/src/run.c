@@ -533,14 +533,28 @@ static int check_speed_floor(nsm_sim *s, double t_end)
         return NSM_OK;
     double moving = fmax(s->speed0, rt_speed_scale(s, s->t));
     double v = fmax(moving, rt_speed_scale(s, t_end));
-    if (!(moving > 0 && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
+    if (moving > 0 && v < RT_VEL_FLOORS * RT_VEL_FLOOR)
+        return rt_fail(s, NSM_ENUMERIC, -1,
+                       "the model's speeds are at most %.3g m/s (surface speeds, contact "
+                       "velocities, forces times the run's duration over masses), within %g "
+                       "times the velocity floor of %g m/s below which a slip or a closing speed "
+                       "counts as zero (stick, rest, no impact): its contacts would be decided on "
+                       "rounding; scale the units (lengths in um or nm, times in ms) so that its "
+                       "speeds exceed %g m/s", v, RT_VEL_FLOORS, RT_VEL_FLOOR,
+                       RT_VEL_FLOORS * RT_VEL_FLOOR);
+    int w;
+    v = rt_speed_slowest(s, t_end, &w);
+    if (!(v < RT_VEL_FLOORS * RT_VEL_FLOOR))
         return NSM_OK;
     return rt_fail(s, NSM_ENUMERIC, -1,
-                   "the model's speeds are at most %.3g m/s (surface speeds, contact velocities, "
-                   "forces times the run's duration over masses), within %g times the velocity "
-                   "floor of %g m/s below which a slip or a closing speed counts as zero (stick, "
-                   "rest, no impact): its contacts would be decided on rounding; scale the units "
-                   "(lengths in um or nm, times in ms) so that its speeds exceed %g m/s", v,
+                   "%s '%s' moves with speeds of at most %.3g m/s (its own speed, its surface's, "
+                   "the forces on its bodies times the run's duration over their masses), within "
+                   "%g times the velocity floor of %g m/s below which a slip or a closing speed "
+                   "counts as zero (stick, rest, no impact), however fast the rest of the model: "
+                   "it would be decided on rounding; scale the units (lengths in um or nm, times "
+                   "in ms) so that its speeds exceed %g m/s",
+                   w < s->n_gaps ? "contact" : "friction element",
+                   w < s->n_gaps ? s->m->gaps[w].name : s->m->frictions[w - s->n_gaps].name, v,
                    RT_VEL_FLOORS, RT_VEL_FLOOR, RT_VEL_FLOORS * RT_VEL_FLOOR);
 }
 
