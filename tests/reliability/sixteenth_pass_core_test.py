@@ -14,7 +14,8 @@ Cases (each under 20 s in the normal build):
   findings   what the pass found, failing before its fix: a mass at rest on
              a belt at 4e-13 m/s beside an oscillator at 1 m/s stuck at
              t = 0 and never moved, exit 0 (the velocity floor was judged
-             on the model's largest speed); a block pushed sideways with mu
+             on the model's largest speed), and a mass drifting onto a wall
+             at 1e-12 m/s beside it stopped there; a block pushed sideways with mu
              above its half-width over its half-height slid flat on both
              corners, the rear one pulling, exit 0 (it must tip); a damped
              oscillator's Floquet multipliers over a period of 6283 s
@@ -73,6 +74,19 @@ mass Q = 1 kg
 spring SQ: ground -- Q, k = k
 init Q.x = a0
 simulate t_end = 3 s, method = exact
+output every 0.01 s: M.x, M.v, Q.x
+'''
+
+# a mass drifting onto an elastic wall beside an oscillator
+WALL2 = '''model wall2 "a slow drift onto a wall beside a fast oscillator"
+param v0 = -1e-12 m/s
+param x0 = 1e-12 m
+mass M = 1 kg
+gap W: M.x >= 0 m, impact(e = 1)
+mass Q = 1 kg
+spring SQ: ground -- Q, k = 1 N/m
+init M.x = x0, M.v = v0, Q.x = 1 m
+simulate t_end = 2 s, method = exact
 output every 0.01 s: M.x, M.v, Q.x
 '''
 
@@ -214,6 +228,18 @@ def case_findings(tmp):
             check(msg is not None and "friction element 'F'" in msg and "scale the units" in msg,
                   "a slow belt beside a fast oscillator (%g m, %s): refused at the floor, naming "
                   "its element" % (a0, meth))
+    wall = compiled(tmp, "wall2", WALL2)
+    for v0, x0 in ((-1e-12, 1e-12), (-1e-6, 1e-6)):
+        for meth in thin(("exact", "rk4", "adaptive")):
+            got = []
+            msg = refusal(lambda: got.append(wall.run(method=meth, params={"v0": v0, "x0": x0},
+                                                      **rk(meth))["M.x"][-1]))
+            print("  drift at %g m/s onto a wall beside an oscillator, %s -> %s"
+                  % (-v0, meth, msg or "x(2 s) = %.15g m" % got[0]))
+            check(msg is not None and "contact 'W'" in msg and "scale the units" in msg
+                  if v0 > -1e-9 else got and abs(got[0] - (-x0 - 2 * v0)) < 1e-15,
+                  "a drift at %g m/s onto a wall beside an oscillator (%s): %s"
+                  % (-v0, meth, "refused" if v0 > -1e-9 else "back at 1e-6 m"))
     rock = compiled(tmp, "rock", ROCK)
     # mu > b/h = 0.4: sliding flat would need N_L = m g (1 - h mu/b)/2 < 0
     for mu, a in thin(((0.6, 8.0), (1.0, 20.0), (0.5, 100.0), (0.6, 3.95))):
