@@ -1041,7 +1041,9 @@ static double row_speed_scale(const nsm_sim *s, const RtCsr *A, int q, double c,
 
 /* The smallest own speed scale (row_speed_scale) over a run to t_end among
 ** the contacts and friction elements moving at the state (their relative
-** velocity or surface speed not 0), the floors being each one's own
+** velocity or surface speed above the rounding of their terms: a contact
+** left at 2.8e-17 m/s by an impact of bodies at 0.4 m/s is at rest), the
+** floors being each one's own
 ** (rt_vel_tol, rt_fric_slip_tol): a slow contact beside fast bodies is
 ** decided on rounding as a slow model is (a mass at rest on a belt at
 ** 4e-13 m/s beside an oscillator at 1 m/s stuck at t = 0 and never moved).
@@ -1060,7 +1062,10 @@ double rt_speed_slowest(const nsm_sim *s, double t_end, int *which)
         int f = j >= s->n_gaps, q = f ? j - s->n_gaps : j;
         const RtCsr *A = f ? &s->sp.Wt : &s->sp.W;
         double c = f ? s->num.ut[q] : (s->moving ? rt_surface_of(s, q, 1, s->t) : 0);
-        if (row_speed_scale(s, A, q, c, v, sb, 0) == 0)
+        double own = fabs(c);           /* its terms' sizes: what rounding of its speed scales with */
+        for (int k = A->p[q]; k < A->p[q + 1]; k++)
+            own += fabs(A->x[k] * v[A->i[k]]);
+        if (!(row_speed_scale(s, A, q, c, v, sb, 0) > 1e-9 * own))
             continue;
         double sc = row_speed_scale(s, A, q, c, v, sb, dur);
         if (sc < lo) {
