@@ -318,7 +318,7 @@ def case_rock(tmp):
     th0 = 0.1
     w1 = math.sqrt(2 * G * R * (math.cos(alpha - th0) - math.cos(alpha)) / IR)
     text = open(os.path.join(SRC, "models", "rocking_block.nsm")).read()
-    for law in ("sequential", "simultaneous", "energetic"):
+    for law in thin(("sequential", "simultaneous", "energetic")):
         t = text.replace("dt = 1 ms", "dt = 1 ms, impact_law = " + law)
         if law == "energetic":
             t = t.replace("impact(e = 0)", "impact(e = 0, stiffness = 1e6)")
