@@ -829,3 +829,18 @@ foreach(case hertz taylorstart floor floorslip tie)
   set_tests_properties(reliability/left16core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A sixteenth hostile pass on the core (tests/reliability/sixteenth_pass_core_test.py):
+# a block pushed until it slides or would tip, Housner's impact under each
+# law, a slow contact beside fast bodies at the velocity floor, a compliant
+# stop's period, Floquet multipliers over long periods, an impact at a time
+# switch, the energetic law with friction, the tippe top's inversion, a sweep
+# of a nonlinear model, exact's step cap, against closed forms derived by
+# hand; each case under 20 s in the normal build.
+foreach(case findings floor rock stop floquet switch energetic tippe sweep cap)
+  add_test(NAME reliability/sixteenth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/sixteenth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/sixteenth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1027,6 +1027,55 @@ double rt_speed_scale(const nsm_sim *s, double t_end)
     return sc;
 }
 
+/* Row q of A's own speed scale over a run of duration dur: its speed
+** |A_q v| + |c| (c its surface's or belt's speed) plus the speeds the forces
+** on its columns can give, |A_qi| times sb_i dur over mass i. */
+static double row_speed_scale(const nsm_sim *s, const RtCsr *A, int q, double c,
+                              const double *v, const double *sb, double dur)
+{
+    double sc = fabs(rt_csr_dot(A, q, v)) + fabs(c);
+    for (int k = A->p[q]; k < A->p[q + 1]; k++)
+        sc += fabs(A->x[k]) * sb[A->i[k]] * s->mass_inv[A->i[k]] * dur;
+    return sc;
+}
+
+/* The smallest own speed scale (row_speed_scale) over a run to t_end among
+** the contacts and friction elements moving at the state (their relative
+** velocity or surface speed above the rounding of their terms: a contact
+** left at 2.8e-17 m/s by an impact of bodies at 0.4 m/s is at rest), the
+** floors being each one's own
+** (rt_vel_tol, rt_fric_slip_tol): a slow contact beside fast bodies is
+** decided on rounding as a slow model is (a mass at rest on a belt at
+** 4e-13 m/s beside an oscillator at 1 m/s stuck at t = 0 and never moved).
+** *which gets the gap's index, or n_gaps + the element's; INFINITY and -1
+** when none moves.  Linear models with a diagonal mass only. */
+double rt_speed_slowest(const nsm_sim *s, double t_end, int *which)
+{
+    int n = s->n_vel;
+    const double *v = rt_vel(s, s->y);
+    double sb[n + 1], lo = INFINITY, dur = t_end - s->t;
+    *which = -1;
+    if (s->m->nl || s->mass)
+        return lo;
+    force_scale_coords(s, s->t, s->y, sb);
+    for (int j = 0; j < s->n_gaps + s->n_fric; j++) {
+        int f = j >= s->n_gaps, q = f ? j - s->n_gaps : j;
+        const RtCsr *A = f ? &s->sp.Wt : &s->sp.W;
+        double c = f ? s->num.ut[q] : (s->moving ? rt_surface_of(s, q, 1, s->t) : 0);
+        double own = fabs(c);           /* its terms' sizes: what rounding of its speed scales with */
+        for (int k = A->p[q]; k < A->p[q + 1]; k++)
+            own += fabs(A->x[k] * v[A->i[k]]);
+        if (!(row_speed_scale(s, A, q, c, v, sb, 0) > 1e-9 * own))
+            continue;
+        double sc = row_speed_scale(s, A, q, c, v, sb, dur);
+        if (sc < lo) {
+            lo = sc;
+            *which = j;
+        }
+    }
+    return lo;
+}
+
 /* Magnitude of the forces acting at (t, y): the scale of force rounding. */
 double rt_force_scale(const nsm_sim *s, double t, const double *y)
 {

@@ -79,6 +79,34 @@ static void fric_slip_group(const nsm_sim *s, unsigned *mode, int k, int sg)
     }
 }
 
+/* A held contact must push once the friction states are decided (lam the
+** multipliers of mode, ref the mode before): when an element's stick or slip
+** changed (or was decided at the start, fresh) and a held contact's force is below its rounding, the contacts
+** would have to lift as the friction changes, a joint decision not made
+** here, so the run stops naming the contact and its force.  A block pushed
+** sideways with mu above its half-width over its half-height slid flat on
+** both corners, the rear one pulling (-2.45 N), exit 0. */
+static int fric_pull_check(nsm_sim *s, const unsigned *ref, const unsigned *mode,
+                           const unsigned *fresh, const double *lam)
+{
+    int changed = 0;
+    for (int k = 0; k < s->n_fric && !changed; k++)
+        changed = rt_fric_stuck(s, ref, k) != rt_fric_stuck(s, mode, k) ||
+                  (fresh && rt_mode_has(fresh, k));
+    if (!changed)
+        return NSM_OK;
+    for (int j = 0; j < s->n_gaps; j++) {
+        if (!rt_law_held(s, mode, j) || lam[j] >= -rt_force_tol_gap(s, mode, s->y, j))
+            continue;
+        return rt_fail(s, NSM_ENUMERIC, j,
+                       "contact '%s' would pull (force %.6g N) once the friction elements stick "
+                       "or slip as their forces require: the contact must lift as the friction "
+                       "changes state, a joint decision of contacts and friction not made yet (a "
+                       "body tipping while it starts to slide)", s->m->gaps[j].name, lam[j]);
+    }
+    return NSM_OK;
+}
+
 /* Decide the friction state of every element at the current state: an
 ** element slipping by more than its rounding keeps slipping with the sign
 ** of its slip; those at zero slip stick if the multipliers allow it (all
@@ -125,8 +153,11 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
                 worst = k;
             }
         }
-        if (worst < 0)
+        if (worst < 0) {
+            if ((rc = fric_pull_check(s, ref, mode, fresh, lam)))
+                return rc;
             break;
+        }
         fric_slip_group(s, mode, worst, lamf[worst] > 0 ? -1 : 1);
     }
     rt_state_mode_set(s, mode);

@@ -262,6 +262,13 @@ int nsm_la_eigvals(int n, const double *A, double *re, double *im)
         return NSM_LA_NOMEM;
     }
     memcpy(R, A, sizeof(double) * nn);
+    /* scaled by a power of 2 (exact) to entries of order 1: the shifts'
+     * products b c of a matrix of 1e-273 underflowed to 0, and QR did not
+     * converge (a damped oscillator's monodromy over 6283 s) */
+    double amax = 0;
+    for (i = 0; i < (int)nn; i++) amax = fmax(amax, fabs(R[i]));
+    int ex = amax > 0 && isfinite(amax) ? ilogb(amax) : 0;
+    for (i = 0; i < (int)nn; i++) R[i] = ldexp(R[i], -ex);
     nsm_la_balance(n, R, R + nn);
     for (k = 0; k + 2 < n; k++) hessenberg_column(n, R, k, R + nn);
     for (i = 0; i < (int)nn; i++) H[i] = R[i];
@@ -316,8 +323,8 @@ int nsm_la_eigvals(int n, const double *A, double *re, double *im)
             }
             for (k = lo; k <= hi; k++) H[k * n + k] += mu;
         }
-        re[hi] = creal(H[hi * n + hi]);
-        im[hi] = cimag(H[hi * n + hi]);
+        re[hi] = ldexp(creal(H[hi * n + hi]), ex);
+        im[hi] = ldexp(cimag(H[hi * n + hi]), ex);
         hi--;
     }
 done:

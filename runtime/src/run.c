@@ -578,21 +578,40 @@ static int fric_slips(const nsm_sim *s)
 ** its speeds those the reset saw before a touching contact's impact (a
 ** ball squeezed between two walls at 1 m/s is left at rest by it).  A
 ** model at rest runs, whatever its forces: a ball lifted off its floor
-** within 1e-13 s is decided by its contact force, not by a speed. */
+** within 1e-13 s is decided by its contact force, not by a speed.  Each
+** moving contact and friction element faces the floor on its own too
+** (rt_speed_slowest), unless an impact at the start changed the speeds
+** (a block's corner landing leaves both at rounding, 1e-17 m/s). */
 static int check_speed_floor(nsm_sim *s, double t_end)
 {
     if (s->sample_k || !(s->n_gaps || s->n_fric))
         return NSM_OK;
     double moving = fmax(s->speed0, rt_speed_scale(s, s->t));
     double v = fmax(moving, rt_speed_scale(s, t_end));
-    if (!((moving > 0 || fric_slips(s)) && v < RT_VEL_FLOORS * RT_VEL_FLOOR))
+    if ((moving > 0 || fric_slips(s)) && v < RT_VEL_FLOORS * RT_VEL_FLOOR)
+        return rt_fail(s, NSM_ENUMERIC, -1,
+                       "the model's speeds are at most %.3g m/s (surface speeds, contact "
+                       "velocities, forces times the run's duration over masses), within %g "
+                       "times the velocity floor of %g m/s below which a slip or a closing speed "
+                       "counts as zero (stick, rest, no impact): its contacts would be decided on "
+                       "rounding; scale the units (lengths in um or nm, times in ms) so that its "
+                       "speeds exceed %g m/s", v, RT_VEL_FLOORS, RT_VEL_FLOOR,
+                       RT_VEL_FLOORS * RT_VEL_FLOOR);
+    int w;
+    if (rt_speed_scale(s, s->t) != s->speed0)
+        return NSM_OK;  /* an impact at the start: its contacts' speeds are its rounding */
+    v = rt_speed_slowest(s, t_end, &w);
+    if (!(v < RT_VEL_FLOORS * RT_VEL_FLOOR))
         return NSM_OK;
     return rt_fail(s, NSM_ENUMERIC, -1,
-                   "the model's speeds are at most %.3g m/s (surface speeds, contact velocities, "
-                   "forces times the run's duration over masses), within %g times the velocity "
-                   "floor of %g m/s below which a slip or a closing speed counts as zero (stick, "
-                   "rest, no impact): its contacts would be decided on rounding; scale the units "
-                   "(lengths in um or nm, times in ms) so that its speeds exceed %g m/s", v,
+                   "%s '%s' moves with speeds of at most %.3g m/s (its own speed, its surface's, "
+                   "the forces on its bodies times the run's duration over their masses), within "
+                   "%g times the velocity floor of %g m/s below which a slip or a closing speed "
+                   "counts as zero (stick, rest, no impact), however fast the rest of the model: "
+                   "it would be decided on rounding; scale the units (lengths in um or nm, times "
+                   "in ms) so that its speeds exceed %g m/s",
+                   w < s->n_gaps ? "contact" : "friction element",
+                   w < s->n_gaps ? s->m->gaps[w].name : s->m->frictions[w - s->n_gaps].name, v,
                    RT_VEL_FLOORS, RT_VEL_FLOOR, RT_VEL_FLOORS * RT_VEL_FLOOR);
 }
 
