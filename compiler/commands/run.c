@@ -1809,6 +1809,10 @@ int run_cache_main(int argc, char **argv)
              "                           ($XDG_CACHE_HOME/nsm, default ~/.cache/nsm)");
         return 0;
     }
+    if (argc > 2 && (!strcmp(argv[1], "clean") || !strcmp(argv[1], "--help") ||
+                     !strcmp(argv[1], "-h")))
+        fprintf(stderr, "nsmc: error: 'cache %s' takes no other argument ('%s' given)\n",
+                argv[1], argv[2]);
     fputs("nsmc: error: usage: nsmc cache clean\n", stderr);
     return 1;
 }

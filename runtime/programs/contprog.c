@@ -640,21 +640,13 @@ static int prog_flag(const char *a)
 int nsm_continue_main(const nsm_model *m, int argc, char **argv)
 {
     /* a file-size limit is a failed write with its reason, not a kill
-     * (SIGXFSZ) that leaves a temporary behind */
-    signal(SIGXFSZ, SIG_IGN);
-    out_pipe_ignore();   /* a reader of stdout gone: a failed write, said */
-    signal(SIGINT, on_stop);
-    signal(SIGTERM, on_stop);
-    signal(SIGHUP, on_stop);
-    /* nsmc continue holds the stop signals blocked across its exec (a
-     * request sent before these handlers existed ended the program without
-     * a word): unblocked now, a request held pending is taken by on_stop */
-    sigset_t stops;
-    sigemptyset(&stops);
-    sigaddset(&stops, SIGINT);
-    sigaddset(&stops, SIGTERM);
-    sigaddset(&stops, SIGHUP);
-    sigprocmask(SIG_UNBLOCK, &stops, NULL);
+     * (SIGXFSZ) that leaves a temporary behind; a reader of stdout gone
+     * likewise.  nsmc continue holds the stop signals blocked across its
+     * exec (a request sent before these handlers existed ended the program
+     * without a word): unblocked now, a request held pending is taken by
+     * on_stop.  A stop signal ignored at the start (nohup) stays ignored
+     * (signal() caught it: nohup's SIGHUP stopped the continuation). */
+    out_stop_install(on_stop, SA_RESTART);
     Prog g;
     memset(&g, 0, sizeof g);
     g.part_fd = -1;

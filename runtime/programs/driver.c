@@ -139,38 +139,19 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-/* Catch SIGINT, SIGTERM and SIGHUP (none interrupting the handler of
-** another), and ignore SIGXFSZ and SIGPIPE so that a file-size limit or a
-** reader of standard output that went away (`--out - | head -1`) is a
-** failed write we can report: SIGPIPE killed the simulator silently with
-** its event log still buffered (an earlier events.csv left empty) and its
-** HDF5 file never renamed into place.  Called first thing in nsm_main.  The stop signals are
-** then unblocked: a mask inherited blocked (nsmc run holds them blocked
-** from its fork to here, so that a stop request sent before the handlers
-** exist waits instead of killing the simulator; any other parent may have
-** left them blocked) would otherwise leave the simulator deaf to them, and
-** a request that arrived while they were blocked is delivered here, to
-** on_signal. */
+/* Catch SIGINT, SIGTERM and SIGHUP (a signal ignored by the parent, nohup
+** or `cmd &`, stays ignored), and ignore SIGXFSZ and SIGPIPE so that a
+** file-size limit or a reader of standard output that went away (`--out - |
+** head -1`) is a failed write we can report: SIGPIPE killed the simulator
+** silently with its event log still buffered (an earlier events.csv left
+** empty) and its HDF5 file never renamed into place.  Called first thing in
+** nsm_main.  The stop signals are then unblocked (out_stop_install): nsmc
+** run holds them blocked from its fork to here, so that a stop request sent
+** before the handlers exist waits instead of killing the simulator, and
+** such a request is delivered here, to on_signal. */
 static void signals_install(void)
 {
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaddset(&sa.sa_mask, sigs[i]);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction old;
-        /* a signal ignored by the parent (nohup, `cmd &`) stays ignored */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-            continue;
-        sigaction(sigs[i], &sa, NULL);
-    }
-    signal(SIGXFSZ, SIG_IGN);
-    out_pipe_ignore();
-    sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
+    out_stop_install(on_signal, SA_RESTART);
     plot_stop_watch(&stop_signal);
 }
 
