@@ -1040,13 +1040,40 @@ static int energy_error_column(const Model *m)
     return -1;
 }
 
+/* What the simulator's balance check judged, after the energy.error
+ * column's numbers: the check's verdict as the simulator reported it
+ * (report, NSM_REPORT_FD: "balance: passed" or "balance: not judged
+ * (WHY)"), or the failure its message above names (rc 3).  The column's
+ * worst sample is relative to the energy met by then; the check judges each
+ * step's balance against its tolerance and, where the energies are as small
+ * as their rounding, against the rounding floors (docs/energy.md), so a
+ * worst sample of 0.02 beside a check that passed read as a failure, and
+ * no second opinion is formed here. */
+static const char *balance_verdict(const char *report, int rc, char *buf, size_t len)
+{
+    const char *b = strstr(report, "balance: ");
+    if (rc == 3)
+        return "; the run failed (the simulator's message above says why)";
+    if (!b)
+        return "";
+    b += strlen("balance: ");
+    if (!strncmp(b, "passed\n", 7))
+        return "; the simulator's balance check passed at every step (against its tolerance, "
+               "or the rounding floors where the energies are as small as their rounding: "
+               "docs/energy.md)";
+    size_t n = strcspn(b, "\n");
+    snprintf(buf, len, "; %.*s by the simulator's balance check", (int)n, b);
+    return buf;
+}
+
 /* The number of samples and, when the model outputs energy.error (the
  * balance E0 + injected - dissipated - (T + V) relative to the largest
- * energy met so far) in column col (-1: none), its last and largest values.
+ * energy met so far) in column col (-1: none), its last and largest values
+ * and the balance check's verdict (balance_verdict).
  * The column is found by the model's output list, not by its header, so a
  * renamed column (`err = energy.error`) is still summarised.  The rows may
  * be of any length. */
-static void summarize_energy(const char *path, int col)
+static void summarize_energy(const char *path, int col, const char *report, int rc)
 {
     FILE *f = fopen(path, "r");
     char *line = NULL;
@@ -1073,12 +1100,15 @@ static void summarize_energy(const char *path, int col)
     free(line);
     fclose(f);
     printf("samples: %ld\n", rows);
+    char buf[200];
+    const char *verdict = balance_verdict(report, rc, buf, sizeof buf);
     if (col >= 0 && isnan(last))    /* the energies overflowed: never "-nan" */
         printf("energy balance error: not a number at the end (the energies are not finite "
-               "there), %.3g at worst before (relative to the largest energy)\n", worst);
+               "there), %.3g at worst before (relative to the largest energy met by then)%s\n",
+               worst, verdict);
     else if (col >= 0)
-        printf("energy balance error: %.3g at the end, %.3g at worst (relative to the largest energy)\n",
-               last, worst);
+        printf("energy balance error: %.3g at the end, %.3g at worst (relative to the largest "
+               "energy met by then)%s\n", last, worst, verdict);
 }
 
 /* The files a run writes into its folder besides the simulator's named
@@ -1591,7 +1621,7 @@ static int run(const RunOptions *o, Arena *a)
                                                simulator drew the animation) */
     run_studies_remove(o, dir);
     summarize_events(ev);
-    summarize_energy(traj, energy_error_column(m));
+    summarize_energy(traj, energy_error_column(m), report, rc);
     results_said(o, dir);
     int figs_failed = 0;
     if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed))
