@@ -726,6 +726,8 @@ static const char *cache_key(const char *sum, Arena *a)
     return arena_printf(a, "%.*s", (int)(end - start), start);
 }
 
+static const char *sig_text(int sig);
+
 /* Compiles the C text into bin, through a temporary renamed into place
  * after its checksum was written to sum.  Returns bin, or NULL with *status
  * set after a message. */
@@ -751,9 +753,14 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     }
     int sig, rc = spawn(cmd, 1, -1, 0, &sig);
     if (got_signal) {
+        /* the compiler, passed the signal, removed its own temporaries; the
+         * entry keeps no half of itself (the generated C without its
+         * program), so the next command builds it whole */
         unlink(tmp);
+        unlink(csrc);
         *status = 128 + got_signal;
-        fprintf(stderr, "nsmc: interrupted while compiling the %s\n", what);
+        fprintf(stderr, "nsmc: interrupted by %s while compiling the %s: nothing built or "
+                "written; the next command compiles it again\n", sig_text(got_signal), what);
         return NULL;
     }
     if (rc != 0) {

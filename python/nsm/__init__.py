@@ -567,7 +567,7 @@ def _run_tool(cmd, what):
 
 
 def _run_stoppable(cmd, what):
-    """_run_tool for a study program (nsmc sweep --basin), with Ctrl-C
+    """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
     honoured as the studies run in process honour it: the program is sent
     SIGINT (a terminal's Ctrl-C reaches it already; a KeyboardInterrupt
     raised without a signal, _thread.interrupt_main()'s, did not) and
@@ -657,10 +657,17 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
     if verbose:
         print(" ".join(full))
     try:
-        p = _run_tool(full, "the C compiler")
-    except BaseException:       # Ctrl-C while it builds: its half-written output
-        _unlink(tmp)            # was left in the cache under the temporary name
+        # Ctrl-C while it builds: the compiler is sent SIGINT and awaited, so
+        # that it removes its own temporaries (killed, as subprocess.run
+        # kills it, it left its .s, .o and .res files in TMPDIR)
+        p, stopped = _run_stoppable(full, "the C compiler")
+    except BaseException:       # its half-written output was left in the
+        _unlink(tmp)            # cache under the temporary name
         raise
+    if stopped:
+        _unlink(tmp)
+        _unlink(csrc)           # no half entry: the next compile builds it whole
+        raise KeyboardInterrupt
     if p.returncode != 0:
         _unlink(tmp)
         raise CompileError("the generated C (%s) did not build with %s:\n%s"
