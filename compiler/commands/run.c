@@ -55,6 +55,7 @@
 #endif
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <dirent.h>
 #include <unistd.h>
 
@@ -727,6 +728,36 @@ static const char *cache_key(const char *sum, Arena *a)
 }
 
 static const char *sig_text(int sig);
+static long long cache_remove_entry(const char *dir, Arena *a);
+
+/* A folder of its own for the C compiler's temporaries ($TMPDIR/nsm-cc-XXXXXX,
+ * or under /tmp), named to it by TMPDIR while it runs and removed after it:
+ * a compiler stopped by a signal removes the temporaries it knows, but
+ * one its child (cc1) created after that cleanup stayed in TMPDIR
+ * (ccXXXXXX.s).  NULL when none can be made (the compiler then uses
+ * TMPDIR as before). */
+static const char *cc_tmpdir_make(Arena *a)
+{
+    const char *t = getenv("TMPDIR");
+    char *d = arena_printf(a, "%s/nsm-cc-XXXXXX", t && *t ? t : "/tmp");
+    return mkdtemp(d) ? d : NULL;
+}
+
+/* Removes cc_tmpdir_make's folder d with whatever a compiler's children
+ * still left in it (a child outliving its stopped compiler may still
+ * create a file: tried again for up to a second), and gives TMPDIR back
+ * its value old (NULL: unset). */
+static void cc_tmpdir_remove(const char *d, const char *old, Arena *a)
+{
+    if (old)
+        setenv("TMPDIR", old, 1);
+    else
+        unsetenv("TMPDIR");
+    if (!d)
+        return;
+    for (int tries = 0; tries < 100 && cache_remove_entry(d, a) < 0 && errno != ENOENT; tries++)
+        nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+}
 
 /* Compiles the C text into bin, through a temporary renamed into place
  * after its checksum was written to sum.  Returns bin, or NULL with *status
@@ -751,7 +782,13 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
             fprintf(stderr, "%s%s", i ? " " : "  ", cmd->arg[i]);
         fputc('\n', stderr);
     }
+    const char *old_tmp = getenv("TMPDIR");
+    old_tmp = old_tmp ? arena_printf(a, "%s", old_tmp) : NULL;
+    const char *cc_tmp = cc_tmpdir_make(a);
+    if (cc_tmp)
+        setenv("TMPDIR", cc_tmp, 1);
     int sig, rc = spawn(cmd, 1, -1, 0, &sig);
+    cc_tmpdir_remove(cc_tmp, old_tmp, a);
     if (got_signal) {
         /* the compiler, passed the signal, removed its own temporaries; the
          * entry keeps no half of itself (the generated C without its

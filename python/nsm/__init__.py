@@ -566,7 +566,7 @@ def _run_tool(cmd, what):
             from None
 
 
-def _run_stoppable(cmd, what):
+def _run_stoppable(cmd, what, env=None):
     """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
     honoured as the studies run in process honour it: the program is sent
     SIGINT (a terminal's Ctrl-C reaches it already; a KeyboardInterrupt
@@ -577,7 +577,7 @@ def _run_stoppable(cmd, what):
     KeyboardInterrupt, the program killed and its points lost."""
     try:
         pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              errors="replace")
+                              errors="replace", env=env)
     except OSError:
         return _run_tool(cmd, what), False      # its CompileError, with the hint
     while True:     # in slices: a KeyboardInterrupt without a signal is seen in one
@@ -650,6 +650,26 @@ def _generate(path, paths):
                                % (arg, err.strerror or err)) from None
 
 
+def _cc_tmpdir():
+    """A folder of its own for the C compiler's temporaries (TMPDIR/nsm-cc-*),
+    or None when none can be made (the compiler then uses TMPDIR)."""
+    try:
+        return tempfile.mkdtemp(prefix="nsm-cc-")
+    except OSError:
+        return None
+
+
+def _cc_tmpdir_remove(d):
+    """Removes _cc_tmpdir's folder d with what the compiler's children left
+    in it, tried again for up to a second (a child outliving its stopped
+    compiler may still create a file there)."""
+    for _ in range(100):
+        if d is None or not os.path.exists(d):
+            return
+        shutil.rmtree(d, ignore_errors=True)
+        time.sleep(0.01)
+
+
 def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
     """Builds the shared object so with the command full (its output tmp, a
     unique temporary), writes its checksum and the entry's key to sumfile,
@@ -659,8 +679,15 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
     try:
         # Ctrl-C while it builds: the compiler is sent SIGINT and awaited, so
         # that it removes its own temporaries (killed, as subprocess.run
-        # kills it, it left its .s, .o and .res files in TMPDIR)
-        p, stopped = _run_stoppable(full, "the C compiler")
+        # kills it, it left its .s, .o and .res files in TMPDIR), in a folder
+        # of its own removed after it (a child of a stopped compiler may
+        # create one after the compiler's cleanup)
+        cc_tmp = _cc_tmpdir()
+        env = dict(os.environ, TMPDIR=cc_tmp) if cc_tmp else None
+        try:
+            p, stopped = _run_stoppable(full, "the C compiler", env)
+        finally:
+            _cc_tmpdir_remove(cc_tmp)
     except BaseException:       # its half-written output was left in the
         _unlink(tmp)            # cache under the temporary name
         raise

@@ -202,6 +202,7 @@ def signalled(tmp, cmd, sig, ignore):
     pr = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True,
                           preexec_fn=hup_ignored if ignore else None)
+    first = pr.stderr.readline()    # "nsmc: using the cached ...": nsmc catches stops
     sent, start = 0, time.time()
     while pr.poll() is None and time.time() - start < 120 * SLOW:
         time.sleep(0.05)
@@ -212,7 +213,7 @@ def signalled(tmp, cmd, sig, ignore):
             break
         if not ignore:
             break
-    err = pr.communicate(timeout=120 * SLOW)[1]
+    err = first + pr.communicate(timeout=120 * SLOW)[1]
     return pr.returncode, err, sent
 
 
