@@ -221,11 +221,14 @@ def case_ignored(tmp):
     """A stop signal ignored at the start stays ignored in every program."""
     # each about a second long in the normal build
     cases = [("continue", ["--param", "omega=2.5:2.8", "--max-points", "3000", "--ds", "1e-4",
-                           "--ds-max", "1e-4", "--ds-min", "1e-5", "--no-plot"], "branch.csv"),
-             ("sweep", ["--param", "omega=2:3:100", "--section", "impact:stop"], "section.csv"),
-             ("run", ["-q", "--no-plot", "--t-end", "10000"], "trajectory.csv")]
-    for k, (cmd, args, result) in enumerate(cases):
-        warm = run(tmp, [NSMC, cmd, FIO] + args + ["--out-dir", "warm%d" % k],
+                           "--ds-max", "1e-4", "--ds-min", "1e-5", "--no-plot"], "branch.csv",
+              CONT),
+             ("sweep", ["--param", "omega=2:3:100", "--section", "impact:stop"], "section.csv",
+              SWEEP),
+             ("run", ["-q", "--no-plot", "--t-end", "10000"], "trajectory.csv",
+              ["-q", "--no-plot", "--t-end", "1"])]
+    for k, (cmd, args, result, short) in enumerate(cases):
+        warm = run(tmp, [NSMC, cmd, FIO] + short + ["--out-dir", "warm%d" % k],
                    timeout=180 * SLOW)
         check(warm.returncode == 0, "nsmc %s runs (its program cached)" % cmd, warm)
         out = "h%d" % k
