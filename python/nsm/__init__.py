@@ -1654,6 +1654,8 @@ class Model:
         o.ds, o.ds_min, o.ds_max, o.tol = (_number(v, n, SettingError) for v, n in
                                            ((ds, "ds"), (ds_min, "ds_min"), (ds_max, "ds_max"),
                                             (tol, "tol")))
+        if not o.tol > 0:       # said as the command line says it (it read "below the rounding")
+            raise SettingError("tol=%r: expected a positive number" % (tol,))
         if o.tol < 4e-16 * max(1.0, abs(o.from_), abs(o.to)):
             raise SettingError("tol=%r: below the rounding of the parameter over [%r, %r]"
                                % (tol, start, stop))

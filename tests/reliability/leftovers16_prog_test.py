@@ -37,7 +37,9 @@ Cases (each under 20 s in the normal build):
              Python's nsm.compile stopped by SIGINT while the C compiler
              runs: KeyboardInterrupt, the cache entry and TMPDIR as clean
              (the compiler, killed, left its .s, .o and .res in TMPDIR).
-  tol        `nsmc continue --tol T` at its edges: 0, -1, nan, inf refused
+  tol        `nsmc continue --tol T` at its edges (and Python's
+             continuation's tol=, whose 0 and -1 were "below the rounding"):
+             0, -1, nan, inf refused
              (exit 1, "expected a positive number"), 1e-300 refused below
              the parameter's rounding; 1 and 1e300, wider than the range
              [2.5, 2.8], noted and the flip printed to the range's width,
@@ -335,6 +337,20 @@ def python_stop(tmp):
 
 # ---- tol --------------------------------------------------------------------
 
+PY_TOL = '''
+import sys
+import nsm
+m = nsm.compile(sys.argv[1])
+for tol in (0, -1, float("nan"), 1e-300):
+    try:
+        m.continuation("omega", 2.5, 2.8, tol=tol)
+        print(tol, "taken")
+    except nsm.SettingError as e:
+        said = [w for w in ("expected a positive number", "must be a finite number",
+                            "below the rounding") if w in str(e)]
+        print(tol, said[0] if said else e)
+'''
+
 def case_tol(tmp):
     """--tol at its edges: refused, or honoured and said."""
     base = [NSMC, "continue", FIO, "--param", "omega=2.5:2.8", "--no-plot"]
@@ -359,6 +375,14 @@ def case_tol(tmp):
               "--tol %s: the flip printed %s, 2 digits, inside [2.5, 2.8] and within the range's "
               "width of the impact map's %.17g (it read 3, outside the range)"
               % (tol, m.group(1), FLIP))
+    py = PY_TOL
+    p = run(tmp, [sys.executable, "-c", py, FIO], timeout=180 * SLOW)
+    print("  Model.continuation(tol=...): %s" % p.stdout.strip().replace("\n", "; "))
+    check(p.returncode == 0 and p.stdout.split("\n")[:4] ==
+          ["0 expected a positive number", "-1 expected a positive number",
+           "nan must be a finite number", "1e-300 below the rounding"],
+          "Python's continuation refuses tol 0 and -1 as not positive (it said 'below the "
+          "rounding'), NaN as not finite, 1e-300 below the rounding", p)
     p = run(tmp, base + ["--tol", "1e-3", "--out-dir", "f"], timeout=180 * SLOW)
     m = re.search(r"^flip\s+omega = (\S+)", p.stdout, re.M)
     print("  --tol 1e-3   : exit %d, %s" % (p.returncode, m.group(0) if m else None))
