@@ -10,7 +10,8 @@ Cases (each under 20 s in the normal build):
              check judged: a pendulum released within 1.2e-16 rad of its
              top (its energies at their rounding's scale) reads a worst
              sample of 0.02 of the energy met by then beside a check that
-             passed on the rounding floors, and now says it passed; with
+             passed on the rounding floors, and now says it passed (so does
+             the simulator's own line on stderr); with
              --energy-tol 0 it says the balance was not judged; a broken
              balance (rk4 at dt = 0.5 s) says the run failed.  The line's
              numbers are the column's own (its last and largest values).
@@ -111,12 +112,17 @@ def case_energy(tmp):
           "rounding floors" in line,
           "beside it, the simulator's verdict: passed, on its tolerance or the rounding floors "
           "(0.0204 at worst was printed alone, as a failure)")
+    check(re.search(r"energy error \S+ J \(\S+ of the largest energy\), balance check passed "
+                    r"at every step", p.stderr),
+          "the simulator's own summary line says the verdict too (it read '(0.013 of the largest "
+          "energy)' alone)", p)
     p = run(tmp, [NSMC, "run", "pend.nsm", "-q", "--no-plot", "--out-dir", "off"] + top +
             ["--energy-tol", "0"], timeout=180 * SLOW)
     line = energy_line(p)
     print("  --energy-tol 0: exit %d, %r" % (p.returncode, line[-80:]))
-    check(p.returncode == 0 and "not judged (--energy-tol 0)" in line and "passed" not in line,
-          "--energy-tol 0: the balance said not judged, not passed", p)
+    check(p.returncode == 0 and "not judged (--energy-tol 0)" in line and "passed" not in line
+          and "of the largest energy), balance not judged (--energy-tol 0)" in p.stderr,
+          "--energy-tol 0: the balance said not judged, not passed, by both lines", p)
     p = run(tmp, [NSMC, "run", "pend.nsm", "-q", "--no-plot", "--out-dir", "rk4", "--set",
                   "phi0=2", "--method", "rk4", "--dt", "0.5", "--every", "0"],
             timeout=180 * SLOW)
