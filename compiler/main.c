@@ -166,12 +166,28 @@ static bool options_unused(const Options *o)
     return false;
 }
 
+/* Whether a is one of the options that stand alone (--help, -h, --datadir,
+ * --version): given with any other argument, it is refused with the usage
+ * line (`nsmc --version extra` answered the first and ignored the rest). */
+static bool alone_refused(const char *a, int argc)
+{
+    if (argc == 2 || (strcmp(a, "--help") && strcmp(a, "-h") && strcmp(a, "--datadir") &&
+                      strcmp(a, "--version")))
+        return false;
+    fprintf(stderr, "nsmc: error: '%s' takes no other argument (%d given beside it)\n"
+            "usage: nsmc --help | nsmc --version | nsmc --datadir | nsmc cache clean\n", a,
+            argc - 2);
+    return true;
+}
+
 /* Parses the command line; returns -1 to go on, else an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (alone_refused(a, argc)) {
+            return 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
         } else if (strcmp(a, "--datadir") == 0) {

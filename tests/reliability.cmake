@@ -844,3 +844,17 @@ foreach(case findings floor rock stop floquet switch energetic tippe sweep cap)
   set_tests_properties(reliability/sixteenth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the fifteenth hostile pass on the programs and the rounds after it
+# left as found (tests/reliability/leftovers16_prog_test.py): nsmc run's
+# energy line and the balance check's verdict, a byte order mark in a
+# parameter file, options that stand alone, stop signals ignored at the
+# start, a stop while a program is compiled, --tol at its edges; each case
+# under 20 s in the normal build.
+foreach(case energy bom alone ignored compile tol)
+  add_test(NAME reliability/left16prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers16_prog_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left16prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -55,6 +55,7 @@
 #endif
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <dirent.h>
 #include <unistd.h>
 
@@ -726,6 +727,38 @@ static const char *cache_key(const char *sum, Arena *a)
     return arena_printf(a, "%.*s", (int)(end - start), start);
 }
 
+static const char *sig_text(int sig);
+static long long cache_remove_entry(const char *dir, Arena *a);
+
+/* A folder of its own for the C compiler's temporaries ($TMPDIR/nsm-cc-XXXXXX,
+ * or under /tmp), named to it by TMPDIR while it runs and removed after it:
+ * a compiler stopped by a signal removes the temporaries it knows, but
+ * one its child (cc1) created after that cleanup stayed in TMPDIR
+ * (ccXXXXXX.s).  NULL when none can be made (the compiler then uses
+ * TMPDIR as before). */
+static const char *cc_tmpdir_make(Arena *a)
+{
+    const char *t = getenv("TMPDIR");
+    char *d = arena_printf(a, "%s/nsm-cc-XXXXXX", t && *t ? t : "/tmp");
+    return mkdtemp(d) ? d : NULL;
+}
+
+/* Removes cc_tmpdir_make's folder d with whatever a compiler's children
+ * still left in it (a child outliving its stopped compiler may still
+ * create a file: tried again for up to a second), and gives TMPDIR back
+ * its value old (NULL: unset). */
+static void cc_tmpdir_remove(const char *d, const char *old, Arena *a)
+{
+    if (old)
+        setenv("TMPDIR", old, 1);
+    else
+        unsetenv("TMPDIR");
+    if (!d)
+        return;
+    for (int tries = 0; tries < 100 && cache_remove_entry(d, a) < 0 && errno != ENOENT; tries++)
+        nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+}
+
 /* Compiles the C text into bin, through a temporary renamed into place
  * after its checksum was written to sum.  Returns bin, or NULL with *status
  * set after a message. */
@@ -749,11 +782,22 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
             fprintf(stderr, "%s%s", i ? " " : "  ", cmd->arg[i]);
         fputc('\n', stderr);
     }
+    const char *old_tmp = getenv("TMPDIR");
+    old_tmp = old_tmp ? arena_printf(a, "%s", old_tmp) : NULL;
+    const char *cc_tmp = cc_tmpdir_make(a);
+    if (cc_tmp)
+        setenv("TMPDIR", cc_tmp, 1);
     int sig, rc = spawn(cmd, 1, -1, 0, &sig);
+    cc_tmpdir_remove(cc_tmp, old_tmp, a);
     if (got_signal) {
+        /* the compiler, passed the signal, removed its own temporaries; the
+         * entry keeps no half of itself (the generated C without its
+         * program), so the next command builds it whole */
         unlink(tmp);
+        unlink(csrc);
         *status = 128 + got_signal;
-        fprintf(stderr, "nsmc: interrupted while compiling the %s\n", what);
+        fprintf(stderr, "nsmc: interrupted by %s while compiling the %s: nothing built or "
+                "written; the next command compiles it again\n", sig_text(got_signal), what);
         return NULL;
     }
     if (rc != 0) {
@@ -1040,13 +1084,40 @@ static int energy_error_column(const Model *m)
     return -1;
 }
 
+/* What the simulator's balance check judged, after the energy.error
+ * column's numbers: the check's verdict as the simulator reported it
+ * (report, NSM_REPORT_FD: "balance: passed" or "balance: not judged
+ * (WHY)"), or the failure its message above names (rc 3).  The column's
+ * worst sample is relative to the energy met by then; the check judges each
+ * step's balance against its tolerance and, where the energies are as small
+ * as their rounding, against the rounding floors (docs/energy.md), so a
+ * worst sample of 0.02 beside a check that passed read as a failure, and
+ * no second opinion is formed here. */
+static const char *balance_verdict(const char *report, int rc, char *buf, size_t len)
+{
+    const char *b = strstr(report, "balance: ");
+    if (rc == 3)
+        return "; the run failed (the simulator's message above says why)";
+    if (!b)
+        return "";
+    b += strlen("balance: ");
+    if (!strncmp(b, "passed\n", 7))
+        return "; the simulator's balance check passed at every step (against its tolerance, "
+               "or the rounding floors where the energies are as small as their rounding: "
+               "docs/energy.md)";
+    size_t n = strcspn(b, "\n");
+    snprintf(buf, len, "; %.*s by the simulator's balance check", (int)n, b);
+    return buf;
+}
+
 /* The number of samples and, when the model outputs energy.error (the
  * balance E0 + injected - dissipated - (T + V) relative to the largest
- * energy met so far) in column col (-1: none), its last and largest values.
+ * energy met so far) in column col (-1: none), its last and largest values
+ * and the balance check's verdict (balance_verdict).
  * The column is found by the model's output list, not by its header, so a
  * renamed column (`err = energy.error`) is still summarised.  The rows may
  * be of any length. */
-static void summarize_energy(const char *path, int col)
+static void summarize_energy(const char *path, int col, const char *report, int rc)
 {
     FILE *f = fopen(path, "r");
     char *line = NULL;
@@ -1073,12 +1144,15 @@ static void summarize_energy(const char *path, int col)
     free(line);
     fclose(f);
     printf("samples: %ld\n", rows);
+    char buf[200];
+    const char *verdict = balance_verdict(report, rc, buf, sizeof buf);
     if (col >= 0 && isnan(last))    /* the energies overflowed: never "-nan" */
         printf("energy balance error: not a number at the end (the energies are not finite "
-               "there), %.3g at worst before (relative to the largest energy)\n", worst);
+               "there), %.3g at worst before (relative to the largest energy met by then)%s\n",
+               worst, verdict);
     else if (col >= 0)
-        printf("energy balance error: %.3g at the end, %.3g at worst (relative to the largest energy)\n",
-               last, worst);
+        printf("energy balance error: %.3g at the end, %.3g at worst (relative to the largest "
+               "energy met by then)%s\n", last, worst, verdict);
 }
 
 /* The files a run writes into its folder besides the simulator's named
@@ -1591,7 +1665,7 @@ static int run(const RunOptions *o, Arena *a)
                                                simulator drew the animation) */
     run_studies_remove(o, dir);
     summarize_events(ev);
-    summarize_energy(traj, energy_error_column(m));
+    summarize_energy(traj, energy_error_column(m), report, rc);
     results_said(o, dir);
     int figs_failed = 0;
     if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed))
@@ -1809,6 +1883,10 @@ int run_cache_main(int argc, char **argv)
              "                           ($XDG_CACHE_HOME/nsm, default ~/.cache/nsm)");
         return 0;
     }
+    if (argc > 2 && (!strcmp(argv[1], "clean") || !strcmp(argv[1], "--help") ||
+                     !strcmp(argv[1], "-h")))
+        fprintf(stderr, "nsmc: error: 'cache %s' takes no other argument ('%s' given)\n",
+                argv[1], argv[2]);
     fputs("nsmc: error: usage: nsmc cache clean\n", stderr);
     return 1;
 }

@@ -567,8 +567,8 @@ def _run_tool(cmd, what):
             from None
 
 
-def _run_stoppable(cmd, what):
-    """_run_tool for a study program (nsmc sweep --basin), with Ctrl-C
+def _run_stoppable(cmd, what, env=None):
+    """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
     honoured as the studies run in process honour it: the program is sent
     SIGINT (a terminal's Ctrl-C reaches it already; a KeyboardInterrupt
     raised without a signal, _thread.interrupt_main()'s, did not) and
@@ -578,7 +578,7 @@ def _run_stoppable(cmd, what):
     KeyboardInterrupt, the program killed and its points lost."""
     try:
         pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              errors="replace")
+                              errors="replace", env=env)
     except OSError:
         return _run_tool(cmd, what), False      # its CompileError, with the hint
     while True:     # in slices: a KeyboardInterrupt without a signal is seen in one
@@ -651,6 +651,26 @@ def _generate(path, paths):
                                % (arg, err.strerror or err)) from None
 
 
+def _cc_tmpdir():
+    """A folder of its own for the C compiler's temporaries (TMPDIR/nsm-cc-*),
+    or None when none can be made (the compiler then uses TMPDIR)."""
+    try:
+        return tempfile.mkdtemp(prefix="nsm-cc-")
+    except OSError:
+        return None
+
+
+def _cc_tmpdir_remove(d):
+    """Removes _cc_tmpdir's folder d with what the compiler's children left
+    in it, tried again for up to a second (a child outliving its stopped
+    compiler may still create a file there)."""
+    for _ in range(100):
+        if d is None or not os.path.exists(d):
+            return
+        shutil.rmtree(d, ignore_errors=True)
+        time.sleep(0.01)
+
+
 def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
     """Builds the shared object so with the command full (its output tmp, a
     unique temporary), writes its checksum and the entry's key to sumfile,
@@ -658,10 +678,24 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
     if verbose:
         print(" ".join(full))
     try:
-        p = _run_tool(full, "the C compiler")
-    except BaseException:       # Ctrl-C while it builds: its half-written output
-        _unlink(tmp)            # was left in the cache under the temporary name
+        # Ctrl-C while it builds: the compiler is sent SIGINT and awaited, so
+        # that it removes its own temporaries (killed, as subprocess.run
+        # kills it, it left its .s, .o and .res files in TMPDIR), in a folder
+        # of its own removed after it (a child of a stopped compiler may
+        # create one after the compiler's cleanup)
+        cc_tmp = _cc_tmpdir()
+        env = dict(os.environ, TMPDIR=cc_tmp) if cc_tmp else None
+        try:
+            p, stopped = _run_stoppable(full, "the C compiler", env)
+        finally:
+            _cc_tmpdir_remove(cc_tmp)
+    except BaseException:       # its half-written output was left in the
+        _unlink(tmp)            # cache under the temporary name
         raise
+    if stopped:
+        _unlink(tmp)
+        _unlink(csrc)           # no half entry: the next compile builds it whole
+        raise KeyboardInterrupt
     if p.returncode != 0:
         _unlink(tmp)
         raise CompileError("the generated C (%s) did not build with %s:\n%s"
@@ -1621,6 +1655,8 @@ class Model:
         o.ds, o.ds_min, o.ds_max, o.tol = (_number(v, n, SettingError) for v, n in
                                            ((ds, "ds"), (ds_min, "ds_min"), (ds_max, "ds_max"),
                                             (tol, "tol")))
+        if not o.tol > 0:       # said as the command line says it (it read "below the rounding")
+            raise SettingError("tol=%r: expected a positive number" % (tol,))
         if o.tol < 4e-16 * max(1.0, abs(o.from_), abs(o.to)):
             raise SettingError("tol=%r: below the rounding of the parameter over [%r, %r]"
                                % (tol, start, stop))

@@ -122,11 +122,17 @@ static void csv_header(Prog *g)
 
 static void cont_keep_prev(const Prog *g, const char *name);
 
-/* The significant digits of a special point's parameter p located to tol:
-** those down to tol's decade (1 to 15).  `--tol 1` printed 15 digits of a
-** point known to within 1, as if each were known. */
-static int tol_digits(double p, double tol)
+/* The significant digits of a special point's parameter p located to tol
+** on the branch over [from, to]: those down to the decade of tol or of the
+** range's width, the finer (1 to 15).  `--tol 1` printed 15 digits of a
+** point known to within 1, as if each were known; then the flip of the
+** impact oscillator continued over [2.5, 2.8] as "omega = 3", outside the
+** range, where a point on the branch is known to its width. */
+static int tol_digits(double p, double tol, double from, double to)
 {
+    double width = fabs(to - from);
+    if (width > 0 && width < tol)
+        tol = width;
     if (!(fabs(p) > 0) || !(tol > 0) || !isfinite(p) || !isfinite(tol))
         return 15;
     double d = floor(log10(fabs(p))) - floor(log10(tol)) + 1;
@@ -216,7 +222,8 @@ static int on_point(void *ud, const nsm_sim *sim, const nsm_cont_point *pt)
         g->nspecial++;
         if (!g->quiet)
             printf("%-8s %s = %.*g  (|mu|max %.6g, impacts %ld)\n", kind_names[pt->kind],
-                   g->o.param, tol_digits(pt->param, g->o.tol), pt->param,
+                   g->o.param, tol_digits(pt->param, g->o.tol, g->o.from, g->o.to),
+                   pt->param,
                    hypot(pt->mu_re[0], pt->mu_im[0]), pt->impacts);
     }
     return g->csv.err;
@@ -640,21 +647,13 @@ static int prog_flag(const char *a)
 int nsm_continue_main(const nsm_model *m, int argc, char **argv)
 {
     /* a file-size limit is a failed write with its reason, not a kill
-     * (SIGXFSZ) that leaves a temporary behind */
-    signal(SIGXFSZ, SIG_IGN);
-    out_pipe_ignore();   /* a reader of stdout gone: a failed write, said */
-    signal(SIGINT, on_stop);
-    signal(SIGTERM, on_stop);
-    signal(SIGHUP, on_stop);
-    /* nsmc continue holds the stop signals blocked across its exec (a
-     * request sent before these handlers existed ended the program without
-     * a word): unblocked now, a request held pending is taken by on_stop */
-    sigset_t stops;
-    sigemptyset(&stops);
-    sigaddset(&stops, SIGINT);
-    sigaddset(&stops, SIGTERM);
-    sigaddset(&stops, SIGHUP);
-    sigprocmask(SIG_UNBLOCK, &stops, NULL);
+     * (SIGXFSZ) that leaves a temporary behind; a reader of stdout gone
+     * likewise.  nsmc continue holds the stop signals blocked across its
+     * exec (a request sent before these handlers existed ended the program
+     * without a word): unblocked now, a request held pending is taken by
+     * on_stop.  A stop signal ignored at the start (nohup) stays ignored
+     * (signal() caught it: nohup's SIGHUP stopped the continuation). */
+    out_stop_install(on_stop, SA_RESTART);
     Prog g;
     memset(&g, 0, sizeof g);
     g.part_fd = -1;
@@ -769,6 +768,10 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     if (!rc && tol_given && g.o.tol < 4e-16 * fmax(1, fmax(fabs(g.o.from), fabs(g.o.to))))
         rc = cli_error(g.prog, "--tol %g: below the rounding of the parameter over [%g, %g] "
                       "(give at least 4e-16 of its magnitude)", g.o.tol, g.o.from, g.o.to);
+    if (!rc && tol_given && g.o.tol > fabs(g.o.to - g.o.from) && !g.quiet)
+        fprintf(stderr, "%s: note: --tol %g is wider than the range [%g, %g] itself: special "
+                "points are printed to the range's width (branch.csv holds the values "
+                "located)\n", g.prog, g.o.tol, g.o.from, g.o.to);
     if (!rc && g.o.curve && g.o.switch_pd)
         rc = cli_error(g.prog, "--switch-pd applies to a branch, not to a --curve");
     if (!rc && !g.out_dir)

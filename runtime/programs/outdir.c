@@ -125,6 +125,37 @@ void out_pipe_ignore(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
+/* Installs handler for the stop signals, SIGINT, SIGTERM and SIGHUP (none
+** interrupting the handler of another; flags: sigaction's, SA_RESTART or
+** 0), and ignores SIGXFSZ and SIGPIPE, so that a file-size limit or a
+** reader of standard output gone is a failed write with its reason.  A stop
+** signal ignored when the program started (nohup, `trap '' HUP`, a shell's
+** background job's SIGINT) stays ignored: the user asked for that.  The
+** stop signals are then unblocked, so that a mask inherited blocked (nsmc
+** holds them blocked across its exec) cannot leave the program deaf to them
+** and a request held pending is delivered here, to handler.  One place for
+** the simulator, the sweep and the continuation programs. */
+void out_stop_install(void (*handler)(int), int flags)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = flags;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&sa.sa_mask, sigs[i]);
+    signal(SIGXFSZ, SIG_IGN);
+    out_pipe_ignore();
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+    sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
+}
+
 /* Flushes standard output; 0, or 1 after "PROG: error: cannot write
 ** 'standard output': REASON" when anything written to it was lost (a full
 ** disk, a reader gone).  The error is cleared once said, so a later check

@@ -14,6 +14,7 @@
 int outdir_lock(const char *prog, const char *dir);
 int outdir_lock_take(const char *prog, const char *dir);
 void out_pipe_ignore(void);
+void out_stop_install(void (*handler)(int), int flags);
 int out_stdout_check(const char *prog);
 int out_link_target(const char *prog, const char *path, char *target, size_t len);
 void outdir_others_remove(const char *prog, const char *dir, const char *const *own, int nown);

@@ -126,6 +126,41 @@ static const char *odd_byte(const char *p)
     return NULL;
 }
 
+/* The first byte of line p (its comment cut off) outside ASCII; NULL when
+** none.  Names, numbers and units are ASCII, as in the language. */
+static const char *non_ascii(const char *p)
+{
+    for (const char *q = p; *q; q++)
+        if ((unsigned char)*q >= 0x80)
+            return q;
+    return NULL;
+}
+
+/* Says which character starts at q (a byte >= 0x80) into buf: its code
+** point, decoded from UTF-8, and the name of the invisible ones an editor
+** leaves (a byte order mark, a no-break space), or the byte when it starts
+** no UTF-8 sequence.  Shown raw between quotes, such a character cannot be
+** seen ("expected a parameter name" with nothing to point at). */
+static void char_named(const char *q, char *buf, size_t len)
+{
+    unsigned char c = (unsigned char)*q;
+    int more = c >= 0xF0 && c < 0xF8 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : -1;
+    unsigned cp = c & (more == 3 ? 0x07 : more == 2 ? 0x0F : 0x1F);
+    for (int k = 1; k <= more; k++) {
+        if (((unsigned char)q[k] & 0xC0) != 0x80) {
+            more = -1;
+            break;
+        }
+        cp = cp << 6 | ((unsigned char)q[k] & 0x3F);
+    }
+    if (more < 0) {
+        snprintf(buf, len, "the byte 0x%02x (not UTF-8)", c);
+        return;
+    }
+    snprintf(buf, len, "the character U+%04X%s", cp, cp == 0xFEFF ? " (a byte order mark)"
+             : cp == 0xA0 ? " (a no-break space)" : cp == 0x200B ? " (a zero-width space)" : "");
+}
+
 /* Reads a parameter file without knowing the parameters' units; see setfile.h. */
 int setfile_read(const char *path, SetfileFn fn, void *ud, char *err, size_t errlen)
 {
@@ -142,7 +177,10 @@ int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void 
     if (!text)
         return NSM_EINVAL;
     char *nul = memchr(text, '\0', size);
-    for (char *p = text; rc == 0 && p < text + size;) {
+    char *start = text;
+    if (size >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        start += 3;     /* a UTF-8 byte order mark, as Notepad saves: taken as none */
+    for (char *p = start; rc == 0 && p < text + size;) {
         char *nl = memchr(p, '\n', (size_t)(text + size - p));
         char *end = nl ? nl : text + size;
         line++;
@@ -175,6 +213,15 @@ int setfile_read_units(const char *path, SetfileFn fn, SetfileUnitFn unit, void 
         char *hash = strchr(p, '#');
         if (hash)
             *hash = '\0';
+        const char *wide = non_ascii(p);
+        if (wide) {
+            char what[80];
+            char_named(wide, what, sizeof what);
+            snprintf(err, errlen, "%s:%d:%d: %s outside a comment; names, numbers and units "
+                     "are ASCII", path, line, (int)(wide - p) + 1, what);
+            rc = NSM_EINVAL;
+            break;
+        }
         char *name = NULL, *text = NULL;
         double value = 0;
         const char *msg = "";

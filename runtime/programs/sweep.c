@@ -183,27 +183,16 @@ static void stop_handler(int sig)
     }
 }
 
-/* Installs stop_handler for SIGINT, SIGTERM and SIGHUP, and ignores
-** SIGXFSZ and SIGPIPE so that a file-size limit or a reader of standard
-** output gone is a failed write with its reason.
+/* Installs stop_handler for SIGINT, SIGTERM and SIGHUP (one ignored when
+** the sweep started, nohup or `trap '' HUP`, stays ignored: it was
+** caught), and ignores SIGXFSZ and SIGPIPE so that a file-size limit or a
+** reader of standard output gone is a failed write with its reason.
 ** Called first thing (and again after MPI_Init); the stop signals are then
 ** unblocked, so that a mask inherited blocked cannot leave the sweep deaf
 ** to them and a request held pending is taken by stop_handler. */
 static void stop_install(void)
 {
-    signal(SIGXFSZ, SIG_IGN);
-    out_pipe_ignore();
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = stop_handler;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sigaddset(&sa.sa_mask, SIGHUP);
-    sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
+    out_stop_install(stop_handler, 0);
     plot_stop_watch(&sweep_stop);
 }
 

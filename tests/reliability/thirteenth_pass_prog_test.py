@@ -273,7 +273,7 @@ def refusals(tmp):
             (["--lyapunov-periods", "5"], "--lyapunov-periods needs --lyapunov")):
         refused(tmp, SEC + ["--param", "omega=2:3:2"] + args, words)
     ball = os.path.join(os.path.dirname(SIM), "sim_bouncing_ball")
-    for text, words in thin(((b"\xef\xbb\xbfe = 0.5\n", "s.set:1: expected a parameter name"),
+    for text, words in thin(((b"e = 0.5\n\xef\xbb\xbfg = 9.81\n", "s.set:2:1: the character U+FEFF"),
                         (b"e = 0.5\ne = 0.6\n", "by s.set:1 and by s.set:2"),
                         (b"e = 1/2\n", "s.set:1: bad value '1/2'"),
                         (b"g = 9.81 m/s\n", "is not a unit of m/s^2"),
