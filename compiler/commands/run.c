@@ -688,11 +688,13 @@ static int file_digest(const char *path, uint64_t *h, long long *size)
     return bad ? -1 : 0;
 }
 
-/* Why a compile into the cache folder dir may have failed for want of
- * room: a file-size limit or a file system with less than a simulator's
- * 64 MiB of margin (the linker then fails, and the generated C was blamed
- * as an internal error).  The cause into why and 1, else 0. */
-static int compile_room(const char *dir, char *why, size_t len)
+/* Why a compile into the cache folder dir, its temporaries in the folder
+ * tmp (TMPDIR's), may have failed for want of room: a file-size limit or a
+ * file system with less than a simulator's 64 MiB of margin (the linker
+ * then fails, and the generated C was blamed as an internal error; so it
+ * was for a full TMPDIR, where cc writes its assembly).  The cause into why
+ * and 1, else 0. */
+static int compile_room(const char *dir, const char *tmp, char *why, size_t len)
 {
     const unsigned long long need = 64ull << 20;
     struct rlimit rl;
@@ -706,6 +708,12 @@ static int compile_room(const char *dir, char *why, size_t len)
     if (statvfs(dir, &fs) == 0 && (unsigned long long)fs.f_bavail * fs.f_frsize < need) {
         snprintf(why, len, "its file system has %llu KiB free: free some space or set "
                  "XDG_CACHE_HOME to a folder with room",
+                 (unsigned long long)fs.f_bavail * fs.f_frsize >> 10);
+        return 1;
+    }
+    if (statvfs(tmp, &fs) == 0 && (unsigned long long)fs.f_bavail * fs.f_frsize < need) {
+        snprintf(why, len, "the compiler's temporary folder %s has %llu KiB free: free some "
+                 "space or set TMPDIR to a folder with room", tmp,
                  (unsigned long long)fs.f_bavail * fs.f_frsize >> 10);
         return 1;
     }
@@ -802,7 +810,7 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     }
     if (rc != 0) {
         unlink(tmp);
-        char dir[4200], why[200];
+        char dir[4200], why[4400];
         snprintf(dir, sizeof dir, "%s", bin);
         if (strrchr(dir, '/'))
             *strrchr(dir, '/') = 0;
@@ -810,7 +818,8 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
         if (rc == 127)
             fprintf(stderr, "nsmc: error: the C compiler '%s' was not found (set CC to "
                     "your C compiler)\n", cmd->arg[0]);
-        else if (compile_room(dir, why, sizeof why) && (*status = 1))
+        else if (compile_room(dir, old_tmp && *old_tmp ? old_tmp : "/tmp", why, sizeof why) &&
+                 (*status = 1))
             /* a full disk is not the generated C's fault */
             fprintf(stderr, "nsmc: error: the %s could not be built in %s (the compiler's "
                     "message above says why): %s\n", what, dir, why);

@@ -53,6 +53,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1396,18 +1397,32 @@ static void sinks_failed_said(const Driver *d)
     }
 }
 
+/* The descriptor of `nsmc run`'s report pipe (NSM_REPORT_FD), or -1. */
+static int report_fd = -1;
+
+/* Takes NSM_REPORT_FD's descriptor, before the run opens any file: only a
+** pipe inherited open is nsmc's.  Read later, the variable set by hand (or
+** naming a descriptor not inherited) named whatever file the run had
+** opened under that number, and the report went into it: "write-failed"
+** as the first line of the --stats file. */
+static void report_fd_take(void)
+{
+    const char *v = getenv("NSM_REPORT_FD");
+    char *end;
+    struct stat st;
+    long fd = v && *v ? strtol(v, &end, 10) : -1;
+    if (fd >= 3 && fd <= INT_MAX && !*end && fstat((int)fd, &st) == 0 && S_ISFIFO(st.st_mode))
+        report_fd = (int)fd;
+}
+
 /* Tell `nsmc run` (which passes a pipe's descriptor in NSM_REPORT_FD) that
 ** the outputs could not be written ("write-failed"), or that a stop came
 ** before they were opened ("stopped-unopened"), so that it summarises
 ** nothing and says what its folder holds. */
 static void report_to_parent(const char *what)
 {
-    const char *v = getenv("NSM_REPORT_FD");
-    char *end;
-    long fd = v && *v ? strtol(v, &end, 10) : -1;
-    if (fd < 3 || *end)
-        return;
-    (void)!write((int)fd, what, strlen(what));
+    if (report_fd >= 0)
+        (void)!write(report_fd, what, strlen(what));
 }
 
 /* What the run's balance check could judge, for a run that ended by
@@ -1724,6 +1739,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * created below must end whole whenever it comes), and one that came
      * before, held blocked by nsmc run, is taken now */
     signals_install();
+    report_fd_take();
     if (!m)
         return 1;
     const char *slash = strrchr(d.prog, '/');
