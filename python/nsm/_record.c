@@ -16,6 +16,7 @@
 ** KeyboardInterrupt with what was computed; a second SIGINT kills.  Nothing here prints.
 */
 #define _POSIX_C_SOURCE 200809L
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,7 +385,7 @@ static void json_str(char **p, char *end, const char *s)
 /* Describes the model table as JSON into buf: name, title, bodies,
 ** parameters (name, unit, default), gaps (name, law), outputs (name, unit),
 ** defaults of the run.  Returns the length needed (>= len: buffer too small). */
-long nsmpy_describe(char *buf, long len)
+static long describe_json(char *buf, long len)
 {
     const nsm_model *m = &NSMPY_MODEL;
     char *p = buf, *end = buf + len;
@@ -443,4 +444,20 @@ long nsmpy_describe(char *buf, long len)
     else if (len > 0)
         buf[len - 1] = '\0';
     return (long)(p - buf) + 1;
+}
+
+/* describe_json with numbers written with a point whatever the process's
+** locale: a Python program that had set a decimal comma
+** (locale.setlocale(locale.LC_ALL, "")) got "t_end": 10,5, which no
+** JSON reader takes (and a default's 0,9 read as two numbers). */
+long nsmpy_describe(char *buf, long len)
+{
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    long n = describe_json(buf, len);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    return n;
 }

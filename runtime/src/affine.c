@@ -10,6 +10,7 @@
 ** No I/O: errors go to the caller's buffer.
 */
 #include <ctype.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +120,21 @@ static int name_value(Reader *r, const char *name, double *a, double *b)
     return 1;
 }
 
+/* strtod with a decimal point whatever the process's locale: in a Python
+** program that had set a decimal comma (locale.setlocale(locale.LC_ALL,
+** "")), "period:2.5" was refused as "unexpected text at '.5'". */
+static double aff_strtod(const char *s, char **end)
+{
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    locale_t old = c ? uselocale(c) : (locale_t)0;
+    double v = strtod(s, end);
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
+    return v;
+}
+
 /* A primary: number, name, function call, parenthesis, or unary minus. */
 static int aff_primary(Reader *r, double *a, double *b)
 {
@@ -149,7 +165,7 @@ static int aff_primary(Reader *r, double *a, double *b)
     if (isdigit((unsigned char)*r->p) || *r->p == '.') {
         char *end;
         memset(a, 0, sizeof(double) * n2);
-        *b = strtod(r->p, &end);
+        *b = aff_strtod(r->p, &end);
         if (end == r->p)
             return read_fail(r, "number expected");
         /* decimal only, as the programs' numeric options: strtod also
