@@ -858,3 +858,18 @@ foreach(case energy bom alone ignored compile tol)
   set_tests_properties(reliability/left16prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A seventeenth hostile pass on the programs and the Python package
+# (tests/reliability/seventeenth_pass_prog_test.py): NSM_REPORT_FD set by
+# hand, a full TMPDIR, a decimal comma in Python's locale; lock contents,
+# byte order marks, signal states, HDF5 against CSV and under limits, two
+# writers, a sweep and a run in one folder, the environment, the command
+# line against Python; each case under 20 s in the normal build.
+foreach(case findings kept kept_io)
+  add_test(NAME reliability/seventeenth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/seventeenth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
+            ${case})
+  set_tests_properties(reliability/seventeenth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
