@@ -167,6 +167,7 @@ def decimal_comma(tmp):
 
 
 def findings(tmp):
+    """What the pass found, each failing before its fix."""
     report_fd(tmp)
     full_tmpdir(tmp)
     decimal_comma(tmp)
@@ -316,6 +317,7 @@ print("ok")
 
 
 def h5_against_csv(tmp):
+    """HDF5 read back with h5py beside the CSV files of the same run."""
     python_script(tmp, "h5csv.py", H5_CSV, [SIM, tmp, BALL_SIM],
                   "HDF5 read back against the CSV files of the same run")
 
@@ -462,11 +464,13 @@ print("ok")
 
 
 def cli_python(tmp):
+    """The same runs through Model.run and the simulator."""
     python_script(tmp, "clipy.py", CLI_PY, [SIM, FIO],
                   "the same runs through the command line and Python")
 
 
 def kept(tmp):
+    """Inputs that found nothing: the newest fixes at their edges."""
     report_values(tmp)
     lock_contents(tmp)
     bom_files(tmp)
@@ -474,6 +478,7 @@ def kept(tmp):
 
 
 def kept_io(tmp):
+    """Inputs that found nothing: outputs, concurrency, the environment."""
     h5_against_csv(tmp)
     h5_limits(tmp)
     h5_two_writers(tmp)
