@@ -37,6 +37,8 @@ Cases (each under 20 s in the normal build):
              masses, stiffnesses and dampings.
   cart       the cart-pendulum at its stop: the energy an impact takes,
              (1 - e^2)/2 (M + m sin^2 th) v^2 from the momentum it takes.
+  discs      two discs colliding head-on, one spinning, with friction:
+             sticking and sliding impulses by hand.
   scaled     exact on oscillators of 1e-6 and 1e6 kg in one model, and at
              1e4 rad/s beside 1e-6 rad/s: cos(w t) at rounding.
 Each input and its outcome is printed.  Exits 1 on the first failure.
@@ -430,9 +432,51 @@ def case_scaled(tmp):
               "exact on oscillators at %g and %g rad/s: cos(w t)" % (wa, wb))
 
 
+DFR = '''model dfr "two discs colliding head-on, one spinning, with friction"
+param e = 1
+param mu = 0.1
+param u = 1 m/s
+param w0 = 10 rad/s
+disc A: mass = 1 kg, radius = 0.1 m, inertia = 2/5*1 kg*(0.1 m)^2
+disc B: mass = 1 kg, radius = 0.1 m, inertia = 2/5*1 kg*(0.1 m)^2
+gap touch: sqrt((B.x - A.x)^2 + (B.y - A.y)^2) - 0.2 m >= 0 m, impact(e = e)
+friction FT: slip = B.vy + 0.1 m*B.omega - A.vy + 0.1 m*A.omega, mu = mu, normal = gap touch
+init B.x = -1 m, B.vx = u, B.omega = w0
+simulate t_end = 1.5 s
+output every 10 ms: A.vx, A.vy, A.omega, B.vx, B.vy, B.omega
+'''
+
+
+def case_discs(tmp):
+    """P_N = (1 + e) u/2; the slip s0 = r w0 meets 1/mA + 1/mB + r^2/IA +
+    r^2/IB = 7: the impulse -s0/7 if within mu P_N, else -mu P_N sign s0."""
+    dfr = compiled(tmp, "dfr", DFR)
+    I = 0.4 * 0.01
+    for e, mu, u, w0 in ((1.0, 0.1, 1.0, 10.0), (1.0, 0.5, 1.0, 10.0), (0.5, 0.05, 1.0, -10.0),
+                         (0.0, 10.0, 1.0, 10.0), (1.0, 0.0, 1.0, 10.0), (0.5, 0.1, 1.0, 0.0),
+                         (0.5, 0.1, 2.0, 1e3)):
+        PN = (1 + e) * u / 2
+        s0 = 0.1 * w0
+        lam = -math.copysign(min(abs(s0) / 7, mu * PN), s0)
+        want = (PN, -lam, 0.1 * lam / I, u - PN, lam, w0 + 0.1 * lam / I)
+        for meth in thin(("rk4", "adaptive", "taylor")):
+            r = dfr.run(method=meth, params={"e": e, "mu": mu, "u": u, "w0": w0}, **rk(meth))
+            got = [r[c][-1] for c in ("A.vx", "A.vy", "A.omega", "B.vx", "B.vy", "B.omega")]
+            err = max(abs(a - b) * (0.1 if i in (2, 5) else 1) for i, (a, b) in
+                      enumerate(zip(got, want)))
+            print("  discs e %g, mu %g, u %g, w0 %g, %s -> within %.3g m/s of the impulse %.6g"
+                  % (e, mu, u, w0, meth, err, lam))
+            check(err < 1e-14 * (1 + u + abs(w0)), "two discs colliding with friction (e %g, mu "
+                  "%g, w0 %g, %s): by hand" % (e, mu, w0, meth))
+    msg = refusal(lambda: dfr.run(method="exact"))
+    print("  discs, exact -> %s" % msg)
+    check(msg is not None and "nonlinear" in msg, "exact on a curved gap: refused, naming why")
+
+
 CASES = {"findings": case_findings, "floor": case_floor, "slope": case_slope,
          "hertz": case_hertz, "lift": case_lift, "zeno": case_zeno, "cradle": case_cradle,
-         "twomass": case_twomass, "cart": case_cart, "scaled": case_scaled}
+         "twomass": case_twomass, "cart": case_cart, "scaled": case_scaled,
+         "discs": case_discs}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-seventeenth-core-", case_arg=3))
