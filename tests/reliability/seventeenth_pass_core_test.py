@@ -39,6 +39,8 @@ Cases (each under 20 s in the normal build):
              (1 - e^2)/2 (M + m sin^2 th) v^2 from the momentum it takes.
   discs      two discs colliding head-on, one spinning, with friction:
              sticking and sliding impulses by hand.
+  zswitch    a ball bouncing to rest while a time switch changes its
+             weight: its Zeno point by hand.
   scaled     exact on oscillators of 1e-6 and 1e6 kg in one model, and at
              1e4 rad/s beside 1e-6 rad/s: cos(w t) at rounding.
 Each input and its outcome is printed.  Exits 1 on the first failure.
@@ -473,10 +475,55 @@ def case_discs(tmp):
     check(msg is not None and "nonlinear" in msg, "exact on a curved gap: refused, naming why")
 
 
+ZS = '''model zs "a ball bouncing to rest while its weight changes"
+param e = 0.5
+param ts = 1.2 s
+param F = -8 N
+mass M = 1 kg
+gravity 8 m/s^2
+force push: on M = if t < ts then 0 N else F
+gap floor: M.x >= 0 m, impact(e = e)
+init M.x = 1 m
+simulate t_end = 2 s
+output every 1 ms: M.x, M.v
+'''
+
+
+def zeno_switched(e, ts, F):
+    """The Zeno point of the ball from 1 m under g = 8 until ts, g2 = 8 - F
+    after: its bounces to ts, its flight across ts, then 2 e v/(g2 (1 - e))."""
+    t, v, g2 = 0.5, 4.0 * e, 8 - F
+    while t + 2 * v / 8 <= ts:
+        t, v = t + 2 * v / 8, v * e
+    tau = ts - t
+    y, vy = v * tau - 4 * tau * tau, v - 8 * tau
+    r = (vy + math.sqrt(vy * vy + 2 * g2 * y)) / g2
+    return ts + r + 2 * e * (g2 * r - vy) / (g2 * (1 - e))
+
+
+def case_zswitch(tmp):
+    """A Zeno accumulation across a time switch (its weight doubled, eased,
+    multiplied by 11), the switch at an impact and just before the point."""
+    zs = compiled(tmp, "zs", ZS)
+    for e, ts, F in ((0.5, 1.2, -8.0), (0.5, 1.0, -8.0), (0.5, 1.2, 4.0), (0.8, 1.2, -80.0),
+                     (0.5, 1.49, -8.0)):
+        want = zeno_switched(e, ts, F)
+        for meth in thin(METHODS):
+            r = zs.run(method=meth, params={"e": e, "ts": ts, "F": F}, t_end=want + 0.5,
+                       **rk(meth))
+            zt = [float(ev["t"]) for ev in r.events if ev["kind"] == "zeno"]
+            low = min(r["M.x"])
+            print("  ball bouncing as its weight switches at %g s (e %g, F %g), %s -> Zeno at %s "
+                  "(by hand %.15g), lowest %.3g m" % (ts, e, F, meth, zt[:1], want, low))
+            check(zt and abs(zt[0] - want) < 1e-12 and low > -1e-15 and abs(r["M.x"][-1]) < 1e-15,
+                  "a Zeno point across a time switch (e %g, ts %g, F %g, %s): by hand"
+                  % (e, ts, F, meth))
+
+
 CASES = {"findings": case_findings, "floor": case_floor, "slope": case_slope,
          "hertz": case_hertz, "lift": case_lift, "zeno": case_zeno, "cradle": case_cradle,
          "twomass": case_twomass, "cart": case_cart, "scaled": case_scaled,
-         "discs": case_discs}
+         "discs": case_discs, "zswitch": case_zswitch}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-seventeenth-core-", case_arg=3))
