@@ -867,7 +867,8 @@ endforeach()
 # to rest on a rough floor, beads on a rough or damped floor, the
 # cart-pendulum at its stop), against closed forms derived by hand; each
 # case under 20 s in the normal build.
-foreach(case findings floor slope hertz lift zeno cradle twomass cart scaled discs zswitch)
+foreach(case findings floor slope hertz lift zeno cradle twomass cart scaled discs zswitch
+             chain)
   add_test(NAME reliability/seventeenth_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/seventeenth_pass_core_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

@@ -41,6 +41,8 @@ Cases (each under 20 s in the normal build):
              sticking and sliding impulses by hand.
   zswitch    a ball bouncing to rest while a time switch changes its
              weight: its Zeno point by hand.
+  chain      eight masses between two walls in one of their modes, a stop
+             beyond the last: x_i = A sin(i j pi/9) cos(w_j t).
   scaled     exact on oscillators of 1e-6 and 1e6 kg in one model, and at
              1e4 rad/s beside 1e-6 rad/s: cos(w t) at rounding.
 Each input and its outcome is printed.  Exits 1 on the first failure.
@@ -520,10 +522,47 @@ def case_zswitch(tmp):
                   % (e, ts, F, meth))
 
 
+CHAIN = '''model chain8 "eight masses between two walls, a stop beyond the last"
+param k = 1e4 N/m
+param m = 1 kg
+param j = 1
+mass P[1..8] = m
+spring L: ground -- P[1], k = k
+for i in 1..7: spring S[i]: P[i] -- P[i+1], k = k
+spring R: P[8] -- ground, k = k
+gap stop: 1 m - P[8].x >= 0 m, impact(e = 1)
+init P[1].x = 1e-3 m*sin(1*j*pi/9), P[2].x = 1e-3 m*sin(2*j*pi/9),
+     P[3].x = 1e-3 m*sin(3*j*pi/9), P[4].x = 1e-3 m*sin(4*j*pi/9),
+     P[5].x = 1e-3 m*sin(5*j*pi/9), P[6].x = 1e-3 m*sin(6*j*pi/9),
+     P[7].x = 1e-3 m*sin(7*j*pi/9), P[8].x = 1e-3 m*sin(8*j*pi/9)
+simulate t_end = 1 s
+output every 1 ms: P[1].x, P[4].x, P[8].x
+'''
+
+
+def case_chain(tmp):
+    """Mode j of the fixed chain, x_i = A sin(i j pi/9) cos(w_j t), w_j = 2
+    sqrt(k/m) sin(j pi/18), over up to 200 rad, stiff and light."""
+    ch = compiled(tmp, "chain8", CHAIN)
+    tol = {"exact": 1e-16, "rk4": 2e-8, "adaptive": 1e-10}
+    for k, m, j in ((1e4, 1.0, 1), (1e4, 1.0, 8), (1e10, 1.0, 8), (1.0, 1e-6, 3), (1e4, 1.0, 5)):
+        w = 2 * math.sqrt(k / m) * math.sin(j * math.pi / 18)
+        t_end = min(1.0, 200 / w)
+        for meth in thin(METHODS):
+            r = ch.run(method=meth, params={"k": k, "m": m, "j": j}, t_end=t_end,
+                       every=t_end / 1000, **rk(meth, min(1e-3, 0.05 / w)))
+            err = max(abs(r["P[%d].x" % i][n] - 1e-3 * math.sin(i * j * math.pi / 9)
+                          * math.cos(w * t)) for i in (1, 4, 8) for n, t in enumerate(r.t))
+            print("  chain of 8, k %g, m %g, mode %d (%.6g rad/s), %s -> within %.3g m"
+                  % (k, m, j, w, meth, err))
+            check(err < tol[meth], "eight masses in their mode %d (k %g, m %g, %s): by hand"
+                  % (j, k, m, meth))
+
+
 CASES = {"findings": case_findings, "floor": case_floor, "slope": case_slope,
          "hertz": case_hertz, "lift": case_lift, "zeno": case_zeno, "cradle": case_cradle,
          "twomass": case_twomass, "cart": case_cart, "scaled": case_scaled,
-         "discs": case_discs, "zswitch": case_zswitch}
+         "discs": case_discs, "zswitch": case_zswitch, "chain": case_chain}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-seventeenth-core-", case_arg=3))
