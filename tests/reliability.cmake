@@ -868,7 +868,7 @@ endforeach()
 # cart-pendulum at its stop), against closed forms derived by hand; each
 # case under 20 s in the normal build.
 foreach(case findings floor slope hertz lift zeno cradle twomass cart scaled discs zswitch
-             chain)
+             chain hrest)
   add_test(NAME reliability/seventeenth_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/seventeenth_pass_core_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

@@ -43,6 +43,8 @@ Cases (each under 20 s in the normal build):
              weight: its Zeno point by hand.
   chain      eight masses between two walls in one of their modes, a stop
              beyond the last: x_i = A sin(i j pi/9) cos(w_j t).
+  hrest      a ball released touching a Hertz floor: it sinks to (5 m g/(2
+             k))^(2/3) and back, or the run stops naming the balance.
   scaled     exact on oscillators of 1e-6 and 1e6 kg in one model, and at
              1e4 rad/s beside 1e-6 rad/s: cos(w t) at rounding.
 Each input and its outcome is printed.  Exits 1 on the first failure.
@@ -559,10 +561,50 @@ def case_chain(tmp):
                   % (j, k, m, meth))
 
 
+HREST = '''model hrest "a ball released on a Hertz floor"
+param y0 = 0 m
+param v0 = 0 m/s
+mass M = 0.1 kg
+gravity 9.81 m/s^2
+gap C: M.x >= 0 m, penalty(k = 1e9, c = 0 N*s/m, exponent = 1.5)
+init M.x = y0, M.v = v0
+simulate t_end = 5 ms
+output every 2 us: M.x, M.v
+'''
+
+
+def case_hrest(tmp):
+    """Released touching the floor (or 1e-12 m above it, or at 1e-9 m/s),
+    the ball sinks to d = (5 m g/(2 k))^(2/3) (m g d = 2/5 k d^(5/2)) and
+    back; rk4 without a dt and taylor are refused there (found and left,
+    status.md): each run gives d or stops naming the energy balance."""
+    hr = compiled(tmp, "hrest", HREST)
+    d = (5 * 0.1 * G / (2 * 1e9)) ** (2 / 3)
+    for y0, v0 in ((0.0, 0.0), (1e-12, 0.0), (0.0, -1e-9), (0.0, -1e-3)):
+        # from y0 > 0 at v0: the depth where m g (y0 + p) + m v0^2/2 = 2/5 k p^(5/2)
+        lo, hi = 0.0, 10 * d + v0 * v0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            f = 0.1 * G * (y0 + mid) + 0.05 * v0 * v0 - 0.4e9 * mid ** 2.5
+            lo, hi = (mid, hi) if f > 0 else (lo, mid)
+        for meth in thin(("adaptive", "rk4", "taylor")):
+            got = []
+            msg = refusal(lambda: got.append(hr.run(method=meth, params={"y0": y0, "v0": v0})))
+            low = -min(got[0]["M.x"]) if got else None
+            print("  ball released at %g m, %g m/s on a Hertz floor, %s -> %s (by hand %.6g m)"
+                  % (y0, v0, meth, "sinks to %.6g m" % low if got else msg[:150], lo))
+            ok = (got and abs(low / lo - 1) < 1e-3 and low <= lo * (1 + 1e-9)) if \
+                meth == "adaptive" else \
+                (abs(low / lo - 1) < 1e-3 if got else "energy balance is off" in msg)
+            check(ok, "a ball released at %g m, %g m/s on a Hertz floor (%s): its depth by hand, "
+                  "or refused naming the balance" % (y0, v0, meth))
+
+
 CASES = {"findings": case_findings, "floor": case_floor, "slope": case_slope,
          "hertz": case_hertz, "lift": case_lift, "zeno": case_zeno, "cradle": case_cradle,
          "twomass": case_twomass, "cart": case_cart, "scaled": case_scaled,
-         "discs": case_discs, "zswitch": case_zswitch, "chain": case_chain}
+         "discs": case_discs, "zswitch": case_zswitch, "chain": case_chain,
+         "hrest": case_hrest}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-seventeenth-core-", case_arg=3))
