@@ -18,7 +18,8 @@ Cases (each under 20 s in the normal build):
              of bare numbers matched any unit, so a product with it did).
   floor      a drift at 1e-12 m/s onto a wall beside a body making an
              impact at t = 0 (or leaving, or at rest): refused naming the
-             contact.
+             contact; a disc landing on a rough floor at t = 0 at 1 to
+             1e-11 m/s, its slip by hand.
   slope      a block on a slope at its friction's hold (tan = mu_s (1 +/-
              eps)): at rest, or sliding at g (sin - mu_k cos).
   hertz      a mass onto a Hertz wall by rk4 without a dt, adaptive and
@@ -117,6 +118,20 @@ output every 0.01 s: M.x, M.v, B.x
 '''
 
 
+# a disc landing on a rough floor at t = 0
+LAND0 = '''model land0 "a disc landing on a rough floor at t = 0"
+param u = 1 m/s
+param vy = -1 m/s
+disc D: mass = 1 kg, radius = 0.1 m, inertia = 0.005 kg*m^2
+gravity 9.81 m/s^2
+gap F: D.y - 0.1 m >= 0 m, impact(e = 0)
+friction FF: slip = D.vx, mu = 0.2, normal = gap F
+init D.y = 0.1 m, D.vx = u, D.vy = vy
+simulate t_end = 1 s
+output every 10 ms: D.y, D.vx
+'''
+
+
 def case_floor(tmp):
     """The per-contact floor is not lost to an impact at the start."""
     wall = compiled(tmp, "wall3", WALL3)
@@ -129,6 +144,20 @@ def case_floor(tmp):
                   ("contact 'W'" in msg if vb else True),
                   "a drift at 1e-12 m/s beside a body at %g m/s at its wall (%s): refused"
                   % (vb, meth))
+    # the landing takes mu |vy| of the slip, then it slides at mu g to rest
+    land = compiled(tmp, "land0", LAND0)
+    for u, vy in ((1.0, -1.0), (0.1, -1.0), (1.0, -1e-6), (1e-6, -1.0), (1.0, -1e-11)):
+        v1 = max(u + 0.2 * vy, 0.0)
+        ts = v1 / (0.2 * G)
+        for meth in thin(METHODS):
+            r = land.run(method=meth, params={"u": u, "vy": vy}, **rk(meth))
+            err = max(abs(v - (v1 - 0.2 * G * t if t < ts else 0.0)) for t, v in
+                      zip(r.t, r["D.vx"]) if t > 0 and abs(t - ts) > 0.011)
+            low = min(r["D.y"]) - 0.1
+            print("  disc landing at t = 0 at %g m/s sliding at %g m/s, %s -> slip within %.3g, "
+                  "lowest %.3g m" % (-vy, u, meth, err, low))
+            check(err < 1e-13 and low > -1e-15, "a disc landing on a rough floor at t = 0 (%g, "
+                  "%g m/s, %s): its slip by hand" % (u, vy, meth))
 
 
 # a block on a slope of slope sl (tan of its angle); the drag (c = 0) makes it nonlinear
