@@ -1265,10 +1265,30 @@ static Val conv_pow(Sema *s, const Node *n, int cx)
     return with_num2(val(expr_pow(s->ex, a.e, b.e), d), a, b, pow(a.num, b.num));
 }
 
-/* A bare number literal is dimensionless in a product ("2*k" has k's unit). */
+/* Whether n is written with bare number literals only ("1 + 1", "sqrt(2)"):
+ * such a factor is a pure number, as a single literal is. */
+static bool node_bare(const Node *n)
+{
+    if (n->kind == N_NUM)
+        return !n->unit;
+    if (n->kind == N_NEG)
+        return node_bare(n->a);
+    if (n->kind == N_BIN)
+        return node_bare(n->a) && node_bare(n->b);
+    if (n->kind != N_CALL || n->nargs < 1)
+        return false;
+    for (int i = 0; i < n->nargs; i++)
+        if (!node_bare(n->args[i]))
+            return false;
+    return true;
+}
+
+/* A bare number is dimensionless in a product ("2*k" has k's unit), and so is
+ * a factor written with bare literals only: "2 kg/(1 + 1)" has the unit kg,
+ * it was taken as matching any slot (a force of 1 N). */
 static Dim factor_dim(const Node *n, Val v)
 {
-    if (n->kind == N_NUM && !n->unit)
+    if (!v.dim.known && node_bare(n))
         return dim_none();
     return v.dim;
 }

@@ -873,3 +873,20 @@ foreach(case findings kept kept_io)
   set_tests_properties(reliability/seventeenth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A seventeenth hostile pass on the core (tests/reliability/seventeenth_pass_core_test.py):
+# the newest fixes at their edges (the per-contact floor beside an impact at
+# the start, contacts that must lift under friction, a slip started on a
+# slope at its hold, rk4's step on Hertz contacts, badly scaled exponentials)
+# and the seeds' benchmarks pushed (the paper's two masses, a ball bouncing
+# to rest on a rough floor, beads on a rough or damped floor, the
+# cart-pendulum at its stop), against closed forms derived by hand; each
+# case under 20 s in the normal build.
+foreach(case findings floor slope hertz lift zeno cradle twomass cart scaled discs zswitch
+             chain hrest)
+  add_test(NAME reliability/seventeenth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/seventeenth_pass_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/seventeenth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
