@@ -1715,9 +1715,10 @@ class Model:
         o.ds, o.ds_min, o.ds_max, o.tol = (_number(v, n, SettingError) for v, n in
                                            ((ds, "ds"), (ds_min, "ds_min"), (ds_max, "ds_max"),
                                             (tol, "tol")))
-        for v, n in ((ds, "ds"), (ds_min, "ds_min"), (ds_max, "ds_max"), (tol, "tol")):
-            if not _number(v, n, SettingError) > 0:    # as the command line's --ds ... --tol
-                # ("below the rounding" for tol, "bad options" for the steps)
+        for x, v, n in ((o.ds, ds, "ds"), (o.ds_min, ds_min, "ds_min"),
+                        (o.ds_max, ds_max, "ds_max"), (o.tol, tol, "tol")):
+            if not x > 0:   # as the command line's --ds ... --tol (it read "below the
+                # rounding" for tol, "bad options" for the steps)
                 raise SettingError("%s=%r: expected a positive number" % (n, v))
         if o.tol < 4e-16 * max(1.0, abs(o.from_), abs(o.to)):
             raise SettingError("tol=%r: below the rounding of the parameter over [%r, %r]"
