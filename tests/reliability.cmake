@@ -890,3 +890,16 @@ foreach(case findings floor slope hertz lift zeno cradle twomass cart scaled dis
   set_tests_properties(reliability/seventeenth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the sixteenth hostile pass on the programs and the rounds after it
+# left as found (tests/reliability/leftovers17_prog_test.py): the Python
+# studies' guards as the command line's, the study programs' option words
+# checked before their compile, SIGTERM while nsm.compile runs the C
+# compiler; each case under 20 s in the normal build.
+foreach(case guards words term)
+  add_test(NAME reliability/left17prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers17_prog_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left17prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "arena.h"
+#include "cli.h"
 #include "run.h"
 
 /* The usage text of `nsmc continue`. */
@@ -62,6 +63,10 @@ int continue_main(int argc, char **argv)
         continue_usage(help ? stdout : stderr);
         return help ? 0 : 1;
     }
+    /* every option before the compile, as nsmc run checks its own */
+    int words = run_program_words("continue", argc, argv, input, nsm_continue_words_check);
+    if (words)
+        return words;
     Arena *a = arena_new();
     int status = 0;
     const char *bin = run_build_continue(input, verbose, a, &status);

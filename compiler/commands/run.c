@@ -1902,23 +1902,55 @@ int run_cache_main(int argc, char **argv)
 
 /* Runs a study program in place of nsmc; see run.h.  One place for what
 ** `nsmc sweep` and `nsmc continue` both do once their program is built. */
-int run_exec_program(const char *bin, const char *what, int argc, char **argv,
-                     const char *input, Arena *a)
+/* The study program's arguments (NULL-terminated, malloc'ed): its name
+ * "nsmc WHAT" in name, then argv[1..] less the model file input and nsmc's
+ * own -v.  NULL after a message when out of memory. */
+static char **program_args(char *name, size_t len, const char *what, int argc, char **argv,
+                           const char *input)
 {
-    char name[32];
     char **args = calloc((size_t)argc + 1, sizeof *args);
     if (!args) {
         fputs("nsmc: error: out of memory\n", stderr);
-        arena_free(a);
-        return 2;
+        return NULL;
     }
-    snprintf(name, sizeof name, "nsmc %s", what);
+    snprintf(name, len, "nsmc %s", what);
     int n = 0;
     args[n++] = name;
     for (int i = 1; i < argc; i++)
         if (argv[i] != input && strcmp(argv[i], "-v"))
             args[n++] = argv[i];
     args[n] = NULL;
+    return args;
+}
+
+/* Checks the words the study program will get (program_args) with check
+ * (nsm_sweep_words_check, nsm_continue_words_check) before it is built:
+ * an unknown option was refused only after the compile.  0, or the exit
+ * status after the message. */
+int run_program_words(const char *what, int argc, char **argv, const char *input,
+                      int (*check)(int, char **))
+{
+    char name[32];
+    char **args = program_args(name, sizeof name, what, argc, argv, input);
+    if (!args)
+        return 2;
+    int n = 0;
+    while (args[n])
+        n++;
+    int rc = check(n, args);
+    free(args);
+    return rc;
+}
+
+int run_exec_program(const char *bin, const char *what, int argc, char **argv,
+                     const char *input, Arena *a)
+{
+    char name[32];
+    char **args = program_args(name, sizeof name, what, argc, argv, input);
+    if (!args) {
+        arena_free(a);
+        return 2;
+    }
     fflush(NULL);
     /* the stop signals stay blocked across the exec until the program's
      * handlers exist (it unblocks them then): a request in between waits

@@ -22,6 +22,11 @@ struct Arena;
 const char *run_build_sweep(const char *input, int verbose, struct Arena *a, int *status);
 /* The continuation program of a model, built or found in the cache (run.c). */
 const char *run_build_continue(const char *input, int verbose, struct Arena *a, int *status);
+/* Checks the words the study program WHAT ("sweep", "continue") will get
+ * (argv[1..] less the model file input and -v) with check before the
+ * program is built; 0, or the exit status after the message. */
+int run_program_words(const char *what, int argc, char **argv, const char *input,
+                      int (*check)(int, char **));
 /* Replaces this process by the study program bin (built by run_build_sweep
  * or run_build_continue), passing argv[1..] less the model file `input` and
  * -v, with argv[0] `nsmc WHAT`; frees a.  Returns only on failure, with the

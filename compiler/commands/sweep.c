@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "arena.h"
+#include "cli.h"
 #include "run.h"
 
 /* Entry from main.c for `nsmc sweep ...` (argv[0] is "sweep"). */
@@ -41,6 +42,10 @@ int sweep_main(int argc, char **argv)
                 "                  [--method M] [--t-max EXPR] [--plot COLUMN] [-v]\n");
         return help ? 0 : 1;
     }
+    /* every option before the compile, as nsmc run checks its own */
+    int words = run_program_words("sweep", argc, argv, input, nsm_sweep_words_check);
+    if (words)
+        return words;
     Arena *a = arena_new();
     int status = 0;
     const char *bin = run_build_sweep(input, verbose, a, &status);

@@ -567,6 +567,38 @@ def _run_tool(cmd, what):
             from None
 
 
+class _Terminated(BaseException):
+    """SIGTERM taken while nsm.compile runs the C compiler (_sigterm_held):
+    raised through the compile's clean-up, then the signal's own action."""
+
+
+def _on_term(signum, frame):
+    """_sigterm_held's handler: the compile's clean-up runs first."""
+    raise _Terminated()
+
+
+def _sigterm_held(call):
+    """call() with SIGTERM's default action (ending the process) held until
+    the compile's clean-up has run: the C compiler stopped and awaited, its
+    folder, the entry's temporary and its C removed; then the process ends
+    by SIGTERM as before.  It ended at once, leaving them (the next compile
+    removed the temporary).  Only in the main thread, and only over the
+    default action: a handler of the caller's, or SIGTERM ignored, is kept
+    as it is."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return call()
+    signal.signal(signal.SIGTERM, _on_term)
+    try:
+        return call()
+    except _Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise       # not reached: the default action ends the process
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _run_stoppable(cmd, what, env=None):
     """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
     honoured as the studies run in process honour it: the program is sent
@@ -575,7 +607,9 @@ def _run_stoppable(cmd, what, env=None):
     awaited, so that it keeps its finished points in its partial files, and
     then (CompletedProcess, True) is returned; else (CompletedProcess,
     False).  A second Ctrl-C while it ends kills it.  It was a plain
-    KeyboardInterrupt, the program killed and its points lost."""
+    KeyboardInterrupt, the program killed and its points lost.  A SIGTERM
+    taken by _sigterm_held stops the program the same way, then goes on as
+    _Terminated."""
     try:
         pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               errors="replace", env=env)
@@ -587,7 +621,8 @@ def _run_stoppable(cmd, what, env=None):
             return subprocess.CompletedProcess(cmd, pr.returncode, out, err), False
         except subprocess.TimeoutExpired:
             continue
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _Terminated) as err:
+            stop = err
             break
     try:
         if pr.poll() is None:
@@ -596,6 +631,8 @@ def _run_stoppable(cmd, what, env=None):
     except BaseException:       # a second Ctrl-C, or a program that does not end
         pr.kill()
         out, err = pr.communicate()
+    if isinstance(stop, _Terminated):
+        raise stop
     return subprocess.CompletedProcess(cmd, pr.returncode, out, err), True
 
 
@@ -689,8 +726,10 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
             p, stopped = _run_stoppable(full, "the C compiler", env)
         finally:
             _cc_tmpdir_remove(cc_tmp)
-    except BaseException:       # its half-written output was left in the
-        _unlink(tmp)            # cache under the temporary name
+    except BaseException as err:    # its half-written output was left in the
+        _unlink(tmp)                # cache under the temporary name
+        if isinstance(err, _Terminated):
+            _unlink(csrc)           # no half entry, as for Ctrl-C
         raise
     if stopped:
         _unlink(tmp)
@@ -787,8 +826,9 @@ def _build(ctext, paths, verbose=False):
         except OSError as err:
             raise _cache_error(csrc, err) from None
         tmp = _tmp_name(so)
-        _compile_into(so, sumfile, csrc, cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
-                      verbose, key)
+        _sigterm_held(lambda: _compile_into(so, sumfile, csrc,
+                                            cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
+                                            verbose, key))
     return so, symbol
 
 
@@ -1077,6 +1117,26 @@ def _count(value, what, lo, hi=100000000):
     if not (math.isfinite(x) and x == int(x) and lo <= x <= hi):
         raise SettingError("%s must be a whole number from %d to %d, got %r" % (what, lo, hi, value))
     return int(x)
+
+
+# nsmc sweep's limits (runtime/programs/sweep.c): the runs of a grid
+# (SW_MAX_POINTS) and the records kept per run (--record)
+_SWEEP_MAX_RUNS = 100000000
+_SWEEP_MAX_RECORD = 10000000
+
+
+def _grid_check(counts):
+    """SettingError, in nsmc sweep's words (grid_size), for a grid of more
+    than _SWEEP_MAX_RUNS runs: Model.sweep of 10^8 + 1 values checked every
+    value, for hours, before its first run, where nsmc sweep refuses it at
+    once; basins' grid was refused by nsmc sweep after its compile."""
+    total = 1.0
+    for n in counts:
+        total *= n
+    if total > _SWEEP_MAX_RUNS:
+        raise SettingError("the grid has %.6g runs (%s), more than the %d a sweep may run: use "
+                           "fewer points" % (total, " x ".join(str(n) for n in counts),
+                                             _SWEEP_MAX_RUNS))
 
 
 def _ctext(text, what, error=None):
@@ -1655,8 +1715,11 @@ class Model:
         o.ds, o.ds_min, o.ds_max, o.tol = (_number(v, n, SettingError) for v, n in
                                            ((ds, "ds"), (ds_min, "ds_min"), (ds_max, "ds_max"),
                                             (tol, "tol")))
-        if not o.tol > 0:       # said as the command line says it (it read "below the rounding")
-            raise SettingError("tol=%r: expected a positive number" % (tol,))
+        for x, v, n in ((o.ds, ds, "ds"), (o.ds_min, ds_min, "ds_min"),
+                        (o.ds_max, ds_max, "ds_max"), (o.tol, tol, "tol")):
+            if not x > 0:   # as the command line's --ds ... --tol (it read "below the
+                # rounding" for tol, "bad options" for the steps)
+                raise SettingError("%s=%r: expected a positive number" % (n, v))
         if o.tol < 4e-16 * max(1.0, abs(o.from_), abs(o.to)):
             raise SettingError("tol=%r: below the rounding of the parameter over [%r, %r]"
                                % (tol, start, stop))
@@ -1714,7 +1777,8 @@ class Model:
         _params_dict(params)
         _not_swept(params, [param])
         section = _spec(section, "section")
-        transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
+        transient = _count(transient, "transient", 0)
+        record = _count(record, "record", 1, _SWEEP_MAX_RECORD)
         if _caller("values", ParameterError, np.ma.is_masked, values):
             # np.asarray drops the mask: the masked entries' hidden values
             # were swept as if given
@@ -1727,11 +1791,15 @@ class Model:
                                     (", ..." if mask.sum() > 10 else "")))
         try:
             raw = np.asarray(values)
+            if raw.ndim <= 1:   # before astype's copy and the values' checks
+                _grid_check([raw.size])
             real = not (_not_real(raw) or (raw.dtype == object and
                                            any(_not_real(v) for v in raw.flat)))
             if real and raw.dtype.kind in "USO":   # texts as run() takes them ('1_0' was 10)
                 raw = np.vectorize(_float, otypes=[float])(raw) if raw.size else raw
             values = np.atleast_1d(raw.astype(float)) if real else None
+        except SettingError:
+            raise
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
         except Exception as err:    # [10**400] escaped as a bare OverflowError
@@ -1868,15 +1936,21 @@ class Model:
                 # None or a generator escaped as a bare TypeError from len()
                 raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)"
                                    % (name, ax)) from None
-            counts.append(_count(k, name + " count", 1))
+            counts.append(_count(k, name + " count", 1, _SWEEP_MAX_RUNS))
             axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate", "M.x"), _number(a, name),
                                          _number(b, name), counts[-1]))
+        _grid_check(counts)
         section = _spec(section, "section")
         # checked as sweep() checks them: transient=2.7 and jobs=2.5 were cut
         # to 2 without a word, None or 'abc' escaped as bare TypeError or
-        # ValueError, a params list as AttributeError
-        transient, record = _count(transient, "transient", 0), _count(record, "record", 1)
+        # ValueError, a params list as AttributeError; and, before nsmc
+        # sweep's compile, as its --record and --basin-tol
+        transient = _count(transient, "transient", 0)
+        record = _count(record, "record", 1, _SWEEP_MAX_RECORD)
         tol = _number(tol, "tol")
+        if not 0 < tol < 1:
+            raise SettingError("tol=%r: a relative tolerance between 0 and 1, as nsmc sweep's "
+                               "--basin-tol" % (tol,))
         jobs = _count(jobs, "jobs", 1, 1024)
         if method is not None:
             _method(method)

@@ -29,4 +29,16 @@ int cli_number(const char *s, double *v);
 /* A whole number from lo to hi filling the whole of s into *v: 1, or 0. */
 int cli_count(const char *s, long lo, long hi, long *v);
 
+/* The words of nsmc sweep's and nsmc continue's command lines (argv[0] the
+** program's name, the model left out), checked before the program is
+** built: every option is the program's and has its value, in the words the
+** program would refuse it with.  0 (--help too), or 1 after the message. */
+int nsm_sweep_words_check(int argc, char **argv);
+/* nsmc sweep's options given once with a value; whether a takes a value;
+** whether a is one of nsmc continue's flags. */
+extern const char *const cli_sweep_single[12];
+int cli_sweep_valued(const char *a);
+int cli_continue_flag(const char *a);
+int nsm_continue_words_check(int argc, char **argv);
+
 #endif

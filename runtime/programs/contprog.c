@@ -637,12 +637,6 @@ static int prog_once(const char *prog, const char **seen, int *nseen, int n, con
     return 0;
 }
 
-/* Whether a is one of the program's flags (options without a value). */
-static int prog_flag(const char *a)
-{
-    return !strcmp(a, "-q") || !strcmp(a, "--no-plot") || !strcmp(a, "--switch-pd");
-}
-
 /* The program's main: options, the continuation, branch.csv, the diagram. */
 int nsm_continue_main(const nsm_model *m, int argc, char **argv)
 {
@@ -676,7 +670,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
             prog_usage(g.prog, stdout);
             nsm_sim_free(sim);
             return out_stdout_check(g.prog);
-        } else if (prog_flag(a) && prog_once(g.prog, seen, &nseen, 32, a)) {
+        } else if (cli_continue_flag(a) && prog_once(g.prog, seen, &nseen, 32, a)) {
             rc = 1;     /* a flag twice, as a valued option twice */
         } else if (!strcmp(a, "-q")) {
             g.quiet = 1;

@@ -1947,29 +1947,11 @@ static int once(const Sweep *sw, const char *opt, int *seen)
     return 0;
 }
 
-/* Whether a is an option that takes a value (single[]'s twelve, --basin,
- * --basin-pilot, --param, --set): an unknown option given last is called
- * unknown, not one that needs a value. */
-static int sweep_valued(const char *const single[12], const char *a)
-{
-    static const char *const repeated[] = { "--basin", "--basin-pilot", "--param", "--set" };
-    for (int k = 0; k < 12; k++)
-        if (!strcmp(a, single[k]))
-            return 1;
-    for (size_t k = 0; k < sizeof repeated / sizeof *repeated; k++)
-        if (!strcmp(a, repeated[k]))
-            return 1;
-    return 0;
-}
-
 /* Parse the command line into sw; 0, or the exit status after a message. */
 static int sweep_args(Sweep *sw, int argc, char **argv)
 {
     int seen[12] = { 0 };
-    static const char *const single[12] = { "--section", "--section-period", "--t-max",
-                                            "--out-dir", "--plot", "--transient", "--record",
-                                            "--jobs", "--continue", "--method",
-                                            "--lyapunov-periods", "--basin-tol" };
+    const char *const *single = cli_sweep_single;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1986,7 +1968,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv)
                 return 1;
             continue;
         }
-        if (!val && !sweep_valued(single, a))
+        if (!val && !cli_sweep_valued(a))
             return cli_error(sw->prog, "unknown option '%s' (see --help)", a);
         if (!val)
             return cli_error(sw->prog, "option %s needs a value (see --help)", a);
