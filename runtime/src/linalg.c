@@ -262,12 +262,15 @@ int nsm_la_eigvals(int n, const double *A, double *re, double *im)
         return NSM_LA_NOMEM;
     }
     memcpy(R, A, sizeof(double) * nn);
-    /* scaled by a power of 2 (exact) to entries of order 1: the shifts'
-     * products b c of a matrix of 1e-273 underflowed to 0, and QR did not
-     * converge (a damped oscillator's monodromy over 6283 s) */
+    /* a small matrix scaled up by a power of 2 (exact) to entries of order
+     * 1: the shifts' products b c of a matrix of 1e-273 underflowed to 0,
+     * and QR did not converge (a damped oscillator's monodromy over 6283 s).
+     * A large one is left as it is: scaled down, its entries of order 1
+     * beside 1e300 (a spring of 1e300 N/m on 1 kg) fell to 1e-300, and the
+     * balancing's factors took them below the normal range */
     double amax = 0;
     for (i = 0; i < (int)nn; i++) amax = fmax(amax, fabs(R[i]));
-    int ex = amax > 0 && isfinite(amax) ? ilogb(amax) : 0;
+    int ex = amax > 0 && amax < 1 ? ilogb(amax) : 0;
     for (i = 0; i < (int)nn; i++) R[i] = ldexp(R[i], -ex);
     nsm_la_balance(n, R, R + nn);
     for (k = 0; k + 2 < n; k++) hessenberg_column(n, R, k, R + nn);
