@@ -33,7 +33,7 @@
 ** j's law's (law.h: the gap's for a gap or a penetration, the forces' for
 ** a contact force; the gap's directly where the law's setup said it is
 ** that in every mode, law_tol_gap). */
-static double event_tol(const nsm_sim *s, int j, const double *y)
+static inline double event_tol(const nsm_sim *s, int j, const double *y)
 {
     if (j >= s->n_gaps)
         return rt_fric_event_tol(s, j, y);
