@@ -401,6 +401,22 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
     return first_both_below(a, ra, b, rb, K, lo, x);
 }
 
+/* The polynomial a of degree K at x = 1: rt_poly_eval's Horner rule at 1,
+** whose products by 1 are exact (the plain sum from the top coefficient
+** down, the same additions in the same order, so the same bits), four
+** terms a pass: closing_zero asks it of every open gap at nearly every
+** step, where the loop's counting cost as much as the sums. */
+static inline long double poly_at_one(const long double *a, int K)
+{
+    long double p = a[K];
+    int k = K - 1;
+    for (; k >= 3; k -= 4)
+        p = p + a[k] + a[k - 1] + a[k - 2] + a[k - 3];
+    for (; k >= 0; k--)
+        p = p + a[k];
+    return p;
+}
+
 /* An open gap j's first zero along the expansion a (x in [0, 1] over the
 ** step) crossed at a closing speed beyond the velocity's rounding: a
 ** landing, even when the step ends inside the gap's rounding band (below
@@ -415,7 +431,7 @@ static int closing_zero(const nsm_sim *s, int j, const long double *a, int K, do
                         double r0, double r1, double *x)
 {
     long double d;
-    if (j >= s->n_gaps || !(rt_poly_eval(a, K, 1, NULL) < -1e-5 * nz) ||
+    if (j >= s->n_gaps || !(poly_at_one(a, K) < -1e-5 * nz) ||
         !first_below(a, K, 0, r0, r1, x))
         return 0;
     rt_poly_eval(a, K, *x, &d);
