@@ -426,16 +426,25 @@ static inline long double poly_at_one(const long double *a, int K)
 ** *x if there is one.  A step ending on the zero within a few roundings
 ** (below 1e-5 of the band: a wall meeting a body at a step's end) leaves
 ** it to the next step's start, as before, so the step's end is sampled
-** before the impact. */
-static int closing_zero(const nsm_sim *s, int j, const long double *a, int K, double nz,
-                        double r0, double r1, double *x)
+** before the impact.  Here the search and the speed, once the step's end
+** is inside the band (closing_zero, below, tests that first). */
+static int closing_zero_in_band(const nsm_sim *s, int j, const long double *a, int K,
+                                double r0, double r1, double *x)
 {
     long double d;
-    if (j >= s->n_gaps || !(poly_at_one(a, K) < -1e-5 * nz) ||
-        !first_below(a, K, 0, r0, r1, x))
+    if (!first_below(a, K, 0, r0, r1, x))
         return 0;
     rt_poly_eval(a, K, *x, &d);
     return -(double)d > s->tay.h * rt_vel_tol(s, j, s->y + s->n_pos);
+}
+
+/* closing_zero: the band test inline in exact_event (nearly every open gap
+** at nearly every step fails it), the search and the speed in the call. */
+static inline int closing_zero(const nsm_sim *s, int j, const long double *a, int K, double nz,
+                               double r0, double r1, double *x)
+{
+    return j < s->n_gaps && poly_at_one(a, K) < -1e-5 * nz &&
+           closing_zero_in_band(s, j, a, K, r0, r1, x);
 }
 
 /* For a held contact's force a at 0 with a zero slope (a[1] == 0): whether it rises
