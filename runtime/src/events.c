@@ -33,7 +33,7 @@
 ** j's law's (law.h: the gap's for a gap or a penetration, the forces' for
 ** a contact force; the gap's directly where the law's setup said it is
 ** that in every mode, law_tol_gap). */
-static double event_tol(const nsm_sim *s, int j, const double *y)
+static inline double event_tol(const nsm_sim *s, int j, const double *y)
 {
     if (j >= s->n_gaps)
         return rt_fric_event_tol(s, j, y);
@@ -401,6 +401,22 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
     return first_both_below(a, ra, b, rb, K, lo, x);
 }
 
+/* The polynomial a of degree K at x = 1: rt_poly_eval's Horner rule at 1,
+** whose products by 1 are exact (the plain sum from the top coefficient
+** down, the same additions in the same order, so the same bits), four
+** terms a pass: closing_zero asks it of every open gap at nearly every
+** step, where the loop's counting cost as much as the sums. */
+static inline long double poly_at_one(const long double *a, int K)
+{
+    long double p = a[K];
+    int k = K - 1;
+    for (; k >= 3; k -= 4)
+        p = p + a[k] + a[k - 1] + a[k - 2] + a[k - 3];
+    for (; k >= 0; k--)
+        p = p + a[k];
+    return p;
+}
+
 /* An open gap j's first zero along the expansion a (x in [0, 1] over the
 ** step) crossed at a closing speed beyond the velocity's rounding: a
 ** landing, even when the step ends inside the gap's rounding band (below
@@ -410,16 +426,25 @@ static int exact_event_max(nsm_sim *s, const RtModeInfo *mi, int j, long double 
 ** *x if there is one.  A step ending on the zero within a few roundings
 ** (below 1e-5 of the band: a wall meeting a body at a step's end) leaves
 ** it to the next step's start, as before, so the step's end is sampled
-** before the impact. */
-static int closing_zero(const nsm_sim *s, int j, const long double *a, int K, double nz,
-                        double r0, double r1, double *x)
+** before the impact.  Here the search and the speed, once the step's end
+** is inside the band (closing_zero, below, tests that first). */
+static int closing_zero_in_band(const nsm_sim *s, int j, const long double *a, int K,
+                                double r0, double r1, double *x)
 {
     long double d;
-    if (j >= s->n_gaps || !(rt_poly_eval(a, K, 1, NULL) < -1e-5 * nz) ||
-        !first_below(a, K, 0, r0, r1, x))
+    if (!first_below(a, K, 0, r0, r1, x))
         return 0;
     rt_poly_eval(a, K, *x, &d);
     return -(double)d > s->tay.h * rt_vel_tol(s, j, s->y + s->n_pos);
+}
+
+/* closing_zero: the band test inline in exact_event (nearly every open gap
+** at nearly every step fails it), the search and the speed in the call. */
+static inline int closing_zero(const nsm_sim *s, int j, const long double *a, int K, double nz,
+                               double r0, double r1, double *x)
+{
+    return j < s->n_gaps && poly_at_one(a, K) < -1e-5 * nz &&
+           closing_zero_in_band(s, j, a, K, r0, r1, x);
 }
 
 /* For a held contact's force a at 0 with a zero slope (a[1] == 0): whether it rises

@@ -353,49 +353,48 @@ static void *seq_grow(void **buf, size_t *cap, size_t n)
     return p;
 }
 
-/* The sparse impulse problem over the touching gaps idx[0..r): the
-** positions coupled through a body, found from the bodies' lists of gaps
-** (O(the rows' nonzeros times the gaps per body), never r x r), their
-** Delassus entries, the held positions and the velocities; NULL when out of
-** memory. */
-static Seq *seq_new(nsm_sim *s, const int *idx, int r)
+/* The storage of q's cnt coupled entries: ints nb, then chars held and
+** set (r + 1 each), and doubles nd; -1 when out of memory. */
+static int seq_entries(Seq *q, size_t cnt)
+{
+    q->nb = seq_grow(&q->nbbuf, &q->nbcap, sizeof(int) * (cnt + 1) + 2 * ((size_t)q->r + 1));
+    q->nd = seq_grow(&q->ndbuf, &q->ndcap, sizeof(double) * (cnt + 1));
+    if (!q->nb || !q->nd)
+        return -1;
+    q->held = (char *)(q->nb + cnt + 1);
+    q->set = NULL;
+    return 0;
+}
+
+/* seq_couple for a single touching gap whose row of W is not empty (or a
+** dense M(q)): its one coupled position is itself, with its Delassus
+** entry, the same as seq_couple gives without the bodies' lists (most
+** impacts: a body against one stop).  1 when done, 0 when seq_couple is
+** needed, -1 when out of memory. */
+static int seq_couple_one(nsm_sim *s, Seq *q)
 {
     const RtCsr *W = &s->sp.W;
-    int n = s->n_vel;
-    /* zeroed up to the collision rings: they are read only where written
-     * (the last collisions, k < n), and clearing their 3.5 kB took a third
-     * of an impact's cost on a single-contact model */
-    Seq *q = s->impact_seq;
-    if (!q) {
-        /* not calloc: the rings need no clearing (above), and clearing them
-         * was most of a simulation's first impact on a small model */
-        q = malloc(sizeof *q);
-        if (!q)
-            return NULL;
-        q->ibuf = q->ubuf = q->nbbuf = q->ndbuf = NULL;
-        q->icap = q->ucap = q->nbcap = q->ndcap = 0;
-        s->impact_seq = q;
-    }
-    memset(q, 0, offsetof(Seq, hg));
-    q->r = r;
-    /* ints: idx, hl, np (r+1), heap, hpos, sub, body counts (n+1), body lists, mark */
-    size_t nnzw = 0;
-    for (int a = 0; a < r; a++)
-        nnzw += (size_t)(W->p[idx[a] + 1] - W->p[idx[a]]);
-    q->idx = seq_grow(&q->ibuf, &q->icap, sizeof(int) * (7 * (size_t)r + (size_t)n + 3 + nnzw));
-    q->u = seq_grow(&q->ubuf, &q->ucap, sizeof(double) * (4 * (size_t)r + 1));
-    if (!q->idx || !q->u)
-        return NULL;
-    q->hl = q->idx + r;
-    q->np = q->hl + r;
-    q->heap = q->np + r + 1;
-    q->hpos = q->heap + r;
-    q->sub = q->hpos + r;
-    int *bstart = q->sub + r, *blist = bstart + n + 1, *mark = blist + nnzw;
-    q->dd = q->u + r;
-    q->P = q->dd + r;
-    q->ub = q->P + r;
-    memcpy(q->idx, idx, sizeof(int) * (size_t)r);
+    int i = q->idx[0];
+    if (q->r != 1 || (!rt_mass_dense(s) && W->p[i + 1] == W->p[i]))
+        return 0;
+    if (seq_entries(q, 1) < 0)
+        return -1;
+    q->np[0] = 0;
+    q->np[1] = 1;
+    q->nb[0] = 0;
+    q->nd[0] = q->dd[0] = rt_delassus_entry(s, i, i);
+    return 1;
+}
+
+/* The coupled positions of each position of q over its touching gaps
+** (np, nb) and their Delassus entries (nd, dd), from the bodies' lists of
+** gaps (a counting sort into bstart, of the bodies' n + 1 starts and the
+** nnzw entries of the rows after it); -1 when out of memory. */
+static int seq_couple(nsm_sim *s, Seq *q, int *bstart, size_t nnzw)
+{
+    const RtCsr *W = &s->sp.W;
+    const int *idx = q->idx;
+    int n = s->n_vel, r = q->r, *blist = bstart + n + 1, *mark = blist + nnzw;
     /* each body's positions (counting sort) */
     memset(bstart, 0, sizeof(int) * ((size_t)n + 1));
     for (int a = 0; a < r; a++)
@@ -436,15 +435,59 @@ static Seq *seq_new(nsm_sim *s, const int *idx, int r)
         }
         if (pass == 0) {
             q->np[r] = (int)cnt;
-            /* ints nb, then chars held and set (r + 1 each) */
-            q->nb = seq_grow(&q->nbbuf, &q->nbcap, sizeof(int) * (cnt + 1) + 2 * ((size_t)r + 1));
-            q->nd = seq_grow(&q->ndbuf, &q->ndcap, sizeof(double) * (cnt + 1));
-            if (!q->nb || !q->nd)
-                return NULL;
-            q->held = (char *)(q->nb + cnt + 1);
-            q->set = NULL;
+            if (seq_entries(q, cnt) < 0)
+                return -1;
         }
     }
+    return 0;
+}
+
+
+/* The sparse impulse problem over the touching gaps idx[0..r): the
+** positions coupled through a body, found from the bodies' lists of gaps
+** (O(the rows' nonzeros times the gaps per body), never r x r), their
+** Delassus entries, the held positions and the velocities; NULL when out of
+** memory. */
+static Seq *seq_new(nsm_sim *s, const int *idx, int r)
+{
+    const RtCsr *W = &s->sp.W;
+    int n = s->n_vel;
+    /* zeroed up to the collision rings: they are read only where written
+     * (the last collisions, k < n), and clearing their 3.5 kB took a third
+     * of an impact's cost on a single-contact model */
+    Seq *q = s->impact_seq;
+    if (!q) {
+        /* not calloc: the rings need no clearing (above), and clearing them
+         * was most of a simulation's first impact on a small model */
+        q = malloc(sizeof *q);
+        if (!q)
+            return NULL;
+        q->ibuf = q->ubuf = q->nbbuf = q->ndbuf = NULL;
+        q->icap = q->ucap = q->nbcap = q->ndcap = 0;
+        s->impact_seq = q;
+    }
+    memset(q, 0, offsetof(Seq, hg));
+    q->r = r;
+    /* ints: idx, hl, np (r+1), heap, hpos, sub, body counts (n+1), body lists, mark */
+    size_t nnzw = 0;
+    for (int a = 0; a < r; a++)
+        nnzw += (size_t)(W->p[idx[a] + 1] - W->p[idx[a]]);
+    q->idx = seq_grow(&q->ibuf, &q->icap, sizeof(int) * (7 * (size_t)r + (size_t)n + 3 + nnzw));
+    q->u = seq_grow(&q->ubuf, &q->ucap, sizeof(double) * (4 * (size_t)r + 1));
+    if (!q->idx || !q->u)
+        return NULL;
+    q->hl = q->idx + r;
+    q->np = q->hl + r;
+    q->heap = q->np + r + 1;
+    q->hpos = q->heap + r;
+    q->sub = q->hpos + r;
+    int *bstart = q->sub + r, one;
+    q->dd = q->u + r;
+    q->P = q->dd + r;
+    q->ub = q->P + r;
+    memcpy(q->idx, idx, sizeof(int) * (size_t)r);
+    if ((one = seq_couple_one(s, q)) < 0 || (!one && seq_couple(s, q, bstart, nnzw) < 0))
+        return NULL;
     const double *v = s->y + s->n_pos;
     for (int a = 0; a < r; a++) {
         q->u[a] = rt_wdot(s, idx[a], v);
