@@ -903,3 +903,15 @@ foreach(case guards words term)
   set_tests_properties(reliability/left17prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the sixteenth hostile pass on the core and the round after it left as
+# found (tests/reliability/leftovers17_core_test.py): rk4's own step through
+# a stiff linear stop of a nonlinear model, a strobe time on a landing under
+# rk4 and adaptive; each case under 20 s in the normal build.
+foreach(case stop tie)
+  add_test(NAME reliability/left17core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers17_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left17core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -107,7 +107,7 @@ void rt_fricstat_change(nsm_sim *s, int k, int kind)
 static double slip_at(const nsm_sim *s, int k, const double *y)
 {
     rt_nl_at(s, y);
-    return rt_fric_slip(s, k, y + s->n_vel);
+    return rt_fric_slip(s, k, rt_vel(s, y));
 }
 
 /* The planar elements' audit of one step from (s->t, s->y) to (t1, Y1)

@@ -221,9 +221,9 @@ int rt_fric_initial(nsm_sim *s)
     unsigned fresh[s->mode_words];          /* the elements at rest: bit k */
     rt_mode_none(s, fresh);
     for (int k = 0; k < s->n_fric; k++) {
-        double u = rt_fric_slip(s, k, s->y + s->n_vel);
+        double u = rt_fric_slip(s, k, rt_vel(s, s->y));
         fric_set_current(s, k, u < 0 ? -1 : 1);
-        if (fabs(u) <= rt_fric_slip_tol(s, k, s->y + s->n_vel))
+        if (fabs(u) <= rt_fric_slip_tol(s, k, rt_vel(s, s->y)))
             rt_mode_add(fresh, k);
     }
     return s->n_fric ? fric_settle(s, -1, 0, fresh) : NSM_OK;
@@ -399,7 +399,7 @@ void rt_fric_resolved(nsm_sim *s, int j)
 ** disc bouncing: its slip unchanged to rounding, still stuck). */
 static int element_after_impulse(nsm_sim *s, int k, double u0, double u1, double PT, int stuck)
 {
-    const double *v = s->y + s->n_vel;
+    const double *v = rt_vel(s, s->y);
     int was = rt_fric_stuck(s, s->mode, k);
     int sg = fabs(u1) <= rt_fric_slip_tol(s, k, v) ? 0 : u1 > 0 ? 1 : -1;
     fric_set_current(s, k, sg);
@@ -689,7 +689,7 @@ static int multi_coupled(const nsm_sim *s, int k, const int *idx, int r)
 ** nothing to do at the impact and the law without it applies. */
 static int multi_needed(const nsm_sim *s, const int *idx, int r)
 {
-    const double *v = s->y + s->n_vel;
+    const double *v = rt_vel(s, s->y);
     if (r < 2)
         return 0;
     for (int k = 0; k < s->n_fric; k++)
@@ -708,7 +708,7 @@ static int multi_needed(const nsm_sim *s, const int *idx, int r)
 ** instead of holding it shut by its acceleration alone. */
 static void multi_release(nsm_sim *s, const FricMulti *F, const double *P, double pmax)
 {
-    const double *v = s->y + s->n_vel;
+    const double *v = rt_vel(s, s->y);
     for (int a = 0; a < F->r; a++) {
         int j = F->idx[a];
         if (rt_mode_has(s->mode, j) && !(P[a] > 1e-12 * pmax) &&
@@ -1006,7 +1006,7 @@ int rt_fric_tail_project(nsm_sim *s, int j, int k)
 ** so the run stops instead. */
 int rt_fric_tail_check(nsm_sim *s, int j, int k, int sg)
 {
-    const double *v = s->y + s->n_vel;
+    const double *v = rt_vel(s, s->y);
     double u = rt_fric_slip(s, k, v);
     if (sg * u > rt_fric_slip_tol(s, k, v))
         return NSM_OK;

@@ -78,7 +78,7 @@ static int penalty_setup(nsm_sim *s, int j)
 int rt_law_penalty_transition(nsm_sim *s, int j, unsigned *forget)
 {
     unsigned ref[s->mode_words];
-    const double *v = s->y + s->n_vel;
+    const double *v = rt_vel(s, s->y);
     int closed = rt_mode_has(s->mode, j), rc;
     rt_mode_copy(s, ref, s->mode);
     double Eb = rt_mech_energy(s, s->mode, s->y);
@@ -147,7 +147,7 @@ static double penalty_event_tol(const nsm_sim *s, int j, int closed, const doubl
     if (s->m->gaps[j].release == NSM_RELEASE_GAP)
         return gt;
     double c = s->num.cc[j], gap = rt_gap(s, j, y);
-    double wv = rt_wrow(s, j, y + s->n_vel), fs = -pen_force(s, j, -gap, -wv);
+    double wv = rt_wrow(s, j, rt_vel(s, y)), fs = -pen_force(s, j, -gap, -wv);
     double slope = s->num.pexp[j] == 1 ? s->law_tol_k[j] : pen_tol_slope(s, j, -gap);
     double ft = 1e-10 * (fabs(fs - c * wv) + fabs(c * wv)) + slope * gt;
     if (closed)

@@ -100,7 +100,7 @@ void rt_surface_begin(nsm_sim *s)
 {
     if (!s->moving)
         return;
-    memcpy(s->sfw.vbook, s->y + s->n_vel, sizeof(double) * (size_t)s->n_vel);
+    memcpy(s->sfw.vbook, rt_vel(s, s->y), sizeof(double) * (size_t)s->n_vel);
     s->sfw.vbook_on = 1;
 }
 
@@ -110,7 +110,7 @@ void rt_surface_begin(nsm_sim *s)
 void rt_surface_mark(nsm_sim *s)
 {
     if (s->moving && s->sfw.vbook_on)
-        memcpy(s->sfw.vbook, s->y + s->n_vel, sizeof(double) * (size_t)s->n_vel);
+        memcpy(s->sfw.vbook, rt_vel(s, s->y), sizeof(double) * (size_t)s->n_vel);
 }
 
 /* Books what is left of a transition and stops booking. */

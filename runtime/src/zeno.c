@@ -954,7 +954,7 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
     rt_zeno_forget(s, forget);
     if (rc || (rc = rt_fric_update(s)))    /* the old pivot's element goes idle */
         return rc;
-    double u = rt_wdot(s, i, s->y + s->n_vel), rho = u / -im->vb[j], a, c;
+    double u = rt_wdot(s, i, rt_vel(s, s->y)), rho = u / -im->vb[j], a, c;
     int pivots = rt_mode_has(s->mode, j) && !rt_mode_has(s->mode, i) &&
                  rt_fric_stuck(s, s->mode, kj) && u > 0;
     int law = pivots && !rock_flight_law(s, i, zeno_scale(s), &a, &c);
