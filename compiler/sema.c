@@ -1285,10 +1285,12 @@ static bool node_bare(const Node *n)
 
 /* A bare number is dimensionless in a product ("2*k" has k's unit), and so is
  * a factor written with bare literals only: "2 kg/(1 + 1)" has the unit kg,
- * it was taken as matching any slot (a force of 1 N). */
+ * it was taken as matching any slot (a force of 1 N).  A negated bare
+ * literal ("-0.05*th.omega", a damping torque written with a bare coefficient) still
+ * matches any slot, as models are written so. */
 static Dim factor_dim(const Node *n, Val v)
 {
-    if (!v.dim.known && node_bare(n))
+    if (!v.dim.known && !(n->kind == N_NEG && n->a->kind == N_NUM) && node_bare(n))
         return dim_none();
     return v.dim;
 }
