@@ -1064,16 +1064,22 @@ double rt_speed_scale(const nsm_sim *s, double t_end)
     return sc;
 }
 
+/* Row q of A's acceleration bound: sum |A_qi| acc_i (coord_accels). */
+static double row_accel(const RtCsr *A, int q, const double *acc)
+{
+    double a = 0;
+    for (int k = A->p[q]; k < A->p[q + 1]; k++)
+        a += fabs(A->x[k]) * acc[A->i[k]];
+    return a;
+}
+
 /* Row q of A's own speed scale over a run of duration dur: its speed
 ** |A_q v| + |c| (c its surface's or belt's speed) plus the speeds the forces
-** on its columns can give, |A_qi| times acc_i dur (coord_accels). */
+** on its columns can give, row_accel times dur. */
 static double row_speed_scale(const RtCsr *A, int q, double c, const double *v,
                               const double *acc, double dur)
 {
-    double sc = fabs(rt_csr_dot(A, q, v)) + fabs(c);
-    for (int k = A->p[q]; k < A->p[q + 1]; k++)
-        sc += fabs(A->x[k]) * acc[A->i[k]] * dur;
-    return sc;
+    return fabs(rt_csr_dot(A, q, v)) + fabs(c) + row_accel(A, q, acc) * dur;
 }
 
 /* The smallest own speed scale (row_speed_scale) over a run to t_end among
@@ -1123,6 +1129,20 @@ double rt_fric_speed_scale(const nsm_sim *s, int k, double dur)
     force_scale_coords(s, s->t, s->y, sb);
     coord_accels(s, sb, acc);
     return row_speed_scale(&s->sp.Wt, k, s->num.ut[k], rt_vel(s, s->y), acc, dur);
+}
+
+/* Gap j's own acceleration scale at the state: the accelerations the
+** forces on its bodies can give along its row, sum |w_ji| acc_i
+** (coord_accels), not the whole model's forces (a body resting on a floor
+** under gravity pushed onto a wall by 2e-13 N: gravity's 9.81 m/s^2 along y
+** is none of the wall's). */
+double rt_gap_accel_scale(const nsm_sim *s, int j)
+{
+    int n = s->n_vel;
+    double sb[n + 1], acc[n + 1];
+    force_scale_coords(s, s->t, s->y, sb);
+    coord_accels(s, sb, acc);
+    return row_accel(&s->sp.W, j, acc);
 }
 
 /* Magnitude of the forces acting at (t, y): the scale of force rounding. */
