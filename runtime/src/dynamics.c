@@ -1119,18 +1119,6 @@ double rt_speed_slowest(const nsm_sim *s, double t_end, int *which)
     return lo;
 }
 
-/* Friction element k's own speed scale (row_speed_scale) at the state over
-** a duration dur: its slip and its surface's speed now plus the speeds the
-** forces on its bodies can give over dur. */
-double rt_fric_speed_scale(const nsm_sim *s, int k, double dur)
-{
-    int n = s->n_vel;
-    double sb[n + 1], acc[n + 1];
-    force_scale_coords(s, s->t, s->y, sb);
-    coord_accels(s, sb, acc);
-    return row_speed_scale(&s->sp.Wt, k, s->num.ut[k], rt_vel(s, s->y), acc, dur);
-}
-
 /* Gap j's own acceleration scale at the state: the accelerations the
 ** forces on its bodies can give along its row, sum |w_ji| acc_i
 ** (coord_accels), not the whole model's forces (a body resting on a floor

@@ -717,27 +717,31 @@ int rt_stats_floor_decision(nsm_sim *s, int j, double u, double rel, double minv
 
 /* Friction element k starts to slip or reverses during a run (a force
 ** switched on, a spring's pull reaching mu_s N): its next stick or reversal
-** is decided on its slip against the floor RT_VEL_FLOOR, so a slip whose
-** speeds stay below RT_VEL_FLOORS floors over the run's whole span (its
-** speed, its surface's and the forces on its bodies times the span over
-** their masses: rt_fric_speed_scale) would be decided on rounding (a mass
-** at rest pushed by 1e-13 N from t = 1 s to 2 s against a kinetic force of
-** 3e-14 N never stuck and slid backwards, exit 0).  The run stops there,
-** naming the element, as check_speed_floor (run.c) stops a model that
-** slips so slowly at its start (which judges the start's decisions: not
-** here).  Judged on speeds, not energies, whose offset is arbitrary. */
+** is decided on its slip against the floor RT_VEL_FLOOR, so a slip in a
+** model whose speeds stay below RT_VEL_FLOORS floors over the run's whole
+** span (rt_speed_scale: surface and contact speeds, every coordinate's
+** applied forces times the span over its mass) would be decided on
+** rounding (a mass at rest pushed by 1e-13 N from t = 1 s to 2 s against a
+** kinetic force of 3e-14 N never stuck and slid backwards, exit 0).  The
+** whole model's scale, not the element's own: a stuck element or a held
+** contact passes on forces applied elsewhere (two masses stuck together,
+** the drive on the other), and those are no applied forces of its row.  The
+** run stops there, naming the element, as check_speed_floor (run.c) stops
+** a model that slips so slowly at its start (which judges the start's
+** decisions: not here).  Judged on speeds, not energies, whose offset is
+** arbitrary. */
 int rt_stats_floor_slip(nsm_sim *s, int k)
 {
     double vf = RT_VEL_FLOORS * RT_VEL_FLOOR;
     if (s->sample_k == 0)
         return NSM_OK;
-    double v = rt_fric_speed_scale(s, k, fmax(s->t_stop, s->t) - s->t_reset);
+    double v = rt_speed_scale(s, s->t + (fmax(s->t_stop, s->t) - s->t_reset));
     if (!(v < vf))
         return NSM_OK;
     return rt_fail(s, NSM_ENUMERIC, s->n_gaps + k,
-                   "t = %.17g s: friction element '%s' starts to slip with speeds of at most "
-                   "%.3g m/s (its own, its surface's, the forces on its bodies times the run's "
-                   "span over their masses), within %g times the velocity floor of %g m/s below "
+                   "t = %.17g s: friction element '%s' starts to slip in a model whose speeds are "
+                   "at most %.3g m/s (surface speeds, contact velocities, forces times the run's "
+                   "span over masses), within %g times the velocity floor of %g m/s below "
                    "which a slip counts as zero: its stick and reversal would be decided on "
                    "rounding; scale the units (lengths in um or nm, times in ms) so that its "
                    "speeds exceed %g m/s", s->t, s->m->frictions[k].name, v, RT_VEL_FLOORS,
