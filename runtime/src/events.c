@@ -693,6 +693,14 @@ int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
                            "the slip velocity changed sign without an event (%.6g m/s): the "
                            "step is too long for this friction element", u);
         }
+        /* against its direction beyond the tolerance's relative part: a
+         * stick or reversal only the floor hid (rt_stats_floor_slip) */
+        double rel = rt_fric_slip_tol(s, k, rt_vel(s, Y1)) - RT_VEL_FLOOR;
+        if (rt_fric_sign(s, s->mode, k) * u < -rel) {
+            int rc = rt_stats_floor_slip(s, k, u, t1);
+            if (rc)
+                return rc;
+        }
     }
     return NSM_OK;
 }

@@ -187,8 +187,6 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
             continue;
         if (count)
             rt_fricstat_change(s, k, kind);
-        if ((kind == NSM_EV_SLIP || kind == NSM_EV_REVERSAL) && (rc = rt_stats_floor_slip(s, k)))
-            return rc;
         double u = rt_fric_slip(s, k, v);
         if ((rc = rt_log_event(s, kind, s->n_gaps + k, u, u, 0, 0, 1)))
             return rc;
