@@ -915,3 +915,16 @@ foreach(case stop tie)
   set_tests_properties(reliability/left17core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the sixteenth passes left as found in the velocity floors
+# (tests/reliability/leftovers17_floor_test.py): nonlinear models and
+# configuration-dependent masses at their start, a friction slip started
+# during the run by a tiny force, a slow landing judged on kinetic energies
+# and the contact's own forces; each case under 20 s in the normal build.
+foreach(case nonlinear midslip offset)
+  add_test(NAME reliability/left17floor_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers17_floor_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left17floor_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

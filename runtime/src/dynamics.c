@@ -1003,40 +1003,83 @@ static void force_scale_coords(const nsm_sim *s, double t, const double *y, doub
     }
 }
 
+/* Each velocity coordinate's acceleration bound at the state, into acc,
+** from its force magnitudes sb (force_scale_coords): sb_i / m_i for a
+** diagonal mass; for M(q) (a Lagrangian model) its Euler-Lagrange terms
+** h(q, v) added to sb and |(M^-1 f)_i| <= sqrt(d_i) sum_k sb_k sqrt(d_k),
+** d = diag(M^-1) (|M^-1_ik| <= sqrt(d_i d_k), M^-1 positive definite), so
+** that a configuration-dependent mass faces the velocity floors as a
+** diagonal one does.  INFINITY everywhere when M(q) cannot be solved (the
+** run says why). */
+static void coord_accels(const nsm_sim *s, double *sb, double *acc)
+{
+    int n = s->n_vel;
+    if (!s->mass) {
+        for (int i = 0; i < n; i++)
+            acc[i] = sb[i] * s->mass_inv[i];
+        return;
+    }
+    double h[n + 1], e[n + 1], z[n + 1], sum = 0;
+    memset(h, 0, sizeof h);
+    rt_mass_forces(s, s->y, rt_vel(s, s->y), h);
+    memset(e, 0, sizeof e);
+    for (int i = 0; i < n; i++) {
+        e[i] = 1;
+        int bad = rt_mass_solve(s, e, z) || !(z[i] > 0);
+        e[i] = 0;
+        if (bad) {
+            for (int k = 0; k < n; k++)
+                acc[k] = INFINITY;
+            return;
+        }
+        acc[i] = sqrt(z[i]);
+        sum += (sb[i] + fabs(h[i])) * acc[i];
+    }
+    for (int i = 0; i < n; i++)
+        acc[i] *= sum;
+}
+
 /* The speed scale of a run from (t, y) to t_end, for the velocity floors
 ** (RT_VEL_FLOOR, rt_vel_tol and rt_fric_slip_tol): the largest of the
-** moving surfaces' and belts' speeds, the contacts' relative velocities,
+** moving surfaces' and belts' speeds, the contacts' relative velocities
+** (through their Jacobians at the state: a curved gap's tangent there),
 ** and each coordinate's forces times the run's duration over its mass (an
-** upper bound of the speed those forces can give).  0 when nothing moves
-** nor pushes.  Linear models with a diagonal mass only; 0 otherwise. */
+** upper bound of the speed those forces can give: coord_accels; a
+** nonlinear model's state-dependent forces among them).  0 when nothing
+** moves nor pushes. */
 double rt_speed_scale(const nsm_sim *s, double t_end)
 {
     int n = s->n_vel;
     const double *v = rt_vel(s, s->y);
-    double sb[n + 1], sc = 0;
-    if (s->m->nl || s->mass)
-        return 0;
+    double sb[n + 1], acc[n + 1], sc = 0;
+    force_scale_coords(s, s->t, s->y, sb);  /* takes the tangent and M(q) at the state first */
+    coord_accels(s, sb, acc);
     for (int j = 0; j < s->n_gaps; j++)
         sc = fmax(sc, fabs(rt_wrow(s, j, v)) +
                           (s->moving ? fabs(rt_surface_of(s, j, 1, s->t)) : 0));
     for (int k = 0; k < s->n_fric; k++)
         sc = fmax(sc, fmax(fabs(rt_wtrow(s, k, v)), fabs(s->num.ut[k])));
-    force_scale_coords(s, s->t, s->y, sb);
     for (int i = 0; i < n; i++)
-        sc = fmax(sc, sb[i] * s->mass_inv[i] * (t_end - s->t));
+        sc = fmax(sc, acc[i] * (t_end - s->t));
     return sc;
+}
+
+/* Row q of A's acceleration bound: sum |A_qi| acc_i (coord_accels). */
+static double row_accel(const RtCsr *A, int q, const double *acc)
+{
+    double a = 0;
+    for (int k = A->p[q]; k < A->p[q + 1]; k++)
+        a += fabs(A->x[k]) * acc[A->i[k]];
+    return a;
 }
 
 /* Row q of A's own speed scale over a run of duration dur: its speed
 ** |A_q v| + |c| (c its surface's or belt's speed) plus the speeds the forces
-** on its columns can give, |A_qi| times sb_i dur over mass i. */
-static double row_speed_scale(const nsm_sim *s, const RtCsr *A, int q, double c,
-                              const double *v, const double *sb, double dur)
+** on its columns can give, row_accel times dur. */
+static double row_speed_scale(const RtCsr *A, int q, double c, const double *v,
+                              const double *acc, double dur)
 {
-    double sc = fabs(rt_csr_dot(A, q, v)) + fabs(c);
-    for (int k = A->p[q]; k < A->p[q + 1]; k++)
-        sc += fabs(A->x[k]) * sb[A->i[k]] * s->mass_inv[A->i[k]] * dur;
-    return sc;
+    return fabs(rt_csr_dot(A, q, v)) + fabs(c) + row_accel(A, q, acc) * dur;
 }
 
 /* The smallest own speed scale (row_speed_scale) over a run to t_end among
@@ -1048,16 +1091,16 @@ static double row_speed_scale(const nsm_sim *s, const RtCsr *A, int q, double c,
 ** decided on rounding as a slow model is (a mass at rest on a belt at
 ** 4e-13 m/s beside an oscillator at 1 m/s stuck at t = 0 and never moved).
 ** *which gets the gap's index, or n_gaps + the element's; INFINITY and -1
-** when none moves.  Linear models with a diagonal mass only. */
+** when none moves.  Nonlinear models and M(q) too (their rows at the
+** state's tangent, their forces' bounds from coord_accels). */
 double rt_speed_slowest(const nsm_sim *s, double t_end, int *which)
 {
     int n = s->n_vel;
     const double *v = rt_vel(s, s->y);
-    double sb[n + 1], lo = INFINITY, dur = t_end - s->t;
+    double sb[n + 1], acc[n + 1], lo = INFINITY, dur = t_end - s->t;
     *which = -1;
-    if (s->m->nl || s->mass)
-        return lo;
     force_scale_coords(s, s->t, s->y, sb);
+    coord_accels(s, sb, acc);
     for (int j = 0; j < s->n_gaps + s->n_fric; j++) {
         int f = j >= s->n_gaps, q = f ? j - s->n_gaps : j;
         const RtCsr *A = f ? &s->sp.Wt : &s->sp.W;
@@ -1065,15 +1108,29 @@ double rt_speed_slowest(const nsm_sim *s, double t_end, int *which)
         double own = fabs(c);           /* its terms' sizes: what rounding of its speed scales with */
         for (int k = A->p[q]; k < A->p[q + 1]; k++)
             own += fabs(A->x[k] * v[A->i[k]]);
-        if (!(row_speed_scale(s, A, q, c, v, sb, 0) > 1e-9 * own))
+        if (!(row_speed_scale(A, q, c, v, acc, 0) > 1e-9 * own))
             continue;
-        double sc = row_speed_scale(s, A, q, c, v, sb, dur);
+        double sc = row_speed_scale(A, q, c, v, acc, dur);
         if (sc < lo) {
             lo = sc;
             *which = j;
         }
     }
     return lo;
+}
+
+/* Gap j's own acceleration scale at the state: the accelerations the
+** forces on its bodies can give along its row, sum |w_ji| acc_i
+** (coord_accels), not the whole model's forces (a body resting on a floor
+** under gravity pushed onto a wall by 2e-13 N: gravity's 9.81 m/s^2 along y
+** is none of the wall's). */
+double rt_gap_accel_scale(const nsm_sim *s, int j)
+{
+    int n = s->n_vel;
+    double sb[n + 1], acc[n + 1];
+    force_scale_coords(s, s->t, s->y, sb);
+    coord_accels(s, sb, acc);
+    return row_accel(&s->sp.W, j, acc);
 }
 
 /* Magnitude of the forces acting at (t, y): the scale of force rounding. */

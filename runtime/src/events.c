@@ -704,6 +704,37 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
     return rt_force_tol(s, s->mode, y) + 1e-10 * s->num.mus[k] * s->num.fn[k];
 }
 
+/* Friction element k found at a step's end (t1) slipping against its
+** direction at u, beyond its tolerance's relative part but within the floor
+** RT_VEL_FLOOR, so that its stick or reversal was not located: a decision
+** the floor alone took.  In a model whose speeds stay below RT_VEL_FLOORS
+** floors over the run's whole span (rt_speed_scale: surface and contact
+** speeds, every coordinate's applied forces times the span over its mass;
+** the whole model's, since a stuck element or a held contact passes on
+** forces applied elsewhere) that is a decision on rounding (a mass at rest
+** pushed by 1e-13 N from t = 1 s to 2 s against a kinetic force of 3e-14 N
+** never stuck and slid backwards, exit 0): the run stops there, naming the
+** element, as check_speed_floor (run.c) stops a model that moves so slowly
+** at its start.  A slip started mid-run that meets no such decision (a
+** push growing at 1e14 N/s over 1e-13 s) runs.  Judged on speeds, not
+** energies, whose offset is arbitrary.  NSM_OK otherwise. */
+static int floor_slip(nsm_sim *s, int k, double u, double t1)
+{
+    double vf = RT_VEL_FLOORS * RT_VEL_FLOOR;
+    double v = rt_speed_scale(s, s->t + (fmax(s->t_stop, t1) - s->t_reset));
+    if (!(v < vf))
+        return NSM_OK;
+    rt_state_set_time(s, t1);
+    return rt_fail(s, NSM_ENUMERIC, s->n_gaps + k,
+                   "t = %.17g s: friction element '%s' slips against its direction at %.3g m/s, "
+                   "a stick or reversal that only the velocity floor of %g m/s hid, in a model "
+                   "whose speeds are at most %.3g m/s (surface speeds, contact velocities, forces "
+                   "times the run's span over masses), within %g times that floor: it would be "
+                   "decided on rounding; scale the units (lengths in um or nm, times in ms) so "
+                   "that its speeds exceed %g m/s", t1, s->m->frictions[k].name, u, RT_VEL_FLOOR,
+                   v, RT_VEL_FLOORS, vf);
+}
+
 /* After a step without an event: a slipping element found slipping the
 ** other way by far more than its rounding means a missed reversal. */
 int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
@@ -717,6 +748,14 @@ int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
             return rt_fail(s, NSM_ENUMERIC, s->n_gaps + 2 * k,
                            "the slip velocity changed sign without an event (%.6g m/s): the "
                            "step is too long for this friction element", u);
+        }
+        /* against its direction beyond the tolerance's relative part: a
+         * stick or reversal only the floor hid (floor_slip) */
+        double rel = rt_fric_slip_tol(s, k, rt_vel(s, Y1)) - RT_VEL_FLOOR;
+        if (rt_fric_sign(s, s->mode, k) * u < -rel) {
+            int rc = floor_slip(s, k, u, t1);
+            if (rc)
+                return rc;
         }
     }
     return NSM_OK;

@@ -301,6 +301,7 @@ struct nsm_sim {
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
     double speed0;            /* speeds at the reset, before its impacts (rt_speed_scale) */
+    double t_reset;           /* the time at the reset: a run's span is t_stop - t_reset */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
     int taylor_tiny_steps;    /* taylor: steps in a row its reach cut below the time resolution */
     double energy_start;     /* mechanical energy at t = 0 */
@@ -613,6 +614,7 @@ double rt_vel_tol(const nsm_sim *s, int j, const double *v);
 double rt_force_scale(const nsm_sim *s, double t, const double *y);
 double rt_speed_scale(const nsm_sim *s, double t_end);
 double rt_speed_slowest(const nsm_sim *s, double t_end, int *which);
+double rt_gap_accel_scale(const nsm_sim *s, int j);
 void rt_force_scales(const nsm_sim *s, const unsigned *mode, const double *y, double *sb);
 void rt_force_scales_at(const nsm_sim *s, const unsigned *mode, double t, const double *y,
                         double *sb);

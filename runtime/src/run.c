@@ -548,16 +548,13 @@ static int check_rk4_cap(nsm_sim *s, double t_end)
                    s->set.max_steps);
 }
 
-/* Whether a friction element of a model whose speed scale is known
-** (rt_speed_scale: linear, diagonal mass) slips at the start: a model at
+/* Whether a friction element slips at the start: a model at
 ** rest whose forces start a slip moves from there on speeds its forces
 ** give, its turning points decided on them (a block at rest pulled by a
 ** spring of 1e-13 N slid through its turning point at 7e-14 m/s where it
 ** had to stick, exit 0). */
 static int fric_slips(const nsm_sim *s)
 {
-    if (s->m->nl || s->mass)
-        return 0;
     for (int k = 0; k < s->n_fric; k++)
         if (!rt_fric_stuck(s, s->mode, k) && !rt_fric_idle(s, s->mode, k))
             return 1;

@@ -575,6 +575,7 @@ int nsm_sim_reset(nsm_sim *s)
     if (rt_mass_dense(s))           /* V(q) as the model writes it */
         s->potential_offset += rt_mass_potential(s, s->y);
     s->speed0 = rt_speed_scale(s, s->t);   /* before a touching contact's impact */
+    s->t_reset = s->t;
     int rc = rt_initial_mode(s);
     if (rc || (s->sec && (rc = rt_section_reset(s))))
         return rc;

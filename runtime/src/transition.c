@@ -94,13 +94,14 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol, int 
 ** zero (rel: the tolerance's relative part at vb's velocities): refused
 ** when only the tolerance's absolute floor did, in a run slower than that
 ** floor (rt_stats_floor_decision), and the flight the rest suppresses,
-** vb^2/(2 a) against the forces' largest acceleration a of the contact,
-** would leave the gap's band (a ball at rest under gravity closing at
-** 1e-300 m/s rests rightly; a mass pushed by 2e-13 N onto an elastic wall
-** at 2e-13 m/s would rise 1e-13 m). */
+** vb^2/(2 a) against the largest acceleration a the forces on its bodies
+** give along it (rt_gap_accel_scale), would leave the gap's band (a ball
+** at rest under gravity closing at 1e-300 m/s rests rightly; a mass pushed
+** by 2e-13 N onto an elastic wall at 2e-13 m/s would rise 1e-13 m, however
+** strong a gravity across the wall). */
 static int floor_stick(nsm_sim *s, int j, double vb, double rel)
 {
-    double D = rt_delassus_entry(s, j, j), a = rt_force_scale(s, s->t, s->y) * D;
+    double D = rt_delassus_entry(s, j, j), a = rt_gap_accel_scale(s, j);
     if (!(vb * vb > 2 * a * rt_gap_tol(s, j, s->y)))
         return NSM_OK;      /* its flight within the gap's band: rest is right */
     return rt_stats_floor_decision(s, j, vb, rel, D);
