@@ -261,9 +261,15 @@ def h5_read(path):
     t = tr[:, 0]
     if len(t) == 0:     # killed before its first flush: readable and empty
         return not ev, 0, len(ev)
-    ok = t[0] == 0 and bool(np.all(np.diff(t) > 0)) and \
-        bool(np.all(np.isfinite(tr))) and all(e <= t[-1] + 1e-3 for e in ev)
-    return ok, len(t), len(ev)
+    why = [w for w, bad in (("the first time is not 0", t[0] != 0),
+                            ("times not increasing", not np.all(np.diff(t) > 0)),
+                            ("a row not finite", not np.all(np.isfinite(tr))),
+                            ("an event after the last row (%s > %s)"
+                             % (max(ev) if ev else None, t[-1]),
+                             any(e > t[-1] + 1e-3 for e in ev))) if bad]
+    if why:
+        print("    " + "; ".join(why))
+    return not why, len(t), len(ev)
 
 
 def case_h5kill(tmp):
