@@ -363,9 +363,14 @@ def h5_two_writers(tmp):
     """Two simulators writing one HDF5 file at once: the later refused with
     the other's process, the first's file whole."""
     env = env_for(tmp)
-    a = subprocess.Popen([SIM, "--t-end", "3000", "--out", "one.h5"], cwd=tmp, env=env,
+    a = subprocess.Popen([SIM, "--t-end", "30000", "--out", "one.h5"], cwd=tmp, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.05)
+    # the second starts once the first is writing (its temporary exists)
+    t0 = time.monotonic()
+    while a.poll() is None and time.monotonic() - t0 < 30 and \
+            not [f for f in os.listdir(tmp) if f.startswith("one.h5.") and "partial" in f]:
+        time.sleep(0.002)
+    first_done = a.poll() is not None
     b = subprocess.run([SIM, "--t-end", "100", "--out", "one.h5"], cwd=tmp, env=env,
                        capture_output=True, text=True, timeout=120)
     ea = a.communicate(timeout=120)[1]
@@ -374,15 +379,10 @@ def h5_two_writers(tmp):
     import h5py
     with h5py.File(os.path.join(tmp, "one.h5"), "r") as f:
         reached = float(f["run"].attrs["t_reached"])
-    # at once, the later is refused and the first's file stays; under load
-    # the two may also run one after the other, and the last one's file is
-    # then the whole file there (reached 3000 s or 100 s)
-    if "another running program" in b.stderr:
-        right = a.returncode == 0 and reached == 3000
-    elif "another running program" in ea:
-        right = b.returncode == 0 and reached == 100
+    if first_done:      # the first ended before the second started: its file replaced
+        right = a.returncode == 0 and b.returncode == 0 and reached == 100
     else:
-        right = a.returncode == 0 and b.returncode == 0 and reached in (100, 3000)
+        right = a.returncode == 0 and "another running program" in b.stderr and reached == 30000
     check(right and not [f for f in os.listdir(tmp) if "partial" in f],
           "two writers of one HDF5 file: the first's whole, the second refused or after it\n"
           + ea[-300:])
