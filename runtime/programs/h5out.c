@@ -12,9 +12,10 @@
 ** Nothing existing is destroyed before the new file is whole: the file is
 ** written as PATH.PID.partial in the same folder and renamed over PATH when
 ** it is closed; on a failure the temporary is removed and PATH is left as
-** it was.  The file is flushed after every block and at least every second,
-** so a run killed outright (SIGKILL) leaves PATH.PID.partial readable up to
-** its last flush.  Names (contacts, parameters, units, event kinds) are
+** it was.  Full buffers are appended as they fill; the file is flushed
+** every quarter second, and its metadata stays in memory between flushes
+** (cache_hold), so a run killed outright (SIGKILL) leaves PATH.PID.partial
+** readable up to its last flush.  Names (contacts, parameters, units, event kinds) are
 ** variable-length strings: none is cut.
 */
 #ifndef _DEFAULT_SOURCE
@@ -45,6 +46,11 @@ enum {
     SECTION_BLOCK = 1024,   /* section records buffered before a write */
     FLUSH_CHECK = 256       /* samples or events between looks at the clock */
 };
+
+/* Seconds between flushes: a killed run loses at most this much of its
+** output, and a flush (a few small writes of metadata in place, see
+** flush_due) happens a few times a second however fast the run writes. */
+static const double FLUSH_EVERY = 0.25;
 
 /* One event as stored: the CSV's columns (strings variable-length). */
 typedef struct EvRec {
@@ -372,9 +378,11 @@ static int append(hid_t d, hid_t mem_type, int width, hsize_t *len, const void *
     return rc;
 }
 
-/* Writes the buffered samples and events and flushes the file to disk, so
-** that it is readable up to here if the process is killed. */
-static int flush(H5Out *h)
+/* Appends the buffered samples, events and section records to their
+** datasets.  What this writes is not yet referenced by the file's metadata
+** on disk (the metadata cache keeps it until flush, see cache_hold), so a
+** run killed here leaves the file as it was at its last flush. */
+static int write_buffers(H5Out *h)
 {
     if (h->failed)
         return -1;
@@ -387,22 +395,37 @@ static int flush(H5Out *h)
     if (h->sec >= 0 && append(h->sec, H5T_NATIVE_DOUBLE, h->secw, &h->sec_len, h->secrows, h->nsec))
         return h5_fail(h, "writing the section failed");
     h->nsec = 0;
+    return 0;
+}
+
+/* Writes the buffers and flushes the file to disk, so that it is readable
+** up to here if the process is killed. */
+static int flush(H5Out *h)
+{
+    if (write_buffers(h))
+        return -1;
     if (H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0)
         return h5_fail(h, "flushing the file failed");
     h->last_flush = now_seconds();
     return 0;
 }
 
-/* Flushes when the buffers are full, or when a second has passed since the
-** last flush (the clock read every FLUSH_CHECK records). */
+/* Writes full buffers to the datasets, and flushes the file when
+** FLUSH_EVERY has passed since the last flush (the clock read at each full
+** buffer and every FLUSH_CHECK records).  A flush rewrites the file's
+** metadata in place (the dataset's extent, its chunk index, the
+** superblock's end of file, one write each); a kill between two of them
+** can leave the file unreadable, so flushes are kept rare: a fast run fills
+** a buffer a thousand times a second, and flushed each one before. */
 static int flush_due(H5Out *h)
 {
-    if (h->nrows == SAMPLE_BLOCK || h->nev == EVENT_BLOCK || h->nsec == SECTION_BLOCK)
-        return flush(h);
-    if (++h->since_check < FLUSH_CHECK)
+    int full = h->nrows == SAMPLE_BLOCK || h->nev == EVENT_BLOCK || h->nsec == SECTION_BLOCK;
+    if (full && write_buffers(h))
+        return -1;
+    if (!full && ++h->since_check < FLUSH_CHECK)
         return 0;
     h->since_check = 0;
-    return now_seconds() - h->last_flush >= 1.0 ? flush(h) : 0;
+    return now_seconds() - h->last_flush >= FLUSH_EVERY ? flush(h) : 0;
 }
 
 #ifndef NSM_VERSION_TEXT
@@ -525,6 +548,24 @@ static int create_series(H5Out *h)
 ** stays).  A folder, a dangling link or something that is not a regular
 ** file (HDF5 needs a file it can seek in and rename over) is refused.
 ** 0, or -1 with a message in err. */
+/* Keeps the file's metadata in memory until a flush: the metadata cache
+** neither evicts nor resizes, so nothing the file's structure refers to on
+** disk changes between flushes (a dirty B-tree node or object header
+** written on eviction, ahead of the superblock and the headers that refer
+** to it, could leave a killed run's file inconsistent).  The cache grows with the run's chunk index, a
+** few kilobytes per thousand chunks. */
+static void cache_hold(hid_t fapl)
+{
+    H5AC_cache_config_t c = { .version = H5AC__CURR_CACHE_CONFIG_VERSION };
+    if (H5Pget_mdc_config(fapl, &c) < 0)
+        return;
+    c.evictions_enabled = 0;
+    c.incr_mode = H5C_incr__off;
+    c.flash_incr_mode = H5C_flash_incr__off;
+    c.decr_mode = H5C_decr__off;
+    H5Pset_mdc_config(fapl, &c);
+}
+
 static int target_resolve(const char *path, char *out, size_t outlen, char *err, size_t errlen)
 {
     struct stat st;
@@ -818,6 +859,7 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     /* 1.8's format: attributes larger than 64 KiB (the column names of big models) */
     H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);
     H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+    cache_hold(fapl);
     h->file = H5Fcreate(h->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     char why[600];
     if (h->file < 0)

@@ -26,8 +26,8 @@
  *                          statistics (docs/energy.md)
  *
  * Samples and events are buffered and appended in chunks, the file flushed
- * after each chunk and at least every second (a run killed outright leaves
- * FILE.h5.PID.partial, readable up to its last flush).  Names are
+ * every quarter second, its metadata held in memory in between (a run killed
+ * outright leaves FILE.h5.PID.partial, readable up to its last flush).  Names are
  * variable-length strings.  Part of
  * libnsmcli; compiled only when HDF5 is found (NSM_HAVE_HDF5), else the
  * functions below are stubs that refuse with a message.  Never prints.
