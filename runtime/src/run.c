@@ -971,6 +971,8 @@ int rt_run(nsm_sim *s, double t_end)
             rt_state_transition_mark(s, j);
             if (s->t == t_end && (rc = end_ties(s)))
                 return rc;
+            if (s->t != t1 && s->sec && (rc = rt_section_jump(s, t1, Ys)))
+                return rc;
             if (s->t != t1) {
                 tlo = 0;            /* a Zeno jump moved the time: the sample */
                 while (s->set.every > 0 && s->sample_k * s->set.every < s->t)
