@@ -19,7 +19,14 @@ Cases (each under 20 s in the normal build):
              bouncing to rest, a section plane on the oscillator crossed
              inside the ball's accumulation: the record was lost without a
              word (no record, exit 0); now it is recorded, or the run
-             stops naming the jump.
+             stops naming the jump.  A block sliding to rest on a rough
+             floor 1e-12 to 3e-4 s before a ball's Zeno point: exact flew
+             it past its stop with the tail, and its friction drove it
+             back (a reversal, 1.8e-7 m back, exit 0); now it stops at
+             v0/(mu g), x = v0^2/(2 mu g).  A mass reaching a penalty stop
+             1e-9 to 3e-4 s before a ball's Zeno point: flown through the
+             stop with the tail, the run was refused ("passed through
+             without an event"); now it goes in and out by hand.
   push       the same disc pushed from after its Zeno point by forces below
              and above its rolling limit 3 mu m g, and with mu = 0: rolling
              at 2 F/(3 m), or sliding at F/m - mu g.
@@ -113,6 +120,41 @@ output every 10 ms: B.x, O.x
 '''
 
 
+# a ball bouncing to rest beside a block sliding to rest on a rough floor
+ZF = '''model zf "a ball bouncing to rest beside a block sliding to rest"
+param v0 = 1 m/s
+mass B = 1 kg
+gap fl: B.x >= 0 m, impact(e = 0.5)
+force gB: on B = -1 kg*9.81 m/s^2
+mass K = 1 kg
+friction fk: K -- ground, mu = 0.2, normal = 1 kg*9.81 m/s^2
+init B.x = 1 m, K.v = v0
+simulate t_end = 3 s
+output every 10 ms: B.x, K.x, K.v
+'''
+
+
+# a ball bouncing to rest beside a mass reaching a linear penalty stop
+ZP = '''model zp "a ball bouncing to rest beside a mass reaching a stop"
+param x0 = 1 m
+mass B = 1 kg
+gap fl: B.x >= 0 m, impact(e = 0.5)
+force gB: on B = -1 kg*9.81 m/s^2
+mass K = 1 kg
+gap st: 2 m - K.x >= 0 m, penalty(k = 1e4, c = 0 N*s/m)
+init B.x = 1 m, K.x = x0, K.v = 1 m/s
+simulate t_end = 3 s
+output every 10 ms: B.x, K.x, K.v
+'''
+
+
+def stop_x(x0, th, t):
+    """K.x of the mass at 1 m/s from x0 reaching the stop (100 rad/s) at th:
+    half a period inside it, 2 + sin(100 (t - th))/100, then back at 1 m/s."""
+    tl = th + math.pi / 100
+    return x0 + t if t < th else 2 + math.sin(100 * (t - th)) / 100 if t < tl else 2 - (t - tl)
+
+
 def case_findings(tmp):
     """A switch and a section plane inside a jumped Zeno tail."""
     m = compiled(tmp, "push", PUSH)
@@ -145,6 +187,35 @@ def case_findings(tmp):
                   ) if got else "crossed inside a Zeno cascade" in msg
             check(ok, "a section plane crossed at t_inf - %g s (%s): recorded at its time, or "
                   "refused naming the jump" % (d, meth))
+    # the block stops at ts = v0/(mu g), x = v0^2/(2 mu g), and stays
+    zf = compiled(tmp, "zf", ZF)
+    for d in (1e-12, 1e-9, 1e-6, 1e-4, 3e-4, -1e-6):
+        ts = tinf - d
+        v0 = 0.2 * G * ts
+        for meth in thin(("exact", "rk4", "adaptive")):
+            r = zf.run(method=meth, params={"v0": v0}, **rk(meth))
+            err = max(abs(x - (v0 * t - 0.1 * G * t * t if t < ts else v0 * ts / 2))
+                      for t, x in zip(r.t, r["K.x"]))
+            back = [float(x["t"]) for x in r.events if x["kind"] == "reversal"]
+            rest = max(abs(x) for t, x in zip(r.t, r["B.x"]) if t > tinf + 1e-3)
+            print("  block sliding to rest at t_inf - %g s beside a ball's Zeno point, %s -> x "
+                  "within %.3g m, reversals at %s, ball within %.3g m of its floor after it"
+                  % (d, meth, err, back, rest))
+            check(err < 1e-12 and not back and rest < 1e-12, "a block sliding to rest at t_inf "
+                  "- %g s (%s): stops there, x = v0^2/(2 mu g)" % (d, meth))
+    zp = compiled(tmp, "zp", ZP)
+    for d in (1e-12, 1e-9, 1e-6, 1e-4, 3e-4):
+        th = tinf - d
+        for meth in thin(("exact", "rk4", "adaptive")):
+            got = []
+            msg = refusal(lambda: got.append(zp.run(method=meth, params={"x0": 2 - th},
+                                                    **rk(meth, 1e-4))))
+            err = max(abs(x - stop_x(2 - th, th, t)) for t, x in zip(got[0].t, got[0]["K.x"])
+                      ) if got else None
+            print("  mass reaching a penalty stop at t_inf - %g s beside a ball's Zeno point, %s "
+                  "-> %s" % (d, meth, "x within %.3g m" % err if got else msg[:150]))
+            check(got and err < 1e-8, "a mass reaching a penalty stop at t_inf - %g s (%s): in "
+                  "and out of it by hand" % (d, meth))
 
 
 def case_push(tmp):
