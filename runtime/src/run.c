@@ -303,13 +303,20 @@ static double time_add(double t, double h, double *lo)
     return sum;
 }
 
-/* Time switch k, landed on: flip it, log it and settle the contacts under
-** the new forcing. */
+/* Time switch k, landed on: flip it, log it and settle the contacts and
+** the friction elements under the new forcing.  An element whose slip
+** reaches 0 on the switch's instant is judged there (rt_fric_update: it
+** sticks when its force stays within mu_s N): its event function ends the
+** step at 0 without a crossing, and the new forcing may turn the slip back
+** up from 0, so a block coming to rest as a push below its hold began
+** kept sliding under the push (exact and adaptive). */
 static int toggle_switch(nsm_sim *s, int k)
 {
     rt_state_switch_set(s, k, !s->sw[k], s->t);
     int rc = rt_log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
-    return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
+    if (rc || (rc = rt_zeno_settle(s, s->mode, NULL)))
+        return rc;
+    return rt_fric_update(s);
 }
 
 /* Emit a sample to the sample handler. */

@@ -26,7 +26,17 @@ Cases (each under 20 s in the normal build):
              v0/(mu g), x = v0^2/(2 mu g).  A mass reaching a penalty stop
              1e-9 to 3e-4 s before a ball's Zeno point: flown through the
              stop with the tail, the run was refused ("passed through
-             without an event"); now it goes in and out by hand.
+             without an event"); now it goes in and out by hand.  A
+             block sliding to rest (mu_k = 0.2) at the instant a push of
+             2.9 N (below its hold, mu_s m g = 2.943 N) switches on: exact
+             and adaptive kept it sliding under the push (1.04 m off at 2
+             s, exit 0); now it is judged at the switch and held.  The
+             same block coming to rest 1e-12 to 1e-11 s before the switch
+             that ends exact's step: the slip's zero, inside the band of
+             the step's start, was not located and the next step took it
+             as a reversal (1.04 m backwards under a push of -2.9 N, exit
+             0; at 1e-10 s refused as a sign change without an event); now
+             its zero is located and it sticks.
   push       the same disc pushed from after its Zeno point by forces below
              and above its rolling limit 3 mu m g, and with mu = 0: rolling
              at 2 F/(3 m), or sliding at F/m - mu g.
@@ -155,6 +165,31 @@ def stop_x(x0, th, t):
     return x0 + t if t < th else 2 + math.sin(100 * (t - th)) / 100 if t < tl else 2 - (t - tl)
 
 
+# a block sliding to rest as a push switches on
+STOPSW = '''model stopsw "a block sliding to rest as a push switches on"
+param F = 2.9 N
+param ts = 1 s
+mass K = 1 kg
+friction fk: K -- ground, mu_s = 0.3, mu_k = 0.2, normal = 1 kg*9.81 m/s^2
+force push: on K = if t < ts then 0 N else F
+init K.v = 1 m/s
+simulate t_end = 2 s
+output every 10 ms: K.x, K.v
+'''
+
+
+def stopsw_x(F, ts, t):
+    """K.x of the block at 1 m/s slowed by mu_k g = 0.2 g to rest at t0 =
+    1/(0.2 g), x0 = t0/2, then pushed by F from ts >= t0: at rest while
+    |F| <= mu_s m g = 0.3 g, else sliding at sign(F) (|F| - 0.2 g)."""
+    t0 = 1 / (0.2 * G)
+    if t <= t0:
+        return t - 0.1 * G * t * t
+    if t <= ts or abs(F) <= 0.3 * G * (1 - 1e-9):
+        return t0 / 2
+    return t0 / 2 + math.copysign(abs(F) - 0.2 * G, F) * (t - ts) ** 2 / 2
+
+
 def case_findings(tmp):
     """A switch and a section plane inside a jumped Zeno tail."""
     m = compiled(tmp, "push", PUSH)
@@ -203,6 +238,20 @@ def case_findings(tmp):
                   % (d, meth, err, back, rest))
             check(err < 1e-12 and not back and rest < 1e-12, "a block sliding to rest at t_inf "
                   "- %g s (%s): stops there, x = v0^2/(2 mu g)" % (d, meth))
+    # the block's stop and the push's switch at one instant, or the stop
+    # 1e-12 .. 1e-10 s before the switch that ends exact's step
+    sw = compiled(tmp, "stopsw", STOPSW)
+    t0 = 1 / (0.2 * G)
+    for F, d in ((2.9, 0), (2.94, 0), (-2.9, 0), (5, 0), (-2.9, 1e-12), (-2.9, 1e-11),
+                 (0, 1e-10), (1, 2e-12), (-5, 1e-12)):
+        for meth in thin(("exact", "adaptive", "rk4")):
+            r = sw.run(method=meth, params={"F": F, "ts": t0 + d}, **rk(meth))
+            err = max(abs(x - stopsw_x(F, t0 + d, t)) for t, x in zip(r.t, r["K.x"]))
+            print("  block coming to rest at %.17g s, pushed by %g N from %g s later, %s -> x "
+                  "within %.3g m, events %s" % (t0, F, d, meth, err,
+                                                [str(x["kind"]) for x in r.events][:3]))
+            check(err < 1e-12, "a block coming to rest %g s before a push of %g N switches on "
+                  "(%s): %s by hand" % (d, F, meth, "held" if abs(F) < 2.943 else "sliding"))
     zp = compiled(tmp, "zp", ZP)
     for d in (1e-12, 1e-9, 1e-6, 1e-4, 3e-4):
         th = tinf - d
