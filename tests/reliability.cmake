@@ -928,3 +928,17 @@ foreach(case nonlinear midslip offset)
   set_tests_properties(reliability/left17floor_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# An eighteenth hostile pass on the core (tests/reliability/eighteenth_pass_core_test.py):
+# a time switch and a section plane inside a Zeno accumulation, a disc
+# pushed after its Zeno point on a rough floor, friction on Hertz contacts,
+# a pendulum's impacts on a wall at large angles, a spinning sphere onto a
+# rough tilted plane, forces' units with negated bare numbers, against
+# closed forms derived by hand; each case under 20 s in the normal build.
+foreach(case findings push hfric pendwall space units)
+  add_test(NAME reliability/eighteenth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/eighteenth_pass_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/eighteenth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

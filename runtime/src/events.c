@@ -471,6 +471,25 @@ static int flat_rise(const long double *a, int K, double r1, double *xc)
     return 1;
 }
 
+/* A slipping element's slip, clearly above 0 at the step's start, that
+** ends the step below 0 but inside its rounding band (above -nz, nz taken
+** from the start's speeds): it went through 0, a stick or reversal to
+** judge at that zero, 1 and *x.  Left to the next step's start, the slip
+** there was already against its direction beyond the end's much smaller
+** band and was taken as a reversal: a block coming to rest 1e-12 s before
+** a step's end cut at a time switch slid backwards under a push below its
+** hold (exact). */
+static int slip_ends_below(const long double *a, int K, double r0, double r1, double *x)
+{
+    double xn;
+    if (!(poly_at_one(a, K) < -r0))
+        return 0;
+    if (!first_below(a, K, 0, r0, r1, &xn))
+        xn = 1;
+    *x = zero_before(a, K, xn);
+    return 1;
+}
+
 /* The event of function j along the expansion: the first x in [0, 1]
 ** where it falls through zero (the same cases as detect_generic: from
 ** above; from ~0 after rising, beyond its peak; from ~0 downwards, once
@@ -510,6 +529,8 @@ static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int f
         }
         if (!closed && closing_zero(s, j, a, K, nz, r0, r1, x))
             return 1;                   /* a landing whose step ends inside the band */
+        if (fric_slip_slot(s, j) && slip_ends_below(a, K, r0, r1, x))
+            return 1;                   /* a slip through 0 whose step ends inside the band */
     } else if (a[1] > 0 || (closed && !fric && a[1] == 0 && flat_rise(a, K, r1, &xflat))) {
         double xc = xflat;              /* leaving 0 upwards: a zero after its peak */
         if ((a[1] == 0 || rt_poly_first_peak(a, K, 0, r1, &xc)) && xc < 1 &&

@@ -936,6 +936,8 @@ int rt_section_check_run(nsm_sim *s, double t_end);
 int rt_section_step(nsm_sim *s, double t1, const double *Y1, int j);
 /* A stroboscopic time at the run's end, after the transitions there. */
 int rt_section_end(nsm_sim *s);
+/* After a Zeno jump from (t1, Y1): a plane crossed inside the jumped tail stops the run. */
+int rt_section_jump(nsm_sim *s, double t1, const double *Y1);
 typedef int (*rt_track_fn)(nsm_sim *s, double t1, const double *Y1, int j, void *ud);
 int rt_section_track(nsm_sim *s, rt_track_fn fn, void *ud);
 void rt_section_untrack(nsm_sim *s);

@@ -303,13 +303,36 @@ static double time_add(double t, double h, double *lo)
     return sum;
 }
 
-/* Time switch k, landed on: flip it, log it and settle the contacts under
-** the new forcing. */
-static int toggle_switch(nsm_sim *s, int k)
+/* Whether a slipping element's slip is at 0 on a time switch's instant
+** within the rounding of the speeds at the step's start Y0 (the relative
+** part of its tolerance there): its event function ended the step at 0
+** without a crossing.  A slow slip below the velocity floor but far above
+** that rounding is not at 0 (it is judged by the floor, rt_fric_check). */
+static int switch_slip_zero(nsm_sim *s, const double *Y0)
+{
+    for (int k = 0; k < s->n_fric; k++) {
+        if (rt_fric_stuck(s, s->mode, k) || rt_fric_idle(s, s->mode, k))
+            continue;
+        double rel = rt_fric_slip_tol(s, k, rt_vel(s, Y0)) - RT_VEL_FLOOR;
+        if (fabs(rt_fric_slip(s, k, rt_vel(s, s->y))) <= rel)
+            return 1;
+    }
+    return 0;
+}
+
+/* Time switch k, landed on at the end of the step from Y0: flip it, log it
+** and settle the contacts under the new forcing, and the friction elements
+** when a slip reached 0 on the switch's instant (switch_slip_zero; it
+** sticks when its force stays within mu_s N): the new forcing may turn the
+** slip back up from 0, so a block coming to rest as a push below its hold
+** began kept sliding under the push (exact and adaptive). */
+static int toggle_switch(nsm_sim *s, int k, const double *Y0)
 {
     rt_state_switch_set(s, k, !s->sw[k], s->t);
     int rc = rt_log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
-    return rc ? rc : rt_zeno_settle(s, s->mode, NULL);
+    if (rc || (rc = rt_zeno_settle(s, s->mode, NULL)))
+        return rc;
+    return s->n_fric && switch_slip_zero(s, Y0) ? rt_fric_update(s) : NSM_OK;
 }
 
 /* Emit a sample to the sample handler. */
@@ -971,11 +994,13 @@ int rt_run(nsm_sim *s, double t_end)
             rt_state_transition_mark(s, j);
             if (s->t == t_end && (rc = end_ties(s)))
                 return rc;
+            if (s->t != t1 && s->sec && (rc = rt_section_jump(s, t1, Ys)))
+                return rc;
             if (s->t != t1) {
                 tlo = 0;            /* a Zeno jump moved the time: the sample */
                 while (s->set.every > 0 && s->sample_k * s->set.every < s->t)
                     s->sample_k++;  /* instants it passed have no state (time never runs back) */
-            } else if (at_switch && (rc = toggle_switch(s, ksw)))
+            } else if (at_switch && (rc = toggle_switch(s, ksw, Y0)))
                 return rc;
         } else {
             double lo = tlo, t1 = land ? target : (ksw >= 0 ? ts : time_add(s->t, h, &lo));
@@ -988,7 +1013,7 @@ int rt_run(nsm_sim *s, double t_end)
             rt_state_set(s, t1, Y1);
             if ((rc = check_balance(s, t0, Y0, h)))
                 return rc;
-            if (ksw >= 0 && s->t == ts && (rc = toggle_switch(s, ksw)))
+            if (ksw >= 0 && s->t == ts && (rc = toggle_switch(s, ksw, Y0)))
                 return rc;
         }
         if (s->set.every == 0) {

@@ -561,6 +561,30 @@ static int plane_generic(nsm_sim *s, double t0, const double *Y0, double h, cons
     return NSM_OK;
 }
 
+/* After a Zeno jump from (t1, Y1), the state before the impact that ended
+** in it, to the current state: a plane section's function that changed
+** sign across the jump crossed its plane inside the jumped tail, whose
+** states were never computed (a record was lost without a word: an
+** oscillator beside a ball bouncing to rest, its plane crossed inside the
+** ball's accumulation); the run stops naming it, as for a stroboscopic
+** time there (section_target).  The impact section needs nothing (the
+** tail's impacts are summed into the zeno event). */
+int rt_section_jump(nsm_sim *s, double t1, const double *Y1)
+{
+    struct RtSection *sec = s->sec;
+    double f0, f1;
+    if (sec->kind != NSM_SECTION_PLANE)
+        return NSM_OK;
+    plane_value(s, t1, Y1, &f0, NULL);
+    plane_value(s, s->t, s->y, &f1, NULL);
+    int up = f0 < 0 && f1 > 0, down = f0 > 0 && f1 < 0;
+    if (!((up && sec->dir != -1) || (down && sec->dir != 1)))
+        return NSM_OK;
+    return rt_fail(s, NSM_ENUMERIC, -1, "the section's plane was crossed inside a Zeno cascade "
+                   "that was jumped over (from t = %.17g s to %.17g s): its state there is not "
+                   "known (run with --no-zeno)", t1, s->t);
+}
+
 /* exact: a crossing that lands on the step's end itself: F(Y1) is 0 or
 ** past it while the expansion, on side sg since its last zero, reaches 0
 ** only just beyond the step (a ball's apex at t = 1.5 s on steps of 1 ms).

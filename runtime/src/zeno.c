@@ -190,6 +190,61 @@ static double zeno_beta(nsm_sim *s, int j, double tau)
     return isfinite(q) ? q / t1 : NAN;
 }
 
+/* Whether a time switch of the forces changes between t0 and t1: its
+** function changes sign or reaches 0 there, its derivative changes sign
+** (a pulse that may come and go inside), or its condition at t1 is not the
+** one in force.  A Zeno jump over it would leave the switch as it was: the
+** run loop looks for switches forward from each step's start, so the force
+** switched on inside the jumped tail was never applied (a disc bouncing to
+** rest on a rough floor, pushed from an instant inside its accumulation,
+** stayed where it was).  Such a cascade is not jumped. */
+static int zeno_switch_within(const nsm_sim *s, double t0, double t1)
+{
+    if (!s->m->switch_fn)
+        return 0;
+    for (int k = 0; k < s->n_switches; k++) {
+        double f0, f1, d0, d1;
+        s->m->switch_fn(k, t0, s->params, s->consts, &f0, &d0);
+        s->m->switch_fn(k, t1, s->params, s->consts, &f1, &d1);
+        if ((f0 > 0) != (f1 > 0) || f1 == 0 || (d0 > 0) != (d1 > 0))
+            return 1;
+        if (s->m->switch_state &&
+            (s->m->switch_state(k, t1, s->params, s->consts) != 0) != (s->sw[k] != 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether an event off gap j's cascade falls within the next rest seconds:
+** an event function changes sign between now and the tail's end along the
+** current mode, either a friction element's off gap j (a slip's, or a
+** stuck force's margin to its cone; rt_events numbers them after the gaps)
+** or a gap whose law does not impact (a compliant contact closing or
+** opening; impacting ones are the companions' of jump_companions).  The
+** jump flies every body to t* in one mode, so a block sliding to rest
+** elsewhere inside the tail was flown past its stop and its friction then
+** drove it back (exact, a block stopping 1e-4 s before a ball's Zeno point
+** went 2e-8 m back, exit 0), and a mass reaching a penalty stop there went
+** through it (refused as a contact passed through without an event).
+** Such a cascade is not jumped: its impacts are resolved one by one and
+** the event is located as any other.  0 when the flight cannot be formed
+** (the jump then goes on as it did). */
+static int zeno_events_within(nsm_sim *s, int j, double rest)
+{
+    int g = s->n_gaps, ne = s->n_events;
+    double Y1[s->n_state], e0[ne + 1], d0[ne + 1], e1[ne + 1], d1[ne + 1];
+    if (rt_advance(s, s->t, s->y, rest, Y1) || rt_events(s, s->mode, s->t, s->y, e0, d0) ||
+        rt_events(s, s->mode, s->t + rest, Y1, e1, d1))
+        return 0;
+    for (int i = 0; i < ne; i++) {
+        if (i == j || (i < g && rt_law_impacts(s, i)) || (i >= g && rt_fric_normal_gap(s, (i - g) / 2) == j))
+            continue;
+        if ((e0[i] > 0) != (e1[i] > 0))
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether gap i, open, impacting and frictionless, lands within the next
 ** span seconds (its gap's constant-acceleration flight from the state, a
 ** gap inside its rounding band counting as at 0); if so, *rest is the time
@@ -965,7 +1020,7 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
     int known = law && s->zeno.rk_gap == i;
     if (known && fabs(c) * u * u <= 1e-6 * a && fabs(s->zeno.rk_c) * u * u <= 1e-6 * s->zeno.rk_a) {
         double rest = rock_tail(u, s->zeno.rk_rho, rho, a, c, s->zeno.rk_a, s->zeno.rk_c);
-        if (s->t + rest <= s->t_stop)
+        if (s->t + rest <= s->t_stop && !zeno_switch_within(s, s->t, s->t + rest))
             return rock_jump(s, j, i, kj, ki, im->ref, rest, s->zeno.c_geo + 2);
     } else if (im->ends_cluster && !known) {
         return rt_fail(s, NSM_EMODEL, j, "a cascade of impacts alternating between gaps "
@@ -1029,7 +1084,8 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
     }
     unsigned comp[s->mode_words];
     double tz[s->n_gaps + 1];
-    if (s->t + rest <= s->t_stop && !jump_companions(s, j, rest, comp, tz))
+    if (s->t + rest <= s->t_stop && !zeno_switch_within(s, s->t, s->t + rest) &&
+        !zeno_events_within(s, j, rest) && !jump_companions(s, j, rest, comp, tz))
         return im->done = 1, zeno_jump(s, j, ref, rest, comp, tz);
     return NSM_OK;
 }
