@@ -155,8 +155,8 @@ static int cont_period(Cont *c, double p, double *T)
     if ((rc = nsm_sim_eval(s, c->o->period, T)))
         return rc;
     if (!(*T > 0) || !isfinite(*T)) {
-        snprintf(s->msg, sizeof s->msg, "continuation: the period %s is not a positive time at %s = %.17g",
-                 c->o->period, c->o->param, p);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the period %s is not a positive time at %s = %.17g",
+                        c->o->period, c->o->param, p);
         return NSM_EMODEL;
     }
     *T *= c->periods;
@@ -671,17 +671,17 @@ static int cont_period_check(Cont *c, double p)
     if (w > 0 ? !(w * T < 1e6 * DBL_EPSILON) : !(T < floor1))
         return NSM_OK;
     if (w > 0)
-        snprintf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
-                 "%.17g is too short for the model's motion: its fastest rate, |lambda| up to "
-                 "%.6g 1/s, moves the state by at most %.3g of itself over the period, below 1e6 "
-                 "roundings (%.3g), so Phi - I is lost in the rounding; give the forcing period "
-                 "(--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p, w,
-                 w * T, 1e6 * DBL_EPSILON);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
+                        "%.17g is too short for the model's motion: its fastest rate, |lambda| up to "
+                        "%.6g 1/s, moves the state by at most %.3g of itself over the period, below 1e6 "
+                        "roundings (%.3g), so Phi - I is lost in the rounding; give the forcing period "
+                        "(--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p, w,
+                        w * T, 1e6 * DBL_EPSILON);
     else
-        snprintf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
-                 "%.17g is below the time resolution at t = 1 s (%.3g s); give the forcing "
-                 "period (--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p,
-                 floor1);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
+                        "%.17g is below the time resolution at t = 1 s (%.3g s); give the forcing "
+                        "period (--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p,
+                        floor1);
     return NSM_EINVAL;
 }
 
@@ -749,9 +749,9 @@ static int cont_start(Cont *c, double *y, Pt *a)
     }
     a->X[n2] = o->from;
     if ((rc = cont_correct(c, a, NULL, NULL, 0)))
-        return rc == NSM_ENUMERIC ? (snprintf(s->msg, sizeof s->msg, "continuation: no periodic "
-                                              "orbit found at %s = %.17g from the start state",
-                                              o->param, o->from), rc) : rc;
+        return rc == NSM_ENUMERIC ? (rt_text_printf(s->msg, sizeof s->msg, "continuation: no periodic "
+                                                     "orbit found at %s = %.17g from the start state",
+                                                     o->param, o->from), rc) : rc;
     double dir[N];
     memset(dir, 0, sizeof dir);
     dir[n2] = o->to >= o->from ? 1 : -1;
@@ -759,9 +759,9 @@ static int cont_start(Cont *c, double *y, Pt *a)
         memcpy(y, a->X, sizeof(double) * n2);
     rc = cont_finish(c, a, dir);
     if (rc == NSM_ENUMERIC && !s->msg[0])
-        snprintf(s->msg, sizeof s->msg, "continuation: the first orbit at %s = %.17g has no "
-                 "tangent ([Phi - I, F_p] has no one-dimensional kernel, or its multipliers "
-                 "cannot be computed): is the period %s right?", o->param, o->from, o->period);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the first orbit at %s = %.17g has no "
+                        "tangent ([Phi - I, F_p] has no one-dimensional kernel, or its multipliers "
+                        "cannot be computed): is the period %s right?", o->param, o->from, o->period);
     return rc;
 }
 
@@ -849,8 +849,8 @@ static int cont_switch(Cont *c, Pt *f, Pt *b)
         if ((rc = cont_at(c, f, ds, b, &ok)))
             return rc;
     if (!ok) {
-        snprintf(c->s->msg, sizeof c->s->msg, "continuation: no doubled orbit found next to the "
-                 "period doubling at %s = %.17g", c->o->param, f->X[n2]);
+        rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: no doubled orbit found next to the "
+                        "period doubling at %s = %.17g", c->o->param, f->X[n2]);
         return NSM_ENUMERIC;
     }
     return cont_emit(c, b, NSM_CONT_SWITCH);
@@ -883,8 +883,8 @@ static int curve_free_map(Cont *c, const double *y, double p, double *yT, double
     if ((rc = cont_period(c, p, T)) || (rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)))
         return rc;
     if (!rt_mode_empty(s, s->mode)) {
-        snprintf(s->msg, sizeof s->msg, "continuation: the grazing curve needs the orbit in free "
-                 "flight (%s = %.17g)", c->o->param, p);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the grazing curve needs the orbit in free "
+                        "flight (%s = %.17g)", c->o->param, p);
         return NSM_EMETHOD;
     }
     double Y0[s->n_state], Y1[s->n_state];
@@ -1067,10 +1067,10 @@ static int curve_follow(Cont *c, double *y)
     rc = nsm_sim_continue(s, &ob, y, curve_catch, &cb);
     if (rc != NSM_ESTOPPED) {
         if (!rc) {
-            snprintf(s->msg, sizeof s->msg, "continuation: the branch of %s from %.17g to %.17g "
-                     "at %s = %.17g has no %s point to start the curve from", o->param, o->from,
-                     o->to, o->param2, o->from2, o->curve == NSM_CONT_FOLD ? "fold"
-                     : o->curve == NSM_CONT_FLIP ? "period-doubling" : "grazing");
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch of %s from %.17g to %.17g "
+                            "at %s = %.17g has no %s point to start the curve from", o->param, o->from,
+                            o->to, o->param2, o->from2, o->curve == NSM_CONT_FOLD ? "fold"
+                            : o->curve == NSM_CONT_FLIP ? "period-doubling" : "grazing");
             rc = NSM_ENUMERIC;
         }
         goto out;
@@ -1083,9 +1083,9 @@ static int curve_follow(Cont *c, double *y)
     /* the first point solved at q = from2 (the hyperplane fixes q) */
     if ((rc = curve_correct(c, X, Xa, dir, 0, -1, &v, tau))) {
         if (rc == NSM_ENUMERIC)
-            snprintf(s->msg, sizeof s->msg, "continuation: the curve's extended system has no "
-                     "solution next to %s = %.17g, %s = %.17g", o->param, first.X[n2], o->param2,
-                     o->from2);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the curve's extended system has no "
+                            "solution next to %s = %.17g, %s = %.17g", o->param, first.X[n2], o->param2,
+                            o->from2);
         goto out;
     }
     long im = v.impacts, points = 1;
@@ -1105,9 +1105,9 @@ static int curve_follow(Cont *c, double *y)
                 ds /= 2;
                 continue;
             }
-            snprintf(s->msg, sizeof s->msg, "continuation: the curve cannot be continued past %s = "
-                     "%.17g, %s = %.17g (Newton's method fails there, or the orbit's impacts "
-                     "change: a grazing)", o->param, X[n2], o->param2, X[n2 + 1]);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the curve cannot be continued past %s = "
+                            "%.17g, %s = %.17g (Newton's method fails there, or the orbit's impacts "
+                            "change: a grazing)", o->param, X[n2], o->param2, X[n2 + 1]);
             rc = NSM_OK;
             break;
         }
@@ -1227,9 +1227,9 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
                 ds /= 2;
                 continue;
             }
-            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
-                     "%s = %.17g, where its orbit does not graze: a step of %g ahead lands on an "
-                     "orbit of another impact count", o->param, g.X[c.n2], ds);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                            "%s = %.17g, where its orbit does not graze: a step of %g ahead lands on an "
+                            "orbit of another impact count", o->param, g.X[c.n2], ds);
             break;
         }
         double back = -a.tau[c.n2];
@@ -1255,24 +1255,24 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         if ((rc = cont_graze_refine(&c, &g, back, &q)))
             break;
         if (!past && g.impacts == 0 && !(fabs(g.gmin) < 1e-6)) {
-            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
-                     "%s = %.17g (Newton's method fails there)", o->param, g.X[c.n2]);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                            "%s = %.17g (Newton's method fails there)", o->param, g.X[c.n2]);
             break;
         }
         if (!cont_grazes(&c, &g)) {
             /* steps held long by ds_min crossed to another branch */
-            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
-                     "%s = %.17g, where its orbit does not graze: the orbits a step of %g ahead "
-                     "are of another impact count (a smaller --ds-min may follow it)", o->param,
-                     g.X[c.n2], ds);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                            "%s = %.17g, where its orbit does not graze: the orbits a step of %g ahead "
+                            "are of another impact count (a smaller --ds-min may follow it)", o->param,
+                            g.X[c.n2], ds);
             break;
         }
         if ((rc = cont_emit(&c, &g, NSM_CONT_GRAZING)))
             break;
         points++;
         if (!past) {
-            snprintf(s->msg, sizeof s->msg, "continuation: no orbit past the grazing at %s = %.17g",
-                     o->param, g.X[c.n2]);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: no orbit past the grazing at %s = %.17g",
+                            o->param, g.X[c.n2]);
             break;
         }
         if ((rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))

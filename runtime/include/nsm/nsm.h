@@ -498,6 +498,18 @@ int nsm_run_check(double t_end, double every, double dt, long max_steps, char *w
 /* The step cap of nsm_sim_set_max_steps (default 1e8). */
 long nsm_sim_get_max_steps(const nsm_sim *sim);
 
+/* The C locale's numbers (LC_NUMERIC) for the calling thread, from
+ * nsm_locale_c_begin to nsm_locale_c_end (the process's locale is left
+ * alone): printf and strtod then write and read a decimal point even in a
+ * program that set a locale with a decimal comma.  The library's own
+ * messages and texts use it; a binding formatting numbers for the library
+ * (JSON, options) may too. */
+typedef struct nsm_locale_saved {
+    void *old;      /* the thread's locale before (a locale_t), or NULL */
+} nsm_locale_saved;
+void nsm_locale_c_begin(nsm_locale_saved *saved);
+void nsm_locale_c_end(nsm_locale_saved *saved);
+
 #ifdef __cplusplus
 }
 #endif

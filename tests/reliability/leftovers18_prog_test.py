@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""What the seventeenth hostile pass on the programs and Python left as
+found (issue #29, docs/status.md), each a check that failed before its fix.
+
+    tests/reliability/leftovers18_prog_test.py NSMC SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  reached  a simulator stopped inside one of exact's steps whose samples it
+           had written (SIGINT; a CSV file meeting a file-size limit
+           before the HDF5 file): the HDF5 file's run/t_reached is the
+           latest row's time, and the time the message gives is not below
+           any row of the CSV or HDF5 file (both were the step's start,
+           below the rows written).
+  help     `nsmc run|sweep|continue --help` (and -h) beside any other word
+           is a usage error, exit 1 with the usage line, as `nsmc --help
+           extra` is; alone it prints the help and exits 0 (it printed the
+           help, ignored the rest and exited 0).
+  plural   a lock file of one byte is "1 byte", of two "2 bytes" (it was
+           "1 bytes").
+  locale   in a Python program with a decimal comma (de_DE.UTF-8, made
+           with localedef into a folder of the case's when the machine has
+           no such locale), the runtime's messages are those of the C
+           locale, character for character: a parameter refused, a run
+           refused up front, a run that failed, a continuation and a
+           Lyapunov spectrum refused, a section "period:2.5" taken (the
+           numbers came out as "2,5" and "8,88178e-16 s").  And no source
+           file of the library formats or reads a number but through
+           runtime/src/ctext.c.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import glob
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import SANITIZED, Failure, check, limit, main, run, whole_lines  # noqa: E402
+
+NSMC = os.path.abspath(sys.argv[1])
+SRC = os.path.abspath(sys.argv[2])
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+SLOW = 3 if SANITIZED else 1
+
+
+def simulator(tmp):
+    """The forced impact oscillator's simulator, built by nsmc run into the
+    case's cache."""
+    p = run(tmp, [NSMC, "run", FIO, "-q", "--no-plot", "--out-dir", "first", "--",
+                  "--t-end", "1"], timeout=120 * SLOW)
+    check(p.returncode == 0, "nsmc run builds the simulator", p)
+    sims = [f for f in glob.glob(os.path.join(tmp, "cache", "nsm", "*", "*"))
+            if os.path.basename(f) == "forced_impact_oscillator" and os.access(f, os.X_OK)]
+    check(len(sims) == 1, "the simulator is in the cache")
+    return sims[0]
+
+
+# ---- reached ----------------------------------------------------------------
+
+def last_time(path):
+    """The time of the last whole row of a CSV file (-inf when none)."""
+    whole_lines(path)
+    rows = open(path).read().splitlines()[1:]
+    return float(rows[-1].split(",")[0]) if rows else float("-inf")
+
+
+def h5_reached(path):
+    """(the latest trajectory row's time, run/t_reached, run/status) of an
+    HDF5 file."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        tr = f["trajectory"]
+        return float(tr[-1][0]), float(f["run"].attrs["t_reached"]), int(f["run"].attrs["status"])
+
+
+def said_time(err):
+    """The t of "... at t = T s" in the simulator's last message."""
+    tail = err.rsplit("at t = ", 1)[1]
+    return float(tail.split(" s", 1)[0])
+
+
+def case_reached(tmp):
+    """t_reached and the stop's message against the rows written."""
+    sim = simulator(tmp)
+    # samples every 1 ms inside exact's own steps (--dt 0): a stop comes
+    # while a step's samples are being written
+    cmd = [sim, "--t-end", "1e5", "--dt", "0", "--every", "0.001", "--out", "b.csv",
+           "--out", "b.h5"]
+    for delay in (0.1, 0.25, 0.4, 0.6):
+        for f in ("b.csv", "b.h5"):
+            if os.path.exists(os.path.join(tmp, f)):
+                os.unlink(os.path.join(tmp, f))
+        pr = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True)
+        start = time.monotonic()
+        csv = os.path.join(tmp, "b.csv")
+        while pr.poll() is None and time.monotonic() - start < 30 * SLOW and \
+                not (os.path.exists(csv) and os.path.getsize(csv) > 0):
+            time.sleep(0.01)
+        time.sleep(delay * SLOW)
+        pr.send_signal(signal.SIGINT)
+        try:
+            err = pr.communicate(timeout=60 * SLOW)[1]
+        except subprocess.TimeoutExpired:
+            pr.kill()
+            raise Failure("still running 60 s after SIGINT")
+        check(pr.returncode == 128 + signal.SIGINT and "interrupted by SIGINT at t = " in err,
+              "SIGINT after %.2f s: exit 130, said" % delay, pr)
+        h5_last, reached, status = h5_reached(os.path.join(tmp, "b.h5"))
+        csv_last, said = last_time(csv), said_time(err)
+        print("  SIGINT after %.2f s: CSV to %.17g, HDF5 to %.17g, t_reached %.17g, said %.12g, "
+              "status %d" % (delay, csv_last, h5_last, reached, said, status))
+        check(status == 8 and reached == h5_last and reached >= csv_last,
+              "HDF5 t_reached is its latest row's time, not below the CSV's (it was the start "
+              "of the step whose samples were written)")
+        check(said >= float("%.12g" % csv_last) and said == float("%.12g" % h5_last),
+              "'interrupted at t' is where the rows end (the files 'hold whole lines up to "
+              "there'), not below them")
+    # the CSV file meets a file-size limit of 2 MiB before the HDF5 file
+    for f in ("lim.csv", "lim.h5"):
+        if os.path.exists(os.path.join(tmp, f)):
+            os.unlink(os.path.join(tmp, f))
+    p = run(tmp, [sim, "--t-end", "5000", "--out", "lim.h5", "--out", "lim.csv"],
+            timeout=120 * SLOW, preexec=limit(2 << 20))
+    h5_last, reached, status = h5_reached(os.path.join(tmp, "lim.h5"))
+    csv_last, said = last_time(os.path.join(tmp, "lim.csv")), said_time(p.stderr)
+    print("  ulimit -f 2048: exit %d, CSV to %.17g, HDF5 to %.17g, t_reached %.17g, said %.12g"
+          % (p.returncode, csv_last, h5_last, reached, said))
+    check(p.returncode == 3 and "cannot write 'lim.csv'" in p.stderr,
+          "the CSV file's limit is said, exit 3", p)
+    check(reached == h5_last and reached >= csv_last and said == float("%.12g" % h5_last),
+          "HDF5 t_reached and 'the run stopped at t' are the latest row's time (both were "
+          "2231.232 s with rows to 2231.335 s)")
+
+
+# ---- help -------------------------------------------------------------------
+
+def case_help(tmp):
+    """--help and -h of the subcommands stand alone."""
+    for cmd in ("run", "sweep", "continue"):
+        for args in (["--help", "extra"], ["-h", "x"], [FIO, "--help"], ["--help", "-h"],
+                     ["-v", "--help"]):
+            p = run(tmp, [NSMC, cmd] + args, timeout=60 * SLOW)
+            print("  nsmc %s %s: exit %d, %r" % (cmd, " ".join(args).replace(SRC, "SRC"),
+                                              p.returncode, p.stderr.strip()[:120]))
+            check(p.returncode == 1 and not p.stdout and
+                  "takes no other argument" in p.stderr and
+                  "usage: nsmc %s --help" % cmd in p.stderr and "compiling" not in p.stderr,
+                  "nsmc %s %s: a usage error, exit 1, nothing printed on stdout, nothing built"
+                  % (cmd, args[0] if args[0] != FIO else "MODEL --help"), p)
+        for h in ("--help", "-h"):
+            p = run(tmp, [NSMC, cmd, h], timeout=60 * SLOW)
+            check(p.returncode == 0 and p.stdout.startswith("usage: nsmc %s" % cmd),
+                  "nsmc %s %s alone prints the help, exit 0" % (cmd, h), p)
+    p = run(tmp, [NSMC, "--help", "extra"])
+    check(p.returncode == 1 and "takes no other argument" in p.stderr,
+          "nsmc --help extra: exit 1, as the subcommands now", p)
+    # after '--' the words are the simulator's: its own --help
+    p = run(tmp, [NSMC, "run", FIO, "-q", "--no-plot", "--out-dir", "r", "--", "--help"],
+            timeout=120 * SLOW)
+    check(p.returncode == 0 and "--t-end" in p.stdout,
+          "nsmc run MODEL -- --help is still the simulator's help", p)
+
+
+# ---- plural -----------------------------------------------------------------
+
+def case_plural(tmp):
+    """A lock file of one byte, and of two, in the words of the refusal."""
+    for text, words in ((b"x", "(1 byte: "), (b"xy", "(2 bytes: ")):
+        os.makedirs(os.path.join(tmp, "o"), exist_ok=True)
+        with open(os.path.join(tmp, "o", ".nsm-run.lock"), "wb") as f:
+            f.write(text)
+        p = run(tmp, [NSMC, "run", FIO, "-q", "--no-plot", "--out-dir", "o"], timeout=120 * SLOW)
+        said = p.stderr.strip().splitlines()[-1]
+        print("  lock holding %r: exit %d, %s" % (text, p.returncode, said))
+        check(p.returncode == 1 and words in said, "a lock of %d byte%s is said as %r"
+              % (len(text), "" if len(text) == 1 else "s", words), p)
+
+
+# ---- locale -----------------------------------------------------------------
+
+PY_LOCALE = '''
+import locale
+import sys
+import nsm
+m = nsm.compile(sys.argv[1])
+if sys.argv[2] != "C":
+    locale.setlocale(locale.LC_ALL, sys.argv[2])
+print("point |", locale.localeconv()["decimal_point"])
+calls = [
+    ("parameter e = 2.5", lambda: m.run(params={"e": 2.5})),
+    ("run dt = 1e-300", lambda: m.run(dt=1e-300, t_end=1)),
+    ("run max_steps = 10", lambda: m.run(max_steps=10, t_end=100)),
+    ("run every = 1e-9", lambda: m.run(every=1e-9, t_end=1e3)),
+    ("continuation period 1e-300", lambda: m.continuation("omega", 2.5, 2.8, period="1e-300")),
+    ("section period:2.5", lambda: m.section("period:2.5", t_end=10)),
+]
+for label, call in calls:
+    try:
+        call()
+        print(label, "|", "ok")
+    except nsm.Error as e:
+        print(label, "|", type(e).__name__, e)
+'''
+
+
+def comma_locale(tmp):
+    """(a locale with a decimal comma, the environment's LOCPATH): one the
+    machine has, else de_DE.UTF-8 made with localedef into tmp."""
+    have = subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout.split()
+    for name in have:
+        if name.lower().startswith(("de_de.utf", "fr_fr.utf", "it_it.utf", "nl_nl.utf")):
+            return name, {}
+    loc = os.path.join(tmp, "locales")
+    os.makedirs(loc)
+    p = subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8",
+                        os.path.join(loc, "de_DE.UTF-8")], capture_output=True, text=True,
+                       timeout=120)
+    check(os.path.isdir(os.path.join(loc, "de_DE.UTF-8")),
+          "localedef made de_DE.UTF-8 (exit %d: %s)" % (p.returncode, p.stderr.strip()[:200]))
+    return "de_DE.UTF-8", {"LOCPATH": loc}
+
+
+def case_locale(tmp):
+    """The runtime's messages in a decimal-comma locale."""
+    name, env = comma_locale(tmp)
+    said = {}
+    for loc in ("C", name):
+        p = run(tmp, [sys.executable, "-c", PY_LOCALE, FIO, loc], timeout=180 * SLOW, env=env)
+        check(p.returncode == 0, "the calls ran under %s" % loc, p)
+        said[loc] = dict(ln.split(" | ", 1) for ln in p.stdout.splitlines() if " | " in ln)
+    check(said[name].get("point") == "," and said["C"].get("point") == ".",
+          "%s has a decimal comma, C a point" % name)
+    for label in said["C"]:
+        if label == "point":
+            continue
+        print("  %-27s C: %s" % (label, said["C"][label][:150]))
+        if said[name].get(label) != said["C"][label]:
+            print("  %-27s %s: %s" % ("", name, said[name].get(label, "")[:150]))
+        check(said[name].get(label) == said["C"][label],
+              "%s: the same message under %s as under C (its numbers had a comma)"
+              % (label, name))
+    check(said["C"]["parameter e = 2.5"].startswith("ParameterError invalid value 2.5 ") and
+          "(8.88178e-16 s)" in said["C"]["run dt = 1e-300"] and
+          said["C"]["section period:2.5"] == "ok",
+          "the messages hold the numbers with a point")
+    # every formatting and reading of a number in the library goes through
+    # ctext.c, which sets the C locale's numbers for the call
+    bare = []
+    for f in sorted(glob.glob(os.path.join(SRC, "runtime", "src", "*.c")) +
+                    glob.glob(os.path.join(SRC, "runtime", "studies", "*.c"))):
+        if os.path.basename(f) == "ctext.c":
+            continue
+        for n, line in enumerate(open(f, encoding="utf-8"), 1):
+            code = re.sub(r'"(\\.|[^"\\])*"', '""', line.split("//")[0])
+            if re.search(r"(?<![\w])(v?s?n?printf|strto[dlf]|sscanf|atof)\s*\(", code) and \
+                    not code.lstrip().startswith(("*", "/*")):
+                bare.append("%s:%d" % (os.path.relpath(f, SRC), n))
+    print("  library lines formatting or reading numbers outside ctext.c: %s" % (bare or "none"))
+    check(not bare, "the library formats and reads numbers only through ctext.c "
+          "(rt_text_printf, rt_text_strtod)")
+
+
+if __name__ == "__main__":
+    sys.exit(main({"reached": case_reached, "help": case_help, "plural": case_plural,
+                  "locale": case_locale},
+                  "nsm-left18prog-", case_arg=3))
