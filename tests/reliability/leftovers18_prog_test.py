@@ -26,10 +26,16 @@ Cases (each under 20 s in the normal build):
            numbers came out as "2,5" and "8,88178e-16 s").  And no source
            file of the library formats or reads a number but through
            runtime/src/ctext.c.
+  load     SIGTERM to a Python process at random moments after nsm.compile's
+           C compiler ended, while a child interpreter loads the new object
+           (and as it is written into place): the process ends by SIGTERM,
+           the cache entry holds no temporary (the object's was left) and
+           either the whole entry or none of it; the next compile works.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
 import os
+import random
 import re
 import signal
 import subprocess
@@ -37,7 +43,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, Failure, check, limit, main, run, whole_lines  # noqa: E402
+from passlib import (SANITIZED, Failure, alive, check, children, env_for, limit, main,  # noqa: E402
+                     run, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -263,7 +270,103 @@ def case_locale(tmp):
           "(rt_text_printf, rt_text_strtod)")
 
 
+# ---- load -------------------------------------------------------------------
+
+PY_COMPILE = '''
+import sys
+import nsm
+nsm.compile(sys.argv[1])
+print("compiled")
+'''
+
+
+def cmdline(pid):
+    """The command line of process pid, its words joined by spaces ("" when gone)."""
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def load_trial_child(pid):
+    """The child interpreter nsm.compile loads its new object in, or None."""
+    for c in children(pid):
+        if "nsmpy_describe" in cmdline(c):
+            return c
+    return None
+
+
+def cache_state(cache):
+    """The files of the case's program cache, by their names."""
+    found = []
+    for root, _, files in os.walk(cache):
+        found += [os.path.relpath(os.path.join(root, f), cache) for f in files]
+    return sorted(found)
+
+
+def load_stopped(tmp, k, delay):
+    """One cold nsm.compile sent SIGTERM delay s after its load's child
+    appeared (None: as soon as the child is gone); checks what it left and
+    that the next compile works.  (whether the signal came before the
+    compile's end, the child's lifetime seen in s)."""
+    cache = os.path.join(tmp, "cache%d" % k)
+    env = dict(env_for(tmp), XDG_CACHE_HOME=cache)
+    pr = subprocess.Popen([sys.executable, "-c", PY_COMPILE, FIO], cwd=tmp, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    start, child = time.monotonic(), None
+    while pr.poll() is None and time.monotonic() - start < 120 * SLOW and child is None:
+        child = load_trial_child(pr.pid)
+    seen = time.monotonic()
+    if delay is None:
+        while child and alive(child) and time.monotonic() - seen < 60 * SLOW:
+            pass
+    else:
+        time.sleep(delay)
+    lifetime = time.monotonic() - seen
+    running = pr.poll() is None
+    pr.send_signal(signal.SIGTERM)
+    out, err = pr.communicate(timeout=120 * SLOW)
+    left = cache_state(cache)
+    names = sorted(os.path.basename(f) for f in left)
+    whole = names == [".lock", "forced_impact_oscillator.c", "forced_impact_oscillator.so",
+                      "forced_impact_oscillator.sum"]
+    print("  SIGTERM %s the load's child appeared: exit %d, %s, cache %s"
+          % ("as it ended, %.4f s after" % lifetime if delay is None else "%.4f s after" % delay,
+             pr.returncode, out.strip() or "-", names))
+    check(child is not None and running,
+          "the load of the new object in a child interpreter was reached, the process "
+          "still running", pr)
+    check(pr.returncode == -signal.SIGTERM, "the process ends by SIGTERM", pr)
+    check("Traceback" not in err, "no traceback", pr)
+    check(not [f for f in left if ".tmp" in f],
+          "no temporary in the cache (the object's .so.tmpPID was left)")
+    check(whole or names in ([], [".lock"]),
+          "the entry is whole or holds nothing but its lock (no half of itself)")
+    if not whole:
+        p = subprocess.run([sys.executable, "-c", PY_COMPILE, FIO], cwd=tmp, env=env,
+                           capture_output=True, text=True, timeout=180 * SLOW)
+        check(p.returncode == 0 and p.stdout.strip() == "compiled" and "damaged" not in p.stderr,
+              "the next nsm.compile builds the model", p)
+    return not out.strip(), lifetime
+
+
+def case_load(tmp):
+    """SIGTERM after the compile, while the new object is loaded and put in place."""
+    rng = random.Random()
+    seed = rng.randrange(1 << 30)
+    rng.seed(seed)
+    # the child's lifetime first (the signal as it ends: the checksum and
+    # the rename follow), then at once and at random moments within it
+    _, life = load_stopped(tmp, 0, None)
+    delays = [0.0] + sorted(rng.uniform(0, 0.7 * life) for _ in range(3))
+    print("  seed %d, the load's child lived %.4f s, delays %s"
+          % (seed, life, ["%.4f" % d for d in delays]))
+    hit = sum(load_stopped(tmp, k + 1, d)[0] for k, d in enumerate(delays))
+    check(hit >= 2, "most signals came before the compile's end (%d of %d)" % (hit, len(delays)))
+
+
 if __name__ == "__main__":
     sys.exit(main({"reached": case_reached, "help": case_help, "plural": case_plural,
-                  "locale": case_locale},
+                  "locale": case_locale, "load": case_load},
                   "nsm-left18prog-", case_arg=3))
