@@ -933,7 +933,7 @@ endforeach()
 # (tests/reliability/leftovers18_prog_test.py): t_reached and the stop's
 # time against the rows written, --help beside other words, "1 byte";
 # each case under 20 s in the normal build.
-foreach(case reached help plural locale load)
+foreach(case reached help plural locale load cap)
   add_test(NAME reliability/left18prog_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers18_prog_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

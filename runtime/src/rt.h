@@ -337,6 +337,7 @@ struct nsm_sim {
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *work;             /* scratch, see sim.c */
     char msg[1200];
+    int cont_short;           /* how the last continuation ended short, continuation.c */
 };
 
 /* A mode, and any set of gaps and friction states, is a bitset of s->mode_words

@@ -57,6 +57,14 @@
 /* Samples of the exact flow per period for the search of the gap's minimum. */
 #define GAP_SAMPLES 64
 
+/* A branch whose last RT_CONT_CREEP_STEPS steps were each shorter than
+** RT_CONT_CREEP_RATIO of ds creeps (toward a grazing it cannot reach, the
+** switched branch of tests/studies/impact_clearance.nsm: steps of 1e-6 to
+** 1e-7 for 10000 points) and is stopped; a branch that only passes a hard
+** stretch grows its steps again by 1.5 at each success. */
+#define RT_CONT_CREEP_STEPS 1000
+#define RT_CONT_CREEP_RATIO 1e-3
+
 /* The continuation's working state: the options, the sizes, scratch. */
 typedef struct Cont {
     nsm_sim *s;
@@ -856,6 +864,47 @@ static int cont_switch(Cont *c, Pt *f, Pt *b)
     return cont_emit(c, b, NSM_CONT_SWITCH);
 }
 
+/* The branch or curve stopped at its point cap (max_points) at param p,
+** inside its range: said (the run ended with NSM_OK and no word, a
+** 10000-point branch creeping toward a grazing taken for a whole one) and
+** kept for nsm_sim_continue_short. */
+RT_COLD static void cont_capped(Cont *c, double p, const char *what)
+{
+    const nsm_cont_options *o = c->o;
+    c->s->cont_short = NSM_CONT_SHORT_CAP;
+    rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: the %s stopped at its point cap "
+                   "(max_points = %ld) at %s = %.17g, before the end of its range at %.15g: "
+                   "the rest was not followed (a larger max_points, --max-points, goes on)",
+                   what, o->max_points, o->param, p, o->to);
+}
+
+/* The branch's last RT_CONT_CREEP_STEPS steps were each shorter than
+** RT_CONT_CREEP_RATIO of ds (Newton's method converging only on ever
+** shorter steps, as toward a grazing whose impact speed falls as the
+** square root of the distance, which the steps never cross): stopped and
+** said, rather than creeping to the point cap. */
+RT_COLD static void cont_creeping(Cont *c, const Pt *b, double ds)
+{
+    const nsm_cont_options *o = c->o;
+    char speed[160] = "";
+    if (b->impacts > 0 && b->vmin > 0)
+        rt_text_printf(speed, sizeof speed, "; its smallest impact speed is down to %.3g m/s, "
+                       "as toward a grazing it cannot reach", b->vmin);
+    c->s->cont_short = NSM_CONT_SHORT_CREEP;
+    rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: the branch stopped at %s = %.17g, "
+                   "before the end of its range at %.15g: its last %d steps were each shorter "
+                   "than %g of ds = %g (the last %.3g; Newton's method converges only on ever "
+                   "shorter steps)%s", o->param, b->X[c->n2], o->to, RT_CONT_CREEP_STEPS,
+                   RT_CONT_CREEP_RATIO, o->ds, ds, speed);
+}
+
+/* Whether the last continuation stopped before the end of its range; see
+** nsm/nsm.h. */
+int nsm_sim_continue_short(const nsm_sim *s)
+{
+    return s ? s->cont_short : 0;
+}
+
 /* ---- Two-parameter curves of fold, period-doubling and grazing points ----
 ** The extended system G(X) = (P(y, p, q) - y, g(y, p, q)) = 0 in X = (y, p,
 ** q), p = param, q = param2, with the bifurcation condition g = det(Phi - I)
@@ -1092,7 +1141,11 @@ static int curve_follow(Cont *c, double *y)
     if ((rc = curve_emit(c, X, &v, tau)))
         goto out;
     double ds = o->ds;
-    while (points < o->max_points) {
+    for (;;) {
+        if (points >= o->max_points) {
+            cont_capped(c, X[n2], "curve");
+            break;
+        }
         memcpy(Xa, X, sizeof Xa);
         memcpy(ta, tau, sizeof ta);
         for (int i = 0; i < M; i++)
@@ -1145,6 +1198,7 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
     Cont c = { s, o, 2 * s->n_vel, 2 * s->n_vel + 1, fmin(o->from, o->to), fmax(o->from, o->to),
                0, 0, fn, ud, 0, o->periods, NAN, o->switch_pd ? &flip : NULL };
     s->msg[0] = 0;
+    s->cont_short = 0;
     int rc0 = cont_check(&c, p0);
     if (rc0)
         return rc0;
@@ -1179,8 +1233,12 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
     if (!rc)
         rc = cont_emit(&c, &a, NSM_CONT_START);
     double ds = o->ds;
-    long points = 1;
-    while (!rc && points < o->max_points) {
+    long points = 1, creeping = 0;
+    while (!rc) {
+        if (points >= o->max_points) {
+            cont_capped(&c, a.X[c.n2], "branch");
+            break;
+        }
         int ok;
         if ((rc = cont_at(&c, &a, ds, &b, &ok)))
             break;
@@ -1210,6 +1268,11 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
             if ((rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))
                 break;
             points++;
+            creeping = ds < RT_CONT_CREEP_RATIO * o->ds ? creeping + 1 : 0;
+            if (creeping >= RT_CONT_CREEP_STEPS) {
+                cont_creeping(&c, &b, ds);
+                break;
+            }
             pt_copy(&c, &a, &b);
             ds = fmin(1.5 * ds, o->ds_max);
             continue;
