@@ -377,11 +377,13 @@ def cache_state(cache):
     return sorted(found)
 
 
-def load_stopped(tmp, k, delay):
+def load_stopped(tmp, k, delay, again=True):
     """One cold nsm.compile sent SIGTERM delay s after its load's child
-    appeared (None: as soon as the child is gone); checks what it left and
-    that the next compile works.  (whether the signal came before the
-    compile's end, the child's lifetime seen in s)."""
+    appeared (None: as soon as the child is gone); checks what it left and,
+    with again, that the next compile builds an entry left empty.
+    (whether the signal came before the compile's end, the child's lifetime
+    seen in s, whether the next compile was tried), or None when the child
+    was not seen."""
     cache = os.path.join(tmp, "cache%d" % k)
     env = dict(env_for(tmp), XDG_CACHE_HOME=cache)
     pr = subprocess.Popen([sys.executable, "-c", PY_COMPILE, FIO], cwd=tmp, env=env,
@@ -426,12 +428,12 @@ def load_stopped(tmp, k, delay):
           "no temporary in the cache (the object's .so.tmpPID was left)")
     check(whole or names in ([], [".lock"]),
           "the entry is whole or holds nothing but its lock (no half of itself)")
-    if not whole:
+    if not whole and again:
         p = subprocess.run([sys.executable, "-c", PY_COMPILE, FIO], cwd=tmp, env=env,
                            capture_output=True, text=True, timeout=180 * SLOW)
         check(p.returncode == 0 and p.stdout.strip() == "compiled" and "damaged" not in p.stderr,
               "the next nsm.compile builds the model", p)
-    return not out.strip(), lifetime
+    return not out.strip(), lifetime, not whole and again
 
 
 def case_load(tmp):
@@ -441,18 +443,20 @@ def case_load(tmp):
     rng.seed(seed)
     # the child's lifetime first (the signal as it ends: the checksum and
     # the rename follow), then at once and at random moments within it
-    trial = [0]
+    trial, rebuilt = [0], [False]
 
     def stopped(delay):
         """load_stopped in a fresh cache, made again (three times at most)
-        when the load's child was not seen."""
+        when the load's child was not seen; the next compile is tried after
+        the first stop that left the entry empty."""
         for _ in range(3):
             trial[0] += 1
-            got = load_stopped(tmp, trial[0], delay)
+            got = load_stopped(tmp, trial[0], delay, not rebuilt[0])
             if got:
+                rebuilt[0] = rebuilt[0] or got[2]
                 return got
         raise Failure("the load's child was never seen in three compiles")
-    _, life = stopped(None)
+    life = stopped(None)[1]
     delays = [0.0] + sorted(rng.uniform(0, 0.7 * life) for _ in range(3))
     print("  seed %d, the load's child lived %.4f s, delays %s"
           % (seed, life, ["%.4f" % d for d in delays]))
