@@ -33,7 +33,7 @@ import sys
 # layer and of the layers below, never a file of its own tier or above.
 LAYERS = [
     ("kernels", "src", [                      # pure numerics
-        "linalg.c energy.c locate.c multiimpact.c",  # algebra, energy terms, locator pieces, multiple impacts
+        "ctext.c linalg.c energy.c locate.c multiimpact.c",  # text in the C locale, algebra, energy terms, locator pieces, multiple impacts
         "expm.c lcp.c"]),                     # exponentials, Van Loan integrals, the LCP
     ("the model", "src", [
         "laws.c rigid.c",                     # the table of contact laws (read below, called through); bodies in space's positions

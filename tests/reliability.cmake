@@ -942,3 +942,15 @@ foreach(case findings push hfric pendwall space units)
   set_tests_properties(reliability/eighteenth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the seventeenth hostile pass on the programs and Python left as found
+# (tests/reliability/leftovers18_prog_test.py): t_reached and the stop's
+# time against the rows written, --help beside other words, "1 byte";
+# each case under 20 s in the normal build.
+foreach(case reached help plural locale load cap)
+  add_test(NAME reliability/left18prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers18_prog_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left18prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

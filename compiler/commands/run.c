@@ -222,10 +222,32 @@ static int extra_h5_take(RunOptions *o)
     return 0;
 }
 
+/* Whether `nsmc WHAT` was given --help or -h beside another word (before a
+ * '--', after which the words are the simulator's): refused with the usage
+ * line, as `nsmc --help extra` is.  `nsmc run --help extra` printed the
+ * help, ignored the rest and exited 0. */
+int run_help_refused(const char *what, int argc, char **argv)
+{
+    const char *help = NULL, *other = NULL;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (!help && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")))
+            help = argv[i];
+        else if (!other)
+            other = argv[i];
+    }
+    if (!help || (!other && argc == 2))
+        return 0;
+    fprintf(stderr, "nsmc: error: '%s %s' takes no other argument ('%s' given)\n"
+            "usage: nsmc %s --help\n", what, help, other ? other : argv[argc - 1], what);
+    return 1;
+}
+
 /* Parses `nsmc run` options (argv[0] is "run").  Returns -1 to go on, else
  * an exit status. */
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
 {
+    if (run_help_refused("run", argc, argv))
+        return 1;
     o->sets = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
     o->sim = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
     o->plot = 1;
@@ -1975,6 +1997,8 @@ int run_exec_program(const char *bin, const char *what, int argc, char **argv,
  * word is its program's, which checks it. */
 int run_study_args(int argc, char **argv, const char **input, int *verbose)
 {
+    if (run_help_refused(argv[0], argc, argv))
+        return -1;
     int help = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-v") && *verbose) {

@@ -582,7 +582,10 @@ def _sigterm_held(call):
     the compile's clean-up has run: the C compiler stopped and awaited, its
     folder, the entry's temporary and its C removed; then the process ends
     by SIGTERM as before.  It ended at once, leaving them (the next compile
-    removed the temporary).  Only in the main thread, and only over the
+    removed the temporary).  The call covers the entry's C being written
+    and the object's check after the compile (its load in a child
+    interpreter, its checksum, its rename), where a SIGTERM left the
+    object's temporary in the cache.  Only in the main thread, and only over the
     default action: a handler of the caller's, or SIGTERM ignored, is kept
     as it is."""
     if threading.current_thread() is not threading.main_thread() or \
@@ -739,6 +742,24 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
         _unlink(tmp)
         raise CompileError("the generated C (%s) did not build with %s:\n%s"
                            % (csrc, cc[0], p.stderr.strip() or "exit status %d" % p.returncode))
+    try:
+        _install_built(so, sumfile, csrc, tmp, cc, key)
+    except (_Terminated, KeyboardInterrupt):
+        # SIGTERM or Ctrl-C after the compile (while a child interpreter
+        # loads the object, or as its checksum is written): the object's
+        # temporary was left in the cache; unless it was renamed into place,
+        # the entry keeps no half of itself (its checksum, its C)
+        if os.path.lexists(tmp) or not os.path.exists(so):
+            _unlink(tmp)
+            _unlink(sumfile)
+            _unlink(csrc)
+        raise
+
+
+def _install_built(so, sumfile, csrc, tmp, cc, key):
+    """Checks the object the compiler wrote to tmp (it loads in a child
+    interpreter), writes its checksum and the entry's key to sumfile and
+    renames it into place; CompileError when it cannot be used."""
     got = _digest(tmp)
     if got is None:     # the compiler's fault, not the cache's (CC=true blamed the cache)
         raise CompileError("the C compiler '%s' exited 0 but wrote no shared object from %s "
@@ -821,14 +842,18 @@ def _build(ctext, paths, verbose=False):
         _unlink(sumfile)
         if os.path.isdir(csrc) and not os.path.islink(csrc):
             _unlink(csrc)
-        try:
-            _write_atomic(csrc, ctext)
-        except OSError as err:
-            raise _cache_error(csrc, err) from None
         tmp = _tmp_name(so)
-        _sigterm_held(lambda: _compile_into(so, sumfile, csrc,
-                                            cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
-                                            verbose, key))
+
+        def write_and_compile():
+            """The entry's C, then its object (under _sigterm_held: a
+            SIGTERM as the C was written left its temporary)."""
+            try:
+                _write_atomic(csrc, ctext)
+            except OSError as err:
+                raise _cache_error(csrc, err) from None
+            _compile_into(so, sumfile, csrc, cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
+                          verbose, key)
+        _sigterm_held(write_and_compile)
     return so, symbol
 
 

@@ -16,7 +16,6 @@
 ** KeyboardInterrupt with what was computed; a second SIGINT kills.  Nothing here prints.
 */
 #define _POSIX_C_SOURCE 200809L
-#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,12 +451,9 @@ static long describe_json(char *buf, long len)
 ** JSON reader takes (and a default's 0,9 read as two numbers). */
 long nsmpy_describe(char *buf, long len)
 {
-    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    locale_t old = c ? uselocale(c) : (locale_t)0;
+    nsm_locale_saved saved;
+    nsm_locale_c_begin(&saved);
     long n = describe_json(buf, len);
-    if (c) {
-        uselocale(old);
-        freelocale(c);
-    }
+    nsm_locale_c_end(&saved);
     return n;
 }

@@ -57,7 +57,18 @@ typedef struct Prog {
     int part_fd;            /* DIR/branch.csv.partial, open from the first point, or -1 */
     size_t part_n;          /* the bytes of csv written there */
     int part_made;          /* whether this continuation made it (-2 above: a write failed) */
+    int cap_given;          /* --max-points was given */
 } Prog;
+
+/* Whether the continuation's stop inside its range fails the run (exit
+** 3): its creeping on ever shorter steps, or the point cap when it is the
+** default one; a --max-points given is the caller's own limit, said in a
+** note. */
+static int cont_short_failed(const Prog *g, const nsm_sim *sim)
+{
+    int why = nsm_sim_continue_short(sim);
+    return why == NSM_CONT_SHORT_CREEP || (why == NSM_CONT_SHORT_CAP && !g->cap_given);
+}
 
 /* The usage text. */
 static void prog_usage(const char *prog, FILE *f)
@@ -709,6 +720,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
             tol_given = 1;
         } else if (!strcmp(a, "--max-points")) {
             rc = count_parse(&g, a, val, 1, 100000000, &g.o.max_points);
+            g.cap_given = 1;
         } else if (!strcmp(a, "--transient")) {
             rc = count_parse(&g, a, val, 0, 100000000, &g.o.transient);
         } else if (!strcmp(a, "--start")) {
@@ -825,6 +837,12 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     if (st) {
         fprintf(stderr, "%s: error: continuation failed (%s)%s%s\n", g.prog, nsm_status_name(st),
                 msg && *msg ? ": " : "", msg && *msg ? msg : "");
+        status = 3;
+    } else if (cont_short_failed(&g, sim)) {
+        /* stopped inside the range by the default point cap, or creeping
+         * on ever shorter steps: exit 0 took a part of the branch for all
+         * of it (10000 points creeping toward a grazing) */
+        fprintf(stderr, "%s: error: %s\n", g.prog, msg);
         status = 3;
     } else if (msg && !strncmp(msg, "continuation:", 13) && !g.quiet) {
         fprintf(stderr, "%s: note: %s\n", g.prog, msg);

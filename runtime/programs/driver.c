@@ -108,6 +108,8 @@ typedef struct Driver {
     int werr;             /* errno of the first failed write, 0 if none */
     const char *werr_path;
     Anim *anim;           /* --animate: the frames being recorded, else NULL */
+    double t_out;         /* the latest time given to the outputs (sample,
+                           * section record), -inf before the first */
 } Driver;
 
 static int bad(const char *prog, const char *fmt, const char *a, const char *b);
@@ -714,6 +716,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
 static int on_sample(void *ud, const nsm_sim *sim, double t)
 {
     Driver *d = ud;
+    d->t_out = fmax(d->t_out, t);
     progress_update(&d->pb, d->t_end > 0 ? t / d->t_end : 1);
     if (d->anim)
         anim_sample(d->anim, sim, t);
@@ -737,6 +740,7 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 {
     Driver *d = ud;
     (void)sim;
+    d->t_out = fmax(d->t_out, r->t);
     sink_printf(&d->sec, "%.17g,%.17g", r->t, r->phase);
     for (int i = 0; i < 2 * d->m->n_bodies; i++)
         sink_printf(&d->sec, ",%.17g", r->y[i]);
@@ -1465,13 +1469,17 @@ static void balance_report(int bal)
 }
 
 /* After the run: close the outputs and check them, write the statistics and
-** the summary, plot, and report.  Returns the exit status. */
+** the summary, plot, and report.  Returns the exit status.  The time said
+** is the simulation's, or the latest the outputs were given when the run
+** stopped inside a step whose samples were taken (exact's samples are
+** states of the step's expansion, the state put back to the step's start):
+** "interrupted at t" was below the last row's time. */
 static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stats_path,
                   int summary, const char *plot_dir, const char *out_path, const char *ev_path,
                   int phase)
 {
     const nsm_model *m = d->m;
-    double t = nsm_sim_time(sim);
+    double t = fmax(nsm_sim_time(sim), d->t_out);
     int anim_failed = anim_write(d->anim, d->prog, stop_signal != 0);
     if (sink_close(&d->out))
         write_failed(d, d->out.err, d->out.path);
@@ -1720,7 +1728,7 @@ static int option_repeated(const char **given, const char *const *valued, int k,
 int nsm_main(const nsm_model *m, int argc, char **argv)
 {
     Driver d = { .m = m, .prog = argc > 0 && argv[0] ? argv[0] : (m ? m->name : "nsm"), .table = 1,
-                 .table_max = -1 };
+                 .table_max = -1, .t_out = -INFINITY };
     const char *out_path = NULL, *ev_path = NULL, *stats_path = NULL, *plot_dir = NULL;
     const char *h5_path = NULL;   /* --out FILE.h5 */
     const char *sec_spec = NULL, *sec_period = NULL, *sec_path = NULL;

@@ -95,6 +95,7 @@ struct H5Out {
     double *secrows;
     long nsec;
     hsize_t sec_len;
+    double t_out;               /* the latest time of a row taken (-inf: none) */
     long since_check;           /* samples and events since the clock was read */
     double last_flush;          /* CLOCK_MONOTONIC seconds of the last flush */
     int failed;
@@ -827,6 +828,7 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     h->m = m;
     h->ncol = 1 + m->n_outputs;
     h->file = h->traj = h->events = h->evtype = h->sec = h->lockfd = -1;
+    h->t_out = -INFINITY;
     if (target_resolve(path, h->path, sizeof h->path, err, errlen)) {
         free(h);
         return NULL;
@@ -901,6 +903,7 @@ int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
     for (int k = 0; k < h->m->n_outputs; k++)
         row[k + 1] = nsm_sim_output(sim, k);
     h->nrows++;
+    h->t_out = fmax(h->t_out, t);
     return 0;
 }
 
@@ -956,6 +959,7 @@ int h5out_section(H5Out *h, const nsm_section_record *r)
     row[1] = r->phase;
     memcpy(row + 2, r->y, sizeof(double) * (size_t)(h->secw - 2));
     h->nsec++;
+    h->t_out = fmax(h->t_out, r->t);
     return 0;
 }
 
@@ -1105,7 +1109,11 @@ static int write_space_frictions(hid_t g, const nsm_model *m, const nsm_sim *sim
     return rc;
 }
 
-/* /run: how the run went, its audit and contact statistics. */
+/* /run: how the run went, its audit and contact statistics.  t_reached is
+ * the simulation's time, or the latest row's when the run was stopped
+ * inside a step whose samples were taken (exact's samples are states of
+ * the step's expansion, the state put back to the step's start): it was
+ * below the last sample's time. */
 static int write_run(H5Out *h, const nsm_sim *sim, int status, double t_end)
 {
     hid_t g = H5Gcreate2(h->file, "run", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -1113,7 +1121,7 @@ static int write_run(H5Out *h, const nsm_sim *sim, int status, double t_end)
         return -1;
     nsm_audit a;
     nsm_sim_audit(sim, &a);
-    int rc = attr_double(g, "t_end", t_end) | attr_double(g, "t_reached", nsm_sim_time(sim)) |
+    int rc = attr_double(g, "t_end", t_end) | attr_double(g, "t_reached", fmax(nsm_sim_time(sim), h->t_out)) |
              attr_str(g, "method", nsm_method_name(nsm_sim_get_method(sim))) |
              attr_long(g, "steps", nsm_sim_steps(sim)) |
              attr_long(g, "events", nsm_sim_events(sim)) | attr_long(g, "status", status) |

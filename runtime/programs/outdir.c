@@ -74,8 +74,8 @@ int outdir_lock_take(const char *prog, const char *dir)
         long long size = 0;
         if (!outdir_lock_held_text(fd, &size)) {
             fprintf(stderr, "%s: error: cannot take the lock %s: the file there holds other "
-                    "data than a process id (%lld bytes: a file of yours under the lock's "
-                    "name?); move it out of the folder\n", prog, path, size);
+                    "data than a process id (%lld byte%s: a file of yours under the lock's "
+                    "name?); move it out of the folder\n", prog, path, size, size == 1 ? "" : "s");
             close(fd);
             return -1;
         }

@@ -1455,8 +1455,8 @@ static void cut_reason(const char *dir, long long size, char *buf, size_t len)
     struct statvfs vfs;
     if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
         size >= (long long)rl.rlim_cur)
-        snprintf(buf, len, "the file-size limit (ulimit -f) of %lld bytes",
-                 (long long)rl.rlim_cur);
+        snprintf(buf, len, "the file-size limit (ulimit -f) of %lld byte%s",
+                 (long long)rl.rlim_cur, rl.rlim_cur == 1 ? "" : "s");
     else if (statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0)
         snprintf(buf, len, "the disk is full");
     else
@@ -1488,7 +1488,8 @@ int plot_figures_check(const char *dir, const char *const *names, int n, char *e
         if (whole == 0) {
             snprintf(bad, sizeof bad, "%s", path);
             cut_reason(dir, size, why, sizeof why);
-            snprintf(why + strlen(why), sizeof why - strlen(why), "; %lld bytes written", size);
+            snprintf(why + strlen(why), sizeof why - strlen(why), "; %lld byte%s written", size,
+                     size == 1 ? "" : "s");
         }
     }
     if (!*bad)

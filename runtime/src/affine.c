@@ -10,7 +10,6 @@
 ** No I/O: errors go to the caller's buffer.
 */
 #include <ctype.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +45,7 @@ static void skip_space(Reader *r)
 RT_COLD static int read_fail(Reader *r, const char *what)
 {
     if (!r->err[0])
-        snprintf(r->err, sizeof r->err, "%s at '%.40s'", what, r->p);
+        rt_text_printf(r->err, sizeof r->err, "%s at '%.40s'", what, r->p);
     return 1;
 }
 
@@ -108,31 +107,16 @@ static int name_value(Reader *r, const char *name, double *a, double *b)
     int j = state_index(m, n, name);
     if (j >= 0) {
         if (!r->state_ok) {
-            snprintf(r->err, sizeof r->err, "'%s' is a state: only parameters may appear here",
-                     name);
+            rt_text_printf(r->err, sizeof r->err, "'%s' is a state: only parameters may appear here",
+                            name);
             return 1;
         }
         a[j] = 1;
         return 0;
     }
-    snprintf(r->err, sizeof r->err, "unknown name '%s' (a parameter, pi, a state column or "
-             "BODY.x / BODY.v)", name);
+    rt_text_printf(r->err, sizeof r->err, "unknown name '%s' (a parameter, pi, a state column or "
+                    "BODY.x / BODY.v)", name);
     return 1;
-}
-
-/* strtod with a decimal point whatever the process's locale: in a Python
-** program that had set a decimal comma (locale.setlocale(locale.LC_ALL,
-** "")), "period:2.5" was refused as "unexpected text at '.5'". */
-static double aff_strtod(const char *s, char **end)
-{
-    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    locale_t old = c ? uselocale(c) : (locale_t)0;
-    double v = strtod(s, end);
-    if (c) {
-        uselocale(old);
-        freelocale(c);
-    }
-    return v;
 }
 
 /* A primary: number, name, function call, parenthesis, or unary minus. */
@@ -165,7 +149,7 @@ static int aff_primary(Reader *r, double *a, double *b)
     if (isdigit((unsigned char)*r->p) || *r->p == '.') {
         char *end;
         memset(a, 0, sizeof(double) * n2);
-        *b = aff_strtod(r->p, &end);
+        *b = rt_text_strtod(r->p, &end);
         if (end == r->p)
             return read_fail(r, "number expected");
         /* decimal only, as the programs' numeric options: strtod also
@@ -188,13 +172,13 @@ static int aff_primary(Reader *r, double *a, double *b)
                 if (!strcmp(name, fns[k]))
                     f = k;
             if (f < 0) {
-                snprintf(r->err, sizeof r->err, "unknown function '%s'", name);
+                rt_text_printf(r->err, sizeof r->err, "unknown function '%s'", name);
                 return 1;
             }
             if (aff_primary(r, a, b))
                 return 1;
             if (rt_affine_has_state(r->s, a)) {
-                snprintf(r->err, sizeof r->err, "%s() of the state is not an affine form", name);
+                rt_text_printf(r->err, sizeof r->err, "%s() of the state is not an affine form", name);
                 return 1;
             }
             double x = *b;
@@ -221,7 +205,7 @@ static int aff_power(Reader *r, double *a, double *b)
     if (aff_power(r, a2, &b2))
         return 1;
     if (rt_affine_has_state(r->s, a) || rt_affine_has_state(r->s, a2)) {
-        snprintf(r->err, sizeof r->err, "a power of the state is not an affine form");
+        rt_text_printf(r->err, sizeof r->err, "a power of the state is not an affine form");
         return 1;
     }
     *b = pow(*b, b2);
@@ -246,8 +230,8 @@ static int aff_term(Reader *r, double *a, double *b)
             return 1;
         int s1 = rt_affine_has_state(r->s, a), s2 = rt_affine_has_state(r->s, a2);
         if (op == '/' ? s2 : (s1 && s2)) {
-            snprintf(r->err, sizeof r->err, "%s of the state is not an affine form",
-                     op == '/' ? "a division by a function" : "a product");
+            rt_text_printf(r->err, sizeof r->err, "%s of the state is not an affine form",
+                            op == '/' ? "a division by a function" : "a product");
             return 1;
         }
         if (op == '/') {
@@ -299,9 +283,9 @@ int rt_affine_read(const nsm_sim *s, const char *text, int state_ok, double *a, 
     if (!rc && *r.p)
         rc = read_fail(&r, "unexpected text");
     if (!rc && !isfinite(*b))
-        rc = 1, snprintf(r.err, sizeof r.err, "the value is not finite");
+        rc = 1, rt_text_printf(r.err, sizeof r.err, "the value is not finite");
     if (rc)
-        snprintf(err, len, "%s", r.err);
+        rt_text_printf(err, len, "%s", r.err);
     return rc;
 }
 

@@ -1055,25 +1055,25 @@ int rt_fric_validate(nsm_sim *s)
         int j = rt_fric_normal_gap(s, k);
         if (j >= s->n_gaps || (j >= 0 && !rt_law_impacts(s, j) &&
                           s->m->gaps[j].release == NSM_RELEASE_GAP)) {
-            snprintf(s->msg, sizeof s->msg, "friction '%s': its normal force must be a gap's "
-                     "contact force that never pulls (an impact gap, or a penalty gap released "
-                     "by force)", s->m->frictions[k].name);
+            rt_text_printf(s->msg, sizeof s->msg, "friction '%s': its normal force must be a gap's "
+                            "contact force that never pulls (an impact gap, or a penalty gap released "
+                            "by force)", s->m->frictions[k].name);
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }
         if (j >= 0)
             fn = 1;
         if (!(s->num.et[k] >= 0 && s->num.et[k] <= 1)) {
-            snprintf(s->msg, sizeof s->msg, "friction '%s': its tangential restitution et must "
-                     "lie in [0, 1] (it is %.12g)", s->m->frictions[k].name, s->num.et[k]);
+            rt_text_printf(s->msg, sizeof s->msg, "friction '%s': its tangential restitution et must "
+                            "lie in [0, 1] (it is %.12g)", s->m->frictions[k].name, s->num.et[k]);
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }
         if (!(mk >= 0) || !(ms >= mk) || !(fn > 0) || !isfinite(ms) || !isfinite(fn) ||
             !isfinite(s->num.ut[k])) {
-            snprintf(s->msg, sizeof s->msg, "friction '%s': needs mu_s >= mu_k >= 0 and a "
-                     "normal force > 0 (mu_s %.12g, mu_k %.12g, normal %.12g N)",
-                     s->m->frictions[k].name, ms, mk, fn);
+            rt_text_printf(s->msg, sizeof s->msg, "friction '%s': needs mu_s >= mu_k >= 0 and a "
+                            "normal force > 0 (mu_s %.12g, mu_k %.12g, normal %.12g N)",
+                            s->m->frictions[k].name, ms, mk, fn);
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }

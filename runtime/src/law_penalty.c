@@ -66,8 +66,8 @@ static int penalty_setup(nsm_sim *s, int j)
         s->law_tol_gap[j] = s->m->gaps[j].release == NSM_RELEASE_GAP;
         return 0;
     }
-    snprintf(s->msg, sizeof s->msg, "gap '%s': its stiffness k = %.12g and damping c = %.12g "
-             "must be finite and >= 0", s->m->gaps[j].name, k, c);
+    rt_text_printf(s->msg, sizeof s->msg, "gap '%s': its stiffness k = %.12g and damping c = %.12g "
+                    "must be finite and >= 0", s->m->gaps[j].name, k, c);
     return 1;
 }
 

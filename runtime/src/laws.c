@@ -100,8 +100,8 @@ static int law_restitution_bad(nsm_sim *s, int j)
     double e = rt_law_restitution(s, j, 0);
     if (e >= 0 && e <= 1)
         return 0;
-    snprintf(s->msg, sizeof s->msg, "gap '%s': its restitution e = %.12g is not in [0, 1]",
-             s->m->gaps[j].name, e);
+    rt_text_printf(s->msg, sizeof s->msg, "gap '%s': its restitution e = %.12g is not in [0, 1]",
+                    s->m->gaps[j].name, e);
     return 1;
 }
 
@@ -114,9 +114,9 @@ static int law_nonlinear_bad(nsm_sim *s, int j)
 {
     if ((s->m->nl & NSM_NL_PENALTY) || rt_law_linear(s, j))
         return 0;
-    snprintf(s->msg, sizeof s->msg, "gap '%s': its contact law '%s' has a nonlinear force, "
-             "but the model's table does not declare it nonlinear (nsm_model.nl lacks "
-             "NSM_NL_PENALTY)", s->m->gaps[j].name, rt_law_of(s, j)->name);
+    rt_text_printf(s->msg, sizeof s->msg, "gap '%s': its contact law '%s' has a nonlinear force, "
+                    "but the model's table does not declare it nonlinear (nsm_model.nl lacks "
+                    "NSM_NL_PENALTY)", s->m->gaps[j].name, rt_law_of(s, j)->name);
     return 1;
 }
 

@@ -68,22 +68,22 @@ RT_COLD static void mass_refuse(nsm_sim *s, const double *y, int bad)
     int n = s->n_vel;
     for (int i = 0; i < n; i++)
         if (!isfinite(y[i])) {      /* the motion ran away: not M(q)'s fault */
-            snprintf(s->msg, sizeof s->msg, "t = %.17g s: state is not finite (position of %s "
-                     "= %g), so the mass matrix M(q) cannot be evaluated there", s->t,
-                     s->m->body_names ? s->m->body_names[i] : "?",
-                     isnan(y[i]) ? fabs(y[i]) : y[i]);     /* "nan", never "-nan" */
+            rt_text_printf(s->msg, sizeof s->msg, "t = %.17g s: state is not finite (position of %s "
+                            "= %g), so the mass matrix M(q) cannot be evaluated there", s->t,
+                            s->m->body_names ? s->m->body_names[i] : "?",
+                            isnan(y[i]) ? fabs(y[i]) : y[i]);     /* "nan", never "-nan" */
             s->failed = NSM_ENUMERIC;
             return;
         }
     char st[600];
     size_t at = 0;
     for (int i = 0; i < n && at + 40 < sizeof st; i++)
-        at += (size_t)snprintf(st + at, sizeof st - at, "%s%s = %.10g", i ? ", " : "",
-                               s->m->body_names ? s->m->body_names[i] : "?", y[i]);
-    snprintf(s->msg, sizeof s->msg, "t = %.17g s: the mass matrix M(q) is not positive definite "
-             "at the configuration %s (its leading %d x %d block is singular or indefinite at "
-             "coordinate '%s'): the kinetic energy degenerates there", s->t, st, bad + 1, bad + 1,
-             s->m->body_names ? s->m->body_names[bad] : "?");
+        at += (size_t)rt_text_printf(st + at, sizeof st - at, "%s%s = %.10g", i ? ", " : "",
+                                      s->m->body_names ? s->m->body_names[i] : "?", y[i]);
+    rt_text_printf(s->msg, sizeof s->msg, "t = %.17g s: the mass matrix M(q) is not positive definite "
+                    "at the configuration %s (its leading %d x %d block is singular or indefinite at "
+                    "coordinate '%s'): the kinetic energy degenerates there", s->t, st, bad + 1, bad + 1,
+                    s->m->body_names ? s->m->body_names[bad] : "?");
     s->failed = NSM_ENUMERIC;
 }
 

@@ -25,7 +25,7 @@ RT_COLD void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int
         if (rt_mode_has(mode, j))
             any = 1, items++;
     items += s->n_fric;
-    int used = snprintf(buf, len, "%s", any ? "closed:" : "free");
+    int used = rt_text_printf(buf, len, "%s", any ? "closed:" : "free");
     char item[300];
     /* each name whole or not at all: a list that does not fit ends with
      * how many more there are, never in the middle of a name */
@@ -33,14 +33,14 @@ RT_COLD void rt_mode_text(const nsm_sim *s, const unsigned *mode, char *buf, int
         if (j < s->n_gaps && !rt_mode_has(mode, j))
             continue;
         int k = j - s->n_gaps;
-        int n = j < s->n_gaps ? snprintf(item, sizeof item, " %s", s->m->gaps[j].name)
-                         : snprintf(item, sizeof item, "%s %s %s", k ? "," : ";",
-                                    s->m->frictions[k].name,
-                                    rt_fric_stuck(s, mode, k) ? "stuck"
-                                    : rt_fric_sign(s, mode, k) > 0 ? "slip+" : "slip-");
+        int n = j < s->n_gaps ? rt_text_printf(item, sizeof item, " %s", s->m->gaps[j].name)
+                         : rt_text_printf(item, sizeof item, "%s %s %s", k ? "," : ";",
+                                           s->m->frictions[k].name,
+                                           rt_fric_stuck(s, mode, k) ? "stuck"
+                                           : rt_fric_sign(s, mode, k) > 0 ? "slip+" : "slip-");
         int last = done + 1 == items;
         if (n >= (int)sizeof item || used + n + (last ? 0 : 16) >= len) {
-            snprintf(buf + used, len - used, " ... %d more", items - done);
+            rt_text_printf(buf + used, len - used, " ... %d more", items - done);
             return;
         }
         memcpy(buf + used, item, (size_t)n + 1);
@@ -56,17 +56,17 @@ RT_COLD int rt_fail(nsm_sim *s, int code, int gap, const char *fmt, ...)
     char what[768], mode[240];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    rt_text_vprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     rt_mode_text(s, s->mode, mode, sizeof mode);
     if (gap >= 0 && gap < s->n_gaps)
-        snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, contact '%s': %s", s->t, mode,
-                 s->m->gaps[gap].name, what);
+        rt_text_printf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, contact '%s': %s", s->t, mode,
+                        s->m->gaps[gap].name, what);
     else if (gap >= s->n_gaps && gap < s->n_events)
-        snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, friction '%s': %s", s->t, mode,
-                 s->m->frictions[(gap - s->n_gaps) / 2].name, what);
+        rt_text_printf(s->msg, sizeof s->msg, "t = %.17g s, mode %s, friction '%s': %s", s->t, mode,
+                        s->m->frictions[(gap - s->n_gaps) / 2].name, what);
     else
-        snprintf(s->msg, sizeof s->msg, "t = %.17g s, mode %s: %s", s->t, mode, what);
+        rt_text_printf(s->msg, sizeof s->msg, "t = %.17g s, mode %s: %s", s->t, mode, what);
     s->failed = code;
     s->fail_contact = gap >= 0 && gap < s->n_events ? 1 + gap : 0;
     return code;
@@ -137,11 +137,11 @@ RT_COLD const char *rt_state_label(const nsm_sim *s, int i, char *buf, size_t si
     if (pos && k >= n) {            /* the scalar part of body b's quaternion */
         int b = k - n;
         const char *w = m->rigid_rot && b < m->n_rigid ? m->body_names[m->rigid_rot[b]] : "?";
-        snprintf(buf, size, "position of %.*s.p0", (int)strcspn(w, "."), w);
+        rt_text_printf(buf, size, "position of %.*s.p0", (int)strcspn(w, "."), w);
         return buf;
     }
     const char *name = m->coords ? (pos ? m->coords[k].x : m->coords[k].v) : m->body_names[k];
-    snprintf(buf, size, "%s of %s", pos ? "position" : "velocity", name);
+    rt_text_printf(buf, size, "%s of %s", pos ? "position" : "velocity", name);
     return buf;
 }
 
@@ -232,7 +232,7 @@ RT_COLD static int run_refuse(char *why, int len, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (why && len > 0)
-        vsnprintf(why, (size_t)len, fmt, ap);
+        rt_text_vprintf(why, (size_t)len, fmt, ap);
     va_end(ap);
     return NSM_EINVAL;
 }

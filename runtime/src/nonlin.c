@@ -100,10 +100,10 @@ static int curved_positions(nsm_sim *s, const RtCsr *A, int rows, const unsigned
             while (q < A->p[r + 1] && A->i[q] != col)
                 q++;
             if (q == A->p[r + 1]) {
-                snprintf(s->msg, sizeof s->msg, "%s '%s' of the model lists no entry for body "
-                         "'%s': regenerate the simulator with this nsmc", what,
-                         what[0] == 'g' ? m->gaps[r].name : m->frictions[r].name,
-                         m->body_names[col]);
+                rt_text_printf(s->msg, sizeof s->msg, "%s '%s' of the model lists no entry for body "
+                                "'%s': regenerate the simulator with this nsmc", what,
+                                what[0] == 'g' ? m->gaps[r].name : m->frictions[r].name,
+                                m->body_names[col]);
                 return s->failed = NSM_EMODEL;
             }
             pos[at] = q;
@@ -278,7 +278,7 @@ const char *rt_nl_force_name(const nsm_sim *s, int i, char *buf, size_t size)
         for (const char *b = on + 4; *b && *b != '='; b += strcspn(b, ",=")) {
             b += strspn(b, ", ");
             if (!strncmp(b, body, bl) && strcspn(b, " ,=") == bl) {
-                snprintf(buf, size, "%.*s", (int)(c - a - 6), a + 6);
+                rt_text_printf(buf, size, "%.*s", (int)(c - a - 6), a + 6);
                 return buf;
             }
         }

@@ -17,6 +17,8 @@
 #include "nsm/nsm.h"
 #include "energy.h"
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 /* A function that only records a failure or builds a message: gcc moves it
@@ -335,6 +337,7 @@ struct nsm_sim {
     struct RtSection *sec;    /* the Poincare section recorded, section.c (NULL: none) */
     double *work;             /* scratch, see sim.c */
     char msg[1200];
+    int cont_short;           /* how the last continuation ended short, continuation.c */
 };
 
 /* A mode, and any set of gaps and friction states, is a bitset of s->mode_words
@@ -379,6 +382,14 @@ static inline double rt_dot(int n, const double *a, const double *b)
         r += a[i] * b[i];
     return r;
 }
+
+/* ctext.c: every text the library formats or number it reads, with a
+** decimal point whatever the calling program's locale */
+int rt_text_printf(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int rt_text_vprintf(char *buf, size_t len, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+double rt_text_strtod(const char *s, char **end);
 
 /* message.c */
 #define RT_T_RES 16           /* a step below this many ulps of t cannot advance it */

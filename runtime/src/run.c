@@ -89,11 +89,11 @@ static void band_warn(nsm_sim *s, int j)
     s->band_warned = 1;
     const char *name = s->m->gaps[j].name;
     char text[strlen(name) + 400];
-    snprintf(text, sizeof text,
-             "t = %.9g s, contact '%s': the terms of its gap add up to about %.3g m, "
-             "so its contacts are located and held only to %.3g m (1e-10 of them): a landing "
-             "may be that late or that deep; move the model's origin near its contacts",
-             s->t, name, (band - 1e-14) / 1e-10, band);
+    rt_text_printf(text, sizeof text,
+                    "t = %.9g s, contact '%s': the terms of its gap add up to about %.3g m, "
+                    "so its contacts are located and held only to %.3g m (1e-10 of them): a landing "
+                    "may be that late or that deep; move the model's origin near its contacts",
+                    s->t, name, (band - 1e-14) / 1e-10, band);
     warn(s, text);
 }
 
@@ -490,13 +490,13 @@ static double step_size(nsm_sim *s)
         if (s->set.dt > 0 && !mi->warned) {
             char text[600], mode[200];
             rt_mode_text(s, s->mode, mode, sizeof mode);
-            snprintf(text, sizeof text,
-                     "t = %.9g s, mode %s: fastest eigenvalue %.6g %s %.6gi 1/s (|lambda| up to "
-                     "%.6g 1/s); %s is stable for steps up to %.6g s; the step %.6g s is cut to "
-                     "%.6g s in this mode",
-                     s->t, mode, mi->lam_re, mi->lam_im < 0 ? "-" : "+", fabs(mi->lam_im),
-                     mi->rho, nsm_method_name(s->set.method),
-                     s->set.method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->set.dt, h);
+            rt_text_printf(text, sizeof text,
+                            "t = %.9g s, mode %s: fastest eigenvalue %.6g %s %.6gi 1/s (|lambda| up to "
+                            "%.6g 1/s); %s is stable for steps up to %.6g s; the step %.6g s is cut to "
+                            "%.6g s in this mode",
+                            s->t, mode, mi->lam_re, mi->lam_im < 0 ? "-" : "+", fabs(mi->lam_im),
+                            mi->rho, nsm_method_name(s->set.method),
+                            s->set.method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->set.dt, h);
             warn(s, text);
         }
         mi->warned = 1;
@@ -675,15 +675,15 @@ static int check_step(nsm_sim *s, double h, double t_end)
         return s->failed;
     double w = !mi ? 0 : s->set.method == NSM_METHOD_EXACT ? mi->nu : mi->rho;
     if (w > 0)
-        snprintf(why, sizeof why,
-                 "the mode is too stiff: its fastest motion, %s = %.6g 1/s, needs steps of "
-                 "%.3g s with %s (omega*dt at the resolution %.3g s is %.3g); check the "
-                 "stiffnesses and masses (a value off by orders of magnitude?)",
-                 s->set.method == NSM_METHOD_EXACT ? "nu" : "|lambda|", w, h, meth, res, w * res);
+        rt_text_printf(why, sizeof why,
+                        "the mode is too stiff: its fastest motion, %s = %.6g 1/s, needs steps of "
+                        "%.3g s with %s (omega*dt at the resolution %.3g s is %.3g); check the "
+                        "stiffnesses and masses (a value off by orders of magnitude?)",
+                        s->set.method == NSM_METHOD_EXACT ? "nu" : "|lambda|", w, h, meth, res, w * res);
     else
-        snprintf(why, sizeof why, "%s needs steps of %.3g s, below the resolution %.3g s (a "
-                 "motion too fast for the time axis); check the stiffnesses and masses", meth, h,
-                 res);
+        rt_text_printf(why, sizeof why, "%s needs steps of %.3g s, below the resolution %.3g s (a "
+                        "motion too fast for the time axis); check the stiffnesses and masses", meth, h,
+                        res);
     return rt_fail(s, NSM_ENUMERIC, -1,
                    "steps below the time resolution of t up to t_end = %.9g s: %s", t_end, why);
 }
@@ -703,7 +703,7 @@ static int energy_overflow(nsm_sim *s, double h)
     double f = s->m->nl ? NAN : rt_force_scale(s, s->t, s->y), vm = s->n_vel ? fabs(v[iv]) : 0;
     char what[160], size[80] = "";
     if (isfinite(f) && f >= 1e100)     /* the forces' own size (not a forcing's growth) */
-        snprintf(size, sizeof size, "the forces sum to %.3g N at the step's start, ", f);
+        rt_text_printf(size, sizeof size, "the forces sum to %.3g N at the step's start, ", f);
     return rt_fail(s, NSM_ENUMERIC, -1, "the energy integrals (the forces' work and the dampers' "
                    "dissipation) are not finite after a step of %.3g s: %sthe %s is %.3g, and "
                    "their work over the step is beyond the range of double (about 1.8e308 J): "

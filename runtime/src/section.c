@@ -75,10 +75,10 @@ RT_COLD static int spec_fail(nsm_sim *s, const char *fmt, const char *what, cons
     char shown[96];
     size_t n = strlen(what);
     if (n > 80)
-        snprintf(shown, sizeof shown, "%.48s... (%zu characters)", what, n);
+        rt_text_printf(shown, sizeof shown, "%.48s... (%zu characters)", what, n);
     else
-        snprintf(shown, sizeof shown, "%s", what);
-    snprintf(s->msg, sizeof s->msg, fmt, shown, why);
+        rt_text_printf(shown, sizeof shown, "%s", what);
+    rt_text_printf(s->msg, sizeof s->msg, fmt, shown, why);
     return NSM_EINVAL;
 }
 
@@ -138,8 +138,8 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
     if (!strcmp(kind, "period")) {
         double v;
         sec->kind = NSM_SECTION_PERIOD;
-        snprintf(sec->expr, sizeof sec->expr, "%s", f1);
-        snprintf(sec->t0expr, sizeof sec->t0expr, "%s", f2);
+        rt_text_printf(sec->expr, sizeof sec->expr, "%s", f1);
+        rt_text_printf(sec->t0expr, sizeof sec->t0expr, "%s", f2);
         if (rt_affine_const(s, f1, &v, err, sizeof err) || (f2[0] && rt_affine_const(s, f2, &v, err, sizeof err)))
             return spec_fail(s, "section '%s': %s", spec, err);
         return NSM_OK;
@@ -147,7 +147,7 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
     if (!strcmp(kind, "plane")) {
         double a[2 * s->n_vel], b;
         sec->kind = NSM_SECTION_PLANE;
-        snprintf(sec->expr, sizeof sec->expr, "%s", f1);
+        rt_text_printf(sec->expr, sizeof sec->expr, "%s", f1);
         sec->dir = 1;
         if (f2[0])
             sec->dir = !strcmp(f2, "up") ? 1 : !strcmp(f2, "down") ? -1 : !strcmp(f2, "both") ? 0 : 2;
@@ -190,7 +190,7 @@ int nsm_sim_set_section(nsm_sim *s, const char *spec)
     if (s->sec) {
         sec->fn = s->sec->fn;
         sec->ud = s->sec->ud;
-        snprintf(sec->pexpr, sizeof sec->pexpr, "%s", s->sec->pexpr);
+        rt_text_printf(sec->pexpr, sizeof sec->pexpr, "%s", s->sec->pexpr);
         free(s->sec->a);
         free(s->sec);
     }
@@ -212,7 +212,7 @@ int nsm_sim_set_section_period(nsm_sim *s, const char *expr)
         return spec_fail(s, "section period '%.40s...': %s", expr, "too long");
     if (expr && *expr && rt_affine_const(s, expr, &v, err, sizeof err))
         return spec_fail(s, "section period '%s': %s", expr, err);
-    snprintf(s->sec->pexpr, sizeof s->sec->pexpr, "%s", expr ? expr : "");
+    rt_text_printf(s->sec->pexpr, sizeof s->sec->pexpr, "%s", expr ? expr : "");
     s->ready = 0;
     return NSM_OK;
 }

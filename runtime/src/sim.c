@@ -173,20 +173,20 @@ int nsm_sim_set_param(nsm_sim *s, const char *name, double value)
         /* the parameters defined from it keep the values nsmc computed from
          * its default: --set omega under `param T = 2*pi/omega` changed
          * nothing in T, silently */
-        snprintf(s->msg, sizeof s->msg,
-                 "parameter '%s' is in the definition of another parameter, whose value nsmc "
-                 "computed from its default %.17g when the simulator was generated: for %.17g, "
-                 "set the parameters defined from it directly, or set its default (param %s = "
-                 "%.17g) and generate the simulator again with nsmc",
-                 name, s->m->params[k].value, value, name, value);
+        rt_text_printf(s->msg, sizeof s->msg,
+                        "parameter '%s' is in the definition of another parameter, whose value nsmc "
+                        "computed from its default %.17g when the simulator was generated: for %.17g, "
+                        "set the parameters defined from it directly, or set its default (param %s = "
+                        "%.17g) and generate the simulator again with nsmc",
+                        name, s->m->params[k].value, value, name, value);
         return NSM_EMODEL;
     }
     if (s->m->param_size && s->m->param_size[k] && value != s->m->params[k].value) {
-        snprintf(s->msg, sizeof s->msg,
-                 "parameter '%s' sizes the model's indexed families or loops, fixed at %.17g "
-                 "when the simulator was generated: for %.17g, set its default "
-                 "(param %s = %.17g) and generate the simulator again with nsmc",
-                 name, s->m->params[k].value, value, name, value);
+        rt_text_printf(s->msg, sizeof s->msg,
+                        "parameter '%s' sizes the model's indexed families or loops, fixed at %.17g "
+                        "when the simulator was generated: for %.17g, set its default "
+                        "(param %s = %.17g) and generate the simulator again with nsmc",
+                        name, s->m->params[k].value, value, name, value);
         return NSM_EMODEL;
     }
     s->params[k] = value;
@@ -374,7 +374,7 @@ static const char *sim_value_text(double v, char *buf, size_t size)
 {
     if (isnan(v))
         return "nan (an undefined form such as 0/0)";
-    snprintf(buf, size, "%.12g", v);
+    rt_text_printf(buf, size, "%.12g", v);
     return buf;
 }
 
@@ -405,13 +405,13 @@ RT_COLD static void sim_refuse_setup(nsm_sim *s, int bad)
                       "stiffnesses > 0" : "";
     char num[32];
     if (s->num.bad_what)
-        snprintf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s%s",
-                 sim_value_text(s->num.bad_value, num, sizeof num), s->num.bad_what, rule, lzb,
-                 needs);
+        rt_text_printf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s%s",
+                        sim_value_text(s->num.bad_value, num, sizeof num), s->num.bad_what, rule, lzb,
+                        needs);
     else
-        snprintf(s->msg, sizeof s->msg, "invalid value %s of parameter '%s' (%s%s%s)",
-                 sim_value_text(bad - 1 < m->n_params ? s->params[bad - 1] : 0.0, num, sizeof num),
-                 bad - 1 < m->n_params ? m->params[bad - 1].name : "?", rule, lzb, needs);
+        rt_text_printf(s->msg, sizeof s->msg, "invalid value %s of parameter '%s' (%s%s%s)",
+                        sim_value_text(bad - 1 < m->n_params ? s->params[bad - 1] : 0.0, num, sizeof num),
+                        bad - 1 < m->n_params ? m->params[bad - 1].name : "?", rule, lzb, needs);
     s->failed = NSM_EMODEL;
 }
 
@@ -431,9 +431,9 @@ static int sim_check_inertias(nsm_sim *s)
                 continue;
             const char *name = m->body_names ? m->body_names[m->rigid_rot[b]] : "?";
             int len = (int)strcspn(name, ".");
-            snprintf(s->msg, sizeof s->msg, "no body has the principal inertias of '%.*s', "
-                     "(%.12g, %.12g, %.12g) kg*m^2: I%d exceeds the sum of the other two "
-                     "(%.12g kg*m^2)", len, name, d[0], d[1], d[2], k + 1, others);
+            rt_text_printf(s->msg, sizeof s->msg, "no body has the principal inertias of '%.*s', "
+                            "(%.12g, %.12g, %.12g) kg*m^2: I%d exceeds the sum of the other two "
+                            "(%.12g kg*m^2)", len, name, d[0], d[1], d[2], k + 1, others);
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }
@@ -453,9 +453,9 @@ static int sim_check_initial(nsm_sim *s, const double *y0)
         if (isfinite(y0[i]))
             continue;
         char what[160];
-        snprintf(s->msg, sizeof s->msg, "the initial state is not finite with these parameters: "
-                 "%s = %s", rt_state_label(s, i, what, sizeof what),
-                 isnan(y0[i]) ? "nan (an undefined form such as 0/0)" : y0[i] > 0 ? "inf" : "-inf");
+        rt_text_printf(s->msg, sizeof s->msg, "the initial state is not finite with these parameters: "
+                        "%s = %s", rt_state_label(s, i, what, sizeof what),
+                        isnan(y0[i]) ? "nan (an undefined form such as 0/0)" : y0[i] > 0 ? "inf" : "-inf");
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
@@ -464,9 +464,9 @@ static int sim_check_initial(nsm_sim *s, const double *y0)
         if (p0 != 0 || pv[0] != 0 || pv[1] != 0 || pv[2] != 0)
             continue;
         const char *w = s->m->body_names[s->m->rigid_rot[b]];
-        snprintf(s->msg, sizeof s->msg, "the initial quaternion of '%.*s' is zero with these "
-                 "parameters: it gives no orientation (the identity is p0 = 1)",
-                 (int)strcspn(w, "."), w);
+        rt_text_printf(s->msg, sizeof s->msg, "the initial quaternion of '%.*s' is zero with these "
+                        "parameters: it gives no orientation (the identity is p0 = 1)",
+                        (int)strcspn(w, "."), w);
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
@@ -497,9 +497,9 @@ int nsm_sim_reset(nsm_sim *s)
     rt_zeno_reset(s);
     double tt[3];
     if (nsm_sim_model_times(s, &tt[0], &tt[1], &tt[2]) != NSM_OK) {
-        snprintf(s->msg, sizeof s->msg, "the model's t_end, dt or output period is not a "
-                 "positive time with these parameters (t_end %.12g s, dt %.12g s, every %.12g s)",
-                 tt[0], tt[1], tt[2]);
+        rt_text_printf(s->msg, sizeof s->msg, "the model's t_end, dt or output period is not a "
+                        "positive time with these parameters (t_end %.12g s, dt %.12g s, every %.12g s)",
+                        tt[0], tt[1], tt[2]);
         s->failed = NSM_EMODEL;
         return NSM_EMODEL;
     }
@@ -527,8 +527,8 @@ int nsm_sim_reset(nsm_sim *s)
     rt_surface_setup(s);
     for (int i = 0; i < s->n_vel; i++) {
         if (!(s->num.mass[i] > 0)) {
-            snprintf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",
-                     m->body_names ? m->body_names[i] : "?");
+            rt_text_printf(s->msg, sizeof s->msg, "mass of body '%s' is not positive",
+                            m->body_names ? m->body_names[i] : "?");
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }
@@ -537,9 +537,9 @@ int nsm_sim_reset(nsm_sim *s)
             /* a subnormal mass (--set m1=1e-320): its inverse overflows and
              * the run failed at its first step, "the mode's equations are
              * not finite", exit 3 */
-            snprintf(s->msg, sizeof s->msg, "the mass (or inertia) of '%s' is too small for a "
-                     "double: %.6g, whose inverse overflows; give it at least %g",
-                     m->body_names ? m->body_names[i] : "?", s->num.mass[i], 1 / DBL_MAX);
+            rt_text_printf(s->msg, sizeof s->msg, "the mass (or inertia) of '%s' is too small for a "
+                            "double: %.6g, whose inverse overflows; give it at least %g",
+                            m->body_names ? m->body_names[i] : "?", s->num.mass[i], 1 / DBL_MAX);
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }
@@ -724,7 +724,7 @@ int nsm_sim_eval(nsm_sim *s, const char *expr, double *v)
 {
     char err[256];
     if (!expr || rt_affine_const(s, expr, v, err, sizeof err)) {
-        snprintf(s->msg, sizeof s->msg, "expression '%.200s': %s", expr ? expr : "", expr ? err : "none");
+        rt_text_printf(s->msg, sizeof s->msg, "expression '%.200s': %s", expr ? expr : "", expr ? err : "none");
         return NSM_EINVAL;
     }
     return NSM_OK;

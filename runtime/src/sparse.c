@@ -136,11 +136,11 @@ int rt_sparse_build(nsm_sim *s)
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
         int rc = csr_build(t[k].T, t[k].nnz, t[k].rows, s->n_vel, t[k].keep, t[k].out);
         if (rc == NSM_EMODEL)
-            snprintf(s->msg, sizeof s->msg, "the model's setup listed an entry of %s outside its "
-                     "%d x %d table: regenerate the simulator with this nsmc", t[k].name,
-                     t[k].rows, s->n_vel);
+            rt_text_printf(s->msg, sizeof s->msg, "the model's setup listed an entry of %s outside its "
+                            "%d x %d table: regenerate the simulator with this nsmc", t[k].name,
+                            t[k].rows, s->n_vel);
         else if (rc)
-            snprintf(s->msg, sizeof s->msg, "out of memory listing the model's nonzeros");
+            rt_text_printf(s->msg, sizeof s->msg, "out of memory listing the model's nonzeros");
         if (rc)
             return s->failed = rc;
     }
@@ -243,9 +243,9 @@ int rt_dense_ok(nsm_sim *s, const char *what)
 {
     if (s->n_vel <= RT_DENSE_MAX)
         return 1;
-    snprintf(s->msg, sizeof s->msg, "%s forms dense %d x %d matrices; this model has %d "
-             "bodies, above the %d it is built for (rk4 and adaptive run any size)", what, s->n_vel,
-             s->n_vel, s->n_vel, RT_DENSE_MAX);
+    rt_text_printf(s->msg, sizeof s->msg, "%s forms dense %d x %d matrices; this model has %d "
+                    "bodies, above the %d it is built for (rk4 and adaptive run any size)", what, s->n_vel,
+                    s->n_vel, s->n_vel, RT_DENSE_MAX);
     s->failed = NSM_EMETHOD;
     return 0;
 }

@@ -981,10 +981,10 @@ static void rate_cause(nsm_sim *s, int j, double span, char *why, size_t size)
     double tol = rt_gap_force_tol(s, j, sb), step = fabs(evd[j]) * res;
     if (!(step > tol))
         return;
-    snprintf(why, size, ": its force changes at %.3g N/s, by %.3g N between two doubles of t "
-             "(%.3g s apart), beyond its rounding %.3g N, so the instant it is zero cannot be "
-             "located; scale the model's values (forces near 1e300 N?)", fabs(evd[j]), step, res,
-             tol);
+    rt_text_printf(why, size, ": its force changes at %.3g N/s, by %.3g N between two doubles of t "
+                    "(%.3g s apart), beyond its rounding %.3g N, so the instant it is zero cannot be "
+                    "located; scale the model's values (forces near 1e300 N?)", fabs(evd[j]), step, res,
+                    tol);
 }
 
 /* Count an event, apply the rate guard (when guarded; the records of a

@@ -140,8 +140,8 @@ static const char *config_text(const nsm_sim *s, const double *y, char *buf, siz
     size_t at = 0;
     buf[0] = 0;
     for (int i = 0; i < s->n_vel && at + 40 < size; i++)
-        at += (size_t)snprintf(buf + at, size - at, "%s%s = %.6g", i ? ", " : "",
-                               s->m->body_names ? s->m->body_names[i] : "?", y[i]);
+        at += (size_t)rt_text_printf(buf + at, size - at, "%s%s = %.6g", i ? ", " : "",
+                                      s->m->body_names ? s->m->body_names[i] : "?", y[i]);
     return buf;
 }
 
@@ -250,8 +250,8 @@ RT_COLD int rt_cause_ahead(nsm_sim *s, double h)
 RT_COLD int rt_cause_step(nsm_sim *s, double t0, const double *y0, double h)
 {
     char why[160];
-    snprintf(why, sizeof why, "%s's step of %.3g s from t = %.10g s runs into it",
-             nsm_method_name(s->set.method), h, t0);
+    rt_text_printf(why, sizeof why, "%s's step of %.3g s from t = %.10g s runs into it",
+                    nsm_method_name(s->set.method), h, t0);
     RtAhead a = { .t0 = t0, .h = h, .reach = 4, .y0 = y0, .why = why };
     return cause_near(s, &a);
 }

@@ -57,6 +57,14 @@
 /* Samples of the exact flow per period for the search of the gap's minimum. */
 #define GAP_SAMPLES 64
 
+/* A branch whose last RT_CONT_CREEP_STEPS steps were each shorter than
+** RT_CONT_CREEP_RATIO of ds creeps (toward a grazing it cannot reach, the
+** switched branch of tests/studies/impact_clearance.nsm: steps of 1e-6 to
+** 1e-7 for 10000 points) and is stopped; a branch that only passes a hard
+** stretch grows its steps again by 1.5 at each success. */
+#define RT_CONT_CREEP_STEPS 1000
+#define RT_CONT_CREEP_RATIO 1e-3
+
 /* The continuation's working state: the options, the sizes, scratch. */
 typedef struct Cont {
     nsm_sim *s;
@@ -155,8 +163,8 @@ static int cont_period(Cont *c, double p, double *T)
     if ((rc = nsm_sim_eval(s, c->o->period, T)))
         return rc;
     if (!(*T > 0) || !isfinite(*T)) {
-        snprintf(s->msg, sizeof s->msg, "continuation: the period %s is not a positive time at %s = %.17g",
-                 c->o->period, c->o->param, p);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the period %s is not a positive time at %s = %.17g",
+                        c->o->period, c->o->param, p);
         return NSM_EMODEL;
     }
     *T *= c->periods;
@@ -671,17 +679,17 @@ static int cont_period_check(Cont *c, double p)
     if (w > 0 ? !(w * T < 1e6 * DBL_EPSILON) : !(T < floor1))
         return NSM_OK;
     if (w > 0)
-        snprintf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
-                 "%.17g is too short for the model's motion: its fastest rate, |lambda| up to "
-                 "%.6g 1/s, moves the state by at most %.3g of itself over the period, below 1e6 "
-                 "roundings (%.3g), so Phi - I is lost in the rounding; give the forcing period "
-                 "(--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p, w,
-                 w * T, 1e6 * DBL_EPSILON);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
+                        "%.17g is too short for the model's motion: its fastest rate, |lambda| up to "
+                        "%.6g 1/s, moves the state by at most %.3g of itself over the period, below 1e6 "
+                        "roundings (%.3g), so Phi - I is lost in the rounding; give the forcing period "
+                        "(--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p, w,
+                        w * T, 1e6 * DBL_EPSILON);
     else
-        snprintf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
-                 "%.17g is below the time resolution at t = 1 s (%.3g s); give the forcing "
-                 "period (--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p,
-                 floor1);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the orbit's period %s = %.6g s at %s = "
+                        "%.17g is below the time resolution at t = 1 s (%.3g s); give the forcing "
+                        "period (--period EXPR, default 2*pi/omega)", c->o->period, T, c->o->param, p,
+                        floor1);
     return NSM_EINVAL;
 }
 
@@ -749,9 +757,9 @@ static int cont_start(Cont *c, double *y, Pt *a)
     }
     a->X[n2] = o->from;
     if ((rc = cont_correct(c, a, NULL, NULL, 0)))
-        return rc == NSM_ENUMERIC ? (snprintf(s->msg, sizeof s->msg, "continuation: no periodic "
-                                              "orbit found at %s = %.17g from the start state",
-                                              o->param, o->from), rc) : rc;
+        return rc == NSM_ENUMERIC ? (rt_text_printf(s->msg, sizeof s->msg, "continuation: no periodic "
+                                                     "orbit found at %s = %.17g from the start state",
+                                                     o->param, o->from), rc) : rc;
     double dir[N];
     memset(dir, 0, sizeof dir);
     dir[n2] = o->to >= o->from ? 1 : -1;
@@ -759,9 +767,9 @@ static int cont_start(Cont *c, double *y, Pt *a)
         memcpy(y, a->X, sizeof(double) * n2);
     rc = cont_finish(c, a, dir);
     if (rc == NSM_ENUMERIC && !s->msg[0])
-        snprintf(s->msg, sizeof s->msg, "continuation: the first orbit at %s = %.17g has no "
-                 "tangent ([Phi - I, F_p] has no one-dimensional kernel, or its multipliers "
-                 "cannot be computed): is the period %s right?", o->param, o->from, o->period);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the first orbit at %s = %.17g has no "
+                        "tangent ([Phi - I, F_p] has no one-dimensional kernel, or its multipliers "
+                        "cannot be computed): is the period %s right?", o->param, o->from, o->period);
     return rc;
 }
 
@@ -849,11 +857,52 @@ static int cont_switch(Cont *c, Pt *f, Pt *b)
         if ((rc = cont_at(c, f, ds, b, &ok)))
             return rc;
     if (!ok) {
-        snprintf(c->s->msg, sizeof c->s->msg, "continuation: no doubled orbit found next to the "
-                 "period doubling at %s = %.17g", c->o->param, f->X[n2]);
+        rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: no doubled orbit found next to the "
+                        "period doubling at %s = %.17g", c->o->param, f->X[n2]);
         return NSM_ENUMERIC;
     }
     return cont_emit(c, b, NSM_CONT_SWITCH);
+}
+
+/* The branch or curve stopped at its point cap (max_points) at param p,
+** inside its range: said (the run ended with NSM_OK and no word, a
+** 10000-point branch creeping toward a grazing taken for a whole one) and
+** kept for nsm_sim_continue_short. */
+RT_COLD static void cont_capped(Cont *c, double p, const char *what)
+{
+    const nsm_cont_options *o = c->o;
+    c->s->cont_short = NSM_CONT_SHORT_CAP;
+    rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: the %s stopped at its point cap "
+                   "(max_points = %ld) at %s = %.17g, before the end of its range at %.15g: "
+                   "the rest was not followed (a larger max_points, --max-points, goes on)",
+                   what, o->max_points, o->param, p, o->to);
+}
+
+/* The branch's last RT_CONT_CREEP_STEPS steps were each shorter than
+** RT_CONT_CREEP_RATIO of ds (Newton's method converging only on ever
+** shorter steps, as toward a grazing whose impact speed falls as the
+** square root of the distance, which the steps never cross): stopped and
+** said, rather than creeping to the point cap. */
+RT_COLD static void cont_creeping(Cont *c, const Pt *b, double ds)
+{
+    const nsm_cont_options *o = c->o;
+    char speed[160] = "";
+    if (b->impacts > 0 && b->vmin > 0)
+        rt_text_printf(speed, sizeof speed, "; its smallest impact speed is down to %.3g m/s, "
+                       "as toward a grazing it cannot reach", b->vmin);
+    c->s->cont_short = NSM_CONT_SHORT_CREEP;
+    rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: the branch stopped at %s = %.17g, "
+                   "before the end of its range at %.15g: its last %d steps were each shorter "
+                   "than %g of ds = %g (the last %.3g; Newton's method converges only on ever "
+                   "shorter steps)%s", o->param, b->X[c->n2], o->to, RT_CONT_CREEP_STEPS,
+                   RT_CONT_CREEP_RATIO, o->ds, ds, speed);
+}
+
+/* Whether the last continuation stopped before the end of its range; see
+** nsm/nsm.h. */
+int nsm_sim_continue_short(const nsm_sim *s)
+{
+    return s ? s->cont_short : 0;
 }
 
 /* ---- Two-parameter curves of fold, period-doubling and grazing points ----
@@ -883,8 +932,8 @@ static int curve_free_map(Cont *c, const double *y, double p, double *yT, double
     if ((rc = cont_period(c, p, T)) || (rc = nsm_sim_set_initial_state(s, y)) || (rc = nsm_sim_reset(s)))
         return rc;
     if (!rt_mode_empty(s, s->mode)) {
-        snprintf(s->msg, sizeof s->msg, "continuation: the grazing curve needs the orbit in free "
-                 "flight (%s = %.17g)", c->o->param, p);
+        rt_text_printf(s->msg, sizeof s->msg, "continuation: the grazing curve needs the orbit in free "
+                        "flight (%s = %.17g)", c->o->param, p);
         return NSM_EMETHOD;
     }
     double Y0[s->n_state], Y1[s->n_state];
@@ -1067,10 +1116,10 @@ static int curve_follow(Cont *c, double *y)
     rc = nsm_sim_continue(s, &ob, y, curve_catch, &cb);
     if (rc != NSM_ESTOPPED) {
         if (!rc) {
-            snprintf(s->msg, sizeof s->msg, "continuation: the branch of %s from %.17g to %.17g "
-                     "at %s = %.17g has no %s point to start the curve from", o->param, o->from,
-                     o->to, o->param2, o->from2, o->curve == NSM_CONT_FOLD ? "fold"
-                     : o->curve == NSM_CONT_FLIP ? "period-doubling" : "grazing");
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch of %s from %.17g to %.17g "
+                            "at %s = %.17g has no %s point to start the curve from", o->param, o->from,
+                            o->to, o->param2, o->from2, o->curve == NSM_CONT_FOLD ? "fold"
+                            : o->curve == NSM_CONT_FLIP ? "period-doubling" : "grazing");
             rc = NSM_ENUMERIC;
         }
         goto out;
@@ -1083,16 +1132,20 @@ static int curve_follow(Cont *c, double *y)
     /* the first point solved at q = from2 (the hyperplane fixes q) */
     if ((rc = curve_correct(c, X, Xa, dir, 0, -1, &v, tau))) {
         if (rc == NSM_ENUMERIC)
-            snprintf(s->msg, sizeof s->msg, "continuation: the curve's extended system has no "
-                     "solution next to %s = %.17g, %s = %.17g", o->param, first.X[n2], o->param2,
-                     o->from2);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the curve's extended system has no "
+                            "solution next to %s = %.17g, %s = %.17g", o->param, first.X[n2], o->param2,
+                            o->from2);
         goto out;
     }
     long im = v.impacts, points = 1;
     if ((rc = curve_emit(c, X, &v, tau)))
         goto out;
     double ds = o->ds;
-    while (points < o->max_points) {
+    for (;;) {
+        if (points >= o->max_points) {
+            cont_capped(c, X[n2], "curve");
+            break;
+        }
         memcpy(Xa, X, sizeof Xa);
         memcpy(ta, tau, sizeof ta);
         for (int i = 0; i < M; i++)
@@ -1105,9 +1158,9 @@ static int curve_follow(Cont *c, double *y)
                 ds /= 2;
                 continue;
             }
-            snprintf(s->msg, sizeof s->msg, "continuation: the curve cannot be continued past %s = "
-                     "%.17g, %s = %.17g (Newton's method fails there, or the orbit's impacts "
-                     "change: a grazing)", o->param, X[n2], o->param2, X[n2 + 1]);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the curve cannot be continued past %s = "
+                            "%.17g, %s = %.17g (Newton's method fails there, or the orbit's impacts "
+                            "change: a grazing)", o->param, X[n2], o->param2, X[n2 + 1]);
             rc = NSM_OK;
             break;
         }
@@ -1145,6 +1198,7 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
     Cont c = { s, o, 2 * s->n_vel, 2 * s->n_vel + 1, fmin(o->from, o->to), fmax(o->from, o->to),
                0, 0, fn, ud, 0, o->periods, NAN, o->switch_pd ? &flip : NULL };
     s->msg[0] = 0;
+    s->cont_short = 0;
     int rc0 = cont_check(&c, p0);
     if (rc0)
         return rc0;
@@ -1179,8 +1233,12 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
     if (!rc)
         rc = cont_emit(&c, &a, NSM_CONT_START);
     double ds = o->ds;
-    long points = 1;
-    while (!rc && points < o->max_points) {
+    long points = 1, creeping = 0;
+    while (!rc) {
+        if (points >= o->max_points) {
+            cont_capped(&c, a.X[c.n2], "branch");
+            break;
+        }
         int ok;
         if ((rc = cont_at(&c, &a, ds, &b, &ok)))
             break;
@@ -1210,6 +1268,11 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
             if ((rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))
                 break;
             points++;
+            creeping = ds < RT_CONT_CREEP_RATIO * o->ds ? creeping + 1 : 0;
+            if (creeping >= RT_CONT_CREEP_STEPS) {
+                cont_creeping(&c, &b, ds);
+                break;
+            }
             pt_copy(&c, &a, &b);
             ds = fmin(1.5 * ds, o->ds_max);
             continue;
@@ -1227,9 +1290,9 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
                 ds /= 2;
                 continue;
             }
-            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
-                     "%s = %.17g, where its orbit does not graze: a step of %g ahead lands on an "
-                     "orbit of another impact count", o->param, g.X[c.n2], ds);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                            "%s = %.17g, where its orbit does not graze: a step of %g ahead lands on an "
+                            "orbit of another impact count", o->param, g.X[c.n2], ds);
             break;
         }
         double back = -a.tau[c.n2];
@@ -1255,24 +1318,24 @@ int nsm_sim_continue(nsm_sim *s, const nsm_cont_options *o, double *y, nsm_cont_
         if ((rc = cont_graze_refine(&c, &g, back, &q)))
             break;
         if (!past && g.impacts == 0 && !(fabs(g.gmin) < 1e-6)) {
-            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
-                     "%s = %.17g (Newton's method fails there)", o->param, g.X[c.n2]);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                            "%s = %.17g (Newton's method fails there)", o->param, g.X[c.n2]);
             break;
         }
         if (!cont_grazes(&c, &g)) {
             /* steps held long by ds_min crossed to another branch */
-            snprintf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
-                     "%s = %.17g, where its orbit does not graze: the orbits a step of %g ahead "
-                     "are of another impact count (a smaller --ds-min may follow it)", o->param,
-                     g.X[c.n2], ds);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch cannot be continued past "
+                            "%s = %.17g, where its orbit does not graze: the orbits a step of %g ahead "
+                            "are of another impact count (a smaller --ds-min may follow it)", o->param,
+                            g.X[c.n2], ds);
             break;
         }
         if ((rc = cont_emit(&c, &g, NSM_CONT_GRAZING)))
             break;
         points++;
         if (!past) {
-            snprintf(s->msg, sizeof s->msg, "continuation: no orbit past the grazing at %s = %.17g",
-                     o->param, g.X[c.n2]);
+            rt_text_printf(s->msg, sizeof s->msg, "continuation: no orbit past the grazing at %s = %.17g",
+                            o->param, g.X[c.n2]);
             break;
         }
         if ((rc = cont_emit(&c, &b, NSM_CONT_REGULAR)))

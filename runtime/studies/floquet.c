@@ -50,22 +50,22 @@ static int track_step(nsm_sim *s, double t1, const double *Y1, int j, void *ud)
     if (k->why[0])
         return NSM_OK;
     if (!rt_mode_empty(s, s->mode)) {
-        snprintf(k->why, sizeof k->why, "the motion is not in free flight at t = %.17g s "
-                 "(a contact is held shut or engaged)", s->t);
+        rt_text_printf(k->why, sizeof k->why, "the motion is not in free flight at t = %.17g s "
+                        "(a contact is held shut or engaged)", s->t);
         return NSM_OK;
     }
     if (j < 0)
         return NSM_OK;
     if (!rt_law_impacts(s, j)) {
-        snprintf(k->why, sizeof k->why, "a penalty contact engages at t = %.17g s", t1);
+        rt_text_printf(k->why, sizeof k->why, "a penalty contact engages at t = %.17g s", t1);
         return NSM_OK;
     }
     if (!(rt_wrow(s, j, Y1 + s->n_vel) < -rt_vel_tol(s, j, Y1 + s->n_vel))) {
-        snprintf(k->why, sizeof k->why, "a contact lands at rest at t = %.17g s (sticking)", t1);
+        rt_text_printf(k->why, sizeof k->why, "a contact lands at rest at t = %.17g s (sticking)", t1);
         return NSM_OK;
     }
     if (k->m > 0 && k->t[k->m - 1] == t1) {
-        snprintf(k->why, sizeof k->why, "simultaneous impacts at t = %.17g s", t1);
+        rt_text_printf(k->why, sizeof k->why, "simultaneous impacts at t = %.17g s", t1);
         return NSM_OK;
     }
     if (k->m == k->cap) {
@@ -144,7 +144,7 @@ static int salt_apply(nsm_sim *s, int j, double t, const double *ym, double *Phi
 ** who names the study ("monodromy", "lyapunov"). */
 static int refuse(nsm_sim *s, const char *who, int code, const char *why)
 {
-    snprintf(s->msg, sizeof s->msg, "%s: %s", who, why);
+    rt_text_printf(s->msg, sizeof s->msg, "%s: %s", who, why);
     return code;
 }
 
@@ -217,7 +217,7 @@ int rt_floquet_propagate(nsm_sim *s, double t_end, double *Phi, const char *who)
     rc = rt_run(s, t_end);
     rt_section_untrack(s);
     if (!rc && !rt_mode_empty(s, s->mode) && !k.why[0])
-        snprintf(k.why, sizeof k.why, "the motion ends with a contact held shut");
+        rt_text_printf(k.why, sizeof k.why, "the motion ends with a contact held shut");
     if (rc || k.why[0]) {
         free(k.t), free(k.y), free(k.gap);
         return rc ? rc : refuse(s, who, NSM_EMETHOD, k.why);
@@ -291,9 +291,9 @@ static int orbit_start(nsm_sim *s, const double *y)
     if (rc == NSM_EMODEL) {
         char why[300];
         msg_take(s, why, sizeof why);
-        snprintf(s->msg, sizeof s->msg, "periodic orbit: the guess is not a state the model can "
-                 "start from at t = 0 (%s); the orbit is sought through t = 0, so the guess must "
-                 "be a state at the forcing's phase 0", why);
+        rt_text_printf(s->msg, sizeof s->msg, "periodic orbit: the guess is not a state the model can "
+                        "start from at t = 0 (%s); the orbit is sought through t = 0, so the guess must "
+                        "be a state at the forcing's phase 0", why);
     }
     return rc;
 }
@@ -316,10 +316,10 @@ static int orbit_step(nsm_sim *s, int n2, double *y, const double *r)
     char why[300];
     msg_take(s, why, sizeof why);
     memcpy(y, y0, sizeof y0);
-    snprintf(s->msg, sizeof s->msg, "periodic orbit: every fraction of Newton's step from (%.6g, "
-             "...) leads to a state the model cannot start from (%s): Newton's method is drawn "
-             "toward a contact at t = 0, or the guess is too far from a periodic orbit through "
-             "t = 0 (a longer transient may help)", y0[0], why);
+    rt_text_printf(s->msg, sizeof s->msg, "periodic orbit: every fraction of Newton's step from (%.6g, "
+                    "...) leads to a state the model cannot start from (%s): Newton's method is drawn "
+                    "toward a contact at t = 0, or the guess is too far from a periodic orbit through "
+                    "t = 0 (a longer transient may help)", y0[0], why);
     return NSM_ENUMERIC;
 }
 
@@ -334,9 +334,9 @@ static int orbit_isolated(nsm_sim *s, int n2, const double *mu_re, const double 
     for (int i = 0; i < n2; i++) {
         double d = hypot(mu_re[i] - 1, mu_im[i]);
         if (d <= 1e-13) {
-            snprintf(s->msg, sizeof s->msg, "monodromy: a multiplier is 1 within rounding (|mu - 1| "
-                     "= %.2g): the orbit is not isolated (a resonance: every orbit or none repeats "
-                     "with this period)", d);
+            rt_text_printf(s->msg, sizeof s->msg, "monodromy: a multiplier is 1 within rounding (|mu - 1| "
+                            "= %.2g): the orbit is not isolated (a resonance: every orbit or none repeats "
+                            "with this period)", d);
             return NSM_ENUMERIC;
         }
     }
@@ -414,11 +414,11 @@ static int orbit_accurate(nsm_sim *s, double period, const double *y, const doub
     }
     if (!(en > s->set.rtol * yn + s->set.atol && en > 10 * dn))
         return NSM_OK;
-    snprintf(s->msg, sizeof s->msg, "periodic orbit: a multiplier is within %.2g of 1, which "
-             "magnifies the method's error over the period (%.2g) to about %.2g on the orbit, "
-             "beyond the tolerance (rtol %.2g of its size %.3g, atol %.2g): the orbit is "
-             "ill-conditioned near a resonance (a smaller step or tolerance, or exact, may "
-             "resolve it)", mu1, dn, en, s->set.rtol, yn, s->set.atol);
+    rt_text_printf(s->msg, sizeof s->msg, "periodic orbit: a multiplier is within %.2g of 1, which "
+                    "magnifies the method's error over the period (%.2g) to about %.2g on the orbit, "
+                    "beyond the tolerance (rtol %.2g of its size %.3g, atol %.2g): the orbit is "
+                    "ill-conditioned near a resonance (a smaller step or tolerance, or exact, may "
+                    "resolve it)", mu1, dn, en, s->set.rtol, yn, s->set.atol);
     return NSM_ENUMERIC;
 }
 

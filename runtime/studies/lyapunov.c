@@ -75,8 +75,8 @@ int nsm_sim_lyapunov(nsm_sim *s, double duration, double interval, double *lambd
         return rc;
     if (!(duration > 0) || !isfinite(duration) || !(interval > 0) || !isfinite(interval) ||
         !lambda) {
-        snprintf(s->msg, sizeof s->msg, "lyapunov: the duration and the reorthonormalisation "
-                 "interval must be positive times");
+        rt_text_printf(s->msg, sizeof s->msg, "lyapunov: the duration and the reorthonormalisation "
+                        "interval must be positive times");
         return NSM_EINVAL;
     }
     if (!s->ready && (rc = nsm_sim_reset(s)))
@@ -84,7 +84,7 @@ int nsm_sim_lyapunov(nsm_sim *s, double duration, double interval, double *lambd
     if (s->failed)
         return s->failed;
     if (n2 == 0) {
-        snprintf(s->msg, sizeof s->msg, "lyapunov: the model has no states");
+        rt_text_printf(s->msg, sizeof s->msg, "lyapunov: the model has no states");
         return NSM_EINVAL;
     }
     double *Q = calloc((size_t)n2 * n2, sizeof(double)), *sum = calloc((size_t)n2, sizeof(double));
@@ -103,8 +103,8 @@ int nsm_sim_lyapunov(nsm_sim *s, double duration, double interval, double *lambd
         if ((rc = rt_floquet_propagate(s, t1, Q, "lyapunov")))
             break;
         if ((rc = lyap_orthonormalise(n2, Q, sum)))
-            snprintf(s->msg, sizeof s->msg, "lyapunov: a tangent vector overflowed or "
-                     "collapsed at t = %.17g s: shorten the reorthonormalisation interval", s->t);
+            rt_text_printf(s->msg, sizeof s->msg, "lyapunov: a tangent vector overflowed or "
+                            "collapsed at t = %.17g s: shorten the reorthonormalisation interval", s->t);
     }
     if (!rc) {
         for (int i = 0; i < n2; i++)

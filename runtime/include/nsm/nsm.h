@@ -429,6 +429,15 @@ void nsm_cont_defaults(nsm_cont_options *o);
  * orbit past a grazing, Newton's method failing) returns NSM_OK with the
  * reason in nsm_sim_message. */
 int nsm_sim_continue(nsm_sim *sim, const nsm_cont_options *o, double *y, nsm_cont_fn fn, void *ud);
+/* Whether the last nsm_sim_continue stopped inside its range, its message
+ * saying where and why: NSM_CONT_SHORT_CAP at its point cap (max_points),
+ * NSM_CONT_SHORT_CREEP when its last steps were each far shorter than ds
+ * (Newton's method converging only on ever shorter steps, as toward a
+ * grazing it cannot reach); 0 when it ran to the end of its range or
+ * ended early as documented (a grazing without an orbit past it, Newton's
+ * method failing). */
+enum { NSM_CONT_SHORT_CAP = 1, NSM_CONT_SHORT_CREEP = 2 };
+int nsm_sim_continue_short(const nsm_sim *sim);
 /* What nsm_sim_continue refuses from the model before any run (it checks
  * it too): NSM_OK, or NSM_EINVAL with the reason in nsm_sim_message (an
  * orbit's period at `from` or `to` too short for the motion of the mode the
@@ -497,6 +506,18 @@ const char *nsm_event_contact_name(const nsm_model *m, const nsm_event *ev);
 int nsm_run_check(double t_end, double every, double dt, long max_steps, char *why, int len);
 /* The step cap of nsm_sim_set_max_steps (default 1e8). */
 long nsm_sim_get_max_steps(const nsm_sim *sim);
+
+/* The C locale's numbers (LC_NUMERIC) for the calling thread, from
+ * nsm_locale_c_begin to nsm_locale_c_end (the process's locale is left
+ * alone): printf and strtod then write and read a decimal point even in a
+ * program that set a locale with a decimal comma.  The library's own
+ * messages and texts use it; a binding formatting numbers for the library
+ * (JSON, options) may too. */
+typedef struct nsm_locale_saved {
+    void *old;      /* the thread's locale before (a locale_t), or NULL */
+} nsm_locale_saved;
+void nsm_locale_c_begin(nsm_locale_saved *saved);
+void nsm_locale_c_end(nsm_locale_saved *saved);
 
 #ifdef __cplusplus
 }
