@@ -120,6 +120,7 @@ typedef struct RtTaylor {
     long built;               /* mi->built when this was built (mi's slot may be refilled) */
     long double *P;
     long double *edw;         /* the energy integrals' coefficients, dissipated and external by pairs */
+    double *pd;               /* P's terms rounded to double, component by component (energy_series) */
     long double *lam;         /* a large mode's (mi->op): lambda of P_k, k = 0 .. K, nr each */
     int lam_cap;              /* entries allocated in lam */
     const RtTayProp *prop;    /* the step's propagator, or NULL */
