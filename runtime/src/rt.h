@@ -59,6 +59,7 @@ typedef struct RtModeInfo {
     double *A, *Qd, *Qw, *bal, *ebal, *ev, *ev2;
     int *has2;
     int *rows, *cols;         /* A's nonzeros by rows: row i is vals[rows[i] .. rows[i+1]) */
+    int *qcomp, nqcomp;       /* the components Qd or Qw reads (a nonzero in their row or column) */
     double *vals;
     double nu, h_exact, h_rk4, h_dp5, lam_re, lam_im, rho;
     struct RtModeOp *op;      /* a large model's mode as an operator (modeop.c), else NULL */

@@ -859,16 +859,19 @@ void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
 }
 
 /* The step's terms rounded to double, component by component: pd[i (K + 1)
-** + k] = (double) P_k[i].  energy_series reads each term up to K + 1 times
-** for each form's entry; a long double's load and rounding to double in its
+** + k] = (double) P_k[i], for the components i the mode's energy forms
+** read (mi->qcomp).  energy_series reads each term up to K + 1 times for
+** each form's entry; a long double's load and rounding to double in its
 ** innermost loop took a third of the exact method's time.  The same
 ** roundings, done once a step, in rows that the products read in order. */
 static void energy_terms(const RtTaylor *T, int na, double *restrict pd)
 {
     int K = T->K;
-    for (int k = 0; k <= K; k++)
-        for (int i = 0; i < na; i++)
+    for (int c = 0; c < T->mi->nqcomp; c++) {
+        int i = T->mi->qcomp[c];
+        for (int k = 0; k <= K; k++)
             pd[(size_t)i * (K + 1) + k] = (double)T->P[(size_t)k * na + i];
+    }
 }
 
 /* The coefficients e_m (m <= K) of the integrand Z(x)^T Q Z(x) along the
