@@ -442,7 +442,7 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
         return NSM_OK;
     size_t na = (size_t)s->n_aug, na2 = na * na, g = (size_t)s->n_events;
     mi->A = malloc(sizeof(double) * (4 * na2 + 2 * na + 2 * g * na + 1));
-    mi->has2 = malloc(sizeof(int) * (g + 1 + na + 1 + na2));
+    mi->has2 = malloc(sizeof(int) * (g + 1 + na + 1 + na2 + na));
     if (!mi->mode)
         mi->mode = malloc(sizeof(unsigned) * (size_t)s->mode_words);
     if (!mi->A || !mi->has2 || !mi->mode) {
@@ -463,6 +463,7 @@ static int mode_alloc(nsm_sim *s, RtModeInfo *mi)
     mi->vals = mi->ev2 + g * na;
     mi->rows = mi->has2 + g + 1;
     mi->cols = mi->rows + na + 1;
+    mi->qcomp = mi->cols + na2;
     return NSM_OK;
 }
 
@@ -481,6 +482,28 @@ static void mode_rows(const nsm_sim *s, RtModeInfo *mi)
             }
     }
     mi->rows[na] = nnz;
+}
+
+/* Whether Q (na x na) has a nonzero in row or column i. */
+static int form_touches(const double *Q, int na, int i)
+{
+    for (int q = 0; q < na; q++)
+        if (Q[(size_t)i * na + q] != 0 || Q[(size_t)q * na + i] != 0)
+            return 1;
+    return 0;
+}
+
+/* The components of Z that the energy forms Qd and Qw read, in order: the
+** step's energy series (taylor.c) round only these terms to double, once
+** a step, where a mode's forms touch the velocities and the forcing's
+** generator but not the positions. */
+static void mode_qcomp(const nsm_sim *s, RtModeInfo *mi)
+{
+    int na = s->n_aug;
+    mi->nqcomp = 0;
+    for (int i = 0; i < na; i++)
+        if (form_touches(mi->Qd, na, i) || form_touches(mi->Qw, na, i))
+            mi->qcomp[mi->nqcomp++] = i;
 }
 
 /* Free a cache slot's dense matrices (a slot with A == NULL has none; its
@@ -545,6 +568,7 @@ const RtModeInfo *rt_mode_info(nsm_sim *s)
     }
     if (!rc) {
         mode_rows(s, mi);
+        mode_qcomp(s, mi);
         rc = mode_spectrum(s, mi);
     }
 built:

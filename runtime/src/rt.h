@@ -61,6 +61,7 @@ typedef struct RtModeInfo {
     double *A, *Qd, *Qw, *bal, *ebal, *ev, *ev2;
     int *has2;
     int *rows, *cols;         /* A's nonzeros by rows: row i is vals[rows[i] .. rows[i+1]) */
+    int *qcomp, nqcomp;       /* the components Qd or Qw reads (a nonzero in their row or column) */
     double *vals;
     double nu, h_exact, h_rk4, h_dp5, lam_re, lam_im, rho;
     struct RtModeOp *op;      /* a large model's mode as an operator (modeop.c), else NULL */
@@ -122,6 +123,7 @@ typedef struct RtTaylor {
     long built;               /* mi->built when this was built (mi's slot may be refilled) */
     long double *P;
     long double *edw;         /* the energy integrals' coefficients, dissipated and external by pairs */
+    double *pd;               /* P's terms rounded to double, component by component (energy_series) */
     long double *lam;         /* a large mode's (mi->op): lambda of P_k, k = 0 .. K, nr each */
     int lam_cap;              /* entries allocated in lam */
     const RtTayProp *prop;    /* the step's propagator, or NULL */
