@@ -780,7 +780,11 @@ def _build(ctext, paths, verbose=False):
               os.path.join(paths.INCLUDE, "nsm", "model.h")):
         _hash_file(h, f)
     h.update("\0".join(cmd + link).encode())
-    name, key = symbol[len("nsm_model_"):], h.hexdigest()
+    # the entry's folder and files named by the model's name cut to 100
+    # characters: a name of 230 or more made a file name longer than the
+    # system's 255 bytes ("File name too long ... set XDG_CACHE_HOME"); the
+    # key keeps two names cut alike apart
+    name, key = symbol[len("nsm_model_"):][:100], h.hexdigest()
     d = os.path.join(_cache_root(), "py-%s-%s" % (name, key[:16]))
     so, sumfile, csrc = (os.path.join(d, name + ext) for ext in (".so", ".sum", ".c"))
     lockfile = os.path.join(d, ".lock")

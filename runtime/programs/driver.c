@@ -2073,6 +2073,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     /* the plot folder is made only once every option has been accepted, and
      * its old figures removed once every output is open */
     if (plot_dir) {
+        if (outdir_path_check(d.prog, plot_dir)) {
+            nsm_sim_free(sim);
+            return 1;
+        }
         if (make_dir(plot_dir)) {
             nsm_sim_free(sim);
             return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");

@@ -98,12 +98,34 @@ int outdir_lock_take(const char *prog, const char *dir)
     return -1;
 }
 
+/* Whether the paths of the files written into output folder dir fit the
+** system's limit on a path (PATH_MAX, 4096 bytes on Linux): 0, or 1 after a
+** message naming the folder's length.  The longest name written there,
+** with its slash, is OUTDIR_NAME_ROOM bytes (a sweep's
+** "bifurcations.csv.partial.prev", a figure's "NAME.png.tmpPID").  A folder
+** whose own path fit but whose files' did not was made and locked, the
+** simulator ran, and then gnuplot's figures could not be renamed into place:
+** exit 1 with their temporaries left in the folder for ever. */
+int outdir_path_check(const char *prog, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n + OUTDIR_NAME_ROOM < PATH_MAX)
+        return 0;
+    fprintf(stderr, "%s: error: the output folder's path is too long (%zu bytes): the paths "
+            "of the files written into it would pass the system's limit of %d bytes; choose a "
+            "folder with a path of at most %d bytes\n", prog, n, PATH_MAX,
+            PATH_MAX - 1 - OUTDIR_NAME_ROOM);
+    return 1;
+}
+
 /* Makes the output folder dir and takes its lock for the rest of the
 ** process (outdir_lock_take); the lock also proves the folder writable
 ** before any work.  0, or 1 after a message. */
 int outdir_lock(const char *prog, const char *dir)
 {
     struct stat st;
+    if (outdir_path_check(prog, dir))
+        return 1;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: error: cannot create '%s': %s\n", prog, dir, strerror(errno));
         return 1;
