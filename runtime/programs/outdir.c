@@ -137,6 +137,28 @@ int outdir_lock(const char *prog, const char *dir)
     return outdir_lock_take(prog, dir) < 0;
 }
 
+/* Holds each standard descriptor (0, 1, 2) the program was started
+** without (`nsmc continue ... >&-`) on /dev/null, opened against its use
+** (standard input for writing, the outputs for reading), so that a read
+** or write of it still fails with EBADF, as on a closed descriptor, while
+** no file the program opens can take its number.  The continuation
+** program's lock took descriptor 1: its printed points and branch line
+** went into DIR/.nsm-run.lock, exit 0, and every later run, sweep or
+** continuation into DIR was refused ("the file there holds other data than
+** a process id"). */
+void out_std_hold(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int n = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
 /* Ignores SIGPIPE for the rest of the process: a reader of standard output
 ** that went away (`nsmc m.nsm -o - | head -1`) is then a failed write that
 ** out_stdout_check (or the simulator's own check) reports, where SIGPIPE
@@ -156,11 +178,13 @@ void out_pipe_ignore(void)
 ** stop signals are then unblocked, so that a mask inherited blocked (nsmc
 ** holds them blocked across its exec) cannot leave the program deaf to them
 ** and a request held pending is delivered here, to handler.  One place for
-** the simulator, the sweep and the continuation programs. */
+** the simulator, the sweep and the continuation programs, which call it
+** first: it also holds the standard descriptors (out_std_hold). */
 void out_stop_install(void (*handler)(int), int flags)
 {
     static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa;
+    out_std_hold();
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;
     sa.sa_flags = flags;
