@@ -22,7 +22,9 @@ SIM is sim_forced_impact_oscillator (sim_bouncing_ball beside it).  Cases
                   paths do not: made, locked, the run done, then exit 1 with
                   the figures' temporaries left in it; now refused before
                   anything is made, by nsmc run, the simulator's --plot, nsmc
-                  sweep and nsmc continue.
+                  sweep and nsmc continue.  A --lyapunov-out name with no
+                  room for its temporary's suffix: the whole run, then exit
+                  3; now refused before it.
   findings_fds    nsmc continue with standard output closed wrote its points
                   into DIR/.nsm-run.lock (exit 0), nsmc sweep with standard
                   error closed its last line: every later run into DIR was
@@ -171,6 +173,7 @@ def findings_paths(tmp):
     before making anything, naming the path's length; 4040 bytes still
     runs, plots and all."""
     import shutil
+    lyap_names(tmp)
     gp = shutil.which("gnuplot") is not None
     here = os.getcwd()
     os.chdir(tmp)
@@ -207,6 +210,32 @@ def paths_tried(tmp, gp):
     check(p.returncode == 0 and "trajectory.csv" in left and not [f for f in left if ".tmp" in f]
           and (not gp or "plot.png" in left),
           "a folder of 4040 bytes still takes a run and its figures", p)
+
+
+def lyap_names(tmp):
+    """--lyapunov-out with a name of 245 bytes: the spectrum goes through
+    NAME.tmpPID, which passes the 255 bytes a name may have; the whole run
+    was done and then it failed (exit 3).  Now refused before any output is
+    touched (exit 1, the --out file as it was); 240 bytes still write it."""
+    keep = os.path.join(tmp, "x.csv")
+    for n, want in ((245, 1), (250, 1), (240, 0)):
+        with open(keep, "w") as f:
+            f.write("keep\n")
+        name = "h" * n + ".csv"
+        p = run(tmp, [BALL_SIM, "--t-end", "1", "--out", "x.csv", "--lyapunov",
+                      "--lyapunov-out", name])
+        kept = open(keep).read() == "keep\n"
+        wrote = os.path.exists(os.path.join(tmp, name))
+        print("  --lyapunov-out of a %d-byte name -> %d, --out left as it was: %s, the "
+              "spectrum written: %s  %s" % (n + 4, p.returncode, kept, wrote,
+                                           shown(p).replace("h" * 20, "h..")[:60]))
+        if want:
+            check(p.returncode == 1 and kept and not wrote and "no room for the temporary" in
+                  p.stderr, "a %d-byte spectrum name refused before the run" % (n + 4), p)
+        else:
+            check(p.returncode == 0 and wrote and
+                  open(os.path.join(tmp, name)).readline().startswith("exponent,"),
+                  "a %d-byte spectrum name still written" % (n + 4), p)
 
 
 def closed(fds):
