@@ -490,6 +490,29 @@ def _cache_verify(so, sumfile, key):
     return 1, None
 
 
+def _object_check(so_path):
+    """Checks a model's shared object against the checksum its cache entry
+    keeps beside it (NAME.sum), when there is one, before it is loaded: a
+    Model unpickled (a multiprocessing worker, a pickle kept on disk) after
+    its cached object was cut short killed the interpreter with SIGBUS, as
+    nsm.compile never lets it.  CompileError when it is damaged; an object
+    without a checksum (built by hand) is loaded as it is."""
+    path = os.fsdecode(so_path)
+    if not path.endswith(".so"):
+        return
+    sumfile = path[:-3] + ".sum"
+    try:
+        with open(sumfile, "rb") as f:
+            fields = f.read(200).split()
+    except OSError:
+        return
+    key = fields[2].decode("ascii", "replace") if len(fields) == 3 else ""
+    state, why = _cache_verify(path, sumfile, key)
+    if state < 0:
+        raise CompileError("the model's shared object %s is damaged (%s): compile the model "
+                           "again (nsm.compile rebuilds it)" % (path, why))
+
+
 def _load_hint(so_path, otherwise="compile the model again"):
     """What to do when an object cannot be loaded: a cache on a file system
     mounted noexec is named as such (the hint "compile the model again"
@@ -1247,6 +1270,7 @@ class Model:
                                "object as nsm.compile builds it (nsm.compile(\"model.nsm\") "
                                "returns the Model), got %s" % given)
         self.path = so_path
+        _object_check(so_path)
         try:
             self._lib = ctypes.CDLL(os.fsdecode(so_path))
             _declare(self._lib)

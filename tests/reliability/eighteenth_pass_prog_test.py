@@ -29,6 +29,8 @@ SIM is sim_forced_impact_oscillator (sim_bouncing_ball beside it).  Cases
                   into DIR/.nsm-run.lock (exit 0), nsmc sweep with standard
                   error closed its last line: every later run into DIR was
                   refused.
+  findings_pickle a Model pickled and loaded after its cached shared object
+                  was cut short killed the interpreter (SIGBUS).
   kept            inputs that found nothing, kept: odd characters in the
                   output folder, the model's path and XDG_CACHE_HOME; the
                   programs' standard output a pipe closed early, /dev/full,
@@ -287,6 +289,57 @@ def findings(tmp):
     findings_names(tmp)
     findings_paths(tmp)
     findings_fds(tmp)
+    findings_pickle(tmp)
+
+
+PY_PICKLE = r'''
+import math, os, pickle, subprocess, sys
+import nsm
+m = nsm.compile(sys.argv[1])
+blob = pickle.dumps(m)
+size = os.path.getsize(m.path)
+load = "import pickle, sys, nsm\n" \
+       "try:\n" \
+       "    m = pickle.loads(open(sys.argv[1], 'rb').read())\n" \
+       "    print(repr(float(m.run(t_end=1).events[0]['t'])))\n" \
+       "except nsm.Error as e:\n" \
+       "    print('%s: %s' % (type(e).__name__, e))\n"
+open("m.pkl", "wb").write(blob)
+whole = open(m.path, "rb").read()
+
+
+def replace(data):
+    """m.path's bytes replaced by data through a new file: this process
+    keeps the object it loaded, whose pages a write in place would cut."""
+    with open(m.path + ".new", "wb") as f:
+        f.write(data)
+    os.chmod(m.path + ".new", 0o755)
+    os.replace(m.path + ".new", m.path)
+
+
+for cut in (0, 100, size // 3, size // 2 + 1000):
+    replace(whole[:cut])
+    p = subprocess.run([sys.executable, "-c", load, "m.pkl"], capture_output=True, text=True)
+    replace(whole)
+    said = p.stdout.strip()
+    print("  a pickled Model loaded after its object was cut to %d of %d bytes -> exit %d: %s"
+          % (cut, size, p.returncode, said[-90:]))
+    assert p.returncode == 0 and said.startswith("CompileError") and "damaged" in said, p.stderr
+p = subprocess.run([sys.executable, "-c", load, "m.pkl"], capture_output=True, text=True)
+t = float(p.stdout.strip())
+print("  the object whole again: the pickled Model lands at %.12f s (by hand %.12f)"
+      % (t, math.sqrt(2 / 9.81)))
+assert abs(t - math.sqrt(2 / 9.81)) < 1e-9
+'''
+
+
+def findings_pickle(tmp):
+    """A Model pickled (as multiprocessing sends one to its workers, or kept
+    on disk) and loaded after its cached shared object was cut short: the
+    interpreter was killed by SIGBUS, where nsm.compile never loads a
+    damaged object.  Now a CompileError naming the damage."""
+    python_script(tmp, "unpickled.py", PY_PICKLE, [BALL],
+                  "a pickled Model whose object was damaged is refused, the interpreter alive")
 
 
 # ---- kept -------------------------------------------------------------------
@@ -581,6 +634,7 @@ def kept_py(tmp):
 
 if __name__ == "__main__":
     sys.exit(main({"findings_names": findings_names, "findings_paths": findings_paths,
-                   "findings_fds": findings_fds, "findings": findings, "kept": kept,
+                   "findings_fds": findings_fds, "findings_pickle": findings_pickle,
+                   "findings": findings, "kept": kept,
                    "kept_signals": kept_signals, "kept_py": kept_py},
                   "nsm-eighteenth-prog-", case_arg=4))
