@@ -622,7 +622,7 @@ def _sigterm_held(call):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _run_stoppable(cmd, what, env=None):
+def _run_stoppable(cmd, what, env=None, cwd=None):
     """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
     honoured as the studies run in process honour it: the program is sent
     SIGINT (a terminal's Ctrl-C reaches it already; a KeyboardInterrupt
@@ -635,7 +635,7 @@ def _run_stoppable(cmd, what, env=None):
     _Terminated."""
     try:
         pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              errors="replace", env=env)
+                              errors="replace", env=env, cwd=cwd)
     except OSError:
         return _run_tool(cmd, what), False      # its CompileError, with the hint
     while True:     # in slices: a KeyboardInterrupt without a signal is seen in one
@@ -1987,10 +1987,13 @@ class Model:
         with _tempdir("nsm-basins-", "nsmc sweep --basin") as d:
             src = os.path.join(d, "model.nsm")
             _write_temp(src, self._source, "the model's source")
-            cmd = [paths.NSMC, "sweep", src, "--basin", axes[0], "--basin", axes[1],
+            # the model and the results named from the temporary folder, the
+            # program's own: a TMPDIR of 4030 bytes is then no output folder
+            # past the programs' path limit (outdir_path_check)
+            cmd = [paths.NSMC, "sweep", "model.nsm", "--basin", axes[0], "--basin", axes[1],
                    "--section", section, "--transient", str(int(transient)),
                    "--record", str(record), "--basin-tol", repr(tol),
-                   "--jobs", str(jobs), "--out-dir", os.path.join(d, "out")]
+                   "--jobs", str(jobs), "--out-dir", "out"]
             if period is not None:
                 cmd += ["--section-period", str(period)]
             if t_max is not None:
@@ -2003,7 +2006,7 @@ class Model:
                 cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
             for arg in cmd[1:]:     # a NUL escaped as a bare ValueError from exec
                 _ctext(arg, "basins: the argument")
-            p, stopped = _run_stoppable(cmd, "nsmc")
+            p, stopped = _run_stoppable(cmd, "nsmc", cwd=d)
             _warn_all(self.name, [ln.split(": warning: ", 1)[1] for ln in p.stderr.splitlines()
                                   if ": warning: " in ln])
             if stopped:

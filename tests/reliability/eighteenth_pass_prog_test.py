@@ -39,7 +39,8 @@ SIM is sim_forced_impact_oscillator (sim_bouncing_ball beside it).  Cases
                   Floquet and Lyapunov sweeps, continuation, run) stopped by
                   SIGINT, SIGTERM and SIGHUP at random moments.
   kept_py         Python: bad arguments of every type, threads, the command
-                  line and Python on one cache with `nsmc cache clean`.
+                  line and Python on one cache with `nsmc cache clean`, a
+                  basin study under a TMPDIR of 4030 bytes.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -621,6 +622,21 @@ for k in range(4):
 rcs = [p.wait() for p in runs] + [clean.wait()]
 print("  nsmc run x3, nsm.compile x4 and nsmc cache clean x12 on one cache: exits %s" % rcs)
 assert rcs == [0, 0, 0, 0]
+
+# basins under a TMPDIR of 4030 bytes: the basin program's folder in it
+# would pass the programs' path limit; it is named from the folder itself
+import tempfile
+deep = os.path.abspath("t")
+while len(deep) + 251 < 4030:
+    deep = os.path.join(deep, "d" * 250)
+deep = os.path.join(deep, "u" * (4030 - len(deep) - 1))
+os.makedirs(deep)
+tempfile.tempdir = deep
+xs, ys, labels, atts = f.basins(("M.x", -1, 0, 3), ("M.v", -1, 1, 3), "period:2*pi/omega")
+tempfile.tempdir = None
+print("  basins under a TMPDIR of %d bytes: labels %s, %d attractor(s)"
+      % (len(deep), labels.tolist(), len(atts)))
+assert labels.shape == (3, 3) and len(atts) >= 1
 '''
 
 
