@@ -502,6 +502,8 @@ def _object_check(so_path):
         return
     sumfile = path[:-3] + ".sum"
     try:
+        if not stat.S_ISREG(os.lstat(sumfile).st_mode):
+            return      # never opened: a FIFO's open waits for a writer for ever
         with open(sumfile, "rb") as f:
             fields = f.read(200).split()
     except OSError:
