@@ -3,6 +3,7 @@
  * (emit_roll.h).
  */
 #include "emit_roll.h"
+#include "source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,16 +46,28 @@ Roll *roll_new(Arena *a)
     return r;
 }
 
-/* Writes a comment body safely: no comment terminator can leak out. */
+/* Writes a comment body safely: no comment terminator can leak out, and
+ * a byte that is not UTF-8 (a model file's name in Latin-1, the one text
+ * copied from outside the checked model) is written as the text \xHH, so
+ * that the C stays UTF-8: the Python package reads it as such, and
+ * nsm.compile of a file named with such a byte failed with a
+ * UnicodeDecodeError. */
 void emit_comment_text(FILE *out, const char *s)
 {
+    const unsigned char *end = s ? (const unsigned char *)s + strlen(s) : NULL;
     for (; s && *s; s++) {
         if (s[0] == '*' && s[1] == '/') {
             fputs("* /", out);
             s++;
             continue;
         }
-        fputc(*s, out);
+        size_t n = source_utf8_len((const unsigned char *)s, end);
+        if (n == 0) {
+            fprintf(out, "\\x%02X", (unsigned char)*s);
+            continue;
+        }
+        fwrite(s, 1, n, out);
+        s += n - 1;
     }
 }
 

@@ -467,6 +467,7 @@ static int dispatch(int argc, char **argv)
  * true`) killed nsmc by SIGPIPE; it is now a failed write, said, exit 1. */
 int main(int argc, char **argv)
 {
+    out_std_hold();
     out_pipe_ignore();
     int rc = dispatch(argc, argv);
     return out_stdout_check("nsmc") && rc == 0 ? 1 : rc;

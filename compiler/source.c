@@ -35,6 +35,13 @@ static size_t utf8_len(const unsigned char *p, const unsigned char *end)
     return n;
 }
 
+/* utf8_len for the other phases: the emitters keep what they copy from
+ * outside the model's text (its file's name) valid UTF-8. */
+size_t source_utf8_len(const unsigned char *p, const unsigned char *end)
+{
+    return utf8_len(p, end);
+}
+
 /* Whether the CR at p ends its line: only CRs, then LF or the end, follow
  * (CRLF saved on Windows, CR CR LF converted twice), as parameter files. */
 static bool cr_ends_line(const unsigned char *p, const unsigned char *end)

@@ -8,6 +8,7 @@
 #define NSM_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "arena.h"
 #include "diag.h"
@@ -22,5 +23,8 @@ bool source_read(Source *src, const char *path, Arena *a, Diag *d);
  * checks as source_read.  Returns false after reporting when they are not text. */
 bool source_from_memory(Source *src, const char *path, const char *data, size_t size,
                         Arena *a, Diag *d);
+
+/* Length of the valid UTF-8 sequence at p, before end (0 when invalid). */
+size_t source_utf8_len(const unsigned char *p, const unsigned char *end);
 
 #endif

@@ -954,3 +954,22 @@ foreach(case reached help plural locale load cap)
   set_tests_properties(reliability/left18prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# An eighteenth hostile pass on the programs and the Python package
+# (tests/reliability/eighteenth_pass_prog_test.py): a model's name of
+# hundreds of characters, an output folder whose files' paths would pass
+# PATH_MAX, a model file named with bytes that are not UTF-8 from Python,
+# programs started without a standard descriptor, a pickled Model whose
+# cached object was cut short; odd characters in every
+# path, lost standard outputs, studies and runs in one folder, every study
+# program under the stop signals, Python's bad arguments, threads and a
+# cache shared with the command line; each case under 20 s in the normal
+# build.
+foreach(case findings_names findings_paths findings_fds findings_pickle kept kept_signals kept_py)
+  add_test(NAME reliability/eighteenth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/eighteenth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
+            ${case})
+  set_tests_properties(reliability/eighteenth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

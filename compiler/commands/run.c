@@ -966,6 +966,21 @@ static void cache_keep(int lock)
     fcntl(lock, F_SETLK, &fl);      /* the descriptor stays open until exit */
 }
 
+/* The name of a cache entry's folder and files for a program called name:
+ * name, cut to its first 100 bytes.  A model's name may be of any length,
+ * but a file's name may not pass 255 bytes: the entry's folder is named
+ * NAME-HASH and its files NAME.tmpPID, NAME.sum, so a model named with 239
+ * characters or more (232 for its sweep program) could not be run, "cannot
+ * write the simulator's cache ...: File name too long (set XDG_CACHE_HOME to
+ * a writable directory)".  The hash keeps two names cut alike apart (it
+ * covers the C text, which holds the whole name). */
+static const char *cache_name(const char *name, Arena *a)
+{
+    enum { CACHE_NAME_MAX = 100 };
+    return strlen(name) <= CACHE_NAME_MAX ? name
+           : arena_printf(a, "%.*s", (int)CACHE_NAME_MAX, name);
+}
+
 /* Builds the program for C text (`what` names it in messages: the
  * simulator or the sweep program), or finds it in the cache.  Returns the
  * binary's path in a, or NULL with *status set after a message. */
@@ -1007,6 +1022,7 @@ static const char *build(const char *what, const char *name, const char *ctext, 
         h = hash_bytes(h, cmd.arg[i], strlen(cmd.arg[i]) + 1);
 
     const char *root = cache_root(a);
+    name = cache_name(name, a);
     const char *dir = arena_printf(a, "%s/%s-%016llx", root, name, (unsigned long long)h);
     const char *bin = arena_printf(a, "%s/%s", dir, name);
     const char *csrc = arena_printf(a, "%s/%s.c", dir, name);
@@ -1618,7 +1634,7 @@ static int run(const RunOptions *o, Arena *a)
     if (!bin)
         return status;
     const char *dir = o->out_dir ? o->out_dir : arena_printf(a, "out/%s", m->name);
-    if (run_outputs_check(o, dir, a))
+    if (outdir_path_check("nsmc", dir) || run_outputs_check(o, dir, a))
         return 1;
     if (make_dirs(dir, a) != 0) {
         fprintf(stderr, "nsmc: error: cannot create the output folder '%s': %s\n", dir,

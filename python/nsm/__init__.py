@@ -490,6 +490,31 @@ def _cache_verify(so, sumfile, key):
     return 1, None
 
 
+def _object_check(so_path):
+    """Checks a model's shared object against the checksum its cache entry
+    keeps beside it (NAME.sum), when there is one, before it is loaded: a
+    Model unpickled (a multiprocessing worker, a pickle kept on disk) after
+    its cached object was cut short killed the interpreter with SIGBUS, as
+    nsm.compile never lets it.  CompileError when it is damaged; an object
+    without a checksum (built by hand) is loaded as it is."""
+    path = os.fsdecode(so_path)
+    if not path.endswith(".so"):
+        return
+    sumfile = path[:-3] + ".sum"
+    try:
+        if not stat.S_ISREG(os.lstat(sumfile).st_mode):
+            return      # never opened: a FIFO's open waits for a writer for ever
+        with open(sumfile, "rb") as f:
+            fields = f.read(200).split()
+    except OSError:
+        return
+    key = fields[2].decode("ascii", "replace") if len(fields) == 3 else ""
+    state, why = _cache_verify(path, sumfile, key)
+    if state < 0:
+        raise CompileError("the model's shared object %s is damaged (%s): compile the model "
+                           "again (nsm.compile rebuilds it)" % (path, why))
+
+
 def _load_hint(so_path, otherwise="compile the model again"):
     """What to do when an object cannot be loaded: a cache on a file system
     mounted noexec is named as such (the hint "compile the model again"
@@ -602,7 +627,7 @@ def _sigterm_held(call):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _run_stoppable(cmd, what, env=None):
+def _run_stoppable(cmd, what, env=None, cwd=None):
     """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
     honoured as the studies run in process honour it: the program is sent
     SIGINT (a terminal's Ctrl-C reaches it already; a KeyboardInterrupt
@@ -615,7 +640,7 @@ def _run_stoppable(cmd, what, env=None):
     _Terminated."""
     try:
         pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              errors="replace", env=env)
+                              errors="replace", env=env, cwd=cwd)
     except OSError:
         return _run_tool(cmd, what), False      # its CompileError, with the hint
     while True:     # in slices: a KeyboardInterrupt without a signal is seen in one
@@ -801,7 +826,11 @@ def _build(ctext, paths, verbose=False):
               os.path.join(paths.INCLUDE, "nsm", "model.h")):
         _hash_file(h, f)
     h.update("\0".join(cmd + link).encode())
-    name, key = symbol[len("nsm_model_"):], h.hexdigest()
+    # the entry's folder and files named by the model's name cut to 100
+    # characters: a name of 230 or more made a file name longer than the
+    # system's 255 bytes ("File name too long ... set XDG_CACHE_HOME"); the
+    # key keeps two names cut alike apart
+    name, key = symbol[len("nsm_model_"):][:100], h.hexdigest()
     d = os.path.join(_cache_root(), "py-%s-%s" % (name, key[:16]))
     so, sumfile, csrc = (os.path.join(d, name + ext) for ext in (".so", ".sum", ".c"))
     lockfile = os.path.join(d, ".lock")
@@ -1268,6 +1297,7 @@ class Model:
                                "object as nsm.compile builds it (nsm.compile(\"model.nsm\") "
                                "returns the Model), got %s" % given)
         self.path = so_path
+        _object_check(so_path)
         try:
             self._lib = ctypes.CDLL(os.fsdecode(so_path))
             _declare(self._lib)
@@ -1984,10 +2014,13 @@ class Model:
         with _tempdir("nsm-basins-", "nsmc sweep --basin") as d:
             src = os.path.join(d, "model.nsm")
             _write_temp(src, self._source, "the model's source")
-            cmd = [paths.NSMC, "sweep", src, "--basin", axes[0], "--basin", axes[1],
+            # the model and the results named from the temporary folder, the
+            # program's own: a TMPDIR of 4030 bytes is then no output folder
+            # past the programs' path limit (outdir_path_check)
+            cmd = [paths.NSMC, "sweep", "model.nsm", "--basin", axes[0], "--basin", axes[1],
                    "--section", section, "--transient", str(int(transient)),
                    "--record", str(record), "--basin-tol", repr(tol),
-                   "--jobs", str(jobs), "--out-dir", os.path.join(d, "out")]
+                   "--jobs", str(jobs), "--out-dir", "out"]
             if period is not None:
                 cmd += ["--section-period", str(period)]
             if t_max is not None:
@@ -2000,7 +2033,7 @@ class Model:
                 cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
             for arg in cmd[1:]:     # a NUL escaped as a bare ValueError from exec
                 _ctext(arg, "basins: the argument")
-            p, stopped = _run_stoppable(cmd, "nsmc")
+            p, stopped = _run_stoppable(cmd, "nsmc", cwd=d)
             _warn_all(self.name, [ln.split(": warning: ", 1)[1] for ln in p.stderr.splitlines()
                                   if ": warning: " in ln])
             if stopped:

@@ -1600,6 +1600,26 @@ static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t)
             nsm_sim_steps(sim));
 }
 
+/* Whether the temporary that lyap_write writes the spectrum through,
+** PATH.tmpPID beside path in folder dir, has a name the file system takes:
+** a name of 245 bytes or more was taken, the whole run done, and then the
+** spectrum could not be written (exit 3, "File name too long").  0, or 1
+** after a message. */
+static int lyap_tmp_fits(const char *prog, const char *path, const char *dir)
+{
+    char suffix[32];
+    size_t n = (size_t)snprintf(suffix, sizeof suffix, ".tmp%ld", (long)getpid());
+    const char *slash = strrchr(path, '/');
+    size_t base = strlen(slash ? slash + 1 : path);
+    long name_max = pathconf(dir, _PC_NAME_MAX);
+    if ((name_max <= 0 || base + n <= (size_t)name_max) && strlen(path) + n < PATH_MAX)
+        return 0;
+    fprintf(stderr, "%s: error: cannot write '%s': its name leaves no room for the temporary "
+            "the spectrum is written through ('%s' ending in '%s'): choose a shorter name\n",
+            prog, path, slash ? slash + 1 : path, suffix);
+    return 1;
+}
+
 /* Whether the Lyapunov spectrum, written once the run is over, can go to
 ** path: a folder, a missing folder or a link to nothing is refused before
 ** any output is touched (exit 1), not after the whole run (exit 3 with the
@@ -1610,8 +1630,12 @@ static int lyap_check(const char *prog, const char *path)
     char dir[4096];
     if (!strcmp(path, "-"))
         return 0;
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
     if (stat(path, &st) == 0)
-        return S_ISDIR(st.st_mode) ? cannot_open(prog, path, EISDIR) : 0;
+        return S_ISDIR(st.st_mode) ? cannot_open(prog, path, EISDIR)
+               : S_ISREG(st.st_mode) ? lyap_tmp_fits(prog, path, dir) : 0;
     if (errno != ENOENT)
         return cannot_open(prog, path, errno);
     if (lstat(path, &st) == 0) {
@@ -1619,14 +1643,13 @@ static int lyap_check(const char *prog, const char *path)
                 path);
         return 1;
     }
-    const char *slash = strrchr(path, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
-             slash ? path : ".");
     if (stat(dir, &st) != 0)
         return cannot_open(prog, path, errno);
     if (!S_ISDIR(st.st_mode))
         return cannot_open(prog, path, ENOTDIR);
-    return access(dir, W_OK | X_OK) != 0 ? cannot_open(prog, path, errno) : 0;
+    if (access(dir, W_OK | X_OK) != 0)
+        return cannot_open(prog, path, errno);
+    return lyap_tmp_fits(prog, path, dir);
 }
 
 /* Write the Lyapunov spectrum (n exponents) as CSV to f; 0, or -1 with
@@ -2081,6 +2104,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     /* the plot folder is made only once every option has been accepted, and
      * its old figures removed once every output is open */
     if (plot_dir) {
+        if (outdir_path_check(d.prog, plot_dir)) {
+            nsm_sim_free(sim);
+            return 1;
+        }
         if (make_dir(plot_dir)) {
             nsm_sim_free(sim);
             return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");

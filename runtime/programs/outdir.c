@@ -98,12 +98,34 @@ int outdir_lock_take(const char *prog, const char *dir)
     return -1;
 }
 
+/* Whether the paths of the files written into output folder dir fit the
+** system's limit on a path (PATH_MAX, 4096 bytes on Linux): 0, or 1 after a
+** message naming the folder's length.  The longest name written there,
+** with its slash, is OUTDIR_NAME_ROOM bytes (a sweep's
+** "bifurcations.csv.partial.prev", a figure's "NAME.png.tmpPID").  A folder
+** whose own path fit but whose files' did not was made and locked, the
+** simulator ran, and then gnuplot's figures could not be renamed into place:
+** exit 1 with their temporaries left in the folder for ever. */
+int outdir_path_check(const char *prog, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n + OUTDIR_NAME_ROOM < PATH_MAX)
+        return 0;
+    fprintf(stderr, "%s: error: the output folder's path is too long (%zu bytes): the paths "
+            "of the files written into it would pass the system's limit of %d bytes; choose a "
+            "folder with a path of at most %d bytes\n", prog, n, PATH_MAX,
+            PATH_MAX - 1 - OUTDIR_NAME_ROOM);
+    return 1;
+}
+
 /* Makes the output folder dir and takes its lock for the rest of the
 ** process (outdir_lock_take); the lock also proves the folder writable
 ** before any work.  0, or 1 after a message. */
 int outdir_lock(const char *prog, const char *dir)
 {
     struct stat st;
+    if (outdir_path_check(prog, dir))
+        return 1;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: error: cannot create '%s': %s\n", prog, dir, strerror(errno));
         return 1;
@@ -113,6 +135,28 @@ int outdir_lock(const char *prog, const char *dir)
         return 1;
     }
     return outdir_lock_take(prog, dir) < 0;
+}
+
+/* Holds each standard descriptor (0, 1, 2) the program was started
+** without (`nsmc continue ... >&-`) on /dev/null, opened against its use
+** (standard input for writing, the outputs for reading), so that a read
+** or write of it still fails with EBADF, as on a closed descriptor, while
+** no file the program opens can take its number.  The continuation
+** program's lock took descriptor 1: its printed points and branch line
+** went into DIR/.nsm-run.lock, exit 0, and every later run, sweep or
+** continuation into DIR was refused ("the file there holds other data than
+** a process id"). */
+void out_std_hold(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int n = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
 }
 
 /* Ignores SIGPIPE for the rest of the process: a reader of standard output
@@ -134,11 +178,13 @@ void out_pipe_ignore(void)
 ** stop signals are then unblocked, so that a mask inherited blocked (nsmc
 ** holds them blocked across its exec) cannot leave the program deaf to them
 ** and a request held pending is delivered here, to handler.  One place for
-** the simulator, the sweep and the continuation programs. */
+** the simulator, the sweep and the continuation programs, which call it
+** first: it also holds the standard descriptors (out_std_hold). */
 void out_stop_install(void (*handler)(int), int flags)
 {
     static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa;
+    out_std_hold();
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;
     sa.sa_flags = flags;

@@ -11,8 +11,14 @@
 
 #include <stddef.h>
 
+/* the bytes kept for the longest file name written into an output folder,
+** its slash included (outdir_path_check) */
+#define OUTDIR_NAME_ROOM 48
+
+int outdir_path_check(const char *prog, const char *dir);
 int outdir_lock(const char *prog, const char *dir);
 int outdir_lock_take(const char *prog, const char *dir);
+void out_std_hold(void);
 void out_pipe_ignore(void);
 void out_stop_install(void (*handler)(int), int flags);
 int out_stdout_check(const char *prog);

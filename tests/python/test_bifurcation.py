@@ -175,9 +175,9 @@ def test_basins_pilot(fio, monkeypatch):
     sent = []
     real = nsm._run_stoppable      # how basins runs nsmc sweep (Ctrl-C honoured)
 
-    def spy(cmd, what):
+    def spy(cmd, what, **kw):
         sent.append(list(cmd))
-        return real(cmd, what)
+        return real(cmd, what, **kw)
     monkeypatch.setattr(nsm, "_run_stoppable", spy)
     args = (("M.x", -3, -0.01, 6), ("M.v", -3, 3, 5), "impact:stop")
     kw = dict(period="2*pi/omega", transient=300, record=12, params={"omega": 0.7})
