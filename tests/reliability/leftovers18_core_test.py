@@ -24,10 +24,28 @@ Cases (each under 20 s in the normal build):
           corner), the energy after it that of the vertical impulse on the
           right corner, and at rest on both corners at the end, under
           taylor, rk4 and adaptive.
+  free    exact on a free mass steps 2 s at a time (its mode's reach 2/nu,
+          nu = 1/s from x' = v): not a defect.  Samples inside a step come
+          from the step's expansion, events are located inside it, and the
+          motion is a polynomial the expansion holds: x0 + v0 t + F t^2/(2
+          m) at every sample (every 0.7 s and every 77.7 s to 1e5 s) within
+          1e-13 of the span's largest |x|, the landing on a wall 1000 m away
+          at (-v0 + sqrt(v0^2 + 2 a L))/a within 1e-13 relative and the
+          motion after it (e = 0.5) by hand.  Passes before and after: the
+          step length stays, documented.
+  units   (a) a parameter given as a bare number matches any unit, alone, in
+          a product or a sum (language.md says so; models write `A*sin(w*t)`
+          so): `force on M = q` runs as q newtons; (b) a unit reads its
+          atoms left to right, `*` and `/` at one level and `^` tightest, as
+          arithmetic does: gravity `9.81 m/s^2*m` is in m^2/s^2, refused with
+          a caret, `2 N/m*s` is a damping in N*s/m; (c) `2` and `-2` alone
+          match any slot (a force), `2*M.v` is in m/s and refused as a force
+          while the negated `-2*M.v` matches any slot (language.md).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -36,6 +54,7 @@ from passlib import check, main  # noqa: E402
 from twelfth_pass_core_test import compiled  # noqa: E402
 
 SRC = os.path.abspath(sys.argv[1])
+NSMC = os.path.join(os.environ.get("NSM_BUILD_DIR", os.path.join(SRC, "build")), "nsmc")
 G = 9.81
 
 
@@ -141,8 +160,98 @@ def case_rock(tmp):
               and max(between) < 1e-10 and end < 1e-9,
               "the frictionless rocking block (%s): falls vertically, by hand" % meth)
 
+FREE = '''model free "a mass pushed towards a far wall"
+param F = 0 N
+mass M = 1 kg
+force push: on M = F
+gap W: 1000 m - M.x >= 0 m, impact(e = 0.5)
+init M.x = 0.1 m, M.v = 0.3 m/s
+simulate t_end = 10 s
+output every 0.7 s: M.x, M.v
+'''
 
-CASES = {"hrest": case_hrest, "rock": case_rock}
+
+def free_by_hand(F, t, x0=0.1, v0=0.3, L=1000.0, e=0.5):
+    """x, v of the unit mass pushed by F from (x0, v0) towards the wall at L,
+    its landing at t1 (a = F: the root of x0 + v0 t + a t^2/2 = L), the
+    rebound -e v1."""
+    a = F
+    t1 = (-v0 + math.sqrt(v0 * v0 + 2 * a * (L - x0))) / a if a > 0 else (L - x0) / v0
+    if t <= t1:
+        return x0 + v0 * t + a * t * t / 2, v0 + a * t, t1
+    s, v1 = t - t1, v0 + a * t1
+    return L - e * v1 * s + a * s * s / 2, -e * v1 + a * s, t1
+
+
+def case_free(tmp):
+    """exact on a free mass, its 2 s steps: samples, landing and motion by
+    hand."""
+    free = compiled(tmp, "free", FREE)
+    for F, T, every in ((0.0, 1e3, 0.7), (0.0, 1e5, 77.7), (0.7, 100.0, 0.7), (0.5, 100.0, 0.3)):
+        r = free.run(method="exact", t_end=T, every=every, params={"F": F})
+        big = max(max(abs(x) for x in r["M.x"]), 1.0)
+        vbig = max(max(abs(v) for v in r["M.v"]), 1.0)
+        err = max(max(abs(x - free_by_hand(F, t)[0]) / big, abs(v - free_by_hand(F, t)[1]) / vbig)
+                  for t, x, v in zip(r.t, r["M.x"], r["M.v"]))
+        imp = [float(ev["t"]) for ev in r.events if ev["kind"] == "impact"]
+        t1 = free_by_hand(F, 0.0)[2]
+        land = abs(imp[0] / t1 - 1) if imp else (0.0 if t1 > T else 1.0)
+        print("  free mass, F %g N, to %g s, samples every %g s -> %d samples within %.3g, "
+              "landing %s (by hand %.15g s, %.3g off)" % (F, T, every, len(r.t), err,
+                                                           imp[:1], t1, land))
+        check(len(r.t) == math.floor(T / every + 1e-9) + 1 and err < 1e-13 and land < 1e-13,
+              "exact on a free mass (F %g N, to %g s): its samples and landing by hand" % (F, T))
+
+
+def nsmc_check(tmp, text):
+    """nsmc on a model text: its exit status and its messages."""
+    path = os.path.join(tmp, "u.nsm")
+    with open(path, "w") as f:
+        f.write(text)
+    p = subprocess.run([NSMC, path, "-o", os.path.join(tmp, "u.c")], capture_output=True,
+                       text=True, timeout=60)
+    return p.returncode, p.stderr
+
+
+def case_units(tmp):
+    """Bare parameters, a unit's atoms left to right, negated literals."""
+    force = 'model u "u"\nparam q = 0.5\nmass M = 1 kg\nforce push: on M = %s\n' \
+            'simulate t_end = 1 s\noutput every 0.5 s: M.x\n'
+    for expr, ok, unit in (("q", True, None), ("-q", True, None), ("2 N*s*q", True, None),
+                           ("2 N*s/(1 + q)", True, None), ("2", True, None), ("-2", True, None),
+                           ("-2*M.v", True, None), ("2*M.v", False, "m/s"),
+                           ("2 N*s*2", False, "N*s"), ("-2 N*s", False, "N*s"),
+                           ("2 kg*m/s^2", True, None), ("2 kg/s^2*m", True, None),
+                           ("2 kg*m/s^2*s", False, "N*s")):
+        rc, err = nsmc_check(tmp, force % expr)
+        print("  force on M = %s -> %d %s" % (expr, rc, err.strip().splitlines()[0] if err else ""))
+        check(rc == 0 if ok else (rc == 1 and "a force must be in N, not %s" % unit in err
+                                  and "^" in err),
+              "a force written as %s: %s" % (expr, "accepted" if ok else "refused with a caret"))
+    for grav, ok, unit in (("9.81 m/s^2", True, None), ("9.81 m/s^2*m", False, "m^2/s^2"),
+                           ("9.81 m/s^2/m*m", True, None), ("9.81 m*s^-2", True, None),
+                           ("9.81 m/s/s", True, None), ("9.81 m/s*s", False, "m")):
+        rc, err = nsmc_check(tmp, 'model u "u"\nmass M = 1 kg\ngravity %s\nsimulate t_end = 1 s\n'
+                                  'output every 0.5 s: M.x\n' % grav)
+        print("  gravity %s -> %d %s" % (grav, rc, err.strip().splitlines()[0] if err else ""))
+        check(rc == 0 if ok else (rc == 1 and "gravity must be in m/s^2, not %s" % unit in err
+                                  and "^~" in err),
+              "gravity %s: %s" % (grav, "accepted" if ok else "refused, read left to right"))
+    rc, err = nsmc_check(tmp, 'model u "u"\nmass M = 1 kg\nspring S: ground -- M, k = 1 N/m, '
+                              'c = 2 N/m*s\nsimulate t_end = 1 s\noutput every 0.5 s: M.x\n')
+    print("  damping c = 2 N/m*s -> %d %s" % (rc, err.strip()[:80]))
+    check(rc == 0, "a damping written 2 N/m*s: N*s/m, accepted")
+    # a bare parameter alone is taken in SI: a force of q newtons
+    pushed = compiled(tmp, "pushed", force % "q")
+    for q in (0.5, -2.0):
+        r = pushed.run(method="exact", params={"q": q})
+        err = max(abs(x - q * t * t / 2) for t, x in zip(r.t, r["M.x"]))
+        print("  force on M = q, q = %g -> x(1 s) = %.17g (by hand %g), within %.3g"
+              % (q, r["M.x"][-1], q / 2, err))
+        check(err < 1e-15, "a bare parameter as a force (q = %g): q newtons" % q)
+
+
+CASES = {"hrest": case_hrest, "rock": case_rock, "free": case_free, "units": case_units}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-left18core-", case_arg=2))
