@@ -41,6 +41,15 @@ Cases (each under 20 s in the normal build):
           a caret, `2 N/m*s` is a damping in N*s/m; (c) `2` and `-2` alone
           match any slot (a force), `2*M.v` is in m/s and refused as a force
           while the negated `-2*M.v` matches any slot (language.md).
+  floor   the mid-run slip judgement on a part of the model: a mass at rest
+          pushed by 1e-13 N from t = 1 s to 2 s against friction (mu_s N =
+          5e-14 N), beside an unrelated oscillator at 1 m/s, slid backwards
+          after the push, exit 0 (its slip judged on the whole model's
+          speeds, the oscillator's among them).  Now it stops after the push
+          and by the stick it had to make (2 + 7/3 s at most), naming the
+          element and the floor; at 1e-7 N it sticks at 2 + 7/3 s at 7e-8/6
+          m within 1e-9 and the oscillator keeps cos t (exact, rk4,
+          adaptive).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -251,7 +260,50 @@ def case_units(tmp):
         check(err < 1e-15, "a bare parameter as a force (q = %g): q newtons" % q)
 
 
-CASES = {"hrest": case_hrest, "rock": case_rock, "free": case_free, "units": case_units}
+SWITCHED = '''model swo "a mass pushed from t = 1 s to 2 s against friction, an oscillator beside it"
+param F = 1e-13 N
+param N = 1e-13 N
+mass M = 1 kg
+mass O = 1 kg
+spring So: ground -- O, k = 1 N/m
+force push: on M = if t <= 1 s or t > 2 s then 0 N else F
+friction Fr: M -- ground, mu_s = 0.5, mu_k = 0.3, normal = N
+init M.x = 0 m, M.v = 0 m/s, O.x = 1 m
+simulate t_end = 6 s
+output every 0.5 s: M.x, M.v, O.x
+'''
+
+
+def case_floor(tmp):
+    """A slow slip beside a fast unrelated oscillator, judged on its own
+    part of the model."""
+    import re
+    sw = compiled(tmp, "swo", SWITCHED)
+    stick = 2 + 7 / 3
+    for meth in ("exact", "rk4", "adaptive"):
+        msg = refusal(lambda: sw.run(method=meth, dt=1e-3))
+        m = re.search(r"t = ([0-9.e+-]+) s: friction element 'Fr' slips against its direction",
+                      msg) if isinstance(msg, str) else None
+        print("  pushed by 1e-13 N beside an oscillator, %s -> %s" % (
+            meth, msg[:220] if isinstance(msg, str) else "ran, M.x(6) = %.3g m" % msg["M.x"][-1]))
+        check(m is not None and "velocity floor of 1e-12 m/s" in msg and "scale the units" in msg
+              and 2 < float(m.group(1)) <= stick + 2e-3,
+              "a slow slip beside a fast oscillator (%s): stops naming the element and the floor"
+              % meth)
+    want = 0.35e-7 + 0.7e-7 ** 2 / 0.6e-7
+    for meth in ("exact", "rk4", "adaptive"):
+        r = sw.run(method=meth, dt=1e-3, params={"F": 1e-7, "N": 1e-7})
+        st = [float(e["t"]) for e in r.events if e["kind"] == "stick" and float(e["t"]) > 0]
+        osc = max(abs(x - math.cos(t)) for t, x in zip(r.t, r["O.x"]))
+        print("  pushed by 1e-7 N beside an oscillator, %s -> sticks at %s s (%.17g), x(6) = "
+              "%.12g m (%.12g), the oscillator within %.3g of cos t"
+              % (meth, st, stick, r["M.x"][-1], want, osc))
+        check(len(st) == 1 and abs(st[0] - stick) < 1e-9 and abs(r["M.x"][-1] - want) < 1e-9 * want
+              and osc < 1e-8, "a slip of 1e-7 N beside an oscillator (%s): by hand" % meth)
+
+
+CASES = {"hrest": case_hrest, "rock": case_rock, "free": case_free, "units": case_units,
+         "floor": case_floor}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-left18core-", case_arg=2))
