@@ -934,7 +934,7 @@ endforeach()
 # a Hertz floor, the frictionless rocking block, exact on a free mass,
 # units of bare parameters, the mid-run velocity floor per element; each
 # case under 20 s in the normal build.
-foreach(case hrest rock free units floor)
+foreach(case hrest rock free units floor spatial)
   add_test(NAME reliability/left18core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers18_core_test.py
             ${NSM_SOURCE_DIR} ${case})

@@ -50,6 +50,14 @@ Cases (each under 20 s in the normal build):
           element and the floor; at 1e-7 N it sticks at 2 + 7/3 s at 7e-8/6
           m within 1e-9 and the oscillator keeps cos t (exact, rk4,
           adaptive).
+  spatial a sphere in space (r = 1 m, I = 2/5 m r^2) sliding at 1e-13 m/s
+          without spin on a rough floor (mu = 0.5) beside a body flying at
+          50 m/s: spatial friction has no absolute velocity floor (its slip
+          tolerance is 1e-10 of its own body's speeds), so the slip is
+          decided on its own scale: it sticks at 2 v0/(7 mu g) and rolls at
+          5/7 v0 (rk4 and adaptive); taylor's series overflow at 1e-15 s
+          steps and it stops saying so ("scale the model's values").
+          Passes before and after: no floor to judge mid-run there.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -302,8 +310,44 @@ def case_floor(tmp):
               and osc < 1e-8, "a slip of 1e-7 N beside an oscillator (%s): by hand" % meth)
 
 
+SPHERE = '''model sph "a sphere sliding slowly on a rough floor, a fast body beside it"
+param v0 = 1e-13 m/s
+param mu = 0.5
+gravity g = (0, 0, -9.81 m/s^2)
+rigid S: mass = 1 kg, inertia = (0.4 kg*m^2, 0.4 kg*m^2, 0.4 kg*m^2)
+rigid F: mass = 1 kg, inertia = (0.4 kg*m^2, 0.4 kg*m^2, 0.4 kg*m^2)
+plane floor: normal = (0, 0, 1), offset = 0 m
+gap c: S.sphere(radius = 1 m) above floor, impact(e = 0)
+friction fr: normal = gap c, mu = mu, et = 0
+init S.z = 1 m, S.vx = v0, F.z = 100 m, F.vx = 1 m/s, F.vz = 50 m/s
+simulate t_end = 1e-13 s
+output every 1e-15 s: S.x, S.vx, S.w2, F.z
+'''
+
+
+def case_spatial(tmp):
+    """A slow spatial slip beside a fast body, on its own scale."""
+    sph = compiled(tmp, "sph", SPHERE)
+    v0, mu = 1e-13, 0.5
+    t1 = 2 * v0 / (7 * mu * G)
+    for meth in ("rk4", "adaptive", "taylor"):
+        r = refusal(lambda: sph.run(method=meth))
+        if isinstance(r, str):
+            print("  sphere sliding at 1e-13 m/s, %s -> %s" % (meth, r[:200]))
+            check(meth == "taylor" and "scale the model's values" in r,
+                  "a slow spatial slip (%s): by hand, or taylor's overflow said" % meth)
+            continue
+        st = [float(e["t"]) for e in r.events if e["kind"] == "stick" and e["contact"] == "fr"]
+        vx, w2 = r["S.vx"][-1], r["S.w2"][-1]
+        print("  sphere sliding at 1e-13 m/s, %s -> sticks at %s s (by hand %.15g), rolls at "
+              "%.15g m/s, %.15g rad/s (by hand %.15g)" % (meth, st, t1, vx, w2, 5 * v0 / 7))
+        check(len(st) == 1 and abs(st[0] / t1 - 1) < 1e-9 and abs(vx / (5 * v0 / 7) - 1) < 1e-12
+              and abs(w2 / (5 * v0 / 7) - 1) < 1e-12 and abs(r["F.z"][-1] - 100) < 1e-9,
+              "a slow spatial slip beside a fast body (%s): sticks and rolls by hand" % meth)
+
+
 CASES = {"hrest": case_hrest, "rock": case_rock, "free": case_free, "units": case_units,
-         "floor": case_floor}
+         "floor": case_floor, "spatial": case_spatial}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-left18core-", case_arg=2))
