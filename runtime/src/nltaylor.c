@@ -351,29 +351,16 @@ static void wtlam_k(const nsm_sim *s, const RtNlTaylor *e, int j, int k, int lo,
 /* How long a force law k p^a near p = 0 (its onset, law.h; a not whole)
 ** at the relative rate r = |p'| from p = 0 (entering, or leaving to p = 0)
 ** can be left out: while its force changes the contact's relative velocity
-** by at most 1e-17 of the velocity the step reaches.  At the rate alone,
-** p = r tau, the integral of D k (r tau)^a over tau (D = W M^-1 W^T) gives
-** h_r = (1e-17 (a + 1) r^(1-a) / (D k))^(1/(a+1)); under the acceleration
-** A the other forces can give along the row (rt_gap_accel_scale: gravity
-** on a ball released at rest touching its floor, r = 0), p = A tau^2/2
-** gives D k (A/2)^a h^(2a+1)/(2a+1) <= 1e-17 A h, h_A = (1e-17 (2a + 1) A
-** (A/2)^-a / (D k))^(1/(2a)).  The smaller of the two: over it p <= r h +
-** A h^2/2 stays within twice the larger term.  Without h_A a ball released
-** at rest on a Hertz floor (r = 1e-40 m/s after its engagement at 1e-41 s)
-** fell through it for 2 ms with the law left out.  0 when neither moves
-** it or the law has no stiffness there; *acc gets A. */
-static double zero_step(nsm_sim *s, int j, double r, double *acc)
+** by at most 1e-17 of r.  The integral of D k (r tau)^a over tau,
+** D = W M^-1 W^T, gives h = (1e-17 (a + 1) r^(1-a) / (D k))^(1/(a+1)).  0
+** when r = 0 or the law has no stiffness there. */
+static double zero_step(nsm_sim *s, int j, double r)
 {
-    double a, D, k = rt_law_onset(s, j, &a), A = rt_gap_accel_scale(s, j), h = HUGE_VAL;
-    *acc = isfinite(A) ? A : 0;
-    if (!(k > 0))
+    double a, D, k = rt_law_onset(s, j, &a);
+    if (!(r > 0) || !(k > 0))
         return 0;
     rt_delassus(s, &j, 1, &D);
-    if (r > 0)
-        h = pow(1e-17 * (a + 1) * pow(r, 1 - a) / (D * k), 1 / (a + 1));
-    if (*acc > 0)
-        h = fmin(h, pow(1e-17 * (2 * a + 1) * *acc * pow(*acc / 2, -a) / (D * k), 1 / (2 * a)));
-    return isfinite(h) ? h : 0;
+    return pow(1e-17 * (a + 1) * pow(r, 1 - a) / (D * k), 1 / (a + 1));
 }
 
 /* Whether penalty gap j's law counts as at p = 0, its force left out of
@@ -381,41 +368,40 @@ static double zero_step(nsm_sim *s, int j, double r, double *acc)
 ** in the last place of the step's start (an engagement landed on the
 ** gap's zero leaves p within rounding of 0, possibly above it, where
 ** p^a's series would converge only over p/p', a step below the time
-** resolution), or within what the rate and the row's acceleration cover
-** in zero_step's time.  The latter near t = 0, where the time resolution
-** is no bound (an engagement landed at 5e-90 s leaves p = 5e-90 m, whose
-** series' coefficients, of size p^(a-k) p'^k, overflow by order 20), and
-** on the way out: the series' radius is the time left to p = 0, where p^a
-** branches, so the steps would shrink towards the release and its zero,
-** at the edge of convergence, would be located late (1e-12 s at 2e-4 m/s
-** in the touching Hertzian chain); without the force the penetration is
+** resolution), or within what |p'| covers in zero_step's time.  The
+** latter near t = 0, where the time resolution is no bound (an engagement
+** landed at 5e-90 s leaves p = 5e-90 m, whose series' coefficients, of
+** size p^(a-k) p'^k, overflow by order 20), and on the way out: the
+** series' radius is the time left to p = 0, where p^a branches, so the
+** steps would shrink towards the release and its zero, at the edge of
+** convergence, would be located late (1e-12 s at 2e-4 m/s in the
+** touching Hertzian chain); without the force the penetration is
 ** analytic there.  Left out over that time, the law changes the relative
-** velocity by at most a few 1e-17 of the velocity the step reaches. */
+** velocity by at most 3e-17 of the rate, (2 r h)^a against (r h)^a. */
 static int at_zero(nsm_sim *s, RtNlTaylor *e, int j)
 {
     int K = e->K;
-    double p = SER(e->P, j, 0), r = fabs(SER(e->PR, j, 0)), A;
+    double p = SER(e->P, j, 0), r = fabs(SER(e->PR, j, 0));
     if (!(p > 16 * DBL_EPSILON * fabs(e->t0) * fmax(SER(e->PR, j, 0), 0)))
         return 1;
-    double h = zero_step(s, j, r, &A);
-    return h > 0 && p < r * h + 0.5 * A * h * h;
+    return r > 0 && p < r * zero_step(s, j, r);
 }
 
-/* A penalty law left out of the step (at_zero): the step is at most twice
-** zero_step's time, after which p has grown past it (entering: the
-** expansions resume, their radius about p/p' keeping the next steps
-** short) or the release has come (leaving, p' < 0).  Leaving is capped too:
-** a ball coming back to its floor's p = 0 at rest (released at rest
-** touching it) turns there under gravity, and a step run on to a release
-** that never comes fell through the floor with the law left out.  Nonzero
-** when the gap is at p = 0 and nothing moves it (no such step). */
+/* A penalty law left out of the step (at_zero): entering (p' > 0), the
+** step is at most zero_step's time, after which p > 0 and the expansions
+** resume (their radius about p/p' keeps the next steps short); leaving
+** (p > 0, p' < 0), the step goes on to the release.  Nonzero when the
+** gap is at p = 0 and not entering (no such step). */
 static int dormant_step(nsm_sim *s, RtNlTaylor *e, int j)
 {
     int K = e->K;
-    double A, h = zero_step(s, j, fabs(SER(e->PR, j, 0)), &A);
+    double pd = SER(e->PR, j, 0);
+    if (pd < 0 && SER(e->P, j, 0) > 0)
+        return 0;
+    double h = zero_step(s, j, pd);
     if (!(h > 0))
         return 1;
-    e->hcap = fmin(e->hcap, 2 * h);
+    e->hcap = fmin(e->hcap, h);
     return 0;
 }
 

@@ -10,12 +10,14 @@ Cases (each under 20 s in the normal build):
           and comes back to p = 0 at rest, every T = 2 T_half, T_half =
           sqrt(2 d/g) int_0^(pi/2) sqrt((1 + sin u)/(1 + sin u + sin^2 u))
           du (p = d sin^2 u in the energy m v^2/2 + 2/5 k p^(5/2) = m g
-          p).  taylor left the law out for 2 ms and fell through the floor
-          (refused, "the energy balance is off by 1"); rk4 without a dt,
-          its step bounded by the contact's energy alone (0 at rest), was
-          refused at 1 ms samples, "use --method taylor".  Now by hand
-          under taylor, rk4 and adaptive: the energy at every sample, the
-          depth at odd multiples of T_half and p = 0 at the even ones.
+          p).  rk4 without a dt, its step bounded by the contact's energy
+          alone (0 at rest), was refused at 1 ms samples, "use --method
+          taylor", and taylor refuses it too.  Now rk4 without a dt and
+          adaptive by hand: the energy at every sample, the depth at odd
+          multiples of T_half and p = 0 at the even ones; rk4 at a dt of 1
+          ms is refused advising adaptive (which works), and taylor is
+          refused naming the energy balance and advising adaptive (left:
+          its law near p = 0, docs/status.md).
   rock    the rocking block without friction (mu = 0): taylor stopped at
           the rocking's accumulation, 0.28501 s, "the stuck friction
           elements are redundant".  Now the centre falls vertically (B.x
@@ -102,8 +104,9 @@ output every 1 ms: M.x, M.v
 
 
 def case_hrest(tmp):
-    """The ball's depth, period and energy by hand under every method
-    that takes the model (exact refuses a nonlinear model, naming taylor)."""
+    """The ball's depth, period and energy by hand under rk4 and adaptive;
+    exact, taylor and rk4 at a dt of 1 ms refused, each advising a method
+    that works."""
     m, k = 0.1, 1e9
     d = (5 * m * G / (2 * k)) ** (2 / 3)
     half = math.sqrt(2 * d / G) * gauss(
@@ -115,7 +118,15 @@ def case_hrest(tmp):
     check(isinstance(msg, str) and "use --method taylor" in msg,
           "exact on a Hertz floor: refused, naming taylor")
     print("  by hand: depth %.10g m, half period %.10g s" % (d, half))
-    for meth in ("taylor", "rk4", "adaptive"):
+    for meth, dt, advice in (("taylor", None, "cross-check with --method adaptive"),
+                             ("rk4", 1e-3, "give a smaller --dt or use --method adaptive")):
+        msg = refusal(lambda: ball.run(method=meth, dt=dt))
+        print("  released at rest, %s, dt %s -> %s" % (meth, dt, msg if isinstance(msg, str)
+                                                        else "ran"))
+        check(isinstance(msg, str) and "energy balance is off" in msg and advice in msg,
+              "a ball released at rest on a Hertz floor (%s, dt %s): refused, advising %s"
+              % (meth, dt, advice))
+    for meth in ("rk4", "adaptive"):
         for every, t_end in ((half / 8, 6 * half), (1e-3, 0.05)):
             r = refusal(lambda: ball.run(method=meth, every=every, t_end=t_end))
             if isinstance(r, str):
