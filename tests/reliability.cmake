@@ -973,3 +973,16 @@ foreach(case findings_names findings_paths findings_fds findings_pickle kept kep
   set_tests_properties(reliability/eighteenth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the seventeenth core pass and the round after it left as found
+# (tests/reliability/leftovers18_core_test.py): a ball released at rest on
+# a Hertz floor, the frictionless rocking block, exact on a free mass,
+# units of bare parameters, the mid-run velocity floor per element; each
+# case under 20 s in the normal build.
+foreach(case hrest rock free units floor spatial)
+  add_test(NAME reliability/left18core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers18_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left18core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1119,6 +1119,85 @@ double rt_speed_slowest(const nsm_sim *s, double t_end, int *which)
     return lo;
 }
 
+/* Joins into comp the columns of A's rows that touch comp; whether any was
+** added. */
+static int comp_join_rows(const RtCsr *A, unsigned char *comp)
+{
+    int grew = 0;
+    for (int q = 0; q < A->rows; q++) {
+        int touch = 0;
+        for (int k = A->p[q]; k < A->p[q + 1] && !touch; k++)
+            touch = comp[A->i[k]];
+        for (int k = A->p[q]; k < A->p[q + 1] && touch; k++)
+            if (!comp[A->i[k]])
+                comp[A->i[k]] = grew = 1;
+    }
+    return grew;
+}
+
+/* Joins into comp the coordinates of rows of a coordinate coupling (the
+** stiffness or damping matrix: row i, columns the coordinates it couples)
+** that touch comp, either way; whether any was added. */
+static int comp_join_coupling(const RtCsr *A, unsigned char *comp)
+{
+    int grew = 0;
+    for (int i = 0; i < A->rows; i++) {
+        int touch = comp[i];
+        for (int k = A->p[i]; k < A->p[i + 1] && !touch; k++)
+            touch = comp[A->i[k]];
+        if (!touch)
+            continue;
+        if (!comp[i])
+            comp[i] = grew = 1;
+        for (int k = A->p[i]; k < A->p[i + 1]; k++)
+            if (!comp[A->i[k]])
+                comp[A->i[k]] = grew = 1;
+    }
+    return grew;
+}
+
+/* The speed scale of the part of the model that contact or friction
+** element w (a gap's index, or n_gaps + the element's) belongs to, over a
+** run to t_end: rt_speed_scale over the coordinates joined to w's row
+** through any contact's or friction element's row (whatever its state: a
+** stuck element or a held contact passes on forces applied elsewhere, two
+** masses stuck together with the drive on the other) and any spring's or
+** damper's coupling.  A slow element beside a fast unrelated body is then
+** judged on its own part (a mass pushed by 1e-13 N against friction beside
+** an oscillator at 1 m/s slid backwards, exit 0).  A model whose forces
+** couple coordinates in ways those tables do not show (nonlinear, M(q),
+** bodies in space) is taken whole, as rt_speed_scale does. */
+double rt_speed_scale_of(const nsm_sim *s, int w, double t_end)
+{
+    int n = s->n_vel;
+    if (s->m->nl || s->mass || s->n_pos != n || s->n_space_fric || w < 0)
+        return rt_speed_scale(s, t_end);
+    const RtCsr *A = w >= s->n_gaps ? &s->sp.Wt : &s->sp.W;
+    int q = w >= s->n_gaps ? w - s->n_gaps : w;
+    unsigned char comp[n + 1];
+    memset(comp, 0, sizeof comp);
+    for (int k = A->p[q]; k < A->p[q + 1]; k++)
+        comp[A->i[k]] = 1;
+    while (comp_join_rows(&s->sp.W, comp) | comp_join_rows(&s->sp.Wt, comp) |
+           comp_join_coupling(&s->sp.K, comp) | comp_join_coupling(&s->sp.C, comp))
+        ;
+    const double *v = rt_vel(s, s->y);
+    double sb[n + 1], acc[n + 1], sc = 0;
+    force_scale_coords(s, s->t, s->y, sb);
+    coord_accels(s, sb, acc);
+    for (int j = 0; j < s->n_gaps + s->n_fric; j++) {
+        int f = j >= s->n_gaps, r = f ? j - s->n_gaps : j;
+        const RtCsr *B = f ? &s->sp.Wt : &s->sp.W;
+        double c = f ? s->num.ut[r] : (s->moving ? rt_surface_of(s, r, 1, s->t) : 0);
+        if (B->p[r] < B->p[r + 1] && comp[B->i[B->p[r]]])
+            sc = fmax(sc, row_speed_scale(B, r, c, v, acc, 0));
+    }
+    for (int i = 0; i < n; i++)
+        if (comp[i])
+            sc = fmax(sc, acc[i] * (t_end - s->t));
+    return sc;
+}
+
 /* Gap j's own acceleration scale at the state: the accelerations the
 ** forces on its bodies can give along its row, sum |w_ji| acc_i
 ** (coord_accels), not the whole model's forces (a body resting on a floor

@@ -729,10 +729,13 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 ** direction at u, beyond its tolerance's relative part but within the floor
 ** RT_VEL_FLOOR, so that its stick or reversal was not located: a decision
 ** the floor alone took.  In a model whose speeds stay below RT_VEL_FLOORS
-** floors over the run's whole span (rt_speed_scale: surface and contact
-** speeds, every coordinate's applied forces times the span over its mass;
-** the whole model's, since a stuck element or a held contact passes on
-** forces applied elsewhere) that is a decision on rounding (a mass at rest
+** floors over the run's whole span (rt_speed_scale_of: surface and contact
+** speeds, every coordinate's applied forces times the span over its mass,
+** over the part of the model joined to the element by contacts, friction
+** elements, springs and dampers, since a stuck element or a held contact
+** passes on forces applied elsewhere; a fast body joined to none of them is
+** none of its business: beside an oscillator at 1 m/s the same slip slid
+** backwards, exit 0) that is a decision on rounding (a mass at rest
 ** pushed by 1e-13 N from t = 1 s to 2 s against a kinetic force of 3e-14 N
 ** never stuck and slid backwards, exit 0): the run stops there, naming the
 ** element, as check_speed_floor (run.c) stops a model that moves so slowly
@@ -742,15 +745,16 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 static int floor_slip(nsm_sim *s, int k, double u, double t1)
 {
     double vf = RT_VEL_FLOORS * RT_VEL_FLOOR;
-    double v = rt_speed_scale(s, s->t + (fmax(s->t_stop, t1) - s->t_reset));
+    double v = rt_speed_scale_of(s, s->n_gaps + k, s->t + (fmax(s->t_stop, t1) - s->t_reset));
     if (!(v < vf))
         return NSM_OK;
     rt_state_set_time(s, t1);
     return rt_fail(s, NSM_ENUMERIC, s->n_gaps + k,
                    "t = %.17g s: friction element '%s' slips against its direction at %.3g m/s, "
-                   "a stick or reversal that only the velocity floor of %g m/s hid, in a model "
-                   "whose speeds are at most %.3g m/s (surface speeds, contact velocities, forces "
-                   "times the run's span over masses), within %g times that floor: it would be "
+                   "a stick or reversal that only the velocity floor of %g m/s hid, in a part of "
+                   "the model whose speeds are at most %.3g m/s (surface speeds, contact "
+                   "velocities, forces times the run's span over masses, over the bodies joined to "
+                   "it by contacts, friction and springs), within %g times that floor: it would be "
                    "decided on rounding; scale the units (lengths in um or nm, times in ms) so "
                    "that its speeds exceed %g m/s", t1, s->m->frictions[k].name, u, RT_VEL_FLOOR,
                    v, RT_VEL_FLOORS, vf);

@@ -79,6 +79,24 @@ static void fric_slip_group(const nsm_sim *s, unsigned *mode, int k, int sg)
     }
 }
 
+/* The stuck elements of mode that can hold no force (mu_s = 0, so mu_k =
+** 0 as well: a frictionless contact's element) set slipping, with the
+** sign of their slip; their forces are 0 either way, but stuck their rows
+** joined the constraints (a frictionless block resting on both corners:
+** two contacts and two nearly equal slip rows on three coordinates, "the
+** stuck friction elements are redundant").  Whether any was released. */
+static int fric_release_free(const nsm_sim *s, unsigned *mode)
+{
+    int any = 0;
+    for (int k = 0; k < s->n_fric; k++) {
+        if (!rt_fric_stuck(s, mode, k) || s->num.mus[k] > 0)
+            continue;
+        fric_set(s, mode, k, rt_fric_slip(s, k, rt_vel(s, s->y)) < 0 ? -1 : 1);
+        any = 1;
+    }
+    return any;
+}
+
 /* A held contact must push once the friction states are decided (lam the
 ** multipliers of mode, ref the mode before): when an element's stick or slip
 ** changed (or was decided at the start, fresh) and a held contact's force is below its rounding, the contacts
@@ -138,8 +156,11 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
     if (forced >= 0)
         fric_slip_group(s, mode, forced, fsign);
     for (int round = 0; round <= nf; round++) {
-        if ((rc = rt_multipliers(s, mode, s->t, s->y, lam, lamf)))
+        if ((rc = rt_multipliers(s, mode, s->t, s->y, lam, lamf))) {
+            if (fric_release_free(s, mode))
+                continue;
             return rt_fail(s, rc, -1, "the stuck friction elements are redundant");
+        }
         int worst = -1;
         double over = 1;
         for (int k = 0; k < nf; k++) {

@@ -627,6 +627,7 @@ double rt_vel_tol(const nsm_sim *s, int j, const double *v);
 double rt_force_scale(const nsm_sim *s, double t, const double *y);
 double rt_speed_scale(const nsm_sim *s, double t_end);
 double rt_speed_slowest(const nsm_sim *s, double t_end, int *which);
+double rt_speed_scale_of(const nsm_sim *s, int w, double t_end);
 double rt_gap_accel_scale(const nsm_sim *s, int j);
 void rt_force_scales(const nsm_sim *s, const unsigned *mode, const double *y, double *sb);
 void rt_force_scales_at(const nsm_sim *s, const unsigned *mode, double t, const double *y,
