@@ -11,7 +11,8 @@ Cases (each under 20 s in the normal build):
            in a note (a sweep or a continuation left a run's
            trajectory.csv, events.csv and figures beside its own results
            without a word); files of other names, and a folder under a
-           result's name, stay; a sweep refused up front removes nothing.
+           result's name, stay; a sweep refused up front removes nothing;
+           the simulator's --plot folder likewise.
   partial  `nsmc continue` under a file-size limit that its partial file
            meets part-way and branch.csv too: the message says how many of
            the points branch.csv.partial keeps and where (it said the
@@ -29,6 +30,7 @@ Cases (each under 20 s in the normal build):
            out/NAME.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
+import glob
 import math
 import os
 import re
@@ -71,7 +73,7 @@ def step(tmp, d, label, cmd, gone, made):
     left, the note naming exactly those of gone that were there, the user's
     files and folder kept."""
     before = set(os.listdir(d)) if os.path.isdir(d) else set()
-    p = run(tmp, cmd + ["--out-dir", d])
+    p = run(tmp, cmd + ([d] if cmd[-1] == "--plot" else ["--out-dir", d]))
     after = set(os.listdir(d))
     said = note_names(p.stderr)
     print("  %-14s -> %d  removed (said): %s\n  %-14s    now: %s"
@@ -107,6 +109,13 @@ def case_folder(tmp):
     step(tmp, d, "run again", runc, SWEEP_FILES | CONT_FILES, "trajectory.csv")
     step(tmp, d, "continue", cont, RUN_FILES | SWEEP_FILES, "branch.csv")
     step(tmp, d, "run at last", runc, SWEEP_FILES | CONT_FILES, "trajectory.csv")
+    # the simulator's own --plot folder, as `nsmc run`'s
+    sims = [f for f in glob.glob(os.path.join(tmp, "cache", "nsm", "*", "*"))
+            if os.path.basename(f) == "forced_impact_oscillator" and os.access(f, os.X_OK)]
+    check(len(sims) == 1, "the simulator is in the case's cache")
+    step(tmp, d, "sweep again", sweep, RUN_FILES | CONT_FILES, "section.csv")
+    step(tmp, d, "sim --plot", [sims[0], "--t-end", "10", "--plot"], SWEEP_FILES | CONT_FILES,
+         "trajectory.csv")
 
 
 def case_partial(tmp):
