@@ -986,3 +986,17 @@ foreach(case hrest rock free units floor spatial)
   set_tests_properties(reliability/left18core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the eighteenth hostile pass on the programs left as found
+# (tests/reliability/leftovers19_prog_test.py): the other programs' results
+# removed from a shared folder and said, a continuation's partial file under
+# a file-size limit said, a NUL in a name shown escaped from Python, the
+# default folder of a model with a long name; each case under 20 s in the
+# normal build.
+foreach(case folder partial nul longname)
+  add_test(NAME reliability/left19prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers19_prog_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left19prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

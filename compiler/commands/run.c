@@ -129,7 +129,8 @@ static void run_usage(FILE *out)
     fputs("usage: nsmc run FILE.nsm [options] [-- SIMULATOR OPTIONS]\n"
           "Compile the model, build its simulator (cached), run it, print the events\n"
           "and plot the results.\n\n"
-          "  --out-dir DIR       where results go (default out/<model name>)\n"
+          "  --out-dir DIR       where results go (default out/<model name>, a name of\n"
+          "                      more than 100 characters cut there, with a hash)\n"
           "  --out FILE.h5       also write the run as HDF5 (trajectory, events, model and\n"
           "                      its source, summary; docs/runtime.md)\n"
           "  --set NAME=VALUE    override a parameter, in SI units or with a unit of its\n"
@@ -162,7 +163,8 @@ static void run_usage(FILE *out)
           "  --section-out FILE  the section's CSV\n"
           "  -- ARGS             everything after it goes to the simulator as it is\n\n"
           "Results in DIR: trajectory.csv, events.csv, plot.png, plot.svg (phase.png,\n"
-          "phase.svg), plot.gp.  Environment: CC (the C compiler, default cc),\n"
+          "phase.svg), plot.gp; a study's results found there are removed (said).\n"
+          "Environment: CC (the C compiler, default cc),\n"
           "XDG_CACHE_HOME (simulator cache, default ~/.cache; under it nsm/).\n"
           "Exit status: 0 ok, 1 error in the model or the command line (or another run\n"
           "holds DIR, or a figure could not be written), 2 internal error, 3 the simulation\n"
@@ -1542,7 +1544,7 @@ static int run_inputs_in(const RunOptions *o, const char *dir, const char **own)
 }
 
 /* Removes a study's results from the run's folder dir (outdir_others_remove,
- * the studies' one list) once the run's are in place: a sweep's section.csv
+ * the programs' one list, the run's own files excepted) once the run's are in place: a sweep's section.csv
  * and summary.csv, a branch.csv, their figures stayed beside the run's own
  * without a word.  A file the run itself wrote under such a name
  * (`--section-out DIR/section.csv`, `--stats DIR/summary.csv`) is its own
@@ -1551,8 +1553,12 @@ static void run_studies_remove(const RunOptions *o, const char *dir)
 {
     static const char *const opts[] = { "--stats", "--section-out", "--lyapunov-out",
                                         "--animate", "--out" };
-    const char *own[2 * sizeof opts / sizeof *opts + 2];
+    static const char *const mine[] = { "trajectory.csv", "events.csv", "plot.", "phase.",
+                                        "path.", "animation." };
+    const char *own[2 * sizeof opts / sizeof *opts + 2 + sizeof mine / sizeof *mine];
     int n = run_inputs_in(o, dir, own);
+    for (size_t k = 0; k < sizeof mine / sizeof *mine; k++)
+        own[n++] = mine[k];
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
         const char *f = sim_output(o->sim, o->nsim, opts[k]);
         const char *g = sim_output((const char *const *)o->extra, o->nextra, opts[k]);
@@ -1616,6 +1622,28 @@ static int run_outputs_check(const RunOptions *o, const char *dir, Arena *a)
     return 0;
 }
 
+/* The default output folder of a run of the model called name: out/NAME,
+ * or, for a name of more than 100 bytes, out/ and its first 100 bytes
+ * with "-" and eight hexadecimal digits of a hash of the whole name (two
+ * names cut alike kept apart), said in a note: a folder's name may not
+ * pass 255 bytes, and a model named with more was refused there ("File
+ * name too long") unless --out-dir was given.  The cut is the cache
+ * entry's (cache_name), so that a long name is cut alike everywhere. */
+static const char *run_default_dir(const char *name, Arena *a)
+{
+    enum { DIR_NAME_MAX = 100 };
+    size_t n = strlen(name);
+    if (n <= DIR_NAME_MAX)
+        return arena_printf(a, "out/%s", name);
+    uint64_t h = hash_bytes(14695981039346656037u, name, n);
+    const char *dir = arena_printf(a, "out/%.*s-%08x", (int)DIR_NAME_MAX, name,
+                                   (unsigned)(h ^ (h >> 32)));
+    fprintf(stderr, "nsmc: note: the model's name has %zu characters, more than the %d a "
+            "default output folder's name keeps: this run's results go to '%s' (--out-dir "
+            "chooses another folder)\n", n, (int)DIR_NAME_MAX, dir);
+    return dir;
+}
+
 /* `nsmc run`; see the top of this file. */
 static int run(const RunOptions *o, Arena *a)
 {
@@ -1633,7 +1661,7 @@ static int run(const RunOptions *o, Arena *a)
     const char *bin = build("simulator", m->name, ctext, clen, o, NULL, a, &status);
     if (!bin)
         return status;
-    const char *dir = o->out_dir ? o->out_dir : arena_printf(a, "out/%s", m->name);
+    const char *dir = o->out_dir ? o->out_dir : run_default_dir(m->name, a);
     if (outdir_path_check("nsmc", dir) || run_outputs_check(o, dir, a))
         return 1;
     if (make_dirs(dir, a) != 0) {

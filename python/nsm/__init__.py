@@ -1349,9 +1349,11 @@ class Model:
         for name, value in _pairs(params, "params"):
             name = _plain(name)
             if not isinstance(name, str) or name not in self.params:
-                raise ParameterError("unknown parameter %s; valid parameters: %s"
-                                     % ("'%s'" % name if isinstance(name, str) else repr(name),
-                                        ", ".join(self.params) or "(none)"))
+                # repr: a NUL, a newline or another control character in the
+                # name is shown escaped ('a\x00b'), as in every other message
+                # (it was shown raw)
+                raise ParameterError("unknown parameter %r; valid parameters: %s"
+                                     % (name, ", ".join(self.params) or "(none)"))
             x = _number(value, "parameter '%s'" % name, ParameterError)
             if lib.nsm_sim_set_param(sim, name.encode(), x) != 0:
                 raise ParameterError(_text(lib.nsm_sim_message(sim)) or
@@ -2285,8 +2287,8 @@ class Result:
         try:
             return self._out[:, self.columns.index(name)]
         except ValueError:
-            raise ColumnError("no output column '%s'; the columns are: %s"
-                           % (name, ", ".join(self.columns))) from None
+            raise ColumnError("no output column %r; the columns are: %s"   # a NUL escaped
+                              % (name, ", ".join(self.columns))) from None
 
     def __contains__(self, name):
         return name in self.columns

@@ -399,17 +399,38 @@ static void partial_done(Prog *g)
                 "needed)\n", g->prog, path);
 }
 
+/* The points whose lines the partial file holds after a failed write cut
+** it back to its last whole line (partial_append): its lines but the
+** header's, 0 when this continuation did not make it. */
+static long partial_points(const Prog *g)
+{
+    long lines = 0;
+    if (!g->part_made)
+        return 0;
+    for (size_t i = 0; i < g->part_n; i++)
+        lines += g->csv.s[i] == '\n';
+    return lines > 0 ? lines - 1 : 0;
+}
+
 /* The complete branch.csv (curve.csv) could not be written (said
 ** already): where the points are, which the message did not say (the
-** partial file holds them when every point was written to it), and the
-** exit status, 1 unless the continuation had failed (3).  The summary line
-** "N points ... in DIR/branch.csv" is not printed then. */
+** partial file holds them when every point was written to it, the first
+** of them when a write to it failed: a file-size limit or a full disk cut
+** it back to whole lines, and the message said that none could be kept),
+** and the exit status, 1 unless the continuation had failed (3).  The
+** summary line "N points ... in DIR/branch.csv" is not printed then. */
 static int partial_kept_said(const Prog *g, int status)
 {
+    long kept = partial_points(g);
     if (g->part_fd >= 0)
         fprintf(stderr, "%s: the %ld point%s of this continuation %s kept in %s/%s, in whole "
                 "lines (no figure drawn)\n", g->prog, g->npoints, g->npoints == 1 ? "" : "s",
                 g->npoints == 1 ? "is" : "are", g->out_dir, partial_name(g));
+    else if (kept > 0)
+        fprintf(stderr, "%s: the first %ld of the %ld points of this continuation %s kept in "
+                "%s/%s, in whole lines; the other %ld could not be written there either (see "
+                "above; no figure drawn)\n", g->prog, kept, g->npoints, kept == 1 ? "is" : "are",
+                g->out_dir, partial_name(g), g->npoints - kept);
     else
         fprintf(stderr, "%s: the %ld point%s of this continuation could not be kept: %s/%s "
                 "could not be written either (see above)\n", g->prog, g->npoints,

@@ -110,6 +110,8 @@ typedef struct Driver {
     Anim *anim;           /* --animate: the frames being recorded, else NULL */
     double t_out;         /* the latest time given to the outputs (sample,
                            * section record), -inf before the first */
+    const char *own[16];  /* the run's files in a --plot folder (plot_own) */
+    int nown;
 } Driver;
 
 static int bad(const char *prog, const char *fmt, const char *a, const char *b);
@@ -1468,6 +1470,24 @@ static void balance_report(int bal)
     report_to_parent(said[bal]);
 }
 
+/* The files of a run in its --plot folder, which outdir_others_remove
+** leaves there while it removes a study's results (a sweep's section.csv
+** and figures stayed beside the run's own without a word, as they did in
+** `nsmc run`'s folder): the run's own names, as `nsmc run` writes them, and
+** the names of the n outputs given (NULL when not given), a file named
+** DIR/summary.csv by --stats being the run's. */
+static void plot_own(Driver *d, const char *const *outs, int n)
+{
+    static const char *const mine[] = { "trajectory.csv", "events.csv", "plot.", "phase.",
+                                        "path.", "animation." };
+    d->nown = 0;
+    for (size_t k = 0; k < sizeof mine / sizeof mine[0]; k++)
+        d->own[d->nown++] = mine[k];
+    for (int k = 0; k < n && d->nown < (int)(sizeof d->own / sizeof d->own[0]); k++)
+        if (outs[k] && *outs[k])
+            d->own[d->nown++] = strrchr(outs[k], '/') ? strrchr(outs[k], '/') + 1 : outs[k];
+}
+
 /* After the run: close the outputs and check them, write the statistics and
 ** the summary, plot, and report.  Returns the exit status.  The time said
 ** is the simulation's, or the latest the outputs were given when the run
@@ -1538,6 +1558,8 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         nsm_sim_free(sim);
         return 128 + sig;
     }
+    if (plot_dir)       /* the run's results in place: a study's files go */
+        outdir_others_remove(d->prog, plot_dir, d->own, d->nown);
     int plot_failed = plot_dir ? draw_plots(m, sim, d->prog, plot_dir, out_path, ev_path, phase)
                                : 0;
     if (plot_failed == 2) {   /* stopped while gnuplot drew: killed, no half figure */
@@ -2190,5 +2212,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                 d.prog, lyap_path, access(lyap_path, F_OK) == 0 ? "; the file there is an "
                 "earlier run's" : "");
     free(lambda);
+    const char *outs[] = { out_path, ev_path, stats_path, sec_path, h5_path, lyap_path,
+                           anim_opt.path };
+    plot_own(&d, outs, (int)(sizeof outs / sizeof outs[0]));
     return finish(&d, sim, rc, stats, stats_path, summary, plot_dir, out_path, ev_path, phase);
 }

@@ -250,18 +250,42 @@ static int outdir_own(const char *name, const char *const *own, int nown)
     return 0;
 }
 
-/* Removes from study folder dir the results of the other studies (sweeps,
-** basin studies, continuations of a branch or a curve) that this program
-** does not write: own names the files it writes (outdir_own: "lyapunov."
-** is every file of that figure, "section.csv" that file and its partial
-** files).  Called once its own results are in place: a sweep left an
-** earlier one's lyapunov.png and bifurcations.csv of another grid, a basin
-** study a sweep's section.csv, a sweep a continuation's branch.csv, `nsmc
-** run` any study's files, beside its own results without a word.  A stopped
-** study's partial files (NAME.partial, and NAME.partial.prev kept from a
-** stop before) go likewise, each said under prog's name: they were left
-** without a word beside results they no longer belong with.  Each is a
-** name in the folder: a link goes, never its target. */
+/* Appends name to the list of removed files said in one note (list, len
+** bytes, ", " between names; a name past its room is left out of the
+** list, never cut). */
+static void outdir_removed_add(char *list, size_t len, const char *name)
+{
+    size_t n = strlen(list);
+    if (n + strlen(name) + 3 < len)
+        snprintf(list + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+/* Removes file name from folder dir when it is a regular file or a
+** symbolic link (the link goes, never its target; a folder or anything
+** else under a result's name is left alone); 1 when removed. */
+static int outdir_result_unlink(const char *dir, const char *name)
+{
+    char path[4300];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+        return 0;
+    return unlink(path) == 0;
+}
+
+/* Removes from output folder dir the results of the other programs (`nsmc
+** run`, sweeps, basin studies, continuations of a branch or a curve) that
+** this program does not write: own names the files it writes (outdir_own:
+** "lyapunov." is every file of that figure, "section.csv" that file and its
+** partial files).  Called once its own results are in place: a sweep left
+** an earlier one's lyapunov.png and bifurcations.csv of another grid, a
+** basin study a sweep's section.csv, a sweep or a continuation an earlier
+** run's trajectory.csv, events.csv and figures, `nsmc run` any study's
+** files, beside its own results without a word, and a reader could not
+** tell which files the latest command wrote.  Only files under these known
+** names go, each said under prog's name: the complete results in one note,
+** a stopped study's partial files (NAME.partial, and NAME.partial.prev
+** kept from a stop before) each in its own. */
 void outdir_others_remove(const char *prog, const char *dir, const char *const *own, int nown)
 {
     static const char *const results[] = {
@@ -269,17 +293,29 @@ void outdir_others_remove(const char *prog, const char *dir, const char *const *
         "curve.csv", "bifurcation.", "lyapunov.", "basins.", "continuation.", "curve." };
     static const char *const figure[] = { "gp", "png", "svg", "log" };
     static const char *const csv[] = { "", ".partial", ".partial.prev" };
-    char name[64], path[4300];
+    /* `nsmc run`'s own files (compiler/commands/run.c's run_files) */
+    static const char *const run[] = {
+        "trajectory.csv", "events.csv", "plot.png", "plot.svg", "phase.png", "phase.svg",
+        "path.png", "path.svg", "plot.gp", "plot.log", "animation.gif", "animation.gp" };
+    char name[64], removed[1024] = "";
     for (size_t k = 0; k < sizeof results / sizeof results[0]; k++) {
         int fig = results[k][strlen(results[k]) - 1] == '.';
         for (int f = 0; f < (fig ? 4 : 3); f++) {
             snprintf(name, sizeof name, "%s%s", results[k], fig ? figure[f] : csv[f]);
-            if (outdir_own(name, own, nown))
+            if (outdir_own(name, own, nown) || !outdir_result_unlink(dir, name))
                 continue;
-            snprintf(path, sizeof path, "%s/%s", dir, name);
-            if (unlink(path) == 0 && !fig && f > 0)
-                fprintf(stderr, "%s: note: removed '%s', the partial results of an earlier "
-                        "study that was stopped: this folder now holds this one's\n", prog, path);
+            if (!fig && f > 0)
+                fprintf(stderr, "%s: note: removed '%s/%s', the partial results of an earlier "
+                        "study that was stopped: this folder now holds this one's\n", prog, dir,
+                        name);
+            else
+                outdir_removed_add(removed, sizeof removed, name);
         }
     }
+    for (size_t k = 0; k < sizeof run / sizeof run[0]; k++)
+        if (!outdir_own(run[k], own, nown) && outdir_result_unlink(dir, run[k]))
+            outdir_removed_add(removed, sizeof removed, run[k]);
+    if (*removed)
+        fprintf(stderr, "%s: note: removed from '%s' the results of an earlier run or study "
+                "that this one does not write: %s\n", prog, dir, removed);
 }
