@@ -615,12 +615,16 @@ clean = subprocess.Popen(["sh", "-c", 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do "
                           '>/dev/null || exit 1; sleep 0.1; done', NSMC], env=env)
 runs = [subprocess.Popen([NSMC, "run", BALL, "--no-plot", "-q", "--t-end", "1", "--out-dir",
                           "cl%d" % i], env=env, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL) for i in range(3)]
+                         stderr=subprocess.PIPE, text=True) for i in range(3)]
 for k in range(4):
     r = nsm.compile(BALL).run(t_end=1)
     assert abs(float(r.events[0]["t"]) - t_land) < 1e-9
-rcs = [p.wait() for p in runs] + [clean.wait()]
+outs = [p.communicate()[1] for p in runs]
+rcs = [p.returncode for p in runs] + [clean.wait()]
 print("  nsmc run x3, nsm.compile x4 and nsmc cache clean x12 on one cache: exits %s" % rcs)
+for p, err in zip(runs, outs):
+    if p.returncode:
+        print("  a run's stderr: " + err.strip().replace("\n", "\n    "))
 assert rcs == [0, 0, 0, 0]
 
 # basins under a TMPDIR of 4030 bytes: the basin program's folder in it
