@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""What the eighteenth hostile pass on the core left as found, each case
+failing before its fix.
+
+    tests/reliability/leftovers19_core_test.py SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  rock     Housner's rocking block (b = 0.2 m, h = 0.5 m, released at 0.1
+           rad) comes to rest on both corners at t*, which the nonlinear
+           tests' refs.rocking_accumulation derives by quadratures of the
+           energy flight by flight; beside it a block on a rough floor (mu =
+           0.2) slides to rest at t* - d, d from 1e-9 to 1e-3 s, inside the
+           rocking's summed tail.  The rocking's own jump flew the block
+           past its stop and its friction drove it back (a reversal, exit
+           0); now it stops at v0/(mu g), x = v0^2/(2 mu g), and stays, by
+           taylor, rk4 and adaptive.
+  sliprow  a friction whose slip is M.v*M.x/1 m (mu = 0.1, normal 1 N, m =
+           1 kg), its row vanishing where the slip crosses 0: from x = 1 m
+           at -1 m/s taylor refused it as "a model whose speeds are at most
+           1.05e-16 m/s" (exit 3) where rk4 and adaptive stop at -3 m.  The
+           force -mu N |x| sign(v) gives x'' = c x (x > 0), -c x (x < 0), c
+           = mu N/(m 1 m): through 0 at atanh(w/|v0|)/w (w = sqrt(c)),
+           at rest at x = -sqrt(v0^2/c - x0^2) a quarter period later, by
+           all three methods, from -1 and -2 m/s.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main  # noqa: E402
+# the twelfth core pass's nsm.compile with the program cache in the case's folder
+from twelfth_pass_core_test import compiled  # noqa: E402
+
+SRC = os.path.abspath(sys.argv[1])
+G = 9.81
+
+# Housner's block (models/rocking_block.nsm) beside a planar block K on a
+# rough floor of its own, sliding at v0
+ROCK = '''model rock "a rocking block beside a block sliding to rest"
+param b = 0.2 m
+param h = 0.5 m
+param theta0 = 0.1 rad
+param v0 = 0 m/s
+body B: mass = 1 kg, inertia = 1 kg*(b^2 + h^2)/3
+body K: mass = 1 kg, inertia = 1 kg*m^2
+gravity 9.81 m/s^2
+gap L: B.y - b*sin(B.phi) - h*cos(B.phi) >= 0, impact(e = 0)
+gap R: B.y + b*sin(B.phi) - h*cos(B.phi) >= 0, impact(e = 0)
+friction FL: slip = B.vx + (b*sin(B.phi) + h*cos(B.phi))*B.omega, mu = 2, normal = gap L
+friction FR: slip = B.vx + (h*cos(B.phi) - b*sin(B.phi))*B.omega, mu = 2, normal = gap R
+gap KF: K.y >= 0 m, impact(e = 0)
+friction fk: slip = K.vx, mu = 0.2, normal = gap KF
+init K.vx = v0, B.x = b*cos(theta0) - h*sin(theta0), B.y = b*sin(theta0) + h*cos(theta0), B.phi = theta0
+simulate t_end = 2 s, dt = 1 ms
+output every 10 ms: B.phi, B.omega, K.x, K.vx
+'''
+
+# a friction whose slip's row (M.x / 1 m) vanishes where the slip crosses 0
+SLIPROW = '''model sliprow "a friction whose slip row vanishes at x = 0"
+param v0 = -1 m/s
+mass M = 1 kg
+friction f: slip = M.v*M.x/1 m, mu = 0.1, normal = 1 N
+init M.x = 1 m, M.v = v0
+simulate t_end = 20 s, dt = 1 ms
+output every 10 ms: M.x, M.v
+'''
+
+
+def refusal(call):
+    """The message of call's SimulationError ('' when it runs)."""
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 (nsm.SimulationError and its kin)
+        return str(e)
+    return ""
+
+
+def rocking_tstar():
+    """t* of the rocking block above, by the nonlinear tests' quadratures."""
+    sys.path.insert(0, os.path.join(SRC, "tests", "nonlinear"))
+    import refs
+    from mpmath import mpf
+    return float(refs.rocking_accumulation(mpf("0.2"), mpf("0.5"), mpf("9.81"), mpf("0.1"))[0])
+
+
+def case_rock(tmp):
+    """A block sliding to rest inside the rocking block's summed tail."""
+    tstar = rocking_tstar()
+    print("  rocking block at rest on both corners at t* = %.15g s (quadratures)" % tstar)
+    m = compiled(tmp, "rock", ROCK)
+    for d in (1e-9, 1e-6, 1e-4, 1e-3, 1e-2, -1e-6, -1e-3):
+        ts = tstar - d
+        v0 = 0.2 * G * ts
+        for meth in ("taylor", "rk4", "adaptive"):
+            got = []
+            msg = refusal(lambda: got.append(m.run(method=meth, params={"v0": v0})))
+            if not got:
+                print("  block sliding to rest at t* - %g s beside the rocking block, %s -> "
+                      "refused: %s" % (d, meth, msg[:400]))
+                check("rocking cascade between gaps 'R' and 'L'" in msg.replace("'L' and 'R'",
+                      "'R' and 'L'") and "friction element 'fk' changes state inside its tail"
+                      in msg, "a block sliding to rest at t* - %g s beside a rocking block (%s): "
+                      "refused naming the rocking cascade and the block's friction" % (d, meth))
+                continue
+            r = got[0]
+            err = max(abs(x - (v0 * t - 0.1 * G * t * t if t < ts else v0 * ts / 2))
+                      for t, x in zip(r.t, r["K.x"]))
+            back = [float(e["t"]) for e in r.events if e["kind"] == "reversal"]
+            zeno = [float(e["t"]) for e in r.events if e["kind"] == "zeno"]
+            rest = max(abs(p) + abs(w) for t, p, w in zip(r.t, r["B.phi"], r["B.omega"])
+                       if t > tstar + 1e-3)
+            print("  block sliding to rest at t* - %g s beside the rocking block, %s -> x within "
+                  "%.3g m, reversals at %s, zeno at %s, rocking block within %.3g of rest after "
+                  "t*" % (d, meth, err, back, zeno, rest))
+            check(err < 1e-9 and not back and rest < 1e-9,
+                  "a block sliding to rest at t* - %g s beside a rocking block (%s): stops at "
+                  "v0/(mu g), x = v0^2/(2 mu g), no reversal; the rocking block at rest after t*"
+                  % (d, meth))
+
+
+def sliprow_x(v0, t, x0=1.0, c=0.1):
+    """x(t) of x'' = c x (x > 0), -c x (x < 0) from x0 > 0 at v0 < 0 (the
+    friction -mu N |x| sign(v), c = mu N / m per metre), until it rests."""
+    w = math.sqrt(c)
+    # x > 0: x = x0 cosh(w t) + v0/w sinh(w t), through 0 at tanh(w t0) = -x0 w / v0
+    t0 = math.atanh(-x0 * w / v0) / w
+    if t <= t0:
+        return x0 * math.cosh(w * t) + v0 / w * math.sinh(w * t)
+    v1 = -math.sqrt(v0 * v0 - c * x0 * x0)      # the speed at 0 (energy)
+    s = min(t - t0, math.pi / (2 * w))
+    return v1 / w * math.sin(w * s)
+
+
+def case_sliprow(tmp):
+    """A slip whose row vanishes where it crosses 0, by every method."""
+    m = compiled(tmp, "sliprow", SLIPROW)
+    for v0 in (-1.0, -2.0):
+        xend = -math.sqrt(v0 * v0 / 0.1 - 1)
+        for meth in ("taylor", "rk4", "adaptive"):
+            try:
+                r = m.run(method=meth, params={"v0": v0})
+            except Exception as e:  # noqa: BLE001 (the refusal is the finding)
+                print("  slip M.v*M.x/1 m from 1 m at %g m/s, %s -> refused: %s"
+                      % (v0, meth, str(e)[:300]))
+                check(False, "slip M.v*M.x/1 m from 1 m at %g m/s (%s): runs to its rest" % (v0, meth))
+                continue
+            err = max(abs(x - sliprow_x(v0, t)) for t, x in zip(r.t, r["M.x"]))
+            print("  slip M.v*M.x/1 m from 1 m at %g m/s, %s -> x(20 s) = %.15g m (closed form "
+                  "%.15g), x within %.3g m of it throughout" % (v0, meth, r["M.x"][-1], xend, err))
+            check(err < 1e-7 and abs(r["M.x"][-1] - xend) < 1e-9,
+                  "slip M.v*M.x/1 m from 1 m at %g m/s (%s): at rest at x = -sqrt(v0^2/c - x0^2)"
+                  % (v0, meth))
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm-left19core-", case_arg=2))
