@@ -107,6 +107,37 @@ static int fric_pull_check(nsm_sim *s, const unsigned *ref, const unsigned *mode
     return NSM_OK;
 }
 
+/* Release the stuck elements of mode whose slip's row vanishes at the
+** state while the bodies move (a slip M.v*M.x/1 m at x = 0, at -2 m/s):
+** no force can hold such a slip, whose own rate there is its curvature
+** term v^T (dw/dx) v; each slips on with that term's sign (the slip
+** crosses 0, a reversal).  Its row, all but 0, made the stuck rows
+** singular ("the stuck friction elements are redundant", taylor, exit 3;
+** rk4 and adaptive, landing further from x = 0, slipped on).  1 when
+** some element was released. */
+static int fric_release_vanishing(nsm_sim *s, unsigned *mode)
+{
+    const RtCsr *W = &s->sp.Wt;
+    const double *v = s->y + s->n_pos;
+    double vmax = 0;
+    int released = 0;
+    for (int q = 0; q < s->n_vel; q++)
+        vmax = fmax(vmax, fabs(v[q]));
+    rt_nl_at(s, s->y);
+    for (int k = 0; k < s->n_fric; k++) {
+        double row = 0, curv = rt_nl_slip_curv(s, k);
+        if (!rt_fric_stuck(s, mode, k) || !rt_nl_slip_curved(s, k) || curv == 0)
+            continue;
+        for (int q = W->p[k]; q < W->p[k + 1]; q++)
+            row += fabs(W->x[q]);
+        if (row * vmax > RT_VEL_FLOOR)
+            continue;
+        fric_set(s, mode, k, curv > 0 ? 1 : -1);
+        released = 1;
+    }
+    return released;
+}
+
 /* Decide the friction state of every element at the current state: an
 ** element slipping by more than its rounding keeps slipping with the sign
 ** of its slip; those at zero slip stick if the multipliers allow it (all
@@ -138,7 +169,10 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
     if (forced >= 0)
         fric_slip_group(s, mode, forced, fsign);
     for (int round = 0; round <= nf; round++) {
-        if ((rc = rt_multipliers(s, mode, s->t, s->y, lam, lamf)))
+        if ((rc = rt_multipliers(s, mode, s->t, s->y, lam, lamf)) &&
+            fric_release_vanishing(s, mode))
+            rc = rt_multipliers(s, mode, s->t, s->y, lam, lamf);
+        if (rc)
             return rt_fail(s, rc, -1, "the stuck friction elements are redundant");
         int worst = -1;
         double over = 1;

@@ -76,6 +76,10 @@ def refusal(call):
         return str(e)
     return ""
 
+# the same through sin(M.x/1 m) (mu = 1): -mu N |sin x| sign(v)
+SLIPSIN = SLIPROW.replace("sliprow", "slipsin").replace("M.v*M.x/1 m", "M.v*sin(M.x/1 m)"
+                                                         ).replace("mu = 0.1", "mu = 1")
+
 
 def rocking_tstar():
     """t* of the rocking block above, by the nonlinear tests' quadratures."""
@@ -152,6 +156,18 @@ def case_sliprow(tmp):
             check(err < 1e-7 and abs(r["M.x"][-1] - xend) < 1e-9,
                   "slip M.v*M.x/1 m from 1 m at %g m/s (%s): at rest at x = -sqrt(v0^2/c - x0^2)"
                   % (v0, meth))
+    # slip M.v*sin(M.x/1 m): v^2/2 falls by mu N (1 - cos x)/m from 0 either
+    # side, so from 1 m at -1 m/s it rests at cos x = 1 - (1/2 - (1 - cos 1))
+    m = compiled(tmp, "slipsin", SLIPSIN)
+    xend = -math.acos(1 - (0.5 - (1 - math.cos(1))))
+    for meth in ("taylor", "rk4", "adaptive"):
+        got = []
+        msg = refusal(lambda: got.append(m.run(method=meth, params={"v0": -1.0})))
+        x = got[0]["M.x"][-1] if got else None
+        print("  slip M.v*sin(M.x/1 m) from 1 m at -1 m/s, %s -> %s (closed form %.15g)"
+              % (meth, "x(20 s) = %.15g m" % x if got else "refused: " + msg[:300], xend))
+        check(got and abs(x - xend) < 1e-9, "slip M.v*sin(M.x/1 m) from 1 m at -1 m/s (%s): at "
+              "rest at cos x = 1/2 + cos 1" % meth)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
