@@ -235,8 +235,10 @@ static int zeno_events_within(nsm_sim *s, int j, int i2, double rest)
 {
     int g = s->n_gaps, ne = s->n_events;
     double Y1[s->n_state], e0[ne + 1], d0[ne + 1], e1[ne + 1], d1[ne + 1];
-    if (rt_advance(s, s->t, s->y, rest, Y1) || rt_events(s, s->mode, s->t, s->y, e0, d0) ||
-        rt_events(s, s->mode, s->t + rest, Y1, e1, d1))
+    int bad = rt_advance(s, s->t, s->y, rest, Y1) || rt_events(s, s->mode, s->t, s->y, e0, d0) ||
+              rt_events(s, s->mode, s->t + rest, Y1, e1, d1);
+    rt_nl_at(s, s->y);      /* the curved rows' tangent back at the state */
+    if (bad)
         return 0;
     for (int i = 0; i < ne; i++) {
         int own = i >= g ? rt_fric_normal_gap(s, (i - g) / 2) : i;
@@ -954,8 +956,11 @@ static void rock_mode(const nsm_sim *s, const unsigned *mode, int a, int ka, int
     rt_mode_del(out, s->n_gaps + 2 * ka + 1);
 }
 
-/* The coordinates of the rocking body, into own (1 or 0 each): those in
-** the rows of its two gaps j, i and of their elements kj, ki. */
+/* The coordinates of the rocking body, into own (1 or 0 each): those with
+** a coefficient in the rows of its two gaps j, i and of their elements kj,
+** ki at the state, and every coordinate of a planar body that has one (a
+** curved row's coefficients vanish at some angles: B.x's in the corners'
+** gaps, where the rows' patterns hold every coordinate). */
 static void rock_coords(const nsm_sim *s, int j, int i, int kj, int ki, unsigned char *own)
 {
     const RtCsr *W = &s->sp.W, *T = &s->sp.Wt;
@@ -966,6 +971,11 @@ static void rock_coords(const nsm_sim *s, int j, int i, int kj, int ki, unsigned
         for (int k = A->p[rows[r]]; k < A->p[rows[r] + 1]; k++)
             if (A->x[k] != 0)   /* a curved row keeps its pattern's zeros */
                 own[A->i[k]] = 1;
+    }
+    for (int b = 0; b < s->m->n_planar; b++) {  /* a planar body whole */
+        const nsm_planar_info *p = &s->m->planar[b];
+        if (own[p->ix] || own[p->iy] || own[p->iphi])
+            own[p->ix] = own[p->iy] = own[p->iphi] = 1;
     }
 }
 
