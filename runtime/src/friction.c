@@ -26,6 +26,7 @@
 ** element dissipates mu_k N |u_k| and the surface does the work -s mu_k N c_k;
 ** a stuck one dissipates nothing and the surface does lambda_k c_k.
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,27 @@ static int fric_pull_check(nsm_sim *s, const unsigned *ref, const unsigned *mode
     return NSM_OK;
 }
 
+/* How far beyond its cone cap = mu_s N element k's force may be and still
+** hold in mode.  Coulomb's law holds the stick while |F| <= mu_s N.  An
+** element stuck in ref (the mode before) stays so up to the rounding of
+** the computed quantities only, 1e-15 of the forces' scale (rt_force_tol's
+** 1e-10 of it, times 1e-5) and 8 ulps of the cap: a push of mu_s N holds
+** under every method, one of (1 + 1e-12) mu_s N slides (it was 1e-10 of
+** the forces' scale, and a block pushed at (1 + 1e-10) mu_s N stayed
+** stuck, exit 0); so does one at the run's start, whose state is the one
+** given.  One coming to rest from a slip is judged on a state
+** carrying the method's error, so its force within 1e-10 of the scale
+** holds (a Coulomb oscillator's turning point on mu_s N, by rk4 6e-14
+** short of it, sticks). */
+static double fric_cone_tol(const nsm_sim *s, const unsigned *ref, const unsigned *mode, int k,
+                            double cap)
+{
+    double tol = rt_force_tol(s, mode, s->y);
+    if (rt_fric_stuck(s, ref, k) || s->t == s->t_reset)
+        return 1e-5 * tol + 8 * DBL_EPSILON * cap;
+    return tol + 1e-12 * cap;
+}
+
 /* Release the stuck elements of mode whose slip's row vanishes at the
 ** state while the bodies move (a slip M.v*M.x/1 m at x = 0, at -2 m/s):
 ** no force can hold such a slip, whose own rate there is its curvature
@@ -180,7 +202,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
             if (!rt_fric_stuck(s, mode, k))
                 continue;
             double cap = s->num.mus[k] * rt_fric_normal(s, mode, k, s->y, v, lam, 1);
-            double tol = rt_force_tol(s, mode, s->y) + 1e-12 * cap;
+            double tol = fric_cone_tol(s, ref, mode, k, cap);
             double r = fabs(lamf[k]) / (cap + tol) + (cap <= 0);
             if (fabs(lamf[k]) > cap + tol && r > over) {
                 over = r;

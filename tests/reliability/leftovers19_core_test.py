@@ -22,6 +22,17 @@ Cases (each under 20 s in the normal build):
            = mu N/(m 1 m): through 0 at atanh(w/|v0|)/w (w = sqrt(c)),
            at rest at x = -sqrt(v0^2/c - x0^2) a quarter period later, by
            all three methods, from -1 and -2 m/s.
+  limit    a block (m = 1 and 3 kg) on a rough floor (mu_s, mu_k = 0.3
+           mu_s, normal N: a constant, or its floor's contact under gravity)
+           pushed at mu_s N (1 - 1e-15), mu_s N and mu_s N (1 + 1e-12), at
+           t = 0 and from t = 0.5 s on (a time switch), mu_s N computed in
+           doubles from (mu_s, N) = (0.5, 9.81), (0.3, 3.3), (0.7, 12.3),
+           (0.45, 8): Coulomb's stick holds while |F| <= mu_s N, so the
+           first two stay at rest (x within 1e-12 m) under exact, rk4 and
+           adaptive; the last slides at a = (F - mu_k N)/m.  Pushes up to
+           (1 + 1e-10) mu_s N stuck (the cone's tolerance was 1e-10 of the
+           forces' scale, and a switched push's excess within the cone's
+           event tolerance was never seen), exit 0.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -65,6 +76,37 @@ friction f: slip = M.v*M.x/1 m, mu = 0.1, normal = 1 N
 init M.x = 1 m, M.v = v0
 simulate t_end = 20 s, dt = 1 ms
 output every 10 ms: M.x, M.v
+'''
+
+# a block on a rough floor pushed by p from ts on: its normal a constant
+# (LINE) or its floor's contact under gravity (FLOOR)
+LINE = '''model line "a block pushed at its static limit"
+param p = 1 N
+param ms = 0.5
+param mk = 0.15
+param nf = 9.81 N
+param m = 1 kg
+param ts = 0 s
+mass M = m
+friction f: M -- ground, mu_s = ms, mu_k = mk, normal = nf
+force F: on M = if t >= ts then p else 0 N
+simulate t_end = 1 s, dt = 1 ms
+output every 10 ms: M.x, M.v
+'''
+FLOOR = '''model floor "a block on a floor pushed at its static limit"
+param p = 1 N
+param ms = 0.5
+param mk = 0.15
+param nf = 9.81 m/s^2
+param m = 1 kg
+param ts = 0 s
+body M: mass = m, inertia = 1 kg*m^2
+gravity nf
+gap fl: M.y >= 0 m, impact(e = 0)
+friction f: slip = M.vx, mu_s = ms, mu_k = mk, normal = gap fl
+force F: on M.x = if t >= ts then p else 0 N
+simulate t_end = 1 s, dt = 1 ms
+output every 10 ms: M.x, M.vx
 '''
 
 
@@ -168,6 +210,33 @@ def case_sliprow(tmp):
               % (meth, "x(20 s) = %.15g m" % x if got else "refused: " + msg[:300], xend))
         check(got and abs(x - xend) < 1e-9, "slip M.v*sin(M.x/1 m) from 1 m at -1 m/s (%s): at "
               "rest at cos x = 1/2 + cos 1" % meth)
+
+
+
+def case_limit(tmp):
+    """A block pushed at mu_s N, just below and just above it."""
+    for name, text in (("line", LINE), ("floor", FLOOR)):
+        mod = compiled(tmp, name, text)
+        for ms, g in ((0.5, 9.81), (0.3, 3.3), (0.7, 12.3), (0.45, 8.0)):
+            for m in (1.0, 3.0):
+                # the normal force: nf itself (line), or m g of the floor's contact
+                n = g if name == "line" else m * g
+                for fac in (1 - 1e-15, 1.0, 1 + 1e-12):
+                    p = ms * n * fac
+                    for ts in (0.0, 0.5):
+                        a = (p - 0.3 * ms * n) / m if fac > 1 else 0.0
+                        for meth in ("exact", "rk4", "adaptive"):
+                            r = mod.run(method=meth, params={"p": p, "ms": ms, "mk": 0.3 * ms,
+                                                             "nf": g, "m": m, "ts": ts})
+                            err = max(abs(x - (a * (t - ts) ** 2 / 2 if t > ts else 0))
+                                      for t, x in zip(r.t, r["M.x"]))
+                            print("  %s block, m = %g kg, mu_s = %g, N = %g N, pushed at %.17g N "
+                                  "= mu_s N (%.15g) from %g s, %s -> x within %.3g m of %s"
+                                  % (name, m, ms, n, p, fac, ts, meth, err,
+                                     "rest" if fac <= 1 else "a = (F - mu_k N)/m"))
+                            check(err < 1e-12 if fac <= 1 else err < 1e-9 * a,
+                                  "%s block pushed at mu_s N (%.15g) from %g s (%s): %s"
+                                  % (name, fac, ts, meth, "stuck" if fac <= 1 else "sliding"))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
