@@ -1000,3 +1000,16 @@ foreach(case folder partial nul longname)
   set_tests_properties(reliability/left19prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the eighteenth hostile pass on the core left as found
+# (tests/reliability/leftovers19_core_test.py): a block sliding beside a
+# rocking block's summed tail, a friction whose slip row vanishes where the
+# slip crosses 0 under taylor, a block pushed at exactly mu_s N; each case
+# under 20 s in the normal build.
+foreach(case rock sliprow limit)
+  add_test(NAME reliability/left19core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers19_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left19core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -725,6 +725,21 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
     return rt_force_tol(s, s->mode, y) + 1e-10 * s->num.mus[k] * s->num.fn[k];
 }
 
+/* The largest speed of the model's coordinates at y, max |v_i|: a slip
+** defined through a factor of the configuration (slip = M.v*M.x/1 m) has
+** a row that vanishes where the slip crosses 0, so the contacts' and
+** slips' own speeds there say nothing of how fast the bodies move (taylor,
+** whose step started there, judged a mass at 0.95 m/s a model of 1e-16 m/s
+** and stopped it). */
+static double body_speed(const nsm_sim *s, const double *y)
+{
+    const double *v = rt_vel(s, y);
+    double sc = 0;
+    for (int i = 0; i < s->n_vel; i++)
+        sc = fmax(sc, fabs(v[i]));
+    return sc;
+}
+
 /* Friction element k found at a step's end (t1) slipping against its
 ** direction at u, beyond its tolerance's relative part but within the floor
 ** RT_VEL_FLOOR, so that its stick or reversal was not located: a decision
@@ -737,15 +752,19 @@ double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 ** none of its business: beside an oscillator at 1 m/s the same slip slid
 ** backwards, exit 0) that is a decision on rounding (a mass at rest
 ** pushed by 1e-13 N from t = 1 s to 2 s against a kinetic force of 3e-14 N
-** never stuck and slid backwards, exit 0): the run stops there, naming the
+** never stuck and slid backwards, exit 0; where rows vary with the
+** configuration the bodies' own speeds count too, body_speed): the run
+** stops there, naming the
 ** element, as check_speed_floor (run.c) stops a model that moves so slowly
 ** at its start.  A slip started mid-run that meets no such decision (a
 ** push growing at 1e14 N/s over 1e-13 s) runs.  Judged on speeds, not
 ** energies, whose offset is arbitrary.  NSM_OK otherwise. */
-static int floor_slip(nsm_sim *s, int k, double u, double t1)
+static int floor_slip(nsm_sim *s, int k, double u, double t1, const double *Y1)
 {
     double vf = RT_VEL_FLOORS * RT_VEL_FLOOR;
     double v = rt_speed_scale_of(s, s->n_gaps + k, s->t + (fmax(s->t_stop, t1) - s->t_reset));
+    if (s->m->nl || s->mass)    /* rows that vary with the configuration may vanish */
+        v = fmax(v, fmax(body_speed(s, s->y), body_speed(s, Y1)));
     if (!(v < vf))
         return NSM_OK;
     rt_state_set_time(s, t1);
@@ -754,7 +773,8 @@ static int floor_slip(nsm_sim *s, int k, double u, double t1)
                    "a stick or reversal that only the velocity floor of %g m/s hid, in a part of "
                    "the model whose speeds are at most %.3g m/s (surface speeds, contact "
                    "velocities, forces times the run's span over masses, over the bodies joined to "
-                   "it by contacts, friction and springs), within %g times that floor: it would be "
+                   "it by contacts, friction and springs; the bodies' own speeds where rows vary "
+                   "with the configuration), within %g times that floor: it would be "
                    "decided on rounding; scale the units (lengths in um or nm, times in ms) so "
                    "that its speeds exceed %g m/s", t1, s->m->frictions[k].name, u, RT_VEL_FLOOR,
                    v, RT_VEL_FLOORS, vf);
@@ -778,7 +798,7 @@ int rt_fric_check(nsm_sim *s, double t1, const double *Y1)
          * stick or reversal only the floor hid (floor_slip) */
         double rel = rt_fric_slip_tol(s, k, rt_vel(s, Y1)) - RT_VEL_FLOOR;
         if (rt_fric_sign(s, s->mode, k) * u < -rel) {
-            int rc = floor_slip(s, k, u, t1);
+            int rc = floor_slip(s, k, u, t1, Y1);
             if (rc)
                 return rc;
         }

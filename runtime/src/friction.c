@@ -26,6 +26,7 @@
 ** element dissipates mu_k N |u_k| and the surface does the work -s mu_k N c_k;
 ** a stuck one dissipates nothing and the surface does lambda_k c_k.
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,58 @@ static int fric_pull_check(nsm_sim *s, const unsigned *ref, const unsigned *mode
     return NSM_OK;
 }
 
+/* How far beyond its cone cap = mu_s N element k's force may be and still
+** hold in mode.  Coulomb's law holds the stick while |F| <= mu_s N.  An
+** element stuck in ref (the mode before) stays so up to the rounding of
+** the computed quantities only, 1e-15 of the forces' scale (rt_force_tol's
+** 1e-10 of it, times 1e-5) and 8 ulps of the cap: a push of mu_s N holds
+** under every method, one of (1 + 1e-12) mu_s N slides (it was 1e-10 of
+** the forces' scale, and a block pushed at (1 + 1e-10) mu_s N stayed
+** stuck, exit 0); so does one at the run's start, whose state is the one
+** given.  One coming to rest from a slip is judged on a state
+** carrying the method's error, so its force within 1e-10 of the scale
+** holds (a Coulomb oscillator's turning point on mu_s N, by rk4 6e-14
+** short of it, sticks). */
+static double fric_cone_tol(const nsm_sim *s, const unsigned *ref, const unsigned *mode, int k,
+                            double cap)
+{
+    double tol = rt_force_tol(s, mode, s->y);
+    if (rt_fric_stuck(s, ref, k) || s->t == s->t_reset)
+        return 1e-5 * tol + 8 * DBL_EPSILON * cap;
+    return tol + 1e-12 * cap;
+}
+
+/* Release the stuck elements of mode whose slip's row vanishes at the
+** state while the bodies move (a slip M.v*M.x/1 m at x = 0, at -2 m/s):
+** no force can hold such a slip, whose own rate there is its curvature
+** term v^T (dw/dx) v; each slips on with that term's sign (the slip
+** crosses 0, a reversal).  Its row, all but 0, made the stuck rows
+** singular ("the stuck friction elements are redundant", taylor, exit 3;
+** rk4 and adaptive, landing further from x = 0, slipped on).  1 when
+** some element was released. */
+static int fric_release_vanishing(nsm_sim *s, unsigned *mode)
+{
+    const RtCsr *W = &s->sp.Wt;
+    const double *v = s->y + s->n_pos;
+    double vmax = 0;
+    int released = 0;
+    for (int q = 0; q < s->n_vel; q++)
+        vmax = fmax(vmax, fabs(v[q]));
+    rt_nl_at(s, s->y);
+    for (int k = 0; k < s->n_fric; k++) {
+        double row = 0, curv = rt_nl_slip_curv(s, k);
+        if (!rt_fric_stuck(s, mode, k) || !rt_nl_slip_curved(s, k) || curv == 0)
+            continue;
+        for (int q = W->p[k]; q < W->p[k + 1]; q++)
+            row += fabs(W->x[q]);
+        if (row * vmax > RT_VEL_FLOOR)
+            continue;
+        fric_set(s, mode, k, curv > 0 ? 1 : -1);
+        released = 1;
+    }
+    return released;
+}
+
 /* Decide the friction state of every element at the current state: an
 ** element slipping by more than its rounding keeps slipping with the sign
 ** of its slip; those at zero slip stick if the multipliers allow it (all
@@ -157,7 +210,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
         fric_slip_group(s, mode, forced, fsign);
     for (int round = 0; round <= nf; round++) {
         if ((rc = rt_multipliers(s, mode, s->t, s->y, lam, lamf))) {
-            if (fric_release_free(s, mode))
+            if (fric_release_free(s, mode) || fric_release_vanishing(s, mode))
                 continue;
             return rt_fail(s, rc, -1, "the stuck friction elements are redundant");
         }
@@ -167,7 +220,7 @@ static int fric_settle(nsm_sim *s, int forced, int fsign, const unsigned *fresh)
             if (!rt_fric_stuck(s, mode, k))
                 continue;
             double cap = s->num.mus[k] * rt_fric_normal(s, mode, k, s->y, v, lam, 1);
-            double tol = rt_force_tol(s, mode, s->y) + 1e-12 * cap;
+            double tol = fric_cone_tol(s, ref, mode, k, cap);
             double r = fabs(lamf[k]) / (cap + tol) + (cap <= 0);
             if (fabs(lamf[k]) > cap + tol && r > over) {
                 over = r;

@@ -320,9 +320,23 @@ static int switch_slip_zero(nsm_sim *s, const double *Y0)
     return 0;
 }
 
+/* Whether some friction element is stuck (its gap closed): a switched
+** force may take its hold past mu_s N by less than the cone's event
+** tolerance (1e-10 of mu_s N), which the event functions never see cross:
+** a block at rest pushed from t = 0.5 s at (1 + 1e-10) mu_s N stayed stuck,
+** exit 0.  The switch then decides it again (fric_settle's cone). */
+static int switch_any_stuck(const nsm_sim *s)
+{
+    for (int k = 0; k < s->n_fric; k++)
+        if (rt_fric_stuck(s, s->mode, k) && !rt_fric_idle(s, s->mode, k))
+            return 1;
+    return 0;
+}
+
 /* Time switch k, landed on at the end of the step from Y0: flip it, log it
 ** and settle the contacts under the new forcing, and the friction elements
-** when a slip reached 0 on the switch's instant (switch_slip_zero; it
+** when one is stuck (switch_any_stuck) or a slip reached 0 on the switch's
+** instant (switch_slip_zero; it
 ** sticks when its force stays within mu_s N): the new forcing may turn the
 ** slip back up from 0, so a block coming to rest as a push below its hold
 ** began kept sliding under the push (exact and adaptive). */
@@ -332,7 +346,8 @@ static int toggle_switch(nsm_sim *s, int k, const double *Y0)
     int rc = rt_log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
     if (rc || (rc = rt_zeno_settle(s, s->mode, NULL)))
         return rc;
-    return s->n_fric && switch_slip_zero(s, Y0) ? rt_fric_update(s) : NSM_OK;
+    return s->n_fric && (switch_slip_zero(s, Y0) || switch_any_stuck(s)) ? rt_fric_update(s)
+                                                                           : NSM_OK;
 }
 
 /* Emit a sample to the sample handler. */
