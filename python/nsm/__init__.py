@@ -627,6 +627,33 @@ def _sigterm_held(call):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def _popen_held(cmd, **kw):
+    """subprocess.Popen(cmd, **kw) with SIGINT and SIGTERM held while the
+    child starts; returns (the Popen, the signals that came meanwhile), to
+    be raised once the caller can stop the child.  A KeyboardInterrupt
+    raised inside Popen (as it waits for the child's exec) lost the child:
+    a C compiler went on alone and the entry's C was left in the cache.
+    Only in the main thread (Python runs its handlers there) and only over
+    handlers set from Python; a Popen that fails raises the held signals at
+    once."""
+    sigs = [x for x in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(x) is not None]
+    if threading.current_thread() is not threading.main_thread() or not sigs:
+        return subprocess.Popen(cmd, **kw), []
+    pending = []
+    old = {x: signal.signal(x, lambda signum, frame: pending.append(signum)) for x in sigs}
+    try:
+        pr = subprocess.Popen(cmd, **kw)
+    except BaseException:
+        for x, h in old.items():
+            signal.signal(x, h)
+        for x in pending:
+            signal.raise_signal(x)
+        raise
+    for x, h in old.items():
+        signal.signal(x, h)
+    return pr, pending
+
+
 def _run_stoppable(cmd, what, env=None, cwd=None):
     """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
     honoured as the studies run in process honour it: the program is sent
@@ -639,12 +666,14 @@ def _run_stoppable(cmd, what, env=None, cwd=None):
     taken by _sigterm_held stops the program the same way, then goes on as
     _Terminated."""
     try:
-        pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              errors="replace", env=env, cwd=cwd)
+        pr, pending = _popen_held(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, errors="replace", env=env, cwd=cwd)
     except OSError:
         return _run_tool(cmd, what), False      # its CompileError, with the hint
     while True:     # in slices: a KeyboardInterrupt without a signal is seen in one
         try:
+            while pending:      # a Ctrl-C or SIGTERM as it started: now it can be stopped
+                signal.raise_signal(pending.pop(0))
             out, err = pr.communicate(timeout=0.05)
             return subprocess.CompletedProcess(cmd, pr.returncode, out, err), False
         except subprocess.TimeoutExpired:
@@ -756,8 +785,8 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
             _cc_tmpdir_remove(cc_tmp)
     except BaseException as err:    # its half-written output was left in the
         _unlink(tmp)                # cache under the temporary name
-        if isinstance(err, _Terminated):
-            _unlink(csrc)           # no half entry, as for Ctrl-C
+        if isinstance(err, (_Terminated, KeyboardInterrupt)):
+            _unlink(csrc)           # no half entry
         raise
     if stopped:
         _unlink(tmp)

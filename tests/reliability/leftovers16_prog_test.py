@@ -258,6 +258,42 @@ def case_ignored(tmp):
 
 # ---- compile ----------------------------------------------------------------
 
+COMPILERS = {"cc", "gcc", "cc1", "as", "collect2", "ld"}
+
+
+def compiler_running(pid):
+    """Whether a C compiler's process (cc, cc1, as, collect2, ld) runs
+    among the descendants of process pid."""
+    parent, comm = {}, {}
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                st = f.read()
+        except (OSError, ValueError):
+            continue
+        head, tail = st.rsplit(")", 1)
+        parent[int(d)] = int(tail.split()[1])
+        comm[int(d)] = head.split("(", 1)[1]
+    for q, name in comm.items():
+        if name not in COMPILERS:
+            continue
+        while q in parent and q != pid and q > 1:
+            q = parent[q]
+        if q == pid:
+            return True
+    return False
+
+
+def signal_while_compiling(pr, sig, limit):
+    """Sends sig to pr once a C compiler runs under it (within limit s;
+    a fixed delay after the compile's start missed it on an idle machine,
+    where the compile took under 0.1 s)."""
+    start = time.time()
+    while not compiler_running(pr.pid) and pr.poll() is None and time.time() - start < limit:
+        time.sleep(0.001)
+    pr.send_signal(sig)
+
+
 def entry_files(cache):
     """Every file under the cache folder, by its path relative to it."""
     found = []
@@ -278,9 +314,8 @@ def case_compile(tmp):
         full = [NSMC, cmd, FIO] + args + ["--out-dir", "o%d" % k]
         pr = subprocess.Popen(full, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
-        first = pr.stderr.readline()        # "nsmc: compiling the ...": cc has started
-        time.sleep(0.1)
-        pr.send_signal(signal.SIGTERM)
+        first = pr.stderr.readline()        # "nsmc: compiling the ...": cc starts
+        signal_while_compiling(pr, signal.SIGTERM, 60 * SLOW)
         err = first + pr.communicate(timeout=120 * SLOW)[1]
         left, temps = entry_files(cache), os.listdir(scratch)
         print("  nsmc %s, SIGTERM while compiling: exit %d, %r, cache %s, TMPDIR %s"
@@ -323,8 +358,7 @@ def python_stop(tmp):
     while not glob.glob(os.path.join(cache, "nsm", "py-*", "*.c")) and pr.poll() is None \
             and time.time() - start < 60 * SLOW:
         time.sleep(0.005)
-    time.sleep(0.1)
-    pr.send_signal(signal.SIGINT)
+    signal_while_compiling(pr, signal.SIGINT, 60 * SLOW)
     out, err = pr.communicate(timeout=120 * SLOW)
     time.sleep(0.2)     # a compiler left running would still write
     left, temps = entry_files(cache), os.listdir(scratch)
