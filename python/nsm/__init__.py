@@ -557,6 +557,30 @@ def _csv_rows(path):
 _LOAD_TRIAL = "import ctypes, sys; ctypes.CDLL(sys.argv[1]).nsmpy_describe"
 
 
+class _SignalsHeld:
+    """A with-block during which SIGINT and SIGTERM are only noted, raised
+    once it ends: a KeyboardInterrupt or SIGTERM's _Terminated raised
+    inside subprocess's wait (between its lock's acquire and the with that
+    releases it) left the lock held, and the clean-up's own wait then
+    blocked for ever (nsm.compile sent SIGTERM as its load child ended did
+    not end).  Only in the main thread, over handlers set from Python."""
+
+    def __enter__(self):
+        self.pending, self.old = [], {}
+        if threading.current_thread() is threading.main_thread():
+            for x in (signal.SIGINT, signal.SIGTERM):
+                if signal.getsignal(x) is not None:
+                    self.old[x] = signal.signal(x, lambda n, frame: self.pending.append(n))
+        return self
+
+    def __exit__(self, *exc):
+        for x, h in self.old.items():
+            signal.signal(x, h)
+        while self.pending:
+            signal.raise_signal(self.pending.pop(0))
+        return False
+
+
 def _load_trial(so):
     """Why the newly built so cannot be loaded (the first line the child
     said, or its exit status), or None when a child interpreter loads it:
@@ -567,8 +591,9 @@ def _load_trial(so):
     if not sys.executable:
         return None
     try:
-        p = subprocess.run([sys.executable, "-I", "-S", "-c", _LOAD_TRIAL, so],
-                           capture_output=True, text=True, errors="replace", timeout=300)
+        with _SignalsHeld():    # a child of some milliseconds: a stop waits for its end
+            p = subprocess.run([sys.executable, "-I", "-S", "-c", _LOAD_TRIAL, so],
+                               capture_output=True, text=True, errors="replace", timeout=300)
     except subprocess.TimeoutExpired:
         return "loading it did not end within 300 s"
     except OSError as err:
