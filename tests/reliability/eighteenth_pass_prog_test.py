@@ -49,18 +49,13 @@ import random
 import signal
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, main, python_script,  # noqa: E402
-                     run, thin, whole_lines)
+from passlib import (SANITIZED, check, env_for, main, prog_paths,  # noqa: E402
+                     python_script, run, running_with, stop_after, thin, wait_until,
+                     whole_lines)
 
-NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-SRC = os.path.abspath(sys.argv[3])
-SIMS = os.path.dirname(SIM)
-BALL_SIM = os.path.join(SIMS, "sim_bouncing_ball")
-FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
-BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+NSMC, SIM, SRC, BALL_SIM, FIO, BALL = prog_paths()
 
 # the ball of models/bouncing_ball.nsm (m = 1 kg, g = 9.81 m/s^2, e = 0.9)
 # dropped from 1 m: it lands at sqrt(2 h / g) at sqrt(2 g h), leaves at e
@@ -459,12 +454,10 @@ def one_folder(tmp):
                               stderr=subprocess.PIPE, text=True,
                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         if sig:
-            t0 = time.monotonic()
-            while not os.path.exists(os.path.join(d, want)) and time.monotonic() - t0 < 30:
-                time.sleep(0.02)
-            time.sleep(0.3)
-            pr.send_signal(sig)
-        err = pr.communicate(timeout=120)[1]
+            wait_until(pr, lambda: os.path.exists(os.path.join(d, want)), 30, 0.02)
+            err = stop_after(pr, sig, 0.3, label, 120)
+        else:
+            err = pr.communicate(timeout=120)[1]
         files = sorted(os.listdir(d))
         print("  %-17s -> %d  %s" % (label, pr.returncode, " ".join(files)))
         partial = [f for f in files if "partial" in f]
@@ -483,22 +476,6 @@ def kept(tmp):
     odd_caches(tmp)
     outputs_lost(tmp)
     one_folder(tmp)
-
-
-def running_with(text):
-    """Whether a process other than this one has text in its command line,
-    read from /proc (pgrep, started under the sanitizer build's LD_PRELOAD
-    of libasan, once hung in a futex and held the test for its 600 s)."""
-    want = os.fsencode(text)
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open("/proc/%s/cmdline" % pid, "rb") as f:
-                line = f.read()
-        except OSError:
-            continue
-        if int(pid) != os.getpid() and want in line:
-            return True
-    return False
 
 
 def kept_signals(tmp):
@@ -528,18 +505,9 @@ def kept_signals(tmp):
             pr = subprocess.Popen(cmd + ["--out-dir", d], cwd=tmp, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-            t0 = time.monotonic()
-            while pr.poll() is None and time.monotonic() - t0 < 30 and \
-                    not (os.path.isdir(d) and [f for f in os.listdir(d) if f.endswith(
-                        (".partial", ".csv"))]):
-                time.sleep(0.01)
-            time.sleep(delay)
-            pr.send_signal(sig)
-            try:
-                err = pr.communicate(timeout=60)[1]
-            except subprocess.TimeoutExpired:
-                pr.kill()
-                raise Failure("%s: still running 60 s after %s" % (label, sig.name))
+            wait_until(pr, lambda: os.path.isdir(d) and [f for f in os.listdir(d) if f.endswith(
+                (".partial", ".csv"))], 30)
+            err = stop_after(pr, sig, delay, label)
             files = os.listdir(d) if os.path.isdir(d) else []
             said = err.strip().splitlines()[-1] if err.strip() else ""
             print("  %-18s %s after %.2f s -> %d  %s" % (label, sig.name, delay, pr.returncode,

@@ -49,9 +49,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, thin  # noqa: E402
-# the twelfth core pass's nsm.compile with the program cache in the case's folder
-from twelfth_pass_core_test import compiled  # noqa: E402
+from passlib import check, compiled, main, rk, thin  # noqa: E402
 from thirteenth_pass_core_test import PEND  # noqa: E402
 
 SRC = os.path.abspath(sys.argv[1])
@@ -84,11 +82,6 @@ def events(r, kinds=None):
             if kinds is None or e["kind"] in kinds]
 
 
-def rk(meth, dt=1e-4):
-    """rk4's step, none for the others."""
-    return {"dt": dt} if meth == "rk4" else {}
-
-
 def case_findings(tmp):
     """A sphere at rest on a floor tilted beyond its friction's hold: taylor
     (refused with the cause and the remedy until it started such a slip
@@ -98,7 +91,8 @@ def case_findings(tmp):
         a = G * (math.sin(alpha) - mu * math.cos(alpha))
         # taylor now starts the slip itself (leftovers16_core_test.py, taylorstart)
         for meth in ("taylor", "rk4", "adaptive"):
-            r = roll.run(method=meth, params={"alpha": alpha, "mu": mu}, t_end=0.5, **rk(meth))
+            r = roll.run(method=meth, params={"alpha": alpha, "mu": mu}, t_end=0.5,
+                         **rk(meth, 1e-4))
             err = max(abs(x - a * t * t / 2) for t, x in zip(r.t, r["B.x"]))
             print("  sliding from rest, alpha %g, mu %g, %s -> |x - a t^2/2| <= %.3g m"
                   % (alpha, mu, meth, err))

@@ -39,13 +39,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, main, python_script, run, thin  # noqa: E402
+from passlib import (SANITIZED, check, main, prog_paths, python_script, run,  # noqa: E402
+                     thin)
 
-NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-SRC = os.path.abspath(sys.argv[3])
-BALL_SIM = os.path.join(os.path.dirname(SIM), "sim_bouncing_ball")
-BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
-FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+NSMC, SIM, SRC, BALL_SIM, FIO, BALL = prog_paths()
 DAMPED = os.path.join(SRC, "tests", "studies", "damped_forced.nsm")
 
 

@@ -50,9 +50,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, thin  # noqa: E402
-# the twelfth core pass's nsm.compile with the program cache in the case's folder
-from twelfth_pass_core_test import compiled  # noqa: E402
+from passlib import check, compiled, main, thin  # noqa: E402
 from eleventh_pass_core_test import TWO as ELEVENTH_TWO  # noqa: E402
 
 SRC = os.path.abspath(sys.argv[1])

@@ -41,13 +41,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, alive, check, children, env_for, main,  # noqa: E402
-                     python_script, run, thin, whole_figure, whole_lines)
+                     prog_paths, python_script, run, thin, whole_figure, whole_lines)
 
-NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-SRC = os.path.abspath(sys.argv[3])
-BALL_SIM = os.path.join(os.path.dirname(SIM), "sim_bouncing_ball")
-FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
-BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+NSMC, SIM, SRC, BALL_SIM, FIO, BALL = prog_paths()
 CLEAR = os.path.join(SRC, "tests", "studies", "impact_clearance.nsm")
 DAMPED = os.path.join(SRC, "tests", "studies", "damped_forced.nsm")
 SEC = ["--section", "period:2*pi/omega", "--transient", "5", "--record", "2"]

@@ -59,8 +59,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, label_of, limit, main,  # noqa: E402
-                     run, snapshot, tried, whole_lines)
+from passlib import (SANITIZED, Failure, check, env_for, has_bytes, label_of,  # noqa: E402
+                     limit, main, run, snapshot, stop_after, tried, wait_until, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -189,13 +189,8 @@ def continue_ctrl_c(tmp):
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         q = subprocess.Popen(long_args, cwd=tmp, env=env_for(tmp), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-        time.sleep(rng.uniform(1.0, 2.5) * (4 if SANITIZED else 1))
-        q.send_signal(sig)
-        try:
-            _, err = q.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            q.kill()
-            raise Failure("nsmc continue still running 60 s after %s" % sig.name)
+        err = stop_after(q, sig, rng.uniform(1.0, 2.5) * (4 if SANITIZED else 1),
+                         "nsmc continue")
         folder = os.path.join(tmp, "c")
         left = sorted(f for f in os.listdir(folder) if ".tmp" in f)
         part = os.path.join(folder, "branch.csv.partial")
@@ -405,10 +400,8 @@ def case_sweeps(tmp):
                                "--max-points", "100000", "--ds", "1e-4", "--ds-max",
                                "1e-4", "--out-dir", "shared"], cwd=tmp, env=env_for(tmp),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    t0 = time.monotonic()
     lock = os.path.join(tmp, "shared", ".nsm-run.lock")
-    while not os.path.exists(lock) and time.monotonic() - t0 < 60 and long_c.poll() is None:
-        time.sleep(0.05)
+    wait_until(long_c, lambda: os.path.exists(lock), 60, 0.05)
     p = run(tmp, [NSMC, "sweep", fio, "--param", "omega=1:2:2", "--section", "impact:stop",
                   "--out-dir", "shared"] + short, timeout=120)
     long_c.send_signal(signal.SIGTERM)
@@ -460,17 +453,8 @@ def signals(tmp, part):
         pr = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True)
         path = os.path.join(tmp, "b.csv")
-        t0 = time.monotonic()
-        while pr.poll() is None and time.monotonic() - t0 < 60 and \
-                not (os.path.exists(path) and os.path.getsize(path) > 0):
-            time.sleep(0.01)
-        time.sleep(delay)
-        pr.send_signal(sig)
-        try:
-            err = pr.communicate(timeout=60)[1]
-        except subprocess.TimeoutExpired:
-            pr.kill()
-            raise Failure("%s: still running 60 s after %s" % (label, sig.name))
+        wait_until(pr, has_bytes(path), 60)
+        err = stop_after(pr, sig, delay, label)
         if not os.path.exists(path):
             raise Failure("%s wrote no output before %s: exit %s\n%s"
                           % (label, sig.name, pr.returncode, pr.stderr.read()))

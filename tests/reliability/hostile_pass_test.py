@@ -41,7 +41,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (Failure, SANITIZED, bad_end, check, env_for, main, run,  # noqa: E402
-                     snapshot, whole_lines)
+                     snapshot, stop_after, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -302,13 +302,7 @@ def case_signals(tmp):
                "e%d.csv" % k]
         pr = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True)
-        time.sleep(delay)
-        pr.send_signal(sig)
-        try:
-            err = pr.communicate(timeout=30)[1]
-        except subprocess.TimeoutExpired:
-            pr.kill()
-            raise Failure("%s after %.3f s: still running 30 s later" % (sig.name, delay))
+        err = stop_after(pr, sig, delay, "%s after %.3f s" % (sig.name, delay), 30)
         rc = pr.returncode
         check(rc in (128 + sig, -sig), "%s after %.3f s: exit %d" % (sig.name, delay, rc))
         if rc < 0:
@@ -337,13 +331,7 @@ def case_signals(tmp):
                                "20", "--record", "10", "--section", "impact:stop", "--jobs", "2",
                                "--out-dir", "sw%d" % k], cwd=tmp, env=env_for(tmp),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.3 + rnd.uniform(0, 1.5))
-        pr.send_signal(sig)
-        try:
-            err = pr.communicate(timeout=60)[1]
-        except subprocess.TimeoutExpired:
-            pr.kill()
-            raise Failure("a sweep after %s: still running 60 s later" % sig.name)
+        err = stop_after(pr, sig, 0.3 + rnd.uniform(0, 1.5), "a sweep after %s" % sig.name)
         check(pr.returncode in (128 + sig, -sig), "sweep stopped by %s: exit %d"
               % (sig.name, pr.returncode))
         d = os.path.join(tmp, "sw%d" % k)

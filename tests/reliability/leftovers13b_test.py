@@ -32,8 +32,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, run  # noqa: E402
-from twelfth_pass_core_test import compiled  # noqa: E402
+from passlib import check, compiled, main, run  # noqa: E402
 # the pendulum written by its torque and its elliptic period
 from thirteenth_pass_core_test import PEND, pendulum_period  # noqa: E402
 
@@ -45,7 +44,7 @@ BUILD = os.environ.get("NSM_BUILD_DIR", os.path.join(SRC, "build"))
 CHILD = r'''
 import sys
 sys.path.insert(0, sys.argv[1])
-from twelfth_pass_core_test import compiled
+from passlib import compiled
 p = compiled(sys.argv[2], "pend", open(sys.argv[3]).read())
 r = p.section("plane:P.phi.x:down", t_end=1.5e11, params={"g": 1e-20}, method="adaptive")
 print("section", *r[:, 0])

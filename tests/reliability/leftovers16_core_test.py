@@ -50,7 +50,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main  # noqa: E402
+from passlib import ball_drop, check, compiled, main  # noqa: E402
 # causes_test's nsmc_run reads the same NSMC (argv[1]) as this runner
 from causes_test import nsmc_run  # noqa: E402
 from leftovers13_core_test import rows_of  # noqa: E402
@@ -216,17 +216,7 @@ def case_floorslip(tmp):
               "at pi s and sticks at -0.4 x0" % meth, p)
 
 
-BALL = '''model ball "a ball dropped onto a floor"
-param g = 2 m/s^2
-param h = 1 m
-param e = 0.5
-mass B = 1 kg
-gravity g
-gap floor: B.x >= 0, impact(e = e)
-init B.x = h, B.v = 0 m/s
-simulate t_end = 2.5 s, dt = 1 ms, method = exact
-output every 0.25 s: B.x, B.v
-'''
+BALL = ball_drop("exact")
 
 
 def case_tie(tmp):
@@ -234,7 +224,6 @@ def case_tie(tmp):
     after the impact (section.c's tie within rounding), and one whose
     impact rk4 or adaptive lands a few 1e-15 s late is not refused."""
     import nsm
-    from twelfth_pass_core_test import compiled
     b = compiled(tmp, "ball", BALL)
     # exact lands within rounding of T = sqrt(2 h/g); the tie handling
     # broken, it recorded -sqrt(2 g h), the velocity before the impact

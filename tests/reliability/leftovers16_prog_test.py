@@ -59,7 +59,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, main, run  # noqa: E402
+from passlib import (SANITIZED, check, env_for, main, proc_descendants, run,  # noqa: E402
+                     wait_until)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -264,33 +265,14 @@ COMPILERS = {"cc", "gcc", "cc1", "as", "collect2", "ld"}
 def compiler_running(pid):
     """Whether a C compiler's process (cc, cc1, as, collect2, ld) runs
     among the descendants of process pid."""
-    parent, comm = {}, {}
-    for d in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open("/proc/%s/stat" % d) as f:
-                st = f.read()
-        except (OSError, ValueError):
-            continue
-        head, tail = st.rsplit(")", 1)
-        parent[int(d)] = int(tail.split()[1])
-        comm[int(d)] = head.split("(", 1)[1]
-    for q, name in comm.items():
-        if name not in COMPILERS:
-            continue
-        while q in parent and q != pid and q > 1:
-            q = parent[q]
-        if q == pid:
-            return True
-    return False
+    return any(name in COMPILERS for name in proc_descendants(pid).values())
 
 
 def signal_while_compiling(pr, sig, limit):
     """Sends sig to pr once a C compiler runs under it (within limit s;
     a fixed delay after the compile's start missed it on an idle machine,
     where the compile took under 0.1 s)."""
-    start = time.time()
-    while not compiler_running(pr.pid) and pr.poll() is None and time.time() - start < limit:
-        time.sleep(0.001)
+    wait_until(pr, lambda: compiler_running(pr.pid), limit, 0.001)
     pr.send_signal(sig)
 
 
@@ -353,11 +335,9 @@ def python_stop(tmp):
     cmd = [sys.executable, "-c", PY_COMPILE, FIO]
     pr = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True)
-    start = time.time()
     # the entry's C is written just before the compiler starts
-    while not glob.glob(os.path.join(cache, "nsm", "py-*", "*.c")) and pr.poll() is None \
-            and time.time() - start < 60 * SLOW:
-        time.sleep(0.005)
+    wait_until(pr, lambda: glob.glob(os.path.join(cache, "nsm", "py-*", "*.c")), 60 * SLOW,
+               0.005)
     signal_while_compiling(pr, signal.SIGINT, 60 * SLOW)
     out, err = pr.communicate(timeout=120 * SLOW)
     time.sleep(0.2)     # a compiler left running would still write

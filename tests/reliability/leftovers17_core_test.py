@@ -30,39 +30,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, thin  # noqa: E402
-# the twelfth core pass's nsm.compile with the program cache in the case's folder
-from twelfth_pass_core_test import compiled  # noqa: E402
+# STOP: the sixteenth pass's linear oscillator against a compliant stop
+from passlib import STOP, ball_drop, check, compiled, main, thin  # noqa: E402
 
 SRC = os.path.abspath(sys.argv[1])
 
-# a linear oscillator (w1 = 1 rad/s) against a stop at d of stiffness k2,
-# its exponent a parameter (so the model is nonlinear), as the sixteenth
-# pass wrote it
-STOP = '''model stop "a linear oscillator with a compliant stop"
-param k2 = 100
-param d = 0.5 m
-param p = 1
-mass M = 1 kg
-spring S: ground -- M, k = 1 N/m
-gap G: d - M.x >= 0 m, penalty(k = k2, c = 0 N*s/m, exponent = p)
-init M.x = -1 m
-simulate t_end = 40 s
-output every 10 ms: M.x, M.v
-'''
-
 # a ball dropped onto a floor, as the fifteenth pass's leftovers wrote it
-BALL = '''model ball "a ball dropped onto a floor"
-param g = 2 m/s^2
-param h = 1 m
-param e = 0.5
-mass B = 1 kg
-gravity g
-gap floor: B.x >= 0, impact(e = e)
-init B.x = h, B.v = 0 m/s
-simulate t_end = 2.5 s, dt = 1 ms, method = exact
-output every 0.25 s: B.x, B.v
-'''
+BALL = ball_drop("exact")
 
 
 def stop_period(k2, d, A=1.0):

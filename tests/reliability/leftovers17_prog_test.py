@@ -39,7 +39,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, main, run  # noqa: E402
+from passlib import SANITIZED, check, env_for, main, run, wait_until  # noqa: E402
 # the cache's files, as the SIGINT case of the round before judged them
 from leftovers16_prog_test import entry_files  # noqa: E402
 
@@ -220,11 +220,9 @@ def case_term(tmp):
     cmd = [sys.executable, "-c", PY_COMPILE, FIO]
     pr = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True)
-    start = time.time()
     # the entry's C is written just before the compiler starts
-    while not glob.glob(os.path.join(cache, "nsm", "py-*", "*.c")) and pr.poll() is None \
-            and time.time() - start < 60 * SLOW:
-        time.sleep(0.005)
+    wait_until(pr, lambda: glob.glob(os.path.join(cache, "nsm", "py-*", "*.c")), 60 * SLOW,
+               0.005)
     time.sleep(0.1)
     running = pr.poll() is None
     pr.send_signal(signal.SIGTERM)

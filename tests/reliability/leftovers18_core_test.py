@@ -68,9 +68,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main  # noqa: E402
-# the twelfth core pass's nsm.compile with the program cache in the case's folder
-from twelfth_pass_core_test import compiled  # noqa: E402
+from passlib import check, compiled, main  # noqa: E402
 
 SRC = os.path.abspath(sys.argv[1])
 NSMC = os.path.join(os.environ.get("NSM_BUILD_DIR", os.path.join(SRC, "build")), "nsmc")

@@ -52,7 +52,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, Failure, alive, check, children, env_for, limit, main,  # noqa: E402
-                     run, whole_lines)
+                     proc_cmdline, run, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -352,19 +352,10 @@ print("compiled")
 '''
 
 
-def cmdline(pid):
-    """The command line of process pid, its words joined by spaces ("" when gone)."""
-    try:
-        with open("/proc/%d/cmdline" % pid, "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
-
-
 def load_trial_child(pid):
     """The child interpreter nsm.compile loads its new object in, or None."""
     for c in children(pid):
-        if "nsmpy_describe" in cmdline(c):
+        if "nsmpy_describe" in proc_cmdline(c):
             return c
     return None
 

@@ -57,7 +57,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, Failure, check, env_for, main, no_gnuplot_path,  # noqa: E402
-                     run, whole_figure, whole_lines)
+                     run, stop_after, whole_figure, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[3])
@@ -370,13 +370,7 @@ def case_sweeps(tmp):
             pr = subprocess.Popen(big + ["--jobs", jobs], cwd=tmp, env=env_for(tmp),
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             first_point(pr, os.path.join(tmp, "o"))
-            time.sleep(delay)
-            pr.send_signal(sig)
-            try:
-                err = pr.communicate(timeout=60)[1]
-            except subprocess.TimeoutExpired:
-                pr.kill()
-                raise Failure("a sweep still running 60 s after %s" % sig.name)
+            err = stop_after(pr, sig, delay, "a sweep")
             pts = partial_consistent(os.path.join(tmp, "o"))
             print("  %s jobs, %s %.2f s after the first point: exit %d, %d points kept" %
                   (jobs, sig.name, delay, pr.returncode, pts))
@@ -418,12 +412,7 @@ def case_stops(tmp):
         time.sleep(0.5 * SLOW)
         check(pr.poll() is None, "%s %s runs" % (name, " ".join(extra)))
         t0 = time.monotonic()
-        pr.send_signal(signal.SIGTERM)
-        try:
-            pr.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            pr.kill()
-            raise Failure("%s: still running 30 s after SIGTERM" % name)
+        stop_after(pr, signal.SIGTERM, 0, name, 30)
         took = time.monotonic() - t0
         rows = whole_lines(os.path.join(tmp, "b.csv"))
         with h5py.File(os.path.join(tmp, "b.h5"), "r") as f:

@@ -297,3 +297,166 @@ def python_script(tmp, name, text, args, what):
         raise Failure("python: still running after 600 s")
     print(p.stdout)
     check(p.returncode == 0, what, p)
+
+
+# ---- shared by the later passes (issue #29's review: one copy of each) -------
+# The core passes' model compilation and refusals, the programs passes'
+# arguments, a stop signal sent once a program has started, and the /proc
+# scans that find processes (pgrep is not used: started under the sanitizer
+# build's LD_PRELOAD of libasan, it once hung in a futex and held a test for
+# its 600 s).
+
+def compiled(tmp, name, text=None, path=None):
+    """nsm.compile of a model text written as tmp/name.nsm (or of path),
+    with the program cache in tmp."""
+    os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+    import nsm
+    if text is not None:
+        path = os.path.join(tmp, name + ".nsm")
+        with open(path, "w") as f:
+            f.write(text)
+    return nsm.compile(path)
+
+
+def refusal(fn):
+    """The message of the nsm.Error fn raises, None when it returns."""
+    import nsm
+    try:
+        fn()
+    except nsm.Error as ex:
+        return str(ex)
+    return None
+
+
+def rk(meth, dt=1e-3):
+    """rk4's step (dt), none for the others: the keyword arguments of a run."""
+    return {"dt": dt} if meth == "rk4" else {}
+
+
+def prog_paths():
+    """(NSMC, SIM, SRC, BALL_SIM, FIO, BALL) of a programs pass called as
+    `RUNNER NSMC SIM SOURCE_DIR CASE`: the compiler, a simulator of the
+    build (the others stand beside it), the source folder, the bouncing
+    ball's simulator, and the forced impact oscillator's and the bouncing
+    ball's models."""
+    nsmc, sim, src = (os.path.abspath(a) for a in sys.argv[1:4])
+    models = os.path.join(src, "models")
+    return (nsmc, sim, src, os.path.join(os.path.dirname(sim), "sim_bouncing_ball"),
+            os.path.join(models, "forced_impact_oscillator.nsm"),
+            os.path.join(models, "bouncing_ball.nsm"))
+
+
+def has_bytes(path):
+    """A readiness test for wait_until: path exists and is not empty."""
+    return lambda: os.path.exists(path) and os.path.getsize(path) > 0
+
+
+def wait_until(pr, ready, limit, pause=0.01):
+    """Polls ready() every pause s until it holds, process pr ends, or
+    limit s pass; whether it held."""
+    import time
+    t0 = time.monotonic()
+    while pr.poll() is None and time.monotonic() - t0 < limit:
+        if ready():
+            return True
+        time.sleep(pause)
+    return bool(ready())
+
+
+def stop_after(pr, sig, delay, label, timeout=60):
+    """Sends sig to pr delay s from now and returns its stderr once it ends;
+    kills it and fails, naming label, if it still runs timeout s later."""
+    import time
+    time.sleep(delay)
+    pr.send_signal(sig)
+    try:
+        return pr.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        pr.kill()
+        raise Failure("%s: still running %d s after %s" % (label, timeout, sig.name))
+
+
+def proc_read(pid, name):
+    """The bytes of /proc/PID/NAME, None when the process is gone or the
+    file cannot be read."""
+    try:
+        with open("/proc/%s/%s" % (pid, name), "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def proc_find(match, name="cmdline"):
+    """The pids, in /proc's order, of the processes other than this one
+    whose /proc/PID/NAME (bytes) satisfies match."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        data = proc_read(pid, name)
+        if data is not None and int(pid) != os.getpid() and match(data):
+            found.append(int(pid))
+    return found
+
+
+def proc_cmdline(pid):
+    """The command line of process pid, its words joined by spaces ("" when
+    gone)."""
+    data = proc_read(pid, "cmdline")
+    return "" if data is None else data.replace(b"\0", b" ").decode(errors="replace")
+
+
+def running_with(text):
+    """Whether a process other than this one has text in its command line."""
+    want = os.fsencode(text)
+    return bool(proc_find(lambda line: want in line))
+
+
+def proc_descendants(pid):
+    """{pid: command name} of every process descended from process pid
+    (from each process's parent in /proc/PID/stat)."""
+    kids, comm = {}, {}
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        st = proc_read(d, "stat")
+        if st is None:
+            continue
+        head, tail = st.decode(errors="replace").rsplit(")", 1)
+        kids.setdefault(int(tail.split()[1]), []).append(int(d))
+        comm[int(d)] = head.split("(", 1)[1]
+    found, todo = {}, list(kids.get(pid, []))
+    while todo:
+        q = todo.pop()
+        if q not in found and q in comm:
+            found[q] = comm[q]
+            todo += kids.get(q, [])
+    return found
+
+
+def ball_drop(method):
+    """The model text of a ball dropped from h = 1 m under g = 2 m/s^2 onto
+    a floor (e = 0.5), run by method: it lands at t = sqrt(2 h/g) = 1 s
+    exactly."""
+    return '''model ball "a ball dropped onto a floor"
+param g = 2 m/s^2
+param h = 1 m
+param e = 0.5
+mass B = 1 kg
+gravity g
+gap floor: B.x >= 0, impact(e = e)
+init B.x = h, B.v = 0 m/s
+simulate t_end = 2.5 s, dt = 1 ms, method = %s
+output every 0.25 s: B.x, B.v
+''' % method
+
+
+# a linear oscillator (w1 = 1 rad/s) against a stop at d of stiffness k2,
+# its exponent a parameter (so the model is nonlinear)
+STOP = '''model stop "a linear oscillator with a compliant stop"
+param k2 = 100
+param d = 0.5 m
+param p = 1
+mass M = 1 kg
+spring S: ground -- M, k = 1 N/m
+gap G: d - M.x >= 0 m, penalty(k = k2, c = 0 N*s/m, exponent = p)
+init M.x = -1 m
+simulate t_end = 40 s
+output every 10 ms: M.x, M.v
+'''

@@ -23,6 +23,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import proc_find  # noqa: E402
+
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
@@ -320,17 +323,8 @@ def case_cancel(tmp):
 
 def simulators_of(tmp):
     """Pids of the processes running a simulator out of tmp's cache."""
-    pids = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            argv0 = open("/proc/%s/cmdline" % d, "rb").read().split(b"\0")[0].decode()
-        except OSError:
-            continue
-        if argv0.startswith(os.path.join(tmp, "cache", "nsm")):
-            pids.append(int(d))
-    return pids
+    prefix = os.fsencode(os.path.join(tmp, "cache", "nsm"))
+    return proc_find(lambda line: line.split(b"\0")[0].startswith(prefix))
 
 
 def wait_for(cond, what, limit=120):

@@ -57,29 +57,12 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, thin  # noqa: E402
-# the twelfth core pass's nsm.compile with the program cache in the case's folder
-from twelfth_pass_core_test import compiled  # noqa: E402
+from passlib import check, compiled, main, refusal, rk, thin  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
 G = 9.81
 METHODS = ("exact", "rk4", "adaptive")
-
-
-def refusal(fn):
-    """The message of the nsm.Error fn raises, None when it returns."""
-    import nsm
-    try:
-        fn()
-    except nsm.Error as ex:
-        return str(ex)
-    return None
-
-
-def rk(meth, dt=1e-3):
-    """rk4's step, none for the others."""
-    return {"dt": dt} if meth == "rk4" else {}
 
 
 def case_findings(tmp):

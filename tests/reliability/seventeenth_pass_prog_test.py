@@ -39,15 +39,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, check, env_for, limit, main, python_script,  # noqa: E402
-                     run, whole_lines)
+from passlib import (SANITIZED, check, env_for, limit, main, prog_paths,  # noqa: E402
+                     python_script, run, wait_until, whole_lines)
 
-NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-SRC = os.path.abspath(sys.argv[3])
-SIMS = os.path.dirname(SIM)
-BALL_SIM = os.path.join(SIMS, "sim_bouncing_ball")
-FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
-BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+NSMC, SIM, SRC, BALL_SIM, FIO, BALL = prog_paths()
 
 
 def shown(p):
@@ -366,10 +361,8 @@ def h5_two_writers(tmp):
     a = subprocess.Popen([SIM, "--t-end", "30000", "--out", "one.h5"], cwd=tmp, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     # the second starts once the first is writing (its temporary exists)
-    t0 = time.monotonic()
-    while a.poll() is None and time.monotonic() - t0 < 30 and \
-            not [f for f in os.listdir(tmp) if f.startswith("one.h5.") and "partial" in f]:
-        time.sleep(0.002)
+    wait_until(a, lambda: [f for f in os.listdir(tmp) if f.startswith("one.h5.") and
+                           "partial" in f], 30, 0.002)
     first_done = a.poll() is not None
     b = subprocess.run([SIM, "--t-end", "100", "--out", "one.h5"], cwd=tmp, env=env,
                        capture_output=True, text=True, timeout=120)
@@ -399,9 +392,7 @@ def sweep_and_run(tmp):
                           "impact:stop", "--transient", "200", "--record", "50", "--out-dir", d],
                          cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
-    t0 = time.monotonic()
-    while not os.path.exists(os.path.join(d, ".nsm-run.lock")) and time.monotonic() - t0 < 30:
-        time.sleep(0.01)
+    wait_until(s, lambda: os.path.exists(os.path.join(d, ".nsm-run.lock")), 30)
     r = run(tmp, [NSMC, "run", FIO, "-q", "--no-plot", "--out-dir", d, "--t-end", "5"])
     err = s.communicate(timeout=300)[1]
     print("  nsmc run into a folder a sweep writes -> %d  %s; the sweep -> %d"

@@ -54,9 +54,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, thin  # noqa: E402
-# the twelfth core pass's nsm.compile with the program cache in the case's folder
-from twelfth_pass_core_test import compiled  # noqa: E402
+# STOP: a linear oscillator against a compliant stop, its exponent a parameter
+from passlib import STOP, check, compiled, main, refusal, rk, thin  # noqa: E402
 
 SRC = os.path.abspath(sys.argv[1])
 G = 9.81
@@ -109,20 +108,6 @@ friction FR: slip = B.vx + (h*cos(B.phi) - b*sin(B.phi))*B.omega, mu = mu, norma
 init B.y = h
 simulate t_end = 0.3 s, method = rk4, dt = 1 ms
 output every 10 ms: B.x, B.phi, L.force, R.force
-'''
-
-# a linear oscillator (w1 = 1 rad/s) against a stop at d of stiffness k2,
-# its exponent a parameter (so the model is nonlinear)
-STOP = '''model stop "a linear oscillator with a compliant stop"
-param k2 = 100
-param d = 0.5 m
-param p = 1
-mass M = 1 kg
-spring S: ground -- M, k = 1 N/m
-gap G: d - M.x >= 0 m, penalty(k = k2, c = 0 N*s/m, exponent = p)
-init M.x = -1 m
-simulate t_end = 40 s
-output every 10 ms: M.x, M.v
 '''
 
 # a forced damped oscillator beside a stop it does not reach
@@ -201,21 +186,6 @@ init M.x = 1 m
 simulate t_end = 10 s, method = exact
 output every 1 s: M.x, M.v
 '''
-
-
-def refusal(fn):
-    """The message of the nsm.Error fn raises, None when it returns."""
-    import nsm
-    try:
-        fn()
-    except nsm.Error as ex:
-        return str(ex)
-    return None
-
-
-def rk(meth, dt=1e-3):
-    """rk4's step, none for the others."""
-    return {"dt": dt} if meth == "rk4" else {}
 
 
 def case_findings(tmp):

@@ -42,13 +42,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (PY_EXPECT, SANITIZED, check, children, env_for, main,  # noqa: E402
-                     python_script, run, thin, whole_lines)
+                     prog_paths, python_script, run, thin, whole_lines)
 
-NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-SRC = os.path.abspath(sys.argv[3])
+NSMC, SIM, SRC, _, FIO, BALL = prog_paths()
 SIMS = os.path.dirname(SIM)
-FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
-BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
 
 
 def shown(p):

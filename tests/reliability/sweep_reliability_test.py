@@ -24,7 +24,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import Failure, check, env_for, main, run, whole_lines  # noqa: E402
+from passlib import (Failure, check, env_for, main, proc_find, run,  # noqa: E402
+                     whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -242,16 +243,9 @@ def rank_pid(rank, tmp):
     1 of another test's mpirun (every case's cache is TMP/cache) was found
     and killed, and this case's job then ran to its end unharmed."""
     cache = b"XDG_CACHE_HOME=" + env_for(tmp)["XDG_CACHE_HOME"].encode()
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            env = open("/proc/%s/environ" % pid, "rb").read().split(b"\0")
-        except OSError:
-            continue
-        if (b"OMPI_COMM_WORLD_RANK=%d" % rank) in env and cache in env:
-            return int(pid)
-    return None
+    pids = proc_find(lambda env: (b"OMPI_COMM_WORLD_RANK=%d" % rank) in env.split(b"\0") and
+                     cache in env.split(b"\0"), "environ")
+    return pids[0] if pids else None
 
 
 def case_killed_rank(tmp):
