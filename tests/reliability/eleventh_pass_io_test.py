@@ -45,7 +45,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, limit, main, run, whole_lines  # noqa: E402
+from passlib import (SANITIZED, check, dead_pid, env_for, limit, main, run,  # noqa: E402
+                     whole_lines)
 
 # the program, the source tree's models and the simulators' folder
 NSMC, SIMS = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[6])
@@ -57,13 +58,6 @@ PRECIOUS = "precious data\nline 2\n"
 
 def sim(name):
     return os.path.join(SIMS, "sim_" + name)
-
-
-def dead_pid():
-    """The id of a process that has ended (started, waited for)."""
-    p = subprocess.Popen(["true"])
-    p.wait()
-    return p.pid
 
 
 SWEEP = ["--param", "omega=1:2:3", "--section", "period:2*pi/omega", "--transient", "2",

@@ -60,23 +60,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, Failure, check, env_for, has_bytes, label_of,  # noqa: E402
-                     limit, main, run, snapshot, stop_after, tried, wait_until, whole_lines)
+                     limit, main, model, pass_paths, run, sim, snapshot, stop_after, tried,
+                     wait_until, whole_lines)
 
-NSMC = os.path.abspath(sys.argv[1])
-FIO_SIM = os.path.abspath(sys.argv[3])
-SRC = os.path.abspath(sys.argv[4])
-SIMS = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
-MODELS = os.path.join(SRC, "models")
+NSMC, SIM, FIO_SIM, SRC, SIMS, MODELS = pass_paths()
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPIRUN = shutil.which("mpirun")
-
-
-def sim(name):
-    return os.path.join(SIMS, "sim_" + name)
-
-
-def model(name):
-    return os.path.join(MODELS, name + ".nsm")
 
 
 def beads(tmp, n=1000):

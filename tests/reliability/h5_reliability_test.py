@@ -34,7 +34,7 @@ import time
 import h5py
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, limit, main  # noqa: E402
+from passlib import check, dead_pid, limit, main  # noqa: E402
 from passlib import run as passlib_run  # noqa: E402
 
 NSMC, SIM, SRC, LIBS, CC = sys.argv[1:6]
@@ -75,10 +75,10 @@ def case_open(tmp):
     check(p.returncode == 1 and "Is a directory" in p.stderr, "a folder: exit 1, 'Is a directory'", p)
 
 
-def case_killed(tmp):
-    p = run([SIM, "--t-end", "2", "--out", "k.h5"], tmp)
-    check(p.returncode == 0, "a first file", p)
-    before = open(os.path.join(tmp, "k.h5"), "rb").read()
+def killed_writing(tmp):
+    """A run writing k.h5 in tmp killed (SIGKILL) 2.5 s after its start: its
+    process id and the path of the partial file it must leave, checked to be
+    there."""
     q = subprocess.Popen([SIM, "--t-end", "1e4", "--every", "1e-4", "--out", "k.h5"], cwd=tmp,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(2.5)
@@ -86,6 +86,14 @@ def case_killed(tmp):
     q.wait()
     part = os.path.join(tmp, "k.h5.%d.partial" % q.pid)
     check(os.path.exists(part), "SIGKILL leaves %s" % os.path.basename(part))
+    return q.pid, part
+
+
+def case_killed(tmp):
+    p = run([SIM, "--t-end", "2", "--out", "k.h5"], tmp)
+    check(p.returncode == 0, "a first file", p)
+    before = open(os.path.join(tmp, "k.h5"), "rb").read()
+    _, part = killed_writing(tmp)
     with h5py.File(part, "r") as f:
         t = f["trajectory"][:, 0]
         n_ev = len(f["events"])
@@ -94,21 +102,8 @@ def case_killed(tmp):
     check(open(os.path.join(tmp, "k.h5"), "rb").read() == before, "the existing k.h5 intact")
 
 
-def dead_pid():
-    """The PID of a process that has ended (and been reaped)."""
-    p = subprocess.Popen(["true"])
-    p.wait()
-    return p.pid
-
-
 def case_stale(tmp):
-    q = subprocess.Popen([SIM, "--t-end", "1e4", "--every", "1e-4", "--out", "k.h5"], cwd=tmp,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(2.5)
-    q.send_signal(signal.SIGKILL)
-    q.wait()
-    part = os.path.join(tmp, "k.h5.%d.partial" % q.pid)
-    check(os.path.exists(part), "SIGKILL leaves %s" % os.path.basename(part))
+    pid, part = killed_writing(tmp)
     with h5py.File(part, "r") as f:
         n = len(f["trajectory"])
     old_pid = dead_pid()
@@ -123,7 +118,7 @@ def case_stale(tmp):
     p = run([SIM, "--t-end", "1", "--out", "k.h5"], tmp)
     check(p.returncode == 0, "the next run into k.h5", p)
     check("'k.h5.%d.partial' was left by a run that was killed (process %d): kept as "
-          "'k.h5.partial.prev'" % (q.pid, q.pid) in p.stderr.replace("./", ""),
+          "'k.h5.partial.prev'" % (pid, pid) in p.stderr.replace("./", ""),
           "it keeps the killed run's partial file as k.h5.partial.prev and says so", p)
     check("removed 'k.h5.%d.partial'" % old_pid in p.stderr.replace("./", ""),
           "it removes an older one and says so", p)

@@ -35,8 +35,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, Failure, check, env_for, main, python_script,  # noqa: E402
-                     run, whole_figure, whole_lines)
+from passlib import (SANITIZED, Failure, check, dead_pid, env_for, main,  # noqa: E402
+                     python_script, run, whole_figure, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 FIO_SIM = os.path.abspath(sys.argv[2])
@@ -44,13 +44,6 @@ SRC = os.path.abspath(sys.argv[3])
 MODELS = os.path.join(SRC, "models")
 FIO = os.path.join(MODELS, "forced_impact_oscillator.nsm")
 SLOW = 3 if SANITIZED else 1
-
-
-def dead_pid():
-    """The id of a process that has ended (started, waited for)."""
-    p = subprocess.Popen(["true"])
-    p.wait()
-    return p.pid
 
 
 # ---- sweepprev --------------------------------------------------------------

@@ -59,8 +59,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, check, env_for, main, proc_descendants, run,  # noqa: E402
-                     wait_until)
+from passlib import (SANITIZED, check, env_for, main, proc_descendants,  # noqa: E402
+                     python_compiling, run, wait_until)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -329,15 +329,7 @@ print("compiled")
 
 def python_stop(tmp):
     """nsm.compile stopped by SIGINT while the C compiler runs."""
-    cache, scratch = os.path.join(tmp, "pyc"), os.path.join(tmp, "pyt")
-    os.makedirs(scratch)
-    env = dict(env_for(tmp), XDG_CACHE_HOME=cache, TMPDIR=scratch)
-    cmd = [sys.executable, "-c", PY_COMPILE, FIO]
-    pr = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
-    # the entry's C is written just before the compiler starts
-    wait_until(pr, lambda: glob.glob(os.path.join(cache, "nsm", "py-*", "*.c")), 60 * SLOW,
-               0.005)
+    pr, cmd, env, cache, scratch = python_compiling(tmp, PY_COMPILE, FIO, 60 * SLOW)
     signal_while_compiling(pr, signal.SIGINT, 60 * SLOW)
     out, err = pr.communicate(timeout=120 * SLOW)
     time.sleep(0.2)     # a compiler left running would still write

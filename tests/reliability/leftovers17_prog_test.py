@@ -39,7 +39,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, main, run, wait_until  # noqa: E402
+from passlib import SANITIZED, check, main, python_compiling, run  # noqa: E402
 # the cache's files, as the SIGINT case of the round before judged them
 from leftovers16_prog_test import entry_files  # noqa: E402
 
@@ -214,15 +214,7 @@ print("thread", type(box["m"]).__name__)
 
 def case_term(tmp):
     """SIGTERM while nsm.compile runs the C compiler."""
-    cache, scratch = os.path.join(tmp, "pyc"), os.path.join(tmp, "pyt")
-    os.makedirs(scratch)
-    env = dict(env_for(tmp), XDG_CACHE_HOME=cache, TMPDIR=scratch)
-    cmd = [sys.executable, "-c", PY_COMPILE, FIO]
-    pr = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
-    # the entry's C is written just before the compiler starts
-    wait_until(pr, lambda: glob.glob(os.path.join(cache, "nsm", "py-*", "*.c")), 60 * SLOW,
-               0.005)
+    pr, cmd, env, cache, scratch = python_compiling(tmp, PY_COMPILE, FIO, 60 * SLOW)
     time.sleep(0.1)
     running = pr.poll() is None
     pr.send_signal(signal.SIGTERM)

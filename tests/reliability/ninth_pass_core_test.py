@@ -43,17 +43,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (SANITIZED, check, main, python_script, run, thin,  # noqa: E402
-                     tried)
+from passlib import (SANITIZED, check, main, pass_paths, python_script, run,  # noqa: E402
+                     sim, thin, tried)
 
-NSMC = os.path.abspath(sys.argv[1])
-SRC = os.path.abspath(sys.argv[4])
-SIMS = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
-MODELS = os.path.join(SRC, "models")
-
-
-def sim(name):
-    return os.path.join(SIMS, "sim_" + name)
+NSMC, SIM, FIO_SIM, SRC, SIMS, MODELS = pass_paths()
 
 
 def write(tmp, name, text):

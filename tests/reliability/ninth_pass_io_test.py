@@ -57,19 +57,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, Failure, check, env_for, main, no_gnuplot_path,  # noqa: E402
-                     run, stop_after, whole_figure, whole_lines)
+                     pass_paths, run, sim, stop_after, whole_figure, whole_lines)
 
-NSMC = os.path.abspath(sys.argv[1])
-FIO_SIM = os.path.abspath(sys.argv[3])
-SRC = os.path.abspath(sys.argv[4])
-SIMS = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
-MODELS = os.path.join(SRC, "models")
+NSMC, SIM, FIO_SIM, SRC, SIMS, MODELS = pass_paths()
 FIO = os.path.join(MODELS, "forced_impact_oscillator.nsm")
 SLOW = 3 if SANITIZED else 1
-
-
-def sim(name):
-    return os.path.join(SIMS, "sim_" + name)
 
 
 def lyap(tmp, out, extra=()):

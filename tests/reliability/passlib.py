@@ -460,3 +460,47 @@ init M.x = -1 m
 simulate t_end = 40 s
 output every 10 ms: M.x, M.v
 '''
+
+
+def pass_paths():
+    """(NSMC, SIM, FIO_SIM, SRC, SIMS, MODELS) of a hostile pass called as
+    `RUNNER NSMC SIM FIO_SIM SOURCE_DIR CASE [SIMS_DIR]`: the compiler, two
+    simulators of the build, the source folder, the folder of the models'
+    simulators ('' when not given) and the source's models."""
+    nsmc, sim, fio_sim, src = (os.path.abspath(a) for a in sys.argv[1:5])
+    sims = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
+    return nsmc, sim, fio_sim, src, sims, os.path.join(src, "models")
+
+
+def sim(name):
+    """The simulator of models/NAME.nsm in a hostile pass's SIMS_DIR."""
+    return os.path.join(pass_paths()[4], "sim_" + name)
+
+
+def model(name):
+    """models/NAME.nsm of a hostile pass's SOURCE_DIR."""
+    return os.path.join(pass_paths()[5], name + ".nsm")
+
+
+def python_compiling(tmp, script, model_path, limit):
+    """Starts this Python running script on model_path with a program cache
+    (tmp/pyc) and a TMPDIR (tmp/pyt) of its own, and waits (within limit
+    s) until the cache entry's C is written, just before the C compiler
+    starts; (the process, its command, its environment, the cache, the
+    TMPDIR)."""
+    import glob
+    cache, scratch = os.path.join(tmp, "pyc"), os.path.join(tmp, "pyt")
+    os.makedirs(scratch)
+    env = dict(env_for(tmp), XDG_CACHE_HOME=cache, TMPDIR=scratch)
+    cmd = [sys.executable, "-c", script, model_path]
+    pr = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    wait_until(pr, lambda: glob.glob(os.path.join(cache, "nsm", "py-*", "*.c")), limit, 0.005)
+    return pr, cmd, env, cache, scratch
+
+
+def dead_pid():
+    """The id of a process that has ended (started, waited for)."""
+    p = subprocess.Popen(["true"])
+    p.wait()
+    return p.pid

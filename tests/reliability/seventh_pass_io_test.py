@@ -50,14 +50,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (Failure, check, env_for, label_of, main, python_script,  # noqa: E402
-                     run, tried, whole_lines)
+from passlib import (Failure, check, env_for, label_of, main, pass_paths,  # noqa: E402
+                     python_script, run, tried, whole_lines)
 
-NSMC = os.path.abspath(sys.argv[1])
-FIO_SIM = os.path.abspath(sys.argv[3])
-SRC = os.path.abspath(sys.argv[4])
-SIMS = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
-MODELS = os.path.join(SRC, "models")
+NSMC, SIM, FIO_SIM, SRC, SIMS, MODELS = pass_paths()
 FIO = os.path.join(MODELS, "forced_impact_oscillator.nsm")
 BALL = os.path.join(SIMS, "sim_bouncing_ball")
 SWEEP = ["--param", "omega=1:2:3", "--section", "impact:stop", "--transient", "2",

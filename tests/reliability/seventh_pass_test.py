@@ -51,22 +51,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (SANITIZED, Failure, check, env_for, label_of, main,  # noqa: E402
-                     run, tried)
+                     model, pass_paths, run, sim, tried)
 
-NSMC = os.path.abspath(sys.argv[1])
-SIM = os.path.abspath(sys.argv[2])
-FIO_SIM = os.path.abspath(sys.argv[3])
-SRC = os.path.abspath(sys.argv[4])
-SIMS = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
-MODELS = os.path.join(SRC, "models")
-
-
-def sim(name):
-    return os.path.join(SIMS, "sim_" + name)
-
-
-def model(name):
-    return os.path.join(MODELS, name + ".nsm")
+NSMC, SIM, FIO_SIM, SRC, SIMS, MODELS = pass_paths()
 
 
 def thin(items):

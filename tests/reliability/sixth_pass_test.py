@@ -44,22 +44,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (PY_EXPECT, SANITIZED, Failure, check, label_of, main,  # noqa: E402
-                     python_script, run, stopped_run, tried)
+                     model, pass_paths, python_script, run, sim, stopped_run, tried)
 
-NSMC = os.path.abspath(sys.argv[1])
-FIO_SIM = os.path.abspath(sys.argv[3])
-SRC = os.path.abspath(sys.argv[4])
-SIMS = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
-MODELS = os.path.join(SRC, "models")
+NSMC, SIM, FIO_SIM, SRC, SIMS, MODELS = pass_paths()
 RIGID = os.path.join(SRC, "tests", "rigid")
-
-
-def sim(name):
-    return os.path.join(SIMS, "sim_" + name)
-
-
-def model(name):
-    return os.path.join(MODELS, name + ".nsm")
 
 
 def variant(tmp, path, old, new, tag):
