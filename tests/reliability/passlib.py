@@ -300,11 +300,12 @@ def python_script(tmp, name, text, args, what):
 
 
 # ---- shared by the later passes (issue #29's review: one copy of each) -------
-# The core passes' model compilation and refusals, the programs passes'
-# arguments, a stop signal sent once a program has started, and the /proc
-# scans that find processes (pgrep is not used: started under the sanitizer
-# build's LD_PRELOAD of libasan, it once hung in a futex and held a test for
-# its 600 s).
+# The core passes' model compilation, refusals and common models; the
+# arguments of the programs passes and of the hostile passes; a stop signal
+# sent once a program has started; nsm.compile caught as its C compiler
+# starts; and the /proc scans that find processes (pgrep is not used:
+# started under the sanitizer build's LD_PRELOAD of libasan, it once hung
+# in a futex and held a test for its 600 s).
 
 def compiled(tmp, name, text=None, path=None):
     """nsm.compile of a model text written as tmp/name.nsm (or of path),
