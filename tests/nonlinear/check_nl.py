@@ -29,7 +29,6 @@ to the largest energy).  Tolerances per method: taylor, events 1e-12 s and
 states 1e-10 relative, balance 1e-10; rk4 at 1 ms and adaptive at its
 default tolerances, looser (the TOL table).
 """
-import argparse
 import csv
 import os
 import re
@@ -40,6 +39,9 @@ import tempfile
 from mpmath import mp, mpf
 
 import refs
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simbuild import build_sim, sim_parser  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # method: (event time s, relative state, energy balance)
@@ -77,13 +79,8 @@ def check(cond, what):
 
 
 def build(args, case, work):
-    c = os.path.join(work, case + ".c")
     model = os.path.join(os.path.dirname(os.path.dirname(HERE)), "models", MODELS[case] + ".nsm")
-    subprocess.run([args.nsmc, model, "-o", c], check=True)
-    exe = os.path.join(work, case)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
-                   args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
-    return exe
+    return build_sim(args, model, work, case)
 
 
 def run(exe, method, work, extra=()):
@@ -696,12 +693,7 @@ def case_sliding_rod(exe, method, work):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
+    ap = sim_parser(__doc__.split("\n")[0])
     ap.add_argument("--case", required=True, choices=sorted(MODELS))
     ap.add_argument("--method", required=True, choices=sorted(TOL))
     args = ap.parse_args()

@@ -17,7 +17,6 @@ usage: property_nl.py --nsmc NSMC --include DIR --lib A:B:.. [--cc CC]
                       [--cflags="FLAGS"] [--seeds N]
 (run by ctest, tests/nonlinear.cmake.)
 """
-import argparse
 import os
 import random
 import subprocess
@@ -25,6 +24,9 @@ import sys
 import tempfile
 
 from mpmath import mp, mpf
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simbuild import build_sim, sim_parser  # noqa: E402
 
 mp.dps = 20
 T_END = 3
@@ -121,11 +123,7 @@ def simulate(args, p, work, name):
     path = os.path.join(work, name + ".nsm")
     with open(path, "w") as f:
         f.write(model_text(p, name))
-    c = os.path.join(work, name + ".c")
-    subprocess.run([args.nsmc, path, "-o", c], check=True)
-    exe = os.path.join(work, name)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
-                   args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
+    exe = build_sim(args, path, work)
     ev = os.path.join(work, name + ".events.csv")
     subprocess.run([exe, "--events", ev, "--t-end", str(T_END)], check=True,
                    stdout=subprocess.DEVNULL)
@@ -135,12 +133,7 @@ def simulate(args, p, work, name):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
+    ap = sim_parser(__doc__.split("\n")[0])
     ap.add_argument("--seeds", type=int, default=8)
     args = ap.parse_args()
     seeds, bad = args.seeds, 0

@@ -54,13 +54,15 @@ Cases (models in tests/outputs/, built with nsmc and run to CSV):
   root's attributes nsm_version (the project's, --nsm-version) and
   hdf5_version (the library's, as h5py reports it).
 """
-import argparse
 import csv
 import math
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simbuild import build_sim, sim_parser  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -81,12 +83,7 @@ def build(args, model, work, text=None):
         model = os.path.join(work, name + ".nsm")
         with open(model, "w") as f:
             f.write(text)
-    c = os.path.join(work, name + ".c")
-    subprocess.run([args.nsmc, model, "-o", c], check=True)
-    exe = os.path.join(work, name)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include] +
-                   args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
-    return exe
+    return build_sim(args, model, work, name)
 
 
 def run(exe, work, extra=()):
@@ -500,12 +497,7 @@ def case_h5section(args, work):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
+    ap = sim_parser()
     ap.add_argument("--nsm-version", default="")
     ap.add_argument("--case", required=True,
                     choices=["spring", "expr", "friction", "coulomb", "rate", "setunits", "h5",

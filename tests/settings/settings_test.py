@@ -10,7 +10,6 @@ end at 20 pi/omega; before the output period was evaluated at run time, the
 second run kept sampling every 2 pi s and ran to 20 pi s.  The expected
 times are computed here from omega, not taken from a run.
 """
-import argparse
 import csv
 import math
 import os
@@ -18,24 +17,18 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simbuild import build_sim, sim_parser  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
+    ap = sim_parser(__doc__.split("\n")[0])
     args = ap.parse_args()
     failures = 0
     with tempfile.TemporaryDirectory() as d:
-        c = os.path.join(d, "stroboscope.c")
-        exe = os.path.join(d, "stroboscope")
-        subprocess.run([args.nsmc, os.path.join(HERE, "stroboscope.nsm"), "-o", c], check=True)
-        subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include]
-                       + args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
+        exe = build_sim(args, os.path.join(HERE, "stroboscope.nsm"), d)
         for omega in (1.0, 2.0, 0.5):
             out = os.path.join(d, "traj.csv")
             cmd = [exe, "--out", out, "--events", os.path.join(d, "ev.csv")]

@@ -31,7 +31,6 @@ usage:
    drawn; --lyapunov-periods without --lyapunov and --lyapunov without a
    forcing period refused.
 """
-import argparse
 import csv
 import os
 import subprocess
@@ -39,6 +38,9 @@ import sys
 import tempfile
 
 from mpmath import mp, mpf
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simbuild import build_sim, sim_parser  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(HERE, "..", "..", "models")
@@ -50,17 +52,6 @@ def check(name, ok, detail=""):
     global fails
     print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
     fails += not ok
-
-
-def build(args, d, path):
-    """Generate and compile the simulator of the model at path."""
-    name = os.path.splitext(os.path.basename(path))[0]
-    c = os.path.join(d, name + ".c")
-    exe = os.path.join(d, name)
-    subprocess.run([args.nsmc, path, "-o", c], check=True)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include]
-                   + args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
-    return exe
 
 
 def lyapunov(exe, d, extra):
@@ -250,19 +241,14 @@ def sweep_tests(nsmc, d):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
+    ap = sim_parser(__doc__.split("\n")[0])
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
-        damped_tests(build(args, d, os.path.join(HERE, "lyap_damped.nsm")), d)
-        fio = build(args, d, os.path.join(MODELS, "forced_impact_oscillator.nsm"))
+        damped_tests(build_sim(args, os.path.join(HERE, "lyap_damped.nsm"), d), d)
+        fio = build_sim(args, os.path.join(MODELS, "forced_impact_oscillator.nsm"), d)
         chaotic_tests(fio, d)
         error_tests(fio, d)
-        refusal_tests(build(args, d, os.path.join(HERE, "ball.nsm")), d)
+        refusal_tests(build_sim(args, os.path.join(HERE, "ball.nsm"), d), d)
         sweep_tests(args.nsmc, d)
     print("%d failed" % fails)
     return 1 if fails else 0

@@ -13,7 +13,6 @@ the impact (M.v) and the phase to 1e-10, M.x at the stop to 1e-12, one
 impact per period over the last ten records, and the records' times one
 period apart.
 """
-import argparse
 import csv
 import math
 import os
@@ -21,29 +20,24 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simbuild import build_sim, sim_parser  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(ROOT, "tests", "reference", "data", "forced_impact_oscillator.period1.csv")
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
+    ap = sim_parser(__doc__.split("\n")[0])
     ap.add_argument("--method", default="exact")
     args = ap.parse_args()
     with open(DATA) as f:
         ref = [dict((k, float(v)) for k, v in r.items()) for r in csv.DictReader(f)]
     fails = 0
     with tempfile.TemporaryDirectory() as d:
-        c, exe = os.path.join(d, "fio.c"), os.path.join(d, "fio")
-        subprocess.run([args.nsmc, os.path.join(ROOT, "models", "forced_impact_oscillator.nsm"),
-                        "-o", c], check=True)
-        subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include]
-                       + args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
+        exe = build_sim(args, os.path.join(ROOT, "models", "forced_impact_oscillator.nsm"), d,
+                        "fio")
         sec = os.path.join(d, "sec.csv")
         for r in ref:
             w = r["omega"]

@@ -21,7 +21,6 @@
 
 The references are computed here from the closed forms, never from a run.
 """
-import argparse
 import csv
 import math
 import os
@@ -31,6 +30,9 @@ import tempfile
 
 import mpmath as mp
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simbuild import build_sim, sim_parser  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 mp.mp.dps = 30
 
@@ -39,12 +41,8 @@ TOL = {"exact": (1e-11, 1e-11), "rk4": (1e-8, 1e-8), "adaptive": (1e-6, 1e-6)}
 
 
 def build(args, d, name):
-    c = os.path.join(d, name + ".c")
-    exe = os.path.join(d, name)
-    subprocess.run([args.nsmc, os.path.join(HERE, name + ".nsm"), "-o", c], check=True)
-    subprocess.run([args.cc] + args.cflags.split() + [c, "-I", args.include]
-                   + args.lib.split(os.pathsep) + ["-lm", "-o", exe], check=True)
-    return exe
+    """The simulator of HERE/NAME.nsm, built in d."""
+    return build_sim(args, os.path.join(HERE, name + ".nsm"), d)
 
 
 def run_section(exe, d, extra):
@@ -210,12 +208,7 @@ def error_tests(exe, d):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--nsmc", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--cc", default="cc")
-    ap.add_argument("--cflags", default="-O2")
+    ap = sim_parser(__doc__.split("\n")[0])
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         fails = forced_tests(build(args, d, "damped_forced"), d)
