@@ -40,13 +40,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (Failure, SANITIZED, bad_end, check, env_for, main, run,  # noqa: E402
-                     snapshot, stop_after, whole_lines)
+from passlib import (Failure, SANITIZED, bad_end, check, env_for, main,  # noqa: E402
+                     pass_paths, run, snapshot, stop_after, whole_lines)
 
-NSMC = os.path.abspath(sys.argv[1])
-SIM = os.path.abspath(sys.argv[2])
-FIO_SIM = os.path.abspath(sys.argv[3])
-SRC = os.path.abspath(sys.argv[4])
+NSMC, SIM, FIO_SIM, SRC = pass_paths()[:4]
 FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 TWO = os.path.join(SRC, "models", "two_mass.nsm")
 

@@ -50,13 +50,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (Failure, SANITIZED, alive, blocked, check, children, env_for,  # noqa: E402
-                     label_of, limit, main, run, tried, whole_figure)
+                     label_of, limit, main, pass_paths, run, tried, whole_figure)
 from passlib import later_bad_end as bad_end  # noqa: E402
 
-NSMC = os.path.abspath(sys.argv[1])
-SIM = os.path.abspath(sys.argv[2])
-FIO_SIM = os.path.abspath(sys.argv[3])
-SRC = os.path.abspath(sys.argv[4])
+NSMC, SIM, FIO_SIM, SRC = pass_paths()[:4]
 FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 TWO = os.path.join(SRC, "models", "two_mass.nsm")
 CLEAR = os.path.join(SRC, "tests", "studies", "impact_clearance.nsm")
