@@ -51,9 +51,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, pass_paths, run, thin  # noqa: E402
+from passlib import check, main, run, thin  # noqa: E402
 
-NSMC, SIM, FIO_SIM, SRC, SIMS, MODELS = pass_paths()
+NSMC = os.path.abspath(sys.argv[1])
+SIMS = os.path.abspath(sys.argv[6]) if len(sys.argv) > 6 else ""
 G = 9.81
 T1 = math.sqrt(2 / G)              # a drop of 1 m under 9.81 m/s^2
 
