@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""A nineteenth hostile pass over the programs and the Python package
+(issue #29): outputs named like the files a program writes itself (the
+simulator's --plot folder, `nsmc run`'s folder and its lock, the GIF),
+option orders, odd paths and signals.
+
+    tests/reliability/nineteenth_pass_prog_test.py NSMC SIM SOURCE_DIR CASE
+
+SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
+  findings_plot   the simulator's --plot DIR beside an output named as one
+                  of the plot's own files (DIR/plot.svg, DIR/plot.log,
+                  DIR/phase.png, ...): the run ended 0 and the figure or
+                  gnuplot's log took the output's place; --out DIR/plot.svg
+                  ended "no plot: cannot read"; --events DIR/trajectory.csv
+                  "in use by another running program"; --animate F.gif
+                  beside --out, --stats or --lyapunov-out F.gif kept the GIF
+                  alone, exit 0.  Now each is refused before anything is
+                  made, naming both options or the plot's file.
+  findings_run    `nsmc run` with --stats DIR/plot.svg (removed with the old
+                  figures, exit 0), --stats DIR/.nsm-run.lock (written into
+                  the folder's lock, exit 0, every later run refused),
+                  --animate DIR/animation.gif after '--': now refused
+                  before the run, the folder left as it was.
+  kept            inputs that found nothing, kept (printed with their
+                  outcomes).
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import math
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import Failure, check, env_for, main, run, whole_lines  # noqa: E402
+
+NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+
+# the ball of models/bouncing_ball.nsm (m = 1 kg, g = 9.81 m/s^2, e = 0.9)
+# dropped from 1 m lands at sqrt(2 h / g) (free fall, by hand)
+T_LAND = math.sqrt(2 * 1.0 / 9.81)
+
+
+def last_line(p):
+    """The last line of a run's stderr that is not about the cache."""
+    lines = [ln for ln in (p.stderr or "").strip().splitlines()
+             if "cached" not in ln and "compiling the" not in ln and ln != "(try --help)"]
+    return (lines[-1] if lines else "")[:150]
+
+
+def listing(folder):
+    """The sorted names in folder, or None when it is not there."""
+    return sorted(os.listdir(folder)) if os.path.isdir(folder) else None
+
+
+def landing_ok(events):
+    """Whether the first event of an events CSV is the landing at sqrt(2 h / g)."""
+    rows = [ln.split(",") for ln in open(events).read().splitlines()[1:]]
+    return bool(rows) and rows[0][1] == "impact" and abs(float(rows[0][0]) - T_LAND) < 1e-9
+
+
+# ---- findings ---------------------------------------------------------------
+
+# (options, the words the refusal must hold); P does not exist before each
+PLOT_CLASHES = [
+    (["--plot", "P", "--stats", "P/plot.svg"], ["--stats", "P/plot.svg", "--plot P"]),
+    (["--plot", "P", "--events", "P/plot.log"], ["--events", "P/plot.log"]),
+    (["--plot", "P", "--section", "impact:floor", "--section-out", "P/plot.gp"],
+     ["--section-out", "P/plot.gp"]),
+    (["--plot", "P", "--out", "P/plot.svg"], ["--out", "P/plot.svg"]),
+    (["--plot", "P", "--phase", "--stats", "./P/phase.png"], ["--stats", "./P/phase.png"]),
+    (["--plot", "P", "--stats", "P//plot.png"], ["--stats", "P//plot.png"]),
+    (["--plot", "a/b/P", "--events", "a/b/P/path.svg"], ["--events", "a/b/P/path.svg"]),
+    (["--plot", "P", "--events", "P/trajectory.csv"], ["--out", "--events", "--plot P"]),
+    (["--plot", "P/", "--stats", "P/events.csv"], ["--events", "--stats"]),
+    (["--lyapunov", "--lyapunov-out", "plot.png", "--plot", "."], ["--lyapunov-out", "plot.png"]),
+]
+
+ANIM_CLASHES = [
+    (["--out", "a.gif", "--animate", "a.gif"], ["--out", "--animate"]),
+    (["--stats", "b.gif", "--animate", "./b.gif"], ["--stats", "--animate"]),
+    (["--lyapunov", "--lyapunov-out", "c.gif", "--animate", "c.gif"],
+     ["--lyapunov-out", "--animate"]),
+    (["--events", "d.gif", "--animate", "d.gif"], ["--events", "--animate"]),
+]
+
+
+def case_findings_plot(tmp):
+    """The simulator's outputs named as the --plot folder's own files, and
+    as its GIF."""
+    for opts, words in PLOT_CLASHES + ANIM_CLASHES:
+        for f in ("P", "a"):
+            subprocess.run(["rm", "-rf", os.path.join(tmp, f)])
+        p = run(tmp, [SIM, "--t-end", "1"] + opts)
+        made = [f for f in ("P", "a", "a.gif", "b.gif", "c.gif", "d.gif")
+                if os.path.lexists(os.path.join(tmp, f))]
+        print("  %-62s -> %d  %s" % (" ".join(opts), p.returncode, last_line(p) if
+                                     p.returncode else "made %s" % made))
+        check(p.returncode == 1 and all(w in p.stderr for w in words) and not made,
+              "%s: refused (exit 1) naming %s, nothing made" % (" ".join(opts), words), p)
+    # the outputs of one's own beside the plot stay as they were
+    p = run(tmp, [SIM, "--t-end", "1", "--plot", "Q", "--out", "Q/branch.csv", "--stats",
+                  "Q/stats.csv"])
+    got = listing(os.path.join(tmp, "Q"))
+    print("  --plot Q --out Q/branch.csv --stats Q/stats.csv -> %d  %s" % (p.returncode, got))
+    check(p.returncode == 0 and {"branch.csv", "stats.csv", "events.csv", "plot.svg"} <= set(got)
+          and landing_ok(os.path.join(tmp, "Q", "events.csv")),
+          "an output of its own in the plot folder is written, the landing at sqrt(2 h/g)", p)
+
+
+RUN_CLASHES = [
+    (["--stats", "D/plot.svg"], "--stats 'D/plot.svg' is the run's own file"),
+    (["--stats", "D/.nsm-run.lock"], "--stats 'D/.nsm-run.lock' is the run's own lock"),
+    (["--section", "impact:floor", "--section-out", "./D/plot.gp"],
+     "--section-out './D/plot.gp' is the run's own file"),
+    (["--", "--animate", "D/animation.gif"], "--animate 'D/animation.gif' is the run's own file"),
+    (["--", "--lyapunov", "--lyapunov-out", "D/.nsm-run.lock"],
+     "--lyapunov-out 'D/.nsm-run.lock' is the run's own lock"),
+]
+
+
+def case_findings_run(tmp):
+    """`nsmc run` with a simulator output named as its folder's own files or
+    its lock: refused before the run, whether the folder is there or not."""
+    for there in (False, True):
+        for opts, words in RUN_CLASHES:
+            d = os.path.join(tmp, "D")
+            subprocess.run(["rm", "-rf", d])
+            if there:
+                p = run(tmp, [NSMC, "run", BALL, "--out-dir", "D", "--no-plot", "-q",
+                              "--t-end", "1"])
+                check(p.returncode == 0, "a first run into D", p)
+            before = listing(d)
+            lock = open(os.path.join(d, ".nsm-run.lock")).read() if there else None
+            p = run(tmp, [NSMC, "run", BALL, "--out-dir", "D", "--no-plot", "-q",
+                          "--t-end", "1"] + opts)
+            after = listing(d)
+            print("  %s %-50s -> %d  %s" % ("into D:" if there else "no D:  ", " ".join(opts),
+                                            p.returncode, last_line(p)))
+            check(p.returncode == 1 and words in p.stderr and after == before and
+                  (not there or open(os.path.join(d, ".nsm-run.lock")).read() == lock),
+                  "%s: refused naming the run's own file, the folder as it was" % " ".join(opts),
+                  p)
+        p = run(tmp, [NSMC, "run", BALL, "--out-dir", "D", "--no-plot", "-q", "--t-end", "1"])
+        check(p.returncode == 0 and landing_ok(os.path.join(tmp, "D", "events.csv")),
+              "the next run into D is taken, the landing at sqrt(2 h/g)", p)
+    p = run(tmp, [NSMC, "run", BALL, "--out-dir", "D", "--no-plot", "-q", "--t-end", "1",
+                  "--stats", "D/stats.csv"])
+    check(p.returncode == 0 and os.path.getsize(os.path.join(tmp, "D", "stats.csv")) > 0,
+          "--stats D/stats.csv, a name of the user's, is written", p)
+
+
+CASES = {
+    "findings_plot": case_findings_plot,
+    "findings_run": case_findings_run,
+}
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm-19prog-", case_arg=4))
