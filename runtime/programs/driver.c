@@ -1553,6 +1553,23 @@ static void balance_report(int bal)
     report_to_parent(said[bal]);
 }
 
+/* The parameter file input when it is a file of the plot folder dir (by
+** device and inode), or NULL: the clean-up of other studies' results keeps
+** it.  `--plot P --set-file P/summary.csv` removed the user's parameter
+** file as a sweep's summary, exit 0 (nsmc run keeps its inputs alike). */
+static const char *plot_input_in(const char *dir, const char *input)
+{
+    struct stat a, b;
+    char path[4300];
+    if (!dir || !input || stat(input, &a) != 0 || !S_ISREG(a.st_mode))
+        return NULL;
+    const char *base = strrchr(input, '/') ? strrchr(input, '/') + 1 : input;
+    if (snprintf(path, sizeof path, "%s/%s", dir, base) >= (int)sizeof path ||
+        stat(path, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return NULL;
+    return input;
+}
+
 /* The files of a run in its --plot folder, which outdir_others_remove
 ** leaves there while it removes a study's results (a sweep's section.csv
 ** and figures stayed beside the run's own without a word, as they did in
@@ -2306,7 +2323,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                 "earlier run's" : "");
     free(lambda);
     const char *outs[] = { out_path, ev_path, stats_path, sec_path, h5_path, lyap_path,
-                           anim_opt.path };
+                           anim_opt.path, plot_input_in(plot_dir, set_path) };
     plot_own(&d, outs, (int)(sizeof outs / sizeof outs[0]));
     return finish(&d, sim, rc, stats, stats_path, summary, plot_dir, out_path, ev_path, phase);
 }

@@ -15,7 +15,9 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   "in use by another running program"; --animate F.gif
                   beside --out, --stats or --lyapunov-out F.gif kept the GIF
                   alone, exit 0.  Now each is refused before anything is
-                  made, naming both options or the plot's file.
+                  made, naming both options or the plot's file.  --set-file
+                  DIR/summary.csv (a study's name) was removed from the plot
+                  folder as an earlier study's result, exit 0; now kept.
   findings_run    `nsmc run` with --stats DIR/plot.svg (removed with the old
                   figures, exit 0), --stats DIR/.nsm-run.lock (written into
                   the folder's lock, exit 0, every later run refused),
@@ -99,6 +101,18 @@ def case_findings_plot(tmp):
                                      p.returncode else "made %s" % made))
         check(p.returncode == 1 and all(w in p.stderr for w in words) and not made,
               "%s: refused (exit 1) naming %s, nothing made" % (" ".join(opts), words), p)
+    # a parameter file of the user's in the plot folder, under a name a
+    # study writes, is the run's input and stays
+    for name in ("summary.csv", "branch.csv", "basins.csv"):
+        os.makedirs(os.path.join(tmp, "R"), exist_ok=True)
+        with open(os.path.join(tmp, "R", name), "w") as f:
+            f.write("e = 0.5\n")
+        p = run(tmp, [SIM, "--t-end", "1", "--plot", "R", "--set-file", "R/" + name])
+        kept = os.path.exists(os.path.join(tmp, "R", name))
+        print("  --plot R --set-file R/%-14s -> %d  the parameter file %s" %
+              (name, p.returncode, "kept" if kept else "REMOVED"))
+        check(p.returncode == 0 and kept and open(os.path.join(tmp, "R", name)).read() ==
+              "e = 0.5\n", "--set-file R/%s: the user's parameter file kept" % name, p)
     # the outputs of one's own beside the plot stay as they were
     p = run(tmp, [SIM, "--t-end", "1", "--plot", "Q", "--out", "Q/branch.csv", "--stats",
                   "Q/stats.csv"])
