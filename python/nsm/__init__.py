@@ -1632,6 +1632,15 @@ class Model:
                                % (what, "non-negative" if zero else "positive", expr, x))
         return x
 
+    def _section_refused(self, sim, spec):
+        """Raises SettingError for a section the run cannot start with
+        ("period:0", "period:1:-1": a period or a start out of range), as
+        the command line refuses it (exit 1) and as "period:1e-300" is
+        refused: it was a SimulationError, the class of a run that failed."""
+        why = _text(self._lib.nsm_sim_message(sim)) or "the run cannot start with it"
+        why = re.sub(r"^t = \S+ s, mode \S+: ", "", why)
+        raise SettingError("section %s: %s" % (_shown(spec), why))
+
     def _fail(self, sim, what):
         """Raises SimulationError with the runtime's reason for a study (the
         status and the time when the runtime gave none)."""
@@ -1702,8 +1711,8 @@ class Model:
                     lib.nsm_sim_set_section_period(sim, _ctext(str(period), "period")) != 0):
                 raise SettingError(_text(lib.nsm_sim_message(sim)))
             lib.nsm_sim_set_section_handler(sim, fn, None)
-            if lib.nsm_sim_reset(sim) != 0:
-                self._fail(sim, "section")
+            if lib.nsm_sim_reset(sim) != 0:     # the start passed _study's reset:
+                self._section_refused(sim, spec)    # the section is what failed
             te = (self._times(sim, None, None, None) if t_end is None
                   else self._time(sim, t_end, "t_end"))
             self._unsampled(sim, te)
@@ -2005,8 +2014,8 @@ class Model:
                     period is not None and
                     lib.nsm_sim_set_section_period(sim, _ctext(str(period), "period")) != 0):
                 raise SettingError(_text(lib.nsm_sim_message(sim)))
-            if lib.nsm_sim_reset(sim) != 0:
-                self._fail(sim, "sweep")
+            if lib.nsm_sim_reset(sim) != 0:     # the start passed _study's reset
+                self._section_refused(sim, section)
             te = (self._times(sim, None, None, None) if t_max is None
                   else self._eval(sim, t_max))
             if not te > 0:

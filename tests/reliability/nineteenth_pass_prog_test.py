@@ -23,6 +23,11 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   the folder's lock, exit 0, every later run refused),
                   --animate DIR/animation.gif after '--': now refused
                   before the run, the folder left as it was.
+  findings_py     Model.section and Model.sweep with a section "period:0",
+                  "period:-1", "period:1:-1": a SimulationError (the class
+                  of a run that failed) where the command line refuses the
+                  option (exit 1) and "period:1e-300" is a SettingError; now
+                  a SettingError naming the section.
   kept            inputs that found nothing, kept (printed with their
                   outcomes).
 Each input and its outcome is printed.  Exits 1 on the first failure.
@@ -33,11 +38,12 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import Failure, check, env_for, main, run, whole_lines  # noqa: E402
+from passlib import Failure, check, env_for, main, python_script, run, whole_lines  # noqa: E402
 
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
 BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 
 # the ball of models/bouncing_ball.nsm (m = 1 kg, g = 9.81 m/s^2, e = 0.9)
 # dropped from 1 m lands at sqrt(2 h / g) (free fall, by hand)
@@ -165,7 +171,34 @@ def case_findings_run(tmp):
           "--stats D/stats.csv, a name of the user's, is written", p)
 
 
+PY_SECTION = r'''
+import sys
+import nsm
+m = nsm.compile(sys.argv[1])
+f = nsm.compile(sys.argv[2])
+for spec in ("period:0", "period:-1", "period:1:-1", "period:e-0.9", "period:1e-300"):
+    for what, call in (("Model.section(%r)" % spec, lambda: m.section(spec, t_end=1)),
+                       ("Model.sweep('omega', [2.5], %r)" % spec,
+                        lambda: f.sweep("omega", [2.5], spec, transient=2, record=2))):
+        try:
+            call()
+            raise SystemExit("%s: accepted" % what)
+        except nsm.Error as e:
+            print("  %-44s %s: %s" % (what, type(e).__name__, str(e)[:90]))
+            assert type(e) is nsm.SettingError, "%s: %s, not SettingError" % (what, type(e).__name__)
+            assert spec in str(e) or "1e-300" in str(e), "%s: the section not named" % what
+'''
+
+
+def case_findings_py(tmp):
+    """A section whose period or start is out of range, from Python: a
+    SettingError, as the command line's exit 1 and period:1e-300."""
+    python_script(tmp, "section.py", PY_SECTION, [BALL, FIO],
+                  "a section out of range is a SettingError naming it")
+
+
 CASES = {
+    "findings_py": case_findings_py,
     "findings_plot": case_findings_plot,
     "findings_run": case_findings_run,
 }
