@@ -18,6 +18,8 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   made, naming both options or the plot's file.  --set-file
                   DIR/summary.csv (a study's name) was removed from the plot
                   folder as an earlier study's result, exit 0; now kept.
+                  --animate /dev/null/x.gif or a GIF named as a folder: the
+                  whole run, then exit 1; now refused before it.
   findings_run    `nsmc run` with --stats DIR/plot.svg (removed with the old
                   figures, exit 0), --stats DIR/.nsm-run.lock (written into
                   the folder's lock, exit 0, every later run refused),
@@ -107,6 +109,18 @@ def case_findings_plot(tmp):
                                      p.returncode else "made %s" % made))
         check(p.returncode == 1 and all(w in p.stderr for w in words) and not made,
               "%s: refused (exit 1) naming %s, nothing made" % (" ".join(opts), words), p)
+    # a GIF that cannot be written, known before the run: its folder a
+    # device, its name a folder's
+    os.makedirs(os.path.join(tmp, "dir.gif"), exist_ok=True)
+    for gif, why in (("/dev/null/x.gif", "Not a directory"), ("dir.gif", "Is a directory"),
+                     ("./dir.gif", "Is a directory")):
+        p = subprocess.run([SIM, "--t-end", "1", "--animate", gif], cwd=tmp, env=env_for(tmp),
+                           capture_output=True, text=True, timeout=60)
+        print("  --animate %-16s -> %d, %d bytes of event table  %s"
+              % (gif, p.returncode, len(p.stdout), last_line(p)))
+        check(p.returncode == 1 and p.stdout == "" and why in p.stderr and
+              "no animation" not in p.stderr,
+              "--animate %s: refused before the run (%s)" % (gif, why), p)
     # a parameter file of the user's in the plot folder, under a name a
     # study writes, is the run's input and stays
     for name in ("summary.csv", "branch.csv", "basins.csv"):
