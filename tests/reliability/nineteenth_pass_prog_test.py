@@ -30,14 +30,20 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   of a run that failed) where the command line refuses the
                   option (exit 1) and "period:1e-300" is a SettingError; now
                   a SettingError naming the section.
-  kept            inputs that found nothing, kept (printed with their
-                  outcomes).
+  kept            inputs that found nothing, kept: 20 simulator option sets
+                  refused before the run, --set and --set-file in both
+                  orders (the later wins), an output folder moved away and a
+                  file put in its place mid-run.
+  kept_py         Python's run, section, lyapunov and continuation stopped
+                  by SIGINT and by _thread.interrupt_main: Interrupted with
+                  the partial result, pickled and back.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
 import os
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import Failure, check, env_for, main, python_script, run, whole_lines  # noqa: E402
@@ -211,7 +217,131 @@ def case_findings_py(tmp):
                   "a section out of range is a SettingError naming it")
 
 
+# ---- inputs that found nothing, kept ------------------------------------------
+
+# simulator options refused before the run (exit 1, nothing on stdout), with
+# a word of the message each
+SIM_REFUSED = [
+    (["--out", "a.csv", "--events", "./a.csv"], "name the same file"),
+    (["--out", "a.csv", "--events", "link.csv"], "name the same file"),
+    (["--out", "-", "--stats", "-"], "--stats cannot write to stdout"),
+    (["--events", "-", "--section", "impact:floor", "--section-out", "-"], "stdout"),
+    (["--out", "x.h5", "--out", "./x.h5"], "given twice"),
+    (["--section", "impact:floor", "--lyapunov"], "cannot be combined"),
+    (["--section", "period:0"], "must be a positive"),
+    (["--section", "period:1:-1"], "must be a positive"),
+    (["--section", "period:1/0"], "not finite"),
+    (["--section", "plane:B.x:sideways"], "up, down or both"),
+    (["--section", "impact:floor:x"], "one gap name"),
+    (["--animate", "x.gif", "--fps", "0"], "--fps"),
+    (["--animate", "x.gif", "--frames", "1"], "--frames"),
+    (["--fps", "10"], "need --animate"),
+    (["--animate", ".gif"], "ending in .gif"),
+    (["--animate", "P9/a.gif"], "No such file or directory"),
+    (["--set-file", "p.txt", "--set-file", "p.txt"], "given twice"),
+    (["--set-file", "p.txt", "--set", "e=0.5", "--set", "e=0.6"], "set twice"),
+    (["--phase"], "--phase needs --plot"),
+    (["--plot", "P", "--out", "-"], "--plot reads the trajectory"),
+]
+
+
+def case_kept(tmp):
+    """Simulator options refused up front, --set and --set-file in both
+    orders, and a run whose output folder is moved away mid-run."""
+    with open(os.path.join(tmp, "p.txt"), "w") as f:
+        f.write("e = 0.7\n")
+    os.symlink("a.csv", os.path.join(tmp, "link.csv"))
+    for opts, words in SIM_REFUSED:
+        p = run(tmp, [SIM, "--t-end", "1"] + opts)
+        print("  %-58s -> %d  %s" % (" ".join(opts), p.returncode, last_line(p)[:90]))
+        check(p.returncode == 1 and p.stdout == "" and words in p.stderr and
+              not os.path.exists(os.path.join(tmp, "a.csv")),
+              "%s: refused before the run" % " ".join(opts), p)
+    # the later of --set and --set-file wins (docs/runtime.md): the ball
+    # leaves the floor at e sqrt(2 g h)
+    v_land = math.sqrt(2 * 9.81 * 1.0)
+    for opts, e in ((["--set", "e=0.5", "--set-file", "p.txt"], 0.7),
+                    (["--set-file", "p.txt", "--set", "e=0.5"], 0.5)):
+        p = run(tmp, [SIM, "--t-end", "1", "--events", "ev.csv"] + opts)
+        row = open(os.path.join(tmp, "ev.csv")).read().splitlines()[1].split(",")
+        print("  %-40s -> %d  leaves at %s m/s (by hand %.12f)" % (" ".join(opts), p.returncode,
+                                                                   row[4], e * v_land))
+        check(p.returncode == 0 and abs(float(row[4]) - e * v_land) < 1e-9 * v_land,
+              "%s: e = %g, the later one" % (" ".join(opts), e), p)
+    # the output folder moved away and a file put in its place mid-run: the
+    # results are whole in the folder moved
+    for opts, name in ((["--out", "D/x.csv"], "x.csv"), (["--out", "D/x.h5"], "x.h5"),
+                       (["--events", "D/e.csv"], "e.csv")):
+        d = os.path.join(tmp, "D")
+        subprocess.run(["rm", "-rf", d, d + ".old"])
+        os.mkdir(d)
+        pr = subprocess.Popen([SIM, "--t-end", "300", "--set", "e=1"] + opts, cwd=tmp,
+                              env=env_for(tmp), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        time.sleep(0.2)
+        os.rename(d, d + ".old")
+        with open(d, "w") as f:
+            f.write("a file of the user's\n")
+        err = pr.communicate(timeout=120)[1]
+        got = listing(d + ".old")
+        print("  %-20s the folder moved mid-run -> %d  %s" % (" ".join(opts), pr.returncode, got))
+        check(pr.returncode == 0 and got == [name] and open(d).read() == "a file of the user's\n",
+              "%s: the results whole in the moved folder, the user's file untouched"
+              % " ".join(opts))
+        if name.endswith(".csv") and name != "e.csv":
+            check(whole_lines(os.path.join(d + ".old", name)) > 1000, "whole lines")
+
+
+PY_STOPS = r'''
+import _thread, os, pickle, signal, sys, threading, time
+import nsm
+m = nsm.compile(sys.argv[1])
+f = nsm.compile(sys.argv[2])
+
+
+def later(dt, how):
+    """A Ctrl-C dt seconds from now: a SIGINT, or interrupt_main's."""
+    def go():
+        time.sleep(dt)
+        if how == "interrupt_main":
+            _thread.interrupt_main()
+        else:
+            os.kill(os.getpid(), signal.SIGINT)
+    threading.Thread(target=go, daemon=True).start()
+
+
+calls = [("run", lambda: m.run(t_end=1e5, params={"e": 1.0}), "Result"),
+         ("section", lambda: m.section("impact:floor", t_end=1e5, params={"e": 1.0}), "ndarray"),
+         ("lyapunov", lambda: m.lyapunov(1e4, 0.1, params={"e": 1.0}), "NoneType"),
+         ("continuation", lambda: f.continuation("omega", 0.5, 6.0, ds=1e-3, ds_max=1e-3,
+                                                 max_points=100000), "Branch")]
+for what, call, partial in calls:
+    for how in ("interrupt_main", "SIGINT"):
+        later(0.15, how)
+        t0 = time.time()
+        try:
+            call()
+            raise SystemExit("%s: ended before its Ctrl-C" % what)
+        except nsm.Interrupted as e:
+            back = pickle.loads(pickle.dumps(e))
+            print("  %-13s %-15s Interrupted after %.2f s, partial %s, pickled back t = %r"
+                  % (what, how, time.time() - t0, type(e.result).__name__, back.t))
+            assert type(e.result).__name__ == partial and back.t == e.t, what
+            assert isinstance(e, KeyboardInterrupt)
+        time.sleep(0.1)
+'''
+
+
+def case_kept_py(tmp):
+    """Python's studies stopped by SIGINT and by interrupt_main: Interrupted
+    with the partial result, pickled and back."""
+    python_script(tmp, "stops.py", PY_STOPS, [BALL, FIO],
+                  "every study stopped by a Ctrl-C gives Interrupted with its partial result")
+
+
 CASES = {
+    "kept_py": case_kept_py,
+    "kept": case_kept,
     "findings_py": case_findings_py,
     "findings_plot": case_findings_plot,
     "findings_run": case_findings_run,
