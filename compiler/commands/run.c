@@ -338,6 +338,13 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
     }
     if (extra_h5_take(o))
         return 1;
+    /* as the simulator's "--phase needs --plot DIR": it was taken without
+     * a word and drew nothing */
+    if (o->phase && !o->plot) {
+        fputs("nsmc: error: --phase draws phase portraits beside the plots: it cannot be "
+              "given with --no-plot\n", stderr);
+        return 1;
+    }
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--events") || (!strcmp(o->extra[i], "--out") &&
                                                  (i + 1 == o->nextra ||

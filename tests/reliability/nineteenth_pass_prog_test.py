@@ -24,7 +24,9 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   figures, exit 0), --stats DIR/.nsm-run.lock (written into
                   the folder's lock, exit 0, every later run refused),
                   --animate DIR/animation.gif after '--': now refused
-                  before the run, the folder left as it was.
+                  before the run, the folder left as it was.  --phase with
+                  --no-plot was taken without a word (nothing drawn); now
+                  refused, as the simulator refuses --phase without --plot.
   findings_py     Model.section and Model.sweep with a section "period:0",
                   "period:-1", "period:1:-1": a SimulationError (the class
                   of a run that failed) where the command line refuses the
@@ -157,6 +159,8 @@ RUN_CLASHES = [
     (["--", "--animate", "D/animation.gif"], "--animate 'D/animation.gif' is the run's own file"),
     (["--", "--lyapunov", "--lyapunov-out", "D/.nsm-run.lock"],
      "--lyapunov-out 'D/.nsm-run.lock' is the run's own lock"),
+    (["--phase"], "--phase draws phase portraits beside the plots: it cannot be given with "
+     "--no-plot"),
 ]
 
 
@@ -180,7 +184,7 @@ def case_findings_run(tmp):
                                             p.returncode, last_line(p)))
             check(p.returncode == 1 and words in p.stderr and after == before and
                   (not there or open(os.path.join(d, ".nsm-run.lock")).read() == lock),
-                  "%s: refused naming the run's own file, the folder as it was" % " ".join(opts),
+                  "%s: refused, its reason said, the folder as it was" % " ".join(opts),
                   p)
         p = run(tmp, [NSMC, "run", BALL, "--out-dir", "D", "--no-plot", "-q", "--t-end", "1"])
         check(p.returncode == 0 and landing_ok(os.path.join(tmp, "D", "events.csv")),
