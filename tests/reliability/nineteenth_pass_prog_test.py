@@ -27,6 +27,10 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   before the run, the folder left as it was.  --phase with
                   --no-plot was taken without a word (nothing drawn); now
                   refused, as the simulator refuses --phase without --plot.
+  findings_sweep  nsmc sweep --plot phase of an impact or plane section
+                  without --section-period: the whole grid, then exit 1,
+                  gnuplot's "all points y value undefined"; now refused
+                  before the grid.
   findings_py     Model.section and Model.sweep with a section "period:0",
                   "period:-1", "period:1:-1": a SimulationError (the class
                   of a run that failed) where the command line refuses the
@@ -195,6 +199,30 @@ def case_findings_run(tmp):
           "--stats D/stats.csv, a name of the user's, is written", p)
 
 
+def case_findings_sweep(tmp):
+    """`nsmc sweep --plot phase` of a section without a phase period: refused
+    before the grid (the whole grid ran, then gnuplot failed on a column of
+    nan); with --section-period, or a stroboscopic section, drawn."""
+    base = [NSMC, "sweep", FIO, "--transient", "5", "--record", "5", "--param",
+            "omega=2.5:2.6:3", "--plot", "phase"]
+    for section, extra, ok in (("impact:stop", [], False), ("plane:M.x", [], False),
+                               ("impact:stop", ["--section-period", "2*pi/omega"], True),
+                               ("period:2*pi/omega", [], True)):
+        d = os.path.join(tmp, "S")
+        subprocess.run(["rm", "-rf", d])
+        p = run(tmp, base + ["--section", section, "--out-dir", "S"] + extra, timeout=300)
+        got = listing(d)
+        print("  --section %-18s %-30s --plot phase -> %d  %s" % (section, " ".join(extra),
+                                                                  p.returncode, last_line(p)))
+        if ok:
+            check(p.returncode == 0 and "bifurcation.png" in got,
+                  "--section %s %s: the phase drawn" % (section, " ".join(extra)), p)
+        else:
+            check(p.returncode == 1 and "--plot phase: the phase column of section.csv is nan "
+                  "without --section-period" in p.stderr and got is None,
+                  "--section %s: refused before the grid, nothing made" % section, p)
+
+
 PY_SECTION = r'''
 import sys
 import nsm
@@ -344,6 +372,7 @@ def case_kept_py(tmp):
 
 
 CASES = {
+    "findings_sweep": case_findings_sweep,
     "kept_py": case_kept_py,
     "kept": case_kept,
     "findings_py": case_findings_py,
