@@ -406,6 +406,20 @@ def _lock_holder(lockfile):
     return "process " + text if text.isdigit() else "another process"
 
 
+def _note(text):
+    """Says text on stderr, as the warnings module says a warning: a stderr
+    that cannot take it (a full disk, a reader gone, closed) loses the note
+    only.  The note of a damaged cache entry onto /dev/full ended
+    nsm.compile with "the call raised OSError: No space left on device",
+    the entry left damaged."""
+    if sys.stderr is None:      # started without one: print(file=None) wrote to stdout
+        return
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def _lock_take(lock, lockfile):
     """Takes a cache entry's lock, waiting for its holder: after about a
     second of waiting, says once on stderr which process holds it (a compile
@@ -422,8 +436,8 @@ def _lock_take(lock, lockfile):
         except OSError:
             return      # a file system without locks: the unique temporaries still keep it whole
         if waited >= 1.0 and not said:
-            print("nsm: note: waiting for %s, which holds the cache entry's lock %s"
-                  % (_lock_holder(lockfile), lockfile), file=sys.stderr, flush=True)
+            _note("nsm: note: waiting for %s, which holds the cache entry's lock %s"
+                  % (_lock_holder(lockfile), lockfile))
             said = True
         time.sleep(0.05)
         waited += 0.05
@@ -919,8 +933,7 @@ def _build(ctext, paths, verbose=False):
         if state > 0:
             return so, symbol
         if state < 0:
-            print("nsm: note: the cached model %s is damaged (%s); rebuilding it" % (so, why),
-                  file=sys.stderr)
+            _note("nsm: note: the cached model %s is damaged (%s); rebuilding it" % (so, why))
             _unlink(so)
         _unlink(sumfile)
         if os.path.isdir(csrc) and not os.path.islink(csrc):

@@ -31,6 +31,11 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   without --section-period: the whole grid, then exit 1,
                   gnuplot's "all points y value undefined"; now refused
                   before the grid.
+  findings_note   nsm.compile's note on a damaged cache entry onto a stderr
+                  on /dev/full or a pipe whose reader is gone: nsm.Error
+                  "the call raised OSError", the entry left damaged; with
+                  stderr closed the note went to stdout.  Now the note alone
+                  is lost, as the warnings module loses a warning.
   findings_py     Model.section and Model.sweep with a section "period:0",
                   "period:-1", "period:1:-1": a SimulationError (the class
                   of a run that failed) where the command line refuses the
@@ -371,7 +376,56 @@ def case_kept_py(tmp):
                   "every study stopped by a Ctrl-C gives Interrupted with its partial result")
 
 
+PY_NOTE = r'''
+import sys, traceback
+import nsm
+with open(sys.argv[2], "w") as out:
+    try:
+        r = nsm.compile(sys.argv[1]).run(t_end=1)
+        print("first impact at %.12f s" % r.events["t"][0], file=out)
+    except BaseException as e:
+        print("%s: %s" % (type(e).__name__, e), file=out)
+'''
+
+
+def case_findings_note(tmp):
+    """nsm.compile's note on a damaged cache entry onto a stderr that cannot
+    take it: the compile goes on (it raised OSError onto /dev/full), and a
+    stderr closed never sends it to stdout (it did)."""
+    script = os.path.join(tmp, "note.py")
+    with open(script, "w") as f:
+        f.write(PY_NOTE)
+    env = env_for(tmp)
+    for how in ("first", "/dev/full", "closed", "a pipe whose reader is gone"):
+        if how != "first":
+            for root, _, files in os.walk(os.path.join(tmp, "cache")):
+                for so in [f for f in files if f.endswith(".so")]:
+                    os.truncate(os.path.join(root, so), 100)
+        res = os.path.join(tmp, "result.txt")
+        cmd = [sys.executable, script, BALL, res]
+        if how == "/dev/full":
+            p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, text=True, timeout=300,
+                               stderr=open("/dev/full", "w"))
+        elif how == "closed":
+            p = subprocess.run(["/bin/sh", "-c", '"$@" 2>&-', "sh"] + cmd, env=env,
+                               stdout=subprocess.PIPE, text=True, timeout=300)
+        elif how == "first":
+            p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+        else:
+            r, w = os.pipe()
+            os.close(r)
+            p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=w, text=True,
+                               timeout=300)
+            os.close(w)
+        said = open(res).read().strip()
+        print("  stderr %-28s -> %d  %s; stdout %r" % (how, p.returncode, said, p.stdout[:60]))
+        check(p.returncode == 0 and said.startswith("first impact at") and
+              abs(float(said.split()[3]) - T_LAND) < 1e-9 and p.stdout == "",
+              "stderr %s: the entry rebuilt, the landing at sqrt(2 h/g), nothing on stdout" % how)
+
+
 CASES = {
+    "findings_note": case_findings_note,
     "findings_sweep": case_findings_sweep,
     "kept_py": case_kept_py,
     "kept": case_kept,
