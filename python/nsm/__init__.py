@@ -1863,6 +1863,7 @@ class Model:
             o.to2 = _number(stop2, "stop2", SettingError)
         _params_dict(params)
         _not_swept(params, [param] + ([param2] if curve else []))
+        self._ends_check(params, method, o, curve is not None)
         sim = self._study(params, method, init)
         n2 = 2 * len(self.bodies)
         rows = []
@@ -1895,6 +1896,32 @@ class Model:
             branch = Branch(rows, n2, msg)
             branch.warnings = self._warnings(sim)
             return branch
+        finally:
+            self._free(sim)
+
+    def _ends_check(self, params, method, o, curve):
+        """ParameterError unless the model can start at each end of the
+        continued ranges (start and stop, and a curve's start2 and stop2,
+        the other parameter at its start), as `nsmc continue` and sweeps
+        refuse them: a stop the model rejects (e up to 1.5) ended the branch
+        near the bound with a message blaming the orbit's impact count, a
+        start it rejects was a SimulationError.  On a simulation of its own:
+        the continuation's keeps its initial state."""
+        lib = self._lib
+        sim = self._study(params, method, None)
+        try:
+            names = [o.param] + ([o.param2] if curve else [])
+            ends = [(o.from_, o.to)] + ([(o.from2, o.to2)] if curve else [])
+            for p, name in enumerate(names):
+                for k, v in enumerate(ends[p]):
+                    if p == 1:
+                        lib.nsm_sim_set_param(sim, names[0], ends[0][0])
+                    if lib.nsm_sim_set_param(sim, name, v) != 0 or lib.nsm_sim_reset(sim) != 0:
+                        raise ParameterError("%s=%r: the model cannot start at %s = %r (the "
+                                             "range's %s): %s"
+                                             % ("param2" if p else "param", _text(name),
+                                                _text(name), v, ("start", "stop")[k],
+                                                _text(lib.nsm_sim_message(sim))))
         finally:
             self._free(sim)
 

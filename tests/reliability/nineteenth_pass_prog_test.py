@@ -31,6 +31,12 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   without --section-period: the whole grid, then exit 1,
                   gnuplot's "all points y value undefined"; now refused
                   before the grid.
+  findings_cont   nsmc continue and Model.continuation over a range whose
+                  end the model rejects (--param e=0.8:1.5, zeta=0.05:-0.05,
+                  a curve's --param2 e=0.8:1.5): the branch ended near the
+                  bound, exit 0, a note blaming the orbit's impact count (a
+                  FROM the model rejects: exit 3, "continuation failed");
+                  now refused before the branch naming the end.
   findings_note   nsm.compile's note on a damaged cache entry onto a stderr
                   on /dev/full or a pipe whose reader is gone: nsm.Error
                   "the call raised OSError", the entry left damaged; with
@@ -226,6 +232,51 @@ def case_findings_sweep(tmp):
             check(p.returncode == 1 and "--plot phase: the phase column of section.csv is nan "
                   "without --section-period" in p.stderr and got is None,
                   "--section %s: refused before the grid, nothing made" % section, p)
+
+
+CONT_ENDS = [
+    (["--param", "e=0.8:1.5"], "--param e=0.8:1.5: the model cannot start at e = 1.5 (TO)"),
+    (["--param", "e=1.5:0.8"], "--param e=1.5:0.8: the model cannot start at e = 1.5 (FROM)"),
+    (["--param", "zeta=0.05:-0.05"], "the model cannot start at zeta = -0.05 (TO)"),
+    (["--param", "omega=2.5:2.8", "--curve", "flip", "--param2", "e=0.8:1.5"],
+     "--param2 e=0.8:1.5: the model cannot start at e = 1.5 (TO)"),
+]
+
+PY_ENDS = r'''
+import sys
+import nsm
+f = nsm.compile(sys.argv[1])
+for args in (("e", 0.8, 1.5), ("e", 1.5, 0.8), ("zeta", 0.05, -0.05),
+             ("omega", 2.5, 2.8, "flip", "e", 0.8, 1.5)):
+    try:
+        b = f.continuation(*args)
+        raise SystemExit("continuation%r: accepted, %d points, %s" % (args, len(b), b.message))
+    except nsm.Error as e:
+        print("  continuation%-38r %s: %s" % (args, type(e).__name__, str(e)[:80]))
+        assert type(e) is nsm.ParameterError and "the model cannot start at" in str(e), args
+b = f.continuation("omega", 2.5, 2.8)
+print("  continuation('omega', 2.5, 2.8): %d points, %r" % (len(b), b.message))
+assert len(b) > 5
+'''
+
+
+def case_findings_cont(tmp):
+    """A continued range whose end the model rejects (a restitution above
+    1, a negative damping): refused naming the end, by nsmc continue (exit
+    1, nothing made) and by Model.continuation (ParameterError); a range
+    inside the model's values runs."""
+    for opts, words in CONT_ENDS:
+        p = run(tmp, [NSMC, "continue", FIO, "--no-plot", "--out-dir", "C"] + opts, timeout=300)
+        print("  %-52s -> %d  %s" % (" ".join(opts), p.returncode, last_line(p)[:110]))
+        check(p.returncode == 1 and words in p.stderr and listing(os.path.join(tmp, "C")) is None,
+              "%s: refused before the branch, naming the end" % " ".join(opts), p)
+    p = run(tmp, [NSMC, "continue", FIO, "--no-plot", "--out-dir", "C", "--param",
+                  "omega=2.5:2.8"], timeout=300)
+    rows = open(os.path.join(tmp, "C", "branch.csv")).read().splitlines()[1:]
+    ps = [float(r.split(",")[0]) for r in rows]
+    check(p.returncode == 0 and len(ps) > 5 and all(2.5 <= x <= 2.8 for x in ps),
+          "--param omega=2.5:2.8: %d points inside the range" % len(ps), p)
+    python_script(tmp, "ends.py", PY_ENDS, [FIO], "Model.continuation refuses the same ends")
 
 
 PY_SECTION = r'''
@@ -425,6 +476,7 @@ def case_findings_note(tmp):
 
 
 CASES = {
+    "findings_cont": case_findings_cont,
     "findings_note": case_findings_note,
     "findings_sweep": case_findings_sweep,
     "kept_py": case_kept_py,
