@@ -36,7 +36,10 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   a curve's --param2 e=0.8:1.5): the branch ended near the
                   bound, exit 0, a note blaming the orbit's impact count (a
                   FROM the model rejects: exit 3, "continuation failed");
-                  now refused before the branch naming the end.
+                  now refused before the branch naming the end.  A curve
+                  whose branch --max-points cut before its period doubling
+                  said the branch "has no period-doubling point"; now the
+                  cap is named.
   findings_note   nsm.compile's note on a damaged cache entry onto a stderr
                   on /dev/full or a pipe whose reader is gone: nsm.Error
                   "the call raised OSError", the entry left damaged; with
@@ -276,6 +279,18 @@ def case_findings_cont(tmp):
     ps = [float(r.split(",")[0]) for r in rows]
     check(p.returncode == 0 and len(ps) > 5 and all(2.5 <= x <= 2.8 for x in ps),
           "--param omega=2.5:2.8: %d points inside the range" % len(ps), p)
+    # a curve whose branch is cut by --max-points before its period doubling
+    # (at omega = 2.6589 for e = 0.8): the cut said, not "has no point"
+    subprocess.run(["rm", "-rf", os.path.join(tmp, "C")])
+    p = run(tmp, [NSMC, "continue", FIO, "--no-plot", "--out-dir", "C", "--param",
+                  "omega=2.5:2.8", "--curve", "flip", "--param2", "e=0.8:0.7", "--max-points",
+                  "2"], timeout=300)
+    print("  a flip curve, its branch cut at 2 points -> %d  %s" % (p.returncode,
+                                                                 last_line(p)[:150]))
+    check(p.returncode == 3 and "met no period-doubling point to start the curve from before it "
+          "stopped: the branch stopped at its point cap (max_points = 2)" in p.stderr and
+          "has no period-doubling point" not in p.stderr,
+          "the curve's branch cut by --max-points: the cap named as the cause", p)
     python_script(tmp, "ends.py", PY_ENDS, [FIO], "Model.continuation refuses the same ends")
 
 
