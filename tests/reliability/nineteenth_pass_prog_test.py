@@ -53,7 +53,8 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
   kept            inputs that found nothing, kept: 20 simulator option sets
                   refused before the run, --set and --set-file in both
                   orders (the later wins), an output folder moved away and a
-                  file put in its place mid-run.
+                  file put in its place mid-run (CSV whole in the moved
+                  folder; the HDF5 file's final rename refused, exit 3).
   kept_py         Python's run, section, lyapunov and continuation stopped
                   by SIGINT and by _thread.interrupt_main: Interrupted with
                   the partial result, pickled and back.
@@ -378,17 +379,28 @@ def case_kept(tmp):
         d = os.path.join(tmp, "D")
         subprocess.run(["rm", "-rf", d, d + ".old"])
         os.mkdir(d)
-        pr = subprocess.Popen([SIM, "--t-end", "300", "--set", "e=1"] + opts, cwd=tmp,
+        pr = subprocess.Popen([SIM, "--t-end", "1000", "--set", "e=1"] + opts, cwd=tmp,
                               env=env_for(tmp), stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
-        time.sleep(0.2)
+        t0 = time.monotonic()     # moved once the run has opened its output there
+        while pr.poll() is None and not os.listdir(d) and time.monotonic() - t0 < 60:
+            time.sleep(0.01)
+        time.sleep(0.05)
         os.rename(d, d + ".old")
         with open(d, "w") as f:
             f.write("a file of the user's\n")
         err = pr.communicate(timeout=120)[1]
         got = listing(d + ".old")
-        print("  %-20s the folder moved mid-run -> %d  %s" % (" ".join(opts), pr.returncode, got))
-        check(pr.returncode == 0 and got == [name] and open(d).read() == "a file of the user's\n",
+        print("  %-20s the folder moved mid-run -> %d  %s  %s" % (" ".join(opts), pr.returncode,
+                                                                got, err.strip()[-90:]))
+        untouched = open(d).read() == "a file of the user's\n"
+        if name.endswith(".h5"):    # renamed into place by its path at the end: refused, said
+            check(pr.returncode == 3 and "Not a directory" in err and
+                  "'D/x.h5' was left as it was" in err and untouched,
+                  "%s: the HDF5 file's rename refused (exit 3, said), the user's file untouched"
+                  % " ".join(opts))
+            continue
+        check(pr.returncode == 0 and got == [name] and untouched,
               "%s: the results whole in the moved folder, the user's file untouched"
               % " ".join(opts))
         if name.endswith(".csv") and name != "e.csv":
