@@ -432,7 +432,7 @@ calls = [("run", lambda: m.run(t_end=1e5, params={"e": 1.0}), "Result"),
                                                  max_points=100000), "Branch")]
 for what, call, partial in calls:
     for how in ("interrupt_main", "SIGINT"):
-        later(0.15, how)
+        later(0.4, how)
         t0 = time.time()
         try:
             call()
