@@ -1013,3 +1013,16 @@ foreach(case rock sliprow limit)
   set_tests_properties(reliability/left19core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The nineteenth hostile pass on the programs and the Python package
+# (tests/reliability/nineteenth_pass_prog_test.py): outputs named as the
+# files a program writes itself (the simulator's --plot folder and GIF,
+# `nsmc run`'s folder and its lock); the inputs that found nothing, kept;
+# each case under 20 s in the normal build.
+foreach(case findings_plot findings_run findings_sweep findings_cont findings_note findings_py kept kept_py)
+  add_test(NAME reliability/nineteenth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/nineteenth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/nineteenth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

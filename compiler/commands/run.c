@@ -338,6 +338,13 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
     }
     if (extra_h5_take(o))
         return 1;
+    /* as the simulator's "--phase needs --plot DIR": it was taken without
+     * a word and drew nothing */
+    if (o->phase && !o->plot) {
+        fputs("nsmc: error: --phase draws phase portraits beside the plots: it cannot be "
+              "given with --no-plot\n", stderr);
+        return 1;
+    }
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--events") || (!strcmp(o->extra[i], "--out") &&
                                                  (i + 1 == o->nextra ||
@@ -1599,10 +1606,78 @@ static int run_args_not_input(const char *const *args, int n, const struct stat 
     return 0;
 }
 
+/* The folder part of path (".", "/" or its text before the last slash,
+ * trailing slashes and a leading "./" dropped) into buf. */
+static void run_parent(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    if (!slash)
+        snprintf(buf, len, ".");
+    else if (n == 0)
+        snprintf(buf, len, "/");
+    else
+        snprintf(buf, len, "%.*s", (int)n, path);
+    while (!strncmp(buf, "./", 2) && buf[2])
+        memmove(buf, buf + 2, strlen(buf + 2) + 1);
+}
+
+/* Whether paths a and b name one file: by device and inode when both
+ * exist, else by the same last name in one folder (the folders by device
+ * and inode when both exist, else by their text). */
+static int run_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    const char *na = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
+    const char *nb = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
+    if (strcmp(na, nb))
+        return 0;
+    char pa[4096], pb[4096];
+    run_parent(a, pa, sizeof pa);
+    run_parent(b, pb, sizeof pb);
+    if (stat(pa, &sa) == 0 && stat(pb, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return !strcmp(pa, pb);
+}
+
+/* The first output a simulator option names among args[0..n) that is one
+ * of the files the run writes in dir itself (its figures, their script and
+ * log, the animation) or the folder's lock: 1 after the message.  `--stats
+ * DIR/plot.svg` ran, exit 0, and the figures' removal took the statistics;
+ * `--stats DIR/.nsm-run.lock` wrote them into the lock, exit 0, and every
+ * later run into DIR was refused. */
+static int run_args_not_own(const char *const *args, int n, const char *dir, Arena *a)
+{
+    static const char *const outs[] = { "--stats", "--section-out", "--lyapunov-out",
+                                        "--animate" };
+    for (int i = 0; i + 1 < n; i++) {
+        if (!in_list(args[i], outs, sizeof outs / sizeof *outs) || !strcmp(args[i + 1], "-"))
+            continue;
+        for (size_t f = RUN_FIRST_FIGURE; f <= RUN_NFILES; f++) {
+            const char *name = f < RUN_NFILES ? run_files[f] : ".nsm-run.lock";
+            if (!run_same_file(args[i + 1], arena_printf(a, "%s/%s", dir, name)))
+                continue;
+            fprintf(stderr, "nsmc: error: %s '%s' is the run's own %s in its folder '%s': "
+                    "write it elsewhere\n", args[i], args[i + 1],
+                    f < RUN_NFILES ? "file" : "lock", dir);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Refuses, before anything is written, an output that is one of the run's
- * inputs (the model's file, the parameter file): 1 after the message. */
+ * inputs (the model's file, the parameter file) or one of the files the
+ * run writes in its folder itself: 1 after the message. */
 static int run_outputs_check(const RunOptions *o, const char *dir, Arena *a)
 {
+    if (run_args_not_own(o->sim, o->nsim, dir, a) ||
+        run_args_not_own((const char *const *)o->extra, o->nextra, dir, a))
+        return 1;
     const char *inpath[2] = { o->input, o->set_file };
     const char *what[2] = { "model file", "parameter file" };
     for (int k = 0; k < 2; k++) {

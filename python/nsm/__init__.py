@@ -406,6 +406,20 @@ def _lock_holder(lockfile):
     return "process " + text if text.isdigit() else "another process"
 
 
+def _note(text):
+    """Says text on stderr, as the warnings module says a warning: a stderr
+    that cannot take it (a full disk, a reader gone, closed) loses the note
+    only.  The note of a damaged cache entry onto /dev/full ended
+    nsm.compile with "the call raised OSError: No space left on device",
+    the entry left damaged."""
+    if sys.stderr is None:      # started without one: print(file=None) wrote to stdout
+        return
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def _lock_take(lock, lockfile):
     """Takes a cache entry's lock, waiting for its holder: after about a
     second of waiting, says once on stderr which process holds it (a compile
@@ -422,8 +436,8 @@ def _lock_take(lock, lockfile):
         except OSError:
             return      # a file system without locks: the unique temporaries still keep it whole
         if waited >= 1.0 and not said:
-            print("nsm: note: waiting for %s, which holds the cache entry's lock %s"
-                  % (_lock_holder(lockfile), lockfile), file=sys.stderr, flush=True)
+            _note("nsm: note: waiting for %s, which holds the cache entry's lock %s"
+                  % (_lock_holder(lockfile), lockfile))
             said = True
         time.sleep(0.05)
         waited += 0.05
@@ -919,8 +933,7 @@ def _build(ctext, paths, verbose=False):
         if state > 0:
             return so, symbol
         if state < 0:
-            print("nsm: note: the cached model %s is damaged (%s); rebuilding it" % (so, why),
-                  file=sys.stderr)
+            _note("nsm: note: the cached model %s is damaged (%s); rebuilding it" % (so, why))
             _unlink(so)
         _unlink(sumfile)
         if os.path.isdir(csrc) and not os.path.islink(csrc):
@@ -1632,6 +1645,15 @@ class Model:
                                % (what, "non-negative" if zero else "positive", expr, x))
         return x
 
+    def _section_refused(self, sim, spec):
+        """Raises SettingError for a section the run cannot start with
+        ("period:0", "period:1:-1": a period or a start out of range), as
+        the command line refuses it (exit 1) and as "period:1e-300" is
+        refused: it was a SimulationError, the class of a run that failed."""
+        why = _text(self._lib.nsm_sim_message(sim)) or "the run cannot start with it"
+        why = re.sub(r"^t = \S+ s, mode \S+: ", "", why)
+        raise SettingError("section %s: %s" % (_shown(spec), why))
+
     def _fail(self, sim, what):
         """Raises SimulationError with the runtime's reason for a study (the
         status and the time when the runtime gave none)."""
@@ -1702,8 +1724,8 @@ class Model:
                     lib.nsm_sim_set_section_period(sim, _ctext(str(period), "period")) != 0):
                 raise SettingError(_text(lib.nsm_sim_message(sim)))
             lib.nsm_sim_set_section_handler(sim, fn, None)
-            if lib.nsm_sim_reset(sim) != 0:
-                self._fail(sim, "section")
+            if lib.nsm_sim_reset(sim) != 0:     # the start passed _study's reset:
+                self._section_refused(sim, spec)    # the section is what failed
             te = (self._times(sim, None, None, None) if t_end is None
                   else self._time(sim, t_end, "t_end"))
             self._unsampled(sim, te)
@@ -1841,6 +1863,7 @@ class Model:
             o.to2 = _number(stop2, "stop2", SettingError)
         _params_dict(params)
         _not_swept(params, [param] + ([param2] if curve else []))
+        self._ends_check(params, method, o, curve is not None)
         sim = self._study(params, method, init)
         n2 = 2 * len(self.bodies)
         rows = []
@@ -1873,6 +1896,32 @@ class Model:
             branch = Branch(rows, n2, msg)
             branch.warnings = self._warnings(sim)
             return branch
+        finally:
+            self._free(sim)
+
+    def _ends_check(self, params, method, o, curve):
+        """ParameterError unless the model can start at each end of the
+        continued ranges (start and stop, and a curve's start2 and stop2,
+        the other parameter at its start), as `nsmc continue` and sweeps
+        refuse them: a stop the model rejects (e up to 1.5) ended the branch
+        near the bound with a message blaming the orbit's impact count, a
+        start it rejects was a SimulationError.  On a simulation of its own:
+        the continuation's keeps its initial state."""
+        lib = self._lib
+        sim = self._study(params, method, None)
+        try:
+            names = [o.param] + ([o.param2] if curve else [])
+            ends = [(o.from_, o.to)] + ([(o.from2, o.to2)] if curve else [])
+            for p, name in enumerate(names):
+                for k, v in enumerate(ends[p]):
+                    if p == 1:
+                        lib.nsm_sim_set_param(sim, names[0], ends[0][0])
+                    if lib.nsm_sim_set_param(sim, name, v) != 0 or lib.nsm_sim_reset(sim) != 0:
+                        raise ParameterError("%s=%r: the model cannot start at %s = %r (the "
+                                             "range's %s): %s"
+                                             % ("param2" if p else "param", _text(name),
+                                                _text(name), v, ("start", "stop")[k],
+                                                _text(lib.nsm_sim_message(sim))))
         finally:
             self._free(sim)
 
@@ -2005,8 +2054,8 @@ class Model:
                     period is not None and
                     lib.nsm_sim_set_section_period(sim, _ctext(str(period), "period")) != 0):
                 raise SettingError(_text(lib.nsm_sim_message(sim)))
-            if lib.nsm_sim_reset(sim) != 0:
-                self._fail(sim, "sweep")
+            if lib.nsm_sim_reset(sim) != 0:     # the start passed _study's reset
+                self._section_refused(sim, section)
             te = (self._times(sim, None, None, None) if t_max is None
                   else self._eval(sim, t_max))
             if not te > 0:

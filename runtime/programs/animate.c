@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "animate.h"
@@ -250,9 +251,17 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
     a->g = m->n_gaps;
     a->t_end = t_end;
     split_path(a, o->path);
-    if (access(a->dir, W_OK) != 0)
+    /* a folder, checked up front: a writable device in its place
+     * (`--animate /dev/null/x.gif`) passed access and failed after the
+     * whole run, exit 1 */
+    struct stat st;
+    if (access(a->dir, W_OK) != 0 || stat(a->dir, &st) != 0 ||
+        (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)))
         return refuse(a, prog, "cannot write the animation into '%s': %s", a->dir,
                       strerror(errno));
+    if (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode))     /* likewise after the run */
+        return refuse(a, prog, "cannot write the animation '%s': %s", o->path,
+                      strerror(EISDIR));
     if (frame_count(a, o, prog)) {
         anim_write(a, prog, 1);
         return NULL;

@@ -669,6 +669,33 @@ static int prog_once(const char *prog, const char **seen, int *nseen, int n, con
     return 0;
 }
 
+/* Whether the model can start at each end of the continued ranges (FROM
+** and TO, and a curve's FROM2 and TO2, the other parameter at its FROM): 1
+** after the message naming the end and the model's reason, as nsmc sweep
+** refuses a grid's end.  A TO the model rejects (--param e=0.8:1.5, a
+** restitution above 1) was taken: the branch ended near the bound with a
+** note blaming the orbit's impact count, exit 0; a FROM it rejects ended
+** with exit 3, "continuation failed". */
+static int range_check(const Prog *g, nsm_sim *sim)
+{
+    const char *name[2] = { g->o.param, g->o.param2 };
+    const double end[2][2] = { { g->o.from, g->o.to }, { g->o.from2, g->o.to2 } };
+    const char *opt[2] = { "--param", "--param2" };
+    for (int p = 0; p < (g->o.param2 ? 2 : 1); p++)
+        for (int k = 0; k < 2; k++) {
+            if (p == 1 && nsm_sim_set_param(sim, name[0], end[0][0]))
+                return cli_error(g->prog, "%s %s: %s", opt[0], name[0], nsm_sim_message(sim));
+            if (nsm_sim_set_param(sim, name[p], end[p][k]))
+                return cli_error(g->prog, "%s %s=%.12g: %s", opt[p], name[p], end[p][k],
+                                 nsm_sim_message(sim));
+            if (nsm_sim_reset(sim))
+                return cli_error(g->prog, "%s %s=%.12g:%.12g: the model cannot start at %s = "
+                                 "%.12g (%s): %s", opt[p], name[p], end[p][0], end[p][1],
+                                 name[p], end[p][k], k ? "TO" : "FROM", nsm_sim_message(sim));
+        }
+    return 0;
+}
+
 /* The program's main: options, the continuation, branch.csv, the diagram. */
 int nsm_continue_main(const nsm_model *m, int argc, char **argv)
 {
@@ -805,6 +832,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         rc = cli_error(g.prog, "no --out-dir DIR given");
     if (!rc && !(g.o.ds_min <= g.o.ds && g.o.ds <= g.o.ds_max))
         rc = cli_error(g.prog, "the steps must satisfy ds-min <= ds <= ds-max");
+    if (!rc)
+        rc = range_check(&g, sim);
     if (!rc && nsm_sim_set_param(sim, g.o.param, g.o.from) == NSM_OK &&
         (nsm_sim_eval(sim, g.o.period, &pv) || !(pv > 0)))
         rc = cli_error(g.prog, "--period %s: not a positive time of the parameters at %s = %g%s",

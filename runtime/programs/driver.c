@@ -1086,6 +1086,91 @@ static int bad(const char *prog, const char *fmt, const char *a, const char *b)
     return 1;
 }
 
+/* The files --plot DIR writes besides the trajectory and the events: an
+** earlier run's are removed (remove_old_plots), and no output may be one of
+** them (plot_names_taken). */
+static const char *const PLOT_FILES[] = { "plot.png", "plot.svg", "phase.png", "phase.svg",
+                                          "path.png", "path.svg", "plot.gp", "plot.log" };
+enum { N_PLOT_FILES = sizeof PLOT_FILES / sizeof PLOT_FILES[0] };
+
+/* The length of dir's longest prefix (whole components) that is a folder
+** already, before make_dir makes the rest: plot_dir_unmake removes only
+** what this run made. */
+static size_t dir_existing_len(const char *dir)
+{
+    char p[4096];
+    struct stat st;
+    size_t n = strlen(dir);
+    if (n >= sizeof p)
+        return n;
+    memcpy(p, dir, n + 1);
+    while (n > 0) {
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            return n;
+        while (n > 0 && p[n - 1] != '/')
+            n--;
+        while (n > 1 && p[n - 1] == '/')
+            n--;
+        p[n] = 0;
+    }
+    return 0;
+}
+
+/* Removes the folders of dir that make_dir made (those past its first had
+** bytes, deepest first); a folder with anything in it stays (rmdir). */
+static void plot_dir_unmake(const char *dir, size_t had)
+{
+    char p[4096];
+    size_t n = strlen(dir);
+    if (n >= sizeof p)
+        return;
+    memcpy(p, dir, n + 1);
+    while (n > had) {
+        if (rmdir(p) != 0)
+            return;
+        while (n > had && p[n - 1] != '/')
+            n--;
+        while (n > had && p[n - 1] == '/')
+            n--;
+        p[n] = 0;
+    }
+}
+
+/* Whether one of the n outputs is a file that --plot writes into dir
+** itself (DIR/plot.svg, DIR/plot.gp, ...), or two outputs are one file once
+** the trajectory's and the events' defaults in dir are given: `--plot P
+** --stats P/plot.svg` or `--events P/plot.log` ran, exit 0, and the figure
+** or gnuplot's log took the output's place; `--out P/plot.svg` ended "no
+** plot: cannot read 'P/plot.svg'", `--events P/trajectory.csv` "in use by
+** another running program".  1 after the message, or 0.  Called once dir
+** exists, so that its files are named by the folder's identity. */
+static int plot_names_taken(const char *prog, const char *dir, const char *const *paths,
+                            const char *const *names, int n)
+{
+    static char a[4200], b[4200];
+    char f[4200];
+    const char *clash2, *clash1 = outputs_clash(paths, names, n, &clash2);
+    if (clash1) {
+        fprintf(stderr, "%s: error: %s and %s name the same file with --plot %s (its default "
+                "trajectory.csv and events.csv included): each output needs its own\n"
+                "(try --help)\n", prog, clash1, clash2, dir);
+        return 1;
+    }
+    for (size_t i = 0; i < N_PLOT_FILES; i++) {
+        snprintf(f, sizeof f, "%s/%s", dir, PLOT_FILES[i]);
+        if (!out_identity(f, a, sizeof a))
+            continue;
+        for (int k = 0; k < n; k++)
+            if (paths[k] && out_identity(paths[k], b, sizeof b) && !strcmp(a, b)) {
+                fprintf(stderr, "%s: error: %s names '%s', a file that --plot %s writes "
+                        "itself: name another output file\n(try --help)\n", prog, names[k],
+                        paths[k], dir);
+                return 1;
+            }
+    }
+    return 0;
+}
+
 /* Create directory dir and its parents, like `mkdir -p`; 0 or -1. */
 static int make_dir(const char *dir)
 {
@@ -1119,11 +1204,9 @@ static int readable(const char *path)
 ** stale when this one draws nothing. */
 static void remove_old_plots(const char *dir)
 {
-    static const char *const files[] = { "plot.png", "plot.svg", "phase.png", "phase.svg",
-                                         "path.png", "path.svg", "plot.gp", "plot.log" };
     char p[4200];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+    for (size_t i = 0; i < N_PLOT_FILES; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, PLOT_FILES[i]);
         remove(p);
     }
 }
@@ -1470,6 +1553,23 @@ static void balance_report(int bal)
     report_to_parent(said[bal]);
 }
 
+/* The parameter file input when it is a file of the plot folder dir (by
+** device and inode), or NULL: the clean-up of other studies' results keeps
+** it.  `--plot P --set-file P/summary.csv` removed the user's parameter
+** file as a sweep's summary, exit 0 (nsmc run keeps its inputs alike). */
+static const char *plot_input_in(const char *dir, const char *input)
+{
+    struct stat a, b;
+    char path[4300];
+    if (!dir || !input || stat(input, &a) != 0 || !S_ISREG(a.st_mode))
+        return NULL;
+    const char *base = strrchr(input, '/') ? strrchr(input, '/') + 1 : input;
+    if (snprintf(path, sizeof path, "%s/%s", dir, base) >= (int)sizeof path ||
+        stat(path, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return NULL;
+    return input;
+}
+
 /* The files of a run in its --plot folder, which outdir_others_remove
 ** leaves there while it removes a study's results (a sweep's section.csv
 ** and figures stayed beside the run's own without a word, as they did in
@@ -1779,6 +1879,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     const char *sec_spec = NULL, *sec_period = NULL, *sec_path = NULL;
     const char *set_path = NULL;      /* the --set-file, never an output */
     char plot_traj[4200], plot_ev[4200];
+    size_t plot_had = 0;
     int summary = 0, phase = 0, table_asked = 0;
     int lyap = 0;                     /* --lyapunov */
     double lyap_int = 0, lyap_tr = 0; /* --lyapunov-interval (0: the output period), -transient */
@@ -2015,11 +2116,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         return bad(d.prog, "the section and another output cannot both write to stdout "
                    "(give --section-out FILE)%s%s", "", "");
     }
-    const char *opaths[6] = { out_path, h5_path, ev_path, stats_path, sec_spec ? sec_path : NULL,
-                              lyap ? lyap_path : NULL };
-    const char *onames[6] = { "--out", "--out", "--events", "--stats", "--section-out",
-                              "--lyapunov-out" };
-    const char *clash2, *clash1 = outputs_clash(opaths, onames, 6, &clash2);
+    /* the GIF too: `--out a.gif --animate a.gif` kept the GIF alone, exit 0 */
+    const char *opaths[7] = { out_path, h5_path, ev_path, stats_path, sec_spec ? sec_path : NULL,
+                              lyap ? lyap_path : NULL, anim_opt.path };
+    const char *onames[7] = { "--out", "--out", "--events", "--stats", "--section-out",
+                              "--lyapunov-out", "--animate" };
+    const char *clash2, *clash1 = outputs_clash(opaths, onames, 7, &clash2);
     if (clash1) {
         nsm_sim_free(sim);
         return bad(d.prog, "%s and %s name the same file: each output needs its own", clash1,
@@ -2130,6 +2232,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             nsm_sim_free(sim);
             return 1;
         }
+        plot_had = dir_existing_len(plot_dir);
         if (make_dir(plot_dir)) {
             nsm_sim_free(sim);
             return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
@@ -2140,6 +2243,13 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             out_path = plot_traj;
         if (!ev_path)
             ev_path = plot_ev;
+        opaths[0] = out_path;
+        opaths[2] = ev_path;
+        if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7)) {
+            plot_dir_unmake(plot_dir, plot_had);
+            nsm_sim_free(sim);
+            return 1;
+        }
     }
     d.out.fd = d.events.fd = d.sec.fd = -1;
     int orc = outputs_open(&d, sim, out_path, ev_path, sec_spec ? sec_path : NULL, stats_path,
@@ -2213,7 +2323,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                 "earlier run's" : "");
     free(lambda);
     const char *outs[] = { out_path, ev_path, stats_path, sec_path, h5_path, lyap_path,
-                           anim_opt.path };
+                           anim_opt.path, plot_input_in(plot_dir, set_path) };
     plot_own(&d, outs, (int)(sizeof outs / sizeof outs[0]));
     return finish(&d, sim, rc, stats, stats_path, summary, plot_dir, out_path, ev_path, phase);
 }

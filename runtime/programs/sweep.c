@@ -2192,6 +2192,12 @@ static int sweep_check(Sweep *sw)
     if (!rc && plot_column(sw, col) < 0)
         rc = cli_error(sw->prog, "--plot %s: not a column of section.csv (t, phase, BODY.x, BODY.v)",
                  col);
+    /* the phase column reads nan without a period to measure it in: the
+     * whole grid ran, then gnuplot failed ("all points y value undefined") */
+    if (!rc && !sw->basin && sw->plot_col && !strcmp(sw->plot_col, "phase") && !sw->pexpr &&
+        strncmp(sw->section, "period:", 7))
+        rc = cli_error(sw->prog, "--plot phase: the phase column of section.csv is nan "
+                       "without --section-period EXPR (the period the phase is measured in)");
     if (!rc && (nsm_sim_set_section(sim, sw->section) ||
                 (sw->pexpr && nsm_sim_set_section_period(sim, sw->pexpr))))
         rc = cli_error(sw->prog, "%s", nsm_sim_message(sim));

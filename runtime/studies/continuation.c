@@ -1116,10 +1116,27 @@ static int curve_follow(Cont *c, double *y)
     rc = nsm_sim_continue(s, &ob, y, curve_catch, &cb);
     if (rc != NSM_ESTOPPED) {
         if (!rc) {
-            rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch of %s from %.17g to %.17g "
-                            "at %s = %.17g has no %s point to start the curve from", o->param, o->from,
-                            o->to, o->param2, o->from2, o->curve == NSM_CONT_FOLD ? "fold"
-                            : o->curve == NSM_CONT_FLIP ? "period-doubling" : "grazing");
+            /* a branch stopped inside its range (its point cap, a creeping
+             * or a grazing it cannot pass) says why: "has no fold point"
+             * blamed the range when --max-points 2 had cut the branch
+             * before its period doubling */
+            char why[sizeof s->msg];
+            const char *kind = o->curve == NSM_CONT_FOLD ? "fold"
+                               : o->curve == NSM_CONT_FLIP ? "period-doubling" : "grazing";
+            const char *said = strncmp(s->msg, "continuation: ", 14) ? s->msg : s->msg + 14;
+            size_t n = strlen(said);
+            n = n < sizeof why ? n : sizeof why - 1;
+            memcpy(why, said, n);
+            why[n] = 0;
+            if (*why)
+                rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch of %s from %.17g "
+                               "toward %.17g at %s = %.17g met no %s point to start the curve "
+                               "from before it stopped: %s", o->param, o->from, o->to, o->param2,
+                               o->from2, kind, why);
+            else
+                rt_text_printf(s->msg, sizeof s->msg, "continuation: the branch of %s from %.17g "
+                               "to %.17g at %s = %.17g has no %s point to start the curve from",
+                               o->param, o->from, o->to, o->param2, o->from2, kind);
             rc = NSM_ENUMERIC;
         }
         goto out;
