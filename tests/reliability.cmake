@@ -1013,3 +1013,16 @@ foreach(case rock sliprow limit)
   set_tests_properties(reliability/left19core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A nineteenth hostile pass on the core
+# (tests/reliability/nineteenth_pass_core_test.py): a push switched by an
+# oscillating condition (sin(w t) > 1/2) by every method, beside a Zeno tail;
+# a Zeno tail beside an oscillator reversing under friction; each case under
+# 20 s in the normal build.
+foreach(case oscswitch zenofric)
+  add_test(NAME reliability/nineteenth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/nineteenth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/nineteenth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

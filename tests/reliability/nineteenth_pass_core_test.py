@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""A nineteenth hostile pass on the core: time switches whose condition
+oscillates, beside Zeno tails and friction, every answer against a closed
+form derived here.
+
+    tests/reliability/nineteenth_pass_core_test.py SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  oscswitch  a free mass P (1 kg) pushed by 1 N while sin(w t) > 0.5
+             (gravity balanced), beside a ball dropped from 1 m onto a
+             floor (e = 0.3, 0.8, 0.95), w = 10 ... 30000 rad/s, by exact,
+             rk4 and adaptive, and by taylor and rk4 with a pendulum making
+             the model nonlinear: P's speed is the push's time on, the
+             measure of {s <= t: sin(w s) > 1/2} (pi/6 to 5 pi/6 of every
+             period), within 1e-9 m/s throughout, every switch instant at
+             (pi/6 + 2 pi n)/w and (5 pi/6 + 2 pi n)/w.  exact missed the
+             switches (its steps of a free mass are the run's length, and
+             a switch function turning more than once in a step was not
+             seen): P's speed was off by up to 1.2 m/s, exit 0.
+  zenofric   a ball dropped from 1 m (e = 0.5) coming to rest at
+             t_inf = 3 sqrt(2/g) beside a fast oscillator with Coulomb
+             friction (w = 300 ... 10000 rad/s, mu N = 0.0981 N), whose slip
+             crosses 0 many times inside the ball's tail: the oscillator's
+             closed form half-period by half-period (its amplitude falls by
+             2 mu N/k each), by exact, rk4 and adaptive; the ball's zeno
+             record at t_inf.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main  # noqa: E402
+# the twelfth core pass's nsm.compile with the program cache in the case's folder
+from twelfth_pass_core_test import compiled  # noqa: E402
+
+G = 9.81
+
+# a ball bouncing to rest beside a free mass P, pushed by 1 N while
+# sin(w t) > 1/2 (its weight balanced by 9.81 N)
+OSC = '''model oscswitch "a ball to rest beside a mass pushed by an oscillating switch"
+param w = 300 rad/s
+param e = 0.5
+mass B = 1 kg
+mass P = 1 kg
+gravity 9.81 m/s^2
+force on P = if sin(w*t) > 0.5 then 9.81 N + 1 N else 9.81 N
+gap floor: B.x >= 0 m, impact(e = e)
+init B.x = 1 m
+simulate t_end = 2 s
+output every 1 ms: B.x, P.x, P.v
+'''
+# the same with a pendulum Q, which makes the model nonlinear (taylor)
+OSCNL = OSC.replace("model oscswitch ", "model oscswitchnl ").replace(
+    "mass P = 1 kg\n", "mass P = 1 kg\nmass Q = 1 kg\nforce on Q = -1 N*sin(Q.x/1 m)\n").replace(
+    "init B.x = 1 m", "init B.x = 1 m, Q.x = 1 m")
+
+# a ball bouncing to rest beside a fast oscillator M with Coulomb friction
+ZF = '''model zenofric "a ball to rest beside a fast oscillator with friction"
+param w = 300 rad/s
+param e = 0.5
+mass B = 1 kg
+mass M = 1 kg
+spring ground -- M, k = 1 kg*w^2
+friction f: M -- ground, mu = 0.01, normal = 9.81 N
+gravity 9.81 m/s^2
+gap floor: B.x >= 0 m, impact(e = e)
+init B.x = 1 m, M.x = 0.1 m
+simulate t_end = 3 s
+output every 1 ms: B.x, M.x, M.v
+'''
+
+
+def on_time(t, w):
+    """The measure of {s in [0, t]: sin(w s) > 1/2}: pi/6 to 5 pi/6 of
+    every period 2 pi/w."""
+    per = 2 * math.pi / w
+    n = math.floor(t / per)
+    r = t - n * per
+    a, b = math.pi / 6 / w, 5 * math.pi / 6 / w
+    return n * (b - a) + min(max(r - a, 0.0), b - a)
+
+
+def switch_times(w, t_end):
+    """The instants where sin(w t) crosses 1/2 in (0, t_end]."""
+    per, out, n = 2 * math.pi / w, [], 0
+    while n * per < t_end:
+        out += [n * per + c / w for c in (math.pi / 6, 5 * math.pi / 6) if n * per + c / w <= t_end]
+        n += 1
+    return out
+
+
+def osc_check(m, meth, w, e):
+    """P's speed and the switch instants of one run."""
+    r = m.run(method=meth, params={"w": w, "e": e})
+    err = max(abs(v - on_time(t, w)) for t, v in zip(r.t, r["P.v"]))
+    got = [float(x["t"]) for x in r.events if x["kind"] == "time"]
+    want = switch_times(w, 2.0)
+    terr = max(abs(a - b) for a, b in zip(got, want)) if len(got) == len(want) else math.inf
+    print("  push of 1 N while sin(%g t) > 1/2 beside a ball (e = %g), %s -> P.v within %.3g "
+          "m/s of its time on, %d switches (closed form %d), instants within %.3g s"
+          % (w, e, meth, err, len(got), len(want), terr))
+    check(err < 1e-9 and terr < 1e-9, "push while sin(%g t) > 1/2 (e = %g, %s): P.v is the "
+          "push's time on, every switch at its instant" % (w, e, meth))
+
+
+def case_oscswitch(tmp):
+    """A push switched by an oscillating condition, by every method."""
+    m = compiled(tmp, "oscswitch", OSC)
+    for meth in ("exact", "rk4", "adaptive"):
+        for w in (10.0, 300.0, 3000.0, 30000.0):
+            for e in (0.3, 0.8, 0.95):
+                osc_check(m, meth, w, e)
+    m = compiled(tmp, "oscswitchnl", OSCNL)
+    for meth in ("taylor", "rk4"):
+        for w in (30.0, 3000.0):
+            osc_check(m, meth, w, 0.5)
+
+
+def zf_x(t, w, mu_n=0.01 * G, x0=0.1):
+    """x(t) of m x'' = -k x - m g - mu N sign(x') (m = 1 kg, k = w^2) from x0
+    at rest: half-periods pi/w about x_e +- d (x_e = -g/k, d = mu N/k), the
+    amplitude falling by 2 d each; None once it sticks."""
+    k = w * w
+    xe, d = -G / k, mu_n / k
+    c, a, sg, half = xe + d, x0 - (xe + d), -1, math.pi / w
+    while t > half:
+        xend = c - a if sg < 0 else c + a
+        sg = -sg
+        c = xe - d if sg > 0 else xe + d
+        if (sg > 0 and xend >= c) or (sg < 0 and xend <= c):
+            return None
+        a = abs(xend - c)
+        t -= half
+    return c + (a if sg < 0 else -a) * math.cos(w * t)
+
+
+def case_zenofric(tmp):
+    """A Zeno tail beside an oscillator whose friction reverses in it."""
+    m = compiled(tmp, "zenofric", ZF)
+    tinf = 3 * math.sqrt(2 / G)
+    for meth in ("exact", "rk4", "adaptive"):
+        for w in (300.0, 1000.0, 10000.0):
+            r = m.run(method=meth, params={"w": w})
+            err = max(abs(x - zf_x(t, w)) for t, x in zip(r.t, r["M.x"]))
+            zeno = [float(x["t"]) for x in r.events if x["kind"] == "zeno"]
+            # rk4's default step is 0.1/nu: its error grows as w t
+            tol = 1e-9 if meth == "exact" else 1e-5
+            print("  ball to rest (e = 0.5) beside an oscillator (w = %g rad/s) reversing under "
+                  "friction, %s -> x within %.3g m of its closed form, zeno at %s (t_inf = "
+                  "%.17g s)" % (w, meth, err, zeno, tinf))
+            check(err < tol and len(zeno) == 1 and abs(zeno[0] - tinf) < 1e-9,
+                  "ball's Zeno tail beside a reversing oscillator (w = %g, %s): the oscillator "
+                  "by its closed form, the ball's zeno at t_inf" % (w, meth))
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm-nineteenth-core-", case_arg=2))
