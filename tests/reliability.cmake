@@ -1016,12 +1016,12 @@ endforeach()
 
 # A nineteenth hostile pass on the core
 # (tests/reliability/nineteenth_pass_core_test.py): a push switched by an
-# oscillating condition (sin(w t) > 1/2) by every method, beside a Zeno tail;
-# a Zeno tail beside an oscillator reversing under friction; trains of beads
-# with mixed masses and restitutions under the sequential law; an elastic
-# ball bouncing 1e4 times and sampled long runs; each case under
-# 20 s in the normal build.
-foreach(case oscswitch zenofric beads long)
+# oscillating condition (sin(w t) > 1/2) by every method, beside a Zeno tail
+# and across a Zeno point; a Zeno tail beside an oscillator reversing under
+# friction; trains of beads with mixed masses and restitutions under the
+# sequential law; an elastic ball bouncing 1e4 times and sampled long runs;
+# each case under 20 s in the normal build.
+foreach(case oscswitch osczeno zenofric beads long)
   add_test(NAME reliability/nineteenth_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/nineteenth_pass_core_test.py
             ${NSM_SOURCE_DIR} ${case})

@@ -249,34 +249,8 @@ RT_COLD static int step_failed(nsm_sim *s, int rc, double h)
                    nsm_method_name(s->set.method), h, nsm_status_name(rc));
 }
 
-/* Whether switch k is followed faithfully over [a, b] by its ends: the
-** cubic through its values and slopes at a and b gives its value and slope
-** at an inner point (the golden section of [a, b], so that a span of whole
-** periods of an oscillating condition does not look flat) within 1e-2 of
-** the values' and the slopes' sizes there (and the values' rounding).  Within that, the function turns at most once on [a, b],
-** which next_switch finds (switch_pulse). */
-static int switch_followed(nsm_sim *s, int k, double a, double b)
-{
-    double fa, da, fb, db, f, d, L = b - a, u = 0.3819660112501051, x = a + u * L;
-    s->m->switch_fn(k, a, s->params, s->consts, &fa, &da);
-    s->m->switch_fn(k, b, s->params, s->consts, &fb, &db);
-    s->m->switch_fn(k, x, s->params, s->consts, &f, &d);
-    if (!isfinite(fa + da + fb + db + f + d))
-        return 1;
-    /* the Hermite cubic's basis at u, and its derivative's */
-    double h00 = (1 + 2 * u) * (1 - u) * (1 - u), h10 = u * (1 - u) * (1 - u);
-    double h01 = u * u * (3 - 2 * u), h11 = u * u * (u - 1);
-    double g00 = 6 * u * u - 6 * u, g10 = 3 * u * u - 4 * u + 1, g11 = 3 * u * u - 2 * u;
-    double p = h00 * fa + h10 * L * da + h01 * fb + h11 * L * db;
-    double q = (g00 * (fa - fb)) / L + g10 * da + g11 * db;
-    /* the values' and slopes' own sizes, and the rounding of the values */
-    double fs = fmax(fmax(fabs(fa), fabs(fb)), fabs(f)), ds = fmax(fmax(fabs(da), fabs(db)), fabs(d));
-    double ef = 1e-14 * (fs + (fabs(a) + fabs(b)) * ds);
-    return fabs(f - p) <= 1e-2 * fs + ef && fabs(d - q) <= 1e-2 * ds + 6 * ef / L;
-}
-
 /* The end of a step from t0 towards t1 over which every time switch is
-** followed by its ends (switch_followed), halving the step until it is: a
+** followed by its ends (rt_switch_followed, state.c), halving the step until it is: a
 ** condition oscillating within one step, as `sin(w*t) > 0.5` within the
 ** exact method's steps of a free mass (a whole run's length), turned many
 ** times there and next_switch, which sees one turn, missed every switch
@@ -286,7 +260,7 @@ static double switch_reach(nsm_sim *s, double t0, double t1)
     if (!s->m->switch_fn)
         return t1;
     for (int k = 0; k < s->n_switches; k++)
-        for (int it = 0; it < 80 && t1 > t0 && !switch_followed(s, k, t0, t1); it++)
+        for (int it = 0; it < 80 && t1 > t0 && !rt_switch_followed(s, k, t0, t1); it++)
             t1 = t0 + 0.5 * (t1 - t0);
     return t1;
 }

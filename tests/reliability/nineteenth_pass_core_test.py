@@ -17,6 +17,13 @@ Cases (each under 20 s in the normal build):
              switches (its steps of a free mass are the run's length, and
              a switch function turning more than once in a step was not
              seen): P's speed was off by up to 1.2 m/s, exit 0.
+  osczeno    the same push beside a ball whose Zeno point comes while it
+             switches (e = 0.95, w = 3000 rad/s; e = 0.8, w = 30000 rad/s;
+             run to t_inf + 1 s), by exact, rk4 and adaptive: P's speed as
+             above, the ball's zeno record at t_inf = t1 (1 + 2e)/(1 - e).
+             exact jumped the ball's tail over many periods of the switch
+             (its steps, and so its jump's threshold, are long): P.v off by
+             2e-3 m/s, exit 0.
   zenofric   a ball dropped from 1 m (e = 0.5) coming to rest at
              t_inf = 3 sqrt(2/g) beside a fast oscillator with Coulomb
              friction (w = 300 ... 10000 rad/s, mu N = 0.0981 N), whose slip
@@ -116,18 +123,19 @@ def switch_times(w, t_end):
     return out
 
 
-def osc_check(m, meth, w, e):
-    """P's speed and the switch instants of one run."""
-    r = m.run(method=meth, params={"w": w, "e": e})
+def osc_check(m, meth, w, e, t_end=2.0):
+    """P's speed and the switch instants of one run (to t_end)."""
+    r = m.run(method=meth, params={"w": w, "e": e}, t_end=t_end)
     err = max(abs(v - on_time(t, w)) for t, v in zip(r.t, r["P.v"]))
     got = [float(x["t"]) for x in r.events if x["kind"] == "time"]
-    want = switch_times(w, 2.0)
+    want = switch_times(w, t_end)
     terr = max(abs(a - b) for a, b in zip(got, want)) if len(got) == len(want) else math.inf
     print("  push of 1 N while sin(%g t) > 1/2 beside a ball (e = %g), %s -> P.v within %.3g "
           "m/s of its time on, %d switches (closed form %d), instants within %.3g s"
           % (w, e, meth, err, len(got), len(want), terr))
     check(err < 1e-9 and terr < 1e-9, "push while sin(%g t) > 1/2 (e = %g, %s): P.v is the "
           "push's time on, every switch at its instant" % (w, e, meth))
+    return r
 
 
 def case_oscswitch(tmp):
@@ -141,6 +149,19 @@ def case_oscswitch(tmp):
     for meth in ("taylor", "rk4"):
         for w in (30.0, 3000.0):
             osc_check(m, meth, w, 0.5)
+
+
+def case_osczeno(tmp):
+    """A push switched by an oscillating condition across a Zeno point."""
+    m = compiled(tmp, "oscswitch", OSC)
+    for w, e in ((3000.0, 0.95), (30000.0, 0.8)):
+        tinf = math.sqrt(2 / G) * (1 + 2 * e / (1 - e))
+        for meth in ("exact", "rk4", "adaptive"):
+            r = osc_check(m, meth, w, e, tinf + 1)
+            zeno = [float(x["t"]) for x in r.events if x["kind"] == "zeno"]
+            print("  ... the ball's zeno at %s (t_inf = %.17g s)" % (zeno, tinf))
+            check(len(zeno) == 1 and abs(zeno[0] - tinf) < 1e-9, "ball's zeno at t_inf beside "
+                  "the push switched by sin(%g t) > 1/2 (e = %g, %s)" % (w, e, meth))
 
 
 def zf_x(t, w, mu_n=0.01 * G, x0=0.1):
