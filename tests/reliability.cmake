@@ -1019,9 +1019,10 @@ endforeach()
 # oscillating condition (sin(w t) > 1/2) by every method, beside a Zeno tail
 # and across a Zeno point; a Zeno tail beside an oscillator reversing under
 # friction; trains of beads with mixed masses and restitutions under the
-# sequential law; an elastic ball bouncing 1e4 times and sampled long runs;
+# sequential law; an elastic ball bouncing 1e4 times and sampled long runs; a
+# ball rolling on a rough floor into a frictionless wall;
 # each case under 20 s in the normal build.
-foreach(case oscswitch osczeno zenofric beads long)
+foreach(case oscswitch osczeno zenofric beads long spacewall)
   add_test(NAME reliability/nineteenth_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/nineteenth_pass_core_test.py
             ${NSM_SOURCE_DIR} ${case})

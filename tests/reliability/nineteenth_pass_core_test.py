@@ -56,6 +56,15 @@ Cases (each under 20 s in the normal build):
              its gap off by its rate times the time's rounding (-1.02e-14
              m), below the gap's band (1e-14 m), and a step from there
              longer than the flight was taken as no crossing.
+  spacewall  a solid sphere (2 kg, r = 0.1 m) rolling at v = 0.5, 1, 3 m/s on
+             a rough floor (mu = 0.05, 0.3, 1) into a frictionless wall (e
+             = 0.45, 0.5, 0.8, 1), by taylor, rk4 and adaptive: the wall
+             reverses vx to -e v and leaves the spin; the floor's friction
+             (mu m g) then brings it to rolling at t_hit + 2 (1 + e) v/(7 mu
+             g), at v (2 - 5e)/7 (the angular momentum about the contact
+             point kept), x by hand throughout.  The floor's element stayed
+             stuck after the wall's impact with no friction force: the ball
+             slid back at -e v for ever (exit 0).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -301,6 +310,57 @@ def case_long(tmp):
         for every in (1.0, 0.3, 0.05):
             for meth in ("rk4", "adaptive"):
                 long_check(m, meth, h, 60.0, every)
+
+
+# a solid sphere rolling on a rough floor into a frictionless wall at x = 0.5 m
+SPACEWALL = '''model spacewall "a rolling ball into a frictionless wall"
+param m = 2 kg
+param r = 0.1 m
+param mu = 0.3
+param v = 1 m/s
+param ew = 0.5
+gravity G = (0 m/s^2, 0 m/s^2, -9.81 m/s^2)
+rigid B: mass = m, inertia = (0.4*m*r^2, 0.4*m*r^2, 0.4*m*r^2)
+plane floor: normal = (0, 0, 1), offset = 0 m
+plane wall: normal = (-1, 0, 0), offset = -0.5 m
+gap F: B.sphere(radius = r) above floor, impact(e = 0.5)
+gap W: B.sphere(radius = r) above wall, impact(e = ew)
+friction FF: normal = gap F, mu = mu, et = 0
+init B.z = r, B.vx = v, B.omega = (0 rad/s, v/r, 0 rad/s)
+simulate t_end = 2 s
+output every 1 ms: B.x, B.vx, B.w2, B.z
+'''
+
+
+def case_spacewall(tmp):
+    """A ball rolling on a rough floor into a frictionless wall."""
+    m = compiled(tmp, "spacewall", SPACEWALL)
+    for ew in (0.45, 0.5, 0.8, 1.0):
+        for mu in (0.05, 0.3, 1.0):
+            for v in (0.5, 1.0, 3.0):
+                thit = 0.4 / v
+                troll = thit + 2 * (1 + ew) * v / (7 * mu * G)
+                vf = v * (2 - 5 * ew) / 7
+                for meth in ("taylor", "rk4", "adaptive"):
+                    r = m.run(method=meth, params={"ew": ew, "mu": mu, "v": v}, t_end=troll + 0.5)
+
+                    def x_at(t):
+                        """x(t) by hand: rolling, the wall, sliding, rolling."""
+                        if t <= thit:
+                            return v * t
+                        s = min(t, troll) - thit
+                        x = 0.4 - ew * v * s + 0.5 * mu * G * s * s
+                        return x + (vf * (t - troll) if t > troll else 0)
+                    xerr = max(abs(x - x_at(t)) for t, x in zip(r.t, r["B.x"]))
+                    st = [float(e["t"]) for e in r.events if e["kind"] == "stick" and e["t"] > 0]
+                    print("  ball rolling at %g m/s into a wall (e = %g), floor mu = %g, %s -> "
+                          "vx %.12g m/s (by hand %.12g), omega_y %.12g rad/s, rolling again at %s "
+                          "(by hand %.12g s), x within %.3g m" % (v, ew, mu, meth, r["B.vx"][-1],
+                                                                 vf, r["B.w2"][-1], st, troll, xerr))
+                    check(abs(r["B.vx"][-1] - vf) < 1e-7 * v and abs(r["B.w2"][-1] - vf / 0.1)
+                          < 1e-6 * v / 0.1 and len(st) == 1 and abs(st[0] - troll) < 1e-6 and
+                          xerr < 1e-6, "ball rolling at %g m/s into a wall (e = %g, mu = %g, %s): "
+                          "slides back and rolls at v (2 - 5e)/7" % (v, ew, mu, meth))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
