@@ -26,7 +26,7 @@ Cases (each under 20 s in the normal build):
              2e-3 m/s, exit 0.
   zenofric   a ball dropped from 1 m (e = 0.5) coming to rest at
              t_inf = 3 sqrt(2/g) beside a fast oscillator with Coulomb
-             friction (w = 300 ... 10000 rad/s, mu N = 0.0981 N), whose slip
+             friction (w = 300, 3000 rad/s, mu N = 0.0981 N), whose slip
              crosses 0 many times inside the ball's tail: the oscillator's
              closed form half-period by half-period (its amplitude falls by
              2 mu N/k each), by exact, rk4 and adaptive; the ball's zeno
@@ -196,7 +196,7 @@ def case_zenofric(tmp):
     m = compiled(tmp, "zenofric", ZF)
     tinf = 3 * math.sqrt(2 / G)
     for meth in ("exact", "rk4", "adaptive"):
-        for w in (300.0, 1000.0, 10000.0):
+        for w in (300.0, 3000.0):
             r = m.run(method=meth, params={"w": w})
             err = max(abs(x - zf_x(t, w)) for t, x in zip(r.t, r["M.x"]))
             zeno = [float(x["t"]) for x in r.events if x["kind"] == "zeno"]
