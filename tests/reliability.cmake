@@ -1026,3 +1026,19 @@ foreach(case findings_plot findings_run findings_sweep findings_cont findings_no
   set_tests_properties(reliability/nineteenth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A nineteenth hostile pass on the core
+# (tests/reliability/nineteenth_pass_core_test.py): a push switched by an
+# oscillating condition (sin(w t) > 1/2) by every method, beside a Zeno tail
+# and across a Zeno point; a Zeno tail beside an oscillator reversing under
+# friction; trains of beads with mixed masses and restitutions under the
+# sequential law; an elastic ball bouncing 1e4 times and sampled long runs; a
+# ball rolling on a rough floor into a frictionless wall;
+# each case under 20 s in the normal build.
+foreach(case oscswitch osczeno zenofric beads long spacewall)
+  add_test(NAME reliability/nineteenth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/nineteenth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/nineteenth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -249,6 +249,22 @@ RT_COLD static int step_failed(nsm_sim *s, int rc, double h)
                    nsm_method_name(s->set.method), h, nsm_status_name(rc));
 }
 
+/* The end of a step from t0 towards t1 over which every time switch is
+** followed by its ends (rt_switch_followed, state.c), halving the step until it is: a
+** condition oscillating within one step, as `sin(w*t) > 0.5` within the
+** exact method's steps of a free mass (a whole run's length), turned many
+** times there and next_switch, which sees one turn, missed every switch
+** (the push never applied, exit 0). */
+static double switch_reach(nsm_sim *s, double t0, double t1)
+{
+    if (!s->m->switch_fn)
+        return t1;
+    for (int k = 0; k < s->n_switches; k++)
+        for (int it = 0; it < 80 && t1 > t0 && !rt_switch_followed(s, k, t0, t1); it++)
+            t1 = t0 + 0.5 * (t1 - t0);
+    return t1;
+}
+
 /* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
 ** landed exactly on the switch: index, or -1; time in *ts.
 ** Switch functions depend on time only, so the root is found by bracketing
@@ -963,6 +979,11 @@ int rt_run(nsm_sim *s, double t_end)
         if (s->t + h >= target) {
             h = target - s->t;
             land = 1;
+        }
+        double tr = switch_reach(s, s->t, s->t + h);
+        if (tr < s->t + h) {
+            h = tr - s->t;
+            land = 0;
         }
         int ksw = next_switch(s, s->t, s->t + h, &ts);
         if (ksw >= 0 && ts < s->t + h) {

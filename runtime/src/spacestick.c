@@ -116,8 +116,11 @@ int rt_sf_check(nsm_sim *s)
     return NSM_OK;
 }
 
+static int release_slipped(nsm_sim *s);
+
 /* After a transition (and at the start): an element whose gap is open
-** slides (its stick bit and its start from zero cleared); a body whose
+** slides (its stick bit and its start from zero cleared), as does a stuck
+** one that the transition left slipping (release_slipped); a body whose
 ** held spatial friction contacts share it with a held contact that has no
 ** element is refused (the body's force problem is its elements' alone,
 ** spacefric.c), as are more contacts than that problem takes. */
@@ -149,7 +152,7 @@ int rt_sf_update(nsm_sim *s)
                            "of spatial friction element '%s': one body's force problem takes at "
                            "most %d", s->t, held, e->name, SF_BODY_MAXC);
     }
-    return NSM_OK;
+    return release_slipped(s);
 }
 
 /* The working tolerance of element k's slip at the current state: 1e-10 of
@@ -208,6 +211,36 @@ static int stick_project(nsm_sim *s, int k)
 static int sf_log(nsm_sim *s, int k, int kind, double before, double after, double lost)
 {
     return rt_log_event(s, kind, s->n_gaps + s->n_fric + k, before, after, 0, lost, 1);
+}
+
+/* The stuck elements whose contact the transition left slipping beyond
+** 1e3 times the working tolerance slide from here (their stick bit
+** cleared, a slip record): an impact on another contact of the body (a
+** ball rolling on a rough floor into a frictionless wall, which sends it
+** back with its spin) changes the slip of a stuck contact, and its element
+** stayed stuck with no friction force while the ball slid at 1.5 m/s for
+** ever (exit 0), where friction brings it to rolling at v (2 - 5 e)/7. */
+static int release_slipped(nsm_sim *s)
+{
+    double Yd[s->n_state];
+    int have = 0;
+    for (int k = 0; k < s->n_space_fric; k++) {
+        int j = s->m->space_frictions[k].gap, rc;
+        if (!rt_law_held(s, s->mode, j) || !rt_sf_stuck(s, s->mode, k))
+            continue;
+        if (!have && rt_deriv(s, s->mode, s->t, s->y, Yd))
+            return NSM_OK;      /* the next step's evaluation reports it */
+        have = 1;
+        double gn = rt_sf_slip(s, k, NULL);
+        if (!(gn > 1e3 * slip_tol(s, k)))
+            continue;
+        rt_state_mode_del(s, rt_sf_bit(s, k));
+        rt_sf_start(s, k, 0, NULL, 0);
+        have = 0;               /* the mode changed */
+        if ((rc = sf_log(s, k, NSM_EV_SLIP, 0, gn, 0)))
+            return rc;
+    }
+    return NSM_OK;
 }
 
 /* Element k's slip has reached the working tolerance: the stick force

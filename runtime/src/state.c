@@ -16,6 +16,7 @@
 ** velocities in place through a pointer into y (transition.c, friction.c,
 ** zeno.c), which the check cannot see.
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,4 +156,31 @@ int rt_state_marked_now(const nsm_sim *s, int j)
 void rt_transition_loss_add(nsm_sim *s, double lost)
 {
     s->transition_loss += lost;
+}
+
+/* Whether switch k is followed faithfully over [a, b] by its ends: the
+** cubic through its values and slopes at a and b gives its value and slope
+** at an inner point (the golden section of [a, b], so that a span of whole
+** periods of an oscillating condition does not look flat) within 1e-2 of
+** the values' and the slopes' sizes there (and the values' rounding).  Within that, the function turns at most once on [a, b],
+** which the run loop finds (run.c, switch_pulse), and a Zeno jump whose
+** tail it follows sees it (zeno.c, zeno_switch_within). */
+int rt_switch_followed(const nsm_sim *s, int k, double a, double b)
+{
+    double fa, da, fb, db, f, d, L = b - a, u = 0.3819660112501051, x = a + u * L;
+    s->m->switch_fn(k, a, s->params, s->consts, &fa, &da);
+    s->m->switch_fn(k, b, s->params, s->consts, &fb, &db);
+    s->m->switch_fn(k, x, s->params, s->consts, &f, &d);
+    if (!isfinite(fa + da + fb + db + f + d))
+        return 1;
+    /* the Hermite cubic's basis at u, and its derivative's */
+    double h00 = (1 + 2 * u) * (1 - u) * (1 - u), h10 = u * (1 - u) * (1 - u);
+    double h01 = u * u * (3 - 2 * u), h11 = u * u * (u - 1);
+    double g00 = 6 * u * u - 6 * u, g10 = 3 * u * u - 4 * u + 1, g11 = 3 * u * u - 2 * u;
+    double p = h00 * fa + h10 * L * da + h01 * fb + h11 * L * db;
+    double q = (g00 * (fa - fb)) / L + g10 * da + g11 * db;
+    /* the values' and slopes' own sizes, and the rounding of the values */
+    double fs = fmax(fmax(fabs(fa), fabs(fb)), fabs(f)), ds = fmax(fmax(fabs(da), fabs(db)), fabs(d));
+    double ef = 1e-14 * (fs + (fabs(a) + fabs(b)) * ds);
+    return fabs(f - p) <= 1e-2 * fs + ef && fabs(d - q) <= 1e-2 * ds + 6 * ef / L;
 }
