@@ -1156,31 +1156,51 @@ static int comp_join_coupling(const RtCsr *A, unsigned char *comp)
     return grew;
 }
 
-/* The speed scale of the part of the model that contact or friction
-** element w (a gap's index, or n_gaps + the element's) belongs to, over a
-** run to t_end: rt_speed_scale over the coordinates joined to w's row
-** through any contact's or friction element's row (whatever its state: a
-** stuck element or a held contact passes on forces applied elsewhere, two
-** masses stuck together with the drive on the other) and any spring's or
-** damper's coupling.  A slow element beside a fast unrelated body is then
-** judged on its own part (a mass pushed by 1e-13 N against friction beside
-** an oscillator at 1 m/s slid backwards, exit 0).  A model whose forces
-** couple coordinates in ways those tables do not show (nonlinear, M(q),
-** bodies in space) is taken whole, as rt_speed_scale does. */
-double rt_speed_scale_of(const nsm_sim *s, int w, double t_end)
+/* The part of the model that contact or friction element w (a gap's
+** index, or n_gaps + the element's) belongs to, into comp (n_vel flags):
+** the coordinates joined to w's row through any contact's or friction
+** element's row (whatever its state: a stuck element or a held contact
+** passes on forces applied elsewhere, two masses stuck together with the
+** drive on the other) and any spring's or damper's coupling.  0, comp
+** untouched, for a model whose forces couple coordinates in ways those
+** tables do not show (nonlinear, M(q), bodies in space) or for no element:
+** the caller takes the model whole. */
+static int part_coords(const nsm_sim *s, int w, unsigned char *comp)
 {
     int n = s->n_vel;
     if (s->m->nl || s->mass || s->n_pos != n || s->n_space_fric || w < 0)
-        return rt_speed_scale(s, t_end);
+        return 0;
     const RtCsr *A = w >= s->n_gaps ? &s->sp.Wt : &s->sp.W;
     int q = w >= s->n_gaps ? w - s->n_gaps : w;
-    unsigned char comp[n + 1];
-    memset(comp, 0, sizeof comp);
+    memset(comp, 0, (size_t)n);
     for (int k = A->p[q]; k < A->p[q + 1]; k++)
         comp[A->i[k]] = 1;
     while (comp_join_rows(&s->sp.W, comp) | comp_join_rows(&s->sp.Wt, comp) |
            comp_join_coupling(&s->sp.K, comp) | comp_join_coupling(&s->sp.C, comp))
         ;
+    return 1;
+}
+
+/* Whether row q of A touches the part comp (its first column: a row's
+** columns are all in one part, part_coords joins them). */
+static int row_in_part(const RtCsr *A, int q, const unsigned char *comp)
+{
+    return A->p[q] < A->p[q + 1] && comp[A->i[A->p[q]]];
+}
+
+/* The speed scale of the part of the model that contact or friction
+** element w belongs to (part_coords), over a run to t_end: rt_speed_scale
+** over that part's coordinates and rows.  A slow element beside a fast
+** unrelated body is then judged on its own part (a mass pushed by 1e-13 N
+** against friction beside an oscillator at 1 m/s slid backwards, exit 0).
+** A model part_coords cannot split is taken whole, as rt_speed_scale
+** does. */
+double rt_speed_scale_of(const nsm_sim *s, int w, double t_end)
+{
+    int n = s->n_vel;
+    unsigned char comp[n + 1];
+    if (!part_coords(s, w, comp))
+        return rt_speed_scale(s, t_end);
     const double *v = rt_vel(s, s->y);
     double sb[n + 1], acc[n + 1], sc = 0;
     force_scale_coords(s, s->t, s->y, sb);
@@ -1189,7 +1209,7 @@ double rt_speed_scale_of(const nsm_sim *s, int w, double t_end)
         int f = j >= s->n_gaps, r = f ? j - s->n_gaps : j;
         const RtCsr *B = f ? &s->sp.Wt : &s->sp.W;
         double c = f ? s->num.ut[r] : (s->moving ? rt_surface_of(s, r, 1, s->t) : 0);
-        if (B->p[r] < B->p[r + 1] && comp[B->i[B->p[r]]])
+        if (row_in_part(B, r, comp))
             sc = fmax(sc, row_speed_scale(B, r, c, v, acc, 0));
     }
     for (int i = 0; i < n; i++)
@@ -1337,6 +1357,31 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
     double sc = rt_force_scale(s, s->t, y);
     for (int j = 0; j < s->n_gaps; j++)
         sc += engaged_force(s, mode, j, y);
+    return 1e-10 * sc + DBL_TRUE_MIN;
+}
+
+/* The rounding level of the forces on the part of the model that contact
+** or friction element w belongs to (part_coords), at the state y of mode:
+** rt_force_tol over that part's coordinates and engaged force elements.
+** A stuck element's cone is judged on its own part's forces: beside a
+** stiff oscillator, a push of 1e-13 N past mu_s N = 5e-14 N on a separate
+** block counted as rounding of the oscillator's newtons, and the block
+** began to slip only where the oscillator's force passed through 0 (1.571
+** s instead of 1 s).  The whole model's where part_coords cannot split it. */
+double rt_force_tol_of(const nsm_sim *s, const unsigned *mode, const double *y, int w)
+{
+    int n = s->n_vel;
+    unsigned char comp[n + 1];
+    if (!part_coords(s, w, comp))
+        return rt_force_tol(s, mode, y);
+    double sb[n + 1], sc = 0;
+    force_scale_coords(s, s->t, y, sb);
+    for (int i = 0; i < n; i++)
+        if (comp[i])
+            sc += sb[i];
+    for (int j = 0; j < s->n_gaps; j++)
+        if (row_in_part(&s->sp.W, j, comp))
+            sc += engaged_force(s, mode, j, y);
     return 1e-10 * sc + DBL_TRUE_MIN;
 }
 

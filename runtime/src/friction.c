@@ -137,11 +137,12 @@ static int fric_pull_check(nsm_sim *s, const unsigned *ref, const unsigned *mode
 ** given.  One coming to rest from a slip is judged on a state
 ** carrying the method's error, so its force within 1e-10 of the scale
 ** holds (a Coulomb oscillator's turning point on mu_s N, by rk4 6e-14
-** short of it, sticks). */
+** short of it, sticks).  The forces' scale is that of the element's own
+** part of the model (rt_force_tol_of), not a fast body's beside it. */
 static double fric_cone_tol(const nsm_sim *s, const unsigned *ref, const unsigned *mode, int k,
                             double cap)
 {
-    double tol = rt_force_tol(s, mode, s->y);
+    double tol = rt_force_tol_of(s, mode, s->y, s->n_gaps + k);
     if (rt_fric_stuck(s, ref, k) || s->t == s->t_reset)
         return 1e-5 * tol + 8 * DBL_EPSILON * cap;
     return tol + 1e-12 * cap;

@@ -639,6 +639,7 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
 int rt_project(const nsm_sim *s, const unsigned *set, double *v);
 
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
+double rt_force_tol_of(const nsm_sim *s, const unsigned *mode, const double *y, int w);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
 int rt_cons_groups(const nsm_sim *s, int r, int n, const int *kind, const double *rows, int *lead,
                    double *scale);
@@ -977,7 +978,6 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
 /* The largest energy magnitude met so far, at least `now`: the scale of energy.error. */
 double rt_stats_energy_scale(const nsm_sim *s, double now);
 double rt_stats_relative_error(const nsm_sim *s, double tol);
-int rt_stats_floor_decision(nsm_sim *s, int j, double u, double rel, double minv);
 
 /* Whether the caller's stop flag (nsm_sim_set_stop_flag) is up. */
 static inline int rt_stop_asked(const nsm_sim *s)

@@ -1,0 +1,183 @@
+"""What the eighteenth hostile passes on the core left as found, each case
+failing before its fix, every reference a closed form derived here.
+
+    tests/reliability/leftovers20_core_test.py NSMC SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  floorpart  a mass at rest pushed by F = 2e-13 N onto an elastic wall
+          x0 = 1e-13 m away meets it at t = sqrt(2 x0 m/F) = 1 s at F t/m =
+          2e-13 m/s, below the velocity floor of 1e-12 m/s.  Alone it was
+          refused; beside an oscillator at 1 m/s, or after another body
+          once at 1 m/s had stopped on a plastic wall at 0.5 s, the
+          contact decision at rest was judged against the whole run's
+          largest kinetic energy, another body's, and the mass stuck at
+          the wall, exit 0.  Now it is judged on its own part of the
+          model: refused at the wall (1 s, within its band: 1.05 s) naming
+          the floor, by exact, rk4 and adaptive.  At F = 2e-6 N from 1e-6 m
+          it bounces at 1 s and is back at x0 at rest at 2 s, the other
+          body by hand (cos t; at 0.5 m from 0.5 s).
+  conepart  a block of 1e-12 kg on a rough floor (mu_s = 0.5, mu_k = 0.3,
+          N = 1e-13 N) pushed by c t (c = 1e-13 N/s) beside an oscillator
+          of 1 N/m at 1 m: the cone's tolerance was the whole model's
+          forces (1e-10 N of the oscillator's), and the block never moved
+          (exit 0).  Now its own part's: it slips at t* = mu_s N/c = 0.5 s
+          and slides with m v' = c t - mu_k N, so v(1) = (c (1 - t*^2)/2 -
+          mu_k N (1 - t*))/m = 0.0225 m/s and x(1) = 0.0045833... m, by
+          exact, rk4 and adaptive.  The push of 1e-13 N switched on at 1 s
+          on a 1 kg block (mu_s N = 5e-14 N) beside the oscillator slips
+          at 1 s (it was 1.571 s, where the oscillator's force passed
+          through 0) and slides at (F - mu_k N)/m: x = 3.5e-14 (t - 1)^2.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main  # noqa: E402
+from causes_test import nsmc_run  # noqa: E402
+from leftovers13_core_test import rows_of  # noqa: E402
+
+SRC = os.path.abspath(sys.argv[2])
+G = 9.81
+
+PUSH_OSC = '''model pusho "a mass at rest pushed onto an elastic wall, an oscillator beside it"
+param F = 2e-13 N
+param x0 = 1e-13 m
+mass B = 1 kg
+mass O = 1 kg
+spring So: ground -- O, k = 1 N/m
+force on B = -F
+gap wall: B.x >= 0, impact(e = 1)
+init B.x = x0, O.x = 1 m
+simulate t_end = 2 s
+output every 0.5 s: B.x, B.v, O.x
+'''
+
+PUSH_ONCE = '''model pushw "a mass at rest pushed onto an elastic wall, a body once fast stopped"
+param F = 2e-13 N
+param x0 = 1e-13 m
+mass B = 1 kg
+mass O = 1 kg
+force on B = -F
+gap wall: B.x >= 0, impact(e = 1)
+gap stop: O.x <= 0.5 m, impact(e = 0)
+init B.x = x0, O.x = 0 m, O.v = 1 m/s
+simulate t_end = 2 s
+output every 0.5 s: B.x, B.v, O.x
+'''
+
+
+def other_body(name, t):
+    """The other body's position by hand: cos t, or at 0.5 m from 0.5 s."""
+    return math.cos(t) if name == "pusho" else min(t, 0.5)
+
+
+def case_floorpart(tmp):
+    """A contact decided on the velocity floor, judged on its own part of
+    the model, not on another body's energy."""
+    for name, text in (("pusho", PUSH_OSC), ("pushw", PUSH_ONCE)):
+        for meth in ("exact", "rk4", "adaptive"):
+            p = nsmc_run(tmp, name, text, ["--method", meth, "--dt", "1e-3"])
+            m = re.search(r"t = ([0-9.e+-]+) s: contact 'wall' closes at ([0-9.e+-]+) m/s",
+                          p.stderr)
+            check(p.returncode == 3 and "velocity floor of 1e-12 m/s" in p.stderr and
+                  "scale the units" in p.stderr and m is not None and
+                  1 <= float(m.group(1)) <= 1.05 and abs(float(m.group(2)) - 2e-13) < 0.2e-13,
+                  "%s, %s: a mass pushed onto an elastic wall at 2e-13 m/s beside another "
+                  "body stops at the wall (t = 1 s, within its band: 1.05 s) naming the floor "
+                  "(it stuck there, exit 0)" % (name, meth), p)
+        for meth in ("exact", "rk4", "adaptive"):
+            p = nsmc_run(tmp, name, text, ["--method", meth, "--dt", "1e-3", "--set", "F=2e-6",
+                                           "--set", "x0=1e-6"])
+            rows = rows_of(tmp, name, "trajectory") if p.returncode == 0 else []
+            ev = rows_of(tmp, name, "events") if p.returncode == 0 else []
+            hits = [float(e["t"]) for e in ev if e.get("contact") == "wall"
+                    and e.get("kind") == "impact"]
+            x = float(rows[-1]["B.x [m]"]) if rows else math.nan
+            v = float(rows[-1]["B.v [m/s]"]) if rows else math.nan
+            eo = max((abs(float(r["O.x [m]"]) - other_body(name, float(r["t [s]"])))
+                      for r in rows), default=math.inf)
+            print("  %s at 2e-6 N, %s: impacts %s, x(2) = %.12g m, v(2) = %.3g m/s, the other "
+                  "body within %.3g" % (name, meth, hits, x, v, eo))
+            check(len(hits) == 1 and abs(hits[0] - 1) < 1e-9 and abs(x - 1e-6) < 1e-14 and
+                  abs(v) < 1e-14 and eo < 1e-9, "%s at 2e-6 m/s, %s: the bounce at 1 s, back at "
+                  "x0 at rest at 2 s, the other body by hand" % (name, meth), p)
+
+
+RAMP = '''model ramp "a light block pushed by a growing force against friction, an oscillator beside it"
+param c = 1e-13 N/s
+param N = 1e-13 N
+mass M = 1e-12 kg
+mass O = 1 kg
+spring So: ground -- O, k = 1 N/m
+force push: on M = c*t
+friction Fr: M -- ground, mu_s = 0.5, mu_k = 0.3, normal = N
+init M.x = 0 m, M.v = 0 m/s, O.x = 1 m
+simulate t_end = 1 s
+output every 0.1 s: M.x, M.v, O.x
+'''
+
+SWITCHED = '''model swo "a mass pushed from t = 1 s against friction, an oscillator beside it"
+param F = 1e-13 N
+param N = 1e-13 N
+mass M = 1 kg
+mass O = 1 kg
+spring So: ground -- O, k = 1 N/m
+force push: on M = if t <= 1 s then 0 N else F
+friction Fr: M -- ground, mu_s = 0.5, mu_k = 0.3, normal = N
+init M.x = 0 m, M.v = 0 m/s, O.x = 1 m
+simulate t_end = 3 s
+output every 0.5 s: M.x, M.v, O.x
+'''
+
+
+def case_conepart(tmp):
+    """A stuck element's cone judged on its own part's forces: the slip
+    starts when the push exceeds mu_s N, not when a stiff oscillator's
+    force passes through 0."""
+    c, N, m, mus, muk = 1e-13, 1e-13, 1e-12, 0.5, 0.3
+    ts = mus * N / c
+
+    def vel(t):
+        return (c * (t * t - ts * ts) / 2 - muk * N * (t - ts)) / m
+
+    def pos(t):
+        return (c / 2 * ((t ** 3 - ts ** 3) / 3 - ts * ts * (t - ts)) - muk * N * (t - ts) ** 2 / 2) / m
+
+    for meth in ("exact", "rk4", "adaptive"):
+        p = nsmc_run(tmp, "ramp", RAMP, ["--method", meth, "--dt", "1e-3"])
+        rows = rows_of(tmp, "ramp", "trajectory") if p.returncode == 0 else []
+        ev = rows_of(tmp, "ramp", "events") if p.returncode == 0 else []
+        slips = [float(e["t"]) for e in ev if e.get("kind") == "slip"]
+        ex = max((abs(float(r["M.x [m]"]) - (pos(float(r["t [s]"])) if float(r["t [s]"]) > ts
+                                              else 0)) for r in rows), default=math.inf)
+        ev_ = max((abs(float(r["M.v [m/s]"]) - (vel(float(r["t [s]"])) if float(r["t [s]"]) > ts
+                                                 else 0)) for r in rows), default=math.inf)
+        print("  ramp c t beside an oscillator, %s: slips at %s s (by hand %.6g), |x - x_hand| <= "
+              "%.3g m, |v - v_hand| <= %.3g m/s (v(1) by hand %.6g, x(1) %.9g)"
+              % (meth, slips, ts, ex, ev_, vel(1), pos(1)))
+        check(len(slips) == 1 and abs(slips[0] - ts) < 1e-9 and ex < 1e-12 and ev_ < 1e-12,
+              "a block of 1e-12 kg pushed by c t beside an oscillator, %s: slips at mu_s N/c = "
+              "0.5 s and slides by hand (it never moved, exit 0)" % meth, p)
+    a = (1e-13 - muk * 1e-13) / 1.0      # the 1 kg block's slide after 1 s
+    for meth in ("exact", "rk4", "adaptive"):
+        p = nsmc_run(tmp, "swo", SWITCHED, ["--method", meth, "--dt", "1e-3"])
+        ev = rows_of(tmp, "swo", "events") if p.returncode == 0 else []
+        rows = rows_of(tmp, "swo", "trajectory") if p.returncode == 0 else []
+        slips = [float(e["t"]) for e in ev if e.get("kind") == "slip"]
+        ex = max((abs(float(r["M.x [m]"]) - a * max(float(r["t [s]"]) - 1, 0) ** 2 / 2)
+                  for r in rows), default=math.inf)
+        print("  a push of 1e-13 N from 1 s beside an oscillator, %s: slips at %s s, |x - a (t - "
+              "1)^2/2| <= %.3g m (x(3) by hand %.4g m)" % (meth, slips, ex, 2 * a))
+        check(len(slips) == 1 and abs(slips[0] - 1) < 1e-9 and len(rows) == 7 and ex < 1e-20,
+              "a push of 2 mu_s N on a 1 kg block beside an oscillator, %s: slips at 1 s (it was "
+              "1.571 s) and slides at (F - mu_k N)/m" % meth, p)
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm-left20core-", case_arg=3))
