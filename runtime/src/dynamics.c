@@ -1039,6 +1039,27 @@ static void coord_accels(const nsm_sim *s, double *sb, double *acc)
         acc[i] *= sum;
 }
 
+/* The set-up every speed scale shares: each coordinate's force magnitudes
+** at the state into sb and its acceleration bound into acc (coord_accels);
+** the state's velocities. */
+static const double *speed_setup(const nsm_sim *s, double *sb, double *acc)
+{
+    force_scale_coords(s, s->t, s->y, sb);  /* takes the tangent and M(q) at the state first */
+    coord_accels(s, sb, acc);
+    return rt_vel(s, s->y);
+}
+
+/* Contact or friction element j's row (j a gap's index, or n_gaps + the
+** element's): its matrix, its row q in it, and into *c its surface's
+** (moving surfaces) or belt's speed, the row's speed term beside A_q v. */
+static const RtCsr *speed_row(const nsm_sim *s, int j, int *q, double *c)
+{
+    int f = j >= s->n_gaps;
+    *q = f ? j - s->n_gaps : j;
+    *c = f ? s->num.ut[*q] : (s->moving ? rt_surface_of(s, *q, 1, s->t) : 0);
+    return f ? &s->sp.Wt : &s->sp.W;
+}
+
 /* The speed scale of a run from (t, y) to t_end, for the velocity floors
 ** (RT_VEL_FLOOR, rt_vel_tol and rt_fric_slip_tol): the largest of the
 ** moving surfaces' and belts' speeds, the contacts' relative velocities
@@ -1050,10 +1071,8 @@ static void coord_accels(const nsm_sim *s, double *sb, double *acc)
 double rt_speed_scale(const nsm_sim *s, double t_end)
 {
     int n = s->n_vel;
-    const double *v = rt_vel(s, s->y);
     double sb[n + 1], acc[n + 1], sc = 0;
-    force_scale_coords(s, s->t, s->y, sb);  /* takes the tangent and M(q) at the state first */
-    coord_accels(s, sb, acc);
+    const double *v = speed_setup(s, sb, acc);
     for (int j = 0; j < s->n_gaps; j++)
         sc = fmax(sc, fabs(rt_wrow(s, j, v)) +
                           (s->moving ? fabs(rt_surface_of(s, j, 1, s->t)) : 0));
@@ -1095,16 +1114,12 @@ static double row_speed_scale(const RtCsr *A, int q, double c, const double *v,
 ** state's tangent, their forces' bounds from coord_accels). */
 double rt_speed_slowest(const nsm_sim *s, double t_end, int *which)
 {
-    int n = s->n_vel;
-    const double *v = rt_vel(s, s->y);
-    double sb[n + 1], acc[n + 1], lo = INFINITY, dur = t_end - s->t;
+    int n = s->n_vel, q;
+    double sb[n + 1], acc[n + 1], lo = INFINITY, dur = t_end - s->t, c;
+    const double *v = speed_setup(s, sb, acc);
     *which = -1;
-    force_scale_coords(s, s->t, s->y, sb);
-    coord_accels(s, sb, acc);
     for (int j = 0; j < s->n_gaps + s->n_fric; j++) {
-        int f = j >= s->n_gaps, q = f ? j - s->n_gaps : j;
-        const RtCsr *A = f ? &s->sp.Wt : &s->sp.W;
-        double c = f ? s->num.ut[q] : (s->moving ? rt_surface_of(s, q, 1, s->t) : 0);
+        const RtCsr *A = speed_row(s, j, &q, &c);
         double own = fabs(c);           /* its terms' sizes: what rounding of its speed scales with */
         for (int k = A->p[q]; k < A->p[q + 1]; k++)
             own += fabs(A->x[k] * v[A->i[k]]);
@@ -1201,14 +1216,11 @@ double rt_speed_scale_of(const nsm_sim *s, int w, double t_end)
     unsigned char comp[n + 1];
     if (!part_coords(s, w, comp))
         return rt_speed_scale(s, t_end);
-    const double *v = rt_vel(s, s->y);
-    double sb[n + 1], acc[n + 1], sc = 0;
-    force_scale_coords(s, s->t, s->y, sb);
-    coord_accels(s, sb, acc);
+    int r;
+    double sb[n + 1], acc[n + 1], sc = 0, c;
+    const double *v = speed_setup(s, sb, acc);
     for (int j = 0; j < s->n_gaps + s->n_fric; j++) {
-        int f = j >= s->n_gaps, r = f ? j - s->n_gaps : j;
-        const RtCsr *B = f ? &s->sp.Wt : &s->sp.W;
-        double c = f ? s->num.ut[r] : (s->moving ? rt_surface_of(s, r, 1, s->t) : 0);
+        const RtCsr *B = speed_row(s, j, &r, &c);
         if (row_in_part(B, r, comp))
             sc = fmax(sc, row_speed_scale(B, r, c, v, acc, 0));
     }
@@ -1227,8 +1239,7 @@ double rt_gap_accel_scale(const nsm_sim *s, int j)
 {
     int n = s->n_vel;
     double sb[n + 1], acc[n + 1];
-    force_scale_coords(s, s->t, s->y, sb);
-    coord_accels(s, sb, acc);
+    speed_setup(s, sb, acc);
     return row_accel(&s->sp.W, j, acc);
 }
 
