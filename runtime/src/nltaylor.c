@@ -57,7 +57,7 @@
 #endif
 #define NLT_START_EPS 1e-12     /* a slip from zero: its direction's drift allowed in a step */
 
-enum { NLT_K = 20 };
+enum { NLT_K = RT_NLT_K };
 
 struct RtNlTaylor {
     int K, n, nq, g, valid;   /* n velocities, nq positions (nq > n: bodies in space) */

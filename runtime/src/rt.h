@@ -549,6 +549,7 @@ double rt_sfser_start_reach(const RtSfSer *f, int k, double eps);
 
 /* nltaylor.c: the taylor method for nonlinear models */
 #define RT_NLT_NOSERIES 100   /* no expansion at this state (p^a at p = 0) */
+#define RT_NLT_K 20           /* the taylor method's order (nltaylor.c) */
 typedef struct RtNlTaylor RtNlTaylor;
 int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
 int rt_nlt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);

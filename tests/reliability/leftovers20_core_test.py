@@ -27,6 +27,15 @@ Cases (each under 20 s in the normal build):
           on a 1 kg block (mu_s N = 5e-14 N) beside the oscillator slips
           at 1 s (it was 1.571 s, where the oscillator's force passed
           through 0) and slides at (F - mu_k N)/m: x = 3.5e-14 (t - 1)^2.
+  slowsphere  a sphere sliding at v0 = 1e-6 m/s on a rough floor (mu =
+          0.5): taylor stopped 2e-16 s before its stick at 2 v0/(7 mu g),
+          its series of the slip's direction overflowing ("scale the
+          model's values", exit 3), below about 1e-4 m/s.  Now the slip
+          counts as stuck when taylor cannot follow it to its zero and
+          what is left is within 1e-6 of the body's speed: the stick at
+          2 v0/(7 mu g) (within 1e-6 relative), rolling at 5/7 v0, for
+          1e-6, 1e-5 and 1e-4 m/s; at 1e-13 m/s taylor refuses naming the
+          cause (rk4 and adaptive stick by hand).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -174,6 +183,58 @@ def case_conepart(tmp):
         check(len(slips) == 1 and abs(slips[0] - 1) < 1e-9 and len(rows) == 7 and ex < 1e-20,
               "a push of 2 mu_s N on a 1 kg block beside an oscillator, %s: slips at 1 s (it was "
               "1.571 s) and slides at (F - mu_k N)/m" % meth, p)
+
+
+SPHERE = '''model sph "a sphere sliding slowly on a rough floor"
+param v0 = 1e-6 m/s
+param mu = 0.5
+gravity g = (0, 0, -9.81 m/s^2)
+rigid S: mass = 1 kg, inertia = (0.4 kg*m^2, 0.4 kg*m^2, 0.4 kg*m^2)
+plane floor: normal = (0, 0, 1), offset = 0 m
+gap c: S.sphere(radius = 1 m) above floor, impact(e = 0)
+friction fr: normal = gap c, mu = mu, et = 0
+init S.z = 1 m, S.vx = v0
+simulate t_end = 1 s
+output every 1 s: S.x, S.vx, S.w2
+'''
+
+
+def case_slowsphere(tmp):
+    """A sphere (I = 2/5 m r^2) sliding at v0 on a rough floor: it sticks at
+    t1 = 2 v0/(7 mu g) and rolls at 5/7 v0 (the contact point's angular
+    momentum kept), x(T) = v0 t1 - mu g t1^2/2 + 5/7 v0 (T - t1); taylor,
+    whose series of the slip's direction overflowed 2e-16 s before the
+    stick below about 1e-4 m/s, follows it to the stick down to 1e-6 m/s
+    and below that refuses naming the cause."""
+    mu = 0.5
+    for v0, meths in ((1e-6, ("taylor", "rk4", "adaptive")), (1e-5, ("taylor",)),
+                      (1e-4, ("taylor",)), (1e-13, ("taylor", "rk4", "adaptive"))):
+        t1 = 2 * v0 / (7 * mu * G)
+        T = 2 * t1
+        xT = v0 * t1 - mu * G * t1 * t1 / 2 + 5 / 7 * v0 * (T - t1)
+        for meth in meths:
+            p = nsmc_run(tmp, "sph", SPHERE, ["--method", meth, "--set", "v0=%r" % v0,
+                                              "--t-end", repr(T), "--every", repr(T / 4)])
+            if meth == "taylor" and v0 < 1e-6:
+                check(p.returncode == 3 and "falls to zero in" in p.stderr and
+                      "overflow" in p.stderr and "scale the model's values" in p.stderr,
+                      "a sphere sliding at %g m/s (taylor): refused, naming the series of the "
+                      "slip's direction and the stick's nearness" % v0, p)
+                continue
+            ev = rows_of(tmp, "sph", "events") if p.returncode == 0 else []
+            rows = rows_of(tmp, "sph", "trajectory") if p.returncode == 0 else []
+            st = [float(e["t"]) for e in ev if e.get("kind") == "stick" and e.get("contact") == "fr"]
+            vx = float(rows[-1]["S.vx [m/s]"]) if rows else math.nan
+            w2 = float(rows[-1]["S.w2 [rad/s]"]) if rows else math.nan
+            x = float(rows[-1]["S.x [m]"]) if rows else math.nan
+            print("  sphere sliding at %g m/s, %s: sticks at %s s (by hand %.15g), rolls at %.12g "
+                  "m/s, %.12g rad/s (by hand %.12g), x(T) = %.12g m (%.12g)"
+                  % (v0, meth, st, t1, vx, w2, 5 * v0 / 7, x, xT))
+            check(p.returncode == 0 and len(st) == 1 and abs(st[0] / t1 - 1) < 1e-6 and
+                  abs(vx / (5 * v0 / 7) - 1) < 1e-11 and abs(w2 / (5 * v0 / 7) - 1) < 1e-11 and
+                  abs(x / xT - 1) < 1e-9, "a sphere sliding at %g m/s (%s): sticks at 2 v0/(7 mu "
+                  "g) and rolls at 5/7 v0 (taylor's series overflowed below 1e-4 m/s)"
+                  % (v0, meth), p)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
