@@ -36,6 +36,16 @@ Cases (each under 20 s in the normal build):
           2 v0/(7 mu g) (within 1e-6 relative), rolling at 5/7 v0, for
           1e-6, 1e-5 and 1e-4 m/s; at 1e-13 m/s taylor refuses naming the
           cause (rk4 and adaptive stick by hand).
+  hertzrest  taylor refused a ball released at rest touching a Hertz floor
+          under gravity ("the energy balance is off by 1", exit 3): the law
+          k p^(3/2), left out near p = 0 for as long as the closing rate
+          alone said it could not matter (2 ms), let the ball fall through.
+          Now that time is also bounded by the applied forces'
+          acceleration along the gap (accel_step): the energy, the depth
+          (5 m g/(2 k))^(2/3) at odd multiples of the half period
+          (quadrature), p = 0 at the even ones; at the static depth (m
+          g/k)^(2/3) the ball stays; 1e-3 below it, the period 2 pi /
+          sqrt(3/2 k p_s^(1/2)/m) of small oscillations within 1e-5.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -235,6 +245,78 @@ def case_slowsphere(tmp):
                   abs(x / xT - 1) < 1e-9, "a sphere sliding at %g m/s (%s): sticks at 2 v0/(7 mu "
                   "g) and rolls at 5/7 v0 (taylor's series overflowed below 1e-4 m/s)"
                   % (v0, meth), p)
+
+
+HREST = '''model hrest "a ball released at rest on a Hertz floor"
+param x0 = 0 m
+mass M = 0.1 kg
+gravity 9.81 m/s^2
+gap C: M.x >= 0 m, penalty(k = 1e9, c = 0 N*s/m, exponent = 1.5)
+init M.x = x0, M.v = 0 m/s
+simulate t_end = 10 ms
+output every 1 ms: M.x, M.v
+'''
+
+
+def gauss(f, a, b, n=60):
+    """Gauss-Legendre quadrature of f over [a, b] (n points)."""
+    import numpy as np
+    xs, ws = np.polynomial.legendre.leggauss(n)
+    return sum(w * f(a + (b - a) * (x + 1) / 2) for x, w in zip(xs, ws)) * (b - a) / 2
+
+
+def case_hertzrest(tmp):
+    """taylor on a ball (m = 0.1 kg) on a Hertz floor (k = 1e9, exponent
+    1.5) under gravity.  Released at p = 0 at rest: the energy m v^2/2 +
+    2/5 k p^(5/2) - m g p = 0 at every sample, the depth d = (5 m g/(2
+    k))^(2/3) at odd multiples of T_half (quadrature of the energy) and p
+    = 0 at rest at the even ones, within 1e-7 of m g d and d (the run's
+    own balance is checked at 1e-6 of the largest energy).  Released at the static depth (m g/k)^(2/3)
+    it stays there; 1e-3 of it deeper it oscillates with the period 2 pi /
+    sqrt(3/2 k p_s^(1/2)/m) of small oscillations."""
+    m, k = 0.1, 1e9
+    d = (5 * m * G / (2 * k)) ** (2 / 3)
+    half = math.sqrt(2 * d / G) * gauss(
+        lambda u: math.sqrt((1 + math.sin(u)) / (1 + math.sin(u) + math.sin(u) ** 2)),
+        0, math.pi / 2)
+    every = half / 8
+    p = nsmc_run(tmp, "hrest", HREST, ["--method", "taylor", "--every", repr(every),
+                                       "--t-end", repr(48 * every)])
+    rows = rows_of(tmp, "hrest", "trajectory") if p.returncode == 0 else []
+    en = max((abs(m * float(r["M.v [m/s]"]) ** 2 / 2 + 0.4 * k * max(-float(r["M.x [m]"]), 0) **
+                  2.5 + m * G * float(r["M.x [m]"])) / (m * G * d) for r in rows), default=math.inf)
+    odd = [-float(r["M.x [m]"]) for i, r in enumerate(rows) if i % 16 == 8]
+    even = [-float(r["M.x [m]"]) for i, r in enumerate(rows) if i % 16 == 0]
+    print("  released at p = 0 at rest, taylor: exit %d, %d samples, energy within %.3g of m g d, "
+          "depths %s (by hand %.12g m), at p = 0: %s" % (p.returncode, len(rows), en, odd, d, even))
+    check(p.returncode == 0 and len(rows) == 49 and en < 1e-7 and len(odd) == 3 and
+          all(abs(x / d - 1) < 1e-7 for x in odd) and all(abs(x) < 1e-7 * d for x in even),
+          "a ball released at rest on a Hertz floor (taylor): its depth and half period by hand "
+          "(it was refused, 'the energy balance is off by 1')", p)
+    ps = (m * G / k) ** (2 / 3)
+    w = math.sqrt(1.5 * k * math.sqrt(ps) / m)
+    p = nsmc_run(tmp, "hrest", HREST, ["--method", "taylor", "--set", "x0=%r" % -ps,
+                                       "--every", "1e-4"])
+    rows = rows_of(tmp, "hrest", "trajectory") if p.returncode == 0 else []
+    es = max((abs(-float(r["M.x [m]"]) / ps - 1) for r in rows), default=math.inf)
+    print("  released at the static depth %.12g m: within %.3g of it" % (ps, es))
+    check(p.returncode == 0 and es < 1e-11, "a ball released at its static depth (m g/k)^(2/3) "
+          "on a Hertz floor (taylor): stays there", p)
+    T = 2 * math.pi / w
+    p = nsmc_run(tmp, "hrest", HREST, ["--method", "taylor", "--set", "x0=%r" % (-ps * 1.001),
+                                       "--every", repr(T / 400), "--t-end", repr(5.2 * T)])
+    rows = rows_of(tmp, "hrest", "trajectory") if p.returncode == 0 else []
+    ups = []
+    for a, b in zip(rows, rows[1:]):
+        va, vb = float(a["M.v [m/s]"]), float(b["M.v [m/s]"])
+        if va < 0 <= vb:
+            ta, tb = float(a["t [s]"]), float(b["t [s]"])
+            ups.append(ta + (tb - ta) * va / (va - vb))
+    per = [(b - a) for a, b in zip(ups, ups[1:])]
+    print("  released 1e-3 below the static depth: periods %s s (by hand %.12g s)" % (per, T))
+    check(p.returncode == 0 and len(per) >= 4 and all(abs(q / T - 1) < 1e-5 for q in per),
+          "a ball oscillating about its static depth on a Hertz floor (taylor): the period of "
+          "small oscillations 2 pi/sqrt(3/2 k p_s^(1/2)/m)", p)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
