@@ -873,6 +873,7 @@ int rt_fricstat_rest(nsm_sim *s, double dD);
 /* friction.c: the friction elements' transitions (stick, slip, impulses) */
 int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled);
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
+int rt_fric_zeno_summable(nsm_sim *s, int j);
 int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping);
 int rt_fric_tail_project(nsm_sim *s, int j, int k);
 void rt_fric_resolved(nsm_sim *s, int j);

@@ -46,6 +46,13 @@ Cases (each under 20 s in the normal build):
           (quadrature), p = 0 at the even ones; at the static depth (m
           g/k)^(2/3) the ball stays; 1e-3 below it, the period 2 pi /
           sqrt(3/2 k p_s^(1/2)/m) of small oscillations within 1e-5.
+  zenopush  a disc bouncing to rest on a rough floor (e = 0.5, mu = 0.3)
+          pushed by 1 N from 1e-4 to 1e-12 s before its accumulation point
+          t* = 3 sqrt(2 h/g): refused ("a Zeno cascade ... stuck but taking
+          tangential impulses or forces in its flights").  Now such a tail
+          is not jumped but resolved impact by impact (as --no-zeno does),
+          and the disc rolls at 2 F/(3 m) from the push, by exact, rk4 and
+          adaptive.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -317,6 +324,51 @@ def case_hertzrest(tmp):
     check(p.returncode == 0 and len(per) >= 4 and all(abs(q / T - 1) < 1e-5 for q in per),
           "a ball oscillating about its static depth on a Hertz floor (taylor): the period of "
           "small oscillations 2 pi/sqrt(3/2 k p_s^(1/2)/m)", p)
+
+
+ZPUSH = '''model push "a disc bouncing to rest on a rough floor, then pushed"
+param e = 0.5
+param mu = 0.3
+param F = 1 N
+param ts = 2 s
+disc D: mass = 1 kg, radius = 0.1 m, inertia = 0.005 kg*m^2
+gravity 9.81 m/s^2
+gap fl: D.y - 0.1 m >= 0 m, impact(e = e)
+friction ff: slip = D.vx + 0.1 m*D.omega, mu = mu, normal = gap fl
+force push: on D.x = if t < ts then 0 N else F
+init D.y = 1.1 m
+simulate t_end = 3 s
+output every 10 ms: D.x, D.vx, D.omega, D.y
+'''
+
+
+def case_zenopush(tmp):
+    """A disc (m = 1 kg, I = m R^2/2) dropped from 1 m onto a rough floor
+    (e = 0.5, mu = 0.3) bounces to rest at t* = sqrt(2 h/g) (1 + 2 e/(1 -
+    e)) = 3 sqrt(2/g), its bounce times a geometric series; pushed by 1 N
+    from ts = t* - d inside that tail it rolls at 2 F/(3 m) (F/3 <= mu m g)
+    from ts: x = F (t - ts)^2/(3 m), v = 2 F (t - ts)/(3 m), within F (t* -
+    ts)^2/m (the tail's flights, pushed at F/m without friction) and 1e-9.
+    It was refused ("a Zeno cascade ... stuck but taking tangential
+    impulses or forces in its flights") for d from 1e-4 to 1e-9 s."""
+    F, m = 1.0, 1.0
+    tstar = 3 * math.sqrt(2 / G)
+    for d in (1e-4, 1e-6, 1e-9, 1e-12):
+        ts = tstar - d
+        for meth in ("exact", "rk4", "adaptive"):
+            p = nsmc_run(tmp, "zpush", ZPUSH, ["--method", meth, "--set", "ts=%r" % ts])
+            rows = rows_of(tmp, "zpush", "trajectory") if p.returncode == 0 else []
+            tol = 1e-9 + F * d * d / m
+            ex = max((abs(float(r["D.x [m]"]) - F * max(float(r["t [s]"]) - ts, 0) ** 2 / (3 * m))
+                      for r in rows), default=math.inf)
+            ev = max((abs(float(r["D.vx [m/s]"]) - 2 * F * max(float(r["t [s]"]) - ts, 0) / (3 * m))
+                      for r in rows), default=math.inf)
+            print("  pushed from t* - %g s, %s: %d samples, |x - F (t - ts)^2/(3 m)| <= %.3g m, "
+                  "|v - 2 F (t - ts)/(3 m)| <= %.3g m/s (allowed %.3g)" % (d, meth, len(rows), ex,
+                                                                            ev, tol))
+            check(p.returncode == 0 and len(rows) == 301 and ex < tol and ev < tol + 2 * F * d / m,
+                  "a disc pushed from t* - %g s inside its Zeno tail (%s): rolls at 2 F/(3 m) from "
+                  "the push (it was refused)" % (d, meth), p)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
