@@ -1042,3 +1042,17 @@ foreach(case oscswitch osczeno zenofric beads long spacewall)
   set_tests_properties(reliability/nineteenth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the eighteenth hostile passes on the core left as found
+# (tests/reliability/leftovers20_core_test.py): a contact decided on the
+# velocity floor and a stuck element's cone, each judged on its own part of
+# the model; taylor on a sphere sliding slowly onto its stick and on a ball
+# released at rest on a Hertz floor, a push inside a rough floor's Zeno
+# tail; each case under 20 s in the normal build.
+foreach(case floorpart conepart slowsphere hertzrest zenopush)
+  add_test(NAME reliability/left20core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers20_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left20core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1039,6 +1039,27 @@ static void coord_accels(const nsm_sim *s, double *sb, double *acc)
         acc[i] *= sum;
 }
 
+/* The set-up every speed scale shares: each coordinate's force magnitudes
+** at the state into sb and its acceleration bound into acc (coord_accels);
+** the state's velocities. */
+static const double *speed_setup(const nsm_sim *s, double *sb, double *acc)
+{
+    force_scale_coords(s, s->t, s->y, sb);  /* takes the tangent and M(q) at the state first */
+    coord_accels(s, sb, acc);
+    return rt_vel(s, s->y);
+}
+
+/* Contact or friction element j's row (j a gap's index, or n_gaps + the
+** element's): its matrix, its row q in it, and into *c its surface's
+** (moving surfaces) or belt's speed, the row's speed term beside A_q v. */
+static const RtCsr *speed_row(const nsm_sim *s, int j, int *q, double *c)
+{
+    int f = j >= s->n_gaps;
+    *q = f ? j - s->n_gaps : j;
+    *c = f ? s->num.ut[*q] : (s->moving ? rt_surface_of(s, *q, 1, s->t) : 0);
+    return f ? &s->sp.Wt : &s->sp.W;
+}
+
 /* The speed scale of a run from (t, y) to t_end, for the velocity floors
 ** (RT_VEL_FLOOR, rt_vel_tol and rt_fric_slip_tol): the largest of the
 ** moving surfaces' and belts' speeds, the contacts' relative velocities
@@ -1050,10 +1071,8 @@ static void coord_accels(const nsm_sim *s, double *sb, double *acc)
 double rt_speed_scale(const nsm_sim *s, double t_end)
 {
     int n = s->n_vel;
-    const double *v = rt_vel(s, s->y);
     double sb[n + 1], acc[n + 1], sc = 0;
-    force_scale_coords(s, s->t, s->y, sb);  /* takes the tangent and M(q) at the state first */
-    coord_accels(s, sb, acc);
+    const double *v = speed_setup(s, sb, acc);
     for (int j = 0; j < s->n_gaps; j++)
         sc = fmax(sc, fabs(rt_wrow(s, j, v)) +
                           (s->moving ? fabs(rt_surface_of(s, j, 1, s->t)) : 0));
@@ -1095,16 +1114,12 @@ static double row_speed_scale(const RtCsr *A, int q, double c, const double *v,
 ** state's tangent, their forces' bounds from coord_accels). */
 double rt_speed_slowest(const nsm_sim *s, double t_end, int *which)
 {
-    int n = s->n_vel;
-    const double *v = rt_vel(s, s->y);
-    double sb[n + 1], acc[n + 1], lo = INFINITY, dur = t_end - s->t;
+    int n = s->n_vel, q;
+    double sb[n + 1], acc[n + 1], lo = INFINITY, dur = t_end - s->t, c;
+    const double *v = speed_setup(s, sb, acc);
     *which = -1;
-    force_scale_coords(s, s->t, s->y, sb);
-    coord_accels(s, sb, acc);
     for (int j = 0; j < s->n_gaps + s->n_fric; j++) {
-        int f = j >= s->n_gaps, q = f ? j - s->n_gaps : j;
-        const RtCsr *A = f ? &s->sp.Wt : &s->sp.W;
-        double c = f ? s->num.ut[q] : (s->moving ? rt_surface_of(s, q, 1, s->t) : 0);
+        const RtCsr *A = speed_row(s, j, &q, &c);
         double own = fabs(c);           /* its terms' sizes: what rounding of its speed scales with */
         for (int k = A->p[q]; k < A->p[q + 1]; k++)
             own += fabs(A->x[k] * v[A->i[k]]);
@@ -1156,40 +1171,57 @@ static int comp_join_coupling(const RtCsr *A, unsigned char *comp)
     return grew;
 }
 
-/* The speed scale of the part of the model that contact or friction
-** element w (a gap's index, or n_gaps + the element's) belongs to, over a
-** run to t_end: rt_speed_scale over the coordinates joined to w's row
-** through any contact's or friction element's row (whatever its state: a
-** stuck element or a held contact passes on forces applied elsewhere, two
-** masses stuck together with the drive on the other) and any spring's or
-** damper's coupling.  A slow element beside a fast unrelated body is then
-** judged on its own part (a mass pushed by 1e-13 N against friction beside
-** an oscillator at 1 m/s slid backwards, exit 0).  A model whose forces
-** couple coordinates in ways those tables do not show (nonlinear, M(q),
-** bodies in space) is taken whole, as rt_speed_scale does. */
-double rt_speed_scale_of(const nsm_sim *s, int w, double t_end)
+/* The part of the model that contact or friction element w (a gap's
+** index, or n_gaps + the element's) belongs to, into comp (n_vel flags):
+** the coordinates joined to w's row through any contact's or friction
+** element's row (whatever its state: a stuck element or a held contact
+** passes on forces applied elsewhere, two masses stuck together with the
+** drive on the other) and any spring's or damper's coupling.  0, comp
+** untouched, for a model whose forces couple coordinates in ways those
+** tables do not show (nonlinear, M(q), bodies in space) or for no element:
+** the caller takes the model whole. */
+static int part_coords(const nsm_sim *s, int w, unsigned char *comp)
 {
     int n = s->n_vel;
     if (s->m->nl || s->mass || s->n_pos != n || s->n_space_fric || w < 0)
-        return rt_speed_scale(s, t_end);
+        return 0;
     const RtCsr *A = w >= s->n_gaps ? &s->sp.Wt : &s->sp.W;
     int q = w >= s->n_gaps ? w - s->n_gaps : w;
-    unsigned char comp[n + 1];
-    memset(comp, 0, sizeof comp);
+    memset(comp, 0, (size_t)n);
     for (int k = A->p[q]; k < A->p[q + 1]; k++)
         comp[A->i[k]] = 1;
     while (comp_join_rows(&s->sp.W, comp) | comp_join_rows(&s->sp.Wt, comp) |
            comp_join_coupling(&s->sp.K, comp) | comp_join_coupling(&s->sp.C, comp))
         ;
-    const double *v = rt_vel(s, s->y);
-    double sb[n + 1], acc[n + 1], sc = 0;
-    force_scale_coords(s, s->t, s->y, sb);
-    coord_accels(s, sb, acc);
+    return 1;
+}
+
+/* Whether row q of A touches the part comp (its first column: a row's
+** columns are all in one part, part_coords joins them). */
+static int row_in_part(const RtCsr *A, int q, const unsigned char *comp)
+{
+    return A->p[q] < A->p[q + 1] && comp[A->i[A->p[q]]];
+}
+
+/* The speed scale of the part of the model that contact or friction
+** element w belongs to (part_coords), over a run to t_end: rt_speed_scale
+** over that part's coordinates and rows.  A slow element beside a fast
+** unrelated body is then judged on its own part (a mass pushed by 1e-13 N
+** against friction beside an oscillator at 1 m/s slid backwards, exit 0).
+** A model part_coords cannot split is taken whole, as rt_speed_scale
+** does. */
+double rt_speed_scale_of(const nsm_sim *s, int w, double t_end)
+{
+    int n = s->n_vel;
+    unsigned char comp[n + 1];
+    if (!part_coords(s, w, comp))
+        return rt_speed_scale(s, t_end);
+    int r;
+    double sb[n + 1], acc[n + 1], sc = 0, c;
+    const double *v = speed_setup(s, sb, acc);
     for (int j = 0; j < s->n_gaps + s->n_fric; j++) {
-        int f = j >= s->n_gaps, r = f ? j - s->n_gaps : j;
-        const RtCsr *B = f ? &s->sp.Wt : &s->sp.W;
-        double c = f ? s->num.ut[r] : (s->moving ? rt_surface_of(s, r, 1, s->t) : 0);
-        if (B->p[r] < B->p[r + 1] && comp[B->i[B->p[r]]])
+        const RtCsr *B = speed_row(s, j, &r, &c);
+        if (row_in_part(B, r, comp))
             sc = fmax(sc, row_speed_scale(B, r, c, v, acc, 0));
     }
     for (int i = 0; i < n; i++)
@@ -1207,8 +1239,7 @@ double rt_gap_accel_scale(const nsm_sim *s, int j)
 {
     int n = s->n_vel;
     double sb[n + 1], acc[n + 1];
-    force_scale_coords(s, s->t, s->y, sb);
-    coord_accels(s, sb, acc);
+    speed_setup(s, sb, acc);
     return row_accel(&s->sp.W, j, acc);
 }
 
@@ -1337,6 +1368,31 @@ double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y)
     double sc = rt_force_scale(s, s->t, y);
     for (int j = 0; j < s->n_gaps; j++)
         sc += engaged_force(s, mode, j, y);
+    return 1e-10 * sc + DBL_TRUE_MIN;
+}
+
+/* The rounding level of the forces on the part of the model that contact
+** or friction element w belongs to (part_coords), at the state y of mode:
+** rt_force_tol over that part's coordinates and engaged force elements.
+** A stuck element's cone is judged on its own part's forces: beside a
+** stiff oscillator, a push of 1e-13 N past mu_s N = 5e-14 N on a separate
+** block counted as rounding of the oscillator's newtons, and the block
+** began to slip only where the oscillator's force passed through 0 (1.571
+** s instead of 1 s).  The whole model's where part_coords cannot split it. */
+double rt_force_tol_of(const nsm_sim *s, const unsigned *mode, const double *y, int w)
+{
+    int n = s->n_vel;
+    unsigned char comp[n + 1];
+    if (!part_coords(s, w, comp))
+        return rt_force_tol(s, mode, y);
+    double sb[n + 1], sc = 0;
+    force_scale_coords(s, s->t, y, sb);
+    for (int i = 0; i < n; i++)
+        if (comp[i])
+            sc += sb[i];
+    for (int j = 0; j < s->n_gaps; j++)
+        if (row_in_part(&s->sp.W, j, comp))
+            sc += engaged_force(s, mode, j, y);
     return 1e-10 * sc + DBL_TRUE_MIN;
 }
 

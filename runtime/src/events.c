@@ -733,13 +733,14 @@ int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y
     return check_through(s, t0 + h, Y1, NULL);
 }
 
-/* Rounding level of friction event function j (g <= j < ge) at y. */
+/* Rounding level of friction event function j (g <= j < ge) at y: a stuck
+** element's on the forces of its own part of the model (rt_force_tol_of). */
 double rt_fric_event_tol(const nsm_sim *s, int j, const double *y)
 {
     int k = (j - s->n_gaps) / 2;
     if (!rt_fric_stuck(s, s->mode, k))
         return (j - s->n_gaps) % 2 ? 1e-10 : rt_fric_slip_tol(s, k, rt_vel(s, y));
-    return rt_force_tol(s, s->mode, y) + 1e-10 * s->num.mus[k] * s->num.fn[k];
+    return rt_force_tol_of(s, s->mode, y, s->n_gaps + k) + 1e-10 * s->num.mus[k] * s->num.fn[k];
 }
 
 /* The largest speed of the model's coordinates at y, max |v_i|: a slip

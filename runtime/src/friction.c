@@ -137,11 +137,12 @@ static int fric_pull_check(nsm_sim *s, const unsigned *ref, const unsigned *mode
 ** given.  One coming to rest from a slip is judged on a state
 ** carrying the method's error, so its force within 1e-10 of the scale
 ** holds (a Coulomb oscillator's turning point on mu_s N, by rk4 6e-14
-** short of it, sticks). */
+** short of it, sticks).  The forces' scale is that of the element's own
+** part of the model (rt_force_tol_of), not a fast body's beside it. */
 static double fric_cone_tol(const nsm_sim *s, const unsigned *ref, const unsigned *mode, int k,
                             double cap)
 {
-    double tol = rt_force_tol(s, mode, s->y);
+    double tol = rt_force_tol_of(s, mode, s->y, s->n_gaps + k);
     if (rt_fric_stuck(s, ref, k) || s->t == s->t_reset)
         return 1e-5 * tol + 8 * DBL_EPSILON * cap;
     return tol + 1e-12 * cap;
@@ -1003,9 +1004,10 @@ int rt_fric_impact(nsm_sim *s, int j, const double *v0)
 **     tangential impulse is -s mu_k times its normal one.  *slipping is set
 **     to that element (rt_fric_tail_project and rt_fric_tail_check then
 **     carry the jump), -1 otherwise.
-** Otherwise the run stops (a stuck element with tangential impulses or
-** forces in the flights: the tail's impulses are not summed). */
-int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping)
+** Otherwise (a stuck element with tangential impulses or forces in the
+** flights: the tail's impulses are not summed) that element is returned,
+** -1 when there is none; rt_fric_zeno_check stops the run on it. */
+static int fric_zeno_unsummed(nsm_sim *s, int j, int *slipping)
 {
     int n = s->n_vel;
     const double *v = s->y + n;
@@ -1029,13 +1031,37 @@ int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping)
         if (ok && rt_multipliers(s, s->mode, s->t, s->y, lam, lamf) == 0)
             ok = fabs(lamf[k]) <= rt_force_tol(s, s->mode, s->y);
         if (!ok)
-            return rt_fail(s, NSM_EMODEL, j, "a Zeno cascade of gap '%s' with friction '%s' "
-                           "stuck but taking tangential impulses or forces in its flights (or "
-                           "slipping with other elements on the gap): summing its tail's "
-                           "frictional impulses is not supported (--no-zeno resolves the "
-                           "impacts one by one)", s->m->gaps[j].name, s->m->frictions[k].name);
+            return k;
     }
-    return NSM_OK;
+    return -1;
+}
+
+
+/* fric_zeno_unsummed, the run stopped naming the element that keeps gap
+** j's tail from being summed; *slipping the slipping element or -1. */
+int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping)
+{
+    int k = fric_zeno_unsummed(s, j, slipping);
+    if (k < 0)
+        return NSM_OK;
+    return rt_fail(s, NSM_EMODEL, j, "a Zeno cascade of gap '%s' with friction '%s' "
+                   "stuck but taking tangential impulses or forces in its flights (or "
+                   "slipping with other elements on the gap): summing its tail's "
+                   "frictional impulses is not supported (--no-zeno resolves the "
+                   "impacts one by one)", s->m->gaps[j].name, s->m->frictions[k].name);
+}
+
+/* Whether the tail of gap j's cascade can be summed with its friction
+** elements (rt_fric_zeno_check would pass).  A cascade that cannot, a
+** disc pushed along a rough floor from an instant inside its accumulation
+** (its stuck element taking the push in the flights), is not jumped: its
+** impacts are resolved one by one until its rebounds end plastic in the
+** gap's band, as --no-zeno resolves them (the push was refused before;
+** resolved, the disc rolls at 2 F/(3 m) from the push's instant). */
+int rt_fric_zeno_summable(nsm_sim *s, int j)
+{
+    int slipping;
+    return !s->n_fric || fric_zeno_unsummed(s, j, &slipping) < 0;
 }
 
 /* The Zeno jump's first part for gap j whose element k slips with sign s

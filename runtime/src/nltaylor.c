@@ -57,7 +57,7 @@
 #endif
 #define NLT_START_EPS 1e-12     /* a slip from zero: its direction's drift allowed in a step */
 
-enum { NLT_K = 20 };
+enum { NLT_K = RT_NLT_K };
 
 struct RtNlTaylor {
     int K, n, nq, g, valid;   /* n velocities, nq positions (nq > n: bodies in space) */
@@ -387,6 +387,21 @@ static int at_zero(nsm_sim *s, RtNlTaylor *e, int j)
     return r > 0 && p < r * zero_step(s, j, r);
 }
 
+/* How long penalty gap j's law k p^a can be left out near p = 0 while the
+** applied forces accelerate the gap by at most A (rt_gap_accel_scale:
+** gravity, not the other contacts' forces): over h the penetration they
+** give is at most A tau^2/2, and the law's share of the relative velocity,
+** the integral of D k (A tau^2/2)^a, at most 1e-17 of A h:
+** h = (1e-17 (2a + 1) / (D k (A/2)^a))^(1/(2a)).  HUGE_VAL when A = 0. */
+static double accel_step(nsm_sim *s, int j)
+{
+    double a, D, k = rt_law_onset(s, j, &a), A = rt_gap_accel_scale(s, j);
+    if (!(A > 0) || !(k > 0))
+        return HUGE_VAL;
+    rt_delassus(s, &j, 1, &D);
+    return pow(1e-17 * (2 * a + 1) / (D * k * pow(A / 2, a)), 1 / (2 * a));
+}
+
 /* A penalty law left out of the step (at_zero): entering (p' > 0), the
 ** step is at most zero_step's time, after which p > 0 and the expansions
 ** resume (their radius about p/p' keeps the next steps short); leaving
@@ -395,11 +410,13 @@ static int at_zero(nsm_sim *s, RtNlTaylor *e, int j)
 static int dormant_step(nsm_sim *s, RtNlTaylor *e, int j)
 {
     int K = e->K;
-    double pd = SER(e->PR, j, 0);
-    if (pd < 0 && SER(e->P, j, 0) > 0)
+    double pd = SER(e->PR, j, 0), ha = accel_step(s, j);
+    if (pd < 0 && SER(e->P, j, 0) > 0) {
+        e->hcap = fmin(e->hcap, ha);    /* gravity may turn it back before the release */
         return 0;
-    double h = zero_step(s, j, pd);
-    if (!(h > 0))
+    }
+    double h = fmin(zero_step(s, j, pd), ha);
+    if (!(h > 0) || (pd == 0 && ha == HUGE_VAL))
         return 1;
     e->hcap = fmin(e->hcap, h);
     return 0;

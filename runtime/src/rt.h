@@ -549,6 +549,7 @@ double rt_sfser_start_reach(const RtSfSer *f, int k, double eps);
 
 /* nltaylor.c: the taylor method for nonlinear models */
 #define RT_NLT_NOSERIES 100   /* no expansion at this state (p^a at p = 0) */
+#define RT_NLT_K 20           /* the taylor method's order (nltaylor.c) */
 typedef struct RtNlTaylor RtNlTaylor;
 int rt_nlt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1);
 int rt_nlt_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1);
@@ -639,6 +640,7 @@ int rt_force_lcp(const nsm_sim *s, const unsigned *mode, double t, const double 
 int rt_project(const nsm_sim *s, const unsigned *set, double *v);
 
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
+double rt_force_tol_of(const nsm_sim *s, const unsigned *mode, const double *y, int w);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
 int rt_cons_groups(const nsm_sim *s, int r, int n, const int *kind, const double *rows, int *lead,
                    double *scale);
@@ -872,6 +874,7 @@ int rt_fricstat_rest(nsm_sim *s, double dD);
 /* friction.c: the friction elements' transitions (stick, slip, impulses) */
 int rt_fric_impulse(nsm_sim *s, int j, const int *idx, int r, int exempt, int *handled);
 int rt_fric_impact(nsm_sim *s, int j, const double *v0);
+int rt_fric_zeno_summable(nsm_sim *s, int j);
 int rt_fric_zeno_check(nsm_sim *s, int j, int *slipping);
 int rt_fric_tail_project(nsm_sim *s, int j, int k);
 void rt_fric_resolved(nsm_sim *s, int j);
@@ -978,7 +981,6 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
 /* The largest energy magnitude met so far, at least `now`: the scale of energy.error. */
 double rt_stats_energy_scale(const nsm_sim *s, double now);
 double rt_stats_relative_error(const nsm_sim *s, double tol);
-int rt_stats_floor_decision(nsm_sim *s, int j, double u, double rel, double minv);
 
 /* Whether the caller's stop flag (nsm_sim_set_stop_flag) is up. */
 static inline int rt_stop_asked(const nsm_sim *s)

@@ -28,6 +28,7 @@
 **     (impact_space.c, called from the impulse problem); after them this
 **     file takes the held contact over (rt_sf_update).
 */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -170,6 +171,29 @@ static double slip_tol(nsm_sim *s, int k)
     }
     double arm = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) + s->num.sf_radius[k];
     return 1e-10 * rt_sf_scale(s, k, sqrt(v) + sqrt(w) * arm) + 1e-300;
+}
+
+/* Whether taylor's series can follow element k's slip gn, falling at rate
+** r > 0, to where it would stick: they hold 1/|gamma| = 1/(gn - r tau)
+** (ghat = gamma Q^(-1/2), sfseries.c), whose order-K coefficient
+** 1/(gn (gn/r)^K) overflows, with 1e20 for its products with the model's
+** other sizes, once the time to the zero gn/r is about 1e-14 s, whatever
+** the speeds: a sphere sliding at 1e-6 m/s onto a stick under gravity
+** stopped 2e-16 s short of it, "series ... not finite", where its slip
+** tolerance (1e-10 of the body's speed) was 1e-16 m/s.  The slip then
+** counts as at its zero (rt_sf_land) when what is left of it, gn, is
+** within 1e-6 of the body's velocity scale (the stick's projection keeps
+** the contact point's angular momentum: a sphere rolls on at 5/7 of its
+** speed whenever it sticks); 1 when it is, -1 when gn is larger: the run
+** stops naming the cause.  0 for other methods and a slip taylor still
+** expands. */
+static int taylor_fall_end(nsm_sim *s, int k, double gn, double r)
+{
+    if (s->set.method != NSM_METHOD_TAYLOR || !(r > 0) || !(gn > 0))
+        return 0;
+    if (!(log(gn) + RT_NLT_K * log(gn / r) < log(1e20 / DBL_MAX)))
+        return 0;
+    return gn <= 1e-6 * (slip_tol(s, k) - 1e-300) / 1e-10 ? 1 : -1;
 }
 
 /* Remove the slip of element k from the current velocities in the metric
@@ -387,7 +411,16 @@ int rt_sf_land(nsm_sim *s, double *h)
                 continue;       /* the slip from zero grows: no landing, no stick yet */
             rt_sf_start(s, k, 0, NULL, 0);
         }
-        if (gn <= slip_tol(s, k)) {
+        int fall = rate < 0 ? taylor_fall_end(s, k, gn, -rate) : 0;
+        if (fall < 0)
+            return rt_fail(s, NSM_ENUMERIC, j, "spatial friction element '%s': at t = %.17g s "
+                           "its slip of %.3g m/s falls to zero in %.3g s, shorter than taylor's "
+                           "series of the slip's direction can reach at this scale (their "
+                           "coefficients, powers of 1/|slip|, overflow), and the slip left is "
+                           "more than 1e-6 of its body's speed: --method rk4 or adaptive, or "
+                           "scale the model's values (lengths in um or nm)",
+                           s->m->space_frictions[k].name, s->t, gn, gn / -rate);
+        if (gn <= slip_tol(s, k) || fall > 0) {
             double lf[3];
             if ((rc = try_stick(s, k, &stuck, lf)))
                 return rc;

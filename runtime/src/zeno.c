@@ -1188,7 +1188,8 @@ int rt_zeno_resolve(nsm_sim *s, RtImpact *im)
     unsigned comp[s->mode_words];
     double tz[s->n_gaps + 1];
     if (s->t + rest <= s->t_stop && !zeno_switch_within(s, s->t, s->t + rest) &&
-        !zeno_events_within(s, j, -1, rest) && !jump_companions(s, j, rest, comp, tz))
+        rt_fric_zeno_summable(s, j) && !zeno_events_within(s, j, -1, rest) &&
+        !jump_companions(s, j, rest, comp, tz))
         return im->done = 1, zeno_jump(s, j, ref, rest, comp, tz);
     return NSM_OK;
 }
