@@ -24,7 +24,7 @@
 
 /* Gap j at positions x and time t: w_j . x + d_j + h_j(t), h_j the moving
 ** surface's term (surface.c; 0 for a fixed gap). */
-double rt_gap_at(const nsm_sim *s, int j, double t, const double *x)
+RT_HOT double rt_gap_at(const nsm_sim *s, int j, double t, const double *x)
 {
     if (rt_nl_gap_curved(s, j))
         return rt_nl_gap_value(s, j, x);
@@ -677,7 +677,7 @@ int rt_accel_full(const nsm_sim *s, const unsigned *mode, const double *F, doubl
 ** a moving surface's, and on a fixed one that of the rounding's drift into
 ** it, which the forces pressing the contact are credited with; lam NULL:
 ** the derived path without friction, moving surfaces or a drift). */
-static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
+RT_HOT static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x, const double *v,
                          const double *fext, const double *lam, const double *lamf, double *Yd)
 {
     int n = s->n_vel;
@@ -703,7 +703,7 @@ static void energy_rates(const nsm_sim *s, const unsigned *mode, const double *x
 }
 
 /* External force at time t with the current switches (zeros if none). */
-static void ext_force(const nsm_sim *s, double t, double *f)
+RT_HOT static void ext_force(const nsm_sim *s, double t, double *f)
 {
     for (int i = 0; i < s->n_vel; i++)
         f[i] = 0;
@@ -715,7 +715,7 @@ static void ext_force(const nsm_sim *s, double t, double *f)
 ** applied forces f (the state-dependent ones of a nonlinear model
 ** included), the moving surfaces' terms h (4g) with the held curved gaps'
 ** curvature in the h'' slots, and the curved gaps' tangent taken at Y. */
-static void state_terms(const nsm_sim *s, double t, const double *Y, double *f, double *h)
+RT_HOT static void state_terms(const nsm_sim *s, double t, const double *Y, double *f, double *h)
 {
     rt_nl_at(s, Y);
     rt_sf_at(s, Y);
@@ -789,7 +789,7 @@ static int derived_deriv_held(const nsm_sim *s, const unsigned *mode, double t, 
 /* Derivative of Y: the model's derived right-hand side of the mode if it has
 ** one, else the generic path; energy rates appended either way (with the
 ** held contacts' forces where derived_deriv_held says). */
-int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
+RT_HOT int rt_deriv(const nsm_sim *s, const unsigned *mode, double t, const double *Y, double *Yd)
 {
     const nsm_model *m = s->m;
     if (!derived(s))
@@ -957,7 +957,7 @@ int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const do
 
 /* Event functions of every gap in mode and their derivatives: the model's
 ** derived ones if it has them, else the generic path. */
-int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd)
+RT_HOT int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd)
 {
     const nsm_model *m = s->m;
     if (derived(s) && m->events(mode, t, y, s->sw, s->params, s->consts, ev, evd) == 0)
@@ -966,7 +966,7 @@ int rt_events(const nsm_sim *s, const unsigned *mode, double t, const double *y,
 }
 
 /* Size below which gap j counts as closed: rounding of w.x + d. */
-double rt_gap_tol(const nsm_sim *s, int j, const double *x)
+RT_HOT double rt_gap_tol(const nsm_sim *s, int j, const double *x)
 {
     const RtCsr *W = &s->sp.W;
     double sc = fabs(s->num.d[j]) + (s->moving ? fabs(rt_surface_of(s, j, 0, s->t)) : 0);
@@ -989,7 +989,7 @@ double rt_vel_tol(const nsm_sim *s, int j, const double *v)
 ** the applied and constant forces and the springs' and dampers' terms of
 ** its row.  Summed over all coordinates it is the run's force scale; summed
 ** over a contact's columns, that contact's own. */
-static void force_scale_coords(const nsm_sim *s, double t, const double *y, double *sb)
+RT_HOT static void force_scale_coords(const nsm_sim *s, double t, const double *y, double *sb)
 {
     const RtCsr *K = &s->sp.K, *C = &s->sp.C;
     state_terms(s, t, y, sb, NULL);
@@ -1405,7 +1405,7 @@ void rt_force_scales(const nsm_sim *s, const unsigned *mode, const double *y, do
 }
 
 /* rt_force_scales at time t (a force a little ahead, settle_later). */
-void rt_force_scales_at(const nsm_sim *s, const unsigned *mode, double t, const double *y,
+RT_HOT void rt_force_scales_at(const nsm_sim *s, const unsigned *mode, double t, const double *y,
                         double *sb)
 {
     const RtCsr *W = &s->sp.W;
@@ -1421,7 +1421,7 @@ void rt_force_scales_at(const nsm_sim *s, const unsigned *mode, double t, const 
 ** sb (rt_force_scales): 1e-10 of the forces on the coordinates its row
 ** touches.  The run's total was used: a ball's 9.81 N beside an unrelated
 ** mass on a 4e11 N/m spring counted as rounding, and its Zeno rest failed. */
-double rt_gap_force_tol(const nsm_sim *s, int j, const double *sb)
+RT_HOT double rt_gap_force_tol(const nsm_sim *s, int j, const double *sb)
 {
     const RtCsr *W = &s->sp.W;
     double sc = 0;
@@ -1432,7 +1432,7 @@ double rt_gap_force_tol(const nsm_sim *s, int j, const double *sb)
 
 /* Held contact j's force rounding level at the state y of mode (one
 ** contact: rt_force_scales once and rt_gap_force_tol for several). */
-double rt_force_tol_gap(const nsm_sim *s, const unsigned *mode, const double *y, int j)
+RT_HOT double rt_force_tol_gap(const nsm_sim *s, const unsigned *mode, const double *y, int j)
 {
     double sb[s->n_vel + 1];
     rt_force_scales(s, mode, y, sb);
@@ -1443,7 +1443,7 @@ double rt_force_tol_gap(const nsm_sim *s, const unsigned *mode, const double *y,
 ** + 1/2 k p^2 for engaged penalty gaps.  The potential of the linear field
 ** -K x + f_const is defined up to a constant; Voff (set at reset) makes it the
 ** physical one of the springs and gravity when the model lists its springs. */
-double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
+RT_HOT double rt_mech_energy(const nsm_sim *s, const unsigned *mode, const double *y)
 {
     double pot = 0;
     for (int i = 0; i < s->n_vel; i++)

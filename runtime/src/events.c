@@ -77,7 +77,7 @@ static void open_events(const nsm_sim *s, double t, const double *y, double *ev)
 ** held contact penetrated, means a crossing was missed; stop rather than
 ** go on through the floor.  ev: the event functions at (t1, Y1), or NULL to
 ** evaluate them here. */
-static int check_through(nsm_sim *s, double t1, const double *Y1, const double *ev)
+RT_HOT static int check_through(nsm_sim *s, double t1, const double *Y1, const double *ev)
 {
     int g = s->n_gaps;
     if (s->n_fric && rt_fric_check(s, t1, Y1))
@@ -105,7 +105,7 @@ static int check_through(nsm_sim *s, double t1, const double *Y1, const double *
 }
 
 /* True when event function j is a slipping friction element's slip. */
-static int fric_slip_slot(const nsm_sim *s, int j)
+RT_HOT static int fric_slip_slot(const nsm_sim *s, int j)
 {
     return j >= s->n_gaps && (j - s->n_gaps) % 2 == 0 && !rt_fric_stuck(s, s->mode, (j - s->n_gaps) / 2);
 }
@@ -512,7 +512,7 @@ static int slip_ends_below(const long double *a, int K, double r0, double r1, do
 ** above; from ~0 after rising, beyond its peak; from ~0 downwards, once
 ** it is clearly below); 1 and *x if there is one, -1 when an open impact
 ** contact starts clearly through (a missed impact: the caller fails). */
-static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int final, double *x)
+RT_HOT static int exact_event(nsm_sim *s, const RtModeInfo *mi, int j, double nz, int final, double *x)
 {
     int K = s->tay.K;
     long double a[K + 1];
@@ -694,7 +694,7 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
 ** and f . v on the long double expansion: the Van Loan form on the
 ** augmented state, a difference of large terms for a stiff contact held at
 ** an offset, loses the energy of a resting body to rounding. */
-void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk)
+RT_HOT void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk)
 {
     int na = s->n_aug, n = s->n_vel;
     long double Z[na];
@@ -714,7 +714,7 @@ void rt_detect_sample(nsm_sim *s, double tau, const double *Y0, double *Yk)
 ** there; on the final step of a run an event function reaching 0 at its
 ** end counts.  Without an event, the step's end is checked for a contact
 ** passed through. */
-int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
+RT_HOT int rt_detect(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
               int *jev, double *tau, double *Ys)
 {
     int rc;

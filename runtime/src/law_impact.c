@@ -31,7 +31,7 @@ void rt_law_impact_event(const nsm_sim *s, int j, int closed, const rt_gap_kin *
 
 /* The rounding level of gap j's event function at y: the gap's when open,
 ** the held contacts' force rounding when held. */
-double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
+RT_HOT double rt_law_impact_event_tol(const nsm_sim *s, int j, int closed, const double *y, double gt)
 {
     return closed ? rt_force_tol_gap(s, s->mode, y, j) : gt;
 }

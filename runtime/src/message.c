@@ -88,7 +88,7 @@ double rt_t_resolution(const nsm_sim *s, double t_end)
 ** ulp of a normal number a is at most DBL_EPSILON a, so a step of at least
 ** RT_T_RES DBL_EPSILON a does without nextafter (the run loop asks at
 ** every step). */
-int rt_t_resolved(const nsm_sim *s, double h, double t_end)
+RT_HOT int rt_t_resolved(const nsm_sim *s, double h, double t_end)
 {
     double a = fmax(fabs(s->t), fabs(t_end));
     if (a >= DBL_MIN && h >= RT_T_RES * DBL_EPSILON * a)

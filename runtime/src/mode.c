@@ -526,7 +526,7 @@ static int mode_no_matrix(const nsm_sim *s, RtModeInfo *mi)
 /* What the runtime knows of the current mode and switch state, built on
 ** its first use; NULL on failure (out of memory, a redundant closed set),
 ** with the run failed. */
-const RtModeInfo *rt_mode_info(nsm_sim *s)
+RT_HOT const RtModeInfo *rt_mode_info(nsm_sim *s)
 {
     unsigned long key = rt_switch_key(s), hash = rt_mode_hash(s, s->mode);
     RtModeInfo *mi = NULL, *old = &s->md.info[0];

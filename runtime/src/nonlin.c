@@ -234,7 +234,7 @@ double rt_nl_slip_curv(const nsm_sim *s, int k)
 }
 
 /* Add the state-dependent forces at (t, y) to f (n values). */
-void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f)
+RT_HOT void rt_nl_force(const nsm_sim *s, double t, const double *y, double *f)
 {
     if (s->m->nl_force)
         s->m->nl_force(t, y, s->sw, s->params, s->consts, f);

@@ -367,7 +367,7 @@ static int toggle_switch(nsm_sim *s, int k, const double *Y0)
 }
 
 /* Emit a sample to the sample handler. */
-static int sample(nsm_sim *s)
+RT_HOT static int sample(nsm_sim *s)
 {
     if (s->set.on_sample && s->set.on_sample(s->set.sa_ud, s, s->t))
         return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the sample handler");
@@ -503,7 +503,7 @@ static double step_size_nl(nsm_sim *s)
 ** up to the user's dt and up to RT_DP5_OWN/rho.  rk4 and adaptive never
 ** step past 0.9 times the mode's stability bound either: *cut says the
 ** step was cut to it.  No side effect, so a run's check can ask it too. */
-static double mode_step(const nsm_sim *s, const RtModeInfo *mi, int *cut)
+RT_HOT static double mode_step(const nsm_sim *s, const RtModeInfo *mi, int *cut)
 {
     double own = mi->rho > 0 ? RT_RK4_OWN / mi->rho : INFINITY;
     double h, bound = s->set.method == NSM_METHOD_RK4 ? mi->h_rk4
@@ -788,7 +788,7 @@ static int taylor_overflow(nsm_sim *s, double h, int i)
 ** the balance is kept at every step where the run keeps its energy
 ** integrals) stops the run: the motion is no longer the model's.  The
 ** advice names a finer method only when there is one to move to. */
-static int check_balance(nsm_sim *s, double t0, const double *y0, double h)
+RT_HOT static int check_balance(nsm_sim *s, double t0, const double *y0, double h)
 {
     if (!s->energy)
         return NSM_OK;
@@ -936,7 +936,7 @@ int rt_run_check(nsm_sim *s, double t_end)
 
 /* Advance to time t_end: steps, events, transitions, samples at multiples of
 ** every (and after every step when every is 0). */
-int rt_run(nsm_sim *s, double t_end)
+RT_HOT int rt_run(nsm_sim *s, double t_end)
 {
     int rc, N = s->n_state, n = s->n_vel;
     if (s->failed)

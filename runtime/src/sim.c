@@ -609,7 +609,7 @@ static double sfric_force(const nsm_sim *s, int k)
 }
 
 /* Value of output column k at the current state (NAN if out of range). */
-double nsm_sim_output(const nsm_sim *s, int k)
+RT_HOT double nsm_sim_output(const nsm_sim *s, int k)
 {
     if (k < 0 || k >= s->m->n_outputs)
         return NAN;

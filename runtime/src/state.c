@@ -71,7 +71,7 @@ void rt_state_set_time(nsm_sim *s, double t)
 
 /* The state becomes (t, y), y holding all N values (the quaternions of
 ** bodies in space scaled back to unit length, rigid.c). */
-void rt_state_set(nsm_sim *s, double t, const double *y)
+RT_HOT void rt_state_set(nsm_sim *s, double t, const double *y)
 {
     s->t = t;
     if (y != s->y)

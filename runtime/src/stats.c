@@ -532,7 +532,7 @@ static double state_floor(const nsm_sim *s, double t, const double *y)
 /* The balance at the step's end (t1, Y1, of kinetic + potential energy E): the
 ** largest error and the largest energy met, which energy.error needs
 ** whether or not the rest of the audit runs. */
-static void balance_step(nsm_sim *s, double t1, const double *Y1, double E)
+RT_HOT static void balance_step(nsm_sim *s, double t1, const double *Y1, double E)
 {
     RtStats *st = s->st;
     if (st->steps == 1)
@@ -566,7 +566,7 @@ static void balance_step(nsm_sim *s, double t1, const double *Y1, double E)
 ** balance cannot judge below: the energy of which it is the tol-th part is
 ** a reference too, so that an error within it passes and one beyond it
 ** fails as before. */
-double rt_stats_relative_error(const nsm_sim *s, double tol)
+RT_HOT double rt_stats_relative_error(const nsm_sim *s, double tol)
 {
     const RtStats *st = s->st;
     double ref = st ? st->e_max : 0;
@@ -593,7 +593,7 @@ static void first_step_phases(nsm_sim *s)
 
 /* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode: the
 ** balance always, the rest when the detailed audit is on. */
-void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
+RT_HOT void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
 {
     RtStats *st = s->st;
     if (!st)
@@ -677,7 +677,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
 /* The largest energy magnitude met at a step end so far, or `now` if larger:
 ** energy.error is the balance relative to it, so that the column reads the
 ** same for a 1 J toy and a 1 MJ machine. */
-double rt_stats_energy_scale(const nsm_sim *s, double now)
+RT_HOT double rt_stats_energy_scale(const nsm_sim *s, double now)
 {
     double m = s->st ? s->st->e_max : 0;
     return now > m ? now : m;
@@ -890,7 +890,7 @@ int nsm_sim_contact_stats(const nsm_sim *s, int j, nsm_contact_stats *out)
 
 /* Energies at the current state; returns the balance error
 ** E0 + injected - dissipated - (kinetic + potential). */
-double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, double *inj)
+RT_HOT double nsm_sim_energy(const nsm_sim *s, double *kin, double *pot, double *diss, double *inj)
 {
     int n = s->n_vel;
     double k = 0;

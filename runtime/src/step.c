@@ -35,7 +35,7 @@ static void axpy(int N, const double *Y, double h, const double *k, double *Y1)
 }
 
 /* One classical RK4 step of size h in the current mode. */
-static int rk4_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
+RT_HOT static int rk4_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
     int N = s->n_state, rc;
     double k1[N], k2[N], k3[N], k4[N], T[N];
@@ -85,7 +85,7 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
     return sum;
 }
 
-static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, double *err)
+RT_HOT static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, double *err)
 {
     int N = s->n_state, rc;
     double k[7][N], T[N];
@@ -312,7 +312,7 @@ RT_COLD static int step_refuse(nsm_sim *s, const char *who, double h, int beyond
 
 /* Adaptive step: tries *h, shrinks it until the error test passes, and
 ** leaves the next trial step in s->h_adapt. */
-static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
+RT_HOT static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
 {
     int beyond = 0;     /* a trial below the resolution at the end time */
     for (;;) {
@@ -493,7 +493,7 @@ static int same_time(double a, double b)
 
 /* The anchor if it continues from (t, Y) with step h in the current mode,
 ** else NULL (h = 0: any step). */
-static RtAnchor *anchor_get(nsm_sim *s, double t, const double *Y, double h)
+RT_HOT static RtAnchor *anchor_get(nsm_sim *s, double t, const double *Y, double h)
 {
     RtAnchor *a = &s->ex.anchor;
     if (!a->used || !rt_mode_eq(s, a->mode, s->mode) || a->swkey != rt_switch_key(s) ||
@@ -528,7 +528,7 @@ static RtShadow *shadow_find(nsm_sim *s, double t, const double *y)
 
 /* Y1's positions and velocities as the rounding of the long double Z, the
 ** state at time t, which becomes a shadow. */
-void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1)
+RT_HOT void rt_exact_land(nsm_sim *s, double t, const long double *Z, double *Y1)
 {
     int n = s->n_vel;
     if (s->ex.shadow_next == s->ex.shadow_used)
@@ -585,7 +585,7 @@ void rt_shadow_impulse(nsm_sim *s, int j, double e, double t, const double *y0, 
 
 /* The augmented state of (t, Y) in long double: the shadow's or the grid's
 ** when Y is their rounding, else Y extended. */
-void rt_exact_state(nsm_sim *s, double t, const double *Y, long double *ZL)
+RT_HOT void rt_exact_state(nsm_sim *s, double t, const double *Y, long double *ZL)
 {
     int na = s->n_aug;
     RtShadow *sh = shadow_find(s, t, Y);
@@ -626,7 +626,7 @@ static RtAnchor *anchor_set(nsm_sim *s, double t, const double *Y, double h)
 
 /* The energy integrals over a step from the augmented state Z: Y1's last
 ** two entries from Y's. */
-static void exact_energy(nsm_sim *s, const double *Z, const double *Id, const double *Iw,
+RT_HOT static void exact_energy(nsm_sim *s, const double *Z, const double *Id, const double *Iw,
                          const double *Y, double *Y1)
 {
     int n = s->n_vel, na = s->n_aug;
@@ -646,7 +646,7 @@ static void round_state(int na, const long double *ZL, double *Z)
 
 /* Propagate Y over h with the given propagator; without the energy
 ** integrals when Id is NULL (Y1's last two entries are then Y's). */
-static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const long double *E,
+RT_HOT static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const long double *E,
                         const double *Id, const double *Iw, double *Y1)
 {
     int n = s->n_vel, na = s->n_aug;
@@ -666,7 +666,7 @@ static void exact_apply(nsm_sim *s, double t, double h, const double *Y, const l
 
 /* The cached propagator of step h in the current mode and switch state,
 ** computed on a miss. */
-static int exact_prop(nsm_sim *s, double h, RtProp **out)
+RT_HOT static int exact_prop(nsm_sim *s, double h, RtProp **out)
 {
     unsigned long key = rt_switch_key(s), hash = rt_mode_hash(s, s->mode);
     for (int k = 0; k < RT_CACHE; k++)
@@ -745,7 +745,7 @@ static int anchor_step(nsm_sim *s, RtAnchor *a, double t, const double *Y, doubl
 /* Exact step of size h by the step's Taylor expansion (taylor.c), which the
 ** event detection then reuses: the end state in long double, the energies
 ** by its quadrature.  No exponential is formed. */
-static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
+RT_HOT static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
     int n = s->n_vel, na = s->n_aug, rc;
     const RtModeInfo *mi = rt_mode_info(s);
@@ -771,7 +771,7 @@ static int taylor_step(nsm_sim *s, double t, const double *Y, double h, double *
 ** on samples and switches, and a large model's every step follow the
 ** step's Taylor expansion (over the mode matrix's nonzeros, or a large
 ** mode's operator: modeop.c). */
-static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
+RT_HOT static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y1)
 {
     if (h == s->h_step && h == s->set.dt && s->n_aug <= s->set.dense_na) {
         RtAnchor *a = anchor_get(s, t, Y, h);
@@ -785,7 +785,7 @@ static int exact_step(nsm_sim *s, double t, const double *Y, double h, double *Y
 /* Exact propagation over an arbitrary tau, without caching (event
 ** location); without the energy integrals unless energy is set (Y1's last
 ** two entries are then Y's). */
-static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1, int energy)
+RT_HOT static int exact_advance(nsm_sim *s, double t, const double *Y, double tau, double *Y1, int energy)
 {
     const RtModeInfo *mi = s->n_aug > s->set.dense_na ? rt_mode_info(s) : NULL;
     if (s->n_aug > s->set.dense_na && !mi)
@@ -1000,7 +1000,7 @@ static int taylor_nl_step(nsm_sim *s, double t, const double *Y, double *h, doub
 
 /* One step of the current method from (t, Y).  The adaptive method may
 ** shorten *h; the others take it as given. */
-int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
+RT_HOT int rt_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
 {
     switch (s->set.method) {
     case NSM_METHOD_ADAPTIVE: return adaptive_step(s, t, Y, h, Y1);

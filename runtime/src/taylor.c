@@ -406,7 +406,7 @@ static int march_zero(const long double *a, int K, double *lo, double r0, double
 ** step's unit interval, p(lo) > 0, with tail bounds r0 (value) and r1
 ** (slope); 1 and *x if there is one.  The search may report a point where
 ** |p| is within the tail bound of 0 when p grazes 0 there. */
-int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double r1, double *x)
+RT_HOT int rt_poly_first_zero(const long double *a, int K, double lo, double r0, double r1, double *x)
 {
     if (!(lo < 1))
         return 0;
@@ -510,7 +510,7 @@ void rt_taylor_sum(const long double *P, int na, int K, long double x, long doub
 /* The Taylor coefficients P_k = A P_(k-1) h / k, k = 1 .. K, of mode mi's
 ** motion from P_0 (P holds K + 1 vectors of na), over A's nonzeros: the
 ** step's expansion here, the Zeno tail's flights in step.c. */
-void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P)
+RT_HOT void rt_taylor_terms(const RtModeInfo *mi, int na, int K, double h, long double *P)
 {
     const int *rows = mi->rows, *cols = mi->cols;
     const double *vals = mi->vals;
@@ -664,7 +664,7 @@ static void taylor_need_terms(nsm_sim *s)
 /* Expand the motion of the current mode (mi) over [t0, t0 + h] from the
 ** augmented state Z0: the step's P_k, the tail factor, and nothing of the
 ** energy yet (rt_taylor_energy does that on demand). */
-int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h)
+RT_HOT int rt_taylor_build(nsm_sim *s, const RtModeInfo *mi, double t0, const long double *Z0, double h)
 {
     RtTaylor *T = &s->tay;
     if (mi->op) {                          /* a large mode: by its operator (modeop.c) */
@@ -735,7 +735,7 @@ int rt_taylor_is(const nsm_sim *s, const RtModeInfo *mi, double t0, const long d
 
 /* The state at t0 + x h (x in [0, 1]) of the expansion, in long double
 ** (the step's end by its propagator when it has one). */
-void rt_taylor_state(nsm_sim *s, double x, long double *Z)
+RT_HOT void rt_taylor_state(nsm_sim *s, double x, long double *Z)
 {
     const RtTaylor *T = &s->tay;
     int na = s->n_aug, K = T->K;
@@ -828,7 +828,7 @@ static inline void event_rows4(const long double *R, const long double *P, int n
 /* The polynomial and tail bounds of event function j of the step's mode
 ** (rt_taylor_form on its row of mi->ev), from the propagator's rows when
 ** the step has one: (K + 1) na products, no terms. */
-void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
+RT_HOT void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
 {
     const RtTaylor *T = &s->tay;
     int na = s->n_aug, K = T->K;
@@ -864,7 +864,7 @@ void rt_taylor_event(nsm_sim *s, int j, long double *a, double *r0, double *r1)
 ** each form's entry; a long double's load and rounding to double in its
 ** innermost loop took a third of the exact method's time.  The same
 ** roundings, done once a step, in rows that the products read in order. */
-static void energy_terms(const RtTaylor *T, int na, double *restrict pd)
+RT_HOT static void energy_terms(const RtTaylor *T, int na, double *restrict pd)
 {
     int K = T->K;
     for (int c = 0; c < T->mi->nqcomp; c++) {
@@ -880,7 +880,7 @@ static void energy_terms(const RtTaylor *T, int na, double *restrict pd)
 ** series of Z_i and Z_q (pd: energy_terms).  In double: the integrals feed
 ** a balance checked to 1e-6 and printed to 1e-12, and their terms do not
 ** cancel.  Each e_m takes its products in the order (i, q, k). */
-static void energy_series(const nsm_sim *s, const double *Q, const double *restrict pd,
+RT_HOT static void energy_series(const nsm_sim *s, const double *Q, const double *restrict pd,
                           double *restrict e)
 {
     int na = s->n_aug, K = s->tay.K;
