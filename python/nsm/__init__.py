@@ -563,7 +563,10 @@ class _SignalsHeld:
     inside subprocess's wait (between its lock's acquire and the with that
     releases it) left the lock held, and the clean-up's own wait then
     blocked for ever (nsm.compile sent SIGTERM as its load child ended did
-    not end).  Only in the main thread, over handlers set from Python."""
+    not end).  release() ends the hold without raising and returns the
+    signals noted, for a caller that raises them once it can (Popen's
+    child must be stopped first).  Only in the main thread, over handlers
+    set from Python."""
 
     def __enter__(self):
         self.pending, self.old = [], {}
@@ -573,12 +576,24 @@ class _SignalsHeld:
                     self.old[x] = signal.signal(x, lambda n, frame: self.pending.append(n))
         return self
 
-    def __exit__(self, *exc):
+    def release(self):
+        """Puts the handlers back; the signals noted, SIGTERM first (the
+        first raised ends the caller, and SIGTERM is the stronger stop)."""
         for x, h in self.old.items():
             signal.signal(x, h)
-        while self.pending:
-            signal.raise_signal(self.pending.pop(0))
+        self.old = {}
+        got, self.pending = sorted(set(self.pending), key=lambda n: n != signal.SIGTERM), []
+        return got
+
+    def __exit__(self, *exc):
+        _raise_signals(self.release())
         return False
+
+
+def _raise_signals(sigs):
+    """Raises the signals a _SignalsHeld noted, through their handlers."""
+    for x in sigs:
+        signal.raise_signal(x)
 
 
 def _load_trial(so):
@@ -605,16 +620,24 @@ def _load_trial(so):
 
 
 def _run_tool(cmd, what):
-    """Runs a program (nsmc or the C compiler); CompileError when it cannot be started."""
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, errors="replace")
-    except FileNotFoundError:
+    """Runs a program (nsmc or the C compiler); CompileError when it cannot
+    be started.  Ctrl-C sends it SIGINT and awaits it (_run_stoppable),
+    then raises KeyboardInterrupt: subprocess.run's own wait could take the
+    KeyboardInterrupt with its lock held and its clean-up then waited for
+    ever."""
+    p, stopped = _run_stoppable(cmd, what)
+    if stopped:
+        raise KeyboardInterrupt
+    return p
+
+
+def _tool_error(cmd, what, err):
+    """CompileError for a program that cannot be started, with the hint."""
+    if isinstance(err, FileNotFoundError):
         hint = "set CC to your C compiler" if what == "the C compiler" else \
             "build nsm, or install it and put its bin/ on PATH"
-        raise CompileError("%s '%s' was not found (%s)" % (what, cmd[0], hint)) from None
-    except OSError as err:
-        raise CompileError("%s '%s' cannot be run: %s" % (what, cmd[0], err.strerror or err)) \
-            from None
+        return CompileError("%s '%s' was not found (%s)" % (what, cmd[0], hint))
+    return CompileError("%s '%s' cannot be run: %s" % (what, cmd[0], err.strerror or err))
 
 
 class _Terminated(BaseException):
@@ -654,76 +677,100 @@ def _sigterm_held(call):
 
 def _popen_held(cmd, **kw):
     """subprocess.Popen(cmd, **kw) with SIGINT and SIGTERM held while the
-    child starts; returns (the Popen, the signals that came meanwhile), to
-    be raised once the caller can stop the child.  A KeyboardInterrupt
-    raised inside Popen (as it waits for the child's exec) lost the child:
-    a C compiler went on alone and the entry's C was left in the cache.
-    Only in the main thread (Python runs its handlers there) and only over
-    handlers set from Python; a Popen that fails raises the held signals at
+    child starts (_SignalsHeld); returns (the Popen, the signals that came
+    meanwhile), to be raised once the caller can stop the child.  A
+    KeyboardInterrupt raised inside Popen (as it waits for the child's
+    exec) lost the child: a C compiler went on alone and the entry's C was
+    left in the cache.  A Popen that fails raises the held signals at
     once."""
-    sigs = [x for x in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(x) is not None]
-    if threading.current_thread() is not threading.main_thread() or not sigs:
-        return subprocess.Popen(cmd, **kw), []
-    pending = []
-    old = {x: signal.signal(x, lambda signum, frame: pending.append(signum)) for x in sigs}
-    try:
+    with _SignalsHeld() as held:
         pr = subprocess.Popen(cmd, **kw)
-    except BaseException:
-        for x, h in old.items():
-            signal.signal(x, h)
-        for x in pending:
-            signal.raise_signal(x)
-        raise
-    for x, h in old.items():
-        signal.signal(x, h)
-    return pr, pending
+        return pr, held.release()
+
+
+def _slice(pr):
+    """One slice (50 ms) of awaiting pr, with SIGINT and SIGTERM held:
+    (out, err) once it has ended, else None; the signals that came are
+    returned as the second item, to be raised by the caller."""
+    with _SignalsHeld() as held:
+        try:
+            got = pr.communicate(timeout=0.05)
+        except subprocess.TimeoutExpired:
+            got = None
+        return got, held.release()
+
+
+def _stop_child(pr):
+    """Sends the child SIGINT and awaits it, in held slices: a second Ctrl-C
+    or SIGTERM, or 60 s without its end, kills it.  Returns (out, err) and
+    the SIGTERMs that came meanwhile (a second SIGINT is spent on the
+    kill)."""
+    if pr.poll() is None:
+        pr.send_signal(signal.SIGINT)
+    end, later = time.monotonic() + 60, []
+    while True:
+        got, sigs = _slice(pr)
+        later += [x for x in sigs if x == signal.SIGTERM and x not in later]
+        if got is not None:
+            return got, later
+        if sigs or time.monotonic() > end:
+            pr.kill()
 
 
 def _run_stoppable(cmd, what, env=None, cwd=None):
-    """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
-    honoured as the studies run in process honour it: the program is sent
-    SIGINT (a terminal's Ctrl-C reaches it already; a KeyboardInterrupt
-    raised without a signal, _thread.interrupt_main()'s, did not) and
-    awaited, so that it keeps its finished points in its partial files, and
-    then (CompletedProcess, True) is returned; else (CompletedProcess,
-    False).  A second Ctrl-C while it ends kills it.  It was a plain
-    KeyboardInterrupt, the program killed and its points lost.  A SIGTERM
-    taken by _sigterm_held stops the program the same way, then goes on as
-    _Terminated."""
+    """Runs a program (the C compiler, nsmc, a study's nsmc sweep --basin)
+    with Ctrl-C honoured as the studies run in process honour it: the
+    program is sent SIGINT (a terminal's Ctrl-C reaches it already; a
+    KeyboardInterrupt raised without a signal, _thread.interrupt_main()'s,
+    did not) and awaited, so that it keeps its finished points in its
+    partial files, and then (CompletedProcess, True) is returned; else
+    (CompletedProcess, False).  A second Ctrl-C while it ends kills it.  A
+    SIGTERM taken by _sigterm_held stops the program the same way, then goes
+    on as _Terminated.  The program is awaited in slices of 50 ms with the
+    signals held (_slice), and those that came are raised between slices,
+    never inside subprocess's wait (a KeyboardInterrupt raised there, with
+    its lock held, left the clean-up's wait blocked for ever).
+    CompileError when the program cannot be started."""
     try:
         pr, pending = _popen_held(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True, errors="replace", env=env, cwd=cwd)
-    except OSError:
-        return _run_tool(cmd, what), False      # its CompileError, with the hint
-    while True:     # in slices: a KeyboardInterrupt without a signal is seen in one
+    except OSError as err:
+        raise _tool_error(cmd, what, err) from None
+    while True:
         try:
-            while pending:      # a Ctrl-C or SIGTERM as it started: now it can be stopped
-                signal.raise_signal(pending.pop(0))
-            out, err = pr.communicate(timeout=0.05)
-            return subprocess.CompletedProcess(cmd, pr.returncode, out, err), False
-        except subprocess.TimeoutExpired:
-            continue
+            _raise_signals(pending)     # a Ctrl-C or SIGTERM of the last slice
+            got, pending = _slice(pr)
+            if got is not None:
+                return subprocess.CompletedProcess(cmd, pr.returncode, *got), False
         except (KeyboardInterrupt, _Terminated) as err:
             stop = err
             break
-    try:
-        if pr.poll() is None:
-            pr.send_signal(signal.SIGINT)
-        out, err = pr.communicate(timeout=60)
-    except BaseException:       # a second Ctrl-C, or a program that does not end
-        pr.kill()
-        out, err = pr.communicate()
+    got, later = _stop_child(pr)
     if isinstance(stop, _Terminated):
         raise stop
-    return subprocess.CompletedProcess(cmd, pr.returncode, out, err), True
+    _raise_signals(later)
+    return subprocess.CompletedProcess(cmd, pr.returncode, *got), True
+
+
+class _TempDir(tempfile.TemporaryDirectory):
+    """A TemporaryDirectory removed with SIGINT and SIGTERM held: a Ctrl-C
+    or SIGTERM in the middle of its removal left part of it in TMPDIR (a
+    basins study's folder, under SIGTERM as nsmc had just ended)."""
+
+    def cleanup(self):
+        """Removes the folder, the stop signals raised once it is gone."""
+        with _SignalsHeld():
+            super().cleanup()
 
 
 def _tempdir(prefix, what):
-    """A temporary folder for what; CompileError with the hint when none can
-    be made (a TMPDIR removed during the session escaped as a raw
+    """A temporary folder for what (made with the stop signals held, removed
+    likewise: _TempDir); CompileError with the hint when none can be made
+    (a TMPDIR removed during the session escaped as a raw
     FileNotFoundError from compile_source and basins)."""
     try:
-        return tempfile.TemporaryDirectory(prefix=prefix)
+        with _SignalsHeld():
+            return _TempDir(prefix=prefix)
     except OSError as err:
         raise CompileError("cannot make a temporary folder for %s: %s (set TMPDIR to a "
                            "writable directory)" % (what, err.strerror or err)) from None
@@ -783,11 +830,12 @@ def _cc_tmpdir_remove(d):
     """Removes _cc_tmpdir's folder d with what the compiler's children left
     in it, tried again for up to a second (a child outliving its stopped
     compiler may still create a file there)."""
-    for _ in range(100):
-        if d is None or not os.path.exists(d):
-            return
-        shutil.rmtree(d, ignore_errors=True)
-        time.sleep(0.01)
+    with _SignalsHeld():     # a stop in the middle of rmtree left part of it
+        for _ in range(100):
+            if d is None or not os.path.exists(d):
+                return
+            shutil.rmtree(d, ignore_errors=True)
+            time.sleep(0.01)
 
 
 def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
@@ -802,9 +850,11 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
         # kills it, it left its .s, .o and .res files in TMPDIR), in a folder
         # of its own removed after it (a child of a stopped compiler may
         # create one after the compiler's cleanup)
-        cc_tmp = _cc_tmpdir()
-        env = dict(os.environ, TMPDIR=cc_tmp) if cc_tmp else None
+        cc_tmp = None
         try:
+            with _SignalsHeld():    # a stop as it is made: the folder is removed
+                cc_tmp = _cc_tmpdir()
+            env = dict(os.environ, TMPDIR=cc_tmp) if cc_tmp else None
             p, stopped = _run_stoppable(full, "the C compiler", env)
         finally:
             _cc_tmpdir_remove(cc_tmp)
@@ -2067,6 +2117,24 @@ class Model:
             _method(method)
         _params_dict(params)
         paths = _locate()
+
+        def study():
+            """nsmc sweep --basin in a temporary folder: (its grid, attractors)."""
+            return self._basins_in(paths, axes, section, transient, record, tol, jobs, period,
+                                   t_max, method, pilot, params)
+        # SIGTERM (at its default action) stops nsmc and removes the folder
+        # before the process ends by it: nsmc went on alone and the folder
+        # stayed in TMPDIR
+        grid, atts = _sigterm_held(study)
+        nx, ny = counts
+        xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
+        labels = grid[:, 2].astype(int).reshape(ny, nx)
+        return xs, ys, labels, atts
+
+    def _basins_in(self, paths, axes, section, transient, record, tol, jobs, period, t_max,
+                   method, pilot, params):
+        """basins' nsmc sweep --basin, run in a temporary folder: (the grid
+        of basins.csv, the attractors' rows); Interrupted on Ctrl-C."""
         with _tempdir("nsm-basins-", "nsmc sweep --basin") as d:
             src = os.path.join(d, "model.nsm")
             _write_temp(src, self._source, "the model's source")
@@ -2107,10 +2175,7 @@ class Model:
             grid = np.loadtxt(os.path.join(d, "out", "basins.csv"), delimiter=",", skiprows=1,
                               ndmin=2)
             atts = _csv_rows(os.path.join(d, "out", "attractors.csv"))
-        nx, ny = counts
-        xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
-        labels = grid[:, 2].astype(int).reshape(ny, nx)
-        return xs, ys, labels, atts
+        return grid, atts
 
     @_api
     def run(self, t_end=None, method=None, params=None, every=None, dt=None, rtol=None,
