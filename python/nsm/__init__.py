@@ -171,18 +171,24 @@ def _api(fn):
     __eq__, __iter__ or items() where no argument check caught it first) an
     nsm.Error naming it; the original is chained as __cause__.
     KeyboardInterrupt (Interrupted) and warnings raised as errors pass."""
-    where = fn.__qualname__
+    where, stopped = fn.__qualname__, getattr(fn, "_stopped", None)
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        depth = getattr(_said, "depth", 0)
-        if depth == 0:      # a call from outside the package: its own warnings
-            _said.lines, _said.outer = [], sys.exc_info()[1]
-        _said.depth = depth + 1
-        try:
+        depth = -1
+        try:    # from the first line: a Ctrl-C anywhere in the call is seen
+            depth = getattr(_said, "depth", 0)
+            if depth == 0:      # a call from outside the package: its own warnings
+                _said.lines, _said.outer = [], sys.exc_info()[1]
+            _said.depth = depth + 1
             return fn(*args, **kwargs)
         except (Error, Warning):
             raise
+        except KeyboardInterrupt as err:
+            # a stop before fn's own conversion (at its first instruction)
+            if stopped is None or isinstance(err, Interrupted):
+                raise
+            raise stopped(*args) from None
         except MemoryError as err:
             raise OutOfMemoryError("%s: out of memory%s" % (where, ": %s" % err if str(err)
                                                             else "")) from err
@@ -193,8 +199,19 @@ def _api(fn):
             raise Error("%s: the call raised %s: %s" % (where, type(err).__name__, str(err) or
                                                           "(no message)")) from err
         finally:
-            _said.depth = depth
+            if depth >= 0:
+                _said.depth = depth
     return call
+
+
+def _stops_as(make):
+    """Marks a public method whose Ctrl-C anywhere, even before its own
+    conversion, is make(self, ...)'s exception (an Interrupted with what
+    it promises for a stop before any result); _api reads the mark."""
+    def mark(fn):
+        fn._stopped = make
+        return fn
+    return mark
 
 
 # The runtime's warnings of the last public call in each thread (texts), for
@@ -1927,6 +1944,7 @@ class Model:
             self._free(sim)
 
     @_api
+    @_stops_as(lambda self, *rest: Interrupted(None, self._sweep_partial([], [])))
     def sweep(self, param, values, section, period=None, transient=100, record=100, t_max=None,
               params=None, init=None, method=None):
         """A brute-force bifurcation diagram: for each value of param, the
@@ -1934,6 +1952,27 @@ class Model:
         `transient` dropped and the next `record` kept (fewer when the run
         reaches t_max, default the model's t_end, first).  Returns (p, rec):
         p the parameter of each kept record, rec its row t, phase, state."""
+        ps, rows = [], []
+        try:
+            return self._sweep_checked(param, values, section, period, transient, record, t_max,
+                                       params, init, method, ps, rows)
+        except KeyboardInterrupt as err:
+            # a Ctrl-C outside a run (the arguments' and the values' checks,
+            # a run's set-up, in Python) was a bare KeyboardInterrupt and the
+            # finished values' records were lost; within a run it is
+            # Interrupted already
+            if isinstance(err, Interrupted):
+                raise
+            raise Interrupted(None, self._sweep_partial(ps, rows)) from None
+
+    def _sweep_partial(self, ps, rows):
+        """The records kept so far, as sweep returns them."""
+        return (np.array(ps, dtype=float),
+                np.array(rows, dtype=float).reshape(-1, 2 + 2 * len(self.bodies)))
+
+    def _sweep_checked(self, param, values, section, period, transient, record, t_max, params,
+                       init, method, ps, rows):
+        """sweep's arguments checked, then its runs (_sweep_values)."""
         param = _param_name(self.params, param)
         _params_dict(params)
         _not_swept(params, [param])
@@ -1980,22 +2019,9 @@ class Model:
             raise SettingError("sweeps, basins and continuation do not take bodies in space yet "
                                "(their Poincare sections and tangent dynamics need a chart of "
                                "the quaternions)")
-        n2 = 2 * len(self.bodies)
-        ps, rows = [], []
-
-        def partial():
-            """The records kept so far, as sweep returns them."""
-            return np.array(ps, dtype=float), np.array(rows, dtype=float).reshape(-1, 2 + n2)
-        try:
-            return self._sweep_values(param, values, section, period, t_max, params, method,
-                                      init, transient, record, ps, rows, partial)
-        except KeyboardInterrupt as err:
-            # a Ctrl-C outside a run (the values' checks, a run's set-up, in
-            # Python) was a bare KeyboardInterrupt and the finished values'
-            # records were lost; within a run it is Interrupted already
-            if isinstance(err, Interrupted):
-                raise
-            raise Interrupted(None, partial()) from None
+        return self._sweep_values(param, values, section, period, t_max, params, method, init,
+                                  transient, record, ps, rows,
+                                  lambda: self._sweep_partial(ps, rows))
 
     def _sweep_values(self, param, values, section, period, t_max, params, method, init,
                       transient, record, ps, rows, partial):

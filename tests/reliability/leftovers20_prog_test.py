@@ -15,6 +15,14 @@ Cases (each under 20 s in the normal build):
              within 10 s, SIGINT as KeyboardInterrupt (nsm.Interrupted for
              basins), SIGTERM by SIGTERM, no program left running (read in
              /proc), no temporary left in TMPDIR or the cache.
+  sweepstart Model.sweep stopped by SIGINT before its first point: from a
+             hook in its argument checks (a params mapping whose
+             __contains__ sends the signal), and at 400 random moments of
+             short sweeps: nsm.Interrupted with t None and empty records
+             of the model's width, or the records so far (it was a bare
+             KeyboardInterrupt from the checks before the sweep's try);
+             a bare KeyboardInterrupt only raised outside the package or
+             as the call is entered, before its first instruction.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -194,7 +202,7 @@ def case_stoppable(tmp):
               ("basins", True, signal.SIGINT), ("basins", True, signal.SIGTERM),
               ("compile", False, signal.SIGINT), ("compile", False, signal.SIGTERM),
               ("basins", False, signal.SIGINT), ("basins", False, signal.SIGTERM)]
-    trials += trials[:4]
+    trials += trials[:2]
     stopped = 0
     for k, (what, widen, sig) in enumerate(trials[:6] if SANITIZED else trials):
         try:
@@ -206,5 +214,93 @@ def case_stoppable(tmp):
     check(stopped >= 4, "at least 4 of the calls were stopped (%d)" % stopped)
 
 
+# ---- sweepstart ---------------------------------------------------------
+
+PY_SWEEPSTART = r'''
+import dis, os, random, signal, sys, threading, time
+import numpy as np
+import nsm
+m = nsm.compile(sys.argv[1])
+API = nsm.Model.sweep.__code__         # _api's wrapper
+ENTRY = [i.offset for i in dis.get_instructions(API) if i.opname == "RESUME"][0]
+WIDTH = 2 + 2 * len(m.bodies)
+
+
+class Stopping(dict):
+    """A params mapping whose membership test sends SIGINT (a Ctrl-C as the
+    sweep checks its arguments)."""
+
+    def __contains__(self, key):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
+        return dict.__contains__(self, key)
+
+
+def stop_outcome(e):
+    """How a stopped sweep ended: 'empty' (Interrupted, no records, of the
+    model's width), 'partial', or what is wrong."""
+    if isinstance(e, nsm.Interrupted):
+        p, rec = e.result
+        if e.t is None and p.shape == (0,) and rec.shape == (0, WIDTH):
+            return "empty"
+        return "partial" if len(p) == len(rec) and rec.shape[1:] == (WIDTH,) else "bad %r" % (e.result,)
+    tb, frames = e.__traceback__, []
+    while tb is not None:
+        frames.append(tb)
+        tb = tb.tb_next
+    ours = [f for f in frames if f.tb_frame.f_code.co_filename == nsm.__file__]
+    if not ours or (len(ours) == 1 and ours[0].tb_frame.f_code is API and
+                    ours[0].tb_lasti <= ENTRY):
+        return "outside"
+    return "bare KeyboardInterrupt from %s line %d" % (ours[-1].tb_frame.f_code.co_name,
+                                                     ours[-1].tb_lineno)
+
+
+try:
+    m.sweep("omega", [2.5, 2.6], "period:2*pi/omega", transient=2, record=2,
+            params=Stopping(e=0.8))
+    print("hook: finished")
+except KeyboardInterrupt as e:
+    print("hook:", stop_outcome(e))
+
+seen = {}
+rnd = random.Random(7)
+span = 1.0
+for _ in range(5):      # the call's own time, without a thread's start
+    t0 = time.perf_counter()
+    m.sweep("omega", [2.5], "period:2*pi/omega", transient=0, record=100)
+    span = min(span, time.perf_counter() - t0)
+print("span: %.6f s" % span)
+for k in range(400):
+    delay = rnd.uniform(0, span)
+    th = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        th.start()
+        m.sweep("omega", [2.5], "period:2*pi/omega", transient=0, record=100)
+        th.join()
+        got = "finished"
+    except KeyboardInterrupt as e:
+        got = stop_outcome(e)
+        th.join()
+    seen[got] = seen.get(got, 0) + 1
+print("random:", sorted(seen.items()))
+'''
+
+
+def case_sweepstart(tmp):
+    """Model.sweep stopped before its first point."""
+    p = subprocess.run([sys.executable, "-c", PY_SWEEPSTART, FIO], cwd=tmp, env=env_for(tmp),
+                       capture_output=True, text=True, timeout=120 * SLOW)
+    print("  " + p.stdout.strip().replace("\n", "\n  "))
+    check(p.returncode == 0, "the child ran", p)
+    lines = dict(ln.split(": ", 1) for ln in p.stdout.strip().splitlines())
+    check(lines.get("hook") == "empty", "a SIGINT as sweep checks its params: nsm.Interrupted "
+          "with t None and empty records of the model's width")
+    seen = eval(lines["random"])
+    check(all(k in ("empty", "partial", "finished", "outside") for k, _ in seen),
+          "400 SIGINTs at random moments: Interrupted, finished, or raised outside the "
+          "package")
+
+
 if __name__ == "__main__":
-    sys.exit(main({"stoppable": case_stoppable}, "nsm_left20prog_", case_arg=3))
+    sys.exit(main({"stoppable": case_stoppable, "sweepstart": case_sweepstart}, "nsm_left20prog_", case_arg=3))
