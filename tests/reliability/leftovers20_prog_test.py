@@ -23,6 +23,13 @@ Cases (each under 20 s in the normal build):
              KeyboardInterrupt from the checks before the sweep's try);
              a bare KeyboardInterrupt only raised outside the package or
              as the call is entered, before its first instruction.
+  plotlock   the simulator's --plot DIR takes the folder's lock as `nsmc
+             run` takes it: a simulator waiting on a FIFO with its --plot
+             folder locked, then a second simulator and `nsmc run` into the
+             folder, each refused naming the first's process and its own
+             option, nothing written; `nsmc run` running into a folder,
+             then a simulator's --plot there, refused (both were taken
+             and wrote into one folder at once).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -214,6 +221,78 @@ def case_stoppable(tmp):
     check(stopped >= 4, "at least 4 of the calls were stopped (%d)" % stopped)
 
 
+# ---- plotlock ------------------------------------------------------------
+
+def refused(tmp, label, cmd, holder, option, d):
+    """cmd, run while process holder writes into folder d: exit 1, the
+    holder named with the advice of option, the folder unchanged."""
+    before = sorted(os.listdir(d))
+    p = subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                       timeout=60 * SLOW)
+    print("  %-36s -> %d  %s" % (label, p.returncode, p.stderr.strip().splitlines()[-1:]))
+    check(p.returncode == 1 and "another run (process %d) is writing into" % holder in p.stderr
+          and "choose another folder with %s" % option in p.stderr and
+          sorted(os.listdir(d)) == before,
+          "%s: refused, naming process %d and %s, the folder unchanged" % (label, holder, option),
+          p)
+
+
+def case_plotlock(tmp):
+    """Two writers into one folder, one of them the simulator's --plot."""
+    p = subprocess.run([NSMC, "run", FIO, "--no-plot", "-q", "--t-end", "1", "--out-dir", "o"],
+                       cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                       timeout=120 * SLOW)
+    check(p.returncode == 0, "nsmc run builds the simulator", p)
+    sims = [f for f in glob.glob(os.path.join(tmp, "cache", "nsm", "*", "*"))
+            if os.path.basename(f) == "forced_impact_oscillator" and os.access(f, os.X_OK)]
+    check(len(sims) == 1, "the simulator is in the case's cache")
+    d, fifo = os.path.join(tmp, "d"), os.path.join(tmp, "fifo.csv")
+    os.mkfifo(fifo)
+    # the first simulator locks d, then waits for the FIFO's reader
+    first = subprocess.Popen([sims[0], "--t-end", "1", "--plot", d, "--out", fifo], cwd=tmp,
+                             env=env_for(tmp), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    lockf = os.path.join(d, ".nsm-run.lock")
+    t0 = time.monotonic()
+    while not (os.path.exists(lockf) and open(lockf).read().strip() == str(first.pid)) and \
+            first.poll() is None and time.monotonic() - t0 < 30 * SLOW:
+        time.sleep(0.01)
+    print("  a simulator --plot d waiting on a FIFO: running %s, lock %r"
+          % (first.poll() is None, open(lockf).read().strip() if os.path.exists(lockf) else None))
+    try:
+        check(first.poll() is None and os.path.exists(lockf),
+              "the simulator with --plot d holds d's lock (its process id in it)")
+        refused(tmp, "a second simulator --plot d", [sims[0], "--t-end", "1", "--plot", d],
+                first.pid, "--plot", d)
+        refused(tmp, "nsmc run --out-dir d", [NSMC, "run", FIO, "--no-plot", "-q", "--t-end",
+                                              "1", "--out-dir", d], first.pid, "--out-dir", d)
+    finally:
+        first.kill()
+        first.wait()
+    # nsmc run writing into e, then a simulator's --plot e
+    e = os.path.join(tmp, "e")
+    run = subprocess.Popen([NSMC, "run", FIO, "--no-plot", "-q", "--t-end", "1e7", "--every", "1000", "--out-dir",
+                            e], cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    lockf = os.path.join(e, ".nsm-run.lock")
+    t0 = time.monotonic()
+    while not os.path.exists(os.path.join(e, "trajectory.csv")) and run.poll() is None and \
+            time.monotonic() - t0 < 30 * SLOW:
+        time.sleep(0.01)
+    try:
+        check(run.poll() is None, "nsmc run is writing into e")
+        refused(tmp, "a simulator --plot e", [sims[0], "--t-end", "1", "--plot", e], run.pid,
+                "--plot", e)
+    finally:
+        run.send_signal(signal.SIGINT)
+        run.communicate(timeout=60 * SLOW)
+    p = subprocess.run([sims[0], "--t-end", "1", "--plot", e], cwd=tmp, env=env_for(tmp),
+                       capture_output=True, text=True, timeout=60 * SLOW)
+    print("  a simulator --plot e once nsmc run ended -> %d" % p.returncode)
+    check(p.returncode == 0 and os.path.getsize(os.path.join(e, "trajectory.csv")) > 0,
+          "once the run ended, the simulator plots into e", p)
+
+
 # ---- sweepstart ---------------------------------------------------------
 
 PY_SWEEPSTART = r'''
@@ -303,4 +382,5 @@ def case_sweepstart(tmp):
 
 
 if __name__ == "__main__":
-    sys.exit(main({"stoppable": case_stoppable, "sweepstart": case_sweepstart}, "nsm_left20prog_", case_arg=3))
+    sys.exit(main({"stoppable": case_stoppable, "sweepstart": case_sweepstart,
+                   "plotlock": case_plotlock}, "nsm_left20prog_", case_arg=3))
