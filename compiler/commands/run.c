@@ -228,7 +228,7 @@ static int extra_h5_take(RunOptions *o)
  * '--', after which the words are the simulator's): refused with the usage
  * line, as `nsmc --help extra` is.  `nsmc run --help extra` printed the
  * help, ignored the rest and exited 0. */
-int run_help_refused(const char *what, int argc, char **argv)
+int run_help_refused(const char *what, int argc, char **argv, int (*valued)(const char *))
 {
     const char *help = NULL, *other = NULL;
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -236,6 +236,10 @@ int run_help_refused(const char *what, int argc, char **argv)
             help = argv[i];
         else if (!other)
             other = argv[i];
+        /* an option's value is the option's to judge: `nsmc sweep M
+         * --section --help` was refused as --help beside other words */
+        if (valued(argv[i]) && i + 1 < argc)
+            i++;
     }
     if (!help || (!other && argc == 2))
         return 0;
@@ -244,11 +248,20 @@ int run_help_refused(const char *what, int argc, char **argv)
     return 1;
 }
 
+/* Whether s is one of `nsmc run`'s options that take a value (its own and
+ * the simulator's it passes on). */
+static int run_valued(const char *s)
+{
+    static const char *const own[] = { "--out", "--out-dir", "--set", "--set-file" };
+    return in_list(s, own, sizeof own / sizeof *own) ||
+        in_list(s, sim_valued, sizeof sim_valued / sizeof *sim_valued);
+}
+
 /* Parses `nsmc run` options (argv[0] is "run").  Returns -1 to go on, else
  * an exit status. */
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
 {
-    if (run_help_refused("run", argc, argv))
+    if (run_help_refused("run", argc, argv, run_valued))
         return 1;
     o->sets = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
     o->sim = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
@@ -2039,12 +2052,17 @@ int run_exec_program(const char *bin, const char *what, int argc, char **argv,
 
 /* The model, -v and --help of a study command (see run.h); every other
  * word is its program's, which checks it. */
-int run_study_args(int argc, char **argv, const char **input, int *verbose)
+int run_study_args(int argc, char **argv, const char **input, int *verbose,
+                   int (*valued)(const char *))
 {
-    if (run_help_refused(argv[0], argc, argv))
+    if (run_help_refused(argv[0], argc, argv, valued))
         return -1;
     int help = 0;
     for (int i = 1; i < argc; i++) {
+        if (valued(argv[i])) {
+            i++;            /* its value, the program's to judge */
+            continue;
+        }
         if (!strcmp(argv[i], "-v") && *verbose) {
             fputs("nsmc: error: option -v is given twice: give each option once\n", stderr);
             return -1;      /* taken without a word, where the program refuses its flags twice */

@@ -30,6 +30,14 @@ Cases (each under 20 s in the normal build):
              option, nothing written; `nsmc run` running into a folder,
              then a simulator's --plot there, refused (both were taken
              and wrote into one folder at once).
+  helpvalue  `--help` or `-h` given as an option's value (`nsmc sweep M
+             --section --help`, `--basin -h`, `--set --help`; `nsmc
+             continue M --param --help`, `--ds -h`; `nsmc run M --method
+             --help`, `--t-end -h`, `--set --help`; the simulator's, the
+             sweep's and the continuation's programs themselves): refused
+             as a bad value of that option, naming it, no help printed
+             (nsmc refused them as --help beside other words); --help
+             given as a word of its own beside others is still refused.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -293,6 +301,59 @@ def case_plotlock(tmp):
           "once the run ended, the simulator plots into e", p)
 
 
+# ---- helpvalue -----------------------------------------------------------
+
+def case_helpvalue(tmp):
+    """--help or -h as an option's value."""
+    sweep = [NSMC, "sweep", FIO, "--param", "omega=2.5:2.6:2", "--out-dir", "o"]
+    cont = [NSMC, "continue", FIO, "--out-dir", "o"]
+    run = [NSMC, "run", FIO, "--no-plot", "-q", "--out-dir", "o"]
+    cases = [(sweep + ["--section", "--help"], "section '--help': expected"),
+             (sweep[:3] + ["--basin", "-h", "--section", "impact:stop", "--out-dir", "o"],
+              "--basin needs NAME=START:STOP:COUNT, got '-h'"),
+             (sweep + ["--section", "impact:stop", "--set", "--help"],
+              "--set needs NAME=VALUE, got '--help'"),
+             (cont + ["--param", "--help"], "--param --help: expected NAME=FROM:TO"),
+             (cont + ["--param", "omega=2.5:2.8", "--ds", "-h"], "--ds -h: expected a positive"),
+             (run + ["--method", "--help"], "unknown method '--help'"),
+             (run + ["--t-end", "-h"], "bad value '-h' for --t-end"),
+             (run + ["--set", "--help"], "--set needs NAME=VALUE, got '--help'")]
+    for cmd, said in cases:
+        p = subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                           timeout=120 * SLOW)
+        last = p.stderr.strip().splitlines()[-1:] if p.stderr.strip() else []
+        print("  %-52s -> %d  %s" % (" ".join(cmd[1:2] + cmd[3:])[:52], p.returncode, last))
+        check(p.returncode == 1 and said in p.stderr and "takes no other argument" not in
+              p.stderr and not p.stdout, "%s: refused as the option's bad value (%s)"
+              % (" ".join(cmd[1:2] + cmd[3:]), said), p)
+    sims = [f for f in glob.glob(os.path.join(tmp, "cache", "nsm", "*", "*"))
+            if os.access(f, os.X_OK) and not os.path.isdir(f)]
+    progs = {os.path.basename(f).rsplit("-", 1)[-1].replace("forced_impact_", ""): f
+             for f in sims}
+    check(set(progs) == {"oscillator", "sweep", "continue"},
+          "the simulator, the sweep and the continuation programs are in the cache (%s)"
+          % sorted(progs))
+    own = [([progs["oscillator"], "--t-end", "--help"], "bad value '--help' for --t-end"),
+           ([progs["sweep"], "--param", "omega=1:2:2", "--out-dir", "o", "--section", "-h"],
+            "section '-h': expected"),
+           ([progs["continue"], "--param", "--help"], "--param --help: expected")]
+    for cmd, said in own:
+        p = subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                           timeout=60 * SLOW)
+        print("  %-52s -> %d  %s" % (" ".join([os.path.basename(cmd[0])] + cmd[1:])[:52],
+                                     p.returncode, p.stderr.strip().splitlines()[-1:]))
+        check(p.returncode == 1 and said in p.stderr and not p.stdout,
+              "%s itself: refused as the option's bad value" % os.path.basename(cmd[0]), p)
+    for cmd in (sweep[:3] + ["--help"], sweep + ["--section", "impact:stop", "--help"],
+                cont[:3] + ["-h"], run + ["--help"]):
+        p = subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                           timeout=60 * SLOW)
+        print("  %-52s -> %d  %s" % (" ".join(cmd[1:2] + cmd[3:])[:52], p.returncode,
+                                     p.stderr.strip().splitlines()[:1]))
+        check(p.returncode == 1 and "takes no other argument" in p.stderr and not p.stdout,
+              "--help beside other words: still refused", p)
+
+
 # ---- sweepstart ---------------------------------------------------------
 
 PY_SWEEPSTART = r'''
@@ -383,4 +444,4 @@ def case_sweepstart(tmp):
 
 if __name__ == "__main__":
     sys.exit(main({"stoppable": case_stoppable, "sweepstart": case_sweepstart,
-                   "plotlock": case_plotlock}, "nsm_left20prog_", case_arg=3))
+                   "plotlock": case_plotlock, "helpvalue": case_helpvalue}, "nsm_left20prog_", case_arg=3))
