@@ -38,6 +38,14 @@ Cases (each under 20 s in the normal build):
              as a bad value of that option, naming it, no help printed
              (nsmc refused them as --help beside other words); --help
              given as a word of its own beside others is still refused.
+  cap        `nsmc continue` of the forced impact oscillator over
+             omega = 2.5:2.8 on arclength steps held at 1e-6 (--ds and
+             --ds-max; each step 1000 times --ds-min's floor of a creep):
+             the documented default cap of 10000 points is reached in
+             about 1.5 s, exit 3 with the cap named, 10000 whole points
+             below 2.8; the same with --max-points 10000 given: a note,
+             exit 0; Python's continuation likewise says the cap in
+             Branch.message.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -354,6 +362,53 @@ def case_helpvalue(tmp):
               "--help beside other words: still refused", p)
 
 
+# ---- cap -----------------------------------------------------------------
+
+# docs/studies.md: "--max-points (10000)", exit 3 when "the default
+# 10000-point cap" is reached, a --max-points given and reached "said in a
+# note, exit 0"
+DEFAULT_CAP = 10000
+CAP_CMD = ["continue", FIO, "--param", "omega=2.5:2.8", "--ds", "1e-6", "--ds-max", "1e-6",
+           "--no-plot"]
+
+
+def branch_points(path):
+    """The omegas of branch.csv's whole rows (after its header)."""
+    with open(path) as f:
+        rows = f.read().split("\n")
+    return [float(r.split(",")[0]) for r in rows[1:] if r.count(",") > 8]
+
+
+def case_cap(tmp):
+    """The continuation's default point cap, reached."""
+    for label, extra, want in (("default cap", [], 3),
+                               ("--max-points 10000", ["--max-points", str(DEFAULT_CAP)], 0)):
+        d = "o%d" % want
+        t0 = time.monotonic()
+        p = subprocess.run([NSMC] + CAP_CMD + extra + ["--out-dir", d], cwd=tmp,
+                           env=env_for(tmp), capture_output=True, text=True,
+                           timeout=120 * SLOW)
+        took = time.monotonic() - t0
+        omegas = branch_points(os.path.join(tmp, d, "branch.csv")) if p.returncode in (0, 3) \
+            else []
+        print("  %-20s -> %d in %.1f s, %d points, last omega %s: %s"
+              % (label, p.returncode, took, len(omegas), omegas[-1] if omegas else None,
+                 [ln[:90] for ln in p.stderr.splitlines() if "point cap" in ln]))
+        check(p.returncode == want and len(omegas) == DEFAULT_CAP and omegas[-1] < 2.8 and
+              "stopped at its point cap (max_points = %d)" % DEFAULT_CAP in p.stderr and
+              ("error:" if want else "note:") in p.stderr,
+              "%s: exit %d, the cap named (%s), %d points short of 2.8"
+              % (label, want, "an error" if want else "a note", DEFAULT_CAP), p)
+    code = ("import sys, nsm\nb = nsm.compile(sys.argv[1]).continuation('omega', 2.5, 2.8, "
+            "ds=1e-6, ds_max=1e-6)\nprint(len(b), b.message)")
+    p = subprocess.run([sys.executable, "-c", code, FIO], cwd=tmp, env=env_for(tmp),
+                       capture_output=True, text=True, timeout=120 * SLOW)
+    print("  Python's continuation -> %s" % p.stdout.strip()[:120])
+    check(p.returncode == 0 and p.stdout.startswith("%d " % DEFAULT_CAP) and
+          "point cap (max_points = %d)" % DEFAULT_CAP in p.stdout,
+          "Python: %d points, Branch.message names the cap" % DEFAULT_CAP, p)
+
+
 # ---- sweepstart ---------------------------------------------------------
 
 PY_SWEEPSTART = r'''
@@ -444,4 +499,5 @@ def case_sweepstart(tmp):
 
 if __name__ == "__main__":
     sys.exit(main({"stoppable": case_stoppable, "sweepstart": case_sweepstart,
-                   "plotlock": case_plotlock, "helpvalue": case_helpvalue}, "nsm_left20prog_", case_arg=3))
+                   "plotlock": case_plotlock, "helpvalue": case_helpvalue,
+                   "cap": case_cap}, "nsm_left20prog_", case_arg=3))
