@@ -926,11 +926,15 @@ def _install_built(so, sumfile, csrc, tmp, cc, key):
         raise
 
 
-def _build(ctext, paths, verbose=False):
+def _build(ctext, paths, load, verbose=False):
     """Builds (or finds whole in the cache) the shared object of a model's C
-    text; returns its path and the model table's symbol.  One builder at a
-    time per cache entry (a lock file), temporary names unique per process
-    and thread, a damaged cached object rebuilt."""
+    text and loads it with load(path); returns what load returned and the
+    model table's symbol.  One builder at a time per cache entry (a lock
+    file), temporary names unique per process and thread, a damaged cached
+    object rebuilt.  The object is loaded with the entry's lock still held:
+    loaded after it, `nsmc cache clean` could remove the object in between
+    (a CompileError, "damaged (unreadable)", from a compile beside a
+    clean)."""
     m = re.search(r"^const nsm_model (nsm_model_\w+) =", ctext, re.M)
     if not m:
         raise CompileError("nsmc's output holds no model table")
@@ -959,6 +963,8 @@ def _build(ctext, paths, verbose=False):
         try:
             os.makedirs(d, exist_ok=True)
         except OSError as err:
+            if isinstance(err, FileExistsError) and not os.path.lexists(d):
+                continue    # removed by nsmc cache clean as makedirs checked it: again
             raise _cache_error(d, err) from None
         _lock_clear(lockfile)
         try:
@@ -972,19 +978,22 @@ def _build(ctext, paths, verbose=False):
             # is whole is used as it is, as nsmc run uses it (it was refused)
             if err.errno in (errno.EROFS, errno.EACCES) and \
                     _cache_verify(so, sumfile, key)[0] > 0:
-                return so, symbol
+                return load(so), symbol
             raise _cache_error(lockfile, err) from None
         _lock_take(lock, lockfile)
         if _lock_current(lock, lockfile):
             break
         lock.close()    # cleaned while we waited: the lock file is no longer there
+    else:
+        raise _cache_error(lockfile, OSError(errno.EAGAIN, "the entry was removed by each of "
+                                             "100 tries to lock it"))
     with lock:
         _stale_clear(so)
         _stale_clear(sumfile)
         _stale_clear(csrc)
         state, why = _cache_verify(so, sumfile, key)
         if state > 0:
-            return so, symbol
+            return load(so), symbol
         if state < 0:
             print("nsm: note: the cached model %s is damaged (%s); rebuilding it" % (so, why),
                   file=sys.stderr)
@@ -1004,7 +1013,7 @@ def _build(ctext, paths, verbose=False):
             _compile_into(so, sumfile, csrc, cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
                           verbose, key)
         _sigterm_held(write_and_compile)
-    return so, symbol
+        return load(so), symbol
 
 
 @_api
@@ -1019,8 +1028,7 @@ def compile(path, verbose=False):
     # as run()'s zeno: verbose="no" was taken as true
     verbose = _flag(verbose, "verbose")
     paths = _locate()
-    so, _ = _build(_generate(path, paths), paths, verbose)
-    m = Model(so)
+    m, _ = _build(_generate(path, paths), paths, Model, verbose)
     try:
         # UTF-8, as nsmc reads it (an ASCII locale, LC_ALL=C with PYTHONUTF8=0,
         # failed on a non-ASCII comment with a bare UnicodeDecodeError)

@@ -46,6 +46,14 @@ Cases (each under 20 s in the normal build):
              below 2.8; the same with --max-points 10000 given: a note,
              exit 0; Python's continuation likewise says the cap in
              Branch.message.
+  cacheclean three `nsmc run` loops, an `nsm.compile` loop and two `nsmc
+             cache clean` loops on one cache for 12 s: every run exits 0 with the landing at
+             sqrt(2 h / g), every clean exits 0 (a run failed 3 times in
+             1479 under load: a folder removed as make_dirs checked it,
+             "cannot write the simulator's cache ...: No such file or
+             directory", and the entry's C removed under a builder that
+             had locked a lock file made anew while the clean was still
+             removing the entry).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -409,6 +417,77 @@ def case_cap(tmp):
           "Python: %d points, Branch.message names the cap" % DEFAULT_CAP, p)
 
 
+# ---- cacheclean ----------------------------------------------------------
+
+BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+
+
+def landing(path):
+    """The first impact's time in an events.csv, or None."""
+    try:
+        with open(path) as f:
+            rows = f.read().splitlines()[1:]
+    except OSError:
+        return None
+    return float(rows[0].split(",")[0]) if rows else None
+
+
+def case_cacheclean(tmp):
+    """nsmc run beside nsmc cache clean on one cache."""
+    import threading
+    import math
+    env = dict(env_for(tmp))
+    end = time.monotonic() + 12
+    runs, cleans, bad = [0], [0], []
+    t_land = math.sqrt(2 * 1.0 / 9.81)     # dropped from 1 m, g = 9.81 (by hand)
+
+    def runner(k):
+        """nsmc run again and again into its own folder."""
+        while time.monotonic() < end:
+            d = os.path.join(tmp, "o%d" % k)
+            p = subprocess.run([NSMC, "run", BALL, "--no-plot", "-q", "--t-end", "0.5",
+                                "--out-dir", d], cwd=tmp, env=env, capture_output=True,
+                               text=True, timeout=120 * SLOW)
+            runs[0] += 1
+            t = landing(os.path.join(d, "events.csv"))
+            if p.returncode != 0 or t is None or abs(t - t_land) > 1e-6:
+                bad.append("run: exit %d, landing %s: %s" % (p.returncode, t, p.stderr[-500:]))
+
+    def cleaner():
+        """nsmc cache clean again and again."""
+        while time.monotonic() < end:
+            p = subprocess.run([NSMC, "cache", "clean"], cwd=tmp, env=env,
+                               capture_output=True, text=True, timeout=60 * SLOW)
+            cleans[0] += 1
+            if p.returncode != 0:
+                bad.append("clean: exit %d: %s" % (p.returncode, p.stderr[-500:]))
+    def compiler():
+        """nsm.compile and a run, again and again, in a child interpreter."""
+        code = ("import math, sys, time, nsm\nend = time.monotonic() + float(sys.argv[2])\n"
+                "n = 0\nwhile time.monotonic() < end:\n"
+                "    r = nsm.compile(sys.argv[1]).run(t_end=0.5)\n"
+                "    n += 1\n"
+                "    assert abs(r.events['t'][0] - math.sqrt(2 / 9.81)) < 1e-6\nprint(n)")
+        p = subprocess.run([sys.executable, "-c", code, BALL, str(end - time.monotonic())],
+                           cwd=tmp, env=env, capture_output=True, text=True,
+                           timeout=120 * SLOW)
+        runs[0] += int(p.stdout.strip() or 0)
+        if p.returncode != 0:
+            bad.append("nsm.compile: exit %d: %s" % (p.returncode, p.stderr[-800:]))
+    threads = [threading.Thread(target=runner, args=(k,)) for k in range(3)]
+    threads += [threading.Thread(target=cleaner) for _ in range(2)]
+    threads += [threading.Thread(target=compiler)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print("  %d runs and %d cleans on one cache: %d failed" % (runs[0], cleans[0], len(bad)))
+    for b in bad[:3]:
+        print("  " + b.strip().replace("\n", "\n    "))
+    check(runs[0] >= 10 and not bad, "every run (landing at sqrt(2 h / g)) and every clean "
+          "exits 0")
+
+
 # ---- sweepstart ---------------------------------------------------------
 
 PY_SWEEPSTART = r'''
@@ -500,4 +579,4 @@ def case_sweepstart(tmp):
 if __name__ == "__main__":
     sys.exit(main({"stoppable": case_stoppable, "sweepstart": case_sweepstart,
                    "plotlock": case_plotlock, "helpvalue": case_helpvalue,
-                   "cap": case_cap}, "nsm_left20prog_", case_arg=3))
+                   "cap": case_cap, "cacheclean": case_cacheclean}, "nsm_left20prog_", case_arg=3))
