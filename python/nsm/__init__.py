@@ -734,6 +734,18 @@ def _stop_child(pr):
             pr.kill()
 
 
+def _ended(done, pending):
+    """(done, False) for a program that ended in a slice where no signal
+    came; with a Ctrl-C in that slice, (done, True), as when it comes as the
+    program ends (the signals noted were dropped, and a build stopped as its
+    compiler ended went on); SIGTERM's _Terminated is raised."""
+    try:
+        _raise_signals(pending)
+    except KeyboardInterrupt:
+        return done, True
+    return done, False
+
+
 def _run_stoppable(cmd, what, env=None, cwd=None):
     """Runs a program (the C compiler, nsmc, a study's nsmc sweep --basin)
     with Ctrl-C honoured as the studies run in process honour it: the
@@ -758,7 +770,7 @@ def _run_stoppable(cmd, what, env=None, cwd=None):
             _raise_signals(pending)     # a Ctrl-C or SIGTERM of the last slice
             got, pending = _slice(pr)
             if got is not None:
-                return subprocess.CompletedProcess(cmd, pr.returncode, *got), False
+                return _ended(subprocess.CompletedProcess(cmd, pr.returncode, *got), pending)
         except (KeyboardInterrupt, _Terminated) as err:
             stop = err
             break

@@ -65,7 +65,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, alive, check, env_for, main  # noqa: E402
+from passlib import SANITIZED, alive, check, children, env_for, main  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -89,6 +89,16 @@ def left_running(tmp):
             continue
         if (cwd.startswith(tmp) or tmp in cmd) and alive(int(d)):
             found.append((int(d), cmd[:100]))
+    return found
+
+
+def descendants(pid):
+    """The processes under pid (Linux /proc)."""
+    found, todo = [], children(pid)
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo += children(p)
     return found
 
 
@@ -169,17 +179,24 @@ except KeyboardInterrupt as e:
 
 
 def stop_trial(tmp, k, what, widen, sig, delay):
-    """One child interpreter calling what, sent sig delay s after it says
-    go; (its outcome, what it left) checked."""
+    """One child interpreter calling what, sent sig delay s after a program
+    (nsmc, the C compiler) runs under it; its outcome and what it left
+    checked."""
     # compile into a cold cache; basins with the model and nsmc's sweep
     # program cached by duration()
     cache = os.path.join(tmp, "c%d" % k if what == "compile" else "c-basins")
     scratch = os.path.join(tmp, "t%d" % k)
     os.makedirs(scratch)
     env = dict(env_for(tmp), XDG_CACHE_HOME=cache, TMPDIR=scratch)
+    # stdout unbuffered: a buffered readline could take the outcome line
+    # with "go", and communicate() would then not see it
     pr = subprocess.Popen([sys.executable, "-c", PY_STOP, what, "1" if widen else "0", FIO],
-                          cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                          cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          bufsize=0)
     first = pr.stdout.readline()
+    t0 = time.monotonic()       # the signal once a program runs under the call
+    while not descendants(pr.pid) and pr.poll() is None and time.monotonic() - t0 < 30 * SLOW:
+        time.sleep(0.002)
     time.sleep(delay)
     t0 = time.monotonic()
     pr.send_signal(sig)
@@ -238,7 +255,7 @@ def case_stoppable(tmp):
     for k, (what, widen, sig) in enumerate(trials[:6] if SANITIZED else trials):
         try:
             stopped += stop_trial(tmp, k, what, widen, sig,
-                                  rnd.uniform(0.05, 0.7) * span[what])
+                                  rnd.uniform(0, 0.3) * span[what])
         except AssertionError:
             check(False, "%s with %s: ended within %d s of the signal (it hung)"
                   % (what, sig.name, 10 * SLOW))
