@@ -1871,34 +1871,40 @@ static int cache_entry_name(const char *name)
 
 /* Removes one cache entry, its lock held (cache_entry_take): its files
  * (the entry holds no folders), its lock file last, then the folder.
- * Returns the bytes freed, -1 when something stayed, or -2 when a builder
- * made the entry again once its lock file was gone (the folder is then
- * its).  The lock file was removed among the others: a builder could then
- * make and lock a new one while the clean went on removing the entry's
- * files, the builder's own among them, and the folder; its compile then
- * failed, "cannot write the simulator's cache", and `nsmc run` exited 1. */
+ * Returns the bytes freed (the folder gone, by this call or by another
+ * clean once the lock file was gone), -1 (errno set) when a file could not
+ * be removed, or -2 (errno ENOTEMPTY) when a builder or another clean made
+ * the entry again once its lock file was gone (the folder is then
+ * theirs).  The lock file was removed among the others: a builder could
+ * then make and lock a new one while the clean went on removing the
+ * entry's files, the builder's own among them, and the folder; its
+ * compile then failed, "cannot write the simulator's cache", and `nsmc run`
+ * exited 1. */
 static long long cache_remove_entry(const char *dir, Arena *a)
 {
     DIR *d = opendir(dir);
     if (!d)
         return -1;
     long long freed = 0;
+    int failed = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".lock"))
             continue;
         const char *path = arena_printf(a, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(path) == 0)
+        if (lstat(path, &st) != 0)
+            continue;       /* gone meanwhile */
+        if (!S_ISDIR(st.st_mode) && unlink(path) == 0)
             freed += S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+        else if (S_ISDIR(st.st_mode) || errno != ENOENT)
+            failed = 1;
     }
     closedir(d);
-    const char *lock = arena_printf(a, "%s/.lock", dir);
-    unlink(lock);
-    if (rmdir(dir) == 0)
+    unlink(arena_printf(a, "%s/.lock", dir));
+    if (rmdir(dir) == 0 || errno == ENOENT)
         return freed;
-    struct stat st;     /* a builder's first file is its lock */
-    return (errno == ENOTEMPTY || errno == EEXIST) && lstat(lock, &st) == 0 ? -2 : -1;
+    return (errno == ENOTEMPTY || errno == EEXIST) && !failed ? -2 : -1;
 }
 
 /* Takes the lock of cache entry dir for its removal, without waiting:
