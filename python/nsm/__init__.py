@@ -1040,7 +1040,13 @@ def compile(path, verbose=False):
     # as run()'s zeno: verbose="no" was taken as true
     verbose = _flag(verbose, "verbose")
     paths = _locate()
-    m, _ = _build(_generate(path, paths), paths, Model, verbose)
+
+    def build():
+        """nsmc's C, then the object, loaded: under the compile's SIGTERM
+        hold from nsmc's start (a SIGTERM as nsmc ran ended the process at
+        once, nsmc's folder left in TMPDIR)."""
+        return _build(_generate(path, paths), paths, Model, verbose)
+    m, _ = _sigterm_held(build)
     try:
         # UTF-8, as nsmc reads it (an ASCII locale, LC_ALL=C with PYTHONUTF8=0,
         # failed on a non-ASCII comment with a bare UnicodeDecodeError)
@@ -1101,10 +1107,15 @@ def compile_source(text, verbose=False):
     except UnicodeEncodeError as err:   # a lone surrogate escaped as a bare UnicodeEncodeError
         raise CompileError("the model's text is not valid Unicode: %r at character %d cannot "
                            "be written as UTF-8" % (text[err.start:err.end], err.start)) from None
-    with _tempdir("nsm-src-", "the model's text") as d:
-        path = os.path.join(d, "model.nsm")
-        _write_temp(path, text, "the model's text")
-        return compile(path, verbose)
+
+    def from_text():
+        """The text in a temporary file, compiled (under the compile's
+        SIGTERM hold: the file's folder is removed before the end)."""
+        with _tempdir("nsm-src-", "the model's text") as d:
+            path = os.path.join(d, "model.nsm")
+            _write_temp(path, text, "the model's text")
+            return compile(path, verbose)
+    return _sigterm_held(from_text)
 
 
 def _declare(lib):
