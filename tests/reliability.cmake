@@ -1056,3 +1056,14 @@ foreach(case floorpart conepart slowsphere hertzrest zenopush)
   set_tests_properties(reliability/left20core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the eighteenth hostile passes on the programs and the review of the
+# latest changes left as found (tests/reliability/leftovers20_prog_test.py):
+# each case under 20 s in the normal build.
+foreach(case stoppable sweepstart plotlock helpvalue cap cacheclean)
+  add_test(NAME reliability/left20prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers20_prog_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left20prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -54,7 +54,8 @@ int continue_main(int argc, char **argv)
 {
     run_stop_catch();
     const char *input = NULL;
-    int verbose = 0, help = run_study_args(argc, argv, &input, &verbose);
+    int verbose = 0, help = run_study_args(argc, argv, &input, &verbose,
+                                             cli_continue_valued);
     if (help < 0)
         return 1;
     if (!input) {

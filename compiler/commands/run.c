@@ -228,7 +228,7 @@ static int extra_h5_take(RunOptions *o)
  * '--', after which the words are the simulator's): refused with the usage
  * line, as `nsmc --help extra` is.  `nsmc run --help extra` printed the
  * help, ignored the rest and exited 0. */
-int run_help_refused(const char *what, int argc, char **argv)
+int run_help_refused(const char *what, int argc, char **argv, int (*valued)(const char *))
 {
     const char *help = NULL, *other = NULL;
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -236,6 +236,10 @@ int run_help_refused(const char *what, int argc, char **argv)
             help = argv[i];
         else if (!other)
             other = argv[i];
+        /* an option's value is the option's to judge: `nsmc sweep M
+         * --section --help` was refused as --help beside other words */
+        if (valued(argv[i]) && i + 1 < argc)
+            i++;
     }
     if (!help || (!other && argc == 2))
         return 0;
@@ -244,11 +248,20 @@ int run_help_refused(const char *what, int argc, char **argv)
     return 1;
 }
 
+/* Whether s is one of `nsmc run`'s options that take a value (its own and
+ * the simulator's it passes on). */
+static int run_valued(const char *s)
+{
+    static const char *const own[] = { "--out", "--out-dir", "--set", "--set-file" };
+    return in_list(s, own, sizeof own / sizeof *own) ||
+        in_list(s, sim_valued, sizeof sim_valued / sizeof *sim_valued);
+}
+
 /* Parses `nsmc run` options (argv[0] is "run").  Returns -1 to go on, else
  * an exit status. */
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
 {
-    if (run_help_refused("run", argc, argv))
+    if (run_help_refused("run", argc, argv, run_valued))
         return 1;
     o->sets = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
     o->sim = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
@@ -934,15 +947,20 @@ static void cache_clear(const char *bin, const char *sum, const char *csrc)
  * alone meanwhile.  An entry removed by a clean between the folder's making
  * and the lock (the lock then held on a file no longer there) is made again:
  * runs compiling while a clean ran failed with "cannot write the
- * simulator's cache ...: No such file or directory".  Returns the lock's
- * descriptor, -1 when no lock could be taken (the build goes on without
- * it), or -2 (errno set) when the folder cannot be made. */
+ * simulator's cache ...: No such file or directory".  So is a folder
+ * removed by a clean as make_dirs checks it (its mkdir found it there, its
+ * stat no longer): that ended the run, exit 1, with the same message.
+ * Returns the lock's descriptor, -1 when no lock could be taken (the build
+ * goes on without it), or -2 (errno set) when the folder cannot be made. */
 static int cache_lock(const char *dir, Arena *a)
 {
     const char *path = arena_printf(a, "%s/.lock", dir);
     for (int tries = 0; tries < 100; tries++) {
-        if (make_dirs(dir, a) != 0)
+        if (make_dirs(dir, a) != 0) {
+            if (errno == ENOENT)
+                continue;   /* removed by a clean as it was made: again */
             return -2;
+        }
         int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         if (lock < 0)
             continue;       /* removed between the two calls: again */
@@ -1926,38 +1944,62 @@ static int cache_entry_name(const char *name)
     return 1;
 }
 
-/* Removes one cache entry: its files (the entry holds no folders), then the
- * folder.  Returns the bytes freed, or -1 when something stayed. */
+/* Removes one cache entry, its lock held (cache_entry_take): its files
+ * (the entry holds no folders), its lock file last, then the folder.
+ * Returns the bytes freed (the folder gone, by this call or by another
+ * clean once the lock file was gone), -1 (errno set) when a file could not
+ * be removed, or -2 (errno ENOTEMPTY) when a builder or another clean made
+ * the entry again once its lock file was gone (the folder is then
+ * theirs).  The lock file was removed among the others: a builder could
+ * then make and lock a new one while the clean went on removing the
+ * entry's files, the builder's own among them, and the folder; its
+ * compile then failed, "cannot write the simulator's cache", and `nsmc run`
+ * exited 1. */
 static long long cache_remove_entry(const char *dir, Arena *a)
 {
     DIR *d = opendir(dir);
     if (!d)
         return -1;
     long long freed = 0;
+    int failed = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".lock"))
             continue;
         const char *path = arena_printf(a, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(path) == 0)
+        if (lstat(path, &st) != 0)
+            continue;       /* gone meanwhile */
+        if (!S_ISDIR(st.st_mode) && unlink(path) == 0)
             freed += S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+        else if (S_ISDIR(st.st_mode) || errno != ENOENT)
+            failed = 1;
     }
     closedir(d);
-    return rmdir(dir) == 0 ? freed : -1;
+    unlink(arena_printf(a, "%s/.lock", dir));
+    if (rmdir(dir) == 0 || errno == ENOENT)
+        return freed;
+    return (errno == ENOTEMPTY || errno == EEXIST) && !failed ? -2 : -1;
 }
 
 /* Takes the lock of cache entry dir for its removal, without waiting:
  * another nsmc holding it is building or checking the entry (removing its
- * files under it failed that build).  Returns the lock's descriptor (close
- * it once the entry is removed; a builder waiting on it then finds its lock
- * file gone and makes the entry again, cache_lock), -1 when the entry has
- * no lock file, or -2 when it is busy. */
+ * files under it failed that build).  The lock file is made when it is
+ * not there: an entry without one is being made (between its folder and
+ * its lock) or removed by another clean, and a clean that removed it
+ * without a lock removed the lock file and the files of a builder that had
+ * just made and locked them (nsm.compile beside two cleans: "cannot write
+ * the model's cache ...: No such file or directory").  Returns the lock's
+ * descriptor (close it once the entry is removed; a builder waiting on it
+ * then finds its lock file gone and makes the entry again, cache_lock),
+ * -1 when no lock file can be opened, -3 when the folder is gone, or -2
+ * when it is busy. */
 static int cache_entry_take(const char *dir, Arena *a)
 {
-    int fd = open(arena_printf(a, "%s/.lock", dir), O_RDWR | O_CLOEXEC);
+    int fd = open(arena_printf(a, "%s/.lock", dir), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+                  0666);
     if (fd < 0)
-        return -1;
+        return errno == ENOENT ? -3 : -1;
     /* nsmc's builders lock with fcntl, the Python package's with flock */
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
     if (fcntl(fd, F_SETLK, &fl) != 0 || (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno ==
@@ -1994,6 +2036,8 @@ static int cache_clean(void)
         if (!cache_entry_name(e->d_name) || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
         int lock = cache_entry_take(path, a);
+        if (lock == -3)
+            continue;       /* removed meanwhile by another clean */
         if (lock == -2) {
             busy++;
             continue;
@@ -2001,7 +2045,9 @@ static int cache_clean(void)
         long long f = cache_remove_entry(path, a);
         if (lock >= 0)
             close(lock);
-        if (f < 0)
+        if (f == -2)
+            busy++;         /* made again by a builder as it was removed */
+        else if (f < 0)
             kept++;
         else {
             entries++;
@@ -2114,12 +2160,17 @@ int run_exec_program(const char *bin, const char *what, int argc, char **argv,
 
 /* The model, -v and --help of a study command (see run.h); every other
  * word is its program's, which checks it. */
-int run_study_args(int argc, char **argv, const char **input, int *verbose)
+int run_study_args(int argc, char **argv, const char **input, int *verbose,
+                   int (*valued)(const char *))
 {
-    if (run_help_refused(argv[0], argc, argv))
+    if (run_help_refused(argv[0], argc, argv, valued))
         return -1;
     int help = 0;
     for (int i = 1; i < argc; i++) {
+        if (valued(argv[i])) {
+            i++;            /* its value, the program's to judge */
+            continue;
+        }
         if (!strcmp(argv[i], "-v") && *verbose) {
             fputs("nsmc: error: option -v is given twice: give each option once\n", stderr);
             return -1;      /* taken without a word, where the program refuses its flags twice */

@@ -38,12 +38,16 @@ int continue_main(int argc, char **argv);
 
 /* The words `nsmc sweep` and `nsmc continue` read before handing the rest
  * to their program: the model (the first word, not an option) into
- * *input, -v into *verbose.  Returns whether --help or -h was given, or
- * -1 after the message when -v is given twice or --help is not alone. */
-int run_study_args(int argc, char **argv, const char **input, int *verbose);
-/* Whether `nsmc WHAT` was given --help or -h beside another word: said,
- * as a usage error (run.c). */
-int run_help_refused(const char *what, int argc, char **argv);
+ * *input, -v into *verbose; the word after an option for which valued
+ * says yes is that option's value, never read.  Returns whether --help or
+ * -h was given, or -1 after the message when -v is given twice or --help
+ * is not alone. */
+int run_study_args(int argc, char **argv, const char **input, int *verbose,
+                   int (*valued)(const char *));
+/* Whether `nsmc WHAT` was given --help or -h beside another word (a value
+ * of an option for which valued says yes is not read as --help): said, as
+ * a usage error (run.c). */
+int run_help_refused(const char *what, int argc, char **argv, int (*valued)(const char *));
 
 /* Catches SIGINT, SIGTERM and SIGHUP from the start of `nsmc run`, `sweep`
  * and `continue`, so that a stop before the simulator or the study program

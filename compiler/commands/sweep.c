@@ -29,7 +29,8 @@ int sweep_main(int argc, char **argv)
 {
     run_stop_catch();
     const char *input = NULL;
-    int verbose = 0, help = run_study_args(argc, argv, &input, &verbose);
+    int verbose = 0, help = run_study_args(argc, argv, &input, &verbose,
+                                             cli_sweep_valued);
     if (help < 0)
         return 1;
     if (!input) {

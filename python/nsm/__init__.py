@@ -171,18 +171,24 @@ def _api(fn):
     __eq__, __iter__ or items() where no argument check caught it first) an
     nsm.Error naming it; the original is chained as __cause__.
     KeyboardInterrupt (Interrupted) and warnings raised as errors pass."""
-    where = fn.__qualname__
+    where, stopped = fn.__qualname__, getattr(fn, "_stopped", None)
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        depth = getattr(_said, "depth", 0)
-        if depth == 0:      # a call from outside the package: its own warnings
-            _said.lines, _said.outer = [], sys.exc_info()[1]
-        _said.depth = depth + 1
-        try:
+        depth = -1
+        try:    # from the first line: a Ctrl-C anywhere in the call is seen
+            depth = getattr(_said, "depth", 0)
+            if depth == 0:      # a call from outside the package: its own warnings
+                _said.lines, _said.outer = [], sys.exc_info()[1]
+            _said.depth = depth + 1
             return fn(*args, **kwargs)
         except (Error, Warning):
             raise
+        except KeyboardInterrupt as err:
+            # a stop before fn's own conversion (at its first instruction)
+            if stopped is None or isinstance(err, Interrupted):
+                raise
+            raise stopped(*args) from None
         except MemoryError as err:
             raise OutOfMemoryError("%s: out of memory%s" % (where, ": %s" % err if str(err)
                                                             else "")) from err
@@ -193,8 +199,19 @@ def _api(fn):
             raise Error("%s: the call raised %s: %s" % (where, type(err).__name__, str(err) or
                                                           "(no message)")) from err
         finally:
-            _said.depth = depth
+            if depth >= 0:
+                _said.depth = depth
     return call
+
+
+def _stops_as(make):
+    """Marks a public method whose Ctrl-C anywhere, even before its own
+    conversion, is make(self, ...)'s exception (an Interrupted with what
+    it promises for a stop before any result); _api reads the mark."""
+    def mark(fn):
+        fn._stopped = make
+        return fn
+    return mark
 
 
 # The runtime's warnings of the last public call in each thread (texts), for
@@ -577,7 +594,10 @@ class _SignalsHeld:
     inside subprocess's wait (between its lock's acquire and the with that
     releases it) left the lock held, and the clean-up's own wait then
     blocked for ever (nsm.compile sent SIGTERM as its load child ended did
-    not end).  Only in the main thread, over handlers set from Python."""
+    not end).  release() ends the hold without raising and returns the
+    signals noted, for a caller that raises them once it can (Popen's
+    child must be stopped first).  Only in the main thread, over handlers
+    set from Python."""
 
     def __enter__(self):
         self.pending, self.old = [], {}
@@ -587,12 +607,24 @@ class _SignalsHeld:
                     self.old[x] = signal.signal(x, lambda n, frame: self.pending.append(n))
         return self
 
-    def __exit__(self, *exc):
+    def release(self):
+        """Puts the handlers back; the signals noted, SIGTERM first (the
+        first raised ends the caller, and SIGTERM is the stronger stop)."""
         for x, h in self.old.items():
             signal.signal(x, h)
-        while self.pending:
-            signal.raise_signal(self.pending.pop(0))
+        self.old = {}
+        got, self.pending = sorted(set(self.pending), key=lambda n: n != signal.SIGTERM), []
+        return got
+
+    def __exit__(self, *exc):
+        _raise_signals(self.release())
         return False
+
+
+def _raise_signals(sigs):
+    """Raises the signals a _SignalsHeld noted, through their handlers."""
+    for x in sigs:
+        signal.raise_signal(x)
 
 
 def _load_trial(so):
@@ -619,16 +651,24 @@ def _load_trial(so):
 
 
 def _run_tool(cmd, what):
-    """Runs a program (nsmc or the C compiler); CompileError when it cannot be started."""
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, errors="replace")
-    except FileNotFoundError:
+    """Runs a program (nsmc or the C compiler); CompileError when it cannot
+    be started.  Ctrl-C sends it SIGINT and awaits it (_run_stoppable),
+    then raises KeyboardInterrupt: subprocess.run's own wait could take the
+    KeyboardInterrupt with its lock held and its clean-up then waited for
+    ever."""
+    p, stopped = _run_stoppable(cmd, what)
+    if stopped:
+        raise KeyboardInterrupt
+    return p
+
+
+def _tool_error(cmd, what, err):
+    """CompileError for a program that cannot be started, with the hint."""
+    if isinstance(err, FileNotFoundError):
         hint = "set CC to your C compiler" if what == "the C compiler" else \
             "build nsm, or install it and put its bin/ on PATH"
-        raise CompileError("%s '%s' was not found (%s)" % (what, cmd[0], hint)) from None
-    except OSError as err:
-        raise CompileError("%s '%s' cannot be run: %s" % (what, cmd[0], err.strerror or err)) \
-            from None
+        return CompileError("%s '%s' was not found (%s)" % (what, cmd[0], hint))
+    return CompileError("%s '%s' cannot be run: %s" % (what, cmd[0], err.strerror or err))
 
 
 class _Terminated(BaseException):
@@ -668,76 +708,112 @@ def _sigterm_held(call):
 
 def _popen_held(cmd, **kw):
     """subprocess.Popen(cmd, **kw) with SIGINT and SIGTERM held while the
-    child starts; returns (the Popen, the signals that came meanwhile), to
-    be raised once the caller can stop the child.  A KeyboardInterrupt
-    raised inside Popen (as it waits for the child's exec) lost the child:
-    a C compiler went on alone and the entry's C was left in the cache.
-    Only in the main thread (Python runs its handlers there) and only over
-    handlers set from Python; a Popen that fails raises the held signals at
+    child starts (_SignalsHeld); returns (the Popen, the signals that came
+    meanwhile), to be raised once the caller can stop the child.  A
+    KeyboardInterrupt raised inside Popen (as it waits for the child's
+    exec) lost the child: a C compiler went on alone and the entry's C was
+    left in the cache.  A Popen that fails raises the held signals at
     once."""
-    sigs = [x for x in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(x) is not None]
-    if threading.current_thread() is not threading.main_thread() or not sigs:
-        return subprocess.Popen(cmd, **kw), []
-    pending = []
-    old = {x: signal.signal(x, lambda signum, frame: pending.append(signum)) for x in sigs}
-    try:
+    with _SignalsHeld() as held:
         pr = subprocess.Popen(cmd, **kw)
-    except BaseException:
-        for x, h in old.items():
-            signal.signal(x, h)
-        for x in pending:
-            signal.raise_signal(x)
-        raise
-    for x, h in old.items():
-        signal.signal(x, h)
-    return pr, pending
+        return pr, held.release()
+
+
+def _slice(pr):
+    """One slice (50 ms) of awaiting pr, with SIGINT and SIGTERM held:
+    (out, err) once it has ended, else None; the signals that came are
+    returned as the second item, to be raised by the caller."""
+    with _SignalsHeld() as held:
+        try:
+            got = pr.communicate(timeout=0.05)
+        except subprocess.TimeoutExpired:
+            got = None
+        return got, held.release()
+
+
+def _stop_child(pr):
+    """Sends the child SIGINT and awaits it, in held slices: a second Ctrl-C
+    or SIGTERM, or 60 s without its end, kills it.  Returns (out, err) and
+    the SIGTERMs that came meanwhile (a second SIGINT is spent on the
+    kill)."""
+    if pr.poll() is None:
+        pr.send_signal(signal.SIGINT)
+    end, later = time.monotonic() + 60, []
+    while True:
+        got, sigs = _slice(pr)
+        later += [x for x in sigs if x == signal.SIGTERM and x not in later]
+        if got is not None:
+            return got, later
+        if sigs or time.monotonic() > end:
+            pr.kill()
+
+
+def _ended(done, pending):
+    """(done, False) for a program that ended in a slice where no signal
+    came; with a Ctrl-C in that slice, (done, True), as when it comes as the
+    program ends (the signals noted were dropped, and a build stopped as its
+    compiler ended went on); SIGTERM's _Terminated is raised."""
+    try:
+        _raise_signals(pending)
+    except KeyboardInterrupt:
+        return done, True
+    return done, False
 
 
 def _run_stoppable(cmd, what, env=None, cwd=None):
-    """_run_tool for a study program (nsmc sweep --basin) or the C compiler, with Ctrl-C
-    honoured as the studies run in process honour it: the program is sent
-    SIGINT (a terminal's Ctrl-C reaches it already; a KeyboardInterrupt
-    raised without a signal, _thread.interrupt_main()'s, did not) and
-    awaited, so that it keeps its finished points in its partial files, and
-    then (CompletedProcess, True) is returned; else (CompletedProcess,
-    False).  A second Ctrl-C while it ends kills it.  It was a plain
-    KeyboardInterrupt, the program killed and its points lost.  A SIGTERM
-    taken by _sigterm_held stops the program the same way, then goes on as
-    _Terminated."""
+    """Runs a program (the C compiler, nsmc, a study's nsmc sweep --basin)
+    with Ctrl-C honoured as the studies run in process honour it: the
+    program is sent SIGINT (a terminal's Ctrl-C reaches it already; a
+    KeyboardInterrupt raised without a signal, _thread.interrupt_main()'s,
+    did not) and awaited, so that it keeps its finished points in its
+    partial files, and then (CompletedProcess, True) is returned; else
+    (CompletedProcess, False).  A second Ctrl-C while it ends kills it.  A
+    SIGTERM taken by _sigterm_held stops the program the same way, then goes
+    on as _Terminated.  The program is awaited in slices of 50 ms with the
+    signals held (_slice), and those that came are raised between slices,
+    never inside subprocess's wait (a KeyboardInterrupt raised there, with
+    its lock held, left the clean-up's wait blocked for ever).
+    CompileError when the program cannot be started."""
     try:
         pr, pending = _popen_held(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True, errors="replace", env=env, cwd=cwd)
-    except OSError:
-        return _run_tool(cmd, what), False      # its CompileError, with the hint
-    while True:     # in slices: a KeyboardInterrupt without a signal is seen in one
+    except OSError as err:
+        raise _tool_error(cmd, what, err) from None
+    while True:
         try:
-            while pending:      # a Ctrl-C or SIGTERM as it started: now it can be stopped
-                signal.raise_signal(pending.pop(0))
-            out, err = pr.communicate(timeout=0.05)
-            return subprocess.CompletedProcess(cmd, pr.returncode, out, err), False
-        except subprocess.TimeoutExpired:
-            continue
+            _raise_signals(pending)     # a Ctrl-C or SIGTERM of the last slice
+            got, pending = _slice(pr)
+            if got is not None:
+                return _ended(subprocess.CompletedProcess(cmd, pr.returncode, *got), pending)
         except (KeyboardInterrupt, _Terminated) as err:
             stop = err
             break
-    try:
-        if pr.poll() is None:
-            pr.send_signal(signal.SIGINT)
-        out, err = pr.communicate(timeout=60)
-    except BaseException:       # a second Ctrl-C, or a program that does not end
-        pr.kill()
-        out, err = pr.communicate()
+    got, later = _stop_child(pr)
     if isinstance(stop, _Terminated):
         raise stop
-    return subprocess.CompletedProcess(cmd, pr.returncode, out, err), True
+    _raise_signals(later)
+    return subprocess.CompletedProcess(cmd, pr.returncode, *got), True
+
+
+class _TempDir(tempfile.TemporaryDirectory):
+    """A TemporaryDirectory removed with SIGINT and SIGTERM held: a Ctrl-C
+    or SIGTERM in the middle of its removal left part of it in TMPDIR (a
+    basins study's folder, under SIGTERM as nsmc had just ended)."""
+
+    def cleanup(self):
+        """Removes the folder, the stop signals raised once it is gone."""
+        with _SignalsHeld():
+            super().cleanup()
 
 
 def _tempdir(prefix, what):
-    """A temporary folder for what; CompileError with the hint when none can
-    be made (a TMPDIR removed during the session escaped as a raw
+    """A temporary folder for what (made with the stop signals held, removed
+    likewise: _TempDir); CompileError with the hint when none can be made
+    (a TMPDIR removed during the session escaped as a raw
     FileNotFoundError from compile_source and basins)."""
     try:
-        return tempfile.TemporaryDirectory(prefix=prefix)
+        with _SignalsHeld():
+            return _TempDir(prefix=prefix)
     except OSError as err:
         raise CompileError("cannot make a temporary folder for %s: %s (set TMPDIR to a "
                            "writable directory)" % (what, err.strerror or err)) from None
@@ -797,11 +873,12 @@ def _cc_tmpdir_remove(d):
     """Removes _cc_tmpdir's folder d with what the compiler's children left
     in it, tried again for up to a second (a child outliving its stopped
     compiler may still create a file there)."""
-    for _ in range(100):
-        if d is None or not os.path.exists(d):
-            return
-        shutil.rmtree(d, ignore_errors=True)
-        time.sleep(0.01)
+    with _SignalsHeld():     # a stop in the middle of rmtree left part of it
+        for _ in range(100):
+            if d is None or not os.path.exists(d):
+                return
+            shutil.rmtree(d, ignore_errors=True)
+            time.sleep(0.01)
 
 
 def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
@@ -816,9 +893,11 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
         # kills it, it left its .s, .o and .res files in TMPDIR), in a folder
         # of its own removed after it (a child of a stopped compiler may
         # create one after the compiler's cleanup)
-        cc_tmp = _cc_tmpdir()
-        env = dict(os.environ, TMPDIR=cc_tmp) if cc_tmp else None
+        cc_tmp = None
         try:
+            with _SignalsHeld():    # a stop as it is made: the folder is removed
+                cc_tmp = _cc_tmpdir()
+            env = dict(os.environ, TMPDIR=cc_tmp) if cc_tmp else None
             p, stopped = _run_stoppable(full, "the C compiler", env)
         finally:
             _cc_tmpdir_remove(cc_tmp)
@@ -873,11 +952,15 @@ def _install_built(so, sumfile, csrc, tmp, cc, key):
         raise
 
 
-def _build(ctext, paths, verbose=False):
+def _build(ctext, paths, load, verbose=False):
     """Builds (or finds whole in the cache) the shared object of a model's C
-    text; returns its path and the model table's symbol.  One builder at a
-    time per cache entry (a lock file), temporary names unique per process
-    and thread, a damaged cached object rebuilt."""
+    text and loads it with load(path); returns what load returned and the
+    model table's symbol.  One builder at a time per cache entry (a lock
+    file), temporary names unique per process and thread, a damaged cached
+    object rebuilt.  The object is loaded with the entry's lock still held:
+    loaded after it, `nsmc cache clean` could remove the object in between
+    (a CompileError, "damaged (unreadable)", from a compile beside a
+    clean)."""
     m = re.search(r"^const nsm_model (nsm_model_\w+) =", ctext, re.M)
     if not m:
         raise CompileError("nsmc's output holds no model table")
@@ -906,6 +989,8 @@ def _build(ctext, paths, verbose=False):
         try:
             os.makedirs(d, exist_ok=True)
         except OSError as err:
+            if isinstance(err, FileExistsError) and not os.path.lexists(d):
+                continue    # removed by nsmc cache clean as makedirs checked it: again
             raise _cache_error(d, err) from None
         _lock_clear(lockfile)
         try:
@@ -919,19 +1004,22 @@ def _build(ctext, paths, verbose=False):
             # is whole is used as it is, as nsmc run uses it (it was refused)
             if err.errno in (errno.EROFS, errno.EACCES) and \
                     _cache_verify(so, sumfile, key)[0] > 0:
-                return so, symbol
+                return load(so), symbol
             raise _cache_error(lockfile, err) from None
         _lock_take(lock, lockfile)
         if _lock_current(lock, lockfile):
             break
         lock.close()    # cleaned while we waited: the lock file is no longer there
+    else:
+        raise _cache_error(lockfile, OSError(errno.EAGAIN, "the entry was removed by each of "
+                                             "100 tries to lock it"))
     with lock:
         _stale_clear(so)
         _stale_clear(sumfile)
         _stale_clear(csrc)
         state, why = _cache_verify(so, sumfile, key)
         if state > 0:
-            return so, symbol
+            return load(so), symbol
         if state < 0:
             _note("nsm: note: the cached model %s is damaged (%s); rebuilding it" % (so, why))
             _unlink(so)
@@ -950,7 +1038,7 @@ def _build(ctext, paths, verbose=False):
             _compile_into(so, sumfile, csrc, cmd + ["-o", tmp, csrc, helper] + link, tmp, cc,
                           verbose, key)
         _sigterm_held(write_and_compile)
-    return so, symbol
+        return load(so), symbol
 
 
 @_api
@@ -965,8 +1053,13 @@ def compile(path, verbose=False):
     # as run()'s zeno: verbose="no" was taken as true
     verbose = _flag(verbose, "verbose")
     paths = _locate()
-    so, _ = _build(_generate(path, paths), paths, verbose)
-    m = Model(so)
+
+    def build():
+        """nsmc's C, then the object, loaded: under the compile's SIGTERM
+        hold from nsmc's start (a SIGTERM as nsmc ran ended the process at
+        once, nsmc's folder left in TMPDIR)."""
+        return _build(_generate(path, paths), paths, Model, verbose)
+    m, _ = _sigterm_held(build)
     try:
         # UTF-8, as nsmc reads it (an ASCII locale, LC_ALL=C with PYTHONUTF8=0,
         # failed on a non-ASCII comment with a bare UnicodeDecodeError)
@@ -1027,10 +1120,15 @@ def compile_source(text, verbose=False):
     except UnicodeEncodeError as err:   # a lone surrogate escaped as a bare UnicodeEncodeError
         raise CompileError("the model's text is not valid Unicode: %r at character %d cannot "
                            "be written as UTF-8" % (text[err.start:err.end], err.start)) from None
-    with _tempdir("nsm-src-", "the model's text") as d:
-        path = os.path.join(d, "model.nsm")
-        _write_temp(path, text, "the model's text")
-        return compile(path, verbose)
+
+    def from_text():
+        """The text in a temporary file, compiled (under the compile's
+        SIGTERM hold: the file's folder is removed before the end)."""
+        with _tempdir("nsm-src-", "the model's text") as d:
+            path = os.path.join(d, "model.nsm")
+            _write_temp(path, text, "the model's text")
+            return compile(path, verbose)
+    return _sigterm_held(from_text)
 
 
 def _declare(lib):
@@ -1926,6 +2024,7 @@ class Model:
             self._free(sim)
 
     @_api
+    @_stops_as(lambda self, *rest: Interrupted(None, self._sweep_partial([], [])))
     def sweep(self, param, values, section, period=None, transient=100, record=100, t_max=None,
               params=None, init=None, method=None):
         """A brute-force bifurcation diagram: for each value of param, the
@@ -1933,6 +2032,27 @@ class Model:
         `transient` dropped and the next `record` kept (fewer when the run
         reaches t_max, default the model's t_end, first).  Returns (p, rec):
         p the parameter of each kept record, rec its row t, phase, state."""
+        ps, rows = [], []
+        try:
+            return self._sweep_checked(param, values, section, period, transient, record, t_max,
+                                       params, init, method, ps, rows)
+        except KeyboardInterrupt as err:
+            # a Ctrl-C outside a run (the arguments' and the values' checks,
+            # a run's set-up, in Python) was a bare KeyboardInterrupt and the
+            # finished values' records were lost; within a run it is
+            # Interrupted already
+            if isinstance(err, Interrupted):
+                raise
+            raise Interrupted(None, self._sweep_partial(ps, rows)) from None
+
+    def _sweep_partial(self, ps, rows):
+        """The records kept so far, as sweep returns them."""
+        return (np.array(ps, dtype=float),
+                np.array(rows, dtype=float).reshape(-1, 2 + 2 * len(self.bodies)))
+
+    def _sweep_checked(self, param, values, section, period, transient, record, t_max, params,
+                       init, method, ps, rows):
+        """sweep's arguments checked, then its runs (_sweep_values)."""
         param = _param_name(self.params, param)
         _params_dict(params)
         _not_swept(params, [param])
@@ -1979,22 +2099,9 @@ class Model:
             raise SettingError("sweeps, basins and continuation do not take bodies in space yet "
                                "(their Poincare sections and tangent dynamics need a chart of "
                                "the quaternions)")
-        n2 = 2 * len(self.bodies)
-        ps, rows = [], []
-
-        def partial():
-            """The records kept so far, as sweep returns them."""
-            return np.array(ps, dtype=float), np.array(rows, dtype=float).reshape(-1, 2 + n2)
-        try:
-            return self._sweep_values(param, values, section, period, t_max, params, method,
-                                      init, transient, record, ps, rows, partial)
-        except KeyboardInterrupt as err:
-            # a Ctrl-C outside a run (the values' checks, a run's set-up, in
-            # Python) was a bare KeyboardInterrupt and the finished values'
-            # records were lost; within a run it is Interrupted already
-            if isinstance(err, Interrupted):
-                raise
-            raise Interrupted(None, partial()) from None
+        return self._sweep_values(param, values, section, period, t_max, params, method, init,
+                                  transient, record, ps, rows,
+                                  lambda: self._sweep_partial(ps, rows))
 
     def _sweep_values(self, param, values, section, period, t_max, params, method, init,
                       transient, record, ps, rows, partial):
@@ -2116,6 +2223,24 @@ class Model:
             _method(method)
         _params_dict(params)
         paths = _locate()
+
+        def study():
+            """nsmc sweep --basin in a temporary folder: (its grid, attractors)."""
+            return self._basins_in(paths, axes, section, transient, record, tol, jobs, period,
+                                   t_max, method, pilot, params)
+        # SIGTERM (at its default action) stops nsmc and removes the folder
+        # before the process ends by it: nsmc went on alone and the folder
+        # stayed in TMPDIR
+        grid, atts = _sigterm_held(study)
+        nx, ny = counts
+        xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
+        labels = grid[:, 2].astype(int).reshape(ny, nx)
+        return xs, ys, labels, atts
+
+    def _basins_in(self, paths, axes, section, transient, record, tol, jobs, period, t_max,
+                   method, pilot, params):
+        """basins' nsmc sweep --basin, run in a temporary folder: (the grid
+        of basins.csv, the attractors' rows); Interrupted on Ctrl-C."""
         with _tempdir("nsm-basins-", "nsmc sweep --basin") as d:
             src = os.path.join(d, "model.nsm")
             _write_temp(src, self._source, "the model's source")
@@ -2156,10 +2281,7 @@ class Model:
             grid = np.loadtxt(os.path.join(d, "out", "basins.csv"), delimiter=",", skiprows=1,
                               ndmin=2)
             atts = _csv_rows(os.path.join(d, "out", "attractors.csv"))
-        nx, ny = counts
-        xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
-        labels = grid[:, 2].astype(int).reshape(ny, nx)
-        return xs, ys, labels, atts
+        return grid, atts
 
     @_api
     def run(self, t_end=None, method=None, params=None, every=None, dt=None, rtol=None,

@@ -97,6 +97,16 @@ int cli_sweep_valued(const char *a)
         cli_listed(repeated, sizeof repeated / sizeof *repeated, a);
 }
 
+/* Whether a is one of nsmc continue's options that take a value. */
+int cli_continue_valued(const char *a)
+{
+    static const char *const valued[] = { "--param", "--param2", "--curve", "--out-dir",
+                                          "--period", "--periods", "--ds", "--ds-min", "--ds-max",
+                                          "--tol", "--max-points", "--transient", "--start",
+                                          "--plot", "--set" };
+    return cli_listed(valued, sizeof valued / sizeof *valued, a);
+}
+
 /* Whether a is one of nsmc continue's flags (options without a value). */
 int cli_continue_flag(const char *a)
 {
@@ -132,10 +142,6 @@ int nsm_sweep_words_check(int argc, char **argv)
  * 0, or 1 after the message. */
 int nsm_continue_words_check(int argc, char **argv)
 {
-    static const char *const valued[] = { "--param", "--param2", "--curve", "--out-dir",
-                                          "--period", "--periods", "--ds", "--ds-min", "--ds-max",
-                                          "--tol", "--max-points", "--transient", "--start",
-                                          "--plot", "--set" };
     const char *prog = argc > 0 && argv[0] ? argv[0] : "nsmc continue";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -147,7 +153,7 @@ int nsm_continue_words_check(int argc, char **argv)
             return cli_error(prog, "%s: %s", a, a[0] == '-' && a[1] == '-'
                              ? "unknown option or missing value (see --help)"
                              : "unexpected argument");
-        if (!cli_listed(valued, sizeof valued / sizeof *valued, a))
+        if (!cli_continue_valued(a))
             return cli_error(prog, "unknown option '%s' (see --help)", a);
         i++;
     }

@@ -39,6 +39,7 @@ int nsm_sweep_words_check(int argc, char **argv);
 extern const char *const cli_sweep_single[12];
 int cli_sweep_valued(const char *a);
 int cli_continue_flag(const char *a);
+int cli_continue_valued(const char *a);
 int nsm_continue_words_check(int argc, char **argv);
 
 #endif

@@ -51,6 +51,16 @@ static int outdir_lock_held_text(int fd, long long *size)
 ** writer's process when it is known. */
 int outdir_lock_take(const char *prog, const char *dir)
 {
+    return outdir_lock_take_for(prog, dir, "--out-dir");
+}
+
+/* outdir_lock_take for a program whose folder is given by option (the
+** simulator's --plot), named in the advice of a refusal.  The simulator's
+** --plot folder was not locked: a simulator and `nsmc run`, or two
+** simulators, wrote into one folder at once, each emptying the other's
+** trajectory and figures. */
+int outdir_lock_take_for(const char *prog, const char *dir, const char *option)
+{
     struct stat st;
     char path[4200];
     memset(&st, 0, sizeof st);
@@ -91,10 +101,10 @@ int outdir_lock_take(const char *prog, const char *dir)
     close(fd);
     if (other > 0)
         fprintf(stderr, "%s: error: another run (process %ld) is writing into '%s'; wait for "
-                "it to end or choose another folder with --out-dir\n", prog, other, dir);
+                "it to end or choose another folder with %s\n", prog, other, dir, option);
     else
         fprintf(stderr, "%s: error: another run is writing into '%s' (%s is locked); wait for "
-                "it to end or choose another folder with --out-dir\n", prog, dir, path);
+                "it to end or choose another folder with %s\n", prog, dir, path, option);
     return -1;
 }
 

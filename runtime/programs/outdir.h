@@ -18,6 +18,7 @@
 int outdir_path_check(const char *prog, const char *dir);
 int outdir_lock(const char *prog, const char *dir);
 int outdir_lock_take(const char *prog, const char *dir);
+int outdir_lock_take_for(const char *prog, const char *dir, const char *option);
 void out_std_hold(void);
 void out_pipe_ignore(void);
 void out_stop_install(void (*handler)(int), int flags);
