@@ -989,6 +989,7 @@ void rt_stats_step(nsm_sim *s, double t1, const double *Y1);
 /* The largest energy magnitude met so far, at least `now`: the scale of energy.error. */
 double rt_stats_energy_scale(const nsm_sim *s, double now);
 double rt_stats_relative_error(const nsm_sim *s, double tol);
+int rt_stats_floor_decision(nsm_sim *s, int j, double u, double rel, double minv);
 
 /* Whether the caller's stop flag (nsm_sim_set_stop_flag) is up. */
 static inline int rt_stop_asked(const nsm_sim *s)

@@ -67,6 +67,7 @@ typedef struct RtStats {
     double inj;               /* sum f . v dt */
     double num, den, fnum, fden;
     double err_max, e_max, err_last; /* err_last: |balance error| at the last step end */
+    double t_max;             /* the largest kinetic energy met at a step end (rt_stats_floor_decision) */
     double t_first, t_last;   /* the first step's start, the last step's end */
     double h_last;            /* the last step's length */
     double *qmax, *path;      /* n each (state-dependent forces only): the largest |x_i|
@@ -173,7 +174,7 @@ void rt_stats_reset(nsm_sim *s)
     st->steps = 0;
     st->partial = 0;
     st->inj = st->num = st->den = st->fnum = st->fden = 0;
-    st->err_max = st->e_max = st->err_last = 0;
+    st->err_max = st->e_max = st->err_last = st->t_max = 0;
     st->t_first = st->t_last = st->h_last = 0;
 }
 
@@ -551,6 +552,7 @@ RT_HOT static void balance_step(nsm_sim *s, double t1, const double *Y1, double 
     if (err > st->err_max)
         st->err_max = err;
     st->err_last = err;
+    st->t_max = fmax(st->t_max, T);
 }
 
 /* The balance error at the last step end relative to the largest energy
@@ -681,6 +683,36 @@ RT_HOT double rt_stats_energy_scale(const nsm_sim *s, double now)
 {
     double m = s->st ? s->st->e_max : 0;
     return now > m ? now : m;
+}
+
+/* A contact decision (gap j held at rest, no impact) taken on its closing
+** speed u, nonzero and above the velocity tolerance's relative part rel,
+** so that only the tolerance's absolute floor RT_VEL_FLOOR called it zero,
+** in a run whose largest kinetic energy met so far (and now) is within that
+** of the contact's effective mass 1/minv at RT_VEL_FLOORS floors: the whole
+** model is slower than the floor, and its decision was taken on rounding (a
+** mass at rest pushed onto an elastic wall at 2e-13 m/s stuck there, exit
+** 0).  Kinetic, not total: a potential's offset is arbitrary (the same mass
+** falling at 5e-13 m/s onto a floor 1 m above the origin, its m g H in the
+** total, stuck there, exit 0).  The run
+** stops, naming the floor, as check_speed_floor (run.c) stops one that
+** moves so slowly at its start.  NSM_OK when the decision stands. */
+int rt_stats_floor_decision(nsm_sim *s, int j, double u, double rel, double minv)
+{
+    double vf = RT_VEL_FLOORS * RT_VEL_FLOOR;
+    if (!(fabs(u) > rel) || !(minv > 0))
+        return NSM_OK;
+    /* the energy now too: a decision at the run's start precedes every step
+     * end the scale is kept at (a bead of 1e12 kg pressing at 1 m/s) */
+    double e = fmax(s->st ? s->st->t_max : 0, rt_mass_kinetic(s, s->y));
+    if (e > 0.5 * vf * vf / minv)
+        return NSM_OK;
+    return rt_fail(s, NSM_ENUMERIC, j,
+                   "t = %.17g s: contact '%s' closes at %.3g m/s, below the velocity floor of "
+                   "%g m/s that counts it as at rest, in a run whose kinetic energies are all within "
+                   "those of speeds of %g m/s: its contacts would be decided on rounding; scale "
+                   "the units (lengths in um or nm, times in ms) so that its speeds exceed %g "
+                   "m/s", s->t, s->m->gaps[j].name, fabs(u), RT_VEL_FLOOR, vf, vf);
 }
 
 /* The statistics of one event record. */

@@ -90,42 +90,10 @@ static int settle_hold(nsm_sim *s, int j, const unsigned *mode, double tol, int 
     return later && ev[j] >= -tol && evd[j] == 0 && settle_later(s, j, m) > 0;
 }
 
-/* A contact decision (gap j held at rest, no impact) taken on its closing
-** speed u, nonzero and above the velocity tolerance's relative part rel,
-** so that only the tolerance's absolute floor RT_VEL_FLOOR called it zero,
-** in a part of the model (the gap's own: rt_speed_scale_of, its surface
-** and contact speeds now and its forces times the run's span over its
-** masses) whose speeds are within RT_VEL_FLOORS floors: the decision was
-** taken on rounding (a mass at rest pushed onto an elastic wall at 2e-13
-** m/s stuck there, exit 0).  Judged on that part now, as floor_slip
-** (events.c) judges a slip: the largest kinetic energy of the whole run
-** let the same mass stick beside an oscillator at 1 m/s, or after another
-** body once at 1 m/s had come to rest, exit 0.  Speeds, not energies,
-** whose offset is arbitrary.  The run stops, naming the floor, as
-** check_speed_floor (run.c) stops one that moves so slowly at its start.
-** NSM_OK when the decision stands. */
-static int floor_decision(nsm_sim *s, int j, double u, double rel)
-{
-    double vf = RT_VEL_FLOORS * RT_VEL_FLOOR;
-    if (!(fabs(u) > rel))
-        return NSM_OK;
-    double v = rt_speed_scale_of(s, j, s->t + (fmax(s->t_stop, s->t) - s->t_reset));
-    if (!(v < vf))
-        return NSM_OK;
-    return rt_fail(s, NSM_ENUMERIC, j,
-                   "t = %.17g s: contact '%s' closes at %.3g m/s, below the velocity floor of "
-                   "%g m/s that counts it as at rest, in a part of the model whose speeds are at "
-                   "most %.3g m/s (surface speeds, contact velocities, forces times the run's span "
-                   "over masses, over the bodies joined to it by contacts, friction and springs), "
-                   "within %g times that floor: its contacts would be decided on rounding; scale "
-                   "the units (lengths in um or nm, times in ms) so that its speeds exceed %g "
-                   "m/s", s->t, s->m->gaps[j].name, fabs(u), RT_VEL_FLOOR, v, RT_VEL_FLOORS, vf);
-}
-
 /* Gap j held shut at closing speed vb, which its velocity tolerance called
 ** zero (rel: the tolerance's relative part at vb's velocities): refused
-** when only the tolerance's absolute floor did, in a part of the model
-** slower than that floor (floor_decision), and the flight the rest suppresses,
+** when only the tolerance's absolute floor did, in a run slower than that
+** floor (rt_stats_floor_decision), and the flight the rest suppresses,
 ** vb^2/(2 a) against the largest acceleration a the forces on its bodies
 ** give along it (rt_gap_accel_scale), would leave the gap's band (a ball
 ** at rest under gravity closing at 1e-300 m/s rests rightly; a mass pushed
@@ -136,7 +104,7 @@ static int floor_stick(nsm_sim *s, int j, double vb, double rel)
     double D = rt_delassus_entry(s, j, j), a = rt_gap_accel_scale(s, j);
     if (!(D > 0) || !(vb * vb > 2 * a * rt_gap_tol(s, j, s->y)))
         return NSM_OK;      /* no mass to move, or its flight within the gap's band: rest is right */
-    return floor_decision(s, j, vb, rel);
+    return rt_stats_floor_decision(s, j, vb, rel, D);
 }
 
 /* Decide the closed set of impact gaps by the force LCP over the gaps that
