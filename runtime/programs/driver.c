@@ -2237,12 +2237,6 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             nsm_sim_free(sim);
             return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
         }
-        /* the folder's lock, as `nsmc run`, sweeps and continuations take
-         * it: one writer at a time */
-        if (outdir_lock_take_for(d.prog, plot_dir, "--plot") < 0) {
-            nsm_sim_free(sim);
-            return 1;
-        }
         snprintf(plot_traj, sizeof plot_traj, "%s/trajectory.csv", plot_dir);
         snprintf(plot_ev, sizeof plot_ev, "%s/events.csv", plot_dir);
         if (!out_path)
@@ -2252,6 +2246,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         opaths[0] = out_path;
         opaths[2] = ev_path;
         if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7)) {
+            plot_dir_unmake(plot_dir, plot_had);
+            nsm_sim_free(sim);
+            return 1;
+        }
+        /* the folder's lock, as `nsmc run`, sweeps and continuations take
+         * it: one writer at a time (after the names' check, which leaves a
+         * folder it made as it found it) */
+        if (outdir_lock_take_for(d.prog, plot_dir, "--plot") < 0) {
             plot_dir_unmake(plot_dir, plot_had);
             nsm_sim_free(sim);
             return 1;
