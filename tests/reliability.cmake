@@ -1044,11 +1044,12 @@ foreach(case oscswitch osczeno zenofric beads long spacewall)
 endforeach()
 
 # What the eighteenth hostile passes on the core left as found
-# (tests/reliability/leftovers20_core_test.py): a stuck element's cone
-# judged on its own part of the model; taylor on a sphere sliding slowly onto its stick and on a ball
+# (tests/reliability/leftovers20_core_test.py): a contact decided on the
+# velocity floor and a stuck element's cone, each judged on its own part of
+# the model; taylor on a sphere sliding slowly onto its stick and on a ball
 # released at rest on a Hertz floor, a push inside a rough floor's Zeno
 # tail; each case under 20 s in the normal build.
-foreach(case conepart slowsphere hertzrest zenopush)
+foreach(case floorpart conepart slowsphere hertzrest zenopush)
   add_test(NAME reliability/left20core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers20_core_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

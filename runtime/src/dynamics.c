@@ -1196,6 +1196,14 @@ static int part_coords(const nsm_sim *s, int w, unsigned char *comp)
     return 1;
 }
 
+/* The part of the model contact or friction element w belongs to, as
+** part_coords gives it (comp: n_vel flags), for the layers above; 0 where
+** the model cannot be split (the caller takes it whole). */
+int rt_part_of(const nsm_sim *s, int w, unsigned char *comp)
+{
+    return part_coords(s, w, comp);
+}
+
 /* Whether row q of A touches the part comp (its first column: a row's
 ** columns are all in one part, part_coords joins them). */
 static int row_in_part(const RtCsr *A, int q, const unsigned char *comp)

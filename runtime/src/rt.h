@@ -649,6 +649,7 @@ int rt_project(const nsm_sim *s, const unsigned *set, double *v);
 
 double rt_force_tol(const nsm_sim *s, const unsigned *mode, const double *y);
 double rt_force_tol_of(const nsm_sim *s, const unsigned *mode, const double *y, int w);
+int rt_part_of(const nsm_sim *s, int w, unsigned char *comp);
 void rt_delassus(const nsm_sim *s, const int *idx, int r, double *D);
 int rt_cons_groups(const nsm_sim *s, int r, int n, const int *kind, const double *rows, int *lead,
                    double *scale);

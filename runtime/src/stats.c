@@ -73,6 +73,8 @@ typedef struct RtStats {
     double *qmax, *path;      /* n each (state-dependent forces only): the largest |x_i|
                                  met and the path sum |dx_i| over the steps */
     double *kmax;             /* n: the largest |df_i/dx_i| state_floor has met */
+    double *tk;               /* n: the largest 1/2 m_i v_i^2 of each coordinate met at a
+                                 step end (diagonal masses: rt_stats_floor_decision) */
 } RtStats;
 
 /* 4-point Gauss-Legendre nodes and weights on [0, 1]. */
@@ -120,11 +122,12 @@ int rt_stats_alloc(nsm_sim *s)
     st->qmax = calloc(n ? n : 1, sizeof(double));
     st->path = calloc(n ? n : 1, sizeof(double));
     st->kmax = calloc(n ? n : 1, sizeof(double));
+    st->tk = calloc(n ? n : 1, sizeof(double));
     s->rate.window = 16 + 4 * s->n_gaps;
     s->rate.ring = calloc((size_t)s->rate.window, sizeof(double));
     return !s->rate.ring || !st->gap || !st->damper || !st->work || !st->gyro || !st->a1 || !st->ya || !st->f ||
            !st->vq || !st->fwork || !st->fk || !st->qf || !st->mode_a || !st->qmax || !st->path ||
-           !st->kmax;
+           !st->kmax || !st->tk;
 }
 
 /* Free the audit's storage. */
@@ -150,6 +153,7 @@ void rt_stats_free(nsm_sim *s)
     free(st->qmax);
     free(st->path);
     free(st->kmax);
+    free(st->tk);
     free(st);
     s->st = NULL;
 }
@@ -169,6 +173,7 @@ void rt_stats_reset(nsm_sim *s)
     memset(st->qmax, 0, sizeof(double) * (size_t)s->n_vel);
     memset(st->path, 0, sizeof(double) * (size_t)s->n_vel);
     memset(st->kmax, 0, sizeof(double) * (size_t)s->n_vel);
+    memset(st->tk, 0, sizeof(double) * (size_t)s->n_vel);
     st->other_d = st->other_w = st->other_f = 0;
     st->have_a = 0;
     st->steps = 0;
@@ -530,6 +535,23 @@ static double state_floor(const nsm_sim *s, double t, const double *y)
     return 64 * e;
 }
 
+/* Each coordinate's largest kinetic energy 1/2 m_i v_i^2 met at a step
+** end, for a model whose masses are diagonal constants (the only one
+** rt_part_of splits into parts): the history rt_stats_floor_decision
+** judges a contact's own part by. */
+static void coord_kinetic_max(nsm_sim *s, const double *Y1)
+{
+    if (s->m->nl || s->mass || s->n_pos != s->n_vel)
+        return;
+    const double *m = s->num.mass, *v = Y1 + s->n_pos;
+    double *tk = s->st->tk;
+    for (int i = 0; i < s->n_vel; i++) {
+        double e = 0.5 * m[i] * v[i] * v[i];
+        if (e > tk[i])
+            tk[i] = e;
+    }
+}
+
 /* The balance at the step's end (t1, Y1, of kinetic + potential energy E): the
 ** largest error and the largest energy met, which energy.error needs
 ** whether or not the rest of the audit runs. */
@@ -553,6 +575,7 @@ RT_HOT static void balance_step(nsm_sim *s, double t1, const double *Y1, double 
         st->err_max = err;
     st->err_last = err;
     st->t_max = fmax(st->t_max, T);
+    coord_kinetic_max(s, Y1);
 }
 
 /* The balance error at the last step end relative to the largest energy
@@ -685,34 +708,58 @@ RT_HOT double rt_stats_energy_scale(const nsm_sim *s, double now)
     return now > m ? now : m;
 }
 
+/* The largest kinetic energy the part of the model that gap j belongs to
+** (rt_part_of) has had: each of its coordinates' largest met at a step end
+** and now, summed (at least the part's largest at one instant).  The whole
+** run's, and the whole model's now, where rt_part_of cannot split the
+** model. */
+static double part_kinetic_max(nsm_sim *s, int j)
+{
+    int n = s->n_vel;
+    unsigned char comp[n + 1];
+    if (!s->st || !rt_part_of(s, j, comp))
+        return fmax(s->st ? s->st->t_max : 0, rt_mass_kinetic(s, s->y));
+    const double *m = s->num.mass, *v = s->y + s->n_pos;
+    double e = 0;
+    for (int i = 0; i < n; i++)
+        if (comp[i])
+            e += fmax(s->st->tk[i], 0.5 * m[i] * v[i] * v[i]);
+    return e;
+}
+
 /* A contact decision (gap j held at rest, no impact) taken on its closing
 ** speed u, nonzero and above the velocity tolerance's relative part rel,
 ** so that only the tolerance's absolute floor RT_VEL_FLOOR called it zero,
-** in a run whose largest kinetic energy met so far (and now) is within that
-** of the contact's effective mass 1/minv at RT_VEL_FLOORS floors: the whole
-** model is slower than the floor, and its decision was taken on rounding (a
-** mass at rest pushed onto an elastic wall at 2e-13 m/s stuck there, exit
-** 0).  Kinetic, not total: a potential's offset is arbitrary (the same mass
-** falling at 5e-13 m/s onto a floor 1 m above the origin, its m g H in the
-** total, stuck there, exit 0).  The run
-** stops, naming the floor, as check_speed_floor (run.c) stops one that
-** moves so slowly at its start.  NSM_OK when the decision stands. */
+** where the largest kinetic energy the gap's own part of the model has had
+** (part_kinetic_max: so far and now) is within that of the contact's
+** effective mass 1/minv at RT_VEL_FLOORS floors: that part is slower than
+** the floor, and its decision was taken on rounding (a mass at rest pushed
+** onto an elastic wall at 2e-13 m/s stuck there, exit 0).  Its own part,
+** not the whole run's: another body's energy let the same mass stick
+** beside an oscillator at 1 m/s, or after another body once at 1 m/s had
+** stopped, exit 0; its history, not only its speeds now: a ball coming to
+** rest after its bounces, or a train of heavy beads pressed together, rests
+** rightly.  Kinetic, not total: a potential's offset is arbitrary (the
+** same mass falling at 5e-13 m/s onto a floor 1 m above the origin, its
+** m g H in the total, stuck there, exit 0).  The run stops, naming the
+** floor, as check_speed_floor (run.c) stops one that moves so slowly at
+** its start.  NSM_OK when the decision stands. */
 int rt_stats_floor_decision(nsm_sim *s, int j, double u, double rel, double minv)
 {
     double vf = RT_VEL_FLOORS * RT_VEL_FLOOR;
     if (!(fabs(u) > rel) || !(minv > 0))
         return NSM_OK;
     /* the energy now too: a decision at the run's start precedes every step
-     * end the scale is kept at (a bead of 1e12 kg pressing at 1 m/s) */
-    double e = fmax(s->st ? s->st->t_max : 0, rt_mass_kinetic(s, s->y));
-    if (e > 0.5 * vf * vf / minv)
+     * end the history is kept at (a bead of 1e12 kg pressing at 1 m/s) */
+    if (part_kinetic_max(s, j) > 0.5 * vf * vf / minv)
         return NSM_OK;
     return rt_fail(s, NSM_ENUMERIC, j,
                    "t = %.17g s: contact '%s' closes at %.3g m/s, below the velocity floor of "
-                   "%g m/s that counts it as at rest, in a run whose kinetic energies are all within "
-                   "those of speeds of %g m/s: its contacts would be decided on rounding; scale "
-                   "the units (lengths in um or nm, times in ms) so that its speeds exceed %g "
-                   "m/s", s->t, s->m->gaps[j].name, fabs(u), RT_VEL_FLOOR, vf, vf);
+                   "%g m/s that counts it as at rest, in a part of the model whose kinetic "
+                   "energies are all within those of speeds of %g m/s: its contacts would be "
+                   "decided on rounding; scale the units (lengths in um or nm, times in ms) so "
+                   "that its speeds exceed %g m/s", s->t, s->m->gaps[j].name, fabs(u),
+                   RT_VEL_FLOOR, vf, vf);
 }
 
 /* The statistics of one event record. */

@@ -4,6 +4,18 @@ failing before its fix, every reference a closed form derived here.
     tests/reliability/leftovers20_core_test.py NSMC SOURCE_DIR CASE
 
 Cases (each under 20 s in the normal build):
+  floorpart  a mass at rest pushed by F = 2e-13 N onto an elastic wall
+          x0 = 1e-13 m away meets it at t = sqrt(2 x0 m/F) = 1 s at F t/m =
+          2e-13 m/s, below the velocity floor of 1e-12 m/s.  Alone it was
+          refused; beside an oscillator at 1 m/s, or after another body
+          once at 1 m/s had stopped on a plastic wall at 0.5 s, the
+          contact decision at rest was judged against the whole run's
+          largest kinetic energy, another body's, and the mass stuck at
+          the wall, exit 0.  Now it is judged on its own part of the
+          model: refused at the wall (1 s, within its band: 1.05 s) naming
+          the floor, by exact, rk4 and adaptive.  At F = 2e-6 N from 1e-6 m
+          it bounces at 1 s and is back at x0 at rest at 2 s, the other
+          body by hand (cos t; at 0.5 m from 0.5 s).
   conepart  a block of 1e-12 kg on a rough floor (mu_s = 0.5, mu_k = 0.3,
           N = 1e-13 N) pushed by c t (c = 1e-13 N/s) beside an oscillator
           of 1 N/m at 1 m: the cone's tolerance was the whole model's
@@ -55,6 +67,70 @@ from leftovers13_core_test import rows_of  # noqa: E402
 
 SRC = os.path.abspath(sys.argv[2])
 G = 9.81
+
+PUSH_OSC = '''model pusho "a mass at rest pushed onto an elastic wall, an oscillator beside it"
+param F = 2e-13 N
+param x0 = 1e-13 m
+mass B = 1 kg
+mass O = 1 kg
+spring So: ground -- O, k = 1 N/m
+force on B = -F
+gap wall: B.x >= 0, impact(e = 1)
+init B.x = x0, O.x = 1 m
+simulate t_end = 2 s
+output every 0.5 s: B.x, B.v, O.x
+'''
+
+PUSH_ONCE = '''model pushw "a mass at rest pushed onto an elastic wall, a body once fast stopped"
+param F = 2e-13 N
+param x0 = 1e-13 m
+mass B = 1 kg
+mass O = 1 kg
+force on B = -F
+gap wall: B.x >= 0, impact(e = 1)
+gap stop: O.x <= 0.5 m, impact(e = 0)
+init B.x = x0, O.x = 0 m, O.v = 1 m/s
+simulate t_end = 2 s
+output every 0.5 s: B.x, B.v, O.x
+'''
+
+
+def other_body(name, t):
+    """The other body's position by hand: cos t, or at 0.5 m from 0.5 s."""
+    return math.cos(t) if name == "pusho" else min(t, 0.5)
+
+
+def case_floorpart(tmp):
+    """A contact decided on the velocity floor, judged on its own part of
+    the model, not on another body's energy."""
+    for name, text in (("pusho", PUSH_OSC), ("pushw", PUSH_ONCE)):
+        for meth in ("exact", "rk4", "adaptive"):
+            p = nsmc_run(tmp, name, text, ["--method", meth, "--dt", "1e-3"])
+            m = re.search(r"t = ([0-9.e+-]+) s: contact 'wall' closes at ([0-9.e+-]+) m/s",
+                          p.stderr)
+            check(p.returncode == 3 and "velocity floor of 1e-12 m/s" in p.stderr and
+                  "scale the units" in p.stderr and m is not None and
+                  1 <= float(m.group(1)) <= 1.05 and abs(float(m.group(2)) - 2e-13) < 0.2e-13,
+                  "%s, %s: a mass pushed onto an elastic wall at 2e-13 m/s beside another "
+                  "body stops at the wall (t = 1 s, within its band: 1.05 s) naming the floor "
+                  "(it stuck there, exit 0)" % (name, meth), p)
+        for meth in ("exact", "rk4", "adaptive"):
+            p = nsmc_run(tmp, name, text, ["--method", meth, "--dt", "1e-3", "--set", "F=2e-6",
+                                           "--set", "x0=1e-6"])
+            rows = rows_of(tmp, name, "trajectory") if p.returncode == 0 else []
+            ev = rows_of(tmp, name, "events") if p.returncode == 0 else []
+            hits = [float(e["t"]) for e in ev if e.get("contact") == "wall"
+                    and e.get("kind") == "impact"]
+            x = float(rows[-1]["B.x [m]"]) if rows else math.nan
+            v = float(rows[-1]["B.v [m/s]"]) if rows else math.nan
+            eo = max((abs(float(r["O.x [m]"]) - other_body(name, float(r["t [s]"])))
+                      for r in rows), default=math.inf)
+            print("  %s at 2e-6 N, %s: impacts %s, x(2) = %.12g m, v(2) = %.3g m/s, the other "
+                  "body within %.3g" % (name, meth, hits, x, v, eo))
+            check(len(hits) == 1 and abs(hits[0] - 1) < 1e-9 and abs(x - 1e-6) < 1e-14 and
+                  abs(v) < 1e-14 and eo < 1e-9, "%s at 2e-6 m/s, %s: the bounce at 1 s, back at "
+                  "x0 at rest at 2 s, the other body by hand" % (name, meth), p)
+
 
 RAMP = '''model ramp "a light block pushed by a growing force against friction, an oscillator beside it"
 param c = 1e-13 N/s
