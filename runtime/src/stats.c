@@ -538,10 +538,11 @@ static double state_floor(const nsm_sim *s, double t, const double *y)
 /* Each coordinate's largest kinetic energy 1/2 m_i v_i^2 met at a step
 ** end, for a model whose masses are diagonal constants (the only one
 ** rt_part_of splits into parts): the history rt_stats_floor_decision
-** judges a contact's own part by. */
+** judges a contact's own part by; nothing to keep in a model without
+** contacts, whose steps need not pay for it. */
 static void coord_kinetic_max(nsm_sim *s, const double *Y1)
 {
-    if (s->m->nl || s->mass || s->n_pos != s->n_vel)
+    if (!s->n_gaps || s->m->nl || s->mass || s->n_pos != s->n_vel)
         return;
     const double *m = s->num.mass, *v = Y1 + s->n_pos;
     double *tk = s->st->tk;
