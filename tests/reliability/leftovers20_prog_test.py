@@ -65,7 +65,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, alive, check, children, env_for, main  # noqa: E402
+from passlib import (SANITIZED, alive, check, env_for, main, proc_cmdline,  # noqa: E402
+                     proc_descendants, proc_find)
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -78,27 +79,14 @@ def left_running(tmp):
     is inside tmp, read in /proc (pgrep hangs under the sanitizer build's
     LD_PRELOAD)."""
     found = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit() or int(d) == os.getpid():
-            continue
+    for pid in proc_find(lambda _cmd: True):
+        cmd = proc_cmdline(pid)
         try:
-            cwd = os.readlink("/proc/%s/cwd" % d)
-            with open("/proc/%s/cmdline" % d, "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            cwd = os.readlink("/proc/%d/cwd" % pid)
         except OSError:
             continue
-        if (cwd.startswith(tmp) or tmp in cmd) and alive(int(d)):
-            found.append((int(d), cmd[:100]))
-    return found
-
-
-def descendants(pid):
-    """The processes under pid (Linux /proc)."""
-    found, todo = [], children(pid)
-    while todo:
-        p = todo.pop()
-        found.append(p)
-        todo += children(p)
+        if (cwd.startswith(tmp) or tmp in cmd) and alive(pid):
+            found.append((pid, cmd[:100]))
     return found
 
 
@@ -195,7 +183,7 @@ def stop_trial(tmp, k, what, widen, sig, delay):
                           bufsize=0)
     first = pr.stdout.readline()
     t0 = time.monotonic()       # the signal once a program runs under the call
-    while not descendants(pr.pid) and pr.poll() is None and time.monotonic() - t0 < 30 * SLOW:
+    while not proc_descendants(pr.pid) and pr.poll() is None and time.monotonic() - t0 < 30 * SLOW:
         time.sleep(0.002)
     time.sleep(delay)
     t0 = time.monotonic()
