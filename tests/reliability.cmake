@@ -1067,3 +1067,17 @@ foreach(case stoppable sweepstart plotlock helpvalue cap cacheclean)
   set_tests_properties(reliability/left20prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twentieth hostile pass on the programs and the Python package
+# (tests/reliability/twentieth_pass_prog_test.py): outputs named as the
+# --plot folder's lock, a study's model kept in its output folder under a
+# result's name, Model.basins' parameters; every study program under every
+# stop signal, odd folder names, basins' arguments; each case under 20 s in
+# the normal build.
+foreach(case findings_lock findings_model findings_basins kept_signals kept_odd kept_py)
+  add_test(NAME reliability/twentieth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentieth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentieth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -68,6 +68,8 @@ int continue_main(int argc, char **argv)
     int words = run_program_words("continue", argc, argv, input, nsm_continue_words_check);
     if (words)
         return words;
+    if (run_study_input_check("continue", argc, argv, input, cli_continue_valued))
+        return 1;
     Arena *a = arena_new();
     int status = 0;
     const char *bin = run_build_continue(input, verbose, a, &status);

@@ -2130,6 +2130,34 @@ int run_program_words(const char *what, int argc, char **argv, const char *input
     return rc;
 }
 
+/* Refuses a model file that the study would write over or remove in its
+ * output folder (outdir_names_file): `nsmc sweep D/summary.csv --out-dir
+ * D` compiled the model, then replaced it by the sweep's summary, and
+ * `nsmc continue D/section.csv --out-dir D` removed it as an earlier
+ * sweep's section, exit 0.  0, or 1 after the message. */
+int run_study_input_check(const char *what, int argc, char **argv, const char *input,
+                          int (*valued)(const char *))
+{
+    struct stat in;
+    if (stat(input, &in) != 0 || !S_ISREG(in.st_mode))
+        return 0;       /* the compile names what is wrong with it */
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--out-dir")) {
+            if (valued(argv[i]))
+                i++;
+            continue;
+        }
+        if (!outdir_names_file(argv[i + 1], &in))
+            return 0;
+        fprintf(stderr, "nsmc %s: error: the model file '%s' is a file that the %s writes or "
+                "removes in its output folder '%s': move the model out of the folder or "
+                "rename it\n", what, input,
+                strcmp(what, "continue") ? "sweep" : "continuation", argv[i + 1]);
+        return 1;
+    }
+    return 0;
+}
+
 int run_exec_program(const char *bin, const char *what, int argc, char **argv,
                      const char *input, Arena *a)
 {

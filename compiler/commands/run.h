@@ -27,6 +27,11 @@ const char *run_build_continue(const char *input, int verbose, struct Arena *a, 
  * program is built; 0, or the exit status after the message. */
 int run_program_words(const char *what, int argc, char **argv, const char *input,
                       int (*check)(int, char **));
+/* Refuses a model file input that the study WHAT would write over or
+ * remove in its --out-dir (argv's words, valued naming the options that
+ * take a value); 0, or 1 after the message. */
+int run_study_input_check(const char *what, int argc, char **argv, const char *input,
+                          int (*valued)(const char *));
 /* Replaces this process by the study program bin (built by run_build_sweep
  * or run_build_continue), passing argv[1..] less the model file `input` and
  * -v, with argv[0] `nsmc WHAT`; frees a.  Returns only on failure, with the

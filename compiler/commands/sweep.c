@@ -47,6 +47,8 @@ int sweep_main(int argc, char **argv)
     int words = run_program_words("sweep", argc, argv, input, nsm_sweep_words_check);
     if (words)
         return words;
+    if (run_study_input_check("sweep", argc, argv, input, cli_sweep_valued))
+        return 1;
     Arena *a = arena_new();
     int status = 0;
     const char *bin = run_build_sweep(input, verbose, a, &status);

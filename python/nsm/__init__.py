@@ -2222,6 +2222,7 @@ class Model:
         if method is not None:
             _method(method)
         _params_dict(params)
+        self._basins_params(params, method)
         paths = _locate()
 
         def study():
@@ -2236,6 +2237,24 @@ class Model:
         xs, ys = grid[:nx, 0], grid[::nx, 1][:ny]
         labels = grid[:, 2].astype(int).reshape(ny, nx)
         return xs, ys, labels, atts
+
+    def _basins_params(self, params, method):
+        """basins' params judged as the other studies judge them: an unknown
+        parameter or a value the model rejects is a ParameterError (it was a
+        SettingError quoting nsmc sweep's refusal, where run, sweep, section
+        and continuation raise ParameterError).  The model's own initial
+        state is the grid's to replace: a refusal that the model without
+        params gives too is left to nsmc sweep."""
+        try:
+            self._free(self._study(params, method, None))
+        except ParameterError:
+            if not params:
+                return
+            try:
+                self._free(self._study(None, method, None))
+            except Error:
+                return
+            raise
 
     def _basins_in(self, paths, axes, section, transient, record, tol, jobs, period, t_max,
                    method, pilot, params):

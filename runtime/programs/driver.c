@@ -1142,7 +1142,8 @@ static void plot_dir_unmake(const char *dir, size_t had)
 ** --stats P/plot.svg` or `--events P/plot.log` ran, exit 0, and the figure
 ** or gnuplot's log took the output's place; `--out P/plot.svg` ended "no
 ** plot: cannot read 'P/plot.svg'", `--events P/trajectory.csv` "in use by
-** another running program".  1 after the message, or 0.  Called once dir
+** another running program".  The folder's lock (.nsm-run.lock) is one of
+** them.  1 after the message, or 0.  Called once dir
 ** exists, so that its files are named by the folder's identity. */
 static int plot_names_taken(const char *prog, const char *dir, const char *const *paths,
                             const char *const *names, int n)
@@ -1156,15 +1157,18 @@ static int plot_names_taken(const char *prog, const char *dir, const char *const
                 "(try --help)\n", prog, clash1, clash2, dir);
         return 1;
     }
-    for (size_t i = 0; i < N_PLOT_FILES; i++) {
-        snprintf(f, sizeof f, "%s/%s", dir, PLOT_FILES[i]);
+    for (size_t i = 0; i <= N_PLOT_FILES; i++) {
+        /* past the figures, the folder's lock (outdir_lock_take_for): an
+         * output written there replaced the process id, exit 0, and every
+         * later run into the folder was refused ("holds other data") */
+        snprintf(f, sizeof f, "%s/%s", dir, i < N_PLOT_FILES ? PLOT_FILES[i] : ".nsm-run.lock");
         if (!out_identity(f, a, sizeof a))
             continue;
         for (int k = 0; k < n; k++)
             if (paths[k] && out_identity(paths[k], b, sizeof b) && !strcmp(a, b)) {
-                fprintf(stderr, "%s: error: %s names '%s', a file that --plot %s writes "
+                fprintf(stderr, "%s: error: %s names '%s', %s that --plot %s writes "
                         "itself: name another output file\n(try --help)\n", prog, names[k],
-                        paths[k], dir);
+                        paths[k], i < N_PLOT_FILES ? "a file" : "the folder's lock", dir);
                 return 1;
             }
     }

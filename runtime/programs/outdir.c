@@ -283,6 +283,46 @@ static int outdir_result_unlink(const char *dir, const char *name)
     return unlink(path) == 0;
 }
 
+/* Whether file st (stat) is one of the files a run, sweep, basin study
+** or continuation writes, replaces or removes in output folder dir by name
+** (its results, their partial and kept copies, figures, scripts, logs,
+** `nsmc run`'s files, the folder's lock), read through a link as the
+** programs write through one.  A model given to `nsmc sweep` or `nsmc
+** continue` as DIR/summary.csv or DIR/branch.csv was replaced by the
+** study's results, or removed as an earlier study's, exit 0. */
+int outdir_names_file(const char *dir, const struct stat *st)
+{
+    static const char *const csvs[] = {
+        "section.csv", "summary.csv", "bifurcations.csv", "basins.csv", "attractors.csv",
+        "branch.csv", "curve.csv" };
+    static const char *const csv_ends[] = { "", ".partial", ".partial.prev", ".kept" };
+    static const char *const figures[] = { "bifurcation.", "lyapunov.", "basins.",
+                                           "continuation.", "curve.", "plot.", "phase.",
+                                           "path.", "animation." };
+    static const char *const figure_ends[] = { "gp", "png", "svg", "log", "gif" };
+    static const char *const others[] = { "trajectory.csv", "events.csv", ".nsm-run.lock" };
+    char path[4300];
+    struct stat o;
+    for (size_t k = 0; k < sizeof csvs / sizeof *csvs; k++)
+        for (size_t e = 0; e < sizeof csv_ends / sizeof *csv_ends; e++) {
+            snprintf(path, sizeof path, "%s/%s%s", dir, csvs[k], csv_ends[e]);
+            if (stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+                return 1;
+        }
+    for (size_t k = 0; k < sizeof figures / sizeof *figures; k++)
+        for (size_t e = 0; e < sizeof figure_ends / sizeof *figure_ends; e++) {
+            snprintf(path, sizeof path, "%s/%s%s", dir, figures[k], figure_ends[e]);
+            if (stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+                return 1;
+        }
+    for (size_t k = 0; k < sizeof others / sizeof *others; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, others[k]);
+        if (stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+            return 1;
+    }
+    return 0;
+}
+
 /* Removes from output folder dir the results of the other programs (`nsmc
 ** run`, sweeps, basin studies, continuations of a branch or a curve) that
 ** this program does not write: own names the files it writes (outdir_own:

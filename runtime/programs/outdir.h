@@ -10,6 +10,7 @@
 #define NSM_OUTDIR_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 /* the bytes kept for the longest file name written into an output folder,
 ** its slash included (outdir_path_check) */
@@ -24,6 +25,7 @@ void out_pipe_ignore(void);
 void out_stop_install(void (*handler)(int), int flags);
 int out_stdout_check(const char *prog);
 int out_link_target(const char *prog, const char *path, char *target, size_t len);
+int outdir_names_file(const char *dir, const struct stat *st);
 void outdir_others_remove(const char *prog, const char *dir, const char *const *own, int nown);
 
 #endif
