@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,11 +465,17 @@ static int dispatch(int argc, char **argv)
 
 /* Runs the command with SIGPIPE ignored, then checks standard output once
  * more: a reader that went away (`nsmc --help | true`, `nsmc cache clean |
- * true`) killed nsmc by SIGPIPE; it is now a failed write, said, exit 1. */
+ * true`) killed nsmc by SIGPIPE; it is now a failed write, said, exit 1.
+ * SIGXFSZ is ignored too (as the programs ignore it, and as Python's
+ * children inherit it): under a file-size limit `nsmc -o FILE.c`,
+ * `--emit=equations -o` and the cache's C source of `nsmc run`, sweep and
+ * continue were killed by it, exit 153 without a word and a temporary
+ * left; the write now fails with its reason. */
 int main(int argc, char **argv)
 {
     out_std_hold();
     out_pipe_ignore();
+    signal(SIGXFSZ, SIG_IGN);
     int rc = dispatch(argc, argv);
     return out_stdout_check("nsmc") && rc == 0 ? 1 : rc;
 }

@@ -821,8 +821,17 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
                                int *status)
 {
     if (write_atomic(csrc, ctext, clen, a) != 0) {
-        fprintf(stderr, "nsmc: error: cannot write the simulator's cache %s: %s "
-                "(set XDG_CACHE_HOME to a writable directory)\n", csrc, strerror(errno));
+        /* a file-size limit (EFBIG, SIGXFSZ ignored by main.c) is named as
+         * the compile's own failure names it, not as a folder to change */
+        int err = errno;
+        char why[256];
+        if (err == EFBIG && compile_room(csrc, csrc, why, sizeof why))
+            fprintf(stderr, "nsmc: error: cannot write the %s's cache %s: %s: %s\n", what,
+                    csrc, strerror(err), why);
+        else
+            fprintf(stderr, "nsmc: error: cannot write the %s's cache %s: %s "
+                    "(set XDG_CACHE_HOME to a writable directory)\n", what, csrc,
+                    strerror(err));
         *status = 1;
         return NULL;
     }

@@ -25,6 +25,12 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   quoting nsmc sweep, where run, sweep, section and
                   continuation raise ParameterError (docs/python.md's
                   class for both).  Now a ParameterError.
+  findings_fsize  nsmc under a file-size limit of 1 or 4 KiB: `nsmc -o x.c`,
+                  `--emit=equations -o`, and the cache's C source of `nsmc
+                  run`, sweep and continue were killed by SIGXFSZ, exit 153
+                  without a word, a temporary left beside the output or in
+                  the cache.  Now exit 1, "File too large" and the limit said,
+                  nothing left.
   kept_signals    nsmc sweep (one and two jobs), a basin study, nsmc continue
                   and nsmc run sent SIGINT, SIGTERM, SIGHUP or SIGKILL at
                   random moments: ended by the signal or its status, no
@@ -47,7 +53,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import (Failure, alive, check, env_for, main, proc_descendants,  # noqa: E402
-                     python_script, run)
+                     limit, python_script, run)
 
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
@@ -207,6 +213,37 @@ def case_findings_basins(tmp):
                   "Model.basins with a rejected or unknown parameter: ParameterError")
 
 
+def case_findings_fsize(tmp):
+    """nsmc's own writes under a file-size limit: exit 1 with the reason,
+    no temporary left beside the output or in the cache."""
+    cmds = [
+        ("nsmc -o x.c", [NSMC, BALL, "-o", "x.c"], "x.c"),
+        ("--emit=equations -o eq.md", [NSMC, "--emit=equations",
+                                       os.path.join(SRC, "models", "chain20.nsm"), "-o", "eq.md"],
+         "eq.md"),
+        ("nsmc run", [NSMC, "run", BALL, "-q", "--out-dir", "R", "--", "--t-end", "0.1"], None),
+        ("nsmc sweep", study_cmd("sweep", FIO, "S"), None),
+        ("nsmc continue", study_cmd("continue", FIO, "C"), None),
+    ]
+    for kib in (1, 4):
+        for label, cmd, out in cmds:
+            subprocess.run(["rm", "-rf", os.path.join(tmp, "cache")], check=True)
+            p = subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                               timeout=120, preexec_fn=limit(kib * 1024))
+            print("  ulimit -f %d: %-26s -> %d  %s" % (kib, label, p.returncode, last_line(p)))
+            left = [f for f in os.listdir(tmp) if ".tmp" in f]
+            for root, _, files in os.walk(os.path.join(tmp, "cache")):
+                left += [f for f in files if ".tmp" in f]
+            check(p.returncode == 1 and "File too large" in p.stderr,
+                  "%s under a %d KiB limit: exit 1, 'File too large' said" % (label, kib), p)
+            check(out is None or not os.path.exists(os.path.join(tmp, out)),
+                  "%s: no half-written output" % label)
+            check(not left, "%s: no temporary left (%s)" % (label, left))
+            if "cache" in p.stderr:
+                check("file-size limit of %d KiB" % kib in p.stderr,
+                      "%s: the cache's failure names the limit" % label, p)
+
+
 # ---- kept -------------------------------------------------------------------
 
 def signal_cmds():
@@ -360,6 +397,7 @@ CASES = {
     "findings_lock": case_findings_lock,
     "findings_model": case_findings_model,
     "findings_basins": case_findings_basins,
+    "findings_fsize": case_findings_fsize,
     "kept_signals": case_kept_signals,
     "kept_odd": case_kept_odd,
     "kept_py": case_kept_py,
