@@ -45,6 +45,29 @@ static int outdir_lock_held_text(int fd, long long *size)
     return n > 0 && (n == st.st_size || (n == st.st_size - 1 && text[n] == '\n'));
 }
 
+/* Says, after a refused lock, that this process is one of several that
+** mpirun started (OpenMPI's OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE): under
+** `mpirun -np 2 nsmc continue` or `nsmc run` each rank did the whole work
+** into one folder, the second was refused as "another run", and mpirun
+** then stopped the first mid-run; only a sweep shares its work over the
+** ranks (its rank 0 alone takes the lock). */
+static void outdir_mpi_note(const char *prog)
+{
+    static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
+    for (size_t k = 0; k < sizeof vars / sizeof *vars; k++) {
+        const char *v = getenv(vars[k]);
+        char *end;
+        long n = v && *v ? strtol(v, &end, 10) : 0;
+        if (n > 1 && !*end) {
+            fprintf(stderr, "%s: note: this is one of %ld processes started by mpirun: each "
+                    "does the whole work, and the other run is likely one of them; only nsmc "
+                    "sweep shares its work over MPI ranks: start this one without mpirun\n",
+                    prog, n);
+            return;
+        }
+    }
+}
+
 /* Takes the lock of the output folder dir, DIR/.nsm-run.lock, for the rest
 ** of the process: the one lock of `nsmc run`, sweeps and continuations.
 ** Its descriptor (kept open), or -1 after a message naming the other
@@ -105,6 +128,7 @@ int outdir_lock_take_for(const char *prog, const char *dir, const char *option)
     else
         fprintf(stderr, "%s: error: another run is writing into '%s' (%s is locked); wait for "
                 "it to end or choose another folder with %s\n", prog, dir, path, option);
+    outdir_mpi_note(prog);
     return -1;
 }
 

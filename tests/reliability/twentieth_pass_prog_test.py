@@ -31,6 +31,12 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   without a word, a temporary left beside the output or in
                   the cache.  Now exit 1, "File too large" and the limit said,
                   nothing left.
+  findings_mpi    `mpirun -np 2 nsmc continue` and `nsmc run`: each rank did
+                  the whole work into one folder, the second was refused as
+                  "another run (process N)", and mpirun then stopped the
+                  first mid-branch, exit 1, the cause unnamed.  Now the
+                  refusal adds that the process is one of mpirun's and only
+                  nsmc sweep shares its work over the ranks.
   kept_signals    nsmc sweep (one and two jobs), a basin study, nsmc continue
                   and nsmc run sent SIGINT, SIGTERM, SIGHUP or SIGKILL at
                   random moments: ended by the signal or its status, no
@@ -244,6 +250,50 @@ def case_findings_fsize(tmp):
                       "%s: the cache's failure names the limit" % label, p)
 
 
+def case_findings_mpi(tmp):
+    """nsmc continue and nsmc run under mpirun -np 2: the refusal of the
+    second rank names mpirun, not only "another run"."""
+    import shutil
+    long_cont = [NSMC, "continue", FIO, "--param", "omega=1.0:4.0", "--ds", "0.0005",
+                 "--ds-max", "0.0005", "--out-dir", "D"]
+    ball = [NSMC, "run", BALL, "-q", "--out-dir", "D", "--", "--t-end", "20", "--dt", "1e-5"]
+    for label, cmd in (("continue", long_cont), ("run", ball)):
+        # built first, so that the run holding D holds it at once
+        q = run(tmp, study_cmd("continue", FIO, "W") if label == "continue" else
+                cmd[:5] + ["W", "--", "--t-end", "0.1"])
+        check(q.returncode == 0, "nsmc %s built" % label, q)
+        # a rank's environment (OpenMPI's, MPICH's) beside a run holding D
+        for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE"):
+            first = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+            lock = os.path.join(tmp, "D", ".nsm-run.lock")
+            t0 = time.monotonic()
+            while first.poll() is None and time.monotonic() - t0 < 30 and \
+                    not (os.path.exists(lock) and os.path.getsize(lock) > 0):
+                time.sleep(0.01)
+            p = run(tmp, cmd, env={var: "2"})
+            first.send_signal(signal.SIGINT)
+            first.wait(timeout=60)
+            print("  %-8s %s=2 beside a run into D -> %d  %s" % (label, var, p.returncode,
+                                                                last_line(p)))
+            check(p.returncode == 1 and "another run" in p.stderr and "mpirun" in p.stderr,
+                  "nsmc %s as one of 2 MPI processes: the refusal names mpirun" % label, p)
+        q = run(tmp, cmd, env={"OMPI_COMM_WORLD_SIZE": "1"}, timeout=120)
+        check(q.returncode == 0, "nsmc %s as the one MPI process: runs" % label, q)
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        print("  no mpirun: the ranks' environments above stand for it")
+        return
+    for label, cmd in (("continue", long_cont), ("run", ball)):
+        p = run(tmp, [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2"] + cmd,
+                timeout=120)
+        said = [ln for ln in p.stderr.splitlines() if ln.startswith("nsmc")]
+        print("  mpirun -np 2 nsmc %-8s -> %d  %s" % (label, p.returncode,
+                                                     (said[-1] if said else "")[:100]))
+        check(p.returncode != 0 and "started by mpirun" in p.stderr,
+              "mpirun -np 2 nsmc %s: refused, mpirun named" % label, p)
+
+
 # ---- kept -------------------------------------------------------------------
 
 def signal_cmds():
@@ -398,6 +448,7 @@ CASES = {
     "findings_model": case_findings_model,
     "findings_basins": case_findings_basins,
     "findings_fsize": case_findings_fsize,
+    "findings_mpi": case_findings_mpi,
     "kept_signals": case_kept_signals,
     "kept_odd": case_kept_odd,
     "kept_py": case_kept_py,
