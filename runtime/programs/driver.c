@@ -2137,6 +2137,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         return bad(d.prog, "%s names the parameter file read by --set-file ('%s'): the run "
                    "would write over it; name another output file", over, set_path);
     }
+    /* an output named as a file of another program's folder while it runs */
+    for (int k = 0; k < 7; k++)
+        if (opaths[k] && outdir_output_free(d.prog, onames[k], opaths[k])) {
+            nsm_sim_free(sim);
+            return 1;
+        }
     if (sec_spec && (nsm_sim_set_section(sim, sec_spec) ||
                      (sec_period && nsm_sim_set_section_period(sim, sec_period)))) {
         fprintf(stderr, "%s: error: %s\n", d.prog, nsm_sim_message(sim));

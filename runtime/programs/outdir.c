@@ -307,14 +307,11 @@ static int outdir_result_unlink(const char *dir, const char *name)
     return unlink(path) == 0;
 }
 
-/* Whether file st (stat) is one of the files a run, sweep, basin study
-** or continuation writes, replaces or removes in output folder dir by name
-** (its results, their partial and kept copies, figures, scripts, logs,
-** `nsmc run`'s files, the folder's lock), read through a link as the
-** programs write through one.  A model given to `nsmc sweep` or `nsmc
-** continue` as DIR/summary.csv or DIR/branch.csv was replaced by the
-** study's results, or removed as an earlier study's, exit 0. */
-int outdir_names_file(const char *dir, const struct stat *st)
+/* The k-th name among the files a run, sweep, basin study or continuation
+** writes, replaces or removes in its output folder by name (its results,
+** their partial and kept copies, figures, scripts, logs, `nsmc run`'s
+** files, the folder's lock) into buf; 0 past the last. */
+static int outdir_name_at(size_t k, char *buf, size_t len)
 {
     static const char *const csvs[] = {
         "section.csv", "summary.csv", "bifurcations.csv", "basins.csv", "attractors.csv",
@@ -325,26 +322,71 @@ int outdir_names_file(const char *dir, const struct stat *st)
                                            "path.", "animation." };
     static const char *const figure_ends[] = { "gp", "png", "svg", "log", "gif" };
     static const char *const others[] = { "trajectory.csv", "events.csv", ".nsm-run.lock" };
-    char path[4300];
+    enum { NCSV = sizeof csvs / sizeof *csvs * (sizeof csv_ends / sizeof *csv_ends),
+           NFIG = sizeof figures / sizeof *figures * (sizeof figure_ends / sizeof *figure_ends),
+           NOTHER = sizeof others / sizeof *others };
+    const size_t ne = sizeof csv_ends / sizeof *csv_ends, nf = sizeof figure_ends / sizeof
+                                                                   *figure_ends;
+    if (k < NCSV)
+        snprintf(buf, len, "%s%s", csvs[k / ne], csv_ends[k % ne]);
+    else if (k < NCSV + NFIG)
+        snprintf(buf, len, "%s%s", figures[(k - NCSV) / nf], figure_ends[(k - NCSV) % nf]);
+    else if (k < NCSV + NFIG + NOTHER)
+        snprintf(buf, len, "%s", others[k - NCSV - NFIG]);
+    else
+        return 0;
+    return 1;
+}
+
+/* Whether file st (stat) is one of the files a program writes, replaces
+** or removes in output folder dir by name (outdir_name_at), read through a
+** link as the programs write through one.  A model given to `nsmc sweep`
+** or `nsmc continue` as DIR/summary.csv or DIR/branch.csv was replaced by
+** the study's results, or removed as an earlier study's, exit 0. */
+int outdir_names_file(const char *dir, const struct stat *st)
+{
+    char name[64], path[4300];
     struct stat o;
-    for (size_t k = 0; k < sizeof csvs / sizeof *csvs; k++)
-        for (size_t e = 0; e < sizeof csv_ends / sizeof *csv_ends; e++) {
-            snprintf(path, sizeof path, "%s/%s%s", dir, csvs[k], csv_ends[e]);
-            if (stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
-                return 1;
-        }
-    for (size_t k = 0; k < sizeof figures / sizeof *figures; k++)
-        for (size_t e = 0; e < sizeof figure_ends / sizeof *figure_ends; e++) {
-            snprintf(path, sizeof path, "%s/%s%s", dir, figures[k], figure_ends[e]);
-            if (stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
-                return 1;
-        }
-    for (size_t k = 0; k < sizeof others / sizeof *others; k++) {
-        snprintf(path, sizeof path, "%s/%s", dir, others[k]);
+    for (size_t k = 0; outdir_name_at(k, name, sizeof name); k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, name);
         if (stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
             return 1;
     }
     return 0;
+}
+
+/* Refuses an output path (given by option) named as one of the files that
+** the program holding its folder's lock writes or removes there: `--stats
+** D/plot.png` while `nsmc run` wrote into D ran, exit 0, and the run's
+** figure took the statistics' place.  A folder no other process locks is
+** left to the user.  0, or 1 after the message. */
+int outdir_output_free(const char *prog, const char *option, const char *path)
+{
+    char dir[4200], name[64], lock[4300];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!strcmp(path, "-"))
+        return 0;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    size_t k = 0;
+    while (outdir_name_at(k, name, sizeof name) && strcmp(name, base))
+        k++;
+    if (!outdir_name_at(k, name, sizeof name))
+        return 0;
+    snprintf(lock, sizeof lock, "%s/.nsm-run.lock", dir);
+    int fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    long other = fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? (long)q.l_pid : 0;
+    close(fd);
+    if (other <= 0 || other == (long)getppid())
+        return 0;       /* none, or `nsmc run` running this simulator */
+    fprintf(stderr, "%s: error: %s '%s': the run writing into '%s' (process %ld) writes or "
+            "removes '%s' there itself; wait for it to end or name another output file\n",
+            prog, option, path, dir, other, base);
+    return 1;
 }
 
 /* Removes from output folder dir the results of the other programs (`nsmc

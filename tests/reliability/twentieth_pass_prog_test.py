@@ -37,6 +37,13 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   first mid-branch, exit 1, the cause unnamed.  Now the
                   refusal adds that the process is one of mpirun's and only
                   nsmc sweep shares its work over the ranks.
+  findings_busy   the simulator's --stats D/plot.png, --animate
+                  D/animation.gif, --stats S/summary.csv ... while `nsmc
+                  run` writes into D or a sweep into S: exit 0, and the run's
+                  figure or the sweep's summary took the output's place (or
+                  the GIF stayed beside a run that did not draw it).  Now
+                  refused, naming the running process; other names in those
+                  folders written.
   kept_signals    nsmc sweep (one and two jobs), a basin study, nsmc continue
                   and nsmc run sent SIGINT, SIGTERM, SIGHUP or SIGKILL at
                   random moments: ended by the signal or its status, no
@@ -294,6 +301,68 @@ def case_findings_mpi(tmp):
               "mpirun -np 2 nsmc %s: refused, mpirun named" % label, p)
 
 
+BUSY_OUTPUTS = [
+    (["--stats", "D/plot.png"], "D/plot.png"),
+    (["--stats", "./D/phase.svg"], "D/phase.svg"),
+    (["--animate", "D/animation.gif"], "D/animation.gif"),
+    (["--section", "impact:floor", "--section-out", "D/plot.gp"], "D/plot.gp"),
+    (["--plot", "E", "--stats", "D/plot.log"], "D/plot.log"),
+    (["--stats", "S/summary.csv"], "S/summary.csv"),
+    (["--events", "S/section.csv"], "S/section.csv"),
+    (["--out", "S/bifurcation.svg"], "S/bifurcation.svg"),
+    (["--stats", "S/bifurcations.csv"], "S/bifurcations.csv"),
+]
+
+
+def case_findings_busy(tmp):
+    """The simulator's outputs named as files of a folder that a running
+    `nsmc run` or sweep holds: refused, naming the run; other names there
+    written; `nsmc run`'s own simulator still writes its folder."""
+    env = env_for(tmp)
+    q = run(tmp, [NSMC, "run", BALL, "-q", "--no-plot", "--out-dir", "W", "--", "--t-end",
+                  "0.1"])
+    check(q.returncode == 0, "the ball's simulator built", q)
+    q = run(tmp, study_cmd("sweep", FIO, "W2"))
+    check(q.returncode == 0, "the sweep program built", q)
+    holders = [subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True) for cmd in (
+        [NSMC, "run", BALL, "-q", "--phase", "--out-dir", "D", "--", "--t-end", "60", "--dt",
+         "1e-5"],
+        [NSMC, "sweep", FIO, "--param", "omega=2.0:3.0:4000", "--section", "period:2*pi/omega",
+         "--transient", "200", "--record", "50", "--out-dir", "S"])]
+    try:
+        for folder in ("D", "S"):
+            lock = os.path.join(tmp, folder, ".nsm-run.lock")
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 30 and not (os.path.exists(lock) and
+                                                       os.path.getsize(lock) > 0):
+                time.sleep(0.01)
+            check(os.path.exists(lock), "%s held by its run" % folder)
+        for opts, path in BUSY_OUTPUTS:
+            full = os.path.join(tmp, path)
+            before = os.path.exists(full) and open(full, "rb").read()
+            p = run(tmp, [SIM, "--t-end", "1"] + opts)
+            print("  %-48s -> %d  %s" % (" ".join(opts), p.returncode, last_line(p)))
+            check(p.returncode == 1 and "process" in p.stderr and path.split("/")[1] in p.stderr,
+                  "%s refused, naming the run" % " ".join(opts), p)
+            check((os.path.exists(full) and open(full, "rb").read()) == before,
+                  "%s as it was" % path)
+            check(not os.path.exists(os.path.join(tmp, "E")), "no plot folder made")
+        p = run(tmp, [SIM, "--t-end", "1", "--stats", "D/mine.csv", "--events", "S/ev.csv"])
+        print("  %-48s -> %d  %s" % ("--stats D/mine.csv --events S/ev.csv", p.returncode,
+                                     last_line(p)))
+        check(p.returncode == 0 and landing_ok(os.path.join(tmp, "S", "ev.csv")),
+              "other names in the busy folders written, the landing at sqrt(2 h/g)", p)
+    finally:
+        for h in holders:
+            h.send_signal(signal.SIGINT)
+            h.communicate(timeout=60)
+    q = run(tmp, [NSMC, "run", BALL, "-q", "--animate", "--out-dir", "D", "--", "--t-end", "1"])
+    check(q.returncode == 0 and landing_ok(os.path.join(tmp, "D", "events.csv")) and
+          os.path.exists(os.path.join(tmp, "D", "animation.gif")),
+          "nsmc run --animate: its own simulator writes its folder", q)
+
+
 # ---- kept -------------------------------------------------------------------
 
 def signal_cmds():
@@ -449,6 +518,7 @@ CASES = {
     "findings_basins": case_findings_basins,
     "findings_fsize": case_findings_fsize,
     "findings_mpi": case_findings_mpi,
+    "findings_busy": case_findings_busy,
     "kept_signals": case_kept_signals,
     "kept_odd": case_kept_odd,
     "kept_py": case_kept_py,
