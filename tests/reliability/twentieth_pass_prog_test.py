@@ -96,6 +96,22 @@ def listing(folder):
     return sorted(os.listdir(folder)) if os.path.isdir(folder) else None
 
 
+def lock_held_by(folder, pr):
+    """Waits until process pr (nsmc, or the study program it became) has
+    written its id into folder's lock; fails after 30 s.  The lock file of
+    an earlier run stays with that run's id."""
+    lock = os.path.join(folder, ".nsm-run.lock")
+    t0 = time.monotonic()
+    while pr.poll() is None and time.monotonic() - t0 < 30:
+        try:
+            if open(lock).read().strip() == str(pr.pid):
+                return
+        except OSError:
+            pass
+        time.sleep(0.01)
+    raise Failure("%s: the lock not taken by process %d" % (folder, pr.pid))
+
+
 # ---- findings ---------------------------------------------------------------
 
 LOCK_CLASHES = [
@@ -273,11 +289,7 @@ def case_findings_mpi(tmp):
         for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE"):
             first = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
-            lock = os.path.join(tmp, "D", ".nsm-run.lock")
-            t0 = time.monotonic()
-            while first.poll() is None and time.monotonic() - t0 < 30 and \
-                    not (os.path.exists(lock) and os.path.getsize(lock) > 0):
-                time.sleep(0.01)
+            lock_held_by(os.path.join(tmp, "D"), first)
             p = run(tmp, cmd, env={var: "2"})
             first.send_signal(signal.SIGINT)
             first.wait(timeout=60)
@@ -285,7 +297,9 @@ def case_findings_mpi(tmp):
                                                                 last_line(p)))
             check(p.returncode == 1 and "another run" in p.stderr and "mpirun" in p.stderr,
                   "nsmc %s as one of 2 MPI processes: the refusal names mpirun" % label, p)
-        q = run(tmp, cmd, env={"OMPI_COMM_WORLD_SIZE": "1"}, timeout=120)
+        short = study_cmd("continue", FIO, "D1") if label == "continue" else \
+            cmd[:5] + ["D1", "--", "--t-end", "1"]
+        q = run(tmp, short, env={"OMPI_COMM_WORLD_SIZE": "1"}, timeout=120)
         check(q.returncode == 0, "nsmc %s as the one MPI process: runs" % label, q)
     mpirun = shutil.which("mpirun")
     if not mpirun:
@@ -331,13 +345,8 @@ def case_findings_busy(tmp):
         [NSMC, "sweep", FIO, "--param", "omega=2.0:3.0:4000", "--section", "period:2*pi/omega",
          "--transient", "200", "--record", "50", "--out-dir", "S"])]
     try:
-        for folder in ("D", "S"):
-            lock = os.path.join(tmp, folder, ".nsm-run.lock")
-            t0 = time.monotonic()
-            while time.monotonic() - t0 < 30 and not (os.path.exists(lock) and
-                                                       os.path.getsize(lock) > 0):
-                time.sleep(0.01)
-            check(os.path.exists(lock), "%s held by its run" % folder)
+        for folder, holder in zip(("D", "S"), holders):
+            lock_held_by(os.path.join(tmp, folder), holder)
         for opts, path in BUSY_OUTPUTS:
             full = os.path.join(tmp, path)
             before = os.path.exists(full) and open(full, "rb").read()
