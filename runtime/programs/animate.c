@@ -810,8 +810,12 @@ static int put_frame(FILE *f, const Anim *a, const Layout *L, long s)
 static void put_header(FILE *f, const Anim *a, const Layout *L, const char *title)
 {
     int W = L->pw + 2 * MARGIN_SIDE, H = L->ph + MARGIN_TOP + MARGIN_BOTTOM;
-    fprintf(f, "# An animation of a simulation written by nsm; rerun with `gnuplot %.*s.gp` in "
-            "this folder.\n", (int)strlen(a->base) - 4, a->base);
+    /* the name's line ends as '?': a GIF named "x\n!touch y\n.gif" ended the
+     * comment, and its next line ran as gnuplot's (`!` as the shell's) */
+    fputs("# An animation of a simulation written by nsm; rerun with `gnuplot ", f);
+    for (int i = 0; i < (int)strlen(a->base) - 4; i++)
+        fputc(a->base[i] == '\n' || a->base[i] == '\r' ? '?' : a->base[i], f);
+    fputs(".gp` in this folder.\n", f);
     fprintf(f, "# %d frames of %d x %d px at %g frames per second; the view x [%.9g, %.9g], "
             "y [%.9g, %.9g] fills the pixels x [%d, %d], y [%d, %d] (y from the top)\n",
             a->nframes, W, H, a->fps, L->x0, L->x1, L->y0, L->y1, MARGIN_SIDE,

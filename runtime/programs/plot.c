@@ -662,14 +662,30 @@ static void thin_events(Plot *p)
 }
 
 /* Writes the first len characters of s escaped for a double-quoted
-** gnuplot string. */
+** gnuplot string: a backquote too, which gnuplot replaces, with the text
+** between two, by a shell command's output (a data file named
+** "`touch X`.csv" ran `touch X` when plotted), and a line end as "\n",
+** which ended the command there (a name with a newline ran its next line
+** as gnuplot's, `!` lines as the shell's). */
 static void put_escaped(FILE *f, const char *s, size_t len)
 {
     for (size_t i = 0; i < len && s[i]; i++) {
-        if (s[i] == '"' || s[i] == '\\')
+        if (s[i] == '\n' || s[i] == '\r') {
+            fputs(s[i] == '\n' ? "\\n" : "\\r", f);
+            continue;
+        }
+        if (s[i] == '"' || s[i] == '\\' || s[i] == '`')
             fputc('\\', f);
         fputc(s[i], f);
     }
+}
+
+/* Writes s into a gnuplot comment, its line ends as '?': a name with a
+** newline ended the comment, and its next line ran as a command. */
+static void put_comment_text(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        fputc(*s == '\n' || *s == '\r' ? '?' : *s, f);
 }
 
 /* Writes s as a double-quoted gnuplot string. */
@@ -753,7 +769,9 @@ static void put_style(FILE *f)
 /* The map of the trajectory's columns: where each is drawn, or why not. */
 static void put_column_map(FILE *f, const Plot *p)
 {
-    fprintf(f, "# Columns of %s (column 1 is t):\n", p->data);
+    fputs("# Columns of ", f);
+    put_comment_text(f, p->data);
+    fputs(" (column 1 is t):\n", f);
     for (int i = 0; i < p->ncol; i++) {
         const Column *c = &p->col[i];
         char label[96] = "";

@@ -44,6 +44,11 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   the GIF stayed beside a run that did not draw it).  Now
                   refused, naming the running process; other names in those
                   folders written.
+  findings_gnuplot a model's title, a --plot run's --out path or an --animate
+                  name with a command between backquotes or a newline then
+                  a `!` line: gnuplot ran the command (a model file's title
+                  ran a shell command when `nsmc run` plotted it), or failed
+                  after the whole run.  Now escaped: drawn as written.
   kept_signals    nsmc sweep (one and two jobs), a basin study, nsmc continue
                   and nsmc run sent SIGINT, SIGTERM, SIGHUP or SIGKILL at
                   random moments: ended by the signal or its status, no
@@ -372,6 +377,44 @@ def case_findings_busy(tmp):
           "nsmc run --animate: its own simulator writes its folder", q)
 
 
+def planted(tmp):
+    """The files named PWNED* anywhere under tmp (a command run by gnuplot)."""
+    return [os.path.join(r, f) for r, _, files in os.walk(tmp) for f in files
+            if f.startswith("PWNED")]
+
+
+def case_findings_gnuplot(tmp):
+    """Names and titles with backquotes or line ends in gnuplot's scripts:
+    drawn as they are, no command run."""
+    for k, out in enumerate(["`touch PWNED1`.csv", "y\n!touch PWNED2\n.csv"]):
+        p = run(tmp, [SIM, "--t-end", "1", "--plot", "P%d" % k, "--out", out])
+        print("  --plot P%d --out %-22r -> %d  %s" % (k, out, p.returncode, last_line(p)))
+        got = listing(os.path.join(tmp, "P%d" % k)) or []
+        check(p.returncode == 0 and "plot.png" in got and "plot.svg" in got,
+              "--out %r: plotted, exit 0" % out, p)
+        check(not planted(tmp), "--out %r: no command run (%s)" % (out, planted(tmp)))
+    for gif in ["x\n!touch PWNED3\n.gif", "`touch PWNED4`.gif"]:
+        p = run(tmp, [SIM, "--t-end", "0.5", "--out", "/dev/null", "--animate", gif])
+        print("  --animate %-28r -> %d  %s" % (gif, p.returncode, last_line(p)))
+        check(p.returncode == 0 and os.path.exists(os.path.join(tmp, gif)),
+              "--animate %r: the GIF under its name, exit 0" % gif, p)
+        check(not planted(tmp), "--animate %r: no command run (%s)" % (gif, planted(tmp)))
+    # a model whose title holds a command between backquotes, a backslash, quotes
+    text = open(BALL).read().replace('model bouncing_ball "', 'model bouncing_ball '
+                                     '"`touch PWNED5` \\q \'q\' ', 1)
+    with open(os.path.join(tmp, "t.nsm"), "w") as f:
+        f.write(text)
+    check("PWNED5" in text.splitlines()[0], "the title holds the command")
+    p = run(tmp, [NSMC, "run", "t.nsm", "-q", "--phase", "--out-dir", "R", "--", "--t-end",
+                  "1"])
+    print("  nsmc run of a title with `touch PWNED5` -> %d  %s" % (p.returncode, last_line(p)))
+    got = listing(os.path.join(tmp, "R")) or []
+    check(p.returncode == 0 and "plot.png" in got and "phase.svg" in got and
+          landing_ok(os.path.join(tmp, "R", "events.csv")),
+          "the model's title plotted, the landing at sqrt(2 h/g)", p)
+    check(not planted(tmp), "the title: no command run (%s)" % planted(tmp))
+
+
 # ---- kept -------------------------------------------------------------------
 
 def signal_cmds():
@@ -528,6 +571,7 @@ CASES = {
     "findings_fsize": case_findings_fsize,
     "findings_mpi": case_findings_mpi,
     "findings_busy": case_findings_busy,
+    "findings_gnuplot": case_findings_gnuplot,
     "kept_signals": case_kept_signals,
     "kept_odd": case_kept_odd,
     "kept_py": case_kept_py,
