@@ -342,12 +342,16 @@ static int outdir_name_at(size_t k, char *buf, size_t len)
 ** or removes in output folder dir by name (outdir_name_at), read through a
 ** link as the programs write through one.  A model given to `nsmc sweep`
 ** or `nsmc continue` as DIR/summary.csv or DIR/branch.csv was replaced by
-** the study's results, or removed as an earlier study's, exit 0. */
+** the study's results, or removed as an earlier study's, exit 0.  Not the
+** lock: taking it refuses a file of other data under its name, which it
+** leaves as it was. */
 int outdir_names_file(const char *dir, const struct stat *st)
 {
     char name[64], path[4300];
     struct stat o;
     for (size_t k = 0; outdir_name_at(k, name, sizeof name); k++) {
+        if (!strcmp(name, ".nsm-run.lock"))
+            continue;
         snprintf(path, sizeof path, "%s/%s", dir, name);
         if (stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
             return 1;
