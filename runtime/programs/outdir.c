@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +69,37 @@ static void outdir_mpi_note(const char *prog)
     }
 }
 
+static int outdir_name_at(size_t k, char *buf, size_t len);
+
+/* Whether a file of dir under one of the programs' names (outdir_name_at)
+** is being written by a running simulator (its outputs are locked with
+** flock while written): 1 after a message naming it.  A simulator's
+** `--stats D/plot.png` started before `nsmc run --out-dir D` ran, both
+** exit 0, and the run's figure took the statistics' place. */
+static int outdir_names_busy(const char *prog, const char *dir, const char *option)
+{
+    char name[64], path[4300];
+    struct stat st;
+    for (size_t k = 0; outdir_name_at(k, name, sizeof name); k++) {
+        if (!strcmp(name, ".nsm-run.lock"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+            continue;
+        int busy = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                   flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+        close(fd);
+        if (busy) {
+            fprintf(stderr, "%s: error: '%s' is being written by another running program (an "
+                    "output of a simulator): this run would write over it or remove it; wait "
+                    "for it to end or choose another folder with %s\n", prog, path, option);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Takes the lock of the output folder dir, DIR/.nsm-run.lock, for the rest
 ** of the process: the one lock of `nsmc run`, sweeps and continuations.
 ** Its descriptor (kept open), or -1 after a message naming the other
@@ -109,6 +141,10 @@ int outdir_lock_take_for(const char *prog, const char *dir, const char *option)
             fprintf(stderr, "%s: error: cannot take the lock %s: the file there holds other "
                     "data than a process id (%lld byte%s: a file of yours under the lock's "
                     "name?); move it out of the folder\n", prog, path, size, size == 1 ? "" : "s");
+            close(fd);
+            return -1;
+        }
+        if (outdir_names_busy(prog, dir, option)) {
             close(fd);
             return -1;
         }

@@ -41,9 +41,12 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   D/animation.gif, --stats S/summary.csv ... while `nsmc
                   run` writes into D or a sweep into S: exit 0, and the run's
                   figure or the sweep's summary took the output's place (or
-                  the GIF stayed beside a run that did not draw it).  Now
-                  refused, naming the running process; other names in those
-                  folders written.
+                  the GIF stayed beside a run that did not draw it); and the
+                  other order, `nsmc run`, a sweep, a continuation or a
+                  --plot into a folder where a simulator was writing
+                  plot.png or summary.csv, its output lost.  Now refused,
+                  naming the running process or the file being written;
+                  other names in those folders written.
   findings_gnuplot a model's title, a --plot run's --out path or an --animate
                   name with a command between backquotes or a newline then
                   a `!` line: gnuplot ran the command (a model file's title
@@ -375,6 +378,35 @@ def case_findings_busy(tmp):
     check(q.returncode == 0 and landing_ok(os.path.join(tmp, "D", "events.csv")) and
           os.path.exists(os.path.join(tmp, "D", "animation.gif")),
           "nsmc run --animate: its own simulator writes its folder", q)
+    # the other order: the simulator's output first, then a run into its folder
+    os.mkdir(os.path.join(tmp, "F"))
+    for name in ("plot.png", "summary.csv"):
+        path = os.path.join(tmp, "F", name)
+        sim = subprocess.Popen([SIM, "--t-end", "60", "--dt", "1e-5", "--out", "/dev/null",
+                                "--stats", path], cwd=tmp, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            t0 = time.monotonic()
+            while not os.path.exists(path) and time.monotonic() - t0 < 30:
+                time.sleep(0.01)
+            for label, cmd in (
+                    ("nsmc run --out-dir F", [NSMC, "run", BALL, "-q", "--out-dir", "F", "--",
+                                              "--t-end", "1"]),
+                    ("nsmc sweep --out-dir F", study_cmd("sweep", FIO, "F")),
+                    ("nsmc continue --out-dir F", study_cmd("continue", FIO, "F")),
+                    ("sim --plot F", [SIM, "--t-end", "1", "--plot", "F"])):
+                p = run(tmp, cmd)
+                print("  %s written by a simulator; %-26s -> %d  %s" % (name, label, p.returncode,
+                                                                       last_line(p)))
+                check(p.returncode == 1 and "F/" + name in p.stderr and "being written" in
+                      p.stderr, "%s refused, naming F/%s" % (label, name), p)
+                check(sorted(os.listdir(os.path.join(tmp, "F"))) in ([name],
+                                                                     [".nsm-run.lock", name]),
+                      "F holds the simulator's output alone")
+        finally:
+            sim.send_signal(signal.SIGINT)
+            sim.wait(timeout=60)
+        os.unlink(path)
 
 
 def planted(tmp):
