@@ -1075,7 +1075,7 @@ endforeach()
 # stop signal, odd folder names, basins' arguments; each case under 20 s in
 # the normal build.
 foreach(case findings_lock findings_model findings_basins findings_fsize findings_mpi findings_busy
-    findings_gnuplot
+    findings_gnuplot findings_curve
     kept_signals kept_odd kept_py)
   add_test(NAME reliability/twentieth_prog_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentieth_pass_prog_test.py

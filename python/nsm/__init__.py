@@ -1959,6 +1959,16 @@ class Model:
             o.param2 = _ctext(str(param2), "param2", ParameterError)
             o.from2 = _number(start2, "start2", SettingError)
             o.to2 = _number(stop2, "stop2", SettingError)
+            # as nsmc continue's "--param2 omega: the same parameter as
+            # --param" and "FROM and TO are equal": one was "continuation:
+            # bad options (steps, range or period)", the other ran the whole
+            # branch and raised SimulationError (no point to start from)
+            if o.param2 == o.param:
+                raise SettingError("param2=%r: the same parameter as param: a curve follows a "
+                                   "point in two different parameters" % (param2,))
+            if o.from2 == o.to2:
+                raise SettingError("start2 and stop2 are equal (%r): the curve has no range"
+                                   % (start2,))
         _params_dict(params)
         _not_swept(params, [param] + ([param2] if curve else []))
         self._ends_check(params, method, o, curve is not None)

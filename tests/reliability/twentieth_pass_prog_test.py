@@ -52,6 +52,11 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   a `!` line: gnuplot ran the command (a model file's title
                   ran a shell command when `nsmc run` plotted it), or failed
                   after the whole run.  Now escaped: drawn as written.
+  findings_curve  Model.continuation(curve=..., param2=param) raised
+                  SettingError "bad options (steps, range or period)", and
+                  start2 == stop2 ran the whole branch, then SimulationError
+                  ("no period-doubling point"), where nsmc continue refuses
+                  both naming them.  Now a SettingError naming each.
   kept_signals    nsmc sweep (one and two jobs), a basin study, nsmc continue
                   and nsmc run sent SIGINT, SIGTERM, SIGHUP or SIGKILL at
                   random moments: ended by the signal or its status, no
@@ -447,6 +452,40 @@ def case_findings_gnuplot(tmp):
     check(not planted(tmp), "the title: no command run (%s)" % planted(tmp))
 
 
+CURVE_ARGS = r'''
+import sys
+import nsm
+m = nsm.compile(sys.argv[1])
+for kw, words in ((dict(param2="omega", start2=2.4, stop2=2.6), "same parameter"),
+                  (dict(param2="zeta", start2=0.05, stop2=0.05), "equal"),
+                  (dict(param2="zeta", start2=0.05, stop2="0.05"), "equal")):
+    for curve in ("flip", "fold", "grazing"):
+        try:
+            m.continuation("omega", 2.4, 2.6, curve=curve, **kw)
+            out = "a curve"
+        except nsm.Error as e:
+            out = "%s: %s" % (type(e).__name__, e)
+        print("  continuation curve=%-7s %-44r -> %s" % (curve, kw, out[:110]))
+        assert out.startswith("SettingError") and words in out, out
+print("done")
+'''
+
+
+def case_findings_curve(tmp):
+    """Model.continuation's curve with param2 the continued parameter or an
+    empty range: a SettingError naming it, as nsmc continue refuses them."""
+    for p2, words in (("omega=2.4:2.6", "same parameter"), ("zeta=0.05:0.05", "equal")):
+        p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=2.4:2.6", "--curve", "flip",
+                      "--param2", p2, "--out-dir", "C"])
+        print("  nsmc continue --curve flip --param2 %-16s -> %d  %s" % (p2, p.returncode,
+                                                                       last_line(p)))
+        check(p.returncode == 1 and words in p.stderr, "nsmc continue refuses --param2 %s" % p2,
+              p)
+    python_script(tmp, "curve_args.py", CURVE_ARGS, [FIO],
+                  "Model.continuation's curve over the continued parameter or an empty range: "
+                  "SettingError")
+
+
 # ---- kept -------------------------------------------------------------------
 
 def signal_cmds():
@@ -604,6 +643,7 @@ CASES = {
     "findings_mpi": case_findings_mpi,
     "findings_busy": case_findings_busy,
     "findings_gnuplot": case_findings_gnuplot,
+    "findings_curve": case_findings_curve,
     "kept_signals": case_kept_signals,
     "kept_odd": case_kept_odd,
     "kept_py": case_kept_py,
