@@ -84,6 +84,8 @@ static int outdir_names_busy(const char *prog, const char *dir, const char *opti
         if (!strcmp(name, ".nsm-run.lock"))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;       /* never opened: a device or a FIFO under the name */
         int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
         if (fd < 0)
             continue;
