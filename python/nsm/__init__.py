@@ -2010,8 +2010,9 @@ class Model:
     def _ends_check(self, params, method, o, curve):
         """ParameterError unless the model can start at each end of the
         continued ranges (start and stop, and a curve's start2 and stop2,
-        the other parameter at its start), as `nsmc continue` and sweeps
-        refuse them: a stop the model rejects (e up to 1.5) ended the branch
+        the other parameter at its start), and the period at the start, as
+        `nsmc continue` and sweeps refuse them: a stop the model rejects (e
+        up to 1.5) ended the branch
         near the bound with a message blaming the orbit's impact count, a
         start it rejects was a SimulationError.  On a simulation of its own:
         the continuation's keeps its initial state."""
@@ -2030,6 +2031,18 @@ class Model:
                                              % ("param2" if p else "param", _text(name),
                                                 _text(name), v, ("start", "stop")[k],
                                                 _text(lib.nsm_sim_message(sim))))
+            # the period at the start, as nsmc continue's --period: 0, -1 or
+            # "omega-2.5" there ran the set-up, then raised SimulationError
+            lib.nsm_sim_set_param(sim, names[0], ends[0][0])
+            t = ctypes.c_double(0)
+            bad = lib.nsm_sim_eval(sim, o.period, ctypes.byref(t)) != 0
+            if bad or not t.value > 0:
+                raise SettingError("period=%r: %s at %s = %r%s"
+                                   % (_text(o.period), _text(lib.nsm_sim_message(sim)) if bad
+                                      else "not a positive time of the parameters",
+                                      _text(names[0]), ends[0][0],
+                                      " (the default period is 2*pi/omega: give period for a "
+                                      "model without omega)" if b"omega" in o.period else ""))
         finally:
             self._free(sim)
 

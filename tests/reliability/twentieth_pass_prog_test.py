@@ -56,7 +56,10 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   SettingError "bad options (steps, range or period)", and
                   start2 == stop2 ran the whole branch, then SimulationError
                   ("no period-doubling point"), where nsmc continue refuses
-                  both naming them.  Now a SettingError naming each.
+                  both naming them; a period of 0, -1 or "omega-2.5" ran
+                  the set-up, then raised SimulationError where `nsmc
+                  continue --period 0` is an option error.  Now a
+                  SettingError naming each.
   kept_signals    nsmc sweep (one and two jobs), a basin study, nsmc continue
                   and nsmc run sent SIGINT, SIGTERM, SIGHUP or SIGKILL at
                   random moments: ended by the signal or its status, no
@@ -484,6 +487,34 @@ def case_findings_curve(tmp):
     python_script(tmp, "curve_args.py", CURVE_ARGS, [FIO],
                   "Model.continuation's curve over the continued parameter or an empty range: "
                   "SettingError")
+    # the period at the range's start, not a positive time
+    for per in ("0", "-1", "omega-2.5", "0*omega"):
+        p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=2.4:2.6", "--period", per,
+                      "--out-dir", "C"])
+        print("  nsmc continue --period %-10s -> %d  %s" % (per, p.returncode, last_line(p)))
+        check(p.returncode == 1 and "not a positive time" in p.stderr,
+              "nsmc continue refuses --period %s" % per, p)
+    python_script(tmp, "cont_period.py", CONT_PERIOD, [FIO],
+                  "Model.continuation with a period not positive at the start: SettingError")
+
+
+CONT_PERIOD = r'''
+import sys
+import nsm
+m = nsm.compile(sys.argv[1])
+for per in (0, -1, 0.0, "0", "omega-2.5", "0*omega"):
+    try:
+        m.continuation("omega", 2.4, 2.6, period=per)
+        out = "a branch"
+    except nsm.Error as e:
+        out = "%s: %s" % (type(e).__name__, e)
+    print("  continuation period=%-12r -> %s" % (per, out[:110]))
+    assert out.startswith("SettingError") and "not a positive time" in out, out
+b = m.continuation("omega", 2.4, 2.6, period="2*pi/omega")
+print("  continuation period='2*pi/omega' -> %d points" % len(b))
+assert len(b) > 1
+print("done")
+'''
 
 
 # ---- kept -------------------------------------------------------------------
