@@ -221,6 +221,19 @@ typedef struct RtExact {
     int lazy;                 /* the propagators are allocated on first use (large models) */
 } RtExact;
 
+/* The adaptive method's last stage kept for reuse (step.c, adaptive_step):
+** f(t, y) in a mode, computed under inputs_gen.  The next step's first
+** stage is read from it when that step's time, state and mode are these,
+** bit for bit, and inputs_gen has not moved (first same as last). */
+typedef struct {
+    double t;                 /* the time the derivative was evaluated at */
+    double *y, *k;            /* its state and derivative (n_state values each) */
+    unsigned *mode;           /* its mode (mode_words words) */
+    unsigned gen;             /* inputs_gen when it was computed */
+    int used;                 /* it holds one */
+    void *block;              /* the arrays above, one allocation (step.c) */
+} RtFsal;
+
 /* A matrix by rows (sparse.c): row r's nonzeros are x[p[r] .. p[r+1]),
 ** in the columns i[...] (ascending). */
 typedef struct RtCsr {
@@ -312,6 +325,9 @@ struct nsm_sim {
     int *sw;                  /* each time switch's state (n_switches), state.c */
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
+    unsigned inputs_gen;      /* changes with what the derivative reads beside t, y and mode
+                                 (switches, parameters, a reset, a transition), state.c */
+    RtFsal fsal;              /* adaptive's derivatives kept for reuse, step.c */
     double speed0;            /* speeds at the reset, before its impacts (rt_speed_scale) */
     double t_reset;           /* the time at the reset: a run's span is t_stop - t_reset */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
@@ -755,6 +771,7 @@ void rt_transition_loss_add(nsm_sim *s, double lost);
 void rt_state_switch_set(nsm_sim *s, int k, int on, double t);
 int rt_switch_followed(const nsm_sim *s, int k, double a, double b);
 void rt_state_transition_mark(nsm_sim *s, int j);
+void rt_state_inputs_changed(nsm_sim *s);
 int rt_state_marked_now(const nsm_sim *s, int j);
 
 /* affine.c */
@@ -854,6 +871,7 @@ int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h,
               double s0, double sd0, double *tau, double *Ys);
 int rt_exact_alloc(nsm_sim *s);
 void rt_exact_free(nsm_sim *s);
+void rt_fsal_free(nsm_sim *s);
 void rt_cache_clear(nsm_sim *s);
 int rt_exact_check(nsm_sim *s, double t_end);
 double rt_zeno_tail(nsm_sim *s, int j, double e, double tau);
