@@ -21,10 +21,17 @@
 #include <stddef.h>
 #include <string.h>
 
-/* A function that only records a failure or builds a message: gcc moves it
-** and the branches that lead to it out of the hot code (.text.unlikely),
-** so that a step's loops fill fewer instruction-cache lines. */
-#define RT_COLD __attribute__((cold))
+/* A function that only records a failure, builds a message, or handles a
+** rare case (an event found, a first call's set-up): gcc keeps it out of
+** line (noinline) and moves it and the branches that lead to it out of the
+** hot code (.text.unlikely), so that a step's loops fill fewer
+** instruction-cache lines.  Like RT_HOT, it changes where the code lies,
+** not what it computes. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RT_COLD __attribute__((cold, noinline))
+#else
+#define RT_COLD
+#endif
 /* A function that every step of some method runs (the step itself, its
 ** derivatives, its event detection, its energy balance, its sample): gcc
 ** places them together (.text.hot), so that the few kilobytes a step runs
@@ -33,6 +40,14 @@
 ** attribute changes where the code lies and how hard gcc optimises it,
 ** not what it computes: the arithmetic is the same IEEE arithmetic. */
 #define RT_HOT __attribute__((hot))
+/* A function kept out of line (noinline) so that a hot caller stays small:
+** the work of an option a step runs only when it is on (the detailed
+** audit), or one method's path beside another's in one dispatcher. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RT_APART __attribute__((noinline))
+#else
+#define RT_APART
+#endif
 #define RT_CACHE 16           /* propagators kept by the exact method */
 #define RT_ANCHOR_LEVELS 4
 #define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (zeno.c) */
