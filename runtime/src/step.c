@@ -174,15 +174,22 @@ static int dp_first_stage(nsm_sim *s, const RtFsal *c, double t, const double *Y
 /* Stages 1 to 6 of a Dormand-Prince step of size h from k[0] = f(t, Y):
 ** the 5th order result in Y1 (stage 7 is evaluated there, at t + h:
 ** dp_c[6] is 1) and the weighted RMS norm of the embedded error estimate
-** over (x, v) in *err.  k: 7 rows of n_state. */
+** over (x, v) in *err.  k: 7 rows of n_state.  The loops over the stages
+** are unrolled, so that the tableau's entries are constants in the code
+** and the sums need no loop of their own: the same products, added in the
+** same order (a zero entry's too), as the loops give. */
 RT_HOT static int dp_stages(nsm_sim *s, double t, const double *Y, double h, int N, double k[][N],
                             double *Y1, double *err)
 {
     int rc;
+    if (N < 1)                  /* never (the energy integrals are two entries): T is written */
+        return NSM_EINVAL;
     double T[N];
+#pragma GCC unroll 7
     for (int st = 1; st < 7; st++) {
         for (int i = 0; i < N; i++) {
             double acc = 0;
+#pragma GCC unroll 7
             for (int q = 0; q < st; q++)
                 acc += dp_a[st][q] * k[q][i];
             T[i] = Y[i] + h * acc;
@@ -195,6 +202,7 @@ RT_HOT static int dp_stages(nsm_sim *s, double t, const double *Y, double h, int
     int m = s->n_pos + s->n_vel;
     for (int i = 0; i < m; i++) {
         double e = 0;
+#pragma GCC unroll 7
         for (int q = 0; q < 7; q++)
             e += dp_e[q] * k[q][i];
         E[i] = h * e;
