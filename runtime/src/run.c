@@ -717,13 +717,14 @@ static int check_exact_cap(nsm_sim *s, double t_end)
                    mi->nu, need, t_end, s->set.max_steps);
 }
 
+static int step_unresolved(nsm_sim *s, double h, double t_end);
+
 /* The step h the method needs in the current mode (h_step: rk4's and
 ** exact's step, adaptive's largest), below the time resolution: the run
 ** stops at once, naming the mode (rt_fail) and the cause (the mode's
 ** fastest motion, omega*dt at the resolution), instead of spinning through
 ** steps that barely move t.  Adaptive's error control has its own floor
 ** (step.c): its trial steps also shrink for a landing, legitimately. */
-static int step_unresolved(nsm_sim *s, double h, double t_end);
 static int check_step(nsm_sim *s, double h, double t_end)
 {
     if (!(h > 0) || rt_t_resolved(s, h, t_end))
