@@ -87,6 +87,7 @@ FIELD_OWNERS = {
     "last_transition_t": "state.c",  # the last transition's time
     "last_transition_j": "state.c",  # and event column
     "mode_holds": "state.c",       # whether the current mode holds a constraint gap
+    "inputs_gen": "state.c",       # what the derivative reads beside t, y, mode changed
 }
 
 

@@ -1083,3 +1083,16 @@ foreach(case findings_lock findings_model findings_basins findings_fsize finding
   set_tests_properties(reliability/twentieth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The adaptive method's reuse of a step's last stage as the next step's
+# first (tests/reliability/fsal_test.py): a free mass pushed from a time
+# switch, or between two, by adaptive: its closed-form motion at every
+# sample, the stage kept from before a switch never read after it; each
+# case under 20 s in the normal build.
+foreach(case switch pulse)
+  add_test(NAME reliability/fsal_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/fsal_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/fsal_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -72,6 +72,17 @@ static void open_events(const nsm_sim *s, double t, const double *y, double *ev)
     }
 }
 
+/* Contact j found through at the end of the step (t1, its gap and event
+** function ev): the run stops there, naming it (check_through). */
+RT_COLD static int through_fail(nsm_sim *s, int j, double t1, double gap, double ev)
+{
+    rt_state_set_time(s, t1);
+    return rt_fail(s, NSM_ENUMERIC, j,
+                   "the contact is passed through without an event (gap %.6g m, "
+                   "event function %.6g): the step is too long for this contact's "
+                   "dynamics", gap, ev);
+}
+
 /* After a step without an event: an open contact found clearly through
 ** (its event function below zero by far more than its rounding), or a
 ** held contact penetrated, means a crossing was missed; stop rather than
@@ -93,13 +104,8 @@ RT_HOT static int check_through(nsm_sim *s, double t1, const double *Y1, const d
     for (int j = 0; j < g; j++) {
         int closed = rt_mode_has(s->mode, j), impact = rt_law_impacts(s, j);
         double gt = rt_gap_tol(s, j, Y1), gap = rt_gap_at(s, j, t1, Y1);
-        if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt)) {
-            rt_state_set_time(s, t1);
-            return rt_fail(s, NSM_ENUMERIC, j,
-                           "the contact is passed through without an event (gap %.6g m, "
-                           "event function %.6g): the step is too long for this contact's "
-                           "dynamics", gap, ev[j]);
-        }
+        if ((!closed && ev[j] < -100 * event_tol(s, j, Y1)) || (impact && gap < -1e4 * gt))
+            return through_fail(s, j, t1, gap, ev[j]);
     }
     return NSM_OK;
 }
@@ -109,6 +115,10 @@ RT_HOT static int fric_slip_slot(const nsm_sim *s, int j)
 {
     return j >= s->n_gaps && (j - s->n_gaps) % 2 == 0 && !rt_fric_stuck(s, s->mode, (j - s->n_gaps) / 2);
 }
+
+static int fric_touch_search(nsm_sim *s, int j, double t0, const double *Y0, double h,
+                             double e0, double d0, double e1, double d1, double nz,
+                             double *tau, double *Ys);
 
 /* A slipping friction element whose slip velocity comes down to 0 and turns
 ** back without crossing (it touches the surface's velocity, as a mass
@@ -121,10 +131,19 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
                               double e0, double d0, double e1, double d1, double nz,
                               double *tau, double *Ys)
 {
-    int g = s->n_events;
-    double smin, eg[g], dg[g];
     if (!(e0 > nz && d0 < 0 && d1 > 0 && e1 > 0))
         return 0;
+    return fric_touch_search(s, j, t0, Y0, h, e0, d0, e1, d1, nz, tau, Ys);
+}
+
+/* fric_touch_generic's search, once the slip falls then rises inside the
+** step (rare: out of the step's line). */
+RT_COLD static int fric_touch_search(nsm_sim *s, int j, double t0, const double *Y0, double h,
+                                     double e0, double d0, double e1, double d1, double nz,
+                                     double *tau, double *Ys)
+{
+    int g = s->n_events;
+    double smin, eg[g], dg[g];
     double th = rt_hermite_min(e0, d0, e1, d1, h, &smin);
     if (!(smin <= 2 * nz) || th <= 0)
         return 0;
@@ -153,11 +172,6 @@ static int fric_touch_generic(nsm_sim *s, int j, double t0, const double *Y0, do
     return 1;
 }
 
-/* Look for events of the gaps inside the step (t0, Y0) -> (t0 + h, Y1):
-** s falling from > 0 to <= 0, from ~0 to clearly negative, or a grazing
-** dip the Hermite interpolant reveals; on the final step of a run, also s
-** reaching 0 (within rounding) at the end.  On an event, *jev is the earliest
-** one, *tau its offset and Ys the state there; else *jev = -1. */
 /* Whether event function j is a held impact contact's force (its release
 ** condition), whose touches of 0 within rounding are no release. */
 static int held_force(const nsm_sim *s, int j)
@@ -181,6 +195,72 @@ static double open_time_band(const nsm_sim *s, int j, double t0, double d0)
     return 2 * fabs(d0) * DBL_EPSILON * fabs(t0);
 }
 
+/* A dip of event function j (e0, d0 at the step's start, e1, d1 at its
+** end, both rising at the end) below 0 inside the step from (t0, Y0) of
+** size h: from above, or after leaving 0 (a small rebound that falls back
+** before the step ends).  Where the Hermite interpolant dips below 0, *hj
+** becomes the dip's offset and *cross whether the function is below 0
+** there (below its rounding for a held contact's force).  Nonzero: a
+** failure of the step or the events there. */
+RT_COLD static int dip_below(nsm_sim *s, int j, double t0, const double *Y0, double h, double e0,
+                             double d0, double e1, double d1, double *hj, int *cross)
+{
+    int g = s->n_events, rc;
+    double smin, th = rt_hermite_min(e0, d0, e1, d1, h, &smin), em, dm, Yg[s->n_state];
+    if (smin < 0 && th > 0) {
+        double eg[g], dg[g];
+        *hj = th * h;
+        if ((rc = rt_advance(s, t0, Y0, *hj, Yg)))
+            return rc;
+        if ((rc = rt_nlt_events(s, t0 + *hj, Yg, eg, dg)))
+            return rc;
+        em = eg[j];
+        dm = dg[j];
+        (void)dm;
+        *cross = em <= (held_force(s, j) ? -event_tol(s, j, Yg) : 0);
+    }
+    return NSM_OK;
+}
+
+/* Event function j crossed inside the step from (t0, Y0) of size h, by
+** hj (e0, d0 at the start, e1, d1 at the end, nz0 its band at the start):
+** its instant *tj and state Yj, located by rt_locate from the start, or
+** from the maximum of a small bounce leaving 0.  Nonzero after rt_fail. */
+RT_COLD static int crossing_locate(nsm_sim *s, int j, double t0, const double *Y0, double h,
+                                   double hj, double e0, double d0, double e1, double d1,
+                                   double nz0, double *tj, double *Yj)
+{
+    int g = s->n_events, rc;
+    double ta = 0, sa = e0, sda = d0, Yg[s->n_state];
+    const double *Ya = Y0;
+    if (fabs(e0) <= nz0 && d0 > 0) {
+        /* leaving 0 upwards and back to 0 or below inside the step (a
+         * small bounce): the root sought is after the maximum */
+        double smax, th = rt_hermite_min(-e0, -d0, -e1, -d1, h, &smax);
+        if (th > 0) {
+            double eg[g], dg[g];
+            if ((rc = rt_advance(s, t0, Y0, th * h, Yg)) ||
+                (rc = rt_nlt_events(s, t0 + th * h, Yg, eg, dg)))
+                return rt_fail(s, rc, j, "event location failed");
+            if (eg[j] > fmax(e0, 0)) {
+                ta = th * h;
+                sa = eg[j];
+                sda = dg[j];
+                Ya = Yg;
+            }
+        }
+    }
+    if ((rc = rt_locate(s, j, t0 + ta, Ya, hj - ta, sa, sda, tj, Yj)))
+        return rt_fail(s, rc, j, "event location failed");
+    *tj += ta;
+    return NSM_OK;
+}
+
+/* Look for events of the gaps inside the step (t0, Y0) -> (t0 + h, Y1):
+** s falling from > 0 to <= 0, from ~0 to clearly negative, or a grazing
+** dip the Hermite interpolant reveals; on the final step of a run, also s
+** reaching 0 (within rounding) at the end.  On an event, *jev is the earliest
+** one, *tau its offset and Ys the state there; else *jev = -1. */
 static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, const double *Y1, int final,
                   int *jev, double *tau, double *Ys)
 {
@@ -188,7 +268,7 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
     *jev = -1;
     if (g == 0)
         return NSM_OK;
-    double e0[g], d0[g], e1[g], d1[g], Yj[s->n_state], Yg[s->n_state], best = HUGE_VAL;
+    double e0[g], d0[g], e1[g], d1[g], Yj[s->n_state], best = HUGE_VAL;
     if ((rc = rt_nlt_events(s, t0, Y0, e0, d0)) || (rc = rt_nlt_events(s, t0 + h, Y1, e1, d1)))
         return rt_fail(s, rc, -1, "event functions could not be evaluated");
     for (int j = 0; j < g; j++) {
@@ -239,23 +319,9 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
         if (!cross && fabs(e0[j]) <= nz0 && d0[j] > 0 && e1[j] <= below && d1[j] < 0)
             cross = 1;      /* a bounce from ~0 back to ~0 within the step */
         if (!cross && e1[j] > 0 && d1[j] > 0 &&
-            ((e0[j] > nz0 && d0[j] < 0) || (fabs(e0[j]) <= nz0 && d0[j] > 0))) {
-            /* a dip below 0 inside the step: from above, or after leaving 0
-             * (a small rebound that falls back before the step ends) */
-            double smin, th = rt_hermite_min(e0[j], d0[j], e1[j], d1[j], h, &smin), em, dm;
-            if (smin < 0 && th > 0) {
-                double eg[g], dg[g];
-                hj = th * h;
-                if ((rc = rt_advance(s, t0, Y0, hj, Yg)))
-                    return rc;
-                if ((rc = rt_nlt_events(s, t0 + hj, Yg, eg, dg)))
-                    return rc;
-                em = eg[j];
-                dm = dg[j];
-                (void)dm;
-                cross = em <= (held_force(s, j) ? -event_tol(s, j, Yg) : 0);
-            }
-        }
+            ((e0[j] > nz0 && d0[j] < 0) || (fabs(e0[j]) <= nz0 && d0[j] > 0)) &&
+            (rc = dip_below(s, j, t0, Y0, h, e0[j], d0[j], e1[j], d1[j], &hj, &cross)))
+            return rc;
         if (!cross && final && e0[j] > nz0 && fabs(e1[j]) <= nz1 && d1[j] < 0) {
             /* the run ends on the event: land on the end of the step */
             if (h < best) {
@@ -267,28 +333,8 @@ static int detect_generic(nsm_sim *s, double t0, const double *Y0, double h, con
         }
         if (!cross)
             continue;
-        double ta = 0, sa = e0[j], sda = d0[j];
-        const double *Ya = Y0;
-        if (fabs(e0[j]) <= nz0 && d0[j] > 0) {
-            /* leaving 0 upwards and back to 0 or below inside the step (a
-             * small bounce): the root sought is after the maximum */
-            double smax, th = rt_hermite_min(-e0[j], -d0[j], -e1[j], -d1[j], h, &smax);
-            if (th > 0) {
-                double eg[g], dg[g];
-                if ((rc = rt_advance(s, t0, Y0, th * h, Yg)) ||
-                    (rc = rt_nlt_events(s, t0 + th * h, Yg, eg, dg)))
-                    return rt_fail(s, rc, j, "event location failed");
-                if (eg[j] > fmax(e0[j], 0)) {
-                    ta = th * h;
-                    sa = eg[j];
-                    sda = dg[j];
-                    Ya = Yg;
-                }
-            }
-        }
-        if ((rc = rt_locate(s, j, t0 + ta, Ya, hj - ta, sa, sda, &tj, Yj)))
-            return rt_fail(s, rc, j, "event location failed");
-        tj += ta;
+        if ((rc = crossing_locate(s, j, t0, Y0, h, hj, e0[j], d0[j], e1[j], d1[j], nz0, &tj, Yj)))
+            return rc;
         if (tj < best) {
             best = tj;
             *jev = j;
@@ -629,12 +675,28 @@ static int op_clear(nsm_sim *s, const RtModeInfo *mi, int j, double nz)
     return lo > nz;
 }
 
+/* The state Ys where the exact method's step [t0, t0 + h] from Y0 lands on
+** its earliest event, best after t0: the expansion's, energies by its
+** quadrature (an event: out of the step's line). */
+RT_COLD static void exact_landing(nsm_sim *s, double t0, const double *Y0, double h, double best,
+                                  double *Ys)
+{
+    int na = s->n_aug, n = s->n_vel;
+    double x = best / h, Ed, Ew;
+    long double Z[na];
+    rt_taylor_state(s, x, Z);
+    rt_exact_land(s, t0 + best, Z, Ys);
+    rt_taylor_energy(s, x, &Ed, &Ew);
+    Ys[2 * n] = Y0[2 * n] + Ed;
+    Ys[2 * n + 1] = Y0[2 * n + 1] + Ew;
+}
+
 /* The exact method's detection over the step [t0, t0 + h] from Y0: the
 ** expansion, each event function's first zero, the earliest landed on (its
 ** state from the expansion, energies by its quadrature).  The expansion
 ** stays in s->tay for the samples inside the step. */
-static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int final, int *jev,
-                        double *tau, double *Ys)
+RT_APART static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int final,
+                                 int *jev, double *tau, double *Ys)
 {
     int na = s->n_aug, n = s->n_vel, rc;
     const RtModeInfo *mi = rt_mode_info(s);
@@ -676,14 +738,8 @@ static int detect_exact(nsm_sim *s, double t0, const double *Y0, double h, int f
     }
     if (*jev < 0)
         return NSM_OK;
-    double x = best / h, Ed, Ew;
-    long double Z[na];
+    exact_landing(s, t0, Y0, h, best, Ys);
     *tau = best;
-    rt_taylor_state(s, x, Z);
-    rt_exact_land(s, t0 + best, Z, Ys);
-    rt_taylor_energy(s, x, &Ed, &Ew);
-    Ys[2 * n] = Y0[2 * n] + Ed;
-    Ys[2 * n + 1] = Y0[2 * n + 1] + Ew;
     return NSM_OK;
 }
 

@@ -523,23 +523,13 @@ static int mode_no_matrix(const nsm_sim *s, RtModeInfo *mi)
     return NSM_OK;
 }
 
-/* What the runtime knows of the current mode and switch state, built on
-** its first use; NULL on failure (out of memory, a redundant closed set),
-** with the run failed. */
-RT_HOT const RtModeInfo *rt_mode_info(nsm_sim *s)
+/* The current mode and switch state (switch key, mode hash) met for the
+** first time, or again after it left the cache: its entry built in mi, the
+** least recently used slot; NULL on failure, with the run failed
+** (rt_mode_info). */
+RT_APART static const RtModeInfo *mode_build(nsm_sim *s, RtModeInfo *mi, unsigned long key,
+                                             unsigned long hash)
 {
-    unsigned long key = rt_switch_key(s), hash = rt_mode_hash(s, s->mode);
-    RtModeInfo *mi = NULL, *old = &s->md.info[0];
-    for (int k = 0; k < RT_MODES; k++) {
-        RtModeInfo *c = &s->md.info[k];
-        if (c->used && c->hash == hash && c->swkey == key && rt_mode_eq(s, c->mode, s->mode)) {
-            c->stamp = ++s->md.clock;
-            return c;
-        }
-        if (!c->used || c->stamp < old->stamp)
-            old = c;
-    }
-    mi = old;
     mi->used = 0;
     int rc;
     if (rt_modeop_wanted(s)) {
@@ -588,6 +578,25 @@ built:
     mi->built = mi->stamp;
     mi->warned = 0;
     return mi;
+}
+
+/* What the runtime knows of the current mode and switch state, built on
+** its first use (mode_build); NULL on failure (out of memory, a redundant
+** closed set), with the run failed. */
+RT_HOT const RtModeInfo *rt_mode_info(nsm_sim *s)
+{
+    unsigned long key = rt_switch_key(s), hash = rt_mode_hash(s, s->mode);
+    RtModeInfo *old = &s->md.info[0];
+    for (int k = 0; k < RT_MODES; k++) {
+        RtModeInfo *c = &s->md.info[k];
+        if (c->used && c->hash == hash && c->swkey == key && rt_mode_eq(s, c->mode, s->mode)) {
+            c->stamp = ++s->md.clock;
+            return c;
+        }
+        if (!c->used || c->stamp < old->stamp)
+            old = c;
+    }
+    return mode_build(s, old, key, hash);
 }
 
 /* Forget every mode met (parameters changed). */

@@ -21,10 +21,17 @@
 #include <stddef.h>
 #include <string.h>
 
-/* A function that only records a failure or builds a message: gcc moves it
-** and the branches that lead to it out of the hot code (.text.unlikely),
-** so that a step's loops fill fewer instruction-cache lines. */
-#define RT_COLD __attribute__((cold))
+/* A function that only records a failure, builds a message, or handles a
+** rare case (an event found, a first call's set-up): gcc keeps it out of
+** line (noinline) and moves it and the branches that lead to it out of the
+** hot code (.text.unlikely), so that a step's loops fill fewer
+** instruction-cache lines.  Like RT_HOT, it changes where the code lies,
+** not what it computes. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RT_COLD __attribute__((cold, noinline))
+#else
+#define RT_COLD
+#endif
 /* A function that every step of some method runs (the step itself, its
 ** derivatives, its event detection, its energy balance, its sample): gcc
 ** places them together (.text.hot), so that the few kilobytes a step runs
@@ -33,6 +40,14 @@
 ** attribute changes where the code lies and how hard gcc optimises it,
 ** not what it computes: the arithmetic is the same IEEE arithmetic. */
 #define RT_HOT __attribute__((hot))
+/* A function kept out of line (noinline) so that a hot caller stays small:
+** the work of an option a step runs only when it is on (the detailed
+** audit), or one method's path beside another's in one dispatcher. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RT_APART __attribute__((noinline))
+#else
+#define RT_APART
+#endif
 #define RT_CACHE 16           /* propagators kept by the exact method */
 #define RT_ANCHOR_LEVELS 4
 #define RT_CLUSTER_LAGS 4     /* longest cycle of contacts a cascade is seen in (zeno.c) */
@@ -221,6 +236,19 @@ typedef struct RtExact {
     int lazy;                 /* the propagators are allocated on first use (large models) */
 } RtExact;
 
+/* The adaptive method's last stage kept for reuse (step.c, adaptive_step):
+** f(t, y) in a mode, computed under inputs_gen.  The next step's first
+** stage is read from it when that step's time, state and mode are these,
+** bit for bit, and inputs_gen has not moved (first same as last). */
+typedef struct {
+    double t;                 /* the time the derivative was evaluated at */
+    double *y, *k;            /* its state and derivative (n_state values each) */
+    unsigned *mode;           /* its mode (mode_words words) */
+    unsigned gen;             /* inputs_gen when it was computed */
+    int used;                 /* it holds one */
+    void *block;              /* the arrays above, one allocation (step.c) */
+} RtFsal;
+
 /* A matrix by rows (sparse.c): row r's nonzeros are x[p[r] .. p[r+1]),
 ** in the columns i[...] (ascending). */
 typedef struct RtCsr {
@@ -312,6 +340,9 @@ struct nsm_sim {
     int *sw;                  /* each time switch's state (n_switches), state.c */
     double *sw_last;          /* time of the last flip of each switch, state.c */
     double h_adapt;           /* adaptive: next trial step */
+    unsigned inputs_gen;      /* changes with what the derivative reads beside t, y and mode
+                                 (switches, parameters, a reset, a transition), state.c */
+    RtFsal fsal;              /* adaptive's derivatives kept for reuse, step.c */
     double speed0;            /* speeds at the reset, before its impacts (rt_speed_scale) */
     double t_reset;           /* the time at the reset: a run's span is t_stop - t_reset */
     double h_step;            /* the current mode's step (exact, rk4) or largest step (adaptive) */
@@ -755,6 +786,7 @@ void rt_transition_loss_add(nsm_sim *s, double lost);
 void rt_state_switch_set(nsm_sim *s, int k, int on, double t);
 int rt_switch_followed(const nsm_sim *s, int k, double a, double b);
 void rt_state_transition_mark(nsm_sim *s, int j);
+void rt_state_inputs_changed(nsm_sim *s);
 int rt_state_marked_now(const nsm_sim *s, int j);
 
 /* affine.c */
@@ -854,6 +886,7 @@ int rt_locate(nsm_sim *s, int j, double t0, const double *Y0, double h,
               double s0, double sd0, double *tau, double *Ys);
 int rt_exact_alloc(nsm_sim *s);
 void rt_exact_free(nsm_sim *s);
+void rt_fsal_free(nsm_sim *s);
 void rt_cache_clear(nsm_sim *s);
 int rt_exact_check(nsm_sim *s, double t_end);
 double rt_zeno_tail(nsm_sim *s, int j, double e, double tau);

@@ -255,7 +255,7 @@ RT_COLD static int step_failed(nsm_sim *s, int rc, double h)
 ** exact method's steps of a free mass (a whole run's length), turned many
 ** times there and next_switch, which sees one turn, missed every switch
 ** (the push never applied, exit 0). */
-static double switch_reach(nsm_sim *s, double t0, double t1)
+RT_APART static double switch_reach(nsm_sim *s, double t0, double t1)
 {
     if (!s->m->switch_fn)
         return t1;
@@ -269,7 +269,7 @@ static double switch_reach(nsm_sim *s, double t0, double t1)
 ** landed exactly on the switch: index, or -1; time in *ts.
 ** Switch functions depend on time only, so the root is found by bracketing
 ** (Illinois) to the last bit, and the step is cut to land on it. */
-static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
+RT_APART static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
 {
     int best = -1;
     *ts = t1;
@@ -356,7 +356,7 @@ static int switch_any_stuck(const nsm_sim *s)
 ** sticks when its force stays within mu_s N): the new forcing may turn the
 ** slip back up from 0, so a block coming to rest as a push below its hold
 ** began kept sliding under the push (exact and adaptive). */
-static int toggle_switch(nsm_sim *s, int k, const double *Y0)
+RT_COLD static int toggle_switch(nsm_sim *s, int k, const double *Y0)
 {
     rt_state_switch_set(s, k, !s->sw[k], s->t);
     int rc = rt_log_event(s, NSM_EV_TIME, k, 0, 0, 0, 0, 1);
@@ -380,7 +380,7 @@ RT_HOT static int sample(nsm_sim *s)
 ** inside the step (t0, t1) are states of the step's Taylor expansion
 ** (events.c), shown to the sample handler and then put back; one within
 ** 1e-9 every of t1 is taken at the step's end, as a landing would. */
-static int side_samples(nsm_sim *s, double t0, double t1)
+RT_APART static int side_samples(nsm_sim *s, double t0, double t1)
 {
     int N = s->n_state, rc = NSM_OK;
     double Y0[N], Yk[N], tk;
@@ -482,7 +482,7 @@ static double nl_rk4_own(const nsm_sim *s)
 ** the user's dt (without one, its own: nl_rk4_own); adaptive, its error
 ** control up to the user's dt; taylor, the expansion's reach (the user's
 ** dt is the output period's business, not the step's). */
-static double step_size_nl(nsm_sim *s)
+RT_APART static double step_size_nl(nsm_sim *s)
 {
     double dt = s->set.dt;
     switch (s->set.method) {
@@ -528,6 +528,25 @@ RT_HOT static double mode_step(const nsm_sim *s, const RtModeInfo *mi, int *cut)
     return *cut ? 0.9 * bound : h;
 }
 
+/* A user's dt cut to h in the mode mi (its stability bound): said once
+** per mode (step_size). */
+RT_COLD static void cut_warn(nsm_sim *s, RtModeInfo *mi, double h)
+{
+    if (s->set.dt > 0) {
+        char text[600], mode[200];
+        rt_mode_text(s, s->mode, mode, sizeof mode);
+        rt_text_printf(text, sizeof text,
+                        "t = %.9g s, mode %s: fastest eigenvalue %.6g %s %.6gi 1/s (|lambda| up to "
+                        "%.6g 1/s); %s is stable for steps up to %.6g s; the step %.6g s is cut to "
+                        "%.6g s in this mode",
+                        s->t, mode, mi->lam_re, mi->lam_im < 0 ? "-" : "+", fabs(mi->lam_im),
+                        mi->rho, nsm_method_name(s->set.method),
+                        s->set.method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->set.dt, h);
+        warn(s, text);
+    }
+    mi->warned = 1;
+}
+
 /* The step of the current mode (mode_step); a user's dt cut in a mode is
 ** said once per mode.  Leaves the mode's step in h_step; returns the step
 ** to try, or -1 when the mode could not be formed. */
@@ -540,21 +559,8 @@ static double step_size(nsm_sim *s)
         return -1;
     int cut;
     double h = mode_step(s, mi, &cut);
-    if (cut) {
-        if (s->set.dt > 0 && !mi->warned) {
-            char text[600], mode[200];
-            rt_mode_text(s, s->mode, mode, sizeof mode);
-            rt_text_printf(text, sizeof text,
-                            "t = %.9g s, mode %s: fastest eigenvalue %.6g %s %.6gi 1/s (|lambda| up to "
-                            "%.6g 1/s); %s is stable for steps up to %.6g s; the step %.6g s is cut to "
-                            "%.6g s in this mode",
-                            s->t, mode, mi->lam_re, mi->lam_im < 0 ? "-" : "+", fabs(mi->lam_im),
-                            mi->rho, nsm_method_name(s->set.method),
-                            s->set.method == NSM_METHOD_RK4 ? mi->h_rk4 : mi->h_dp5, s->set.dt, h);
-            warn(s, text);
-        }
-        mi->warned = 1;
-    }
+    if (cut && !mi->warned)
+        cut_warn(s, mi, h);
     s->h_step = h;
     if (s->set.method == NSM_METHOD_ADAPTIVE)
         return s->h_adapt > 0 && s->h_adapt < h ? s->h_adapt : h;
@@ -711,6 +717,8 @@ static int check_exact_cap(nsm_sim *s, double t_end)
                    mi->nu, need, t_end, s->set.max_steps);
 }
 
+static int step_unresolved(nsm_sim *s, double h, double t_end);
+
 /* The step h the method needs in the current mode (h_step: rk4's and
 ** exact's step, adaptive's largest), below the time resolution: the run
 ** stops at once, naming the mode (rt_fail) and the cause (the mode's
@@ -721,6 +729,13 @@ static int check_step(nsm_sim *s, double h, double t_end)
 {
     if (!(h > 0) || rt_t_resolved(s, h, t_end))
         return NSM_OK;
+    return step_unresolved(s, h, t_end);
+}
+
+/* check_step's refusal of the step h, below the time resolution up to
+** t_end: a singularity ahead, the end time, or the mode's stiffness named. */
+RT_COLD static int step_unresolved(nsm_sim *s, double h, double t_end)
+{
     double res = rt_t_resolution(s, t_end);
     char why[400];
     const RtModeInfo *mi = s->m->nl ? NULL : rt_mode_info(s);
@@ -784,6 +799,9 @@ static int taylor_overflow(nsm_sim *s, double h, int i)
                    "s, integrate it without them; or scale the model's values", h, what);
 }
 
+static int balance_fail(nsm_sim *s, double t0, const double *y0, double h, double rel,
+                        double tol);
+
 /* A balance error beyond the tolerance (relative to the largest energy met;
 ** the balance is kept at every step where the run keeps its energy
 ** integrals) stops the run: the motion is no longer the model's.  The
@@ -800,6 +818,15 @@ RT_HOT static int check_balance(nsm_sim *s, double t0, const double *y0, double 
     double rel = rt_stats_relative_error(s, tol);
     if (!(rel > tol))
         return NSM_OK;
+    return balance_fail(s, t0, y0, h, rel, tol);
+}
+
+/* check_balance's stop: the balance of the step h from (t0, y0) is off by
+** rel of the largest energy, beyond tol; the cause named where it is
+** seen, else the advice for the method. */
+RT_COLD static int balance_fail(nsm_sim *s, double t0, const double *y0, double h, double rel,
+                                double tol)
+{
     if (rt_cause_step(s, t0, y0, h))    /* a singularity of the model on the step */
         return s->failed;
     if (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR)
@@ -934,11 +961,96 @@ int rt_run_check(nsm_sim *s, double t_end)
     return NSM_OK;
 }
 
+/* The run stopped before a step: on request (stop: rt_stop_asked said
+** so), or at the step cap. */
+RT_COLD static int run_halt(nsm_sim *s, int stop)
+{
+    if (stop)
+        return rt_fail(s, NSM_ESTOPPED, -1, "stopped on request");
+    return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld step%s reached", s->set.max_steps,
+                   s->set.max_steps == 1 ? "" : "s");
+}
+
+/* The step h from (s->t, s->y) gave entry i of its end state not finite:
+** a singularity of the model on the step, the taylor method's overflow,
+** the state named, or the energy integrals' overflow. */
+RT_COLD static int step_not_finite(nsm_sim *s, double h, int i)
+{
+    char what[160];
+    return rt_cause_step(s, s->t, s->y, h) ? s->failed
+           : s->set.method == NSM_METHOD_TAYLOR ? taylor_overflow(s, h, i)
+           : i < s->n_pos + s->n_vel
+               ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
+                         rt_state_label(s, i, what, sizeof what))
+               : energy_overflow(s, h);
+}
+
+/* Gap j of a nonlinear model has no finite value at a step's end. */
+RT_COLD static int gap_undefined(nsm_sim *s, int j)
+{
+    return rt_fail(s, NSM_ENUMERIC, j, "gap '%s' has no finite value at this state: "
+                   "its expression is undefined or infinite there, so its contact "
+                   "could never close", s->m->gaps[j].name);
+}
+
+/* What run_event needs of rt_run's step: its size, the sample or end
+** time it aimed at, a time switch's instant, the run's end, the step's
+** start, whether it landed on the target, the switch it was cut to (-1
+** none), and whether the samples are taken inside the steps (side). */
+typedef struct {
+    double h, target, ts, t_end, t0;
+    const double *Y0;
+    int land, ksw, side;
+} RunStep;
+
+/* The step r ended on event j at offset tau, state Ys: the time of the
+** event (on the target or the switch when it is there, else the
+** compensated sum, *tlo its carry), the samples and section records up
+** to it, the audit, the balance, the transition, and the switch when it
+** falls there.  Out of rt_run's line: most steps end on no event. */
+RT_APART static int run_event(nsm_sim *s, const RunStep *r, int j, double tau, const double *Ys,
+                              double *tlo)
+{
+    int rc, land = r->land, ksw = r->ksw;
+    double h = r->h, target = r->target, ts = r->ts, t_end = r->t_end, t0 = r->t0;
+    const double *Y0 = r->Y0;
+    int at_switch = ksw >= 0 && tau == h;     /* the event falls on the switch */
+    double lo = *tlo, t1 = land && tau == h ? target : at_switch ? ts : time_add(s->t, tau, &lo);
+    *tlo = (land && tau == h) || at_switch ? 0 : lo;
+    if (t1 < s->t) {
+        t1 = s->t;              /* time never runs back (an event at tau = 0) */
+        *tlo = 0;
+    }
+    if (r->side && (rc = side_samples(s, s->t, t1)))
+        return rc;
+    if (s->sec && (rc = rt_section_step(s, t1, Ys, j)))
+        return rc;
+    rt_stats_step(s, t1, Ys);
+    rt_state_set_time(s, t1);
+    if ((rc = check_balance(s, t0, Y0, h)))
+        return rc;
+    rt_state_set(s, t1, Ys);
+    if ((rc = transition(s, j)))
+        return rc;
+    rt_state_transition_mark(s, j);
+    if (s->t == t_end && (rc = end_ties(s)))
+        return rc;
+    if (s->t != t1 && s->sec && (rc = rt_section_jump(s, t1, Ys)))
+        return rc;
+    if (s->t != t1) {
+        *tlo = 0;           /* a Zeno jump moved the time: the sample */
+        while (s->set.every > 0 && s->sample_k * s->set.every < s->t)
+            s->sample_k++;  /* instants it passed have no state (time never runs back) */
+    } else if (at_switch && (rc = toggle_switch(s, ksw, Y0)))
+        return rc;
+    return NSM_OK;
+}
+
 /* Advance to time t_end: steps, events, transitions, samples at multiples of
 ** every (and after every step when every is 0). */
 RT_HOT int rt_run(nsm_sim *s, double t_end)
 {
-    int rc, N = s->n_state, n = s->n_vel;
+    int rc, N = s->n_state;
     if (s->failed)
         return s->failed;
     if (!(t_end >= s->t) || !isfinite(t_end))
@@ -958,11 +1070,9 @@ RT_HOT int rt_run(nsm_sim *s, double t_end)
     int side = (s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR) &&
                s->set.every > 0;
     while (s->t < t_end) {
-        if (rt_stop_asked(s))
-            return rt_fail(s, NSM_ESTOPPED, -1, "stopped on request");
-        if (s->steps >= s->set.max_steps)
-            return rt_fail(s, NSM_ESTEPS, -1, "step cap of %ld step%s reached", s->set.max_steps,
-                           s->set.max_steps == 1 ? "" : "s");
+        int stop = rt_stop_asked(s);
+        if (stop || s->steps >= s->set.max_steps)
+            return run_halt(s, stop);
         double h = step_size(s), target = t_end, ts;
         if (h < 0)
             return s->failed;
@@ -1016,20 +1126,12 @@ RT_HOT int rt_run(nsm_sim *s, double t_end)
                 h = hs, land = 0, ksw = -1;
         }
         s->steps++;
-        char what[160];
         for (int i = 0; i < N; i++)
             if (!isfinite(Y1[i]))
-                return rt_cause_step(s, s->t, s->y, h) ? s->failed
-                       : s->set.method == NSM_METHOD_TAYLOR ? taylor_overflow(s, h, i)
-                       : i < s->n_pos + n
-                           ? rt_fail(s, NSM_ENUMERIC, -1, "state is not finite (%s)",
-                                     rt_state_label(s, i, what, sizeof what))
-                           : energy_overflow(s, h);
+                return step_not_finite(s, h, i);
         int j = rt_nl_gap_undefined(s, Y1);
         if (j >= 0)
-            return rt_fail(s, NSM_ENUMERIC, j, "gap '%s' has no finite value at this state: "
-                           "its expression is undefined or infinite there, so its contact "
-                           "could never close", s->m->gaps[j].name);
+            return gap_undefined(s, j);
         double tau = 0, t0 = s->t, Y0[N];
         memcpy(Y0, s->y, sizeof Y0);    /* the step's start, for a failure's cause */
         if ((rc = rt_detect(s, s->t, s->y, h, Y1, land && target == t_end, &j, &tau, Ys)))
@@ -1037,34 +1139,8 @@ RT_HOT int rt_run(nsm_sim *s, double t_end)
         if (j < 0 && s->set.method == NSM_METHOD_EXACT && h > 0)
             rt_detect_sample(s, h, s->y, Y1);   /* the step's energies by its expansion */
         if (j >= 0) {
-            int at_switch = ksw >= 0 && tau == h;     /* the event falls on the switch */
-            double lo = tlo, t1 = land && tau == h ? target : at_switch ? ts : time_add(s->t, tau, &lo);
-            tlo = (land && tau == h) || at_switch ? 0 : lo;
-            if (t1 < s->t) {
-                t1 = s->t;              /* time never runs back (an event at tau = 0) */
-                tlo = 0;
-            }
-            if (side && (rc = side_samples(s, s->t, t1)))
-                return rc;
-            if (s->sec && (rc = rt_section_step(s, t1, Ys, j)))
-                return rc;
-            rt_stats_step(s, t1, Ys);
-            rt_state_set_time(s, t1);
-            if ((rc = check_balance(s, t0, Y0, h)))
-                return rc;
-            rt_state_set(s, t1, Ys);
-            if ((rc = transition(s, j)))
-                return rc;
-            rt_state_transition_mark(s, j);
-            if (s->t == t_end && (rc = end_ties(s)))
-                return rc;
-            if (s->t != t1 && s->sec && (rc = rt_section_jump(s, t1, Ys)))
-                return rc;
-            if (s->t != t1) {
-                tlo = 0;            /* a Zeno jump moved the time: the sample */
-                while (s->set.every > 0 && s->sample_k * s->set.every < s->t)
-                    s->sample_k++;  /* instants it passed have no state (time never runs back) */
-            } else if (at_switch && (rc = toggle_switch(s, ksw, Y0)))
+            RunStep r = { h, target, ts, t_end, t0, Y0, land, ksw, side };
+            if ((rc = run_event(s, &r, j, tau, Ys, &tlo)))
                 return rc;
         } else {
             double lo = tlo, t1 = land ? target : (ksw >= 0 ? ts : time_add(s->t, h, &lo));

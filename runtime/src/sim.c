@@ -129,6 +129,7 @@ void nsm_sim_free(nsm_sim *s)
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     rt_exact_free(s);
+    rt_fsal_free(s);
     rt_zeno_free(s);
     rt_stats_free(s);
     rt_fric_free(s);
@@ -191,6 +192,7 @@ int nsm_sim_set_param(nsm_sim *s, const char *name, double value)
     }
     s->params[k] = value;
     s->ready = 0;
+    rt_state_inputs_changed(s);
     return NSM_OK;
 }
 

@@ -61,6 +61,16 @@ void rt_state_clear(nsm_sim *s)
     s->last_transition_t = -1;
     s->last_transition_j = -1;
     rt_mode_none(s, s->marks_now);
+    rt_state_inputs_changed(s);
+}
+
+/* Something the derivative reads beside t, y and mode may have changed
+** (a switch, a parameter, a reset, a transition, the mode itself): the
+** derivatives the adaptive method keeps for reuse (step.c, RtFsal) were
+** computed under an older generation and are not read again. */
+void rt_state_inputs_changed(nsm_sim *s)
+{
+    s->inputs_gen++;
 }
 
 /* The time alone moves to t (a failure's time, or the state is unchanged). */
@@ -86,6 +96,7 @@ RT_HOT void rt_state_set(nsm_sim *s, double t, const double *y)
 static void mode_changed(nsm_sim *s)
 {
     s->mode_holds = rt_mode_holds_constraint(s, s->mode);
+    rt_state_inputs_changed(s);
 }
 
 /* Element j (a contact held, or a friction column's bit) joins the mode. */
@@ -114,6 +125,7 @@ void rt_state_mode_clear(nsm_sim *s)
 {
     rt_mode_none(s, s->mode);
     s->mode_holds = 0;
+    rt_state_inputs_changed(s);
 }
 
 /* The mode becomes mode (mode_words words). */
@@ -128,6 +140,7 @@ void rt_state_switch_set(nsm_sim *s, int k, int on, double t)
 {
     s->sw[k] = on;
     s->sw_last[k] = t;
+    rt_state_inputs_changed(s);
 }
 
 /* A transition of event column j took place now: its time and column
@@ -141,6 +154,7 @@ void rt_state_transition_mark(nsm_sim *s, int j)
     s->last_transition_t = s->t;
     s->last_transition_j = j;
     rt_mode_add(s->marks_now, j);
+    rt_state_inputs_changed(s);
 }
 
 /* Whether event column j has had a transition at this very instant (not

@@ -605,7 +605,7 @@ RT_HOT double rt_stats_relative_error(const nsm_sim *s, double tol)
 /* The gaps closed from the start without an event record (a penalty gap
 ** engaged at t = 0): their first phase begins with the run's first step.
 ** Asked at the first step only, not by a loop over every gap at every step. */
-static void first_step_phases(nsm_sim *s)
+RT_COLD static void first_step_phases(nsm_sim *s)
 {
     for (int j = 0; j < s->n_gaps; j++) {
         RtGapStats *gs = &s->st->gap[j];
@@ -617,25 +617,15 @@ static void first_step_phases(nsm_sim *s)
     }
 }
 
-/* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode: the
-** balance always, the rest when the detailed audit is on. */
-RT_HOT void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
+/* The detailed audit of one step from (s->t, s->y) to (t1, Y1) in mode
+** s->mode (rt_stats_step, when it is on): the contacts' forces and
+** impulses, the energy's split by element, the applied forces' work, and
+** the balance. */
+RT_APART static void audit_step(nsm_sim *s, double t1, const double *Y1)
 {
     RtStats *st = s->st;
-    if (!st)
-        return;
     int n = s->n_vel, g = s->n_gaps;
     double h = t1 - s->t, lam[s->n_gaps + 1];
-    if (++st->steps == 1)
-        first_step_phases(s);
-    if (!s->set.audit) {
-        if (!st->partial)           /* once: both flags stay until a reset */
-            rt_fricstat_partial(s);
-        st->partial = 1;
-        if (s->energy)
-            balance_step(s, t1, Y1, rt_mech_energy(s, s->mode, Y1));
-        return;
-    }
     /* open gaps carry no force */
     if (g == 0 || rt_mode_empty(s, s->mode) || rt_lambda(s, s->mode, t1, Y1, lam))
         memset(lam, 0, sizeof lam);
@@ -698,6 +688,26 @@ RT_HOT void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
     }
 
     balance_step(s, t1, Y1, E);
+}
+
+/* The audit of one step from (s->t, s->y) to (t1, Y1) in mode s->mode: the
+** balance always, the rest when the detailed audit is on. */
+RT_HOT void rt_stats_step(nsm_sim *s, double t1, const double *Y1)
+{
+    RtStats *st = s->st;
+    if (!st)
+        return;
+    if (++st->steps == 1)
+        first_step_phases(s);
+    if (s->set.audit) {
+        audit_step(s, t1, Y1);
+        return;
+    }
+    if (!st->partial)           /* once: both flags stay until a reset */
+        rt_fricstat_partial(s);
+    st->partial = 1;
+    if (s->energy)
+        balance_step(s, t1, Y1, rt_mech_energy(s, s->mode, Y1));
 }
 
 /* The largest energy magnitude met at a step end so far, or `now` if larger:

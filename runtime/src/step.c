@@ -18,6 +18,7 @@
 */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,8 +58,6 @@ RT_HOT static int rk4_step(nsm_sim *s, double t, const double *Y, double h, doub
 
 /* The Dormand-Prince 5(4) tableau: dp5.h. */
 
-/* One Dormand-Prince step of size h: the 5th order result in Y1 and the
-** weighted RMS norm of the embedded error estimate over (x, v) in *err. */
 /* The error estimate E (positions, velocities) seen by the engaged penalty
 ** contacts: their penetration and its rate, each relative to its own size.
 ** Weighed by the positions' size alone, a stiff contact's exit velocity
@@ -85,15 +84,112 @@ static double dp_contact_error(const nsm_sim *s, const double *Y, const double *
     return sum;
 }
 
-RT_HOT static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, double *err)
+/* Whether the adaptive method may keep its derivatives for reuse (RtFsal):
+** only where rt_deriv is a function of (t, y, mode) and of what
+** inputs_gen follows, nothing else: the adaptive method itself (not the
+** taylor method's fallback), a linear model's derived modes() (no state
+** dependent forces, mass matrix or caches the generic path fills), no
+** penalty contacts, no moving surfaces, no bodies in space. */
+static int fsal_allowed(const nsm_sim *s)
 {
-    int N = s->n_state, rc;
-    double k[7][N], T[N];
-    if ((rc = rt_deriv(s, s->mode, t, Y, k[0])))
-        return rc;
+    return s->set.method == NSM_METHOD_ADAPTIVE && !s->m->nl && s->m->modes && s->m->deriv &&
+           !s->n_force_gaps && !s->moving && !s->n_space_fric && s->n_pos == s->n_vel;
+}
+
+/* Allocate the kept last stage in one block (first use); nonzero when it
+** fails (the steps then evaluate every first stage). */
+RT_COLD static int fsal_alloc(nsm_sim *s)
+{
+    RtFsal *c = &s->fsal;
+    size_t N = (size_t)s->n_state, w = (size_t)s->mode_words;
+    c->block = malloc(2 * N * sizeof(double) + w * sizeof(unsigned) + 1);
+    if (!c->block)
+        return 1;
+    c->y = c->block;
+    c->k = c->y + N;
+    c->mode = (unsigned *)(c->k + N);
+    c->used = 0;
+    return 0;
+}
+
+/* Free it. */
+void rt_fsal_free(nsm_sim *s)
+{
+    free(s->fsal.block);
+    s->fsal.block = NULL;
+    s->fsal.used = 0;
+}
+
+/* Whether the n doubles a and b have the same bits (not ==: 0 and -0
+** differ, and a NaN is the same as itself), one 8-byte word at a time. */
+static int same_bits(const double *a, const double *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether c holds f(t, Y) in the current mode under the current
+** inputs_gen: the time's bits, the whole state's and the mode's words. */
+static int fsal_holds(const nsm_sim *s, const RtFsal *c, double t, const double *Y)
+{
+    if (!c->used || c->gen != s->inputs_gen || !same_bits(&c->t, &t, 1) ||
+        !same_bits(c->y, Y, s->n_state))
+        return 0;
+    for (int w = 0; w < s->mode_words; w++)
+        if (c->mode[w] != s->mode[w])
+            return 0;
+    return 1;
+}
+
+/* Keep k = f(t, Y) in the current mode in c. */
+static void fsal_keep(const nsm_sim *s, RtFsal *c, double t, const double *Y, const double *k)
+{
+    c->t = t;
+    for (int i = 0; i < s->n_state; i++)
+        c->y[i] = Y[i], c->k[i] = k[i];
+    for (int w = 0; w < s->mode_words; w++)
+        c->mode[w] = s->mode[w];
+    c->gen = s->inputs_gen;
+    c->used = 1;
+}
+
+/* The first stage k0 = f(t, Y) of adaptive's step: the last step's last
+** stage when c holds exactly it, else evaluated. */
+static int dp_first_stage(nsm_sim *s, const RtFsal *c, double t, const double *Y, double *k0)
+{
+    if (c && fsal_holds(s, c, t, Y)) {
+        for (int i = 0; i < s->n_state; i++)
+            k0[i] = c->k[i];
+        return NSM_OK;
+    }
+    return rt_deriv(s, s->mode, t, Y, k0);
+}
+
+/* Stages 1 to 6 of a Dormand-Prince step of size h from k[0] = f(t, Y):
+** the 5th order result in Y1 (stage 7 is evaluated there, at t + h:
+** dp_c[6] is 1) and the weighted RMS norm of the embedded error estimate
+** over (x, v) in *err.  k: 7 rows of n_state.  The loops over the stages
+** are unrolled, so that the tableau's entries are constants in the code
+** and the sums need no loop of their own: the same products, added in the
+** same order (a zero entry's too), as the loops give. */
+RT_HOT static int dp_stages(nsm_sim *s, double t, const double *Y, double h, int N, double k[][N],
+                            double *Y1, double *err)
+{
+    int rc;
+    if (N < 1)                  /* never (the energy integrals are two entries): T is written */
+        return NSM_EINVAL;
+    double T[N];
+#pragma GCC unroll 7
     for (int st = 1; st < 7; st++) {
         for (int i = 0; i < N; i++) {
             double acc = 0;
+#pragma GCC unroll 7
             for (int q = 0; q < st; q++)
                 acc += dp_a[st][q] * k[q][i];
             T[i] = Y[i] + h * acc;
@@ -106,6 +202,7 @@ RT_HOT static int dp_step(nsm_sim *s, double t, const double *Y, double h, doubl
     int m = s->n_pos + s->n_vel;
     for (int i = 0; i < m; i++) {
         double e = 0;
+#pragma GCC unroll 7
         for (int q = 0; q < 7; q++)
             e += dp_e[q] * k[q][i];
         E[i] = h * e;
@@ -116,6 +213,17 @@ RT_HOT static int dp_step(nsm_sim *s, double t, const double *Y, double h, doubl
     sum += dp_contact_error(s, Y, Y1, E);
     *err = sqrt(sum / m);
     return NSM_OK;
+}
+
+/* One Dormand-Prince step of size h: the 5th order result in Y1 and the
+** weighted RMS norm of the embedded error estimate over (x, v) in *err. */
+static int dp_step(nsm_sim *s, double t, const double *Y, double h, double *Y1, double *err)
+{
+    int N = s->n_state, rc;
+    double k[7][N];
+    if ((rc = rt_deriv(s, s->mode, t, Y, k[0])))
+        return rc;
+    return dp_stages(s, t, Y, h, N, k, Y1, err);
 }
 
 /* How far ahead, in refused steps, a singularity of the model is sought
@@ -311,14 +419,23 @@ RT_COLD static int step_refuse(nsm_sim *s, const char *who, double h, int beyond
 }
 
 /* Adaptive step: tries *h, shrinks it until the error test passes, and
-** leaves the next trial step in s->h_adapt. */
+** leaves the next trial step in s->h_adapt.  Where fsal_allowed, the first
+** stage f(t, Y) is evaluated once for all the trials (nothing the
+** derivative reads changes between them) or read from the last step's
+** last stage (RtFsal), and the accepted step's last stage is kept. */
 RT_HOT static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h, double *Y1)
 {
     int beyond = 0;     /* a trial below the resolution at the end time */
+    int N = s->n_state, rc;
+    double k[7][N];
+    RtFsal *c = fsal_allowed(s) && (s->fsal.block || !fsal_alloc(s)) ? &s->fsal : NULL;
+    if (c && (rc = dp_first_stage(s, c, t, Y, k[0])))
+        return rc;
     for (;;) {
         double err;
-        int rc = dp_step(s, t, Y, *h, Y1, &err);
-        if (rc)
+        if (!c && (rc = rt_deriv(s, s->mode, t, Y, k[0])))
+            return rc;
+        if ((rc = dp_stages(s, t, Y, *h, N, k, Y1, &err)))
             return rc;
         if (!isfinite(err))
             err = 1e10;
@@ -329,6 +446,8 @@ RT_HOT static int adaptive_step(nsm_sim *s, double t, const double *Y, double *h
             s->h_adapt = fmin(s->h_step, *h * fmin(5, fmax(0.2, f)));
             if (s->h_adapt < *h)
                 s->h_adapt = fmin(s->h_step, fmax(s->h_adapt, *h));
+            if (c)
+                fsal_keep(s, c, t + dp_c[6] * *h, Y1, k[6]);
             return NSM_OK;
         }
         *h *= fmax(0.1, 0.9 * pow(err, -0.2));
@@ -409,6 +528,7 @@ void rt_cache_clear(nsm_sim *s)
         s->ex.cache[k].used = 0;
     s->ex.cache_next = 0;
     s->ex.anchor.used = 0;
+    rt_state_inputs_changed(s);
     for (int k = 0; k < RT_SHADOWS; k++)
         s->ex.shadow[k].valid = 0;
     rt_mode_clear(s);
