@@ -71,6 +71,7 @@
 
 #include "nsm/cli.h"
 #include "animate.h"
+#include "cli.h"
 #include "coords.h"
 #include "h5out.h"
 #include "outdir.h"
@@ -1829,6 +1830,37 @@ static int lyap_write(const char *path, int n, const double *lambda)
 /* Room for the options that take a value (nsm_main's table). */
 #define NV_OPTIONS 32
 
+/* The simulator's options that take a value. */
+#define NSIM_VALUED 26
+static const char *const sim_valued[NSIM_VALUED] = {
+    "--t-end", "--dt", "--every", "--rtol", "--atol", "--method", "--set", "--set-file", "--out",
+    "--events", "--stats", "--max-steps", "--max-event-rate", "--max-impacts", "--plot",
+    "--energy-tol", "--section", "--section-period", "--section-out", "--animate", "--fps",
+    "--frames", "--events-max", "--lyapunov-interval", "--lyapunov-transient", "--lyapunov-out" };
+_Static_assert(NSIM_VALUED <= NV_OPTIONS, "room for the options");
+
+/* Whether a is one of the simulator's options that take a value (the
+** words --NAME=VALUE are split on, cli_args_attached). */
+static int option_valued(const char *a)
+{
+    for (int k = 0; k < NSIM_VALUED; k++)
+        if (!strcmp(a, sim_valued[k]))
+            return 1;
+    return 0;
+}
+
+/* Whether option a's value names a file or a folder, which a word that
+** looks like an option is not (cli_value_optionlike). */
+static int option_names_file(const char *a)
+{
+    static const char *const named[] = { "--set-file", "--out", "--events", "--stats", "--plot",
+                                         "--section-out", "--animate", "--lyapunov-out" };
+    for (size_t k = 0; k < sizeof named / sizeof *named; k++)
+        if (!strcmp(a, named[k]))
+            return 1;
+    return 0;
+}
+
 /* Where valued option k's value is kept: its index, or NV_OPTIONS for an
 ** HDF5 --out (a run writes one CSV and one HDF5 file). */
 static int option_slot(const char *const *valued, int k, const char *val)
@@ -1919,20 +1951,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     t_end = m->t_end;
     every = m->every;
+    argv = cli_args_attached(argc, argv, option_valued, &argc);   /* --out=-x.csv */
     const char *given[NV_OPTIONS + 1] = { 0 };   /* each valued option's value, once */
     unsigned flags_seen = 0;                      /* the flags met (flag_repeated) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
-                                              "--method", "--set", "--set-file", "--out", "--events", "--stats",
-                                              "--max-steps", "--max-event-rate", "--max-impacts", "--plot", "--energy-tol",
-                                              "--section", "--section-period", "--section-out",
-                                              "--animate", "--fps", "--frames", "--events-max",
-                                              "--lyapunov-interval", "--lyapunov-transient",
-                                              "--lyapunov-out" };
-        _Static_assert(sizeof valued / sizeof *valued <= NV_OPTIONS, "room for the options");
+        const char *const *valued = sim_valued;
         int takes = -1;
-        for (int k = 0; k < (int)(sizeof valued / sizeof *valued); k++)
+        for (int k = 0; k < NSIM_VALUED; k++)
             if (!strcmp(a, valued[k]))
                 takes = k;
         if (takes >= 0 && !val) {
@@ -1943,6 +1969,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             nsm_sim_free(sim);
             return bad(d.prog, "option %s is given twice (first '%s'): give each option once",
                        a, given[option_slot(valued, takes, val)]);
+        }
+        if (takes >= 0 && option_names_file(a) && cli_value_optionlike(val)) {
+            nsm_sim_free(sim);   /* `--out-dir --help` made a folder named --help */
+            return cli_value_refuse(d.prog, a, val);
         }
         if (flag_repeated(&flags_seen, a)) {
             nsm_sim_free(sim);

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""What the nineteenth hostile passes on the programs left as found (issue
+#29, docs/fuzzing.md), each a check that failed before its fix.
+
+    tests/reliability/leftovers21_prog_test.py NSMC SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  optvalue   a file or folder option given a word that looks like an
+             option (`nsmc run M --out-dir --help` made a folder named
+             --help): `nsmc run` (--out-dir, --set-file, --stats, --out
+             FILE.h5), `nsmc sweep` and `nsmc continue` (--out-dir) and the
+             simulator itself (--out, --events, --stats, --plot, --set-file,
+             --section-out, --animate, --lyapunov-out) refuse it naming the
+             option and the two ways of giving such a name, exit 1, nothing
+             made; the same names given as --opt=-x or --opt ./-x are
+             written (a ball dropped from h under g lands at sqrt(2 h/g));
+             a number's option given --help stays a bad value (left20prog).
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import glob
+import math
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import SANITIZED, check, env_for, main  # noqa: E402
+
+NSMC = os.path.abspath(sys.argv[1])
+SRC = os.path.abspath(sys.argv[2])
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+SLOW = 4 if SANITIZED else 1
+
+# a ball dropped from h = 1 m under g = 2 m/s^2 onto a floor (e = 0.5): it
+# lands at t = sqrt(2 h/g) = 1 s, first sampled as x = 0 there
+BALL = '''model ball "a ball dropped onto a floor"
+param g = 2 m/s^2
+param h = 1 m
+param e = 0.5
+mass B = 1 kg
+gravity g
+gap floor: B.x >= 0, impact(e = e)
+init B.x = h, B.v = 0 m/s
+simulate t_end = 1.5 s, dt = 1 ms, method = exact
+output every 0.25 s: B.x, B.v
+'''
+
+
+def go(tmp, cmd, timeout=120):
+    """Runs cmd in tmp with its own cache; the CompletedProcess."""
+    return subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                          errors="replace", timeout=timeout * SLOW)
+
+
+def listing(tmp):
+    """The names in tmp but the cache and the model, sorted."""
+    return sorted(n for n in os.listdir(tmp) if n not in ("cache", "ball.nsm", "o"))
+
+
+def ball(tmp):
+    """The ball's model file in tmp and its simulator, built by nsmc run."""
+    path = os.path.join(tmp, "ball.nsm")
+    with open(path, "w") as f:
+        f.write(BALL)
+    p = go(tmp, [NSMC, "run", path, "--no-plot", "-q", "--out-dir", "o"])
+    check(p.returncode == 0, "nsmc run of the ball", p)
+    sims = [f for f in glob.glob(os.path.join(tmp, "cache", "nsm", "*", "ball"))
+            if os.access(f, os.X_OK)]
+    check(len(sims) == 1, "the ball's simulator is in the cache (%s)" % sims)
+    return path, sims[0]
+
+
+def landing(path):
+    """The first sampled time of the trajectory CSV at path with x = 0."""
+    with open(path) as f:
+        rows = [line.split(",") for line in f.read().splitlines()[1:]]
+    for r in rows:
+        if abs(float(r[1])) < 1e-9:
+            return float(r[0])
+    return None
+
+
+# ---- optvalue ----------------------------------------------------------------
+
+def case_optvalue(tmp):
+    """A file or folder option's value that looks like an option."""
+    path, sim = ball(tmp)
+    with open(os.path.join(tmp, "-s.txt"), "w") as f:
+        f.write("e = 0.5\n")
+    run = [NSMC, "run", path, "--no-plot", "-q"]
+    sweep = [NSMC, "sweep", FIO, "--param", "omega=2.5:2.6:2", "--section", "impact:stop"]
+    cont = [NSMC, "continue", FIO, "--param", "omega=2.5:2.52", "--no-plot"]
+    refused = [(run + ["--out-dir", "--help"], "--out-dir", "--help"),
+               (run + ["--out-dir", "-d"], "--out-dir", "-d"),
+               (run + ["--out-dir", "o", "--set-file", "-s.txt"], "--set-file", "-s.txt"),
+               (run + ["--out-dir", "o", "--stats", "--help"], "--stats", "--help"),
+               (run + ["--out-dir", "o", "--section", "impact:floor", "--section-out", "-q"],
+                "--section-out", "-q"),
+               (run + ["--out-dir", "o", "--out", "-r.h5"], "--out", "-r.h5"),
+               (run + ["--out-dir", "o", "--", "--out", "-r.h5"], "--out", "-r.h5"),
+               (sweep + ["--out-dir", "--help"], "--out-dir", "--help"),
+               (sweep + ["--out-dir", "-v"], "--out-dir", "-v"),
+               (cont + ["--out-dir", "--help"], "--out-dir", "--help"),
+               (cont + ["--out-dir", "-q"], "--out-dir", "-q")]
+    for opt in ("--out", "--events", "--stats", "--plot", "--set-file", "--section-out",
+                "--animate", "--lyapunov-out"):
+        extra = {"--section-out": ["--section", "impact:floor"],
+                 "--lyapunov-out": ["--lyapunov"]}.get(opt, [])
+        refused.append(([sim, "--t-end", "1"] + extra + [opt, "--help"], opt, "--help"))
+    refused.append(([sim, "--t-end", "1", "--plot", "-h"], "--plot", "-h"))
+    for cmd, opt, val in refused:
+        before = listing(tmp)
+        p = go(tmp, cmd)
+        label = " ".join(os.path.basename(w) if w in (sim, path, FIO) else w for w in cmd[1:])
+        last = p.stderr.strip().splitlines()[-1:] if p.stderr.strip() else []
+        print("  %-70s -> %d  %s" % (label[:70], p.returncode, [x[:90] for x in last]))
+        check(p.returncode == 1 and "option %s takes a file or folder name, not '%s'"
+              % (opt, val) in p.stderr and "%s=%s or %s ./%s" % (opt, val, opt, val) in p.stderr
+              and "usage" not in p.stdout, "%s: refused naming %s and the ways of giving %s"
+              % (label, opt, val), p)
+        check(listing(tmp) == before, "%s: nothing made (%s, was %s)"
+              % (label, listing(tmp), before))
+    # the same names given attached or through ./ are written
+    taken = [(run + ["--out-dir=--help"], "--help/trajectory.csv"),
+             (run + ["--out-dir", "./-d"], "-d/trajectory.csv"),
+             (run + ["--out-dir=-e", "--set-file=-s.txt", "--stats=-st.txt"], "-e/trajectory.csv"),
+             ([sim, "--out=-x.csv", "--events", "./-ev.csv"], "-x.csv"),
+             ([sim, "--plot=-p", "--out", "./-y.csv"], "-y.csv")]
+    for cmd, traj in taken:
+        p = go(tmp, cmd)
+        label = " ".join(os.path.basename(w) if w in (sim, path) else w for w in cmd[1:])
+        t = landing(os.path.join(tmp, traj)) if os.path.exists(os.path.join(tmp, traj)) else None
+        print("  %-70s -> %d  landing %s" % (label[:70], p.returncode, t))
+        check(p.returncode == 0 and t is not None and abs(t - math.sqrt(2 * 1 / 2)) < 1e-9,
+              "%s: written, the landing at sqrt(2 h/g) = 1 s (%s)" % (label, t), p)
+    for name in ("-st.txt", "-ev.csv", "-p/plot.gp"):
+        check(os.path.exists(os.path.join(tmp, name)), "%s written" % name)
+    for cmd, said in [(run + ["--out-dir", "o", "--t-end", "--help"], "bad value '--help' for --t-end"),
+                      ([sim, "--t-end", "-h"], "bad value '-h' for --t-end"),
+                      (sweep + ["--out-dir=-w", "--set", "--help"], "--set needs NAME=VALUE")]:
+        p = go(tmp, cmd)
+        print("  %-70s -> %d" % (" ".join(cmd[1:2] + cmd[3:])[:70], p.returncode))
+        check(p.returncode == 1 and said in p.stderr, "a number's option given an option's "
+              "word: its bad value (%s)" % said, p)
+    p = go(tmp, sweep + ["--out-dir=-w"])
+    print("  nsmc sweep FIO ... --out-dir=-w -> %d" % p.returncode)
+    check(p.returncode == 0 and os.path.exists(os.path.join(tmp, "-w", "summary.csv")),
+          "nsmc sweep --out-dir=-w written", p)
+    p = go(tmp, cont + ["--out-dir=-c"])
+    print("  nsmc continue FIO ... --out-dir=-c -> %d" % p.returncode)
+    check(p.returncode == 0 and os.path.exists(os.path.join(tmp, "-c", "branch.csv")),
+          "nsmc continue --out-dir=-c written", p)
+
+
+if __name__ == "__main__":
+    sys.exit(main({"optvalue": case_optvalue},
+                  "nsm_left21prog_", case_arg=3))
