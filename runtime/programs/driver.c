@@ -2251,12 +2251,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
-    if (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog))) {
+    /* the plot folder is made only once every option has been accepted, and
+     * its old figures removed once every output is open; the animation is
+     * set up once it exists (`--animate P/a.gif --plot P` was refused while
+     * P did not exist yet) */
+    if (!plot_dir && anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog))) {
         nsm_sim_free(sim);
         return 1;
     }
-    /* the plot folder is made only once every option has been accepted, and
-     * its old figures removed once every output is open */
     if (plot_dir) {
         if (outdir_path_check(d.prog, plot_dir)) {
             nsm_sim_free(sim);
@@ -2275,7 +2277,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             ev_path = plot_ev;
         opaths[0] = out_path;
         opaths[2] = ev_path;
-        if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7)) {
+        if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7) ||
+            (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog)))) {
             plot_dir_unmake(plot_dir, plot_had);
             nsm_sim_free(sim);
             return 1;
@@ -2285,6 +2288,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
          * folder it made as it found it) */
         if (outdir_lock_take_for(d.prog, plot_dir, "--plot") < 0) {
             plot_dir_unmake(plot_dir, plot_had);
+            anim_write(d.anim, d.prog, 1);
             nsm_sim_free(sim);
             return 1;
         }

@@ -15,6 +15,11 @@ Cases (each under 20 s in the normal build):
              made; the same names given as --opt=-x or --opt ./-x are
              written (a ball dropped from h under g lands at sqrt(2 h/g));
              a number's option given --help stays a bad value (left20prog).
+  animplot   the simulator's `--animate P/a.gif --plot P` with P not there:
+             P made, the GIF and the plots in it (the GIF's folder was
+             checked before --plot made it, and refused); a folder that
+             cannot be made is still refused, nothing made; the plot's own
+             names stay refused beside the GIF.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -152,6 +157,44 @@ def case_optvalue(tmp):
           "nsmc continue --out-dir=-c written", p)
 
 
+# ---- animplot ----------------------------------------------------------------
+
+def case_animplot(tmp):
+    """--animate P/a.gif beside --plot P, P not there yet."""
+    path, sim = ball(tmp)
+    p = go(tmp, [sim, "--animate", "P/a.gif", "--plot", "P"])
+    made = sorted(os.listdir(os.path.join(tmp, "P"))) if os.path.isdir(os.path.join(tmp, "P")) else None
+    print("  --animate P/a.gif --plot P (no P) -> %d  %s" % (p.returncode, made))
+    check(p.returncode == 0 and made is not None and "a.gif" in made and "plot.gp" in made,
+          "the GIF written into the folder --plot made", p)
+    t = landing(os.path.join(tmp, "P", "trajectory.csv"))
+    check(t is not None and abs(t - 1.0) < 1e-9, "the landing at sqrt(2 h/g) = 1 s (%s)" % t)
+    with open(os.path.join(tmp, "P", "a.gif"), "rb") as f:
+        gif = f.read()
+    check(gif[:6] in (b"GIF87a", b"GIF89a") and gif[-1:] == b";", "a whole GIF")
+    p = go(tmp, [sim, "--animate", "Q/R/a.gif", "--plot", "Q/R"])
+    print("  --animate Q/R/a.gif --plot Q/R (no Q) -> %d" % p.returncode)
+    check(p.returncode == 0 and os.path.exists(os.path.join(tmp, "Q", "R", "a.gif")),
+          "a GIF in a folder two levels down that --plot made", p)
+    with open(os.path.join(tmp, "F"), "w") as f:
+        f.write("a file\n")
+    for cmd, said in [([sim, "--animate", "F/a.gif", "--plot", "F"], "cannot create the plot "
+                       "directory 'F'"),
+                      ([sim, "--animate", "S/T/a.gif", "--plot", "S"], "cannot write the "
+                       "animation into 'S/T'"),
+                      ([sim, "--animate", "U/plot.gp", "--plot", "U"], "a file that --plot U writes itself"),
+                      ([sim, "--animate", "V/plot.gif", "--plot", "V", "--fps", "0"], "--fps"),
+                      ([sim, "--out", "W/a.gif", "--animate", "W/a.gif", "--plot", "W"],
+                       "name the same file")]:
+        before = listing(tmp)
+        p = go(tmp, cmd)
+        print("  %-50s -> %d  %s" % (" ".join(cmd[1:]), p.returncode,
+                                      p.stderr.strip().splitlines()[-1:]))
+        check(p.returncode == 1 and said in p.stderr, "%s refused (%s)" % (" ".join(cmd[1:]),
+                                                                       said), p)
+        check(listing(tmp) == before, "nothing made (%s, was %s)" % (listing(tmp), before))
+
+
 if __name__ == "__main__":
-    sys.exit(main({"optvalue": case_optvalue},
+    sys.exit(main({"optvalue": case_optvalue, "animplot": case_animplot},
                   "nsm_left21prog_", case_arg=3))
