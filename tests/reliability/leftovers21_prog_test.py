@@ -20,6 +20,14 @@ Cases (each under 20 s in the normal build):
              checked before --plot made it, and refused); a folder that
              cannot be made is still refused, nothing made; the plot's own
              names stay refused beside the GIF.
+  plotmove   a figure's folder moved away while gnuplot draws (a gnuplot
+             in PATH that waits for the move before it runs the real one),
+             a file put in its place: the simulator's --plot P and
+             --animate A/a.gif, nsmc sweep's and nsmc continue's
+             --out-dir: no temporary (NAME.tmpPID, .anim-PID.gif) left in
+             the moved folder, the figures whole there (they were looked
+             for by name in the file put in the folder's place), the file
+             untouched.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -29,7 +37,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, main  # noqa: E402
+from passlib import SANITIZED, check, env_for, main, whole_figure  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -195,6 +203,94 @@ def case_animplot(tmp):
         check(listing(tmp) == before, "nothing made (%s, was %s)" % (listing(tmp), before))
 
 
+# ---- plotmove ----------------------------------------------------------------
+
+# a gnuplot that says it started (a file outside the folder it draws in)
+# and waits for the test's word before it runs the real one
+STUB_GNUPLOT = """#!/bin/sh
+: > "$NSM_TEST_STARTED"
+while [ ! -e "$NSM_TEST_GO" ]; do sleep 0.01; done
+exec %s "$@"
+"""
+
+
+def whole(path):
+    """Whether a PNG, SVG or GIF file ends as its format ends."""
+    if path.endswith(".gif"):
+        with open(path, "rb") as f:
+            data = f.read()
+        return data[:4] == b"GIF8" and data.endswith(b";")
+    return whole_figure(path)
+
+
+def moved_mid_draw(tmp, label, cmd, folder, figures):
+    """Runs cmd with the waiting gnuplot, moves folder away once gnuplot has
+    started and puts a file in its place, lets gnuplot draw; checks that
+    the moved folder has every figure whole and no temporary."""
+    import shutil
+    import time
+    real = shutil.which("gnuplot")
+    check(real is not None, "gnuplot is installed")
+    bindir = os.path.join(tmp, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    with open(os.path.join(bindir, "gnuplot"), "w") as f:
+        f.write(STUB_GNUPLOT % real)
+    os.chmod(os.path.join(bindir, "gnuplot"), 0o755)
+    started, go = os.path.join(tmp, "started"), os.path.join(tmp, "go")
+    for f in (started, go):
+        if os.path.exists(f):
+            os.unlink(f)
+    env = env_for(tmp)
+    env.update(PATH=bindir + os.pathsep + env["PATH"], NSM_TEST_STARTED=started,
+               NSM_TEST_GO=go)
+    pr = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, errors="replace")
+    t0 = time.monotonic()
+    while pr.poll() is None and not os.path.exists(started) and time.monotonic() - t0 < 60 * SLOW:
+        time.sleep(0.01)
+    check(os.path.exists(started), "%s: gnuplot started" % label)
+    moved = os.path.join(tmp, folder + ".moved")
+    os.rename(os.path.join(tmp, folder), moved)
+    with open(os.path.join(tmp, folder), "w") as f:
+        f.write("put in its place\n")
+    with open(go, "w"):
+        pass
+    try:
+        err = pr.communicate(timeout=60 * SLOW)[1]
+    except subprocess.TimeoutExpired:
+        pr.kill()
+        raise
+    left = sorted(os.listdir(moved))
+    temps = [n for n in left if ".tmp" in n or n.startswith(".anim-")]
+    print("  %-44s -> %d  %s" % (label, pr.returncode, left))
+    print("      " + " | ".join(err.strip().splitlines()[-2:])[:160])
+    check(not temps, "%s: no temporary left in the moved folder (%s)" % (label, temps))
+    for name in figures:
+        path = os.path.join(moved, name)
+        check(os.path.exists(path) and whole(path), "%s: %s whole in the moved folder"
+              % (label, name))
+    with open(os.path.join(tmp, folder)) as f:
+        check(f.read() == "put in its place\n", "%s: the file in its place untouched" % label)
+    check(pr.returncode == 0, "%s: exit 0, the figures placed (%s)" % (label, err.strip()[-300:]))
+
+
+def case_plotmove(tmp):
+    """A figure's folder moved away while gnuplot draws."""
+    path, sim = ball(tmp)
+    moved_mid_draw(tmp, "simulator --plot P", [sim, "--plot", "P"],
+                   "P", ["plot.png", "plot.svg"])
+    os.makedirs(os.path.join(tmp, "A"))
+    moved_mid_draw(tmp, "simulator --animate A/a.gif", [sim, "--animate", "A/a.gif"], "A",
+                   ["a.gif"])
+    moved_mid_draw(tmp, "nsmc sweep --out-dir S",
+                   [NSMC, "sweep", FIO, "--param", "omega=2.5:2.6:3", "--section",
+                    "impact:stop", "--out-dir", "S"], "S", ["bifurcation.png", "bifurcation.svg"])
+    moved_mid_draw(tmp, "nsmc continue --out-dir C",
+                   [NSMC, "continue", FIO, "--param", "omega=2.5:2.52", "--out-dir", "C"],
+                   "C", ["continuation.png", "continuation.svg"])
+
+
 if __name__ == "__main__":
-    sys.exit(main({"optvalue": case_optvalue, "animplot": case_animplot},
+    sys.exit(main({"optvalue": case_optvalue, "animplot": case_animplot,
+                   "plotmove": case_plotmove},
                   "nsm_left21prog_", case_arg=3))
