@@ -28,6 +28,12 @@ Cases (each under 20 s in the normal build):
              the moved folder, the figures whole there (they were looked
              for by name in the file put in the folder's place), the file
              untouched.
+  h5move     the simulator's --out D/x.h5 (and --events D/e.csv, as it was) with D
+             moved away mid-run and a file put in its place (the run held
+             on a FIFO's full pipe meanwhile): exit 0, the HDF5 file whole
+             and named in the moved folder with every row the FIFO got, no
+             .partial left (it ended with exit 3 and its x.h5.PID.partial
+             unnamed), the file in D's place untouched.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -290,7 +296,87 @@ def case_plotmove(tmp):
                    "C", ["continuation.png", "continuation.svg"])
 
 
+# ---- h5move ------------------------------------------------------------------
+
+def held_run(tmp, cmd, fifo):
+    """Starts cmd, whose trajectory goes to the FIFO fifo, opens the FIFO
+    and waits until its pipe is full (the run held in a write); the process
+    and the FIFO's reading end."""
+    import time
+    pr = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, errors="replace")
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)    # the run's refusal cannot hang it
+    size, t0 = -1, time.monotonic()
+    while pr.poll() is None and time.monotonic() - t0 < 60 * SLOW:
+        import fcntl
+        import termios
+        import array
+        buf = array.array("i", [0])
+        fcntl.ioctl(fd, termios.FIONREAD, buf)
+        if buf[0] == size and size >= 4096:
+            break               # full: it no longer grows
+        size = buf[0]
+        time.sleep(0.2)
+    return pr, fd
+
+
+def drain(fd):
+    """Reads the FIFO's reading end fd to its end; the bytes."""
+    os.set_blocking(fd, True)
+    chunks = []
+    while True:
+        b = os.read(fd, 65536)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(fd)
+    return b"".join(chunks)
+
+
+def case_h5move(tmp):
+    """An output folder moved away mid-run: HDF5 as CSV."""
+    import h5py
+    path, sim = ball(tmp)
+    fifo = os.path.join(tmp, "traj.fifo")
+    os.mkfifo(fifo)
+    for out in ("x.h5", "e.csv"):
+        d = os.path.join(tmp, "D")
+        subprocess.run(["rm", "-rf", d, d + ".moved"])
+        os.mkdir(d)
+        cmd = [sim, "--t-end", "200", "--set", "e=1", "--every", "0.001", "--out", fifo,
+               "--out" if out.endswith(".h5") else "--events", "D/" + out]
+        pr, fd = held_run(tmp, cmd, fifo)
+        check(pr.poll() is None, "%s: the run held on the FIFO's full pipe" % out)
+        before = sorted(os.listdir(d))
+        os.rename(d, d + ".moved")
+        with open(d, "w") as f:
+            f.write("a file of the user's\n")
+        rows = drain(fd).decode().splitlines()[1:]
+        err = pr.communicate(timeout=120 * SLOW)[1]
+        got = sorted(os.listdir(d + ".moved"))
+        print("  --out D/%s, D moved mid-run (held with %s) -> %d  %s  %s"
+              % (out, before, pr.returncode, got, " | ".join(err.strip().splitlines()[-1:])[:100]))
+        check(open(d).read() == "a file of the user's\n", "the file in D's place untouched")
+        check(pr.returncode == 0 and got == [out], "%s: exit 0, the output named in the moved "
+              "folder, nothing else (%s)" % (out, got),
+              subprocess.CompletedProcess(cmd, pr.returncode, "", err))
+        check(len(rows) == 200001, "%s: the FIFO got every row (%d)" % (out, len(rows)))
+        full = os.path.join(d + ".moved", out)
+        if out.endswith(".h5"):
+            with h5py.File(full, "r") as f:
+                traj = f["trajectory"][()]
+                n = traj.shape[0]
+                last = float(traj[-1][0])
+            print("      %s: %d rows, the last at t = %g" % (out, n, last))
+            check(n == len(rows) and abs(last - 200) < 1e-9, "%s: whole, as many rows as the "
+                  "CSV (%d for %d), the last at t_end" % (out, n, len(rows)))
+        else:       # the ball bounces every 2 s from t = 1 s (e = 1, v = 2 m/s)
+            with open(full) as f:
+                n = len(f.read().splitlines()) - 1
+            check(n == 100, "%s: every impact (%d of 100)" % (out, n))
+
+
 if __name__ == "__main__":
     sys.exit(main({"optvalue": case_optvalue, "animplot": case_animplot,
-                   "plotmove": case_plotmove},
+                   "plotmove": case_plotmove, "h5move": case_h5move},
                   "nsm_left21prog_", case_arg=3))
