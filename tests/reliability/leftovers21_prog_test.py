@@ -34,6 +34,15 @@ Cases (each under 20 s in the normal build):
              and named in the moved folder with every row the FIFO got, no
              .partial left (it ended with exit 3 and its x.h5.PID.partial
              unnamed), the file in D's place untouched.
+  csvkill    the simulator's --out x.csv killed with SIGKILL at random
+             moments of a run writing a row every 5 ms of its CPU time
+             (800 rows, 32 KiB, took 4 s to fill the buffer that was
+             written only when full): whole lines, and the rows lost are
+             at most the last 0.25 s of the run (the bound written in
+             docs/status.md), reckoned from the process's CPU time at the
+             kill (/proc) and the run's rate measured by an unkilled run
+             (CPU time runs no faster than the wall clock the writes
+             follow).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -376,7 +385,72 @@ def case_h5move(tmp):
             check(n == 100, "%s: every impact (%d of 100)" % (out, n))
 
 
+# ---- csvkill -----------------------------------------------------------------
+
+def cpu_seconds(pid):
+    """The user + system CPU seconds of process pid so far (/proc; 0 when
+    it has gone)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def case_csvkill(tmp):
+    """A CSV output of a run killed with SIGKILL: whole lines, at most the
+    last SINK_EVERY = 0.25 s of the run lost."""
+    import random
+    import time
+    path, sim = ball(tmp)
+    every, bound = 0.005, 0.25
+    run = [sim, "--method", "rk4", "--dt", "1e-7", "--every", str(every), "--set", "e=1"]
+    # the run's rate: simulated seconds per CPU second, measured unkilled
+    t0 = time.monotonic()
+    pr = subprocess.Popen(run + ["--t-end", "0.7", "--out", "cal.csv"], cwd=tmp,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, use = os.wait4(pr.pid, 0)
+    pr.returncode = os.waitstatus_to_exitcode(status)
+    cpu = use.ru_utime + use.ru_stime
+    rate = 0.7 / cpu
+    print("  calibration: 0.7 s simulated in %.2f s of CPU (%.2f s wall), %.0f rows per CPU "
+          "second" % (cpu, time.monotonic() - t0, rate / every))
+    check(pr.returncode == 0 and cpu > 0.2, "the calibration run: exit 0, long enough")
+    rng = random.Random(2111)
+    for k in range(3):
+        out = os.path.join(tmp, "k%d.csv" % k)
+        pr = subprocess.Popen(run + ["--t-end", "8", "--out", out], cwd=tmp,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        target = rng.uniform(0.3, 1.0)          # CPU seconds into the run
+        c_kill = 0.0
+        while c_kill < target and pr.poll() is None:
+            time.sleep(0.005)
+            c_kill = cpu_seconds(pr.pid)
+        check(pr.poll() is None, "k%d: running when killed" % k, pr)
+        pr.kill()
+        pr.wait()
+        with open(out) as f:
+            text = f.read()
+        lines = text.split("\n")
+        check(text == "" or (text.endswith("\n") and lines[0].startswith("t")),
+              "k%d: whole lines (%d bytes: %r)" % (k, len(text), text[-80:]))
+        rows = [r for r in lines[1:] if r]
+        t_last = float(rows[-1].split(",")[0]) if rows else -every
+        for i, r in enumerate(rows):
+            check(abs(float(r.split(",")[0]) - i * every) < 1e-9 and len(r.split(",")) == 3,
+                  "k%d: row %d whole, at t = %g" % (k, i, i * every))
+        lost = c_kill - t_last / rate      # CPU seconds of the run after its last row kept
+        print("  SIGKILL at %.2f s of CPU: %d rows kept, the last at t = %g; %.3f s of CPU "
+              "after it (bound %.2f s)" % (c_kill, len(rows), t_last, lost, bound))
+        # slack: the rate's spread between runs, the clock's ticks (10 ms) and
+        # the last row's interval
+        check(lost <= bound + 0.1 + 0.15 * c_kill, "k%d: at most the last %.2f s lost (%.3f s)"
+              % (k, bound, lost))
+
+
 if __name__ == "__main__":
     sys.exit(main({"optvalue": case_optvalue, "animplot": case_animplot,
-                   "plotmove": case_plotmove, "h5move": case_h5move},
+                   "plotmove": case_plotmove, "h5move": case_h5move,
+                   "csvkill": case_csvkill},
                   "nsm_left21prog_", case_arg=3))
