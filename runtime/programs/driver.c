@@ -91,7 +91,7 @@ typedef struct Sink {
     int err;              /* errno of the first failure, 0 if none */
     int created;          /* the file did not exist before this run */
     int removed;          /* a failed file left without a line, removed (sink_close) */
-    double last;          /* CLOCK_MONOTONIC seconds of the last write (sink_due), 0: none */
+    double last;          /* seconds of the last write, or of the opening (sink_due) */
 } Sink;
 
 typedef struct Driver {
@@ -241,9 +241,12 @@ static int out_truncate(int fd)
 
 /* Open a sink on path ("-" is stdout) without truncating it (out_open_fd).
 ** Returns 0, or -1 with errno set. */
+static double sink_clock(void);
+
 static int sink_open(Sink *s, const char *path)
 {
     memset(s, 0, sizeof *s);
+    s->last = sink_clock();     /* the first write SINK_EVERY after the opening */
     s->path = path;
     s->fd = -1;
     s->cap = 65536;
@@ -341,14 +344,20 @@ static void sink_printf(Sink *s, const char *fmt, ...)
 #define SINK_CLOCK CLOCK_MONOTONIC
 #endif
 
+/* The seconds of SINK_CLOCK. */
+static double sink_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(SINK_CLOCK, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Whether SINK_EVERY has passed since the sink's last write (the clock read
 ** at each line's end: a few ns against the line's formatting, a
 ** microsecond or more). */
 static int sink_due(Sink *s)
 {
-    struct timespec ts;
-    clock_gettime(SINK_CLOCK, &ts);
-    double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    double now = sink_clock();
     if (now - s->last < SINK_EVERY)
         return 0;
     s->last = now;
