@@ -174,6 +174,10 @@ int nsm_continue_words_check(int argc, char **argv)
 static const char **cli_attached;
 static int cli_nattached;
 
+/* The split command line cli_args_attached made last, kept reachable for
+** the process's life (its words are the options' values). */
+static char **cli_split_argv;
+
 /* The command line with each --NAME=VALUE of an option that takes a value
 ** (valued) split into --NAME and VALUE, the values noted as attached: the
 ** one way a name beginning with '-' is given without ./ (--out-dir=-x).
@@ -218,6 +222,7 @@ char **cli_args_attached(int argc, char **argv, int (*valued)(const char *), int
     }
     out[n] = NULL;
     *nargc = n;
+    cli_split_argv = out;
     return out;
 }
 
