@@ -1096,3 +1096,14 @@ foreach(case switch pulse)
   set_tests_properties(reliability/fsal_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the nineteenth hostile passes on the programs left as found
+# (tests/reliability/leftovers21_prog_test.py): each case under 20 s in the
+# normal build.
+foreach(case optvalue animplot plotmove h5move csvkill)
+  add_test(NAME reliability/left21prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers21_prog_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left21prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

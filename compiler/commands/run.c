@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "cli.h"
 #include "derive.h"
 #include "diag.h"
 #include "emit.h"
@@ -102,6 +103,17 @@ static int args_add(ArgList *l, const char *a)
     l->arg[l->n++] = a;
     l->arg[l->n] = NULL;
     return 0;
+}
+
+/* Appends an option and its value: as one word --OPT=VALUE when the value
+ * begins with '-' (a name given --out-dir=-x, or a negative number), which
+ * the simulator takes as a value only so (cli_value_optionlike); 0, or 1
+ * when the list is full. */
+static int args_add_pair(ArgList *l, const char *opt, const char *val, Arena *a)
+{
+    if (val[0] == '-' && val[1] != '\0')
+        return args_add(l, arena_printf(a, "%s=%s", opt, val));
+    return args_add(l, opt) || args_add(l, val);
 }
 
 /* The simulator's options that `nsmc run` passes on as they are: those
@@ -215,6 +227,8 @@ static int extra_h5_take(RunOptions *o)
     for (int i = 0; i + 1 < o->nextra; i++) {
         if (strcmp(o->extra[i], "--out") || !h5out_is_h5(o->extra[i + 1]))
             continue;
+        if (cli_value_optionlike(o->extra[i + 1]))
+            return cli_value_refuse("nsmc", "--out", o->extra[i + 1]);
         if (run_once("--out", o->h5, o->extra[i + 1]))
             return 1;
         o->h5 = o->extra[i + 1];
@@ -262,6 +276,7 @@ static int run_valued(const char *s)
  * an exit status. */
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
 {
+    argv = cli_args_attached(argc, argv, run_valued, &argc);   /* --out-dir=-x */
     if (run_help_refused("run", argc, argv, run_valued))
         return 1;
     o->sets = arena_alloc(a, sizeof(char *) * (size_t)(argc + 1));
@@ -304,6 +319,9 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
                 fprintf(stderr, "nsmc: error: '%s' needs a value (see nsmc run --help)\n", s);
                 return 1;
             }
+            if ((!strcmp(s, "--stats") || !strcmp(s, "--section-out")) &&
+                cli_value_optionlike(argv[i + 1]))
+                return cli_value_refuse("nsmc", s, argv[i + 1]);
             o->sim[o->nsim++] = s;
             o->sim[o->nsim++] = argv[++i];
         } else if (!strcmp(s, "--out")) {
@@ -313,6 +331,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
                         has_val ? ", not '" : "", has_val ? argv[i + 1] : "", has_val ? "'" : "");
                 return 1;
             }
+            if (cli_value_optionlike(argv[i + 1]))
+                return cli_value_refuse("nsmc", s, argv[i + 1]);
             if (run_once(s, o->h5, argv[i + 1]))
                 return 1;
             o->h5 = argv[++i];
@@ -322,6 +342,8 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
                 return 1;
             }
             const char *v = argv[++i];
+            if (strcmp(s, "--set") && cli_value_optionlike(v))
+                return cli_value_refuse("nsmc", s, v);
             if (!strcmp(s, "--out-dir") && run_once(s, o->out_dir, v))
                 return 1;
             if (!strcmp(s, "--set-file") && run_once(s, o->set_file, v))
@@ -1783,22 +1805,14 @@ static int run(const RunOptions *o, Arena *a)
     ArgList *args = arena_alloc(a, sizeof *args);
     args->n = 0;
     args_add(args, bin);
-    args_add(args, "--events");
-    args_add(args, ev);
-    args_add(args, "--out");
-    args_add(args, traj);
-    if (o->h5) {
-        args_add(args, "--out");
-        args_add(args, o->h5);
-    }
-    if (o->animate) {
-        args_add(args, "--animate");
-        args_add(args, arena_printf(a, "%s/animation.gif", dir));
-    }
-    if (o->set_file) {
-        args_add(args, "--set-file");
-        args_add(args, o->set_file);
-    }
+    args_add_pair(args, "--events", ev, a);
+    args_add_pair(args, "--out", traj, a);
+    if (o->h5)
+        args_add_pair(args, "--out", o->h5, a);
+    if (o->animate)
+        args_add_pair(args, "--animate", arena_printf(a, "%s/animation.gif", dir), a);
+    if (o->set_file)
+        args_add_pair(args, "--set-file", o->set_file, a);
     for (int i = 0; i < o->nsets; i++)
         if (args_add(args, "--set") || args_add(args, o->sets[i])) {
             fputs("nsmc: error: too many --set options\n", stderr);
@@ -1806,11 +1820,14 @@ static int run(const RunOptions *o, Arena *a)
         }
     if (!o->quiet && args_add(args, "--table"))
         return 1;
-    for (int i = 0; i < o->nsim; i++)
-        if (args_add(args, o->sim[i])) {
+    for (int i = 0; i < o->nsim; i++) {
+        int pair = in_list(o->sim[i], sim_valued, sizeof sim_valued / sizeof *sim_valued);
+        if (pair ? args_add_pair(args, o->sim[i], o->sim[i + 1], a) : args_add(args, o->sim[i])) {
             fputs("nsmc: error: too many simulator arguments\n", stderr);
             return 1;
         }
+        i += pair;      /* its value, added with it */
+    }
     for (int i = 0; i < o->nextra; i++)
         if (args_add(args, o->extra[i])) {
             fputs("nsmc: error: too many simulator arguments\n", stderr);
@@ -2101,7 +2118,9 @@ int run_cache_main(int argc, char **argv)
 ** `nsmc sweep` and `nsmc continue` both do once their program is built. */
 /* The study program's arguments (NULL-terminated, malloc'ed): its name
  * "nsmc WHAT" in name, then argv[1..] less the model file input and nsmc's
- * own -v.  NULL after a message when out of memory. */
+ * own -v (a word of its own, not an option's value: `--out-dir -v` lost
+ * its -v, as run_study_args takes it).  NULL after a message when out of
+ * memory. */
 static char **program_args(char *name, size_t len, const char *what, int argc, char **argv,
                            const char *input)
 {
@@ -2111,11 +2130,16 @@ static char **program_args(char *name, size_t len, const char *what, int argc, c
         return NULL;
     }
     snprintf(name, len, "nsmc %s", what);
+    int (*valued)(const char *) = strcmp(what, "sweep") ? cli_continue_valued
+                                                        : cli_sweep_valued;
     int n = 0;
     args[n++] = name;
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         if (argv[i] != input && strcmp(argv[i], "-v"))
             args[n++] = argv[i];
+        if (valued(argv[i]) && i + 1 < argc)
+            args[n++] = argv[++i];
+    }
     args[n] = NULL;
     return args;
 }

@@ -11,6 +11,7 @@
 */
 #define _XOPEN_SOURCE 700   /* open_memstream, strdup */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -901,7 +902,7 @@ static int write_script(const Anim *a, const char *script, const char *title, ch
 /* Draws the GIF through a temporary file renamed at the end.  One of PLOT_*. */
 static int draw(const Anim *a, const char *title, char *err, size_t errlen)
 {
-    char script[5200], gp[1100], tmp[64], tmppath[4200], log[1100], logpath[5200], setup[128];
+    char script[5200], gp[1100], tmp[64], log[1100], setup[128];
     snprintf(gp, sizeof gp, "%.*s.gp", (int)strlen(a->base) - 4, a->base);
     snprintf(script, sizeof script, "%s/%s", a->dir, gp);
     if (write_script(a, script, title, err, errlen))
@@ -912,22 +913,27 @@ static int draw(const Anim *a, const char *title, char *err, size_t errlen)
         return PLOT_NOGNUPLOT;
     }
     snprintf(tmp, sizeof tmp, ".anim-%ld.gif", (long)getpid());
-    snprintf(tmppath, sizeof tmppath, "%s/%s", a->dir, tmp);
     snprintf(log, sizeof log, "%.*s.log", (int)strlen(a->base) - 4, a->base);
-    snprintf(logpath, sizeof logpath, "%s/%s", a->dir, log);
     snprintf(setup, sizeof setup, "out = '%s'", tmp);
     const char *drawn[1] = { tmp };
     int rc = plot_gnuplot(a->dir, gp, setup, log, err, errlen);
     if (rc == PLOT_OK)
         rc = plot_figures_check(a->dir, drawn, 1, err, errlen);
-    if (rc == PLOT_OK && rename(tmppath, a->path) != 0) {
+    /* through the folder gnuplot drew in (plot_at): moved away meanwhile,
+     * it keeps the GIF and no temporary */
+    char fbuf[4300], tbuf[4300], lbuf[4300];
+    const char *from, *into, *logrel;
+    int fat = plot_at(a->dir, tmp, fbuf, sizeof fbuf, &from);
+    int tat = plot_at(a->dir, a->base, tbuf, sizeof tbuf, &into);
+    int lat = plot_at(a->dir, log, lbuf, sizeof lbuf, &logrel);
+    if (rc == PLOT_OK && renameat(fat, from, tat, into) != 0) {
         snprintf(err, errlen, "cannot write '%.900s': %s", a->path, strerror(errno));
         rc = PLOT_EFAIL;
     }
     if (rc != PLOT_OK)
-        remove(tmppath);
+        unlinkat(fat, from, 0);
     else
-        remove(logpath);
+        unlinkat(lat, logrel, 0);
     return rc;
 }
 

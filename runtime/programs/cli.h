@@ -3,8 +3,8 @@
 ** contprog.c) share on their command line and in their output files: a
 ** growing text, the error message and the numbers of their options.
 */
-#ifndef NSM_CLI_H
-#define NSM_CLI_H
+#ifndef NSM_PROGRAMS_CLI_H
+#define NSM_PROGRAMS_CLI_H
 
 #include <stddef.h>
 
@@ -41,5 +41,19 @@ int cli_sweep_valued(const char *a);
 int cli_continue_flag(const char *a);
 int cli_continue_valued(const char *a);
 int nsm_continue_words_check(int argc, char **argv);
+
+/* The command line with every --NAME=VALUE of an option that takes a
+** value (valued) split in two, the value noted as given attached (words
+** after a lone "--" left alone); argv itself when there is none.  Whether
+** word is such a --NAME=VALUE (NAME copied into name when not NULL). */
+char **cli_args_attached(int argc, char **argv, int (*valued)(const char *), int *nargc);
+int cli_attached_split(const char *word, int (*valued)(const char *), char *name, size_t len);
+/* Whether an option's value was given attached (--NAME=VALUE); whether a
+** file or folder name given as the next word looks like an option (it
+** begins with '-' and is not "-" alone), which cli_value_refuse refuses
+** (1 after the message). */
+int cli_value_attached(const char *val);
+int cli_value_optionlike(const char *val);
+int cli_value_refuse(const char *prog, const char *opt, const char *val);
 
 #endif

@@ -723,6 +723,7 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
     int rc = 0, nseen = 0;
     long v;
     const char *seen[32];
+    argv = cli_args_attached(argc, argv, cli_continue_valued, &argc);   /* --out-dir=-x */
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -752,6 +753,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
             rc = curve_parse(&g, val);
         } else if (!strcmp(a, "--out-dir")) {
             g.out_dir = val;
+            if (cli_value_optionlike(val))
+                rc = cli_value_refuse(g.prog, a, val);
         } else if (!strcmp(a, "--period")) {
             g.o.period = val;
         } else if (!strcmp(a, "--periods")) {

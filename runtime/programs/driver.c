@@ -71,6 +71,7 @@
 
 #include "nsm/cli.h"
 #include "animate.h"
+#include "cli.h"
 #include "coords.h"
 #include "h5out.h"
 #include "outdir.h"
@@ -90,6 +91,7 @@ typedef struct Sink {
     int err;              /* errno of the first failure, 0 if none */
     int created;          /* the file did not exist before this run */
     int removed;          /* a failed file left without a line, removed (sink_close) */
+    double last;          /* seconds of the last write, or of the opening (sink_due) */
 } Sink;
 
 typedef struct Driver {
@@ -239,9 +241,12 @@ static int out_truncate(int fd)
 
 /* Open a sink on path ("-" is stdout) without truncating it (out_open_fd).
 ** Returns 0, or -1 with errno set. */
+static double sink_clock(void);
+
 static int sink_open(Sink *s, const char *path)
 {
     memset(s, 0, sizeof *s);
+    s->last = sink_clock();     /* the first write SINK_EVERY after the opening */
     s->path = path;
     s->fd = -1;
     s->cap = 65536;
@@ -323,13 +328,50 @@ static void sink_printf(Sink *s, const char *fmt, ...)
     }
 }
 
-/* End of a line: write the buffer once it holds enough.  Returns nonzero
-** once the sink has failed. */
+/* Seconds between the writes of a CSV output's buffer when its lines come
+** slowly: a run killed outright (SIGKILL, which no handler sees) loses at
+** most the lines ended in the last SINK_EVERY seconds before the kill (the
+** buffer held up to 32 KiB of lines, minutes of a slow run's rows), as an
+** HDF5 output loses what came after its last flush (h5out.c, 0.25 s). */
+#define SINK_EVERY 0.25
+
+/* The clock sink_due reads: the coarse one where there is one (a few ns a
+** read, a few ms of resolution; CLOCK_MONOTONIC cost 63 ns a read here, 6 %
+** of a run writing a row per step). */
+#ifdef CLOCK_MONOTONIC_COARSE
+#define SINK_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define SINK_CLOCK CLOCK_MONOTONIC
+#endif
+
+/* The seconds of SINK_CLOCK. */
+static double sink_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(SINK_CLOCK, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Whether SINK_EVERY has passed since the sink's last write (the clock read
+** at each line's end: a few ns against the line's formatting, a
+** microsecond or more). */
+static int sink_due(Sink *s)
+{
+    double now = sink_clock();
+    if (now - s->last < SINK_EVERY)
+        return 0;
+    s->last = now;
+    return 1;
+}
+
+/* End of a line: write the buffer once it holds enough, or once SINK_EVERY
+** has passed since its last write.  Returns nonzero once the sink has
+** failed. */
 static int sink_endline(Sink *s)
 {
     if (s->fd < 0)
         return 0;
-    if (!s->err && s->n >= 32768)
+    if (!s->err && (s->n >= 32768 || sink_due(s)))
         sink_flush(s);
     return s->err != 0;
 }
@@ -1833,6 +1875,37 @@ static int lyap_write(const char *path, int n, const double *lambda)
 /* Room for the options that take a value (nsm_main's table). */
 #define NV_OPTIONS 32
 
+/* The simulator's options that take a value. */
+#define NSIM_VALUED 26
+static const char *const sim_valued[NSIM_VALUED] = {
+    "--t-end", "--dt", "--every", "--rtol", "--atol", "--method", "--set", "--set-file", "--out",
+    "--events", "--stats", "--max-steps", "--max-event-rate", "--max-impacts", "--plot",
+    "--energy-tol", "--section", "--section-period", "--section-out", "--animate", "--fps",
+    "--frames", "--events-max", "--lyapunov-interval", "--lyapunov-transient", "--lyapunov-out" };
+_Static_assert(NSIM_VALUED <= NV_OPTIONS, "room for the options");
+
+/* Whether a is one of the simulator's options that take a value (the
+** words --NAME=VALUE are split on, cli_args_attached). */
+static int option_valued(const char *a)
+{
+    for (int k = 0; k < NSIM_VALUED; k++)
+        if (!strcmp(a, sim_valued[k]))
+            return 1;
+    return 0;
+}
+
+/* Whether option a's value names a file or a folder, which a word that
+** looks like an option is not (cli_value_optionlike). */
+static int option_names_file(const char *a)
+{
+    static const char *const named[] = { "--set-file", "--out", "--events", "--stats", "--plot",
+                                         "--section-out", "--animate", "--lyapunov-out" };
+    for (size_t k = 0; k < sizeof named / sizeof *named; k++)
+        if (!strcmp(a, named[k]))
+            return 1;
+    return 0;
+}
+
 /* Where valued option k's value is kept: its index, or NV_OPTIONS for an
 ** HDF5 --out (a run writes one CSV and one HDF5 file). */
 static int option_slot(const char *const *valued, int k, const char *val)
@@ -1923,20 +1996,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     t_end = m->t_end;
     every = m->every;
+    argv = cli_args_attached(argc, argv, option_valued, &argc);   /* --out=-x.csv */
     const char *given[NV_OPTIONS + 1] = { 0 };   /* each valued option's value, once */
     unsigned flags_seen = 0;                      /* the flags met (flag_repeated) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        static const char *const valued[] = { "--t-end", "--dt", "--every", "--rtol", "--atol",
-                                              "--method", "--set", "--set-file", "--out", "--events", "--stats",
-                                              "--max-steps", "--max-event-rate", "--max-impacts", "--plot", "--energy-tol",
-                                              "--section", "--section-period", "--section-out",
-                                              "--animate", "--fps", "--frames", "--events-max",
-                                              "--lyapunov-interval", "--lyapunov-transient",
-                                              "--lyapunov-out" };
-        _Static_assert(sizeof valued / sizeof *valued <= NV_OPTIONS, "room for the options");
+        const char *const *valued = sim_valued;
         int takes = -1;
-        for (int k = 0; k < (int)(sizeof valued / sizeof *valued); k++)
+        for (int k = 0; k < NSIM_VALUED; k++)
             if (!strcmp(a, valued[k]))
                 takes = k;
         if (takes >= 0 && !val) {
@@ -1947,6 +2014,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             nsm_sim_free(sim);
             return bad(d.prog, "option %s is given twice (first '%s'): give each option once",
                        a, given[option_slot(valued, takes, val)]);
+        }
+        if (takes >= 0 && option_names_file(a) && cli_value_optionlike(val)) {
+            nsm_sim_free(sim);   /* `--out-dir --help` made a folder named --help */
+            return cli_value_refuse(d.prog, a, val);
         }
         if (flag_repeated(&flags_seen, a)) {
             nsm_sim_free(sim);
@@ -2231,12 +2302,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
-    if (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog))) {
+    /* the plot folder is made only once every option has been accepted, and
+     * its old figures removed once every output is open; the animation is
+     * set up once it exists (`--animate P/a.gif --plot P` was refused while
+     * P did not exist yet) */
+    if (!plot_dir && anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog))) {
         nsm_sim_free(sim);
         return 1;
     }
-    /* the plot folder is made only once every option has been accepted, and
-     * its old figures removed once every output is open */
     if (plot_dir) {
         if (outdir_path_check(d.prog, plot_dir)) {
             nsm_sim_free(sim);
@@ -2255,7 +2328,8 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             ev_path = plot_ev;
         opaths[0] = out_path;
         opaths[2] = ev_path;
-        if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7)) {
+        if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7) ||
+            (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog)))) {
             plot_dir_unmake(plot_dir, plot_had);
             nsm_sim_free(sim);
             return 1;
@@ -2265,6 +2339,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
          * folder it made as it found it) */
         if (outdir_lock_take_for(d.prog, plot_dir, "--plot") < 0) {
             plot_dir_unmake(plot_dir, plot_had);
+            anim_write(d.anim, d.prog, 1);
             nsm_sim_free(sim);
             return 1;
         }

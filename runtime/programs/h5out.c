@@ -100,6 +100,7 @@ struct H5Out {
     double last_flush;          /* CLOCK_MONOTONIC seconds of the last flush */
     int failed;
     int lockfd;                 /* holds the write lock on tmp (lock_tmp), else -1 */
+    int dfd;                    /* the folder of path and tmp, held open (dir_hold), else -1 */
     char msg[2 * PATH_MAX + 1024];
 };
 
@@ -782,6 +783,27 @@ void h5out_stale(const char *path, const char *prog, const char *const *keep, in
                 strerror(errno));
 }
 
+/* The folder of the file, held open from before its temporary is made:
+** the temporary is renamed over the file (or removed) through it, so that
+** a folder moved away mid-run ends with the file in it, as a CSV output
+** written through its open file does (renamed by its path, the temporary
+** was left unnamed in the moved folder and the run ended with exit 3).
+** h->dfd, or -1 (then the paths are used). */
+static void dir_hold(H5Out *h)
+{
+    char dir[PATH_MAX + 64];
+    stem_dir(h->tmp, dir, sizeof dir);
+    h->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* path (h->path or h->tmp) as reached from h->dfd: its last component,
+** or path itself when the folder is not held. */
+static const char *in_dir(const H5Out *h, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return h->dfd >= 0 && slash ? slash + 1 : path;
+}
+
 /* Closes what is open in h and frees it; when discard, removes the
 ** temporary (the file asked for is left as it was).  0, or -1 when closing
 ** the file failed (the reason in h->msg). */
@@ -801,7 +823,9 @@ static int release(H5Out *h, int discard)
         rc = -1;
     }
     if (discard && h->tmp[0])
-        unlink(h->tmp);
+        unlinkat(h->dfd >= 0 ? h->dfd : AT_FDCWD, in_dir(h, h->tmp), 0);
+    if (h->dfd >= 0)
+        close(h->dfd);
     if (h->lockfd >= 0)
         close(h->lockfd);
     free(h->rows);
@@ -827,7 +851,7 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     }
     h->m = m;
     h->ncol = 1 + m->n_outputs;
-    h->file = h->traj = h->events = h->evtype = h->sec = h->lockfd = -1;
+    h->file = h->traj = h->events = h->evtype = h->sec = h->lockfd = h->dfd = -1;
     h->t_out = -INFINITY;
     if (target_resolve(path, h->path, sizeof h->path, err, errlen)) {
         free(h);
@@ -843,6 +867,7 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
     char stem[sizeof h->path];
     tmp_stem(h->path, stem, sizeof stem);
     snprintf(h->tmp, sizeof h->tmp, "%s.%ld.partial", stem, (long)getpid());
+    dir_hold(h);
     /* h5out_stale has moved a killed run's file of this name away: what is
     ** still there (a symbolic link, a folder, a file that could not be
     ** kept) would be written through or truncated by H5Fcreate, so the
@@ -1170,7 +1195,8 @@ int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end, char *er
     else if (h->failed && h->file >= 0)
         H5Fclose(h->file);
     h->file = -1;
-    if (!h->failed && rename(h->tmp, h->path) != 0) {
+    int at = h->dfd >= 0 ? h->dfd : AT_FDCWD;
+    if (!h->failed && renameat(at, in_dir(h, h->tmp), at, in_dir(h, h->path)) != 0) {
         snprintf(h->msg, sizeof h->msg, "cannot write '%s': renaming %s over it: %s", h->path,
                  h->tmp, strerror(errno));
         h->failed = 1;

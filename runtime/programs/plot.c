@@ -1378,20 +1378,55 @@ static int gnuplot_wait(pid_t pid, int *status)
     }
 }
 
+/* The folder gnuplot was last started in, held open (plot_gnuplot), and
+** its name: the figures' temporaries are checked, renamed and removed
+** through it (plot_at), so that a folder moved away while gnuplot drew
+** keeps none of them (they were looked for by name, in the file or folder
+** put in its place, and left in the moved folder). */
+static int plot_dfd = -1;
+static char plot_dname[4096];
+
+/* Holds dir open for the figures gnuplot is about to draw there (the
+** earlier folder's handle closed); -1 when it cannot be opened. */
+static int plot_dir_hold(const char *dir)
+{
+    if (plot_dfd >= 0)
+        close(plot_dfd);
+    plot_dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    snprintf(plot_dname, sizeof plot_dname, "%s", plot_dfd >= 0 ? dir : "");
+    return plot_dfd;
+}
+
+/* Where name in dir is reached: the held folder's handle and name itself
+** when dir is the folder gnuplot drew in (plot_dir_hold), else AT_FDCWD
+** and dir/name in buf (see plot.h). */
+int plot_at(const char *dir, const char *name, char *buf, size_t len, const char **rel)
+{
+    if (plot_dfd >= 0 && !strcmp(dir, plot_dname)) {
+        *rel = name;
+        return plot_dfd;
+    }
+    snprintf(buf, len, "%s/%s", dir, name);
+    *rel = buf;
+    return AT_FDCWD;
+}
+
 /* Runs gnuplot on a script in dir (see plot.h): `gnuplot [-e SETUP] SCRIPT`
 ** in dir, its output going to dir/LOG, so that an animation and the plots
-** share one way of calling it. */
+** share one way of calling it.  The folder is held open (plot_dir_hold)
+** and gnuplot started in it through that handle. */
 int plot_gnuplot(const char *dir, const char *script, const char *setup, const char *log,
                  char *err, size_t errlen)
 {
     char logpath[4096];
     snprintf(logpath, sizeof logpath, "%s/%s", dir, log);
+    int dfd = plot_dir_hold(dir);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return fail(err, errlen, PLOT_EFAIL, "cannot start gnuplot: %s", strerror(errno));
     if (pid == 0) {
-        if (chdir(dir) != 0)
+        if (dfd < 0 ? chdir(dir) != 0 : fchdir(dfd) != 0)
             _exit(126);
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int null = open("/dev/null", O_RDONLY);
@@ -1432,14 +1467,14 @@ int plot_gnuplot(const char *dir, const char *script, const char *setup, const c
 ** gnuplot's terminals do not check their writes: under a file-size limit
 ** or on a full disk they leave a file cut short and exit 0.  1 whole, 0
 ** cut short (its size in *size), -1 unreadable. */
-static int figure_whole(const char *path, long long *size)
+static int figure_whole(int at, const char *path, long long *size)
 {
     static const unsigned char iend[8] = { 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82 };
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     const char *dot = strstr(base, ".png") ? ".png" : strstr(base, ".svg") ? ".svg"
                     : strstr(base, ".gif") ? ".gif" : NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = openat(at, path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         if (fd >= 0)
@@ -1489,17 +1524,18 @@ static void cut_reason(const char *dir, long long size, char *buf, size_t len)
 int plot_figures_check(const char *dir, const char *const *names, int n, char *err,
                        size_t errlen)
 {
-    char path[4200], bad[4200] = "", why[160] = "";
+    char path[4200], buf[4200], bad[4200] = "", why[160] = "";
+    const char *rel;
     for (int k = 0; k < n && !*bad; k++) {
         long long size = 0;
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        int whole = figure_whole(path, &size);
+        int at = plot_at(dir, names[k], buf, sizeof buf, &rel);
+        int whole = figure_whole(at, rel, &size);
         if (k == 0 && whole < 0 && errno == ENOENT) {
             for (int j = 1; j < n; j++) {
-                snprintf(path, sizeof path, "%s/%s", dir, names[j]);
-                unlink(path);
+                at = plot_at(dir, names[j], buf, sizeof buf, &rel);
+                unlinkat(at, rel, 0);
             }
-            snprintf(path, sizeof path, "%s/%s", dir, names[0]);
             return fail(err, errlen, PLOT_EFAIL, "gnuplot ended without an error but did not "
                         "draw %s (see its log in %s)", path, dir);
         }
@@ -1513,24 +1549,29 @@ int plot_figures_check(const char *dir, const char *const *names, int n, char *e
     if (!*bad)
         return PLOT_OK;
     for (int k = 0; k < n; k++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        unlink(path);
+        int at = plot_at(dir, names[k], buf, sizeof buf, &rel);
+        unlinkat(at, rel, 0);
     }
     return fail(err, errlen, PLOT_EFAIL, "gnuplot could not write %s whole (%s)", bad, why);
 }
 
 /* A figure that is a symbolic link to an existing file is replaced
 ** through the link (its target rewritten, the link kept), as `nsmc -o`
-** and a sweep's results are: to becomes the target's path. */
-static void link_through(char *to, size_t len)
+** and a sweep's results are: to (the figure's path) becomes the target's
+** path and 1 is returned; 0 when the figure, name reached from at
+** (plot_at), is not such a link. */
+static int link_into(int at, const char *name, char *to, size_t len)
 {
     struct stat st;
     char *real;
-    if (lstat(to, &st) != 0 || !S_ISLNK(st.st_mode) || !(real = realpath(to, NULL)))
-        return;
-    if (strlen(real) < len)
+    if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode) ||
+        !(real = realpath(to, NULL)))
+        return 0;
+    int fits = strlen(real) < len;
+    if (fits)
         memcpy(to, real, strlen(real) + 1);
     free(real);
+    return fits;
 }
 
 /* The process id of a figure's temporary NAME.tmpPID of one of the
@@ -1557,17 +1598,22 @@ static long stale_pid(const char *name, const char *const *fin, int n)
 ** ever (a process that is alive, or another user's, is left alone). */
 void plot_stale_clear(const char *dir, const char *const *fin, int n)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    char buf[4300];
+    const char *rel;
+    int at = plot_at(dir, ".", buf, sizeof buf, &rel);
+    int fd = openat(at, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         long pid = stale_pid(e->d_name, fin, n);
         if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
-        char path[4300];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
+        unlinkat(dirfd(d), e->d_name, 0);
     }
     closedir(d);
 }
@@ -1580,17 +1626,22 @@ int plot_figures_place(const char *dir, const char *const *tmp, const char *cons
     int rc = PLOT_OK;
     plot_stale_clear(dir, fin, n);
     for (int k = 0; k < n; k++) {
-        char from[4300], to[4300];
-        snprintf(from, sizeof from, "%s/%s", dir, tmp[k]);
+        char fbuf[4300], tbuf[4300], to[4300];
+        const char *from, *into;
+        int fat = plot_at(dir, tmp[k], fbuf, sizeof fbuf, &from);
+        int tat = plot_at(dir, fin[k], tbuf, sizeof tbuf, &into);
         snprintf(to, sizeof to, "%s/%s", dir, fin[k]);
-        link_through(to, sizeof to);
+        if (link_into(tat, into, to, sizeof to)) {
+            tat = AT_FDCWD;     /* a link's target, by its path */
+            into = to;
+        }
         if (!ok || rc != PLOT_OK) {
-            unlink(from);
+            unlinkat(fat, from, 0);
             continue;
         }
-        if (rename(from, to) != 0 && errno != ENOENT) {
+        if (renameat(fat, from, tat, into) != 0 && errno != ENOENT) {
             rc = fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", to, strerror(errno));
-            unlink(from);
+            unlinkat(fat, from, 0);
         }
     }
     return rc;

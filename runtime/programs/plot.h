@@ -124,6 +124,13 @@ int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_cs
 int plot_gnuplot(const char *dir, const char *script, const char *setup, const char *log,
                  char *err, size_t errlen);
 
+/* How name in dir is reached: when dir is the folder plot_gnuplot last
+ * drew in, the handle it holds open on it and name itself in *rel (a
+ * folder moved away while gnuplot drew is still reached); else AT_FDCWD
+ * and dir/name, written into buf, in *rel.  The first argument of openat,
+ * renameat, unlinkat. */
+int plot_at(const char *dir, const char *name, char *buf, size_t len, const char **rel);
+
 /* Checks that the figures names[0..n) (PNG, SVG, GIF) that gnuplot drew in
  * dir end as their formats end: gnuplot leaves a file cut short by a full
  * disk or a file-size limit and still exits 0.  The first name must be

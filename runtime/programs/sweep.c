@@ -1952,6 +1952,7 @@ static int sweep_args(Sweep *sw, int argc, char **argv)
 {
     int seen[12] = { 0 };
     const char *const *single = cli_sweep_single;
+    argv = cli_args_attached(argc, argv, cli_sweep_valued, &argc);   /* --out-dir=-x */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -2018,6 +2019,8 @@ static int sweep_args(Sweep *sw, int argc, char **argv)
         } else if (!strcmp(a, "--out-dir")) {
             if (!*val)
                 return cli_error(sw->prog, "--out-dir needs a folder, got ''");
+            if (cli_value_optionlike(val))
+                return cli_value_refuse(sw->prog, a, val);
             sw->out_dir = val;
         } else if (!strcmp(a, "--plot")) {
             sw->plot_col = val;

@@ -36,7 +36,10 @@ Cases (each under 20 s in the normal build):
            reaches the end of its range says nothing of the kind.
   load     SIGTERM to a Python process at random moments after nsm.compile's
            C compiler ended, while a child interpreter loads the new object
-           (and as it is written into place): the process ends by SIGTERM,
+           (and as it is written into place; each signal sent while the
+           child lives, or at its end, not after a fixed delay): the
+           process ends by SIGTERM (one sent at the child's end may find
+           the compile done: exit 0, the entry whole),
            the cache entry holds no temporary (the object's was left) and
            either the whole entry or none of it; the next compile works.
 Each input and its outcome is printed.  Exits 1 on the first failure.
@@ -399,14 +402,17 @@ def load_stopped(tmp, k, delay, again=True):
               "the compile ended well", subprocess.CompletedProcess(pr.args, pr.returncode,
                                                                      out, err))
         return None
-    if delay is None:
-        while child and alive(child) and time.monotonic() - seen < 60 * SLOW:
-            pass
-    else:
-        time.sleep(delay)
+    # until the child's end, or delay s while it lives: a delay drawn from
+    # the lifetime one compile measured could outlast another's whole load
+    # under a busy machine (0.0129 s against 0.0200 s measured: the compile
+    # had ended, exit 0, and the check failed)
+    while alive(child) and time.monotonic() - seen < (60 * SLOW if delay is None else delay):
+        pass
     lifetime = time.monotonic() - seen
-    running = pr.poll() is None
     pr.send_signal(signal.SIGTERM)
+    # the child alive after the signal: its parent was still awaiting it,
+    # so the signal came inside the load's window
+    inside = alive(child)
     out, err = pr.communicate(timeout=120 * SLOW)
     pr = subprocess.CompletedProcess(pr.args, pr.returncode, out, err)
     left = cache_state(cache)
@@ -416,10 +422,14 @@ def load_stopped(tmp, k, delay, again=True):
     print("  SIGTERM %s the load's child appeared: exit %d, %s, cache %s"
           % ("as it ended, %.4f s after" % lifetime if delay is None else "%.4f s after" % delay,
              pr.returncode, out.strip() or "-", names))
-    check(child is not None and running,
-          "the load of the new object in a child interpreter was reached, the process "
-          "still running", pr)
-    check(pr.returncode == -signal.SIGTERM, "the process ends by SIGTERM", pr)
+    check(child is not None, "the load of the new object in a child interpreter was reached",
+          pr)
+    # a signal inside the window ends the process by SIGTERM; one sent as the
+    # child ended may find the compile done (exit 0, the entry whole)
+    check(pr.returncode == -signal.SIGTERM or (not inside and pr.returncode == 0 and
+                                               out.strip() == "compiled" and whole),
+          "the process ends by SIGTERM (%s the load's child's end)"
+          % ("before" if inside else "at"), pr)
     check("Traceback" not in err, "no traceback", pr)
     check(not [f for f in left if ".tmp" in f],
           "no temporary in the cache (the object's .so.tmpPID was left)")

@@ -53,8 +53,9 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
   kept            inputs that found nothing, kept: 20 simulator option sets
                   refused before the run, --set and --set-file in both
                   orders (the later wins), an output folder moved away and a
-                  file put in its place mid-run (CSV whole in the moved
-                  folder; the HDF5 file's final rename refused, exit 3).
+                  file put in its place mid-run (CSV and HDF5 whole in the
+                  moved folder, the HDF5 file renamed there through its
+                  folder's handle since left21prog_h5move).
   kept_py         Python's run, section, lyapunov and continuation stopped
                   by SIGINT and by _thread.interrupt_main: Interrupted with
                   the partial result, pickled and back.
@@ -394,12 +395,8 @@ def case_kept(tmp):
         print("  %-20s the folder moved mid-run -> %d  %s  %s" % (" ".join(opts), pr.returncode,
                                                                 got, err.strip()[-90:]))
         untouched = open(d).read() == "a file of the user's\n"
-        if name.endswith(".h5"):    # renamed into place by its path at the end: refused, said
-            check(pr.returncode == 3 and "Not a directory" in err and
-                  "'D/x.h5' was left as it was" in err and untouched,
-                  "%s: the HDF5 file's rename refused (exit 3, said), the user's file untouched"
-                  % " ".join(opts))
-            continue
+        # the HDF5 file is renamed into place through its folder's handle
+        # (it was renamed by its path: refused, exit 3, left unnamed)
         check(pr.returncode == 0 and got == [name] and untouched,
               "%s: the results whole in the moved folder, the user's file untouched"
               % " ".join(opts))
