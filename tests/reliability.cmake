@@ -1072,7 +1072,7 @@ endforeach()
 # (tests/reliability/leftovers21_core_test.py): a rough Zeno tail judged on
 # its own part's forces, a switch function with a small ripple on a trend;
 # each case under 20 s in the normal build.
-foreach(case fricpart)
+foreach(case fricpart ripple)
   add_test(NAME reliability/left21core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers21_core_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
