@@ -31,6 +31,17 @@ Cases (each under 20 s in the normal build):
           to 2.7e-3 m/s).  Three seeded inputs that failed and 100 random
           ones (a w from 1.01 to 4, w from 30 to 30000 rad/s, c between the
           turning values), by exact, rk4 and adaptive.
+  longtrain  trains of 30 beads (three seeded: masses 0.13 to 10.1 kg,
+          restitutions 0 to 1; one all elastic) and one of 100 struck at 1
+          m/s under the sequential law, by exact (and rk4): one instant of
+          impacts at 0.1 s, the momentum m1 kept, no energy gained (all
+          kept when elastic), nothing left approaching, for 30 beads the
+          velocities within 1e-4 m/s of the pair collisions carried out
+          here (fastest closing first).  The instant ended by projecting
+          the contacts left approaching within tolerance, which set their
+          neighbours approaching: new impacts one ulp of time later, again
+          and again, until the event-rate cap refused the run (the seed-4
+          train of 30 and the train of 100, exit 3; seed 1 had 7 instants).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -197,6 +208,57 @@ def case_ripple(tmp):
                                                                terr, r["P.v"][-1], on))
             check(terr < 1e-9 and verr < 1e-9, "t + %r sin(%r t) > %r (%s): every crossing at "
                   "its root, the speed the push's time on" % (a, w, c, meth))
+
+
+def train_inputs(n, seed, elastic=False):
+    """A seeded train of n beads: masses from 0.13 to 10.1 kg, restitutions
+    0, 0.1, 0.5, 0.95 and 1 (all 1 if elastic)."""
+    rng = random.Random(seed)
+    ms = [rng.choice([0.13, 0.47, 1.0, 2.3, 3.7, 10.1]) for _ in range(n)]
+    es = [1.0 if elastic else rng.choice([0.0, 0.1, 0.5, 0.95, 1.0]) for _ in range(n - 1)]
+    return ms, es
+
+
+def train_run(m, ms, es, meth):
+    """The beads' velocities after the instant, and the impact records."""
+    p = {"m%d" % (i + 1): x for i, x in enumerate(ms)}
+    p.update({"e%d" % (i + 1): x for i, x in enumerate(es)})
+    r = m.run(method=meth, params=p)
+    return [r["P%d.v" % (i + 1)][-1] for i in range(len(ms))], r.events
+
+
+def case_longtrain(tmp):
+    """Trains of 30 and 100 beads struck at 1 m/s under the sequential law:
+    one instant of collisions, then free flight, no approach left, the
+    momentum m1 kept, no energy gained (all kept when elastic), the
+    velocities the pair collisions' limit carried out here."""
+    from twelfth_pass_core_test import compiled
+    from nineteenth_pass_core_test import sequential_limit, train_text
+    m30 = compiled(tmp, "train30", train_text(30))
+    inputs = [(30, s, False, ("exact", "rk4") if s in (1, 4) else ("exact",)) for s in (1, 2, 4)]
+    inputs += [(30, 1, True, ("exact",)), (100, 3, False, ("exact",))]
+    for n, seed, elastic, meths in inputs:
+        ms, es = train_inputs(n, seed, elastic)
+        m = m30 if n == 30 else compiled(tmp, "train%d" % n, train_text(n))
+        want = sequential_limit(ms, es, [1.0] + [0.0] * (n - 1)) if n == 30 else None
+        for meth in meths:
+            got, ev = train_run(m, ms, es, meth)
+            times = sorted({float(x["t"]) for x in ev})
+            mom = sum(a * b for a, b in zip(ms, got))
+            ke = sum(a * b * b for a, b in zip(ms, got)) / 2
+            appr = max(a - b for a, b in zip(got, got[1:]))
+            err = max(abs(a - b) for a, b in zip(got, want)) if want else 0.0
+            print("  train %d of seed %d%s, %s: %d records at %d instant(s) %s, momentum %.15g "
+                  "(m1 = %g), energy %.12g (m1/2 = %g), largest approach %.3g m/s, %s"
+                  % (n, seed, " elastic" if elastic else "", meth, len(ev), len(times),
+                     times[:3], mom, ms[0], ke, ms[0] / 2, appr,
+                     "within %.3g m/s of the sequence's limit" % err if want else
+                     "(limit not carried out by hand)"))
+            check(len(times) == 1 and abs(times[0] - 0.1) < 1e-12 and
+                  abs(mom - ms[0]) < 1e-12 * ms[0] and ke <= ms[0] / 2 * (1 + 1e-12) and
+                  (not elastic or abs(ke - ms[0] / 2) < 1e-9 * ms[0]) and appr <= 1e-9 and
+                  err < 1e-4, "a train of %d beads (seed %d, %s): one instant, momentum kept, "
+                  "no energy gained, no approach, the sequence's limit" % (n, seed, meth))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
