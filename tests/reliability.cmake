@@ -1071,9 +1071,9 @@ endforeach()
 # What the nineteenth hostile pass on the core left as found
 # (tests/reliability/leftovers21_core_test.py): a rough Zeno tail judged on
 # its own part's forces, a switch function with a small ripple on a trend,
-# long trains of beads under the sequential law;
+# long trains of beads and the sequential law against its own sequence;
 # each case under 20 s in the normal build.
-foreach(case fricpart ripple longtrain)
+foreach(case fricpart ripple longtrain seqbound)
   add_test(NAME reliability/left21core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers21_core_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
