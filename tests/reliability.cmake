@@ -1071,9 +1071,10 @@ endforeach()
 # What the nineteenth hostile pass on the core left as found
 # (tests/reliability/leftovers21_core_test.py): a rough Zeno tail judged on
 # its own part's forces, a switch function with a small ripple on a trend,
-# long trains of beads and the sequential law against its own sequence;
+# long trains of beads and the sequential law against its own sequence, a
+# block stopping inside the rocking block's tail;
 # each case under 20 s in the normal build.
-foreach(case fricpart ripple longtrain seqbound)
+foreach(case fricpart ripple longtrain seqbound rockstop)
   add_test(NAME reliability/left21core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers21_core_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

@@ -51,6 +51,13 @@ Cases (each under 20 s in the normal build):
           closed below 1000 times its velocity tolerance, that contact
           taken after the limit: 2.3, 3.7, 0.13, 3.7, 0.47 kg ended 1.03e-4
           m/s off (exit 0).
+  rockstop  a block (mu = 0.2) sliding to rest at t* - d (d = 1e-2 to 1e-5
+          s) beside Housner's rocking block (b = 0.2 m, h = 0.5 m, from 0.1
+          rad; t* by the nonlinear tests' quadrature), by taylor, rk4 and
+          adaptive: the block stops at its instant, x by hand, one zeno
+          record within 1e-8 s of t*, the rocking block at rest after it.
+          It was refused ("a rocking cascade ... while friction element
+          'fk' changes state inside its tail").
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -331,6 +338,67 @@ def case_seqbound(tmp):
     print("  %d runs within %.3g m/s of the sequence in long double; %d runs on ties; %d "
           "trains past 3e5 collisions, skipped" % (done, worst, ties, endless))
     check(done >= 200, "at least 200 runs judged")
+
+
+ROCK = '''model rock "a rocking block beside a block sliding to rest"
+param b = 0.2 m
+param h = 0.5 m
+param theta0 = 0.1 rad
+param v0 = 0 m/s
+body B: mass = 1 kg, inertia = 1 kg*(b^2 + h^2)/3
+body K: mass = 1 kg, inertia = 1 kg*m^2
+gravity 9.81 m/s^2
+gap L: B.y - b*sin(B.phi) - h*cos(B.phi) >= 0, impact(e = 0)
+gap R: B.y + b*sin(B.phi) - h*cos(B.phi) >= 0, impact(e = 0)
+friction FL: slip = B.vx + (b*sin(B.phi) + h*cos(B.phi))*B.omega, mu = 2, normal = gap L
+friction FR: slip = B.vx + (h*cos(B.phi) - b*sin(B.phi))*B.omega, mu = 2, normal = gap R
+gap KF: K.y >= 0 m, impact(e = 0)
+friction fk: slip = K.vx, mu = 0.2, normal = gap KF
+init K.vx = v0, B.x = b*cos(theta0) - h*sin(theta0), B.y = b*sin(theta0) + h*cos(theta0), B.phi = theta0
+simulate t_end = 2 s, dt = 1 ms
+output every 10 ms: B.phi, B.omega, K.x, K.vx
+'''
+
+
+def case_rockstop(tmp):
+    """A block sliding to rest inside the rocking block's summed tail: the
+    rocking's impacts resolved one by one up to the block's stop, then its
+    tail summed.  t* of the rocking (Housner's block, b = 0.2 m, h = 0.5 m,
+    from 0.1 rad: each impact multiplies its speed by 1 - 3/2 sin^2 alpha)
+    by the nonlinear tests' quadrature; the block K (mu = 0.2) launched at
+    v0 = 0.2 g ts stops at ts = t* - d: x = v0 t - 0.1 g t^2, then v0 ts/2."""
+    sys.path.insert(0, os.path.join(SRC, "tests", "nonlinear"))
+    import refs
+    from mpmath import mpf
+    from twelfth_pass_core_test import compiled
+    tstar = float(refs.rocking_accumulation(mpf("0.2"), mpf("0.5"), mpf("9.81"), mpf("0.1"))[0])
+    print("  rocking block at rest on both corners at t* = %.15g s (quadrature)" % tstar)
+    m = compiled(tmp, "rock", ROCK)
+    for d in (1e-2, 1e-3, 1e-4, 1e-5):
+        ts = tstar - d
+        v0 = 0.2 * G * ts
+        for meth in ("taylor", "rk4", "adaptive"):
+            try:
+                r = m.run(method=meth, params={"v0": v0})
+            except Exception as ex:  # noqa: BLE001 (nsm.SimulationError and its kin)
+                print("  block sliding to rest at t* - %g s beside the rocking block, %s -> "
+                      "refused: %s" % (d, meth, str(ex)[:300]))
+                check(False, "a block sliding to rest at t* - %g s beside a rocking block (%s): "
+                      "simulated (it was refused)" % (d, meth))
+            err = max(abs(x - (v0 * t - 0.1 * G * t * t if t < ts else v0 * ts / 2))
+                      for t, x in zip(r.t, r["K.x"]))
+            stops = [float(e["t"]) for e in r.events if e["kind"] == "stick" and
+                     e["contact"] == "fk"]
+            zeno = [float(e["t"]) for e in r.events if e["kind"] == "zeno"]
+            rest = max(abs(p) + abs(w) for t, p, w in zip(r.t, r["B.phi"], r["B.omega"])
+                       if t > tstar + 1e-3)
+            print("  block sliding to rest at t* - %g s beside the rocking block, %s -> stops at "
+                  "%s (by hand %.15g), x within %.3g m, zeno at %s, the rocking block within "
+                  "%.3g of rest after t*" % (d, meth, stops, ts, err, zeno, rest))
+            check(len(stops) == 1 and abs(stops[0] - ts) < 1e-9 and err < 1e-9 and
+                  len(zeno) == 1 and abs(zeno[0] - tstar) < 1e-8 and rest < 1e-9,
+                  "a block sliding to rest at t* - %g s beside a rocking block (%s): stops at "
+                  "its instant, the rocking's tail summed after it, at rest after t*" % (d, meth))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
