@@ -1107,3 +1107,17 @@ foreach(case optvalue animplot plotmove h5move csvkill)
   set_tests_properties(reliability/left21prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the nineteenth hostile pass on the core left as found
+# (tests/reliability/leftovers21_core_test.py): a rough Zeno tail judged on
+# its own part's forces, a switch function with a small ripple on a trend,
+# long trains of beads and the sequential law against its own sequence, a
+# block stopping inside the rocking block's tail;
+# each case under 20 s in the normal build.
+foreach(case fricpart ripple longtrain seqbound rockstop)
+  add_test(NAME reliability/left21core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers21_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left21core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1006,7 +1006,10 @@ int rt_fric_impact(nsm_sim *s, int j, const double *v0)
 **     carry the jump), -1 otherwise.
 ** Otherwise (a stuck element with tangential impulses or forces in the
 ** flights: the tail's impulses are not summed) that element is returned,
-** -1 when there is none; rt_fric_zeno_check stops the run on it. */
+** -1 when there is none; rt_fric_zeno_check stops the run on it.  The
+** stuck force counts as zero up to the rounding of its own part's forces
+** (rt_force_tol_of): the whole model's let a push of 1 N on a disc pass as
+** none beside an oscillator of 1e10 N, and its tail was jumped. */
 static int fric_zeno_unsummed(nsm_sim *s, int j, int *slipping)
 {
     int n = s->n_vel;
@@ -1029,7 +1032,7 @@ static int fric_zeno_unsummed(nsm_sim *s, int j, int *slipping)
         int ok = rt_fric_stuck(s, s->mode, k) && fabs(u) <= rt_fric_slip_tol(s, k, v) &&
                  fabs(Gnt) <= 1e-12 * sqrt(Gnn * Gtt);
         if (ok && rt_multipliers(s, s->mode, s->t, s->y, lam, lamf) == 0)
-            ok = fabs(lamf[k]) <= rt_force_tol(s, s->mode, s->y);
+            ok = fabs(lamf[k]) <= rt_force_tol_of(s, s->mode, s->y, s->n_gaps + k);
         if (!ok)
             return k;
     }

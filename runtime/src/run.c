@@ -181,8 +181,8 @@ static int end_ties(nsm_sim *s)
 ** da at a, slope db at *b) but turns back inside: whether it crosses 0 on
 ** the way (a pulse shorter than the step).  The turning point is bisected
 ** on the slope; at the first midpoint past 0, *b and *fb become that point,
-** so that [a, *b] brackets the first crossing.  A switch function that
-** turns more than once inside one step is not seen. */
+** so that [a, *b] brackets the first crossing.  A function turning
+** more than once is cut at its turns first (switch_first). */
 static int switch_pulse(nsm_sim *s, int k, double a, double fa, double da, double db, double *b,
                         double *fb)
 {
@@ -201,6 +201,71 @@ static int switch_pulse(nsm_sim *s, int k, double a, double fa, double da, doubl
             lo = m;
         else
             hi = m;
+    }
+    return 0;
+}
+
+/* The turning points of the cubic through values fa, fb and slopes da, db
+** at the ends of [a, a + L] (rt_switch_followed's), strictly inside it,
+** into c in increasing order: their number (0 to 2). */
+static int switch_turns(double a, double L, double fa, double da, double fb, double db, double *c)
+{
+    double r = (fa - fb) / L, A = 6 * r + 3 * da + 3 * db, B = -6 * r - 4 * da - 2 * db, C = da;
+    double u[2];
+    int n = 0;
+    if (fabs(A) <= 1e-14 * (fabs(B) + fabs(C))) {
+        if (B != 0)
+            u[n++] = -C / B;
+    } else {
+        double disc = B * B - 4 * A * C;
+        if (disc >= 0) {
+            double q = -0.5 * (B + (B >= 0 ? sqrt(disc) : -sqrt(disc)));
+            u[n++] = q / A;
+            if (q != 0)
+                u[n++] = C / q;
+        }
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (u[i] > 0 && u[i] < 1)
+            c[m++] = a + u[i] * L;
+    if (m == 2 && c[1] < c[0]) {
+        double t = c[0];
+        c[0] = c[1];
+        c[1] = t;
+    }
+    return m;
+}
+
+/* Switch k over [*a, *b] (values *fa, *fb, slopes da, db, *fb not 0):
+** whether it crosses 0 there, and if so [*a, *b] narrowed to bracket its
+** first crossing (a sign change from *a to *b, or *fb = 0 at *b).  The
+** step is cut at the turning points of the cubic through its ends
+** (rt_switch_followed holds it within 1e-2 of that cubic), each piece
+** then monotone or turning once (switch_pulse), taken in order.  With
+** only the ends looked at, a function turning twice in a step (t +
+** 0.0264 sin(38.7 t) near 0.892: up, down, up) had its first two crossings
+** missed, or the last of three taken first (exit 0). */
+static int switch_first(nsm_sim *s, int k, double *a, double *fa, double da, double *b,
+                        double *fb, double db)
+{
+    double p[4], c[2];
+    int n = switch_turns(*a, *b - *a, *fa, da, *fb, db, c);
+    p[0] = *a;
+    for (int i = 0; i < n; i++)
+        p[1 + i] = c[i];
+    p[n + 1] = *b;
+    double lo = *a, flo = *fa, dlo = da;
+    for (int i = 1; i <= n + 1; i++) {
+        double hi = p[i], fhi = *fb, dhi = db;
+        if (i <= n)
+            s->m->switch_fn(k, hi, s->params, s->consts, &fhi, &dhi);
+        if (fhi == 0 || (fhi > 0) != (flo > 0) ||
+            switch_pulse(s, k, lo, flo, dlo, dhi, &hi, &fhi)) {
+            *a = lo, *fa = flo, *b = hi, *fb = fhi;
+            return 1;
+        }
+        lo = hi, flo = fhi, dlo = dhi;
     }
     return 0;
 }
@@ -265,6 +330,31 @@ RT_APART static double switch_reach(nsm_sim *s, double t0, double t1)
     return t1;
 }
 
+/* Switch k is 0 at *a (an event, or its own crossing, landed there; value
+** fb and slope db at b): *a moves to the first point past it where the
+** function leaves 0 (doubling offsets from the time's rounding; b when it
+** stays 0 up to b), with its value and slope.  1 when the condition there
+** already differs from the switch's state: it fires at the step's start.
+** The condition was read at b: a crossing back inside the step (t +
+** 8.9e-5 sin(18717 t) dipping 7e-11 below its level for 1.5e-7 s) made
+** the switch fire twice at the first crossing and miss the second. */
+static int switch_off_zero(nsm_sim *s, int k, double *a, double *fa, double *da, double b,
+                           double fb, double db)
+{
+    double x = b, fx = fb, dx = db;
+    for (double del = 1e-15 * (1 + fabs(*a)); *a + del < b; del *= 2) {
+        s->m->switch_fn(k, *a + del, s->params, s->consts, &fx, &dx);
+        if (fx != 0) {
+            x = *a + del;
+            break;
+        }
+        x = b, fx = fb, dx = db;
+    }
+    *a = x, *fa = fx, *da = dx;
+    return fx != 0 && s->m->switch_state &&
+           (s->m->switch_state(k, x, s->params, s->consts) != 0) != (s->sw[k] != 0);
+}
+
 /* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
 ** landed exactly on the switch: index, or -1; time in *ts.
 ** Switch functions depend on time only, so the root is found by bracketing
@@ -289,14 +379,15 @@ RT_APART static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
         if (fa == 0) {
             /* zero at t0 itself (an event landed on the switch): it fires
              * now if its condition already differs just after t0 */
-            if (fb != 0 && s->m->switch_state &&
-                (s->m->switch_state(k, b, s->params, s->consts) != 0) != (s->sw[k] != 0)) {
+            int now = switch_off_zero(s, k, &a, &fa, &da, b, fb, db);
+            if (now) {
                 *ts = t0;
                 best = k;
             }
-            continue;
+            if (now || fa == 0 || a >= b)
+                continue;
         }
-        if ((fa > 0) == (fb > 0) && fb != 0 && !switch_pulse(s, k, a, fa, da, db, &b, &fb))
+        if (fb != 0 && !switch_first(s, k, &a, &fa, da, &b, &fb, db))
             continue;
         if (fb != 0 && switch_land(s, k, a, fa, b, fb, &b))
             continue;

@@ -262,13 +262,57 @@ static const char *zeno_event_name(const nsm_sim *s, int ev)
     return ev < s->n_gaps ? s->m->gaps[ev].name : s->m->frictions[(ev - s->n_gaps) / 2].name;
 }
 
+/* The time from now to event e (rt_events' numbering) of another element
+** inside the rocking's tail of rest seconds, by bisection on the sign of
+** its function along the flight rt_advance gives (zeno_events_within
+** found it changing sign over the tail); rest when it cannot be formed. */
+static double zeno_event_time(nsm_sim *s, int e, double rest)
+{
+    int ne = s->n_events;
+    double Y1[s->n_state], e0[ne + 1], d0[ne + 1], e1[ne + 1], d1[ne + 1], lo = 0, hi = rest;
+    if (rt_events(s, s->mode, s->t, s->y, e0, d0))
+        return rest;
+    for (int it = 0; it < 60 && hi - lo > 1e-15 * rest; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (rt_advance(s, s->t, s->y, mid, Y1) || rt_events(s, s->mode, s->t + mid, Y1, e1, d1))
+            break;
+        if ((e1[e] > 0) == (e0[e] > 0))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    rt_nl_at(s, s->y);
+    return hi;
+}
+
+/* Whether the rocking's impacts (speeds falling by P a pair of impacts)
+** can be resolved one by one up to event e inside its tail of rest
+** seconds, the tail summed after it: the impacts before the event keep
+** below the event-rate cap (the last window's worth of them, two guarded
+** records each, spans (t* - t_e)(P^(-W/4) - 1) s, asked to be twice the
+** cap's window W/max_rate), so the event is met with the rocking's
+** speeds far above the rounding.  A block sliding to rest 1e-5 to 0.1 s
+** before the rocking's t* then stops at its own closed-form instant and
+** the rocking's tail is summed after it (taylor, rk4, adaptive); at
+** 1e-6 s the impacts came faster than the cap (refused as before). */
+static int rock_resolvable(nsm_sim *s, int e, double rest, double P)
+{
+    int W = s->rate.window;
+    if (!(P > 0 && P < 1) || W <= 0 || !(s->set.max_rate > 0))
+        return 0;
+    double left = rest - zeno_event_time(s, e, rest);
+    return left * (pow(P, -0.25 * W) - 1) >= 2 * W / s->set.max_rate;
+}
+
 /* A rocking cascade between gaps j and i whose summed tail (rest seconds
 ** from now) holds event ev - 1 of another element: rock_jump flies every
 ** body to t* in one mode, so a block sliding to rest elsewhere inside the
-** tail was flown past its stop (x off by 1.8e-5 m, exit 0), and the
-** rocking's impacts so near their accumulation are not resolved one by one
-** (its pivots' forces are decided on rounding there): the run stops,
-** naming both, the element and the instants. */
+** tail was flown past its stop (x off by 1.8e-5 m, exit 0); where the
+** rocking's impacts up to that event would come faster than the
+** event-rate cap (rock_resolvable) they are not resolved one by one
+** either (its pivots' forces are decided on rounding that near their
+** accumulation): the run stops, naming both, the element and the
+** instants. */
 static int rock_event_refuse(nsm_sim *s, int j, int i, int ev, double rest)
 {
     int e = ev - 1;
@@ -1121,9 +1165,10 @@ static int rock_resolve(nsm_sim *s, RtImpact *im, int *handled)
         double rest = rock_tail(u, s->zeno.rk_rho, rho, a, c, s->zeno.rk_a, s->zeno.rk_c);
         int ev = 0;
         if (s->t + rest <= s->t_stop && !zeno_switch_within(s, s->t, s->t + rest) &&
-            (ev = zeno_events_within(s, j, i, rest)))
+            (ev = zeno_events_within(s, j, i, rest)) &&
+            !rock_resolvable(s, ev - 1, rest, s->zeno.rk_rho * rho))
             return rock_event_refuse(s, j, i, ev, rest);
-        if (s->t + rest <= s->t_stop && !zeno_switch_within(s, s->t, s->t + rest))
+        if (!ev && s->t + rest <= s->t_stop && !zeno_switch_within(s, s->t, s->t + rest))
             return rock_jump(s, j, i, kj, ki, im->ref, rest, s->zeno.c_geo + 2);
     } else if (im->ends_cluster && !known) {
         return rt_fail(s, NSM_EMODEL, j, "a cascade of impacts alternating between gaps "
