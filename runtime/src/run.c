@@ -254,15 +254,33 @@ RT_COLD static int step_failed(nsm_sim *s, int rc, double h)
 ** condition oscillating within one step, as `sin(w*t) > 0.5` within the
 ** exact method's steps of a free mass (a whole run's length), turned many
 ** times there and next_switch, which sees one turn, missed every switch
-** (the push never applied, exit 0). */
+** (the push never applied, exit 0).  The exact and taylor methods, whose
+** steps do not end at the samples, also judge it over at most one sample
+** interval: a pulse flat at both ends and at the golden section (a bump
+** `exp(-((t - c)/s)^2) > 0.5` of 17 ms in a free mass's step of 1 s) looks
+** followed, and was never applied, exit 0; every method's steps now end at
+** most a sample interval apart, so a pulse longer than that is found. */
 static double switch_reach(nsm_sim *s, double t0, double t1)
 {
     if (!s->m->switch_fn)
         return t1;
+    if (s->set.every > 0 && t1 - t0 > s->set.every)
+        t1 = t0 + s->set.every;
     for (int k = 0; k < s->n_switches; k++)
         for (int it = 0; it < 80 && t1 > t0 && !rt_switch_followed(s, k, t0, t1); it++)
             t1 = t0 + 0.5 * (t1 - t0);
     return t1;
+}
+
+/* Whether switch k, turned at this instant, has its condition just after
+** (at a) other than the one now in force: its function touched 0 there
+** without crossing (`(t - c)^2 > 0` at t = c).  It turns back at once; else
+** a landing on the tangent zero at a step's end (rk4's grid on c = 0.5 s)
+** turned the push off for the rest of the run, exit 0. */
+static int switch_turned_back(const nsm_sim *s, int k, double a)
+{
+    return s->m->switch_state &&
+           (s->m->switch_state(k, a, s->params, s->consts) != 0) != (s->sw[k] != 0);
 }
 
 /* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
@@ -283,6 +301,11 @@ static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
             a = t0 + 1e-9 * (t1 - t0);
             if (!(a < t1))
                 continue;
+            if (switch_turned_back(s, k, a)) {
+                *ts = t0;
+                best = k;
+                continue;
+            }
         }
         s->m->switch_fn(k, a, s->params, s->consts, &fa, &da);
         s->m->switch_fn(k, b, s->params, s->consts, &fb, &db);

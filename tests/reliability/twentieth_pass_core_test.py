@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""A twentieth hostile pass on the core: time switches with pulses and
+tangent zeros, every answer against a closed form derived here.
+
+    tests/reliability/twentieth_pass_core_test.py SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  pulse      a free mass P (1 kg) pushed by 1 N while a bump
+             exp(-((t - c)/s)^2) > 1/2 is on (s = 1e-2, 1e-3, 1e-4 s; c =
+             0.3005, 0.61 s), sampled every 1 ms, by exact, rk4 and
+             adaptive: P's speed is the bump's time on, 2 s sqrt(ln 2),
+             the switches at c -+ s sqrt(ln 2).  exact, whose steps of a
+             free mass are the run's length, judged the bump's function
+             followed (flat at both ends and at the golden section) and
+             never applied the push (P.v = 0, exit 0); a bump longer than
+             the sample interval is now found by every method.
+  tangent    masses pushed by 1 N while (t - c)^2 > 0 (off at the one
+             instant c), while -(t - c)^2 >= 0 (on at c only) and while
+             (t - c)^3 > 0, c on rk4's grid of steps (0.3, 0.5 s), off it
+             (1/3 s) and at the run's ends (0, 1 s), by exact, rk4 and
+             adaptive: the speeds 1 m/s, 0 and 1 - c at t = 1 s.  rk4 and
+             adaptive landed on the tangent zero at a step's end, turned the
+             first push off there and never on again (P.v = c, exit 0).
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main, compiled  # noqa: E402
+
+G = 9.81
+METHODS = ("exact", "rk4", "adaptive")
+
+# a free mass pushed while a bump of width ~s about c is above 1/2
+PULSE = '''model pulse "a free mass pushed while a bump is on"
+param c = 0.3 s
+param s = 1e-4 s
+mass P = 1 kg
+force on P = if exp(-((t - c)/s)^2) > 0.5 then 1 N else 0 N
+simulate t_end = 1 s
+output every 1 ms: P.x, P.v
+'''
+
+# three free masses pushed while a function with a tangent zero at c is on
+TANGENT = '''model tangent "free masses pushed by switches with a tangent zero"
+param c = 0.5 s
+mass P = 1 kg
+mass Q = 1 kg
+mass R = 1 kg
+force on P = if (t - c)^2 > 0 s^2 then 1 N else 0 N
+force on Q = if -(t - c)^2 >= 0 s^2 then 1 N else 0 N
+force on R = if (t - c)^3 > 0 s^3 then 1 N else 0 N
+simulate t_end = 1 s, dt = 1 ms
+output every 1 ms: P.v, Q.v, R.v
+'''
+
+
+def case_pulse(tmp):
+    """A bump of a switch function, flat at a step's ends, by every method."""
+    m = compiled(tmp, "pulse", PULSE)
+    for meth in METHODS:
+        for c in (0.3005, 0.61):
+            for s in (1e-2, 1e-3, 1e-4):
+                half = s * math.sqrt(math.log(2))
+                r = m.run(method=meth, params={"c": c, "s": s})
+                got = [float(x["t"]) for x in r.events if x["kind"] == "time"]
+                v = r["P.v"][-1]
+                print("  push while exp(-((t - %g)/%g)^2) > 1/2, %s -> P.v %.17g (by hand %.17g), "
+                      "switches %s (by hand %.17g, %.17g)" % (c, s, meth, v, 2 * half, got,
+                                                               c - half, c + half))
+                check(abs(v - 2 * half) < 1e-12 and len(got) == 2 and abs(got[0] - (c - half))
+                      < 1e-12 and abs(got[1] - (c + half)) < 1e-12,
+                      "bump of %g s at %g s (%s): pushed for 2 s sqrt(ln 2)" % (s, c, meth))
+
+
+def case_tangent(tmp):
+    """Switch functions touching 0 without crossing, on and off the grid."""
+    m = compiled(tmp, "tangent", TANGENT)
+    for meth in METHODS:
+        for c in (0.5, 0.3, 1 / 3, 0.0, 1.0):
+            r = m.run(method=meth, params={"c": c})
+            p, q, rr = r["P.v"][-1], r["Q.v"][-1], r["R.v"][-1]
+            perr = max(abs(v - t) for t, v in zip(r.t, r["P.v"]))
+            print("  pushes while (t - %.6g)^2 > 0, -(t - c)^2 >= 0, (t - c)^3 > 0, %s -> "
+                  "speeds %.17g, %.17g, %.17g at 1 s (by hand 1, 0, %.17g), P.v within %.3g of t"
+                  % (c, meth, p, q, rr, 1 - c, perr))
+            check(perr < 1e-12 and abs(q) < 1e-12 and abs(rr - (1 - c)) < 1e-12,
+                  "tangent zero at %.6g s (%s): pushed but for the instant, never, after c"
+                  % (c, meth))
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm-twentieth-core-", case_arg=2))
