@@ -272,14 +272,22 @@ static double switch_reach(nsm_sim *s, double t0, double t1)
     return t1;
 }
 
-/* Whether switch k, turned at this instant, has its condition just after
-** (at a) other than the one now in force: its function touched 0 there
-** without crossing (`(t - c)^2 > 0` at t = c).  It turns back at once; else
-** a landing on the tangent zero at a step's end (rk4's grid on c = 0.5 s)
-** turned the push off for the rest of the run, exit 0. */
-static int switch_turned_back(const nsm_sim *s, int k, double a)
+/* Whether switch k, turned at t0 where its function is 0, has its
+** condition just after (at a) other than the one now in force: its
+** function touched 0 there without crossing (`(t - c)^2 > 0` at t = c).
+** It turns back at once; else a landing on the tangent zero at a step's
+** end (rk4's grid on c = 0.5 s) turned the push off for the rest of the
+** run, exit 0.  The condition is read at a double past t0 at least (a
+** step of 1e-18 s after a Zeno point has a = t0, where `t > T` landed on T
+** is still off: it turned back and forth there until the event cap). */
+static int switch_turned_back(const nsm_sim *s, int k, double t0, double a)
 {
-    return s->m->switch_state &&
+    double f, d;
+    if (!s->m->switch_state)
+        return 0;
+    s->m->switch_fn(k, t0, s->params, s->consts, &f, &d);
+    a = fmax(a, nextafter(t0, INFINITY));
+    return f == 0 &&
            (s->m->switch_state(k, a, s->params, s->consts) != 0) != (s->sw[k] != 0);
 }
 
@@ -301,7 +309,7 @@ static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
             a = t0 + 1e-9 * (t1 - t0);
             if (!(a < t1))
                 continue;
-            if (switch_turned_back(s, k, a)) {
+            if (switch_turned_back(s, k, t0, a)) {
                 *ts = t0;
                 best = k;
                 continue;

@@ -21,6 +21,15 @@ Cases (each under 20 s in the normal build):
              adaptive: the speeds 1 m/s, 0 and 1 - c at t = 1 s.  rk4 and
              adaptive landed on the tangent zero at a step's end, turned the
              first push off there and never on again (P.v = c, exit 0).
+  zenolift   a ball dropped from 1 m onto a floor (e = 0.5, 0.8) lifted
+             by 2 m g from T = t_inf + (0, +-1e-12, +-1e-9, +-1e-6, -1e-4,
+             1e-3) s, t_inf = t1 (1 + e)/(1 - e) its Zeno point, by exact,
+             rk4 and adaptive: after T it rises at g from its state at T
+             (at rest on the floor from t_inf, else in the flight of the
+             bounce sequence by hand).  A first form of the tangent zero's
+             fix turned `t > T`, landed on T itself a step of 1e-18 s after
+             the Zeno point, back and forth until the event cap (adaptive,
+             exit 3): the check guards it.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -89,6 +98,53 @@ def case_tangent(tmp):
             check(perr < 1e-12 and abs(q) < 1e-12 and abs(rr - (1 - c)) < 1e-12,
                   "tangent zero at %.6g s (%s): pushed but for the instant, never, after c"
                   % (c, meth))
+
+
+# a ball bouncing to rest on a floor, lifted by 2 m g from t = T
+ZLIFT = '''model zlift "a ball bouncing to rest, lifted by a switched force"
+param T = 1 s
+param e = 0.5
+mass B = 1 kg
+gravity 9.81 m/s^2
+force on B = if t > T then 19.62 N else 0 N
+gap floor: B.x >= 0 m, impact(e = e)
+init B.x = 1 m
+simulate t_end = 2 s
+output every 1 ms: B.x, B.v
+'''
+
+
+def ball_at(T, e, h=1.0):
+    """(x, v) at T of a ball dropped from h onto a floor (restitution e),
+    bounce by bounce; at rest from its Zeno point t1 (1 + e)/(1 - e)."""
+    v1, t1 = math.sqrt(2 * G * h), math.sqrt(2 * h / G)
+    if T >= t1 * (1 + e) / (1 - e):
+        return 0.0, 0.0
+    if T < t1:
+        return h - G * T * T / 2, -G * T
+    tk, vk = t1, e * v1
+    while tk + 2 * vk / G < T:
+        tk, vk = tk + 2 * vk / G, vk * e
+    tau = T - tk
+    return vk * tau - G * tau * tau / 2, vk - G * tau
+
+
+def case_zenolift(tmp):
+    """A switched lift at, just before and just after a Zeno point."""
+    m = compiled(tmp, "zlift", ZLIFT)
+    for meth in METHODS:
+        for e in (0.5, 0.8):
+            tinf = math.sqrt(2 / G) * (1 + e) / (1 - e)
+            for dT in (0.0, 1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6, -1e-4, 1e-3):
+                T = tinf + dT
+                r = m.run(method=meth, params={"T": T, "e": e}, t_end=tinf + 0.5)
+                xT, vT = ball_at(T, e)
+                err = max(abs(x - (xT + vT * (t - T) + G / 2 * (t - T) ** 2))
+                          for t, x in zip(r.t, r["B.x"]) if t > T + 1e-3)
+                print("  ball (e = %g) lifted by 2 m g from t_inf %+g s, %s -> x within %.3g m "
+                      "of its rise at g from (%.3g m, %.3g m/s)" % (e, dT, meth, err, xT, vT))
+                check(err < 1e-11, "ball (e = %g) lifted from t_inf %+g s (%s): rises at g"
+                      % (e, dT, meth))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
