@@ -30,6 +30,15 @@ Cases (each under 20 s in the normal build):
              fix turned `t > T`, landed on T itself a step of 1e-18 s after
              the Zeno point, back and forth until the event cap (adaptive,
              exit 3): the check guards it.
+  zenostrobe the ball of zenolift (never lifted) with stroboscopic sections
+             of period (t_inf + dT)/n, n = 1, 2, 7, 1000, dT = 0, +-1e-15,
+             1e-10 s, by exact, rk4 and adaptive: every record (from t = 0
+             to 1.5 t_inf) is the state by hand, at rest from t_inf; a time
+             well inside the jumped cascade (t_inf - 1e-9 s) is refused
+             naming the cascade, or recorded by hand.  A stroboscopic time
+             on the Zeno point within rounding (a few ulps, or rk4's and
+             adaptive's drift of their landings, 6e-14 s at 4 s) was
+             refused as inside the jumped cascade (exit 3, 24 of 96).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -38,6 +47,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import check, main, compiled  # noqa: E402
+import nsm  # noqa: E402
 
 G = 9.81
 METHODS = ("exact", "rk4", "adaptive")
@@ -145,6 +155,35 @@ def case_zenolift(tmp):
                       "of its rise at g from (%.3g m, %.3g m/s)" % (e, dT, meth, err, xT, vT))
                 check(err < 1e-11, "ball (e = %g) lifted from t_inf %+g s (%s): rises at g"
                       % (e, dT, meth))
+
+
+def case_zenostrobe(tmp):
+    """Stroboscopic times on a Zeno point, to the rounding."""
+    m = compiled(tmp, "zlift", ZLIFT)
+    for meth in METHODS:
+        for e in (0.5, 0.8):
+            tinf = math.sqrt(2 / G) * (1 + e) / (1 - e)
+            for n in (1, 2, 7, 1000):
+                for dT in (0.0, 1e-15, -1e-15, 1e-10, -1e-9):
+                    per = (tinf + dT) / n
+                    label = "ball (e = %g) with a section of period (t_inf %+g s)/%d, %s" % (
+                        e, dT, n, meth)
+                    try:
+                        rec = m.section("period:%.17g" % per, t_end=1.5 * tinf,
+                                        params={"T": 100, "e": e}, method=meth)
+                    except nsm.Error as ex:
+                        print("  %s -> refused: %s" % (label, str(ex)[:160]))
+                        check(dT <= -1e-9 and "Zeno cascade" in str(ex), label + ": refused only "
+                              "well inside the jumped cascade, naming it")
+                        continue
+                    err = max(max(abs(r[2] - ball_at(r[0], e)[0]), 1e-3 * abs(r[3] - ball_at(r[0], e)[1]))
+                              for r in rec)
+                    terr = max(abs(r[0] - i * per) for i, r in enumerate(rec))
+                    want = math.floor(1.5 * tinf / per) + 1
+                    print("  %s -> %d records (by hand %d), states within %.3g, times within %.3g s"
+                          % (label, len(rec), want, err, terr))
+                    check(len(rec) == want and err < 1e-10 and terr == 0, label + ": every record "
+                          "by hand")
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
