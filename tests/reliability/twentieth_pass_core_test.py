@@ -47,6 +47,25 @@ Cases (each under 20 s in the normal build):
              section let a sine over 3.8 periods of an rk4 step pass (its
              value and slope there within 1e-2 by coincidence): rk4 missed
              45 pulses in a row, exact 4 (exit 0).
+  frichertz  a 100 g block with Coulomb friction (mu N = 0.2 x 981 mN)
+             pushed by 1 N for 40 ms (a time switch), then coasting into a
+             compliant wall 30 mm away (k = 2e3, 2e5, 2e7 N/m^p, p = 1, 1.5,
+             2), in mm, g, ms, by taylor, rk4 and adaptive: it comes to rest
+             where the work of friction takes the last of its energy,
+             x_f = d - m v_out^2/(2 mu N) outside the wall, or at the depth q
+             inside it where k/(p+1) (p_m^(p+1) - q^(p+1)) = mu N (p_m - q)
+             (p_m: k/(p+1) p_m^(p+1) + mu N p_m = m v_in^2/2).  Passed before
+             (kept).
+  lyapsum    the forced impact oscillator (zeta = 0.05, e = 0.8, 0.3,
+             omega = 0.7 to 4.4 rad/s) by exact, rk4 and adaptive: the sum of
+             its Lyapunov exponents over 100 periods is -c/m + 2 ln(e) N/D
+             (each impact's saltation matrix has determinant e^2; N impacts
+             counted in the same window of D s), or the study refused naming
+             a held contact.  Passed before (kept).
+  walls      a mass between two elastic walls 2 mm (and 6 mm, 2 m) apart at
+             1, 7 and 1000 m/s for 20 s (1e4 to 2.3e4 impacts), sampled every
+             0.05 to 0.7 s, by exact, rk4 and adaptive: the triangle wave x(t)
+             and the n-th impact at (2n + 1) L/v.  Passed before (kept).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -244,6 +263,133 @@ def case_alias(tmp):
                                                                       len(want), terr))
                 check(err < 1e-10 and terr < 1e-12, "push while sin(%g t) > %g (%s): P.v the "
                       "push's time on, every switch at its instant" % (w, c, meth))
+
+
+# a block with friction pushed for T0, then coasting into a compliant wall
+FHW = '''model fhw "a block with friction pushed, then coasting into a compliant wall"
+param F = 1000 mN
+param T0 = 40 ms
+param d = 30 mm
+param k = 2e5
+param p = 1.5
+mass B = 100 g
+friction fr: B -- ground, mu = 0.2, normal = 981 mN
+force on B = if t < T0 then F else 0 N
+gap wall: d - B.x >= 0 mm, penalty(k = k, c = 0 N*s/m, exponent = p)
+simulate t_end = 1000 ms
+output every 1 ms: B.x, B.v
+'''
+
+
+def root(fn, lo, hi):
+    """The zero of fn between lo and hi (signs differ), by bisection."""
+    flo = fn(lo)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if (fn(mid) > 0) == (flo > 0):
+            lo, flo = mid, fn(mid)
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def fhw_rest(k, p, m=0.1, mun=0.2 * 0.981, F=1.0, T0=0.04, d=0.03):
+    """Where the block of FHW comes to rest, by energy (SI units)."""
+    a = (F - mun) / m
+    vin2 = (a * T0) ** 2 - 2 * mun / m * (d - a * T0 * T0 / 2)
+    pm = root(lambda q: k / (p + 1) * q ** (p + 1) + mun * q - m * vin2 / 2, 0.0, 1.0)
+    out = k / (p + 1) * pm ** (p + 1) - mun * pm          # the energy left at the wall's edge
+    if out > 0:
+        return d - out / mun
+    back = lambda q: k / (p + 1) * (pm ** (p + 1) - q ** (p + 1)) - mun * (pm - q)  # noqa: E731
+    return d + root(back, 0.0, pm * (1 - 1e-9))
+
+
+def case_frichertz(tmp):
+    """Friction, a time switch and a compliant wall, in mm, g and ms."""
+    m = compiled(tmp, "fhw", FHW)
+    for meth in ("taylor", "rk4", "adaptive"):
+        for p in (1.0, 1.5, 2.0):
+            for k in (2e3, 2e5, 2e7):
+                r = m.run(method=meth, params={"p": p, "k": k})
+                want = fhw_rest(k, p)
+                x, v = r["B.x"][-1], r["B.v"][-1]
+                print("  block pushed 40 ms, coasting into a wall (k = %g, p = %g), %s -> at rest at "
+                      "%.12g m (by hand %.12g), v %.3g" % (k, p, meth, x, want, v))
+                check(abs(x - want) < 1e-9 and abs(v) < 1e-15, "block into a compliant wall (k = %g, p = %g, "
+                      "%s): at rest where friction took its energy" % (k, p, meth))
+
+
+FIO = '''model fio "a harmonically forced impact oscillator"
+param zeta = 0.05
+param omega = 2.5 rad/s
+param e = 0.8
+mass M = 1 kg
+spring S: ground -- M, k = 1 N/m, c = 2*zeta*1 N*s/m
+force P: on M = 1 N * cos(omega*t)
+gap stop: M.x <= 0 m, impact(e = e)
+init M.x = -0.5 m, M.v = 0 m/s
+simulate t_end = 300 * 2*pi/omega
+output every 2*pi/omega/50: M.x, M.v
+'''
+
+
+def case_lyapsum(tmp):
+    """The sum of the Lyapunov exponents of an impacting orbit."""
+    m = compiled(tmp, "fio", FIO)
+    for meth in METHODS:
+        for om in (0.7, 1.3, 1.9, 2.6, 3.0, 3.4, 4.4):
+            for e in (0.8, 0.3):
+                per = 2 * math.pi / om
+                tr, du = 50 * per, 100 * per
+                label = "impact oscillator (omega = %g, e = %g), %s" % (om, e, meth)
+                try:
+                    lam = m.lyapunov(du, per, transient=tr, params={"omega": om, "e": e}, method=meth)
+                except nsm.Error as ex:
+                    print("  %s -> refused: %s" % (label, str(ex)[:120]))
+                    check("held shut" in str(ex), label + ": refused naming a held contact")
+                    continue
+                r = m.run(method=meth, params={"omega": om, "e": e}, t_end=tr + du)
+                n = len([x for x in r.events if x["kind"] == "impact" and x["t"] > tr])
+                want = -0.1 + 2 * n * math.log(e) / du
+                print("  %s -> sum of exponents %.12g (by hand, %d impacts: %.12g)"
+                      % (label, sum(lam), n, want))
+                check(abs(sum(lam) - want) < 1e-9 * abs(want), label + ": exponents sum to -c/m + "
+                      "2 ln(e) N/D")
+
+
+WALLS = '''model walls "a mass between two elastic walls"
+param L = 1 mm
+param v0 = 1 m/s
+mass B = 1 kg
+gap left: B.x + L >= 0 m, impact(e = 1)
+gap right: L - B.x >= 0 m, impact(e = 1)
+init B.x = 0 m, B.v = v0
+simulate t_end = 20 s
+output every 0.3 s: B.x, B.v
+'''
+
+
+def case_walls(tmp):
+    """1e4 elastic impacts between two walls."""
+    m = compiled(tmp, "walls", WALLS)
+
+    def tri(t, L, v):
+        """x(t) from 0 at v between -L and L: the triangle wave."""
+        u = (v * t + L) % (4 * L)
+        return -L + u if u <= 2 * L else 3 * L - u
+    for meth in METHODS:
+        for L, v, every in ((1e-3, 1.0, 0.3), (1e-3, 1.0, 0.05), (3e-3, 7.0, 0.3), (1.0, 1000.0, 0.7)):
+            r = m.run(method=meth, params={"L": L, "v0": v}, every=every)
+            err = max(abs(x - tri(t, L, v)) for t, x in zip(r.t, r["B.x"]))
+            imps = [float(x["t"]) for x in r.events if x["kind"] == "impact"]
+            terr = max(abs(t - (2 * i + 1) * L / v) for i, t in enumerate(imps))
+            want = int((20 * v / L - 1) / 2) + 1
+            print("  mass at %g m/s between walls %g m apart, sampled every %g s, %s -> %d impacts "
+                  "(by hand %d), x within %.3g m, impacts within %.3g s" % (v, 2 * L, every, meth,
+                                                                          len(imps), want, err, terr))
+            check(len(imps) == want and err < 1e-8 * L * 1e3 and terr < 1e-10, "mass between walls "
+                  "(%g m/s, %g m, %s): the triangle wave" % (v, 2 * L, meth))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
