@@ -77,6 +77,12 @@ Cases (each under 20 s in the normal build):
              with and without spatial friction on one body (not built):
              taylor named it, rk4 and adaptive met the event-rate cap with
              24 impacts at rest and no cause (exit 3).
+  beltswitch a mass on a spring (1 kg, 1 N/m) on a belt (v_b = 3, 0.5, -2
+             m/s; mu_s N = 5 N, mu_k N = 3 N) pushed by F1 = 0, 1.5, 4, -7 N
+             from T = 0, 4 s, its first stick (pi/2 s) or its first slip
+             (pi/2 + 2/3 s), by exact, rk4 and adaptive: x(t) by hand,
+             sliding about (F + friction)/k or carried by the belt while the
+             spring's pull is within mu_s N.  Passed before (kept).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -214,8 +220,8 @@ def case_zenostrobe(tmp):
                         check(dT <= -1e-9 and "Zeno cascade" in str(ex), label + ": refused only "
                               "well inside the jumped cascade, naming it")
                         continue
-                    err = max(max(abs(r[2] - ball_at(r[0], e)[0]), 1e-3 * abs(r[3] - ball_at(r[0], e)[1]))
-                              for r in rec)
+                    err = max(max(abs(r[2] - ball_at(r[0], e)[0]),
+                                  1e-3 * abs(r[3] - ball_at(r[0], e)[1])) for r in rec)
                     terr = max(abs(r[0] - i * per) for i, r in enumerate(rec))
                     want = math.floor(1.5 * tinf / per) + 1
                     print("  %s -> %d records (by hand %d), states within %.3g, times within %.3g s"
@@ -268,7 +274,8 @@ def case_alias(tmp):
                 err = max(abs(v - push_time(t, w, c)) for t, v in zip(r.t, r["P.v"]))
                 got = [float(x["t"]) for x in r.events if x["kind"] == "time"]
                 want = push_switches(w, c, 0.05)
-                terr = max(abs(a - b) for a, b in zip(got, want)) if len(got) == len(want) else math.inf
+                terr = (max(abs(a - b) for a, b in zip(got, want)) if len(got) == len(want)
+                        else math.inf)
                 print("  push while sin(%g t) > %g, %s -> P.v within %.3g m/s of its time on, %d "
                       "switches (by hand %d), instants within %.3g s" % (w, c, meth, err, len(got),
                                                                       len(want), terr))
@@ -325,10 +332,10 @@ def case_frichertz(tmp):
                 r = m.run(method=meth, params={"p": p, "k": k})
                 want = fhw_rest(k, p)
                 x, v = r["B.x"][-1], r["B.v"][-1]
-                print("  block pushed 40 ms, coasting into a wall (k = %g, p = %g), %s -> at rest at "
-                      "%.12g m (by hand %.12g), v %.3g" % (k, p, meth, x, want, v))
-                check(abs(x - want) < 1e-9 and abs(v) < 1e-15, "block into a compliant wall (k = %g, p = %g, "
-                      "%s): at rest where friction took its energy" % (k, p, meth))
+                print("  block pushed 40 ms, coasting into a wall (k = %g, p = %g), %s -> at rest "
+                      "at %.12g m (by hand %.12g), v %.3g" % (k, p, meth, x, want, v))
+                check(abs(x - want) < 1e-9 and abs(v) < 1e-15, "block into a compliant wall (k = "
+                      "%g, p = %g, %s): at rest where friction took its energy" % (k, p, meth))
 
 
 FIO = '''model fio "a harmonically forced impact oscillator"
@@ -355,7 +362,8 @@ def case_lyapsum(tmp):
                 tr, du = 50 * per, 100 * per
                 label = "impact oscillator (omega = %g, e = %g), %s" % (om, e, meth)
                 try:
-                    lam = m.lyapunov(du, per, transient=tr, params={"omega": om, "e": e}, method=meth)
+                    lam = m.lyapunov(du, per, transient=tr, params={"omega": om, "e": e},
+                                     method=meth)
                 except nsm.Error as ex:
                     print("  %s -> refused: %s" % (label, str(ex)[:120]))
                     check("held shut" in str(ex), label + ": refused naming a held contact")
@@ -390,15 +398,16 @@ def case_walls(tmp):
         u = (v * t + L) % (4 * L)
         return -L + u if u <= 2 * L else 3 * L - u
     for meth in METHODS:
-        for L, v, every in ((1e-3, 1.0, 0.3), (1e-3, 1.0, 0.05), (3e-3, 7.0, 0.3), (1.0, 1000.0, 0.7)):
+        for L, v, every in ((1e-3, 1.0, 0.3), (1e-3, 1.0, 0.05), (3e-3, 7.0, 0.3),
+                            (1.0, 1000.0, 0.7)):
             r = m.run(method=meth, params={"L": L, "v0": v}, every=every)
             err = max(abs(x - tri(t, L, v)) for t, x in zip(r.t, r["B.x"]))
             imps = [float(x["t"]) for x in r.events if x["kind"] == "impact"]
             terr = max(abs(t - (2 * i + 1) * L / v) for i, t in enumerate(imps))
             want = int((20 * v / L - 1) / 2) + 1
-            print("  mass at %g m/s between walls %g m apart, sampled every %g s, %s -> %d impacts "
-                  "(by hand %d), x within %.3g m, impacts within %.3g s" % (v, 2 * L, every, meth,
-                                                                          len(imps), want, err, terr))
+            print("  mass at %g m/s between walls %g m apart, sampled every %g s, %s -> %d "
+                  "impacts (by hand %d), x within %.3g m, impacts within %.3g s"
+                  % (v, 2 * L, every, meth, len(imps), want, err, terr))
             check(len(imps) == want and err < 1e-8 * L * 1e3 and terr < 1e-10, "mass between walls "
                   "(%g m/s, %g m, %s): the triangle wave" % (v, 2 * L, meth))
 
@@ -445,14 +454,14 @@ def case_slidewall(tmp):
             for mu in (0.05, 0.2):
                 for v, w0 in ((3.0, 0.0), (3.0, -30.0), (2.0, 50.0)):
                     th, t2, vx2, vf, w1 = slide_by_hand(v, w0, mu, ew)
-                    label = "ball sliding at %g m/s, spin %g rad/s, floor mu = %g, into a wall (e = " \
-                        "%g), %s" % (v, w0, mu, ew, meth)
+                    label = ("ball sliding at %g m/s, spin %g rad/s, floor mu = %g, into a wall "
+                             "(e = %g), %s" % (v, w0, mu, ew, meth))
                     try:
                         r = m.run(method=meth, params={"ew": ew, "mu": mu, "v": v, "w0": w0},
                                   t_end=th + t2 + 0.3)
                     except nsm.Error as ex:
                         print("  %s -> refused: %s" % (label, str(ex)[-170:]))
-                        # refused only when the floor's friction presses the ball onto a plastic wall
+                        # refused only when the floor's friction presses it onto a plastic wall
                         check(ew == 0 and vx2 - 0.1 * w1 < 0 and "not built yet" in str(ex),
                               label + ": refused naming the mixed held contacts")
                         continue
@@ -462,6 +471,95 @@ def case_slidewall(tmp):
                     check(abs(r["B.vx"][-1] - vf) < 1e-7 and abs(r["B.w2"][-1] - vf / 0.1) < 1e-6
                           and len(st) == 1 and abs(st[0] - (th + t2)) < 1e-6,
                           label + ": rolls at the angular momentum about the contact point")
+
+
+# a mass on a spring on a moving belt, pushed by F1 from T
+BELT = '''model beltsw "a mass on a moving belt pushed from T"
+param v_b = 3 m/s
+param T = 4 s
+param F1 = 1.5 N
+mass M = 1 kg
+spring S: ground -- M, k = 1 N/m
+friction F: M -- belt(v = v_b), mu_s = 0.5, mu_k = 0.3, normal = 10 N
+force on M = if t > T then F1 else 0 N
+init M.x = 0 m, M.v = 0 m/s
+simulate t_end = 20 s
+output every 0.01 s: M.x, M.v
+'''
+
+
+def belt_segments(vb, T, F1, tend, mus=5.0, muk=3.0, k=1.0):
+    """BELT's motion by hand (m = 1 kg, k = 1 N/m, so w = 1 rad/s): segments
+    (t0, t1, kind, x0, v0, c), sliding about c = (f + friction)/k or held
+    on the belt (v = vb) while |k x - f| <= mu_s N."""
+    t, x, v, stick, segs = 0.0, 0.0, 0.0, False, []
+    while t < tend - 1e-15:
+        f = F1 if t >= T else 0.0
+        t_sw = T if t < T else math.inf
+        if stick and abs(k * x - f) <= mus:
+            # held: x = x + vb tau until k x - f reaches +-mus
+            lim = (f + mus) / k if vb > 0 else (f - mus) / k
+            tau = (lim - x) / vb if vb != 0 else math.inf
+            te = min(t + tau, t_sw, tend)
+            segs.append((t, te, "stick", x, vb, 0.0))
+            x, t = x + vb * (te - t), te
+            if te == t_sw:
+                continue
+            stick = False
+            continue
+        stick = False
+        s = v - vb
+        if s != 0:
+            fr = -muk * math.copysign(1, s)
+        else:
+            fr = muk * math.copysign(1, k * x - f)   # slides the spring's way, friction against
+        c = (f + fr) / k
+        A, B = x - c, v
+        R = math.hypot(A, B)
+        te_v = math.inf
+        if R > 0 and R >= abs(vb):
+            p = math.atan2(A, B)
+            base = math.acos(max(-1.0, min(1.0, vb / R)))
+            cands = sorted([(base - p) % (2 * math.pi), (-base - p) % (2 * math.pi)])
+            cands = [u for u in cands if u > 1e-9]
+            if cands:
+                te_v = cands[0]
+        tau = min(te_v, t_sw - t, tend - t)
+        segs.append((t, t + tau, "slip", x, v, c))
+        x, v = c + A * math.cos(tau) + B * math.sin(tau), -A * math.sin(tau) + B * math.cos(tau)
+        t += tau
+        if tau == te_v:
+            v = vb
+            stick = True
+    return segs
+
+
+def belt_x(segs, t):
+    """x(t) on the segments of belt_segments."""
+    for s in segs:
+        if s[0] <= t <= s[1]:
+            tau = t - s[0]
+            if s[2] == "stick":
+                return s[3] + s[4] * tau
+            c = s[5]
+            return c + (s[3] - c) * math.cos(tau) + s[4] * math.sin(tau)
+    return None
+
+
+def case_beltswitch(tmp):
+    """Stick-slip on a belt with a push switched on at its events."""
+    m = compiled(tmp, "beltsw", BELT)
+    for meth in METHODS:
+        for vb in (3.0, 0.5, -2.0):
+            for T in (4.0, math.pi / 2, math.pi / 2 + 2 / 3, 0.0):
+                for F1 in (0.0, 1.5, 4.0, -7.0):
+                    segs = belt_segments(vb, T, F1, 20.0)
+                    r = m.run(method=meth, params={"v_b": vb, "T": T, "F1": F1})
+                    err = max(abs(x - belt_x(segs, t)) for t, x in zip(r.t, r["M.x"]))
+                    print("  mass on a belt at %g m/s pushed by %g N from %.6g s, %s -> x within "
+                          "%.3g m of its stick-slip by hand" % (vb, F1, T, meth, err))
+                    check(err < 1e-8, "belt at %g m/s, push %g N from %.6g s (%s): x by hand"
+                          % (vb, F1, T, meth))
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
