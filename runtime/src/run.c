@@ -259,13 +259,16 @@ RT_COLD static int step_failed(nsm_sim *s, int rc, double h)
 ** interval: a pulse flat at both ends and at the golden section (a bump
 ** `exp(-((t - c)/s)^2) > 0.5` of 17 ms in a free mass's step of 1 s) looks
 ** followed, and was never applied, exit 0; every method's steps now end at
-** most a sample interval apart, so a pulse longer than that is found. */
+** most a sample interval apart, so a pulse longer than that is found.  The
+** step is cut into equal parts, not to one interval, which would leave a
+** last step of 2e-14 s short of the run's end (exact's run ended there). */
 static double switch_reach(nsm_sim *s, double t0, double t1)
 {
     if (!s->m->switch_fn)
         return t1;
-    if (s->set.every > 0 && t1 - t0 > s->set.every)
-        t1 = t0 + s->set.every;
+    int side = s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR;
+    if (side && s->set.every > 0 && t1 - t0 > s->set.every)
+        t1 = t0 + (t1 - t0) / ceil((t1 - t0) / s->set.every);
     for (int k = 0; k < s->n_switches; k++)
         for (int it = 0; it < 80 && t1 > t0 && !rt_switch_followed(s, k, t0, t1); it++)
             t1 = t0 + 0.5 * (t1 - t0);
