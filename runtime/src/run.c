@@ -249,29 +249,52 @@ RT_COLD static int step_failed(nsm_sim *s, int rc, double h)
                    nsm_method_name(s->set.method), h, nsm_status_name(rc));
 }
 
+/* Switch k over a step [t0, t1] that its ends follow, longer than the
+** sample interval: read on a grid of at most that interval, the end of the
+** part of the step that holds no more than the one turn the ends show.  A
+** grid part its own ends do not follow, or a second change of sign on the
+** grid, ends the step at the start of that part (or at its end, for the
+** first part): a bump flat at the step's ends and golden sections
+** (`exp(-((t - c)/s)^2) > 0.5`, 17 ms in a free mass's step of 1 s under
+** exact) was never applied, exit 0.  A step with nothing of that is kept
+** whole (its landings unchanged). */
+static double switch_scan(nsm_sim *s, int k, double t0, double t1)
+{
+    double L = t1 - t0, n = ceil(L / s->set.every), f0, d0, f, d, a = t0, fa;
+    if (!(s->set.every > 0) || !(n > 1) || n > 1e7)
+        return t1;
+    s->m->switch_fn(k, t0, s->params, s->consts, &f0, &d0);
+    fa = f0;
+    int changes = 0;
+    for (double i = 1; i <= n; i++) {
+        double b = i < n ? t0 + L * (i / n) : t1;
+        s->m->switch_fn(k, b, s->params, s->consts, &f, &d);
+        changes += (f > 0) != (fa > 0);
+        if (changes > 1 || !rt_switch_followed(s, k, a, b))
+            return a > t0 ? a : b;
+        a = b;
+        fa = f;
+    }
+    return t1;
+}
+
 /* The end of a step from t0 towards t1 over which every time switch is
 ** followed by its ends (rt_switch_followed, state.c), halving the step until it is: a
 ** condition oscillating within one step, as `sin(w*t) > 0.5` within the
 ** exact method's steps of a free mass (a whole run's length), turned many
 ** times there and next_switch, which sees one turn, missed every switch
-** (the push never applied, exit 0).  The exact and taylor methods, whose
-** steps do not end at the samples, also judge it over at most one sample
-** interval: a pulse flat at both ends and at the golden section (a bump
-** `exp(-((t - c)/s)^2) > 0.5` of 17 ms in a free mass's step of 1 s) looks
-** followed, and was never applied, exit 0; every method's steps now end at
-** most a sample interval apart, so a pulse longer than that is found.  The
-** step is cut into equal parts, not to one interval, which would leave a
-** last step of 2e-14 s short of the run's end (exact's run ended there). */
+** (the push never applied, exit 0).  A step longer than the sample
+** interval is then read on a grid of that interval (switch_scan), so a
+** pulse longer than it is found by every method. */
 static double switch_reach(nsm_sim *s, double t0, double t1)
 {
     if (!s->m->switch_fn)
         return t1;
-    int side = s->set.method == NSM_METHOD_EXACT || s->set.method == NSM_METHOD_TAYLOR;
-    if (side && s->set.every > 0 && t1 - t0 > s->set.every)
-        t1 = t0 + (t1 - t0) / ceil((t1 - t0) / s->set.every);
-    for (int k = 0; k < s->n_switches; k++)
+    for (int k = 0; k < s->n_switches; k++) {
         for (int it = 0; it < 80 && t1 > t0 && !rt_switch_followed(s, k, t0, t1); it++)
             t1 = t0 + 0.5 * (t1 - t0);
+        t1 = switch_scan(s, k, t0, t1);
+    }
     return t1;
 }
 
