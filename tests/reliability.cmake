@@ -1121,3 +1121,14 @@ foreach(case fricpart ripple longtrain seqbound rockstop)
   set_tests_properties(reliability/left21core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twentieth hostile pass on the core (tests/reliability/twentieth_pass_core_test.py):
+# time switches with bumps and tangent zeros, ...; each case under 20 s in
+# the normal build.
+foreach(case pulse tangent zenolift zenostrobe alias frichertz lyapsum walls slidewall beltswitch)
+  add_test(NAME reliability/twentieth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentieth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentieth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

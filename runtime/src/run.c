@@ -314,19 +314,52 @@ RT_COLD static int step_failed(nsm_sim *s, int rc, double h)
                    nsm_method_name(s->set.method), h, nsm_status_name(rc));
 }
 
+/* Switch k over a step [t0, t1] that its ends follow, longer than the
+** sample interval: read on a grid of at most that interval, the end of the
+** part of the step that holds no more than the one turn the ends show.  A
+** grid part its own ends do not follow, or a second change of sign on the
+** grid, ends the step at the start of that part (or at its end, for the
+** first part): a bump flat at the step's ends and golden sections
+** (`exp(-((t - c)/s)^2) > 0.5`, 17 ms in a free mass's step of 1 s under
+** exact) was never applied, exit 0.  A step with nothing of that is kept
+** whole (its landings unchanged). */
+static double switch_scan(nsm_sim *s, int k, double t0, double t1)
+{
+    double L = t1 - t0, n = ceil(L / s->set.every), f0, d0, f, d, a = t0, fa;
+    if (!(s->set.every > 0) || !(n > 1) || n > 1e7)
+        return t1;
+    s->m->switch_fn(k, t0, s->params, s->consts, &f0, &d0);
+    fa = f0;
+    int changes = 0;
+    for (double i = 1; i <= n; i++) {
+        double b = i < n ? t0 + L * (i / n) : t1;
+        s->m->switch_fn(k, b, s->params, s->consts, &f, &d);
+        changes += (f > 0) != (fa > 0);
+        if (changes > 1 || !rt_switch_followed(s, k, a, b))
+            return a > t0 ? a : b;
+        a = b;
+        fa = f;
+    }
+    return t1;
+}
+
 /* The end of a step from t0 towards t1 over which every time switch is
 ** followed by its ends (rt_switch_followed, state.c), halving the step until it is: a
 ** condition oscillating within one step, as `sin(w*t) > 0.5` within the
 ** exact method's steps of a free mass (a whole run's length), turned many
 ** times there and next_switch, which sees one turn, missed every switch
-** (the push never applied, exit 0). */
+** (the push never applied, exit 0).  A step longer than the sample
+** interval is then read on a grid of that interval (switch_scan), so a
+** pulse longer than it is found by every method. */
 RT_APART static double switch_reach(nsm_sim *s, double t0, double t1)
 {
     if (!s->m->switch_fn)
         return t1;
-    for (int k = 0; k < s->n_switches; k++)
+    for (int k = 0; k < s->n_switches; k++) {
         for (int it = 0; it < 80 && t1 > t0 && !rt_switch_followed(s, k, t0, t1); it++)
             t1 = t0 + 0.5 * (t1 - t0);
+        t1 = switch_scan(s, k, t0, t1);
+    }
     return t1;
 }
 
@@ -355,6 +388,25 @@ static int switch_off_zero(nsm_sim *s, int k, double *a, double *fa, double *da,
            (s->m->switch_state(k, x, s->params, s->consts) != 0) != (s->sw[k] != 0);
 }
 
+/* Whether switch k, turned at t0 where its function is 0, has its
+** condition just after (at a) other than the one now in force: its
+** function touched 0 there without crossing (`(t - c)^2 > 0` at t = c).
+** It turns back at once; else a landing on the tangent zero at a step's
+** end (rk4's grid on c = 0.5 s) turned the push off for the rest of the
+** run, exit 0.  The condition is read at a double past t0 at least (a
+** step of 1e-18 s after a Zeno point has a = t0, where `t > T` landed on T
+** is still off: it turned back and forth there until the event cap). */
+static int switch_turned_back(const nsm_sim *s, int k, double t0, double a)
+{
+    double f, d;
+    if (!s->m->switch_state)
+        return 0;
+    s->m->switch_fn(k, t0, s->params, s->consts, &f, &d);
+    a = fmax(a, nextafter(t0, INFINITY));
+    return f == 0 &&
+           (s->m->switch_state(k, a, s->params, s->consts) != 0) != (s->sw[k] != 0);
+}
+
 /* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
 ** landed exactly on the switch: index, or -1; time in *ts.
 ** Switch functions depend on time only, so the root is found by bracketing
@@ -373,6 +425,11 @@ RT_APART static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
             a = t0 + 1e-9 * (t1 - t0);
             if (!(a < t1))
                 continue;
+            if (switch_turned_back(s, k, t0, a)) {
+                *ts = t0;
+                best = k;
+                continue;
+            }
         }
         s->m->switch_fn(k, a, s->params, s->consts, &fa, &da);
         s->m->switch_fn(k, b, s->params, s->consts, &fb, &db);
