@@ -389,22 +389,29 @@ static int switch_off_zero(nsm_sim *s, int k, double *a, double *fa, double *da,
 }
 
 /* Whether switch k, turned at t0 where its function is 0, has its
-** condition just after (at a) other than the one now in force: its
-** function touched 0 there without crossing (`(t - c)^2 > 0` at t = c).
-** It turns back at once; else a landing on the tangent zero at a step's
-** end (rk4's grid on c = 0.5 s) turned the push off for the rest of the
-** run, exit 0.  The condition is read at a double past t0 at least (a
-** step of 1e-18 s after a Zeno point has a = t0, where `t > T` landed on T
-** is still off: it turned back and forth there until the event cap). */
-static int switch_turned_back(const nsm_sim *s, int k, double t0, double a)
+** condition just after other than the one now in force: its function
+** touched 0 there without crossing (`(t - c)^2 > 0` at t = c).  It turns
+** back at once; else a landing on the tangent zero at a step's end (rk4's
+** grid on c = 0.5 s) turned the push off for the rest of the run, exit 0.
+** The condition is read past t0 (at t0 itself after a Zeno point, a step
+** of 1e-18 s, `t > T` landed on T was still off) at two points, at a (a
+** fixed part of the step) and where the function first leaves 0
+** (switch_off_zero), and both must differ: near a crossing whose slope is
+** small either can fall within the function's rounding (t + 8.9e-5
+** sin(18717 t) > 0.8595 by adaptive, read at a, and t + 0.0264 sin(38.7
+** t) > 0.8921 by exact, read where it leaves 0, each turned back a true
+** crossing). */
+static int switch_turned_back(nsm_sim *s, int k, double t0, double a, double t1)
 {
-    double f, d;
+    double f, d, fb, db, x = t0;
     if (!s->m->switch_state)
         return 0;
     s->m->switch_fn(k, t0, s->params, s->consts, &f, &d);
     a = fmax(a, nextafter(t0, INFINITY));
-    return f == 0 &&
-           (s->m->switch_state(k, a, s->params, s->consts) != 0) != (s->sw[k] != 0);
+    if (f != 0 || (s->m->switch_state(k, a, s->params, s->consts) != 0) == (s->sw[k] != 0))
+        return 0;
+    s->m->switch_fn(k, t1, s->params, s->consts, &fb, &db);
+    return switch_off_zero(s, k, &x, &f, &d, t1, fb, db);
 }
 
 /* Earliest time-switch crossing in (t0, t1], or at t0 itself when an event
@@ -425,7 +432,7 @@ RT_APART static int next_switch(nsm_sim *s, double t0, double t1, double *ts)
             a = t0 + 1e-9 * (t1 - t0);
             if (!(a < t1))
                 continue;
-            if (switch_turned_back(s, k, t0, a)) {
+            if (switch_turned_back(s, k, t0, a, t1)) {
                 *ts = t0;
                 best = k;
                 continue;
