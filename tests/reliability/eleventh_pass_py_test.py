@@ -303,7 +303,7 @@ A = [
  ("basins start 10**400", lambda: fio.basins(("M.x", BIG, 0.5, 2), V, "impact:stop", **kw), S),
  ("basins t_max '--version'", lambda: fio.basins(X, V, "impact:stop", t_max="--version", **kw), S),
  ("basins section '--help'", lambda: fio.basins(X, V, "--help", **kw), S),
- ("basins params {'e=0.1': 0.5}", lambda: fio.basins(X, V, "impact:stop", params={"e=0.1": 0.5}, **kw), S),
+ ("basins params {'e=0.1': 0.5}", lambda: fio.basins(X, V, "impact:stop", params={"e=0.1": 0.5}, **kw), P),
 ]
 for label, call, want in thin(A):
     expect(label, call, want)

@@ -89,7 +89,7 @@ F = [
  ("basins coordinate NUL", lambda: fio.basins(("M.x\0", -1, 0.5, 2), V, "impact:stop", **kw), S),
  ("basins period NUL", lambda: fio.basins(X, V, "period:2*pi/omega", period="2*pi/omega\0", **kw), S),
  ("basins t_max NUL", lambda: fio.basins(X, V, "impact:stop", t_max="100\0", **kw), S),
- ("basins params key NUL", lambda: fio.basins(X, V, "impact:stop", params={"e\0": 0.5}, **kw), S),
+ ("basins params key NUL", lambda: fio.basins(X, V, "impact:stop", params={"e\0": 0.5}, **kw), P),
  ("basins section surrogate", lambda: fio.basins(X, V, "impact:" + U, **kw), S),
  # 2**63 - 1 was rounded to 2**63 as a float and refused as not "> 0"
  ("run max_steps 2**63 - 1", lambda: tm.run(t_end=1, max_steps=2 ** 63 - 1), OK),
