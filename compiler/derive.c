@@ -308,6 +308,27 @@ static int dv_check_gaps(Derivation *dv, Diag *diag)
 
 /* ---- time switches -------------------------------------------------------- */
 
+/* Whether e is built of sums and products of t and of terms free of t
+ * (numbers, parameters and functions of them, constant over a run): a
+ * polynomial in t.  With a derivative free of t, it is a + b t. */
+static bool dv_polynomial_in_time(const Expr *e)
+{
+    if (!expr_has_kind(e, EX_TIME) && !expr_has_kind(e, EX_VAR))
+        return true;
+    switch (e->kind) {
+    case EX_TIME:
+        return true;
+    case EX_ADD:
+    case EX_MUL:
+        for (int i = 0; i < e->nargs; i++)
+            if (!dv_polynomial_in_time(e->args[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Rebuilds e bottom-up, replacing every comparison that involves t by its
  * switch flag (registering new switches on the way). */
 static Expr *dv_switchify(Derivation *dv, Expr *e, SrcLoc loc)
@@ -325,6 +346,7 @@ static Expr *dv_switchify(Derivation *dv, Expr *e, SrcLoc loc)
         s->cond = e;
         s->fn = expr_sub(x, e->args[0], e->args[1]);
         s->fn_dot = expr_diff(x, s->fn, expr_time(x));
+        s->affine = dv_polynomial_in_time(s->fn) && !expr_has_kind(s->fn_dot, EX_TIME);
         s->loc = loc;
         return expr_var(x, dv->v_sw + k);
     }

@@ -148,6 +148,8 @@ typedef struct DvHeldSet {
 typedef struct DvSwitch {
     Expr *cond;            /* the comparison as written */
     Expr *fn, *fn_dot;     /* switch function lhs - rhs and its time derivative */
+    bool affine;           /* fn is a + b t: sums and products of numbers,
+                              parameters and t, its derivative free of t */
     SrcLoc loc;            /* of the force it was found in */
 } DvSwitch;
 

@@ -2182,6 +2182,34 @@ static void emit_modes(Cgen *cg)
 
 /* ---- switches and generator ---------------------------------------------------- */
 
+/* Whether some time switch's function is affine in t. */
+static bool any_switch_affine(const Derivation *dv)
+{
+    for (int k = 0; k < dv->n_sw; k++)
+        if (dv->sw_list[k].affine)
+            return true;
+    return false;
+}
+
+/* switch_affine[]: which switch functions are a + b t (nsm/model.h), so
+ * the run loop skips the test that a step follows them; nothing when none
+ * is. */
+static void emit_switch_affine(Cgen *cg)
+{
+    const Derivation *dv = cg->dv;
+    FILE *o = cg->out;
+    if (!any_switch_affine(dv))
+        return;
+    fprintf(o, "/* Which switch functions are affine in t (at most one zero, followed by\n"
+               " * the ends of any step). */\n");
+    fprintf(o, "static const unsigned char switch_affine[%d] = {", dv->n_sw);
+    for (int k = 0; k < dv->n_sw; k++)
+        fprintf(o, "%s%d", k ? ", " : " ", dv->sw_list[k].affine ? 1 : 0);
+    fprintf(o, " };\n\n");
+}
+
+/* switch_fn() and switch_state(): each time switch's function and its
+ * condition's truth value (and switch_affine[], emit_switch_affine). */
 static void emit_switches(Cgen *cg)
 {
     const Derivation *dv = cg->dv;
@@ -2211,6 +2239,7 @@ static void emit_switches(Cgen *cg)
         fprintf(o, ";\n");
     }
     fprintf(o, "    default:\n        return 0;\n    }\n}\n\n");
+    emit_switch_affine(cg);
 }
 
 /* generator() and generator_state() of the exact method; nothing for a
@@ -2955,6 +2984,8 @@ static void emit_table(Cgen *cg)
         fprintf(o, "    .modes = modes,\n    .deriv = deriv,\n    .events = events,\n");
     if (dv->n_sw)
         fprintf(o, "    .switch_fn = switch_fn,\n    .switch_state = switch_state,\n");
+    if (any_switch_affine(dv))
+        fprintf(o, "    .switch_affine = switch_affine,\n");
     if (cg->n_gen)
         fprintf(o, "    .n_gen = %d,\n    .generator = generator,\n    .generator_state = generator_state,\n",
                 cg->n_gen);

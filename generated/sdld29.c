@@ -241,6 +241,10 @@ static int switch_state(int k, double t, const double *p, const double *c)
     }
 }
 
+/* Which switch functions are affine in t (at most one zero, followed by
+ * the ends of any step). */
+static const unsigned char switch_affine[1] = { 1 };
+
 /* Exact method: f_ext(t) = B z(t), z' = G z. */
 static void generator(const int *sw, const double *p, const double *c, double *G, double *B)
 {
@@ -311,6 +315,7 @@ const nsm_model nsm_model_sdld29 = {
     .events = events,
     .switch_fn = switch_fn,
     .switch_state = switch_state,
+    .switch_affine = switch_affine,
     .n_gen = 1,
     .generator = generator,
     .generator_state = generator_state,

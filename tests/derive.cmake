@@ -70,3 +70,21 @@ target_include_directories(test_nl_series PRIVATE ${NSM_SOURCE_DIR}/runtime/incl
 target_link_libraries(test_nl_series PRIVATE m)
 add_test(NAME derive.nl_series COMMAND test_nl_series)
 set_tests_properties(derive.nl_series PROPERTIES LABELS "unit;derive" TIMEOUT 20)
+
+# Time switches affine in t (tests/switches/affine_test.py): which switch
+# functions nsmc marks as a + b t, and that each marked model's runs by
+# exact, rk4 and adaptive are the same bytes without the mark.
+set(NSM_AFFINE_CFLAGS "-O2")
+if(NSM_SANITIZE)
+  set(NSM_AFFINE_CFLAGS "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all")
+endif()
+set(NSM_AFFINE_LIBS "$<TARGET_FILE:nsmcli>:$<TARGET_FILE:nsmrt>")
+if(NSM_HAVE_HDF5)
+  string(APPEND NSM_AFFINE_LIBS ":${NSM_HDF5_LIBRARY}")
+endif()
+add_test(NAME derive.switch_affine
+  COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/switches/affine_test.py
+          --nsmc $<TARGET_FILE:nsmc> --lib ${NSM_AFFINE_LIBS}
+          --include ${NSM_SOURCE_DIR}/runtime/include
+          --cc ${CMAKE_C_COMPILER} "--cflags=${NSM_AFFINE_CFLAGS}")
+set_tests_properties(derive.switch_affine PROPERTIES LABELS "derive;generated" TIMEOUT 600)

@@ -785,6 +785,7 @@ void rt_state_mode_set(nsm_sim *s, const unsigned *mode);
 void rt_transition_loss_add(nsm_sim *s, double lost);
 void rt_state_switch_set(nsm_sim *s, int k, int on, double t);
 int rt_switch_followed(const nsm_sim *s, int k, double a, double b);
+int rt_switch_affine(const nsm_sim *s, int k);
 void rt_state_transition_mark(nsm_sim *s, int j);
 void rt_state_inputs_changed(nsm_sim *s);
 int rt_state_marked_now(const nsm_sim *s, int j);

@@ -356,6 +356,8 @@ RT_APART static double switch_reach(nsm_sim *s, double t0, double t1)
     if (!s->m->switch_fn)
         return t1;
     for (int k = 0; k < s->n_switches; k++) {
+        if (rt_switch_affine(s, k))
+            continue;
         for (int it = 0; it < 80 && t1 > t0 && !rt_switch_followed(s, k, t0, t1); it++)
             t1 = t0 + 0.5 * (t1 - t0);
         t1 = switch_scan(s, k, t0, t1);

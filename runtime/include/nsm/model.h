@@ -531,6 +531,13 @@ typedef struct nsm_model {
      * nsm_space_friction). */
     int n_space_frictions;
     const nsm_space_friction *space_frictions;
+    /* Time switches whose function is affine in t (appended: NULL when
+     * none is known to be): switch_affine[k] nonzero when switch k's
+     * function is a + b t (its derivative free of t), as `t <= 1 s`.  Such
+     * a function has at most one zero and is followed by the ends of any
+     * step, so the run loop skips its follow test and its grid scan
+     * (run.c, switch_reach).  n_switches flags. */
+    const unsigned char *switch_affine;
 } nsm_model;
 
 #ifdef __cplusplus
