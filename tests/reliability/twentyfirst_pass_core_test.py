@@ -25,6 +25,11 @@ Cases (each under 20 s in the normal build):
                 and adaptive (rtol 1e-11, reusing its last stage between
                 steps): x(t) the free response plus the step response from
                 T.  Passed (kept).
+  cradles       cradles of 3, 7 and 20 equal balls (e = 1) struck at 1 m/s,
+                and two bodies (1e-6 to 1e6 kg, e = 0, 0.3, 1) meeting at 1
+                and -0.5 m/s, by exact, rk4 and adaptive: the last ball
+                leaves at 1 m/s and the others rest; the pair's velocities
+                from momentum and Newton's law.  Passed (kept).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -154,6 +159,48 @@ def case_oscswitch(tmp):
                 check(err < 1e-7, "step force from %g s (k = %g, %s, every %s)" % (T, k, meth, every))
 
 
+TWO = '''model two "two bodies meeting"
+param m1 = 1 kg
+param m2 = 1 kg
+param e = 0.5
+mass A = m1
+mass B = m2
+gap G: B.x - A.x >= 0 m, impact(e = e)
+init A.x = -0.1 m, A.v = 1 m/s, B.v = -0.5 m/s
+simulate t_end = 0.3 s, dt = 1 ms
+output every 10 ms: A.v, B.v
+'''
+
+
+def case_cradles(tmp):
+    """Elastic cradles and two-body impacts of very different masses."""
+    for N in (3, 7, 20):
+        text = ('model cradle%d "a cradle of equal balls"\n' % N +
+                "".join("mass P%d = 1 kg\n" % (i + 1) for i in range(N)) +
+                "".join("gap G%d: P%d.x - P%d.x >= 0 m, impact(e = 1)\n" % (i + 1, i + 2, i + 1)
+                        for i in range(N - 1)) +
+                "init P1.x = -0.1 m, P1.v = 1 m/s\nsimulate t_end = 0.3 s, dt = 1 ms\n"
+                "output every 10 ms: " + ", ".join("P%d.v" % (i + 1) for i in range(N)) + "\n")
+        m = compiled(tmp, "cradle%d" % N, text)
+        for meth in METHODS:
+            r = m.run(method=meth)
+            err = max(abs(r["P%d.v" % (i + 1)][-1] - (1.0 if i == N - 1 else 0.0)) for i in range(N))
+            print("  cradle of %d, %s -> speeds within %.3g of (0, ..., 0, 1)" % (N, meth, err))
+            check(err <= 1e-9, "cradle of %d (%s): the last ball leaves alone" % (N, meth))
+    m = compiled(tmp, "two", TWO)
+    for m1, m2 in ((1, 1), (1e-6, 1), (1, 1e-6), (1e6, 1e-6), (3, 7)):
+        for e in (0, 0.3, 1):
+            vc = (m1 * 1.0 - m2 * 0.5) / (m1 + m2)
+            a, b = vc - e * m2 * 1.5 / (m1 + m2), vc + e * m1 * 1.5 / (m1 + m2)
+            for meth in METHODS:
+                r = m.run(method=meth, params={"m1": m1, "m2": m2, "e": e})
+                err = abs(r["A.v"][-1] - a) + abs(r["B.v"][-1] - b)
+                print("  %g kg at 1 m/s meets %g kg at -0.5 m/s, e = %g, %s -> within %.3g of "
+                      "(%.17g, %.17g)" % (m1, m2, e, meth, err, a, b))
+                check(err <= 1e-9 * max(1, abs(a), abs(b)), "two bodies %g, %g kg, e = %g (%s)"
+                      % (m1, m2, e, meth))
+
+
 if __name__ == "__main__":
     sys.exit(main({"plastictrain": case_plastictrain, "switchtie": case_switchtie,
-                   "oscswitch": case_oscswitch}, "nsm-twentyfirst-core-", case_arg=2))
+                   "oscswitch": case_oscswitch, "cradles": case_cradles}, "nsm-twentyfirst-core-", case_arg=2))
