@@ -27,9 +27,11 @@ Cases (each under 20 s in the normal build):
                 T.  Passed (kept).
   cradles       cradles of 3, 7 and 20 equal balls (e = 1) struck at 1 m/s,
                 and two bodies (1e-6 to 1e6 kg, e = 0, 0.3, 1) meeting at 1
-                and -0.5 m/s, by exact, rk4 and adaptive: the last ball
+                and -0.5 m/s, three equal beads with the laws e = 0 and 1
+                (both orders), by exact, rk4 and adaptive: the last ball
                 leaves at 1 m/s and the others rest; the pair's velocities
-                from momentum and Newton's law.  Passed (kept).
+                from momentum and Newton's law; (1/4, 1/4, 1/2) and (0, 1/2,
+                1/2) m/s by the pair collisions.  Passed (kept).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -172,6 +174,23 @@ output every 10 ms: A.v, B.v
 '''
 
 
+# three equal beads, the first pair's law e1, the second's e2: by the
+# sequence of pair collisions, (e1, e2) = (0, 1) ends at (1/4, 1/4, 1/2) v0
+# (plastic, elastic exchange, plastic again) and (1, 0) at (0, 1/2, 1/2) v0
+MIXED = '''model mixed "three beads, two laws"
+param e1 = 0
+param e2 = 1
+mass A = 1 kg
+mass B = 1 kg
+mass C = 1 kg
+gap G1: B.x - A.x >= 0 m, impact(e = e1)
+gap G2: C.x - B.x >= 0 m, impact(e = e2)
+init A.x = -0.1 m, A.v = 1 m/s
+simulate t_end = 0.3 s, dt = 1 ms
+output every 10 ms: A.v, B.v, C.v
+'''
+
+
 def case_cradles(tmp):
     """Elastic cradles and two-body impacts of very different masses."""
     for N in (3, 7, 20):
@@ -187,6 +206,14 @@ def case_cradles(tmp):
             err = max(abs(r["P%d.v" % (i + 1)][-1] - (1.0 if i == N - 1 else 0.0)) for i in range(N))
             print("  cradle of %d, %s -> speeds within %.3g of (0, ..., 0, 1)" % (N, meth, err))
             check(err <= 1e-9, "cradle of %d (%s): the last ball leaves alone" % (N, meth))
+    m = compiled(tmp, "mixed", MIXED)
+    for e1, e2, ref in ((0, 1, (0.25, 0.25, 0.5)), (1, 0, (0.0, 0.5, 0.5))):
+        for meth in METHODS:
+            r = m.run(method=meth, params={"e1": e1, "e2": e2})
+            err = max(abs(r[b + ".v"][-1] - v) for b, v in zip("ABC", ref))
+            print("  three equal beads, e = %g then %g, %s -> within %.3g of %s"
+                  % (e1, e2, meth, err, ref))
+            check(err <= 1e-12, "mixed laws e = %g, %g (%s)" % (e1, e2, meth))
     m = compiled(tmp, "two", TWO)
     for m1, m2 in ((1, 1), (1e-6, 1), (1, 1e-6), (1e6, 1e-6), (3, 7)):
         for e in (0, 0.3, 1):
