@@ -1132,3 +1132,14 @@ foreach(case pulse tangent zenolift zenostrobe alias frichertz lyapsum walls sli
   set_tests_properties(reliability/twentieth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# Twenty-first hostile pass, core: plastic trains under the sequential law,
+# switches tied with impacts, a step force under adaptive's reuse of its
+# last stage; each case under 20 s in the normal build.
+foreach(case plastictrain switchtie oscswitch cradles)
+  add_test(NAME reliability/twentyfirst_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfirst_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfirst_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
