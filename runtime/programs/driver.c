@@ -117,6 +117,7 @@ typedef struct Driver {
 } Driver;
 
 static int bad(const char *prog, const char *fmt, const char *a, const char *b);
+static int write_failed(Driver *d, int e, const char *path);
 
 static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t);
 
@@ -374,6 +375,25 @@ static int sink_endline(Sink *s)
     if (!s->err && (s->n >= 32768 || sink_due(s)))
         sink_flush(s);
     return s->err != 0;
+}
+
+/* Write out every CSV output whose buffered lines have waited SINK_EVERY
+** since its last write, whichever output the run is writing now: the
+** event log's first impacts (or a header) stayed in its buffer while only
+** the trajectory wrote, and a SIGKILL minutes later lost them all.  Called
+** at every sample, event and section record.  Returns nonzero after a
+** failed write (write_failed has said which). */
+static int sinks_tick(Driver *d)
+{
+    Sink *sinks[3] = { &d->out, &d->events, &d->sec };
+    for (int k = 0; k < 3; k++) {
+        Sink *s = sinks[k];
+        if (s->fd < 0 || s->err || !s->n || !sink_due(s))
+            continue;
+        if (sink_flush(s))
+            return write_failed(d, s->err, s->path);
+    }
+    return 0;
 }
 
 /* Removes the file that path names, through a symbolic link: unlinking
@@ -742,6 +762,8 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
                 num_unsigned_nan(ev->energy_lost), ev->count);
     if (sink_endline(&d->events))
         return write_failed(d, d->events.err, d->events.path);
+    if (sinks_tick(d))
+        return 1;
     if (d->table && (d->table_max < 0 || d->nev <= d->table_max)) {
         if (d->nev == 1)
             printf("%-20s %-14s %-12s %14s %14s %14s %14s %6s\n", "t [s]", "event", "contact",
@@ -766,6 +788,8 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
         anim_sample(d->anim, sim, t);
     if (d->h5 && h5out_sample(d->h5, sim, t))
         return 1;   /* stops the run; h5out_close says why */
+    if (sinks_tick(d))
+        return 1;
     if (d->out.fd >= 0) {
         sink_printf(&d->out, "%.12g", t);
         for (int k = 0; k < d->m->n_outputs; k++)
@@ -791,6 +815,8 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     sink_printf(&d->sec, "\n");
     if (sink_endline(&d->sec))
         return write_failed(d, d->sec.err, d->sec.path);
+    if (sinks_tick(d))
+        return 1;
     if (d->h5 && h5out_section(d->h5, r))
         return 1;   /* stops the run; h5out_close says why */
     return stop_signal != 0;
