@@ -13,6 +13,13 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   only at its own line ends).  Now every output whose lines
                   have waited 0.25 s is written at each sample, event and
                   section record: the landing is there.
+  findings_order  `nsmc sweep --out-dir=D M.nsm ...` and `nsmc continue
+                  --param omega=2.4:2.6 M.nsm ...` (options before the model,
+                  as nsmc run takes them): refused, "no model file given",
+                  the model named on the same line.  Now the model is the
+                  first word that is neither an option nor an option's
+                  value: the same section, summary and branch as with the
+                  model first.
   kept_attached   every option of the simulator and of nsmc run in both
                   forms (--NAME VALUE and --NAME=VALUE), values with '='
                   inside, empty values, repeated options, options before
@@ -33,6 +40,7 @@ from passlib import Failure, alive, check, env_for, main, run  # noqa: E402
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
 BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 
 # the ball of models/bouncing_ball.nsm (m = 1 kg, g = 9.81 m/s^2, e = 0.9)
 # dropped from 1 m lands at sqrt(2 h / g) (free fall, by hand)
@@ -141,7 +149,7 @@ def attach(cmd):
     flags = {"--table", "--summary", "--phase", "--lyapunov", "--no-zeno", "--no-plot", "-q"}
     while i < len(cmd):
         a = cmd[i]
-        if a.startswith("--") and a not in flags and i + 1 < len(cmd):
+        if a.startswith("--") and "=" not in a and a not in flags and i + 1 < len(cmd):
             out.append(a + "=" + cmd[i + 1])
             i += 2
         else:
@@ -171,7 +179,26 @@ def case_kept_attached(tmp):
               % words)
 
 
+def case_findings_order(tmp):
+    """sweep and continue with options before the model: the same results."""
+    sweep = ["--param=omega=2.4:2.6:2", "--section=period:2*pi/omega", "--transient=5",
+             "--record=4"]
+    cont = ["--param", "omega=2.4:2.6"]
+    for what, opts, files in (("sweep", sweep, ["D/summary.csv", "D/section.csv"]),
+                              ("continue", cont, ["D/branch.csv"])):
+        first = outcome(tmp, [NSMC, what, FIO, "--out-dir", "@D"] + opts, files)
+        check(first[0] == 0 and all(first[2].values()),
+              "nsmc %s with the model first: exit 0, %s written" % (what, files))
+        for order in (["--out-dir=@D"] + opts + [FIO], ["--out-dir", "@D", FIO] + opts,
+                      attach(opts)[:1] + [FIO, "--out-dir=@D"] + attach(opts)[1:]):
+            got = outcome(tmp, [NSMC, what] + order, files)
+            print("input: nsmc %s %s -> %d %s" % (what, " ".join(order), got[0], got[1]))
+            check(got == first, "nsmc %s with the model after options: the same results"
+                  % what)
+
+
 CASES = {
+    "findings_order": case_findings_order,
     "findings_quiet": case_findings_quiet,
     "kept_attached": case_kept_attached,
 }
