@@ -20,6 +20,11 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   first word that is neither an option nor an option's
                   value: the same section, summary and branch as with the
                   model first.
+  findings_steps  Model.continuation(ds=0.1, ds_max=0.01) or ds_min=0.1 above
+                  ds: SettingError "continuation: bad options (steps, range
+                  or period)", the cause unnamed, where nsmc continue says
+                  "the steps must satisfy ds-min <= ds <= ds-max".  Now a
+                  SettingError naming the three steps.
   kept_attached   every option of the simulator and of nsmc run in both
                   forms (--NAME VALUE and --NAME=VALUE), values with '='
                   inside, empty values, repeated options, options before
@@ -35,7 +40,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import Failure, alive, check, env_for, main, run  # noqa: E402
+from passlib import Failure, alive, check, env_for, main, python_script, run  # noqa: E402
 
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
@@ -197,7 +202,35 @@ def case_findings_order(tmp):
                   % what)
 
 
+STEPS = r'''
+import sys
+import nsm
+m = nsm.compile(sys.argv[1])
+for kw in (dict(ds=0.1, ds_max=0.01), dict(ds_min=0.1), dict(ds=0.001, ds_min=0.01),
+           dict(ds=0.06), dict(ds_min=0.2, ds_max=0.1)):
+    try:
+        m.continuation("omega", 2.4, 2.6, **kw)
+        out = "a branch"
+    except nsm.Error as e:
+        out = "%s: %s" % (type(e).__name__, e)
+    print("  continuation %-34r -> %s" % (kw, out[:120]))
+    assert out.startswith("SettingError") and "ds_min <= ds <= ds_max" in out, out
+for kw in (dict(ds=0.05), dict(ds=0.01, ds_min=0.01, ds_max=0.01)):
+    b = m.continuation("omega", 2.4, 2.6, **kw)
+    print("  continuation %-34r -> %d points" % (kw, len(b.param)))
+    assert len(b.param) > 1
+print("done")
+'''
+
+
+def case_findings_steps(tmp):
+    """Model.continuation's steps out of order: a SettingError naming them."""
+    python_script(tmp, "steps.py", STEPS, [FIO],
+                  "Model.continuation's steps out of order: SettingError naming them")
+
+
 CASES = {
+    "findings_steps": case_findings_steps,
     "findings_order": case_findings_order,
     "findings_quiet": case_findings_quiet,
     "kept_attached": case_kept_attached,
