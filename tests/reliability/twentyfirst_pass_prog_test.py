@@ -25,6 +25,11 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   or period)", the cause unnamed, where nsmc continue says
                   "the steps must satisfy ds-min <= ds <= ds-max".  Now a
                   SettingError naming the three steps.
+  findings_script the simulator's --plot P and --animate a.gif under a
+                  file-size limit that the CSV files fit in and the gnuplot
+                  script does not: exit 1, "cannot write 'P/plot.gp': File
+                  too large", and the script left cut at the limit (2048 or
+                  8192 bytes), a half-written output.  Now removed.
   kept_attached   every option of the simulator and of nsmc run in both
                   forms (--NAME VALUE and --NAME=VALUE), values with '='
                   inside, empty values, repeated options, options before
@@ -202,6 +207,28 @@ def case_findings_order(tmp):
                   % what)
 
 
+def fsize(limit):
+    """A preexec function setting a file-size limit of limit bytes."""
+    import resource
+    return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+def case_findings_script(tmp):
+    """A gnuplot script cut at a file-size limit: refused, and removed."""
+    for limit, words, script in ((2048, ["--every", "0.5", "--plot", "P"], "P/plot.gp"),
+                                 (3000, ["--every", "0.5", "--plot", "P2", "--phase"],
+                                  "P2/plot.gp"),
+                                 (8192, ["--animate", "a.gif"], "a.gp"),
+                                 (8192, ["--out", "tr.csv", "--animate", "b.gif"], "b.gp")):
+        p = run(tmp, [SIM, "--t-end", "1"] + words, preexec=fsize(limit))
+        print("input: %s under a limit of %d bytes -> %d %s"
+              % (" ".join(words), limit, p.returncode, p.stderr.splitlines()[0]))
+        check(p.returncode == 1 and "File too large" in p.stderr,
+              "%s under %d bytes: exit 1, the limit named" % (words, limit), p)
+        check(not os.path.lexists(os.path.join(tmp, script)),
+              "%s under %d bytes: no %s cut at the limit" % (words, limit, script))
+
+
 STEPS = r'''
 import sys
 import nsm
@@ -230,6 +257,7 @@ def case_findings_steps(tmp):
 
 
 CASES = {
+    "findings_script": case_findings_script,
     "findings_steps": case_findings_steps,
     "findings_order": case_findings_order,
     "findings_quiet": case_findings_quiet,
