@@ -1138,7 +1138,8 @@ endforeach()
 # stops receiving lines still written within 0.25 s under SIGKILL, every
 # option in both forms (--NAME VALUE, --NAME=VALUE); each case under 20 s
 # in the normal build.
-foreach(case findings_quiet findings_order findings_steps findings_script kept_attached)
+foreach(case findings_quiet findings_order findings_steps findings_script findings_h5clash
+    kept_attached)
   add_test(NAME reliability/twentyfirst_prog_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfirst_pass_prog_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

@@ -206,8 +206,10 @@ static int fifo_open(const char *path)
 ** out_truncate empties it once every output is open); *created says the
 ** file is new, so that sink_abandon may remove it.  A regular file is
 ** locked (flock) for the run: a second simulator writing the same file
-** would interleave its lines with the first's, so it is refused (-1 with
-** errno EBUSY; a file system without locks is written unlocked).  The fd,
+** would interleave its lines with the first's, and one writing it as HDF5
+** (h5out_writer) would rename its file over it at the end, so either is
+** refused (-1 with errno EBUSY; a file system without locks is written
+** unlocked).  The fd,
 ** or -1 with errno set. */
 static int out_open_fd(const char *path, int *created)
 {
@@ -221,8 +223,10 @@ static int out_open_fd(const char *path, int *created)
     if (fd < 0 && errno == EEXIST)
         fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        ((flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) || h5out_writer(path))) {
         close(fd);
+        if (*created)
+            unlink(path);
         errno = EBUSY;
         return -1;
     }
@@ -861,8 +865,8 @@ static int cannot_open(const char *prog, const char *path, int e)
 {
     if (e == EBUSY)
         fprintf(stderr, "%s: error: cannot write '%s': it is in use by another running program "
-                "(two writers would interleave their lines); wait for it or choose another "
-                "file\n", prog, path);
+                "(two writers would interleave their lines, or its HDF5 file would replace this "
+                "one); wait for it or choose another file\n", prog, path);
     else
         fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(e));
     return 1;

@@ -30,6 +30,13 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                   script does not: exit 1, "cannot write 'P/plot.gp': File
                   too large", and the script left cut at the limit (2048 or
                   8192 bytes), a half-written output.  Now removed.
+  findings_h5clash a simulator's --stats, --events or --section-out r.h5 while
+                  another writes r.h5 as HDF5 (its locked r.h5.PID.partial),
+                  and --out s.h5 while another writes s.h5 as its --stats:
+                  exit 0, and the first run's rename at its end replaced the
+                  CSV silently (or the HDF5 file replaced the other's
+                  statistics).  Now refused as "in use by another running
+                  program", the first run's file what it wrote.
   kept_attached   every option of the simulator and of nsmc run in both
                   forms (--NAME VALUE and --NAME=VALUE), values with '='
                   inside, empty values, repeated options, options before
@@ -229,6 +236,43 @@ def case_findings_script(tmp):
               "%s under %d bytes: no %s cut at the limit" % (words, limit, script))
 
 
+def long_run(tmp, words):
+    """A simulator run of minutes with words, started in tmp, once its
+    outputs are open (its stderr empty, 0.8 s later)."""
+    pr = subprocess.Popen([SIM, "--t-end", "60", "--dt", "1e-5"] + words, cwd=tmp,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.8)
+    if pr.poll() is not None:
+        raise Failure("the long run %s ended early: %s" % (words, pr.stderr.read()))
+    return pr
+
+
+def case_findings_h5clash(tmp):
+    """A CSV output and an HDF5 output of two running simulators under one
+    name: the second refused."""
+    for first, second, name, magic in (
+            (["--out", "r.h5"], ["--stats", "r.h5"], "r.h5", b"\x89HDF"),
+            (["--out", "r.h5"], ["--events", "./r.h5"], "r.h5", b"\x89HDF"),
+            (["--out", "r.h5"], ["--section", "period:0.1", "--section-out", "r.h5"], "r.h5",
+             b"\x89HDF"),
+            (["--stats", "s.h5", "--out", "tr.csv"], ["--out", "s.h5"], "s.h5", b"contact")):
+        for f in os.listdir(tmp):
+            if f.startswith(("r.h5", "s.h5")):
+                os.remove(os.path.join(tmp, f))
+        pr = long_run(tmp, first)
+        p = run(tmp, [SIM, "--t-end", "0.5"] + second)
+        pr.send_signal(signal.SIGTERM)
+        pr.communicate(timeout=60)
+        print("input: %s while a simulator runs with %s -> %d %s"
+              % (" ".join(second), " ".join(first), p.returncode,
+                 (p.stderr.splitlines() or [""])[0]))
+        check(p.returncode == 1 and "in use by another running program" in p.stderr,
+              "%s beside a run writing %s: refused" % (second, first), p)
+        with open(os.path.join(tmp, name), "rb") as f:
+            head = f.read(16)
+        check(magic in head, "%s: the first run's file (%r)" % (name, head[:8]))
+
+
 STEPS = r'''
 import sys
 import nsm
@@ -257,6 +301,7 @@ def case_findings_steps(tmp):
 
 
 CASES = {
+    "findings_h5clash": case_findings_h5clash,
     "findings_script": case_findings_script,
     "findings_steps": case_findings_steps,
     "findings_order": case_findings_order,
