@@ -1143,3 +1143,17 @@ foreach(case plastictrain switchtie oscswitch cradles)
   set_tests_properties(reliability/twentyfirst_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-first hostile pass over the programs
+# (tests/reliability/twentyfirst_pass_prog_test.py): a CSV output that
+# stops receiving lines still written within 0.25 s under SIGKILL, every
+# option in both forms (--NAME VALUE, --NAME=VALUE); each case under 20 s
+# in the normal build.
+foreach(case findings_quiet findings_order findings_steps findings_script findings_h5clash
+    kept_attached)
+  add_test(NAME reliability/twentyfirst_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfirst_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfirst_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

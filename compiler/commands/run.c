@@ -2221,7 +2221,10 @@ int run_exec_program(const char *bin, const char *what, int argc, char **argv,
 }
 
 /* The model, -v and --help of a study command (see run.h); every other
- * word is its program's, which checks it. */
+ * word is its program's, which checks it.  The model is the first word
+ * that is neither an option nor an option's value, wherever it stands, as
+ * nsmc run takes it: `nsmc sweep --out-dir=D M.nsm ...` was refused as
+ * "no model file given". */
 int run_study_args(int argc, char **argv, const char **input, int *verbose,
                    int (*valued)(const char *))
 {
@@ -2241,8 +2244,8 @@ int run_study_args(int argc, char **argv, const char **input, int *verbose,
             *verbose = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             help = 1;
-        else if (i == 1 && argv[i][0] != '-')
-            *input = argv[i];       /* the model comes first */
+        else if (!*input && argv[i][0] != '-')
+            *input = argv[i];
     }
     return help;
 }

@@ -42,11 +42,11 @@ int run_exec_program(const char *bin, const char *what, int argc, char **argv,
 int continue_main(int argc, char **argv);
 
 /* The words `nsmc sweep` and `nsmc continue` read before handing the rest
- * to their program: the model (the first word, not an option) into
- * *input, -v into *verbose; the word after an option for which valued
- * says yes is that option's value, never read.  Returns whether --help or
- * -h was given, or -1 after the message when -v is given twice or --help
- * is not alone. */
+ * to their program: the model (the first word that is neither an option
+ * nor an option's value) into *input, -v into *verbose; the word after an
+ * option for which valued says yes is that option's value, never read.
+ * Returns whether --help or -h was given, or -1 after the message when -v
+ * is given twice or --help is not alone. */
 int run_study_args(int argc, char **argv, const char **input, int *verbose,
                    int (*valued)(const char *));
 /* Whether `nsmc WHAT` was given --help or -h beside another word (a value

@@ -1951,6 +1951,9 @@ class Model:
             if not x > 0:   # as the command line's --ds ... --tol (it read "below the
                 # rounding" for tol, "bad options" for the steps)
                 raise SettingError("%s=%r: expected a positive number" % (n, v))
+        if not o.ds_min <= o.ds <= o.ds_max:    # as nsmc continue: it read "bad options"
+            raise SettingError("the steps must satisfy ds_min <= ds <= ds_max (ds_min=%r, ds=%r, "
+                               "ds_max=%r)" % (ds_min, ds, ds_max))
         if o.tol < 4e-16 * max(1.0, abs(o.from_), abs(o.to)):
             raise SettingError("tol=%r: below the rounding of the parameter over [%r, %r]"
                                % (tol, start, stop))

@@ -868,7 +868,9 @@ static int lay_out(const Anim *a, Layout *L)
     return 0;
 }
 
-/* Writes the script FILE.gp.  0, or a message in err and nonzero. */
+/* Writes the script FILE.gp.  0, or a message in err and nonzero, no
+** script left (the part written before a full disk or a file-size limit
+** removed). */
 static int write_script(const Anim *a, const char *script, const char *title, char *err,
                         size_t errlen)
 {
@@ -889,9 +891,11 @@ static int write_script(const Anim *a, const char *script, const char *title, ch
         int bad = ferror(f);
         if (fclose(f) != 0 || bad)
             rc = 1;
-        if (rc)
-            snprintf(err, errlen, "cannot write '%.900s': %s", script,
-                     strerror(errno ? errno : EIO));
+        if (rc) {
+            int e = errno ? errno : EIO;
+            unlink(script);     /* a script cut at a file-size limit was left behind */
+            snprintf(err, errlen, "cannot write '%.900s': %s", script, strerror(e));
+        }
     } else if (rc < 0)
         snprintf(err, errlen, "out of memory");
     free(L.off);

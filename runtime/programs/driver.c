@@ -117,6 +117,7 @@ typedef struct Driver {
 } Driver;
 
 static int bad(const char *prog, const char *fmt, const char *a, const char *b);
+static int write_failed(Driver *d, int e, const char *path);
 
 static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t);
 
@@ -205,8 +206,10 @@ static int fifo_open(const char *path)
 ** out_truncate empties it once every output is open); *created says the
 ** file is new, so that sink_abandon may remove it.  A regular file is
 ** locked (flock) for the run: a second simulator writing the same file
-** would interleave its lines with the first's, so it is refused (-1 with
-** errno EBUSY; a file system without locks is written unlocked).  The fd,
+** would interleave its lines with the first's, and one writing it as HDF5
+** (h5out_writer) would rename its file over it at the end, so either is
+** refused (-1 with errno EBUSY; a file system without locks is written
+** unlocked).  The fd,
 ** or -1 with errno set. */
 static int out_open_fd(const char *path, int *created)
 {
@@ -220,8 +223,10 @@ static int out_open_fd(const char *path, int *created)
     if (fd < 0 && errno == EEXIST)
         fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        ((flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) || h5out_writer(path))) {
         close(fd);
+        if (*created)
+            unlink(path);
         errno = EBUSY;
         return -1;
     }
@@ -374,6 +379,25 @@ static int sink_endline(Sink *s)
     if (!s->err && (s->n >= 32768 || sink_due(s)))
         sink_flush(s);
     return s->err != 0;
+}
+
+/* Write out every CSV output whose buffered lines have waited SINK_EVERY
+** since its last write, whichever output the run is writing now: the
+** event log's first impacts (or a header) stayed in its buffer while only
+** the trajectory wrote, and a SIGKILL minutes later lost them all.  Called
+** at every sample, event and section record.  Returns nonzero after a
+** failed write (write_failed has said which). */
+static int sinks_tick(Driver *d)
+{
+    Sink *sinks[3] = { &d->out, &d->events, &d->sec };
+    for (int k = 0; k < 3; k++) {
+        Sink *s = sinks[k];
+        if (s->fd < 0 || s->err || !s->n || !sink_due(s))
+            continue;
+        if (sink_flush(s))
+            return write_failed(d, s->err, s->path);
+    }
+    return 0;
 }
 
 /* Removes the file that path names, through a symbolic link: unlinking
@@ -742,6 +766,8 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
                 num_unsigned_nan(ev->energy_lost), ev->count);
     if (sink_endline(&d->events))
         return write_failed(d, d->events.err, d->events.path);
+    if (sinks_tick(d))
+        return 1;
     if (d->table && (d->table_max < 0 || d->nev <= d->table_max)) {
         if (d->nev == 1)
             printf("%-20s %-14s %-12s %14s %14s %14s %14s %6s\n", "t [s]", "event", "contact",
@@ -766,6 +792,8 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
         anim_sample(d->anim, sim, t);
     if (d->h5 && h5out_sample(d->h5, sim, t))
         return 1;   /* stops the run; h5out_close says why */
+    if (sinks_tick(d))
+        return 1;
     if (d->out.fd >= 0) {
         sink_printf(&d->out, "%.12g", t);
         for (int k = 0; k < d->m->n_outputs; k++)
@@ -791,6 +819,8 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     sink_printf(&d->sec, "\n");
     if (sink_endline(&d->sec))
         return write_failed(d, d->sec.err, d->sec.path);
+    if (sinks_tick(d))
+        return 1;
     if (d->h5 && h5out_section(d->h5, r))
         return 1;   /* stops the run; h5out_close says why */
     return stop_signal != 0;
@@ -835,8 +865,8 @@ static int cannot_open(const char *prog, const char *path, int e)
 {
     if (e == EBUSY)
         fprintf(stderr, "%s: error: cannot write '%s': it is in use by another running program "
-                "(two writers would interleave their lines); wait for it or choose another "
-                "file\n", prog, path);
+                "(two writers would interleave their lines, or its HDF5 file would replace this "
+                "one); wait for it or choose another file\n", prog, path);
     else
         fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(e));
     return 1;

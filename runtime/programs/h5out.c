@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -698,6 +699,34 @@ static long other_writer(const char *stem)
     return found;
 }
 
+/* The process that writes path as HDF5 (its locked temporary beside the
+** path's target, other_writer), or 0: a CSV output (--stats, --events) of
+** the same name was written, then replaced by that run's rename, silently
+** (driver.c refuses it). */
+long h5out_writer(const char *path)
+{
+    char target[PATH_MAX + 64], err[PATH_MAX + 160], stem[PATH_MAX + 64];
+    if (target_resolve(path, target, sizeof target, err, sizeof err))
+        return 0;
+    tmp_stem(target, stem, sizeof stem);
+    return other_writer(stem);
+}
+
+/* Whether a regular file at path is locked for writing by another process
+** (flock, as the simulator's CSV outputs are locked, driver.c): the HDF5
+** file renamed over it at the end replaced that run's output silently. */
+static int csv_writer(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int busy = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+               flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    return busy;
+}
+
 /* Locks the temporary h->tmp for writing (a POSIX record lock, apart from
 ** the HDF5 library's own flock), so that other_writer finds this run; a
 ** file system without locks is written unlocked.  The lock goes with
@@ -903,6 +932,13 @@ H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char
         snprintf(err, errlen, "cannot write '%s': it is in use by another running program "
                  "(process %ld writes it; the later of two writers would replace the other's "
                  "file); wait for it or choose another file", path, other);
+        release(h, 1);
+        return NULL;
+    }
+    if (csv_writer(h->path)) {
+        snprintf(err, errlen, "cannot write '%s': it is in use by another running program "
+                 "(another simulator writes it as a CSV output; this run's file would "
+                 "replace it); wait for it or choose another file", path);
         release(h, 1);
         return NULL;
     }

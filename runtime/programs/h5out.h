@@ -63,6 +63,9 @@ static inline int h5out_is_h5(const char *path)
  * NULL with a message (and the library's or the system's reason) in err. */
 H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_sim *sim, char *err,
                   size_t errlen);
+/* The process id of another running simulator writing path as HDF5 (its
+ * locked temporary), or 0. */
+long h5out_writer(const char *path);
 /* Partial files that killed runs left beside path (path.PID.partial of a
  * process that is gone): the newest kept as path.partial.prev, older ones
  * removed, each said on stderr as "PROG: note: ...".  A file that is one
@@ -97,6 +100,11 @@ static inline H5Out *h5out_open(const char *path, const nsm_model *m, const nsm_
     snprintf(err, errlen, "cannot write '%s': this program was built without HDF5 "
              "(install libhdf5-dev and rebuild), use a .csv file", path);
     return NULL;
+}
+static inline long h5out_writer(const char *path)
+{
+    (void)path;
+    return 0;
 }
 static inline void h5out_stale(const char *path, const char *prog, const char *const *keep,
                                int nkeep)

@@ -1241,7 +1241,8 @@ static void put_terminal(FILE *f, int svg, int width, int height, const char *ou
     fprintf(f, "set output '%s'.suffix\n", out);
 }
 
-/* Writes DIR/plot.gp.  Returns PLOT_OK or PLOT_EFAIL. */
+/* Writes DIR/plot.gp.  Returns PLOT_OK, or PLOT_EFAIL with no script left
+** (the part written before a full disk or a file-size limit removed). */
 static int write_script(const Plot *p, int flags, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
@@ -1287,8 +1288,11 @@ static int write_script(const Plot *p, int flags, const char *path, char *err, s
     }
     fputs("set output\n", f);
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", path, strerror(errno));
+    if (fclose(f) != 0 || bad) {
+        int e = errno ? errno : EIO;
+        unlink(path);   /* a script cut at a file-size limit was left behind */
+        return fail(err, errlen, PLOT_EFAIL, "cannot write '%s': %s", path, strerror(e));
+    }
     return PLOT_OK;
 }
 
