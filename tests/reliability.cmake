@@ -1137,7 +1137,7 @@ endforeach()
 # (tests/reliability/leftovers22_test.py): the spectrum's file inside the
 # folder --plot makes, nsmc's -o given an option's word; each case under
 # 20 s in the normal build.
-foreach(case lyapplot nsmco)
+foreach(case lyapplot nsmco frichertz)
   add_test(NAME reliability/left22_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers22_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

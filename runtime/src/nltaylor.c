@@ -412,7 +412,15 @@ static int dormant_step(nsm_sim *s, RtNlTaylor *e, int j)
     int K = e->K;
     double pd = SER(e->PR, j, 0), ha = accel_step(s, j);
     if (pd < 0 && SER(e->P, j, 0) > 0) {
-        e->hcap = fmin(e->hcap, ha);    /* gravity may turn it back before the release */
+        /* gravity may turn it back before the release; and the step ends
+         * past the release by no more than zero_step's time, where the
+         * law is clearly released: carried further, a friction element
+         * slipping against the way out turned the series back into the
+         * wall within the step (a block coasting out of a Hertz wall, its
+         * stop 50 ms on), the release left undetected, the gap kept
+         * engaged at -2.6 mm and the balance off by the whole energy */
+        double hr = SER(e->P, j, 0) / -pd + zero_step(s, j, -pd);
+        e->hcap = fmin(e->hcap, fmin(ha, hr));
         return 0;
     }
     double h = fmin(zero_step(s, j, pd), ha);
