@@ -181,6 +181,21 @@ static bool alone_refused(const char *a, int argc)
     return true;
 }
 
+/* Whether the value of -o looks like an option (begins with '-' and is not
+ * "-", standard output), said in the words the other programs use for an
+ * option's value (cli_value_refuse): `nsmc M.nsm -o --help` wrote the
+ * simulator to a file named --help.  nsmc has no attached form for -o, so
+ * the one form offered for a name beginning with '-' is ./NAME. */
+static bool output_optionlike(const char *val)
+{
+    if (val[0] != '-' || val[1] == '\0')
+        return false;
+    fprintf(stderr, "nsmc: error: option -o takes a file name, not '%s', which looks like an "
+            "option (the value is missing?); a name beginning with '-' is given as -o ./%s\n",
+            val, val);
+    return true;
+}
+
 /* Parses the command line; returns -1 to go on, else an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
@@ -219,6 +234,8 @@ static int parse_args(int argc, char **argv, Options *o)
                 fputs("nsmc: error: '-o' needs a file name\n", stderr);
                 return 1;
             }
+            if (output_optionlike(argv[i]))
+                return 1;
             if (o->output) {    /* the first was silently dropped */
                 fprintf(stderr, "nsmc: error: '-o' is given twice ('%s' and '%s')\n", o->output,
                         argv[i]);

@@ -1157,3 +1157,15 @@ foreach(case findings_quiet findings_order findings_steps findings_script findin
   set_tests_properties(reliability/twentyfirst_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the twentieth hostile passes left as found
+# (tests/reliability/leftovers22_test.py): the spectrum's file inside the
+# folder --plot makes, nsmc's -o given an option's word; each case under
+# 20 s in the normal build.
+foreach(case lyapplot nsmco frichertz)
+  add_test(NAME reliability/left22_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers22_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left22_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -2328,14 +2328,15 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
-    if (lyap && lyap_check(d.prog, lyap_path)) {
+    if (!plot_dir && lyap && lyap_check(d.prog, lyap_path)) {
         nsm_sim_free(sim);
         return 1;
     }
     /* the plot folder is made only once every option has been accepted, and
-     * its old figures removed once every output is open; the animation is
-     * set up once it exists (`--animate P/a.gif --plot P` was refused while
-     * P did not exist yet) */
+     * its old figures removed once every output is open; the animation and
+     * the spectrum's file are checked once it exists (`--animate P/a.gif
+     * --plot P` and `--lyapunov-out P/l.csv --plot P` were refused while P
+     * did not exist yet; the other outputs are opened after it is made) */
     if (!plot_dir && anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog))) {
         nsm_sim_free(sim);
         return 1;
@@ -2359,6 +2360,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         opaths[0] = out_path;
         opaths[2] = ev_path;
         if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7) ||
+            (lyap && lyap_check(d.prog, lyap_path)) ||
             (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog)))) {
             plot_dir_unmake(plot_dir, plot_had);
             nsm_sim_free(sim);
