@@ -706,6 +706,7 @@ double rt_csr_abs(const RtCsr *A, int r);
 void rt_csr_axpy(const RtCsr *A, int r, double f, double *u);
 double rt_csr_get(const RtCsr *A, int r, int c);
 int rt_csr_share(const RtCsr *A, int a, int b);
+int rt_gap_on_body(const nsm_sim *s, int j, int b);
 /* Row r of A times u.  Inline with the two rows below: the gaps' and the
 ** energy's rates ask for a row at every evaluation, half a million times in
 ** a sweep, where the call cost a third of the product. */

@@ -51,17 +51,6 @@
 ** below this fraction of mu lambda_N is at the cone (located there). */
 #define SF_CONE_TOL 1e-12
 
-/* Whether gap j's row of W reaches a velocity slot of rigid body b. */
-static int gap_on_body(const nsm_sim *s, int j, int b)
-{
-    const RtCsr *W = &s->sp.W;
-    int rot = s->m->rigid_rot[b];
-    for (int q = W->p[j]; q < W->p[j + 1]; q++)
-        if (W->i[q] >= rot - 3 && W->i[q] < rot + 3)
-            return 1;
-    return 0;
-}
-
 /* Element k's numbers that its setup filled: refused by name when they
 ** are not a friction cone on a plane. */
 static int check_numbers(nsm_sim *s, int k)
@@ -137,7 +126,7 @@ int rt_sf_update(nsm_sim *s)
         }
         int held = 0;
         for (int j = 0; j < s->n_gaps; j++) {
-            if (!rt_law_held(s, s->mode, j) || !gap_on_body(s, j, e->body))
+            if (!rt_law_held(s, s->mode, j) || !rt_gap_on_body(s, j, e->body))
                 continue;
             held++;
             if (rt_sf_of_gap(s, j) < 0)

@@ -289,3 +289,16 @@ const double *rt_dense_wtrow(const nsm_sim *s, int k, double *out)
     csr_dense(&s->sp.Wt, k, k + 1, out);
     return out;
 }
+
+/* Whether gap j's row of W reaches a velocity slot of rigid body b (its
+** translation's three and its rotation's three, rigid_rot[b] - 3 onwards):
+** the gap acts on that body. */
+int rt_gap_on_body(const nsm_sim *s, int j, int b)
+{
+    const RtCsr *W = &s->sp.W;
+    int rot = s->m->rigid_rot[b];
+    for (int q = W->p[j]; q < W->p[j + 1]; q++)
+        if (W->i[q] >= rot - 3 && W->i[q] < rot + 3)
+            return 1;
+    return 0;
+}

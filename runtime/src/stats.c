@@ -1045,17 +1045,6 @@ static void rate_cause(nsm_sim *s, int j, double span, char *why, size_t size)
                     tol);
 }
 
-/* Whether gap j acts on rigid body b (a column of W among b's rotations). */
-static int gap_acts_on(const nsm_sim *s, int j, int b)
-{
-    const RtCsr *W = &s->sp.W;
-    int rot = s->m->rigid_rot[b];
-    for (int q = W->p[j]; q < W->p[j + 1]; q++)
-        if (W->i[q] >= rot - 3 && W->i[q] < rot + 3)
-            return 1;
-    return 0;
-}
-
 /* The cause of a rate cap met by impacts of gap j, which carries no
 ** spatial friction element, on a body whose spatial friction contact is
 ** held (why, empty when it is not that): such a gap struck plastically
@@ -1070,7 +1059,7 @@ static void rate_cause_mixed(const nsm_sim *s, int j, char *why, size_t size)
         return;
     for (int k = 0; k < s->n_space_fric; k++) {
         const nsm_space_friction *e = &s->m->space_frictions[k];
-        if (rt_law_held(s, s->mode, e->gap) && gap_acts_on(s, j, e->body)) {
+        if (rt_law_held(s, s->mode, e->gap) && rt_gap_on_body(s, j, e->body)) {
             rt_text_printf(why, size, ": gap '%s' strikes again and again at rest on the body of "
                            "the held spatial friction element '%s', and carries no spatial "
                            "friction element: a body's held contacts with and without spatial "
