@@ -173,27 +173,9 @@ def case_nsmco(tmp):
 
 # ---- frichertz ---------------------------------------------------------------
 
-FHW = '''model fhw "a block with friction pushed, then coasting into a Hertz wall"
-param F = 1000 mN
-param T0 = 40 ms
-param d = 30 mm
-param k = 2e5
-param p = 1.5
-mass B = 100 g
-friction fr: B -- ground, mu = 0.2, normal = 981 mN
-force on B = if t < T0 then F else 0 N
-gap wall: d - B.x >= 0 mm, penalty(k = k, c = 0 N*s/m, exponent = p)
-simulate t_end = 1000 ms
-output every 1 ms: B.x, B.v
-'''
-
-
-def bisect(fn, lo, hi):
-    """The zero of fn between lo and hi (fn(lo) < 0 < fn(hi)), by bisection."""
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if fn(mid) < 0 else (lo, mid)
-    return 0.5 * (lo + hi)
+# FHW, the block with friction pushed, then coasting into a Hertz wall, and
+# root, a bisection: the twentieth core pass's (frichertz)
+from twentieth_pass_core_test import FHW, root  # noqa: E402
 
 
 def rest_by_energy(k, p, m=0.1, mun=0.2 * 0.981, F=1.0, T0=0.04, d=0.03):
@@ -205,12 +187,12 @@ def rest_by_energy(k, p, m=0.1, mun=0.2 * 0.981, F=1.0, T0=0.04, d=0.03):
     energy given back, k/(p+1) (p_m^(p+1) - q^(p+1)), equals mu N (p_m - q)."""
     a = (F - mun) / m
     vin2 = (a * T0) ** 2 - 2 * mun / m * (d - a * T0 * T0 / 2)
-    pm = bisect(lambda q: k / (p + 1) * q ** (p + 1) + mun * q - m * vin2 / 2, 0.0, 1.0)
+    pm = root(lambda q: k / (p + 1) * q ** (p + 1) + mun * q - m * vin2 / 2, 0.0, 1.0)
     out = k / (p + 1) * pm ** (p + 1) - mun * pm
     if out > 0:
         return d - out / mun, True
     back = lambda q: k / (p + 1) * (pm ** (p + 1) - q ** (p + 1)) - mun * (pm - q)  # noqa: E731
-    return d + bisect(back, 0.0, pm * (1 - 1e-9)), False
+    return d + root(back, 0.0, pm * (1 - 1e-9)), False
 
 
 def case_frichertz(tmp):
