@@ -55,6 +55,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -392,7 +393,9 @@ static int sinks_tick(Driver *d)
     Sink *sinks[3] = { &d->out, &d->events, &d->sec };
     for (int k = 0; k < 3; k++) {
         Sink *s = sinks[k];
-        if (s->fd < 0 || s->err || !s->n || !sink_due(s))
+        if (s->fd >= 0 && s->err)   /* a write of the flusher's failed */
+            return write_failed(d, s->err, s->path);
+        if (s->fd < 0 || !s->n || !sink_due(s))
             continue;
         if (sink_flush(s))
             return write_failed(d, s->err, s->path);
@@ -750,7 +753,7 @@ static double num_unsigned_nan(double v)
 
 /* Event handler: CSV line and/or table row.  Stops the run (nonzero) after
 ** a failed write or a stop signal. */
-static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
+static int on_event_locked(void *ud, const nsm_sim *sim, const nsm_event *ev)
 {
     Driver *d = ud;
     char buf[32];
@@ -783,7 +786,7 @@ static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
 
 /* Sample handler: one trajectory CSV line.  Stops the run (nonzero) after a
 ** failed write or a stop signal. */
-static int on_sample(void *ud, const nsm_sim *sim, double t)
+static int on_sample_locked(void *ud, const nsm_sim *sim, double t)
 {
     Driver *d = ud;
     d->t_out = fmax(d->t_out, t);
@@ -808,7 +811,7 @@ static int on_sample(void *ud, const nsm_sim *sim, double t)
 /* Section handler: one CSV line, t, phase and the state (and a row of the
 ** HDF5 file's /section with --out FILE.h5).  Stops the run
 ** (nonzero) after a failed write or a stop signal. */
-static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
+static int on_section_locked(void *ud, const nsm_sim *sim, const nsm_section_record *r)
 {
     Driver *d = ud;
     (void)sim;
@@ -824,6 +827,109 @@ static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
     if (d->h5 && h5out_section(d->h5, r))
         return 1;   /* stops the run; h5out_close says why */
     return stop_signal != 0;
+}
+
+/* The outputs' writer between callbacks: a run whose callbacks stop for a
+** long time (a sample period as long as the run, the motion at rest after
+** its last event) kept the lines that came before in the sinks' buffers
+** and the HDF5 writer's, and a SIGKILL then lost them all (every file
+** empty after its events, though they ended seconds before the kill).
+** A thread wakes every FLUSHER_NAP and writes out each output whose lines
+** have waited SINK_EVERY (the HDF5 file: FLUSH_EVERY since its last
+** flush); the callbacks and the thread take io_lock, so the thread sees
+** whole lines only. */
+#define FLUSHER_NAP_NS 50000000L
+
+static pthread_mutex_t io_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t flusher_wake = PTHREAD_COND_INITIALIZER;
+static int flusher_stop;          /* under io_lock: the run is over */
+static int flusher_on;            /* the thread was started */
+static pthread_t flusher_thread;
+
+/* Writes out the sinks' waiting lines and the HDF5 file's, when due (the
+** thread, io_lock held). */
+static void flusher_tick(Driver *d)
+{
+    Sink *sinks[3] = { &d->out, &d->events, &d->sec };
+    for (int k = 0; k < 3; k++) {
+        Sink *s = sinks[k];
+        if (s->fd >= 0 && !s->err && s->n && sink_due(s))
+            sink_flush(s);      /* a failure is kept in s->err: the next line or the close says it */
+    }
+    if (d->h5)
+        h5out_tick(d->h5);
+}
+
+/* The thread's body: flusher_tick every FLUSHER_NAP_NS until flusher_stop. */
+static void *flusher_main(void *ud)
+{
+    Driver *d = ud;
+    pthread_mutex_lock(&io_lock);
+    while (!flusher_stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += FLUSHER_NAP_NS;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&flusher_wake, &io_lock, &until);
+        if (!flusher_stop)
+            flusher_tick(d);
+    }
+    pthread_mutex_unlock(&io_lock);
+    return NULL;
+}
+
+/* Starts the flusher for the run, every signal blocked in it (the stop
+** signals are the main thread's).  Without a thread the outputs are
+** written as before, from the callbacks alone. */
+static void flusher_start(Driver *d)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    flusher_stop = 0;
+    flusher_on = pthread_create(&flusher_thread, NULL, flusher_main, d) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Stops the flusher and waits for it, before the outputs are closed. */
+static void flusher_end(void)
+{
+    if (!flusher_on)
+        return;
+    pthread_mutex_lock(&io_lock);
+    flusher_stop = 1;
+    pthread_cond_signal(&flusher_wake);
+    pthread_mutex_unlock(&io_lock);
+    pthread_join(flusher_thread, NULL);
+    flusher_on = 0;
+}
+
+/* The run's callbacks, each under io_lock (flusher_main). */
+static int on_event(void *ud, const nsm_sim *sim, const nsm_event *ev)
+{
+    pthread_mutex_lock(&io_lock);
+    int rc = on_event_locked(ud, sim, ev);
+    pthread_mutex_unlock(&io_lock);
+    return rc;
+}
+
+static int on_sample(void *ud, const nsm_sim *sim, double t)
+{
+    pthread_mutex_lock(&io_lock);
+    int rc = on_sample_locked(ud, sim, t);
+    pthread_mutex_unlock(&io_lock);
+    return rc;
+}
+
+static int on_section(void *ud, const nsm_sim *sim, const nsm_section_record *r)
+{
+    pthread_mutex_lock(&io_lock);
+    int rc = on_section_locked(ud, sim, r);
+    pthread_mutex_unlock(&io_lock);
+    return rc;
 }
 
 /* Open the statistics stream: "-" is stdout. */
@@ -2420,6 +2526,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_reset(sim);
     d.t_end = t_end;
     progress_start(&d.pb, stderr);
+    flusher_start(&d);
     double *lambda = lyap ? calloc((size_t)(2 * m->n_bodies + 1), sizeof(double)) : NULL;
     int rc = 0;
     if (lyap && !lambda)
@@ -2437,6 +2544,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * NSM_ESTOPPED in the HDF5 summary), never complete */
     if (!rc && stop_signal && nsm_sim_time(sim) < t_end)
         rc = NSM_ESTOPPED;
+    flusher_end();
     progress_finish(&d.pb);
     if (lyap && !rc && !stop_signal && lyap_write(lyap_path, 2 * m->n_bodies, lambda))
         write_failed(&d, errno, strcmp(lyap_path, "-") ? lyap_path : "standard output");

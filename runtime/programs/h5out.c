@@ -99,6 +99,7 @@ struct H5Out {
     double t_out;               /* the latest time of a row taken (-inf: none) */
     long since_check;           /* samples and events since the clock was read */
     double last_flush;          /* CLOCK_MONOTONIC seconds of the last flush */
+    int dirty;                  /* rows taken since the last flush (h5out_tick) */
     int failed;
     int lockfd;                 /* holds the write lock on tmp (lock_tmp), else -1 */
     int dfd;                    /* the folder of path and tmp, held open (dir_hold), else -1 */
@@ -410,7 +411,19 @@ static int flush(H5Out *h)
     if (H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0)
         return h5_fail(h, "flushing the file failed");
     h->last_flush = now_seconds();
+    h->dirty = 0;
     return 0;
+}
+
+/* Flushes the file when rows were taken since its last flush and
+** FLUSH_EVERY has passed; see h5out.h. */
+int h5out_tick(H5Out *h)
+{
+    if (h->failed)
+        return -1;
+    if (!h->dirty || now_seconds() - h->last_flush < FLUSH_EVERY)
+        return 0;
+    return flush(h);
 }
 
 /* Writes full buffers to the datasets, and flushes the file when
@@ -959,6 +972,7 @@ int h5out_sample(H5Out *h, const nsm_sim *sim, double t)
         return -1;
     if (flush_due(h))
         return -1;
+    h->dirty = 1;
     double *row = h->rows + (size_t)h->nrows * (size_t)h->ncol;
     row[0] = t;
     for (int k = 0; k < h->m->n_outputs; k++)
@@ -1015,6 +1029,7 @@ int h5out_section(H5Out *h, const nsm_section_record *r)
         return -1;
     if (flush_due(h))
         return -1;
+    h->dirty = 1;
     double *row = h->secrows + (size_t)h->nsec * (size_t)h->secw;
     row[0] = r->t;
     row[1] = r->phase;
@@ -1031,6 +1046,7 @@ int h5out_event(H5Out *h, const nsm_event *ev)
         return -1;
     if (flush_due(h))
         return -1;
+    h->dirty = 1;
     EvRec *r = &h->evs[h->nev++];
     memset(r, 0, sizeof *r);
     r->t = ev->t;

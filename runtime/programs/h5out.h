@@ -83,6 +83,11 @@ int h5out_section_start(H5Out *h, const char *spec);
 /* Appends one section record (after h5out_section_start).  0 or -1, as
 ** h5out_sample. */
 int h5out_section(H5Out *h, const nsm_section_record *r);
+/* Flushes the file (buffers and metadata) when rows were taken since its
+** last flush and a quarter second has passed: the driver's flusher calls
+** it between the run's callbacks, which may stop coming for minutes (a
+** sampling period as long as the run).  0, or -1 as h5out_sample. */
+int h5out_tick(H5Out *h);
 /* Writes what is buffered and the run's summary (status: nsm_sim_run_until's
  * result; t_end: the time asked for), closes, renames the file into place
  * and frees.  0, or -1 with a message and its reason in err: the temporary
@@ -130,6 +135,11 @@ static inline int h5out_section(H5Out *h, const nsm_section_record *r)
 {
     (void)h, (void)r;
     return -1;
+}
+static inline int h5out_tick(H5Out *h)
+{
+    (void)h;
+    return 0;
 }
 static inline int h5out_close(H5Out *h, const nsm_sim *sim, int status, double t_end,
                               char *err, size_t errlen)
