@@ -1377,8 +1377,12 @@ def _spec(value, what, example="impact:stop"):
     SettingError with an example of such a text: None or a number used to
     escape as AttributeError, and a coordinate was told to be a text "such
     as 'impact:stop'", a section."""
-    if isinstance(value, str):
+    if isinstance(value, str) and _plain(value):
         return _plain(value)
+    if isinstance(value, str):
+        # "" is the runtime's "no section": section("") returned no records,
+        # as if nothing crossed it, and sweep blamed t_max
+        raise SettingError("%s is empty: give a text such as %r" % (what, example))
     raise SettingError("%s must be a text such as %r, got %r" % (what, example, value))
 
 
@@ -1671,6 +1675,12 @@ class Model:
                                          % (name, ", ".join(names)))
                 y[names.index(name)] = _number(value, "init %s" % name, ParameterError)
         else:
+            if isinstance(init, (str, bytes, bytearray, set, frozenset)):
+                # a text was taken digit by digit (init="05": x = 0, v = 5 m/s)
+                # and a set in its hash order
+                raise ParameterError("init must be a dict {\"BODY.x\" or \"BODY.v\": value} "
+                                     "or the %d values of the state (positions, then "
+                                     "velocities) in order, got %r" % (n2, init))
             try:
                 vals = list(init)
             except TypeError:

@@ -507,6 +507,8 @@ static const char *option_rule(const char *opt)
         { "--lyapunov-transient", "the transient must be a time >= 0 s" },
         { "--fps", "a number of frames per second" },
         { "--frames", "a number of frames" },
+        { "--section", "a section is impact:GAP, period:T[:T0] or plane:F[:up|down|both]" },
+        { "--section-period", "a period is a time, such as 2*pi/omega" },
     };
     for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
         if (!strcmp(opt, rules[k][0]))
@@ -2244,9 +2246,13 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         } else if (!strcmp(a, "--stats")) {
             stats_path = val;
         } else if (!strcmp(a, "--section")) {
+            /* an empty spec is the runtime's "no section": `--section ''`
+             * ran with an empty section, exit 0, as if nothing crossed it */
             sec_spec = val;
+            rc = !*val;
         } else if (!strcmp(a, "--section-period")) {
-            sec_period = val;
+            sec_period = val;   /* empty: the phase was left out without a word */
+            rc = !*val;
         } else if (!strcmp(a, "--section-out")) {
             sec_path = val;
         } else if (!strcmp(a, "--plot")) {

@@ -16,6 +16,16 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                    quiet stayed in memory however old.  Now a flusher thread
                    writes every output whose lines have waited 0.25 s,
                    whether or not the run calls back.
+  findings_empty   the simulator's --section '' (and --section=, --section
+                   period:0.3 --section-period ''): exit 0 and an empty
+                   section, as if nothing crossed it (an empty spec is the
+                   runtime's "no section"); Model.section('') returned no
+                   records and Model.sweep(section='') blamed t_max.  Now
+                   refused: exit 1 naming the option, nothing written; a
+                   SettingError saying the section is empty.
+  findings_init    Model.run(init='05') ran from x = 0, v = 5 m/s (a text
+                   taken digit by digit), init=bytes([1, 0]) from x = 1 and
+                   a set in its hash order.  Now a ParameterError.
   kept_values      every numeric option of the simulator with NaN, inf,
                    hex floats, locale commas, empty and spaced values, 1e400,
                    subnormals: refused with a message naming the option, or
@@ -111,7 +121,80 @@ def case_findings_sparse(tmp):
           "the HDF5 events hold the landing at sqrt(2 h/g)")
 
 
-CASES = {"findings_sparse": case_findings_sparse}
+def sim_refused(tmp, args, what):
+    """Runs the ball's simulator with args: exit 1 with a message naming
+    what, and no s.csv made."""
+    path = os.path.join(tmp, "s.csv")
+    if os.path.exists(path):
+        os.unlink(path)
+    p = run(tmp, [SIM, "--t-end", "1"] + args)
+    last = (p.stderr.strip().splitlines() or [""])[0]
+    print("  %-50s -> %d  %s" % (" ".join(repr(a) if not a else a for a in args), p.returncode,
+                                  last[:110]))
+    check(p.returncode == 1 and "error" in p.stderr and what in p.stderr and
+          not os.path.exists(path), "%s refused (exit 1, naming %s, no file)" % (args, what), p)
+
+
+def case_findings_empty(tmp):
+    sim_refused(tmp, ["--section", "", "--section-out", "s.csv"], "--section")
+    sim_refused(tmp, ["--section=", "--section-out=s.csv"], "--section")
+    sim_refused(tmp, ["--section-out", "s.csv", "--section", ""], "--section")
+    sim_refused(tmp, ["--section", "period:0.3", "--section-period", "", "--section-out", "s.csv"],
+                "--section-period")
+    sim_refused(tmp, ["--section", "period:0.3", "--section-period=", "--section-out", "s.csv"],
+                "--section-period")
+    # the section every 0.3 s, written (x = h - g t^2/2 at t = 0.3 s, by hand)
+    p = run(tmp, [SIM, "--t-end", "1", "--section", "period:0.3", "--section-out", "s.csv"])
+    rows = csv_rows(os.path.join(tmp, "s.csv"))
+    x = float(rows[2].split(",")[2])
+    print("  --section period:0.3: %d records, x(0.3) = %.12f" % (len(rows) - 1, x))
+    check(p.returncode == 0 and len(rows) == 5 and abs(x - (H - G * 0.09 / 2)) < 1e-12,
+          "--section period:0.3 records t = 0, 0.3, 0.6, 0.9 s, x(0.3) = h - g t^2/2", p)
+    python_script(tmp, "empty.py", PY_EXPECT + """
+import sys, nsm
+m = nsm.compile(sys.argv[1])
+for label, call in [
+        ("section('')", lambda: m.section("")),
+        ("section('', t_end=2)", lambda: m.section("", t_end=2)),
+        ("sweep('e', [0.5], '')", lambda: m.sweep("e", [0.5], "", transient=0, record=1)),
+        ("basins(section='')", lambda: m.basins(("B.x", 0.5, 1, 2), ("B.v", -1, 1, 2), "")),
+        ("basins(x coordinate '')", lambda: m.basins(("", 0.5, 1, 2), ("B.v", -1, 1, 2),
+                                                     "impact:floor")),
+]:
+    try:
+        expect(label, call, ("SettingError",))
+    except AssertionError:
+        raise
+    except nsm.Error:
+        raise
+print("empty section refused in", n, "calls")
+rec = m.section("impact:floor", t_end=1)
+assert rec.shape[0] == 1 and abs(rec[0, 0] - T_LAND) < 1e-9, rec
+print("section('impact:floor', t_end=1): the landing at", rec[0, 0])
+""".replace("T_LAND", repr(T_LAND)), [BALL], "an empty section refused by every study")
+
+
+def case_findings_init(tmp):
+    python_script(tmp, "init.py", PY_EXPECT + """
+import sys, nsm
+m = nsm.compile(sys.argv[1])
+for label, init in [("'05'", "05"), ("'10'", "10"), ("bytes 1 0", bytes([1, 0])),
+                    ("bytearray 1 0", bytearray([1, 0])), ("{1.0, 0.0}", {1.0, 0.0}),
+                    ("frozenset", frozenset([0.5, 0.0]))]:
+    expect("run(init=%s)" % label, lambda: m.run(t_end=0.1, init=init), ("ParameterError",))
+    expect("section(init=%s)" % label, lambda: m.section("impact:floor", t_end=1, init=init),
+           ("ParameterError",))
+# the state as a list, a tuple and a dict: a drop from 0.5 m lands at sqrt(2 h/g)
+for init in ([0.5, 0.0], (0.5, 0.0), {"B.x": 0.5}, iter([0.5, 0.0])):
+    r = m.run(t_end=1, init=init)
+    t = r.events["t"][0]
+    assert abs(t - (2 * 0.5 / G_HERE) ** 0.5) < 1e-9, (init, t)
+    print("  run(init=%s): lands at %.12f s" % (type(init).__name__, t))
+""".replace("G_HERE", repr(G)), [BALL], "init as a text, bytes or a set refused")
+
+
+CASES = {"findings_sparse": case_findings_sparse, "findings_empty": case_findings_empty,
+         "findings_init": case_findings_init}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-p22py-", case_arg=4))
