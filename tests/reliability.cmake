@@ -1169,3 +1169,18 @@ foreach(case lyapplot nsmco frichertz)
   set_tests_properties(reliability/left22_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-second hostile pass over the simulators' command line and
+# outputs and the Python package
+# (tests/reliability/twentysecond_pass_py_test.py): outputs written out
+# between the run's callbacks (a SIGKILL long after the last event keeps
+# them), an empty section, init as a text, numeric option values, Python
+# and the command line giving the
+# same bits; each case under 20 s in the normal build.
+foreach(case findings_sparse findings_empty findings_init kept_values kept_same kept_py)
+  add_test(NAME reliability/twentysecond_py_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_py_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysecond_py_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -193,8 +193,149 @@ for init in ([0.5, 0.0], (0.5, 0.0), {"B.x": 0.5}, iter([0.5, 0.0])):
 """.replace("G_HERE", repr(G)), [BALL], "init as a text, bytes or a set refused")
 
 
+# numeric option values: refused (exit 1 with "bad value" or another
+# error naming the cause) or run; (option, value, "run" | "bad")
+ODD_VALUES = ["nan", "NaN", "inf", "-inf", "0x1p-3", "0,5", "", "1 ", "1e", "0x10", "1_0",
+              "1e400", "\u0661"]
+NUMERIC = ["--t-end", "--dt", "--every", "--energy-tol", "--max-event-rate", "--max-steps",
+           "--events-max", "--max-impacts", "--lyapunov-interval"]
+
+
+def sim_tried(tmp, args):
+    """Runs the ball's simulator (its outputs to /dev/null) with args;
+    prints the outcome; the CompletedProcess.  Fails on an end other than
+    0, 1 or 3, or a refusal without 'error'."""
+    p = run(tmp, [SIM, "--out", "/dev/null", "--events", "/dev/null"] + args)
+    last = (p.stderr.strip().splitlines() or [""])[0]
+    print("  %-46s -> %d  %s" % (" ".join(repr(a) if not a or " " in a else a for a in args)[:46],
+                                  p.returncode, last[:100]))
+    check(p.returncode in (0, 1, 3) and (p.returncode == 0 or "error" in p.stderr),
+          "%s: exit 0, 1 or 3, a refusal with a message" % args, p)
+    return p
+
+
+def case_kept_values(tmp):
+    for opt in NUMERIC:
+        for v in ODD_VALUES:
+            p = sim_tried(tmp, ["--t-end", "1", opt, v] if opt != "--t-end" else [opt, v])
+            check(p.returncode == 1 and "bad value" in p.stderr and opt in p.stderr,
+                  "%s %r refused naming the option" % (opt, v), p)
+    for args, ok in [(["--t-end", "1e-300"], 0), (["--t-end", "4.9e-324"], 1),
+                     (["--t-end", "1e300"], 1), (["--dt", "1e-300"], 1), (["--dt", "1e300"], 0),
+                     (["--every", "1e-300"], 1), (["--every", "1e300"], 0),
+                     (["--energy-tol", "-0"], 0), (["--max-event-rate", "-0"], 1),
+                     (["--max-steps", "0.5"], 1), (["--events-max", "-0"], 0),
+                     (["--t-end", " 1"], 0), (["--t-end", "+1"], 0), (["--t-end", "1."], 0)]:
+        p = sim_tried(tmp, args)
+        check(p.returncode == ok, "%s: exit %d" % (args, ok), p)
+    # --set with units: the landing at sqrt(2 h/g) for each g given
+    for val, g in [("g=9.81 m/s^2", G), ("g=981 cm/s^2", G), ("g=1 km/s^2", 1000.0),
+                   ("g=9.81 um/ms^2", G), ("g=9.81 m*s^-2", G), ("g=9.81 N/kg", G)]:
+        p = run(tmp, [SIM, "--t-end", "1", "--set", val, "--out", "/dev/null", "--events", "-"])
+        t = float(p.stdout.splitlines()[1].split(",")[0])
+        print("  --set %-20s lands at %.12f s" % (repr(val), t))
+        check(p.returncode == 0 and abs(t - math.sqrt(2 * H / g)) < 1e-9,
+              "--set %r: the landing at sqrt(2 h/g)" % val, p)
+    for val in ["g=9.81 m/s2", "g=1 g", "m=1 lb", "e=0.5 m", " e=0.5", "e=", "=0.5", "e==0.5",
+                "g=-9.81", "e=nan"]:
+        p = sim_tried(tmp, ["--t-end", "1", "--set", val])
+        check(p.returncode == 1, "--set %r refused" % val, p)
+    # the cascade's end at t0 (1 + e)/(1 - e) whatever rk4's step
+    for dt in ["1e300", "0.5", "0.001", "0"]:
+        p = run(tmp, [SIM, "--dt", dt, "--out", "/dev/null", "--events", "-"])
+        z = [r.split(",") for r in p.stdout.splitlines()[1:] if ",zeno," in r]
+        print("  --dt %-8s the cascade ends at %s s" % (dt, z[0][0] if z else "?"))
+        check(p.returncode == 0 and len(z) == 1 and abs(float(z[0][0]) - T_ZENO) < 1e-9,
+              "--dt %s: the cascade's end at t0 (1 + e)/(1 - e)" % dt, p)
+
+
+def case_kept_same(tmp):
+    python_script(tmp, "same.py", """
+import subprocess, sys
+import h5py, nsm, numpy as np
+sim, ball = sys.argv[1], sys.argv[2]
+m = nsm.compile(ball)
+for args, kw in [(["--t-end", "3", "--every", "0.01"], dict(t_end=3, every=0.01)),
+                 (["--t-end", "3", "--every", "0", "--method", "exact"],
+                  dict(t_end=3, every=0, method="exact")),
+                 (["--t-end", "2", "--set", "e=0.5", "--method", "adaptive", "--rtol", "1e-6"],
+                  dict(t_end=2, params={"e": 0.5}, method="adaptive", rtol=1e-6)),
+                 (["--t-end", "1", "--every", "0.3"], dict(t_end=1, every=0.3))]:
+    r = m.run(**kw)
+    subprocess.run([sim] + args + ["--out", "o.h5", "--events", "/dev/null"], check=True,
+                   capture_output=True)
+    with h5py.File("o.h5", "r") as f:
+        tr, ev = f["trajectory"][:], f["events"][:]
+    same = tr.shape == (len(r.t), 1 + len(r.columns)) and np.array_equal(tr[:, 0], r.t) and \
+        all(np.array_equal(tr[:, k + 1], r[c]) for k, c in enumerate(r.columns)) and \
+        len(ev) == len(r.events) and np.array_equal(ev["t"], r.events["t"])
+    print("  %-58s %d samples, %d events, same bits: %s" % (" ".join(args), len(r.t),
+                                                           len(r.events), same))
+    assert same, args
+    assert abs(r.events["t"][0] - T_LAND) < 1e-9, r.events["t"][0]
+""".replace("T_LAND", repr(T_LAND)), [SIM, BALL], "Python and the simulator's HDF5 file agree")
+
+
+def case_kept_py(tmp):
+    python_script(tmp, "py.py", PY_EXPECT + """
+import fractions, pickle, sys
+import nsm, numpy as np
+m = nsm.compile(sys.argv[1])
+E = ("ParameterError", "SettingError", "ColumnError", "SimulationError", "CompileError")
+for label, call, want in [
+        ("compile('/dev/null')", lambda: nsm.compile("/dev/null"), ("CompileError",)),
+        ("compile(NUL in the name)", lambda: nsm.compile("a" + chr(0) + "b.nsm"),
+         ("CompileError",)),
+        ("compile_source('')", lambda: nsm.compile_source(""), ("CompileError",)),
+        ("compile_source(5)", lambda: nsm.compile_source(5), ("CompileError",)),
+        ("Model('')", lambda: nsm.Model(""), ("CompileError",)),
+        ("r[0]", lambda: m.run(t_end=1)[0], ("ColumnError",)),
+        ("r['t']", lambda: m.run(t_end=1)["t"], ("ColumnError",)),
+        ("run(t_end=[1])", lambda: m.run(t_end=[1]), ("SettingError",)),
+        ("run(t_end=10**400)", lambda: m.run(t_end=10 ** 400), ("SettingError",)),
+        ("run(t_end=True)", lambda: m.run(t_end=True), ("SettingError",)),
+        ("run(t_end=Fraction(1, 3))", lambda: m.run(t_end=fractions.Fraction(1, 3)), ("ok",)),
+        ("run(method=b'rk4')", lambda: m.run(method=b"rk4"), ("SettingError",)),
+        ("run(method='taylor')", lambda: m.run(method="taylor"), ("SettingError",)),
+        ("run(params={'e': '0x1p-1'})", lambda: m.run(params={"e": "0x1p-1"}), ("ParameterError",)),
+        ("run(params={'e': '0,5'})", lambda: m.run(params={"e": "0,5"}), ("ParameterError",)),
+        ("run(params={'g': '9.81 m/s^2'})", lambda: m.run(params={"g": "9.81 m/s^2"}),
+         ("ParameterError",)),
+        ("run(params={'m': 1e-320})", lambda: m.run(params={"m": 1e-320}), ("ParameterError",)),
+        ("run(params={'g': 1e308})", lambda: m.run(params={"g": 1e308}), ("SimulationError",)),
+        ("run(init=[[1, 0]])", lambda: m.run(init=[[1, 0]]), ("ParameterError",)),
+        ("run(init={'B.x': -1})", lambda: m.run(init={"B.x": -1}), ("ParameterError",)),
+        ("run(max_steps=1e19)", lambda: m.run(max_steps=1e19), ("SettingError",)),
+        ("run(max_event_rate=inf)", lambda: m.run(max_event_rate=float("inf")), ("SettingError",)),
+        ("run(zeno=None)", lambda: m.run(zeno=None), ("SettingError",)),
+        ("run(rtol=0, method='adaptive')", lambda: m.run(rtol=0, method="adaptive"),
+         ("SettingError",)),
+        ("section('period:1e-300')", lambda: m.section("period:1e-300"), ("SettingError",)),
+        ("section('plane:B.x*B.x')", lambda: m.section("plane:B.x*B.x"), ("SettingError",)),
+        ("sweep('e', [])", lambda: m.sweep("e", [], "impact:floor"), ("SettingError",)),
+        ("sweep('e', [0.5, 2])", lambda: m.sweep("e", [0.5, 2], "impact:floor"),
+         ("ParameterError",)),
+        ("sweep('e', [0.5], transient=1.5)", lambda: m.sweep("e", [0.5], "impact:floor",
+                                                             transient=1.5), ("SettingError",)),
+        ("continuation('e', 0.5, 0.6)", lambda: m.continuation("e", 0.5, 0.6), ("SettingError",)),
+]:
+    expect(label, call, want)
+r = pickle.loads(pickle.dumps(m.run(t_end=1)))
+assert abs(r.events["t"][0] - T_LAND) < 1e-9
+# one Model across parameter changes: each run takes its own, the next the defaults again
+for e in (0.5, None, 0.0, None):
+    r = m.run(t_end=2, params=None if e is None else {"e": e})
+    v = r.events["vrel_after"][0]
+    want = (0.9 if e is None else e) * (2 * 9.81) ** 0.5
+    print("  e = %-4s rebound %.12f m/s (e sqrt(2 g h) = %.12f)" % (e, v, want))
+    assert abs(v - want) < 1e-9, (e, v)
+print(n, "calls")
+""".replace("T_LAND", repr(T_LAND)), [BALL], "odd settings: a result or an nsm.Error")
+
+
 CASES = {"findings_sparse": case_findings_sparse, "findings_empty": case_findings_empty,
-         "findings_init": case_findings_init}
+         "findings_init": case_findings_init, "kept_values": case_kept_values,
+         "kept_same": case_kept_same, "kept_py": case_kept_py}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm-p22py-", case_arg=4))
