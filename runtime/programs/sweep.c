@@ -2011,8 +2011,18 @@ static int sweep_args(Sweep *sw, int argc, char **argv)
                 return 1;
             sw->nax++;
         } else if (!strcmp(a, "--section")) {
+            /* empty is the runtime's "no section": the whole grid ran,
+             * then "no point gave section records" blamed the t-max */
+            if (!*val)
+                return cli_error(sw->prog, "--section needs a section (impact:GAP, period:T[:T0] "
+                                 "or plane:F[:up|down|both]), got ''");
             sw->section = val;
         } else if (!strcmp(a, "--section-period")) {
+            /* empty left the phase nan (and --plot phase failed in gnuplot
+             * after the whole grid) */
+            if (!*val)
+                return cli_error(sw->prog, "--section-period needs a period (a time such as "
+                                 "2*pi/omega), got ''");
             sw->pexpr = val;
         } else if (!strcmp(a, "--t-max")) {
             sw->tmax = val;

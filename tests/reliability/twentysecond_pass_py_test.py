@@ -26,6 +26,13 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
   findings_init    Model.run(init='05') ran from x = 0, v = 5 m/s (a text
                    taken digit by digit), init=bytes([1, 0]) from x = 1 and
                    a set in its hash order.  Now a ParameterError.
+  findings_sweepempty  nsmc sweep --section '' ran the whole grid, then "no
+                   point gave section records" blamed the t-max (exit 3);
+                   --section-period '' left the phase nan, and with --plot
+                   phase gnuplot failed after the grid; Model.basins(period=
+                   '') ran, its phases nan (every other study refuses an
+                   empty period).  Now refused before the grid, naming the
+                   option; basins raises a SettingError.
   kept_values      every numeric option of the simulator with NaN, inf,
                    hex floats, locale commas, empty and spaced values, 1e400,
                    subnormals: refused with a message naming the option, or
@@ -333,8 +340,45 @@ print(n, "calls")
 """.replace("T_LAND", repr(T_LAND)), [BALL], "odd settings: a result or an nsm.Error")
 
 
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+
+
+def case_findings_sweepempty(tmp):
+    base = [NSMC, "sweep", FIO, "--param", "omega=2.5:2.5:1", "--transient", "5", "--record", "3"]
+    for k, extra in enumerate([["--section", ""], ["--section="],
+                               ["--section", "impact:stop", "--section-period", ""],
+                               ["--section", "impact:stop", "--section-period=", "--plot", "phase"]]):
+        out = os.path.join(tmp, "sw%d" % k)
+        p = run(tmp, base + extra + ["--out-dir", out])
+        last = (p.stderr.strip().splitlines() or [""])[-1]
+        print("  nsmc sweep ... %-50s -> %d  %s" % (" ".join(repr(a) if not a else a for a in extra),
+                                                     p.returncode, last[:100]))
+        opt = "--section-period" if "period" in " ".join(extra) else "--section"
+        check(p.returncode == 1 and opt + " needs" in p.stderr and
+              not os.path.exists(os.path.join(out, "summary.csv")),
+              "nsmc sweep %s refused before the grid" % extra, p)
+    # the forced impact oscillator's section with its period: phases in [0, 1)
+    out = os.path.join(tmp, "swok")
+    p = run(tmp, base + ["--section", "impact:stop", "--section-period", "2*pi/omega",
+                         "--out-dir", out])
+    rows = csv_rows(os.path.join(out, "section.csv"))[1:]
+    phases = [float(r.split(",")[2]) for r in rows]
+    print("  nsmc sweep with --section-period 2*pi/omega: %d records, phases %s"
+          % (len(rows), ["%.6f" % x for x in phases]))
+    check(p.returncode == 0 and len(rows) == 3 and all(0 <= x < 1 for x in phases),
+          "the section with its period: 3 records, phases in [0, 1)", p)
+    python_script(tmp, "basins.py", PY_EXPECT + """
+import sys, nsm
+m = nsm.compile(sys.argv[1])
+expect("basins(period='')", lambda: m.basins(("M.x", -1, -0.1, 2), ("M.v", -1, 1, 2),
+                                              "impact:stop", period="", transient=5, record=3),
+       ("SettingError",))
+""", [FIO], "Model.basins(period='') refused")
+
+
 CASES = {"findings_sparse": case_findings_sparse, "findings_empty": case_findings_empty,
          "findings_init": case_findings_init, "kept_values": case_kept_values,
+         "findings_sweepempty": case_findings_sweepempty,
          "kept_same": case_kept_same, "kept_py": case_kept_py}
 
 if __name__ == "__main__":
