@@ -1177,8 +1177,8 @@ endforeach()
 # them), an empty section, init as a text, numeric option values, Python
 # and the command line giving the
 # same bits; each case under 20 s in the normal build.
-foreach(case findings_sparse findings_empty findings_init findings_sweepempty kept_values
-    kept_same kept_py)
+foreach(case findings_sparse findings_empty findings_init findings_sweepempty findings_lyapzero
+    kept_values kept_same kept_py)
   add_test(NAME reliability/twentysecond_py_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_py_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

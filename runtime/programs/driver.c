@@ -2399,6 +2399,15 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (lyap && !(lyap_int > 0))
         lyap_int = every;
+    /* --every 0 (or the model's output every 0) leaves the default
+     * interval none: the run began, then failed (exit 3, the trajectory
+     * left with its header) */
+    if (lyap && !(lyap_int > 0)) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "--lyapunov reorthonormalises every --lyapunov-interval T, by default "
+                   "the output period, which --every 0 leaves none: give --lyapunov-interval T%s%s",
+                   "", "");
+    }
     /* a reorthonormalisation interval is held to the sampling period's rule:
      * `--lyapunov-interval 1e-300` spun for ever at t = 1e-294 s */
     if (lyap && check_every(d.prog, lyap_int, t_end, "--lyapunov-interval")) {

@@ -33,6 +33,14 @@ SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
                    '') ran, its phases nan (every other study refuses an
                    empty period).  Now refused before the grid, naming the
                    option; basins raises a SettingError.
+  findings_lyapzero  the simulator's --lyapunov with --every 0 (the interval
+                   defaults to the output period, here none): exit 3,
+                   "simulation failed: lyapunov: the duration and the
+                   reorthonormalisation interval must be positive times",
+                   the trajectory CSV left with its header, where
+                   Model.lyapunov(interval=0) is a SettingError.  Now an
+                   option error (exit 1) naming --lyapunov-interval,
+                   nothing written.
   kept_values      every numeric option of the simulator with NaN, inf,
                    hex floats, locale commas, empty and spaced values, 1e400,
                    subnormals: refused with a message naming the option, or
@@ -376,9 +384,35 @@ expect("basins(period='')", lambda: m.basins(("M.x", -1, -0.1, 2), ("M.v", -1, 1
 """, [FIO], "Model.basins(period='') refused")
 
 
+def case_findings_lyapzero(tmp):
+    fio_sim = os.path.join(os.path.dirname(SIM), "sim_forced_impact_oscillator")
+    for args in (["--every", "0"], ["--every=0"], ["--every", "0", "--lyapunov-transient", "5"]):
+        for f in ("lo.csv", "ly.csv"):
+            if os.path.exists(os.path.join(tmp, f)):
+                os.unlink(os.path.join(tmp, f))
+        p = run(tmp, [fio_sim, "--lyapunov", "--t-end", "50", "--out", "lo.csv",
+                      "--lyapunov-out", "ly.csv", "--events", "/dev/null"] + args)
+        last = (p.stderr.strip().splitlines() or [""])[-1]
+        print("  --lyapunov %-40s -> %d  %s" % (" ".join(args), p.returncode, last[:100]))
+        check(p.returncode == 1 and "--lyapunov-interval" in p.stderr and
+              not os.path.exists(os.path.join(tmp, "lo.csv")) and
+              not os.path.exists(os.path.join(tmp, "ly.csv")),
+              "--lyapunov %s refused as an option error, nothing written" % args, p)
+    # with an interval: the two exponents of the damped oscillator between
+    # impacts sum to -c/m over a stretch without impacts (t_end 0.5 s, before
+    # the first impact of models/forced_impact_oscillator.nsm: c/m = 0.1 1/s)
+    p = run(tmp, [fio_sim, "--lyapunov", "--every", "0", "--lyapunov-interval", "0.1",
+                  "--t-end", "0.5", "--events", "/dev/null"])
+    lam = [float(r.split(",")[1]) for r in p.stdout.splitlines()[1:]]
+    print("  --lyapunov --every 0 --lyapunov-interval 0.1 --t-end 0.5: %s" % lam)
+    check(p.returncode == 0 and len(lam) == 2 and abs(sum(lam) + 0.1) < 1e-9,
+          "with --lyapunov-interval the exponents sum to -c/m", p)
+
+
 CASES = {"findings_sparse": case_findings_sparse, "findings_empty": case_findings_empty,
          "findings_init": case_findings_init, "kept_values": case_kept_values,
          "findings_sweepempty": case_findings_sweepempty,
+         "findings_lyapzero": case_findings_lyapzero,
          "kept_same": case_kept_same, "kept_py": case_kept_py}
 
 if __name__ == "__main__":
