@@ -34,7 +34,9 @@
 ** write(2) (sink_*), every write is checked and the files are closed and
 ** checked at the end; a failed write (a full disk, a file-size limit) stops
 ** the run and is reported with the system's reason, and the file is cut back
-** to its last whole line.  SIGINT, SIGTERM and SIGHUP stop the run before its
+** to its last whole line.  Lines that have waited 0.25 s are written out
+** even while the run calls back no more (flusher_main), so SIGKILL loses
+** at most the last 0.25 s.  SIGINT, SIGTERM and SIGHUP stop the run before its
 ** next step (the runtime reads the stop flag per step): the files are flushed and closed with whole lines, a note
 ** says where the run stopped, and the exit status is 128 + the signal (a
 ** second signal more than a second later kills at once).
